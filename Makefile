@@ -1,0 +1,71 @@
+# sessiontree — build, serve, test.
+#
+#   make serve   build the wasm and serve the explorer on 127.0.0.1 (prints the URL)
+#   make test    every test: lint, Go tests natively, Go tests in headless
+#                Chromium (wasm_test.sh), a short fuzz run, browser page tests
+#   make bench   benchmarks in headless Chromium (prints ratios to peers)
+#
+# Tool versions are pinned here and in tools/go.mod and package-lock.json.
+
+GO            ?= go
+NODE          ?= node
+NPM           ?= npm
+PORT          ?= 8080
+FUZZTIME      ?= 10s
+PLAYWRIGHT    := 1.65.1
+WASMBROWSERTEST := v0.11.0
+
+GOROOT_WASM   := $(shell $(GO) env GOROOT)/lib/wasm
+WASM          := js/sessiontree.wasm
+WASM_EXEC     := js/wasm_exec.js
+GO_SOURCES    := $(shell find core wasm -name '*.go' -not -name '*_test.go') go.mod go.sum
+
+.PHONY: all build serve test test-go test-wasm test-fuzz test-e2e lint bench clean deps
+
+all: build
+
+build: $(WASM) $(WASM_EXEC)
+
+$(WASM): $(GO_SOURCES)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./wasm
+	@gzip -9 -c $@ | wc -c | awk -v raw=$$(wc -c <$@) '{printf "wasm: %d bytes raw, %d bytes gzip\n", raw, $$1}'
+
+$(WASM_EXEC): $(GOROOT_WASM)/wasm_exec.js
+	cp $< $@
+
+node_modules/.package-lock.json: package.json package-lock.json
+	$(NPM) ci --no-audit --no-fund
+	@touch $@
+
+deps: node_modules/.package-lock.json
+	./scripts/ensure-chromium.sh
+
+serve: build
+	$(NODE) tools/serve.mjs --port $(PORT)
+
+lint:
+	@out=$$(gofmt -l core wasm tools/*.go); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./...
+
+test-go:
+	$(GO) test -count=1 ./...
+
+test-fuzz:
+	$(GO) test -run='^$$' -fuzz='^FuzzCall$$' -fuzztime=$(FUZZTIME) ./core
+
+test-wasm:
+	./wasm_test.sh -count=1 ./...
+
+test-e2e: build deps
+	$(NODE) --test --test-concurrency=1 e2e/
+
+test: lint test-go test-fuzz test-wasm test-e2e
+
+bench: build deps
+	$(GO) test -run='^$$' -bench=. -benchmem ./core
+	$(NODE) bench/run.mjs
+
+clean:
+	rm -f $(WASM) $(WASM_EXEC) js/*.gz js/*.br
+	rm -rf .cache e2e/artifacts

@@ -1,0 +1,110 @@
+package core
+
+// Change tracking for persistence. The JS shim writes to IndexedDB only what
+// a call changed: the session's metadata record and the nodes appended since
+// the last drain, or every node after a replace (snapshot.load).
+
+type dirtyMark struct {
+	id    string
+	reset bool   // every stored node of the session is to be replaced
+	from  int    // first node index not yet handed out (when !reset)
+	op    string // the operation that last changed the session
+}
+
+// TrackChanges turns change tracking on or off. While it is on, every
+// successful mutating call records what it changed until DrainChanges.
+func (st *Store) TrackChanges(on bool) {
+	st.track = on
+	if !on {
+		st.dirty = nil
+	}
+}
+
+// markDirty records that session s changed. from is the number of nodes it
+// had before the call; reset says every node was replaced.
+func (st *Store) markDirty(s *Session, from int, reset bool) {
+	if !st.track {
+		return
+	}
+	for i := range st.dirty {
+		if st.dirty[i].id == s.id {
+			if reset {
+				st.dirty[i].reset = true
+			}
+			if from < st.dirty[i].from {
+				st.dirty[i].from = from
+			}
+			st.dirty[i].op = st.op
+			return
+		}
+	}
+	st.dirty = append(st.dirty, dirtyMark{id: s.id, reset: reset, from: from, op: st.op})
+}
+
+// DrainChanges returns what changed since the last drain and forgets it. The
+// text is one block per changed session: a header line
+//
+//	{"sessionId":…,"operation":…,"reset":bool,"from":N,"count":K,"meta":{…}}
+//
+// (operation names the call that last changed the session) followed by K lines, each one node in snapshot form: the nodes with
+// append-order indexes from N to N+K-1. meta is
+// {"sessionId","title","cursor","activeBranch","createdAt","updatedAt","nodeCount"}.
+// With reset the session's stored nodes are replaced by these (N is 0).
+// Lines end with "\n"; node JSON never contains a raw newline. With
+// withNodes false the node lines are left out (count stays the number of
+// nodes that changed). An empty string means nothing changed.
+func (st *Store) DrainChanges(withNodes bool) []byte {
+	var b []byte
+	for _, d := range st.dirty {
+		s := st.sessions[d.id]
+		if s == nil {
+			continue
+		}
+		from := d.from
+		if d.reset {
+			from = 0
+		}
+		if from > len(s.nodes) {
+			from = len(s.nodes)
+		}
+		b = append(b, `{"sessionId":`...)
+		b = appendString(b, s.id)
+		b = append(b, `,"operation":`...)
+		b = appendString(b, d.op)
+		b = append(b, `,"reset":`...)
+		b = appendBool(b, d.reset)
+		b = append(b, `,"from":`...)
+		b = appendInt(b, from)
+		b = append(b, `,"count":`...)
+		b = appendInt(b, len(s.nodes)-from)
+		b = append(b, `,"meta":`...)
+		b = s.appendMeta(b)
+		b = append(b, "}\n"...)
+		if withNodes {
+			for _, n := range s.nodes[from:] {
+				b = n.appendJSON(b)
+				b = append(b, '\n')
+			}
+		}
+	}
+	st.dirty = st.dirty[:0]
+	return b
+}
+
+func (s *Session) appendMeta(b []byte) []byte {
+	b = append(b, `{"sessionId":`...)
+	b = appendString(b, s.id)
+	b = append(b, `,"title":`...)
+	b = appendString(b, s.title)
+	b = append(b, `,"cursor":`...)
+	b = appendNullableString(b, s.nodeID(s.cursor))
+	b = append(b, `,"activeBranch":`...)
+	b = appendString(b, s.active)
+	b = append(b, `,"createdAt":`...)
+	b = appendString(b, s.createdAt)
+	b = append(b, `,"updatedAt":`...)
+	b = appendString(b, s.updatedAt)
+	b = append(b, `,"nodeCount":`...)
+	b = appendInt(b, len(s.nodes))
+	return append(b, '}')
+}

@@ -1,0 +1,239 @@
+package core
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// operation is one entry of the dispatch table.
+type operation struct {
+	fields []string // request fields besides "operation"
+	run    func(st *Store, r *request) (any, *Error)
+}
+
+// operations is the dispatch table: every operation of SPEC.md, plus
+// "node" (one full node) and "restore" (used by the JS shim to bring back
+// a session from IndexedDB). Filled in init to break the reference cycle
+// with Call.
+var operations map[string]operation
+
+func init() {
+	operations = map[string]operation{
+		"create":         {[]string{"sessionId", "title"}, opCreate},
+		"append":         {[]string{"sessionId", "message", "branch"}, opAppend},
+		"list":           {[]string{"sessionId"}, opList},
+		"node":           {[]string{"sessionId", "nodeId"}, opNode},
+		"branches":       {[]string{"sessionId"}, opBranches},
+		"tree":           {[]string{"sessionId"}, opTree},
+		"jump":           {[]string{"sessionId", "nodeId"}, opJump},
+		"fork":           {[]string{"sessionId", "nodeId", "newSessionId", "branch"}, opFork},
+		"clone":          {[]string{"sessionId", "newSessionId"}, opClone},
+		"context":        {[]string{"sessionId"}, opContext},
+		"session":        {[]string{"sessionId"}, opSession},
+		"branch":         {[]string{"sessionId", "nodeId", "branch"}, opBranch},
+		"branch.summary": {[]string{"sessionId", "nodeId", "branch", "summary"}, opBranchSummary},
+		"snapshot.save":  {[]string{"sessionId"}, opSnapshotSave},
+		"snapshot.load":  {[]string{"sessionId", "snapshot"}, opSnapshotLoad},
+		"sessions":       {nil, opSessions},
+		"import":         {[]string{"data", "format"}, opImport},
+		"restore":        {[]string{"snapshot", "title", "createdAt", "updatedAt"}, opRestore},
+	}
+}
+
+// Operations returns the names of every operation Call answers, sorted.
+func Operations() []string {
+	names := make([]string, 0, len(operations))
+	for name := range operations {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Call answers one JSON request {"operation": NAME, …} with one JSON
+// envelope: {"ok":true,"value":…} or
+// {"ok":false,"error":{"code":CODE,"message":TEXT}}. Any input, valid or
+// not, gives exactly one envelope; a call that fails changes nothing.
+func (st *Store) Call(req []byte) []byte {
+	value, err := st.call(req)
+	if err != nil {
+		return ErrorEnvelope(err)
+	}
+	out := make([]byte, 0, len(value)+20)
+	out = append(out, `{"ok":true,"value":`...)
+	out = append(out, value...)
+	return append(out, '}')
+}
+
+// ErrorEnvelope returns the envelope for err:
+// {"ok":false,"error":{"code":…,"message":…}}.
+func ErrorEnvelope(err *Error) []byte {
+	b := []byte(`{"ok":false,"error":{"code":`)
+	b = appendString(b, string(err.Code))
+	b = append(b, `,"message":`...)
+	b = appendString(b, err.Message)
+	return append(b, "}}"...)
+}
+
+func (st *Store) call(req []byte) (json.RawMessage, *Error) {
+	if !utf8.Valid(req) {
+		return nil, invalidf("request is not valid UTF-8")
+	}
+	trimmed := bytes.TrimSpace(req)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return nil, invalidf("request must be a JSON object like {\"operation\":\"session\",\"sessionId\":\"demo\"}")
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(trimmed, &fields); err != nil {
+		return nil, invalidf("request is not valid JSON: %s", jsonErrorText(err))
+	}
+	r := &request{fields: fields}
+	opRaw, ok := fields["operation"]
+	if !ok {
+		return nil, invalidf("request has no \"operation\" field")
+	}
+	if err := json.Unmarshal(opRaw, &r.op); err != nil {
+		return nil, invalidf("field \"operation\" must be a string")
+	}
+	op, ok := operations[r.op]
+	if !ok {
+		return nil, invalidf("unknown operation %q (known: %s)", r.op, strings.Join(Operations(), ", "))
+	}
+	for name := range fields {
+		if name == "operation" {
+			continue
+		}
+		known := false
+		for _, f := range op.fields {
+			if f == name {
+				known = true
+				break
+			}
+		}
+		if !known {
+			return nil, invalidf("unknown field %q for operation %q (allowed: %s)", name, r.op, strings.Join(op.fields, ", "))
+		}
+	}
+	st.op = r.op
+	value, err := op.run(st, r)
+	if err != nil {
+		return nil, err
+	}
+	if raw, ok := value.(json.RawMessage); ok {
+		return raw, nil
+	}
+	out, merr := marshal(value)
+	if merr != nil {
+		return nil, invalidf("internal error encoding the value of %q: %v", r.op, merr)
+	}
+	return out, nil
+}
+
+// jsonErrorText turns an encoding/json error into plain text with the byte
+// offset where the input went wrong.
+func jsonErrorText(err error) string {
+	switch e := err.(type) {
+	case *json.SyntaxError:
+		return fmt.Sprintf("%s at byte %d", e.Error(), e.Offset)
+	case *json.UnmarshalTypeError:
+		return fmt.Sprintf("%s at byte %d", e.Error(), e.Offset)
+	}
+	return err.Error()
+}
+
+// request gives typed access to the fields of one request.
+type request struct {
+	op     string
+	fields map[string]json.RawMessage
+}
+
+// has reports whether field is present and not null.
+func (r *request) has(field string) bool {
+	raw, ok := r.fields[field]
+	return ok && !bytes.Equal(raw, []byte("null"))
+}
+
+// str returns a required string field.
+func (r *request) str(field string) (string, *Error) {
+	if !r.has(field) {
+		return "", invalidf("field %q is required for operation %q", field, r.op)
+	}
+	return r.optStr(field)
+}
+
+// optStr returns an optional string field ("" when absent or null).
+func (r *request) optStr(field string) (string, *Error) {
+	if !r.has(field) {
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(r.fields[field], &s); err != nil {
+		return "", invalidf("field %q must be a string", field)
+	}
+	return s, nil
+}
+
+// sessionID returns the required, well-formed "sessionId" field.
+func (r *request) sessionID() (string, *Error) {
+	return r.idField("sessionId")
+}
+
+func (r *request) idField(field string) (string, *Error) {
+	id, err := r.str(field)
+	if err != nil {
+		return "", err
+	}
+	if !validSessionID(id) {
+		return "", invalidf("field %q must be 1–256 characters without control characters", field)
+	}
+	return id, nil
+}
+
+// branchName returns a branch-name field; required says whether it must be
+// present. Names are 1–128 characters without control characters.
+func (r *request) branchName(field string, required bool) (string, *Error) {
+	var name string
+	var err *Error
+	if required {
+		name, err = r.str(field)
+	} else {
+		name, err = r.optStr(field)
+		if err == nil && name == "" && r.has(field) {
+			return "", invalidf("field %q must not be empty", field)
+		}
+	}
+	if err != nil || name == "" {
+		return name, err
+	}
+	if !validName(name) {
+		return "", invalidf("field %q: branch name %q must be 1–128 characters without control characters", field, name)
+	}
+	return name, nil
+}
+
+// existing returns the session named by "sessionId".
+func (r *request) existing(st *Store) (*Session, *Error) {
+	id, err := r.sessionID()
+	if err != nil {
+		return nil, err
+	}
+	return st.session(id)
+}
+
+// ValueEnvelope returns {"ok":true,"value":…} for v, encoded like every
+// value of Call (no HTML escaping). A value that cannot be encoded gives an
+// INVALID_ARGUMENT envelope.
+func ValueEnvelope(v any) []byte {
+	out, err := marshal(v)
+	if err != nil {
+		return ErrorEnvelope(invalidf("internal error encoding a value: %v", err))
+	}
+	b := make([]byte, 0, len(out)+20)
+	b = append(b, `{"ok":true,"value":`...)
+	b = append(b, out...)
+	return append(b, '}')
+}

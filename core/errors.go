@@ -1,0 +1,62 @@
+package core
+
+import "fmt"
+
+// Code is one of the six error codes of the envelope. They are the only codes
+// any operation returns.
+type Code string
+
+// The error codes of SPEC.md.
+const (
+	// InvalidArgument: a malformed request or JSON, an unknown operation, a
+	// missing or ill-typed field, a bad message, a bad name.
+	InvalidArgument Code = "INVALID_ARGUMENT"
+	// SessionNotFound: the named session does not exist.
+	SessionNotFound Code = "SESSION_NOT_FOUND"
+	// SessionAlreadyExists: create, fork, clone or import would reuse an id.
+	SessionAlreadyExists Code = "SESSION_ALREADY_EXISTS"
+	// NodeNotFound: the named node is not in the session.
+	NodeNotFound Code = "NODE_NOT_FOUND"
+	// InvalidSnapshot: snapshot.load was given something that is not a valid
+	// version-1 snapshot; the message names the first fault.
+	InvalidSnapshot Code = "INVALID_SNAPSHOT"
+	// NotFound: an unknown branch or command.
+	NotFound Code = "NOT_FOUND"
+)
+
+// Error is the error every operation returns: a code and a plain,
+// lowercase message that names the field or node at fault.
+//
+// Two *Error values match under errors.Is when their codes are equal, so
+// callers write errors.Is(err, core.ErrNodeNotFound).
+type Error struct {
+	Code    Code
+	Message string
+}
+
+// Error returns "CODE: message".
+func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
+
+// Is reports whether target is an *Error with the same code.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Code == e.Code
+}
+
+// Sentinel errors for errors.Is; their messages are empty.
+var (
+	ErrInvalidArgument      = &Error{Code: InvalidArgument}
+	ErrSessionNotFound      = &Error{Code: SessionNotFound}
+	ErrSessionAlreadyExists = &Error{Code: SessionAlreadyExists}
+	ErrNodeNotFound         = &Error{Code: NodeNotFound}
+	ErrInvalidSnapshot      = &Error{Code: InvalidSnapshot}
+	ErrNotFound             = &Error{Code: NotFound}
+)
+
+func errorf(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+func invalidf(format string, args ...any) *Error {
+	return errorf(InvalidArgument, format, args...)
+}

@@ -1,0 +1,354 @@
+package core
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// ChatGPT's conversations.json: an array of conversations (or one
+// conversation object), each with a "mapping" from node id to
+// {id, message|null, parent, children} and a "current_node". Field names
+// as in the exports ChatGPT produces (see the fixtures from LibreChat's and
+// echomine's test suites).
+
+type chatgptConversation struct {
+	Title          *string                    `json:"title"`
+	CreateTime     *float64                   `json:"create_time"`
+	UpdateTime     *float64                   `json:"update_time"`
+	Mapping        map[string]json.RawMessage `json:"mapping"`
+	CurrentNode    *string                    `json:"current_node"`
+	ConversationID *string                    `json:"conversation_id"`
+	ID             *string                    `json:"id"`
+}
+
+type chatgptNode struct {
+	ID       string          `json:"id"`
+	Message  json.RawMessage `json:"message"`
+	Parent   *string         `json:"parent"`
+	Children []string        `json:"children"`
+}
+
+type chatgptMessage struct {
+	Author *struct {
+		Role string `json:"role"`
+		Name string `json:"name"`
+	} `json:"author"`
+	CreateTime *float64        `json:"create_time"`
+	Content    json.RawMessage `json:"content"`
+}
+
+type chatgptContent struct {
+	ContentType      string            `json:"content_type"`
+	Parts            []json.RawMessage `json:"parts"`
+	Text             *string           `json:"text"`
+	Result           *string           `json:"result"`
+	Content          *string           `json:"content"`
+	UserProfile      *string           `json:"user_profile"`
+	UserInstructions *string           `json:"user_instructions"`
+	Thoughts         []struct {
+		Summary string `json:"summary"`
+		Content string `json:"content"`
+	} `json:"thoughts"`
+}
+
+// detectChatGPT reports whether top is a ChatGPT conversation or an array
+// holding at least one.
+func detectChatGPT(top json.RawMessage) bool {
+	var probe struct {
+		Mapping json.RawMessage `json:"mapping"`
+	}
+	switch top[0] {
+	case '{':
+		return json.Unmarshal(top, &probe) == nil && probe.Mapping != nil
+	case '[':
+		var items []json.RawMessage
+		if json.Unmarshal(top, &items) != nil {
+			return false
+		}
+		for _, it := range items {
+			if len(it) > 0 && it[0] == '{' && json.Unmarshal(it, &probe) == nil && probe.Mapping != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func convertChatGPT(top json.RawMessage) ([]importConv, []ImportWarning, *Error) {
+	var items []json.RawMessage
+	switch top[0] {
+	case '{':
+		items = []json.RawMessage{top}
+	case '[':
+		if err := json.Unmarshal(top, &items); err != nil {
+			return nil, nil, invalidf("chatgpt import: %s", jsonErrorText(err))
+		}
+	default:
+		return nil, nil, invalidf("chatgpt import: data must be a conversation object or an array of them")
+	}
+	var convs []importConv
+	var warns []ImportWarning
+	for k, raw := range items {
+		c, w, err := convertChatGPTConversation(raw, k)
+		warns = append(warns, w...)
+		if err != nil {
+			warns = append(warns, ImportWarning{SessionID: c.ID, Message: err.Message})
+			continue
+		}
+		convs = append(convs, c)
+	}
+	return convs, warns, nil
+}
+
+func convertChatGPTConversation(raw json.RawMessage, k int) (importConv, []ImportWarning, *Error) {
+	var c importConv
+	if len(raw) == 0 || raw[0] != '{' {
+		return c, nil, invalidf("conversation %d is not an object; skipped", k)
+	}
+	var conv chatgptConversation
+	if err := json.Unmarshal(raw, &conv); err != nil {
+		return c, nil, invalidf("conversation %d could not be read: %s; skipped", k, jsonErrorText(err))
+	}
+	switch {
+	case conv.ConversationID != nil && *conv.ConversationID != "":
+		c.ID = *conv.ConversationID
+	case conv.ID != nil && *conv.ID != "":
+		c.ID = *conv.ID
+	}
+	if c.ID != "" && !validSessionID(c.ID) {
+		return c, nil, invalidf("conversation %d has an unusable id %q; skipped", k, c.ID)
+	}
+	if conv.Title != nil {
+		c.Title = *conv.Title
+	}
+	name := fmt.Sprintf("conversation %d", k)
+	if c.ID != "" {
+		name = fmt.Sprintf("conversation %q", c.ID)
+	}
+	if c.Title != "" {
+		name += fmt.Sprintf(" (%s)", c.Title)
+	}
+	if conv.Mapping == nil {
+		return c, nil, invalidf("%s has no mapping; skipped", name)
+	}
+	if conv.CreateTime != nil {
+		c.Created = *conv.CreateTime
+	}
+	if conv.UpdateTime != nil {
+		c.Updated = *conv.UpdateTime
+	}
+	var warns []ImportWarning
+	warn := func(format string, args ...any) {
+		warns = append(warns, ImportWarning{SessionID: c.ID, Message: fmt.Sprintf(format, args...)})
+	}
+
+	// Read every mapping entry; entries with no message are skipped and
+	// hand their children to their own parent.
+	type entry struct {
+		node   chatgptNode
+		source json.RawMessage
+		msg    json.RawMessage
+		time   float64
+		keep   bool
+	}
+	entries := make(map[string]*entry, len(conv.Mapping))
+	for _, key := range sortedKeys(conv.Mapping) {
+		rawNode := conv.Mapping[key]
+		e := &entry{}
+		if err := json.Unmarshal(rawNode, &e.node); err != nil {
+			warn("%s: mapping entry %q could not be read (%s); skipped", name, key, jsonErrorText(err))
+			continue
+		}
+		e.node.ID = key
+		src, err := compactRaw(rawNode)
+		if err != nil {
+			continue
+		}
+		e.source = src
+		if len(e.node.Message) > 0 && !bytes.Equal(e.node.Message, []byte("null")) {
+			msg, t, err := chatgptMessageJSON(e.node.Message)
+			if err != "" {
+				warn("%s: message %q %s; skipped", name, key, err)
+			} else {
+				e.msg, e.time, e.keep = msg, t, true
+			}
+		}
+		entries[key] = e
+	}
+	// effectiveParent climbs over skipped entries (a loop, with a step
+	// bound so a cycle of skipped entries cannot hang it).
+	effectiveParent := func(e *entry) string {
+		for steps := 0; e.node.Parent != nil && steps <= len(entries); steps++ {
+			p, ok := entries[*e.node.Parent]
+			if !ok {
+				return *e.node.Parent // dangling: buildImported warns
+			}
+			if p.keep {
+				return *e.node.Parent
+			}
+			e = p
+		}
+		return ""
+	}
+	// Records in the export's own order: a walk from the roots along
+	// children lists keeps ChatGPT's sibling order; time decides the rest.
+	for _, key := range sortedKeys(entries) {
+		e := entries[key]
+		if !e.keep {
+			continue
+		}
+		c.Records = append(c.Records, importRecord{
+			ID: key, ParentID: effectiveParent(e), Message: e.msg, Time: e.time, Source: e.source,
+		})
+		for _, child := range e.node.Children {
+			if _, ok := entries[child]; !ok {
+				warn("%s: message %q lists child %q, which is not in the mapping; ignored", name, key, child)
+			}
+		}
+	}
+	if len(c.Records) == 0 {
+		return c, warns, invalidf("%s has no messages; skipped", name)
+	}
+	if conv.CurrentNode != nil && *conv.CurrentNode != "" {
+		cur := *conv.CurrentNode
+		// A current node with no message stands for its nearest kept ancestor.
+		for steps := 0; steps <= len(entries); steps++ {
+			e, ok := entries[cur]
+			if !ok || e.keep || e.node.Parent == nil {
+				break
+			}
+			cur = *e.node.Parent
+		}
+		c.Current = cur
+	}
+	return c, warns, nil
+}
+
+// chatgptMessageJSON turns a ChatGPT message record into a standard
+// {"role","content"[,"name"]} message. Text content becomes a string;
+// multimodal content an array of parts: strings become
+// {"type":"text","text":…}, objects (images, audio) are kept whole with a
+// "type" taken from their content_type. It returns the message, its time
+// and a reason when the record cannot be used.
+func chatgptMessageJSON(raw json.RawMessage) (json.RawMessage, float64, string) {
+	var m chatgptMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, 0, "could not be read: " + jsonErrorText(err)
+	}
+	if m.Author == nil || m.Author.Role == "" {
+		return nil, 0, "has no author role"
+	}
+	var t float64
+	if m.CreateTime != nil {
+		t = *m.CreateTime
+	}
+	b := []byte(`{"role":`)
+	b = appendString(b, m.Author.Role)
+	b = append(b, `,"content":`...)
+	b = appendChatGPTContent(b, m.Content)
+	if m.Author.Name != "" && m.Author.Role == "tool" {
+		b = append(b, `,"name":`...)
+		b = appendString(b, m.Author.Name)
+	}
+	return append(b, '}'), t, ""
+}
+
+func appendChatGPTContent(b []byte, raw json.RawMessage) []byte {
+	var c chatgptContent
+	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &c) != nil {
+		return append(b, `""`...)
+	}
+	if c.Parts != nil {
+		allStrings := true
+		for _, p := range c.Parts {
+			if len(p) == 0 || p[0] != '"' {
+				allStrings = false
+			}
+		}
+		if allStrings {
+			texts := make([]string, 0, len(c.Parts))
+			for _, p := range c.Parts {
+				var s string
+				_ = json.Unmarshal(p, &s)
+				texts = append(texts, s)
+			}
+			return appendString(b, strings.Join(texts, "\n"))
+		}
+		b = append(b, '[')
+		n := 0
+		for _, p := range c.Parts {
+			p = bytes.TrimSpace(p)
+			switch {
+			case len(p) > 0 && p[0] == '"':
+				var s string
+				_ = json.Unmarshal(p, &s)
+				if s == "" {
+					continue
+				}
+				if n > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, `{"type":"text","text":`...)
+				b = appendString(b, s)
+				b = append(b, '}')
+			case len(p) > 0 && p[0] == '{':
+				if n > 0 {
+					b = append(b, ',')
+				}
+				b = appendTypedPart(b, p)
+			default:
+				continue
+			}
+			n++
+		}
+		return append(b, ']')
+	}
+	var pieces []string
+	add := func(s *string) {
+		if s != nil && *s != "" {
+			pieces = append(pieces, *s)
+		}
+	}
+	add(c.Text)
+	add(c.Result)
+	add(c.Content)
+	add(c.UserProfile)
+	add(c.UserInstructions)
+	for _, th := range c.Thoughts {
+		if th.Content != "" {
+			pieces = append(pieces, th.Content)
+		} else if th.Summary != "" {
+			pieces = append(pieces, th.Summary)
+		}
+	}
+	return appendString(b, strings.Join(pieces, "\n\n"))
+}
+
+// appendTypedPart appends a ChatGPT content part object, compacted, with a
+// leading "type" field taken from its "content_type" when it has no "type".
+func appendTypedPart(b []byte, p json.RawMessage) []byte {
+	compact, err := compactRaw(p)
+	if err != nil {
+		return append(b, `{"type":"unknown"}`...)
+	}
+	var probe struct {
+		Type        *string `json:"type"`
+		ContentType string  `json:"content_type"`
+	}
+	_ = json.Unmarshal(compact, &probe)
+	if probe.Type != nil {
+		return append(b, compact...)
+	}
+	typ := probe.ContentType
+	if typ == "" {
+		typ = "unknown"
+	}
+	b = append(b, `{"type":`...)
+	b = appendString(b, typ)
+	if len(compact) > 2 {
+		b = append(b, ',')
+	}
+	return append(b, compact[1:]...)
+}

@@ -1,0 +1,105 @@
+package core
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"unicode/utf8"
+)
+
+// appendString appends s as a JSON string, escaping exactly as encoding/json
+// does with HTML escaping turned off: quotes, backslashes, control
+// characters, U+2028 and U+2029; invalid UTF-8 becomes U+FFFD.
+func appendString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// appendNullableString appends s as a JSON string, or null when s is empty.
+func appendNullableString(b []byte, s string) []byte {
+	if s == "" {
+		return append(b, "null"...)
+	}
+	return appendString(b, s)
+}
+
+func appendKey(b []byte, key string) []byte {
+	b = appendString(b, key)
+	return append(b, ':')
+}
+
+func appendBool(b []byte, v bool) []byte {
+	return strconv.AppendBool(b, v)
+}
+
+func appendInt(b []byte, v int) []byte {
+	return strconv.AppendInt(b, int64(v), 10)
+}
+
+// marshal encodes v with encoding/json without HTML escaping, so raw
+// messages keep their exact bytes ("<" stays "<").
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	out := buf.Bytes()
+	return out[:len(out)-1], nil // drop the Encoder's newline
+}
+
+// compactRaw returns raw without insignificant whitespace. Every token keeps
+// its exact bytes: numbers their digits, strings their escapes.
+func compactRaw(raw []byte) (json.RawMessage, error) {
+	var buf bytes.Buffer
+	buf.Grow(len(raw))
+	if err := json.Compact(&buf, raw); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,428 @@
+package core
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Status is the value of create, jump, branch, fork, clone, snapshot.load
+// and session: the state of one session.
+type Status struct {
+	SessionID    string  `json:"sessionId"`
+	Title        string  `json:"title"`
+	Cursor       *string `json:"cursor"`
+	ActiveBranch string  `json:"activeBranch"`
+	NodeCount    int     `json:"nodeCount"`
+	BranchCount  int     `json:"branchCount"`
+	LeafCount    int     `json:"leafCount"`
+	// Depth is the number of nodes on the root→cursor path (0 with no cursor).
+	Depth     int    `json:"depth"`
+	CreatedAt string `json:"createdAt"`
+	UpdatedAt string `json:"updatedAt"`
+}
+
+func nullable(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func (s *Session) status() Status {
+	depth := 0
+	if s.cursor >= 0 {
+		depth = int(s.depth[s.cursor])
+	}
+	return Status{
+		SessionID:    s.id,
+		Title:        s.title,
+		Cursor:       nullable(s.nodeID(s.cursor)),
+		ActiveBranch: s.active,
+		NodeCount:    len(s.nodes),
+		BranchCount:  len(s.branches),
+		LeafCount:    s.leaves,
+		Depth:        depth,
+		CreatedAt:    s.createdAt,
+		UpdatedAt:    s.updatedAt,
+	}
+}
+
+// touch stamps the session as updated and records the change for
+// persistence. from is the node count before the call.
+func (st *Store) touch(s *Session, from int, reset bool) {
+	s.updatedAt = st.timestamp()
+	st.markDirty(s, from, reset)
+}
+
+func opCreate(st *Store, r *request) (any, *Error) {
+	id, err := r.sessionID()
+	if err != nil {
+		return nil, err
+	}
+	title, err := r.optStr("title")
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := st.sessions[id]; ok {
+		return nil, errorf(SessionAlreadyExists, "session %q already exists", id)
+	}
+	s := newSession(id, title, st.timestamp())
+	st.put(s)
+	st.markDirty(s, 0, false)
+	return s.status(), nil
+}
+
+func opAppend(st *Store, r *request) (any, *Error) {
+	s, err := r.existing(st)
+	if err != nil {
+		return nil, err
+	}
+	if !r.has("message") {
+		return nil, invalidf("field \"message\" is required for operation \"append\"")
+	}
+	msg, role, err := validateMessage(r.fields["message"], "message")
+	if err != nil {
+		return nil, err
+	}
+	branch, err := r.branchName("branch", false)
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.place(branch)
+	if err != nil {
+		return nil, err
+	}
+	n := &Node{ID: st.nodeID(s, nil), Kind: KindMessage, Timestamp: st.timestamp(), Message: msg, role: role}
+	from := len(s.nodes)
+	s.add(n, p)
+	st.touch(s, from, false)
+	return json.RawMessage(n.appendJSON(nil)), nil
+}
+
+// ListItem is one node in the value of list: the node without its message
+// and source, with its role, depth and a preview of its text.
+type ListItem struct {
+	ID        string  `json:"id"`
+	ParentID  *string `json:"parentId"`
+	Branch    string  `json:"branch"`
+	Kind      string  `json:"kind"`
+	Role      string  `json:"role"`
+	Timestamp string  `json:"timestamp"`
+	Depth     int     `json:"depth"`
+	Preview   string  `json:"preview"`
+}
+
+func (s *Session) listItem(i int32) ListItem {
+	n := s.nodes[i]
+	return ListItem{
+		ID:        n.ID,
+		ParentID:  nullable(n.ParentID),
+		Branch:    n.Branch,
+		Kind:      n.Kind,
+		Role:      n.Role(),
+		Timestamp: n.Timestamp,
+		Depth:     int(s.depth[i]),
+		Preview:   n.previewText(),
+	}
+}
+
+func opList(st *Store, r *request) (any, *Error) {
+	s, err := r.existing(st)
+	if err != nil {
+		return nil, err
+	}
+	items := make([]ListItem, len(s.nodes))
+	for i := range s.nodes {
+		items[i] = s.listItem(int32(i))
+	}
+	return items, nil
+}
+
+func opNode(st *Store, r *request) (any, *Error) {
+	s, err := r.existing(st)
+	if err != nil {
+		return nil, err
+	}
+	id, err := r.str("nodeId")
+	if err != nil {
+		return nil, err
+	}
+	i, err := s.lookup(id)
+	if err != nil {
+		return nil, err
+	}
+	return json.RawMessage(s.nodes[i].appendJSON(nil)), nil
+}
+
+// BranchInfo is one entry of the value of branches.
+type BranchInfo struct {
+	Name      string  `json:"name"`
+	Tip       *string `json:"tip"`
+	Base      *string `json:"base"`
+	NodeCount int     `json:"nodeCount"`
+	Active    bool    `json:"active"`
+}
+
+func opBranches(st *Store, r *request) (any, *Error) {
+	s, err := r.existing(st)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]BranchInfo, 0, len(s.branches))
+	for _, b := range s.branches {
+		out = append(out, BranchInfo{
+			Name:      b.name,
+			Tip:       nullable(s.nodeID(b.tip)),
+			Base:      nullable(s.nodeID(b.base)),
+			NodeCount: b.count,
+			Active:    b.name == s.active,
+		})
+	}
+	return out, nil
+}
+
+func opJump(st *Store, r *request) (any, *Error) {
+	s, err := r.existing(st)
+	if err != nil {
+		return nil, err
+	}
+	id, err := r.str("nodeId")
+	if err != nil {
+		return nil, err
+	}
+	i, err := s.lookup(id)
+	if err != nil {
+		return nil, err
+	}
+	s.cursor = i
+	s.setActive(s.nodes[i].Branch)
+	st.touch(s, len(s.nodes), false)
+	return s.status(), nil
+}
+
+// newSessionID returns the request's "newSessionId" or a generated one.
+func (st *Store) newSessionID(r *request) (string, *Error) {
+	if !r.has("newSessionId") {
+		return st.sessionID(), nil
+	}
+	id, err := r.idField("newSessionId")
+	if err != nil {
+		return "", err
+	}
+	if _, ok := st.sessions[id]; ok {
+		return "", errorf(SessionAlreadyExists, "session %q already exists", id)
+	}
+	return id, nil
+}
+
+func opFork(st *Store, r *request) (any, *Error) {
+	s, err := r.existing(st)
+	if err != nil {
+		return nil, err
+	}
+	nodeID, err := r.str("nodeId")
+	if err != nil {
+		return nil, err
+	}
+	at, err := s.lookup(nodeID)
+	if err != nil {
+		return nil, err
+	}
+	branch, err := r.branchName("branch", false)
+	if err != nil {
+		return nil, err
+	}
+	newID, err := st.newSessionID(r)
+	if err != nil {
+		return nil, err
+	}
+	f := s.forkAt(at, newID, st.timestamp())
+	if branch != "" && branch != f.active {
+		if b := f.byName[branch]; b != nil {
+			return nil, invalidf("branch %q already exists on the path to node %q and does not end there", branch, nodeID)
+		}
+		f.setActive(branch)
+	}
+	st.put(f)
+	st.markDirty(f, 0, true)
+	return f.status(), nil
+}
+
+// forkAt returns a new session holding the root→node path of s (the same
+// ids, branches and messages), the cursor at the node.
+func (s *Session) forkAt(at int32, id, now string) *Session {
+	f := newSession(id, s.title, now)
+	f.branches, f.byName = nil, make(map[string]*branchInfo)
+	for _, i := range s.path(at) {
+		f.push(s.nodes[i], f.indexOf(s.parent[i], s))
+	}
+	f.cursor = int32(len(f.nodes) - 1)
+	f.active = s.nodes[at].Branch
+	return f
+}
+
+// indexOf maps a node index of src to the index of the same node in f.
+func (f *Session) indexOf(i int32, src *Session) int32 {
+	if i < 0 {
+		return -1
+	}
+	return f.index[src.nodes[i].ID]
+}
+
+func opClone(st *Store, r *request) (any, *Error) {
+	s, err := r.existing(st)
+	if err != nil {
+		return nil, err
+	}
+	newID, err := st.newSessionID(r)
+	if err != nil {
+		return nil, err
+	}
+	c := s.clone(newID, st.timestamp())
+	st.put(c)
+	st.markDirty(c, 0, true)
+	return c.status(), nil
+}
+
+// Context is the value of context: the cursor and the root→cursor path as
+// an LLM messages array.
+type Context struct {
+	Cursor   *string           `json:"cursor"`
+	Messages []json.RawMessage `json:"messages"`
+}
+
+func opContext(st *Store, r *request) (any, *Error) {
+	s, err := r.existing(st)
+	if err != nil {
+		return nil, err
+	}
+	return s.context(), nil
+}
+
+func (s *Session) context() Context {
+	path := s.path(s.cursor)
+	msgs := make([]json.RawMessage, 0, len(path))
+	for _, i := range path {
+		n := s.nodes[i]
+		switch n.Kind {
+		case KindMessage:
+			msgs = append(msgs, n.Message)
+		case KindSummary:
+			msgs = append(msgs, SummaryMessage(n.Summary))
+		}
+	}
+	return Context{Cursor: nullable(s.nodeID(s.cursor)), Messages: msgs}
+}
+
+func opSession(st *Store, r *request) (any, *Error) {
+	s, err := r.existing(st)
+	if err != nil {
+		return nil, err
+	}
+	return s.status(), nil
+}
+
+// checkBranchTarget validates branching at node i to name: an unused name,
+// or the name of the branch whose tip is i (a plain jump).
+func (s *Session) checkBranchTarget(i int32, name string) *Error {
+	if b := s.byName[name]; b != nil && b.tip != i {
+		if b.count == 0 && b.base == i {
+			return nil
+		}
+		return invalidf("branch %q already exists in session %q; choose another name or jump to its tip", name, s.id)
+	}
+	return nil
+}
+
+// branchAt moves the cursor to i and makes name the active branch.
+func (s *Session) branchAt(i int32, name string) {
+	s.cursor = i
+	s.setActive(name)
+}
+
+func opBranch(st *Store, r *request) (any, *Error) {
+	s, err := r.existing(st)
+	if err != nil {
+		return nil, err
+	}
+	id, err := r.str("nodeId")
+	if err != nil {
+		return nil, err
+	}
+	i, err := s.lookup(id)
+	if err != nil {
+		return nil, err
+	}
+	name, err := r.branchName("branch", true)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkBranchTarget(i, name); err != nil {
+		return nil, err
+	}
+	s.branchAt(i, name)
+	st.touch(s, len(s.nodes), false)
+	return s.status(), nil
+}
+
+func opBranchSummary(st *Store, r *request) (any, *Error) {
+	s, err := r.existing(st)
+	if err != nil {
+		return nil, err
+	}
+	id, err := r.str("nodeId")
+	if err != nil {
+		return nil, err
+	}
+	i, err := s.lookup(id)
+	if err != nil {
+		return nil, err
+	}
+	name, err := r.branchName("branch", true)
+	if err != nil {
+		return nil, err
+	}
+	summary, err := r.str("summary")
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(summary) == "" {
+		return nil, invalidf("field \"summary\" must not be empty")
+	}
+	if err := s.checkBranchTarget(i, name); err != nil {
+		return nil, err
+	}
+	from := len(s.nodes)
+	s.branchAt(i, name)
+	p, _ := s.place("")
+	n := &Node{ID: st.nodeID(s, nil), Kind: KindSummary, Timestamp: st.timestamp(), Summary: summary}
+	s.add(n, p)
+	st.touch(s, from, false)
+	return json.RawMessage(n.appendJSON(nil)), nil
+}
+
+// SessionSummary is one entry of the value of sessions.
+type SessionSummary struct {
+	SessionID    string  `json:"sessionId"`
+	Title        string  `json:"title"`
+	NodeCount    int     `json:"nodeCount"`
+	Cursor       *string `json:"cursor"`
+	ActiveBranch string  `json:"activeBranch"`
+	UpdatedAt    string  `json:"updatedAt"`
+}
+
+func opSessions(st *Store, r *request) (any, *Error) {
+	out := make([]SessionSummary, 0, len(st.order))
+	for _, id := range st.order {
+		s := st.sessions[id]
+		out = append(out, SessionSummary{
+			SessionID:    s.id,
+			Title:        s.title,
+			NodeCount:    len(s.nodes),
+			Cursor:       nullable(s.nodeID(s.cursor)),
+			ActiveBranch: s.active,
+			UpdatedAt:    s.updatedAt,
+		})
+	}
+	return out, nil
+}

@@ -1,0 +1,321 @@
+package core
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// SnapshotVersion is the snapshot version this build writes. Older versions
+// are brought up to it by the stepwise functions in migrations.
+const SnapshotVersion = 1
+
+// migrations[v] turns a version-v snapshot object into a version v+1 one.
+// Version 1 is the first, so the table is empty; a version 2 adds
+// migrations[1] and every older snapshot still loads.
+var migrations = map[int]func(map[string]json.RawMessage) (map[string]json.RawMessage, error){}
+
+// appendSnapshot appends the session's snapshot:
+//
+//	{"version":1,"sessionId":…,"title"?:…,"cursor":…|null,"activeBranch":…,"nodes":[…]}
+//
+// "title" is written only when the session has one. Nodes are in append
+// order, every parent before its children.
+func (s *Session) appendSnapshot(b []byte) []byte {
+	b = append(b, `{"version":1,"sessionId":`...)
+	b = appendString(b, s.id)
+	if s.title != "" {
+		b = append(b, `,"title":`...)
+		b = appendString(b, s.title)
+	}
+	b = append(b, `,"cursor":`...)
+	b = appendNullableString(b, s.nodeID(s.cursor))
+	b = append(b, `,"activeBranch":`...)
+	b = appendString(b, s.active)
+	b = append(b, `,"nodes":[`...)
+	for i, n := range s.nodes {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = n.appendJSON(b)
+	}
+	return append(b, "]}"...)
+}
+
+func opSnapshotSave(st *Store, r *request) (any, *Error) {
+	s, err := r.existing(st)
+	if err != nil {
+		return nil, err
+	}
+	return json.RawMessage(s.appendSnapshot(nil)), nil
+}
+
+func snapshotFault(format string, args ...any) *Error {
+	return errorf(InvalidSnapshot, "snapshot: "+format, args...)
+}
+
+// parseSnapshot validates a snapshot and builds the session it describes.
+// wantID, when not empty, is the session id the snapshot must carry. The
+// error is INVALID_SNAPSHOT naming the first fault.
+func parseSnapshot(raw json.RawMessage, wantID string) (*Session, bool, *Error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, false, snapshotFault("must be a JSON object")
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &top); err != nil {
+		return nil, false, snapshotFault("is not valid JSON: %s", jsonErrorText(err))
+	}
+	var version int
+	vraw, ok := top["version"]
+	if !ok {
+		return nil, false, snapshotFault("field \"version\" is missing")
+	}
+	if err := json.Unmarshal(vraw, &version); err != nil {
+		return nil, false, snapshotFault("field \"version\" must be an integer, got %s", clip(vraw))
+	}
+	if version < 1 || version > SnapshotVersion {
+		return nil, false, snapshotFault("version %d is not supported (this build reads versions 1 to %d)", version, SnapshotVersion)
+	}
+	for v := version; v < SnapshotVersion; v++ {
+		next, err := migrations[v](top)
+		if err != nil {
+			return nil, false, snapshotFault("migrating from version %d: %v", v, err)
+		}
+		top = next
+	}
+	for key := range top {
+		switch key {
+		case "version", "sessionId", "title", "cursor", "activeBranch", "nodes":
+		default:
+			return nil, false, snapshotFault("unknown field %q", key)
+		}
+	}
+	var id string
+	if err := json.Unmarshal(top["sessionId"], &id); err != nil || !validSessionID(id) {
+		return nil, false, snapshotFault("field \"sessionId\" must be a non-empty string")
+	}
+	if wantID != "" && id != wantID {
+		return nil, false, snapshotFault("sessionId %q differs from the request's sessionId %q", id, wantID)
+	}
+	title := ""
+	_, hasTitle := top["title"]
+	if hasTitle {
+		if err := json.Unmarshal(top["title"], &title); err != nil {
+			return nil, false, snapshotFault("field \"title\" must be a string")
+		}
+	}
+	nraw, ok := top["nodes"]
+	if !ok || len(nraw) == 0 || nraw[0] != '[' {
+		return nil, false, snapshotFault("field \"nodes\" must be an array")
+	}
+	var nodes []json.RawMessage
+	if err := json.Unmarshal(nraw, &nodes); err != nil {
+		return nil, false, snapshotFault("field \"nodes\" must be an array: %s", jsonErrorText(err))
+	}
+	cursor := ""
+	if c, ok := top["cursor"]; ok && !bytes.Equal(c, []byte("null")) {
+		if err := json.Unmarshal(c, &cursor); err != nil || cursor == "" {
+			return nil, false, snapshotFault("field \"cursor\" must be a node id or null")
+		}
+	}
+	var active string
+	if err := json.Unmarshal(top["activeBranch"], &active); err != nil || active == "" {
+		return nil, false, snapshotFault("field \"activeBranch\" must be a non-empty string")
+	}
+	if !validName(active) {
+		return nil, false, snapshotFault("activeBranch %q must be 1–128 characters without control characters", active)
+	}
+
+	s := newSession(id, title, "")
+	s.branches, s.byName = nil, make(map[string]*branchInfo)
+	s.nodes = make([]*Node, 0, len(nodes))
+	for i, rawNode := range nodes {
+		n, parent, err := s.parseNode(rawNode, i)
+		if err != nil {
+			return nil, false, err
+		}
+		s.push(n, parent)
+	}
+	if cursor != "" {
+		i, ok := s.index[cursor]
+		if !ok {
+			return nil, false, snapshotFault("cursor %q is not a node of the snapshot", cursor)
+		}
+		s.cursor = i
+	}
+	s.active = active
+	if s.byName[active] == nil {
+		s.addBranch(active, s.cursor)
+	}
+	return s, hasTitle, nil
+}
+
+// snapshotNode is the wire form of a node in a snapshot.
+type snapshotNode struct {
+	ID        *string         `json:"id"`
+	ParentID  *string         `json:"parentId"`
+	Branch    *string         `json:"branch"`
+	Kind      *string         `json:"kind"`
+	Timestamp *string         `json:"timestamp"`
+	Message   json.RawMessage `json:"message"`
+	Summary   *string         `json:"summary"`
+	Source    json.RawMessage `json:"source"`
+}
+
+// parseNode validates nodes[i] against the nodes before it.
+func (s *Session) parseNode(raw json.RawMessage, i int) (*Node, int32, *Error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, 0, snapshotFault("nodes[%d] must be an object", i)
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return nil, 0, snapshotFault("nodes[%d] is not valid JSON: %s", i, jsonErrorText(err))
+	}
+	for key := range fields {
+		switch key {
+		case "id", "parentId", "branch", "kind", "timestamp", "message", "summary", "source":
+		default:
+			return nil, 0, snapshotFault("nodes[%d] has unknown field %q", i, key)
+		}
+	}
+	var w snapshotNode
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return nil, 0, snapshotFault("nodes[%d] has an ill-typed field: %s", i, jsonErrorText(err))
+	}
+	if w.ID == nil || *w.ID == "" {
+		return nil, 0, snapshotFault("nodes[%d] has an empty or missing id", i)
+	}
+	id := *w.ID
+	if _, dup := s.index[id]; dup {
+		return nil, 0, snapshotFault("nodes[%d] repeats the id %q", i, id)
+	}
+	parent := int32(-1)
+	if w.ParentID != nil {
+		p, ok := s.index[*w.ParentID]
+		if !ok {
+			return nil, 0, snapshotFault("node %q has parentId %q, which is not an earlier node", id, *w.ParentID)
+		}
+		parent = p
+	}
+	if w.Branch == nil || !validName(*w.Branch) {
+		return nil, 0, snapshotFault("node %q has a bad branch: it must be a name of 1–128 characters without control characters", id)
+	}
+	if w.Timestamp == nil || !validTimestamp(*w.Timestamp) {
+		return nil, 0, snapshotFault("node %q has a bad timestamp: it must be an RFC 3339 string", id)
+	}
+	n := &Node{ID: id, Branch: *w.Branch, Timestamp: *w.Timestamp}
+	if w.ParentID != nil {
+		n.ParentID = *w.ParentID
+	}
+	kind := ""
+	if w.Kind != nil {
+		kind = *w.Kind
+	}
+	switch kind {
+	case KindMessage:
+		if w.Message == nil {
+			return nil, 0, snapshotFault("node %q of kind \"message\" has no message", id)
+		}
+		if w.Summary != nil {
+			return nil, 0, snapshotFault("node %q of kind \"message\" must not have a summary", id)
+		}
+		msg, role, err := validateMessage(w.Message, fmt.Sprintf("node %q message", id))
+		if err != nil {
+			return nil, 0, snapshotFault("%s", err.Message)
+		}
+		n.Message, n.role = msg, role
+	case KindSummary:
+		if w.Summary == nil {
+			return nil, 0, snapshotFault("node %q of kind \"summary\" has no summary string", id)
+		}
+		if w.Message != nil {
+			return nil, 0, snapshotFault("node %q of kind \"summary\" must not have a message", id)
+		}
+		n.Summary = *w.Summary
+	default:
+		return nil, 0, snapshotFault("node %q has a bad kind %q (known: message, summary)", id, kind)
+	}
+	n.Kind = kind
+	if w.Source != nil {
+		src, err := compactRaw(w.Source)
+		if err != nil {
+			return nil, 0, snapshotFault("node %q has a bad source: %v", id, err)
+		}
+		n.Source = src
+	}
+	return n, parent, nil
+}
+
+// clip returns raw cut to 40 bytes for error messages.
+func clip(raw []byte) string {
+	if len(raw) > 40 {
+		return string(raw[:40]) + "…"
+	}
+	return string(raw)
+}
+
+func opSnapshotLoad(st *Store, r *request) (any, *Error) {
+	id, err := r.sessionID()
+	if err != nil {
+		return nil, err
+	}
+	if !r.has("snapshot") {
+		return nil, invalidf("field \"snapshot\" is required for operation \"snapshot.load\"")
+	}
+	s, hasTitle, err := parseSnapshot(r.fields["snapshot"], id)
+	if err != nil {
+		return nil, err
+	}
+	now := st.timestamp()
+	s.createdAt = now
+	if old := st.sessions[id]; old != nil {
+		s.createdAt = old.createdAt
+		if !hasTitle {
+			s.title = old.title
+		}
+	}
+	s.updatedAt = now
+	st.put(s)
+	st.markDirty(s, 0, true)
+	return s.status(), nil
+}
+
+// opRestore brings back a session the JS shim read from IndexedDB: a
+// snapshot plus the stored title and times. It records no change, since the
+// session is already stored.
+func opRestore(st *Store, r *request) (any, *Error) {
+	if !r.has("snapshot") {
+		return nil, invalidf("field \"snapshot\" is required for operation \"restore\"")
+	}
+	s, _, err := parseSnapshot(r.fields["snapshot"], "")
+	if err != nil {
+		return nil, err
+	}
+	title, err := r.optStr("title")
+	if err != nil {
+		return nil, err
+	}
+	created, err := r.optStr("createdAt")
+	if err != nil {
+		return nil, err
+	}
+	updated, err := r.optStr("updatedAt")
+	if err != nil {
+		return nil, err
+	}
+	now := st.timestamp()
+	if created == "" {
+		created = now
+	}
+	if updated == "" {
+		updated = created
+	}
+	if title != "" {
+		s.title = title
+	}
+	s.createdAt, s.updatedAt = created, updated
+	st.put(s)
+	return s.status(), nil
+}

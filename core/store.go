@@ -1,0 +1,108 @@
+package core
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"time"
+)
+
+// Options configure a Store. The zero value uses the system clock and
+// crypto/rand ids.
+type Options struct {
+	// Now returns the current time; timestamps are written in UTC with
+	// milliseconds (TimeLayout). Nil means time.Now.
+	Now func() time.Time
+	// NewID returns a candidate id for a node or a generated session. A
+	// candidate already taken is drawn again, so a generator that repeats
+	// itself forever makes the call loop: tests pass a counter. Nil means
+	// RandomID.
+	NewID func() string
+}
+
+// RandomID returns 8 lowercase hex characters (32 random bits from
+// crypto/rand), the id length the Pi coding agent uses.
+func RandomID() string {
+	var b [4]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		// crypto/rand does not fail on supported platforms (Go 1.24+).
+		panic("sessiontree: crypto/rand failed: " + err.Error())
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// Store holds every session of one page (or one process) and answers
+// requests through Call. It is not safe for concurrent use: the wasm
+// binding calls it from the JS event loop only; native callers serialise
+// their calls.
+type Store struct {
+	now      func() time.Time
+	newID    func() string
+	sessions map[string]*Session
+	order    []string // session ids in order of creation
+
+	track bool
+	dirty []dirtyMark
+	op    string // the operation being answered, for change records
+}
+
+// New returns an empty store.
+func New(opts Options) *Store {
+	st := &Store{
+		now:      opts.Now,
+		newID:    opts.NewID,
+		sessions: make(map[string]*Session),
+	}
+	if st.now == nil {
+		st.now = time.Now
+	}
+	if st.newID == nil {
+		st.newID = RandomID
+	}
+	return st
+}
+
+func (st *Store) timestamp() string {
+	return st.now().UTC().Format(TimeLayout)
+}
+
+// nodeID draws a node id unused in s.
+func (st *Store) nodeID(s *Session, taken map[string]bool) string {
+	for {
+		id := st.newID()
+		if id == "" {
+			continue
+		}
+		if _, ok := s.index[id]; !ok && !taken[id] {
+			return id
+		}
+	}
+}
+
+// sessionID draws a session id unused in the store.
+func (st *Store) sessionID() string {
+	for {
+		id := st.newID()
+		if _, ok := st.sessions[id]; id != "" && !ok {
+			return id
+		}
+	}
+}
+
+func (st *Store) session(id string) (*Session, *Error) {
+	if s := st.sessions[id]; s != nil {
+		return s, nil
+	}
+	return nil, errorf(SessionNotFound, "session %q does not exist", id)
+}
+
+// put adds or replaces a session, keeping a replaced session's place in
+// the order.
+func (st *Store) put(s *Session) {
+	if _, ok := st.sessions[s.id]; !ok {
+		st.order = append(st.order, s.id)
+	}
+	st.sessions[s.id] = s
+}
+
+// Session returns the session with id, or nil.
+func (st *Store) Session(id string) *Session { return st.sessions[id] }

@@ -1,0 +1,137 @@
+// Shared helpers for the browser end-to-end tests (run: npm run test:e2e).
+//
+// Chromium is Debian's /usr/bin/chromium (scripts/ensure-chromium.sh installs
+// it); playwright-core never downloads a browser. Pages are served over HTTP
+// by tools/serve.mjs on 127.0.0.1 and a free port (.wasm needs
+// application/wasm and instantiateStreaming does not work from file://).
+//
+//   import { setup, artifactPath } from './helpers.mjs';
+//   const env = await setup();
+//   try {
+//     await env.page.goto(env.baseURL + 'static/');
+//     ...
+//     assert.deepEqual(env.errors, []);
+//   } finally {
+//     await env.close();
+//   }
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from '../tools/serve.mjs';
+
+export const E2E_DIR = path.dirname(fileURLToPath(import.meta.url));
+export const REPO_ROOT = path.resolve(E2E_DIR, '..');
+export const ARTIFACTS_DIR = path.join(E2E_DIR, 'artifacts');
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Launches headless Chromium. */
+export function launch(options = {}) {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, ...options });
+}
+
+/**
+ * Launches Chromium with a persistent profile in userDataDir (IndexedDB
+ * survives a browser restart). Returns a BrowserContext.
+ */
+export function launchPersistent(userDataDir, options = {}) {
+  return chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    ...options,
+  });
+}
+
+/** Path of an artifact (screenshot, trace...) under e2e/artifacts/, created on demand. */
+export function artifactPath(name) {
+  fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  return path.join(ARTIFACTS_DIR, name);
+}
+
+/**
+ * Watches a page: console errors (except the 404 of Chromium's own
+ * /favicon.ico request), uncaught exceptions (pageerror) and dialogs
+ * (alert/confirm/prompt, which the app must never open: each is recorded and
+ * dismissed so the page does not hang) are pushed onto `errors` as strings.
+ */
+export function watchPage(page, errors) {
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') {
+      const loc = msg.location();
+      // Chromium asks for /favicon.ico by itself; its 404 is not the page's fault.
+      if (loc?.url?.endsWith('/favicon.ico') && msg.text().startsWith('Failed to load resource')) return;
+      errors.push(`console.error: ${msg.text()}${loc?.url ? ` (${loc.url}:${loc.lineNumber})` : ''}`);
+    }
+  });
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err?.stack || err}`));
+  page.on('dialog', (dialog) => {
+    errors.push(`dialog (${dialog.type()}): ${dialog.message()}`);
+    dialog.dismiss().catch(() => {});
+  });
+  return page;
+}
+
+/**
+ * Starts the static server (root: repo root, free port) and a browser with
+ * one context and one watched page.
+ *
+ * @param {{root?: string, persistentDir?: string, contextOptions?: object}} [opts]
+ *   persistentDir: use a persistent profile there (browser is then null).
+ * @returns {Promise<{browser, context, page, server, baseURL: string,
+ *   errors: string[], newPage: () => Promise<import('playwright-core').Page>,
+ *   close: () => Promise<void>}>}
+ *   baseURL ends with '/', e.g. http://127.0.0.1:PORT/ (explorer: baseURL + 'static/').
+ */
+export async function setup({ root = REPO_ROOT, persistentDir, contextOptions = {} } = {}) {
+  const errors = [];
+  const server = await startServer({ root, port: 0 });
+  let browser = null;
+  let context;
+  try {
+    if (persistentDir) {
+      context = await launchPersistent(persistentDir, contextOptions);
+    } else {
+      browser = await launch();
+      context = await browser.newContext(contextOptions);
+    }
+  } catch (err) {
+    await server.close();
+    throw err;
+  }
+
+  const newPage = async () => watchPage(await context.newPage(), errors);
+  const page = persistentDir && context.pages().length > 0 ? watchPage(context.pages()[0], errors) : await newPage();
+
+  let closed = false;
+  return {
+    browser,
+    context,
+    page,
+    server,
+    baseURL: server.baseURL,
+    errors,
+    newPage,
+    async close() {
+      if (closed) return;
+      closed = true;
+      try {
+        await context.close();
+        if (browser) await browser.close();
+      } finally {
+        await server.close();
+      }
+    },
+  };
+}

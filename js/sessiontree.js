@@ -1,0 +1,342 @@
+// sessiontree — the ES-module shim around the WebAssembly core.
+//
+// It loads the wasm (built by `make build` next to this file), gives every
+// operation of the core a Promise API, keeps sessions in IndexedDB and
+// restores them on the next init(). No bundler, no runtime dependency.
+//
+//   import { init } from "/js/sessiontree.js";
+//   const tree = await init();
+//   await tree.call({ operation: "create", sessionId: "demo" });
+//
+// The contract is SPEC.md; every call resolves to an envelope
+// {ok: true, value} or {ok: false, error: {code, message}}.
+
+import { openDatabase, readAllSessions, Writer, DB_DEFAULT_NAME } from "./store.js";
+
+/** Trees shared per IndexedDB database name within this page. */
+const shared = new Map();
+
+/** The loaded wasm runtime per wasm URL: Promise<sessiontreeWasm global>. */
+const runtimes = new Map();
+
+/**
+ * Load the wasm once per page and URL and return its global object
+ * `{version, newStore()}`. wasm_exec.js (Go's loader) is imported from the
+ * same folder as the wasm.
+ * @param {string|URL} wasmURL
+ * @returns {Promise<{version: string, newStore: () => object}>}
+ */
+function loadRuntime(wasmURL) {
+  const key = String(wasmURL);
+  if (!runtimes.has(key)) {
+    const p = (async () => {
+      if (typeof globalThis.Go !== "function") {
+        await import(new URL("./wasm_exec.js", wasmURL).href);
+      }
+      const go = new globalThis.Go();
+      const response = fetch(wasmURL);
+      let result;
+      try {
+        result = await WebAssembly.instantiateStreaming(response, go.importObject);
+      } catch (err) {
+        // Servers that send the wrong MIME type: fall back to bytes.
+        const bytes = await (await fetch(wasmURL)).arrayBuffer();
+        result = await WebAssembly.instantiate(bytes, go.importObject);
+      }
+      go.run(result.instance); // resolves only when Go exits; main blocks forever
+      const api = globalThis.sessiontreeWasm;
+      if (!api || typeof api.newStore !== "function") {
+        throw new Error("sessiontree: the wasm module did not register sessiontreeWasm");
+      }
+      return api;
+    })();
+    runtimes.set(key, p);
+    p.catch(() => runtimes.delete(key));
+  }
+  return runtimes.get(key);
+}
+
+/**
+ * Start sessiontree.
+ *
+ * With no options it loads `sessiontree.wasm` from this module's folder and
+ * persists to the IndexedDB database "sessiontree", restoring every session
+ * stored there before it resolves. Calling init() again in the same page
+ * with the same dbName resolves to the same shared tree; another dbName, or
+ * `persist: false`, gives an independent one.
+ *
+ * Rejects (never resolves to an empty store) when IndexedDB cannot be
+ * opened or read, or a stored session is corrupt; nothing stored is written
+ * in that case.
+ *
+ * @param {{wasmURL?: string|URL, dbName?: string, persist?: boolean}} [options]
+ * @returns {Promise<SessionTree>}
+ */
+export function init(options = {}) {
+  const wasmURL = options.wasmURL ? new URL(options.wasmURL, globalThis.location?.href) : new URL("./sessiontree.wasm", import.meta.url);
+  const persist = options.persist !== false;
+  const dbName = options.dbName ?? DB_DEFAULT_NAME;
+  if (!persist) return create(wasmURL, null);
+  if (!shared.has(dbName)) {
+    const p = create(wasmURL, dbName);
+    shared.set(dbName, p);
+    p.catch(() => shared.delete(dbName));
+  }
+  return shared.get(dbName);
+}
+
+async function create(wasmURL, dbName) {
+  const api = await loadRuntime(wasmURL);
+  let db = null;
+  let sessions = [];
+  if (dbName !== null) {
+    db = await openDatabase(dbName);
+    try {
+      sessions = await readAllSessions(db);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
+  const handle = api.newStore();
+  const tree = new SessionTree(handle, db, dbName);
+  for (const s of sessions) {
+    const env = JSON.parse(handle.call(JSON.stringify({
+      operation: "restore",
+      snapshot: "__SNAPSHOT__",
+      title: s.meta.title,
+      createdAt: s.meta.createdAt,
+      updatedAt: s.meta.updatedAt,
+    }).replace('"__SNAPSHOT__"', () => s.snapshot)));
+    if (!env.ok) {
+      handle.free();
+      db?.close();
+      throw new Error(`sessiontree: stored session ${JSON.stringify(s.meta.sessionId)} in IndexedDB database ${JSON.stringify(dbName)} could not be restored (${env.error.code}: ${env.error.message}); nothing was changed`);
+    }
+  }
+  handle.drain(false); // restoring records no change, but be sure
+  return tree;
+}
+
+function errorEnvelope(code, message) {
+  return { ok: false, error: { code, message } };
+}
+
+/**
+ * One session store: every session of one IndexedDB database (or of memory,
+ * with persist: false). Obtain it from init().
+ */
+export class SessionTree {
+  /** @param {object} handle @param {IDBDatabase|null} db @param {string|null} dbName */
+  constructor(handle, db, dbName) {
+    this._handle = handle;
+    this._db = db;
+    this._dbName = dbName;
+    this._writer = db ? new Writer(db) : null;
+    this._listeners = new Set();
+    this._memorySnapshots = new Map(); // for persist: false
+    const remote = (operation, fields) => this.call({ operation, ...fields });
+    /**
+     * The panel service: the four calls the tree panel drives the store with.
+     * Each resolves to an envelope.
+     */
+    this.remote = Object.freeze({
+      /** @param {string} sessionId */
+      list: (sessionId) => remote("list", { sessionId }),
+      /** @param {string} sessionId @param {string} nodeId */
+      jump: (sessionId, nodeId) => remote("jump", { sessionId, nodeId }),
+      /** @param {string} sessionId @param {string} nodeId @param {string} [branch] */
+      fork: (sessionId, nodeId, branch) => remote("fork", branch === undefined ? { sessionId, nodeId } : { sessionId, nodeId, branch }),
+      /** @param {string} sessionId */
+      session: (sessionId) => remote("session", { sessionId }),
+    });
+  }
+
+  /** True when changes are written to IndexedDB. */
+  get persistent() {
+    return this._db !== null;
+  }
+
+  /**
+   * Answer one request of the tool API: `{operation, ...fields}` as an
+   * object or a JSON string. Resolves to the envelope; never rejects for a
+   * domain error (bad input gets an INVALID_ARGUMENT envelope). A mutating
+   * call resolves only after its change is committed to IndexedDB; if the
+   * commit fails the promise rejects with the storage error.
+   * @param {object|string} request
+   * @returns {Promise<{ok: true, value: any} | {ok: false, error: {code: string, message: string}}>}
+   */
+  call(request) {
+    let text;
+    if (typeof request === "string") {
+      text = request;
+    } else {
+      try {
+        text = JSON.stringify(request);
+      } catch (err) {
+        return Promise.resolve(errorEnvelope("INVALID_ARGUMENT", `request cannot be encoded as JSON: ${err.message}`));
+      }
+      if (typeof text !== "string") {
+        return Promise.resolve(errorEnvelope("INVALID_ARGUMENT", "request must be an object like {operation: \"session\", sessionId: \"demo\"}"));
+      }
+    }
+    return this._finish(this._handle.call(text));
+  }
+
+  /**
+   * Import an export file's text without re-encoding it into a request:
+   * the same as call({operation: "import", data: text, format}).
+   * @param {string} text the file's contents
+   * @param {string} [format] "auto" (default) or a format name
+   * @returns {Promise<object>} the envelope; value {sessions, warnings}
+   */
+  importText(text, format = "auto") {
+    if (typeof text !== "string") {
+      return Promise.resolve(errorEnvelope("INVALID_ARGUMENT", "importText takes the file's text as a string"));
+    }
+    return this._finish(this._handle.importText(text, format));
+  }
+
+  /**
+   * Run a text command such as "/tree list" for a session.
+   * @param {string} line
+   * @param {{sessionId: string}} options
+   * @returns {Promise<object>} the envelope; value carries `text`
+   */
+  command(line, { sessionId } = {}) {
+    return this.call({ operation: "command", line, sessionId });
+  }
+
+  /**
+   * Fuzzy search over node text.
+   * @param {string} query
+   * @param {{sessionId?: string, limit?: number, roles?: string[], branch?: string}} [options]
+   * @returns {Promise<object>} the envelope; value {hits, total}
+   */
+  search(query, options = {}) {
+    return this.call({ operation: "search", query, ...options });
+  }
+
+  /**
+   * Subscribe to changes. fn receives `{type, sessionId, nodeId?}` after
+   * each change is applied (and, when persisting, committed): type is the
+   * operation that made it, nodeId the session's cursor afterwards.
+   * @param {(event: {type: string, sessionId: string, nodeId?: string}) => void} fn
+   * @returns {() => void} unsubscribe
+   */
+  subscribe(fn) {
+    this._listeners.add(fn);
+    return () => this._listeners.delete(fn);
+  }
+
+  /**
+   * Keep the session's current snapshot as a named restore point (in
+   * IndexedDB, or in memory with persist: false). The name defaults to the
+   * current time; an existing name is replaced.
+   * @param {string} sessionId
+   * @param {string} [name]
+   * @returns {Promise<object>} envelope; value {name, createdAt, nodeCount}
+   */
+  async saveSnapshot(sessionId, name) {
+    const env = await this.call({ operation: "snapshot.save", sessionId });
+    if (!env.ok) return env;
+    const createdAt = new Date().toISOString();
+    if (name === undefined) name = createdAt;
+    if (typeof name !== "string" || name === "") return errorEnvelope("INVALID_ARGUMENT", "snapshot name must be a non-empty string");
+    const record = { sessionId, name, createdAt, nodeCount: env.value.nodes.length, snapshot: JSON.stringify(env.value) };
+    if (this._db) {
+      await this._writer.putSnapshot(record);
+    } else {
+      this._memorySnapshots.set(JSON.stringify([sessionId, name]), record);
+    }
+    return { ok: true, value: { name, createdAt, nodeCount: record.nodeCount } };
+  }
+
+  /**
+   * List a session's restore points, oldest first.
+   * @param {string} sessionId
+   * @returns {Promise<object>} envelope; value [{name, createdAt, nodeCount}]
+   */
+  async listSnapshots(sessionId) {
+    const records = this._db ? await this._writer.listSnapshots(sessionId) : [...this._memorySnapshots.values()].filter((r) => r.sessionId === sessionId);
+    records.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+    return { ok: true, value: records.map(({ name, createdAt, nodeCount }) => ({ name, createdAt, nodeCount })) };
+  }
+
+  /**
+   * Bring a restore point back through snapshot.load.
+   * @param {string} sessionId
+   * @param {string} name
+   * @returns {Promise<object>} envelope of snapshot.load; NOT_FOUND for an unknown name
+   */
+  async restoreSnapshot(sessionId, name) {
+    const record = this._db ? await this._writer.getSnapshot(sessionId, name) : this._memorySnapshots.get(JSON.stringify([sessionId, name]));
+    if (!record) return errorEnvelope("NOT_FOUND", `no snapshot named ${JSON.stringify(name)} for session ${JSON.stringify(sessionId)}`);
+    const request = JSON.stringify({ operation: "snapshot.load", sessionId, snapshot: "__S__" }).replace('"__S__"', () => record.snapshot);
+    return this.call(request);
+  }
+
+  /**
+   * Wait until every write started so far is committed.
+   * @returns {Promise<void>}
+   */
+  flush() {
+    return this._writer ? this._writer.flush() : Promise.resolve();
+  }
+
+  /** Close the IndexedDB connection; later mutating calls reject. */
+  close() {
+    this._db?.close();
+    if (this._dbName !== null && shared.get(this._dbName)) shared.delete(this._dbName);
+  }
+
+  async _finish(envText) {
+    const env = JSON.parse(envText);
+    if (!env.ok) return env;
+    const withNodes = this._db !== null;
+    const changes = this._handle.drain(withNodes);
+    if (changes === "") return env;
+    const blocks = parseChanges(changes, withNodes);
+    if (this._writer) await this._writer.write(blocks);
+    for (const b of blocks) this._emit({ type: b.operation, sessionId: b.sessionId, nodeId: b.meta.cursor ?? undefined });
+    return env;
+  }
+
+  _emit(event) {
+    for (const fn of this._listeners) {
+      try {
+        fn(event);
+      } catch (err) {
+        console.error("sessiontree: a subscriber threw", err);
+      }
+    }
+  }
+}
+
+/**
+ * Parse the text of core's DrainChanges: per changed session a header line
+ * `{sessionId, operation, reset, from, count, meta}` and then `count` node
+ * lines (kept as JSON strings: they are stored as they are). Drained
+ * without nodes, the text has header lines only and `nodes` is empty.
+ * @param {string} text
+ * @param {boolean} withNodes whether the text was drained with node lines
+ * @returns {{sessionId: string, operation: string, reset: boolean, from: number, count: number, meta: object, nodes: string[]}[]}
+ */
+export function parseChanges(text, withNodes) {
+  const lines = text.split("\n");
+  const blocks = [];
+  for (let i = 0; i < lines.length; ) {
+    if (lines[i] === "") {
+      i++;
+      continue;
+    }
+    const head = JSON.parse(lines[i]);
+    const n = withNodes ? head.count : 0;
+    head.nodes = lines.slice(i + 1, i + 1 + n);
+    if (head.nodes.length !== n) throw new Error("sessiontree: truncated change record for session " + JSON.stringify(head.sessionId));
+    blocks.push(head);
+    i += 1 + n;
+  }
+  return blocks;
+}
+

@@ -1,0 +1,110 @@
+//go:build js && wasm
+
+// Command wasm is the WebAssembly binding of sessiontree: the main package
+// built with GOOS=js GOARCH=wasm. It registers one global object,
+//
+//	globalThis.sessiontreeWasm = {version, newStore()}
+//
+// and newStore() returns a store handle whose methods take and return
+// strings:
+//
+//	call(request: string) → envelope: string       // core.Store.Call
+//	importText(data: string, format: string) → envelope: string
+//	drain(withNodes: boolean) → changes: string    // core.Store.DrainChanges
+//	free()                                         // releases the handle's functions
+//
+// Bulk data crosses as one string, never field by field (see
+// TOOLCHAIN.md: per-field js.Value access is 5–10× slower). Every method
+// recovers a panic into an INVALID_ARGUMENT envelope naming it, so a bug
+// in core never throws into JS. Calls are synchronous and never block: the
+// store is pure computation.
+package main
+
+import (
+	"fmt"
+	"syscall/js"
+
+	"github.com/sessiontree/sessiontree/core"
+)
+
+// version is reported as sessiontreeWasm.version.
+const version = "0.1.0"
+
+func main() {
+	js.Global().Set("sessiontreeWasm", js.ValueOf(map[string]any{
+		"version":  version,
+		"newStore": js.FuncOf(newStore),
+	}))
+	select {} // keep the Go runtime alive for the callbacks
+}
+
+// guard runs f, turning a panic into an error envelope.
+func guard(what string, f func() string) (out string) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = string(core.ErrorEnvelope(&core.Error{
+				Code:    core.InvalidArgument,
+				Message: fmt.Sprintf("internal error in %s: %v", what, r),
+			}))
+		}
+	}()
+	return f()
+}
+
+func argString(args []js.Value, i int) (string, bool) {
+	if i >= len(args) || args[i].Type() != js.TypeString {
+		return "", false
+	}
+	return args[i].String(), true
+}
+
+func badArgument(msg string) string {
+	return string(core.ErrorEnvelope(&core.Error{Code: core.InvalidArgument, Message: msg}))
+}
+
+func newStore(this js.Value, args []js.Value) any {
+	st := core.New(core.Options{})
+	st.TrackChanges(true)
+	var funcs []js.Func
+	fn := func(f func(this js.Value, args []js.Value) any) js.Func {
+		jf := js.FuncOf(f)
+		funcs = append(funcs, jf)
+		return jf
+	}
+	handle := map[string]any{
+		"call": fn(func(this js.Value, args []js.Value) any {
+			return guard("call", func() string {
+				req, ok := argString(args, 0)
+				if !ok {
+					return badArgument("call takes the request as a JSON string")
+				}
+				return string(st.Call([]byte(req)))
+			})
+		}),
+		"importText": fn(func(this js.Value, args []js.Value) any {
+			return guard("importText", func() string {
+				data, ok := argString(args, 0)
+				if !ok {
+					return badArgument("importText takes the export's text as a string")
+				}
+				format, _ := argString(args, 1)
+				res, err := st.Import([]byte(data), format)
+				if err != nil {
+					return string(core.ErrorEnvelope(err))
+				}
+				return string(core.ValueEnvelope(res))
+			})
+		}),
+		"drain": fn(func(this js.Value, args []js.Value) any {
+			withNodes := len(args) > 0 && args[0].Truthy()
+			return string(st.DrainChanges(withNodes))
+		}),
+	}
+	handle["free"] = js.FuncOf(func(this js.Value, args []js.Value) any {
+		for _, f := range funcs {
+			f.Release()
+		}
+		return nil
+	})
+	return js.ValueOf(handle)
+}
