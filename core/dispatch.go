@@ -87,16 +87,20 @@ func (st *Store) call(req []byte) (json.RawMessage, *Error) {
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return nil, invalidf("request must be a JSON object like {\"operation\":\"session\",\"sessionId\":\"demo\"}")
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(trimmed, &fields); err != nil {
-		return nil, invalidf("request is not valid JSON: %s", jsonErrorText(err))
+	raw, serr := scanObject(trimmed)
+	if serr != nil {
+		return nil, invalidf("request is not valid JSON: %s", jsonErrorText(serr))
+	}
+	fields := make(map[string]json.RawMessage, len(raw))
+	for k, v := range raw {
+		fields[k] = v
 	}
 	r := &request{fields: fields}
 	opRaw, ok := fields["operation"]
 	if !ok {
 		return nil, invalidf("request has no \"operation\" field")
 	}
-	if err := json.Unmarshal(opRaw, &r.op); err != nil {
+	if r.op, ok = parseString(opRaw); !ok {
 		return nil, invalidf("field \"operation\" must be a string")
 	}
 	op, ok := operations[r.op]
@@ -137,6 +141,8 @@ func (st *Store) call(req []byte) (json.RawMessage, *Error) {
 // offset where the input went wrong.
 func jsonErrorText(err error) string {
 	switch e := err.(type) {
+	case *scanError:
+		return e.Error()
 	case *json.SyntaxError:
 		return fmt.Sprintf("%s at byte %d", e.Error(), e.Offset)
 	case *json.UnmarshalTypeError:
@@ -170,8 +176,8 @@ func (r *request) optStr(field string) (string, *Error) {
 	if !r.has(field) {
 		return "", nil
 	}
-	var s string
-	if err := json.Unmarshal(r.fields[field], &s); err != nil {
+	s, ok := parseString(r.fields[field])
+	if !ok {
 		return "", invalidf("field %q must be a string", field)
 	}
 	return s, nil

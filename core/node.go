@@ -104,47 +104,90 @@ func validateMessage(raw json.RawMessage, field string) (json.RawMessage, string
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return nil, "", invalidf("%s must be a JSON object", field)
 	}
-	compact, err := compactRaw(trimmed)
+	var (
+		role, content []byte
+		spacedAny     bool
+	)
+	sc := scanner{data: trimmed}
+	err := sc.members(func(key string, v []byte, spaced bool) error {
+		switch key {
+		case "role":
+			role = v
+		case "content":
+			content = v
+		}
+		return nil
+	})
+	if err == nil {
+		if e := sc.end(); e != nil {
+			err = e
+		}
+	}
 	if err != nil {
-		return nil, "", invalidf("%s is not valid JSON: %v", field, err)
+		return nil, "", invalidf("%s is not valid JSON: %s", field, jsonErrorText(err))
 	}
-	var head messageHead
-	if err := json.Unmarshal(compact, &head); err != nil {
-		return nil, "", invalidf("%s is not a valid message: %v", field, err)
-	}
-	if head.Role == nil {
+	if role == nil {
 		return nil, "", invalidf("%s.role is missing", field)
 	}
-	var role string
-	if err := json.Unmarshal(head.Role, &role); err != nil {
+	roleText, ok := parseString(role)
+	if !ok {
 		return nil, "", invalidf("%s.role must be a string", field)
 	}
-	if strings.TrimSpace(role) == "" {
+	if strings.TrimSpace(roleText) == "" {
 		return nil, "", invalidf("%s.role must not be empty", field)
 	}
-	if head.Content == nil {
+	if content == nil {
 		return nil, "", invalidf("%s.content is missing (use a string, an array of content parts, or null for an assistant message)", field)
 	}
-	switch head.Content[0] {
+	switch content[0] {
 	case '"':
 	case 'n':
-		if role != "assistant" {
-			return nil, "", invalidf("%s.content may be null only for an assistant message, not for role %q", field, role)
+		if roleText != "assistant" {
+			return nil, "", invalidf("%s.content may be null only for an assistant message, not for role %q", field, roleText)
 		}
 	case '[':
-		var parts []json.RawMessage
-		if err := json.Unmarshal(head.Content, &parts); err != nil {
-			return nil, "", invalidf("%s.content is not a valid array: %v", field, err)
-		}
-		for i, p := range parts {
-			if len(p) == 0 || p[0] != '{' {
-				return nil, "", invalidf("%s.content[%d] must be an object (a content part)", field, i)
+		cs := scanner{data: content}
+		perr := cs.elements(func(i int, p []byte, _ bool) error {
+			if p[0] != '{' {
+				return invalidf("%s.content[%d] must be an object (a content part)", field, i)
 			}
+			return nil
+		})
+		if e, ok := perr.(*Error); ok {
+			return nil, "", e
 		}
 	default:
 		return nil, "", invalidf("%s.content must be a string, an array of content parts, or null", field)
 	}
-	return compact, role, nil
+	// Compact only when there is white space between tokens; otherwise the
+	// bytes are kept as they are.
+	spacedAny = hasInsignificantSpace(trimmed)
+	if spacedAny {
+		compact, cerr := compactRaw(trimmed)
+		if cerr != nil {
+			return nil, "", invalidf("%s is not valid JSON: %v", field, cerr)
+		}
+		return compact, roleText, nil
+	}
+	return trimmed, roleText, nil
+}
+
+// hasInsignificantSpace reports whether valid JSON has white space outside
+// its strings.
+func hasInsignificantSpace(raw []byte) bool {
+	in := false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case in && c == '\\':
+			i++
+		case c == '"':
+			in = !in
+		case !in && isSpace(c):
+			return true
+		}
+	}
+	return false
 }
 
 // validName checks a branch name: 1–128 characters, valid UTF-8, no control

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 )
 
 // SnapshotVersion is the snapshot version this build writes. Older versions
@@ -13,7 +14,7 @@ const SnapshotVersion = 1
 // migrations[v] turns a version-v snapshot object into a version v+1 one.
 // Version 1 is the first, so the table is empty; a version 2 adds
 // migrations[1] and every older snapshot still loads.
-var migrations = map[int]func(map[string]json.RawMessage) (map[string]json.RawMessage, error){}
+var migrations = map[int]func(map[string][]byte) (map[string][]byte, error){}
 
 // appendSnapshot appends the session's snapshot:
 //
@@ -62,16 +63,16 @@ func parseSnapshot(raw json.RawMessage, wantID string) (*Session, bool, *Error) 
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, false, snapshotFault("must be a JSON object")
 	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &top); err != nil {
-		return nil, false, snapshotFault("is not valid JSON: %s", jsonErrorText(err))
+	top, serr := scanObject(raw)
+	if serr != nil {
+		return nil, false, snapshotFault("is not valid JSON: %s", jsonErrorText(serr))
 	}
-	var version int
 	vraw, ok := top["version"]
 	if !ok {
 		return nil, false, snapshotFault("field \"version\" is missing")
 	}
-	if err := json.Unmarshal(vraw, &version); err != nil {
+	version, verr := strconv.Atoi(string(vraw))
+	if verr != nil {
 		return nil, false, snapshotFault("field \"version\" must be an integer, got %s", clip(vraw))
 	}
 	if version < 1 || version > SnapshotVersion {
@@ -84,24 +85,24 @@ func parseSnapshot(raw json.RawMessage, wantID string) (*Session, bool, *Error) 
 		}
 		top = next
 	}
-	for key := range top {
+	for _, key := range sortedKeys(top) {
 		switch key {
 		case "version", "sessionId", "title", "cursor", "activeBranch", "nodes":
 		default:
 			return nil, false, snapshotFault("unknown field %q", key)
 		}
 	}
-	var id string
-	if err := json.Unmarshal(top["sessionId"], &id); err != nil || !validSessionID(id) {
+	id, ok := parseString(top["sessionId"])
+	if !ok || !validSessionID(id) {
 		return nil, false, snapshotFault("field \"sessionId\" must be a non-empty string")
 	}
 	if wantID != "" && id != wantID {
 		return nil, false, snapshotFault("sessionId %q differs from the request's sessionId %q", id, wantID)
 	}
 	title := ""
-	_, hasTitle := top["title"]
+	traw, hasTitle := top["title"]
 	if hasTitle {
-		if err := json.Unmarshal(top["title"], &title); err != nil {
+		if title, ok = parseString(traw); !ok {
 			return nil, false, snapshotFault("field \"title\" must be a string")
 		}
 	}
@@ -109,18 +110,14 @@ func parseSnapshot(raw json.RawMessage, wantID string) (*Session, bool, *Error) 
 	if !ok || len(nraw) == 0 || nraw[0] != '[' {
 		return nil, false, snapshotFault("field \"nodes\" must be an array")
 	}
-	var nodes []json.RawMessage
-	if err := json.Unmarshal(nraw, &nodes); err != nil {
-		return nil, false, snapshotFault("field \"nodes\" must be an array: %s", jsonErrorText(err))
-	}
 	cursor := ""
-	if c, ok := top["cursor"]; ok && !bytes.Equal(c, []byte("null")) {
-		if err := json.Unmarshal(c, &cursor); err != nil || cursor == "" {
+	if c, ok := top["cursor"]; ok && string(c) != "null" {
+		if cursor, ok = parseString(c); !ok || cursor == "" {
 			return nil, false, snapshotFault("field \"cursor\" must be a node id or null")
 		}
 	}
-	var active string
-	if err := json.Unmarshal(top["activeBranch"], &active); err != nil || active == "" {
+	active, ok := parseString(top["activeBranch"])
+	if !ok || active == "" {
 		return nil, false, snapshotFault("field \"activeBranch\" must be a non-empty string")
 	}
 	if !validName(active) {
@@ -129,13 +126,20 @@ func parseSnapshot(raw json.RawMessage, wantID string) (*Session, bool, *Error) 
 
 	s := newSession(id, title, "")
 	s.branches, s.byName = nil, make(map[string]*branchInfo)
-	s.nodes = make([]*Node, 0, len(nodes))
-	for i, rawNode := range nodes {
+	sc := scanner{data: nraw}
+	perr := sc.elements(func(i int, rawNode []byte, _ bool) error {
 		n, parent, err := s.parseNode(rawNode, i)
 		if err != nil {
-			return nil, false, err
+			return err
 		}
 		s.push(n, parent)
+		return nil
+	})
+	if perr != nil {
+		if e, ok := perr.(*Error); ok {
+			return nil, false, e
+		}
+		return nil, false, snapshotFault("field \"nodes\" is not valid JSON: %s", jsonErrorText(perr))
 	}
 	if cursor != "" {
 		i, ok := s.index[cursor]
@@ -151,99 +155,109 @@ func parseSnapshot(raw json.RawMessage, wantID string) (*Session, bool, *Error) 
 	return s, hasTitle, nil
 }
 
-// snapshotNode is the wire form of a node in a snapshot.
-type snapshotNode struct {
-	ID        *string         `json:"id"`
-	ParentID  *string         `json:"parentId"`
-	Branch    *string         `json:"branch"`
-	Kind      *string         `json:"kind"`
-	Timestamp *string         `json:"timestamp"`
-	Message   json.RawMessage `json:"message"`
-	Summary   *string         `json:"summary"`
-	Source    json.RawMessage `json:"source"`
+// nodeField reads an optional string field of a snapshot node: absent or
+// null gives ok with present false.
+func nodeField(raw []byte) (value string, present, ok bool) {
+	if raw == nil || string(raw) == "null" {
+		return "", false, true
+	}
+	v, ok := parseString(raw)
+	return v, true, ok
 }
 
 // parseNode validates nodes[i] against the nodes before it.
-func (s *Session) parseNode(raw json.RawMessage, i int) (*Node, int32, *Error) {
-	raw = bytes.TrimSpace(raw)
+func (s *Session) parseNode(raw []byte, i int) (*Node, int32, *Error) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, 0, snapshotFault("nodes[%d] must be an object", i)
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		return nil, 0, snapshotFault("nodes[%d] is not valid JSON: %s", i, jsonErrorText(err))
-	}
-	for key := range fields {
+	var f struct{ id, parentID, branch, kind, timestamp, message, summary, source []byte }
+	var unknown string
+	sc := scanner{data: raw}
+	_ = sc.members(func(key string, v []byte, _ bool) error {
 		switch key {
-		case "id", "parentId", "branch", "kind", "timestamp", "message", "summary", "source":
+		case "id":
+			f.id = v
+		case "parentId":
+			f.parentID = v
+		case "branch":
+			f.branch = v
+		case "kind":
+			f.kind = v
+		case "timestamp":
+			f.timestamp = v
+		case "message":
+			f.message = v
+		case "summary":
+			f.summary = v
+		case "source":
+			f.source = v
 		default:
-			return nil, 0, snapshotFault("nodes[%d] has unknown field %q", i, key)
+			if unknown == "" {
+				unknown = key
+			}
 		}
+		return nil
+	})
+	if unknown != "" {
+		return nil, 0, snapshotFault("nodes[%d] has unknown field %q", i, unknown)
 	}
-	var w snapshotNode
-	if err := json.Unmarshal(raw, &w); err != nil {
-		return nil, 0, snapshotFault("nodes[%d] has an ill-typed field: %s", i, jsonErrorText(err))
-	}
-	if w.ID == nil || *w.ID == "" {
+	id, _, ok := nodeField(f.id)
+	if !ok || id == "" {
 		return nil, 0, snapshotFault("nodes[%d] has an empty or missing id", i)
 	}
-	id := *w.ID
 	if _, dup := s.index[id]; dup {
 		return nil, 0, snapshotFault("nodes[%d] repeats the id %q", i, id)
 	}
+	parentID, hasParent, ok := nodeField(f.parentID)
+	if !ok {
+		return nil, 0, snapshotFault("node %q has a parentId that is not a string or null", id)
+	}
 	parent := int32(-1)
-	if w.ParentID != nil {
-		p, ok := s.index[*w.ParentID]
-		if !ok {
-			return nil, 0, snapshotFault("node %q has parentId %q, which is not an earlier node", id, *w.ParentID)
+	if hasParent {
+		p, found := s.index[parentID]
+		if !found {
+			return nil, 0, snapshotFault("node %q has parentId %q, which is not an earlier node", id, parentID)
 		}
 		parent = p
 	}
-	if w.Branch == nil || !validName(*w.Branch) {
+	branch, _, ok := nodeField(f.branch)
+	if !ok || !validName(branch) {
 		return nil, 0, snapshotFault("node %q has a bad branch: it must be a name of 1–128 characters without control characters", id)
 	}
-	if w.Timestamp == nil || !validTimestamp(*w.Timestamp) {
+	ts, _, ok := nodeField(f.timestamp)
+	if !ok || !validTimestamp(ts) {
 		return nil, 0, snapshotFault("node %q has a bad timestamp: it must be an RFC 3339 string", id)
 	}
-	n := &Node{ID: id, Branch: *w.Branch, Timestamp: *w.Timestamp}
-	if w.ParentID != nil {
-		n.ParentID = *w.ParentID
-	}
-	kind := ""
-	if w.Kind != nil {
-		kind = *w.Kind
-	}
+	kind, _, _ := nodeField(f.kind)
+	n := &Node{ID: id, ParentID: parentID, Branch: branch, Timestamp: ts}
 	switch kind {
 	case KindMessage:
-		if w.Message == nil {
+		if f.message == nil {
 			return nil, 0, snapshotFault("node %q of kind \"message\" has no message", id)
 		}
-		if w.Summary != nil {
+		if f.summary != nil {
 			return nil, 0, snapshotFault("node %q of kind \"message\" must not have a summary", id)
 		}
-		msg, role, err := validateMessage(w.Message, fmt.Sprintf("node %q message", id))
+		msg, role, err := validateMessage(f.message, fmt.Sprintf("node %q message", id))
 		if err != nil {
 			return nil, 0, snapshotFault("%s", err.Message)
 		}
 		n.Message, n.role = msg, role
 	case KindSummary:
-		if w.Summary == nil {
+		summary, present, ok := nodeField(f.summary)
+		if !present || !ok {
 			return nil, 0, snapshotFault("node %q of kind \"summary\" has no summary string", id)
 		}
-		if w.Message != nil {
+		if f.message != nil {
 			return nil, 0, snapshotFault("node %q of kind \"summary\" must not have a message", id)
 		}
-		n.Summary = *w.Summary
+		n.Summary = summary
 	default:
 		return nil, 0, snapshotFault("node %q has a bad kind %q (known: message, summary)", id, kind)
 	}
 	n.Kind = kind
-	if w.Source != nil {
-		src, err := compactRaw(w.Source)
-		if err != nil {
-			return nil, 0, snapshotFault("node %q has a bad source: %v", id, err)
-		}
-		n.Source = src
+	if f.source != nil {
+		n.Source = json.RawMessage(compactBytes(f.source))
 	}
 	return n, parent, nil
 }

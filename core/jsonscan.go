@@ -1,0 +1,445 @@
+package core
+
+import (
+	"fmt"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// A small validating JSON scanner for the hot paths (requests, snapshots,
+// messages). encoding/json re-validates the whole input at every nested
+// Unmarshal, so a 22 MB snapshot was scanned about seven times; this scanner
+// walks each byte once and hands out sub-slices of the input. It follows
+// RFC 8259 exactly (the same grammar encoding/json accepts) and is a loop
+// with an explicit stack, so nesting depth is bounded only by memory.
+
+// scanError is a JSON syntax error at a byte offset.
+type scanError struct {
+	off int
+	msg string
+}
+
+func (e *scanError) Error() string { return fmt.Sprintf("%s at byte %d", e.msg, e.off) }
+
+type scanner struct {
+	data []byte
+	pos  int
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func (s *scanner) skipSpace() {
+	for s.pos < len(s.data) && isSpace(s.data[s.pos]) {
+		s.pos++
+	}
+}
+
+func (s *scanner) fail(msg string) *scanError { return &scanError{off: s.pos, msg: msg} }
+
+func (s *scanner) peek() byte {
+	if s.pos < len(s.data) {
+		return s.data[s.pos]
+	}
+	return 0
+}
+
+// skipString moves past the string starting at pos (which holds '"') and
+// reports whether it has escapes.
+func (s *scanner) skipString() (escaped bool, err *scanError) {
+	s.pos++ // opening quote
+	for s.pos < len(s.data) {
+		c := s.data[s.pos]
+		switch {
+		case c == '"':
+			s.pos++
+			return escaped, nil
+		case c == '\\':
+			escaped = true
+			if s.pos+1 >= len(s.data) {
+				return escaped, s.fail("unexpected end of input in string escape")
+			}
+			switch s.data[s.pos+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				s.pos += 2
+			case 'u':
+				if s.pos+6 > len(s.data) {
+					return escaped, s.fail("unexpected end of input in \\u escape")
+				}
+				for _, h := range s.data[s.pos+2 : s.pos+6] {
+					if !isHex(h) {
+						return escaped, s.fail("invalid \\u escape")
+					}
+				}
+				s.pos += 6
+			default:
+				return escaped, s.fail("invalid escape character")
+			}
+		case c < 0x20:
+			return escaped, s.fail("invalid control character in string")
+		default:
+			s.pos++
+		}
+	}
+	return escaped, s.fail("unexpected end of input in string")
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func (s *scanner) skipNumber() *scanError {
+	if s.peek() == '-' {
+		s.pos++
+	}
+	switch {
+	case s.peek() == '0':
+		s.pos++
+	case isDigit(s.peek()):
+		for isDigit(s.peek()) {
+			s.pos++
+		}
+	default:
+		return s.fail("invalid number")
+	}
+	if s.peek() == '.' {
+		s.pos++
+		if !isDigit(s.peek()) {
+			return s.fail("invalid number: digit expected after '.'")
+		}
+		for isDigit(s.peek()) {
+			s.pos++
+		}
+	}
+	if c := s.peek(); c == 'e' || c == 'E' {
+		s.pos++
+		if c := s.peek(); c == '+' || c == '-' {
+			s.pos++
+		}
+		if !isDigit(s.peek()) {
+			return s.fail("invalid number: digit expected in exponent")
+		}
+		for isDigit(s.peek()) {
+			s.pos++
+		}
+	}
+	return nil
+}
+
+func (s *scanner) skipLiteral(lit string) *scanError {
+	if len(s.data)-s.pos < len(lit) || string(s.data[s.pos:s.pos+len(lit)]) != lit {
+		return s.fail("invalid literal")
+	}
+	s.pos += len(lit)
+	return nil
+}
+
+// value moves past one JSON value (after leading space) and returns its
+// bytes and whether it has insignificant white space inside.
+func (s *scanner) value() (raw []byte, spaced bool, err *scanError) {
+	s.skipSpace()
+	start := s.pos
+	var stack []byte // open containers
+	expectValue := true
+	for {
+		if expectValue {
+			if s.pos >= len(s.data) {
+				return nil, spaced, s.fail("unexpected end of input")
+			}
+			switch c := s.data[s.pos]; {
+			case c == '{' || c == '[':
+				stack = append(stack, c)
+				s.pos++
+				p := s.pos
+				s.skipSpace()
+				spaced = spaced || s.pos != p
+				close := byte('}')
+				if c == '[' {
+					close = ']'
+				}
+				if s.peek() == close {
+					s.pos++
+					stack = stack[:len(stack)-1]
+					expectValue = false
+					break
+				}
+				if c == '{' {
+					if err := s.objectKey(); err != nil {
+						return nil, spaced, err
+					}
+					p := s.pos
+					s.skipSpace()
+					spaced = spaced || s.pos != p
+				}
+				continue
+			case c == '"':
+				if _, err := s.skipString(); err != nil {
+					return nil, spaced, err
+				}
+			case c == '-' || isDigit(c):
+				if err := s.skipNumber(); err != nil {
+					return nil, spaced, err
+				}
+			case c == 't':
+				if err := s.skipLiteral("true"); err != nil {
+					return nil, spaced, err
+				}
+			case c == 'f':
+				if err := s.skipLiteral("false"); err != nil {
+					return nil, spaced, err
+				}
+			case c == 'n':
+				if err := s.skipLiteral("null"); err != nil {
+					return nil, spaced, err
+				}
+			default:
+				return nil, spaced, s.fail(fmt.Sprintf("invalid character %q looking for a value", c))
+			}
+			expectValue = false
+		}
+		if len(stack) == 0 {
+			return s.data[start:s.pos], spaced, nil
+		}
+		p := s.pos
+		s.skipSpace()
+		spaced = spaced || s.pos != p
+		top := stack[len(stack)-1]
+		switch c := s.peek(); {
+		case c == ',':
+			s.pos++
+			p := s.pos
+			s.skipSpace()
+			spaced = spaced || s.pos != p
+			if top == '{' {
+				if err := s.objectKey(); err != nil {
+					return nil, spaced, err
+				}
+				p := s.pos
+				s.skipSpace()
+				spaced = spaced || s.pos != p
+			}
+			expectValue = true
+		case c == '}' && top == '{', c == ']' && top == '[':
+			s.pos++
+			stack = stack[:len(stack)-1]
+		case s.pos >= len(s.data):
+			return nil, spaced, s.fail("unexpected end of input")
+		default:
+			return nil, spaced, s.fail(fmt.Sprintf("invalid character %q after a value", c))
+		}
+	}
+}
+
+// objectKey moves past `"key" :` (space before the colon allowed).
+func (s *scanner) objectKey() *scanError {
+	if s.peek() != '"' {
+		return s.fail("object key expected")
+	}
+	if _, err := s.skipString(); err != nil {
+		return err
+	}
+	s.skipSpace()
+	if s.peek() != ':' {
+		return s.fail("':' expected after object key")
+	}
+	s.pos++
+	return nil
+}
+
+// members calls fn for each member of the object at pos with the decoded
+// key and the raw value (sub-slice of the input). It stops early when fn
+// returns an error.
+func (s *scanner) members(fn func(key string, raw []byte, spaced bool) error) error {
+	s.skipSpace()
+	if s.peek() != '{' {
+		return s.fail("object expected")
+	}
+	s.pos++
+	s.skipSpace()
+	if s.peek() == '}' {
+		s.pos++
+		return nil
+	}
+	for {
+		s.skipSpace()
+		if s.peek() != '"' {
+			return s.fail("object key expected")
+		}
+		keyStart := s.pos
+		escaped, err := s.skipString()
+		if err != nil {
+			return err
+		}
+		key := decodeString(s.data[keyStart:s.pos], escaped)
+		s.skipSpace()
+		if s.peek() != ':' {
+			return s.fail("':' expected after object key")
+		}
+		s.pos++
+		raw, spaced, serr := s.value()
+		if serr != nil {
+			return serr
+		}
+		if err := fn(key, raw, spaced); err != nil {
+			return err
+		}
+		s.skipSpace()
+		switch s.peek() {
+		case ',':
+			s.pos++
+		case '}':
+			s.pos++
+			return nil
+		default:
+			return s.fail("',' or '}' expected in object")
+		}
+	}
+}
+
+// elements calls fn for each element of the array at pos.
+func (s *scanner) elements(fn func(i int, raw []byte, spaced bool) error) error {
+	s.skipSpace()
+	if s.peek() != '[' {
+		return s.fail("array expected")
+	}
+	s.pos++
+	s.skipSpace()
+	if s.peek() == ']' {
+		s.pos++
+		return nil
+	}
+	for i := 0; ; i++ {
+		raw, spaced, serr := s.value()
+		if serr != nil {
+			return serr
+		}
+		if err := fn(i, raw, spaced); err != nil {
+			return err
+		}
+		s.skipSpace()
+		switch s.peek() {
+		case ',':
+			s.pos++
+		case ']':
+			s.pos++
+			return nil
+		default:
+			return s.fail("',' or ']' expected in array")
+		}
+	}
+}
+
+// end checks that nothing but white space follows.
+func (s *scanner) end() *scanError {
+	s.skipSpace()
+	if s.pos != len(s.data) {
+		return s.fail("unexpected data after the top-level value")
+	}
+	return nil
+}
+
+// decodeString decodes a validated JSON string token (quotes included).
+// Invalid UTF-8 and lone surrogate escapes become U+FFFD, as encoding/json
+// does.
+func decodeString(tok []byte, escaped bool) string {
+	body := tok[1 : len(tok)-1]
+	if !escaped {
+		if utf8.Valid(body) {
+			return string(body)
+		}
+		return string([]rune(string(body)))
+	}
+	out := make([]byte, 0, len(body))
+	for i := 0; i < len(body); {
+		c := body[i]
+		if c != '\\' {
+			out = append(out, c)
+			i++
+			continue
+		}
+		switch body[i+1] {
+		case '"', '\\', '/':
+			out = append(out, body[i+1])
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r := hex4(body[i+2 : i+6])
+			i += 6
+			if utf16.IsSurrogate(r) {
+				if i+6 <= len(body) && body[i] == '\\' && body[i+1] == 'u' {
+					if r2 := hex4(body[i+2 : i+6]); utf16.DecodeRune(r, r2) != utf8.RuneError {
+						out = utf8.AppendRune(out, utf16.DecodeRune(r, r2))
+						i += 6
+						continue
+					}
+				}
+				r = utf8.RuneError
+			}
+			out = utf8.AppendRune(out, r)
+			continue
+		}
+		i += 2
+	}
+	if !utf8.Valid(out) {
+		return string([]rune(string(out)))
+	}
+	return string(out)
+}
+
+func hex4(b []byte) rune {
+	v, _ := strconv.ParseUint(string(b), 16, 32)
+	return rune(v)
+}
+
+// parseString decodes raw as a JSON string value.
+func parseString(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	s := scanner{data: raw}
+	escaped, err := s.skipString()
+	if err != nil || s.pos != len(raw) {
+		return "", false
+	}
+	return decodeString(raw, escaped), true
+}
+
+// scanObject parses data as one JSON object into a map of raw members
+// (last duplicate wins), validating it once.
+func scanObject(data []byte) (map[string][]byte, error) {
+	s := scanner{data: data}
+	fields := make(map[string][]byte, 8)
+	err := s.members(func(key string, raw []byte, spaced bool) error {
+		if spaced {
+			raw = compactBytes(raw)
+		}
+		fields[key] = raw
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := s.end(); err != nil {
+		return nil, err
+	}
+	return fields, nil
+}
+
+// compactBytes removes insignificant white space from valid JSON.
+func compactBytes(raw []byte) []byte {
+	out, err := compactRaw(raw)
+	if err != nil {
+		return raw
+	}
+	return out
+}

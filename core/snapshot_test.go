@@ -1,0 +1,111 @@
+package core
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestSnapshotRejections feeds snapshot.load every fault SPEC.md lists and
+// checks the INVALID_SNAPSHOT message names it, with the session unchanged.
+func TestSnapshotRejections(t *testing.T) {
+	const msg = `"message":{"role":"user","content":"hi"}`
+	const ts = `"timestamp":"2026-11-29T12:00:00.000Z"`
+	node := func(id, parent, extra string) string {
+		p := "null"
+		if parent != "" {
+			p = `"` + parent + `"`
+		}
+		return `{"id":"` + id + `","parentId":` + p + `,"branch":"main","kind":"message",` + ts + `,` + extra + `}`
+	}
+	snap := func(nodes ...string) string {
+		return `{"version":1,"sessionId":"s","cursor":null,"activeBranch":"main","nodes":[` + strings.Join(nodes, ",") + `]}`
+	}
+	cases := []struct {
+		name     string
+		snapshot string
+		mention  string
+	}{
+		{"a snapshot that is not an object", `[1]`, "must be a JSON object"},
+		{"a snapshot that is a string", `"x"`, "must be a JSON object"},
+		{"a missing version", `{"sessionId":"s","cursor":null,"activeBranch":"main","nodes":[]}`, `"version" is missing`},
+		{"version 2", `{"version":2,"sessionId":"s","cursor":null,"activeBranch":"main","nodes":[]}`, "version 2 is not supported"},
+		{"version 0", `{"version":0,"sessionId":"s","cursor":null,"activeBranch":"main","nodes":[]}`, "version 0 is not supported"},
+		{"a version that is a string", `{"version":"1","sessionId":"s","cursor":null,"activeBranch":"main","nodes":[]}`, `"version" must be an integer`},
+		{"a different sessionId", `{"version":1,"sessionId":"t","cursor":null,"activeBranch":"main","nodes":[]}`, `sessionId "t" differs from the request's sessionId "s"`},
+		{"nodes that are not an array", `{"version":1,"sessionId":"s","cursor":null,"activeBranch":"main","nodes":{}}`, `"nodes" must be an array`},
+		{"missing nodes", `{"version":1,"sessionId":"s","cursor":null,"activeBranch":"main"}`, `"nodes" must be an array`},
+		{"an empty id", snap(node("", "", msg)), "nodes[0] has an empty or missing id"},
+		{"a duplicate id", snap(node("a", "", msg), node("a", "", msg)), `nodes[1] repeats the id "a"`},
+		{"an unknown parent", snap(node("a", "zz", msg)), `node "a" has parentId "zz", which is not an earlier node`},
+		{"a parent that comes later", snap(node("a", "b", msg), node("b", "", msg)), `node "a" has parentId "b", which is not an earlier node`},
+		{"a node that is its own parent", snap(node("a", "a", msg)), `node "a" has parentId "a"`},
+		{"a cursor that is not a node", `{"version":1,"sessionId":"s","cursor":"ghost","activeBranch":"main","nodes":[]}`, `cursor "ghost" is not a node`},
+		{"an empty activeBranch", `{"version":1,"sessionId":"s","cursor":null,"activeBranch":"","nodes":[]}`, `"activeBranch" must be a non-empty string`},
+		{"a bad kind", snap(strings.Replace(node("a", "", msg), `"kind":"message"`, `"kind":"poem"`, 1)), `node "a" has a bad kind "poem"`},
+		{"a message without role", snap(node("a", "", `"message":{"content":"hi"}`)), `node "a" message.role is missing`},
+		{"a message kind without message", snap(node("a", "", `"source":{}`)), `node "a" of kind "message" has no message`},
+		{"a bad branch", snap(strings.Replace(node("a", "", msg), `"branch":"main"`, `"branch":""`, 1)), `node "a" has a bad branch`},
+		{"a bad timestamp", snap(strings.Replace(node("a", "", msg), ts, `"timestamp":"yesterday"`, 1)), `node "a" has a bad timestamp`},
+		{"an unknown node field", snap(node("a", "", msg+`,"colour":"red"`)), `nodes[0] has unknown field "colour"`},
+		{"a summary node without summary", snap(strings.Replace(node("a", "", `"source":{}`), `"kind":"message"`, `"kind":"summary"`, 1)), `node "a" of kind "summary" has no summary`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name+" is rejected", func(t *testing.T) {
+			st := testStore(t)
+			buildBranchy(t, st, "s")
+			before := snapshot(t, st, "s")
+			msg := fails(t, st, `{"operation":"snapshot.load","sessionId":"s","snapshot":`+tc.snapshot+`}`, InvalidSnapshot)
+			assert.Contains(t, msg, tc.mention)
+			assert.Equal(t, before, snapshot(t, st, "s"))
+		})
+	}
+}
+
+func TestSnapshotLoadCreatesAMissingSession(t *testing.T) {
+	st := testStore(t)
+	text := `{"version":1,"sessionId":"new","title":"Restored","cursor":"a","activeBranch":"main","nodes":[{"id":"a","parentId":null,"branch":"main","kind":"message","timestamp":"2026-01-02T03:04:05.006Z","message":{"role":"user","content":"hi"}}]}`
+	status := ok[Status](t, st, `{"operation":"snapshot.load","sessionId":"new","snapshot":`+text+`}`)
+	assert.Equal(t, "Restored", status.Title)
+	assert.Equal(t, 1, status.NodeCount)
+	assert.Equal(t, text, snapshot(t, st, "new"))
+}
+
+func TestSnapshotLoadAcceptsAForest(t *testing.T) {
+	st := testStore(t)
+	text := `{"version":1,"sessionId":"f","cursor":"b2","activeBranch":"other","nodes":[` +
+		`{"id":"a","parentId":null,"branch":"main","kind":"message","timestamp":"2026-01-02T03:04:05.006Z","message":{"role":"user","content":"one"}},` +
+		`{"id":"b","parentId":null,"branch":"other","kind":"message","timestamp":"2026-01-02T03:04:05.007Z","message":{"role":"user","content":"two"}},` +
+		`{"id":"b2","parentId":"b","branch":"other","kind":"message","timestamp":"2026-01-02T03:04:05.008Z","message":{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]}}]}`
+	ok[Status](t, st, `{"operation":"snapshot.load","sessionId":"f","snapshot":`+text+`}`)
+	env := do(t, st, `{"operation":"context","sessionId":"f"}`)
+	assert.Equal(t, `{"cursor":"b2","messages":[{"role":"user","content":"two"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]}]}`, string(env.Value))
+	tree := ok[Tree](t, st, `{"operation":"tree","sessionId":"f"}`)
+	assert.Equal(t, []string{"a", "b"}, tree.Roots)
+	assert.Equal(t, text, snapshot(t, st, "f"))
+}
+
+// TestMessagesAreLossless: unknown fields, nested arrays, content parts,
+// big numbers, emoji, CJK and HTML-ish text come back byte-identical.
+func TestMessagesAreLossless(t *testing.T) {
+	const message = `{"role":"assistant","content":[{"type":"text","text":"价格是 12345678901234567890 🙂‍↔️ <b>&amp;</b> \"quoted\" \u00e9\n"},{"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA","detail":"high"}}],"tool_calls":[{"id":"call_1","type":"function","function":{"name":"lookup","arguments":"{\"q\":[1,2,[3,[4.50e+10]]]}"}}],"vendor":{"x-score":12345678901234567890,"nested":[[[],{}],null,true,-0.0,1E-7]},"name":"bot"}`
+	st := testStore(t)
+	ok[Status](t, st, `{"operation":"create","sessionId":"l"}`)
+	// Whitespace between tokens is dropped; every token keeps its bytes.
+	spaced := strings.Replace(message, `{"role":"assistant",`, "{ \"role\" : \"assistant\" ,\n ", 1)
+	node := ok[obj](t, st, `{"operation":"append","sessionId":"l","message":`+spaced+`}`)
+	env := do(t, st, `{"operation":"context","sessionId":"l"}`)
+	require.True(t, env.OK)
+	assert.Equal(t, `{"cursor":"`+node["id"].(string)+`","messages":[`+message+`]}`, string(env.Value))
+	// And through a snapshot round trip into another store.
+	text := snapshot(t, st, "l")
+	other := testStore(t)
+	ok[Status](t, other, `{"operation":"snapshot.load","sessionId":"l","snapshot":`+text+`}`)
+	assert.Equal(t, string(env.Value), string(do(t, other, `{"operation":"context","sessionId":"l"}`).Value))
+	var decoded struct{ Messages []json.RawMessage }
+	require.NoError(t, json.Unmarshal(env.Value, &decoded))
+	assert.Equal(t, message, string(decoded.Messages[0]))
+}
