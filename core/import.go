@@ -195,7 +195,7 @@ func describeJSONError(data []byte, err error) string {
 		return err.Error()
 	}
 	line, col := 1, 1
-	for _, c := range data[:min(int(off), len(data))] {
+	for _, c := range data[:max(0, min(int(off)-1, len(data)))] { // the bad byte is the last one read
 		if c == '\n' {
 			line++
 			col = 1

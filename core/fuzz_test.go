@@ -1,0 +1,85 @@
+package core
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+)
+
+// FuzzCall: any bytes in give exactly one valid JSON envelope out, and no
+// panic. The seed corpus (testdata/fuzz/FuzzCall) holds one request of
+// every operation.
+func FuzzCall(f *testing.F) {
+	seeds := []string{
+		`{"operation":"create","sessionId":"s","title":"t"}`,
+		`{"operation":"append","sessionId":"s","message":{"role":"user","content":"hi"}}`,
+		`{"operation":"append","sessionId":"s","branch":"main","message":{"role":"assistant","content":[{"type":"text","text":"x"}]}}`,
+		`{"operation":"list","sessionId":"s"}`,
+		`{"operation":"tree","sessionId":"s"}`,
+		`{"operation":"branches","sessionId":"s"}`,
+		`{"operation":"jump","sessionId":"s","nodeId":"n0001"}`,
+		`{"operation":"branch","sessionId":"s","nodeId":"n0001","branch":"b"}`,
+		`{"operation":"branch.summary","sessionId":"s","nodeId":"n0001","branch":"c","summary":"sum"}`,
+		`{"operation":"fork","sessionId":"s","nodeId":"n0001"}`,
+		`{"operation":"clone","sessionId":"s","newSessionId":"s2"}`,
+		`{"operation":"context","sessionId":"s"}`,
+		`{"operation":"session","sessionId":"s"}`,
+		`{"operation":"snapshot.save","sessionId":"s"}`,
+		`{"operation":"snapshot.load","sessionId":"s","snapshot":{"version":1,"sessionId":"s","cursor":null,"activeBranch":"main","nodes":[]}}`,
+		`{"operation":"sessions"}`,
+		`{"operation":"import","data":"[{\"id\":\"c\",\"mapping\":{\"a\":{\"id\":\"a\",\"message\":{\"author\":{\"role\":\"user\"},\"content\":{\"content_type\":\"text\",\"parts\":[\"hi\"]}},\"parent\":null,\"children\":[]}}}]"}`,
+		`{"operation":"node","sessionId":"s","nodeId":"n0001"}`,
+		`[`, `{"operation":"\ud800"}`, "\xff",
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, req []byte) {
+		done := make(chan struct{})
+		defer close(done)
+		go func() {
+			select {
+			case <-done:
+			case <-time.After(3 * time.Second):
+				panic(fmt.Sprintf("HANG on %q", req))
+			}
+		}()
+		st := testStore(t)
+		st.TrackChanges(true)
+		// A session with some history, so requests can reach deep paths.
+		st.Call([]byte(`{"operation":"create","sessionId":"s"}`))
+		st.Call([]byte(`{"operation":"append","sessionId":"s","message":{"role":"user","content":"hi"}}`))
+		st.Call([]byte(`{"operation":"append","sessionId":"s","message":{"role":"assistant","content":"yo"}}`))
+		before := st.Call([]byte(`{"operation":"snapshot.save","sessionId":"s"}`))
+		out := st.Call(req)
+		if !json.Valid(out) {
+			t.Fatalf("reply is not JSON: %q", out)
+		}
+		var env struct {
+			OK    *bool           `json:"ok"`
+			Value json.RawMessage `json:"value"`
+			Error *struct {
+				Code    Code   `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal(out, &env); err != nil || env.OK == nil {
+			t.Fatalf("reply is not an envelope: %q", out)
+		}
+		if !*env.OK {
+			switch env.Error.Code {
+			case InvalidArgument, SessionNotFound, SessionAlreadyExists, NodeNotFound, InvalidSnapshot, NotFound:
+			default:
+				t.Fatalf("unknown error code %q", env.Error.Code)
+			}
+			if env.Error.Message == "" {
+				t.Fatalf("error without message: %q", out)
+			}
+			if after := st.Call([]byte(`{"operation":"snapshot.save","sessionId":"s"}`)); string(after) != string(before) {
+				t.Fatalf("a failed call changed the session:\nbefore %s\nafter  %s", before, after)
+			}
+		}
+		st.DrainChanges(true)
+	})
+}

@@ -1,0 +1,73 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"syscall/js"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// These tests run in headless Chromium (wasm_test.sh): they drive the
+// binding exactly as the JS shim does, through js.Value calls.
+
+func storeHandle(t *testing.T) js.Value {
+	t.Helper()
+	h := newStore(js.Undefined(), nil).(js.Value)
+	t.Cleanup(func() { h.Call("free") })
+	return h
+}
+
+func TestBindingAnswersEnvelopesAsStrings(t *testing.T) {
+	h := storeHandle(t)
+	out := h.Call("call", `{"operation":"create","sessionId":"demo"}`).String()
+	assert.True(t, strings.HasPrefix(out, `{"ok":true,"value":{"sessionId":"demo",`), out)
+	out = h.Call("call", `{"operation":"append","sessionId":"demo","message":{"role":"user","content":"héllo 🙂 <b>"}}`).String()
+	var env struct {
+		OK    bool
+		Value struct{ ID string }
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &env))
+	require.True(t, env.OK)
+	assert.Len(t, env.Value.ID, 8, "generated ids are 8 hex characters")
+	out = h.Call("call", `{"operation":"context","sessionId":"demo"}`).String()
+	assert.Equal(t, `{"ok":true,"value":{"cursor":"`+env.Value.ID+`","messages":[{"role":"user","content":"héllo 🙂 <b>"}]}}`, out)
+}
+
+func TestBindingRejectsNonStringRequests(t *testing.T) {
+	h := storeHandle(t)
+	out := h.Call("call", 42).String()
+	assert.Equal(t, `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"call takes the request as a JSON string"}}`, out)
+	out = h.Call("call").String()
+	assert.Equal(t, `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"call takes the request as a JSON string"}}`, out)
+	out = h.Call("importText", js.Null()).String()
+	assert.Contains(t, out, `"code":"INVALID_ARGUMENT"`)
+}
+
+func TestBindingDrainsChanges(t *testing.T) {
+	h := storeHandle(t)
+	h.Call("call", `{"operation":"create","sessionId":"s"}`)
+	h.Call("call", `{"operation":"append","sessionId":"s","message":{"role":"user","content":"a"}}`)
+	text := h.Call("drain", true).String()
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	require.Len(t, lines, 2)
+	assert.Contains(t, lines[0], `"sessionId":"s","operation":"append","reset":false,"from":0,"count":1,`)
+	assert.Contains(t, lines[1], `"message":{"role":"user","content":"a"}`)
+	assert.Equal(t, "", h.Call("drain", true).String(), "a drain forgets what it returned")
+}
+
+func TestBindingImportsText(t *testing.T) {
+	h := storeHandle(t)
+	data := `{"id":"c","title":"T","current_node":"a","mapping":{"a":{"id":"a","message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["hi"]}},"parent":null,"children":[]}}}`
+	out := h.Call("importText", data, "auto").String()
+	assert.Equal(t, `{"ok":true,"value":{"sessions":[{"sessionId":"c","title":"T","nodeCount":1,"cursor":"a"}],"warnings":[]}}`, out)
+}
+
+func TestGuardTurnsAPanicIntoAnEnvelope(t *testing.T) {
+	out := guard("test", func() string { panic("boom") })
+	assert.Equal(t, `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"internal error in test: boom"}}`, out)
+}
