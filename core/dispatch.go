@@ -24,7 +24,7 @@ var operations map[string]operation
 func init() {
 	operations = map[string]operation{
 		"create":         {[]string{"sessionId", "title"}, opCreate},
-		"append":         {[]string{"sessionId", "message", "branch"}, opAppend},
+		"append":         {[]string{"sessionId", "message", "entry", "branch"}, opAppend},
 		"list":           {[]string{"sessionId"}, opList},
 		"node":           {[]string{"sessionId", "nodeId"}, opNode},
 		"branches":       {[]string{"sessionId"}, opBranches},
