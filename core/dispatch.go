@@ -39,6 +39,9 @@ func init() {
 		"snapshot.save":  {[]string{"sessionId"}, opSnapshotSave},
 		"snapshot.load":  {[]string{"sessionId", "snapshot"}, opSnapshotLoad},
 		"sessions":       {nil, opSessions},
+		"label":          {[]string{"sessionId", "nodeId", "label"}, opLabel},
+		"hide":           {[]string{"sessionId", "nodeId", "hidden"}, opHide},
+		"prefer":         {[]string{"sessionId", "nodeId"}, opPrefer},
 		"import":         {[]string{"data", "format"}, opImport},
 		"restore":        {[]string{"snapshot", "title", "createdAt", "updatedAt"}, opRestore},
 	}

@@ -113,7 +113,9 @@ func opAppend(st *Store, r *request) (any, *Error) {
 }
 
 // ListItem is one node in the value of list: the node without its message
-// and source, with its role, depth and a preview of its text.
+// and source, with its role, depth, a preview of its text and its
+// annotations: label (omitted when none), hidden (the node or an ancestor
+// is hidden) and preferred (on the preferred path).
 type ListItem struct {
 	ID        string  `json:"id"`
 	ParentID  *string `json:"parentId"`
@@ -123,11 +125,15 @@ type ListItem struct {
 	Timestamp string  `json:"timestamp"`
 	Depth     int     `json:"depth"`
 	Preview   string  `json:"preview"`
+	Label     string  `json:"label,omitempty"`
+	Hidden    bool    `json:"hidden"`
+	Preferred bool    `json:"preferred"`
 }
 
 func (s *Session) listItem(i int32) ListItem {
 	n := s.nodes[i]
 	return ListItem{
+		Label:     s.labels[i],
 		ID:        n.ID,
 		ParentID:  nullable(n.ParentID),
 		Branch:    n.Branch,
@@ -144,11 +150,19 @@ func opList(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
+	return s.list(), nil
+}
+
+// list builds the value of list.
+func (s *Session) list() []ListItem {
+	hidden, preferred := s.hiddenFlags(), s.preferredFlags()
 	items := make([]ListItem, len(s.nodes))
 	for i := range s.nodes {
 		items[i] = s.listItem(int32(i))
+		items[i].Hidden = hidden != nil && hidden[i]
+		items[i].Preferred = preferred != nil && preferred[i]
 	}
-	return items, nil
+	return items
 }
 
 func opNode(st *Store, r *request) (any, *Error) {
@@ -271,6 +285,7 @@ func (s *Session) forkAt(at int32, id, now string) *Session {
 	}
 	f.cursor = int32(len(f.nodes) - 1)
 	f.active = s.nodes[at].Branch
+	f.copyAnnotations(s)
 	return f
 }
 

@@ -18,9 +18,10 @@ var migrations = map[int]func(map[string][]byte) (map[string][]byte, error){}
 
 // appendSnapshot appends the session's snapshot:
 //
-//	{"version":1,"sessionId":…,"title"?:…,"cursor":…|null,"activeBranch":…,"nodes":[…]}
+//	{"version":1,"sessionId":…,"title"?:…,"cursor":…|null,"activeBranch":…,"nodes":[…],"annotations"?:[…]}
 //
-// "title" is written only when the session has one. Nodes are in append
+// "title" is written only when the session has one, "annotations" (see
+// Annotation) only when it has any. Nodes are in append
 // order, every parent before its children.
 func (s *Session) appendSnapshot(b []byte) []byte {
 	b = append(b, `{"version":1,"sessionId":`...)
@@ -40,7 +41,9 @@ func (s *Session) appendSnapshot(b []byte) []byte {
 		}
 		b = n.appendJSON(b)
 	}
-	return append(b, "]}"...)
+	b = append(b, ']')
+	b = s.appendAnnotations(b)
+	return append(b, '}')
 }
 
 func opSnapshotSave(st *Store, r *request) (any, *Error) {
@@ -87,7 +90,7 @@ func parseSnapshot(raw json.RawMessage, wantID string) (*Session, bool, *Error) 
 	}
 	for _, key := range sortedKeys(top) {
 		switch key {
-		case "version", "sessionId", "title", "cursor", "activeBranch", "nodes":
+		case "version", "sessionId", "title", "cursor", "activeBranch", "nodes", "annotations":
 		default:
 			return nil, false, snapshotFault("unknown field %q", key)
 		}
@@ -140,6 +143,11 @@ func parseSnapshot(raw json.RawMessage, wantID string) (*Session, bool, *Error) 
 			return nil, false, e
 		}
 		return nil, false, snapshotFault("field \"nodes\" is not valid JSON: %s", jsonErrorText(perr))
+	}
+	if araw, ok := top["annotations"]; ok {
+		if err := s.parseAnnotations(araw); err != nil {
+			return nil, false, err
+		}
 	}
 	if cursor != "" {
 		i, ok := s.index[cursor]
