@@ -8,6 +8,7 @@ type dirtyMark struct {
 	id    string
 	reset bool   // every stored node of the session is to be replaced
 	from  int    // first node index not yet handed out (when !reset)
+	afrom int    // first annotation index not yet handed out (when !reset)
 	op    string // the operation that last changed the session
 }
 
@@ -38,18 +39,34 @@ func (st *Store) markDirty(s *Session, from int, reset bool) {
 			return
 		}
 	}
-	st.dirty = append(st.dirty, dirtyMark{id: s.id, reset: reset, from: from, op: st.op})
+	st.dirty = append(st.dirty, dirtyMark{id: s.id, reset: reset, from: from, afrom: len(s.annotations), op: st.op})
+}
+
+// markAnnotated records that session s gained annotations; from is the
+// number it had before the call. Call it after markDirty (or touch).
+func (st *Store) markAnnotated(s *Session, from int) {
+	if !st.track {
+		return
+	}
+	for i := range st.dirty {
+		if st.dirty[i].id == s.id && from < st.dirty[i].afrom {
+			st.dirty[i].afrom = from
+		}
+	}
 }
 
 // DrainChanges returns what changed since the last drain and forgets it. The
 // text is one block per changed session: a header line
 //
-//	{"sessionId":…,"operation":…,"reset":bool,"from":N,"count":K,"meta":{…}}
+//	{"sessionId":…,"operation":…,"reset":bool,"from":N,"count":K,"annotationFrom":A,"annotationCount":J,"meta":{…}}
 //
-// (operation names the call that last changed the session) followed by K lines, each one node in snapshot form: the nodes with
-// append-order indexes from N to N+K-1. meta is
-// {"sessionId","title","cursor","activeBranch","createdAt","updatedAt","nodeCount"}.
-// With reset the session's stored nodes are replaced by these (N is 0).
+// (operation names the call that last changed the session) followed by K
+// lines, each one node in snapshot form: the nodes with append-order
+// indexes from N to N+K-1; then J lines, each one annotation record in
+// snapshot form (see Annotation): the annotations with indexes A to A+J-1.
+// meta is {"sessionId","title","cursor","activeBranch","createdAt",
+// "updatedAt","nodeCount","annotationCount"}. With reset the session's
+// stored nodes and annotations are replaced by these (N and A are 0).
 // Lines end with "\n"; node JSON never contains a raw newline. With
 // withNodes false the node lines are left out (count stays the number of
 // nodes that changed). An empty string means nothing changed.
@@ -77,12 +94,27 @@ func (st *Store) DrainChanges(withNodes bool) []byte {
 		b = appendInt(b, from)
 		b = append(b, `,"count":`...)
 		b = appendInt(b, len(s.nodes)-from)
+		afrom := d.afrom
+		if d.reset {
+			afrom = 0
+		}
+		if afrom > len(s.annotations) {
+			afrom = len(s.annotations)
+		}
+		b = append(b, `,"annotationFrom":`...)
+		b = appendInt(b, afrom)
+		b = append(b, `,"annotationCount":`...)
+		b = appendInt(b, len(s.annotations)-afrom)
 		b = append(b, `,"meta":`...)
 		b = s.appendMeta(b)
 		b = append(b, "}\n"...)
 		if withNodes {
 			for _, n := range s.nodes[from:] {
 				b = n.appendJSON(b)
+				b = append(b, '\n')
+			}
+			for _, a := range s.annotations[afrom:] {
+				b = a.appendJSON(b)
 				b = append(b, '\n')
 			}
 		}
@@ -106,5 +138,7 @@ func (s *Session) appendMeta(b []byte) []byte {
 	b = appendString(b, s.updatedAt)
 	b = append(b, `,"nodeCount":`...)
 	b = appendInt(b, len(s.nodes))
+	b = append(b, `,"annotationCount":`...)
+	b = appendInt(b, len(s.annotations))
 	return append(b, '}')
 }

@@ -24,7 +24,7 @@ var operations map[string]operation
 func init() {
 	operations = map[string]operation{
 		"create":         {[]string{"sessionId", "title"}, opCreate},
-		"append":         {[]string{"sessionId", "message", "branch"}, opAppend},
+		"append":         {[]string{"sessionId", "message", "entry", "branch"}, opAppend},
 		"list":           {[]string{"sessionId"}, opList},
 		"node":           {[]string{"sessionId", "nodeId"}, opNode},
 		"branches":       {[]string{"sessionId"}, opBranches},
@@ -39,6 +39,9 @@ func init() {
 		"snapshot.save":  {[]string{"sessionId"}, opSnapshotSave},
 		"snapshot.load":  {[]string{"sessionId", "snapshot"}, opSnapshotLoad},
 		"sessions":       {nil, opSessions},
+		"label":          {[]string{"sessionId", "nodeId", "label"}, opLabel},
+		"hide":           {[]string{"sessionId", "nodeId", "hidden"}, opHide},
+		"prefer":         {[]string{"sessionId", "nodeId"}, opPrefer},
 		"import":         {[]string{"data", "format"}, opImport},
 		"restore":        {[]string{"snapshot", "title", "createdAt", "updatedAt"}, opRestore},
 	}

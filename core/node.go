@@ -24,11 +24,11 @@ const TimeLayout = "2006-01-02T15:04:05.000Z"
 
 // Node is one entry of a session tree, in the shape a snapshot carries:
 //
-//	{"id":…,"parentId":…|null,"branch":…,"kind":…,"timestamp":…,"message"?:…,"summary"?:…,"source"?:…}
+//	{"id":…,"parentId":…|null,"branch":…,"kind":…,"timestamp":…,"message"?:…,"summary"?:…,"entry"?:…,"source"?:…}
 //
 // ParentID is "" for a root. Message and Source are raw JSON kept exactly as
 // received (insignificant whitespace removed); Summary is set for summary
-// nodes only.
+// nodes only; Entry for the entry kinds (see entry.go) only.
 type Node struct {
 	ID        string
 	ParentID  string
@@ -37,6 +37,7 @@ type Node struct {
 	Timestamp string
 	Message   json.RawMessage
 	Summary   string
+	Entry     *Entry
 	Source    json.RawMessage
 
 	role    string // cached message role, set by validation
@@ -45,10 +46,10 @@ type Node struct {
 }
 
 // Role returns the node's message role ("user", "assistant", …); a summary
-// node reports "summary".
+// node reports "summary" and an entry node its kind ("model_change", …).
 func (n *Node) Role() string {
-	if n.Kind == KindSummary {
-		return "summary"
+	if n.Kind != KindMessage {
+		return n.Kind
 	}
 	return n.role
 }
@@ -76,6 +77,10 @@ func (n *Node) appendJSON(b []byte) []byte {
 	if n.Kind == KindSummary {
 		b = append(b, `,"summary":`...)
 		b = appendString(b, n.Summary)
+	}
+	if n.Entry != nil {
+		b = append(b, `,"entry":`...)
+		b = n.Entry.appendJSON(b, n.Kind)
 	}
 	if n.Source != nil {
 		b = append(b, `,"source":`...)

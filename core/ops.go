@@ -77,12 +77,20 @@ func opAppend(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	if !r.has("message") {
-		return nil, invalidf("field \"message\" is required for operation \"append\"")
-	}
-	msg, role, err := validateMessage(r.fields["message"], "message")
-	if err != nil {
-		return nil, err
+	n := &Node{Kind: KindMessage}
+	switch hasMsg, hasEntry := r.has("message"), r.has("entry"); {
+	case hasMsg && hasEntry:
+		return nil, invalidf("fields \"message\" and \"entry\" exclude each other: append takes one of them")
+	case hasEntry:
+		if n.Kind, n.Entry, err = ParseEntry(r.fields["entry"], "entry"); err != nil {
+			return nil, err
+		}
+	case hasMsg:
+		if n.Message, n.role, err = validateMessage(r.fields["message"], "message"); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, invalidf("field \"message\" (a chat message) or \"entry\" (an entry {kind, …}) is required for operation \"append\"")
 	}
 	branch, err := r.branchName("branch", false)
 	if err != nil {
@@ -92,7 +100,12 @@ func opAppend(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &Node{ID: st.nodeID(s, nil), Kind: KindMessage, Timestamp: st.timestamp(), Message: msg, role: role}
+	if n.Entry != nil {
+		if err := s.checkEntryPlace(n.Kind, n.Entry, p.parent, "entry"); err != nil {
+			return nil, err
+		}
+	}
+	n.ID, n.Timestamp = st.nodeID(s, nil), st.timestamp()
 	from := len(s.nodes)
 	s.add(n, p)
 	st.touch(s, from, false)
@@ -100,7 +113,9 @@ func opAppend(st *Store, r *request) (any, *Error) {
 }
 
 // ListItem is one node in the value of list: the node without its message
-// and source, with its role, depth and a preview of its text.
+// and source, with its role, depth, a preview of its text and its
+// annotations: label (omitted when none), hidden (the node or an ancestor
+// is hidden) and preferred (on the preferred path).
 type ListItem struct {
 	ID        string  `json:"id"`
 	ParentID  *string `json:"parentId"`
@@ -110,11 +125,15 @@ type ListItem struct {
 	Timestamp string  `json:"timestamp"`
 	Depth     int     `json:"depth"`
 	Preview   string  `json:"preview"`
+	Label     string  `json:"label,omitempty"`
+	Hidden    bool    `json:"hidden"`
+	Preferred bool    `json:"preferred"`
 }
 
 func (s *Session) listItem(i int32) ListItem {
 	n := s.nodes[i]
 	return ListItem{
+		Label:     s.labels[i],
 		ID:        n.ID,
 		ParentID:  nullable(n.ParentID),
 		Branch:    n.Branch,
@@ -131,11 +150,19 @@ func opList(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
+	return s.list(), nil
+}
+
+// list builds the value of list.
+func (s *Session) list() []ListItem {
+	hidden, preferred := s.hiddenFlags(), s.preferredFlags()
 	items := make([]ListItem, len(s.nodes))
 	for i := range s.nodes {
 		items[i] = s.listItem(int32(i))
+		items[i].Hidden = hidden != nil && hidden[i]
+		items[i].Preferred = preferred != nil && preferred[i]
 	}
-	return items, nil
+	return items
 }
 
 func opNode(st *Store, r *request) (any, *Error) {
@@ -258,6 +285,7 @@ func (s *Session) forkAt(at int32, id, now string) *Session {
 	}
 	f.cursor = int32(len(f.nodes) - 1)
 	f.active = s.nodes[at].Branch
+	f.copyAnnotations(s)
 	return f
 }
 
@@ -284,11 +312,12 @@ func opClone(st *Store, r *request) (any, *Error) {
 	return c.status(), nil
 }
 
-// Context is the value of context: the cursor and the root→cursor path as
-// an LLM messages array.
+// Context is the value of context: the cursor, the root→cursor path as an
+// LLM messages array, and the configuration in force at the cursor.
 type Context struct {
 	Cursor   *string           `json:"cursor"`
 	Messages []json.RawMessage `json:"messages"`
+	State    State             `json:"state"`
 }
 
 func opContext(st *Store, r *request) (any, *Error) {
@@ -299,19 +328,35 @@ func opContext(st *Store, r *request) (any, *Error) {
 	return s.context(), nil
 }
 
+// context builds the value of context. The newest compaction on the path
+// replaces everything before its firstKeptNodeId: the messages are its
+// summary (CompactionMessage) and then the path from firstKeptNodeId on.
+// Message nodes give their message, summary nodes SummaryMessage,
+// custom_message entries a user message; other entries add none (they
+// shape State instead).
 func (s *Session) context() Context {
 	path := s.path(s.cursor)
-	msgs := make([]json.RawMessage, 0, len(path))
-	for _, i := range path {
+	start := 0
+	msgs := make([]json.RawMessage, 0, len(path)+1)
+	for k := len(path) - 1; k >= 0; k-- {
+		if n := s.nodes[path[k]]; n.Kind == KindCompaction {
+			msgs = append(msgs, CompactionMessage(n.Entry.Summary))
+			start = int(s.depth[s.index[n.Entry.FirstKeptNodeID]]) - 1
+			break
+		}
+	}
+	for _, i := range path[start:] {
 		n := s.nodes[i]
 		switch n.Kind {
 		case KindMessage:
 			msgs = append(msgs, n.Message)
 		case KindSummary:
 			msgs = append(msgs, SummaryMessage(n.Summary))
+		case KindCustomMessage:
+			msgs = append(msgs, customMessage(n.Entry))
 		}
 	}
-	return Context{Cursor: nullable(s.nodeID(s.cursor)), Messages: msgs}
+	return Context{Cursor: nullable(s.nodeID(s.cursor)), Messages: msgs, State: s.stateAt(path)}
 }
 
 func opSession(st *Store, r *request) (any, *Error) {

@@ -33,8 +33,8 @@ func TestSeedExample(t *testing.T) {
 
 	env := do(t, st, `{"operation":"context","sessionId":"demo"}`)
 	require.True(t, env.OK)
-	assert.JSONEq(t, `{"cursor":"n0003","messages":[{"role":"user","content":"Explore option A"},{"role":"user","content":"Explore option B"}]}`, string(env.Value))
-	assert.Equal(t, `{"cursor":"n0003","messages":[{"role":"user","content":"Explore option A"},{"role":"user","content":"Explore option B"}]}`, string(env.Value))
+	assert.JSONEq(t, `{"cursor":"n0003","messages":[{"role":"user","content":"Explore option A"},{"role":"user","content":"Explore option B"}],"state":{"model":null,"thinkingLevel":null,"activeTools":null,"sessionName":null}}`, string(env.Value))
+	assert.Equal(t, `{"cursor":"n0003","messages":[{"role":"user","content":"Explore option A"},{"role":"user","content":"Explore option B"}],"state":{"model":null,"thinkingLevel":null,"activeTools":null,"sessionName":null}}`, string(env.Value))
 
 	branches := ok[[]BranchInfo](t, st, `{"operation":"branches","sessionId":"demo"}`)
 	require.Len(t, branches, 2)
@@ -51,7 +51,7 @@ func TestSeedExample(t *testing.T) {
 	assert.Equal(t, 0, loaded.NodeCount)
 	assert.Nil(t, loaded.Cursor)
 	env = do(t, st, `{"operation":"context","sessionId":"demo"}`)
-	assert.Equal(t, `{"cursor":null,"messages":[]}`, string(env.Value))
+	assert.Equal(t, `{"cursor":null,"messages":[],"state":{"model":null,"thinkingLevel":null,"activeTools":null,"sessionName":null}}`, string(env.Value))
 	assert.Equal(t, `{"version":1,"sessionId":"demo","cursor":null,"activeBranch":"main","nodes":[]}`, snapshot(t, st, "demo"))
 }
 

@@ -39,6 +39,13 @@ type Session struct {
 	active   string
 	branches []*branchInfo // in order of creation
 	byName   map[string]*branchInfo
+
+	// Annotations (annotate.go): the append-only records and the marks
+	// they leave, newest record winning.
+	annotations []*Annotation
+	labels      map[int32]string // node → label
+	hiddenRoots map[int32]bool   // nodes whose subtree is hidden
+	preferred   int32            // end of the preferred path, -1 for none
 }
 
 func newSession(id, title, now string) *Session {
@@ -50,6 +57,7 @@ func newSession(id, title, now string) *Session {
 		index:     make(map[string]int32),
 		cursor:    -1,
 		byName:    make(map[string]*branchInfo),
+		preferred: -1,
 	}
 	s.active = DefaultBranch
 	s.addBranch(DefaultBranch, -1)
@@ -233,6 +241,7 @@ func (s *Session) clone(id, now string) *Session {
 		cursor:    s.cursor,
 		active:    s.active,
 		byName:    make(map[string]*branchInfo, len(s.byName)),
+		preferred: -1,
 	}
 	for k, v := range s.index {
 		c.index[k] = v
@@ -242,5 +251,6 @@ func (s *Session) clone(id, now string) *Session {
 		c.branches = append(c.branches, &cb)
 		c.byName[cb.name] = &cb
 	}
+	c.copyAnnotations(s)
 	return c
 }

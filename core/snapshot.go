@@ -18,9 +18,10 @@ var migrations = map[int]func(map[string][]byte) (map[string][]byte, error){}
 
 // appendSnapshot appends the session's snapshot:
 //
-//	{"version":1,"sessionId":…,"title"?:…,"cursor":…|null,"activeBranch":…,"nodes":[…]}
+//	{"version":1,"sessionId":…,"title"?:…,"cursor":…|null,"activeBranch":…,"nodes":[…],"annotations"?:[…]}
 //
-// "title" is written only when the session has one. Nodes are in append
+// "title" is written only when the session has one, "annotations" (see
+// Annotation) only when it has any. Nodes are in append
 // order, every parent before its children.
 func (s *Session) appendSnapshot(b []byte) []byte {
 	b = append(b, `{"version":1,"sessionId":`...)
@@ -40,7 +41,9 @@ func (s *Session) appendSnapshot(b []byte) []byte {
 		}
 		b = n.appendJSON(b)
 	}
-	return append(b, "]}"...)
+	b = append(b, ']')
+	b = s.appendAnnotations(b)
+	return append(b, '}')
 }
 
 func opSnapshotSave(st *Store, r *request) (any, *Error) {
@@ -87,7 +90,7 @@ func parseSnapshot(raw json.RawMessage, wantID string) (*Session, bool, *Error) 
 	}
 	for _, key := range sortedKeys(top) {
 		switch key {
-		case "version", "sessionId", "title", "cursor", "activeBranch", "nodes":
+		case "version", "sessionId", "title", "cursor", "activeBranch", "nodes", "annotations":
 		default:
 			return nil, false, snapshotFault("unknown field %q", key)
 		}
@@ -141,6 +144,11 @@ func parseSnapshot(raw json.RawMessage, wantID string) (*Session, bool, *Error) 
 		}
 		return nil, false, snapshotFault("field \"nodes\" is not valid JSON: %s", jsonErrorText(perr))
 	}
+	if araw, ok := top["annotations"]; ok {
+		if err := s.parseAnnotations(araw); err != nil {
+			return nil, false, err
+		}
+	}
 	if cursor != "" {
 		i, ok := s.index[cursor]
 		if !ok {
@@ -170,7 +178,7 @@ func (s *Session) parseNode(raw []byte, i int) (*Node, int32, *Error) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, 0, snapshotFault("nodes[%d] must be an object", i)
 	}
-	var f struct{ id, parentID, branch, kind, timestamp, message, summary, source []byte }
+	var f struct{ id, parentID, branch, kind, timestamp, message, summary, entry, source []byte }
 	var unknown string
 	sc := scanner{data: raw}
 	_ = sc.members(func(key string, v []byte, _ bool) error {
@@ -189,6 +197,8 @@ func (s *Session) parseNode(raw []byte, i int) (*Node, int32, *Error) {
 			f.message = v
 		case "summary":
 			f.summary = v
+		case "entry":
+			f.entry = v
 		case "source":
 			f.source = v
 		default:
@@ -230,8 +240,27 @@ func (s *Session) parseNode(raw []byte, i int) (*Node, int32, *Error) {
 	}
 	kind, _, _ := nodeField(f.kind)
 	n := &Node{ID: id, ParentID: parentID, Branch: branch, Timestamp: ts}
-	switch kind {
-	case KindMessage:
+	if IsEntryKind(kind) {
+		if f.entry == nil {
+			return nil, 0, snapshotFault("node %q of kind %q has no entry object", id, kind)
+		}
+		if f.message != nil || f.summary != nil {
+			return nil, 0, snapshotFault("node %q of kind %q must not have a message or summary", id, kind)
+		}
+		e, err := parseEntryBody(kind, f.entry, fmt.Sprintf("node %q entry", id))
+		if err == nil {
+			err = s.checkEntryPlace(kind, e, parent, fmt.Sprintf("node %q entry", id))
+		}
+		if err != nil {
+			return nil, 0, snapshotFault("%s", err.Message)
+		}
+		n.Entry = e
+	} else if f.entry != nil && (kind == KindMessage || kind == KindSummary) {
+		return nil, 0, snapshotFault("node %q of kind %q must not have an entry", id, kind)
+	}
+	switch {
+	case IsEntryKind(kind):
+	case kind == KindMessage:
 		if f.message == nil {
 			return nil, 0, snapshotFault("node %q of kind \"message\" has no message", id)
 		}
@@ -243,7 +272,7 @@ func (s *Session) parseNode(raw []byte, i int) (*Node, int32, *Error) {
 			return nil, 0, snapshotFault("%s", err.Message)
 		}
 		n.Message, n.role = msg, role
-	case KindSummary:
+	case kind == KindSummary:
 		summary, present, ok := nodeField(f.summary)
 		if !present || !ok {
 			return nil, 0, snapshotFault("node %q of kind \"summary\" has no summary string", id)
@@ -253,7 +282,7 @@ func (s *Session) parseNode(raw []byte, i int) (*Node, int32, *Error) {
 		}
 		n.Summary = summary
 	default:
-		return nil, 0, snapshotFault("node %q has a bad kind %q (known: message, summary)", id, kind)
+		return nil, 0, snapshotFault("node %q has a bad kind %q (known: %s)", id, kind, knownKinds())
 	}
 	n.Kind = kind
 	if f.source != nil {

@@ -82,7 +82,7 @@ func TestSnapshotLoadAcceptsAForest(t *testing.T) {
 		`{"id":"b2","parentId":"b","branch":"other","kind":"message","timestamp":"2026-01-02T03:04:05.008Z","message":{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]}}]}`
 	ok[Status](t, st, `{"operation":"snapshot.load","sessionId":"f","snapshot":`+text+`}`)
 	env := do(t, st, `{"operation":"context","sessionId":"f"}`)
-	assert.Equal(t, `{"cursor":"b2","messages":[{"role":"user","content":"two"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]}]}`, string(env.Value))
+	assert.Equal(t, `{"cursor":"b2","messages":[{"role":"user","content":"two"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]}],"state":{"model":null,"thinkingLevel":null,"activeTools":null,"sessionName":null}}`, string(env.Value))
 	tree := ok[Tree](t, st, `{"operation":"tree","sessionId":"f"}`)
 	assert.Equal(t, []string{"a", "b"}, tree.Roots)
 	assert.Equal(t, text, snapshot(t, st, "f"))
@@ -99,7 +99,7 @@ func TestMessagesAreLossless(t *testing.T) {
 	node := ok[obj](t, st, `{"operation":"append","sessionId":"l","message":`+spaced+`}`)
 	env := do(t, st, `{"operation":"context","sessionId":"l"}`)
 	require.True(t, env.OK)
-	assert.Equal(t, `{"cursor":"`+node["id"].(string)+`","messages":[`+message+`]}`, string(env.Value))
+	assert.Equal(t, `{"cursor":"`+node["id"].(string)+`","messages":[`+message+`],"state":{"model":null,"thinkingLevel":null,"activeTools":null,"sessionName":null}}`, string(env.Value))
 	// And through a snapshot round trip into another store.
 	text := snapshot(t, st, "l")
 	other := testStore(t)

@@ -95,10 +95,13 @@ func appendContentText(pieces []string, content json.RawMessage, depth int) []st
 }
 
 // nodeText returns the readable text of a node: its message text or its
-// summary.
+// summary, or the text of its entry (see entryText).
 func nodeText(n *Node) string {
 	if n.Kind == KindSummary {
 		return n.Summary
+	}
+	if n.Entry != nil {
+		return entryText(n.Kind, n.Entry)
 	}
 	if n.Message != nil {
 		return MessageText(n.Message)

@@ -1,6 +1,9 @@
 package core
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // TreeRow is one node of the value of tree, in display order (a preorder
 // walk, children in append order).
@@ -21,9 +24,18 @@ type TreeRow struct {
 	Cursor     bool `json:"cursor"`
 	// TipOf names the branch whose tip this node is ("" when none).
 	TipOf string `json:"tipOf,omitempty"`
+	// Label is the node's label annotation ("" when none).
+	Label string `json:"label,omitempty"`
+	// Hidden: the node or an ancestor is hidden (a hide annotation);
+	// HiddenRoot: the hide annotation is on this very node.
+	Hidden     bool `json:"hidden"`
+	HiddenRoot bool `json:"hiddenRoot,omitempty"`
+	// Preferred: the node is on the preferred path (a prefer annotation).
+	Preferred bool `json:"preferred"`
 }
 
-// Tree is the value of tree: rows for a panel and an ASCII rendering.
+// Tree is the value of tree: rows for a panel (every node, hidden ones
+// flagged) and a text rendering (see Session.tree).
 type Tree struct {
 	SessionID    string    `json:"sessionId"`
 	Cursor       *string   `json:"cursor"`
@@ -75,6 +87,30 @@ func opTree(st *Store, r *request) (any, *Error) {
 	return s.tree(), nil
 }
 
+// Elision of linear runs: a stretch of more than maxPlain plain nodes is
+// drawn as its first keepPlain nodes, one "···" line and its last
+// keepPlain nodes.
+const (
+	maxPlain  = 12
+	keepPlain = 2
+)
+
+// tree builds the value of tree. The text draws one line per node in the
+// manner of the Pi coding agent's tree view: a linear run stays at one
+// indent, a branch point opens "├─ "/"└─ " connectors. Beyond Pi:
+//
+//   - inside a linear run, a stretch of more than maxPlain plain nodes is
+//     drawn as its first and last keepPlain nodes around one line
+//     "··· N nodes (first … last)"; a node is plain unless it starts or ends
+//     the run, is the cursor, has a label, is a branch tip or ends the
+//     preferred path — a 10,000-node chain takes 7 lines;
+//   - a hidden subtree is drawn as one line "ID [hidden: N nodes]";
+//   - marks after the preview: "[branch]" on a branch tip ("*" for the
+//     active branch), "[label: …]", "★ preferred" at the end of the
+//     preferred path, "← cursor" (or "← cursor inside" on a hidden line).
+//
+// Previews are cut between whole characters (Preview). Rows hold every
+// node in the same preorder, hidden or elided ones included.
 func (s *Session) tree() Tree {
 	t := Tree{
 		SessionID:    s.id,
@@ -93,18 +129,33 @@ func (s *Session) tree() Tree {
 			tipOf[b.tip] = b.name
 		}
 	}
+	hidden, preferred := s.hiddenFlags(), s.preferredFlags()
+	var size []int32 // subtree sizes, only when something is hidden
+	if hidden != nil {
+		size = make([]int32, len(s.nodes))
+		for i := len(s.nodes) - 1; i >= 0; i-- {
+			size[i]++
+			if p := s.parent[i]; p >= 0 {
+				size[p] += size[i]
+			}
+		}
+	}
 	start, list, roots := s.childLists()
 	for _, root := range roots {
 		t.Roots = append(t.Roots, s.nodes[root].ID)
 	}
 
+	// A frame is a linear run to draw: it starts at node and follows single
+	// children. quiet frames (inside a hidden subtree) add rows only.
 	type frame struct {
 		node      int32
 		indent    int
-		prefix    string // drawn before this node's connector
+		prefix    string // drawn before the run's first connector
 		connector string // "├─ ", "└─ " or ""
+		quiet     bool
 	}
 	var text strings.Builder
+	var run []int32
 	stack := make([]frame, 0, 64)
 	for k := len(roots) - 1; k >= 0; k-- {
 		stack = append(stack, frame{node: roots[k]})
@@ -112,47 +163,38 @@ func (s *Session) tree() Tree {
 	for len(stack) > 0 {
 		f := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		i := f.node
-		n := s.nodes[i]
-		kids := list[start[i]:start[i+1]]
-		row := TreeRow{
-			ID:         n.ID,
-			ParentID:   nullable(n.ParentID),
-			Branch:     n.Branch,
-			Kind:       n.Kind,
-			Role:       n.Role(),
-			Preview:    n.previewText(),
-			Depth:      int(s.depth[i]),
-			Indent:     f.indent,
-			ChildCount: len(kids),
-			OnPath:     onPath[i],
-			Cursor:     i == s.cursor,
-			TipOf:      tipOf[i],
-		}
-		t.Rows = append(t.Rows, row)
-
-		text.WriteString(f.prefix)
-		text.WriteString(f.connector)
-		text.WriteString(n.ID)
-		text.WriteByte(' ')
-		text.WriteString(row.Role)
-		text.WriteString(": ")
-		text.WriteString(Preview(nodeText(n), textPreviewLength))
-		if row.TipOf != "" {
-			text.WriteString("  [")
-			text.WriteString(row.TipOf)
-			if row.TipOf == s.active {
-				text.WriteByte('*')
+		run = run[:0]
+		for i := f.node; ; {
+			run = append(run, i)
+			kids := list[start[i]:start[i+1]]
+			if len(kids) != 1 || (!f.quiet && s.hiddenRoots[i]) {
+				break
 			}
-			text.WriteByte(']')
+			i = kids[0]
 		}
-		if row.Cursor {
-			text.WriteString("  ← cursor")
+		for _, i := range run {
+			n := s.nodes[i]
+			t.Rows = append(t.Rows, TreeRow{
+				ID:         n.ID,
+				ParentID:   nullable(n.ParentID),
+				Branch:     n.Branch,
+				Kind:       n.Kind,
+				Role:       n.Role(),
+				Preview:    n.previewText(),
+				Depth:      int(s.depth[i]),
+				Indent:     f.indent,
+				ChildCount: int(start[i+1] - start[i]),
+				OnPath:     onPath[i],
+				Cursor:     i == s.cursor,
+				TipOf:      tipOf[i],
+				Label:      s.labels[i],
+				Hidden:     hidden != nil && hidden[i],
+				HiddenRoot: s.hiddenRoots[i],
+				Preferred:  preferred != nil && preferred[i],
+			})
 		}
-		text.WriteByte('\n')
-
-		// The prefix under this node: continue the line of a sibling
-		// below it ("│  ") or leave blank space.
+		// The prefix under the run's first line: continue the line of a
+		// sibling below it ("│  ") or leave blank space.
 		below := f.prefix
 		if f.indent < maxIndent {
 			switch f.connector {
@@ -162,8 +204,14 @@ func (s *Session) tree() Tree {
 				below += "   "
 			}
 		}
+		last := run[len(run)-1]
+		if !f.quiet {
+			s.drawRun(&text, run, f.prefix+f.connector, below, tipOf, size, onPath)
+		}
+		kids := list[start[last]:start[last+1]]
+		quiet := f.quiet || s.hiddenRoots[last]
 		if len(kids) == 1 {
-			stack = append(stack, frame{node: kids[0], indent: f.indent, prefix: below})
+			stack = append(stack, frame{node: kids[0], indent: f.indent, prefix: below, quiet: quiet})
 			continue
 		}
 		indent := f.indent + 1
@@ -172,9 +220,93 @@ func (s *Session) tree() Tree {
 			if k == len(kids)-1 {
 				conn = "└─ "
 			}
-			stack = append(stack, frame{node: kids[k], indent: indent, prefix: below, connector: conn})
+			stack = append(stack, frame{node: kids[k], indent: indent, prefix: below, connector: conn, quiet: quiet})
 		}
 	}
 	t.Text = text.String()
 	return t
+}
+
+// drawRun writes the text lines of one linear run: the first with first as
+// its prefix, the others with below. Only the last node of a run can be a
+// hidden root; it is drawn as a placeholder line.
+func (s *Session) drawRun(text *strings.Builder, run []int32, first, below string, tipOf map[int32]string, size []int32, onPath []bool) {
+	plain := func(k int) bool {
+		i := run[k]
+		_, labeled := s.labels[i]
+		return k > 0 && k < len(run)-1 && i != s.cursor && !labeled && tipOf[i] == "" && i != s.preferred
+	}
+	for k := 0; k < len(run); k++ {
+		prefix := below
+		if k == 0 {
+			prefix = first
+		}
+		if plain(k) {
+			end := k
+			for end+1 < len(run) && plain(end+1) {
+				end++
+			}
+			if end-k+1 > maxPlain {
+				for _, j := range run[k : k+keepPlain] {
+					s.drawLine(text, j, prefix, tipOf, size, onPath)
+					prefix = below
+				}
+				from, to := k+keepPlain, end-keepPlain
+				fmt.Fprintf(text, "%s··· %d nodes (%s … %s)\n", prefix, to-from+1, s.nodes[run[from]].ID, s.nodes[run[to]].ID)
+				for _, j := range run[to+1 : end+1] {
+					s.drawLine(text, j, prefix, tipOf, size, onPath)
+				}
+				k = end
+				continue
+			}
+		}
+		s.drawLine(text, run[k], prefix, tipOf, size, onPath)
+	}
+}
+
+// drawLine writes the text line of node i.
+func (s *Session) drawLine(text *strings.Builder, i int32, prefix string, tipOf map[int32]string, size []int32, onPath []bool) {
+	n := s.nodes[i]
+	text.WriteString(prefix)
+	text.WriteString(n.ID)
+	if s.hiddenRoots[i] {
+		fmt.Fprintf(text, " [hidden: %s]", plural(int(size[i]), "node"))
+		if onPath[i] && s.cursor >= 0 {
+			text.WriteString("  ← cursor inside")
+		}
+		text.WriteByte('\n')
+		return
+	}
+	text.WriteByte(' ')
+	text.WriteString(n.Role())
+	text.WriteString(": ")
+	text.WriteString(Preview(nodeText(n), textPreviewLength))
+	if tip := tipOf[i]; tip != "" {
+		text.WriteString("  [")
+		text.WriteString(tip)
+		if tip == s.active {
+			text.WriteByte('*')
+		}
+		text.WriteByte(']')
+	}
+	if label, ok := s.labels[i]; ok {
+		text.WriteString("  [label: ")
+		text.WriteString(label)
+		text.WriteByte(']')
+	}
+	if i == s.preferred {
+		text.WriteString("  ★ preferred")
+	}
+	if i == s.cursor {
+		text.WriteString("  ← cursor")
+	}
+	text.WriteByte('\n')
+}
+
+// plural returns "1 node", "2 nodes".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -1,0 +1,383 @@
+package core
+
+import (
+	"encoding/json"
+	"fmt"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Annotation kinds. Annotations are records about nodes kept beside them:
+// append-only (a newer record about the same thing wins; nothing is
+// rewritten), never model-visible, and not nodes (so node counts, paths and
+// context are unchanged by them).
+const (
+	// AnnotationLabel names a node: {"kind":"label","nodeId":…,"label":…};
+	// an empty label clears the node's label.
+	AnnotationLabel = "label"
+	// AnnotationHide hides (or shows again) a node's subtree in default
+	// views: {"kind":"hide","nodeId":…,"hidden":bool}. Nothing is deleted:
+	// hidden nodes stay in list (flagged), context, search and snapshots.
+	AnnotationHide = "hide"
+	// AnnotationPrefer marks the root→node path as the session's preferred
+	// path: {"kind":"prefer","nodeId":…|null}; null clears the mark.
+	AnnotationPrefer = "prefer"
+)
+
+// Annotation is one annotation record, in the shape a snapshot carries in
+// its top-level "annotations" array:
+//
+//	{"kind":"label","nodeId":…,"label":…,"timestamp":…}
+//	{"kind":"hide","nodeId":…,"hidden":bool,"timestamp":…}
+//	{"kind":"prefer","nodeId":…|null,"timestamp":…}
+type Annotation struct {
+	Kind      string
+	NodeID    string // "" only for a prefer record that clears the mark
+	Label     string
+	Hidden    bool
+	Timestamp string
+}
+
+func (a *Annotation) appendJSON(b []byte) []byte {
+	b = append(b, `{"kind":`...)
+	b = appendString(b, a.Kind)
+	b = append(b, `,"nodeId":`...)
+	b = appendNullableString(b, a.NodeID)
+	switch a.Kind {
+	case AnnotationLabel:
+		b = append(b, `,"label":`...)
+		b = appendString(b, a.Label)
+	case AnnotationHide:
+		b = append(b, `,"hidden":`...)
+		b = appendBool(b, a.Hidden)
+	}
+	b = append(b, `,"timestamp":`...)
+	b = appendString(b, a.Timestamp)
+	return append(b, '}')
+}
+
+// annotate records a (whose node exists) and updates the derived marks.
+func (s *Session) annotate(a *Annotation) {
+	s.annotations = append(s.annotations, a)
+	i := int32(-1)
+	if a.NodeID != "" {
+		i = s.index[a.NodeID]
+	}
+	switch a.Kind {
+	case AnnotationLabel:
+		if a.Label == "" {
+			delete(s.labels, i)
+		} else {
+			if s.labels == nil {
+				s.labels = make(map[int32]string)
+			}
+			s.labels[i] = a.Label
+		}
+	case AnnotationHide:
+		if !a.Hidden {
+			delete(s.hiddenRoots, i)
+		} else {
+			if s.hiddenRoots == nil {
+				s.hiddenRoots = make(map[int32]bool)
+			}
+			s.hiddenRoots[i] = true
+		}
+	case AnnotationPrefer:
+		s.preferred = i
+	}
+}
+
+// Label returns the node's label ("" when none).
+func (s *Session) Label(nodeID string) string {
+	if i, ok := s.index[nodeID]; ok {
+		return s.labels[i]
+	}
+	return ""
+}
+
+// hiddenFlags returns, for every node, whether it is hidden: hidden itself
+// or below a hidden node. Nil when nothing is hidden.
+func (s *Session) hiddenFlags() []bool {
+	if len(s.hiddenRoots) == 0 {
+		return nil
+	}
+	h := make([]bool, len(s.nodes))
+	for i := range s.nodes {
+		h[i] = s.hiddenRoots[int32(i)] || (s.parent[i] >= 0 && h[s.parent[i]])
+	}
+	return h
+}
+
+// isHidden reports whether node i is hidden (itself or by an ancestor).
+func (s *Session) isHidden(i int32) bool {
+	for ; i >= 0 && len(s.hiddenRoots) > 0; i = s.parent[i] {
+		if s.hiddenRoots[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// preferredFlags returns, for every node, whether it is on the preferred
+// path. Nil when no path is preferred.
+func (s *Session) preferredFlags() []bool {
+	if s.preferred < 0 {
+		return nil
+	}
+	p := make([]bool, len(s.nodes))
+	for _, i := range s.path(s.preferred) {
+		p[i] = true
+	}
+	return p
+}
+
+// Marks is the value of label, hide and prefer: the node's annotations
+// after the call. Hidden is true when the node or an ancestor is hidden;
+// Preferred when the node is on the preferred path.
+type Marks struct {
+	SessionID string  `json:"sessionId"`
+	NodeID    *string `json:"nodeId"`
+	Label     *string `json:"label"`
+	Hidden    bool    `json:"hidden"`
+	Preferred bool    `json:"preferred"`
+	// PreferredNode is the end of the preferred path (null when none).
+	PreferredNode *string `json:"preferredNode"`
+}
+
+func (s *Session) marks(i int32) Marks {
+	m := Marks{SessionID: s.id, PreferredNode: nullable(s.nodeID(s.preferred))}
+	if i < 0 {
+		return m
+	}
+	m.NodeID = nullable(s.nodes[i].ID)
+	if l, ok := s.labels[i]; ok {
+		m.Label = &l
+	}
+	m.Hidden = s.isHidden(i)
+	m.Preferred = s.preferred >= 0 && s.isAncestor(i, s.preferred)
+	return m
+}
+
+// addAnnotation records a new annotation on s for the running call.
+func (st *Store) addAnnotation(s *Session, a *Annotation) {
+	a.Timestamp = st.timestamp()
+	from := len(s.annotations)
+	s.annotate(a)
+	st.touch(s, len(s.nodes), false)
+	st.markAnnotated(s, from)
+}
+
+func opLabel(st *Store, r *request) (any, *Error) {
+	s, i, err := r.sessionNode(st)
+	if err != nil {
+		return nil, err
+	}
+	if _, present := r.fields["label"]; !present {
+		return nil, invalidf("field \"label\" is required for operation \"label\" (\"\" clears the label)")
+	}
+	label, err := r.optStr("label")
+	if err != nil {
+		return nil, err
+	}
+	if err := checkLabel(label); err != nil {
+		return nil, err
+	}
+	st.addAnnotation(s, &Annotation{Kind: AnnotationLabel, NodeID: s.nodes[i].ID, Label: label})
+	return s.marks(i), nil
+}
+
+// checkLabel limits a label to 1,000 characters of valid text without
+// control characters.
+func checkLabel(label string) *Error {
+	if label != "" && !validText(label, 1000) {
+		return invalidf("field \"label\" must be at most 1000 characters without control characters")
+	}
+	return nil
+}
+
+func opHide(st *Store, r *request) (any, *Error) {
+	s, i, err := r.sessionNode(st)
+	if err != nil {
+		return nil, err
+	}
+	hidden := true
+	if r.has("hidden") {
+		if json.Unmarshal(r.fields["hidden"], &hidden) != nil {
+			return nil, invalidf("field \"hidden\" must be true or false")
+		}
+	}
+	st.addAnnotation(s, &Annotation{Kind: AnnotationHide, NodeID: s.nodes[i].ID, Hidden: hidden})
+	return s.marks(i), nil
+}
+
+func opPrefer(st *Store, r *request) (any, *Error) {
+	s, err := r.existing(st)
+	if err != nil {
+		return nil, err
+	}
+	if _, present := r.fields["nodeId"]; !present {
+		return nil, invalidf("field \"nodeId\" is required for operation \"prefer\" (null clears the preferred path)")
+	}
+	i := int32(-1)
+	if r.has("nodeId") {
+		id, err := r.str("nodeId")
+		if err != nil {
+			return nil, err
+		}
+		if i, err = s.lookup(id); err != nil {
+			return nil, err
+		}
+	}
+	st.addAnnotation(s, &Annotation{Kind: AnnotationPrefer, NodeID: s.nodeID(i)})
+	return s.marks(i), nil
+}
+
+// sessionNode returns the session named by "sessionId" and the index of
+// the node named by "nodeId".
+func (r *request) sessionNode(st *Store) (*Session, int32, *Error) {
+	s, err := r.existing(st)
+	if err != nil {
+		return nil, -1, err
+	}
+	id, err := r.str("nodeId")
+	if err != nil {
+		return nil, -1, err
+	}
+	i, err := s.lookup(id)
+	return s, i, err
+}
+
+// appendAnnotations appends `,"annotations":[…]` when s has any.
+func (s *Session) appendAnnotations(b []byte) []byte {
+	if len(s.annotations) == 0 {
+		return b
+	}
+	b = append(b, `,"annotations":[`...)
+	for k, a := range s.annotations {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = a.appendJSON(b)
+	}
+	return append(b, ']')
+}
+
+// parseAnnotations validates a snapshot's "annotations" array against the
+// session's nodes and records them in order.
+func (s *Session) parseAnnotations(raw []byte) *Error {
+	if len(raw) == 0 || raw[0] != '[' {
+		return snapshotFault("field \"annotations\" must be an array")
+	}
+	sc := scanner{data: raw}
+	perr := sc.elements(func(k int, v []byte, _ bool) error {
+		a, err := s.parseAnnotation(v, k)
+		if err != nil {
+			return err
+		}
+		s.annotate(a)
+		return nil
+	})
+	if perr != nil {
+		if e, ok := perr.(*Error); ok {
+			return e
+		}
+		return snapshotFault("field \"annotations\" is not valid JSON: %s", jsonErrorText(perr))
+	}
+	return nil
+}
+
+func (s *Session) parseAnnotation(raw []byte, k int) (*Annotation, *Error) {
+	at := fmt.Sprintf("annotations[%d]", k)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, snapshotFault("%s must be an object", at)
+	}
+	var f struct{ kind, nodeID, label, hidden, timestamp []byte }
+	var unknown string
+	sc := scanner{data: raw}
+	_ = sc.members(func(key string, v []byte, _ bool) error {
+		switch key {
+		case "kind":
+			f.kind = v
+		case "nodeId":
+			f.nodeID = v
+		case "label":
+			f.label = v
+		case "hidden":
+			f.hidden = v
+		case "timestamp":
+			f.timestamp = v
+		default:
+			if unknown == "" {
+				unknown = key
+			}
+		}
+		return nil
+	})
+	if unknown != "" {
+		return nil, snapshotFault("%s has unknown field %q", at, unknown)
+	}
+	kind, _, _ := nodeField(f.kind)
+	a := &Annotation{Kind: kind}
+	switch kind {
+	case AnnotationLabel:
+		label, present, ok := nodeField(f.label)
+		if !present || !ok || checkLabel(label) != nil {
+			return nil, snapshotFault("%s needs a label string of at most 1000 characters without control characters", at)
+		}
+		a.Label = label
+	case AnnotationHide:
+		switch string(f.hidden) {
+		case "true":
+			a.Hidden = true
+		case "false":
+		default:
+			return nil, snapshotFault("%s needs \"hidden\": true or false", at)
+		}
+	case AnnotationPrefer:
+	default:
+		return nil, snapshotFault("%s has a bad kind %q (known: label, hide, prefer)", at, kind)
+	}
+	if kind != AnnotationLabel && f.label != nil || kind != AnnotationHide && f.hidden != nil {
+		return nil, snapshotFault("%s has a field that a %s annotation does not have", at, kind)
+	}
+	id, present, ok := nodeField(f.nodeID)
+	if !ok || (!present && kind != AnnotationPrefer) {
+		return nil, snapshotFault("%s needs a nodeId", at)
+	}
+	if present {
+		if _, found := s.index[id]; !found {
+			return nil, snapshotFault("%s names node %q, which is not in the snapshot", at, id)
+		}
+	}
+	a.NodeID = id
+	ts, _, ok := nodeField(f.timestamp)
+	if !ok || !validTimestamp(ts) {
+		return nil, snapshotFault("%s has a bad timestamp: it must be an RFC 3339 string", at)
+	}
+	a.Timestamp = ts
+	return a, nil
+}
+
+// copyAnnotations records on f the annotations of src whose node is in f,
+// in order.
+func (f *Session) copyAnnotations(src *Session) {
+	for _, a := range src.annotations {
+		if _, ok := f.index[a.NodeID]; ok || a.NodeID == "" {
+			f.annotate(a)
+		}
+	}
+}
+
+// validText reports whether s is valid UTF-8 of at most max characters
+// without control characters.
+func validText(s string, max int) bool {
+	if !utf8.ValidString(s) || utf8.RuneCountInString(s) > max {
+		return false
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			return false
+		}
+	}
+	return true
+}

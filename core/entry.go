@@ -1,0 +1,482 @@
+package core
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Entry kinds of snapshot version 1, after the Pi coding agent's session
+// entry types (session-manager.ts). A node of one of these kinds carries its
+// fields in Node.Entry and, on the wire, in an "entry" object:
+//
+//	{"id":…,"parentId":…,"branch":…,"kind":"model_change","timestamp":…,"entry":{"provider":"openai","model":"gpt-5"}}
+const (
+	// KindModelChange records a switch of model: entry {provider, model}.
+	KindModelChange = "model_change"
+	// KindThinkingLevelChange records a switch of reasoning effort: entry {level}.
+	KindThinkingLevelChange = "thinking_level_change"
+	// KindActiveToolsChange records the tool set in force: entry {tools}.
+	KindActiveToolsChange = "active_tools_change"
+	// KindCompaction replaces the path before firstKeptNodeId by a summary in
+	// context: entry {summary, firstKeptNodeId, tokensBefore?}.
+	KindCompaction = "compaction"
+	// KindCustom is extension data that never reaches the model: entry
+	// {customType, data?}.
+	KindCustom = "custom"
+	// KindCustomMessage is an extension's model-visible message: entry
+	// {customType, content, display?, details?}; context gives it as a user
+	// message with that content.
+	KindCustomMessage = "custom_message"
+	// KindSessionInfo names the session from this point on: entry {name}
+	// ("" clears the name).
+	KindSessionInfo = "session_info"
+)
+
+// entryKinds lists the entry kinds with their fields in wire order; a field
+// name ending in "?" is optional.
+var entryKinds = map[string][]string{
+	KindModelChange:         {"provider", "model"},
+	KindThinkingLevelChange: {"level"},
+	KindActiveToolsChange:   {"tools"},
+	KindCompaction:          {"summary", "firstKeptNodeId", "tokensBefore?"},
+	KindCustom:              {"customType", "data?"},
+	KindCustomMessage:       {"customType", "content", "display?", "details?"},
+	KindSessionInfo:         {"name"},
+}
+
+// EntryKinds returns the entry kinds, sorted.
+func EntryKinds() []string {
+	return sortedKeys(entryKinds)
+}
+
+// IsEntryKind reports whether kind is one of the entry kinds.
+func IsEntryKind(kind string) bool {
+	_, ok := entryKinds[kind]
+	return ok
+}
+
+// knownKinds is the list of every node kind for error messages.
+func knownKinds() string {
+	return strings.Join(append([]string{KindMessage, KindSummary}, EntryKinds()...), ", ")
+}
+
+// Entry holds the kind-specific fields of an entry node. Only the fields of
+// the node's kind are set. Data, Details and Content are raw JSON kept as
+// received (compacted); TokensBefore keeps the number's exact digits.
+type Entry struct {
+	Provider        string          // model_change
+	Model           string          // model_change
+	Level           string          // thinking_level_change
+	Tools           []string        // active_tools_change (never nil)
+	Summary         string          // compaction
+	FirstKeptNodeID string          // compaction
+	TokensBefore    json.RawMessage // compaction, nil when absent
+	CustomType      string          // custom, custom_message
+	Data            json.RawMessage // custom, nil when absent
+	Content         json.RawMessage // custom_message: a string or an array of content parts
+	Display         *bool           // custom_message, nil when absent
+	Details         json.RawMessage // custom_message, nil when absent
+	Name            string          // session_info
+}
+
+// ParseEntry validates the entry object of an append request,
+// {"kind":…, …fields}, and returns its kind and fields. field names the
+// object in error messages ("entry"). Errors are INVALID_ARGUMENT naming
+// the bad field ("entry.model must be a non-empty string").
+func ParseEntry(raw json.RawMessage, field string) (string, *Entry, *Error) {
+	fields, err := entryObject(raw, field)
+	if err != nil {
+		return "", nil, err
+	}
+	kraw, ok := fields["kind"]
+	if !ok {
+		return "", nil, invalidf("%s.kind is missing (one of: %s)", field, strings.Join(EntryKinds(), ", "))
+	}
+	var kind string
+	if json.Unmarshal(kraw, &kind) != nil {
+		return "", nil, invalidf("%s.kind must be a string", field)
+	}
+	if !IsEntryKind(kind) {
+		return "", nil, invalidf("%s.kind %q is not an entry kind (one of: %s)", field, kind, strings.Join(EntryKinds(), ", "))
+	}
+	delete(fields, "kind")
+	e, err := entryFields(kind, fields, field)
+	return kind, e, err
+}
+
+// parseEntryBody validates the "entry" object of a snapshot node of kind.
+func parseEntryBody(kind string, raw json.RawMessage, field string) (*Entry, *Error) {
+	fields, err := entryObject(raw, field)
+	if err != nil {
+		return nil, err
+	}
+	return entryFields(kind, fields, field)
+}
+
+func entryObject(raw json.RawMessage, field string) (map[string]json.RawMessage, *Error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, invalidf("%s must be a JSON object", field)
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return nil, invalidf("%s is not valid JSON: %s", field, jsonErrorText(err))
+	}
+	return fields, nil
+}
+
+// entryFields checks the fields of an entry of kind: every required field
+// present and well-typed, no unknown field.
+func entryFields(kind string, fields map[string]json.RawMessage, field string) (*Entry, *Error) {
+	spec := entryKinds[kind]
+	allowed := make([]string, len(spec))
+	for i, f := range spec {
+		allowed[i] = strings.TrimSuffix(f, "?")
+	}
+	for _, name := range sortedKeys(fields) {
+		known := false
+		for _, a := range allowed {
+			known = known || a == name
+		}
+		if !known {
+			return nil, invalidf("%s.%s is not a field of a %s entry (fields: %s)", field, name, kind, strings.Join(allowed, ", "))
+		}
+	}
+	for i, f := range spec {
+		if !strings.HasSuffix(f, "?") {
+			if _, ok := fields[allowed[i]]; !ok {
+				return nil, invalidf("%s.%s is missing (a %s entry has %s)", field, allowed[i], kind, strings.Join(allowed, ", "))
+			}
+		}
+	}
+	e := &Entry{}
+	str := func(name string, nonEmpty bool) (string, *Error) {
+		var s string
+		if err := json.Unmarshal(fields[name], &s); err != nil || isNull(fields[name]) {
+			if nonEmpty {
+				return "", invalidf("%s.%s must be a non-empty string", field, name)
+			}
+			return "", invalidf("%s.%s must be a string", field, name)
+		}
+		if nonEmpty && strings.TrimSpace(s) == "" {
+			return "", invalidf("%s.%s must be a non-empty string", field, name)
+		}
+		return s, nil
+	}
+	raw := func(name string) (json.RawMessage, *Error) {
+		v, ok := fields[name]
+		if !ok {
+			return nil, nil
+		}
+		c, err := compactRaw(v)
+		if err != nil {
+			return nil, invalidf("%s.%s is not valid JSON: %v", field, name, err)
+		}
+		return c, nil
+	}
+	var err *Error
+	switch kind {
+	case KindModelChange:
+		if e.Provider, err = str("provider", true); err != nil {
+			return nil, err
+		}
+		if e.Model, err = str("model", true); err != nil {
+			return nil, err
+		}
+	case KindThinkingLevelChange:
+		if e.Level, err = str("level", true); err != nil {
+			return nil, err
+		}
+	case KindActiveToolsChange:
+		if json.Unmarshal(fields["tools"], &e.Tools) != nil || e.Tools == nil {
+			return nil, invalidf("%s.tools must be an array of tool names", field)
+		}
+		for i, t := range e.Tools {
+			if strings.TrimSpace(t) == "" {
+				return nil, invalidf("%s.tools[%d] must be a non-empty string", field, i)
+			}
+		}
+	case KindCompaction:
+		if e.Summary, err = str("summary", true); err != nil {
+			return nil, err
+		}
+		if e.FirstKeptNodeID, err = str("firstKeptNodeId", true); err != nil {
+			return nil, err
+		}
+		if v, ok := fields["tokensBefore"]; ok {
+			var n uint64
+			if json.Unmarshal(v, &n) != nil || isNull(v) || bytes.ContainsAny(v, ".eE") {
+				return nil, invalidf("%s.tokensBefore must be a non-negative integer", field)
+			}
+			e.TokensBefore, _ = compactRaw(v)
+		}
+	case KindCustom:
+		if e.CustomType, err = str("customType", true); err != nil {
+			return nil, err
+		}
+		if e.Data, err = raw("data"); err != nil {
+			return nil, err
+		}
+	case KindCustomMessage:
+		if e.CustomType, err = str("customType", true); err != nil {
+			return nil, err
+		}
+		if err := validContent(fields["content"], field+".content"); err != nil {
+			return nil, err
+		}
+		if e.Content, err = raw("content"); err != nil {
+			return nil, err
+		}
+		if v, ok := fields["display"]; ok {
+			var d bool
+			if json.Unmarshal(v, &d) != nil || isNull(v) {
+				return nil, invalidf("%s.display must be true or false", field)
+			}
+			e.Display = &d
+		}
+		if e.Details, err = raw("details"); err != nil {
+			return nil, err
+		}
+	case KindSessionInfo:
+		if e.Name, err = str("name", false); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
+}
+
+func isNull(raw json.RawMessage) bool {
+	return bytes.Equal(bytes.TrimSpace(raw), []byte("null"))
+}
+
+// validContent checks a message content value: a string or an array of
+// content-part objects.
+func validContent(raw json.RawMessage, field string) *Error {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && raw[0] == '"' {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return nil
+		}
+	}
+	if len(raw) > 0 && raw[0] == '[' {
+		var parts []json.RawMessage
+		if json.Unmarshal(raw, &parts) != nil {
+			return invalidf("%s is not a valid array", field)
+		}
+		for i, p := range parts {
+			if len(p) == 0 || p[0] != '{' {
+				return invalidf("%s[%d] must be an object (a content part)", field, i)
+			}
+		}
+		return nil
+	}
+	return invalidf("%s must be a string or an array of content parts", field)
+}
+
+// appendEntryJSON appends the "entry" object of an entry node, fields in
+// the fixed order of entryKinds, optional fields only when present.
+func (e *Entry) appendJSON(b []byte, kind string) []byte {
+	b = append(b, '{')
+	first := true
+	key := func(name string) {
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = appendKey(b, name)
+	}
+	switch kind {
+	case KindModelChange:
+		key("provider")
+		b = appendString(b, e.Provider)
+		key("model")
+		b = appendString(b, e.Model)
+	case KindThinkingLevelChange:
+		key("level")
+		b = appendString(b, e.Level)
+	case KindActiveToolsChange:
+		key("tools")
+		b = append(b, '[')
+		for i, t := range e.Tools {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, t)
+		}
+		b = append(b, ']')
+	case KindCompaction:
+		key("summary")
+		b = appendString(b, e.Summary)
+		key("firstKeptNodeId")
+		b = appendString(b, e.FirstKeptNodeID)
+		if e.TokensBefore != nil {
+			key("tokensBefore")
+			b = append(b, e.TokensBefore...)
+		}
+	case KindCustom:
+		key("customType")
+		b = appendString(b, e.CustomType)
+		if e.Data != nil {
+			key("data")
+			b = append(b, e.Data...)
+		}
+	case KindCustomMessage:
+		key("customType")
+		b = appendString(b, e.CustomType)
+		key("content")
+		b = append(b, e.Content...)
+		if e.Display != nil {
+			key("display")
+			b = appendBool(b, *e.Display)
+		}
+		if e.Details != nil {
+			key("details")
+			b = append(b, e.Details...)
+		}
+	case KindSessionInfo:
+		key("name")
+		b = appendString(b, e.Name)
+	}
+	return append(b, '}')
+}
+
+// checkEntryPlace validates what an entry says about the tree around the
+// place it goes (under parent): a compaction's firstKeptNodeId must be on
+// the root→parent path.
+func (s *Session) checkEntryPlace(kind string, e *Entry, parent int32, field string) *Error {
+	if kind != KindCompaction {
+		return nil
+	}
+	j, ok := s.index[e.FirstKeptNodeID]
+	if !ok || !s.isAncestor(j, parent) {
+		return invalidf("%s.firstKeptNodeId %q must be a node on the path from the root to the compaction's parent", field, e.FirstKeptNodeID)
+	}
+	return nil
+}
+
+// isAncestor reports whether a is b or an ancestor of b.
+func (s *Session) isAncestor(a, b int32) bool {
+	if a < 0 || b < 0 || s.depth[a] > s.depth[b] {
+		return false
+	}
+	for b >= 0 && s.depth[b] > s.depth[a] {
+		b = s.parent[b]
+	}
+	return a == b
+}
+
+// entryText is the readable text of an entry node: what its tree line,
+// preview and search show.
+func entryText(kind string, e *Entry) string {
+	switch kind {
+	case KindModelChange:
+		return e.Provider + "/" + e.Model
+	case KindThinkingLevelChange:
+		return e.Level
+	case KindActiveToolsChange:
+		if len(e.Tools) == 0 {
+			return "(no tools)"
+		}
+		return strings.Join(e.Tools, ", ")
+	case KindCompaction:
+		return e.Summary
+	case KindCustom:
+		return e.CustomType
+	case KindCustomMessage:
+		return strings.Join(appendContentText(nil, e.Content, 0), "\n")
+	case KindSessionInfo:
+		if e.Name == "" {
+			return "(name cleared)"
+		}
+		return e.Name
+	}
+	return ""
+}
+
+// CompactionPreamble opens the user message that context makes of the
+// newest compaction on the path; the wording follows the Pi coding agent.
+const CompactionPreamble = "The conversation history before this point was compacted into the following summary:\n\n<summary>\n"
+
+// CompactionClosing closes the user message of a compaction.
+const CompactionClosing = "\n</summary>"
+
+// CompactionMessage returns the chat message context gives for a
+// compaction: {"role":"user","content":CompactionPreamble+summary+CompactionClosing}.
+func CompactionMessage(summary string) json.RawMessage {
+	b := []byte(`{"role":"user","content":`)
+	b = appendString(b, CompactionPreamble+summary+CompactionClosing)
+	return append(b, '}')
+}
+
+// customMessage returns the user message of a custom_message entry.
+func customMessage(e *Entry) json.RawMessage {
+	b := []byte(`{"role":"user","content":`)
+	b = append(b, e.Content...)
+	return append(b, '}')
+}
+
+// ModelState is the model in force: the provider and model of the newest
+// model_change on the path.
+type ModelState struct {
+	Provider string `json:"provider"`
+	Model    string `json:"model"`
+}
+
+// State is the configuration in force at a node: for each setting, the
+// newest entry that set it on the root→node path, or null when none did.
+// ActiveTools is [] after an entry that turned every tool off.
+type State struct {
+	Model         *ModelState `json:"model"`
+	ThinkingLevel *string     `json:"thinkingLevel"`
+	ActiveTools   *[]string   `json:"activeTools"`
+	SessionName   *string     `json:"sessionName"`
+}
+
+// stateAt returns the state in force along path (root first).
+func (s *Session) stateAt(path []int32) State {
+	var st State
+	for _, i := range path {
+		n := s.nodes[i]
+		e := n.Entry
+		switch n.Kind {
+		case KindModelChange:
+			st.Model = &ModelState{Provider: e.Provider, Model: e.Model}
+		case KindThinkingLevelChange:
+			st.ThinkingLevel = &e.Level
+		case KindActiveToolsChange:
+			tools := e.Tools
+			st.ActiveTools = &tools
+		case KindSessionInfo:
+			if e.Name == "" {
+				st.SessionName = nil
+			} else {
+				st.SessionName = &e.Name
+			}
+		}
+	}
+	return st
+}
+
+// describeState is the one-line text of a state, for commands.
+func describeState(st State) string {
+	var parts []string
+	if st.Model != nil {
+		parts = append(parts, "model "+st.Model.Provider+"/"+st.Model.Model)
+	}
+	if st.ThinkingLevel != nil {
+		parts = append(parts, "thinking "+*st.ThinkingLevel)
+	}
+	if st.ActiveTools != nil {
+		parts = append(parts, fmt.Sprintf("tools [%s]", strings.Join(*st.ActiveTools, ", ")))
+	}
+	if st.SessionName != nil {
+		parts = append(parts, fmt.Sprintf("name %q", *st.SessionName))
+	}
+	if len(parts) == 0 {
+		return "(defaults)"
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,93 @@
+package core
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func treeText(tb testing.TB, st *Store, id string) string {
+	tb.Helper()
+	return ok[Tree](tb, st, `{"operation":"tree","sessionId":"`+id+`"}`).Text
+}
+
+func TestTreeText(t *testing.T) {
+	t.Run("a three-branch tree draws connectors at its branch points", func(t *testing.T) {
+		st := testStore(t)
+		buildBranchy(t, st, "b")
+		golden(t, "tree-branchy.txt", treeText(t, st, "b"))
+	})
+
+	t.Run("labels, a hidden subtree and the preferred path are marked", func(t *testing.T) {
+		st := testStore(t)
+		buildBranchy(t, st, "b")
+		annotateBranchy(t, st, "b")
+		golden(t, "tree-annotated.txt", treeText(t, st, "b"))
+	})
+
+	t.Run("a cursor inside a hidden subtree is marked on its line", func(t *testing.T) {
+		st := testStore(t)
+		buildBranchy(t, st, "b")
+		ok[Marks](t, st, `{"operation":"hide","sessionId":"b","nodeId":"n0005"}`)
+		assert.Equal(t, "n0001 system: You are terse.\n"+
+			"├─ n0002 user: Plan a trip to São Tomé\n"+
+			"│  ├─ n0003 assistant: Day 1: arrive.  [main]\n"+
+			"│  └─ n0004 assistant: Day 1: rest.  [main-2]\n"+
+			"└─ n0005 [hidden: 2 nodes]  ← cursor inside\n", treeText(t, st, "b"))
+	})
+
+	t.Run("every entry kind has a readable line", func(t *testing.T) {
+		st := testStore(t)
+		buildEntries(t, st, "e")
+		golden(t, "tree-entries.txt", treeText(t, st, "e"))
+	})
+
+	t.Run("a 10,000-node linear run is compacted to a few lines", func(t *testing.T) {
+		st := testStore(t)
+		ok[Status](t, st, `{"operation":"snapshot.load","sessionId":"long","snapshot":`+chainSnapshot("long", 10_000)+`}`)
+		assert.Equal(t, "c0 user: message 0\n"+
+			"c1 assistant: message 1\n"+
+			"c2 user: message 2\n"+
+			"··· 9994 nodes (c3 … c9996)\n"+
+			"c9997 assistant: message 9997\n"+
+			"c9998 user: message 9998\n"+
+			"c9999 assistant: message 9999  [main*]  ← cursor\n", treeText(t, st, "long"))
+
+		ok[Marks](t, st, `{"operation":"label","sessionId":"long","nodeId":"c5000","label":"half way"}`)
+		ok[Status](t, st, `{"operation":"jump","sessionId":"long","nodeId":"c2"}`)
+		golden(t, "tree-long-run.txt", treeText(t, st, "long"))
+
+		tree := ok[Tree](t, st, `{"operation":"tree","sessionId":"long"}`)
+		require.Len(t, tree.Rows, 10_000, "rows keep every node")
+		assert.Equal(t, "half way", tree.Rows[5000].Label)
+		assert.Equal(t, 15, strings.Count(tree.Text, "\n"))
+	})
+
+	t.Run("previews are cut between whole characters", func(t *testing.T) {
+		st := testStore(t)
+		ok[Status](t, st, `{"operation":"create","sessionId":"p"}`)
+		ok[obj](t, st, `{"operation":"append","sessionId":"p","message":{"role":"user","content":"`+strings.Repeat("e\u0301", 59)+`👩‍👩‍👧 and more"}}`)
+		assert.Equal(t, "n0001 user: "+strings.Repeat("e\u0301", 59)+"👩‍👩‍👧…  [main*]  ← cursor\n", treeText(t, st, "p"))
+	})
+
+	t.Run("rows carry labels, hidden and preferred flags", func(t *testing.T) {
+		st := testStore(t)
+		buildBranchy(t, st, "b")
+		annotateBranchy(t, st, "b")
+		tree := ok[Tree](t, st, `{"operation":"tree","sessionId":"b"}`)
+		var got []string
+		for _, r := range tree.Rows {
+			got = append(got, r.ID+" "+r.Label+" hidden="+boolText(r.Hidden)+" root="+boolText(r.HiddenRoot)+" preferred="+boolText(r.Preferred))
+		}
+		assert.Equal(t, []string{
+			"n0001  hidden=no root=no preferred=yes",
+			"n0002 the question hidden=no root=no preferred=yes",
+			"n0003  hidden=yes root=yes preferred=no",
+			"n0004 rest day ✓ hidden=no root=no preferred=yes",
+			"n0005  hidden=no root=no preferred=no",
+			"n0006  hidden=no root=no preferred=no",
+		}, got)
+	})
+}
