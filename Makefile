@@ -33,8 +33,10 @@ $(WASM): $(GO_SOURCES)
 $(WASM_EXEC): $(GOROOT_WASM)/wasm_exec.js
 	cp $< $@
 
+# A worktree whose node_modules is a symlink to another checkout's must not
+# run npm ci: it would empty the shared folder under everyone using it.
 node_modules/.package-lock.json: package.json package-lock.json
-	$(NPM) ci --no-audit --no-fund
+	@if [ -L node_modules ]; then echo "node_modules is a symlink to $$(readlink node_modules): not reinstalling"; else $(NPM) ci --no-audit --no-fund; fi
 	@touch $@
 
 deps: node_modules/.package-lock.json

@@ -1,0 +1,175 @@
+// The explorer page (static/index.html) with the real shim and wasm:
+// demo session, jump by click, import by file picker with its report,
+// snapshot export, reload. Screenshots go to e2e/artifacts/explorer-*.png.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { setup, artifactPath } from './helpers.mjs';
+
+const FIXTURES = '/work/shared/fixtures/librechat/';
+const CHATGPT_TREE = FIXTURES + 'chatgpt-tree.json';
+const CHATGPT_MODERN = FIXTURES + 'chatgpt-modern-export.json';
+const TREE_SESSION = 'd5dc5307-6807-41a0-8b04-4acee626eeb7';
+
+/** Call the page's shared tree and return the envelope's value (asserting ok). */
+async function call(page, request) {
+  const env = await page.evaluate((r) => window.explorer.tree.call(r), request);
+  assert.equal(env.ok, true, `${request.operation}: ${JSON.stringify(env.error)}`);
+  return env.value;
+}
+
+async function open(page, url) {
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
+}
+
+/** Texts of the context pane, one per message. */
+function contextTexts(page) {
+  return page.locator('#messages .message-body').allTextContents();
+}
+
+test('explorer: demo session, jump by click, import with report, export, reload', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1400, height: 820 }, acceptDownloads: true } });
+  try {
+    const { page, baseURL, errors } = env;
+    await open(page, baseURL + 'static/');
+
+    // The demo session was created through the API and is selected.
+    const sessions = await call(page, { operation: 'sessions' });
+    assert.deepEqual(sessions.map((s) => [s.sessionId, s.nodeCount]), [['demo', 13]]);
+    const branches = await call(page, { operation: 'branches', sessionId: 'demo' });
+    assert.deepEqual(branches.map((b) => [b.name, b.nodeCount, b.active]), [
+      ['main', 7, true],
+      ['budget', 2, false],
+      ['rainy-day', 3, false],
+      ['main-2', 1, false],
+    ]);
+    assert.equal(await page.locator('.tree-row').count(), 13);
+    assert.equal(await page.locator('#tree-title').textContent(), 'Demo: a long weekend in Lisbon');
+    assert.equal(await page.locator('#tree-stats').textContent(), '13 nodes · 4 branches · on main');
+    assert.equal(await page.locator('.tree-row.cursor').getAttribute('data-node-id'), branches[0].tip);
+    assert.equal(await page.locator('#import-hint').textContent().then((t) => t.includes('Import a ChatGPT conversations.json or a snapshot')), true);
+    // Forks are drawn: a tee connector for each fork child but the last.
+    assert.equal(await page.locator('.tree-row .g-tee').count() > 0, true);
+    await page.screenshot({ path: artifactPath('explorer-demo.png') });
+
+    // Clicking the regenerated answer (tip of main-2) jumps there.
+    const target = branches.find((b) => b.name === 'main-2').tip;
+    await page.locator(`.tree-row[data-node-id="${target}"]`).click();
+    await page.locator(`.tree-row.cursor[data-node-id="${target}"]`).waitFor();
+    const status = await call(page, { operation: 'session', sessionId: 'demo' });
+    assert.deepEqual([status.cursor, status.activeBranch], [target, 'main-2']);
+    assert.deepEqual(await contextTexts(page), [
+      'You are a friendly travel planner. Keep answers short and practical.',
+      'I have a long weekend in Lisbon in May (Friday to Monday). What should I not miss?',
+      'Three days is a good length. Friday: Alfama and the castle, then fado in the evening. Saturday: Belém — the monastery, the tower and a pastel de nata at the old bakery. Sunday: a day trip to Sintra (Pena Palace and Quinta da Regaleira). Monday morning: LX Factory before you fly.',
+      'Sintra sounds rushed. Can you make Sunday more relaxed?',
+      'Go on Saturday instead and split it: Sintra in the morning, Cascais by the sea in the afternoon, back by train along the coast.',
+    ]);
+
+    // The budget branch shows its image part as a placeholder, never fetched.
+    const budgetTip = branches.find((b) => b.name === 'budget').tip;
+    await page.locator(`.tree-row[data-node-id="${budgetTip}"]`).click();
+    await page.locator(`.tree-row.cursor[data-node-id="${budgetTip}"]`).waitFor();
+    assert.equal(await page.locator('#messages .placeholder.image').textContent(), '[image https://example.com/photos/hostel-room.jpg — not loaded]');
+    assert.equal(await page.locator('#messages img').count(), 0);
+
+    // An append made by other code on the page shows at once.
+    await call(page, { operation: 'append', sessionId: 'demo', message: { role: 'user', content: 'Appended from devtools' } });
+    await page.locator('.tree-row.cursor .preview', { hasText: 'Appended from devtools' }).waitFor();
+    assert.equal((await contextTexts(page)).at(-1), 'Appended from devtools');
+
+    // Import by the file picker: the ChatGPT tree export.
+    await page.setInputFiles('#import-file', CHATGPT_TREE);
+    await page.locator('#report-title', { hasText: 'Imported 1 session' }).waitFor();
+    await page.locator('#tree-title', { hasText: 'Assist user with summary' }).waitFor();
+    const imported = (await call(page, { operation: 'sessions' })).find((s) => s.sessionId === TREE_SESSION);
+    assert.equal(imported.nodeCount, 12);
+    assert.equal(await page.locator('.tree-row').count(), 12);
+    assert.equal(await page.locator('.tree-row.cursor').getAttribute('data-node-id'), imported.cursor);
+    assert.equal(await page.locator('#report-warnings li').count(), 0);
+    assert.equal(await page.locator('#session-list .session.selected .session-title').textContent(), 'Assist user with summary');
+    await page.screenshot({ path: artifactPath('explorer-import.png') });
+
+    // The modern export: two conversations, a warning for the one without mapping.
+    await page.setInputFiles('#import-file', CHATGPT_MODERN);
+    await page.locator('#report-title', { hasText: 'Imported 2 sessions' }).waitFor();
+    assert.deepEqual(await page.locator('#report-sessions li').allTextContents(), ['Deploying the staging cluster5 nodes', 'Weeknight pasta2 nodes']);
+    assert.deepEqual(await page.locator('#report-warnings li .warning-text').allTextContents(), [
+      'conversation "6b0f0d9c-0000-4000-8000-000000000002" (Corrupted entry) has no mapping; skipped',
+    ]);
+    assert.equal(await page.locator('#report-warnings-title').textContent(), '1 warning');
+    await page.screenshot({ path: artifactPath('explorer-report.png') });
+    await page.locator('#report-close').click();
+    assert.equal(await page.locator('#import-report').isHidden(), true);
+
+    // Export: the download is the session's snapshot.save value.
+    const selected = await page.evaluate(() => window.explorer.state.selected);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export-button').click()]);
+    assert.equal(download.suggestedFilename(), `${selected}.snapshot.json`);
+    const text = fs.readFileSync(await download.path(), 'utf8');
+    const saved = await call(page, { operation: 'snapshot.save', sessionId: selected });
+    assert.deepEqual(JSON.parse(text), saved);
+    // Byte-exact, not re-encoded by JSON.parse: the export's own numbers keep their digits.
+    assert.equal(text.includes('"create_time":1756000001.0,'), true);
+
+    // Reload: every session, the selection and the cursors are back.
+    const before = await call(page, { operation: 'sessions' });
+    const demoBefore = await call(page, { operation: 'session', sessionId: 'demo' });
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
+    // (`sessions` lists them in restore order after a reload: compare by id.)
+    const byId = (list) => [...list].sort((a, b) => (a.sessionId < b.sessionId ? -1 : 1));
+    assert.deepEqual(byId(await call(page, { operation: 'sessions' })), byId(before));
+    assert.deepEqual(await call(page, { operation: 'session', sessionId: 'demo' }), demoBefore);
+    assert.equal(await page.evaluate(() => window.explorer.state.selected), selected);
+    assert.equal(await page.locator('#session-list .session').count(), 4);
+    await page.locator('#session-list .session-button', { hasText: 'Demo: a long weekend in Lisbon' }).click();
+    await page.locator('#tree-title', { hasText: 'Demo: a long weekend in Lisbon' }).waitFor();
+    assert.equal(await page.locator('.tree-row').count(), 14);
+    assert.equal(await page.locator('.tree-row.cursor .preview').textContent(), 'Appended from devtools');
+
+    assert.deepEqual(errors, [], 'no console errors, page errors or dialogs');
+  } finally {
+    await env.close();
+  }
+});
+
+test('explorer: dark theme and the drop overlay render', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1400, height: 820 }, colorScheme: 'dark' } });
+  try {
+    const { page, baseURL, errors } = env;
+    await open(page, baseURL + 'static/');
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    assert.equal(bg, 'rgb(15, 18, 23)');
+    await page.screenshot({ path: artifactPath('explorer-dark.png') });
+
+    // Drag-and-drop of a snapshot file onto the page imports it.
+    const snapshot = JSON.stringify({
+      version: 1,
+      sessionId: 'dropped',
+      cursor: 'n2',
+      activeBranch: 'main',
+      nodes: [
+        { id: 'n1', parentId: null, branch: 'main', kind: 'message', timestamp: '2026-01-02T03:04:05.000Z', message: { role: 'user', content: 'dropped <b>not bold</b>' } },
+        { id: 'n2', parentId: 'n1', branch: 'main', kind: 'message', timestamp: '2026-01-02T03:04:06.000Z', message: { role: 'assistant', content: 'ok' } },
+      ],
+    });
+    const dt = await page.evaluateHandle((text) => {
+      const d = new DataTransfer();
+      d.items.add(new File([text], 'dropped.snapshot.json', { type: 'application/json' }));
+      return d;
+    }, snapshot);
+    await page.dispatchEvent('body', 'dragenter', { dataTransfer: dt });
+    assert.equal(await page.locator('#drop-overlay').isVisible(), true);
+    await page.screenshot({ path: artifactPath('explorer-drop.png') });
+    await page.dispatchEvent('body', 'drop', { dataTransfer: dt });
+    await page.locator('#tree-title', { hasText: 'dropped' }).waitFor();
+    assert.equal(await page.locator('#drop-overlay').isHidden(), true);
+    assert.deepEqual(await contextTexts(page), ['dropped <b>not bold</b>', 'ok']);
+    assert.equal(await page.locator('#messages b').count(), 0);
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
