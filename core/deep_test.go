@@ -47,7 +47,7 @@ func TestDeepChain(t *testing.T) {
 
 	out := string(st.Call([]byte(`{"operation":"context","sessionId":"deep"}`)))
 	assert.True(t, strings.HasPrefix(out, `{"ok":true,"value":{"cursor":"c99999","messages":[{"role":"user","content":"message 0"},{"role":"assistant","content":"message 1"},`))
-	assert.True(t, strings.HasSuffix(out, `{"role":"assistant","content":"message 99999"}]}}`))
+	assert.True(t, strings.HasSuffix(out, `{"role":"assistant","content":"message 99999"}],"state":{"model":null,"thinkingLevel":null,"activeTools":null,"sessionName":null}}}`))
 	assert.Equal(t, n, strings.Count(out, `{"role":`))
 
 	out = string(st.Call([]byte(`{"operation":"tree","sessionId":"deep"}`)))
@@ -58,10 +58,11 @@ func TestDeepChain(t *testing.T) {
 	assert.Equal(t, n, tree.Rows[n-1].Depth)
 	assert.True(t, tree.Rows[n-1].Cursor)
 	assert.Equal(t, "c99999 assistant: message 99999  [main*]  ← cursor", lastLine(tree.Text))
+	assert.Less(t, strings.Count(tree.Text, "\n"), 20, "a linear run is compacted in the text")
 
 	out = string(st.Call([]byte(`{"operation":"list","sessionId":"deep"}`)))
 	assert.Equal(t, n, strings.Count(out, `"preview":"message `))
-	assert.Contains(t, out, `{"id":"c12345","parentId":"c12344","branch":"main","kind":"message","role":"assistant","timestamp":"2026-11-29T12:00:00.000Z","depth":12346,"preview":"message 12345"}`)
+	assert.True(t, strings.Contains(out, `{"id":"c12345","parentId":"c12344","branch":"main","kind":"message","role":"assistant","timestamp":"2026-11-29T12:00:00.000Z","depth":12346,"preview":"message 12345","hidden":false,"preferred":false}`))
 
 	assert.Equal(t, text, snapshot(t, st, "deep"))
 

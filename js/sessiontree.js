@@ -298,7 +298,11 @@ export class SessionTree {
     if (changes === "") return env;
     const blocks = parseChanges(changes, withNodes);
     if (this._writer) await this._writer.write(blocks);
-    for (const b of blocks) this._emit({ type: b.operation, sessionId: b.sessionId, nodeId: b.meta.cursor ?? undefined });
+    for (const b of blocks) {
+      const event = { type: b.operation, sessionId: b.sessionId };
+      if (b.meta.cursor != null) event.nodeId = b.meta.cursor;
+      this._emit(event);
+    }
     return env;
   }
 

@@ -1,0 +1,278 @@
+// Page tests of the real shim (js/sessiontree.js) and the real wasm in
+// headless Chromium: the seed example through tree.call, errors as
+// envelopes, persistence across reloads, a failed IndexedDB read at init,
+// named restore points and a 100,000-deep chain.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup } from './helpers.mjs';
+
+let env;
+before(async () => {
+  env = await setup();
+});
+after(async () => {
+  await env?.close();
+});
+
+/** Opens the shim test page in a fresh page of the shared context. */
+async function shimPage() {
+  const page = await env.newPage();
+  await page.goto(env.baseURL + 'e2e/fixtures/shim.html');
+  await page.waitForFunction(() => window.sessiontree);
+  return page;
+}
+
+test('the seed example gives exactly the documented context, branches and snapshot', async () => {
+  const page = await shimPage();
+  const r = await page.evaluate(async () => {
+    const tree = await window.sessiontree.init({ dbName: 'seed' });
+    const out = {};
+    out.create = await tree.call({ operation: 'create', sessionId: 'demo' });
+    const a = await tree.call({ operation: 'append', sessionId: 'demo', message: { role: 'user', content: 'Explore option A' } });
+    const b = await tree.call({ operation: 'append', sessionId: 'demo', message: { role: 'assistant', content: 'Baseline answer' } });
+    out.branch = await tree.call({ operation: 'branch', sessionId: 'demo', nodeId: a.value.id, branch: 'option-b' });
+    const c = await tree.call({ operation: 'append', sessionId: 'demo', message: { role: 'user', content: 'Explore option B' }, branch: 'option-b' });
+    out.ids = { a: a.value.id, b: b.value.id, c: c.value.id };
+    out.context = await tree.call({ operation: 'context', sessionId: 'demo' });
+    out.branches = await tree.call({ operation: 'branches', sessionId: 'demo' });
+    out.snapshot = await tree.call({ operation: 'snapshot.save', sessionId: 'demo' });
+    out.load = await tree.call(JSON.stringify({ operation: 'snapshot.load', sessionId: 'demo', snapshot: { version: 1, sessionId: 'demo', cursor: null, activeBranch: 'main', nodes: [] } }));
+    out.after = await tree.call({ operation: 'snapshot.save', sessionId: 'demo' });
+    return out;
+  });
+  assert.equal(r.create.ok, true);
+  assert.match(r.ids.a, /^[0-9a-f]{8}$/);
+  assert.equal(new Set(Object.values(r.ids)).size, 3);
+  assert.deepEqual(r.context, {
+    ok: true,
+    value: {
+      cursor: r.ids.c,
+      messages: [
+        { role: 'user', content: 'Explore option A' },
+        { role: 'user', content: 'Explore option B' },
+      ],
+      state: r.context.value.state,
+    },
+  });
+  assert.deepEqual(r.branches.value, [
+    { name: 'main', tip: r.ids.b, base: null, nodeCount: 2, active: false },
+    { name: 'option-b', tip: r.ids.c, base: r.ids.a, nodeCount: 1, active: true },
+  ]);
+  assert.equal(r.snapshot.value.version, 1);
+  assert.equal(r.snapshot.value.nodes.length, 3);
+  assert.equal(r.snapshot.value.activeBranch, 'option-b');
+  assert.equal(r.load.ok, true);
+  assert.equal(r.load.value.nodeCount, 0);
+  assert.deepEqual(r.after.value, { version: 1, sessionId: 'demo', cursor: null, activeBranch: 'main', nodes: [] });
+  await page.close();
+});
+
+test('every error code arrives as an envelope, never a rejection, and changes nothing', async () => {
+  const page = await shimPage();
+  const r = await page.evaluate(async () => {
+    const tree = await window.sessiontree.init({ persist: false });
+    await tree.call({ operation: 'create', sessionId: 's' });
+    const n = await tree.call({ operation: 'append', sessionId: 's', message: { role: 'user', content: 'hi' } });
+    const before = JSON.stringify(await tree.call({ operation: 'snapshot.save', sessionId: 's' }));
+    const requests = [
+      '{"operation":',
+      { operation: 'append', sessionId: 's', message: { content: 'no role' } },
+      { operation: 'context', sessionId: 'nope' },
+      { operation: 'create', sessionId: 's' },
+      { operation: 'jump', sessionId: 's', nodeId: 'zzz' },
+      { operation: 'snapshot.load', sessionId: 's', snapshot: { version: 9 } },
+      { operation: 'append', sessionId: 's', branch: 'ghost', message: { role: 'user', content: 'x' } },
+      { operation: 'create', sessionId: 1n },
+    ];
+    const codes = [];
+    for (const req of requests) {
+      try {
+        const env = await tree.call(req);
+        codes.push(env.ok ? 'OK' : env.error.code);
+      } catch (err) {
+        codes.push('REJECTED ' + err.message);
+      }
+    }
+    const after = JSON.stringify(await tree.call({ operation: 'snapshot.save', sessionId: 's' }));
+    return { codes, same: before === after, node: n.value.id };
+  });
+  assert.deepEqual(r.codes, [
+    'INVALID_ARGUMENT',
+    'INVALID_ARGUMENT',
+    'SESSION_NOT_FOUND',
+    'SESSION_ALREADY_EXISTS',
+    'NODE_NOT_FOUND',
+    'INVALID_SNAPSHOT',
+    'NOT_FOUND',
+    'INVALID_ARGUMENT',
+  ]);
+  assert.equal(r.same, true);
+  await page.close();
+});
+
+test('a reload restores every session, node, cursor and active branch', async () => {
+  const page = await shimPage();
+  const saved = await page.evaluate(async () => {
+    const tree = await window.sessiontree.init({ dbName: 'reload' });
+    for (const id of ['one', 'two']) {
+      await tree.call({ operation: 'create', sessionId: id, title: 'Session ' + id });
+      const a = await tree.call({ operation: 'append', sessionId: id, message: { role: 'user', content: 'q ' + id } });
+      await tree.call({ operation: 'append', sessionId: id, message: { role: 'assistant', content: 'a ' + id } });
+      await tree.call({ operation: 'branch.summary', sessionId: id, nodeId: a.value.id, branch: 'alt', summary: 'went elsewhere' });
+      await tree.call({ operation: 'append', sessionId: id, message: { role: 'user', content: [{ type: 'text', text: 'again 🙂' }] } });
+      await tree.call({ operation: 'jump', sessionId: id, nodeId: a.value.id });
+    }
+    const out = {};
+    for (const id of ['one', 'two']) out[id] = (await tree.call({ operation: 'snapshot.save', sessionId: id })).value;
+    out.sessions = (await tree.call({ operation: 'sessions' })).value;
+    return out;
+  });
+  await page.reload();
+  await page.waitForFunction(() => window.sessiontree);
+  const restored = await page.evaluate(async () => {
+    const tree = await window.sessiontree.init({ dbName: 'reload' });
+    const out = {};
+    for (const id of ['one', 'two']) out[id] = (await tree.call({ operation: 'snapshot.save', sessionId: id })).value;
+    out.sessions = (await tree.call({ operation: 'sessions' })).value;
+    return out;
+  });
+  assert.deepEqual(restored, saved);
+  assert.equal(saved.one.nodes.length, 4);
+  assert.equal(saved.one.activeBranch, 'main');
+  assert.equal(saved.sessions.length, 2);
+  assert.equal(saved.sessions[0].title, 'Session one');
+  await page.close();
+});
+
+test('a failed IndexedDB read at init rejects and leaves the stored data untouched', async () => {
+  const page = await shimPage();
+  const stored = await page.evaluate(async () => {
+    const tree = await window.sessiontree.init({ dbName: 'fragile' });
+    await tree.call({ operation: 'create', sessionId: 'keep' });
+    await tree.call({ operation: 'append', sessionId: 'keep', message: { role: 'user', content: 'precious' } });
+    tree.close();
+    return (await tree.call({ operation: 'snapshot.save', sessionId: 'keep' })).value;
+  });
+  await page.close();
+
+  const broken = await env.newPage();
+  await broken.addInitScript(() => {
+    const real = IDBObjectStore.prototype.getAll;
+    IDBObjectStore.prototype.getAll = function (...args) {
+      if (this.name === 'nodes') throw new DOMException('simulated read failure', 'UnknownError');
+      return real.apply(this, args);
+    };
+  });
+  await broken.goto(env.baseURL + 'e2e/fixtures/shim.html');
+  await broken.waitForFunction(() => window.sessiontree);
+  const result = await broken.evaluate(async () => {
+    try {
+      await window.sessiontree.init({ dbName: 'fragile' });
+      return 'resolved';
+    } catch (err) {
+      return String(err.message);
+    }
+  });
+  assert.match(result, /reading IndexedDB database "fragile" failed, nothing was changed: simulated read failure/);
+  await broken.close();
+
+  const again = await shimPage();
+  const back = await again.evaluate(async () => {
+    const tree = await window.sessiontree.init({ dbName: 'fragile' });
+    return (await tree.call({ operation: 'snapshot.save', sessionId: 'keep' })).value;
+  });
+  assert.deepEqual(back, stored);
+  await again.close();
+});
+
+test('named restore points are kept, listed and restored', async () => {
+  const page = await shimPage();
+  const r = await page.evaluate(async () => {
+    const tree = await window.sessiontree.init({ dbName: 'points' });
+    await tree.call({ operation: 'create', sessionId: 's' });
+    await tree.call({ operation: 'append', sessionId: 's', message: { role: 'user', content: 'one' } });
+    const saved = await tree.saveSnapshot('s', 'before');
+    await tree.call({ operation: 'append', sessionId: 's', message: { role: 'assistant', content: 'two' } });
+    const list = await tree.listSnapshots('s');
+    const restored = await tree.restoreSnapshot('s', 'before');
+    const missing = await tree.restoreSnapshot('s', 'nope');
+    const ctx = await tree.call({ operation: 'context', sessionId: 's' });
+    return { saved, list, restored, missing, messages: ctx.value.messages };
+  });
+  assert.equal(r.saved.ok, true);
+  assert.equal(r.saved.value.name, 'before');
+  assert.equal(r.saved.value.nodeCount, 1);
+  assert.deepEqual(r.list.value.map((s) => [s.name, s.nodeCount]), [['before', 1]]);
+  assert.equal(r.restored.value.nodeCount, 1);
+  assert.equal(r.missing.error.code, 'NOT_FOUND');
+  assert.deepEqual(r.messages, [{ role: 'user', content: 'one' }]);
+  await page.close();
+});
+
+test('a 100,000-deep chain loads, answers context, tree and list, and survives a reload', async () => {
+  const page = await shimPage();
+  const n = 100000;
+  const r = await page.evaluate(async (n) => {
+    const tree = await window.sessiontree.init({ dbName: 'deep' });
+    const nodes = [];
+    for (let i = 0; i < n; i++) {
+      nodes.push({ id: 'c' + i, parentId: i ? 'c' + (i - 1) : null, branch: 'main', kind: 'message', timestamp: '2026-11-29T12:00:00.000Z', message: { role: i % 2 ? 'assistant' : 'user', content: 'message ' + i } });
+    }
+    const snapshot = { version: 1, sessionId: 'deep', cursor: 'c' + (n - 1), activeBranch: 'main', nodes };
+    const load = await tree.call({ operation: 'snapshot.load', sessionId: 'deep', snapshot });
+    const ctx = await tree.call({ operation: 'context', sessionId: 'deep' });
+    const t = await tree.call({ operation: 'tree', sessionId: 'deep' });
+    const list = await tree.call({ operation: 'list', sessionId: 'deep' });
+    const save = await tree.call({ operation: 'snapshot.save', sessionId: 'deep' });
+    return {
+      load: load.value.nodeCount,
+      depth: load.value.depth,
+      messages: ctx.value.messages.length,
+      last: ctx.value.messages[n - 1],
+      rows: t.value.rows.length,
+      deepestIndent: t.value.rows[n - 1].indent,
+      list: list.value.length,
+      same: JSON.stringify(save.value) === JSON.stringify(snapshot),
+    };
+  }, n);
+  assert.deepEqual(r, { load: n, depth: n, messages: n, last: { role: 'assistant', content: 'message 99999' }, rows: n, deepestIndent: 0, list: n, same: true });
+  await page.reload();
+  await page.waitForFunction(() => window.sessiontree);
+  const back = await page.evaluate(async () => {
+    const tree = await window.sessiontree.init({ dbName: 'deep' });
+    const s = await tree.call({ operation: 'session', sessionId: 'deep' });
+    return [s.value.nodeCount, s.value.cursor, s.value.depth];
+  });
+  assert.deepEqual(back, [n, 'c99999', n]);
+  await page.close();
+});
+
+test('subscribe reports each change with its operation; remote answers the panel calls', async () => {
+  const page = await shimPage();
+  const r = await page.evaluate(async () => {
+    const tree = await window.sessiontree.init({ persist: false });
+    const events = [];
+    const off = tree.subscribe((e) => events.push(e));
+    await tree.call({ operation: 'create', sessionId: 's' });
+    const a = await tree.call({ operation: 'append', sessionId: 's', message: { role: 'user', content: 'hi' } });
+    await tree.remote.jump('s', a.value.id);
+    const fork = await tree.remote.fork('s', a.value.id, 'side');
+    const list = await tree.remote.list('s');
+    const session = await tree.remote.session('s');
+    off();
+    await tree.call({ operation: 'append', sessionId: 's', message: { role: 'user', content: 'unheard' } });
+    const same = (await window.sessiontree.init({ persist: false })) === tree;
+    return { events, id: a.value.id, fork: fork.value, list: list.value.length, session: session.value.nodeCount, same };
+  });
+  assert.deepEqual(r.events, [
+    { type: 'create', sessionId: 's', nodeId: undefined },
+    { type: 'append', sessionId: 's', nodeId: r.id },
+    { type: 'jump', sessionId: 's', nodeId: r.id },
+    { type: 'fork', sessionId: r.fork.sessionId, nodeId: r.id },
+  ].map((e) => JSON.parse(JSON.stringify(e))));
+  assert.equal(r.fork.activeBranch, 'side');
+  assert.equal(r.list, 1);
+  assert.equal(r.session, 1);
+  assert.equal(r.same, false, 'persist:false gives an independent tree');
+  await page.close();
+});
