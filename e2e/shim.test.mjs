@@ -276,3 +276,16 @@ test('subscribe reports each change with its operation; remote answers the panel
   assert.equal(r.same, false, 'persist:false gives an independent tree');
   await page.close();
 });
+
+test('callText hands back a message byte for byte, big numbers included', async () => {
+  const page = await shimPage();
+  const message = '{"role":"assistant","content":[{"type":"text","text":"价格 🙂‍↔️ <b>&amp;</b>"}],"vendor":{"n":12345678901234567890,"f":1.50e+10}}';
+  const r = await page.evaluate(async (message) => {
+    const tree = await window.sessiontree.init({ persist: false });
+    await tree.call({ operation: 'create', sessionId: 's' });
+    await tree.callText(`{"operation":"append","sessionId":"s","message":${message}}`);
+    return tree.callText({ operation: 'context', sessionId: 's' });
+  }, message);
+  assert.ok(r.includes(`"messages":[${message}]`), r);
+  await page.close();
+});

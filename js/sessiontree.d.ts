@@ -159,6 +159,8 @@ export interface SessionTree {
   readonly persistent: boolean;
   /** Answer one request; never rejects for a domain error. */
   call<T = any>(request: Request | string): Promise<Envelope<T>>;
+  /** Like call, but resolves to the envelope's exact JSON text (numbers keep every digit). */
+  callText(request: Request | string): Promise<string>;
   /** Import an export file's text (format "auto" detects it). */
   importText(text: string, format?: string): Promise<Envelope<ImportResult>>;
   /** Run a text command such as "/tree list". */

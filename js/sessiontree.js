@@ -167,6 +167,23 @@ export class SessionTree {
    * @returns {Promise<{ok: true, value: any} | {ok: false, error: {code: string, message: string}}>}
    */
   call(request) {
+    return this._request(request, false);
+  }
+
+  /**
+   * Like call(), but resolves to the envelope's exact JSON text instead of a
+   * parsed object. JSON.parse turns numbers into doubles (digits past 2^53
+   * are lost), so code that must hand messages on byte for byte — exports,
+   * proxies to a model API — reads them from this text.
+   * @param {object|string} request
+   * @returns {Promise<string>} the envelope as JSON text
+   */
+  callText(request) {
+    return this._request(request, true);
+  }
+
+  _request(request, asText) {
+    const answer = (env) => Promise.resolve(asText ? JSON.stringify(env) : env);
     let text;
     if (typeof request === "string") {
       text = request;
@@ -174,13 +191,13 @@ export class SessionTree {
       try {
         text = JSON.stringify(request);
       } catch (err) {
-        return Promise.resolve(errorEnvelope("INVALID_ARGUMENT", `request cannot be encoded as JSON: ${err.message}`));
+        return answer(errorEnvelope("INVALID_ARGUMENT", `request cannot be encoded as JSON: ${err.message}`));
       }
       if (typeof text !== "string") {
-        return Promise.resolve(errorEnvelope("INVALID_ARGUMENT", "request must be an object like {operation: \"session\", sessionId: \"demo\"}"));
+        return answer(errorEnvelope("INVALID_ARGUMENT", "request must be an object like {operation: \"session\", sessionId: \"demo\"}"));
       }
     }
-    return this._finish(this._handle.call(text));
+    return this._finish(this._handle.call(text), asText);
   }
 
   /**
@@ -290,12 +307,15 @@ export class SessionTree {
     if (this._dbName !== null && shared.get(this._dbName)) shared.delete(this._dbName);
   }
 
-  async _finish(envText) {
-    const env = JSON.parse(envText);
-    if (!env.ok) return env;
+  async _finish(envText, asText = false) {
+    // Only the head decides whether anything changed; parse the whole
+    // envelope only for callers that want the object.
+    const failed = envText.startsWith('{"ok":false');
+    const env = asText ? null : JSON.parse(envText);
+    if (failed) return asText ? envText : env;
     const withNodes = this._db !== null;
     const changes = this._handle.drain(withNodes);
-    if (changes === "") return env;
+    if (changes === "") return asText ? envText : env;
     const blocks = parseChanges(changes, withNodes);
     if (this._writer) await this._writer.write(blocks);
     for (const b of blocks) {
@@ -303,7 +323,7 @@ export class SessionTree {
       if (b.meta.cursor != null) event.nodeId = b.meta.cursor;
       this._emit(event);
     }
-    return env;
+    return asText ? envText : env;
   }
 
   _emit(event) {
