@@ -35,7 +35,7 @@ func TestBindingAnswersEnvelopesAsStrings(t *testing.T) {
 	require.True(t, env.OK)
 	assert.Len(t, env.Value.ID, 8, "generated ids are 8 hex characters")
 	out = h.Call("call", `{"operation":"context","sessionId":"demo"}`).String()
-	assert.Equal(t, `{"ok":true,"value":{"cursor":"`+env.Value.ID+`","messages":[{"role":"user","content":"héllo 🙂 <b>"}]}}`, out)
+	assert.Equal(t, `{"ok":true,"value":{"cursor":"`+env.Value.ID+`","messages":[{"role":"user","content":"héllo 🙂 <b>"}],"state":{"model":null,"thinkingLevel":null,"activeTools":null,"sessionName":null}}}`, out)
 }
 
 func TestBindingRejectsNonStringRequests(t *testing.T) {
