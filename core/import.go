@@ -565,7 +565,7 @@ func describeJSONError(data []byte, err error) string {
 	}
 	var sink json.RawMessage
 	if full := json.Unmarshal(data, &sink); errors.As(full, &se) {
-		if se.Offset >= int64(len(data)) {
+		if se.Error() == "unexpected end of JSON input" {
 			return fmt.Sprintf("%v (%s)", se, lineColumn(data, len(data)))
 		}
 		return fmt.Sprintf("%v (%s)", se, lineColumn(data, int(se.Offset)-1))

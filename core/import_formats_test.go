@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -14,20 +12,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// fixtureDir holds the real exports of ../shared/fixtures (see its
-// PROVENANCE.md); tests that need it skip when it is absent.
-const fixtureDir = "/work/shared/fixtures"
-
-func readFixture(tb testing.TB, name string) []byte {
-	tb.Helper()
-	data, err := os.ReadFile(filepath.Join(fixtureDir, name))
-	if os.IsNotExist(err) {
-		tb.Skipf("fixture %s is not on this machine", name)
-	}
-	require.NoError(tb, err)
-	return data
-}
 
 // treeShape is what the fixture tests assert about one imported session.
 type treeShape struct {
@@ -73,8 +57,8 @@ func shapeOf(tb testing.TB, st *Store, id string) treeShape {
 	return sh
 }
 
-// importData imports data (auto-detected) into st and requires success.
-func importData(tb testing.TB, st *Store, data []byte, format string) *ImportResult {
+// mustImport imports data (auto-detected) into st and requires success.
+func mustImport(tb testing.TB, st *Store, data []byte, format string) *ImportResult {
 	tb.Helper()
 	res, err := st.Import(data, format)
 	require.Nil(tb, err, "import failed: %v", err)
@@ -160,9 +144,9 @@ func TestImportFixtures(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.file+" imports as "+tc.format+" with the expected trees", func(t *testing.T) {
-			data := readFixture(t, tc.file)
+			data := fixture(t, tc.file)
 			st := testStore(t)
-			res := importData(t, st, data, "auto")
+			res := mustImport(t, st, data, "auto")
 			assert.Equal(t, tc.format, res.Format)
 			require.Len(t, res.Sessions, len(tc.sessions))
 			for k, want := range tc.sessions {
@@ -195,7 +179,7 @@ func TestImportFixtures(t *testing.T) {
 func TestImportFixtureContent(t *testing.T) {
 	t.Run("open webui keeps reasoning and tool-call blocks in content and output items in source", func(t *testing.T) {
 		st := testStore(t)
-		importData(t, st, readFixture(t, "librechat/openwebui-export.json"), "auto")
+		mustImport(t, st, fixture(t, "librechat/openwebui-export.json"), "auto")
 		n := ok[obj](t, st, obj{"operation": "node", "sessionId": "tool-chat", "nodeId": "ta2"})
 		msg := n["message"].(obj)
 		assert.Equal(t, "assistant", msg["role"])
@@ -207,7 +191,7 @@ func TestImportFixtureContent(t *testing.T) {
 	})
 	t.Run("claude code keeps tool_use blocks, sidechain marks and the original line", func(t *testing.T) {
 		st := testStore(t)
-		importData(t, st, readFixture(t, "claude-code/sidechain_integrated.jsonl"), "auto")
+		mustImport(t, st, fixture(t, "claude-code/sidechain_integrated.jsonl"), "auto")
 		id := "88a8d761-7b9a-4bf1-a8ca-c1febe6bf358"
 		n := ok[obj](t, st, obj{"operation": "node", "sessionId": id, "nodeId": "83a7cabd-3642-45d6-ba73-9b9f843b9ab1"})
 		part := n["message"].(obj)["content"].([]any)[0].(obj)
@@ -222,7 +206,7 @@ func TestImportFixtureContent(t *testing.T) {
 	})
 	t.Run("claude code links a compact boundary's continuation back to its logical parent", func(t *testing.T) {
 		st := testStore(t)
-		importData(t, st, readFixture(t, "claude-code/dag_compact_after_rewind.jsonl"), "auto")
+		mustImport(t, st, fixture(t, "claude-code/dag_compact_after_rewind.jsonl"), "auto")
 		n := ok[obj](t, st, obj{"operation": "node", "sessionId": "s1", "nodeId": "cs"})
 		assert.Equal(t, "b2a2", n["parentId"])
 		assert.Equal(t, true, n["source"].(obj)["isCompactSummary"])
@@ -231,7 +215,7 @@ func TestImportFixtureContent(t *testing.T) {
 	})
 	t.Run("chatbot ui turns the chat's prompt into a leading system message", func(t *testing.T) {
 		st := testStore(t)
-		importData(t, st, readFixture(t, "librechat/chatbotui-export.json"), "auto")
+		mustImport(t, st, fixture(t, "librechat/chatbotui-export.json"), "auto")
 		ctx := ok[Context](t, st, obj{"operation": "context", "sessionId": "f883fb40-6e5c-45fd-92d4-883a5595560f"})
 		require.Len(t, ctx.Messages, 3)
 		var first struct{ Role, Content string }
@@ -241,7 +225,7 @@ func TestImportFixtureContent(t *testing.T) {
 	})
 	t.Run("librechat maps isCreatedByUser to roles and keeps the record without children", func(t *testing.T) {
 		st := testStore(t)
-		importData(t, st, readFixture(t, "librechat/librechat-tree.json"), "auto")
+		mustImport(t, st, fixture(t, "librechat/librechat-tree.json"), "auto")
 		id := "4a86c40e-e627-4454-b158-889680e23ad3"
 		n := ok[obj](t, st, obj{"operation": "node", "sessionId": id, "nodeId": "9501f99d-9bbb-40cb-bbb2-16d79aeceb72"})
 		assert.Equal(t, "user", n["message"].(obj)["role"])
@@ -386,7 +370,7 @@ func TestImportToleranceRules(t *testing.T) {
 		t.Run(f.name+": a message without a parent key becomes a root, with a warning naming it", func(t *testing.T) {
 			st := testStore(t)
 			recs := withRec(branchy, 2, func(r *rec) { r.noParent = true })
-			res := importData(t, st, f.write(recs, "d2"), f.name)
+			res := mustImport(t, st, f.write(recs, "d2"), f.name)
 			sh := shapeOf(t, st, "c1")
 			assert.Equal(t, 6, sh.Nodes)
 			assert.Equal(t, 2, sh.Roots)
@@ -395,7 +379,7 @@ func TestImportToleranceRules(t *testing.T) {
 		t.Run(f.name+": a message whose parent is not in the export becomes a root of its own", func(t *testing.T) {
 			st := testStore(t)
 			recs := withRec(branchy, 4, func(r *rec) { r.parent = "ghost" })
-			res := importData(t, st, f.write(recs, "d2"), f.name)
+			res := mustImport(t, st, f.write(recs, "d2"), f.name)
 			sh := shapeOf(t, st, "c1")
 			assert.Equal(t, 6, sh.Nodes, "nothing vanishes")
 			assert.Equal(t, 2, sh.Roots)
@@ -422,20 +406,20 @@ func TestImportToleranceRules(t *testing.T) {
 		})
 		t.Run(f.name+": any order of the records gives the same tree", func(t *testing.T) {
 			st := testStore(t)
-			importData(t, st, f.write(branchy, "d2"), f.name)
+			mustImport(t, st, f.write(branchy, "d2"), f.name)
 			want := snapshot(t, st, "c1")
 			rng := rand.New(rand.NewSource(7))
 			for round := 0; round < 5; round++ {
 				shuffled := append([]rec(nil), branchy...)
 				rng.Shuffle(len(shuffled), func(a, b int) { shuffled[a], shuffled[b] = shuffled[b], shuffled[a] })
 				other := testStore(t)
-				importData(t, other, f.write(shuffled, "d2"), f.name)
+				mustImport(t, other, f.write(shuffled, "d2"), f.name)
 				assert.Equal(t, want, snapshot(t, other, "c1"), "round %d", round)
 			}
 		})
 		t.Run(f.name+": the cursor is the export's current message, else the newest leaf with a warning", func(t *testing.T) {
 			st := testStore(t)
-			res := importData(t, st, f.write(branchy, "d1"), f.name)
+			res := mustImport(t, st, f.write(branchy, "d1"), f.name)
 			sh := shapeOf(t, st, "c1")
 			texts := strings.Join(warningTexts(res), "\n")
 			if f.hasCurrent {
@@ -452,13 +436,13 @@ func TestImportToleranceRules(t *testing.T) {
 			st := testStore(t)
 			data := f.write(branchy, "d2")
 			data = []byte(strings.Replace(string(data), "second answer", `second \ud83d answer`, 1))
-			res := importData(t, st, data, f.name)
+			res := mustImport(t, st, data, f.name)
 			assert.Contains(t, strings.Join(warningTexts(res), "\n"), `message "d2" holds a lone surrogate escape \ud83d`)
 		})
 		t.Run(f.name+": importing the same data twice duplicates nothing", func(t *testing.T) {
 			st := testStore(t)
 			data := f.write(branchy, "d2")
-			importData(t, st, data, "auto")
+			mustImport(t, st, data, "auto")
 			_, err := st.Import(data, "auto")
 			require.NotNil(t, err)
 			assert.Equal(t, SessionAlreadyExists, err.Code)
@@ -490,7 +474,7 @@ func TestImportToleranceOneFormat(t *testing.T) {
 			"b":{"id":"b","parentId":"a","childrenIds":[],"role":"assistant","content":"r","timestamp":1700000001},
 			"c":{"id":"c","parentId":null,"childrenIds":[],"role":"user","content":"s","timestamp":1700000002}}}}}]`)
 		st := testStore(t)
-		res := importData(t, st, data, "auto")
+		res := mustImport(t, st, data, "auto")
 		assert.Equal(t, []string{
 			`chat "w" (w): message "a" lists child "x", which is not in the chat; ignored`,
 			`chat "w" (w): message "a" lists child "c", whose parentId is null; parentId wins: "c" stays a root`,
@@ -500,7 +484,7 @@ func TestImportToleranceOneFormat(t *testing.T) {
 	})
 	t.Run("open webui: a dangling currentId puts the cursor on the newest leaf with a warning", func(t *testing.T) {
 		st := testStore(t)
-		res := importData(t, st, writeOpenWebUI(owuiChat{"c1", "nope", branchy}), "auto")
+		res := mustImport(t, st, writeOpenWebUI(owuiChat{"c1", "nope", branchy}), "auto")
 		assert.Equal(t, "d2", shapeOf(t, st, "c1").Cursor)
 		assert.Equal(t, []string{`current message "nope" is not in the conversation; the cursor is on the newest leaf`}, warningTexts(res))
 	})
@@ -510,7 +494,7 @@ func TestImportToleranceOneFormat(t *testing.T) {
 			{"id":"m1","parentId":null,"role":"user","content":"b"}]}},
 			{"id":"fine","chat":{"messages":[{"id":"m1","parentId":null,"role":"user","content":"a"}]}}]`)
 		st := testStore(t)
-		res := importData(t, st, data, "auto")
+		res := mustImport(t, st, data, "auto")
 		require.Len(t, res.Sessions, 1)
 		assert.Equal(t, "fine", res.Sessions[0].SessionID)
 		assert.Equal(t, []ImportSkipped{{SessionID: "dup", Reason: `conversation "dup" repeats message ids m1; skipped`}}, res.Skipped)
@@ -519,7 +503,7 @@ func TestImportToleranceOneFormat(t *testing.T) {
 		cyc := withRec(branchy, 0, func(r *rec) { r.parent = "d1" })
 		data := []byte("[" + string(writeLibreChat("good", branchy)) + "," + string(writeLibreChat("bad", cyc)) + "]")
 		st := testStore(t)
-		res := importData(t, st, data, "auto")
+		res := mustImport(t, st, data, "auto")
 		require.Len(t, res.Sessions, 1)
 		assert.Equal(t, "good", res.Sessions[0].SessionID)
 		require.Len(t, res.Skipped, 1)
@@ -532,14 +516,14 @@ func TestImportToleranceOneFormat(t *testing.T) {
 				{"messageId":"b","text":"r1","children":[]},
 				{"messageId":"c","parentMessageId":"a","text":"r2","createdAt":"2024-01-01T00:00:00Z"}]}]}`)
 		st := testStore(t)
-		importData(t, st, data, "auto")
+		mustImport(t, st, data, "auto")
 		assert.Equal(t, treeShape{3, 1, 1, "c", []string{"main", "main-2"}}, shapeOf(t, st, "r"))
 	})
 	t.Run("claude code: a cut-off last line keeps every good line and names the line", func(t *testing.T) {
 		data := writeClaudeCode("c1", branchy)
 		data = append(data, `{"type":"user","uuid":"e1","parentUuid":"d2","message":{"role":"us`...)
 		st := testStore(t)
-		res := importData(t, st, data, "auto")
+		res := mustImport(t, st, data, "auto")
 		assert.Equal(t, 6, st.sessions["c1"].Len())
 		assert.Contains(t, warningTexts(res)[0], "line 7 is cut off")
 	})
@@ -555,7 +539,7 @@ func TestImportToleranceOneFormat(t *testing.T) {
 			`{"type":"summary","summary":"Plan the trip","leafUuid":"d2"}`+"\n"+
 			`{"type":"file-history-snapshot","messageId":"x"}`+"\n"), writeClaudeCode("c1", branchy)...)
 		st := testStore(t)
-		res := importData(t, st, data, "auto")
+		res := mustImport(t, st, data, "auto")
 		assert.Equal(t, "Plan the trip", res.Sessions[0].Title)
 		assert.Equal(t, []string{
 			`session "c1": 1 file-history-snapshot line(s) carry no message; skipped (lines 3)`,
@@ -567,7 +551,7 @@ func TestImportToleranceOneFormat(t *testing.T) {
 		data := writeClaudeCode("c1", branchy[:4])
 		data = append(data, `{"type":"assistant","uuid":"s1","parentUuid":null,"isSidechain":true,"sessionId":"c1","timestamp":"2030-01-01T00:00:00Z","message":{"role":"assistant","content":"side"}}`+"\n"...)
 		st := testStore(t)
-		importData(t, st, data, "auto")
+		mustImport(t, st, data, "auto")
 		sh := shapeOf(t, st, "c1")
 		assert.Equal(t, "d1", sh.Cursor)
 		assert.Equal(t, []string{"main", "sidechain"}, sh.Branches)
@@ -575,7 +559,7 @@ func TestImportToleranceOneFormat(t *testing.T) {
 	t.Run("chatbot ui: chats without ids get generated node ids and stand at their last message", func(t *testing.T) {
 		data := []byte(`[{"id":"x","name":"n","messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"},{"content":"no role"}]}]`)
 		st := testStore(t)
-		res := importData(t, st, data, "auto")
+		res := mustImport(t, st, data, "auto")
 		assert.Equal(t, "chatbotui", res.Format)
 		assert.Equal(t, treeShape{2, 1, 0, "n0002", []string{"main"}}, shapeOf(t, st, "x"))
 		assert.Equal(t, []string{`chat "x" (n): message 2 has no role; skipped`}, warningTexts(res))
@@ -583,7 +567,7 @@ func TestImportToleranceOneFormat(t *testing.T) {
 	t.Run("chatbot ui: a chat without an id gets one derived from its content, so a second import finds it", func(t *testing.T) {
 		data := []byte(`{"version":4,"history":[{"name":"n","messages":[{"role":"user","content":"a"}]}],"folders":[]}`)
 		st := testStore(t)
-		res := importData(t, st, data, "auto")
+		res := mustImport(t, st, data, "auto")
 		assert.True(t, strings.HasPrefix(res.Sessions[0].SessionID, "chatbotui-"))
 		_, err := st.Import(data, "auto")
 		require.NotNil(t, err)
@@ -670,6 +654,6 @@ func TestImportJobSteps(t *testing.T) {
 	require.Nil(t, err)
 	assert.Len(t, res.Sessions, 50)
 	other := testStore(t)
-	importData(t, other, data, "auto")
+	mustImport(t, other, data, "auto")
 	assert.Equal(t, snapshot(t, other, "chat49"), snapshot(t, st, "chat49"))
 }
