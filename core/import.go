@@ -3,26 +3,52 @@ package core
 import (
 	"bytes"
 	"container/heap"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
 
-// ImportResult is the value of import.
+// ImportResult is the value of import: the report of what was read.
+// Sessions lists the sessions made (one per conversation imported);
+// Skipped the conversations that could not be imported, each with the
+// reason; Warnings everything that was skipped or guessed, each naming the
+// conversation and record (a skipped conversation has a warning too, so a
+// reader of Warnings alone misses nothing).
 type ImportResult struct {
+	Format   string            `json:"format"`
 	Sessions []ImportedSession `json:"sessions"`
+	Skipped  []ImportSkipped   `json:"skipped"`
 	Warnings []ImportWarning   `json:"warnings"`
 }
 
-// ImportedSession describes one session an import created.
+// ImportedSession describes one session an import created: its node
+// count, branch count (the path to the cursor is "main", every other
+// branch of the export has its own), number of roots, and how many of the
+// warnings name it.
 type ImportedSession struct {
-	SessionID string  `json:"sessionId"`
-	Title     string  `json:"title"`
-	NodeCount int     `json:"nodeCount"`
-	Cursor    *string `json:"cursor"`
+	SessionID   string  `json:"sessionId"`
+	Title       string  `json:"title"`
+	NodeCount   int     `json:"nodeCount"`
+	Cursor      *string `json:"cursor"`
+	BranchCount int     `json:"branchCount"`
+	RootCount   int     `json:"rootCount"`
+	Warnings    int     `json:"warnings"`
+}
+
+// ImportSkipped is one conversation an import could not use: its id and
+// title where the export gives them, and the reason.
+type ImportSkipped struct {
+	SessionID string `json:"sessionId,omitempty"`
+	Title     string `json:"title,omitempty"`
+	Reason    string `json:"reason"`
 }
 
 // ImportWarning is something an import could not use or had to guess; the
@@ -32,14 +58,60 @@ type ImportWarning struct {
 	Message   string `json:"message"`
 }
 
-// importer converts one export format into conversations.
+// sniff is what detection looks at: the shape of the data and the fields
+// of its first record, read without parsing the rest.
+type sniff struct {
+	// shape is '{' (one JSON object), '[' (a JSON array) or 'l' (JSON
+	// lines: one object per line).
+	shape byte
+	// keys are the fields of the object, of the array's first element or
+	// of the first line; lines holds the fields of up to 5 first lines.
+	keys  map[string]json.RawMessage
+	lines []map[string]json.RawMessage
+}
+
+// has reports whether the first record has every named field.
+func (sn *sniff) has(fields ...string) bool {
+	for _, f := range fields {
+		if _, ok := sn.keys[f]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// str returns the first record's field as a string ("" when absent or not
+// a string).
+func (sn *sniff) str(field string) string {
+	var s string
+	_ = json.Unmarshal(sn.keys[field], &s)
+	return s
+}
+
+// importer converts one export format into conversations. An importer
+// reads a top-level array element by element (item), a top-level object
+// (whole, else item on the object), or JSON lines (lines).
 type importer struct {
 	name string
-	// detect reports whether the parsed top-level value looks like this format.
-	detect func(top json.RawMessage) bool
-	// convert turns the data into conversations, or warnings for the parts
-	// it could not read.
-	convert func(top json.RawMessage) ([]importConv, []ImportWarning, *Error)
+	// detect reports whether the data looks like this format.
+	detect func(sn *sniff) bool
+	// item converts one conversation: an element of a top-level array, or
+	// the top-level object itself. A conversation it cannot use comes back
+	// with Skip set.
+	item func(raw json.RawMessage, k int) (importConv, []ImportWarning)
+	// whole converts a top-level object holding several conversations;
+	// nil means the object is one conversation (item).
+	whole func(top json.RawMessage) ([]importConv, []ImportWarning, *Error)
+	// lines returns a reader of JSON lines; nil for JSON formats.
+	lines func() lineReader
+}
+
+// lineReader reads a JSON-lines export, one valid JSON line at a time.
+type lineReader interface {
+	// line reads line number n (counting every line of the file from 1).
+	line(raw []byte, n int)
+	// finish returns the conversations read.
+	finish() ([]importConv, []ImportWarning)
 }
 
 // importers lists the formats import reads, in detection order.
@@ -47,8 +119,19 @@ var importers []importer
 
 func init() {
 	importers = []importer{
-		{"snapshot", detectSnapshot, nil},
-		{"chatgpt", detectChatGPT, convertChatGPT},
+		{name: "snapshot", detect: func(sn *sniff) bool {
+			return sn.shape == '{' && sn.has("version", "sessionId", "nodes")
+		}},
+		{name: "chatgpt", detect: func(sn *sniff) bool { return sn.shape != 'l' && sn.has("mapping") },
+			item: func(raw json.RawMessage, k int) (importConv, []ImportWarning) {
+				c, warns, err := convertChatGPTConversation(raw, k)
+				c.Skip = err
+				return c, warns
+			}},
+		{name: "openwebui", detect: detectOpenWebUI, item: convertOpenWebUIChat},
+		{name: "librechat", detect: detectLibreChat, item: convertLibreChat},
+		{name: "chatbotui", detect: detectChatbotUI, item: convertChatbotUIChat, whole: convertChatbotUI},
+		{name: "claude-code", detect: detectClaudeCode, lines: newClaudeCodeReader},
 	}
 }
 
@@ -81,31 +164,74 @@ func opImport(st *Store, r *request) (any, *Error) {
 }
 
 // Import reads an export (data: its bytes) in the named format ("" or
-// "auto" detects it) and adds one session per conversation. The result lists
-// the sessions made and warnings for what was skipped or guessed. An import
-// that makes no session is an error: INVALID_ARGUMENT, or
-// SESSION_ALREADY_EXISTS when every conversation was imported before.
+// "auto" detects it) and adds one session per conversation. The result
+// reports the sessions made, the conversations skipped and warnings for
+// what was skipped or guessed. An import that makes no session is an
+// error: INVALID_ARGUMENT, or SESSION_ALREADY_EXISTS when every
+// conversation was imported before. Import is StartImport, Step until done,
+// then Finish.
 func (st *Store) Import(data []byte, format string) (*ImportResult, *Error) {
+	job, err := st.StartImport(data, format)
+	if err != nil {
+		return nil, err
+	}
+	for !job.Step(math.MaxInt) {
+	}
+	return job.Finish()
+}
+
+// ImportJob is an import in progress, for callers that must not block for
+// long (the wasm binding runs a 50 MB import in slices and yields to the
+// page between them). Make one with Store.StartImport, call Step until it
+// reports done, then Finish, which adds the sessions. The job reads the
+// store only to draw ids; nothing changes before Finish, and other calls
+// may run between steps. The data passes through once: elements of a
+// top-level array and JSON lines are read one at a time.
+type ImportJob struct {
+	st    *Store
+	data  []byte
+	im    *importer
+	shape byte
+	pos   int // bytes read so far
+
+	dec    *json.Decoder // elements of a top-level array
+	item   int
+	lineNo int
+	lines  lineReader
+
+	res  *ImportResult
+	made []*Session
+	err  *Error
+	done bool
+}
+
+// StartImport detects or looks up the format of data and returns a job
+// that reads it (see ImportJob). Errors (INVALID_ARGUMENT): empty data, an
+// unknown format name, a format that cannot be detected, data that is not
+// JSON or JSON lines (naming line and column).
+func (st *Store) StartImport(data []byte, format string) (*ImportJob, *Error) {
 	st.op = "import"
-	top := bytes.TrimSpace(data)
-	if len(top) == 0 {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
 		return nil, invalidf("import data is empty")
 	}
-	if !json.Valid(top) {
-		var v any
-		err := json.Unmarshal(top, &v)
-		return nil, invalidf("import data is not valid JSON: %s", describeJSONError(top, err))
+	sn, err := sniffData(data)
+	if err != nil {
+		return nil, err
 	}
 	var im *importer
 	switch format {
 	case "", "auto":
 		for k := range importers {
-			if importers[k].detect(top) {
+			if importers[k].detect(sn) {
 				im = &importers[k]
 				break
 			}
 		}
 		if im == nil {
+			if sn.shape == '[' && sn.keys == nil {
+				return nil, invalidf("import data is an empty array or holds no object: nothing to import")
+			}
 			return nil, invalidf("could not detect the format of the import data (known formats: %s)", strings.Join(ImportFormats()[1:], ", "))
 		}
 	default:
@@ -118,39 +244,268 @@ func (st *Store) Import(data []byte, format string) (*ImportResult, *Error) {
 			return nil, invalidf("unknown import format %q (known: %s)", format, strings.Join(ImportFormats(), ", "))
 		}
 	}
-	res := &ImportResult{Sessions: []ImportedSession{}, Warnings: []ImportWarning{}}
-	var made []*Session
-	existing := 0
-	if im.name == "snapshot" {
-		s, _, err := parseSnapshot(top, "")
-		if err != nil {
-			return nil, err
+	shape := sn.shape
+	switch {
+	case im.lines != nil:
+		shape = 'l' // one object is a file of one line
+	case shape == 'l':
+		return nil, invalidf("%s import: the data is JSON lines, but %s exports are one JSON document", im.name, im.name)
+	case shape == '[' && im.item == nil:
+		return nil, invalidf("%s import: the data must be a JSON object, not an array", im.name)
+	}
+	j := &ImportJob{st: st, data: data, im: im, shape: shape,
+		res: &ImportResult{Format: im.name, Sessions: []ImportedSession{}, Skipped: []ImportSkipped{}, Warnings: []ImportWarning{}}}
+	switch shape {
+	case '[':
+		j.dec = json.NewDecoder(bytes.NewReader(data))
+		if _, err := j.dec.Token(); err != nil {
+			return nil, invalidf("import data is not valid JSON: %s", describeJSONError(data, err))
 		}
-		made = append(made, s)
-	} else {
-		convs, warns, err := im.convert(top)
-		if err != nil {
-			return nil, err
+	case 'l':
+		j.lines = im.lines()
+	}
+	return j, nil
+}
+
+// sniffData finds the shape of data and the fields of its first record.
+func sniffData(data []byte) (*sniff, *Error) {
+	sn := &sniff{}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	switch data[0] {
+	case '[':
+		sn.shape = '['
+		if _, err := dec.Token(); err != nil {
+			return nil, invalidf("import data is not valid JSON: %s", describeJSONError(data, err))
 		}
-		res.Warnings = append(res.Warnings, warns...)
-		for _, c := range convs {
-			s, warns, err := st.buildImported(c)
-			res.Warnings = append(res.Warnings, warns...)
-			if err != nil {
-				res.Warnings = append(res.Warnings, ImportWarning{SessionID: c.ID, Message: err.Message})
-				continue
+		if dec.More() {
+			var first json.RawMessage
+			if err := dec.Decode(&first); err != nil {
+				return nil, invalidf("import data is not valid JSON: %s", describeJSONError(data, err))
 			}
-			made = append(made, s)
+			_ = json.Unmarshal(first, &sn.keys)
 		}
+		return sn, nil
+	case '{':
+	default:
+		var v any
+		err := json.Unmarshal(data, &v)
+		return nil, invalidf("import data is not valid JSON: %s", describeJSONError(data, err))
+	}
+	if err := dec.Decode(&sn.keys); err != nil {
+		return nil, invalidf("import data is not valid JSON: %s", describeJSONError(data, err))
+	}
+	end := int(dec.InputOffset())
+	rest := data[end:]
+	next := bytes.TrimLeft(rest, " \t\r\n")
+	if len(next) == 0 {
+		sn.shape = '{'
+		return sn, nil
+	}
+	if !bytes.ContainsRune(rest[:len(rest)-len(next)], '\n') {
+		off := len(data) - len(next)
+		return nil, invalidf("import data is not valid JSON: invalid character %q after top-level value (%s)", next[0], lineColumn(data, off))
+	}
+	sn.shape = 'l'
+	sn.lines = append(sn.lines, sn.keys)
+	for pos, n := end, 0; pos < len(data) && n < 4; n++ {
+		line, next := nextLine(data, pos)
+		pos = next
+		var fields map[string]json.RawMessage
+		if len(line) > 0 && json.Unmarshal(line, &fields) == nil {
+			sn.lines = append(sn.lines, fields)
+		}
+	}
+	return sn, nil
+}
+
+// nextLine returns the line of data starting at pos, without its line end
+// and surrounding white space, and the position after it.
+func nextLine(data []byte, pos int) ([]byte, int) {
+	end := bytes.IndexByte(data[pos:], '\n')
+	if end < 0 {
+		return bytes.TrimSpace(data[pos:]), len(data)
+	}
+	return bytes.TrimSpace(data[pos : pos+end]), pos + end + 1
+}
+
+// Progress returns how many bytes of the data the job has read, and the
+// total (UTF-8 bytes of the trimmed data).
+func (j *ImportJob) Progress() (read, total int) {
+	return j.pos, len(j.data)
+}
+
+// Step reads about budget bytes of the data (at least one conversation,
+// array element or line) and reports whether the job is done. After an
+// error the job is done and Finish returns the error.
+func (j *ImportJob) Step(budget int) bool {
+	if j.done {
+		return true
+	}
+	start := j.pos
+	for !j.done && (j.pos-start < budget || j.pos == start) {
+		switch j.shape {
+		case '{':
+			j.readObject()
+		case '[':
+			j.readElement()
+		case 'l':
+			j.readLine()
+		}
+	}
+	return j.done
+}
+
+func (j *ImportJob) fail(err *Error) {
+	j.err, j.done, j.pos = err, true, len(j.data)
+}
+
+func (j *ImportJob) warn(ws []ImportWarning) {
+	j.res.Warnings = append(j.res.Warnings, ws...)
+}
+
+// readObject converts a top-level object.
+func (j *ImportJob) readObject() {
+	j.pos, j.done = len(j.data), true
+	if j.im.name == "snapshot" {
+		s, _, err := parseSnapshot(j.data, "")
+		if err != nil {
+			j.fail(err)
+			return
+		}
+		j.made = append(j.made, s)
+		return
+	}
+	if j.im.whole != nil {
+		convs, warns, err := j.im.whole(j.data)
+		j.warn(warns)
+		if err != nil {
+			j.fail(err)
+			return
+		}
+		for _, c := range convs {
+			j.build(c)
+		}
+		return
+	}
+	c, warns := j.im.item(j.data, 0)
+	j.warn(warns)
+	j.build(c)
+}
+
+// readElement converts the next element of a top-level array.
+func (j *ImportJob) readElement() {
+	if !j.dec.More() {
+		if _, err := j.dec.Token(); err != nil {
+			j.fail(invalidf("import data is not valid JSON: %s", describeJSONError(j.data, err)))
+			return
+		}
+		if _, err := j.dec.Token(); err != io.EOF {
+			off := int(j.dec.InputOffset())
+			j.fail(invalidf("import data is not valid JSON: unexpected data after the top-level array (%s)", lineColumn(j.data, off)))
+			return
+		}
+		j.pos, j.done = len(j.data), true
+		return
+	}
+	var raw json.RawMessage
+	if err := j.dec.Decode(&raw); err != nil {
+		j.fail(invalidf("import data is not valid JSON: %s", describeJSONError(j.data, err)))
+		return
+	}
+	j.pos = int(j.dec.InputOffset())
+	c, warns := j.im.item(raw, j.item)
+	j.item++
+	j.warn(warns)
+	j.build(c)
+}
+
+// readLine reads the next line of a JSON-lines export. A line that is not
+// JSON is an error naming its line and column, except the last line when
+// it is cut off (the file was copied while being written): then the lines
+// before it are kept and a warning names it.
+func (j *ImportJob) readLine() {
+	if j.pos >= len(j.data) {
+		j.done = true
+		convs, warns := j.lines.finish()
+		j.warn(warns)
+		for _, c := range convs {
+			j.build(c)
+		}
+		return
+	}
+	line, next := nextLine(j.data, j.pos)
+	j.lineNo++
+	start := j.pos
+	j.pos = next
+	if len(line) == 0 {
+		return
+	}
+	if !json.Valid(line) {
+		var v any
+		err := json.Unmarshal(line, &v)
+		last := len(bytes.TrimSpace(j.data[next:])) == 0
+		if last && err != nil && err.Error() == "unexpected end of JSON input" {
+			j.res.Warnings = append(j.res.Warnings, ImportWarning{Message: fmt.Sprintf(
+				"line %d is cut off (%d bytes, the JSON ends early); it is skipped and the %d lines before it are kept", j.lineNo, len(line), j.lineNo-1)})
+			return
+		}
+		col := len(line) + 1
+		if se, ok := err.(*json.SyntaxError); ok {
+			col = int(se.Offset)
+		}
+		lead := len(j.data[start:]) - len(bytes.TrimLeft(j.data[start:], " \t\r"))
+		msg := "invalid JSON"
+		if err != nil {
+			msg = err.Error()
+		}
+		j.fail(invalidf("import data is not valid JSON lines: line %d: %s (line %d, column %d)", j.lineNo, msg, j.lineNo, col+lead))
+		return
+	}
+	j.lines.line(line, j.lineNo)
+}
+
+// build turns one converted conversation into a pending session.
+func (j *ImportJob) build(c importConv) {
+	if c.Skip != nil {
+		j.skip(c.ID, c.Title, c.Skip.Message)
+		return
+	}
+	s, warns, err := j.st.buildImported(c)
+	j.warn(warns)
+	if err != nil {
+		j.skip(c.ID, c.Title, err.Message)
+		return
+	}
+	j.made = append(j.made, s)
+}
+
+func (j *ImportJob) skip(id, title, reason string) {
+	j.res.Skipped = append(j.res.Skipped, ImportSkipped{SessionID: id, Title: title, Reason: reason})
+	j.res.Warnings = append(j.res.Warnings, ImportWarning{SessionID: id, Message: reason})
+}
+
+// Finish adds the sessions the job made and returns the report. Sessions
+// whose id is already taken are skipped (SESSION_ALREADY_EXISTS, reported
+// per conversation). An import that adds no session is an error:
+// SESSION_ALREADY_EXISTS when every conversation was imported before, else
+// INVALID_ARGUMENT naming the reasons. Calling Finish before Step reports
+// done runs the remaining steps first.
+func (j *ImportJob) Finish() (*ImportResult, *Error) {
+	for !j.Step(math.MaxInt) {
+	}
+	st, res := j.st, j.res
+	st.op = "import"
+	if j.err != nil {
+		return nil, j.err
 	}
 	now := st.timestamp()
 	var kept []*Session
+	existing := 0
 	seen := map[string]bool{}
-	for _, s := range made {
+	for _, s := range j.made {
 		if _, ok := st.sessions[s.id]; ok || seen[s.id] {
 			existing++
-			res.Warnings = append(res.Warnings, ImportWarning{SessionID: s.id,
-				Message: fmt.Sprintf("%s: session %q already exists; skipped (import it again under another id to keep both)", SessionAlreadyExists, s.id)})
+			j.skip(s.id, s.title, fmt.Sprintf("%s: session %q already exists; skipped (import it again under another id to keep both)", SessionAlreadyExists, s.id))
 			continue
 		}
 		seen[s.id] = true
@@ -163,47 +518,71 @@ func (st *Store) Import(data []byte, format string) (*ImportResult, *Error) {
 		kept = append(kept, s)
 	}
 	if len(kept) == 0 {
-		if existing > 0 && existing == len(made) {
+		if existing > 0 && existing == len(j.made) {
 			return nil, errorf(SessionAlreadyExists, "nothing imported: every conversation in the data is already a session (%d)", existing)
 		}
 		msgs := make([]string, 0, len(res.Warnings))
 		for _, w := range res.Warnings {
 			msgs = append(msgs, w.Message)
 		}
+		if len(msgs) == 0 {
+			msgs = append(msgs, "the data holds no conversation")
+		}
 		return nil, invalidf("nothing imported: %s", strings.Join(msgs, "; "))
+	}
+	perSession := map[string]int{}
+	for _, w := range res.Warnings {
+		perSession[w.SessionID]++
 	}
 	for _, s := range kept {
 		st.put(s)
 		st.markDirty(s, 0, true)
+		roots := 0
+		for _, p := range s.parent {
+			if p < 0 {
+				roots++
+			}
+		}
 		res.Sessions = append(res.Sessions, ImportedSession{
 			SessionID: s.id, Title: s.title, NodeCount: len(s.nodes), Cursor: nullable(s.nodeID(s.cursor)),
+			BranchCount: len(s.branches), RootCount: roots, Warnings: perSession[s.id],
 		})
 	}
 	return res, nil
 }
 
 // describeJSONError names the line and column where data stops being JSON.
+// err is the error a decoder met somewhere in data; since a stream
+// decoder's offsets are not positions in data, the whole of data is
+// checked again to find the first fault (this runs only on failure).
 func describeJSONError(data []byte, err error) string {
-	var off int64 = -1
-	if se, ok := err.(*json.SyntaxError); ok {
-		off = se.Offset
+	if err == nil {
+		return "malformed JSON"
 	}
-	if off < 0 || err == nil {
-		if err == nil {
-			return "malformed JSON"
-		}
+	var se *json.SyntaxError
+	if !errors.As(err, &se) && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return err.Error()
 	}
-	line, col := 1, 1
-	for _, c := range data[:max(0, min(int(off)-1, len(data)))] { // the bad byte is the last one read
-		if c == '\n' {
-			line++
-			col = 1
-		} else {
-			col++
+	var sink json.RawMessage
+	if full := json.Unmarshal(data, &sink); errors.As(full, &se) {
+		if se.Error() == "unexpected end of JSON input" {
+			return fmt.Sprintf("%v (%s)", se, lineColumn(data, len(data)))
 		}
+		return fmt.Sprintf("%v (%s)", se, lineColumn(data, int(se.Offset)-1))
 	}
-	return fmt.Sprintf("%v (line %d, column %d)", err, line, col)
+	return fmt.Sprintf("unexpected end of JSON input (%s)", lineColumn(data, len(data)))
+}
+
+// lineColumn names the line and column (both from 1, columns in bytes) of
+// the byte at index off of data.
+func lineColumn(data []byte, off int) string {
+	off = min(max(off, 0), len(data))
+	line := 1 + bytes.Count(data[:off], []byte{'\n'})
+	col := off + 1
+	if nl := bytes.LastIndexByte(data[:off], '\n'); nl >= 0 {
+		col = off - nl
+	}
+	return fmt.Sprintf("line %d, column %d", line, col)
 }
 
 // importConv is one conversation, format-neutral, ready to become a session.
@@ -214,6 +593,11 @@ type importConv struct {
 	Updated float64
 	Records []importRecord
 	Current string // the export's own current leaf, "" when none
+	// Linear says the records form one chain in their order (exports
+	// without parent links); records with an empty ID get generated ids.
+	Linear bool
+	// Skip, when set, says the conversation cannot be imported and why.
+	Skip *Error
 }
 
 // importRecord is one node-to-be of an import.
@@ -223,6 +607,116 @@ type importRecord struct {
 	Message  json.RawMessage
 	Time     float64 // Unix seconds, 0 when unknown
 	Source   json.RawMessage
+	// Aside marks a record off the main line (a Claude Code sidechain): it
+	// is never chosen as the newest leaf while another leaf exists.
+	Aside bool
+	// Branch names the branch this record opens when it does not continue
+	// its parent's ("" for the automatic name derived from the parent's).
+	Branch string
+}
+
+// relink gives each record whose parent was dropped (dropped maps a
+// dropped record's id to its own parent, "" for none) its nearest kept
+// ancestor. The climb is a loop bounded by the number of dropped records,
+// so a cycle among them cannot hang it.
+func relink(recs []importRecord, dropped map[string]string) {
+	if len(dropped) == 0 {
+		return
+	}
+	for i := range recs {
+		p := recs[i].ParentID
+		for steps := 0; p != "" && steps <= len(dropped); steps++ {
+			up, ok := dropped[p]
+			if !ok {
+				break
+			}
+			p = up
+		}
+		if _, ok := dropped[p]; ok {
+			p = ""
+		}
+		recs[i].ParentID = p
+	}
+}
+
+// hashID returns an id derived from data: prefix and 16 hex digits of its
+// SHA-256. Conversations without an id of their own get one this way, so
+// importing the same file twice finds the first import's sessions.
+func hashID(prefix string, data []byte) string {
+	sum := sha256.Sum256(data)
+	return prefix + hex.EncodeToString(sum[:8])
+}
+
+// unixSeconds reads a time that an export writes as Unix seconds,
+// milliseconds or nanoseconds (Open WebUI has used all three), or as an
+// RFC 3339 string; 0 when absent or unreadable.
+func unixSeconds(raw json.RawMessage) float64 {
+	if len(raw) == 0 {
+		return 0
+	}
+	if raw[0] == '"' {
+		var text string
+		if json.Unmarshal(raw, &text) != nil {
+			return 0
+		}
+		t, err := time.Parse(time.RFC3339Nano, text)
+		if err != nil {
+			return 0
+		}
+		return float64(t.UnixNano()) / 1e9
+	}
+	var v float64
+	if json.Unmarshal(raw, &v) != nil || v <= 0 || math.IsInf(v, 0) {
+		return 0
+	}
+	switch {
+	case v > 1e17:
+		return v / 1e9
+	case v > 1e14:
+		return v / 1e6
+	case v > 1e11:
+		return v / 1e3
+	}
+	return v
+}
+
+// loneSurrogate returns the first \uXXXX escape in raw JSON that is half
+// of a UTF-16 surrogate pair without its other half ("" when none), and
+// its byte offset. encoding/json reads such an escape as U+FFFD; import
+// reports it instead of replacing it silently.
+func loneSurrogate(raw []byte) (string, int) {
+	hexAt := func(i int) (rune, bool) {
+		if i+6 > len(raw) || raw[i] != '\\' || raw[i+1] != 'u' {
+			return 0, false
+		}
+		v, err := strconv.ParseUint(string(raw[i+2:i+6]), 16, 16)
+		return rune(v), err == nil
+	}
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' || i+1 >= len(raw) {
+			continue
+		}
+		if raw[i+1] != 'u' {
+			i++
+			continue
+		}
+		r, ok := hexAt(i)
+		if !ok {
+			continue
+		}
+		switch {
+		case r >= 0xd800 && r < 0xdc00:
+			if r2, ok := hexAt(i + 6); ok && r2 >= 0xdc00 && r2 < 0xe000 {
+				i += 11
+				continue
+			}
+			return string(raw[i : i+6]), i
+		case r >= 0xdc00 && r < 0xe000:
+			return string(raw[i : i+6]), i
+		}
+		i += 5
+	}
+	return "", -1
 }
 
 func unixTimestamp(sec float64) string {
@@ -273,9 +767,37 @@ func (st *Store) buildImported(c importConv) (*Session, []ImportWarning, *Error)
 	if len(recs) == 0 {
 		return nil, warns, invalidf("conversation %q (%s) has no messages; skipped", id, c.Title)
 	}
+	if c.Linear {
+		taken := make(map[string]bool, len(recs))
+		for _, rec := range recs {
+			taken[rec.ID] = true
+		}
+		for i := range recs {
+			for recs[i].ID == "" {
+				if cand := st.newID(); cand != "" && !taken[cand] {
+					recs[i].ID, taken[cand] = cand, true
+				}
+			}
+			if i > 0 {
+				recs[i].ParentID = recs[i-1].ID
+			}
+		}
+	}
+	for _, rec := range recs {
+		raw := rec.Source
+		if raw == nil {
+			raw = rec.Message
+		}
+		if esc, at := loneSurrogate(raw); esc != "" {
+			warn("message %q holds a lone surrogate escape %s (byte %d of its record), which is not a character: the record keeps it as written, text shows U+FFFD", rec.ID, esc, at)
+		}
+	}
 	at := make(map[string]int32, len(recs))
 	var dups []string
 	for i, rec := range recs {
+		if rec.ID == "" {
+			return nil, warns, invalidf("conversation %q has a message without an id (record %d); skipped", id, i)
+		}
 		if _, dup := at[rec.ID]; dup {
 			dups = append(dups, rec.ID)
 			continue
@@ -336,6 +858,9 @@ func (st *Store) buildImported(c importConv) (*Session, []ImportWarning, *Error)
 	}
 	// Cursor: the export's current leaf, else the newest leaf.
 	cursor := int32(-1)
+	if c.Linear && c.Current == "" {
+		c.Current = recs[len(recs)-1].ID // a linear chat stands at its end
+	}
 	if c.Current != "" {
 		if i, ok := at[c.Current]; ok {
 			cursor = i
@@ -347,7 +872,14 @@ func (st *Store) buildImported(c importConv) (*Session, []ImportWarning, *Error)
 	}
 	if cursor < 0 {
 		for _, i := range order {
-			if len(kids[i]) == 0 && (cursor < 0 || recs[i].Time >= recs[cursor].Time) {
+			if len(kids[i]) > 0 {
+				continue
+			}
+			better := cursor < 0 || recs[i].Time >= recs[cursor].Time
+			if cursor >= 0 && recs[i].Aside != recs[cursor].Aside {
+				better = recs[cursor].Aside
+			}
+			if better {
 				cursor = i
 			}
 		}
@@ -382,14 +914,14 @@ func (st *Store) buildImported(c importConv) (*Session, []ImportWarning, *Error)
 		case p < 0 && onMain[i]:
 			branch = DefaultBranch
 		case p < 0:
-			branch = s.autoBranchName(DefaultBranch)
+			branch = s.branchFor(rec.Branch, DefaultBranch)
 		case cont[p] == i:
 			branch = s.nodes[s.index[recs[p].ID]].Branch
 		case cont[p] < 0 && !onMain[p]:
 			cont[p] = i
 			branch = s.nodes[s.index[recs[p].ID]].Branch
 		default:
-			branch = s.autoBranchName(s.nodes[s.index[recs[p].ID]].Branch)
+			branch = s.branchFor(rec.Branch, s.nodes[s.index[recs[p].ID]].Branch)
 		}
 		ts := unixTimestamp(rec.Time)
 		if ts == "" {
@@ -408,17 +940,17 @@ func (st *Store) buildImported(c importConv) (*Session, []ImportWarning, *Error)
 	return s, warns, nil
 }
 
-// detectSnapshot reports whether top is a sessiontree snapshot.
-func detectSnapshot(top json.RawMessage) bool {
-	if top[0] != '{' {
-		return false
+// branchFor names a branch an import opens: hint itself when it is a
+// free name, else a name derived from hint, or from from when there is no
+// hint.
+func (s *Session) branchFor(hint, from string) string {
+	if hint == "" {
+		return s.autoBranchName(from)
 	}
-	var probe struct {
-		Version   json.RawMessage `json:"version"`
-		SessionID json.RawMessage `json:"sessionId"`
-		Nodes     json.RawMessage `json:"nodes"`
+	if s.byName[hint] == nil {
+		return hint
 	}
-	return json.Unmarshal(top, &probe) == nil && probe.Version != nil && probe.SessionID != nil && probe.Nodes != nil
+	return s.autoBranchName(hint)
 }
 
 // sortedKeys returns the keys of m in sorted order (deterministic output).

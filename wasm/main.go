@@ -10,6 +10,10 @@
 //
 //	call(request: string) → envelope: string       // core.Store.Call
 //	importText(data: string, format: string) → envelope: string
+//	importStart(data: string, format: string) → envelope: string  // value {job, total}
+//	importStep(job: number, budget: number) → string              // {"done","read","total"} or an error envelope
+//	importFinish(job: number) → envelope: string                  // the import's value
+//	importCancel(job: number)                                     // drops an unfinished job
 //	drain(withNodes: boolean) → changes: string    // core.Store.DrainChanges
 //	free()                                         // releases the handle's functions
 //
@@ -66,6 +70,8 @@ func newStore(this js.Value, args []js.Value) any {
 	st := core.New(core.Options{})
 	st.TrackChanges(true)
 	var funcs []js.Func
+	jobs := map[int]*core.ImportJob{}
+	nextJob := 0
 	fn := func(f func(this js.Value, args []js.Value) any) js.Func {
 		jf := js.FuncOf(f)
 		funcs = append(funcs, jf)
@@ -95,6 +101,61 @@ func newStore(this js.Value, args []js.Value) any {
 				return string(core.ValueEnvelope(res))
 			})
 		}),
+		// Sliced import (core.ImportJob): the shim calls importStep with a
+		// byte budget and yields to the page between steps; read and total
+		// are UTF-8 bytes of the data.
+		"importStart": fn(func(this js.Value, args []js.Value) any {
+			return guard("importStart", func() string {
+				data, ok := argString(args, 0)
+				if !ok {
+					return badArgument("importStart takes the export's text as a string")
+				}
+				format, _ := argString(args, 1)
+				job, err := st.StartImport([]byte(data), format)
+				if err != nil {
+					return string(core.ErrorEnvelope(err))
+				}
+				nextJob++
+				jobs[nextJob] = job
+				_, total := job.Progress()
+				return string(core.ValueEnvelope(map[string]int{"job": nextJob, "total": total}))
+			})
+		}),
+		"importStep": fn(func(this js.Value, args []js.Value) any {
+			return guard("importStep", func() string {
+				job := jobArg(jobs, args)
+				if job == nil {
+					return badArgument("importStep: no such import job")
+				}
+				budget := 1 << 20
+				if len(args) > 1 && args[1].Type() == js.TypeNumber && args[1].Int() > 0 {
+					budget = args[1].Int()
+				}
+				done := job.Step(budget)
+				read, total := job.Progress()
+				return fmt.Sprintf(`{"done":%t,"read":%d,"total":%d}`, done, read, total)
+			})
+		}),
+		"importFinish": fn(func(this js.Value, args []js.Value) any {
+			return guard("importFinish", func() string {
+				job := jobArg(jobs, args)
+				if job == nil {
+					return badArgument("importFinish: no such import job")
+				}
+				delete(jobs, args[0].Int())
+				res, err := job.Finish()
+				if err != nil {
+					return string(core.ErrorEnvelope(err))
+				}
+				return string(core.ValueEnvelope(res))
+			})
+		}),
+		"importCancel": fn(func(this js.Value, args []js.Value) any {
+			if len(args) > 0 && args[0].Type() == js.TypeNumber {
+				delete(jobs, args[0].Int())
+			}
+			return nil
+		}),
 		"drain": fn(func(this js.Value, args []js.Value) any {
 			withNodes := len(args) > 0 && args[0].Truthy()
 			return string(st.DrainChanges(withNodes))
@@ -107,4 +168,12 @@ func newStore(this js.Value, args []js.Value) any {
 		return nil
 	})
 	return js.ValueOf(handle)
+}
+
+// jobArg returns the import job named by args[0], or nil.
+func jobArg(jobs map[int]*core.ImportJob, args []js.Value) *core.ImportJob {
+	if len(args) == 0 || args[0].Type() != js.TypeNumber {
+		return nil
+	}
+	return jobs[args[0].Int()]
 }

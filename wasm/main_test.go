@@ -64,7 +64,34 @@ func TestBindingImportsText(t *testing.T) {
 	h := storeHandle(t)
 	data := `{"id":"c","title":"T","current_node":"a","mapping":{"a":{"id":"a","message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["hi"]}},"parent":null,"children":[]}}}`
 	out := h.Call("importText", data, "auto").String()
-	assert.Equal(t, `{"ok":true,"value":{"sessions":[{"sessionId":"c","title":"T","nodeCount":1,"cursor":"a"}],"warnings":[]}}`, out)
+	assert.Equal(t, `{"ok":true,"value":{"format":"chatgpt","sessions":[{"sessionId":"c","title":"T","nodeCount":1,"cursor":"a","branchCount":1,"rootCount":1,"warnings":0}],"skipped":[],"warnings":[]}}`, out)
+}
+
+func TestBindingImportsInSlices(t *testing.T) {
+	h := storeHandle(t)
+	data := `[{"id":"c","chat":{"history":{"currentId":"b","messages":{"a":{"id":"a","parentId":null,"childrenIds":["b"],"role":"user","content":"q"},"b":{"id":"b","parentId":"a","childrenIds":[],"role":"assistant","content":"r"}}}}},` +
+		`{"id":"d","chat":{"history":{"currentId":"x","messages":{"x":{"id":"x","parentId":null,"childrenIds":[],"role":"user","content":"s"}}}}}]`
+	start := h.Call("importStart", data, "auto").String()
+	var env struct {
+		OK    bool
+		Value struct{ Job, Total int }
+	}
+	require.NoError(t, json.Unmarshal([]byte(start), &env), start)
+	require.True(t, env.OK, start)
+	assert.Equal(t, len(data), env.Value.Total)
+	var steps []string
+	for len(steps) < 10 {
+		step := h.Call("importStep", env.Value.Job, 1).String()
+		steps = append(steps, step)
+		if strings.HasPrefix(step, `{"done":true`) {
+			break
+		}
+	}
+	assert.Equal(t, []string{`{"done":false,"read":220,"total":358}`, `{"done":false,"read":357,"total":358}`, `{"done":true,"read":358,"total":358}`}, steps)
+	assert.Equal(t, `{"ok":true,"value":[]}`, h.Call("call", `{"operation":"sessions"}`).String(), "nothing is added before importFinish")
+	out := h.Call("importFinish", env.Value.Job).String()
+	assert.Contains(t, out, `"sessions":[{"sessionId":"c",`)
+	assert.Contains(t, h.Call("importFinish", env.Value.Job).String(), "no such import job")
 }
 
 func TestGuardTurnsAPanicIntoAnEnvelope(t *testing.T) {

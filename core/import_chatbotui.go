@@ -1,0 +1,132 @@
+package core
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// Chatbot UI (mckaywrigley/chatbot-ui, the "legacy" app) exports, version
+// 4: {"version":4,"history":[chat…],"folders":[…],"prompts":[…]}; versions
+// 1–3 were a bare array of chats or {"history","folders"}. A chat is
+// {"id","name","messages":[{"role","content"}],"model","prompt",
+// "temperature","folderId"}: a linear list without message ids. Field names
+// as in chatbot-ui's utils/app/importExport.ts and LibreChat's test data.
+
+// detectChatbotUI reports whether the data is a Chatbot UI export: an
+// object with a "history" array, or an array of chats with "name" and
+// "messages".
+func detectChatbotUI(sn *sniff) bool {
+	switch sn.shape {
+	case '{':
+		raw, ok := sn.keys["history"]
+		return ok && len(raw) > 0 && raw[0] == '['
+	case '[':
+		raw, ok := sn.keys["messages"]
+		return ok && sn.has("name") && len(raw) > 0 && raw[0] == '['
+	}
+	return false
+}
+
+// convertChatbotUI converts the export object's "history" chats.
+func convertChatbotUI(top json.RawMessage) ([]importConv, []ImportWarning, *Error) {
+	var export struct {
+		History []json.RawMessage `json:"history"`
+	}
+	if err := json.Unmarshal(top, &export); err != nil {
+		return nil, nil, invalidf("chatbotui import: the export could not be read: %s", jsonErrorText(err))
+	}
+	var convs []importConv
+	var warns []ImportWarning
+	for k, raw := range export.History {
+		c, w := convertChatbotUIChat(raw, k)
+		convs = append(convs, c)
+		warns = append(warns, w...)
+	}
+	if len(convs) == 0 {
+		return nil, warns, invalidf("chatbotui import: the export's history holds no chat")
+	}
+	return convs, warns, nil
+}
+
+// convertChatbotUIChat converts one chat: an optional system message from
+// its "prompt" (what Chatbot UI sent the model first), then its messages
+// in order, ids generated.
+func convertChatbotUIChat(raw json.RawMessage, k int) (importConv, []ImportWarning) {
+	c := importConv{Linear: true}
+	if len(raw) == 0 || raw[0] != '{' {
+		c.Skip = invalidf("chat %d is not an object; skipped", k)
+		return c, nil
+	}
+	var fields map[string]json.RawMessage
+	var chat struct {
+		ID       *string           `json:"id"`
+		Name     *string           `json:"name"`
+		Prompt   *string           `json:"prompt"`
+		Messages []json.RawMessage `json:"messages"`
+	}
+	if err := json.Unmarshal(raw, &chat); err != nil || json.Unmarshal(raw, &fields) != nil {
+		c.Skip = invalidf("chat %d could not be read; skipped", k)
+		return c, nil
+	}
+	c.ID = hashID("chatbotui-", raw)
+	if chat.ID != nil && *chat.ID != "" {
+		c.ID = *chat.ID
+	}
+	if chat.Name != nil {
+		c.Title = *chat.Name
+	}
+	if !validSessionID(c.ID) {
+		c.Skip = invalidf("chat %d has an unusable id %q; skipped", k, c.ID)
+		c.ID = ""
+		return c, nil
+	}
+	name := fmt.Sprintf("chat %q", c.ID)
+	if c.Title != "" {
+		name += fmt.Sprintf(" (%s)", c.Title)
+	}
+	var warns []ImportWarning
+	if chat.Prompt != nil && *chat.Prompt != "" {
+		// The chat's settings (model, prompt, temperature, folder) are its
+		// own record: the system node's source, without the messages.
+		delete(fields, "messages")
+		src := []byte{'{'}
+		for i, key := range sortedKeys(fields) {
+			if i > 0 {
+				src = append(src, ',')
+			}
+			src = appendKey(src, key)
+			v, _ := compactRaw(fields[key])
+			src = append(src, v...)
+		}
+		src = append(src, '}')
+		msg := appendString([]byte(`{"role":"system","content":`), *chat.Prompt)
+		c.Records = append(c.Records, importRecord{Message: append(msg, '}'), Source: src})
+	}
+	for i, m := range chat.Messages {
+		var msg struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		}
+		if len(m) == 0 || m[0] != '{' || json.Unmarshal(m, &msg) != nil || msg.Role == "" {
+			warns = append(warns, ImportWarning{SessionID: c.ID, Message: fmt.Sprintf("%s: message %d has no role; skipped", name, i)})
+			continue
+		}
+		src, _ := compactRaw(m)
+		content := bytes.TrimSpace(msg.Content)
+		b := appendString([]byte(`{"role":`), msg.Role)
+		b = append(b, `,"content":`...)
+		if len(content) > 0 && (content[0] == '"' || content[0] == '[' && contentPartsOK(content)) {
+			cc, _ := compactRaw(content)
+			b = append(b, cc...)
+		} else {
+			b = append(b, `""`...)
+		}
+		c.Records = append(c.Records, importRecord{Message: append(b, '}'), Source: src})
+	}
+	if len(c.Records) == 0 {
+		c.Skip = invalidf("%s has no messages; skipped", name)
+		return c, warns
+	}
+	return c, warns
+}

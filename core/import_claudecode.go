@@ -1,0 +1,215 @@
+package core
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"hash"
+	"strings"
+)
+
+// Claude Code session transcripts (~/.claude/projects/<dir>/<session>.jsonl):
+// one JSON object per line. Message lines are
+//
+//	{"type":"user"|"assistant","uuid","parentUuid","isSidechain","sessionId","timestamp","message":{"role","content",…},…}
+//
+// where message.content holds text, thinking, tool_use and tool_result
+// blocks. Sub-agent ("Task") transcripts are sidechains (isSidechain: true).
+// A "system" line with subtype "compact_boundary" starts a compacted
+// continuation: its parentUuid is null and logicalParentUuid names the
+// message it continues. "summary" lines ({"type":"summary","summary",
+// "leafUuid"}) title a leaf. Other lines (file-history-snapshot, …) carry
+// no message. Field names as in the transcripts read by
+// daaain/claude-code-log, whose test data are our fixtures.
+
+// detectClaudeCode reports whether the first lines look like a Claude Code
+// transcript.
+func detectClaudeCode(sn *sniff) bool {
+	lines := sn.lines
+	if sn.shape == '{' {
+		lines = []map[string]json.RawMessage{sn.keys}
+	}
+	for _, l := range lines {
+		_, parent := l["parentUuid"]
+		_, leaf := l["leafUuid"]
+		_, uuid := l["uuid"]
+		_, session := l["sessionId"]
+		if parent || leaf || uuid && session {
+			return true
+		}
+	}
+	return false
+}
+
+type claudeCodeLine struct {
+	Type              string          `json:"type"`
+	Subtype           string          `json:"subtype"`
+	UUID              string          `json:"uuid"`
+	ParentUUID        json.RawMessage `json:"parentUuid"`
+	LogicalParentUUID *string         `json:"logicalParentUuid"`
+	IsSidechain       bool            `json:"isSidechain"`
+	SessionID         string          `json:"sessionId"`
+	Timestamp         json.RawMessage `json:"timestamp"`
+	Message           json.RawMessage `json:"message"`
+	Summary           string          `json:"summary"`
+	LeafUUID          string          `json:"leafUuid"`
+}
+
+type claudeCodeSummary struct {
+	text, leaf string
+	line       int
+}
+
+// claudeCodeReader reads a transcript line by line into one conversation.
+type claudeCodeReader struct {
+	sessionID string
+	recs      []importRecord
+	lineOf    map[string]int
+	dropped   map[string]string // uuid of a line that is not a message → its parent
+	summaries []claudeCodeSummary
+	other     map[string][]int // type of a line without uuid → its line numbers
+	warns     []ImportWarning
+	firstText string // the earliest user message's text, for a title
+	firstTime float64
+	created   float64
+	hash      hash.Hash
+}
+
+func newClaudeCodeReader() lineReader {
+	return &claudeCodeReader{lineOf: map[string]int{}, dropped: map[string]string{}, other: map[string][]int{}, hash: sha256.New()}
+}
+
+func (r *claudeCodeReader) warn(format string, args ...any) {
+	r.warns = append(r.warns, ImportWarning{Message: fmt.Sprintf(format, args...)})
+}
+
+func (r *claudeCodeReader) line(raw []byte, n int) {
+	r.hash.Write(raw)
+	var l claudeCodeLine
+	if raw[0] != '{' || json.Unmarshal(raw, &l) != nil {
+		r.other["(not a transcript object)"] = append(r.other["(not a transcript object)"], n)
+		return
+	}
+	if r.sessionID == "" && l.SessionID != "" {
+		r.sessionID = l.SessionID
+	}
+	if l.Type == "summary" {
+		r.summaries = append(r.summaries, claudeCodeSummary{l.Summary, l.LeafUUID, n})
+		return
+	}
+	if l.UUID == "" {
+		kind := l.Type
+		if kind == "" {
+			kind = "(no type)"
+		}
+		r.other[kind] = append(r.other[kind], n)
+		return
+	}
+	what := fmt.Sprintf("line %d: record %q", n, l.UUID)
+	parent := ""
+	switch {
+	case l.ParentUUID == nil:
+		r.warn("%s has no parentUuid; it becomes a root", what)
+	case bytes.Equal(l.ParentUUID, []byte("null")):
+		if l.LogicalParentUUID != nil {
+			parent = *l.LogicalParentUUID // a compacted continuation, linked back
+		}
+	default:
+		if json.Unmarshal(l.ParentUUID, &parent) != nil {
+			r.warn("%s has a parentUuid that is not a string; it becomes a root", what)
+		}
+	}
+	t := unixSeconds(l.Timestamp)
+	if t > 0 && (r.created == 0 || t < r.created) {
+		r.created = t
+	}
+	var msg json.RawMessage
+	reason := ""
+	switch {
+	case l.Type != "user" && l.Type != "assistant":
+		reason = "is a " + strings.TrimSpace(l.Type+" "+l.Subtype) + " line, not a message"
+	case l.Message == nil || bytes.Equal(l.Message, []byte("null")):
+		reason = "has no message"
+	default:
+		m, _, err := validateMessage(l.Message, "its message")
+		if err != nil {
+			reason = "is unusable: " + err.Message
+		}
+		msg = m
+	}
+	if reason != "" {
+		if _, dup := r.dropped[l.UUID]; !dup {
+			r.dropped[l.UUID] = parent
+		}
+		to := "its replies become roots"
+		if parent != "" {
+			to = fmt.Sprintf("its replies attach to %q", parent)
+		}
+		r.warn("%s %s; skipped, %s", what, reason, to)
+		return
+	}
+	if l.Type == "user" && !l.IsSidechain && (r.firstText == "" || t < r.firstTime) && !bytes.Contains(msg, []byte(`"tool_result"`)) {
+		r.firstText, r.firstTime = Preview(MessageText(msg), 60), t
+	}
+	src, _ := compactRaw(raw)
+	rec := importRecord{ID: l.UUID, ParentID: parent, Message: msg, Time: t, Source: src, Aside: l.IsSidechain}
+	if l.IsSidechain {
+		rec.Branch = "sidechain"
+	}
+	r.lineOf[l.UUID] = n
+	r.recs = append(r.recs, rec)
+}
+
+func (r *claudeCodeReader) finish() ([]importConv, []ImportWarning) {
+	c := importConv{ID: r.sessionID, Records: r.recs, Created: r.created}
+	if c.ID == "" || !validSessionID(c.ID) {
+		c.ID = "claude-code-" + hex.EncodeToString(r.hash.Sum(nil)[:8])
+	}
+	for _, kind := range sortedKeys(r.other) {
+		ns := r.other[kind]
+		list := make([]string, 0, 6)
+		for i, n := range ns {
+			if i == 5 {
+				list = append(list, "…")
+				break
+			}
+			list = append(list, fmt.Sprint(n))
+		}
+		r.warn("%d %s line(s) carry no message; skipped (lines %s)", len(ns), kind, strings.Join(list, ", "))
+	}
+	relink(c.Records, r.dropped)
+	// The title: the summary of the newest summarised leaf, else the
+	// first user message.
+	best := -1
+	var bestTime float64
+	at := make(map[string]float64, len(c.Records))
+	for _, rec := range c.Records {
+		at[rec.ID] = rec.Time
+	}
+	for i, s := range r.summaries {
+		if t, ok := at[s.leaf]; ok && (best < 0 || t >= bestTime) {
+			best, bestTime = i, t
+		}
+	}
+	if best < 0 && len(r.summaries) > 0 {
+		best = len(r.summaries) - 1
+	}
+	c.Title = r.firstText
+	for i, s := range r.summaries {
+		if i == best {
+			c.Title = s.text
+			continue
+		}
+		r.warn("summary line %d (%q, for leaf %q) is not the title; only one title is kept", s.line, s.text, s.leaf)
+	}
+	for i := range r.warns {
+		r.warns[i].SessionID = c.ID
+		r.warns[i].Message = fmt.Sprintf("session %q: %s", c.ID, r.warns[i].Message)
+	}
+	if len(c.Records) == 0 {
+		c.Skip = invalidf("session %q has no messages; skipped", c.ID)
+	}
+	return []importConv{c}, r.warns
+}

@@ -1,0 +1,88 @@
+package core
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+// fuzzImport checks one importer on any input: the import operation
+// always answers one envelope, a success makes at least one session whose
+// snapshot loads back, and a sliced import (ImportJob with small steps)
+// gives the same answer as one call. Seeds: core/testdata/fuzz/<name>/
+// (the fixtures and synthetic cases of every tolerance rule).
+func fuzzImport(f *testing.F, format string, seeds ...string) {
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		st := testStore(t)
+		req, err := json.Marshal(obj{"operation": "import", "format": format, "data": string(data)})
+		if err != nil {
+			t.Skip()
+		}
+		out := st.Call(req)
+		var env envelope
+		if !json.Valid(out) || json.Unmarshal(out, &env) != nil {
+			t.Fatalf("import answered no envelope: %s", out)
+		}
+		if env.OK == (env.Error != nil) {
+			t.Fatalf("envelope is neither a value nor an error: %s", out)
+		}
+		if !env.OK {
+			return
+		}
+		var res ImportResult
+		if err := json.Unmarshal(env.Value, &res); err != nil || len(res.Sessions) == 0 {
+			t.Fatalf("a successful import made no session: %s", out)
+		}
+		for _, s := range res.Sessions {
+			snap := snapshot(t, st, s.SessionID)
+			other := New(Options{})
+			load := other.Call([]byte(`{"operation":"snapshot.load","sessionId":` + string(mustJSON(t, s.SessionID)) + `,"snapshot":` + snap + `}`))
+			if !bytes.HasPrefix(load, []byte(`{"ok":true`)) {
+				t.Fatalf("the snapshot of %q does not load back: %s", s.SessionID, load)
+			}
+		}
+		sliced := testStore(t)
+		job, jerr := sliced.StartImport([]byte(string(data)), format)
+		if jerr != nil {
+			t.Fatalf("one call imported, a sliced import failed to start: %v", jerr)
+		}
+		for !job.Step(16) {
+		}
+		res2, jerr := job.Finish()
+		if jerr != nil || len(res2.Sessions) != len(res.Sessions) {
+			t.Fatalf("a sliced import differs: %v, %d sessions, want %d", jerr, len(res2.Sessions), len(res.Sessions))
+		}
+	})
+}
+
+func mustJSON(tb testing.TB, v any) []byte {
+	tb.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+func FuzzImportAuto(f *testing.F) {
+	fuzzImport(f, "auto", `[{"mapping":{}}]`, `{"conversationId":"x","messages":[]}`)
+}
+
+func FuzzImportOpenWebUI(f *testing.F) {
+	fuzzImport(f, "openwebui", `[{"id":"w","chat":{"history":{"currentId":"b","messages":{"a":{"id":"a","parentId":null,"childrenIds":["b"],"role":"user","content":"q"},"b":{"id":"b","parentId":"a","role":"assistant","content":"r"}}}}}]`)
+}
+
+func FuzzImportLibreChat(f *testing.F) {
+	fuzzImport(f, "librechat", `{"conversationId":"r","recursive":true,"messages":[{"messageId":"a","parentMessageId":"00000000-0000-0000-0000-000000000000","isCreatedByUser":true,"text":"q","children":[{"messageId":"b","parentMessageId":"a","text":"r","children":[]}]}]}`)
+}
+
+func FuzzImportClaudeCode(f *testing.F) {
+	fuzzImport(f, "claude-code", "{\"type\":\"user\",\"uuid\":\"u\",\"parentUuid\":null,\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n{\"type\":\"assistant\",\"uuid\":\"a\",\"parentUuid\":\"u\",\"sessionId\":\"s\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"yo\"}]}}\n")
+}
+
+func FuzzImportChatbotUI(f *testing.F) {
+	fuzzImport(f, "chatbotui", `{"version":4,"history":[{"id":"c","name":"n","prompt":"be brief","messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"}]}],"folders":[]}`)
+}

@@ -1,0 +1,294 @@
+package core
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// LibreChat's conversation export (one conversation per file):
+//
+//	{"conversationId","title","endpoint","options","recursive":bool,"messages":[…]}
+//
+// With "recursive": true every message nests its replies in "children";
+// otherwise "messages" is a flat list linked by "parentMessageId". Older
+// exports call the list "messagesTree". A root's parentMessageId is the
+// all-zero UUID, and a conversation may have several roots. Messages carry
+// "messageId", "isCreatedByUser", "sender", "text" (or "content" parts),
+// "createdAt". Field names as in LibreChat's
+// api/server/utils/import/importers.js and its test data.
+
+// libreRoot is the parent id LibreChat gives a root message.
+const libreRoot = "00000000-0000-0000-0000-000000000000"
+
+// detectLibreChat reports whether the first record is a LibreChat
+// conversation export.
+func detectLibreChat(sn *sniff) bool {
+	return sn.shape != 'l' && sn.has("conversationId") && (sn.has("messages") || sn.has("messagesTree"))
+}
+
+// libreField is one field of a message, in the export's order.
+type libreField struct {
+	key string
+	val json.RawMessage
+}
+
+// libreMsg is one message read from the export, children removed.
+type libreMsg struct {
+	fields       []libreField
+	structParent int // index of the message it is nested in, -1 for none
+}
+
+func (m *libreMsg) get(key string) json.RawMessage {
+	for _, f := range m.fields {
+		if f.key == key {
+			return f.val
+		}
+	}
+	return nil
+}
+
+// source returns the message as compact JSON without its children.
+func (m *libreMsg) source() json.RawMessage {
+	b := []byte{'{'}
+	for i, f := range m.fields {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendKey(b, f.key)
+		b = append(b, f.val...)
+	}
+	return append(b, '}')
+}
+
+// readLibreMessages reads a messages array, nested through "children" or
+// flat, in one pass over the tokens (no recursion, no re-reading of a
+// subtree, so deep nesting costs linear time).
+func readLibreMessages(dec *json.Decoder) ([]libreMsg, error) {
+	if tok, err := dec.Token(); err != nil {
+		return nil, err
+	} else if tok != json.Delim('[') {
+		return nil, fmt.Errorf("the messages are not an array")
+	}
+	type frame struct {
+		obj     int
+		inArray bool
+	}
+	var msgs []libreMsg
+	stack := []frame{{obj: -1, inArray: true}}
+	for len(stack) > 0 {
+		top := stack[len(stack)-1]
+		if !dec.More() {
+			if _, err := dec.Token(); err != nil { // ']' or '}'
+				return nil, err
+			}
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		if top.inArray {
+			if tok != json.Delim('{') {
+				return nil, fmt.Errorf("a message is not an object (%v)", tok)
+			}
+			msgs = append(msgs, libreMsg{structParent: top.obj})
+			stack = append(stack, frame{obj: len(msgs) - 1})
+			continue
+		}
+		key, _ := tok.(string)
+		if key == "children" {
+			next, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			switch next {
+			case json.Delim('['):
+				stack = append(stack, frame{obj: top.obj, inArray: true})
+			case nil:
+			default:
+				return nil, fmt.Errorf("the children of message %d are not an array", top.obj)
+			}
+			continue
+		}
+		var val json.RawMessage
+		if err := dec.Decode(&val); err != nil {
+			return nil, err
+		}
+		compact, err := compactRaw(val)
+		if err != nil {
+			return nil, err
+		}
+		msgs[top.obj].fields = append(msgs[top.obj].fields, libreField{key, compact})
+	}
+	return msgs, nil
+}
+
+// convertLibreChat converts one LibreChat conversation (element k).
+func convertLibreChat(raw json.RawMessage, k int) (importConv, []ImportWarning) {
+	var c importConv
+	if len(raw) == 0 || raw[0] != '{' {
+		c.Skip = invalidf("conversation %d is not an object; skipped", k)
+		return c, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	var msgs []libreMsg
+	top := map[string]json.RawMessage{}
+	readErr := func() error {
+		if _, err := dec.Token(); err != nil {
+			return err
+		}
+		for dec.More() {
+			tok, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			key, _ := tok.(string)
+			if (key == "messages" || key == "messagesTree") && msgs == nil {
+				if msgs, err = readLibreMessages(dec); err != nil {
+					return err
+				}
+				if msgs == nil {
+					msgs = []libreMsg{}
+				}
+				continue
+			}
+			var val json.RawMessage
+			if err := dec.Decode(&val); err != nil {
+				return err
+			}
+			top[key] = val
+		}
+		return nil
+	}()
+	var id, title string
+	_ = json.Unmarshal(top["conversationId"], &id)
+	_ = json.Unmarshal(top["title"], &title)
+	c.Title = title
+	if id == "" {
+		id = hashID("librechat-", raw)
+	}
+	if !validSessionID(id) {
+		c.Skip = invalidf("conversation %d has an unusable id %q; skipped", k, id)
+		return c, nil
+	}
+	c.ID = id
+	name := fmt.Sprintf("conversation %q", id)
+	if title != "" {
+		name += fmt.Sprintf(" (%s)", title)
+	}
+	if readErr != nil {
+		c.Skip = invalidf("%s could not be read: %v; skipped", name, readErr)
+		return c, nil
+	}
+	if len(msgs) == 0 {
+		c.Skip = invalidf("%s has no messages; skipped", name)
+		return c, nil
+	}
+	var warns []ImportWarning
+	warn := func(format string, args ...any) {
+		warns = append(warns, ImportWarning{SessionID: id, Message: name + ": " + fmt.Sprintf(format, args...)})
+	}
+	ids := make([]string, len(msgs))
+	for i := range msgs {
+		_ = json.Unmarshal(msgs[i].get("messageId"), &ids[i])
+	}
+	for i := range msgs {
+		m := &msgs[i]
+		if ids[i] == "" {
+			warn("message %d has no messageId; skipped", i)
+			continue
+		}
+		structural := ""
+		if m.structParent >= 0 {
+			structural = ids[m.structParent]
+		}
+		parent := ""
+		praw := m.get("parentMessageId")
+		switch {
+		case praw == nil && structural != "":
+			parent = structural
+		case praw == nil:
+			warn("message %q has no parentMessageId; it becomes a root", ids[i])
+		case bytes.Equal(praw, []byte("null")):
+		default:
+			if json.Unmarshal(praw, &parent) != nil {
+				warn("message %q has a parentMessageId that is not a string; it becomes a root", ids[i])
+			}
+			if parent == libreRoot {
+				parent = ""
+			}
+			if structural != "" && parent != structural {
+				warn("message %q is nested under %q but its parentMessageId is %q; parentMessageId wins", ids[i], structural, parent)
+			}
+		}
+		t := unixSeconds(m.get("createdAt"))
+		if t > 0 && (c.Created == 0 || t < c.Created) {
+			c.Created = t
+		}
+		c.Records = append(c.Records, importRecord{
+			ID: ids[i], ParentID: parent, Message: libreMessageJSON(m), Time: t, Source: m.source(),
+		})
+	}
+	if len(c.Records) == 0 {
+		c.Skip = invalidf("%s has no usable messages; skipped", name)
+	}
+	return c, warns
+}
+
+// libreMessageJSON returns {"role","content"}: role "user" for
+// isCreatedByUser, else "assistant"; content the "text", or, when that is
+// empty, the "content" parts (text parts whose text is {"value":…} become
+// plain {"type":"text","text":…}; other parts are kept as they are).
+func libreMessageJSON(m *libreMsg) json.RawMessage {
+	var byUser bool
+	_ = json.Unmarshal(m.get("isCreatedByUser"), &byUser)
+	role := "assistant"
+	if byUser {
+		role = "user"
+	}
+	b := []byte(`{"role":`)
+	b = appendString(b, role)
+	b = append(b, `,"content":`...)
+	var text string
+	_ = json.Unmarshal(m.get("text"), &text)
+	parts := m.get("content")
+	if text != "" || len(parts) == 0 || parts[0] != '[' {
+		b = appendString(b, text)
+		return append(b, '}')
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(parts, &items) != nil {
+		b = appendString(b, text)
+		return append(b, '}')
+	}
+	b = append(b, '[')
+	n := 0
+	for _, it := range items {
+		if len(it) == 0 || it[0] != '{' {
+			continue
+		}
+		var p struct {
+			Type string          `json:"type"`
+			Text json.RawMessage `json:"text"`
+		}
+		_ = json.Unmarshal(it, &p)
+		if n > 0 {
+			b = append(b, ',')
+		}
+		n++
+		if p.Type == "text" && len(p.Text) > 0 && p.Text[0] == '{' {
+			var v struct {
+				Value string `json:"value"`
+			}
+			_ = json.Unmarshal(p.Text, &v)
+			b = append(b, `{"type":"text","text":`...)
+			b = appendString(b, v.Value)
+			b = append(b, '}')
+			continue
+		}
+		b = append(b, it...)
+	}
+	return append(b, "]}"...)
+}

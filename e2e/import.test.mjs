@@ -1,0 +1,117 @@
+// Import in the page: real Claude Code and Open WebUI exports through the
+// shim's tree.importText, and a large export read in slices with progress
+// events while the page keeps running.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { setup } from './helpers.mjs';
+
+const FIXTURES = process.env.SESSIONTREE_FIXTURES || '/work/shared/fixtures';
+
+function fixture(name) {
+  const file = path.join(FIXTURES, name);
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
+}
+
+async function openShim(env) {
+  await env.page.goto(env.baseURL + 'e2e/fixtures/shim.html');
+  await env.page.locator('#status', { hasText: 'ready' }).waitFor({ timeout: 10000 });
+}
+
+test('import: a Claude Code transcript and an Open WebUI export become sessions with a report', async (t) => {
+  const claude = fixture('claude-code/dag_compact_after_rewind.jsonl');
+  const owui = fixture('librechat/openwebui-export.json');
+  if (!claude || !owui) return t.skip('fixtures are not on this machine');
+  const env = await setup();
+  try {
+    await openShim(env);
+    const out = await env.page.evaluate(async ({ claude, owui }) => {
+      const tree = await window.sessiontree.init({ dbName: 'import-test' });
+      const a = await tree.importText(claude);
+      const b = await tree.importText(owui, 'auto', { onProgress: () => {} });
+      const again = await tree.importText(owui);
+      const ctx = await tree.call({ operation: 'context', sessionId: 's1' });
+      const sessions = await tree.call({ operation: 'sessions' });
+      return { a, b, again, ctx, sessions };
+    }, { claude, owui });
+
+    assert.equal(out.a.ok, true);
+    assert.equal(out.a.value.format, 'claude-code');
+    assert.deepEqual(out.a.value.sessions.map((s) => [s.sessionId, s.nodeCount, s.cursor, s.branchCount, s.rootCount]), [['s1', 11, 'p1a', 2, 1]]);
+    assert.deepEqual(out.a.value.skipped, []);
+    assert.equal(out.a.value.warnings.length, 2);
+    assert.match(out.a.value.warnings[0].message, /line 9: record "cb" is a system compact_boundary line/);
+
+    assert.equal(out.b.ok, true);
+    assert.equal(out.b.value.format, 'openwebui');
+    assert.deepEqual(out.b.value.sessions.map((s) => s.sessionId), ['reasoning-chat', 'tool-chat', 'simple-chat']);
+    assert.deepEqual(out.again.error.code, 'SESSION_ALREADY_EXISTS');
+
+    assert.equal(out.ctx.value.cursor, 'p1a');
+    assert.equal(out.ctx.value.messages.length, 9);
+    assert.deepEqual(out.sessions.value.map((s) => s.sessionId).sort(), ['reasoning-chat', 's1', 'simple-chat', 'tool-chat']);
+
+    // The imported sessions are durable: a new page restores them.
+    const page2 = await env.newPage();
+    await page2.goto(env.baseURL + 'e2e/fixtures/shim.html');
+    await page2.locator('#status', { hasText: 'ready' }).waitFor({ timeout: 10000 });
+    const restored = await page2.evaluate(async () => {
+      const tree = await window.sessiontree.init({ dbName: 'import-test' });
+      return (await tree.call({ operation: 'session', sessionId: 'tool-chat' })).value;
+    });
+    assert.equal(restored.nodeCount, 2);
+    assert.equal(restored.cursor, 'ta2');
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('import: a large export is read in slices with progress while the page keeps running', async () => {
+  const env = await setup();
+  try {
+    await openShim(env);
+    const out = await env.page.evaluate(async () => {
+      // An Open WebUI export of 400 chats × 60 messages (~12 MB).
+      const chats = [];
+      const filler = 'x'.repeat(400);
+      for (let c = 0; c < 400; c++) {
+        const messages = {};
+        for (let m = 0; m < 60; m++) {
+          const id = `c${c}m${m}`;
+          messages[id] = { id, parentId: m ? `c${c}m${m - 1}` : null, childrenIds: m < 59 ? [`c${c}m${m + 1}`] : [], role: m % 2 ? 'assistant' : 'user', content: `message ${m} ${filler}`, timestamp: 1700000000 + m };
+        }
+        chats.push({ id: `chat${c}`, title: `chat ${c}`, chat: { history: { currentId: `c${c}m59`, messages } } });
+      }
+      const text = JSON.stringify(chats);
+      const tree = await window.sessiontree.init({ persist: false });
+      const progress = [];
+      let beats = 0;
+      let maxGap = 0;
+      let last = performance.now();
+      const timer = setInterval(() => {
+        const now = performance.now();
+        maxGap = Math.max(maxGap, now - last);
+        last = now;
+        beats++;
+      }, 0);
+      const t0 = performance.now();
+      const env = await tree.importText(text, 'auto', { onProgress: (p) => progress.push(p) });
+      const ms = performance.now() - t0;
+      clearInterval(timer);
+      return { bytes: text.length, ok: env.ok, sessions: env.ok ? env.value.sessions.length : env.error, progress, beats, maxGap, ms };
+    });
+    assert.equal(out.ok, true);
+    assert.equal(out.sessions, 400);
+    assert.ok(out.progress.length > 5, `progress events: ${out.progress.length}`);
+    for (let i = 1; i < out.progress.length; i++) assert.ok(out.progress[i].read >= out.progress[i - 1].read);
+    const lastP = out.progress.at(-1);
+    assert.equal(lastP.read, lastP.total);
+    assert.ok(out.beats > 5, 'timers ran during the import');
+    console.log(`# imported ${(out.bytes / 1e6).toFixed(1)} MB in ${out.ms.toFixed(0)} ms, ${out.progress.length} slices, longest gap between timer ticks ${out.maxGap.toFixed(0)} ms`);
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
