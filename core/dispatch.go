@@ -44,6 +44,7 @@ func init() {
 		"prefer":         {[]string{"sessionId", "nodeId"}, opPrefer},
 		"import":         {[]string{"data", "format"}, opImport},
 		"restore":        {[]string{"snapshot", "title", "createdAt", "updatedAt"}, opRestore},
+		"search":         {[]string{"query", "sessionId", "limit", "roles", "branch"}, opSearch},
 	}
 }
 

@@ -46,6 +46,8 @@ type Session struct {
 	labels      map[int32]string // node → label
 	hiddenRoots map[int32]bool   // nodes whose subtree is hidden
 	preferred   int32            // end of the preferred path, -1 for none
+
+	search *searchIndex // the store's search index while the session is live in a store
 }
 
 func newSession(id, title, now string) *Session {
@@ -194,6 +196,9 @@ func (s *Session) push(n *Node, parent int32) {
 	}
 	b.count++
 	b.tip = i
+	if s.search != nil {
+		s.search.add(s, i)
+	}
 }
 
 // path returns the node indexes from a root to i, root first.

@@ -43,6 +43,8 @@ type Store struct {
 	track bool
 	dirty []dirtyMark
 	op    string // the operation being answered, for change records
+
+	search *searchIndex // every node of every session, for search (see index)
 }
 
 // New returns an empty store.
@@ -98,10 +100,13 @@ func (st *Store) session(id string) (*Session, *Error) {
 // put adds or replaces a session, keeping a replaced session's place in
 // the order.
 func (st *Store) put(s *Session) {
-	if _, ok := st.sessions[s.id]; !ok {
+	if old, ok := st.sessions[s.id]; !ok {
 		st.order = append(st.order, s.id)
+	} else if old != s {
+		st.index().detach(old)
 	}
 	st.sessions[s.id] = s
+	st.indexSession(s)
 }
 
 // Session returns the session with id, or nil.

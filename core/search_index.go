@@ -1,0 +1,267 @@
+package core
+
+import (
+	"math/bits"
+	"time"
+	"unicode/utf8"
+)
+
+// searchIndex is the store's search index: one document per node of every
+// live session, kept up to date as nodes arrive (Session.push) and as
+// sessions are added or replaced (Store.put). Nothing is rebuilt per query.
+//
+// Words of spaced scripts are terms of a vocabulary; each term has a
+// posting list of document numbers in increasing order. A query word is
+// matched against the vocabulary (exactly, as a prefix, or within a few
+// typos), and the posting lists of the terms it matches are merged.
+// Characters of scripts without spaces (Han, kana, Hangul, Thai, …) and
+// symbols such as emoji are indexed one by one and as pairs of neighbours,
+// so a query of one or two such characters is answered from the postings
+// and a longer run is checked against the text of the few candidates.
+//
+// A replaced session is detached: its documents stay in the postings but
+// are skipped (their session no longer points at the index) until dead
+// documents outnumber live ones, when the store rebuilds the index from
+// the live sessions.
+type searchIndex struct {
+	terms map[string]int32 // folded word → term number
+	chars map[uint64]int32 // unspaced character (r<<32) or pair (r1<<32|r2) → term number
+
+	word     []string            // text of each word term ("" for character terms)
+	sig      []uint64            // letter signature of each word term (see signature)
+	postings [][]int32           // posting list of each term: document numbers, increasing
+	last     []int32             // the last document posted to each term (dedupes a document's repeats)
+	byLen    [][]int32           // word terms by length in runes (the last bucket holds all longer ones)
+	first    map[rune][]int32    // word terms by first rune
+	pair     map[[2]rune][]int32 // word terms of 2+ runes by their first two runes
+
+	docs []docRef
+	live int // documents of attached sessions
+	dead int // documents of detached sessions
+
+	// Scratch space reused by add and by queries (a Store is not used
+	// concurrently).
+	buf    []byte
+	stamp  []uint32 // per document: base+j once the first j query units matched it
+	points []uint16 // per document: the points collected so far
+	epoch  uint32
+	mark   []uint32 // per term: the query word that last matched it
+	rows   [3][]int
+	runes  []rune
+	folded []foldedRune
+	tokens []token
+}
+
+// docRef is one document: a node of a session, with its time for ranking.
+type docRef struct {
+	sess   *Session
+	node   int32
+	millis int64 // the node's timestamp in Unix milliseconds (0 if unreadable)
+}
+
+// maxLenBucket is the last length bucket of the vocabulary: words of this
+// many runes or more share it.
+const maxLenBucket = 48
+
+func newSearchIndex() *searchIndex {
+	return &searchIndex{
+		terms: make(map[string]int32),
+		chars: make(map[uint64]int32),
+		byLen: make([][]int32, maxLenBucket+1),
+		first: make(map[rune][]int32),
+		pair:  make(map[[2]rune][]int32),
+	}
+}
+
+// attach makes s a live session of the index and indexes every node it
+// already holds; later nodes arrive through Session.push.
+func (ix *searchIndex) attach(s *Session) {
+	if s.search == ix {
+		return
+	}
+	s.search = ix
+	for i := range s.nodes {
+		ix.add(s, int32(i))
+	}
+}
+
+// detach takes s out of the index: its documents are no longer hits.
+func (ix *searchIndex) detach(s *Session) {
+	if s.search != ix {
+		return
+	}
+	s.search = nil
+	ix.live -= len(s.nodes)
+	ix.dead += len(s.nodes)
+}
+
+// wasteful reports whether dead documents outnumber live ones by enough
+// that a rebuild pays.
+func (ix *searchIndex) wasteful() bool {
+	return ix.dead > 4096 && ix.dead > ix.live
+}
+
+// searchText returns the text search sees for node i of s: the message
+// text (string content, text parts, tool-call names and arguments) or the
+// summary. Labels join it here when annotations land; a change of a node's
+// text after it was added must then be followed by a call to
+// searchIndex.refresh.
+func searchText(s *Session, i int32) string {
+	return nodeText(s.nodes[i])
+}
+
+// refresh indexes node i of s again after its searchable text changed: the
+// old document is left dead and a new one added.
+func (ix *searchIndex) refresh(s *Session, i int32) {
+	if s.search != ix {
+		return
+	}
+	for d := range ix.docs {
+		if ix.docs[d].sess == s && ix.docs[d].node == i {
+			ix.docs[d].sess = nil
+			ix.live--
+			ix.dead++
+		}
+	}
+	ix.add(s, i)
+}
+
+// add indexes node i of s as a new document.
+func (ix *searchIndex) add(s *Session, i int32) {
+	d := int32(len(ix.docs))
+	ix.docs = append(ix.docs, docRef{sess: s, node: i, millis: timestampMillis(s.nodes[i].Timestamp)})
+	ix.live++
+	text := searchText(s, i)
+	word := ix.buf[:0]
+	prev := rune(-1) // previous unspaced rune in the current run, -1 for none
+	flush := func() {
+		if len(word) > 0 {
+			ix.post(ix.wordTerm(word), d)
+			word = word[:0]
+		}
+	}
+	for _, r := range text {
+		for _, f := range foldRune(r) {
+			switch runeClass(f) {
+			case classWord:
+				prev = -1
+				word = utf8.AppendRune(word, f)
+			case classUnspace:
+				flush()
+				ix.post(ix.charTerm(uint64(f)<<32), d)
+				if prev >= 0 {
+					ix.post(ix.charTerm(uint64(prev)<<32|uint64(f)), d)
+				}
+				prev = f
+			default:
+				flush()
+				prev = -1
+			}
+		}
+	}
+	flush()
+	ix.buf = word
+}
+
+// post adds document d to term t's postings once.
+func (ix *searchIndex) post(t, d int32) {
+	if ix.last[t] == d {
+		return
+	}
+	ix.last[t] = d
+	ix.postings[t] = append(ix.postings[t], d)
+}
+
+func (ix *searchIndex) newTerm(word string) int32 {
+	t := int32(len(ix.postings))
+	ix.word = append(ix.word, word)
+	ix.sig = append(ix.sig, signature(word))
+	ix.postings = append(ix.postings, nil)
+	ix.last = append(ix.last, -1)
+	ix.mark = append(ix.mark, 0)
+	return t
+}
+
+// wordTerm returns the term number of a folded word, adding it to the
+// vocabulary when new.
+func (ix *searchIndex) wordTerm(w []byte) int32 {
+	if t, ok := ix.terms[string(w)]; ok {
+		return t
+	}
+	word := string(w)
+	t := ix.newTerm(word)
+	ix.terms[word] = t
+	n := utf8.RuneCountInString(word)
+	if n > maxLenBucket {
+		n = maxLenBucket
+	}
+	ix.byLen[n] = append(ix.byLen[n], t)
+	r0, size := utf8.DecodeRuneInString(word)
+	ix.first[r0] = append(ix.first[r0], t)
+	if size < len(word) {
+		r1, _ := utf8.DecodeRuneInString(word[size:])
+		ix.pair[[2]rune{r0, r1}] = append(ix.pair[[2]rune{r0, r1}], t)
+	}
+	return t
+}
+
+// charTerm returns the term number of an unspaced character or pair.
+func (ix *searchIndex) charTerm(key uint64) int32 {
+	if t, ok := ix.chars[key]; ok {
+		return t
+	}
+	t := ix.newTerm("")
+	ix.chars[key] = t
+	return t
+}
+
+// signature sets one of 64 bits for every distinct rune of w. Two words
+// within k typos differ by at most k distinct runes each way, so
+// bits.OnesCount64(a&^b) > k rules a pair out without computing a
+// distance.
+func signature(w string) uint64 {
+	var s uint64
+	for _, r := range w {
+		s |= 1 << (uint32(r) * 2654435761 >> 26)
+	}
+	return s
+}
+
+// signatureClose reports whether words with signatures a and b may be
+// within k typos of each other.
+func signatureClose(a, b uint64, k int) bool {
+	return bits.OnesCount64(a&^b) <= k && bits.OnesCount64(b&^a) <= k
+}
+
+// timestampMillis reads a node timestamp as Unix milliseconds; the layout
+// sessiontree writes is read without time.Parse.
+func timestampMillis(ts string) int64 {
+	if len(ts) == len(TimeLayout) && ts[4] == '-' && ts[10] == 'T' && ts[19] == '.' && ts[23] == 'Z' {
+		num := func(from, to int) (int, bool) {
+			v := 0
+			for i := from; i < to; i++ {
+				c := ts[i]
+				if c < '0' || c > '9' {
+					return 0, false
+				}
+				v = v*10 + int(c-'0')
+			}
+			return v, true
+		}
+		y, ok1 := num(0, 4)
+		mo, ok2 := num(5, 7)
+		dd, ok3 := num(8, 10)
+		h, ok4 := num(11, 13)
+		mi, ok5 := num(14, 16)
+		se, ok6 := num(17, 19)
+		ms, ok7 := num(20, 23)
+		if ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 {
+			return time.Date(y, time.Month(mo), dd, h, mi, se, ms*1e6, time.UTC).UnixMilli()
+		}
+	}
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return 0
+	}
+	return t.UnixMilli()
+}
