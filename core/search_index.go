@@ -107,7 +107,13 @@ func (ix *searchIndex) wasteful() bool {
 // text after it was added must then be followed by a call to
 // searchIndex.refresh.
 func searchText(s *Session, i int32) string {
-	return nodeText(s.nodes[i])
+	n := s.nodes[i]
+	if n.Kind == KindMessage && n.Message != nil {
+		if text, ok := plainMessageText(n.Message); ok {
+			return text
+		}
+	}
+	return nodeText(n)
 }
 
 // refresh indexes node i of s again after its searchable text changed: the
@@ -264,4 +270,49 @@ func timestampMillis(ts string) int64 {
 		return 0
 	}
 	return t.UnixMilli()
+}
+
+// sizeBytes estimates the memory the index holds, in bytes: postings,
+// vocabulary, lookup tables and documents (map overhead approximated).
+func (ix *searchIndex) sizeBytes() int {
+	n := 0
+	for t, p := range ix.postings {
+		n += cap(p)*4 + 24 + len(ix.word[t]) + 16 + 8 + 4 + 4
+	}
+	n += len(ix.terms)*48 + len(ix.chars)*24
+	for _, l := range ix.byLen {
+		n += cap(l) * 4
+	}
+	n += (len(ix.first) + len(ix.pair)) * 48
+	for _, l := range ix.first {
+		n += cap(l) * 4
+	}
+	for _, l := range ix.pair {
+		n += cap(l) * 4
+	}
+	n += cap(ix.docs)*24 + cap(ix.stamp)*4 + cap(ix.points)*2
+	return n
+}
+
+// plainMessageText returns the content of a message whose content is a
+// string and that has no tool calls, read with the one-pass scanner
+// instead of encoding/json (the common case when indexing). ok is false
+// for every other message.
+func plainMessageText(raw []byte) (text string, ok bool) {
+	sc := scanner{data: raw}
+	var content []byte
+	plain := true
+	err := sc.members(func(key string, v []byte, _ bool) error {
+		switch key {
+		case "content":
+			content = v
+		case "tool_calls":
+			plain = plain && (len(v) == 0 || v[0] != '[')
+		}
+		return nil
+	})
+	if err != nil || !plain || len(content) == 0 || content[0] != '"' {
+		return "", false
+	}
+	return parseString(content)
 }

@@ -1,0 +1,70 @@
+// tree.search through the shim in headless Chromium: hits, ranges read as
+// JavaScript string offsets (UTF-16), filters, errors, and the index after
+// snapshot.load.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup } from './helpers.mjs';
+
+test('tree.search finds typos, accents and CJK, with ranges in UTF-16 code units', async () => {
+  const env = await setup();
+  try {
+    const { page, baseURL, errors } = env;
+    await page.goto(baseURL + 'e2e/fixtures/shim.html');
+    await page.locator('#status', { hasText: 'ready' }).waitFor({ timeout: 20000 });
+
+    const result = await page.evaluate(async () => {
+      const tree = await window.sessiontree.init({ persist: false });
+      await tree.call({ operation: 'create', sessionId: 'demo' });
+      const texts = [
+        'The deployment pipeline failed yesterday',
+        'Nous irons à Lumière demain',
+        '我喜歡用signal聊天',
+        'great job 👍🏽 team',
+      ];
+      const ids = [];
+      for (const content of texts) {
+        const env = await tree.call({ operation: 'append', sessionId: 'demo', message: { role: 'user', content } });
+        ids.push(env.value.id);
+      }
+      await tree.call({ operation: 'append', sessionId: 'demo', message: { role: 'assistant', content: 'the pipeline is green again' } });
+      const marked = (env) => env.value.hits.map((h) => ({ nodeId: h.nodeId, marked: h.ranges.map(([a, b]) => h.snippet.slice(a, b)) }));
+      const out = { ids };
+      out.typo = marked(await tree.search('depolyment'));
+      out.accent = marked(await tree.search('LUMIERE'));
+      out.cjk = marked(await tree.search('歡'));
+      out.emoji = marked(await tree.search('👍'));
+      out.roles = (await tree.search('pipeline', { roles: ['assistant'] })).value.hits.map((h) => h.role);
+      out.limit = await tree.search('pipeline', { sessionId: 'demo', limit: 1 });
+      out.badLimit = await tree.search('pipeline', { limit: 0 });
+      out.noSession = await tree.search('pipeline', { sessionId: 'nope' });
+      await tree.call({
+        operation: 'snapshot.load', sessionId: 'demo', snapshot: {
+          version: 1, sessionId: 'demo', cursor: 'k1', activeBranch: 'main', nodes: [
+            { id: 'k1', parentId: null, branch: 'main', kind: 'message', timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'kiwis only' } },
+          ],
+        },
+      });
+      out.afterLoadOld = (await tree.search('pipeline')).value;
+      out.afterLoadNew = marked(await tree.search('kiwi'));
+      return out;
+    });
+
+    const [deploy, lumiere, cjk, emoji] = result.ids;
+    assert.deepEqual(result.typo, [{ nodeId: deploy, marked: ['deployment'] }]);
+    assert.deepEqual(result.accent, [{ nodeId: lumiere, marked: ['Lumière'] }]);
+    assert.deepEqual(result.cjk, [{ nodeId: cjk, marked: ['歡'] }]);
+    assert.deepEqual(result.emoji, [{ nodeId: emoji, marked: ['👍🏽'] }]);
+    assert.deepEqual(result.roles, ['assistant']);
+    assert.equal(result.limit.ok, true);
+    assert.equal(result.limit.value.hits.length, 1);
+    assert.equal(result.limit.value.total, 2);
+    assert.equal(result.limit.value.hits[0].role, 'assistant', 'the newer of two equal hits comes first');
+    assert.deepEqual(result.badLimit, { ok: false, error: { code: 'INVALID_ARGUMENT', message: 'field "limit" must be an integer from 1 to 1000' } });
+    assert.equal(result.noSession.error.code, 'SESSION_NOT_FOUND');
+    assert.deepEqual(result.afterLoadOld, { hits: [], total: 0 }, 'a replaced session leaves no stale hits');
+    assert.deepEqual(result.afterLoadNew, [{ nodeId: 'k1', marked: ['kiwi'] }]);
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
