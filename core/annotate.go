@@ -73,6 +73,9 @@ func (s *Session) annotate(a *Annotation) {
 			}
 			s.labels[i] = a.Label
 		}
+		if s.search != nil {
+			s.search.refresh(s, i)
+		}
 	case AnnotationHide:
 		if !a.Hidden {
 			delete(s.hiddenRoots, i)

@@ -194,20 +194,20 @@ const (
 	tokenUnspan        // a run of characters of a script without spaces
 )
 
-// token is a word or an unspaced run of folded text: runes [from, to) of
+// textToken is a word or an unspaced run of folded text: runes [from, to) of
 // the folded slice.
-type token struct {
+type textToken struct {
 	kind     int
 	from, to int
 }
 
 // tokenize splits folded runes into words and unspaced runs. The words of
 // "我喜歡用signal" are the run "我喜歡用" and the word "signal".
-func tokenize(dst []token, runes []foldedRune) []token {
+func tokenize(dst []textToken, runes []foldedRune) []textToken {
 	start, kind := -1, -1
 	flush := func(i int) {
 		if start >= 0 {
-			dst = append(dst, token{kind: kind, from: start, to: i})
+			dst = append(dst, textToken{kind: kind, from: start, to: i})
 		}
 		start, kind = -1, -1
 	}

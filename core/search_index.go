@@ -49,7 +49,7 @@ type searchIndex struct {
 	rows   [3][]int
 	runes  []rune
 	folded []foldedRune
-	tokens []token
+	tokens []textToken
 }
 
 // docRef is one document: a node of a session, with its time for ranking.
@@ -102,18 +102,23 @@ func (ix *searchIndex) wasteful() bool {
 }
 
 // searchText returns the text search sees for node i of s: the message
-// text (string content, text parts, tool-call names and arguments) or the
-// summary. Labels join it here when annotations land; a change of a node's
-// text after it was added must then be followed by a call to
+// text (string content, text parts, tool-call names and arguments), the
+// summary or the entry's text, then the node's label on a line of its
+// own. When a node's label changes, Session.annotate calls
 // searchIndex.refresh.
 func searchText(s *Session, i int32) string {
 	n := s.nodes[i]
+	text, ok := "", false
 	if n.Kind == KindMessage && n.Message != nil {
-		if text, ok := plainMessageText(n.Message); ok {
-			return text
-		}
+		text, ok = plainMessageText(n.Message)
 	}
-	return nodeText(n)
+	if !ok {
+		text = nodeText(n)
+	}
+	if label := s.labels[i]; label != "" {
+		text += "\n" + label
+	}
+	return text
 }
 
 // refresh indexes node i of s again after its searchable text changed: the

@@ -367,6 +367,23 @@ func TestSearchIndexFollowsEveryOperation(t *testing.T) {
 		assert.Equal(t, []string{"main/n0003"}, found("cherries"))
 		assert.Equal(t, []string{"cloned/k1"}, found("kiwis"))
 	})
+	t.Run("after label, relabel and unlabel", func(t *testing.T) {
+		ok[obj](t, st, obj{"operation": "label", "sessionId": "main", "nodeId": ids[0], "label": "favourite quince"})
+		assert.Equal(t, []string{"main/" + ids[0]}, found("quince"))
+		ok[obj](t, st, obj{"operation": "label", "sessionId": "main", "nodeId": ids[0], "label": "rhubarb"})
+		assert.Equal(t, []string{}, found("quince"))
+		assert.Equal(t, []string{"main/" + ids[0]}, found("rhubarb"))
+		assert.Equal(t, []string{"main/" + ids[0]}, found("apples rhubarb"), "text and label match together")
+		ok[obj](t, st, obj{"operation": "label", "sessionId": "main", "nodeId": ids[0], "label": ""})
+		assert.Equal(t, []string{}, found("rhubarb"))
+		assert.Equal(t, []string{"forked/" + ids[0], "main/" + ids[0]}, found("apples"), "the relabelled node is found once")
+	})
+	t.Run("after appending an entry", func(t *testing.T) {
+		n := ok[obj](t, st, obj{"operation": "append", "sessionId": "main", "entry": obj{"kind": "model_change", "provider": "openai", "model": "gpt-5"}})
+		res := search(t, st, "openai", nil)
+		assert.Equal(t, []string{n["id"].(string)}, hitIDs(res))
+		assert.Equal(t, "model_change", res.Hits[0].Role)
+	})
 	t.Run("after restore", func(t *testing.T) {
 		snap := snapshot(t, st, "main")
 		other := testStore(t)
