@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"math/bits"
 	"time"
 	"unicode/utf8"
@@ -145,33 +146,52 @@ func (ix *searchIndex) add(s *Session, i int32) {
 	text := searchText(s, i)
 	word := ix.buf[:0]
 	prev := rune(-1) // previous unspaced rune in the current run, -1 for none
-	flush := func() {
-		if len(word) > 0 {
-			ix.post(ix.wordTerm(word), d)
-			word = word[:0]
+	for k := 0; k < len(text); {
+		if c := text[k]; c < utf8.RuneSelf {
+			// ASCII: fold and classify by table, no rune decoding.
+			k++
+			prev = -1
+			if asciiClass[c] == classWord {
+				if 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				word = append(word, c)
+			} else if len(word) > 0 {
+				ix.post(ix.wordTerm(word), d)
+				word = word[:0]
+			}
+			continue
 		}
-	}
-	for _, r := range text {
+		r, size := utf8.DecodeRuneInString(text[k:])
+		k += size
 		for _, f := range foldRune(r) {
 			switch runeClass(f) {
 			case classWord:
 				prev = -1
 				word = utf8.AppendRune(word, f)
 			case classUnspace:
-				flush()
+				if len(word) > 0 {
+					ix.post(ix.wordTerm(word), d)
+					word = word[:0]
+				}
 				ix.post(ix.charTerm(uint64(f)<<32), d)
 				if prev >= 0 {
 					ix.post(ix.charTerm(uint64(prev)<<32|uint64(f)), d)
 				}
 				prev = f
 			default:
-				flush()
+				if len(word) > 0 {
+					ix.post(ix.wordTerm(word), d)
+					word = word[:0]
+				}
 				prev = -1
 			}
 		}
 	}
-	flush()
-	ix.buf = word
+	if len(word) > 0 {
+		ix.post(ix.wordTerm(word), d)
+	}
+	ix.buf = word[:0]
 }
 
 // post adds document d to term t's postings once.
@@ -305,19 +325,59 @@ func (ix *searchIndex) sizeBytes() int {
 // for every other message.
 func plainMessageText(raw []byte) (text string, ok bool) {
 	sc := scanner{data: raw}
-	var content []byte
-	plain := true
-	err := sc.members(func(key string, v []byte, _ bool) error {
-		switch key {
-		case "content":
-			content = v
-		case "tool_calls":
-			plain = plain && (len(v) == 0 || v[0] != '[')
-		}
-		return nil
-	})
-	if err != nil || !plain || len(content) == 0 || content[0] != '"' {
+	if sc.skipSpace(); sc.peek() != '{' {
 		return "", false
 	}
-	return parseString(content)
+	sc.pos++
+	var content []byte
+	contentEscaped := false
+	for {
+		sc.skipSpace()
+		if sc.peek() != '"' {
+			break
+		}
+		keyStart := sc.pos
+		if _, err := sc.skipString(); err != nil {
+			return "", false
+		}
+		key := raw[keyStart:sc.pos]
+		if sc.skipSpace(); sc.peek() != ':' {
+			return "", false
+		}
+		sc.pos++
+		sc.skipSpace()
+		valueStart := sc.pos
+		escaped := false
+		if sc.peek() == '"' {
+			var err *scanError
+			if escaped, err = sc.skipString(); err != nil {
+				return "", false
+			}
+		} else if _, _, err := sc.value(); err != nil {
+			return "", false
+		}
+		v := raw[valueStart:sc.pos]
+		switch string(key) {
+		case `"content"`:
+			content, contentEscaped = v, escaped
+		case `"tool_calls"`:
+			if len(v) > 0 && v[0] == '[' {
+				return "", false
+			}
+		default:
+			if bytes.EqualFold(key, []byte(`"content"`)) || bytes.EqualFold(key, []byte(`"tool_calls"`)) {
+				return "", false // encoding/json matches keys without regard to case: leave these to MessageText
+			}
+		}
+		if sc.skipSpace(); sc.peek() == ',' {
+			sc.pos++
+		}
+	}
+	if len(content) < 2 || content[0] != '"' {
+		return "", false
+	}
+	if !contentEscaped {
+		return string(content[1 : len(content)-1]), true
+	}
+	return decodeString(content, true), true
 }
