@@ -232,7 +232,7 @@ func (ix *searchIndex) matchWord(w *queryWord) []termMatch {
 		ix.mark[t] = stamp
 		out = append(out, termMatch{term: t, points: points})
 	}
-	if t, ok := ix.terms[w.text]; ok {
+	if t := ix.lookupWord([]byte(w.text)); t >= 0 {
 		take(t, pointsExact)
 	}
 	var candidates []int32

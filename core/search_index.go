@@ -25,7 +25,9 @@ import (
 // documents outnumber live ones, when the store rebuilds the index from
 // the live sessions.
 type searchIndex struct {
-	terms map[string]int32 // folded word → term number
+	slots []int32          // open-addressing table of word terms: term number + 1, 0 for empty (see findWord)
+	nword int              // word terms in slots
+	hash  []uint32         // FNV-1a hash of each term's word (0 for character terms)
 	chars map[uint64]int32 // unspaced character (r<<32) or pair (r1<<32|r2) → term number
 
 	word     []string            // text of each word term ("" for character terms)
@@ -66,7 +68,7 @@ const maxLenBucket = 48
 
 func newSearchIndex() *searchIndex {
 	return &searchIndex{
-		terms: make(map[string]int32),
+		slots: make([]int32, 1024),
 		chars: make(map[uint64]int32),
 		byLen: make([][]int32, maxLenBucket+1),
 		first: make(map[rune][]int32),
@@ -210,18 +212,71 @@ func (ix *searchIndex) newTerm(word string) int32 {
 	ix.postings = append(ix.postings, nil)
 	ix.last = append(ix.last, -1)
 	ix.mark = append(ix.mark, 0)
+	ix.hash = append(ix.hash, 0)
 	return t
+}
+
+// fnv1a is the 32-bit FNV-1a hash of w.
+func fnv1a(w []byte) uint32 {
+	h := uint32(2166136261)
+	for _, c := range w {
+		h = (h ^ uint32(c)) * 16777619
+	}
+	return h
+}
+
+// findWord returns the slot of word w (hash h): the slot holding its term,
+// or the empty slot where it would go. The table is a plain linear-probing
+// hash table; a Go map costs about twice as much per word when indexing,
+// since the word's bytes must be hashed and compared through the generic
+// map code (notably in wasm, which has no AES hashing).
+func (ix *searchIndex) findWord(w []byte, h uint32) int {
+	mask := len(ix.slots) - 1
+	for i := int(h) & mask; ; i = (i + 1) & mask {
+		t := ix.slots[i] - 1
+		if t < 0 || (ix.hash[t] == h && ix.word[t] == string(w)) {
+			return i
+		}
+	}
+}
+
+// lookupWord returns the term number of word w, or -1.
+func (ix *searchIndex) lookupWord(w []byte) int32 {
+	return ix.slots[ix.findWord(w, fnv1a(w))] - 1
+}
+
+func (ix *searchIndex) growSlots() {
+	slots := make([]int32, 2*len(ix.slots))
+	mask := len(slots) - 1
+	for _, t1 := range ix.slots {
+		if t1 == 0 {
+			continue
+		}
+		i := int(ix.hash[t1-1]) & mask
+		for slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		slots[i] = t1
+	}
+	ix.slots = slots
 }
 
 // wordTerm returns the term number of a folded word, adding it to the
 // vocabulary when new.
 func (ix *searchIndex) wordTerm(w []byte) int32 {
-	if t, ok := ix.terms[string(w)]; ok {
+	h := fnv1a(w)
+	slot := ix.findWord(w, h)
+	if t := ix.slots[slot] - 1; t >= 0 {
 		return t
 	}
 	word := string(w)
 	t := ix.newTerm(word)
-	ix.terms[word] = t
+	ix.hash[t] = h
+	ix.slots[slot] = t + 1
+	ix.nword++
+	if ix.nword*4 > len(ix.slots)*3 {
+		ix.growSlots()
+	}
 	n := utf8.RuneCountInString(word)
 	if n > maxLenBucket {
 		n = maxLenBucket
@@ -304,7 +359,7 @@ func (ix *searchIndex) sizeBytes() int {
 	for t, p := range ix.postings {
 		n += cap(p)*4 + 24 + len(ix.word[t]) + 16 + 8 + 4 + 4
 	}
-	n += len(ix.terms)*48 + len(ix.chars)*24
+	n += cap(ix.slots)*4 + cap(ix.hash)*4 + len(ix.chars)*24
 	for _, l := range ix.byLen {
 		n += cap(l) * 4
 	}
