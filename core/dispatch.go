@@ -42,6 +42,7 @@ func init() {
 		"label":          {[]string{"sessionId", "nodeId", "label"}, opLabel},
 		"hide":           {[]string{"sessionId", "nodeId", "hidden"}, opHide},
 		"prefer":         {[]string{"sessionId", "nodeId"}, opPrefer},
+		"diff":           {[]string{"sessionId", "from", "to"}, opDiff},
 		"import":         {[]string{"data", "format"}, opImport},
 		"restore":        {[]string{"snapshot", "title", "createdAt", "updatedAt"}, opRestore},
 	}

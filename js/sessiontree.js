@@ -395,12 +395,14 @@ export class SessionTree {
 
 /**
  * Parse the text of core's DrainChanges: per changed session a header line
- * `{sessionId, operation, reset, from, count, meta}` and then `count` node
- * lines (kept as JSON strings: they are stored as they are). Drained
- * without nodes, the text has header lines only and `nodes` is empty.
+ * `{sessionId, operation, reset, from, count, annotationFrom,
+ * annotationCount, meta}`, then `count` node lines and `annotationCount`
+ * annotation lines (kept as JSON strings: they are stored as they are).
+ * Drained without nodes, the text has header lines only and `nodes` and
+ * `annotations` are empty.
  * @param {string} text
  * @param {boolean} withNodes whether the text was drained with node lines
- * @returns {{sessionId: string, operation: string, reset: boolean, from: number, count: number, meta: object, nodes: string[]}[]}
+ * @returns {{sessionId: string, operation: string, reset: boolean, from: number, count: number, annotationFrom: number, annotationCount: number, meta: object, nodes: string[], annotations: string[]}[]}
  */
 export function parseChanges(text, withNodes) {
   const lines = text.split("\n");
@@ -412,10 +414,12 @@ export function parseChanges(text, withNodes) {
     }
     const head = JSON.parse(lines[i]);
     const n = withNodes ? head.count : 0;
+    const a = withNodes ? head.annotationCount ?? 0 : 0;
     head.nodes = lines.slice(i + 1, i + 1 + n);
-    if (head.nodes.length !== n) throw new Error("sessiontree: truncated change record for session " + JSON.stringify(head.sessionId));
+    head.annotations = lines.slice(i + 1 + n, i + 1 + n + a);
+    if (head.nodes.length !== n || head.annotations.length !== a) throw new Error("sessiontree: truncated change record for session " + JSON.stringify(head.sessionId));
     blocks.push(head);
-    i += 1 + n;
+    i += 1 + n + a;
   }
   return blocks;
 }
