@@ -43,6 +43,7 @@ func init() {
 		"hide":           {[]string{"sessionId", "nodeId", "hidden"}, opHide},
 		"prefer":         {[]string{"sessionId", "nodeId"}, opPrefer},
 		"diff":           {[]string{"sessionId", "from", "to"}, opDiff},
+		"command":        {[]string{"line", "sessionId"}, opCommand},
 		"import":         {[]string{"data", "format"}, opImport},
 		"restore":        {[]string{"snapshot", "title", "createdAt", "updatedAt"}, opRestore},
 	}
