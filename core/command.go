@@ -135,10 +135,9 @@ func opCommand(st *Store, r *request) (any, *Error) {
 		if !r.has("sessionId") {
 			return nil, invalidf("field \"sessionId\" is required for %s", usageOf(c.name))
 		}
+		// The session need not exist yet: /tree snapshot load creates it;
+		// every other command fails with SESSION_NOT_FOUND in its run.
 		if c.sessionID, err = r.sessionID(); err != nil {
-			return nil, err
-		}
-		if _, err := st.session(c.sessionID); err != nil {
 			return nil, err
 		}
 	}
@@ -368,7 +367,7 @@ func cmdContext(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	}
 	ctx := s.context()
 	var b strings.Builder
-	fmt.Fprintf(&b, "cursor %s, %s; state: %s\n", orDash(ctx.Cursor), plural(len(ctx.Messages), "message"), describeState(ctx.State))
+	fmt.Fprintf(&b, "cursor %s, %s; state: %s\n", orNone(ctx.Cursor, "none"), plural(len(ctx.Messages), "message"), describeState(ctx.State))
 	for _, m := range ctx.Messages {
 		var head struct {
 			Role string `json:"role"`
@@ -385,7 +384,7 @@ func cmdJump(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		return nil, err
 	}
 	status := data.(Status)
-	return &CommandResult{Text: fmt.Sprintf("cursor at %s on branch %s\n", orDash(status.Cursor), status.ActiveBranch), Data: data}, nil
+	return &CommandResult{Text: fmt.Sprintf("cursor at %s on branch %s\n", orNone(status.Cursor, "none"), status.ActiveBranch), Data: data}, nil
 }
 
 func cmdBranch(st *Store, c *cmdCall) (*CommandResult, *Error) {
@@ -394,7 +393,7 @@ func cmdBranch(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		return nil, err
 	}
 	status := data.(Status)
-	return &CommandResult{Text: fmt.Sprintf("on branch %s from %s; the next message goes there\n", status.ActiveBranch, orDash(status.Cursor)), Data: data}, nil
+	return &CommandResult{Text: fmt.Sprintf("on branch %s from %s; the next message goes there\n", status.ActiveBranch, orNone(status.Cursor, "none")), Data: data}, nil
 }
 
 func cmdLabel(st *Store, c *cmdCall) (*CommandResult, *Error) {
@@ -488,7 +487,7 @@ func cmdSnapshotLoad(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	}
 	status := data.(Status)
 	return &CommandResult{Text: fmt.Sprintf("loaded a snapshot of %s: %s, cursor %s on branch %s\n",
-		status.SessionID, plural(status.NodeCount, "node"), orDash(status.Cursor), status.ActiveBranch), Data: data}, nil
+		status.SessionID, plural(status.NodeCount, "node"), orNone(status.Cursor, "none"), status.ActiveBranch), Data: data}, nil
 }
 
 func cmdHelp(st *Store, c *cmdCall) (*CommandResult, *Error) {
@@ -568,7 +567,7 @@ func cmdClone(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		return nil, err
 	}
 	status := data.(Status)
-	return &CommandResult{Text: fmt.Sprintf("cloned %s into %s: %s, cursor %s\n", c.sessionID, status.SessionID, plural(status.NodeCount, "node"), orDash(status.Cursor)), Data: data}, nil
+	return &CommandResult{Text: fmt.Sprintf("cloned %s into %s: %s, cursor %s\n", c.sessionID, status.SessionID, plural(status.NodeCount, "node"), orNone(status.Cursor, "none")), Data: data}, nil
 }
 
 func cmdSession(st *Store, c *cmdCall) (*CommandResult, *Error) {
@@ -583,7 +582,7 @@ func cmdSession(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		fmt.Fprintf(&b, " %q", status.Title)
 	}
 	fmt.Fprintf(&b, "\ncursor %s on branch %s, depth %d\n%s, %s, %s\nstate: %s\ncreated %s, updated %s\n",
-		orDash(status.Cursor), status.ActiveBranch, status.Depth,
+		orNone(status.Cursor, "none"), status.ActiveBranch, status.Depth,
 		plural(status.NodeCount, "node"), plural(status.BranchCount, "branch"), plural(status.LeafCount, "leaf"),
 		describeState(s.stateAt(s.path(s.cursor))), status.CreatedAt, status.UpdatedAt)
 	return &CommandResult{Text: b.String(), Data: status}, nil

@@ -223,3 +223,10 @@ func TestCommandsRecordTheUnderlyingOperation(t *testing.T) {
 		assert.Empty(t, st.DrainChanges(false))
 	})
 }
+
+func TestSnapshotLoadCommandCreatesTheSession(t *testing.T) {
+	st := testStore(t)
+	res := ok[CommandResult](t, st, `{"operation":"command","line":"/tree snapshot load {\"version\":1, \"sessionId\":\"new\", \"cursor\":null, \"activeBranch\":\"main\", \"nodes\":[]}","sessionId":"new"}`)
+	assert.Equal(t, "loaded a snapshot of new: 0 nodes, cursor none on branch main\n", res.Text)
+	assert.Equal(t, `{"version":1,"sessionId":"new","cursor":null,"activeBranch":"main","nodes":[]}`, snapshot(t, st, "new"))
+}
