@@ -230,3 +230,63 @@ func TestSnapshotLoadCommandCreatesTheSession(t *testing.T) {
 	assert.Equal(t, "loaded a snapshot of new: 0 nodes, cursor none on branch main\n", res.Text)
 	assert.Equal(t, `{"version":1,"sessionId":"new","cursor":null,"activeBranch":"main","nodes":[]}`, snapshot(t, st, "new"))
 }
+
+// FuzzCommand: any command line gives exactly one valid envelope, never a
+// panic, and a failed command changes nothing.
+func FuzzCommand(f *testing.F) {
+	for _, line := range []string{
+		"/tree list", "/tree tree", "/tree jump n0002", `/tree branch n0001 "a b"`, "/tree label n0001 'x y'",
+		"/tree diff main option-b", "/tree snapshot load {\"version\":1}", "/fork n0003", "/clone", "/session",
+		"/tree help", `/tree label "`, "/", "", "/tree \t jump\nn0001", "/tree hide n0001", "/tree prefer n0002",
+	} {
+		f.Add(line)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		st := testStore(t)
+		seedSession(t, st, "demo")
+		before := snapshot(t, st, "demo")
+		req, err := json.Marshal(obj{"operation": "command", "line": line, "sessionId": "demo"})
+		if err != nil {
+			t.Skip()
+		}
+		out := st.Call(req)
+		var env envelope
+		if json.Unmarshal(out, &env) != nil {
+			t.Fatalf("reply is not one JSON envelope: %q", out)
+		}
+		if !env.OK && snapshot(t, st, "demo") != before {
+			t.Fatalf("failed command %q changed the session", line)
+		}
+	})
+}
+
+// FuzzParseEntry: any entry object is accepted or refused with an
+// INVALID_ARGUMENT naming a field, and an accepted entry re-encodes to
+// JSON that parses back to the same bytes.
+func FuzzParseEntry(f *testing.F) {
+	for _, e := range []string{
+		`{"kind":"model_change","provider":"p","model":"m"}`, `{"kind":"active_tools_change","tools":[]}`,
+		`{"kind":"compaction","summary":"s","firstKeptNodeId":"x","tokensBefore":0}`,
+		`{"kind":"custom","customType":"t","data":{"a":[1,2.5e3]}}`, `{"kind":"custom_message","customType":"t","content":[{"type":"text","text":"x"}],"display":false,"details":null}`,
+		`{"kind":"session_info","name":""}`, `{"kind":"thinking_level_change","level":"high"}`, `{}`, `[]`, `{"kind":1}`,
+	} {
+		f.Add(e)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		kind, e, err := ParseEntry(json.RawMessage(raw), "entry")
+		if err != nil {
+			if err.Code != InvalidArgument || !strings.HasPrefix(err.Message, "entry") {
+				t.Fatalf("ParseEntry(%q) = %v, want INVALID_ARGUMENT naming entry", raw, err)
+			}
+			return
+		}
+		wire := e.appendJSON(nil, kind)
+		again, err := parseEntryBody(kind, wire, "entry")
+		if err != nil {
+			t.Fatalf("re-encoded entry %s does not parse: %v", wire, err)
+		}
+		if got := string(again.appendJSON(nil, kind)); got != string(wire) {
+			t.Fatalf("entry round trip: %s != %s", got, wire)
+		}
+	})
+}
