@@ -16,8 +16,10 @@ type operation struct {
 }
 
 // operations is the dispatch table: every operation of SPEC.md, plus
-// "node" (one full node) and "restore" (used by the JS shim to bring back
-// a session from IndexedDB). Filled in init to break the reference cycle
+// "node" (one full node), "restore" (used by the JS shim to bring back a
+// session from IndexedDB), the annotations "label", "hide" and "prefer"
+// (annotate.go), "diff" (diff.go), "command" (command.go) and the panel
+// service "remote.list|session|jump|fork" (panel.go). Filled in init to break the reference cycle
 // with Call.
 var operations map[string]operation
 
@@ -42,6 +44,12 @@ func init() {
 		"label":          {[]string{"sessionId", "nodeId", "label"}, opLabel},
 		"hide":           {[]string{"sessionId", "nodeId", "hidden"}, opHide},
 		"prefer":         {[]string{"sessionId", "nodeId"}, opPrefer},
+		"diff":           {[]string{"sessionId", "from", "to"}, opDiff},
+		"command":        {[]string{"line", "sessionId"}, opCommand},
+		"remote.list":    {[]string{"sessionId"}, panelOp("session")},
+		"remote.session": {[]string{"sessionId"}, panelOp("session")},
+		"remote.jump":    {[]string{"sessionId", "nodeId"}, panelOp("jump")},
+		"remote.fork":    {[]string{"sessionId", "nodeId", "branch"}, panelOp("fork")},
 		"import":         {[]string{"data", "format"}, opImport},
 		"restore":        {[]string{"snapshot", "title", "createdAt", "updatedAt"}, opRestore},
 		"search":         {[]string{"query", "sessionId", "limit", "roles", "branch"}, opSearch},

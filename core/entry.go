@@ -406,15 +406,19 @@ const CompactionClosing = "\n</summary>"
 // CompactionMessage returns the chat message context gives for a
 // compaction: {"role":"user","content":CompactionPreamble+summary+CompactionClosing}.
 func CompactionMessage(summary string) json.RawMessage {
-	b := []byte(`{"role":"user","content":`)
-	b = appendString(b, CompactionPreamble+summary+CompactionClosing)
-	return append(b, '}')
+	return userMessage(appendString(nil, CompactionPreamble+summary+CompactionClosing))
 }
 
 // customMessage returns the user message of a custom_message entry.
 func customMessage(e *Entry) json.RawMessage {
-	b := []byte(`{"role":"user","content":`)
-	b = append(b, e.Content...)
+	return userMessage(e.Content)
+}
+
+// userMessage returns {"role":"user","content":content}; content is JSON.
+func userMessage(content []byte) json.RawMessage {
+	b := make([]byte, 0, len(content)+27)
+	b = append(b, `{"role":"user","content":`...)
+	b = append(b, content...)
 	return append(b, '}')
 }
 

@@ -303,10 +303,18 @@ func (s *Session) drawLine(text *strings.Builder, i int32, prefix string, tipOf 
 	text.WriteByte('\n')
 }
 
-// plural returns "1 node", "2 nodes".
+// plural returns "1 node", "2 nodes", "3 branches", "0 leaves".
 func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	switch {
+	case noun == "leaf":
+		noun = "leaves"
+	case strings.HasSuffix(noun, "ch"):
+		noun += "es"
+	default:
+		noun += "s"
+	}
+	return fmt.Sprintf("%d %s", n, noun)
 }

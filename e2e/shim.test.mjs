@@ -262,7 +262,7 @@ test('subscribe reports each change with its operation; remote answers the panel
     off();
     await tree.call({ operation: 'append', sessionId: 's', message: { role: 'user', content: 'unheard' } });
     const same = (await window.sessiontree.init({ persist: false })) === tree;
-    return { events, id: a.value.id, fork: fork.value, list: list.value.length, session: session.value.nodeCount, same };
+    return { events, id: a.value.id, fork: fork.value.session, list: list.value.tree.rows.length, session: session.value.session.nodeCount, same };
   });
   assert.deepEqual(r.events, [
     { type: 'create', sessionId: 's', nodeId: undefined },

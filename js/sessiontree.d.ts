@@ -22,15 +22,40 @@ export interface Message {
   [field: string]: unknown;
 }
 
+/** The entry kinds (after the Pi coding agent's session entries). */
+export type EntryKind =
+  | "model_change"
+  | "thinking_level_change"
+  | "active_tools_change"
+  | "compaction"
+  | "custom"
+  | "custom_message"
+  | "session_info";
+
+/**
+ * The kind-specific fields of an entry node (`entry` on the node; with
+ * `kind` added, the `entry` field of an append request).
+ */
+export type Entry =
+  | { provider: string; model: string } // model_change
+  | { level: string } // thinking_level_change
+  | { tools: string[] } // active_tools_change
+  | { summary: string; firstKeptNodeId: string; tokensBefore?: number } // compaction
+  | { customType: string; data?: unknown } // custom (never model-visible)
+  | { customType: string; content: string | Array<Record<string, unknown>>; display?: boolean; details?: unknown } // custom_message
+  | { name: string }; // session_info ("" clears the name)
+
 /** A node in snapshot form. Timestamps are RFC 3339 UTC with milliseconds. */
 export interface Node {
   id: string;
   parentId: string | null;
   branch: string;
-  kind: "message" | "summary" | string;
+  kind: "message" | "summary" | EntryKind;
   timestamp: string;
   message?: Message;
   summary?: string;
+  /** The fields of an entry node (kind is one of EntryKind). */
+  entry?: Entry;
   /** The original record of an imported message, kept whole. */
   source?: unknown;
 }
@@ -61,6 +86,12 @@ export interface ListItem {
   depth: number;
   /** Up to 80 characters, white space collapsed, cut between whole characters. */
   preview: string;
+  /** The node's label annotation, when it has one. */
+  label?: string;
+  /** The node or an ancestor is hidden (a hide annotation). */
+  hidden: boolean;
+  /** The node is on the preferred path (a prefer annotation). */
+  preferred: boolean;
 }
 
 /** One entry of the value of branches. */
@@ -87,6 +118,13 @@ export interface TreeRow {
   onPath: boolean;
   cursor: boolean;
   tipOf?: string;
+  label?: string;
+  /** The node or an ancestor is hidden. */
+  hidden: boolean;
+  /** The hide annotation is on this very node. */
+  hiddenRoot?: boolean;
+  /** On the preferred path. */
+  preferred: boolean;
 }
 
 export interface Tree {
@@ -95,13 +133,69 @@ export interface Tree {
   activeBranch: string;
   roots: string[];
   rows: TreeRow[];
-  /** ASCII rendering, one line per node, cursor marked "← cursor". */
+  /**
+   * Text rendering in Pi's manner: one line per node, long linear runs
+   * compacted to "··· N nodes (first … last)", hidden subtrees as one line,
+   * marks "[branch*]", "[label: …]", "★ preferred", "← cursor".
+   */
   text: string;
+}
+
+/** The configuration in force at a node (newest entry on the path, or null). */
+export interface State {
+  model: { provider: string; model: string } | null;
+  thinkingLevel: string | null;
+  activeTools: string[] | null;
+  sessionName: string | null;
 }
 
 export interface Context {
   cursor: string | null;
   messages: Message[];
+  state: State;
+}
+
+/** An annotation record (snapshot `annotations`; append-only, newest wins). */
+export type Annotation =
+  | { kind: "label"; nodeId: string; label: string; timestamp: string }
+  | { kind: "hide"; nodeId: string; hidden: boolean; timestamp: string }
+  | { kind: "prefer"; nodeId: string | null; timestamp: string };
+
+/** The value of label, hide and prefer. */
+export interface Marks {
+  sessionId: string;
+  nodeId: string | null;
+  label: string | null;
+  hidden: boolean;
+  preferred: boolean;
+  preferredNode: string | null;
+}
+
+/** The value of diff {sessionId, from, to} (node ids or branch names). */
+export interface Diff {
+  sessionId: string;
+  from: { ref: string; nodeId: string; branch?: string };
+  to: { ref: string; nodeId: string; branch?: string };
+  /** The deepest common node; null for different roots of a forest. */
+  ancestor: string | null;
+  common: number;
+  fromOnly: { id: string; branch: string; kind: string; role: string; text: string }[];
+  toOnly: { id: string; branch: string; kind: string; role: string; text: string }[];
+}
+
+/** The value of a command: text for display, data = the operation's value. */
+export interface CommandResult {
+  command: string;
+  text: string;
+  data: unknown;
+  /** /fork only: the user message's text, to edit and send again. */
+  draft?: string;
+}
+
+/** The value of every tree.remote call: what a panel draws, in one reply. */
+export interface PanelView {
+  session: SessionStatus;
+  tree: Tree;
 }
 
 export interface Snapshot {
@@ -111,6 +205,7 @@ export interface Snapshot {
   cursor: string | null;
   activeBranch: string;
   nodes: Node[];
+  annotations?: Annotation[];
 }
 
 export interface ImportResult {
@@ -163,16 +258,17 @@ export interface SessionTree {
   callText(request: Request | string): Promise<string>;
   /** Import an export file's text (format "auto" detects it). */
   importText(text: string, format?: string): Promise<Envelope<ImportResult>>;
-  /** Run a text command such as "/tree list". */
-  command(line: string, options: { sessionId: string }): Promise<Envelope<{ text: string; [k: string]: unknown }>>;
+  /** Run a text command such as "/tree list" ("/tree help" lists them). */
+  command(line: string, options?: { sessionId?: string }): Promise<Envelope<CommandResult>>;
   /** Fuzzy search over node text. */
   search(query: string, options?: { sessionId?: string; limit?: number; roles?: string[]; branch?: string }): Promise<Envelope>;
   /** The panel service. */
   readonly remote: {
-    list(sessionId: string): Promise<Envelope<ListItem[]>>;
-    jump(sessionId: string, nodeId: string): Promise<Envelope<SessionStatus>>;
-    fork(sessionId: string, nodeId: string, branch?: string): Promise<Envelope<SessionStatus>>;
-    session(sessionId: string): Promise<Envelope<SessionStatus>>;
+    list(sessionId: string): Promise<Envelope<PanelView>>;
+    jump(sessionId: string, nodeId: string): Promise<Envelope<PanelView>>;
+    /** The view of the NEW session. */
+    fork(sessionId: string, nodeId: string, branch?: string): Promise<Envelope<PanelView>>;
+    session(sessionId: string): Promise<Envelope<PanelView>>;
   };
   /** Called after each change; returns the unsubscribe function. */
   subscribe(fn: (event: ChangeEvent) => void): () => void;

@@ -149,10 +149,14 @@ export class SessionTree {
     this._writer = db ? new Writer(db) : null;
     this._listeners = new Set();
     this._memorySnapshots = new Map(); // for persist: false
-    const remote = (operation, fields) => this.call({ operation, ...fields });
+    const remote = (operation, fields) => this.call({ operation: "remote." + operation, ...fields });
     /**
      * The panel service: the four calls the tree panel drives the store with.
-     * Each resolves to an envelope.
+     * Each resolves to an envelope whose value is a PanelView
+     * `{session, tree}` — the session's status and its tree (rows and
+     * text) — so a panel redraws without a second call. fork answers the
+     * view of the new session. Changes are reported to subscribers as
+     * "jump" and "fork", like the tool calls.
      */
     this.remote = Object.freeze({
       /** @param {string} sessionId */
@@ -271,13 +275,18 @@ export class SessionTree {
   }
 
   /**
-   * Run a text command such as "/tree list" for a session.
+   * Run a text command such as "/tree list" for a session ("/tree help"
+   * lists them; it needs no session). Same as call({operation: "command",
+   * line, sessionId}). The value is `{command, text, data, draft?}`: text
+   * for display, data the value of the operation the command ran, draft the
+   * message text /fork returns. An unknown command is NOT_FOUND with the
+   * usage line; a wrong argument count INVALID_ARGUMENT.
    * @param {string} line
-   * @param {{sessionId: string}} options
-   * @returns {Promise<object>} the envelope; value carries `text`
+   * @param {{sessionId?: string}} [options]
+   * @returns {Promise<object>} the envelope
    */
   command(line, { sessionId } = {}) {
-    return this.call({ operation: "command", line, sessionId });
+    return this.call(sessionId === undefined ? { operation: "command", line } : { operation: "command", line, sessionId });
   }
 
   /**
@@ -395,12 +404,14 @@ export class SessionTree {
 
 /**
  * Parse the text of core's DrainChanges: per changed session a header line
- * `{sessionId, operation, reset, from, count, meta}` and then `count` node
- * lines (kept as JSON strings: they are stored as they are). Drained
- * without nodes, the text has header lines only and `nodes` is empty.
+ * `{sessionId, operation, reset, from, count, annotationFrom,
+ * annotationCount, meta}`, then `count` node lines and `annotationCount`
+ * annotation lines (kept as JSON strings: they are stored as they are).
+ * Drained without nodes, the text has header lines only and `nodes` and
+ * `annotations` are empty.
  * @param {string} text
  * @param {boolean} withNodes whether the text was drained with node lines
- * @returns {{sessionId: string, operation: string, reset: boolean, from: number, count: number, meta: object, nodes: string[]}[]}
+ * @returns {{sessionId: string, operation: string, reset: boolean, from: number, count: number, annotationFrom: number, annotationCount: number, meta: object, nodes: string[], annotations: string[]}[]}
  */
 export function parseChanges(text, withNodes) {
   const lines = text.split("\n");
@@ -412,10 +423,12 @@ export function parseChanges(text, withNodes) {
     }
     const head = JSON.parse(lines[i]);
     const n = withNodes ? head.count : 0;
+    const a = withNodes ? head.annotationCount ?? 0 : 0;
     head.nodes = lines.slice(i + 1, i + 1 + n);
-    if (head.nodes.length !== n) throw new Error("sessiontree: truncated change record for session " + JSON.stringify(head.sessionId));
+    head.annotations = lines.slice(i + 1 + n, i + 1 + n + a);
+    if (head.nodes.length !== n || head.annotations.length !== a) throw new Error("sessiontree: truncated change record for session " + JSON.stringify(head.sessionId));
     blocks.push(head);
-    i += 1 + n;
+    i += 1 + n + a;
   }
   return blocks;
 }

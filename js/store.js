@@ -4,6 +4,7 @@
 // Schema version 1 (object stores, out-of-line keys):
 //   sessions   key sessionId           value meta {sessionId, title, cursor, activeBranch, createdAt, updatedAt, nodeCount}
 //   nodes      key [sessionId, seq]    value one node in snapshot form, as a JSON string
+//              key [sessionId, "a", seq] value one annotation record (label/hide/prefer), as a JSON string
 //   snapshots  key [sessionId, name]   value {sessionId, name, createdAt, nodeCount, snapshot: JSON string}
 // An append writes one node record and the meta record; nothing else.
 
@@ -20,6 +21,16 @@ export const DB_VERSION = 1;
  */
 export function nodeRange(sessionId) {
   return IDBKeyRange.bound([sessionId, 0], [sessionId, Infinity]);
+}
+
+/**
+ * The key range of every annotation record of one session (kept in the
+ * nodes store under [sessionId, "a", seq], outside nodeRange).
+ * @param {string} sessionId
+ * @returns {IDBKeyRange}
+ */
+export function annotationRange(sessionId) {
+  return IDBKeyRange.bound([sessionId, "a", 0], [sessionId, "a", Infinity]);
 }
 
 /** Stepwise upgrades: upgrades[v] brings a database from version v to v+1. */
@@ -100,13 +111,18 @@ export async function readAllSessions(db) {
     // Restore in creation order, as the sessions were made.
     metas.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.sessionId < b.sessionId ? -1 : 1));
     const lists = await Promise.all(metas.map((m) => requestPromise(nodes.getAll(nodeRange(m.sessionId)))));
+    const notes = await Promise.all(metas.map((m) => requestPromise(nodes.getAll(annotationRange(m.sessionId)))));
     return metas.map((meta, i) => {
       const list = lists[i];
       if (list.length !== meta.nodeCount) {
         throw new Error(`session ${JSON.stringify(meta.sessionId)} has ${list.length} node records but its metadata says ${meta.nodeCount}`);
       }
+      if (notes[i].length !== (meta.annotationCount ?? 0)) {
+        throw new Error(`session ${JSON.stringify(meta.sessionId)} has ${notes[i].length} annotation records but its metadata says ${meta.annotationCount ?? 0}`);
+      }
       const head = `{"version":1,"sessionId":${JSON.stringify(meta.sessionId)},"cursor":${JSON.stringify(meta.cursor)},"activeBranch":${JSON.stringify(meta.activeBranch)},"nodes":[`;
-      return { meta, snapshot: head + list.join(",") + "]}" };
+      const tail = notes[i].length > 0 ? `],"annotations":[${notes[i].join(",")}]}` : "]}";
+      return { meta, snapshot: head + list.join(",") + tail };
     });
   } catch (err) {
     throw new Error(`sessiontree: reading IndexedDB database ${JSON.stringify(db.name)} failed, nothing was changed: ${err?.message ?? err}`);
@@ -130,7 +146,7 @@ export class Writer {
   /**
    * Queue change blocks; resolves when they are committed, rejects with the
    * transaction's error.
-   * @param {{sessionId: string, reset: boolean, from: number, meta: object, nodes: string[]}[]} blocks
+   * @param {{sessionId: string, reset: boolean, from: number, annotationFrom?: number, meta: object, nodes: string[], annotations?: string[]}[]} blocks
    * @returns {Promise<void>}
    */
   write(blocks) {
@@ -173,8 +189,13 @@ export class Writer {
       const sessions = tx.objectStore("sessions");
       const nodes = tx.objectStore("nodes");
       for (const b of blocks) {
-        if (b.reset) nodes.delete(nodeRange(b.sessionId));
+        if (b.reset) {
+          nodes.delete(nodeRange(b.sessionId));
+          nodes.delete(annotationRange(b.sessionId));
+        }
         for (let k = 0; k < b.nodes.length; k++) nodes.put(b.nodes[k], [b.sessionId, b.from + k]);
+        const notes = b.annotations ?? [];
+        for (let k = 0; k < notes.length; k++) nodes.put(notes[k], [b.sessionId, "a", b.annotationFrom + k]);
         sessions.put(b.meta, b.sessionId);
       }
     });

@@ -1,0 +1,589 @@
+package core
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Text commands for chat frontends (SPEC.md "Commands"): the operation
+// "command" {line, sessionId?} parses one line such as `/tree jump n0002`
+// and answers
+//
+//	{"command":"/tree jump","text":…,"data":…}
+//
+// text is for display; data is the value of the operation the command runs
+// (status, list, tree, …). /fork adds "draft". A command that changes a
+// session records the underlying operation ("jump", "fork", …) for change
+// events, exactly as the tool call would.
+//
+// Arguments are separated by spaces; "double" (with \" and \\ escapes) or
+// 'single' quotes keep spaces. A command whose last argument takes the rest
+// of the line (<json>, <text>) receives it raw, so JSON with spaces needs
+// no quoting. Errors: a line that is not a command, or a wrong number of
+// arguments, is INVALID_ARGUMENT with the usage; an unknown command is
+// NOT_FOUND with the usage line of every command.
+
+// CommandResult is the value of the command operation.
+type CommandResult struct {
+	Command string `json:"command"`
+	Text    string `json:"text"`
+	Data    any    `json:"data"`
+	// Draft is the text of the user message /fork forked before.
+	Draft *string `json:"draft,omitempty"`
+}
+
+// command is one entry of the command table.
+type command struct {
+	name    string // the command's words without the slash: "tree jump", "fork"
+	args    string // argument synopsis for the usage line: "<nodeId> <name>"
+	min     int    // arguments required
+	max     int    // arguments allowed
+	rest    bool   // the last argument takes the rest of the line, raw
+	summary string // one line for /tree help
+	// noSession: the command runs without a sessionId.
+	noSession bool
+	run       func(st *Store, c *cmdCall) (*CommandResult, *Error)
+}
+
+// commands is the command table, in the order of /tree help. Adding a
+// command is one entry here plus its function. Filled in init (the help
+// command reads the table).
+var commands []command
+
+// commandByName indexes commands by name.
+var commandByName map[string]command
+
+func init() {
+	commands = []command{
+		{"tree list", "", 0, 0, false, "every node in append order, with marks", false, cmdList},
+		{"tree branches", "", 0, 0, false, "the branches, their tips and bases", false, cmdBranches},
+		{"tree tree", "", 0, 0, false, "the tree as text (linear runs compacted)", false, cmdTree},
+		{"tree context", "", 0, 0, false, "what the model sees at the cursor, and the state there", false, cmdContext},
+		{"tree jump", "<nodeId>", 1, 1, false, "move the cursor to a node", false, cmdJump},
+		{"tree branch", "<nodeId> <name>", 2, 2, false, "start a new branch at a node", false, cmdBranch},
+		{"tree label", "<nodeId> <text>", 2, 2, true, "label a node (\"\" clears the label)", false, cmdLabel},
+		{"tree hide", "<nodeId>", 1, 1, false, "hide a node's subtree from default views", false, cmdHide},
+		{"tree unhide", "<nodeId>", 1, 1, false, "show a hidden subtree again", false, cmdUnhide},
+		{"tree prefer", "<nodeId>", 1, 1, false, "mark the path to a node as preferred", false, cmdPrefer},
+		{"tree diff", "<a> <b>", 2, 2, false, "compare two nodes or branches", false, cmdDiff},
+		{"tree snapshot save", "", 0, 0, false, "the session's snapshot as JSON", false, cmdSnapshotSave},
+		{"tree snapshot load", "<json>", 1, 1, true, "replace the session by a snapshot", false, cmdSnapshotLoad},
+		{"fork", "<nodeId>", 1, 1, false, "new session with the history before a user message; returns it as draft", false, cmdFork},
+		{"clone", "[newSessionId]", 0, 1, false, "new session copying the whole tree", false, cmdClone},
+		{"session", "", 0, 0, false, "the session's status", false, cmdSession},
+		{"tree help", "", 0, 0, false, "this list", true, cmdHelp},
+	}
+	commandByName = make(map[string]command, len(commands))
+	for _, c := range commands {
+		commandByName[c.name] = c
+	}
+}
+
+func usageOf(name string) string {
+	u := "/" + name
+	if a := commandByName[name].args; a != "" {
+		u += " " + a
+	}
+	return u
+}
+
+// UsageLine returns every command's usage joined by " | ".
+func UsageLine() string {
+	parts := make([]string, len(commands))
+	for i, c := range commands {
+		parts[i] = usageOf(c.name)
+	}
+	return "usage: " + strings.Join(parts, " | ")
+}
+
+// cmdCall is one parsed command.
+type cmdCall struct {
+	name      string
+	args      []string
+	sessionID string
+}
+
+// session returns the command's session.
+func (c *cmdCall) session(st *Store) (*Session, *Error) {
+	return st.session(c.sessionID)
+}
+
+// tool runs operation op with the command's session and the given fields,
+// as the tool call would (the change is recorded under op).
+func (c *cmdCall) tool(st *Store, op string, fields map[string]string) (any, *Error) {
+	r := &request{op: op, fields: map[string]json.RawMessage{"sessionId": appendString(nil, c.sessionID)}}
+	for k, v := range fields {
+		r.fields[k] = appendString(nil, v)
+	}
+	st.op = op
+	return operations[op].run(st, r)
+}
+
+func opCommand(st *Store, r *request) (any, *Error) {
+	line, err := r.str("line")
+	if err != nil {
+		return nil, err
+	}
+	c, cmd, err := parseCommand(line)
+	if err != nil {
+		return nil, err
+	}
+	if !cmd.noSession {
+		if !r.has("sessionId") {
+			return nil, invalidf("field \"sessionId\" is required for %s", usageOf(c.name))
+		}
+		// The session need not exist yet: /tree snapshot load creates it;
+		// every other command fails with SESSION_NOT_FOUND in its run.
+		if c.sessionID, err = r.sessionID(); err != nil {
+			return nil, err
+		}
+	}
+	res, err := cmd.run(st, c)
+	if err != nil {
+		return nil, err
+	}
+	res.Command = "/" + c.name
+	return res, nil
+}
+
+// parseCommand splits a command line into the command and its arguments.
+func parseCommand(line string) (*cmdCall, command, *Error) {
+	text := strings.TrimSpace(line)
+	if !strings.HasPrefix(text, "/") {
+		return nil, command{}, invalidf("a command starts with \"/\", as in /tree help; got %q", clipText(text))
+	}
+	// The command's name: the longest run of leading words that names a
+	// command ("tree snapshot load" before "tree snapshot").
+	var words []string
+	var ends []int
+	pos := 1
+	for len(words) < 3 {
+		start := pos
+		for start < len(text) && isCmdSpace(rune(text[start])) {
+			start++
+		}
+		end := start
+		for end < len(text) && !isCmdSpace(rune(text[end])) {
+			end++
+		}
+		if end == start {
+			break
+		}
+		words = append(words, text[start:end])
+		ends = append(ends, end)
+		pos = end
+	}
+	for k := len(words); k >= 1; k-- {
+		name := strings.Join(words[:k], " ")
+		cmd, ok := commandByName[name]
+		if !ok {
+			continue
+		}
+		args, err := parseArgs(text[ends[k-1]:], cmd)
+		if err != nil {
+			return nil, command{}, err
+		}
+		if len(args) < cmd.min || len(args) > cmd.max {
+			return nil, command{}, invalidf("%s takes %s; usage: %s", "/"+name, argCount(cmd), usageOf(name))
+		}
+		return &cmdCall{name: name, args: args}, cmd, nil
+	}
+	unknown := "/"
+	if len(words) > 0 {
+		unknown += words[0]
+		if words[0] == "tree" && len(words) > 1 {
+			unknown += " " + words[1]
+		}
+	}
+	return nil, command{}, errorf(NotFound, "unknown command %q; %s", unknown, UsageLine())
+}
+
+func argCount(cmd command) string {
+	switch {
+	case cmd.max == 0:
+		return "no arguments"
+	case cmd.min == cmd.max:
+		return plural(cmd.min, "argument")
+	default:
+		return fmt.Sprintf("%d to %d arguments", cmd.min, cmd.max)
+	}
+}
+
+func isCmdSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }
+
+// parseArgs splits the text after a command's name into arguments. With
+// cmd.rest, argument number cmd.max takes the rest of the line: unquoted
+// when it is one quoted word, raw (trimmed) otherwise.
+func parseArgs(text string, cmd command) ([]string, *Error) {
+	var args []string
+	pos := 0
+	for {
+		for pos < len(text) && isCmdSpace(rune(text[pos])) {
+			pos++
+		}
+		if pos >= len(text) {
+			return args, nil
+		}
+		if cmd.rest && len(args) == cmd.max-1 {
+			rest := strings.TrimRightFunc(text[pos:], unicode.IsSpace)
+			if word, end, err := nextWord(rest, 0); err == nil && end == len(rest) && (rest[0] == '"' || rest[0] == '\'') {
+				rest = word
+			}
+			return append(args, rest), nil
+		}
+		word, end, err := nextWord(text, pos)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, word)
+		pos = end
+	}
+}
+
+// nextWord reads one argument at pos: a run of characters up to white
+// space, where quoted parts may hold spaces.
+func nextWord(text string, pos int) (string, int, *Error) {
+	var b strings.Builder
+	for pos < len(text) {
+		c := text[pos]
+		switch {
+		case isCmdSpace(rune(c)):
+			return b.String(), pos, nil
+		case c == '"':
+			pos++
+			for {
+				if pos >= len(text) {
+					return "", 0, invalidf("unterminated \" quote in the command arguments")
+				}
+				if text[pos] == '\\' && pos+1 < len(text) && (text[pos+1] == '"' || text[pos+1] == '\\') {
+					b.WriteByte(text[pos+1])
+					pos += 2
+					continue
+				}
+				if text[pos] == '"' {
+					pos++
+					break
+				}
+				b.WriteByte(text[pos])
+				pos++
+			}
+		case c == '\'':
+			end := strings.IndexByte(text[pos+1:], '\'')
+			if end < 0 {
+				return "", 0, invalidf("unterminated ' quote in the command arguments")
+			}
+			b.WriteString(text[pos+1 : pos+1+end])
+			pos += end + 2
+		default:
+			b.WriteByte(c)
+			pos++
+		}
+	}
+	return b.String(), pos, nil
+}
+
+// clipText cuts s to 40 characters for messages.
+func clipText(s string) string {
+	if utf8.RuneCountInString(s) <= 40 {
+		return s
+	}
+	return Preview(s, 40)
+}
+
+// ---- the commands ----
+
+func cmdList(st *Store, c *cmdCall) (*CommandResult, *Error) {
+	s, err := c.session(st)
+	if err != nil {
+		return nil, err
+	}
+	items := s.list()
+	var b strings.Builder
+	for k, it := range items {
+		fmt.Fprintf(&b, "%s [%s] %s: %s", it.ID, it.Branch, it.Role, Preview(it.Preview, textPreviewLength))
+		if it.Label != "" {
+			b.WriteString("  [label: " + it.Label + "]")
+		}
+		if it.Hidden {
+			b.WriteString("  (hidden)")
+		}
+		if int32(k) == s.cursor {
+			b.WriteString("  ← cursor")
+		}
+		b.WriteByte('\n')
+	}
+	if len(items) == 0 {
+		b.WriteString("(no nodes)\n")
+	}
+	return &CommandResult{Text: b.String(), Data: items}, nil
+}
+
+func cmdBranches(st *Store, c *cmdCall) (*CommandResult, *Error) {
+	data, err := c.tool(st, "branches", nil)
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	for _, br := range data.([]BranchInfo) {
+		mark := "  "
+		if br.Active {
+			mark = "* "
+		}
+		fmt.Fprintf(&b, "%s%s  tip %s  base %s  %s\n", mark, br.Name, orDash(br.Tip), orDash(br.Base), plural(br.NodeCount, "node"))
+	}
+	return &CommandResult{Text: b.String(), Data: data}, nil
+}
+
+func orDash(s *string) string { return orNone(s, "-") }
+
+// orNone returns *s, or none for nil.
+func orNone(s *string, none string) string {
+	if s == nil {
+		return none
+	}
+	return *s
+}
+
+func cmdTree(st *Store, c *cmdCall) (*CommandResult, *Error) {
+	s, err := c.session(st)
+	if err != nil {
+		return nil, err
+	}
+	t := s.tree()
+	text := t.Text
+	if text == "" {
+		text = "(no nodes)\n"
+	}
+	return &CommandResult{Text: text, Data: t}, nil
+}
+
+func cmdContext(st *Store, c *cmdCall) (*CommandResult, *Error) {
+	s, err := c.session(st)
+	if err != nil {
+		return nil, err
+	}
+	ctx := s.context()
+	var b strings.Builder
+	fmt.Fprintf(&b, "cursor %s, %s; state: %s\n", orNone(ctx.Cursor, "none"), plural(len(ctx.Messages), "message"), describeState(ctx.State))
+	for _, m := range ctx.Messages {
+		var head struct {
+			Role string `json:"role"`
+		}
+		_ = json.Unmarshal(m, &head)
+		fmt.Fprintf(&b, "[%s] %s\n", head.Role, Preview(MessageText(m), textPreviewLength))
+	}
+	return &CommandResult{Text: b.String(), Data: ctx}, nil
+}
+
+func cmdJump(st *Store, c *cmdCall) (*CommandResult, *Error) {
+	data, err := c.tool(st, "jump", map[string]string{"nodeId": c.args[0]})
+	if err != nil {
+		return nil, err
+	}
+	status := data.(Status)
+	return &CommandResult{Text: fmt.Sprintf("cursor at %s on branch %s\n", orNone(status.Cursor, "none"), status.ActiveBranch), Data: data}, nil
+}
+
+func cmdBranch(st *Store, c *cmdCall) (*CommandResult, *Error) {
+	data, err := c.tool(st, "branch", map[string]string{"nodeId": c.args[0], "branch": c.args[1]})
+	if err != nil {
+		return nil, err
+	}
+	status := data.(Status)
+	return &CommandResult{Text: fmt.Sprintf("on branch %s from %s; the next message goes there\n", status.ActiveBranch, orNone(status.Cursor, "none")), Data: data}, nil
+}
+
+func cmdLabel(st *Store, c *cmdCall) (*CommandResult, *Error) {
+	data, err := c.tool(st, "label", map[string]string{"nodeId": c.args[0], "label": c.args[1]})
+	if err != nil {
+		return nil, err
+	}
+	text := fmt.Sprintf("label of %s cleared\n", c.args[0])
+	if c.args[1] != "" {
+		text = fmt.Sprintf("%s labelled %q\n", c.args[0], c.args[1])
+	}
+	return &CommandResult{Text: text, Data: data}, nil
+}
+
+func cmdHide(st *Store, c *cmdCall) (*CommandResult, *Error) {
+	return c.hide(st, "true", "%s and its subtree are hidden (nothing is deleted)\n")
+}
+
+func cmdUnhide(st *Store, c *cmdCall) (*CommandResult, *Error) {
+	return c.hide(st, "false", "%s and its subtree are shown again\n")
+}
+
+func (c *cmdCall) hide(st *Store, hidden, format string) (*CommandResult, *Error) {
+	r := &request{op: "hide", fields: map[string]json.RawMessage{
+		"sessionId": appendString(nil, c.sessionID), "nodeId": appendString(nil, c.args[0]), "hidden": json.RawMessage(hidden)}}
+	st.op = "hide"
+	data, err := opHide(st, r)
+	if err != nil {
+		return nil, err
+	}
+	return &CommandResult{Text: fmt.Sprintf(format, c.args[0]), Data: data}, nil
+}
+
+func cmdPrefer(st *Store, c *cmdCall) (*CommandResult, *Error) {
+	data, err := c.tool(st, "prefer", map[string]string{"nodeId": c.args[0]})
+	if err != nil {
+		return nil, err
+	}
+	return &CommandResult{Text: fmt.Sprintf("the path to %s is preferred\n", c.args[0]), Data: data}, nil
+}
+
+func cmdDiff(st *Store, c *cmdCall) (*CommandResult, *Error) {
+	s, err := c.session(st)
+	if err != nil {
+		return nil, err
+	}
+	d, err := s.diff(c.args[0], c.args[1])
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	if d.Ancestor != nil {
+		fmt.Fprintf(&b, "%s and %s part after %s (%s in common)\n", c.args[0], c.args[1], *d.Ancestor, plural(d.Common, "node"))
+	} else {
+		fmt.Fprintf(&b, "%s and %s share no node (different roots)\n", c.args[0], c.args[1])
+	}
+	for _, side := range []struct {
+		mark  string
+		nodes []DiffNode
+	}{{"-", d.FromOnly}, {"+", d.ToOnly}} {
+		for k := 0; k < len(side.nodes); k++ {
+			if len(side.nodes) > maxPlain && k == keepPlain {
+				skip := len(side.nodes) - 2*keepPlain
+				fmt.Fprintf(&b, "%s ··· %d nodes (%s … %s)\n", side.mark, skip, side.nodes[k].ID, side.nodes[k+skip-1].ID)
+				k += skip - 1
+				continue
+			}
+			n := side.nodes[k]
+			fmt.Fprintf(&b, "%s %s %s: %s\n", side.mark, n.ID, n.Role, Preview(n.Text, textPreviewLength))
+		}
+	}
+	return &CommandResult{Text: b.String(), Data: d}, nil
+}
+
+func cmdSnapshotSave(st *Store, c *cmdCall) (*CommandResult, *Error) {
+	s, err := c.session(st)
+	if err != nil {
+		return nil, err
+	}
+	snap := s.appendSnapshot(nil)
+	return &CommandResult{Text: string(snap) + "\n", Data: json.RawMessage(snap)}, nil
+}
+
+func cmdSnapshotLoad(st *Store, c *cmdCall) (*CommandResult, *Error) {
+	r := &request{op: "snapshot.load", fields: map[string]json.RawMessage{
+		"sessionId": appendString(nil, c.sessionID), "snapshot": json.RawMessage(c.args[0])}}
+	st.op = "snapshot.load"
+	data, err := opSnapshotLoad(st, r)
+	if err != nil {
+		return nil, err
+	}
+	status := data.(Status)
+	return &CommandResult{Text: fmt.Sprintf("loaded a snapshot of %s: %s, cursor %s on branch %s\n",
+		status.SessionID, plural(status.NodeCount, "node"), orNone(status.Cursor, "none"), status.ActiveBranch), Data: data}, nil
+}
+
+func cmdHelp(st *Store, c *cmdCall) (*CommandResult, *Error) {
+	type helpLine struct {
+		Usage   string `json:"usage"`
+		Summary string `json:"summary"`
+	}
+	var lines []helpLine
+	width := 0
+	for _, c := range commands {
+		lines = append(lines, helpLine{usageOf(c.name), c.summary})
+		width = max(width, utf8.RuneCountInString(usageOf(c.name)))
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		fmt.Fprintf(&b, "%s%s  %s\n", l.Usage, strings.Repeat(" ", width-utf8.RuneCountInString(l.Usage)), l.Summary)
+	}
+	return &CommandResult{Text: b.String(), Data: lines}, nil
+}
+
+// cmdFork answers /fork <nodeId>: the node must be a user message; the new
+// session holds the path before it (root→parent, cursor at the parent) and
+// the value carries the message's text as draft, to edit and send again.
+// For a user message that is a root the new session is empty (cursor null,
+// branch main).
+func cmdFork(st *Store, c *cmdCall) (*CommandResult, *Error) {
+	s, err := c.session(st)
+	if err != nil {
+		return nil, err
+	}
+	i, err := s.lookup(c.args[0])
+	if err != nil {
+		return nil, err
+	}
+	n := s.nodes[i]
+	if n.Kind != KindMessage || n.role != "user" {
+		what := "a " + n.Kind + " entry"
+		switch n.Kind {
+		case KindMessage:
+			what = "an " + n.role + " message"
+			if !strings.ContainsAny(n.role[:1], "aeiou") {
+				what = "a " + n.role + " message"
+			}
+		case KindSummary:
+			what = "a summary"
+		}
+		return nil, invalidf("/fork needs a user message; node %q is %s", n.ID, what)
+	}
+	st.op = "fork"
+	id := st.sessionID()
+	now := st.timestamp()
+	var f *Session
+	if p := s.parent[i]; p >= 0 {
+		f = s.forkAt(p, id, now)
+	} else {
+		f = newSession(id, s.title, now)
+	}
+	st.put(f)
+	st.markDirty(f, 0, true)
+	draft := MessageText(n.Message)
+	status := f.status()
+	return &CommandResult{
+		Text: fmt.Sprintf("forked %s before %s into %s: %s, cursor %s\ndraft: %s\n",
+			s.id, n.ID, f.id, plural(status.NodeCount, "node"), orNone(status.Cursor, "none"), draft),
+		Data:  status,
+		Draft: &draft,
+	}, nil
+}
+
+func cmdClone(st *Store, c *cmdCall) (*CommandResult, *Error) {
+	fields := map[string]string{}
+	if len(c.args) == 1 {
+		fields["newSessionId"] = c.args[0]
+	}
+	data, err := c.tool(st, "clone", fields)
+	if err != nil {
+		return nil, err
+	}
+	status := data.(Status)
+	return &CommandResult{Text: fmt.Sprintf("cloned %s into %s: %s, cursor %s\n", c.sessionID, status.SessionID, plural(status.NodeCount, "node"), orNone(status.Cursor, "none")), Data: data}, nil
+}
+
+func cmdSession(st *Store, c *cmdCall) (*CommandResult, *Error) {
+	s, err := c.session(st)
+	if err != nil {
+		return nil, err
+	}
+	status := s.status()
+	var b strings.Builder
+	fmt.Fprintf(&b, "session %s", status.SessionID)
+	if status.Title != "" {
+		fmt.Fprintf(&b, " %q", status.Title)
+	}
+	fmt.Fprintf(&b, "\ncursor %s on branch %s, depth %d\n%s, %s, %s\nstate: %s\ncreated %s, updated %s\n",
+		orNone(status.Cursor, "none"), status.ActiveBranch, status.Depth,
+		plural(status.NodeCount, "node"), plural(status.BranchCount, "branch"), plural(status.LeafCount, "leaf"),
+		describeState(s.stateAt(s.path(s.cursor))), status.CreatedAt, status.UpdatedAt)
+	return &CommandResult{Text: b.String(), Data: status}, nil
+}
