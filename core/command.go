@@ -368,13 +368,16 @@ func cmdContext(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	ctx := s.context()
 	var b strings.Builder
 	fmt.Fprintf(&b, "cursor %s, %s; state: %s\n", orNone(ctx.Cursor, "none"), plural(len(ctx.Messages), "message"), describeState(ctx.State))
-	for _, m := range ctx.Messages {
-		var head struct {
-			Role string `json:"role"`
+	// One line per message, from the nodes (their cached previews): a
+	// message made from a summary, compaction or custom message names the
+	// node kind after its role.
+	s.contextNodes(s.path(s.cursor), func(n *Node) {
+		role := n.role
+		if n.Kind != KindMessage {
+			role = "user · " + n.Kind
 		}
-		_ = json.Unmarshal(m, &head)
-		fmt.Fprintf(&b, "[%s] %s\n", head.Role, Preview(MessageText(m), textPreviewLength))
-	}
+		fmt.Fprintf(&b, "[%s] %s\n", role, Preview(n.previewText(), textPreviewLength))
+	})
 	return &CommandResult{Text: b.String(), Data: ctx}, nil
 }
 

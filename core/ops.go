@@ -336,27 +336,41 @@ func opContext(st *Store, r *request) (any, *Error) {
 // shape State instead).
 func (s *Session) context() Context {
 	path := s.path(s.cursor)
-	start := 0
 	msgs := make([]json.RawMessage, 0, len(path)+1)
-	for k := len(path) - 1; k >= 0; k-- {
-		if n := s.nodes[path[k]]; n.Kind == KindCompaction {
-			msgs = append(msgs, CompactionMessage(n.Entry.Summary))
-			start = int(s.depth[s.index[n.Entry.FirstKeptNodeID]]) - 1
-			break
-		}
-	}
-	for _, i := range path[start:] {
-		n := s.nodes[i]
+	s.contextNodes(path, func(n *Node) {
 		switch n.Kind {
 		case KindMessage:
 			msgs = append(msgs, n.Message)
 		case KindSummary:
 			msgs = append(msgs, SummaryMessage(n.Summary))
+		case KindCompaction:
+			msgs = append(msgs, CompactionMessage(n.Entry.Summary))
 		case KindCustomMessage:
 			msgs = append(msgs, customMessage(n.Entry))
 		}
-	}
+	})
 	return Context{Cursor: nullable(s.nodeID(s.cursor)), Messages: msgs, State: s.stateAt(path)}
+}
+
+// contextNodes calls fn, in order, with each node of path (root first) that
+// gives context a message: the newest compaction first when there is one
+// (then only the path from its firstKeptNodeId on, other compactions
+// skipped), message, summary and custom_message nodes.
+func (s *Session) contextNodes(path []int32, fn func(n *Node)) {
+	start := 0
+	for k := len(path) - 1; k >= 0; k-- {
+		if n := s.nodes[path[k]]; n.Kind == KindCompaction {
+			fn(n)
+			start = int(s.depth[s.index[n.Entry.FirstKeptNodeID]]) - 1
+			break
+		}
+	}
+	for _, i := range path[start:] {
+		switch n := s.nodes[i]; n.Kind {
+		case KindMessage, KindSummary, KindCustomMessage:
+			fn(n)
+		}
+	}
 }
 
 func opSession(st *Store, r *request) (any, *Error) {
