@@ -38,6 +38,32 @@ func TestTreeText(t *testing.T) {
 			"└─ n0005 [hidden: 2 nodes]  ← cursor inside\n", treeText(t, st, "b"))
 	})
 
+	t.Run("hiding a branch point hides both branches, and rows keep every node", func(t *testing.T) {
+		st := testStore(t)
+		buildBranchy(t, st, "b")
+		ok[Marks](t, st, `{"operation":"hide","sessionId":"b","nodeId":"n0002"}`)
+		assert.Equal(t, "n0001 system: You are terse.\n"+
+			"├─ n0002 [hidden: 3 nodes]\n"+
+			"└─ n0005 summary: Tried a luxury plan; too costly.\n"+
+			"   n0006 user: Cheaper, please 🙂  [budget*]  ← cursor\n", treeText(t, st, "b"))
+		tree := ok[Tree](t, st, `{"operation":"tree","sessionId":"b"}`)
+		require.Len(t, tree.Rows, 6)
+		assert.Equal(t, []bool{false, true, true, true, false, false},
+			[]bool{tree.Rows[0].Hidden, tree.Rows[1].Hidden, tree.Rows[2].Hidden, tree.Rows[3].Hidden, tree.Rows[4].Hidden, tree.Rows[5].Hidden})
+	})
+
+	t.Run("a hidden node in the middle of a run ends the drawn run", func(t *testing.T) {
+		st := testStore(t)
+		ok[Status](t, st, `{"operation":"snapshot.load","sessionId":"c","snapshot":`+chainSnapshot("c", 10)+`}`)
+		ok[Marks](t, st, `{"operation":"hide","sessionId":"c","nodeId":"c5"}`)
+		assert.Equal(t, "c0 user: message 0\n"+
+			"c1 assistant: message 1\n"+
+			"c2 user: message 2\n"+
+			"c3 assistant: message 3\n"+
+			"c4 user: message 4\n"+
+			"c5 [hidden: 5 nodes]  ← cursor inside\n", treeText(t, st, "c"))
+	})
+
 	t.Run("every entry kind has a readable line", func(t *testing.T) {
 		st := testStore(t)
 		buildEntries(t, st, "e")
