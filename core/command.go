@@ -60,7 +60,7 @@ func init() {
 	commands = []command{
 		{"tree list", "", 0, 0, false, "every node in append order, with marks", false, cmdList},
 		{"tree branches", "", 0, 0, false, "the branches, their tips and bases", false, cmdBranches},
-		{"tree tree", "", 0, 0, false, "the tree as text (linear runs compacted)", false, cmdTree},
+		{"tree tree", "[all]", 0, 1, false, "the tree as text (linear runs compacted; all: hidden subtrees too)", false, cmdTree},
 		{"tree context", "", 0, 0, false, "what the model sees at the cursor, and the state there", false, cmdContext},
 		{"tree jump", "<nodeId>", 1, 1, false, "move the cursor to a node", false, cmdJump},
 		{"tree branch", "<nodeId> <name>", 2, 2, false, "start a new branch at a node", false, cmdBranch},
@@ -352,7 +352,10 @@ func cmdTree(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	t := s.tree()
+	if len(c.args) == 1 && c.args[0] != "all" {
+		return nil, invalidf("/tree tree takes no argument or \"all\", not %q; usage: %s", c.args[0], usageOf(c.name))
+	}
+	t := s.treeView(len(c.args) == 1)
 	text := t.Text
 	if text == "" {
 		text = "(no nodes)\n"

@@ -74,6 +74,8 @@ func TestCommandTexts(t *testing.T) {
 			"/tree hide n0005",
 			"/tree prefer n0006",
 			"/tree tree",
+			"/tree tree all",
+			"/tree tree everything",
 			"/tree context",
 		))
 	})

@@ -30,7 +30,7 @@ func init() {
 		"list":           {[]string{"sessionId"}, opList},
 		"node":           {[]string{"sessionId", "nodeId"}, opNode},
 		"branches":       {[]string{"sessionId"}, opBranches},
-		"tree":           {[]string{"sessionId"}, opTree},
+		"tree":           {[]string{"sessionId", "showHidden"}, opTree},
 		"jump":           {[]string{"sessionId", "nodeId"}, opJump},
 		"fork":           {[]string{"sessionId", "nodeId", "newSessionId", "branch"}, opFork},
 		"clone":          {[]string{"sessionId", "newSessionId"}, opClone},

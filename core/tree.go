@@ -84,7 +84,24 @@ func opTree(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.tree(), nil
+	show := false
+	if r.has("showHidden") {
+		if show, err = r.boolField("showHidden"); err != nil {
+			return nil, err
+		}
+	}
+	return s.treeView(show), nil
+}
+
+// boolField returns a boolean field (INVALID_ARGUMENT when it is not one).
+func (r *request) boolField(field string) (bool, *Error) {
+	switch string(r.fields[field]) {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, invalidf("field %q must be true or false", field)
 }
 
 // Elision of linear runs: a stretch of more than maxPlain plain nodes is
@@ -111,7 +128,11 @@ const (
 //
 // Previews are cut between whole characters (Preview). Rows hold every
 // node in the same preorder, hidden or elided ones included.
-func (s *Session) tree() Tree {
+func (s *Session) tree() Tree { return s.treeView(false) }
+
+// treeView is tree; with showHidden the text also draws hidden subtrees,
+// marking the hidden node "(hidden)" instead of folding it into one line.
+func (s *Session) treeView(showHidden bool) Tree {
 	t := Tree{
 		SessionID:    s.id,
 		Cursor:       nullable(s.nodeID(s.cursor)),
@@ -167,7 +188,7 @@ func (s *Session) tree() Tree {
 		for i := f.node; ; {
 			run = append(run, i)
 			kids := list[start[i]:start[i+1]]
-			if len(kids) != 1 || (!f.quiet && s.hiddenRoots[i]) {
+			if len(kids) != 1 || (!f.quiet && !showHidden && s.hiddenRoots[i]) {
 				break
 			}
 			i = kids[0]
@@ -206,10 +227,10 @@ func (s *Session) tree() Tree {
 		}
 		last := run[len(run)-1]
 		if !f.quiet {
-			s.drawRun(&text, run, f.prefix+f.connector, below, tipOf, size, onPath)
+			s.drawRun(&text, run, f.prefix+f.connector, below, lineMarks{tipOf, size, onPath, showHidden})
 		}
 		kids := list[start[last]:start[last+1]]
-		quiet := f.quiet || s.hiddenRoots[last]
+		quiet := f.quiet || (!showHidden && s.hiddenRoots[last])
 		if len(kids) == 1 {
 			stack = append(stack, frame{node: kids[0], indent: f.indent, prefix: below, quiet: quiet})
 			continue
@@ -230,11 +251,21 @@ func (s *Session) tree() Tree {
 // drawRun writes the text lines of one linear run: the first with first as
 // its prefix, the others with below. Only the last node of a run can be a
 // hidden root; it is drawn as a placeholder line.
-func (s *Session) drawRun(text *strings.Builder, run []int32, first, below string, tipOf map[int32]string, size []int32, onPath []bool) {
+// lineMarks is what drawLine needs besides the node: branch tips, subtree
+// sizes (for hidden lines), the cursor path and whether hidden subtrees are
+// drawn.
+type lineMarks struct {
+	tipOf      map[int32]string
+	size       []int32
+	onPath     []bool
+	showHidden bool
+}
+
+func (s *Session) drawRun(text *strings.Builder, run []int32, first, below string, m lineMarks) {
 	plain := func(k int) bool {
 		i := run[k]
 		_, labeled := s.labels[i]
-		return k > 0 && k < len(run)-1 && i != s.cursor && !labeled && tipOf[i] == "" && i != s.preferred
+		return k > 0 && k < len(run)-1 && i != s.cursor && !labeled && m.tipOf[i] == "" && i != s.preferred && !s.hiddenRoots[i]
 	}
 	for k := 0; k < len(run); k++ {
 		prefix := below
@@ -248,30 +279,30 @@ func (s *Session) drawRun(text *strings.Builder, run []int32, first, below strin
 			}
 			if end-k+1 > maxPlain {
 				for _, j := range run[k : k+keepPlain] {
-					s.drawLine(text, j, prefix, tipOf, size, onPath)
+					s.drawLine(text, j, prefix, m)
 					prefix = below
 				}
 				from, to := k+keepPlain, end-keepPlain
 				fmt.Fprintf(text, "%s··· %d nodes (%s … %s)\n", prefix, to-from+1, s.nodes[run[from]].ID, s.nodes[run[to]].ID)
 				for _, j := range run[to+1 : end+1] {
-					s.drawLine(text, j, prefix, tipOf, size, onPath)
+					s.drawLine(text, j, prefix, m)
 				}
 				k = end
 				continue
 			}
 		}
-		s.drawLine(text, run[k], prefix, tipOf, size, onPath)
+		s.drawLine(text, run[k], prefix, m)
 	}
 }
 
 // drawLine writes the text line of node i.
-func (s *Session) drawLine(text *strings.Builder, i int32, prefix string, tipOf map[int32]string, size []int32, onPath []bool) {
+func (s *Session) drawLine(text *strings.Builder, i int32, prefix string, m lineMarks) {
 	n := s.nodes[i]
 	text.WriteString(prefix)
 	text.WriteString(n.ID)
-	if s.hiddenRoots[i] {
-		fmt.Fprintf(text, " [hidden: %s]", plural(int(size[i]), "node"))
-		if onPath[i] && s.cursor >= 0 {
+	if s.hiddenRoots[i] && !m.showHidden {
+		fmt.Fprintf(text, " [hidden: %s]", plural(int(m.size[i]), "node"))
+		if m.onPath[i] && s.cursor >= 0 {
 			text.WriteString("  ← cursor inside")
 		}
 		text.WriteByte('\n')
@@ -281,7 +312,7 @@ func (s *Session) drawLine(text *strings.Builder, i int32, prefix string, tipOf 
 	text.WriteString(n.Role())
 	text.WriteString(": ")
 	text.WriteString(Preview(nodeText(n), textPreviewLength))
-	if tip := tipOf[i]; tip != "" {
+	if tip := m.tipOf[i]; tip != "" {
 		text.WriteString("  [")
 		text.WriteString(tip)
 		if tip == s.active {
@@ -296,6 +327,9 @@ func (s *Session) drawLine(text *strings.Builder, i int32, prefix string, tipOf 
 	}
 	if i == s.preferred {
 		text.WriteString("  ★ preferred")
+	}
+	if s.hiddenRoots[i] {
+		text.WriteString("  (hidden)")
 	}
 	if i == s.cursor {
 		text.WriteString("  ← cursor")

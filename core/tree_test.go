@@ -52,6 +52,20 @@ func TestTreeText(t *testing.T) {
 			[]bool{tree.Rows[0].Hidden, tree.Rows[1].Hidden, tree.Rows[2].Hidden, tree.Rows[3].Hidden, tree.Rows[4].Hidden, tree.Rows[5].Hidden})
 	})
 
+	t.Run("showHidden draws hidden subtrees with a mark", func(t *testing.T) {
+		st := testStore(t)
+		buildBranchy(t, st, "b")
+		ok[Marks](t, st, `{"operation":"hide","sessionId":"b","nodeId":"n0002"}`)
+		assert.Equal(t, "n0001 system: You are terse.\n"+
+			"├─ n0002 user: Plan a trip to São Tomé  (hidden)\n"+
+			"│  ├─ n0003 assistant: Day 1: arrive.  [main]\n"+
+			"│  └─ n0004 assistant: Day 1: rest.  [main-2]\n"+
+			"└─ n0005 summary: Tried a luxury plan; too costly.\n"+
+			"   n0006 user: Cheaper, please 🙂  [budget*]  ← cursor\n",
+			ok[Tree](t, st, `{"operation":"tree","sessionId":"b","showHidden":true}`).Text)
+		assert.Equal(t, `field "showHidden" must be true or false`, fails(t, st, `{"operation":"tree","sessionId":"b","showHidden":1}`, InvalidArgument))
+	})
+
 	t.Run("a hidden node in the middle of a run ends the drawn run", func(t *testing.T) {
 		st := testStore(t)
 		ok[Status](t, st, `{"operation":"snapshot.load","sessionId":"c","snapshot":`+chainSnapshot("c", 10)+`}`)
