@@ -196,3 +196,233 @@ export function filterSessions(sessions, query) {
 export function snapshotFileName(sessionId) {
   return `${sessionId.replace(/[\\/:*?"<>|\u0000-\u001f]/g, "_")}.snapshot.json`;
 }
+
+/**
+ * The row filters of the panel, after Pi's tree view: `default` (every
+ * node but hidden subtrees and settings entries), `no-tools` (default
+ * without tool results and tool-call-only assistant turns), `user` (user
+ * messages only), `labeled` (labeled nodes only), `all` (everything,
+ * hidden nodes too).
+ */
+export const FILTERS = Object.freeze(["default", "no-tools", "user", "labeled", "all"]);
+
+/** Entry kinds that record settings rather than conversation. */
+const SETTINGS_KINDS = new Set(["model_change", "thinking_level_change", "active_tools_change", "custom", "session_info"]);
+
+/**
+ * Whether a `tree` row passes a filter (see FILTERS). Unknown filter names
+ * behave as `default`.
+ * @param {{kind: string, role: string, preview: string, hidden?: boolean, label?: string}} row
+ * @param {string} filter
+ * @returns {boolean}
+ */
+export function rowPasses(row, filter) {
+  if (filter === "all") return true;
+  if (filter === "labeled") return typeof row.label === "string" && row.label !== "";
+  if (row.hidden) return false;
+  if (SETTINGS_KINDS.has(row.kind)) return false;
+  if (filter === "user") return row.kind === "message" && row.role === "user";
+  if (filter === "no-tools") {
+    if (row.role === "tool" || row.role === "toolResult" || row.role === "function") return false;
+    if (row.role === "assistant" && row.kind === "message" && row.preview === "") return false;
+  }
+  return true;
+}
+
+/**
+ * Lay out the rows of `tree` for a view: apply a filter (rows that fail it
+ * vanish and their children hang from their nearest shown ancestor; the
+ * cursor row always stays), draw branch lines over what remains, then drop
+ * the descendants of folded nodes and, with `compactRuns`, the middle of
+ * long linear runs (a `gap` item stands for them until expanded). One pass
+ * per step: O(rows).
+ *
+ * @param {object[]} rows the `tree` rows, in display order
+ * @param {object} [options]
+ * @param {string} [options.filter] one of FILTERS (default "default")
+ * @param {Set<string>} [options.folded] ids of nodes whose subtree is folded
+ * @param {boolean} [options.compactRuns] fold linear runs longer than `runLength`
+ * @param {Set<string>} [options.expandedRuns] gap ids (first hidden node) to show in full
+ * @param {number} [options.runLength] shortest run that is compacted (default 6)
+ * @returns {{items: ({type: "node", row: object, index: number, guide: string, parentId: string|null, childCount: number, folded: boolean} | {type: "gap", id: string, count: number, guide: string})[], shown: number}}
+ *   `index` is the row's index in `rows`; `parentId`/`childCount` are in the
+ *   filtered tree; `shown` counts node items.
+ */
+export function layoutRows(rows, options = {}) {
+  const filter = options.filter ?? "default";
+  const folded = options.folded ?? new Set();
+  const compact = options.compactRuns === true;
+  const expanded = options.expandedRuns ?? new Set();
+  const runLength = options.runLength ?? 6;
+
+  // 1. Filter: nearest shown ancestor-or-self of every row.
+  const shownOf = new Map(); // id → id of nearest shown ancestor-or-self (or null)
+  const kept = []; // {row, index, parentId}
+  const childCount = new Map();
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    const up = row.parentId === null ? null : shownOf.get(row.parentId) ?? null;
+    if (row.cursor || rowPasses(row, filter)) {
+      shownOf.set(row.id, row.id);
+      kept.push({ row, index: i, parentId: up });
+      if (up !== null) childCount.set(up, (childCount.get(up) ?? 0) + 1);
+    } else {
+      shownOf.set(row.id, up);
+    }
+  }
+
+  // 2. Branch lines over the filtered forest.
+  const guides = branchGuides(kept.map((k) => ({ id: k.row.id, parentId: k.parentId, childCount: childCount.get(k.row.id) ?? 0 })));
+
+  // 3. Folds and compacted runs. A kept node is skipped when an ancestor
+  // in the filtered tree is folded; depth in the filtered tree tells
+  // descendants apart (preorder: they follow contiguously).
+  const depth = new Map();
+  const items = [];
+  let skipBelow = -1; // filtered depth of the folded node being skipped
+  let shown = 0;
+  for (let k = 0; k < kept.length; k++) {
+    const { row, index, parentId } = kept[k];
+    const d = parentId === null ? 0 : depth.get(parentId) + 1;
+    depth.set(row.id, d);
+    if (skipBelow >= 0) {
+      if (d > skipBelow) continue;
+      skipBelow = -1;
+    }
+    const kids = childCount.get(row.id) ?? 0;
+    const isFolded = kids > 0 && folded.has(row.id);
+    items.push({ type: "node", row, index, guide: guides[k], parentId, childCount: kids, folded: isFolded });
+    shown++;
+    if (isFolded) {
+      skipBelow = d;
+      continue;
+    }
+    if (!compact || kids !== 1) continue;
+    // A linear run starts here: follow single children while each is an
+    // only child with at most one child of its own.
+    let end = k + 1;
+    while (end < kept.length && kept[end].parentId === kept[end - 1].row.id && (childCount.get(kept[end].row.id) ?? 0) === 1 && !folded.has(kept[end].row.id)) end++;
+    // kept[k+1 .. end-1] are interior single-child nodes; kept[end] (if it
+    // continues the chain) ends the run and stays visible.
+    const interior = end - (k + 1);
+    if (interior + 2 < runLength) continue;
+    const gapId = kept[k + 1].row.id;
+    if (expanded.has(gapId)) continue;
+    // Keep the cursor, labeled nodes and branch tips visible inside a run.
+    let hidden = 0;
+    let gapStart = null;
+    for (let j = k + 1; j < end; j++) {
+      const r = kept[j].row;
+      depth.set(r.id, d + (j - k));
+      const special = r.cursor || (r.label ?? "") !== "" || (r.tipOf ?? "") !== "";
+      if (special) {
+        if (hidden > 0) items.push({ type: "gap", id: gapStart, count: hidden, guide: kept[j].guide ?? guides[j] });
+        hidden = 0;
+        gapStart = null;
+        items.push({ type: "node", row: r, index: kept[j].index, guide: guides[j], parentId: kept[j].parentId, childCount: 1, folded: false });
+        shown++;
+      } else {
+        if (hidden === 0) gapStart = r.id;
+        hidden++;
+      }
+    }
+    if (hidden > 0) items.push({ type: "gap", id: gapStart, count: hidden, guide: guides[end - 1] });
+    k = end - 1;
+  }
+  return { items, shown };
+}
+
+/**
+ * Split `text` into plain and highlighted pieces by `[start, end)` ranges
+ * in UTF-16 code units (as search hits give them); ranges are sorted,
+ * clipped and merged first.
+ * @param {string} text
+ * @param {[number, number][]} ranges
+ * @returns {{text: string, hit: boolean}[]}
+ */
+export function highlightPieces(text, ranges) {
+  const sorted = (ranges ?? [])
+    .map(([a, b]) => [Math.max(0, Math.min(text.length, a)), Math.max(0, Math.min(text.length, b))])
+    .filter(([a, b]) => b > a)
+    .sort((x, y) => x[0] - y[0]);
+  const pieces = [];
+  let at = 0;
+  for (const [a, b] of sorted) {
+    if (b <= at) continue;
+    const from = Math.max(a, at);
+    if (from > at) pieces.push({ text: text.slice(at, from), hit: false });
+    pieces.push({ text: text.slice(from, b), hit: true });
+    at = b;
+  }
+  if (at < text.length || pieces.length === 0) pieces.push({ text: text.slice(at), hit: false });
+  return pieces;
+}
+
+/**
+ * A local stand-in for the core's search when it is not available: rows
+ * whose preview contains every word of the query (case- and
+ * diacritic-insensitive), as hits shaped like the core's
+ * `{nodeId, branch, role, score, snippet, ranges}`.
+ * @param {object[]} rows `tree` rows
+ * @param {string} query
+ * @param {number} [limit]
+ * @returns {{hits: object[], total: number}}
+ */
+export function searchRows(rows, query, limit = 50) {
+  const fold = (s) => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+  const words = fold(query).split(/\s+/).filter(Boolean);
+  if (words.length === 0) return { hits: [], total: 0 };
+  const hits = [];
+  let total = 0;
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const row = rows[i];
+    const text = row.preview ?? "";
+    // Folding must keep UTF-16 offsets: fold per code unit run only when
+    // lengths agree, else match on the lowercase text.
+    const folded = fold(text);
+    const hay = folded.length === text.length ? folded : text.toLowerCase();
+    const ranges = [];
+    let all = true;
+    for (const w of words) {
+      const at = hay.indexOf(w);
+      if (at < 0) {
+        all = false;
+        break;
+      }
+      ranges.push([at, at + w.length]);
+    }
+    if (!all) continue;
+    total++;
+    if (hits.length < limit) hits.push({ sessionId: undefined, nodeId: row.id, branch: row.branch, role: row.role, score: 1, snippet: text, ranges });
+  }
+  return { hits, total };
+}
+
+/**
+ * The path from a root to a node as ids (root first), through `parentOf`.
+ * A loop, never recursion.
+ * @param {Map<string, string|null>} parentOf
+ * @param {string} id
+ * @returns {string[]}
+ */
+export function pathTo(parentOf, id) {
+  const path = [];
+  for (let at = id; at !== null && at !== undefined; at = parentOf.get(at) ?? null) path.push(at);
+  return path.reverse();
+}
+
+/**
+ * Compare two nodes locally (when the core has no `diff`): their common
+ * ancestor and the ids only on each side, root first.
+ * @param {Map<string, string|null>} parentOf
+ * @param {string} from
+ * @param {string} to
+ * @returns {{ancestor: string|null, from: string[], to: string[]}}
+ */
+export function localDiff(parentOf, from, to) {
+  const a = pathTo(parentOf, from);
+  const b = pathTo(parentOf, to);
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return { ancestor: i > 0 ? a[i - 1] : null, from: a.slice(i), to: b.slice(i) };
+}
