@@ -408,6 +408,7 @@ async function start() {
   setStatus("");
   if (first) await selectSession(first.sessionId);
   await $("panel").refresh();
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("./sw.js").catch((err) => console.warn("sessiontree: offline mode unavailable:", err.message));
   document.body.dataset.ready = "true";
 }
 

@@ -23,7 +23,7 @@
 // github/details-dialog-element (guarded define, listeners added in
 // connectedCallback and removed in disconnectedCallback, CustomEvents out).
 
-import { FILTERS, layoutRows, visibleWindow, contentParts, contentText, highlightPieces, searchRows, localDiff, branchStarts } from "./tree-model.js";
+import { FILTERS, indexRows, layoutRows, visibleWindow, contentParts, contentText, highlightPieces, searchRows, localDiff, branchStarts } from "./tree-model.js";
 
 /** Height of one tree row in pixels (must match .row in session-tree-panel.css). */
 export const ROW_HEIGHT = 30;
@@ -74,9 +74,10 @@ export class SessionTreePanel extends HTMLElement {
     this._unsubscribe = null;
     this._value = null; // value of tree
     this._layout = { items: [], shown: 0 };
-    this._rowById = new Map(); // id → tree row
-    this._parentOf = new Map();
-    this._itemIndex = new Map(); // node id → index in items
+    this._indexOf = new Map(); // node id → index in the tree rows
+    this._rowById = new Map(); // {get, has}: id → tree row
+    this._parentOf = new Map(); // {get}: id → parent id
+    this._itemIndex = new Map(); // {get, has}: node id or "gap:<id>" → index in items
     this._filter = "default";
     this._folded = new Set();
     this._expandedRuns = new Set();
@@ -290,7 +291,12 @@ export class SessionTreePanel extends HTMLElement {
     this._toggle = button("toggle", "Tree", "Open the session tree");
     this._toggle.setAttribute("aria-expanded", "false");
     this._toggle.setAttribute("aria-controls", `${this._uid}-drawer`);
-    this._toggle.prepend(el("span", "toggle-icon", "⑂ "));
+    const icon = el("img", "toggle-icon");
+    icon.src = new URL("./icon.svg", import.meta.url).href;
+    icon.alt = "";
+    icon.width = 16;
+    icon.height = 16;
+    this._toggle.prepend(icon);
     this._backdrop = el("div", "backdrop");
 
     const frame = el("div", "frame");
@@ -344,7 +350,9 @@ export class SessionTreePanel extends HTMLElement {
     this._rows = el("div", "rows");
     this._rows.setAttribute("role", "presentation");
     this._spacer.append(this._rows);
-    this._scroller.append(this._spacer);
+    this._empty = el("p", "empty-tree", "No nodes yet. Messages appended to this session appear here.");
+    this._empty.hidden = true;
+    this._scroller.append(this._spacer, this._empty);
     this._actions = el("div", "actions");
     this._actions.setAttribute("role", "toolbar");
     this._actions.setAttribute("aria-label", "Node actions");
@@ -484,16 +492,21 @@ export class SessionTreePanel extends HTMLElement {
   }
 
   _setRows(rows) {
-    this._rowById = new Map();
-    this._parentOf = new Map();
-    for (const r of rows) {
-      this._rowById.set(r.id, r);
-      this._parentOf.set(r.id, r.parentId);
-    }
+    // Lookups by id over one id → index map (no per-row Map entries twice).
+    const indexOf = indexRows(rows);
+    this._indexOf = indexOf;
+    const row = (id) => {
+      const i = indexOf.get(id);
+      return i === undefined ? undefined : rows[i];
+    };
+    this._rowById = { get: row, has: (id) => indexOf.has(id) };
+    this._parentOf = { get: (id) => row(id)?.parentId };
     this._starts = branchStarts(rows);
-    this._branchNames = new Set(rows.map((r) => r.branch));
+    const names = new Set();
+    for (const r of rows) names.add(r.branch);
+    this._branchNames = names;
     if (rows.length === 0) {
-      this._layout = { items: [], shown: 0 };
+      this._layout = { items: [], shown: 0, itemOfRow: new Int32Array(0) };
       this._itemIndex = new Map();
       this._renderRows();
     }
@@ -501,9 +514,17 @@ export class SessionTreePanel extends HTMLElement {
 
   _relayout() {
     const rows = this._value?.rows ?? [];
-    this._layout = layoutRows(rows, { filter: this._filter, folded: this._folded, compactRuns: this._compactRuns, expandedRuns: this._expandedRuns });
-    this._itemIndex = new Map();
-    this._layout.items.forEach((item, i) => this._itemIndex.set(item.type === "node" ? item.row.id : `gap:${item.id}`, i));
+    this._layout = layoutRows(rows, { filter: this._filter, folded: this._folded, compactRuns: this._compactRuns, expandedRuns: this._expandedRuns, indexOf: this._indexOf });
+    const { items, itemOfRow } = this._layout;
+    const gaps = new Map();
+    if (this._compactRuns) items.forEach((item, i) => item.type === "gap" && gaps.set(`gap:${item.id}`, i));
+    const indexOf = this._indexOf;
+    const get = (key) => {
+      if (key.startsWith("gap:")) return gaps.get(key);
+      const i = indexOf.get(key);
+      return i === undefined || itemOfRow[i] < 0 ? undefined : itemOfRow[i];
+    };
+    this._itemIndex = { get, has: (key) => get(key) !== undefined };
     this._spacer.style.height = `${this._layout.items.length * ROW_HEIGHT}px`;
     if (this._active !== null && !this._itemIndex.has(this._active)) {
       // The highlighted node went out of view: highlight its nearest shown ancestor.
@@ -550,6 +571,7 @@ export class SessionTreePanel extends HTMLElement {
     const out = [];
     for (let i = start; i < end; i++) out.push(this._rowElement(items[i], i));
     this._rows.replaceChildren(...out);
+    this._empty.hidden = items.length > 0 || this._value === null;
     const activeIndex = this._active === null ? -1 : this._itemIndex.get(this._active) ?? -1;
     if (activeIndex >= start && activeIndex < end) this._scroller.setAttribute("aria-activedescendant", `${this._uid}-r${activeIndex}`);
     else this._scroller.removeAttribute("aria-activedescendant");
@@ -952,12 +974,12 @@ export class SessionTreePanel extends HTMLElement {
     this._setStatus("");
     let sides;
     const env = await this._call({ operation: "diff", sessionId: this.sessionId, from, to });
-    if (env.ok) {
+    if (env.ok && Array.isArray(env.value.fromOnly) && Array.isArray(env.value.toOnly)) {
       const v = env.value;
-      const ids = (list) => (Array.isArray(list) ? list.map((n) => (typeof n === "string" ? n : n.id ?? n.nodeId)) : []);
-      sides = { ancestor: v.ancestor?.id ?? v.ancestor ?? v.common ?? null, from: ids(v.from?.nodes ?? v.fromNodes ?? v.from), to: ids(v.to?.nodes ?? v.toNodes ?? v.to) };
+      sides = { ancestor: v.ancestor ?? null, from: v.fromOnly, to: v.toOnly };
     } else {
-      sides = localDiff(this._parentOf, from, to);
+      const d = localDiff(this._parentOf, from, to);
+      sides = { ancestor: d.ancestor, from: d.from.map((id) => ({ id })), to: d.to.map((id) => ({ id })) };
     }
     await this._renderDiff(from, to, sides);
     this._renderRows();
@@ -981,13 +1003,15 @@ export class SessionTreePanel extends HTMLElement {
       const row = this._rowById.get(id);
       col.append(el("h5", "", `${row?.branch ?? ""} · ${list.length} only here`));
       const ol = el("ol", "diff-list");
-      const nodes = await Promise.all(list.map((nid) => this._node(nid)));
-      nodes.forEach((node, k) => {
+      // The core's diff carries each node's text; the local one reads the nodes.
+      const texts = await Promise.all(list.map(async (n) => (typeof n.text === "string" ? n.text : this._nodeText((await this._node(n.id)) ?? {}))));
+      list.forEach((n, k) => {
         const li = el("li", "diff-item");
-        const r = this._rowById.get(list[k]);
-        li.append(el("span", "role", r?.role || r?.kind || "?"));
-        li.lastChild.dataset.role = r?.role ?? "";
-        li.append(el("span", "diff-text", node ? this._nodeText(node) : r?.preview ?? ""));
+        li.dataset.nodeId = n.id;
+        const r = this._rowById.get(n.id);
+        const role = el("span", "role", r?.kind === "message" ? r.role : r?.kind ?? "?");
+        role.dataset.role = r?.kind === "message" ? r.role : r?.kind ?? "";
+        li.append(role, el("span", "diff-text", texts[k] || r?.preview || ""));
         ol.append(li);
       });
       if (list.length === 0) ol.append(el("li", "diff-empty", "(nothing — this side is an ancestor of the other)"));

@@ -230,23 +230,36 @@ export function rowPasses(row, filter) {
 }
 
 /**
+ * Map every row id to its index in `rows`.
+ * @param {{id: string}[]} rows
+ * @returns {Map<string, number>}
+ */
+export function indexRows(rows) {
+  const indexOf = new Map();
+  for (let i = 0; i < rows.length; i++) indexOf.set(rows[i].id, i);
+  return indexOf;
+}
+
+/**
  * Lay out the rows of `tree` for a view: apply a filter (rows that fail it
  * vanish and their children hang from their nearest shown ancestor; the
  * cursor row always stays), draw branch lines over what remains, then drop
  * the descendants of folded nodes and, with `compactRuns`, the middle of
- * long linear runs (a `gap` item stands for them until expanded). One pass
- * per step: O(rows).
+ * long linear runs (a `gap` item stands for them until expanded). A few
+ * linear passes over typed arrays: 100,000 rows take tens of ms.
  *
  * @param {object[]} rows the `tree` rows, in display order
  * @param {object} [options]
  * @param {string} [options.filter] one of FILTERS (default "default")
  * @param {Set<string>} [options.folded] ids of nodes whose subtree is folded
- * @param {boolean} [options.compactRuns] fold linear runs longer than `runLength`
+ * @param {boolean} [options.compactRuns] fold linear runs of `runLength` nodes or more
  * @param {Set<string>} [options.expandedRuns] gap ids (first hidden node) to show in full
  * @param {number} [options.runLength] shortest run that is compacted (default 6)
- * @returns {{items: ({type: "node", row: object, index: number, guide: string, parentId: string|null, childCount: number, folded: boolean} | {type: "gap", id: string, count: number, guide: string})[], shown: number}}
+ * @param {Map<string, number>} [options.indexOf] indexRows(rows), if already made
+ * @returns {{items: ({type: "node", row: object, index: number, guide: string, parentId: string|null, childCount: number, folded: boolean} | {type: "gap", id: string, count: number, guide: string})[], shown: number, itemOfRow: Int32Array}}
  *   `index` is the row's index in `rows`; `parentId`/`childCount` are in the
- *   filtered tree; `shown` counts node items.
+ *   filtered tree; `shown` counts node items; `itemOfRow[i]` is the item
+ *   index of rows[i] (-1 when not shown).
  */
 export function layoutRows(rows, options = {}) {
   const filter = options.filter ?? "default";
@@ -254,82 +267,109 @@ export function layoutRows(rows, options = {}) {
   const compact = options.compactRuns === true;
   const expanded = options.expandedRuns ?? new Set();
   const runLength = options.runLength ?? 6;
+  const indexOf = options.indexOf ?? indexRows(rows);
+  const n = rows.length;
 
-  // 1. Filter: nearest shown ancestor-or-self of every row.
-  const shownOf = new Map(); // id → id of nearest shown ancestor-or-self (or null)
-  const kept = []; // {row, index, parentId}
-  const childCount = new Map();
-  for (let i = 0; i < rows.length; i++) {
+  // 1. Filter: up[i] = nearest shown ancestor-or-self of row i (-1: none).
+  const up = new Int32Array(n);
+  const shownParent = new Int32Array(n).fill(-1);
+  const kids = new Int32Array(n);
+  const kept = [];
+  for (let i = 0; i < n; i++) {
     const row = rows[i];
-    const up = row.parentId === null ? null : shownOf.get(row.parentId) ?? null;
-    if (row.cursor || rowPasses(row, filter)) {
-      shownOf.set(row.id, row.id);
-      kept.push({ row, index: i, parentId: up });
-      if (up !== null) childCount.set(up, (childCount.get(up) ?? 0) + 1);
+    const p = row.parentId === null ? -1 : indexOf.get(row.parentId) ?? -1;
+    const u = p < 0 ? -1 : up[p];
+    if (row.cursor || filter === "all" || rowPasses(row, filter)) {
+      up[i] = i;
+      shownParent[i] = u;
+      if (u >= 0) kids[u]++;
+      kept.push(i);
     } else {
-      shownOf.set(row.id, up);
+      up[i] = u;
     }
   }
 
-  // 2. Branch lines over the filtered forest.
-  const guides = branchGuides(kept.map((k) => ({ id: k.row.id, parentId: k.parentId, childCount: childCount.get(k.row.id) ?? 0 })));
+  // 2. Branch lines over the filtered forest (as branchGuides, by index).
+  const below = new Array(n);
+  const seen = new Int32Array(n);
+  const guideOf = new Array(n);
+  for (const i of kept) {
+    const u = shownParent[i];
+    let prefix = "";
+    let connector = "";
+    if (u >= 0) {
+      prefix = below[u];
+      if (kids[u] > 1) connector = ++seen[u] === kids[u] ? "└─ " : "├─ ";
+    }
+    guideOf[i] = prefix + connector;
+    if (kids[i] > 0) {
+      let next = prefix;
+      if (prefix.length < MAX_GUIDE_LEVEL * 3) {
+        if (connector === "├─ ") next += "│  ";
+        else if (connector === "└─ ") next += "   ";
+      }
+      below[i] = next;
+    }
+  }
 
-  // 3. Folds and compacted runs. A kept node is skipped when an ancestor
-  // in the filtered tree is folded; depth in the filtered tree tells
-  // descendants apart (preorder: they follow contiguously).
-  const depth = new Map();
+  // 3. Folds and compacted runs. Descendants of a folded node follow it
+  // contiguously in preorder and are deeper in the filtered tree.
+  const depth = new Int32Array(n);
+  const itemOfRow = new Int32Array(n).fill(-1);
   const items = [];
-  let skipBelow = -1; // filtered depth of the folded node being skipped
+  let skipBelow = -1;
   let shown = 0;
+  const push = (i) => {
+    const row = rows[i];
+    const u = shownParent[i];
+    const isFolded = kids[i] > 0 && folded.size > 0 && folded.has(row.id);
+    itemOfRow[i] = items.length;
+    items.push({ type: "node", row, index: i, guide: guideOf[i], parentId: u >= 0 ? rows[u].id : null, childCount: kids[i], folded: isFolded });
+    shown++;
+    return isFolded;
+  };
   for (let k = 0; k < kept.length; k++) {
-    const { row, index, parentId } = kept[k];
-    const d = parentId === null ? 0 : depth.get(parentId) + 1;
-    depth.set(row.id, d);
+    const i = kept[k];
+    const u = shownParent[i];
+    const d = u < 0 ? 0 : depth[u] + 1;
+    depth[i] = d;
     if (skipBelow >= 0) {
       if (d > skipBelow) continue;
       skipBelow = -1;
     }
-    const kids = childCount.get(row.id) ?? 0;
-    const isFolded = kids > 0 && folded.has(row.id);
-    items.push({ type: "node", row, index, guide: guides[k], parentId, childCount: kids, folded: isFolded });
-    shown++;
-    if (isFolded) {
+    if (push(i)) {
       skipBelow = d;
       continue;
     }
-    if (!compact || kids !== 1) continue;
-    // A linear run starts here: follow single children while each is an
-    // only child with at most one child of its own.
+    if (!compact || kids[i] !== 1) continue;
+    // A linear run: follow only children that have one child themselves.
     let end = k + 1;
-    while (end < kept.length && kept[end].parentId === kept[end - 1].row.id && (childCount.get(kept[end].row.id) ?? 0) === 1 && !folded.has(kept[end].row.id)) end++;
-    // kept[k+1 .. end-1] are interior single-child nodes; kept[end] (if it
-    // continues the chain) ends the run and stays visible.
-    const interior = end - (k + 1);
+    while (end < kept.length && shownParent[kept[end]] === kept[end - 1] && kids[kept[end]] === 1 && !folded.has(rows[kept[end]].id)) end++;
+    const interior = end - (k + 1); // kept[k+1 .. end-1]; kept[end] stays visible
     if (interior + 2 < runLength) continue;
-    const gapId = kept[k + 1].row.id;
+    const gapId = rows[kept[k + 1]].id;
     if (expanded.has(gapId)) continue;
-    // Keep the cursor, labeled nodes and branch tips visible inside a run.
+    // The cursor, labeled nodes and branch tips stay visible inside a run.
     let hidden = 0;
     let gapStart = null;
     for (let j = k + 1; j < end; j++) {
-      const r = kept[j].row;
-      depth.set(r.id, d + (j - k));
-      const special = r.cursor || (r.label ?? "") !== "" || (r.tipOf ?? "") !== "";
-      if (special) {
-        if (hidden > 0) items.push({ type: "gap", id: gapStart, count: hidden, guide: kept[j].guide ?? guides[j] });
+      const ri = kept[j];
+      const r = rows[ri];
+      depth[ri] = d + (j - k);
+      if (r.cursor || (r.label ?? "") !== "" || (r.tipOf ?? "") !== "") {
+        if (hidden > 0) items.push({ type: "gap", id: gapStart, count: hidden, guide: guideOf[ri] });
         hidden = 0;
         gapStart = null;
-        items.push({ type: "node", row: r, index: kept[j].index, guide: guides[j], parentId: kept[j].parentId, childCount: 1, folded: false });
-        shown++;
+        push(ri);
       } else {
         if (hidden === 0) gapStart = r.id;
         hidden++;
       }
     }
-    if (hidden > 0) items.push({ type: "gap", id: gapStart, count: hidden, guide: guides[end - 1] });
+    if (hidden > 0) items.push({ type: "gap", id: gapStart, count: hidden, guide: guideOf[kept[end - 1]] });
     k = end - 1;
   }
-  return { items, shown };
+  return { items, shown, itemOfRow };
 }
 
 /**
