@@ -10,7 +10,7 @@
 
 import { init } from "../js/sessiontree.js";
 import { createDemoSession, DEMO_SESSION_ID } from "./demo.js";
-import { filterSessions, relativeTime, snapshotFileName } from "./tree-model.js";
+import { filterSessions, highlightPieces, relativeTime, snapshotFileName } from "./tree-model.js";
 import "./session-tree-panel.js";
 
 /** Formats of the core's `export` operation the menu offers, when it has it. */
@@ -218,19 +218,16 @@ function showReport({ sessions, warnings, errors, skipped = [] }) {
 }
 
 /**
- * The exact JSON text of the session's snapshot. The shim parses envelopes
- * with JSON.parse, which would round numbers beyond 2^53 inside messages;
- * the raw envelope keeps them, so it is used when the shim offers it.
+ * The exact JSON text of the session's snapshot. `call` parses envelopes
+ * with JSON.parse, which would rewrite numbers inside messages
+ * (1756000001.0 → 1756000001, digits beyond 2^53 lost); `callText` gives
+ * the envelope's own bytes, from which the value is cut.
  */
 async function snapshotText(sessionId) {
-  const request = JSON.stringify({ operation: "snapshot.save", sessionId });
-  const handle = state.tree._handle;
-  if (handle && typeof handle.call === "function") {
-    const raw = handle.call(request); // read-only: no change to drain
-    const prefix = '{"ok":true,"value":';
-    if (raw.startsWith(prefix) && raw.endsWith("}")) return raw.slice(prefix.length, -1);
-  }
-  return JSON.stringify(await must({ operation: "snapshot.save", sessionId }));
+  const raw = await state.tree.callText({ operation: "snapshot.save", sessionId });
+  const prefix = '{"ok":true,"value":';
+  if (raw.startsWith(prefix) && raw.endsWith("}")) return raw.slice(prefix.length, -1);
+  throw new Error(`snapshot.save failed: ${raw}`);
 }
 
 function download(text, name, type) {
@@ -252,6 +249,14 @@ function exportedText(value) {
 }
 
 async function exportAs(format) {
+  try {
+    await exportFormat(format);
+  } catch (err) {
+    setStatus(`Cannot export: ${err.message}`, true);
+  }
+}
+
+async function exportFormat(format) {
   const id = state.selected;
   if (id === null) return;
   if (format === "snapshot") return download(await snapshotText(id), snapshotFileName(id), "application/json");
@@ -343,6 +348,93 @@ function wireImport() {
   });
 }
 
+// ---------------------------------------------------------- global search
+
+/** Show the search box over every session when the core has `search`. */
+async function probeSearch() {
+  const env = await state.tree.call({ operation: "search", query: "probe", limit: 1 });
+  if (!env.ok && /unknown operation/.test(env.error.message)) return;
+  $("global-search-box").hidden = false;
+  let timer = 0;
+  let seq = 0;
+  const input = $("global-search");
+  const list = $("global-hits");
+  const run = async () => {
+    const query = input.value.trim();
+    const mine = ++seq;
+    if (query === "") {
+      list.hidden = true;
+      return;
+    }
+    const res = await state.tree.search(query, { limit: 30 });
+    if (mine !== seq) return;
+    if (!res.ok) {
+      list.replaceChildren(el("li", "hits-head", res.error.message));
+      list.hidden = false;
+      return;
+    }
+    const titles = new Map(state.sessions.map((s) => [s.sessionId, s.title || s.sessionId]));
+    const items = res.value.hits.map((hit) => {
+      const li = el("li");
+      li.setAttribute("role", "option");
+      li.tabIndex = -1;
+      li.dataset.sessionId = hit.sessionId;
+      li.dataset.nodeId = hit.nodeId;
+      li.append(el("span", "hit-session", `${titles.get(hit.sessionId) ?? hit.sessionId} · ${hit.role} · ${hit.branch}`));
+      const snip = el("span", "hit-snippet");
+      for (const p of highlightPieces(hit.snippet, hit.ranges)) snip.append(p.hit ? el("mark", "", p.text) : document.createTextNode(p.text));
+      li.append(snip);
+      return li;
+    });
+    const n = res.value.total;
+    list.replaceChildren(el("li", "hits-head", n === 0 ? "No matches" : `${n} ${n === 1 ? "match" : "matches"}`), ...items);
+    list.hidden = false;
+  };
+  const openHit = async (li) => {
+    list.hidden = true;
+    await selectSession(li.dataset.sessionId);
+    await $("panel").refresh();
+    $("panel").focusNode(li.dataset.nodeId);
+  };
+  input.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(run, 120);
+  });
+  input.addEventListener("keydown", (e) => {
+    if (e.key === "ArrowDown") {
+      e.preventDefault();
+      list.querySelector("li[role=option]")?.focus();
+    } else if (e.key === "Escape") {
+      list.hidden = true;
+    } else if (e.key === "Enter") {
+      e.preventDefault();
+      clearTimeout(timer);
+      run().then(() => {
+        const first = list.querySelector("li[role=option]");
+        if (first) openHit(first);
+      });
+    }
+  });
+  list.addEventListener("click", (e) => {
+    const li = e.target.closest("li[role=option]");
+    if (li) openHit(li);
+  });
+  list.addEventListener("keydown", (e) => {
+    const li = e.target.closest("li[role=option]");
+    if (!li) return;
+    if (e.key === "Enter") openHit(li);
+    else if (e.key === "ArrowDown") (li.nextElementSibling ?? li).focus();
+    else if (e.key === "ArrowUp") (li.previousElementSibling?.matches("[role=option]") ? li.previousElementSibling : input).focus();
+    else if (e.key === "Escape") {
+      list.hidden = true;
+      input.focus();
+    }
+  });
+  document.addEventListener("click", (e) => {
+    if (!e.target.closest(".global-search")) list.hidden = true;
+  });
+}
+
 // ------------------------------------------------------------------- start
 
 let refreshing = null;
@@ -403,6 +495,7 @@ async function start() {
   }
   tree.subscribe(() => scheduleRefresh());
   await probeExportFormats();
+  await probeSearch();
   const wanted = sessionFromHash();
   const first = state.sessions.find((s) => s.sessionId === wanted) ?? state.sessions.find((s) => s.sessionId === DEMO_SESSION_ID) ?? state.sessions[0];
   setStatus("");

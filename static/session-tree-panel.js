@@ -228,7 +228,9 @@ export class SessionTreePanel extends HTMLElement {
   open() {
     if (this.mode !== "overlay" || this._open) return;
     this._open = true;
-    this._returnFocus = document.activeElement;
+    // Focus goes back where it was on close (the toggle when it was clicked).
+    const outer = document.activeElement;
+    this._returnFocus = outer === this ? this._shadow.activeElement : outer;
     this._applyMode();
     this._scroller.focus();
     this._emit("open", {});
@@ -467,11 +469,10 @@ export class SessionTreePanel extends HTMLElement {
       this._renderContext(null);
       return;
     }
-    const [treeEnv, ctxEnv, sessEnv] = await Promise.all([
-      this._tree.call({ operation: "tree", sessionId: id }),
-      this._tree.call({ operation: "context", sessionId: id }),
-      this._tree.call({ operation: "session", sessionId: id }),
-    ]);
+    // The tree is drawn first; the context (a second pass over the path)
+    // follows after the browser had a chance to paint.
+    const sessEnv = await this._tree.call({ operation: "session", sessionId: id });
+    const treeEnv = await this._tree.call({ operation: "tree", sessionId: id });
     if (seq !== this._refreshSeq || id !== this.sessionId) return;
     if (!treeEnv.ok) {
       this._value = null;
@@ -488,6 +489,10 @@ export class SessionTreePanel extends HTMLElement {
     if (this._active === null || (!this._active.startsWith("gap:") && !this._rowById.has(this._active))) this._active = treeEnv.value.cursor;
     this._relayout();
     this._renderHead(treeEnv.value);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (seq !== this._refreshSeq || id !== this.sessionId) return;
+    const ctxEnv = await this._tree.call({ operation: "context", sessionId: id });
+    if (seq !== this._refreshSeq || id !== this.sessionId) return;
     await this._renderContext(ctxEnv.ok ? ctxEnv.value : null);
   }
 

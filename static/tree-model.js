@@ -7,7 +7,7 @@
 // chain must not overflow the stack).
 
 /** Widest drawn nesting of branch lines; deeper forks draw at this level. */
-export const MAX_GUIDE_LEVEL = 24;
+export const MAX_GUIDE_LEVEL = 12;
 
 /**
  * Compute the branch-line guides of the rows of `tree`: for every row a
