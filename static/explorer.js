@@ -189,11 +189,13 @@ function showReport({ sessions, warnings, errors, skipped = [] }) {
   $("report-sessions").replaceChildren(
     ...sessions.map((s) => {
       const li = el("li");
-      li.append(el("span", "report-session-title", s.title || s.sessionId), el("span", "report-session-size", `${s.nodeCount} nodes`));
+      const size = `${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"}` + (Number.isInteger(s.branchCount) ? ` · ${s.branchCount} ${s.branchCount === 1 ? "branch" : "branches"}` : "");
+      li.append(el("span", "report-session-title", s.title || s.sessionId), el("span", "report-session-size", size));
       return li;
     }),
   );
   $("report-skipped-title").hidden = skipped.length === 0;
+  $("report-skipped-title").textContent = `${skipped.length} skipped`;
   $("report-skipped").replaceChildren(
     ...skipped.map((k) => {
       const li = el("li", "warning");
@@ -203,7 +205,9 @@ function showReport({ sessions, warnings, errors, skipped = [] }) {
       return li;
     }),
   );
-  const all = [...errors.map((message) => ({ message, error: true })), ...warnings];
+  // A skipped conversation is also a warning: list it once, under "skipped".
+  const reasons = new Set(skipped.map((k) => k.reason));
+  const all = [...errors.map((message) => ({ message, error: true })), ...warnings.filter((w) => !reasons.has(w.message))];
   $("report-warnings-title").hidden = all.length === 0;
   $("report-warnings-title").textContent = `${all.length} ${all.length === 1 ? "warning" : "warnings"}`;
   $("report-warnings").replaceChildren(
