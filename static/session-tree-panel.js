@@ -31,6 +31,9 @@ export const ROW_HEIGHT = 30;
 /** Messages rendered at first in the context pane (older ones on demand). */
 const CONTEXT_PAGE = 60;
 
+/** Sessions with more rows than this take appends incrementally (no full `tree` call). */
+export const INCREMENTAL_ROWS = 2000;
+
 /** Characters after which a message is collapsed behind "Show more". */
 const LONG_MESSAGE = 700;
 
@@ -218,8 +221,78 @@ export class SessionTreePanel extends HTMLElement {
 
   _subscribe() {
     this._unsubscribe = this._tree.subscribe((event) => {
-      if (event.sessionId === this.sessionId) this._scheduleRefresh();
+      if (event.sessionId !== this.sessionId) return;
+      const big = (this._value?.rows.length ?? 0) > INCREMENTAL_ROWS;
+      if (big && event.type === "append" && typeof event.nodeId === "string" && !this._refreshing) this._queueAppend(event.nodeId);
+      else this._scheduleRefresh();
     });
+  }
+
+  /** Apply appends to a large session one after the other, in order. */
+  _queueAppend(nodeId) {
+    this._appendChain = (this._appendChain ?? Promise.resolve()).then(() => this._applyAppend(nodeId)).catch(() => this._scheduleRefresh());
+  }
+
+  /**
+   * Add one appended node to the rows of a large session without asking
+   * the core for the whole tree again (which costs seconds at 100,000
+   * nodes): the node goes after its parent's subtree (children are in
+   * append order), becomes the cursor and its branch's tip, and the path
+   * flags move. Anything unexpected falls back to a full refresh.
+   */
+  async _applyAppend(nodeId) {
+    const value = this._value;
+    const sessionId = this.sessionId;
+    if (!value || this._rowById.has(nodeId)) return;
+    const node = await this._node(nodeId);
+    if (!node || value !== this._value || sessionId !== this.sessionId) return this._scheduleRefresh();
+    const rows = value.rows;
+    const p = node.parentId === null ? -1 : this._indexOf.get(node.parentId);
+    if (p === undefined || (node.kind !== "message" && node.kind !== "summary")) return this._scheduleRefresh();
+    let at = rows.length;
+    if (p >= 0) {
+      at = p + 1;
+      const d = rows[p].depth;
+      while (at < rows.length && rows[at].depth > d) at++;
+    }
+    const parent = p >= 0 ? rows[p] : null;
+    const text = node.kind === "summary" ? node.summary ?? "" : contentText(node.message?.content);
+    const row = {
+      id: node.id,
+      parentId: node.parentId,
+      branch: node.branch,
+      kind: node.kind,
+      role: node.kind === "summary" ? "user" : typeof node.message?.role === "string" ? node.message.role : "",
+      preview: previewOf(text),
+      depth: parent ? parent.depth + 1 : 1,
+      indent: parent ? parent.indent + (parent.childCount >= 1 ? 1 : 0) : 0,
+      childCount: 0,
+      onPath: true,
+      cursor: true,
+      tipOf: node.branch,
+      hidden: parent?.hidden ?? false,
+      preferred: false,
+    };
+    for (const r of rows) {
+      r.onPath = false;
+      r.cursor = false;
+      if (r.tipOf === node.branch) delete r.tipOf;
+    }
+    if (parent) parent.childCount++;
+    rows.splice(at, 0, row);
+    value.cursor = node.id;
+    value.activeBranch = node.branch;
+    this._setRows(rows);
+    for (let id = node.parentId; id !== null && id !== undefined; ) {
+      const r = this._rowById.get(id);
+      if (!r) break;
+      r.onPath = true;
+      id = r.parentId;
+    }
+    if (this._active === null || this._active === parent?.id) this._active = node.id;
+    this._relayout();
+    if (this._ctx) this._ctx = { ...this._ctx, messages: { length: this._ctx.messages.length + 1 } };
+    await this._renderContext(this._ctx);
   }
 
   // ---------------------------------------------------------------- public
@@ -471,8 +544,10 @@ export class SessionTreePanel extends HTMLElement {
     }
     // The tree is drawn first; the context (a second pass over the path)
     // follows after the browser had a chance to paint.
+    const t0 = performance.now();
     const sessEnv = await this._tree.call({ operation: "session", sessionId: id });
     const treeEnv = await this._tree.call({ operation: "tree", sessionId: id });
+    const t1 = performance.now();
     if (seq !== this._refreshSeq || id !== this.sessionId) return;
     if (!treeEnv.ok) {
       this._value = null;
@@ -489,11 +564,14 @@ export class SessionTreePanel extends HTMLElement {
     if (this._active === null || (!this._active.startsWith("gap:") && !this._rowById.has(this._active))) this._active = treeEnv.value.cursor;
     this._relayout();
     this._renderHead(treeEnv.value);
+    /** Where the last full load spent its time, in ms: `tree` call and the panel's own work. */
+    this.lastTimings = { tree: t1 - t0, layout: performance.now() - t1 };
     await new Promise((resolve) => setTimeout(resolve, 0));
     if (seq !== this._refreshSeq || id !== this.sessionId) return;
     const ctxEnv = await this._tree.call({ operation: "context", sessionId: id });
     if (seq !== this._refreshSeq || id !== this.sessionId) return;
-    await this._renderContext(ctxEnv.ok ? ctxEnv.value : null);
+    this._ctx = ctxEnv.ok ? { messages: { length: ctxEnv.value.messages.length }, state: ctxEnv.value.state } : null;
+    await this._renderContext(this._ctx);
   }
 
   _setRows(rows) {
@@ -1299,6 +1377,17 @@ export class SessionTreePanel extends HTMLElement {
     this._hitList.hidden = true;
     this.focusNode(nodeId);
   }
+}
+
+/**
+ * A node preview like the core's (white space collapsed, at most 80
+ * characters, "…" when cut), for rows the panel adds by itself.
+ * @param {string} text
+ * @returns {string}
+ */
+export function previewOf(text) {
+  const chars = [...text.replace(/\s+/g, " ").trim()];
+  return chars.length > 80 ? chars.slice(0, 80).join("") + "…" : chars.join("");
 }
 
 /**
