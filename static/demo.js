@@ -16,12 +16,12 @@ export const DEMO_SESSION_ID = "demo";
  * the middle of `main`).
  *
  * @param {{call: (request: object) => Promise<any>}} tree the shared tree
+ * @param {string} [sessionId] the session to create (default `demo`)
  * @returns {Promise<boolean>} true when it created the session, false when it
  *   already existed
  * @throws {Error} when an operation fails for any other reason
  */
-export async function createDemoSession(tree) {
-  const sessionId = DEMO_SESSION_ID;
+export async function createDemoSession(tree, sessionId = DEMO_SESSION_ID) {
   const call = async (request) => {
     const env = await tree.call({ sessionId, ...request });
     if (!env.ok) throw new Error(`demo session: ${request.operation} failed: ${env.error.code}: ${env.error.message}`);

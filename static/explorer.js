@@ -1,6 +1,7 @@
-// The sessiontree explorer page: sessions list, the selected session's tree
-// (virtualised rows with branch lines), the context pane (root → cursor),
-// import by picker or drag-and-drop with a report, snapshot export.
+// The sessiontree explorer page: sessions list, the <session-tree-panel>
+// for the selected session (virtualised tree, context, search, actions),
+// import by picker or drag-and-drop with a progress bar and a report, and an
+// export menu (snapshot; the core's other export formats when it has them).
 //
 // Everything goes through the page's shared tree (init() of
 // ../js/sessiontree.js), and the page follows tree.subscribe, so appends
@@ -9,10 +10,18 @@
 
 import { init } from "../js/sessiontree.js";
 import { createDemoSession, DEMO_SESSION_ID } from "./demo.js";
-import { branchGuides, branchStarts, branchCount, contentParts, filterSessions, relativeTime, snapshotFileName, visibleWindow } from "./tree-model.js";
+import { filterSessions, highlightPieces, relativeTime, snapshotFileName } from "./tree-model.js";
+import "./session-tree-panel.js";
 
-/** Height of one tree row in pixels (must match .tree-row in explorer.css). */
-const ROW_HEIGHT = 30;
+/** Formats of the core's `export` operation the menu offers, when it has it. */
+const EXPORT_FORMATS = [
+  { format: "markdown", label: "Markdown", ext: ".md", type: "text/markdown" },
+  { format: "openai", label: "OpenAI messages", ext: ".openai.json", type: "application/json" },
+  { format: "pi", label: "Pi session", ext: ".jsonl", type: "application/x-ndjson" },
+];
+
+/** Files larger than this (bytes) show a progress bar while importing. */
+const PROGRESS_BYTES = 512 * 1024;
 
 const $ = (id) => document.getElementById(id);
 
@@ -35,10 +44,6 @@ const state = {
   sessions: [],
   filter: "",
   selected: null, // sessionId
-  treeValue: null, // value of tree for the selected session
-  guides: [],
-  starts: new Set(),
-  branchTotal: 0,
 };
 
 function setStatus(text, isError = false) {
@@ -99,7 +104,6 @@ async function selectSession(sessionId) {
   const hash = "#session=" + encodeURIComponent(sessionId);
   if (location.hash !== hash) history.replaceState(null, "", hash);
   renderSessions();
-  $("tree-scroll").scrollTop = 0;
   await refreshSelected();
 }
 
@@ -113,152 +117,14 @@ function sessionFromHash() {
   }
 }
 
-// -------------------------------------------------------------------- tree
+// ------------------------------------------------------------------- panel
 
 async function refreshSelected() {
   const id = state.selected;
   $("export-button").disabled = id === null;
-  if (id === null) {
-    state.treeValue = null;
-    renderTree();
-    renderContext(null, []);
-    return;
-  }
-  const [treeEnv, ctxEnv] = await Promise.all([state.tree.call({ operation: "tree", sessionId: id }), state.tree.call({ operation: "context", sessionId: id })]);
-  if (id !== state.selected) return; // another selection overtook this one
-  if (!treeEnv.ok || !ctxEnv.ok) {
-    const env = treeEnv.ok ? ctxEnv : treeEnv;
-    setStatus(`Cannot show ${id}: ${env.error.message}`, true);
-    return;
-  }
-  state.treeValue = treeEnv.value;
-  state.guides = branchGuides(treeEnv.value.rows);
-  state.starts = branchStarts(treeEnv.value.rows);
-  state.branchTotal = branchCount(treeEnv.value.rows);
-  renderTree();
-  const path = treeEnv.value.rows.filter((r) => r.onPath);
-  renderContext(ctxEnv.value, path);
-}
-
-function renderTree() {
-  const t = state.treeValue;
-  const session = state.sessions.find((s) => s.sessionId === state.selected);
-  $("tree-title").textContent = t ? session?.title || t.sessionId : "No session";
-  $("tree-title").title = t ? t.sessionId : "";
-  if (t) {
-    const n = t.rows.length;
-    $("tree-stats").textContent = `${n} ${n === 1 ? "node" : "nodes"} · ${state.branchTotal} ${state.branchTotal === 1 ? "branch" : "branches"} · on ${t.activeBranch}`;
-  } else {
-    $("tree-stats").textContent = "";
-  }
-  $("tree-spacer").style.height = `${t ? t.rows.length * ROW_HEIGHT : 0}px`;
-  renderRows();
-}
-
-/** Draw only the rows in view (plus overscan); called on scroll and resize. */
-function renderRows() {
-  const t = state.treeValue;
-  const box = $("tree-rows");
-  if (!t) {
-    box.replaceChildren();
-    return;
-  }
-  const scroller = $("tree-scroll");
-  const { start, end } = visibleWindow(t.rows.length, scroller.scrollTop, scroller.clientHeight || 600, ROW_HEIGHT);
-  box.style.transform = `translateY(${start * ROW_HEIGHT}px)`;
-  const rows = [];
-  for (let i = start; i < end; i++) rows.push(rowElement(t.rows[i], i));
-  box.replaceChildren(...rows);
-}
-
-function rowElement(row, index) {
-  const r = el("div", "tree-row");
-  r.setAttribute("role", "treeitem");
-  r.setAttribute("aria-level", String(row.indent + 1));
-  r.setAttribute("aria-selected", row.cursor ? "true" : "false");
-  r.tabIndex = row.cursor ? 0 : -1;
-  r.dataset.nodeId = row.id;
-  r.dataset.index = String(index);
-  if (row.onPath) r.classList.add("on-path");
-  if (row.cursor) r.classList.add("cursor");
-  if (row.kind === "summary") r.classList.add("summary");
-  r.title = `${row.id} · ${row.branch}`;
-
-  r.append(guideElement(state.guides[index] ?? ""));
-  const role = row.kind === "summary" ? "summary" : row.role || row.kind;
-  const badge = el("span", "role", role);
-  badge.dataset.role = role;
-  r.append(badge);
-  r.append(el("span", "preview", row.preview || (row.kind === "summary" ? "(summary)" : "(no text)")));
-  if (state.starts.has(row.id) || row.tipOf) {
-    const chip = el("span", "branch", row.branch);
-    if (row.branch === state.treeValue.activeBranch) chip.classList.add("active");
-    r.append(chip);
-  }
-  if (row.cursor) r.append(el("span", "cursor-mark", "● cursor"));
-  return r;
-}
-
-const GUIDE_CLASS = { "│  ": "g-line", "├─ ": "g-tee", "└─ ": "g-elbow", "   ": "g-blank" };
-
-/** The branch lines before a row: one 18px cell per level, drawn by CSS. */
-function guideElement(guide) {
-  const g = el("span", "guides");
-  g.setAttribute("aria-hidden", "true");
-  for (let k = 0; k < guide.length; k += 3) g.append(el("span", GUIDE_CLASS[guide.slice(k, k + 3)] ?? "g-blank"));
-  return g;
-}
-
-async function jumpTo(nodeId) {
-  const id = state.selected;
-  const env = await state.tree.call({ operation: "jump", sessionId: id, nodeId });
-  if (!env.ok) {
-    setStatus(`Cannot jump: ${env.error.message}`, true);
-    return;
-  }
-  await refreshSelected();
-  await loadSessions();
-}
-
-// ----------------------------------------------------------------- context
-
-function renderContext(ctx, path) {
-  const ol = $("messages");
-  if (!ctx) {
-    ol.replaceChildren();
-    $("context-stats").textContent = "";
-    return;
-  }
-  const n = ctx.messages.length;
-  $("context-stats").textContent = n === 0 ? "empty" : `${n} ${n === 1 ? "message" : "messages"}, root → cursor`;
-  const items = ctx.messages.map((m, i) => messageElement(m, path[i]));
-  ol.replaceChildren(...items);
-  const last = ol.lastElementChild;
-  if (last) last.scrollIntoView({ block: "nearest" });
-}
-
-function messageElement(message, row) {
-  const li = el("li", "message");
-  const role = row?.kind === "summary" ? "summary" : typeof message?.role === "string" ? message.role : "?";
-  li.dataset.role = role;
-  if (row) li.dataset.nodeId = row.id;
-  const head = el("div", "message-head");
-  head.append(el("span", "role", role));
-  head.lastChild.dataset.role = role;
-  if (row) head.append(el("span", "message-branch", row.branch));
-  if (typeof message?.model === "string") head.append(el("span", "message-model", message.model));
-  li.append(head);
-  const body = el("div", "message-body");
-  const parts = contentParts(message?.content);
-  if (parts.length === 0) body.append(el("p", "empty", "(no content)"));
-  for (const part of parts) {
-    if (part.type === "text") body.append(el("p", "text", part.text));
-    else if (part.type === "image") body.append(el("p", "placeholder image", `[${part.label} — not loaded]`));
-    else body.append(el("p", "placeholder", `[${part.label}]`));
-  }
-  if (Array.isArray(message?.tool_calls)) body.append(el("p", "placeholder", `[${message.tool_calls.length} tool call${message.tool_calls.length === 1 ? "" : "s"}]`));
-  li.append(body);
-  return li;
+  const panel = $("panel");
+  if (panel.sessionId !== id) panel.sessionId = id;
+  else await panel.refresh();
 }
 
 // ------------------------------------------------------------ import/export
@@ -266,23 +132,27 @@ function messageElement(message, row) {
 async function importFiles(files) {
   const list = [...files];
   if (list.length === 0) return;
-  const report = { sessions: [], warnings: [], errors: [] };
+  const report = { sessions: [], warnings: [], errors: [], skipped: [] };
   for (const file of list) {
     setStatus(`Importing ${file.name}…`);
     let text;
     try {
-      text = await file.text();
+      text = await readFile(file);
     } catch (err) {
       report.errors.push(`${file.name}: cannot be read (${err.message})`);
       continue;
     }
-    const env = await state.tree.importText(text);
+    const big = file.size > PROGRESS_BYTES;
+    if (big) showProgress(`Importing ${file.name}…`, 0);
+    const env = await state.tree.importText(text, "auto", big ? { onProgress: ({ read, total }) => showProgress(`Importing ${file.name}…`, total > 0 ? read / total : 0) } : undefined);
+    hideProgress();
     if (!env.ok) {
       report.errors.push(`${file.name}: ${env.error.message}`);
       continue;
     }
     report.sessions.push(...env.value.sessions);
     report.warnings.push(...env.value.warnings);
+    if (Array.isArray(env.value.skipped)) report.skipped.push(...env.value.skipped);
   }
   setStatus("");
   showReport(report);
@@ -290,18 +160,54 @@ async function importFiles(files) {
   if (report.sessions.length > 0) await selectSession(report.sessions[0].sessionId);
 }
 
-function showReport({ sessions, warnings, errors }) {
+/** Read a file as text, driving the progress bar for large files. */
+function readFile(file) {
+  if (file.size <= PROGRESS_BYTES) return file.text();
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onprogress = (e) => showProgress(`Reading ${file.name}…`, e.lengthComputable ? e.loaded / e.total : 0);
+    reader.onload = () => resolve(reader.result);
+    reader.onerror = () => reject(reader.error);
+    reader.readAsText(file);
+  });
+}
+
+function showProgress(label, fraction) {
+  $("import-progress").hidden = false;
+  $("progress-label").textContent = label;
+  $("progress-bar").value = fraction;
+}
+
+function hideProgress() {
+  $("import-progress").hidden = true;
+}
+
+function showReport({ sessions, warnings, errors, skipped = [] }) {
   const n = sessions.length;
   $("report-title").textContent = n === 0 ? "Nothing imported" : `Imported ${n} ${n === 1 ? "session" : "sessions"}`;
   $("import-report").classList.toggle("failed", n === 0);
   $("report-sessions").replaceChildren(
     ...sessions.map((s) => {
       const li = el("li");
-      li.append(el("span", "report-session-title", s.title || s.sessionId), el("span", "report-session-size", `${s.nodeCount} nodes`));
+      const size = `${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"}` + (Number.isInteger(s.branchCount) ? ` · ${s.branchCount} ${s.branchCount === 1 ? "branch" : "branches"}` : "");
+      li.append(el("span", "report-session-title", s.title || s.sessionId), el("span", "report-session-size", size));
       return li;
     }),
   );
-  const all = [...errors.map((message) => ({ message, error: true })), ...warnings];
+  $("report-skipped-title").hidden = skipped.length === 0;
+  $("report-skipped-title").textContent = `${skipped.length} skipped`;
+  $("report-skipped").replaceChildren(
+    ...skipped.map((k) => {
+      const li = el("li", "warning");
+      const name = k.title || k.sessionId || k.id;
+      if (name) li.append(el("code", "warning-session", String(name)));
+      li.append(el("span", "warning-text", String(k.reason ?? k.message ?? JSON.stringify(k))));
+      return li;
+    }),
+  );
+  // A skipped conversation is also a warning: list it once, under "skipped".
+  const reasons = new Set(skipped.map((k) => k.reason));
+  const all = [...errors.map((message) => ({ message, error: true })), ...warnings.filter((w) => !reasons.has(w.message))];
   $("report-warnings-title").hidden = all.length === 0;
   $("report-warnings-title").textContent = `${all.length} ${all.length === 1 ? "warning" : "warnings"}`;
   $("report-warnings").replaceChildren(
@@ -316,33 +222,76 @@ function showReport({ sessions, warnings, errors }) {
 }
 
 /**
- * The exact JSON text of the session's snapshot. The shim parses envelopes
- * with JSON.parse, which would round numbers beyond 2^53 inside messages;
- * the raw envelope keeps them, so it is used when the shim offers it.
+ * The exact JSON text of the session's snapshot. `call` parses envelopes
+ * with JSON.parse, which would rewrite numbers inside messages
+ * (1756000001.0 → 1756000001, digits beyond 2^53 lost); `callText` gives
+ * the envelope's own bytes, from which the value is cut.
  */
 async function snapshotText(sessionId) {
-  const request = JSON.stringify({ operation: "snapshot.save", sessionId });
-  const handle = state.tree._handle;
-  if (handle && typeof handle.call === "function") {
-    const raw = handle.call(request); // read-only: no change to drain
-    const prefix = '{"ok":true,"value":';
-    if (raw.startsWith(prefix) && raw.endsWith("}")) return raw.slice(prefix.length, -1);
-  }
-  return JSON.stringify(await must({ operation: "snapshot.save", sessionId }));
+  const raw = await state.tree.callText({ operation: "snapshot.save", sessionId });
+  const prefix = '{"ok":true,"value":';
+  if (raw.startsWith(prefix) && raw.endsWith("}")) return raw.slice(prefix.length, -1);
+  throw new Error(`snapshot.save failed: ${raw}`);
 }
 
-async function exportSnapshot() {
-  const id = state.selected;
-  if (id === null) return;
-  const text = await snapshotText(id);
-  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+function download(text, name, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
   const a = el("a");
   a.href = url;
-  a.download = snapshotFileName(id);
+  a.download = name;
   document.body.append(a);
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** The text of an `export` value: a string, or an object carrying it. */
+function exportedText(value) {
+  if (typeof value === "string") return value;
+  for (const key of ["text", "data", "content", "body"]) if (typeof value?.[key] === "string") return value[key];
+  return JSON.stringify(value, null, 2);
+}
+
+async function exportAs(format) {
+  try {
+    await exportFormat(format);
+  } catch (err) {
+    setStatus(`Cannot export: ${err.message}`, true);
+  }
+}
+
+async function exportFormat(format) {
+  const id = state.selected;
+  if (id === null) return;
+  if (format === "snapshot") return download(await snapshotText(id), snapshotFileName(id), "application/json");
+  const spec = EXPORT_FORMATS.find((f) => f.format === format);
+  const env = await state.tree.call({ operation: "export", sessionId: id, format });
+  if (!env.ok) return setStatus(`Cannot export: ${env.error.message}`, true);
+  download(exportedText(env.value), snapshotFileName(id).replace(/\.snapshot\.json$/, spec.ext), spec.type);
+}
+
+/** Offer the core's export formats when it has the export operation. */
+async function probeExportFormats() {
+  const env = await state.tree.call({ operation: "export", sessionId: "\u0000probe", format: "snapshot" });
+  if (!env.ok && env.error.code === "INVALID_ARGUMENT" && /unknown operation/.test(env.error.message)) return;
+  const list = $("export-list");
+  for (const f of EXPORT_FORMATS) {
+    const li = el("li");
+    li.setAttribute("role", "none");
+    const b = el("button", "", f.label);
+    b.type = "button";
+    b.setAttribute("role", "menuitem");
+    b.dataset.format = f.format;
+    b.append(el("span", "", f.ext));
+    li.append(b);
+    list.append(li);
+  }
+}
+
+function setMenu(open) {
+  $("export-list").hidden = !open;
+  $("export-button").setAttribute("aria-expanded", String(open));
+  if (open) $("export-list").querySelector("button")?.focus();
 }
 
 function wireImport() {
@@ -353,7 +302,27 @@ function wireImport() {
     await importFiles(files);
   });
   $("hint-import").addEventListener("click", () => input.click());
-  $("export-button").addEventListener("click", exportSnapshot);
+  $("export-button").addEventListener("click", () => setMenu($("export-list").hidden));
+  $("export-list").addEventListener("click", (e) => {
+    const b = e.target.closest("button[data-format]");
+    if (!b) return;
+    setMenu(false);
+    exportAs(b.dataset.format);
+  });
+  $("export-list").addEventListener("keydown", (e) => {
+    const items = [...$("export-list").querySelectorAll("button")];
+    const i = items.indexOf(e.target);
+    if (e.key === "Escape") {
+      setMenu(false);
+      $("export-button").focus();
+    } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      e.preventDefault();
+      items[(i + (e.key === "ArrowDown" ? 1 : items.length - 1)) % items.length]?.focus();
+    }
+  });
+  document.addEventListener("click", (e) => {
+    if (!e.target.closest(".export-menu")) setMenu(false);
+  });
   $("report-close").addEventListener("click", () => ($("import-report").hidden = true));
 
   const overlay = $("drop-overlay");
@@ -383,12 +352,102 @@ function wireImport() {
   });
 }
 
+// ---------------------------------------------------------- global search
+
+/** Show the search box over every session when the core has `search`. */
+async function probeSearch() {
+  const env = await state.tree.call({ operation: "search", query: "probe", limit: 1 });
+  if (!env.ok && /unknown operation/.test(env.error.message)) return;
+  $("global-search-box").hidden = false;
+  let timer = 0;
+  let seq = 0;
+  const input = $("global-search");
+  const list = $("global-hits");
+  const run = async () => {
+    const query = input.value.trim();
+    const mine = ++seq;
+    if (query === "") {
+      list.hidden = true;
+      return;
+    }
+    const res = await state.tree.search(query, { limit: 30 });
+    if (mine !== seq) return;
+    if (!res.ok) {
+      list.replaceChildren(el("li", "hits-head", res.error.message));
+      list.hidden = false;
+      return;
+    }
+    const titles = new Map(state.sessions.map((s) => [s.sessionId, s.title || s.sessionId]));
+    const items = res.value.hits.map((hit) => {
+      const li = el("li");
+      li.setAttribute("role", "option");
+      li.tabIndex = -1;
+      li.dataset.sessionId = hit.sessionId;
+      li.dataset.nodeId = hit.nodeId;
+      li.append(el("span", "hit-session", `${titles.get(hit.sessionId) ?? hit.sessionId} · ${hit.role} · ${hit.branch}`));
+      const snip = el("span", "hit-snippet");
+      for (const p of highlightPieces(hit.snippet, hit.ranges)) snip.append(p.hit ? el("mark", "", p.text) : document.createTextNode(p.text));
+      li.append(snip);
+      return li;
+    });
+    const n = res.value.total;
+    list.replaceChildren(el("li", "hits-head", n === 0 ? "No matches" : `${n} ${n === 1 ? "match" : "matches"}`), ...items);
+    list.hidden = false;
+  };
+  const openHit = async (li) => {
+    list.hidden = true;
+    await selectSession(li.dataset.sessionId);
+    await $("panel").refresh();
+    $("panel").focusNode(li.dataset.nodeId);
+  };
+  input.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(run, 120);
+  });
+  input.addEventListener("keydown", (e) => {
+    if (e.key === "ArrowDown") {
+      e.preventDefault();
+      list.querySelector("li[role=option]")?.focus();
+    } else if (e.key === "Escape") {
+      list.hidden = true;
+    } else if (e.key === "Enter") {
+      e.preventDefault();
+      clearTimeout(timer);
+      run().then(() => {
+        const first = list.querySelector("li[role=option]");
+        if (first) openHit(first);
+      });
+    }
+  });
+  list.addEventListener("click", (e) => {
+    const li = e.target.closest("li[role=option]");
+    if (li) openHit(li);
+  });
+  list.addEventListener("keydown", (e) => {
+    const li = e.target.closest("li[role=option]");
+    if (!li) return;
+    if (e.key === "Enter") openHit(li);
+    else if (e.key === "ArrowDown") (li.nextElementSibling ?? li).focus();
+    else if (e.key === "ArrowUp") (li.previousElementSibling?.matches("[role=option]") ? li.previousElementSibling : input).focus();
+    else if (e.key === "Escape") {
+      list.hidden = true;
+      input.focus();
+    }
+  });
+  document.addEventListener("click", (e) => {
+    if (!e.target.closest(".global-search")) list.hidden = true;
+  });
+}
+
 // ------------------------------------------------------------------- start
 
 let refreshing = null;
 let again = false;
 
-/** Coalesce change notifications into one refresh at a time. */
+/**
+ * Coalesce change notifications into one sessions-list refresh at a time
+ * (the panel follows the tree by its own subscription).
+ */
 function scheduleRefresh() {
   if (refreshing) {
     again = true;
@@ -398,44 +457,20 @@ function scheduleRefresh() {
     do {
       again = false;
       await loadSessions();
-      if (state.selected !== null && !state.sessions.some((s) => s.sessionId === state.selected)) state.selected = null;
-      await refreshSelected();
+      if (state.selected !== null && !state.sessions.some((s) => s.sessionId === state.selected)) {
+        state.selected = null;
+        await refreshSelected();
+      }
     } while (again);
   })().finally(() => (refreshing = null));
   return refreshing;
 }
 
-function wireTree() {
-  const scroller = $("tree-scroll");
-  let frame = 0;
-  scroller.addEventListener("scroll", () => {
-    if (frame) return;
-    frame = requestAnimationFrame(() => {
-      frame = 0;
-      renderRows();
-    });
-  });
-  new ResizeObserver(() => renderRows()).observe(scroller);
-  const rows = $("tree-rows");
-  rows.addEventListener("click", (e) => {
-    const row = e.target.closest(".tree-row");
-    if (row) jumpTo(row.dataset.nodeId);
-  });
-  rows.addEventListener("keydown", (e) => {
-    const row = e.target.closest(".tree-row");
-    if (!row) return;
-    if (e.key === "Enter" || e.key === " ") {
-      e.preventDefault();
-      jumpTo(row.dataset.nodeId);
-    } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-      e.preventDefault();
-      const next = e.key === "ArrowDown" ? row.nextElementSibling : row.previousElementSibling;
-      if (next) {
-        row.tabIndex = -1;
-        next.tabIndex = 0;
-        next.focus();
-      }
-    }
+function wirePanel() {
+  const panel = $("panel");
+  panel.addEventListener("fork", async (e) => {
+    await loadSessions();
+    if (e.detail.newSessionId) await selectSession(e.detail.newSessionId);
   });
   $("session-filter").addEventListener("input", (e) => {
     state.filter = e.target.value;
@@ -444,7 +479,7 @@ function wireTree() {
 }
 
 async function start() {
-  wireTree();
+  wirePanel();
   wireImport();
   let tree;
   try {
@@ -454,7 +489,8 @@ async function start() {
     return;
   }
   state.tree = tree;
-  window.explorer = { tree, state, refresh: scheduleRefresh };
+  $("panel").tree = tree;
+  window.explorer = { tree, state, panel: $("panel"), refresh: scheduleRefresh };
   await loadSessions();
   if (state.sessions.length === 0) {
     setStatus("Creating the demo session…");
@@ -462,10 +498,14 @@ async function start() {
     await loadSessions();
   }
   tree.subscribe(() => scheduleRefresh());
+  await probeExportFormats();
+  await probeSearch();
   const wanted = sessionFromHash();
   const first = state.sessions.find((s) => s.sessionId === wanted) ?? state.sessions.find((s) => s.sessionId === DEMO_SESSION_ID) ?? state.sessions[0];
   setStatus("");
   if (first) await selectSession(first.sessionId);
+  await $("panel").refresh();
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("./sw.js").catch((err) => console.warn("sessiontree: offline mode unavailable:", err.message));
   document.body.dataset.ready = "true";
 }
 

@@ -1,0 +1,504 @@
+// <session-tree-panel> (static/session-tree-panel.js) in the explorer and
+// the embedding demo, with the real shim and wasm: both modes and themes,
+// keyboard-only use, a 100,000-node session, events and actions, XSS,
+// offline, and the embedding demo. Screenshots: e2e/artifacts/panel-*.png.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, artifactPath } from './helpers.mjs';
+
+const VIEWPORT = { width: 1400, height: 860 };
+
+async function open(page, url) {
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+}
+
+/** Call the page's shared tree (explorer or chat demo); return the value, asserting ok. */
+async function call(page, request) {
+  const env = await page.evaluate((r) => (window.explorer ?? window.chatDemo).tree.call(r), request);
+  assert.equal(env.ok, true, `${request.operation}: ${JSON.stringify(env.error)}`);
+  return env.value;
+}
+
+/** Texts of a panel's context pane, one per node on the path. */
+function contextTexts(panel) {
+  return panel.locator('.messages .message-body').allTextContents();
+}
+
+/** Copy the demo session's tree into `sessionId` of the chat demo (setup through the API). */
+async function seedDemo(page, sessionId) {
+  await page.evaluate(async (sid) => {
+    const { tree } = window.chatDemo;
+    const { createDemoSession } = await import('/static/demo.js');
+    await createDemoSession(tree, 'seed');
+    const snap = (await tree.call({ operation: 'snapshot.save', sessionId: 'seed' })).value;
+    snap.sessionId = sid;
+    const env = await tree.call({ operation: 'snapshot.load', sessionId: sid, snapshot: snap });
+    if (!env.ok) throw new Error(env.error.message);
+  }, sessionId);
+}
+
+for (const scheme of ['light', 'dark']) {
+  test(`panel and overlay modes render (${scheme})`, async () => {
+    const env = await setup({ contextOptions: { viewport: VIEWPORT, colorScheme: scheme } });
+    try {
+      const { page, baseURL, errors } = env;
+      await open(page, baseURL + 'static/chat-demo.html');
+      await seedDemo(page, 'chat-demo');
+      const panel = page.locator('#panel');
+      await panel.locator('.row').first().waitFor();
+      assert.equal(await panel.locator('.row').count(), 13);
+      assert.equal(await panel.locator('.frame').isVisible(), true);
+      const bg = await panel.locator('.frame').evaluate((n) => getComputedStyle(n).backgroundColor);
+      assert.equal(bg, scheme === 'dark' ? 'rgb(23, 27, 34)' : 'rgb(255, 255, 255)');
+      // The overlay is closed: only its toggle shows.
+      const drawer = page.locator('#drawer');
+      assert.equal(await drawer.locator('.frame').isHidden(), true);
+      assert.equal(await drawer.locator('.toggle').isVisible(), true);
+      await page.screenshot({ path: artifactPath(`panel-${scheme}.png`) });
+
+      await drawer.locator('.toggle').click();
+      await drawer.locator('.frame').waitFor();
+      assert.equal(await drawer.locator('.frame').getAttribute('role'), 'dialog');
+      assert.equal(await drawer.locator('.toggle').getAttribute('aria-expanded'), 'true');
+      assert.equal(await drawer.locator('.row').count(), 13);
+      await page.waitForTimeout(250); // the slide-in animation
+      await page.screenshot({ path: artifactPath(`overlay-${scheme}.png`) });
+      await page.keyboard.press('Escape');
+      await drawer.locator('.frame').waitFor({ state: 'hidden' });
+      assert.deepEqual(errors, []);
+    } finally {
+      await env.close();
+    }
+  });
+}
+
+test('keyboard only: open, move, fold, jump, search, close — the context follows', async () => {
+  const env = await setup({ contextOptions: { viewport: VIEWPORT } });
+  try {
+    const { page, baseURL, errors } = env;
+    await open(page, baseURL + 'static/chat-demo.html');
+    await seedDemo(page, 'chat-demo');
+    const drawer = page.locator('#drawer');
+    await drawer.locator('.row').first().waitFor({ state: 'attached' });
+    const rows = await call(page, { operation: 'tree', sessionId: 'chat-demo' }).then((t) => t.rows);
+    const status = () => call(page, { operation: 'session', sessionId: 'chat-demo' });
+    const focusedTag = () => page.evaluate(() => {
+      const d = document.querySelector('#drawer');
+      const inner = d.shadowRoot.activeElement;
+      return document.activeElement === d && inner ? inner.className : document.activeElement?.id ?? '';
+    });
+
+    // Open: Tab reaches the drawer's toggle first; Enter opens it and focuses the tree.
+    await page.keyboard.press('Tab');
+    assert.equal(await focusedTag(), 'toggle');
+    await page.keyboard.press('Enter');
+    await drawer.locator('.frame').waitFor();
+    assert.equal(await focusedTag(), 'scroller');
+    const active = () => drawer.locator('.row.active').getAttribute('data-node-id');
+    // The highlighted row starts at the cursor (tip of main, display index 6).
+    assert.equal(await active(), rows[6].id);
+
+    // Move: Home, then ↓ twice → the first assistant answer (the fork point).
+    await page.keyboard.press('Home');
+    assert.equal(await active(), rows[0].id);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await active(), rows[2].id);
+    assert.equal(await drawer.locator('.row.active').getAttribute('aria-expanded'), 'true');
+    assert.equal(await drawer.locator('.row.active').getAttribute('aria-selected'), 'true');
+    assert.equal(await drawer.locator('.row.active').getAttribute('aria-level'), '1');
+
+    // Fold: ← folds its three branches away (13 → 3 rows); → unfolds.
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await drawer.locator('.row').count(), 3);
+    assert.equal(await drawer.locator('.row.active').getAttribute('aria-expanded'), 'false');
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await drawer.locator('.row').count(), 13);
+
+    // Jump: → goes to the first child, ↓↓↓ then Enter jumps to the tip of main-2.
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await active(), rows[3].id);
+    for (let k = 0; k < 4; k++) await page.keyboard.press('ArrowDown');
+    assert.equal(await active(), rows[7].id);
+    await page.keyboard.press('Enter');
+    await drawer.locator(`.row.cursor[data-node-id="${rows[7].id}"]`).waitFor();
+    assert.equal((await status()).cursor, rows[7].id);
+    const texts = await contextTexts(drawer);
+    assert.equal(texts.length, 5);
+    assert.equal(texts[4], 'Go on Saturday instead and split it: Sintra in the morning, Cascais by the sea in the afternoon, back by train along the coast.');
+    // The chat behind follows too.
+    assert.equal(await page.locator('#history .bubble .text').last().textContent(), texts[4]);
+
+    // Search: / focuses the search box; Enter opens the first hit.
+    await page.keyboard.press('/');
+    assert.equal(await focusedTag(), 'search');
+    await page.keyboard.type('tight budget');
+    await drawer.locator('.hits .hit-item').first().waitFor();
+    // The best hit is the user message holding both words, both highlighted.
+    const hostelRow = rows.find((r) => r.preview.includes('hostel') && r.role === 'user');
+    assert.equal(await drawer.locator('.hits .hit-item').first().getAttribute('data-node-id'), hostelRow.id);
+    assert.deepEqual(await drawer.locator('.hits .hit-item').first().locator('mark').allTextContents(), ['tight', 'budget']);
+    await page.keyboard.press('Enter');
+    await drawer.locator('.hits').waitFor({ state: 'hidden' });
+    assert.equal(await active(), hostelRow.id);
+    assert.equal(await focusedTag(), 'scroller');
+    await page.keyboard.press('Enter');
+    await drawer.locator(`.row.cursor[data-node-id="${hostelRow.id}"]`).waitFor();
+    assert.equal((await contextTexts(drawer)).at(-1), 'What would this cost on a tight budget? This is the hostel I found:[image https://example.com/photos/hostel-room.jpg — not loaded]');
+
+    // Close: Escape closes the drawer and gives focus back to the toggle.
+    await page.keyboard.press('Escape');
+    await drawer.locator('.frame').waitFor({ state: 'hidden' });
+    assert.equal(await focusedTag(), 'toggle');
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('a 100,000-node session opens fast, keeps few rows in the DOM and scrolls to the end', async () => {
+  const env = await setup({ contextOptions: { viewport: VIEWPORT } });
+  try {
+    const { page, baseURL, errors } = env;
+    await open(page, baseURL + 'static/');
+    // 100,000 nodes: a main line with a side branch of 9 nodes every 1,000.
+    const loaded = await page.evaluate(async () => {
+      const nodes = [];
+      let parent = null;
+      let k = 0;
+      const ts = '2026-01-01T00:00:00.000Z';
+      while (nodes.length < 100_000) {
+        const id = `m${k++}`;
+        nodes.push({ id, parentId: parent, branch: 'main', kind: 'message', timestamp: ts, message: { role: k % 2 ? 'user' : 'assistant', content: `main message ${k}` } });
+        parent = id;
+        if (k % 1000 === 0) {
+          let p = id;
+          for (let j = 0; j < 9 && nodes.length < 100_000; j++) {
+            const sid = `s${k}-${j}`;
+            nodes.push({ id: sid, parentId: p, branch: `side-${k}`, kind: 'message', timestamp: ts, message: { role: j % 2 ? 'assistant' : 'user', content: `side ${k} message ${j}` } });
+            p = sid;
+          }
+        }
+      }
+      const last = nodes.filter((n) => n.branch === 'main').at(-1).id;
+      const t0 = performance.now();
+      const env = await window.explorer.tree.call({ operation: 'snapshot.load', sessionId: 'big', snapshot: { version: 1, sessionId: 'big', cursor: last, activeBranch: 'main', nodes } });
+      return { ok: env.ok, ms: performance.now() - t0, last };
+    });
+    assert.equal(loaded.ok, true);
+
+    const panel = page.locator('#panel');
+    const timing = await page.evaluate(async () => {
+      const panel = document.querySelector('#panel');
+      const t0 = performance.now();
+      panel.sessionId = 'big';
+      await panel.refresh();
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const rows = panel.shadowRoot.querySelectorAll('.row').length;
+      return { ms: performance.now() - t0, rows, ...panel.lastTimings };
+    });
+    console.log(`100,000 nodes: snapshot.load ${Math.round(loaded.ms)} ms; panel first paint ${Math.round(timing.ms)} ms (the core's tree call ${Math.round(timing.tree)} ms, the panel's rows and layout ${Math.round(timing.layout)} ms); ${timing.rows} rows in the DOM`);
+    assert.ok(timing.rows > 10 && timing.rows < 80, `DOM rows: ${timing.rows}`);
+    assert.equal(await panel.locator('.head .stats').textContent(), '100,000 nodes · 100 branches · on main');
+    await page.screenshot({ path: artifactPath('panel-100k.png') });
+
+    // Scroll to the end: the last row is the newest side branch's tip.
+    const tree = await call(page, { operation: 'tree', sessionId: 'big' });
+    const lastRow = tree.rows.at(-1);
+    await panel.locator('.scroller').evaluate((s) => (s.scrollTop = s.scrollHeight));
+    await panel.locator(`.row[data-node-id="${lastRow.id}"]`).waitFor();
+    assert.ok((await panel.locator('.row').count()) < 80);
+    // End by keyboard highlights it too.
+    await panel.locator('.scroller').focus();
+    await page.keyboard.press('Home');
+    await panel.locator(`.row.active[data-node-id="${tree.rows[0].id}"]`).waitFor();
+    await page.keyboard.press('End');
+    await panel.locator(`.row.active[data-node-id="${lastRow.id}"]`).waitFor();
+    await page.screenshot({ path: artifactPath('panel-100k-end.png') });
+
+    // An append by code on the page shows at once, without a new `tree` of 100,000 rows.
+    const appended = await page.evaluate(async () => {
+      const panel = document.querySelector('#panel');
+      const t0 = performance.now();
+      const env = await window.explorer.tree.call({ operation: 'append', sessionId: 'big', message: { role: 'user', content: 'Appended   at the very end' } });
+      const id = env.value.id;
+      while (!panel.shadowRoot.querySelector('.row')?.isConnected || panel.tree === null || !panel.focusNode(id)) await new Promise((r) => setTimeout(r, 5));
+      const ms = performance.now() - t0;
+      const fields = (r) => [r.id, r.parentId, r.branch, r.kind, r.role, r.preview, r.depth, r.childCount, r.onPath, r.cursor, r.tipOf ?? ''];
+      const core = (await window.explorer.tree.call({ operation: 'tree', sessionId: 'big' })).value.rows.map(fields);
+      const mine = panel._value.rows.map(fields);
+      const differ = core.findIndex((r, i) => JSON.stringify(r) !== JSON.stringify(mine[i]));
+      return { id, ms, same: differ < 0 && core.length === mine.length, differ, core: core[differ], mine: mine[differ] };
+    });
+    console.log(`100,000 nodes: an append shows in the panel after ${Math.round(appended.ms)} ms`);
+    assert.deepEqual({ same: appended.same, differ: appended.differ }, { same: true, differ: -1 }, JSON.stringify(appended));
+    await panel.locator(`.row.cursor.active[data-node-id="${appended.id}"] .preview`, { hasText: 'Appended at the very end' }).waitFor();
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('clicking a node fires jump and updates the context; actions change the tree as the store says', async () => {
+  const env = await setup({ contextOptions: { viewport: VIEWPORT } });
+  try {
+    const { page, baseURL, errors } = env;
+    await open(page, baseURL + 'static/');
+    const panel = page.locator('#panel');
+    await page.evaluate(() => {
+      window.events = [];
+      for (const type of ['jump', 'select', 'branch', 'fork']) document.querySelector('#panel').addEventListener(type, (e) => window.events.push([type, e.detail]));
+    });
+    const rows = (await call(page, { operation: 'tree', sessionId: 'demo' })).rows;
+    const row = (id) => panel.locator(`.row[data-node-id="${id}"]`);
+    const storeRow = async (id) => (await call(page, { operation: 'tree', sessionId: 'demo' })).rows.find((r) => r.id === id);
+
+    // Click: jump event with the node id; context = path to it.
+    const budgetAnswer = rows.find((r) => r.tipOf === 'budget');
+    await row(budgetAnswer.id).click();
+    await panel.locator(`.row.cursor[data-node-id="${budgetAnswer.id}"]`).waitFor();
+    const events = await page.evaluate(() => window.events.splice(0));
+    assert.deepEqual(events, [
+      ['select', { sessionId: 'demo', nodeId: budgetAnswer.id }],
+      ['jump', { sessionId: 'demo', nodeId: budgetAnswer.id }],
+    ]);
+    assert.equal((await contextTexts(panel)).at(-1), 'About €70 a day: €25 for a hostel bed, €20 for food, €10 for transport (a Viva Viagem card) and €15 for sights. That room looks like a fair deal for May.');
+
+    // Branch here: a new named branch at the budget answer, active in the store.
+    await panel.locator('.act-branch').click();
+    await panel.locator('.prompt input').fill('budget-v2');
+    await panel.locator('.prompt button[type="submit"]').click();
+    await panel.locator('.head .stats', { hasText: 'on budget-v2' }).waitFor();
+    const st = await call(page, { operation: 'session', sessionId: 'demo' });
+    assert.deepEqual([st.cursor, st.activeBranch], [budgetAnswer.id, 'budget-v2']);
+
+    // Fork at the budget answer: a fork event with the new session, which the explorer selects.
+    await page.evaluate((id) => document.querySelector('#panel').focusNode(id), budgetAnswer.id);
+    await panel.locator('.act-fork').click();
+    await page.waitForFunction(() => window.events.some((e) => e[0] === 'fork'));
+    const fork = (await page.evaluate(() => window.events)).find((e) => e[0] === 'fork')[1];
+    assert.equal(fork.nodeId, budgetAnswer.id);
+    await page.locator('#session-list .session.selected').waitFor();
+    assert.equal(await page.evaluate(() => window.explorer.state.selected), fork.newSessionId);
+    const forked = await call(page, { operation: 'session', sessionId: fork.newSessionId });
+    assert.deepEqual([forked.nodeCount, forked.cursor], [5, budgetAnswer.id]);
+
+    // Compare two branch tips side by side (the core's diff, or the local one).
+    await page.locator('#session-list .session[data-session-id="demo"] .session-button').click();
+    await panel.locator('.head .stats', { hasText: '13 nodes' }).waitFor();
+    const mainTip = rows.find((r) => r.tipOf === 'main');
+    await page.evaluate((id) => document.querySelector('#panel').focusNode(id), mainTip.id);
+    await panel.locator('.act-compare').click();
+    await row(budgetAnswer.id).click();
+    await panel.locator('.diff').waitFor();
+    const fromTexts = await panel.locator('.diff-col.from .diff-text').allTextContents();
+    const toTexts = await panel.locator('.diff-col.to .diff-text').allTextContents();
+    assert.deepEqual(fromTexts, [
+      'Sintra sounds rushed. Can you make Sunday more relaxed?',
+      'Take the 9:10 train from Rossio, see only Quinta da Regaleira and the Moorish Castle walls, and have a long lunch in the old town. Skip the Pena interiors; the gardens are the best part anyway.',
+      'Perfect. Which neighbourhood should I stay in?',
+      'Stay in Baixa or Chiado: flat streets, the metro at the door and everything on foot.',
+    ]);
+    // (the text of each node as the core's diff gives it, image parts as a marker)
+    assert.deepEqual(toTexts, [
+      'What would this cost on a tight budget? This is the hostel I found:\n[image url]',
+      'About €70 a day: €25 for a hostel bed, €20 for food, €10 for transport (a Viva Viagem card) and €15 for sights. That room looks like a fair deal for May.',
+    ]);
+    await page.screenshot({ path: artifactPath('panel-actions.png') });
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('annotations from the panel: label, prefer, hide — the tree shows what the store says', async (t) => {
+  const env = await setup({ contextOptions: { viewport: VIEWPORT } });
+  try {
+    const { page, baseURL, errors } = env;
+    await open(page, baseURL + 'static/');
+    const panel = page.locator('#panel');
+    const rows = (await call(page, { operation: 'tree', sessionId: 'demo' })).rows;
+    const row = (id) => panel.locator(`.row[data-node-id="${id}"]`);
+    const storeRow = async (id) => (await call(page, { operation: 'tree', sessionId: 'demo' })).rows.find((r) => r.id === id);
+    const budgetAnswer = rows.find((r) => r.tipOf === 'budget');
+    // Annotations need a shim that stores their change records.
+    const probe = await page.evaluate((id) => window.explorer.tree.call({ operation: 'label', sessionId: 'demo', nodeId: id, label: '' }).then(() => '', (e) => String(e)), budgetAnswer.id);
+    if (probe !== '') {
+      t.skip(`the shim cannot store annotations yet (${probe})`);
+      return;
+    }
+    await page.evaluate((id) => document.querySelector('#panel').focusNode(id), budgetAnswer.id);
+
+    // Label (in-panel prompt, never window.prompt).
+    await panel.locator('.act-label').click();
+    await panel.locator('.prompt input').fill('cheapest plan');
+    await panel.locator('.prompt button[type="submit"]').click();
+    await row(budgetAnswer.id).locator('.node-label', { hasText: 'cheapest plan' }).waitFor();
+    assert.equal((await storeRow(budgetAnswer.id)).label, 'cheapest plan');
+
+    // Prefer.
+    await panel.locator('.act-prefer').click();
+    await panel.locator(`.row.preferred[data-node-id="${budgetAnswer.id}"]`).waitFor();
+    assert.equal((await storeRow(budgetAnswer.id)).preferred, true);
+
+    // Hide the rainy-day subtree: gone from the default view, shown dimmed under "All".
+    const summary = rows.find((r) => r.kind === 'summary');
+    // Select the summary row without jumping (focusNode) and hide it.
+    await page.evaluate((id) => document.querySelector('#panel').focusNode(id), summary.id);
+    await panel.locator('.act-hide').click();
+    await row(summary.id).waitFor({ state: 'detached' });
+    const hiddenRow = await storeRow(summary.id);
+    assert.deepEqual([hiddenRow.hidden, hiddenRow.hiddenRoot], [true, true]);
+    assert.equal(await panel.locator('.row').count(), 10);
+    await panel.locator('select.filter').selectOption('all');
+    await panel.locator(`.row.hidden-node[data-node-id="${summary.id}"]`).waitFor();
+    assert.equal(await panel.locator('.row').count(), 13);
+
+    await page.screenshot({ path: artifactPath('panel-annotations.png') });
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('XSS: markup in content, titles, ids and branch names shows as text and never runs', async () => {
+  const env = await setup({ contextOptions: { viewport: VIEWPORT } });
+  try {
+    const { page, baseURL, errors } = env;
+    await open(page, baseURL + 'static/');
+    await page.evaluate(() => {
+      window.ran = [];
+      window.pwned = (x) => window.ran.push(x);
+    });
+    const evil = {
+      content: '<img src=x onerror=pwned(1)>',
+      title: '</title><svg onload=pwned(2)>',
+      id: 'n"><b>id</b>',
+      branch: 'b"><b>br</b>',
+      session: 's"><b>session</b>',
+    };
+    await call(page, {
+      operation: 'snapshot.load',
+      sessionId: evil.session,
+      snapshot: {
+        version: 1,
+        sessionId: evil.session,
+        cursor: evil.id,
+        activeBranch: evil.branch,
+        nodes: [
+          { id: 'root', parentId: null, branch: 'main', kind: 'message', timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: evil.title } },
+          { id: evil.id, parentId: 'root', branch: evil.branch, kind: 'message', timestamp: '2026-01-01T00:00:01.000Z', message: { role: 'assistant', content: [{ type: 'text', text: evil.content }] } },
+        ],
+      },
+    });
+    await page.locator('#session-list .session-button', { hasText: 's"><b>session</b>' }).click();
+    const panel = page.locator('#panel');
+    await panel.locator(`.row.cursor`).waitFor();
+    assert.equal(await panel.locator('.row.cursor').getAttribute('data-node-id'), evil.id);
+    assert.equal(await panel.locator('.row.cursor .branch').textContent(), evil.branch);
+    assert.equal(await panel.locator('.row.cursor .preview').textContent(), evil.content);
+    assert.deepEqual(await contextTexts(panel), [evil.title, evil.content]);
+    assert.equal(await panel.locator('.title').textContent(), evil.session);
+    // Search renders snippets as text too.
+    await panel.locator('input.search').fill('onerror');
+    await panel.locator('.hits .hit-item').first().waitFor();
+    // No element was made from the text anywhere, in the page or the panel.
+    const counts = await page.evaluate(() => {
+      const root = document.querySelector('#panel').shadowRoot;
+      const q = (sel) => document.querySelectorAll(sel).length + root.querySelectorAll(sel).length;
+      return { img: q('img:not(.toggle-icon):not(.logo)'), svg: q('svg'), b: q('b') };
+    });
+    assert.deepEqual(counts, { img: 0, svg: 0, b: 0 });
+    await page.waitForTimeout(200);
+    assert.deepEqual(await page.evaluate(() => window.ran), []);
+    await page.screenshot({ path: artifactPath('panel-xss.png') });
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('offline: after one visit the explorer reloads, explores and appends with the network off', async () => {
+  const env = await setup({ contextOptions: { viewport: VIEWPORT } });
+  try {
+    const { page, baseURL, errors, context } = env;
+    await open(page, baseURL + 'static/');
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+      if (!navigator.serviceWorker.controller) await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
+    });
+    // The whole network goes: the browser is offline and the server stops.
+    await context.setOffline(true);
+    const stop = env.server.close.bind(env.server);
+    await stop();
+    env.server.close = async () => {};
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+    const panel = page.locator('#panel');
+    const rows = (await call(page, { operation: 'tree', sessionId: 'demo' })).rows;
+    const target = rows.find((r) => r.tipOf === 'rainy-day');
+    await panel.locator(`.row[data-node-id="${target.id}"]`).click();
+    await panel.locator(`.row.cursor[data-node-id="${target.id}"]`).waitFor();
+    await call(page, { operation: 'append', sessionId: 'demo', message: { role: 'user', content: 'Written offline' } });
+    await panel.locator('.row.cursor .preview', { hasText: 'Written offline' }).waitFor();
+    assert.equal((await contextTexts(panel)).at(-1), 'Written offline');
+    await page.screenshot({ path: artifactPath('panel-offline.png') });
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.context.setOffline(false).catch(() => {});
+    await env.close();
+  }
+});
+
+test('embedding demo: two messages, a branch, a jump back — chat and panel agree', async () => {
+  const env = await setup({ contextOptions: { viewport: VIEWPORT } });
+  try {
+    const { page, baseURL, errors } = env;
+    await open(page, baseURL + 'static/chat-demo.html');
+    const panel = page.locator('#panel');
+    const chat = () => page.locator('#history .bubble .text').allTextContents();
+    const say = async (text) => {
+      await page.locator('#input').fill(text);
+      await page.keyboard.press('Enter');
+    };
+    await say('Hello there');
+    await page.locator('#history .bubble .text', { hasText: 'You said “Hello there” (2 words).' }).waitFor();
+    await say('Plan a picnic');
+    await page.locator('#history .bubble .text', { hasText: 'You said “Plan a picnic” (3 words).' }).waitFor();
+    assert.deepEqual(await chat(), ['Hello there', 'You said “Hello there” (2 words).', 'Plan a picnic', 'You said “Plan a picnic” (3 words).']);
+    await panel.locator('.row').nth(3).waitFor();
+    assert.equal(await panel.locator('.row').count(), 4);
+    const rows = (await call(page, { operation: 'tree', sessionId: 'chat-demo' })).rows;
+    const oldTip = rows[3].id;
+
+    // Branch at the first answer from the panel, then keep chatting there.
+    await panel.locator(`.row[data-node-id="${rows[1].id}"]`).click();
+    await panel.locator(`.row.cursor[data-node-id="${rows[1].id}"]`).waitFor();
+    assert.deepEqual(await chat(), ['Hello there', 'You said “Hello there” (2 words).']);
+    await panel.locator('.act-branch').click();
+    await panel.locator('.prompt input').fill('beach');
+    await panel.locator('.prompt button[type="submit"]').click();
+    await page.locator('#branch-name', { hasText: 'branch beach' }).waitFor();
+    await say('Plan a beach day');
+    await page.locator('#history .bubble .text', { hasText: 'You said “Plan a beach day” (4 words).' }).waitFor();
+    assert.deepEqual(await chat(), ['Hello there', 'You said “Hello there” (2 words).', 'Plan a beach day', 'You said “Plan a beach day” (4 words).']);
+    await panel.locator('.row').nth(5).waitFor();
+    assert.equal(await panel.locator('.row').count(), 6);
+    assert.deepEqual(await contextTexts(panel), await chat());
+
+    // Jump back to the old tip in the panel: the chat shows that history.
+    await panel.locator(`.row[data-node-id="${oldTip}"]`).click();
+    await page.locator('#branch-name', { hasText: 'branch main' }).waitFor();
+    await page.locator('#history .bubble .text', { hasText: /^Plan a picnic$/ }).waitFor();
+    assert.deepEqual(await chat(), ['Hello there', 'You said “Hello there” (2 words).', 'Plan a picnic', 'You said “Plan a picnic” (3 words).']);
+    assert.deepEqual(await contextTexts(panel), await chat());
+    assert.equal(await panel.locator('.row.cursor').getAttribute('data-node-id'), oldTip);
+    const branches = await call(page, { operation: 'branches', sessionId: 'chat-demo' });
+    assert.deepEqual(branches.map((b) => [b.name, b.nodeCount, b.active]), [['main', 4, true], ['beach', 2, false]]);
+    await page.screenshot({ path: artifactPath('panel-chat-demo.png') });
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});

@@ -1,0 +1,75 @@
+// Types for static/session-tree-panel.js — the <session-tree-panel> element.
+
+import type { SessionTree } from "../js/sessiontree.js";
+
+/** detail of the panel's CustomEvents. */
+export interface PanelEventDetail {
+  sessionId: string | null;
+  /** The node acted on (null for a clone). */
+  nodeId?: string | null;
+  /** `branch`: the new branch's name. */
+  branch?: string;
+  /** `branch` with a summary: the id of the summary node. */
+  summaryNodeId?: string;
+  /** `fork`: the new session (fork or clone). */
+  newSessionId?: string;
+  /** `fork`: true when the whole session was cloned. */
+  clone?: boolean;
+  /** `copy`: the text put on the clipboard. */
+  text?: string;
+}
+
+export interface SessionTreePanelEventMap extends HTMLElementEventMap {
+  /** After the cursor moved to detail.nodeId. */
+  jump: CustomEvent<PanelEventDetail>;
+  /** When the highlighted row changes (no store change). */
+  select: CustomEvent<PanelEventDetail>;
+  /** After a branch was made (detail.branch). */
+  branch: CustomEvent<PanelEventDetail>;
+  /** After a fork or clone (detail.newSessionId). */
+  fork: CustomEvent<PanelEventDetail>;
+  /** After a message was copied. */
+  copy: CustomEvent<PanelEventDetail>;
+  /** Overlay drawer opened / closed. */
+  open: CustomEvent<PanelEventDetail>;
+  close: CustomEvent<PanelEventDetail>;
+}
+
+/** Height of one tree row in pixels. */
+export declare const ROW_HEIGHT: number;
+
+export declare class SessionTreePanel extends HTMLElement {
+  /** The store; defaults to the page's shared init() tree when not set before connecting. */
+  tree: SessionTree | null;
+  /** Attribute session-id. */
+  sessionId: string | null;
+  /** Attribute mode: "panel" (fills its box) or "overlay" (toggle + drawer). */
+  mode: "panel" | "overlay";
+  /** Attribute theme: "light", "dark", or "" to follow prefers-color-scheme. */
+  theme: "" | "light" | "dark";
+  /** The highlighted node, or null. */
+  readonly selectedNodeId: string | null;
+  /** Whether the drawer is open (always true in panel mode). */
+  readonly isOpen: boolean;
+  /** Open the overlay drawer and focus the tree. */
+  open(): void;
+  /** Close the overlay drawer and give focus back. */
+  close(): void;
+  /** Highlight a node (unfolding what hides it) and scroll to it; false if unknown. */
+  focusNode(id: string): boolean;
+  /** Reload the session and redraw. */
+  refresh(): Promise<void>;
+  addEventListener<K extends keyof SessionTreePanelEventMap>(type: K, listener: (this: SessionTreePanel, ev: SessionTreePanelEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+}
+
+/** One-line text of a Pi entry. */
+export declare function describeEntry(entry: { kind: string; [field: string]: unknown }): string;
+/** "14:05" today, else "YYYY-MM-DD 14:05" (local time). */
+export declare function formatTime(iso: string): string;
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "session-tree-panel": SessionTreePanel;
+  }
+}
