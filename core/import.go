@@ -131,6 +131,7 @@ func init() {
 		{name: "openwebui", detect: detectOpenWebUI, item: convertOpenWebUIChat},
 		{name: "librechat", detect: detectLibreChat, item: convertLibreChat},
 		{name: "chatbotui", detect: detectChatbotUI, item: convertChatbotUIChat, whole: convertChatbotUI},
+		{name: "pi", detect: detectPi, lines: newPiReader},
 		{name: "claude-code", detect: detectClaudeCode, lines: newClaudeCodeReader},
 	}
 }
@@ -444,7 +445,9 @@ func (j *ImportJob) readLine() {
 		var v any
 		err := json.Unmarshal(line, &v)
 		last := len(bytes.TrimSpace(j.data[next:])) == 0
-		if last && err != nil && err.Error() == "unexpected end of JSON input" {
+		var se *json.SyntaxError
+		cutOff := err != nil && (err.Error() == "unexpected end of JSON input" || errors.As(err, &se) && se.Offset >= int64(len(line)))
+		if last && cutOff {
 			j.res.Warnings = append(j.res.Warnings, ImportWarning{Message: fmt.Sprintf(
 				"line %d is cut off (%d bytes, the JSON ends early); it is skipped and the %d lines before it are kept", j.lineNo, len(line), j.lineNo-1)})
 			return
@@ -596,6 +599,17 @@ type importConv struct {
 	// Linear says the records form one chain in their order (exports
 	// without parent links); records with an empty ID get generated ids.
 	Linear bool
+	// KeepBranches says every record's Branch is the name of the branch it
+	// is on (sessiontree's own exports), not a hint.
+	KeepBranches bool
+	// Active is the active branch when KeepBranches is set ("" for the
+	// cursor's branch).
+	Active string
+	// Labels name nodes (annotations, not nodes), applied in order.
+	Labels []importLabel
+	// Annotations are annotation records in snapshot form (sessiontree's
+	// own Pi exports carry them), applied after Labels.
+	Annotations []json.RawMessage
 	// Skip, when set, says the conversation cannot be imported and why.
 	Skip *Error
 }
@@ -613,6 +627,34 @@ type importRecord struct {
 	// Branch names the branch this record opens when it does not continue
 	// its parent's ("" for the automatic name derived from the parent's).
 	Branch string
+	// Stamp is the record's own RFC 3339 time, already in TimeLayout
+	// ("" to use Time).
+	Stamp string
+	// Kind is "" or KindMessage for a message (Message), KindSummary for
+	// a summary (Summary), or an entry kind (Entry).
+	Kind    string
+	Summary string
+	Entry   *Entry
+}
+
+// importLabel is a label an export puts on a record: What names the
+// record that carries it in warnings ("line 7").
+type importLabel struct {
+	Target, Label, Stamp, What string
+}
+
+// isoStamp returns raw, an RFC 3339 string, in TimeLayout ("" when it is
+// not one).
+func isoStamp(raw json.RawMessage) string {
+	var text string
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &text) != nil {
+		return ""
+	}
+	t, err := time.Parse(time.RFC3339Nano, text)
+	if err != nil {
+		return ""
+	}
+	return t.UTC().Format(TimeLayout)
 }
 
 // relink gives each record whose parent was dropped (dropped maps a
@@ -904,13 +946,24 @@ func (st *Store) buildImported(c importConv) (*Session, []ImportWarning, *Error)
 	}
 	for _, i := range order {
 		rec := &recs[i]
-		msg, role, err := validateMessage(rec.Message, fmt.Sprintf("message %q", rec.ID))
-		if err != nil {
-			return nil, warns, invalidf("conversation %q: %s; skipped", id, err.Message)
+		n := &Node{ID: rec.ID, Kind: KindMessage, Source: rec.Source}
+		switch {
+		case rec.Kind == KindSummary:
+			n.Kind, n.Summary = KindSummary, rec.Summary
+		case rec.Kind != "" && rec.Kind != KindMessage:
+			n.Kind, n.Entry = rec.Kind, rec.Entry
+		default:
+			msg, role, err := validateMessage(rec.Message, fmt.Sprintf("message %q", rec.ID))
+			if err != nil {
+				return nil, warns, invalidf("conversation %q: %s; skipped", id, err.Message)
+			}
+			n.Message, n.role = msg, role
 		}
 		p := parent[i]
 		branch := ""
 		switch {
+		case c.KeepBranches && validName(rec.Branch):
+			branch = rec.Branch
 		case p < 0 && onMain[i]:
 			branch = DefaultBranch
 		case p < 0:
@@ -923,20 +976,56 @@ func (st *Store) buildImported(c importConv) (*Session, []ImportWarning, *Error)
 		default:
 			branch = s.branchFor(rec.Branch, s.nodes[s.index[recs[p].ID]].Branch)
 		}
-		ts := unixTimestamp(rec.Time)
+		ts := rec.Stamp
+		if ts == "" {
+			ts = unixTimestamp(rec.Time)
+		}
 		if ts == "" {
 			ts = fallback
 		}
-		n := &Node{ID: rec.ID, Branch: branch, Kind: KindMessage, Timestamp: ts, Message: msg, role: role, Source: rec.Source}
+		n.Branch, n.Timestamp = branch, ts
 		pi := int32(-1)
 		if p >= 0 {
 			pi = s.index[recs[p].ID]
 			n.ParentID = recs[p].ID
 		}
+		if n.Entry != nil {
+			if err := s.checkEntryPlace(n.Kind, n.Entry, pi, "entry"); err != nil {
+				// A compaction that keeps a node off its path cannot be
+				// replayed: it stays in the tree as a custom entry.
+				warn("%s %q: %s; it is kept as a custom entry (customType %q) that does not reach the model", n.Kind, n.ID, err.Message, "import:"+n.Kind)
+				n.Kind, n.Entry = KindCustom, &Entry{CustomType: "import:" + n.Kind, Data: rec.Source}
+			}
+		}
 		s.push(n, pi)
 	}
 	s.cursor = s.index[recs[cursor].ID]
 	s.active = s.nodes[s.cursor].Branch
+	if c.KeepBranches && validName(c.Active) {
+		s.active = c.Active
+		if s.byName[c.Active] == nil {
+			s.addBranch(c.Active, s.cursor)
+		}
+	}
+	for _, l := range c.Labels {
+		if _, ok := s.index[l.Target]; !ok {
+			warn("%s labels %q, which is not in the conversation; the label %q is dropped", l.What, l.Target, l.Label)
+			continue
+		}
+		ts := l.Stamp
+		if ts == "" {
+			ts = fallback
+		}
+		s.annotate(&Annotation{Kind: AnnotationLabel, NodeID: l.Target, Label: l.Label, Timestamp: ts})
+	}
+	for k, raw := range c.Annotations {
+		a, err := s.parseAnnotation(raw, k)
+		if err != nil {
+			warn("annotation %d is dropped: %s", k, err.Message)
+			continue
+		}
+		s.annotate(a)
+	}
 	return s, warns, nil
 }
 
