@@ -108,8 +108,10 @@ type importer struct {
 
 // lineReader reads a JSON-lines export, one valid JSON line at a time.
 type lineReader interface {
-	// line reads line number n (counting every line of the file from 1).
-	line(raw []byte, n int)
+	// line reads line number n (counting every line of the file from 1):
+	// raw is valid JSON; fields are its members when it is an object
+	// (values are sub-slices of raw), else nil.
+	line(raw []byte, fields map[string]json.RawMessage, n int)
 	// finish returns the conversations read.
 	finish() ([]importConv, []ImportWarning)
 }
@@ -195,7 +197,7 @@ type ImportJob struct {
 	shape byte
 	pos   int // bytes read so far
 
-	dec    *json.Decoder // elements of a top-level array
+	arr    *arrayReader // elements of a top-level array
 	item   int
 	lineNo int
 	lines  lineReader
@@ -258,9 +260,9 @@ func (st *Store) StartImport(data []byte, format string) (*ImportJob, *Error) {
 		res: &ImportResult{Format: im.name, Sessions: []ImportedSession{}, Skipped: []ImportSkipped{}, Warnings: []ImportWarning{}}}
 	switch shape {
 	case '[':
-		j.dec = json.NewDecoder(bytes.NewReader(data))
-		if _, err := j.dec.Token(); err != nil {
-			return nil, invalidf("import data is not valid JSON: %s", describeJSONError(data, err))
+		j.arr = &arrayReader{sc: scanner{data: data}}
+		if err := j.arr.start(); err != nil {
+			return nil, invalidf("import data is not valid JSON: %s", jsonFault(data))
 		}
 	case 'l':
 		j.lines = im.lines()
@@ -268,34 +270,37 @@ func (st *Store) StartImport(data []byte, format string) (*ImportJob, *Error) {
 	return j, nil
 }
 
-// sniffData finds the shape of data and the fields of its first record.
+// sniffData finds the shape of data and the fields of its first record,
+// reading no further than that record.
 func sniffData(data []byte) (*sniff, *Error) {
 	sn := &sniff{}
-	dec := json.NewDecoder(bytes.NewReader(data))
 	switch data[0] {
 	case '[':
 		sn.shape = '['
-		if _, err := dec.Token(); err != nil {
-			return nil, invalidf("import data is not valid JSON: %s", describeJSONError(data, err))
+		arr := &arrayReader{sc: scanner{data: data}}
+		_ = arr.start()
+		first, _, err := arr.next()
+		if err != nil && arr.sc.pos < len(data) {
+			// A broken first element; an array cut short is reported
+			// by the import itself.
+			return nil, invalidf("import data is not valid JSON: %s", jsonFault(data))
 		}
-		if dec.More() {
-			var first json.RawMessage
-			if err := dec.Decode(&first); err != nil {
-				return nil, invalidf("import data is not valid JSON: %s", describeJSONError(data, err))
-			}
-			_ = json.Unmarshal(first, &sn.keys)
-		}
+		sn.keys, _ = rawFields(first)
 		return sn, nil
 	case '{':
 	default:
-		var v any
-		err := json.Unmarshal(data, &v)
-		return nil, invalidf("import data is not valid JSON: %s", describeJSONError(data, err))
+		return nil, invalidf("import data is not valid JSON: %s", jsonFault(data))
 	}
-	if err := dec.Decode(&sn.keys); err != nil {
-		return nil, invalidf("import data is not valid JSON: %s", describeJSONError(data, err))
+	sc := scanner{data: data}
+	keys := map[string]json.RawMessage{}
+	if err := sc.members(func(key string, raw []byte, _ bool) error {
+		keys[key] = raw
+		return nil
+	}); err != nil {
+		return nil, invalidf("import data is not valid JSON: %s", jsonFault(data))
 	}
-	end := int(dec.InputOffset())
+	sn.keys = keys
+	end := sc.pos
 	rest := data[end:]
 	next := bytes.TrimLeft(rest, " \t\r\n")
 	if len(next) == 0 {
@@ -311,12 +316,31 @@ func sniffData(data []byte) (*sniff, *Error) {
 	for pos, n := end, 0; pos < len(data) && n < 4; n++ {
 		line, next := nextLine(data, pos)
 		pos = next
-		var fields map[string]json.RawMessage
-		if len(line) > 0 && json.Unmarshal(line, &fields) == nil {
+		if fields, err := rawFields(line); err == nil {
 			sn.lines = append(sn.lines, fields)
 		}
 	}
 	return sn, nil
+}
+
+// rawFields returns the members of the JSON object raw, values as
+// sub-slices of raw (not compacted); an error when raw is not one object.
+func rawFields(raw []byte) (map[string]json.RawMessage, error) {
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, fmt.Errorf("not an object")
+	}
+	sc := scanner{data: raw}
+	fields := make(map[string]json.RawMessage, 8)
+	if err := sc.members(func(key string, v []byte, _ bool) error {
+		fields[key] = v
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	if err := sc.end(); err != nil {
+		return nil, err
+	}
+	return fields, nil
 }
 
 // nextLine returns the line of data starting at pos, without its line end
@@ -395,29 +419,64 @@ func (j *ImportJob) readObject() {
 
 // readElement converts the next element of a top-level array.
 func (j *ImportJob) readElement() {
-	if !j.dec.More() {
-		if _, err := j.dec.Token(); err != nil {
-			j.fail(invalidf("import data is not valid JSON: %s", describeJSONError(j.data, err)))
-			return
-		}
-		if _, err := j.dec.Token(); err != io.EOF {
-			off := int(j.dec.InputOffset())
-			j.fail(invalidf("import data is not valid JSON: unexpected data after the top-level array (%s)", lineColumn(j.data, off)))
-			return
-		}
+	raw, spaced, err := j.arr.next()
+	j.pos = j.arr.sc.pos
+	switch {
+	case err != nil:
+		j.fail(invalidf("import data is not valid JSON: %s", jsonFault(j.data)))
+		return
+	case raw == nil:
 		j.pos, j.done = len(j.data), true
 		return
 	}
-	var raw json.RawMessage
-	if err := j.dec.Decode(&raw); err != nil {
-		j.fail(invalidf("import data is not valid JSON: %s", describeJSONError(j.data, err)))
-		return
+	if spaced {
+		raw = compactBytes(raw)
 	}
-	j.pos = int(j.dec.InputOffset())
 	c, warns := j.im.item(raw, j.item)
 	j.item++
 	j.warn(warns)
 	j.build(c)
+}
+
+// arrayReader steps through a top-level JSON array one element at a time,
+// validating as it goes (one pass, no copies: elements are sub-slices).
+type arrayReader struct {
+	sc    scanner
+	begun bool
+}
+
+func (a *arrayReader) start() error {
+	a.sc.skipSpace()
+	if a.sc.peek() != '[' {
+		return a.sc.fail("array expected")
+	}
+	a.sc.pos++
+	return nil
+}
+
+// next returns the next element, or nil after the closing bracket (when
+// nothing but white space follows it).
+func (a *arrayReader) next() ([]byte, bool, error) {
+	s := &a.sc
+	s.skipSpace()
+	switch {
+	case s.peek() == ']':
+		s.pos++
+		if err := s.end(); err != nil {
+			return nil, false, err
+		}
+		return nil, false, nil
+	case a.begun && s.peek() == ',':
+		s.pos++
+	case a.begun:
+		return nil, false, s.fail("',' or ']' expected in array")
+	}
+	a.begun = true
+	raw, spaced, err := s.value()
+	if err != nil {
+		return nil, false, err
+	}
+	return raw, spaced, nil
 }
 
 // readLine reads the next line of a JSON-lines export. A line that is not
@@ -441,7 +500,8 @@ func (j *ImportJob) readLine() {
 	if len(line) == 0 {
 		return
 	}
-	if !json.Valid(line) {
+	fields, ferr := rawFields(line)
+	if ferr != nil && !json.Valid(line) {
 		var v any
 		err := json.Unmarshal(line, &v)
 		last := len(bytes.TrimSpace(j.data[next:])) == 0
@@ -464,7 +524,7 @@ func (j *ImportJob) readLine() {
 		j.fail(invalidf("import data is not valid JSON lines: line %d: %s (line %d, column %d)", j.lineNo, msg, j.lineNo, col+lead))
 		return
 	}
-	j.lines.line(line, j.lineNo)
+	j.lines.line(line, fields, j.lineNo)
 }
 
 // build turns one converted conversation into a pending session.
@@ -574,6 +634,21 @@ func describeJSONError(data []byte, err error) string {
 		return fmt.Sprintf("%v (%s)", se, lineColumn(data, int(se.Offset)-1))
 	}
 	return fmt.Sprintf("unexpected end of JSON input (%s)", lineColumn(data, len(data)))
+}
+
+// compactSource returns valid JSON without insignificant white space,
+// copying only when there is some.
+func compactSource(raw []byte) json.RawMessage {
+	if hasInsignificantSpace(raw) {
+		return compactBytes(raw)
+	}
+	return raw
+}
+
+// jsonFault describes the first syntax error in data, which is known not to
+// be valid JSON, with its line and column.
+func jsonFault(data []byte) string {
+	return describeJSONError(data, io.ErrUnexpectedEOF)
 }
 
 // lineColumn names the line and column (both from 1, columns in bytes) of

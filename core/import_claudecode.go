@@ -76,6 +76,7 @@ type claudeCodeReader struct {
 	firstTime float64
 	created   float64
 	hash      hash.Hash
+	lines     int
 }
 
 func newClaudeCodeReader() lineReader {
@@ -86,12 +87,23 @@ func (r *claudeCodeReader) warn(format string, args ...any) {
 	r.warns = append(r.warns, ImportWarning{Message: fmt.Sprintf(format, args...)})
 }
 
-func (r *claudeCodeReader) line(raw []byte, n int) {
-	r.hash.Write(raw)
-	var l claudeCodeLine
-	if raw[0] != '{' || json.Unmarshal(raw, &l) != nil {
+func (r *claudeCodeReader) line(raw []byte, f map[string]json.RawMessage, n int) {
+	if r.lines++; r.lines == 1 {
+		r.hash.Write(raw) // with the line count, names a file without a session id
+	}
+	if f == nil {
 		r.other["(not a transcript object)"] = append(r.other["(not a transcript object)"], n)
 		return
+	}
+	str := func(key string) string {
+		v, _ := parseString(f[key])
+		return v
+	}
+	l := claudeCodeLine{Type: str("type"), Subtype: str("subtype"), UUID: str("uuid"), ParentUUID: f["parentUuid"],
+		IsSidechain: string(f["isSidechain"]) == "true", SessionID: str("sessionId"), Timestamp: f["timestamp"],
+		Message: f["message"], Content: f["content"], Summary: str("summary"), LeafUUID: str("leafUuid")}
+	if v, ok := parseString(f["logicalParentUuid"]); ok {
+		l.LogicalParentUUID = &v
 	}
 	if r.sessionID == "" && l.SessionID != "" {
 		r.sessionID = l.SessionID
@@ -118,7 +130,8 @@ func (r *claudeCodeReader) line(raw []byte, n int) {
 			parent = *l.LogicalParentUUID // a compacted continuation, linked back
 		}
 	default:
-		if json.Unmarshal(l.ParentUUID, &parent) != nil {
+		var ok bool
+		if parent, ok = parseString(l.ParentUUID); !ok {
 			r.warn("%s has a parentUuid that is not a string; it becomes a root", what)
 		}
 	}
@@ -126,7 +139,7 @@ func (r *claudeCodeReader) line(raw []byte, n int) {
 	if t > 0 && (r.created == 0 || t < r.created) {
 		r.created = t
 	}
-	src, _ := compactRaw(raw)
+	src := compactSource(raw)
 	rec := importRecord{ID: l.UUID, ParentID: parent, Time: t, Stamp: isoStamp(l.Timestamp), Source: src, Aside: l.IsSidechain}
 	if l.IsSidechain {
 		rec.Branch = "sidechain"
@@ -151,7 +164,7 @@ func (r *claudeCodeReader) line(raw []byte, n int) {
 		}
 		e := &Entry{CustomType: kind}
 		if len(l.Content) > 0 {
-			e.Data, _ = compactRaw(l.Content)
+			e.Data = compactSource(l.Content)
 		}
 		rec.Kind, rec.Entry = KindCustom, e
 	}
@@ -161,7 +174,7 @@ func (r *claudeCodeReader) line(raw []byte, n int) {
 func (r *claudeCodeReader) finish() ([]importConv, []ImportWarning) {
 	c := importConv{ID: r.sessionID, Records: r.recs, Created: r.created}
 	if c.ID == "" || !validSessionID(c.ID) {
-		c.ID = "claude-code-" + hex.EncodeToString(r.hash.Sum(nil)[:8])
+		c.ID = "claude-code-" + hex.EncodeToString(append(r.hash.Sum(nil), fmt.Sprint(r.lines)...)[:8])
 	}
 	for _, kind := range sortedKeys(r.other) {
 		ns := r.other[kind]

@@ -112,6 +112,7 @@ type piReader struct {
 	created   float64
 	warns     []ImportWarning
 	hash      hash.Hash
+	lines     int
 	pending   []piCompaction // v1 compactions waiting for their index
 }
 
@@ -128,8 +129,10 @@ func (r *piReader) warn(format string, args ...any) {
 	r.warns = append(r.warns, ImportWarning{Message: fmt.Sprintf(format, args...)})
 }
 
-func (r *piReader) line(raw []byte, n int) {
-	r.hash.Write(raw)
+func (r *piReader) line(raw []byte, _ map[string]json.RawMessage, n int) {
+	if r.lines++; r.lines == 1 {
+		r.hash.Write(raw) // with the line count, names a file without a session id
+	}
 	if r.header == nil {
 		var h piHeader
 		if json.Unmarshal(raw, &h) != nil || h.Type != "session" {
@@ -349,7 +352,7 @@ func (r *piReader) finish() ([]importConv, []ImportWarning) {
 	}
 	c.ID = r.header.ID
 	if !validSessionID(c.ID) {
-		c.ID = "pi-" + hex.EncodeToString(r.hash.Sum(nil)[:8])
+		c.ID = "pi-" + hex.EncodeToString(append(r.hash.Sum(nil), fmt.Sprint(r.lines)...)[:8])
 	}
 	// Version 1 compactions name the first kept entry by its index.
 	for _, p := range r.pending {
