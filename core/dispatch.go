@@ -51,6 +51,7 @@ func init() {
 		"remote.jump":    {[]string{"sessionId", "nodeId"}, panelOp("jump")},
 		"remote.fork":    {[]string{"sessionId", "nodeId", "branch"}, panelOp("fork")},
 		"import":         {[]string{"data", "format"}, opImport},
+		"export":         {[]string{"sessionId", "format"}, opExport},
 		"restore":        {[]string{"snapshot", "title", "createdAt", "updatedAt"}, opRestore},
 		"search":         {[]string{"query", "sessionId", "limit", "roles", "branch"}, opSearch},
 	}

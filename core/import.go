@@ -108,8 +108,10 @@ type importer struct {
 
 // lineReader reads a JSON-lines export, one valid JSON line at a time.
 type lineReader interface {
-	// line reads line number n (counting every line of the file from 1).
-	line(raw []byte, n int)
+	// line reads line number n (counting every line of the file from 1):
+	// raw is valid JSON; fields are its members when it is an object
+	// (values are sub-slices of raw), else nil.
+	line(raw []byte, fields map[string]json.RawMessage, n int)
 	// finish returns the conversations read.
 	finish() ([]importConv, []ImportWarning)
 }
@@ -131,6 +133,7 @@ func init() {
 		{name: "openwebui", detect: detectOpenWebUI, item: convertOpenWebUIChat},
 		{name: "librechat", detect: detectLibreChat, item: convertLibreChat},
 		{name: "chatbotui", detect: detectChatbotUI, item: convertChatbotUIChat, whole: convertChatbotUI},
+		{name: "pi", detect: detectPi, lines: newPiReader},
 		{name: "claude-code", detect: detectClaudeCode, lines: newClaudeCodeReader},
 	}
 }
@@ -194,7 +197,7 @@ type ImportJob struct {
 	shape byte
 	pos   int // bytes read so far
 
-	dec    *json.Decoder // elements of a top-level array
+	arr    *arrayReader // elements of a top-level array
 	item   int
 	lineNo int
 	lines  lineReader
@@ -257,9 +260,9 @@ func (st *Store) StartImport(data []byte, format string) (*ImportJob, *Error) {
 		res: &ImportResult{Format: im.name, Sessions: []ImportedSession{}, Skipped: []ImportSkipped{}, Warnings: []ImportWarning{}}}
 	switch shape {
 	case '[':
-		j.dec = json.NewDecoder(bytes.NewReader(data))
-		if _, err := j.dec.Token(); err != nil {
-			return nil, invalidf("import data is not valid JSON: %s", describeJSONError(data, err))
+		j.arr = &arrayReader{sc: scanner{data: data}}
+		if err := j.arr.start(); err != nil {
+			return nil, invalidf("import data is not valid JSON: %s", jsonFault(data))
 		}
 	case 'l':
 		j.lines = im.lines()
@@ -267,34 +270,37 @@ func (st *Store) StartImport(data []byte, format string) (*ImportJob, *Error) {
 	return j, nil
 }
 
-// sniffData finds the shape of data and the fields of its first record.
+// sniffData finds the shape of data and the fields of its first record,
+// reading no further than that record.
 func sniffData(data []byte) (*sniff, *Error) {
 	sn := &sniff{}
-	dec := json.NewDecoder(bytes.NewReader(data))
 	switch data[0] {
 	case '[':
 		sn.shape = '['
-		if _, err := dec.Token(); err != nil {
-			return nil, invalidf("import data is not valid JSON: %s", describeJSONError(data, err))
+		arr := &arrayReader{sc: scanner{data: data}}
+		_ = arr.start()
+		first, _, err := arr.next()
+		if err != nil && arr.sc.pos < len(data) {
+			// A broken first element; an array cut short is reported
+			// by the import itself.
+			return nil, invalidf("import data is not valid JSON: %s", jsonFault(data))
 		}
-		if dec.More() {
-			var first json.RawMessage
-			if err := dec.Decode(&first); err != nil {
-				return nil, invalidf("import data is not valid JSON: %s", describeJSONError(data, err))
-			}
-			_ = json.Unmarshal(first, &sn.keys)
-		}
+		sn.keys, _ = rawFields(first)
 		return sn, nil
 	case '{':
 	default:
-		var v any
-		err := json.Unmarshal(data, &v)
-		return nil, invalidf("import data is not valid JSON: %s", describeJSONError(data, err))
+		return nil, invalidf("import data is not valid JSON: %s", jsonFault(data))
 	}
-	if err := dec.Decode(&sn.keys); err != nil {
-		return nil, invalidf("import data is not valid JSON: %s", describeJSONError(data, err))
+	sc := scanner{data: data}
+	keys := map[string]json.RawMessage{}
+	if err := sc.members(func(key string, raw []byte, _ bool) error {
+		keys[key] = raw
+		return nil
+	}); err != nil {
+		return nil, invalidf("import data is not valid JSON: %s", jsonFault(data))
 	}
-	end := int(dec.InputOffset())
+	sn.keys = keys
+	end := sc.pos
 	rest := data[end:]
 	next := bytes.TrimLeft(rest, " \t\r\n")
 	if len(next) == 0 {
@@ -310,12 +316,31 @@ func sniffData(data []byte) (*sniff, *Error) {
 	for pos, n := end, 0; pos < len(data) && n < 4; n++ {
 		line, next := nextLine(data, pos)
 		pos = next
-		var fields map[string]json.RawMessage
-		if len(line) > 0 && json.Unmarshal(line, &fields) == nil {
+		if fields, err := rawFields(line); err == nil {
 			sn.lines = append(sn.lines, fields)
 		}
 	}
 	return sn, nil
+}
+
+// rawFields returns the members of the JSON object raw, values as
+// sub-slices of raw (not compacted); an error when raw is not one object.
+func rawFields(raw []byte) (map[string]json.RawMessage, error) {
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, fmt.Errorf("not an object")
+	}
+	sc := scanner{data: raw}
+	fields := make(map[string]json.RawMessage, 8)
+	if err := sc.members(func(key string, v []byte, _ bool) error {
+		fields[key] = v
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	if err := sc.end(); err != nil {
+		return nil, err
+	}
+	return fields, nil
 }
 
 // nextLine returns the line of data starting at pos, without its line end
@@ -394,29 +419,64 @@ func (j *ImportJob) readObject() {
 
 // readElement converts the next element of a top-level array.
 func (j *ImportJob) readElement() {
-	if !j.dec.More() {
-		if _, err := j.dec.Token(); err != nil {
-			j.fail(invalidf("import data is not valid JSON: %s", describeJSONError(j.data, err)))
-			return
-		}
-		if _, err := j.dec.Token(); err != io.EOF {
-			off := int(j.dec.InputOffset())
-			j.fail(invalidf("import data is not valid JSON: unexpected data after the top-level array (%s)", lineColumn(j.data, off)))
-			return
-		}
+	raw, spaced, err := j.arr.next()
+	j.pos = j.arr.sc.pos
+	switch {
+	case err != nil:
+		j.fail(invalidf("import data is not valid JSON: %s", jsonFault(j.data)))
+		return
+	case raw == nil:
 		j.pos, j.done = len(j.data), true
 		return
 	}
-	var raw json.RawMessage
-	if err := j.dec.Decode(&raw); err != nil {
-		j.fail(invalidf("import data is not valid JSON: %s", describeJSONError(j.data, err)))
-		return
+	if spaced {
+		raw = compactBytes(raw)
 	}
-	j.pos = int(j.dec.InputOffset())
 	c, warns := j.im.item(raw, j.item)
 	j.item++
 	j.warn(warns)
 	j.build(c)
+}
+
+// arrayReader steps through a top-level JSON array one element at a time,
+// validating as it goes (one pass, no copies: elements are sub-slices).
+type arrayReader struct {
+	sc    scanner
+	begun bool
+}
+
+func (a *arrayReader) start() error {
+	a.sc.skipSpace()
+	if a.sc.peek() != '[' {
+		return a.sc.fail("array expected")
+	}
+	a.sc.pos++
+	return nil
+}
+
+// next returns the next element, or nil after the closing bracket (when
+// nothing but white space follows it).
+func (a *arrayReader) next() ([]byte, bool, error) {
+	s := &a.sc
+	s.skipSpace()
+	switch {
+	case s.peek() == ']':
+		s.pos++
+		if err := s.end(); err != nil {
+			return nil, false, err
+		}
+		return nil, false, nil
+	case a.begun && s.peek() == ',':
+		s.pos++
+	case a.begun:
+		return nil, false, s.fail("',' or ']' expected in array")
+	}
+	a.begun = true
+	raw, spaced, err := s.value()
+	if err != nil {
+		return nil, false, err
+	}
+	return raw, spaced, nil
 }
 
 // readLine reads the next line of a JSON-lines export. A line that is not
@@ -440,11 +500,14 @@ func (j *ImportJob) readLine() {
 	if len(line) == 0 {
 		return
 	}
-	if !json.Valid(line) {
+	fields, ferr := rawFields(line)
+	if ferr != nil && !json.Valid(line) {
 		var v any
 		err := json.Unmarshal(line, &v)
 		last := len(bytes.TrimSpace(j.data[next:])) == 0
-		if last && err != nil && err.Error() == "unexpected end of JSON input" {
+		var se *json.SyntaxError
+		cutOff := err != nil && (err.Error() == "unexpected end of JSON input" || errors.As(err, &se) && se.Offset >= int64(len(line)))
+		if last && cutOff {
 			j.res.Warnings = append(j.res.Warnings, ImportWarning{Message: fmt.Sprintf(
 				"line %d is cut off (%d bytes, the JSON ends early); it is skipped and the %d lines before it are kept", j.lineNo, len(line), j.lineNo-1)})
 			return
@@ -461,7 +524,7 @@ func (j *ImportJob) readLine() {
 		j.fail(invalidf("import data is not valid JSON lines: line %d: %s (line %d, column %d)", j.lineNo, msg, j.lineNo, col+lead))
 		return
 	}
-	j.lines.line(line, j.lineNo)
+	j.lines.line(line, fields, j.lineNo)
 }
 
 // build turns one converted conversation into a pending session.
@@ -573,6 +636,21 @@ func describeJSONError(data []byte, err error) string {
 	return fmt.Sprintf("unexpected end of JSON input (%s)", lineColumn(data, len(data)))
 }
 
+// compactSource returns valid JSON without insignificant white space,
+// copying only when there is some.
+func compactSource(raw []byte) json.RawMessage {
+	if hasInsignificantSpace(raw) {
+		return compactBytes(raw)
+	}
+	return raw
+}
+
+// jsonFault describes the first syntax error in data, which is known not to
+// be valid JSON, with its line and column.
+func jsonFault(data []byte) string {
+	return describeJSONError(data, io.ErrUnexpectedEOF)
+}
+
 // lineColumn names the line and column (both from 1, columns in bytes) of
 // the byte at index off of data.
 func lineColumn(data []byte, off int) string {
@@ -596,6 +674,17 @@ type importConv struct {
 	// Linear says the records form one chain in their order (exports
 	// without parent links); records with an empty ID get generated ids.
 	Linear bool
+	// KeepBranches says every record's Branch is the name of the branch it
+	// is on (sessiontree's own exports), not a hint.
+	KeepBranches bool
+	// Active is the active branch when KeepBranches is set ("" for the
+	// cursor's branch).
+	Active string
+	// Labels name nodes (annotations, not nodes), applied in order.
+	Labels []importLabel
+	// Annotations are annotation records in snapshot form (sessiontree's
+	// own Pi exports carry them), applied after Labels.
+	Annotations []json.RawMessage
 	// Skip, when set, says the conversation cannot be imported and why.
 	Skip *Error
 }
@@ -613,6 +702,34 @@ type importRecord struct {
 	// Branch names the branch this record opens when it does not continue
 	// its parent's ("" for the automatic name derived from the parent's).
 	Branch string
+	// Stamp is the record's own RFC 3339 time, already in TimeLayout
+	// ("" to use Time).
+	Stamp string
+	// Kind is "" or KindMessage for a message (Message), KindSummary for
+	// a summary (Summary), or an entry kind (Entry).
+	Kind    string
+	Summary string
+	Entry   *Entry
+}
+
+// importLabel is a label an export puts on a record: What names the
+// record that carries it in warnings ("line 7").
+type importLabel struct {
+	Target, Label, Stamp, What string
+}
+
+// isoStamp returns raw, an RFC 3339 string, in TimeLayout ("" when it is
+// not one).
+func isoStamp(raw json.RawMessage) string {
+	var text string
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &text) != nil {
+		return ""
+	}
+	t, err := time.Parse(time.RFC3339Nano, text)
+	if err != nil {
+		return ""
+	}
+	return t.UTC().Format(TimeLayout)
 }
 
 // relink gives each record whose parent was dropped (dropped maps a
@@ -904,13 +1021,24 @@ func (st *Store) buildImported(c importConv) (*Session, []ImportWarning, *Error)
 	}
 	for _, i := range order {
 		rec := &recs[i]
-		msg, role, err := validateMessage(rec.Message, fmt.Sprintf("message %q", rec.ID))
-		if err != nil {
-			return nil, warns, invalidf("conversation %q: %s; skipped", id, err.Message)
+		n := &Node{ID: rec.ID, Kind: KindMessage, Source: rec.Source}
+		switch {
+		case rec.Kind == KindSummary:
+			n.Kind, n.Summary = KindSummary, rec.Summary
+		case rec.Kind != "" && rec.Kind != KindMessage:
+			n.Kind, n.Entry = rec.Kind, rec.Entry
+		default:
+			msg, role, err := validateMessage(rec.Message, fmt.Sprintf("message %q", rec.ID))
+			if err != nil {
+				return nil, warns, invalidf("conversation %q: %s; skipped", id, err.Message)
+			}
+			n.Message, n.role = msg, role
 		}
 		p := parent[i]
 		branch := ""
 		switch {
+		case c.KeepBranches && validName(rec.Branch):
+			branch = rec.Branch
 		case p < 0 && onMain[i]:
 			branch = DefaultBranch
 		case p < 0:
@@ -923,20 +1051,56 @@ func (st *Store) buildImported(c importConv) (*Session, []ImportWarning, *Error)
 		default:
 			branch = s.branchFor(rec.Branch, s.nodes[s.index[recs[p].ID]].Branch)
 		}
-		ts := unixTimestamp(rec.Time)
+		ts := rec.Stamp
+		if ts == "" {
+			ts = unixTimestamp(rec.Time)
+		}
 		if ts == "" {
 			ts = fallback
 		}
-		n := &Node{ID: rec.ID, Branch: branch, Kind: KindMessage, Timestamp: ts, Message: msg, role: role, Source: rec.Source}
+		n.Branch, n.Timestamp = branch, ts
 		pi := int32(-1)
 		if p >= 0 {
 			pi = s.index[recs[p].ID]
 			n.ParentID = recs[p].ID
 		}
+		if n.Entry != nil {
+			if err := s.checkEntryPlace(n.Kind, n.Entry, pi, "entry"); err != nil {
+				// A compaction that keeps a node off its path cannot be
+				// replayed: it stays in the tree as a custom entry.
+				warn("%s %q: %s; it is kept as a custom entry (customType %q) that does not reach the model", n.Kind, n.ID, err.Message, "import:"+n.Kind)
+				n.Kind, n.Entry = KindCustom, &Entry{CustomType: "import:" + n.Kind, Data: rec.Source}
+			}
+		}
 		s.push(n, pi)
 	}
 	s.cursor = s.index[recs[cursor].ID]
 	s.active = s.nodes[s.cursor].Branch
+	if c.KeepBranches && validName(c.Active) {
+		s.active = c.Active
+		if s.byName[c.Active] == nil {
+			s.addBranch(c.Active, s.cursor)
+		}
+	}
+	for _, l := range c.Labels {
+		if _, ok := s.index[l.Target]; !ok {
+			warn("%s labels %q, which is not in the conversation; the label %q is dropped", l.What, l.Target, l.Label)
+			continue
+		}
+		ts := l.Stamp
+		if ts == "" {
+			ts = fallback
+		}
+		s.annotate(&Annotation{Kind: AnnotationLabel, NodeID: l.Target, Label: l.Label, Timestamp: ts})
+	}
+	for k, raw := range c.Annotations {
+		a, err := s.parseAnnotation(raw, k)
+		if err != nil {
+			warn("annotation %d is dropped: %s", k, err.Message)
+			continue
+		}
+		s.annotate(a)
+	}
 	return s, warns, nil
 }
 

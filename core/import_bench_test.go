@@ -45,6 +45,7 @@ func BenchmarkImport(b *testing.B) {
 	}{
 		{"openwebui-400x60", bigOpenWebUI(400, 60)},
 		{"claude-code-20000-lines", bigClaudeCode(20000)},
+		{"claude-code-100000-lines", bigClaudeCode(100000)}, // ~50 MB: the same MB/s shows linear work
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {

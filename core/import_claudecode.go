@@ -21,7 +21,9 @@ import (
 // continuation: its parentUuid is null and logicalParentUuid names the
 // message it continues. "summary" lines ({"type":"summary","summary",
 // "leafUuid"}) title a leaf. Other lines (file-history-snapshot, …) carry
-// no message. Field names as in the transcripts read by
+// no message. Lines with a uuid that are not user or assistant messages
+// become custom entries ("claude-code/system/compact_boundary"), so every
+// record stays in the tree and none reaches the model. Field names as in the transcripts read by
 // daaain/claude-code-log, whose test data are our fixtures.
 
 // detectClaudeCode reports whether the first lines look like a Claude Code
@@ -53,6 +55,7 @@ type claudeCodeLine struct {
 	SessionID         string          `json:"sessionId"`
 	Timestamp         json.RawMessage `json:"timestamp"`
 	Message           json.RawMessage `json:"message"`
+	Content           json.RawMessage `json:"content"`
 	Summary           string          `json:"summary"`
 	LeafUUID          string          `json:"leafUuid"`
 }
@@ -66,8 +69,6 @@ type claudeCodeSummary struct {
 type claudeCodeReader struct {
 	sessionID string
 	recs      []importRecord
-	lineOf    map[string]int
-	dropped   map[string]string // uuid of a line that is not a message → its parent
 	summaries []claudeCodeSummary
 	other     map[string][]int // type of a line without uuid → its line numbers
 	warns     []ImportWarning
@@ -75,22 +76,34 @@ type claudeCodeReader struct {
 	firstTime float64
 	created   float64
 	hash      hash.Hash
+	lines     int
 }
 
 func newClaudeCodeReader() lineReader {
-	return &claudeCodeReader{lineOf: map[string]int{}, dropped: map[string]string{}, other: map[string][]int{}, hash: sha256.New()}
+	return &claudeCodeReader{other: map[string][]int{}, hash: sha256.New()}
 }
 
 func (r *claudeCodeReader) warn(format string, args ...any) {
 	r.warns = append(r.warns, ImportWarning{Message: fmt.Sprintf(format, args...)})
 }
 
-func (r *claudeCodeReader) line(raw []byte, n int) {
-	r.hash.Write(raw)
-	var l claudeCodeLine
-	if raw[0] != '{' || json.Unmarshal(raw, &l) != nil {
+func (r *claudeCodeReader) line(raw []byte, f map[string]json.RawMessage, n int) {
+	if r.lines++; r.lines == 1 {
+		r.hash.Write(raw) // with the line count, names a file without a session id
+	}
+	if f == nil {
 		r.other["(not a transcript object)"] = append(r.other["(not a transcript object)"], n)
 		return
+	}
+	str := func(key string) string {
+		v, _ := parseString(f[key])
+		return v
+	}
+	l := claudeCodeLine{Type: str("type"), Subtype: str("subtype"), UUID: str("uuid"), ParentUUID: f["parentUuid"],
+		IsSidechain: string(f["isSidechain"]) == "true", SessionID: str("sessionId"), Timestamp: f["timestamp"],
+		Message: f["message"], Content: f["content"], Summary: str("summary"), LeafUUID: str("leafUuid")}
+	if v, ok := parseString(f["logicalParentUuid"]); ok {
+		l.LogicalParentUUID = &v
 	}
 	if r.sessionID == "" && l.SessionID != "" {
 		r.sessionID = l.SessionID
@@ -117,7 +130,8 @@ func (r *claudeCodeReader) line(raw []byte, n int) {
 			parent = *l.LogicalParentUUID // a compacted continuation, linked back
 		}
 	default:
-		if json.Unmarshal(l.ParentUUID, &parent) != nil {
+		var ok bool
+		if parent, ok = parseString(l.ParentUUID); !ok {
 			r.warn("%s has a parentUuid that is not a string; it becomes a root", what)
 		}
 	}
@@ -125,47 +139,42 @@ func (r *claudeCodeReader) line(raw []byte, n int) {
 	if t > 0 && (r.created == 0 || t < r.created) {
 		r.created = t
 	}
-	var msg json.RawMessage
-	reason := ""
-	switch {
-	case l.Type != "user" && l.Type != "assistant":
-		reason = "is a " + strings.TrimSpace(l.Type+" "+l.Subtype) + " line, not a message"
-	case l.Message == nil || bytes.Equal(l.Message, []byte("null")):
-		reason = "has no message"
-	default:
-		m, _, err := validateMessage(l.Message, "its message")
-		if err != nil {
-			reason = "is unusable: " + err.Message
-		}
-		msg = m
-	}
-	if reason != "" {
-		if _, dup := r.dropped[l.UUID]; !dup {
-			r.dropped[l.UUID] = parent
-		}
-		to := "its replies become roots"
-		if parent != "" {
-			to = fmt.Sprintf("its replies attach to %q", parent)
-		}
-		r.warn("%s %s; skipped, %s", what, reason, to)
-		return
-	}
-	if l.Type == "user" && !l.IsSidechain && (r.firstText == "" || t < r.firstTime) && !bytes.Contains(msg, []byte(`"tool_result"`)) {
-		r.firstText, r.firstTime = Preview(MessageText(msg), 60), t
-	}
-	src, _ := compactRaw(raw)
-	rec := importRecord{ID: l.UUID, ParentID: parent, Message: msg, Time: t, Source: src, Aside: l.IsSidechain}
+	src := compactSource(raw)
+	rec := importRecord{ID: l.UUID, ParentID: parent, Time: t, Stamp: isoStamp(l.Timestamp), Source: src, Aside: l.IsSidechain}
 	if l.IsSidechain {
 		rec.Branch = "sidechain"
 	}
-	r.lineOf[l.UUID] = n
+	if l.Type == "user" || l.Type == "assistant" {
+		msg, _, err := validateMessage(l.Message, "its message")
+		if err == nil {
+			rec.Message = msg
+			if l.Type == "user" && !l.IsSidechain && (r.firstText == "" || t < r.firstTime) && !bytes.Contains(msg, []byte(`"tool_result"`)) {
+				r.firstText, r.firstTime = Preview(MessageText(msg), 60), t
+			}
+		} else {
+			r.warn("%s has an unusable message (%s); it is kept as a custom entry that does not reach the model", what, err.Message)
+			rec.Kind, rec.Entry = KindCustom, &Entry{CustomType: "claude-code/" + l.Type}
+		}
+	} else {
+		// system lines (compact_boundary, local command output, …) are
+		// records of the session, never sent to the model: custom entries.
+		kind := "claude-code/" + l.Type
+		if l.Subtype != "" {
+			kind += "/" + l.Subtype
+		}
+		e := &Entry{CustomType: kind}
+		if len(l.Content) > 0 {
+			e.Data = compactSource(l.Content)
+		}
+		rec.Kind, rec.Entry = KindCustom, e
+	}
 	r.recs = append(r.recs, rec)
 }
 
 func (r *claudeCodeReader) finish() ([]importConv, []ImportWarning) {
 	c := importConv{ID: r.sessionID, Records: r.recs, Created: r.created}
 	if c.ID == "" || !validSessionID(c.ID) {
-		c.ID = "claude-code-" + hex.EncodeToString(r.hash.Sum(nil)[:8])
+		c.ID = "claude-code-" + hex.EncodeToString(append(r.hash.Sum(nil), fmt.Sprint(r.lines)...)[:8])
 	}
 	for _, kind := range sortedKeys(r.other) {
 		ns := r.other[kind]
@@ -179,7 +188,6 @@ func (r *claudeCodeReader) finish() ([]importConv, []ImportWarning) {
 		}
 		r.warn("%d %s line(s) carry no message; skipped (lines %s)", len(ns), kind, strings.Join(list, ", "))
 	}
-	relink(c.Records, r.dropped)
 	// The title: the summary of the newest summarised leaf, else the
 	// first user message.
 	best := -1

@@ -118,9 +118,8 @@ func TestImportFixtures(t *testing.T) {
 			"names no current message; the cursor is on the newest leaf",
 		}},
 		{file: "claude-code/dag_compact_after_rewind.jsonl", format: "claude-code", sessions: []session{
-			{"s1", "Start", treeShape{11, 1, 1, "p1a", []string{"main", "main-2"}}},
+			{"s1", "Start", treeShape{12, 1, 1, "p1a", []string{"main", "main-2"}}},
 		}, warnings: []string{
-			`line 9: record "cb" is a system compact_boundary line, not a message; skipped, its replies attach to "b2a2"`,
 			"names no current message; the cursor is on the newest leaf",
 		}},
 		{file: "librechat/chatgpt-tree.json", format: "chatgpt", sessions: []session{
@@ -207,11 +206,15 @@ func TestImportFixtureContent(t *testing.T) {
 	t.Run("claude code links a compact boundary's continuation back to its logical parent", func(t *testing.T) {
 		st := testStore(t)
 		mustImport(t, st, fixture(t, "claude-code/dag_compact_after_rewind.jsonl"), "auto")
+		cb := ok[obj](t, st, obj{"operation": "node", "sessionId": "s1", "nodeId": "cb"})
+		assert.Equal(t, "b2a2", cb["parentId"], "parentUuid is null: logicalParentUuid links it back")
+		assert.Equal(t, "custom", cb["kind"])
+		assert.Equal(t, obj{"customType": "claude-code/system/compact_boundary", "data": "Conversation compacted"}, cb["entry"])
 		n := ok[obj](t, st, obj{"operation": "node", "sessionId": "s1", "nodeId": "cs"})
-		assert.Equal(t, "b2a2", n["parentId"])
+		assert.Equal(t, "cb", n["parentId"])
 		assert.Equal(t, true, n["source"].(obj)["isCompactSummary"])
 		ctx := ok[Context](t, st, obj{"operation": "context", "sessionId": "s1"})
-		assert.Len(t, ctx.Messages, 9, "u1 a1 b2u b2a b2u2 b2a2 cs p1u p1a")
+		assert.Len(t, ctx.Messages, 9, "u1 a1 b2u b2a b2u2 b2a2 cs p1u p1a: the boundary is not model-visible")
 	})
 	t.Run("chatbot ui turns the chat's prompt into a leading system message", func(t *testing.T) {
 		st := testStore(t)
@@ -332,6 +335,34 @@ func writeClaudeCode(session string, recs []rec) []byte {
 	return []byte(b.String())
 }
 
+// writePi writes a Pi session (version 3) with the current record last
+// (Pi's leaf is the last entry). The header says sessiontree wrote it, so
+// no header node is kept.
+func writePi(session string, recs []rec, current string) []byte {
+	var b strings.Builder
+	b.WriteString(`{"type":"session","version":3,"id":"` + session + `","timestamp":"` + isoTime(0) + `","cwd":"","sessiontree":{}}` + "\n")
+	var last []byte
+	for _, r := range recs {
+		m := obj{"type": "message", "id": r.id, "timestamp": isoTime(r.t),
+			"message": obj{"role": r.role(), "content": []any{obj{"type": "text", "text": r.text}}}}
+		if !r.noParent {
+			m["parentId"] = nullable(r.parent)
+		}
+		line, _ := json.Marshal(m)
+		if r.id == current {
+			last = line
+			continue
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	if last != nil {
+		b.Write(last)
+		b.WriteByte('\n')
+	}
+	return []byte(b.String())
+}
+
 // formatCase writes one conversation (id "c1") in a format whose own
 // current pointer, where it has one, names current.
 type formatCase struct {
@@ -347,6 +378,7 @@ var treeFormats = []formatCase{
 	}, true},
 	{"librechat", func(recs []rec, _ string) []byte { return writeLibreChat("c1", recs) }, false},
 	{"claude-code", func(recs []rec, _ string) []byte { return writeClaudeCode("c1", recs) }, false},
+	{"pi", func(recs []rec, current string) []byte { return writePi("c1", recs, current) }, true},
 }
 
 // branchy is a small tree: a1 ← b1 ← {c1 ← d1, c2}, times increasing.
@@ -611,7 +643,7 @@ func TestImportDetection(t *testing.T) {
 	}
 	errs := []struct{ name, data, want string }{
 		{"garbage after a document", "{\"a\":1} x", `import data is not valid JSON: invalid character 'x' after top-level value (line 1, column 9)`},
-		{"an unknown shape", `{"a":1}`, `could not detect the format of the import data (known formats: snapshot, chatgpt, openwebui, librechat, chatbotui, claude-code)`},
+		{"an unknown shape", `{"a":1}`, `could not detect the format of the import data (known formats: snapshot, chatgpt, openwebui, librechat, chatbotui, pi, claude-code)`},
 		{"an empty array", `[]`, `import data is an empty array or holds no object: nothing to import`},
 		{"a truncated array", `[{"mapping":{}},`, `import data is not valid JSON: unexpected end of JSON input (line 1, column 17)`},
 		{"a JSON-lines file named as a JSON format", "{\"mapping\":{}}\n{\"mapping\":{}}", `chatgpt import: the data is JSON lines, but chatgpt exports are one JSON document`},

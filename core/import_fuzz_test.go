@@ -86,3 +86,7 @@ func FuzzImportClaudeCode(f *testing.F) {
 func FuzzImportChatbotUI(f *testing.F) {
 	fuzzImport(f, "chatbotui", `{"version":4,"history":[{"id":"c","name":"n","prompt":"be brief","messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"}]}],"folders":[]}`)
 }
+
+func FuzzImportPi(f *testing.F) {
+	fuzzImport(f, "pi", piV3, "{\"type\":\"session\",\"id\":\"v1\",\"timestamp\":\"2025-01-01T00:00:00Z\",\"cwd\":\"\"}\n{\"type\":\"message\",\"message\":{\"role\":\"user\",\"content\":\"x\"}}\n{\"type\":\"compaction\",\"summary\":\"s\",\"firstKeptEntryIndex\":1,\"tokensBefore\":1}\n")
+}

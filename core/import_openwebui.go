@@ -1,9 +1,9 @@
 package core
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -35,64 +35,63 @@ func detectOpenWebUI(sn *sniff) bool {
 	return ok && len(raw) > 0 && raw[0] == '{'
 }
 
-type openWebUIRow struct {
-	ID        *string         `json:"id"`
-	Title     *string         `json:"title"`
-	Chat      json.RawMessage `json:"chat"`
-	History   json.RawMessage `json:"history"`
-	Messages  json.RawMessage `json:"messages"`
-	CreatedAt json.RawMessage `json:"created_at"`
-	UpdatedAt json.RawMessage `json:"updated_at"`
-	Timestamp json.RawMessage `json:"timestamp"`
-}
-
-type openWebUIChat struct {
-	ID      *string `json:"id"`
-	Title   *string `json:"title"`
-	History *struct {
-		CurrentID *string                    `json:"currentId"`
-		Messages  map[string]json.RawMessage `json:"messages"`
-	} `json:"history"`
-	Messages  []json.RawMessage `json:"messages"`
-	Timestamp json.RawMessage   `json:"timestamp"`
-}
-
+// openWebUIMessage is the part of a message record the importer reads.
 type openWebUIMessage struct {
-	ID          *string         `json:"id"`
-	ParentID    json.RawMessage `json:"parentId"`
-	ChildrenIDs []string        `json:"childrenIds"`
-	Role        string          `json:"role"`
-	Content     json.RawMessage `json:"content"`
-	Timestamp   json.RawMessage `json:"timestamp"`
+	id          []byte // raw "id", nil when absent
+	parentID    []byte // raw "parentId", nil when absent
+	childrenIDs []string
+	role        string
+	content     []byte
+	timestamp   []byte
 }
 
-// convertOpenWebUIChat converts one chat row (element k of the export).
+// readOpenWebUIMessage reads a message record with the one-pass scanner.
+func readOpenWebUIMessage(raw []byte) (*openWebUIMessage, bool) {
+	f, err := rawFields(raw)
+	if err != nil {
+		return nil, false
+	}
+	m := &openWebUIMessage{id: f["id"], parentID: f["parentId"], content: f["content"], timestamp: f["timestamp"]}
+	m.role, _ = parseString(f["role"])
+	if kids := f["childrenIds"]; len(kids) > 0 && kids[0] == '[' {
+		sc := scanner{data: kids}
+		_ = sc.elements(func(_ int, v []byte, _ bool) error {
+			if id, ok := parseString(v); ok {
+				m.childrenIDs = append(m.childrenIDs, id)
+			}
+			return nil
+		})
+	}
+	return m, true
+}
+
+// fieldString returns fields[key] as a string, and whether it is one.
+func fieldString(fields map[string]json.RawMessage, key string) (string, bool) {
+	return parseString(fields[key])
+}
+
+// convertOpenWebUIChat converts one chat row (element k of the export). It
+// reads each level with the one-pass scanner (no encoding/json
+// re-validation of nested values).
 func convertOpenWebUIChat(raw json.RawMessage, k int) (importConv, []ImportWarning) {
 	var c importConv
-	if len(raw) == 0 || raw[0] != '{' {
-		c.Skip = invalidf("chat %d is not an object; skipped", k)
+	row, err := rawFields(raw)
+	if err != nil {
+		c.Skip = invalidf("chat %d is not a readable object; skipped", k)
 		return c, nil
 	}
-	var row openWebUIRow
-	if err := json.Unmarshal(raw, &row); err != nil {
-		c.Skip = invalidf("chat %d could not be read: %s; skipped", k, jsonErrorText(err))
-		return c, nil
+	chat := row // a bare chat object
+	if cr, ok := row["chat"]; ok {
+		if chat, err = rawFields(cr); err != nil {
+			c.Skip = invalidf("chat %d has no readable \"chat\" object; skipped", k)
+			return c, nil
+		}
 	}
-	chatRaw := row.Chat
-	if chatRaw == nil {
-		chatRaw = raw // a bare chat object
-	}
-	var chat openWebUIChat
-	if len(chatRaw) == 0 || chatRaw[0] != '{' || json.Unmarshal(chatRaw, &chat) != nil {
-		c.Skip = invalidf("chat %d has no readable \"chat\" object; skipped", k)
-		return c, nil
-	}
-	switch {
-	case row.ID != nil && *row.ID != "":
-		c.ID = *row.ID
-	case chat.ID != nil && *chat.ID != "":
-		c.ID = *chat.ID
-	default:
+	if id, ok := fieldString(row, "id"); ok && id != "" {
+		c.ID = id
+	} else if id, ok := fieldString(chat, "id"); ok && id != "" {
+		c.ID = id
+	} else {
 		c.ID = hashID("openwebui-", raw)
 	}
 	if !validSessionID(c.ID) {
@@ -100,17 +99,16 @@ func convertOpenWebUIChat(raw json.RawMessage, k int) (importConv, []ImportWarni
 		c.ID = ""
 		return c, nil
 	}
-	switch {
-	case row.Title != nil:
-		c.Title = *row.Title
-	case chat.Title != nil:
-		c.Title = *chat.Title
+	if title, ok := fieldString(row, "title"); ok {
+		c.Title = title
+	} else if title, ok := fieldString(chat, "title"); ok {
+		c.Title = title
 	}
-	c.Created = unixSeconds(row.CreatedAt)
+	c.Created = unixSeconds(row["created_at"])
 	if c.Created == 0 {
-		c.Created = unixSeconds(chat.Timestamp)
+		c.Created = unixSeconds(chat["timestamp"])
 	}
-	c.Updated = unixSeconds(row.UpdatedAt)
+	c.Updated = unixSeconds(row["updated_at"])
 	name := fmt.Sprintf("chat %q", c.ID)
 	if c.Title != "" {
 		name += fmt.Sprintf(" (%s)", c.Title)
@@ -123,17 +121,27 @@ func convertOpenWebUIChat(raw json.RawMessage, k int) (importConv, []ImportWarni
 	// The messages: the history map, else the older list.
 	type entry struct {
 		key string
-		raw json.RawMessage
+		raw []byte
 	}
 	var entries []entry
-	if chat.History != nil && len(chat.History.Messages) > 0 {
-		for _, key := range sortedKeys(chat.History.Messages) {
-			entries = append(entries, entry{key, chat.History.Messages[key]})
+	current, hasCurrent := "", false
+	if h, err := rawFields(chat["history"]); err == nil {
+		current, hasCurrent = fieldString(h, "currentId")
+		if ms := h["messages"]; len(ms) > 0 && ms[0] == '{' {
+			sc := scanner{data: ms}
+			_ = sc.members(func(key string, v []byte, _ bool) error {
+				entries = append(entries, entry{key, v})
+				return nil
+			})
+			sort.SliceStable(entries, func(a, b int) bool { return entries[a].key < entries[b].key })
 		}
-	} else {
-		for i, m := range chat.Messages {
-			entries = append(entries, entry{fmt.Sprintf("#%d", i), m})
-		}
+	}
+	if list := chat["messages"]; len(entries) == 0 && len(list) > 0 && list[0] == '[' {
+		sc := scanner{data: list}
+		_ = sc.elements(func(i int, v []byte, _ bool) error {
+			entries = append(entries, entry{fmt.Sprintf("#%d", i), v})
+			return nil
+		})
 	}
 	if len(entries) == 0 {
 		c.Skip = invalidf("%s has no messages; skipped", name)
@@ -142,17 +150,17 @@ func convertOpenWebUIChat(raw json.RawMessage, k int) (importConv, []ImportWarni
 	msgs := make(map[string]*openWebUIMessage, len(entries))
 	dropped := map[string]string{}
 	for _, e := range entries {
-		var m openWebUIMessage
-		if len(e.raw) == 0 || e.raw[0] != '{' || json.Unmarshal(e.raw, &m) != nil {
+		m, ok := readOpenWebUIMessage(e.raw)
+		if !ok {
 			warn("message %s is not a readable object; skipped", e.key)
 			continue
 		}
 		id := e.key
-		if m.ID != nil && *m.ID != "" && *m.ID != e.key {
+		if mid, ok := parseString(m.id); ok && mid != "" && mid != e.key {
 			if strings.HasPrefix(e.key, "#") {
-				id = *m.ID
+				id = mid
 			} else {
-				warn("message %q carries the id %q; the key %q is used", e.key, *m.ID, e.key)
+				warn("message %q carries the id %q; the key %q is used", e.key, mid, e.key)
 			}
 		}
 		if id == "" || strings.HasPrefix(id, "#") {
@@ -161,29 +169,30 @@ func convertOpenWebUIChat(raw json.RawMessage, k int) (importConv, []ImportWarni
 		}
 		parent := ""
 		switch {
-		case m.ParentID == nil:
+		case m.parentID == nil:
 			warn("message %q has no parentId; it becomes a root", id)
-		case bytes.Equal(m.ParentID, []byte("null")):
+		case string(m.parentID) == "null":
 		default:
-			if json.Unmarshal(m.ParentID, &parent) != nil {
+			p, ok := parseString(m.parentID)
+			if !ok {
 				warn("message %q has a parentId that is not a string; it becomes a root", id)
 			}
+			parent = p
 		}
-		if m.Role == "" {
+		if m.role == "" {
 			warn("message %q has no role; skipped (its replies attach to its parent)", id)
 			dropped[id] = parent
 			continue
 		}
-		msgs[id] = &m
-		src, _ := compactRaw(e.raw)
+		msgs[id] = m
 		c.Records = append(c.Records, importRecord{
-			ID: id, ParentID: parent, Message: openWebUIMessageJSON(m), Time: unixSeconds(m.Timestamp), Source: src,
+			ID: id, ParentID: parent, Message: openWebUIMessageJSON(m), Time: unixSeconds(m.timestamp), Source: compactSource(e.raw),
 		})
 	}
 	// childrenIds must agree with parentId; where they do not, parentId wins.
 	for _, rec := range c.Records {
 		m := msgs[rec.ID]
-		for _, child := range m.ChildrenIDs {
+		for _, child := range m.childrenIDs {
 			cm, ok := msgs[child]
 			if !ok {
 				if _, gone := dropped[child]; !gone {
@@ -191,10 +200,7 @@ func convertOpenWebUIChat(raw json.RawMessage, k int) (importConv, []ImportWarni
 				}
 				continue
 			}
-			var cp string
-			if cm.ParentID != nil {
-				_ = json.Unmarshal(cm.ParentID, &cp)
-			}
+			cp, _ := parseString(cm.parentID)
 			if cp != rec.ID {
 				if cp == "" {
 					warn("message %q lists child %q, whose parentId is null; parentId wins: %q stays a root", rec.ID, child, child)
@@ -209,16 +215,15 @@ func convertOpenWebUIChat(raw json.RawMessage, k int) (importConv, []ImportWarni
 		c.Skip = invalidf("%s has no usable messages; skipped", name)
 		return c, warns
 	}
-	if chat.History != nil && chat.History.CurrentID != nil && *chat.History.CurrentID != "" {
-		cur := *chat.History.CurrentID
+	if hasCurrent && current != "" {
 		for steps := 0; steps <= len(dropped); steps++ {
-			up, ok := dropped[cur]
+			up, ok := dropped[current]
 			if !ok || up == "" {
 				break
 			}
-			cur = up
+			current = up
 		}
-		c.Current = cur
+		c.Current = current
 	}
 	return c, warns
 }
@@ -227,21 +232,16 @@ func convertOpenWebUIChat(raw json.RawMessage, k int) (importConv, []ImportWarni
 // WebUI stores it (a string in which reasoning and tool calls are
 // <details> blocks), an array kept as it is, anything else "". The whole
 // record, with its output[] items, stays in the node's source.
-func openWebUIMessageJSON(m openWebUIMessage) json.RawMessage {
+func openWebUIMessageJSON(m *openWebUIMessage) json.RawMessage {
 	b := []byte(`{"role":`)
-	b = appendString(b, m.Role)
+	b = appendString(b, m.role)
 	b = append(b, `,"content":`...)
-	content := bytes.TrimSpace(m.Content)
+	content := m.content
 	switch {
 	case len(content) > 0 && content[0] == '"':
-		c, err := compactRaw(content)
-		if err != nil {
-			c = []byte(`""`)
-		}
-		b = append(b, c...)
+		b = append(b, content...)
 	case len(content) > 0 && content[0] == '[' && contentPartsOK(content):
-		c, _ := compactRaw(content)
-		b = append(b, c...)
+		b = append(b, compactBytes(content)...)
 	default:
 		b = append(b, `""`...)
 	}

@@ -1,6 +1,6 @@
-// Import in the page: real Claude Code and Open WebUI exports through the
-// shim's tree.importText, and a large export read in slices with progress
-// events while the page keeps running.
+// Import in the page: real Claude Code and Open WebUI exports dropped on
+// the explorer and through the shim's tree.importText, and a large export
+// read in slices with progress events while the page keeps running.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -38,10 +38,10 @@ test('import: a Claude Code transcript and an Open WebUI export become sessions 
 
     assert.equal(out.a.ok, true);
     assert.equal(out.a.value.format, 'claude-code');
-    assert.deepEqual(out.a.value.sessions.map((s) => [s.sessionId, s.nodeCount, s.cursor, s.branchCount, s.rootCount]), [['s1', 11, 'p1a', 2, 1]]);
+    assert.deepEqual(out.a.value.sessions.map((s) => [s.sessionId, s.nodeCount, s.cursor, s.branchCount, s.rootCount]), [['s1', 12, 'p1a', 2, 1]]);
     assert.deepEqual(out.a.value.skipped, []);
-    assert.equal(out.a.value.warnings.length, 2);
-    assert.match(out.a.value.warnings[0].message, /line 9: record "cb" is a system compact_boundary line/);
+    assert.equal(out.a.value.warnings.length, 1);
+    assert.match(out.a.value.warnings[0].message, /names no current message/);
 
     assert.equal(out.b.ok, true);
     assert.equal(out.b.value.format, 'openwebui');
@@ -111,6 +111,55 @@ test('import: a large export is read in slices with progress while the page keep
     assert.ok(out.beats > 5, 'timers ran during the import');
     console.log(`# imported ${(out.bytes / 1e6).toFixed(1)} MB in ${out.ms.toFixed(0)} ms, ${out.progress.length} slices, longest gap between timer ticks ${out.maxGap.toFixed(0)} ms`);
     assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('import: dropping a Claude Code transcript and an Open WebUI export on the explorer shows the report and opens the sessions', async (t) => {
+  const claude = fixture('claude-code/sidechain_integrated.jsonl');
+  const owui = fixture('librechat/openwebui-export.json');
+  if (!claude || !owui) return t.skip('fixtures are not on this machine');
+  const env = await setup({ contextOptions: { viewport: { width: 1400, height: 820 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    await page.goto(baseURL + 'static/');
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
+    const dt = await page.evaluateHandle(({ claude, owui }) => {
+      const d = new DataTransfer();
+      d.items.add(new File([claude], 'sidechain_integrated.jsonl', { type: '' }));
+      d.items.add(new File([owui], 'openwebui-export.json', { type: 'application/json' }));
+      return d;
+    }, { claude, owui });
+    await page.dispatchEvent('body', 'dragenter', { dataTransfer: dt });
+    await page.dispatchEvent('body', 'drop', { dataTransfer: dt });
+    await page.locator('#report-title', { hasText: 'Imported 4 sessions' }).waitFor({ timeout: 15_000 });
+
+    const rows = await page.locator('#report-sessions li').allTextContents();
+    assert.equal(rows.length, 4);
+    assert.match(rows[0], /6 nodes/);
+    assert.match(rows[1], /^Chat with reasoning/);
+    const warnings = await page.locator('#report-warnings li').allTextContents();
+    assert.equal(warnings.length, 3, warnings.join('\n'));
+    assert.match(warnings[0], /names parent "8ae40e91-fa63-40a9-969d-70c0c1d6175e", which is not in the conversation; it becomes a root/);
+
+    // Open the Claude Code session: its cursor path is in the context pane.
+    await page.locator('#session-list li[data-session-id="88a8d761-7b9a-4bf1-a8ca-c1febe6bf358"] button').click();
+    await page.locator('#tree-title').waitFor();
+    assert.equal(await page.locator('.tree-row').count(), 6);
+    assert.equal(await page.locator('.tree-row.cursor').getAttribute('data-node-id'), '91c82c1c-29b0-4149-a261-e5582d944ac6');
+    const texts = await page.locator('#messages .message-body').allTextContents();
+    assert.equal(texts.length, 3);
+    assert.match(texts[2], /Excellent research!/);
+
+    // And an Open WebUI chat.
+    await page.locator('#session-list li[data-session-id="tool-chat"] button').click();
+    await page.locator('#tree-title', { hasText: 'Chat with tool call' }).waitFor();
+    const chat = await page.locator('#messages .message-body').allTextContents();
+    assert.deepEqual(chat.length, 2);
+    assert.equal(chat[0], "What's the weather in Paris?");
+    assert.match(chat[1], /The weather in Paris is 18C with rain\./);
+    assert.deepEqual(errors, []);
   } finally {
     await env.close();
   }

@@ -208,9 +208,34 @@ export interface Snapshot {
   annotations?: Annotation[];
 }
 
+/** The report of an import (operation "import", tree.importText). */
 export interface ImportResult {
-  sessions: { sessionId: string; title: string; nodeCount: number; cursor: string | null }[];
+  /** The format read: "chatgpt", "openwebui", "librechat", "chatbotui", "claude-code", "pi" or "snapshot". */
+  format: string;
+  /** One per session made. branchCount, rootCount and warnings (how many warnings name it) describe it. */
+  sessions: { sessionId: string; title: string; nodeCount: number; cursor: string | null; branchCount: number; rootCount: number; warnings: number }[];
+  /** Conversations not imported, with the reason (also listed in warnings). */
+  skipped: { sessionId?: string; title?: string; reason: string }[];
+  /** Everything skipped or guessed, each naming the conversation and record. */
   warnings: { sessionId?: string; message: string }[];
+}
+
+export interface ImportOptions {
+  /** Called after each slice of a sliced import; read and total are UTF-8 bytes of the text. */
+  onProgress?: (progress: { read: number; total: number }) => void;
+  /** Aborting stops the import before its next slice; nothing is stored. */
+  signal?: AbortSignal;
+  /** The largest slice in bytes (default 1 MiB); slices are sized to take about 50 ms. */
+  sliceBytes?: number;
+}
+
+/** The value of operation "export" {sessionId, format: "pi" | "markdown" | "openai" | "snapshot"}. */
+export interface ExportFile {
+  format: string;
+  /** Derived from the session id: "demo.pi.jsonl", "demo.md", "demo.openai.json", "demo.sessiontree.json". */
+  filename: string;
+  mimeType: string;
+  text: string;
 }
 
 export interface SessionSummary {
@@ -256,8 +281,12 @@ export interface SessionTree {
   call<T = any>(request: Request | string): Promise<Envelope<T>>;
   /** Like call, but resolves to the envelope's exact JSON text (numbers keep every digit). */
   callText(request: Request | string): Promise<string>;
-  /** Import an export file's text (format "auto" detects it). */
-  importText(text: string, format?: string): Promise<Envelope<ImportResult>>;
+  /**
+   * Import an export file's text (format "auto" detects it). Large texts,
+   * or any call with onProgress or signal, are read in slices with a yield
+   * to the page between them; nothing is stored before the last slice.
+   */
+  importText(text: string, format?: string, options?: ImportOptions): Promise<Envelope<ImportResult>>;
   /** Run a text command such as "/tree list" ("/tree help" lists them). */
   command(line: string, options?: { sessionId?: string }): Promise<Envelope<CommandResult>>;
   /** Fuzzy search over node text. */

@@ -16,6 +16,9 @@ import { openDatabase, readAllSessions, Writer, DB_DEFAULT_NAME } from "./store.
 /** The time importText aims to spend on one slice of a large import, in ms. */
 const SLICE_MS = 50;
 
+/** UTF-16 code units of text handed to the wasm per call of a large import. */
+const COPY_CHARS = 1 << 20;
+
 /** Trees shared per IndexedDB database name within this page. */
 const shared = new Map();
 
@@ -246,7 +249,26 @@ export class SessionTree {
     if (!onProgress && !signal && text.length < sliceBytes / 3) {
       return this._finish(this._handle.importText(text, format));
     }
-    const start = JSON.parse(this._handle.importStart(text, format));
+    // The text crosses to the wasm in slices of UTF-8 bytes, a yield
+    // between them, so no single call copies all of a large file.
+    const buffer = this._handle.importBuffer(Math.ceil(text.length * 1.1));
+    const encoder = new TextEncoder();
+    for (let i = 0; i < text.length; ) {
+      let end = Math.min(i + COPY_CHARS, text.length);
+      const last = text.charCodeAt(end - 1);
+      if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--; // keep a surrogate pair whole
+      const failed = this._handle.importAppend(buffer, encoder.encode(text.slice(i, end)));
+      if (failed) return JSON.parse(failed);
+      i = end;
+      if (i < text.length) {
+        await yieldToPage();
+        if (signal?.aborted) {
+          this._handle.importCancel(buffer);
+          return errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
+        }
+      }
+    }
+    const start = JSON.parse(this._handle.importStart(buffer, format));
     if (!start.ok) return start;
     const { job } = start.value;
     let budget = Math.min(sliceBytes, 64 << 10);

@@ -10,10 +10,12 @@
 //
 //	call(request: string) → envelope: string       // core.Store.Call
 //	importText(data: string, format: string) → envelope: string
-//	importStart(data: string, format: string) → envelope: string  // value {job, total}
+//	importBuffer(sizeHint: number) → id: number                  // a byte buffer for importAppend
+//	importAppend(id: number, bytes: Uint8Array)                   // copies UTF-8 bytes into the buffer
+//	importStart(data: string | id, format: string) → envelope: string  // value {job, total}
 //	importStep(job: number, budget: number) → string              // {"done","read","total"} or an error envelope
 //	importFinish(job: number) → envelope: string                  // the import's value
-//	importCancel(job: number)                                     // drops an unfinished job
+//	importCancel(id: number)                                      // drops an unfinished job or buffer
 //	drain(withNodes: boolean) → changes: string    // core.Store.DrainChanges
 //	free()                                         // releases the handle's functions
 //
@@ -71,6 +73,7 @@ func newStore(this js.Value, args []js.Value) any {
 	st.TrackChanges(true)
 	var funcs []js.Func
 	jobs := map[int]*core.ImportJob{}
+	buffers := map[int][]byte{} // import texts arriving in slices
 	nextJob := 0
 	fn := func(f func(this js.Value, args []js.Value) any) js.Func {
 		jf := js.FuncOf(f)
@@ -106,12 +109,17 @@ func newStore(this js.Value, args []js.Value) any {
 		// are UTF-8 bytes of the data.
 		"importStart": fn(func(this js.Value, args []js.Value) any {
 			return guard("importStart", func() string {
-				data, ok := argString(args, 0)
-				if !ok {
-					return badArgument("importStart takes the export's text as a string")
+				var data []byte
+				if text, ok := argString(args, 0); ok {
+					data = []byte(text)
+				} else if len(args) > 0 && args[0].Type() == js.TypeNumber && buffers[args[0].Int()] != nil {
+					data = buffers[args[0].Int()]
+					delete(buffers, args[0].Int())
+				} else {
+					return badArgument("importStart takes the export's text as a string, or the id of an import buffer")
 				}
 				format, _ := argString(args, 1)
-				job, err := st.StartImport([]byte(data), format)
+				job, err := st.StartImport(data, format)
 				if err != nil {
 					return string(core.ErrorEnvelope(err))
 				}
@@ -119,6 +127,34 @@ func newStore(this js.Value, args []js.Value) any {
 				jobs[nextJob] = job
 				_, total := job.Progress()
 				return string(core.ValueEnvelope(map[string]int{"job": nextJob, "total": total}))
+			})
+		}),
+		// A large text crosses in slices of UTF-8 bytes (TextEncoder on the
+		// JS side) so no single call copies all of it.
+		"importBuffer": fn(func(this js.Value, args []js.Value) any {
+			hint := 0
+			if len(args) > 0 && args[0].Type() == js.TypeNumber && args[0].Int() > 0 {
+				hint = min(args[0].Int(), 1<<30)
+			}
+			nextJob++
+			buffers[nextJob] = make([]byte, 0, hint)
+			return nextJob
+		}),
+		"importAppend": fn(func(this js.Value, args []js.Value) any {
+			return guard("importAppend", func() string {
+				if len(args) < 2 || args[0].Type() != js.TypeNumber || buffers[args[0].Int()] == nil || args[1].Type() != js.TypeObject {
+					return badArgument("importAppend takes an import buffer id and a Uint8Array")
+				}
+				buf := buffers[args[0].Int()]
+				n := args[1].Get("length").Int()
+				if cap(buf)-len(buf) < n {
+					grown := make([]byte, len(buf), 2*cap(buf)+n)
+					copy(grown, buf)
+					buf = grown
+				}
+				js.CopyBytesToGo(buf[len(buf):len(buf)+n], args[1])
+				buffers[args[0].Int()] = buf[:len(buf)+n]
+				return ""
 			})
 		}),
 		"importStep": fn(func(this js.Value, args []js.Value) any {
@@ -153,6 +189,7 @@ func newStore(this js.Value, args []js.Value) any {
 		"importCancel": fn(func(this js.Value, args []js.Value) any {
 			if len(args) > 0 && args[0].Type() == js.TypeNumber {
 				delete(jobs, args[0].Int())
+				delete(buffers, args[0].Int())
 			}
 			return nil
 		}),

@@ -92,6 +92,22 @@ func TestBindingImportsInSlices(t *testing.T) {
 	out := h.Call("importFinish", env.Value.Job).String()
 	assert.Contains(t, out, `"sessions":[{"sessionId":"c",`)
 	assert.Contains(t, h.Call("importFinish", env.Value.Job).String(), "no such import job")
+
+	// The same text in UTF-8 slices through an import buffer.
+	other := storeHandle(t)
+	buf := other.Call("importBuffer", 10)
+	for i := 0; i < len(data); i += 100 {
+		chunk := []byte(data[i:min(i+100, len(data))])
+		arr := js.Global().Get("Uint8Array").New(len(chunk))
+		js.CopyBytesToJS(arr, chunk)
+		require.Equal(t, "", other.Call("importAppend", buf, arr).String())
+	}
+	start = other.Call("importStart", buf, "auto").String()
+	require.NoError(t, json.Unmarshal([]byte(start), &env), start)
+	for !strings.HasPrefix(other.Call("importStep", env.Value.Job, 1000).String(), `{"done":true`) {
+	}
+	assert.Equal(t, out, other.Call("importFinish", env.Value.Job).String())
+	assert.Contains(t, other.Call("importStart", buf, "auto").String(), "the id of an import buffer", "a buffer is used once")
 }
 
 func TestGuardTurnsAPanicIntoAnEnvelope(t *testing.T) {

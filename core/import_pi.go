@@ -1,0 +1,480 @@
+package core
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"hash"
+)
+
+// Pi coding agent sessions (badlogic/pi-mono,
+// packages/coding-agent/src/core/session-manager.ts): JSON lines, first a
+// header {"type":"session","version"?,"id","timestamp","cwd",
+// "parentSession"?}, then entries {"type","id","parentId","timestamp",…}:
+// message {message}, thinking_level_change {thinkingLevel}, model_change
+// {provider, modelId}, compaction {summary, firstKeptEntryId, tokensBefore,
+// details?, fromHook?}, branch_summary {fromId, summary, details?},
+// custom {customType, data?}, custom_message {customType, content,
+// display, details?}, label {targetId, label}, session_info {name?}. The
+// leaf (Pi's cursor) is the last entry of the file.
+//
+// Versions migrate as Pi does: version 1 (no version field) has no ids —
+// each entry gets an id and the previous entry as parent, and a
+// compaction's firstKeptEntryIndex (an index into the file's entries,
+// header first) becomes firstKeptEntryId; version 2 renames the message
+// role "hookMessage" to "custom".
+//
+// Mapping: messages stay messages; branch_summary becomes a summary node;
+// the setting, compaction, custom, custom_message and session_info entries
+// become the entry kinds of the same names (modelId → model, thinkingLevel
+// → level, firstKeptEntryId → firstKeptNodeId); label entries become label
+// annotations (they are not nodes: their children attach to their
+// parent); an entry that cannot be mapped (an unknown type, a message
+// without content) stays in the tree as a custom entry "pi/<type>" whose
+// data is the original line, with a warning. The header is kept as a
+// custom root entry "pi/session" (data: the header without its version),
+// the parent of the file's roots, unless it was written by sessiontree
+// itself (empty cwd, nothing else to keep). sessiontree's own exports add
+// fields Pi ignores: "branch" on every entry, and in the header
+// "sessiontree": {title, activeBranch, annotations}.
+
+// detectPi reports whether the data starts with a Pi session header.
+func detectPi(sn *sniff) bool {
+	first := sn.keys
+	if sn.shape == 'l' && len(sn.lines) > 0 {
+		first = sn.lines[0]
+	}
+	var typ string
+	_ = json.Unmarshal(first["type"], &typ)
+	_, id := first["id"]
+	return typ == "session" && id
+}
+
+type piLine struct {
+	Type      string          `json:"type"`
+	ID        *string         `json:"id"`
+	ParentID  json.RawMessage `json:"parentId"`
+	Timestamp json.RawMessage `json:"timestamp"`
+	Branch    *string         `json:"branch"`
+	Message   json.RawMessage `json:"message"`
+
+	ThinkingLevel       json.RawMessage `json:"thinkingLevel"`
+	Provider            json.RawMessage `json:"provider"`
+	ModelID             json.RawMessage `json:"modelId"`
+	Tools               json.RawMessage `json:"tools"`
+	Summary             json.RawMessage `json:"summary"`
+	FirstKeptEntryID    json.RawMessage `json:"firstKeptEntryId"`
+	FirstKeptEntryIndex *int            `json:"firstKeptEntryIndex"`
+	TokensBefore        json.RawMessage `json:"tokensBefore"`
+	CustomType          json.RawMessage `json:"customType"`
+	Data                json.RawMessage `json:"data"`
+	Content             json.RawMessage `json:"content"`
+	Display             json.RawMessage `json:"display"`
+	Details             json.RawMessage `json:"details"`
+	Name                json.RawMessage `json:"name"`
+	TargetID            *string         `json:"targetId"`
+	Label               *string         `json:"label"`
+}
+
+type piHeader struct {
+	Type          string          `json:"type"`
+	Version       *int            `json:"version"`
+	ID            string          `json:"id"`
+	Timestamp     json.RawMessage `json:"timestamp"`
+	Cwd           string          `json:"cwd"`
+	ParentSession json.RawMessage `json:"parentSession"`
+	Sessiontree   *struct {
+		Title        *string           `json:"title"`
+		ActiveBranch string            `json:"activeBranch"`
+		Annotations  []json.RawMessage `json:"annotations"`
+	} `json:"sessiontree"`
+}
+
+// piReader reads a Pi session line by line into one conversation.
+type piReader struct {
+	header    *piHeader
+	headerRaw map[string]json.RawMessage
+	headerSrc json.RawMessage
+	version   int
+	index     []string // id of each parsed line, header first ("" for the header)
+	taken     map[string]bool
+	recs      []importRecord
+	labels    []importLabel
+	dropped   map[string]string // label entry id → its parent
+	last      string            // id of the last entry: Pi's leaf
+	branches  int               // entries carrying a "branch" field
+	entries   int
+	name      string // the newest session_info name
+	firstText string // the earliest user message's text, for a title
+	firstTime float64
+	created   float64
+	warns     []ImportWarning
+	hash      hash.Hash
+	lines     int
+	pending   []piCompaction // v1 compactions waiting for their index
+}
+
+type piCompaction struct {
+	rec   int
+	index int
+}
+
+func newPiReader() lineReader {
+	return &piReader{taken: map[string]bool{}, dropped: map[string]string{}, hash: sha256.New()}
+}
+
+func (r *piReader) warn(format string, args ...any) {
+	r.warns = append(r.warns, ImportWarning{Message: fmt.Sprintf(format, args...)})
+}
+
+func (r *piReader) line(raw []byte, _ map[string]json.RawMessage, n int) {
+	if r.lines++; r.lines == 1 {
+		r.hash.Write(raw) // with the line count, names a file without a session id
+	}
+	if r.header == nil {
+		var h piHeader
+		if json.Unmarshal(raw, &h) != nil || h.Type != "session" {
+			r.warn("line %d comes before the session header; skipped", n)
+			return
+		}
+		r.header = &h
+		r.version = 1
+		if h.Version != nil {
+			r.version = *h.Version
+		}
+		_ = json.Unmarshal(raw, &r.headerRaw)
+		r.headerSrc, _ = compactRaw(raw)
+		r.created = unixSeconds(h.Timestamp)
+		r.index = append(r.index, "")
+		return
+	}
+	var l piLine
+	if raw[0] != '{' || json.Unmarshal(raw, &l) != nil {
+		r.warn("line %d is not a Pi entry object; skipped", n)
+		return
+	}
+	if l.Type == "session" {
+		r.warn("line %d is a second session header; skipped", n)
+		return
+	}
+	src, _ := compactRaw(raw)
+	what := fmt.Sprintf("line %d", n)
+	// Ids: version 1 has none (Pi generates them and chains the entries).
+	id, parent := "", ""
+	if r.version < 2 {
+		id = r.v1ID(n)
+		if len(r.index) > 1 {
+			parent = r.last
+		}
+	} else {
+		if l.ID == nil || *l.ID == "" {
+			r.warn("%s (%s) has no id; skipped", what, l.Type)
+			r.index = append(r.index, "")
+			return
+		}
+		id = *l.ID
+		switch {
+		case l.ParentID == nil:
+			r.warn("%s: entry %q has no parentId; it becomes a root", what, id)
+		case bytes.Equal(l.ParentID, []byte("null")):
+		default:
+			if json.Unmarshal(l.ParentID, &parent) != nil {
+				r.warn("%s: entry %q has a parentId that is not a string; it becomes a root", what, id)
+			}
+		}
+	}
+	r.index = append(r.index, id)
+	r.taken[id] = true
+	r.last = id
+	t := unixSeconds(l.Timestamp)
+	rec := importRecord{ID: id, ParentID: parent, Time: t, Stamp: isoStamp(l.Timestamp), Source: src}
+	if l.Branch != nil {
+		rec.Branch = *l.Branch
+		r.branches++
+	}
+	r.entries++
+	fail := func(reason string) {
+		r.warn("%s: %s entry %q %s; it is kept as a custom entry %q holding the line", what, l.Type, id, reason, "pi/"+l.Type)
+		// The line, less the "branch" field sessiontree's export adds.
+		data := appendObjectFields(nil, src, "branch")
+		if len(data) == 0 {
+			data = []byte{'{', '}'}
+		} else {
+			data[0] = '{'
+			data = append(data, '}')
+		}
+		rec.Kind, rec.Entry, rec.Message = KindCustom, &Entry{CustomType: "pi/" + l.Type, Data: data}, nil
+	}
+	switch l.Type {
+	case "message":
+		msg := l.Message
+		if r.version < 3 && msg != nil {
+			if c, err := compactRaw(msg); err == nil {
+				msg = bytes.Replace(c, []byte(`"role":"hookMessage"`), []byte(`"role":"custom"`), 1)
+			}
+		}
+		m, role, err := validateMessage(msg, "its message")
+		if err != nil {
+			fail("has an unusable message (" + err.Message + ")")
+			break
+		}
+		rec.Message = m
+		if role == "user" && (r.firstText == "" || t < r.firstTime) {
+			r.firstText, r.firstTime = Preview(MessageText(m), 60), t
+		}
+	case "branch_summary":
+		var s string
+		if json.Unmarshal(l.Summary, &s) != nil {
+			fail("has no summary string")
+			break
+		}
+		rec.Kind, rec.Summary = KindSummary, s
+	case "label":
+		if l.TargetID == nil {
+			fail("has no targetId")
+			break
+		}
+		label := ""
+		if l.Label != nil {
+			label = *l.Label
+		}
+		r.labels = append(r.labels, importLabel{Target: *l.TargetID, Label: label, Stamp: rec.Stamp, What: what + " (label " + fmt.Sprintf("%q", id) + ")"})
+		r.dropped[id] = parent
+		r.entries--
+		if l.Branch != nil {
+			r.branches--
+		}
+		return
+	default:
+		kind, body := piEntryBody(&l)
+		if kind == "" {
+			fail("is of a type sessiontree does not know")
+			break
+		}
+		if l.Type == "compaction" && r.version < 2 && l.FirstKeptEntryIndex != nil {
+			r.pending = append(r.pending, piCompaction{rec: len(r.recs), index: *l.FirstKeptEntryIndex})
+			body = append(body[:len(body)-1], `,"firstKeptNodeId":"?"}`...)
+		}
+		_, e, err := ParseEntry(body, "entry")
+		if err != nil {
+			fail("does not read as a " + kind + " (" + err.Message + ")")
+			break
+		}
+		rec.Kind, rec.Entry = kind, e
+		if kind == KindSessionInfo {
+			r.name = e.Name
+		}
+	}
+	r.recs = append(r.recs, rec)
+}
+
+// v1ID draws the id of the entry on line n of a version-1 file: 8 hex
+// digits derived from the line number, drawn again on a collision.
+func (r *piReader) v1ID(n int) string {
+	for k := 0; ; k++ {
+		sum := sha256.Sum256([]byte(fmt.Sprintf("pi-v1/%d/%d", n, k)))
+		id := hex.EncodeToString(sum[:4])
+		if !r.taken[id] {
+			return id
+		}
+	}
+}
+
+// piEntryBody returns the entry kind of a Pi entry line and the entry
+// object {kind, …fields} to validate, or "" for a type with no kind.
+func piEntryBody(l *piLine) (string, json.RawMessage) {
+	b := []byte(`{"kind":`)
+	field := func(name string, raw json.RawMessage) {
+		if raw != nil {
+			b = append(b, ',')
+			b = appendKey(b, name)
+			c, err := compactRaw(raw)
+			if err != nil {
+				c = []byte("null")
+			}
+			b = append(b, c...)
+		}
+	}
+	var kind string
+	switch l.Type {
+	case "model_change":
+		kind = KindModelChange
+		b = appendString(b, kind)
+		field("provider", l.Provider)
+		field("model", l.ModelID)
+	case "thinking_level_change":
+		kind = KindThinkingLevelChange
+		b = appendString(b, kind)
+		field("level", l.ThinkingLevel)
+	case "active_tools_change":
+		kind = KindActiveToolsChange
+		b = appendString(b, kind)
+		field("tools", l.Tools)
+	case "compaction":
+		kind = KindCompaction
+		b = appendString(b, kind)
+		field("summary", l.Summary)
+		field("firstKeptNodeId", l.FirstKeptEntryID)
+		field("tokensBefore", l.TokensBefore)
+	case "custom":
+		kind = KindCustom
+		b = appendString(b, kind)
+		field("customType", l.CustomType)
+		field("data", l.Data)
+	case "custom_message":
+		kind = KindCustomMessage
+		b = appendString(b, kind)
+		field("customType", l.CustomType)
+		field("content", l.Content)
+		field("display", l.Display)
+		field("details", l.Details)
+	case "session_info":
+		kind = KindSessionInfo
+		b = appendString(b, kind)
+		name := l.Name
+		if name == nil {
+			name = json.RawMessage(`""`)
+		}
+		field("name", name)
+	default:
+		return "", nil
+	}
+	return kind, append(b, '}')
+}
+
+func (r *piReader) finish() ([]importConv, []ImportWarning) {
+	c := importConv{Created: r.created}
+	if r.header == nil {
+		c.Skip = invalidf("the data has no Pi session header; skipped")
+		return []importConv{c}, r.warns
+	}
+	c.ID = r.header.ID
+	if !validSessionID(c.ID) {
+		c.ID = "pi-" + hex.EncodeToString(append(r.hash.Sum(nil), fmt.Sprint(r.lines)...)[:8])
+	}
+	// Version 1 compactions name the first kept entry by its index.
+	for _, p := range r.pending {
+		e := r.recs[p.rec].Entry
+		if e == nil || r.recs[p.rec].Kind != KindCompaction {
+			continue
+		}
+		if p.index > 0 && p.index < len(r.index) && r.index[p.index] != "" {
+			e.FirstKeptNodeID = r.index[p.index]
+		} else {
+			e.FirstKeptNodeID = ""
+			r.warn("compaction %q names entry index %d, which is not an entry", r.recs[p.rec].ID, p.index)
+		}
+	}
+	c.Records = r.recs
+	relink(c.Records, r.dropped)
+	c.Labels = r.labels
+	c.Current = r.last
+	for steps := 0; steps <= len(r.dropped); steps++ {
+		up, ok := r.dropped[c.Current]
+		if !ok {
+			break
+		}
+		c.Current = up
+	}
+	if c.Current == "" && len(c.Records) > 0 {
+		c.Current = c.Records[len(c.Records)-1].ID
+	}
+	c.KeepBranches = r.entries > 0 && r.branches == r.entries
+	ext := r.header.Sessiontree
+	switch {
+	case ext != nil && ext.Title != nil:
+		c.Title = *ext.Title
+	case r.name != "":
+		c.Title = r.name
+	default:
+		c.Title = r.firstText
+	}
+	if ext != nil {
+		c.Active = ext.ActiveBranch
+	}
+	if ext != nil && ext.Annotations != nil {
+		// sessiontree's own export: every annotation, in order, is in the
+		// header; its label entries repeat the labels for Pi.
+		c.Annotations, c.Labels = ext.Annotations, nil
+	}
+	// The header: a root entry unless sessiontree wrote it and it holds
+	// nothing more than the session's id and time.
+	delete(r.headerRaw, "version")
+	delete(r.headerRaw, "sessiontree")
+	keep := r.header.Cwd != "" || ext == nil
+	for k := range r.headerRaw {
+		switch k {
+		case "type", "id", "timestamp", "cwd":
+		default:
+			keep = true
+		}
+	}
+	if keep && len(c.Records) > 0 {
+		hid := "session"
+		for k := 2; r.taken[hid]; k++ {
+			hid = fmt.Sprintf("session-%d", k)
+		}
+		data := []byte{'{'}
+		for i, k := range sortedKeysInOrder(r.headerSrc, r.headerRaw) {
+			if i > 0 {
+				data = append(data, ',')
+			}
+			data = appendKey(data, k)
+			v, _ := compactRaw(r.headerRaw[k])
+			data = append(data, v...)
+		}
+		data = append(data, '}')
+		head := importRecord{ID: hid, Time: r.created, Stamp: isoStamp(r.header.Timestamp), Source: r.headerSrc,
+			Kind: KindCustom, Entry: &Entry{CustomType: "pi/session", Data: data}, Branch: DefaultBranch}
+		if head.Time == 0 {
+			head.Time = -1 // before every entry
+		}
+		for i := range c.Records {
+			if c.Records[i].ParentID == "" {
+				c.Records[i].ParentID = hid
+			}
+		}
+		c.Records = append([]importRecord{head}, c.Records...)
+		if c.Current == "" {
+			c.Current = hid
+		}
+	}
+	for i := range r.warns {
+		r.warns[i].SessionID = c.ID
+		r.warns[i].Message = fmt.Sprintf("session %q: %s", c.ID, r.warns[i].Message)
+	}
+	if len(c.Records) == 0 {
+		c.Skip = invalidf("session %q has no entries; skipped", c.ID)
+	}
+	return []importConv{c}, r.warns
+}
+
+// sortedKeysInOrder returns the keys of fields in the order they appear in
+// the object raw (so a kept header reads as written).
+func sortedKeysInOrder(raw json.RawMessage, fields map[string]json.RawMessage) []string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	var keys []string
+	if _, err := dec.Token(); err != nil {
+		return sortedKeys(fields)
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		k, _ := tok.(string)
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			break
+		}
+		if _, ok := fields[k]; ok {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) != len(fields) {
+		return sortedKeys(fields)
+	}
+	return keys
+}
