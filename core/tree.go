@@ -1,6 +1,7 @@
 package core
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -90,7 +91,8 @@ func opTree(st *Store, r *request) (any, *Error) {
 			return nil, err
 		}
 	}
-	return s.treeView(show), nil
+	t := s.treeView(show)
+	return json.RawMessage(t.appendJSON(make([]byte, 0, 64+len(t.Text)+len(t.Rows)*192))), nil
 }
 
 // boolField returns a boolean field (INVALID_ARGUMENT when it is not one).
@@ -351,4 +353,86 @@ func plural(n int, noun string) string {
 		noun += "s"
 	}
 	return fmt.Sprintf("%d %s", n, noun)
+}
+
+// MarshalJSON encodes the tree as encoding/json would (same fields, same
+// order, no HTML escaping) without reflection: a panel asks for it after
+// every click, and reflection costs about as much as building the rows.
+func (t Tree) MarshalJSON() ([]byte, error) {
+	return t.appendJSON(make([]byte, 0, 64+len(t.Text)+len(t.Rows)*192)), nil
+}
+
+func (t *Tree) appendJSON(b []byte) []byte {
+	b = append(b, `{"sessionId":`...)
+	b = appendString(b, t.SessionID)
+	b = append(b, `,"cursor":`...)
+	b = appendNullable(b, t.Cursor)
+	b = append(b, `,"activeBranch":`...)
+	b = appendString(b, t.ActiveBranch)
+	b = append(b, `,"roots":[`...)
+	for k, r := range t.Roots {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, r)
+	}
+	b = append(b, `],"rows":[`...)
+	for k := range t.Rows {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = t.Rows[k].appendJSON(b)
+	}
+	b = append(b, `],"text":`...)
+	b = appendString(b, t.Text)
+	return append(b, '}')
+}
+
+func (r *TreeRow) appendJSON(b []byte) []byte {
+	b = append(b, `{"id":`...)
+	b = appendString(b, r.ID)
+	b = append(b, `,"parentId":`...)
+	b = appendNullable(b, r.ParentID)
+	b = append(b, `,"branch":`...)
+	b = appendString(b, r.Branch)
+	b = append(b, `,"kind":`...)
+	b = appendString(b, r.Kind)
+	b = append(b, `,"role":`...)
+	b = appendString(b, r.Role)
+	b = append(b, `,"preview":`...)
+	b = appendString(b, r.Preview)
+	b = append(b, `,"depth":`...)
+	b = appendInt(b, r.Depth)
+	b = append(b, `,"indent":`...)
+	b = appendInt(b, r.Indent)
+	b = append(b, `,"childCount":`...)
+	b = appendInt(b, r.ChildCount)
+	b = append(b, `,"onPath":`...)
+	b = appendBool(b, r.OnPath)
+	b = append(b, `,"cursor":`...)
+	b = appendBool(b, r.Cursor)
+	if r.TipOf != "" {
+		b = append(b, `,"tipOf":`...)
+		b = appendString(b, r.TipOf)
+	}
+	if r.Label != "" {
+		b = append(b, `,"label":`...)
+		b = appendString(b, r.Label)
+	}
+	b = append(b, `,"hidden":`...)
+	b = appendBool(b, r.Hidden)
+	if r.HiddenRoot {
+		b = append(b, `,"hiddenRoot":true`...)
+	}
+	b = append(b, `,"preferred":`...)
+	b = appendBool(b, r.Preferred)
+	return append(b, '}')
+}
+
+// appendNullable appends *s as a JSON string, or null for nil.
+func appendNullable(b []byte, s *string) []byte {
+	if s == nil {
+		return append(b, "null"...)
+	}
+	return appendString(b, *s)
 }

@@ -61,3 +61,16 @@ func BenchmarkContextWithEntries(b *testing.B) {
 		sink = s.context()
 	}
 }
+
+// BenchmarkTreeOperation: the tree operation through Call (rows encoded as
+// JSON) on a 10,000-node chain, previews already cached.
+func BenchmarkTreeOperation(b *testing.B) {
+	st := testStore(b)
+	ok[Status](b, st, `{"operation":"snapshot.load","sessionId":"c","snapshot":`+chainSnapshot("c", 10_000)+`}`)
+	req := []byte(`{"operation":"tree","sessionId":"c"}`)
+	sink = st.Call(req)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		sink = st.Call(req)
+	}
+}

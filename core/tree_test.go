@@ -131,3 +131,19 @@ func TestTreeText(t *testing.T) {
 		}, got)
 	})
 }
+
+// TestTreeJSONMatchesEncodingJSON: the hand-written encoder gives exactly
+// the bytes encoding/json gives for the same value.
+func TestTreeJSONMatchesEncodingJSON(t *testing.T) {
+	st := testStore(t)
+	buildBranchy(t, st, "b")
+	annotateBranchy(t, st, "b")
+	ok[obj](t, st, `{"operation":"append","sessionId":"b","message":{"role":"user","content":"<b>\"quoted\" \u2028 line"}}`)
+	tree := st.Session("b").tree()
+	type plain Tree // no MarshalJSON
+	want, err := marshal(plain(tree))
+	require.NoError(t, err)
+	got, err := marshal(tree)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), string(got))
+}
