@@ -90,6 +90,10 @@ export function report(res) {
     ]);
   }
   lines.push(table(rows));
+  const times = [["p50 / max ms by class", ...classes]];
+  for (const l of res.libraries) times.push([l.name, ...classes.map((c) => `${fmt(l.classP50?.[c], 2)} / ${fmt(l.classMax?.[c], 1)}`)]);
+  lines.push(table(times));
+  if (st?.reindexMs) lines.push(`sessiontree build = snapshot.load of ${res.messages.toLocaleString("en")} messages (JSON parse + validation + indexing); indexing alone ≈ ${fmt(st.reindexMs, 0)} ms (clone of 5 sessions, scaled)`);
   lines.push("recall: share of planted target messages among the top 50 results; speed: the peer's time / sessiontree's time.");
   return lines.join("\n");
 }

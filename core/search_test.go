@@ -415,6 +415,7 @@ func TestSearchReadsEveryKindOfContent(t *testing.T) {
 		`{"role":"user","content":""}`,
 		`{"role":"user","content":[]}`,
 		`{"role":"user","content":[{"type":"image_url","image_url":{"url":"x"}}]}`,
+		`{"role":"user","content":"say \"quoted\" caf\u00e9\nnext \\ line"}`,
 	}
 	for _, m := range messages {
 		ok[obj](t, st, `{"operation":"append","sessionId":"s","message":`+m+`}`)
@@ -423,4 +424,7 @@ func TestSearchReadsEveryKindOfContent(t *testing.T) {
 	assert.Equal(t, []string{"n0002"}, hitIDs(search(t, st, "reykjavik", nil)), "tool-call arguments are searched")
 	assert.Equal(t, []string{"n0002"}, hitIDs(search(t, st, "get_weather", nil)))
 	assert.Equal(t, []string{"n0005", "n0001"}, hitIDs(search(t, st, "image", nil)), "an image part is searchable by its placeholder")
+	res := search(t, st, "quoted cafe next", nil)
+	require.Equal(t, []string{"n0006"}, hitIDs(res), "escapes in string content are decoded")
+	assert.Equal(t, `say "quoted" café next \ line`, res.Hits[0].Snippet)
 }
