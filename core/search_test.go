@@ -428,3 +428,23 @@ func TestSearchReadsEveryKindOfContent(t *testing.T) {
 	require.Equal(t, []string{"n0006"}, hitIDs(res), "escapes in string content are decoded")
 	assert.Equal(t, `say "quoted" café next \ line`, res.Hits[0].Snippet)
 }
+
+func TestSearchCommand(t *testing.T) {
+	st := testStore(t)
+	seedTexts(t, st, "s", "The deployment pipeline failed", "Nous irons à Lumière demain", "deploy again tomorrow")
+	seedTexts(t, st, "other", "deployment elsewhere")
+	assert.Equal(t, strings.Join([]string{
+		"> /tree search depolyment",
+		"n0001 [main] user: The «deployment» pipeline failed",
+		"> /tree search lumiere demain",
+		"n0002 [main] user: Nous irons à «Lumière» «demain»",
+		"> /tree search deploy",
+		"n0003 [main] user: «deploy» again tomorrow",
+		"n0001 [main] user: The «deploy»ment pipeline failed",
+		"> /tree search nothing here",
+		"(no hits)",
+		"> /tree search",
+		"! INVALID_ARGUMENT: /tree search takes 1 argument; usage: /tree search <query>",
+		"",
+	}, "\n"), transcript(t, st, "s", "/tree search depolyment", "/tree search lumiere demain", "/tree search deploy", "/tree search nothing here", "/tree search"))
+}
