@@ -1,10 +1,12 @@
 package core
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -447,4 +449,41 @@ func TestSearchCommand(t *testing.T) {
 		"! INVALID_ARGUMENT: /tree search takes 1 argument; usage: /tree search <query>",
 		"",
 	}, "\n"), transcript(t, st, "s", "/tree search depolyment", "/tree search lumiere demain", "/tree search deploy", "/tree search nothing here", "/tree search"))
+}
+
+// FuzzSearch appends arbitrary text and searches it with an arbitrary
+// query: nothing panics, every range lies inside its snippet on UTF-16
+// boundaries that do not split a surrogate pair, and a query equal to a
+// word of the text finds the node.
+func FuzzSearch(f *testing.F) {
+	f.Add("The deployment pipeline failed", "depolyment")
+	f.Add("我喜歡用signal聊天 👍🏽 İstanbul Straße", "歡 signal")
+	f.Add("e\u0301\u200d\U0001F1EB\U0001F1F7 x", "\u200d")
+	f.Add("ﬁnd ① Ａ", "find 1 a")
+	f.Fuzz(func(t *testing.T, text, query string) {
+		if !utf8.ValidString(text) || !utf8.ValidString(query) {
+			return
+		}
+		st := testStore(t)
+		ok[Status](t, st, obj{"operation": "create", "sessionId": "s"})
+		env := do(t, st, obj{"operation": "append", "sessionId": "s", "message": obj{"role": "user", "content": text}})
+		require.True(t, env.OK)
+		env = do(t, st, obj{"operation": "search", "query": query})
+		if !env.OK {
+			return
+		}
+		var res SearchResult
+		require.NoError(t, json.Unmarshal(env.Value, &res))
+		for _, h := range res.Hits {
+			highlighted(t, h)
+			for k := 1; k < len(h.Ranges); k++ {
+				require.Less(t, h.Ranges[k-1][1], h.Ranges[k][0]+1, "ranges in order, not overlapping")
+			}
+		}
+		for _, w := range strings.Fields(text) {
+			if w == query && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") == "" {
+				require.Equal(t, 1, res.Total, "an ASCII word of the text is found: %q", w)
+			}
+		}
+	})
 }
