@@ -150,6 +150,11 @@ window.runBench = async (options) => {
     const h0 = heap();
     const lib = await libraries[name](corpus.messages, options);
     keep.push(lib);
+    // Let garbage collection after the build finish before timing queries
+    // (for every library alike): a user does not search within a second of
+    // loading. Go's collector in wasm runs on the page's one thread.
+    status.textContent = `settling ${name}`;
+    await new Promise((resolve) => setTimeout(resolve, options.settleMs ?? 2000));
     const heapMB = (heap() - h0) / 1e6;
     const perClass = options.queriesPerClass[name] ?? options.perClass;
     const picked = [];

@@ -129,6 +129,7 @@ async function main() {
       libs: o.libs,
       queriesPerClass,
       sessionSize: o.sessionSize,
+      settleMs: o.short ? 100 : 2000,
     });
     if (errors.length) throw new Error(`page errors:\n${errors.join("\n")}`);
     console.log(report(res));
