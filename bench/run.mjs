@@ -90,6 +90,10 @@ export function report(res) {
     ]);
   }
   lines.push(table(rows));
+  const times = [["p50 / max ms by class", ...classes]];
+  for (const l of res.libraries) times.push([l.name, ...classes.map((c) => `${fmt(l.classP50?.[c], 2)} / ${fmt(l.classMax?.[c], 1)}`)]);
+  lines.push(table(times));
+  if (st?.reindexMs) lines.push(`sessiontree build = snapshot.load of ${res.messages.toLocaleString("en")} messages (JSON parse + validation + indexing); indexing alone ≈ ${fmt(st.reindexMs, 0)} ms (clone of 5 sessions, scaled)`);
   lines.push("recall: share of planted target messages among the top 50 results; speed: the peer's time / sessiontree's time.");
   return lines.join("\n");
 }
@@ -125,6 +129,7 @@ async function main() {
       libs: o.libs,
       queriesPerClass,
       sessionSize: o.sessionSize,
+      settleMs: o.short ? 100 : 2000,
     });
     if (errors.length) throw new Error(`page errors:\n${errors.join("\n")}`);
     console.log(report(res));

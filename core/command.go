@@ -69,6 +69,7 @@ func init() {
 		{"tree unhide", "<nodeId>", 1, 1, false, "show a hidden subtree again", false, cmdUnhide},
 		{"tree prefer", "<nodeId>", 1, 1, false, "mark the path to a node as preferred", false, cmdPrefer},
 		{"tree diff", "<a> <b>", 2, 2, false, "compare two nodes or branches", false, cmdDiff},
+		{"tree search", "<query>", 1, 1, true, "find nodes by text, forgiving typos and accents", false, cmdSearch},
 		{"tree snapshot save", "", 0, 0, false, "the session's snapshot as JSON", false, cmdSnapshotSave},
 		{"tree snapshot load", "<json>", 1, 1, true, "replace the session by a snapshot", false, cmdSnapshotLoad},
 		{"fork", "<nodeId>", 1, 1, false, "new session with the history before a user message; returns it as draft", false, cmdFork},

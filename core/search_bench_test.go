@@ -67,13 +67,19 @@ var searchSink []byte
 
 func BenchmarkSearch(b *testing.B) {
 	st, _ := benchStore(b, 100_000)
-	b.ReportMetric(float64(st.search.sizeBytes())/1e6, "index-MB")
+	text := 0
+	for _, t := range benchCorpus(100_000) {
+		text += len(t)
+	}
+	indexMB, textMB := float64(st.search.sizeBytes())/1e6, float64(text)/1e6
 	for _, q := range []string{"deployment", "depolyment", "authentcaiton", "kubernetes cluster", "deplo", "item4242", "a"} {
 		req := []byte(fmt.Sprintf(`{"operation":"search","query":%q,"limit":20}`, q))
 		b.Run(q, func(b *testing.B) {
 			for b.Loop() {
 				searchSink = st.Call(req)
 			}
+			b.ReportMetric(indexMB, "index-MB")
+			b.ReportMetric(textMB, "text-MB")
 		})
 	}
 }

@@ -374,6 +374,25 @@ func (ix *searchIndex) sizeBytes() int {
 	return n
 }
 
+// skipValidString returns the offset just past the JSON string starting
+// at raw[pos] (a '"'), and whether it holds escapes; -1 if it does not
+// end. The message was validated when it entered the session, so this only
+// looks for the closing quote, which is several times cheaper than the
+// validating scanner.
+func skipValidString(raw []byte, pos int) (int, bool) {
+	escaped := false
+	for k := pos + 1; k < len(raw); k++ {
+		switch raw[k] {
+		case '\\':
+			escaped = true
+			k++
+		case '"':
+			return k + 1, escaped
+		}
+	}
+	return -1, escaped
+}
+
 // plainMessageText returns the content of a message whose content is a
 // string and that has no tool calls, read with the one-pass scanner
 // instead of encoding/json (the common case when indexing). ok is false
@@ -392,7 +411,7 @@ func plainMessageText(raw []byte) (text string, ok bool) {
 			break
 		}
 		keyStart := sc.pos
-		if _, err := sc.skipString(); err != nil {
+		if sc.pos, _ = skipValidString(raw, sc.pos); sc.pos < 0 {
 			return "", false
 		}
 		key := raw[keyStart:sc.pos]
@@ -404,8 +423,7 @@ func plainMessageText(raw []byte) (text string, ok bool) {
 		valueStart := sc.pos
 		escaped := false
 		if sc.peek() == '"' {
-			var err *scanError
-			if escaped, err = sc.skipString(); err != nil {
+			if sc.pos, escaped = skipValidString(raw, sc.pos); sc.pos < 0 {
 				return "", false
 			}
 		} else if _, _, err := sc.value(); err != nil {

@@ -1,10 +1,12 @@
 package core
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -415,6 +417,7 @@ func TestSearchReadsEveryKindOfContent(t *testing.T) {
 		`{"role":"user","content":""}`,
 		`{"role":"user","content":[]}`,
 		`{"role":"user","content":[{"type":"image_url","image_url":{"url":"x"}}]}`,
+		`{"role":"user","content":"say \"quoted\" caf\u00e9\nnext \\ line"}`,
 	}
 	for _, m := range messages {
 		ok[obj](t, st, `{"operation":"append","sessionId":"s","message":`+m+`}`)
@@ -423,4 +426,64 @@ func TestSearchReadsEveryKindOfContent(t *testing.T) {
 	assert.Equal(t, []string{"n0002"}, hitIDs(search(t, st, "reykjavik", nil)), "tool-call arguments are searched")
 	assert.Equal(t, []string{"n0002"}, hitIDs(search(t, st, "get_weather", nil)))
 	assert.Equal(t, []string{"n0005", "n0001"}, hitIDs(search(t, st, "image", nil)), "an image part is searchable by its placeholder")
+	res := search(t, st, "quoted cafe next", nil)
+	require.Equal(t, []string{"n0006"}, hitIDs(res), "escapes in string content are decoded")
+	assert.Equal(t, `say "quoted" café next \ line`, res.Hits[0].Snippet)
+}
+
+func TestSearchCommand(t *testing.T) {
+	st := testStore(t)
+	seedTexts(t, st, "s", "The deployment pipeline failed", "Nous irons à Lumière demain", "deploy again tomorrow")
+	seedTexts(t, st, "other", "deployment elsewhere")
+	assert.Equal(t, strings.Join([]string{
+		"> /tree search depolyment",
+		"n0001 [main] user: The «deployment» pipeline failed",
+		"> /tree search lumiere demain",
+		"n0002 [main] user: Nous irons à «Lumière» «demain»",
+		"> /tree search deploy",
+		"n0003 [main] user: «deploy» again tomorrow",
+		"n0001 [main] user: The «deploy»ment pipeline failed",
+		"> /tree search nothing here",
+		"(no hits)",
+		"> /tree search",
+		"! INVALID_ARGUMENT: /tree search takes 1 argument; usage: /tree search <query>",
+		"",
+	}, "\n"), transcript(t, st, "s", "/tree search depolyment", "/tree search lumiere demain", "/tree search deploy", "/tree search nothing here", "/tree search"))
+}
+
+// FuzzSearch appends arbitrary text and searches it with an arbitrary
+// query: nothing panics, every range lies inside its snippet on UTF-16
+// boundaries that do not split a surrogate pair, and a query equal to a
+// word of the text finds the node.
+func FuzzSearch(f *testing.F) {
+	f.Add("The deployment pipeline failed", "depolyment")
+	f.Add("我喜歡用signal聊天 👍🏽 İstanbul Straße", "歡 signal")
+	f.Add("e\u0301\u200d\U0001F1EB\U0001F1F7 x", "\u200d")
+	f.Add("ﬁnd ① Ａ", "find 1 a")
+	f.Fuzz(func(t *testing.T, text, query string) {
+		if !utf8.ValidString(text) || !utf8.ValidString(query) {
+			return
+		}
+		st := testStore(t)
+		ok[Status](t, st, obj{"operation": "create", "sessionId": "s"})
+		env := do(t, st, obj{"operation": "append", "sessionId": "s", "message": obj{"role": "user", "content": text}})
+		require.True(t, env.OK)
+		env = do(t, st, obj{"operation": "search", "query": query})
+		if !env.OK {
+			return
+		}
+		var res SearchResult
+		require.NoError(t, json.Unmarshal(env.Value, &res))
+		for _, h := range res.Hits {
+			highlighted(t, h)
+			for k := 1; k < len(h.Ranges); k++ {
+				require.Less(t, h.Ranges[k-1][1], h.Ranges[k][0]+1, "ranges in order, not overlapping")
+			}
+		}
+		for _, w := range strings.Fields(text) {
+			if w == query && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") == "" {
+				require.Equal(t, 1, res.Total, "an ASCII word of the text is found: %q", w)
+			}
+		}
+	})
 }

@@ -238,6 +238,31 @@ export interface ExportFile {
   text: string;
 }
 
+/**
+ * One search hit. `snippet` is a short excerpt of the node's text (white
+ * space collapsed, "…" where cut, never inside a character); `ranges` are
+ * `[start, end)` offsets in UTF-16 code units of `snippet` (plain
+ * `snippet.slice(start, end)` in JavaScript) covering the matched
+ * characters, in order, not overlapping. `score` is in (0, 1]; 1 means every
+ * query word matched exactly and adjacently.
+ */
+export interface SearchHit {
+  sessionId: string;
+  nodeId: string;
+  branch: string;
+  /** The message role; "summary" for a summary node, the kind for an entry node. */
+  role: string;
+  score: number;
+  snippet: string;
+  ranges: Array<[number, number]>;
+}
+
+/** The value of search: the best hits first (at most `limit`), and how many nodes matched in all. */
+export interface SearchResult {
+  hits: SearchHit[];
+  total: number;
+}
+
 export interface SessionSummary {
   sessionId: string;
   title: string;
@@ -289,8 +314,13 @@ export interface SessionTree {
   importText(text: string, format?: string, options?: ImportOptions): Promise<Envelope<ImportResult>>;
   /** Run a text command such as "/tree list" ("/tree help" lists them). */
   command(line: string, options?: { sessionId?: string }): Promise<Envelope<CommandResult>>;
-  /** Fuzzy search over node text. */
-  search(query: string, options?: { sessionId?: string; limit?: number; roles?: string[]; branch?: string }): Promise<Envelope>;
+  /**
+   * Fuzzy search over node text (messages, summaries, entries, labels):
+   * every query word must match exactly, as a prefix, or within 1 typo (4–7
+   * letters) or 2 typos (8+); case and accents are ignored; CJK, Thai and
+   * emoji match as substrings. `limit` is 1–1000 (default 20).
+   */
+  search(query: string, options?: { sessionId?: string; limit?: number; roles?: string[]; branch?: string }): Promise<Envelope<SearchResult>>;
   /** The panel service. */
   readonly remote: {
     list(sessionId: string): Promise<Envelope<PanelView>>;

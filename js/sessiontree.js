@@ -312,10 +312,18 @@ export class SessionTree {
   }
 
   /**
-   * Fuzzy search over node text.
+   * Fuzzy search over node text (messages, summaries, entries, labels).
+   * Every query word must match a word of the node exactly, as a prefix, or
+   * within 1 typo (4–7 letters) or 2 typos (8+ letters); case and accents
+   * are ignored; CJK, Thai and emoji match as substrings. Hits come best
+   * first: exact before prefix before typo, words close together, then the
+   * newest. Each hit's `ranges` are [start, end) offsets in UTF-16 code units
+   * of its `snippet`, so `snippet.slice(start, end)` is a matched part.
    * @param {string} query
    * @param {{sessionId?: string, limit?: number, roles?: string[], branch?: string}} [options]
-   * @returns {Promise<object>} the envelope; value {hits, total}
+   *   limit: 1–1000 hits (default 20); roles: keep these roles ("summary" for
+   *   summary nodes); branch: keep nodes appended on this branch.
+   * @returns {Promise<object>} the envelope; value {hits: [{sessionId, nodeId, branch, role, score, snippet, ranges}], total}
    */
   search(query, options = {}) {
     return this.call({ operation: "search", query, ...options });
