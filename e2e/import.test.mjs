@@ -145,17 +145,18 @@ test('import: dropping a Claude Code transcript and an Open WebUI export on the 
 
     // Open the Claude Code session: its cursor path is in the context pane.
     await page.locator('#session-list li[data-session-id="88a8d761-7b9a-4bf1-a8ca-c1febe6bf358"] button').click();
-    await page.locator('#tree-title').waitFor();
-    assert.equal(await page.locator('.tree-row').count(), 6);
-    assert.equal(await page.locator('.tree-row.cursor').getAttribute('data-node-id'), '91c82c1c-29b0-4149-a261-e5582d944ac6');
-    const texts = await page.locator('#messages .message-body').allTextContents();
+    await page.locator('session-tree-panel .row.cursor[data-node-id="91c82c1c-29b0-4149-a261-e5582d944ac6"]').waitFor();
+    assert.equal(await page.locator('session-tree-panel .row').count(), 6);
+    await page.locator('session-tree-panel .messages .message-body').first().waitFor();
+    const texts = await page.locator('session-tree-panel .messages .message-body').allTextContents();
     assert.equal(texts.length, 3);
     assert.match(texts[2], /Excellent research!/);
 
     // And an Open WebUI chat.
     await page.locator('#session-list li[data-session-id="tool-chat"] button').click();
-    await page.locator('#tree-title', { hasText: 'Chat with tool call' }).waitFor();
-    const chat = await page.locator('#messages .message-body').allTextContents();
+    await page.locator('session-tree-panel .title', { hasText: 'Chat with tool call' }).waitFor();
+    await page.locator('session-tree-panel .messages .message-body', { hasText: 'weather in Paris' }).first().waitFor();
+    const chat = await page.locator('session-tree-panel .messages .message-body').allTextContents();
     assert.deepEqual(chat.length, 2);
     assert.equal(chat[0], "What's the weather in Paris?");
     assert.match(chat[1], /The weather in Paris is 18C with rain\./);
