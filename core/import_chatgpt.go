@@ -162,6 +162,9 @@ func convertChatGPTConversation(raw json.RawMessage, k int) (importConv, []Impor
 			continue
 		}
 		e.node.ID = key
+		if f, err := rawFields(bytes.TrimSpace(rawNode)); err == nil && f["parent"] == nil {
+			warn("%s: message %q has no parent key; it becomes a root", name, key)
+		}
 		src, err := compactRaw(rawNode)
 		if err != nil {
 			continue

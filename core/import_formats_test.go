@@ -363,6 +363,34 @@ func writePi(session string, recs []rec, current string) []byte {
 	return []byte(b.String())
 }
 
+// writeChatGPT writes a ChatGPT conversations.json with one conversation
+// whose current_node is current ("" leaves it out).
+func writeChatGPT(id string, recs []rec, current string) []byte {
+	children := map[string][]string{}
+	for _, r := range recs {
+		if r.parent != "" {
+			children[r.parent] = append(children[r.parent], r.id)
+		}
+	}
+	mapping := obj{}
+	for _, r := range recs {
+		kids := append([]string{}, children[r.id]...)
+		sort.Strings(kids)
+		m := obj{"id": r.id, "children": kids, "message": obj{"id": r.id, "author": obj{"role": r.role()},
+			"create_time": epoch + r.t, "content": obj{"content_type": "text", "parts": []any{r.text}}}}
+		if !r.noParent {
+			m["parent"] = nullable(r.parent)
+		}
+		mapping[r.id] = m
+	}
+	conv := obj{"conversation_id": id, "title": "conv " + id, "create_time": epoch, "mapping": mapping}
+	if current != "" {
+		conv["current_node"] = current
+	}
+	out, _ := json.Marshal([]any{conv})
+	return out
+}
+
 // formatCase writes one conversation (id "c1") in a format whose own
 // current pointer, where it has one, names current.
 type formatCase struct {
@@ -373,6 +401,7 @@ type formatCase struct {
 }
 
 var treeFormats = []formatCase{
+	{"chatgpt", func(recs []rec, current string) []byte { return writeChatGPT("c1", recs, current) }, true},
 	{"openwebui", func(recs []rec, current string) []byte {
 		return writeOpenWebUI(owuiChat{"c1", current, recs})
 	}, true},
@@ -427,8 +456,8 @@ func TestImportToleranceRules(t *testing.T) {
 			assert.Empty(t, st.sessions)
 		})
 		t.Run(f.name+": duplicate ids reject the conversation naming the ids", func(t *testing.T) {
-			if f.name == "openwebui" {
-				t.Skip("an Open WebUI history is a map: its keys cannot repeat (see the list form below)")
+			if f.name == "openwebui" || f.name == "chatgpt" {
+				t.Skip("a history keyed by message id cannot repeat an id (see Open WebUI's list form below)")
 			}
 			st := testStore(t)
 			recs := append(append([]rec(nil), branchy...), rec{id: "c2", parent: "a1", text: "again", t: 9})
@@ -493,7 +522,7 @@ func TestImportToleranceRules(t *testing.T) {
 			_, err := st.Import(broken, f.name)
 			require.NotNil(t, err)
 			assert.Equal(t, InvalidArgument, err.Code)
-			assert.Contains(t, err.Message, fmt.Sprintf("invalid character '!' after object key:value pair (line %d, column %d)", line, col))
+			assert.Regexp(t, fmt.Sprintf(`invalid character '!' after (object key:value pair|array element) \(line %d, column %d\)`, line, col), err.Message)
 			assert.Empty(t, st.sessions)
 		})
 	}
@@ -604,6 +633,17 @@ func TestImportToleranceOneFormat(t *testing.T) {
 		_, err := st.Import(data, "auto")
 		require.NotNil(t, err)
 		assert.Equal(t, SessionAlreadyExists, err.Code)
+	})
+	t.Run("chatbot ui: a lone surrogate escape is reported naming the generated message id", func(t *testing.T) {
+		data := []byte(`{"version":4,"history":[{"id":"s","name":"n","messages":[{"role":"user","content":"a \udc00 b"}]}]}`)
+		st := testStore(t)
+		res := mustImport(t, st, data, "auto")
+		assert.Equal(t, []string{`message "n0001" holds a lone surrogate escape \udc00 (byte 28 of its record), which is not a character: the record keeps it as written, text shows U+FFFD`}, warningTexts(res))
+	})
+	t.Run("chatbot ui: a broken export is an error naming line and column", func(t *testing.T) {
+		_, err := testStore(t).Import([]byte("{\"version\":4,\n\"history\":[{\"name\":\"n\",\"messages\":[}]}"), "chatbotui")
+		require.NotNil(t, err)
+		assert.Equal(t, `import data is not valid JSON: invalid character '}' looking for beginning of value (line 2, column 36)`, err.Message)
 	})
 	t.Run("an import that yields nothing is an error listing the reasons", func(t *testing.T) {
 		_, err := testStore(t).Import([]byte(`[{"id":"e","chat":{"history":{"messages":{}}}}]`), "auto")
