@@ -186,8 +186,9 @@ func (st *Store) Import(data []byte, format string) (*ImportResult, *Error) {
 // ImportJob is an import in progress, for callers that must not block for
 // long (the wasm binding runs a 50 MB import in slices and yields to the
 // page between them). Make one with Store.StartImport, call Step until it
-// reports done, then Finish, which adds the sessions. The job reads the
-// store only to draw ids; nothing changes before Finish, and other calls
+// reports done, then Finish for the report. The job reads all of the data
+// first, touching the store only to draw ids, so an import that fails
+// changes nothing; then it adds the sessions a few per step. Other calls
 // may run between steps. The data passes through once: elements of a
 // top-level array and JSON lines are read one at a time.
 type ImportJob struct {
@@ -202,10 +203,20 @@ type ImportJob struct {
 	lineNo int
 	lines  lineReader
 
-	res  *ImportResult
-	made []*Session
-	err  *Error
-	done bool
+	res      *ImportResult
+	made     []*Session
+	err      *Error
+	readDone bool
+
+	// The commit: sessions are added a few at a time after reading.
+	prepared  bool
+	kept      []*Session
+	weights   []int // bytes of each kept session's messages and sources
+	next      int   // kept sessions added so far
+	committed int   // their weight
+	total     int   // the weight of every kept session
+	perWarn   map[string]int
+	finished  bool
 }
 
 // StartImport detects or looks up the format of data and returns a job
@@ -353,35 +364,136 @@ func nextLine(data []byte, pos int) ([]byte, int) {
 	return bytes.TrimSpace(data[pos : pos+end]), pos + end + 1
 }
 
-// Progress returns how many bytes of the data the job has read, and the
-// total (UTF-8 bytes of the trimmed data).
-func (j *ImportJob) Progress() (read, total int) {
-	return j.pos, len(j.data)
+// Progress returns how much of the job's work is done, and the total, in
+// bytes: the total is twice the size of the (trimmed UTF-8) data — reading
+// it, then adding the sessions (counted by the size of their messages,
+// scaled to the data's size).
+func (j *ImportJob) Progress() (done, total int) {
+	n := len(j.data)
+	switch {
+	case !j.prepared:
+		return j.pos, 2 * n
+	case j.finished || j.total == 0:
+		return 2 * n, 2 * n
+	}
+	return n + int(int64(n)*int64(j.committed)/int64(j.total)), 2 * n
 }
 
-// Step reads about budget bytes of the data (at least one conversation,
-// array element or line) and reports whether the job is done. After an
-// error the job is done and Finish returns the error.
+// Step does about budget bytes of work and reports whether the job is
+// done. Reading comes first (at least one conversation, array element or
+// line per step); then, once everything is read and checked, the sessions
+// are added a few per step (at least one), so a page stays responsive
+// while a large import is stored and indexed. After an error the job is
+// done and Finish returns the error; an error can only happen while
+// reading, before anything is added.
 func (j *ImportJob) Step(budget int) bool {
-	if j.done {
+	if j.finished {
 		return true
 	}
-	start := j.pos
-	for !j.done && (j.pos-start < budget || j.pos == start) {
-		switch j.shape {
-		case '{':
-			j.readObject()
-		case '[':
-			j.readElement()
-		case 'l':
-			j.readLine()
+	if !j.readDone {
+		start := j.pos
+		for !j.readDone && (j.pos-start < budget || j.pos == start) {
+			switch j.shape {
+			case '{':
+				j.readObject()
+			case '[':
+				j.readElement()
+			case 'l':
+				j.readLine()
+			}
+		}
+		if j.readDone && j.err == nil {
+			j.prepare()
+		}
+		j.finished = j.err != nil
+		return j.finished
+	}
+	j.st.op = "import"
+	spent := 0
+	for j.next < len(j.kept) && (spent < budget || spent == 0) {
+		s, w := j.kept[j.next], j.weights[j.next]
+		j.next++
+		spent += w
+		j.committed += w
+		if _, taken := j.st.sessions[s.id]; taken {
+			// Created by another call while this import was running.
+			j.skip(s.id, s.title, fmt.Sprintf("%s: session %q already exists; skipped (import it again under another id to keep both)", SessionAlreadyExists, s.id))
+			continue
+		}
+		j.st.put(s)
+		j.st.markDirty(s, 0, true)
+		roots := 0
+		for _, p := range s.parent {
+			if p < 0 {
+				roots++
+			}
+		}
+		j.res.Sessions = append(j.res.Sessions, ImportedSession{
+			SessionID: s.id, Title: s.title, NodeCount: len(s.nodes), Cursor: nullable(s.nodeID(s.cursor)),
+			BranchCount: len(s.branches), RootCount: roots, Warnings: j.perWarn[s.id],
+		})
+	}
+	if j.next == len(j.kept) {
+		j.finished = true
+		if len(j.res.Sessions) == 0 {
+			j.err = errorf(SessionAlreadyExists, "nothing imported: every conversation in the data is already a session (%d)", len(j.kept))
 		}
 	}
-	return j.done
+	return j.finished
+}
+
+// prepare checks the sessions read against the store and orders the
+// commit; when none can be added the job fails.
+func (j *ImportJob) prepare() {
+	st, res := j.st, j.res
+	j.prepared = true
+	now := st.timestamp()
+	existing := 0
+	seen := map[string]bool{}
+	for _, s := range j.made {
+		if _, ok := st.sessions[s.id]; ok || seen[s.id] {
+			existing++
+			j.skip(s.id, s.title, fmt.Sprintf("%s: session %q already exists; skipped (import it again under another id to keep both)", SessionAlreadyExists, s.id))
+			continue
+		}
+		seen[s.id] = true
+		if s.createdAt == "" {
+			s.createdAt = now
+		}
+		if s.updatedAt == "" {
+			s.updatedAt = s.createdAt
+		}
+		w := 1
+		for _, n := range s.nodes {
+			w += len(n.Message) + len(n.Source)
+		}
+		j.kept = append(j.kept, s)
+		j.weights = append(j.weights, w)
+		j.total += w
+	}
+	if len(j.kept) == 0 {
+		if existing > 0 && existing == len(j.made) {
+			j.err = errorf(SessionAlreadyExists, "nothing imported: every conversation in the data is already a session (%d)", existing)
+			return
+		}
+		msgs := make([]string, 0, len(res.Warnings))
+		for _, w := range res.Warnings {
+			msgs = append(msgs, w.Message)
+		}
+		if len(msgs) == 0 {
+			msgs = append(msgs, "the data holds no conversation")
+		}
+		j.err = invalidf("nothing imported: %s", strings.Join(msgs, "; "))
+		return
+	}
+	j.perWarn = map[string]int{}
+	for _, w := range res.Warnings {
+		j.perWarn[w.SessionID]++
+	}
 }
 
 func (j *ImportJob) fail(err *Error) {
-	j.err, j.done, j.pos = err, true, len(j.data)
+	j.err, j.readDone, j.pos = err, true, len(j.data)
 }
 
 func (j *ImportJob) warn(ws []ImportWarning) {
@@ -390,7 +502,7 @@ func (j *ImportJob) warn(ws []ImportWarning) {
 
 // readObject converts a top-level object.
 func (j *ImportJob) readObject() {
-	j.pos, j.done = len(j.data), true
+	j.pos, j.readDone = len(j.data), true
 	if j.im.name == "snapshot" {
 		s, _, err := parseSnapshot(j.data, "")
 		if err != nil {
@@ -426,7 +538,7 @@ func (j *ImportJob) readElement() {
 		j.fail(invalidf("import data is not valid JSON: %s", jsonFault(j.data)))
 		return
 	case raw == nil:
-		j.pos, j.done = len(j.data), true
+		j.pos, j.readDone = len(j.data), true
 		return
 	}
 	if spaced {
@@ -485,7 +597,7 @@ func (a *arrayReader) next() ([]byte, bool, error) {
 // before it are kept and a warning names it.
 func (j *ImportJob) readLine() {
 	if j.pos >= len(j.data) {
-		j.done = true
+		j.readDone = true
 		convs, warns := j.lines.finish()
 		j.warn(warns)
 		for _, c := range convs {
@@ -547,71 +659,18 @@ func (j *ImportJob) skip(id, title, reason string) {
 	j.res.Warnings = append(j.res.Warnings, ImportWarning{SessionID: id, Message: reason})
 }
 
-// Finish adds the sessions the job made and returns the report. Sessions
-// whose id is already taken are skipped (SESSION_ALREADY_EXISTS, reported
-// per conversation). An import that adds no session is an error:
+// Finish runs the steps left and returns the report (see Step for what is
+// added when). An import that adds no session is an error:
 // SESSION_ALREADY_EXISTS when every conversation was imported before, else
-// INVALID_ARGUMENT naming the reasons. Calling Finish before Step reports
-// done runs the remaining steps first.
+// INVALID_ARGUMENT naming the reasons; nothing was added then.
 func (j *ImportJob) Finish() (*ImportResult, *Error) {
 	for !j.Step(math.MaxInt) {
 	}
-	st, res := j.st, j.res
-	st.op = "import"
+	j.st.op = "import"
 	if j.err != nil {
 		return nil, j.err
 	}
-	now := st.timestamp()
-	var kept []*Session
-	existing := 0
-	seen := map[string]bool{}
-	for _, s := range j.made {
-		if _, ok := st.sessions[s.id]; ok || seen[s.id] {
-			existing++
-			j.skip(s.id, s.title, fmt.Sprintf("%s: session %q already exists; skipped (import it again under another id to keep both)", SessionAlreadyExists, s.id))
-			continue
-		}
-		seen[s.id] = true
-		if s.createdAt == "" {
-			s.createdAt = now
-		}
-		if s.updatedAt == "" {
-			s.updatedAt = s.createdAt
-		}
-		kept = append(kept, s)
-	}
-	if len(kept) == 0 {
-		if existing > 0 && existing == len(j.made) {
-			return nil, errorf(SessionAlreadyExists, "nothing imported: every conversation in the data is already a session (%d)", existing)
-		}
-		msgs := make([]string, 0, len(res.Warnings))
-		for _, w := range res.Warnings {
-			msgs = append(msgs, w.Message)
-		}
-		if len(msgs) == 0 {
-			msgs = append(msgs, "the data holds no conversation")
-		}
-		return nil, invalidf("nothing imported: %s", strings.Join(msgs, "; "))
-	}
-	perSession := map[string]int{}
-	for _, w := range res.Warnings {
-		perSession[w.SessionID]++
-	}
-	for _, s := range kept {
-		st.put(s)
-		st.markDirty(s, 0, true)
-		roots := 0
-		for _, p := range s.parent {
-			if p < 0 {
-				roots++
-			}
-		}
-		res.Sessions = append(res.Sessions, ImportedSession{
-			SessionID: s.id, Title: s.title, NodeCount: len(s.nodes), Cursor: nullable(s.nodeID(s.cursor)),
-			BranchCount: len(s.branches), RootCount: roots, Warnings: perSession[s.id],
-		})
-	}
-	return res, nil
+	return j.res, nil
 }
 
 // describeJSONError names the line and column where data stops being JSON.

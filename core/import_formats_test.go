@@ -703,7 +703,7 @@ func TestImportDetection(t *testing.T) {
 
 // TestImportJobSteps checks the sliced import the wasm binding uses: the
 // same result as one call, progress rising to the total, nothing added
-// before Finish.
+// while reading, the sessions added over several steps after it.
 func TestImportJobSteps(t *testing.T) {
 	var chats []owuiChat
 	for k := 0; k < 50; k++ {
@@ -714,18 +714,41 @@ func TestImportJobSteps(t *testing.T) {
 	job, err := st.StartImport(data, "auto")
 	require.Nil(t, err)
 	var seen []int
+	sessionsSeen := map[int]bool{}
 	for !job.Step(1000) {
-		read, total := job.Progress()
-		seen = append(seen, read)
-		assert.Equal(t, len(data), total)
-		assert.Empty(t, st.sessions, "nothing is added before Finish")
+		done, total := job.Progress()
+		seen = append(seen, done)
+		assert.Equal(t, 2*len(data), total)
+		if done <= len(data) {
+			assert.Empty(t, st.sessions, "nothing is added while reading")
+		}
+		sessionsSeen[len(st.sessions)] = true
 	}
 	assert.Greater(t, len(seen), 10)
 	assert.True(t, sort.IntsAreSorted(seen))
+	assert.Greater(t, len(sessionsSeen), 3, "the sessions are added over several steps")
+	done, total := job.Progress()
+	assert.Equal(t, total, done)
 	res, err := job.Finish()
 	require.Nil(t, err)
 	assert.Len(t, res.Sessions, 50)
 	other := testStore(t)
 	mustImport(t, other, data, "auto")
 	assert.Equal(t, snapshot(t, other, "chat49"), snapshot(t, st, "chat49"))
+}
+
+func TestImportJobMeetsASessionCreatedMeanwhile(t *testing.T) {
+	data := writeOpenWebUI(owuiChat{"a", "d2", branchy}, owuiChat{"b", "d2", branchy})
+	st := testStore(t)
+	job, err := st.StartImport(data, "auto")
+	require.Nil(t, err)
+	for done, _ := job.Progress(); done < len(data); done, _ = job.Progress() {
+		job.Step(1)
+	}
+	ok[Status](t, st, obj{"operation": "create", "sessionId": "b"})
+	res, err := job.Finish()
+	require.Nil(t, err)
+	assert.Equal(t, []string{"a"}, []string{res.Sessions[0].SessionID})
+	assert.Equal(t, `SESSION_ALREADY_EXISTS: session "b" already exists; skipped (import it again under another id to keep both)`, res.Skipped[0].Reason)
+	assert.Equal(t, 0, st.sessions["b"].Len(), "the session created meanwhile is untouched")
 }

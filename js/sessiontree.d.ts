@@ -221,9 +221,9 @@ export interface ImportResult {
 }
 
 export interface ImportOptions {
-  /** Called after each slice of a sliced import; read and total are UTF-8 bytes of the text. */
+  /** Called after each slice of a sliced import; read and total count work in bytes (total: twice the text's UTF-8 size, reading then storing). */
   onProgress?: (progress: { read: number; total: number }) => void;
-  /** Aborting stops the import before its next slice; nothing is stored. */
+  /** Aborting while the text is still being read stops the import; nothing is stored. */
   signal?: AbortSignal;
   /** The largest slice in bytes (default 1 MiB); slices are sized to take about 50 ms. */
   sliceBytes?: number;

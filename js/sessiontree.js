@@ -229,11 +229,14 @@ export class SessionTree {
    * a slice is sized to take about 50 ms and holds at most `sliceBytes`
    * (default 1 MiB), so the page keeps painting and
    * `onProgress({read, total})` can drive a progress bar (`read` and
-   * `total` are UTF-8 bytes; the last call has read === total). Slices are
-   * whole array elements or JSON lines, so one huge conversation is still
-   * one slice. Nothing is stored before the last slice: an import that
-   * fails, or is aborted through `signal`, changes nothing. Files smaller
-   * than one slice, with no onProgress, are imported in one call.
+   * `total` count work in bytes: total is twice the text's UTF-8 size —
+   * reading it, then storing the sessions; the last call has
+   * read === total). Slices are whole array elements or JSON lines, so
+   * one huge conversation is still one slice. Nothing is stored until the
+   * whole text is read and checked, so an import that fails (or is aborted
+   * through `signal` while reading) changes nothing; then the sessions are
+   * added and written to IndexedDB a few per slice. Files smaller than one
+   * slice, with no onProgress, are imported in one call.
    *
    * @param {string} text the file's contents
    * @param {string} [format] "auto" (default) or a format name
@@ -274,7 +277,9 @@ export class SessionTree {
     let budget = Math.min(sliceBytes, 64 << 10);
     let read = 0;
     for (;;) {
-      if (signal?.aborted) {
+      if (signal?.aborted && read * 2 < start.value.total) {
+        // Still reading: nothing is stored yet. (Once storing has begun,
+        // the import runs to its end.)
         this._handle.importCancel(job);
         return errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
       }
@@ -291,6 +296,9 @@ export class SessionTree {
         console.error("sessiontree: an onProgress callback threw", err);
       }
       if (step.done) break;
+      // Sessions added by this step (after reading) are stored now, so
+      // the last step does not have to write them all at once.
+      await this._commitChanges();
       await yieldToPage();
     }
     return this._finish(this._handle.importFinish(job));
@@ -408,9 +416,15 @@ export class SessionTree {
     const failed = envText.startsWith('{"ok":false');
     const env = asText ? null : JSON.parse(envText);
     if (failed) return asText ? envText : env;
+    await this._commitChanges();
+    return asText ? envText : env;
+  }
+
+  /** Drain the core's changes, write them to IndexedDB and notify subscribers. */
+  async _commitChanges() {
     const withNodes = this._db !== null;
     const changes = this._handle.drain(withNodes);
-    if (changes === "") return asText ? envText : env;
+    if (changes === "") return;
     const blocks = parseChanges(changes, withNodes);
     if (this._writer) await this._writer.write(blocks);
     for (const b of blocks) {
@@ -418,7 +432,6 @@ export class SessionTree {
       if (b.meta.cursor != null) event.nodeId = b.meta.cursor;
       this._emit(event);
     }
-    return asText ? envText : env;
   }
 
   _emit(event) {
