@@ -267,8 +267,11 @@ func (s *Session) parseNode(raw []byte, i int) (*Node, int32, *Error) {
 		if f.summary != nil {
 			return nil, 0, snapshotFault("node %q of kind \"message\" must not have a summary", id)
 		}
-		msg, role, err := validateMessage(f.message, fmt.Sprintf("node %q message", id))
+		// The field name is formatted only for a fault: fmt.Sprintf per node
+		// was a visible share of loading 100,000 nodes.
+		msg, role, err := validateMessage(f.message, "message")
 		if err != nil {
+			_, _, err = validateMessage(f.message, fmt.Sprintf("node %q message", id))
 			return nil, 0, snapshotFault("%s", err.Message)
 		}
 		n.Message, n.role = msg, role
