@@ -7,6 +7,7 @@
 //   node bench/perf.mjs            100,000 messages (≈22 MB snapshot), 1,000,000-node tab
 //   node bench/perf.mjs --short    small sizes, one run: proves the harness works (make test)
 //   options: --messages N  --million N  --runs N  --appends N  --no-million  --json FILE
+//            --only core,restore,appends,startup,million   measure only these groups
 //            --trace FILE   record a Chromium trace (Playwright tracing, V8 CPU
 //                           samples) of the 100,000-message core figures and
 //                           print the functions with the most self time
@@ -55,10 +56,14 @@ function parseArgs(argv) {
       case "--trace":
         o.trace = next();
         break;
+      case "--only":
+        o.only = next().split(",");
+        break;
       default:
         throw new Error(`unknown option ${a} (see the comment at the top of bench/perf.mjs)`);
     }
   }
+  o.only ??= ["core", "restore", "appends", "startup", "million"];
   o.appendSizes = o.short ? [100, 1000] : [1000, 100000];
   return o;
 }
@@ -237,7 +242,8 @@ async function millionTab(browser, baseURL, o, errors) {
     t = performance.now();
     button.click();
     await new Promise((resolve) => {
-      const check = () => (document.getElementById("tree-title").textContent === "million" && document.getElementById("tree-rows").children.length > 0 ? resolve() : setTimeout(check, 5));
+      const panel = window.explorer.panel;
+      const check = () => (panel._value?.sessionId === "million" && panel.shadowRoot?.querySelector(".row") ? resolve() : setTimeout(check, 5));
       check();
     });
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
@@ -270,8 +276,9 @@ async function main() {
     const res = { options: o, machine: machine(browser.version()) };
     step("wasm sizes");
     res.size = await wasmSizes(server.baseURL);
-    step(`snapshot.load/save and context at ${n(o.messages)} messages`);
-    {
+    const want = (g) => o.only.includes(g);
+    if (want("core")) {
+      step(`snapshot.load/save and context at ${n(o.messages)} messages`);
       const { context, page } = await newPage(browser, errors);
       await openPerf(page, server.baseURL);
       if (o.trace) await browser.startTracing(page, { path: o.trace, categories: ["devtools.timeline", "v8.execute", "disabled-by-default-v8.cpu_profiler"] });
@@ -282,18 +289,22 @@ async function main() {
       }
       await context.close();
     }
-    step(`init() restoring ${n(o.messages)} persisted nodes`);
-    res.restore = await restore(browser, server.baseURL, o, errors);
-    step(`durable appends at ${o.appendSizes.map(n).join(" and ")} nodes`);
-    {
+    if (want("restore")) {
+      step(`init() restoring ${n(o.messages)} persisted nodes`);
+      res.restore = await restore(browser, server.baseURL, o, errors);
+    }
+    if (want("appends")) {
+      step(`durable appends at ${o.appendSizes.map(n).join(" and ")} nodes`);
       const { context, page } = await newPage(browser, errors);
       await openPerf(page, server.baseURL);
       res.appends = await page.evaluate((a) => window.perf.appends(a), { sizes: o.appendSizes, appends: o.appends, runs: o.heavyRuns, dbName: "perf-appends" });
       await context.close();
     }
-    step("explorer start-up");
-    res.startup = await startup(browser, server.baseURL, o.runs, errors);
-    if (o.million > 0) {
+    if (want("startup")) {
+      step("explorer start-up");
+      res.startup = await startup(browser, server.baseURL, o.runs, errors);
+    }
+    if (o.million > 0 && want("million")) {
       step(`a ${n(o.million)}-node tab`);
       res.million = await millionTab(browser, server.baseURL, o, errors);
     }
@@ -313,22 +324,24 @@ export function report(res) {
   const N = n(o.messages);
   const rows = [["figure", "measured", "floor / peer (same run)", "floor", "ratio", "target"]];
   const row = (figure, measured, peer, floor, r, target) => rows.push([figure, measured, peer, floor, r, target]);
-  const mb = (c.snapshotBytes / 1e6).toFixed(1);
-  row(`snapshot.load, ${N} msgs (${mb} MB), object request`, ms(c.loadObject), "JSON.parse of the snapshot text", ms(c.parse), ratio(c.loadObject / c.parse), "≤ 250 ms, ≤ 3.5×");
-  row(`snapshot.load, ${N} msgs, text request`, ms(c.loadText), "JSON.parse of the snapshot text", ms(c.parse), ratio(c.loadText / c.parse), "≤ 250 ms, ≤ 3.5×");
-  row(`snapshot.save, ${N} msgs, call (parsed)`, ms(c.save), "JSON.stringify of the snapshot", ms(c.stringify), ratio(c.save / c.stringify), "≤ 250 ms, ≤ 3.5×");
-  row(`snapshot.save, ${N} msgs, callText`, ms(c.saveText), "JSON.stringify of the snapshot", ms(c.stringify), ratio(c.saveText / c.stringify), c.saveIdentical ? "byte-identical to the loaded text" : "NOT byte-identical");
-  row(`context, ${N}-deep path (${(c.contextBytes / 1e6).toFixed(1)} MB)`, ms(c.context), "JSON.parse of its envelope text", ms(c.contextParse), ratio(c.context / c.contextParse), "≤ 50 ms");
+  if (c) {
+    const mb = (c.snapshotBytes / 1e6).toFixed(1);
+    row(`snapshot.load, ${N} msgs (${mb} MB), object request`, ms(c.loadObject), "JSON.parse of the snapshot text", ms(c.parse), ratio(c.loadObject / c.parse), "≤ 250 ms, ≤ 3.5×");
+    row(`snapshot.load, ${N} msgs, text request`, ms(c.loadText), "JSON.parse of the snapshot text", ms(c.parse), ratio(c.loadText / c.parse), "≤ 250 ms, ≤ 3.5×");
+    row(`snapshot.save, ${N} msgs, call (parsed)`, ms(c.save), "JSON.stringify of the snapshot", ms(c.stringify), ratio(c.save / c.stringify), "≤ 250 ms, ≤ 3.5×");
+    row(`snapshot.save, ${N} msgs, callText`, ms(c.saveText), "JSON.stringify of the snapshot", ms(c.stringify), ratio(c.saveText / c.stringify), c.saveIdentical ? "byte-identical to the loaded text" : "NOT byte-identical");
+    row(`context, ${N}-deep path (${(c.contextBytes / 1e6).toFixed(1)} MB)`, ms(c.context), "JSON.parse of its envelope text", ms(c.contextParse), ratio(c.context / c.contextParse), "≤ 50 ms");
+  }
   const r = res.restore;
-  row(`init() restoring ${N} persisted nodes → 1st context`, ms(r.ms), `IndexedDB getAll of its ${n(r.records)} records`, ms(r.rawMs), ratio(r.ms / r.rawMs), "≤ 1,000 ms");
-  row(`snapshot.load, ${N} msgs, persisted (IndexedDB)`, ms(r.loadPersistedMs), "JSON.parse of the snapshot text", ms(c.parse), ratio(r.loadPersistedMs / c.parse), "–");
+  if (r) row(`init() restoring ${N} persisted nodes → 1st context`, ms(r.ms), `IndexedDB getAll of its ${n(r.records)} records`, ms(r.rawMs), ratio(r.ms / r.rawMs), "≤ 1,000 ms");
+  if (r) row(`snapshot.load, ${N} msgs, persisted (IndexedDB)`, ms(r.loadPersistedMs), "JSON.parse of the snapshot text", ms(c?.parse), ratio(r.loadPersistedMs / c?.parse), "–");
   const a = res.appends;
-  for (const s of a.sizes) {
+  for (const s of a?.sizes ?? []) {
     row(`durable appends awaited in turn, at ${n(s.size)} nodes`, rate(s.seqPerSec), "raw IndexedDB, 1 tx per put, in turn", rate(a.rawSeqPerSec), ratio(a.rawSeqPerSec / s.seqPerSec), "≥ 600/s");
     row(`durable appends issued together, at ${n(s.size)} nodes`, rate(s.togetherPerSec), "raw IndexedDB, 1 tx per put, together", rate(a.rawTogetherPerSec), ratio(a.rawTogetherPerSec / s.togetherPerSec), "≥ 2,000/s");
   }
   const st = res.startup;
-  row("explorer start-up, empty, wasm in HTTP cache", ms(st.explorer), "wasm runtime start alone (cached)", ms(st.floor), ratio(st.explorer / st.floor), "≤ 300 ms");
+  if (st) row("explorer start-up, empty, wasm in HTTP cache", ms(st.explorer), "wasm runtime start alone (cached)", ms(st.floor), ratio(st.explorer / st.floor), "≤ 300 ms");
   const z = res.size;
   row("wasm size, gzip -9", kb(z.gzip), "target", "900 KB", ratio(z.gzip / 900000), "≤ 900 KB");
   row("wasm size, brotli q9", kb(z.brotli), "raw", kb(z.raw), ratio(z.brotli / z.raw), "–");
