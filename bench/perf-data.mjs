@@ -6,6 +6,19 @@ import { makeCorpus } from "./corpus.mjs";
 
 const BASE = Date.UTC(2026, 10, 29, 12, 0, 0);
 
+/** Node i of the corpus in snapshot form: a root every `chain` nodes, else the child of node i-1. */
+function nodeOf(corpus, i, chain) {
+  const m = corpus.messages[i];
+  return {
+    id: m.id,
+    parentId: i % chain === 0 ? null : corpus.messages[i - 1].id,
+    branch: "main",
+    kind: "message",
+    timestamp: new Date(BASE + i * 1000).toISOString(),
+    message: { role: m.role, content: m.text },
+  };
+}
+
 /**
  * Build a snapshot of `messages` chat messages of the corpus (about 150
  * characters each) as chains of `chain` nodes: node i has parent i-1, except
@@ -18,17 +31,7 @@ const BASE = Date.UTC(2026, 10, 29, 12, 0, 0);
 export function buildSnapshot({ messages, chain = messages, sessionId = "perf", corpus = null }) {
   corpus ??= makeCorpus({ messages, perClass: 2 });
   const nodes = new Array(messages);
-  for (let i = 0; i < messages; i++) {
-    const m = corpus.messages[i];
-    nodes[i] = {
-      id: m.id,
-      parentId: i % chain === 0 ? null : corpus.messages[i - 1].id,
-      branch: "main",
-      kind: "message",
-      timestamp: new Date(BASE + i * 1000).toISOString(),
-      message: { role: m.role, content: m.text },
-    };
-  }
+  for (let i = 0; i < messages; i++) nodes[i] = nodeOf(corpus, i, chain);
   const snapshot = { version: 1, sessionId, cursor: nodes[messages - 1].id, activeBranch: "main", nodes };
   return { snapshot, text: JSON.stringify(snapshot), corpus };
 }
@@ -42,17 +45,7 @@ export function buildSnapshot({ messages, chain = messages, sessionId = "perf", 
  */
 export function buildSnapshotText({ messages, chain = messages, sessionId = "perf", corpus }) {
   const parts = new Array(messages);
-  for (let i = 0; i < messages; i++) {
-    const m = corpus.messages[i];
-    parts[i] = JSON.stringify({
-      id: m.id,
-      parentId: i % chain === 0 ? null : corpus.messages[i - 1].id,
-      branch: "main",
-      kind: "message",
-      timestamp: new Date(BASE + i * 1000).toISOString(),
-      message: { role: m.role, content: m.text },
-    });
-  }
+  for (let i = 0; i < messages; i++) parts[i] = JSON.stringify(nodeOf(corpus, i, chain));
   const head = JSON.stringify({ version: 1, sessionId, cursor: corpus.messages[messages - 1].id, activeBranch: "main" });
   return head.slice(0, -1) + ',"nodes":[' + parts.join(",") + "]}";
 }

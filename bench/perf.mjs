@@ -18,7 +18,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import http from "node:http";
-import { launch, CHROMIUM_ARGS, REPO_ROOT } from "../e2e/helpers.mjs";
+import { launch, watchPage, CHROMIUM_ARGS, REPO_ROOT } from "../e2e/helpers.mjs";
 import { startServer } from "../tools/serve.mjs";
 import { median } from "./perf-data.mjs";
 import { wasmSize } from "../tools/wasm-size.mjs";
@@ -133,11 +133,7 @@ function machine(browserVersion) {
 async function newPage(browser, errors, init) {
   const context = await browser.newContext();
   if (init) await context.addInitScript(init);
-  const page = await context.newPage();
-  page.on("pageerror", (err) => errors.push(String(err?.stack || err)));
-  page.on("console", (msg) => {
-    if (msg.type() === "error" && !msg.location()?.url?.endsWith("/favicon.ico")) errors.push(`${msg.text()} (${msg.location()?.url})`);
-  });
+  const page = watchPage(await context.newPage(), errors);
   return { context, page };
 }
 

@@ -86,7 +86,7 @@ func opAppend(st *Store, r *request) (any, *Error) {
 			return nil, err
 		}
 	case hasMsg:
-		if n.Message, n.role, err = validateMessage(r.fields["message"], "message"); err != nil {
+		if n.Message, n.role, err = validateMessageOf(r.fields["message"], "message", r.valid); err != nil {
 			return nil, err
 		}
 	default:

@@ -81,3 +81,37 @@ func TestTreeAndListEncodeLikeEncodingJSON(t *testing.T) {
 		assert.Equal(t, string(want), string(tr.appendJSON(nil)))
 	})
 }
+
+// skipValid (the scanner's path for input already validated) must find the
+// same value ends as the validating scanner on valid, compact JSON.
+func TestSkipValidFindsTheSameValuesAsTheValidatingScanner(t *testing.T) {
+	for _, in := range []string{
+		`"plain"`, `"esc \" \\ \/ \n \u00e9 \ud83d\ude00"`, `"\\"`, `"ends with \\\\"`, `12`, `-0.5e+10`, `true`, `false`, `null`,
+		`{}`, `[]`, `{"a":[1,{"b":"}]"}],"c":"[{"}`, `[[],[[]],{"x":null}]`, `{"k\"":"v\\"}`, `["naïve","日本","🙂"]`,
+	} {
+		t.Run(in+" is skipped whole", func(t *testing.T) {
+			for _, tail := range []string{"", ",1", "]", "}"} {
+				data := []byte(in + tail)
+				want := scanner{data: data}
+				raw, _, err := want.value()
+				require.Nil(t, err)
+				got := scanner{data: data, valid: true}
+				assert.Equal(t, string(raw), string(got.skipValid()), "tail %q", tail)
+				assert.Equal(t, want.pos, got.pos, "tail %q", tail)
+			}
+		})
+	}
+	t.Run("a snapshot with white space loads the same through Call and through a command", func(t *testing.T) {
+		st := testStore(t)
+		snap := `{ "version" : 1, "sessionId":"w", "cursor":"a", "activeBranch":"main", "nodes":[ {"id":"a","parentId":null,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{ "role":"user", "content":[ {"type":"text","text":"hi \"x\" \\"} ] } } ] }`
+		do(t, st, `{"operation":"snapshot.load","sessionId":"w","snapshot":`+snap+`}`)
+		viaCall := snapshot(t, st, "w")
+		st2 := testStore(t)
+		ok[Status](t, st2, `{"operation":"create","sessionId":"w"}`)
+		line, err := json.Marshal("/tree snapshot load " + snap)
+		require.NoError(t, err)
+		do(t, st2, `{"operation":"command","sessionId":"w","line":`+string(line)+`}`)
+		assert.Equal(t, viaCall, snapshot(t, st2, "w"))
+		assert.Contains(t, viaCall, `"message":{"role":"user","content":[{"type":"text","text":"hi \"x\" \\"}]}`)
+	})
+}
