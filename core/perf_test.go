@@ -73,13 +73,6 @@ func TestTreeAndListEncodeLikeEncodingJSON(t *testing.T) {
 		assert.Equal(t, string(want), string(do(t, st, `{"operation":"list","sessionId":"b"}`).Value))
 		assert.Contains(t, string(want), `"label":`)
 	})
-	t.Run("a tree with no rows", func(t *testing.T) {
-		tr := Tree{SessionID: "e"}
-		type plain Tree
-		want, err := marshal(plain(tr))
-		require.NoError(t, err)
-		assert.Equal(t, string(want), string(tr.appendJSON(nil)))
-	})
 }
 
 // skipValid (the scanner's path for input already validated) must find the
