@@ -3,7 +3,9 @@
 #   make serve   build the wasm and serve the explorer on 127.0.0.1 (prints the URL)
 #   make test    every test: lint, Go tests natively, Go tests in headless
 #                Chromium (wasm_test.sh), a short fuzz run, browser page tests
-#   make bench   benchmarks in headless Chromium (prints ratios to peers)
+#   make bench   benchmarks in headless Chromium (prints ratios to peers):
+#                Go benchmarks, the search table (bench/run.mjs), then the
+#                table of every other figure (bench/perf.mjs)
 #
 # Tool versions are pinned here and in tools/go.mod and package-lock.json.
 
@@ -28,7 +30,7 @@ build: $(WASM) $(WASM_EXEC)
 
 $(WASM): $(GO_SOURCES)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./wasm
-	@gzip -9 -c $@ | wc -c | awk -v raw=$$(wc -c <$@) '{printf "wasm: %d bytes raw, %d bytes gzip\n", raw, $$1}'
+	@$(NODE) tools/wasm-size.mjs $@
 
 $(WASM_EXEC): $(GOROOT_WASM)/wasm_exec.js
 	cp $< $@
@@ -67,6 +69,7 @@ test: lint test-go test-fuzz test-wasm test-e2e
 bench: build deps
 	$(GO) test -run='^$$' -bench=. -benchmem ./core
 	$(NODE) bench/run.mjs
+	$(NODE) bench/perf.mjs
 
 clean:
 	rm -f $(WASM) $(WASM_EXEC) js/*.gz js/*.br

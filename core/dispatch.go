@@ -108,7 +108,7 @@ func (st *Store) call(req []byte) (json.RawMessage, *Error) {
 	for k, v := range raw {
 		fields[k] = v
 	}
-	r := &request{fields: fields}
+	r := &request{fields: fields, valid: true}
 	opRaw, ok := fields["operation"]
 	if !ok {
 		return nil, invalidf("request has no \"operation\" field")
@@ -168,6 +168,9 @@ func jsonErrorText(err error) string {
 type request struct {
 	op     string
 	fields map[string]json.RawMessage
+	// valid: every field was scanned by Call, so it is valid JSON without
+	// insignificant white space (requests built by commands are not).
+	valid bool
 }
 
 // has reports whether field is present and not null.

@@ -439,6 +439,47 @@ type State struct {
 	SessionName   *string     `json:"sessionName"`
 }
 
+// appendJSON appends the state as
+// {"model":{"provider":…,"model":…}|null,"thinkingLevel":…|null,"activeTools":[…]|null,"sessionName":…|null}.
+func (st State) appendJSON(b []byte) []byte {
+	b = append(b, `{"model":`...)
+	if st.Model == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, `{"provider":`...)
+		b = appendString(b, st.Model.Provider)
+		b = append(b, `,"model":`...)
+		b = appendString(b, st.Model.Model)
+		b = append(b, '}')
+	}
+	b = append(b, `,"thinkingLevel":`...)
+	b = appendOptString(b, st.ThinkingLevel)
+	b = append(b, `,"activeTools":`...)
+	if st.ActiveTools == nil || *st.ActiveTools == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, t := range *st.ActiveTools {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, t)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"sessionName":`...)
+	b = appendOptString(b, st.SessionName)
+	return append(b, '}')
+}
+
+// appendOptString appends *s as a JSON string, or null for nil.
+func appendOptString(b []byte, s *string) []byte {
+	if s == nil {
+		return append(b, "null"...)
+	}
+	return appendString(b, *s)
+}
+
 // stateAt returns the state in force along path (root first).
 func (s *Session) stateAt(path []int32) State {
 	var st State

@@ -105,6 +105,12 @@ type messageHead struct {
 // that is a string, an array of objects (content parts) or, for the
 // assistant role, null.
 func validateMessage(raw json.RawMessage, field string) (json.RawMessage, string, *Error) {
+	return validateMessageOf(raw, field, false)
+}
+
+// validateMessageOf is validateMessage; valid says raw is known to be
+// valid JSON without insignificant white space (see scanner.valid).
+func validateMessageOf(raw json.RawMessage, field string, valid bool) (json.RawMessage, string, *Error) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return nil, "", invalidf("%s must be a JSON object", field)
@@ -113,7 +119,7 @@ func validateMessage(raw json.RawMessage, field string) (json.RawMessage, string
 		role, content []byte
 		spacedAny     bool
 	)
-	sc := scanner{data: trimmed}
+	sc := scanner{data: trimmed, valid: valid}
 	err := sc.members(func(key string, v []byte, spaced bool) error {
 		switch key {
 		case "role":
@@ -151,7 +157,7 @@ func validateMessage(raw json.RawMessage, field string) (json.RawMessage, string
 			return nil, "", invalidf("%s.content may be null only for an assistant message, not for role %q", field, roleText)
 		}
 	case '[':
-		cs := scanner{data: content}
+		cs := scanner{data: content, valid: valid}
 		perr := cs.elements(func(i int, p []byte, _ bool) error {
 			if p[0] != '{' {
 				return invalidf("%s.content[%d] must be an object (a content part)", field, i)
@@ -166,7 +172,7 @@ func validateMessage(raw json.RawMessage, field string) (json.RawMessage, string
 	}
 	// Compact only when there is white space between tokens; otherwise the
 	// bytes are kept as they are.
-	spacedAny = hasInsignificantSpace(trimmed)
+	spacedAny = !valid && hasInsignificantSpace(trimmed)
 	if spacedAny {
 		compact, cerr := compactRaw(trimmed)
 		if cerr != nil {

@@ -86,7 +86,7 @@ func opAppend(st *Store, r *request) (any, *Error) {
 			return nil, err
 		}
 	case hasMsg:
-		if n.Message, n.role, err = validateMessage(r.fields["message"], "message"); err != nil {
+		if n.Message, n.role, err = validateMessageOf(r.fields["message"], "message", r.valid); err != nil {
 			return nil, err
 		}
 	default:
@@ -150,7 +150,7 @@ func opList(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.list(), nil
+	return listJSON(s.list()), nil
 }
 
 // list builds the value of list.
@@ -325,7 +325,48 @@ func opContext(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.context(), nil
+	return json.RawMessage(s.context().appendJSON(nil)), nil
+}
+
+// MarshalJSON encodes the context as in the value of context (see appendJSON).
+func (c Context) MarshalJSON() ([]byte, error) { return c.appendJSON(nil), nil }
+
+// appendJSON appends {"cursor":…,"messages":[…],"state":…}. The messages
+// are stored compacted and validated, so they are copied as they are:
+// encoding/json would validate every one of them again, which was most of
+// the time of a 100,000-message context.
+func (c Context) appendJSON(b []byte) []byte {
+	size := 64
+	for _, m := range c.Messages {
+		size += len(m) + 1
+	}
+	b = slicesGrow(b, size)
+	b = append(b, `{"cursor":`...)
+	if c.Cursor == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendString(b, *c.Cursor)
+	}
+	b = append(b, `,"messages":[`...)
+	for i, m := range c.Messages {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, m...)
+	}
+	b = append(b, `],"state":`...)
+	b = c.State.appendJSON(b)
+	return append(b, '}')
+}
+
+// slicesGrow makes room for n more bytes in b.
+func slicesGrow(b []byte, n int) []byte {
+	if cap(b)-len(b) < n {
+		nb := make([]byte, len(b), len(b)+n)
+		copy(nb, b)
+		b = nb
+	}
+	return b
 }
 
 // context builds the value of context. The newest compaction on the path

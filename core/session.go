@@ -1,7 +1,6 @@
 package core
 
 import (
-	"regexp"
 	"strconv"
 	"unicode/utf8"
 )
@@ -99,12 +98,24 @@ func (s *Session) setActive(name string) {
 	}
 }
 
-var numberSuffix = regexp.MustCompile(`-[0-9]+$`)
+// trimNumberSuffix removes a final "-<digits>" from name ("main-2" gives
+// "main"); a name without one is returned as it is. (A loop rather than
+// regexp, which cost about 100 KB of wasm.)
+func trimNumberSuffix(name string) string {
+	i := len(name)
+	for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
+		i--
+	}
+	if i < len(name) && i > 0 && name[i-1] == '-' {
+		return name[:i-1]
+	}
+	return name
+}
 
 // autoBranchName derives a new, unused branch name from name: "main" gives
 // "main-2", then "main-3"; "main-2" gives "main-3".
 func (s *Session) autoBranchName(name string) string {
-	base := numberSuffix.ReplaceAllString(name, "")
+	base := trimNumberSuffix(name)
 	if base == "" {
 		base = name
 	}

@@ -62,11 +62,18 @@ func snapshotFault(format string, args ...any) *Error {
 // wantID, when not empty, is the session id the snapshot must carry. The
 // error is INVALID_SNAPSHOT naming the first fault.
 func parseSnapshot(raw json.RawMessage, wantID string) (*Session, bool, *Error) {
+	return parseSnapshotOf(raw, wantID, false)
+}
+
+// parseSnapshotOf is parseSnapshot; valid says raw is a request field
+// already validated and compacted by Call, so the scanners only find where
+// values end instead of validating every byte again (see scanner.valid).
+func parseSnapshotOf(raw json.RawMessage, wantID string, valid bool) (*Session, bool, *Error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, false, snapshotFault("must be a JSON object")
 	}
-	top, serr := scanObject(raw)
+	top, serr := scanObjectOf(raw, valid)
 	if serr != nil {
 		return nil, false, snapshotFault("is not valid JSON: %s", jsonErrorText(serr))
 	}
@@ -129,9 +136,9 @@ func parseSnapshot(raw json.RawMessage, wantID string) (*Session, bool, *Error) 
 
 	s := newSession(id, title, "")
 	s.branches, s.byName = nil, make(map[string]*branchInfo)
-	sc := scanner{data: nraw}
+	sc := scanner{data: nraw, valid: valid}
 	perr := sc.elements(func(i int, rawNode []byte, _ bool) error {
-		n, parent, err := s.parseNode(rawNode, i)
+		n, parent, err := s.parseNode(rawNode, i, valid)
 		if err != nil {
 			return err
 		}
@@ -174,13 +181,13 @@ func nodeField(raw []byte) (value string, present, ok bool) {
 }
 
 // parseNode validates nodes[i] against the nodes before it.
-func (s *Session) parseNode(raw []byte, i int) (*Node, int32, *Error) {
+func (s *Session) parseNode(raw []byte, i int, valid bool) (*Node, int32, *Error) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, 0, snapshotFault("nodes[%d] must be an object", i)
 	}
 	var f struct{ id, parentID, branch, kind, timestamp, message, summary, entry, source []byte }
 	var unknown string
-	sc := scanner{data: raw}
+	sc := scanner{data: raw, valid: valid}
 	_ = sc.members(func(key string, v []byte, _ bool) error {
 		switch key {
 		case "id":
@@ -267,8 +274,11 @@ func (s *Session) parseNode(raw []byte, i int) (*Node, int32, *Error) {
 		if f.summary != nil {
 			return nil, 0, snapshotFault("node %q of kind \"message\" must not have a summary", id)
 		}
-		msg, role, err := validateMessage(f.message, fmt.Sprintf("node %q message", id))
+		// The field name is formatted only for a fault: fmt.Sprintf per node
+		// was a visible share of loading 100,000 nodes.
+		msg, role, err := validateMessageOf(f.message, "message", valid)
 		if err != nil {
+			_, _, err = validateMessage(f.message, fmt.Sprintf("node %q message", id))
 			return nil, 0, snapshotFault("%s", err.Message)
 		}
 		n.Message, n.role = msg, role
@@ -307,7 +317,7 @@ func opSnapshotLoad(st *Store, r *request) (any, *Error) {
 	if !r.has("snapshot") {
 		return nil, invalidf("field \"snapshot\" is required for operation \"snapshot.load\"")
 	}
-	s, hasTitle, err := parseSnapshot(r.fields["snapshot"], id)
+	s, hasTitle, err := parseSnapshotOf(r.fields["snapshot"], id, r.valid)
 	if err != nil {
 		return nil, err
 	}
@@ -332,7 +342,7 @@ func opRestore(st *Store, r *request) (any, *Error) {
 	if !r.has("snapshot") {
 		return nil, invalidf("field \"snapshot\" is required for operation \"restore\"")
 	}
-	s, _, err := parseSnapshot(r.fields["snapshot"], "")
+	s, _, err := parseSnapshotOf(r.fields["snapshot"], "", r.valid)
 	if err != nil {
 		return nil, err
 	}

@@ -29,6 +29,9 @@ type toolCall struct {
 // Parts without text (images, audio) give a bracketed placeholder such as
 // "[image]". Pieces are joined by newlines. Malformed input gives "".
 func MessageText(raw json.RawMessage) string {
+	if text, ok := plainMessageText(raw); ok {
+		return text // string content, no tool calls: the scanner, not encoding/json
+	}
 	var head messageHead
 	if err := json.Unmarshal(raw, &head); err != nil {
 		return ""

@@ -506,6 +506,7 @@ async function start() {
   if (first) await selectSession(first.sessionId);
   await $("panel").refresh();
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("./sw.js").catch((err) => console.warn("sessiontree: offline mode unavailable:", err.message));
+  performance.mark("explorer-ready"); // start-up time, read by bench/perf.mjs
   document.body.dataset.ready = "true";
 }
 

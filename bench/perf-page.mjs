@@ -1,0 +1,235 @@
+// The performance benchmark's page (bench/perf.html), driven by
+// bench/perf.mjs in headless Chromium. It exposes window.perf with one
+// function per group of figures; each returns plain numbers (ms, counts,
+// bytes) and the floor or peer measured beside it in the same page.
+//
+// With ?startup the page only starts the wasm runtime (wasm_exec.js +
+// instantiateStreaming + go.run) and records the time: the floor of the
+// explorer's start-up.
+
+import { buildSnapshot, median } from "./perf-data.mjs";
+
+// Keep the Go instance's memory to report the wasm heap.
+const instantiate = WebAssembly.instantiateStreaming;
+WebAssembly.instantiateStreaming = async (...args) => {
+  const result = await instantiate(...args);
+  window.__wasmMemory = result.instance.exports.mem;
+  return result;
+};
+
+const status = document.getElementById("status");
+
+/** Heap of the tab in MB: JS heap (after a GC when exposed) plus wasm memory. */
+function heapMB() {
+  window.gc?.();
+  const js = performance.memory ? performance.memory.usedJSHeapSize : NaN;
+  const wasm = window.__wasmMemory?.buffer.byteLength ?? 0;
+  return { jsMB: js / 1e6, wasmMB: wasm / 1e6 };
+}
+
+async function timed(runs, fn) {
+  const times = [];
+  let last;
+  for (let r = 0; r < runs; r++) {
+    const t = performance.now();
+    last = await fn(r);
+    times.push(performance.now() - t);
+  }
+  return { ms: median(times), runs: times, last };
+}
+
+function must(env, what) {
+  if (!env.ok) throw new Error(`${what}: ${env.error.code}: ${env.error.message}`);
+  return env.value;
+}
+
+function requestPromise(req) {
+  return new Promise((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+}
+
+function txDone(tx) {
+  return new Promise((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onerror = () => reject(tx.error);
+    tx.onabort = () => reject(tx.error);
+  });
+}
+
+function deleteDatabase(name) {
+  return new Promise((resolve, reject) => {
+    const req = indexedDB.deleteDatabase(name);
+    req.onsuccess = () => resolve();
+    req.onerror = () => reject(req.error);
+    req.onblocked = () => reject(new Error(`deleting database ${name} is blocked`));
+  });
+}
+
+let corpusCache = null;
+
+/** The snapshot of n messages as one chain (built once per page). */
+function snapshotOf(n) {
+  if (corpusCache?.n !== n) corpusCache = { n, ...buildSnapshot({ messages: n }) };
+  return corpusCache;
+}
+
+const shim = () => import("../js/sessiontree.js");
+
+window.perf = {
+  /**
+   * snapshot.load, snapshot.save and context of a path n deep, through the
+   * JS API of a tree with persist: false, against JSON.parse and
+   * JSON.stringify of the same text.
+   */
+  async core({ messages, runs }) {
+    status.textContent = "building the snapshot";
+    const { snapshot, text } = snapshotOf(messages);
+    const { init } = await shim();
+    const tree = await init({ persist: false });
+    const out = { messages, snapshotBytes: new TextEncoder().encode(text).length };
+    status.textContent = "measuring";
+    out.parse = (await timed(runs, () => JSON.parse(text))).ms;
+    out.stringify = (await timed(runs, () => JSON.stringify(snapshot))).ms;
+    must(await tree.call({ operation: "snapshot.load", sessionId: "perf", snapshot }), "snapshot.load"); // warm-up, not counted
+    out.loadObject = (await timed(runs, async () => must(await tree.call({ operation: "snapshot.load", sessionId: "perf", snapshot }), "snapshot.load"))).ms;
+    out.loadText = (await timed(runs, async () => must(await tree.call('{"operation":"snapshot.load","sessionId":"perf","snapshot":' + text + "}"), "snapshot.load"))).ms;
+    const save = await timed(runs, async () => must(await tree.call({ operation: "snapshot.save", sessionId: "perf" }), "snapshot.save"));
+    if (save.last.nodes.length !== messages) throw new Error(`snapshot.save gave ${save.last.nodes.length} nodes`);
+    out.save = save.ms;
+    const saveText = await timed(runs, () => tree.callText({ operation: "snapshot.save", sessionId: "perf" }));
+    out.saveText = saveText.ms;
+    out.saveIdentical = saveText.last === '{"ok":true,"value":' + text + "}";
+    const ctx = await timed(runs, async () => must(await tree.call({ operation: "context", sessionId: "perf" }), "context"));
+    if (ctx.last.messages.length !== messages) throw new Error(`context gave ${ctx.last.messages.length} messages`);
+    out.context = ctx.ms;
+    const ctxText = await tree.callText({ operation: "context", sessionId: "perf" });
+    out.contextBytes = ctxText.length;
+    out.contextParse = (await timed(runs, () => JSON.parse(ctxText))).ms;
+    Object.assign(out, heapMB());
+    status.textContent = "done";
+    return out;
+  },
+
+  /**
+   * Durable appends at each size: `appends` calls awaited one after another,
+   * then `appends` calls issued together, on a persisted session of `size`
+   * nodes; the peer is raw IndexedDB (one transaction per record) in the
+   * same page.
+   */
+  async appends({ sizes, appends, runs, dbName }) {
+    const { init } = await shim();
+    const tree = await init({ dbName });
+    const out = { appends, sizes: [] };
+    for (const size of sizes) {
+      status.textContent = `appends at ${size}`;
+      const id = `appends-${size}`;
+      const { snapshot } = buildSnapshot({ messages: size, sessionId: id });
+      let t = performance.now();
+      must(await tree.call({ operation: "snapshot.load", sessionId: id, snapshot }), "snapshot.load");
+      const loadMs = performance.now() - t;
+      const msg = (k) => ({ operation: "append", sessionId: id, message: { role: "user", content: `appended message ${k}, about as long as a short chat turn in the corpus of this benchmark` } });
+      for (let k = 0; k < 10; k++) must(await tree.call(msg(k)), "append"); // warm up
+      const seq = [];
+      const together = [];
+      for (let r = 0; r < runs; r++) {
+        t = performance.now();
+        for (let k = 0; k < appends; k++) must(await tree.call(msg(k)), "append");
+        seq.push((appends * 1000) / (performance.now() - t));
+        t = performance.now();
+        const all = [];
+        for (let k = 0; k < appends; k++) all.push(tree.call(msg(k)));
+        for (const env of await Promise.all(all)) must(env, "append");
+        together.push((appends * 1000) / (performance.now() - t));
+      }
+      out.sizes.push({ size, loadMs, seqPerSec: median(seq), togetherPerSec: median(together) });
+    }
+    tree.close();
+    // The peer: raw IndexedDB, one readwrite transaction per record.
+    status.textContent = "raw IndexedDB";
+    const rawName = dbName + "-raw";
+    await deleteDatabase(rawName);
+    const open = indexedDB.open(rawName, 1);
+    open.onupgradeneeded = () => open.result.createObjectStore("nodes");
+    const db = await requestPromise(open);
+    const record = JSON.stringify({ id: "x", parentId: "y", branch: "main", kind: "message", timestamp: new Date().toISOString(), message: { role: "user", content: "x".repeat(120) } });
+    const put = (k) => {
+      const tx = db.transaction(["nodes"], "readwrite");
+      tx.objectStore("nodes").put(record, k);
+      return txDone(tx);
+    };
+    for (let k = 0; k < 10; k++) await put(-k - 1);
+    const seq = [];
+    const together = [];
+    for (let r = 0; r < runs; r++) {
+      let t = performance.now();
+      for (let k = 0; k < appends; k++) await put(k);
+      seq.push((appends * 1000) / (performance.now() - t));
+      t = performance.now();
+      const all = [];
+      for (let k = 0; k < appends; k++) all.push(put(appends + k));
+      await Promise.all(all);
+      together.push((appends * 1000) / (performance.now() - t));
+    }
+    out.rawSeqPerSec = median(seq);
+    out.rawTogetherPerSec = median(together);
+    db.close();
+    await deleteDatabase(rawName);
+    status.textContent = "done";
+    return out;
+  },
+
+  /** Store a session of n messages in dbName (through the API, persisted). */
+  async restorePrepare({ messages, dbName }) {
+    const { init } = await shim();
+    await deleteDatabase(dbName);
+    const tree = await init({ dbName });
+    const { snapshot } = snapshotOf(messages);
+    const t = performance.now();
+    must(await tree.call({ operation: "snapshot.load", sessionId: "perf", snapshot }), "snapshot.load");
+    await tree.flush();
+    const ms = performance.now() - t;
+    tree.close();
+    return { loadPersistedMs: ms };
+  },
+
+  /**
+   * In a freshly loaded page: init() until the first answered context, then
+   * the floor: reading every record of the database with one getAll per
+   * object store.
+   */
+  async restoreMeasure({ messages, dbName }) {
+    const { init } = await shim();
+    const t = performance.now();
+    const tree = await init({ dbName });
+    const ctx = must(await tree.call({ operation: "context", sessionId: "perf" }), "context");
+    const ms = performance.now() - t;
+    if (ctx.messages.length !== messages) throw new Error(`restored context has ${ctx.messages.length} messages`);
+    tree.close();
+    const t2 = performance.now();
+    const db = await requestPromise(indexedDB.open(dbName));
+    const tx = db.transaction([...db.objectStoreNames], "readonly");
+    let records = 0;
+    for (const name of db.objectStoreNames) records += (await requestPromise(tx.objectStore(name).getAll())).length;
+    const rawMs = performance.now() - t2;
+    db.close();
+    return { ms, rawMs, records };
+  },
+};
+
+/** ?startup: start the wasm runtime alone; window.startupMs is the time since navigation start. */
+async function startupFloor() {
+  await import("../js/wasm_exec.js");
+  const go = new globalThis.Go();
+  const result = await WebAssembly.instantiateStreaming(fetch("../js/sessiontree.wasm"), go.importObject);
+  go.run(result.instance);
+  globalThis.sessiontreeWasm.newStore();
+  window.startupMs = performance.now();
+}
+
+if (new URLSearchParams(location.search).has("startup")) {
+  startupFloor().then(() => (status.textContent = "ready"), (err) => (status.textContent = `failed: ${err}`));
+} else {
+  status.textContent = "ready";
+}

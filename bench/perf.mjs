@@ -1,0 +1,367 @@
+#!/usr/bin/env node
+// The performance benchmark of issue 8: every path a user waits on besides
+// search, in headless Chromium on the search benchmark's corpus
+// (bench/corpus.mjs), each figure printed beside the floor or peer measured
+// in the same run, with the ratio and the target.
+//
+//   node bench/perf.mjs            100,000 messages (≈22 MB snapshot), 1,000,000-node tab
+//   node bench/perf.mjs --short    small sizes, one run: proves the harness works (make test)
+//   options: --messages N  --million N  --runs N  --appends N  --no-million  --json FILE
+//            --only core,restore,appends,startup,million   measure only these groups
+//            --trace FILE   record a Chromium trace (Playwright tracing, V8 CPU
+//                           samples) of the 100,000-message core figures and
+//                           print the functions with the most self time
+//
+// Figures are medians of --runs runs (default 5; heavy ones 3). The machine
+// is shared: compare figures within one run, not across runs.
+
+import fs from "node:fs";
+import os from "node:os";
+import http from "node:http";
+import { launch, watchPage, CHROMIUM_ARGS, REPO_ROOT } from "../e2e/helpers.mjs";
+import { startServer } from "../tools/serve.mjs";
+import { median } from "./perf-data.mjs";
+import { wasmSize } from "../tools/wasm-size.mjs";
+
+function parseArgs(argv) {
+  const o = { messages: 100000, million: 1000000, chain: 10000, runs: 5, heavyRuns: 3, appends: 300, json: null, trace: null, short: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const next = () => {
+      if (i + 1 >= argv.length) throw new Error(`${a} needs a value`);
+      return argv[++i];
+    };
+    switch (a) {
+      case "--short":
+        Object.assign(o, { short: true, messages: 1000, million: 5000, chain: 1000, runs: 1, heavyRuns: 1, appends: 20 });
+        break;
+      case "--messages":
+        o.messages = Number(next());
+        break;
+      case "--million":
+        o.million = Number(next());
+        break;
+      case "--no-million":
+        o.million = 0;
+        break;
+      case "--runs":
+        o.runs = o.heavyRuns = Number(next());
+        break;
+      case "--appends":
+        o.appends = Number(next());
+        break;
+      case "--json":
+        o.json = next();
+        break;
+      case "--trace":
+        o.trace = next();
+        break;
+      case "--only":
+        o.only = next().split(",");
+        break;
+      default:
+        throw new Error(`unknown option ${a} (see the comment at the top of bench/perf.mjs)`);
+    }
+  }
+  o.only ??= ["core", "restore", "appends", "startup", "million"];
+  o.appendSizes = o.short ? [100, 1000] : [1000, 100000];
+  return o;
+}
+
+const n = (x) => x.toLocaleString("en");
+const ms = (x) => (Number.isFinite(x) ? `${x < 10 ? x.toFixed(1) : Math.round(x)} ms` : "–");
+const rate = (x) => (Number.isFinite(x) ? `${Math.round(x)}/s` : "–");
+const kb = (x) => `${n(Math.round(x / 1000))} KB`;
+const ratio = (x) => (Number.isFinite(x) ? `${x.toFixed(2)}×` : "–");
+
+function table(rows) {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
+  const line = (r) => r.map((cell, c) => (c === 0 || c === 2 || c === 5 ? String(cell).padEnd(widths[c]) : String(cell).padStart(widths[c]))).join("  ").trimEnd();
+  return [line(rows[0]), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n");
+}
+
+/** GET path from the server with Accept-Encoding, resolving to {encoding, bytes}. */
+function fetchEncoded(baseURL, path, acceptEncoding) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(new URL(path, baseURL), { headers: { "Accept-Encoding": acceptEncoding } }, (res) => {
+        let bytes = 0;
+        res.on("data", (d) => (bytes += d.length));
+        res.on("end", () => resolve({ encoding: res.headers["content-encoding"] ?? "identity", bytes, status: res.statusCode }));
+      })
+      .on("error", reject);
+  });
+}
+
+/** Sizes of js/sessiontree.wasm: raw, gzip -9, brotli q9, and what the server sends. */
+async function wasmSizes(baseURL) {
+  const size = wasmSize(new URL("../js/sessiontree.wasm", import.meta.url));
+  const servedBr = await fetchEncoded(baseURL, "js/sessiontree.wasm", "br, gzip");
+  const servedGzip = await fetchEncoded(baseURL, "js/sessiontree.wasm", "gzip");
+  return { ...size, servedBr, servedGzip };
+}
+
+/** Summarise a Chromium trace: self time per JS function from the V8 CPU profile samples. */
+export function traceHotspots(trace, top = 15) {
+  const events = trace.traceEvents ?? trace;
+  const nodes = new Map();
+  const self = new Map();
+  let total = 0;
+  for (const e of events) {
+    if (e.name !== "ProfileChunk") continue;
+    const cp = e.args?.data?.cpuProfile;
+    for (const node of cp?.nodes ?? []) nodes.set(node.id, node.callFrame);
+    for (const id of cp?.samples ?? []) {
+      self.set(id, (self.get(id) ?? 0) + 1);
+      total++;
+    }
+  }
+  const byName = new Map();
+  for (const [id, count] of self) {
+    const f = nodes.get(id);
+    const name = f ? `${f.functionName || "(anonymous)"} ${f.url ? f.url.replace(/^.*\//, "") + ":" + (f.lineNumber + 1) : ""}`.trim() : `node ${id}`;
+    byName.set(name, (byName.get(name) ?? 0) + count);
+  }
+  return { total, top: [...byName].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, count]) => ({ name, share: count / total })) };
+}
+
+function machine(browserVersion) {
+  const cpus = os.cpus();
+  return `${cpus[0]?.model ?? "unknown CPU"}, ${cpus.length} cores (shared with other jobs; load average ${os.loadavg()[0].toFixed(1)} at the start), ${Math.round(os.totalmem() / 2 ** 30)} GB, ${os.platform()} ${os.release()}, Chromium ${browserVersion}, Node ${process.version}`;
+}
+
+async function newPage(browser, errors, init) {
+  const context = await browser.newContext();
+  if (init) await context.addInitScript(init);
+  const page = watchPage(await context.newPage(), errors);
+  return { context, page };
+}
+
+async function openPerf(page, baseURL, query = "") {
+  await page.goto(baseURL + "bench/perf.html" + query);
+  await page.locator("#status", { hasText: "ready" }).waitFor({ timeout: 120000 });
+}
+
+/** Explorer start-up with the wasm in the HTTP cache and an empty database. */
+async function startup(browser, baseURL, runs, errors) {
+  const { context, page } = await newPage(browser, errors);
+  const explorerRuns = [];
+  const floorRuns = [];
+  let wasmTransfer = NaN;
+  // First visit fills the HTTP cache (not counted).
+  await page.goto(baseURL + "static/");
+  await page.waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 120000 });
+  for (let r = 0; r < runs; r++) {
+    await openPerf(page, baseURL, "?startup");
+    floorRuns.push(await page.evaluate(() => window.startupMs));
+    await page.evaluate(() => new Promise((resolve, reject) => {
+      const req = indexedDB.deleteDatabase("sessiontree");
+      req.onsuccess = resolve;
+      req.onerror = () => reject(req.error);
+      req.onblocked = () => reject(new Error("deleting the explorer's database is blocked"));
+    }));
+    await page.goto(baseURL + "static/");
+    await page.waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 120000 });
+    const m = await page.evaluate(() => {
+      const ready = performance.getEntriesByName("explorer-ready")[0];
+      const wasm = performance.getEntriesByType("resource").find((e) => e.name.endsWith("/sessiontree.wasm"));
+      return { ready: ready ? ready.startTime : NaN, transfer: wasm ? wasm.transferSize : NaN };
+    });
+    explorerRuns.push(m.ready);
+    wasmTransfer = m.transfer;
+  }
+  await context.close();
+  return { explorer: median(explorerRuns), floor: median(floorRuns), wasmTransfer };
+}
+
+/** init() restoring a persisted session, in freshly loaded pages. */
+async function restore(browser, baseURL, o, errors) {
+  const { context, page } = await newPage(browser, errors);
+  await openPerf(page, baseURL);
+  const dbName = "perf-restore";
+  const prep = await page.evaluate((a) => window.perf.restorePrepare(a), { messages: o.messages, dbName });
+  const runs = [];
+  for (let r = 0; r < o.heavyRuns; r++) {
+    await openPerf(page, baseURL);
+    runs.push(await page.evaluate((a) => window.perf.restoreMeasure(a), { messages: o.messages, dbName }));
+  }
+  await context.close();
+  return { ...prep, ms: median(runs.map((r) => r.ms)), rawMs: median(runs.map((r) => r.rawMs)), records: runs[0].records };
+}
+
+/** One explorer tab with a session of `million` nodes in chains of `chain`. */
+async function millionTab(browser, baseURL, o, errors) {
+  const keepMemory = () => {
+    const instantiate = WebAssembly.instantiateStreaming;
+    WebAssembly.instantiateStreaming = async (...args) => {
+      const result = await instantiate(...args);
+      window.__wasmMemory = result.instance.exports.mem;
+      return result;
+    };
+  };
+  const { context, page } = await newPage(browser, errors, keepMemory);
+  await page.goto(baseURL + "static/");
+  await page.waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 120000 });
+  const res = await page.evaluate(async ({ messages, chain }) => {
+    const { makeCorpus } = await import("/bench/corpus.mjs");
+    const { buildSnapshotText } = await import("/bench/perf-data.mjs");
+    let corpus = makeCorpus({ messages, perClass: 1 });
+    const query = (corpus.queries.find((q) => q.cls === "typo1-sub") ?? corpus.queries[0]).query;
+    let text = buildSnapshotText({ messages, chain, sessionId: "million", corpus });
+    corpus = null;
+    const out = { snapshotMB: text.length / 1e6 };
+    const tree = window.explorer.tree;
+    let t = performance.now();
+    let env = await tree.call('{"operation":"snapshot.load","sessionId":"million","snapshot":' + text + "}");
+    out.loadMs = performance.now() - t;
+    if (!env.ok) throw new Error(`snapshot.load: ${env.error.message}`);
+    t = performance.now();
+    JSON.parse(text);
+    out.parseMs = performance.now() - t;
+    text = null;
+    await window.explorer.refresh();
+    t = performance.now();
+    env = await tree.search(query, { limit: 50 });
+    out.searchMs = performance.now() - t;
+    out.searchHits = env.ok ? env.value.hits.length : -1;
+    t = performance.now();
+    env = await tree.call({ operation: "context", sessionId: "million" });
+    out.contextMs = performance.now() - t;
+    out.contextMessages = env.ok ? env.value.messages.length : -1;
+    const ctxText = await tree.callText({ operation: "context", sessionId: "million" });
+    t = performance.now();
+    JSON.parse(ctxText);
+    out.contextParseMs = performance.now() - t;
+    // Tree panel first paint: click the session, wait for its rows, then a frame.
+    const button = document.querySelector('li[data-session-id="million"] button');
+    if (!button) throw new Error("the session list has no entry for the 1,000,000-node session");
+    t = performance.now();
+    button.click();
+    await new Promise((resolve) => {
+      const panel = window.explorer.panel;
+      const check = () => (panel._value?.sessionId === "million" && panel.shadowRoot?.querySelector(".row") ? resolve() : setTimeout(check, 5));
+      check();
+    });
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    out.paintMs = performance.now() - t;
+    window.gc?.();
+    out.jsMB = performance.memory ? performance.memory.usedJSHeapSize / 1e6 : NaN;
+    out.wasmMB = (window.__wasmMemory?.buffer.byteLength ?? NaN) / 1e6;
+    return out;
+  }, { messages: o.million, chain: o.chain });
+  await context.close();
+  return res;
+}
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  const wasmFile = new URL("../js/sessiontree.wasm", import.meta.url);
+  if (!fs.existsSync(wasmFile)) {
+    console.error("bench: js/sessiontree.wasm is missing; run `make build` first");
+    process.exit(2);
+  }
+  const server = await startServer({ root: REPO_ROOT, port: 0 });
+  const browser = await launch({ args: [...CHROMIUM_ARGS, "--enable-precise-memory-info", "--js-flags=--expose-gc --max-old-space-size=8192"] }).catch((err) => {
+    server.close();
+    throw err;
+  });
+  const errors = [];
+  const started = Date.now();
+  const step = (what) => console.error(`perf: ${what} (${Math.round((Date.now() - started) / 1000)} s)`);
+  try {
+    const res = { options: o, machine: machine(browser.version()) };
+    step("wasm sizes");
+    res.size = await wasmSizes(server.baseURL);
+    const want = (g) => o.only.includes(g);
+    if (want("core")) {
+      step(`snapshot.load/save and context at ${n(o.messages)} messages`);
+      const { context, page } = await newPage(browser, errors);
+      await openPerf(page, server.baseURL);
+      if (o.trace) await browser.startTracing(page, { path: o.trace, categories: ["devtools.timeline", "v8.execute", "disabled-by-default-v8.cpu_profiler"] });
+      res.core = await page.evaluate((a) => window.perf.core(a), { messages: o.messages, runs: o.runs });
+      if (o.trace) {
+        await browser.stopTracing();
+        res.hotspots = traceHotspots(JSON.parse(fs.readFileSync(o.trace, "utf8")));
+      }
+      await context.close();
+    }
+    if (want("restore")) {
+      step(`init() restoring ${n(o.messages)} persisted nodes`);
+      res.restore = await restore(browser, server.baseURL, o, errors);
+    }
+    if (want("appends")) {
+      step(`durable appends at ${o.appendSizes.map(n).join(" and ")} nodes`);
+      const { context, page } = await newPage(browser, errors);
+      await openPerf(page, server.baseURL);
+      res.appends = await page.evaluate((a) => window.perf.appends(a), { sizes: o.appendSizes, appends: o.appends, runs: o.heavyRuns, dbName: "perf-appends" });
+      await context.close();
+    }
+    if (want("startup")) {
+      step("explorer start-up");
+      res.startup = await startup(browser, server.baseURL, o.runs, errors);
+    }
+    if (o.million > 0 && want("million")) {
+      step(`a ${n(o.million)}-node tab`);
+      res.million = await millionTab(browser, server.baseURL, o, errors);
+    }
+    if (errors.length) throw new Error(`page errors:\n${errors.join("\n")}`);
+    console.log(report(res));
+    if (o.json) fs.writeFileSync(o.json, JSON.stringify(res, null, 2) + "\n");
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+/** Format the measurements as the printed table. */
+export function report(res) {
+  const o = res.options;
+  const c = res.core;
+  const N = n(o.messages);
+  const rows = [["figure", "measured", "floor / peer (same run)", "floor", "ratio", "target"]];
+  const row = (figure, measured, peer, floor, r, target) => rows.push([figure, measured, peer, floor, r, target]);
+  if (c) {
+    const mb = (c.snapshotBytes / 1e6).toFixed(1);
+    row(`snapshot.load, ${N} msgs (${mb} MB), object request`, ms(c.loadObject), "JSON.parse of the snapshot text", ms(c.parse), ratio(c.loadObject / c.parse), "≤ 250 ms, ≤ 3.5×");
+    row(`snapshot.load, ${N} msgs, text request`, ms(c.loadText), "JSON.parse of the snapshot text", ms(c.parse), ratio(c.loadText / c.parse), "≤ 250 ms, ≤ 3.5×");
+    row(`snapshot.save, ${N} msgs, call (parsed)`, ms(c.save), "JSON.stringify of the snapshot", ms(c.stringify), ratio(c.save / c.stringify), "≤ 250 ms, ≤ 3.5×");
+    row(`snapshot.save, ${N} msgs, callText`, ms(c.saveText), "JSON.stringify of the snapshot", ms(c.stringify), ratio(c.saveText / c.stringify), c.saveIdentical ? "byte-identical to the loaded text" : "NOT byte-identical");
+    row(`context, ${N}-deep path (${(c.contextBytes / 1e6).toFixed(1)} MB)`, ms(c.context), "JSON.parse of its envelope text", ms(c.contextParse), ratio(c.context / c.contextParse), "≤ 50 ms");
+  }
+  const r = res.restore;
+  if (r) row(`init() restoring ${N} persisted nodes → 1st context`, ms(r.ms), `IndexedDB getAll of its ${n(r.records)} records`, ms(r.rawMs), ratio(r.ms / r.rawMs), "≤ 1,000 ms");
+  if (r) row(`snapshot.load, ${N} msgs, persisted (IndexedDB)`, ms(r.loadPersistedMs), "JSON.parse of the snapshot text", ms(c?.parse), ratio(r.loadPersistedMs / c?.parse), "–");
+  const a = res.appends;
+  for (const s of a?.sizes ?? []) {
+    row(`durable appends awaited in turn, at ${n(s.size)} nodes`, rate(s.seqPerSec), "raw IndexedDB, 1 tx per put, in turn", rate(a.rawSeqPerSec), ratio(a.rawSeqPerSec / s.seqPerSec), "≥ 600/s");
+    row(`durable appends issued together, at ${n(s.size)} nodes`, rate(s.togetherPerSec), "raw IndexedDB, 1 tx per put, together", rate(a.rawTogetherPerSec), ratio(a.rawTogetherPerSec / s.togetherPerSec), "≥ 2,000/s");
+  }
+  const st = res.startup;
+  if (st) row("explorer start-up, empty, wasm in HTTP cache", ms(st.explorer), "wasm runtime start alone (cached)", ms(st.floor), ratio(st.explorer / st.floor), "≤ 300 ms");
+  const z = res.size;
+  row("wasm size, gzip -9", kb(z.gzip), "target", "900 KB", ratio(z.gzip / 900000), "≤ 900 KB");
+  row("wasm size, brotli q9", kb(z.brotli), "raw", kb(z.raw), ratio(z.brotli / z.raw), "–");
+  row(`wasm as served (make serve)`, `${kb(z.servedBr.bytes)} ${z.servedBr.encoding}`, "gzip-only client", `${kb(z.servedGzip.bytes)} ${z.servedGzip.encoding}`, "", "compressed");
+  const m = res.million;
+  if (m) {
+    const M = n(o.million);
+    row(`${M}-node tab: snapshot.load (${m.snapshotMB.toFixed(0)} MB), persisted`, ms(m.loadMs), "JSON.parse of the snapshot text", ms(m.parseMs), ratio(m.loadMs / m.parseMs), "no crash");
+    row(`${M}-node tab: search (${m.searchHits} hits)`, ms(m.searchMs), "–", "", "", "no crash");
+    row(`${M}-node tab: context, ${n(m.contextMessages)}-deep path`, ms(m.contextMs), "JSON.parse of its envelope text", ms(m.contextParseMs), ratio(m.contextMs / m.contextParseMs), "no crash");
+    row(`${M}-node tab: tree panel first paint`, ms(m.paintMs), "–", "", "", "no crash");
+    row(`${M}-node tab: heap`, `${Math.round(m.jsMB)} MB JS + ${Math.round(m.wasmMB)} MB wasm`, "–", "", "", "no crash");
+  }
+  const lines = [`machine: ${res.machine}`, `medians of ${o.runs} runs (heavy figures: ${o.heavyRuns}); ratio = measured time ÷ floor time (rates: floor rate ÷ measured rate)`, table(rows)];
+  if (res.hotspots) {
+    lines.push(`Chromium trace: ${res.hotspots.total} CPU samples; most self time:`);
+    for (const h of res.hotspots.top) lines.push(`  ${(h.share * 100).toFixed(1).padStart(5)}%  ${h.name}`);
+  }
+  return lines.join("\n");
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((err) => {
+    console.error(`bench: ${err.stack || err}`);
+    process.exit(1);
+  });
+}

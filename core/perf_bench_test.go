@@ -1,0 +1,104 @@
+package core
+
+import (
+	"strconv"
+	"testing"
+)
+
+// perfSnapshot returns the snapshot of one session "perf" holding n chat
+// messages of about 150 characters as one chain (so the cursor's path is n
+// deep): the corpus of issue 8 (100,000 messages ≈ 22 MB).
+func perfSnapshot(n int) []byte {
+	texts := benchCorpus(n)
+	b := []byte(`{"version":1,"sessionId":"perf","cursor":"m` + strconv.Itoa(n-1) + `","activeBranch":"main","nodes":[`)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"id":"m`...)
+		b = strconv.AppendInt(b, int64(i), 10)
+		b = append(b, `","parentId":`...)
+		if i == 0 {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, `"m`...)
+			b = strconv.AppendInt(b, int64(i-1), 10)
+			b = append(b, '"')
+		}
+		b = append(b, `,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":`...)
+		if i%2 == 0 {
+			b = append(b, `"user"`...)
+		} else {
+			b = append(b, `"assistant"`...)
+		}
+		b = append(b, `,"content":`...)
+		b = appendString(b, texts[i])
+		b = append(b, "}}"...)
+	}
+	return append(b, "]}"...)
+}
+
+// perfStore returns a store holding the perf session of n nodes.
+func perfStore(tb testing.TB, n int) *Store {
+	tb.Helper()
+	st := testStore(tb)
+	req := append([]byte(`{"operation":"snapshot.load","sessionId":"perf","snapshot":`), perfSnapshot(n)...)
+	req = append(req, '}')
+	if out := st.Call(req); string(out[:10]) != `{"ok":true` {
+		tb.Fatalf("snapshot.load: %s", out)
+	}
+	return st
+}
+
+var perfSink []byte
+
+// BenchmarkSnapshotLoad measures snapshot.load of 100,000 chat messages
+// (about 22 MB) through Call, request scanning included.
+func BenchmarkSnapshotLoad(b *testing.B) {
+	req := append([]byte(`{"operation":"snapshot.load","sessionId":"perf","snapshot":`), perfSnapshot(100000)...)
+	req = append(req, '}')
+	b.SetBytes(int64(len(req)))
+	st := testStore(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		perfSink = st.Call(req)
+	}
+}
+
+// BenchmarkSnapshotSave measures snapshot.save of 100,000 chat messages
+// through Call.
+func BenchmarkSnapshotSave(b *testing.B) {
+	st := perfStore(b, 100000)
+	req := []byte(`{"operation":"snapshot.save","sessionId":"perf"}`)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		perfSink = st.Call(req)
+	}
+	b.SetBytes(int64(len(perfSink)))
+}
+
+// BenchmarkContextDeep measures context of a 100,000-deep path through Call.
+func BenchmarkContextDeep(b *testing.B) {
+	st := perfStore(b, 100000)
+	req := []byte(`{"operation":"context","sessionId":"perf"}`)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		perfSink = st.Call(req)
+	}
+	b.SetBytes(int64(len(perfSink)))
+}
+
+// BenchmarkList measures list (previews) of 100,000 nodes through Call,
+// previews computed afresh each time.
+func BenchmarkList(b *testing.B) {
+	st := perfStore(b, 100000)
+	s := st.Session("perf")
+	req := []byte(`{"operation":"list","sessionId":"perf"}`)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, n := range s.nodes {
+			n.hasPrev = false
+		}
+		perfSink = st.Call(req)
+	}
+}
