@@ -31,6 +31,7 @@ func init() {
 		"node":           {[]string{"sessionId", "nodeId"}, opNode},
 		"branches":       {[]string{"sessionId"}, opBranches},
 		"tree":           {[]string{"sessionId", "showHidden"}, opTree},
+		"tree.rows":      {[]string{"sessionId"}, opTreeRows},
 		"jump":           {[]string{"sessionId", "nodeId"}, opJump},
 		"fork":           {[]string{"sessionId", "nodeId", "newSessionId", "branch"}, opFork},
 		"clone":          {[]string{"sessionId", "newSessionId"}, opClone},

@@ -193,12 +193,19 @@ test('a 100,000-node session opens fast, keeps few rows in the DOM and scrolls t
       const panel = document.querySelector('#panel');
       const t0 = performance.now();
       panel.sessionId = 'big';
-      await panel.refresh();
-      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      // Time to first paint: until the tree's rows are in the DOM and a frame was drawn.
+      while (!panel.shadowRoot.querySelector('.row')) await new Promise((r) => requestAnimationFrame(r));
+      await new Promise((r) => requestAnimationFrame(r));
+      const paint = performance.now() - t0;
       const rows = panel.shadowRoot.querySelectorAll('.row').length;
-      return { ms: performance.now() - t0, rows, ...panel.lastTimings };
+      await panel.updateComplete;
+      const all = performance.now() - t0;
+      // A second load: the core has the previews cached now (warm).
+      const t1 = performance.now();
+      await panel.refresh();
+      return { paint, all, rows, cold: { ...panel.lastTimings }, warm: performance.now() - t1, ...panel.lastTimings };
     });
-    console.log(`100,000 nodes: snapshot.load ${Math.round(loaded.ms)} ms; panel first paint ${Math.round(timing.ms)} ms (the core's tree call ${Math.round(timing.tree)} ms, the panel's rows and layout ${Math.round(timing.layout)} ms); ${timing.rows} rows in the DOM`);
+    console.log(`100,000 nodes: snapshot.load ${Math.round(loaded.ms)} ms; tree first paint ${Math.round(timing.paint)} ms (cold: the core computes every preview), whole panel ${Math.round(timing.all)} ms; a second load ${Math.round(timing.warm)} ms (the core's tree.rows call ${Math.round(timing.tree)} ms, the panel's rows and layout ${Math.round(timing.layout)} ms); ${timing.rows} rows in the DOM`);
     assert.ok(timing.rows > 10 && timing.rows < 80, `DOM rows: ${timing.rows}`);
     assert.equal(await panel.locator('.head .stats').textContent(), '100,000 nodes · 100 branches · on main');
     await page.screenshot({ path: artifactPath('panel-100k.png') });

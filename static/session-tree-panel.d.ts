@@ -59,6 +59,10 @@ export declare class SessionTreePanel extends HTMLElement {
   focusNode(id: string): boolean;
   /** Reload the session and redraw. */
   refresh(): Promise<void>;
+  /** Resolves once a reload in progress is done (starts none). */
+  readonly updateComplete: Promise<void>;
+  /** Where the last full load spent its time, in ms. */
+  readonly lastTimings?: { startedAt: number; tree: number; layout: number; context?: number };
   addEventListener<K extends keyof SessionTreePanelEventMap>(type: K, listener: (this: SessionTreePanel, ev: SessionTreePanelEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
 }

@@ -10,7 +10,8 @@
 // Properties: `tree` (a SessionTree; when not set before the element
 // connects, the page's shared tree from init() is used), `sessionId`,
 // `mode`, `theme`, `selectedNodeId`.
-// Methods: `open()`, `close()`, `focusNode(id)`, `refresh()`.
+// Methods: `open()`, `close()`, `focusNode(id)`, `refresh()`; the promise
+// `updateComplete` resolves once a reload in progress is done.
 // Events (CustomEvent, bubbling, composed; detail {sessionId, nodeId, …}):
 // `jump` after the cursor moved to nodeId; `select` when the highlighted
 // row changes; `branch` after a branch was made ({branch}); `fork` after a
@@ -23,7 +24,7 @@
 // github/details-dialog-element (guarded define, listeners added in
 // connectedCallback and removed in disconnectedCallback, CustomEvents out).
 
-import { FILTERS, indexRows, layoutRows, visibleWindow, contentParts, contentText, highlightPieces, searchRows, localDiff, branchStarts } from "./tree-model.js";
+import { FILTERS, indexRows, layoutRows, rowsFromColumns, visibleWindow, contentParts, contentText, highlightPieces, searchRows, localDiff, branchStarts } from "./tree-model.js";
 
 /** Height of one tree row in pixels (must match .row in session-tree-panel.css). */
 export const ROW_HEIGHT = 30;
@@ -33,6 +34,9 @@ const CONTEXT_PAGE = 60;
 
 /** Sessions with more rows than this take appends incrementally (no full `tree` call). */
 export const INCREMENTAL_ROWS = 2000;
+
+/** Paths longer than this (nodes) skip the `context` call (see _load). */
+export const CONTEXT_MAX_PATH = 5000;
 
 /** Characters after which a message is collapsed behind "Show more". */
 const LONG_MESSAGE = 700;
@@ -291,7 +295,7 @@ export class SessionTreePanel extends HTMLElement {
     }
     if (this._active === null || this._active === parent?.id) this._active = node.id;
     this._relayout();
-    if (this._ctx) this._ctx = { ...this._ctx, messages: { length: this._ctx.messages.length + 1 } };
+    if (this._ctx?.messages) this._ctx = { ...this._ctx, messages: { length: this._ctx.messages.length + 1 } };
     await this._renderContext(this._ctx);
   }
 
@@ -352,6 +356,11 @@ export class SessionTreePanel extends HTMLElement {
   /** Reload the session from the tree and redraw. */
   refresh() {
     return this._scheduleRefresh();
+  }
+
+  /** Resolves when no reload is in progress (without starting one). */
+  get updateComplete() {
+    return (this._refreshing ?? Promise.resolve()).then(() => this._appendChain);
   }
 
   // ----------------------------------------------------------------- build
@@ -546,7 +555,7 @@ export class SessionTreePanel extends HTMLElement {
     // follows after the browser had a chance to paint.
     const t0 = performance.now();
     const sessEnv = await this._tree.call({ operation: "session", sessionId: id });
-    const treeEnv = await this._tree.call({ operation: "tree", sessionId: id });
+    const treeEnv = await this._treeValue(id);
     const t1 = performance.now();
     if (seq !== this._refreshSeq || id !== this.sessionId) return;
     if (!treeEnv.ok) {
@@ -565,13 +574,32 @@ export class SessionTreePanel extends HTMLElement {
     this._relayout();
     this._renderHead(treeEnv.value);
     /** Where the last full load spent its time, in ms: `tree` call and the panel's own work. */
-    this.lastTimings = { tree: t1 - t0, layout: performance.now() - t1 };
+    this.lastTimings = { startedAt: t0, tree: t1 - t0, layout: performance.now() - t1 };
     await new Promise((resolve) => setTimeout(resolve, 0));
     if (seq !== this._refreshSeq || id !== this.sessionId) return;
-    const ctxEnv = await this._tree.call({ operation: "context", sessionId: id });
+    // `context` of a very deep path is megabytes of messages the pane does
+    // not show: past CONTEXT_MAX_PATH nodes the pane counts nodes instead.
+    const t2 = performance.now();
+    const deep = (this._session?.depth ?? 0) > CONTEXT_MAX_PATH;
+    const ctxEnv = deep ? null : await this._tree.call({ operation: "context", sessionId: id });
     if (seq !== this._refreshSeq || id !== this.sessionId) return;
-    this._ctx = ctxEnv.ok ? { messages: { length: ctxEnv.value.messages.length }, state: ctxEnv.value.state } : null;
+    this._ctx = ctxEnv?.ok ? { messages: { length: ctxEnv.value.messages.length }, state: ctxEnv.value.state } : { messages: null, state: null };
+    this.lastTimings.context = performance.now() - t2;
     await this._renderContext(this._ctx);
+  }
+
+  /**
+   * The session's rows: the compact `tree.rows` when the core has it (half
+   * the bytes, no reflection), else `tree`. Resolves to an envelope whose
+   * value is shaped like tree's.
+   */
+  async _treeValue(sessionId) {
+    if (this._ops.get("tree.rows") !== false) {
+      const env = await this._call({ operation: "tree.rows", sessionId });
+      if (env.ok) return { ok: true, value: rowsFromColumns(env.value) };
+      if (!isUnknownOperation(env)) return env;
+    }
+    return this._tree.call({ operation: "tree", sessionId });
   }
 
   _setRows(rows) {
@@ -1133,8 +1161,9 @@ export class SessionTreePanel extends HTMLElement {
     const from = Math.max(0, total - this._contextShown);
     const nodes = await Promise.all(pathRows.slice(from).map((r) => this._node(r.id)));
     if (seq !== this._refreshSeq) return;
-    const m = ctx.messages.length;
-    this._ctxStats.textContent = `${m} ${m === 1 ? "message" : "messages"} to the model · ${total} ${total === 1 ? "node" : "nodes"} root → cursor`;
+    const m = ctx.messages?.length;
+    const nodesText = `${total.toLocaleString("en")} ${total === 1 ? "node" : "nodes"} root → cursor`;
+    this._ctxStats.textContent = m === undefined ? nodesText : `${m.toLocaleString("en")} ${m === 1 ? "message" : "messages"} to the model · ${nodesText}`;
     this._renderState(ctx, nodes);
     const items = [];
     if (from > 0) {

@@ -466,3 +466,39 @@ export function localDiff(parentOf, from, to) {
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
   return { ancestor: i > 0 ? a[i - 1] : null, from: a.slice(i), to: b.slice(i) };
 }
+
+/**
+ * Turn the value of the core's `tree.rows` (columns: ids, parent row
+ * indexes, tables of branch/kind/role names, previews, depths, child
+ * counts, flag bits, sparse tip and label lists) back into the value of
+ * `tree`: `{sessionId, cursor, activeBranch, rows}` with rows shaped like
+ * tree's (no `indent`, which views draw themselves; no `text`).
+ * @param {object} c the value of tree.rows
+ * @returns {{sessionId: string, cursor: string|null, activeBranch: string, rows: object[]}}
+ */
+export function rowsFromColumns(c) {
+  const rows = new Array(c.count);
+  for (let i = 0; i < c.count; i++) {
+    const f = c.flags[i];
+    const p = c.parent[i];
+    rows[i] = {
+      id: c.id[i],
+      parentId: p < 0 ? null : c.id[p],
+      branch: c.branches[c.branch[i]],
+      kind: c.kinds[c.kind[i]],
+      role: c.roles[c.role[i]],
+      preview: c.preview[i],
+      depth: c.depth[i],
+      indent: 0,
+      childCount: c.childCount[i],
+      onPath: (f & 1) !== 0,
+      cursor: (f & 2) !== 0,
+      hidden: (f & 4) !== 0,
+      hiddenRoot: (f & 8) !== 0,
+      preferred: (f & 16) !== 0,
+    };
+  }
+  for (const [i, b] of c.tipOf) rows[i].tipOf = c.branches[b];
+  for (const [i, label] of c.label) rows[i].label = label;
+  return { sessionId: c.sessionId, cursor: c.cursor, activeBranch: c.activeBranch, rows };
+}
