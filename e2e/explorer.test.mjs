@@ -116,6 +116,15 @@ test('explorer: demo session, jump by click, import with report, export, reload'
     // Byte-exact, not re-encoded by JSON.parse: the export's own numbers keep their digits.
     assert.equal(text.includes('"create_time":1756000001.0,'), true);
 
+    // The core's other export formats, when it has them: Markdown of the cursor path.
+    if ((await page.locator('#export-list [data-format="markdown"]').count()) === 1) {
+      const [md] = await Promise.all([page.waitForEvent('download'), page.locator('#export-button').click().then(() => page.locator('#export-list [data-format="markdown"]').click())]);
+      const exported = await call(page, { operation: 'export', sessionId: selected, format: 'markdown' });
+      assert.equal(md.suggestedFilename(), exported.filename);
+      assert.equal(fs.readFileSync(await md.path(), 'utf8'), exported.text);
+      assert.match(exported.text, /How do I roll back the deploy\?/);
+    }
+
     // Reload: every session, the selection and the cursors are back.
     const before = await call(page, { operation: 'sessions' });
     const demoBefore = await call(page, { operation: 'session', sessionId: 'demo' });

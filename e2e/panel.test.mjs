@@ -134,7 +134,8 @@ test('keyboard only: open, move, fold, jump, search, close — the context follo
     await page.keyboard.press('/');
     assert.equal(await focusedTag(), 'search');
     await page.keyboard.type('tight budget');
-    await drawer.locator('.hits .hit-item').first().waitFor();
+    // (results follow the typing; wait for those of the whole query)
+    await drawer.locator('.hits .hit-item mark', { hasText: /^budget$/i }).first().waitFor();
     // The best hit is the user message holding both words, both highlighted.
     const hostelRow = rows.find((r) => r.preview.includes('hostel') && r.role === 'user');
     assert.equal(await drawer.locator('.hits .hit-item').first().getAttribute('data-node-id'), hostelRow.id);

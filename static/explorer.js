@@ -267,7 +267,9 @@ async function exportFormat(format) {
   const spec = EXPORT_FORMATS.find((f) => f.format === format);
   const env = await state.tree.call({ operation: "export", sessionId: id, format });
   if (!env.ok) return setStatus(`Cannot export: ${env.error.message}`, true);
-  download(exportedText(env.value), snapshotFileName(id).replace(/\.snapshot\.json$/, spec.ext), spec.type);
+  const v = env.value;
+  const name = typeof v?.filename === "string" && v.filename !== "" ? v.filename : snapshotFileName(id).replace(/\.snapshot\.json$/, spec.ext);
+  download(exportedText(v), name, typeof v?.mimeType === "string" ? v.mimeType : spec.type);
 }
 
 /** Offer the core's export formats when it has the export operation. */
