@@ -210,8 +210,11 @@ func (r *request) idField(field string) (string, *Error) {
 	if err != nil {
 		return "", err
 	}
+	if hasLoneSurrogate(r.fields[field]) {
+		return "", invalidf("field %q holds a lone UTF-16 surrogate; ids must be valid Unicode", field)
+	}
 	if !validSessionID(id) {
-		return "", invalidf("field %q must be 1–256 characters without control characters", field)
+		return "", invalidf("field %q must be 1–256 characters, not only white space, without control characters", field)
 	}
 	return id, nil
 }
@@ -219,21 +222,21 @@ func (r *request) idField(field string) (string, *Error) {
 // branchName returns a branch-name field; required says whether it must be
 // present. Names are 1–128 characters without control characters.
 func (r *request) branchName(field string, required bool) (string, *Error) {
-	var name string
-	var err *Error
-	if required {
-		name, err = r.str(field)
-	} else {
-		name, err = r.optStr(field)
-		if err == nil && name == "" && r.has(field) {
-			return "", invalidf("field %q must not be empty", field)
+	if !r.has(field) {
+		if required {
+			return "", invalidf("field %q is required for operation %q", field, r.op)
 		}
+		return "", nil
 	}
-	if err != nil || name == "" {
-		return name, err
+	name, err := r.optStr(field)
+	if err != nil {
+		return "", err
+	}
+	if hasLoneSurrogate(r.fields[field]) {
+		return "", invalidf("field %q holds a lone UTF-16 surrogate; branch names must be valid Unicode", field)
 	}
 	if !validName(name) {
-		return "", invalidf("field %q: branch name %q must be 1–128 characters without control characters", field, name)
+		return "", invalidf("field %q: branch name %q must be 1–128 characters, not only white space, without control characters", field, name)
 	}
 	return name, nil
 }

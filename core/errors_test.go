@@ -80,3 +80,31 @@ func TestInvalidUTF8RequestGetsAnEnvelope(t *testing.T) {
 	msg := fails(t, st, []byte("{\"operation\":\"create\",\"sessionId\":\"\xff\"}"), InvalidArgument)
 	require.Equal(t, "request is not valid UTF-8", msg)
 }
+
+// TestNamesAndIdsAreRefusedWhenBlankOrAmbiguous: a branch name or id that
+// is empty, only white space, holds a lone surrogate (which decoding would
+// merge with U+FFFD) or a bidi override is INVALID_ARGUMENT, and nothing
+// changes; such a name could otherwise reach a snapshot that no longer loads.
+func TestNamesAndIdsAreRefusedWhenBlankOrAmbiguous(t *testing.T) {
+	st := testStore(t)
+	buildBranchy(t, st, "s")
+	cases := []struct{ name, req, mention string }{
+		{"an empty branch name", `{"operation":"branch","sessionId":"s","nodeId":"n0001","branch":""}`, `"branch"`},
+		{"a blank branch name", `{"operation":"branch","sessionId":"s","nodeId":"n0001","branch":"   "}`, `"branch"`},
+		{"an empty summary branch", `{"operation":"branch.summary","sessionId":"s","nodeId":"n0001","branch":"","summary":"x"}`, `"branch"`},
+		{"a lone surrogate branch", `{"operation":"branch","sessionId":"s","nodeId":"n0001","branch":"\ud800"}`, "lone UTF-16 surrogate"},
+		{"a bidi override branch", `{"operation":"branch","sessionId":"s","nodeId":"n0001","branch":"a\u202eb"}`, `"branch"`},
+		{"a blank session id", `{"operation":"create","sessionId":"  "}`, `"sessionId"`},
+		{"a lone surrogate session id", `{"operation":"create","sessionId":"\udc00"}`, "lone UTF-16 surrogate"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name+" is refused", func(t *testing.T) {
+			before := snapshot(t, st, "s")
+			assert.Contains(t, fails(t, st, tc.req, InvalidArgument), tc.mention)
+			assert.Equal(t, before, snapshot(t, st, "s"))
+		})
+	}
+	// A valid surrogate pair is a character like any other.
+	ok[Status](t, st, `{"operation":"create","sessionId":"\ud83d\ude00"}`)
+	assert.NotNil(t, st.Session("😀"))
+}

@@ -522,3 +522,30 @@ func compactBytes(raw []byte) []byte {
 	}
 	return out
 }
+
+// hasLoneSurrogate reports whether a JSON string token holds a \uD800–\uDFFF
+// escape that is not half of a valid pair (decoding would turn it into
+// U+FFFD, so two different ids could meet as one).
+func hasLoneSurrogate(raw []byte) bool {
+	for i := 0; i+5 < len(raw); i++ {
+		if raw[i] != '\\' {
+			continue
+		}
+		if raw[i+1] != 'u' {
+			i++ // skip the escaped character
+			continue
+		}
+		r := hex4(raw[i+2 : i+6])
+		if r >= 0xd800 && r <= 0xdbff && i+11 < len(raw) && raw[i+6] == '\\' && raw[i+7] == 'u' {
+			if r2 := hex4(raw[i+8 : i+12]); r2 >= 0xdc00 && r2 <= 0xdfff {
+				i += 11
+				continue
+			}
+		}
+		if r >= 0xd800 && r <= 0xdfff {
+			return true
+		}
+		i += 5
+	}
+	return false
+}

@@ -204,11 +204,19 @@ func hasInsignificantSpace(raw []byte) bool {
 // validName checks a branch name: 1–128 characters, valid UTF-8, no control
 // characters.
 func validName(name string) bool {
-	if name == "" || !utf8.ValidString(name) || utf8.RuneCountInString(name) > 128 {
+	return validLabel(name, 128)
+}
+
+// validLabel checks a name or id: 1–max characters, valid UTF-8, not only
+// white space, no control characters and no bidirectional overrides
+// (U+202A–U+202E, U+2066–U+2069), which would make it display as
+// something it is not.
+func validLabel(name string, max int) bool {
+	if strings.TrimSpace(name) == "" || !utf8.ValidString(name) || utf8.RuneCountInString(name) > max {
 		return false
 	}
 	for _, r := range name {
-		if unicode.IsControl(r) {
+		if unicode.IsControl(r) || r >= '\u202a' && r <= '\u202e' || r >= '\u2066' && r <= '\u2069' {
 			return false
 		}
 	}
@@ -218,15 +226,7 @@ func validName(name string) bool {
 // validSessionID checks a session id: 1–256 characters, valid UTF-8, no
 // control characters.
 func validSessionID(id string) bool {
-	if id == "" || !utf8.ValidString(id) || utf8.RuneCountInString(id) > 256 {
-		return false
-	}
-	for _, r := range id {
-		if unicode.IsControl(r) {
-			return false
-		}
-	}
-	return true
+	return validLabel(id, 256)
 }
 
 // validTimestamp reports whether s parses as RFC 3339.

@@ -289,3 +289,22 @@ test('callText hands back a message byte for byte, big numbers included', async 
   assert.ok(r.includes(`"messages":[${message}]`), r);
   await page.close();
 });
+
+test('null and non-function arguments get envelopes, not exceptions', async () => {
+  const page = await shimPage();
+  const r = await page.evaluate(async () => {
+    const tree = await window.sessiontree.init(null);
+    const out = [];
+    out.push((await tree.command('/tree list', null)).error.code);
+    out.push((await tree.importText('{}', undefined, null)).error.code);
+    out.push((await tree.search('x', null)).ok);
+    const off = tree.subscribe(null);
+    out.push(typeof off);
+    await tree.call({ operation: 'create', sessionId: 'n' + Date.now() });
+    return out;
+  });
+  assert.deepEqual(r, ['INVALID_ARGUMENT', 'INVALID_ARGUMENT', true, 'function']);
+  assert.ok(env.errors.some((e) => e.includes('subscribe takes a function')));
+  env.errors.length = 0;
+  await page.close();
+});

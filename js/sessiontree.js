@@ -79,6 +79,7 @@ function loadRuntime(wasmURL) {
  * @returns {Promise<SessionTree>}
  */
 export function init(options = {}) {
+  options = options ?? {};
   const wasmURL = options.wasmURL ? new URL(options.wasmURL, globalThis.location?.href) : new URL("./sessiontree.wasm", import.meta.url);
   const persist = options.persist !== false;
   const dbName = options.dbName ?? DB_DEFAULT_NAME;
@@ -244,6 +245,7 @@ export class SessionTree {
    * @returns {Promise<object>} the envelope; value {format, sessions, skipped, warnings}
    */
   async importText(text, format = "auto", options = {}) {
+    options = options ?? {};
     if (typeof text !== "string") {
       return errorEnvelope("INVALID_ARGUMENT", "importText takes the file's text as a string");
     }
@@ -315,7 +317,8 @@ export class SessionTree {
    * @param {{sessionId?: string}} [options]
    * @returns {Promise<object>} the envelope
    */
-  command(line, { sessionId } = {}) {
+  command(line, options = {}) {
+    const sessionId = options?.sessionId;
     return this.call(sessionId === undefined ? { operation: "command", line } : { operation: "command", line, sessionId });
   }
 
@@ -334,7 +337,7 @@ export class SessionTree {
    * @returns {Promise<object>} the envelope; value {hits: [{sessionId, nodeId, branch, role, score, snippet, ranges}], total}
    */
   search(query, options = {}) {
-    return this.call({ operation: "search", query, ...options });
+    return this.call({ operation: "search", query, ...(options ?? {}) });
   }
 
   /**
@@ -345,6 +348,10 @@ export class SessionTree {
    * @returns {() => void} unsubscribe
    */
   subscribe(fn) {
+    if (typeof fn !== "function") {
+      console.error("sessiontree: subscribe takes a function; nothing was subscribed");
+      return () => {};
+    }
     this._listeners.add(fn);
     return () => this._listeners.delete(fn);
   }
