@@ -156,6 +156,9 @@ func opImport(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	data := []byte(r.fields["data"])
+	if data[0] != '"' && data[0] != '{' && data[0] != '[' {
+		return nil, invalidf("field \"data\" must be the export's text (a string) or its JSON object or array, not %s", clip(data))
+	}
 	if data[0] == '"' {
 		var text string
 		if err := json.Unmarshal(data, &text); err != nil {
