@@ -16,11 +16,12 @@ type operation struct {
 }
 
 // operations is the dispatch table: every operation of SPEC.md, plus
-// "node" (one full node), "restore" (used by the JS shim to bring back a
-// session from IndexedDB), the annotations "label", "hide" and "prefer"
-// (annotate.go), "diff" (diff.go), "command" (command.go) and the panel
-// service "remote.list|session|jump|fork" (panel.go). Filled in init to break the reference cycle
-// with Call.
+// "node" (one full node), "restore", "sync.merge" and "sync.forget" (used
+// by the JS shim to bring back a session from IndexedDB and to take in what
+// other tabs stored; see sync.go), the annotations "label", "hide" and
+// "prefer" (annotate.go), "diff" (diff.go), "command" (command.go) and the
+// panel service "remote.list|session|jump|fork" (panel.go). Filled in init
+// to break the reference cycle with Call.
 var operations map[string]operation
 
 func init() {
@@ -55,6 +56,8 @@ func init() {
 		"export":         {[]string{"sessionId", "format"}, opExport},
 		"restore":        {[]string{"snapshot", "title", "createdAt", "updatedAt"}, opRestore},
 		"search":         {[]string{"query", "sessionId", "limit", "roles", "branch"}, opSearch},
+		"sync.merge":     {[]string{"sessionId", "nodes", "title", "updatedAt", "cursor", "activeBranch"}, opSyncMerge},
+		"sync.forget":    {[]string{"sessionId"}, opSyncForget},
 	}
 }
 

@@ -1,0 +1,131 @@
+package core
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// tabStore is a test store whose ids carry a prefix, so two "tabs" draw
+// different ids the way two random generators would.
+func tabStore(tb testing.TB, prefix string) *Store {
+	tb.Helper()
+	st := testStore(tb)
+	seq := 0
+	st.newID = func() string {
+		seq++
+		return fmt.Sprintf("%s%04d", prefix, seq)
+	}
+	st.TrackChanges(true)
+	return st
+}
+
+// drainedNodes returns the node lines of one drain of st, as a JSON array.
+func drainedNodes(tb testing.TB, st *Store) string {
+	tb.Helper()
+	var nodes []string
+	for _, line := range strings.Split(strings.TrimSpace(string(st.DrainChanges(true))), "\n") {
+		if strings.HasPrefix(line, `{"sessionId":`) {
+			continue
+		}
+		nodes = append(nodes, line)
+	}
+	return "[" + strings.Join(nodes, ",") + "]"
+}
+
+func TestSyncMerge(t *testing.T) {
+	t.Run("nodes another tab appended under the same node make a fork and both tabs keep their cursor", func(t *testing.T) {
+		a, b := tabStore(t, "a"), tabStore(t, "b")
+		ok[Status](t, a, obj{"operation": "create", "sessionId": "s"})
+		root := ok[obj](t, a, obj{"operation": "append", "sessionId": "s", "message": obj{"role": "user", "content": "hi"}})
+		a.DrainChanges(true)
+		ok[Status](t, b, obj{"operation": "restore", "snapshot": json.RawMessage(snapshot(t, a, "s"))})
+
+		ok[obj](t, a, obj{"operation": "append", "sessionId": "s", "message": obj{"role": "assistant", "content": "from a"}})
+		fromA := drainedNodes(t, a)
+		status := ok[Status](t, b, fmt.Sprintf(`{"operation":"sync.merge","sessionId":"s","nodes":%s}`, fromA))
+		assert.Equal(t, 2, status.NodeCount)
+		assert.Equal(t, root["id"], *status.Cursor, "tab b keeps its own cursor")
+
+		nb := ok[obj](t, b, obj{"operation": "append", "sessionId": "s", "message": obj{"role": "assistant", "content": "from b"}})
+		assert.Equal(t, root["id"], nb["parentId"])
+		assert.Equal(t, "main-2", nb["branch"], "the tip of main is a's node, so b forks")
+		ok[Status](t, a, fmt.Sprintf(`{"operation":"sync.merge","sessionId":"s","nodes":%s}`, drainedNodes(t, b)))
+
+		assert.Equal(t, snapshotNodes(t, a, "s"), snapshotNodes(t, b, "s"), "both tabs hold the same tree")
+		assert.Empty(t, string(a.DrainChanges(true)), "a merge records no change")
+	})
+
+	t.Run("an empty session adopts the writer's cursor and active branch", func(t *testing.T) {
+		st := tabStore(t, "b")
+		ok[Status](t, st, obj{"operation": "create", "sessionId": "s"})
+		st.DrainChanges(true)
+		status := ok[Status](t, st, `{"operation":"sync.merge","sessionId":"s","cursor":"x2","activeBranch":"side","updatedAt":"2030-01-01T00:00:00.000Z","title":"T","nodes":[`+
+			`{"id":"x1","parentId":null,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":"a"}},`+
+			`{"id":"x2","parentId":"x1","branch":"side","kind":"message","timestamp":"2026-11-29T12:00:00.001Z","message":{"role":"user","content":"b"}}]}`)
+		assert.Equal(t, "x2", *status.Cursor)
+		assert.Equal(t, "side", status.ActiveBranch)
+		assert.Equal(t, "T", status.Title)
+		assert.Equal(t, "2030-01-01T00:00:00.000Z", status.UpdatedAt)
+		assert.Equal(t, 2, status.BranchCount)
+	})
+
+	const good = `{"id":"x1","parentId":null,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":"a"}}`
+	faults := []struct {
+		name  string
+		nodes string
+		code  Code
+		msg   string
+	}{
+		{"a repeated id of the session is rejected", `[{"id":"n0001","parentId":null,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":"a"}}]`, InvalidSnapshot, `snapshot: nodes[0] repeats the id "n0001", already in session "s"`},
+		{"an id repeated inside the list is rejected", "[" + good + "," + good + "]", InvalidSnapshot, `snapshot: nodes[1] repeats the id "x1"`},
+		{"an unknown parent is rejected", `[{"id":"x1","parentId":"nope","branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":"a"}}]`, InvalidSnapshot, `snapshot: node "x1" has parentId "nope", which is not an earlier node`},
+		{"a bad kind is rejected", `[{"id":"x1","parentId":null,"branch":"main","kind":"odd","timestamp":"2026-11-29T12:00:00.000Z"}]`, InvalidSnapshot, `snapshot: node "x1" has a bad kind "odd" (known: message, summary)`},
+		{"nodes that are not an array are rejected", `{}`, InvalidArgument, `field "nodes" must be an array of nodes for operation "sync.merge"`},
+	}
+	for _, tc := range faults {
+		t.Run(tc.name+" and nothing changes", func(t *testing.T) {
+			st := tabStore(t, "n")
+			ok[Status](t, st, obj{"operation": "create", "sessionId": "s"})
+			ok[obj](t, st, obj{"operation": "append", "sessionId": "s", "message": obj{"role": "user", "content": "hi"}})
+			before := snapshot(t, st, "s")
+			msg := fails(t, st, fmt.Sprintf(`{"operation":"sync.merge","sessionId":"s","nodes":%s}`, tc.nodes), tc.code)
+			assert.Equal(t, tc.msg, msg)
+			assert.Equal(t, before, snapshot(t, st, "s"))
+		})
+	}
+
+	t.Run("an unknown session is SESSION_NOT_FOUND", func(t *testing.T) {
+		fails(t, testStore(t), `{"operation":"sync.merge","sessionId":"zz","nodes":[]}`, SessionNotFound)
+	})
+}
+
+func TestSyncForget(t *testing.T) {
+	t.Run("a forgotten session is gone from memory and from the pending changes", func(t *testing.T) {
+		st := tabStore(t, "n")
+		ok[Status](t, st, obj{"operation": "create", "sessionId": "a"})
+		ok[Status](t, st, obj{"operation": "create", "sessionId": "b"})
+		assert.Equal(t, map[string]string{"sessionId": "a"}, ok[map[string]string](t, st, `{"operation":"sync.forget","sessionId":"a"}`))
+		fails(t, st, `{"operation":"session","sessionId":"a"}`, SessionNotFound)
+		list := ok[[]SessionSummary](t, st, `{"operation":"sessions"}`)
+		require.Len(t, list, 1)
+		assert.Equal(t, "b", list[0].SessionID)
+		changes := string(st.DrainChanges(false))
+		assert.NotContains(t, changes, `"sessionId":"a"`)
+		assert.Contains(t, changes, `"sessionId":"b"`)
+	})
+}
+
+// snapshotNodes returns the nodes of a session's snapshot as decoded JSON.
+func snapshotNodes(tb testing.TB, st *Store, id string) []any {
+	tb.Helper()
+	var snap struct {
+		Nodes []any `json:"nodes"`
+	}
+	require.NoError(tb, json.Unmarshal([]byte(snapshot(tb, st, id)), &snap))
+	return snap.Nodes
+}
