@@ -11,7 +11,9 @@
 // The contract is SPEC.md; every call resolves to an envelope
 // {ok: true, value} or {ok: false, error: {code, message}}.
 
-import { openDatabase, readAllSessions, Writer, DB_DEFAULT_NAME } from "./store.js";
+import { openDatabase, readAllSessions, restoreRequest, Writer, DB_DEFAULT_NAME, STORAGE_ERROR } from "./store.js";
+
+export { STORAGE_ERROR };
 
 /** The time importText aims to spend on one slice of a large import, in ms. */
 const SLICE_MS = 50;
@@ -95,26 +97,23 @@ export function init(options = {}) {
 async function create(wasmURL, dbName) {
   const api = await loadRuntime(wasmURL);
   let db = null;
-  let sessions = [];
+  let stored = { gen: 0, sessions: [] };
+  let tree = null;
+  const early = [];
   if (dbName !== null) {
-    db = await openDatabase(dbName);
+    db = await openDatabase(dbName, {
+      onClose: (reason, message) => (tree ? tree._storageClosed(reason, message) : early.push([reason, message])),
+    });
     try {
-      sessions = await readAllSessions(db);
+      stored = await readAllSessions(db);
     } catch (err) {
       db.close();
       throw err;
     }
   }
   const handle = api.newStore();
-  const tree = new SessionTree(handle, db, dbName);
-  for (const s of sessions) {
-    const env = JSON.parse(handle.call(JSON.stringify({
-      operation: "restore",
-      snapshot: "__SNAPSHOT__",
-      title: s.meta.title,
-      createdAt: s.meta.createdAt,
-      updatedAt: s.meta.updatedAt,
-    }).replace('"__SNAPSHOT__"', () => s.snapshot)));
+  for (const s of stored.sessions) {
+    const env = JSON.parse(handle.call(restoreRequest(s.meta, s.snapshot)));
     if (!env.ok) {
       handle.free();
       db?.close();
@@ -122,6 +121,8 @@ async function create(wasmURL, dbName) {
     }
   }
   handle.drain(false); // restoring records no change, but be sure
+  tree = new SessionTree(handle, db, dbName, stored);
+  for (const [reason, message] of early) tree._storageClosed(reason, message);
   return tree;
 }
 
@@ -136,6 +137,30 @@ function yieldToPage() {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
+/**
+ * Operations that never change anything: answered at once from memory when
+ * no write is queued (a write queued before them is waited for, so a
+ * read sees every call made before it). Every other operation, including
+ * ones this list does not know, goes through the Writer.
+ */
+const READ_ONLY = new Set(["list", "node", "branches", "tree", "context", "session", "snapshot.save", "sessions", "search"]);
+
+/**
+ * The operation name of a request, or "" when it cannot be told cheaply.
+ * @param {object|string} request
+ * @param {string} text the request as JSON text
+ */
+function operationOf(request, text) {
+  if (typeof request === "object" && request !== null) return typeof request.operation === "string" ? request.operation : "";
+  if (text.length > 4096) return "";
+  try {
+    const op = JSON.parse(text)?.operation;
+    return typeof op === "string" ? op : "";
+  } catch {
+    return "";
+  }
+}
+
 function errorEnvelope(code, message) {
   return { ok: false, error: { code, message } };
 }
@@ -145,13 +170,18 @@ function errorEnvelope(code, message) {
  * with persist: false). Obtain it from init().
  */
 export class SessionTree {
-  /** @param {object} handle @param {IDBDatabase|null} db @param {string|null} dbName */
-  constructor(handle, db, dbName) {
+  /**
+   * @param {object} handle @param {IDBDatabase|null} db @param {string|null} dbName
+   * @param {{gen: number, sessions: {meta: object}[]}} [stored] what init read from the database
+   */
+  constructor(handle, db, dbName, stored = { gen: 0, sessions: [] }) {
     this._handle = handle;
     this._db = db;
     this._dbName = dbName;
-    this._writer = db ? new Writer(db) : null;
     this._listeners = new Set();
+    this._writer = db
+      ? new Writer(db, handle, { gen: stored.gen, metas: stored.sessions.map((s) => s.meta), emit: (e) => this._emit(e), parseChanges })
+      : null;
     this._memorySnapshots = new Map(); // for persist: false
     const remote = (operation, fields) => this.call({ operation: "remote." + operation, ...fields });
     /**
@@ -183,8 +213,12 @@ export class SessionTree {
    * Answer one request of the tool API: `{operation, ...fields}` as an
    * object or a JSON string. Resolves to the envelope; never rejects for a
    * domain error (bad input gets an INVALID_ARGUMENT envelope). A mutating
-   * call resolves only after its change is committed to IndexedDB; if the
-   * commit fails the promise rejects with the storage error.
+   * call resolves only after its change is committed to IndexedDB (and after
+   * what other tabs stored was taken in first, so ids never collide and
+   * appends under one node in two tabs make a fork). If the commit fails
+   * (quota exceeded, connection closed) it resolves to
+   * `{ok: false, error: {code: "STORAGE_ERROR", message}}` and memory is
+   * brought back to what is stored: the change is wholly undone.
    * @param {object|string} request
    * @returns {Promise<{ok: true, value: any} | {ok: false, error: {code: string, message: string}}>}
    */
@@ -219,6 +253,10 @@ export class SessionTree {
         return answer(errorEnvelope("INVALID_ARGUMENT", "request must be an object like {operation: \"session\", sessionId: \"demo\"}"));
       }
     }
+    if (this._writer) {
+      if (READ_ONLY.has(operationOf(request, text)) && this._writer.idle) return this._finish(this._handle.call(text), asText);
+      return this._writer.run(() => this._handle.call(text)).then((t) => (asText ? t : JSON.parse(t)));
+    }
     return this._finish(this._handle.call(text), asText);
   }
 
@@ -252,7 +290,7 @@ export class SessionTree {
     const { onProgress, signal } = options;
     const sliceBytes = Number.isInteger(options.sliceBytes) && options.sliceBytes > 0 ? options.sliceBytes : 1 << 20;
     if (!onProgress && !signal && text.length < sliceBytes / 3) {
-      return this._finish(this._handle.importText(text, format));
+      return this._mutate(() => this._handle.importText(text, format));
     }
     // The text crosses to the wasm in slices of UTF-8 bytes, a yield
     // between them, so no single call copies all of a large file.
@@ -286,9 +324,14 @@ export class SessionTree {
         return errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
       }
       const t0 = performance.now();
-      const step = JSON.parse(this._handle.importStep(job, budget));
+      // A step may add sessions (once reading is done): through the
+      // Writer, so each step's sessions are stored in one transaction.
+      const step = await this._mutate(() => this._handle.importStep(job, budget));
       // Aim at slices of about SLICE_MS, never above sliceBytes.
-      if (step.ok === false) return step;
+      if (step.ok === false) {
+        this._handle.importCancel(job);
+        return step;
+      }
       const ms = Math.max(performance.now() - t0, 1);
       budget = Math.max(16 << 10, Math.min(sliceBytes, Math.round(((step.read - read) * SLICE_MS) / ms)));
       read = step.read;
@@ -298,12 +341,9 @@ export class SessionTree {
         console.error("sessiontree: an onProgress callback threw", err);
       }
       if (step.done) break;
-      // Sessions added by this step (after reading) are stored now, so
-      // the last step does not have to write them all at once.
-      await this._commitChanges();
       await yieldToPage();
     }
-    return this._finish(this._handle.importFinish(job));
+    return this._mutate(() => this._handle.importFinish(job));
   }
 
   /**
@@ -343,8 +383,13 @@ export class SessionTree {
   /**
    * Subscribe to changes. fn receives `{type, sessionId, nodeId?}` after
    * each change is applied (and, when persisting, committed): type is the
-   * operation that made it, nodeId the session's cursor afterwards.
-   * @param {(event: {type: string, sessionId: string, nodeId?: string}) => void} fn
+   * operation that made it, nodeId the session's cursor afterwards. Changes
+   * another tab stored arrive the same way with `remote: true` (nodeId is
+   * then that tab's cursor). When this tab stops saving — another tab
+   * opened a newer schema version, or the browser closed the database — fn
+   * receives `{type: "storage", state: "closed", reason, message}` with a
+   * message to show the user (reload the page).
+   * @param {(event: {type: string, sessionId?: string, nodeId?: string, remote?: boolean, state?: string, reason?: string, message?: string}) => void} fn
    * @returns {() => void} unsubscribe
    */
   subscribe(fn) {
@@ -404,6 +449,16 @@ export class SessionTree {
   }
 
   /**
+   * Take in now what other tabs stored since this tab last looked (it
+   * happens by itself when they announce a change on their
+   * BroadcastChannel; this is for callers that cannot wait for that).
+   * @returns {Promise<void>}
+   */
+  refresh() {
+    return this._writer ? this._writer.pull() : Promise.resolve();
+  }
+
+  /**
    * Wait until every write started so far is committed.
    * @returns {Promise<void>}
    */
@@ -411,30 +466,89 @@ export class SessionTree {
     return this._writer ? this._writer.flush() : Promise.resolve();
   }
 
-  /** Close the IndexedDB connection; later mutating calls reject. */
+  /**
+   * Close the IndexedDB connection. Later calls that would change something
+   * resolve to a STORAGE_ERROR envelope; reads keep answering from memory.
+   */
   close() {
+    this._writer?.close("the tree was closed");
     this._db?.close();
     if (this._dbName !== null && shared.get(this._dbName)) shared.delete(this._dbName);
   }
 
+  /**
+   * Storage facts for the explorer: whether this tree persists, whether it
+   * can still write (`state` "open" or "closed", with the reason), and the
+   * browser's estimate of the site's usage and quota in bytes
+   * (navigator.storage.estimate()) with whether the storage is persistent
+   * (navigator.storage.persisted(): exempt from eviction under storage
+   * pressure). With {requestPersist: true} it first asks for persistence
+   * (navigator.storage.persist(); browsers may prompt or decide by site
+   * engagement). Fields the browser does not offer are null.
+   * @param {{requestPersist?: boolean}} [options]
+   * @returns {Promise<{persistent: boolean, state: "open"|"closed"|"memory", reason: string|null, usage: number|null, quota: number|null, persisted: boolean|null}>}
+   */
+  async storage({ requestPersist = false } = {}) {
+    const sm = globalThis.navigator?.storage;
+    let persisted = null;
+    if (sm && requestPersist && typeof sm.persist === "function") {
+      try {
+        persisted = await sm.persist();
+      } catch {
+        persisted = null;
+      }
+    }
+    if (persisted === null && sm && typeof sm.persisted === "function") {
+      try {
+        persisted = await sm.persisted();
+      } catch {
+        persisted = null;
+      }
+    }
+    let usage = null;
+    let quota = null;
+    if (sm && typeof sm.estimate === "function") {
+      try {
+        const e = await sm.estimate();
+        usage = e.usage ?? null;
+        quota = e.quota ?? null;
+      } catch {
+        // leave them null
+      }
+    }
+    const state = !this._writer ? "memory" : this._writer.closedReason ? "closed" : "open";
+    return { persistent: this._db !== null, state, reason: this._writer?.closedReason ?? null, usage, quota, persisted };
+  }
+
+  /** The connection was closed under us (versionchange, browser). */
+  _storageClosed(reason, message) {
+    if (this._writer?.closedReason) return;
+    this._writer?.close(message);
+    if (this._dbName !== null && shared.get(this._dbName)) shared.delete(this._dbName);
+    this._emit({ type: "storage", state: "closed", reason, message });
+  }
+
+  /**
+   * Run a core call that may change something: through the Writer (in a
+   * transaction, after taking in other tabs' changes) when persisting,
+   * directly otherwise. Resolves to the envelope object.
+   * @param {() => string} fn the core call, returning envelope text
+   */
+  _mutate(fn) {
+    if (this._writer) return this._writer.run(fn).then((t) => JSON.parse(t));
+    return this._finish(fn());
+  }
+
   async _finish(envText, asText = false) {
     // Only the head decides whether anything changed; parse the whole
-    // envelope only for callers that want the object.
+    // envelope only for callers that want the object. With a Writer the
+    // only calls that come here are reads (they record no change).
     const failed = envText.startsWith('{"ok":false');
     const env = asText ? null : JSON.parse(envText);
     if (failed) return asText ? envText : env;
-    await this._commitChanges();
-    return asText ? envText : env;
-  }
-
-  /** Drain the core's changes, write them to IndexedDB and notify subscribers. */
-  async _commitChanges() {
-    const withNodes = this._db !== null;
-    const changes = this._handle.drain(withNodes);
-    if (changes === "") return;
-    const blocks = parseChanges(changes, withNodes);
-    if (this._writer) await this._writer.write(blocks);
-    for (const b of blocks) {
+    const changes = this._handle.drain(false);
+    if (changes === "") return asText ? envText : env;
+    for (const b of parseChanges(changes, false)) {
       const event = { type: b.operation, sessionId: b.sessionId };
       if (b.meta.cursor != null) event.nodeId = b.meta.cursor;
       this._emit(event);

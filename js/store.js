@@ -1,86 +1,146 @@
-// The IndexedDB layer of sessiontree: schema, start-up read and the batched
-// writer. Pure storage; the tree logic lives in the wasm core.
+// The IndexedDB layer of sessiontree: schema and its upgrades, the start-up
+// read, and the Writer that runs every mutating call inside one IndexedDB
+// transaction together with the records it changes. Pure storage and
+// synchronisation; the tree logic lives in the wasm core.
 //
-// Schema version 1 (object stores, out-of-line keys):
-//   sessions   key sessionId           value meta {sessionId, title, cursor, activeBranch, createdAt, updatedAt, nodeCount}
-//   nodes      key [sessionId, seq]    value one node in snapshot form, as a JSON string
-//              key [sessionId, "a", seq] value one annotation record (label/hide/prefer), as a JSON string
-//   snapshots  key [sessionId, name]   value {sessionId, name, createdAt, nodeCount, snapshot: JSON string}
-// An append writes one node record and the meta record; nothing else.
+// Schema version 2 (object stores, out-of-line keys):
+//   sessions   key sessionId        value meta {sessionId, title, cursor, activeBranch, createdAt,
+//                                    updatedAt, nodeCount, folded, epoch, gen, op}; index "gen" on gen
+//   chunks     key [sessionId, start]  value CHUNK_SIZE nodes (snapshot form) joined by ",\n";
+//                                    start = 0, CHUNK_SIZE, … < folded
+//   nodes      key [sessionId, seq]  value one node JSON string, folded ≤ seq < nodeCount
+//   snapshots  key [sessionId, name] value {sessionId, name, createdAt, nodeCount, snapshot: JSON string}
+// seq is a node's position in append order, the same in every tab (see
+// Writer). An append writes one node record and the meta record; every
+// CHUNK_SIZE appends the small records are folded into one chunk record, so
+// a restore reads ~nodeCount/CHUNK_SIZE records (structured clone per record
+// dominates reads: TOOLCHAIN.md measures 100,000 nodes as single records
+// 2.3 s, as 100 chunk records 0.53 s). gen is a database-wide counter: each
+// committed write transaction stamps the sessions it wrote with the highest
+// stored gen + 1, so a tab finds what other tabs wrote since it last looked
+// by one index read. epoch counts the times a session was replaced as a
+// whole (snapshot.load, a fork or clone target, an import).
+//
+// Version 1 (the foundation release): sessions (meta without folded, epoch,
+// gen, op), nodes [sessionId, seq] for every node, snapshots.
 
 /** The database init() uses when no dbName is given. */
 export const DB_DEFAULT_NAME = "sessiontree";
 
 /** The schema version this build creates and reads. */
-export const DB_VERSION = 1;
+export const DB_VERSION = 2;
+
+/** Nodes per chunk record. */
+export const CHUNK_SIZE = 1000;
+
+/** Separator of the nodes inside a chunk record (node JSON never holds a raw newline). */
+const SEP = ",\n";
 
 /**
- * The key range of every node record of one session.
+ * The key range of every record of one session in "nodes" or "chunks".
  * @param {string} sessionId
+ * @param {number} [from] first seq (or chunk start), default 0
  * @returns {IDBKeyRange}
  */
-export function nodeRange(sessionId) {
-  return IDBKeyRange.bound([sessionId, 0], [sessionId, Infinity]);
+export function nodeRange(sessionId, from = 0) {
+  return IDBKeyRange.bound([sessionId, from], [sessionId, Infinity]);
 }
 
 /**
- * The key range of every annotation record of one session (kept in the
- * nodes store under [sessionId, "a", seq], outside nodeRange).
- * @param {string} sessionId
- * @returns {IDBKeyRange}
+ * Stepwise upgrades: upgrades[v](db, tx) brings a database from version v
+ * to v+1 inside the versionchange transaction tx.
  */
-export function annotationRange(sessionId) {
-  return IDBKeyRange.bound([sessionId, "a", 0], [sessionId, "a", Infinity]);
-}
-
-/** Stepwise upgrades: upgrades[v] brings a database from version v to v+1. */
-const upgrades = [
+export const upgrades = [
   // 0 → 1: the first schema.
   (db) => {
     db.createObjectStore("sessions");
     db.createObjectStore("nodes");
     db.createObjectStore("snapshots");
   },
+  // 1 → 2: chunk records, and gen/epoch/folded on every meta record. The
+  // v1 node records stay as they are: they are the tail of a session with
+  // folded = 0, and the next write to the session folds them.
+  (db, tx) => {
+    db.createObjectStore("chunks");
+    const sessions = tx.objectStore("sessions");
+    sessions.createIndex("gen", "gen");
+    sessions.openCursor().onsuccess = (event) => {
+      const cursor = event.target.result;
+      if (!cursor) return;
+      cursor.update({ ...cursor.value, folded: 0, epoch: 0, gen: 0, op: "upgrade" });
+      cursor.continue();
+    };
+  },
 ];
+
+const quote = JSON.stringify;
 
 /**
  * Open (creating or upgrading) the database.
+ *
  * Rejects with a plain Error when IndexedDB is missing, the open fails, or
- * another tab holds an older version open and blocks the upgrade.
+ * another tab holds an older version open and blocks the upgrade (reported
+ * at once; if that tab lets go later, the late connection is closed again).
+ * Once open, a versionchange from a newer tab, or the browser closing the
+ * connection, closes it and calls onClose with a message for the user.
  * @param {string} name
+ * @param {{onClose?: (reason: string, message: string) => void, version?: number}} [options]
  * @returns {Promise<IDBDatabase>}
  */
-export function openDatabase(name) {
+export function openDatabase(name, { onClose, version = DB_VERSION } = {}) {
   return new Promise((resolve, reject) => {
     if (!globalThis.indexedDB) {
       reject(new Error("sessiontree: IndexedDB is not available in this browser context; use init({persist: false}) for an in-memory tree"));
       return;
     }
     let req;
+    let settled = false;
+    const fail = (err) => {
+      settled = true;
+      reject(err);
+    };
     try {
-      req = indexedDB.open(name, DB_VERSION);
+      req = indexedDB.open(name, version);
     } catch (err) {
-      reject(new Error(`sessiontree: cannot open IndexedDB database ${JSON.stringify(name)}: ${err.message}`));
+      fail(new Error(`sessiontree: cannot open IndexedDB database ${quote(name)}: ${err?.message ?? err}`));
       return;
     }
     req.onupgradeneeded = (event) => {
       const db = req.result;
-      for (let v = event.oldVersion; v < DB_VERSION; v++) upgrades[v](db, req.transaction);
+      for (let v = event.oldVersion; v < version; v++) upgrades[v](db, req.transaction);
     };
-    req.onblocked = () => {
-      reject(new Error(`sessiontree: IndexedDB database ${JSON.stringify(name)} is held open at an older version by another tab; close the other tabs and reload`));
+    req.onblocked = (event) => {
+      fail(new Error(`sessiontree: IndexedDB database ${quote(name)} is held open at version ${event.oldVersion} by another tab, which blocks the upgrade to version ${version}; close the other tabs of this site and reload`));
     };
-    req.onerror = () => {
-      reject(new Error(`sessiontree: cannot open IndexedDB database ${JSON.stringify(name)}: ${req.error?.message ?? "unknown error"}`));
+    req.onerror = (event) => {
+      event.preventDefault?.();
+      fail(new Error(`sessiontree: cannot open IndexedDB database ${quote(name)}: ${req.error?.name ?? "Error"}: ${req.error?.message ?? "unknown error"}`));
     };
     req.onsuccess = () => {
       const db = req.result;
-      db.onversionchange = () => db.close();
+      if (settled) {
+        db.close(); // the blocked open went through after we gave up on it
+        return;
+      }
+      settled = true;
+      db.onversionchange = (event) => {
+        db.close();
+        onClose?.("versionchange", `a newer version of this site (IndexedDB schema ${event.newVersion ?? "deleted"}) was opened in another tab; this tab no longer saves changes: reload it`);
+      };
+      db.onclose = () => {
+        onClose?.("closed", "the browser closed the IndexedDB database (storage cleared or failing); this tab no longer saves changes: reload it");
+      };
       resolve(db);
     };
   });
 }
 
+/**
+ * Wrap a request in a promise. Awaiting it keeps the transaction active:
+ * the continuation runs in the microtask checkpoint of the success event.
+ * @param {IDBRequest} req
+ * @returns {Promise<any>}
+ */
 function requestPromise(req) {
   return new Promise((resolve, reject) => {
     req.onsuccess = () => resolve(req.result);
@@ -89,116 +149,417 @@ function requestPromise(req) {
 }
 
 /**
+ * The highest gen stored (0 for none).
+ * @param {IDBObjectStore} sessions
+ * @returns {Promise<number>}
+ */
+async function maxGen(sessions) {
+  const cursor = await requestPromise(sessions.index("gen").openKeyCursor(null, "prev"));
+  return cursor ? cursor.key : 0;
+}
+
+/**
+ * Read the node records of one session from seq `from` to its end and
+ * return them as one string per node.
+ * @param {IDBTransaction} tx
+ * @param {object} meta
+ * @param {number} from
+ * @returns {Promise<string[]>}
+ */
+async function readNodes(tx, meta, from) {
+  const id = meta.sessionId;
+  const folded = meta.folded ?? 0;
+  const out = [];
+  if (from < folded) {
+    const start = Math.floor(from / CHUNK_SIZE) * CHUNK_SIZE;
+    const chunks = await requestPromise(tx.objectStore("chunks").getAll(IDBKeyRange.bound([id, start], [id, folded - 1])));
+    for (const c of chunks) for (const n of c.split(SEP)) out.push(n);
+    out.splice(0, from - start);
+  }
+  const tail = await requestPromise(tx.objectStore("nodes").getAll(nodeRange(id, Math.max(from, folded))));
+  for (const n of tail) out.push(n);
+  if (out.length !== meta.nodeCount - from) {
+    throw new Error(`session ${quote(id)} has ${out.length + from} stored nodes but its metadata says ${meta.nodeCount}`);
+  }
+  return out;
+}
+
+/**
+ * Read one session whole: its snapshot text (version 1) rebuilt from its
+ * chunk and node records without splitting the chunks.
+ * @param {IDBTransaction} tx
+ * @param {object} meta
+ * @returns {Promise<string>}
+ */
+async function readSnapshot(tx, meta) {
+  const id = meta.sessionId;
+  const folded = meta.folded ?? 0;
+  const [chunks, tail] = await Promise.all([
+    folded > 0 ? requestPromise(tx.objectStore("chunks").getAll(nodeRange(id))) : [],
+    requestPromise(tx.objectStore("nodes").getAll(nodeRange(id))),
+  ]);
+  if (chunks.length * CHUNK_SIZE !== folded || folded + tail.length !== meta.nodeCount) {
+    throw new Error(`session ${quote(id)} has ${chunks.length} chunk and ${tail.length} node records but its metadata says ${meta.nodeCount} nodes, ${folded} of them in chunks`);
+  }
+  const head = `{"version":1,"sessionId":${quote(id)},"cursor":${quote(meta.cursor)},"activeBranch":${quote(meta.activeBranch)},"nodes":[`;
+  const parts = chunks;
+  for (const n of tail) parts.push(n);
+  return head + parts.join(",") + "]}";
+}
+
+/**
  * Read every stored session in one read-only transaction.
- * Resolves to [{meta, snapshot}] where snapshot is the session's snapshot
- * text (version 1) rebuilt from its node records. Rejects, naming the
- * database and the session, when a read fails or a session's node records
- * do not match its metadata — a failed read is never an empty store.
+ * Resolves to {gen, sessions: [{meta, snapshot}]} where snapshot is the
+ * session's snapshot text (version 1) and gen the highest stored gen.
+ * Rejects, naming the database and the session, when a read fails or a
+ * session's records do not match its metadata — a failed read is never
+ * an empty store.
  * @param {IDBDatabase} db
- * @returns {Promise<{meta: object, snapshot: string}[]>}
+ * @returns {Promise<{gen: number, sessions: {meta: object, snapshot: string}[]}>}
  */
 export async function readAllSessions(db) {
   let tx;
   try {
-    tx = db.transaction(["sessions", "nodes"], "readonly");
+    tx = db.transaction(["sessions", "chunks", "nodes"], "readonly");
   } catch (err) {
-    throw new Error(`sessiontree: cannot read IndexedDB database ${JSON.stringify(db.name)}: ${err.message}`);
+    throw new Error(`sessiontree: cannot read IndexedDB database ${quote(db.name)}: ${err.message}`);
   }
   try {
-    const sessions = tx.objectStore("sessions");
-    const nodes = tx.objectStore("nodes");
-    const metas = await requestPromise(sessions.getAll());
+    const metas = await requestPromise(tx.objectStore("sessions").getAll());
     // Restore in creation order, as the sessions were made.
-    metas.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.sessionId < b.sessionId ? -1 : 1));
-    const lists = await Promise.all(metas.map((m) => requestPromise(nodes.getAll(nodeRange(m.sessionId)))));
-    const notes = await Promise.all(metas.map((m) => requestPromise(nodes.getAll(annotationRange(m.sessionId)))));
-    return metas.map((meta, i) => {
-      const list = lists[i];
-      if (list.length !== meta.nodeCount) {
-        throw new Error(`session ${JSON.stringify(meta.sessionId)} has ${list.length} node records but its metadata says ${meta.nodeCount}`);
-      }
-      if (notes[i].length !== (meta.annotationCount ?? 0)) {
-        throw new Error(`session ${JSON.stringify(meta.sessionId)} has ${notes[i].length} annotation records but its metadata says ${meta.annotationCount ?? 0}`);
-      }
-      const head = `{"version":1,"sessionId":${JSON.stringify(meta.sessionId)},"cursor":${JSON.stringify(meta.cursor)},"activeBranch":${JSON.stringify(meta.activeBranch)},"nodes":[`;
-      const tail = notes[i].length > 0 ? `],"annotations":[${notes[i].join(",")}]}` : "]}";
-      return { meta, snapshot: head + list.join(",") + tail };
-    });
+    metas.sort(byCreation);
+    const snapshots = await Promise.all(metas.map((m) => readSnapshot(tx, m)));
+    let gen = 0;
+    for (const m of metas) gen = Math.max(gen, m.gen ?? 0);
+    return { gen, sessions: metas.map((meta, i) => ({ meta, snapshot: snapshots[i] })) };
   } catch (err) {
-    throw new Error(`sessiontree: reading IndexedDB database ${JSON.stringify(db.name)} failed, nothing was changed: ${err?.message ?? err}`);
+    throw new Error(`sessiontree: reading IndexedDB database ${quote(db.name)} failed, nothing was changed: ${err?.message ?? err}`);
   }
 }
 
+function byCreation(a, b) {
+  return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0;
+}
+
 /**
- * Writes change blocks (from core's DrainChanges) to IndexedDB. Calls that
- * arrive while a transaction is committing are batched into the next one;
- * each write() resolves after the transaction holding it completes
- * (durability "strict"), so "resolved" means "on disk".
+ * Build the request text of core's "restore" for a stored session, without
+ * re-encoding the snapshot.
+ * @param {object} meta
+ * @param {string} snapshot
+ * @returns {string}
+ */
+export function restoreRequest(meta, snapshot) {
+  return JSON.stringify({
+    operation: "restore",
+    snapshot: "__SNAPSHOT__",
+    title: meta.title,
+    createdAt: meta.createdAt,
+    updatedAt: meta.updatedAt,
+  }).replace('"__SNAPSHOT__"', () => snapshot);
+}
+
+/** The error code of envelopes for a change that could not be stored. */
+export const STORAGE_ERROR = "STORAGE_ERROR";
+
+/**
+ * The envelope a mutating call resolves to when its transaction failed.
+ * @param {unknown} err the transaction's error (a DOMException) or an Error
+ * @returns {{ok: false, error: {code: string, message: string}}}
+ */
+export function storageErrorEnvelope(err) {
+  const name = err?.name ?? "Error";
+  const detail = err?.message ? `: ${err.message}` : "";
+  const what = name === "QuotaExceededError"
+    ? "storage full: the browser's storage quota for this site is used up (QuotaExceededError)"
+    : `storage error: IndexedDB failed (${name}${detail})`;
+  return { ok: false, error: { code: STORAGE_ERROR, message: `${what}; the change was not saved and was undone` } };
+}
+
+/**
+ * Runs every mutating call of one tree inside an IndexedDB readwrite
+ * transaction, so that memory (the wasm core) and disk move together and
+ * several tabs on one database never overwrite each other:
+ *
+ * 1. The transaction reads the highest stored gen. When it differs from the
+ *    one this tab last saw, another tab wrote: the sessions stamped with a
+ *    newer gen are read and taken into core first (new nodes through
+ *    "sync.merge", a replaced or unknown session through "restore").
+ * 2. The queued calls run in core, in order; their changes are drained.
+ * 3. The changed records are written in the same transaction (durability
+ *    "strict") and every written session is stamped with gen + 1.
+ *
+ * Readwrite transactions on overlapping stores run one at a time across
+ * every tab of the origin (IndexedDB's own locking), so step 1–3 is atomic:
+ * a node's seq is the same in memory and on disk in every tab, and ids are
+ * drawn knowing every stored node. Calls that arrive while a transaction
+ * runs are batched into the next one; each resolves after the transaction
+ * holding it commits ("resolved" means "on disk"). If it aborts (quota,
+ * closed connection), each call that changed something resolves to a
+ * STORAGE_ERROR envelope and the sessions it touched are read back from
+ * disk into core, so memory again equals what is stored.
+ *
+ * After a commit the tab posts {gen} on the BroadcastChannel
+ * "sessiontree:" + dbName; the other tabs then pull the changes (a
+ * read-only transaction doing step 1) and report them to subscribers.
  */
 export class Writer {
-  /** @param {IDBDatabase} db */
-  constructor(db) {
+  /**
+   * @param {IDBDatabase} db
+   * @param {{call: (text: string) => string, importText?: Function, drain: (withNodes: boolean) => string}} handle the wasm store handle
+   * @param {{gen: number, metas: object[], emit: (event: object) => void, parseChanges: (text: string, withNodes: boolean) => object[]}} options
+   *   gen and metas as read by readAllSessions; emit is called for every committed change, local or remote
+   */
+  constructor(db, handle, { gen, metas, emit, parseChanges }) {
     this.db = db;
+    this.handle = handle;
+    this.gen = gen;
+    /** @type {Map<string, {epoch: number, count: number, folded: number}>} disk state per session as this tab last saw it */
+    this.known = new Map();
+    for (const m of metas) this.known.set(m.sessionId, { epoch: m.epoch ?? 0, count: m.nodeCount, folded: m.folded ?? 0 });
+    this.emit = emit;
+    this.parseChanges = parseChanges;
     this.queue = [];
     this.running = null;
+    this.pullQueued = null;
+    /** Why this tab no longer writes (null while it does). */
+    this.closedReason = null;
+    this.channel = null;
+    if (typeof BroadcastChannel === "function") {
+      this.channel = new BroadcastChannel("sessiontree:" + db.name);
+      this.channel.onmessage = () => this.pull();
+    }
+  }
+
+  /** True when no call is queued or running. */
+  get idle() {
+    return this.running === null && this.queue.length === 0;
   }
 
   /**
-   * Queue change blocks; resolves when they are committed, rejects with the
-   * transaction's error.
-   * @param {{sessionId: string, reset: boolean, from: number, annotationFrom?: number, meta: object, nodes: string[], annotations?: string[]}[]} blocks
-   * @returns {Promise<void>}
+   * Queue a call: fn runs the core call (returning its envelope text) inside
+   * the next transaction. Resolves to the envelope's JSON text.
+   * @param {() => string} fn
+   * @returns {Promise<string>}
    */
-  write(blocks) {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ blocks, resolve, reject });
-      if (!this.running) this.running = this._run();
+  run(fn) {
+    return new Promise((resolve) => {
+      this.queue.push({ fn, resolve });
+      this._kick();
     });
   }
 
-  /** Resolves when every queued write has settled. */
+  /** Take in what other tabs stored (queued like a call). @returns {Promise<void>} */
+  pull() {
+    if (this.closedReason) return Promise.resolve();
+    if (!this.pullQueued) {
+      this.pullQueued = new Promise((resolve) => {
+        this.queue.push({ fn: null, resolve });
+        this._kick();
+      });
+    }
+    return this.pullQueued;
+  }
+
+  /** Resolves when every queued call has settled. */
   async flush() {
     while (this.running) await this.running;
   }
 
-  async _run() {
+  /**
+   * Stop writing: later calls that change something resolve to a
+   * STORAGE_ERROR envelope naming reason; nothing is changed in memory.
+   * @param {string} reason
+   */
+  close(reason) {
+    if (!this.closedReason) this.closedReason = reason;
+    this.channel?.close();
+    this.channel = null;
+  }
+
+  _kick() {
+    if (!this.running) this.running = this._loop();
+  }
+
+  async _loop() {
     await Promise.resolve(); // let calls made in the same task join the batch
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0);
-      try {
-        await this._commit(batch.flatMap((w) => w.blocks));
-        for (const w of batch) w.resolve();
-      } catch (err) {
-        for (const w of batch) w.reject(err);
-      }
+      if (batch.some((j) => j.fn === null)) this.pullQueued = null;
+      await this._batch(batch);
     }
     this.running = null;
   }
 
-  _commit(blocks) {
-    return new Promise((resolve, reject) => {
-      let tx;
+  async _batch(batch) {
+    if (this.closedReason) {
+      for (const j of batch) {
+        if (j.fn) j.resolve(JSON.stringify({ ok: false, error: { code: STORAGE_ERROR, message: `storage error: ${this.closedReason}; the change was not made` } }));
+        else j.resolve();
+      }
+      return;
+    }
+    const writes = batch.some((j) => j.fn !== null);
+    const pulled = new Map(); // sessionId → disk state, once committed
+    const written = new Map();
+    const remote = [];
+    const local = [];
+    let failure = null;
+    let tx;
+    try {
+      tx = this.db.transaction(["sessions", "chunks", "nodes"], writes ? "readwrite" : "readonly", writes ? { durability: "strict" } : undefined);
+    } catch (err) {
+      failure = err;
+    }
+    let newGen = this.gen;
+    if (tx) {
+      const done = new Promise((resolve, reject) => {
+        tx.oncomplete = () => resolve();
+        tx.onabort = () => reject(tx.error ?? new DOMException("the transaction was aborted", "AbortError"));
+      });
+      done.catch(() => {});
       try {
-        tx = this.db.transaction(["sessions", "nodes"], "readwrite", { durability: "strict" });
-      } catch (err) {
-        reject(new Error(`sessiontree: cannot write to IndexedDB: ${err.message}`));
-        return;
-      }
-      tx.oncomplete = () => resolve();
-      tx.onabort = () => reject(new Error(`sessiontree: IndexedDB write failed: ${tx.error?.name ?? "aborted"}: ${tx.error?.message ?? ""}`));
-      const sessions = tx.objectStore("sessions");
-      const nodes = tx.objectStore("nodes");
-      for (const b of blocks) {
-        if (b.reset) {
-          nodes.delete(nodeRange(b.sessionId));
-          nodes.delete(annotationRange(b.sessionId));
+        const sessions = tx.objectStore("sessions");
+        const diskGen = await maxGen(sessions);
+        if (diskGen !== this.gen) await this._pull(tx, pulled, remote);
+        newGen = diskGen;
+        for (const j of batch) {
+          if (!j.fn) continue;
+          j.text = j.fn();
+          const text = this.handle.drain(true);
+          j.blocks = text === "" ? [] : this.parseChanges(text, true);
+          for (const b of j.blocks) local.push(b);
         }
-        for (let k = 0; k < b.nodes.length; k++) nodes.put(b.nodes[k], [b.sessionId, b.from + k]);
-        const notes = b.annotations ?? [];
-        for (let k = 0; k < notes.length; k++) nodes.put(notes[k], [b.sessionId, "a", b.annotationFrom + k]);
-        sessions.put(b.meta, b.sessionId);
+        if (local.length > 0) {
+          newGen = diskGen + 1;
+          await this._write(tx, local, newGen, pulled, written);
+        }
+      } catch (err) {
+        failure = err;
+        try {
+          tx.abort();
+        } catch {
+          // already finished
+        }
       }
-    });
+      try {
+        await done;
+      } catch (err) {
+        failure = err ?? failure; // the transaction's own error (QuotaExceededError) says most
+      }
+    }
+    if (failure) {
+      const touched = new Set([...pulled.keys(), ...local.map((b) => b.sessionId)]);
+      await this._rollback(touched);
+      const env = JSON.stringify(storageErrorEnvelope(failure));
+      for (const j of batch) {
+        if (!j.fn) j.resolve();
+        else if (j.text !== undefined && (j.text.startsWith('{"ok":false') || j.blocks?.length === 0)) j.resolve(j.text); // failed or changed nothing: its own answer
+        else j.resolve(env);
+      }
+      if (!(failure instanceof DOMException)) console.error("sessiontree: write failed", failure);
+      return;
+    }
+    this.gen = newGen;
+    for (const [id, k] of pulled) this.known.set(id, k);
+    for (const [id, k] of written) this.known.set(id, k);
+    for (const e of remote) this.emit(e);
+    for (const b of local) this.emit({ type: b.operation, sessionId: b.sessionId, nodeId: b.meta.cursor ?? undefined });
+    if (local.length > 0) this.channel?.postMessage({ gen: newGen });
+    for (const j of batch) j.resolve(j.fn ? j.text : undefined);
+  }
+
+  /** Step 1: take into core every session another tab wrote since this.gen. */
+  async _pull(tx, pulled, remote) {
+    const metas = await requestPromise(tx.objectStore("sessions").index("gen").getAll(IDBKeyRange.lowerBound(this.gen, true)));
+    metas.sort(byCreation);
+    for (const meta of metas) {
+      const id = meta.sessionId;
+      const k = this.known.get(id);
+      const state = { epoch: meta.epoch, count: meta.nodeCount, folded: meta.folded };
+      if (k && k.epoch === meta.epoch && k.count === meta.nodeCount) {
+        pulled.set(id, state);
+        continue; // only the other tab's cursor moved: each tab keeps its own
+      }
+      let env;
+      if (k && k.epoch === meta.epoch && k.count < meta.nodeCount) {
+        const nodes = await readNodes(tx, meta, k.count);
+        const req = JSON.stringify({ operation: "sync.merge", sessionId: id, nodes: "__NODES__", title: meta.title, updatedAt: meta.updatedAt, cursor: meta.cursor ?? "", activeBranch: meta.activeBranch })
+          .replace('"__NODES__"', () => "[" + nodes.join(",") + "]");
+        env = JSON.parse(this.handle.call(req));
+      } else {
+        env = JSON.parse(this.handle.call(restoreRequest(meta, await readSnapshot(tx, meta))));
+      }
+      if (!env.ok) throw new Error(`stored session ${quote(id)} written by another tab could not be taken in (${env.error.code}: ${env.error.message})`);
+      pulled.set(id, state);
+      remote.push({ type: meta.op ?? "sync", sessionId: id, nodeId: meta.cursor ?? undefined, remote: true });
+    }
+  }
+
+  /** Step 3: write the drained change blocks. */
+  async _write(tx, blocks, gen, pulled, written) {
+    const sessions = tx.objectStore("sessions");
+    const chunks = tx.objectStore("chunks");
+    const nodes = tx.objectStore("nodes");
+    for (const b of blocks) {
+      const id = b.sessionId;
+      const k = written.get(id) ?? pulled.get(id) ?? this.known.get(id);
+      let state;
+      if (b.reset || !k) {
+        if (b.from !== 0) throw new Error(`internal: a new session ${quote(id)} starts at node ${b.from}`);
+        chunks.delete(nodeRange(id));
+        nodes.delete(nodeRange(id));
+        const folded = Math.floor(b.nodes.length / CHUNK_SIZE) * CHUNK_SIZE;
+        for (let s = 0; s < folded; s += CHUNK_SIZE) chunks.put(b.nodes.slice(s, s + CHUNK_SIZE).join(SEP), [id, s]);
+        for (let s = folded; s < b.nodes.length; s++) nodes.put(b.nodes[s], [id, s]);
+        state = { epoch: (k?.epoch ?? 0) + (b.reset ? 1 : 0), count: b.nodes.length, folded };
+      } else {
+        if (b.from !== k.count) throw new Error(`internal: session ${quote(id)} has ${k.count} stored nodes but the change starts at ${b.from}`);
+        for (let i = 0; i < b.nodes.length; i++) nodes.put(b.nodes[i], [id, b.from + i]);
+        state = { epoch: k.epoch, count: b.from + b.nodes.length, folded: k.folded };
+        while (state.count - state.folded >= CHUNK_SIZE) {
+          const range = IDBKeyRange.bound([id, state.folded], [id, state.folded + CHUNK_SIZE - 1]);
+          const list = await requestPromise(nodes.getAll(range));
+          if (list.length !== CHUNK_SIZE) throw new Error(`session ${quote(id)}: folding nodes ${state.folded}… found ${list.length} records`);
+          chunks.put(list.join(SEP), [id, state.folded]);
+          nodes.delete(range);
+          state.folded += CHUNK_SIZE;
+        }
+      }
+      if (b.meta.nodeCount !== state.count) throw new Error(`internal: session ${quote(id)} has ${b.meta.nodeCount} nodes in memory and ${state.count} stored`);
+      sessions.put({ ...b.meta, folded: state.folded, epoch: state.epoch, gen, op: b.operation }, id);
+      written.set(id, state);
+    }
+  }
+
+  /**
+   * After a failed transaction: read the touched sessions back from disk
+   * and put them into core as stored (forgetting those not stored), so
+   * memory equals disk again. If even that read fails the tree stops
+   * writing.
+   */
+  async _rollback(ids) {
+    if (ids.size === 0) return;
+    try {
+      const tx = this.db.transaction(["sessions", "chunks", "nodes"], "readonly");
+      const sessions = tx.objectStore("sessions");
+      for (const id of ids) {
+        const meta = await requestPromise(sessions.get(id));
+        let env;
+        if (!meta) {
+          env = JSON.parse(this.handle.call(JSON.stringify({ operation: "sync.forget", sessionId: id })));
+          if (!env.ok && env.error.code === "SESSION_NOT_FOUND") env = { ok: true };
+          this.known.delete(id);
+        } else {
+          env = JSON.parse(this.handle.call(restoreRequest(meta, await readSnapshot(tx, meta))));
+          this.known.set(id, { epoch: meta.epoch, count: meta.nodeCount, folded: meta.folded });
+        }
+        if (!env.ok) throw new Error(`${env.error.code}: ${env.error.message}`);
+      }
+      this.handle.drain(false);
+    } catch (err) {
+      this.close(`memory could not be brought back to what is stored after a failed write (${err?.message ?? err}); reload the page`);
+      this.emit({ type: "storage", state: "closed", reason: "rollback", message: this.closedReason });
+    }
   }
 
   /** @param {object} record @returns {Promise<void>} */

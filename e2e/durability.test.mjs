@@ -1,0 +1,474 @@
+// Nothing lost, ever (issue 7): two tabs, a killed tab, storage errors,
+// schema upgrades and persistent storage, in headless Chromium through the
+// shim page (e2e/fixtures/shim.html exposes js/sessiontree.js as
+// window.sessiontree). Each test starts a fresh browser context, so its
+// IndexedDB starts empty.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup } from './helpers.mjs';
+
+const SHIM = 'e2e/fixtures/shim.html';
+
+/** Open the shim page on a (new or given) page and wait for the module. */
+async function open(env, page) {
+  page ??= await env.newPage();
+  await page.goto(env.baseURL + SHIM);
+  await page.waitForFunction(() => window.sessiontree !== undefined);
+  return page;
+}
+
+/** init() in the page under window.tree; resolves to the error text if it rejects. */
+function initTree(page, options = { dbName: 'durable' }) {
+  return page.evaluate(async (options) => {
+    try {
+      window.events = [];
+      window.tree = await window.sessiontree.init(options);
+      window.tree.subscribe((e) => window.events.push(e));
+      return null;
+    } catch (err) {
+      return String(err?.message ?? err);
+    }
+  }, options);
+}
+
+/** One call in the page; resolves to its envelope. */
+function call(page, request) {
+  return page.evaluate((request) => window.tree.call(request), request);
+}
+
+/** The value of a call that must succeed. */
+async function value(page, request) {
+  const env = await call(page, request);
+  assert.equal(env.ok, true, `${JSON.stringify(request).slice(0, 200)} failed: ${JSON.stringify(env.error)}`);
+  return env.value;
+}
+
+/** A version-1 snapshot of n message nodes in one chain, ids p00000…; text grows the nodes. */
+function chainSnapshot(sessionId, n, text = '') {
+  const nodes = [];
+  for (let i = 0; i < n; i++) {
+    nodes.push({
+      id: 'p' + String(i).padStart(5, '0'),
+      parentId: i === 0 ? null : 'p' + String(i - 1).padStart(5, '0'),
+      branch: 'main',
+      kind: 'message',
+      timestamp: '2026-11-29T12:00:00.000Z',
+      message: { role: i % 2 ? 'assistant' : 'user', content: `message ${i} ${text}` },
+    });
+  }
+  return { version: 1, sessionId, cursor: n ? nodes[n - 1].id : null, activeBranch: 'main', nodes };
+}
+
+test('two pages appending 500 messages each, interleaved and partly under the same node, keep all 1,000 nodes with distinct ids and show the same tree', async () => {
+  const env = await setup();
+  try {
+    const a = await open(env, env.page);
+    const b = await open(env);
+    assert.equal(await initTree(a), null);
+    assert.equal(await initTree(b), null);
+    await value(a, { operation: 'create', sessionId: 's', title: 'shared' });
+    const root = await value(a, { operation: 'append', sessionId: 's', message: { role: 'system', content: 'root' } });
+
+    // Both pages append at once. Every 25th message each page first jumps
+    // back to the root, so both append under the same node at nearly the
+    // same moment; the rest continue each page's own line.
+    const run = (page, tag) => page.evaluate(async ({ tag, rootId }) => {
+      const pending = [];
+      for (let i = 0; i < 500; i++) {
+        if (i % 25 === 0) pending.push(window.tree.call({ operation: 'jump', sessionId: 's', nodeId: rootId }));
+        pending.push(window.tree.call({ operation: 'append', sessionId: 's', message: { role: 'user', content: `${tag} ${i}` } }));
+        if (i % 10 === 9) await Promise.all(pending.splice(0)); // interleave with the other page
+      }
+      const envs = await Promise.all(pending);
+      return envs.filter((e) => !e.ok).map((e) => e.error);
+    }, { tag, rootId: root.id });
+    const [failedA, failedB] = await Promise.all([run(a, 'A'), run(b, 'B')]);
+    assert.deepEqual(failedA, []);
+    assert.deepEqual(failedB, []);
+
+    await Promise.all([a.evaluate(() => window.tree.refresh()), b.evaluate(() => window.tree.refresh())]);
+    const listA = await value(a, { operation: 'list', sessionId: 's' });
+    const listB = await value(b, { operation: 'list', sessionId: 's' });
+    assert.equal(listA.length, 1001);
+    assert.deepEqual(listB, listA, 'both pages show the same nodes in the same order');
+    assert.equal(new Set(listA.map((n) => n.id)).size, 1001, 'ids are distinct');
+    const texts = listA.map((n) => n.preview).filter((t) => t !== 'root').sort();
+    const want = [];
+    for (const tag of ['A', 'B']) for (let i = 0; i < 500; i++) want.push(`${tag} ${i}`);
+    assert.deepEqual(texts, want.sort(), 'every message of both pages is there once');
+    const underRoot = listA.filter((n) => n.parentId === root.id);
+    assert.ok(underRoot.some((n) => n.preview.startsWith('A ')) && underRoot.some((n) => n.preview.startsWith('B ')), 'appends under the same node made a fork');
+    assert.ok(await b.evaluate(() => window.events.some((e) => e.remote === true && e.sessionId === 's')), 'page B was told about page A\'s changes');
+
+    // After a reload each page restores the same tree from disk.
+    for (const p of [a, b]) {
+      await p.reload();
+      await p.waitForFunction(() => window.sessiontree !== undefined);
+      assert.equal(await initTree(p), null);
+      assert.deepEqual(await value(p, { operation: 'list', sessionId: 's' }), listA);
+    }
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('a page sees what another page appends without calling anything, and a new session made there', async () => {
+  const env = await setup();
+  try {
+    const a = await open(env, env.page);
+    const b = await open(env);
+    assert.equal(await initTree(a), null);
+    assert.equal(await initTree(b), null);
+    await value(a, { operation: 'create', sessionId: 'live' });
+    const n = await value(a, { operation: 'append', sessionId: 'live', message: { role: 'user', content: 'hello from A' } });
+    await b.waitForFunction((id) => window.events.some((e) => e.sessionId === 'live' && e.remote && e.nodeId === id), n.id);
+    const status = await value(b, { operation: 'session', sessionId: 'live' });
+    assert.equal(status.nodeCount, 1);
+    assert.equal(status.cursor, n.id, 'a page that had not placed its cursor adopts the writer\'s');
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('a page closed in the middle of a 10,000-node snapshot load holds the old or the new session, complete', async () => {
+  const env = await setup();
+  try {
+    const page = await open(env, env.page);
+    assert.equal(await initTree(page), null);
+    await value(page, { operation: 'create', sessionId: 'big' });
+    for (let i = 0; i < 3; i++) await value(page, { operation: 'append', sessionId: 'big', message: { role: 'user', content: `old ${i}` } });
+    const old = await value(page, { operation: 'snapshot.save', sessionId: 'big' });
+    const fresh = chainSnapshot('big', 10000, 'x'.repeat(100));
+    await page.close();
+
+    const outcomes = [];
+    for (const delay of ['first chunk written', 0, 30, 150]) {
+      const p = await env.newPage();
+      if (typeof delay === 'string') {
+        // Tell the test the moment the load's transaction writes its first
+        // chunk record; the page is closed right then, mid-transaction.
+        await p.addInitScript(() => {
+          const put = IDBObjectStore.prototype.put;
+          IDBObjectStore.prototype.put = function (...args) {
+            if (this.name === 'chunks' && !window.__told) {
+              window.__told = true;
+              console.log('MIDLOAD');
+            }
+            return put.apply(this, args);
+          };
+        });
+      }
+      await open(env, p);
+      assert.equal(await initTree(p), null);
+      const told = new Promise((resolve) => p.on('console', (m) => m.text() === 'MIDLOAD' && resolve()));
+      await p.evaluate((snap) => {
+        window.loading = window.tree.call({ operation: 'snapshot.load', sessionId: 'big', snapshot: snap });
+      }, fresh);
+      if (typeof delay === 'string') await told;
+      else await new Promise((r) => setTimeout(r, delay));
+      await p.close();
+
+      const check = await open(env);
+      assert.equal(await initTree(check), null);
+      const snap = await value(check, { operation: 'snapshot.save', sessionId: 'big' });
+      if (snap.nodes.length === 3) {
+        assert.deepEqual(snap, old);
+        outcomes.push('old');
+      } else {
+        assert.deepEqual(snap.nodes, fresh.nodes);
+        outcomes.push('new');
+        // Put the old one back for the next round.
+        await value(check, { operation: 'snapshot.load', sessionId: 'big', snapshot: old });
+      }
+      await check.close();
+    }
+    assert.ok(outcomes.includes('old'), `some close came before the commit: ${outcomes}`);
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('an exceeded quota (stubbed QuotaExceededError) gives a STORAGE_ERROR envelope, memory is rolled back and the earlier data survives a reload', async () => {
+  const env = await setup();
+  try {
+    const page = env.page;
+    // Chromium's CDP quota override (Storage.overrideQuotaForOrigin) does
+    // not apply to this headless build, so the quota is stubbed: a put of a
+    // value above window.quotaLeft bytes aborts its transaction before
+    // commit with a QuotaExceededError, as a full disk does.
+    await page.addInitScript(() => {
+      window.quotaLeft = Infinity;
+      const put = IDBObjectStore.prototype.put;
+      IDBObjectStore.prototype.put = function (value, ...rest) {
+        const req = put.call(this, value, ...rest);
+        const size = typeof value === 'string' ? value.length : JSON.stringify(value).length;
+        if (size > window.quotaLeft) {
+          const tx = this.transaction;
+          Object.defineProperty(tx, 'error', { get: () => new DOMException('the quota has been exceeded', 'QuotaExceededError') });
+          queueMicrotask(() => {
+            try {
+              tx.abort();
+            } catch {
+              // already finished
+            }
+          });
+        }
+        return req;
+      };
+    });
+    await open(env, page);
+    assert.equal(await initTree(page), null);
+    await value(page, { operation: 'create', sessionId: 'q', title: 'kept' });
+    const first = await value(page, { operation: 'append', sessionId: 'q', message: { role: 'user', content: 'small and safe' } });
+    const before = await value(page, { operation: 'snapshot.save', sessionId: 'q' });
+    await page.evaluate(() => (window.quotaLeft = 200_000));
+
+    // Random text: IndexedDB compresses large values, so repeated characters would fit.
+    await page.evaluate(() => {
+      const bytes = new Uint8Array(1_500_000);
+      for (let i = 0; i < bytes.length; i += 65536) crypto.getRandomValues(bytes.subarray(i, i + 65536));
+      window.big = Array.from(bytes, (x) => x.toString(16).padStart(2, '0')).join('');
+    });
+    const cases = [
+      { what: 'an append', request: { operation: 'append', sessionId: 'q', message: { role: 'user', content: '<big>' } } },
+      { what: 'a create', request: { operation: 'create', sessionId: 'q2', title: '<big>' } },
+      { what: 'a snapshot load', request: { operation: 'snapshot.load', sessionId: 'q', snapshot: { version: 1, sessionId: 'q', cursor: null, activeBranch: 'main', nodes: [{ id: 'b1', parentId: null, branch: 'main', kind: 'message', timestamp: '2026-11-29T12:00:00.000Z', message: { role: 'user', content: '<big>' } }] } } },
+    ];
+    for (const { what, request } of cases) {
+      const env2 = await page.evaluate((text) => window.tree.call(text.replace('"<big>"', () => JSON.stringify(window.big))), JSON.stringify(request));
+      assert.equal(env2.ok, false, `${what} succeeded beyond the quota`);
+      assert.equal(env2.error.code, 'STORAGE_ERROR', what);
+      assert.match(env2.error.message, /^storage full: .*QuotaExceededError.*the change was not saved and was undone$/, what);
+      assert.deepEqual(await value(page, { operation: 'snapshot.save', sessionId: 'q' }), before, `${what}: memory is what is stored`);
+      assert.deepEqual((await value(page, { operation: 'sessions' })).map((s) => s.sessionId), ['q'], what);
+    }
+
+    // Small writes still work within the quota, then the reload restores them.
+    const next = await value(page, { operation: 'append', sessionId: 'q', message: { role: 'assistant', content: 'still fine' } });
+    assert.equal(next.parentId, first.id);
+    const after = await value(page, { operation: 'snapshot.save', sessionId: 'q' });
+    await page.reload();
+    await page.waitForFunction(() => window.sessiontree !== undefined);
+    assert.equal(await initTree(page), null);
+    assert.deepEqual(await value(page, { operation: 'snapshot.save', sessionId: 'q' }), after);
+    assert.deepEqual((await value(page, { operation: 'sessions' })).map((s) => s.sessionId), ['q']);
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('init rejects when IndexedDB cannot be opened or read, unless persist is false, and touches nothing stored', async () => {
+  const env = await setup();
+  try {
+    const page = await open(env, env.page);
+    assert.equal(await initTree(page), null);
+    await value(page, { operation: 'create', sessionId: 'keep' });
+    await value(page, { operation: 'append', sessionId: 'keep', message: { role: 'user', content: 'do not lose me' } });
+    const stored = await value(page, { operation: 'snapshot.save', sessionId: 'keep' });
+    await page.close();
+
+    const stubs = [
+      {
+        name: 'indexedDB.open throws (blocked by policy)',
+        script: () => {
+          IDBFactory.prototype.open = function () {
+            throw new DOMException('access to IndexedDB is blocked by policy', 'SecurityError');
+          };
+        },
+        want: /^sessiontree: cannot open IndexedDB database "durable": access to IndexedDB is blocked by policy$/,
+      },
+      {
+        name: 'indexedDB.open fails (private mode)',
+        script: () => {
+          IDBFactory.prototype.open = function () {
+            const req = new EventTarget();
+            Object.defineProperty(req, 'error', { value: new DOMException('the user agent does not allow storage', 'InvalidStateError') });
+            setTimeout(() => req.onerror?.(new Event('error')), 0);
+            return req;
+          };
+        },
+        want: /^sessiontree: cannot open IndexedDB database "durable": InvalidStateError: the user agent does not allow storage$/,
+      },
+      {
+        name: 'IndexedDB is missing',
+        script: () => {
+          delete window.indexedDB;
+          Object.defineProperty(window, 'indexedDB', { value: undefined });
+        },
+        want: /IndexedDB is not available in this browser context; use init\(\{persist: false\}\)/,
+      },
+      {
+        name: 'a read fails at start-up',
+        script: () => {
+          const getAll = IDBObjectStore.prototype.getAll;
+          IDBObjectStore.prototype.getAll = function (...args) {
+            if (this.name === 'nodes') throw new DOMException('the disk said no', 'UnknownError');
+            return getAll.apply(this, args);
+          };
+        },
+        want: /^sessiontree: reading IndexedDB database "durable" failed, nothing was changed: the disk said no$/,
+      },
+    ];
+    for (const stub of stubs) {
+      const p = await env.newPage();
+      await p.addInitScript(stub.script);
+      await open(env, p);
+      const err = await initTree(p);
+      assert.match(String(err), stub.want, stub.name);
+      assert.equal(await initTree(p, { persist: false }), null, `${stub.name}: persist false still works`);
+      assert.deepEqual((await value(p, { operation: 'sessions' })), [], `${stub.name}: the in-memory tree is empty`);
+      await p.close();
+    }
+
+    const check = await open(env);
+    assert.equal(await initTree(check), null);
+    assert.deepEqual(await value(check, { operation: 'snapshot.save', sessionId: 'keep' }), stored, 'nothing stored was touched');
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('a newer schema opened in another tab closes this tab\'s connection and tells the app; an old tab blocking the upgrade is reported', async () => {
+  const env = await setup();
+  try {
+    const a = await open(env, env.page);
+    assert.equal(await initTree(a), null);
+    await value(a, { operation: 'create', sessionId: 'v' });
+
+    const b = await open(env);
+    const opened = await b.evaluate(() => new Promise((resolve) => {
+      const req = indexedDB.open('durable', 99);
+      req.onsuccess = () => {
+        req.result.close();
+        resolve('opened');
+      };
+      req.onblocked = () => resolve('blocked');
+      req.onerror = () => resolve('error');
+    }));
+    assert.equal(opened, 'opened', 'this tab let go of the database');
+    const event = await a.evaluate(() => window.events.find((e) => e.type === 'storage'));
+    assert.equal(event.state, 'closed');
+    assert.equal(event.reason, 'versionchange');
+    assert.match(event.message, /newer version .* another tab; this tab no longer saves changes: reload it/);
+    const refused = await call(a, { operation: 'append', sessionId: 'v', message: { role: 'user', content: 'x' } });
+    assert.equal(refused.error.code, 'STORAGE_ERROR');
+    assert.equal((await value(a, { operation: 'session', sessionId: 'v' })).nodeCount, 0, 'nothing changed in memory');
+    assert.equal((await a.evaluate(() => window.tree.storage())).state, 'closed');
+
+    // An old tab holding version 1 open without letting go blocks our upgrade.
+    const old = await open(env);
+    await old.evaluate(() => new Promise((resolve) => {
+      const req = indexedDB.open('old-db', 1);
+      req.onupgradeneeded = () => {
+        for (const s of ['sessions', 'nodes', 'snapshots']) req.result.createObjectStore(s);
+      };
+      req.onsuccess = () => {
+        window.keep = req.result; // no onversionchange: it never closes
+        resolve();
+      };
+    }));
+    const c = await open(env);
+    const started = Date.now();
+    const err = await initTree(c, { dbName: 'old-db' });
+    assert.match(String(err), /^sessiontree: IndexedDB database "old-db" is held open at version 1 by another tab, which blocks the upgrade to version 2; close the other tabs of this site and reload$/);
+    assert.ok(Date.now() - started < 5000, 'reported, not hanging');
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('a version-1 database is upgraded keeping every session, node and restore point', async () => {
+  const env = await setup();
+  try {
+    const page = await open(env, env.page);
+    const snap = chainSnapshot('legacy', 2500, 'v1');
+    snap.cursor = 'p01000';
+    // Write the version-1 layout directly, as the foundation release did.
+    await page.evaluate((snap) => new Promise((resolve, reject) => {
+      const req = indexedDB.open('durable', 1);
+      req.onupgradeneeded = () => {
+        for (const s of ['sessions', 'nodes', 'snapshots']) req.result.createObjectStore(s);
+      };
+      req.onsuccess = () => {
+        const db = req.result;
+        const tx = db.transaction(['sessions', 'nodes', 'snapshots'], 'readwrite');
+        tx.objectStore('sessions').put({ sessionId: 'legacy', title: 'from v1', cursor: snap.cursor, activeBranch: 'main', createdAt: '2026-11-01T00:00:00.000Z', updatedAt: '2026-11-02T00:00:00.000Z', nodeCount: snap.nodes.length }, 'legacy');
+        tx.objectStore('sessions').put({ sessionId: 'empty', title: '', cursor: null, activeBranch: 'main', createdAt: '2026-11-03T00:00:00.000Z', updatedAt: '2026-11-03T00:00:00.000Z', nodeCount: 0 }, 'empty');
+        snap.nodes.forEach((n, i) => tx.objectStore('nodes').put(JSON.stringify(n), ['legacy', i]));
+        tx.objectStore('snapshots').put({ sessionId: 'legacy', name: 'before', createdAt: '2026-11-01T00:00:00.000Z', nodeCount: 1, snapshot: JSON.stringify({ ...snap, nodes: snap.nodes.slice(0, 1), cursor: 'p00000' }) }, ['legacy', 'before']);
+        tx.oncomplete = () => {
+          db.close();
+          resolve();
+        };
+        tx.onabort = () => reject(tx.error);
+      };
+    }), snap);
+
+    assert.equal(await initTree(page), null);
+    const status = await value(page, { operation: 'session', sessionId: 'legacy' });
+    assert.deepEqual(
+      { title: status.title, cursor: status.cursor, nodeCount: status.nodeCount, createdAt: status.createdAt, updatedAt: status.updatedAt },
+      { title: 'from v1', cursor: 'p01000', nodeCount: 2500, createdAt: '2026-11-01T00:00:00.000Z', updatedAt: '2026-11-02T00:00:00.000Z' },
+    );
+    const saved = await value(page, { operation: 'snapshot.save', sessionId: 'legacy' });
+    assert.deepEqual(saved.nodes, snap.nodes);
+    assert.deepEqual((await value(page, { operation: 'sessions' })).map((s) => s.sessionId), ['legacy', 'empty']);
+    assert.deepEqual((await page.evaluate(() => window.tree.listSnapshots('legacy'))).value.map((s) => s.name), ['before']);
+
+    // The next write folds the v1 node records into chunks; a reload reads them back.
+    await value(page, { operation: 'jump', sessionId: 'legacy', nodeId: 'p02499' });
+    const added = await value(page, { operation: 'append', sessionId: 'legacy', message: { role: 'user', content: 'after the upgrade' } });
+    const layout = await page.evaluate(() => new Promise((resolve) => {
+      const req = indexedDB.open('durable');
+      req.onsuccess = () => {
+        const db = req.result;
+        const tx = db.transaction(['chunks', 'nodes'], 'readonly');
+        const out = { version: db.version };
+        tx.objectStore('chunks').count().onsuccess = (e) => (out.chunks = e.target.result);
+        tx.objectStore('nodes').count().onsuccess = (e) => (out.nodes = e.target.result);
+        tx.oncomplete = () => {
+          db.close();
+          resolve(out);
+        };
+      };
+    }));
+    assert.deepEqual(layout, { version: 2, chunks: 2, nodes: 501 });
+    await page.reload();
+    await page.waitForFunction(() => window.sessiontree !== undefined);
+    assert.equal(await initTree(page), null);
+    const reloaded = await value(page, { operation: 'snapshot.save', sessionId: 'legacy' });
+    assert.deepEqual(reloaded.nodes, [...snap.nodes, added]);
+    const restored = await page.evaluate(() => window.tree.restoreSnapshot('legacy', 'before'));
+    assert.equal(restored.ok, true);
+    assert.equal(restored.value.nodeCount, 1);
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('storage() reports usage, quota and persistence for the explorer', async () => {
+  const env = await setup();
+  try {
+    const page = await open(env, env.page);
+    assert.equal(await initTree(page), null);
+    const info = await page.evaluate(() => window.tree.storage({ requestPersist: true }));
+    assert.equal(info.persistent, true);
+    assert.equal(info.state, 'open');
+    assert.equal(info.reason, null);
+    assert.equal(typeof info.usage, 'number');
+    assert.ok(info.quota > 0);
+    assert.equal(typeof info.persisted, 'boolean');
+    assert.equal(await initTree(page, { persist: false }), null);
+    assert.equal((await page.evaluate(() => window.tree.storage())).state, 'memory');
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
