@@ -56,7 +56,8 @@ func init() {
 		"export":         {[]string{"sessionId", "format"}, opExport},
 		"restore":        {[]string{"snapshot", "title", "createdAt", "updatedAt"}, opRestore},
 		"search":         {[]string{"query", "sessionId", "limit", "roles", "branch"}, opSearch},
-		"sync.merge":     {[]string{"sessionId", "nodes", "title", "updatedAt", "cursor", "activeBranch"}, opSyncMerge},
+		"sync.merge":     {[]string{"sessionId", "nodes", "annotations", "title", "updatedAt", "cursor", "activeBranch"}, opSyncMerge},
+		"sync.forget":    {[]string{"sessionId"}, opSyncForget},
 		"sync.forget":    {[]string{"sessionId"}, opSyncForget},
 	}
 }

@@ -15,11 +15,13 @@ import (
 
 // opSyncMerge appends nodes written by another tab to an existing session:
 //
-//	{"operation":"sync.merge","sessionId":…,"nodes":[node…],"title"?:…,"updatedAt"?:…,"cursor"?:…,"activeBranch"?:…}
+//	{"operation":"sync.merge","sessionId":…,"nodes":[node…],"annotations"?:[annotation…],"title"?:…,"updatedAt"?:…,"cursor"?:…,"activeBranch"?:…}
 //
 // nodes are in snapshot form, in the order they were stored (every parent
 // before its children); each parent is a node of the session or an earlier
-// node of the list, and no id may repeat one the session already has. The
+// node of the list, and no id may repeat one the session already has.
+// annotations (snapshot form, see Annotation) are recorded after the nodes,
+// in order. The
 // session's own cursor and active branch stay where they are (each tab keeps
 // its own), except in a session that has no node yet: it adopts cursor and
 // activeBranch, the stored ones of the tab that wrote the nodes. updatedAt
@@ -56,50 +58,46 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 
-	// Validate every node before touching the session. scratch resolves
-	// ids to the indexes they have (or will have) in s: the session's own
-	// nodes are looked up in s.index and copied in on demand, so the check
-	// costs O(len(list)), not O(session).
-	scratch := &Session{id: s.id, index: make(map[string]int32, len(list)+1)}
-	nodes := make([]*Node, len(list))
-	parents := make([]int32, len(list))
-	for i, rawNode := range list {
-		var ids struct {
-			ID       *string `json:"id"`
-			ParentID *string `json:"parentId"`
-		}
-		if err := json.Unmarshal(rawNode, &ids); err != nil {
-			return nil, snapshotFault("nodes[%d] has an ill-typed field: %s", i, jsonErrorText(err))
-		}
-		if ids.ID != nil {
-			if _, dup := s.index[*ids.ID]; dup {
-				return nil, snapshotFault("nodes[%d] repeats the id %q, already in session %q", i, *ids.ID, s.id)
-			}
-		}
-		if ids.ParentID != nil {
-			if p, ok := s.index[*ids.ParentID]; ok {
-				scratch.index[*ids.ParentID] = p
-			}
-		}
-		n, parent, perr := scratch.parseNode(rawNode, i)
-		if perr != nil {
-			return nil, perr
-		}
-		nodes[i], parents[i] = n, parent
-		scratch.index[n.ID] = int32(len(s.nodes) + i)
-	}
-	if cursor != "" && len(s.nodes) == 0 {
-		if _, ok := scratch.index[cursor]; !ok {
-			return nil, snapshotFault("cursor %q is not a node of the merge", cursor)
+	var annotations []json.RawMessage
+	if r.has("annotations") {
+		if err := json.Unmarshal(r.fields["annotations"], &annotations); err != nil {
+			return nil, invalidf("field \"annotations\" must be an array: %s", jsonErrorText(err))
 		}
 	}
 
+	// Each node is checked against the session as it grows (parents,
+	// repeated ids, a compaction's kept node on its path); a fault undoes
+	// the nodes pushed so far, so the cost is O(len(nodes) + branches),
+	// never O(session).
+	undo := s.markPush()
 	adopt := len(s.nodes) == 0 && s.cursor < 0
-	for i, n := range nodes {
-		s.push(n, parents[i])
+	for i, rawNode := range list {
+		n, parent, perr := s.parseNode(rawNode, i)
+		if perr != nil {
+			undo()
+			return nil, perr
+		}
+		s.push(n, parent)
+	}
+	parsed := make([]*Annotation, len(annotations))
+	for k, raw := range annotations {
+		a, aerr := s.parseAnnotation(raw, k)
+		if aerr != nil {
+			undo()
+			return nil, aerr
+		}
+		parsed[k] = a
 	}
 	if adopt && cursor != "" {
-		s.cursor = s.index[cursor]
+		i, ok := s.index[cursor]
+		if !ok {
+			undo()
+			return nil, snapshotFault("cursor %q is not a node of the merge", cursor)
+		}
+		s.cursor = i
+	}
+	for _, a := range parsed {
+		s.annotate(a)
 	}
 	if adopt && active != "" {
 		s.setActive(active)
@@ -111,6 +109,36 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 		s.updatedAt = updated
 	}
 	return s.status(), nil
+}
+
+// markPush remembers the session's node tables and returns a function that
+// takes back every node pushed since: the node, parent, depth and children
+// tables are cut back, the new ids leave the index and the branch table is
+// restored. It handles pushes only (no cursor moves, no annotations).
+func (s *Session) markPush() func() {
+	n := len(s.nodes)
+	leaves := s.leaves
+	branches := append([]*branchInfo(nil), s.branches...)
+	saved := make([]branchInfo, len(branches))
+	for i, b := range branches {
+		saved[i] = *b
+	}
+	return func() {
+		for i := len(s.nodes) - 1; i >= n; i-- {
+			if p := s.parent[i]; p >= 0 {
+				s.children[p]--
+			}
+			delete(s.index, s.nodes[i].ID)
+		}
+		s.nodes, s.parent, s.depth, s.children = s.nodes[:n], s.parent[:n], s.depth[:n], s.children[:n]
+		s.leaves = leaves
+		s.branches = branches
+		s.byName = make(map[string]*branchInfo, len(branches))
+		for i, b := range branches {
+			*b = saved[i]
+			s.byName[b.name] = b
+		}
+	}
 }
 
 // opSyncForget drops a session from memory without recording a change:

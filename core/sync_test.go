@@ -74,6 +74,27 @@ func TestSyncMerge(t *testing.T) {
 		assert.Equal(t, 2, status.BranchCount)
 	})
 
+	t.Run("annotations another tab recorded are merged after its nodes", func(t *testing.T) {
+		a, b := tabStore(t, "a"), tabStore(t, "b")
+		ok[Status](t, a, obj{"operation": "create", "sessionId": "s"})
+		a.DrainChanges(true)
+		ok[Status](t, b, obj{"operation": "restore", "snapshot": json.RawMessage(snapshot(t, a, "s"))})
+		n := ok[obj](t, a, obj{"operation": "append", "sessionId": "s", "message": obj{"role": "user", "content": "hi"}})
+		ok[any](t, a, obj{"operation": "label", "sessionId": "s", "nodeId": n["id"], "label": "start"})
+		var nodes, annotations []string
+		for _, line := range strings.Split(strings.TrimSpace(string(a.DrainChanges(true))), "\n") {
+			switch {
+			case strings.HasPrefix(line, `{"sessionId":`):
+			case strings.HasPrefix(line, `{"kind":"label"`):
+				annotations = append(annotations, line)
+			default:
+				nodes = append(nodes, line)
+			}
+		}
+		ok[Status](t, b, fmt.Sprintf(`{"operation":"sync.merge","sessionId":"s","cursor":"a0001","nodes":[%s],"annotations":[%s]}`, strings.Join(nodes, ","), strings.Join(annotations, ",")))
+		assert.Equal(t, snapshot(t, a, "s"), snapshot(t, b, "s"))
+	})
+
 	const good = `{"id":"x1","parentId":null,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":"a"}}`
 	faults := []struct {
 		name  string
@@ -81,10 +102,12 @@ func TestSyncMerge(t *testing.T) {
 		code  Code
 		msg   string
 	}{
-		{"a repeated id of the session is rejected", `[{"id":"n0001","parentId":null,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":"a"}}]`, InvalidSnapshot, `snapshot: nodes[0] repeats the id "n0001", already in session "s"`},
+		{"a repeated id of the session is rejected", `[{"id":"n0001","parentId":null,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":"a"}}]`, InvalidSnapshot, `snapshot: nodes[0] repeats the id "n0001"`},
 		{"an id repeated inside the list is rejected", "[" + good + "," + good + "]", InvalidSnapshot, `snapshot: nodes[1] repeats the id "x1"`},
 		{"an unknown parent is rejected", `[{"id":"x1","parentId":"nope","branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":"a"}}]`, InvalidSnapshot, `snapshot: node "x1" has parentId "nope", which is not an earlier node`},
-		{"a bad kind is rejected", `[{"id":"x1","parentId":null,"branch":"main","kind":"odd","timestamp":"2026-11-29T12:00:00.000Z"}]`, InvalidSnapshot, `snapshot: node "x1" has a bad kind "odd" (known: message, summary)`},
+		{"a bad kind is rejected", `[{"id":"x1","parentId":null,"branch":"main","kind":"odd","timestamp":"2026-11-29T12:00:00.000Z"}]`, InvalidSnapshot, `snapshot: node "x1" has a bad kind "odd" (known: message, summary, active_tools_change, compaction, custom, custom_message, model_change, session_info, thinking_level_change)`},
+		{"a bad node after good ones takes the good ones back", "[" + good + `,{"id":"x2","parentId":"x1","branch":"side","kind":"message","timestamp":"bad","message":{"role":"user","content":"b"}}]`, InvalidSnapshot, `snapshot: node "x2" has a bad timestamp: it must be an RFC 3339 string`},
+		{"an annotation naming an unknown node takes the nodes back", "[" + good + `],"annotations":[{"kind":"label","nodeId":"zz","label":"L","timestamp":"2026-11-29T12:00:00.000Z"}]`, InvalidSnapshot, `snapshot: annotations[0] names node "zz", which is not in the snapshot`},
 		{"nodes that are not an array are rejected", `{}`, InvalidArgument, `field "nodes" must be an array of nodes for operation "sync.merge"`},
 	}
 	for _, tc := range faults {
