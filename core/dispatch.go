@@ -58,7 +58,6 @@ func init() {
 		"search":         {[]string{"query", "sessionId", "limit", "roles", "branch"}, opSearch},
 		"sync.merge":     {[]string{"sessionId", "nodes", "annotations", "title", "updatedAt", "cursor", "activeBranch"}, opSyncMerge},
 		"sync.forget":    {[]string{"sessionId"}, opSyncForget},
-		"sync.forget":    {[]string{"sessionId"}, opSyncForget},
 	}
 }
 

@@ -21,12 +21,11 @@ import (
 // before its children); each parent is a node of the session or an earlier
 // node of the list, and no id may repeat one the session already has.
 // annotations (snapshot form, see Annotation) are recorded after the nodes,
-// in order. The
-// session's own cursor and active branch stay where they are (each tab keeps
-// its own), except in a session that has no node yet: it adopts cursor and
-// activeBranch, the stored ones of the tab that wrote the nodes. updatedAt
-// is taken when it is later than the session's; a non-empty title replaces
-// the session's. Faults are INVALID_SNAPSHOT naming the node; a failed merge
+// in order. Without "cursor" and "activeBranch" the session's cursor and
+// active branch stay where they are (a tab that moved its own cursor keeps
+// it); with them the session takes them (a tab that only watches follows the
+// writer's cursor). updatedAt is taken when it is later than the
+// session's; a non-empty title replaces the session's. Faults are INVALID_SNAPSHOT naming the node; a failed merge
 // changes nothing. The value is the session status.
 func opSyncMerge(st *Store, r *request) (any, *Error) {
 	s, err := r.existing(st)
@@ -70,7 +69,6 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 	// the nodes pushed so far, so the cost is O(len(nodes) + branches),
 	// never O(session).
 	undo := s.markPush()
-	adopt := len(s.nodes) == 0 && s.cursor < 0
 	for i, rawNode := range list {
 		n, parent, perr := s.parseNode(rawNode, i)
 		if perr != nil {
@@ -88,7 +86,7 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 		}
 		parsed[k] = a
 	}
-	if adopt && cursor != "" {
+	if cursor != "" {
 		i, ok := s.index[cursor]
 		if !ok {
 			undo()
@@ -99,7 +97,7 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 	for _, a := range parsed {
 		s.annotate(a)
 	}
-	if adopt && active != "" {
+	if active != "" {
 		s.setActive(active)
 	}
 	if title != "" {

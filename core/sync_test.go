@@ -60,7 +60,7 @@ func TestSyncMerge(t *testing.T) {
 		assert.Empty(t, string(a.DrainChanges(true)), "a merge records no change")
 	})
 
-	t.Run("an empty session adopts the writer's cursor and active branch", func(t *testing.T) {
+	t.Run("a session given the writer's cursor and active branch takes them", func(t *testing.T) {
 		st := tabStore(t, "b")
 		ok[Status](t, st, obj{"operation": "create", "sessionId": "s"})
 		st.DrainChanges(true)

@@ -132,6 +132,34 @@ test('a page sees what another page appends without calling anything, and a new 
   }
 });
 
+test('annotations (labels, hidden subtrees) are stored, reach the other page and survive a reload', async () => {
+  const env = await setup();
+  try {
+    const a = await open(env, env.page);
+    const b = await open(env);
+    assert.equal(await initTree(a), null);
+    assert.equal(await initTree(b), null);
+    await value(a, { operation: 'create', sessionId: 'notes' });
+    const n1 = await value(a, { operation: 'append', sessionId: 'notes', message: { role: 'user', content: 'one' } });
+    const n2 = await value(a, { operation: 'append', sessionId: 'notes', message: { role: 'assistant', content: 'two' } });
+    await value(a, { operation: 'label', sessionId: 'notes', nodeId: n1.id, label: 'start' });
+    await b.evaluate(() => window.tree.refresh());
+    await value(b, { operation: 'hide', sessionId: 'notes', nodeId: n2.id });
+    await a.evaluate(() => window.tree.refresh());
+    const snapA = await value(a, { operation: 'snapshot.save', sessionId: 'notes' });
+    const snapB = await value(b, { operation: 'snapshot.save', sessionId: 'notes' });
+    assert.deepEqual(snapA.annotations.map((x) => x.kind), ['label', 'hide']);
+    assert.deepEqual(snapB.annotations, snapA.annotations);
+    await a.reload();
+    await a.waitForFunction(() => window.sessiontree !== undefined);
+    assert.equal(await initTree(a), null);
+    assert.deepEqual(await value(a, { operation: 'snapshot.save', sessionId: 'notes' }), snapA);
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
 test('a page closed in the middle of a 10,000-node snapshot load holds the old or the new session, complete', async () => {
   const env = await setup();
   try {

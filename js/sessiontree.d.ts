@@ -8,7 +8,14 @@ export type ErrorCode =
   | "SESSION_ALREADY_EXISTS"
   | "NODE_NOT_FOUND"
   | "INVALID_SNAPSHOT"
-  | "NOT_FOUND";
+  | "NOT_FOUND"
+  /**
+   * Only from the JS shim, never from core: a change could not be written
+   * to IndexedDB (quota exceeded, connection closed by a newer tab). The
+   * change was undone in memory too. The message starts "storage full:"
+   * for a QuotaExceededError, "storage error:" otherwise.
+   */
+  | "STORAGE_ERROR";
 
 /** What every call resolves to. */
 export type Envelope<T = any> =
@@ -285,11 +292,46 @@ export interface InitOptions {
 }
 
 export interface ChangeEvent {
-  /** The operation that made the change ("append", "jump", "import", …). */
+  /**
+   * The operation that made the change ("append", "jump", "import", …), or
+   * "storage" when this tab stops saving (see StorageEvent).
+   */
   type: string;
+  /** True for a change another tab stored (taken in from IndexedDB). */
+  remote?: boolean;
   sessionId: string;
   /** The session's cursor after the change. */
   nodeId?: string;
+}
+
+/**
+ * Sent to subscribers when this tab can no longer save: another tab opened
+ * the database at a newer schema version ("versionchange"), the browser
+ * closed the connection ("closed"), or memory could not be brought back
+ * after a failed write ("rollback"). Show `message`; the page must reload.
+ * Later mutating calls resolve to STORAGE_ERROR; reads keep working.
+ */
+export interface StorageEvent {
+  type: "storage";
+  state: "closed";
+  reason: "versionchange" | "closed" | "rollback";
+  message: string;
+}
+
+/** The value of tree.storage(), for the explorer's storage line. */
+export interface StorageInfo {
+  /** True when this tree writes to IndexedDB (init without persist: false). */
+  persistent: boolean;
+  /** "open" while saving, "closed" after a StorageEvent, "memory" for persist: false. */
+  state: "open" | "closed" | "memory";
+  /** Why it is closed, else null. */
+  reason: string | null;
+  /** navigator.storage.estimate().usage in bytes (whole site), null when unknown. */
+  usage: number | null;
+  /** navigator.storage.estimate().quota in bytes, null when unknown. */
+  quota: number | null;
+  /** navigator.storage.persisted(): exempt from eviction; null when unknown. */
+  persisted: boolean | null;
 }
 
 export interface SnapshotInfo {
@@ -329,17 +371,27 @@ export interface SessionTree {
     fork(sessionId: string, nodeId: string, branch?: string): Promise<Envelope<PanelView>>;
     session(sessionId: string): Promise<Envelope<PanelView>>;
   };
-  /** Called after each change; returns the unsubscribe function. */
-  subscribe(fn: (event: ChangeEvent) => void): () => void;
+  /** Called after each change (local or from another tab) and on StorageEvents; returns the unsubscribe function. */
+  subscribe(fn: (event: ChangeEvent | StorageEvent) => void): () => void;
+  /**
+   * Usage, quota and persistence of the site's storage. With
+   * {requestPersist: true} it first asks navigator.storage.persist().
+   */
+  storage(options?: { requestPersist?: boolean }): Promise<StorageInfo>;
+  /** Take in now what other tabs stored (it also happens by itself on their BroadcastChannel message). */
+  refresh(): Promise<void>;
   /** Keep the current snapshot as a named restore point. */
   saveSnapshot(sessionId: string, name?: string): Promise<Envelope<SnapshotInfo>>;
   listSnapshots(sessionId: string): Promise<Envelope<SnapshotInfo[]>>;
   restoreSnapshot(sessionId: string, name: string): Promise<Envelope<SessionStatus>>;
   /** Resolves when every write started so far is committed. */
   flush(): Promise<void>;
-  /** Close the IndexedDB connection. */
+  /** Close the IndexedDB connection; later mutating calls resolve to STORAGE_ERROR. */
   close(): void;
 }
 
 /** Start sessiontree; see InitOptions. Rejects if IndexedDB cannot be read. */
 export function init(options?: InitOptions): Promise<SessionTree>;
+
+/** The code of the envelope a call resolves to when its change could not be stored. */
+export const STORAGE_ERROR: "STORAGE_ERROR";

@@ -574,7 +574,7 @@ export class SessionTree {
  * Drained without nodes, the text has header lines only and `nodes` and
  * `annotations` are empty.
  * @param {string} text
- * @param {boolean} withNodes whether the text was drained with node lines
+ * @param {boolean} withNodes whether the text was drained with node and annotation lines
  * @returns {{sessionId: string, operation: string, reset: boolean, from: number, count: number, annotationFrom: number, annotationCount: number, meta: object, nodes: string[], annotations: string[]}[]}
  */
 export function parseChanges(text, withNodes) {
@@ -586,14 +586,15 @@ export function parseChanges(text, withNodes) {
       continue;
     }
     const head = JSON.parse(lines[i]);
+    head.annotationFrom ??= 0;
+    head.annotationCount ??= 0;
     const n = withNodes ? head.count : 0;
-    const a = withNodes ? head.annotationCount ?? 0 : 0;
+    const m = withNodes ? head.annotationCount : 0;
     head.nodes = lines.slice(i + 1, i + 1 + n);
-    head.annotations = lines.slice(i + 1 + n, i + 1 + n + a);
-    if (head.nodes.length !== n || head.annotations.length !== a) throw new Error("sessiontree: truncated change record for session " + JSON.stringify(head.sessionId));
+    head.annotations = lines.slice(i + 1 + n, i + 1 + n + m);
+    if (head.nodes.length !== n || head.annotations.length !== m) throw new Error("sessiontree: truncated change record for session " + JSON.stringify(head.sessionId));
     blocks.push(head);
-    i += 1 + n + a;
+    i += 1 + n + m;
   }
   return blocks;
 }
-

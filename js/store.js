@@ -5,10 +5,13 @@
 //
 // Schema version 2 (object stores, out-of-line keys):
 //   sessions   key sessionId        value meta {sessionId, title, cursor, activeBranch, createdAt,
-//                                    updatedAt, nodeCount, folded, epoch, gen, op}; index "gen" on gen
+//                                    updatedAt, nodeCount, annotationCount, folded, epoch, gen, op};
+//                                    index "gen" on gen
 //   chunks     key [sessionId, start]  value CHUNK_SIZE nodes (snapshot form) joined by ",\n";
 //                                    start = 0, CHUNK_SIZE, … < folded
 //   nodes      key [sessionId, seq]  value one node JSON string, folded ≤ seq < nodeCount
+//   annotations key [sessionId, seq] value one annotation record (label, hide, prefer) as a JSON
+//                                    string, 0 ≤ seq < annotationCount (see core/annotate.go)
 //   snapshots  key [sessionId, name] value {sessionId, name, createdAt, nodeCount, snapshot: JSON string}
 // seq is a node's position in append order, the same in every tab (see
 // Writer). An append writes one node record and the meta record; every
@@ -32,6 +35,9 @@ export const DB_VERSION = 2;
 
 /** Nodes per chunk record. */
 export const CHUNK_SIZE = 1000;
+
+/** The object stores holding sessions (every read and write of them takes all four). */
+const STORES = ["sessions", "chunks", "nodes", "annotations"];
 
 /** Separator of the nodes inside a chunk record (node JSON never holds a raw newline). */
 const SEP = ",\n";
@@ -57,17 +63,18 @@ export const upgrades = [
     db.createObjectStore("nodes");
     db.createObjectStore("snapshots");
   },
-  // 1 → 2: chunk records, and gen/epoch/folded on every meta record. The
-  // v1 node records stay as they are: they are the tail of a session with
-  // folded = 0, and the next write to the session folds them.
+  // 1 → 2: chunk and annotation records, and gen/epoch/folded on every
+  // meta record. The v1 node records stay as they are: they are the tail of
+  // a session with folded = 0, and the next write to the session folds them.
   (db, tx) => {
     db.createObjectStore("chunks");
+    db.createObjectStore("annotations");
     const sessions = tx.objectStore("sessions");
     sessions.createIndex("gen", "gen");
     sessions.openCursor().onsuccess = (event) => {
       const cursor = event.target.result;
       if (!cursor) return;
-      cursor.update({ ...cursor.value, folded: 0, epoch: 0, gen: 0, op: "upgrade" });
+      cursor.update({ annotationCount: 0, ...cursor.value, folded: 0, epoch: 0, gen: 0, op: "upgrade" });
       cursor.continue();
     };
   },
@@ -185,6 +192,22 @@ async function readNodes(tx, meta, from) {
 }
 
 /**
+ * Read the annotation records of one session from seq `from` to its end.
+ * @param {IDBTransaction} tx
+ * @param {object} meta
+ * @param {number} from
+ * @returns {Promise<string[]>}
+ */
+async function readAnnotations(tx, meta, from) {
+  const want = (meta.annotationCount ?? 0) - from;
+  const out = want > 0 ? await requestPromise(tx.objectStore("annotations").getAll(nodeRange(meta.sessionId, from))) : [];
+  if (out.length !== Math.max(want, 0)) {
+    throw new Error(`session ${quote(meta.sessionId)} has ${out.length + from} stored annotations but its metadata says ${meta.annotationCount}`);
+  }
+  return out;
+}
+
+/**
  * Read one session whole: its snapshot text (version 1) rebuilt from its
  * chunk and node records without splitting the chunks.
  * @param {IDBTransaction} tx
@@ -194,9 +217,10 @@ async function readNodes(tx, meta, from) {
 async function readSnapshot(tx, meta) {
   const id = meta.sessionId;
   const folded = meta.folded ?? 0;
-  const [chunks, tail] = await Promise.all([
+  const [chunks, tail, annotations] = await Promise.all([
     folded > 0 ? requestPromise(tx.objectStore("chunks").getAll(nodeRange(id))) : [],
     requestPromise(tx.objectStore("nodes").getAll(nodeRange(id))),
+    readAnnotations(tx, meta, 0),
   ]);
   if (chunks.length * CHUNK_SIZE !== folded || folded + tail.length !== meta.nodeCount) {
     throw new Error(`session ${quote(id)} has ${chunks.length} chunk and ${tail.length} node records but its metadata says ${meta.nodeCount} nodes, ${folded} of them in chunks`);
@@ -204,7 +228,8 @@ async function readSnapshot(tx, meta) {
   const head = `{"version":1,"sessionId":${quote(id)},"cursor":${quote(meta.cursor)},"activeBranch":${quote(meta.activeBranch)},"nodes":[`;
   const parts = chunks;
   for (const n of tail) parts.push(n);
-  return head + parts.join(",") + "]}";
+  const tailText = annotations.length > 0 ? `],"annotations":[${annotations.join(",")}]}` : "]}";
+  return head + parts.join(",") + tailText;
 }
 
 /**
@@ -220,7 +245,7 @@ async function readSnapshot(tx, meta) {
 export async function readAllSessions(db) {
   let tx;
   try {
-    tx = db.transaction(["sessions", "chunks", "nodes"], "readonly");
+    tx = db.transaction(STORES, "readonly");
   } catch (err) {
     throw new Error(`sessiontree: cannot read IndexedDB database ${quote(db.name)}: ${err.message}`);
   }
@@ -235,6 +260,11 @@ export async function readAllSessions(db) {
   } catch (err) {
     throw new Error(`sessiontree: reading IndexedDB database ${quote(db.name)} failed, nothing was changed: ${err?.message ?? err}`);
   }
+}
+
+/** What a tab remembers of a stored session, from its meta record. */
+function diskState(meta) {
+  return { epoch: meta.epoch ?? 0, count: meta.nodeCount, folded: meta.folded ?? 0, acount: meta.annotationCount ?? 0 };
 }
 
 function byCreation(a, b) {
@@ -257,6 +287,9 @@ export function restoreRequest(meta, snapshot) {
     updatedAt: meta.updatedAt,
   }).replace('"__SNAPSHOT__"', () => snapshot);
 }
+
+/** Operations that record something without moving the cursor. */
+const KEEPS_CURSOR = new Set(["label", "hide", "prefer"]);
 
 /** The error code of envelopes for a change that could not be stored. */
 export const STORAGE_ERROR = "STORAGE_ERROR";
@@ -313,9 +346,11 @@ export class Writer {
     this.db = db;
     this.handle = handle;
     this.gen = gen;
-    /** @type {Map<string, {epoch: number, count: number, folded: number}>} disk state per session as this tab last saw it */
+    /** @type {Map<string, {epoch: number, count: number, folded: number, acount: number}>} disk state per session as this tab last saw it */
     this.known = new Map();
-    for (const m of metas) this.known.set(m.sessionId, { epoch: m.epoch ?? 0, count: m.nodeCount, folded: m.folded ?? 0 });
+    for (const m of metas) this.known.set(m.sessionId, diskState(m));
+    /** Sessions whose cursor this tab moved itself: it keeps its own; the others follow the stored one. */
+    this.owned = new Set();
     this.emit = emit;
     this.parseChanges = parseChanges;
     this.queue = [];
@@ -406,7 +441,7 @@ export class Writer {
     let failure = null;
     let tx;
     try {
-      tx = this.db.transaction(["sessions", "chunks", "nodes"], writes ? "readwrite" : "readonly", writes ? { durability: "strict" } : undefined);
+      tx = this.db.transaction(STORES, writes ? "readwrite" : "readonly", writes ? { durability: "strict" } : undefined);
     } catch (err) {
       failure = err;
     }
@@ -462,6 +497,7 @@ export class Writer {
     this.gen = newGen;
     for (const [id, k] of pulled) this.known.set(id, k);
     for (const [id, k] of written) this.known.set(id, k);
+    for (const b of local) if (!KEEPS_CURSOR.has(b.operation)) this.owned.add(b.sessionId);
     for (const e of remote) this.emit(e);
     for (const b of local) this.emit({ type: b.operation, sessionId: b.sessionId, nodeId: b.meta.cursor ?? undefined });
     if (local.length > 0) this.channel?.postMessage({ gen: newGen });
@@ -475,19 +511,23 @@ export class Writer {
     for (const meta of metas) {
       const id = meta.sessionId;
       const k = this.known.get(id);
-      const state = { epoch: meta.epoch, count: meta.nodeCount, folded: meta.folded };
-      if (k && k.epoch === meta.epoch && k.count === meta.nodeCount) {
+      const state = diskState(meta);
+      if (k && k.epoch === state.epoch && k.count === state.count && k.acount === state.acount) {
         pulled.set(id, state);
         continue; // only the other tab's cursor moved: each tab keeps its own
       }
       let env;
-      if (k && k.epoch === meta.epoch && k.count < meta.nodeCount) {
+      if (k && k.epoch === state.epoch && k.count <= state.count && k.acount <= state.acount) {
         const nodes = await readNodes(tx, meta, k.count);
-        const req = JSON.stringify({ operation: "sync.merge", sessionId: id, nodes: "__NODES__", title: meta.title, updatedAt: meta.updatedAt, cursor: meta.cursor ?? "", activeBranch: meta.activeBranch })
-          .replace('"__NODES__"', () => "[" + nodes.join(",") + "]");
+        const annotations = await readAnnotations(tx, meta, k.acount);
+        const follow = this.owned.has(id) ? {} : { cursor: meta.cursor ?? "", activeBranch: meta.activeBranch };
+        const req = JSON.stringify({ operation: "sync.merge", sessionId: id, nodes: "__N__", annotations: "__A__", title: meta.title, updatedAt: meta.updatedAt, ...follow })
+          .replace('"__N__"', () => "[" + nodes.join(",") + "]")
+          .replace('"__A__"', () => "[" + annotations.join(",") + "]");
         env = JSON.parse(this.handle.call(req));
       } else {
         env = JSON.parse(this.handle.call(restoreRequest(meta, await readSnapshot(tx, meta))));
+        this.owned.delete(id); // replaced as a whole: start from the writer's cursor
       }
       if (!env.ok) throw new Error(`stored session ${quote(id)} written by another tab could not be taken in (${env.error.code}: ${env.error.message})`);
       pulled.set(id, state);
@@ -500,6 +540,7 @@ export class Writer {
     const sessions = tx.objectStore("sessions");
     const chunks = tx.objectStore("chunks");
     const nodes = tx.objectStore("nodes");
+    const notes = tx.objectStore("annotations");
     for (const b of blocks) {
       const id = b.sessionId;
       const k = written.get(id) ?? pulled.get(id) ?? this.known.get(id);
@@ -508,14 +549,18 @@ export class Writer {
         if (b.from !== 0) throw new Error(`internal: a new session ${quote(id)} starts at node ${b.from}`);
         chunks.delete(nodeRange(id));
         nodes.delete(nodeRange(id));
+        notes.delete(nodeRange(id));
+        b.annotations.forEach((a, i) => notes.put(a, [id, i]));
         const folded = Math.floor(b.nodes.length / CHUNK_SIZE) * CHUNK_SIZE;
         for (let s = 0; s < folded; s += CHUNK_SIZE) chunks.put(b.nodes.slice(s, s + CHUNK_SIZE).join(SEP), [id, s]);
         for (let s = folded; s < b.nodes.length; s++) nodes.put(b.nodes[s], [id, s]);
-        state = { epoch: (k?.epoch ?? 0) + (b.reset ? 1 : 0), count: b.nodes.length, folded };
+        state = { epoch: (k?.epoch ?? 0) + (b.reset ? 1 : 0), count: b.nodes.length, folded, acount: b.annotations.length };
       } else {
         if (b.from !== k.count) throw new Error(`internal: session ${quote(id)} has ${k.count} stored nodes but the change starts at ${b.from}`);
+        if (b.annotationFrom !== k.acount) throw new Error(`internal: session ${quote(id)} has ${k.acount} stored annotations but the change starts at ${b.annotationFrom}`);
         for (let i = 0; i < b.nodes.length; i++) nodes.put(b.nodes[i], [id, b.from + i]);
-        state = { epoch: k.epoch, count: b.from + b.nodes.length, folded: k.folded };
+        b.annotations.forEach((a, i) => notes.put(a, [id, b.annotationFrom + i]));
+        state = { epoch: k.epoch, count: b.from + b.nodes.length, folded: k.folded, acount: b.annotationFrom + b.annotations.length };
         while (state.count - state.folded >= CHUNK_SIZE) {
           const range = IDBKeyRange.bound([id, state.folded], [id, state.folded + CHUNK_SIZE - 1]);
           const list = await requestPromise(nodes.getAll(range));
@@ -525,7 +570,9 @@ export class Writer {
           state.folded += CHUNK_SIZE;
         }
       }
-      if (b.meta.nodeCount !== state.count) throw new Error(`internal: session ${quote(id)} has ${b.meta.nodeCount} nodes in memory and ${state.count} stored`);
+      if (b.meta.nodeCount !== state.count || (b.meta.annotationCount ?? 0) !== state.acount) {
+        throw new Error(`internal: session ${quote(id)} has ${b.meta.nodeCount} nodes and ${b.meta.annotationCount} annotations in memory but ${state.count} and ${state.acount} stored`);
+      }
       sessions.put({ ...b.meta, folded: state.folded, epoch: state.epoch, gen, op: b.operation }, id);
       written.set(id, state);
     }
@@ -540,7 +587,7 @@ export class Writer {
   async _rollback(ids) {
     if (ids.size === 0) return;
     try {
-      const tx = this.db.transaction(["sessions", "chunks", "nodes"], "readonly");
+      const tx = this.db.transaction(STORES, "readonly");
       const sessions = tx.objectStore("sessions");
       for (const id of ids) {
         const meta = await requestPromise(sessions.get(id));
@@ -551,7 +598,7 @@ export class Writer {
           this.known.delete(id);
         } else {
           env = JSON.parse(this.handle.call(restoreRequest(meta, await readSnapshot(tx, meta))));
-          this.known.set(id, { epoch: meta.epoch, count: meta.nodeCount, folded: meta.folded });
+          this.known.set(id, diskState(meta));
         }
         if (!env.ok) throw new Error(`${env.error.code}: ${env.error.message}`);
       }
