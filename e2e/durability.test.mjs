@@ -31,6 +31,20 @@ function initTree(page, options = { dbName: 'durable' }) {
   }, options);
 }
 
+/** Reload the page and init() again; the stored tree must come back. */
+async function reload(page) {
+  await page.reload();
+  await page.waitForFunction(() => window.sessiontree !== undefined);
+  assert.equal(await initTree(page), null);
+}
+
+/** Two pages of one context with a tree each on the same database. */
+async function twoPages(env) {
+  const pages = [await open(env, env.page), await open(env)];
+  for (const p of pages) assert.equal(await initTree(p), null);
+  return pages;
+}
+
 /** One call in the page; resolves to its envelope. */
 function call(page, request) {
   return page.evaluate((request) => window.tree.call(request), request);
@@ -62,10 +76,7 @@ function chainSnapshot(sessionId, n, text = '') {
 test('two pages appending 500 messages each, interleaved and partly under the same node, keep all 1,000 nodes with distinct ids and show the same tree', async () => {
   const env = await setup();
   try {
-    const a = await open(env, env.page);
-    const b = await open(env);
-    assert.equal(await initTree(a), null);
-    assert.equal(await initTree(b), null);
+    const [a, b] = await twoPages(env);
     await value(a, { operation: 'create', sessionId: 's', title: 'shared' });
     const root = await value(a, { operation: 'append', sessionId: 's', message: { role: 'system', content: 'root' } });
 
@@ -102,9 +113,7 @@ test('two pages appending 500 messages each, interleaved and partly under the sa
 
     // After a reload each page restores the same tree from disk.
     for (const p of [a, b]) {
-      await p.reload();
-      await p.waitForFunction(() => window.sessiontree !== undefined);
-      assert.equal(await initTree(p), null);
+      await reload(p);
       assert.deepEqual(await value(p, { operation: 'list', sessionId: 's' }), listA);
     }
     assert.deepEqual(env.errors, []);
@@ -116,10 +125,7 @@ test('two pages appending 500 messages each, interleaved and partly under the sa
 test('a page sees what another page appends without calling anything, and a new session made there', async () => {
   const env = await setup();
   try {
-    const a = await open(env, env.page);
-    const b = await open(env);
-    assert.equal(await initTree(a), null);
-    assert.equal(await initTree(b), null);
+    const [a, b] = await twoPages(env);
     await value(a, { operation: 'create', sessionId: 'live' });
     const n = await value(a, { operation: 'append', sessionId: 'live', message: { role: 'user', content: 'hello from A' } });
     await b.waitForFunction((id) => window.events.some((e) => e.sessionId === 'live' && e.remote && e.nodeId === id), n.id);
@@ -135,10 +141,7 @@ test('a page sees what another page appends without calling anything, and a new 
 test('annotations (labels, hidden subtrees) are stored, reach the other page and survive a reload', async () => {
   const env = await setup();
   try {
-    const a = await open(env, env.page);
-    const b = await open(env);
-    assert.equal(await initTree(a), null);
-    assert.equal(await initTree(b), null);
+    const [a, b] = await twoPages(env);
     await value(a, { operation: 'create', sessionId: 'notes' });
     const n1 = await value(a, { operation: 'append', sessionId: 'notes', message: { role: 'user', content: 'one' } });
     const n2 = await value(a, { operation: 'append', sessionId: 'notes', message: { role: 'assistant', content: 'two' } });
@@ -150,9 +153,7 @@ test('annotations (labels, hidden subtrees) are stored, reach the other page and
     const snapB = await value(b, { operation: 'snapshot.save', sessionId: 'notes' });
     assert.deepEqual(snapA.annotations.map((x) => x.kind), ['label', 'hide']);
     assert.deepEqual(snapB.annotations, snapA.annotations);
-    await a.reload();
-    await a.waitForFunction(() => window.sessiontree !== undefined);
-    assert.equal(await initTree(a), null);
+    await reload(a);
     assert.deepEqual(await value(a, { operation: 'snapshot.save', sessionId: 'notes' }), snapA);
     assert.deepEqual(env.errors, []);
   } finally {
@@ -160,7 +161,7 @@ test('annotations (labels, hidden subtrees) are stored, reach the other page and
   }
 });
 
-test('a page closed in the middle of a 10,000-node snapshot load holds the old or the new session, complete', async () => {
+test('a page closed in the middle of a 10,000-node snapshot load holds the old or the new session, complete', async (t) => {
   const env = await setup();
   try {
     const page = await open(env, env.page);
@@ -212,6 +213,7 @@ test('a page closed in the middle of a 10,000-node snapshot load holds the old o
       }
       await check.close();
     }
+    t.diagnostic(`outcomes by close time (first chunk written, 0, 30, 150 ms): ${outcomes.join(', ')}`);
     assert.ok(outcomes.includes('old'), `some close came before the commit: ${outcomes}`);
     assert.deepEqual(env.errors, []);
   } finally {
@@ -278,9 +280,7 @@ test('an exceeded quota (stubbed QuotaExceededError) gives a STORAGE_ERROR envel
     const next = await value(page, { operation: 'append', sessionId: 'q', message: { role: 'assistant', content: 'still fine' } });
     assert.equal(next.parentId, first.id);
     const after = await value(page, { operation: 'snapshot.save', sessionId: 'q' });
-    await page.reload();
-    await page.waitForFunction(() => window.sessiontree !== undefined);
-    assert.equal(await initTree(page), null);
+    await reload(page);
     assert.deepEqual(await value(page, { operation: 'snapshot.save', sessionId: 'q' }), after);
     assert.deepEqual((await value(page, { operation: 'sessions' })).map((s) => s.sessionId), ['q']);
     assert.deepEqual(env.errors, []);
@@ -467,9 +467,7 @@ test('a version-1 database is upgraded keeping every session, node and restore p
       };
     }));
     assert.deepEqual(layout, { version: 2, chunks: 2, nodes: 501 });
-    await page.reload();
-    await page.waitForFunction(() => window.sessiontree !== undefined);
-    assert.equal(await initTree(page), null);
+    await reload(page);
     const reloaded = await value(page, { operation: 'snapshot.save', sessionId: 'legacy' });
     assert.deepEqual(reloaded.nodes, [...snap.nodes, added]);
     const restored = await page.evaluate(() => window.tree.restoreSnapshot('legacy', 'before'));

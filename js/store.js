@@ -449,7 +449,7 @@ export class Writer {
     if (tx) {
       const done = new Promise((resolve, reject) => {
         tx.oncomplete = () => resolve();
-        tx.onabort = () => reject(tx.error ?? new DOMException("the transaction was aborted", "AbortError"));
+        tx.onabort = () => reject(tx.error); // null when we aborted it ourselves
       });
       done.catch(() => {});
       try {
@@ -479,7 +479,9 @@ export class Writer {
       try {
         await done;
       } catch (err) {
-        failure = err ?? failure; // the transaction's own error (QuotaExceededError) says most
+        // The transaction's own error (QuotaExceededError) says most; null
+        // when we aborted it after an error of ours.
+        failure = err ?? failure ?? new DOMException("the transaction was aborted", "AbortError");
       }
     }
     if (failure) {
