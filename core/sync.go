@@ -112,9 +112,15 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 // markPush remembers the session's node tables and returns a function that
 // takes back every node pushed since: the node, parent, depth and children
 // tables are cut back, the new ids leave the index and the branch table is
-// restored. It handles pushes only (no cursor moves, no annotations).
+// restored, and the search documents push added are made dead. It handles
+// pushes only (no cursor moves, no annotations).
 func (s *Session) markPush() func() {
 	n := len(s.nodes)
+	ix := s.search
+	docs := 0
+	if ix != nil {
+		docs = len(ix.docs)
+	}
 	leaves := s.leaves
 	branches := append([]*branchInfo(nil), s.branches...)
 	saved := make([]branchInfo, len(branches))
@@ -127,6 +133,15 @@ func (s *Session) markPush() func() {
 				s.children[p]--
 			}
 			delete(s.index, s.nodes[i].ID)
+		}
+		if ix != nil && s.search == ix {
+			for d := docs; d < len(ix.docs); d++ {
+				if ix.docs[d].sess == s && ix.docs[d].node >= int32(n) {
+					ix.docs[d].sess = nil
+					ix.live--
+					ix.dead++
+				}
+			}
 		}
 		s.nodes, s.parent, s.depth, s.children = s.nodes[:n], s.parent[:n], s.depth[:n], s.children[:n]
 		s.leaves = leaves

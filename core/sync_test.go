@@ -122,6 +122,17 @@ func TestSyncMerge(t *testing.T) {
 		})
 	}
 
+	t.Run("a failed merge leaves no search hit for the nodes it took back", func(t *testing.T) {
+		st := tabStore(t, "n")
+		ok[Status](t, st, obj{"operation": "create", "sessionId": "s"})
+		fails(t, st, `{"operation":"sync.merge","sessionId":"s","nodes":[`+
+			`{"id":"x1","parentId":null,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":"zebra"}},`+
+			`{"id":"x2","parentId":"nope","branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":"b"}}]}`, InvalidSnapshot)
+		env := do(t, st, `{"operation":"search","query":"zebra"}`)
+		require.True(t, env.OK)
+		assert.Contains(t, string(env.Value), `"total":0`)
+	})
+
 	t.Run("an unknown session is SESSION_NOT_FOUND", func(t *testing.T) {
 		fails(t, testStore(t), `{"operation":"sync.merge","sessionId":"zz","nodes":[]}`, SessionNotFound)
 	})

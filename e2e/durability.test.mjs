@@ -411,7 +411,7 @@ test('a newer schema opened in another tab closes this tab\'s connection and tel
   }
 });
 
-test('a version-1 database is upgraded keeping every session, node and restore point', async () => {
+test('a version-1 database is upgraded keeping every session, node, annotation and restore point', async () => {
   const env = await setup();
   try {
     const page = await open(env, env.page);
@@ -426,9 +426,12 @@ test('a version-1 database is upgraded keeping every session, node and restore p
       req.onsuccess = () => {
         const db = req.result;
         const tx = db.transaction(['sessions', 'nodes', 'snapshots'], 'readwrite');
-        tx.objectStore('sessions').put({ sessionId: 'legacy', title: 'from v1', cursor: snap.cursor, activeBranch: 'main', createdAt: '2026-11-01T00:00:00.000Z', updatedAt: '2026-11-02T00:00:00.000Z', nodeCount: snap.nodes.length }, 'legacy');
+        tx.objectStore('sessions').put({ sessionId: 'legacy', title: 'from v1', cursor: snap.cursor, activeBranch: 'main', createdAt: '2026-11-01T00:00:00.000Z', updatedAt: '2026-11-02T00:00:00.000Z', nodeCount: snap.nodes.length, annotationCount: 2 }, 'legacy');
         tx.objectStore('sessions').put({ sessionId: 'empty', title: '', cursor: null, activeBranch: 'main', createdAt: '2026-11-03T00:00:00.000Z', updatedAt: '2026-11-03T00:00:00.000Z', nodeCount: 0 }, 'empty');
         snap.nodes.forEach((n, i) => tx.objectStore('nodes').put(JSON.stringify(n), ['legacy', i]));
+        // Annotation records as issue 3 stored them within version 1.
+        tx.objectStore('nodes').put(JSON.stringify({ kind: 'label', nodeId: 'p00002', label: 'kept', timestamp: '2026-11-01T00:00:01.000Z' }), ['legacy', 'a', 0]);
+        tx.objectStore('nodes').put(JSON.stringify({ kind: 'hide', nodeId: 'p00003', hidden: true, timestamp: '2026-11-01T00:00:02.000Z' }), ['legacy', 'a', 1]);
         tx.objectStore('snapshots').put({ sessionId: 'legacy', name: 'before', createdAt: '2026-11-01T00:00:00.000Z', nodeCount: 1, snapshot: JSON.stringify({ ...snap, nodes: snap.nodes.slice(0, 1), cursor: 'p00000' }) }, ['legacy', 'before']);
         tx.oncomplete = () => {
           db.close();
@@ -446,6 +449,7 @@ test('a version-1 database is upgraded keeping every session, node and restore p
     );
     const saved = await value(page, { operation: 'snapshot.save', sessionId: 'legacy' });
     assert.deepEqual(saved.nodes, snap.nodes);
+    assert.deepEqual(saved.annotations.map((a) => [a.kind, a.nodeId]), [['label', 'p00002'], ['hide', 'p00003']]);
     assert.deepEqual((await value(page, { operation: 'sessions' })).map((s) => s.sessionId), ['legacy', 'empty']);
     assert.deepEqual((await page.evaluate(() => window.tree.listSnapshots('legacy'))).value.map((s) => s.name), ['before']);
 
@@ -456,20 +460,22 @@ test('a version-1 database is upgraded keeping every session, node and restore p
       const req = indexedDB.open('durable');
       req.onsuccess = () => {
         const db = req.result;
-        const tx = db.transaction(['chunks', 'nodes'], 'readonly');
+        const tx = db.transaction(['chunks', 'nodes', 'annotations'], 'readonly');
         const out = { version: db.version };
         tx.objectStore('chunks').count().onsuccess = (e) => (out.chunks = e.target.result);
         tx.objectStore('nodes').count().onsuccess = (e) => (out.nodes = e.target.result);
+        tx.objectStore('annotations').count().onsuccess = (e) => (out.annotations = e.target.result);
         tx.oncomplete = () => {
           db.close();
           resolve(out);
         };
       };
     }));
-    assert.deepEqual(layout, { version: 2, chunks: 2, nodes: 501 });
+    assert.deepEqual(layout, { version: 2, chunks: 2, nodes: 501, annotations: 2 });
     await reload(page);
     const reloaded = await value(page, { operation: 'snapshot.save', sessionId: 'legacy' });
     assert.deepEqual(reloaded.nodes, [...snap.nodes, added]);
+    assert.deepEqual(reloaded.annotations, saved.annotations);
     const restored = await page.evaluate(() => window.tree.restoreSnapshot('legacy', 'before'));
     assert.equal(restored.ok, true);
     assert.equal(restored.value.nodeCount, 1);

@@ -143,7 +143,7 @@ function yieldToPage() {
  * read sees every call made before it). Every other operation, including
  * ones this list does not know, goes through the Writer.
  */
-const READ_ONLY = new Set(["list", "node", "branches", "tree", "context", "session", "snapshot.save", "sessions", "search"]);
+const READ_ONLY = new Set(["list", "node", "branches", "tree", "context", "session", "snapshot.save", "sessions", "search", "diff", "remote.list", "remote.session"]);
 
 /**
  * The operation name of a request, or "" when it cannot be told cheaply.

@@ -25,7 +25,8 @@
 // whole (snapshot.load, a fork or clone target, an import).
 //
 // Version 1 (the foundation release): sessions (meta without folded, epoch,
-// gen, op), nodes [sessionId, seq] for every node, snapshots.
+// gen, op), nodes [sessionId, seq] for every node and [sessionId, "a", seq]
+// for every annotation record (added by issue 3 within version 1), snapshots.
 
 /** The database init() uses when no dbName is given. */
 export const DB_DEFAULT_NAME = "sessiontree";
@@ -63,17 +64,26 @@ export const upgrades = [
     db.createObjectStore("nodes");
     db.createObjectStore("snapshots");
   },
-  // 1 → 2: chunk and annotation records, and gen/epoch/folded on every
+  // 1 → 2: chunk and annotation stores, and gen/epoch/folded on every
   // meta record. The v1 node records stay as they are: they are the tail of
   // a session with folded = 0, and the next write to the session folds them.
+  // v1 annotation records ([sessionId, "a", seq] in "nodes") move to the
+  // "annotations" store under [sessionId, seq].
   (db, tx) => {
     db.createObjectStore("chunks");
-    db.createObjectStore("annotations");
+    const annotations = db.createObjectStore("annotations");
+    const nodes = tx.objectStore("nodes");
     const sessions = tx.objectStore("sessions");
     sessions.createIndex("gen", "gen");
     sessions.openCursor().onsuccess = (event) => {
       const cursor = event.target.result;
       if (!cursor) return;
+      const id = cursor.value.sessionId;
+      const v1notes = IDBKeyRange.bound([id, "a", 0], [id, "a", Infinity]);
+      nodes.getAll(v1notes).onsuccess = (e) => {
+        e.target.result.forEach((a, i) => annotations.put(a, [id, i]));
+        nodes.delete(v1notes);
+      };
       cursor.update({ annotationCount: 0, ...cursor.value, folded: 0, epoch: 0, gen: 0, op: "upgrade" });
       cursor.continue();
     };
