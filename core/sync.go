@@ -70,7 +70,7 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 	// never O(session).
 	undo := s.markPush()
 	for i, rawNode := range list {
-		n, parent, perr := s.parseNode(rawNode, i)
+		n, parent, perr := s.parseNode(rawNode, i, false)
 		if perr != nil {
 			undo()
 			return nil, perr
