@@ -553,6 +553,7 @@ export class SessionTree {
       if (b.meta.cursor != null) event.nodeId = b.meta.cursor;
       this._emit(event);
     }
+    return asText ? envText : env;
   }
 
   _emit(event) {
