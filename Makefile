@@ -70,6 +70,7 @@ bench: build deps
 	$(GO) test -run='^$$' -bench=. -benchmem ./core
 	$(NODE) bench/run.mjs
 	$(NODE) bench/perf.mjs
+	$(NODE) bench/appends.mjs
 
 clean:
 	rm -f $(WASM) $(WASM_EXEC) js/*.gz js/*.br
