@@ -480,6 +480,44 @@ function wirePanel() {
   });
 }
 
+/** Bytes as "1.2 MB" (decimal units, as browsers report quota). */
+function formatBytes(n) {
+  if (n == null) return "?";
+  const units = ["B", "KB", "MB", "GB", "TB"];
+  let i = 0;
+  while (n >= 1000 && i < units.length - 1) {
+    n /= 1000;
+    i++;
+  }
+  return `${n >= 10 || i === 0 ? Math.round(n) : n.toFixed(1)} ${units[i]}`;
+}
+
+/**
+ * Show where the data lives: usage and quota from navigator.storage.estimate(),
+ * whether the browser keeps it under storage pressure, and whether this tab can
+ * still write (tree.storage()). requestPersist asks navigator.storage.persist().
+ */
+async function showStorage(requestPersist = false) {
+  const box = $("storage-info");
+  if (typeof state.tree?.storage !== "function") {
+    box.hidden = true;
+    return;
+  }
+  const info = await state.tree.storage({ requestPersist });
+  const parts = [];
+  if (info.state === "closed") {
+    parts.push(`Saving stopped: ${info.reason ?? "the database was closed"} — reload the page.`);
+  } else if (info.state === "memory") {
+    parts.push("Not saved: this tree lives in memory only.");
+  } else {
+    parts.push(`Stored in this browser: ${formatBytes(info.usage)} of ${formatBytes(info.quota)}`);
+    parts.push(info.persisted ? "· kept by the browser" : "· may be cleared under storage pressure");
+  }
+  $("storage-text").textContent = parts.join(" ");
+  box.classList.toggle("warning", info.state === "closed" || (info.quota != null && info.usage != null && info.usage > 0.9 * info.quota));
+  $("storage-persist").hidden = info.state !== "open" || info.persisted !== false;
+}
+
 async function start() {
   wirePanel();
   wireImport();
@@ -499,7 +537,16 @@ async function start() {
     await createDemoSession(tree);
     await loadSessions();
   }
-  tree.subscribe(() => scheduleRefresh());
+  tree.subscribe((event) => {
+    if (event.type === "storage") {
+      setStatus(`This tab can no longer save: ${event.message ?? event.reason}. Reload the page.`, true);
+      showStorage().catch(() => {});
+      return;
+    }
+    scheduleRefresh();
+  });
+  $("storage-persist").addEventListener("click", () => showStorage(true).catch(() => {}));
+  await showStorage().catch(() => {});
   await probeExportFormats();
   await probeSearch();
   const wanted = sessionFromHash();
