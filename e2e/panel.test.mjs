@@ -266,6 +266,9 @@ test('clicking a node fires jump and updates the context; actions change the tre
     const budgetAnswer = rows.find((r) => r.tipOf === 'budget');
     await row(budgetAnswer.id).click();
     await panel.locator(`.row.cursor[data-node-id="${budgetAnswer.id}"]`).waitFor();
+    // The store's change event can redraw the cursor a moment before the
+    // panel's own call returns and fires jump: wait for the event itself.
+    await page.waitForFunction(() => window.events.some((e) => e[0] === 'jump'));
     const events = await page.evaluate(() => window.events.splice(0));
     assert.deepEqual(events, [
       ['select', { sessionId: 'demo', nodeId: budgetAnswer.id }],
