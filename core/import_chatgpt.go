@@ -53,55 +53,6 @@ type chatgptContent struct {
 	} `json:"thoughts"`
 }
 
-// detectChatGPT reports whether top is a ChatGPT conversation or an array
-// holding at least one.
-func detectChatGPT(top json.RawMessage) bool {
-	var probe struct {
-		Mapping json.RawMessage `json:"mapping"`
-	}
-	switch top[0] {
-	case '{':
-		return json.Unmarshal(top, &probe) == nil && probe.Mapping != nil
-	case '[':
-		var items []json.RawMessage
-		if json.Unmarshal(top, &items) != nil {
-			return false
-		}
-		for _, it := range items {
-			if len(it) > 0 && it[0] == '{' && json.Unmarshal(it, &probe) == nil && probe.Mapping != nil {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func convertChatGPT(top json.RawMessage) ([]importConv, []ImportWarning, *Error) {
-	var items []json.RawMessage
-	switch top[0] {
-	case '{':
-		items = []json.RawMessage{top}
-	case '[':
-		if err := json.Unmarshal(top, &items); err != nil {
-			return nil, nil, invalidf("chatgpt import: %s", jsonErrorText(err))
-		}
-	default:
-		return nil, nil, invalidf("chatgpt import: data must be a conversation object or an array of them")
-	}
-	var convs []importConv
-	var warns []ImportWarning
-	for k, raw := range items {
-		c, w, err := convertChatGPTConversation(raw, k)
-		warns = append(warns, w...)
-		if err != nil {
-			warns = append(warns, ImportWarning{SessionID: c.ID, Message: err.Message})
-			continue
-		}
-		convs = append(convs, c)
-	}
-	return convs, warns, nil
-}
-
 func convertChatGPTConversation(raw json.RawMessage, k int) (importConv, []ImportWarning, *Error) {
 	var c importConv
 	if len(raw) == 0 || raw[0] != '{' {
