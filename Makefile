@@ -68,6 +68,7 @@ test: lint test-go test-fuzz test-wasm test-e2e
 
 bench: build deps
 	$(GO) test -run='^$$' -bench=. -benchmem ./core
+	./wasm_test.sh -run='^$$' -bench='SearchIndexBuild' -benchtime=3x ./core
 	$(NODE) bench/run.mjs
 	$(NODE) bench/perf.mjs
 	$(NODE) bench/appends.mjs
