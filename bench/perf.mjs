@@ -281,7 +281,7 @@ async function main() {
       res.core = await page.evaluate((a) => window.perf.core(a), { messages: o.messages, runs: o.runs });
       if (o.trace) {
         await browser.stopTracing();
-        res.hotspots = traceHotspots(JSON.parse(fs.readFileSync(o.trace, "utf8")));
+        res.hotspots = traceHotspots(JSON.parse(fs.readFileSync(o.trace, "utf8")), 40);
       }
       await context.close();
     }

@@ -321,10 +321,13 @@ func (s *scanner) objectKey() *scanError {
 	return nil
 }
 
-// members calls fn for each member of the object at pos with the decoded
-// key and the raw value (sub-slice of the input). It stops early when fn
-// returns an error.
-func (s *scanner) members(fn func(key string, raw []byte, spaced bool) error) error {
+// object walks the object at pos: for each member it calls fn with the
+// key, and fn must move the scanner past the member's value (with value,
+// or by parsing it in place). key is the key's bytes without quotes,
+// decoded when it has escapes; it is only valid during the call, and
+// `switch string(key)` reads it without allocating. One pass: no value is
+// skipped first and read again.
+func (s *scanner) object(fn func(key []byte) error) error {
 	s.skipSpace()
 	if s.peek() != '{' {
 		return s.fail("object expected")
@@ -345,17 +348,16 @@ func (s *scanner) members(fn func(key string, raw []byte, spaced bool) error) er
 		if err != nil {
 			return err
 		}
-		key := decodeString(s.data[keyStart:s.pos], escaped)
+		key := s.data[keyStart+1 : s.pos-1]
+		if escaped {
+			key = []byte(decodeString(s.data[keyStart:s.pos], true))
+		}
 		s.skipSpace()
 		if s.peek() != ':' {
 			return s.fail("':' expected after object key")
 		}
 		s.pos++
-		raw, spaced, serr := s.value()
-		if serr != nil {
-			return serr
-		}
-		if err := fn(key, raw, spaced); err != nil {
+		if err := fn(key); err != nil {
 			return err
 		}
 		s.skipSpace()
@@ -371,8 +373,22 @@ func (s *scanner) members(fn func(key string, raw []byte, spaced bool) error) er
 	}
 }
 
-// elements calls fn for each element of the array at pos.
-func (s *scanner) elements(fn func(i int, raw []byte, spaced bool) error) error {
+// members calls fn for each member of the object at pos with the decoded
+// key and the raw value (sub-slice of the input). It stops early when fn
+// returns an error.
+func (s *scanner) members(fn func(key string, raw []byte, spaced bool) error) error {
+	return s.object(func(key []byte) error {
+		raw, spaced, serr := s.value()
+		if serr != nil {
+			return serr
+		}
+		return fn(string(key), raw, spaced)
+	})
+}
+
+// array walks the array at pos: for each element it calls fn with its
+// index, and fn must move the scanner past the element (see object).
+func (s *scanner) array(fn func(i int) error) error {
 	s.skipSpace()
 	if s.peek() != '[' {
 		return s.fail("array expected")
@@ -384,11 +400,8 @@ func (s *scanner) elements(fn func(i int, raw []byte, spaced bool) error) error 
 		return nil
 	}
 	for i := 0; ; i++ {
-		raw, spaced, serr := s.value()
-		if serr != nil {
-			return serr
-		}
-		if err := fn(i, raw, spaced); err != nil {
+		s.skipSpace()
+		if err := fn(i); err != nil {
 			return err
 		}
 		s.skipSpace()
@@ -402,6 +415,17 @@ func (s *scanner) elements(fn func(i int, raw []byte, spaced bool) error) error 
 			return s.fail("',' or ']' expected in array")
 		}
 	}
+}
+
+// elements calls fn for each element of the array at pos.
+func (s *scanner) elements(fn func(i int, raw []byte, spaced bool) error) error {
+	return s.array(func(i int) error {
+		raw, spaced, serr := s.value()
+		if serr != nil {
+			return serr
+		}
+		return fn(i, raw, spaced)
+	})
 }
 
 // end checks that nothing but white space follows.
@@ -472,6 +496,26 @@ func decodeString(tok []byte, escaped bool) string {
 func hex4(b []byte) rune {
 	v, _ := strconv.ParseUint(string(b), 16, 32)
 	return rune(v)
+}
+
+// plainString returns the body of the string token raw when it has no
+// escapes and is valid UTF-8 (the common case), so a caller can compare
+// or look it up without allocating; ok is false otherwise (use
+// parseString).
+func plainString(raw []byte) (body []byte, ok bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return nil, false
+	}
+	body = raw[1 : len(raw)-1]
+	for _, c := range body {
+		if c == '\\' || c == '"' || c < 0x20 {
+			return nil, false
+		}
+	}
+	if !utf8.Valid(body) {
+		return nil, false
+	}
+	return body, true
 }
 
 // parseString decodes raw as a JSON string value.

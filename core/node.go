@@ -115,13 +115,36 @@ func validateMessageOf(raw json.RawMessage, field string, valid bool) (json.RawM
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return nil, "", invalidf("%s must be a JSON object", field)
 	}
-	var (
-		role, content []byte
-		spacedAny     bool
-	)
 	sc := scanner{data: trimmed, valid: valid}
-	err := sc.members(func(key string, v []byte, spaced bool) error {
-		switch key {
+	msg, role, jerr, err := messageAt(&sc, field)
+	if jerr == nil {
+		if e := sc.end(); e != nil {
+			jerr = e
+		}
+	}
+	if jerr != nil {
+		return nil, "", invalidf("%s is not valid JSON: %s", field, jsonErrorText(jerr))
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	return msg, role, nil
+}
+
+// messageAt reads the message object at the scanner's position in one
+// pass, leaving the scanner after it: jerr is a JSON fault, err a message
+// that is JSON but not a chat message. The message comes back compacted
+// (as it stands when it has no white space between tokens).
+func messageAt(sc *scanner, field string) (msg json.RawMessage, roleText string, jerr error, err *Error) {
+	sc.skipSpace()
+	start := sc.pos
+	var role, content []byte
+	jerr = sc.object(func(key []byte) error {
+		v, _, err := sc.value()
+		if err != nil {
+			return err
+		}
+		switch string(key) {
 		case "role":
 			role = v
 		case "content":
@@ -129,35 +152,31 @@ func validateMessageOf(raw json.RawMessage, field string, valid bool) (json.RawM
 		}
 		return nil
 	})
-	if err == nil {
-		if e := sc.end(); e != nil {
-			err = e
-		}
+	if jerr != nil {
+		return nil, "", jerr, nil
 	}
-	if err != nil {
-		return nil, "", invalidf("%s is not valid JSON: %s", field, jsonErrorText(err))
-	}
+	msg = sc.data[start:sc.pos]
 	if role == nil {
-		return nil, "", invalidf("%s.role is missing", field)
+		return msg, "", nil, invalidf("%s.role is missing", field)
 	}
-	roleText, ok := parseString(role)
+	roleText, ok := roleString(role)
 	if !ok {
-		return nil, "", invalidf("%s.role must be a string", field)
+		return msg, "", nil, invalidf("%s.role must be a string", field)
 	}
 	if strings.TrimSpace(roleText) == "" {
-		return nil, "", invalidf("%s.role must not be empty", field)
+		return msg, "", nil, invalidf("%s.role must not be empty", field)
 	}
 	if content == nil {
-		return nil, "", invalidf("%s.content is missing (use a string, an array of content parts, or null for an assistant message)", field)
+		return msg, "", nil, invalidf("%s.content is missing (use a string, an array of content parts, or null for an assistant message)", field)
 	}
 	switch content[0] {
 	case '"':
 	case 'n':
 		if roleText != "assistant" {
-			return nil, "", invalidf("%s.content may be null only for an assistant message, not for role %q", field, roleText)
+			return msg, "", nil, invalidf("%s.content may be null only for an assistant message, not for role %q", field, roleText)
 		}
 	case '[':
-		cs := scanner{data: content, valid: valid}
+		cs := scanner{data: content, valid: true} // already scanned
 		perr := cs.elements(func(i int, p []byte, _ bool) error {
 			if p[0] != '{' {
 				return invalidf("%s.content[%d] must be an object (a content part)", field, i)
@@ -165,22 +184,21 @@ func validateMessageOf(raw json.RawMessage, field string, valid bool) (json.RawM
 			return nil
 		})
 		if e, ok := perr.(*Error); ok {
-			return nil, "", e
+			return msg, "", nil, e
 		}
 	default:
-		return nil, "", invalidf("%s.content must be a string, an array of content parts, or null", field)
+		return msg, "", nil, invalidf("%s.content must be a string, an array of content parts, or null", field)
 	}
 	// Compact only when there is white space between tokens; otherwise the
 	// bytes are kept as they are.
-	spacedAny = !valid && hasInsignificantSpace(trimmed)
-	if spacedAny {
-		compact, cerr := compactRaw(trimmed)
+	if !sc.valid && hasInsignificantSpace(msg) {
+		compact, cerr := compactRaw(msg)
 		if cerr != nil {
-			return nil, "", invalidf("%s is not valid JSON: %v", field, cerr)
+			return msg, "", nil, invalidf("%s is not valid JSON: %v", field, cerr)
 		}
-		return compact, roleText, nil
+		return compact, roleText, nil, nil
 	}
-	return trimmed, roleText, nil
+	return msg, roleText, nil, nil
 }
 
 // hasInsignificantSpace reports whether valid JSON has white space outside
@@ -231,8 +249,57 @@ func validSessionID(id string) bool {
 
 // validTimestamp reports whether s parses as RFC 3339.
 func validTimestamp(s string) bool {
+	if len(s) == len(TimeLayout) && isTimeLayout(s) {
+		return true
+	}
 	_, err := time.Parse(time.RFC3339Nano, s)
 	return err == nil
+}
+
+// isTimeLayout reports whether s is a valid time written in TimeLayout
+// ("2026-11-29T22:13:42.123Z", the form sessiontree writes), checked by
+// hand: time.Parse per node was a tenth of loading a snapshot in wasm.
+// Anything it refuses is still given to time.Parse.
+func isTimeLayout(s string) bool {
+	num := func(i, n int) int {
+		v := 0
+		for _, c := range []byte(s[i : i+n]) {
+			if c < '0' || c > '9' {
+				return -1
+			}
+			v = v*10 + int(c-'0')
+		}
+		return v
+	}
+	if s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[19] != '.' || s[23] != 'Z' {
+		return false
+	}
+	year, month, day := num(0, 4), num(5, 2), num(8, 2)
+	hour, minute, second, milli := num(11, 2), num(14, 2), num(17, 2), num(20, 3)
+	if year < 0 || milli < 0 || month < 1 || month > 12 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 {
+		return false
+	}
+	days := [13]int{0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}[month]
+	if month == 2 && year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+		days = 29
+	}
+	return day >= 1 && day <= days
+}
+
+// roleString decodes a message's role, sharing the strings of the common
+// roles instead of allocating one per message.
+func roleString(raw []byte) (string, bool) {
+	switch string(raw) {
+	case `"user"`:
+		return "user", true
+	case `"assistant"`:
+		return "assistant", true
+	case `"system"`:
+		return "system", true
+	case `"tool"`:
+		return "tool", true
+	}
+	return parseString(raw)
 }
 
 // SummaryPreamble opens the user message that context makes of a summary

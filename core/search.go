@@ -80,30 +80,49 @@ type SearchResult struct {
 	Total int         `json:"total"`
 }
 
-// index returns the store's search index, creating it on first use.
+// index returns the store's search index, building it on first use from
+// every live session. Until a first search the store keeps no index, so
+// loading, restoring and importing pay nothing for it (indexing is about a
+// third of a snapshot.load); from then on it is kept up to date as nodes
+// arrive (Session.push) and sessions are put.
 func (st *Store) index() *searchIndex {
 	if st.search == nil {
 		st.search = newSearchIndex()
+		for _, id := range st.order {
+			if live := st.sessions[id]; live != nil {
+				st.search.attach(live)
+			}
+		}
 	}
 	return st.search
 }
 
-// indexSession makes s searchable: called when s becomes the live session
-// under its id, after any session it replaces was detached. When detached
-// documents outnumber live ones, the index is rebuilt from the live
-// sessions first.
+// indexSession makes s searchable if the store has an index: called when s
+// becomes the live session under its id, after any session it replaces was
+// detached. When detached documents outnumber live ones, the index is
+// rebuilt from the live sessions first.
 func (st *Store) indexSession(s *Session) {
-	if ix := st.index(); ix.wasteful() {
-		fresh := newSearchIndex()
+	if st.search == nil {
+		return
+	}
+	if st.search.wasteful() {
 		for _, id := range st.order {
-			if live := st.sessions[id]; live != nil && live != s {
+			if live := st.sessions[id]; live != nil {
 				live.search = nil
-				fresh.attach(live)
 			}
 		}
-		st.search = fresh
+		st.search = nil
+		st.index() // rebuilt from the live sessions, s among them
+		return
 	}
-	st.index().attach(s)
+	st.search.attach(s)
+}
+
+// unindex takes a session that is replaced or dropped out of the index.
+func (st *Store) unindex(s *Session) {
+	if st.search != nil {
+		st.search.detach(s)
+	}
 }
 
 // searchRequest is a validated search request.

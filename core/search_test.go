@@ -394,6 +394,32 @@ func TestSearchIndexFollowsEveryOperation(t *testing.T) {
 	})
 }
 
+func TestSearchIndexIsBuiltOnFirstSearch(t *testing.T) {
+	st := testStore(t)
+	seedTexts(t, st, "a", "walnuts in autumn")
+	ok[Status](t, st, obj{"operation": "snapshot.load", "sessionId": "b", "snapshot": obj{
+		"version": 1, "sessionId": "b", "cursor": "k1", "activeBranch": "main", "nodes": []obj{
+			{"id": "k1", "parentId": nil, "branch": "main", "kind": "message", "timestamp": "2026-01-01T00:00:00.000Z", "message": obj{"role": "user", "content": "walnut bread"}},
+		}}})
+	assert.Nil(t, st.search, "loading and appending build no index")
+	assert.Nil(t, st.Session("b").search)
+
+	assert.Equal(t, []string{"b/k1", "a/n0001"}, hitIDsOf(search(t, st, "walnut", nil), true))
+	require.NotNil(t, st.search)
+	assert.Equal(t, 2, st.search.live, "the first search indexed both sessions")
+	more := seedTexts(t, st, "a", "walnut cake")
+	assert.Equal(t, []string{"a/" + more[0], "b/k1", "a/n0001"}, hitIDsOf(search(t, st, "walnut", nil), true), "later appends are indexed as they arrive")
+}
+
+func TestSearchForgetsAForgottenSession(t *testing.T) {
+	st := testStore(t)
+	seedTexts(t, st, "keep", "hazelnut spread")
+	seedTexts(t, st, "gone", "hazelnut milk")
+	assert.Len(t, search(t, st, "hazelnut", nil).Hits, 2)
+	ok[obj](t, st, obj{"operation": "sync.forget", "sessionId": "gone"})
+	assert.Equal(t, []string{"keep/n0001"}, hitIDsOf(search(t, st, "hazelnut", nil), true))
+}
+
 // hitIDsOf returns the node ids of the hits (withSession prefixes the
 // session id).
 func hitIDsOf(res SearchResult, withSession bool) []string {

@@ -38,6 +38,10 @@ type Session struct {
 	active   string
 	branches []*branchInfo // in order of creation
 	byName   map[string]*branchInfo
+	// lastBranch is the branch of the last push: consecutive nodes mostly
+	// share one, and a map lookup per node is slow in wasm. Whatever drops
+	// a branch from byName resets it.
+	lastBranch *branchInfo
 
 	// Annotations (annotate.go): the append-only records and the marks
 	// they leave, newest record winning.
@@ -85,6 +89,7 @@ func (s *Session) addBranch(name string, base int32) *branchInfo {
 func (s *Session) setActive(name string) {
 	if old := s.byName[s.active]; old != nil && old.count == 0 && s.active != name {
 		delete(s.byName, old.name)
+		s.lastBranch = nil
 		for i, b := range s.branches {
 			if b == old {
 				s.branches = append(s.branches[:i], s.branches[i+1:]...)
@@ -198,9 +203,12 @@ func (s *Session) push(n *Node, parent int32) {
 	s.depth = append(s.depth, d)
 	s.children = append(s.children, 0)
 	s.leaves++
-	b := s.byName[n.Branch]
-	if b == nil {
-		b = s.addBranch(n.Branch, parent)
+	b := s.lastBranch
+	if b == nil || b.name != n.Branch {
+		if b = s.byName[n.Branch]; b == nil {
+			b = s.addBranch(n.Branch, parent)
+		}
+		s.lastBranch = b
 	}
 	if b.count == 0 {
 		b.base = parent

@@ -103,7 +103,7 @@ func (st *Store) put(s *Session) {
 	if old, ok := st.sessions[s.id]; !ok {
 		st.order = append(st.order, s.id)
 	} else if old != s {
-		st.index().detach(old)
+		st.unindex(old)
 	}
 	st.sessions[s.id] = s
 	st.indexSession(s)

@@ -147,6 +147,7 @@ func (s *Session) markPush() func() {
 		s.leaves = leaves
 		s.branches = branches
 		s.byName = make(map[string]*branchInfo, len(branches))
+		s.lastBranch = nil
 		for i, b := range branches {
 			*b = saved[i]
 			s.byName[b.name] = b
@@ -165,6 +166,7 @@ func opSyncForget(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
+	st.unindex(s)
 	delete(st.sessions, s.id)
 	for i, id := range st.order {
 		if id == s.id {
