@@ -94,7 +94,13 @@ window.perf = {
     out.stringify = (await timed(runs, () => JSON.stringify(snapshot))).ms;
     must(await tree.call({ operation: "snapshot.load", sessionId: "perf", snapshot }), "snapshot.load"); // warm-up, not counted
     out.loadObject = (await timed(runs, async () => must(await tree.call({ operation: "snapshot.load", sessionId: "perf", snapshot }), "snapshot.load"))).ms;
-    out.loadText = (await timed(runs, async () => must(await tree.call('{"operation":"snapshot.load","sessionId":"perf","snapshot":' + text + "}"), "snapshot.load"))).ms;
+    const requestText = '{"operation":"snapshot.load","sessionId":"perf","snapshot":' + text + "}";
+    out.loadText = (await timed(runs, async () => must(await tree.call(requestText), "snapshot.load"))).ms;
+    const requestBytes = new TextEncoder().encode(requestText);
+    out.encode = (await timed(runs, () => new TextEncoder().encode(requestText))).ms;
+    out.loadBytes = (await timed(runs, async () => must(await tree.call(requestBytes), "snapshot.load"))).ms;
+    // The first search after a load builds the search index of every node.
+    out.firstSearch = (await timed(1, async () => must(await tree.call({ operation: "search", query: "zebra" }), "search"))).ms;
     const save = await timed(runs, async () => must(await tree.call({ operation: "snapshot.save", sessionId: "perf" }), "snapshot.save"));
     if (save.last.nodes.length !== messages) throw new Error(`snapshot.save gave ${save.last.nodes.length} nodes`);
     out.save = save.ms;

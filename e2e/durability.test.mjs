@@ -504,3 +504,55 @@ test('storage() reports usage, quota and persistence for the explorer', async ()
     await env.close();
   }
 });
+
+test('chunk records are UTF-8 bytes, chunks stored as text by the earlier build still restore, and call takes a request as bytes', async () => {
+  const env = await setup();
+  try {
+    const page = await open(env, env.page);
+    assert.equal(await initTree(page), null);
+    const snap = chainSnapshot('bytes', 2300, 'naïve café 日本語 😀');
+    // The request crosses as UTF-8 bytes, as a snapshot file read with arrayBuffer() would.
+    const loaded = await page.evaluate(async (snap) => {
+      const bytes = new TextEncoder().encode(JSON.stringify({ operation: 'snapshot.load', sessionId: 'bytes', snapshot: snap }));
+      const fromBytes = await window.tree.call(bytes);
+      const fromBuffer = await window.tree.callText(bytes.buffer.slice(0));
+      return { fromBytes, fromBuffer: JSON.parse(fromBuffer) };
+    }, snap);
+    assert.equal(loaded.fromBytes.ok, true, JSON.stringify(loaded.fromBytes.error));
+    assert.equal(loaded.fromBytes.value.nodeCount, 2300);
+    assert.equal(loaded.fromBuffer.ok, true);
+
+    const kinds = await page.evaluate(() => new Promise((resolve) => {
+      const req = indexedDB.open('durable');
+      req.onsuccess = () => {
+        const db = req.result;
+        const tx = db.transaction(['chunks'], 'readwrite');
+        const store = tx.objectStore('chunks');
+        const out = [];
+        store.openCursor().onsuccess = (e) => {
+          const c = e.target.result;
+          if (!c) return;
+          out.push(c.value instanceof Uint8Array ? 'bytes' : typeof c.value);
+          // Rewrite the first chunk the way the earlier build stored it: text.
+          if (out.length === 1) c.update(new TextDecoder().decode(c.value));
+          c.continue();
+        };
+        tx.oncomplete = () => {
+          db.close();
+          resolve(out);
+        };
+      };
+    }));
+    assert.deepEqual(kinds, ['bytes', 'bytes']);
+
+    await reload(page);
+    const saved = await value(page, { operation: 'snapshot.save', sessionId: 'bytes' });
+    assert.deepEqual(saved.nodes, snap.nodes, 'a text chunk, a byte chunk and 300 node records make the same session');
+    const bad = await page.evaluate(() => window.tree.call(new TextEncoder().encode('{"operation":"session","sessionId":')));
+    assert.equal(bad.ok, false);
+    assert.equal(bad.error.code, 'INVALID_ARGUMENT');
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});

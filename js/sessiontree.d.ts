@@ -344,10 +344,14 @@ export interface SnapshotInfo {
 export interface SessionTree {
   /** True when changes are written to IndexedDB. */
   readonly persistent: boolean;
-  /** Answer one request; never rejects for a domain error. */
-  call<T = any>(request: Request | string): Promise<Envelope<T>>;
+  /**
+   * Answer one request (an object, its JSON text, or that text's UTF-8
+   * bytes — bytes cross to the wasm with one copy and no transcoding);
+   * never rejects for a domain error.
+   */
+  call<T = any>(request: Request | string | Uint8Array | ArrayBuffer): Promise<Envelope<T>>;
   /** Like call, but resolves to the envelope's exact JSON text (numbers keep every digit). */
-  callText(request: Request | string): Promise<string>;
+  callText(request: Request | string | Uint8Array | ArrayBuffer): Promise<string>;
   /**
    * Import an export file's text (format "auto" detects it). Large texts,
    * or any call with onProgress or signal, are read in slices with a yield

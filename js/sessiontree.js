@@ -151,6 +151,7 @@ const READ_ONLY = new Set(["list", "node", "branches", "tree", "context", "sessi
  * @param {string} text the request as JSON text
  */
 function operationOf(request, text) {
+  if (typeof text !== "string") return ""; // bytes: not read here
   if (typeof request === "object" && request !== null) return typeof request.operation === "string" ? request.operation : "";
   if (text.length > 4096) return "";
   try {
@@ -211,7 +212,12 @@ export class SessionTree {
 
   /**
    * Answer one request of the tool API: `{operation, ...fields}` as an
-   * object or a JSON string. Resolves to the envelope; never rejects for a
+   * object, a JSON string, or the JSON's UTF-8 bytes (a Uint8Array or
+   * ArrayBuffer, e.g. a snapshot file read with `file.arrayBuffer()`
+   * wrapped in a request). Bytes cross to the wasm with one copy; a string
+   * is transcoded to UTF-8 first (for 25 MB of non-ASCII text about as
+   * long as JSON.parse of it), an object is JSON.stringify'd and then
+   * transcoded. Resolves to the envelope; never rejects for a
    * domain error (bad input gets an INVALID_ARGUMENT envelope). A mutating
    * call resolves only after its change is committed to IndexedDB (and after
    * what other tabs stored was taken in first, so ids never collide and
@@ -219,7 +225,7 @@ export class SessionTree {
    * (quota exceeded, connection closed) it resolves to
    * `{ok: false, error: {code: "STORAGE_ERROR", message}}` and memory is
    * brought back to what is stored: the change is wholly undone.
-   * @param {object|string} request
+   * @param {object|string|Uint8Array|ArrayBuffer} request
    * @returns {Promise<{ok: true, value: any} | {ok: false, error: {code: string, message: string}}>}
    */
   call(request) {
@@ -231,7 +237,7 @@ export class SessionTree {
    * parsed object. JSON.parse turns numbers into doubles (digits past 2^53
    * are lost), so code that must hand messages on byte for byte — exports,
    * proxies to a model API — reads them from this text.
-   * @param {object|string} request
+   * @param {object|string|Uint8Array|ArrayBuffer} request
    * @returns {Promise<string>} the envelope as JSON text
    */
   callText(request) {
@@ -243,6 +249,8 @@ export class SessionTree {
     let text;
     if (typeof request === "string") {
       text = request;
+    } else if (request instanceof Uint8Array || request instanceof ArrayBuffer) {
+      text = request instanceof ArrayBuffer ? new Uint8Array(request) : request; // the handle takes bytes as they are
     } else {
       try {
         text = JSON.stringify(request);

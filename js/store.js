@@ -7,7 +7,9 @@
 //   sessions   key sessionId        value meta {sessionId, title, cursor, activeBranch, createdAt,
 //                                    updatedAt, nodeCount, annotationCount, folded, epoch, gen, op};
 //                                    index "gen" on gen
-//   chunks     key [sessionId, start]  value CHUNK_SIZE nodes (snapshot form) joined by ",\n";
+//   chunks     key [sessionId, start]  value CHUNK_SIZE nodes (snapshot form) joined by ",\n",
+//                                    as UTF-8 bytes (a Uint8Array; older records are the same
+//                                    text as a string, and both are read);
 //                                    start = 0, CHUNK_SIZE, … < folded
 //   nodes      key [sessionId, seq]  value one node JSON string, folded ≤ seq < nodeCount
 //   annotations key [sessionId, seq] value one annotation record (label, hide, prefer) as a JSON
@@ -42,6 +44,49 @@ const STORES = ["sessions", "chunks", "nodes", "annotations"];
 
 /** Separator of the nodes inside a chunk record (node JSON never holds a raw newline). */
 const SEP = ",\n";
+
+const utf8Encoder = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+
+/**
+ * A chunk record's value from its node texts: UTF-8 bytes, so a restore
+ * hands the stored bytes to the wasm as they are (a string would be
+ * transcoded by TextEncoder on every start-up; for 100,000 nodes of
+ * non-ASCII text that took longer than reading the records).
+ * @param {string[]} nodes
+ * @returns {Uint8Array}
+ */
+function chunkValue(nodes) {
+  return utf8Encoder.encode(nodes.join(SEP));
+}
+
+/**
+ * The text of a chunk record (a Uint8Array, or a string as written before
+ * chunks were bytes).
+ * @param {Uint8Array|string} chunk
+ * @returns {string}
+ */
+function chunkText(chunk) {
+  return typeof chunk === "string" ? chunk : utf8Decoder.decode(chunk);
+}
+
+/**
+ * Concatenate texts and byte arrays into one UTF-8 byte array.
+ * @param {(string|Uint8Array)[]} parts
+ * @returns {Uint8Array}
+ */
+function concatUTF8(parts) {
+  const bytes = parts.map((p) => (typeof p === "string" ? utf8Encoder.encode(p) : p));
+  let length = 0;
+  for (const b of bytes) length += b.length;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const b of bytes) {
+    out.set(b, at);
+    at += b.length;
+  }
+  return out;
+}
 
 /**
  * The key range of every record of one session in "nodes" or "chunks".
@@ -190,7 +235,7 @@ async function readNodes(tx, meta, from) {
   if (from < folded) {
     const start = Math.floor(from / CHUNK_SIZE) * CHUNK_SIZE;
     const chunks = await requestPromise(tx.objectStore("chunks").getAll(IDBKeyRange.bound([id, start], [id, folded - 1])));
-    for (const c of chunks) for (const n of c.split(SEP)) out.push(n);
+    for (const c of chunks) for (const n of chunkText(c).split(SEP)) out.push(n);
     out.splice(0, from - start);
   }
   const tail = await requestPromise(tx.objectStore("nodes").getAll(nodeRange(id, Math.max(from, folded))));
@@ -218,11 +263,11 @@ async function readAnnotations(tx, meta, from) {
 }
 
 /**
- * Read one session whole: its snapshot text (version 1) rebuilt from its
- * chunk and node records without splitting the chunks.
+ * Read one session whole: its snapshot (version 1) as UTF-8 bytes, rebuilt
+ * from its chunk and node records without splitting the chunks.
  * @param {IDBTransaction} tx
  * @param {object} meta
- * @returns {Promise<string>}
+ * @returns {Promise<Uint8Array>}
  */
 async function readSnapshot(tx, meta) {
   const id = meta.sessionId;
@@ -235,22 +280,25 @@ async function readSnapshot(tx, meta) {
   if (chunks.length * CHUNK_SIZE !== folded || folded + tail.length !== meta.nodeCount) {
     throw new Error(`session ${quote(id)} has ${chunks.length} chunk and ${tail.length} node records but its metadata says ${meta.nodeCount} nodes, ${folded} of them in chunks`);
   }
-  const head = `{"version":1,"sessionId":${quote(id)},"cursor":${quote(meta.cursor)},"activeBranch":${quote(meta.activeBranch)},"nodes":[`;
-  const parts = chunks;
-  for (const n of tail) parts.push(n);
-  const tailText = annotations.length > 0 ? `],"annotations":[${annotations.join(",")}]}` : "]}";
-  return head + parts.join(",") + tailText;
+  const parts = [`{"version":1,"sessionId":${quote(id)},"cursor":${quote(meta.cursor)},"activeBranch":${quote(meta.activeBranch)},"nodes":[`];
+  chunks.forEach((c, i) => {
+    if (i > 0) parts.push(SEP);
+    parts.push(c);
+  });
+  if (tail.length > 0) parts.push((chunks.length > 0 ? SEP : "") + tail.join(SEP));
+  parts.push(annotations.length > 0 ? `],"annotations":[${annotations.join(",")}]}` : "]}");
+  return concatUTF8(parts);
 }
 
 /**
  * Read every stored session in one read-only transaction.
  * Resolves to {gen, sessions: [{meta, snapshot}]} where snapshot is the
- * session's snapshot text (version 1) and gen the highest stored gen.
+ * session's snapshot (version 1) as UTF-8 bytes and gen the highest stored gen.
  * Rejects, naming the database and the session, when a read fails or a
  * session's records do not match its metadata — a failed read is never
  * an empty store.
  * @param {IDBDatabase} db
- * @returns {Promise<{gen: number, sessions: {meta: object, snapshot: string}[]}>}
+ * @returns {Promise<{gen: number, sessions: {meta: object, snapshot: Uint8Array}[]}>}
  */
 export async function readAllSessions(db) {
   let tx;
@@ -282,20 +330,15 @@ function byCreation(a, b) {
 }
 
 /**
- * Build the request text of core's "restore" for a stored session, without
- * re-encoding the snapshot.
+ * Build the request of core's "restore" for a stored session, as UTF-8
+ * bytes around the snapshot's bytes (never re-encoding the snapshot).
  * @param {object} meta
- * @param {string} snapshot
- * @returns {string}
+ * @param {Uint8Array} snapshot the snapshot's UTF-8 bytes (see readSnapshot)
+ * @returns {Uint8Array}
  */
 export function restoreRequest(meta, snapshot) {
-  return JSON.stringify({
-    operation: "restore",
-    snapshot: "__SNAPSHOT__",
-    title: meta.title,
-    createdAt: meta.createdAt,
-    updatedAt: meta.updatedAt,
-  }).replace('"__SNAPSHOT__"', () => snapshot);
+  const head = JSON.stringify({ operation: "restore", title: meta.title, createdAt: meta.createdAt, updatedAt: meta.updatedAt });
+  return concatUTF8([head.slice(0, -1) + ',"snapshot":', snapshot, "}"]);
 }
 
 /** Operations that record something without moving the cursor. */
@@ -564,7 +607,7 @@ export class Writer {
         notes.delete(nodeRange(id));
         b.annotations.forEach((a, i) => notes.put(a, [id, i]));
         const folded = Math.floor(b.nodes.length / CHUNK_SIZE) * CHUNK_SIZE;
-        for (let s = 0; s < folded; s += CHUNK_SIZE) chunks.put(b.nodes.slice(s, s + CHUNK_SIZE).join(SEP), [id, s]);
+        for (let s = 0; s < folded; s += CHUNK_SIZE) chunks.put(chunkValue(b.nodes.slice(s, s + CHUNK_SIZE)), [id, s]);
         for (let s = folded; s < b.nodes.length; s++) nodes.put(b.nodes[s], [id, s]);
         state = { epoch: (k?.epoch ?? 0) + (b.reset ? 1 : 0), count: b.nodes.length, folded, acount: b.annotations.length };
       } else {
@@ -577,7 +620,7 @@ export class Writer {
           const range = IDBKeyRange.bound([id, state.folded], [id, state.folded + CHUNK_SIZE - 1]);
           const list = await requestPromise(nodes.getAll(range));
           if (list.length !== CHUNK_SIZE) throw new Error(`session ${quote(id)}: folding nodes ${state.folded}… found ${list.length} records`);
-          chunks.put(list.join(SEP), [id, state.folded]);
+          chunks.put(chunkValue(list), [id, state.folded]);
           nodes.delete(range);
           state.folded += CHUNK_SIZE;
         }
