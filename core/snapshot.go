@@ -73,7 +73,7 @@ func parseSnapshotOf(raw json.RawMessage, wantID string, valid bool) (*Session, 
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, false, snapshotFault("must be a JSON object")
 	}
-	top, serr := scanObjectOf(raw, valid)
+	top, early, serr := scanSnapshotTop(raw, valid)
 	if serr != nil {
 		return nil, false, snapshotFault("is not valid JSON: %s", jsonErrorText(serr))
 	}
@@ -134,30 +134,21 @@ func parseSnapshotOf(raw json.RawMessage, wantID string, valid bool) (*Session, 
 		return nil, false, snapshotFault("activeBranch %q must be 1–128 characters without control characters", active)
 	}
 
-	s := newSession(id, title, "")
-	s.branches, s.byName = nil, make(map[string]*branchInfo)
-	// A node of a snapshot takes about 200 bytes or more: size the id map
-	// once instead of growing it step by step (map growth was a visible
-	// part of loading in wasm, where string hashing is slow).
-	s.index = make(map[string]int32, min(len(nraw)/200, 1<<22))
-	sc := scanner{data: nraw, valid: valid}
-	perr := sc.array(func(i int) error {
-		n, parent, err := s.parseNodeAt(&sc, i)
-		if err != nil {
-			return err
-		}
-		s.push(n, parent)
-		if len(s.index) != len(s.nodes) {
-			return snapshotFault("nodes[%d] repeats the id %q", i, n.ID)
-		}
-		return nil
-	})
+	var s *Session
+	var perr error
+	if early != nil {
+		s, perr = early.s, early.err
+	} else {
+		sc := scanner{data: nraw, valid: valid}
+		s, perr = parseNodes(&sc, len(nraw))
+	}
 	if perr != nil {
 		if e, ok := perr.(*Error); ok {
 			return nil, false, e
 		}
 		return nil, false, snapshotFault("field \"nodes\" is not valid JSON: %s", jsonErrorText(perr))
 	}
+	s.id, s.title = id, title
 	if araw, ok := top["annotations"]; ok {
 		if err := s.parseAnnotations(araw); err != nil {
 			return nil, false, err
@@ -185,6 +176,89 @@ func nodeField(raw []byte) (value string, present, ok bool) {
 	}
 	v, ok := parseString(raw)
 	return v, true, ok
+}
+
+// earlyNodes is the "nodes" array of a snapshot parsed during the walk
+// over the snapshot's members (see scanSnapshotTop): the session it makes,
+// or the first fault in it.
+type earlyNodes struct {
+	s   *Session
+	err error
+}
+
+// scanSnapshotTop reads the members of a snapshot object into a map of raw
+// values, like scanObjectOf. When "version" (the current one) comes before
+// "nodes", as in every snapshot sessiontree writes, the nodes are parsed
+// where they stand instead of being skipped and read again: the array is
+// nearly all of a snapshot's bytes. A fault in them is kept in earlyNodes
+// and reported after the checks of the other members, as before.
+func scanSnapshotTop(raw []byte, valid bool) (map[string][]byte, *earlyNodes, error) {
+	sc := scanner{data: raw, valid: valid}
+	top := make(map[string][]byte, 8)
+	var early *earlyNodes
+	current := strconv.Itoa(SnapshotVersion)
+	err := sc.object(func(key []byte) error {
+		sc.skipSpace()
+		if string(key) == "nodes" && top["nodes"] == nil && string(top["version"]) == current && sc.peek() == '[' {
+			start := sc.pos
+			s, perr := parseNodes(&sc, len(raw)-start)
+			if _, fault := perr.(*Error); perr == nil || fault {
+				if perr != nil { // a node fault: move past the array to go on
+					sc.pos = start
+					if _, _, err := sc.value(); err != nil {
+						return err
+					}
+				}
+				early = &earlyNodes{s: s, err: perr}
+				top["nodes"] = sc.data[start:sc.pos]
+				return nil
+			}
+			sc.pos = start // bad JSON: the plain walk below reports it
+		}
+		v, spaced, err := sc.value()
+		if err != nil {
+			return err
+		}
+		if spaced {
+			v = compactBytes(v)
+		}
+		if string(key) == "nodes" {
+			early = nil // a repeated "nodes": the last one counts, parsed below
+		}
+		top[string(key)] = v
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := sc.end(); err != nil {
+		return nil, nil, err
+	}
+	return top, early, nil
+}
+
+// parseNodes reads the nodes array at the scanner's position into a new
+// session (id, title, cursor and active branch still to set). size is
+// about the array's length in bytes.
+func parseNodes(sc *scanner, size int) (*Session, error) {
+	s := newSession("", "", "")
+	s.branches, s.byName = nil, make(map[string]*branchInfo)
+	// A node of a snapshot takes about 200 bytes or more: size the id map
+	// once instead of growing it step by step (map growth was a visible
+	// part of loading in wasm, where string hashing is slow).
+	s.index = make(map[string]int32, min(size/200, 1<<22))
+	err := sc.array(func(i int) error {
+		n, parent, err := s.parseNodeAt(sc, i)
+		if err != nil {
+			return err
+		}
+		s.push(n, parent)
+		if len(s.index) != len(s.nodes) {
+			return snapshotFault("nodes[%d] repeats the id %q", i, n.ID)
+		}
+		return nil
+	})
+	return s, err
 }
 
 // nodeFields are the raw members of a snapshot node. A message object is

@@ -52,6 +52,12 @@ func TestSnapshotRejections(t *testing.T) {
 		{"a bad timestamp", snap(strings.Replace(node("a", "", msg), ts, `"timestamp":"yesterday"`, 1)), `node "a" has a bad timestamp`},
 		{"an unknown node field", snap(node("a", "", msg+`,"colour":"red"`)), `nodes[0] has unknown field "colour"`},
 		{"a summary node without summary", snap(strings.Replace(node("a", "", `"source":{}`), `"kind":"message"`, `"kind":"summary"`, 1)), `node "a" of kind "summary" has no summary`},
+		// Nodes are parsed while the snapshot's members are read; a fault in
+		// them still comes after the faults of the members around them.
+		{"a bad node and then an unknown field", strings.Replace(snap(node("a", "zz", msg)), `]}`, `],"colour":1}`, 1), `unknown field "colour"`},
+		{"a bad node and then a bad sessionId", strings.Replace(snap(node("a", "zz", msg)), `"sessionId":"s",`, ``, 1) + ``, `"sessionId" must be a non-empty string`},
+		{"a bad node before the version", `{"nodes":[` + node("a", "zz", msg) + `],"version":1,"sessionId":"s","cursor":null,"activeBranch":"main"}`, `node "a" has parentId "zz"`},
+		{"a good nodes array repeated by a bad one", strings.Replace(snap(node("a", "", msg)), `]}`, `],"nodes":[`+node("b", "zz", msg)+`]}`, 1), `node "b" has parentId "zz"`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name+" is rejected", func(t *testing.T) {
@@ -61,6 +67,24 @@ func TestSnapshotRejections(t *testing.T) {
 			msg := fails(t, st, `{"operation":"snapshot.load","sessionId":"s","snapshot":`+tc.snapshot+`}`, InvalidSnapshot)
 			assert.Contains(t, msg, tc.mention)
 			assert.Equal(t, before, snapshot(t, st, "s"))
+		})
+	}
+}
+
+func TestSnapshotLoadReadsMembersInAnyOrder(t *testing.T) {
+	const n1 = `{"id":"a","parentId":null,"branch":"main","kind":"message","timestamp":"2026-01-02T03:04:05.006Z","message":{"role":"user","content":"one"}}`
+	const n2 = `{"id":"b","parentId":"a","branch":"main","kind":"message","timestamp":"2026-01-02T03:04:05.007Z","message":{"role":"assistant","content":"two"}}`
+	want := `{"version":1,"sessionId":"o","cursor":"b","activeBranch":"main","nodes":[` + n1 + `,` + n2 + `]}`
+	for name, text := range map[string]string{
+		"nodes after the version":       want,
+		"nodes before the version":      `{"nodes":[` + n1 + `,` + n2 + `],"activeBranch":"main","cursor":"b","sessionId":"o","version":1}`,
+		"a repeated nodes, last counts": `{"version":1,"nodes":[` + n1 + `],"sessionId":"o","cursor":"b","activeBranch":"main","nodes":[` + n1 + `,` + n2 + `]}`,
+		"white space everywhere":        "{ \"version\" : 1 , \"sessionId\":\"o\", \"cursor\":\"b\",\"activeBranch\":\"main\",\n\"nodes\" : [ " + n1 + " ,\n " + n2 + " ] }",
+	} {
+		t.Run(name, func(t *testing.T) {
+			st := testStore(t)
+			ok[Status](t, st, `{"operation":"snapshot.load","sessionId":"o","snapshot":`+text+`}`)
+			assert.Equal(t, want, snapshot(t, st, "o"))
 		})
 	}
 }
