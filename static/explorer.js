@@ -358,7 +358,9 @@ function wireImport() {
 
 /** Show the search box over every session when the core has `search`. */
 async function probeSearch() {
-  const env = await state.tree.call({ operation: "search", query: "probe", limit: 1 });
+  // An empty query is refused before the store looks at its index, so the
+  // probe never builds the index (the first real search does).
+  const env = await state.tree.call({ operation: "search", query: "" });
   if (!env.ok && /unknown operation/.test(env.error.message)) return;
   $("global-search-box").hidden = false;
   let timer = 0;
@@ -524,6 +526,7 @@ async function start() {
   let tree;
   try {
     tree = await init();
+    performance.mark("explorer-init");
   } catch (err) {
     setStatus(`sessiontree could not start: ${err.message}`, true);
     return;
@@ -536,6 +539,7 @@ async function start() {
     setStatus("Creating the demo session…");
     await createDemoSession(tree);
     await loadSessions();
+    performance.mark("explorer-demo");
   }
   tree.subscribe((event) => {
     if (event.type === "storage") {
@@ -547,13 +551,15 @@ async function start() {
   });
   $("storage-persist").addEventListener("click", () => showStorage(true).catch(() => {}));
   await showStorage().catch(() => {});
+  performance.mark("explorer-storage");
   await probeExportFormats();
   await probeSearch();
+  performance.mark("explorer-probes");
   const wanted = sessionFromHash();
   const first = state.sessions.find((s) => s.sessionId === wanted) ?? state.sessions.find((s) => s.sessionId === DEMO_SESSION_ID) ?? state.sessions[0];
   setStatus("");
-  if (first) await selectSession(first.sessionId);
-  await $("panel").refresh();
+  if (first) await selectSession(first.sessionId); // sets the panel's session, which loads it
+  await $("panel").updateComplete;
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("./sw.js").catch((err) => console.warn("sessiontree: offline mode unavailable:", err.message));
   performance.mark("explorer-ready"); // start-up time, read by bench/perf.mjs
   document.body.dataset.ready = "true";
