@@ -31,6 +31,7 @@ func FuzzCall(f *testing.F) {
 		`{"operation":"import","data":"[{\"id\":\"c\",\"mapping\":{\"a\":{\"id\":\"a\",\"message\":{\"author\":{\"role\":\"user\"},\"content\":{\"content_type\":\"text\",\"parts\":[\"hi\"]}},\"parent\":null,\"children\":[]}}}]"}`,
 		`{"operation":"node","sessionId":"s","nodeId":"n0001"}`,
 		`[`, `{"operation":"\ud800"}`, "\xff",
+		`{"operation":"snapshot.load","sessionId":"s","snapshot":{"version":1,"sessionId":"s","cursor":null,"activeBranch":"main","nodes":[{"id":"a","parentId":null,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":"hi"}}]}}`,
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))
@@ -66,6 +67,9 @@ func FuzzCall(f *testing.F) {
 		}
 		if err := json.Unmarshal(out, &env); err != nil || env.OK == nil {
 			t.Fatalf("reply is not an envelope: %q", out)
+		}
+		if *env.OK && !json.Valid(req) {
+			t.Fatalf("a request that is not valid JSON was accepted: %q", req)
 		}
 		if !*env.OK {
 			switch env.Error.Code {

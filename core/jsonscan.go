@@ -30,13 +30,20 @@ type scanner struct {
 	// value then only finds where each value ends (skipValid), which is
 	// how a snapshot.load avoids validating every byte several times.
 	valid bool
+	// spaced is set whenever skipSpace moved: a caller that clears it
+	// before a value learns whether the value has white space to compact.
+	spaced bool
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 func (s *scanner) skipSpace() {
+	start := s.pos
 	for s.pos < len(s.data) && isSpace(s.data[s.pos]) {
 		s.pos++
+	}
+	if s.pos != start {
+		s.spaced = true
 	}
 }
 
@@ -301,6 +308,7 @@ func (s *scanner) skipValid() []byte {
 			break
 		}
 	}
+	i = min(i, len(data)) // an escape at the very end of bad input
 	s.pos = i
 	return data[start:i]
 }

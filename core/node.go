@@ -138,6 +138,7 @@ func validateMessageOf(raw json.RawMessage, field string, valid bool) (json.RawM
 func messageAt(sc *scanner, field string) (msg json.RawMessage, roleText string, jerr error, err *Error) {
 	sc.skipSpace()
 	start := sc.pos
+	sc.spaced = false
 	var role, content []byte
 	jerr = sc.object(func(key []byte) error {
 		v, _, err := sc.value()
@@ -191,7 +192,7 @@ func messageAt(sc *scanner, field string) (msg json.RawMessage, roleText string,
 	}
 	// Compact only when there is white space between tokens; otherwise the
 	// bytes are kept as they are.
-	if !sc.valid && hasInsignificantSpace(msg) {
+	if !sc.valid && sc.spaced {
 		compact, cerr := compactRaw(msg)
 		if cerr != nil {
 			return msg, "", nil, invalidf("%s is not valid JSON: %v", field, cerr)

@@ -476,7 +476,7 @@ func opSnapshotLoad(st *Store, r *request) (any, *Error) {
 	if !r.has("snapshot") {
 		return nil, invalidf("field \"snapshot\" is required for operation \"snapshot.load\"")
 	}
-	s, hasTitle, err := parseSnapshotOf(r.fields["snapshot"], id, r.valid)
+	s, hasTitle, err := parseSnapshotOf(r.fields["snapshot"], id, r.snapshotValid())
 	if err != nil {
 		return nil, err
 	}
@@ -501,7 +501,7 @@ func opRestore(st *Store, r *request) (any, *Error) {
 	if !r.has("snapshot") {
 		return nil, invalidf("field \"snapshot\" is required for operation \"restore\"")
 	}
-	s, _, err := parseSnapshotOf(r.fields["snapshot"], "", r.valid)
+	s, _, err := parseSnapshotOf(r.fields["snapshot"], "", r.snapshotValid())
 	if err != nil {
 		return nil, err
 	}

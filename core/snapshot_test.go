@@ -133,3 +133,36 @@ func TestMessagesAreLossless(t *testing.T) {
 	require.NoError(t, json.Unmarshal(env.Value, &decoded))
 	assert.Equal(t, message, string(decoded.Messages[0]))
 }
+
+func TestSnapshotFieldIsValidatedByTheParser(t *testing.T) {
+	// Call only delimits the "snapshot" object; the snapshot parser
+	// validates it as it reads (see scanRequest). Every byte is still checked.
+	st := testStore(t)
+	buildBranchy(t, st, "s")
+	before := snapshot(t, st, "s")
+	node := `{"id":"a","parentId":null,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":"hi"}}`
+	broken := map[string]string{
+		"a bare word in a node":     strings.Replace(node, `"main"`, `main`, 1),
+		"a trailing comma":          node + `,`,
+		"a control character":       strings.Replace(node, `hi`, "h\x01i", 1),
+		"a bad escape":              strings.Replace(node, `hi`, `h\qi`, 1),
+		"an escape at the very end": node + `,"\`,
+		"a number with two points":  strings.Replace(node, `"content":"hi"`, `"content":"hi","n":1.2.3`, 1),
+		"an unclosed message":       strings.Replace(node, `"hi"}}`, `"hi"}`, 1),
+	}
+	for name, nodes := range broken {
+		t.Run(name+" is refused and changes nothing", func(t *testing.T) {
+			req := `{"operation":"snapshot.load","sessionId":"s","snapshot":{"version":1,"sessionId":"s","cursor":null,"activeBranch":"main","nodes":[` + nodes + `]}}`
+			env := do(t, st, req)
+			require.False(t, env.OK, "accepted %s", req)
+			assert.Contains(t, []Code{InvalidSnapshot, InvalidArgument}, env.Error.Code)
+			assert.Contains(t, env.Error.Message, "not valid JSON")
+			assert.Equal(t, before, snapshot(t, st, "s"))
+		})
+	}
+	t.Run("white space anywhere is accepted and messages are compacted", func(t *testing.T) {
+		spaced := "{ \"version\": 1, \"sessionId\": \"w\", \"cursor\": \"a\", \"activeBranch\": \"main\", \"nodes\": [\n  { \"id\": \"a\", \"parentId\": null, \"branch\": \"main\", \"kind\": \"message\", \"timestamp\": \"2026-11-29T12:00:00.000Z\",\n    \"message\": { \"role\" : \"user\",\n \"content\" : [ { \"type\": \"text\", \"text\": \"two  spaces stay\" } ] } } ] }"
+		ok[Status](t, st, `{"operation":"snapshot.load","sessionId":"w","snapshot":`+spaced+`}`)
+		assert.Equal(t, `{"version":1,"sessionId":"w","cursor":"a","activeBranch":"main","nodes":[{"id":"a","parentId":null,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"two  spaces stay"}]}}]}`, snapshot(t, st, "w"))
+	})
+}
