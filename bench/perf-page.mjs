@@ -110,7 +110,9 @@ window.perf = {
     const ctx = await timed(runs, async () => must(await tree.call({ operation: "context", sessionId: "perf" }), "context"));
     if (ctx.last.messages.length !== messages) throw new Error(`context gave ${ctx.last.messages.length} messages`);
     out.context = ctx.ms;
-    const ctxText = await tree.callText({ operation: "context", sessionId: "perf" });
+    const ctxTimed = await timed(runs, () => tree.callText({ operation: "context", sessionId: "perf" }));
+    out.contextText = ctxTimed.ms;
+    const ctxText = ctxTimed.last;
     out.contextBytes = ctxText.length;
     out.contextParse = (await timed(runs, () => JSON.parse(ctxText))).ms;
     Object.assign(out, heapMB());

@@ -80,10 +80,29 @@ func (st *Store) Call(req []byte) []byte {
 	if err != nil {
 		return ErrorEnvelope(err)
 	}
-	out := make([]byte, 0, len(value)+20)
-	out = append(out, `{"ok":true,"value":`...)
-	out = append(out, value...)
+	const head = `{"ok":true,"value":`
+	if a, ok := value.(jsonAppender); ok {
+		// Large values (context, snapshot.save) are written straight into
+		// the envelope: one copy of 25 MB instead of two.
+		return append(a.appendJSON(append(make([]byte, 0, 64), head...)), '}')
+	}
+	raw, ok := value.(json.RawMessage)
+	if !ok {
+		var merr error
+		if raw, merr = marshal(value); merr != nil {
+			return ErrorEnvelope(invalidf("internal error encoding the value of %q: %v", st.op, merr))
+		}
+	}
+	out := make([]byte, 0, len(raw)+len(head)+1)
+	out = append(out, head...)
+	out = append(out, raw...)
 	return append(out, '}')
+}
+
+// jsonAppender is a value that appends its own JSON encoding to b, growing
+// b once to the size it needs.
+type jsonAppender interface {
+	appendJSON(b []byte) []byte
 }
 
 // ErrorEnvelope returns the envelope for err:
@@ -96,7 +115,7 @@ func ErrorEnvelope(err *Error) []byte {
 	return append(b, "}}"...)
 }
 
-func (st *Store) call(req []byte) (json.RawMessage, *Error) {
+func (st *Store) call(req []byte) (any, *Error) {
 	if !utf8.Valid(req) {
 		return nil, invalidf("request is not valid UTF-8")
 	}
@@ -136,18 +155,7 @@ func (st *Store) call(req []byte) (json.RawMessage, *Error) {
 		}
 	}
 	st.op = r.op
-	value, err := op.run(st, r)
-	if err != nil {
-		return nil, err
-	}
-	if raw, ok := value.(json.RawMessage); ok {
-		return raw, nil
-	}
-	out, merr := marshal(value)
-	if merr != nil {
-		return nil, invalidf("internal error encoding the value of %q: %v", r.op, merr)
-	}
-	return out, nil
+	return op.run(st, r)
 }
 
 // scanRequest reads the members of a request object, validating every

@@ -325,7 +325,7 @@ func opContext(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return json.RawMessage(s.context().appendJSON(nil)), nil
+	return s.context(), nil
 }
 
 // MarshalJSON encodes the context as in the value of context (see appendJSON).
@@ -336,7 +336,7 @@ func (c Context) MarshalJSON() ([]byte, error) { return c.appendJSON(nil), nil }
 // encoding/json would validate every one of them again, which was most of
 // the time of a 100,000-message context.
 func (c Context) appendJSON(b []byte) []byte {
-	size := 64
+	size := 512 // the cursor, the state and the envelope's closing brace
 	for _, m := range c.Messages {
 		size += len(m) + 1
 	}
