@@ -28,6 +28,7 @@ package main
 
 import (
 	"fmt"
+	"runtime/debug"
 	"syscall/js"
 	"unsafe"
 
@@ -37,7 +38,15 @@ import (
 // version is reported as sessiontreeWasm.version.
 const version = "0.1.0"
 
+// memoryLimit is the Go heap's soft limit in bytes: near it the collector
+// runs more often instead of letting the heap double. wasm32 memory ends
+// at 4 GiB and never shrinks, so a tab holding 1,000,000 nodes must not
+// let one peak (a 250 MB request next to its parsed session) grow it to
+// the end.
+const memoryLimit = 3 << 30
+
 func main() {
+	debug.SetMemoryLimit(memoryLimit)
 	js.Global().Set("sessiontreeWasm", js.ValueOf(map[string]any{
 		"version":  version,
 		"newStore": js.FuncOf(newStore),
@@ -68,27 +77,29 @@ func argString(args []js.Value, i int) (string, bool) {
 // uint8Array is the JS Uint8Array constructor.
 var uint8Array = js.Global().Get("Uint8Array")
 
-// argBytes copies args[i] when it is a Uint8Array: a request as UTF-8
-// bytes crosses with one copy and no transcoding (a JS string is
-// transcoded by TextEncoder first, which for 25 MB of two-byte text costs
-// about as much as JSON.parse of it).
+// textEncoder is a JS TextEncoder.
+var textEncoder = js.Global().Get("TextEncoder").New()
+
+// argBytes returns the UTF-8 bytes of args[i], a string or a Uint8Array.
+// Bytes cross with one copy and no transcoding; a string is transcoded by
+// TextEncoder (for 25 MB of two-byte text about as long as JSON.parse of
+// it) and copied once into Go memory — js.Value.String would copy it twice
+// (into a []byte, then into a string), which for a 220 MB snapshot.load
+// doubled the peak of the wasm heap.
 func argBytes(args []js.Value, i int) ([]byte, bool) {
-	if i >= len(args) || args[i].Type() != js.TypeObject || !args[i].InstanceOf(uint8Array) {
+	if i >= len(args) {
 		return nil, false
 	}
-	b := make([]byte, args[i].Get("length").Int())
-	js.CopyBytesToGo(b, args[i])
-	return b, true
-}
-
-// stringBytes returns the bytes of s without copying them. core reads a
-// request and keeps sub-slices of it (messages), but never writes to it, so
-// the string stays immutable; a 22 MB snapshot.load is copied once less.
-func stringBytes(s string) []byte {
-	if s == "" {
-		return nil
+	v := args[i]
+	switch {
+	case v.Type() == js.TypeString:
+		v = textEncoder.Call("encode", v)
+	case v.Type() != js.TypeObject || !v.InstanceOf(uint8Array):
+		return nil, false
 	}
-	return unsafe.Slice(unsafe.StringData(s), len(s))
+	b := make([]byte, v.Get("length").Int())
+	js.CopyBytesToGo(b, v)
+	return b, true
 }
 
 // bytesString returns b as a string without copying it; b must not be
@@ -119,24 +130,21 @@ func newStore(this js.Value, args []js.Value) any {
 	handle := map[string]any{
 		"call": fn(func(this js.Value, args []js.Value) any {
 			return guard("call", func() string {
-				if req, ok := argBytes(args, 0); ok {
-					return bytesString(st.Call(req))
-				}
-				req, ok := argString(args, 0)
+				req, ok := argBytes(args, 0)
 				if !ok {
 					return badArgument("call takes the request as a JSON string or as UTF-8 bytes in a Uint8Array")
 				}
-				return bytesString(st.Call(stringBytes(req)))
+				return bytesString(st.Call(req))
 			})
 		}),
 		"importText": fn(func(this js.Value, args []js.Value) any {
 			return guard("importText", func() string {
-				data, ok := argString(args, 0)
-				if !ok {
+				if len(args) == 0 || args[0].Type() != js.TypeString {
 					return badArgument("importText takes the export's text as a string")
 				}
+				data, _ := argBytes(args, 0)
 				format, _ := argString(args, 1)
-				res, err := st.Import([]byte(data), format)
+				res, err := st.Import(data, format)
 				if err != nil {
 					return string(core.ErrorEnvelope(err))
 				}
@@ -149,8 +157,8 @@ func newStore(this js.Value, args []js.Value) any {
 		"importStart": fn(func(this js.Value, args []js.Value) any {
 			return guard("importStart", func() string {
 				var data []byte
-				if text, ok := argString(args, 0); ok {
-					data = []byte(text)
+				if len(args) > 0 && args[0].Type() == js.TypeString {
+					data, _ = argBytes(args, 0)
 				} else if len(args) > 0 && args[0].Type() == js.TypeNumber && buffers[args[0].Int()] != nil {
 					data = buffers[args[0].Int()]
 					delete(buffers, args[0].Int())
