@@ -40,12 +40,25 @@ func TestBindingAnswersEnvelopesAsStrings(t *testing.T) {
 
 func TestBindingRejectsNonStringRequests(t *testing.T) {
 	h := storeHandle(t)
-	out := h.Call("call", 42).String()
-	assert.Equal(t, `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"call takes the request as a JSON string"}}`, out)
-	out = h.Call("call").String()
-	assert.Equal(t, `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"call takes the request as a JSON string"}}`, out)
-	out = h.Call("importText", js.Null()).String()
+	const refusal = `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"call takes the request as a JSON string or as UTF-8 bytes in a Uint8Array"}}`
+	assert.Equal(t, refusal, h.Call("call", 42).String())
+	assert.Equal(t, refusal, h.Call("call").String())
+	assert.Equal(t, refusal, h.Call("call", js.Global().Get("Object").New()).String())
+	out := h.Call("importText", js.Null()).String()
 	assert.Contains(t, out, `"code":"INVALID_ARGUMENT"`)
+}
+
+func TestBindingTakesRequestsAsBytes(t *testing.T) {
+	h := storeHandle(t)
+	req := []byte(`{"operation":"create","sessionId":"b","title":"héllo 🙂"}`)
+	u8 := js.Global().Get("Uint8Array").New(len(req))
+	js.CopyBytesToJS(u8, req)
+	out := h.Call("call", u8).String()
+	const want = `{"ok":true,"value":{"sessionId":"b","title":"héllo 🙂","cursor":null,"activeBranch":"main","nodeCount":0,"branchCount":1,"leafCount":0,"depth":0,"createdAt":"`
+	assert.True(t, strings.HasPrefix(out, want), "got %s", out)
+	bad := js.Global().Get("Uint8Array").New(2)
+	js.CopyBytesToJS(bad, []byte{0xff, '{'})
+	assert.Equal(t, `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"request is not valid UTF-8"}}`, h.Call("call", bad).String())
 }
 
 func TestBindingDrainsChanges(t *testing.T) {
