@@ -75,6 +75,8 @@ func (s *Session) annotate(a *Annotation) {
 		}
 		if s.search != nil {
 			s.search.refresh(s, i)
+		} else if s.warming != nil && int(i) < s.warmed {
+			s.warming.abandon(s) // warmed again from the start, labels and all
 		}
 	case AnnotationHide:
 		if !a.Hidden {

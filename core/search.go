@@ -80,49 +80,73 @@ type SearchResult struct {
 	Total int         `json:"total"`
 }
 
-// index returns the store's search index, building it on first use from
-// every live session. Until a first search the store keeps no index, so
-// loading, restoring and importing pay nothing for it (indexing is about a
-// third of a snapshot.load); from then on it is kept up to date as nodes
-// arrive (Session.push) and sessions are put.
+// index returns the store's search index, completed from every live
+// session first. Until a first search (or WarmSearch) the store keeps no
+// index, so loading, restoring and importing pay nothing for it (indexing
+// was about a third of a snapshot.load); from then on it is kept up to
+// date as nodes arrive (Session.push) and sessions are put.
 func (st *Store) index() *searchIndex {
-	if st.search == nil {
-		st.search = newSearchIndex()
-		for _, id := range st.order {
-			if live := st.sessions[id]; live != nil {
-				st.search.attach(live)
-			}
-		}
-	}
+	st.WarmSearch(-1)
 	return st.search
 }
 
-// indexSession makes s searchable if the store has an index: called when s
-// becomes the live session under its id, after any session it replaces was
-// detached. When detached documents outnumber live ones, the index is
-// rebuilt from the live sessions first.
+// WarmSearch builds the search index ahead of the first search, adding at
+// most budget nodes (every node when budget < 0), and reports whether the
+// index now covers every live session. The JS shim calls it while the page
+// is idle, a few thousand nodes at a time, so the first search after a
+// large load or restore finds the index ready. A session is attached (its
+// later appends indexed as they come) once all its nodes are in; a label
+// change in a session still being warmed starts that session over.
+func (st *Store) WarmSearch(budget int) bool {
+	if st.search == nil {
+		st.search = newSearchIndex()
+	}
+	ix := st.search
+	for _, id := range st.order {
+		s := st.sessions[id]
+		if s == nil || s.search == ix {
+			continue
+		}
+		if s.warming != ix {
+			s.warming, s.warmed = ix, 0
+		}
+		for s.warmed < len(s.nodes) {
+			if budget == 0 {
+				return false
+			}
+			ix.add(s, int32(s.warmed))
+			s.warmed++
+			budget--
+		}
+		s.search, s.warming, s.warmed = ix, nil, 0
+	}
+	return true
+}
+
+// indexSession is called when s becomes the live session under its id,
+// after any session it replaces was taken out (unindex). s itself is
+// indexed later, by WarmSearch or the next search. When taken-out
+// documents outnumber live ones the index is dropped, to be built afresh.
 func (st *Store) indexSession(s *Session) {
+	if st.search == nil || !st.search.wasteful() {
+		return
+	}
+	for _, id := range st.order {
+		if live := st.sessions[id]; live != nil {
+			live.search, live.warming, live.warmed = nil, nil, 0
+		}
+	}
+	st.search = nil
+}
+
+// unindex takes a session that is replaced or dropped out of the index,
+// whether it was attached or still being warmed.
+func (st *Store) unindex(s *Session) {
 	if st.search == nil {
 		return
 	}
-	if st.search.wasteful() {
-		for _, id := range st.order {
-			if live := st.sessions[id]; live != nil {
-				live.search = nil
-			}
-		}
-		st.search = nil
-		st.index() // rebuilt from the live sessions, s among them
-		return
-	}
-	st.search.attach(s)
-}
-
-// unindex takes a session that is replaced or dropped out of the index.
-func (st *Store) unindex(s *Session) {
-	if st.search != nil {
-		st.search.detach(s)
-	}
+	st.search.detach(s)
+	st.search.abandon(s)
 }
 
 // searchRequest is a validated search request.

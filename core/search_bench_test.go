@@ -89,8 +89,7 @@ func BenchmarkSearchIndexBuild(b *testing.B) {
 	s := st.Session("bench")
 	b.ResetTimer()
 	for b.Loop() {
-		ix := newSearchIndex()
-		s.search = nil
-		ix.attach(s)
+		st.search, s.search, s.warming, s.warmed = nil, nil, nil, 0
+		st.WarmSearch(-1)
 	}
 }

@@ -76,16 +76,20 @@ func newSearchIndex() *searchIndex {
 	}
 }
 
-// attach makes s a live session of the index and indexes every node it
-// already holds; later nodes arrive through Session.push.
-func (ix *searchIndex) attach(s *Session) {
-	if s.search == ix {
+// abandon drops the documents WarmSearch added for s while s was not yet
+// attached (they are left dead, like a detached session's).
+func (ix *searchIndex) abandon(s *Session) {
+	if s.warming != ix {
 		return
 	}
-	s.search = ix
-	for i := range s.nodes {
-		ix.add(s, int32(i))
+	for d := range ix.docs {
+		if ix.docs[d].sess == s {
+			ix.docs[d].sess = nil
+		}
 	}
+	ix.live -= s.warmed
+	ix.dead += s.warmed
+	s.warming, s.warmed = nil, 0
 }
 
 // detach takes s out of the index: its documents are no longer hits.

@@ -361,6 +361,7 @@ func TestSearchIndexFollowsEveryOperation(t *testing.T) {
 			nodes[0]["message"] = obj{"role": "user", "content": fmt.Sprintf("papaya round %d", round)}
 			ok[Status](t, st, obj{"operation": "snapshot.load", "sessionId": "big", "snapshot": obj{
 				"version": 1, "sessionId": "big", "cursor": nil, "activeBranch": "main", "nodes": nodes}})
+			assert.Equal(t, 1500-1, search(t, st, "mango", obj{"limit": 1}).Total, "round %d", round) // indexes the new session
 		}
 		assert.Equal(t, 1500-1, search(t, st, "mango", obj{"limit": 1}).Total)
 		assert.Equal(t, []string{"big/m0"}, found("papaya 3"))
@@ -409,6 +410,41 @@ func TestSearchIndexIsBuiltOnFirstSearch(t *testing.T) {
 	assert.Equal(t, 2, st.search.live, "the first search indexed both sessions")
 	more := seedTexts(t, st, "a", "walnut cake")
 	assert.Equal(t, []string{"a/" + more[0], "b/k1", "a/n0001"}, hitIDsOf(search(t, st, "walnut", nil), true), "later appends are indexed as they arrive")
+}
+
+func TestWarmSearchBuildsTheIndexInSlices(t *testing.T) {
+	st := testStore(t)
+	a := seedTexts(t, st, "a", "plum one", "plum two", "plum three", "plum four")
+	b := seedTexts(t, st, "b", "plum five", "plum six", "plum seven")
+	seedTexts(t, st, "c", "plum eight", "plum nine")
+	assert.False(t, st.WarmSearch(3), "3 of 9 nodes")
+	assert.Equal(t, 3, st.Session("a").warmed)
+
+	// Changes while warming: an append to the session being warmed, a
+	// label on a node already warmed (that session starts over), a
+	// replaced session and a forgotten one.
+	more := seedTexts(t, st, "a", "plum ten")
+	ok[obj](t, st, obj{"operation": "label", "sessionId": "a", "nodeId": a[0], "label": "damson"})
+	assert.Equal(t, 0, st.Session("a").warmed, "a label on a warmed node starts the session over")
+	assert.False(t, st.WarmSearch(6))
+	ok[Status](t, st, obj{"operation": "snapshot.load", "sessionId": "b", "snapshot": obj{
+		"version": 1, "sessionId": "b", "cursor": "k1", "activeBranch": "main", "nodes": []obj{
+			{"id": "k1", "parentId": nil, "branch": "main", "kind": "message", "timestamp": "2026-01-01T00:00:00.000Z", "message": obj{"role": "user", "content": "plum jam"}},
+		}}})
+	ok[obj](t, st, obj{"operation": "sync.forget", "sessionId": "c"})
+	for !st.WarmSearch(2) {
+	}
+	assert.True(t, st.WarmSearch(0), "nothing left to warm")
+
+	res := search(t, st, "plum", obj{"limit": 50})
+	assert.ElementsMatch(t, []string{"a/" + a[0], "a/" + a[1], "a/" + a[2], "a/" + a[3], "a/" + more[0], "b/k1"}, hitIDsOf(res, true))
+	assert.Equal(t, []string{"a/" + a[0]}, hitIDsOf(search(t, st, "damson", nil), true))
+	assert.Empty(t, hitIDsOf(search(t, st, "seven", nil), true), "the replaced session's nodes are gone")
+	assert.Empty(t, hitIDsOf(search(t, st, "eight", nil), true), "the forgotten session's nodes are gone")
+	assert.Equal(t, 6, st.search.live)
+	_ = b
+	later := seedTexts(t, st, "a", "plum eleven")
+	assert.Equal(t, []string{"a/" + later[0]}, hitIDsOf(search(t, st, "eleven", nil), true), "a warmed session indexes its appends as they come")
 }
 
 func TestSearchForgetsAForgottenSession(t *testing.T) {

@@ -51,6 +51,12 @@ type Session struct {
 	preferred   int32            // end of the preferred path, -1 for none
 
 	search *searchIndex // the store's search index while the session is live in a store
+
+	// warming is the index WarmSearch is adding this session to, and
+	// warmed how many of its nodes it added so far (search is set once
+	// all are in).
+	warming *searchIndex
+	warmed  int
 }
 
 func newSession(id, title, now string) *Session {

@@ -68,3 +68,31 @@ test('tree.search finds typos, accents and CJK, with ranges in UTF-16 code units
     await env.close();
   }
 });
+
+test('the search index is built while the page is idle after a load, so the first search finds it complete', async () => {
+  const env = await setup();
+  try {
+    const { page, baseURL, errors } = env;
+    await page.goto(baseURL + 'e2e/fixtures/shim.html');
+    await page.locator('#status', { hasText: 'ready' }).waitFor({ timeout: 20000 });
+    const result = await page.evaluate(async () => {
+      const tree = await window.sessiontree.init({ persist: false });
+      const nodes = [];
+      for (let i = 0; i < 6000; i++) {
+        nodes.push({ id: `m${i}`, parentId: i ? `m${i - 1}` : null, branch: 'main', kind: 'message', timestamp: '2026-11-30T00:00:00.000Z', message: { role: i % 2 ? 'assistant' : 'user', content: `message ${i} about ${i % 100 === 7 ? 'quinces' : 'apples'}` } });
+      }
+      const loaded = await tree.call({ operation: 'snapshot.load', sessionId: 'big', snapshot: { version: 1, sessionId: 'big', cursor: 'm5999', activeBranch: 'main', nodes } });
+      const out = { loaded: loaded.ok, completeAtOnce: tree._handle.warm(0) };
+      // Idle time builds it (slices of 500 nodes); wait up to 20 s for it.
+      const t0 = performance.now();
+      while (!tree._handle.warm(0) && performance.now() - t0 < 20000) await new Promise((r) => setTimeout(r, 50));
+      out.completeLater = tree._handle.warm(0);
+      out.hits = (await tree.search('quinces', { limit: 100 })).value.total;
+      return out;
+    });
+    assert.deepEqual(result, { loaded: true, completeAtOnce: false, completeLater: true, hits: 60 });
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});

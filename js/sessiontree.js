@@ -18,6 +18,9 @@ export { STORAGE_ERROR };
 /** The time importText aims to spend on one slice of a large import, in ms. */
 const SLICE_MS = 50;
 
+/** Nodes the search index takes in per slice while the page is idle (see _warmSearch). */
+const WARM_NODES = 500;
+
 /** UTF-16 code units of text handed to the wasm per call of a large import. */
 const COPY_CHARS = 1 << 20;
 
@@ -184,6 +187,9 @@ export class SessionTree {
       ? new Writer(db, handle, { gen: stored.gen, metas: stored.sessions.map((s) => s.meta), emit: (e) => this._emit(e), parseChanges })
       : null;
     this._memorySnapshots = new Map(); // for persist: false
+    this._warmTask = null;
+    this._closed = false;
+    this._warmSearch();
     const remote = (operation, fields) => this.call({ operation: "remote." + operation, ...fields });
     /**
      * The panel service: the four calls the tree panel drives the store with.
@@ -479,6 +485,7 @@ export class SessionTree {
    * resolve to a STORAGE_ERROR envelope; reads keep answering from memory.
    */
   close() {
+    this._closed = true;
     this._writer?.close("the tree was closed");
     this._db?.close();
     if (this._dbName !== null && shared.get(this._dbName)) shared.delete(this._dbName);
@@ -564,7 +571,30 @@ export class SessionTree {
     return asText ? envText : env;
   }
 
+  /**
+   * Build the search index while the page is idle, so the first search
+   * after a large load, import or restore finds it ready: slices of
+   * WARM_NODES nodes (about 5 ms of wasm each) while the idle period
+   * lasts, then again at the next idle period until the core reports the
+   * index complete. Started at init and after every change. A search
+   * before it is done completes the index itself.
+   */
+  _warmSearch() {
+    if (this._warmTask !== null || this._closed || typeof this._handle.warm !== "function") return;
+    const idle = globalThis.requestIdleCallback ? (fn) => globalThis.requestIdleCallback(fn, { timeout: 2000 }) : (fn) => setTimeout(() => fn(null), 50);
+    const step = (deadline) => {
+      this._warmTask = null;
+      if (this._closed) return;
+      let done = false;
+      do done = this._handle.warm(WARM_NODES);
+      while (!done && deadline !== null && !deadline.didTimeout && deadline.timeRemaining() > 8);
+      if (!done) this._warmTask = idle(step);
+    };
+    this._warmTask = idle(step);
+  }
+
   _emit(event) {
+    this._warmSearch();
     for (const fn of this._listeners) {
       try {
         fn(event);

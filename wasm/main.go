@@ -16,6 +16,7 @@
 //	importStep(job: number, budget: number) → string              // {"done","read","total"} or an error envelope
 //	importFinish(job: number) → envelope: string                  // the import's value
 //	importCancel(id: number)                                      // drops an unfinished job or buffer
+//	warm(budget: number) → done: boolean           // core.Store.WarmSearch: index up to budget nodes
 //	drain(withNodes: boolean) → changes: string    // core.Store.DrainChanges
 //	free()                                         // releases the handle's functions
 //
@@ -239,6 +240,18 @@ func newStore(this js.Value, args []js.Value) any {
 				delete(buffers, args[0].Int())
 			}
 			return nil
+		}),
+		"warm": fn(func(this js.Value, args []js.Value) any {
+			budget := 1000
+			if len(args) > 0 && args[0].Type() == js.TypeNumber && args[0].Int() >= 0 {
+				budget = args[0].Int()
+			}
+			done := false
+			guard("warm", func() string {
+				done = st.WarmSearch(budget)
+				return ""
+			})
+			return done
 		}),
 		"drain": fn(func(this js.Value, args []js.Value) any {
 			withNodes := len(args) > 0 && args[0].Truthy()
