@@ -75,6 +75,8 @@ func Operations() []string {
 // envelope: {"ok":true,"value":…} or
 // {"ok":false,"error":{"code":CODE,"message":TEXT}}. Any input, valid or
 // not, gives exactly one envelope; a call that fails changes nothing.
+// The store may keep parts of req (messages, ids): the caller must not
+// change req afterwards.
 func (st *Store) Call(req []byte) []byte {
 	value, err := st.call(req)
 	if err != nil {

@@ -57,6 +57,11 @@ type Session struct {
 	// all are in).
 	warming *searchIndex
 	warmed  int
+
+	// slab is set only while parseNodes reads a snapshot (see newNode);
+	// slabLeft is about how many more nodes it expects.
+	slab     []Node
+	slabLeft int
 }
 
 func newSession(id, title, now string) *Session {

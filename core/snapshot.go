@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"unsafe"
 )
 
 // SnapshotVersion is the snapshot version this build writes. Older versions
@@ -260,6 +261,10 @@ func parseNodes(sc *scanner, size int) (*Session, error) {
 	// once instead of growing it step by step (map growth was a visible
 	// part of loading in wasm, where string hashing is slow).
 	s.index = make(map[string]int32, min(size/200, 1<<22))
+	// Parsing: nodes come from slabs sized by the nodes the array's bytes
+	// can hold (150 bytes or more each), strings are shared with the request.
+	s.slab, s.slabLeft = []Node{}, size/150
+	defer func() { s.slab, s.slabLeft = nil, 0 }()
 	err := sc.array(func(i int) error {
 		n, parent, err := s.parseNodeAt(sc, i)
 		if err != nil {
@@ -272,6 +277,44 @@ func parseNodes(sc *scanner, size int) (*Session, error) {
 		return nil
 	})
 	return s, err
+}
+
+// requestString decodes a string member of a snapshot node (absent or
+// null gives ""). While a snapshot is parsed (s.slab set), a plain string
+// is not copied: the string shares the request's bytes, which the session
+// keeps anyway for its messages (Store.Call keeps parts of its request; in
+// wasm an allocation per id and timestamp was a visible share of a load).
+func (s *Session) requestString(raw []byte) (string, bool) {
+	if s.slab != nil {
+		if body, plain := plainString(raw); plain {
+			if len(body) == 0 {
+				return "", true
+			}
+			return unsafe.String(&body[0], len(body)), true
+		}
+	}
+	v, _, ok := nodeField(raw)
+	return v, ok
+}
+
+// nodeSlab is how many nodes a snapshot parse allocates at a time.
+const nodeSlab = 512
+
+// newNode returns a zero node: while a snapshot is parsed, from a slab of
+// nodeSlab nodes allocated together (one allocation instead of 512; nodes
+// are never freed one by one, since sessions only grow).
+func (s *Session) newNode() *Node {
+	if s.slab == nil {
+		return &Node{}
+	}
+	if len(s.slab) == 0 {
+		k := min(nodeSlab, max(s.slabLeft, 16))
+		s.slab = make([]Node, k)
+		s.slabLeft -= k
+	}
+	n := &s.slab[0]
+	s.slab = s.slab[1:]
+	return n
 }
 
 // nodeFields are the raw members of a snapshot node. A message object is
@@ -366,7 +409,7 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool) (*Nod
 	if unknown != "" {
 		return nil, 0, snapshotFault("nodes[%d] has unknown field %q", i, unknown)
 	}
-	id, _, ok := nodeField(f.id)
+	id, ok := s.requestString(f.id)
 	if !ok || id == "" {
 		return nil, 0, snapshotFault("nodes[%d] has an empty or missing id", i)
 	}
@@ -407,7 +450,7 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool) (*Nod
 			return nil, 0, snapshotFault("node %q has a bad branch: it must be a name of 1–128 characters without control characters", id)
 		}
 	}
-	ts, _, ok := nodeField(f.timestamp)
+	ts, ok := s.requestString(f.timestamp)
 	if !ok || !validTimestamp(ts) {
 		return nil, 0, snapshotFault("node %q has a bad timestamp: it must be an RFC 3339 string", id)
 	}
@@ -415,7 +458,8 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool) (*Nod
 	if string(f.kind) != `"message"` {
 		kind, _, _ = nodeField(f.kind)
 	}
-	n := &Node{ID: id, ParentID: parentID, Branch: branch, Timestamp: ts}
+	n := s.newNode()
+	n.ID, n.ParentID, n.Branch, n.Timestamp = id, parentID, branch, ts
 	if IsEntryKind(kind) {
 		if f.entry == nil {
 			return nil, 0, snapshotFault("node %q of kind %q has no entry object", id, kind)
