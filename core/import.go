@@ -3,11 +3,10 @@ package core
 import (
 	"bytes"
 	"container/heap"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"math"
 	"sort"
@@ -819,11 +818,25 @@ func relink(recs []importRecord, dropped map[string]string) {
 }
 
 // hashID returns an id derived from data: prefix and 16 hex digits of its
-// SHA-256. Conversations without an id of their own get one this way, so
-// importing the same file twice finds the first import's sessions.
+// 128-bit FNV-1a hash. Conversations without an id of their own get one
+// this way, so importing the same file twice finds the first import's
+// sessions. The ids only need to be stable, not collision-proof against an
+// adversary (a collision is caught as a taken id), so FNV replaces SHA-256,
+// whose fips140 machinery cost about 130 KB gzip of wasm (issue 8).
 func hashID(prefix string, data []byte) string {
-	sum := sha256.Sum256(data)
-	return prefix + hex.EncodeToString(sum[:8])
+	h := fnv.New128a()
+	h.Write(data)
+	return prefix + hexString(h.Sum(nil)[:8])
+}
+
+// hexString returns b as lowercase hex digits (encoding/hex brings fmt).
+func hexString(b []byte) string {
+	const digits = "0123456789abcdef"
+	out := make([]byte, 0, 2*len(b))
+	for _, c := range b {
+		out = append(out, digits[c>>4], digits[c&0xf])
+	}
+	return string(out)
 }
 
 // unixSeconds reads a time that an export writes as Unix seconds,

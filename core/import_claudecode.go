@@ -2,11 +2,10 @@ package core
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"hash"
+	"hash/fnv"
 	"strings"
 )
 
@@ -80,7 +79,7 @@ type claudeCodeReader struct {
 }
 
 func newClaudeCodeReader() lineReader {
-	return &claudeCodeReader{other: map[string][]int{}, hash: sha256.New()}
+	return &claudeCodeReader{other: map[string][]int{}, hash: fnv.New128a()}
 }
 
 func (r *claudeCodeReader) warn(format string, args ...any) {
@@ -174,7 +173,7 @@ func (r *claudeCodeReader) line(raw []byte, f map[string]json.RawMessage, n int)
 func (r *claudeCodeReader) finish() ([]importConv, []ImportWarning) {
 	c := importConv{ID: r.sessionID, Records: r.recs, Created: r.created}
 	if c.ID == "" || !validSessionID(c.ID) {
-		c.ID = "claude-code-" + hex.EncodeToString(append(r.hash.Sum(nil), fmt.Sprint(r.lines)...)[:8])
+		c.ID = "claude-code-" + hexString(r.hash.Sum(nil)[:8])
 	}
 	for _, kind := range sortedKeys(r.other) {
 		ns := r.other[kind]

@@ -2,11 +2,11 @@ package core
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"hash"
+	"hash/fnv"
+	"strconv"
 )
 
 // Pi coding agent sessions (badlogic/pi-mono,
@@ -122,7 +122,7 @@ type piCompaction struct {
 }
 
 func newPiReader() lineReader {
-	return &piReader{taken: map[string]bool{}, dropped: map[string]string{}, hash: sha256.New()}
+	return &piReader{taken: map[string]bool{}, dropped: map[string]string{}, hash: fnv.New128a()}
 }
 
 func (r *piReader) warn(format string, args ...any) {
@@ -274,8 +274,9 @@ func (r *piReader) line(raw []byte, _ map[string]json.RawMessage, n int) {
 // digits derived from the line number, drawn again on a collision.
 func (r *piReader) v1ID(n int) string {
 	for k := 0; ; k++ {
-		sum := sha256.Sum256([]byte(fmt.Sprintf("pi-v1/%d/%d", n, k)))
-		id := hex.EncodeToString(sum[:4])
+		h := fnv.New128a()
+		h.Write([]byte("pi-v1/" + strconv.Itoa(n) + "/" + strconv.Itoa(k)))
+		id := hexString(h.Sum(nil)[:4])
 		if !r.taken[id] {
 			return id
 		}
@@ -352,7 +353,7 @@ func (r *piReader) finish() ([]importConv, []ImportWarning) {
 	}
 	c.ID = r.header.ID
 	if !validSessionID(c.ID) {
-		c.ID = "pi-" + hex.EncodeToString(append(r.hash.Sum(nil), fmt.Sprint(r.lines)...)[:8])
+		c.ID = "pi-" + hexString(r.hash.Sum(nil)[:8])
 	}
 	// Version 1 compactions name the first kept entry by its index.
 	for _, p := range r.pending {

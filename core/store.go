@@ -1,8 +1,7 @@
 package core
 
 import (
-	"crypto/rand"
-	"encoding/hex"
+	"math/rand/v2"
 	"time"
 )
 
@@ -20,14 +19,15 @@ type Options struct {
 }
 
 // RandomID returns 8 lowercase hex characters (32 random bits from
-// crypto/rand), the id length the Pi coding agent uses.
+// math/rand/v2), the id length the Pi coding agent uses. Ids are not
+// secrets: uniqueness within a store is checked by the caller, and
+// math/rand/v2 is seeded by the runtime (crypto.getRandomValues in a
+// browser), while crypto/rand would add about 140 KB gzip to the wasm.
 func RandomID() string {
+	v := rand.Uint32()
 	var b [4]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		// crypto/rand does not fail on supported platforms (Go 1.24+).
-		panic("sessiontree: crypto/rand failed: " + err.Error())
-	}
-	return hex.EncodeToString(b[:])
+	b[0], b[1], b[2], b[3] = byte(v>>24), byte(v>>16), byte(v>>8), byte(v)
+	return hexString(b[:])
 }
 
 // Store holds every session of one page (or one process) and answers
