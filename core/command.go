@@ -1,7 +1,6 @@
 package core
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode"
@@ -115,7 +114,7 @@ func (c *cmdCall) session(st *Store) (*Session, *Error) {
 // tool runs operation op with the command's session and the given fields,
 // as the tool call would (the change is recorded under op).
 func (c *cmdCall) tool(st *Store, op string, fields map[string]string) (any, *Error) {
-	r := &request{op: op, fields: map[string]json.RawMessage{"sessionId": appendString(nil, c.sessionID)}}
+	r := &request{op: op, fields: map[string]RawMessage{"sessionId": appendString(nil, c.sessionID)}}
 	for k, v := range fields {
 		r.fields[k] = appendString(nil, v)
 	}
@@ -424,8 +423,8 @@ func cmdUnhide(st *Store, c *cmdCall) (*CommandResult, *Error) {
 }
 
 func (c *cmdCall) hide(st *Store, hidden, format string) (*CommandResult, *Error) {
-	r := &request{op: "hide", fields: map[string]json.RawMessage{
-		"sessionId": appendString(nil, c.sessionID), "nodeId": appendString(nil, c.args[0]), "hidden": json.RawMessage(hidden)}}
+	r := &request{op: "hide", fields: map[string]RawMessage{
+		"sessionId": appendString(nil, c.sessionID), "nodeId": appendString(nil, c.args[0]), "hidden": RawMessage(hidden)}}
 	st.op = "hide"
 	data, err := opHide(st, r)
 	if err != nil {
@@ -481,12 +480,12 @@ func cmdSnapshotSave(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		return nil, err
 	}
 	snap := s.appendSnapshot(nil)
-	return &CommandResult{Text: string(snap) + "\n", Data: json.RawMessage(snap)}, nil
+	return &CommandResult{Text: string(snap) + "\n", Data: RawMessage(snap)}, nil
 }
 
 func cmdSnapshotLoad(st *Store, c *cmdCall) (*CommandResult, *Error) {
-	r := &request{op: "snapshot.load", fields: map[string]json.RawMessage{
-		"sessionId": appendString(nil, c.sessionID), "snapshot": json.RawMessage(c.args[0])}}
+	r := &request{op: "snapshot.load", fields: map[string]RawMessage{
+		"sessionId": appendString(nil, c.sessionID), "snapshot": RawMessage(c.args[0])}}
 	st.op = "snapshot.load"
 	data, err := opSnapshotLoad(st, r)
 	if err != nil {

@@ -185,7 +185,7 @@ func TestForkCommand(t *testing.T) {
 		assert.Equal(t, "n0001", *status.Cursor)
 		assert.Equal(t, 1, status.NodeCount)
 		ctx := ok[Context](t, st, obj{"operation": "context", "sessionId": status.SessionID})
-		assert.Equal(t, []json.RawMessage{json.RawMessage(`{"role":"user","content":"Explore option A"}`)}, ctx.Messages)
+		assert.Equal(t, []RawMessage{RawMessage(`{"role":"user","content":"Explore option A"}`)}, ctx.Messages)
 		assert.Equal(t, "start", st.Session(status.SessionID).Label("n0001"), "annotations of the copied nodes come along")
 		assert.Equal(t, before, snapshot(t, st, "demo"), "the source session is unchanged")
 	})
@@ -275,7 +275,7 @@ func FuzzParseEntry(f *testing.F) {
 		f.Add(e)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		kind, e, err := ParseEntry(json.RawMessage(raw), "entry")
+		kind, e, err := ParseEntry(RawMessage(raw), "entry")
 		if err != nil {
 			if err.Code != InvalidArgument || !strings.HasPrefix(err.Message, "entry") {
 				t.Fatalf("ParseEntry(%q) = %v, want INVALID_ARGUMENT naming entry", raw, err)

@@ -88,7 +88,7 @@ func (st *Store) Call(req []byte) []byte {
 		// the envelope: one copy of 25 MB instead of two.
 		return append(a.appendJSON(append(make([]byte, 0, 64), head...)), '}')
 	}
-	raw, ok := value.(json.RawMessage)
+	raw, ok := value.(RawMessage)
 	if !ok {
 		var merr error
 		if raw, merr = marshal(value); merr != nil {
@@ -167,9 +167,9 @@ func (st *Store) call(req []byte) (any, *Error) {
 // once instead of twice. Whatever the delimiting makes of bad JSON, the
 // parser sees every byte of the slice and refuses it, and the rest of the
 // request is validated as usual.
-func scanRequest(data []byte) (fields map[string]json.RawMessage, unchecked bool, err error) {
+func scanRequest(data []byte) (fields map[string]RawMessage, unchecked bool, err error) {
 	sc := scanner{data: data}
-	fields = make(map[string]json.RawMessage, 8)
+	fields = make(map[string]RawMessage, 8)
 	err = sc.object(func(key []byte) error {
 		sc.skipSpace()
 		if string(key) == "snapshot" && sc.peek() == '{' {
@@ -215,7 +215,7 @@ func jsonErrorText(err error) string {
 // request gives typed access to the fields of one request.
 type request struct {
 	op     string
-	fields map[string]json.RawMessage
+	fields map[string]RawMessage
 	// valid: every field was scanned by Call, so it is valid JSON without
 	// insignificant white space (requests built by commands are not).
 	valid bool

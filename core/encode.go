@@ -1,7 +1,5 @@
 package core
 
-import "encoding/json"
-
 // Hand-written encoder for list items (tree rows have theirs in tree.go):
 // encoding/json spends most of its time in reflection there. It gives
 // exactly the bytes encoding/json gives (no HTML escaping, fields in struct
@@ -38,7 +36,7 @@ func (it *ListItem) appendJSON(b []byte) []byte {
 }
 
 // listJSON encodes the value of list.
-func listJSON(items []ListItem) json.RawMessage {
+func listJSON(items []ListItem) RawMessage {
 	b := make([]byte, 0, len(items)*200+2)
 	b = append(b, '[')
 	for i := range items {

@@ -66,26 +66,26 @@ func knownKinds() string {
 // the node's kind are set. Data, Details and Content are raw JSON kept as
 // received (compacted); TokensBefore keeps the number's exact digits.
 type Entry struct {
-	Provider        string          // model_change
-	Model           string          // model_change
-	Level           string          // thinking_level_change
-	Tools           []string        // active_tools_change (never nil)
-	Summary         string          // compaction
-	FirstKeptNodeID string          // compaction
-	TokensBefore    json.RawMessage // compaction, nil when absent
-	CustomType      string          // custom, custom_message
-	Data            json.RawMessage // custom, nil when absent
-	Content         json.RawMessage // custom_message: a string or an array of content parts
-	Display         *bool           // custom_message, nil when absent
-	Details         json.RawMessage // custom_message, nil when absent
-	Name            string          // session_info
+	Provider        string     // model_change
+	Model           string     // model_change
+	Level           string     // thinking_level_change
+	Tools           []string   // active_tools_change (never nil)
+	Summary         string     // compaction
+	FirstKeptNodeID string     // compaction
+	TokensBefore    RawMessage // compaction, nil when absent
+	CustomType      string     // custom, custom_message
+	Data            RawMessage // custom, nil when absent
+	Content         RawMessage // custom_message: a string or an array of content parts
+	Display         *bool      // custom_message, nil when absent
+	Details         RawMessage // custom_message, nil when absent
+	Name            string     // session_info
 }
 
 // ParseEntry validates the entry object of an append request,
 // {"kind":…, …fields}, and returns its kind and fields. field names the
 // object in error messages ("entry"). Errors are INVALID_ARGUMENT naming
 // the bad field ("entry.model must be a non-empty string").
-func ParseEntry(raw json.RawMessage, field string) (string, *Entry, *Error) {
+func ParseEntry(raw RawMessage, field string) (string, *Entry, *Error) {
 	fields, err := entryObject(raw, field)
 	if err != nil {
 		return "", nil, err
@@ -107,7 +107,7 @@ func ParseEntry(raw json.RawMessage, field string) (string, *Entry, *Error) {
 }
 
 // parseEntryBody validates the "entry" object of a snapshot node of kind.
-func parseEntryBody(kind string, raw json.RawMessage, field string) (*Entry, *Error) {
+func parseEntryBody(kind string, raw RawMessage, field string) (*Entry, *Error) {
 	fields, err := entryObject(raw, field)
 	if err != nil {
 		return nil, err
@@ -115,12 +115,12 @@ func parseEntryBody(kind string, raw json.RawMessage, field string) (*Entry, *Er
 	return entryFields(kind, fields, field)
 }
 
-func entryObject(raw json.RawMessage, field string) (map[string]json.RawMessage, *Error) {
+func entryObject(raw RawMessage, field string) (map[string]RawMessage, *Error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, invalidf("%s must be a JSON object", field)
 	}
-	var fields map[string]json.RawMessage
+	var fields map[string]RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil {
 		return nil, invalidf("%s is not valid JSON: %s", field, jsonErrorText(err))
 	}
@@ -129,7 +129,7 @@ func entryObject(raw json.RawMessage, field string) (map[string]json.RawMessage,
 
 // entryFields checks the fields of an entry of kind: every required field
 // present and well-typed, no unknown field.
-func entryFields(kind string, fields map[string]json.RawMessage, field string) (*Entry, *Error) {
+func entryFields(kind string, fields map[string]RawMessage, field string) (*Entry, *Error) {
 	spec := entryKinds[kind]
 	allowed := make([]string, len(spec))
 	for i, f := range spec {
@@ -165,7 +165,7 @@ func entryFields(kind string, fields map[string]json.RawMessage, field string) (
 		}
 		return s, nil
 	}
-	raw := func(name string) (json.RawMessage, *Error) {
+	raw := func(name string) (RawMessage, *Error) {
 		v, ok := fields[name]
 		if !ok {
 			return nil, nil
@@ -247,13 +247,13 @@ func entryFields(kind string, fields map[string]json.RawMessage, field string) (
 	return e, nil
 }
 
-func isNull(raw json.RawMessage) bool {
+func isNull(raw RawMessage) bool {
 	return bytes.Equal(bytes.TrimSpace(raw), []byte("null"))
 }
 
 // validContent checks a message content value: a string or an array of
 // content-part objects.
-func validContent(raw json.RawMessage, field string) *Error {
+func validContent(raw RawMessage, field string) *Error {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) > 0 && raw[0] == '"' {
 		var s string
@@ -262,7 +262,7 @@ func validContent(raw json.RawMessage, field string) *Error {
 		}
 	}
 	if len(raw) > 0 && raw[0] == '[' {
-		var parts []json.RawMessage
+		var parts []RawMessage
 		if json.Unmarshal(raw, &parts) != nil {
 			return invalidf("%s is not a valid array", field)
 		}
@@ -405,17 +405,17 @@ const CompactionClosing = "\n</summary>"
 
 // CompactionMessage returns the chat message context gives for a
 // compaction: {"role":"user","content":CompactionPreamble+summary+CompactionClosing}.
-func CompactionMessage(summary string) json.RawMessage {
+func CompactionMessage(summary string) RawMessage {
 	return userMessage(appendString(nil, CompactionPreamble+summary+CompactionClosing))
 }
 
 // customMessage returns the user message of a custom_message entry.
-func customMessage(e *Entry) json.RawMessage {
+func customMessage(e *Entry) RawMessage {
 	return userMessage(e.Content)
 }
 
 // userMessage returns {"role":"user","content":content}; content is JSON.
-func userMessage(content []byte) json.RawMessage {
+func userMessage(content []byte) RawMessage {
 	b := make([]byte, 0, len(content)+27)
 	b = append(b, `{"role":"user","content":`...)
 	b = append(b, content...)

@@ -255,7 +255,7 @@ func (s *Session) appendPiEntry(b []byte, i int32, headerNode bool) []byte {
 		b = append(b, `,"timestamp":`...)
 		b = appendString(b, n.Timestamp)
 	}
-	raw := func(key string, v json.RawMessage) {
+	raw := func(key string, v RawMessage) {
 		if v != nil {
 			b = append(b, ',')
 			b = appendKey(b, key)
@@ -318,7 +318,7 @@ func (s *Session) appendPiEntry(b []byte, i int32, headerNode bool) []byte {
 // appendObjectFields appends ",key:value" for every field of the JSON
 // object raw, in its order, except the named keys. raw is trusted JSON
 // (compacted by the store).
-func appendObjectFields(b []byte, raw json.RawMessage, except ...string) []byte {
+func appendObjectFields(b []byte, raw RawMessage, except ...string) []byte {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if _, err := dec.Token(); err != nil {
 		return b
@@ -329,7 +329,7 @@ func appendObjectFields(b []byte, raw json.RawMessage, except ...string) []byte 
 			return b
 		}
 		key, _ := tok.(string)
-		var val json.RawMessage
+		var val RawMessage
 		if dec.Decode(&val) != nil {
 			return b
 		}

@@ -58,8 +58,8 @@ func FuzzCall(f *testing.F) {
 			t.Fatalf("reply is not JSON: %q", out)
 		}
 		var env struct {
-			OK    *bool           `json:"ok"`
-			Value json.RawMessage `json:"value"`
+			OK    *bool      `json:"ok"`
+			Value RawMessage `json:"value"`
 			Error *struct {
 				Code    Code   `json:"code"`
 				Message string `json:"message"`

@@ -29,8 +29,8 @@ func testStore(tb testing.TB) *Store {
 
 // envelope is a decoded reply.
 type envelope struct {
-	OK    bool            `json:"ok"`
-	Value json.RawMessage `json:"value"`
+	OK    bool       `json:"ok"`
+	Value RawMessage `json:"value"`
 	Error *struct {
 		Code    Code   `json:"code"`
 		Message string `json:"message"`

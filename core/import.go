@@ -65,8 +65,8 @@ type sniff struct {
 	shape byte
 	// keys are the fields of the object, of the array's first element or
 	// of the first line; lines holds the fields of up to 5 first lines.
-	keys  map[string]json.RawMessage
-	lines []map[string]json.RawMessage
+	keys  map[string]RawMessage
+	lines []map[string]RawMessage
 }
 
 // has reports whether the first record has every named field.
@@ -97,10 +97,10 @@ type importer struct {
 	// item converts one conversation: an element of a top-level array, or
 	// the top-level object itself. A conversation it cannot use comes back
 	// with Skip set.
-	item func(raw json.RawMessage, k int) (importConv, []ImportWarning)
+	item func(raw RawMessage, k int) (importConv, []ImportWarning)
 	// whole converts a top-level object holding several conversations;
 	// nil means the object is one conversation (item).
-	whole func(top json.RawMessage) ([]importConv, []ImportWarning, *Error)
+	whole func(top RawMessage) ([]importConv, []ImportWarning, *Error)
 	// lines returns a reader of JSON lines; nil for JSON formats.
 	lines func() lineReader
 }
@@ -110,7 +110,7 @@ type lineReader interface {
 	// line reads line number n (counting every line of the file from 1):
 	// raw is valid JSON; fields are its members when it is an object
 	// (values are sub-slices of raw), else nil.
-	line(raw []byte, fields map[string]json.RawMessage, n int)
+	line(raw []byte, fields map[string]RawMessage, n int)
 	// finish returns the conversations read.
 	finish() ([]importConv, []ImportWarning)
 }
@@ -124,7 +124,7 @@ func init() {
 			return sn.shape == '{' && sn.has("version", "sessionId", "nodes")
 		}},
 		{name: "chatgpt", detect: func(sn *sniff) bool { return sn.shape != 'l' && sn.has("mapping") },
-			item: func(raw json.RawMessage, k int) (importConv, []ImportWarning) {
+			item: func(raw RawMessage, k int) (importConv, []ImportWarning) {
 				c, warns, err := convertChatGPTConversation(raw, k)
 				c.Skip = err
 				return c, warns
@@ -305,7 +305,7 @@ func sniffData(data []byte) (*sniff, *Error) {
 		return nil, invalidf("import data is not valid JSON: %s", jsonFault(data))
 	}
 	sc := scanner{data: data}
-	keys := map[string]json.RawMessage{}
+	keys := map[string]RawMessage{}
 	if err := sc.members(func(key string, raw []byte, _ bool) error {
 		keys[key] = raw
 		return nil
@@ -338,12 +338,12 @@ func sniffData(data []byte) (*sniff, *Error) {
 
 // rawFields returns the members of the JSON object raw, values as
 // sub-slices of raw (not compacted); an error when raw is not one object.
-func rawFields(raw []byte) (map[string]json.RawMessage, error) {
+func rawFields(raw []byte) (map[string]RawMessage, error) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, fmt.Errorf("not an object")
 	}
 	sc := scanner{data: raw}
-	fields := make(map[string]json.RawMessage, 8)
+	fields := make(map[string]RawMessage, 8)
 	if err := sc.members(func(key string, v []byte, _ bool) error {
 		fields[key] = v
 		return nil
@@ -687,7 +687,7 @@ func describeJSONError(data []byte, err error) string {
 	if !errors.As(err, &se) && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return err.Error()
 	}
-	var sink json.RawMessage
+	var sink RawMessage
 	if full := json.Unmarshal(data, &sink); errors.As(full, &se) {
 		if se.Error() == "unexpected end of JSON input" {
 			return fmt.Sprintf("%v (%s)", se, lineColumn(data, len(data)))
@@ -699,7 +699,7 @@ func describeJSONError(data []byte, err error) string {
 
 // compactSource returns valid JSON without insignificant white space,
 // copying only when there is some.
-func compactSource(raw []byte) json.RawMessage {
+func compactSource(raw []byte) RawMessage {
 	if hasInsignificantSpace(raw) {
 		return compactBytes(raw)
 	}
@@ -745,7 +745,7 @@ type importConv struct {
 	Labels []importLabel
 	// Annotations are annotation records in snapshot form (sessiontree's
 	// own Pi exports carry them), applied after Labels.
-	Annotations []json.RawMessage
+	Annotations []RawMessage
 	// Skip, when set, says the conversation cannot be imported and why.
 	Skip *Error
 }
@@ -754,9 +754,9 @@ type importConv struct {
 type importRecord struct {
 	ID       string
 	ParentID string // "" for a root
-	Message  json.RawMessage
+	Message  RawMessage
 	Time     float64 // Unix seconds, 0 when unknown
-	Source   json.RawMessage
+	Source   RawMessage
 	// Aside marks a record off the main line (a Claude Code sidechain): it
 	// is never chosen as the newest leaf while another leaf exists.
 	Aside bool
@@ -781,7 +781,7 @@ type importLabel struct {
 
 // isoStamp returns raw, an RFC 3339 string, in TimeLayout ("" when it is
 // not one).
-func isoStamp(raw json.RawMessage) string {
+func isoStamp(raw RawMessage) string {
 	var text string
 	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &text) != nil {
 		return ""
@@ -842,7 +842,7 @@ func hexString(b []byte) string {
 // unixSeconds reads a time that an export writes as Unix seconds,
 // milliseconds or nanoseconds (Open WebUI has used all three), or as an
 // RFC 3339 string; 0 when absent or unreadable.
-func unixSeconds(raw json.RawMessage) float64 {
+func unixSeconds(raw RawMessage) float64 {
 	if len(raw) == 0 {
 		return 0
 	}

@@ -29,9 +29,9 @@ func detectChatbotUI(sn *sniff) bool {
 }
 
 // convertChatbotUI converts the export object's "history" chats.
-func convertChatbotUI(top json.RawMessage) ([]importConv, []ImportWarning, *Error) {
+func convertChatbotUI(top RawMessage) ([]importConv, []ImportWarning, *Error) {
 	var export struct {
-		History []json.RawMessage `json:"history"`
+		History []RawMessage `json:"history"`
 	}
 	if err := json.Unmarshal(top, &export); err != nil {
 		return nil, nil, invalidf("chatbotui import: the export could not be read: %s", jsonErrorText(err))
@@ -52,18 +52,18 @@ func convertChatbotUI(top json.RawMessage) ([]importConv, []ImportWarning, *Erro
 // convertChatbotUIChat converts one chat: an optional system message from
 // its "prompt" (what Chatbot UI sent the model first), then its messages
 // in order, ids generated.
-func convertChatbotUIChat(raw json.RawMessage, k int) (importConv, []ImportWarning) {
+func convertChatbotUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 	c := importConv{Linear: true}
 	if len(raw) == 0 || raw[0] != '{' {
 		c.Skip = invalidf("chat %d is not an object; skipped", k)
 		return c, nil
 	}
-	var fields map[string]json.RawMessage
+	var fields map[string]RawMessage
 	var chat struct {
-		ID       *string           `json:"id"`
-		Name     *string           `json:"name"`
-		Prompt   *string           `json:"prompt"`
-		Messages []json.RawMessage `json:"messages"`
+		ID       *string      `json:"id"`
+		Name     *string      `json:"name"`
+		Prompt   *string      `json:"prompt"`
+		Messages []RawMessage `json:"messages"`
 	}
 	if err := json.Unmarshal(raw, &chat); err != nil || json.Unmarshal(raw, &fields) != nil {
 		c.Skip = invalidf("chat %d could not be read; skipped", k)
@@ -105,8 +105,8 @@ func convertChatbotUIChat(raw json.RawMessage, k int) (importConv, []ImportWarni
 	}
 	for i, m := range chat.Messages {
 		var msg struct {
-			Role    string          `json:"role"`
-			Content json.RawMessage `json:"content"`
+			Role    string     `json:"role"`
+			Content RawMessage `json:"content"`
 		}
 		if len(m) == 0 || m[0] != '{' || json.Unmarshal(m, &msg) != nil || msg.Role == "" {
 			warns = append(warns, ImportWarning{SessionID: c.ID, Message: fmt.Sprintf("%s: message %d has no role; skipped", name, i)})

@@ -14,20 +14,20 @@ import (
 // echomine's test suites).
 
 type chatgptConversation struct {
-	Title          *string                    `json:"title"`
-	CreateTime     *float64                   `json:"create_time"`
-	UpdateTime     *float64                   `json:"update_time"`
-	Mapping        map[string]json.RawMessage `json:"mapping"`
-	CurrentNode    *string                    `json:"current_node"`
-	ConversationID *string                    `json:"conversation_id"`
-	ID             *string                    `json:"id"`
+	Title          *string               `json:"title"`
+	CreateTime     *float64              `json:"create_time"`
+	UpdateTime     *float64              `json:"update_time"`
+	Mapping        map[string]RawMessage `json:"mapping"`
+	CurrentNode    *string               `json:"current_node"`
+	ConversationID *string               `json:"conversation_id"`
+	ID             *string               `json:"id"`
 }
 
 type chatgptNode struct {
-	ID       string          `json:"id"`
-	Message  json.RawMessage `json:"message"`
-	Parent   *string         `json:"parent"`
-	Children []string        `json:"children"`
+	ID       string     `json:"id"`
+	Message  RawMessage `json:"message"`
+	Parent   *string    `json:"parent"`
+	Children []string   `json:"children"`
 }
 
 type chatgptMessage struct {
@@ -35,25 +35,25 @@ type chatgptMessage struct {
 		Role string `json:"role"`
 		Name string `json:"name"`
 	} `json:"author"`
-	CreateTime *float64        `json:"create_time"`
-	Content    json.RawMessage `json:"content"`
+	CreateTime *float64   `json:"create_time"`
+	Content    RawMessage `json:"content"`
 }
 
 type chatgptContent struct {
-	ContentType      string            `json:"content_type"`
-	Parts            []json.RawMessage `json:"parts"`
-	Text             *string           `json:"text"`
-	Result           *string           `json:"result"`
-	Content          *string           `json:"content"`
-	UserProfile      *string           `json:"user_profile"`
-	UserInstructions *string           `json:"user_instructions"`
+	ContentType      string       `json:"content_type"`
+	Parts            []RawMessage `json:"parts"`
+	Text             *string      `json:"text"`
+	Result           *string      `json:"result"`
+	Content          *string      `json:"content"`
+	UserProfile      *string      `json:"user_profile"`
+	UserInstructions *string      `json:"user_instructions"`
 	Thoughts         []struct {
 		Summary string `json:"summary"`
 		Content string `json:"content"`
 	} `json:"thoughts"`
 }
 
-func convertChatGPTConversation(raw json.RawMessage, k int) (importConv, []ImportWarning, *Error) {
+func convertChatGPTConversation(raw RawMessage, k int) (importConv, []ImportWarning, *Error) {
 	var c importConv
 	if len(raw) == 0 || raw[0] != '{' {
 		return c, nil, invalidf("conversation %d is not an object; skipped", k)
@@ -99,8 +99,8 @@ func convertChatGPTConversation(raw json.RawMessage, k int) (importConv, []Impor
 	// hand their children to their own parent.
 	type entry struct {
 		node   chatgptNode
-		source json.RawMessage
-		msg    json.RawMessage
+		source RawMessage
+		msg    RawMessage
 		time   float64
 		keep   bool
 	}
@@ -186,7 +186,7 @@ func convertChatGPTConversation(raw json.RawMessage, k int) (importConv, []Impor
 // {"type":"text","text":…}, objects (images, audio) are kept whole with a
 // "type" taken from their content_type. It returns the message, its time
 // and a reason when the record cannot be used.
-func chatgptMessageJSON(raw json.RawMessage) (json.RawMessage, float64, string) {
+func chatgptMessageJSON(raw RawMessage) (RawMessage, float64, string) {
 	var m chatgptMessage
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, 0, "could not be read: " + jsonErrorText(err)
@@ -209,7 +209,7 @@ func chatgptMessageJSON(raw json.RawMessage) (json.RawMessage, float64, string) 
 	return append(b, '}'), t, ""
 }
 
-func appendChatGPTContent(b []byte, raw json.RawMessage) []byte {
+func appendChatGPTContent(b []byte, raw RawMessage) []byte {
 	var c chatgptContent
 	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &c) != nil {
 		return append(b, `""`...)
@@ -282,7 +282,7 @@ func appendChatGPTContent(b []byte, raw json.RawMessage) []byte {
 
 // appendTypedPart appends a ChatGPT content part object, compacted, with a
 // leading "type" field taken from its "content_type" when it has no "type".
-func appendTypedPart(b []byte, p json.RawMessage) []byte {
+func appendTypedPart(b []byte, p RawMessage) []byte {
 	compact, err := compactRaw(p)
 	if err != nil {
 		return append(b, `{"type":"unknown"}`...)

@@ -165,7 +165,7 @@ func TestImportSnapshotFile(t *testing.T) {
 	buildBranchy(t, st, "s")
 	text := snapshot(t, st, "s")
 	other := testStore(t)
-	v := ok[ImportResult](t, other, obj{"operation": "import", "data": json.RawMessage(text)})
+	v := ok[ImportResult](t, other, obj{"operation": "import", "data": RawMessage(text)})
 	require.Len(t, v.Sessions, 1)
 	assert.Equal(t, text, snapshot(t, other, "s"))
 }

@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"hash"
 	"hash/fnv"
@@ -30,7 +29,7 @@ import (
 func detectClaudeCode(sn *sniff) bool {
 	lines := sn.lines
 	if sn.shape == '{' {
-		lines = []map[string]json.RawMessage{sn.keys}
+		lines = []map[string]RawMessage{sn.keys}
 	}
 	for _, l := range lines {
 		_, parent := l["parentUuid"]
@@ -45,18 +44,18 @@ func detectClaudeCode(sn *sniff) bool {
 }
 
 type claudeCodeLine struct {
-	Type              string          `json:"type"`
-	Subtype           string          `json:"subtype"`
-	UUID              string          `json:"uuid"`
-	ParentUUID        json.RawMessage `json:"parentUuid"`
-	LogicalParentUUID *string         `json:"logicalParentUuid"`
-	IsSidechain       bool            `json:"isSidechain"`
-	SessionID         string          `json:"sessionId"`
-	Timestamp         json.RawMessage `json:"timestamp"`
-	Message           json.RawMessage `json:"message"`
-	Content           json.RawMessage `json:"content"`
-	Summary           string          `json:"summary"`
-	LeafUUID          string          `json:"leafUuid"`
+	Type              string     `json:"type"`
+	Subtype           string     `json:"subtype"`
+	UUID              string     `json:"uuid"`
+	ParentUUID        RawMessage `json:"parentUuid"`
+	LogicalParentUUID *string    `json:"logicalParentUuid"`
+	IsSidechain       bool       `json:"isSidechain"`
+	SessionID         string     `json:"sessionId"`
+	Timestamp         RawMessage `json:"timestamp"`
+	Message           RawMessage `json:"message"`
+	Content           RawMessage `json:"content"`
+	Summary           string     `json:"summary"`
+	LeafUUID          string     `json:"leafUuid"`
 }
 
 type claudeCodeSummary struct {
@@ -86,7 +85,7 @@ func (r *claudeCodeReader) warn(format string, args ...any) {
 	r.warns = append(r.warns, ImportWarning{Message: fmt.Sprintf(format, args...)})
 }
 
-func (r *claudeCodeReader) line(raw []byte, f map[string]json.RawMessage, n int) {
+func (r *claudeCodeReader) line(raw []byte, f map[string]RawMessage, n int) {
 	if r.lines++; r.lines == 1 {
 		r.hash.Write(raw) // with the line count, names a file without a session id
 	}

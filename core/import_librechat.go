@@ -30,7 +30,7 @@ func detectLibreChat(sn *sniff) bool {
 // libreField is one field of a message, in the export's order.
 type libreField struct {
 	key string
-	val json.RawMessage
+	val RawMessage
 }
 
 // libreMsg is one message read from the export, children removed.
@@ -39,7 +39,7 @@ type libreMsg struct {
 	structParent int // index of the message it is nested in, -1 for none
 }
 
-func (m *libreMsg) get(key string) json.RawMessage {
+func (m *libreMsg) get(key string) RawMessage {
 	for _, f := range m.fields {
 		if f.key == key {
 			return f.val
@@ -49,7 +49,7 @@ func (m *libreMsg) get(key string) json.RawMessage {
 }
 
 // source returns the message as compact JSON without its children.
-func (m *libreMsg) source() json.RawMessage {
+func (m *libreMsg) source() RawMessage {
 	b := []byte{'{'}
 	for i, f := range m.fields {
 		if i > 0 {
@@ -112,7 +112,7 @@ func readLibreMessages(dec *json.Decoder) ([]libreMsg, error) {
 			}
 			continue
 		}
-		var val json.RawMessage
+		var val RawMessage
 		if err := dec.Decode(&val); err != nil {
 			return nil, err
 		}
@@ -126,7 +126,7 @@ func readLibreMessages(dec *json.Decoder) ([]libreMsg, error) {
 }
 
 // convertLibreChat converts one LibreChat conversation (element k).
-func convertLibreChat(raw json.RawMessage, k int) (importConv, []ImportWarning) {
+func convertLibreChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 	var c importConv
 	if len(raw) == 0 || raw[0] != '{' {
 		c.Skip = invalidf("conversation %d is not an object; skipped", k)
@@ -134,7 +134,7 @@ func convertLibreChat(raw json.RawMessage, k int) (importConv, []ImportWarning) 
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	var msgs []libreMsg
-	top := map[string]json.RawMessage{}
+	top := map[string]RawMessage{}
 	readErr := func() error {
 		if _, err := dec.Token(); err != nil {
 			return err
@@ -154,7 +154,7 @@ func convertLibreChat(raw json.RawMessage, k int) (importConv, []ImportWarning) 
 				}
 				continue
 			}
-			var val json.RawMessage
+			var val RawMessage
 			if err := dec.Decode(&val); err != nil {
 				return err
 			}
@@ -241,7 +241,7 @@ func convertLibreChat(raw json.RawMessage, k int) (importConv, []ImportWarning) 
 // isCreatedByUser, else "assistant"; content the "text", or, when that is
 // empty, the "content" parts (text parts whose text is {"value":…} become
 // plain {"type":"text","text":…}; other parts are kept as they are).
-func libreMessageJSON(m *libreMsg) json.RawMessage {
+func libreMessageJSON(m *libreMsg) RawMessage {
 	var byUser bool
 	_ = json.Unmarshal(m.get("isCreatedByUser"), &byUser)
 	role := "assistant"
@@ -258,7 +258,7 @@ func libreMessageJSON(m *libreMsg) json.RawMessage {
 		b = appendString(b, text)
 		return append(b, '}')
 	}
-	var items []json.RawMessage
+	var items []RawMessage
 	if json.Unmarshal(parts, &items) != nil {
 		b = appendString(b, text)
 		return append(b, '}')
@@ -270,8 +270,8 @@ func libreMessageJSON(m *libreMsg) json.RawMessage {
 			continue
 		}
 		var p struct {
-			Type string          `json:"type"`
-			Text json.RawMessage `json:"text"`
+			Type string     `json:"type"`
+			Text RawMessage `json:"text"`
 		}
 		_ = json.Unmarshal(it, &p)
 		if n > 0 {

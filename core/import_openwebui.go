@@ -26,8 +26,8 @@ func detectOpenWebUI(sn *sniff) bool {
 	}
 	if raw, ok := sn.keys["chat"]; ok && len(raw) > 0 && raw[0] == '{' {
 		var probe struct {
-			History  json.RawMessage `json:"history"`
-			Messages json.RawMessage `json:"messages"`
+			History  RawMessage `json:"history"`
+			Messages RawMessage `json:"messages"`
 		}
 		return json.Unmarshal(raw, &probe) == nil && (probe.History != nil || probe.Messages != nil)
 	}
@@ -66,14 +66,14 @@ func readOpenWebUIMessage(raw []byte) (*openWebUIMessage, bool) {
 }
 
 // fieldString returns fields[key] as a string, and whether it is one.
-func fieldString(fields map[string]json.RawMessage, key string) (string, bool) {
+func fieldString(fields map[string]RawMessage, key string) (string, bool) {
 	return parseString(fields[key])
 }
 
 // convertOpenWebUIChat converts one chat row (element k of the export). It
 // reads each level with the one-pass scanner (no encoding/json
 // re-validation of nested values).
-func convertOpenWebUIChat(raw json.RawMessage, k int) (importConv, []ImportWarning) {
+func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 	var c importConv
 	row, err := rawFields(raw)
 	if err != nil {
@@ -232,7 +232,7 @@ func convertOpenWebUIChat(raw json.RawMessage, k int) (importConv, []ImportWarni
 // WebUI stores it (a string in which reasoning and tool calls are
 // <details> blocks), an array kept as it is, anything else "". The whole
 // record, with its output[] items, stays in the node's source.
-func openWebUIMessageJSON(m *openWebUIMessage) json.RawMessage {
+func openWebUIMessageJSON(m *openWebUIMessage) RawMessage {
 	b := []byte(`{"role":`)
 	b = appendString(b, m.role)
 	b = append(b, `,"content":`...)
@@ -250,8 +250,8 @@ func openWebUIMessageJSON(m *openWebUIMessage) json.RawMessage {
 
 // contentPartsOK reports whether raw is an array of objects (what a
 // message's content array must be).
-func contentPartsOK(raw json.RawMessage) bool {
-	var parts []json.RawMessage
+func contentPartsOK(raw RawMessage) bool {
+	var parts []RawMessage
 	if json.Unmarshal(raw, &parts) != nil {
 		return false
 	}

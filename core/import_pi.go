@@ -53,50 +53,50 @@ func detectPi(sn *sniff) bool {
 }
 
 type piLine struct {
-	Type      string          `json:"type"`
-	ID        *string         `json:"id"`
-	ParentID  json.RawMessage `json:"parentId"`
-	Timestamp json.RawMessage `json:"timestamp"`
-	Branch    *string         `json:"branch"`
-	Message   json.RawMessage `json:"message"`
+	Type      string     `json:"type"`
+	ID        *string    `json:"id"`
+	ParentID  RawMessage `json:"parentId"`
+	Timestamp RawMessage `json:"timestamp"`
+	Branch    *string    `json:"branch"`
+	Message   RawMessage `json:"message"`
 
-	ThinkingLevel       json.RawMessage `json:"thinkingLevel"`
-	Provider            json.RawMessage `json:"provider"`
-	ModelID             json.RawMessage `json:"modelId"`
-	Tools               json.RawMessage `json:"tools"`
-	Summary             json.RawMessage `json:"summary"`
-	FirstKeptEntryID    json.RawMessage `json:"firstKeptEntryId"`
-	FirstKeptEntryIndex *int            `json:"firstKeptEntryIndex"`
-	TokensBefore        json.RawMessage `json:"tokensBefore"`
-	CustomType          json.RawMessage `json:"customType"`
-	Data                json.RawMessage `json:"data"`
-	Content             json.RawMessage `json:"content"`
-	Display             json.RawMessage `json:"display"`
-	Details             json.RawMessage `json:"details"`
-	Name                json.RawMessage `json:"name"`
-	TargetID            *string         `json:"targetId"`
-	Label               *string         `json:"label"`
+	ThinkingLevel       RawMessage `json:"thinkingLevel"`
+	Provider            RawMessage `json:"provider"`
+	ModelID             RawMessage `json:"modelId"`
+	Tools               RawMessage `json:"tools"`
+	Summary             RawMessage `json:"summary"`
+	FirstKeptEntryID    RawMessage `json:"firstKeptEntryId"`
+	FirstKeptEntryIndex *int       `json:"firstKeptEntryIndex"`
+	TokensBefore        RawMessage `json:"tokensBefore"`
+	CustomType          RawMessage `json:"customType"`
+	Data                RawMessage `json:"data"`
+	Content             RawMessage `json:"content"`
+	Display             RawMessage `json:"display"`
+	Details             RawMessage `json:"details"`
+	Name                RawMessage `json:"name"`
+	TargetID            *string    `json:"targetId"`
+	Label               *string    `json:"label"`
 }
 
 type piHeader struct {
-	Type          string          `json:"type"`
-	Version       *int            `json:"version"`
-	ID            string          `json:"id"`
-	Timestamp     json.RawMessage `json:"timestamp"`
-	Cwd           string          `json:"cwd"`
-	ParentSession json.RawMessage `json:"parentSession"`
+	Type          string     `json:"type"`
+	Version       *int       `json:"version"`
+	ID            string     `json:"id"`
+	Timestamp     RawMessage `json:"timestamp"`
+	Cwd           string     `json:"cwd"`
+	ParentSession RawMessage `json:"parentSession"`
 	Sessiontree   *struct {
-		Title        *string           `json:"title"`
-		ActiveBranch string            `json:"activeBranch"`
-		Annotations  []json.RawMessage `json:"annotations"`
+		Title        *string      `json:"title"`
+		ActiveBranch string       `json:"activeBranch"`
+		Annotations  []RawMessage `json:"annotations"`
 	} `json:"sessiontree"`
 }
 
 // piReader reads a Pi session line by line into one conversation.
 type piReader struct {
 	header    *piHeader
-	headerRaw map[string]json.RawMessage
-	headerSrc json.RawMessage
+	headerRaw map[string]RawMessage
+	headerSrc RawMessage
 	version   int
 	index     []string // id of each parsed line, header first ("" for the header)
 	taken     map[string]bool
@@ -129,7 +129,7 @@ func (r *piReader) warn(format string, args ...any) {
 	r.warns = append(r.warns, ImportWarning{Message: fmt.Sprintf(format, args...)})
 }
 
-func (r *piReader) line(raw []byte, _ map[string]json.RawMessage, n int) {
+func (r *piReader) line(raw []byte, _ map[string]RawMessage, n int) {
 	if r.lines++; r.lines == 1 {
 		r.hash.Write(raw) // with the line count, names a file without a session id
 	}
@@ -285,9 +285,9 @@ func (r *piReader) v1ID(n int) string {
 
 // piEntryBody returns the entry kind of a Pi entry line and the entry
 // object {kind, …fields} to validate, or "" for a type with no kind.
-func piEntryBody(l *piLine) (string, json.RawMessage) {
+func piEntryBody(l *piLine) (string, RawMessage) {
 	b := []byte(`{"kind":`)
-	field := func(name string, raw json.RawMessage) {
+	field := func(name string, raw RawMessage) {
 		if raw != nil {
 			b = append(b, ',')
 			b = appendKey(b, name)
@@ -336,7 +336,7 @@ func piEntryBody(l *piLine) (string, json.RawMessage) {
 		b = appendString(b, kind)
 		name := l.Name
 		if name == nil {
-			name = json.RawMessage(`""`)
+			name = RawMessage(`""`)
 		}
 		field("name", name)
 	default:
@@ -454,7 +454,7 @@ func (r *piReader) finish() ([]importConv, []ImportWarning) {
 
 // sortedKeysInOrder returns the keys of fields in the order they appear in
 // the object raw (so a kept header reads as written).
-func sortedKeysInOrder(raw json.RawMessage, fields map[string]json.RawMessage) []string {
+func sortedKeysInOrder(raw RawMessage, fields map[string]RawMessage) []string {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	var keys []string
 	if _, err := dec.Token(); err != nil {
@@ -466,7 +466,7 @@ func sortedKeysInOrder(raw json.RawMessage, fields map[string]json.RawMessage) [
 			break
 		}
 		k, _ := tok.(string)
-		var skip json.RawMessage
+		var skip RawMessage
 		if dec.Decode(&skip) != nil {
 			break
 		}

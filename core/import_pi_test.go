@@ -264,7 +264,7 @@ func TestExport(t *testing.T) {
 		ex := exportText(t, st, "ex/1", "openai")
 		assert.Equal(t, "ex_1.openai.json", ex.Filename)
 		assert.Equal(t, "[\n  {\"content\":\"Plan **two** days\",\"role\":\"user\"},\n  {\"content\":[{\"text\":\"Day 1: Louvre\\nDay 2: Orsay\",\"type\":\"text\"}],\"role\":\"assistant\"}\n]\n", ex.Text)
-		var msgs []json.RawMessage
+		var msgs []RawMessage
 		require.NoError(t, json.Unmarshal([]byte(ex.Text), &msgs))
 		ctx := ok[Context](t, st, obj{"operation": "context", "sessionId": "ex/1"})
 		assert.Equal(t, ctx.Messages, msgs)

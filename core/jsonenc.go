@@ -95,7 +95,7 @@ func marshal(v any) ([]byte, error) {
 
 // compactRaw returns raw without insignificant whitespace. Every token keeps
 // its exact bytes: numbers their digits, strings their escapes.
-func compactRaw(raw []byte) (json.RawMessage, error) {
+func compactRaw(raw []byte) (RawMessage, error) {
 	var buf bytes.Buffer
 	buf.Grow(len(raw))
 	if err := json.Compact(&buf, raw); err != nil {

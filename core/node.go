@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"encoding/json"
 	"strings"
 	"time"
 	"unicode"
@@ -35,10 +34,10 @@ type Node struct {
 	Branch    string
 	Kind      string
 	Timestamp string
-	Message   json.RawMessage
+	Message   RawMessage
 	Summary   string
 	Entry     *Entry
-	Source    json.RawMessage
+	Source    RawMessage
 
 	role    string // cached message role, set by validation
 	preview string // cached preview, computed on first use
@@ -92,9 +91,9 @@ func (n *Node) appendJSON(b []byte) []byte {
 // messageHead is the part of a chat message sessiontree looks at; every
 // other field is kept in the raw bytes untouched.
 type messageHead struct {
-	Role      json.RawMessage `json:"role"`
-	Content   json.RawMessage `json:"content"`
-	ToolCalls json.RawMessage `json:"tool_calls"`
+	Role      RawMessage `json:"role"`
+	Content   RawMessage `json:"content"`
+	ToolCalls RawMessage `json:"tool_calls"`
 }
 
 // validateMessage checks a raw chat message and returns it compacted with
@@ -104,13 +103,13 @@ type messageHead struct {
 // A message is a JSON object with a non-empty string "role" and a "content"
 // that is a string, an array of objects (content parts) or, for the
 // assistant role, null.
-func validateMessage(raw json.RawMessage, field string) (json.RawMessage, string, *Error) {
+func validateMessage(raw RawMessage, field string) (RawMessage, string, *Error) {
 	return validateMessageOf(raw, field, false)
 }
 
 // validateMessageOf is validateMessage; valid says raw is known to be
 // valid JSON without insignificant white space (see scanner.valid).
-func validateMessageOf(raw json.RawMessage, field string, valid bool) (json.RawMessage, string, *Error) {
+func validateMessageOf(raw RawMessage, field string, valid bool) (RawMessage, string, *Error) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return nil, "", invalidf("%s must be a JSON object", field)
@@ -135,7 +134,7 @@ func validateMessageOf(raw json.RawMessage, field string, valid bool) (json.RawM
 // pass, leaving the scanner after it: jerr is a JSON fault, err a message
 // that is JSON but not a chat message. The message comes back compacted
 // (as it stands when it has no white space between tokens).
-func messageAt(sc *scanner, field string) (msg json.RawMessage, roleText string, jerr error, err *Error) {
+func messageAt(sc *scanner, field string) (msg RawMessage, roleText string, jerr error, err *Error) {
 	sc.skipSpace()
 	start := sc.pos
 	sc.spaced = false
@@ -312,7 +311,7 @@ const SummaryClosing = "\n</summary>"
 
 // SummaryMessage returns the chat message context gives for a summary
 // node: {"role":"user","content":SummaryPreamble+summary+SummaryClosing}.
-func SummaryMessage(summary string) json.RawMessage {
+func SummaryMessage(summary string) RawMessage {
 	b := []byte(`{"role":"user","content":`)
 	b = appendString(b, SummaryPreamble+summary+SummaryClosing)
 	return append(b, '}')

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"encoding/json"
 	"strings"
 )
 
@@ -109,7 +108,7 @@ func opAppend(st *Store, r *request) (any, *Error) {
 	from := len(s.nodes)
 	s.add(n, p)
 	st.touch(s, from, false)
-	return json.RawMessage(n.appendJSON(nil)), nil
+	return RawMessage(n.appendJSON(nil)), nil
 }
 
 // ListItem is one node in the value of list: the node without its message
@@ -178,7 +177,7 @@ func opNode(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return json.RawMessage(s.nodes[i].appendJSON(nil)), nil
+	return RawMessage(s.nodes[i].appendJSON(nil)), nil
 }
 
 // BranchInfo is one entry of the value of branches.
@@ -315,9 +314,9 @@ func opClone(st *Store, r *request) (any, *Error) {
 // Context is the value of context: the cursor, the root→cursor path as an
 // LLM messages array, and the configuration in force at the cursor.
 type Context struct {
-	Cursor   *string           `json:"cursor"`
-	Messages []json.RawMessage `json:"messages"`
-	State    State             `json:"state"`
+	Cursor   *string      `json:"cursor"`
+	Messages []RawMessage `json:"messages"`
+	State    State        `json:"state"`
 }
 
 func opContext(st *Store, r *request) (any, *Error) {
@@ -377,7 +376,7 @@ func slicesGrow(b []byte, n int) []byte {
 // shape State instead).
 func (s *Session) context() Context {
 	path := s.path(s.cursor)
-	msgs := make([]json.RawMessage, 0, len(path)+1)
+	msgs := make([]RawMessage, 0, len(path)+1)
 	s.contextNodes(path, func(n *Node) {
 		switch n.Kind {
 		case KindMessage:
@@ -498,7 +497,7 @@ func opBranchSummary(st *Store, r *request) (any, *Error) {
 	n := &Node{ID: st.nodeID(s, nil), Kind: KindSummary, Timestamp: st.timestamp(), Summary: summary}
 	s.add(n, p)
 	st.touch(s, from, false)
-	return json.RawMessage(n.appendJSON(nil)), nil
+	return RawMessage(n.appendJSON(nil)), nil
 }
 
 // SessionSummary is one entry of the value of sessions.

@@ -30,8 +30,8 @@ func TestHandEncodersMatchEncodingJSON(t *testing.T) {
 	}
 	t.Run("a context copies its messages and encodes cursor and state like encoding/json", func(t *testing.T) {
 		for _, c := range []Context{
-			{Messages: []json.RawMessage{}},
-			{Cursor: str("n\"1"), Messages: []json.RawMessage{json.RawMessage(`{"role":"user","content":"<a> & \u2028"}`), json.RawMessage(`{"role":"assistant","content":null,"n":1.50}`)}, State: State{ThinkingLevel: str("low")}},
+			{Messages: []RawMessage{}},
+			{Cursor: str("n\"1"), Messages: []RawMessage{RawMessage(`{"role":"user","content":"<a> & \u2028"}`), RawMessage(`{"role":"assistant","content":null,"n":1.50}`)}, State: State{ThinkingLevel: str("low")}},
 		} {
 			type plain Context
 			want, err := marshal(plain(c))

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -61,10 +60,10 @@ func TestSnapshotRoundTripIsByteIdentical(t *testing.T) {
 	st := testStore(t)
 	buildBranchy(t, st, "s")
 	first := snapshot(t, st, "s")
-	ok[Status](t, st, map[string]any{"operation": "snapshot.load", "sessionId": "s", "snapshot": json.RawMessage(first)})
+	ok[Status](t, st, map[string]any{"operation": "snapshot.load", "sessionId": "s", "snapshot": RawMessage(first)})
 	assert.Equal(t, first, snapshot(t, st, "s"))
 	other := testStore(t)
-	ok[Status](t, other, map[string]any{"operation": "snapshot.load", "sessionId": "s", "snapshot": json.RawMessage(first)})
+	ok[Status](t, other, map[string]any{"operation": "snapshot.load", "sessionId": "s", "snapshot": RawMessage(first)})
 	assert.Equal(t, first, snapshot(t, other, "s"))
 }
 

@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"unsafe"
@@ -75,14 +74,14 @@ func snapshotFault(format string, args ...any) *Error {
 // parseSnapshot validates a snapshot and builds the session it describes.
 // wantID, when not empty, is the session id the snapshot must carry. The
 // error is INVALID_SNAPSHOT naming the first fault.
-func parseSnapshot(raw json.RawMessage, wantID string) (*Session, bool, *Error) {
+func parseSnapshot(raw RawMessage, wantID string) (*Session, bool, *Error) {
 	return parseSnapshotOf(raw, wantID, false)
 }
 
 // parseSnapshotOf is parseSnapshot; valid says raw is a request field
 // already validated and compacted by Call, so the scanners only find where
 // values end instead of validating every byte again (see scanner.valid).
-func parseSnapshotOf(raw json.RawMessage, wantID string, valid bool) (*Session, bool, *Error) {
+func parseSnapshotOf(raw RawMessage, wantID string, valid bool) (*Session, bool, *Error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, false, snapshotFault("must be a JSON object")
@@ -512,7 +511,7 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool) (*Nod
 	}
 	n.Kind = kind
 	if f.source != nil {
-		n.Source = json.RawMessage(compactBytes(f.source))
+		n.Source = RawMessage(compactBytes(f.source))
 	}
 	return n, parent, nil
 }

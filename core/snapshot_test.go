@@ -129,7 +129,7 @@ func TestMessagesAreLossless(t *testing.T) {
 	other := testStore(t)
 	ok[Status](t, other, `{"operation":"snapshot.load","sessionId":"l","snapshot":`+text+`}`)
 	assert.Equal(t, string(env.Value), string(do(t, other, `{"operation":"context","sessionId":"l"}`).Value))
-	var decoded struct{ Messages []json.RawMessage }
+	var decoded struct{ Messages []RawMessage }
 	require.NoError(t, json.Unmarshal(env.Value, &decoded))
 	assert.Equal(t, message, string(decoded.Messages[0]))
 }

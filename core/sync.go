@@ -36,7 +36,7 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 	if !ok || len(bytes.TrimSpace(raw)) == 0 || bytes.TrimSpace(raw)[0] != '[' {
 		return nil, invalidf("field \"nodes\" must be an array of nodes for operation \"sync.merge\"")
 	}
-	var list []json.RawMessage
+	var list []RawMessage
 	if err := json.Unmarshal(raw, &list); err != nil {
 		return nil, invalidf("field \"nodes\" must be an array: %s", jsonErrorText(err))
 	}
@@ -57,7 +57,7 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 
-	var annotations []json.RawMessage
+	var annotations []RawMessage
 	if r.has("annotations") {
 		if err := json.Unmarshal(r.fields["annotations"], &annotations); err != nil {
 			return nil, invalidf("field \"annotations\" must be an array: %s", jsonErrorText(err))

@@ -43,7 +43,7 @@ func TestSyncMerge(t *testing.T) {
 		ok[Status](t, a, obj{"operation": "create", "sessionId": "s"})
 		root := ok[obj](t, a, obj{"operation": "append", "sessionId": "s", "message": obj{"role": "user", "content": "hi"}})
 		a.DrainChanges(true)
-		ok[Status](t, b, obj{"operation": "restore", "snapshot": json.RawMessage(snapshot(t, a, "s"))})
+		ok[Status](t, b, obj{"operation": "restore", "snapshot": RawMessage(snapshot(t, a, "s"))})
 
 		ok[obj](t, a, obj{"operation": "append", "sessionId": "s", "message": obj{"role": "assistant", "content": "from a"}})
 		fromA := drainedNodes(t, a)
@@ -78,7 +78,7 @@ func TestSyncMerge(t *testing.T) {
 		a, b := tabStore(t, "a"), tabStore(t, "b")
 		ok[Status](t, a, obj{"operation": "create", "sessionId": "s"})
 		a.DrainChanges(true)
-		ok[Status](t, b, obj{"operation": "restore", "snapshot": json.RawMessage(snapshot(t, a, "s"))})
+		ok[Status](t, b, obj{"operation": "restore", "snapshot": RawMessage(snapshot(t, a, "s"))})
 		n := ok[obj](t, a, obj{"operation": "append", "sessionId": "s", "message": obj{"role": "user", "content": "hi"}})
 		ok[any](t, a, obj{"operation": "label", "sessionId": "s", "nodeId": n["id"], "label": "start"})
 		var nodes, annotations []string

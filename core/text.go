@@ -9,12 +9,12 @@ import (
 
 // contentPart is the part of a content part sessiontree reads text from.
 type contentPart struct {
-	Type     string          `json:"type"`
-	Text     json.RawMessage `json:"text"`
-	Thinking string          `json:"thinking"`
-	Name     string          `json:"name"`
-	Input    json.RawMessage `json:"input"`
-	Content  json.RawMessage `json:"content"`
+	Type     string     `json:"type"`
+	Text     RawMessage `json:"text"`
+	Thinking string     `json:"thinking"`
+	Name     string     `json:"name"`
+	Input    RawMessage `json:"input"`
+	Content  RawMessage `json:"content"`
 }
 
 type toolCall struct {
@@ -28,7 +28,7 @@ type toolCall struct {
 // content, the text of text parts, the name and arguments of tool calls.
 // Parts without text (images, audio) give a bracketed placeholder such as
 // "[image]". Pieces are joined by newlines. Malformed input gives "".
-func MessageText(raw json.RawMessage) string {
+func MessageText(raw RawMessage) string {
 	if text, ok := plainMessageText(raw); ok {
 		return text // string content, no tool calls: the scanner, not encoding/json
 	}
@@ -53,7 +53,7 @@ func MessageText(raw json.RawMessage) string {
 
 // appendContentText adds the text of a content value (string, array of
 // parts, or null). depth bounds nesting of tool results holding parts.
-func appendContentText(pieces []string, content json.RawMessage, depth int) []string {
+func appendContentText(pieces []string, content RawMessage, depth int) []string {
 	if len(content) == 0 || depth > 4 {
 		return pieces
 	}
@@ -64,7 +64,7 @@ func appendContentText(pieces []string, content json.RawMessage, depth int) []st
 			pieces = append(pieces, s)
 		}
 	case '[':
-		var parts []json.RawMessage
+		var parts []RawMessage
 		if json.Unmarshal(content, &parts) != nil {
 			return pieces
 		}

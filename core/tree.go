@@ -1,7 +1,6 @@
 package core
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -92,7 +91,7 @@ func opTree(st *Store, r *request) (any, *Error) {
 		}
 	}
 	t := s.treeView(show)
-	return json.RawMessage(t.appendJSON(make([]byte, 0, 64+len(t.Text)+len(t.Rows)*192))), nil
+	return RawMessage(t.appendJSON(make([]byte, 0, 64+len(t.Text)+len(t.Rows)*192))), nil
 }
 
 // boolField returns a boolean field (INVALID_ARGUMENT when it is not one).

@@ -1,7 +1,5 @@
 package core
 
-import "encoding/json"
-
 // Row flags of the value of tree.rows (bit values of its "flags" column).
 const (
 	rowOnPath     = 1 << iota // on the root→cursor path
@@ -32,7 +30,7 @@ func opTreeRows(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	t := s.tree()
-	return json.RawMessage(appendTreeRows(make([]byte, 0, 96*len(t.Rows)+256), &t)), nil
+	return RawMessage(appendTreeRows(make([]byte, 0, 96*len(t.Rows)+256), &t)), nil
 }
 
 // appendTreeRows appends the columnar form of t (see opTreeRows).

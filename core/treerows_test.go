@@ -10,24 +10,24 @@ import (
 
 // treeColumns is the value of tree.rows as Go reads it back.
 type treeColumns struct {
-	SessionID    string            `json:"sessionId"`
-	Cursor       *string           `json:"cursor"`
-	ActiveBranch string            `json:"activeBranch"`
-	Count        int               `json:"count"`
-	Branches     []string          `json:"branches"`
-	Kinds        []string          `json:"kinds"`
-	Roles        []string          `json:"roles"`
-	ID           []string          `json:"id"`
-	Parent       []int             `json:"parent"`
-	Branch       []int             `json:"branch"`
-	Kind         []int             `json:"kind"`
-	Role         []int             `json:"role"`
-	Preview      []string          `json:"preview"`
-	Depth        []int             `json:"depth"`
-	ChildCount   []int             `json:"childCount"`
-	Flags        []int             `json:"flags"`
-	TipOf        [][2]int          `json:"tipOf"`
-	Label        []json.RawMessage `json:"label"`
+	SessionID    string       `json:"sessionId"`
+	Cursor       *string      `json:"cursor"`
+	ActiveBranch string       `json:"activeBranch"`
+	Count        int          `json:"count"`
+	Branches     []string     `json:"branches"`
+	Kinds        []string     `json:"kinds"`
+	Roles        []string     `json:"roles"`
+	ID           []string     `json:"id"`
+	Parent       []int        `json:"parent"`
+	Branch       []int        `json:"branch"`
+	Kind         []int        `json:"kind"`
+	Role         []int        `json:"role"`
+	Preview      []string     `json:"preview"`
+	Depth        []int        `json:"depth"`
+	ChildCount   []int        `json:"childCount"`
+	Flags        []int        `json:"flags"`
+	TipOf        [][2]int     `json:"tipOf"`
+	Label        []RawMessage `json:"label"`
 }
 
 // rows rebuilds tree rows from the columns (Indent is not carried).
@@ -50,7 +50,7 @@ func (c treeColumns) rows(tb testing.TB) []TreeRow {
 		out[t[0]].TipOf = c.Branches[t[1]]
 	}
 	for _, raw := range c.Label {
-		var pair [2]json.RawMessage
+		var pair [2]RawMessage
 		require.NoError(tb, json.Unmarshal(raw, &pair))
 		var i int
 		require.NoError(tb, json.Unmarshal(pair[0], &i))
