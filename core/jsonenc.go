@@ -7,10 +7,19 @@ import (
 	"unicode/utf8"
 )
 
-// appendString appends s as a JSON string, escaping exactly as encoding/json
-// does with HTML escaping turned off: quotes, backslashes, control
-// characters, U+2028 and U+2029; invalid UTF-8 becomes U+FFFD.
+// appendString appends s as a JSON string, escaping as encoding/json does
+// with HTML escaping turned off: quotes, backslashes, control characters,
+// U+2028 and U+2029; invalid UTF-8 becomes U+FFFD. Backspace and form feed
+// become \u0008 and \u000c (the hand-written snapshot and tree forms have
+// always written them so); appendStringEscaped with short set writes \b
+// and \f as encoding/json since Go 1.22 does.
 func appendString(b []byte, s string) []byte {
+	return appendStringEscaped(b, s, false)
+}
+
+// appendStringEscaped is appendString; short writes \b and \f for
+// backspace and form feed (the reflection encoder, as encoding/json).
+func appendStringEscaped(b []byte, s string, short bool) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0
@@ -31,6 +40,16 @@ func appendString(b []byte, s string) []byte {
 				b = append(b, '\\', 'r')
 			case '\t':
 				b = append(b, '\\', 't')
+			case '\b', '\f':
+				if short {
+					e := byte('b')
+					if c == '\f' {
+						e = 'f'
+					}
+					b = append(b, '\\', e)
+					break
+				}
+				b = append(b, '\\', 'u', '0', '0', '0', hex[c&0xf])
 			default:
 				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
 			}
@@ -78,19 +97,6 @@ func appendBool(b []byte, v bool) []byte {
 
 func appendInt(b []byte, v int) []byte {
 	return strconv.AppendInt(b, int64(v), 10)
-}
-
-// marshal encodes v with encoding/json without HTML escaping, so raw
-// messages keep their exact bytes ("<" stays "<").
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	out := buf.Bytes()
-	return out[:len(out)-1], nil // drop the Encoder's newline
 }
 
 // compactRaw returns raw without insignificant whitespace. Every token keeps
