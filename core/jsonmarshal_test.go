@@ -31,26 +31,26 @@ type marshalEmbedded struct {
 }
 
 type marshalSample struct {
-	Name    string            `json:"name"`
-	Skip    string            `json:"-"`
-	private int               //nolint:unused // unexported fields are not encoded
-	Plain   int               // no tag: the Go name
-	marshalEmbedded           // flattened where it stands
-	Opt     *string           `json:"opt,omitempty"`
-	Ptr     *marshalInner     `json:"ptr"`
-	Inner   marshalInner      `json:"inner"`
-	List    []marshalInner    `json:"list"`
-	Empty   []string          `json:"empty,omitempty"`
-	Nil     []string          `json:"nil"`
-	Map     map[string]any    `json:"map"`
-	IntMap  map[int]bool      `json:"intMap,omitempty"`
-	Any     any               `json:"any"`
-	Raw     RawMessage        `json:"raw"`
-	NilRaw  RawMessage        `json:"nilRaw"`
-	F32     float32           `json:"f32"`
-	U       uint8             `json:"u"`
-	Arr     [2]bool           `json:"arr"`
-	Strs    map[string]string `json:"strs"`
+	Name            string            `json:"name"`
+	Skip            string            `json:"-"`
+	private         int               //nolint:unused // unexported fields are not encoded
+	Plain           int               // no tag: the Go name
+	marshalEmbedded                   // flattened where it stands
+	Opt             *string           `json:"opt,omitempty"`
+	Ptr             *marshalInner     `json:"ptr"`
+	Inner           marshalInner      `json:"inner"`
+	List            []marshalInner    `json:"list"`
+	Empty           []string          `json:"empty,omitempty"`
+	Nil             []string          `json:"nil"`
+	Map             map[string]any    `json:"map"`
+	IntMap          map[int]bool      `json:"intMap,omitempty"`
+	Any             any               `json:"any"`
+	Raw             RawMessage        `json:"raw"`
+	NilRaw          RawMessage        `json:"nilRaw"`
+	F32             float32           `json:"f32"`
+	U               uint8             `json:"u"`
+	Arr             [2]bool           `json:"arr"`
+	Strs            map[string]string `json:"strs"`
 }
 
 func TestMarshalEncodesLikeEncodingJSON(t *testing.T) {
@@ -73,7 +73,7 @@ func TestMarshalEncodesLikeEncodingJSON(t *testing.T) {
 		{"structs follow tags, omitempty, embedding and pointers", marshalSample{
 			Name: "n", Skip: "no", Plain: 3, marshalEmbedded: marshalEmbedded{"e", 2}, Opt: &s,
 			Ptr: &marshalInner{A: 1, B: "b"}, List: []marshalInner{{A: 2}}, Empty: []string{},
-			Map: map[string]any{"z": []any{1.5, "two", true, nil, map[string]any{}}, "a": 12.0},
+			Map:    map[string]any{"z": []any{1.5, "two", true, nil, map[string]any{}}, "a": 12.0},
 			IntMap: map[int]bool{2: true}, Any: &marshalInner{}, Raw: RawMessage(`{"k":[1,2]}`),
 			F32: 0.3, U: 200, Arr: [2]bool{true, false}, Strs: map[string]string{"k": "v"}}},
 		{"empty omitempty fields are left out", marshalSample{}},
