@@ -1,7 +1,6 @@
 package core
 
 import (
-	"encoding/json"
 	"fmt"
 	"unicode"
 	"unicode/utf8"
@@ -207,7 +206,7 @@ func opHide(st *Store, r *request) (any, *Error) {
 	}
 	hidden := true
 	if r.has("hidden") {
-		if json.Unmarshal(r.fields["hidden"], &hidden) != nil {
+		if unmarshal(r.fields["hidden"], &hidden) != nil {
 			return nil, invalidf("field \"hidden\" must be true or false")
 		}
 	}

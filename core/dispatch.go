@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -204,9 +203,9 @@ func jsonErrorText(err error) string {
 	switch e := err.(type) {
 	case *scanError:
 		return e.Error()
-	case *json.SyntaxError:
+	case *jsonSyntaxError:
 		return fmt.Sprintf("%s at byte %d", e.Error(), e.Offset)
-	case *json.UnmarshalTypeError:
+	case *jsonTypeError:
 		return fmt.Sprintf("%s at byte %d", e.Error(), e.Offset)
 	}
 	return err.Error()

@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -95,7 +94,7 @@ func ParseEntry(raw RawMessage, field string) (string, *Entry, *Error) {
 		return "", nil, invalidf("%s.kind is missing (one of: %s)", field, strings.Join(EntryKinds(), ", "))
 	}
 	var kind string
-	if json.Unmarshal(kraw, &kind) != nil {
+	if unmarshal(kraw, &kind) != nil {
 		return "", nil, invalidf("%s.kind must be a string", field)
 	}
 	if !IsEntryKind(kind) {
@@ -121,7 +120,7 @@ func entryObject(raw RawMessage, field string) (map[string]RawMessage, *Error) {
 		return nil, invalidf("%s must be a JSON object", field)
 	}
 	var fields map[string]RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
+	if err := unmarshal(raw, &fields); err != nil {
 		return nil, invalidf("%s is not valid JSON: %s", field, jsonErrorText(err))
 	}
 	return fields, nil
@@ -154,7 +153,7 @@ func entryFields(kind string, fields map[string]RawMessage, field string) (*Entr
 	e := &Entry{}
 	str := func(name string, nonEmpty bool) (string, *Error) {
 		var s string
-		if err := json.Unmarshal(fields[name], &s); err != nil || isNull(fields[name]) {
+		if err := unmarshal(fields[name], &s); err != nil || isNull(fields[name]) {
 			if nonEmpty {
 				return "", invalidf("%s.%s must be a non-empty string", field, name)
 			}
@@ -190,7 +189,7 @@ func entryFields(kind string, fields map[string]RawMessage, field string) (*Entr
 			return nil, err
 		}
 	case KindActiveToolsChange:
-		if json.Unmarshal(fields["tools"], &e.Tools) != nil || e.Tools == nil {
+		if unmarshal(fields["tools"], &e.Tools) != nil || e.Tools == nil {
 			return nil, invalidf("%s.tools must be an array of tool names", field)
 		}
 		for i, t := range e.Tools {
@@ -207,7 +206,7 @@ func entryFields(kind string, fields map[string]RawMessage, field string) (*Entr
 		}
 		if v, ok := fields["tokensBefore"]; ok {
 			var n uint64
-			if json.Unmarshal(v, &n) != nil || isNull(v) || bytes.ContainsAny(v, ".eE") {
+			if unmarshal(v, &n) != nil || isNull(v) || bytes.ContainsAny(v, ".eE") {
 				return nil, invalidf("%s.tokensBefore must be a non-negative integer", field)
 			}
 			e.TokensBefore, _ = compactRaw(v)
@@ -231,7 +230,7 @@ func entryFields(kind string, fields map[string]RawMessage, field string) (*Entr
 		}
 		if v, ok := fields["display"]; ok {
 			var d bool
-			if json.Unmarshal(v, &d) != nil || isNull(v) {
+			if unmarshal(v, &d) != nil || isNull(v) {
 				return nil, invalidf("%s.display must be true or false", field)
 			}
 			e.Display = &d
@@ -257,13 +256,13 @@ func validContent(raw RawMessage, field string) *Error {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) > 0 && raw[0] == '"' {
 		var s string
-		if json.Unmarshal(raw, &s) == nil {
+		if unmarshal(raw, &s) == nil {
 			return nil
 		}
 	}
 	if len(raw) > 0 && raw[0] == '[' {
 		var parts []RawMessage
-		if json.Unmarshal(raw, &parts) != nil {
+		if unmarshal(raw, &parts) != nil {
 			return invalidf("%s is not a valid array", field)
 		}
 		for i, p := range parts {

@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -319,30 +318,19 @@ func (s *Session) appendPiEntry(b []byte, i int32, headerNode bool) []byte {
 // object raw, in its order, except the named keys. raw is trusted JSON
 // (compacted by the store).
 func appendObjectFields(b []byte, raw RawMessage, except ...string) []byte {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := dec.Token(); err != nil {
-		return b
-	}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return b
-		}
-		key, _ := tok.(string)
-		var val RawMessage
-		if dec.Decode(&val) != nil {
-			return b
-		}
+	s := scanner{data: raw}
+	_ = s.members(func(key string, val []byte, _ bool) error {
 		skip := false
 		for _, x := range except {
 			skip = skip || key == x
 		}
 		if skip || !utf8.ValidString(key) {
-			continue
+			return nil
 		}
 		b = append(b, ',')
 		b = appendKey(b, key)
 		b = append(b, val...)
-	}
+		return nil
+	})
 	return b
 }

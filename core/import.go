@@ -3,7 +3,6 @@ package core
 import (
 	"bytes"
 	"container/heap"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -83,7 +82,7 @@ func (sn *sniff) has(fields ...string) bool {
 // a string).
 func (sn *sniff) str(field string) string {
 	var s string
-	_ = json.Unmarshal(sn.keys[field], &s)
+	_ = unmarshal(sn.keys[field], &s)
 	return s
 }
 
@@ -160,7 +159,7 @@ func opImport(st *Store, r *request) (any, *Error) {
 	}
 	if data[0] == '"' {
 		var text string
-		if err := json.Unmarshal(data, &text); err != nil {
+		if err := unmarshal(data, &text); err != nil {
 			return nil, invalidf("field \"data\" is not a valid JSON string")
 		}
 		data = []byte(text)
@@ -615,11 +614,11 @@ func (j *ImportJob) readLine() {
 		return
 	}
 	fields, ferr := rawFields(line)
-	if ferr != nil && !json.Valid(line) {
+	if ferr != nil && !jsonValid(line) {
 		var v any
-		err := json.Unmarshal(line, &v)
+		err := unmarshal(line, &v)
 		last := len(bytes.TrimSpace(j.data[next:])) == 0
-		var se *json.SyntaxError
+		var se *jsonSyntaxError
 		cutOff := err != nil && (err.Error() == "unexpected end of JSON input" || errors.As(err, &se) && se.Offset >= int64(len(line)))
 		if last && cutOff {
 			j.res.Warnings = append(j.res.Warnings, ImportWarning{Message: fmt.Sprintf(
@@ -627,7 +626,7 @@ func (j *ImportJob) readLine() {
 			return
 		}
 		col := len(line) + 1
-		if se, ok := err.(*json.SyntaxError); ok {
+		if se, ok := err.(*jsonSyntaxError); ok {
 			col = int(se.Offset)
 		}
 		lead := len(j.data[start:]) - len(bytes.TrimLeft(j.data[start:], " \t\r"))
@@ -683,12 +682,12 @@ func describeJSONError(data []byte, err error) string {
 	if err == nil {
 		return "malformed JSON"
 	}
-	var se *json.SyntaxError
+	var se *jsonSyntaxError
 	if !errors.As(err, &se) && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return err.Error()
 	}
 	var sink RawMessage
-	if full := json.Unmarshal(data, &sink); errors.As(full, &se) {
+	if full := unmarshal(data, &sink); errors.As(full, &se) {
 		if se.Error() == "unexpected end of JSON input" {
 			return fmt.Sprintf("%v (%s)", se, lineColumn(data, len(data)))
 		}
@@ -783,7 +782,7 @@ type importLabel struct {
 // not one).
 func isoStamp(raw RawMessage) string {
 	var text string
-	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &text) != nil {
+	if len(raw) == 0 || raw[0] != '"' || unmarshal(raw, &text) != nil {
 		return ""
 	}
 	t, err := time.Parse(time.RFC3339Nano, text)
@@ -848,7 +847,7 @@ func unixSeconds(raw RawMessage) float64 {
 	}
 	if raw[0] == '"' {
 		var text string
-		if json.Unmarshal(raw, &text) != nil {
+		if unmarshal(raw, &text) != nil {
 			return 0
 		}
 		t, err := time.Parse(time.RFC3339Nano, text)
@@ -858,7 +857,7 @@ func unixSeconds(raw RawMessage) float64 {
 		return float64(t.UnixNano()) / 1e9
 	}
 	var v float64
-	if json.Unmarshal(raw, &v) != nil || v <= 0 || math.IsInf(v, 0) {
+	if unmarshal(raw, &v) != nil || v <= 0 || math.IsInf(v, 0) {
 		return 0
 	}
 	switch {

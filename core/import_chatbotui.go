@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 )
 
@@ -33,7 +32,7 @@ func convertChatbotUI(top RawMessage) ([]importConv, []ImportWarning, *Error) {
 	var export struct {
 		History []RawMessage `json:"history"`
 	}
-	if err := json.Unmarshal(top, &export); err != nil {
+	if err := unmarshal(top, &export); err != nil {
 		return nil, nil, invalidf("chatbotui import: the export could not be read: %s", jsonErrorText(err))
 	}
 	var convs []importConv
@@ -65,7 +64,7 @@ func convertChatbotUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 		Prompt   *string      `json:"prompt"`
 		Messages []RawMessage `json:"messages"`
 	}
-	if err := json.Unmarshal(raw, &chat); err != nil || json.Unmarshal(raw, &fields) != nil {
+	if err := unmarshal(raw, &chat); err != nil || unmarshal(raw, &fields) != nil {
 		c.Skip = invalidf("chat %d could not be read; skipped", k)
 		return c, nil
 	}
@@ -108,7 +107,7 @@ func convertChatbotUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 			Role    string     `json:"role"`
 			Content RawMessage `json:"content"`
 		}
-		if len(m) == 0 || m[0] != '{' || json.Unmarshal(m, &msg) != nil || msg.Role == "" {
+		if len(m) == 0 || m[0] != '{' || unmarshal(m, &msg) != nil || msg.Role == "" {
 			warns = append(warns, ImportWarning{SessionID: c.ID, Message: fmt.Sprintf("%s: message %d has no role; skipped", name, i)})
 			continue
 		}

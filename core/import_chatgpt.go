@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -59,7 +58,7 @@ func convertChatGPTConversation(raw RawMessage, k int) (importConv, []ImportWarn
 		return c, nil, invalidf("conversation %d is not an object; skipped", k)
 	}
 	var conv chatgptConversation
-	if err := json.Unmarshal(raw, &conv); err != nil {
+	if err := unmarshal(raw, &conv); err != nil {
 		return c, nil, invalidf("conversation %d could not be read: %s; skipped", k, jsonErrorText(err))
 	}
 	switch {
@@ -108,7 +107,7 @@ func convertChatGPTConversation(raw RawMessage, k int) (importConv, []ImportWarn
 	for _, key := range sortedKeys(conv.Mapping) {
 		rawNode := conv.Mapping[key]
 		e := &entry{}
-		if err := json.Unmarshal(rawNode, &e.node); err != nil {
+		if err := unmarshal(rawNode, &e.node); err != nil {
 			warn("%s: mapping entry %q could not be read (%s); skipped", name, key, jsonErrorText(err))
 			continue
 		}
@@ -188,7 +187,7 @@ func convertChatGPTConversation(raw RawMessage, k int) (importConv, []ImportWarn
 // and a reason when the record cannot be used.
 func chatgptMessageJSON(raw RawMessage) (RawMessage, float64, string) {
 	var m chatgptMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
+	if err := unmarshal(raw, &m); err != nil {
 		return nil, 0, "could not be read: " + jsonErrorText(err)
 	}
 	if m.Author == nil || m.Author.Role == "" {
@@ -211,7 +210,7 @@ func chatgptMessageJSON(raw RawMessage) (RawMessage, float64, string) {
 
 func appendChatGPTContent(b []byte, raw RawMessage) []byte {
 	var c chatgptContent
-	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &c) != nil {
+	if len(raw) == 0 || raw[0] != '{' || unmarshal(raw, &c) != nil {
 		return append(b, `""`...)
 	}
 	if c.Parts != nil {
@@ -225,7 +224,7 @@ func appendChatGPTContent(b []byte, raw RawMessage) []byte {
 			texts := make([]string, 0, len(c.Parts))
 			for _, p := range c.Parts {
 				var s string
-				_ = json.Unmarshal(p, &s)
+				_ = unmarshal(p, &s)
 				texts = append(texts, s)
 			}
 			return appendString(b, strings.Join(texts, "\n"))
@@ -237,7 +236,7 @@ func appendChatGPTContent(b []byte, raw RawMessage) []byte {
 			switch {
 			case len(p) > 0 && p[0] == '"':
 				var s string
-				_ = json.Unmarshal(p, &s)
+				_ = unmarshal(p, &s)
 				if s == "" {
 					continue
 				}
@@ -291,7 +290,7 @@ func appendTypedPart(b []byte, p RawMessage) []byte {
 		Type        *string `json:"type"`
 		ContentType string  `json:"content_type"`
 	}
-	_ = json.Unmarshal(compact, &probe)
+	_ = unmarshal(compact, &probe)
 	if probe.Type != nil {
 		return append(b, compact...)
 	}

@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 )
 
@@ -64,10 +63,10 @@ func (m *libreMsg) source() RawMessage {
 // readLibreMessages reads a messages array, nested through "children" or
 // flat, in one pass over the tokens (no recursion, no re-reading of a
 // subtree, so deep nesting costs linear time).
-func readLibreMessages(dec *json.Decoder) ([]libreMsg, error) {
-	if tok, err := dec.Token(); err != nil {
+func readLibreMessages(dec *jsonTokens) ([]libreMsg, error) {
+	if tok, err := dec.token(); err != nil {
 		return nil, err
-	} else if tok != json.Delim('[') {
+	} else if tok != jsonDelim('[') {
 		return nil, fmt.Errorf("the messages are not an array")
 	}
 	type frame struct {
@@ -78,19 +77,19 @@ func readLibreMessages(dec *json.Decoder) ([]libreMsg, error) {
 	stack := []frame{{obj: -1, inArray: true}}
 	for len(stack) > 0 {
 		top := stack[len(stack)-1]
-		if !dec.More() {
-			if _, err := dec.Token(); err != nil { // ']' or '}'
+		if !dec.more() {
+			if _, err := dec.token(); err != nil { // ']' or '}'
 				return nil, err
 			}
 			stack = stack[:len(stack)-1]
 			continue
 		}
-		tok, err := dec.Token()
+		tok, err := dec.token()
 		if err != nil {
 			return nil, err
 		}
 		if top.inArray {
-			if tok != json.Delim('{') {
+			if tok != jsonDelim('{') {
 				return nil, fmt.Errorf("a message is not an object (%v)", tok)
 			}
 			msgs = append(msgs, libreMsg{structParent: top.obj})
@@ -99,12 +98,12 @@ func readLibreMessages(dec *json.Decoder) ([]libreMsg, error) {
 		}
 		key, _ := tok.(string)
 		if key == "children" {
-			next, err := dec.Token()
+			next, err := dec.token()
 			if err != nil {
 				return nil, err
 			}
 			switch next {
-			case json.Delim('['):
+			case jsonDelim('['):
 				stack = append(stack, frame{obj: top.obj, inArray: true})
 			case nil:
 			default:
@@ -112,8 +111,8 @@ func readLibreMessages(dec *json.Decoder) ([]libreMsg, error) {
 			}
 			continue
 		}
-		var val RawMessage
-		if err := dec.Decode(&val); err != nil {
+		val, err := dec.raw()
+		if err != nil {
 			return nil, err
 		}
 		compact, err := compactRaw(val)
@@ -132,15 +131,15 @@ func convertLibreChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 		c.Skip = invalidf("conversation %d is not an object; skipped", k)
 		return c, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec := newJSONTokens(raw)
 	var msgs []libreMsg
 	top := map[string]RawMessage{}
 	readErr := func() error {
-		if _, err := dec.Token(); err != nil {
+		if _, err := dec.token(); err != nil {
 			return err
 		}
-		for dec.More() {
-			tok, err := dec.Token()
+		for dec.more() {
+			tok, err := dec.token()
 			if err != nil {
 				return err
 			}
@@ -154,8 +153,8 @@ func convertLibreChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 				}
 				continue
 			}
-			var val RawMessage
-			if err := dec.Decode(&val); err != nil {
+			val, err := dec.raw()
+			if err != nil {
 				return err
 			}
 			top[key] = val
@@ -163,8 +162,8 @@ func convertLibreChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 		return nil
 	}()
 	var id, title string
-	_ = json.Unmarshal(top["conversationId"], &id)
-	_ = json.Unmarshal(top["title"], &title)
+	_ = unmarshal(top["conversationId"], &id)
+	_ = unmarshal(top["title"], &title)
 	c.Title = title
 	if id == "" {
 		id = hashID("librechat-", raw)
@@ -192,7 +191,7 @@ func convertLibreChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 	}
 	ids := make([]string, len(msgs))
 	for i := range msgs {
-		_ = json.Unmarshal(msgs[i].get("messageId"), &ids[i])
+		_ = unmarshal(msgs[i].get("messageId"), &ids[i])
 	}
 	for i := range msgs {
 		m := &msgs[i]
@@ -213,7 +212,7 @@ func convertLibreChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 			warn("message %q has no parentMessageId; it becomes a root", ids[i])
 		case bytes.Equal(praw, []byte("null")):
 		default:
-			if json.Unmarshal(praw, &parent) != nil {
+			if unmarshal(praw, &parent) != nil {
 				warn("message %q has a parentMessageId that is not a string; it becomes a root", ids[i])
 			}
 			if parent == libreRoot {
@@ -243,7 +242,7 @@ func convertLibreChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 // plain {"type":"text","text":…}; other parts are kept as they are).
 func libreMessageJSON(m *libreMsg) RawMessage {
 	var byUser bool
-	_ = json.Unmarshal(m.get("isCreatedByUser"), &byUser)
+	_ = unmarshal(m.get("isCreatedByUser"), &byUser)
 	role := "assistant"
 	if byUser {
 		role = "user"
@@ -252,14 +251,14 @@ func libreMessageJSON(m *libreMsg) RawMessage {
 	b = appendString(b, role)
 	b = append(b, `,"content":`...)
 	var text string
-	_ = json.Unmarshal(m.get("text"), &text)
+	_ = unmarshal(m.get("text"), &text)
 	parts := m.get("content")
 	if text != "" || len(parts) == 0 || parts[0] != '[' {
 		b = appendString(b, text)
 		return append(b, '}')
 	}
 	var items []RawMessage
-	if json.Unmarshal(parts, &items) != nil {
+	if unmarshal(parts, &items) != nil {
 		b = appendString(b, text)
 		return append(b, '}')
 	}
@@ -273,7 +272,7 @@ func libreMessageJSON(m *libreMsg) RawMessage {
 			Type string     `json:"type"`
 			Text RawMessage `json:"text"`
 		}
-		_ = json.Unmarshal(it, &p)
+		_ = unmarshal(it, &p)
 		if n > 0 {
 			b = append(b, ',')
 		}
@@ -282,7 +281,7 @@ func libreMessageJSON(m *libreMsg) RawMessage {
 			var v struct {
 				Value string `json:"value"`
 			}
-			_ = json.Unmarshal(p.Text, &v)
+			_ = unmarshal(p.Text, &v)
 			b = append(b, `{"type":"text","text":`...)
 			b = appendString(b, v.Value)
 			b = append(b, '}')

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -29,7 +28,7 @@ func detectOpenWebUI(sn *sniff) bool {
 			History  RawMessage `json:"history"`
 			Messages RawMessage `json:"messages"`
 		}
-		return json.Unmarshal(raw, &probe) == nil && (probe.History != nil || probe.Messages != nil)
+		return unmarshal(raw, &probe) == nil && (probe.History != nil || probe.Messages != nil)
 	}
 	raw, ok := sn.keys["history"]
 	return ok && len(raw) > 0 && raw[0] == '{'
@@ -252,7 +251,7 @@ func openWebUIMessageJSON(m *openWebUIMessage) RawMessage {
 // message's content array must be).
 func contentPartsOK(raw RawMessage) bool {
 	var parts []RawMessage
-	if json.Unmarshal(raw, &parts) != nil {
+	if unmarshal(raw, &parts) != nil {
 		return false
 	}
 	for _, p := range parts {

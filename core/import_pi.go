@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"hash"
 	"hash/fnv"
@@ -47,7 +46,7 @@ func detectPi(sn *sniff) bool {
 		first = sn.lines[0]
 	}
 	var typ string
-	_ = json.Unmarshal(first["type"], &typ)
+	_ = unmarshal(first["type"], &typ)
 	_, id := first["id"]
 	return typ == "session" && id
 }
@@ -135,7 +134,7 @@ func (r *piReader) line(raw []byte, _ map[string]RawMessage, n int) {
 	}
 	if r.header == nil {
 		var h piHeader
-		if json.Unmarshal(raw, &h) != nil || h.Type != "session" {
+		if unmarshal(raw, &h) != nil || h.Type != "session" {
 			r.warn("line %d comes before the session header; skipped", n)
 			return
 		}
@@ -144,14 +143,14 @@ func (r *piReader) line(raw []byte, _ map[string]RawMessage, n int) {
 		if h.Version != nil {
 			r.version = *h.Version
 		}
-		_ = json.Unmarshal(raw, &r.headerRaw)
+		_ = unmarshal(raw, &r.headerRaw)
 		r.headerSrc, _ = compactRaw(raw)
 		r.created = unixSeconds(h.Timestamp)
 		r.index = append(r.index, "")
 		return
 	}
 	var l piLine
-	if raw[0] != '{' || json.Unmarshal(raw, &l) != nil {
+	if raw[0] != '{' || unmarshal(raw, &l) != nil {
 		r.warn("line %d is not a Pi entry object; skipped", n)
 		return
 	}
@@ -180,7 +179,7 @@ func (r *piReader) line(raw []byte, _ map[string]RawMessage, n int) {
 			r.warn("%s: entry %q has no parentId; it becomes a root", what, id)
 		case bytes.Equal(l.ParentID, []byte("null")):
 		default:
-			if json.Unmarshal(l.ParentID, &parent) != nil {
+			if unmarshal(l.ParentID, &parent) != nil {
 				r.warn("%s: entry %q has a parentId that is not a string; it becomes a root", what, id)
 			}
 		}
@@ -226,7 +225,7 @@ func (r *piReader) line(raw []byte, _ map[string]RawMessage, n int) {
 		}
 	case "branch_summary":
 		var s string
-		if json.Unmarshal(l.Summary, &s) != nil {
+		if unmarshal(l.Summary, &s) != nil {
 			fail("has no summary string")
 			break
 		}
@@ -455,25 +454,14 @@ func (r *piReader) finish() ([]importConv, []ImportWarning) {
 // sortedKeysInOrder returns the keys of fields in the order they appear in
 // the object raw (so a kept header reads as written).
 func sortedKeysInOrder(raw RawMessage, fields map[string]RawMessage) []string {
-	dec := json.NewDecoder(bytes.NewReader(raw))
 	var keys []string
-	if _, err := dec.Token(); err != nil {
-		return sortedKeys(fields)
-	}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			break
-		}
-		k, _ := tok.(string)
-		var skip RawMessage
-		if dec.Decode(&skip) != nil {
-			break
-		}
+	s := scanner{data: raw}
+	_ = s.members(func(k string, _ []byte, _ bool) error {
 		if _, ok := fields[k]; ok {
 			keys = append(keys, k)
 		}
-	}
+		return nil
+	})
 	if len(keys) != len(fields) {
 		return sortedKeys(fields)
 	}

@@ -1,8 +1,6 @@
 package core
 
 import (
-	"bytes"
-	"encoding/json"
 	"strconv"
 	"unicode/utf8"
 )
@@ -97,15 +95,4 @@ func appendBool(b []byte, v bool) []byte {
 
 func appendInt(b []byte, v int) []byte {
 	return strconv.AppendInt(b, int64(v), 10)
-}
-
-// compactRaw returns raw without insignificant whitespace. Every token keeps
-// its exact bytes: numbers their digits, strings their escapes.
-func compactRaw(raw []byte) (RawMessage, error) {
-	var buf bytes.Buffer
-	buf.Grow(len(raw))
-	if err := json.Compact(&buf, raw); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }

@@ -141,6 +141,7 @@ func appendFloat(b []byte, f float64, bits int) ([]byte, error) {
 // jsonField is one encoded field of a struct type.
 type jsonField struct {
 	index     []int
+	name      string // the key
 	key       string // `"name":`, escaped
 	omitEmpty bool
 }
@@ -189,6 +190,7 @@ func structFields(t reflect.Type) []jsonField {
 			}
 			fields = append(fields, jsonField{
 				index:     index,
+				name:      name,
 				key:       string(appendStringEscaped(nil, name, true)) + ":",
 				omitEmpty: opts == "omitempty" || strings.HasPrefix(opts, "omitempty,") || strings.Contains(opts, ",omitempty"),
 			})

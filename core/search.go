@@ -1,7 +1,6 @@
 package core
 
 import (
-	"encoding/json"
 	"sort"
 	"strings"
 	"unicode"
@@ -183,14 +182,14 @@ func parseSearchRequest(st *Store, r *request) (*searchRequest, *Error) {
 	}
 	if r.has("limit") {
 		var limit float64
-		if json.Unmarshal(r.fields["limit"], &limit) != nil || limit != float64(int(limit)) || limit < 1 || limit > MaxSearchLimit {
+		if unmarshal(r.fields["limit"], &limit) != nil || limit != float64(int(limit)) || limit < 1 || limit > MaxSearchLimit {
 			return nil, invalidf("field \"limit\" must be an integer from 1 to %d", MaxSearchLimit)
 		}
 		q.limit = int(limit)
 	}
 	if r.has("roles") {
 		var roles []string
-		if json.Unmarshal(r.fields["roles"], &roles) != nil {
+		if unmarshal(r.fields["roles"], &roles) != nil {
 			return nil, invalidf("field \"roles\" must be an array of role names such as [\"user\", \"assistant\"]")
 		}
 		for i, role := range roles {

@@ -10,7 +10,6 @@ package core
 
 import (
 	"bytes"
-	"encoding/json"
 )
 
 // opSyncMerge appends nodes written by another tab to an existing session:
@@ -37,7 +36,7 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 		return nil, invalidf("field \"nodes\" must be an array of nodes for operation \"sync.merge\"")
 	}
 	var list []RawMessage
-	if err := json.Unmarshal(raw, &list); err != nil {
+	if err := unmarshal(raw, &list); err != nil {
 		return nil, invalidf("field \"nodes\" must be an array: %s", jsonErrorText(err))
 	}
 	title, err := r.optStr("title")
@@ -59,7 +58,7 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 
 	var annotations []RawMessage
 	if r.has("annotations") {
-		if err := json.Unmarshal(r.fields["annotations"], &annotations); err != nil {
+		if err := unmarshal(r.fields["annotations"], &annotations); err != nil {
 			return nil, invalidf("field \"annotations\" must be an array: %s", jsonErrorText(err))
 		}
 	}

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"encoding/json"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -33,14 +32,14 @@ func MessageText(raw RawMessage) string {
 		return text // string content, no tool calls: the scanner, not encoding/json
 	}
 	var head messageHead
-	if err := json.Unmarshal(raw, &head); err != nil {
+	if err := unmarshal(raw, &head); err != nil {
 		return ""
 	}
 	var pieces []string
 	pieces = appendContentText(pieces, head.Content, 0)
 	if len(head.ToolCalls) > 0 && head.ToolCalls[0] == '[' {
 		var calls []toolCall
-		if json.Unmarshal(head.ToolCalls, &calls) == nil {
+		if unmarshal(head.ToolCalls, &calls) == nil {
 			for _, c := range calls {
 				if c.Function.Name != "" || c.Function.Arguments != "" {
 					pieces = append(pieces, "[tool call: "+c.Function.Name+"] "+c.Function.Arguments)
@@ -60,12 +59,12 @@ func appendContentText(pieces []string, content RawMessage, depth int) []string 
 	switch content[0] {
 	case '"':
 		var s string
-		if json.Unmarshal(content, &s) == nil && s != "" {
+		if unmarshal(content, &s) == nil && s != "" {
 			pieces = append(pieces, s)
 		}
 	case '[':
 		var parts []RawMessage
-		if json.Unmarshal(content, &parts) != nil {
+		if unmarshal(content, &parts) != nil {
 			return pieces
 		}
 		for _, raw := range parts {
@@ -77,7 +76,7 @@ func appendContentText(pieces []string, content RawMessage, depth int) []string 
 				continue
 			}
 			var p contentPart
-			if json.Unmarshal(raw, &p) != nil {
+			if unmarshal(raw, &p) != nil {
 				continue
 			}
 			switch {
