@@ -1,7 +1,6 @@
 package core
 
 import (
-	"fmt"
 	"unicode"
 	"unicode/utf8"
 )
@@ -291,7 +290,7 @@ func (s *Session) parseAnnotations(raw []byte) *Error {
 }
 
 func (s *Session) parseAnnotation(raw []byte, k int) (*Annotation, *Error) {
-	at := fmt.Sprintf("annotations[%d]", k)
+	at := sprintf("annotations[%d]", k)
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, snapshotFault("%s must be an object", at)
 	}

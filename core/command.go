@@ -1,7 +1,6 @@
 package core
 
 import (
-	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -208,7 +207,7 @@ func argCount(cmd command) string {
 	case cmd.min == cmd.max:
 		return plural(cmd.min, "argument")
 	default:
-		return fmt.Sprintf("%d to %d arguments", cmd.min, cmd.max)
+		return sprintf("%d to %d arguments", cmd.min, cmd.max)
 	}
 }
 
@@ -303,7 +302,7 @@ func cmdList(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	items := s.list()
 	var b strings.Builder
 	for k, it := range items {
-		fmt.Fprintf(&b, "%s [%s] %s: %s", it.ID, it.Branch, it.Role, Preview(it.Preview, textPreviewLength))
+		fprintf(&b, "%s [%s] %s: %s", it.ID, it.Branch, it.Role, Preview(it.Preview, textPreviewLength))
 		if it.Label != "" {
 			b.WriteString("  [label: " + it.Label + "]")
 		}
@@ -332,7 +331,7 @@ func cmdBranches(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		if br.Active {
 			mark = "* "
 		}
-		fmt.Fprintf(&b, "%s%s  tip %s  base %s  %s\n", mark, br.Name, orDash(br.Tip), orDash(br.Base), plural(br.NodeCount, "node"))
+		fprintf(&b, "%s%s  tip %s  base %s  %s\n", mark, br.Name, orDash(br.Tip), orDash(br.Base), plural(br.NodeCount, "node"))
 	}
 	return &CommandResult{Text: b.String(), Data: data}, nil
 }
@@ -370,7 +369,7 @@ func cmdContext(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	}
 	ctx := s.context()
 	var b strings.Builder
-	fmt.Fprintf(&b, "cursor %s, %s; state: %s\n", orNone(ctx.Cursor, "none"), plural(len(ctx.Messages), "message"), describeState(ctx.State))
+	fprintf(&b, "cursor %s, %s; state: %s\n", orNone(ctx.Cursor, "none"), plural(len(ctx.Messages), "message"), describeState(ctx.State))
 	// One line per message, from the nodes (their cached previews): a
 	// message made from a summary, compaction or custom message names the
 	// node kind after its role.
@@ -379,7 +378,7 @@ func cmdContext(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		if n.Kind != KindMessage {
 			role = "user · " + n.Kind
 		}
-		fmt.Fprintf(&b, "[%s] %s\n", role, Preview(n.previewText(), textPreviewLength))
+		fprintf(&b, "[%s] %s\n", role, Preview(n.previewText(), textPreviewLength))
 	})
 	return &CommandResult{Text: b.String(), Data: ctx}, nil
 }
@@ -390,7 +389,7 @@ func cmdJump(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		return nil, err
 	}
 	status := data.(Status)
-	return &CommandResult{Text: fmt.Sprintf("cursor at %s on branch %s\n", orNone(status.Cursor, "none"), status.ActiveBranch), Data: data}, nil
+	return &CommandResult{Text: sprintf("cursor at %s on branch %s\n", orNone(status.Cursor, "none"), status.ActiveBranch), Data: data}, nil
 }
 
 func cmdBranch(st *Store, c *cmdCall) (*CommandResult, *Error) {
@@ -399,7 +398,7 @@ func cmdBranch(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		return nil, err
 	}
 	status := data.(Status)
-	return &CommandResult{Text: fmt.Sprintf("on branch %s from %s; the next message goes there\n", status.ActiveBranch, orNone(status.Cursor, "none")), Data: data}, nil
+	return &CommandResult{Text: sprintf("on branch %s from %s; the next message goes there\n", status.ActiveBranch, orNone(status.Cursor, "none")), Data: data}, nil
 }
 
 func cmdLabel(st *Store, c *cmdCall) (*CommandResult, *Error) {
@@ -407,9 +406,9 @@ func cmdLabel(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	text := fmt.Sprintf("label of %s cleared\n", c.args[0])
+	text := sprintf("label of %s cleared\n", c.args[0])
 	if c.args[1] != "" {
-		text = fmt.Sprintf("%s labelled %q\n", c.args[0], c.args[1])
+		text = sprintf("%s labelled %q\n", c.args[0], c.args[1])
 	}
 	return &CommandResult{Text: text, Data: data}, nil
 }
@@ -430,7 +429,7 @@ func (c *cmdCall) hide(st *Store, hidden, format string) (*CommandResult, *Error
 	if err != nil {
 		return nil, err
 	}
-	return &CommandResult{Text: fmt.Sprintf(format, c.args[0]), Data: data}, nil
+	return &CommandResult{Text: sprintf(format, c.args[0]), Data: data}, nil
 }
 
 func cmdPrefer(st *Store, c *cmdCall) (*CommandResult, *Error) {
@@ -438,7 +437,7 @@ func cmdPrefer(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return &CommandResult{Text: fmt.Sprintf("the path to %s is preferred\n", c.args[0]), Data: data}, nil
+	return &CommandResult{Text: sprintf("the path to %s is preferred\n", c.args[0]), Data: data}, nil
 }
 
 func cmdDiff(st *Store, c *cmdCall) (*CommandResult, *Error) {
@@ -452,9 +451,9 @@ func cmdDiff(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	}
 	var b strings.Builder
 	if d.Ancestor != nil {
-		fmt.Fprintf(&b, "%s and %s part after %s (%s in common)\n", c.args[0], c.args[1], *d.Ancestor, plural(d.Common, "node"))
+		fprintf(&b, "%s and %s part after %s (%s in common)\n", c.args[0], c.args[1], *d.Ancestor, plural(d.Common, "node"))
 	} else {
-		fmt.Fprintf(&b, "%s and %s share no node (different roots)\n", c.args[0], c.args[1])
+		fprintf(&b, "%s and %s share no node (different roots)\n", c.args[0], c.args[1])
 	}
 	for _, side := range []struct {
 		mark  string
@@ -463,12 +462,12 @@ func cmdDiff(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		for k := 0; k < len(side.nodes); k++ {
 			if len(side.nodes) > maxPlain && k == keepPlain {
 				skip := len(side.nodes) - 2*keepPlain
-				fmt.Fprintf(&b, "%s ··· %d nodes (%s … %s)\n", side.mark, skip, side.nodes[k].ID, side.nodes[k+skip-1].ID)
+				fprintf(&b, "%s ··· %d nodes (%s … %s)\n", side.mark, skip, side.nodes[k].ID, side.nodes[k+skip-1].ID)
 				k += skip - 1
 				continue
 			}
 			n := side.nodes[k]
-			fmt.Fprintf(&b, "%s %s %s: %s\n", side.mark, n.ID, n.Role, Preview(n.Text, textPreviewLength))
+			fprintf(&b, "%s %s %s: %s\n", side.mark, n.ID, n.Role, Preview(n.Text, textPreviewLength))
 		}
 	}
 	return &CommandResult{Text: b.String(), Data: d}, nil
@@ -492,7 +491,7 @@ func cmdSnapshotLoad(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		return nil, err
 	}
 	status := data.(Status)
-	return &CommandResult{Text: fmt.Sprintf("loaded a snapshot of %s: %s, cursor %s on branch %s\n",
+	return &CommandResult{Text: sprintf("loaded a snapshot of %s: %s, cursor %s on branch %s\n",
 		status.SessionID, plural(status.NodeCount, "node"), orNone(status.Cursor, "none"), status.ActiveBranch), Data: data}, nil
 }
 
@@ -509,7 +508,7 @@ func cmdHelp(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	}
 	var b strings.Builder
 	for _, l := range lines {
-		fmt.Fprintf(&b, "%s%s  %s\n", l.Usage, strings.Repeat(" ", width-utf8.RuneCountInString(l.Usage)), l.Summary)
+		fprintf(&b, "%s%s  %s\n", l.Usage, strings.Repeat(" ", width-utf8.RuneCountInString(l.Usage)), l.Summary)
 	}
 	return &CommandResult{Text: b.String(), Data: lines}, nil
 }
@@ -556,7 +555,7 @@ func cmdFork(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	draft := MessageText(n.Message)
 	status := f.status()
 	return &CommandResult{
-		Text: fmt.Sprintf("forked %s before %s into %s: %s, cursor %s\ndraft: %s\n",
+		Text: sprintf("forked %s before %s into %s: %s, cursor %s\ndraft: %s\n",
 			s.id, n.ID, f.id, plural(status.NodeCount, "node"), orNone(status.Cursor, "none"), draft),
 		Data:  status,
 		Draft: &draft,
@@ -573,7 +572,7 @@ func cmdClone(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		return nil, err
 	}
 	status := data.(Status)
-	return &CommandResult{Text: fmt.Sprintf("cloned %s into %s: %s, cursor %s\n", c.sessionID, status.SessionID, plural(status.NodeCount, "node"), orNone(status.Cursor, "none")), Data: data}, nil
+	return &CommandResult{Text: sprintf("cloned %s into %s: %s, cursor %s\n", c.sessionID, status.SessionID, plural(status.NodeCount, "node"), orNone(status.Cursor, "none")), Data: data}, nil
 }
 
 func cmdSession(st *Store, c *cmdCall) (*CommandResult, *Error) {
@@ -583,11 +582,11 @@ func cmdSession(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	}
 	status := s.status()
 	var b strings.Builder
-	fmt.Fprintf(&b, "session %s", status.SessionID)
+	fprintf(&b, "session %s", status.SessionID)
 	if status.Title != "" {
-		fmt.Fprintf(&b, " %q", status.Title)
+		fprintf(&b, " %q", status.Title)
 	}
-	fmt.Fprintf(&b, "\ncursor %s on branch %s, depth %d\n%s, %s, %s\nstate: %s\ncreated %s, updated %s\n",
+	fprintf(&b, "\ncursor %s on branch %s, depth %d\n%s, %s, %s\nstate: %s\ncreated %s, updated %s\n",
 		orNone(status.Cursor, "none"), status.ActiveBranch, status.Depth,
 		plural(status.NodeCount, "node"), plural(status.BranchCount, "branch"), plural(status.LeafCount, "leaf"),
 		describeState(s.stateAt(s.path(s.cursor))), status.CreatedAt, status.UpdatedAt)

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 )
@@ -24,9 +23,9 @@ func ExampleStore_Call_command() {
 	var env struct {
 		Value CommandResult `json:"value"`
 	}
-	_ = json.Unmarshal(st.Call([]byte(`{"operation":"command","sessionId":"demo","line":"/tree tree"}`)), &env)
+	_ = unmarshal(st.Call([]byte(`{"operation":"command","sessionId":"demo","line":"/tree tree"}`)), &env)
 	fmt.Print(env.Value.Text)
-	_ = json.Unmarshal(st.Call([]byte(`{"operation":"command","sessionId":"demo","line":"/fork n3"}`)), &env)
+	_ = unmarshal(st.Call([]byte(`{"operation":"command","sessionId":"demo","line":"/fork n3"}`)), &env)
 	fmt.Print(env.Value.Text)
 	fmt.Println(string(st.Call([]byte(`{"operation":"command","sessionId":"demo","line":"/fork n2"}`))))
 	// Output:

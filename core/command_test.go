@@ -27,7 +27,7 @@ func transcript(tb testing.TB, st *Store, id string, lines ...string) string {
 			Text    string  `json:"text"`
 			Draft   *string `json:"draft"`
 		}
-		require.NoError(tb, json.Unmarshal(env.Value, &res))
+		require.NoError(tb, unmarshal(env.Value, &res))
 		b.WriteString(res.Text)
 	}
 	return b.String()
@@ -181,7 +181,7 @@ func TestForkCommand(t *testing.T) {
 		assert.Equal(t, "Explore option B", *res.Draft)
 		data, _ := json.Marshal(res.Data)
 		var status Status
-		require.NoError(t, json.Unmarshal(data, &status))
+		require.NoError(t, unmarshal(data, &status))
 		assert.Equal(t, "n0001", *status.Cursor)
 		assert.Equal(t, 1, status.NodeCount)
 		ctx := ok[Context](t, st, obj{"operation": "context", "sessionId": status.SessionID})
@@ -195,7 +195,7 @@ func TestForkCommand(t *testing.T) {
 		assert.Equal(t, "Explore option A", *res.Draft)
 		data, _ := json.Marshal(res.Data)
 		var status Status
-		require.NoError(t, json.Unmarshal(data, &status))
+		require.NoError(t, unmarshal(data, &status))
 		assert.Nil(t, status.Cursor)
 		assert.Equal(t, 0, status.NodeCount)
 		assert.Equal(t, "main", status.ActiveBranch)
@@ -253,7 +253,7 @@ func FuzzCommand(f *testing.F) {
 		}
 		out := st.Call(req)
 		var env envelope
-		if json.Unmarshal(out, &env) != nil {
+		if unmarshal(out, &env) != nil {
 			t.Fatalf("reply is not one JSON envelope: %q", out)
 		}
 		if !env.OK && snapshot(t, st, "demo") != before {

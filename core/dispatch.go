@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"fmt"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -204,9 +203,9 @@ func jsonErrorText(err error) string {
 	case *scanError:
 		return e.Error()
 	case *jsonSyntaxError:
-		return fmt.Sprintf("%s at byte %d", e.Error(), e.Offset)
+		return sprintf("%s at byte %d", e.Error(), e.Offset)
 	case *jsonTypeError:
-		return fmt.Sprintf("%s at byte %d", e.Error(), e.Offset)
+		return sprintf("%s at byte %d", e.Error(), e.Offset)
 	}
 	return err.Error()
 }

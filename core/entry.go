@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"fmt"
 	"strings"
 )
 
@@ -514,10 +513,10 @@ func describeState(st State) string {
 		parts = append(parts, "thinking "+*st.ThinkingLevel)
 	}
 	if st.ActiveTools != nil {
-		parts = append(parts, fmt.Sprintf("tools [%s]", strings.Join(*st.ActiveTools, ", ")))
+		parts = append(parts, sprintf("tools [%s]", strings.Join(*st.ActiveTools, ", ")))
 	}
 	if st.SessionName != nil {
-		parts = append(parts, fmt.Sprintf("name %q", *st.SessionName))
+		parts = append(parts, sprintf("name %q", *st.SessionName))
 	}
 	if len(parts) == 0 {
 		return "(defaults)"

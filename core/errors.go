@@ -1,7 +1,5 @@
 package core
 
-import "fmt"
-
 // Code is one of the six error codes of the envelope. They are the only codes
 // any operation returns.
 type Code string
@@ -54,7 +52,7 @@ var (
 )
 
 func errorf(code Code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+	return &Error{Code: code, Message: sprintf(format, args...)}
 }
 
 func invalidf(format string, args ...any) *Error {

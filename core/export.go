@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -103,8 +102,8 @@ func exportMarkdown(s *Session) []byte {
 	if title == "" {
 		title = s.id
 	}
-	fmt.Fprintf(&b, "# %s\n\n", oneLine(title))
-	fmt.Fprintf(&b, "Session `%s` · cursor `%s` · branch `%s`\n", s.id, s.nodeID(s.cursor), s.active)
+	fprintf(&b, "# %s\n\n", oneLine(title))
+	fprintf(&b, "Session `%s` · cursor `%s` · branch `%s`\n", s.id, s.nodeID(s.cursor), s.active)
 	for _, i := range s.path(s.cursor) {
 		n := s.nodes[i]
 		head := n.Role()
@@ -117,14 +116,14 @@ func exportMarkdown(s *Session) []byte {
 		case n.Entry != nil:
 			text = entryText(n.Kind, n.Entry)
 		}
-		fmt.Fprintf(&b, "\n## %s\n\n", head)
-		fmt.Fprintf(&b, "<sub>%s · `%s`", n.Timestamp, n.ID)
+		fprintf(&b, "\n## %s\n\n", head)
+		fprintf(&b, "<sub>%s · `%s`", n.Timestamp, n.ID)
 		if label := s.labels[i]; label != "" {
-			fmt.Fprintf(&b, " · label: %s", oneLine(label))
+			fprintf(&b, " · label: %s", oneLine(label))
 		}
 		b.WriteString("</sub>\n\n")
 		if n.Entry != nil && n.Kind != KindCustomMessage && n.Kind != KindCompaction {
-			fmt.Fprintf(&b, "_%s_\n", oneLine(text))
+			fprintf(&b, "_%s_\n", oneLine(text))
 			continue
 		}
 		b.WriteString(strings.TrimRight(text, "\n"))
@@ -200,7 +199,7 @@ func exportPi(s *Session) []byte {
 		var id string
 		for {
 			seq++
-			id = fmt.Sprintf("label-%d", seq)
+			id = sprintf("label-%d", seq)
 			if _, taken := s.index[id]; !taken {
 				break
 			}

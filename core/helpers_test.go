@@ -55,7 +55,7 @@ func do(tb testing.TB, st *Store, req any) envelope {
 	out := st.Call(raw)
 	require.True(tb, json.Valid(out), "reply is not JSON: %s", out)
 	var env envelope
-	require.NoError(tb, json.Unmarshal(out, &env))
+	require.NoError(tb, unmarshal(out, &env))
 	return env
 }
 
@@ -65,7 +65,7 @@ func ok[T any](tb testing.TB, st *Store, req any) T {
 	env := do(tb, st, req)
 	require.True(tb, env.OK, "request %v failed: %+v", req, env.Error)
 	var v T
-	require.NoError(tb, json.Unmarshal(env.Value, &v))
+	require.NoError(tb, unmarshal(env.Value, &v))
 	return v
 }
 

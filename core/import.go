@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"container/heap"
 	"errors"
-	"fmt"
 	"hash/fnv"
 	"io"
 	"math"
@@ -339,7 +338,7 @@ func sniffData(data []byte) (*sniff, *Error) {
 // sub-slices of raw (not compacted); an error when raw is not one object.
 func rawFields(raw []byte) (map[string]RawMessage, error) {
 	if len(raw) == 0 || raw[0] != '{' {
-		return nil, fmt.Errorf("not an object")
+		return nil, textError("not an object")
 	}
 	sc := scanner{data: raw}
 	fields := make(map[string]RawMessage, 8)
@@ -418,7 +417,7 @@ func (j *ImportJob) Step(budget int) bool {
 		j.committed += w
 		if _, taken := j.st.sessions[s.id]; taken {
 			// Created by another call while this import was running.
-			j.skip(s.id, s.title, fmt.Sprintf("%s: session %q already exists; skipped (import it again under another id to keep both)", SessionAlreadyExists, s.id))
+			j.skip(s.id, s.title, sprintf("%s: session %q already exists; skipped (import it again under another id to keep both)", SessionAlreadyExists, s.id))
 			continue
 		}
 		j.st.put(s)
@@ -454,7 +453,7 @@ func (j *ImportJob) prepare() {
 	for _, s := range j.made {
 		if _, ok := st.sessions[s.id]; ok || seen[s.id] {
 			existing++
-			j.skip(s.id, s.title, fmt.Sprintf("%s: session %q already exists; skipped (import it again under another id to keep both)", SessionAlreadyExists, s.id))
+			j.skip(s.id, s.title, sprintf("%s: session %q already exists; skipped (import it again under another id to keep both)", SessionAlreadyExists, s.id))
 			continue
 		}
 		seen[s.id] = true
@@ -621,7 +620,7 @@ func (j *ImportJob) readLine() {
 		var se *jsonSyntaxError
 		cutOff := err != nil && (err.Error() == "unexpected end of JSON input" || errors.As(err, &se) && se.Offset >= int64(len(line)))
 		if last && cutOff {
-			j.res.Warnings = append(j.res.Warnings, ImportWarning{Message: fmt.Sprintf(
+			j.res.Warnings = append(j.res.Warnings, ImportWarning{Message: sprintf(
 				"line %d is cut off (%d bytes, the JSON ends early); it is skipped and the %d lines before it are kept", j.lineNo, len(line), j.lineNo-1)})
 			return
 		}
@@ -689,11 +688,11 @@ func describeJSONError(data []byte, err error) string {
 	var sink RawMessage
 	if full := unmarshal(data, &sink); errors.As(full, &se) {
 		if se.Error() == "unexpected end of JSON input" {
-			return fmt.Sprintf("%v (%s)", se, lineColumn(data, len(data)))
+			return sprintf("%v (%s)", se, lineColumn(data, len(data)))
 		}
-		return fmt.Sprintf("%v (%s)", se, lineColumn(data, int(se.Offset)-1))
+		return sprintf("%v (%s)", se, lineColumn(data, int(se.Offset)-1))
 	}
-	return fmt.Sprintf("unexpected end of JSON input (%s)", lineColumn(data, len(data)))
+	return sprintf("unexpected end of JSON input (%s)", lineColumn(data, len(data)))
 }
 
 // compactSource returns valid JSON without insignificant white space,
@@ -720,7 +719,7 @@ func lineColumn(data []byte, off int) string {
 	if nl := bytes.LastIndexByte(data[:off], '\n'); nl >= 0 {
 		col = off - nl
 	}
-	return fmt.Sprintf("line %d, column %d", line, col)
+	return sprintf("line %d, column %d", line, col)
 }
 
 // importConv is one conversation, format-neutral, ready to become a session.
@@ -952,7 +951,7 @@ func (st *Store) buildImported(c importConv) (*Session, []ImportWarning, *Error)
 		id = st.sessionID()
 	}
 	warn := func(format string, args ...any) {
-		warns = append(warns, ImportWarning{SessionID: id, Message: fmt.Sprintf(format, args...)})
+		warns = append(warns, ImportWarning{SessionID: id, Message: sprintf(format, args...)})
 	}
 	recs := c.Records
 	if len(recs) == 0 {
@@ -1102,7 +1101,7 @@ func (st *Store) buildImported(c importConv) (*Session, []ImportWarning, *Error)
 		case rec.Kind != "" && rec.Kind != KindMessage:
 			n.Kind, n.Entry = rec.Kind, rec.Entry
 		default:
-			msg, role, err := validateMessage(rec.Message, fmt.Sprintf("message %q", rec.ID))
+			msg, role, err := validateMessage(rec.Message, sprintf("message %q", rec.ID))
 			if err != nil {
 				return nil, warns, invalidf("conversation %q: %s; skipped", id, err.Message)
 			}

@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"fmt"
 )
 
 // Chatbot UI (mckaywrigley/chatbot-ui, the "legacy" app) exports, version
@@ -80,9 +79,9 @@ func convertChatbotUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 		c.ID = ""
 		return c, nil
 	}
-	name := fmt.Sprintf("chat %q", c.ID)
+	name := sprintf("chat %q", c.ID)
 	if c.Title != "" {
-		name += fmt.Sprintf(" (%s)", c.Title)
+		name += sprintf(" (%s)", c.Title)
 	}
 	var warns []ImportWarning
 	if chat.Prompt != nil && *chat.Prompt != "" {
@@ -108,7 +107,7 @@ func convertChatbotUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 			Content RawMessage `json:"content"`
 		}
 		if len(m) == 0 || m[0] != '{' || unmarshal(m, &msg) != nil || msg.Role == "" {
-			warns = append(warns, ImportWarning{SessionID: c.ID, Message: fmt.Sprintf("%s: message %d has no role; skipped", name, i)})
+			warns = append(warns, ImportWarning{SessionID: c.ID, Message: sprintf("%s: message %d has no role; skipped", name, i)})
 			continue
 		}
 		src, _ := compactRaw(m)

@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"fmt"
 	"strings"
 )
 
@@ -73,12 +72,12 @@ func convertChatGPTConversation(raw RawMessage, k int) (importConv, []ImportWarn
 	if conv.Title != nil {
 		c.Title = *conv.Title
 	}
-	name := fmt.Sprintf("conversation %d", k)
+	name := sprintf("conversation %d", k)
 	if c.ID != "" {
-		name = fmt.Sprintf("conversation %q", c.ID)
+		name = sprintf("conversation %q", c.ID)
 	}
 	if c.Title != "" {
-		name += fmt.Sprintf(" (%s)", c.Title)
+		name += sprintf(" (%s)", c.Title)
 	}
 	if conv.Mapping == nil {
 		return c, nil, invalidf("%s has no mapping; skipped", name)
@@ -91,7 +90,7 @@ func convertChatGPTConversation(raw RawMessage, k int) (importConv, []ImportWarn
 	}
 	var warns []ImportWarning
 	warn := func(format string, args ...any) {
-		warns = append(warns, ImportWarning{SessionID: c.ID, Message: fmt.Sprintf(format, args...)})
+		warns = append(warns, ImportWarning{SessionID: c.ID, Message: sprintf(format, args...)})
 	}
 
 	// Read every mapping entry; entries with no message are skipped and

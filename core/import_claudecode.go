@@ -2,9 +2,9 @@ package core
 
 import (
 	"bytes"
-	"fmt"
 	"hash"
 	"hash/fnv"
+	"strconv"
 	"strings"
 )
 
@@ -82,7 +82,7 @@ func newClaudeCodeReader() lineReader {
 }
 
 func (r *claudeCodeReader) warn(format string, args ...any) {
-	r.warns = append(r.warns, ImportWarning{Message: fmt.Sprintf(format, args...)})
+	r.warns = append(r.warns, ImportWarning{Message: sprintf(format, args...)})
 }
 
 func (r *claudeCodeReader) line(raw []byte, f map[string]RawMessage, n int) {
@@ -118,7 +118,7 @@ func (r *claudeCodeReader) line(raw []byte, f map[string]RawMessage, n int) {
 		r.other[kind] = append(r.other[kind], n)
 		return
 	}
-	what := fmt.Sprintf("line %d: record %q", n, l.UUID)
+	what := sprintf("line %d: record %q", n, l.UUID)
 	parent := ""
 	switch {
 	case l.ParentUUID == nil:
@@ -182,7 +182,7 @@ func (r *claudeCodeReader) finish() ([]importConv, []ImportWarning) {
 				list = append(list, "…")
 				break
 			}
-			list = append(list, fmt.Sprint(n))
+			list = append(list, strconv.Itoa(n))
 		}
 		r.warn("%d %s line(s) carry no message; skipped (lines %s)", len(ns), kind, strings.Join(list, ", "))
 	}
@@ -212,7 +212,7 @@ func (r *claudeCodeReader) finish() ([]importConv, []ImportWarning) {
 	}
 	for i := range r.warns {
 		r.warns[i].SessionID = c.ID
-		r.warns[i].Message = fmt.Sprintf("session %q: %s", c.ID, r.warns[i].Message)
+		r.warns[i].Message = sprintf("session %q: %s", c.ID, r.warns[i].Message)
 	}
 	if len(c.Records) == 0 {
 		c.Skip = invalidf("session %q has no messages; skipped", c.ID)

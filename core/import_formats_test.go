@@ -33,7 +33,7 @@ func shapeOf(tb testing.TB, st *Store, id string) treeShape {
 			Branch   string  `json:"branch"`
 		} `json:"nodes"`
 	}
-	require.NoError(tb, json.Unmarshal([]byte(snapshot(tb, st, id)), &snap))
+	require.NoError(tb, unmarshal([]byte(snapshot(tb, st, id)), &snap))
 	sh := treeShape{Nodes: len(snap.Nodes)}
 	kids := map[string]int{}
 	branches := map[string]bool{}
@@ -222,7 +222,7 @@ func TestImportFixtureContent(t *testing.T) {
 		ctx := ok[Context](t, st, obj{"operation": "context", "sessionId": "f883fb40-6e5c-45fd-92d4-883a5595560f"})
 		require.Len(t, ctx.Messages, 3)
 		var first struct{ Role, Content string }
-		require.NoError(t, json.Unmarshal(ctx.Messages[0], &first))
+		require.NoError(t, unmarshal(ctx.Messages[0], &first))
 		assert.Equal(t, "system", first.Role)
 		assert.True(t, strings.HasPrefix(first.Content, "You are ChatGPT"))
 	})

@@ -23,7 +23,7 @@ func fuzzImport(f *testing.F, format string, seeds ...string) {
 		}
 		out := st.Call(req)
 		var env envelope
-		if !json.Valid(out) || json.Unmarshal(out, &env) != nil {
+		if !json.Valid(out) || unmarshal(out, &env) != nil {
 			t.Fatalf("import answered no envelope: %s", out)
 		}
 		if env.OK == (env.Error != nil) {
@@ -33,7 +33,7 @@ func fuzzImport(f *testing.F, format string, seeds ...string) {
 			return
 		}
 		var res ImportResult
-		if err := json.Unmarshal(env.Value, &res); err != nil || len(res.Sessions) == 0 {
+		if err := unmarshal(env.Value, &res); err != nil || len(res.Sessions) == 0 {
 			t.Fatalf("a successful import made no session: %s", out)
 		}
 		for _, s := range res.Sessions {

@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"fmt"
 )
 
 // LibreChat's conversation export (one conversation per file):
@@ -67,7 +66,7 @@ func readLibreMessages(dec *jsonTokens) ([]libreMsg, error) {
 	if tok, err := dec.token(); err != nil {
 		return nil, err
 	} else if tok != jsonDelim('[') {
-		return nil, fmt.Errorf("the messages are not an array")
+		return nil, textError("the messages are not an array")
 	}
 	type frame struct {
 		obj     int
@@ -90,7 +89,7 @@ func readLibreMessages(dec *jsonTokens) ([]libreMsg, error) {
 		}
 		if top.inArray {
 			if tok != jsonDelim('{') {
-				return nil, fmt.Errorf("a message is not an object (%v)", tok)
+				return nil, textError("a message is not an object (%v)", tok)
 			}
 			msgs = append(msgs, libreMsg{structParent: top.obj})
 			stack = append(stack, frame{obj: len(msgs) - 1})
@@ -107,7 +106,7 @@ func readLibreMessages(dec *jsonTokens) ([]libreMsg, error) {
 				stack = append(stack, frame{obj: top.obj, inArray: true})
 			case nil:
 			default:
-				return nil, fmt.Errorf("the children of message %d are not an array", top.obj)
+				return nil, textError("the children of message %d are not an array", top.obj)
 			}
 			continue
 		}
@@ -173,9 +172,9 @@ func convertLibreChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 		return c, nil
 	}
 	c.ID = id
-	name := fmt.Sprintf("conversation %q", id)
+	name := sprintf("conversation %q", id)
 	if title != "" {
-		name += fmt.Sprintf(" (%s)", title)
+		name += sprintf(" (%s)", title)
 	}
 	if readErr != nil {
 		c.Skip = invalidf("%s could not be read: %v; skipped", name, readErr)
@@ -187,7 +186,7 @@ func convertLibreChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 	}
 	var warns []ImportWarning
 	warn := func(format string, args ...any) {
-		warns = append(warns, ImportWarning{SessionID: id, Message: name + ": " + fmt.Sprintf(format, args...)})
+		warns = append(warns, ImportWarning{SessionID: id, Message: name + ": " + sprintf(format, args...)})
 	}
 	ids := make([]string, len(msgs))
 	for i := range msgs {

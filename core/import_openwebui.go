@@ -1,7 +1,6 @@
 package core
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 )
@@ -108,13 +107,13 @@ func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 		c.Created = unixSeconds(chat["timestamp"])
 	}
 	c.Updated = unixSeconds(row["updated_at"])
-	name := fmt.Sprintf("chat %q", c.ID)
+	name := sprintf("chat %q", c.ID)
 	if c.Title != "" {
-		name += fmt.Sprintf(" (%s)", c.Title)
+		name += sprintf(" (%s)", c.Title)
 	}
 	var warns []ImportWarning
 	warn := func(format string, args ...any) {
-		warns = append(warns, ImportWarning{SessionID: c.ID, Message: name + ": " + fmt.Sprintf(format, args...)})
+		warns = append(warns, ImportWarning{SessionID: c.ID, Message: name + ": " + sprintf(format, args...)})
 	}
 
 	// The messages: the history map, else the older list.
@@ -138,7 +137,7 @@ func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 	if list := chat["messages"]; len(entries) == 0 && len(list) > 0 && list[0] == '[' {
 		sc := scanner{data: list}
 		_ = sc.elements(func(i int, v []byte, _ bool) error {
-			entries = append(entries, entry{fmt.Sprintf("#%d", i), v})
+			entries = append(entries, entry{sprintf("#%d", i), v})
 			return nil
 		})
 	}

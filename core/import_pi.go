@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"fmt"
 	"hash"
 	"hash/fnv"
 	"strconv"
@@ -125,7 +124,7 @@ func newPiReader() lineReader {
 }
 
 func (r *piReader) warn(format string, args ...any) {
-	r.warns = append(r.warns, ImportWarning{Message: fmt.Sprintf(format, args...)})
+	r.warns = append(r.warns, ImportWarning{Message: sprintf(format, args...)})
 }
 
 func (r *piReader) line(raw []byte, _ map[string]RawMessage, n int) {
@@ -159,7 +158,7 @@ func (r *piReader) line(raw []byte, _ map[string]RawMessage, n int) {
 		return
 	}
 	src, _ := compactRaw(raw)
-	what := fmt.Sprintf("line %d", n)
+	what := sprintf("line %d", n)
 	// Ids: version 1 has none (Pi generates them and chains the entries).
 	id, parent := "", ""
 	if r.version < 2 {
@@ -239,7 +238,7 @@ func (r *piReader) line(raw []byte, _ map[string]RawMessage, n int) {
 		if l.Label != nil {
 			label = *l.Label
 		}
-		r.labels = append(r.labels, importLabel{Target: *l.TargetID, Label: label, Stamp: rec.Stamp, What: what + " (label " + fmt.Sprintf("%q", id) + ")"})
+		r.labels = append(r.labels, importLabel{Target: *l.TargetID, Label: label, Stamp: rec.Stamp, What: what + " (label " + sprintf("%q", id) + ")"})
 		r.dropped[id] = parent
 		r.entries--
 		if l.Branch != nil {
@@ -414,7 +413,7 @@ func (r *piReader) finish() ([]importConv, []ImportWarning) {
 	if keep && len(c.Records) > 0 {
 		hid := "session"
 		for k := 2; r.taken[hid]; k++ {
-			hid = fmt.Sprintf("session-%d", k)
+			hid = sprintf("session-%d", k)
 		}
 		data := []byte{'{'}
 		for i, k := range sortedKeysInOrder(r.headerSrc, r.headerRaw) {
@@ -443,7 +442,7 @@ func (r *piReader) finish() ([]importConv, []ImportWarning) {
 	}
 	for i := range r.warns {
 		r.warns[i].SessionID = c.ID
-		r.warns[i].Message = fmt.Sprintf("session %q: %s", c.ID, r.warns[i].Message)
+		r.warns[i].Message = sprintf("session %q: %s", c.ID, r.warns[i].Message)
 	}
 	if len(c.Records) == 0 {
 		c.Skip = invalidf("session %q has no entries; skipped", c.ID)

@@ -54,7 +54,7 @@ func TestImportPi(t *testing.T) {
 			}
 			Annotations []obj
 		}
-		require.NoError(t, json.Unmarshal([]byte(snapshot(t, st, "pi-sess")), &snap))
+		require.NoError(t, unmarshal([]byte(snapshot(t, st, "pi-sess")), &snap))
 		for _, n := range snap.Nodes {
 			kinds[n.ID] = n.Kind
 		}
@@ -108,7 +108,7 @@ func TestImportPi(t *testing.T) {
 				Entry    obj
 			}
 		}
-		require.NoError(t, json.Unmarshal([]byte(snapshot(t, st, "old")), &snap))
+		require.NoError(t, unmarshal([]byte(snapshot(t, st, "old")), &snap))
 		require.Len(t, snap.Nodes, 6, "the header and five entries")
 		for k := 2; k < 6; k++ {
 			assert.Equal(t, snap.Nodes[k-1].ID, *snap.Nodes[k].ParentID, "entry %d follows the one before", k)
@@ -157,7 +157,7 @@ func TestImportPi(t *testing.T) {
 func withoutSources(tb testing.TB, snap string) string {
 	tb.Helper()
 	var v map[string]any
-	require.NoError(tb, json.Unmarshal([]byte(snap), &v))
+	require.NoError(tb, unmarshal([]byte(snap), &v))
 	for _, n := range v["nodes"].([]any) {
 		delete(n.(map[string]any), "source")
 	}
@@ -265,7 +265,7 @@ func TestExport(t *testing.T) {
 		assert.Equal(t, "ex_1.openai.json", ex.Filename)
 		assert.Equal(t, "[\n  {\"content\":\"Plan **two** days\",\"role\":\"user\"},\n  {\"content\":[{\"text\":\"Day 1: Louvre\\nDay 2: Orsay\",\"type\":\"text\"}],\"role\":\"assistant\"}\n]\n", ex.Text)
 		var msgs []RawMessage
-		require.NoError(t, json.Unmarshal([]byte(ex.Text), &msgs))
+		require.NoError(t, unmarshal([]byte(ex.Text), &msgs))
 		ctx := ok[Context](t, st, obj{"operation": "context", "sessionId": "ex/1"})
 		assert.Equal(t, ctx.Messages, msgs)
 	})

@@ -28,10 +28,6 @@ type jsonMarshaler interface {
 	MarshalJSON() ([]byte, error)
 }
 
-type jsonAppender interface {
-	appendJSON(b []byte) []byte
-}
-
 var (
 	marshalerType = reflect.TypeFor[jsonMarshaler]()
 	appenderType  = reflect.TypeFor[jsonAppender]()

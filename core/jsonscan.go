@@ -1,7 +1,6 @@
 package core
 
 import (
-	"fmt"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -20,7 +19,7 @@ type scanError struct {
 	msg string
 }
 
-func (e *scanError) Error() string { return fmt.Sprintf("%s at byte %d", e.msg, e.off) }
+func (e *scanError) Error() string { return sprintf("%s at byte %d", e.msg, e.off) }
 
 type scanner struct {
 	data []byte
@@ -231,7 +230,7 @@ func (s *scanner) value() (raw []byte, spaced bool, err *scanError) {
 					return nil, spaced, err
 				}
 			default:
-				return nil, spaced, s.fail(fmt.Sprintf("invalid character %q looking for a value", c))
+				return nil, spaced, s.fail(sprintf("invalid character %q looking for a value", c))
 			}
 			expectValue = false
 		}
@@ -263,7 +262,7 @@ func (s *scanner) value() (raw []byte, spaced bool, err *scanError) {
 		case s.pos >= len(s.data):
 			return nil, spaced, s.fail("unexpected end of input")
 		default:
-			return nil, spaced, s.fail(fmt.Sprintf("invalid character %q after a value", c))
+			return nil, spaced, s.fail(sprintf("invalid character %q after a value", c))
 		}
 	}
 }

@@ -87,7 +87,7 @@ func TestUnmarshalDecodesLikeEncodingJSON(t *testing.T) {
 			want, got := newTarget(), newTarget()
 			name := in.name + " into " + reflect.TypeOf(want).Elem().String()
 			t.Run(name, func(t *testing.T) {
-				wantErr := json.Unmarshal([]byte(in.in), want)
+				wantErr := unmarshal([]byte(in.in), want)
 				gotErr := unmarshal([]byte(in.in), got)
 				assert.Equal(t, want, got)
 				if wantErr == nil {

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"fmt"
 	"strings"
 	"unicode/utf16"
 )
@@ -17,13 +16,13 @@ func cmdSearch(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	res := data.(SearchResult)
 	var b strings.Builder
 	for _, h := range res.Hits {
-		fmt.Fprintf(&b, "%s [%s] %s: %s\n", h.NodeID, h.Branch, h.Role, markRanges(h.Snippet, h.Ranges))
+		fprintf(&b, "%s [%s] %s: %s\n", h.NodeID, h.Branch, h.Role, markRanges(h.Snippet, h.Ranges))
 	}
 	switch {
 	case res.Total == 0:
 		b.WriteString("(no hits)\n")
 	case res.Total > len(res.Hits):
-		fmt.Fprintf(&b, "(%d of %d hits)\n", len(res.Hits), res.Total)
+		fprintf(&b, "(%d of %d hits)\n", len(res.Hits), res.Total)
 	}
 	return &CommandResult{Text: b.String(), Data: res}, nil
 }

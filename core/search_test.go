@@ -1,7 +1,6 @@
 package core
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -535,7 +534,7 @@ func FuzzSearch(f *testing.F) {
 			return
 		}
 		var res SearchResult
-		require.NoError(t, json.Unmarshal(env.Value, &res))
+		require.NoError(t, unmarshal(env.Value, &res))
 		for _, h := range res.Hits {
 			highlighted(t, h)
 			for k := 1; k < len(h.Ranges); k++ {

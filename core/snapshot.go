@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"fmt"
 	"strconv"
 	"unsafe"
 )
@@ -466,9 +465,9 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool) (*Nod
 		if f.message != nil || f.summary != nil {
 			return nil, 0, snapshotFault("node %q of kind %q must not have a message or summary", id, kind)
 		}
-		e, err := parseEntryBody(kind, f.entry, fmt.Sprintf("node %q entry", id))
+		e, err := parseEntryBody(kind, f.entry, sprintf("node %q entry", id))
 		if err == nil {
-			err = s.checkEntryPlace(kind, e, parent, fmt.Sprintf("node %q entry", id))
+			err = s.checkEntryPlace(kind, e, parent, sprintf("node %q entry", id))
 		}
 		if err != nil {
 			return nil, 0, snapshotFault("%s", err.Message)
@@ -492,7 +491,7 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool) (*Nod
 		if f.msgFault || role == "" {
 			var err *Error
 			if msg, role, err = validateMessageOf(f.message, "message", valid); err != nil {
-				_, _, err = validateMessage(f.message, fmt.Sprintf("node %q message", id))
+				_, _, err = validateMessage(f.message, sprintf("node %q message", id))
 				return nil, 0, snapshotFault("%s", err.Message)
 			}
 		}

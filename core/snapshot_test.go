@@ -1,7 +1,6 @@
 package core
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -130,7 +129,7 @@ func TestMessagesAreLossless(t *testing.T) {
 	ok[Status](t, other, `{"operation":"snapshot.load","sessionId":"l","snapshot":`+text+`}`)
 	assert.Equal(t, string(env.Value), string(do(t, other, `{"operation":"context","sessionId":"l"}`).Value))
 	var decoded struct{ Messages []RawMessage }
-	require.NoError(t, json.Unmarshal(env.Value, &decoded))
+	require.NoError(t, unmarshal(env.Value, &decoded))
 	assert.Equal(t, message, string(decoded.Messages[0]))
 }
 

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -160,6 +159,6 @@ func snapshotNodes(tb testing.TB, st *Store, id string) []any {
 	var snap struct {
 		Nodes []any `json:"nodes"`
 	}
-	require.NoError(tb, json.Unmarshal([]byte(snapshot(tb, st, id)), &snap))
+	require.NoError(tb, unmarshal([]byte(snapshot(tb, st, id)), &snap))
 	return snap.Nodes
 }

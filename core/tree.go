@@ -1,7 +1,6 @@
 package core
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -284,7 +283,7 @@ func (s *Session) drawRun(text *strings.Builder, run []int32, first, below strin
 					prefix = below
 				}
 				from, to := k+keepPlain, end-keepPlain
-				fmt.Fprintf(text, "%s··· %d nodes (%s … %s)\n", prefix, to-from+1, s.nodes[run[from]].ID, s.nodes[run[to]].ID)
+				fprintf(text, "%s··· %d nodes (%s … %s)\n", prefix, to-from+1, s.nodes[run[from]].ID, s.nodes[run[to]].ID)
 				for _, j := range run[to+1 : end+1] {
 					s.drawLine(text, j, prefix, m)
 				}
@@ -302,7 +301,7 @@ func (s *Session) drawLine(text *strings.Builder, i int32, prefix string, m line
 	text.WriteString(prefix)
 	text.WriteString(n.ID)
 	if s.hiddenRoots[i] && !m.showHidden {
-		fmt.Fprintf(text, " [hidden: %s]", plural(int(m.size[i]), "node"))
+		fprintf(text, " [hidden: %s]", plural(int(m.size[i]), "node"))
 		if m.onPath[i] && s.cursor >= 0 {
 			text.WriteString("  ← cursor inside")
 		}
@@ -351,7 +350,7 @@ func plural(n int, noun string) string {
 	default:
 		noun += "s"
 	}
-	return fmt.Sprintf("%d %s", n, noun)
+	return sprintf("%d %s", n, noun)
 }
 
 // MarshalJSON encodes the tree as encoding/json would (same fields, same

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -51,10 +50,10 @@ func (c treeColumns) rows(tb testing.TB) []TreeRow {
 	}
 	for _, raw := range c.Label {
 		var pair [2]RawMessage
-		require.NoError(tb, json.Unmarshal(raw, &pair))
+		require.NoError(tb, unmarshal(raw, &pair))
 		var i int
-		require.NoError(tb, json.Unmarshal(pair[0], &i))
-		require.NoError(tb, json.Unmarshal(pair[1], &out[i].Label))
+		require.NoError(tb, unmarshal(pair[0], &i))
+		require.NoError(tb, unmarshal(pair[1], &out[i].Label))
 	}
 	return out
 }

@@ -28,8 +28,8 @@
 package main
 
 import (
-	"fmt"
 	"runtime/debug"
+	"strconv"
 	"syscall/js"
 	"unsafe"
 
@@ -55,13 +55,30 @@ func main() {
 	select {} // keep the Go runtime alive for the callbacks
 }
 
+// panicText is the text of a recovered panic value, as fmt's %v gives it
+// for the values a panic carries in practice (errors, runtime errors,
+// strings, values with a String method); fmt stays out of the wasm build.
+func panicText(r any) string {
+	switch x := r.(type) {
+	case error:
+		return x.Error()
+	case interface{ String() string }:
+		return x.String()
+	case string:
+		return x
+	case int:
+		return strconv.Itoa(x)
+	}
+	return "unexpected panic value"
+}
+
 // guard runs f, turning a panic into an error envelope.
 func guard(what string, f func() string) (out string) {
 	defer func() {
 		if r := recover(); r != nil {
 			out = string(core.ErrorEnvelope(&core.Error{
 				Code:    core.InvalidArgument,
-				Message: fmt.Sprintf("internal error in %s: %v", what, r),
+				Message: "internal error in " + what + ": " + panicText(r),
 			}))
 		}
 	}()
@@ -217,7 +234,7 @@ func newStore(this js.Value, args []js.Value) any {
 				}
 				done := job.Step(budget)
 				read, total := job.Progress()
-				return fmt.Sprintf(`{"done":%t,"read":%d,"total":%d}`, done, read, total)
+				return `{"done":` + strconv.FormatBool(done) + `,"read":` + strconv.Itoa(read) + `,"total":` + strconv.Itoa(total) + "}"
 			})
 		}),
 		"importFinish": fn(func(this js.Value, args []js.Value) any {
