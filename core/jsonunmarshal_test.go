@@ -122,3 +122,29 @@ func TestCompactRawCompactsLikeEncodingJSON(t *testing.T) {
 		})
 	}
 }
+
+// FuzzUnmarshalMatchesEncodingJSON decodes random input into an `any`, a
+// struct and a map with unmarshal and with json.Unmarshal and requires the
+// same values and error texts.
+func FuzzUnmarshalMatchesEncodingJSON(f *testing.F) {
+	for _, seed := range []string{`{"name":"x","count":2,"list":["a"],"any":[1,{"b":null}]}`, `[1,2`, `"\ud800"`, `{"NAME":1}`, ` null `, `1e999`} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, newTarget := range []func() any{
+			func() any { return new(any) },
+			func() any { return new(unmarshalSample) },
+			func() any { return new(map[string]RawMessage) },
+		} {
+			want, got := newTarget(), newTarget()
+			wantErr := json.Unmarshal(data, want)
+			gotErr := unmarshal(data, got)
+			if (wantErr == nil) != (gotErr == nil) || wantErr != nil && wantErr.Error() != gotErr.Error() {
+				t.Fatalf("unmarshal(%q) error = %v, want %v", data, gotErr, wantErr)
+			}
+			if !reflect.DeepEqual(want, got) {
+				t.Fatalf("unmarshal(%q) = %#v, want %#v", data, got, want)
+			}
+		}
+	})
+}
