@@ -109,6 +109,9 @@ func appendMarshaler(b []byte, m jsonMarshaler) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(out) == 0 { // encoding/json's compaction would refuse it
+		return nil, errors.New("json: error calling MarshalJSON: unexpected end of JSON input")
+	}
 	return append(b, out...), nil
 }
 

@@ -96,7 +96,7 @@ func TestMarshalEncodesLikeEncodingJSON(t *testing.T) {
 }
 
 func TestMarshalRefusesWhatEncodingJSONRefuses(t *testing.T) {
-	for _, v := range []any{math.NaN(), math.Inf(1), []any{math.Inf(-1)}, make(chan int), func() {}, complex(1, 2)} {
+	for _, v := range []any{math.NaN(), math.Inf(1), []any{math.Inf(-1)}, make(chan int), func() {}, complex(1, 2), RawMessage{}} {
 		_, err := marshal(v)
 		assert.Error(t, err, "marshal(%T)", v)
 	}
