@@ -18,11 +18,15 @@ import (
 // %!verb(MISSING).
 
 // sprintf is fmt.Sprintf for the verbs above.
+//
+//go:noinline
 func sprintf(format string, args ...any) string {
 	return string(appendf(nil, format, args...))
 }
 
 // textError is fmt.Errorf without %w: an error with sprintf's text.
+//
+//go:noinline
 func textError(format string, args ...any) error {
 	return errors.New(sprintf(format, args...))
 }

@@ -145,13 +145,20 @@ type jsonField struct {
 	omitEmpty bool
 }
 
-var jsonFieldCache sync.Map // reflect.Type → []jsonField
+// jsonFieldCache holds structFields' answers (a plain map under a mutex:
+// sync.Map's generic internals cost more wasm than they save here).
+var (
+	jsonFieldMu    sync.Mutex
+	jsonFieldCache = map[reflect.Type][]jsonField{}
+)
 
 // structFields lists the encoded fields of t in encoding/json's order,
 // embedded structs without a tag name flattened in place.
 func structFields(t reflect.Type) []jsonField {
-	if f, ok := jsonFieldCache.Load(t); ok {
-		return f.([]jsonField)
+	jsonFieldMu.Lock()
+	defer jsonFieldMu.Unlock()
+	if f, ok := jsonFieldCache[t]; ok {
+		return f
 	}
 	var fields []jsonField
 	type level struct {
@@ -200,7 +207,7 @@ func structFields(t reflect.Type) []jsonField {
 	// fields stand where it is embedded. (Its rules for two fields of one
 	// name at different depths are not needed: no result type has them.)
 	slices.SortFunc(fields, func(a, b jsonField) int { return slices.Compare(a.index, b.index) })
-	jsonFieldCache.Store(t, fields)
+	jsonFieldCache[t] = fields
 	return fields
 }
 

@@ -46,6 +46,7 @@ func (s *scanner) skipSpace() {
 	}
 }
 
+//go:noinline // failures only (wasm size)
 func (s *scanner) fail(msg string) *scanError { return &scanError{off: s.pos, msg: msg} }
 
 func (s *scanner) peek() byte {

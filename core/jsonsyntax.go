@@ -580,6 +580,8 @@ func jsStateError(s *jsScanner, c byte) int {
 }
 
 // error records an error and switches to the error state.
+//
+//go:noinline // failures only (wasm size)
 func (s *jsScanner) error(c byte, context string) int {
 	s.step = jsStateError
 	s.err = &jsonSyntaxError{"invalid character " + jsQuoteChar(c) + " " + context, s.bytes}

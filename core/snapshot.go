@@ -66,6 +66,7 @@ func (v snapshotValue) appendJSON(b []byte) []byte {
 	return v.s.appendSnapshot(slicesGrow(b, size))
 }
 
+//go:noinline
 func snapshotFault(format string, args ...any) *Error {
 	return errorf(InvalidSnapshot, "snapshot: "+format, args...)
 }
