@@ -81,6 +81,7 @@ func newClaudeCodeReader() lineReader {
 	return &claudeCodeReader{other: map[string][]int{}, hash: fnv.New128a()}
 }
 
+//go:noinline // called once per operation; inlined copies cost wasm size
 func (r *claudeCodeReader) warn(format string, args ...any) {
 	r.warns = append(r.warns, ImportWarning{Message: sprintf(format, args...)})
 }

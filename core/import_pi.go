@@ -123,6 +123,7 @@ func newPiReader() lineReader {
 	return &piReader{taken: map[string]bool{}, dropped: map[string]string{}, hash: fnv.New128a()}
 }
 
+//go:noinline // called once per operation; inlined copies cost wasm size
 func (r *piReader) warn(format string, args ...any) {
 	r.warns = append(r.warns, ImportWarning{Message: sprintf(format, args...)})
 }

@@ -27,6 +27,7 @@ func nullable(s string) *string {
 	return &s
 }
 
+//go:noinline // called once per operation; inlined copies cost wasm size
 func (s *Session) status() Status {
 	depth := 0
 	if s.cursor >= 0 {

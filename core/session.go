@@ -86,6 +86,7 @@ func (s *Session) ID() string { return s.id }
 // Len returns the number of nodes.
 func (s *Session) Len() int { return len(s.nodes) }
 
+//go:noinline // called once per operation; inlined copies cost wasm size
 func (s *Session) addBranch(name string, base int32) *branchInfo {
 	b := &branchInfo{name: name, base: base, tip: -1}
 	s.branches = append(s.branches, b)
@@ -232,6 +233,8 @@ func (s *Session) push(n *Node, parent int32) {
 }
 
 // path returns the node indexes from a root to i, root first.
+//
+//go:noinline // called once per operation; inlined copies cost wasm size
 func (s *Session) path(i int32) []int32 {
 	if i < 0 {
 		return nil
