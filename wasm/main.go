@@ -109,8 +109,7 @@ func argBytes(args []js.Value, i int) ([]byte, bool) {
 	switch t := v.Type(); {
 	case t == js.TypeString:
 		// The string's bytes are used as they are (core never writes to a
-		// request). js.Value.String copies twice (into a []byte, then a
-		// string), so the shim sends large requests as bytes instead.
+		// request): no third copy.
 		s := v.String()
 		if s == "" {
 			return nil, true
