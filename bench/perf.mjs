@@ -18,8 +18,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import http from "node:http";
-import { launch, watchPage, CHROMIUM_ARGS, REPO_ROOT } from "../e2e/helpers.mjs";
-import { startServer } from "../tools/serve.mjs";
+import { watchPage } from "../e2e/helpers.mjs";
+import { startBench } from "./harness.mjs";
 import { median } from "./perf-data.mjs";
 import { wasmSize } from "../tools/wasm-size.mjs";
 
@@ -258,16 +258,7 @@ async function millionTab(browser, baseURL, o, errors) {
 
 async function main() {
   const o = parseArgs(process.argv.slice(2));
-  const wasmFile = new URL("../js/sessiontree.wasm", import.meta.url);
-  if (!fs.existsSync(wasmFile)) {
-    console.error("bench: js/sessiontree.wasm is missing; run `make build` first");
-    process.exit(2);
-  }
-  const server = await startServer({ root: REPO_ROOT, port: 0 });
-  const browser = await launch({ args: [...CHROMIUM_ARGS, "--enable-precise-memory-info", "--js-flags=--expose-gc --max-old-space-size=8192"] }).catch((err) => {
-    server.close();
-    throw err;
-  });
+  const { server, browser } = await startBench(["--enable-precise-memory-info", "--js-flags=--expose-gc --max-old-space-size=8192"]);
   const errors = [];
   const started = Date.now();
   const step = (what) => console.error(`perf: ${what} (${Math.round((Date.now() - started) / 1000)} s)`);

@@ -16,8 +16,7 @@
 // 2-core machine are noisy: compare within one run.
 
 import fs from "node:fs";
-import { launch, CHROMIUM_ARGS, REPO_ROOT } from "../e2e/helpers.mjs";
-import { startServer } from "../tools/serve.mjs";
+import { startBench } from "./harness.mjs";
 
 const ALL = ["sessiontree", "ufuzzy", "minisearch", "fuse"];
 
@@ -106,16 +105,7 @@ export function report(res) {
 
 async function main() {
   const o = parseArgs(process.argv.slice(2));
-  const wasm = new URL("../js/sessiontree.wasm", import.meta.url);
-  if (!fs.existsSync(wasm)) {
-    console.error("bench: js/sessiontree.wasm is missing; run `make build` first");
-    process.exit(2);
-  }
-  const server = await startServer({ root: REPO_ROOT, port: 0 });
-  const browser = await launch({ args: [...CHROMIUM_ARGS, "--enable-precise-memory-info", "--js-flags=--expose-gc"] }).catch((err) => {
-    server.close();
-    throw err;
-  });
+  const { server, browser } = await startBench(["--enable-precise-memory-info", "--js-flags=--expose-gc"]);
   try {
     const context = await browser.newContext();
     const page = await context.newPage();

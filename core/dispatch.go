@@ -166,32 +166,19 @@ func (st *Store) call(req []byte) (any, *Error) {
 // parser sees every byte of the slice and refuses it, and the rest of the
 // request is validated as usual.
 func scanRequest(data []byte) (fields map[string]RawMessage, unchecked bool, err error) {
-	sc := scanner{data: data}
-	fields = make(map[string]RawMessage, 8)
-	err = sc.object(func(key []byte) error {
+	var snapshot []byte
+	fields, err = scanMembers[RawMessage](data, false, func(sc *scanner, key []byte) (bool, error) {
+		if string(key) != "snapshot" {
+			return false, nil
+		}
 		sc.skipSpace()
-		if string(key) == "snapshot" && sc.peek() == '{' {
-			fields["snapshot"] = sc.skipValid()
-			unchecked = true
-			return nil
+		if unchecked = sc.peek() == '{'; unchecked {
+			snapshot = sc.skipValid()
 		}
-		v, spaced, err := sc.value()
-		if err != nil {
-			return err
-		}
-		if spaced {
-			v = compactBytes(v)
-		}
-		if string(key) == "snapshot" {
-			unchecked = false
-		}
-		fields[string(key)] = v
-		return nil
+		return unchecked, nil
 	})
-	if err == nil {
-		if e := sc.end(); e != nil {
-			err = e
-		}
+	if unchecked && err == nil {
+		fields["snapshot"] = snapshot
 	}
 	return fields, unchecked, err
 }

@@ -548,19 +548,37 @@ func scanObject(data []byte) (map[string][]byte, error) {
 // scanObjectOf is scanObject; valid says data is known to be valid,
 // compact JSON (see scanner.valid).
 func scanObjectOf(data []byte, valid bool) (map[string][]byte, error) {
-	s := scanner{data: data, valid: valid}
-	fields := make(map[string][]byte, 8)
-	err := s.members(func(key string, raw []byte, spaced bool) error {
-		if spaced {
-			raw = compactBytes(raw)
+	return scanMembers[[]byte](data, valid, nil)
+}
+
+// scanMembers reads the members of the object data into a map of raw
+// values, compacted when they hold white space (the last of repeated keys
+// wins), and checks that nothing follows the object. take, when not nil,
+// sees each member first: it may read the value itself, where it stands,
+// and report true; false leaves the member to the plain read.
+func scanMembers[V ~[]byte](data []byte, valid bool, take func(sc *scanner, key []byte) (bool, error)) (map[string]V, error) {
+	sc := scanner{data: data, valid: valid}
+	fields := make(map[string]V, 8)
+	err := sc.object(func(key []byte) error {
+		if take != nil {
+			if done, err := take(&sc, key); done || err != nil {
+				return err
+			}
 		}
-		fields[key] = raw
+		v, spaced, err := sc.value()
+		if err != nil {
+			return err
+		}
+		if spaced {
+			v = compactBytes(v)
+		}
+		fields[string(key)] = V(v)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	if err := s.end(); err != nil {
+	if err := sc.end(); err != nil {
 		return nil, err
 	}
 	return fields, nil

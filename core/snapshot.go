@@ -197,6 +197,7 @@ func nodeField(raw []byte) (value string, present, ok bool) {
 type earlyNodes struct {
 	s   *Session
 	err error
+	raw []byte // the array's bytes
 }
 
 // scanSnapshotTop reads the members of a snapshot object into a map of raw
@@ -206,46 +207,45 @@ type earlyNodes struct {
 // nearly all of a snapshot's bytes. A fault in them is kept in earlyNodes
 // and reported after the checks of the other members, as before.
 func scanSnapshotTop(raw []byte, valid bool) (map[string][]byte, *earlyNodes, error) {
-	sc := scanner{data: raw, valid: valid}
-	top := make(map[string][]byte, 8)
 	var early *earlyNodes
+	var version []byte
 	current := strconv.Itoa(SnapshotVersion)
-	err := sc.object(func(key []byte) error {
+	top, err := scanMembers[[]byte](raw, valid, func(sc *scanner, key []byte) (bool, error) {
+		switch string(key) {
+		case "version": // noted here, stored by the plain read
+			at := sc.pos
+			version, _, _ = sc.value()
+			sc.pos = at
+			return false, nil
+		case "nodes":
+		default:
+			return false, nil
+		}
 		sc.skipSpace()
-		if string(key) == "nodes" && top["nodes"] == nil && string(top["version"]) == current && sc.peek() == '[' {
-			start := sc.pos
-			s, perr := parseNodes(&sc, len(raw)-start)
-			if _, fault := perr.(*Error); perr == nil || fault {
-				if perr != nil { // a node fault: move past the array to go on
-					sc.pos = start
-					if _, _, err := sc.value(); err != nil {
-						return err
-					}
-				}
-				early = &earlyNodes{s: s, err: perr}
-				top["nodes"] = sc.data[start:sc.pos]
-				return nil
+		if early != nil || string(version) != current || sc.peek() != '[' {
+			early = nil // a repeated "nodes", or one before the version: parsed later
+			return false, nil
+		}
+		start := sc.pos
+		s, perr := parseNodes(sc, len(raw)-start)
+		if _, fault := perr.(*Error); perr != nil && !fault {
+			sc.pos = start // bad JSON: the plain walk reports it
+			return false, nil
+		}
+		if perr != nil { // a node fault: move past the array to go on
+			sc.pos = start
+			if _, _, err := sc.value(); err != nil {
+				return false, err
 			}
-			sc.pos = start // bad JSON: the plain walk below reports it
 		}
-		v, spaced, err := sc.value()
-		if err != nil {
-			return err
-		}
-		if spaced {
-			v = compactBytes(v)
-		}
-		if string(key) == "nodes" {
-			early = nil // a repeated "nodes": the last one counts, parsed below
-		}
-		top[string(key)] = v
-		return nil
+		early = &earlyNodes{s: s, err: perr, raw: sc.data[start:sc.pos]}
+		return true, nil
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := sc.end(); err != nil {
-		return nil, nil, err
+	if early != nil {
+		top["nodes"] = early.raw
 	}
 	return top, early, nil
 }

@@ -165,3 +165,22 @@ func TestSnapshotFieldIsValidatedByTheParser(t *testing.T) {
 		assert.Equal(t, `{"version":1,"sessionId":"w","cursor":"a","activeBranch":"main","nodes":[{"id":"a","parentId":null,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"two  spaces stay"}]}}]}`, snapshot(t, st, "w"))
 	})
 }
+
+func TestSnapshotNodesAreParsedDuringTheMemberWalk(t *testing.T) {
+	const n = `{"id":"a","parentId":null,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":"hi"}}`
+	cases := map[string]bool{
+		`{"version":1,"sessionId":"s","cursor":null,"activeBranch":"main","nodes":[` + n + `]}`:            true,
+		`{ "version" : 1 , "sessionId":"s","cursor":null,"activeBranch":"main","nodes" : [` + n + `]}`:     true,
+		`{"nodes":[` + n + `],"version":1,"sessionId":"s","cursor":null,"activeBranch":"main"}`:            false,
+		`{"version":1,"nodes":[],"sessionId":"s","cursor":null,"activeBranch":"main","nodes":[` + n + `]}`: false,
+	}
+	for text, inPlace := range cases {
+		top, early, err := scanSnapshotTop([]byte(text), false)
+		require.NoError(t, err, text)
+		assert.Equal(t, inPlace, early != nil, text)
+		assert.Equal(t, "[", string(top["nodes"][:1]), text)
+		if early != nil {
+			assert.Equal(t, 1, len(early.s.nodes), text)
+		}
+	}
+}

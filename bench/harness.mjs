@@ -1,0 +1,26 @@
+// What every benchmark script starts with: the built wasm checked, the
+// repository served by tools/serve.mjs on a free port, and headless
+// Chromium launched with the given extra flags.
+
+import fs from "node:fs";
+import { launch, CHROMIUM_ARGS, REPO_ROOT } from "../e2e/helpers.mjs";
+import { startServer } from "../tools/serve.mjs";
+
+/**
+ * Start the server and the browser of a benchmark. Exits the process with
+ * code 2 when js/sessiontree.wasm has not been built.
+ * @param {string[]} extraArgs Chromium flags beside CHROMIUM_ARGS
+ * @returns {Promise<{server: {baseURL: string, close: () => Promise<void>}, browser: import("playwright-core").Browser}>}
+ */
+export async function startBench(extraArgs) {
+  if (!fs.existsSync(new URL("../js/sessiontree.wasm", import.meta.url))) {
+    console.error("bench: js/sessiontree.wasm is missing; run `make build` first");
+    process.exit(2);
+  }
+  const server = await startServer({ root: REPO_ROOT, port: 0 });
+  const browser = await launch({ args: [...CHROMIUM_ARGS, ...extraArgs] }).catch((err) => {
+    server.close();
+    throw err;
+  });
+  return { server, browser };
+}
