@@ -138,6 +138,74 @@ test('a page sees what another page appends without calling anything, and a new 
   }
 });
 
+test('a page writing in turn holds the write lock and reads the stored gen once; a write of another page in between is taken in before its next write', async () => {
+  const env = await setup();
+  try {
+    const [a, b] = await twoPages(env);
+    await value(a, { operation: 'create', sessionId: 'lock' });
+    const made = [];
+    for (let i = 0; i < 30; i++) made.push(await value(a, { operation: 'append', sessionId: 'lock', message: { role: 'user', content: `a ${i}` } }));
+    const statsA = await a.evaluate(() => ({ ...window.tree._writer.stats }));
+    assert.equal(statsA.genReads, 1, 'only the first transaction under the lock read the gen');
+    assert.equal(statsA.genSkipped, 30, 'the 30 appends after it skipped the read');
+    assert.equal(statsA.lockWaits, 1);
+
+    // Page B asks for the lock while A is idle and holds it: A lets go, B
+    // reads the gen, takes in A's 31 changes and appends under A's cursor
+    // (B never placed its own).
+    const fromB = await value(b, { operation: 'append', sessionId: 'lock', message: { role: 'user', content: 'b' } });
+    assert.equal(fromB.parentId, made[29].id);
+    const statsB = await b.evaluate(() => ({ ...window.tree._writer.stats }));
+    assert.equal(statsB.genReads, 1);
+    assert.equal(statsB.lockWaits, 1);
+
+    // A takes the lock again, reads the gen, takes B's node in, and appends
+    // under its own cursor: B's node and A's new one are siblings.
+    const again = await value(a, { operation: 'append', sessionId: 'lock', message: { role: 'user', content: 'a again' } });
+    assert.equal(again.parentId, made[29].id);
+    const after = await a.evaluate(() => ({ ...window.tree._writer.stats }));
+    assert.deepEqual(after, { genReads: 2, genSkipped: 30, lockWaits: 2 });
+    await b.evaluate(() => window.tree.refresh());
+    const listA = await value(a, { operation: 'list', sessionId: 'lock' });
+    assert.equal(listA.length, 32);
+    assert.deepEqual(await value(b, { operation: 'list', sessionId: 'lock' }), listA);
+    await reload(a);
+    assert.deepEqual(await value(a, { operation: 'list', sessionId: 'lock' }), listA, 'what both pages wrote is on disk');
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('without Web Locks every write reads the stored gen, and two pages still keep each other\'s writes', async () => {
+  const env = await setup();
+  try {
+    const noLocks = () => Object.defineProperty(Navigator.prototype, 'locks', { get: () => undefined });
+    const a = await env.newPage();
+    const b = await env.newPage();
+    for (const p of [a, b]) {
+      await p.addInitScript(noLocks);
+      await open(env, p);
+      assert.equal(await initTree(p), null);
+    }
+    await value(a, { operation: 'create', sessionId: 'plain' });
+    for (let i = 0; i < 10; i++) {
+      await value(a, { operation: 'append', sessionId: 'plain', message: { role: 'user', content: `a ${i}` } });
+      await value(b, { operation: 'append', sessionId: 'plain', message: { role: 'user', content: `b ${i}` } });
+    }
+    const stats = await a.evaluate(() => ({ ...window.tree._writer.stats }));
+    assert.deepEqual(stats, { genReads: 11, genSkipped: 0, lockWaits: 0 });
+    await Promise.all([a.evaluate(() => window.tree.refresh()), b.evaluate(() => window.tree.refresh())]);
+    const list = await value(a, { operation: 'list', sessionId: 'plain' });
+    assert.equal(list.length, 20);
+    assert.deepEqual(await value(b, { operation: 'list', sessionId: 'plain' }), list);
+    assert.deepEqual(list.map((n) => n.preview), Array.from({ length: 10 }, (_, i) => [`a ${i}`, `b ${i}`]).flat(), 'alternate writes, in order');
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
 test('annotations (labels, hidden subtrees) are stored, reach the other page and survive a reload', async () => {
   const env = await setup();
   try {
@@ -178,9 +246,14 @@ test('a page closed in the middle of a 10,000-node snapshot load holds the old o
       if (typeof delay === 'string') {
         // Tell the test the moment the load's transaction writes its first
         // chunk record, and keep that transaction open from then on (a
-        // chain of reads in it), so the page is closed mid-transaction
-        // however fast the rest of the load would have been.
+        // chain of reads in it, and its explicit commit() ignored), so the
+        // page is closed mid-transaction however fast the rest of the load
+        // would have been.
         await p.addInitScript(() => {
+          const commit = IDBTransaction.prototype.commit;
+          IDBTransaction.prototype.commit = function () {
+            if (!window.__told) commit.call(this);
+          };
           const put = IDBObjectStore.prototype.put;
           IDBObjectStore.prototype.put = function (...args) {
             const request = put.apply(this, args);
@@ -394,6 +467,10 @@ test('a newer schema opened in another tab closes this tab\'s connection and tel
     assert.equal((await value(a, { operation: 'session', sessionId: 'v' })).nodeCount, 0, 'nothing changed in memory');
     assert.equal((await a.evaluate(() => window.tree.storage())).state, 'closed');
 
+    // A tab of this build opening the database a newer one stored is told to reload.
+    const late = await open(env);
+    assert.equal(await initTree(late), 'sessiontree: IndexedDB database "durable" was stored by a newer version of this site (schema above 3); reload the page to get that version');
+
     // An old tab holding version 1 open without letting go blocks our upgrade.
     const old = await open(env);
     await old.evaluate(() => new Promise((resolve) => {
@@ -409,7 +486,7 @@ test('a newer schema opened in another tab closes this tab\'s connection and tel
     const c = await open(env);
     const started = Date.now();
     const err = await initTree(c, { dbName: 'old-db' });
-    assert.match(String(err), /^sessiontree: IndexedDB database "old-db" is held open at version 1 by another tab, which blocks the upgrade to version 2; close the other tabs of this site and reload$/);
+    assert.match(String(err), /^sessiontree: IndexedDB database "old-db" is held open at version 1 by another tab, which blocks the upgrade to version 3; close the other tabs of this site and reload$/);
     assert.ok(Date.now() - started < 5000, 'reported, not hanging');
     assert.deepEqual(env.errors, []);
   } finally {
@@ -477,7 +554,7 @@ test('a version-1 database is upgraded keeping every session, node, annotation a
         };
       };
     }));
-    assert.deepEqual(layout, { version: 2, chunks: 2, nodes: 501, annotations: 2 });
+    assert.deepEqual(layout, { version: 3, chunks: 2, nodes: 501, annotations: 2 });
     await reload(page);
     const reloaded = await value(page, { operation: 'snapshot.save', sessionId: 'legacy' });
     assert.deepEqual(reloaded.nodes, [...snap.nodes, added]);

@@ -23,6 +23,13 @@ const utf8Encoder = new TextEncoder();
 /** Nodes the search index takes in per slice while the page is idle (see _warmSearch). */
 const WARM_NODES = 500;
 
+/**
+ * Milliseconds without a call before the search index is warmed: a slice
+ * run between calls made one after another (appends awaited in turn) would
+ * delay the next one by its ~5 ms.
+ */
+const WARM_QUIET_MS = 100;
+
 /** UTF-16 code units of text handed to the wasm per call of a large import. */
 const COPY_CHARS = 1 << 20;
 
@@ -190,6 +197,8 @@ export class SessionTree {
       : null;
     this._memorySnapshots = new Map(); // for persist: false
     this._warmTask = null;
+    /** performance.now() of the last call (the search index is warmed only after a quiet spell). */
+    this._lastCallAt = 0;
     this._closed = false;
     this._warmSearch();
     const remote = (operation, fields) => this.call({ operation: "remote." + operation, ...fields });
@@ -270,6 +279,7 @@ export class SessionTree {
       }
     }
     const op = operationOf(request, text);
+    this._lastCallAt = performance.now();
     // Requests cross as UTF-8 bytes: the wasm copies them once, where a
     // string is copied twice (see argBytes in wasm/main.go); measured, an
     // append costs the wasm call about half as much this way.
@@ -583,7 +593,8 @@ export class SessionTree {
    * after a large load, import or restore finds it ready: slices of
    * WARM_NODES nodes (about 5 ms of wasm each) while the idle period
    * lasts, then again at the next idle period until the core reports the
-   * index complete. Started at init and after every change. A search
+   * index complete. Started at init and after every change, and put off
+   * while calls keep coming (less than WARM_QUIET_MS apart). A search
    * before it is done completes the index itself.
    */
   _warmSearch() {
@@ -592,6 +603,11 @@ export class SessionTree {
     const step = (deadline) => {
       this._warmTask = null;
       if (this._closed) return;
+      const quiet = performance.now() - this._lastCallAt;
+      if (quiet < WARM_QUIET_MS) {
+        this._warmTask = setTimeout(() => (this._warmTask = idle(step)), WARM_QUIET_MS - quiet);
+        return;
+      }
       let done = false;
       do done = this._handle.warm(WARM_NODES);
       while (!done && deadline !== null && !deadline.didTimeout && deadline.timeRemaining() > 8);

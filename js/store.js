@@ -3,7 +3,9 @@
 // transaction together with the records it changes. Pure storage and
 // synchronisation; the tree logic lives in the wasm core.
 //
-// Schema version 2 (object stores, out-of-line keys):
+// Schema version 3 (object stores, out-of-line keys; version 3 has the
+// records of version 2 and differs only in the write protocol: writers
+// hold the Web Lock "sessiontree-write:" + dbName, see Writer):
 //   sessions   key sessionId        value meta {sessionId, title, cursor, activeBranch, createdAt,
 //                                    updatedAt, nodeCount, annotationCount, folded, epoch, gen, op};
 //                                    index "gen" on gen
@@ -34,7 +36,15 @@
 export const DB_DEFAULT_NAME = "sessiontree";
 
 /** The schema version this build creates and reads. */
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
+
+/**
+ * Milliseconds a Writer keeps the write lock after its queue empties, so
+ * that calls made one after another skip the gen read (see Writer). A tab
+ * that wants to write asks for it on the BroadcastChannel and gets it at
+ * once; the linger only bounds the wait where no channel exists.
+ */
+const LOCK_LINGER_MS = 250;
 
 /** Nodes per chunk record. */
 export const CHUNK_SIZE = 1000;
@@ -133,6 +143,11 @@ export const upgrades = [
       cursor.continue();
     };
   },
+  // 2 → 3: the records stay as they are. Version 3 writers hold a Web Lock
+  // while they write and skip the gen read while they hold it; raising the
+  // version closes every tab of an earlier build (onversionchange), which
+  // would write without taking the lock.
+  () => {},
 ];
 
 const quote = JSON.stringify;
@@ -176,6 +191,10 @@ export function openDatabase(name, { onClose, version = DB_VERSION } = {}) {
     };
     req.onerror = (event) => {
       event.preventDefault?.();
+      if (req.error?.name === "VersionError") {
+        fail(new Error(`sessiontree: IndexedDB database ${quote(name)} was stored by a newer version of this site (schema above ${version}); reload the page to get that version`));
+        return;
+      }
       fail(new Error(`sessiontree: cannot open IndexedDB database ${quote(name)}: ${req.error?.name ?? "Error"}: ${req.error?.message ?? "unknown error"}`));
     };
     req.onsuccess = () => {
@@ -387,6 +406,20 @@ export function storageErrorEnvelope(err) {
  * After a commit the tab posts {gen} on the BroadcastChannel
  * "sessiontree:" + dbName; the other tabs then pull the changes (a
  * read-only transaction doing step 1) and report them to subscribers.
+ *
+ * The write lock. Step 1's read costs a round trip to the IndexedDB
+ * backend per transaction — a third of an append awaited in turn. Every
+ * Writer of schema version 3 writes only while it holds the exclusive Web
+ * Lock "sessiontree-write:" + dbName (navigator.locks; earlier builds are
+ * shut out by the schema version). Once a transaction under the lock has
+ * read the gen, no other tab can write until this one lets go, so the
+ * following transactions under the same hold skip the read and write
+ * gen + 1 straight away (and call IDBTransaction.commit() after their
+ * last request instead of waiting for the auto-commit). The lock is kept
+ * LOCK_LINGER_MS after the queue empties; a tab that wants to write posts
+ * {want: true} on the channel before asking for the lock, and the holder
+ * lets go after its current transaction. Without navigator.locks every
+ * transaction reads the gen, as above.
  */
 export class Writer {
   /**
@@ -414,8 +447,20 @@ export class Writer {
     this.channel = null;
     if (typeof BroadcastChannel === "function") {
       this.channel = new BroadcastChannel("sessiontree:" + db.name);
-      this.channel.onmessage = () => this.pull();
+      this.channel.onmessage = (event) => (event.data?.want ? this._wanted() : this.pull());
     }
+    /** The Web Locks manager, or null where there is none (every transaction then reads the gen). */
+    this.locks = globalThis.navigator?.locks ?? null;
+    this.lockName = "sessiontree-write:" + db.name;
+    /** Resolves the held lock's callback (lets go of it); null while the lock is not held. */
+    this.releaseLock = null;
+    /** True once a transaction under the held lock read the gen: later ones skip the read. */
+    this.verified = false;
+    /** Another tab asked for the lock: let go after the current transaction. */
+    this.wantedByOther = false;
+    this.lingerTimer = null;
+    /** Write transactions that read the gen and those that skipped it under the lock, and waits for the lock (for tests and benchmarks). */
+    this.stats = { genReads: 0, genSkipped: 0, lockWaits: 0 };
   }
 
   /** True when no call is queued or running. */
@@ -462,20 +507,65 @@ export class Writer {
     if (!this.closedReason) this.closedReason = reason;
     this.channel?.close();
     this.channel = null;
+    if (this.idle) this._letGo();
   }
 
   _kick() {
+    clearTimeout(this.lingerTimer);
+    this.lingerTimer = null;
     if (!this.running) this.running = this._loop();
   }
 
   async _loop() {
     await Promise.resolve(); // let calls made in the same task join the batch
     while (this.queue.length > 0) {
+      if (!this.releaseLock && this.locks && !this.closedReason && this.queue.some((j) => j.fn !== null)) await this._takeLock();
       const batch = this.queue.splice(0);
       if (batch.some((j) => j.fn === null)) this.pullQueued = null;
       await this._batch(batch);
+      if (this.wantedByOther || this.closedReason) this._letGo();
     }
     this.running = null;
+    if (this.releaseLock) this.lingerTimer = setTimeout(() => this.idle && this._letGo(), LOCK_LINGER_MS);
+  }
+
+  /** Wait for the write lock (asking its holder to let go); unverified until a transaction reads the gen. */
+  async _takeLock() {
+    this.stats.lockWaits++;
+    this.channel?.postMessage({ want: true });
+    try {
+      await new Promise((granted, refused) => {
+        this.locks
+          .request(this.lockName, () => new Promise((letGo) => {
+            this.releaseLock = letGo;
+            granted();
+          }))
+          .catch(refused);
+      });
+    } catch (err) {
+      console.warn("sessiontree: the Web Lock for writing could not be taken; every write reads the gen", err);
+      this.locks = null;
+    }
+    this.verified = false;
+    this.wantedByOther = false;
+  }
+
+  /** Let go of the write lock (if held). */
+  _letGo() {
+    clearTimeout(this.lingerTimer);
+    this.lingerTimer = null;
+    const letGo = this.releaseLock;
+    this.releaseLock = null;
+    this.verified = false;
+    this.wantedByOther = false;
+    letGo?.();
+  }
+
+  /** Another tab asked for the write lock: let go now when idle, else after the current transaction. */
+  _wanted() {
+    if (!this.releaseLock) return;
+    if (this.idle) this._letGo();
+    else this.wantedByOther = true;
   }
 
   async _batch(batch) {
@@ -507,7 +597,11 @@ export class Writer {
       done.catch(() => {});
       try {
         const sessions = tx.objectStore("sessions");
-        const diskGen = await maxGen(sessions);
+        // Under the held, verified lock no other tab has written since this
+        // tab's last commit: the stored gen is this.gen (see the class doc).
+        const skip = writes && this.releaseLock !== null && this.verified;
+        const diskGen = skip ? this.gen : await maxGen(sessions);
+        if (writes) this.stats[skip ? "genSkipped" : "genReads"]++;
         if (diskGen !== this.gen) await this._pull(tx, pulled, remote);
         newGen = diskGen;
         for (const j of batch) {
@@ -521,6 +615,9 @@ export class Writer {
           newGen = diskGen + 1;
           await this._write(tx, local, newGen, pulled, written);
         }
+        // Every request is made: commit now rather than after their results
+        // come back (IndexedDB 3; older browsers auto-commit as before).
+        if (writes && typeof tx.commit === "function") tx.commit();
       } catch (err) {
         failure = err;
         try {
@@ -547,9 +644,11 @@ export class Writer {
         else j.resolve(env);
       }
       if (!(failure instanceof DOMException)) console.error("sessiontree: write failed", failure);
+      this.verified = false;
       return;
     }
     this.gen = newGen;
+    if (writes && this.releaseLock !== null) this.verified = true;
     for (const [id, k] of pulled) this.known.set(id, k);
     for (const [id, k] of written) this.known.set(id, k);
     for (const b of local) if (!KEEPS_CURSOR.has(b.operation)) this.owned.add(b.sessionId);
