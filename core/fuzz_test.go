@@ -32,6 +32,12 @@ func FuzzCall(f *testing.F) {
 		`{"operation":"node","sessionId":"s","nodeId":"n0001"}`,
 		`[`, `{"operation":"\ud800"}`, "\xff",
 		`{"operation":"snapshot.load","sessionId":"s","snapshot":{"version":1,"sessionId":"s","cursor":null,"activeBranch":"main","nodes":[{"id":"a","parentId":null,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":"hi"}}]}}`,
+		// The snapshot not last, or followed by an object: the guess of its end fails.
+		`{"operation":"snapshot.load","snapshot":{"version":1,"sessionId":"s","cursor":null,"activeBranch":"main","nodes":[]},"sessionId":"s"}`,
+		`{"operation":"snapshot.load","sessionId":"s","snapshot":{"version":1,"sessionId":"s","cursor":null,"activeBranch":"main","nodes":[]},"x":{}}`,
+		`{"snapshot":{"version":1,"sessionId":"s","cursor":null,"activeBranch":"main","nodes":[]} , "operation":"restore","title":{}}`,
+		`{"operation":"restore","snapshot":{"version":1,"sessionId":"r","cursor":null,"activeBranch":"main","nodes":[]} }`,
+		`{"operation":"snapshot.load","sessionId":"s","snapshot":{"version":1,"sessionId":"s","cursor":null,"activeBranch":"main","nodes":[]}}}`,
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))
@@ -46,14 +52,25 @@ func FuzzCall(f *testing.F) {
 				panic(fmt.Sprintf("HANG on %q", req))
 			}
 		}()
-		st := testStore(t)
-		st.TrackChanges(true)
 		// A session with some history, so requests can reach deep paths.
-		st.Call([]byte(`{"operation":"create","sessionId":"s"}`))
-		st.Call([]byte(`{"operation":"append","sessionId":"s","message":{"role":"user","content":"hi"}}`))
-		st.Call([]byte(`{"operation":"append","sessionId":"s","message":{"role":"assistant","content":"yo"}}`))
+		setup := func() *Store {
+			st := testStore(t)
+			st.TrackChanges(true)
+			st.Call([]byte(`{"operation":"create","sessionId":"s"}`))
+			st.Call([]byte(`{"operation":"append","sessionId":"s","message":{"role":"user","content":"hi"}}`))
+			st.Call([]byte(`{"operation":"append","sessionId":"s","message":{"role":"assistant","content":"yo"}}`))
+			return st
+		}
+		st := setup()
 		before := st.Call([]byte(`{"operation":"snapshot.save","sessionId":"s"}`))
 		out := st.Call(req)
+		// The same request without the guess that a snapshot is the last
+		// member (see scanRequest) gives the same bytes.
+		plain := setup()
+		plain.noSnapshotGuess = true
+		if want := plain.Call(req); string(out) != string(want) {
+			t.Fatalf("guessing the snapshot's end changed the reply to %q:\nguess    %s\nno guess %s", req, out, want)
+		}
 		if !json.Valid(out) {
 			t.Fatalf("reply is not JSON: %q", out)
 		}

@@ -45,6 +45,10 @@ type Store struct {
 	op    string // the operation being answered, for change records
 
 	search *searchIndex // every node of every session, for search (see index)
+
+	// noSnapshotGuess turns off scanRequest's guess that a snapshot is the
+	// request's last member (tests compare both ways).
+	noSnapshotGuess bool
 }
 
 // New returns an empty store.
