@@ -318,6 +318,10 @@ type Context struct {
 	Cursor   *string      `json:"cursor"`
 	Messages []RawMessage `json:"messages"`
 	State    State        `json:"state"`
+
+	// ascii: encode with every non-ASCII character escaped, when that pays
+	// (Options.ASCIIContext; see appendASCII).
+	ascii bool
 }
 
 func opContext(st *Store, r *request) (any, *Error) {
@@ -325,7 +329,9 @@ func opContext(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.context(), nil
+	c := s.context()
+	c.ascii = st.asciiContext
+	return c, nil
 }
 
 // MarshalJSON encodes the context as in the value of context (see appendJSON).
@@ -340,23 +346,62 @@ func (c Context) appendJSON(b []byte) []byte {
 	for _, m := range c.Messages {
 		size += len(m) + 1
 	}
-	b = slicesGrow(b, size)
-	b = append(b, `{"cursor":`...)
-	if c.Cursor == nil {
-		b = append(b, "null"...)
-	} else {
-		b = appendString(b, *c.Cursor)
+	if c.ascii {
+		// Escapes may add up to an eighth: at most one byte in 16 is
+		// non-ASCII, and each becomes at most three (see appendASCII).
+		size += size / 8
 	}
-	b = append(b, `,"messages":[`...)
+	b = slicesGrow(b, size)
+	if c.ascii {
+		if out, ok := c.appendASCIIJSON(b); ok {
+			return out
+		}
+	}
+	b = c.appendHead(b)
 	for i, m := range c.Messages {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, m...)
 	}
+	return c.appendTail(b)
+}
+
+// appendHead appends {"cursor":…,"messages":[ .
+func (c Context) appendHead(b []byte) []byte {
+	b = append(b, `{"cursor":`...)
+	if c.Cursor == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendString(b, *c.Cursor)
+	}
+	return append(b, `,"messages":[`...)
+}
+
+// appendTail appends ],"state":…} .
+func (c Context) appendTail(b []byte) []byte {
 	b = append(b, `],"state":`...)
 	b = c.State.appendJSON(b)
 	return append(b, '}')
+}
+
+// appendASCIIJSON is appendJSON with every non-ASCII character escaped
+// (appendASCII), the messages copied a word at a time. ok is false, and b
+// unchanged up to its length, when the text is not mostly ASCII.
+func (c Context) appendASCIIJSON(b []byte) (_ []byte, ok bool) {
+	var budget asciiBudget
+	if b, ok = appendASCII(b, c.appendHead(nil), &budget); !ok {
+		return nil, false
+	}
+	for i, m := range c.Messages {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if b, ok = appendASCII(b, m, &budget); !ok {
+			return nil, false
+		}
+	}
+	return appendASCII(b, c.appendTail(nil), &budget)
 }
 
 // slicesGrow makes room for n more bytes in b.

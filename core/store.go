@@ -49,6 +49,8 @@ type Store struct {
 	// noSnapshotGuess turns off scanRequest's guess that a snapshot is the
 	// request's last member (tests compare both ways).
 	noSnapshotGuess bool
+
+	asciiContext bool // answering through CallParsed
 }
 
 // New returns an empty store.

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -69,4 +70,112 @@ func validUTF8(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// store64 writes w to b[i:i+8] (the caller checks i+8 <= len(b)).
+func store64(b []byte, i int, w uint64) {
+	_ = b[i+7]
+	*(*uint64)(unsafe.Pointer(&b[i])) = w
+}
+
+// asciiGiveUp: appendASCII stops escaping once more than one byte in
+// asciiGiveUp of those it copied (past the first asciiFreeBytes) was
+// non-ASCII. Measured in Chromium for a 100,000-message context: with
+// 0.3 % non-ASCII characters the escaped text decodes in 20 ms instead of
+// 75 and parses in 41 ms instead of 53; with mostly Chinese text it is
+// 1.8 times longer and parses in 126 ms instead of 73 — worse.
+const (
+	asciiGiveUp    = 16
+	asciiFreeBytes = 64 << 10
+)
+
+// asciiBudget counts what appendASCII copied, to give up on text that is
+// not mostly ASCII.
+type asciiBudget struct {
+	copied, nonASCII int
+}
+
+// exceeded reports whether too much of the text copied so far was
+// non-ASCII for escaping to pay.
+func (a *asciiBudget) exceeded() bool {
+	return a.copied > asciiFreeBytes && a.nonASCII*asciiGiveUp > a.copied
+}
+
+// appendASCII appends src — valid JSON, so non-ASCII bytes stand only
+// inside strings — with every non-ASCII character written as a \uXXXX
+// escape (a UTF-16 surrogate pair above U+FFFF): the same JSON value in
+// pure ASCII, which a browser's TextDecoder turns into a string about four
+// times faster than UTF-8 with some non-ASCII in it (the whole string must
+// then be two bytes a character). ASCII is copied a word at a time. An
+// invalid UTF-8 sequence (never in validated input) becomes \ufffd. It
+// returns ok false, with b's content unspecified past its old length, when
+// budget is exceeded.
+func appendASCII(b, src []byte, budget *asciiBudget) (_ []byte, ok bool) {
+	n := len(b)
+	b = growASCII(b, n, len(src)+16)
+	i := 0
+	for i < len(src) {
+		for i+8 <= len(src) && n+8 <= len(b) {
+			w := load64(src, i)
+			if w&swarHigh != 0 {
+				break
+			}
+			store64(b, n, w)
+			i += 8
+			n += 8
+		}
+		for i < len(src) && src[i] < utf8.RuneSelf && n < len(b) {
+			b[n] = src[i]
+			i++
+			n++
+			if i&7 == 0 {
+				break
+			}
+		}
+		if i >= len(src) {
+			break
+		}
+		if n+12 > len(b) { // room for two escapes, and for the next word
+			b = growASCII(b, n, len(src)-i+16)
+		}
+		if src[i] < utf8.RuneSelf {
+			continue
+		}
+		r, size := utf8.DecodeRune(src[i:])
+		budget.nonASCII += size
+		i += size
+		if copied := budget.copied + i; copied > asciiFreeBytes && budget.nonASCII*asciiGiveUp > copied {
+			return b[:n], false // one long message that is not mostly ASCII
+		}
+		if r >= 0x10000 {
+			hi, lo := utf16.EncodeRune(r)
+			n = putEscape(b, n, hi)
+			n = putEscape(b, n, lo)
+		} else {
+			n = putEscape(b, n, r)
+		}
+	}
+	budget.copied += len(src)
+	return b[:n], !budget.exceeded()
+}
+
+// putEscape writes \uXXXX for r (≤ U+FFFF) at b[n:n+6] and returns n+6.
+func putEscape(b []byte, n int, r rune) int {
+	const hex = "0123456789abcdef"
+	_ = b[n+5]
+	b[n], b[n+1] = '\\', 'u'
+	b[n+2], b[n+3], b[n+4], b[n+5] = hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf]
+	return n + 6
+}
+
+// growASCII returns b (holding n bytes) resliced to its whole capacity,
+// with at least need bytes free after n; a new array at least doubles, so
+// escapes that outgrow the caller's estimate cost amortised constant time.
+func growASCII(b []byte, n, need int) []byte {
+	if cap(b)-n < need {
+		nb := make([]byte, n, 2*cap(b)+need)
+		copy(nb, b[:n])
+		b = nb
+	}
+	return b[:cap(b)]
 }

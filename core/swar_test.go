@@ -1,6 +1,8 @@
 package core
 
 import (
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -70,4 +72,104 @@ func FuzzValidUTF8(f *testing.F) {
 			t.Fatalf("validUTF8(%q) = %v, utf8.Valid says %v", b, got, want)
 		}
 	})
+}
+
+// jsonSame reports whether a and b are JSON texts of the same value.
+func jsonSame(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	var va, vb any
+	if err := json.Unmarshal(a, &va); err != nil {
+		t.Fatalf("not JSON: %v: %q", err, a)
+	}
+	if err := json.Unmarshal(b, &vb); err != nil {
+		t.Fatalf("not JSON: %v: %q", err, b)
+	}
+	return reflect.DeepEqual(va, vb)
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func TestAppendASCIIEscapesEveryNonASCIICharacter(t *testing.T) {
+	for _, in := range []string{
+		`"plain"`, `"café"`, `{"role":"user","content":"漢字 and 🎉, née \"quoted\" \\ back"}`,
+		`["` + strings.Repeat("x", 13) + `é` + strings.Repeat("y", 29) + `"]`, `"\u00e9 already escaped, é not"`,
+		`{"ключ":"значение","emoji":"👩‍👩‍👧","max":"` + "\U0010FFFF" + `","fffd":"` + "\uFFFD" + `"}`,
+	} {
+		var budget asciiBudget
+		out, ok := appendASCII([]byte("prefix"), []byte(in), &budget)
+		if !ok {
+			t.Fatalf("%q: gave up within the free bytes", in)
+		}
+		if !strings.HasPrefix(string(out), "prefix") || !isASCII(out) {
+			t.Fatalf("%q: got %q", in, out)
+		}
+		if !jsonSame(t, out[len("prefix"):], []byte(in)) {
+			t.Fatalf("%q: escaped to %q, another value", in, out)
+		}
+	}
+}
+
+func FuzzAppendASCII(f *testing.F) {
+	f.Add(`{"role":"user","content":"héllo 漢字 🎉"}`)
+	f.Fuzz(func(t *testing.T, s string) {
+		in, err := json.Marshal(s)
+		if err != nil {
+			return
+		}
+		var budget asciiBudget
+		out, _ := appendASCII(nil, in, &budget)
+		if len(in) <= asciiFreeBytes && (!isASCII(out) || !jsonSame(t, out, in)) {
+			t.Fatalf("%q escaped to %q", in, out)
+		}
+	})
+}
+
+func TestCallParsedEscapesMostlyASCIIContextAndLeavesOtherTextAlone(t *testing.T) {
+	contextOf := func(ascii bool, content string, n int) []byte {
+		st := testStore(t)
+		st.Call([]byte(`{"operation":"create","sessionId":"s"}`))
+		for i := 0; i < n; i++ {
+			req, _ := json.Marshal(map[string]any{"operation": "append", "sessionId": "s", "message": map[string]any{"role": "user", "content": content}})
+			if out := st.Call(req); !strings.HasPrefix(string(out), `{"ok":true`) {
+				t.Fatalf("append: %s", out)
+			}
+		}
+		req := []byte(`{"operation":"context","sessionId":"s"}`)
+		if ascii {
+			out := st.CallParsed(req)
+			if again := st.Call(req); isASCII(again) {
+				t.Fatal("Call after CallParsed still escapes") // every content here has non-ASCII
+			}
+			return out
+		}
+		return st.Call(req)
+	}
+	// Mostly ASCII (one accented letter in 150 bytes), past the free bytes.
+	mostly := strings.Repeat("deploy the pipeline again ", 6) + "café"
+	esc, plain := contextOf(true, mostly, 1000), contextOf(false, mostly, 1000)
+	if !isASCII(esc) || isASCII(plain) {
+		t.Fatalf("escaped context ASCII %v, plain ASCII %v", isASCII(esc), isASCII(plain))
+	}
+	if !jsonSame(t, esc, plain) {
+		t.Fatal("the escaped context is another value")
+	}
+	if !strings.Contains(string(esc), `caf\u00e9`) {
+		t.Fatalf("no escape in %.200s", esc)
+	}
+	// Mostly Chinese: escaping would cost more than it saves; the answer is plain UTF-8.
+	chinese := strings.Repeat("这是一个关于部署流水线失败的中文消息", 4)
+	if esc, plain := contextOf(true, chinese, 1000), contextOf(false, chinese, 1000); string(esc) != string(plain) {
+		t.Fatal("mostly non-ASCII text was escaped")
+	}
+	// Below the free bytes everything is escaped.
+	if esc := contextOf(true, chinese, 3); !isASCII(esc) {
+		t.Fatalf("a small context was not escaped: %s", esc)
+	}
 }

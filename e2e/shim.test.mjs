@@ -290,6 +290,27 @@ test('callText hands back a message byte for byte, big numbers included', async 
   await page.close();
 });
 
+test('call gives the same context value as callText for text with accents, CJK and emoji, mostly ASCII or not', async () => {
+  const page = await shimPage();
+  const r = await page.evaluate(async () => {
+    const tree = await window.sessiontree.init({ persist: false });
+    const out = [];
+    for (const [id, text] of [['mostly', 'deploy the pipeline again, then check the logs of the build — café 🙂'], ['cjk', '价格很高的部署流水线失败了，我们需要检查构建日志']]) {
+      await tree.call({ operation: 'create', sessionId: id });
+      for (let i = 0; i < 600; i++) await tree.call({ operation: 'append', sessionId: id, message: { role: i % 2 ? 'assistant' : 'user', content: `${text} ${i}` } });
+      const parsed = await tree.call({ operation: 'context', sessionId: id });
+      const text2 = await tree.callText({ operation: 'context', sessionId: id });
+      out.push({ same: JSON.stringify(parsed) === JSON.stringify(JSON.parse(text2)), n: parsed.value.messages.length, last: parsed.value.messages[599].content, textASCII: /^[\x00-\x7f]*$/.test(text2) });
+    }
+    return out;
+  });
+  assert.deepEqual(r, [
+    { same: true, n: 600, last: 'deploy the pipeline again, then check the logs of the build — café 🙂 599', textASCII: false },
+    { same: true, n: 600, last: '价格很高的部署流水线失败了，我们需要检查构建日志 599', textASCII: false },
+  ]);
+  await page.close();
+});
+
 test('null and non-function arguments get envelopes, not exceptions', async () => {
   const page = await shimPage();
   const r = await page.evaluate(async () => {

@@ -8,7 +8,9 @@
 // and newStore() returns a store handle whose methods take and return
 // strings:
 //
-//	call(request: string | Uint8Array) → envelope: string  // core.Store.Call; bytes are UTF-8 JSON
+//	call(request: string | Uint8Array, parsed?: boolean) → envelope: string
+//	                                  // core.Store.Call; bytes are UTF-8 JSON; parsed: true →
+//	                                  // core.Store.CallParsed (context may come back ASCII-escaped)
 //	importText(data: string, format: string) → envelope: string
 //	importBuffer(sizeHint: number) → id: number                  // a byte buffer for importAppend
 //	importAppend(id: number, bytes: Uint8Array)                   // copies UTF-8 bytes into the buffer
@@ -154,6 +156,11 @@ func newStore(this js.Value, args []js.Value) any {
 				req, ok := argBytes(args, 0)
 				if !ok {
 					return badArgument("call takes the request as a JSON string or as UTF-8 bytes in a Uint8Array")
+				}
+				// call(request, true): the caller parses the answer at once,
+				// so a context may come back in ASCII (see Store.CallParsed).
+				if len(args) > 1 && args[1].Type() == js.TypeBoolean && args[1].Bool() {
+					return bytesString(st.CallParsed(req))
 				}
 				return bytesString(st.Call(req))
 			})
