@@ -212,8 +212,12 @@ window.perf = {
     const t = performance.now();
     const tree = await init({ dbName });
     const ctx = must(await tree.call({ operation: "context", sessionId: "perf" }), "context");
-    const ms = performance.now() - t;
+    const end = performance.now();
+    const ms = end - t;
     if (ctx.messages.length !== messages) throw new Error(`restored context has ${ctx.messages.length} messages`);
+    // init()'s own marks: when the wasm had started, IndexedDB was read and the sessions restored.
+    const at = (name) => (performance.getEntriesByName(name, "mark").at(-1)?.startTime ?? NaN) - t;
+    const phases = { runtimeMs: at("sessiontree:runtime"), readMs: at("sessiontree:read"), restoredMs: at("sessiontree:restored"), contextMs: end - t - at("sessiontree:restored") };
     tree.close();
     const t2 = performance.now();
     const db = await requestPromise(indexedDB.open(dbName));
@@ -222,7 +226,7 @@ window.perf = {
     for (const name of db.objectStoreNames) records += (await requestPromise(tx.objectStore(name).getAll())).length;
     const rawMs = performance.now() - t2;
     db.close();
-    return { ms, rawMs, records };
+    return { ms, rawMs, records, ...phases };
   },
 };
 

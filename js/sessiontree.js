@@ -124,7 +124,10 @@ async function create(wasmURL, dbName) {
     ));
   let api, db, stored;
   try {
-    [api, { db, stored }] = await Promise.all([loadRuntime(wasmURL), storage]);
+    [api, { db, stored }] = await Promise.all([
+      loadRuntime(wasmURL).then((api) => (mark("sessiontree:runtime"), api)),
+      storage.then((s) => (mark("sessiontree:read"), s)),
+    ]);
   } catch (err) {
     storage.then(({ db }) => db?.close(), () => {}); // the runtime failed: let go of the database too
     throw err;
@@ -139,9 +142,21 @@ async function create(wasmURL, dbName) {
     }
   }
   handle.drain(false); // restoring records no change, but be sure
+  mark("sessiontree:restored");
   tree = new SessionTree(handle, db, dbName, stored);
   for (const [reason, message] of early) tree._storageClosed(reason, message);
   return tree;
+}
+
+/**
+ * Set a User Timing mark, where the page has them: init() marks
+ * "sessiontree:runtime" (the wasm started), "sessiontree:read" (IndexedDB
+ * read) and "sessiontree:restored" (every stored session in the core), for
+ * the browser's performance panel and benchmarks.
+ * @param {string} name
+ */
+function mark(name) {
+  globalThis.performance?.mark?.(name);
 }
 
 /**
