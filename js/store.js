@@ -695,6 +695,7 @@ export class Writer {
     const chunks = tx.objectStore("chunks");
     const nodes = tx.objectStore("nodes");
     const notes = tx.objectStore("annotations");
+    const metas = new Map(); // sessionId → its meta record: one put per session, the last block's
     for (const b of blocks) {
       const id = b.sessionId;
       const k = written.get(id) ?? pulled.get(id) ?? this.known.get(id);
@@ -727,9 +728,10 @@ export class Writer {
       if (b.meta.nodeCount !== state.count || (b.meta.annotationCount ?? 0) !== state.acount) {
         throw new Error(`internal: session ${quote(id)} has ${b.meta.nodeCount} nodes and ${b.meta.annotationCount} annotations in memory but ${state.count} and ${state.acount} stored`);
       }
-      sessions.put({ ...b.meta, folded: state.folded, epoch: state.epoch, gen, op: b.operation }, id);
+      metas.set(id, { ...b.meta, folded: state.folded, epoch: state.epoch, gen, op: b.operation });
       written.set(id, state);
     }
+    for (const [id, meta] of metas) sessions.put(meta, id);
   }
 
   /**
