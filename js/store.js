@@ -46,6 +46,13 @@ export const DB_VERSION = 3;
  */
 const LOCK_LINGER_MS = 250;
 
+/**
+ * Milliseconds over which a Writer's commits are announced to other tabs
+ * with one BroadcastChannel message (the newest gen): posting after every
+ * commit was 6 % of the time of appends made one after another.
+ */
+const ANNOUNCE_MS = 16;
+
 /** Nodes per chunk record. */
 export const CHUNK_SIZE = 1000;
 
@@ -403,9 +410,10 @@ export function storageErrorEnvelope(err) {
  * STORAGE_ERROR envelope and the sessions it touched are read back from
  * disk into core, so memory again equals what is stored.
  *
- * After a commit the tab posts {gen} on the BroadcastChannel
- * "sessiontree:" + dbName; the other tabs then pull the changes (a
- * read-only transaction doing step 1) and report them to subscribers.
+ * After commits the tab posts {gen} (the newest, at most one message per
+ * ANNOUNCE_MS, and at close) on the BroadcastChannel "sessiontree:" +
+ * dbName; the other tabs then pull the changes (a read-only transaction
+ * doing step 1) and report them to subscribers.
  *
  * The write lock. Step 1's read costs a round trip to the IndexedDB
  * backend per transaction — a third of an append awaited in turn. Every
@@ -459,6 +467,10 @@ export class Writer {
     /** Another tab asked for the lock: let go after the current transaction. */
     this.wantedByOther = false;
     this.lingerTimer = null;
+    /** performance.now() when the queue last emptied (the linger counts from there). */
+    this.lastBusy = 0;
+    this.announceTimer = null;
+    this.announceGen = 0;
     /** Write transactions that read the gen and those that skipped it under the lock, and waits for the lock (for tests and benchmarks). */
     this.stats = { genReads: 0, genSkipped: 0, lockWaits: 0 };
   }
@@ -505,14 +517,13 @@ export class Writer {
    */
   close(reason) {
     if (!this.closedReason) this.closedReason = reason;
+    this._announceNow();
     this.channel?.close();
     this.channel = null;
     if (this.idle) this._letGo();
   }
 
   _kick() {
-    clearTimeout(this.lingerTimer);
-    this.lingerTimer = null;
     if (!this.running) this.running = this._loop();
   }
 
@@ -526,7 +537,35 @@ export class Writer {
       if (this.wantedByOther || this.closedReason) this._letGo();
     }
     this.running = null;
-    if (this.releaseLock) this.lingerTimer = setTimeout(() => this.idle && this._letGo(), LOCK_LINGER_MS);
+    this.lastBusy = performance.now();
+    if (this.releaseLock && this.lingerTimer === null) this.lingerTimer = setTimeout(() => this._linger(), LOCK_LINGER_MS);
+  }
+
+  /**
+   * The linger timer: let go of the lock once the queue has been empty for
+   * LOCK_LINGER_MS. One timer per linger period, not one per call: calls
+   * made one after another only move lastBusy.
+   */
+  _linger() {
+    this.lingerTimer = null;
+    if (!this.releaseLock || !this.idle) return; // let go already, or busy: _loop arms it again
+    const left = LOCK_LINGER_MS - (performance.now() - this.lastBusy);
+    if (left > 1) this.lingerTimer = setTimeout(() => this._linger(), left);
+    else this._letGo();
+  }
+
+  /** Tell other tabs, within ANNOUNCE_MS, that this one committed gen. */
+  _announce(gen) {
+    this.announceGen = gen;
+    if (this.announceTimer === null) this.announceTimer = setTimeout(() => this._announceNow(), ANNOUNCE_MS);
+  }
+
+  /** Post the pending announcement now (if any). */
+  _announceNow() {
+    if (this.announceTimer === null) return;
+    clearTimeout(this.announceTimer);
+    this.announceTimer = null;
+    this.channel?.postMessage({ gen: this.announceGen });
   }
 
   /** Wait for the write lock (asking its holder to let go); unverified until a transaction reads the gen. */
@@ -654,7 +693,7 @@ export class Writer {
     for (const b of local) if (!KEEPS_CURSOR.has(b.operation)) this.owned.add(b.sessionId);
     for (const e of remote) this.emit(e);
     for (const b of local) this.emit({ type: b.operation, sessionId: b.sessionId, nodeId: b.meta.cursor ?? undefined });
-    if (local.length > 0) this.channel?.postMessage({ gen: newGen });
+    if (local.length > 0) this._announce(newGen);
     for (const j of batch) j.resolve(j.fn ? j.text : undefined);
   }
 
