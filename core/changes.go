@@ -62,8 +62,12 @@ func (st *Store) markAnnotated(s *Session, from int) {
 //
 // (operation names the call that last changed the session) followed by K
 // lines, each one node in snapshot form: the nodes with append-order
-// indexes from N to N+K-1; then J lines, each one annotation record in
-// snapshot form (see Annotation): the annotations with indexes A to A+J-1.
+// indexes from N to N+K-1, every line but the block's last ending in ","
+// before its newline — so any run of node lines, less its last ",\n", is
+// those nodes joined by ",\n", the form of the shim's chunk records, and
+// is written to IndexedDB without being split and joined again; then J
+// lines, each one annotation record in snapshot form (see Annotation): the
+// annotations with indexes A to A+J-1.
 // meta is {"sessionId","title","cursor","activeBranch","createdAt",
 // "updatedAt","nodeCount","annotationCount"}. With reset the session's
 // stored nodes and annotations are replaced by these (N and A are 0).
@@ -109,8 +113,12 @@ func (st *Store) DrainChanges(withNodes bool) []byte {
 		b = s.appendMeta(b)
 		b = append(b, "}\n"...)
 		if withNodes {
-			for _, n := range s.nodes[from:] {
-				b = n.appendJSON(b)
+			last := len(s.nodes) - 1
+			for i := from; i <= last; i++ {
+				b = s.nodes[i].appendJSON(b)
+				if i < last {
+					b = append(b, ',')
+				}
 				b = append(b, '\n')
 			}
 			for _, a := range s.annotations[afrom:] {

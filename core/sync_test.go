@@ -1,6 +1,7 @@
 package core
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -31,7 +32,7 @@ func drainedNodes(tb testing.TB, st *Store) string {
 		if strings.HasPrefix(line, `{"sessionId":`) {
 			continue
 		}
-		nodes = append(nodes, line)
+		nodes = append(nodes, strings.TrimSuffix(line, ","))
 	}
 	return "[" + strings.Join(nodes, ",") + "]"
 }
@@ -87,7 +88,7 @@ func TestSyncMerge(t *testing.T) {
 			case strings.HasPrefix(line, `{"kind":"label"`):
 				annotations = append(annotations, line)
 			default:
-				nodes = append(nodes, line)
+				nodes = append(nodes, strings.TrimSuffix(line, ","))
 			}
 		}
 		ok[Status](t, b, fmt.Sprintf(`{"operation":"sync.merge","sessionId":"s","cursor":"a0001","nodes":[%s],"annotations":[%s]}`, strings.Join(nodes, ","), strings.Join(annotations, ",")))
@@ -161,4 +162,27 @@ func snapshotNodes(tb testing.TB, st *Store, id string) []any {
 	}
 	require.NoError(tb, unmarshal([]byte(snapshot(tb, st, id)), &snap))
 	return snap.Nodes
+}
+
+func TestDrainedNodeLinesAreChunkRecordsAsTheyStand(t *testing.T) {
+	st := testStore(t)
+	st.TrackChanges(true)
+	ok[Status](t, st, `{"operation":"snapshot.load","sessionId":"s","snapshot":{"version":1,"sessionId":"s","cursor":"c","activeBranch":"main","nodes":[`+
+		`{"id":"a","parentId":null,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":"one"}},`+
+		`{"id":"b","parentId":"a","branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"assistant","content":"two, with a comma"}},`+
+		`{"id":"c","parentId":"b","branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":"three"}}]}}`)
+	out := string(st.DrainChanges(true))
+	head, body, found := strings.Cut(out, "}\n")
+	require.True(t, found, out)
+	assert.Contains(t, head, `"reset":true,"from":0,"count":3,`)
+	lines := strings.Split(strings.TrimSuffix(body, "\n"), "\n")
+	require.Len(t, lines, 3)
+	assert.True(t, strings.HasSuffix(lines[0], ",") && strings.HasSuffix(lines[1], ",") && !strings.HasSuffix(lines[2], ","), "every node line but the last ends in a comma: %q", lines)
+	// Lines 0 and 1, less the last ",\n", are nodes a and b joined by ",\n":
+	// what the shim stores as a chunk record.
+	var pair []map[string]any
+	require.NoError(t, json.Unmarshal([]byte("["+strings.TrimSuffix(lines[0]+"\n"+lines[1], ",")+"]"), &pair))
+	require.Len(t, pair, 2)
+	assert.Equal(t, "a", pair[0]["id"])
+	assert.Equal(t, "two, with a comma", pair[1]["message"].(map[string]any)["content"])
 }

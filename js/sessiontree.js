@@ -214,7 +214,7 @@ export class SessionTree {
     this._dbName = dbName;
     this._listeners = new Set();
     this._writer = db
-      ? new Writer(db, handle, { gen: stored.gen, metas: stored.sessions.map((s) => s.meta), emit: (e) => this._emit(e), parseChanges })
+      ? new Writer(db, handle, { gen: stored.gen, metas: stored.sessions.map((s) => s.meta), emit: (e) => this._emit(e) })
       : null;
     this._memorySnapshots = new Map(); // for persist: false
     this._warmTask = null;
@@ -605,7 +605,7 @@ export class SessionTree {
     if (failed) return asText ? envText : env;
     const changes = this._handle.drain(false);
     if (changes === "") return asText ? envText : env;
-    for (const b of parseChanges(changes, false)) {
+    for (const b of parseChanges(changes)) {
       const event = { type: b.operation, sessionId: b.sessionId };
       if (b.meta.cursor != null) event.nodeId = b.meta.cursor;
       this._emit(event);
@@ -654,34 +654,21 @@ export class SessionTree {
 }
 
 /**
- * Parse the text of core's DrainChanges: per changed session a header line
- * `{sessionId, operation, reset, from, count, annotationFrom,
- * annotationCount, meta}`, then `count` node lines and `annotationCount`
- * annotation lines (kept as JSON strings: they are stored as they are).
- * Drained without nodes, the text has header lines only and `nodes` and
- * `annotations` are empty.
+ * Parse the text of core's DrainChanges(false): one header line per changed
+ * session, `{sessionId, operation, reset, from, count, annotationFrom,
+ * annotationCount, meta}` (what changed, for events; the Writer reads the
+ * node lines from drainBytes with store.js's parseChangeBytes).
  * @param {string} text
- * @param {boolean} withNodes whether the text was drained with node and annotation lines
- * @returns {{sessionId: string, operation: string, reset: boolean, from: number, count: number, annotationFrom: number, annotationCount: number, meta: object, nodes: string[], annotations: string[]}[]}
+ * @returns {{sessionId: string, operation: string, reset: boolean, from: number, count: number, annotationFrom: number, annotationCount: number, meta: object}[]}
  */
-export function parseChanges(text, withNodes) {
-  const lines = text.split("\n");
+export function parseChanges(text) {
   const blocks = [];
-  for (let i = 0; i < lines.length; ) {
-    if (lines[i] === "") {
-      i++;
-      continue;
-    }
-    const head = JSON.parse(lines[i]);
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    const head = JSON.parse(line);
     head.annotationFrom ??= 0;
     head.annotationCount ??= 0;
-    const n = withNodes ? head.count : 0;
-    const m = withNodes ? head.annotationCount : 0;
-    head.nodes = lines.slice(i + 1, i + 1 + n);
-    head.annotations = lines.slice(i + 1 + n, i + 1 + n + m);
-    if (head.nodes.length !== n || head.annotations.length !== m) throw new Error("sessiontree: truncated change record for session " + JSON.stringify(head.sessionId));
     blocks.push(head);
-    i += 1 + n + m;
   }
   return blocks;
 }

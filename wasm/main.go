@@ -20,6 +20,7 @@
 //	importCancel(id: number)                                      // drops an unfinished job or buffer
 //	warm(budget: number) → done: boolean           // core.Store.WarmSearch: index up to budget nodes
 //	drain(withNodes: boolean) → changes: string    // core.Store.DrainChanges
+//	drainBytes() → changes: Uint8Array             // DrainChanges(true) as UTF-8 bytes
 //	free()                                         // releases the handle's functions
 //
 // Bulk data crosses as one string, never field by field (see
@@ -283,6 +284,14 @@ func newStore(this js.Value, args []js.Value) any {
 		"drain": fn(func(this js.Value, args []js.Value) any {
 			withNodes := len(args) > 0 && args[0].Truthy()
 			return string(st.DrainChanges(withNodes))
+		}),
+		// drainBytes: DrainChanges(true) as UTF-8 bytes, which the shim
+		// cuts into records without decoding the node lines.
+		"drainBytes": fn(func(this js.Value, args []js.Value) any {
+			b := st.DrainChanges(true)
+			out := js.Global().Get("Uint8Array").New(len(b))
+			js.CopyBytesToJS(out, b)
+			return out
 		}),
 	}
 	handle["free"] = js.FuncOf(func(this js.Value, args []js.Value) any {
