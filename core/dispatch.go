@@ -117,19 +117,34 @@ func ErrorEnvelope(err *Error) []byte {
 }
 
 // CallParsed is Call for a caller that parses the answer right away (the
-// browser binding's call, as opposed to callText): a context answer is
-// then pure ASCII, every non-ASCII character written as a \uXXXX escape —
-// the same JSON value, not the same bytes — as long as at most one byte in
-// 16 of it is non-ASCII (otherwise it is Call's answer). A browser's
-// TextDecoder makes a string of ASCII about four times faster than of
-// UTF-8 with a few accents or emoji in it (see appendASCII).
+// browser binding's call, as opposed to callText): an answer of 64 KiB or
+// more is then pure ASCII, every non-ASCII character written as a \uXXXX
+// escape — the same JSON value, not the same bytes — as long as at most
+// one byte in 16 of it is non-ASCII (otherwise it is Call's answer). A
+// browser's TextDecoder makes a string of ASCII about four times faster
+// than of UTF-8 with a few accents or emoji in it (see appendASCII). A
+// context is written escaped in the first place; other answers (a
+// snapshot, a tree, rows, an export) are escaped in one more pass.
 func (st *Store) CallParsed(req []byte) []byte {
 	st.asciiContext = true
-	defer func() { st.asciiContext = false }()
-	return st.Call(req)
+	out := st.Call(req)
+	st.asciiContext = false
+	if len(out) < asciiPassBytes || st.op == "context" {
+		return out
+	}
+	var budget asciiBudget
+	if esc, ok := appendASCII(make([]byte, 0, len(out)+len(out)/8), out, &budget); ok {
+		return esc
+	}
+	return out
 }
 
+// asciiPassBytes: CallParsed escapes answers from this size on; below it
+// the decoding saved is smaller than the pass.
+const asciiPassBytes = 64 << 10
+
 func (st *Store) call(req []byte) (any, *Error) {
+	st.op = "" // set by dispatch once the operation is known
 	if !validUTF8(req) {
 		return nil, invalidf("request is not valid UTF-8")
 	}

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // plainRunByBytes is plainRun one byte at a time: the reference.
@@ -171,5 +174,38 @@ func TestCallParsedEscapesMostlyASCIIContextAndLeavesOtherTextAlone(t *testing.T
 	// Below the free bytes everything is escaped.
 	if esc := contextOf(true, chinese, 3); !isASCII(esc) {
 		t.Fatalf("a small context was not escaped: %s", esc)
+	}
+}
+
+func TestCallParsedEscapesOtherLargeAnswersInOnePass(t *testing.T) {
+	for _, c := range []struct {
+		name, content string
+		escaped       bool
+	}{
+		{"mostly ASCII", strings.Repeat("deploy the pipeline again ", 6) + "café 🙂", true},
+		{"mostly Chinese", strings.Repeat("这是一个关于部署流水线失败的中文消息", 4), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := testStore(t)
+			st.Call([]byte(`{"operation":"create","sessionId":"s"}`))
+			for i := 0; i < 600; i++ {
+				req, _ := json.Marshal(map[string]any{"operation": "append", "sessionId": "s", "message": map[string]any{"role": "user", "content": c.content}})
+				st.Call(req)
+			}
+			for _, req := range []string{`{"operation":"snapshot.save","sessionId":"s"}`, `{"operation":"tree","sessionId":"s"}`, `{"operation":"list","sessionId":"s"}`} {
+				plain := st.Call([]byte(req))
+				parsed := st.CallParsed([]byte(req))
+				require.Greater(t, len(plain), asciiPassBytes, req)
+				assert.False(t, isASCII(plain), req)
+				assert.Equal(t, c.escaped, isASCII(parsed), req)
+				if c.escaped {
+					assert.True(t, jsonSame(t, parsed, plain), "%s: another value", req)
+				} else {
+					assert.Equal(t, string(plain), string(parsed), req)
+				}
+			}
+			small := `{"operation":"session","sessionId":"s"}`
+			assert.Equal(t, string(st.Call([]byte(small))), string(st.CallParsed([]byte(small))), "small answers are left as they are")
+		})
 	}
 }
