@@ -31,7 +31,7 @@ func init() {
 		"node":           {[]string{"sessionId", "nodeId"}, opNode},
 		"branches":       {[]string{"sessionId"}, opBranches},
 		"tree":           {[]string{"sessionId", "showHidden"}, opTree},
-		"tree.rows":      {[]string{"sessionId"}, opTreeRows},
+		"tree.rows":      {[]string{"sessionId", "offset", "limit", "around"}, opTreeRows},
 		"jump":           {[]string{"sessionId", "nodeId"}, opJump},
 		"fork":           {[]string{"sessionId", "nodeId", "newSessionId", "branch"}, opFork},
 		"clone":          {[]string{"sessionId", "newSessionId"}, opClone},

@@ -128,7 +128,16 @@ func (n *Node) previewText() string {
 // falls between whole characters: never inside a combining sequence, a
 // variation sequence or a ZWJ emoji sequence.
 func Preview(text string, max int) string {
+	if p, ok := asciiPreview(text, max); ok {
+		return p
+	}
+	return runePreview(text, max)
+}
+
+// runePreview is Preview, rune by rune.
+func runePreview(text string, max int) string {
 	var b strings.Builder
+	b.Grow(min(len(text), 4*max+8))
 	count := 0
 	space := false
 	prev := rune(0)
@@ -165,10 +174,53 @@ func Preview(text string, max int) string {
 	return b.String()
 }
 
+// asciiPreview is Preview for the common case it can decide from bytes
+// alone: the text up to the cut is ASCII without control characters,
+// leading white space or white space other than single spaces (nothing to
+// collapse), and the byte after the cut, if any, is ASCII too. ok is false
+// when Preview must walk the text rune by rune.
+func asciiPreview(text string, max int) (string, bool) {
+	k := 0
+	for ; k < len(text) && k < max; k++ {
+		c := text[k]
+		if c < 0x20 || c >= 0x7f {
+			return "", false
+		}
+		// A space must be single, inside the text and not the last
+		// character kept (Preview keeps the character after it too).
+		if c == ' ' && (k == 0 || k+1 == len(text) || k+1 == max || text[k+1] <= ' ' || text[k+1] >= 0x7f) {
+			return "", false
+		}
+	}
+	if k == len(text) {
+		return strings.Clone(text), true
+	}
+	rest := k
+	for rest < len(text) && isASCIISpace(text[rest]) {
+		rest++
+	}
+	switch {
+	case rest == len(text):
+		return strings.Clone(text[:k]), true // only white space follows
+	case text[rest] < utf8.RuneSelf:
+		return text[:k] + "…", true // more text follows
+	}
+	return "", false // a character that may extend the last one, or Unicode white space
+}
+
+// isASCIISpace reports whether c is ASCII white space as unicode.IsSpace
+// sees it.
+func isASCIISpace(c byte) bool {
+	return c == ' ' || (c >= '\t' && c <= '\r')
+}
+
 // isExtender reports whether r joins the character before it: combining
 // marks, variation selectors, the zero-width joiner, emoji modifiers and
 // tag characters.
 func isExtender(r rune) bool {
+	if r < 0x300 { // below the first combining mark: most text, decided without the tables
+		return false
+	}
 	switch {
 	case unicode.Is(unicode.Mn, r), unicode.Is(unicode.Me, r), unicode.Is(unicode.Mc, r):
 		return true

@@ -1,5 +1,10 @@
 package core
 
+import (
+	"slices"
+	"sort"
+)
+
 // Row flags of the value of tree.rows (bit values of its "flags" column).
 const (
 	rowOnPath     = 1 << iota // on the root→cursor path
@@ -13,7 +18,7 @@ const (
 // order, in a columnar form for views of large sessions (the explorer's
 // panel). Encoded by hand, without reflection, and without the ASCII text,
 // it is about half the bytes of tree and several times faster to make —
-// what decides the first paint of a 100,000-node session in the browser.
+// what decides the first paint of a large session in the browser.
 //
 //	{"sessionId","cursor","activeBranch","count":N,
 //	 "branches":[names],"kinds":[names],"roles":[names],
@@ -23,161 +28,385 @@ const (
 //	 2 cursor, 4 hidden, 8 hiddenRoot, 16 preferred],
 //	 "tipOf":[[row, branch index]…],"label":[[row, label]…]}
 //
+// A window (optional request fields, all integers are row indexes in
+// display order, 0 first):
+//
+//   - "offset": the first row to send (0 … count; default 0);
+//   - "limit": how many rows to send at most (≥ 0; default: all that follow);
+//   - "around": a node id instead of "offset": the window of "limit" rows
+//     (required with "around") is centred on that node's row and moved to
+//     fit inside 0 … count.
+//
+// With any of them the value gains "offset" (the first row sent) after
+// "count"; "count" stays the number of rows of the whole session, the
+// columns hold only the rows sent (count − offset at most), and "parent",
+// "tipOf" and "label" keep whole-session row indexes (a parent may lie
+// outside the window). The name tables list only the names the window
+// uses. Without a window field the value is exactly the one above.
+// Errors: INVALID_ARGUMENT naming the field when "offset" or "limit" is not
+// an integer in range (offset past count included), when "around" is not a
+// string, comes without "limit" or with "offset"; NODE_NOT_FOUND when
+// "around" names no node of the session. Previews are made only for the
+// rows sent, so a window of a 1,000,000-node session answers in
+// milliseconds once the display order (a walk over integers) is known.
+//
 // static/tree-model.js rowsFromColumns turns it back into tree rows.
 func opTreeRows(st *Store, r *request) (any, *Error) {
 	s, err := r.existing(st)
 	if err != nil {
 		return nil, err
 	}
-	t := s.tree()
-	return RawMessage(appendTreeRows(make([]byte, 0, 96*len(t.Rows)+256), &t)), nil
+	w, err := r.rowWindow()
+	if err != nil {
+		return nil, err
+	}
+	v := &treeRows{s: s, windowed: w.windowed}
+	v.order, v.rowOf, v.start = s.rowOrder()
+	v.from, v.to = w.from(len(v.order))
+	if w.around != "" {
+		i, err := s.lookup(w.around)
+		if err != nil {
+			return nil, err
+		}
+		v.from, v.to = centred(int(v.rowOf[i]), w.limit, len(v.order))
+	} else if w.offset > len(v.order) {
+		return nil, invalidf("field \"offset\" is %d, past the last row (the session has %d rows)", w.offset, len(v.order))
+	}
+	return v, nil
 }
 
-// appendTreeRows appends the columnar form of t (see opTreeRows).
-func appendTreeRows(b []byte, t *Tree) []byte {
-	rows := t.Rows
-	rowOf := make(map[string]int, len(rows))
-	for i := range rows {
-		rowOf[rows[i].ID] = i
+// rowWindow is the window fields of a tree.rows request (see opTreeRows).
+type rowWindow struct {
+	windowed bool
+	offset   int
+	limit    int // -1: no limit
+	around   string
+}
+
+// from returns the rows [from, to) the window asks of count rows when it
+// is given by offset and limit.
+func (w rowWindow) from(count int) (int, int) {
+	from := min(w.offset, count)
+	to := count
+	if w.limit >= 0 && from+w.limit < to {
+		to = from + w.limit
 	}
-	type table struct {
-		names []string
-		index map[string]int
+	return from, to
+}
+
+// centred returns the rows [from, to) of a window of limit rows around
+// row at, moved to fit in 0 … count.
+func centred(at, limit, count int) (int, int) {
+	if limit >= count {
+		return 0, count
 	}
-	intern := func(tb *table, name string) int {
-		if i, ok := tb.index[name]; ok {
-			return i
+	from := at - limit/2
+	from = max(0, min(from, count-limit))
+	return from, from + limit
+}
+
+// rowWindow reads the window fields of a tree.rows request.
+func (r *request) rowWindow() (rowWindow, *Error) {
+	w := rowWindow{limit: -1}
+	var err *Error
+	if r.has("offset") {
+		if w.offset, err = r.rowCount("offset"); err != nil {
+			return w, err
 		}
-		tb.index[name] = len(tb.names)
-		tb.names = append(tb.names, name)
-		return len(tb.names) - 1
+		w.windowed = true
 	}
-	branches := &table{index: map[string]int{}}
-	kinds := &table{index: map[string]int{}}
-	roles := &table{index: map[string]int{}}
-	branchOf := make([]int, len(rows))
-	kindOf := make([]int, len(rows))
-	roleOf := make([]int, len(rows))
-	for i := range rows {
-		branchOf[i] = intern(branches, rows[i].Branch)
-		kindOf[i] = intern(kinds, rows[i].Kind)
-		roleOf[i] = intern(roles, rows[i].Role)
-	}
-	for i := range rows {
-		if rows[i].TipOf != "" {
-			intern(branches, rows[i].TipOf)
+	if r.has("limit") {
+		if w.limit, err = r.rowCount("limit"); err != nil {
+			return w, err
 		}
+		w.windowed = true
+	}
+	if r.has("around") {
+		switch {
+		case r.has("offset"):
+			return w, invalidf("field \"around\" cannot be given with \"offset\"; give one of them")
+		case !r.has("limit"):
+			return w, invalidf("field \"around\" needs \"limit\", the number of rows to send around the node")
+		}
+		if w.around, err = r.str("around"); err != nil {
+			return w, err
+		}
+		if w.around == "" {
+			return w, invalidf("field \"around\" must be a node id, not empty")
+		}
+		w.windowed = true
+	}
+	return w, nil
+}
+
+// maxRowIndex bounds the integers of a tree.rows window (2³¹ − 1).
+const maxRowIndex = 1<<31 - 1
+
+// rowCount returns a field that must be an integer from 0 to maxRowIndex.
+func (r *request) rowCount(field string) (int, *Error) {
+	var v float64
+	if unmarshal(r.fields[field], &v) != nil || v < 0 || v > maxRowIndex || v != float64(int(v)) {
+		return 0, invalidf("field %q must be an integer from 0 to %d", field, maxRowIndex)
+	}
+	return int(v), nil
+}
+
+// rowOrder returns the nodes in the display order of tree's rows (a
+// preorder walk, roots and children in append order), each node's row
+// (rowOf[node]) and the children lists of childLists (start). A loop over
+// integers: no text, no per-node allocation.
+func (s *Session) rowOrder() (order, rowOf, start []int32) {
+	start, list, roots := s.childLists()
+	n := len(s.nodes)
+	order = make([]int32, 0, n)
+	rowOf = make([]int32, n)
+	stack := make([]int32, 0, 64)
+	for k := len(roots) - 1; k >= 0; k-- {
+		stack = append(stack, roots[k])
+	}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for {
+			rowOf[i] = int32(len(order))
+			order = append(order, i)
+			kids := list[start[i]:start[i+1]]
+			if len(kids) == 0 {
+				break
+			}
+			for k := len(kids) - 1; k > 0; k-- {
+				stack = append(stack, kids[k])
+			}
+			i = kids[0] // a linear run continues without the stack
+		}
+	}
+	return order, rowOf, start
+}
+
+// treeRows is the value of tree.rows for the rows [from, to) of order; it
+// writes itself into the reply (jsonAppender), so the bytes are copied once.
+type treeRows struct {
+	s            *Session
+	order, rowOf []int32
+	start        []int32
+	from, to     int
+	windowed     bool
+}
+
+// names is a table of names in order of first use, for the name columns.
+type names struct {
+	list  []string
+	index map[string]int
+	last  int // index of the name asked last (consecutive rows mostly share one)
+}
+
+func newNames() *names { return &names{index: map[string]int{}, last: -1} }
+
+// of returns the index of name, adding it when new.
+func (t *names) of(name string) int {
+	if t.last >= 0 && t.list[t.last] == name {
+		return t.last
+	}
+	i, ok := t.index[name]
+	if !ok {
+		i = len(t.list)
+		t.index[name] = i
+		t.list = append(t.list, name)
+	}
+	t.last = i
+	return i
+}
+
+// rowMark is a sparse column entry: a row and a text (a branch tip's
+// branch, a label).
+type rowMark struct {
+	row  int32
+	text string
+}
+
+// sparse returns the marks of the nodes in m whose rows lie in [from, to),
+// by row.
+func sparse(m map[int32]string, rowOf []int32, from, to int) []rowMark {
+	var out []rowMark
+	for i, text := range m {
+		if r := int(rowOf[i]); r >= from && r < to {
+			out = append(out, rowMark{int32(r), text})
+		}
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].row < out[b].row })
+	return out
+}
+
+func (v *treeRows) appendJSON(b []byte) []byte {
+	s := v.s
+	rows := v.order[v.from:v.to]
+	// Previews first: they are most of the bytes, so their lengths size
+	// the reply once.
+	size := 512
+	for _, i := range rows {
+		n := s.nodes[i]
+		size += len(n.previewText()) + len(n.ID) + 40
+	}
+	b = slices.Grow(b, size)
+
+	tipOf := make(map[int32]string, len(s.branches))
+	for _, br := range s.branches {
+		if br.tip >= 0 {
+			tipOf[br.tip] = br.name
+		}
+	}
+	tips := sparse(tipOf, v.rowOf, v.from, v.to)
+	labels := sparse(s.labels, v.rowOf, v.from, v.to)
+
+	branches, kinds, roles := newNames(), newNames(), newNames()
+	nameCol := make([]int32, 3*len(rows))
+	for k, i := range rows {
+		n := s.nodes[i]
+		nameCol[3*k] = int32(branches.of(n.Branch))
+		nameCol[3*k+1] = int32(kinds.of(n.Kind))
+		nameCol[3*k+2] = int32(roles.of(n.Role()))
+	}
+	for _, t := range tips {
+		branches.of(t.text)
 	}
 
 	b = append(b, `{"sessionId":`...)
-	b = appendString(b, t.SessionID)
+	b = appendString(b, s.id)
 	b = append(b, `,"cursor":`...)
-	if t.Cursor == nil {
+	if s.cursor < 0 {
 		b = append(b, "null"...)
 	} else {
-		b = appendString(b, *t.Cursor)
+		b = appendString(b, s.nodes[s.cursor].ID)
 	}
 	b = append(b, `,"activeBranch":`...)
-	b = appendString(b, t.ActiveBranch)
+	b = appendString(b, s.active)
 	b = append(b, `,"count":`...)
-	b = appendInt(b, len(rows))
-	names := func(key string, list []string) {
-		b = append(b, ',')
-		b = appendKey(b, key)
-		b = append(b, '[')
-		for i, n := range list {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, n)
-		}
-		b = append(b, ']')
+	b = appendInt(b, len(v.order))
+	if v.windowed {
+		b = append(b, `,"offset":`...)
+		b = appendInt(b, v.from)
 	}
-	column := func(key string, value func(i int) int) {
-		b = append(b, ',')
-		b = appendKey(b, key)
-		b = append(b, '[')
-		for i := range rows {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendInt(b, value(i))
-		}
-		b = append(b, ']')
-	}
-	names("branches", branches.names)
-	names("kinds", kinds.names)
-	names("roles", roles.names)
-	ids := make([]string, len(rows))
-	previews := make([]string, len(rows))
-	for i := range rows {
-		ids[i] = rows[i].ID
-		previews[i] = rows[i].Preview
-	}
-	names("id", ids)
-	column("parent", func(i int) int {
-		if rows[i].ParentID == nil {
-			return -1
-		}
-		return rowOf[*rows[i].ParentID]
-	})
-	column("branch", func(i int) int { return branchOf[i] })
-	column("kind", func(i int) int { return kindOf[i] })
-	column("role", func(i int) int { return roleOf[i] })
-	names("preview", previews)
-	column("depth", func(i int) int { return rows[i].Depth })
-	column("childCount", func(i int) int { return rows[i].ChildCount })
-	column("flags", func(i int) int {
-		r := &rows[i]
-		f := 0
-		if r.OnPath {
-			f |= rowOnPath
-		}
-		if r.Cursor {
-			f |= rowCursor
-		}
-		if r.Hidden {
-			f |= rowHidden
-		}
-		if r.HiddenRoot {
-			f |= rowHiddenRoot
-		}
-		if r.Preferred {
-			f |= rowPreferred
-		}
-		return f
-	})
-	b = append(b, `,"tipOf":[`...)
-	first := true
-	for i := range rows {
-		if rows[i].TipOf == "" {
-			continue
-		}
-		if !first {
+	b = appendNames(b, `,"branches":[`, branches.list)
+	b = appendNames(b, `,"kinds":[`, kinds.list)
+	b = appendNames(b, `,"roles":[`, roles.list)
+
+	b = append(b, `,"id":[`...)
+	for k, i := range rows {
+		if k > 0 {
 			b = append(b, ',')
 		}
-		first = false
+		b = appendString(b, s.nodes[i].ID)
+	}
+	b = append(b, `],"parent":[`...)
+	for k, i := range rows {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		p := -1
+		if s.parent[i] >= 0 {
+			p = int(v.rowOf[s.parent[i]])
+		}
+		b = appendInt(b, p)
+	}
+	for c, key := range []string{`],"branch":[`, `],"kind":[`, `],"role":[`} {
+		b = append(b, key...)
+		for k := range rows {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = appendInt(b, int(nameCol[3*k+c]))
+		}
+	}
+	b = append(b, `],"preview":[`...)
+	for k, i := range rows {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, s.nodes[i].previewText())
+	}
+	b = append(b, `],"depth":[`...)
+	for k, i := range rows {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = appendInt(b, int(s.depth[i]))
+	}
+	b = append(b, `],"childCount":[`...)
+	for k, i := range rows {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = appendInt(b, int(v.start[i+1]-v.start[i]))
+	}
+	b = append(b, `],"flags":[`...)
+	b = v.appendFlags(b, rows)
+	b = append(b, `],"tipOf":[`...)
+	for k, t := range tips {
+		if k > 0 {
+			b = append(b, ',')
+		}
 		b = append(b, '[')
-		b = appendInt(b, i)
+		b = appendInt(b, int(t.row))
 		b = append(b, ',')
-		b = appendInt(b, branches.index[rows[i].TipOf])
+		b = appendInt(b, branches.index[t.text])
 		b = append(b, ']')
 	}
 	b = append(b, `],"label":[`...)
-	first = true
-	for i := range rows {
-		if rows[i].Label == "" {
-			continue
-		}
-		if !first {
+	for k, l := range labels {
+		if k > 0 {
 			b = append(b, ',')
 		}
-		first = false
 		b = append(b, '[')
-		b = appendInt(b, i)
+		b = appendInt(b, int(l.row))
 		b = append(b, ',')
-		b = appendString(b, rows[i].Label)
+		b = appendString(b, l.text)
 		b = append(b, ']')
 	}
 	return append(b, "]}"...)
+}
+
+// appendFlags appends the flags column of rows (see the row flags).
+func (v *treeRows) appendFlags(b []byte, rows []int32) []byte {
+	s := v.s
+	onPath := make([]bool, len(s.nodes))
+	for _, i := range s.path(s.cursor) {
+		onPath[i] = true
+	}
+	hidden, preferred := s.hiddenFlags(), s.preferredFlags()
+	for k, i := range rows {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		f := 0
+		if onPath[i] {
+			f |= rowOnPath
+		}
+		if i == s.cursor {
+			f |= rowCursor
+		}
+		if hidden != nil && hidden[i] {
+			f |= rowHidden
+		}
+		if len(s.hiddenRoots) > 0 && s.hiddenRoots[i] {
+			f |= rowHiddenRoot
+		}
+		if preferred != nil && preferred[i] {
+			f |= rowPreferred
+		}
+		b = appendInt(b, f)
+	}
+	return b
+}
+
+// appendNames appends head, the names as JSON strings and nothing else
+// (the caller closes the array).
+func appendNames(b []byte, head string, list []string) []byte {
+	b = append(b, head...)
+	for k, n := range list {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, n)
+	}
+	return append(b, ']')
 }

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -118,4 +119,145 @@ func BenchmarkTreeRows(b *testing.B) {
 			}
 		})
 	}
+}
+
+// windowColumns is a windowed value of tree.rows: the columns plus the
+// first row sent.
+type windowColumns struct {
+	treeColumns
+	Offset *int `json:"offset"`
+}
+
+// rowsOf rebuilds the rows of a window; full is the whole session's rows,
+// which name the parents a window's parent indexes point at.
+func (c windowColumns) rowsOf(tb testing.TB, full []TreeRow) []TreeRow {
+	tb.Helper()
+	require.NotNil(tb, c.Offset, "a windowed value has an offset")
+	off := *c.Offset
+	out := make([]TreeRow, len(c.ID))
+	for k := range out {
+		var parent *string
+		if p := c.Parent[k]; p >= 0 {
+			parent = &full[p].ID
+		}
+		f := c.Flags[k]
+		out[k] = TreeRow{
+			ID: c.ID[k], ParentID: parent, Branch: c.Branches[c.Branch[k]], Kind: c.Kinds[c.Kind[k]], Role: c.Roles[c.Role[k]],
+			Preview: c.Preview[k], Depth: c.Depth[k], ChildCount: c.ChildCount[k],
+			OnPath: f&rowOnPath != 0, Cursor: f&rowCursor != 0, Hidden: f&rowHidden != 0, HiddenRoot: f&rowHiddenRoot != 0, Preferred: f&rowPreferred != 0,
+		}
+	}
+	for _, t := range c.TipOf {
+		require.True(tb, t[0] >= off && t[0] < off+len(out), "tipOf row %d lies in the window", t[0])
+		out[t[0]-off].TipOf = c.Branches[t[1]]
+	}
+	for _, raw := range c.Label {
+		var pair [2]RawMessage
+		require.NoError(tb, unmarshal(raw, &pair))
+		var i int
+		require.NoError(tb, unmarshal(pair[0], &i))
+		require.True(tb, i >= off && i < off+len(out), "label row %d lies in the window", i)
+		require.NoError(tb, unmarshal(pair[1], &out[i-off].Label))
+	}
+	return out
+}
+
+func TestTreeRowsWindow(t *testing.T) {
+	st := testStore(t)
+	buildBranchy(t, st, "w")
+	annotateBranchy(t, st, "w")
+	// n0001 system, n0002 user (label), n0003 (hidden, preferred above it),
+	// n0004 (tip of main-2, label, preferred), n0005 summary, n0006 user (cursor)
+	full := ok[treeColumns](t, st, `{"operation":"tree.rows","sessionId":"w"}`).rows(t)
+	require.Len(t, full, 6)
+	window := func(tb testing.TB, fields string) windowColumns {
+		tb.Helper()
+		return ok[windowColumns](tb, st, `{"operation":"tree.rows","sessionId":"w",`+fields+`}`)
+	}
+
+	t.Run("every offset and limit gives the matching slice of the whole rows", func(t *testing.T) {
+		for offset := 0; offset <= 6; offset++ {
+			for limit := 0; limit <= 7; limit++ {
+				c := window(t, `"offset":`+strconv.Itoa(offset)+`,"limit":`+strconv.Itoa(limit))
+				to := min(6, offset+limit)
+				assert.Equal(t, 6, c.Count, "count is the whole session's")
+				assert.Equal(t, offset, *c.Offset)
+				assert.Equal(t, full[offset:to], c.rowsOf(t, full), "offset %d limit %d", offset, limit)
+			}
+		}
+	})
+	t.Run("an offset alone gives every row from it; a limit alone the first rows", func(t *testing.T) {
+		c := window(t, `"offset":4`)
+		assert.Equal(t, []string{"n0005", "n0006"}, c.ID)
+		assert.Equal(t, []int{0, 4}, c.Parent, "parents are whole-session rows")
+		assert.Equal(t, []string{"budget"}, c.Branches, "the tables list only the window's names")
+		assert.Equal(t, [][2]int{{5, 0}}, c.TipOf)
+		c = window(t, `"limit":2`)
+		assert.Equal(t, []string{"n0001", "n0002"}, c.ID)
+		assert.Equal(t, 0, *c.Offset)
+		assert.Equal(t, []string{"system", "user"}, c.Roles)
+		assert.Equal(t, []RawMessage{RawMessage(`[1,"the question"]`)}, c.Label)
+	})
+	t.Run("a window around a node is centred on its row and kept inside the rows", func(t *testing.T) {
+		for _, tc := range []struct {
+			around     string
+			limit      int
+			offset     int
+			ids        []string
+			cursorSeen bool
+		}{
+			{"n0004", 3, 2, []string{"n0003", "n0004", "n0005"}, false},
+			{"n0001", 3, 0, []string{"n0001", "n0002", "n0003"}, false},
+			{"n0006", 3, 3, []string{"n0004", "n0005", "n0006"}, true},
+			{"n0006", 1, 5, []string{"n0006"}, true},
+			{"n0003", 100, 0, []string{"n0001", "n0002", "n0003", "n0004", "n0005", "n0006"}, true},
+		} {
+			c := window(t, `"around":"`+tc.around+`","limit":`+strconv.Itoa(tc.limit))
+			assert.Equal(t, tc.offset, *c.Offset, "around %s limit %d", tc.around, tc.limit)
+			assert.Equal(t, tc.ids, c.ID, "around %s limit %d", tc.around, tc.limit)
+			assert.Equal(t, full[tc.offset:tc.offset+len(tc.ids)], c.rowsOf(t, full))
+			seen := false
+			for _, f := range c.Flags {
+				seen = seen || f&rowCursor != 0
+			}
+			assert.Equal(t, tc.cursorSeen, seen)
+		}
+	})
+	t.Run("without a window field the value has no offset", func(t *testing.T) {
+		raw := string(do(t, st, `{"operation":"tree.rows","sessionId":"w"}`).Value)
+		assert.NotContains(t, raw, `"offset"`)
+		assert.Contains(t, string(do(t, st, `{"operation":"tree.rows","sessionId":"w","offset":0}`).Value), `"count":6,"offset":0,"branches"`)
+	})
+	t.Run("an empty session gives an empty window", func(t *testing.T) {
+		ok[Status](t, st, `{"operation":"create","sessionId":"none"}`)
+		c := ok[windowColumns](t, st, `{"operation":"tree.rows","sessionId":"none","offset":0,"limit":50}`)
+		assert.Equal(t, 0, c.Count)
+		assert.Equal(t, 0, *c.Offset)
+		assert.Empty(t, c.ID)
+	})
+	t.Run("bad window values are INVALID_ARGUMENT naming the field", func(t *testing.T) {
+		for _, tc := range []struct{ name, fields, field string }{
+			{"a negative offset", `"offset":-1`, `"offset"`},
+			{"a fractional offset", `"offset":1.5`, `"offset"`},
+			{"an offset as a string", `"offset":"2"`, `"offset"`},
+			{"an offset past the rows", `"offset":7`, `"offset"`},
+			{"a huge offset", `"offset":1e300`, `"offset"`},
+			{"a negative limit", `"limit":-3`, `"limit"`},
+			{"a limit as a boolean", `"limit":true`, `"limit"`},
+			{"a limit too large", `"limit":4294967296`, `"limit"`},
+			{"around without a limit", `"around":"n0002"`, `"around"`},
+			{"around with an offset", `"around":"n0002","offset":1,"limit":2`, `"around"`},
+			{"around as a number", `"around":2,"limit":2`, `"around"`},
+			{"an empty around", `"around":"","limit":2`, `"around"`},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				msg := fails(t, st, `{"operation":"tree.rows","sessionId":"w",`+tc.fields+`}`, InvalidArgument)
+				assert.Contains(t, msg, tc.field)
+			})
+		}
+		t.Run("an unknown node around is NODE_NOT_FOUND", func(t *testing.T) {
+			msg := fails(t, st, `{"operation":"tree.rows","sessionId":"w","around":"nope","limit":2}`, NodeNotFound)
+			assert.Equal(t, `node "nope" is not in session "w"`, msg)
+		})
+	})
 }
