@@ -50,6 +50,11 @@ type Session struct {
 	hiddenRoots map[int32]bool   // nodes whose subtree is hidden
 	preferred   int32            // end of the preferred path, -1 for none
 
+	// rows is the display order of tree.rows, kept while no node is
+	// added (nodes are append-only, so their count says whether it is
+	// still right; see rowOrder).
+	rows *rowOrderCache
+
 	search *searchIndex // the store's search index while the session is live in a store
 
 	// warming is the index WarmSearch is adding this session to, and
