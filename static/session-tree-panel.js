@@ -35,6 +35,20 @@ const CONTEXT_PAGE = 60;
 /** Sessions with more rows than this take appends incrementally (no full `tree` call). */
 export const INCREMENTAL_ROWS = 2000;
 
+/**
+ * Sessions with more nodes than this paint the rows around the cursor
+ * first (a `tree.rows` window of FIRST_WINDOW rows) and take the whole
+ * rows afterwards in slices of FILL_SLICE rows, the page answering input
+ * between slices (see _load).
+ */
+export const WINDOW_NODES = 50000;
+
+/** Rows of the first window, centred on the cursor (and of the windows fetched on scroll). */
+export const FIRST_WINDOW = 400;
+
+/** Rows per `tree.rows` call while the whole rows of a large session load. */
+export const FILL_SLICE = 25000;
+
 /** Paths longer than this (nodes) skip the `context` call (see _load). */
 export const CONTEXT_MAX_PATH = 5000;
 
@@ -80,6 +94,7 @@ export class SessionTreePanel extends HTMLElement {
     this._tree = null;
     this._unsubscribe = null;
     this._value = null; // value of tree
+    this._partial = null; // while a large session's rows load: {count, offset, loaded} (whole row count, window's first row, rows filled)
     this._layout = { items: [], shown: 0 };
     this._indexOf = new Map(); // node id → index in the tree rows
     this._rowById = new Map(); // {get, has}: id → tree row
@@ -327,7 +342,9 @@ export class SessionTreePanel extends HTMLElement {
 
   /**
    * Select a node, unfold what hides it, scroll it into view and focus the
-   * tree. Returns false when the node is not in the session.
+   * tree. Returns false when the node is not in the session — or, while a
+   * large session's rows load, not yet among the rows the panel has (the
+   * search hits wait for them).
    * @param {string} id
    * @returns {boolean}
    */
@@ -545,6 +562,7 @@ export class SessionTreePanel extends HTMLElement {
     const id = this.sessionId;
     const seq = ++this._refreshSeq;
     if (!this._tree || id === null) {
+      this._partial = null;
       this._value = null;
       this._setRows([]);
       this._renderHead(null);
@@ -555,10 +573,12 @@ export class SessionTreePanel extends HTMLElement {
     // follows after the browser had a chance to paint.
     const t0 = performance.now();
     const sessEnv = await this._tree.call({ operation: "session", sessionId: id });
-    const treeEnv = await this._treeValue(id);
+    const windowed = sessEnv.ok && sessEnv.value.nodeCount > WINDOW_NODES;
+    const treeEnv = (windowed && (await this._firstWindow(id, sessEnv.value.cursor))) || (await this._treeValue(id));
     const t1 = performance.now();
     if (seq !== this._refreshSeq || id !== this.sessionId) return;
     if (!treeEnv.ok) {
+      this._partial = null;
       this._value = null;
       this._setRows([]);
       this._renderHead(null);
@@ -567,13 +587,27 @@ export class SessionTreePanel extends HTMLElement {
       return;
     }
     this._setStatus("");
+    const anchor = this._screenOffset(this._active);
+    const partial = treeEnv.value.rows.length < treeEnv.value.count;
+    this._partial = partial ? { count: treeEnv.value.count, offset: treeEnv.value.offset, loaded: 0 } : null;
     this._value = treeEnv.value;
     this._session = sessEnv.ok ? sessEnv.value : null;
     this._setRows(treeEnv.value.rows);
-    if (this._active === null || (!this._active.startsWith("gap:") && !this._rowById.has(this._active))) this._active = treeEnv.value.cursor;
+    if (this._active === null || (!this._active.startsWith("gap:") && !this._rowById.has(this._active) && !partial)) this._active = treeEnv.value.cursor;
+    // A large session shows the window around the cursor: the highlighted
+    // row stays where it was on screen, else the cursor is centred.
+    this._placing = partial; // no window fetched for the scroll position before it is set
     this._relayout();
+    if (partial && !this._scrollRowTo(this._active, anchor)) this._scrollRowTo(treeEnv.value.cursor, null);
+    this._placing = false;
     this._renderHead(treeEnv.value);
-    /** Where the last full load spent its time, in ms: `tree` call and the panel's own work. */
+    /**
+     * Where the last load spent its time, in ms: `tree` (the session and
+     * tree.rows calls — for a large session the first window only), `layout`
+     * (the panel's own work until the first paint), `context`, and for a
+     * large session `allRows` (from the start until every row is in and laid
+     * out) and `slices` (tree.rows calls that took them).
+     */
     this.lastTimings = { startedAt: t0, tree: t1 - t0, layout: performance.now() - t1 };
     await new Promise((resolve) => setTimeout(resolve, 0));
     if (seq !== this._refreshSeq || id !== this.sessionId) return;
@@ -586,6 +620,102 @@ export class SessionTreePanel extends HTMLElement {
     this._ctx = ctxEnv?.ok ? { messages: { length: ctxEnv.value.messages.length }, state: ctxEnv.value.state } : { messages: null, state: null };
     this.lastTimings.context = performance.now() - t2;
     await this._renderContext(this._ctx);
+    if (this._partial) await this._fillRows(seq, id, t0);
+  }
+
+  /**
+   * The first window of a large session: FIRST_WINDOW rows around the
+   * cursor (or the first rows), as an envelope shaped like _treeValue's
+   * with `count` and `offset`; null when the core cannot answer a window
+   * (an older core), so the caller takes the whole rows.
+   */
+  async _firstWindow(sessionId, cursor) {
+    if (this._ops.get("tree.rows") === false) return null;
+    const where = typeof cursor === "string" ? { around: cursor } : { offset: 0 };
+    const env = await this._call({ operation: "tree.rows", sessionId, ...where, limit: FIRST_WINDOW });
+    if (env.ok && typeof env.value.offset === "number") return { ok: true, value: rowsFromColumns(env.value) };
+    if (!env.ok && env.error.code === "SESSION_NOT_FOUND") return env;
+    return null;
+  }
+
+  /**
+   * Take every row of a large session in slices of FILL_SLICE rows, giving
+   * the page a task boundary between slices (scrolling, keys and clicks
+   * stay live), then lay out the whole tree as for a small session, the
+   * highlighted row kept where it was on screen. Stops, leaving the window,
+   * when the session changes meanwhile (the load starts again) or another
+   * session is shown.
+   */
+  async _fillRows(seq, id, t0) {
+    const count = this._partial.count;
+    const rows = new Array(count);
+    const stale = () => seq !== this._refreshSeq || id !== this.sessionId || this._again;
+    let value = null;
+    let slices = 0;
+    for (let offset = 0; offset < count; offset += FILL_SLICE) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (stale()) return;
+      const t = performance.now();
+      const env = await this._call({ operation: "tree.rows", sessionId: id, offset, limit: FILL_SLICE });
+      slices += performance.now() - t;
+      if (stale()) return;
+      if (!env.ok || env.value.count !== count) {
+        this._again = true; // the session changed under the slices: load it again
+        return;
+      }
+      value = rowsFromColumns(env.value, rows);
+      this._partial.loaded = Math.min(count, offset + FILL_SLICE);
+      this._renderHead(this._value);
+    }
+    // Keep the highlighted row where it is on screen.
+    const screen = this._screenOffset(this._active);
+    this._partial = null;
+    this._value = { sessionId: value.sessionId, cursor: value.cursor, activeBranch: value.activeBranch, rows, count, offset: 0 };
+    this._setRows(rows);
+    this._relayout();
+    if (screen !== null) this._scrollRowTo(this._active, screen);
+    this.lastTimings.allRows = performance.now() - t0;
+    this.lastTimings.slices = slices;
+    await this._renderContext(this._ctx);
+    if (this._search.value.trim() !== "") await this._runSearch();
+  }
+
+  /**
+   * While a large session's rows load: the first row in view when rows in
+   * view lie outside the window, else -1.
+   */
+  _outsideWindow() {
+    const first = Math.floor(this._scroller.scrollTop / ROW_HEIGHT);
+    const last = Math.min(this._partial.count, Math.ceil((this._scroller.scrollTop + (this._scroller.clientHeight || 600)) / ROW_HEIGHT));
+    return first < this._partial.offset || last > this._partial.offset + (this._value?.rows.length ?? 0);
+  }
+
+  /**
+   * While a large session's rows load: fetch the window around the rows
+   * scrolled into view while they lie outside it (one call at a time, each
+   * for where the view is when it starts).
+   */
+  async _moveWindow() {
+    if (this._moving) return;
+    this._moving = true;
+    try {
+      while (this._partial && this._outsideWindow()) {
+        const want = Math.floor(this._scroller.scrollTop / ROW_HEIGHT);
+        const seq = this._refreshSeq;
+        const id = this.sessionId;
+        const offset = Math.max(0, Math.min(want - FIRST_WINDOW / 2, this._partial.count - FIRST_WINDOW));
+        if (offset === this._partial.offset) return;
+        const env = await this._call({ operation: "tree.rows", sessionId: id, offset, limit: FIRST_WINDOW });
+        if (seq !== this._refreshSeq || id !== this.sessionId || !this._partial || !env.ok || env.value.count !== this._partial.count) return;
+        const value = rowsFromColumns(env.value);
+        this._partial.offset = value.offset;
+        this._value = { ...this._value, rows: value.rows };
+        this._setRows(value.rows);
+        this._relayout();
+      }
+    } finally {
+      this._moving = false;
+    }
   }
 
   /**
@@ -636,8 +766,10 @@ export class SessionTreePanel extends HTMLElement {
       return i === undefined || itemOfRow[i] < 0 ? undefined : itemOfRow[i];
     };
     this._itemIndex = { get, has: (key) => get(key) !== undefined };
-    this._spacer.style.height = `${this._layout.items.length * ROW_HEIGHT}px`;
-    if (this._active !== null && !this._itemIndex.has(this._active)) {
+    // While a large session loads, the spacer is as tall as all its rows
+    // and the window's items sit at the window's rows.
+    this._spacer.style.height = `${(this._partial ? this._partial.count : this._layout.items.length) * ROW_HEIGHT}px`;
+    if (this._active !== null && !this._itemIndex.has(this._active) && !this._partial) {
       // The highlighted node went out of view: highlight its nearest shown ancestor.
       let at = this._active.startsWith("gap:") ? null : this._parentOf.get(this._active);
       while (at !== null && at !== undefined && !this._itemIndex.has(at)) at = this._parentOf.get(at);
@@ -657,11 +789,13 @@ export class SessionTreePanel extends HTMLElement {
     const title = this._session?.title || value.sessionId;
     this._title.textContent = title;
     this._title.title = value.sessionId;
-    const n = value.rows.length;
-    const b = this._branchNames.size;
+    const partial = this._partial;
+    const n = partial ? partial.count : value.rows.length;
+    const b = partial ? this._session?.branchCount ?? this._branchNames.size : this._branchNames.size;
     const shown = this._layout.shown;
     const parts = [`${n.toLocaleString("en")} ${n === 1 ? "node" : "nodes"}`, `${b} ${b === 1 ? "branch" : "branches"}`, `on ${value.activeBranch}`];
-    if (shown !== n) parts.splice(1, 0, `${shown.toLocaleString("en")} shown`);
+    if (partial) parts.push(`loading rows ${Math.floor((100 * partial.loaded) / n)}%`);
+    else if (shown !== n) parts.splice(1, 0, `${shown.toLocaleString("en")} shown`);
     this._stats.textContent = parts.join(" · ");
   }
 
@@ -677,8 +811,13 @@ export class SessionTreePanel extends HTMLElement {
 
   _renderRows() {
     const items = this._layout.items;
-    const { start, end } = visibleWindow(items.length, this._scroller.scrollTop, this._scroller.clientHeight || 600, ROW_HEIGHT);
-    this._rows.style.transform = `translateY(${start * ROW_HEIGHT}px)`;
+    const base = this._partial?.offset ?? 0; // rows above the first item (a window of a large session)
+    const viewport = this._scroller.clientHeight || 600;
+    const top = this._scroller.scrollTop - base * ROW_HEIGHT;
+    let { start, end } = visibleWindow(items.length, top, viewport, ROW_HEIGHT);
+    if (top + viewport < 0) start = end = 0;
+    if (this._partial && !this._placing && this._outsideWindow()) this._moveWindow();
+    this._rows.style.transform = `translateY(${(base + start) * ROW_HEIGHT}px)`;
     const out = [];
     for (let i = start; i < end; i++) out.push(this._rowElement(items[i], i));
     this._rows.replaceChildren(...out);
@@ -765,7 +904,7 @@ export class SessionTreePanel extends HTMLElement {
     this._active = key;
     const i = this._itemIndex.get(key);
     if (scroll && i !== undefined) {
-      const top = i * ROW_HEIGHT;
+      const top = ((this._partial?.offset ?? 0) + i) * ROW_HEIGHT;
       const h = this._scroller.clientHeight || 600;
       if (top < this._scroller.scrollTop) this._scroller.scrollTop = top;
       else if (top + ROW_HEIGHT > this._scroller.scrollTop + h) this._scroller.scrollTop = top + ROW_HEIGHT - h;
@@ -773,6 +912,26 @@ export class SessionTreePanel extends HTMLElement {
     this._renderRows();
     this._updateActions();
     if (changed && emit && key !== null && !key.startsWith("gap:")) this._emit("select", { nodeId: key });
+  }
+
+  /** Pixels from the top of the view to the row of key; null when it is not laid out. */
+  _screenOffset(key) {
+    const i = key === null ? undefined : this._itemIndex.get(key);
+    return i === undefined ? null : ((this._partial?.offset ?? 0) + i) * ROW_HEIGHT - this._scroller.scrollTop;
+  }
+
+  /**
+   * Scroll so that the row of key is `screen` pixels below the top of the
+   * view (centred when screen is null). False when key is not laid out.
+   */
+  _scrollRowTo(key, screen) {
+    const i = key === null ? undefined : this._itemIndex.get(key);
+    if (i === undefined) return false;
+    const h = this._scroller.clientHeight || 600;
+    const top = ((this._partial?.offset ?? 0) + i) * ROW_HEIGHT;
+    this._scroller.scrollTop = Math.max(0, top - (screen ?? Math.floor((h - ROW_HEIGHT) / 2)));
+    this._renderRows();
+    return true;
   }
 
   _onTreeClick(e) {
@@ -1157,9 +1316,12 @@ export class SessionTreePanel extends HTMLElement {
     }
     const seq = this._refreshSeq;
     const pathRows = this._value.rows.filter((r) => r.onPath);
-    const total = pathRows.length;
+    // While a large session's rows load, the window holds only the end of
+    // the path: the session's depth counts it whole.
+    const total = this._partial ? Math.max(pathRows.length, this._session?.depth ?? 0) : pathRows.length;
     const from = Math.max(0, total - this._contextShown);
-    const nodes = await Promise.all(pathRows.slice(from).map((r) => this._node(r.id)));
+    const shownRows = pathRows.slice(Math.max(0, from - (total - pathRows.length)));
+    const nodes = await Promise.all(shownRows.map((r) => this._node(r.id)));
     if (seq !== this._refreshSeq) return;
     const m = ctx.messages?.length;
     const nodesText = `${total.toLocaleString("en")} ${total === 1 ? "node" : "nodes"} root → cursor`;
@@ -1176,7 +1338,7 @@ export class SessionTreePanel extends HTMLElement {
       li.append(more);
       items.push(li);
     }
-    nodes.forEach((node, k) => items.push(this._messageElement(node, pathRows[from + k])));
+    nodes.forEach((node, k) => items.push(this._messageElement(node, shownRows[k])));
     list.replaceChildren(...items);
     list.lastElementChild?.scrollIntoView?.({ block: "nearest" });
   }
@@ -1404,7 +1566,9 @@ export class SessionTreePanel extends HTMLElement {
 
   _openHit(nodeId) {
     this._hitList.hidden = true;
-    this.focusNode(nodeId);
+    // While a large session's rows load, a hit outside the window is
+    // focused once they are in.
+    if (!this.focusNode(nodeId) && this._partial) this.updateComplete.then(() => this.focusNode(nodeId));
   }
 }
 

@@ -473,24 +473,41 @@ export function localDiff(parentOf, from, to) {
  * counts, flag bits, sparse tip and label lists) back into the value of
  * `tree`: `{sessionId, cursor, activeBranch, rows}` with rows shaped like
  * tree's (no `indent`, which views draw themselves; no `text`).
- * @param {object} c the value of tree.rows
- * @returns {{sessionId: string, cursor: string|null, activeBranch: string, rows: object[]}}
+ *
+ * A window (a value with `offset`, asked with the request fields
+ * `offset`/`limit`/`around`) gives the rows of the window; its parent,
+ * tip and label indexes are whole-session rows. A parent inside the
+ * window, or already in `into`, is named; one outside both gives
+ * `parentId: null` (the row is drawn as a top row of the window).
+ * @param {object} c the value of tree.rows, whole or a window
+ * @param {object[]} [into] an array of `count` rows to fill: the window's
+ *   rows are written at their whole-session indexes and `into` is the
+ *   value's `rows`. Filled slice after slice from row 0, every parent is
+ *   there before its children (rows are in preorder).
+ * @returns {{sessionId: string, cursor: string|null, activeBranch: string, rows: object[], count: number, offset: number}}
+ *   `count` is the whole session's row count, `offset` the window's first row (0 for a whole value)
  */
-export function rowsFromColumns(c) {
-  const rows = new Array(c.count);
-  for (let i = 0; i < c.count; i++) {
-    const f = c.flags[i];
-    const p = c.parent[i];
-    rows[i] = {
-      id: c.id[i],
-      parentId: p < 0 ? null : c.id[p],
-      branch: c.branches[c.branch[i]],
-      kind: c.kinds[c.kind[i]],
-      role: c.roles[c.role[i]],
-      preview: c.preview[i],
-      depth: c.depth[i],
+export function rowsFromColumns(c, into) {
+  const off = c.offset ?? 0;
+  const n = c.id.length;
+  const rows = into ?? new Array(n);
+  const at = into ? off : 0; // where row `off` goes in rows
+  for (let k = 0; k < n; k++) {
+    const f = c.flags[k];
+    const p = c.parent[k];
+    let parentId = null;
+    if (p >= off && p < off + n) parentId = c.id[p - off];
+    else if (p >= 0 && into) parentId = into[p]?.id ?? null;
+    rows[at + k] = {
+      id: c.id[k],
+      parentId,
+      branch: c.branches[c.branch[k]],
+      kind: c.kinds[c.kind[k]],
+      role: c.roles[c.role[k]],
+      preview: c.preview[k],
+      depth: c.depth[k],
       indent: 0,
-      childCount: c.childCount[i],
+      childCount: c.childCount[k],
       onPath: (f & 1) !== 0,
       cursor: (f & 2) !== 0,
       hidden: (f & 4) !== 0,
@@ -498,7 +515,7 @@ export function rowsFromColumns(c) {
       preferred: (f & 16) !== 0,
     };
   }
-  for (const [i, b] of c.tipOf) rows[i].tipOf = c.branches[b];
-  for (const [i, label] of c.label) rows[i].label = label;
-  return { sessionId: c.sessionId, cursor: c.cursor, activeBranch: c.activeBranch, rows };
+  for (const [i, b] of c.tipOf) rows[i - off + at].tipOf = c.branches[b];
+  for (const [i, label] of c.label) rows[i - off + at].label = label;
+  return { sessionId: c.sessionId, cursor: c.cursor, activeBranch: c.activeBranch, rows, count: c.count, offset: off };
 }
