@@ -148,6 +148,46 @@ export interface Tree {
   text: string;
 }
 
+/**
+ * The value of operation "tree.rows" {sessionId, offset?, limit?, around?}:
+ * the rows of `tree` in columns (each array has one entry per row sent), in
+ * the same display order. Without a window field every row is sent. A
+ * window sends the rows [offset, offset + limit) — or `limit` rows centred
+ * on the row of node `around` (with `limit`, not with `offset`), kept
+ * inside 0 … count — and adds `offset`. Row indexes (parent, tipOf, label)
+ * are always whole-session rows. Bad window values: INVALID_ARGUMENT naming
+ * the field (an offset past `count` included); an unknown `around` node:
+ * NODE_NOT_FOUND. static/tree-model.js `rowsFromColumns` turns it into rows.
+ */
+export interface TreeRows {
+  sessionId: string;
+  cursor: string | null;
+  activeBranch: string;
+  /** Rows of the whole session. */
+  count: number;
+  /** Windows only: the whole-session row of the first row sent. */
+  offset?: number;
+  /** Name tables the branch, kind and role columns index into (a window's: only the names it uses). */
+  branches: string[];
+  kinds: string[];
+  roles: string[];
+  id: string[];
+  /** Whole-session row of each row's parent, -1 for a root. */
+  parent: number[];
+  branch: number[];
+  kind: number[];
+  role: number[];
+  preview: string[];
+  depth: number[];
+  childCount: number[];
+  /** Bit sets: 1 onPath, 2 cursor, 4 hidden, 8 hiddenRoot, 16 preferred. */
+  flags: number[];
+  /** [row, index into branches] of each branch tip sent. */
+  tipOf: [number, number][];
+  /** [row, label] of each labeled row sent. */
+  label: [number, string][];
+}
+
 /** The configuration in force at a node (newest entry on the path, or null). */
 export interface State {
   model: { provider: string; model: string } | null;
