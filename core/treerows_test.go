@@ -31,30 +31,38 @@ type treeColumns struct {
 }
 
 // rows rebuilds tree rows from the columns (Indent is not carried).
-func (c treeColumns) rows(tb testing.TB) []TreeRow {
+func (c treeColumns) rows(tb testing.TB) []TreeRow { return c.rowsAt(tb, 0, nil) }
+
+// rowsAt rebuilds the rows of columns whose first row is row off of the
+// session; full (the whole session's rows) names parents before them.
+func (c treeColumns) rowsAt(tb testing.TB, off int, full []TreeRow) []TreeRow {
 	tb.Helper()
-	out := make([]TreeRow, c.Count)
-	for i := range out {
+	out := make([]TreeRow, len(c.ID))
+	for k := range out {
 		var parent *string
-		if c.Parent[i] >= 0 {
-			parent = &c.ID[c.Parent[i]]
+		if p := c.Parent[k]; p >= off && p < off+len(out) {
+			parent = &c.ID[p-off]
+		} else if p >= 0 {
+			parent = &full[p].ID
 		}
-		f := c.Flags[i]
-		out[i] = TreeRow{
-			ID: c.ID[i], ParentID: parent, Branch: c.Branches[c.Branch[i]], Kind: c.Kinds[c.Kind[i]], Role: c.Roles[c.Role[i]],
-			Preview: c.Preview[i], Depth: c.Depth[i], ChildCount: c.ChildCount[i],
+		f := c.Flags[k]
+		out[k] = TreeRow{
+			ID: c.ID[k], ParentID: parent, Branch: c.Branches[c.Branch[k]], Kind: c.Kinds[c.Kind[k]], Role: c.Roles[c.Role[k]],
+			Preview: c.Preview[k], Depth: c.Depth[k], ChildCount: c.ChildCount[k],
 			OnPath: f&rowOnPath != 0, Cursor: f&rowCursor != 0, Hidden: f&rowHidden != 0, HiddenRoot: f&rowHiddenRoot != 0, Preferred: f&rowPreferred != 0,
 		}
 	}
 	for _, t := range c.TipOf {
-		out[t[0]].TipOf = c.Branches[t[1]]
+		require.True(tb, t[0] >= off && t[0] < off+len(out), "tipOf row %d lies in the rows sent", t[0])
+		out[t[0]-off].TipOf = c.Branches[t[1]]
 	}
 	for _, raw := range c.Label {
 		var pair [2]RawMessage
 		require.NoError(tb, unmarshal(raw, &pair))
 		var i int
 		require.NoError(tb, unmarshal(pair[0], &i))
-		require.NoError(tb, unmarshal(pair[1], &out[i].Label))
+		require.True(tb, i >= off && i < off+len(out), "label row %d lies in the rows sent", i)
+		require.NoError(tb, unmarshal(pair[1], &out[i-off].Label))
 	}
 	return out
 }
@@ -133,33 +141,7 @@ type windowColumns struct {
 func (c windowColumns) rowsOf(tb testing.TB, full []TreeRow) []TreeRow {
 	tb.Helper()
 	require.NotNil(tb, c.Offset, "a windowed value has an offset")
-	off := *c.Offset
-	out := make([]TreeRow, len(c.ID))
-	for k := range out {
-		var parent *string
-		if p := c.Parent[k]; p >= 0 {
-			parent = &full[p].ID
-		}
-		f := c.Flags[k]
-		out[k] = TreeRow{
-			ID: c.ID[k], ParentID: parent, Branch: c.Branches[c.Branch[k]], Kind: c.Kinds[c.Kind[k]], Role: c.Roles[c.Role[k]],
-			Preview: c.Preview[k], Depth: c.Depth[k], ChildCount: c.ChildCount[k],
-			OnPath: f&rowOnPath != 0, Cursor: f&rowCursor != 0, Hidden: f&rowHidden != 0, HiddenRoot: f&rowHiddenRoot != 0, Preferred: f&rowPreferred != 0,
-		}
-	}
-	for _, t := range c.TipOf {
-		require.True(tb, t[0] >= off && t[0] < off+len(out), "tipOf row %d lies in the window", t[0])
-		out[t[0]-off].TipOf = c.Branches[t[1]]
-	}
-	for _, raw := range c.Label {
-		var pair [2]RawMessage
-		require.NoError(tb, unmarshal(raw, &pair))
-		var i int
-		require.NoError(tb, unmarshal(pair[0], &i))
-		require.True(tb, i >= off && i < off+len(out), "label row %d lies in the window", i)
-		require.NoError(tb, unmarshal(pair[1], &out[i-off].Label))
-	}
-	return out
+	return c.rowsAt(tb, *c.Offset, full)
 }
 
 func TestTreeRowsWindow(t *testing.T) {
