@@ -186,10 +186,16 @@ func asciiPreview(text string, max int) (string, bool) {
 		if c < 0x20 || c >= 0x7f {
 			return "", false
 		}
-		// A space must be single, inside the text and not the last
-		// character kept (Preview keeps the character after it too).
-		if c == ' ' && (k == 0 || k+1 == len(text) || k+1 == max || text[k+1] <= ' ' || text[k+1] >= 0x7f) {
+		if c != ' ' {
+			continue
+		}
+		// A space must be single and inside the text.
+		if k == 0 || k+1 == len(text) || text[k+1] <= ' ' || text[k+1] >= 0x7f {
 			return "", false
+		}
+		if k+1 == max { // a space kept last brings the character after it (see runePreview)
+			k += 2
+			break
 		}
 	}
 	if k == len(text) {
