@@ -24,7 +24,7 @@
 // github/details-dialog-element (guarded define, listeners added in
 // connectedCallback and removed in disconnectedCallback, CustomEvents out).
 
-import { FILTERS, indexRows, layoutRows, rowsFromColumns, visibleWindow, contentParts, contentText, highlightPieces, searchRows, localDiff, branchStarts } from "./tree-model.js";
+import { FILTERS, indexRows, indexSlice, layoutRows, rowsFromColumns, visibleWindow, contentParts, contentText, highlightPieces, searchRows, localDiff, branchStarts } from "./tree-model.js";
 
 /** Height of one tree row in pixels (must match .row in session-tree-panel.css). */
 export const ROW_HEIGHT = 30;
@@ -649,6 +649,7 @@ export class SessionTreePanel extends HTMLElement {
   async _fillRows(seq, id, t0) {
     const count = this._partial.count;
     const rows = new Array(count);
+    const index = { indexOf: new Map(), starts: new Set(), names: new Set() };
     const stale = () => seq !== this._refreshSeq || id !== this.sessionId || this._again;
     let value = null;
     let slices = 0;
@@ -664,6 +665,7 @@ export class SessionTreePanel extends HTMLElement {
         return;
       }
       value = rowsFromColumns(env.value, rows);
+      indexSlice(env.value, rows, index);
       this._partial.loaded = Math.min(count, offset + FILL_SLICE);
       this._renderHead(this._value);
     }
@@ -671,7 +673,7 @@ export class SessionTreePanel extends HTMLElement {
     const screen = this._screenOffset(this._active);
     this._partial = null;
     this._value = { sessionId: value.sessionId, cursor: value.cursor, activeBranch: value.activeBranch, rows, count, offset: 0 };
-    this._setRows(rows);
+    this._setRows(rows, index);
     this._relayout();
     if (screen !== null) this._scrollRowTo(this._active, screen);
     this.lastTimings.allRows = performance.now() - t0;
@@ -732,9 +734,13 @@ export class SessionTreePanel extends HTMLElement {
     return this._tree.call({ operation: "tree", sessionId });
   }
 
-  _setRows(rows) {
+  /**
+   * Take rows as the panel's rows and make their lookups; `index` (from
+   * indexSlice) gives them already made.
+   */
+  _setRows(rows, index = null) {
     // Lookups by id over one id → index map (no per-row Map entries twice).
-    const indexOf = indexRows(rows);
+    const indexOf = index?.indexOf ?? indexRows(rows);
     this._indexOf = indexOf;
     const row = (id) => {
       const i = indexOf.get(id);
@@ -742,9 +748,12 @@ export class SessionTreePanel extends HTMLElement {
     };
     this._rowById = { get: row, has: (id) => indexOf.has(id) };
     this._parentOf = { get: (id) => row(id)?.parentId };
-    this._starts = branchStarts(rows);
-    const names = new Set();
-    for (const r of rows) names.add(r.branch);
+    this._starts = index?.starts ?? branchStarts(rows);
+    let names = index?.names;
+    if (!names) {
+      names = new Set();
+      for (const r of rows) names.add(r.branch);
+    }
     this._branchNames = names;
     if (rows.length === 0) {
       this._layout = { items: [], shown: 0, itemOfRow: new Int32Array(0) };

@@ -519,3 +519,27 @@ export function rowsFromColumns(c, into) {
   for (const [i, label] of c.label) rows[i - off + at].label = label;
   return { sessionId: c.sessionId, cursor: c.cursor, activeBranch: c.activeBranch, rows, count: c.count, offset: off };
 }
+
+/**
+ * Index one slice of rows as it arrives (see rowsFromColumns with `into`),
+ * so that a large session's lookups are built a slice per task instead of
+ * in one pass at the end: `indexOf` (id → row, as indexRows), `starts` (ids
+ * of rows that start a branch, as branchStarts) and `names` (the branch
+ * names). Parents are found by the slice's whole-session parent indexes,
+ * so rows before the slice must be in `rows` already.
+ * @param {object} c a window of tree.rows (with `offset`)
+ * @param {object[]} rows the rows filled so far (whole-session indexes)
+ * @param {{indexOf: Map<string, number>, starts: Set<string>, names: Set<string>}} index added to
+ * @returns {{indexOf: Map<string, number>, starts: Set<string>, names: Set<string>}} index
+ */
+export function indexSlice(c, rows, index) {
+  const off = c.offset ?? 0;
+  for (let k = 0; k < c.id.length; k++) {
+    const r = rows[off + k];
+    const p = c.parent[k];
+    index.indexOf.set(r.id, off + k);
+    index.names.add(r.branch);
+    if (p < 0 || rows[p].branch !== r.branch) index.starts.add(r.id);
+  }
+  return index;
+}
