@@ -131,6 +131,7 @@ test('a 60,005-node session paints the rows around the cursor from one window, t
     await panel.locator('.head .stats', { hasText: /^60,005 nodes · 2 branches · on main$/ }).waitFor();
     await panel.locator('.row.active[data-node-id="m50000"] mark', { hasText: 'zanzibar' }).waitFor();
     assert.equal(await rowVisible(panel, 'm50000'), true, 'the chosen hit is in view');
+    assert.equal(await panel.locator('.hits').isHidden(), true, 'the hit list stays closed');
     await page.screenshot({ path: artifactPath('panel-window.png') });
 
     // Every row is reachable now: End goes to the last row, Home to the first.

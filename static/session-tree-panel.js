@@ -679,13 +679,15 @@ export class SessionTreePanel extends HTMLElement {
     this.lastTimings.allRows = performance.now() - t0;
     this.lastTimings.slices = slices;
     await this._renderContext(this._ctx);
-    if (this._search.value.trim() !== "") await this._runSearch();
+    if (this._search.value.trim() !== "") {
+      // Highlight the hits among every row now; the hit list stays as the user left it.
+      const hidden = this._hitList.hidden;
+      await this._runSearch();
+      this._hitList.hidden = hidden;
+    }
   }
 
-  /**
-   * While a large session's rows load: the first row in view when rows in
-   * view lie outside the window, else -1.
-   */
+  /** While a large session's rows load: whether rows in view lie outside the window. */
   _outsideWindow() {
     const first = Math.floor(this._scroller.scrollTop / ROW_HEIGHT);
     const last = Math.min(this._partial.count, Math.ceil((this._scroller.scrollTop + (this._scroller.clientHeight || 600)) / ROW_HEIGHT));
