@@ -78,6 +78,23 @@ function isUnknownOperation(env) {
   return !env.ok && env.error.code === "INVALID_ARGUMENT" && /unknown operation/.test(env.error.message);
 }
 
+/**
+ * Resolves once the browser had a chance to paint: after the next frame,
+ * or after 50 ms when no frame comes (a hidden tab).
+ * @returns {Promise<void>}
+ */
+function afterPaint() {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 50);
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(timer);
+        resolve();
+      }, 0),
+    );
+  });
+}
+
 let panelCount = 0;
 
 /**
@@ -609,7 +626,7 @@ export class SessionTreePanel extends HTMLElement {
      * out) and `slices` (tree.rows calls that took them).
      */
     this.lastTimings = { startedAt: t0, tree: t1 - t0, layout: performance.now() - t1 };
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await (partial ? afterPaint() : new Promise((resolve) => setTimeout(resolve, 0)));
     if (seq !== this._refreshSeq || id !== this.sessionId) return;
     // `context` of a very deep path is megabytes of messages the pane does
     // not show: past CONTEXT_MAX_PATH nodes the pane counts nodes instead.
@@ -639,9 +656,8 @@ export class SessionTreePanel extends HTMLElement {
   }
 
   /**
-   * Take every row of a large session in slices of FILL_SLICE rows, giving
-   * the page a task boundary between slices (scrolling, keys and clicks
-   * stay live), then lay out the whole tree as for a small session, the
+   * Take every row of a large session in slices of FILL_SLICE rows, one
+   * per frame (scrolling, keys and clicks stay live between them), then lay out the whole tree as for a small session, the
    * highlighted row kept where it was on screen. Stops, leaving the window,
    * when the session changes meanwhile (the load starts again) or another
    * session is shown.
@@ -654,7 +670,7 @@ export class SessionTreePanel extends HTMLElement {
     let value = null;
     let slices = 0;
     for (let offset = 0; offset < count; offset += FILL_SLICE) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await afterPaint(); // a frame between slices: the page scrolls and answers meanwhile
       if (stale()) return;
       const t = performance.now();
       const env = await this._call({ operation: "tree.rows", sessionId: id, offset, limit: FILL_SLICE });
