@@ -3,7 +3,8 @@
 // from one `tree.rows` window, the whole rows follow in slices without
 // blocking the page, and scrolling, search, keys and filters keep working —
 // before the slices are in (windows fetched on scroll, hits focused once the
-// rows are in) and after. Screenshot: e2e/artifacts/panel-window.png.
+// rows are in) and after. Slices are sized to take about 50 ms each.
+// Screenshot: e2e/artifacts/panel-window.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, artifactPath } from './helpers.mjs';
@@ -65,7 +66,7 @@ test('a 60,005-node session paints the rows around the cursor from one window, t
         if (request?.operation === 'tree.rows') {
           const { operation, sessionId, ...window_ } = request;
           window.rowCalls.push(window_);
-          if (request.limit === 25000) await window.fillHeld;
+          if ('offset' in request && request.limit !== 400) await window.fillHeld; // a slice of the whole rows
         }
         return call(request);
       };
@@ -115,18 +116,22 @@ test('a 60,005-node session paints the rows around the cursor from one window, t
     await panel.locator('.hit-item').first().click();
     assert.equal(await panel.evaluate((el) => el._partial !== null), true, 'still loading');
 
-    // Release the slices: every row arrives, in 3 slices of 25,000.
+    // Release the slices: every row arrives, slice after slice (the first of 5,000 rows).
     const done = await page.evaluate(async () => {
       const panel = document.querySelector('#panel');
       window.releaseFill();
       await panel.updateComplete;
       await new Promise((r) => setTimeout(r, 50));
-      return { partial: panel._partial, rows: panel._value.rows.length, ids: panel._value.rows.map((r) => r.id), slices: window.rowCalls.filter((c) => c.limit === 25000).map((c) => c.offset), timings: panel.lastTimings };
+      return { partial: panel._partial, rows: panel._value.rows.length, ids: panel._value.rows.map((r) => r.id), slices: window.rowCalls.filter((c) => 'offset' in c && c.limit !== 400), timings: panel.lastTimings };
     });
     assert.equal(done.partial, null);
     assert.equal(done.rows, 60_005);
     assert.deepEqual(done.ids, whole.id, 'the slices give the rows of the whole answer, in order');
-    assert.deepEqual(done.slices, [0, 25_000, 50_000]);
+    assert.deepEqual(done.slices[0], { offset: 0, limit: 5000 });
+    assert.ok(done.slices.length >= 2, `${done.slices.length} slices`);
+    done.slices.forEach((c, k) => k > 0 && assert.equal(c.offset, Math.min(60_005, done.slices[k - 1].offset + done.slices[k - 1].limit), 'each slice starts where the last ended'));
+    assert.ok(done.slices.every((c) => c.limit >= 1000 && c.limit <= 100_000), JSON.stringify(done.slices));
+    assert.ok(done.slices.at(-1).offset + done.slices.at(-1).limit >= 60_005, 'the last slice reaches the last row');
     assert.ok(done.timings.allRows > 0);
     await panel.locator('.head .stats', { hasText: /^60,005 nodes · 2 branches · on main$/ }).waitFor();
     await panel.locator('.row.active[data-node-id="m50000"] mark', { hasText: 'zanzibar' }).waitFor();

@@ -38,16 +38,27 @@ export const INCREMENTAL_ROWS = 2000;
 /**
  * Sessions with more nodes than this paint the rows around the cursor
  * first (a `tree.rows` window of FIRST_WINDOW rows) and take the whole
- * rows afterwards in slices of FILL_SLICE rows, the page answering input
- * between slices (see _load).
+ * rows afterwards in slices of about FILL_TASK_MS each, the page
+ * answering input between slices (see _load).
  */
 export const WINDOW_NODES = 50000;
 
 /** Rows of the first window, centred on the cursor (and of the windows fetched on scroll). */
 export const FIRST_WINDOW = 400;
 
-/** Rows per `tree.rows` call while the whole rows of a large session load. */
-export const FILL_SLICE = 25000;
+/**
+ * While the whole rows of a large session load: the time one slice (its
+ * `tree.rows` call and the panel's work on it) should take, in ms; each
+ * slice's row count is set from the last one's rate, starting at
+ * FILL_FIRST rows, within FILL_MIN … FILL_MAX.
+ */
+export const FILL_TASK_MS = 50;
+/** Rows of the first slice (see FILL_TASK_MS). */
+export const FILL_FIRST = 5000;
+/** Fewest rows of a slice (see FILL_TASK_MS). */
+export const FILL_MIN = 1000;
+/** Most rows of a slice (see FILL_TASK_MS). */
+export const FILL_MAX = 100000;
 
 /** Paths longer than this (nodes) skip the `context` call (see _load). */
 export const CONTEXT_MAX_PATH = 5000;
@@ -656,7 +667,7 @@ export class SessionTreePanel extends HTMLElement {
   }
 
   /**
-   * Take every row of a large session in slices of FILL_SLICE rows, one
+   * Take every row of a large session in slices of about FILL_TASK_MS, one
    * per frame (scrolling, keys and clicks stay live between them), then lay out the whole tree as for a small session, the
    * highlighted row kept where it was on screen. Stops, leaving the window,
    * when the session changes meanwhile (the load starts again) or another
@@ -669,20 +680,25 @@ export class SessionTreePanel extends HTMLElement {
     const stale = () => seq !== this._refreshSeq || id !== this.sessionId || this._again;
     let value = null;
     let slices = 0;
-    for (let offset = 0; offset < count; offset += FILL_SLICE) {
+    let size = FILL_FIRST;
+    for (let offset = 0; offset < count; ) {
       await afterPaint(); // a frame between slices: the page scrolls and answers meanwhile
       if (stale()) return;
       const t = performance.now();
-      const env = await this._call({ operation: "tree.rows", sessionId: id, offset, limit: FILL_SLICE });
+      const env = await this._call({ operation: "tree.rows", sessionId: id, offset, limit: size });
       slices += performance.now() - t;
       if (stale()) return;
-      if (!env.ok || env.value.count !== count) {
+      if (!env.ok || env.value.count !== count || env.value.id.length === 0) {
         this._again = true; // the session changed under the slices: load it again
         return;
       }
       value = rowsFromColumns(env.value, rows);
       indexSlice(env.value, rows, index);
-      this._partial.loaded = Math.min(count, offset + FILL_SLICE);
+      const got = env.value.id.length;
+      offset += got;
+      // The next slice takes about FILL_TASK_MS at this slice's rate.
+      size = Math.max(FILL_MIN, Math.min(FILL_MAX, Math.round((got * FILL_TASK_MS) / Math.max(1, performance.now() - t))));
+      this._partial.loaded = offset;
       this._renderHead(this._value);
     }
     // Keep the highlighted row where it is on screen.
