@@ -106,6 +106,15 @@ function afterPaint() {
   });
 }
 
+/**
+ * Resolves in a new task, so that input and rendering due meanwhile come
+ * first: `scheduler.yield()` where the browser has it, else a 0 ms timer.
+ * @returns {Promise<void>}
+ */
+function nextTask() {
+  return globalThis.scheduler?.yield ? globalThis.scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 let panelCount = 0;
 
 /**
@@ -634,7 +643,8 @@ export class SessionTreePanel extends HTMLElement {
      * tree.rows calls — for a large session the first window only), `layout`
      * (the panel's own work until the first paint), `context`, and for a
      * large session `allRows` (from the start until every row is in and laid
-     * out) and `slices` (tree.rows calls that took them).
+     * out), `slices` (the tree.rows calls that took them), `sliceCount` and
+     * `longestSlice` (one slice's call and the panel's work on it).
      */
     this.lastTimings = { startedAt: t0, tree: t1 - t0, layout: performance.now() - t1 };
     await (partial ? afterPaint() : new Promise((resolve) => setTimeout(resolve, 0)));
@@ -668,7 +678,7 @@ export class SessionTreePanel extends HTMLElement {
 
   /**
    * Take every row of a large session in slices of about FILL_TASK_MS, one
-   * per frame (scrolling, keys and clicks stay live between them), then lay out the whole tree as for a small session, the
+   * per task (scrolling, keys and clicks stay live between them), then lay out the whole tree as for a small session, the
    * highlighted row kept where it was on screen. Stops, leaving the window,
    * when the session changes meanwhile (the load starts again) or another
    * session is shown.
@@ -680,9 +690,13 @@ export class SessionTreePanel extends HTMLElement {
     const stale = () => seq !== this._refreshSeq || id !== this.sessionId || this._again;
     let value = null;
     let slices = 0;
+    let sliceCount = 0;
+    let longest = 0;
     let size = FILL_FIRST;
     for (let offset = 0; offset < count; ) {
-      await afterPaint(); // a frame between slices: the page scrolls and answers meanwhile
+      // The window is painted before the first slice; between slices the
+      // page renders, scrolls and answers input.
+      await (offset === 0 ? afterPaint() : nextTask());
       if (stale()) return;
       const t = performance.now();
       const env = await this._call({ operation: "tree.rows", sessionId: id, offset, limit: size });
@@ -695,9 +709,12 @@ export class SessionTreePanel extends HTMLElement {
       value = rowsFromColumns(env.value, rows);
       indexSlice(env.value, rows, index);
       const got = env.value.id.length;
+      const took = performance.now() - t;
       offset += got;
+      sliceCount++;
+      longest = Math.max(longest, took);
       // The next slice takes about FILL_TASK_MS at this slice's rate.
-      size = Math.max(FILL_MIN, Math.min(FILL_MAX, Math.round((got * FILL_TASK_MS) / Math.max(1, performance.now() - t))));
+      size = Math.max(FILL_MIN, Math.min(FILL_MAX, Math.round((got * FILL_TASK_MS) / Math.max(1, took))));
       this._partial.loaded = offset;
       this._renderHead(this._value);
     }
@@ -710,6 +727,8 @@ export class SessionTreePanel extends HTMLElement {
     if (screen !== null) this._scrollRowTo(this._active, screen);
     this.lastTimings.allRows = performance.now() - t0;
     this.lastTimings.slices = slices;
+    this.lastTimings.sliceCount = sliceCount;
+    this.lastTimings.longestSlice = longest;
     await this._renderContext(this._ctx);
     if (this._search.value.trim() !== "") {
       // Highlight the hits among every row now; the hit list stays as the user left it.
