@@ -208,7 +208,9 @@ func (st *Store) dispatch(req []byte, guess bool) (_ any, guessed bool, _ *Error
 // by the snapshot parser as it reads it, so the bulk of a snapshot.load or
 // restore is scanned once instead of twice. Whatever the delimiting makes
 // of bad JSON, the parser sees every byte of the slice and refuses it, and
-// the rest of the request is validated as usual.
+// the rest of the request is validated as usual; a snapshot that a later
+// "snapshot" member replaces never reaches the parser, so it is validated
+// here when that member is met.
 //
 // With guess, a snapshot object that looks like the request's last member
 // (the request ends in "}" and white space and "}") is not even delimited:
@@ -219,14 +221,25 @@ func (st *Store) dispatch(req []byte, guess bool) (_ any, guessed bool, _ *Error
 // bytes: 15 % of a snapshot.load in the browser.
 func scanRequest(data []byte, guess bool) (fields map[string]RawMessage, unchecked, guessed bool, err error) {
 	var snapshot []byte
+	delimited := -1 // where the snapshot only delimited so far starts
 	fields, err = scanMembers[RawMessage](data, false, func(sc *scanner, key []byte) (bool, error) {
 		if string(key) != "snapshot" {
 			return false, nil
+		}
+		if delimited >= 0 {
+			// A later "snapshot" member replaces it, so the snapshot parser
+			// will never see it: check its bytes here.
+			prev := scanner{data: data, pos: delimited}
+			if _, _, err := prev.value(); err != nil {
+				return false, err
+			}
+			delimited = -1
 		}
 		sc.skipSpace()
 		if unchecked = sc.peek() == '{'; !unchecked {
 			return false, nil
 		}
+		delimited = sc.pos
 		last := len(data) - 1 // the request's closing brace, when the guess holds
 		if guess && !guessed && data[last] == '}' {
 			body := bytes.TrimRight(data[sc.pos:last], " \t\n\r")

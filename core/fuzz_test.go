@@ -38,6 +38,9 @@ func FuzzCall(f *testing.F) {
 		`{"snapshot":{"version":1,"sessionId":"s","cursor":null,"activeBranch":"main","nodes":[]} , "operation":"restore","title":{}}`,
 		`{"operation":"restore","snapshot":{"version":1,"sessionId":"r","cursor":null,"activeBranch":"main","nodes":[]} }`,
 		`{"operation":"snapshot.load","sessionId":"s","snapshot":{"version":1,"sessionId":"s","cursor":null,"activeBranch":"main","nodes":[]}}}`,
+		// A snapshot only delimited, then replaced by a later "snapshot" member: its bytes are still JSON to check.
+		`{"operation":"restore","snapshot":{"x":tru},"snapshot":{"version":1,"sessionId":"r","cursor":null,"activeBranch":"main","nodes":[]}}`,
+		`{"operation":"snapshot.load","sessionId":"s","snapshot":{"a":"\x"},"snapshot":null,"snapshot":{"version":1,"sessionId":"s","cursor":null,"activeBranch":"main","nodes":[]}}`,
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))

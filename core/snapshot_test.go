@@ -166,6 +166,41 @@ func TestSnapshotFieldIsValidatedByTheParser(t *testing.T) {
 	})
 }
 
+func TestASnapshotReplacedByALaterSnapshotMemberIsStillValidated(t *testing.T) {
+	// Call only delimits a "snapshot" object and leaves the checking to the
+	// snapshot parser; a later "snapshot" member replaces it, so Call must
+	// check the first one's bytes itself.
+	const good = `{"version":1,"sessionId":"r","cursor":null,"activeBranch":"main","nodes":[]}`
+	cases := map[string]string{
+		"a bare word, then the snapshot":              `{"operation":"restore","snapshot":{"x":tru},"snapshot":` + good + `}`,
+		"a bad escape, then null, then the snapshot":  `{"operation":"restore","snapshot":{"a":"\q"},"snapshot":null,"snapshot":` + good + `}`,
+		"a number with two points, then the snapshot": `{"operation":"restore","snapshot":{"a":1.2.3},"snapshot":` + good + ` ,"title":"t"}`,
+	}
+	want := map[string]string{
+		"a bare word, then the snapshot":              "request is not valid JSON: invalid literal at byte 39",
+		"a bad escape, then null, then the snapshot":  "request is not valid JSON: invalid escape character at byte 40",
+		"a number with two points, then the snapshot": "request is not valid JSON: invalid character '.' after a value at byte 42",
+	}
+	for name, req := range cases {
+		t.Run(name+" is refused and restores nothing", func(t *testing.T) {
+			st := testStore(t)
+			for _, guess := range []bool{true, false} {
+				st.noSnapshotGuess = !guess
+				assert.Equal(t, want[name], fails(t, st, req, InvalidArgument))
+				assert.Empty(t, ok[[]Status](t, st, `{"operation":"sessions"}`))
+			}
+		})
+	}
+	t.Run("a valid snapshot replaced by a later one is accepted, the later one restored", func(t *testing.T) {
+		st := testStore(t)
+		first := strings.Replace(good, `"r"`, `"q"`, 1)
+		ok[Status](t, st, `{"operation":"restore","snapshot":`+first+`,"snapshot":`+good+`}`)
+		sessions := ok[[]Status](t, st, `{"operation":"sessions"}`)
+		require.Len(t, sessions, 1)
+		assert.Equal(t, "r", sessions[0].SessionID)
+	})
+}
+
 func TestSnapshotNodesAreParsedDuringTheMemberWalk(t *testing.T) {
 	const n = `{"id":"a","parentId":null,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":"hi"}}`
 	cases := map[string]bool{
