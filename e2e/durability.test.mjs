@@ -206,6 +206,49 @@ test('without Web Locks every write reads the stored gen, and two pages still ke
   }
 });
 
+test('two pages appending in turn at the same time both keep writing: neither holds the write lock until the other stops', async () => {
+  // Each page appends in a loop for 2.5 s, one call after another, then
+  // every 30 ms (a page streaming an answer). A page asking for the lock
+  // while the holder was itself waiting for it used to go unheard, and
+  // the holder then kept the lock as long as it kept writing: one page
+  // made 745 appends and the other 2 (the second of them after 2.9 s).
+  const env = await setup();
+  try {
+    const [a, b] = await twoPages(env);
+    await value(a, { operation: 'create', sessionId: 'busy' });
+    const run = (page, tag, gap) => page.evaluate(async ({ tag, gap }) => {
+      const waits = [];
+      const end = performance.now() + 2500;
+      while (performance.now() < end) {
+        const started = performance.now();
+        const env = await window.tree.call({ operation: 'append', sessionId: 'busy', message: { role: 'user', content: `${tag} ${waits.length}` } });
+        if (!env.ok) throw new Error(JSON.stringify(env.error));
+        waits.push(performance.now() - started);
+        if (gap) await new Promise((resolve) => setTimeout(resolve, gap));
+      }
+      return { count: waits.length, longest: Math.max(...waits) };
+    }, { tag, gap });
+    let total = 0;
+    for (const gap of [0, 30]) {
+      const [ra, rb] = await Promise.all([run(a, `a${gap}`, gap), run(b, `b${gap}`, gap)]);
+      total += ra.count + rb.count;
+      const counts = `gap ${gap} ms: ${ra.count} and ${rb.count} appends, longest waits ${Math.round(ra.longest)} and ${Math.round(rb.longest)} ms`;
+      assert.ok(Math.min(ra.count, rb.count) * 4 >= Math.max(ra.count, rb.count), counts);
+      assert.ok(Math.max(ra.longest, rb.longest) < 1250, counts);
+    }
+    await Promise.all([a.evaluate(() => window.tree.refresh()), b.evaluate(() => window.tree.refresh())]);
+    const list = await value(a, { operation: 'list', sessionId: 'busy' });
+    assert.equal(list.length, total);
+    assert.equal(new Set(list.map((n) => n.id)).size, total);
+    assert.deepEqual(await value(b, { operation: 'list', sessionId: 'busy' }), list);
+    await reload(a);
+    assert.deepEqual(await value(a, { operation: 'list', sessionId: 'busy' }), list, 'every append of both pages is on disk');
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
 test('annotations (labels, hidden subtrees) are stored, reach the other page and survive a reload', async () => {
   const env = await setup();
   try {

@@ -477,8 +477,13 @@ export function storageErrorEnvelope(err) {
  * last request instead of waiting for the auto-commit). The lock is kept
  * LOCK_LINGER_MS after the queue empties; a tab that wants to write posts
  * {want: true} on the channel before asking for the lock, and the holder
- * lets go after its current transaction. Without navigator.locks every
- * transaction reads the gen, as above.
+ * lets go after its current transaction. A want can reach a tab that is
+ * itself still waiting for the lock (it keeps it for when it is granted),
+ * or be used up by a holder that lets go to a third request: so a waiting
+ * tab asks again whenever another tab reports a write, and every
+ * LOCK_LINGER_MS. Without that, a tab calling more often than every
+ * LOCK_LINGER_MS kept the lock until it stopped (745 appends to 2).
+ * Without navigator.locks every transaction reads the gen, as above.
  */
 export class Writer {
   /**
@@ -505,7 +510,13 @@ export class Writer {
     this.channel = null;
     if (typeof BroadcastChannel === "function") {
       this.channel = new BroadcastChannel("sessiontree:" + db.name);
-      this.channel.onmessage = (event) => (event.data?.want ? this._wanted() : this.pull());
+      this.channel.onmessage = (event) => {
+        if (event.data?.want) return this._wanted();
+        // Another tab wrote while this one waits for the lock: it holds the
+        // lock, perhaps without having heard this tab ask (see _takeLock).
+        if (this.taking) this._askForLock();
+        this.pull();
+      };
     }
     /** The Web Locks manager, or null where there is none (every transaction then reads the gen). */
     this.locks = globalThis.navigator?.locks ?? null;
@@ -516,6 +527,8 @@ export class Writer {
     this.verified = false;
     /** Another tab asked for the lock: let go after the current transaction. */
     this.wantedByOther = false;
+    /** True while this tab waits for the lock (a want heard then is kept for when it is granted). */
+    this.taking = false;
     this.lingerTimer = null;
     /** performance.now() when the queue last emptied (the linger counts from there). */
     this.lastBusy = 0;
@@ -618,10 +631,18 @@ export class Writer {
     this.channel?.postMessage({ gen: this.announceGen });
   }
 
-  /** Wait for the write lock (asking its holder to let go); unverified until a transaction reads the gen. */
+  /**
+   * Wait for the write lock (asking its holder to let go, again every
+   * LOCK_LINGER_MS while waiting); unverified until a transaction reads the
+   * gen. Another tab's want heard while waiting is kept: that tab may have
+   * asked while this one was not yet holding, and is queued behind it.
+   */
   async _takeLock() {
     this.stats.lockWaits++;
-    this.channel?.postMessage({ want: true });
+    this.wantedByOther = false;
+    this.taking = true;
+    this._askForLock();
+    const again = setInterval(() => this._askForLock(), LOCK_LINGER_MS);
     try {
       await new Promise((granted, refused) => {
         this.locks
@@ -634,9 +655,16 @@ export class Writer {
     } catch (err) {
       console.warn("sessiontree: the Web Lock for writing could not be taken; every write reads the gen", err);
       this.locks = null;
+    } finally {
+      clearInterval(again);
+      this.taking = false;
     }
     this.verified = false;
-    this.wantedByOther = false;
+  }
+
+  /** Ask the tab holding the write lock to let go of it. */
+  _askForLock() {
+    this.channel?.postMessage({ want: true });
   }
 
   /** Let go of the write lock (if held). */
@@ -650,8 +678,12 @@ export class Writer {
     letGo?.();
   }
 
-  /** Another tab asked for the write lock: let go now when idle, else after the current transaction. */
+  /** Another tab asked for the write lock: let go now when idle, else after the current transaction (or after the first one under the lock this tab waits for). */
   _wanted() {
+    if (this.taking) {
+      this.wantedByOther = true;
+      return;
+    }
     if (!this.releaseLock) return;
     if (this.idle) this._letGo();
     else this.wantedByOther = true;
