@@ -45,6 +45,19 @@ async function twoPages(env) {
   return pages;
 }
 
+/**
+ * The nodes of a session once both pages have taken in every change: the
+ * same in both, and on disk (page a is reloaded).
+ */
+async function agreedList(a, b, sessionId) {
+  await Promise.all([a.evaluate(() => window.tree.refresh()), b.evaluate(() => window.tree.refresh())]);
+  const list = await value(a, { operation: 'list', sessionId });
+  assert.deepEqual(await value(b, { operation: 'list', sessionId }), list);
+  await reload(a);
+  assert.deepEqual(await value(a, { operation: 'list', sessionId }), list, 'what both pages wrote is on disk');
+  return list;
+}
+
 /** One call in the page; resolves to its envelope. */
 function call(page, request) {
   return page.evaluate((request) => window.tree.call(request), request);
@@ -165,12 +178,7 @@ test('a page writing in turn holds the write lock and reads the stored gen once;
     assert.equal(again.parentId, made[29].id);
     const after = await a.evaluate(() => ({ ...window.tree._writer.stats }));
     assert.deepEqual(after, { genReads: 2, genSkipped: 30, lockWaits: 2 });
-    await b.evaluate(() => window.tree.refresh());
-    const listA = await value(a, { operation: 'list', sessionId: 'lock' });
-    assert.equal(listA.length, 32);
-    assert.deepEqual(await value(b, { operation: 'list', sessionId: 'lock' }), listA);
-    await reload(a);
-    assert.deepEqual(await value(a, { operation: 'list', sessionId: 'lock' }), listA, 'what both pages wrote is on disk');
+    assert.equal((await agreedList(a, b, 'lock')).length, 32);
     assert.deepEqual(env.errors, []);
   } finally {
     await env.close();
@@ -236,13 +244,100 @@ test('two pages appending in turn at the same time both keep writing: neither ho
       assert.ok(Math.min(ra.count, rb.count) * 4 >= Math.max(ra.count, rb.count), counts);
       assert.ok(Math.max(ra.longest, rb.longest) < 1250, counts);
     }
-    await Promise.all([a.evaluate(() => window.tree.refresh()), b.evaluate(() => window.tree.refresh())]);
-    const list = await value(a, { operation: 'list', sessionId: 'busy' });
+    const list = await agreedList(a, b, 'busy');
     assert.equal(list.length, total);
     assert.equal(new Set(list.map((n) => n.id)).size, total);
-    assert.deepEqual(await value(b, { operation: 'list', sessionId: 'busy' }), list);
-    await reload(a);
-    assert.deepEqual(await value(a, { operation: 'list', sessionId: 'busy' }), list, 'every append of both pages is on disk');
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('a page whose request for the write lock is refused writes nothing: the page holding the lock never writes over its nodes', async () => {
+  // Writing without the lock while another page skips the gen read under
+  // it wrote two nodes at one key: the session on disk became corrupt
+  // ("node … has parentId …, which is not an earlier node") and every
+  // later write of the holding page failed.
+  const env = await setup();
+  try {
+    const a = await open(env, env.page);
+    const b = await env.newPage();
+    await b.addInitScript(() => {
+      LockManager.prototype.request = () => Promise.reject(new DOMException('refused for the test', 'InvalidStateError'));
+    });
+    await open(env, b);
+    for (const p of [a, b]) assert.equal(await initTree(p), null);
+    await value(a, { operation: 'create', sessionId: 'refused' });
+    const append = (page, content) => call(page, { operation: 'append', sessionId: 'refused', message: { role: 'user', content } });
+    const refusal = { ok: false, error: { code: 'STORAGE_ERROR', message: 'storage error: the lock for writing could not be taken (InvalidStateError: refused for the test); the change was not made' } };
+    assert.equal((await append(a, 'a 0')).ok, true);
+    for (let i = 1; i <= 10; i++) {
+      const [fromA, fromB] = await Promise.all([append(a, `a ${i}`), append(b, `b ${i}`)]);
+      assert.equal(fromA.ok, true, JSON.stringify(fromA.error));
+      assert.deepEqual(fromB, refusal);
+    }
+    const list = await agreedList(a, b, 'refused');
+    assert.deepEqual(list.map((n) => n.preview), Array.from({ length: 11 }, (_, i) => `a ${i}`));
+    const c = await open(env);
+    assert.equal(await initTree(c), null, 'the stored session restores');
+    assert.deepEqual(await value(c, { operation: 'list', sessionId: 'refused' }), list);
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('a tree closed while it holds the write lock, writes, or waits for it lets go: a tree opened again in the same page and another page keep writing', async () => {
+  const env = await setup();
+  try {
+    const [a, b] = await twoPages(env);
+    await value(a, { operation: 'create', sessionId: 'reopen' });
+    const append = (content) => ({ operation: 'append', sessionId: 'reopen', message: { role: 'user', content } });
+    // close() right after the call, or 0, 2 or 5 ms later (the call waits,
+    // runs or has committed), then init() again in the same page.
+    const closedWrites = [];
+    for (const delay of [null, 0, 2, 5]) {
+      await value(a, append(`a before ${delay}`)); // a holds the lock now
+      const env = await a.evaluate(async ({ delay, request }) => {
+        const pending = window.tree.call(request);
+        if (delay !== null) await new Promise((resolve) => setTimeout(resolve, delay));
+        window.tree.close();
+        const env = await pending;
+        window.tree = await window.sessiontree.init({ dbName: 'durable' });
+        return env;
+      }, { delay, request: append(`closing ${delay}`) });
+      if (!env.ok) assert.equal(env.error.code, 'STORAGE_ERROR');
+      closedWrites.push([`closing ${delay}`, env.ok]);
+      await value(a, append(`a after ${delay}`));
+      await value(b, append(`b after ${delay}`));
+    }
+    // Page b holds the lock (as its writer would); a's call waits for it,
+    // a's tree is closed and opened again, and its next call queues behind.
+    await b.evaluate(() => new Promise((held) => {
+      navigator.locks.request('sessiontree-write:durable', () => new Promise((release) => {
+        window.releaseTestLock = release;
+        held();
+      }));
+    }));
+    const waited = a.evaluate(async ({ first, second }) => {
+      const pending = window.tree.call(first);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      window.tree.close();
+      window.tree = await window.sessiontree.init({ dbName: 'durable' });
+      return [await pending, await window.tree.call(second)];
+    }, { first: append('waiting closed'), second: append('waiting reopened') });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await b.evaluate(() => window.releaseTestLock());
+    const [closed, reopened] = await waited;
+    assert.deepEqual(closed, { ok: false, error: { code: 'STORAGE_ERROR', message: 'storage error: the tree was closed; the change was not made' } });
+    assert.equal(reopened.ok, true);
+    await value(b, append('b last'));
+    const previews = (await agreedList(a, b, 'reopen')).map((n) => n.preview);
+    for (const [content, ok] of closedWrites) assert.equal(previews.includes(content), ok, `${content} is stored exactly when its call succeeded`);
+    assert.deepEqual(previews.filter((p) => !p.startsWith('closing')), [
+      ...[null, 0, 2, 5].flatMap((d) => [`a before ${d}`, `a after ${d}`, `b after ${d}`]),
+      'waiting reopened', 'b last',
+    ]);
     assert.deepEqual(env.errors, []);
   } finally {
     await env.close();

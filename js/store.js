@@ -483,7 +483,10 @@ export function storageErrorEnvelope(err) {
  * tab asks again whenever another tab reports a write, and every
  * LOCK_LINGER_MS. Without that, a tab calling more often than every
  * LOCK_LINGER_MS kept the lock until it stopped (745 appends to 2).
- * Without navigator.locks every transaction reads the gen, as above.
+ * Without navigator.locks every transaction reads the gen, as above; where
+ * the lock manager refuses the request, the calls waiting for the lock
+ * resolve to a STORAGE_ERROR envelope and change nothing (writing without
+ * the lock could overwrite what the holder's tab writes without reading).
  */
 export class Writer {
   /**
@@ -593,10 +596,18 @@ export class Writer {
   async _loop() {
     await Promise.resolve(); // let calls made in the same task join the batch
     while (this.queue.length > 0) {
-      if (!this.releaseLock && this.locks && !this.closedReason && this.queue.some((j) => j.fn !== null)) await this._takeLock();
-      const batch = this.queue.splice(0);
+      let refused = null;
+      if (!this.releaseLock && this.locks && !this.closedReason && this.queue.some((j) => j.fn !== null)) refused = await this._takeLock();
+      let batch = this.queue.splice(0);
       if (batch.some((j) => j.fn === null)) this.pullQueued = null;
-      await this._batch(batch);
+      if (refused) {
+        // Never write without the lock: the tab holding it skips the gen
+        // read, and would write over what this one stored.
+        const env = JSON.stringify({ ok: false, error: { code: STORAGE_ERROR, message: `storage error: the lock for writing could not be taken (${refused}); the change was not made` } });
+        for (const j of batch) if (j.fn) j.resolve(env);
+        batch = batch.filter((j) => j.fn === null);
+      }
+      if (batch.length > 0) await this._batch(batch);
       if (this.wantedByOther || this.closedReason) this._letGo();
     }
     this.running = null;
@@ -636,8 +647,13 @@ export class Writer {
    * LOCK_LINGER_MS while waiting); unverified until a transaction reads the
    * gen. Another tab's want heard while waiting is kept: that tab may have
    * asked while this one was not yet holding, and is queued behind it.
+   * Resolves to null, or to the reason when the lock manager refused the
+   * request (the calls waiting for the lock are then refused; the next
+   * ones ask again).
+   * @returns {Promise<string|null>}
    */
   async _takeLock() {
+    let refused = null;
     this.stats.lockWaits++;
     this.wantedByOther = false;
     this.taking = true;
@@ -653,13 +669,14 @@ export class Writer {
           .catch(refused);
       });
     } catch (err) {
-      console.warn("sessiontree: the Web Lock for writing could not be taken; every write reads the gen", err);
-      this.locks = null;
+      console.warn("sessiontree: the Web Lock for writing could not be taken; the calls waiting for it are refused", err);
+      refused = `${err?.name ?? "Error"}: ${err?.message ?? err}`;
     } finally {
       clearInterval(again);
       this.taking = false;
     }
     this.verified = false;
+    return refused;
   }
 
   /** Ask the tab holding the write lock to let go of it. */
