@@ -120,7 +120,8 @@ func ErrorEnvelope(err *Error) []byte {
 // browser binding's call, as opposed to callText): an answer of 64 KiB or
 // more is then pure ASCII, every non-ASCII character written as a \uXXXX
 // escape — the same JSON value, not the same bytes — as long as at most
-// one byte in 16 of it is non-ASCII (otherwise it is Call's answer). A
+// one byte in 16 of it is non-ASCII and it is all UTF-8 (otherwise it is
+// Call's answer). A
 // browser's TextDecoder makes a string of ASCII about four times faster
 // than of UTF-8 with a few accents or emoji in it (see appendASCII). A
 // context is written escaped in the first place; other answers (a

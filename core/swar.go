@@ -106,10 +106,12 @@ func (a *asciiBudget) exceeded() bool {
 // escape (a UTF-16 surrogate pair above U+FFFF): the same JSON value in
 // pure ASCII, which a browser's TextDecoder turns into a string about four
 // times faster than UTF-8 with some non-ASCII in it (the whole string must
-// then be two bytes a character). ASCII is copied a word at a time. An
-// invalid UTF-8 sequence (never in validated input) becomes \ufffd. It
+// then be two bytes a character). ASCII is copied a word at a time. It
 // returns ok false, with b's content unspecified past its old length, when
-// budget is exceeded.
+// budget is exceeded, or at bytes that are not UTF-8 (Store.Import takes
+// bytes as they are): a browser's TextDecoder writes one U+FFFD per
+// maximal invalid subpart, so escaping them one by one would give another
+// value than the bytes.
 func appendASCII(b, src []byte, budget *asciiBudget) (_ []byte, ok bool) {
 	n := len(b)
 	b = growASCII(b, n, len(src)+16)
@@ -142,6 +144,9 @@ func appendASCII(b, src []byte, budget *asciiBudget) (_ []byte, ok bool) {
 			continue
 		}
 		r, size := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && size == 1 {
+			return b[:n], false // not UTF-8: the caller's decoder replaces it its own way
+		}
 		budget.nonASCII += size
 		i += size
 		if copied := budget.copied + i; copied > asciiFreeBytes && budget.nonASCII*asciiGiveUp > copied {

@@ -209,3 +209,27 @@ func TestCallParsedEscapesOtherLargeAnswersInOnePass(t *testing.T) {
 		})
 	}
 }
+
+func TestCallParsedGivesCallsAnswerWhenItHoldsBytesThatAreNotUTF8(t *testing.T) {
+	// Store.Import takes bytes as they are, so a message can hold bytes
+	// that are not UTF-8. A browser decodes them with one U+FFFD per
+	// maximal invalid subpart ("\xe2\x82" is one); escaping them one by one
+	// would give another string than callText's, so the answer is Call's.
+	st := testStore(t)
+	data := "{\"version\":1,\"sessionId\":\"raw\",\"cursor\":\"a\",\"activeBranch\":\"main\",\"nodes\":[{\"id\":\"a\",\"parentId\":null,\"branch\":\"main\",\"kind\":\"message\",\"timestamp\":\"2026-11-29T12:00:00.000Z\",\"message\":{\"role\":\"user\",\"content\":\"caf\xc3\xa9 x\xe2\x82y\xff\"}}]}"
+	_, err := st.Import([]byte(data), "snapshot")
+	require.Nil(t, err)
+	ok[Node](t, st, `{"operation":"jump","sessionId":"raw","nodeId":"a"}`)
+	req := []byte(`{"operation":"context","sessionId":"raw"}`)
+	plain := st.Call(req)
+	assert.Contains(t, string(plain), "\"content\":\"caf\xc3\xa9 x\xe2\x82y\xff\"")
+	assert.Equal(t, string(plain), string(st.CallParsed(req)))
+	// The same for a large answer escaped in a pass of its own.
+	for i := 0; i < 600; i++ {
+		ok[Node](t, st, `{"operation":"append","sessionId":"raw","message":{"role":"user","content":"deploy the pipeline again, deploy the pipeline again, deploy the pipeline again, café"}}`)
+	}
+	req = []byte(`{"operation":"snapshot.save","sessionId":"raw"}`)
+	plain = st.Call(req)
+	require.Greater(t, len(plain), asciiPassBytes)
+	assert.Equal(t, string(plain), string(st.CallParsed(req)))
+}
