@@ -253,6 +253,53 @@ test('two pages appending in turn at the same time both keep writing: neither ho
   }
 });
 
+test('three pages writing at random moments, alone and in bursts, lose and duplicate nothing: every successful call is on disk once', async () => {
+  const env = await setup();
+  try {
+    const pages = [...(await twoPages(env)), await open(env)];
+    assert.equal(await initTree(pages[2]), null);
+    await value(pages[0], { operation: 'create', sessionId: 'shared' });
+    await Promise.all(pages.map((p) => p.evaluate(() => window.tree.refresh())));
+    const made = await Promise.all(pages.map((page, k) => page.evaluate(async (k) => {
+      const ids = [];
+      const own = `own${k}`;
+      const check = (env) => {
+        if (!env.ok) throw new Error(JSON.stringify(env.error));
+        return env.value;
+      };
+      check(await window.tree.call({ operation: 'create', sessionId: own }));
+      for (let round = 0; round < 25; round++) {
+        // One call, or a burst of three made together (one transaction).
+        const burst = round % 3 === 0 ? 3 : 1;
+        const calls = [];
+        for (let i = 0; i < burst; i++) {
+          const sessionId = (round + i) % 2 ? own : 'shared';
+          calls.push(window.tree.call({ operation: 'append', sessionId, message: { role: 'user', content: `${k}.${round}.${i}` } }));
+        }
+        for (const env of await Promise.all(calls)) ids.push(check(env).id);
+        await new Promise((resolve) => setTimeout(resolve, (round * 7 + k * 5) % 23));
+      }
+      return ids;
+    }, k)));
+    const all = made.flat();
+    assert.equal(new Set(all).size, all.length, 'ids are distinct');
+    await Promise.all(pages.map((p) => p.evaluate(() => window.tree.refresh())));
+    const stored = async (page) => {
+      const lists = [];
+      for (const sessionId of ['shared', 'own0', 'own1', 'own2']) lists.push(await value(page, { operation: 'list', sessionId }));
+      return lists;
+    };
+    const lists = await stored(pages[0]);
+    assert.deepEqual(lists.flat().map((n) => n.id).sort(), [...all].sort(), 'every node made is in memory once');
+    for (const page of pages.slice(1)) assert.deepEqual(await stored(page), lists);
+    await reload(pages[0]);
+    assert.deepEqual(await stored(pages[0]), lists, 'and on disk');
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
 test('a page whose request for the write lock is refused writes nothing: the page holding the lock never writes over its nodes', async () => {
   // Writing without the lock while another page skips the gen read under
   // it wrote two nodes at one key: the session on disk became corrupt
