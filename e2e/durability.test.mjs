@@ -155,9 +155,20 @@ test('a page writing in turn holds the write lock and reads the stored gen once;
   const env = await setup();
   try {
     const [a, b] = await twoPages(env);
-    await value(a, { operation: 'create', sessionId: 'lock' });
-    const made = [];
-    for (let i = 0; i < 30; i++) made.push(await value(a, { operation: 'append', sessionId: 'lock', message: { role: 'user', content: `a ${i}` } }));
+    // The create and 30 appends are made in the page, each right after the
+    // last resolved: no gap in which the lock's 250 ms linger could end
+    // (round trips from the test process can take longer on a busy machine).
+    const made = await a.evaluate(async () => {
+      const out = [];
+      const create = await window.tree.call({ operation: 'create', sessionId: 'lock' });
+      if (!create.ok) throw new Error(JSON.stringify(create.error));
+      for (let i = 0; i < 30; i++) {
+        const env = await window.tree.call({ operation: 'append', sessionId: 'lock', message: { role: 'user', content: `a ${i}` } });
+        if (!env.ok) throw new Error(JSON.stringify(env.error));
+        out.push(env.value);
+      }
+      return out;
+    });
     const statsA = await a.evaluate(() => ({ ...window.tree._writer.stats }));
     assert.equal(statsA.genReads, 1, 'only the first transaction under the lock read the gen');
     assert.equal(statsA.genSkipped, 30, 'the 30 appends after it skipped the read');
