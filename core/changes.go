@@ -76,6 +76,12 @@ func (st *Store) markAnnotated(s *Session, from int) {
 // nodes that changed). An empty string means nothing changed.
 func (st *Store) DrainChanges(withNodes bool) []byte {
 	var b []byte
+	if withNodes {
+		// Sized once: growing a 255 MB drain (a 1,000,000-node load) by
+		// doubling left as much again in dead copies, and the wasm memory
+		// never shrinks.
+		b = make([]byte, 0, st.drainSize())
+	}
 	for _, d := range st.dirty {
 		s := st.sessions[d.id]
 		if s == nil {
@@ -149,4 +155,32 @@ func (s *Session) appendMeta(b []byte) []byte {
 	b = append(b, `,"annotationCount":`...)
 	b = appendInt(b, len(s.annotations))
 	return append(b, '}')
+}
+
+// drainSize estimates the bytes of DrainChanges(true): each node's fields
+// as they stand plus its JSON punctuation and escapes (a few over are
+// cheaper than a regrowth), and each header and annotation line.
+func (st *Store) drainSize() int {
+	size := 0
+	for _, d := range st.dirty {
+		s := st.sessions[d.id]
+		if s == nil {
+			continue
+		}
+		from := d.from
+		if d.reset {
+			from = 0
+		}
+		size += 512 + len(s.title)
+		for i := min(from, len(s.nodes)); i < len(s.nodes); i++ {
+			n := s.nodes[i]
+			size += 96 + len(n.ID) + len(n.ParentID) + len(n.Branch) + len(n.Kind) + len(n.Timestamp) +
+				len(n.Message) + len(n.Summary) + len(n.Source)
+			if n.Entry != nil {
+				size += 256
+			}
+		}
+		size += 160 * len(s.annotations)
+	}
+	return size + size/16
 }

@@ -186,3 +186,13 @@ func TestDrainedNodeLinesAreChunkRecordsAsTheyStand(t *testing.T) {
 	assert.Equal(t, "a", pair[0]["id"])
 	assert.Equal(t, "two, with a comma", pair[1]["message"].(map[string]any)["content"])
 }
+
+func TestDrainIsSizedOnceAndNotFarOver(t *testing.T) {
+	st := perfStore(t, 2000) // chat messages of the benchmark corpus
+	st.TrackChanges(true)
+	st.Call(append(append([]byte(`{"operation":"snapshot.load","sessionId":"perf","snapshot":`), perfSnapshot(2000)...), '}'))
+	est := st.drainSize()
+	out := st.DrainChanges(true)
+	assert.GreaterOrEqual(t, est, len(out), "the estimate covers the drain: no regrowth")
+	assert.Less(t, est, len(out)*3/2, "the estimate is not far over")
+}
