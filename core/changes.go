@@ -83,16 +83,9 @@ func (st *Store) DrainChanges(withNodes bool) []byte {
 		b = make([]byte, 0, st.drainSize())
 	}
 	for _, d := range st.dirty {
-		s := st.sessions[d.id]
+		s, from := st.drained(d)
 		if s == nil {
 			continue
-		}
-		from := d.from
-		if d.reset {
-			from = 0
-		}
-		if from > len(s.nodes) {
-			from = len(s.nodes)
 		}
 		b = append(b, `{"sessionId":`...)
 		b = appendString(b, s.id)
@@ -157,22 +150,32 @@ func (s *Session) appendMeta(b []byte) []byte {
 	return append(b, '}')
 }
 
+// drained returns the session of a dirty mark (nil when it is gone) and
+// the first node its drain carries: 0 for a reset, never past the end.
+func (st *Store) drained(d dirtyMark) (*Session, int) {
+	s := st.sessions[d.id]
+	if s == nil {
+		return nil, 0
+	}
+	from := d.from
+	if d.reset {
+		from = 0
+	}
+	return s, min(from, len(s.nodes))
+}
+
 // drainSize estimates the bytes of DrainChanges(true): each node's fields
 // as they stand plus its JSON punctuation and escapes (a few over are
 // cheaper than a regrowth), and each header and annotation line.
 func (st *Store) drainSize() int {
 	size := 0
 	for _, d := range st.dirty {
-		s := st.sessions[d.id]
+		s, from := st.drained(d)
 		if s == nil {
 			continue
 		}
-		from := d.from
-		if d.reset {
-			from = 0
-		}
 		size += 512 + len(s.title)
-		for i := min(from, len(s.nodes)); i < len(s.nodes); i++ {
+		for i := from; i < len(s.nodes); i++ {
 			n := s.nodes[i]
 			size += 96 + len(n.ID) + len(n.ParentID) + len(n.Branch) + len(n.Kind) + len(n.Timestamp) +
 				len(n.Message) + len(n.Summary) + len(n.Source)
