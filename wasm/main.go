@@ -88,6 +88,27 @@ func guard(what string, f func() string) (out string) {
 	return f()
 }
 
+// bulkBytes is the request size, in bytes, from which a call runs with
+// the collector paused (see bulk).
+const bulkBytes = 1 << 20
+
+// bulk runs f, the answer to a request of size bytes. From bulkBytes on
+// (a snapshot.load, a restore, an import) the collector is paused for the
+// call and its percentage restored afterwards; the soft memory limit
+// (memoryLimit) still starts a collection if the heap nears it. What such
+// a call allocates is mostly the session it builds, which stays live, so
+// collections during it marked a growing heap again and again for little
+// garbage. Measured on a 100,000-message snapshot.load (25.4 MB, in one
+// page, alternating builds): 413 → 339 ms, and wasm memory after ten
+// loads 225 → 124 MB, since the heap goal no longer doubles a heap that
+// holds both the old and the new session.
+func bulk(size int, f func() string) string {
+	if size >= bulkBytes {
+		defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	}
+	return f()
+}
+
 func argString(args []js.Value, i int) (string, bool) {
 	if i >= len(args) || args[i].Type() != js.TypeString {
 		return "", false
@@ -160,10 +181,13 @@ func newStore(this js.Value, args []js.Value) any {
 				}
 				// call(request, true): the caller parses the answer at once,
 				// so a context may come back in ASCII (see Store.CallParsed).
-				if len(args) > 1 && args[1].Type() == js.TypeBoolean && args[1].Bool() {
-					return bytesString(st.CallParsed(req))
-				}
-				return bytesString(st.Call(req))
+				parsed := len(args) > 1 && args[1].Type() == js.TypeBoolean && args[1].Bool()
+				return bulk(len(req), func() string {
+					if parsed {
+						return bytesString(st.CallParsed(req))
+					}
+					return bytesString(st.Call(req))
+				})
 			})
 		}),
 		"importText": fn(func(this js.Value, args []js.Value) any {
@@ -173,11 +197,13 @@ func newStore(this js.Value, args []js.Value) any {
 				}
 				data, _ := argBytes(args, 0)
 				format, _ := argString(args, 1)
-				res, err := st.Import(data, format)
-				if err != nil {
-					return string(core.ErrorEnvelope(err))
-				}
-				return string(core.ValueEnvelope(res))
+				return bulk(len(data), func() string {
+					res, err := st.Import(data, format)
+					if err != nil {
+						return string(core.ErrorEnvelope(err))
+					}
+					return string(core.ValueEnvelope(res))
+				})
 			})
 		}),
 		// Sliced import (core.ImportJob): the shim calls importStep with a

@@ -4,6 +4,8 @@ package main
 
 import (
 	"encoding/json"
+	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall/js"
 	"testing"
@@ -137,4 +139,49 @@ func TestBindingImportsInSlices(t *testing.T) {
 func TestGuardTurnsAPanicIntoAnEnvelope(t *testing.T) {
 	out := guard("test", func() string { panic("boom") })
 	assert.Equal(t, `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"internal error in test: boom"}}`, out)
+}
+
+func TestBulkPausesTheCollectorOnlyForLargeRequests(t *testing.T) {
+	// Whatever percentage is in force comes back after a bulk call, and a
+	// panic in the call restores it too.
+	prev := debug.SetGCPercent(150)
+	defer debug.SetGCPercent(prev)
+	during := func(size int) int {
+		var got int
+		bulk(size, func() string {
+			got = debug.SetGCPercent(-1)
+			debug.SetGCPercent(got)
+			return ""
+		})
+		return got
+	}
+	assert.Equal(t, 150, during(bulkBytes-1), "a small request runs with the collector as it is")
+	assert.Equal(t, -1, during(bulkBytes), "a large request runs with the collector paused")
+	assert.Equal(t, 150, debug.SetGCPercent(150), "the percentage is restored after the call")
+
+	out := guard("call", func() string {
+		return bulk(bulkBytes, func() string { panic("boom") })
+	})
+	assert.Contains(t, out, "internal error in call: boom")
+	assert.Equal(t, 150, debug.SetGCPercent(150), "the percentage is restored after a panic")
+
+	// A load large enough to be a bulk call answers as usual.
+	h := storeHandle(t)
+	var b strings.Builder
+	b.WriteString(`{"operation":"snapshot.load","sessionId":"big","snapshot":{"version":1,"sessionId":"big","cursor":null,"activeBranch":"main","nodes":[`)
+	text := strings.Repeat("x", 1000)
+	for i := 0; b.Len() < bulkBytes+1000; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		parent := "null"
+		if i > 0 {
+			parent = `"n` + strconv.Itoa(i-1) + `"`
+		}
+		b.WriteString(`{"id":"n` + strconv.Itoa(i) + `","parentId":` + parent + `,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":"` + text + `"}}`)
+	}
+	b.WriteString(`]}}`)
+	out = h.Call("call", b.String()).String()
+	assert.True(t, strings.HasPrefix(out, `{"ok":true`), out[:min(len(out), 300)])
+	assert.Equal(t, 150, debug.SetGCPercent(150))
 }
