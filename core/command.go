@@ -373,7 +373,7 @@ func cmdContext(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	// One line per message, from the nodes (their cached previews): a
 	// message made from a summary, compaction or custom message names the
 	// node kind after its role.
-	s.contextNodes(s.path(s.cursor), func(n *Node) {
+	s.contextNodes(s.path(s.cursor), func(_ int32, n *Node) {
 		role := n.role
 		if n.Kind != KindMessage {
 			role = "user · " + n.Kind

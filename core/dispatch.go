@@ -78,6 +78,11 @@ func Operations() []string {
 // change req afterwards.
 func (st *Store) Call(req []byte) []byte {
 	value, err := st.call(req)
+	return st.envelope(value, err)
+}
+
+// envelope encodes the outcome of one call as Call answers it.
+func (st *Store) envelope(value any, err *Error) []byte {
 	if err != nil {
 		return ErrorEnvelope(err)
 	}
@@ -128,9 +133,25 @@ func ErrorEnvelope(err *Error) []byte {
 // snapshot, a tree, rows, an export) are escaped in one more pass.
 func (st *Store) CallParsed(req []byte) []byte {
 	st.asciiContext = true
-	out := st.Call(req)
+	value, err := st.call(req)
 	st.asciiContext = false
-	if len(out) < asciiPassBytes || st.op == "context" {
+	return st.parsedEnvelope(value, err)
+}
+
+// parsedEnvelope encodes the outcome of one call as CallParsed answers it.
+func (st *Store) parsedEnvelope(value any, err *Error) []byte {
+	out := st.envelope(value, err)
+	if st.op == "context" {
+		return out // escaped as it was written
+	}
+	return asciiIfLarge(out)
+}
+
+// asciiIfLarge returns JSON text out with non-ASCII escaped when it is
+// asciiPassBytes or more and escaping pays (see appendASCII), otherwise
+// out itself.
+func asciiIfLarge(out []byte) []byte {
+	if len(out) < asciiPassBytes {
 		return out
 	}
 	var budget asciiBudget
@@ -138,6 +159,22 @@ func (st *Store) CallParsed(req []byte) []byte {
 		return esc
 	}
 	return out
+}
+
+// CallColumns is CallParsed for a caller that builds a context's messages
+// array itself (the JS shim's call): when req is a context request that
+// succeeds, it answers the value as ContextColumns and out is nil; any
+// other request, and any error, gets CallParsed's envelope and cols nil.
+// The same request gives the same value either way.
+func (st *Store) CallColumns(req []byte) (out []byte, cols *ContextColumns) {
+	st.columnsContext = true
+	value, err := st.call(req)
+	st.columnsContext = false
+	if c, ok := value.(*ContextColumns); ok && err == nil {
+		c.Head = asciiIfLarge(c.Head)
+		return nil, c
+	}
+	return st.parsedEnvelope(value, err), nil
 }
 
 // asciiPassBytes: CallParsed escapes answers from this size on; below it

@@ -329,6 +329,9 @@ func opContext(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
+	if st.columnsContext {
+		return s.contextColumns(), nil
+	}
 	c := s.context()
 	c.ascii = st.asciiContext
 	return c, nil
@@ -423,30 +426,33 @@ func slicesGrow(b []byte, n int) []byte {
 func (s *Session) context() Context {
 	path := s.path(s.cursor)
 	msgs := make([]RawMessage, 0, len(path)+1)
-	s.contextNodes(path, func(n *Node) {
-		switch n.Kind {
-		case KindMessage:
-			msgs = append(msgs, n.Message)
-		case KindSummary:
-			msgs = append(msgs, SummaryMessage(n.Summary))
-		case KindCompaction:
-			msgs = append(msgs, CompactionMessage(n.Entry.Summary))
-		case KindCustomMessage:
-			msgs = append(msgs, customMessage(n.Entry))
-		}
-	})
+	s.contextNodes(path, func(_ int32, n *Node) { msgs = append(msgs, contextMessage(n)) })
 	return Context{Cursor: nullable(s.nodeID(s.cursor)), Messages: msgs, State: s.stateAt(path)}
+}
+
+// contextMessage is the message node n gives context (contextNodes
+// lists the nodes that give one).
+func contextMessage(n *Node) RawMessage {
+	switch n.Kind {
+	case KindSummary:
+		return SummaryMessage(n.Summary)
+	case KindCompaction:
+		return CompactionMessage(n.Entry.Summary)
+	case KindCustomMessage:
+		return customMessage(n.Entry)
+	}
+	return n.Message
 }
 
 // contextNodes calls fn, in order, with each node of path (root first) that
 // gives context a message: the newest compaction first when there is one
 // (then only the path from its firstKeptNodeId on, other compactions
 // skipped), message, summary and custom_message nodes.
-func (s *Session) contextNodes(path []int32, fn func(n *Node)) {
+func (s *Session) contextNodes(path []int32, fn func(i int32, n *Node)) {
 	start := 0
 	for k := len(path) - 1; k >= 0; k-- {
 		if n := s.nodes[path[k]]; n.Kind == KindCompaction {
-			fn(n)
+			fn(path[k], n)
 			start = int(s.depth[s.index[n.Entry.FirstKeptNodeID]]) - 1
 			break
 		}
@@ -454,7 +460,7 @@ func (s *Session) contextNodes(path []int32, fn func(n *Node)) {
 	for _, i := range path[start:] {
 		switch n := s.nodes[i]; n.Kind {
 		case KindMessage, KindSummary, KindCustomMessage:
-			fn(n)
+			fn(i, n)
 		}
 	}
 }

@@ -124,3 +124,26 @@ func BenchmarkAppend(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkContextColumns measures context of a 100,000-deep path through
+// CallColumns (the JS shim's call).
+func BenchmarkContextColumns(b *testing.B) {
+	st := perfStore(b, 100000)
+	req := []byte(`{"operation":"context","sessionId":"perf"}`)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_, cols := st.CallColumns(req)
+		perfSink = cols.ASCII
+	}
+}
+
+// BenchmarkContextParsed measures context of a 100,000-deep path through
+// CallParsed (ASCII JSON).
+func BenchmarkContextParsed(b *testing.B) {
+	st := perfStore(b, 100000)
+	req := []byte(`{"operation":"context","sessionId":"perf"}`)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		perfSink = st.CallParsed(req)
+	}
+}

@@ -57,6 +57,8 @@ type Session struct {
 
 	search *searchIndex // the store's search index while the session is live in a store
 
+	texts textCache // context's message texts, for ContextColumns
+
 	// warming is the index WarmSearch is adding this session to, and
 	// warmed how many of its nodes it added so far (search is set once
 	// all are in).

@@ -51,6 +51,9 @@ type Store struct {
 	noSnapshotGuess bool
 
 	asciiContext bool // answering through CallParsed
+	// columnsContext: answering through CallColumns (context gives
+	// *ContextColumns).
+	columnsContext bool
 }
 
 // New returns an empty store.

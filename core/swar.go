@@ -32,19 +32,22 @@ func load64(b []byte, i int) uint64 {
 // inside a JSON string ('"', '\\' or a control character below 0x20), or
 // len(b).
 func plainRun(b []byte, i int) int {
-	for i+8 <= len(b) {
-		w := load64(b, i)
-		q := w ^ ('"' * swarOnes)
-		s := w ^ ('\\' * swarOnes)
-		if ((q-swarOnes)&^q|(s-swarOnes)&^s|(w-0x20*swarOnes)&^w)&swarHigh != 0 {
-			break
-		}
+	for i+8 <= len(b) && !mayEndPlain(load64(b, i)) {
 		i += 8
 	}
 	for i < len(b) && plainStringByte[b[i]] {
 		i++
 	}
 	return i
+}
+
+// mayEndPlain reports whether word w may hold a byte that is not plain
+// inside a JSON string ('"', '\\' or below 0x20). It never misses one; a
+// false alarm only sends the caller to its byte loop.
+func mayEndPlain(w uint64) bool {
+	q := w ^ ('"' * swarOnes)
+	s := w ^ ('\\' * swarOnes)
+	return ((q-swarOnes)&^q|(s-swarOnes)&^s|(w-0x20*swarOnes)&^w)&swarHigh != 0
 }
 
 // validUTF8 is utf8.Valid with a word-at-a-time pass over ASCII, which is

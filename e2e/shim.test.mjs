@@ -311,6 +311,56 @@ test('call gives the same context value as callText for text with accents, CJK a
   await page.close();
 });
 
+test('call builds a context from the wasm\'s columns: the same value as callText, keys in stored order, cached or copied', async () => {
+  const page = await shimPage();
+  const r = await page.evaluate(async () => {
+    const same = async (tree, id) => {
+      const parsed = await tree.call({ operation: 'context', sessionId: id });
+      const text = await tree.callText({ operation: 'context', sessionId: id });
+      return { same: JSON.stringify(parsed) === JSON.stringify(JSON.parse(text)), n: parsed.ok ? parsed.value.messages.length : parsed.error.code };
+    };
+    const out = {};
+    for (const persist of [false, true]) {
+      const tree = await window.sessiontree.init(persist ? { dbName: 'columns-' + Math.random() } : { persist: false });
+      await tree.call({ operation: 'create', sessionId: 's' });
+      const messages = [
+        '{"role":"user","content":"\ufeffa byte order mark first, kept"}',
+        '{"content":"content before role","role":"assistant"}',
+        '{"role":"user","content":"escapes \\n \\t \\" \\\\ \\u00e9 and an escaped pair \\ud83c\\udf89"}',
+        '{"role":"user","content":"a lone surrogate \\ud800 stays as JSON.parse keeps it"}',
+        '{"role":"assistant","content":[{"type":"text","text":"parts"}],"n":12}',
+        '{"role":"tool","content":"🙂 wide text, a new role"}',
+        '{"role":"user","content":""}',
+      ];
+      for (const m of messages) await tree.callText(`{"operation":"append","sessionId":"s","message":${m}}`);
+      for (let i = 0; i < 50; i++) await tree.call({ operation: 'append', sessionId: 's', message: { role: i % 2 ? 'assistant' : 'user', content: `turn ${i} — café` } });
+      const key = persist ? 'persisted' : 'memory';
+      out[key] = [await same(tree, 's'), await same(tree, 's')]; // filled, then from the cache
+      const first = (await tree.call({ operation: 'context', sessionId: 's' })).value.messages;
+      out[key].push({ bom: first[0].content.charCodeAt(0), keys: Object.keys(first[1]).join(','), lone: first[3].content.charCodeAt(17), pair: first[2].content.endsWith('🎉') });
+      // A short branch: its texts are copied out of the cache.
+      const nodes = (await tree.call({ operation: 'list', sessionId: 's' })).value;
+      await tree.call({ operation: 'jump', sessionId: 's', nodeId: nodes.nodes ? nodes.nodes[1].id : nodes[1].id });
+      await tree.call({ operation: 'append', sessionId: 's', message: { role: 'user', content: 'a short branch' } });
+      out[key].push(await same(tree, 's'));
+      // A context asked for while a write is queued answers from JSON.
+      const pending = tree.call({ operation: 'append', sessionId: 's', message: { role: 'user', content: 'queued' } });
+      out[key].push(await same(tree, 's'));
+      await pending;
+      out[key].push(await same(tree, 'missing'));
+    }
+    return out;
+  });
+  for (const key of ['memory', 'persisted']) {
+    assert.deepEqual(r[key], [
+      { same: true, n: 57 }, { same: true, n: 57 },
+      { bom: 0xfeff, keys: 'content,role', lone: 0xd800, pair: true },
+      { same: true, n: 3 }, { same: true, n: 4 }, { same: true, n: 'SESSION_NOT_FOUND' },
+    ], key);
+  }
+  await page.close();
+});
+
 test('null and non-function arguments get envelopes, not exceptions', async () => {
   const page = await shimPage();
   const r = await page.evaluate(async () => {

@@ -41,10 +41,10 @@ const runtimes = new Map();
 
 /**
  * Load the wasm once per page and URL and return its global object
- * `{version, newStore()}`. wasm_exec.js (Go's loader) is imported from the
- * same folder as the wasm.
+ * `{version, newStore()}` and its memory. wasm_exec.js (Go's loader) is
+ * imported from the same folder as the wasm.
  * @param {string|URL} wasmURL
- * @returns {Promise<{version: string, newStore: () => object}>}
+ * @returns {Promise<{api: {version: string, newStore: () => object}, memory: WebAssembly.Memory}>}
  */
 function loadRuntime(wasmURL) {
   const key = String(wasmURL);
@@ -68,7 +68,8 @@ function loadRuntime(wasmURL) {
       if (!api || typeof api.newStore !== "function") {
         throw new Error("sessiontree: the wasm module did not register sessiontreeWasm");
       }
-      return api;
+      // The context fast path reads answers from the wasm memory.
+      return { api, memory: result.instance.exports.mem };
     })();
     runtimes.set(key, p);
     p.catch(() => runtimes.delete(key));
@@ -122,17 +123,17 @@ async function create(wasmURL, dbName) {
         throw err;
       },
     ));
-  let api, db, stored;
+  let runtime, db, stored;
   try {
-    [api, { db, stored }] = await Promise.all([
-      loadRuntime(wasmURL).then((api) => (mark("sessiontree:runtime"), api)),
+    [runtime, { db, stored }] = await Promise.all([
+      loadRuntime(wasmURL).then((runtime) => (mark("sessiontree:runtime"), runtime)),
       storage.then((s) => (mark("sessiontree:read"), s)),
     ]);
   } catch (err) {
     storage.then(({ db }) => db?.close(), () => {}); // the runtime failed: let go of the database too
     throw err;
   }
-  const handle = api.newStore();
+  const handle = runtime.api.newStore();
   for (const s of stored.sessions) {
     const env = JSON.parse(handle.call(restoreRequest(s.meta, s.snapshot)));
     if (!env.ok) {
@@ -143,7 +144,7 @@ async function create(wasmURL, dbName) {
   }
   handle.drain(false); // restoring records no change, but be sure
   mark("sessiontree:restored");
-  tree = new SessionTree(handle, db, dbName, stored);
+  tree = new SessionTree(handle, db, dbName, stored, runtime.memory);
   for (const [reason, message] of early) tree._storageClosed(reason, message);
   return tree;
 }
@@ -176,6 +177,12 @@ function yieldToPage() {
  * read sees every call made before it). Every other operation, including
  * ones this list does not know, goes through the Writer.
  */
+/**
+ * Decodes context contents (UTF-8) from wasm memory. ignoreBOM: a content
+ * that starts with U+FEFF keeps it (the default decoder drops it).
+ */
+const contentDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
 const READ_ONLY = new Set(["list", "node", "branches", "tree", "context", "session", "snapshot.save", "sessions", "search", "diff", "remote.list", "remote.session"]);
 
 /**
@@ -207,9 +214,11 @@ export class SessionTree {
   /**
    * @param {object} handle @param {IDBDatabase|null} db @param {string|null} dbName
    * @param {{gen: number, sessions: {meta: object}[]}} [stored] what init read from the database
+   * @param {WebAssembly.Memory} [memory] the wasm memory, for context answered in columns
    */
-  constructor(handle, db, dbName, stored = { gen: 0, sessions: [] }) {
+  constructor(handle, db, dbName, stored = { gen: 0, sessions: [] }, memory = null) {
     this._handle = handle;
+    this._memory = memory;
     this._db = db;
     this._dbName = dbName;
     this._listeners = new Set();
@@ -309,11 +318,54 @@ export class SessionTree {
     // handle's second argument; see Store.CallParsed): the same value,
     // decoded from wasm memory several times faster. callText keeps the bytes.
     const parsed = !asText;
+    if (parsed && op === "context" && this._memory && typeof this._handle.context === "function" && (!this._writer || this._writer.idle)) {
+      return Promise.resolve(this._context(text));
+    }
     if (this._writer) {
       if (READ_ONLY.has(op) && this._writer.idle) return this._finish(this._handle.call(text, parsed), asText);
       return this._writer.run(() => this._handle.call(text, parsed)).then((t) => (asText ? t : JSON.parse(t)));
     }
     return this._finish(this._handle.call(text, parsed), asText);
+  }
+
+  /**
+   * Answer a context request (UTF-8 bytes) with the envelope object,
+   * building the messages array from the wasm's columns
+   * (core.ContextColumns, wasm/main.go columnsHeader) instead of parsing
+   * JSON: each of the two content buffers is decoded once, straight from
+   * wasm memory, and every plain message's content is a slice of that
+   * string. The value is the same as JSON.parse of callText's answer,
+   * keys in the same order. Measured for a 100,000-deep path (13.6 MB),
+   * see docs/DECISIONS.md, "Issue 8 — fourth pass".
+   *
+   * The contents share their buffer's string: a message kept after the
+   * rest are dropped keeps that string alive, about the size of the
+   * context's text (as a parsed answer would have been).
+   * @param {Uint8Array} request
+   * @returns {object} the envelope
+   */
+  _context(request) {
+    const head = this._handle.context(request);
+    if (!head.startsWith('{"ok":true,"columns":')) return JSON.parse(head); // an error, or not a context
+    const c = JSON.parse(head).columns;
+    const buffer = this._memory.buffer; // after the call: the memory may have grown
+    const text = ([address, bytes]) => (bytes === 0 ? "" : contentDecoder.decode(new Uint8Array(buffer, address, bytes)));
+    const ascii = text(c.ascii);
+    const wide = text(c.wide);
+    const rows = new Int32Array(buffer, c.rows[0], c.rows[1]);
+    const { roles, other } = c;
+    const messages = new Array(c.count);
+    for (let i = 0, k = 0, o = 0; i < messages.length; i++, k += 3) {
+      const code = rows[k];
+      if (code < 0) {
+        messages[i] = other[o++];
+        continue;
+      }
+      const content = (code & 2 ? wide : ascii).slice(rows[k + 1], rows[k + 2]);
+      const role = roles[code >> 2];
+      messages[i] = code & 1 ? { content, role } : { role, content };
+    }
+    return { ok: true, value: { cursor: c.cursor, messages, state: c.state } };
   }
 
   /**

@@ -88,6 +88,37 @@ func guard(what string, f func() string) (out string) {
 	return f()
 }
 
+// lastColumns holds the buffers of the last context answered in columns,
+// so the collector leaves them alone until the shim has read them (it does
+// before it calls again).
+var lastColumns *core.ContextColumns
+
+// columnsHeader is the answer of the handle's context for a context in
+// columns: {"ok":true,"columns":{"ascii":[address,bytes],"wide":[address,
+// bytes],"rows":[address,count],…Head's members}}, where an address is a
+// byte offset into the wasm memory (Go's pointers in wasm are such
+// offsets), rows' count is in int32 (4-aligned, as Go aligns []int32), and
+// the rest is core.ContextColumns.Head. The shim reads the buffers before
+// the wasm runs again.
+func columnsHeader(c *core.ContextColumns) string {
+	span := func(b []byte, p unsafe.Pointer, n int) []byte {
+		b = append(b, '[')
+		b = strconv.AppendUint(b, uint64(uintptr(p)), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(n), 10)
+		return append(b, ']')
+	}
+	h := append(make([]byte, 0, 128+len(c.Head)), `{"ok":true,"columns":{"ascii":`...)
+	h = span(h, unsafe.Pointer(unsafe.SliceData(c.ASCII)), len(c.ASCII))
+	h = append(h, `,"wide":`...)
+	h = span(h, unsafe.Pointer(unsafe.SliceData(c.Wide)), len(c.Wide))
+	h = append(h, `,"rows":`...)
+	h = span(h, unsafe.Pointer(unsafe.SliceData(c.Rows)), len(c.Rows))
+	h = append(h, ',')
+	h = append(h, c.Head[1:]...)
+	return bytesString(append(h, '}'))
+}
+
 // bulkBytes is the request size, in bytes, from which a call runs with
 // the collector paused (see bulk).
 const bulkBytes = 1 << 20
@@ -188,6 +219,24 @@ func newStore(this js.Value, args []js.Value) any {
 					}
 					return bytesString(st.Call(req))
 				})
+			})
+		}),
+		// context(request): a context request answered in columns
+		// (core.ContextColumns) for the shim to build the messages array
+		// from wasm memory; any other request, or an error, gets the
+		// envelope as call(request, true) does. See columnsHeader.
+		"context": fn(func(this js.Value, args []js.Value) any {
+			return guard("context", func() string {
+				req, ok := argBytes(args, 0)
+				if !ok {
+					return badArgument("context takes the request as a JSON string or as UTF-8 bytes in a Uint8Array")
+				}
+				out, cols := st.CallColumns(req)
+				lastColumns = cols // keep the buffers until the next call reads them
+				if cols == nil {
+					return bytesString(out)
+				}
+				return columnsHeader(cols)
 			})
 		}),
 		"importText": fn(func(this js.Value, args []js.Value) any {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall/js"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -184,4 +185,64 @@ func TestBulkPausesTheCollectorOnlyForLargeRequests(t *testing.T) {
 	out = h.Call("call", b.String()).String()
 	assert.True(t, strings.HasPrefix(out, `{"ok":true`), out[:min(len(out), 300)])
 	assert.Equal(t, 150, debug.SetGCPercent(150))
+}
+
+func TestBindingAnswersContextInColumns(t *testing.T) {
+	h := storeHandle(t)
+	h.Call("call", `{"operation":"create","sessionId":"c"}`)
+	h.Call("call", `{"operation":"append","sessionId":"c","message":{"role":"user","content":"plain text"}}`)
+	h.Call("call", `{"operation":"append","sessionId":"c","message":{"content":"wide: café 🙂","role":"assistant"}}`)
+	h.Call("call", `{"operation":"append","sessionId":"c","message":{"role":"user","content":[{"type":"text","text":"parts"}]}}`)
+	head := h.Call("context", `{"operation":"context","sessionId":"c"}`).String()
+	var env struct {
+		OK      bool `json:"ok"`
+		Columns struct {
+			ASCII  [2]uintptr        `json:"ascii"`
+			Wide   [2]uintptr        `json:"wide"`
+			Rows   [2]uintptr        `json:"rows"`
+			Cursor string            `json:"cursor"`
+			Count  int               `json:"count"`
+			Roles  []string          `json:"roles"`
+			Other  []json.RawMessage `json:"other"`
+		} `json:"columns"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(head), &env), head)
+	c := env.Columns
+	// The addresses are where the buffers kept in lastColumns are in wasm
+	// memory, which is where Go's pointers point.
+	addr := func(p unsafe.Pointer) uintptr { return uintptr(p) }
+	require.NotNil(t, lastColumns)
+	assert.Equal(t, [2]uintptr{addr(unsafe.Pointer(unsafe.SliceData(lastColumns.ASCII))), 10}, c.ASCII)
+	assert.Equal(t, [2]uintptr{addr(unsafe.Pointer(unsafe.SliceData(lastColumns.Wide))), uintptr(len("wide: café 🙂"))}, c.Wide)
+	assert.Equal(t, [2]uintptr{addr(unsafe.Pointer(unsafe.SliceData(lastColumns.Rows))), 9}, c.Rows)
+	assert.Equal(t, "plain text", string(lastColumns.ASCII))
+	assert.Equal(t, "wide: café 🙂", string(lastColumns.Wide))
+	rows := lastColumns.Rows
+	// user plain (role 0, ASCII, 0..10); assistant first content (role 1,
+	// wide, content first: code 1<<2|2|1, 0..13 UTF-16 units); parts: other.
+	assert.Equal(t, []int32{0, 0, 10, 7, 0, 13, -1, 0, 0}, rows)
+	assert.Equal(t, 3, c.Count)
+	assert.Equal(t, []string{"user", "assistant"}, c.Roles)
+	assert.JSONEq(t, `[{"role":"user","content":[{"type":"text","text":"parts"}]}]`, string(mustMarshal(t, c.Other)))
+	var plain struct {
+		Value struct {
+			Cursor string `json:"cursor"`
+		} `json:"value"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(h.Call("call", `{"operation":"context","sessionId":"c"}`).String()), &plain))
+	assert.Equal(t, plain.Value.Cursor, c.Cursor)
+	assert.NotEmpty(t, c.Cursor)
+
+	// Anything else gets the envelope call(request, true) gives.
+	for _, req := range []string{`{"operation":"context","sessionId":"nope"}`, `{"operation":"sessions"}`, `[`} {
+		assert.Equal(t, h.Call("call", req, true).String(), h.Call("context", req).String(), req)
+	}
+	assert.Contains(t, h.Call("context", 42).String(), `"code":"INVALID_ARGUMENT"`)
+}
+
+func mustMarshal(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return b
 }

@@ -1,0 +1,312 @@
+package core
+
+import (
+	"bytes"
+	"slices"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// ContextColumns is the value of context laid out for a caller that builds
+// the messages array itself instead of parsing JSON: the JS shim, whose
+// call({operation: "context"}) spent most of its time in JSON.parse of a
+// 13.6 MB answer for a 100,000-deep path (and the GC of 100,000 separate
+// strings). The text of every plain message — exactly
+// {"role":"…","content":"…"} or {"content":"…","role":"…"}, both strings,
+// no other member — is in one of two byte buffers, unescaped; the caller
+// decodes each buffer once (TextDecoder) and slices the contents out. A
+// buffer all ASCII decodes to a string of one byte a character, several
+// times faster than UTF-8 with a few accents in it, so contents with any
+// non-ASCII character go to the second buffer. Every other message (more
+// members, non-string content, a lone surrogate escape) stays JSON in Head.
+//
+// The buffers are the session's text cache (see textCache) when the path
+// holds at least half of it, so a context asked for again copies no text
+// at all; otherwise the path's texts are copied out of the cache.
+type ContextColumns struct {
+	// Head is JSON: {"cursor":…,"state":…,"count":n,"roles":[…],"other":[…]}.
+	// count is the number of messages, roles the roles Rows index, other
+	// the messages that are not plain, in order, as stored.
+	Head []byte
+	// ASCII holds texts that are all ASCII; Wide the others, as UTF-8.
+	ASCII, Wide []byte
+	// Rows holds three int32 per message, in order. For a message in
+	// other: -1, 0, 0. For a plain message: role<<2 | wide<<1 |
+	// contentFirst, then the start and end of its text in its buffer's
+	// decoded string, in UTF-16 code units: role indexes roles, wide is 1
+	// when the text is in Wide, and contentFirst is 1 when "content" came
+	// before "role" (so the object built keeps the stored key order).
+	Rows []int32
+}
+
+// textCache holds the unescaped texts of a session's plain context
+// messages (see ContextColumns), filled as contexts first reach their
+// nodes. Nodes never change, so nothing in it is ever stale.
+type textCache struct {
+	ascii, wide []byte
+	wideUnits   int32      // UTF-16 code units of wide
+	roles       [][]byte   // distinct roles, as in ContextColumns.Rows
+	spans       []textSpan // by node index; code 0: not cached yet
+}
+
+// textSpan is one node's entry in the cache: code is 1 + the row code of
+// ContextColumns.Rows, or -1 for a message that is not plain; start and
+// end are in UTF-16 code units of its buffer's decoded string, and
+// from and to are its bytes in that buffer.
+type textSpan struct{ code, start, end, from, to int32 }
+
+// contextColumns builds the value of context as ContextColumns.
+func (s *Session) contextColumns() *ContextColumns {
+	path := s.path(s.cursor)
+	tc := &s.texts
+	if len(tc.spans) < len(s.nodes) {
+		tc.spans = append(tc.spans, make([]textSpan, len(s.nodes)-len(tc.spans))...)
+	}
+	cols := &ContextColumns{}
+	var other []RawMessage
+	pathUnits := 0
+	count := 0
+	s.contextNodes(path, func(i int32, n *Node) {
+		count++
+		sp := tc.spans[i]
+		if sp.code == 0 {
+			sp = tc.add(contextMessage(n))
+			tc.spans[i] = sp
+		}
+		if sp.code < 0 {
+			other = append(other, contextMessage(n))
+		}
+		pathUnits += int(sp.end - sp.start)
+	})
+	// The cache itself when the path holds at least half of it, else a
+	// copy of the path's texts.
+	shared := 2*pathUnits >= len(tc.ascii)+int(tc.wideUnits)
+	if shared {
+		cols.ASCII, cols.Wide = tc.ascii, tc.wide
+	}
+	cols.Rows = make([]int32, 0, 3*count)
+	var wideUnits int32
+	s.contextNodes(path, func(i int32, n *Node) {
+		sp := tc.spans[i]
+		switch {
+		case sp.code < 0:
+			cols.Rows = append(cols.Rows, -1, 0, 0)
+			return
+		case shared:
+		case (sp.code-1)&2 == 0:
+			start := int32(len(cols.ASCII))
+			cols.ASCII = append(cols.ASCII, tc.ascii[sp.from:sp.to]...)
+			sp.start, sp.end = start, start+sp.end-sp.start
+		default:
+			cols.Wide = append(cols.Wide, tc.wide[sp.from:sp.to]...)
+			sp.start, sp.end = wideUnits, wideUnits+sp.end-sp.start
+			wideUnits = sp.end
+		}
+		cols.Rows = append(cols.Rows, sp.code-1, sp.start, sp.end)
+	})
+
+	h := append(make([]byte, 0, 256), `{"cursor":`...)
+	if cur := nullable(s.nodeID(s.cursor)); cur == nil {
+		h = append(h, "null"...)
+	} else {
+		h = appendString(h, *cur)
+	}
+	h = append(h, `,"state":`...)
+	h = s.stateAt(path).appendJSON(h)
+	h = append(h, `,"count":`...)
+	h = appendInt(h, count)
+	h = append(h, `,"roles":[`...)
+	for k, role := range tc.roles {
+		if k > 0 {
+			h = append(h, ',')
+		}
+		h = append(h, '"')
+		h = append(h, role...)
+		h = append(h, '"')
+	}
+	h = append(h, `],"other":[`...)
+	for k, m := range other {
+		if k > 0 {
+			h = append(h, ',')
+		}
+		h = append(h, m...)
+	}
+	cols.Head = append(h, "]}"...)
+	return cols
+}
+
+// add puts the text of message m in the cache and returns its span.
+func (tc *textCache) add(m RawMessage) textSpan {
+	start := len(tc.ascii)
+	tc.ascii = slices.Grow(tc.ascii, len(m)) // amortised: append's growth
+	out, role, contentFirst, ascii, ok := appendPlainMessage(tc.ascii, m)
+	if !ok {
+		tc.ascii = tc.ascii[:start]
+		return textSpan{code: -1}
+	}
+	r := -1
+	for k, known := range tc.roles {
+		if bytes.Equal(known, role) {
+			r = k
+			break
+		}
+	}
+	if r < 0 {
+		r = len(tc.roles)
+		tc.roles = append(tc.roles, bytes.Clone(role))
+	}
+	code := int32(r) << 2
+	if contentFirst {
+		code |= 1
+	}
+	if ascii {
+		tc.ascii = out
+		return textSpan{code: code + 1, start: int32(start), end: int32(len(out)), from: int32(start), to: int32(len(out))}
+	}
+	text := out[start:]
+	units := int32(utf16Len(unsafe.String(unsafe.SliceData(text), len(text))))
+	sp := textSpan{code: (code | 2) + 1, start: tc.wideUnits, end: tc.wideUnits + units, from: int32(len(tc.wide)), to: int32(len(tc.wide) + len(text))}
+	tc.wide = append(tc.wide, text...)
+	tc.wideUnits += units
+	tc.ascii = out[:start]
+	return sp
+}
+
+const (
+	roleKey        = `"role":"`
+	contentKey     = `"content":"`
+	thenRoleKey    = `,"role":"`
+	thenContentKey = `,"content":"`
+)
+
+// appendPlainMessage reads a stored message (compact JSON) of exactly the
+// form {"role":"…","content":"…"} or {"content":"…","role":"…"}: it
+// appends the content's text to b, which must have room for len(m) more
+// bytes, and returns the role's body (a role with escapes is not plain),
+// whether content came first, and whether the text is all ASCII. ok is
+// false for any other form, with b's content past its length unspecified.
+func appendPlainMessage(b []byte, m RawMessage) (out, role []byte, contentFirst, ascii, ok bool) {
+	if len(m) < 2 || m[0] != '{' || m[len(m)-1] != '}' {
+		return b, nil, false, false, false
+	}
+	rest := []byte(m[1 : len(m)-1])
+	switch {
+	case bytes.HasPrefix(rest, []byte(roleKey)):
+		if role, rest, ok = roleBody(rest[len(roleKey):]); !ok || !bytes.HasPrefix(rest, []byte(thenContentKey)) {
+			return b, nil, false, false, false
+		}
+		b, rest, ascii, ok = appendStringBody(b, rest[len(thenContentKey):])
+	case bytes.HasPrefix(rest, []byte(contentKey)):
+		contentFirst = true
+		if b, rest, ascii, ok = appendStringBody(b, rest[len(contentKey):]); !ok || !bytes.HasPrefix(rest, []byte(thenRoleKey)) {
+			return b, nil, false, false, false
+		}
+		role, rest, ok = roleBody(rest[len(thenRoleKey):])
+	}
+	if !ok || len(rest) != 0 {
+		return b, nil, false, false, false
+	}
+	return b, role, contentFirst, ascii, true
+}
+
+// roleBody reads a JSON string body without escapes from the start of s
+// (just after its opening quote) and returns it and what follows its
+// closing quote.
+func roleBody(s []byte) (body, rest []byte, ok bool) {
+	i := plainRun(s, 0)
+	if i >= len(s) || s[i] != '"' {
+		return nil, nil, false
+	}
+	return s[:i], s[i+1:], true
+}
+
+// appendStringBody appends the text of the JSON string body at the start
+// of s (just after its opening quote) to b, which must have room for
+// len(s) more bytes, and returns what follows the closing quote and
+// whether the text is all ASCII. One pass, a word at a time over plain
+// bytes (see plainRun). ok is false, with b's content past its length
+// unspecified, for an escape of a UTF-16 surrogate (JSON.parse keeps a
+// lone one, which UTF-8 cannot carry) or text that is not valid JSON.
+func appendStringBody(b, s []byte) (out, rest []byte, ascii, ok bool) {
+	n := len(b)
+	b = b[:cap(b)]
+	if len(b)-n < len(s) {
+		return b[:n], nil, false, false
+	}
+	var high uint64 // every byte copied, or-ed: its 0x80 bits tell non-ASCII
+	i := 0
+	for {
+		for i+8 <= len(s) {
+			w := load64(s, i)
+			if mayEndPlain(w) {
+				break
+			}
+			store64(b, n, w)
+			high |= w
+			i += 8
+			n += 8
+		}
+		for i < len(s) && plainStringByte[s[i]] {
+			b[n] = s[i]
+			high |= uint64(s[i])
+			i++
+			n++
+			if i&7 == 0 {
+				break // back to whole words
+			}
+		}
+		switch {
+		case i >= len(s):
+			return b[:n], nil, false, false
+		case plainStringByte[s[i]]:
+			continue
+		case s[i] == '"':
+			return b[:n], s[i+1:], high&swarHigh == 0, true
+		case s[i] != '\\' || i+1 >= len(s):
+			return b[:n], nil, false, false
+		}
+		switch c := s[i+1]; c {
+		case '"', '\\', '/':
+			b[n] = c
+		case 'b':
+			b[n] = '\b'
+		case 'f':
+			b[n] = '\f'
+		case 'n':
+			b[n] = '\n'
+		case 'r':
+			b[n] = '\r'
+		case 't':
+			b[n] = '\t'
+		case 'u':
+			if i+6 > len(s) {
+				return b[:n], nil, false, false
+			}
+			r := rune(0)
+			for _, h := range s[i+2 : i+6] {
+				switch {
+				case '0' <= h && h <= '9':
+					r = r<<4 | rune(h-'0')
+				case 'a' <= h && h <= 'f':
+					r = r<<4 | rune(h-'a'+10)
+				case 'A' <= h && h <= 'F':
+					r = r<<4 | rune(h-'A'+10)
+				default:
+					return b[:n], nil, false, false
+				}
+			}
+			if 0xD800 <= r && r < 0xE000 {
+				return b[:n], nil, false, false
+			}
+			size := utf8.EncodeRune(b[n:], r)
+			high |= uint64(b[n])
+			n += size
+			i += 6
+			continue
+		default:
+			return b[:n], nil, false, false
+		}
+		n++
+		i += 2
+	}
+}

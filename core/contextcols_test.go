@@ -1,0 +1,223 @@
+package core
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf16"
+	"unsafe"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// columnsHead is ContextColumns.Head decoded.
+type columnsHead struct {
+	Cursor *string           `json:"cursor"`
+	State  json.RawMessage   `json:"state"`
+	Count  int               `json:"count"`
+	Roles  []string          `json:"roles"`
+	Other  []json.RawMessage `json:"other"`
+}
+
+// rebuildMessages does what the JS shim does with ContextColumns: decode
+// each buffer once, slice the contents out by UTF-16 offsets, and take the
+// other messages from the head in order. Each message comes back as its
+// JSON; a plain one with its members in the order the row says.
+func rebuildMessages(t *testing.T, cols *ContextColumns) (columnsHead, []string) {
+	t.Helper()
+	var h columnsHead
+	require.NoError(t, json.Unmarshal(cols.Head, &h), "%s", cols.Head)
+	require.Len(t, cols.Rows, 3*h.Count)
+	texts := [2][]uint16{utf16.Encode([]rune(string(cols.ASCII))), utf16.Encode([]rune(string(cols.Wide)))}
+	require.True(t, isASCII(cols.ASCII))
+	var out []string
+	other := 0
+	for i := 0; i < h.Count; i++ {
+		code, start, end := cols.Rows[3*i], cols.Rows[3*i+1], cols.Rows[3*i+2]
+		if code < 0 {
+			require.Less(t, other, len(h.Other))
+			out = append(out, string(h.Other[other]))
+			other++
+			continue
+		}
+		buf := (code >> 1) & 1
+		require.True(t, 0 <= start && start <= end && int(end) <= len(texts[buf]), "row %d: %d..%d of %d", i, start, end, len(texts[buf]))
+		content := string(utf16.Decode(texts[buf][start:end]))
+		role, _ := json.Marshal(h.Roles[code>>2])
+		text, _ := json.Marshal(content)
+		if code&1 == 1 {
+			out = append(out, `{"content":`+string(text)+`,"role":`+string(role)+`}`)
+		} else {
+			out = append(out, `{"role":`+string(role)+`,"content":`+string(text)+`}`)
+		}
+	}
+	assert.Equal(t, len(h.Other), other, "every other message is used")
+	return h, out
+}
+
+// contextBothWays returns the messages of the session's context as Call
+// answers them, and as rebuilt from CallColumns' answer.
+func contextBothWays(t *testing.T, st *Store, sessionID string) (want []json.RawMessage, got []string, h columnsHead) {
+	t.Helper()
+	req := []byte(`{"operation":"context","sessionId":` + strings.TrimSpace(string(mustJSON(t, sessionID))) + `}`)
+	var env struct {
+		Value struct {
+			Cursor   *string           `json:"cursor"`
+			Messages []json.RawMessage `json:"messages"`
+			State    json.RawMessage   `json:"state"`
+		} `json:"value"`
+	}
+	require.NoError(t, json.Unmarshal(st.Call(req), &env))
+	out, cols := st.CallColumns(req)
+	require.Nil(t, out, "a context answers in columns")
+	require.NotNil(t, cols)
+	h, got = rebuildMessages(t, cols)
+	assert.Equal(t, env.Value.Cursor, h.Cursor)
+	assert.JSONEq(t, string(env.Value.State), string(h.State))
+	return env.Value.Messages, got, h
+}
+
+// mustCall sends a request that must succeed.
+func mustCall(t *testing.T, st *Store, req string) {
+	t.Helper()
+	out := st.Call([]byte(req))
+	require.True(t, strings.HasPrefix(string(out), `{"ok":true`), "%s: %s", req, out)
+}
+
+func TestContextColumnsGiveTheSameMessages(t *testing.T) {
+	st := testStore(t)
+	mustCall(t, st, `{"operation":"create","sessionId":"s"}`)
+	messages := []string{
+		`{"role":"user","content":"plain ASCII"}`,
+		`{"role":"assistant","content":"café, 漢字 and 🎉 (a pair in UTF-16)"}`,
+		`{"role":"user","content":"escapes: \n \t \" \\ \/ \b \f \r \u0041 \u00e9 \u20ac"}`,
+		`{"content":"content first","role":"user"}`,
+		`{"role":"user","content":""}`,
+		`{"role":"tool","content":"a new role"}`,
+		`{"role":"user","content":"an escaped pair \ud83c\udf89"}`,
+		`{"role":"user","content":"a lone surrogate \ud800 stays JSON"}`,
+		`{"role":"user","content":[{"type":"text","text":"parts"}]}`,
+		`{"role":"assistant","content":"with a name","name":"bot"}`,
+		`{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]}`,
+		`{"role":"user","content":"a big number","n":12345678901234567890}`,
+		`{"role":"us\"er","content":"an escaped role"}`,
+		`{"role":"user","content":"ünïcödé again after JSON ones"}`,
+	}
+	for _, m := range messages {
+		mustCall(t, st, `{"operation":"append","sessionId":"s","message":`+m+`}`)
+	}
+	mustCall(t, st, `{"operation":"branch.summary","sessionId":"s","nodeId":"n0014","branch":"b","summary":"a summary node: «résumé»"}`)
+	mustCall(t, st, `{"operation":"append","sessionId":"s","message":{"role":"user","content":"after the summary"}}`)
+
+	want, got, h := contextBothWays(t, st, "s")
+	require.Len(t, got, len(want))
+	for i := range want {
+		assert.JSONEq(t, string(want[i]), got[i], "message %d", i)
+		assert.Equal(t, strings.HasPrefix(string(want[i]), `{"content"`), strings.HasPrefix(got[i], `{"content"`), "message %d keeps its key order", i)
+	}
+	assert.Equal(t, []string{"user", "assistant", "tool"}, h.Roles)
+	// The lone surrogate, content parts, extra members, the escaped role
+	// and the escaped pair stay JSON: 7 messages.
+	assert.Len(t, h.Other, 7)
+
+	// Asked again, the same answer, from the cache itself: no text copied.
+	_, cols := st.CallColumns([]byte(`{"operation":"context","sessionId":"s"}`))
+	assert.Equal(t, uintptr(unsafe.Pointer(unsafe.SliceData(st.sessions["s"].texts.ascii))), uintptr(unsafe.Pointer(unsafe.SliceData(cols.ASCII))), "the cache's own buffer")
+	want2, got2, _ := contextBothWays(t, st, "s")
+	assert.Equal(t, want, want2)
+	assert.Equal(t, got, got2)
+
+	// A short path in a session whose cache holds much more: the path's
+	// texts are copied out (and still right).
+	mustCall(t, st, `{"operation":"jump","sessionId":"s","nodeId":"n0001"}`)
+	mustCall(t, st, `{"operation":"append","sessionId":"s","message":{"role":"user","content":"a short branch, é"}}`)
+	want, got, _ = contextBothWays(t, st, "s")
+	require.Len(t, got, 2)
+	for i := range want {
+		assert.JSONEq(t, string(want[i]), got[i], "message %d", i)
+	}
+	_, cols = st.CallColumns([]byte(`{"operation":"context","sessionId":"s"}`))
+	assert.NotEqual(t, uintptr(unsafe.Pointer(unsafe.SliceData(st.sessions["s"].texts.ascii))), uintptr(unsafe.Pointer(unsafe.SliceData(cols.ASCII))), "a copy")
+	assert.Equal(t, "plain ASCII", string(cols.ASCII))
+}
+
+func TestContextColumnsAfterACompaction(t *testing.T) {
+	st := testStore(t)
+	mustCall(t, st, `{"operation":"create","sessionId":"c"}`)
+	for i := 0; i < 4; i++ {
+		mustCall(t, st, `{"operation":"append","sessionId":"c","message":{"role":"user","content":"before `+strconv.Itoa(i)+`"}}`)
+	}
+	mustCall(t, st, `{"operation":"append","sessionId":"c","entry":{"kind":"compaction","summary":"squeezed «text»","firstKeptNodeId":"n0003","tokensBefore":100}}`)
+	mustCall(t, st, `{"operation":"append","sessionId":"c","message":{"role":"assistant","content":"after"}}`)
+	want, got, _ := contextBothWays(t, st, "c")
+	require.Len(t, got, 4, "the compaction's summary, n0003, n0004, after")
+	for i := range want {
+		assert.JSONEq(t, string(want[i]), got[i], "message %d", i)
+	}
+}
+
+func TestContextColumnsOfAnEmptySessionAndErrors(t *testing.T) {
+	st := testStore(t)
+	mustCall(t, st, `{"operation":"create","sessionId":"e"}`)
+	want, got, h := contextBothWays(t, st, "e")
+	assert.Empty(t, want)
+	assert.Empty(t, got)
+	assert.Nil(t, h.Cursor)
+
+	for _, req := range []string{
+		`{"operation":"context","sessionId":"missing"}`,
+		`{"operation":"context"}`,
+		`{"operation":"context","sessionId":"e","extra":1}`,
+		`not json`,
+		`{"operation":"sessions"}`,
+	} {
+		out, cols := st.CallColumns([]byte(req))
+		assert.Nil(t, cols, req)
+		assert.Equal(t, string(st.CallParsed([]byte(req))), string(out), req)
+	}
+}
+
+func TestAppendStringBodyMatchesJSON(t *testing.T) {
+	for _, str := range []string{"", "x", "a\"b\\c/d", "\x01\x1f\u007f", "tab\tnew\nline", "é漢🎉", "\u2028\u2029", strings.Repeat("long ", 40) + "é"} {
+		enc, _ := json.Marshal(str)
+		b := append(make([]byte, 0, 3+len(enc)+6), "pre"...)
+		out, rest, ascii, ok := appendStringBody(b, append(enc[1:], ",after"...))
+		require.True(t, ok, str)
+		assert.Equal(t, "pre"+str, string(out))
+		assert.Equal(t, ",after", string(rest))
+		assert.Equal(t, isASCII([]byte(str)), ascii, str)
+	}
+	for _, body := range []string{`\ud800"`, `\udc00x"`, `\ud83c\udf89"`, `\x"`, `\u12"`, `\u12g4"`, `end\`, `no closing quote`, "a\x01control\""} {
+		_, _, _, ok := appendStringBody(make([]byte, 0, 64), []byte(body))
+		assert.False(t, ok, body)
+	}
+	_, _, _, ok := appendStringBody(make([]byte, 0, 2), []byte(`abc"`))
+	assert.False(t, ok, "no room")
+}
+
+func FuzzContextColumns(f *testing.F) {
+	for _, s := range []string{"plain", "é", "🎉", "a\nb", `"\`, "\u2028", "\x00"} {
+		f.Add(s, "user", false)
+	}
+	f.Add("x", "assistant", true)
+	f.Fuzz(func(t *testing.T, content, role string, contentFirst bool) {
+		st := testStore(t)
+		mustCall(t, st, `{"operation":"create","sessionId":"f"}`)
+		m := `{"role":` + string(mustJSON(t, role)) + `,"content":` + string(mustJSON(t, content)) + `}`
+		if contentFirst {
+			m = `{"content":` + string(mustJSON(t, content)) + `,"role":` + string(mustJSON(t, role)) + `}`
+		}
+		for i := 0; i < 3; i++ {
+			if out := st.Call([]byte(`{"operation":"append","sessionId":"f","message":` + m + `}`)); !strings.HasPrefix(string(out), `{"ok":true`) {
+				t.Skip("not a message the store takes:", string(out))
+			}
+		}
+		want, got, _ := contextBothWays(t, st, "f")
+		require.Len(t, got, len(want))
+		for i := range want {
+			assert.JSONEq(t, string(want[i]), got[i])
+		}
+	})
+}
