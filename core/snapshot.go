@@ -259,7 +259,14 @@ func parseNodes(sc *scanner, size int) (*Session, error) {
 	// A node of a snapshot takes about 200 bytes or more: size the id map
 	// once instead of growing it step by step (map growth was a visible
 	// part of loading in wasm, where string hashing is slow).
-	s.index = make(map[string]int32, min(size/200, 1<<22))
+	guess := min(size/200, 1<<22)
+	s.index = make(map[string]int32, guess)
+	// The per-node slices likewise (growing them copied them over and
+	// over: 5 % of a load natively).
+	s.nodes = make([]*Node, 0, guess)
+	s.parent = make([]int32, 0, guess)
+	s.depth = make([]int32, 0, guess)
+	s.children = make([]int32, 0, guess)
 	// Parsing: nodes come from slabs sized by the nodes the array's bytes
 	// can hold (150 bytes or more each), strings are shared with the request.
 	s.slab, s.slabLeft = []Node{}, size/150
