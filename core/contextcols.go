@@ -164,6 +164,13 @@ func (tc *textCache) add(m RawMessage) textSpan {
 		return textSpan{code: code + 1, start: int32(start), end: int32(len(out)), from: int32(start), to: int32(len(out))}
 	}
 	text := out[start:]
+	if !validUTF8(text) {
+		// Only Store.Import through the Go API keeps bytes that are not
+		// UTF-8; a decoder would replace them its own way, so the offsets
+		// could not be known here. Such a message stays JSON.
+		tc.ascii = out[:start]
+		return textSpan{code: -1}
+	}
 	units := int32(utf16Len(unsafe.String(unsafe.SliceData(text), len(text))))
 	sp := textSpan{code: (code | 2) + 1, start: tc.wideUnits, end: tc.wideUnits + units, from: int32(len(tc.wide)), to: int32(len(tc.wide) + len(text))}
 	tc.wide = append(tc.wide, text...)

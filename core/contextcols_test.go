@@ -221,3 +221,14 @@ func FuzzContextColumns(f *testing.F) {
 		}
 	})
 }
+
+func TestTextCacheLeavesBytesThatAreNotUTF8AsJSON(t *testing.T) {
+	// Only Store.Import (Go API) keeps such bytes; a browser's decoder
+	// would replace them in its own way, so the offsets could not be known.
+	var tc textCache
+	assert.Equal(t, int32(-1), tc.add(RawMessage("{\"role\":\"user\",\"content\":\"a\xf0\x9f\x98b\"}")).code)
+	assert.Empty(t, tc.ascii)
+	assert.Empty(t, tc.wide)
+	sp := tc.add(RawMessage(`{"role":"user","content":"é"}`))
+	assert.Equal(t, textSpan{code: 2 + 1, start: 0, end: 1, from: 0, to: 2}, sp)
+}
