@@ -38,6 +38,16 @@ func FuzzCall(f *testing.F) {
 		`{"snapshot":{"version":1,"sessionId":"s","cursor":null,"activeBranch":"main","nodes":[]} , "operation":"restore","title":{}}`,
 		`{"operation":"restore","snapshot":{"version":1,"sessionId":"r","cursor":null,"activeBranch":"main","nodes":[]} }`,
 		`{"operation":"snapshot.load","sessionId":"s","snapshot":{"version":1,"sessionId":"s","cursor":null,"activeBranch":"main","nodes":[]}}}`,
+		// sessiontree's own layout and near misses of it (fastNodeFields, fastMessage).
+		`{"operation":"snapshot.load","sessionId":"s","snapshot":{"version":1,"sessionId":"s","cursor":"b","activeBranch":"main","nodes":[{"id":"a","parentId":null,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":"h\u00e9 \"q\""}},{"id":"b","parentId":"a","branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.001Z","message":{"role":"assistant","content":[{"type":"text","text":"x"}],"n":1}}]}}`,
+		`{"operation":"snapshot.load","sessionId":"s","snapshot":{"version":1,"sessionId":"s","cursor":"a","activeBranch":"main","nodes":[{"id":"a","parentId":null,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":"hi"},"label":"x"}]}}`,
+		`{"operation":"snapshot.load","sessionId":"s","snapshot":{"version":1,"sessionId":"s","cursor":"a","activeBranch":"main","nodes":[{"id":"a","parentId":null,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":"hi","role":"tool"}}]}}`,
+		`{"operation":"snapshot.load","sessionId":"s","snapshot":{"version":1,"sessionId":"s","cursor":"a","activeBranch":"main","nodes":[{"id":"a","parentId":null,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":[ {"type":"text"} ]}}]}}`,
+		`{"operation":"snapshot.load","sessionId":"s","snapshot":{"version":1,"sessionId":"s","cursor":"a","activeBranch":"main","nodes":[{"id":"a","parentId":null,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":"hi"},"id":"b"}]}}`,
+		`{"operation":"snapshot.load","sessionId":"s","snapshot":{"version":1,"sessionId":"s","cursor":"a","activeBranch":"main","nodes":[{"id":"a","parentId":null,"branch":"main","kind":"summary","timestamp":"2026-11-29T12:00:00.000Z","summary":"s"}]}}`,
+		`{"operation":"append","sessionId":"s","message":{"role":"user","content":"a\tb"}}`,
+		`{"operation":"append","sessionId":"s","message":{"role":"user","content":null}}`,
+		`{"operation":"append","sessionId":"s","message":{"role":"us\u0065r","content":"x"}}`,
 		// A snapshot only delimited, then replaced by a later "snapshot" member: its bytes are still JSON to check.
 		`{"operation":"restore","snapshot":{"x":tru},"snapshot":{"version":1,"sessionId":"r","cursor":null,"activeBranch":"main","nodes":[]}}`,
 		`{"operation":"snapshot.load","sessionId":"s","snapshot":{"a":"\x"},"snapshot":null,"snapshot":{"version":1,"sessionId":"s","cursor":null,"activeBranch":"main","nodes":[]}}`,
@@ -73,6 +83,20 @@ func FuzzCall(f *testing.F) {
 		plain.noSnapshotGuess = true
 		if want := plain.Call(req); string(out) != string(want) {
 			t.Fatalf("guessing the snapshot's end changed the reply to %q:\nguess    %s\nno guess %s", req, out, want)
+		}
+		// The same without the fast paths for sessiontree's own layout
+		// (fastNodeFields, fastMessage): the same bytes, and the same
+		// session afterwards.
+		general := setup()
+		fastLayouts = false
+		want := general.Call(req)
+		wantAfter := general.Call([]byte(`{"operation":"snapshot.save","sessionId":"s"}`))
+		fastLayouts = true
+		if string(out) != string(want) {
+			t.Fatalf("the fast layout paths changed the reply to %q:\nfast    %s\ngeneral %s", req, out, want)
+		}
+		if after := st.Call([]byte(`{"operation":"snapshot.save","sessionId":"s"}`)); string(after) != string(wantAfter) {
+			t.Fatalf("the fast layout paths changed the session after %q:\nfast    %s\ngeneral %s", req, after, wantAfter)
 		}
 		if !json.Valid(out) {
 			t.Fatalf("reply is not JSON: %q", out)

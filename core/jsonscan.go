@@ -332,6 +332,39 @@ func (s *scanner) objectKey() *scanError {
 	return nil
 }
 
+// fastLayouts turns on the fast paths for the layout sessiontree writes
+// (fastNodeFields, fastMessage). Tests turn it off to compare every answer
+// with the general parser's (FuzzCall).
+var fastLayouts = true
+
+// literal moves past lit when the data at pos starts with it, and
+// reports whether it did. The fast paths for the layout sessiontree writes
+// (compact, keys in a fixed order) read keys with it instead of scanning
+// them; whatever does not match is left to the general parser.
+func (s *scanner) literal(lit string) bool {
+	if len(s.data)-s.pos < len(lit) || string(s.data[s.pos:s.pos+len(lit)]) != lit {
+		return false
+	}
+	s.pos += len(lit)
+	return true
+}
+
+// plainToken moves past the string at pos when it has no escapes and no
+// control characters, and returns it quotes included; ok is false, with
+// pos unchanged, for anything else (the general parser then reads it).
+func (s *scanner) plainToken() (tok []byte, ok bool) {
+	if s.peek() != '"' {
+		return nil, false
+	}
+	end := plainRun(s.data, s.pos+1)
+	if end >= len(s.data) || s.data[end] != '"' {
+		return nil, false
+	}
+	tok = s.data[s.pos : end+1]
+	s.pos = end + 1
+	return tok, true
+}
+
 // object walks the object at pos: for each member it calls fn with the
 // key, and fn must move the scanner past the member's value (with value,
 // or by parsing it in place). key is the key's bytes without quotes,

@@ -130,6 +130,28 @@ func validateMessageOf(raw RawMessage, field string, valid bool) (RawMessage, st
 	return msg, role, nil
 }
 
+// fastMessage reads a message at sc.pos written the way sessiontree
+// writes one — compact, {"role":"…","content":…} with a role without
+// escapes — and returns its role and content tokens. ok is false, with
+// sc.pos where it was, for anything else: the general parser (object)
+// reads that and gives every error its message.
+func fastMessage(sc *scanner) (role, content []byte, ok bool) {
+	if !fastLayouts {
+		return nil, nil, false
+	}
+	start := sc.pos
+	if sc.literal(`{"role":`) {
+		if role, ok = sc.plainToken(); ok && sc.literal(`,"content":`) {
+			var err *scanError
+			if content, _, err = sc.value(); err == nil && !sc.spaced && sc.literal("}") {
+				return role, content, true
+			}
+		}
+	}
+	sc.pos, sc.spaced = start, false
+	return nil, nil, false
+}
+
 // messageAt reads the message object at the scanner's position in one
 // pass, leaving the scanner after it: jerr is a JSON fault, err a message
 // that is JSON but not a chat message. The message comes back compacted
@@ -138,22 +160,24 @@ func messageAt(sc *scanner, field string) (msg RawMessage, roleText string, jerr
 	sc.skipSpace()
 	start := sc.pos
 	sc.spaced = false
-	var role, content []byte
-	jerr = sc.object(func(key []byte) error {
-		v, _, err := sc.value()
-		if err != nil {
-			return err
+	role, content, fast := fastMessage(sc)
+	if !fast {
+		jerr = sc.object(func(key []byte) error {
+			v, _, err := sc.value()
+			if err != nil {
+				return err
+			}
+			switch string(key) {
+			case "role":
+				role = v
+			case "content":
+				content = v
+			}
+			return nil
+		})
+		if jerr != nil {
+			return nil, "", jerr, nil
 		}
-		switch string(key) {
-		case "role":
-			role = v
-		case "content":
-			content = v
-		}
-		return nil
-	})
-	if jerr != nil {
-		return nil, "", jerr, nil
 	}
 	msg = sc.data[start:sc.pos]
 	if role == nil {

@@ -362,6 +362,9 @@ func (s *Session) parseNodeAt(sc *scanner, i int) (*Node, int32, *Error) {
 		return nil, 0, snapshotFault("nodes[%d] must be an object", i)
 	}
 	var f nodeFields
+	if s.fastNodeFields(sc, &f) {
+		return s.nodeOf(&f, "", i, sc.valid)
+	}
 	var unknown string
 	serr := sc.object(func(key []byte) error {
 		if string(key) == "message" && f.message == nil && sc.peek() == '{' {
@@ -406,6 +409,52 @@ func (s *Session) parseNodeAt(sc *scanner, i int) (*Node, int32, *Error) {
 		return nil, 0, snapshotFault("field \"nodes\" is not valid JSON: %s", jsonErrorText(serr))
 	}
 	return s.nodeOf(&f, unknown, i, sc.valid)
+}
+
+// fastNodeFields reads a node at sc.pos written the way snapshot.save
+// writes a message node — compact, {"id":…,"parentId":…,"branch":…,
+// "kind":…,"timestamp":…,"message":{…}}, strings without escapes — into
+// f, and reports whether it did. Anything else (another order, white
+// space, escapes, other members, a JSON error) leaves sc.pos where it was
+// for the general parser, which gives every error its message. Reading
+// the keys as literals instead of scanning and matching each was a
+// quarter of a 100,000-node load in wasm (see docs/DECISIONS.md, "Issue 8
+// — fourth pass").
+func (s *Session) fastNodeFields(sc *scanner, f *nodeFields) bool {
+	if !fastLayouts {
+		return false
+	}
+	start := sc.pos
+	ok := sc.literal(`{"id":`)
+	if ok {
+		f.id, ok = sc.plainToken()
+	}
+	if ok = ok && sc.literal(`,"parentId":`); ok {
+		if p := sc.pos; sc.literal("null") {
+			f.parentID = sc.data[p:sc.pos]
+		} else {
+			f.parentID, ok = sc.plainToken()
+		}
+	}
+	if ok = ok && sc.literal(`,"branch":`); ok {
+		f.branch, ok = sc.plainToken()
+	}
+	if ok = ok && sc.literal(`,"kind":`); ok {
+		f.kind, ok = sc.plainToken()
+	}
+	if ok = ok && sc.literal(`,"timestamp":`); ok {
+		f.timestamp, ok = sc.plainToken()
+	}
+	if ok = ok && sc.literal(`,"message":`) && sc.peek() == '{'; ok {
+		msg, role, jerr, err := messageAt(sc, "message")
+		f.message, f.role, f.msgFault = msg, role, err != nil
+		ok = jerr == nil && sc.literal("}")
+	}
+	if !ok {
+		sc.pos = start
+		*f = nodeFields{}
+	}
+	return ok
 }
 
 // nodeOf validates the members of nodes[i] and builds the node. Strings
