@@ -29,3 +29,24 @@ func TestTimestampsAreCheckedLikeTimeParse(t *testing.T) {
 	assert.True(t, isTimeLayout("2024-02-29T00:00:00.000Z"), "the fast path takes the form sessiontree writes")
 	assert.True(t, validTimestamp("2026-11-29T22:13:42+01:00"), "other RFC 3339 forms still pass through time.Parse")
 }
+
+func FuzzTimeLayout(f *testing.F) {
+	for _, s := range []string{"2026-11-29T22:13:42.123Z", "2024-02-29T00:00:00.000Z", "2026-02-29T00:00:00.000Z", "2026-1/-29T22:13:42.123Z"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) != len(TimeLayout) {
+			return
+		}
+		// The hand check accepts exactly the strings of its form that
+		// time.Parse accepts.
+		_, err := time.Parse(time.RFC3339Nano, s)
+		fast := isTimeLayout(s)
+		if fast && err != nil {
+			t.Fatalf("isTimeLayout accepts %q, time.Parse does not: %v", s, err)
+		}
+		if !fast && err == nil && s[19] == '.' && s[23] == 'Z' && s[10] == 'T' {
+			t.Fatalf("isTimeLayout refuses %q, which time.Parse accepts", s)
+		}
+	})
+}
