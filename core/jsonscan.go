@@ -350,20 +350,36 @@ func (s *scanner) literal(lit string) bool {
 }
 
 // plainToken moves past the string at pos when it has no escapes and no
-// control characters, and returns it quotes included; ok is false, with
+// control characters, and returns it quotes included; ascii reports that
+// its body is all ASCII (so also valid UTF-8), which is known for free for
+// the short strings of a node (ids, names, timestamps). ok is false, with
 // pos unchanged, for anything else (the general parser then reads it).
-func (s *scanner) plainToken() (tok []byte, ok bool) {
+func (s *scanner) plainToken() (tok []byte, ascii, ok bool) {
 	if s.peek() != '"' {
-		return nil, false
+		return nil, false, false
 	}
-	end := plainRun(s.data, s.pos+1)
-	if end >= len(s.data) || s.data[end] != '"' {
-		return nil, false
+	data := s.data
+	i, short := s.pos+1, min(s.pos+1+plainTokenShort, len(data))
+	var high byte // every byte or-ed: its top bit tells non-ASCII
+	for i < short && plainStringByte[data[i]] {
+		high |= data[i]
+		i++
 	}
-	tok = s.data[s.pos : end+1]
-	s.pos = end + 1
-	return tok, true
+	if i == short && i < len(data) && plainStringByte[data[i]] {
+		i = plainRun(data, i)
+		high = utf8.RuneSelf // not looked at
+	}
+	if i >= len(data) || data[i] != '"' {
+		return nil, false, false
+	}
+	tok = data[s.pos : i+1]
+	s.pos = i + 1
+	return tok, high < utf8.RuneSelf, true
 }
+
+// plainTokenShort: plainToken reads strings up to this many bytes a byte
+// at a time, noting whether they are ASCII; longer ones a word at a time.
+const plainTokenShort = 32
 
 // object walks the object at pos: for each member it calls fn with the
 // key, and fn must move the scanner past the member's value (with value,

@@ -141,7 +141,7 @@ func fastMessage(sc *scanner) (role, content []byte, ok bool) {
 	}
 	start := sc.pos
 	if sc.literal(`{"role":`) {
-		if role, ok = sc.plainToken(); ok && sc.literal(`,"content":`) {
+		if role, _, ok = sc.plainToken(); ok && sc.literal(`,"content":`) {
 			var err *scanError
 			if content, _, err = sc.value(); err == nil && !sc.spaced && sc.literal("}") {
 				return role, content, true

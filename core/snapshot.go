@@ -290,9 +290,10 @@ func parseNodes(sc *scanner, size int) (*Session, error) {
 // is not copied: the string shares the request's bytes, which the session
 // keeps anyway for its messages (Store.Call keeps parts of its request; in
 // wasm an allocation per id and timestamp was a visible share of a load).
-func (s *Session) requestString(raw []byte) (string, bool) {
+// f and bit name the member raw is (see nodeFields.plainBody).
+func (s *Session) requestString(f *nodeFields, raw []byte, bit uint8) (string, bool) {
 	if s.slab != nil {
-		if body, plain := plainString(raw); plain {
+		if body, plain := f.plainBody(raw, bit); plain {
 			if len(body) == 0 {
 				return "", true
 			}
@@ -329,6 +330,10 @@ func (s *Session) newNode() *Node {
 // node's id, which may come after it).
 type nodeFields struct {
 	id, parentID, branch, kind, timestamp, message, summary, entry, source []byte
+
+	// ascii marks the string members read by fastNodeFields whose bodies
+	// are ASCII without escapes: used as they are, not checked again.
+	ascii uint8
 
 	role     string
 	msgFault bool
@@ -411,6 +416,31 @@ func (s *Session) parseNodeAt(sc *scanner, i int) (*Node, int32, *Error) {
 	return s.nodeOf(&f, unknown, i, sc.valid)
 }
 
+// Bits of nodeFields.ascii.
+const (
+	asciiID uint8 = 1 << iota
+	asciiParent
+	asciiBranch
+	asciiTimestamp
+)
+
+// fieldBit is bit when set, else 0.
+func fieldBit(set bool, bit uint8) uint8 {
+	if set {
+		return bit
+	}
+	return 0
+}
+
+// plainBody is plainString for a member of f: when fastNodeFields found it
+// ASCII without escapes, its body is taken without looking again.
+func (f *nodeFields) plainBody(tok []byte, bit uint8) ([]byte, bool) {
+	if f.ascii&bit != 0 {
+		return tok[1 : len(tok)-1], true
+	}
+	return plainString(tok)
+}
+
 // fastNodeFields reads a node at sc.pos written the way snapshot.save
 // writes a message node — compact, {"id":…,"parentId":…,"branch":…,
 // "kind":…,"timestamp":…,"message":{…}}, strings without escapes — into
@@ -426,24 +456,29 @@ func (s *Session) fastNodeFields(sc *scanner, f *nodeFields) bool {
 	}
 	start := sc.pos
 	ok := sc.literal(`{"id":`)
+	var ascii bool
 	if ok {
-		f.id, ok = sc.plainToken()
+		f.id, ascii, ok = sc.plainToken()
+		f.ascii |= fieldBit(ascii, asciiID)
 	}
 	if ok = ok && sc.literal(`,"parentId":`); ok {
 		if p := sc.pos; sc.literal("null") {
 			f.parentID = sc.data[p:sc.pos]
 		} else {
-			f.parentID, ok = sc.plainToken()
+			f.parentID, ascii, ok = sc.plainToken()
+			f.ascii |= fieldBit(ascii, asciiParent)
 		}
 	}
 	if ok = ok && sc.literal(`,"branch":`); ok {
-		f.branch, ok = sc.plainToken()
+		f.branch, ascii, ok = sc.plainToken()
+		f.ascii |= fieldBit(ascii, asciiBranch)
 	}
 	if ok = ok && sc.literal(`,"kind":`); ok {
-		f.kind, ok = sc.plainToken()
+		f.kind, _, ok = sc.plainToken()
 	}
 	if ok = ok && sc.literal(`,"timestamp":`); ok {
-		f.timestamp, ok = sc.plainToken()
+		f.timestamp, ascii, ok = sc.plainToken()
+		f.ascii |= fieldBit(ascii, asciiTimestamp)
 	}
 	if ok = ok && sc.literal(`,"message":`) && sc.peek() == '{'; ok {
 		msg, role, jerr, err := messageAt(sc, "message")
@@ -464,13 +499,13 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool) (*Nod
 	if unknown != "" {
 		return nil, 0, snapshotFault("nodes[%d] has unknown field %q", i, unknown)
 	}
-	id, ok := s.requestString(f.id)
+	id, ok := s.requestString(f, f.id, asciiID)
 	if !ok || id == "" {
 		return nil, 0, snapshotFault("nodes[%d] has an empty or missing id", i)
 	}
 	parent := int32(-1)
 	parentID := ""
-	if body, plain := plainString(f.parentID); plain {
+	if body, plain := f.plainBody(f.parentID, asciiParent); plain {
 		// Most nodes follow their parent: try the previous node before the
 		// id map.
 		if last := len(s.nodes) - 1; last >= 0 && s.nodes[last].ID == string(body) {
@@ -494,7 +529,7 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool) (*Nod
 		}
 	}
 	branch := ""
-	if body, plain := plainString(f.branch); plain {
+	if body, plain := f.plainBody(f.branch, asciiBranch); plain {
 		if b := s.byName[string(body)]; b != nil {
 			branch = b.name // validated when it was first seen
 		}
@@ -505,7 +540,7 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool) (*Nod
 			return nil, 0, snapshotFault("node %q has a bad branch: it must be a name of 1–128 characters without control characters", id)
 		}
 	}
-	ts, ok := s.requestString(f.timestamp)
+	ts, ok := s.requestString(f, f.timestamp, asciiTimestamp)
 	if !ok || !validTimestamp(ts) {
 		return nil, 0, snapshotFault("node %q has a bad timestamp: it must be an RFC 3339 string", id)
 	}
