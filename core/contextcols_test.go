@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf16"
 	"unsafe"
 
@@ -231,4 +232,56 @@ func TestTextCacheLeavesBytesThatAreNotUTF8AsJSON(t *testing.T) {
 	assert.Empty(t, tc.wide)
 	sp := tc.add(RawMessage(`{"role":"user","content":"é"}`))
 	assert.Equal(t, textSpan{code: 2 + 1, start: 0, end: 1, from: 0, to: 2}, sp)
+}
+
+func TestAPanicInsideCallColumnsOrCallParsedLeavesLaterCallsAsTheyWere(t *testing.T) {
+	// The wasm binding recovers a panic in a call into an error envelope
+	// and keeps using the store; the modes CallColumns and CallParsed set
+	// for their call must not outlive it. A clock that panics once stands
+	// for any bug in an operation.
+	clock := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	boom, seq := false, 0
+	st := New(Options{
+		Now: func() time.Time {
+			if boom {
+				boom = false
+				panic("boom")
+			}
+			clock = clock.Add(time.Millisecond)
+			return clock
+		},
+		NewID: func() string {
+			seq++
+			return "n" + strconv.Itoa(seq)
+		},
+	})
+	mustCall(t, st, `{"operation":"create","sessionId":"p"}`)
+	mustCall(t, st, `{"operation":"append","sessionId":"p","message":{"role":"user","content":"café"}}`)
+	context := []byte(`{"operation":"context","sessionId":"p"}`)
+	want := string(st.Call(context))
+	require.Contains(t, want, `"messages":[{"role":"user","content":"café"}]`)
+
+	panics := func(call func()) (recovered any) {
+		defer func() { recovered = recover() }()
+		call()
+		return nil
+	}
+	appendReq := []byte(`{"operation":"append","sessionId":"p","message":{"role":"user","content":"x"}}`)
+	for _, tc := range []struct {
+		name string
+		call func()
+	}{
+		{"CallColumns", func() { st.CallColumns(appendReq) }},
+		{"CallParsed", func() { st.CallParsed(appendReq) }},
+	} {
+		t.Run("after a panic in "+tc.name+", Call answers context as JSON, byte for byte", func(t *testing.T) {
+			boom = true
+			require.Equal(t, "boom", panics(tc.call))
+			assert.Equal(t, want, string(st.Call(context)))
+			out, cols := st.CallColumns(context)
+			assert.Nil(t, out)
+			require.NotNil(t, cols)
+			assert.Equal(t, "café", string(cols.Wide))
+		})
+	}
 }
