@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf16"
 	"unsafe"
 
@@ -231,4 +232,110 @@ func TestTextCacheLeavesBytesThatAreNotUTF8AsJSON(t *testing.T) {
 	assert.Empty(t, tc.wide)
 	sp := tc.add(RawMessage(`{"role":"user","content":"é"}`))
 	assert.Equal(t, textSpan{code: 2 + 1, start: 0, end: 1, from: 0, to: 2}, sp)
+}
+
+func TestAPanicInsideCallColumnsOrCallParsedLeavesLaterCallsAsTheyWere(t *testing.T) {
+	// The wasm binding recovers a panic in a call into an error envelope
+	// and keeps using the store; the modes CallColumns and CallParsed set
+	// for their call must not outlive it. A clock that panics once stands
+	// for any bug in an operation.
+	clock := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	boom, seq := false, 0
+	st := New(Options{
+		Now: func() time.Time {
+			if boom {
+				boom = false
+				panic("boom")
+			}
+			clock = clock.Add(time.Millisecond)
+			return clock
+		},
+		NewID: func() string {
+			seq++
+			return "n" + strconv.Itoa(seq)
+		},
+	})
+	mustCall(t, st, `{"operation":"create","sessionId":"p"}`)
+	mustCall(t, st, `{"operation":"append","sessionId":"p","message":{"role":"user","content":"café"}}`)
+	context := []byte(`{"operation":"context","sessionId":"p"}`)
+	want := string(st.Call(context))
+	require.Contains(t, want, `"messages":[{"role":"user","content":"café"}]`)
+
+	panics := func(call func()) (recovered any) {
+		defer func() { recovered = recover() }()
+		call()
+		return nil
+	}
+	appendReq := []byte(`{"operation":"append","sessionId":"p","message":{"role":"user","content":"x"}}`)
+	for _, tc := range []struct {
+		name string
+		call func()
+	}{
+		{"CallColumns", func() { st.CallColumns(appendReq) }},
+		{"CallParsed", func() { st.CallParsed(appendReq) }},
+	} {
+		t.Run("after a panic in "+tc.name+", Call answers context as JSON, byte for byte", func(t *testing.T) {
+			boom = true
+			require.Equal(t, "boom", panics(tc.call))
+			assert.Equal(t, want, string(st.Call(context)))
+			out, cols := st.CallColumns(context)
+			assert.Nil(t, out)
+			require.NotNil(t, cols)
+			assert.Equal(t, "café", string(cols.Wide))
+		})
+	}
+}
+
+func TestContextColumnsOfSessionsThatShareNodes(t *testing.T) {
+	// Each session has its own text cache: a clone, a fork and a loaded
+	// copy share the nodes (and a cache filled before they were made) but
+	// never a buffer, so texts appended to one never show in another. A
+	// refused sync.merge leaves the cache as it was.
+	st := testStore(t)
+	mustCall(t, st, `{"operation":"create","sessionId":"s"}`)
+	for _, m := range []string{`"one"`, `"deux é"`, `"three \n"`, `"vier 🙂"`} {
+		mustCall(t, st, `{"operation":"append","sessionId":"s","message":{"role":"user","content":`+m+`}}`)
+	}
+	_, got, _ := contextBothWays(t, st, "s")
+	require.Len(t, got, 4)
+	mustCall(t, st, `{"operation":"clone","sessionId":"s","newSessionId":"c"}`)
+	mustCall(t, st, `{"operation":"fork","sessionId":"s","nodeId":"n0003","newSessionId":"f"}`)
+	mustCall(t, st, `{"operation":"snapshot.load","sessionId":"l","snapshot":`+strings.Replace(snapshot(t, st, "s"), `"sessionId":"s"`, `"sessionId":"l"`, 1)+`}`)
+
+	base := map[string][]string{
+		"s": {`{"role":"user","content":"one"}`, `{"role":"user","content":"deux é"}`, `{"role":"user","content":"three \n"}`, `{"role":"user","content":"vier 🙂"}`},
+	}
+	base["c"], base["l"], base["f"] = base["s"], base["s"], base["s"][:3]
+	for round := 0; round < 2; round++ {
+		for _, id := range []string{"s", "c", "f", "l"} {
+			text := id + " round " + strconv.Itoa(round) + " é"
+			if round == 1 {
+				text = id + " ascii"
+			}
+			mustCall(t, st, `{"operation":"append","sessionId":"`+id+`","message":{"content":`+string(mustJSON(t, text))+`,"role":"assistant"}}`)
+			base[id] = append(base[id][:len(base[id]):len(base[id])], `{"content":`+string(mustJSON(t, text))+`,"role":"assistant"}`)
+		}
+		for _, id := range []string{"s", "c", "f", "l"} {
+			want, got, _ := contextBothWays(t, st, id)
+			require.Len(t, got, len(base[id]), id)
+			for i := range want {
+				assert.JSONEq(t, base[id][i], string(want[i]), "%s: message %d", id, i)
+				assert.JSONEq(t, base[id][i], got[i], "%s: message %d", id, i)
+				assert.Equal(t, strings.HasPrefix(base[id][i], `{"content"`), strings.HasPrefix(got[i], `{"content"`), "%s: message %d keeps its key order", id, i)
+			}
+		}
+	}
+
+	// A merge refused at its second node pushed (and took back) the first.
+	out := st.Call([]byte(`{"operation":"sync.merge","sessionId":"s","nodes":[` +
+		`{"id":"m1","parentId":"n0004","branch":"main","kind":"message","timestamp":"2026-11-29T12:00:01.000Z","message":{"role":"user","content":"merged"}},` +
+		`{"id":"m2","parentId":"nowhere","branch":"main","kind":"message","timestamp":"2026-11-29T12:00:01.000Z","message":{"role":"user","content":"x"}}]}`))
+	require.Contains(t, string(out), `"code":"INVALID_SNAPSHOT"`)
+	mustCall(t, st, `{"operation":"append","sessionId":"s","message":{"role":"user","content":"after the refused merge"}}`)
+	want, got, _ := contextBothWays(t, st, "s")
+	base["s"] = append(base["s"], `{"role":"user","content":"after the refused merge"}`)
+	require.Len(t, got, len(base["s"]))
+	for i := range want {
+		assert.JSONEq(t, base["s"][i], got[i], "message %d", i)
+	}
 }

@@ -132,10 +132,18 @@ func ErrorEnvelope(err *Error) []byte {
 // context is written escaped in the first place; other answers (a
 // snapshot, a tree, rows, an export) are escaped in one more pass.
 func (st *Store) CallParsed(req []byte) []byte {
-	st.asciiContext = true
-	value, err := st.call(req)
-	st.asciiContext = false
+	value, err := st.callWith(&st.asciiContext, req)
 	return st.parsedEnvelope(value, err)
+}
+
+// callWith runs one call with the answer mode *mode (asciiContext or
+// columnsContext) set, and clears it afterwards even when the call
+// panics: the wasm binding recovers a panic into an error envelope and
+// goes on using the store, whose later calls must answer as usual.
+func (st *Store) callWith(mode *bool, req []byte) (any, *Error) {
+	*mode = true
+	defer func() { *mode = false }()
+	return st.call(req)
 }
 
 // parsedEnvelope encodes the outcome of one call as CallParsed answers it.
@@ -167,9 +175,7 @@ func asciiIfLarge(out []byte) []byte {
 // other request, and any error, gets CallParsed's envelope and cols nil.
 // The same request gives the same value either way.
 func (st *Store) CallColumns(req []byte) (out []byte, cols *ContextColumns) {
-	st.columnsContext = true
-	value, err := st.call(req)
-	st.columnsContext = false
+	value, err := st.callWith(&st.columnsContext, req)
 	if c, ok := value.(*ContextColumns); ok && err == nil {
 		c.Head = asciiIfLarge(c.Head)
 		return nil, c

@@ -172,17 +172,17 @@ function yieldToPage() {
 }
 
 /**
- * Operations that never change anything: answered at once from memory when
- * no write is queued (a write queued before them is waited for, so a
- * read sees every call made before it). Every other operation, including
- * ones this list does not know, goes through the Writer.
- */
-/**
  * Decodes context contents (UTF-8) from wasm memory. ignoreBOM: a content
  * that starts with U+FEFF keeps it (the default decoder drops it).
  */
 const contentDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
+/**
+ * Operations that never change anything: answered at once from memory when
+ * no write is queued (a write queued before them is waited for, so a
+ * read sees every call made before it). Every other operation, including
+ * ones this list does not know, goes through the Writer.
+ */
 const READ_ONLY = new Set(["list", "node", "branches", "tree", "context", "session", "snapshot.save", "sessions", "search", "diff", "remote.list", "remote.session"]);
 
 /**

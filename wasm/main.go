@@ -11,6 +11,8 @@
 //	call(request: string | Uint8Array, parsed?: boolean) → envelope: string
 //	                                  // core.Store.Call; bytes are UTF-8 JSON; parsed: true →
 //	                                  // core.Store.CallParsed (context may come back ASCII-escaped)
+//	context(request: string | Uint8Array) → header: string  // core.Store.CallColumns: a context in
+//	                                  // columns read from wasm memory (see columnsHeader); else call(request, true)'s envelope
 //	importText(data: string, format: string) → envelope: string
 //	importBuffer(sizeHint: number) → id: number                  // a byte buffer for importAppend
 //	importAppend(id: number, bytes: Uint8Array)                   // copies UTF-8 bytes into the buffer

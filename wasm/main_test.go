@@ -246,3 +246,35 @@ func mustMarshal(t *testing.T, v any) []byte {
 	require.NoError(t, err)
 	return b
 }
+
+func TestABulkCallThatFailsChangesNothingAndRestoresTheCollector(t *testing.T) {
+	prev := debug.SetGCPercent(120)
+	defer debug.SetGCPercent(prev)
+	h := storeHandle(t)
+	require.Contains(t, h.Call("call", `{"operation":"create","sessionId":"big"}`).String(), `"ok":true`)
+	require.Contains(t, h.Call("call", `{"operation":"append","sessionId":"big","message":{"role":"user","content":"kept"}}`).String(), `"ok":true`)
+	before := h.Call("call", `{"operation":"snapshot.save","sessionId":"big"}`).String()
+	require.NotEmpty(t, h.Call("drain", false).String())
+
+	// A snapshot.load of more than bulkBytes whose last node names an
+	// unknown parent: refused as a whole, after the collector was paused.
+	var b strings.Builder
+	b.WriteString(`{"operation":"snapshot.load","sessionId":"big","snapshot":{"version":1,"sessionId":"big","cursor":null,"activeBranch":"main","nodes":[`)
+	text := strings.Repeat("y", 1000)
+	for i := 0; b.Len() < bulkBytes; i++ {
+		parent := "null"
+		if i > 0 {
+			parent = `"m` + strconv.Itoa(i-1) + `"`
+		}
+		b.WriteString(`{"id":"m` + strconv.Itoa(i) + `","parentId":` + parent + `,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":"` + text + `"}},`)
+	}
+	b.WriteString(`{"id":"last","parentId":"nowhere","branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":"x"}}]}}`)
+	require.GreaterOrEqual(t, b.Len(), bulkBytes)
+	for _, parsed := range []bool{false, true} {
+		out := h.Call("call", b.String(), parsed).String()
+		assert.Equal(t, `{"ok":false,"error":{"code":"INVALID_SNAPSHOT","message":"snapshot: node \"last\" has parentId \"nowhere\", which is not an earlier node"}}`, out)
+		assert.Equal(t, 120, debug.SetGCPercent(120), "the percentage is restored after a refused bulk call")
+		assert.Equal(t, before, h.Call("call", `{"operation":"snapshot.save","sessionId":"big"}`).String(), "the session is as it was")
+	}
+	assert.Equal(t, "", h.Call("drain", false).String(), "no change recorded")
+}
