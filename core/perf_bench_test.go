@@ -137,6 +137,19 @@ func BenchmarkContextColumns(b *testing.B) {
 	}
 }
 
+// BenchmarkContextColumnsFirst measures the first context in columns of a
+// 100,000-deep path, which fills the session's text cache.
+func BenchmarkContextColumnsFirst(b *testing.B) {
+	st := perfStore(b, 100000)
+	req := []byte(`{"operation":"context","sessionId":"perf"}`)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		st.sessions["perf"].texts = textCache{}
+		_, cols := st.CallColumns(req)
+		perfSink = cols.ASCII
+	}
+}
+
 // BenchmarkContextParsed measures context of a 100,000-deep path through
 // CallParsed (ASCII JSON).
 func BenchmarkContextParsed(b *testing.B) {
