@@ -3,6 +3,7 @@ package core
 import (
 	"bytes"
 	"slices"
+	"sync/atomic"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -30,6 +31,12 @@ type ContextColumns struct {
 	Head []byte
 	// ASCII holds texts that are all ASCII; Wide the others, as UTF-8.
 	ASCII, Wide []byte
+	// Cache is not 0 when ASCII and Wide are a session's text cache
+	// itself, and then names it: the cache only grows (bytes are appended,
+	// never changed), so a caller may keep what it decoded of it and
+	// decode only what was added since. A new session (load, restore,
+	// import, fork, clone) has a new cache.
+	Cache uint64
 	// Rows holds three int32 per message, in order. For a message in
 	// other: -1, 0, 0. For a plain message: role<<2 | wide<<1 |
 	// contentFirst, then the start and end of its text in its buffer's
@@ -43,6 +50,7 @@ type ContextColumns struct {
 // messages (see ContextColumns), filled as contexts first reach their
 // nodes. Nodes never change, so nothing in it is ever stale.
 type textCache struct {
+	id          uint64 // ContextColumns.Cache; 0 until first handed over
 	ascii, wide []byte
 	wideUnits   int32      // UTF-16 code units of wide
 	roles       [][]byte   // distinct roles, as in ContextColumns.Rows
@@ -62,62 +70,59 @@ func (s *Session) contextColumns() *ContextColumns {
 	if len(tc.spans) < len(s.nodes) {
 		tc.spans = append(tc.spans, make([]textSpan, len(s.nodes)-len(tc.spans))...)
 	}
-	// Room for the texts not cached yet, made once: growing the cache by
-	// append copied it over and over (85 MB allocated for the first context
-	// of a 100,000-deep path, instead of its 10.5 MB of text).
-	need := 0
-	s.contextNodes(path, func(i int32, n *Node) {
-		switch {
-		case tc.spans[i].code != 0:
-		case n.Kind == KindMessage:
-			need += len(n.Message)
-		default: // summaries and entries: rare, built to be measured
-			need += len(contextMessage(n))
-		}
-	})
-	tc.ascii = slices.Grow(tc.ascii, need)
-	cols := &ContextColumns{}
+	cols := &ContextColumns{Rows: make([]int32, 0, 3*len(path)+3)}
 	var other []RawMessage
 	pathUnits := 0
-	count := 0
+	grown := false
 	s.contextNodes(path, func(i int32, n *Node) {
-		count++
 		sp := tc.spans[i]
 		if sp.code == 0 {
+			if !grown {
+				// Room for the texts not cached yet, made once: growing the
+				// cache by append copied it over and over (85 MB allocated
+				// for the first context of a 100,000-deep path, instead of
+				// its 10.5 MB of text).
+				tc.ascii = slices.Grow(tc.ascii, s.uncachedTextBytes(path))
+				grown = true
+			}
 			sp = tc.add(contextMessage(n))
 			tc.spans[i] = sp
 		}
 		if sp.code < 0 {
 			other = append(other, contextMessage(n))
-		}
-		pathUnits += int(sp.end - sp.start)
-	})
-	// The cache itself when the path holds at least half of it, else a
-	// copy of the path's texts.
-	shared := 2*pathUnits >= len(tc.ascii)+int(tc.wideUnits)
-	if shared {
-		cols.ASCII, cols.Wide = tc.ascii, tc.wide
-	}
-	cols.Rows = make([]int32, 0, 3*count)
-	var wideUnits int32
-	s.contextNodes(path, func(i int32, n *Node) {
-		sp := tc.spans[i]
-		switch {
-		case sp.code < 0:
 			cols.Rows = append(cols.Rows, -1, 0, 0)
 			return
-		case shared:
-		case (sp.code-1)&2 == 0:
-			start := int32(len(cols.ASCII))
-			cols.ASCII = append(cols.ASCII, tc.ascii[sp.from:sp.to]...)
-			sp.start, sp.end = start, start+sp.end-sp.start
-		default:
-			cols.Wide = append(cols.Wide, tc.wide[sp.from:sp.to]...)
-			sp.start, sp.end = wideUnits, wideUnits+sp.end-sp.start
-			wideUnits = sp.end
 		}
+		pathUnits += int(sp.end - sp.start)
 		cols.Rows = append(cols.Rows, sp.code-1, sp.start, sp.end)
 	})
+	count := len(cols.Rows) / 3
+	if 2*pathUnits >= len(tc.ascii)+int(tc.wideUnits) {
+		// The path holds at least half of the cache: the cache itself.
+		if tc.id == 0 {
+			tc.id = textCacheIDs.Add(1)
+		}
+		cols.ASCII, cols.Wide, cols.Cache = tc.ascii, tc.wide, tc.id
+	} else {
+		// A copy of the path's texts, the rows' offsets moved to it.
+		var wideUnits int32
+		k := 0
+		s.contextNodes(path, func(i int32, n *Node) {
+			sp := tc.spans[i]
+			switch {
+			case sp.code < 0:
+			case (sp.code-1)&2 == 0:
+				start := int32(len(cols.ASCII))
+				cols.ASCII = append(cols.ASCII, tc.ascii[sp.from:sp.to]...)
+				cols.Rows[k+1], cols.Rows[k+2] = start, start+sp.end-sp.start
+			default:
+				cols.Wide = append(cols.Wide, tc.wide[sp.from:sp.to]...)
+				cols.Rows[k+1], cols.Rows[k+2] = wideUnits, wideUnits+sp.end-sp.start
+				wideUnits += sp.end - sp.start
+			}
+			k += 3
+		})
+	}
 
 	h := append(make([]byte, 0, 256), `{"cursor":`...)
 	if cur := nullable(s.nodeID(s.cursor)); cur == nil {
@@ -148,6 +153,26 @@ func (s *Session) contextColumns() *ContextColumns {
 	cols.Head = append(h, "]}"...)
 	return cols
 }
+
+// uncachedTextBytes is the room, in bytes, the texts of path's context
+// messages that are not in the cache yet take at most.
+func (s *Session) uncachedTextBytes(path []int32) int {
+	need := 0
+	s.contextNodes(path, func(i int32, n *Node) {
+		switch {
+		case s.texts.spans[i].code != 0:
+		case n.Kind == KindMessage:
+			need += len(n.Message)
+		default: // summaries and entries: rare, built to be measured
+			need += len(contextMessage(n))
+		}
+	})
+	return need
+}
+
+// textCacheIDs numbers text caches as they are first handed over
+// (ContextColumns.Cache).
+var textCacheIDs atomic.Uint64
 
 // add puts the text of message m in the cache and returns its span.
 func (tc *textCache) add(m RawMessage) textSpan {

@@ -339,3 +339,33 @@ func TestContextColumnsOfSessionsThatShareNodes(t *testing.T) {
 		assert.JSONEq(t, base["s"][i], got[i], "message %d", i)
 	}
 }
+
+func TestContextColumnsNameTheCacheTheyHandOver(t *testing.T) {
+	st := testStore(t)
+	mustCall(t, st, `{"operation":"create","sessionId":"k"}`)
+	for i := 0; i < 6; i++ {
+		mustCall(t, st, `{"operation":"append","sessionId":"k","message":{"role":"user","content":"message `+strconv.Itoa(i)+` é"}}`)
+	}
+	req := []byte(`{"operation":"context","sessionId":"k"}`)
+	_, first := st.CallColumns(req)
+	require.NotZero(t, first.Cache, "the whole path: the cache itself")
+	firstWide := len(first.Wide)
+	mustCall(t, st, `{"operation":"append","sessionId":"k","message":{"role":"user","content":"one more"}}`)
+	_, second := st.CallColumns(req)
+	assert.Equal(t, first.Cache, second.Cache, "the same cache, grown")
+	assert.Equal(t, string(first.Wide[:firstWide]), string(second.Wide[:firstWide]), "what was in it is unchanged")
+	assert.Equal(t, "one more", string(second.ASCII))
+
+	// A short branch: a copy, not the cache.
+	mustCall(t, st, `{"operation":"jump","sessionId":"k","nodeId":"n0001"}`)
+	_, short := st.CallColumns(req)
+	assert.Zero(t, short.Cache)
+
+	// A new session under the same id has a new cache.
+	snap := snapshot(t, st, "k")
+	mustCall(t, st, `{"operation":"snapshot.load","sessionId":"k","snapshot":`+snap+`}`)
+	mustCall(t, st, `{"operation":"jump","sessionId":"k","nodeId":"n0007"}`)
+	_, loaded := st.CallColumns(req)
+	assert.NotZero(t, loaded.Cache)
+	assert.NotEqual(t, first.Cache, loaded.Cache)
+}

@@ -250,3 +250,42 @@ test('call and callText give the same context at every node of every fixture imp
   await page.close();
   await page2.close();
 });
+
+test('the page keeps decoded text caches: contexts after appends, a reload of the session, and more sessions than it keeps stay right', async () => {
+  const page = await shimPage();
+  const r = await page.evaluate(async () => {
+    const tree = await window.sessiontree.init({ persist: false });
+    const same = async (id) => {
+      const parsed = await tree.call({ operation: 'context', sessionId: id });
+      const text = await tree.callText({ operation: 'context', sessionId: id });
+      return JSON.stringify(parsed) === JSON.stringify(JSON.parse(text)) ? parsed.value.messages.length : `differs at ${id}`;
+    };
+    const out = [];
+    const ids = ['a', 'b', 'c', 'd', 'e', 'f'];
+    for (const id of ids) {
+      await tree.call({ operation: 'create', sessionId: id });
+      for (let i = 0; i < 20; i++) await tree.call({ operation: 'append', sessionId: id, message: { role: i % 2 ? 'assistant' : 'user', content: `${id} turn ${i}${i % 3 ? '' : ' — café 🙂'}` } });
+    }
+    // Contexts with appends between them: the cache grows, its old part
+    // stays decoded, the new part is decoded and appended.
+    for (let i = 0; i < 5; i++) {
+      await tree.call({ operation: 'append', sessionId: 'a', message: { role: 'user', content: i % 2 ? `plain ${i}` : `wide ${i} ü` } });
+      out.push(await same('a'));
+    }
+    const cached = tree._texts.size;
+    // The same session id loaded anew: a new cache, decoded from scratch.
+    const snap = (await tree.call({ operation: 'snapshot.save', sessionId: 'a' })).value;
+    snap.nodes[3].message.content = 'changed by the load';
+    await tree.call({ operation: 'snapshot.load', sessionId: 'a', snapshot: snap });
+    out.push(await same('a'));
+    const fourth = (await tree.call({ operation: 'context', sessionId: 'a' })).value.messages[3].content;
+    // More sessions than the page keeps caches for, round and round.
+    for (let round = 0; round < 2; round++) for (const id of ids) out.push(await same(id));
+    return { out, cached, kept: tree._texts.size, fourth };
+  });
+  assert.deepEqual(r.out, [21, 22, 23, 24, 25, 25, 25, 20, 20, 20, 20, 20, 25, 20, 20, 20, 20, 20]);
+  assert.equal(r.cached, 1);
+  assert.equal(r.kept, 4, 'the page keeps the texts of the last four sessions');
+  assert.equal(r.fourth, 'changed by the load');
+  await page.close();
+});

@@ -177,6 +177,9 @@ function yieldToPage() {
  */
 const contentDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
+/** How many sessions' decoded text caches _context keeps (each about the size of the texts of a session's context). */
+const TEXT_CACHES = 4;
+
 /**
  * Operations that never change anything: answered at once from memory when
  * no write is queued (a write queued before them is waited for, so a
@@ -219,6 +222,8 @@ export class SessionTree {
   constructor(handle, db, dbName, stored = { gen: 0, sessions: [] }, memory = null) {
     this._handle = handle;
     this._memory = memory;
+    /** Decoded text caches of the wasm by cache id, least recently used first (see _context). */
+    this._texts = new Map();
     this._db = db;
     this._dbName = dbName;
     this._listeners = new Set();
@@ -340,7 +345,10 @@ export class SessionTree {
    *
    * The contents share their buffer's string: a message kept after the
    * rest are dropped keeps that string alive, about the size of the
-   * context's text (as a parsed answer would have been).
+   * context's text (as a parsed answer would have been). When the buffers
+   * are a session's text cache (`cache` in the header), the decoded strings
+   * of the last TEXT_CACHES caches are kept here and only the bytes added
+   * since are decoded.
    * @param {Uint8Array} request
    * @returns {object} the envelope
    */
@@ -349,9 +357,32 @@ export class SessionTree {
     if (!head.startsWith('{"ok":true,"columns":')) return JSON.parse(head); // an error, or not a context
     const c = JSON.parse(head).columns;
     const buffer = this._memory.buffer; // after the call: the memory may have grown
-    const text = ([address, bytes]) => (bytes === 0 ? "" : contentDecoder.decode(new Uint8Array(buffer, address, bytes)));
-    const ascii = text(c.ascii);
-    const wide = text(c.wide);
+    const text = ([address, bytes], from = 0) => (bytes === from ? "" : contentDecoder.decode(new Uint8Array(buffer, address + from, bytes - from)));
+    let ascii;
+    let wide;
+    if (c.cache === 0) {
+      ascii = text(c.ascii);
+      wide = text(c.wide);
+    } else {
+      // The buffers are a session's text cache, which only grows: decode
+      // what was added since the last context of that cache and append it
+      // to what was decoded then. Its new bytes start at a message's text,
+      // so each part decodes on its own.
+      let t = this._texts.get(c.cache);
+      this._texts.delete(c.cache);
+      if (!t || t.asciiBytes > c.ascii[1] || t.wideBytes > c.wide[1]) t = { ascii: "", asciiBytes: 0, wide: "", wideBytes: 0 };
+      if (c.ascii[1] > t.asciiBytes) t.ascii += text(c.ascii, t.asciiBytes);
+      if (c.wide[1] > t.wideBytes) t.wide += text(c.wide, t.wideBytes);
+      t.asciiBytes = c.ascii[1];
+      t.wideBytes = c.wide[1];
+      this._texts.set(c.cache, t); // most recent last
+      for (const id of this._texts.keys()) {
+        if (this._texts.size <= TEXT_CACHES) break;
+        this._texts.delete(id);
+      }
+      ascii = t.ascii;
+      wide = t.wide;
+    }
     const rows = new Int32Array(buffer, c.rows[0], c.rows[1]);
     const { roles, other } = c;
     const messages = new Array(c.count);

@@ -97,10 +97,11 @@ var lastColumns *core.ContextColumns
 
 // columnsHeader is the answer of the handle's context for a context in
 // columns: {"ok":true,"columns":{"ascii":[address,bytes],"wide":[address,
-// bytes],"rows":[address,count],…Head's members}}, where an address is a
-// byte offset into the wasm memory (Go's pointers in wasm are such
-// offsets), rows' count is in int32 (4-aligned, as Go aligns []int32), and
-// the rest is core.ContextColumns.Head. The shim reads the buffers before
+// bytes],"rows":[address,count],"cache":id,…Head's members}}, where an
+// address is a byte offset into the wasm memory (Go's pointers in wasm are
+// such offsets), rows' count is in int32 (4-aligned, as Go aligns
+// []int32), cache is core.ContextColumns.Cache, and the rest is
+// core.ContextColumns.Head. The shim reads the buffers before
 // the wasm runs again.
 func columnsHeader(c *core.ContextColumns) string {
 	span := func(b []byte, p unsafe.Pointer, n int) []byte {
@@ -116,6 +117,8 @@ func columnsHeader(c *core.ContextColumns) string {
 	h = span(h, unsafe.Pointer(unsafe.SliceData(c.Wide)), len(c.Wide))
 	h = append(h, `,"rows":`...)
 	h = span(h, unsafe.Pointer(unsafe.SliceData(c.Rows)), len(c.Rows))
+	h = append(h, `,"cache":`...)
+	h = strconv.AppendUint(h, c.Cache, 10)
 	h = append(h, ',')
 	h = append(h, c.Head[1:]...)
 	return bytesString(append(h, '}'))
