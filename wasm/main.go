@@ -129,7 +129,8 @@ func columnsHeader(c *core.ContextColumns) string {
 const bulkBytes = 1 << 20
 
 // bulk runs f, the answer to a request of size bytes. From bulkBytes on
-// (a snapshot.load, a restore, an import) the collector is paused for the
+// (a snapshot.load, a restore, an import in one importText call; not the
+// steps of a sliced import) the collector is paused for the
 // call and its percentage restored afterwards; the soft memory limit
 // (memoryLimit) still starts a collection if the heap nears it. What such
 // a call allocates is mostly the session it builds, which stays live, so
