@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setup, REPO_ROOT } from './helpers.mjs';
+import { setup, REPO_ROOT, openShimPage } from './helpers.mjs';
 
 const TESTDATA = path.join(REPO_ROOT, 'core', 'testdata');
 const read = (name) => fs.readFileSync(path.join(TESTDATA, name), 'utf8');
@@ -27,12 +27,8 @@ after(async () => {
   await env?.close();
 });
 
-async function shimPage() {
-  const page = await env.newPage();
-  await page.goto(env.baseURL + 'e2e/fixtures/shim.html');
-  await page.waitForFunction(() => window.sessiontree);
-  return page;
-}
+/** Opens the shim test page in a fresh page of the shared context. */
+const shimPage = () => openShimPage(env);
 
 /** Runs lines with tree.command in the page and returns the transcript. */
 async function replay(page, { dbName, sessionId, snapshot, lines }) {

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, REPO_ROOT } from './helpers.mjs';
+import { setup, REPO_ROOT, openShimPage } from './helpers.mjs';
 
 let env;
 before(async () => {
@@ -21,12 +21,7 @@ after(async () => {
 });
 
 /** Opens the shim test page in a fresh page of the shared context. */
-async function shimPage() {
-  const page = await env.newPage();
-  await page.goto(env.baseURL + 'e2e/fixtures/shim.html');
-  await page.waitForFunction(() => window.sessiontree);
-  return page;
-}
+const shimPage = () => openShimPage(env);
 
 /**
  * In the page: compares call's context of each session with JSON.parse of

@@ -135,3 +135,16 @@ export async function setup({ root = REPO_ROOT, persistentDir, contextOptions = 
     },
   };
 }
+
+/**
+ * Opens the shim test page (e2e/fixtures/shim.html, which puts the shim
+ * on window.sessiontree) in a fresh page of env's shared context.
+ * @param {{newPage: () => Promise<import("playwright-core").Page>, baseURL: string}} env what setup() resolved to
+ * @returns {Promise<import("playwright-core").Page>}
+ */
+export async function openShimPage(env) {
+  const page = await env.newPage();
+  await page.goto(env.baseURL + 'e2e/fixtures/shim.html');
+  await page.waitForFunction(() => window.sessiontree);
+  return page;
+}

@@ -4,7 +4,7 @@
 // named restore points and a 100,000-deep chain.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup } from './helpers.mjs';
+import { setup, openShimPage } from './helpers.mjs';
 
 let env;
 before(async () => {
@@ -15,12 +15,7 @@ after(async () => {
 });
 
 /** Opens the shim test page in a fresh page of the shared context. */
-async function shimPage() {
-  const page = await env.newPage();
-  await page.goto(env.baseURL + 'e2e/fixtures/shim.html');
-  await page.waitForFunction(() => window.sessiontree);
-  return page;
-}
+const shimPage = () => openShimPage(env);
 
 test('the seed example gives exactly the documented context, branches and snapshot', async () => {
   const page = await shimPage();
