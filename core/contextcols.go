@@ -76,6 +76,7 @@ func (s *Session) contextColumns() *ContextColumns {
 	grown := false
 	s.contextNodes(path, func(i int32, n *Node) {
 		sp := tc.spans[i]
+		var msg RawMessage // built once per node (a summary's is built, not stored)
 		if sp.code == 0 {
 			if !grown {
 				// Room for the texts not cached yet, made once: growing the
@@ -85,11 +86,15 @@ func (s *Session) contextColumns() *ContextColumns {
 				tc.ascii = slices.Grow(tc.ascii, s.uncachedTextBytes(path))
 				grown = true
 			}
-			sp = tc.add(contextMessage(n))
+			msg = contextMessage(n)
+			sp = tc.add(msg)
 			tc.spans[i] = sp
 		}
 		if sp.code < 0 {
-			other = append(other, contextMessage(n))
+			if msg == nil {
+				msg = contextMessage(n)
+			}
+			other = append(other, msg)
 			cols.Rows = append(cols.Rows, -1, 0, 0)
 			return
 		}
