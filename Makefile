@@ -20,6 +20,11 @@ WASMBROWSERTEST := v0.11.0
 GOROOT_WASM   := $(shell $(GO) env GOROOT)/lib/wasm
 WASM          := js/sessiontree.wasm
 WASM_EXEC     := js/wasm_exec.js
+# The project's own printf-style functions (core's small formatter and
+# error constructors): go vet checks their format strings as it checks
+# fmt's. Names match case-insensitively in any package and method names
+# too (go doc cmd/vet, -printf.funcs).
+PRINTF_FUNCS  := errorf,invalidf,snapshotFault,sprintf,textError,fprintf,appendf,warn,warnf
 GO_SOURCES    := $(shell find core wasm -name '*.go' -not -name '*_test.go') go.mod go.sum
 
 .PHONY: all build serve test test-go test-wasm test-fuzz test-e2e lint bench clean deps
@@ -49,8 +54,8 @@ serve: build
 
 lint:
 	@out=$$(gofmt -l core wasm tools/*.go); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
-	$(GO) vet ./...
-	GOOS=js GOARCH=wasm $(GO) vet ./...
+	$(GO) vet -printf.funcs=$(PRINTF_FUNCS) ./...
+	GOOS=js GOARCH=wasm $(GO) vet -printf.funcs=$(PRINTF_FUNCS) ./...
 
 test-go:
 	$(GO) test -count=1 ./...
