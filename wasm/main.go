@@ -49,10 +49,10 @@
 // Every method, and newStore itself, runs under one guard (guardedFunc): a
 // panic becomes the string {"ok":false,"error":{"code":"INVALID_ARGUMENT",
 // "message":"internal error in NAME: …"}}, so a bug in core never throws
-// into JS or stops the Go program. The methods that answer envelopes give
-// that envelope; importBuffer, warm, drain and drainBytes give that string
-// instead of their number, boolean, change lines or bytes, and
-// importCancel and free that string instead of null.
+// into JS or stops the Go program. A method whose usual answer is not an
+// envelope (importBuffer's id, operations' array, importAppend's "",
+// importStep's progress, warm's boolean, drain's lines, drainBytes' bytes,
+// importCancel's and free's null) gives that envelope string in its place.
 //
 // Bulk data crosses as one string or one Uint8Array, never field by field
 // (see TOOLCHAIN.md: per-field js.Value access is 5–10× slower). Calls are

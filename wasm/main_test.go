@@ -422,3 +422,18 @@ func TestFreeReleasesTheMethodsAndMayBeCalledAgain(t *testing.T) {
 	assert.True(t, h.Call("call", `{"operation":"sessions"}`).IsUndefined(), "a released method answers undefined")
 	assert.True(t, h.Call("free").IsNull(), "a second free is harmless")
 }
+
+func TestImportAppendTakesByteArraysOnly(t *testing.T) {
+	h := storeHandle(t)
+	const usage = `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"importAppend takes an import buffer id and a Uint8Array"}}`
+	buf := h.Call("importBuffer", 0)
+	array := js.Global().Get("Array").Call("of", 1, 2)
+	assert.Equal(t, usage, h.Call("importAppend", buf, array).String(), "an Array is not bytes")
+	assert.Equal(t, usage, h.Call("importAppend", buf, "[]").String())
+	assert.Equal(t, usage, h.Call("importAppend", 999, js.Global().Get("Uint8Array").New(1)).String(), "no such buffer")
+	clamped := js.Global().Get("Uint8ClampedArray").New(2)
+	js.CopyBytesToJS(clamped, []byte("[]"))
+	assert.Equal(t, "", h.Call("importAppend", buf, clamped).String())
+	out := h.Call("importStart", buf, "auto").String()
+	assert.Equal(t, `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"import data is an empty array or holds no object: nothing to import"}}`, out, "the buffer holds exactly the bytes appended")
+}
