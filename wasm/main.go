@@ -52,7 +52,8 @@
 // into JS or stops the Go program. A method whose usual answer is not an
 // envelope (importBuffer's id, operations' array, importAppend's "",
 // importStep's progress, warm's boolean, drain's lines, drainBytes' bytes,
-// importCancel's and free's null) gives that envelope string in its place.
+// importCancel's and free's null, newStore's handle) gives that envelope
+// string in its place.
 //
 // Bulk data crosses as one string or one Uint8Array, never field by field
 // (see TOOLCHAIN.md: per-field js.Value access is 5–10× slower). Calls are
