@@ -20,7 +20,7 @@ import (
 
 func storeHandle(t *testing.T) js.Value {
 	t.Helper()
-	h := newStore(js.Undefined(), nil).(js.Value)
+	h := newStore(nil).(js.Value)
 	t.Cleanup(func() { h.Call("free") })
 	return h
 }
@@ -138,7 +138,7 @@ func TestBindingImportsInSlices(t *testing.T) {
 }
 
 func TestGuardTurnsAPanicIntoAnEnvelope(t *testing.T) {
-	out := guard("test", func() string { panic("boom") })
+	out := guard("test", func() any { panic("boom") })
 	assert.Equal(t, `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"internal error in test: boom"}}`, out)
 }
 
@@ -160,7 +160,7 @@ func TestBulkPausesTheCollectorOnlyForLargeRequests(t *testing.T) {
 	assert.Equal(t, -1, during(bulkBytes), "a large request runs with the collector paused")
 	assert.Equal(t, 150, debug.SetGCPercent(150), "the percentage is restored after the call")
 
-	out := guard("call", func() string {
+	out := guard("call", func() any {
 		return bulk(bulkBytes, func() string { panic("boom") })
 	})
 	assert.Contains(t, out, "internal error in call: boom")
@@ -182,8 +182,8 @@ func TestBulkPausesTheCollectorOnlyForLargeRequests(t *testing.T) {
 		b.WriteString(`{"id":"n` + strconv.Itoa(i) + `","parentId":` + parent + `,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":"` + text + `"}}`)
 	}
 	b.WriteString(`]}}`)
-	out = h.Call("call", b.String()).String()
-	assert.True(t, strings.HasPrefix(out, `{"ok":true`), out[:min(len(out), 300)])
+	loaded := h.Call("call", b.String()).String()
+	assert.True(t, strings.HasPrefix(loaded, `{"ok":true`), loaded[:min(len(loaded), 300)])
 	assert.Equal(t, 150, debug.SetGCPercent(150))
 }
 
@@ -277,4 +277,163 @@ func TestABulkCallThatFailsChangesNothingAndRestoresTheCollector(t *testing.T) {
 		assert.Equal(t, before, h.Call("call", `{"operation":"snapshot.save","sessionId":"big"}`).String(), "the session is as it was")
 	}
 	assert.Equal(t, "", h.Call("drain", false).String(), "no change recorded")
+}
+
+func TestBindingListsOperations(t *testing.T) {
+	h := storeHandle(t)
+	var infos []struct {
+		Name        string `json:"name"`
+		ReadOnly    bool   `json:"readOnly"`
+		KeepsCursor bool   `json:"keepsCursor"`
+		Public      bool   `json:"public"`
+	}
+	out := h.Call("operations").String()
+	require.NoError(t, json.Unmarshal([]byte(out), &infos), out)
+	byName := map[string]int{}
+	for i, info := range infos {
+		byName[info.Name] = i
+	}
+	require.Len(t, byName, len(infos), "each operation once")
+	for _, name := range []string{"restore", "sync.merge", "sync.forget"} {
+		require.Contains(t, byName, name)
+		assert.False(t, infos[byName[name]].Public, name)
+	}
+	assert.True(t, infos[byName["list"]].ReadOnly)
+	assert.True(t, infos[byName["list"]].Public)
+	assert.True(t, infos[byName["label"]].KeepsCursor)
+	assert.False(t, infos[byName["command"]].ReadOnly)
+}
+
+func TestBindingCallsInternalOperationsOnlyThroughCallInternal(t *testing.T) {
+	h := storeHandle(t)
+	h.Call("call", `{"operation":"create","sessionId":"s"}`)
+	h.Call("drain", true)
+	snap := h.Call("call", `{"operation":"snapshot.save","sessionId":"s"}`).String()
+	var env struct{ Value json.RawMessage }
+	require.NoError(t, json.Unmarshal([]byte(snap), &env))
+	restore := `{"operation":"restore","snapshot":` + strings.Replace(string(env.Value), `"sessionId":"s"`, `"sessionId":"r"`, 1) + `}`
+	for _, parsed := range []bool{false, true} {
+		for _, req := range []string{restore, `{"operation":"sync.forget","sessionId":"s"}`, `{"operation":"sync.merge","sessionId":"s","nodes":[]}`} {
+			out := h.Call("call", req, parsed).String()
+			assert.Contains(t, out, `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"unknown operation \"`, req)
+			known := out[strings.Index(out, "(known: "):]
+			assert.NotContains(t, known, "sync.", req)
+			assert.NotContains(t, known, "restore", req)
+			assert.Equal(t, out, h.Call("context", req).String(), "context refuses it too")
+		}
+	}
+	assert.True(t, strings.HasPrefix(h.Call("call", `{"operation":"sessions"}`).String(), `{"ok":true,"value":[{"sessionId":"s",`), "s is still there")
+	assert.Equal(t, "", h.Call("drain", true).String(), "no change recorded")
+
+	out := h.Call("callInternal", restore).String()
+	assert.True(t, strings.HasPrefix(out, `{"ok":true,"value":{"sessionId":"r",`), out)
+	u8 := js.Global().Get("Uint8Array").New(len(`{"operation":"sync.forget","sessionId":"s"}`))
+	js.CopyBytesToJS(u8, []byte(`{"operation":"sync.forget","sessionId":"s"}`))
+	assert.Equal(t, `{"ok":true,"value":{"sessionId":"s"}}`, h.Call("callInternal", u8).String())
+	assert.Contains(t, h.Call("callInternal", `{"operation":"session","sessionId":"r"}`).String(), `"ok":true`, "public operations too")
+	assert.Equal(t, `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"callInternal takes the request as a JSON string or as UTF-8 bytes in a Uint8Array"}}`, h.Call("callInternal", 1).String())
+}
+
+func TestTheHandleHasExactlyTheMethodsOfTheTable(t *testing.T) {
+	h := storeHandle(t)
+	keys := js.Global().Get("Object").Call("keys", h)
+	var got []string
+	for i := 0; i < keys.Length(); i++ {
+		got = append(got, keys.Index(i).String())
+	}
+	var want []string
+	for name := range methods {
+		want = append(want, name)
+	}
+	assert.ElementsMatch(t, want, got)
+	for _, name := range got {
+		assert.Equal(t, js.TypeFunction, h.Get(name).Type(), name)
+	}
+}
+
+func TestEveryMethodOfTheTableIsGuarded(t *testing.T) {
+	// Every entry of the table, replaced by one that panics, answers the
+	// envelope naming it: object builds each through the guard.
+	panicking := map[string]method{}
+	for name := range methods {
+		panicking[name] = func(*handle, []js.Value) any { panic("boom in " + name) }
+	}
+	h := (&handle{}).object(panicking)
+	for name := range methods {
+		t.Run(name+" turns a panic into an envelope", func(t *testing.T) {
+			out := h.Call(name, 1, "x")
+			require.Equal(t, js.TypeString, out.Type())
+			assert.Equal(t, `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"internal error in `+name+`: boom in `+name+`"}}`, out.String())
+		})
+	}
+}
+
+func TestTheRealMethodsTurnPanicsIntoEnvelopes(t *testing.T) {
+	// A handle without a store or imports: every method that gets as far as
+	// core panics on the nil pointer, and the guard answers for it.
+	bytes := js.Global().Get("Uint8Array").New(2)
+	args := map[string][]any{
+		"call":         {`{"operation":"sessions"}`},
+		"callInternal": {`{"operation":"sessions"}`},
+		"context":      {`{"operation":"context","sessionId":"s"}`},
+		"importText":   {`[]`, "auto"},
+		"importBuffer": {10},
+		"importAppend": {1, bytes},
+		"importStart":  {`[]`, "auto"},
+		"importStep":   {1, 10},
+		"importFinish": {1},
+		"importCancel": {1},
+		"warm":         {10},
+		"drain":        {true},
+		"drainBytes":   {},
+	}
+	// Methods that never reach the store answer as usual.
+	answers := map[string]func(t *testing.T, out js.Value){
+		"operations": func(t *testing.T, out js.Value) {
+			assert.True(t, strings.HasPrefix(out.String(), `[{"name":"append",`), out.String())
+		},
+	}
+	h := (&handle{}).object(methods)
+	defer func() { assert.True(t, h.Call("free").IsNull()) }()
+	for name := range methods {
+		if name == "free" {
+			continue // last (deferred): it releases the others
+		}
+		if check, ok := answers[name]; ok {
+			check(t, h.Call(name))
+			continue
+		}
+		a, ok := args[name]
+		if !assert.True(t, ok, "no arguments for method %q", name) {
+			continue
+		}
+		t.Run(name+" answers the panic as an envelope", func(t *testing.T) {
+			out := h.Call(name, a...)
+			require.Equal(t, js.TypeString, out.Type())
+			assert.True(t, strings.HasPrefix(out.String(), `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"internal error in `+name+`: runtime error: invalid memory address or nil pointer dereference`), out.String())
+		})
+	}
+}
+
+func TestFreeReleasesTheMethodsAndMayBeCalledAgain(t *testing.T) {
+	h := newStore(nil).(js.Value)
+	h.Call("call", `{"operation":"create","sessionId":"s"}`)
+	assert.True(t, h.Call("free").IsNull())
+	assert.True(t, h.Call("call", `{"operation":"sessions"}`).IsUndefined(), "a released method answers undefined")
+	assert.True(t, h.Call("free").IsNull(), "a second free is harmless")
+}
+
+func TestImportAppendTakesByteArraysOnly(t *testing.T) {
+	h := storeHandle(t)
+	const usage = `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"importAppend takes an import buffer id and a Uint8Array"}}`
+	buf := h.Call("importBuffer", 0)
+	array := js.Global().Get("Array").Call("of", 1, 2)
+	assert.Equal(t, usage, h.Call("importAppend", buf, array).String(), "an Array is not bytes")
+	assert.Equal(t, usage, h.Call("importAppend", buf, "[]").String())
+	assert.Equal(t, usage, h.Call("importAppend", 999, js.Global().Get("Uint8Array").New(1)).String(), "no such buffer")
+	clamped := js.Global().Get("Uint8ClampedArray").New(2)
+	js.CopyBytesToJS(clamped, []byte("[]"))
+	assert.Equal(t, "", h.Call("importAppend", buf, clamped).String())
+	out := h.Call("importStart", buf, "auto").String()
+	assert.Equal(t, `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"import data is an empty array or holds no object: nothing to import"}}`, out, "the buffer holds exactly the bytes appended")
 }

@@ -1,0 +1,137 @@
+package core
+
+// Imports holds one store's sliced imports for a caller that must never
+// block for long and names things by number (the wasm binding, whose
+// importBuffer, importAppend, importStart, importStep, importFinish and
+// importCancel are these methods): byte buffers that receive an export's
+// text a slice at a time, and ImportJobs stepped between other calls.
+//
+// Buffers and jobs take their ids from one counter (1, 2, 3, …), so an id
+// names at most one buffer or job and is never given out again; an id that
+// names nothing (never made, finished, cancelled or already used) is
+// reported by an ok of false, never by a panic. Make one with NewImports;
+// like Store, it is not safe for concurrent use.
+type Imports struct {
+	st      *Store
+	last    int                // the last id given out
+	buffers map[int][]byte     // texts arriving in slices
+	jobs    map[int]*ImportJob // imports started and not yet finished or cancelled
+}
+
+// NewImports returns an empty table of imports into st.
+func NewImports(st *Store) *Imports {
+	return &Imports{st: st, buffers: map[int][]byte{}, jobs: map[int]*ImportJob{}}
+}
+
+// maxBufferHint caps NewBuffer's size hint: 1 GiB, a quarter of wasm32's
+// memory.
+const maxBufferHint = 1 << 30
+
+// NewBuffer makes an empty buffer with room for sizeHint bytes (a hint
+// below 0 counts as 0, one above 1 GiB as 1 GiB) and returns its id.
+func (im *Imports) NewBuffer(sizeHint int) int {
+	im.last++
+	im.buffers[im.last] = make([]byte, 0, min(max(sizeHint, 0), maxBufferHint))
+	return im.last
+}
+
+// Grow lengthens buffer id by n bytes and returns those n bytes for the
+// caller to fill (the wasm binding copies a Uint8Array straight into them:
+// one copy instead of two). A full buffer grows to twice its capacity plus
+// n, so a text that arrives in k slices is copied O(log k) times. ok is
+// false, and nothing changes, when id names no buffer or n is negative.
+func (im *Imports) Grow(id, n int) (tail []byte, ok bool) {
+	buf, ok := im.buffers[id]
+	if !ok || n < 0 {
+		return nil, false
+	}
+	if cap(buf)-len(buf) < n {
+		grown := make([]byte, len(buf), 2*cap(buf)+n)
+		copy(grown, buf)
+		buf = grown
+	}
+	buf = buf[:len(buf)+n]
+	im.buffers[id] = buf
+	return buf[len(buf)-n:], true
+}
+
+// Append appends data to buffer id (Grow, then a copy); ok is false, and
+// nothing changes, when id names no buffer.
+func (im *Imports) Append(id int, data []byte) (ok bool) {
+	tail, ok := im.Grow(id, len(data))
+	copy(tail, data)
+	return ok
+}
+
+// TakeBuffer removes buffer id and returns its bytes, to start an import
+// of them: a buffer is used once. ok is false when id names no buffer.
+func (im *Imports) TakeBuffer(id int) (data []byte, ok bool) {
+	data, ok = im.buffers[id]
+	delete(im.buffers, id)
+	return data, ok
+}
+
+// Start starts an import of data in format ("auto" or "" detects it; see
+// Store.StartImport for the errors, which leave nothing behind) and
+// returns the new job's id and its total work in bytes (see
+// ImportJob.Progress). The job keeps data: the caller must not change it
+// afterwards.
+func (im *Imports) Start(data []byte, format string) (job, total int, err *Error) {
+	j, err := im.st.StartImport(data, format)
+	if err != nil {
+		return 0, 0, err
+	}
+	im.last++
+	im.jobs[im.last] = j
+	_, total = j.Progress()
+	return im.last, total, nil
+}
+
+// ImportProgress is where a job stands after a step, in bytes of work (see
+// ImportJob.Progress): Done once Finish has nothing left to do.
+type ImportProgress struct {
+	Done  bool `json:"done"`
+	Read  int  `json:"read"`
+	Total int  `json:"total"`
+}
+
+// DefaultStepBudget is the work Step does when given no budget: 1 MiB.
+const DefaultStepBudget = 1 << 20
+
+// Step does about budget bytes of job's work (DefaultStepBudget when
+// budget ≤ 0; see ImportJob.Step) and reports where it stands. ok is false
+// when job names no job. A job that failed is done; Finish returns its
+// error.
+func (im *Imports) Step(job, budget int) (p ImportProgress, ok bool) {
+	j, ok := im.jobs[job]
+	if !ok {
+		return ImportProgress{}, false
+	}
+	if budget <= 0 {
+		budget = DefaultStepBudget
+	}
+	p.Done = j.Step(budget)
+	p.Read, p.Total = j.Progress()
+	return p, true
+}
+
+// Finish runs what is left of job, removes it and returns its report or
+// its error (see ImportJob.Finish). found is false, and res and err nil,
+// when job names no job.
+func (im *Imports) Finish(job int) (res *ImportResult, found bool, err *Error) {
+	j, found := im.jobs[job]
+	if !found {
+		return nil, false, nil
+	}
+	delete(im.jobs, job)
+	res, err = j.Finish()
+	return res, true, err
+}
+
+// Cancel drops the buffer or the unfinished job named id, and does nothing
+// when id names neither. A job cancelled while reading has changed
+// nothing; one cancelled while adding sessions keeps those it added.
+func (im *Imports) Cancel(id int) {
+	delete(im.jobs, id)
+	delete(im.buffers, id)
+}

@@ -1,0 +1,176 @@
+package core
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// twoOpenWebUIChats is an Open WebUI export of two conversations (716
+// bytes of work: read, then store).
+const twoOpenWebUIChats = `[{"id":"c","chat":{"history":{"currentId":"b","messages":{"a":{"id":"a","parentId":null,"childrenIds":["b"],"role":"user","content":"q"},"b":{"id":"b","parentId":"a","childrenIds":[],"role":"assistant","content":"r"}}}}},` +
+	`{"id":"d","chat":{"history":{"currentId":"x","messages":{"x":{"id":"x","parentId":null,"childrenIds":[],"role":"user","content":"s"}}}}}]`
+
+func TestImportsRunAJobInSteps(t *testing.T) {
+	st := testStore(t)
+	im := NewImports(st)
+	job, total, err := im.Start([]byte(twoOpenWebUIChats), "auto")
+	require.Nil(t, err)
+	assert.Equal(t, 1, job, "the first id")
+	assert.Equal(t, 2*len(twoOpenWebUIChats), total, "reading, then storing")
+	var steps []ImportProgress
+	for len(steps) < 10 {
+		p, known := im.Step(job, 1)
+		require.True(t, known)
+		steps = append(steps, p)
+		if len(steps) == 2 {
+			assert.Empty(t, ok[[]Status](t, st, `{"operation":"sessions"}`), "nothing is added while reading")
+		}
+		if p.Done {
+			break
+		}
+	}
+	assert.Equal(t, []ImportProgress{
+		{false, 220, 716}, {false, 357, 716}, {false, 358, 716}, // reading
+		{false, 600, 716}, {true, 716, 716}, // storing, one session a step
+	}, steps)
+	res, found, err := im.Finish(job)
+	require.True(t, found)
+	require.Nil(t, err)
+	assert.Equal(t, "openwebui", res.Format)
+	require.Len(t, res.Sessions, 2)
+	assert.Equal(t, "c", res.Sessions[0].SessionID)
+
+	_, found, err = im.Finish(job)
+	assert.False(t, found, "a finished job is gone")
+	assert.Nil(t, err)
+	_, known := im.Step(job, 1)
+	assert.False(t, known)
+}
+
+func TestImportsBufferATextInSlices(t *testing.T) {
+	st := testStore(t)
+	im := NewImports(st)
+	buf := im.NewBuffer(10)
+	for i := 0; i < len(twoOpenWebUIChats); i += 100 {
+		require.True(t, im.Append(buf, []byte(twoOpenWebUIChats[i:min(i+100, len(twoOpenWebUIChats))])))
+	}
+	tail, known := im.Grow(buf, 0)
+	require.True(t, known)
+	assert.Empty(t, tail)
+	data, known := im.TakeBuffer(buf)
+	require.True(t, known)
+	assert.Equal(t, twoOpenWebUIChats, string(data))
+	_, known = im.TakeBuffer(buf)
+	assert.False(t, known, "a buffer is used once")
+	assert.False(t, im.Append(buf, []byte("x")), "a taken buffer takes no more bytes")
+
+	job, _, err := im.Start(data, "openwebui")
+	require.Nil(t, err)
+	assert.Equal(t, buf+1, job, "buffers and jobs share one counter")
+	p, known := im.Step(job, 0)
+	require.True(t, known)
+	assert.Equal(t, ImportProgress{Done: false, Read: 358, Total: 716}, p, "budget 0: DefaultStepBudget, all of the reading")
+	res, found, err := im.Finish(job)
+	require.True(t, found)
+	require.Nil(t, err)
+	assert.Len(t, res.Sessions, 2)
+}
+
+func TestImportsGrowBuffersByDoubling(t *testing.T) {
+	im := NewImports(testStore(t))
+	buf := im.NewBuffer(4)
+	caps := []int{} // after 3, 6, 9, 12, 15 bytes
+	for i := 0; i < 5; i++ {
+		tail, known := im.Grow(buf, 3)
+		require.True(t, known)
+		copy(tail, "abc")
+		caps = append(caps, cap(im.buffers[buf]))
+	}
+	assert.Equal(t, []int{4, 11, 11, 25, 25}, caps, "a full buffer grows to twice its capacity plus what is added")
+	assert.Equal(t, strings.Repeat("abc", 5), string(im.buffers[buf]))
+	_, known := im.Grow(buf, -1)
+	assert.False(t, known, "a negative length is refused")
+	assert.Len(t, im.buffers[buf], 15, "and changes nothing")
+
+	assert.Equal(t, 0, cap(im.buffers[im.NewBuffer(-5)]), "a negative hint counts as 0")
+}
+
+func TestImportsRefuseIdsThatNameNothing(t *testing.T) {
+	st := testStore(t)
+	im := NewImports(st)
+	buf := im.NewBuffer(0)
+	job, _, err := im.Start([]byte(twoOpenWebUIChats), "auto")
+	require.Nil(t, err)
+	cases := []struct {
+		name string
+		id   int
+	}{
+		{"an id never given out", 99},
+		{"zero", 0},
+		{"a negative id", -1},
+		{"a job id used as a buffer", job},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name+" is refused without a panic", func(t *testing.T) {
+			assert.False(t, im.Append(tc.id, []byte("x")))
+			_, known := im.Grow(tc.id, 1)
+			assert.False(t, known)
+			_, known = im.TakeBuffer(tc.id)
+			assert.False(t, known)
+		})
+	}
+	for _, id := range []int{99, 0, -1, buf} {
+		_, known := im.Step(id, 1)
+		assert.False(t, known, "Step(%d)", id)
+		res, found, err := im.Finish(id)
+		assert.False(t, found, "Finish(%d)", id)
+		assert.Nil(t, res)
+		assert.Nil(t, err)
+	}
+}
+
+func TestImportsCancelAJobOrABuffer(t *testing.T) {
+	st := testStore(t)
+	im := NewImports(st)
+	buf := im.NewBuffer(0)
+	require.True(t, im.Append(buf, []byte(twoOpenWebUIChats)))
+	job, _, err := im.Start([]byte(twoOpenWebUIChats), "auto")
+	require.Nil(t, err)
+	_, known := im.Step(job, 1)
+	require.True(t, known)
+
+	im.Cancel(job)
+	im.Cancel(buf)
+	im.Cancel(12345) // names nothing: no effect
+	_, known = im.Step(job, 1)
+	assert.False(t, known, "the job is gone")
+	_, known = im.TakeBuffer(buf)
+	assert.False(t, known, "the buffer is gone")
+	assert.Empty(t, ok[[]Status](t, st, `{"operation":"sessions"}`), "a job cancelled while reading added nothing")
+}
+
+func TestImportsReportImportErrors(t *testing.T) {
+	st := testStore(t)
+	im := NewImports(st)
+	_, _, err := im.Start([]byte("  "), "auto")
+	require.NotNil(t, err)
+	assert.Equal(t, &Error{Code: InvalidArgument, Message: "import data is empty"}, err)
+	assert.Equal(t, 0, im.last, "a refused start uses no id")
+
+	// Every conversation imported before: the job fails at its end.
+	_, err = st.Import([]byte(twoOpenWebUIChats), "auto")
+	require.Nil(t, err)
+	job, _, err := im.Start([]byte(twoOpenWebUIChats), "auto")
+	require.Nil(t, err)
+	res, found, err := im.Finish(job)
+	require.True(t, found)
+	assert.Nil(t, res)
+	require.NotNil(t, err)
+	assert.Equal(t, SessionAlreadyExists, err.Code)
+	out, _ := json.Marshal(ImportProgress{Done: true, Read: 1, Total: 2})
+	assert.Equal(t, `{"done":true,"read":1,"total":2}`, string(out))
+}

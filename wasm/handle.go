@@ -1,0 +1,117 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+	"syscall/js"
+
+	"github.com/sessiontree/sessiontree/core"
+)
+
+// handle is one store handle, what newStore returns to JS: the store and
+// what its methods share. Its methods are the entries of methods.
+type handle struct {
+	st      *core.Store
+	imports *core.Imports
+	funcs   []js.Func // the functions free releases
+}
+
+// method is one method of the handle: it takes the JS arguments and returns
+// the answer, a value js.ValueOf converts (see the package doc for each).
+type method func(h *handle, args []js.Value) any
+
+// methods is the handle's method table: every method JS can call on a
+// handle, by name. newStore builds each through guardedFunc.
+var methods = map[string]method{
+	"call":         (*handle).call,
+	"callInternal": (*handle).callInternal,
+	"operations":   (*handle).operations,
+	"context":      (*handle).context,
+	"importText":   (*handle).importText,
+	"importBuffer": (*handle).importBuffer,
+	"importAppend": (*handle).importAppend,
+	"importStart":  (*handle).importStart,
+	"importStep":   (*handle).importStep,
+	"importFinish": (*handle).importFinish,
+	"importCancel": (*handle).importCancel,
+	"warm":         (*handle).warm,
+	"drain":        (*handle).drain,
+	"drainBytes":   (*handle).drainBytes,
+	"free":         (*handle).free,
+}
+
+// newStore is sessiontreeWasm.newStore(): a new store that records its
+// changes, as a JS object with the methods of the table.
+func newStore([]js.Value) any {
+	st := core.New(core.Options{})
+	st.TrackChanges(true)
+	h := &handle{st: st, imports: core.NewImports(st)}
+	return h.object(methods)
+}
+
+// object returns the JS object of h with one guarded function per entry of
+// table. Every function but free's is kept for free to release; free's
+// stays, so calling free twice is harmless.
+func (h *handle) object(table map[string]method) js.Value {
+	obj := make(map[string]any, len(table))
+	for name, m := range table {
+		f := guardedFunc(name, func(args []js.Value) any { return m(h, args) })
+		obj[name] = f
+		if name != "free" {
+			h.funcs = append(h.funcs, f)
+		}
+	}
+	return js.ValueOf(obj)
+}
+
+// free releases the handle's functions, and its store with them (the
+// functions hold it).
+func (h *handle) free([]js.Value) any {
+	for _, f := range h.funcs {
+		f.Release()
+	}
+	h.funcs, h.st, h.imports = nil, nil, nil
+	return nil
+}
+
+// guardedFunc is the one place the binding makes a JS function: f, called
+// with the JS arguments, under guard(name). No other code calls js.FuncOf
+// (a native test checks it).
+func guardedFunc(name string, f func(args []js.Value) any) js.Func {
+	return js.FuncOf(func(_ js.Value, args []js.Value) any {
+		return guard(name, func() any { return f(args) })
+	})
+}
+
+// guard runs f and returns its answer; a panic in f becomes instead the
+// INVALID_ARGUMENT envelope "internal error in NAME: …" (as a string,
+// whatever f would have returned).
+func guard(name string, f func() any) (out any) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = string(core.ErrorEnvelope(&core.Error{
+				Code:    core.InvalidArgument,
+				Message: "internal error in " + name + ": " + panicText(r),
+			}))
+		}
+	}()
+	return f()
+}
+
+// panicText is the text of a recovered panic value, as fmt's %v gives it
+// for the values a panic carries in practice (errors, runtime errors,
+// strings, values with a String method); fmt stays out of the wasm build.
+func panicText(r any) string {
+	switch x := r.(type) {
+	case error:
+		return x.Error()
+	case interface{ String() string }:
+		return x.String()
+	case string:
+		return x
+	case int:
+		return strconv.Itoa(x)
+	}
+	return "unexpected panic value"
+}

@@ -1,0 +1,186 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+	"syscall/js"
+
+	"github.com/sessiontree/sessiontree/core"
+)
+
+// The handle's methods (see the package doc for their arguments and
+// answers). Each converts its arguments, calls core, and converts the
+// answer; guardedFunc runs it under the guard.
+
+// call(request, parsed?): core.Store.Call, or CallParsed when parsed is
+// true (the caller parses the answer at once, so it may come back in
+// ASCII).
+func (h *handle) call(args []js.Value) any {
+	req, ok := argBytes(args, 0)
+	if !ok {
+		return badArgument("call takes the request as a JSON string or as UTF-8 bytes in a Uint8Array")
+	}
+	parsed := len(args) > 1 && args[1].Type() == js.TypeBoolean && args[1].Bool()
+	return bulk(len(req), func() string {
+		if parsed {
+			return bytesString(h.st.CallParsed(req))
+		}
+		return bytesString(h.st.Call(req))
+	})
+}
+
+// callInternal(request): core.Store.CallInternal.
+func (h *handle) callInternal(args []js.Value) any {
+	req, ok := argBytes(args, 0)
+	if !ok {
+		return badArgument("callInternal takes the request as a JSON string or as UTF-8 bytes in a Uint8Array")
+	}
+	return bulk(len(req), func() string { return bytesString(h.st.CallInternal(req)) })
+}
+
+// operations(): core.OperationInfosJSON.
+func (h *handle) operations([]js.Value) any {
+	return bytesString(core.OperationInfosJSON())
+}
+
+// context(request): a context request answered in columns
+// (core.ContextColumns) for the shim to build the messages array from wasm
+// memory; any other request, or an error, gets the envelope
+// call(request, true) gives. See columnsHeader.
+func (h *handle) context(args []js.Value) any {
+	req, ok := argBytes(args, 0)
+	if !ok {
+		return badArgument("context takes the request as a JSON string or as UTF-8 bytes in a Uint8Array")
+	}
+	out, cols := h.st.CallColumns(req)
+	lastColumns = cols // keep the buffers until the next call reads them
+	if cols == nil {
+		return bytesString(out)
+	}
+	return columnsHeader(cols)
+}
+
+// importText(data, format): core.Store.Import of the whole text at once.
+func (h *handle) importText(args []js.Value) any {
+	if !argIs(args, 0, js.TypeString) {
+		return badArgument("importText takes the export's text as a string")
+	}
+	data, _ := argBytes(args, 0)
+	format, _ := argString(args, 1)
+	return bulk(len(data), func() string {
+		return importEnvelope(h.st.Import(data, format))
+	})
+}
+
+// importBuffer(sizeHint): core.Imports.NewBuffer. A large text crosses in
+// slices of UTF-8 bytes (TextEncoder on the JS side) so no single call
+// copies all of it.
+func (h *handle) importBuffer(args []js.Value) any {
+	return h.imports.NewBuffer(argInt(args, 0))
+}
+
+// importAppend(id, bytes): copies a Uint8Array (or Uint8ClampedArray, the
+// other type js.CopyBytesToGo takes) onto the end of buffer id, straight
+// into the room core.Imports.Grow makes. Answers "" when done.
+func (h *handle) importAppend(args []js.Value) any {
+	const usage = "importAppend takes an import buffer id and a Uint8Array"
+	if !argIs(args, 0, js.TypeNumber) || !argIs(args, 1, js.TypeObject) ||
+		!args[1].InstanceOf(uint8Array) && !args[1].InstanceOf(uint8ClampedArray) {
+		return badArgument(usage)
+	}
+	tail, ok := h.imports.Grow(args[0].Int(), args[1].Length())
+	if !ok {
+		return badArgument(usage)
+	}
+	js.CopyBytesToGo(tail, args[1])
+	return ""
+}
+
+// importStart(data | id, format): core.Imports.Start of the text, or of
+// the bytes of buffer id (used up). The value is {job, total}; the sliced
+// import then runs by importStep with a byte budget, the shim yielding to
+// the page between steps.
+func (h *handle) importStart(args []js.Value) any {
+	var data []byte
+	ok := false
+	switch {
+	case argIs(args, 0, js.TypeString):
+		data, ok = argBytes(args, 0)
+	case argIs(args, 0, js.TypeNumber):
+		data, ok = h.imports.TakeBuffer(args[0].Int())
+	}
+	if !ok {
+		return badArgument("importStart takes the export's text as a string, or the id of an import buffer")
+	}
+	format, _ := argString(args, 1)
+	job, total, err := h.imports.Start(data, format)
+	if err != nil {
+		return string(core.ErrorEnvelope(err))
+	}
+	return string(core.ValueEnvelope(map[string]int{"job": job, "total": total}))
+}
+
+// importStep(job, budget): core.Imports.Step, answered as
+// {"done":bool,"read":bytes,"total":bytes}.
+func (h *handle) importStep(args []js.Value) any {
+	p, ok := h.imports.Step(argInt(args, 0), argInt(args, 1))
+	if !ok {
+		return badArgument("importStep: no such import job")
+	}
+	return `{"done":` + strconv.FormatBool(p.Done) + `,"read":` + strconv.Itoa(p.Read) + `,"total":` + strconv.Itoa(p.Total) + "}"
+}
+
+// importFinish(job): core.Imports.Finish.
+func (h *handle) importFinish(args []js.Value) any {
+	res, found, err := h.imports.Finish(argInt(args, 0))
+	if !found {
+		return badArgument("importFinish: no such import job")
+	}
+	return importEnvelope(res, err)
+}
+
+// importCancel(id): core.Imports.Cancel; an id that is not a number does
+// nothing.
+func (h *handle) importCancel(args []js.Value) any {
+	if argIs(args, 0, js.TypeNumber) {
+		h.imports.Cancel(args[0].Int())
+	}
+	return nil
+}
+
+// warmBudget is warm's budget, in nodes, when it is given none.
+const warmBudget = 1000
+
+// warm(budget): core.Store.WarmSearch; reports whether the index is
+// complete.
+func (h *handle) warm(args []js.Value) any {
+	budget := warmBudget
+	if argIs(args, 0, js.TypeNumber) && args[0].Int() >= 0 {
+		budget = args[0].Int()
+	}
+	return h.st.WarmSearch(budget)
+}
+
+// drain(withNodes): core.Store.DrainChanges, withNodes as JS truthiness.
+func (h *handle) drain(args []js.Value) any {
+	withNodes := len(args) > 0 && args[0].Truthy()
+	return string(h.st.DrainChanges(withNodes))
+}
+
+// drainBytes(): core.Store.DrainChanges(true) as UTF-8 bytes, which the
+// shim cuts into records without decoding the node lines.
+func (h *handle) drainBytes([]js.Value) any {
+	b := h.st.DrainChanges(true)
+	out := uint8Array.New(len(b))
+	js.CopyBytesToJS(out, b)
+	return out
+}
+
+// importEnvelope is the envelope of an import's outcome.
+func importEnvelope(res *core.ImportResult, err *core.Error) string {
+	if err != nil {
+		return string(core.ErrorEnvelope(err))
+	}
+	return string(core.ValueEnvelope(res))
+}
