@@ -11,7 +11,8 @@
 // The contract is SPEC.md; every call resolves to an envelope
 // {ok: true, value} or {ok: false, error: {code, message}}.
 
-import { openDatabase, readAllSessions, restoreRequest, Writer, DB_DEFAULT_NAME, STORAGE_ERROR } from "./store.js";
+import { openStore, restoreRequest, getSnapshot, listSnapshots, putSnapshot, Writer, DB_DEFAULT_NAME, STORAGE_ERROR } from "./store.js";
+import { spliceJSON } from "./request-text.js";
 
 export { STORAGE_ERROR };
 
@@ -114,15 +115,9 @@ async function create(wasmURL, dbName) {
   // the other (at 100,000 stored nodes the read is ~0.2 s, the start ~0.3 s).
   const storage = dbName === null
     ? Promise.resolve({ db: null, stored: { gen: 0, sessions: [] } })
-    : openDatabase(dbName, {
+    : openStore(dbName, {
       onClose: (reason, message) => (tree ? tree._storageClosed(reason, message) : early.push([reason, message])),
-    }).then((db) => readAllSessions(db).then(
-      (stored) => ({ db, stored }),
-      (err) => {
-        db.close();
-        throw err;
-      },
-    ));
+    });
   let runtime, db, stored;
   try {
     [runtime, { db, stored }] = await Promise.all([
@@ -186,6 +181,9 @@ const TEXT_CACHES = 4;
  * read sees every call made before it). Every other operation, including
  * ones this list does not know, goes through the Writer.
  */
+/** Operations that record something without moving the cursor. */
+const KEEPS_CURSOR = new Set(["label", "hide", "prefer"]);
+
 const READ_ONLY = new Set(["list", "node", "branches", "tree", "context", "session", "snapshot.save", "sessions", "search", "diff", "remote.list", "remote.session"]);
 
 /**
@@ -228,7 +226,7 @@ export class SessionTree {
     this._dbName = dbName;
     this._listeners = new Set();
     this._writer = db
-      ? new Writer(db, handle, { gen: stored.gen, metas: stored.sessions.map((s) => s.meta), emit: (e) => this._emit(e) })
+      ? new Writer(db, handle, { gen: stored.gen, metas: stored.sessions.map((s) => s.meta), emit: (e) => this._emit(e), keepsCursor: (op) => KEEPS_CURSOR.has(op) })
       : null;
     this._memorySnapshots = new Map(); // for persist: false
     this._warmTask = null;
@@ -556,7 +554,7 @@ export class SessionTree {
     if (typeof name !== "string" || name === "") return errorEnvelope("INVALID_ARGUMENT", "snapshot name must be a non-empty string");
     const record = { sessionId, name, createdAt, nodeCount: env.value.nodes.length, snapshot: JSON.stringify(env.value) };
     if (this._db) {
-      await this._writer.putSnapshot(record);
+      await putSnapshot(this._db, record);
     } else {
       this._memorySnapshots.set(JSON.stringify([sessionId, name]), record);
     }
@@ -569,7 +567,7 @@ export class SessionTree {
    * @returns {Promise<object>} envelope; value [{name, createdAt, nodeCount}]
    */
   async listSnapshots(sessionId) {
-    const records = this._db ? await this._writer.listSnapshots(sessionId) : [...this._memorySnapshots.values()].filter((r) => r.sessionId === sessionId);
+    const records = this._db ? await listSnapshots(this._db, sessionId) : [...this._memorySnapshots.values()].filter((r) => r.sessionId === sessionId);
     records.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
     return { ok: true, value: records.map(({ name, createdAt, nodeCount }) => ({ name, createdAt, nodeCount })) };
   }
@@ -581,10 +579,9 @@ export class SessionTree {
    * @returns {Promise<object>} envelope of snapshot.load; NOT_FOUND for an unknown name
    */
   async restoreSnapshot(sessionId, name) {
-    const record = this._db ? await this._writer.getSnapshot(sessionId, name) : this._memorySnapshots.get(JSON.stringify([sessionId, name]));
+    const record = this._db ? await getSnapshot(this._db, sessionId, name) : this._memorySnapshots.get(JSON.stringify([sessionId, name]));
     if (!record) return errorEnvelope("NOT_FOUND", `no snapshot named ${JSON.stringify(name)} for session ${JSON.stringify(sessionId)}`);
-    const request = JSON.stringify({ operation: "snapshot.load", sessionId, snapshot: "__S__" }).replace('"__S__"', () => record.snapshot);
-    return this.call(request);
+    return this.call(spliceJSON({ operation: "snapshot.load", sessionId }, [["snapshot", record.snapshot]]));
   }
 
   /**
