@@ -12,7 +12,7 @@
 // {ok: true, value} or {ok: false, error: {code, message}}.
 
 import { openStore, restoreRequest, getSnapshot, listSnapshots, putSnapshot, Writer, DB_DEFAULT_NAME, STORAGE_ERROR } from "./store.js";
-import { spliceJSON } from "./request-text.js";
+import { requestOperation, spliceJSON } from "./request-text.js";
 
 export { STORAGE_ERROR };
 
@@ -186,23 +186,6 @@ const KEEPS_CURSOR = new Set(["label", "hide", "prefer"]);
 
 const READ_ONLY = new Set(["list", "node", "branches", "tree", "context", "session", "snapshot.save", "sessions", "search", "diff", "remote.list", "remote.session"]);
 
-/**
- * The operation name of a request, or "" when it cannot be told cheaply.
- * @param {object|string} request
- * @param {string} text the request as JSON text
- */
-function operationOf(request, text) {
-  if (typeof text !== "string") return ""; // bytes: not read here
-  if (typeof request === "object" && request !== null) return typeof request.operation === "string" ? request.operation : "";
-  if (text.length > 4096) return "";
-  try {
-    const op = JSON.parse(text)?.operation;
-    return typeof op === "string" ? op : "";
-  } catch {
-    return "";
-  }
-}
-
 function errorEnvelope(code, message) {
   return { ok: false, error: { code, message } };
 }
@@ -267,7 +250,10 @@ export class SessionTree {
    * wrapped in a request). Bytes cross to the wasm with one copy; a string
    * is transcoded to UTF-8 first (for 25 MB of non-ASCII text about as
    * long as JSON.parse of it), an object is JSON.stringify'd and then
-   * transcoded. Resolves to the envelope; never rejects for a
+   * transcoded. The request is what its JSON text says (for an object,
+   * what JSON.stringify makes of it, toJSON included; of repeated keys the
+   * last): the shim routes it by the operation that text names, exactly
+   * as core runs it. Resolves to the envelope; never rejects for a
    * domain error (bad input gets an INVALID_ARGUMENT envelope). A mutating
    * call resolves only after its change is committed to IndexedDB (and after
    * what other tabs stored was taken in first, so ids never collide and
@@ -311,7 +297,9 @@ export class SessionTree {
         return answer(errorEnvelope("INVALID_ARGUMENT", "request must be an object like {operation: \"session\", sessionId: \"demo\"}"));
       }
     }
-    const op = operationOf(request, text);
+    // Routed by the text that is sent (the object may have a toJSON, or
+    // repeat "operation"): a read-only name is confirmed by parsing.
+    const op = requestOperation(text, (name) => READ_ONLY.has(name));
     this._lastCallAt = performance.now();
     // Requests cross as UTF-8 bytes: the wasm copies them once, where a
     // string is copied twice (see argBytes in wasm/main.go); measured, an
