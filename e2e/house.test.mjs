@@ -201,3 +201,112 @@ test('a request is routed by the text that is sent: a toJSON append, a repeated 
     await env.close();
   }
 });
+
+test('the internal operations are unknown to call and callText, in every form, and change nothing, also after a reload', async () => {
+  const env = await setup();
+  try {
+    const page = await treePage(env);
+    await value(page, { operation: 'create', sessionId: 's', title: 'kept' });
+    const first = await value(page, { operation: 'append', sessionId: 's', message: { role: 'user', content: 'one' } });
+    await value(page, { operation: 'append', sessionId: 's', message: { role: 'assistant', content: 'two' } });
+    await value(page, { operation: 'label', sessionId: 's', nodeId: first.id, label: 'start' });
+    const before = { tree: await everything(page), db: await dumpDatabase(page) };
+    const node = { id: 'feedbeef', parentId: first.id, branch: 'main', kind: 'message', timestamp: '2026-12-01T00:00:00.000Z', message: { role: 'user', content: 'injected' } };
+    const requests = [
+      { operation: 'sync.merge', sessionId: 's', nodes: [node] },
+      { operation: 'sync.merge', sessionId: 's', nodes: [node], cursor: 'feedbeef', activeBranch: 'main' },
+      { operation: 'restore', snapshot: { version: 1, sessionId: 'r', cursor: null, activeBranch: 'main', nodes: [] }, title: 'restored' },
+      { operation: 'restore', snapshot: { version: 1, sessionId: 's', cursor: null, activeBranch: 'main', nodes: [] } },
+      { operation: 'sync.forget', sessionId: 's' },
+    ];
+    const r = await page.evaluate(async (requests) => {
+      const tree = window.tree;
+      const events = [];
+      const off = tree.subscribe((e) => events.push(e));
+      const answers = [];
+      for (const req of requests) {
+        const text = JSON.stringify(req);
+        answers.push(await tree.call(req));
+        answers.push(await tree.call(text));
+        answers.push(await tree.call(new TextEncoder().encode(text)));
+        answers.push(JSON.parse(await tree.callText(req)));
+        answers.push(await tree.call({ toJSON: () => req }));
+      }
+      await tree.flush();
+      off();
+      return { answers, events, operations: Object.keys(tree.operations) };
+    }, requests);
+    assert.equal(r.answers.length, requests.length * 5);
+    for (const [i, a] of r.answers.entries()) {
+      const op = requests[Math.floor(i / 5)].operation;
+      assert.equal(a.ok, false, `${op} (form ${i % 5}) answered ok`);
+      assert.equal(a.error.code, 'INVALID_ARGUMENT');
+      assert.match(a.error.message, new RegExp(`^unknown operation "${op.replace('.', '\\.')}"`));
+      const known = /\(known: ([^)]*)\)/.exec(a.error.message);
+      assert.ok(known, a.error.message);
+      assert.deepEqual(known[1].split(', '), [...r.operations].sort(), 'the error names the public operations only');
+    }
+    assert.deepEqual(r.events, [], 'no change was reported');
+    assert.deepEqual(await everything(page), before.tree, 'memory is unchanged');
+    assert.deepEqual(await dumpDatabase(page), before.db, 'IndexedDB is unchanged');
+    // The session is there and writable: not forgotten, nothing injected.
+    const again = await call(page, { operation: 'create', sessionId: 's' });
+    assert.equal(again.error?.code, 'SESSION_ALREADY_EXISTS');
+    assert.equal((await call(page, { operation: 'session', sessionId: 'r' })).error?.code, 'SESSION_NOT_FOUND');
+    await reload(page);
+    assert.deepEqual(await everything(page), before.tree, 'unchanged after a reload');
+    assert.deepEqual(await dumpDatabase(page), before.db);
+    const third = await value(page, { operation: 'append', sessionId: 's', message: { role: 'user', content: 'three' } });
+    assert.equal(third.parentId, before.tree.s.status.cursor);
+    assert.deepEqual((await value(page, { operation: 'list', sessionId: 's' })).map((n) => n.preview), ['one', 'two', 'three']);
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('tree.operations and hasOperation report the wasm\'s public operations and their flags', async () => {
+  const env = await setup();
+  try {
+    const page = await treePage(env);
+    const r = await page.evaluate(async () => {
+      const memory = await window.sessiontree.init({ persist: false });
+      const out = {};
+      for (const [key, tree] of [['stored', window.tree], ['memory', memory]]) {
+        const ops = tree.operations;
+        out[key] = {
+          entries: Object.entries(ops).map(([name, f]) => [name, { ...f }]),
+          frozen: Object.isFrozen(ops) && Object.values(ops).every(Object.isFrozen),
+          prototype: Object.getPrototypeOf(ops),
+          same: tree.operations === ops,
+          has: ['append', 'diff', 'tree.rows', 'restore', 'sync.merge', 'sync.forget', 'toString', '__proto__', 'constructor', '', 'nope'].map((n) => tree.hasOperation(n)),
+          hasNonString: [tree.hasOperation(42), tree.hasOperation(null), tree.hasOperation(undefined), tree.hasOperation({})],
+        };
+      }
+      // The wasm's own table, straight from the handle.
+      out.wasm = JSON.parse(window.tree._handle.operations());
+      return out;
+    });
+    const publicOps = r.wasm.filter((o) => o.public);
+    const want = publicOps.map((o) => [o.name, { readOnly: o.readOnly, keepsCursor: o.keepsCursor }]);
+    assert.deepEqual(r.wasm.filter((o) => !o.public).map((o) => o.name).sort(), ['restore', 'sync.forget', 'sync.merge']);
+    for (const key of ['stored', 'memory']) {
+      const t = r[key];
+      assert.deepEqual(t.entries, want, `${key}: every public operation, as the wasm reports it`);
+      assert.equal(t.frozen, true);
+      assert.equal(t.prototype, null);
+      assert.equal(t.same, true);
+      // append, diff, tree.rows; restore, sync.merge, sync.forget; toString, __proto__, constructor, "", nope
+      assert.deepEqual(t.has, [true, true, true, false, false, false, false, false, false, false, false]);
+      assert.deepEqual(t.hasNonString, [false, false, false, false]);
+    }
+    const flags = Object.fromEntries(want);
+    assert.deepEqual(Object.keys(flags).filter((n) => flags[n].readOnly).sort(), ['branches', 'context', 'diff', 'export', 'list', 'node', 'remote.list', 'remote.session', 'search', 'session', 'sessions', 'snapshot.save', 'tree', 'tree.rows']);
+    assert.deepEqual(Object.keys(flags).filter((n) => flags[n].keepsCursor).sort(), ['hide', 'label', 'prefer']);
+    assert.equal(flags.append.readOnly, false);
+    assert.equal(flags.command.readOnly, false, 'a command may change the store');
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});

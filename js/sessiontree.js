@@ -130,7 +130,7 @@ async function create(wasmURL, dbName) {
   }
   const handle = runtime.api.newStore();
   for (const s of stored.sessions) {
-    const env = JSON.parse(handle.call(restoreRequest(s.meta, s.snapshot)));
+    const env = JSON.parse(handle.callInternal(restoreRequest(s.meta, s.snapshot)));
     if (!env.ok) {
       handle.free();
       db?.close();
@@ -175,17 +175,6 @@ const contentDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
 /** How many sessions' decoded text caches _context keeps (each about the size of the texts of a session's context). */
 const TEXT_CACHES = 4;
 
-/**
- * Operations that never change anything: answered at once from memory when
- * no write is queued (a write queued before them is waited for, so a
- * read sees every call made before it). Every other operation, including
- * ones this list does not know, goes through the Writer.
- */
-/** Operations that record something without moving the cursor. */
-const KEEPS_CURSOR = new Set(["label", "hide", "prefer"]);
-
-const READ_ONLY = new Set(["list", "node", "branches", "tree", "context", "session", "snapshot.save", "sessions", "search", "diff", "remote.list", "remote.session"]);
-
 function errorEnvelope(code, message) {
   return { ok: false, error: { code, message } };
 }
@@ -196,20 +185,37 @@ function errorEnvelope(code, message) {
  */
 export class SessionTree {
   /**
-   * @param {object} handle @param {IDBDatabase|null} db @param {string|null} dbName
-   * @param {{gen: number, sessions: {meta: object}[]}} [stored] what init read from the database
-   * @param {WebAssembly.Memory} [memory] the wasm memory, for context answered in columns
+   * @param {object} handle the wasm store handle (sessiontreeWasm.newStore())
+   * @param {IDBDatabase|null} db @param {string|null} dbName
+   * @param {{gen: number, sessions: {meta: object}[]}} stored what init read from the database
+   * @param {WebAssembly.Memory} memory the wasm memory, for context answered in columns
    */
-  constructor(handle, db, dbName, stored = { gen: 0, sessions: [] }, memory = null) {
+  constructor(handle, db, dbName, stored, memory) {
     this._handle = handle;
     this._memory = memory;
+    const infos = JSON.parse(handle.operations());
+    /** Every operation of the wasm, public and internal, by name: {name, readOnly, keepsCursor, public}. */
+    this._operationInfo = new Map(infos.map((o) => [o.name, o]));
+    const operations = Object.create(null);
+    for (const o of infos) if (o.public) operations[o.name] = Object.freeze({ readOnly: o.readOnly, keepsCursor: o.keepsCursor });
+    /**
+     * The operations call() answers, as the wasm reports them: a frozen
+     * object (no prototype) mapping each name to `{readOnly, keepsCursor}`.
+     * readOnly: the operation never changes anything (the shim answers it
+     * from memory, without an IndexedDB transaction, when no write is
+     * queued); keepsCursor: a change it makes never moves a cursor (label,
+     * hide, prefer). The shim's own operations (restore, sync.merge,
+     * sync.forget) are not here, and call() answers them as unknown.
+     * @type {Readonly<Record<string, Readonly<{readOnly: boolean, keepsCursor: boolean}>>>}
+     */
+    this.operations = Object.freeze(operations);
     /** Decoded text caches of the wasm by cache id, least recently used first (see _context). */
     this._texts = new Map();
     this._db = db;
     this._dbName = dbName;
     this._listeners = new Set();
     this._writer = db
-      ? new Writer(db, handle, { gen: stored.gen, metas: stored.sessions.map((s) => s.meta), emit: (e) => this._emit(e), keepsCursor: (op) => KEEPS_CURSOR.has(op) })
+      ? new Writer(db, handle, { gen: stored.gen, metas: stored.sessions.map((s) => s.meta), emit: (e) => this._emit(e), keepsCursor: (op) => this._operationInfo.get(op)?.keepsCursor === true })
       : null;
     this._memorySnapshots = new Map(); // for persist: false
     this._warmTask = null;
@@ -236,6 +242,16 @@ export class SessionTree {
       /** @param {string} sessionId */
       session: (sessionId) => remote("session", { sessionId }),
     });
+  }
+
+  /**
+   * Whether call() answers an operation of this name (the wasm's table;
+   * see operations). For feature detection: no call is made.
+   * @param {string} name e.g. "diff"
+   * @returns {boolean} false for an unknown name, a non-string, or an internal operation
+   */
+  hasOperation(name) {
+    return typeof name === "string" && Object.hasOwn(this.operations, name);
   }
 
   /** True when changes are written to IndexedDB. */
@@ -280,6 +296,27 @@ export class SessionTree {
     return this._request(request, true);
   }
 
+  /**
+   * Whether `name` is a public operation that never changes anything (the
+   * wasm's readOnly): call() answers it from memory when no write is
+   * queued. Every other name, internal and unknown ones included, goes
+   * through the Writer, which stores whatever the call changed (nothing,
+   * for a call that fails).
+   * @param {string} name
+   * @returns {boolean}
+   */
+  _readOnly(name) {
+    return this.operations[name]?.readOnly === true;
+  }
+
+  /**
+   * call() and callText(): encode the request once, read its operation
+   * from that text (requestOperation), and run it on the path it needs:
+   * a context from wasm memory in columns, a read at once, anything else
+   * through the Writer.
+   * @param {object|string|Uint8Array|ArrayBuffer} request
+   * @param {boolean} asText resolve to the envelope's text instead of the object
+   */
   _request(request, asText) {
     const answer = (env) => Promise.resolve(asText ? JSON.stringify(env) : env);
     let text;
@@ -299,7 +336,7 @@ export class SessionTree {
     }
     // Routed by the text that is sent (the object may have a toJSON, or
     // repeat "operation"): a read-only name is confirmed by parsing.
-    const op = requestOperation(text, (name) => READ_ONLY.has(name));
+    const op = requestOperation(text, (name) => this._readOnly(name));
     this._lastCallAt = performance.now();
     // Requests cross as UTF-8 bytes: the wasm copies them once, where a
     // string is copied twice (see argBytes in wasm/main.go); measured, an
@@ -309,11 +346,11 @@ export class SessionTree {
     // handle's second argument; see Store.CallParsed): the same value,
     // decoded from wasm memory several times faster. callText keeps the bytes.
     const parsed = !asText;
-    if (parsed && op === "context" && this._memory && typeof this._handle.context === "function" && (!this._writer || this._writer.idle)) {
+    if (parsed && op === "context" && (!this._writer || this._writer.idle)) {
       return Promise.resolve(this._context(text));
     }
     if (this._writer) {
-      if (READ_ONLY.has(op) && this._writer.idle) return this._finish(this._handle.call(text, parsed), asText);
+      if (this._readOnly(op) && this._writer.idle) return this._finish(this._handle.call(text, parsed), asText);
       return this._writer.run(() => this._handle.call(text, parsed)).then((t) => (asText ? t : JSON.parse(t)));
     }
     return this._finish(this._handle.call(text, parsed), asText);
@@ -691,7 +728,7 @@ export class SessionTree {
    * before it is done completes the index itself.
    */
   _warmSearch() {
-    if (this._warmTask !== null || this._closed || typeof this._handle.warm !== "function") return;
+    if (this._warmTask !== null || this._closed) return;
     const idle = globalThis.requestIdleCallback ? (fn) => globalThis.requestIdleCallback(fn, { timeout: 2000 }) : (fn) => setTimeout(() => fn(null), 50);
     const step = (deadline) => {
       this._warmTask = null;
@@ -733,10 +770,7 @@ export function parseChanges(text) {
   const blocks = [];
   for (const line of text.split("\n")) {
     if (line === "") continue;
-    const head = JSON.parse(line);
-    head.annotationFrom ??= 0;
-    head.annotationCount ??= 0;
-    blocks.push(head);
+    blocks.push(JSON.parse(line));
   }
   return blocks;
 }

@@ -418,9 +418,9 @@ export class Writer {
         const nodes = await readNodes(tx, meta, k.count);
         const annotations = await readAnnotations(tx, meta, k.acount);
         const follow = this.owned.has(id) ? {} : { cursor: meta.cursor ?? "", activeBranch: meta.activeBranch };
-        env = JSON.parse(this.handle.call(mergeRequest(meta, nodes, annotations, follow)));
+        env = JSON.parse(this.handle.callInternal(mergeRequest(meta, nodes, annotations, follow)));
       } else {
-        env = JSON.parse(this.handle.call(restoreRequest(meta, await readSnapshot(tx, meta))));
+        env = JSON.parse(this.handle.callInternal(restoreRequest(meta, await readSnapshot(tx, meta))));
         this.owned.delete(id); // replaced as a whole: start from the writer's cursor
       }
       if (!env.ok) throw new Error(`stored session ${quote(id)} written by another tab could not be taken in (${env.error.code}: ${env.error.message})`);
@@ -444,11 +444,11 @@ export class Writer {
         const meta = await requestPromise(sessions.get(id));
         let env;
         if (!meta) {
-          env = JSON.parse(this.handle.call(JSON.stringify({ operation: "sync.forget", sessionId: id })));
+          env = JSON.parse(this.handle.callInternal(JSON.stringify({ operation: "sync.forget", sessionId: id })));
           if (!env.ok && env.error.code === "SESSION_NOT_FOUND") env = { ok: true };
           this.known.delete(id);
         } else {
-          env = JSON.parse(this.handle.call(restoreRequest(meta, await readSnapshot(tx, meta))));
+          env = JSON.parse(this.handle.callInternal(restoreRequest(meta, await readSnapshot(tx, meta))));
           this.known.set(id, diskState(meta));
         }
         if (!env.ok) throw new Error(`${env.error.code}: ${env.error.message}`);
