@@ -762,7 +762,7 @@ export class SessionTree {
  * Parse the text of core's DrainChanges(false): one header line per changed
  * session, `{sessionId, operation, reset, from, count, annotationFrom,
  * annotationCount, meta}` (what changed, for events; the Writer reads the
- * node lines from drainBytes with store.js's parseChangeBytes).
+ * node lines from drainBytes with store/records.js's parseChangeBytes).
  * @param {string} text
  * @returns {{sessionId: string, operation: string, reset: boolean, from: number, count: number, annotationFrom: number, annotationCount: number, meta: object}[]}
  */

@@ -316,7 +316,7 @@ export async function writeChanges(tx, blocks, gen, storedState) {
         state.folded += CHUNK_SIZE;
       }
     }
-    if (b.meta.nodeCount !== state.count || (b.meta.annotationCount ?? 0) !== state.acount) {
+    if (b.meta.nodeCount !== state.count || b.meta.annotationCount !== state.acount) {
       throw new Error(`internal: session ${quote(id)} has ${b.meta.nodeCount} nodes and ${b.meta.annotationCount} annotations in memory but ${state.count} and ${state.acount} stored`);
     }
     metas.set(id, { ...b.meta, folded: state.folded, epoch: state.epoch, gen, op: b.operation });
