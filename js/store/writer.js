@@ -49,7 +49,8 @@ export function storageErrorEnvelope(err) {
  * 1. The transaction reads the highest stored gen. When it differs from the
  *    one this tab last saw, another tab wrote: the sessions stamped with a
  *    newer gen are read and taken into core first (new nodes through
- *    "sync.merge", a replaced or unknown session through "restore").
+ *    "sync.merge", a replaced or unknown session through "restore": core's
+ *    internal operations, which only the handle's callInternal answers).
  * 2. The queued calls run in core, in order; their changes are drained.
  * 3. The changed records are written in the same transaction (durability
  *    "strict") and every written session is stamped with gen + 1.
