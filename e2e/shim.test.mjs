@@ -204,6 +204,25 @@ test('named restore points are kept, listed and restored', async () => {
   await page.close();
 });
 
+test('a restore point keeps a message exactly as sent, numbers beyond 2^53 included', async () => {
+  const page = await shimPage();
+  const r = await page.evaluate(async () => {
+    const tree = await window.sessiontree.init({ dbName: 'points-exact' });
+    await tree.call({ operation: 'create', sessionId: 'big' });
+    const text = '{"operation":"append","sessionId":"big","message":{"role":"user","content":"n","seed":12345678901234567890}}';
+    const appended = JSON.parse(await tree.callText(text));
+    const saved = await tree.saveSnapshot('big', 'p');
+    await tree.call({ operation: 'append', sessionId: 'big', message: { role: 'assistant', content: 'later' } });
+    const restored = await tree.restoreSnapshot('big', 'p');
+    return { appended: appended.ok, saved, restored: restored.ok, context: await tree.callText({ operation: 'context', sessionId: 'big' }) };
+  });
+  assert.equal(r.appended, true);
+  assert.equal(r.saved.value.nodeCount, 1);
+  assert.equal(r.restored, true);
+  assert.match(r.context, /"messages":\[\{"role":"user","content":"n","seed":12345678901234567890\}\]/);
+  await page.close();
+});
+
 test('a 100,000-deep chain loads, answers context, tree and list, and survives a reload', async () => {
   const page = await shimPage();
   const n = 100000;

@@ -572,12 +572,16 @@ export class SessionTree {
    * @returns {Promise<object>} envelope; value {name, createdAt, nodeCount}
    */
   async saveSnapshot(sessionId, name) {
-    const env = await this.call({ operation: "snapshot.save", sessionId });
-    if (!env.ok) return env;
+    // The snapshot is kept as the exact text core wrote (callText), so
+    // numbers beyond 2^53 keep their digits; it is parsed only to count.
+    const text = await this.callText({ operation: "snapshot.save", sessionId });
+    const head = '{"ok":true,"value":';
+    if (!text.startsWith(head)) return JSON.parse(text);
+    const snapshot = text.slice(head.length, -1);
     const createdAt = new Date().toISOString();
     if (name === undefined) name = createdAt;
     if (typeof name !== "string" || name === "") return errorEnvelope("INVALID_ARGUMENT", "snapshot name must be a non-empty string");
-    const record = { sessionId, name, createdAt, nodeCount: env.value.nodes.length, snapshot: JSON.stringify(env.value) };
+    const record = { sessionId, name, createdAt, nodeCount: JSON.parse(snapshot).nodes.length, snapshot };
     if (this._db) {
       await putSnapshot(this._db, record);
     } else {
