@@ -422,9 +422,12 @@ export class SessionTreePanel extends HTMLElement {
   _build() {
     const shadow = this.attachShadow({ mode: "open" });
     this._shadow = shadow;
-    const css = el("link");
-    css.rel = "stylesheet";
-    css.href = new URL("./session-tree-panel.css", import.meta.url).href;
+    const sheet = (name) => {
+      const link = el("link");
+      link.rel = "stylesheet";
+      link.href = new URL(name, import.meta.url).href;
+      return link;
+    };
 
     this._toggle = button("toggle", "Tree", "Open the session tree");
     this._toggle.setAttribute("aria-expanded", "false");
@@ -514,7 +517,7 @@ export class SessionTreePanel extends HTMLElement {
     this._status.hidden = true;
 
     frame.append(head, tools, body, this._status);
-    shadow.append(css, this._toggle, this._backdrop, frame);
+    shadow.append(sheet("./theme.css"), sheet("./session-tree-panel.css"), this._toggle, this._backdrop, frame);
     this._buildActions();
   }
 

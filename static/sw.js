@@ -14,6 +14,7 @@ const PRECACHE = [
   "./index.html",
   "./explorer.js",
   "./explorer.css",
+  "./theme.css",
   "./tree-model.js",
   "./demo.js",
   "./session-tree-panel.js",
