@@ -327,7 +327,7 @@ func TestContextColumnsOfSessionsThatShareNodes(t *testing.T) {
 	}
 
 	// A merge refused at its second node pushed (and took back) the first.
-	out := st.Call([]byte(`{"operation":"sync.merge","sessionId":"s","nodes":[` +
+	out := st.CallInternal([]byte(`{"operation":"sync.merge","sessionId":"s","nodes":[` +
 		`{"id":"m1","parentId":"n0004","branch":"main","kind":"message","timestamp":"2026-11-29T12:00:01.000Z","message":{"role":"user","content":"merged"}},` +
 		`{"id":"m2","parentId":"nowhere","branch":"main","kind":"message","timestamp":"2026-11-29T12:00:01.000Z","message":{"role":"user","content":"x"}}]}`))
 	require.Contains(t, string(out), `"code":"INVALID_SNAPSHOT"`)

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"maps"
 	"slices"
-	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -12,12 +12,31 @@ import (
 type operation struct {
 	fields []string // request fields besides "operation"
 	run    func(st *Store, r *request) (any, *Error)
+	flags  opFlags
 }
 
+// opFlags say what an operation may do and who may call it (see
+// OperationInfo); the zero value is a public operation that may change
+// the store and move a cursor.
+type opFlags uint8
+
+const (
+	// readOnly: the operation never changes the store, whatever its
+	// request (caches such as the search index do not count).
+	readOnly opFlags = 1 << iota
+	// keepsCursor: the operation changes the store but never moves any
+	// session's cursor (the annotations).
+	keepsCursor
+	// internal: only CallInternal answers it (the JS shim's own
+	// operations); Call treats its name as unknown.
+	internal
+)
+
 // operations is the dispatch table: every operation of SPEC.md, plus
-// "node" (one full node), "restore", "sync.merge" and "sync.forget" (used
-// by the JS shim to bring back a session from IndexedDB and to take in what
-// other tabs stored; see sync.go), the annotations "label", "hide" and
+// "node" (one full node), the internal "restore", "sync.merge" and
+// "sync.forget" (used by the JS shim through CallInternal to bring back a
+// session from IndexedDB and to take in what other tabs stored; see
+// sync.go), the annotations "label", "hide" and
 // "prefer" (annotate.go), "diff" (diff.go), "command" (command.go) and the
 // panel service "remote.list|session|jump|fork" (panel.go). Filled in init
 // to break the reference cycle with Call.
@@ -25,48 +44,104 @@ var operations map[string]operation
 
 func init() {
 	operations = map[string]operation{
-		"create":         {[]string{"sessionId", "title"}, opCreate},
-		"append":         {[]string{"sessionId", "message", "entry", "branch"}, opAppend},
-		"list":           {[]string{"sessionId"}, opList},
-		"node":           {[]string{"sessionId", "nodeId"}, opNode},
-		"branches":       {[]string{"sessionId"}, opBranches},
-		"tree":           {[]string{"sessionId", "showHidden"}, opTree},
-		"tree.rows":      {[]string{"sessionId", "offset", "limit", "around"}, opTreeRows},
-		"jump":           {[]string{"sessionId", "nodeId"}, opJump},
-		"fork":           {[]string{"sessionId", "nodeId", "newSessionId", "branch"}, opFork},
-		"clone":          {[]string{"sessionId", "newSessionId"}, opClone},
-		"context":        {[]string{"sessionId"}, opContext},
-		"session":        {[]string{"sessionId"}, opSession},
-		"branch":         {[]string{"sessionId", "nodeId", "branch"}, opBranch},
-		"branch.summary": {[]string{"sessionId", "nodeId", "branch", "summary"}, opBranchSummary},
-		"snapshot.save":  {[]string{"sessionId"}, opSnapshotSave},
-		"snapshot.load":  {[]string{"sessionId", "snapshot"}, opSnapshotLoad},
-		"sessions":       {nil, opSessions},
-		"label":          {[]string{"sessionId", "nodeId", "label"}, opLabel},
-		"hide":           {[]string{"sessionId", "nodeId", "hidden"}, opHide},
-		"prefer":         {[]string{"sessionId", "nodeId"}, opPrefer},
-		"diff":           {[]string{"sessionId", "from", "to"}, opDiff},
-		"command":        {[]string{"line", "sessionId"}, opCommand},
-		"remote.list":    {[]string{"sessionId"}, panelOp("session")},
-		"remote.session": {[]string{"sessionId"}, panelOp("session")},
-		"remote.jump":    {[]string{"sessionId", "nodeId"}, panelOp("jump")},
-		"remote.fork":    {[]string{"sessionId", "nodeId", "branch"}, panelOp("fork")},
-		"import":         {[]string{"data", "format"}, opImport},
-		"export":         {[]string{"sessionId", "format"}, opExport},
-		"restore":        {[]string{"snapshot", "title", "createdAt", "updatedAt"}, opRestore},
-		"search":         {[]string{"query", "sessionId", "limit", "roles", "branch"}, opSearch},
-		"sync.merge":     {[]string{"sessionId", "nodes", "annotations", "title", "updatedAt", "cursor", "activeBranch"}, opSyncMerge},
-		"sync.forget":    {[]string{"sessionId"}, opSyncForget},
+		"create":         {[]string{"sessionId", "title"}, opCreate, 0},
+		"append":         {[]string{"sessionId", "message", "entry", "branch"}, opAppend, 0},
+		"list":           {[]string{"sessionId"}, opList, readOnly},
+		"node":           {[]string{"sessionId", "nodeId"}, opNode, readOnly},
+		"branches":       {[]string{"sessionId"}, opBranches, readOnly},
+		"tree":           {[]string{"sessionId", "showHidden"}, opTree, readOnly},
+		"tree.rows":      {[]string{"sessionId", "offset", "limit", "around"}, opTreeRows, readOnly},
+		"jump":           {[]string{"sessionId", "nodeId"}, opJump, 0},
+		"fork":           {[]string{"sessionId", "nodeId", "newSessionId", "branch"}, opFork, 0},
+		"clone":          {[]string{"sessionId", "newSessionId"}, opClone, 0},
+		"context":        {[]string{"sessionId"}, opContext, readOnly},
+		"session":        {[]string{"sessionId"}, opSession, readOnly},
+		"branch":         {[]string{"sessionId", "nodeId", "branch"}, opBranch, 0},
+		"branch.summary": {[]string{"sessionId", "nodeId", "branch", "summary"}, opBranchSummary, 0},
+		"snapshot.save":  {[]string{"sessionId"}, opSnapshotSave, readOnly},
+		"snapshot.load":  {[]string{"sessionId", "snapshot"}, opSnapshotLoad, 0},
+		"sessions":       {nil, opSessions, readOnly},
+		"label":          {[]string{"sessionId", "nodeId", "label"}, opLabel, keepsCursor},
+		"hide":           {[]string{"sessionId", "nodeId", "hidden"}, opHide, keepsCursor},
+		"prefer":         {[]string{"sessionId", "nodeId"}, opPrefer, keepsCursor},
+		"diff":           {[]string{"sessionId", "from", "to"}, opDiff, readOnly},
+		"command":        {[]string{"line", "sessionId"}, opCommand, 0},
+		"remote.list":    {[]string{"sessionId"}, panelOp("session"), readOnly},
+		"remote.session": {[]string{"sessionId"}, panelOp("session"), readOnly},
+		"remote.jump":    {[]string{"sessionId", "nodeId"}, panelOp("jump"), 0},
+		"remote.fork":    {[]string{"sessionId", "nodeId", "branch"}, panelOp("fork"), 0},
+		"import":         {[]string{"data", "format"}, opImport, 0},
+		"export":         {[]string{"sessionId", "format"}, opExport, readOnly},
+		"restore":        {[]string{"snapshot", "title", "createdAt", "updatedAt"}, opRestore, internal},
+		"search":         {[]string{"query", "sessionId", "limit", "roles", "branch"}, opSearch, readOnly},
+		"sync.merge":     {[]string{"sessionId", "nodes", "annotations", "title", "updatedAt", "cursor", "activeBranch"}, opSyncMerge, internal},
+		"sync.forget":    {[]string{"sessionId"}, opSyncForget, internal},
 	}
 }
 
-// Operations returns the names of every operation Call answers, sorted.
-func Operations() []string {
-	names := make([]string, 0, len(operations))
-	for name := range operations {
-		names = append(names, name)
+// OperationInfo describes one operation of the dispatch table, as the
+// wasm binding hands it to the JS shim:
+// {"name","readOnly","keepsCursor","public"}.
+type OperationInfo struct {
+	Name string `json:"name"`
+	// ReadOnly: the operation never changes the store, whatever its request
+	// ("command" is not: some of its lines change a session).
+	ReadOnly bool `json:"readOnly"`
+	// KeepsCursor: the operation changes the store but never moves any
+	// session's cursor ("label", "hide", "prefer"); false for read-only
+	// operations, which change nothing.
+	KeepsCursor bool `json:"keepsCursor"`
+	// Public: Call, CallParsed and CallColumns answer it; the others
+	// ("restore", "sync.merge", "sync.forget") only CallInternal.
+	Public bool `json:"public"`
+}
+
+// OperationInfos returns every operation of the dispatch table, public and
+// internal, sorted by name. The slice is new on every call.
+func OperationInfos() []OperationInfo {
+	infos := make([]OperationInfo, 0, len(operations))
+	for _, name := range slices.Sorted(maps.Keys(operations)) {
+		f := operations[name].flags
+		infos = append(infos, OperationInfo{
+			Name:        name,
+			ReadOnly:    f&readOnly != 0,
+			KeepsCursor: f&keepsCursor != 0,
+			Public:      f&internal == 0,
+		})
 	}
-	sort.Strings(names)
+	return infos
+}
+
+// OperationInfosJSON returns OperationInfos as one JSON array,
+// [{"name":…,"readOnly":…,"keepsCursor":…,"public":…},…].
+func OperationInfosJSON() []byte {
+	b := []byte{'['}
+	for i, info := range OperationInfos() {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"name":`...)
+		b = appendString(b, info.Name)
+		b = append(b, `,"readOnly":`...)
+		b = strconv.AppendBool(b, info.ReadOnly)
+		b = append(b, `,"keepsCursor":`...)
+		b = strconv.AppendBool(b, info.KeepsCursor)
+		b = append(b, `,"public":`...)
+		b = strconv.AppendBool(b, info.Public)
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}
+
+// Operations returns the names of the public operations (those Call
+// answers), sorted.
+func Operations() []string {
+	var names []string
+	for _, info := range OperationInfos() {
+		if info.Public {
+			names = append(names, info.Name)
+		}
+	}
 	return names
 }
 
@@ -75,9 +150,20 @@ func Operations() []string {
 // {"ok":false,"error":{"code":CODE,"message":TEXT}}. Any input, valid or
 // not, gives exactly one envelope; a call that fails changes nothing.
 // The store may keep parts of req (messages, ids): the caller must not
-// change req afterwards.
+// change req afterwards. Call answers only public operations (see
+// OperationInfo): an internal one is INVALID_ARGUMENT "unknown operation",
+// exactly as a misspelled name is, and changes nothing.
 func (st *Store) Call(req []byte) []byte {
-	value, err := st.call(req)
+	value, err := st.call(req, false)
+	return st.envelope(value, err)
+}
+
+// CallInternal is Call for every operation, public and internal: the JS
+// shim's own "restore", "sync.merge" and "sync.forget", which bring into
+// memory what IndexedDB already holds and so must never come from a
+// caller of the public call (they would change memory and not storage).
+func (st *Store) CallInternal(req []byte) []byte {
+	value, err := st.call(req, true)
 	return st.envelope(value, err)
 }
 
@@ -143,7 +229,7 @@ func (st *Store) CallParsed(req []byte) []byte {
 func (st *Store) callWith(mode *bool, req []byte) (any, *Error) {
 	*mode = true
 	defer func() { *mode = false }()
-	return st.call(req)
+	return st.call(req, false)
 }
 
 // parsedEnvelope encodes the outcome of one call as CallParsed answers it.
@@ -187,7 +273,8 @@ func (st *Store) CallColumns(req []byte) (out []byte, cols *ContextColumns) {
 // the decoding saved is smaller than the pass.
 const asciiPassBytes = 64 << 10
 
-func (st *Store) call(req []byte) (any, *Error) {
+// call runs one request; withInternal lets it name an internal operation.
+func (st *Store) call(req []byte, withInternal bool) (any, *Error) {
 	st.op = "" // set by dispatch once the operation is known
 	if !validUTF8(req) {
 		return nil, invalidf("request is not valid UTF-8")
@@ -196,20 +283,21 @@ func (st *Store) call(req []byte) (any, *Error) {
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return nil, invalidf("request must be a JSON object like {\"operation\":\"session\",\"sessionId\":\"demo\"}")
 	}
-	v, guessed, err := st.dispatch(trimmed, !st.noSnapshotGuess)
+	v, guessed, err := st.dispatch(trimmed, !st.noSnapshotGuess, withInternal)
 	if err != nil && guessed {
 		// The guess that the snapshot is the last member may be what
 		// failed: a failed operation changed nothing, so run it again with
 		// the snapshot delimited by a scan.
-		v, _, err = st.dispatch(trimmed, false)
+		v, _, err = st.dispatch(trimmed, false, withInternal)
 	}
 	return v, err
 }
 
 // dispatch scans the request object req and runs its operation. guess lets
 // scanRequest take a snapshot that looks like the last member without
-// scanning it (guessed reports that it did).
-func (st *Store) dispatch(req []byte, guess bool) (_ any, guessed bool, _ *Error) {
+// scanning it (guessed reports that it did). Without withInternal an
+// internal operation is unknown.
+func (st *Store) dispatch(req []byte, guess, withInternal bool) (_ any, guessed bool, _ *Error) {
 	fields, unchecked, guessed, serr := scanRequest(req, guess)
 	if serr != nil {
 		return nil, guessed, invalidf("request is not valid JSON: %s", jsonErrorText(serr))
@@ -223,7 +311,7 @@ func (st *Store) dispatch(req []byte, guess bool) (_ any, guessed bool, _ *Error
 		return nil, guessed, invalidf("field \"operation\" must be a string")
 	}
 	op, ok := operations[r.op]
-	if !ok {
+	if !ok || op.flags&internal != 0 && !withInternal {
 		return nil, guessed, invalidf("unknown operation %q (known: %s)", r.op, strings.Join(Operations(), ", "))
 	}
 	for _, name := range slices.Sorted(maps.Keys(fields)) { // sorted: the same unknown field is named every time

@@ -3,13 +3,16 @@ package core
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
 
 // FuzzCall: any bytes in give exactly one valid JSON envelope out, and no
 // panic. The seed corpus (testdata/fuzz/FuzzCall) holds one request of
-// every operation.
+// every operation. Requests go through CallInternal, which answers every
+// operation; Call gives the same answer, or refuses an internal operation
+// as unknown and changes nothing.
 func FuzzCall(f *testing.F) {
 	seeds := []string{
 		`{"operation":"create","sessionId":"s","title":"t"}`,
@@ -76,12 +79,21 @@ func FuzzCall(f *testing.F) {
 		}
 		st := setup()
 		before := st.Call([]byte(`{"operation":"snapshot.save","sessionId":"s"}`))
-		out := st.Call(req)
+		out := st.CallInternal(req)
+		pub := setup()
+		if got := pub.Call(req); string(got) != string(out) {
+			if !strings.Contains(string(got), `"message":"unknown operation `) {
+				t.Fatalf("Call and CallInternal answer %q differently:\nCall         %s\nCallInternal %s", req, got, out)
+			}
+			if after := pub.Call([]byte(`{"operation":"snapshot.save","sessionId":"s"}`)); string(after) != string(before) {
+				t.Fatalf("a refused internal operation changed the session:\nbefore %s\nafter  %s", before, after)
+			}
+		}
 		// The same request without the guess that a snapshot is the last
 		// member (see scanRequest) gives the same bytes.
 		plain := setup()
 		plain.noSnapshotGuess = true
-		if want := plain.Call(req); string(out) != string(want) {
+		if want := plain.CallInternal(req); string(out) != string(want) {
 			t.Fatalf("guessing the snapshot's end changed the reply to %q:\nguess    %s\nno guess %s", req, out, want)
 		}
 		// The same without the fast paths for sessiontree's own layout
@@ -89,7 +101,7 @@ func FuzzCall(f *testing.F) {
 		// session afterwards.
 		general := setup()
 		fastLayouts = false
-		want := general.Call(req)
+		want := general.CallInternal(req)
 		wantAfter := general.Call([]byte(`{"operation":"snapshot.save","sessionId":"s"}`))
 		fastLayouts = true
 		if string(out) != string(want) {

@@ -39,6 +39,8 @@ type envelope struct {
 
 // do sends a request (a JSON string or any value to marshal) and decodes
 // the envelope, failing the test if the reply is not one valid envelope.
+// A request for an internal operation goes through CallInternal, every
+// other through Call, as the JS shim sends them.
 func do(tb testing.TB, st *Store, req any) envelope {
 	tb.Helper()
 	var raw []byte
@@ -52,11 +54,26 @@ func do(tb testing.TB, st *Store, req any) envelope {
 		raw, err = json.Marshal(r)
 		require.NoError(tb, err)
 	}
-	out := st.Call(raw)
+	call := st.Call
+	if internalRequest(raw) {
+		call = st.CallInternal
+	}
+	out := call(raw)
 	require.True(tb, json.Valid(out), "reply is not JSON: %s", out)
 	var env envelope
 	require.NoError(tb, unmarshal(out, &env))
 	return env
+}
+
+// internalRequest reports whether raw is a JSON object whose (last)
+// "operation" member names an internal operation.
+func internalRequest(raw []byte) bool {
+	var r struct{ Operation string }
+	if json.Unmarshal(raw, &r) != nil {
+		return false
+	}
+	op, ok := operations[r.Operation]
+	return ok && op.flags&internal != 0
 }
 
 // ok sends a request that must succeed and decodes its value into T.

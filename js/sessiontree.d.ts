@@ -381,9 +381,26 @@ export interface SnapshotInfo {
   nodeCount: number;
 }
 
+/** What the wasm reports of one operation (see SessionTree.operations). */
+export interface OperationFlags {
+  /** The operation never changes anything: answered from memory, with no IndexedDB transaction. */
+  readonly readOnly: boolean;
+  /** A change the operation makes never moves a cursor (label, hide, prefer). */
+  readonly keepsCursor: boolean;
+}
+
 export interface SessionTree {
   /** True when changes are written to IndexedDB. */
   readonly persistent: boolean;
+  /**
+   * The operations call() answers, read from the wasm at init: a frozen
+   * object with no prototype, one member per public operation name. The
+   * shim's own operations (restore, sync.merge, sync.forget) are not in it,
+   * and call() answers them INVALID_ARGUMENT "unknown operation".
+   */
+  readonly operations: Readonly<Record<string, OperationFlags>>;
+  /** Whether call() answers an operation of this name (feature detection; makes no call). */
+  hasOperation(name: string): boolean;
   /**
    * Answer one request (an object, its JSON text, or that text's UTF-8
    * bytes — bytes cross to the wasm with one copy and no transcoding);

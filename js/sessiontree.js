@@ -11,7 +11,8 @@
 // The contract is SPEC.md; every call resolves to an envelope
 // {ok: true, value} or {ok: false, error: {code, message}}.
 
-import { openDatabase, readAllSessions, restoreRequest, Writer, DB_DEFAULT_NAME, STORAGE_ERROR } from "./store.js";
+import { openStore, restoreRequest, getSnapshot, listSnapshots, putSnapshot, Writer, DB_DEFAULT_NAME, STORAGE_ERROR } from "./store.js";
+import { requestOperation, spliceJSON } from "./request-text.js";
 
 export { STORAGE_ERROR };
 
@@ -114,15 +115,9 @@ async function create(wasmURL, dbName) {
   // the other (at 100,000 stored nodes the read is ~0.2 s, the start ~0.3 s).
   const storage = dbName === null
     ? Promise.resolve({ db: null, stored: { gen: 0, sessions: [] } })
-    : openDatabase(dbName, {
+    : openStore(dbName, {
       onClose: (reason, message) => (tree ? tree._storageClosed(reason, message) : early.push([reason, message])),
-    }).then((db) => readAllSessions(db).then(
-      (stored) => ({ db, stored }),
-      (err) => {
-        db.close();
-        throw err;
-      },
-    ));
+    });
   let runtime, db, stored;
   try {
     [runtime, { db, stored }] = await Promise.all([
@@ -135,7 +130,7 @@ async function create(wasmURL, dbName) {
   }
   const handle = runtime.api.newStore();
   for (const s of stored.sessions) {
-    const env = JSON.parse(handle.call(restoreRequest(s.meta, s.snapshot)));
+    const env = JSON.parse(handle.callInternal(restoreRequest(s.meta, s.snapshot)));
     if (!env.ok) {
       handle.free();
       db?.close();
@@ -180,31 +175,6 @@ const contentDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
 /** How many sessions' decoded text caches _context keeps (each about the size of the texts of a session's context). */
 const TEXT_CACHES = 4;
 
-/**
- * Operations that never change anything: answered at once from memory when
- * no write is queued (a write queued before them is waited for, so a
- * read sees every call made before it). Every other operation, including
- * ones this list does not know, goes through the Writer.
- */
-const READ_ONLY = new Set(["list", "node", "branches", "tree", "context", "session", "snapshot.save", "sessions", "search", "diff", "remote.list", "remote.session"]);
-
-/**
- * The operation name of a request, or "" when it cannot be told cheaply.
- * @param {object|string} request
- * @param {string} text the request as JSON text
- */
-function operationOf(request, text) {
-  if (typeof text !== "string") return ""; // bytes: not read here
-  if (typeof request === "object" && request !== null) return typeof request.operation === "string" ? request.operation : "";
-  if (text.length > 4096) return "";
-  try {
-    const op = JSON.parse(text)?.operation;
-    return typeof op === "string" ? op : "";
-  } catch {
-    return "";
-  }
-}
-
 function errorEnvelope(code, message) {
   return { ok: false, error: { code, message } };
 }
@@ -215,20 +185,37 @@ function errorEnvelope(code, message) {
  */
 export class SessionTree {
   /**
-   * @param {object} handle @param {IDBDatabase|null} db @param {string|null} dbName
-   * @param {{gen: number, sessions: {meta: object}[]}} [stored] what init read from the database
-   * @param {WebAssembly.Memory} [memory] the wasm memory, for context answered in columns
+   * @param {object} handle the wasm store handle (sessiontreeWasm.newStore())
+   * @param {IDBDatabase|null} db @param {string|null} dbName
+   * @param {{gen: number, sessions: {meta: object}[]}} stored what init read from the database
+   * @param {WebAssembly.Memory} memory the wasm memory, for context answered in columns
    */
-  constructor(handle, db, dbName, stored = { gen: 0, sessions: [] }, memory = null) {
+  constructor(handle, db, dbName, stored, memory) {
     this._handle = handle;
     this._memory = memory;
+    const infos = JSON.parse(handle.operations());
+    /** Every operation of the wasm, public and internal, by name: {name, readOnly, keepsCursor, public}. */
+    this._operationInfo = new Map(infos.map((o) => [o.name, o]));
+    const operations = Object.create(null);
+    for (const o of infos) if (o.public) operations[o.name] = Object.freeze({ readOnly: o.readOnly, keepsCursor: o.keepsCursor });
+    /**
+     * The operations call() answers, as the wasm reports them: a frozen
+     * object (no prototype) mapping each name to `{readOnly, keepsCursor}`.
+     * readOnly: the operation never changes anything (the shim answers it
+     * from memory, without an IndexedDB transaction, when no write is
+     * queued); keepsCursor: a change it makes never moves a cursor (label,
+     * hide, prefer). The shim's own operations (restore, sync.merge,
+     * sync.forget) are not here, and call() answers them as unknown.
+     * @type {Readonly<Record<string, Readonly<{readOnly: boolean, keepsCursor: boolean}>>>}
+     */
+    this.operations = Object.freeze(operations);
     /** Decoded text caches of the wasm by cache id, least recently used first (see _context). */
     this._texts = new Map();
     this._db = db;
     this._dbName = dbName;
     this._listeners = new Set();
     this._writer = db
-      ? new Writer(db, handle, { gen: stored.gen, metas: stored.sessions.map((s) => s.meta), emit: (e) => this._emit(e) })
+      ? new Writer(db, handle, { gen: stored.gen, metas: stored.sessions.map((s) => s.meta), emit: (e) => this._emit(e), keepsCursor: (op) => this._operationInfo.get(op)?.keepsCursor === true })
       : null;
     this._memorySnapshots = new Map(); // for persist: false
     this._warmTask = null;
@@ -257,6 +244,16 @@ export class SessionTree {
     });
   }
 
+  /**
+   * Whether call() answers an operation of this name (the wasm's table;
+   * see operations). For feature detection: no call is made.
+   * @param {string} name e.g. "diff"
+   * @returns {boolean} false for an unknown name, a non-string, or an internal operation
+   */
+  hasOperation(name) {
+    return typeof name === "string" && Object.hasOwn(this.operations, name);
+  }
+
   /** True when changes are written to IndexedDB. */
   get persistent() {
     return this._db !== null;
@@ -269,7 +266,10 @@ export class SessionTree {
    * wrapped in a request). Bytes cross to the wasm with one copy; a string
    * is transcoded to UTF-8 first (for 25 MB of non-ASCII text about as
    * long as JSON.parse of it), an object is JSON.stringify'd and then
-   * transcoded. Resolves to the envelope; never rejects for a
+   * transcoded. The request is what its JSON text says (for an object,
+   * what JSON.stringify makes of it, toJSON included; of repeated keys the
+   * last): the shim routes it by the operation that text names, exactly
+   * as core runs it. Resolves to the envelope; never rejects for a
    * domain error (bad input gets an INVALID_ARGUMENT envelope). A mutating
    * call resolves only after its change is committed to IndexedDB (and after
    * what other tabs stored was taken in first, so ids never collide and
@@ -296,6 +296,27 @@ export class SessionTree {
     return this._request(request, true);
   }
 
+  /**
+   * Whether `name` is a public operation that never changes anything (the
+   * wasm's readOnly): call() answers it from memory when no write is
+   * queued. Every other name, internal and unknown ones included, goes
+   * through the Writer, which stores whatever the call changed (nothing,
+   * for a call that fails).
+   * @param {string} name
+   * @returns {boolean}
+   */
+  _readOnly(name) {
+    return this.operations[name]?.readOnly === true;
+  }
+
+  /**
+   * call() and callText(): encode the request once, read its operation
+   * from that text (requestOperation), and run it on the path it needs:
+   * a context from wasm memory in columns, a read at once, anything else
+   * through the Writer.
+   * @param {object|string|Uint8Array|ArrayBuffer} request
+   * @param {boolean} asText resolve to the envelope's text instead of the object
+   */
   _request(request, asText) {
     const answer = (env) => Promise.resolve(asText ? JSON.stringify(env) : env);
     let text;
@@ -313,7 +334,9 @@ export class SessionTree {
         return answer(errorEnvelope("INVALID_ARGUMENT", "request must be an object like {operation: \"session\", sessionId: \"demo\"}"));
       }
     }
-    const op = operationOf(request, text);
+    // Routed by the text that is sent (the object may have a toJSON, or
+    // repeat "operation"): a read-only name is confirmed by parsing.
+    const op = requestOperation(text, (name) => this._readOnly(name));
     this._lastCallAt = performance.now();
     // Requests cross as UTF-8 bytes: the wasm copies them once, where a
     // string is copied twice (see argBytes in wasm/main.go); measured, an
@@ -323,11 +346,11 @@ export class SessionTree {
     // handle's second argument; see Store.CallParsed): the same value,
     // decoded from wasm memory several times faster. callText keeps the bytes.
     const parsed = !asText;
-    if (parsed && op === "context" && this._memory && typeof this._handle.context === "function" && (!this._writer || this._writer.idle)) {
+    if (parsed && op === "context" && (!this._writer || this._writer.idle)) {
       return Promise.resolve(this._context(text));
     }
     if (this._writer) {
-      if (READ_ONLY.has(op) && this._writer.idle) return this._finish(this._handle.call(text, parsed), asText);
+      if (this._readOnly(op) && this._writer.idle) return this._finish(this._handle.call(text, parsed), asText);
       return this._writer.run(() => this._handle.call(text, parsed)).then((t) => (asText ? t : JSON.parse(t)));
     }
     return this._finish(this._handle.call(text, parsed), asText);
@@ -556,7 +579,7 @@ export class SessionTree {
     if (typeof name !== "string" || name === "") return errorEnvelope("INVALID_ARGUMENT", "snapshot name must be a non-empty string");
     const record = { sessionId, name, createdAt, nodeCount: env.value.nodes.length, snapshot: JSON.stringify(env.value) };
     if (this._db) {
-      await this._writer.putSnapshot(record);
+      await putSnapshot(this._db, record);
     } else {
       this._memorySnapshots.set(JSON.stringify([sessionId, name]), record);
     }
@@ -569,7 +592,7 @@ export class SessionTree {
    * @returns {Promise<object>} envelope; value [{name, createdAt, nodeCount}]
    */
   async listSnapshots(sessionId) {
-    const records = this._db ? await this._writer.listSnapshots(sessionId) : [...this._memorySnapshots.values()].filter((r) => r.sessionId === sessionId);
+    const records = this._db ? await listSnapshots(this._db, sessionId) : [...this._memorySnapshots.values()].filter((r) => r.sessionId === sessionId);
     records.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
     return { ok: true, value: records.map(({ name, createdAt, nodeCount }) => ({ name, createdAt, nodeCount })) };
   }
@@ -581,10 +604,9 @@ export class SessionTree {
    * @returns {Promise<object>} envelope of snapshot.load; NOT_FOUND for an unknown name
    */
   async restoreSnapshot(sessionId, name) {
-    const record = this._db ? await this._writer.getSnapshot(sessionId, name) : this._memorySnapshots.get(JSON.stringify([sessionId, name]));
+    const record = this._db ? await getSnapshot(this._db, sessionId, name) : this._memorySnapshots.get(JSON.stringify([sessionId, name]));
     if (!record) return errorEnvelope("NOT_FOUND", `no snapshot named ${JSON.stringify(name)} for session ${JSON.stringify(sessionId)}`);
-    const request = JSON.stringify({ operation: "snapshot.load", sessionId, snapshot: "__S__" }).replace('"__S__"', () => record.snapshot);
-    return this.call(request);
+    return this.call(spliceJSON({ operation: "snapshot.load", sessionId }, [["snapshot", record.snapshot]]));
   }
 
   /**
@@ -706,7 +728,7 @@ export class SessionTree {
    * before it is done completes the index itself.
    */
   _warmSearch() {
-    if (this._warmTask !== null || this._closed || typeof this._handle.warm !== "function") return;
+    if (this._warmTask !== null || this._closed) return;
     const idle = globalThis.requestIdleCallback ? (fn) => globalThis.requestIdleCallback(fn, { timeout: 2000 }) : (fn) => setTimeout(() => fn(null), 50);
     const step = (deadline) => {
       this._warmTask = null;
@@ -740,7 +762,7 @@ export class SessionTree {
  * Parse the text of core's DrainChanges(false): one header line per changed
  * session, `{sessionId, operation, reset, from, count, annotationFrom,
  * annotationCount, meta}` (what changed, for events; the Writer reads the
- * node lines from drainBytes with store.js's parseChangeBytes).
+ * node lines from drainBytes with store/records.js's parseChangeBytes).
  * @param {string} text
  * @returns {{sessionId: string, operation: string, reset: boolean, from: number, count: number, annotationFrom: number, annotationCount: number, meta: object}[]}
  */
@@ -748,10 +770,7 @@ export function parseChanges(text) {
   const blocks = [];
   for (const line of text.split("\n")) {
     if (line === "") continue;
-    const head = JSON.parse(line);
-    head.annotationFrom ??= 0;
-    head.annotationCount ??= 0;
-    blocks.push(head);
+    blocks.push(JSON.parse(line));
   }
   return blocks;
 }

@@ -11,6 +11,9 @@
 //	call(request: string | Uint8Array, parsed?: boolean) → envelope: string
 //	                                  // core.Store.Call; bytes are UTF-8 JSON; parsed: true →
 //	                                  // core.Store.CallParsed (context may come back ASCII-escaped)
+//	                                  // answers public operations only: restore, sync.* are unknown there
+//	callInternal(request: string | Uint8Array) → envelope: string  // core.Store.CallInternal: every operation
+//	operations() → string                      // core.OperationInfosJSON: [{name, readOnly, keepsCursor, public}…]
 //	context(request: string | Uint8Array) → header: string  // core.Store.CallColumns: a context in
 //	                                  // columns read from wasm memory (see columnsHeader); else call(request, true)'s envelope
 //	importText(data: string, format: string) → envelope: string
@@ -225,6 +228,23 @@ func newStore(this js.Value, args []js.Value) any {
 					}
 					return bytesString(st.Call(req))
 				})
+			})
+		}),
+		// callInternal(request): core.Store.CallInternal, the shim's own
+		// operations (restore, sync.merge, sync.forget) and every public one.
+		"callInternal": fn(func(this js.Value, args []js.Value) any {
+			return guard("callInternal", func() string {
+				req, ok := argBytes(args, 0)
+				if !ok {
+					return badArgument("callInternal takes the request as a JSON string or as UTF-8 bytes in a Uint8Array")
+				}
+				return bulk(len(req), func() string { return bytesString(st.CallInternal(req)) })
+			})
+		}),
+		// operations(): the JSON array of core.OperationInfos.
+		"operations": fn(func(this js.Value, args []js.Value) any {
+			return guard("operations", func() string {
+				return string(core.OperationInfosJSON())
 			})
 		}),
 		// context(request): a context request answered in columns

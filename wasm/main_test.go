@@ -278,3 +278,58 @@ func TestABulkCallThatFailsChangesNothingAndRestoresTheCollector(t *testing.T) {
 	}
 	assert.Equal(t, "", h.Call("drain", false).String(), "no change recorded")
 }
+
+func TestBindingListsOperations(t *testing.T) {
+	h := storeHandle(t)
+	var infos []struct {
+		Name        string `json:"name"`
+		ReadOnly    bool   `json:"readOnly"`
+		KeepsCursor bool   `json:"keepsCursor"`
+		Public      bool   `json:"public"`
+	}
+	out := h.Call("operations").String()
+	require.NoError(t, json.Unmarshal([]byte(out), &infos), out)
+	byName := map[string]int{}
+	for i, info := range infos {
+		byName[info.Name] = i
+	}
+	require.Len(t, byName, len(infos), "each operation once")
+	for _, name := range []string{"restore", "sync.merge", "sync.forget"} {
+		require.Contains(t, byName, name)
+		assert.False(t, infos[byName[name]].Public, name)
+	}
+	assert.True(t, infos[byName["list"]].ReadOnly)
+	assert.True(t, infos[byName["list"]].Public)
+	assert.True(t, infos[byName["label"]].KeepsCursor)
+	assert.False(t, infos[byName["command"]].ReadOnly)
+}
+
+func TestBindingCallsInternalOperationsOnlyThroughCallInternal(t *testing.T) {
+	h := storeHandle(t)
+	h.Call("call", `{"operation":"create","sessionId":"s"}`)
+	h.Call("drain", true)
+	snap := h.Call("call", `{"operation":"snapshot.save","sessionId":"s"}`).String()
+	var env struct{ Value json.RawMessage }
+	require.NoError(t, json.Unmarshal([]byte(snap), &env))
+	restore := `{"operation":"restore","snapshot":` + strings.Replace(string(env.Value), `"sessionId":"s"`, `"sessionId":"r"`, 1) + `}`
+	for _, parsed := range []bool{false, true} {
+		for _, req := range []string{restore, `{"operation":"sync.forget","sessionId":"s"}`, `{"operation":"sync.merge","sessionId":"s","nodes":[]}`} {
+			out := h.Call("call", req, parsed).String()
+			assert.Contains(t, out, `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"unknown operation \"`, req)
+			known := out[strings.Index(out, "(known: "):]
+			assert.NotContains(t, known, "sync.", req)
+			assert.NotContains(t, known, "restore", req)
+			assert.Equal(t, out, h.Call("context", req).String(), "context refuses it too")
+		}
+	}
+	assert.True(t, strings.HasPrefix(h.Call("call", `{"operation":"sessions"}`).String(), `{"ok":true,"value":[{"sessionId":"s",`), "s is still there")
+	assert.Equal(t, "", h.Call("drain", true).String(), "no change recorded")
+
+	out := h.Call("callInternal", restore).String()
+	assert.True(t, strings.HasPrefix(out, `{"ok":true,"value":{"sessionId":"r",`), out)
+	u8 := js.Global().Get("Uint8Array").New(len(`{"operation":"sync.forget","sessionId":"s"}`))
+	js.CopyBytesToJS(u8, []byte(`{"operation":"sync.forget","sessionId":"s"}`))
+	assert.Equal(t, `{"ok":true,"value":{"sessionId":"s"}}`, h.Call("callInternal", u8).String())
+	assert.Contains(t, h.Call("callInternal", `{"operation":"session","sessionId":"r"}`).String(), `"ok":true`, "public operations too")
+	assert.Equal(t, `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"callInternal takes the request as a JSON string or as UTF-8 bytes in a Uint8Array"}}`, h.Call("callInternal", 1).String())
+}

@@ -1,0 +1,111 @@
+// The JSON text of requests: building the shim's own requests from JSON
+// pieces, and reading which operation a request names from the very text
+// that is sent to the wasm. No IndexedDB, no wasm: pure text.
+
+const utf8Encoder = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+
+/**
+ * Concatenate texts and byte arrays into one UTF-8 byte array.
+ * @param {(string|Uint8Array)[]} parts
+ * @returns {Uint8Array}
+ */
+export function concatUTF8(parts) {
+  const bytes = parts.map((p) => (typeof p === "string" ? utf8Encoder.encode(p) : p));
+  let length = 0;
+  for (const b of bytes) length += b.length;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const b of bytes) {
+    out.set(b, at);
+    at += b.length;
+  }
+  return out;
+}
+
+/**
+ * The JSON object text of `fields` (as JSON.stringify writes it: members
+ * whose value is undefined are left out) followed by raw members: each
+ * `[key, raw]` of `raws` adds `"key":raw` with raw, JSON text already
+ * (a string, or its UTF-8 bytes), inserted as it is and never re-encoded.
+ * The pieces are put side by side; nothing is searched or replaced, so no
+ * field's value (a session named "__N__", "$&") can be taken for a raw
+ * part.
+ * @param {object} fields plain members, written first and in their order
+ * @param {[string, string|Uint8Array][]} raws
+ * @returns {string|Uint8Array} a string when every raw is a string, else UTF-8 bytes
+ */
+export function spliceJSON(fields, raws) {
+  const head = JSON.stringify(fields);
+  const parts = [head.slice(0, -1)];
+  let sep = head === "{}" ? "" : ",";
+  for (const [key, raw] of raws) {
+    parts.push(sep + JSON.stringify(key) + ":", raw);
+    sep = ",";
+  }
+  parts.push("}");
+  return parts.every((p) => typeof p === "string") ? parts.join("") : concatUTF8(parts);
+}
+
+/** Characters (or bytes) of a request's start that requestHead looks at. */
+const HEAD_CHARS = 512;
+
+/**
+ * A request whose text starts with its operation member, as
+ * JSON.stringify writes `{operation: "append", …}`: the name, with no
+ * escape in it.
+ */
+const HEAD = /^[\t\n\r ]*\{[\t\n\r ]*"operation"[\t\n\r ]*:[\t\n\r ]*"([^"\\]*)"[\t\n\r ]*[,}]/;
+
+/**
+ * Requests larger than this (UTF-16 code units or bytes) are not parsed
+ * by requestOperation: their operation is "" unless their start names it.
+ */
+export const PARSE_LIMIT = 1 << 20;
+
+/**
+ * The operation named by the first member of a request's text, or null
+ * when the text does not start with `{"operation":"NAME"` (white space
+ * allowed, NAME without escapes). Reads only the first HEAD_CHARS of the
+ * text, so it costs the same for a request of any size. A later member
+ * named "operation" would win in core (the last of repeated keys wins):
+ * see requestOperation.
+ * @param {string|Uint8Array} text the request as JSON text or its UTF-8 bytes
+ * @returns {string|null}
+ */
+export function requestHead(text) {
+  const start = typeof text === "string" ? text.slice(0, HEAD_CHARS) : utf8Decoder.decode(text.subarray(0, HEAD_CHARS));
+  const m = HEAD.exec(start);
+  return m === null ? null : m[1];
+}
+
+/**
+ * The operation a request's text names, read as core reads it, or ""
+ * when that is not known: the text is not a JSON object with a string
+ * "operation", or it is larger than PARSE_LIMIT and does not start with
+ * its operation.
+ *
+ * The start of the text is read first (requestHead). A name found there
+ * is taken as it is unless `confirm(name)` is true; then, as when the
+ * start does not name it, the whole text is parsed (JSON.parse, which,
+ * like core, keeps the last of repeated keys). A caller confirms the
+ * names it would answer differently (read-only operations, which skip the
+ * IndexedDB writer): a wrongly named write-path operation is harmless,
+ * since the writer handles every operation.
+ * @param {string|Uint8Array} text the exact text (or bytes) sent to the wasm
+ * @param {(operation: string) => boolean} confirm
+ * @returns {string}
+ */
+export function requestOperation(text, confirm) {
+  const head = requestHead(text);
+  if (head !== null && !confirm(head)) return head;
+  if (text.length > PARSE_LIMIT) return "";
+  let request;
+  try {
+    request = JSON.parse(typeof text === "string" ? text : utf8Decoder.decode(text));
+  } catch {
+    return "";
+  }
+  const op = request !== null && typeof request === "object" && !Array.isArray(request) ? request.operation : undefined;
+  return typeof op === "string" ? op : "";
+}

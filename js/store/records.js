@@ -1,0 +1,372 @@
+// The record codecs of sessiontree's IndexedDB store: how a session's
+// nodes, annotations and meta are laid out in records (see the schema in
+// store/schema.js), reading them back as snapshot bytes or node texts,
+// writing the change blocks core drains, the core requests built from
+// stored records (restore, sync.merge), and the restore-point records.
+// No locking and no cross-tab protocol: that is store/writer.js.
+
+import { STORES } from "./schema.js";
+import { concatUTF8, spliceJSON } from "../request-text.js";
+
+/** Nodes per chunk record. */
+export const CHUNK_SIZE = 1000;
+
+/** Separator of the nodes inside a chunk record (node JSON never holds a raw newline). */
+const SEP = ",\n";
+
+const quote = JSON.stringify;
+
+const utf8Decoder = new TextDecoder();
+const utf8Encoder = new TextEncoder();
+
+/**
+ * A chunk record's value from its node texts: UTF-8 bytes, so a restore
+ * hands the stored bytes to the wasm as they are (a string would be
+ * transcoded by TextEncoder on every start-up; for 100,000 nodes of
+ * non-ASCII text that took longer than reading the records).
+ * @param {string[]} nodes
+ * @returns {Uint8Array}
+ */
+function chunkValue(nodes) {
+  return utf8Encoder.encode(nodes.join(SEP));
+}
+
+/**
+ * The text of a chunk record (a Uint8Array, or a string as written before
+ * chunks were bytes).
+ * @param {Uint8Array|string} chunk
+ * @returns {string}
+ */
+function chunkText(chunk) {
+  return typeof chunk === "string" ? chunk : utf8Decoder.decode(chunk);
+}
+
+/**
+ * The key range of every record of one session in "nodes" or "chunks".
+ * @param {string} sessionId
+ * @param {number} [from] first seq (or chunk start), default 0
+ * @returns {IDBKeyRange}
+ */
+export function nodeRange(sessionId, from = 0) {
+  return IDBKeyRange.bound([sessionId, from], [sessionId, Infinity]);
+}
+
+/**
+ * Parse the bytes of core's DrainChanges(true) (the handle's drainBytes):
+ * per changed session a header line `{sessionId, operation, reset, from,
+ * count, annotationFrom, annotationCount, meta}`, then `count` node lines
+ * (each but the last ending in ",") and `annotationCount` annotation lines.
+ * The node lines stay bytes: `node(i)` decodes node i for its own record,
+ * and `chunk(s, e)` copies nodes s to e-1 joined by ",\n" — a chunk
+ * record's value — straight out of the drained bytes (a 100,000-node load
+ * no longer decodes, splits, joins and encodes 25 MB again).
+ * Annotations are decoded (JSON strings, stored as they are).
+ * @param {Uint8Array} bytes
+ * @returns {{sessionId: string, operation: string, reset: boolean, from: number, count: number, annotationFrom: number, annotationCount: number, meta: object, annotations: string[], node: (i: number) => string, chunk: (s: number, e: number) => Uint8Array}[]}
+ */
+export function parseChangeBytes(bytes) {
+  const blocks = [];
+  let pos = 0;
+  const lineEnd = () => {
+    const end = bytes.indexOf(10, pos);
+    if (end < 0) throw new Error("sessiontree: truncated change record");
+    return end;
+  };
+  while (pos < bytes.length) {
+    let end = lineEnd();
+    const head = JSON.parse(utf8Decoder.decode(bytes.subarray(pos, end)));
+    pos = end + 1;
+    const n = head.count;
+    const starts = new Int32Array(n);
+    const ends = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      end = lineEnd();
+      const last = i === n - 1;
+      if (!last && bytes[end - 1] !== 44) throw new Error(`sessiontree: change record for session ${quote(head.sessionId)}: node line ${i} does not end in ","`);
+      starts[i] = pos;
+      ends[i] = last ? end : end - 1;
+      pos = end + 1;
+    }
+    head.annotations = [];
+    for (let i = 0; i < head.annotationCount; i++) {
+      end = lineEnd();
+      head.annotations.push(utf8Decoder.decode(bytes.subarray(pos, end)));
+      pos = end + 1;
+    }
+    head.node = (i) => utf8Decoder.decode(bytes.subarray(starts[i], ends[i]));
+    head.chunk = (s, e) => bytes.slice(starts[s], ends[e - 1]);
+    blocks.push(head);
+  }
+  return blocks;
+}
+
+/**
+ * Wrap a request in a promise. Awaiting it keeps the transaction active:
+ * the continuation runs in the microtask checkpoint of the success event.
+ * @param {IDBRequest} req
+ * @returns {Promise<any>}
+ */
+export function requestPromise(req) {
+  return new Promise((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+}
+
+/**
+ * The highest gen stored (0 for none).
+ * @param {IDBObjectStore} sessions
+ * @returns {Promise<number>}
+ */
+export async function maxGen(sessions) {
+  const cursor = await requestPromise(sessions.index("gen").openKeyCursor(null, "prev"));
+  return cursor ? cursor.key : 0;
+}
+
+/**
+ * Read the node records of one session from seq `from` to its end and
+ * return them as one string per node.
+ * @param {IDBTransaction} tx
+ * @param {object} meta
+ * @param {number} from
+ * @returns {Promise<string[]>}
+ */
+export async function readNodes(tx, meta, from) {
+  const id = meta.sessionId;
+  const folded = meta.folded ?? 0;
+  const out = [];
+  if (from < folded) {
+    const start = Math.floor(from / CHUNK_SIZE) * CHUNK_SIZE;
+    const chunks = await requestPromise(tx.objectStore("chunks").getAll(IDBKeyRange.bound([id, start], [id, folded - 1])));
+    for (const c of chunks) for (const n of chunkText(c).split(SEP)) out.push(n);
+    out.splice(0, from - start);
+  }
+  const tail = await requestPromise(tx.objectStore("nodes").getAll(nodeRange(id, Math.max(from, folded))));
+  for (const n of tail) out.push(n);
+  if (out.length !== meta.nodeCount - from) {
+    throw new Error(`session ${quote(id)} has ${out.length + from} stored nodes but its metadata says ${meta.nodeCount}`);
+  }
+  return out;
+}
+
+/**
+ * Read the annotation records of one session from seq `from` to its end.
+ * @param {IDBTransaction} tx
+ * @param {object} meta
+ * @param {number} from
+ * @returns {Promise<string[]>}
+ */
+export async function readAnnotations(tx, meta, from) {
+  const want = (meta.annotationCount ?? 0) - from;
+  const out = want > 0 ? await requestPromise(tx.objectStore("annotations").getAll(nodeRange(meta.sessionId, from))) : [];
+  if (out.length !== Math.max(want, 0)) {
+    throw new Error(`session ${quote(meta.sessionId)} has ${out.length + from} stored annotations but its metadata says ${meta.annotationCount}`);
+  }
+  return out;
+}
+
+/**
+ * Read one session whole: its snapshot (version 1) as UTF-8 bytes, rebuilt
+ * from its chunk and node records without splitting the chunks.
+ * @param {IDBTransaction} tx
+ * @param {object} meta
+ * @returns {Promise<Uint8Array>}
+ */
+export async function readSnapshot(tx, meta) {
+  const id = meta.sessionId;
+  const folded = meta.folded ?? 0;
+  const [chunks, tail, annotations] = await Promise.all([
+    folded > 0 ? requestPromise(tx.objectStore("chunks").getAll(nodeRange(id))) : [],
+    requestPromise(tx.objectStore("nodes").getAll(nodeRange(id))),
+    readAnnotations(tx, meta, 0),
+  ]);
+  if (chunks.length * CHUNK_SIZE !== folded || folded + tail.length !== meta.nodeCount) {
+    throw new Error(`session ${quote(id)} has ${chunks.length} chunk and ${tail.length} node records but its metadata says ${meta.nodeCount} nodes, ${folded} of them in chunks`);
+  }
+  const parts = [`{"version":1,"sessionId":${quote(id)},"cursor":${quote(meta.cursor)},"activeBranch":${quote(meta.activeBranch)},"nodes":[`];
+  chunks.forEach((c, i) => {
+    if (i > 0) parts.push(SEP);
+    parts.push(c);
+  });
+  if (tail.length > 0) parts.push((chunks.length > 0 ? SEP : "") + tail.join(SEP));
+  parts.push(annotations.length > 0 ? `],"annotations":[${annotations.join(",")}]}` : "]}");
+  return concatUTF8(parts);
+}
+
+/**
+ * Read every stored session in one read-only transaction.
+ * Resolves to {gen, sessions: [{meta, snapshot}]} where snapshot is the
+ * session's snapshot (version 1) as UTF-8 bytes and gen the highest stored gen.
+ * Rejects, naming the database and the session, when a read fails or a
+ * session's records do not match its metadata — a failed read is never
+ * an empty store.
+ * @param {IDBDatabase} db
+ * @returns {Promise<{gen: number, sessions: {meta: object, snapshot: Uint8Array}[]}>}
+ */
+export async function readAllSessions(db) {
+  let tx;
+  try {
+    tx = db.transaction(STORES, "readonly");
+  } catch (err) {
+    throw new Error(`sessiontree: cannot read IndexedDB database ${quote(db.name)}: ${err.message}`);
+  }
+  try {
+    const metas = await requestPromise(tx.objectStore("sessions").getAll());
+    // Restore in creation order, as the sessions were made.
+    metas.sort(byCreation);
+    const snapshots = await Promise.all(metas.map((m) => readSnapshot(tx, m)));
+    let gen = 0;
+    for (const m of metas) gen = Math.max(gen, m.gen ?? 0);
+    return { gen, sessions: metas.map((meta, i) => ({ meta, snapshot: snapshots[i] })) };
+  } catch (err) {
+    throw new Error(`sessiontree: reading IndexedDB database ${quote(db.name)} failed, nothing was changed: ${err?.message ?? err}`);
+  }
+}
+
+/**
+ * What a tab remembers of a stored session, from its meta record (fields
+ * a version-1 record lacks count as 0).
+ * @param {object} meta
+ * @returns {{epoch: number, count: number, folded: number, acount: number}}
+ */
+export function diskState(meta) {
+  return { epoch: meta.epoch ?? 0, count: meta.nodeCount, folded: meta.folded ?? 0, acount: meta.annotationCount ?? 0 };
+}
+
+/** Orders meta records by createdAt, then sessionId: the order sessions are restored in. */
+export function byCreation(a, b) {
+  return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0;
+}
+
+/**
+ * Build the request of core's internal "restore" for a stored session, as
+ * UTF-8 bytes around the snapshot's bytes (never re-encoding the snapshot).
+ * @param {object} meta
+ * @param {Uint8Array} snapshot the snapshot's UTF-8 bytes (see readSnapshot)
+ * @returns {Uint8Array}
+ */
+export function restoreRequest(meta, snapshot) {
+  return spliceJSON({ operation: "restore", title: meta.title, createdAt: meta.createdAt, updatedAt: meta.updatedAt }, [["snapshot", snapshot]]);
+}
+
+/**
+ * Build the request of core's internal "sync.merge": the stored node and
+ * annotation texts (JSON, as read by readNodes and readAnnotations) go in
+ * as they are, after the fields taken from the session's meta record.
+ * @param {object} meta the session's meta record
+ * @param {string[]} nodes node texts, in seq order
+ * @param {string[]} annotations annotation texts, in seq order
+ * @param {{cursor?: string, activeBranch?: string}} follow the stored cursor and branch to take, or {} to keep this tab's
+ * @returns {string}
+ */
+export function mergeRequest(meta, nodes, annotations, follow) {
+  return spliceJSON({ operation: "sync.merge", sessionId: meta.sessionId, title: meta.title, updatedAt: meta.updatedAt, ...follow }, [
+    ["nodes", "[" + nodes.join(",") + "]"],
+    ["annotations", "[" + annotations.join(",") + "]"],
+  ]);
+}
+
+/**
+ * Write drained change blocks (parseChangeBytes) to the records of their
+ * sessions inside the readwrite transaction tx, stamping every written
+ * session's meta record with gen. A block with reset, or of a session not
+ * stored yet, replaces the session's records; any other appends node and
+ * annotation records from where the stored ones end, folding each full
+ * CHUNK_SIZE of node records into a chunk record. Throws (the caller
+ * aborts tx) when a block does not continue what is stored.
+ * @param {IDBTransaction} tx
+ * @param {object[]} blocks
+ * @param {number} gen
+ * @param {(sessionId: string) => ({epoch: number, count: number, folded: number, acount: number}|undefined)} storedState what is stored of a session before tx (see diskState)
+ * @returns {Promise<Map<string, {epoch: number, count: number, folded: number, acount: number}>>} each written session's state once tx commits
+ */
+export async function writeChanges(tx, blocks, gen, storedState) {
+  const sessions = tx.objectStore("sessions");
+  const chunks = tx.objectStore("chunks");
+  const nodes = tx.objectStore("nodes");
+  const notes = tx.objectStore("annotations");
+  const written = new Map();
+  const metas = new Map(); // sessionId → its meta record: one put per session, the last block's
+  for (const b of blocks) {
+    const id = b.sessionId;
+    const k = written.get(id) ?? storedState(id);
+    let state;
+    if (b.reset || !k) {
+      if (b.from !== 0) throw new Error(`internal: a new session ${quote(id)} starts at node ${b.from}`);
+      chunks.delete(nodeRange(id));
+      nodes.delete(nodeRange(id));
+      notes.delete(nodeRange(id));
+      b.annotations.forEach((a, i) => notes.put(a, [id, i]));
+      const folded = Math.floor(b.count / CHUNK_SIZE) * CHUNK_SIZE;
+      for (let s = 0; s < folded; s += CHUNK_SIZE) chunks.put(b.chunk(s, s + CHUNK_SIZE), [id, s]);
+      for (let s = folded; s < b.count; s++) nodes.put(b.node(s), [id, s]);
+      state = { epoch: (k?.epoch ?? 0) + (b.reset ? 1 : 0), count: b.count, folded, acount: b.annotations.length };
+    } else {
+      if (b.from !== k.count) throw new Error(`internal: session ${quote(id)} has ${k.count} stored nodes but the change starts at ${b.from}`);
+      if (b.annotationFrom !== k.acount) throw new Error(`internal: session ${quote(id)} has ${k.acount} stored annotations but the change starts at ${b.annotationFrom}`);
+      for (let i = 0; i < b.count; i++) nodes.put(b.node(i), [id, b.from + i]);
+      b.annotations.forEach((a, i) => notes.put(a, [id, b.annotationFrom + i]));
+      state = { epoch: k.epoch, count: b.from + b.count, folded: k.folded, acount: b.annotationFrom + b.annotations.length };
+      while (state.count - state.folded >= CHUNK_SIZE) {
+        const range = IDBKeyRange.bound([id, state.folded], [id, state.folded + CHUNK_SIZE - 1]);
+        const list = await requestPromise(nodes.getAll(range));
+        if (list.length !== CHUNK_SIZE) throw new Error(`session ${quote(id)}: folding nodes ${state.folded}… found ${list.length} records`);
+        chunks.put(chunkValue(list), [id, state.folded]);
+        nodes.delete(range);
+        state.folded += CHUNK_SIZE;
+      }
+    }
+    if (b.meta.nodeCount !== state.count || b.meta.annotationCount !== state.acount) {
+      throw new Error(`internal: session ${quote(id)} has ${b.meta.nodeCount} nodes and ${b.meta.annotationCount} annotations in memory but ${state.count} and ${state.acount} stored`);
+    }
+    metas.set(id, { ...b.meta, folded: state.folded, epoch: state.epoch, gen, op: b.operation });
+    written.set(id, state);
+  }
+  for (const [id, meta] of metas) sessions.put(meta, id);
+  return written;
+}
+
+/**
+ * Keep a restore point: record {sessionId, name, createdAt, nodeCount,
+ * snapshot} (snapshot: the session's snapshot as JSON text) under
+ * [sessionId, name], replacing one of the same name. Resolves once
+ * committed (durability "strict"); rejects naming the failure.
+ * @param {IDBDatabase} db
+ * @param {{sessionId: string, name: string, createdAt: string, nodeCount: number, snapshot: string}} record
+ * @returns {Promise<void>}
+ */
+export function putSnapshot(db, record) {
+  return snapshotRequest(db, "readwrite", (store) => store.put(record, [record.sessionId, record.name]));
+}
+
+/**
+ * Every restore point of a session, in name order.
+ * @param {IDBDatabase} db @param {string} sessionId
+ * @returns {Promise<object[]>} records as putSnapshot stored them
+ */
+export function listSnapshots(db, sessionId) {
+  return snapshotRequest(db, "readonly", (store) => store.getAll(IDBKeyRange.bound([sessionId, ""], [sessionId, []])));
+}
+
+/**
+ * One restore point.
+ * @param {IDBDatabase} db @param {string} sessionId @param {string} name
+ * @returns {Promise<object|undefined>} the record, undefined when there is none of that name
+ */
+export function getSnapshot(db, sessionId, name) {
+  return snapshotRequest(db, "readonly", (store) => store.get([sessionId, name]));
+}
+
+/** One request on the "snapshots" store in a transaction of its own; resolves to its result once the transaction completes. */
+function snapshotRequest(db, mode, fn) {
+  return new Promise((resolve, reject) => {
+    const tx = db.transaction(["snapshots"], mode, mode === "readwrite" ? { durability: "strict" } : undefined);
+    const req = fn(tx.objectStore("snapshots"));
+    let result;
+    req.onsuccess = () => {
+      result = req.result;
+    };
+    tx.oncomplete = () => resolve(result);
+    tx.onabort = () => reject(new Error(`sessiontree: IndexedDB snapshot store: ${tx.error?.message ?? "aborted"}`));
+  });
+}

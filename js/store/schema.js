@@ -1,0 +1,150 @@
+// The IndexedDB schema of sessiontree: its object stores, the stepwise
+// upgrades from every earlier version, and opening the database. How the
+// records are encoded is store/records.js; who writes them, and when, is
+// store/writer.js.
+//
+// Schema version 3 (object stores, out-of-line keys; version 3 has the
+// records of version 2 and differs only in the write protocol: writers
+// hold the Web Lock "sessiontree-write:" + dbName, see store/writer.js):
+//   sessions   key sessionId        value meta {sessionId, title, cursor, activeBranch, createdAt,
+//                                    updatedAt, nodeCount, annotationCount, folded, epoch, gen, op};
+//                                    index "gen" on gen
+//   chunks     key [sessionId, start]  value CHUNK_SIZE nodes (snapshot form) joined by ",\n",
+//                                    as UTF-8 bytes (a Uint8Array; older records are the same
+//                                    text as a string, and both are read);
+//                                    start = 0, CHUNK_SIZE, … < folded
+//   nodes      key [sessionId, seq]  value one node JSON string, folded ≤ seq < nodeCount
+//   annotations key [sessionId, seq] value one annotation record (label, hide, prefer) as a JSON
+//                                    string, 0 ≤ seq < annotationCount (see core/annotate.go)
+//   snapshots  key [sessionId, name] value {sessionId, name, createdAt, nodeCount, snapshot: JSON string}
+// seq is a node's position in append order, the same in every tab (see
+// store/writer.js). An append writes one node record and the meta record; every
+// CHUNK_SIZE appends the small records are folded into one chunk record, so
+// a restore reads ~nodeCount/CHUNK_SIZE records (structured clone per record
+// dominates reads: TOOLCHAIN.md measures 100,000 nodes as single records
+// 2.3 s, as 100 chunk records 0.53 s). gen is a database-wide counter: each
+// committed write transaction stamps the sessions it wrote with the highest
+// stored gen + 1, so a tab finds what other tabs wrote since it last looked
+// by one index read. epoch counts the times a session was replaced as a
+// whole (snapshot.load, a fork or clone target, an import).
+//
+// Version 1 (the foundation release): sessions (meta without folded, epoch,
+// gen, op), nodes [sessionId, seq] for every node and [sessionId, "a", seq]
+// for every annotation record (added by issue 3 within version 1), snapshots.
+
+/** The database init() uses when no dbName is given. */
+export const DB_DEFAULT_NAME = "sessiontree";
+
+/** The schema version this build creates and reads. */
+export const DB_VERSION = 3;
+
+/** The object stores holding sessions (every read and write of them takes all four). */
+export const STORES = ["sessions", "chunks", "nodes", "annotations"];
+
+/**
+ * Stepwise upgrades: upgrades[v](db, tx) brings a database from version v
+ * to v+1 inside the versionchange transaction tx.
+ */
+export const upgrades = [
+  // 0 → 1: the first schema.
+  (db) => {
+    db.createObjectStore("sessions");
+    db.createObjectStore("nodes");
+    db.createObjectStore("snapshots");
+  },
+  // 1 → 2: chunk and annotation stores, and gen/epoch/folded on every
+  // meta record. The v1 node records stay as they are: they are the tail of
+  // a session with folded = 0, and the next write to the session folds them.
+  // v1 annotation records ([sessionId, "a", seq] in "nodes") move to the
+  // "annotations" store under [sessionId, seq].
+  (db, tx) => {
+    db.createObjectStore("chunks");
+    const annotations = db.createObjectStore("annotations");
+    const nodes = tx.objectStore("nodes");
+    const sessions = tx.objectStore("sessions");
+    sessions.createIndex("gen", "gen");
+    sessions.openCursor().onsuccess = (event) => {
+      const cursor = event.target.result;
+      if (!cursor) return;
+      const id = cursor.value.sessionId;
+      const v1notes = IDBKeyRange.bound([id, "a", 0], [id, "a", Infinity]);
+      nodes.getAll(v1notes).onsuccess = (e) => {
+        e.target.result.forEach((a, i) => annotations.put(a, [id, i]));
+        nodes.delete(v1notes);
+      };
+      cursor.update({ annotationCount: 0, ...cursor.value, folded: 0, epoch: 0, gen: 0, op: "upgrade" });
+      cursor.continue();
+    };
+  },
+  // 2 → 3: the records stay as they are. Version 3 writers hold a Web Lock
+  // while they write and skip the gen read while they hold it; raising the
+  // version closes every tab of an earlier build (onversionchange), which
+  // would write without taking the lock.
+  () => {},
+];
+
+const quote = JSON.stringify;
+
+/**
+ * Open (creating or upgrading) the database.
+ *
+ * Rejects with a plain Error when IndexedDB is missing, the open fails, or
+ * another tab holds an older version open and blocks the upgrade (reported
+ * at once; if that tab lets go later, the late connection is closed again).
+ * Once open, a versionchange from a newer tab, or the browser closing the
+ * connection, closes it and calls onClose with a message for the user.
+ * @param {string} name
+ * @param {{onClose?: (reason: string, message: string) => void, version?: number}} [options]
+ * @returns {Promise<IDBDatabase>}
+ */
+export function openDatabase(name, { onClose, version = DB_VERSION } = {}) {
+  return new Promise((resolve, reject) => {
+    if (!globalThis.indexedDB) {
+      reject(new Error("sessiontree: IndexedDB is not available in this browser context; use init({persist: false}) for an in-memory tree"));
+      return;
+    }
+    let req;
+    let settled = false;
+    const fail = (err) => {
+      settled = true;
+      reject(err);
+    };
+    try {
+      req = indexedDB.open(name, version);
+    } catch (err) {
+      fail(new Error(`sessiontree: cannot open IndexedDB database ${quote(name)}: ${err?.message ?? err}`));
+      return;
+    }
+    req.onupgradeneeded = (event) => {
+      const db = req.result;
+      for (let v = event.oldVersion; v < version; v++) upgrades[v](db, req.transaction);
+    };
+    req.onblocked = (event) => {
+      fail(new Error(`sessiontree: IndexedDB database ${quote(name)} is held open at version ${event.oldVersion} by another tab, which blocks the upgrade to version ${version}; close the other tabs of this site and reload`));
+    };
+    req.onerror = (event) => {
+      event.preventDefault?.();
+      if (req.error?.name === "VersionError") {
+        fail(new Error(`sessiontree: IndexedDB database ${quote(name)} was stored by a newer version of this site (schema above ${version}); reload the page to get that version`));
+        return;
+      }
+      fail(new Error(`sessiontree: cannot open IndexedDB database ${quote(name)}: ${req.error?.name ?? "Error"}: ${req.error?.message ?? "unknown error"}`));
+    };
+    req.onsuccess = () => {
+      const db = req.result;
+      if (settled) {
+        db.close(); // the blocked open went through after we gave up on it
+        return;
+      }
+      settled = true;
+      db.onversionchange = (event) => {
+        db.close();
+        onClose?.("versionchange", `a newer version of this site (IndexedDB schema ${event.newVersion ?? "deleted"}) was opened in another tab; this tab no longer saves changes: reload it`);
+      };
+      db.onclose = () => {
+        onClose?.("closed", "the browser closed the IndexedDB database (storage cleared or failing); this tab no longer saves changes: reload it");
+      };
+      resolve(db);
+    };
+  });
+}

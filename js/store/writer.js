@@ -1,0 +1,463 @@
+// The Writer of sessiontree's IndexedDB store: every mutating call of a
+// tree runs inside one IndexedDB transaction together with the records it
+// changes, under the Web Lock / BroadcastChannel protocol that keeps tabs
+// on one database from overwriting each other (see the class doc). The
+// records themselves are encoded by store/records.js.
+
+import { STORES } from "./schema.js";
+import { byCreation, diskState, maxGen, mergeRequest, parseChangeBytes, readAnnotations, readNodes, readSnapshot, requestPromise, restoreRequest, writeChanges } from "./records.js";
+
+/**
+ * Milliseconds a Writer keeps the write lock after its queue empties, so
+ * that calls made one after another skip the gen read (see Writer). A tab
+ * that wants to write asks for it on the BroadcastChannel and gets it at
+ * once; the linger only bounds the wait where no channel exists.
+ */
+const LOCK_LINGER_MS = 250;
+
+/**
+ * Milliseconds over which a Writer's commits are announced to other tabs
+ * with one BroadcastChannel message (the newest gen): posting after every
+ * commit was 6 % of the time of appends made one after another.
+ */
+const ANNOUNCE_MS = 16;
+
+const quote = JSON.stringify;
+
+/** The error code of envelopes for a change that could not be stored. */
+export const STORAGE_ERROR = "STORAGE_ERROR";
+
+/**
+ * The envelope a mutating call resolves to when its transaction failed.
+ * @param {unknown} err the transaction's error (a DOMException) or an Error
+ * @returns {{ok: false, error: {code: string, message: string}}}
+ */
+export function storageErrorEnvelope(err) {
+  const name = err?.name ?? "Error";
+  const detail = err?.message ? `: ${err.message}` : "";
+  const what = name === "QuotaExceededError"
+    ? "storage full: the browser's storage quota for this site is used up (QuotaExceededError)"
+    : `storage error: IndexedDB failed (${name}${detail})`;
+  return { ok: false, error: { code: STORAGE_ERROR, message: `${what}; the change was not saved and was undone` } };
+}
+
+/**
+ * Runs every mutating call of one tree inside an IndexedDB readwrite
+ * transaction, so that memory (the wasm core) and disk move together and
+ * several tabs on one database never overwrite each other:
+ *
+ * 1. The transaction reads the highest stored gen. When it differs from the
+ *    one this tab last saw, another tab wrote: the sessions stamped with a
+ *    newer gen are read and taken into core first (new nodes through
+ *    "sync.merge", a replaced or unknown session through "restore": core's
+ *    internal operations, which only the handle's callInternal answers).
+ * 2. The queued calls run in core, in order; their changes are drained.
+ * 3. The changed records are written in the same transaction (durability
+ *    "strict") and every written session is stamped with gen + 1.
+ *
+ * Readwrite transactions on overlapping stores run one at a time across
+ * every tab of the origin (IndexedDB's own locking), so step 1–3 is atomic:
+ * a node's seq is the same in memory and on disk in every tab, and ids are
+ * drawn knowing every stored node. Calls that arrive while a transaction
+ * runs are batched into the next one; each resolves after the transaction
+ * holding it commits ("resolved" means "on disk"). If it aborts (quota,
+ * closed connection), each call that changed something resolves to a
+ * STORAGE_ERROR envelope and the sessions it touched are read back from
+ * disk into core, so memory again equals what is stored.
+ *
+ * After commits the tab posts {gen} (the newest, at most one message per
+ * ANNOUNCE_MS, and at close) on the BroadcastChannel "sessiontree:" +
+ * dbName; the other tabs then pull the changes (a read-only transaction
+ * doing step 1) and report them to subscribers.
+ *
+ * The write lock. Step 1's read costs a round trip to the IndexedDB
+ * backend per transaction — a third of an append awaited in turn. Every
+ * Writer of schema version 3 writes only while it holds the exclusive Web
+ * Lock "sessiontree-write:" + dbName (navigator.locks; earlier builds are
+ * shut out by the schema version). Once a transaction under the lock has
+ * read the gen, no other tab can write until this one lets go, so the
+ * following transactions under the same hold skip the read and write
+ * gen + 1 straight away (and call IDBTransaction.commit() after their
+ * last request instead of waiting for the auto-commit). The lock is kept
+ * LOCK_LINGER_MS after the queue empties; a tab that wants to write posts
+ * {want: true} on the channel before asking for the lock, and the holder
+ * lets go after its current transaction. A want can reach a tab that is
+ * itself still waiting for the lock (it keeps it for when it is granted),
+ * or be used up by a holder that lets go to a third request: so a waiting
+ * tab asks again whenever another tab reports a write, and every
+ * LOCK_LINGER_MS. Without that, a tab calling more often than every
+ * LOCK_LINGER_MS kept the lock until it stopped (745 appends to 2).
+ * Without navigator.locks every transaction reads the gen, as above; where
+ * the lock manager refuses the request, the calls waiting for the lock
+ * resolve to a STORAGE_ERROR envelope and change nothing (writing without
+ * the lock could overwrite what the holder's tab writes without reading).
+ */
+export class Writer {
+  /**
+   * @param {IDBDatabase} db
+   * @param {{callInternal: (request: string|Uint8Array) => string, drain: (withNodes: boolean) => string, drainBytes: () => Uint8Array}} handle the wasm store handle
+   *   (its internal operations restore, sync.merge and sync.forget take in what other tabs stored)
+   * @param {{gen: number, metas: object[], emit: (event: object) => void, keepsCursor: (operation: string) => boolean}} options
+   *   gen and metas as read by readAllSessions; emit is called for every committed change, local or remote;
+   *   keepsCursor tells the operations whose changes never move a cursor (the wasm's operations())
+   */
+  constructor(db, handle, { gen, metas, emit, keepsCursor }) {
+    this.db = db;
+    this.handle = handle;
+    this.keepsCursor = keepsCursor;
+    this.gen = gen;
+    /** @type {Map<string, {epoch: number, count: number, folded: number, acount: number}>} disk state per session as this tab last saw it */
+    this.known = new Map();
+    for (const m of metas) this.known.set(m.sessionId, diskState(m));
+    /** Sessions whose cursor this tab moved itself: it keeps its own; the others follow the stored one. */
+    this.owned = new Set();
+    this.emit = emit;
+    this.queue = [];
+    this.running = null;
+    this.pullQueued = null;
+    /** Why this tab no longer writes (null while it does). */
+    this.closedReason = null;
+    this.channel = null;
+    if (typeof BroadcastChannel === "function") {
+      this.channel = new BroadcastChannel("sessiontree:" + db.name);
+      this.channel.onmessage = (event) => {
+        if (event.data?.want) return this._wanted();
+        // Another tab wrote while this one waits for the lock: it holds the
+        // lock, perhaps without having heard this tab ask (see _takeLock).
+        if (this.taking) this._askForLock();
+        this.pull();
+      };
+    }
+    /** The Web Locks manager, or null where there is none (every transaction then reads the gen). */
+    this.locks = globalThis.navigator?.locks ?? null;
+    this.lockName = "sessiontree-write:" + db.name;
+    /** Resolves the held lock's callback (lets go of it); null while the lock is not held. */
+    this.releaseLock = null;
+    /** True once a transaction under the held lock read the gen: later ones skip the read. */
+    this.verified = false;
+    /** Another tab asked for the lock: let go after the current transaction. */
+    this.wantedByOther = false;
+    /** True while this tab waits for the lock (a want heard then is kept for when it is granted). */
+    this.taking = false;
+    this.lingerTimer = null;
+    /** performance.now() when the queue last emptied (the linger counts from there). */
+    this.lastBusy = 0;
+    this.announceTimer = null;
+    this.announceGen = 0;
+    /** Write transactions that read the gen and those that skipped it under the lock, and waits for the lock (for tests and benchmarks). */
+    this.stats = { genReads: 0, genSkipped: 0, lockWaits: 0 };
+  }
+
+  /** True when no call is queued or running. */
+  get idle() {
+    return this.running === null && this.queue.length === 0;
+  }
+
+  /**
+   * Queue a call: fn runs the core call (returning its envelope text) inside
+   * the next transaction. Resolves to the envelope's JSON text.
+   * @param {() => string} fn
+   * @returns {Promise<string>}
+   */
+  run(fn) {
+    return new Promise((resolve) => {
+      this.queue.push({ fn, resolve });
+      this._kick();
+    });
+  }
+
+  /** Take in what other tabs stored (queued like a call). @returns {Promise<void>} */
+  pull() {
+    if (this.closedReason) return Promise.resolve();
+    if (!this.pullQueued) {
+      this.pullQueued = new Promise((resolve) => {
+        this.queue.push({ fn: null, resolve });
+        this._kick();
+      });
+    }
+    return this.pullQueued;
+  }
+
+  /** Resolves when every queued call has settled. */
+  async flush() {
+    while (this.running) await this.running;
+  }
+
+  /**
+   * Stop writing: later calls that change something resolve to a
+   * STORAGE_ERROR envelope naming reason; nothing is changed in memory.
+   * @param {string} reason
+   */
+  close(reason) {
+    if (!this.closedReason) this.closedReason = reason;
+    this._announceNow();
+    this.channel?.close();
+    this.channel = null;
+    if (this.idle) this._letGo();
+  }
+
+  _kick() {
+    if (!this.running) this.running = this._loop();
+  }
+
+  async _loop() {
+    await Promise.resolve(); // let calls made in the same task join the batch
+    while (this.queue.length > 0) {
+      let refused = null;
+      if (!this.releaseLock && this.locks && !this.closedReason && this.queue.some((j) => j.fn !== null)) refused = await this._takeLock();
+      let batch = this.queue.splice(0);
+      if (batch.some((j) => j.fn === null)) this.pullQueued = null;
+      if (refused) {
+        // Never write without the lock: the tab holding it skips the gen
+        // read, and would write over what this one stored.
+        const env = JSON.stringify({ ok: false, error: { code: STORAGE_ERROR, message: `storage error: the lock for writing could not be taken (${refused}); the change was not made` } });
+        for (const j of batch) if (j.fn) j.resolve(env);
+        batch = batch.filter((j) => j.fn === null);
+      }
+      if (batch.length > 0) await this._batch(batch);
+      if (this.wantedByOther || this.closedReason) this._letGo();
+    }
+    this.running = null;
+    this.lastBusy = performance.now();
+    if (this.releaseLock && this.lingerTimer === null) this.lingerTimer = setTimeout(() => this._linger(), LOCK_LINGER_MS);
+  }
+
+  /**
+   * The linger timer: let go of the lock once the queue has been empty for
+   * LOCK_LINGER_MS. One timer per linger period, not one per call: calls
+   * made one after another only move lastBusy.
+   */
+  _linger() {
+    this.lingerTimer = null;
+    if (!this.releaseLock || !this.idle) return; // let go already, or busy: _loop arms it again
+    const left = LOCK_LINGER_MS - (performance.now() - this.lastBusy);
+    if (left > 1) this.lingerTimer = setTimeout(() => this._linger(), left);
+    else this._letGo();
+  }
+
+  /** Tell other tabs, within ANNOUNCE_MS, that this one committed gen. */
+  _announce(gen) {
+    this.announceGen = gen;
+    if (this.announceTimer === null) this.announceTimer = setTimeout(() => this._announceNow(), ANNOUNCE_MS);
+  }
+
+  /** Post the pending announcement now (if any). */
+  _announceNow() {
+    if (this.announceTimer === null) return;
+    clearTimeout(this.announceTimer);
+    this.announceTimer = null;
+    this.channel?.postMessage({ gen: this.announceGen });
+  }
+
+  /**
+   * Wait for the write lock (asking its holder to let go, again every
+   * LOCK_LINGER_MS while waiting); unverified until a transaction reads the
+   * gen. Another tab's want heard while waiting is kept: that tab may have
+   * asked while this one was not yet holding, and is queued behind it.
+   * Resolves to null, or to the reason when the lock manager refused the
+   * request (the calls waiting for the lock are then refused; the next
+   * ones ask again).
+   * @returns {Promise<string|null>}
+   */
+  async _takeLock() {
+    let refused = null;
+    this.stats.lockWaits++;
+    this.wantedByOther = false;
+    this.taking = true;
+    this._askForLock();
+    const again = setInterval(() => this._askForLock(), LOCK_LINGER_MS);
+    try {
+      await new Promise((granted, refused) => {
+        this.locks
+          .request(this.lockName, () => new Promise((letGo) => {
+            this.releaseLock = letGo;
+            granted();
+          }))
+          .catch(refused);
+      });
+    } catch (err) {
+      console.warn("sessiontree: the Web Lock for writing could not be taken; the calls waiting for it are refused", err);
+      refused = `${err?.name ?? "Error"}: ${err?.message ?? err}`;
+    } finally {
+      clearInterval(again);
+      this.taking = false;
+    }
+    this.verified = false;
+    return refused;
+  }
+
+  /** Ask the tab holding the write lock to let go of it. */
+  _askForLock() {
+    this.channel?.postMessage({ want: true });
+  }
+
+  /** Let go of the write lock (if held). */
+  _letGo() {
+    clearTimeout(this.lingerTimer);
+    this.lingerTimer = null;
+    const letGo = this.releaseLock;
+    this.releaseLock = null;
+    this.verified = false;
+    this.wantedByOther = false;
+    letGo?.();
+  }
+
+  /** Another tab asked for the write lock: let go now when idle, else after the current transaction (or after the first one under the lock this tab waits for). */
+  _wanted() {
+    if (this.taking) {
+      this.wantedByOther = true;
+      return;
+    }
+    if (!this.releaseLock) return;
+    if (this.idle) this._letGo();
+    else this.wantedByOther = true;
+  }
+
+  async _batch(batch) {
+    if (this.closedReason) {
+      for (const j of batch) {
+        if (j.fn) j.resolve(JSON.stringify({ ok: false, error: { code: STORAGE_ERROR, message: `storage error: ${this.closedReason}; the change was not made` } }));
+        else j.resolve();
+      }
+      return;
+    }
+    const writes = batch.some((j) => j.fn !== null);
+    const pulled = new Map(); // sessionId → disk state, once committed
+    let written = new Map(); // sessionId → disk state, once committed
+    const remote = [];
+    const local = [];
+    let failure = null;
+    let tx;
+    try {
+      tx = this.db.transaction(STORES, writes ? "readwrite" : "readonly", writes ? { durability: "strict" } : undefined);
+    } catch (err) {
+      failure = err;
+    }
+    let newGen = this.gen;
+    if (tx) {
+      const done = new Promise((resolve, reject) => {
+        tx.oncomplete = () => resolve();
+        tx.onabort = () => reject(tx.error); // null when we aborted it ourselves
+      });
+      done.catch(() => {});
+      try {
+        const sessions = tx.objectStore("sessions");
+        // Under the held, verified lock no other tab has written since this
+        // tab's last commit: the stored gen is this.gen (see the class doc).
+        const skip = writes && this.releaseLock !== null && this.verified;
+        const diskGen = skip ? this.gen : await maxGen(sessions);
+        if (writes) this.stats[skip ? "genSkipped" : "genReads"]++;
+        if (diskGen !== this.gen) await this._pull(tx, pulled, remote);
+        newGen = diskGen;
+        for (const j of batch) {
+          if (!j.fn) continue;
+          j.text = j.fn();
+          j.blocks = parseChangeBytes(this.handle.drainBytes());
+          for (const b of j.blocks) local.push(b);
+        }
+        if (local.length > 0) {
+          newGen = diskGen + 1;
+          written = await writeChanges(tx, local, newGen, (id) => pulled.get(id) ?? this.known.get(id));
+        }
+        // Every request is made: commit now rather than after their results
+        // come back (IndexedDB 3; older browsers auto-commit as before).
+        if (writes && typeof tx.commit === "function") tx.commit();
+      } catch (err) {
+        failure = err;
+        try {
+          tx.abort();
+        } catch {
+          // already finished
+        }
+      }
+      try {
+        await done;
+      } catch (err) {
+        // The transaction's own error (QuotaExceededError) says most; null
+        // when we aborted it after an error of ours.
+        failure = err ?? failure ?? new DOMException("the transaction was aborted", "AbortError");
+      }
+    }
+    if (failure) {
+      const touched = new Set([...pulled.keys(), ...local.map((b) => b.sessionId)]);
+      await this._rollback(touched);
+      const env = JSON.stringify(storageErrorEnvelope(failure));
+      for (const j of batch) {
+        if (!j.fn) j.resolve();
+        else if (j.text !== undefined && (j.text.startsWith('{"ok":false') || j.blocks?.length === 0)) j.resolve(j.text); // failed or changed nothing: its own answer
+        else j.resolve(env);
+      }
+      if (!(failure instanceof DOMException)) console.error("sessiontree: write failed", failure);
+      this.verified = false;
+      return;
+    }
+    this.gen = newGen;
+    if (writes && this.releaseLock !== null) this.verified = true;
+    for (const [id, k] of pulled) this.known.set(id, k);
+    for (const [id, k] of written) this.known.set(id, k);
+    for (const b of local) if (!this.keepsCursor(b.operation)) this.owned.add(b.sessionId);
+    for (const e of remote) this.emit(e);
+    for (const b of local) this.emit({ type: b.operation, sessionId: b.sessionId, nodeId: b.meta.cursor ?? undefined });
+    if (local.length > 0) this._announce(newGen);
+    for (const j of batch) j.resolve(j.fn ? j.text : undefined);
+  }
+
+  /** Step 1: take into core every session another tab wrote since this.gen. */
+  async _pull(tx, pulled, remote) {
+    const metas = await requestPromise(tx.objectStore("sessions").index("gen").getAll(IDBKeyRange.lowerBound(this.gen, true)));
+    metas.sort(byCreation);
+    for (const meta of metas) {
+      const id = meta.sessionId;
+      const k = this.known.get(id);
+      const state = diskState(meta);
+      if (k && k.epoch === state.epoch && k.count === state.count && k.acount === state.acount) {
+        pulled.set(id, state);
+        continue; // only the other tab's cursor moved: each tab keeps its own
+      }
+      let env;
+      if (k && k.epoch === state.epoch && k.count <= state.count && k.acount <= state.acount) {
+        const nodes = await readNodes(tx, meta, k.count);
+        const annotations = await readAnnotations(tx, meta, k.acount);
+        const follow = this.owned.has(id) ? {} : { cursor: meta.cursor ?? "", activeBranch: meta.activeBranch };
+        env = JSON.parse(this.handle.callInternal(mergeRequest(meta, nodes, annotations, follow)));
+      } else {
+        env = JSON.parse(this.handle.callInternal(restoreRequest(meta, await readSnapshot(tx, meta))));
+        this.owned.delete(id); // replaced as a whole: start from the writer's cursor
+      }
+      if (!env.ok) throw new Error(`stored session ${quote(id)} written by another tab could not be taken in (${env.error.code}: ${env.error.message})`);
+      pulled.set(id, state);
+      remote.push({ type: meta.op ?? "sync", sessionId: id, nodeId: meta.cursor ?? undefined, remote: true });
+    }
+  }
+
+  /**
+   * After a failed transaction: read the touched sessions back from disk
+   * and put them into core as stored (forgetting those not stored), so
+   * memory equals disk again. If even that read fails the tree stops
+   * writing.
+   */
+  async _rollback(ids) {
+    if (ids.size === 0) return;
+    try {
+      const tx = this.db.transaction(STORES, "readonly");
+      const sessions = tx.objectStore("sessions");
+      for (const id of ids) {
+        const meta = await requestPromise(sessions.get(id));
+        let env;
+        if (!meta) {
+          env = JSON.parse(this.handle.callInternal(JSON.stringify({ operation: "sync.forget", sessionId: id })));
+          if (!env.ok && env.error.code === "SESSION_NOT_FOUND") env = { ok: true };
+          this.known.delete(id);
+        } else {
+          env = JSON.parse(this.handle.callInternal(restoreRequest(meta, await readSnapshot(tx, meta))));
+          this.known.set(id, diskState(meta));
+        }
+        if (!env.ok) throw new Error(`${env.error.code}: ${env.error.message}`);
+      }
+      this.handle.drain(false);
+    } catch (err) {
+      this.close(`memory could not be brought back to what is stored after a failed write (${err?.message ?? err}); reload the page`);
+      this.emit({ type: "storage", state: "closed", reason: "rollback", message: this.closedReason });
+    }
+  }
+}
