@@ -550,7 +550,7 @@ async function start() {
   performance.mark("explorer-storage");
   offerExportFormats();
   offerSearch();
-  performance.mark("explorer-probes");
+  performance.mark("explorer-features");
   const wanted = sessionFromHash();
   const first = state.sessions.find((s) => s.sessionId === wanted) ?? state.sessions.find((s) => s.sessionId === DEMO_SESSION_ID) ?? state.sessions[0];
   setStatus("");

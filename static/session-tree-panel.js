@@ -7,9 +7,10 @@
 // Attributes: `session-id`, `mode` ("panel": fills its box; "overlay": a
 // toggle button and a drawer with a focus trap, Escape closes), `theme`
 // ("light", "dark"; absent follows prefers-color-scheme).
-// Properties: `tree` (a SessionTree; when not set before the element
-// connects, the page's shared tree from init() is used), `sessionId`,
-// `mode`, `theme`, `selectedNodeId`.
+// Properties: `tree` (a SessionTree, of which the panel uses call,
+// subscribe and hasOperation; when not set before the element connects,
+// the page's shared tree from init() is used), `sessionId`, `mode`,
+// `theme`, `selectedNodeId`.
 // Methods: `open()`, `close()`, `focusNode(id)`, `refresh()`; the promise
 // `updateComplete` resolves once a reload in progress is done.
 // Events (CustomEvent, bubbling, composed; detail {sessionId, nodeId, …}):

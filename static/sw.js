@@ -32,6 +32,10 @@ const PRECACHE = [
   "./chat-demo.css",
   "../js/sessiontree.js",
   "../js/store.js",
+  "../js/store/schema.js",
+  "../js/store/records.js",
+  "../js/store/writer.js",
+  "../js/request-text.js",
   "../js/wasm_exec.js",
   "../js/sessiontree.wasm",
 ];
