@@ -51,6 +51,21 @@ for (const scheme of ['light', 'dark']) {
       assert.equal(await panel.locator('.frame').isVisible(), true);
       const bg = await panel.locator('.frame').evaluate((n) => getComputedStyle(n).backgroundColor);
       assert.equal(bg, scheme === 'dark' ? 'rgb(23, 27, 34)' : 'rgb(255, 255, 255)');
+      // The tokens come from theme.css in the shadow root: the theme attribute
+      // picks the other scheme, and a token set on the element wins.
+      const tokens = await panel.evaluate((el) => {
+        const frameBg = () => getComputedStyle(el.shadowRoot.querySelector('.frame')).backgroundColor;
+        const out = {};
+        el.theme = matchMedia('(prefers-color-scheme: dark)').matches ? 'light' : 'dark';
+        out.flipped = frameBg();
+        el.theme = '';
+        el.style.setProperty('--surface', 'rgb(1, 2, 3)');
+        out.embedder = frameBg();
+        el.style.removeProperty('--surface');
+        out.back = frameBg();
+        return out;
+      });
+      assert.deepEqual(tokens, { flipped: scheme === 'dark' ? 'rgb(255, 255, 255)' : 'rgb(23, 27, 34)', embedder: 'rgb(1, 2, 3)', back: bg });
       // The overlay is closed: only its toggle shows.
       const drawer = page.locator('#drawer');
       assert.equal(await drawer.locator('.frame').isHidden(), true);

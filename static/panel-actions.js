@@ -63,7 +63,7 @@ export class PanelActions {
     this.buttons.jump.disabled = row.cursor;
     this.buttons.hide.textContent = row.hiddenRoot ? "Unhide" : "Hide";
     this.buttons.label.textContent = row.label ? "Relabel…" : "Label…";
-    for (const op of ["label", "hide", "prefer"]) this.buttons[op].hidden = !tree.hasOperation(op);
+    for (const op of ["label", "hide", "prefer"]) this.buttons[op].hidden = !tree?.hasOperation(op);
     this.buttons.clone.disabled = false;
   }
 
