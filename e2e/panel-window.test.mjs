@@ -75,9 +75,9 @@ test('a 60,005-node session paints the rows around the cursor from one window, t
       const panel = document.querySelector('#panel');
       const t0 = performance.now();
       panel.sessionId = 'huge';
-      while (panel._model.value?.sessionId !== 'huge' || !panel.shadowRoot.querySelector('.row.cursor')) await new Promise((r) => requestAnimationFrame(r));
+      while (panel._value?.sessionId !== 'huge' || !panel.shadowRoot.querySelector('.row.cursor')) await new Promise((r) => requestAnimationFrame(r));
       await new Promise((r) => requestAnimationFrame(r));
-      return { ms: performance.now() - t0, rows: panel.shadowRoot.querySelectorAll('.row').length, partial: panel._model.partial !== null, calls: [...window.rowCalls] };
+      return { ms: performance.now() - t0, rows: panel.shadowRoot.querySelectorAll('.row').length, partial: panel._partial !== null, calls: [...window.rowCalls] };
     });
     console.log(`60,005 nodes: first paint from a window ${Math.round(first.ms)} ms, ${first.rows} rows in the DOM`);
     assert.deepEqual(first.calls[0], { around: 'm35000', limit: 400 }, 'the first tree.rows call is a window around the cursor');
@@ -106,7 +106,7 @@ test('a 60,005-node session paints the rows around the cursor from one window, t
     assert.equal(await panel.locator('.row[data-node-id="s0"] .branch').textContent(), 'side');
     await panel.locator('.scroller').evaluate((s) => (s.scrollTop = 0));
     await panel.locator('.row[data-node-id="m0"]').waitFor();
-    assert.equal(await panel.evaluate((el) => el._model.partial !== null), true, 'still loading');
+    assert.equal(await panel.evaluate((el) => el._partial !== null), true, 'still loading');
     assert.deepEqual(await page.evaluate(() => window.rowCalls.filter((c) => c.limit === 400 && 'offset' in c).map((c) => c.offset)), [39_800, 0]);
 
     // Search finds a row outside the window; choosing the hit focuses it once the rows are in.
@@ -114,7 +114,7 @@ test('a 60,005-node session paints the rows around the cursor from one window, t
     await panel.locator('.hit-item').first().waitFor();
     assert.equal(await panel.locator('.hit-item').first().getAttribute('data-node-id'), 'm50000');
     await panel.locator('.hit-item').first().click();
-    assert.equal(await panel.evaluate((el) => el._model.partial !== null), true, 'still loading');
+    assert.equal(await panel.evaluate((el) => el._partial !== null), true, 'still loading');
 
     // Release the slices: every row arrives, slice after slice (the first of 5,000 rows).
     const done = await page.evaluate(async () => {
@@ -122,7 +122,7 @@ test('a 60,005-node session paints the rows around the cursor from one window, t
       window.releaseFill();
       await panel.updateComplete;
       await new Promise((r) => setTimeout(r, 50));
-      return { partial: panel._model.partial, rows: panel._model.value.rows.length, ids: panel._model.value.rows.map((r) => r.id), slices: window.rowCalls.filter((c) => 'offset' in c && c.limit !== 400), timings: panel.lastTimings };
+      return { partial: panel._partial, rows: panel._value.rows.length, ids: panel._value.rows.map((r) => r.id), slices: window.rowCalls.filter((c) => 'offset' in c && c.limit !== 400), timings: panel.lastTimings };
     });
     assert.equal(done.partial, null);
     assert.equal(done.rows, 60_005);

@@ -210,7 +210,7 @@ test('a 100,000-node session opens fast, keeps few rows in the DOM and scrolls t
       const t0 = performance.now();
       panel.sessionId = 'big';
       // Time to first paint: until the tree's rows are in the DOM and a frame was drawn.
-      while (panel._model.value?.sessionId !== 'big' || !panel.shadowRoot.querySelector('.row')) await new Promise((r) => requestAnimationFrame(r));
+      while (panel._value?.sessionId !== 'big' || !panel.shadowRoot.querySelector('.row')) await new Promise((r) => requestAnimationFrame(r));
       await new Promise((r) => requestAnimationFrame(r));
       const paint = performance.now() - t0;
       const rows = panel.shadowRoot.querySelectorAll('.row').length;
@@ -250,7 +250,7 @@ test('a 100,000-node session opens fast, keeps few rows in the DOM and scrolls t
       const ms = performance.now() - t0;
       const fields = (r) => [r.id, r.parentId, r.branch, r.kind, r.role, r.preview, r.depth, r.childCount, r.onPath, r.cursor, r.tipOf ?? ''];
       const core = (await window.explorer.tree.call({ operation: 'tree', sessionId: 'big' })).value.rows.map(fields);
-      const mine = panel._model.value.rows.map(fields);
+      const mine = panel._value.rows.map(fields);
       const differ = core.findIndex((r, i) => JSON.stringify(r) !== JSON.stringify(mine[i]));
       return { id, ms, same: differ < 0 && core.length === mine.length, differ, core: core[differ], mine: mine[differ] };
     });

@@ -69,7 +69,7 @@ export class SessionTreePanel extends HTMLElement {
     this._uid = `stp${++panelCount}`;
     this._tree = null;
     this._unsubscribe = null;
-    /** The rows' state (tests read `_model.value` and `_model.partial`). */
+    /** The rows' state (see rows-controller.js). */
     this._model = new RowsController();
     this._open = false;
     this._listeners = [];
@@ -148,6 +148,20 @@ export class SessionTreePanel extends HTMLElement {
   /** The id of the highlighted (selected) node, or null. */
   get selectedNodeId() {
     return this._model.selectedNodeId;
+  }
+
+  /**
+   * The tree value shown, `{sessionId, cursor, activeBranch, rows, count,
+   * offset}` or null (RowsController.value; read by bench/perf.mjs and the
+   * page tests, not an API).
+   */
+  get _value() {
+    return this._model.value;
+  }
+
+  /** While a large session's rows load, `{count, offset, loaded}`, else null (as _value). */
+  get _partial() {
+    return this._model.partial;
   }
 
   /** Whether the overlay drawer is open (always true in panel mode). */
