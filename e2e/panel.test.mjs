@@ -51,6 +51,21 @@ for (const scheme of ['light', 'dark']) {
       assert.equal(await panel.locator('.frame').isVisible(), true);
       const bg = await panel.locator('.frame').evaluate((n) => getComputedStyle(n).backgroundColor);
       assert.equal(bg, scheme === 'dark' ? 'rgb(23, 27, 34)' : 'rgb(255, 255, 255)');
+      // The tokens come from theme.css in the shadow root: the theme attribute
+      // picks the other scheme, and a token set on the element wins.
+      const tokens = await panel.evaluate((el) => {
+        const frameBg = () => getComputedStyle(el.shadowRoot.querySelector('.frame')).backgroundColor;
+        const out = {};
+        el.theme = matchMedia('(prefers-color-scheme: dark)').matches ? 'light' : 'dark';
+        out.flipped = frameBg();
+        el.theme = '';
+        el.style.setProperty('--surface', 'rgb(1, 2, 3)');
+        out.embedder = frameBg();
+        el.style.removeProperty('--surface');
+        out.back = frameBg();
+        return out;
+      });
+      assert.deepEqual(tokens, { flipped: scheme === 'dark' ? 'rgb(255, 255, 255)' : 'rgb(23, 27, 34)', embedder: 'rgb(1, 2, 3)', back: bg });
       // The overlay is closed: only its toggle shows.
       const drawer = page.locator('#drawer');
       assert.equal(await drawer.locator('.frame').isHidden(), true);
@@ -295,7 +310,7 @@ test('clicking a node fires jump and updates the context; actions change the tre
     const forked = await call(page, { operation: 'session', sessionId: fork.newSessionId });
     assert.deepEqual([forked.nodeCount, forked.cursor], [5, budgetAnswer.id]);
 
-    // Compare two branch tips side by side (the core's diff, or the local one).
+    // Compare two branch tips side by side (the core's diff).
     await page.locator('#session-list .session[data-session-id="demo"] .session-button').click();
     await panel.locator('.head .stats', { hasText: '13 nodes' }).waitFor();
     const mainTip = rows.find((r) => r.tipOf === 'main');
@@ -323,7 +338,7 @@ test('clicking a node fires jump and updates the context; actions change the tre
   }
 });
 
-test('annotations from the panel: label, prefer, hide — the tree shows what the store says', async (t) => {
+test('annotations from the panel: label, prefer, hide — the tree shows what the store says', async () => {
   const env = await setup({ contextOptions: { viewport: VIEWPORT } });
   try {
     const { page, baseURL, errors } = env;
@@ -333,12 +348,6 @@ test('annotations from the panel: label, prefer, hide — the tree shows what th
     const row = (id) => panel.locator(`.row[data-node-id="${id}"]`);
     const storeRow = async (id) => (await call(page, { operation: 'tree', sessionId: 'demo' })).rows.find((r) => r.id === id);
     const budgetAnswer = rows.find((r) => r.tipOf === 'budget');
-    // Annotations need a shim that stores their change records.
-    const probe = await page.evaluate((id) => window.explorer.tree.call({ operation: 'label', sessionId: 'demo', nodeId: id, label: '' }).then(() => '', (e) => String(e)), budgetAnswer.id);
-    if (probe !== '') {
-      t.skip(`the shim cannot store annotations yet (${probe})`);
-      return;
-    }
     await page.evaluate((id) => document.querySelector('#panel').focusNode(id), budgetAnswer.id);
 
     // Label (in-panel prompt, never window.prompt).
@@ -367,6 +376,56 @@ test('annotations from the panel: label, prefer, hide — the tree shows what th
     assert.equal(await panel.locator('.row').count(), 13);
 
     await page.screenshot({ path: artifactPath('panel-annotations.png') });
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('features come from tree.hasOperation; errors of search and diff are shown as errors, with no local stand-in', async () => {
+  const env = await setup({ contextOptions: { viewport: VIEWPORT } });
+  try {
+    const { page, baseURL, errors } = env;
+    await open(page, baseURL + 'static/');
+    const panel = page.locator('#panel');
+    const rows = (await call(page, { operation: 'tree', sessionId: 'demo' })).rows;
+    const budgetAnswer = rows.find((r) => r.tipOf === 'budget');
+    const mainTip = rows.find((r) => r.tipOf === 'main');
+    assert.deepEqual(await page.evaluate(() => ['label', 'hide', 'prefer', 'search', 'diff', 'tree.rows', 'export'].map((op) => window.explorer.tree.hasOperation(op))), [true, true, true, true, true, true, true]);
+    const visible = () => panel.locator('.actions button').evaluateAll((bs) => bs.filter((b) => !b.hidden).map((b) => b.dataset.action));
+    await page.evaluate((id) => document.querySelector('#panel').focusNode(id), budgetAnswer.id);
+    assert.deepEqual(await visible(), ['jump', 'branch', 'summary', 'fork', 'clone', 'label', 'hide', 'prefer', 'compare']);
+
+    // A tree without label, hide and prefer: their buttons are not offered (asked, not guessed).
+    await page.evaluate(() => {
+      const tree = window.explorer.tree;
+      const has = tree.hasOperation.bind(tree);
+      tree.hasOperation = (op) => !['label', 'hide', 'prefer'].includes(op) && has(op);
+    });
+    await page.evaluate((id) => document.querySelector('#panel').focusNode(id), mainTip.id);
+    assert.deepEqual(await visible(), ['jump', 'branch', 'summary', 'fork', 'clone', 'compare']);
+
+    // search and diff answering errors: each is shown as the error, nothing stands in for it.
+    await page.evaluate(() => {
+      const tree = window.explorer.tree;
+      const call = tree.call.bind(tree);
+      tree.call = async (request) => {
+        if (request?.operation === 'search') return { ok: false, error: { code: 'INVALID_ARGUMENT', message: 'unknown operation "search"' } };
+        if (request?.operation === 'diff') return { ok: false, error: { code: 'NODE_NOT_FOUND', message: 'diff broke' } };
+        return call(request);
+      };
+    });
+    await panel.locator('.search').fill('Chiado');
+    await panel.locator('.status.error', { hasText: 'unknown operation "search"' }).waitFor();
+    assert.equal(await panel.locator('.hits').isHidden(), true);
+    assert.equal(await panel.locator('.row.hit').count(), 0, 'no local search highlights rows');
+    await panel.locator('.search').fill('');
+    await page.evaluate((id) => document.querySelector('#panel').focusNode(id), mainTip.id);
+    await panel.locator('.act-compare').click();
+    await panel.locator(`.row[data-node-id="${budgetAnswer.id}"]`).click();
+    await panel.locator('.status.error', { hasText: 'diff broke' }).waitFor();
+    assert.equal(await panel.locator('.diff').isHidden(), true, 'no local comparison is drawn');
+    assert.equal(await panel.locator('.row.compare-from').count(), 0);
     assert.deepEqual(errors, []);
   } finally {
     await env.close();

@@ -2,7 +2,7 @@
 // data, run in Node (no browser).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rowsFromColumns, indexSlice, indexRows, branchStarts } from '../static/tree-model.js';
+import { rowsFromColumns, indexSlice, indexRows, branchStarts, describeEntry, nodeText, formatTime } from '../static/tree-model.js';
 
 // Six rows in display order: a → b → c, b → d (side), a → e → f (other);
 // the cursor on f, d labelled, c the tip of main.
@@ -54,4 +54,28 @@ test('rowsFromColumns into an array: slices in order give the whole rows; indexS
   assert.deepEqual(index.starts, branchStarts(whole));
   assert.deepEqual([...index.starts], ['a', 'd', 'e']);
   assert.deepEqual([...index.names], ['main', 'side', 'other']);
+});
+
+test('describeEntry, nodeText and formatTime: the texts the context pane and Copy show', () => {
+  const entries = [
+    [{ kind: 'model_change', provider: 'p', model: 'm' }, 'Model → p/m'],
+    [{ kind: 'thinking_level_change', level: 'high' }, 'Thinking level → high'],
+    [{ kind: 'active_tools_change', tools: [] }, 'Tools → none'],
+    [{ kind: 'active_tools_change', tools: ['a', 'b'] }, 'Tools → a, b'],
+    [{ kind: 'compaction', summary: 's' }, 'Compaction: s'],
+    [{ kind: 'custom', customType: 't' }, 'Custom (t)'],
+    [{ kind: 'custom_message', content: 'hi', customType: 't' }, 'hi'],
+    [{ kind: 'session_info', name: 'n' }, 'Session name → n'],
+    [{ kind: 'other', x: 1 }, '{"kind":"other","x":1}'],
+  ];
+  for (const [entry, want] of entries) assert.equal(describeEntry(entry), want, entry.kind);
+  assert.equal(nodeText({ message: { role: 'user', content: 'hello' } }), 'hello');
+  assert.equal(nodeText({ message: { role: 'assistant', content: '', tool_calls: [{ function: { name: 'f' } }, { name: 'g' }] } }), '[tool calls: f, g]');
+  assert.equal(nodeText({ summary: 'sum' }), 'sum');
+  assert.equal(nodeText({ entry: { kind: 'session_info', name: 'n' } }), 'Session name → n');
+  assert.equal(nodeText({}), '');
+  const t = new Date(2025, 7, 24, 14, 5);
+  assert.equal(formatTime(t.toISOString(), new Date(2025, 7, 24, 23, 0)), '14:05');
+  assert.equal(formatTime(t.toISOString(), new Date(2025, 7, 25, 9, 0)), '2025-08-24 14:05');
+  assert.equal(formatTime('not a time'), '');
 });

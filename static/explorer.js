@@ -273,9 +273,8 @@ async function exportFormat(format) {
 }
 
 /** Offer the core's export formats when it has the export operation. */
-async function probeExportFormats() {
-  const env = await state.tree.call({ operation: "export", sessionId: "\u0000probe", format: "snapshot" });
-  if (!env.ok && env.error.code === "INVALID_ARGUMENT" && /unknown operation/.test(env.error.message)) return;
+function offerExportFormats() {
+  if (!state.tree.hasOperation("export")) return;
   const list = $("export-list");
   for (const f of EXPORT_FORMATS) {
     const li = el("li");
@@ -357,11 +356,8 @@ function wireImport() {
 // ---------------------------------------------------------- global search
 
 /** Show the search box over every session when the core has `search`. */
-async function probeSearch() {
-  // An empty query is refused before the store looks at its index, so the
-  // probe never builds the index (the first real search does).
-  const env = await state.tree.call({ operation: "search", query: "" });
-  if (!env.ok && /unknown operation/.test(env.error.message)) return;
+function offerSearch() {
+  if (!state.tree.hasOperation("search")) return;
   $("global-search-box").hidden = false;
   let timer = 0;
   let seq = 0;
@@ -552,9 +548,9 @@ async function start() {
   $("storage-persist").addEventListener("click", () => showStorage(true).catch(() => {}));
   await showStorage().catch(() => {});
   performance.mark("explorer-storage");
-  await probeExportFormats();
-  await probeSearch();
-  performance.mark("explorer-probes");
+  offerExportFormats();
+  offerSearch();
+  performance.mark("explorer-features");
   const wanted = sessionFromHash();
   const first = state.sessions.find((s) => s.sessionId === wanted) ?? state.sessions.find((s) => s.sessionId === DEMO_SESSION_ID) ?? state.sessions[0];
   setStatus("");

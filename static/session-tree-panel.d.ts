@@ -39,7 +39,10 @@ export interface SessionTreePanelEventMap extends HTMLElementEventMap {
 export declare const ROW_HEIGHT: number;
 
 export declare class SessionTreePanel extends HTMLElement {
-  /** The store; defaults to the page's shared init() tree when not set before connecting. */
+  /**
+   * The store (the panel uses its call, subscribe and hasOperation); defaults
+   * to the page's shared init() tree when not set before connecting.
+   */
   tree: SessionTree | null;
   /** Attribute session-id. */
   sessionId: string | null;

@@ -399,75 +399,6 @@ export function highlightPieces(text, ranges) {
 }
 
 /**
- * A local stand-in for the core's search when it is not available: rows
- * whose preview contains every word of the query (case- and
- * diacritic-insensitive), as hits shaped like the core's
- * `{nodeId, branch, role, score, snippet, ranges}`.
- * @param {object[]} rows `tree` rows
- * @param {string} query
- * @param {number} [limit]
- * @returns {{hits: object[], total: number}}
- */
-export function searchRows(rows, query, limit = 50) {
-  const fold = (s) => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
-  const words = fold(query).split(/\s+/).filter(Boolean);
-  if (words.length === 0) return { hits: [], total: 0 };
-  const hits = [];
-  let total = 0;
-  for (let i = rows.length - 1; i >= 0; i--) {
-    const row = rows[i];
-    const text = row.preview ?? "";
-    // Folding must keep UTF-16 offsets: fold per code unit run only when
-    // lengths agree, else match on the lowercase text.
-    const folded = fold(text);
-    const hay = folded.length === text.length ? folded : text.toLowerCase();
-    const ranges = [];
-    let all = true;
-    for (const w of words) {
-      const at = hay.indexOf(w);
-      if (at < 0) {
-        all = false;
-        break;
-      }
-      ranges.push([at, at + w.length]);
-    }
-    if (!all) continue;
-    total++;
-    if (hits.length < limit) hits.push({ sessionId: undefined, nodeId: row.id, branch: row.branch, role: row.role, score: 1, snippet: text, ranges });
-  }
-  return { hits, total };
-}
-
-/**
- * The path from a root to a node as ids (root first), through `parentOf`.
- * A loop, never recursion.
- * @param {Map<string, string|null>} parentOf
- * @param {string} id
- * @returns {string[]}
- */
-export function pathTo(parentOf, id) {
-  const path = [];
-  for (let at = id; at !== null && at !== undefined; at = parentOf.get(at) ?? null) path.push(at);
-  return path.reverse();
-}
-
-/**
- * Compare two nodes locally (when the core has no `diff`): their common
- * ancestor and the ids only on each side, root first.
- * @param {Map<string, string|null>} parentOf
- * @param {string} from
- * @param {string} to
- * @returns {{ancestor: string|null, from: string[], to: string[]}}
- */
-export function localDiff(parentOf, from, to) {
-  const a = pathTo(parentOf, from);
-  const b = pathTo(parentOf, to);
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  return { ancestor: i > 0 ? a[i - 1] : null, from: a.slice(i), to: b.slice(i) };
-}
-
-/**
  * Turn the value of the core's `tree.rows` (columns: ids, parent row
  * indexes, tables of branch/kind/role names, previews, depths, child
  * counts, flag bits, sparse tip and label lists) back into the value of
@@ -542,4 +473,59 @@ export function indexSlice(c, rows, index) {
     if (p < 0 || rows[p].branch !== r.branch) index.starts.add(r.id);
   }
   return index;
+}
+
+/**
+ * A one-line description of a Pi entry (model change, tools, …).
+ * @param {object} entry the node's `entry` object
+ * @returns {string}
+ */
+export function describeEntry(entry) {
+  switch (entry?.kind) {
+    case "model_change":
+      return `Model → ${[entry.provider, entry.model].filter(Boolean).join("/")}`;
+    case "thinking_level_change":
+      return `Thinking level → ${entry.level}`;
+    case "active_tools_change":
+      return `Tools → ${Array.isArray(entry.tools) && entry.tools.length > 0 ? entry.tools.join(", ") : "none"}`;
+    case "compaction":
+      return `Compaction: ${entry.summary ?? ""}`;
+    case "custom":
+      return `Custom (${entry.customType ?? "?"})`;
+    case "custom_message":
+      return contentText(entry.content) || `Custom message (${entry.customType ?? "?"})`;
+    case "session_info":
+      return `Session name → ${entry.name ?? ""}`;
+    default:
+      return JSON.stringify(entry);
+  }
+}
+
+/**
+ * The plain text of a node (the `node` answer): its message's text (or the
+ * names of its tool calls when it has no text), its summary, or its entry
+ * described; "" for none.
+ * @param {{message?: object, summary?: string, entry?: object}} node
+ * @returns {string}
+ */
+export function nodeText(node) {
+  if (node.message) return contentText(node.message.content) || (Array.isArray(node.message.tool_calls) ? `[tool calls: ${node.message.tool_calls.map((c) => c?.function?.name ?? c?.name ?? "?").join(", ")}]` : "");
+  if (typeof node.summary === "string") return node.summary;
+  if (node.entry) return describeEntry(node.entry);
+  return "";
+}
+
+/**
+ * A compact local time for a node: "14:05" today, else "2025-08-24 14:05".
+ * @param {string} iso
+ * @param {Date} [today] the day counted as today (default: now)
+ * @returns {string} "" for a time that does not parse
+ */
+export function formatTime(iso, today = new Date()) {
+  const t = new Date(iso);
+  if (Number.isNaN(t.getTime())) return "";
+  const pad = (n) => String(n).padStart(2, "0");
+  const hm = `${pad(t.getHours())}:${pad(t.getMinutes())}`;
+  if (t.toDateString() === today.toDateString()) return hm;
+  return `${t.getFullYear()}-${pad(t.getMonth() + 1)}-${pad(t.getDate())} ${hm}`;
 }

@@ -1,0 +1,290 @@
+// The node actions of <session-tree-panel> and their dialogs: the toolbar
+// (Jump, Branch…, Branch + summary…, Fork, Clone, Label…, Hide, Prefer,
+// Compare…), the panel's own prompt form (never window.prompt) for branch
+// names, summaries and labels, and the comparison of two nodes (the core's
+// `diff`) shown above the context. Every failed call is shown as the
+// core's error. Label, Hide and Prefer are offered only when the tree has
+// those operations (tree.hasOperation).
+
+import { button, el } from "./dom.js";
+
+/**
+ * The toolbar, the prompt and the comparison view: `toolbar`, `prompt`
+ * and `diffView` are elements for the caller to place.
+ *
+ * The host: `{model, tree() → SessionTree, sessionId() → string|null,
+ * status(text, isError?), refresh() → Promise, emit(type, detail),
+ * renderRows(), focusTree(focusOptions)}`.
+ */
+export class PanelActions {
+  /** @param {object} host see the class comment */
+  constructor(host) {
+    this.host = host;
+    this._promptDone = null;
+    this.toolbar = el("div", "actions");
+    this.toolbar.setAttribute("role", "toolbar");
+    this.toolbar.setAttribute("aria-label", "Node actions");
+    this.prompt = el("form", "prompt");
+    this.prompt.hidden = true;
+    this.diffView = el("div", "diff");
+    this.diffView.hidden = true;
+    const a = (name, text, title, fn) => {
+      const b = button(`action act-${name}`, text, title);
+      b.dataset.action = name;
+      b.addEventListener("click", () => fn());
+      this.toolbar.append(b);
+      return b;
+    };
+    this.buttons = {
+      jump: a("jump", "Jump", "Move the cursor here (Enter)", () => this._jumpSelected()),
+      branch: a("branch", "Branch…", "Start a named branch at this node", () => this._askBranch(false)),
+      summary: a("summary", "Branch + summary…", "Start a branch here with a summary of what came before", () => this._askBranch(true)),
+      fork: a("fork", "Fork", "Copy the path to this node into a new session", () => this._fork()),
+      clone: a("clone", "Clone", "Copy the whole session", () => this._clone()),
+      label: a("label", "Label…", "Label this node", () => this._askLabel()),
+      hide: a("hide", "Hide", "Hide this subtree from the default view", () => this._toggleHidden()),
+      prefer: a("prefer", "Prefer", "Mark the path to this node as preferred", () => this._prefer()),
+      compare: a("compare", "Compare…", "Compare this node with another one", () => this._startCompare()),
+    };
+    this.update();
+  }
+
+  /** Whether the prompt form is open. */
+  get prompting() {
+    return !this.prompt.hidden;
+  }
+
+  /** Enable and name the buttons for the selected node. */
+  update() {
+    const row = this.host.model.selectedRow;
+    for (const b of Object.values(this.buttons)) b.disabled = row === null;
+    if (!row) return;
+    const tree = this.host.tree();
+    this.buttons.jump.disabled = row.cursor;
+    this.buttons.hide.textContent = row.hiddenRoot ? "Unhide" : "Hide";
+    this.buttons.label.textContent = row.label ? "Relabel…" : "Label…";
+    for (const op of ["label", "hide", "prefer"]) this.buttons[op].hidden = !tree?.hasOperation(op);
+    this.buttons.clone.disabled = false;
+  }
+
+  /**
+   * Move the cursor to a node, reload, and tell (event `jump`); a failed
+   * jump is shown as its error.
+   * @param {string} nodeId
+   */
+  async jump(nodeId) {
+    const { host } = this;
+    const env = await host.tree().call({ operation: "jump", sessionId: host.sessionId(), nodeId });
+    if (!env.ok) return host.status(env.error.message);
+    host.model.active = nodeId;
+    await host.refresh();
+    host.emit("jump", { nodeId });
+  }
+
+  /** Cancel the prompt form, when open. */
+  closePrompt() {
+    this._promptDone?.(null);
+  }
+
+  /** End a comparison being chosen (Escape). False when none was. */
+  cancelCompare() {
+    if (this.host.model.compareFrom === null) return false;
+    this.host.model.compareFrom = null;
+    this.host.renderRows();
+    this.host.status("");
+    return true;
+  }
+
+  async _jumpSelected() {
+    const id = this.host.model.selectedNodeId;
+    if (id !== null) await this.jump(id);
+  }
+
+  /**
+   * Ask for a text in the panel itself: resolves to the text (or both
+   * texts with `second`), or null when cancelled.
+   */
+  _ask(labelText, { value = "", multiline = false, okText = "OK", second = null } = {}) {
+    return new Promise((resolve) => {
+      const form = this.prompt;
+      form.replaceChildren();
+      const fields = [];
+      const add = (text, v, multi) => {
+        const label = el("label", "prompt-label", text);
+        const input = el(multi ? "textarea" : "input", "prompt-input");
+        if (!multi) input.type = "text";
+        else input.rows = 3;
+        input.value = v;
+        label.append(input);
+        form.append(label);
+        fields.push(input);
+      };
+      add(labelText, value, false);
+      if (second) add(second.label, second.value ?? "", multiline);
+      const row = el("div", "prompt-buttons");
+      const ok = button("primary", okText);
+      ok.type = "submit";
+      const cancel = button("", "Cancel");
+      row.append(ok, cancel);
+      form.append(row);
+      form.hidden = false;
+      const done = (result) => {
+        form.hidden = true;
+        form.onsubmit = null;
+        cancel.onclick = null;
+        this._promptDone = null;
+        resolve(result);
+        this.host.focusTree({ preventScroll: true });
+      };
+      this._promptDone = done;
+      form.onsubmit = (e) => {
+        e.preventDefault();
+        done(second ? fields.map((f) => f.value) : fields[0].value);
+      };
+      cancel.onclick = () => done(null);
+      fields[0].focus();
+      fields[0].select();
+    });
+  }
+
+  async _askBranch(withSummary) {
+    const { host } = this;
+    const { model } = host;
+    const nodeId = model.selectedNodeId;
+    if (nodeId === null) return;
+    const suggestion = model.freeBranchName();
+    const answer = withSummary
+      ? await this._ask("New branch name", { value: suggestion, multiline: true, okText: "Create branch", second: { label: "Summary of what came before", value: model.defaultSummary(nodeId) } })
+      : await this._ask("New branch name", { value: suggestion, okText: "Create branch" });
+    if (answer === null) return;
+    const [branch, summary] = withSummary ? answer : [answer, undefined];
+    const sessionId = host.sessionId();
+    const request = withSummary ? { operation: "branch.summary", sessionId, nodeId, branch, summary } : { operation: "branch", sessionId, nodeId, branch };
+    const env = await host.tree().call(request);
+    if (!env.ok) return host.status(env.error.message);
+    model.active = withSummary ? env.value.id : nodeId;
+    await host.refresh();
+    host.emit("branch", { nodeId, branch, summaryNodeId: withSummary ? env.value.id : undefined });
+    host.status(`Branch ${branch} created; the next message goes there.`, false);
+  }
+
+  async _fork() {
+    const { host } = this;
+    const nodeId = host.model.selectedNodeId;
+    if (nodeId === null) return;
+    const env = await host.tree().call({ operation: "fork", sessionId: host.sessionId(), nodeId });
+    if (!env.ok) return host.status(env.error.message);
+    host.emit("fork", { nodeId, newSessionId: env.value.sessionId });
+    host.status(`Forked into session ${env.value.sessionId}.`, false);
+  }
+
+  async _clone() {
+    const { host } = this;
+    const env = await host.tree().call({ operation: "clone", sessionId: host.sessionId() });
+    if (!env.ok) return host.status(env.error.message);
+    host.emit("fork", { nodeId: null, newSessionId: env.value.sessionId, clone: true });
+    host.status(`Cloned into session ${env.value.sessionId}.`, false);
+  }
+
+  /** Call a change of the selected node's annotations and reload; false when it failed (shown). */
+  async _annotate(request) {
+    const env = await this.host.tree().call(request);
+    if (!env.ok) {
+      this.update();
+      this.host.status(env.error.message);
+      return false;
+    }
+    await this.host.refresh();
+    return true;
+  }
+
+  async _askLabel() {
+    const { host } = this;
+    const nodeId = host.model.selectedNodeId;
+    if (nodeId === null) return;
+    const label = await this._ask("Label (empty clears it)", { value: host.model.rowById.get(nodeId)?.label ?? "", okText: "Save label" });
+    if (label === null) return;
+    await this._annotate({ operation: "label", sessionId: host.sessionId(), nodeId, label });
+  }
+
+  async _toggleHidden() {
+    const { host } = this;
+    const nodeId = host.model.selectedNodeId;
+    if (nodeId === null) return;
+    const hidden = !host.model.rowById.get(nodeId)?.hiddenRoot;
+    if (!(await this._annotate({ operation: "hide", sessionId: host.sessionId(), nodeId, hidden }))) return;
+    if (hidden && host.model.filter !== "all") host.status("Hidden. Choose the “All” filter to see hidden nodes.", false);
+  }
+
+  async _prefer() {
+    const { host } = this;
+    const nodeId = host.model.selectedNodeId;
+    if (nodeId === null) return;
+    await this._annotate({ operation: "prefer", sessionId: host.sessionId(), nodeId });
+  }
+
+  _startCompare() {
+    const { host } = this;
+    const nodeId = host.model.selectedNodeId;
+    if (nodeId === null) return;
+    host.model.compareFrom = nodeId;
+    host.renderRows();
+    host.status("Choose the node to compare with (Escape cancels).", false);
+  }
+
+  /**
+   * Compare two nodes with the core's `diff` and show the sides (a failed
+   * diff is shown as its error).
+   * @param {string} from
+   * @param {string} to
+   */
+  async compare(from, to) {
+    const { host } = this;
+    host.status("");
+    const env = await host.tree().call({ operation: "diff", sessionId: host.sessionId(), from, to });
+    if (env.ok) this._renderDiff(from, to, env.value);
+    else host.status(env.error.message);
+    host.renderRows();
+  }
+
+  /**
+   * Show the answer of `diff`: the common ancestor and, side by side, the
+   * nodes only on each side (root first).
+   * @param {{ancestor?: string|null, fromOnly: {id: string, text: string}[], toOnly: {id: string, text: string}[]}} diff
+   */
+  _renderDiff(from, to, diff) {
+    const { model } = this.host;
+    const view = this.diffView;
+    view.replaceChildren();
+    const head = el("div", "diff-head");
+    const anc = diff.ancestor ? model.rowById.get(diff.ancestor) : null;
+    head.append(el("h4", "", "Compare"), el("span", "stats", anc ? `common ancestor: ${anc.preview || anc.id}` : "no common ancestor"));
+    const closer = button("icon", "×", "Close the comparison");
+    closer.addEventListener("click", () => (view.hidden = true));
+    head.append(closer);
+    const cols = el("div", "diff-cols");
+    for (const [name, id, list] of [
+      ["from", from, diff.fromOnly],
+      ["to", to, diff.toOnly],
+    ]) {
+      const col = el("div", `diff-col ${name}`);
+      const row = model.rowById.get(id);
+      col.append(el("h5", "", `${row?.branch ?? ""} · ${list.length} only here`));
+      const ol = el("ol", "diff-list");
+      for (const n of list) {
+        const li = el("li", "diff-item");
+        li.dataset.nodeId = n.id;
+        const r = model.rowById.get(n.id);
+        const role = el("span", "role", r?.kind === "message" ? r.role : r?.kind ?? "?");
+        role.dataset.role = r?.kind === "message" ? r.role : r?.kind ?? "";
+        li.append(role, el("span", "diff-text", n.text || r?.preview || ""));
+        ol.append(li);
+      }
+      if (list.length === 0) ol.append(el("li", "diff-empty", "(nothing — this side is an ancestor of the other)"));
+      col.append(ol);
+      cols.append(col);
+    }
+    view.append(head, cols);
+    view.hidden = false;
+  }
+}

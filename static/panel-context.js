@@ -1,0 +1,207 @@
+// The context pane of <session-tree-panel>: the messages from the root to
+// the cursor (the last CONTEXT_PAGE at first, older ones on demand), the
+// state chips (model, thinking level, tools, name) and each message's
+// parts, tool calls and Copy button. Every text goes in through
+// textContent.
+
+import { button, el } from "./dom.js";
+import { contentParts, contentText, describeEntry, formatTime, nodeText } from "./tree-model.js";
+
+/** Messages rendered at first in the context pane (older ones on demand). */
+export const CONTEXT_PAGE = 60;
+
+/** Characters after which a message is collapsed behind "Show more". */
+const LONG_MESSAGE = 700;
+
+/**
+ * The context column. `element` goes in the page; `diffSlot` (an element
+ * of the caller's) is placed between the state chips and the messages.
+ *
+ * The host: `{model, node(id) → Promise<node|null>, seq() → number (changes
+ * when a newer load started), refresh(), emit(type, detail), status(text)}`.
+ */
+export class ContextPane {
+  /**
+   * @param {object} host see the class comment
+   * @param {HTMLElement} diffSlot
+   */
+  constructor(host, diffSlot) {
+    this.host = host;
+    /** How many messages of the path are shown (grows by CONTEXT_PAGE on "Show earlier"). */
+    this.shown = CONTEXT_PAGE;
+    this.element = el("div", "context-col");
+    const head = el("div", "context-head");
+    this.stats = el("span", "stats");
+    head.append(el("h3", "", "Context"), this.stats);
+    this.state = el("div", "state");
+    this.messages = el("ol", "messages");
+    this.messages.setAttribute("aria-label", "Messages from the root to the cursor");
+    this.element.append(head, this.state, diffSlot, this.messages);
+  }
+
+  /** Show the first page again (another session). */
+  reset() {
+    this.shown = CONTEXT_PAGE;
+  }
+
+  /**
+   * Draw the path's messages; ctx null (or no session rows) empties the pane.
+   * @param {{messages: {length: number}|null, state: object|null}|null} ctx
+   *   what `context` said: its message count and state (null fields when it was not asked)
+   */
+  async render(ctx) {
+    const { model } = this.host;
+    const list = this.messages;
+    if (!ctx || !model.value) {
+      list.replaceChildren();
+      this.stats.textContent = "";
+      this.state.replaceChildren();
+      return;
+    }
+    const seq = this.host.seq();
+    const { total, hidden: from, rows: shownRows } = model.contextRows(this.shown);
+    const nodes = await Promise.all(shownRows.map((r) => this.host.node(r.id)));
+    if (seq !== this.host.seq()) return;
+    const m = ctx.messages?.length;
+    const nodesText = `${total.toLocaleString("en")} ${total === 1 ? "node" : "nodes"} root → cursor`;
+    this.stats.textContent = m === undefined ? nodesText : `${m.toLocaleString("en")} ${m === 1 ? "message" : "messages"} to the model · ${nodesText}`;
+    this._renderState(ctx, nodes);
+    const items = [];
+    if (from > 0) {
+      const more = button("more-context", `Show ${Math.min(CONTEXT_PAGE, from)} earlier of ${from} hidden`);
+      more.addEventListener("click", () => {
+        this.shown += CONTEXT_PAGE;
+        this.host.refresh();
+      });
+      const li = el("li", "more-item");
+      li.append(more);
+      items.push(li);
+    }
+    nodes.forEach((node, k) => items.push(this._messageElement(node, shownRows[k])));
+    list.replaceChildren(...items);
+    list.lastElementChild?.scrollIntoView?.({ block: "nearest" });
+  }
+
+  _renderState(ctx, nodes) {
+    const chips = [];
+    const st = ctx.state;
+    let model = st?.model ? [st.model.provider, st.model.model].filter(Boolean).join("/") : "";
+    if (!model) {
+      for (let k = nodes.length - 1; k >= 0; k--) {
+        const mm = nodes[k]?.message?.model ?? nodes[k]?.source?.message?.metadata?.model_slug;
+        if (typeof mm === "string") {
+          model = mm;
+          break;
+        }
+      }
+    }
+    const chip = (name, value) => {
+      const c = el("span", "chip");
+      c.append(el("span", "chip-name", name), el("span", "chip-value", value));
+      chips.push(c);
+    };
+    if (model) chip("model", model);
+    if (typeof st?.thinkingLevel === "string") chip("thinking", st.thinkingLevel);
+    if (Array.isArray(st?.activeTools)) chip("tools", st.activeTools.length === 0 ? "none" : st.activeTools.join(", "));
+    if (typeof st?.sessionName === "string") chip("name", st.sessionName);
+    this.state.replaceChildren(...chips);
+    this.state.hidden = chips.length === 0;
+  }
+
+  _messageElement(node, row) {
+    const li = el("li", "message");
+    if (!node) {
+      li.append(el("p", "empty", `(node ${row?.id ?? "?"} could not be read)`));
+      return li;
+    }
+    li.dataset.nodeId = node.id;
+    const kind = node.kind;
+    const role = kind === "message" ? node.message?.role ?? "?" : kind;
+    li.dataset.role = kind === "message" ? role : kind;
+    if (kind !== "message" && kind !== "summary") li.classList.add("entry");
+    const head = el("div", "message-head");
+    const badge = el("span", "role", kind === "message" ? role : kind.replace(/_/g, " "));
+    badge.dataset.role = li.dataset.role;
+    head.append(badge);
+    head.append(el("span", "meta branch-name", node.branch));
+    const model = node.message?.model ?? node.source?.message?.metadata?.model_slug;
+    if (typeof model === "string") head.append(el("span", "meta model", model));
+    const time = el("time", "meta time", formatTime(node.timestamp));
+    time.dateTime = node.timestamp;
+    head.append(time);
+    if (row?.label) head.append(el("span", "node-label", row.label));
+    const copy = button("copy", "Copy", "Copy this message");
+    copy.addEventListener("click", () => this._copy(node, copy));
+    head.append(copy);
+    li.append(head);
+
+    const body = el("div", "message-body");
+    if (kind === "message") renderMessage(body, node.message);
+    else if (typeof node.summary === "string") body.append(el("p", "text", node.summary));
+    else if (node.entry) body.append(el("p", "entry-text", describeEntry(node.entry)));
+    const size = contentText(node.message?.content ?? node.summary ?? "").length;
+    if (size > LONG_MESSAGE) {
+      body.classList.add("collapsed");
+      const more = button("show-more", "Show more");
+      more.setAttribute("aria-expanded", "false");
+      more.addEventListener("click", () => {
+        const open = body.classList.toggle("collapsed") === false;
+        more.textContent = open ? "Show less" : "Show more";
+        more.setAttribute("aria-expanded", String(open));
+      });
+      li.append(body, more);
+    } else {
+      li.append(body);
+    }
+    return li;
+  }
+
+  async _copy(node, b) {
+    const text = nodeText(node);
+    try {
+      await navigator.clipboard.writeText(text);
+      b.textContent = "Copied";
+      b.classList.add("copied");
+      setTimeout(() => {
+        b.textContent = "Copy";
+        b.classList.remove("copied");
+      }, 1200);
+      this.host.emit("copy", { nodeId: node.id, text });
+    } catch {
+      this.host.status("Copying needs clipboard permission.");
+    }
+  }
+}
+
+/** A message's parts into body: text, image and other placeholders, tool calls and results folded. */
+function renderMessage(body, message) {
+  const parts = contentParts(message?.content);
+  const isTool = message?.role === "tool" || message?.role === "toolResult" || message?.role === "function";
+  if (isTool) {
+    const d = el("details", "tool");
+    d.append(el("summary", "", `Tool result${typeof message.name === "string" ? `: ${message.name}` : ""}`));
+    for (const p of parts) d.append(el("pre", "", p.type === "text" ? p.text : p.json ?? p.label));
+    body.append(d);
+    return;
+  }
+  if (parts.length === 0 && !Array.isArray(message?.tool_calls)) body.append(el("p", "empty", "(no content)"));
+  for (const part of parts) {
+    if (part.type === "text") body.append(el("p", "text", part.text));
+    else if (part.type === "image") body.append(el("p", "placeholder image", `[${part.label} — not loaded]`));
+    else if (/tool/.test(part.label)) {
+      const d = el("details", "tool");
+      d.append(el("summary", "", part.label.replace(/_/g, " ")), el("pre", "", part.json));
+      body.append(d);
+    } else body.append(el("p", "placeholder", `[${part.label}]`));
+  }
+  if (Array.isArray(message?.tool_calls)) {
+    for (const call of message.tool_calls) {
+      const d = el("details", "tool");
+      const name = call?.function?.name ?? call?.name ?? "tool";
+      d.append(el("summary", "", `Tool call: ${name}`));
+      const args = call?.function?.arguments ?? call?.arguments ?? call;
+      d.append(el("pre", "", typeof args === "string" ? args : JSON.stringify(args, null, 2)));
+      body.append(d);
+    }
+  }
+}

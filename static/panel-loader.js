@@ -1,0 +1,321 @@
+// Loading a session's rows into <session-tree-panel>: the session and its
+// rows (`tree.rows`), then the context; for a session of more than
+// WINDOW_NODES nodes, first a window of rows around the cursor, the whole
+// rows following in slices between which the page stays live, and windows
+// fetched where the user scrolls meanwhile; appends to a large session
+// taken one node at a time. Reloads asked for during a load run once after
+// it. The loader fills the RowsController and asks the host to draw.
+
+import { contentText, indexSlice, rowsFromColumns } from "./tree-model.js";
+import { nextSliceSize } from "./rows-controller.js";
+
+/** Sessions with more rows than this take appends incrementally (no full `tree` call). */
+export const INCREMENTAL_ROWS = 2000;
+
+/**
+ * Sessions with more nodes than this paint the rows around the cursor
+ * first (a `tree.rows` window of FIRST_WINDOW rows) and take the whole
+ * rows afterwards in slices of about FILL_TASK_MS each, the page
+ * answering input between slices (see _load).
+ */
+export const WINDOW_NODES = 50000;
+
+/** Rows of the first window, centred on the cursor (and of the windows fetched on scroll). */
+export const FIRST_WINDOW = 400;
+
+/**
+ * While the whole rows of a large session load: the time one slice (its
+ * `tree.rows` call and the panel's work on it) should take, in ms; each
+ * slice's row count is set from the last one's rate, starting at
+ * FILL_FIRST rows, within FILL_MIN … FILL_MAX.
+ */
+export const FILL_TASK_MS = 50;
+/** Rows of the first slice (see FILL_TASK_MS). */
+export const FILL_FIRST = 5000;
+/** Fewest rows of a slice (see FILL_TASK_MS). */
+export const FILL_MIN = 1000;
+/** Most rows of a slice (see FILL_TASK_MS). */
+export const FILL_MAX = 100000;
+
+/** Paths longer than this (nodes) skip the `context` call (see _load). */
+export const CONTEXT_MAX_PATH = 5000;
+
+/**
+ * Resolves once the browser had a chance to paint: after the next frame,
+ * or after 50 ms when no frame comes (a hidden tab).
+ * @returns {Promise<void>}
+ */
+function afterPaint() {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 50);
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(timer);
+        resolve();
+      }, 0),
+    );
+  });
+}
+
+/**
+ * Resolves in a new task, so that input and rendering due meanwhile come
+ * first: `scheduler.yield()` where the browser has it, else a 0 ms timer.
+ * @returns {Promise<void>}
+ */
+function nextTask() {
+  return globalThis.scheduler?.yield ? globalThis.scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
+ * Loads the session shown and keeps it current.
+ *
+ * The host: `{model: RowsController, view: RowsView, context: ContextPane,
+ * searchBox: SearchBox, tree() → SessionTree, sessionId() → string|null,
+ * status(text), node(id) → Promise<node|null>, relayout(), afterLayout(),
+ * renderHead()}`.
+ */
+export class RowsLoader {
+  /** @param {object} host see the class comment */
+  constructor(host) {
+    this.host = host;
+    this.model = host.model;
+    this.view = host.view;
+    /** Counts loads: a load (or a context render) that sees it change stops. */
+    this.seq = 0;
+    this._running = null; // the load in progress
+    this._again = false; // a reload was asked for during it
+    this._appendChain = null;
+    this._moving = false;
+    this._ctx = null; // what the last `context` said: {messages: {length}|null, state}
+    /** See _load. */
+    this.lastTimings = undefined;
+  }
+
+  /** Resolves when no load (and no append) is in progress, without starting one. */
+  get idle() {
+    return (this._running ?? Promise.resolve()).then(() => this._appendChain);
+  }
+
+  /**
+   * Follow the tree's changes to the session shown; returns the
+   * unsubscribe function.
+   */
+  subscribe() {
+    return this.host.tree().subscribe((event) => {
+      if (event.sessionId !== this.host.sessionId()) return;
+      const big = (this.model.value?.rows.length ?? 0) > INCREMENTAL_ROWS;
+      if (big && event.type === "append" && typeof event.nodeId === "string" && !this._running) this._queueAppend(event.nodeId);
+      else this.schedule();
+    });
+  }
+
+  /** Apply appends to a large session one after the other, in order. */
+  _queueAppend(nodeId) {
+    this._appendChain = (this._appendChain ?? Promise.resolve()).then(() => this._applyAppend(nodeId)).catch(() => this.schedule());
+  }
+
+  /**
+   * Add one appended node to the rows of a large session without asking
+   * the core for the whole tree again (RowsController.insertAppended).
+   * Anything unexpected falls back to a full refresh.
+   */
+  async _applyAppend(nodeId) {
+    const model = this.model;
+    const value = model.value;
+    const sessionId = this.host.sessionId();
+    if (!value || model.rowById.has(nodeId)) return;
+    const node = await this.host.node(nodeId);
+    if (!node || value !== model.value || sessionId !== this.host.sessionId()) return this.schedule();
+    const text = node.kind === "summary" ? node.summary ?? "" : contentText(node.message?.content);
+    if (!model.insertAppended(node, text)) return this.schedule();
+    this.host.afterLayout();
+    if (this._ctx?.messages) this._ctx = { ...this._ctx, messages: { length: this._ctx.messages.length + 1 } };
+    await this.host.context.render(this._ctx);
+  }
+
+  /**
+   * Load the session shown (again); asked for during a load, it runs once
+   * after it. Resolves when the loads are done.
+   * @returns {Promise<void>}
+   */
+  schedule() {
+    if (this._running) {
+      this._again = true;
+      return this._running;
+    }
+    this._running = (async () => {
+      do {
+        this._again = false;
+        await this._load();
+      } while (this._again);
+    })().finally(() => (this._running = null));
+    return this._running;
+  }
+
+  /** Show no rows: no session, or it could not be read. */
+  _showNothing() {
+    this.model.clear();
+    this.view.render();
+    this.host.renderHead();
+    this.host.context.render(null);
+  }
+
+  async _load() {
+    const id = this.host.sessionId();
+    const seq = ++this.seq;
+    const model = this.model;
+    const view = this.view;
+    if (!this.host.tree() || id === null) return this._showNothing();
+    // The tree is drawn first; the context (a second pass over the path)
+    // follows after the browser had a chance to paint.
+    const t0 = performance.now();
+    const sessEnv = await this.host.tree().call({ operation: "session", sessionId: id });
+    const windowed = sessEnv.ok && sessEnv.value.nodeCount > WINDOW_NODES;
+    const treeEnv = await this._rows(id, windowed ? sessEnv.value.cursor : undefined);
+    const t1 = performance.now();
+    if (seq !== this.seq || id !== this.host.sessionId()) return;
+    if (!treeEnv.ok) {
+      this._showNothing();
+      this.host.status(treeEnv.error.code === "SESSION_NOT_FOUND" ? `No session ${JSON.stringify(id)}` : treeEnv.error.message);
+      return;
+    }
+    this.host.status("");
+    const value = treeEnv.value;
+    const anchor = view.screenOffset(model.active);
+    const partial = value.rows.length < value.count;
+    model.partial = partial ? { count: value.count, offset: value.offset, loaded: 0 } : null;
+    model.value = value;
+    model.session = sessEnv.ok ? sessEnv.value : null;
+    model.setRows(value.rows);
+    if (model.active === null || (!model.active.startsWith("gap:") && !model.rowById.has(model.active) && !partial)) model.active = value.cursor;
+    // A large session shows the window around the cursor: the highlighted
+    // row stays where it was on screen, else the cursor is centred.
+    view.placing = partial; // no window fetched for the scroll position before it is set
+    this.host.relayout();
+    if (partial && !view.scrollRowTo(model.active, anchor)) view.scrollRowTo(value.cursor, null);
+    view.placing = false;
+    this.host.renderHead();
+    /**
+     * Where the last load spent its time, in ms: `tree` (the session and
+     * tree.rows calls — for a large session the first window only), `layout`
+     * (the panel's own work until the first paint), `context`, and for a
+     * large session `allRows` (from the start until every row is in and laid
+     * out), `slices` (the tree.rows calls that took them), `sliceCount` and
+     * `longestSlice` (one slice's call and the panel's work on it).
+     */
+    this.lastTimings = { startedAt: t0, tree: t1 - t0, layout: performance.now() - t1 };
+    await (partial ? afterPaint() : new Promise((resolve) => setTimeout(resolve, 0)));
+    if (seq !== this.seq || id !== this.host.sessionId()) return;
+    // `context` of a very deep path is megabytes of messages the pane does
+    // not show: past CONTEXT_MAX_PATH nodes the pane counts nodes instead.
+    const t2 = performance.now();
+    const deep = (model.session?.depth ?? 0) > CONTEXT_MAX_PATH;
+    const ctxEnv = deep ? null : await this.host.tree().call({ operation: "context", sessionId: id });
+    if (seq !== this.seq || id !== this.host.sessionId()) return;
+    this._ctx = ctxEnv?.ok ? { messages: { length: ctxEnv.value.messages.length }, state: ctxEnv.value.state } : { messages: null, state: null };
+    this.lastTimings.context = performance.now() - t2;
+    await this.host.context.render(this._ctx);
+    if (model.partial) await this._fillRows(seq, id, t0);
+  }
+
+  /**
+   * A session's rows from `tree.rows`, as an envelope whose value is
+   * shaped like tree's (rowsFromColumns: with `count` and `offset`). With
+   * `around` (a large session's cursor, or null for none), the first
+   * window: FIRST_WINDOW rows around it (or the first rows).
+   * @param {string} sessionId
+   * @param {string|null} [around] undefined: every row
+   */
+  async _rows(sessionId, around) {
+    const where = around === undefined ? {} : typeof around === "string" ? { around, limit: FIRST_WINDOW } : { offset: 0, limit: FIRST_WINDOW };
+    const env = await this.host.tree().call({ operation: "tree.rows", sessionId, ...where });
+    return env.ok ? { ok: true, value: rowsFromColumns(env.value) } : env;
+  }
+
+  /**
+   * Take every row of a large session in slices of about FILL_TASK_MS, one
+   * per task (scrolling, keys and clicks stay live between them), then lay
+   * out the whole tree as for a small session, the highlighted row kept
+   * where it was on screen. Stops, leaving the window, when the session
+   * changes meanwhile (the load starts again) or another session is shown.
+   */
+  async _fillRows(seq, id, t0) {
+    const model = this.model;
+    const count = model.partial.count;
+    const rows = new Array(count);
+    const index = { indexOf: new Map(), starts: new Set(), names: new Set() };
+    const stale = () => seq !== this.seq || id !== this.host.sessionId() || this._again;
+    let value = null;
+    let slices = 0;
+    let sliceCount = 0;
+    let longest = 0;
+    let size = FILL_FIRST;
+    for (let offset = 0; offset < count; ) {
+      // The window is painted before the first slice; between slices the
+      // page renders, scrolls and answers input.
+      await (offset === 0 ? afterPaint() : nextTask());
+      if (stale()) return;
+      const t = performance.now();
+      const env = await this.host.tree().call({ operation: "tree.rows", sessionId: id, offset, limit: size });
+      slices += performance.now() - t;
+      if (stale()) return;
+      if (!env.ok || env.value.count !== count || env.value.id.length === 0) {
+        this._again = true; // the session changed under the slices: load it again
+        return;
+      }
+      value = rowsFromColumns(env.value, rows);
+      indexSlice(env.value, rows, index);
+      const got = env.value.id.length;
+      const took = performance.now() - t;
+      offset += got;
+      sliceCount++;
+      longest = Math.max(longest, took);
+      size = nextSliceSize(got, took, { taskMs: FILL_TASK_MS, min: FILL_MIN, max: FILL_MAX });
+      model.partial.loaded = offset;
+      this.host.renderHead();
+    }
+    // Keep the highlighted row where it is on screen.
+    const screen = this.view.screenOffset(model.active);
+    model.partial = null;
+    model.value = { sessionId: value.sessionId, cursor: value.cursor, activeBranch: value.activeBranch, rows, count, offset: 0 };
+    model.setRows(rows, index);
+    this.host.relayout();
+    if (screen !== null) this.view.scrollRowTo(model.active, screen);
+    this.lastTimings.allRows = performance.now() - t0;
+    this.lastTimings.slices = slices;
+    this.lastTimings.sliceCount = sliceCount;
+    this.lastTimings.longestSlice = longest;
+    await this.host.context.render(this._ctx);
+    // Highlight the hits among every row now; the hit list stays as the user left it.
+    await this.host.searchBox.rerun();
+  }
+
+  /**
+   * While a large session's rows load: fetch the window around the rows
+   * scrolled into view while they lie outside it (one call at a time, each
+   * for where the view is when it starts).
+   */
+  async moveWindow() {
+    if (this._moving) return;
+    this._moving = true;
+    const model = this.model;
+    try {
+      while (model.partial && this.view.outsideWindow()) {
+        const want = this.view.topRow;
+        const seq = this.seq;
+        const id = this.host.sessionId();
+        const offset = Math.max(0, Math.min(want - FIRST_WINDOW / 2, model.partial.count - FIRST_WINDOW));
+        if (offset === model.partial.offset) return;
+        const env = await this.host.tree().call({ operation: "tree.rows", sessionId: id, offset, limit: FIRST_WINDOW });
+        if (seq !== this.seq || id !== this.host.sessionId() || !model.partial || !env.ok || env.value.count !== model.partial.count) return;
+        const value = rowsFromColumns(env.value);
+        model.partial.offset = value.offset;
+        model.value = { ...model.value, rows: value.rows };
+        model.setRows(value.rows);
+        this.host.relayout();
+      }
+    } finally {
+      this._moving = false;
+    }
+  }
+}

@@ -1,0 +1,210 @@
+// The tree of <session-tree-panel> in the DOM: a scroller as tall as every
+// row (a spacer) holding only the rows in view (virtualised), drawn from a
+// RowsController. Knows pixels and elements; the state is the controller's.
+
+import { el } from "./dom.js";
+import { highlightPieces, visibleWindow } from "./tree-model.js";
+
+/** Height of one tree row in pixels (must match .row in session-tree-panel.css). */
+export const ROW_HEIGHT = 30;
+
+/** The class of each three-character cell of a row's guide string. */
+const GUIDE_CLASS = { "│  ": "g-line", "├─ ": "g-tee", "└─ ": "g-elbow" };
+
+/**
+ * The tree's scroller and the rows in view.
+ * - `scroller` the focusable element with role tree (listen to it for scroll, keys, clicks)
+ * - `element` the scroller and the empty-session note, to put in the page
+ * - `placing` while true, render does not ask for a window (the scroll position is being set)
+ * - `onOutsideWindow` called by render while a large session loads and the rows in view lie outside its window
+ */
+export class RowsView {
+  /**
+   * @param {import("./rows-controller.js").RowsController} model
+   * @param {string} uid prefix of the row element ids (unique per panel)
+   */
+  constructor(model, uid) {
+    this.model = model;
+    this.uid = uid;
+    this.placing = false;
+    this.onOutsideWindow = null;
+    this.scroller = el("div", "scroller");
+    this.scroller.tabIndex = 0;
+    this.scroller.setAttribute("role", "tree");
+    this.scroller.setAttribute("aria-label", "Session tree");
+    this.spacer = el("div", "spacer");
+    this.rows = el("div", "rows");
+    this.rows.setAttribute("role", "presentation");
+    this.spacer.append(this.rows);
+    this.empty = el("p", "empty-tree", "No nodes yet. Messages appended to this session appear here.");
+    this.empty.hidden = true;
+    this.scroller.append(this.spacer, this.empty);
+    this._frameReq = 0;
+  }
+
+  /** Height of the view in pixels (600 before it is laid out). */
+  get viewport() {
+    return this.scroller.clientHeight || 600;
+  }
+
+  /** Items per PageUp/PageDown. */
+  get page() {
+    return Math.max(1, Math.floor(this.viewport / ROW_HEIGHT) - 1);
+  }
+
+  /** While a large session's rows load: whether the rows in view lie outside the window. */
+  outsideWindow() {
+    const first = Math.floor(this.scroller.scrollTop / ROW_HEIGHT);
+    const last = Math.min(this.model.partial.count, Math.ceil((this.scroller.scrollTop + this.viewport) / ROW_HEIGHT));
+    return this.model.outsideWindow(first, last);
+  }
+
+  /** The whole-session row at the top of the view. */
+  get topRow() {
+    return Math.floor(this.scroller.scrollTop / ROW_HEIGHT);
+  }
+
+  /** Size the spacer to the rows after a layout. */
+  sizeSpacer() {
+    this.spacer.style.height = `${this.model.extent * ROW_HEIGHT}px`;
+  }
+
+  /** Render in the next frame (once however often asked). */
+  schedule() {
+    if (this._frameReq) return;
+    this._frameReq = requestAnimationFrame(() => {
+      this._frameReq = 0;
+      this.render();
+    });
+  }
+
+  /** Draw the rows in view. */
+  render() {
+    const model = this.model;
+    const items = model.layout.items;
+    const base = model.base;
+    const viewport = this.viewport;
+    const top = this.scroller.scrollTop - base * ROW_HEIGHT;
+    let { start, end } = visibleWindow(items.length, top, viewport, ROW_HEIGHT);
+    if (top + viewport < 0) start = end = 0;
+    if (model.partial && !this.placing && this.outsideWindow()) this.onOutsideWindow?.();
+    this.rows.style.transform = `translateY(${(base + start) * ROW_HEIGHT}px)`;
+    const out = [];
+    for (let i = start; i < end; i++) out.push(this._rowElement(items[i], i));
+    this.rows.replaceChildren(...out);
+    this.empty.hidden = items.length > 0 || model.value === null;
+    const activeIndex = model.activeIndex;
+    if (activeIndex >= start && activeIndex < end) this.scroller.setAttribute("aria-activedescendant", `${this.uid}-r${activeIndex}`);
+    else this.scroller.removeAttribute("aria-activedescendant");
+  }
+
+  /** Scroll the least that brings the item of key into view (nothing when it is not laid out). */
+  scrollIntoView(key) {
+    const i = this.model.itemIndex.get(key);
+    if (i === undefined) return;
+    const top = (this.model.base + i) * ROW_HEIGHT;
+    const h = this.viewport;
+    if (top < this.scroller.scrollTop) this.scroller.scrollTop = top;
+    else if (top + ROW_HEIGHT > this.scroller.scrollTop + h) this.scroller.scrollTop = top + ROW_HEIGHT - h;
+  }
+
+  /** Pixels from the top of the view to the row of key; null when it is not laid out. */
+  screenOffset(key) {
+    const i = key === null ? undefined : this.model.itemIndex.get(key);
+    return i === undefined ? null : (this.model.base + i) * ROW_HEIGHT - this.scroller.scrollTop;
+  }
+
+  /**
+   * Scroll so that the row of key is `screen` pixels below the top of the
+   * view (centred when screen is null) and draw. False when key is not laid out.
+   */
+  scrollRowTo(key, screen) {
+    const i = key === null ? undefined : this.model.itemIndex.get(key);
+    if (i === undefined) return false;
+    const top = (this.model.base + i) * ROW_HEIGHT;
+    this.scroller.scrollTop = Math.max(0, top - (screen ?? Math.floor((this.viewport - ROW_HEIGHT) / 2)));
+    this.render();
+    return true;
+  }
+
+  _rowElement(item, i) {
+    const model = this.model;
+    const active = model.active;
+    const r = el("div", "row");
+    r.id = `${this.uid}-r${i}`;
+    r.setAttribute("role", "treeitem");
+    r.dataset.index = String(i);
+    r.append(guides(item.guide));
+    r.setAttribute("aria-level", String(item.guide.length / 3 + 1));
+    if (item.type === "gap") {
+      const key = `gap:${item.id}`;
+      r.classList.add("gap");
+      r.dataset.gap = item.id;
+      r.setAttribute("aria-selected", String(active === key));
+      if (active === key) r.classList.add("active");
+      r.append(el("span", "gap-text", `⋯ ${item.count.toLocaleString("en")} more ${item.count === 1 ? "node" : "nodes"} — expand`));
+      return r;
+    }
+    const row = item.row;
+    r.dataset.nodeId = row.id;
+    r.setAttribute("aria-selected", String(active === row.id));
+    const foldable = item.childCount > 1 || item.folded;
+    if (foldable) r.setAttribute("aria-expanded", String(!item.folded));
+    if (active === row.id) r.classList.add("active");
+    if (row.onPath) r.classList.add("on-path");
+    if (row.cursor) r.classList.add("cursor");
+    if (row.hidden) r.classList.add("hidden-node");
+    if (row.preferred) r.classList.add("preferred");
+    if (row.kind !== "message") r.classList.add("entry");
+    if (model.compareFrom === row.id) r.classList.add("compare-from");
+    r.title = `${row.id} · ${row.branch}`;
+
+    const twist = el("span", "twist", foldable ? (item.folded ? "▸" : "▾") : "");
+    twist.setAttribute("aria-hidden", "true");
+    if (foldable) twist.dataset.twist = "1";
+    r.append(twist);
+    const role = row.kind === "message" ? row.role || "?" : row.kind === "summary" ? "summary" : row.kind.replace(/_/g, " ");
+    const badge = el("span", "role", role);
+    badge.dataset.role = row.kind === "message" ? row.role : row.kind;
+    r.append(badge);
+    const preview = el("span", "preview");
+    const ranges = model.hits.get(row.id);
+    const text = row.preview || (row.kind === "message" ? "(no text)" : "");
+    if (ranges) {
+      r.classList.add("hit");
+      preview.append(...markedText(text, ranges));
+    } else {
+      preview.textContent = text;
+    }
+    r.append(preview);
+    if (item.folded) r.append(el("span", "folded-count", "folded"));
+    if (row.label) r.append(el("span", "node-label", row.label));
+    if (model.starts?.has(row.id) || row.tipOf) {
+      const chip = el("span", "branch", row.branch);
+      if (row.branch === model.value?.activeBranch) chip.classList.add("active");
+      r.append(chip);
+    }
+    if (row.preferred && row.tipOf === undefined && item.childCount === 0) r.append(el("span", "pref-mark", "★"));
+    if (row.hiddenRoot) r.append(el("span", "hidden-mark", "hidden"));
+    if (row.cursor) r.append(el("span", "cursor-mark", "● cursor"));
+    return r;
+  }
+}
+
+/**
+ * Text with the given ranges in `<mark>`, as nodes to append.
+ * @param {string} text
+ * @param {[number, number][]} ranges UTF-16 offsets
+ * @returns {Node[]}
+ */
+export function markedText(text, ranges) {
+  return highlightPieces(text, ranges).map((p) => (p.hit ? el("mark", "", p.text) : document.createTextNode(p.text)));
+}
+
+/** The connector cells of a row's guide string (three characters a level). */
+function guides(guide) {
+  const g = el("span", "guides");
+  g.setAttribute("aria-hidden", "true");
+  for (let k = 0; k < guide.length; k += 3) g.append(el("span", GUIDE_CLASS[guide.slice(k, k + 3)] ?? "g-blank"));
+  return g;
+}
