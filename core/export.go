@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // Export is the value of export: a file to save. Text is the file's
@@ -102,8 +104,8 @@ func exportMarkdown(s *Session) []byte {
 	if title == "" {
 		title = s.id
 	}
-	fprintf(&b, "# %s\n\n", oneLine(title))
-	fprintf(&b, "Session `%s` · cursor `%s` · branch `%s`\n", s.id, s.nodeID(s.cursor), s.active)
+	jsonx.Fprintf(&b, "# %s\n\n", oneLine(title))
+	jsonx.Fprintf(&b, "Session `%s` · cursor `%s` · branch `%s`\n", s.id, s.nodeID(s.cursor), s.active)
 	for _, i := range s.path(s.cursor) {
 		n := s.nodes[i]
 		head := n.Role()
@@ -116,14 +118,14 @@ func exportMarkdown(s *Session) []byte {
 		case n.Entry != nil:
 			text = entryText(n.Kind, n.Entry)
 		}
-		fprintf(&b, "\n## %s\n\n", head)
-		fprintf(&b, "<sub>%s · `%s`", n.Timestamp, n.ID)
+		jsonx.Fprintf(&b, "\n## %s\n\n", head)
+		jsonx.Fprintf(&b, "<sub>%s · `%s`", n.Timestamp, n.ID)
 		if label := s.labels[i]; label != "" {
-			fprintf(&b, " · label: %s", oneLine(label))
+			jsonx.Fprintf(&b, " · label: %s", oneLine(label))
 		}
 		b.WriteString("</sub>\n\n")
 		if n.Entry != nil && n.Kind != KindCustomMessage && n.Kind != KindCompaction {
-			fprintf(&b, "_%s_\n", oneLine(text))
+			jsonx.Fprintf(&b, "_%s_\n", oneLine(text))
 			continue
 		}
 		b.WriteString(strings.TrimRight(text, "\n"))
@@ -159,24 +161,24 @@ func exportPi(s *Session) []byte {
 	headerNode := s.piSessionNode()
 	// Header.
 	b = append(b, `{"type":"session","version":3,"id":`...)
-	b = appendString(b, s.id)
+	b = jsonx.AppendString(b, s.id)
 	if headerNode {
 		b = appendObjectFields(b, s.nodes[0].Entry.Data, "type", "version", "id", "sessiontree")
 	} else {
 		b = append(b, `,"timestamp":`...)
-		b = appendString(b, s.createdAt)
+		b = jsonx.AppendString(b, s.createdAt)
 		b = append(b, `,"cwd":""`...)
 	}
 	b = append(b, `,"sessiontree":{"title":`...)
-	b = appendString(b, s.title)
+	b = jsonx.AppendString(b, s.title)
 	b = append(b, `,"activeBranch":`...)
-	b = appendString(b, s.active)
+	b = jsonx.AppendString(b, s.active)
 	b = append(b, `,"annotations":[`...)
 	for k, a := range s.annotations {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = a.appendJSON(b)
+		b = a.AppendJSON(b)
 	}
 	b = append(b, "]}}\n"...)
 	// Entries, the cursor last.
@@ -199,22 +201,22 @@ func exportPi(s *Session) []byte {
 		var id string
 		for {
 			seq++
-			id = sprintf("label-%d", seq)
+			id = jsonx.Sprintf("label-%d", seq)
 			if _, taken := s.index[id]; !taken {
 				break
 			}
 		}
 		b = append(b, `{"type":"label","id":`...)
-		b = appendString(b, id)
+		b = jsonx.AppendString(b, id)
 		b = append(b, `,"parentId":`...)
-		b = appendNullableString(b, prev)
+		b = jsonx.AppendNullableString(b, prev)
 		b = append(b, `,"timestamp":`...)
-		b = appendString(b, a.Timestamp)
+		b = jsonx.AppendString(b, a.Timestamp)
 		b = append(b, `,"targetId":`...)
-		b = appendString(b, a.NodeID)
+		b = jsonx.AppendString(b, a.NodeID)
 		if a.Label != "" {
 			b = append(b, `,"label":`...)
-			b = appendString(b, a.Label)
+			b = jsonx.AppendString(b, a.Label)
 		}
 		b = append(b, "}\n"...)
 		prev = id
@@ -240,30 +242,30 @@ func (s *Session) appendPiEntry(b []byte, i int32, headerNode bool) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"branch":`...)
-		b = appendString(b, n.Branch)
+		b = jsonx.AppendString(b, n.Branch)
 		return append(b, "}\n"...)
 	}
 	head := func(typ string) {
 		b = append(b, `{"type":`...)
-		b = appendString(b, typ)
+		b = jsonx.AppendString(b, typ)
 		b = append(b, `,"id":`...)
-		b = appendString(b, n.ID)
+		b = jsonx.AppendString(b, n.ID)
 		b = append(b, `,"parentId":`...)
-		b = appendNullableString(b, parent)
+		b = jsonx.AppendNullableString(b, parent)
 		b = append(b, `,"timestamp":`...)
-		b = appendString(b, n.Timestamp)
+		b = jsonx.AppendString(b, n.Timestamp)
 	}
 	raw := func(key string, v RawMessage) {
 		if v != nil {
 			b = append(b, ',')
-			b = appendKey(b, key)
+			b = jsonx.AppendKey(b, key)
 			b = append(b, v...)
 		}
 	}
 	str := func(key, v string) {
 		b = append(b, ',')
-		b = appendKey(b, key)
-		b = appendString(b, v)
+		b = jsonx.AppendKey(b, key)
+		b = jsonx.AppendString(b, v)
 	}
 	e := n.Entry
 	switch n.Kind {
@@ -283,7 +285,7 @@ func (s *Session) appendPiEntry(b []byte, i int32, headerNode bool) []byte {
 		str("thinkingLevel", e.Level)
 	case KindActiveToolsChange:
 		head("active_tools_change")
-		tools, _ := marshal(e.Tools)
+		tools, _ := jsonx.Marshal(e.Tools)
 		raw("tools", tools)
 	case KindCompaction:
 		head("compaction")
@@ -300,7 +302,7 @@ func (s *Session) appendPiEntry(b []byte, i int32, headerNode bool) []byte {
 		raw("content", e.Content)
 		if e.Display != nil {
 			b = append(b, `,"display":`...)
-			b = appendBool(b, *e.Display)
+			b = jsonx.AppendBool(b, *e.Display)
 		}
 		raw("details", e.Details)
 	case KindSessionInfo:
@@ -317,8 +319,8 @@ func (s *Session) appendPiEntry(b []byte, i int32, headerNode bool) []byte {
 // object raw, in its order, except the named keys. raw is trusted JSON
 // (compacted by the store).
 func appendObjectFields(b []byte, raw RawMessage, except ...string) []byte {
-	s := scanner{data: raw}
-	_ = s.members(func(key string, val []byte, _ bool) error {
+	s := jsonx.Scanner{Data: raw}
+	_ = s.Members(func(key string, val []byte, _ bool) error {
 		skip := false
 		for _, x := range except {
 			skip = skip || key == x
@@ -327,7 +329,7 @@ func appendObjectFields(b []byte, raw RawMessage, except ...string) []byte {
 			return nil
 		}
 		b = append(b, ',')
-		b = appendKey(b, key)
+		b = jsonx.AppendKey(b, key)
 		b = append(b, val...)
 		return nil
 	})

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // ImportResult is the value of import: the report of what was read.
@@ -81,7 +83,7 @@ func (sn *sniff) has(fields ...string) bool {
 // a string).
 func (sn *sniff) str(field string) string {
 	var s string
-	_ = unmarshal(sn.keys[field], &s)
+	_ = jsonx.Unmarshal(sn.keys[field], &s)
 	return s
 }
 
@@ -158,7 +160,7 @@ func opImport(st *Store, r *request) (any, *Error) {
 	}
 	if data[0] == '"' {
 		var text string
-		if err := unmarshal(data, &text); err != nil {
+		if err := jsonx.Unmarshal(data, &text); err != nil {
 			return nil, invalidf("field \"data\" is not a valid JSON string")
 		}
 		data = []byte(text)
@@ -271,7 +273,7 @@ func (st *Store) StartImport(data []byte, format string) (*ImportJob, *Error) {
 		res: &ImportResult{Format: im.name, Sessions: []ImportedSession{}, Skipped: []ImportSkipped{}, Warnings: []ImportWarning{}}}
 	switch shape {
 	case '[':
-		j.arr = &arrayReader{sc: scanner{data: data}}
+		j.arr = &arrayReader{sc: jsonx.Scanner{Data: data}}
 		if err := j.arr.start(); err != nil {
 			return nil, invalidf("import data is not valid JSON: %s", jsonFault(data))
 		}
@@ -288,10 +290,10 @@ func sniffData(data []byte) (*sniff, *Error) {
 	switch data[0] {
 	case '[':
 		sn.shape = '['
-		arr := &arrayReader{sc: scanner{data: data}}
+		arr := &arrayReader{sc: jsonx.Scanner{Data: data}}
 		_ = arr.start()
 		first, _, err := arr.next()
-		if err != nil && arr.sc.pos < len(data) {
+		if err != nil && arr.sc.Pos < len(data) {
 			// A broken first element; an array cut short is reported
 			// by the import itself.
 			return nil, invalidf("import data is not valid JSON: %s", jsonFault(data))
@@ -302,16 +304,16 @@ func sniffData(data []byte) (*sniff, *Error) {
 	default:
 		return nil, invalidf("import data is not valid JSON: %s", jsonFault(data))
 	}
-	sc := scanner{data: data}
+	sc := jsonx.Scanner{Data: data}
 	keys := map[string]RawMessage{}
-	if err := sc.members(func(key string, raw []byte, _ bool) error {
+	if err := sc.Members(func(key string, raw []byte, _ bool) error {
 		keys[key] = raw
 		return nil
 	}); err != nil {
 		return nil, invalidf("import data is not valid JSON: %s", jsonFault(data))
 	}
 	sn.keys = keys
-	end := sc.pos
+	end := sc.Pos
 	rest := data[end:]
 	next := bytes.TrimLeft(rest, " \t\r\n")
 	if len(next) == 0 {
@@ -338,17 +340,17 @@ func sniffData(data []byte) (*sniff, *Error) {
 // sub-slices of raw (not compacted); an error when raw is not one object.
 func rawFields(raw []byte) (map[string]RawMessage, error) {
 	if len(raw) == 0 || raw[0] != '{' {
-		return nil, textError("not an object")
+		return nil, jsonx.TextError("not an object")
 	}
-	sc := scanner{data: raw}
+	sc := jsonx.Scanner{Data: raw}
 	fields := make(map[string]RawMessage, 8)
-	if err := sc.members(func(key string, v []byte, _ bool) error {
+	if err := sc.Members(func(key string, v []byte, _ bool) error {
 		fields[key] = v
 		return nil
 	}); err != nil {
 		return nil, err
 	}
-	if err := sc.end(); err != nil {
+	if err := sc.End(); err != nil {
 		return nil, err
 	}
 	return fields, nil
@@ -417,7 +419,7 @@ func (j *ImportJob) Step(budget int) bool {
 		j.committed += w
 		if _, taken := j.st.sessions[s.id]; taken {
 			// Created by another call while this import was running.
-			j.skip(s.id, s.title, sprintf("%s: session %q already exists; skipped (import it again under another id to keep both)", SessionAlreadyExists, s.id))
+			j.skip(s.id, s.title, jsonx.Sprintf("%s: session %q already exists; skipped (import it again under another id to keep both)", SessionAlreadyExists, s.id))
 			continue
 		}
 		j.st.put(s)
@@ -453,7 +455,7 @@ func (j *ImportJob) prepare() {
 	for _, s := range j.made {
 		if _, ok := st.sessions[s.id]; ok || seen[s.id] {
 			existing++
-			j.skip(s.id, s.title, sprintf("%s: session %q already exists; skipped (import it again under another id to keep both)", SessionAlreadyExists, s.id))
+			j.skip(s.id, s.title, jsonx.Sprintf("%s: session %q already exists; skipped (import it again under another id to keep both)", SessionAlreadyExists, s.id))
 			continue
 		}
 		seen[s.id] = true
@@ -532,7 +534,7 @@ func (j *ImportJob) readObject() {
 // readElement converts the next element of a top-level array.
 func (j *ImportJob) readElement() {
 	raw, spaced, err := j.arr.next()
-	j.pos = j.arr.sc.pos
+	j.pos = j.arr.sc.Pos
 	switch {
 	case err != nil:
 		j.fail(invalidf("import data is not valid JSON: %s", jsonFault(j.data)))
@@ -542,7 +544,7 @@ func (j *ImportJob) readElement() {
 		return
 	}
 	if spaced {
-		raw = compactBytes(raw)
+		raw = jsonx.CompactBytes(raw)
 	}
 	c, warns := j.im.item(raw, j.item)
 	j.item++
@@ -553,16 +555,16 @@ func (j *ImportJob) readElement() {
 // arrayReader steps through a top-level JSON array one element at a time,
 // validating as it goes (one pass, no copies: elements are sub-slices).
 type arrayReader struct {
-	sc    scanner
+	sc    jsonx.Scanner
 	begun bool
 }
 
 func (a *arrayReader) start() error {
-	a.sc.skipSpace()
-	if a.sc.peek() != '[' {
-		return a.sc.fail("array expected")
+	a.sc.SkipSpace()
+	if a.sc.Peek() != '[' {
+		return a.sc.Fail("array expected")
 	}
-	a.sc.pos++
+	a.sc.Pos++
 	return nil
 }
 
@@ -570,21 +572,21 @@ func (a *arrayReader) start() error {
 // nothing but white space follows it).
 func (a *arrayReader) next() ([]byte, bool, error) {
 	s := &a.sc
-	s.skipSpace()
+	s.SkipSpace()
 	switch {
-	case s.peek() == ']':
-		s.pos++
-		if err := s.end(); err != nil {
+	case s.Peek() == ']':
+		s.Pos++
+		if err := s.End(); err != nil {
 			return nil, false, err
 		}
 		return nil, false, nil
-	case a.begun && s.peek() == ',':
-		s.pos++
+	case a.begun && s.Peek() == ',':
+		s.Pos++
 	case a.begun:
-		return nil, false, s.fail("',' or ']' expected in array")
+		return nil, false, s.Fail("',' or ']' expected in array")
 	}
 	a.begun = true
-	raw, spaced, err := s.value()
+	raw, spaced, err := s.Value()
 	if err != nil {
 		return nil, false, err
 	}
@@ -613,19 +615,19 @@ func (j *ImportJob) readLine() {
 		return
 	}
 	fields, ferr := rawFields(line)
-	if ferr != nil && !jsonValid(line) {
+	if ferr != nil && !jsonx.Valid(line) {
 		var v any
-		err := unmarshal(line, &v)
+		err := jsonx.Unmarshal(line, &v)
 		last := len(bytes.TrimSpace(j.data[next:])) == 0
-		var se *jsonSyntaxError
+		var se *jsonx.SyntaxError
 		cutOff := err != nil && (err.Error() == "unexpected end of JSON input" || errors.As(err, &se) && se.Offset >= int64(len(line)))
 		if last && cutOff {
-			j.res.Warnings = append(j.res.Warnings, ImportWarning{Message: sprintf(
+			j.res.Warnings = append(j.res.Warnings, ImportWarning{Message: jsonx.Sprintf(
 				"line %d is cut off (%d bytes, the JSON ends early); it is skipped and the %d lines before it are kept", j.lineNo, len(line), j.lineNo-1)})
 			return
 		}
 		col := len(line) + 1
-		if se, ok := err.(*jsonSyntaxError); ok {
+		if se, ok := err.(*jsonx.SyntaxError); ok {
 			col = int(se.Offset)
 		}
 		lead := len(j.data[start:]) - len(bytes.TrimLeft(j.data[start:], " \t\r"))
@@ -681,25 +683,25 @@ func describeJSONError(data []byte, err error) string {
 	if err == nil {
 		return "malformed JSON"
 	}
-	var se *jsonSyntaxError
+	var se *jsonx.SyntaxError
 	if !errors.As(err, &se) && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return err.Error()
 	}
 	var sink RawMessage
-	if full := unmarshal(data, &sink); errors.As(full, &se) {
+	if full := jsonx.Unmarshal(data, &sink); errors.As(full, &se) {
 		if se.Error() == "unexpected end of JSON input" {
-			return sprintf("%v (%s)", se, lineColumn(data, len(data)))
+			return jsonx.Sprintf("%v (%s)", se, lineColumn(data, len(data)))
 		}
-		return sprintf("%v (%s)", se, lineColumn(data, int(se.Offset)-1))
+		return jsonx.Sprintf("%v (%s)", se, lineColumn(data, int(se.Offset)-1))
 	}
-	return sprintf("unexpected end of JSON input (%s)", lineColumn(data, len(data)))
+	return jsonx.Sprintf("unexpected end of JSON input (%s)", lineColumn(data, len(data)))
 }
 
 // compactSource returns valid JSON without insignificant white space,
 // copying only when there is some.
 func compactSource(raw []byte) RawMessage {
 	if hasInsignificantSpace(raw) {
-		return compactBytes(raw)
+		return jsonx.CompactBytes(raw)
 	}
 	return raw
 }
@@ -719,7 +721,7 @@ func lineColumn(data []byte, off int) string {
 	if nl := bytes.LastIndexByte(data[:off], '\n'); nl >= 0 {
 		col = off - nl
 	}
-	return sprintf("line %d, column %d", line, col)
+	return jsonx.Sprintf("line %d, column %d", line, col)
 }
 
 // importConv is one conversation, format-neutral, ready to become a session.
@@ -781,7 +783,7 @@ type importLabel struct {
 // not one).
 func isoStamp(raw RawMessage) string {
 	var text string
-	if len(raw) == 0 || raw[0] != '"' || unmarshal(raw, &text) != nil {
+	if len(raw) == 0 || raw[0] != '"' || jsonx.Unmarshal(raw, &text) != nil {
 		return ""
 	}
 	t, err := time.Parse(time.RFC3339Nano, text)
@@ -846,7 +848,7 @@ func unixSeconds(raw RawMessage) float64 {
 	}
 	if raw[0] == '"' {
 		var text string
-		if unmarshal(raw, &text) != nil {
+		if jsonx.Unmarshal(raw, &text) != nil {
 			return 0
 		}
 		t, err := time.Parse(time.RFC3339Nano, text)
@@ -856,7 +858,7 @@ func unixSeconds(raw RawMessage) float64 {
 		return float64(t.UnixNano()) / 1e9
 	}
 	var v float64
-	if unmarshal(raw, &v) != nil || v <= 0 || math.IsInf(v, 0) {
+	if jsonx.Unmarshal(raw, &v) != nil || v <= 0 || math.IsInf(v, 0) {
 		return 0
 	}
 	switch {
@@ -951,7 +953,7 @@ func (st *Store) buildImported(c importConv) (*Session, []ImportWarning, *Error)
 		id = st.sessionID()
 	}
 	warn := func(format string, args ...any) {
-		warns = append(warns, ImportWarning{SessionID: id, Message: sprintf(format, args...)})
+		warns = append(warns, ImportWarning{SessionID: id, Message: jsonx.Sprintf(format, args...)})
 	}
 	recs := c.Records
 	if len(recs) == 0 {
@@ -1101,7 +1103,7 @@ func (st *Store) buildImported(c importConv) (*Session, []ImportWarning, *Error)
 		case rec.Kind != "" && rec.Kind != KindMessage:
 			n.Kind, n.Entry = rec.Kind, rec.Entry
 		default:
-			msg, role, err := validateMessage(rec.Message, sprintf("message %q", rec.ID))
+			msg, role, err := validateMessage(rec.Message, jsonx.Sprintf("message %q", rec.ID))
 			if err != nil {
 				return nil, warns, invalidf("conversation %q: %s; skipped", id, err.Message)
 			}

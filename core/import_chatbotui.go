@@ -2,6 +2,8 @@ package core
 
 import (
 	"bytes"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // Chatbot UI (mckaywrigley/chatbot-ui, the "legacy" app) exports, version
@@ -31,7 +33,7 @@ func convertChatbotUI(top RawMessage) ([]importConv, []ImportWarning, *Error) {
 	var export struct {
 		History []RawMessage `json:"history"`
 	}
-	if err := unmarshal(top, &export); err != nil {
+	if err := jsonx.Unmarshal(top, &export); err != nil {
 		return nil, nil, invalidf("chatbotui import: the export could not be read: %s", jsonErrorText(err))
 	}
 	var convs []importConv
@@ -63,7 +65,7 @@ func convertChatbotUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 		Prompt   *string      `json:"prompt"`
 		Messages []RawMessage `json:"messages"`
 	}
-	if err := unmarshal(raw, &chat); err != nil || unmarshal(raw, &fields) != nil {
+	if err := jsonx.Unmarshal(raw, &chat); err != nil || jsonx.Unmarshal(raw, &fields) != nil {
 		c.Skip = invalidf("chat %d could not be read; skipped", k)
 		return c, nil
 	}
@@ -79,9 +81,9 @@ func convertChatbotUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 		c.ID = ""
 		return c, nil
 	}
-	name := sprintf("chat %q", c.ID)
+	name := jsonx.Sprintf("chat %q", c.ID)
 	if c.Title != "" {
-		name += sprintf(" (%s)", c.Title)
+		name += jsonx.Sprintf(" (%s)", c.Title)
 	}
 	var warns []ImportWarning
 	if chat.Prompt != nil && *chat.Prompt != "" {
@@ -93,12 +95,12 @@ func convertChatbotUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 			if i > 0 {
 				src = append(src, ',')
 			}
-			src = appendKey(src, key)
-			v, _ := compactRaw(fields[key])
+			src = jsonx.AppendKey(src, key)
+			v, _ := jsonx.CompactRaw(fields[key])
 			src = append(src, v...)
 		}
 		src = append(src, '}')
-		msg := appendString([]byte(`{"role":"system","content":`), *chat.Prompt)
+		msg := jsonx.AppendString([]byte(`{"role":"system","content":`), *chat.Prompt)
 		c.Records = append(c.Records, importRecord{Message: append(msg, '}'), Source: src})
 	}
 	for i, m := range chat.Messages {
@@ -106,16 +108,16 @@ func convertChatbotUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 			Role    string     `json:"role"`
 			Content RawMessage `json:"content"`
 		}
-		if len(m) == 0 || m[0] != '{' || unmarshal(m, &msg) != nil || msg.Role == "" {
-			warns = append(warns, ImportWarning{SessionID: c.ID, Message: sprintf("%s: message %d has no role; skipped", name, i)})
+		if len(m) == 0 || m[0] != '{' || jsonx.Unmarshal(m, &msg) != nil || msg.Role == "" {
+			warns = append(warns, ImportWarning{SessionID: c.ID, Message: jsonx.Sprintf("%s: message %d has no role; skipped", name, i)})
 			continue
 		}
-		src, _ := compactRaw(m)
+		src, _ := jsonx.CompactRaw(m)
 		content := bytes.TrimSpace(msg.Content)
-		b := appendString([]byte(`{"role":`), msg.Role)
+		b := jsonx.AppendString([]byte(`{"role":`), msg.Role)
 		b = append(b, `,"content":`...)
 		if len(content) > 0 && (content[0] == '"' || content[0] == '[' && contentPartsOK(content)) {
-			cc, _ := compactRaw(content)
+			cc, _ := jsonx.CompactRaw(content)
 			b = append(b, cc...)
 		} else {
 			b = append(b, `""`...)

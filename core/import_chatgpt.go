@@ -3,6 +3,8 @@ package core
 import (
 	"bytes"
 	"strings"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // ChatGPT's conversations.json: an array of conversations (or one
@@ -57,7 +59,7 @@ func convertChatGPTConversation(raw RawMessage, k int) (importConv, []ImportWarn
 		return c, nil, invalidf("conversation %d is not an object; skipped", k)
 	}
 	var conv chatgptConversation
-	if err := unmarshal(raw, &conv); err != nil {
+	if err := jsonx.Unmarshal(raw, &conv); err != nil {
 		return c, nil, invalidf("conversation %d could not be read: %s; skipped", k, jsonErrorText(err))
 	}
 	switch {
@@ -72,12 +74,12 @@ func convertChatGPTConversation(raw RawMessage, k int) (importConv, []ImportWarn
 	if conv.Title != nil {
 		c.Title = *conv.Title
 	}
-	name := sprintf("conversation %d", k)
+	name := jsonx.Sprintf("conversation %d", k)
 	if c.ID != "" {
-		name = sprintf("conversation %q", c.ID)
+		name = jsonx.Sprintf("conversation %q", c.ID)
 	}
 	if c.Title != "" {
-		name += sprintf(" (%s)", c.Title)
+		name += jsonx.Sprintf(" (%s)", c.Title)
 	}
 	if conv.Mapping == nil {
 		return c, nil, invalidf("%s has no mapping; skipped", name)
@@ -90,7 +92,7 @@ func convertChatGPTConversation(raw RawMessage, k int) (importConv, []ImportWarn
 	}
 	var warns []ImportWarning
 	warn := func(format string, args ...any) {
-		warns = append(warns, ImportWarning{SessionID: c.ID, Message: sprintf(format, args...)})
+		warns = append(warns, ImportWarning{SessionID: c.ID, Message: jsonx.Sprintf(format, args...)})
 	}
 
 	// Read every mapping entry; entries with no message are skipped and
@@ -106,7 +108,7 @@ func convertChatGPTConversation(raw RawMessage, k int) (importConv, []ImportWarn
 	for _, key := range sortedKeys(conv.Mapping) {
 		rawNode := conv.Mapping[key]
 		e := &entry{}
-		if err := unmarshal(rawNode, &e.node); err != nil {
+		if err := jsonx.Unmarshal(rawNode, &e.node); err != nil {
 			warn("%s: mapping entry %q could not be read (%s); skipped", name, key, jsonErrorText(err))
 			continue
 		}
@@ -114,7 +116,7 @@ func convertChatGPTConversation(raw RawMessage, k int) (importConv, []ImportWarn
 		if f, err := rawFields(bytes.TrimSpace(rawNode)); err == nil && f["parent"] == nil {
 			warn("%s: message %q has no parent key; it becomes a root", name, key)
 		}
-		src, err := compactRaw(rawNode)
+		src, err := jsonx.CompactRaw(rawNode)
 		if err != nil {
 			continue
 		}
@@ -186,7 +188,7 @@ func convertChatGPTConversation(raw RawMessage, k int) (importConv, []ImportWarn
 // and a reason when the record cannot be used.
 func chatgptMessageJSON(raw RawMessage) (RawMessage, float64, string) {
 	var m chatgptMessage
-	if err := unmarshal(raw, &m); err != nil {
+	if err := jsonx.Unmarshal(raw, &m); err != nil {
 		return nil, 0, "could not be read: " + jsonErrorText(err)
 	}
 	if m.Author == nil || m.Author.Role == "" {
@@ -197,19 +199,19 @@ func chatgptMessageJSON(raw RawMessage) (RawMessage, float64, string) {
 		t = *m.CreateTime
 	}
 	b := []byte(`{"role":`)
-	b = appendString(b, m.Author.Role)
+	b = jsonx.AppendString(b, m.Author.Role)
 	b = append(b, `,"content":`...)
 	b = appendChatGPTContent(b, m.Content)
 	if m.Author.Name != "" && m.Author.Role == "tool" {
 		b = append(b, `,"name":`...)
-		b = appendString(b, m.Author.Name)
+		b = jsonx.AppendString(b, m.Author.Name)
 	}
 	return append(b, '}'), t, ""
 }
 
 func appendChatGPTContent(b []byte, raw RawMessage) []byte {
 	var c chatgptContent
-	if len(raw) == 0 || raw[0] != '{' || unmarshal(raw, &c) != nil {
+	if len(raw) == 0 || raw[0] != '{' || jsonx.Unmarshal(raw, &c) != nil {
 		return append(b, `""`...)
 	}
 	if c.Parts != nil {
@@ -223,10 +225,10 @@ func appendChatGPTContent(b []byte, raw RawMessage) []byte {
 			texts := make([]string, 0, len(c.Parts))
 			for _, p := range c.Parts {
 				var s string
-				_ = unmarshal(p, &s)
+				_ = jsonx.Unmarshal(p, &s)
 				texts = append(texts, s)
 			}
-			return appendString(b, strings.Join(texts, "\n"))
+			return jsonx.AppendString(b, strings.Join(texts, "\n"))
 		}
 		b = append(b, '[')
 		n := 0
@@ -235,7 +237,7 @@ func appendChatGPTContent(b []byte, raw RawMessage) []byte {
 			switch {
 			case len(p) > 0 && p[0] == '"':
 				var s string
-				_ = unmarshal(p, &s)
+				_ = jsonx.Unmarshal(p, &s)
 				if s == "" {
 					continue
 				}
@@ -243,7 +245,7 @@ func appendChatGPTContent(b []byte, raw RawMessage) []byte {
 					b = append(b, ',')
 				}
 				b = append(b, `{"type":"text","text":`...)
-				b = appendString(b, s)
+				b = jsonx.AppendString(b, s)
 				b = append(b, '}')
 			case len(p) > 0 && p[0] == '{':
 				if n > 0 {
@@ -275,13 +277,13 @@ func appendChatGPTContent(b []byte, raw RawMessage) []byte {
 			pieces = append(pieces, th.Summary)
 		}
 	}
-	return appendString(b, strings.Join(pieces, "\n\n"))
+	return jsonx.AppendString(b, strings.Join(pieces, "\n\n"))
 }
 
 // appendTypedPart appends a ChatGPT content part object, compacted, with a
 // leading "type" field taken from its "content_type" when it has no "type".
 func appendTypedPart(b []byte, p RawMessage) []byte {
-	compact, err := compactRaw(p)
+	compact, err := jsonx.CompactRaw(p)
 	if err != nil {
 		return append(b, `{"type":"unknown"}`...)
 	}
@@ -289,7 +291,7 @@ func appendTypedPart(b []byte, p RawMessage) []byte {
 		Type        *string `json:"type"`
 		ContentType string  `json:"content_type"`
 	}
-	_ = unmarshal(compact, &probe)
+	_ = jsonx.Unmarshal(compact, &probe)
 	if probe.Type != nil {
 		return append(b, compact...)
 	}
@@ -298,7 +300,7 @@ func appendTypedPart(b []byte, p RawMessage) []byte {
 		typ = "unknown"
 	}
 	b = append(b, `{"type":`...)
-	b = appendString(b, typ)
+	b = jsonx.AppendString(b, typ)
 	if len(compact) > 2 {
 		b = append(b, ',')
 	}

@@ -6,6 +6,8 @@ import (
 	"hash/fnv"
 	"strconv"
 	"strings"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // Claude Code session transcripts (~/.claude/projects/<dir>/<session>.jsonl):
@@ -83,7 +85,7 @@ func newClaudeCodeReader() lineReader {
 
 //go:noinline // called once per operation; inlined copies cost wasm size
 func (r *claudeCodeReader) warn(format string, args ...any) {
-	r.warns = append(r.warns, ImportWarning{Message: sprintf(format, args...)})
+	r.warns = append(r.warns, ImportWarning{Message: jsonx.Sprintf(format, args...)})
 }
 
 func (r *claudeCodeReader) line(raw []byte, f map[string]RawMessage, n int) {
@@ -95,13 +97,13 @@ func (r *claudeCodeReader) line(raw []byte, f map[string]RawMessage, n int) {
 		return
 	}
 	str := func(key string) string {
-		v, _ := parseString(f[key])
+		v, _ := jsonx.ParseString(f[key])
 		return v
 	}
 	l := claudeCodeLine{Type: str("type"), Subtype: str("subtype"), UUID: str("uuid"), ParentUUID: f["parentUuid"],
 		IsSidechain: string(f["isSidechain"]) == "true", SessionID: str("sessionId"), Timestamp: f["timestamp"],
 		Message: f["message"], Content: f["content"], Summary: str("summary"), LeafUUID: str("leafUuid")}
-	if v, ok := parseString(f["logicalParentUuid"]); ok {
+	if v, ok := jsonx.ParseString(f["logicalParentUuid"]); ok {
 		l.LogicalParentUUID = &v
 	}
 	if r.sessionID == "" && l.SessionID != "" {
@@ -119,7 +121,7 @@ func (r *claudeCodeReader) line(raw []byte, f map[string]RawMessage, n int) {
 		r.other[kind] = append(r.other[kind], n)
 		return
 	}
-	what := sprintf("line %d: record %q", n, l.UUID)
+	what := jsonx.Sprintf("line %d: record %q", n, l.UUID)
 	parent := ""
 	switch {
 	case l.ParentUUID == nil:
@@ -130,7 +132,7 @@ func (r *claudeCodeReader) line(raw []byte, f map[string]RawMessage, n int) {
 		}
 	default:
 		var ok bool
-		if parent, ok = parseString(l.ParentUUID); !ok {
+		if parent, ok = jsonx.ParseString(l.ParentUUID); !ok {
 			r.warn("%s has a parentUuid that is not a string; it becomes a root", what)
 		}
 	}
@@ -213,7 +215,7 @@ func (r *claudeCodeReader) finish() ([]importConv, []ImportWarning) {
 	}
 	for i := range r.warns {
 		r.warns[i].SessionID = c.ID
-		r.warns[i].Message = sprintf("session %q: %s", c.ID, r.warns[i].Message)
+		r.warns[i].Message = jsonx.Sprintf("session %q: %s", c.ID, r.warns[i].Message)
 	}
 	if len(c.Records) == 0 {
 		c.Skip = invalidf("session %q has no messages; skipped", c.ID)

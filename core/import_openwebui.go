@@ -3,6 +3,8 @@ package core
 import (
 	"sort"
 	"strings"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // Open WebUI exports: "Export All Chats" writes an array of chat rows
@@ -27,7 +29,7 @@ func detectOpenWebUI(sn *sniff) bool {
 			History  RawMessage `json:"history"`
 			Messages RawMessage `json:"messages"`
 		}
-		return unmarshal(raw, &probe) == nil && (probe.History != nil || probe.Messages != nil)
+		return jsonx.Unmarshal(raw, &probe) == nil && (probe.History != nil || probe.Messages != nil)
 	}
 	raw, ok := sn.keys["history"]
 	return ok && len(raw) > 0 && raw[0] == '{'
@@ -50,11 +52,11 @@ func readOpenWebUIMessage(raw []byte) (*openWebUIMessage, bool) {
 		return nil, false
 	}
 	m := &openWebUIMessage{id: f["id"], parentID: f["parentId"], content: f["content"], timestamp: f["timestamp"]}
-	m.role, _ = parseString(f["role"])
+	m.role, _ = jsonx.ParseString(f["role"])
 	if kids := f["childrenIds"]; len(kids) > 0 && kids[0] == '[' {
-		sc := scanner{data: kids}
-		_ = sc.elements(func(_ int, v []byte, _ bool) error {
-			if id, ok := parseString(v); ok {
+		sc := jsonx.Scanner{Data: kids}
+		_ = sc.Elements(func(_ int, v []byte, _ bool) error {
+			if id, ok := jsonx.ParseString(v); ok {
 				m.childrenIDs = append(m.childrenIDs, id)
 			}
 			return nil
@@ -65,7 +67,7 @@ func readOpenWebUIMessage(raw []byte) (*openWebUIMessage, bool) {
 
 // fieldString returns fields[key] as a string, and whether it is one.
 func fieldString(fields map[string]RawMessage, key string) (string, bool) {
-	return parseString(fields[key])
+	return jsonx.ParseString(fields[key])
 }
 
 // convertOpenWebUIChat converts one chat row (element k of the export). It
@@ -107,13 +109,13 @@ func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 		c.Created = unixSeconds(chat["timestamp"])
 	}
 	c.Updated = unixSeconds(row["updated_at"])
-	name := sprintf("chat %q", c.ID)
+	name := jsonx.Sprintf("chat %q", c.ID)
 	if c.Title != "" {
-		name += sprintf(" (%s)", c.Title)
+		name += jsonx.Sprintf(" (%s)", c.Title)
 	}
 	var warns []ImportWarning
 	warn := func(format string, args ...any) {
-		warns = append(warns, ImportWarning{SessionID: c.ID, Message: name + ": " + sprintf(format, args...)})
+		warns = append(warns, ImportWarning{SessionID: c.ID, Message: name + ": " + jsonx.Sprintf(format, args...)})
 	}
 
 	// The messages: the history map, else the older list.
@@ -126,8 +128,8 @@ func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 	if h, err := rawFields(chat["history"]); err == nil {
 		current, hasCurrent = fieldString(h, "currentId")
 		if ms := h["messages"]; len(ms) > 0 && ms[0] == '{' {
-			sc := scanner{data: ms}
-			_ = sc.members(func(key string, v []byte, _ bool) error {
+			sc := jsonx.Scanner{Data: ms}
+			_ = sc.Members(func(key string, v []byte, _ bool) error {
 				entries = append(entries, entry{key, v})
 				return nil
 			})
@@ -135,9 +137,9 @@ func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 		}
 	}
 	if list := chat["messages"]; len(entries) == 0 && len(list) > 0 && list[0] == '[' {
-		sc := scanner{data: list}
-		_ = sc.elements(func(i int, v []byte, _ bool) error {
-			entries = append(entries, entry{sprintf("#%d", i), v})
+		sc := jsonx.Scanner{Data: list}
+		_ = sc.Elements(func(i int, v []byte, _ bool) error {
+			entries = append(entries, entry{jsonx.Sprintf("#%d", i), v})
 			return nil
 		})
 	}
@@ -154,7 +156,7 @@ func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 			continue
 		}
 		id := e.key
-		if mid, ok := parseString(m.id); ok && mid != "" && mid != e.key {
+		if mid, ok := jsonx.ParseString(m.id); ok && mid != "" && mid != e.key {
 			if strings.HasPrefix(e.key, "#") {
 				id = mid
 			} else {
@@ -171,7 +173,7 @@ func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 			warn("message %q has no parentId; it becomes a root", id)
 		case string(m.parentID) == "null":
 		default:
-			p, ok := parseString(m.parentID)
+			p, ok := jsonx.ParseString(m.parentID)
 			if !ok {
 				warn("message %q has a parentId that is not a string; it becomes a root", id)
 			}
@@ -198,7 +200,7 @@ func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 				}
 				continue
 			}
-			cp, _ := parseString(cm.parentID)
+			cp, _ := jsonx.ParseString(cm.parentID)
 			if cp != rec.ID {
 				if cp == "" {
 					warn("message %q lists child %q, whose parentId is null; parentId wins: %q stays a root", rec.ID, child, child)
@@ -232,14 +234,14 @@ func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 // record, with its output[] items, stays in the node's source.
 func openWebUIMessageJSON(m *openWebUIMessage) RawMessage {
 	b := []byte(`{"role":`)
-	b = appendString(b, m.role)
+	b = jsonx.AppendString(b, m.role)
 	b = append(b, `,"content":`...)
 	content := m.content
 	switch {
 	case len(content) > 0 && content[0] == '"':
 		b = append(b, content...)
 	case len(content) > 0 && content[0] == '[' && contentPartsOK(content):
-		b = append(b, compactBytes(content)...)
+		b = append(b, jsonx.CompactBytes(content)...)
 	default:
 		b = append(b, `""`...)
 	}
@@ -250,7 +252,7 @@ func openWebUIMessageJSON(m *openWebUIMessage) RawMessage {
 // message's content array must be).
 func contentPartsOK(raw RawMessage) bool {
 	var parts []RawMessage
-	if unmarshal(raw, &parts) != nil {
+	if jsonx.Unmarshal(raw, &parts) != nil {
 		return false
 	}
 	for _, p := range parts {

@@ -5,6 +5,8 @@ import (
 	"hash"
 	"hash/fnv"
 	"strconv"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // Pi coding agent sessions (badlogic/pi-mono,
@@ -45,7 +47,7 @@ func detectPi(sn *sniff) bool {
 		first = sn.lines[0]
 	}
 	var typ string
-	_ = unmarshal(first["type"], &typ)
+	_ = jsonx.Unmarshal(first["type"], &typ)
 	_, id := first["id"]
 	return typ == "session" && id
 }
@@ -125,7 +127,7 @@ func newPiReader() lineReader {
 
 //go:noinline // called once per operation; inlined copies cost wasm size
 func (r *piReader) warn(format string, args ...any) {
-	r.warns = append(r.warns, ImportWarning{Message: sprintf(format, args...)})
+	r.warns = append(r.warns, ImportWarning{Message: jsonx.Sprintf(format, args...)})
 }
 
 func (r *piReader) line(raw []byte, _ map[string]RawMessage, n int) {
@@ -134,7 +136,7 @@ func (r *piReader) line(raw []byte, _ map[string]RawMessage, n int) {
 	}
 	if r.header == nil {
 		var h piHeader
-		if unmarshal(raw, &h) != nil || h.Type != "session" {
+		if jsonx.Unmarshal(raw, &h) != nil || h.Type != "session" {
 			r.warn("line %d comes before the session header; skipped", n)
 			return
 		}
@@ -143,14 +145,14 @@ func (r *piReader) line(raw []byte, _ map[string]RawMessage, n int) {
 		if h.Version != nil {
 			r.version = *h.Version
 		}
-		_ = unmarshal(raw, &r.headerRaw)
-		r.headerSrc, _ = compactRaw(raw)
+		_ = jsonx.Unmarshal(raw, &r.headerRaw)
+		r.headerSrc, _ = jsonx.CompactRaw(raw)
 		r.created = unixSeconds(h.Timestamp)
 		r.index = append(r.index, "")
 		return
 	}
 	var l piLine
-	if raw[0] != '{' || unmarshal(raw, &l) != nil {
+	if raw[0] != '{' || jsonx.Unmarshal(raw, &l) != nil {
 		r.warn("line %d is not a Pi entry object; skipped", n)
 		return
 	}
@@ -158,8 +160,8 @@ func (r *piReader) line(raw []byte, _ map[string]RawMessage, n int) {
 		r.warn("line %d is a second session header; skipped", n)
 		return
 	}
-	src, _ := compactRaw(raw)
-	what := sprintf("line %d", n)
+	src, _ := jsonx.CompactRaw(raw)
+	what := jsonx.Sprintf("line %d", n)
 	// Ids: version 1 has none (Pi generates them and chains the entries).
 	id, parent := "", ""
 	if r.version < 2 {
@@ -179,7 +181,7 @@ func (r *piReader) line(raw []byte, _ map[string]RawMessage, n int) {
 			r.warn("%s: entry %q has no parentId; it becomes a root", what, id)
 		case bytes.Equal(l.ParentID, []byte("null")):
 		default:
-			if unmarshal(l.ParentID, &parent) != nil {
+			if jsonx.Unmarshal(l.ParentID, &parent) != nil {
 				r.warn("%s: entry %q has a parentId that is not a string; it becomes a root", what, id)
 			}
 		}
@@ -210,7 +212,7 @@ func (r *piReader) line(raw []byte, _ map[string]RawMessage, n int) {
 	case "message":
 		msg := l.Message
 		if r.version < 3 && msg != nil {
-			if c, err := compactRaw(msg); err == nil {
+			if c, err := jsonx.CompactRaw(msg); err == nil {
 				msg = bytes.Replace(c, []byte(`"role":"hookMessage"`), []byte(`"role":"custom"`), 1)
 			}
 		}
@@ -225,7 +227,7 @@ func (r *piReader) line(raw []byte, _ map[string]RawMessage, n int) {
 		}
 	case "branch_summary":
 		var s string
-		if unmarshal(l.Summary, &s) != nil {
+		if jsonx.Unmarshal(l.Summary, &s) != nil {
 			fail("has no summary string")
 			break
 		}
@@ -239,7 +241,7 @@ func (r *piReader) line(raw []byte, _ map[string]RawMessage, n int) {
 		if l.Label != nil {
 			label = *l.Label
 		}
-		r.labels = append(r.labels, importLabel{Target: *l.TargetID, Label: label, Stamp: rec.Stamp, What: what + " (label " + sprintf("%q", id) + ")"})
+		r.labels = append(r.labels, importLabel{Target: *l.TargetID, Label: label, Stamp: rec.Stamp, What: what + " (label " + jsonx.Sprintf("%q", id) + ")"})
 		r.dropped[id] = parent
 		r.entries--
 		if l.Branch != nil {
@@ -289,8 +291,8 @@ func piEntryBody(l *piLine) (string, RawMessage) {
 	field := func(name string, raw RawMessage) {
 		if raw != nil {
 			b = append(b, ',')
-			b = appendKey(b, name)
-			c, err := compactRaw(raw)
+			b = jsonx.AppendKey(b, name)
+			c, err := jsonx.CompactRaw(raw)
 			if err != nil {
 				c = []byte("null")
 			}
@@ -301,38 +303,38 @@ func piEntryBody(l *piLine) (string, RawMessage) {
 	switch l.Type {
 	case "model_change":
 		kind = KindModelChange
-		b = appendString(b, kind)
+		b = jsonx.AppendString(b, kind)
 		field("provider", l.Provider)
 		field("model", l.ModelID)
 	case "thinking_level_change":
 		kind = KindThinkingLevelChange
-		b = appendString(b, kind)
+		b = jsonx.AppendString(b, kind)
 		field("level", l.ThinkingLevel)
 	case "active_tools_change":
 		kind = KindActiveToolsChange
-		b = appendString(b, kind)
+		b = jsonx.AppendString(b, kind)
 		field("tools", l.Tools)
 	case "compaction":
 		kind = KindCompaction
-		b = appendString(b, kind)
+		b = jsonx.AppendString(b, kind)
 		field("summary", l.Summary)
 		field("firstKeptNodeId", l.FirstKeptEntryID)
 		field("tokensBefore", l.TokensBefore)
 	case "custom":
 		kind = KindCustom
-		b = appendString(b, kind)
+		b = jsonx.AppendString(b, kind)
 		field("customType", l.CustomType)
 		field("data", l.Data)
 	case "custom_message":
 		kind = KindCustomMessage
-		b = appendString(b, kind)
+		b = jsonx.AppendString(b, kind)
 		field("customType", l.CustomType)
 		field("content", l.Content)
 		field("display", l.Display)
 		field("details", l.Details)
 	case "session_info":
 		kind = KindSessionInfo
-		b = appendString(b, kind)
+		b = jsonx.AppendString(b, kind)
 		name := l.Name
 		if name == nil {
 			name = RawMessage(`""`)
@@ -414,15 +416,15 @@ func (r *piReader) finish() ([]importConv, []ImportWarning) {
 	if keep && len(c.Records) > 0 {
 		hid := "session"
 		for k := 2; r.taken[hid]; k++ {
-			hid = sprintf("session-%d", k)
+			hid = jsonx.Sprintf("session-%d", k)
 		}
 		data := []byte{'{'}
 		for i, k := range sortedKeysInOrder(r.headerSrc, r.headerRaw) {
 			if i > 0 {
 				data = append(data, ',')
 			}
-			data = appendKey(data, k)
-			v, _ := compactRaw(r.headerRaw[k])
+			data = jsonx.AppendKey(data, k)
+			v, _ := jsonx.CompactRaw(r.headerRaw[k])
 			data = append(data, v...)
 		}
 		data = append(data, '}')
@@ -443,7 +445,7 @@ func (r *piReader) finish() ([]importConv, []ImportWarning) {
 	}
 	for i := range r.warns {
 		r.warns[i].SessionID = c.ID
-		r.warns[i].Message = sprintf("session %q: %s", c.ID, r.warns[i].Message)
+		r.warns[i].Message = jsonx.Sprintf("session %q: %s", c.ID, r.warns[i].Message)
 	}
 	if len(c.Records) == 0 {
 		c.Skip = invalidf("session %q has no entries; skipped", c.ID)
@@ -455,8 +457,8 @@ func (r *piReader) finish() ([]importConv, []ImportWarning) {
 // the object raw (so a kept header reads as written).
 func sortedKeysInOrder(raw RawMessage, fields map[string]RawMessage) []string {
 	var keys []string
-	s := scanner{data: raw}
-	_ = s.members(func(k string, _ []byte, _ bool) error {
+	s := jsonx.Scanner{Data: raw}
+	_ = s.Members(func(k string, _ []byte, _ bool) error {
 		if _, ok := fields[k]; ok {
 			keys = append(keys, k)
 		}

@@ -2,6 +2,8 @@ package core
 
 import (
 	"strings"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // Status is the value of create, jump, branch, fork, clone, snapshot.load
@@ -109,7 +111,7 @@ func opAppend(st *Store, r *request) (any, *Error) {
 	from := len(s.nodes)
 	s.add(n, p)
 	st.touch(s, from, false)
-	return RawMessage(n.appendJSON(nil)), nil
+	return RawMessage(n.AppendJSON(nil)), nil
 }
 
 // ListItem is one node in the value of list: the node without its message
@@ -178,7 +180,7 @@ func opNode(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return RawMessage(s.nodes[i].appendJSON(nil)), nil
+	return RawMessage(s.nodes[i].AppendJSON(nil)), nil
 }
 
 // BranchInfo is one entry of the value of branches.
@@ -320,7 +322,7 @@ type Context struct {
 	State    State        `json:"state"`
 
 	// ascii: encode with every non-ASCII character escaped, when that pays
-	// (Options.ASCIIContext; see appendASCII).
+	// (Options.ASCIIContext; see jsonx.AppendASCII).
 	ascii bool
 }
 
@@ -337,21 +339,21 @@ func opContext(st *Store, r *request) (any, *Error) {
 	return c, nil
 }
 
-// MarshalJSON encodes the context as in the value of context (see appendJSON).
-func (c Context) MarshalJSON() ([]byte, error) { return c.appendJSON(nil), nil }
+// MarshalJSON encodes the context as in the value of context (see AppendJSON).
+func (c Context) MarshalJSON() ([]byte, error) { return c.AppendJSON(nil), nil }
 
-// appendJSON appends {"cursor":…,"messages":[…],"state":…}. The messages
+// AppendJSON appends {"cursor":…,"messages":[…],"state":…}. The messages
 // are stored compacted and validated, so they are copied as they are:
 // encoding/json would validate every one of them again, which was most of
 // the time of a 100,000-message context.
-func (c Context) appendJSON(b []byte) []byte {
+func (c Context) AppendJSON(b []byte) []byte {
 	size := 512 // the cursor, the state and the envelope's closing brace
 	for _, m := range c.Messages {
 		size += len(m) + 1
 	}
 	if c.ascii {
 		// Escapes may add up to an eighth: at most one byte in 16 is
-		// non-ASCII, and each becomes at most three (see appendASCII).
+		// non-ASCII, and each becomes at most three (see jsonx.AppendASCII).
 		size += size / 8
 	}
 	b = slicesGrow(b, size)
@@ -376,7 +378,7 @@ func (c Context) appendHead(b []byte) []byte {
 	if c.Cursor == nil {
 		b = append(b, "null"...)
 	} else {
-		b = appendString(b, *c.Cursor)
+		b = jsonx.AppendString(b, *c.Cursor)
 	}
 	return append(b, `,"messages":[`...)
 }
@@ -384,27 +386,27 @@ func (c Context) appendHead(b []byte) []byte {
 // appendTail appends ],"state":…} .
 func (c Context) appendTail(b []byte) []byte {
 	b = append(b, `],"state":`...)
-	b = c.State.appendJSON(b)
+	b = c.State.AppendJSON(b)
 	return append(b, '}')
 }
 
-// appendASCIIJSON is appendJSON with every non-ASCII character escaped
-// (appendASCII), the messages copied a word at a time. ok is false, and b
+// appendASCIIJSON is AppendJSON with every non-ASCII character escaped
+// (jsonx.AppendASCII), the messages copied a word at a time. ok is false, and b
 // unchanged up to its length, when the text is not mostly ASCII.
 func (c Context) appendASCIIJSON(b []byte) (_ []byte, ok bool) {
-	var budget asciiBudget
-	if b, ok = appendASCII(b, c.appendHead(nil), &budget); !ok {
+	var budget jsonx.ASCIIBudget
+	if b, ok = jsonx.AppendASCII(b, c.appendHead(nil), &budget); !ok {
 		return nil, false
 	}
 	for i, m := range c.Messages {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		if b, ok = appendASCII(b, m, &budget); !ok {
+		if b, ok = jsonx.AppendASCII(b, m, &budget); !ok {
 			return nil, false
 		}
 	}
-	return appendASCII(b, c.appendTail(nil), &budget)
+	return jsonx.AppendASCII(b, c.appendTail(nil), &budget)
 }
 
 // slicesGrow makes room for n more bytes in b.
@@ -549,7 +551,7 @@ func opBranchSummary(st *Store, r *request) (any, *Error) {
 	n := &Node{ID: st.nodeID(s, nil), Kind: KindSummary, Timestamp: st.timestamp(), Summary: summary}
 	s.add(n, p)
 	st.touch(s, from, false)
-	return RawMessage(n.appendJSON(nil)), nil
+	return RawMessage(n.AppendJSON(nil)), nil
 }
 
 // SessionSummary is one entry of the value of sessions.

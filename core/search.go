@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // Search: the "search" operation.
@@ -182,14 +184,14 @@ func parseSearchRequest(st *Store, r *request) (*searchRequest, *Error) {
 	}
 	if r.has("limit") {
 		var limit float64
-		if unmarshal(r.fields["limit"], &limit) != nil || limit != float64(int(limit)) || limit < 1 || limit > MaxSearchLimit {
+		if jsonx.Unmarshal(r.fields["limit"], &limit) != nil || limit != float64(int(limit)) || limit < 1 || limit > MaxSearchLimit {
 			return nil, invalidf("field \"limit\" must be an integer from 1 to %d", MaxSearchLimit)
 		}
 		q.limit = int(limit)
 	}
 	if r.has("roles") {
 		var roles []string
-		if unmarshal(r.fields["roles"], &roles) != nil {
+		if jsonx.Unmarshal(r.fields["roles"], &roles) != nil {
 			return nil, invalidf("field \"roles\" must be an array of role names such as [\"user\", \"assistant\"]")
 		}
 		for i, role := range roles {
@@ -704,7 +706,7 @@ func makeSnippet(text string, ranges [][2]int) (string, [][2]int) {
 	}
 	end = clusterEnd(text, end)
 	if end < len(text) {
-		// End after a word: at the last space of the final stretch, if any.
+		// end after a word: at the last space of the final stretch, if any.
 		if k := strings.LastIndexFunc(text[max(anchorEnd, start):end], unicode.IsSpace); k >= 0 && end-(max(anchorEnd, start)+k) < 20 {
 			end = max(anchorEnd, start) + k
 		}

@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"time"
 	"unicode/utf8"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // searchIndex is the store's search index: one document per node of every
@@ -402,38 +404,38 @@ func skipValidString(raw []byte, pos int) (int, bool) {
 // instead of encoding/json (the common case when indexing). ok is false
 // for every other message.
 func plainMessageText(raw []byte) (text string, ok bool) {
-	sc := scanner{data: raw}
-	if sc.skipSpace(); sc.peek() != '{' {
+	sc := jsonx.Scanner{Data: raw}
+	if sc.SkipSpace(); sc.Peek() != '{' {
 		return "", false
 	}
-	sc.pos++
+	sc.Pos++
 	var content []byte
 	contentEscaped := false
 	for {
-		sc.skipSpace()
-		if sc.peek() != '"' {
+		sc.SkipSpace()
+		if sc.Peek() != '"' {
 			break
 		}
-		keyStart := sc.pos
-		if sc.pos, _ = skipValidString(raw, sc.pos); sc.pos < 0 {
+		keyStart := sc.Pos
+		if sc.Pos, _ = skipValidString(raw, sc.Pos); sc.Pos < 0 {
 			return "", false
 		}
-		key := raw[keyStart:sc.pos]
-		if sc.skipSpace(); sc.peek() != ':' {
+		key := raw[keyStart:sc.Pos]
+		if sc.SkipSpace(); sc.Peek() != ':' {
 			return "", false
 		}
-		sc.pos++
-		sc.skipSpace()
-		valueStart := sc.pos
+		sc.Pos++
+		sc.SkipSpace()
+		valueStart := sc.Pos
 		escaped := false
-		if sc.peek() == '"' {
-			if sc.pos, escaped = skipValidString(raw, sc.pos); sc.pos < 0 {
+		if sc.Peek() == '"' {
+			if sc.Pos, escaped = skipValidString(raw, sc.Pos); sc.Pos < 0 {
 				return "", false
 			}
-		} else if _, _, err := sc.value(); err != nil {
+		} else if _, _, err := sc.Value(); err != nil {
 			return "", false
 		}
-		v := raw[valueStart:sc.pos]
+		v := raw[valueStart:sc.Pos]
 		switch string(key) {
 		case `"content"`:
 			content, contentEscaped = v, escaped
@@ -446,8 +448,8 @@ func plainMessageText(raw []byte) (text string, ok bool) {
 				return "", false // encoding/json matches keys without regard to case: leave these to MessageText
 			}
 		}
-		if sc.skipSpace(); sc.peek() == ',' {
-			sc.pos++
+		if sc.SkipSpace(); sc.Peek() == ',' {
+			sc.Pos++
 		}
 	}
 	if len(content) < 2 || content[0] != '"' {
@@ -456,5 +458,5 @@ func plainMessageText(raw []byte) (text string, ok bool) {
 	if !contentEscaped {
 		return string(content[1 : len(content)-1]), true
 	}
-	return decodeString(content, true), true
+	return jsonx.DecodeString(content, true), true
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strconv"
 	"unsafe"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // SnapshotVersion is the snapshot version this build writes. Older versions
@@ -24,21 +26,21 @@ var migrations = map[int]func(map[string][]byte) (map[string][]byte, error){}
 // order, every parent before its children.
 func (s *Session) appendSnapshot(b []byte) []byte {
 	b = append(b, `{"version":1,"sessionId":`...)
-	b = appendString(b, s.id)
+	b = jsonx.AppendString(b, s.id)
 	if s.title != "" {
 		b = append(b, `,"title":`...)
-		b = appendString(b, s.title)
+		b = jsonx.AppendString(b, s.title)
 	}
 	b = append(b, `,"cursor":`...)
-	b = appendNullableString(b, s.nodeID(s.cursor))
+	b = jsonx.AppendNullableString(b, s.nodeID(s.cursor))
 	b = append(b, `,"activeBranch":`...)
-	b = appendString(b, s.active)
+	b = jsonx.AppendString(b, s.active)
 	b = append(b, `,"nodes":[`...)
 	for i, n := range s.nodes {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = n.appendJSON(b)
+		b = n.AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = s.appendAnnotations(b)
@@ -58,7 +60,8 @@ func opSnapshotSave(st *Store, r *request) (any, *Error) {
 // the buffer step by step allocated 7× the snapshot's size).
 type snapshotValue struct{ s *Session }
 
-func (v snapshotValue) appendJSON(b []byte) []byte {
+// AppendJSON appends the session's snapshot to b.
+func (v snapshotValue) AppendJSON(b []byte) []byte {
 	size := 256 + len(v.s.id) + len(v.s.title)
 	for _, n := range v.s.nodes {
 		size += 96 + 2*len(n.ID) + len(n.Branch) + len(n.Kind) + len(n.Timestamp) + len(n.Message) + len(n.Summary) + len(n.Source)
@@ -115,7 +118,7 @@ func parseSnapshotOf(raw RawMessage, wantID string, valid bool) (*Session, bool,
 			return nil, false, snapshotFault("unknown field %q", key)
 		}
 	}
-	id, ok := parseString(top["sessionId"])
+	id, ok := jsonx.ParseString(top["sessionId"])
 	if !ok || !validSessionID(id) {
 		return nil, false, snapshotFault("field \"sessionId\" must be a non-empty string")
 	}
@@ -125,7 +128,7 @@ func parseSnapshotOf(raw RawMessage, wantID string, valid bool) (*Session, bool,
 	title := ""
 	traw, hasTitle := top["title"]
 	if hasTitle {
-		if title, ok = parseString(traw); !ok {
+		if title, ok = jsonx.ParseString(traw); !ok {
 			return nil, false, snapshotFault("field \"title\" must be a string")
 		}
 	}
@@ -135,11 +138,11 @@ func parseSnapshotOf(raw RawMessage, wantID string, valid bool) (*Session, bool,
 	}
 	cursor := ""
 	if c, ok := top["cursor"]; ok && string(c) != "null" {
-		if cursor, ok = parseString(c); !ok || cursor == "" {
+		if cursor, ok = jsonx.ParseString(c); !ok || cursor == "" {
 			return nil, false, snapshotFault("field \"cursor\" must be a node id or null")
 		}
 	}
-	active, ok := parseString(top["activeBranch"])
+	active, ok := jsonx.ParseString(top["activeBranch"])
 	if !ok || active == "" {
 		return nil, false, snapshotFault("field \"activeBranch\" must be a non-empty string")
 	}
@@ -152,7 +155,7 @@ func parseSnapshotOf(raw RawMessage, wantID string, valid bool) (*Session, bool,
 	if early != nil {
 		s, perr = early.s, early.err
 	} else {
-		sc := scanner{data: nraw, valid: valid}
+		sc := jsonx.Scanner{Data: nraw, Valid: valid}
 		s, perr = parseNodes(&sc, len(nraw))
 	}
 	if perr != nil {
@@ -187,7 +190,7 @@ func nodeField(raw []byte) (value string, present, ok bool) {
 	if raw == nil || string(raw) == "null" {
 		return "", false, true
 	}
-	v, ok := parseString(raw)
+	v, ok := jsonx.ParseString(raw)
 	return v, true, ok
 }
 
@@ -210,35 +213,35 @@ func scanSnapshotTop(raw []byte, valid bool) (map[string][]byte, *earlyNodes, er
 	var early *earlyNodes
 	var version []byte
 	current := strconv.Itoa(SnapshotVersion)
-	top, err := scanMembers[[]byte](raw, valid, func(sc *scanner, key []byte) (bool, error) {
+	top, err := jsonx.ScanMembers[[]byte](raw, valid, func(sc *jsonx.Scanner, key []byte) (bool, error) {
 		switch string(key) {
 		case "version": // noted here, stored by the plain read
-			at := sc.pos
-			version, _, _ = sc.value()
-			sc.pos = at
+			at := sc.Pos
+			version, _, _ = sc.Value()
+			sc.Pos = at
 			return false, nil
 		case "nodes":
 		default:
 			return false, nil
 		}
-		sc.skipSpace()
-		if early != nil || string(version) != current || sc.peek() != '[' {
+		sc.SkipSpace()
+		if early != nil || string(version) != current || sc.Peek() != '[' {
 			early = nil // a repeated "nodes", or one before the version: parsed later
 			return false, nil
 		}
-		start := sc.pos
+		start := sc.Pos
 		s, perr := parseNodes(sc, len(raw)-start)
 		if _, fault := perr.(*Error); perr != nil && !fault {
-			sc.pos = start // bad JSON: the plain walk reports it
+			sc.Pos = start // bad JSON: the plain walk reports it
 			return false, nil
 		}
 		if perr != nil { // a node fault: move past the array to go on
-			sc.pos = start
-			if _, _, err := sc.value(); err != nil {
+			sc.Pos = start
+			if _, _, err := sc.Value(); err != nil {
 				return false, err
 			}
 		}
-		early = &earlyNodes{s: s, err: perr, raw: sc.data[start:sc.pos]}
+		early = &earlyNodes{s: s, err: perr, raw: sc.Data[start:sc.Pos]}
 		return true, nil
 	})
 	if err != nil {
@@ -253,7 +256,7 @@ func scanSnapshotTop(raw []byte, valid bool) (map[string][]byte, *earlyNodes, er
 // parseNodes reads the nodes array at the scanner's position into a new
 // session (id, title, cursor and active branch still to set). size is
 // about the array's length in bytes.
-func parseNodes(sc *scanner, size int) (*Session, error) {
+func parseNodes(sc *jsonx.Scanner, size int) (*Session, error) {
 	s := newSession("", "", "")
 	s.branches, s.byName = nil, make(map[string]*branchInfo)
 	// A node of a snapshot takes about 200 bytes or more: size the id map
@@ -271,7 +274,7 @@ func parseNodes(sc *scanner, size int) (*Session, error) {
 	// can hold (150 bytes or more each), strings are shared with the request.
 	s.slab, s.slabLeft = []Node{}, size/150
 	defer func() { s.slab, s.slabLeft = nil, 0 }()
-	err := sc.array(func(i int) error {
+	err := sc.Array(func(i int) error {
 		n, parent, err := s.parseNodeAt(sc, i)
 		if err != nil {
 			return err
@@ -341,9 +344,9 @@ type nodeFields struct {
 
 // parseNode validates nodes[i], the object raw, against the nodes before it.
 func (s *Session) parseNode(raw []byte, i int, valid bool) (*Node, int32, *Error) {
-	sc := scanner{data: raw, valid: valid}
+	sc := jsonx.Scanner{Data: raw, Valid: valid}
 	n, parent, err := s.parseNodeAt(&sc, i)
-	if err == nil && sc.end() != nil {
+	if err == nil && sc.End() != nil {
 		return nil, 0, snapshotFault("nodes[%d] is not valid JSON", i)
 	}
 	if err == nil {
@@ -359,20 +362,20 @@ func (s *Session) parseNode(raw []byte, i int, valid bool) (*Node, int32, *Error
 // the nodes before it, except for a repeated id: the caller checks that
 // once the node is pushed (the id map's size stays put), which saves a map
 // lookup per node.
-func (s *Session) parseNodeAt(sc *scanner, i int) (*Node, int32, *Error) {
-	if sc.peek() != '{' {
-		if _, _, err := sc.value(); err != nil {
+func (s *Session) parseNodeAt(sc *jsonx.Scanner, i int) (*Node, int32, *Error) {
+	if sc.Peek() != '{' {
+		if _, _, err := sc.Value(); err != nil {
 			return nil, 0, snapshotFault("field \"nodes\" is not valid JSON: %s", jsonErrorText(err))
 		}
 		return nil, 0, snapshotFault("nodes[%d] must be an object", i)
 	}
 	var f nodeFields
 	if s.fastNodeFields(sc, &f) {
-		return s.nodeOf(&f, "", i, sc.valid)
+		return s.nodeOf(&f, "", i, sc.Valid)
 	}
 	var unknown string
-	serr := sc.object(func(key []byte) error {
-		if string(key) == "message" && f.message == nil && sc.peek() == '{' {
+	serr := sc.Object(func(key []byte) error {
+		if string(key) == "message" && f.message == nil && sc.Peek() == '{' {
 			msg, role, jerr, err := messageAt(sc, "message")
 			if jerr != nil {
 				return jerr
@@ -380,7 +383,7 @@ func (s *Session) parseNodeAt(sc *scanner, i int) (*Node, int32, *Error) {
 			f.message, f.role, f.msgFault = msg, role, err != nil
 			return nil
 		}
-		v, _, err := sc.value()
+		v, _, err := sc.Value()
 		if err != nil {
 			return err
 		}
@@ -413,7 +416,7 @@ func (s *Session) parseNodeAt(sc *scanner, i int) (*Node, int32, *Error) {
 	if serr != nil {
 		return nil, 0, snapshotFault("field \"nodes\" is not valid JSON: %s", jsonErrorText(serr))
 	}
-	return s.nodeOf(&f, unknown, i, sc.valid)
+	return s.nodeOf(&f, unknown, i, sc.Valid)
 }
 
 // Bits of nodeFields.ascii.
@@ -432,13 +435,13 @@ func fieldBit(set bool, bit uint8) uint8 {
 	return 0
 }
 
-// plainBody is plainString for a member of f: when fastNodeFields found it
+// plainBody is jsonx.PlainString for a member of f: when fastNodeFields found it
 // ASCII without escapes, its body is taken without looking again.
 func (f *nodeFields) plainBody(tok []byte, bit uint8) ([]byte, bool) {
 	if f.ascii&bit != 0 {
 		return tok[1 : len(tok)-1], true
 	}
-	return plainString(tok)
+	return jsonx.PlainString(tok)
 }
 
 // fastNodeFields reads a node at sc.pos written the way snapshot.save
@@ -450,43 +453,43 @@ func (f *nodeFields) plainBody(tok []byte, bit uint8) ([]byte, bool) {
 // the keys as literals instead of scanning and matching each was a
 // quarter of a 100,000-node load in wasm (see docs/DECISIONS.md, "Issue 8
 // — fourth pass").
-func (s *Session) fastNodeFields(sc *scanner, f *nodeFields) bool {
+func (s *Session) fastNodeFields(sc *jsonx.Scanner, f *nodeFields) bool {
 	if !fastLayouts {
 		return false
 	}
-	start := sc.pos
-	ok := sc.literal(`{"id":`)
+	start := sc.Pos
+	ok := sc.Literal(`{"id":`)
 	var ascii bool
 	if ok {
-		f.id, ascii, ok = sc.plainToken()
+		f.id, ascii, ok = sc.PlainToken()
 		f.ascii |= fieldBit(ascii, asciiID)
 	}
-	if ok = ok && sc.literal(`,"parentId":`); ok {
-		if p := sc.pos; sc.literal("null") {
-			f.parentID = sc.data[p:sc.pos]
+	if ok = ok && sc.Literal(`,"parentId":`); ok {
+		if p := sc.Pos; sc.Literal("null") {
+			f.parentID = sc.Data[p:sc.Pos]
 		} else {
-			f.parentID, ascii, ok = sc.plainToken()
+			f.parentID, ascii, ok = sc.PlainToken()
 			f.ascii |= fieldBit(ascii, asciiParent)
 		}
 	}
-	if ok = ok && sc.literal(`,"branch":`); ok {
-		f.branch, ascii, ok = sc.plainToken()
+	if ok = ok && sc.Literal(`,"branch":`); ok {
+		f.branch, ascii, ok = sc.PlainToken()
 		f.ascii |= fieldBit(ascii, asciiBranch)
 	}
-	if ok = ok && sc.literal(`,"kind":`); ok {
-		f.kind, _, ok = sc.plainToken()
+	if ok = ok && sc.Literal(`,"kind":`); ok {
+		f.kind, _, ok = sc.PlainToken()
 	}
-	if ok = ok && sc.literal(`,"timestamp":`); ok {
-		f.timestamp, ascii, ok = sc.plainToken()
+	if ok = ok && sc.Literal(`,"timestamp":`); ok {
+		f.timestamp, ascii, ok = sc.PlainToken()
 		f.ascii |= fieldBit(ascii, asciiTimestamp)
 	}
-	if ok = ok && sc.literal(`,"message":`) && sc.peek() == '{'; ok {
+	if ok = ok && sc.Literal(`,"message":`) && sc.Peek() == '{'; ok {
 		msg, role, jerr, err := messageAt(sc, "message")
 		f.message, f.role, f.msgFault = msg, role, err != nil
-		ok = jerr == nil && sc.literal("}")
+		ok = jerr == nil && sc.Literal("}")
 	}
 	if !ok {
-		sc.pos = start
+		sc.Pos = start
 		*f = nodeFields{}
 	}
 	return ok
@@ -561,9 +564,9 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool) (*Nod
 		if f.message != nil || f.summary != nil {
 			return nil, 0, snapshotFault("node %q of kind %q must not have a message or summary", id, kind)
 		}
-		e, err := parseEntryBody(kind, f.entry, sprintf("node %q entry", id))
+		e, err := parseEntryBody(kind, f.entry, jsonx.Sprintf("node %q entry", id))
 		if err == nil {
-			err = s.checkEntryPlace(kind, e, parent, sprintf("node %q entry", id))
+			err = s.checkEntryPlace(kind, e, parent, jsonx.Sprintf("node %q entry", id))
 		}
 		if err != nil {
 			return nil, 0, snapshotFault("%s", err.Message)
@@ -587,7 +590,7 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool) (*Nod
 		if f.msgFault || role == "" {
 			var err *Error
 			if msg, role, err = validateMessageOf(f.message, "message", valid); err != nil {
-				_, _, err = validateMessage(f.message, sprintf("node %q message", id))
+				_, _, err = validateMessage(f.message, jsonx.Sprintf("node %q message", id))
 				return nil, 0, snapshotFault("%s", err.Message)
 			}
 		}
@@ -606,7 +609,7 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool) (*Nod
 	}
 	n.Kind = kind
 	if f.source != nil {
-		n.Source = RawMessage(compactBytes(f.source))
+		n.Source = RawMessage(jsonx.CompactBytes(f.source))
 	}
 	return n, parent, nil
 }

@@ -10,6 +10,8 @@ package core
 
 import (
 	"bytes"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // opSyncMerge appends nodes written by another tab to an existing session:
@@ -36,7 +38,7 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 		return nil, invalidf("field \"nodes\" must be an array of nodes for operation \"sync.merge\"")
 	}
 	var list []RawMessage
-	if err := unmarshal(raw, &list); err != nil {
+	if err := jsonx.Unmarshal(raw, &list); err != nil {
 		return nil, invalidf("field \"nodes\" must be an array: %s", jsonErrorText(err))
 	}
 	title, err := r.optStr("title")
@@ -58,7 +60,7 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 
 	var annotations []RawMessage
 	if r.has("annotations") {
-		if err := unmarshal(r.fields["annotations"], &annotations); err != nil {
+		if err := jsonx.Unmarshal(r.fields["annotations"], &annotations); err != nil {
 			return nil, invalidf("field \"annotations\" must be an array: %s", jsonErrorText(err))
 		}
 	}

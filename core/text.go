@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // contentPart is the part of a content part sessiontree reads text from.
@@ -32,14 +34,14 @@ func MessageText(raw RawMessage) string {
 		return text // string content, no tool calls: the scanner, not encoding/json
 	}
 	var head messageHead
-	if err := unmarshal(raw, &head); err != nil {
+	if err := jsonx.Unmarshal(raw, &head); err != nil {
 		return ""
 	}
 	var pieces []string
 	pieces = appendContentText(pieces, head.Content, 0)
 	if len(head.ToolCalls) > 0 && head.ToolCalls[0] == '[' {
 		var calls []toolCall
-		if unmarshal(head.ToolCalls, &calls) == nil {
+		if jsonx.Unmarshal(head.ToolCalls, &calls) == nil {
 			for _, c := range calls {
 				if c.Function.Name != "" || c.Function.Arguments != "" {
 					pieces = append(pieces, "[tool call: "+c.Function.Name+"] "+c.Function.Arguments)
@@ -59,12 +61,12 @@ func appendContentText(pieces []string, content RawMessage, depth int) []string 
 	switch content[0] {
 	case '"':
 		var s string
-		if unmarshal(content, &s) == nil && s != "" {
+		if jsonx.Unmarshal(content, &s) == nil && s != "" {
 			pieces = append(pieces, s)
 		}
 	case '[':
 		var parts []RawMessage
-		if unmarshal(content, &parts) != nil {
+		if jsonx.Unmarshal(content, &parts) != nil {
 			return pieces
 		}
 		for _, raw := range parts {
@@ -76,7 +78,7 @@ func appendContentText(pieces []string, content RawMessage, depth int) []string 
 				continue
 			}
 			var p contentPart
-			if unmarshal(raw, &p) != nil {
+			if jsonx.Unmarshal(raw, &p) != nil {
 				continue
 			}
 			switch {

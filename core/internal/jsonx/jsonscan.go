@@ -1,4 +1,4 @@
-package core
+package jsonx
 
 import (
 	"strconv"
@@ -8,109 +8,118 @@ import (
 
 // A small validating JSON scanner for the hot paths (requests, snapshots,
 // messages). encoding/json re-validates the whole input at every nested
-// Unmarshal, so a 22 MB snapshot was scanned about seven times; this scanner
+// unmarshal, so a 22 MB snapshot was scanned about seven times; this scanner
 // walks each byte once and hands out sub-slices of the input. It follows
 // RFC 8259 exactly (the same grammar encoding/json accepts) and is a loop
 // with an explicit stack, so nesting depth is bounded only by memory.
 
-// scanError is a JSON syntax error at a byte offset.
-type scanError struct {
+// ScanError is a JSON syntax error at a byte offset.
+type ScanError struct {
 	off int
 	msg string
 }
 
-func (e *scanError) Error() string { return sprintf("%s at byte %d", e.msg, e.off) }
+// Error gives the message and the byte offset: "… at byte N".
+func (e *ScanError) Error() string { return Sprintf("%s at byte %d", e.msg, e.off) }
 
-type scanner struct {
-	data []byte
-	pos  int
-	// valid says the data is already known to be valid JSON without
+// A Scanner reads the JSON text Data from byte offset Pos, which every
+// method moves past what it read. Its zero value with Data set reads from
+// the start; errors are *ScanError values naming the byte offset.
+type Scanner struct {
+	Data []byte // the JSON text
+	Pos  int    // byte offset of the next byte to read
+	// Valid says the data is already known to be valid JSON without
 	// insignificant white space (a request field the dispatcher scanned):
-	// value then only finds where each value ends (skipValid), which is
+	// value then only finds where each value ends (SkipValid), which is
 	// how a snapshot.load avoids validating every byte several times.
-	valid bool
-	// spaced is set whenever skipSpace moved: a caller that clears it
+	Valid bool
+	// Spaced is set whenever SkipSpace moved: a caller that clears it
 	// before a value learns whether the value has white space to compact.
-	spaced bool
+	Spaced bool
 }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+// IsSpace reports whether c is JSON white space (space, tab, LF, CR).
+func IsSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-func (s *scanner) skipSpace() {
-	start := s.pos
-	for s.pos < len(s.data) && isSpace(s.data[s.pos]) {
-		s.pos++
+// SkipSpace moves Pos past white space, setting Spaced when it moved.
+func (s *Scanner) SkipSpace() {
+	start := s.Pos
+	for s.Pos < len(s.Data) && IsSpace(s.Data[s.Pos]) {
+		s.Pos++
 	}
-	if s.pos != start {
-		s.spaced = true
+	if s.Pos != start {
+		s.Spaced = true
 	}
 }
 
+// Fail returns a *ScanError with msg at Pos.
+//
 //go:noinline // failures only (wasm size)
-func (s *scanner) fail(msg string) *scanError { return &scanError{off: s.pos, msg: msg} }
+func (s *Scanner) Fail(msg string) *ScanError { return &ScanError{off: s.Pos, msg: msg} }
 
-func (s *scanner) peek() byte {
-	if s.pos < len(s.data) {
-		return s.data[s.pos]
+// Peek returns the byte at Pos, or 0 at the end of Data.
+func (s *Scanner) Peek() byte {
+	if s.Pos < len(s.Data) {
+		return s.Data[s.Pos]
 	}
 	return 0
 }
 
 // skipString moves past the string starting at pos (which holds '"') and
 // reports whether it has escapes.
-func (s *scanner) skipString() (escaped bool, err *scanError) {
-	s.pos++ // opening quote
-	data := s.data
-	for s.pos < len(data) {
+func (s *Scanner) skipString() (escaped bool, err *ScanError) {
+	s.Pos++ // opening quote
+	data := s.Data
+	for s.Pos < len(data) {
 		// Plain bytes are the common case (the string bodies of a snapshot
 		// are most of its bytes, and this loop was the top of the wasm
 		// profile): the first 16 a byte at a time, here — keys, ids and
 		// names end within them — then a word at a time.
-		i := s.pos
+		i := s.Pos
 		short := min(i+16, len(data))
 		for i < short && plainStringByte[data[i]] {
 			i++
 		}
 		if i == short {
-			i = plainRun(data, i)
+			i = PlainRun(data, i)
 		}
-		s.pos = i
+		s.Pos = i
 		if i >= len(data) {
 			break
 		}
 		c := data[i]
 		switch {
 		case c == '"':
-			s.pos++
+			s.Pos++
 			return escaped, nil
 		case c == '\\':
 			escaped = true
-			if s.pos+1 >= len(s.data) {
-				return escaped, s.fail("unexpected end of input in string escape")
+			if s.Pos+1 >= len(s.Data) {
+				return escaped, s.Fail("unexpected end of input in string escape")
 			}
-			switch s.data[s.pos+1] {
+			switch s.Data[s.Pos+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				s.pos += 2
+				s.Pos += 2
 			case 'u':
-				if s.pos+6 > len(s.data) {
-					return escaped, s.fail("unexpected end of input in \\u escape")
+				if s.Pos+6 > len(s.Data) {
+					return escaped, s.Fail("unexpected end of input in \\u escape")
 				}
-				for _, h := range s.data[s.pos+2 : s.pos+6] {
+				for _, h := range s.Data[s.Pos+2 : s.Pos+6] {
 					if !isHex(h) {
-						return escaped, s.fail("invalid \\u escape")
+						return escaped, s.Fail("invalid \\u escape")
 					}
 				}
-				s.pos += 6
+				s.Pos += 6
 			default:
-				return escaped, s.fail("invalid escape character")
+				return escaped, s.Fail("invalid escape character")
 			}
 		case c < 0x20:
-			return escaped, s.fail("invalid control character in string")
+			return escaped, s.Fail("invalid control character in string")
 		default:
-			s.pos++
+			s.Pos++
 		}
 	}
-	return escaped, s.fail("unexpected end of input in string")
+	return escaped, s.Fail("unexpected end of input in string")
 }
 
 // plainStringByte[c] is true for the bytes that stand for themselves inside
@@ -128,80 +137,80 @@ func isHex(c byte) bool {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-func (s *scanner) skipNumber() *scanError {
-	if s.peek() == '-' {
-		s.pos++
+func (s *Scanner) skipNumber() *ScanError {
+	if s.Peek() == '-' {
+		s.Pos++
 	}
 	switch {
-	case s.peek() == '0':
-		s.pos++
-	case isDigit(s.peek()):
-		for isDigit(s.peek()) {
-			s.pos++
+	case s.Peek() == '0':
+		s.Pos++
+	case isDigit(s.Peek()):
+		for isDigit(s.Peek()) {
+			s.Pos++
 		}
 	default:
-		return s.fail("invalid number")
+		return s.Fail("invalid number")
 	}
-	if s.peek() == '.' {
-		s.pos++
-		if !isDigit(s.peek()) {
-			return s.fail("invalid number: digit expected after '.'")
+	if s.Peek() == '.' {
+		s.Pos++
+		if !isDigit(s.Peek()) {
+			return s.Fail("invalid number: digit expected after '.'")
 		}
-		for isDigit(s.peek()) {
-			s.pos++
+		for isDigit(s.Peek()) {
+			s.Pos++
 		}
 	}
-	if c := s.peek(); c == 'e' || c == 'E' {
-		s.pos++
-		if c := s.peek(); c == '+' || c == '-' {
-			s.pos++
+	if c := s.Peek(); c == 'e' || c == 'E' {
+		s.Pos++
+		if c := s.Peek(); c == '+' || c == '-' {
+			s.Pos++
 		}
-		if !isDigit(s.peek()) {
-			return s.fail("invalid number: digit expected in exponent")
+		if !isDigit(s.Peek()) {
+			return s.Fail("invalid number: digit expected in exponent")
 		}
-		for isDigit(s.peek()) {
-			s.pos++
+		for isDigit(s.Peek()) {
+			s.Pos++
 		}
 	}
 	return nil
 }
 
-func (s *scanner) skipLiteral(lit string) *scanError {
-	if len(s.data)-s.pos < len(lit) || string(s.data[s.pos:s.pos+len(lit)]) != lit {
-		return s.fail("invalid literal")
+func (s *Scanner) skipLiteral(lit string) *ScanError {
+	if len(s.Data)-s.Pos < len(lit) || string(s.Data[s.Pos:s.Pos+len(lit)]) != lit {
+		return s.Fail("invalid literal")
 	}
-	s.pos += len(lit)
+	s.Pos += len(lit)
 	return nil
 }
 
-// value moves past one JSON value (after leading space) and returns its
+// Value moves past one JSON value (after leading space) and returns its
 // bytes and whether it has insignificant white space inside.
-func (s *scanner) value() (raw []byte, spaced bool, err *scanError) {
-	s.skipSpace()
-	if s.valid {
-		return s.skipValid(), false, nil
+func (s *Scanner) Value() (raw []byte, spaced bool, err *ScanError) {
+	s.SkipSpace()
+	if s.Valid {
+		return s.SkipValid(), false, nil
 	}
-	start := s.pos
+	start := s.Pos
 	var stack []byte // open containers
 	expectValue := true
 	for {
 		if expectValue {
-			if s.pos >= len(s.data) {
-				return nil, spaced, s.fail("unexpected end of input")
+			if s.Pos >= len(s.Data) {
+				return nil, spaced, s.Fail("unexpected end of input")
 			}
-			switch c := s.data[s.pos]; {
+			switch c := s.Data[s.Pos]; {
 			case c == '{' || c == '[':
 				stack = append(stack, c)
-				s.pos++
-				p := s.pos
-				s.skipSpace()
-				spaced = spaced || s.pos != p
+				s.Pos++
+				p := s.Pos
+				s.SkipSpace()
+				spaced = spaced || s.Pos != p
 				close := byte('}')
 				if c == '[' {
 					close = ']'
 				}
-				if s.peek() == close {
-					s.pos++
+				if s.Peek() == close {
+					s.Pos++
 					stack = stack[:len(stack)-1]
 					expectValue = false
 					break
@@ -210,9 +219,9 @@ func (s *scanner) value() (raw []byte, spaced bool, err *scanError) {
 					if err := s.objectKey(); err != nil {
 						return nil, spaced, err
 					}
-					p := s.pos
-					s.skipSpace()
-					spaced = spaced || s.pos != p
+					p := s.Pos
+					s.SkipSpace()
+					spaced = spaced || s.Pos != p
 				}
 				continue
 			case c == '"':
@@ -236,54 +245,54 @@ func (s *scanner) value() (raw []byte, spaced bool, err *scanError) {
 					return nil, spaced, err
 				}
 			default:
-				return nil, spaced, s.fail(sprintf("invalid character %q looking for a value", c))
+				return nil, spaced, s.Fail(Sprintf("invalid character %q looking for a value", c))
 			}
 			expectValue = false
 		}
 		if len(stack) == 0 {
-			return s.data[start:s.pos], spaced, nil
+			return s.Data[start:s.Pos], spaced, nil
 		}
-		p := s.pos
-		s.skipSpace()
-		spaced = spaced || s.pos != p
+		p := s.Pos
+		s.SkipSpace()
+		spaced = spaced || s.Pos != p
 		top := stack[len(stack)-1]
-		switch c := s.peek(); {
+		switch c := s.Peek(); {
 		case c == ',':
-			s.pos++
-			p := s.pos
-			s.skipSpace()
-			spaced = spaced || s.pos != p
+			s.Pos++
+			p := s.Pos
+			s.SkipSpace()
+			spaced = spaced || s.Pos != p
 			if top == '{' {
 				if err := s.objectKey(); err != nil {
 					return nil, spaced, err
 				}
-				p := s.pos
-				s.skipSpace()
-				spaced = spaced || s.pos != p
+				p := s.Pos
+				s.SkipSpace()
+				spaced = spaced || s.Pos != p
 			}
 			expectValue = true
 		case c == '}' && top == '{', c == ']' && top == '[':
-			s.pos++
+			s.Pos++
 			stack = stack[:len(stack)-1]
-		case s.pos >= len(s.data):
-			return nil, spaced, s.fail("unexpected end of input")
+		case s.Pos >= len(s.Data):
+			return nil, spaced, s.Fail("unexpected end of input")
 		default:
-			return nil, spaced, s.fail(sprintf("invalid character %q after a value", c))
+			return nil, spaced, s.Fail(Sprintf("invalid character %q after a value", c))
 		}
 	}
 }
 
-// skipValid moves past one value of valid, compact JSON and returns its
+// SkipValid moves past one value of valid, compact JSON and returns its
 // bytes: it only matches brackets and finds the ends of strings.
-func (s *scanner) skipValid() []byte {
-	data, start := s.data, s.pos
-	i, depth := s.pos, 0
+func (s *Scanner) SkipValid() []byte {
+	data, start := s.Data, s.Pos
+	i, depth := s.Pos, 0
 	for i < len(data) {
 		switch c := data[i]; c {
 		case '"':
 			i++
 			for i < len(data) {
-				i = plainRun(data, i)
+				i = PlainRun(data, i)
 				if i < len(data) && data[i] == '\\' {
 					i += 2
 					continue
@@ -300,7 +309,7 @@ func (s *scanner) skipValid() []byte {
 			i++
 		default:
 			if depth == 0 { // a number or literal at the top: up to its end
-				for i < len(data) && data[i] != ',' && data[i] != '}' && data[i] != ']' && !isSpace(data[i]) {
+				for i < len(data) && data[i] != ',' && data[i] != '}' && data[i] != ']' && !IsSpace(data[i]) {
 					i++
 				}
 			} else {
@@ -312,133 +321,128 @@ func (s *scanner) skipValid() []byte {
 		}
 	}
 	i = min(i, len(data)) // an escape at the very end of bad input
-	s.pos = i
+	s.Pos = i
 	return data[start:i]
 }
 
 // objectKey moves past `"key" :` (space before the colon allowed).
-func (s *scanner) objectKey() *scanError {
-	if s.peek() != '"' {
-		return s.fail("object key expected")
+func (s *Scanner) objectKey() *ScanError {
+	if s.Peek() != '"' {
+		return s.Fail("object key expected")
 	}
 	if _, err := s.skipString(); err != nil {
 		return err
 	}
-	s.skipSpace()
-	if s.peek() != ':' {
-		return s.fail("':' expected after object key")
+	s.SkipSpace()
+	if s.Peek() != ':' {
+		return s.Fail("':' expected after object key")
 	}
-	s.pos++
+	s.Pos++
 	return nil
 }
 
-// fastLayouts turns on the fast paths for the layout sessiontree writes
-// (fastNodeFields, fastMessage). Tests turn it off to compare every answer
-// with the general parser's (FuzzCall).
-var fastLayouts = true
-
-// literal moves past lit when the data at pos starts with it, and
+// Literal moves past lit when the data at pos starts with it, and
 // reports whether it did. The fast paths for the layout sessiontree writes
 // (compact, keys in a fixed order) read keys with it instead of scanning
 // them; whatever does not match is left to the general parser.
-func (s *scanner) literal(lit string) bool {
-	if len(s.data)-s.pos < len(lit) || string(s.data[s.pos:s.pos+len(lit)]) != lit {
+func (s *Scanner) Literal(lit string) bool {
+	if len(s.Data)-s.Pos < len(lit) || string(s.Data[s.Pos:s.Pos+len(lit)]) != lit {
 		return false
 	}
-	s.pos += len(lit)
+	s.Pos += len(lit)
 	return true
 }
 
-// plainToken moves past the string at pos when it has no escapes and no
+// PlainToken moves past the string at pos when it has no escapes and no
 // control characters, and returns it quotes included; ascii reports that
 // its body is all ASCII (so also valid UTF-8), which is known for free for
 // the short strings of a node (ids, names, timestamps). ok is false, with
 // pos unchanged, for anything else (the general parser then reads it).
-func (s *scanner) plainToken() (tok []byte, ascii, ok bool) {
-	if s.peek() != '"' {
+func (s *Scanner) PlainToken() (tok []byte, ascii, ok bool) {
+	if s.Peek() != '"' {
 		return nil, false, false
 	}
-	data := s.data
-	i, short := s.pos+1, min(s.pos+1+plainTokenShort, len(data))
+	data := s.Data
+	i, short := s.Pos+1, min(s.Pos+1+plainTokenShort, len(data))
 	var high byte // every byte or-ed: its top bit tells non-ASCII
 	for i < short && plainStringByte[data[i]] {
 		high |= data[i]
 		i++
 	}
 	if i == short && i < len(data) && plainStringByte[data[i]] {
-		i = plainRun(data, i)
+		i = PlainRun(data, i)
 		high = utf8.RuneSelf // not looked at
 	}
 	if i >= len(data) || data[i] != '"' {
 		return nil, false, false
 	}
-	tok = data[s.pos : i+1]
-	s.pos = i + 1
+	tok = data[s.Pos : i+1]
+	s.Pos = i + 1
 	return tok, high < utf8.RuneSelf, true
 }
 
-// plainTokenShort: plainToken reads strings up to this many bytes a byte
+// plainTokenShort: PlainToken reads strings up to this many bytes a byte
 // at a time, noting whether they are ASCII; longer ones a word at a time.
 const plainTokenShort = 32
 
-// object walks the object at pos: for each member it calls fn with the
+// Object walks the object at pos: for each member it calls fn with the
 // key, and fn must move the scanner past the member's value (with value,
 // or by parsing it in place). key is the key's bytes without quotes,
 // decoded when it has escapes; it is only valid during the call, and
 // `switch string(key)` reads it without allocating. One pass: no value is
 // skipped first and read again.
-func (s *scanner) object(fn func(key []byte) error) error {
-	s.skipSpace()
-	if s.peek() != '{' {
-		return s.fail("object expected")
+func (s *Scanner) Object(fn func(key []byte) error) error {
+	s.SkipSpace()
+	if s.Peek() != '{' {
+		return s.Fail("object expected")
 	}
-	s.pos++
-	s.skipSpace()
-	if s.peek() == '}' {
-		s.pos++
+	s.Pos++
+	s.SkipSpace()
+	if s.Peek() == '}' {
+		s.Pos++
 		return nil
 	}
 	for {
-		s.skipSpace()
-		if s.peek() != '"' {
-			return s.fail("object key expected")
+		s.SkipSpace()
+		if s.Peek() != '"' {
+			return s.Fail("object key expected")
 		}
-		keyStart := s.pos
+		keyStart := s.Pos
 		escaped, err := s.skipString()
 		if err != nil {
 			return err
 		}
-		key := s.data[keyStart+1 : s.pos-1]
+		key := s.Data[keyStart+1 : s.Pos-1]
 		if escaped {
-			key = []byte(decodeString(s.data[keyStart:s.pos], true))
+			key = []byte(DecodeString(s.Data[keyStart:s.Pos], true))
 		}
-		s.skipSpace()
-		if s.peek() != ':' {
-			return s.fail("':' expected after object key")
+		s.SkipSpace()
+		if s.Peek() != ':' {
+			return s.Fail("':' expected after object key")
 		}
-		s.pos++
+		s.Pos++
 		if err := fn(key); err != nil {
 			return err
 		}
-		s.skipSpace()
-		switch s.peek() {
+		s.SkipSpace()
+		switch s.Peek() {
 		case ',':
-			s.pos++
+			s.Pos++
 		case '}':
-			s.pos++
+			s.Pos++
 			return nil
 		default:
-			return s.fail("',' or '}' expected in object")
+			return s.Fail("',' or '}' expected in object")
 		}
 	}
 }
 
-// members calls fn for each member of the object at pos with the decoded
+// Members calls fn for each member of the object at pos with the decoded
 // key and the raw value (sub-slice of the input). It stops early when fn
 // returns an error.
-func (s *scanner) members(fn func(key string, raw []byte, spaced bool) error) error {
-	return s.object(func(key []byte) error {
-		raw, spaced, serr := s.value()
+func (s *Scanner) Members(fn func(key string, raw []byte, spaced bool) error) error {
+	return s.Object(func(key []byte) error {
+		raw, spaced, serr := s.Value()
 		if serr != nil {
 			return serr
 		}
@@ -446,41 +450,41 @@ func (s *scanner) members(fn func(key string, raw []byte, spaced bool) error) er
 	})
 }
 
-// array walks the array at pos: for each element it calls fn with its
+// Array walks the array at pos: for each element it calls fn with its
 // index, and fn must move the scanner past the element (see object).
-func (s *scanner) array(fn func(i int) error) error {
-	s.skipSpace()
-	if s.peek() != '[' {
-		return s.fail("array expected")
+func (s *Scanner) Array(fn func(i int) error) error {
+	s.SkipSpace()
+	if s.Peek() != '[' {
+		return s.Fail("array expected")
 	}
-	s.pos++
-	s.skipSpace()
-	if s.peek() == ']' {
-		s.pos++
+	s.Pos++
+	s.SkipSpace()
+	if s.Peek() == ']' {
+		s.Pos++
 		return nil
 	}
 	for i := 0; ; i++ {
-		s.skipSpace()
+		s.SkipSpace()
 		if err := fn(i); err != nil {
 			return err
 		}
-		s.skipSpace()
-		switch s.peek() {
+		s.SkipSpace()
+		switch s.Peek() {
 		case ',':
-			s.pos++
+			s.Pos++
 		case ']':
-			s.pos++
+			s.Pos++
 			return nil
 		default:
-			return s.fail("',' or ']' expected in array")
+			return s.Fail("',' or ']' expected in array")
 		}
 	}
 }
 
-// elements calls fn for each element of the array at pos.
-func (s *scanner) elements(fn func(i int, raw []byte, spaced bool) error) error {
-	return s.array(func(i int) error {
-		raw, spaced, serr := s.value()
+// Elements calls fn for each element of the array at pos.
+func (s *Scanner) Elements(fn func(i int, raw []byte, spaced bool) error) error {
+	return s.Array(func(i int) error {
+		raw, spaced, serr := s.Value()
 		if serr != nil {
 			return serr
 		}
@@ -488,19 +492,19 @@ func (s *scanner) elements(fn func(i int, raw []byte, spaced bool) error) error 
 	})
 }
 
-// end checks that nothing but white space follows.
-func (s *scanner) end() *scanError {
-	s.skipSpace()
-	if s.pos != len(s.data) {
-		return s.fail("unexpected data after the top-level value")
+// End checks that nothing but white space follows.
+func (s *Scanner) End() *ScanError {
+	s.SkipSpace()
+	if s.Pos != len(s.Data) {
+		return s.Fail("unexpected data after the top-level value")
 	}
 	return nil
 }
 
-// decodeString decodes a validated JSON string token (quotes included).
+// DecodeString decodes a validated JSON string token (quotes included).
 // Invalid UTF-8 and lone surrogate escapes become U+FFFD, as encoding/json
 // does.
-func decodeString(tok []byte, escaped bool) string {
+func DecodeString(tok []byte, escaped bool) string {
 	body := tok[1 : len(tok)-1]
 	if !escaped {
 		if utf8.Valid(body) {
@@ -558,35 +562,35 @@ func hex4(b []byte) rune {
 	return rune(v)
 }
 
-// plainString returns the body of the string token raw when it has no
+// PlainString returns the body of the string token raw when it has no
 // escapes and is valid UTF-8 (the common case), so a caller can compare
 // or look it up without allocating; ok is false otherwise (use
-// parseString).
-func plainString(raw []byte) (body []byte, ok bool) {
+// ParseString).
+func PlainString(raw []byte) (body []byte, ok bool) {
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
 		return nil, false
 	}
 	body = raw[1 : len(raw)-1]
-	if plainRun(body, 0) != len(body) {
+	if PlainRun(body, 0) != len(body) {
 		return nil, false
 	}
-	if !validUTF8(body) {
+	if !ValidUTF8(body) {
 		return nil, false
 	}
 	return body, true
 }
 
-// parseString decodes raw as a JSON string value.
-func parseString(raw []byte) (string, bool) {
+// ParseString decodes raw as a JSON string value.
+func ParseString(raw []byte) (string, bool) {
 	if len(raw) < 2 || raw[0] != '"' {
 		return "", false
 	}
-	s := scanner{data: raw}
+	s := Scanner{Data: raw}
 	escaped, err := s.skipString()
-	if err != nil || s.pos != len(raw) {
+	if err != nil || s.Pos != len(raw) {
 		return "", false
 	}
-	return decodeString(raw, escaped), true
+	return DecodeString(raw, escaped), true
 }
 
 // scanObject parses data as one JSON object into a map of raw members
@@ -598,29 +602,29 @@ func scanObject(data []byte) (map[string][]byte, error) {
 // scanObjectOf is scanObject; valid says data is known to be valid,
 // compact JSON (see scanner.valid).
 func scanObjectOf(data []byte, valid bool) (map[string][]byte, error) {
-	return scanMembers[[]byte](data, valid, nil)
+	return ScanMembers[[]byte](data, valid, nil)
 }
 
-// scanMembers reads the members of the object data into a map of raw
+// ScanMembers reads the members of the object data into a map of raw
 // values, compacted when they hold white space (the last of repeated keys
 // wins), and checks that nothing follows the object. take, when not nil,
 // sees each member first: it may read the value itself, where it stands,
 // and report true; false leaves the member to the plain read.
-func scanMembers[V ~[]byte](data []byte, valid bool, take func(sc *scanner, key []byte) (bool, error)) (map[string]V, error) {
-	sc := scanner{data: data, valid: valid}
+func ScanMembers[V ~[]byte](data []byte, valid bool, take func(sc *Scanner, key []byte) (bool, error)) (map[string]V, error) {
+	sc := Scanner{Data: data, Valid: valid}
 	fields := make(map[string]V, 8)
-	err := sc.object(func(key []byte) error {
+	err := sc.Object(func(key []byte) error {
 		if take != nil {
 			if done, err := take(&sc, key); done || err != nil {
 				return err
 			}
 		}
-		v, spaced, err := sc.value()
+		v, spaced, err := sc.Value()
 		if err != nil {
 			return err
 		}
 		if spaced {
-			v = compactBytes(v)
+			v = CompactBytes(v)
 		}
 		fields[string(key)] = V(v)
 		return nil
@@ -628,25 +632,25 @@ func scanMembers[V ~[]byte](data []byte, valid bool, take func(sc *scanner, key 
 	if err != nil {
 		return nil, err
 	}
-	if err := sc.end(); err != nil {
+	if err := sc.End(); err != nil {
 		return nil, err
 	}
 	return fields, nil
 }
 
-// compactBytes removes insignificant white space from valid JSON.
-func compactBytes(raw []byte) []byte {
-	out, err := compactRaw(raw)
+// CompactBytes removes insignificant white space from valid JSON.
+func CompactBytes(raw []byte) []byte {
+	out, err := CompactRaw(raw)
 	if err != nil {
 		return raw
 	}
 	return out
 }
 
-// hasLoneSurrogate reports whether a JSON string token holds a \uD800–\uDFFF
+// HasLoneSurrogate reports whether a JSON string token holds a \uD800–\uDFFF
 // escape that is not half of a valid pair (decoding would turn it into
 // U+FFFD, so two different ids could meet as one).
-func hasLoneSurrogate(raw []byte) bool {
+func HasLoneSurrogate(raw []byte) bool {
 	for i := 0; i+5 < len(raw); i++ {
 		if raw[i] != '\\' {
 			continue
