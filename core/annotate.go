@@ -288,7 +288,7 @@ func (s *Session) parseAnnotations(raw []byte) *Error {
 		if e, ok := perr.(*Error); ok {
 			return e
 		}
-		return snapshotFault("field \"annotations\" is not valid JSON: %s", jsonErrorText(perr))
+		return snapshotFault("field \"annotations\" is not valid JSON: %s", jsonx.ErrorText(perr))
 	}
 	return nil
 }

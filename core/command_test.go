@@ -283,12 +283,12 @@ func FuzzParseEntry(f *testing.F) {
 			}
 			return
 		}
-		wire := e.appendJSON(nil, kind)
+		wire := appendEntryJSON(nil, e, kind)
 		again, err := parseEntryBody(kind, wire, "entry")
 		if err != nil {
 			t.Fatalf("re-encoded entry %s does not parse: %v", wire, err)
 		}
-		if got := string(again.appendJSON(nil, kind)); got != string(wire) {
+		if got := string(appendEntryJSON(nil, again, kind)); got != string(wire) {
 			t.Fatalf("entry round trip: %s != %s", got, wire)
 		}
 	})

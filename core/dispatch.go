@@ -208,7 +208,7 @@ func (st *Store) call(req []byte) (any, *Error) {
 func (st *Store) dispatch(req []byte, guess bool) (_ any, guessed bool, _ *Error) {
 	fields, unchecked, guessed, serr := scanRequest(req, guess)
 	if serr != nil {
-		return nil, guessed, invalidf("request is not valid JSON: %s", jsonErrorText(serr))
+		return nil, guessed, invalidf("request is not valid JSON: %s", jsonx.ErrorText(serr))
 	}
 	r := &request{fields: fields, valid: true, unchecked: unchecked}
 	opRaw, ok := fields["operation"]
@@ -298,20 +298,6 @@ func scanRequest(data []byte, guess bool) (fields map[string]RawMessage, uncheck
 	return fields, unchecked, guessed, err
 }
 
-// jsonErrorText turns an encoding/json error into plain text with the byte
-// offset where the input went wrong.
-func jsonErrorText(err error) string {
-	switch e := err.(type) {
-	case *jsonx.ScanError:
-		return e.Error()
-	case *jsonx.SyntaxError:
-		return jsonx.Sprintf("%s at byte %d", e.Error(), e.Offset)
-	case *jsonx.TypeError:
-		return jsonx.Sprintf("%s at byte %d", e.Error(), e.Offset)
-	}
-	return err.Error()
-}
-
 // request gives typed access to the fields of one request.
 type request struct {
 	op     string
@@ -364,7 +350,7 @@ func (r *request) idField(field string) (string, *Error) {
 	if err != nil {
 		return "", err
 	}
-	if jsonx.HasLoneSurrogate(r.fields[field]) {
+	if jsonx.LoneSurrogate(r.fields[field]) >= 0 {
 		return "", invalidf("field %q holds a lone UTF-16 surrogate; ids must be valid Unicode", field)
 	}
 	if !validSessionID(id) {
@@ -386,7 +372,7 @@ func (r *request) branchName(field string, required bool) (string, *Error) {
 	if err != nil {
 		return "", err
 	}
-	if jsonx.HasLoneSurrogate(r.fields[field]) {
+	if jsonx.LoneSurrogate(r.fields[field]) >= 0 {
 		return "", invalidf("field %q holds a lone UTF-16 surrogate; branch names must be valid Unicode", field)
 	}
 	if !validName(name) {

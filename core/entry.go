@@ -2,36 +2,11 @@ package core
 
 import (
 	"bytes"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
-)
-
-// Entry kinds of snapshot version 1, after the Pi coding agent's session
-// entry types (session-manager.ts). A node of one of these kinds carries its
-// fields in Node.Entry and, on the wire, in an "entry" object:
-//
-//	{"id":…,"parentId":…,"branch":…,"kind":"model_change","timestamp":…,"entry":{"provider":"openai","model":"gpt-5"}}
-const (
-	// KindModelChange records a switch of model: entry {provider, model}.
-	KindModelChange = "model_change"
-	// KindThinkingLevelChange records a switch of reasoning effort: entry {level}.
-	KindThinkingLevelChange = "thinking_level_change"
-	// KindActiveToolsChange records the tool set in force: entry {tools}.
-	KindActiveToolsChange = "active_tools_change"
-	// KindCompaction replaces the path before firstKeptNodeId by a summary in
-	// context: entry {summary, firstKeptNodeId, tokensBefore?}.
-	KindCompaction = "compaction"
-	// KindCustom is extension data that never reaches the model: entry
-	// {customType, data?}.
-	KindCustom = "custom"
-	// KindCustomMessage is an extension's model-visible message: entry
-	// {customType, content, display?, details?}; context gives it as a user
-	// message with that content.
-	KindCustomMessage = "custom_message"
-	// KindSessionInfo names the session from this point on: entry {name}
-	// ("" clears the name).
-	KindSessionInfo = "session_info"
 )
 
 // entryKinds lists the entry kinds with their fields in wire order; a field
@@ -48,7 +23,7 @@ var entryKinds = map[string][]string{
 
 // EntryKinds returns the entry kinds, sorted.
 func EntryKinds() []string {
-	return sortedKeys(entryKinds)
+	return slices.Sorted(maps.Keys(entryKinds))
 }
 
 // IsEntryKind reports whether kind is one of the entry kinds.
@@ -60,25 +35,6 @@ func IsEntryKind(kind string) bool {
 // knownKinds is the list of every node kind for error messages.
 func knownKinds() string {
 	return strings.Join(append([]string{KindMessage, KindSummary}, EntryKinds()...), ", ")
-}
-
-// Entry holds the kind-specific fields of an entry node. Only the fields of
-// the node's kind are set. Data, Details and Content are raw JSON kept as
-// received (compacted); TokensBefore keeps the number's exact digits.
-type Entry struct {
-	Provider        string     // model_change
-	Model           string     // model_change
-	Level           string     // thinking_level_change
-	Tools           []string   // active_tools_change (never nil)
-	Summary         string     // compaction
-	FirstKeptNodeID string     // compaction
-	TokensBefore    RawMessage // compaction, nil when absent
-	CustomType      string     // custom, custom_message
-	Data            RawMessage // custom, nil when absent
-	Content         RawMessage // custom_message: a string or an array of content parts
-	Display         *bool      // custom_message, nil when absent
-	Details         RawMessage // custom_message, nil when absent
-	Name            string     // session_info
 }
 
 // ParseEntry validates the entry object of an append request,
@@ -122,7 +78,7 @@ func entryObject(raw RawMessage, field string) (map[string]RawMessage, *Error) {
 	}
 	var fields map[string]RawMessage
 	if err := jsonx.Unmarshal(raw, &fields); err != nil {
-		return nil, invalidf("%s is not valid JSON: %s", field, jsonErrorText(err))
+		return nil, invalidf("%s is not valid JSON: %s", field, jsonx.ErrorText(err))
 	}
 	return fields, nil
 }
@@ -135,7 +91,7 @@ func entryFields(kind string, fields map[string]RawMessage, field string) (*Entr
 	for i, f := range spec {
 		allowed[i] = strings.TrimSuffix(f, "?")
 	}
-	for _, name := range sortedKeys(fields) {
+	for _, name := range slices.Sorted(maps.Keys(fields)) {
 		known := false
 		for _, a := range allowed {
 			known = known || a == name
@@ -278,7 +234,7 @@ func validContent(raw RawMessage, field string) *Error {
 
 // appendEntryJSON appends the "entry" object of an entry node, fields in
 // the fixed order of entryKinds, optional fields only when present.
-func (e *Entry) appendJSON(b []byte, kind string) []byte {
+func appendEntryJSON(b []byte, e *Entry, kind string) []byte {
 	b = append(b, '{')
 	first := true
 	key := func(name string) {

@@ -4,14 +4,11 @@ import (
 	"bytes"
 	"container/heap"
 	"errors"
-	"hash/fnv"
-	"io"
 	"math"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/sessiontree/sessiontree/core/internal/formats"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
@@ -48,102 +45,6 @@ type ImportSkipped struct {
 	SessionID string `json:"sessionId,omitempty"`
 	Title     string `json:"title,omitempty"`
 	Reason    string `json:"reason"`
-}
-
-// ImportWarning is something an import could not use or had to guess; the
-// message names the conversation and record.
-type ImportWarning struct {
-	SessionID string `json:"sessionId,omitempty"`
-	Message   string `json:"message"`
-}
-
-// sniff is what detection looks at: the shape of the data and the fields
-// of its first record, read without parsing the rest.
-type sniff struct {
-	// shape is '{' (one JSON object), '[' (a JSON array) or 'l' (JSON
-	// lines: one object per line).
-	shape byte
-	// keys are the fields of the object, of the array's first element or
-	// of the first line; lines holds the fields of up to 5 first lines.
-	keys  map[string]RawMessage
-	lines []map[string]RawMessage
-}
-
-// has reports whether the first record has every named field.
-func (sn *sniff) has(fields ...string) bool {
-	for _, f := range fields {
-		if _, ok := sn.keys[f]; !ok {
-			return false
-		}
-	}
-	return true
-}
-
-// str returns the first record's field as a string ("" when absent or not
-// a string).
-func (sn *sniff) str(field string) string {
-	var s string
-	_ = jsonx.Unmarshal(sn.keys[field], &s)
-	return s
-}
-
-// importer converts one export format into conversations. An importer
-// reads a top-level array element by element (item), a top-level object
-// (whole, else item on the object), or JSON lines (lines).
-type importer struct {
-	name string
-	// detect reports whether the data looks like this format.
-	detect func(sn *sniff) bool
-	// item converts one conversation: an element of a top-level array, or
-	// the top-level object itself. A conversation it cannot use comes back
-	// with Skip set.
-	item func(raw RawMessage, k int) (importConv, []ImportWarning)
-	// whole converts a top-level object holding several conversations;
-	// nil means the object is one conversation (item).
-	whole func(top RawMessage) ([]importConv, []ImportWarning, *Error)
-	// lines returns a reader of JSON lines; nil for JSON formats.
-	lines func() lineReader
-}
-
-// lineReader reads a JSON-lines export, one valid JSON line at a time.
-type lineReader interface {
-	// line reads line number n (counting every line of the file from 1):
-	// raw is valid JSON; fields are its members when it is an object
-	// (values are sub-slices of raw), else nil.
-	line(raw []byte, fields map[string]RawMessage, n int)
-	// finish returns the conversations read.
-	finish() ([]importConv, []ImportWarning)
-}
-
-// importers lists the formats import reads, in detection order.
-var importers []importer
-
-func init() {
-	importers = []importer{
-		{name: "snapshot", detect: func(sn *sniff) bool {
-			return sn.shape == '{' && sn.has("version", "sessionId", "nodes")
-		}},
-		{name: "chatgpt", detect: func(sn *sniff) bool { return sn.shape != 'l' && sn.has("mapping") },
-			item: func(raw RawMessage, k int) (importConv, []ImportWarning) {
-				c, warns, err := convertChatGPTConversation(raw, k)
-				c.Skip = err
-				return c, warns
-			}},
-		{name: "openwebui", detect: detectOpenWebUI, item: convertOpenWebUIChat},
-		{name: "librechat", detect: detectLibreChat, item: convertLibreChat},
-		{name: "chatbotui", detect: detectChatbotUI, item: convertChatbotUIChat, whole: convertChatbotUI},
-		{name: "pi", detect: detectPi, lines: newPiReader},
-		{name: "claude-code", detect: detectClaudeCode, lines: newClaudeCodeReader},
-	}
-}
-
-// ImportFormats returns the names of the formats import reads.
-func ImportFormats() []string {
-	names := []string{"auto"}
-	for _, im := range importers {
-		names = append(names, im.name)
-	}
-	return names
 }
 
 func opImport(st *Store, r *request) (any, *Error) {
@@ -185,6 +86,27 @@ func (st *Store) Import(data []byte, format string) (*ImportResult, *Error) {
 	return job.Finish()
 }
 
+// importChecks are core's rules for what a session may hold, applied by
+// the importers while they read (see formats.Model).
+var importChecks = &formats.Model{
+	Message: func(raw RawMessage, what string) (RawMessage, string, error) {
+		msg, role, err := validateMessage(raw, what)
+		if err != nil {
+			return nil, "", errors.New(err.Message)
+		}
+		return msg, role, nil
+	},
+	Entry: func(body RawMessage, what string) (*Entry, error) {
+		_, e, err := ParseEntry(body, what)
+		if err != nil {
+			return nil, errors.New(err.Message)
+		}
+		return e, nil
+	},
+	SessionID: validSessionID,
+	Preview:   func(msg RawMessage, n int) string { return Preview(MessageText(msg), n) },
+}
+
 // ImportJob is an import in progress, for callers that must not block for
 // long (the wasm binding runs a 50 MB import in slices and yields to the
 // page between them). Make one with Store.StartImport, call Step until it
@@ -196,14 +118,14 @@ func (st *Store) Import(data []byte, format string) (*ImportResult, *Error) {
 type ImportJob struct {
 	st    *Store
 	data  []byte
-	im    *importer
+	im    *formats.Importer
 	shape byte
 	pos   int // bytes read so far
 
-	arr    *arrayReader // elements of a top-level array
+	arr    *formats.ArrayReader // elements of a top-level array
 	item   int
 	lineNo int
-	lines  lineReader
+	lines  formats.LineReader
 
 	res      *ImportResult
 	made     []*Session
@@ -231,139 +153,56 @@ func (st *Store) StartImport(data []byte, format string) (*ImportJob, *Error) {
 	if len(data) == 0 {
 		return nil, invalidf("import data is empty")
 	}
-	sn, err := sniffData(data)
-	if err != nil {
-		return nil, err
+	sn, serr := formats.SniffData(data)
+	if serr != nil {
+		return nil, invalidf("%s", serr.Error())
 	}
-	var im *importer
+	var im *formats.Importer
 	switch format {
 	case "", "auto":
-		for k := range importers {
-			if importers[k].detect(sn) {
-				im = &importers[k]
+		for k := range formats.Importers {
+			if formats.Importers[k].Detect(sn) {
+				im = &formats.Importers[k]
 				break
 			}
 		}
 		if im == nil {
-			if sn.shape == '[' && sn.keys == nil {
+			if sn.Shape == '[' && sn.Keys == nil {
 				return nil, invalidf("import data is an empty array or holds no object: nothing to import")
 			}
 			return nil, invalidf("could not detect the format of the import data (known formats: %s)", strings.Join(ImportFormats()[1:], ", "))
 		}
 	default:
-		for k := range importers {
-			if importers[k].name == format {
-				im = &importers[k]
+		for k := range formats.Importers {
+			if formats.Importers[k].Name == format {
+				im = &formats.Importers[k]
 			}
 		}
 		if im == nil {
 			return nil, invalidf("unknown import format %q (known: %s)", format, strings.Join(ImportFormats(), ", "))
 		}
 	}
-	shape := sn.shape
+	shape := sn.Shape
 	switch {
-	case im.lines != nil:
+	case im.Lines != nil:
 		shape = 'l' // one object is a file of one line
 	case shape == 'l':
-		return nil, invalidf("%s import: the data is JSON lines, but %s exports are one JSON document", im.name, im.name)
-	case shape == '[' && im.item == nil:
-		return nil, invalidf("%s import: the data must be a JSON object, not an array", im.name)
+		return nil, invalidf("%s import: the data is JSON lines, but %s exports are one JSON document", im.Name, im.Name)
+	case shape == '[' && im.Item == nil:
+		return nil, invalidf("%s import: the data must be a JSON object, not an array", im.Name)
 	}
 	j := &ImportJob{st: st, data: data, im: im, shape: shape,
-		res: &ImportResult{Format: im.name, Sessions: []ImportedSession{}, Skipped: []ImportSkipped{}, Warnings: []ImportWarning{}}}
+		res: &ImportResult{Format: im.Name, Sessions: []ImportedSession{}, Skipped: []ImportSkipped{}, Warnings: []ImportWarning{}}}
 	switch shape {
 	case '[':
-		j.arr = &arrayReader{sc: jsonx.Scanner{Data: data}}
-		if err := j.arr.start(); err != nil {
-			return nil, invalidf("import data is not valid JSON: %s", jsonFault(data))
+		j.arr = &formats.ArrayReader{Scanner: jsonx.Scanner{Data: data}}
+		if err := j.arr.Start(); err != nil {
+			return nil, invalidf("import data is not valid JSON: %s", formats.JSONFault(data))
 		}
 	case 'l':
-		j.lines = im.lines()
+		j.lines = im.Lines(importChecks)
 	}
 	return j, nil
-}
-
-// sniffData finds the shape of data and the fields of its first record,
-// reading no further than that record.
-func sniffData(data []byte) (*sniff, *Error) {
-	sn := &sniff{}
-	switch data[0] {
-	case '[':
-		sn.shape = '['
-		arr := &arrayReader{sc: jsonx.Scanner{Data: data}}
-		_ = arr.start()
-		first, _, err := arr.next()
-		if err != nil && arr.sc.Pos < len(data) {
-			// A broken first element; an array cut short is reported
-			// by the import itself.
-			return nil, invalidf("import data is not valid JSON: %s", jsonFault(data))
-		}
-		sn.keys, _ = rawFields(first)
-		return sn, nil
-	case '{':
-	default:
-		return nil, invalidf("import data is not valid JSON: %s", jsonFault(data))
-	}
-	sc := jsonx.Scanner{Data: data}
-	keys := map[string]RawMessage{}
-	if err := sc.Members(func(key string, raw []byte, _ bool) error {
-		keys[key] = raw
-		return nil
-	}); err != nil {
-		return nil, invalidf("import data is not valid JSON: %s", jsonFault(data))
-	}
-	sn.keys = keys
-	end := sc.Pos
-	rest := data[end:]
-	next := bytes.TrimLeft(rest, " \t\r\n")
-	if len(next) == 0 {
-		sn.shape = '{'
-		return sn, nil
-	}
-	if !bytes.ContainsRune(rest[:len(rest)-len(next)], '\n') {
-		off := len(data) - len(next)
-		return nil, invalidf("import data is not valid JSON: invalid character %q after top-level value (%s)", next[0], lineColumn(data, off))
-	}
-	sn.shape = 'l'
-	sn.lines = append(sn.lines, sn.keys)
-	for pos, n := end, 0; pos < len(data) && n < 4; n++ {
-		line, next := nextLine(data, pos)
-		pos = next
-		if fields, err := rawFields(line); err == nil {
-			sn.lines = append(sn.lines, fields)
-		}
-	}
-	return sn, nil
-}
-
-// rawFields returns the members of the JSON object raw, values as
-// sub-slices of raw (not compacted); an error when raw is not one object.
-func rawFields(raw []byte) (map[string]RawMessage, error) {
-	if len(raw) == 0 || raw[0] != '{' {
-		return nil, jsonx.TextError("not an object")
-	}
-	sc := jsonx.Scanner{Data: raw}
-	fields := make(map[string]RawMessage, 8)
-	if err := sc.Members(func(key string, v []byte, _ bool) error {
-		fields[key] = v
-		return nil
-	}); err != nil {
-		return nil, err
-	}
-	if err := sc.End(); err != nil {
-		return nil, err
-	}
-	return fields, nil
-}
-
-// nextLine returns the line of data starting at pos, without its line end
-// and surrounding white space, and the position after it.
-func nextLine(data []byte, pos int) ([]byte, int) {
-	end := bytes.IndexByte(data[pos:], '\n')
-	if end < 0 {
-		return bytes.TrimSpace(data[pos:]), len(data)
-	}
-	return bytes.TrimSpace(data[pos : pos+end]), pos + end + 1
 }
 
 // Progress returns how much of the job's work is done, and the total, in
@@ -505,7 +344,7 @@ func (j *ImportJob) warn(ws []ImportWarning) {
 // readObject converts a top-level object.
 func (j *ImportJob) readObject() {
 	j.pos, j.readDone = len(j.data), true
-	if j.im.name == "snapshot" {
+	if j.im.Name == "snapshot" {
 		s, _, err := parseSnapshot(j.data, "")
 		if err != nil {
 			j.fail(err)
@@ -514,11 +353,11 @@ func (j *ImportJob) readObject() {
 		j.made = append(j.made, s)
 		return
 	}
-	if j.im.whole != nil {
-		convs, warns, err := j.im.whole(j.data)
+	if j.im.Whole != nil {
+		convs, warns, err := j.im.Whole(importChecks, j.data)
 		j.warn(warns)
 		if err != nil {
-			j.fail(err)
+			j.fail(invalidf("%s", err.Error()))
 			return
 		}
 		for _, c := range convs {
@@ -526,18 +365,18 @@ func (j *ImportJob) readObject() {
 		}
 		return
 	}
-	c, warns := j.im.item(j.data, 0)
+	c, warns := j.im.Item(importChecks, j.data, 0)
 	j.warn(warns)
 	j.build(c)
 }
 
 // readElement converts the next element of a top-level array.
 func (j *ImportJob) readElement() {
-	raw, spaced, err := j.arr.next()
-	j.pos = j.arr.sc.Pos
+	raw, spaced, err := j.arr.Next()
+	j.pos = j.arr.Scanner.Pos
 	switch {
 	case err != nil:
-		j.fail(invalidf("import data is not valid JSON: %s", jsonFault(j.data)))
+		j.fail(invalidf("import data is not valid JSON: %s", formats.JSONFault(j.data)))
 		return
 	case raw == nil:
 		j.pos, j.readDone = len(j.data), true
@@ -546,51 +385,10 @@ func (j *ImportJob) readElement() {
 	if spaced {
 		raw = jsonx.CompactBytes(raw)
 	}
-	c, warns := j.im.item(raw, j.item)
+	c, warns := j.im.Item(importChecks, raw, j.item)
 	j.item++
 	j.warn(warns)
 	j.build(c)
-}
-
-// arrayReader steps through a top-level JSON array one element at a time,
-// validating as it goes (one pass, no copies: elements are sub-slices).
-type arrayReader struct {
-	sc    jsonx.Scanner
-	begun bool
-}
-
-func (a *arrayReader) start() error {
-	a.sc.SkipSpace()
-	if a.sc.Peek() != '[' {
-		return a.sc.Fail("array expected")
-	}
-	a.sc.Pos++
-	return nil
-}
-
-// next returns the next element, or nil after the closing bracket (when
-// nothing but white space follows it).
-func (a *arrayReader) next() ([]byte, bool, error) {
-	s := &a.sc
-	s.SkipSpace()
-	switch {
-	case s.Peek() == ']':
-		s.Pos++
-		if err := s.End(); err != nil {
-			return nil, false, err
-		}
-		return nil, false, nil
-	case a.begun && s.Peek() == ',':
-		s.Pos++
-	case a.begun:
-		return nil, false, s.Fail("',' or ']' expected in array")
-	}
-	a.begun = true
-	raw, spaced, err := s.Value()
-	if err != nil {
-		return nil, false, err
-	}
-	return raw, spaced, nil
 }
 
 // readLine reads the next line of a JSON-lines export. A line that is not
@@ -600,21 +398,21 @@ func (a *arrayReader) next() ([]byte, bool, error) {
 func (j *ImportJob) readLine() {
 	if j.pos >= len(j.data) {
 		j.readDone = true
-		convs, warns := j.lines.finish()
+		convs, warns := j.lines.Finish()
 		j.warn(warns)
 		for _, c := range convs {
 			j.build(c)
 		}
 		return
 	}
-	line, next := nextLine(j.data, j.pos)
+	line, next := formats.NextLine(j.data, j.pos)
 	j.lineNo++
 	start := j.pos
 	j.pos = next
 	if len(line) == 0 {
 		return
 	}
-	fields, ferr := rawFields(line)
+	fields, ferr := formats.RawFields(line)
 	if ferr != nil && !jsonx.Valid(line) {
 		var v any
 		err := jsonx.Unmarshal(line, &v)
@@ -638,13 +436,13 @@ func (j *ImportJob) readLine() {
 		j.fail(invalidf("import data is not valid JSON lines: line %d: %s (line %d, column %d)", j.lineNo, msg, j.lineNo, col+lead))
 		return
 	}
-	j.lines.line(line, fields, j.lineNo)
+	j.lines.Line(line, fields, j.lineNo)
 }
 
 // build turns one converted conversation into a pending session.
-func (j *ImportJob) build(c importConv) {
-	if c.Skip != nil {
-		j.skip(c.ID, c.Title, c.Skip.Message)
+func (j *ImportJob) build(c formats.Conversation) {
+	if c.Skip != "" {
+		j.skip(c.ID, c.Title, c.Skip)
 		return
 	}
 	s, warns, err := j.st.buildImported(c)
@@ -675,242 +473,6 @@ func (j *ImportJob) Finish() (*ImportResult, *Error) {
 	return j.res, nil
 }
 
-// describeJSONError names the line and column where data stops being JSON.
-// err is the error a decoder met somewhere in data; since a stream
-// decoder's offsets are not positions in data, the whole of data is
-// checked again to find the first fault (this runs only on failure).
-func describeJSONError(data []byte, err error) string {
-	if err == nil {
-		return "malformed JSON"
-	}
-	var se *jsonx.SyntaxError
-	if !errors.As(err, &se) && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return err.Error()
-	}
-	var sink RawMessage
-	if full := jsonx.Unmarshal(data, &sink); errors.As(full, &se) {
-		if se.Error() == "unexpected end of JSON input" {
-			return jsonx.Sprintf("%v (%s)", se, lineColumn(data, len(data)))
-		}
-		return jsonx.Sprintf("%v (%s)", se, lineColumn(data, int(se.Offset)-1))
-	}
-	return jsonx.Sprintf("unexpected end of JSON input (%s)", lineColumn(data, len(data)))
-}
-
-// compactSource returns valid JSON without insignificant white space,
-// copying only when there is some.
-func compactSource(raw []byte) RawMessage {
-	if hasInsignificantSpace(raw) {
-		return jsonx.CompactBytes(raw)
-	}
-	return raw
-}
-
-// jsonFault describes the first syntax error in data, which is known not to
-// be valid JSON, with its line and column.
-func jsonFault(data []byte) string {
-	return describeJSONError(data, io.ErrUnexpectedEOF)
-}
-
-// lineColumn names the line and column (both from 1, columns in bytes) of
-// the byte at index off of data.
-func lineColumn(data []byte, off int) string {
-	off = min(max(off, 0), len(data))
-	line := 1 + bytes.Count(data[:off], []byte{'\n'})
-	col := off + 1
-	if nl := bytes.LastIndexByte(data[:off], '\n'); nl >= 0 {
-		col = off - nl
-	}
-	return jsonx.Sprintf("line %d, column %d", line, col)
-}
-
-// importConv is one conversation, format-neutral, ready to become a session.
-type importConv struct {
-	ID      string // "" generates one
-	Title   string
-	Created float64 // Unix seconds, 0 when unknown
-	Updated float64
-	Records []importRecord
-	Current string // the export's own current leaf, "" when none
-	// Linear says the records form one chain in their order (exports
-	// without parent links); records with an empty ID get generated ids.
-	Linear bool
-	// KeepBranches says every record's Branch is the name of the branch it
-	// is on (sessiontree's own exports), not a hint.
-	KeepBranches bool
-	// Active is the active branch when KeepBranches is set ("" for the
-	// cursor's branch).
-	Active string
-	// Labels name nodes (annotations, not nodes), applied in order.
-	Labels []importLabel
-	// Annotations are annotation records in snapshot form (sessiontree's
-	// own Pi exports carry them), applied after Labels.
-	Annotations []RawMessage
-	// Skip, when set, says the conversation cannot be imported and why.
-	Skip *Error
-}
-
-// importRecord is one node-to-be of an import.
-type importRecord struct {
-	ID       string
-	ParentID string // "" for a root
-	Message  RawMessage
-	Time     float64 // Unix seconds, 0 when unknown
-	Source   RawMessage
-	// Aside marks a record off the main line (a Claude Code sidechain): it
-	// is never chosen as the newest leaf while another leaf exists.
-	Aside bool
-	// Branch names the branch this record opens when it does not continue
-	// its parent's ("" for the automatic name derived from the parent's).
-	Branch string
-	// Stamp is the record's own RFC 3339 time, already in TimeLayout
-	// ("" to use Time).
-	Stamp string
-	// Kind is "" or KindMessage for a message (Message), KindSummary for
-	// a summary (Summary), or an entry kind (Entry).
-	Kind    string
-	Summary string
-	Entry   *Entry
-}
-
-// importLabel is a label an export puts on a record: What names the
-// record that carries it in warnings ("line 7").
-type importLabel struct {
-	Target, Label, Stamp, What string
-}
-
-// isoStamp returns raw, an RFC 3339 string, in TimeLayout ("" when it is
-// not one).
-func isoStamp(raw RawMessage) string {
-	var text string
-	if len(raw) == 0 || raw[0] != '"' || jsonx.Unmarshal(raw, &text) != nil {
-		return ""
-	}
-	t, err := time.Parse(time.RFC3339Nano, text)
-	if err != nil {
-		return ""
-	}
-	return t.UTC().Format(TimeLayout)
-}
-
-// relink gives each record whose parent was dropped (dropped maps a
-// dropped record's id to its own parent, "" for none) its nearest kept
-// ancestor. The climb is a loop bounded by the number of dropped records,
-// so a cycle among them cannot hang it.
-func relink(recs []importRecord, dropped map[string]string) {
-	if len(dropped) == 0 {
-		return
-	}
-	for i := range recs {
-		p := recs[i].ParentID
-		for steps := 0; p != "" && steps <= len(dropped); steps++ {
-			up, ok := dropped[p]
-			if !ok {
-				break
-			}
-			p = up
-		}
-		if _, ok := dropped[p]; ok {
-			p = ""
-		}
-		recs[i].ParentID = p
-	}
-}
-
-// hashID returns an id derived from data: prefix and 16 hex digits of its
-// 128-bit FNV-1a hash. Conversations without an id of their own get one
-// this way, so importing the same file twice finds the first import's
-// sessions. The ids only need to be stable, not collision-proof against an
-// adversary (a collision is caught as a taken id), so FNV replaces SHA-256,
-// whose fips140 machinery cost about 130 KB gzip of wasm (issue 8).
-func hashID(prefix string, data []byte) string {
-	h := fnv.New128a()
-	h.Write(data)
-	return prefix + hexString(h.Sum(nil)[:8])
-}
-
-// hexString returns b as lowercase hex digits (encoding/hex brings fmt).
-func hexString(b []byte) string {
-	const digits = "0123456789abcdef"
-	out := make([]byte, 0, 2*len(b))
-	for _, c := range b {
-		out = append(out, digits[c>>4], digits[c&0xf])
-	}
-	return string(out)
-}
-
-// unixSeconds reads a time that an export writes as Unix seconds,
-// milliseconds or nanoseconds (Open WebUI has used all three), or as an
-// RFC 3339 string; 0 when absent or unreadable.
-func unixSeconds(raw RawMessage) float64 {
-	if len(raw) == 0 {
-		return 0
-	}
-	if raw[0] == '"' {
-		var text string
-		if jsonx.Unmarshal(raw, &text) != nil {
-			return 0
-		}
-		t, err := time.Parse(time.RFC3339Nano, text)
-		if err != nil {
-			return 0
-		}
-		return float64(t.UnixNano()) / 1e9
-	}
-	var v float64
-	if jsonx.Unmarshal(raw, &v) != nil || v <= 0 || math.IsInf(v, 0) {
-		return 0
-	}
-	switch {
-	case v > 1e17:
-		return v / 1e9
-	case v > 1e14:
-		return v / 1e6
-	case v > 1e11:
-		return v / 1e3
-	}
-	return v
-}
-
-// loneSurrogate returns the first \uXXXX escape in raw JSON that is half
-// of a UTF-16 surrogate pair without its other half ("" when none), and
-// its byte offset. encoding/json reads such an escape as U+FFFD; import
-// reports it instead of replacing it silently.
-func loneSurrogate(raw []byte) (string, int) {
-	hexAt := func(i int) (rune, bool) {
-		if i+6 > len(raw) || raw[i] != '\\' || raw[i+1] != 'u' {
-			return 0, false
-		}
-		v, err := strconv.ParseUint(string(raw[i+2:i+6]), 16, 16)
-		return rune(v), err == nil
-	}
-	for i := 0; i < len(raw); i++ {
-		if raw[i] != '\\' || i+1 >= len(raw) {
-			continue
-		}
-		if raw[i+1] != 'u' {
-			i++
-			continue
-		}
-		r, ok := hexAt(i)
-		if !ok {
-			continue
-		}
-		switch {
-		case r >= 0xd800 && r < 0xdc00:
-			if r2, ok := hexAt(i + 6); ok && r2 >= 0xdc00 && r2 < 0xe000 {
-				i += 11
-				continue
-			}
-			return string(raw[i : i+6]), i
-		case r >= 0xdc00 && r < 0xe000:
-			return string(raw[i : i+6]), i
-		}
-		i += 5
-	}
-	return "", -1
-}
-
 func unixTimestamp(sec float64) string {
 	if sec <= 0 || math.IsNaN(sec) || math.IsInf(sec, 0) || sec > 1e11 {
 		return ""
@@ -922,7 +484,7 @@ func unixTimestamp(sec float64) string {
 // recordHeap orders record indexes by time, then by position in the export.
 type recordHeap struct {
 	idx  []int32
-	recs []importRecord
+	recs []formats.Record
 }
 
 func (h *recordHeap) Len() int { return len(h.idx) }
@@ -946,7 +508,7 @@ func (h *recordHeap) Pop() any {
 // parent cycles reject the conversation. Nodes are added parents first, in
 // time order. The path to the cursor is branch "main"; every other child of
 // a branch point opens an automatically named branch.
-func (st *Store) buildImported(c importConv) (*Session, []ImportWarning, *Error) {
+func (st *Store) buildImported(c formats.Conversation) (*Session, []ImportWarning, *Error) {
 	var warns []ImportWarning
 	id := c.ID
 	if id == "" {
@@ -980,7 +542,8 @@ func (st *Store) buildImported(c importConv) (*Session, []ImportWarning, *Error)
 		if raw == nil {
 			raw = rec.Message
 		}
-		if esc, at := loneSurrogate(raw); esc != "" {
+		if at := jsonx.LoneSurrogate(raw); at >= 0 {
+			esc := string(raw[at : at+6])
 			warn("message %q holds a lone surrogate escape %s (byte %d of its record), which is not a character: the record keeps it as written, text shows U+FFFD", rec.ID, esc, at)
 		}
 	}
@@ -1190,14 +753,4 @@ func (s *Session) branchFor(hint, from string) string {
 		return hint
 	}
 	return s.autoBranchName(hint)
-}
-
-// sortedKeys returns the keys of m in sorted order (deterministic output).
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

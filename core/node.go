@@ -10,19 +10,6 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
-// Node kinds of snapshot version 1.
-const (
-	// KindMessage is a node carrying a chat message in Message.
-	KindMessage = "message"
-	// KindSummary is a node carrying a branch summary in Summary; context
-	// turns it into a user message (see SummaryMessage).
-	KindSummary = "summary"
-)
-
-// TimeLayout is the layout of every timestamp sessiontree writes: RFC 3339,
-// UTC, milliseconds ("2026-11-29T22:13:42.123Z").
-const TimeLayout = "2006-01-02T15:04:05.000Z"
-
 // Node is one entry of a session tree, in the shape a snapshot carries:
 //
 //	{"id":…,"parentId":…|null,"branch":…,"kind":…,"timestamp":…,"message"?:…,"summary"?:…,"entry"?:…,"source"?:…}
@@ -88,7 +75,7 @@ func (n *Node) AppendJSON(b []byte) []byte {
 	}
 	if n.Entry != nil {
 		b = append(b, `,"entry":`...)
-		b = n.Entry.appendJSON(b, n.Kind)
+		b = appendEntryJSON(b, n.Entry, n.Kind)
 	}
 	if n.Source != nil {
 		b = append(b, `,"source":`...)
@@ -131,7 +118,7 @@ func validateMessageOf(raw RawMessage, field string, valid bool) (RawMessage, st
 		}
 	}
 	if jerr != nil {
-		return nil, "", invalidf("%s is not valid JSON: %s", field, jsonErrorText(jerr))
+		return nil, "", invalidf("%s is not valid JSON: %s", field, jsonx.ErrorText(jerr))
 	}
 	if err != nil {
 		return nil, "", err
@@ -232,24 +219,6 @@ func messageAt(sc *jsonx.Scanner, field string) (msg RawMessage, roleText string
 		return compact, roleText, nil, nil
 	}
 	return msg, roleText, nil, nil
-}
-
-// hasInsignificantSpace reports whether valid JSON has white space outside
-// its strings.
-func hasInsignificantSpace(raw []byte) bool {
-	in := false
-	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		switch {
-		case in && c == '\\':
-			i++
-		case c == '"':
-			in = !in
-		case !in && jsonx.IsSpace(c):
-			return true
-		}
-	}
-	return false
 }
 
 // validName checks a branch name: 1–128 characters, valid UTF-8, no control

@@ -5,9 +5,6 @@ import (
 	"unicode/utf8"
 )
 
-// DefaultBranch is the active branch of a new session.
-const DefaultBranch = "main"
-
 // branchInfo is the bookkeeping of one branch. A branch's nodes form a
 // chain: base is the parent of its first node (-1 for none), tip its newest
 // node (-1 while the branch has no node yet).

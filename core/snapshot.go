@@ -2,6 +2,8 @@ package core
 
 import (
 	"bytes"
+	"maps"
+	"slices"
 	"strconv"
 	"unsafe"
 
@@ -91,7 +93,7 @@ func parseSnapshotOf(raw RawMessage, wantID string, valid bool) (*Session, bool,
 	}
 	top, early, serr := scanSnapshotTop(raw, valid)
 	if serr != nil {
-		return nil, false, snapshotFault("is not valid JSON: %s", jsonErrorText(serr))
+		return nil, false, snapshotFault("is not valid JSON: %s", jsonx.ErrorText(serr))
 	}
 	vraw, ok := top["version"]
 	if !ok {
@@ -111,7 +113,7 @@ func parseSnapshotOf(raw RawMessage, wantID string, valid bool) (*Session, bool,
 		}
 		top = next
 	}
-	for _, key := range sortedKeys(top) {
+	for _, key := range slices.Sorted(maps.Keys(top)) {
 		switch key {
 		case "version", "sessionId", "title", "cursor", "activeBranch", "nodes", "annotations":
 		default:
@@ -162,7 +164,7 @@ func parseSnapshotOf(raw RawMessage, wantID string, valid bool) (*Session, bool,
 		if e, ok := perr.(*Error); ok {
 			return nil, false, e
 		}
-		return nil, false, snapshotFault("field \"nodes\" is not valid JSON: %s", jsonErrorText(perr))
+		return nil, false, snapshotFault("field \"nodes\" is not valid JSON: %s", jsonx.ErrorText(perr))
 	}
 	s.id, s.title = id, title
 	if araw, ok := top["annotations"]; ok {
@@ -365,7 +367,7 @@ func (s *Session) parseNode(raw []byte, i int, valid bool) (*Node, int32, *Error
 func (s *Session) parseNodeAt(sc *jsonx.Scanner, i int) (*Node, int32, *Error) {
 	if sc.Peek() != '{' {
 		if _, _, err := sc.Value(); err != nil {
-			return nil, 0, snapshotFault("field \"nodes\" is not valid JSON: %s", jsonErrorText(err))
+			return nil, 0, snapshotFault("field \"nodes\" is not valid JSON: %s", jsonx.ErrorText(err))
 		}
 		return nil, 0, snapshotFault("nodes[%d] must be an object", i)
 	}
@@ -414,7 +416,7 @@ func (s *Session) parseNodeAt(sc *jsonx.Scanner, i int) (*Node, int32, *Error) {
 		return nil
 	})
 	if serr != nil {
-		return nil, 0, snapshotFault("field \"nodes\" is not valid JSON: %s", jsonErrorText(serr))
+		return nil, 0, snapshotFault("field \"nodes\" is not valid JSON: %s", jsonx.ErrorText(serr))
 	}
 	return s.nodeOf(&f, unknown, i, sc.Valid)
 }

@@ -3,6 +3,8 @@ package core
 import (
 	"math/rand/v2"
 	"time"
+
+	"github.com/sessiontree/sessiontree/core/internal/formats"
 )
 
 // Options configure a Store. The zero value uses the system clock and
@@ -27,7 +29,7 @@ func RandomID() string {
 	v := rand.Uint32()
 	var b [4]byte
 	b[0], b[1], b[2], b[3] = byte(v>>24), byte(v>>16), byte(v>>8), byte(v)
-	return hexString(b[:])
+	return formats.HexString(b[:])
 }
 
 // Store holds every session of one page (or one process) and answers

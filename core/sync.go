@@ -39,7 +39,7 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 	}
 	var list []RawMessage
 	if err := jsonx.Unmarshal(raw, &list); err != nil {
-		return nil, invalidf("field \"nodes\" must be an array: %s", jsonErrorText(err))
+		return nil, invalidf("field \"nodes\" must be an array: %s", jsonx.ErrorText(err))
 	}
 	title, err := r.optStr("title")
 	if err != nil {
@@ -61,7 +61,7 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 	var annotations []RawMessage
 	if r.has("annotations") {
 		if err := jsonx.Unmarshal(r.fields["annotations"], &annotations); err != nil {
-			return nil, invalidf("field \"annotations\" must be an array: %s", jsonErrorText(err))
+			return nil, invalidf("field \"annotations\" must be an array: %s", jsonx.ErrorText(err))
 		}
 	}
 

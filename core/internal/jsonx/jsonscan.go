@@ -647,10 +647,12 @@ func CompactBytes(raw []byte) []byte {
 	return out
 }
 
-// HasLoneSurrogate reports whether a JSON string token holds a \uD800–\uDFFF
-// escape that is not half of a valid pair (decoding would turn it into
-// U+FFFD, so two different ids could meet as one).
-func HasLoneSurrogate(raw []byte) bool {
+// LoneSurrogate returns the byte offset in the JSON text raw of the first
+// \uD800–\uDFFF escape that is not half of a valid pair, or -1 when there
+// is none; the escape is raw[at:at+6]. Decoding turns such an escape into
+// U+FFFD, so two different ids could meet as one, and an imported record
+// would silently lose a character.
+func LoneSurrogate(raw []byte) (at int) {
 	for i := 0; i+5 < len(raw); i++ {
 		if raw[i] != '\\' {
 			continue
@@ -667,9 +669,27 @@ func HasLoneSurrogate(raw []byte) bool {
 			}
 		}
 		if r >= 0xd800 && r <= 0xdfff {
-			return true
+			return i
 		}
 		i += 5
+	}
+	return -1
+}
+
+// HasInsignificantSpace reports whether valid JSON has white space outside
+// its strings.
+func HasInsignificantSpace(raw []byte) bool {
+	in := false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case in && c == '\\':
+			i++
+		case c == '"':
+			in = !in
+		case !in && IsSpace(c):
+			return true
+		}
 	}
 	return false
 }

@@ -1,4 +1,4 @@
-package core
+package formats
 
 import (
 	"bytes"
@@ -18,19 +18,19 @@ import (
 // "createdAt". Field names as in LibreChat's
 // api/server/utils/import/importers.js and its test data.
 
-// libreRoot is the parent id LibreChat gives a root message.
-const libreRoot = "00000000-0000-0000-0000-000000000000"
+// LibreRoot is the parent id LibreChat gives a root message.
+const LibreRoot = "00000000-0000-0000-0000-000000000000"
 
 // detectLibreChat reports whether the first record is a LibreChat
 // conversation export.
-func detectLibreChat(sn *sniff) bool {
-	return sn.shape != 'l' && sn.has("conversationId") && (sn.has("messages") || sn.has("messagesTree"))
+func detectLibreChat(sn *Sniff) bool {
+	return sn.Shape != 'l' && sn.has("conversationId") && (sn.has("messages") || sn.has("messagesTree"))
 }
 
 // libreField is one field of a message, in the export's order.
 type libreField struct {
 	key string
-	val RawMessage
+	val jsonx.RawMessage
 }
 
 // libreMsg is one message read from the export, children removed.
@@ -39,7 +39,7 @@ type libreMsg struct {
 	structParent int // index of the message it is nested in, -1 for none
 }
 
-func (m *libreMsg) get(key string) RawMessage {
+func (m *libreMsg) get(key string) jsonx.RawMessage {
 	for _, f := range m.fields {
 		if f.key == key {
 			return f.val
@@ -49,7 +49,7 @@ func (m *libreMsg) get(key string) RawMessage {
 }
 
 // source returns the message as compact JSON without its children.
-func (m *libreMsg) source() RawMessage {
+func (m *libreMsg) source() jsonx.RawMessage {
 	b := []byte{'{'}
 	for i, f := range m.fields {
 		if i > 0 {
@@ -126,15 +126,15 @@ func readLibreMessages(dec *jsonx.Tokens) ([]libreMsg, error) {
 }
 
 // convertLibreChat converts one LibreChat conversation (element k).
-func convertLibreChat(raw RawMessage, k int) (importConv, []ImportWarning) {
-	var c importConv
+func convertLibreChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning) {
+	var c Conversation
 	if len(raw) == 0 || raw[0] != '{' {
-		c.Skip = invalidf("conversation %d is not an object; skipped", k)
+		c.Skip = jsonx.Sprintf("conversation %d is not an object; skipped", k)
 		return c, nil
 	}
 	dec := jsonx.NewTokens(raw)
 	var msgs []libreMsg
-	top := map[string]RawMessage{}
+	top := map[string]jsonx.RawMessage{}
 	readErr := func() error {
 		if _, err := dec.Token(); err != nil {
 			return err
@@ -169,8 +169,8 @@ func convertLibreChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 	if id == "" {
 		id = hashID("librechat-", raw)
 	}
-	if !validSessionID(id) {
-		c.Skip = invalidf("conversation %d has an unusable id %q; skipped", k, id)
+	if !model.SessionID(id) {
+		c.Skip = jsonx.Sprintf("conversation %d has an unusable id %q; skipped", k, id)
 		return c, nil
 	}
 	c.ID = id
@@ -179,16 +179,16 @@ func convertLibreChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 		name += jsonx.Sprintf(" (%s)", title)
 	}
 	if readErr != nil {
-		c.Skip = invalidf("%s could not be read: %v; skipped", name, readErr)
+		c.Skip = jsonx.Sprintf("%s could not be read: %v; skipped", name, readErr)
 		return c, nil
 	}
 	if len(msgs) == 0 {
-		c.Skip = invalidf("%s has no messages; skipped", name)
+		c.Skip = jsonx.Sprintf("%s has no messages; skipped", name)
 		return c, nil
 	}
-	var warns []ImportWarning
+	var warns []Warning
 	warn := func(format string, args ...any) {
-		warns = append(warns, ImportWarning{SessionID: id, Message: name + ": " + jsonx.Sprintf(format, args...)})
+		warns = append(warns, Warning{SessionID: id, Message: name + ": " + jsonx.Sprintf(format, args...)})
 	}
 	ids := make([]string, len(msgs))
 	for i := range msgs {
@@ -216,7 +216,7 @@ func convertLibreChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 			if jsonx.Unmarshal(praw, &parent) != nil {
 				warn("message %q has a parentMessageId that is not a string; it becomes a root", ids[i])
 			}
-			if parent == libreRoot {
+			if parent == LibreRoot {
 				parent = ""
 			}
 			if structural != "" && parent != structural {
@@ -227,12 +227,12 @@ func convertLibreChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 		if t > 0 && (c.Created == 0 || t < c.Created) {
 			c.Created = t
 		}
-		c.Records = append(c.Records, importRecord{
+		c.Records = append(c.Records, Record{
 			ID: ids[i], ParentID: parent, Message: libreMessageJSON(m), Time: t, Source: m.source(),
 		})
 	}
 	if len(c.Records) == 0 {
-		c.Skip = invalidf("%s has no usable messages; skipped", name)
+		c.Skip = jsonx.Sprintf("%s has no usable messages; skipped", name)
 	}
 	return c, warns
 }
@@ -241,7 +241,7 @@ func convertLibreChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 // isCreatedByUser, else "assistant"; content the "text", or, when that is
 // empty, the "content" parts (text parts whose text is {"value":…} become
 // plain {"type":"text","text":…}; other parts are kept as they are).
-func libreMessageJSON(m *libreMsg) RawMessage {
+func libreMessageJSON(m *libreMsg) jsonx.RawMessage {
 	var byUser bool
 	_ = jsonx.Unmarshal(m.get("isCreatedByUser"), &byUser)
 	role := "assistant"
@@ -258,7 +258,7 @@ func libreMessageJSON(m *libreMsg) RawMessage {
 		b = jsonx.AppendString(b, text)
 		return append(b, '}')
 	}
-	var items []RawMessage
+	var items []jsonx.RawMessage
 	if jsonx.Unmarshal(parts, &items) != nil {
 		b = jsonx.AppendString(b, text)
 		return append(b, '}')
@@ -270,8 +270,8 @@ func libreMessageJSON(m *libreMsg) RawMessage {
 			continue
 		}
 		var p struct {
-			Type string     `json:"type"`
-			Text RawMessage `json:"text"`
+			Type string           `json:"type"`
+			Text jsonx.RawMessage `json:"text"`
 		}
 		_ = jsonx.Unmarshal(it, &p)
 		if n > 0 {

@@ -1,7 +1,9 @@
-package core
+package formats
 
 import (
 	"bytes"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
@@ -14,20 +16,20 @@ import (
 // echomine's test suites).
 
 type chatgptConversation struct {
-	Title          *string               `json:"title"`
-	CreateTime     *float64              `json:"create_time"`
-	UpdateTime     *float64              `json:"update_time"`
-	Mapping        map[string]RawMessage `json:"mapping"`
-	CurrentNode    *string               `json:"current_node"`
-	ConversationID *string               `json:"conversation_id"`
-	ID             *string               `json:"id"`
+	Title          *string                     `json:"title"`
+	CreateTime     *float64                    `json:"create_time"`
+	UpdateTime     *float64                    `json:"update_time"`
+	Mapping        map[string]jsonx.RawMessage `json:"mapping"`
+	CurrentNode    *string                     `json:"current_node"`
+	ConversationID *string                     `json:"conversation_id"`
+	ID             *string                     `json:"id"`
 }
 
 type chatgptNode struct {
-	ID       string     `json:"id"`
-	Message  RawMessage `json:"message"`
-	Parent   *string    `json:"parent"`
-	Children []string   `json:"children"`
+	ID       string           `json:"id"`
+	Message  jsonx.RawMessage `json:"message"`
+	Parent   *string          `json:"parent"`
+	Children []string         `json:"children"`
 }
 
 type chatgptMessage struct {
@@ -35,32 +37,32 @@ type chatgptMessage struct {
 		Role string `json:"role"`
 		Name string `json:"name"`
 	} `json:"author"`
-	CreateTime *float64   `json:"create_time"`
-	Content    RawMessage `json:"content"`
+	CreateTime *float64         `json:"create_time"`
+	Content    jsonx.RawMessage `json:"content"`
 }
 
 type chatgptContent struct {
-	ContentType      string       `json:"content_type"`
-	Parts            []RawMessage `json:"parts"`
-	Text             *string      `json:"text"`
-	Result           *string      `json:"result"`
-	Content          *string      `json:"content"`
-	UserProfile      *string      `json:"user_profile"`
-	UserInstructions *string      `json:"user_instructions"`
+	ContentType      string             `json:"content_type"`
+	Parts            []jsonx.RawMessage `json:"parts"`
+	Text             *string            `json:"text"`
+	Result           *string            `json:"result"`
+	Content          *string            `json:"content"`
+	UserProfile      *string            `json:"user_profile"`
+	UserInstructions *string            `json:"user_instructions"`
 	Thoughts         []struct {
 		Summary string `json:"summary"`
 		Content string `json:"content"`
 	} `json:"thoughts"`
 }
 
-func convertChatGPTConversation(raw RawMessage, k int) (importConv, []ImportWarning, *Error) {
-	var c importConv
+func convertChatGPTConversation(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning, string) {
+	var c Conversation
 	if len(raw) == 0 || raw[0] != '{' {
-		return c, nil, invalidf("conversation %d is not an object; skipped", k)
+		return c, nil, jsonx.Sprintf("conversation %d is not an object; skipped", k)
 	}
 	var conv chatgptConversation
 	if err := jsonx.Unmarshal(raw, &conv); err != nil {
-		return c, nil, invalidf("conversation %d could not be read: %s; skipped", k, jsonErrorText(err))
+		return c, nil, jsonx.Sprintf("conversation %d could not be read: %s; skipped", k, jsonx.ErrorText(err))
 	}
 	switch {
 	case conv.ConversationID != nil && *conv.ConversationID != "":
@@ -68,8 +70,8 @@ func convertChatGPTConversation(raw RawMessage, k int) (importConv, []ImportWarn
 	case conv.ID != nil && *conv.ID != "":
 		c.ID = *conv.ID
 	}
-	if c.ID != "" && !validSessionID(c.ID) {
-		return c, nil, invalidf("conversation %d has an unusable id %q; skipped", k, c.ID)
+	if c.ID != "" && !model.SessionID(c.ID) {
+		return c, nil, jsonx.Sprintf("conversation %d has an unusable id %q; skipped", k, c.ID)
 	}
 	if conv.Title != nil {
 		c.Title = *conv.Title
@@ -82,7 +84,7 @@ func convertChatGPTConversation(raw RawMessage, k int) (importConv, []ImportWarn
 		name += jsonx.Sprintf(" (%s)", c.Title)
 	}
 	if conv.Mapping == nil {
-		return c, nil, invalidf("%s has no mapping; skipped", name)
+		return c, nil, jsonx.Sprintf("%s has no mapping; skipped", name)
 	}
 	if conv.CreateTime != nil {
 		c.Created = *conv.CreateTime
@@ -90,30 +92,30 @@ func convertChatGPTConversation(raw RawMessage, k int) (importConv, []ImportWarn
 	if conv.UpdateTime != nil {
 		c.Updated = *conv.UpdateTime
 	}
-	var warns []ImportWarning
+	var warns []Warning
 	warn := func(format string, args ...any) {
-		warns = append(warns, ImportWarning{SessionID: c.ID, Message: jsonx.Sprintf(format, args...)})
+		warns = append(warns, Warning{SessionID: c.ID, Message: jsonx.Sprintf(format, args...)})
 	}
 
 	// Read every mapping entry; entries with no message are skipped and
 	// hand their children to their own parent.
 	type entry struct {
 		node   chatgptNode
-		source RawMessage
-		msg    RawMessage
+		source jsonx.RawMessage
+		msg    jsonx.RawMessage
 		time   float64
 		keep   bool
 	}
 	entries := make(map[string]*entry, len(conv.Mapping))
-	for _, key := range sortedKeys(conv.Mapping) {
+	for _, key := range slices.Sorted(maps.Keys(conv.Mapping)) {
 		rawNode := conv.Mapping[key]
 		e := &entry{}
 		if err := jsonx.Unmarshal(rawNode, &e.node); err != nil {
-			warn("%s: mapping entry %q could not be read (%s); skipped", name, key, jsonErrorText(err))
+			warn("%s: mapping entry %q could not be read (%s); skipped", name, key, jsonx.ErrorText(err))
 			continue
 		}
 		e.node.ID = key
-		if f, err := rawFields(bytes.TrimSpace(rawNode)); err == nil && f["parent"] == nil {
+		if f, err := RawFields(bytes.TrimSpace(rawNode)); err == nil && f["parent"] == nil {
 			warn("%s: message %q has no parent key; it becomes a root", name, key)
 		}
 		src, err := jsonx.CompactRaw(rawNode)
@@ -148,12 +150,12 @@ func convertChatGPTConversation(raw RawMessage, k int) (importConv, []ImportWarn
 	}
 	// Records in the export's own order: a walk from the roots along
 	// children lists keeps ChatGPT's sibling order; time decides the rest.
-	for _, key := range sortedKeys(entries) {
+	for _, key := range slices.Sorted(maps.Keys(entries)) {
 		e := entries[key]
 		if !e.keep {
 			continue
 		}
-		c.Records = append(c.Records, importRecord{
+		c.Records = append(c.Records, Record{
 			ID: key, ParentID: effectiveParent(e), Message: e.msg, Time: e.time, Source: e.source,
 		})
 		for _, child := range e.node.Children {
@@ -163,7 +165,7 @@ func convertChatGPTConversation(raw RawMessage, k int) (importConv, []ImportWarn
 		}
 	}
 	if len(c.Records) == 0 {
-		return c, warns, invalidf("%s has no messages; skipped", name)
+		return c, warns, jsonx.Sprintf("%s has no messages; skipped", name)
 	}
 	if conv.CurrentNode != nil && *conv.CurrentNode != "" {
 		cur := *conv.CurrentNode
@@ -177,7 +179,7 @@ func convertChatGPTConversation(raw RawMessage, k int) (importConv, []ImportWarn
 		}
 		c.Current = cur
 	}
-	return c, warns, nil
+	return c, warns, ""
 }
 
 // chatgptMessageJSON turns a ChatGPT message record into a standard
@@ -186,10 +188,10 @@ func convertChatGPTConversation(raw RawMessage, k int) (importConv, []ImportWarn
 // {"type":"text","text":…}, objects (images, audio) are kept whole with a
 // "type" taken from their content_type. It returns the message, its time
 // and a reason when the record cannot be used.
-func chatgptMessageJSON(raw RawMessage) (RawMessage, float64, string) {
+func chatgptMessageJSON(raw jsonx.RawMessage) (jsonx.RawMessage, float64, string) {
 	var m chatgptMessage
 	if err := jsonx.Unmarshal(raw, &m); err != nil {
-		return nil, 0, "could not be read: " + jsonErrorText(err)
+		return nil, 0, "could not be read: " + jsonx.ErrorText(err)
 	}
 	if m.Author == nil || m.Author.Role == "" {
 		return nil, 0, "has no author role"
@@ -209,7 +211,7 @@ func chatgptMessageJSON(raw RawMessage) (RawMessage, float64, string) {
 	return append(b, '}'), t, ""
 }
 
-func appendChatGPTContent(b []byte, raw RawMessage) []byte {
+func appendChatGPTContent(b []byte, raw jsonx.RawMessage) []byte {
 	var c chatgptContent
 	if len(raw) == 0 || raw[0] != '{' || jsonx.Unmarshal(raw, &c) != nil {
 		return append(b, `""`...)
@@ -282,7 +284,7 @@ func appendChatGPTContent(b []byte, raw RawMessage) []byte {
 
 // appendTypedPart appends a ChatGPT content part object, compacted, with a
 // leading "type" field taken from its "content_type" when it has no "type".
-func appendTypedPart(b []byte, p RawMessage) []byte {
+func appendTypedPart(b []byte, p jsonx.RawMessage) []byte {
 	compact, err := jsonx.CompactRaw(p)
 	if err != nil {
 		return append(b, `{"type":"unknown"}`...)

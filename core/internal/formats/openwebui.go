@@ -1,4 +1,4 @@
-package core
+package formats
 
 import (
 	"sort"
@@ -20,18 +20,18 @@ import (
 
 // detectOpenWebUI reports whether the first record is an Open WebUI chat
 // row, or a bare chat object with a history.
-func detectOpenWebUI(sn *sniff) bool {
-	if sn.shape == 'l' {
+func detectOpenWebUI(sn *Sniff) bool {
+	if sn.Shape == 'l' {
 		return false
 	}
-	if raw, ok := sn.keys["chat"]; ok && len(raw) > 0 && raw[0] == '{' {
+	if raw, ok := sn.Keys["chat"]; ok && len(raw) > 0 && raw[0] == '{' {
 		var probe struct {
-			History  RawMessage `json:"history"`
-			Messages RawMessage `json:"messages"`
+			History  jsonx.RawMessage `json:"history"`
+			Messages jsonx.RawMessage `json:"messages"`
 		}
 		return jsonx.Unmarshal(raw, &probe) == nil && (probe.History != nil || probe.Messages != nil)
 	}
-	raw, ok := sn.keys["history"]
+	raw, ok := sn.Keys["history"]
 	return ok && len(raw) > 0 && raw[0] == '{'
 }
 
@@ -47,7 +47,7 @@ type openWebUIMessage struct {
 
 // readOpenWebUIMessage reads a message record with the one-pass scanner.
 func readOpenWebUIMessage(raw []byte) (*openWebUIMessage, bool) {
-	f, err := rawFields(raw)
+	f, err := RawFields(raw)
 	if err != nil {
 		return nil, false
 	}
@@ -66,24 +66,24 @@ func readOpenWebUIMessage(raw []byte) (*openWebUIMessage, bool) {
 }
 
 // fieldString returns fields[key] as a string, and whether it is one.
-func fieldString(fields map[string]RawMessage, key string) (string, bool) {
+func fieldString(fields map[string]jsonx.RawMessage, key string) (string, bool) {
 	return jsonx.ParseString(fields[key])
 }
 
 // convertOpenWebUIChat converts one chat row (element k of the export). It
 // reads each level with the one-pass scanner (no encoding/json
 // re-validation of nested values).
-func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
-	var c importConv
-	row, err := rawFields(raw)
+func convertOpenWebUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning) {
+	var c Conversation
+	row, err := RawFields(raw)
 	if err != nil {
-		c.Skip = invalidf("chat %d is not a readable object; skipped", k)
+		c.Skip = jsonx.Sprintf("chat %d is not a readable object; skipped", k)
 		return c, nil
 	}
 	chat := row // a bare chat object
 	if cr, ok := row["chat"]; ok {
-		if chat, err = rawFields(cr); err != nil {
-			c.Skip = invalidf("chat %d has no readable \"chat\" object; skipped", k)
+		if chat, err = RawFields(cr); err != nil {
+			c.Skip = jsonx.Sprintf("chat %d has no readable \"chat\" object; skipped", k)
 			return c, nil
 		}
 	}
@@ -94,8 +94,8 @@ func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 	} else {
 		c.ID = hashID("openwebui-", raw)
 	}
-	if !validSessionID(c.ID) {
-		c.Skip = invalidf("chat %d has an unusable id %q; skipped", k, c.ID)
+	if !model.SessionID(c.ID) {
+		c.Skip = jsonx.Sprintf("chat %d has an unusable id %q; skipped", k, c.ID)
 		c.ID = ""
 		return c, nil
 	}
@@ -113,9 +113,9 @@ func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 	if c.Title != "" {
 		name += jsonx.Sprintf(" (%s)", c.Title)
 	}
-	var warns []ImportWarning
+	var warns []Warning
 	warn := func(format string, args ...any) {
-		warns = append(warns, ImportWarning{SessionID: c.ID, Message: name + ": " + jsonx.Sprintf(format, args...)})
+		warns = append(warns, Warning{SessionID: c.ID, Message: name + ": " + jsonx.Sprintf(format, args...)})
 	}
 
 	// The messages: the history map, else the older list.
@@ -125,7 +125,7 @@ func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 	}
 	var entries []entry
 	current, hasCurrent := "", false
-	if h, err := rawFields(chat["history"]); err == nil {
+	if h, err := RawFields(chat["history"]); err == nil {
 		current, hasCurrent = fieldString(h, "currentId")
 		if ms := h["messages"]; len(ms) > 0 && ms[0] == '{' {
 			sc := jsonx.Scanner{Data: ms}
@@ -144,7 +144,7 @@ func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 		})
 	}
 	if len(entries) == 0 {
-		c.Skip = invalidf("%s has no messages; skipped", name)
+		c.Skip = jsonx.Sprintf("%s has no messages; skipped", name)
 		return c, warns
 	}
 	msgs := make(map[string]*openWebUIMessage, len(entries))
@@ -185,7 +185,7 @@ func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 			continue
 		}
 		msgs[id] = m
-		c.Records = append(c.Records, importRecord{
+		c.Records = append(c.Records, Record{
 			ID: id, ParentID: parent, Message: openWebUIMessageJSON(m), Time: unixSeconds(m.timestamp), Source: compactSource(e.raw),
 		})
 	}
@@ -212,7 +212,7 @@ func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 	}
 	relink(c.Records, dropped)
 	if len(c.Records) == 0 {
-		c.Skip = invalidf("%s has no usable messages; skipped", name)
+		c.Skip = jsonx.Sprintf("%s has no usable messages; skipped", name)
 		return c, warns
 	}
 	if hasCurrent && current != "" {
@@ -232,7 +232,7 @@ func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 // WebUI stores it (a string in which reasoning and tool calls are
 // <details> blocks), an array kept as it is, anything else "". The whole
 // record, with its output[] items, stays in the node's source.
-func openWebUIMessageJSON(m *openWebUIMessage) RawMessage {
+func openWebUIMessageJSON(m *openWebUIMessage) jsonx.RawMessage {
 	b := []byte(`{"role":`)
 	b = jsonx.AppendString(b, m.role)
 	b = append(b, `,"content":`...)
@@ -250,8 +250,8 @@ func openWebUIMessageJSON(m *openWebUIMessage) RawMessage {
 
 // contentPartsOK reports whether raw is an array of objects (what a
 // message's content array must be).
-func contentPartsOK(raw RawMessage) bool {
-	var parts []RawMessage
+func contentPartsOK(raw jsonx.RawMessage) bool {
+	var parts []jsonx.RawMessage
 	if jsonx.Unmarshal(raw, &parts) != nil {
 		return false
 	}

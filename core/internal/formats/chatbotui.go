@@ -1,7 +1,9 @@
-package core
+package formats
 
 import (
 	"bytes"
+	"maps"
+	"slices"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
@@ -16,35 +18,35 @@ import (
 // detectChatbotUI reports whether the data is a Chatbot UI export: an
 // object with a "history" array, or an array of chats with "name" and
 // "messages".
-func detectChatbotUI(sn *sniff) bool {
-	switch sn.shape {
+func detectChatbotUI(sn *Sniff) bool {
+	switch sn.Shape {
 	case '{':
-		raw, ok := sn.keys["history"]
+		raw, ok := sn.Keys["history"]
 		return ok && len(raw) > 0 && raw[0] == '['
 	case '[':
-		raw, ok := sn.keys["messages"]
+		raw, ok := sn.Keys["messages"]
 		return ok && sn.has("name") && len(raw) > 0 && raw[0] == '['
 	}
 	return false
 }
 
 // convertChatbotUI converts the export object's "history" chats.
-func convertChatbotUI(top RawMessage) ([]importConv, []ImportWarning, *Error) {
+func convertChatbotUI(model *Model, top jsonx.RawMessage) ([]Conversation, []Warning, error) {
 	var export struct {
-		History []RawMessage `json:"history"`
+		History []jsonx.RawMessage `json:"history"`
 	}
 	if err := jsonx.Unmarshal(top, &export); err != nil {
-		return nil, nil, invalidf("chatbotui import: the export could not be read: %s", jsonErrorText(err))
+		return nil, nil, jsonx.TextError("chatbotui import: the export could not be read: %s", jsonx.ErrorText(err))
 	}
-	var convs []importConv
-	var warns []ImportWarning
+	var convs []Conversation
+	var warns []Warning
 	for k, raw := range export.History {
-		c, w := convertChatbotUIChat(raw, k)
+		c, w := convertChatbotUIChat(model, raw, k)
 		convs = append(convs, c)
 		warns = append(warns, w...)
 	}
 	if len(convs) == 0 {
-		return nil, warns, invalidf("chatbotui import: the export's history holds no chat")
+		return nil, warns, jsonx.TextError("chatbotui import: the export's history holds no chat")
 	}
 	return convs, warns, nil
 }
@@ -52,21 +54,21 @@ func convertChatbotUI(top RawMessage) ([]importConv, []ImportWarning, *Error) {
 // convertChatbotUIChat converts one chat: an optional system message from
 // its "prompt" (what Chatbot UI sent the model first), then its messages
 // in order, ids generated.
-func convertChatbotUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
-	c := importConv{Linear: true}
+func convertChatbotUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning) {
+	c := Conversation{Linear: true}
 	if len(raw) == 0 || raw[0] != '{' {
-		c.Skip = invalidf("chat %d is not an object; skipped", k)
+		c.Skip = jsonx.Sprintf("chat %d is not an object; skipped", k)
 		return c, nil
 	}
-	var fields map[string]RawMessage
+	var fields map[string]jsonx.RawMessage
 	var chat struct {
-		ID       *string      `json:"id"`
-		Name     *string      `json:"name"`
-		Prompt   *string      `json:"prompt"`
-		Messages []RawMessage `json:"messages"`
+		ID       *string            `json:"id"`
+		Name     *string            `json:"name"`
+		Prompt   *string            `json:"prompt"`
+		Messages []jsonx.RawMessage `json:"messages"`
 	}
 	if err := jsonx.Unmarshal(raw, &chat); err != nil || jsonx.Unmarshal(raw, &fields) != nil {
-		c.Skip = invalidf("chat %d could not be read; skipped", k)
+		c.Skip = jsonx.Sprintf("chat %d could not be read; skipped", k)
 		return c, nil
 	}
 	c.ID = hashID("chatbotui-", raw)
@@ -76,8 +78,8 @@ func convertChatbotUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 	if chat.Name != nil {
 		c.Title = *chat.Name
 	}
-	if !validSessionID(c.ID) {
-		c.Skip = invalidf("chat %d has an unusable id %q; skipped", k, c.ID)
+	if !model.SessionID(c.ID) {
+		c.Skip = jsonx.Sprintf("chat %d has an unusable id %q; skipped", k, c.ID)
 		c.ID = ""
 		return c, nil
 	}
@@ -85,13 +87,13 @@ func convertChatbotUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 	if c.Title != "" {
 		name += jsonx.Sprintf(" (%s)", c.Title)
 	}
-	var warns []ImportWarning
+	var warns []Warning
 	if chat.Prompt != nil && *chat.Prompt != "" {
 		// The chat's settings (model, prompt, temperature, folder) are its
 		// own record: the system node's source, without the messages.
 		delete(fields, "messages")
 		src := []byte{'{'}
-		for i, key := range sortedKeys(fields) {
+		for i, key := range slices.Sorted(maps.Keys(fields)) {
 			if i > 0 {
 				src = append(src, ',')
 			}
@@ -101,15 +103,15 @@ func convertChatbotUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 		}
 		src = append(src, '}')
 		msg := jsonx.AppendString([]byte(`{"role":"system","content":`), *chat.Prompt)
-		c.Records = append(c.Records, importRecord{Message: append(msg, '}'), Source: src})
+		c.Records = append(c.Records, Record{Message: append(msg, '}'), Source: src})
 	}
 	for i, m := range chat.Messages {
 		var msg struct {
-			Role    string     `json:"role"`
-			Content RawMessage `json:"content"`
+			Role    string           `json:"role"`
+			Content jsonx.RawMessage `json:"content"`
 		}
 		if len(m) == 0 || m[0] != '{' || jsonx.Unmarshal(m, &msg) != nil || msg.Role == "" {
-			warns = append(warns, ImportWarning{SessionID: c.ID, Message: jsonx.Sprintf("%s: message %d has no role; skipped", name, i)})
+			warns = append(warns, Warning{SessionID: c.ID, Message: jsonx.Sprintf("%s: message %d has no role; skipped", name, i)})
 			continue
 		}
 		src, _ := jsonx.CompactRaw(m)
@@ -122,10 +124,10 @@ func convertChatbotUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 		} else {
 			b = append(b, `""`...)
 		}
-		c.Records = append(c.Records, importRecord{Message: append(b, '}'), Source: src})
+		c.Records = append(c.Records, Record{Message: append(b, '}'), Source: src})
 	}
 	if len(c.Records) == 0 {
-		c.Skip = invalidf("%s has no messages; skipped", name)
+		c.Skip = jsonx.Sprintf("%s has no messages; skipped", name)
 		return c, warns
 	}
 	return c, warns
