@@ -76,9 +76,9 @@ func (s *Session) annotate(a *Annotation) {
 			s.labels[i] = a.Label
 		}
 		if s.search != nil {
-			s.search.refresh(s, i)
+			s.search.Replace(s, i, searchText(s, i), timestampMillis(s.nodes[i].Timestamp))
 		} else if s.warming != nil && int(i) < s.warmed {
-			s.warming.abandon(s) // warmed again from the start, labels and all
+			s.abandonWarming() // warmed again from the start, labels and all
 		}
 	case AnnotationHide:
 		if !a.Hidden {

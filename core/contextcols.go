@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/search"
 )
 
 // ContextColumns is the value of context laid out for a caller that builds
@@ -216,7 +217,7 @@ func (tc *textCache) add(m RawMessage) textSpan {
 		tc.ascii = out[:start]
 		return textSpan{code: -1}
 	}
-	units := int32(utf16Len(unsafe.String(unsafe.SliceData(text), len(text))))
+	units := int32(search.UTF16Len(unsafe.String(unsafe.SliceData(text), len(text))))
 	sp := textSpan{code: (code | 2) + 1, start: tc.wideUnits, end: tc.wideUnits + units, from: int32(len(tc.wide)), to: int32(len(tc.wide) + len(text))}
 	tc.wide = append(tc.wide, text...)
 	tc.wideUnits += units

@@ -3,6 +3,8 @@ package core
 import (
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/sessiontree/sessiontree/core/internal/search"
 )
 
 // branchInfo is the bookkeeping of one branch. A branch's nodes form a
@@ -52,14 +54,14 @@ type Session struct {
 	// still right; see rowOrder).
 	rows *rowOrderCache
 
-	search *searchIndex // the store's search index while the session is live in a store
+	search *search.Index[*Session] // the store's search index while the session is live in a store
 
 	texts textCache // context's message texts, for ContextColumns
 
 	// warming is the index WarmSearch is adding this session to, and
 	// warmed how many of its nodes it added so far (search is set once
 	// all are in).
-	warming *searchIndex
+	warming *search.Index[*Session]
 	warmed  int
 
 	// slab is set only while parseNodes reads a snapshot (see newNode);
@@ -232,7 +234,7 @@ func (s *Session) push(n *Node, parent int32) {
 	b.count++
 	b.tip = i
 	if s.search != nil {
-		s.search.add(s, i)
+		s.indexNode(s.search, i)
 	}
 }
 

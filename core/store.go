@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sessiontree/sessiontree/core/internal/formats"
+	"github.com/sessiontree/sessiontree/core/internal/search"
 )
 
 // Options configure a Store. The zero value uses the system clock and
@@ -46,7 +47,7 @@ type Store struct {
 	dirty []dirtyMark
 	op    string // the operation being answered, for change records
 
-	search *searchIndex // every node of every session, for search (see index)
+	search *search.Index[*Session] // every node of every session, for search (see index)
 
 	// noSnapshotGuess turns off scanRequest's guess that a snapshot is the
 	// request's last member (tests compare both ways).

@@ -120,7 +120,7 @@ func (s *Session) markPush() func() {
 	ix := s.search
 	docs := 0
 	if ix != nil {
-		docs = len(ix.docs)
+		docs = ix.DocCount()
 	}
 	leaves := s.leaves
 	branches := append([]*branchInfo(nil), s.branches...)
@@ -136,13 +136,7 @@ func (s *Session) markPush() func() {
 			delete(s.index, s.nodes[i].ID)
 		}
 		if ix != nil && s.search == ix {
-			for d := docs; d < len(ix.docs); d++ {
-				if ix.docs[d].sess == s && ix.docs[d].node >= int32(n) {
-					ix.docs[d].sess = nil
-					ix.live--
-					ix.dead++
-				}
-			}
+			ix.DropSince(docs, s, int32(n))
 		}
 		s.nodes, s.parent, s.depth, s.children = s.nodes[:n], s.parent[:n], s.depth[:n], s.children[:n]
 		s.leaves = leaves

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/search"
 )
 
 // contentPart is the part of a content part sessiontree reads text from.
@@ -148,7 +149,7 @@ func runePreview(text string, max int) string {
 			space = b.Len() > 0
 			continue
 		}
-		extends := isExtender(r) || prev == '\u200d'
+		extends := search.IsExtender(r) || prev == '\u200d'
 		if count >= max && !extends {
 			if i < len(text) {
 				b.WriteString("…")
@@ -220,26 +221,4 @@ func asciiPreview(text string, max int) (string, bool) {
 // sees it.
 func isASCIISpace(c byte) bool {
 	return c == ' ' || (c >= '\t' && c <= '\r')
-}
-
-// isExtender reports whether r joins the character before it: combining
-// marks, variation selectors, the zero-width joiner, emoji modifiers and
-// tag characters.
-func isExtender(r rune) bool {
-	if r < 0x300 { // below the first combining mark: most text, decided without the tables
-		return false
-	}
-	switch {
-	case unicode.Is(unicode.Mn, r), unicode.Is(unicode.Me, r), unicode.Is(unicode.Mc, r):
-		return true
-	case r == '\u200d', r >= '\ufe00' && r <= '\ufe0f':
-		return true
-	case r >= 0x1f3fb && r <= 0x1f3ff: // emoji skin-tone modifiers
-		return true
-	case r >= 0xe0020 && r <= 0xe007f: // tag characters
-		return true
-	case r >= 0xe0100 && r <= 0xe01ef:
-		return true
-	}
-	return false
 }
