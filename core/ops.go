@@ -1,6 +1,7 @@
 package core
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
@@ -168,15 +169,7 @@ func (s *Session) list() []ListItem {
 }
 
 func opNode(st *Store, r *request) (any, *Error) {
-	s, err := r.existing(st)
-	if err != nil {
-		return nil, err
-	}
-	id, err := r.str("nodeId")
-	if err != nil {
-		return nil, err
-	}
-	i, err := s.lookup(id)
+	s, i, err := r.sessionNode(st)
 	if err != nil {
 		return nil, err
 	}
@@ -211,15 +204,7 @@ func opBranches(st *Store, r *request) (any, *Error) {
 }
 
 func opJump(st *Store, r *request) (any, *Error) {
-	s, err := r.existing(st)
-	if err != nil {
-		return nil, err
-	}
-	id, err := r.str("nodeId")
-	if err != nil {
-		return nil, err
-	}
-	i, err := s.lookup(id)
+	s, i, err := r.sessionNode(st)
 	if err != nil {
 		return nil, err
 	}
@@ -245,15 +230,7 @@ func (st *Store) newSessionID(r *request) (string, *Error) {
 }
 
 func opFork(st *Store, r *request) (any, *Error) {
-	s, err := r.existing(st)
-	if err != nil {
-		return nil, err
-	}
-	nodeID, err := r.str("nodeId")
-	if err != nil {
-		return nil, err
-	}
-	at, err := s.lookup(nodeID)
+	s, at, err := r.sessionNode(st)
 	if err != nil {
 		return nil, err
 	}
@@ -268,7 +245,7 @@ func opFork(st *Store, r *request) (any, *Error) {
 	f := s.forkAt(at, newID, st.timestamp())
 	if branch != "" && branch != f.active {
 		if b := f.byName[branch]; b != nil {
-			return nil, invalidf("branch %q already exists on the path to node %q and does not end there", branch, nodeID)
+			return nil, invalidf("branch %q already exists on the path to node %q and does not end there", branch, s.nodes[at].ID)
 		}
 		f.setActive(branch)
 	}
@@ -356,7 +333,7 @@ func (c Context) AppendJSON(b []byte) []byte {
 		// non-ASCII, and each becomes at most three (see jsonx.AppendASCII).
 		size += size / 8
 	}
-	b = slicesGrow(b, size)
+	b = slices.Grow(b, size)
 	if c.ascii {
 		if out, ok := c.appendASCIIJSON(b); ok {
 			return out
@@ -407,16 +384,6 @@ func (c Context) appendASCIIJSON(b []byte) (_ []byte, ok bool) {
 		}
 	}
 	return jsonx.AppendASCII(b, c.appendTail(nil), &budget)
-}
-
-// slicesGrow makes room for n more bytes in b.
-func slicesGrow(b []byte, n int) []byte {
-	if cap(b)-len(b) < n {
-		nb := make([]byte, len(b), len(b)+n)
-		copy(nb, b)
-		b = nb
-	}
-	return b
 }
 
 // context builds the value of context. The newest compaction on the path
@@ -494,15 +461,7 @@ func (s *Session) branchAt(i int32, name string) {
 }
 
 func opBranch(st *Store, r *request) (any, *Error) {
-	s, err := r.existing(st)
-	if err != nil {
-		return nil, err
-	}
-	id, err := r.str("nodeId")
-	if err != nil {
-		return nil, err
-	}
-	i, err := s.lookup(id)
+	s, i, err := r.sessionNode(st)
 	if err != nil {
 		return nil, err
 	}
@@ -519,15 +478,7 @@ func opBranch(st *Store, r *request) (any, *Error) {
 }
 
 func opBranchSummary(st *Store, r *request) (any, *Error) {
-	s, err := r.existing(st)
-	if err != nil {
-		return nil, err
-	}
-	id, err := r.str("nodeId")
-	if err != nil {
-		return nil, err
-	}
-	i, err := s.lookup(id)
+	s, i, err := r.sessionNode(st)
 	if err != nil {
 		return nil, err
 	}

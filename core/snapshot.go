@@ -68,7 +68,7 @@ func (v snapshotValue) AppendJSON(b []byte) []byte {
 	for _, n := range v.s.nodes {
 		size += 96 + 2*len(n.ID) + len(n.Branch) + len(n.Kind) + len(n.Timestamp) + len(n.Message) + len(n.Summary) + len(n.Source)
 	}
-	return v.s.appendSnapshot(slicesGrow(b, size))
+	return v.s.appendSnapshot(slices.Grow(b, size))
 }
 
 //go:noinline
