@@ -8,5 +8,6 @@
 // added with Index.Add; Index.Search takes a query and the caller's keep,
 // text and ordering functions and returns hits as (owner, node, score,
 // snippet, ranges). Offsets in snippets are UTF-16 code units, as a
-// browser counts them. The package imports only the standard library.
+// browser counts them. The package imports the standard library and
+// golang.org/x/text (Unicode normalization for folding).
 package search
