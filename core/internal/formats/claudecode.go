@@ -216,12 +216,5 @@ func (r *claudeCodeReader) Finish() ([]Conversation, []Warning) {
 		}
 		r.warn("summary line %d (%q, for leaf %q) is not the title; only one title is kept", s.line, s.text, s.leaf)
 	}
-	for i := range r.warns {
-		r.warns[i].SessionID = c.ID
-		r.warns[i].Message = jsonx.Sprintf("session %q: %s", c.ID, r.warns[i].Message)
-	}
-	if len(c.Records) == 0 {
-		c.Skip = jsonx.Sprintf("session %q has no messages; skipped", c.ID)
-	}
-	return []Conversation{c}, r.warns
+	return finishSession(c, r.warns, "messages")
 }

@@ -164,3 +164,17 @@ func unixSeconds(raw jsonx.RawMessage) float64 {
 	}
 	return v
 }
+
+// finishSession ends a JSON-lines reader's session c: every warning names
+// the session, and a session without records is skipped for having no
+// none ("messages", "entries").
+func finishSession(c Conversation, warns []Warning, none string) ([]Conversation, []Warning) {
+	for i := range warns {
+		warns[i].SessionID = c.ID
+		warns[i].Message = jsonx.Sprintf("session %q: %s", c.ID, warns[i].Message)
+	}
+	if len(c.Records) == 0 {
+		c.Skip = jsonx.Sprintf("session %q has no %s; skipped", c.ID, none)
+	}
+	return []Conversation{c}, warns
+}

@@ -446,14 +446,7 @@ func (r *piReader) Finish() ([]Conversation, []Warning) {
 			c.Current = hid
 		}
 	}
-	for i := range r.warns {
-		r.warns[i].SessionID = c.ID
-		r.warns[i].Message = jsonx.Sprintf("session %q: %s", c.ID, r.warns[i].Message)
-	}
-	if len(c.Records) == 0 {
-		c.Skip = jsonx.Sprintf("session %q has no entries; skipped", c.ID)
-	}
-	return []Conversation{c}, r.warns
+	return finishSession(c, r.warns, "entries")
 }
 
 // sortedKeysInOrder returns the keys of fields in the order they appear in
