@@ -33,13 +33,13 @@ type Node struct {
 	hasPrev bool
 }
 
-// Role returns the node's message role ("user", "assistant", …); a summary
-// node reports "summary" and an entry node its kind ("model_change", …).
 // fastLayouts turns on the fast paths for the layout sessiontree writes
 // (fastNodeFields, fastMessage). Tests turn it off to compare every answer
 // with the general parser's (FuzzCall).
 var fastLayouts = true
 
+// Role returns the node's message role ("user", "assistant", …); a summary
+// node reports "summary" and an entry node its kind ("model_change", …).
 func (n *Node) Role() string {
 	if n.Kind != KindMessage {
 		return n.Kind

@@ -1,7 +1,8 @@
 package jsonx
 
-// ErrorText turns an encoding/json error into plain text with the byte
-// offset where the input went wrong.
+// ErrorText turns a decoding error of this package (*ScanError,
+// *SyntaxError, *TypeError) into plain text with the byte offset where the
+// input went wrong; any other error gives its Error().
 func ErrorText(err error) string {
 	switch e := err.(type) {
 	case *ScanError:
