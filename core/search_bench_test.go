@@ -67,6 +67,7 @@ var searchSink []byte
 
 func BenchmarkSearch(b *testing.B) {
 	st, _ := benchStore(b, 100_000)
+	st.WarmSearch(-1) // the index is built on the first search
 	text := 0
 	for _, t := range benchCorpus(100_000) {
 		text += len(t)
