@@ -168,7 +168,7 @@ func (s *ExportSession) piSessionNode() bool {
 	return n.ParentID == "" && n.Kind == KindCustom && n.Entry.CustomType == "pi/session" && len(n.Entry.Data) > 0 && n.Entry.Data[0] == '{'
 }
 
-// exportPi writes a Pi session file, version 3 (see import_pi.go): the
+// exportPi writes a Pi session file, version 3 (see pi.go): the
 // header, every node as an entry (messages as they are stored), the cursor
 // last so Pi's leaf is the cursor, then the labels as Pi label entries
 // chained after it. Fields Pi ignores keep what Pi has no place for:

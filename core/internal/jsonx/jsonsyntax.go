@@ -12,7 +12,7 @@ import "strconv"
 // wasm), and the import path reports syntax errors with the exact messages
 // and offsets encoding/json gives ("invalid character 'x' after object
 // key", "unexpected end of JSON input"), which import reports quote. The
-// hot paths (requests, snapshots) use core's faster scanner in jsonscan.go;
+// hot paths (requests, snapshots) use the faster Scanner in jsonscan.go;
 // this one runs on importer input and on failures.
 
 // Valid reports whether data is one valid JSON value (json.Valid).
