@@ -49,7 +49,7 @@ type SearchResult struct {
 // index, so loading, restoring and importing pay nothing for it (indexing
 // was about a third of a snapshot.load); from then on it is kept up to
 // date as nodes arrive (Session.push) and sessions are put.
-func (st *Store) index() *search.Index[*Session] {
+func (st *Store) index() *search.Index {
 	st.WarmSearch(-1)
 	return st.search
 }
@@ -63,7 +63,7 @@ func (st *Store) index() *search.Index[*Session] {
 // change in a session still being warmed starts that session over.
 func (st *Store) WarmSearch(budget int) bool {
 	if st.search == nil {
-		st.search = search.NewIndex[*Session]()
+		st.search, st.searchOwners = search.NewIndex(), []*Session{nil}
 	}
 	ix := st.search
 	for _, id := range st.order {
@@ -73,6 +73,8 @@ func (st *Store) WarmSearch(budget int) bool {
 		}
 		if s.warming != ix {
 			s.warming, s.warmed = ix, 0
+			s.searchKey = uint32(len(st.searchOwners))
+			st.searchOwners = append(st.searchOwners, s)
 		}
 		for s.warmed < len(s.nodes) {
 			if budget == 0 {
@@ -100,7 +102,7 @@ func (st *Store) indexSession(s *Session) {
 			live.search, live.warming, live.warmed = nil, nil, 0
 		}
 	}
-	st.search = nil
+	st.search, st.searchOwners = nil, nil
 }
 
 // unindex takes a session that is replaced or dropped out of the index,
@@ -181,26 +183,32 @@ func opSearch(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	ix := st.index()
-	keep := func(s *Session, i int32) bool {
-		if s.search != ix || (q.session != nil && s != q.session) {
-			return false
+	owners := st.searchOwners
+	keep := search.Filter{Owner: func(k uint32) bool {
+		s := owners[k]
+		return s.search == ix && (q.session == nil || s == q.session)
+	}}
+	if q.branch != "" || q.roles != nil {
+		keep.Node = func(k uint32, i int32) bool {
+			n := owners[k].nodes[i]
+			return (q.branch == "" || n.Branch == q.branch) && (q.roles == nil || q.roles[n.Role()])
 		}
-		n := s.nodes[i]
-		return (q.branch == "" || n.Branch == q.branch) && (q.roles == nil || q.roles[n.Role()])
 	}
-	found := ix.Search(search.Query{Text: q.query, Limit: q.limit}, keep, searchText, func(a, b *Session) bool { return a.id < b.id })
+	text := func(k uint32, i int32) string { return searchText(owners[k], i) }
+	found := ix.Search(search.Query{Text: q.query, Limit: q.limit}, keep, text, func(a, b uint32) bool { return owners[a].id < owners[b].id })
 	res := SearchResult{Hits: make([]SearchHit, 0, len(found.Hits)), Total: found.Total}
 	for _, h := range found.Hits {
-		n := h.Owner.nodes[h.Node]
-		res.Hits = append(res.Hits, SearchHit{SessionID: h.Owner.id, NodeID: n.ID, Branch: n.Branch, Role: n.Role(),
+		s := owners[h.Owner]
+		n := s.nodes[h.Node]
+		res.Hits = append(res.Hits, SearchHit{SessionID: s.id, NodeID: n.ID, Branch: n.Branch, Role: n.Role(),
 			Score: h.Score, Snippet: h.Snippet, Ranges: h.Ranges})
 	}
 	return res, nil
 }
 
-// indexNode adds node i of s to ix as a document.
-func (s *Session) indexNode(ix *search.Index[*Session], i int32) {
-	ix.Add(s, i, searchText(s, i), timestampMillis(s.nodes[i].Timestamp))
+// indexNode adds node i of s to ix as a document of s's owner key.
+func (s *Session) indexNode(ix *search.Index, i int32) {
+	ix.Add(s.searchKey, i, searchText(s, i), timestampMillis(s.nodes[i].Timestamp))
 }
 
 // abandonWarming drops the documents WarmSearch added for s while s was
@@ -209,6 +217,6 @@ func (s *Session) abandonWarming() {
 	if s.warming == nil {
 		return
 	}
-	s.warming.DropOwner(s, s.warmed)
+	s.warming.DropOwner(s.searchKey, s.warmed)
 	s.warming, s.warmed = nil, 0
 }

@@ -54,15 +54,18 @@ type Session struct {
 	// still right; see rowOrder).
 	rows *rowOrderCache
 
-	search *search.Index[*Session] // the store's search index while the session is live in a store
+	search *search.Index // the store's search index while the session is live in a store
 
 	texts textCache // context's message texts, for ContextColumns
 
 	// warming is the index WarmSearch is adding this session to, and
 	// warmed how many of its nodes it added so far (search is set once
 	// all are in).
-	warming *search.Index[*Session]
+	warming *search.Index
 	warmed  int
+	// searchKey is the owner key of the session's documents in the index it
+	// is attached to or warming into (see Store.searchOwners).
+	searchKey uint32
 
 	// slab is set only while parseNodes reads a snapshot (see newNode);
 	// slabLeft is about how many more nodes it expects.

@@ -47,7 +47,10 @@ type Store struct {
 	dirty []dirtyMark
 	op    string // the operation being answered, for change records
 
-	search *search.Index[*Session] // every node of every session, for search (see index)
+	search *search.Index // every node of every session, for search (see index)
+	// searchOwners maps the index's owner keys to sessions: key k is
+	// searchOwners[k] (key 0 is no owner).
+	searchOwners []*Session
 
 	// noSnapshotGuess turns off scanRequest's guess that a snapshot is the
 	// request's last member (tests compare both ways).

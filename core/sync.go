@@ -136,7 +136,7 @@ func (s *Session) markPush() func() {
 			delete(s.index, s.nodes[i].ID)
 		}
 		if ix != nil && s.search == ix {
-			ix.DropSince(docs, s, int32(n))
+			ix.DropSince(docs, s.searchKey, int32(n))
 		}
 		s.nodes, s.parent, s.depth, s.children = s.nodes[:n], s.parent[:n], s.depth[:n], s.children[:n]
 		s.leaves = leaves

@@ -6,9 +6,10 @@ import (
 )
 
 // Index is a full-text index of documents: each is the text of node number
-// node of an owner O (core: one document per node of every live session,
+// node of an owner, a non-zero key of the caller's choosing (core: one
+// document per node of every live session, the key naming the session,
 // kept up to date as nodes arrive and sessions are added or replaced).
-// Nothing is rebuilt per query. The zero O is no owner: it marks a dead
+// Nothing is rebuilt per query. Owner 0 is no owner: it marks a dead
 // document. An Index is not safe for concurrent use.
 //
 // Words of spaced scripts are terms of a vocabulary; each term has a
@@ -24,7 +25,7 @@ import (
 // are skipped (the caller's keep function refuses them) until dead
 // documents outnumber live ones (Wasteful), when the caller builds a new
 // index from the live owners.
-type Index[O comparable] struct {
+type Index struct {
 	slots []int32          // open-addressing table of word terms: term number + 1, 0 for empty (see findWord)
 	nword int              // word terms in slots
 	hash  []uint32         // FNV-1a hash of each term's word (0 for character terms)
@@ -38,9 +39,9 @@ type Index[O comparable] struct {
 	first    map[rune][]int32    // word terms by first rune
 	pair     map[[2]rune][]int32 // word terms of 2+ runes by their first two runes
 
-	docs []docRef[O]
+	docs []docRef
 	// less orders owners for the ranking's last tie-break (set by search).
-	less func(a, b O) bool
+	less func(a, b uint32) bool
 	live int // documents of attached owners
 	dead int // documents of detached owners, and replaced documents
 
@@ -57,10 +58,10 @@ type Index[O comparable] struct {
 	tokens []textToken
 }
 
-// docRef is one document: node number node of owner (the zero O once the
-// document is dead), with its time for ranking.
-type docRef[O comparable] struct {
-	owner  O
+// docRef is one document: node number node of owner (0 once the document
+// is dead), with its time for ranking.
+type docRef struct {
+	owner  uint32
 	node   int32
 	millis int64 // the node's timestamp in Unix milliseconds (0 if unreadable)
 }
@@ -70,8 +71,8 @@ type docRef[O comparable] struct {
 const maxLenBucket = 48
 
 // NewIndex returns an empty index.
-func NewIndex[O comparable]() *Index[O] {
-	return &Index[O]{
+func NewIndex() *Index {
+	return &Index{
 		slots: make([]int32, 1024),
 		chars: make(map[uint64]int32),
 		byLen: make([][]int32, maxLenBucket+1),
@@ -82,11 +83,10 @@ func NewIndex[O comparable]() *Index[O] {
 
 // DropOwner makes dead the n documents of owner, added while owner was not
 // attached (see the store's WarmSearch).
-func (ix *Index[O]) DropOwner(owner O, n int) {
-	var none O
+func (ix *Index) DropOwner(owner uint32, n int) {
 	for d := range ix.docs {
 		if ix.docs[d].owner == owner {
-			ix.docs[d].owner = none
+			ix.docs[d].owner = 0
 		}
 	}
 	ix.live -= n
@@ -96,24 +96,23 @@ func (ix *Index[O]) DropOwner(owner O, n int) {
 // Detached records that an owner of n documents left the index: they are
 // no longer hits (the caller's keep function refuses them) and count as
 // dead.
-func (ix *Index[O]) Detached(n int) {
+func (ix *Index) Detached(n int) {
 	ix.live -= n
 	ix.dead += n
 }
 
 // DocCount returns the number of documents ever added (live and dead):
 // a mark for DropSince.
-func (ix *Index[O]) DocCount() int {
+func (ix *Index) DocCount() int {
 	return len(ix.docs)
 }
 
 // DropSince makes dead the documents added since mark whose owner is
 // owner and whose node is node or later (appends taken back).
-func (ix *Index[O]) DropSince(mark int, owner O, node int32) {
-	var none O
+func (ix *Index) DropSince(mark int, owner uint32, node int32) {
 	for d := mark; d < len(ix.docs); d++ {
 		if ix.docs[d].owner == owner && ix.docs[d].node >= node {
-			ix.docs[d].owner = none
+			ix.docs[d].owner = 0
 			ix.live--
 			ix.dead++
 		}
@@ -121,25 +120,24 @@ func (ix *Index[O]) DropSince(mark int, owner O, node int32) {
 }
 
 // LiveDocs returns the number of documents of attached owners.
-func (ix *Index[O]) LiveDocs() int { return ix.live }
+func (ix *Index) LiveDocs() int { return ix.live }
 
 // DeadDocs returns the number of dead documents (of detached owners, or
 // replaced).
-func (ix *Index[O]) DeadDocs() int { return ix.dead }
+func (ix *Index) DeadDocs() int { return ix.dead }
 
 // Wasteful reports whether dead documents outnumber live ones by enough
 // that a rebuild pays.
-func (ix *Index[O]) Wasteful() bool {
+func (ix *Index) Wasteful() bool {
 	return ix.dead > 4096 && ix.dead > ix.live
 }
 
 // Replace indexes node i of owner again after its searchable text changed
 // (now text): the old document is left dead and a new one added.
-func (ix *Index[O]) Replace(owner O, i int32, text string, millis int64) {
-	var none O
+func (ix *Index) Replace(owner uint32, i int32, text string, millis int64) {
 	for d := range ix.docs {
 		if ix.docs[d].owner == owner && ix.docs[d].node == i {
-			ix.docs[d].owner = none
+			ix.docs[d].owner = 0
 			ix.live--
 			ix.dead++
 		}
@@ -149,9 +147,9 @@ func (ix *Index[O]) Replace(owner O, i int32, text string, millis int64) {
 
 // Add indexes text as a new document: node i of owner, written at millis
 // (Unix milliseconds, 0 when unknown).
-func (ix *Index[O]) Add(owner O, i int32, text string, millis int64) {
+func (ix *Index) Add(owner uint32, i int32, text string, millis int64) {
 	d := int32(len(ix.docs))
-	ix.docs = append(ix.docs, docRef[O]{owner: owner, node: i, millis: millis})
+	ix.docs = append(ix.docs, docRef{owner: owner, node: i, millis: millis})
 	ix.live++
 	word := ix.buf[:0]
 	prev := rune(-1) // previous unspaced rune in the current run, -1 for none
@@ -204,7 +202,7 @@ func (ix *Index[O]) Add(owner O, i int32, text string, millis int64) {
 }
 
 // post adds document d to term t's postings once.
-func (ix *Index[O]) post(t, d int32) {
+func (ix *Index) post(t, d int32) {
 	if ix.last[t] == d {
 		return
 	}
@@ -212,7 +210,7 @@ func (ix *Index[O]) post(t, d int32) {
 	ix.postings[t] = append(ix.postings[t], d)
 }
 
-func (ix *Index[O]) newTerm(word string) int32 {
+func (ix *Index) newTerm(word string) int32 {
 	t := int32(len(ix.postings))
 	ix.word = append(ix.word, word)
 	ix.sig = append(ix.sig, signature(word))
@@ -237,7 +235,7 @@ func fnv1a(w []byte) uint32 {
 // hash table; a Go map costs about twice as much per word when indexing,
 // since the word's bytes must be hashed and compared through the generic
 // map code (notably in wasm, which has no AES hashing).
-func (ix *Index[O]) findWord(w []byte, h uint32) int {
+func (ix *Index) findWord(w []byte, h uint32) int {
 	mask := len(ix.slots) - 1
 	for i := int(h) & mask; ; i = (i + 1) & mask {
 		t := ix.slots[i] - 1
@@ -248,11 +246,11 @@ func (ix *Index[O]) findWord(w []byte, h uint32) int {
 }
 
 // lookupWord returns the term number of word w, or -1.
-func (ix *Index[O]) lookupWord(w []byte) int32 {
+func (ix *Index) lookupWord(w []byte) int32 {
 	return ix.slots[ix.findWord(w, fnv1a(w))] - 1
 }
 
-func (ix *Index[O]) growSlots() {
+func (ix *Index) growSlots() {
 	slots := make([]int32, 2*len(ix.slots))
 	mask := len(slots) - 1
 	for _, t1 := range ix.slots {
@@ -270,7 +268,7 @@ func (ix *Index[O]) growSlots() {
 
 // wordTerm returns the term number of a folded word, adding it to the
 // vocabulary when new.
-func (ix *Index[O]) wordTerm(w []byte) int32 {
+func (ix *Index) wordTerm(w []byte) int32 {
 	h := fnv1a(w)
 	slot := ix.findWord(w, h)
 	if t := ix.slots[slot] - 1; t >= 0 {
@@ -299,7 +297,7 @@ func (ix *Index[O]) wordTerm(w []byte) int32 {
 }
 
 // charTerm returns the term number of an unspaced character or pair.
-func (ix *Index[O]) charTerm(key uint64) int32 {
+func (ix *Index) charTerm(key uint64) int32 {
 	if t, ok := ix.chars[key]; ok {
 		return t
 	}
@@ -328,7 +326,7 @@ func signatureClose(a, b uint64, k int) bool {
 
 // SizeBytes estimates the memory the index holds, in bytes: postings,
 // vocabulary, lookup tables and documents (map overhead approximated).
-func (ix *Index[O]) SizeBytes() int {
+func (ix *Index) SizeBytes() int {
 	n := 0
 	for t, p := range ix.postings {
 		n += cap(p)*4 + 24 + len(ix.word[t]) + 16 + 8 + 4 + 4

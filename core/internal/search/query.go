@@ -58,7 +58,7 @@ type queryUnit struct {
 }
 
 // matchWord finds the vocabulary terms a query word matches.
-func (ix *Index[O]) matchWord(w *queryWord) []termMatch {
+func (ix *Index) matchWord(w *queryWord) []termMatch {
 	ix.epoch++
 	stamp := ix.epoch
 	var out []termMatch
@@ -118,7 +118,7 @@ func appendRunes(dst []rune, s string) []rune {
 
 // units turns a parsed query into the conditions every hit meets. ok is
 // false when some condition matches no term (no node can match).
-func (ix *Index[O]) units(p parsedQuery) (units []queryUnit, ok bool) {
+func (ix *Index) units(p parsedQuery) (units []queryUnit, ok bool) {
 	for i := range p.words {
 		units = append(units, queryUnit{terms: ix.matchWord(&p.words[i])})
 	}

@@ -61,8 +61,8 @@ type Query struct {
 }
 
 // Hit is one document found.
-type Hit[O comparable] struct {
-	Owner   O        // the document: node number Node of Owner
+type Hit struct {
+	Owner   uint32   // the document: node number Node of Owner
 	Node    int32    // (see Index.Add)
 	Score   float64  // the points earned over the most the query can earn, 0–1
 	Snippet string   // an excerpt of about SnippetLength characters of its text
@@ -70,18 +70,25 @@ type Hit[O comparable] struct {
 }
 
 // Result is the answer to a query.
-type Result[O comparable] struct {
-	Hits  []Hit[O] // the best hits, best first, at most Query.Limit
-	Total int      // documents that matched and were kept, in all
+type Result struct {
+	Hits  []Hit // the best hits, best first, at most Query.Limit
+	Total int   // documents that matched and were kept, in all
 }
 
-// Search answers q. keep says whether a document that matches may be a
-// hit (its owner attached, and the caller's filters); text returns the
-// text of a document, as it was indexed; less orders owners, the last
-// tie-break between equal hits.
-func (ix *Index[O]) Search(q Query, keep func(owner O, node int32) bool, text func(owner O, node int32) string, less func(a, b O) bool) Result[O] {
-	var res Result[O]
-	var none O
+// Filter says which documents that match may be hits. Owner is asked once
+// for each run of matching documents of one owner (its attachment and the
+// caller's owner filter), Node for each document; a nil function keeps
+// everything. Both must not change the index.
+type Filter struct {
+	Owner func(owner uint32) bool
+	Node  func(owner uint32, node int32) bool
+}
+
+// Search answers q. keep says which matching documents may be hits; text
+// returns the text of a document, as it was indexed; less orders owners,
+// the last tie-break between equal hits.
+func (ix *Index) Search(q Query, keep Filter, text func(owner uint32, node int32) string, less func(a, b uint32) bool) Result {
+	var res Result
 	ix.less = less
 	p := parseQuery(q.Text, ix.folded)
 	units, ok := ix.units(p)
@@ -99,9 +106,17 @@ func (ix *Index[O]) Search(q Query, keep func(owner O, node int32) bool, text fu
 		pool = proximityPool
 	}
 	top := make([]candidate, 0, pool)
+	var last uint32 // the owner of the previous matching document (0 at first), and keep.Owner of it
+	lastOK := false
 	for _, d := range matched {
 		ref := &ix.docs[d]
-		if ref.owner == none || !keep(ref.owner, ref.node) {
+		if ref.owner == 0 {
+			continue
+		}
+		if ref.owner != last {
+			last, lastOK = ref.owner, keep.Owner == nil || keep.Owner(ref.owner)
+		}
+		if !lastOK || keep.Node != nil && !keep.Node(ref.owner, ref.node) {
 			continue
 		}
 		if needsCheck && !ix.locate(text(ref.owner, ref.node), p).all {
@@ -135,7 +150,7 @@ func (ix *Index[O]) Search(q Query, keep func(owner O, node int32) bool, text fu
 			loc = ix.locate(body, p)
 		}
 		snippet, ranges := makeSnippet(body, loc.ranges)
-		res.Hits = append(res.Hits, Hit[O]{
+		res.Hits = append(res.Hits, Hit{
 			Owner:   ref.owner,
 			Node:    ref.node,
 			Score:   float64(c.points) / float64(maxPoints),
@@ -150,7 +165,7 @@ func (ix *Index[O]) Search(q Query, keep func(owner O, node int32) bool, text fu
 // points in ix.points. The units are walked rarest first; the stamp of a
 // document counts the units it has matched so far, so nothing is cleared
 // between queries.
-func (ix *Index[O]) intersect(units []queryUnit) []int32 {
+func (ix *Index) intersect(units []queryUnit) []int32 {
 	for len(ix.stamp) < len(ix.docs) {
 		ix.stamp = append(ix.stamp, 0)
 		ix.points = append(ix.points, 0)
@@ -191,7 +206,7 @@ func (ix *Index[O]) intersect(units []queryUnit) []int32 {
 
 // better orders candidates: more points, then newer, then owner (less),
 // then later node.
-func (ix *Index[O]) better(a, b candidate) bool {
+func (ix *Index) better(a, b candidate) bool {
 	if a.points != b.points {
 		return a.points > b.points
 	}
@@ -207,7 +222,7 @@ func (ix *Index[O]) better(a, b candidate) bool {
 }
 
 // pushTop keeps the best n candidates in a heap whose root is the worst.
-func pushTop[O comparable](h []candidate, c candidate, n int, ix *Index[O]) []candidate {
+func pushTop(h []candidate, c candidate, n int, ix *Index) []candidate {
 	if len(h) < n {
 		h = append(h, c)
 		for i := len(h) - 1; i > 0; {

@@ -18,7 +18,7 @@ type location struct {
 // every word of the text a query word matches (the matched prefix only,
 // for a prefix match) and every occurrence of an unspaced run, widened to
 // whole characters.
-func (ix *Index[O]) locate(text string, p parsedQuery) location {
+func (ix *Index) locate(text string, p parsedQuery) location {
 	folded := foldText(ix.folded[:0], text)
 	ix.folded = folded
 	tokens := tokenize(ix.tokens[:0], folded)
