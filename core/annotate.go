@@ -3,6 +3,8 @@ package core
 import (
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // Annotation kinds. Annotations are records about nodes kept beside them:
@@ -36,21 +38,23 @@ type Annotation struct {
 	Timestamp string
 }
 
-func (a *Annotation) appendJSON(b []byte) []byte {
+// AppendJSON appends the annotation's JSON encoding (the bytes
+// encoding/json gives for it) to b and returns the extended buffer.
+func (a *Annotation) AppendJSON(b []byte) []byte {
 	b = append(b, `{"kind":`...)
-	b = appendString(b, a.Kind)
+	b = jsonx.AppendString(b, a.Kind)
 	b = append(b, `,"nodeId":`...)
-	b = appendNullableString(b, a.NodeID)
+	b = jsonx.AppendNullableString(b, a.NodeID)
 	switch a.Kind {
 	case AnnotationLabel:
 		b = append(b, `,"label":`...)
-		b = appendString(b, a.Label)
+		b = jsonx.AppendString(b, a.Label)
 	case AnnotationHide:
 		b = append(b, `,"hidden":`...)
-		b = appendBool(b, a.Hidden)
+		b = jsonx.AppendBool(b, a.Hidden)
 	}
 	b = append(b, `,"timestamp":`...)
-	b = appendString(b, a.Timestamp)
+	b = jsonx.AppendString(b, a.Timestamp)
 	return append(b, '}')
 }
 
@@ -72,9 +76,9 @@ func (s *Session) annotate(a *Annotation) {
 			s.labels[i] = a.Label
 		}
 		if s.search != nil {
-			s.search.refresh(s, i)
+			s.search.Replace(s.searchKey, i, searchText(s, i), timestampMillis(s.nodes[i].Timestamp))
 		} else if s.warming != nil && int(i) < s.warmed {
-			s.warming.abandon(s) // warmed again from the start, labels and all
+			s.abandonWarming() // warmed again from the start, labels and all
 		}
 	case AnnotationHide:
 		if !a.Hidden {
@@ -205,7 +209,7 @@ func opHide(st *Store, r *request) (any, *Error) {
 	}
 	hidden := true
 	if r.has("hidden") {
-		if unmarshal(r.fields["hidden"], &hidden) != nil {
+		if jsonx.Unmarshal(r.fields["hidden"], &hidden) != nil {
 			return nil, invalidf("field \"hidden\" must be true or false")
 		}
 	}
@@ -260,7 +264,7 @@ func (s *Session) appendAnnotations(b []byte) []byte {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = a.appendJSON(b)
+		b = a.AppendJSON(b)
 	}
 	return append(b, ']')
 }
@@ -271,8 +275,8 @@ func (s *Session) parseAnnotations(raw []byte) *Error {
 	if len(raw) == 0 || raw[0] != '[' {
 		return snapshotFault("field \"annotations\" must be an array")
 	}
-	sc := scanner{data: raw}
-	perr := sc.elements(func(k int, v []byte, _ bool) error {
+	sc := jsonx.Scanner{Data: raw}
+	perr := sc.Elements(func(k int, v []byte, _ bool) error {
 		a, err := s.parseAnnotation(v, k)
 		if err != nil {
 			return err
@@ -284,20 +288,20 @@ func (s *Session) parseAnnotations(raw []byte) *Error {
 		if e, ok := perr.(*Error); ok {
 			return e
 		}
-		return snapshotFault("field \"annotations\" is not valid JSON: %s", jsonErrorText(perr))
+		return snapshotFault("field \"annotations\" is not valid JSON: %s", jsonx.ErrorText(perr))
 	}
 	return nil
 }
 
 func (s *Session) parseAnnotation(raw []byte, k int) (*Annotation, *Error) {
-	at := sprintf("annotations[%d]", k)
+	at := jsonx.Sprintf("annotations[%d]", k)
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, snapshotFault("%s must be an object", at)
 	}
 	var f struct{ kind, nodeID, label, hidden, timestamp []byte }
 	var unknown string
-	sc := scanner{data: raw}
-	_ = sc.members(func(key string, v []byte, _ bool) error {
+	sc := jsonx.Scanner{Data: raw}
+	_ = sc.Members(func(key string, v []byte, _ bool) error {
 		switch key {
 		case "kind":
 			f.kind = v

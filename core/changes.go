@@ -1,5 +1,7 @@
 package core
 
+import "github.com/sessiontree/sessiontree/core/internal/jsonx"
+
 // Change tracking for persistence. The JS shim writes to IndexedDB only what
 // a call changed: the session's metadata record and the nodes appended since
 // the last drain, or every node after a replace (snapshot.load).
@@ -88,15 +90,15 @@ func (st *Store) DrainChanges(withNodes bool) []byte {
 			continue
 		}
 		b = append(b, `{"sessionId":`...)
-		b = appendString(b, s.id)
+		b = jsonx.AppendString(b, s.id)
 		b = append(b, `,"operation":`...)
-		b = appendString(b, d.op)
+		b = jsonx.AppendString(b, d.op)
 		b = append(b, `,"reset":`...)
-		b = appendBool(b, d.reset)
+		b = jsonx.AppendBool(b, d.reset)
 		b = append(b, `,"from":`...)
-		b = appendInt(b, from)
+		b = jsonx.AppendInt(b, from)
 		b = append(b, `,"count":`...)
-		b = appendInt(b, len(s.nodes)-from)
+		b = jsonx.AppendInt(b, len(s.nodes)-from)
 		afrom := d.afrom
 		if d.reset {
 			afrom = 0
@@ -105,23 +107,23 @@ func (st *Store) DrainChanges(withNodes bool) []byte {
 			afrom = len(s.annotations)
 		}
 		b = append(b, `,"annotationFrom":`...)
-		b = appendInt(b, afrom)
+		b = jsonx.AppendInt(b, afrom)
 		b = append(b, `,"annotationCount":`...)
-		b = appendInt(b, len(s.annotations)-afrom)
+		b = jsonx.AppendInt(b, len(s.annotations)-afrom)
 		b = append(b, `,"meta":`...)
 		b = s.appendMeta(b)
 		b = append(b, "}\n"...)
 		if withNodes {
 			last := len(s.nodes) - 1
 			for i := from; i <= last; i++ {
-				b = s.nodes[i].appendJSON(b)
+				b = s.nodes[i].AppendJSON(b)
 				if i < last {
 					b = append(b, ',')
 				}
 				b = append(b, '\n')
 			}
 			for _, a := range s.annotations[afrom:] {
-				b = a.appendJSON(b)
+				b = a.AppendJSON(b)
 				b = append(b, '\n')
 			}
 		}
@@ -132,21 +134,21 @@ func (st *Store) DrainChanges(withNodes bool) []byte {
 
 func (s *Session) appendMeta(b []byte) []byte {
 	b = append(b, `{"sessionId":`...)
-	b = appendString(b, s.id)
+	b = jsonx.AppendString(b, s.id)
 	b = append(b, `,"title":`...)
-	b = appendString(b, s.title)
+	b = jsonx.AppendString(b, s.title)
 	b = append(b, `,"cursor":`...)
-	b = appendNullableString(b, s.nodeID(s.cursor))
+	b = jsonx.AppendNullableString(b, s.nodeID(s.cursor))
 	b = append(b, `,"activeBranch":`...)
-	b = appendString(b, s.active)
+	b = jsonx.AppendString(b, s.active)
 	b = append(b, `,"createdAt":`...)
-	b = appendString(b, s.createdAt)
+	b = jsonx.AppendString(b, s.createdAt)
 	b = append(b, `,"updatedAt":`...)
-	b = appendString(b, s.updatedAt)
+	b = jsonx.AppendString(b, s.updatedAt)
 	b = append(b, `,"nodeCount":`...)
-	b = appendInt(b, len(s.nodes))
+	b = jsonx.AppendInt(b, len(s.nodes))
 	b = append(b, `,"annotationCount":`...)
-	b = appendInt(b, len(s.annotations))
+	b = jsonx.AppendInt(b, len(s.annotations))
 	return append(b, '}')
 }
 

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // Text commands for chat frontends (SPEC.md "Commands"): the operation
@@ -113,9 +115,9 @@ func (c *cmdCall) session(st *Store) (*Session, *Error) {
 // tool runs operation op with the command's session and the given fields,
 // as the tool call would (the change is recorded under op).
 func (c *cmdCall) tool(st *Store, op string, fields map[string]string) (any, *Error) {
-	r := &request{op: op, fields: map[string]RawMessage{"sessionId": appendString(nil, c.sessionID)}}
+	r := &request{op: op, fields: map[string]RawMessage{"sessionId": jsonx.AppendString(nil, c.sessionID)}}
 	for k, v := range fields {
-		r.fields[k] = appendString(nil, v)
+		r.fields[k] = jsonx.AppendString(nil, v)
 	}
 	st.op = op
 	return operations[op].run(st, r)
@@ -207,7 +209,7 @@ func argCount(cmd command) string {
 	case cmd.min == cmd.max:
 		return plural(cmd.min, "argument")
 	default:
-		return sprintf("%d to %d arguments", cmd.min, cmd.max)
+		return jsonx.Sprintf("%d to %d arguments", cmd.min, cmd.max)
 	}
 }
 
@@ -302,7 +304,7 @@ func cmdList(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	items := s.list()
 	var b strings.Builder
 	for k, it := range items {
-		fprintf(&b, "%s [%s] %s: %s", it.ID, it.Branch, it.Role, Preview(it.Preview, textPreviewLength))
+		jsonx.Fprintf(&b, "%s [%s] %s: %s", it.ID, it.Branch, it.Role, Preview(it.Preview, textPreviewLength))
 		if it.Label != "" {
 			b.WriteString("  [label: " + it.Label + "]")
 		}
@@ -331,7 +333,7 @@ func cmdBranches(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		if br.Active {
 			mark = "* "
 		}
-		fprintf(&b, "%s%s  tip %s  base %s  %s\n", mark, br.Name, orDash(br.Tip), orDash(br.Base), plural(br.NodeCount, "node"))
+		jsonx.Fprintf(&b, "%s%s  tip %s  base %s  %s\n", mark, br.Name, orDash(br.Tip), orDash(br.Base), plural(br.NodeCount, "node"))
 	}
 	return &CommandResult{Text: b.String(), Data: data}, nil
 }
@@ -369,7 +371,7 @@ func cmdContext(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	}
 	ctx := s.context()
 	var b strings.Builder
-	fprintf(&b, "cursor %s, %s; state: %s\n", orNone(ctx.Cursor, "none"), plural(len(ctx.Messages), "message"), describeState(ctx.State))
+	jsonx.Fprintf(&b, "cursor %s, %s; state: %s\n", orNone(ctx.Cursor, "none"), plural(len(ctx.Messages), "message"), describeState(ctx.State))
 	// One line per message, from the nodes (their cached previews): a
 	// message made from a summary, compaction or custom message names the
 	// node kind after its role.
@@ -378,7 +380,7 @@ func cmdContext(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		if n.Kind != KindMessage {
 			role = "user · " + n.Kind
 		}
-		fprintf(&b, "[%s] %s\n", role, Preview(n.previewText(), textPreviewLength))
+		jsonx.Fprintf(&b, "[%s] %s\n", role, Preview(n.previewText(), textPreviewLength))
 	})
 	return &CommandResult{Text: b.String(), Data: ctx}, nil
 }
@@ -389,7 +391,7 @@ func cmdJump(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		return nil, err
 	}
 	status := data.(Status)
-	return &CommandResult{Text: sprintf("cursor at %s on branch %s\n", orNone(status.Cursor, "none"), status.ActiveBranch), Data: data}, nil
+	return &CommandResult{Text: jsonx.Sprintf("cursor at %s on branch %s\n", orNone(status.Cursor, "none"), status.ActiveBranch), Data: data}, nil
 }
 
 func cmdBranch(st *Store, c *cmdCall) (*CommandResult, *Error) {
@@ -398,7 +400,7 @@ func cmdBranch(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		return nil, err
 	}
 	status := data.(Status)
-	return &CommandResult{Text: sprintf("on branch %s from %s; the next message goes there\n", status.ActiveBranch, orNone(status.Cursor, "none")), Data: data}, nil
+	return &CommandResult{Text: jsonx.Sprintf("on branch %s from %s; the next message goes there\n", status.ActiveBranch, orNone(status.Cursor, "none")), Data: data}, nil
 }
 
 func cmdLabel(st *Store, c *cmdCall) (*CommandResult, *Error) {
@@ -406,9 +408,9 @@ func cmdLabel(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	text := sprintf("label of %s cleared\n", c.args[0])
+	text := jsonx.Sprintf("label of %s cleared\n", c.args[0])
 	if c.args[1] != "" {
-		text = sprintf("%s labelled %q\n", c.args[0], c.args[1])
+		text = jsonx.Sprintf("%s labelled %q\n", c.args[0], c.args[1])
 	}
 	return &CommandResult{Text: text, Data: data}, nil
 }
@@ -423,13 +425,13 @@ func cmdUnhide(st *Store, c *cmdCall) (*CommandResult, *Error) {
 
 func (c *cmdCall) hide(st *Store, hidden, format string) (*CommandResult, *Error) {
 	r := &request{op: "hide", fields: map[string]RawMessage{
-		"sessionId": appendString(nil, c.sessionID), "nodeId": appendString(nil, c.args[0]), "hidden": RawMessage(hidden)}}
+		"sessionId": jsonx.AppendString(nil, c.sessionID), "nodeId": jsonx.AppendString(nil, c.args[0]), "hidden": RawMessage(hidden)}}
 	st.op = "hide"
 	data, err := opHide(st, r)
 	if err != nil {
 		return nil, err
 	}
-	return &CommandResult{Text: sprintf(format, c.args[0]), Data: data}, nil
+	return &CommandResult{Text: jsonx.Sprintf(format, c.args[0]), Data: data}, nil
 }
 
 func cmdPrefer(st *Store, c *cmdCall) (*CommandResult, *Error) {
@@ -437,7 +439,7 @@ func cmdPrefer(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return &CommandResult{Text: sprintf("the path to %s is preferred\n", c.args[0]), Data: data}, nil
+	return &CommandResult{Text: jsonx.Sprintf("the path to %s is preferred\n", c.args[0]), Data: data}, nil
 }
 
 func cmdDiff(st *Store, c *cmdCall) (*CommandResult, *Error) {
@@ -451,9 +453,9 @@ func cmdDiff(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	}
 	var b strings.Builder
 	if d.Ancestor != nil {
-		fprintf(&b, "%s and %s part after %s (%s in common)\n", c.args[0], c.args[1], *d.Ancestor, plural(d.Common, "node"))
+		jsonx.Fprintf(&b, "%s and %s part after %s (%s in common)\n", c.args[0], c.args[1], *d.Ancestor, plural(d.Common, "node"))
 	} else {
-		fprintf(&b, "%s and %s share no node (different roots)\n", c.args[0], c.args[1])
+		jsonx.Fprintf(&b, "%s and %s share no node (different roots)\n", c.args[0], c.args[1])
 	}
 	for _, side := range []struct {
 		mark  string
@@ -462,12 +464,12 @@ func cmdDiff(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		for k := 0; k < len(side.nodes); k++ {
 			if len(side.nodes) > maxPlain && k == keepPlain {
 				skip := len(side.nodes) - 2*keepPlain
-				fprintf(&b, "%s ··· %d nodes (%s … %s)\n", side.mark, skip, side.nodes[k].ID, side.nodes[k+skip-1].ID)
+				jsonx.Fprintf(&b, "%s ··· %d nodes (%s … %s)\n", side.mark, skip, side.nodes[k].ID, side.nodes[k+skip-1].ID)
 				k += skip - 1
 				continue
 			}
 			n := side.nodes[k]
-			fprintf(&b, "%s %s %s: %s\n", side.mark, n.ID, n.Role, Preview(n.Text, textPreviewLength))
+			jsonx.Fprintf(&b, "%s %s %s: %s\n", side.mark, n.ID, n.Role, Preview(n.Text, textPreviewLength))
 		}
 	}
 	return &CommandResult{Text: b.String(), Data: d}, nil
@@ -484,14 +486,14 @@ func cmdSnapshotSave(st *Store, c *cmdCall) (*CommandResult, *Error) {
 
 func cmdSnapshotLoad(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	r := &request{op: "snapshot.load", fields: map[string]RawMessage{
-		"sessionId": appendString(nil, c.sessionID), "snapshot": RawMessage(c.args[0])}}
+		"sessionId": jsonx.AppendString(nil, c.sessionID), "snapshot": RawMessage(c.args[0])}}
 	st.op = "snapshot.load"
 	data, err := opSnapshotLoad(st, r)
 	if err != nil {
 		return nil, err
 	}
 	status := data.(Status)
-	return &CommandResult{Text: sprintf("loaded a snapshot of %s: %s, cursor %s on branch %s\n",
+	return &CommandResult{Text: jsonx.Sprintf("loaded a snapshot of %s: %s, cursor %s on branch %s\n",
 		status.SessionID, plural(status.NodeCount, "node"), orNone(status.Cursor, "none"), status.ActiveBranch), Data: data}, nil
 }
 
@@ -508,7 +510,7 @@ func cmdHelp(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	}
 	var b strings.Builder
 	for _, l := range lines {
-		fprintf(&b, "%s%s  %s\n", l.Usage, strings.Repeat(" ", width-utf8.RuneCountInString(l.Usage)), l.Summary)
+		jsonx.Fprintf(&b, "%s%s  %s\n", l.Usage, strings.Repeat(" ", width-utf8.RuneCountInString(l.Usage)), l.Summary)
 	}
 	return &CommandResult{Text: b.String(), Data: lines}, nil
 }
@@ -555,7 +557,7 @@ func cmdFork(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	draft := MessageText(n.Message)
 	status := f.status()
 	return &CommandResult{
-		Text: sprintf("forked %s before %s into %s: %s, cursor %s\ndraft: %s\n",
+		Text: jsonx.Sprintf("forked %s before %s into %s: %s, cursor %s\ndraft: %s\n",
 			s.id, n.ID, f.id, plural(status.NodeCount, "node"), orNone(status.Cursor, "none"), draft),
 		Data:  status,
 		Draft: &draft,
@@ -572,7 +574,7 @@ func cmdClone(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		return nil, err
 	}
 	status := data.(Status)
-	return &CommandResult{Text: sprintf("cloned %s into %s: %s, cursor %s\n", c.sessionID, status.SessionID, plural(status.NodeCount, "node"), orNone(status.Cursor, "none")), Data: data}, nil
+	return &CommandResult{Text: jsonx.Sprintf("cloned %s into %s: %s, cursor %s\n", c.sessionID, status.SessionID, plural(status.NodeCount, "node"), orNone(status.Cursor, "none")), Data: data}, nil
 }
 
 func cmdSession(st *Store, c *cmdCall) (*CommandResult, *Error) {
@@ -582,11 +584,11 @@ func cmdSession(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	}
 	status := s.status()
 	var b strings.Builder
-	fprintf(&b, "session %s", status.SessionID)
+	jsonx.Fprintf(&b, "session %s", status.SessionID)
 	if status.Title != "" {
-		fprintf(&b, " %q", status.Title)
+		jsonx.Fprintf(&b, " %q", status.Title)
 	}
-	fprintf(&b, "\ncursor %s on branch %s, depth %d\n%s, %s, %s\nstate: %s\ncreated %s, updated %s\n",
+	jsonx.Fprintf(&b, "\ncursor %s on branch %s, depth %d\n%s, %s, %s\nstate: %s\ncreated %s, updated %s\n",
 		orNone(status.Cursor, "none"), status.ActiveBranch, status.Depth,
 		plural(status.NodeCount, "node"), plural(status.BranchCount, "branch"), plural(status.LeafCount, "leaf"),
 		describeState(s.stateAt(s.path(s.cursor))), status.CreatedAt, status.UpdatedAt)

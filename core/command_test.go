@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -27,7 +28,7 @@ func transcript(tb testing.TB, st *Store, id string, lines ...string) string {
 			Text    string  `json:"text"`
 			Draft   *string `json:"draft"`
 		}
-		require.NoError(tb, unmarshal(env.Value, &res))
+		require.NoError(tb, jsonx.Unmarshal(env.Value, &res))
 		b.WriteString(res.Text)
 	}
 	return b.String()
@@ -181,7 +182,7 @@ func TestForkCommand(t *testing.T) {
 		assert.Equal(t, "Explore option B", *res.Draft)
 		data, _ := json.Marshal(res.Data)
 		var status Status
-		require.NoError(t, unmarshal(data, &status))
+		require.NoError(t, jsonx.Unmarshal(data, &status))
 		assert.Equal(t, "n0001", *status.Cursor)
 		assert.Equal(t, 1, status.NodeCount)
 		ctx := ok[Context](t, st, obj{"operation": "context", "sessionId": status.SessionID})
@@ -195,7 +196,7 @@ func TestForkCommand(t *testing.T) {
 		assert.Equal(t, "Explore option A", *res.Draft)
 		data, _ := json.Marshal(res.Data)
 		var status Status
-		require.NoError(t, unmarshal(data, &status))
+		require.NoError(t, jsonx.Unmarshal(data, &status))
 		assert.Nil(t, status.Cursor)
 		assert.Equal(t, 0, status.NodeCount)
 		assert.Equal(t, "main", status.ActiveBranch)
@@ -253,7 +254,7 @@ func FuzzCommand(f *testing.F) {
 		}
 		out := st.Call(req)
 		var env envelope
-		if unmarshal(out, &env) != nil {
+		if jsonx.Unmarshal(out, &env) != nil {
 			t.Fatalf("reply is not one JSON envelope: %q", out)
 		}
 		if !env.OK && snapshot(t, st, "demo") != before {
@@ -282,12 +283,12 @@ func FuzzParseEntry(f *testing.F) {
 			}
 			return
 		}
-		wire := e.appendJSON(nil, kind)
+		wire := appendEntryJSON(nil, e, kind)
 		again, err := parseEntryBody(kind, wire, "entry")
 		if err != nil {
 			t.Fatalf("re-encoded entry %s does not parse: %v", wire, err)
 		}
-		if got := string(again.appendJSON(nil, kind)); got != string(wire) {
+		if got := string(appendEntryJSON(nil, again, kind)); got != string(wire) {
 			t.Fatalf("entry round trip: %s != %s", got, wire)
 		}
 	})

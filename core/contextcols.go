@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"slices"
 	"sync/atomic"
-	"unicode/utf8"
 	"unsafe"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/search"
 )
 
 // ContextColumns is the value of context laid out for a caller that builds
@@ -133,12 +135,12 @@ func (s *Session) contextColumns() *ContextColumns {
 	if cur := nullable(s.nodeID(s.cursor)); cur == nil {
 		h = append(h, "null"...)
 	} else {
-		h = appendString(h, *cur)
+		h = jsonx.AppendString(h, *cur)
 	}
 	h = append(h, `,"state":`...)
-	h = s.stateAt(path).appendJSON(h)
+	h = s.stateAt(path).AppendJSON(h)
 	h = append(h, `,"count":`...)
-	h = appendInt(h, count)
+	h = jsonx.AppendInt(h, count)
 	h = append(h, `,"roles":[`...)
 	for k, role := range tc.roles {
 		if k > 0 {
@@ -208,14 +210,14 @@ func (tc *textCache) add(m RawMessage) textSpan {
 		return textSpan{code: code + 1, start: int32(start), end: int32(len(out)), from: int32(start), to: int32(len(out))}
 	}
 	text := out[start:]
-	if !validUTF8(text) {
+	if !jsonx.ValidUTF8(text) {
 		// Only Store.Import through the Go API keeps bytes that are not
 		// UTF-8; a decoder would replace them its own way, so the offsets
 		// could not be known here. Such a message stays JSON.
 		tc.ascii = out[:start]
 		return textSpan{code: -1}
 	}
-	units := int32(utf16Len(unsafe.String(unsafe.SliceData(text), len(text))))
+	units := int32(search.UTF16Len(unsafe.String(unsafe.SliceData(text), len(text))))
 	sp := textSpan{code: (code | 2) + 1, start: tc.wideUnits, end: tc.wideUnits + units, from: int32(len(tc.wide)), to: int32(len(tc.wide) + len(text))}
 	tc.wide = append(tc.wide, text...)
 	tc.wideUnits += units
@@ -246,10 +248,10 @@ func appendPlainMessage(b []byte, m RawMessage) (out, role []byte, contentFirst,
 		if role, rest, ok = roleBody(rest[len(roleKey):]); !ok || !bytes.HasPrefix(rest, []byte(thenContentKey)) {
 			return b, nil, false, false, false
 		}
-		b, rest, ascii, ok = appendStringBody(b, rest[len(thenContentKey):])
+		b, rest, ascii, ok = jsonx.AppendStringBody(b, rest[len(thenContentKey):])
 	case bytes.HasPrefix(rest, []byte(contentKey)):
 		contentFirst = true
-		if b, rest, ascii, ok = appendStringBody(b, rest[len(contentKey):]); !ok || !bytes.HasPrefix(rest, []byte(thenRoleKey)) {
+		if b, rest, ascii, ok = jsonx.AppendStringBody(b, rest[len(contentKey):]); !ok || !bytes.HasPrefix(rest, []byte(thenRoleKey)) {
 			return b, nil, false, false, false
 		}
 		role, rest, ok = roleBody(rest[len(thenRoleKey):])
@@ -264,100 +266,9 @@ func appendPlainMessage(b []byte, m RawMessage) (out, role []byte, contentFirst,
 // (just after its opening quote) and returns it and what follows its
 // closing quote.
 func roleBody(s []byte) (body, rest []byte, ok bool) {
-	i := plainRun(s, 0)
+	i := jsonx.PlainRun(s, 0)
 	if i >= len(s) || s[i] != '"' {
 		return nil, nil, false
 	}
 	return s[:i], s[i+1:], true
-}
-
-// appendStringBody appends the text of the JSON string body at the start
-// of s (just after its opening quote) to b, which must have room for
-// len(s) more bytes, and returns what follows the closing quote and
-// whether the text is all ASCII. One pass, a word at a time over plain
-// bytes (see plainRun). ok is false, with b's content past its length
-// unspecified, for an escape of a UTF-16 surrogate (JSON.parse keeps a
-// lone one, which UTF-8 cannot carry) or text that is not valid JSON.
-func appendStringBody(b, s []byte) (out, rest []byte, ascii, ok bool) {
-	n := len(b)
-	b = b[:cap(b)]
-	if len(b)-n < len(s) {
-		return b[:n], nil, false, false
-	}
-	var high uint64 // every byte copied, or-ed: its 0x80 bits tell non-ASCII
-	i := 0
-	for {
-		for i+8 <= len(s) {
-			w := load64(s, i)
-			if mayEndPlain(w) {
-				break
-			}
-			store64(b, n, w)
-			high |= w
-			i += 8
-			n += 8
-		}
-		for i < len(s) && plainStringByte[s[i]] {
-			b[n] = s[i]
-			high |= uint64(s[i])
-			i++
-			n++
-			if i&7 == 0 {
-				break // back to whole words
-			}
-		}
-		switch {
-		case i >= len(s):
-			return b[:n], nil, false, false
-		case plainStringByte[s[i]]:
-			continue
-		case s[i] == '"':
-			return b[:n], s[i+1:], high&swarHigh == 0, true
-		case s[i] != '\\' || i+1 >= len(s):
-			return b[:n], nil, false, false
-		}
-		switch c := s[i+1]; c {
-		case '"', '\\', '/':
-			b[n] = c
-		case 'b':
-			b[n] = '\b'
-		case 'f':
-			b[n] = '\f'
-		case 'n':
-			b[n] = '\n'
-		case 'r':
-			b[n] = '\r'
-		case 't':
-			b[n] = '\t'
-		case 'u':
-			if i+6 > len(s) {
-				return b[:n], nil, false, false
-			}
-			r := rune(0)
-			for _, h := range s[i+2 : i+6] {
-				switch {
-				case '0' <= h && h <= '9':
-					r = r<<4 | rune(h-'0')
-				case 'a' <= h && h <= 'f':
-					r = r<<4 | rune(h-'a'+10)
-				case 'A' <= h && h <= 'F':
-					r = r<<4 | rune(h-'A'+10)
-				default:
-					return b[:n], nil, false, false
-				}
-			}
-			if 0xD800 <= r && r < 0xE000 {
-				return b[:n], nil, false, false
-			}
-			size := utf8.EncodeRune(b[n:], r)
-			high |= uint64(b[n])
-			n += size
-			i += 6
-			continue
-		default:
-			return b[:n], nil, false, false
-		}
-		n++
-		i += 2
-	}
 }

@@ -180,24 +180,6 @@ func TestContextColumnsOfAnEmptySessionAndErrors(t *testing.T) {
 	}
 }
 
-func TestAppendStringBodyMatchesJSON(t *testing.T) {
-	for _, str := range []string{"", "x", "a\"b\\c/d", "\x01\x1f\u007f", "tab\tnew\nline", "é漢🎉", "\u2028\u2029", strings.Repeat("long ", 40) + "é"} {
-		enc, _ := json.Marshal(str)
-		b := append(make([]byte, 0, 3+len(enc)+6), "pre"...)
-		out, rest, ascii, ok := appendStringBody(b, append(enc[1:], ",after"...))
-		require.True(t, ok, str)
-		assert.Equal(t, "pre"+str, string(out))
-		assert.Equal(t, ",after", string(rest))
-		assert.Equal(t, isASCII([]byte(str)), ascii, str)
-	}
-	for _, body := range []string{`\ud800"`, `\udc00x"`, `\ud83c\udf89"`, `\x"`, `\u12"`, `\u12g4"`, `end\`, `no closing quote`, "a\x01control\""} {
-		_, _, _, ok := appendStringBody(make([]byte, 0, 64), []byte(body))
-		assert.False(t, ok, body)
-	}
-	_, _, _, ok := appendStringBody(make([]byte, 0, 2), []byte(`abc"`))
-	assert.False(t, ok, "no room")
-}
-
 func FuzzContextColumns(f *testing.F) {
 	for _, s := range []string{"plain", "é", "🎉", "a\nb", `"\`, "\u2028", "\x00"} {
 		f.Add(s, "user", false)

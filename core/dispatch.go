@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // operation is one entry of the dispatch table.
@@ -164,15 +166,15 @@ func (st *Store) envelope(value any, err *Error) []byte {
 		return ErrorEnvelope(err)
 	}
 	const head = `{"ok":true,"value":`
-	if a, ok := value.(jsonAppender); ok {
+	if a, ok := value.(jsonx.Appender); ok {
 		// Large values (context, snapshot.save) are written straight into
 		// the envelope: one copy of 25 MB instead of two.
-		return append(a.appendJSON(append(make([]byte, 0, 64), head...)), '}')
+		return append(a.AppendJSON(append(make([]byte, 0, 64), head...)), '}')
 	}
 	raw, ok := value.(RawMessage)
 	if !ok {
 		var merr error
-		if raw, merr = marshal(value); merr != nil {
+		if raw, merr = jsonx.Marshal(value); merr != nil {
 			return ErrorEnvelope(invalidf("internal error encoding the value of %q: %v", st.op, merr))
 		}
 	}
@@ -182,19 +184,13 @@ func (st *Store) envelope(value any, err *Error) []byte {
 	return append(out, '}')
 }
 
-// jsonAppender is a value that appends its own JSON encoding to b, growing
-// b once to the size it needs.
-type jsonAppender interface {
-	appendJSON(b []byte) []byte
-}
-
 // ErrorEnvelope returns the envelope for err:
 // {"ok":false,"error":{"code":…,"message":…}}.
 func ErrorEnvelope(err *Error) []byte {
 	b := []byte(`{"ok":false,"error":{"code":`)
-	b = appendString(b, string(err.Code))
+	b = jsonx.AppendString(b, string(err.Code))
 	b = append(b, `,"message":`...)
-	b = appendString(b, err.Message)
+	b = jsonx.AppendString(b, err.Message)
 	return append(b, "}}"...)
 }
 
@@ -205,7 +201,7 @@ func ErrorEnvelope(err *Error) []byte {
 // one byte in 16 of it is non-ASCII and it is all UTF-8 (otherwise it is
 // Call's answer). A
 // browser's TextDecoder makes a string of ASCII about four times faster
-// than of UTF-8 with a few accents or emoji in it (see appendASCII). A
+// than of UTF-8 with a few accents or emoji in it (see jsonx.AppendASCII). A
 // context is written escaped in the first place; other answers (a
 // snapshot, a tree, rows, an export) are escaped in one more pass.
 func (st *Store) CallParsed(req []byte) []byte {
@@ -233,14 +229,14 @@ func (st *Store) parsedEnvelope(value any, err *Error) []byte {
 }
 
 // asciiIfLarge returns JSON text out with non-ASCII escaped when it is
-// asciiPassBytes or more and escaping pays (see appendASCII), otherwise
+// asciiPassBytes or more and escaping pays (see jsonx.AppendASCII), otherwise
 // out itself.
 func asciiIfLarge(out []byte) []byte {
 	if len(out) < asciiPassBytes {
 		return out
 	}
-	var budget asciiBudget
-	if esc, ok := appendASCII(make([]byte, 0, len(out)+len(out)/8), out, &budget); ok {
+	var budget jsonx.ASCIIBudget
+	if esc, ok := jsonx.AppendASCII(make([]byte, 0, len(out)+len(out)/8), out, &budget); ok {
 		return esc
 	}
 	return out
@@ -267,7 +263,7 @@ const asciiPassBytes = 64 << 10
 // call runs one request; withInternal lets it name an internal operation.
 func (st *Store) call(req []byte, withInternal bool) (any, *Error) {
 	st.op = "" // set by dispatch once the operation is known
-	if !validUTF8(req) {
+	if !jsonx.ValidUTF8(req) {
 		return nil, invalidf("request is not valid UTF-8")
 	}
 	trimmed := bytes.TrimSpace(req)
@@ -291,14 +287,14 @@ func (st *Store) call(req []byte, withInternal bool) (any, *Error) {
 func (st *Store) dispatch(req []byte, guess, withInternal bool) (_ any, guessed bool, _ *Error) {
 	fields, unchecked, guessed, serr := scanRequest(req, guess)
 	if serr != nil {
-		return nil, guessed, invalidf("request is not valid JSON: %s", jsonErrorText(serr))
+		return nil, guessed, invalidf("request is not valid JSON: %s", jsonx.ErrorText(serr))
 	}
 	r := &request{fields: fields, valid: true, unchecked: unchecked}
 	opRaw, ok := fields["operation"]
 	if !ok {
 		return nil, guessed, invalidf("request has no \"operation\" field")
 	}
-	if r.op, ok = parseString(opRaw); !ok {
+	if r.op, ok = jsonx.ParseString(opRaw); !ok {
 		return nil, guessed, invalidf("field \"operation\" must be a string")
 	}
 	op, ok := operations[r.op]
@@ -345,54 +341,40 @@ func (st *Store) dispatch(req []byte, guess, withInternal bool) (_ any, guessed 
 func scanRequest(data []byte, guess bool) (fields map[string]RawMessage, unchecked, guessed bool, err error) {
 	var snapshot []byte
 	delimited := -1 // where the snapshot only delimited so far starts
-	fields, err = scanMembers[RawMessage](data, false, func(sc *scanner, key []byte) (bool, error) {
+	fields, err = jsonx.ScanMembers[RawMessage](data, false, func(sc *jsonx.Scanner, key []byte) (bool, error) {
 		if string(key) != "snapshot" {
 			return false, nil
 		}
 		if delimited >= 0 {
 			// A later "snapshot" member replaces it, so the snapshot parser
 			// will never see it: check its bytes here.
-			prev := scanner{data: data, pos: delimited}
-			if _, _, err := prev.value(); err != nil {
+			prev := jsonx.Scanner{Data: data, Pos: delimited}
+			if _, _, err := prev.Value(); err != nil {
 				return false, err
 			}
 			delimited = -1
 		}
-		sc.skipSpace()
-		if unchecked = sc.peek() == '{'; !unchecked {
+		sc.SkipSpace()
+		if unchecked = sc.Peek() == '{'; !unchecked {
 			return false, nil
 		}
-		delimited = sc.pos
+		delimited = sc.Pos
 		last := len(data) - 1 // the request's closing brace, when the guess holds
 		if guess && !guessed && data[last] == '}' {
-			body := bytes.TrimRight(data[sc.pos:last], " \t\n\r")
+			body := bytes.TrimRight(data[sc.Pos:last], " \t\n\r")
 			if len(body) > 1 && body[len(body)-1] == '}' {
 				snapshot, guessed = body, true
-				sc.pos = last
+				sc.Pos = last
 				return true, nil
 			}
 		}
-		snapshot = sc.skipValid()
+		snapshot = sc.SkipValid()
 		return true, nil
 	})
 	if unchecked && err == nil {
 		fields["snapshot"] = snapshot
 	}
 	return fields, unchecked, guessed, err
-}
-
-// jsonErrorText turns an encoding/json error into plain text with the byte
-// offset where the input went wrong.
-func jsonErrorText(err error) string {
-	switch e := err.(type) {
-	case *scanError:
-		return e.Error()
-	case *jsonSyntaxError:
-		return sprintf("%s at byte %d", e.Error(), e.Offset)
-	case *jsonTypeError:
-		return sprintf("%s at byte %d", e.Error(), e.Offset)
-	}
-	return err.Error()
 }
 
 // request gives typed access to the fields of one request.
@@ -430,7 +412,7 @@ func (r *request) optStr(field string) (string, *Error) {
 	if !r.has(field) {
 		return "", nil
 	}
-	s, ok := parseString(r.fields[field])
+	s, ok := jsonx.ParseString(r.fields[field])
 	if !ok {
 		return "", invalidf("field %q must be a string", field)
 	}
@@ -447,7 +429,7 @@ func (r *request) idField(field string) (string, *Error) {
 	if err != nil {
 		return "", err
 	}
-	if hasLoneSurrogate(r.fields[field]) {
+	if jsonx.LoneSurrogate(r.fields[field]) >= 0 {
 		return "", invalidf("field %q holds a lone UTF-16 surrogate; ids must be valid Unicode", field)
 	}
 	if !validSessionID(id) {
@@ -469,7 +451,7 @@ func (r *request) branchName(field string, required bool) (string, *Error) {
 	if err != nil {
 		return "", err
 	}
-	if hasLoneSurrogate(r.fields[field]) {
+	if jsonx.LoneSurrogate(r.fields[field]) >= 0 {
 		return "", invalidf("field %q holds a lone UTF-16 surrogate; branch names must be valid Unicode", field)
 	}
 	if !validName(name) {
@@ -491,7 +473,7 @@ func (r *request) existing(st *Store) (*Session, *Error) {
 // value of Call (no HTML escaping). A value that cannot be encoded gives an
 // INVALID_ARGUMENT envelope.
 func ValueEnvelope(v any) []byte {
-	out, err := marshal(v)
+	out, err := jsonx.Marshal(v)
 	if err != nil {
 		return ErrorEnvelope(invalidf("internal error encoding a value: %v", err))
 	}

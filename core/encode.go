@@ -1,37 +1,39 @@
 package core
 
+import "github.com/sessiontree/sessiontree/core/internal/jsonx"
+
 // Hand-written encoder for list items (tree rows have theirs in tree.go):
 // encoding/json spends most of its time in reflection there. It gives
 // exactly the bytes encoding/json gives (no HTML escaping, fields in struct
 // order, omitempty as tagged); TestTreeAndListEncodeLikeEncodingJSON checks
 // that.
 
-// appendJSON appends the item as encoding/json would encode ListItem.
-func (it *ListItem) appendJSON(b []byte) []byte {
+// AppendJSON appends the item as encoding/json would encode ListItem.
+func (it *ListItem) AppendJSON(b []byte) []byte {
 	b = append(b, `{"id":`...)
-	b = appendString(b, it.ID)
+	b = jsonx.AppendString(b, it.ID)
 	b = append(b, `,"parentId":`...)
-	b = appendOptString(b, it.ParentID)
+	b = jsonx.AppendOptString(b, it.ParentID)
 	b = append(b, `,"branch":`...)
-	b = appendString(b, it.Branch)
+	b = jsonx.AppendString(b, it.Branch)
 	b = append(b, `,"kind":`...)
-	b = appendString(b, it.Kind)
+	b = jsonx.AppendString(b, it.Kind)
 	b = append(b, `,"role":`...)
-	b = appendString(b, it.Role)
+	b = jsonx.AppendString(b, it.Role)
 	b = append(b, `,"timestamp":`...)
-	b = appendString(b, it.Timestamp)
+	b = jsonx.AppendString(b, it.Timestamp)
 	b = append(b, `,"depth":`...)
-	b = appendInt(b, it.Depth)
+	b = jsonx.AppendInt(b, it.Depth)
 	b = append(b, `,"preview":`...)
-	b = appendString(b, it.Preview)
+	b = jsonx.AppendString(b, it.Preview)
 	if it.Label != "" {
 		b = append(b, `,"label":`...)
-		b = appendString(b, it.Label)
+		b = jsonx.AppendString(b, it.Label)
 	}
 	b = append(b, `,"hidden":`...)
-	b = appendBool(b, it.Hidden)
+	b = jsonx.AppendBool(b, it.Hidden)
 	b = append(b, `,"preferred":`...)
-	b = appendBool(b, it.Preferred)
+	b = jsonx.AppendBool(b, it.Preferred)
 	return append(b, '}')
 }
 
@@ -43,7 +45,7 @@ func listJSON(items []ListItem) RawMessage {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = items[i].appendJSON(b)
+		b = items[i].AppendJSON(b)
 	}
 	return append(b, ']')
 }

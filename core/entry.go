@@ -2,34 +2,11 @@ package core
 
 import (
 	"bytes"
+	"maps"
+	"slices"
 	"strings"
-)
 
-// Entry kinds of snapshot version 1, after the Pi coding agent's session
-// entry types (session-manager.ts). A node of one of these kinds carries its
-// fields in Node.Entry and, on the wire, in an "entry" object:
-//
-//	{"id":…,"parentId":…,"branch":…,"kind":"model_change","timestamp":…,"entry":{"provider":"openai","model":"gpt-5"}}
-const (
-	// KindModelChange records a switch of model: entry {provider, model}.
-	KindModelChange = "model_change"
-	// KindThinkingLevelChange records a switch of reasoning effort: entry {level}.
-	KindThinkingLevelChange = "thinking_level_change"
-	// KindActiveToolsChange records the tool set in force: entry {tools}.
-	KindActiveToolsChange = "active_tools_change"
-	// KindCompaction replaces the path before firstKeptNodeId by a summary in
-	// context: entry {summary, firstKeptNodeId, tokensBefore?}.
-	KindCompaction = "compaction"
-	// KindCustom is extension data that never reaches the model: entry
-	// {customType, data?}.
-	KindCustom = "custom"
-	// KindCustomMessage is an extension's model-visible message: entry
-	// {customType, content, display?, details?}; context gives it as a user
-	// message with that content.
-	KindCustomMessage = "custom_message"
-	// KindSessionInfo names the session from this point on: entry {name}
-	// ("" clears the name).
-	KindSessionInfo = "session_info"
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // entryKinds lists the entry kinds with their fields in wire order; a field
@@ -46,7 +23,7 @@ var entryKinds = map[string][]string{
 
 // EntryKinds returns the entry kinds, sorted.
 func EntryKinds() []string {
-	return sortedKeys(entryKinds)
+	return slices.Sorted(maps.Keys(entryKinds))
 }
 
 // IsEntryKind reports whether kind is one of the entry kinds.
@@ -58,25 +35,6 @@ func IsEntryKind(kind string) bool {
 // knownKinds is the list of every node kind for error messages.
 func knownKinds() string {
 	return strings.Join(append([]string{KindMessage, KindSummary}, EntryKinds()...), ", ")
-}
-
-// Entry holds the kind-specific fields of an entry node. Only the fields of
-// the node's kind are set. Data, Details and Content are raw JSON kept as
-// received (compacted); TokensBefore keeps the number's exact digits.
-type Entry struct {
-	Provider        string     // model_change
-	Model           string     // model_change
-	Level           string     // thinking_level_change
-	Tools           []string   // active_tools_change (never nil)
-	Summary         string     // compaction
-	FirstKeptNodeID string     // compaction
-	TokensBefore    RawMessage // compaction, nil when absent
-	CustomType      string     // custom, custom_message
-	Data            RawMessage // custom, nil when absent
-	Content         RawMessage // custom_message: a string or an array of content parts
-	Display         *bool      // custom_message, nil when absent
-	Details         RawMessage // custom_message, nil when absent
-	Name            string     // session_info
 }
 
 // ParseEntry validates the entry object of an append request,
@@ -93,7 +51,7 @@ func ParseEntry(raw RawMessage, field string) (string, *Entry, *Error) {
 		return "", nil, invalidf("%s.kind is missing (one of: %s)", field, strings.Join(EntryKinds(), ", "))
 	}
 	var kind string
-	if unmarshal(kraw, &kind) != nil {
+	if jsonx.Unmarshal(kraw, &kind) != nil {
 		return "", nil, invalidf("%s.kind must be a string", field)
 	}
 	if !IsEntryKind(kind) {
@@ -119,8 +77,8 @@ func entryObject(raw RawMessage, field string) (map[string]RawMessage, *Error) {
 		return nil, invalidf("%s must be a JSON object", field)
 	}
 	var fields map[string]RawMessage
-	if err := unmarshal(raw, &fields); err != nil {
-		return nil, invalidf("%s is not valid JSON: %s", field, jsonErrorText(err))
+	if err := jsonx.Unmarshal(raw, &fields); err != nil {
+		return nil, invalidf("%s is not valid JSON: %s", field, jsonx.ErrorText(err))
 	}
 	return fields, nil
 }
@@ -133,7 +91,7 @@ func entryFields(kind string, fields map[string]RawMessage, field string) (*Entr
 	for i, f := range spec {
 		allowed[i] = strings.TrimSuffix(f, "?")
 	}
-	for _, name := range sortedKeys(fields) {
+	for _, name := range slices.Sorted(maps.Keys(fields)) {
 		known := false
 		for _, a := range allowed {
 			known = known || a == name
@@ -152,7 +110,7 @@ func entryFields(kind string, fields map[string]RawMessage, field string) (*Entr
 	e := &Entry{}
 	str := func(name string, nonEmpty bool) (string, *Error) {
 		var s string
-		if err := unmarshal(fields[name], &s); err != nil || isNull(fields[name]) {
+		if err := jsonx.Unmarshal(fields[name], &s); err != nil || isNull(fields[name]) {
 			if nonEmpty {
 				return "", invalidf("%s.%s must be a non-empty string", field, name)
 			}
@@ -168,7 +126,7 @@ func entryFields(kind string, fields map[string]RawMessage, field string) (*Entr
 		if !ok {
 			return nil, nil
 		}
-		c, err := compactRaw(v)
+		c, err := jsonx.CompactRaw(v)
 		if err != nil {
 			return nil, invalidf("%s.%s is not valid JSON: %v", field, name, err)
 		}
@@ -188,7 +146,7 @@ func entryFields(kind string, fields map[string]RawMessage, field string) (*Entr
 			return nil, err
 		}
 	case KindActiveToolsChange:
-		if unmarshal(fields["tools"], &e.Tools) != nil || e.Tools == nil {
+		if jsonx.Unmarshal(fields["tools"], &e.Tools) != nil || e.Tools == nil {
 			return nil, invalidf("%s.tools must be an array of tool names", field)
 		}
 		for i, t := range e.Tools {
@@ -205,10 +163,10 @@ func entryFields(kind string, fields map[string]RawMessage, field string) (*Entr
 		}
 		if v, ok := fields["tokensBefore"]; ok {
 			var n uint64
-			if unmarshal(v, &n) != nil || isNull(v) || bytes.ContainsAny(v, ".eE") {
+			if jsonx.Unmarshal(v, &n) != nil || isNull(v) || bytes.ContainsAny(v, ".eE") {
 				return nil, invalidf("%s.tokensBefore must be a non-negative integer", field)
 			}
-			e.TokensBefore, _ = compactRaw(v)
+			e.TokensBefore, _ = jsonx.CompactRaw(v)
 		}
 	case KindCustom:
 		if e.CustomType, err = str("customType", true); err != nil {
@@ -229,7 +187,7 @@ func entryFields(kind string, fields map[string]RawMessage, field string) (*Entr
 		}
 		if v, ok := fields["display"]; ok {
 			var d bool
-			if unmarshal(v, &d) != nil || isNull(v) {
+			if jsonx.Unmarshal(v, &d) != nil || isNull(v) {
 				return nil, invalidf("%s.display must be true or false", field)
 			}
 			e.Display = &d
@@ -255,13 +213,13 @@ func validContent(raw RawMessage, field string) *Error {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) > 0 && raw[0] == '"' {
 		var s string
-		if unmarshal(raw, &s) == nil {
+		if jsonx.Unmarshal(raw, &s) == nil {
 			return nil
 		}
 	}
 	if len(raw) > 0 && raw[0] == '[' {
 		var parts []RawMessage
-		if unmarshal(raw, &parts) != nil {
+		if jsonx.Unmarshal(raw, &parts) != nil {
 			return invalidf("%s is not a valid array", field)
 		}
 		for i, p := range parts {
@@ -276,7 +234,7 @@ func validContent(raw RawMessage, field string) *Error {
 
 // appendEntryJSON appends the "entry" object of an entry node, fields in
 // the fixed order of entryKinds, optional fields only when present.
-func (e *Entry) appendJSON(b []byte, kind string) []byte {
+func appendEntryJSON(b []byte, e *Entry, kind string) []byte {
 	b = append(b, '{')
 	first := true
 	key := func(name string) {
@@ -284,17 +242,17 @@ func (e *Entry) appendJSON(b []byte, kind string) []byte {
 			b = append(b, ',')
 		}
 		first = false
-		b = appendKey(b, name)
+		b = jsonx.AppendKey(b, name)
 	}
 	switch kind {
 	case KindModelChange:
 		key("provider")
-		b = appendString(b, e.Provider)
+		b = jsonx.AppendString(b, e.Provider)
 		key("model")
-		b = appendString(b, e.Model)
+		b = jsonx.AppendString(b, e.Model)
 	case KindThinkingLevelChange:
 		key("level")
-		b = appendString(b, e.Level)
+		b = jsonx.AppendString(b, e.Level)
 	case KindActiveToolsChange:
 		key("tools")
 		b = append(b, '[')
@@ -302,33 +260,33 @@ func (e *Entry) appendJSON(b []byte, kind string) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, t)
+			b = jsonx.AppendString(b, t)
 		}
 		b = append(b, ']')
 	case KindCompaction:
 		key("summary")
-		b = appendString(b, e.Summary)
+		b = jsonx.AppendString(b, e.Summary)
 		key("firstKeptNodeId")
-		b = appendString(b, e.FirstKeptNodeID)
+		b = jsonx.AppendString(b, e.FirstKeptNodeID)
 		if e.TokensBefore != nil {
 			key("tokensBefore")
 			b = append(b, e.TokensBefore...)
 		}
 	case KindCustom:
 		key("customType")
-		b = appendString(b, e.CustomType)
+		b = jsonx.AppendString(b, e.CustomType)
 		if e.Data != nil {
 			key("data")
 			b = append(b, e.Data...)
 		}
 	case KindCustomMessage:
 		key("customType")
-		b = appendString(b, e.CustomType)
+		b = jsonx.AppendString(b, e.CustomType)
 		key("content")
 		b = append(b, e.Content...)
 		if e.Display != nil {
 			key("display")
-			b = appendBool(b, *e.Display)
+			b = jsonx.AppendBool(b, *e.Display)
 		}
 		if e.Details != nil {
 			key("details")
@@ -336,7 +294,7 @@ func (e *Entry) appendJSON(b []byte, kind string) []byte {
 		}
 	case KindSessionInfo:
 		key("name")
-		b = appendString(b, e.Name)
+		b = jsonx.AppendString(b, e.Name)
 	}
 	return append(b, '}')
 }
@@ -404,7 +362,7 @@ const CompactionClosing = "\n</summary>"
 // CompactionMessage returns the chat message context gives for a
 // compaction: {"role":"user","content":CompactionPreamble+summary+CompactionClosing}.
 func CompactionMessage(summary string) RawMessage {
-	return userMessage(appendString(nil, CompactionPreamble+summary+CompactionClosing))
+	return userMessage(jsonx.AppendString(nil, CompactionPreamble+summary+CompactionClosing))
 }
 
 // customMessage returns the user message of a custom_message entry.
@@ -437,21 +395,21 @@ type State struct {
 	SessionName   *string     `json:"sessionName"`
 }
 
-// appendJSON appends the state as
+// AppendJSON appends the state as
 // {"model":{"provider":…,"model":…}|null,"thinkingLevel":…|null,"activeTools":[…]|null,"sessionName":…|null}.
-func (st State) appendJSON(b []byte) []byte {
+func (st State) AppendJSON(b []byte) []byte {
 	b = append(b, `{"model":`...)
 	if st.Model == nil {
 		b = append(b, "null"...)
 	} else {
 		b = append(b, `{"provider":`...)
-		b = appendString(b, st.Model.Provider)
+		b = jsonx.AppendString(b, st.Model.Provider)
 		b = append(b, `,"model":`...)
-		b = appendString(b, st.Model.Model)
+		b = jsonx.AppendString(b, st.Model.Model)
 		b = append(b, '}')
 	}
 	b = append(b, `,"thinkingLevel":`...)
-	b = appendOptString(b, st.ThinkingLevel)
+	b = jsonx.AppendOptString(b, st.ThinkingLevel)
 	b = append(b, `,"activeTools":`...)
 	if st.ActiveTools == nil || *st.ActiveTools == nil {
 		b = append(b, "null"...)
@@ -461,21 +419,13 @@ func (st State) appendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, t)
+			b = jsonx.AppendString(b, t)
 		}
 		b = append(b, ']')
 	}
 	b = append(b, `,"sessionName":`...)
-	b = appendOptString(b, st.SessionName)
+	b = jsonx.AppendOptString(b, st.SessionName)
 	return append(b, '}')
-}
-
-// appendOptString appends *s as a JSON string, or null for nil.
-func appendOptString(b []byte, s *string) []byte {
-	if s == nil {
-		return append(b, "null"...)
-	}
-	return appendString(b, *s)
 }
 
 // stateAt returns the state in force along path (root first).
@@ -513,10 +463,10 @@ func describeState(st State) string {
 		parts = append(parts, "thinking "+*st.ThinkingLevel)
 	}
 	if st.ActiveTools != nil {
-		parts = append(parts, sprintf("tools [%s]", strings.Join(*st.ActiveTools, ", ")))
+		parts = append(parts, jsonx.Sprintf("tools [%s]", strings.Join(*st.ActiveTools, ", ")))
 	}
 	if st.SessionName != nil {
-		parts = append(parts, sprintf("name %q", *st.SessionName))
+		parts = append(parts, jsonx.Sprintf("name %q", *st.SessionName))
 	}
 	if len(parts) == 0 {
 		return "(defaults)"

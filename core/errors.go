@@ -1,5 +1,7 @@
 package core
 
+import "github.com/sessiontree/sessiontree/core/internal/jsonx"
+
 // Code is one of the six error codes of the envelope. They are the only codes
 // any operation returns.
 type Code string
@@ -57,7 +59,7 @@ var (
 //
 //go:noinline
 func errorf(code Code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: sprintf(format, args...)}
+	return &Error{Code: code, Message: jsonx.Sprintf(format, args...)}
 }
 
 //go:noinline

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/stretchr/testify/require"
 )
 
@@ -38,12 +39,12 @@ func TestFixtureSnapshotsGolden(t *testing.T) {
 			require.Nil(t, err, "import of %s", name)
 			require.NotEmpty(t, res.Sessions)
 			var out strings.Builder
-			report, merr := marshal(res)
+			report, merr := jsonx.Marshal(res)
 			require.NoError(t, merr)
 			out.Write(report)
 			out.WriteByte('\n')
 			for _, s := range res.Sessions {
-				reply := string(st.Call([]byte(`{"operation":"snapshot.save","sessionId":` + string(appendString(nil, s.SessionID)) + `}`)))
+				reply := string(st.Call([]byte(`{"operation":"snapshot.save","sessionId":` + string(jsonx.AppendString(nil, s.SessionID)) + `}`)))
 				require.True(t, strings.HasPrefix(reply, `{"ok":true,"value":{`), "snapshot.save of %s: %.200s", s.SessionID, reply)
 				out.WriteString(reply)
 				out.WriteByte('\n')

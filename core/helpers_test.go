@@ -1,11 +1,14 @@
 package core
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
+	"unicode/utf8"
 
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/stretchr/testify/require"
 )
 
@@ -61,7 +64,7 @@ func do(tb testing.TB, st *Store, req any) envelope {
 	out := call(raw)
 	require.True(tb, json.Valid(out), "reply is not JSON: %s", out)
 	var env envelope
-	require.NoError(tb, unmarshal(out, &env))
+	require.NoError(tb, jsonx.Unmarshal(out, &env))
 	return env
 }
 
@@ -82,7 +85,7 @@ func ok[T any](tb testing.TB, st *Store, req any) T {
 	env := do(tb, st, req)
 	require.True(tb, env.OK, "request %v failed: %+v", req, env.Error)
 	var v T
-	require.NoError(tb, unmarshal(env.Value, &v))
+	require.NoError(tb, jsonx.Unmarshal(env.Value, &v))
 	return v
 }
 
@@ -106,3 +109,8 @@ func snapshot(tb testing.TB, st *Store, id string) string {
 }
 
 type obj = map[string]any
+
+// isASCII reports whether b holds only ASCII bytes.
+func isASCII(b []byte) bool {
+	return bytes.IndexFunc(b, func(r rune) bool { return r >= utf8.RuneSelf }) < 0
+}

@@ -2,15 +2,12 @@ package core
 
 import (
 	"bytes"
-	"container/heap"
 	"errors"
-	"hash/fnv"
-	"io"
 	"math"
-	"sort"
-	"strconv"
 	"strings"
-	"time"
+
+	"github.com/sessiontree/sessiontree/core/internal/formats"
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // ImportResult is the value of import: the report of what was read.
@@ -48,102 +45,6 @@ type ImportSkipped struct {
 	Reason    string `json:"reason"`
 }
 
-// ImportWarning is something an import could not use or had to guess; the
-// message names the conversation and record.
-type ImportWarning struct {
-	SessionID string `json:"sessionId,omitempty"`
-	Message   string `json:"message"`
-}
-
-// sniff is what detection looks at: the shape of the data and the fields
-// of its first record, read without parsing the rest.
-type sniff struct {
-	// shape is '{' (one JSON object), '[' (a JSON array) or 'l' (JSON
-	// lines: one object per line).
-	shape byte
-	// keys are the fields of the object, of the array's first element or
-	// of the first line; lines holds the fields of up to 5 first lines.
-	keys  map[string]RawMessage
-	lines []map[string]RawMessage
-}
-
-// has reports whether the first record has every named field.
-func (sn *sniff) has(fields ...string) bool {
-	for _, f := range fields {
-		if _, ok := sn.keys[f]; !ok {
-			return false
-		}
-	}
-	return true
-}
-
-// str returns the first record's field as a string ("" when absent or not
-// a string).
-func (sn *sniff) str(field string) string {
-	var s string
-	_ = unmarshal(sn.keys[field], &s)
-	return s
-}
-
-// importer converts one export format into conversations. An importer
-// reads a top-level array element by element (item), a top-level object
-// (whole, else item on the object), or JSON lines (lines).
-type importer struct {
-	name string
-	// detect reports whether the data looks like this format.
-	detect func(sn *sniff) bool
-	// item converts one conversation: an element of a top-level array, or
-	// the top-level object itself. A conversation it cannot use comes back
-	// with Skip set.
-	item func(raw RawMessage, k int) (importConv, []ImportWarning)
-	// whole converts a top-level object holding several conversations;
-	// nil means the object is one conversation (item).
-	whole func(top RawMessage) ([]importConv, []ImportWarning, *Error)
-	// lines returns a reader of JSON lines; nil for JSON formats.
-	lines func() lineReader
-}
-
-// lineReader reads a JSON-lines export, one valid JSON line at a time.
-type lineReader interface {
-	// line reads line number n (counting every line of the file from 1):
-	// raw is valid JSON; fields are its members when it is an object
-	// (values are sub-slices of raw), else nil.
-	line(raw []byte, fields map[string]RawMessage, n int)
-	// finish returns the conversations read.
-	finish() ([]importConv, []ImportWarning)
-}
-
-// importers lists the formats import reads, in detection order.
-var importers []importer
-
-func init() {
-	importers = []importer{
-		{name: "snapshot", detect: func(sn *sniff) bool {
-			return sn.shape == '{' && sn.has("version", "sessionId", "nodes")
-		}},
-		{name: "chatgpt", detect: func(sn *sniff) bool { return sn.shape != 'l' && sn.has("mapping") },
-			item: func(raw RawMessage, k int) (importConv, []ImportWarning) {
-				c, warns, err := convertChatGPTConversation(raw, k)
-				c.Skip = err
-				return c, warns
-			}},
-		{name: "openwebui", detect: detectOpenWebUI, item: convertOpenWebUIChat},
-		{name: "librechat", detect: detectLibreChat, item: convertLibreChat},
-		{name: "chatbotui", detect: detectChatbotUI, item: convertChatbotUIChat, whole: convertChatbotUI},
-		{name: "pi", detect: detectPi, lines: newPiReader},
-		{name: "claude-code", detect: detectClaudeCode, lines: newClaudeCodeReader},
-	}
-}
-
-// ImportFormats returns the names of the formats import reads.
-func ImportFormats() []string {
-	names := []string{"auto"}
-	for _, im := range importers {
-		names = append(names, im.name)
-	}
-	return names
-}
-
 func opImport(st *Store, r *request) (any, *Error) {
 	if !r.has("data") {
 		return nil, invalidf("field \"data\" is required for operation \"import\" (the export's text, or its JSON value)")
@@ -158,7 +59,7 @@ func opImport(st *Store, r *request) (any, *Error) {
 	}
 	if data[0] == '"' {
 		var text string
-		if err := unmarshal(data, &text); err != nil {
+		if err := jsonx.Unmarshal(data, &text); err != nil {
 			return nil, invalidf("field \"data\" is not a valid JSON string")
 		}
 		data = []byte(text)
@@ -183,6 +84,27 @@ func (st *Store) Import(data []byte, format string) (*ImportResult, *Error) {
 	return job.Finish()
 }
 
+// importChecks are core's rules for what a session may hold, applied by
+// the importers while they read (see formats.Model).
+var importChecks = &formats.Model{
+	Message: func(raw RawMessage, what string) (RawMessage, string, error) {
+		msg, role, err := validateMessage(raw, what)
+		if err != nil {
+			return nil, "", errors.New(err.Message)
+		}
+		return msg, role, nil
+	},
+	Entry: func(body RawMessage, what string) (*Entry, error) {
+		_, e, err := ParseEntry(body, what)
+		if err != nil {
+			return nil, errors.New(err.Message)
+		}
+		return e, nil
+	},
+	SessionID: validSessionID,
+	Preview:   func(msg RawMessage, n int) string { return Preview(MessageText(msg), n) },
+}
+
 // ImportJob is an import in progress, for callers that must not block for
 // long (the wasm binding runs a 50 MB import in slices and yields to the
 // page between them). Make one with Store.StartImport, call Step until it
@@ -194,14 +116,14 @@ func (st *Store) Import(data []byte, format string) (*ImportResult, *Error) {
 type ImportJob struct {
 	st    *Store
 	data  []byte
-	im    *importer
+	im    *formats.Importer
 	shape byte
 	pos   int // bytes read so far
 
-	arr    *arrayReader // elements of a top-level array
+	arr    *formats.ArrayReader // elements of a top-level array
 	item   int
 	lineNo int
-	lines  lineReader
+	lines  formats.LineReader
 
 	res      *ImportResult
 	made     []*Session
@@ -229,139 +151,56 @@ func (st *Store) StartImport(data []byte, format string) (*ImportJob, *Error) {
 	if len(data) == 0 {
 		return nil, invalidf("import data is empty")
 	}
-	sn, err := sniffData(data)
-	if err != nil {
-		return nil, err
+	sn, serr := formats.SniffData(data)
+	if serr != nil {
+		return nil, invalidf("%s", serr.Error())
 	}
-	var im *importer
+	var im *formats.Importer
 	switch format {
 	case "", "auto":
-		for k := range importers {
-			if importers[k].detect(sn) {
-				im = &importers[k]
+		for k := range formats.Importers {
+			if formats.Importers[k].Detect(sn) {
+				im = &formats.Importers[k]
 				break
 			}
 		}
 		if im == nil {
-			if sn.shape == '[' && sn.keys == nil {
+			if sn.Shape == '[' && sn.Keys == nil {
 				return nil, invalidf("import data is an empty array or holds no object: nothing to import")
 			}
 			return nil, invalidf("could not detect the format of the import data (known formats: %s)", strings.Join(ImportFormats()[1:], ", "))
 		}
 	default:
-		for k := range importers {
-			if importers[k].name == format {
-				im = &importers[k]
+		for k := range formats.Importers {
+			if formats.Importers[k].Name == format {
+				im = &formats.Importers[k]
 			}
 		}
 		if im == nil {
 			return nil, invalidf("unknown import format %q (known: %s)", format, strings.Join(ImportFormats(), ", "))
 		}
 	}
-	shape := sn.shape
+	shape := sn.Shape
 	switch {
-	case im.lines != nil:
+	case im.Lines != nil:
 		shape = 'l' // one object is a file of one line
 	case shape == 'l':
-		return nil, invalidf("%s import: the data is JSON lines, but %s exports are one JSON document", im.name, im.name)
-	case shape == '[' && im.item == nil:
-		return nil, invalidf("%s import: the data must be a JSON object, not an array", im.name)
+		return nil, invalidf("%s import: the data is JSON lines, but %s exports are one JSON document", im.Name, im.Name)
+	case shape == '[' && im.Item == nil:
+		return nil, invalidf("%s import: the data must be a JSON object, not an array", im.Name)
 	}
 	j := &ImportJob{st: st, data: data, im: im, shape: shape,
-		res: &ImportResult{Format: im.name, Sessions: []ImportedSession{}, Skipped: []ImportSkipped{}, Warnings: []ImportWarning{}}}
+		res: &ImportResult{Format: im.Name, Sessions: []ImportedSession{}, Skipped: []ImportSkipped{}, Warnings: []ImportWarning{}}}
 	switch shape {
 	case '[':
-		j.arr = &arrayReader{sc: scanner{data: data}}
-		if err := j.arr.start(); err != nil {
-			return nil, invalidf("import data is not valid JSON: %s", jsonFault(data))
+		j.arr = &formats.ArrayReader{Scanner: jsonx.Scanner{Data: data}}
+		if err := j.arr.Start(); err != nil {
+			return nil, invalidf("import data is not valid JSON: %s", formats.JSONFault(data))
 		}
 	case 'l':
-		j.lines = im.lines()
+		j.lines = im.Lines(importChecks)
 	}
 	return j, nil
-}
-
-// sniffData finds the shape of data and the fields of its first record,
-// reading no further than that record.
-func sniffData(data []byte) (*sniff, *Error) {
-	sn := &sniff{}
-	switch data[0] {
-	case '[':
-		sn.shape = '['
-		arr := &arrayReader{sc: scanner{data: data}}
-		_ = arr.start()
-		first, _, err := arr.next()
-		if err != nil && arr.sc.pos < len(data) {
-			// A broken first element; an array cut short is reported
-			// by the import itself.
-			return nil, invalidf("import data is not valid JSON: %s", jsonFault(data))
-		}
-		sn.keys, _ = rawFields(first)
-		return sn, nil
-	case '{':
-	default:
-		return nil, invalidf("import data is not valid JSON: %s", jsonFault(data))
-	}
-	sc := scanner{data: data}
-	keys := map[string]RawMessage{}
-	if err := sc.members(func(key string, raw []byte, _ bool) error {
-		keys[key] = raw
-		return nil
-	}); err != nil {
-		return nil, invalidf("import data is not valid JSON: %s", jsonFault(data))
-	}
-	sn.keys = keys
-	end := sc.pos
-	rest := data[end:]
-	next := bytes.TrimLeft(rest, " \t\r\n")
-	if len(next) == 0 {
-		sn.shape = '{'
-		return sn, nil
-	}
-	if !bytes.ContainsRune(rest[:len(rest)-len(next)], '\n') {
-		off := len(data) - len(next)
-		return nil, invalidf("import data is not valid JSON: invalid character %q after top-level value (%s)", next[0], lineColumn(data, off))
-	}
-	sn.shape = 'l'
-	sn.lines = append(sn.lines, sn.keys)
-	for pos, n := end, 0; pos < len(data) && n < 4; n++ {
-		line, next := nextLine(data, pos)
-		pos = next
-		if fields, err := rawFields(line); err == nil {
-			sn.lines = append(sn.lines, fields)
-		}
-	}
-	return sn, nil
-}
-
-// rawFields returns the members of the JSON object raw, values as
-// sub-slices of raw (not compacted); an error when raw is not one object.
-func rawFields(raw []byte) (map[string]RawMessage, error) {
-	if len(raw) == 0 || raw[0] != '{' {
-		return nil, textError("not an object")
-	}
-	sc := scanner{data: raw}
-	fields := make(map[string]RawMessage, 8)
-	if err := sc.members(func(key string, v []byte, _ bool) error {
-		fields[key] = v
-		return nil
-	}); err != nil {
-		return nil, err
-	}
-	if err := sc.end(); err != nil {
-		return nil, err
-	}
-	return fields, nil
-}
-
-// nextLine returns the line of data starting at pos, without its line end
-// and surrounding white space, and the position after it.
-func nextLine(data []byte, pos int) ([]byte, int) {
-	end := bytes.IndexByte(data[pos:], '\n')
-	if end < 0 {
-		return bytes.TrimSpace(data[pos:]), len(data)
-	}
-	return bytes.TrimSpace(data[pos : pos+end]), pos + end + 1
 }
 
 // Progress returns how much of the job's work is done, and the total, in
@@ -417,7 +256,7 @@ func (j *ImportJob) Step(budget int) bool {
 		j.committed += w
 		if _, taken := j.st.sessions[s.id]; taken {
 			// Created by another call while this import was running.
-			j.skip(s.id, s.title, sprintf("%s: session %q already exists; skipped (import it again under another id to keep both)", SessionAlreadyExists, s.id))
+			j.skip(s.id, s.title, jsonx.Sprintf("%s: session %q already exists; skipped (import it again under another id to keep both)", SessionAlreadyExists, s.id))
 			continue
 		}
 		j.st.put(s)
@@ -453,7 +292,7 @@ func (j *ImportJob) prepare() {
 	for _, s := range j.made {
 		if _, ok := st.sessions[s.id]; ok || seen[s.id] {
 			existing++
-			j.skip(s.id, s.title, sprintf("%s: session %q already exists; skipped (import it again under another id to keep both)", SessionAlreadyExists, s.id))
+			j.skip(s.id, s.title, jsonx.Sprintf("%s: session %q already exists; skipped (import it again under another id to keep both)", SessionAlreadyExists, s.id))
 			continue
 		}
 		seen[s.id] = true
@@ -503,7 +342,7 @@ func (j *ImportJob) warn(ws []ImportWarning) {
 // readObject converts a top-level object.
 func (j *ImportJob) readObject() {
 	j.pos, j.readDone = len(j.data), true
-	if j.im.name == "snapshot" {
+	if j.im.Name == "snapshot" {
 		s, _, err := parseSnapshot(j.data, "")
 		if err != nil {
 			j.fail(err)
@@ -512,11 +351,11 @@ func (j *ImportJob) readObject() {
 		j.made = append(j.made, s)
 		return
 	}
-	if j.im.whole != nil {
-		convs, warns, err := j.im.whole(j.data)
+	if j.im.Whole != nil {
+		convs, warns, err := j.im.Whole(importChecks, j.data)
 		j.warn(warns)
 		if err != nil {
-			j.fail(err)
+			j.fail(invalidf("%s", err.Error()))
 			return
 		}
 		for _, c := range convs {
@@ -524,71 +363,30 @@ func (j *ImportJob) readObject() {
 		}
 		return
 	}
-	c, warns := j.im.item(j.data, 0)
+	c, warns := j.im.Item(importChecks, j.data, 0)
 	j.warn(warns)
 	j.build(c)
 }
 
 // readElement converts the next element of a top-level array.
 func (j *ImportJob) readElement() {
-	raw, spaced, err := j.arr.next()
-	j.pos = j.arr.sc.pos
+	raw, spaced, err := j.arr.Next()
+	j.pos = j.arr.Scanner.Pos
 	switch {
 	case err != nil:
-		j.fail(invalidf("import data is not valid JSON: %s", jsonFault(j.data)))
+		j.fail(invalidf("import data is not valid JSON: %s", formats.JSONFault(j.data)))
 		return
 	case raw == nil:
 		j.pos, j.readDone = len(j.data), true
 		return
 	}
 	if spaced {
-		raw = compactBytes(raw)
+		raw = jsonx.CompactBytes(raw)
 	}
-	c, warns := j.im.item(raw, j.item)
+	c, warns := j.im.Item(importChecks, raw, j.item)
 	j.item++
 	j.warn(warns)
 	j.build(c)
-}
-
-// arrayReader steps through a top-level JSON array one element at a time,
-// validating as it goes (one pass, no copies: elements are sub-slices).
-type arrayReader struct {
-	sc    scanner
-	begun bool
-}
-
-func (a *arrayReader) start() error {
-	a.sc.skipSpace()
-	if a.sc.peek() != '[' {
-		return a.sc.fail("array expected")
-	}
-	a.sc.pos++
-	return nil
-}
-
-// next returns the next element, or nil after the closing bracket (when
-// nothing but white space follows it).
-func (a *arrayReader) next() ([]byte, bool, error) {
-	s := &a.sc
-	s.skipSpace()
-	switch {
-	case s.peek() == ']':
-		s.pos++
-		if err := s.end(); err != nil {
-			return nil, false, err
-		}
-		return nil, false, nil
-	case a.begun && s.peek() == ',':
-		s.pos++
-	case a.begun:
-		return nil, false, s.fail("',' or ']' expected in array")
-	}
-	a.begun = true
-	raw, spaced, err := s.value()
-	if err != nil {
-		return nil, false, err
-	}
-	return raw, spaced, nil
 }
 
 // readLine reads the next line of a JSON-lines export. A line that is not
@@ -598,34 +396,34 @@ func (a *arrayReader) next() ([]byte, bool, error) {
 func (j *ImportJob) readLine() {
 	if j.pos >= len(j.data) {
 		j.readDone = true
-		convs, warns := j.lines.finish()
+		convs, warns := j.lines.Finish()
 		j.warn(warns)
 		for _, c := range convs {
 			j.build(c)
 		}
 		return
 	}
-	line, next := nextLine(j.data, j.pos)
+	line, next := formats.NextLine(j.data, j.pos)
 	j.lineNo++
 	start := j.pos
 	j.pos = next
 	if len(line) == 0 {
 		return
 	}
-	fields, ferr := rawFields(line)
-	if ferr != nil && !jsonValid(line) {
+	fields, ferr := formats.RawFields(line)
+	if ferr != nil && !jsonx.Valid(line) {
 		var v any
-		err := unmarshal(line, &v)
+		err := jsonx.Unmarshal(line, &v)
 		last := len(bytes.TrimSpace(j.data[next:])) == 0
-		var se *jsonSyntaxError
+		var se *jsonx.SyntaxError
 		cutOff := err != nil && (err.Error() == "unexpected end of JSON input" || errors.As(err, &se) && se.Offset >= int64(len(line)))
 		if last && cutOff {
-			j.res.Warnings = append(j.res.Warnings, ImportWarning{Message: sprintf(
+			j.res.Warnings = append(j.res.Warnings, ImportWarning{Message: jsonx.Sprintf(
 				"line %d is cut off (%d bytes, the JSON ends early); it is skipped and the %d lines before it are kept", j.lineNo, len(line), j.lineNo-1)})
 			return
 		}
 		col := len(line) + 1
-		if se, ok := err.(*jsonSyntaxError); ok {
+		if se, ok := err.(*jsonx.SyntaxError); ok {
 			col = int(se.Offset)
 		}
 		lead := len(j.data[start:]) - len(bytes.TrimLeft(j.data[start:], " \t\r"))
@@ -636,13 +434,13 @@ func (j *ImportJob) readLine() {
 		j.fail(invalidf("import data is not valid JSON lines: line %d: %s (line %d, column %d)", j.lineNo, msg, j.lineNo, col+lead))
 		return
 	}
-	j.lines.line(line, fields, j.lineNo)
+	j.lines.Line(line, fields, j.lineNo)
 }
 
 // build turns one converted conversation into a pending session.
-func (j *ImportJob) build(c importConv) {
-	if c.Skip != nil {
-		j.skip(c.ID, c.Title, c.Skip.Message)
+func (j *ImportJob) build(c formats.Conversation) {
+	if c.Skip != "" {
+		j.skip(c.ID, c.Title, c.Skip)
 		return
 	}
 	s, warns, err := j.st.buildImported(c)
@@ -671,531 +469,4 @@ func (j *ImportJob) Finish() (*ImportResult, *Error) {
 		return nil, j.err
 	}
 	return j.res, nil
-}
-
-// describeJSONError names the line and column where data stops being JSON.
-// err is the error a decoder met somewhere in data; since a stream
-// decoder's offsets are not positions in data, the whole of data is
-// checked again to find the first fault (this runs only on failure).
-func describeJSONError(data []byte, err error) string {
-	if err == nil {
-		return "malformed JSON"
-	}
-	var se *jsonSyntaxError
-	if !errors.As(err, &se) && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return err.Error()
-	}
-	var sink RawMessage
-	if full := unmarshal(data, &sink); errors.As(full, &se) {
-		if se.Error() == "unexpected end of JSON input" {
-			return sprintf("%v (%s)", se, lineColumn(data, len(data)))
-		}
-		return sprintf("%v (%s)", se, lineColumn(data, int(se.Offset)-1))
-	}
-	return sprintf("unexpected end of JSON input (%s)", lineColumn(data, len(data)))
-}
-
-// compactSource returns valid JSON without insignificant white space,
-// copying only when there is some.
-func compactSource(raw []byte) RawMessage {
-	if hasInsignificantSpace(raw) {
-		return compactBytes(raw)
-	}
-	return raw
-}
-
-// jsonFault describes the first syntax error in data, which is known not to
-// be valid JSON, with its line and column.
-func jsonFault(data []byte) string {
-	return describeJSONError(data, io.ErrUnexpectedEOF)
-}
-
-// lineColumn names the line and column (both from 1, columns in bytes) of
-// the byte at index off of data.
-func lineColumn(data []byte, off int) string {
-	off = min(max(off, 0), len(data))
-	line := 1 + bytes.Count(data[:off], []byte{'\n'})
-	col := off + 1
-	if nl := bytes.LastIndexByte(data[:off], '\n'); nl >= 0 {
-		col = off - nl
-	}
-	return sprintf("line %d, column %d", line, col)
-}
-
-// importConv is one conversation, format-neutral, ready to become a session.
-type importConv struct {
-	ID      string // "" generates one
-	Title   string
-	Created float64 // Unix seconds, 0 when unknown
-	Updated float64
-	Records []importRecord
-	Current string // the export's own current leaf, "" when none
-	// Linear says the records form one chain in their order (exports
-	// without parent links); records with an empty ID get generated ids.
-	Linear bool
-	// KeepBranches says every record's Branch is the name of the branch it
-	// is on (sessiontree's own exports), not a hint.
-	KeepBranches bool
-	// Active is the active branch when KeepBranches is set ("" for the
-	// cursor's branch).
-	Active string
-	// Labels name nodes (annotations, not nodes), applied in order.
-	Labels []importLabel
-	// Annotations are annotation records in snapshot form (sessiontree's
-	// own Pi exports carry them), applied after Labels.
-	Annotations []RawMessage
-	// Skip, when set, says the conversation cannot be imported and why.
-	Skip *Error
-}
-
-// importRecord is one node-to-be of an import.
-type importRecord struct {
-	ID       string
-	ParentID string // "" for a root
-	Message  RawMessage
-	Time     float64 // Unix seconds, 0 when unknown
-	Source   RawMessage
-	// Aside marks a record off the main line (a Claude Code sidechain): it
-	// is never chosen as the newest leaf while another leaf exists.
-	Aside bool
-	// Branch names the branch this record opens when it does not continue
-	// its parent's ("" for the automatic name derived from the parent's).
-	Branch string
-	// Stamp is the record's own RFC 3339 time, already in TimeLayout
-	// ("" to use Time).
-	Stamp string
-	// Kind is "" or KindMessage for a message (Message), KindSummary for
-	// a summary (Summary), or an entry kind (Entry).
-	Kind    string
-	Summary string
-	Entry   *Entry
-}
-
-// importLabel is a label an export puts on a record: What names the
-// record that carries it in warnings ("line 7").
-type importLabel struct {
-	Target, Label, Stamp, What string
-}
-
-// isoStamp returns raw, an RFC 3339 string, in TimeLayout ("" when it is
-// not one).
-func isoStamp(raw RawMessage) string {
-	var text string
-	if len(raw) == 0 || raw[0] != '"' || unmarshal(raw, &text) != nil {
-		return ""
-	}
-	t, err := time.Parse(time.RFC3339Nano, text)
-	if err != nil {
-		return ""
-	}
-	return t.UTC().Format(TimeLayout)
-}
-
-// relink gives each record whose parent was dropped (dropped maps a
-// dropped record's id to its own parent, "" for none) its nearest kept
-// ancestor. The climb is a loop bounded by the number of dropped records,
-// so a cycle among them cannot hang it.
-func relink(recs []importRecord, dropped map[string]string) {
-	if len(dropped) == 0 {
-		return
-	}
-	for i := range recs {
-		p := recs[i].ParentID
-		for steps := 0; p != "" && steps <= len(dropped); steps++ {
-			up, ok := dropped[p]
-			if !ok {
-				break
-			}
-			p = up
-		}
-		if _, ok := dropped[p]; ok {
-			p = ""
-		}
-		recs[i].ParentID = p
-	}
-}
-
-// hashID returns an id derived from data: prefix and 16 hex digits of its
-// 128-bit FNV-1a hash. Conversations without an id of their own get one
-// this way, so importing the same file twice finds the first import's
-// sessions. The ids only need to be stable, not collision-proof against an
-// adversary (a collision is caught as a taken id), so FNV replaces SHA-256,
-// whose fips140 machinery cost about 130 KB gzip of wasm (issue 8).
-func hashID(prefix string, data []byte) string {
-	h := fnv.New128a()
-	h.Write(data)
-	return prefix + hexString(h.Sum(nil)[:8])
-}
-
-// hexString returns b as lowercase hex digits (encoding/hex brings fmt).
-func hexString(b []byte) string {
-	const digits = "0123456789abcdef"
-	out := make([]byte, 0, 2*len(b))
-	for _, c := range b {
-		out = append(out, digits[c>>4], digits[c&0xf])
-	}
-	return string(out)
-}
-
-// unixSeconds reads a time that an export writes as Unix seconds,
-// milliseconds or nanoseconds (Open WebUI has used all three), or as an
-// RFC 3339 string; 0 when absent or unreadable.
-func unixSeconds(raw RawMessage) float64 {
-	if len(raw) == 0 {
-		return 0
-	}
-	if raw[0] == '"' {
-		var text string
-		if unmarshal(raw, &text) != nil {
-			return 0
-		}
-		t, err := time.Parse(time.RFC3339Nano, text)
-		if err != nil {
-			return 0
-		}
-		return float64(t.UnixNano()) / 1e9
-	}
-	var v float64
-	if unmarshal(raw, &v) != nil || v <= 0 || math.IsInf(v, 0) {
-		return 0
-	}
-	switch {
-	case v > 1e17:
-		return v / 1e9
-	case v > 1e14:
-		return v / 1e6
-	case v > 1e11:
-		return v / 1e3
-	}
-	return v
-}
-
-// loneSurrogate returns the first \uXXXX escape in raw JSON that is half
-// of a UTF-16 surrogate pair without its other half ("" when none), and
-// its byte offset. encoding/json reads such an escape as U+FFFD; import
-// reports it instead of replacing it silently.
-func loneSurrogate(raw []byte) (string, int) {
-	hexAt := func(i int) (rune, bool) {
-		if i+6 > len(raw) || raw[i] != '\\' || raw[i+1] != 'u' {
-			return 0, false
-		}
-		v, err := strconv.ParseUint(string(raw[i+2:i+6]), 16, 16)
-		return rune(v), err == nil
-	}
-	for i := 0; i < len(raw); i++ {
-		if raw[i] != '\\' || i+1 >= len(raw) {
-			continue
-		}
-		if raw[i+1] != 'u' {
-			i++
-			continue
-		}
-		r, ok := hexAt(i)
-		if !ok {
-			continue
-		}
-		switch {
-		case r >= 0xd800 && r < 0xdc00:
-			if r2, ok := hexAt(i + 6); ok && r2 >= 0xdc00 && r2 < 0xe000 {
-				i += 11
-				continue
-			}
-			return string(raw[i : i+6]), i
-		case r >= 0xdc00 && r < 0xe000:
-			return string(raw[i : i+6]), i
-		}
-		i += 5
-	}
-	return "", -1
-}
-
-func unixTimestamp(sec float64) string {
-	if sec <= 0 || math.IsNaN(sec) || math.IsInf(sec, 0) || sec > 1e11 {
-		return ""
-	}
-	whole, frac := math.Modf(sec)
-	return time.Unix(int64(whole), int64(frac*1e9)).UTC().Format(TimeLayout)
-}
-
-// recordHeap orders record indexes by time, then by position in the export.
-type recordHeap struct {
-	idx  []int32
-	recs []importRecord
-}
-
-func (h *recordHeap) Len() int { return len(h.idx) }
-func (h *recordHeap) Less(a, b int) bool {
-	ra, rb := &h.recs[h.idx[a]], &h.recs[h.idx[b]]
-	if ra.Time != rb.Time {
-		return ra.Time < rb.Time
-	}
-	return h.idx[a] < h.idx[b]
-}
-func (h *recordHeap) Swap(a, b int) { h.idx[a], h.idx[b] = h.idx[b], h.idx[a] }
-func (h *recordHeap) Push(x any)    { h.idx = append(h.idx, x.(int32)) }
-func (h *recordHeap) Pop() any {
-	x := h.idx[len(h.idx)-1]
-	h.idx = h.idx[:len(h.idx)-1]
-	return x
-}
-
-// buildImported turns a conversation into a session. Records keep their
-// ids; a parent that is missing makes a root (warned); duplicate ids and
-// parent cycles reject the conversation. Nodes are added parents first, in
-// time order. The path to the cursor is branch "main"; every other child of
-// a branch point opens an automatically named branch.
-func (st *Store) buildImported(c importConv) (*Session, []ImportWarning, *Error) {
-	var warns []ImportWarning
-	id := c.ID
-	if id == "" {
-		id = st.sessionID()
-	}
-	warn := func(format string, args ...any) {
-		warns = append(warns, ImportWarning{SessionID: id, Message: sprintf(format, args...)})
-	}
-	recs := c.Records
-	if len(recs) == 0 {
-		return nil, warns, invalidf("conversation %q (%s) has no messages; skipped", id, c.Title)
-	}
-	if c.Linear {
-		taken := make(map[string]bool, len(recs))
-		for _, rec := range recs {
-			taken[rec.ID] = true
-		}
-		for i := range recs {
-			for recs[i].ID == "" {
-				if cand := st.newID(); cand != "" && !taken[cand] {
-					recs[i].ID, taken[cand] = cand, true
-				}
-			}
-			if i > 0 {
-				recs[i].ParentID = recs[i-1].ID
-			}
-		}
-	}
-	for _, rec := range recs {
-		raw := rec.Source
-		if raw == nil {
-			raw = rec.Message
-		}
-		if esc, at := loneSurrogate(raw); esc != "" {
-			warn("message %q holds a lone surrogate escape %s (byte %d of its record), which is not a character: the record keeps it as written, text shows U+FFFD", rec.ID, esc, at)
-		}
-	}
-	at := make(map[string]int32, len(recs))
-	var dups []string
-	for i, rec := range recs {
-		if rec.ID == "" {
-			return nil, warns, invalidf("conversation %q has a message without an id (record %d); skipped", id, i)
-		}
-		if _, dup := at[rec.ID]; dup {
-			dups = append(dups, rec.ID)
-			continue
-		}
-		at[rec.ID] = int32(i)
-	}
-	if len(dups) > 0 {
-		return nil, warns, invalidf("conversation %q repeats message ids %s; skipped", id, strings.Join(dups, ", "))
-	}
-	parent := make([]int32, len(recs))
-	for i, rec := range recs {
-		parent[i] = -1
-		if rec.ParentID == "" {
-			continue
-		}
-		if p, ok := at[rec.ParentID]; ok {
-			parent[i] = p
-		} else {
-			warn("message %q names parent %q, which is not in the conversation; it becomes a root", rec.ID, rec.ParentID)
-		}
-	}
-	// Cycle check: walk up from each record, colouring; 1 = on the current
-	// walk, 2 = known to reach a root.
-	color := make([]byte, len(recs))
-	for i := range recs {
-		var walk []int32
-		j := int32(i)
-		for j >= 0 && color[j] == 0 {
-			color[j] = 1
-			walk = append(walk, j)
-			j = parent[j]
-		}
-		if j >= 0 && color[j] == 1 {
-			return nil, warns, invalidf("conversation %q has a parent cycle through message %q; skipped", id, recs[j].ID)
-		}
-		for _, w := range walk {
-			color[w] = 2
-		}
-	}
-	// Children lists and a time-ordered topological order.
-	kids := make([][]int32, len(recs))
-	h := &recordHeap{recs: recs}
-	for i := range recs {
-		if p := parent[i]; p >= 0 {
-			kids[p] = append(kids[p], int32(i))
-		} else {
-			h.idx = append(h.idx, int32(i))
-		}
-	}
-	heap.Init(h)
-	order := make([]int32, 0, len(recs))
-	for h.Len() > 0 {
-		i := heap.Pop(h).(int32)
-		order = append(order, i)
-		for _, k := range kids[i] {
-			heap.Push(h, k)
-		}
-	}
-	// Cursor: the export's current leaf, else the newest leaf.
-	cursor := int32(-1)
-	if c.Linear && c.Current == "" {
-		c.Current = recs[len(recs)-1].ID // a linear chat stands at its end
-	}
-	if c.Current != "" {
-		if i, ok := at[c.Current]; ok {
-			cursor = i
-		} else {
-			warn("current message %q is not in the conversation; the cursor is on the newest leaf", c.Current)
-		}
-	} else {
-		warn("the conversation names no current message; the cursor is on the newest leaf")
-	}
-	if cursor < 0 {
-		for _, i := range order {
-			if len(kids[i]) > 0 {
-				continue
-			}
-			better := cursor < 0 || recs[i].Time >= recs[cursor].Time
-			if cursor >= 0 && recs[i].Aside != recs[cursor].Aside {
-				better = recs[cursor].Aside
-			}
-			if better {
-				cursor = i
-			}
-		}
-	}
-	onMain := make([]bool, len(recs))
-	cont := make([]int32, len(recs)) // the child that continues each node's branch
-	for i := range cont {
-		cont[i] = -1
-	}
-	for j := cursor; j >= 0; j = parent[j] {
-		onMain[j] = true
-		if p := parent[j]; p >= 0 {
-			cont[p] = j
-		}
-	}
-	s := newSession(id, c.Title, unixTimestamp(c.Created))
-	s.updatedAt = unixTimestamp(c.Updated)
-	s.branches, s.byName = nil, make(map[string]*branchInfo)
-	fallback := unixTimestamp(c.Created)
-	if fallback == "" {
-		fallback = st.timestamp()
-	}
-	for _, i := range order {
-		rec := &recs[i]
-		n := &Node{ID: rec.ID, Kind: KindMessage, Source: rec.Source}
-		switch {
-		case rec.Kind == KindSummary:
-			n.Kind, n.Summary = KindSummary, rec.Summary
-		case rec.Kind != "" && rec.Kind != KindMessage:
-			n.Kind, n.Entry = rec.Kind, rec.Entry
-		default:
-			msg, role, err := validateMessage(rec.Message, sprintf("message %q", rec.ID))
-			if err != nil {
-				return nil, warns, invalidf("conversation %q: %s; skipped", id, err.Message)
-			}
-			n.Message, n.role = msg, role
-		}
-		p := parent[i]
-		branch := ""
-		switch {
-		case c.KeepBranches && validName(rec.Branch):
-			branch = rec.Branch
-		case p < 0 && onMain[i]:
-			branch = DefaultBranch
-		case p < 0:
-			branch = s.branchFor(rec.Branch, DefaultBranch)
-		case cont[p] == i:
-			branch = s.nodes[s.index[recs[p].ID]].Branch
-		case cont[p] < 0 && !onMain[p]:
-			cont[p] = i
-			branch = s.nodes[s.index[recs[p].ID]].Branch
-		default:
-			branch = s.branchFor(rec.Branch, s.nodes[s.index[recs[p].ID]].Branch)
-		}
-		ts := rec.Stamp
-		if ts == "" {
-			ts = unixTimestamp(rec.Time)
-		}
-		if ts == "" {
-			ts = fallback
-		}
-		n.Branch, n.Timestamp = branch, ts
-		pi := int32(-1)
-		if p >= 0 {
-			pi = s.index[recs[p].ID]
-			n.ParentID = recs[p].ID
-		}
-		if n.Entry != nil {
-			if err := s.checkEntryPlace(n.Kind, n.Entry, pi, "entry"); err != nil {
-				// A compaction that keeps a node off its path cannot be
-				// replayed: it stays in the tree as a custom entry.
-				warn("%s %q: %s; it is kept as a custom entry (customType %q) that does not reach the model", n.Kind, n.ID, err.Message, "import:"+n.Kind)
-				n.Kind, n.Entry = KindCustom, &Entry{CustomType: "import:" + n.Kind, Data: rec.Source}
-			}
-		}
-		s.push(n, pi)
-	}
-	s.cursor = s.index[recs[cursor].ID]
-	s.active = s.nodes[s.cursor].Branch
-	if c.KeepBranches && validName(c.Active) {
-		s.active = c.Active
-		if s.byName[c.Active] == nil {
-			s.addBranch(c.Active, s.cursor)
-		}
-	}
-	for _, l := range c.Labels {
-		if _, ok := s.index[l.Target]; !ok {
-			warn("%s labels %q, which is not in the conversation; the label %q is dropped", l.What, l.Target, l.Label)
-			continue
-		}
-		ts := l.Stamp
-		if ts == "" {
-			ts = fallback
-		}
-		s.annotate(&Annotation{Kind: AnnotationLabel, NodeID: l.Target, Label: l.Label, Timestamp: ts})
-	}
-	for k, raw := range c.Annotations {
-		a, err := s.parseAnnotation(raw, k)
-		if err != nil {
-			warn("annotation %d is dropped: %s", k, err.Message)
-			continue
-		}
-		s.annotate(a)
-	}
-	return s, warns, nil
-}
-
-// branchFor names a branch an import opens: hint itself when it is a
-// free name, else a name derived from hint, or from from when there is no
-// hint.
-func (s *Session) branchFor(hint, from string) string {
-	if hint == "" {
-		return s.autoBranchName(from)
-	}
-	if s.byName[hint] == nil {
-		return hint
-	}
-	return s.autoBranchName(hint)
-}
-
-// sortedKeys returns the keys of m in sorted order (deterministic output).
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessiontree/sessiontree/core/internal/formats"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -18,7 +19,7 @@ func TestImportDeepRecursiveLibreChat(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`{"conversationId":"deep","recursive":true,"messages":[`)
 	for i := 0; i < depth; i++ {
-		parent := libreRoot
+		parent := formats.LibreRoot
 		if i > 0 {
 			parent = fmt.Sprintf("m%d", i-1)
 		}

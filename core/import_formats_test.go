@@ -3,12 +3,16 @@ package core
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/sessiontree/sessiontree/core/internal/formats"
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -33,7 +37,7 @@ func shapeOf(tb testing.TB, st *Store, id string) treeShape {
 			Branch   string  `json:"branch"`
 		} `json:"nodes"`
 	}
-	require.NoError(tb, unmarshal([]byte(snapshot(tb, st, id)), &snap))
+	require.NoError(tb, jsonx.Unmarshal([]byte(snapshot(tb, st, id)), &snap))
 	sh := treeShape{Nodes: len(snap.Nodes)}
 	kids := map[string]int{}
 	branches := map[string]bool{}
@@ -53,7 +57,7 @@ func shapeOf(tb testing.TB, st *Store, id string) treeShape {
 	if snap.Cursor != nil {
 		sh.Cursor = *snap.Cursor
 	}
-	sh.Branches = sortedKeys(branches)
+	sh.Branches = slices.Sorted(maps.Keys(branches))
 	return sh
 }
 
@@ -222,7 +226,7 @@ func TestImportFixtureContent(t *testing.T) {
 		ctx := ok[Context](t, st, obj{"operation": "context", "sessionId": "f883fb40-6e5c-45fd-92d4-883a5595560f"})
 		require.Len(t, ctx.Messages, 3)
 		var first struct{ Role, Content string }
-		require.NoError(t, unmarshal(ctx.Messages[0], &first))
+		require.NoError(t, jsonx.Unmarshal(ctx.Messages[0], &first))
 		assert.Equal(t, "system", first.Role)
 		assert.True(t, strings.HasPrefix(first.Content, "You are ChatGPT"))
 	})
@@ -308,7 +312,7 @@ func writeLibreChat(id string, recs []rec) []byte {
 		if !r.noParent {
 			p := r.parent
 			if p == "" {
-				p = libreRoot
+				p = formats.LibreRoot
 			}
 			m["parentMessageId"] = p
 		}
@@ -653,34 +657,6 @@ func TestImportToleranceOneFormat(t *testing.T) {
 }
 
 func TestImportDetection(t *testing.T) {
-	cases := []struct {
-		name, data, want string
-	}{
-		{"a chatgpt array", `[{"mapping":{}}]`, "chatgpt"},
-		{"an open webui row", `{"id":"x","chat":{"history":{"messages":{}}}}`, "openwebui"},
-		{"a bare open webui chat", `{"title":"x","history":{"messages":{},"currentId":null}}`, "openwebui"},
-		{"a librechat export", `{"conversationId":"x","messages":[]}`, "librechat"},
-		{"an older librechat export", `{"conversationId":"x","messagesTree":[]}`, "librechat"},
-		{"a chatbot ui v4 export", `{"version":4,"history":[],"folders":[]}`, "chatbotui"},
-		{"a chatbot ui v1 array", `[{"id":"1","name":"x","messages":[]}]`, "chatbotui"},
-		{"a claude code transcript", "{\"type\":\"summary\",\"summary\":\"s\",\"leafUuid\":\"u\"}\n{\"uuid\":\"u\",\"parentUuid\":null,\"sessionId\":\"s\"}", "claude-code"},
-		{"a one-line claude code transcript", `{"uuid":"u","parentUuid":null,"sessionId":"s","type":"user"}`, "claude-code"},
-		{"a snapshot", `{"version":1,"sessionId":"s","cursor":null,"activeBranch":"main","nodes":[]}`, "snapshot"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name+" is detected as "+tc.want, func(t *testing.T) {
-			sn, err := sniffData([]byte(tc.data))
-			require.Nil(t, err)
-			got := ""
-			for _, im := range importers {
-				if im.detect(sn) {
-					got = im.name
-					break
-				}
-			}
-			assert.Equal(t, tc.want, got)
-		})
-	}
 	errs := []struct{ name, data, want string }{
 		{"garbage after a document", "{\"a\":1} x", `import data is not valid JSON: invalid character 'x' after top-level value (line 1, column 9)`},
 		{"an unknown shape", `{"a":1}`, `could not detect the format of the import data (known formats: snapshot, chatgpt, openwebui, librechat, chatbotui, pi, claude-code)`},

@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -88,7 +89,7 @@ func TestMarshalEncodesLikeEncodingJSON(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := marshal(tt.v)
+			got, err := jsonx.Marshal(tt.v)
 			require.NoError(t, err)
 			assert.Equal(t, string(stdMarshal(t, tt.v)), string(got))
 		})
@@ -97,7 +98,7 @@ func TestMarshalEncodesLikeEncodingJSON(t *testing.T) {
 
 func TestMarshalRefusesWhatEncodingJSONRefuses(t *testing.T) {
 	for _, v := range []any{math.NaN(), math.Inf(1), []any{math.Inf(-1)}, make(chan int), func() {}, complex(1, 2), RawMessage{}} {
-		_, err := marshal(v)
+		_, err := jsonx.Marshal(v)
 		assert.Error(t, err, "marshal(%T)", v)
 	}
 }

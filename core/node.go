@@ -6,20 +6,9 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
-)
 
-// Node kinds of snapshot version 1.
-const (
-	// KindMessage is a node carrying a chat message in Message.
-	KindMessage = "message"
-	// KindSummary is a node carrying a branch summary in Summary; context
-	// turns it into a user message (see SummaryMessage).
-	KindSummary = "summary"
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
-
-// TimeLayout is the layout of every timestamp sessiontree writes: RFC 3339,
-// UTC, milliseconds ("2026-11-29T22:13:42.123Z").
-const TimeLayout = "2006-01-02T15:04:05.000Z"
 
 // Node is one entry of a session tree, in the shape a snapshot carries:
 //
@@ -44,6 +33,11 @@ type Node struct {
 	hasPrev bool
 }
 
+// fastLayouts turns on the fast paths for the layout sessiontree writes
+// (fastNodeFields, fastMessage). Tests turn it off to compare every answer
+// with the general parser's (FuzzCall).
+var fastLayouts = true
+
 // Role returns the node's message role ("user", "assistant", …); a summary
 // node reports "summary" and an entry node its kind ("model_change", …).
 func (n *Node) Role() string {
@@ -55,31 +49,33 @@ func (n *Node) Role() string {
 
 // MarshalJSON encodes the node in its snapshot form, fields in a fixed order.
 func (n *Node) MarshalJSON() ([]byte, error) {
-	return n.appendJSON(nil), nil
+	return n.AppendJSON(nil), nil
 }
 
-func (n *Node) appendJSON(b []byte) []byte {
+// AppendJSON appends the bytes MarshalJSON returns to b and returns the
+// extended buffer.
+func (n *Node) AppendJSON(b []byte) []byte {
 	b = append(b, `{"id":`...)
-	b = appendString(b, n.ID)
+	b = jsonx.AppendString(b, n.ID)
 	b = append(b, `,"parentId":`...)
-	b = appendNullableString(b, n.ParentID)
+	b = jsonx.AppendNullableString(b, n.ParentID)
 	b = append(b, `,"branch":`...)
-	b = appendString(b, n.Branch)
+	b = jsonx.AppendString(b, n.Branch)
 	b = append(b, `,"kind":`...)
-	b = appendString(b, n.Kind)
+	b = jsonx.AppendString(b, n.Kind)
 	b = append(b, `,"timestamp":`...)
-	b = appendString(b, n.Timestamp)
+	b = jsonx.AppendString(b, n.Timestamp)
 	if n.Message != nil {
 		b = append(b, `,"message":`...)
 		b = append(b, n.Message...)
 	}
 	if n.Kind == KindSummary {
 		b = append(b, `,"summary":`...)
-		b = appendString(b, n.Summary)
+		b = jsonx.AppendString(b, n.Summary)
 	}
 	if n.Entry != nil {
 		b = append(b, `,"entry":`...)
-		b = n.Entry.appendJSON(b, n.Kind)
+		b = appendEntryJSON(b, n.Entry, n.Kind)
 	}
 	if n.Source != nil {
 		b = append(b, `,"source":`...)
@@ -114,15 +110,15 @@ func validateMessageOf(raw RawMessage, field string, valid bool) (RawMessage, st
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return nil, "", invalidf("%s must be a JSON object", field)
 	}
-	sc := scanner{data: trimmed, valid: valid}
+	sc := jsonx.Scanner{Data: trimmed, Valid: valid}
 	msg, role, jerr, err := messageAt(&sc, field)
 	if jerr == nil {
-		if e := sc.end(); e != nil {
+		if e := sc.End(); e != nil {
 			jerr = e
 		}
 	}
 	if jerr != nil {
-		return nil, "", invalidf("%s is not valid JSON: %s", field, jsonErrorText(jerr))
+		return nil, "", invalidf("%s is not valid JSON: %s", field, jsonx.ErrorText(jerr))
 	}
 	if err != nil {
 		return nil, "", err
@@ -135,20 +131,20 @@ func validateMessageOf(raw RawMessage, field string, valid bool) (RawMessage, st
 // escapes — and returns its role and content tokens. ok is false, with
 // sc.pos where it was, for anything else: the general parser (object)
 // reads that and gives every error its message.
-func fastMessage(sc *scanner) (role, content []byte, ok bool) {
+func fastMessage(sc *jsonx.Scanner) (role, content []byte, ok bool) {
 	if !fastLayouts {
 		return nil, nil, false
 	}
-	start := sc.pos
-	if sc.literal(`{"role":`) {
-		if role, _, ok = sc.plainToken(); ok && sc.literal(`,"content":`) {
-			var err *scanError
-			if content, _, err = sc.value(); err == nil && !sc.spaced && sc.literal("}") {
+	start := sc.Pos
+	if sc.Literal(`{"role":`) {
+		if role, _, ok = sc.PlainToken(); ok && sc.Literal(`,"content":`) {
+			var err *jsonx.ScanError
+			if content, _, err = sc.Value(); err == nil && !sc.Spaced && sc.Literal("}") {
 				return role, content, true
 			}
 		}
 	}
-	sc.pos, sc.spaced = start, false
+	sc.Pos, sc.Spaced = start, false
 	return nil, nil, false
 }
 
@@ -156,14 +152,14 @@ func fastMessage(sc *scanner) (role, content []byte, ok bool) {
 // pass, leaving the scanner after it: jerr is a JSON fault, err a message
 // that is JSON but not a chat message. The message comes back compacted
 // (as it stands when it has no white space between tokens).
-func messageAt(sc *scanner, field string) (msg RawMessage, roleText string, jerr error, err *Error) {
-	sc.skipSpace()
-	start := sc.pos
-	sc.spaced = false
+func messageAt(sc *jsonx.Scanner, field string) (msg RawMessage, roleText string, jerr error, err *Error) {
+	sc.SkipSpace()
+	start := sc.Pos
+	sc.Spaced = false
 	role, content, fast := fastMessage(sc)
 	if !fast {
-		jerr = sc.object(func(key []byte) error {
-			v, _, err := sc.value()
+		jerr = sc.Object(func(key []byte) error {
+			v, _, err := sc.Value()
 			if err != nil {
 				return err
 			}
@@ -179,7 +175,7 @@ func messageAt(sc *scanner, field string) (msg RawMessage, roleText string, jerr
 			return nil, "", jerr, nil
 		}
 	}
-	msg = sc.data[start:sc.pos]
+	msg = sc.Data[start:sc.Pos]
 	if role == nil {
 		return msg, "", nil, invalidf("%s.role is missing", field)
 	}
@@ -200,8 +196,8 @@ func messageAt(sc *scanner, field string) (msg RawMessage, roleText string, jerr
 			return msg, "", nil, invalidf("%s.content may be null only for an assistant message, not for role %q", field, roleText)
 		}
 	case '[':
-		cs := scanner{data: content, valid: true} // already scanned
-		perr := cs.elements(func(i int, p []byte, _ bool) error {
+		cs := jsonx.Scanner{Data: content, Valid: true} // already scanned
+		perr := cs.Elements(func(i int, p []byte, _ bool) error {
 			if p[0] != '{' {
 				return invalidf("%s.content[%d] must be an object (a content part)", field, i)
 			}
@@ -215,32 +211,14 @@ func messageAt(sc *scanner, field string) (msg RawMessage, roleText string, jerr
 	}
 	// Compact only when there is white space between tokens; otherwise the
 	// bytes are kept as they are.
-	if !sc.valid && sc.spaced {
-		compact, cerr := compactRaw(msg)
+	if !sc.Valid && sc.Spaced {
+		compact, cerr := jsonx.CompactRaw(msg)
 		if cerr != nil {
 			return msg, "", nil, invalidf("%s is not valid JSON: %v", field, cerr)
 		}
 		return compact, roleText, nil, nil
 	}
 	return msg, roleText, nil, nil
-}
-
-// hasInsignificantSpace reports whether valid JSON has white space outside
-// its strings.
-func hasInsignificantSpace(raw []byte) bool {
-	in := false
-	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		switch {
-		case in && c == '\\':
-			i++
-		case c == '"':
-			in = !in
-		case !in && isSpace(c):
-			return true
-		}
-	}
-	return false
 }
 
 // validName checks a branch name: 1–128 characters, valid UTF-8, no control
@@ -324,7 +302,7 @@ func roleString(raw []byte) (string, bool) {
 	case `"tool"`:
 		return "tool", true
 	}
-	return parseString(raw)
+	return jsonx.ParseString(raw)
 }
 
 // SummaryPreamble opens the user message that context makes of a summary
@@ -338,6 +316,6 @@ const SummaryClosing = "\n</summary>"
 // node: {"role":"user","content":SummaryPreamble+summary+SummaryClosing}.
 func SummaryMessage(summary string) RawMessage {
 	b := []byte(`{"role":"user","content":`)
-	b = appendString(b, SummaryPreamble+summary+SummaryClosing)
+	b = jsonx.AppendString(b, SummaryPreamble+summary+SummaryClosing)
 	return append(b, '}')
 }

@@ -1,7 +1,10 @@
 package core
 
 import (
+	"slices"
 	"strings"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // Status is the value of create, jump, branch, fork, clone, snapshot.load
@@ -109,7 +112,7 @@ func opAppend(st *Store, r *request) (any, *Error) {
 	from := len(s.nodes)
 	s.add(n, p)
 	st.touch(s, from, false)
-	return RawMessage(n.appendJSON(nil)), nil
+	return RawMessage(n.AppendJSON(nil)), nil
 }
 
 // ListItem is one node in the value of list: the node without its message
@@ -166,19 +169,11 @@ func (s *Session) list() []ListItem {
 }
 
 func opNode(st *Store, r *request) (any, *Error) {
-	s, err := r.existing(st)
+	s, i, err := r.sessionNode(st)
 	if err != nil {
 		return nil, err
 	}
-	id, err := r.str("nodeId")
-	if err != nil {
-		return nil, err
-	}
-	i, err := s.lookup(id)
-	if err != nil {
-		return nil, err
-	}
-	return RawMessage(s.nodes[i].appendJSON(nil)), nil
+	return RawMessage(s.nodes[i].AppendJSON(nil)), nil
 }
 
 // BranchInfo is one entry of the value of branches.
@@ -209,15 +204,7 @@ func opBranches(st *Store, r *request) (any, *Error) {
 }
 
 func opJump(st *Store, r *request) (any, *Error) {
-	s, err := r.existing(st)
-	if err != nil {
-		return nil, err
-	}
-	id, err := r.str("nodeId")
-	if err != nil {
-		return nil, err
-	}
-	i, err := s.lookup(id)
+	s, i, err := r.sessionNode(st)
 	if err != nil {
 		return nil, err
 	}
@@ -243,15 +230,7 @@ func (st *Store) newSessionID(r *request) (string, *Error) {
 }
 
 func opFork(st *Store, r *request) (any, *Error) {
-	s, err := r.existing(st)
-	if err != nil {
-		return nil, err
-	}
-	nodeID, err := r.str("nodeId")
-	if err != nil {
-		return nil, err
-	}
-	at, err := s.lookup(nodeID)
+	s, at, err := r.sessionNode(st)
 	if err != nil {
 		return nil, err
 	}
@@ -266,7 +245,7 @@ func opFork(st *Store, r *request) (any, *Error) {
 	f := s.forkAt(at, newID, st.timestamp())
 	if branch != "" && branch != f.active {
 		if b := f.byName[branch]; b != nil {
-			return nil, invalidf("branch %q already exists on the path to node %q and does not end there", branch, nodeID)
+			return nil, invalidf("branch %q already exists on the path to node %q and does not end there", branch, s.nodes[at].ID)
 		}
 		f.setActive(branch)
 	}
@@ -320,7 +299,7 @@ type Context struct {
 	State    State        `json:"state"`
 
 	// ascii: encode with every non-ASCII character escaped, when that pays
-	// (Options.ASCIIContext; see appendASCII).
+	// (Options.ASCIIContext; see jsonx.AppendASCII).
 	ascii bool
 }
 
@@ -337,24 +316,24 @@ func opContext(st *Store, r *request) (any, *Error) {
 	return c, nil
 }
 
-// MarshalJSON encodes the context as in the value of context (see appendJSON).
-func (c Context) MarshalJSON() ([]byte, error) { return c.appendJSON(nil), nil }
+// MarshalJSON encodes the context as in the value of context (see AppendJSON).
+func (c Context) MarshalJSON() ([]byte, error) { return c.AppendJSON(nil), nil }
 
-// appendJSON appends {"cursor":…,"messages":[…],"state":…}. The messages
+// AppendJSON appends {"cursor":…,"messages":[…],"state":…}. The messages
 // are stored compacted and validated, so they are copied as they are:
 // encoding/json would validate every one of them again, which was most of
 // the time of a 100,000-message context.
-func (c Context) appendJSON(b []byte) []byte {
+func (c Context) AppendJSON(b []byte) []byte {
 	size := 512 // the cursor, the state and the envelope's closing brace
 	for _, m := range c.Messages {
 		size += len(m) + 1
 	}
 	if c.ascii {
 		// Escapes may add up to an eighth: at most one byte in 16 is
-		// non-ASCII, and each becomes at most three (see appendASCII).
+		// non-ASCII, and each becomes at most three (see jsonx.AppendASCII).
 		size += size / 8
 	}
-	b = slicesGrow(b, size)
+	b = slices.Grow(b, size)
 	if c.ascii {
 		if out, ok := c.appendASCIIJSON(b); ok {
 			return out
@@ -376,7 +355,7 @@ func (c Context) appendHead(b []byte) []byte {
 	if c.Cursor == nil {
 		b = append(b, "null"...)
 	} else {
-		b = appendString(b, *c.Cursor)
+		b = jsonx.AppendString(b, *c.Cursor)
 	}
 	return append(b, `,"messages":[`...)
 }
@@ -384,37 +363,27 @@ func (c Context) appendHead(b []byte) []byte {
 // appendTail appends ],"state":…} .
 func (c Context) appendTail(b []byte) []byte {
 	b = append(b, `],"state":`...)
-	b = c.State.appendJSON(b)
+	b = c.State.AppendJSON(b)
 	return append(b, '}')
 }
 
-// appendASCIIJSON is appendJSON with every non-ASCII character escaped
-// (appendASCII), the messages copied a word at a time. ok is false, and b
+// appendASCIIJSON is AppendJSON with every non-ASCII character escaped
+// (jsonx.AppendASCII), the messages copied a word at a time. ok is false, and b
 // unchanged up to its length, when the text is not mostly ASCII.
 func (c Context) appendASCIIJSON(b []byte) (_ []byte, ok bool) {
-	var budget asciiBudget
-	if b, ok = appendASCII(b, c.appendHead(nil), &budget); !ok {
+	var budget jsonx.ASCIIBudget
+	if b, ok = jsonx.AppendASCII(b, c.appendHead(nil), &budget); !ok {
 		return nil, false
 	}
 	for i, m := range c.Messages {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		if b, ok = appendASCII(b, m, &budget); !ok {
+		if b, ok = jsonx.AppendASCII(b, m, &budget); !ok {
 			return nil, false
 		}
 	}
-	return appendASCII(b, c.appendTail(nil), &budget)
-}
-
-// slicesGrow makes room for n more bytes in b.
-func slicesGrow(b []byte, n int) []byte {
-	if cap(b)-len(b) < n {
-		nb := make([]byte, len(b), len(b)+n)
-		copy(nb, b)
-		b = nb
-	}
-	return b
+	return jsonx.AppendASCII(b, c.appendTail(nil), &budget)
 }
 
 // context builds the value of context. The newest compaction on the path
@@ -492,15 +461,7 @@ func (s *Session) branchAt(i int32, name string) {
 }
 
 func opBranch(st *Store, r *request) (any, *Error) {
-	s, err := r.existing(st)
-	if err != nil {
-		return nil, err
-	}
-	id, err := r.str("nodeId")
-	if err != nil {
-		return nil, err
-	}
-	i, err := s.lookup(id)
+	s, i, err := r.sessionNode(st)
 	if err != nil {
 		return nil, err
 	}
@@ -517,15 +478,7 @@ func opBranch(st *Store, r *request) (any, *Error) {
 }
 
 func opBranchSummary(st *Store, r *request) (any, *Error) {
-	s, err := r.existing(st)
-	if err != nil {
-		return nil, err
-	}
-	id, err := r.str("nodeId")
-	if err != nil {
-		return nil, err
-	}
-	i, err := s.lookup(id)
+	s, i, err := r.sessionNode(st)
 	if err != nil {
 		return nil, err
 	}
@@ -549,7 +502,7 @@ func opBranchSummary(st *Store, r *request) (any, *Error) {
 	n := &Node{ID: st.nodeID(s, nil), Kind: KindSummary, Timestamp: st.timestamp(), Summary: summary}
 	s.add(n, p)
 	st.touch(s, from, false)
-	return RawMessage(n.appendJSON(nil)), nil
+	return RawMessage(n.AppendJSON(nil)), nil
 }
 
 // SessionSummary is one entry of the value of sessions.

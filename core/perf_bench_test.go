@@ -3,6 +3,8 @@ package core
 import (
 	"strconv"
 	"testing"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // perfSnapshot returns the snapshot of one session "perf" holding n chat
@@ -32,7 +34,7 @@ func perfSnapshot(n int) []byte {
 			b = append(b, `"assistant"`...)
 		}
 		b = append(b, `,"content":`...)
-		b = appendString(b, texts[i])
+		b = jsonx.AppendString(b, texts[i])
 		b = append(b, "}}"...)
 	}
 	return append(b, "]}"...)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -23,9 +24,9 @@ func TestHandEncodersMatchEncodingJSON(t *testing.T) {
 	for name, st := range states {
 		t.Run(name, func(t *testing.T) {
 			type plain State // no MarshalJSON
-			want, err := marshal(plain(st))
+			want, err := jsonx.Marshal(plain(st))
 			require.NoError(t, err)
-			assert.Equal(t, string(want), string(st.appendJSON(nil)))
+			assert.Equal(t, string(want), string(st.AppendJSON(nil)))
 		})
 	}
 	t.Run("a context copies its messages and encodes cursor and state like encoding/json", func(t *testing.T) {
@@ -34,9 +35,9 @@ func TestHandEncodersMatchEncodingJSON(t *testing.T) {
 			{Cursor: str("n\"1"), Messages: []RawMessage{RawMessage(`{"role":"user","content":"<a> & \u2028"}`), RawMessage(`{"role":"assistant","content":null,"n":1.50}`)}, State: State{ThinkingLevel: str("low")}},
 		} {
 			type plain Context
-			want, err := marshal(plain(c))
+			want, err := jsonx.Marshal(plain(c))
 			require.NoError(t, err)
-			assert.Equal(t, string(want), string(c.appendJSON(nil)))
+			assert.Equal(t, string(want), string(c.AppendJSON(nil)))
 		}
 	})
 }
@@ -60,7 +61,7 @@ func TestTreeAndListEncodeLikeEncodingJSON(t *testing.T) {
 	t.Run("tree rows with labels, hidden and preferred nodes, branch tips", func(t *testing.T) {
 		tr := s.tree()
 		type plain Tree
-		want, err := marshal(plain(tr))
+		want, err := jsonx.Marshal(plain(tr))
 		require.NoError(t, err)
 		assert.Equal(t, string(want), string(do(t, st, `{"operation":"tree","sessionId":"b"}`).Value))
 		assert.Contains(t, string(want), `"hiddenRoot":true`)
@@ -68,14 +69,14 @@ func TestTreeAndListEncodeLikeEncodingJSON(t *testing.T) {
 		assert.Contains(t, string(want), `"label":`)
 	})
 	t.Run("list items", func(t *testing.T) {
-		want, err := marshal(s.list())
+		want, err := jsonx.Marshal(s.list())
 		require.NoError(t, err)
 		assert.Equal(t, string(want), string(do(t, st, `{"operation":"list","sessionId":"b"}`).Value))
 		assert.Contains(t, string(want), `"label":`)
 	})
 }
 
-// skipValid (the scanner's path for input already validated) must find the
+// SkipValid (the scanner's path for input already validated) must find the
 // same value ends as the validating scanner on valid, compact JSON.
 func TestSkipValidFindsTheSameValuesAsTheValidatingScanner(t *testing.T) {
 	for _, in := range []string{
@@ -85,12 +86,12 @@ func TestSkipValidFindsTheSameValuesAsTheValidatingScanner(t *testing.T) {
 		t.Run(in+" is skipped whole", func(t *testing.T) {
 			for _, tail := range []string{"", ",1", "]", "}"} {
 				data := []byte(in + tail)
-				want := scanner{data: data}
-				raw, _, err := want.value()
+				want := jsonx.Scanner{Data: data}
+				raw, _, err := want.Value()
 				require.Nil(t, err)
-				got := scanner{data: data, valid: true}
-				assert.Equal(t, string(raw), string(got.skipValid()), "tail %q", tail)
-				assert.Equal(t, want.pos, got.pos, "tail %q", tail)
+				got := jsonx.Scanner{Data: data, Valid: true}
+				assert.Equal(t, string(raw), string(got.SkipValid()), "tail %q", tail)
+				assert.Equal(t, want.Pos, got.Pos, "tail %q", tail)
 			}
 		})
 	}

@@ -3,6 +3,8 @@ package core
 import (
 	"strings"
 	"unicode/utf16"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // cmdSearch answers `/tree search <query>`: the search operation within the
@@ -16,13 +18,13 @@ func cmdSearch(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	res := data.(SearchResult)
 	var b strings.Builder
 	for _, h := range res.Hits {
-		fprintf(&b, "%s [%s] %s: %s\n", h.NodeID, h.Branch, h.Role, markRanges(h.Snippet, h.Ranges))
+		jsonx.Fprintf(&b, "%s [%s] %s: %s\n", h.NodeID, h.Branch, h.Role, markRanges(h.Snippet, h.Ranges))
 	}
 	switch {
 	case res.Total == 0:
 		b.WriteString("(no hits)\n")
 	case res.Total > len(res.Hits):
-		fprintf(&b, "(%d of %d hits)\n", len(res.Hits), res.Total)
+		jsonx.Fprintf(&b, "(%d of %d hits)\n", len(res.Hits), res.Total)
 	}
 	return &CommandResult{Text: b.String(), Data: res}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -26,9 +27,9 @@ func seedTexts(tb testing.TB, st *Store, id string, texts ...string) []string {
 	return ids
 }
 
-// search runs a search request (fields besides operation) and returns
+// runSearch runs a search request (fields besides operation) and returns
 // the result.
-func search(tb testing.TB, st *Store, query string, fields obj) SearchResult {
+func runSearch(tb testing.TB, st *Store, query string, fields obj) SearchResult {
 	tb.Helper()
 	req := obj{"operation": "search", "query": query}
 	for k, v := range fields {
@@ -136,7 +137,7 @@ func TestSearchMatchesQueriesToNodes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, hitIDs(search(t, st, tt.query, nil)), "search(%q)", tt.query)
+			assert.Equal(t, tt.want, hitIDs(runSearch(t, st, tt.query, nil)), "search(%q)", tt.query)
 		})
 	}
 }
@@ -173,7 +174,7 @@ func TestSearchHighlightsTheMatchedCharacters(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			st := testStore(t)
 			seedTexts(t, st, "s", tt.text)
-			res := search(t, st, tt.query, nil)
+			res := runSearch(t, st, tt.query, nil)
 			require.Len(t, res.Hits, 1, "search(%q) in %q", tt.query, tt.text)
 			assert.Equal(t, tt.snippet, res.Hits[0].Snippet)
 			assert.Equal(t, tt.want, highlighted(t, res.Hits[0]))
@@ -185,7 +186,7 @@ func TestSearchRanksHits(t *testing.T) {
 	t.Run("exact beats prefix beats typo, whatever their age", func(t *testing.T) {
 		st := testStore(t)
 		ids := seedTexts(t, st, "s", "edit the config now", "the configuration file", "a confog typo")
-		res := search(t, st, "config", nil)
+		res := runSearch(t, st, "config", nil)
 		assert.Equal(t, []string{ids[0], ids[1], ids[2]}, hitIDs(res))
 		assert.Equal(t, 1.0, res.Hits[0].Score)
 		assert.Greater(t, res.Hits[1].Score, res.Hits[2].Score)
@@ -193,17 +194,17 @@ func TestSearchRanksHits(t *testing.T) {
 	t.Run("one typo beats two typos", func(t *testing.T) {
 		st := testStore(t)
 		ids := seedTexts(t, st, "s", "authentiaction", "authenticatoin", "authentcaiton")
-		assert.Equal(t, []string{ids[1], ids[0], ids[2]}, hitIDs(search(t, st, "authentication", nil)))
+		assert.Equal(t, []string{ids[1], ids[0], ids[2]}, hitIDs(runSearch(t, st, "authentication", nil)))
 	})
 	t.Run("recency breaks ties", func(t *testing.T) {
 		st := testStore(t)
 		ids := seedTexts(t, st, "s", "release notes", "release notes", "release notes")
-		assert.Equal(t, []string{ids[2], ids[1], ids[0]}, hitIDs(search(t, st, "release", nil)))
+		assert.Equal(t, []string{ids[2], ids[1], ids[0]}, hitIDs(runSearch(t, st, "release", nil)))
 	})
 	t.Run("words close together beat words far apart", func(t *testing.T) {
 		st := testStore(t)
 		ids := seedTexts(t, st, "s", "release notes are ready", "the release went out and later someone wrote notes")
-		assert.Equal(t, []string{ids[0], ids[1]}, hitIDs(search(t, st, "release notes", nil)))
+		assert.Equal(t, []string{ids[0], ids[1]}, hitIDs(runSearch(t, st, "release notes", nil)))
 	})
 	t.Run("equal scores and times come out in a fixed order", func(t *testing.T) {
 		st := testStore(t)
@@ -214,7 +215,7 @@ func TestSearchRanksHits(t *testing.T) {
 					{"id": "y", "parentId": "x", "branch": "main", "kind": "message", "timestamp": "2026-01-01T00:00:00.000Z", "message": obj{"role": "user", "content": "same words"}},
 				}}})
 		}
-		res := search(t, st, "same words", nil)
+		res := runSearch(t, st, "same words", nil)
 		got := []string{}
 		for _, h := range res.Hits {
 			got = append(got, h.SessionID+"/"+h.NodeID)
@@ -224,7 +225,7 @@ func TestSearchRanksHits(t *testing.T) {
 	t.Run("limit keeps the best and total counts all", func(t *testing.T) {
 		st := testStore(t)
 		ids := seedTexts(t, st, "s", "alpha beta", "alpha", "alpha gamma", "alphabet")
-		res := search(t, st, "alpha", obj{"limit": 2})
+		res := runSearch(t, st, "alpha", obj{"limit": 2})
 		assert.Equal(t, []string{ids[2], ids[1]}, hitIDs(res))
 		assert.Equal(t, 4, res.Total)
 	})
@@ -240,22 +241,22 @@ func TestSearchFiltersHits(t *testing.T) {
 	summary := ok[obj](t, st, obj{"operation": "branch.summary", "sessionId": "one", "nodeId": a[0], "branch": "sum", "summary": "a shared word summary"})
 
 	t.Run("sessionId keeps one session's hits", func(t *testing.T) {
-		res := search(t, st, "shared", obj{"sessionId": "two"})
+		res := runSearch(t, st, "shared", obj{"sessionId": "two"})
 		assert.Equal(t, []string{side[0], b[0]}, hitIDs(res))
 		assert.Equal(t, 2, res.Total)
 	})
 	t.Run("roles keep the named roles", func(t *testing.T) {
-		res := search(t, st, "shared", obj{"roles": []string{"assistant", "summary"}})
+		res := runSearch(t, st, "shared", obj{"roles": []string{"assistant", "summary"}})
 		assert.Equal(t, []string{summary["id"].(string), "n0002"}, hitIDs(res))
 		assert.Equal(t, []string{"summary", "assistant"}, []string{res.Hits[0].Role, res.Hits[1].Role})
 	})
 	t.Run("branch keeps a branch's hits", func(t *testing.T) {
-		res := search(t, st, "shared", obj{"sessionId": "two", "branch": "side"})
+		res := runSearch(t, st, "shared", obj{"sessionId": "two", "branch": "side"})
 		assert.Equal(t, []string{side[0]}, hitIDs(res))
 		assert.Equal(t, "side", res.Hits[0].Branch)
 	})
 	t.Run("a summary is searched", func(t *testing.T) {
-		assert.Equal(t, []string{summary["id"].(string)}, hitIDs(search(t, st, "summary", nil)))
+		assert.Equal(t, []string{summary["id"].(string)}, hitIDs(runSearch(t, st, "summary", nil)))
 	})
 }
 
@@ -297,7 +298,7 @@ func TestSearchIndexFollowsEveryOperation(t *testing.T) {
 	found := func(query string) []string {
 		t.Helper()
 		got := []string{}
-		for _, h := range search(t, st, query, nil).Hits {
+		for _, h := range runSearch(t, st, query, nil).Hits {
 			got = append(got, h.SessionID+"/"+h.NodeID)
 		}
 		return got
@@ -311,7 +312,7 @@ func TestSearchIndexFollowsEveryOperation(t *testing.T) {
 		ok[Status](t, st, obj{"operation": "branch", "sessionId": "main", "nodeId": ids[0], "branch": "alt"})
 		alt := seedTexts(t, st, "main", "durian smells")
 		assert.Equal(t, []string{"main/" + alt[0]}, found("durian"))
-		assert.Equal(t, []string{"main/" + alt[0]}, hitIDsOf(search(t, st, "durian", obj{"branch": "alt"}), true))
+		assert.Equal(t, []string{"main/" + alt[0]}, hitIDsOf(runSearch(t, st, "durian", obj{"branch": "alt"}), true))
 	})
 	t.Run("after fork", func(t *testing.T) {
 		ok[Status](t, st, obj{"operation": "fork", "sessionId": "main", "nodeId": ids[1], "newSessionId": "forked"})
@@ -360,12 +361,12 @@ func TestSearchIndexFollowsEveryOperation(t *testing.T) {
 			nodes[0]["message"] = obj{"role": "user", "content": fmt.Sprintf("papaya round %d", round)}
 			ok[Status](t, st, obj{"operation": "snapshot.load", "sessionId": "big", "snapshot": obj{
 				"version": 1, "sessionId": "big", "cursor": nil, "activeBranch": "main", "nodes": nodes}})
-			assert.Equal(t, 1500-1, search(t, st, "mango", obj{"limit": 1}).Total, "round %d", round) // indexes the new session
+			assert.Equal(t, 1500-1, runSearch(t, st, "mango", obj{"limit": 1}).Total, "round %d", round) // indexes the new session
 		}
-		assert.Equal(t, 1500-1, search(t, st, "mango", obj{"limit": 1}).Total)
+		assert.Equal(t, 1500-1, runSearch(t, st, "mango", obj{"limit": 1}).Total)
 		assert.Equal(t, []string{"big/m0"}, found("papaya 3"))
 		assert.Equal(t, []string{}, found("papaya 2"))
-		assert.Equal(t, 0, st.search.dead, "the index was rebuilt")
+		assert.Equal(t, 0, st.search.DeadDocs(), "the index was rebuilt")
 		assert.Equal(t, []string{"main/n0003"}, found("cherries"))
 		assert.Equal(t, []string{"cloned/k1"}, found("kiwis"))
 	})
@@ -382,7 +383,7 @@ func TestSearchIndexFollowsEveryOperation(t *testing.T) {
 	})
 	t.Run("after appending an entry", func(t *testing.T) {
 		n := ok[obj](t, st, obj{"operation": "append", "sessionId": "main", "entry": obj{"kind": "model_change", "provider": "openai", "model": "gpt-5"}})
-		res := search(t, st, "openai", nil)
+		res := runSearch(t, st, "openai", nil)
 		assert.Equal(t, []string{n["id"].(string)}, hitIDs(res))
 		assert.Equal(t, "model_change", res.Hits[0].Role)
 	})
@@ -390,7 +391,7 @@ func TestSearchIndexFollowsEveryOperation(t *testing.T) {
 		snap := snapshot(t, st, "main")
 		other := testStore(t)
 		ok[Status](t, other, `{"operation":"restore","snapshot":`+snap+`}`)
-		assert.Equal(t, []string{"n0003"}, hitIDs(search(t, other, "cherries", nil)))
+		assert.Equal(t, []string{"n0003"}, hitIDs(runSearch(t, other, "cherries", nil)))
 	})
 }
 
@@ -404,11 +405,11 @@ func TestSearchIndexIsBuiltOnFirstSearch(t *testing.T) {
 	assert.Nil(t, st.search, "loading and appending build no index")
 	assert.Nil(t, st.Session("b").search)
 
-	assert.Equal(t, []string{"b/k1", "a/n0001"}, hitIDsOf(search(t, st, "walnut", nil), true))
+	assert.Equal(t, []string{"b/k1", "a/n0001"}, hitIDsOf(runSearch(t, st, "walnut", nil), true))
 	require.NotNil(t, st.search)
-	assert.Equal(t, 2, st.search.live, "the first search indexed both sessions")
+	assert.Equal(t, 2, st.search.LiveDocs(), "the first search indexed both sessions")
 	more := seedTexts(t, st, "a", "walnut cake")
-	assert.Equal(t, []string{"a/" + more[0], "b/k1", "a/n0001"}, hitIDsOf(search(t, st, "walnut", nil), true), "later appends are indexed as they arrive")
+	assert.Equal(t, []string{"a/" + more[0], "b/k1", "a/n0001"}, hitIDsOf(runSearch(t, st, "walnut", nil), true), "later appends are indexed as they arrive")
 }
 
 func TestWarmSearchBuildsTheIndexInSlices(t *testing.T) {
@@ -435,24 +436,24 @@ func TestWarmSearchBuildsTheIndexInSlices(t *testing.T) {
 	}
 	assert.True(t, st.WarmSearch(0), "nothing left to warm")
 
-	res := search(t, st, "plum", obj{"limit": 50})
+	res := runSearch(t, st, "plum", obj{"limit": 50})
 	assert.ElementsMatch(t, []string{"a/" + a[0], "a/" + a[1], "a/" + a[2], "a/" + a[3], "a/" + more[0], "b/k1"}, hitIDsOf(res, true))
-	assert.Equal(t, []string{"a/" + a[0]}, hitIDsOf(search(t, st, "damson", nil), true))
-	assert.Empty(t, hitIDsOf(search(t, st, "seven", nil), true), "the replaced session's nodes are gone")
-	assert.Empty(t, hitIDsOf(search(t, st, "eight", nil), true), "the forgotten session's nodes are gone")
-	assert.Equal(t, 6, st.search.live)
+	assert.Equal(t, []string{"a/" + a[0]}, hitIDsOf(runSearch(t, st, "damson", nil), true))
+	assert.Empty(t, hitIDsOf(runSearch(t, st, "seven", nil), true), "the replaced session's nodes are gone")
+	assert.Empty(t, hitIDsOf(runSearch(t, st, "eight", nil), true), "the forgotten session's nodes are gone")
+	assert.Equal(t, 6, st.search.LiveDocs())
 	_ = b
 	later := seedTexts(t, st, "a", "plum eleven")
-	assert.Equal(t, []string{"a/" + later[0]}, hitIDsOf(search(t, st, "eleven", nil), true), "a warmed session indexes its appends as they come")
+	assert.Equal(t, []string{"a/" + later[0]}, hitIDsOf(runSearch(t, st, "eleven", nil), true), "a warmed session indexes its appends as they come")
 }
 
 func TestSearchForgetsAForgottenSession(t *testing.T) {
 	st := testStore(t)
 	seedTexts(t, st, "keep", "hazelnut spread")
 	seedTexts(t, st, "gone", "hazelnut milk")
-	assert.Len(t, search(t, st, "hazelnut", nil).Hits, 2)
+	assert.Len(t, runSearch(t, st, "hazelnut", nil).Hits, 2)
 	ok[obj](t, st, obj{"operation": "sync.forget", "sessionId": "gone"})
-	assert.Equal(t, []string{"keep/n0001"}, hitIDsOf(search(t, st, "hazelnut", nil), true))
+	assert.Equal(t, []string{"keep/n0001"}, hitIDsOf(runSearch(t, st, "hazelnut", nil), true))
 }
 
 // hitIDsOf returns the node ids of the hits (withSession prefixes the
@@ -483,11 +484,11 @@ func TestSearchReadsEveryKindOfContent(t *testing.T) {
 	for _, m := range messages {
 		ok[obj](t, st, `{"operation":"append","sessionId":"s","message":`+m+`}`)
 	}
-	assert.Equal(t, []string{"n0001"}, hitIDs(search(t, st, "parts", nil)))
-	assert.Equal(t, []string{"n0002"}, hitIDs(search(t, st, "reykjavik", nil)), "tool-call arguments are searched")
-	assert.Equal(t, []string{"n0002"}, hitIDs(search(t, st, "get_weather", nil)))
-	assert.Equal(t, []string{"n0005", "n0001"}, hitIDs(search(t, st, "image", nil)), "an image part is searchable by its placeholder")
-	res := search(t, st, "quoted cafe next", nil)
+	assert.Equal(t, []string{"n0001"}, hitIDs(runSearch(t, st, "parts", nil)))
+	assert.Equal(t, []string{"n0002"}, hitIDs(runSearch(t, st, "reykjavik", nil)), "tool-call arguments are searched")
+	assert.Equal(t, []string{"n0002"}, hitIDs(runSearch(t, st, "get_weather", nil)))
+	assert.Equal(t, []string{"n0005", "n0001"}, hitIDs(runSearch(t, st, "image", nil)), "an image part is searchable by its placeholder")
+	res := runSearch(t, st, "quoted cafe next", nil)
 	require.Equal(t, []string{"n0006"}, hitIDs(res), "escapes in string content are decoded")
 	assert.Equal(t, `say "quoted" café next \ line`, res.Hits[0].Snippet)
 }
@@ -534,7 +535,7 @@ func FuzzSearch(f *testing.F) {
 			return
 		}
 		var res SearchResult
-		require.NoError(t, unmarshal(env.Value, &res))
+		require.NoError(t, jsonx.Unmarshal(env.Value, &res))
 		for _, h := range res.Hits {
 			highlighted(t, h)
 			for k := 1; k < len(h.Ranges); k++ {

@@ -3,10 +3,9 @@ package core
 import (
 	"strconv"
 	"unicode/utf8"
-)
 
-// DefaultBranch is the active branch of a new session.
-const DefaultBranch = "main"
+	"github.com/sessiontree/sessiontree/core/internal/search"
+)
 
 // branchInfo is the bookkeeping of one branch. A branch's nodes form a
 // chain: base is the parent of its first node (-1 for none), tip its newest
@@ -55,15 +54,18 @@ type Session struct {
 	// still right; see rowOrder).
 	rows *rowOrderCache
 
-	search *searchIndex // the store's search index while the session is live in a store
+	search *search.Index // the store's search index while the session is live in a store
 
 	texts textCache // context's message texts, for ContextColumns
 
 	// warming is the index WarmSearch is adding this session to, and
 	// warmed how many of its nodes it added so far (search is set once
 	// all are in).
-	warming *searchIndex
+	warming *search.Index
 	warmed  int
+	// searchKey is the owner key of the session's documents in the index it
+	// is attached to or warming into (see Store.searchOwners).
+	searchKey uint32
 
 	// slab is set only while parseNodes reads a snapshot (see newNode);
 	// slabLeft is about how many more nodes it expects.
@@ -235,7 +237,7 @@ func (s *Session) push(n *Node, parent int32) {
 	b.count++
 	b.tip = i
 	if s.search != nil {
-		s.search.add(s, i)
+		s.indexNode(s.search, i)
 	}
 }
 

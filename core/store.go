@@ -3,6 +3,9 @@ package core
 import (
 	"math/rand/v2"
 	"time"
+
+	"github.com/sessiontree/sessiontree/core/internal/formats"
+	"github.com/sessiontree/sessiontree/core/internal/search"
 )
 
 // Options configure a Store. The zero value uses the system clock and
@@ -27,7 +30,7 @@ func RandomID() string {
 	v := rand.Uint32()
 	var b [4]byte
 	b[0], b[1], b[2], b[3] = byte(v>>24), byte(v>>16), byte(v>>8), byte(v)
-	return hexString(b[:])
+	return formats.HexString(b[:])
 }
 
 // Store holds every session of one page (or one process) and answers
@@ -44,7 +47,10 @@ type Store struct {
 	dirty []dirtyMark
 	op    string // the operation being answered, for change records
 
-	search *searchIndex // every node of every session, for search (see index)
+	search *search.Index // every node of every session, for search (see index)
+	// searchOwners maps the index's owner keys to sessions: key k is
+	// searchOwners[k] (key 0 is no owner).
+	searchOwners []*Session
 
 	// noSnapshotGuess turns off scanRequest's guess that a snapshot is the
 	// request's last member (tests compare both ways).

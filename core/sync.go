@@ -10,6 +10,8 @@ package core
 
 import (
 	"bytes"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // opSyncMerge appends nodes written by another tab to an existing session:
@@ -36,8 +38,8 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 		return nil, invalidf("field \"nodes\" must be an array of nodes for operation \"sync.merge\"")
 	}
 	var list []RawMessage
-	if err := unmarshal(raw, &list); err != nil {
-		return nil, invalidf("field \"nodes\" must be an array: %s", jsonErrorText(err))
+	if err := jsonx.Unmarshal(raw, &list); err != nil {
+		return nil, invalidf("field \"nodes\" must be an array: %s", jsonx.ErrorText(err))
 	}
 	title, err := r.optStr("title")
 	if err != nil {
@@ -58,8 +60,8 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 
 	var annotations []RawMessage
 	if r.has("annotations") {
-		if err := unmarshal(r.fields["annotations"], &annotations); err != nil {
-			return nil, invalidf("field \"annotations\" must be an array: %s", jsonErrorText(err))
+		if err := jsonx.Unmarshal(r.fields["annotations"], &annotations); err != nil {
+			return nil, invalidf("field \"annotations\" must be an array: %s", jsonx.ErrorText(err))
 		}
 	}
 
@@ -118,7 +120,7 @@ func (s *Session) markPush() func() {
 	ix := s.search
 	docs := 0
 	if ix != nil {
-		docs = len(ix.docs)
+		docs = ix.DocCount()
 	}
 	leaves := s.leaves
 	branches := append([]*branchInfo(nil), s.branches...)
@@ -134,13 +136,7 @@ func (s *Session) markPush() func() {
 			delete(s.index, s.nodes[i].ID)
 		}
 		if ix != nil && s.search == ix {
-			for d := docs; d < len(ix.docs); d++ {
-				if ix.docs[d].sess == s && ix.docs[d].node >= int32(n) {
-					ix.docs[d].sess = nil
-					ix.live--
-					ix.dead++
-				}
-			}
+			ix.DropSince(docs, s.searchKey, int32(n))
 		}
 		s.nodes, s.parent, s.depth, s.children = s.nodes[:n], s.parent[:n], s.depth[:n], s.children[:n]
 		s.leaves = leaves

@@ -4,6 +4,9 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/search"
 )
 
 // contentPart is the part of a content part sessiontree reads text from.
@@ -32,14 +35,14 @@ func MessageText(raw RawMessage) string {
 		return text // string content, no tool calls: the scanner, not encoding/json
 	}
 	var head messageHead
-	if err := unmarshal(raw, &head); err != nil {
+	if err := jsonx.Unmarshal(raw, &head); err != nil {
 		return ""
 	}
 	var pieces []string
 	pieces = appendContentText(pieces, head.Content, 0)
 	if len(head.ToolCalls) > 0 && head.ToolCalls[0] == '[' {
 		var calls []toolCall
-		if unmarshal(head.ToolCalls, &calls) == nil {
+		if jsonx.Unmarshal(head.ToolCalls, &calls) == nil {
 			for _, c := range calls {
 				if c.Function.Name != "" || c.Function.Arguments != "" {
 					pieces = append(pieces, "[tool call: "+c.Function.Name+"] "+c.Function.Arguments)
@@ -59,12 +62,12 @@ func appendContentText(pieces []string, content RawMessage, depth int) []string 
 	switch content[0] {
 	case '"':
 		var s string
-		if unmarshal(content, &s) == nil && s != "" {
+		if jsonx.Unmarshal(content, &s) == nil && s != "" {
 			pieces = append(pieces, s)
 		}
 	case '[':
 		var parts []RawMessage
-		if unmarshal(content, &parts) != nil {
+		if jsonx.Unmarshal(content, &parts) != nil {
 			return pieces
 		}
 		for _, raw := range parts {
@@ -76,7 +79,7 @@ func appendContentText(pieces []string, content RawMessage, depth int) []string 
 				continue
 			}
 			var p contentPart
-			if unmarshal(raw, &p) != nil {
+			if jsonx.Unmarshal(raw, &p) != nil {
 				continue
 			}
 			switch {
@@ -146,7 +149,7 @@ func runePreview(text string, max int) string {
 			space = b.Len() > 0
 			continue
 		}
-		extends := isExtender(r) || prev == '\u200d'
+		extends := search.IsExtender(r) || prev == '\u200d'
 		if count >= max && !extends {
 			if i < len(text) {
 				b.WriteString("…")
@@ -218,26 +221,4 @@ func asciiPreview(text string, max int) (string, bool) {
 // sees it.
 func isASCIISpace(c byte) bool {
 	return c == ' ' || (c >= '\t' && c <= '\r')
-}
-
-// isExtender reports whether r joins the character before it: combining
-// marks, variation selectors, the zero-width joiner, emoji modifiers and
-// tag characters.
-func isExtender(r rune) bool {
-	if r < 0x300 { // below the first combining mark: most text, decided without the tables
-		return false
-	}
-	switch {
-	case unicode.Is(unicode.Mn, r), unicode.Is(unicode.Me, r), unicode.Is(unicode.Mc, r):
-		return true
-	case r == '\u200d', r >= '\ufe00' && r <= '\ufe0f':
-		return true
-	case r >= 0x1f3fb && r <= 0x1f3ff: // emoji skin-tone modifiers
-		return true
-	case r >= 0xe0020 && r <= 0xe007f: // tag characters
-		return true
-	case r >= 0xe0100 && r <= 0xe01ef:
-		return true
-	}
-	return false
 }

@@ -2,6 +2,8 @@ package core
 
 import (
 	"strings"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // TreeRow is one node of the value of tree, in display order (a preorder
@@ -90,7 +92,7 @@ func opTree(st *Store, r *request) (any, *Error) {
 		}
 	}
 	t := s.treeView(show)
-	return RawMessage(t.appendJSON(make([]byte, 0, 64+len(t.Text)+len(t.Rows)*192))), nil
+	return RawMessage(t.AppendJSON(make([]byte, 0, 64+len(t.Text)+len(t.Rows)*192))), nil
 }
 
 // boolField returns a boolean field (INVALID_ARGUMENT when it is not one).
@@ -283,7 +285,7 @@ func (s *Session) drawRun(text *strings.Builder, run []int32, first, below strin
 					prefix = below
 				}
 				from, to := k+keepPlain, end-keepPlain
-				fprintf(text, "%s··· %d nodes (%s … %s)\n", prefix, to-from+1, s.nodes[run[from]].ID, s.nodes[run[to]].ID)
+				jsonx.Fprintf(text, "%s··· %d nodes (%s … %s)\n", prefix, to-from+1, s.nodes[run[from]].ID, s.nodes[run[to]].ID)
 				for _, j := range run[to+1 : end+1] {
 					s.drawLine(text, j, prefix, m)
 				}
@@ -301,7 +303,7 @@ func (s *Session) drawLine(text *strings.Builder, i int32, prefix string, m line
 	text.WriteString(prefix)
 	text.WriteString(n.ID)
 	if s.hiddenRoots[i] && !m.showHidden {
-		fprintf(text, " [hidden: %s]", plural(int(m.size[i]), "node"))
+		jsonx.Fprintf(text, " [hidden: %s]", plural(int(m.size[i]), "node"))
 		if m.onPath[i] && s.cursor >= 0 {
 			text.WriteString("  ← cursor inside")
 		}
@@ -350,87 +352,83 @@ func plural(n int, noun string) string {
 	default:
 		noun += "s"
 	}
-	return sprintf("%d %s", n, noun)
+	return jsonx.Sprintf("%d %s", n, noun)
 }
 
 // MarshalJSON encodes the tree as encoding/json would (same fields, same
 // order, no HTML escaping) without reflection: a panel asks for it after
 // every click, and reflection costs about as much as building the rows.
 func (t Tree) MarshalJSON() ([]byte, error) {
-	return t.appendJSON(make([]byte, 0, 64+len(t.Text)+len(t.Rows)*192)), nil
+	return t.AppendJSON(make([]byte, 0, 64+len(t.Text)+len(t.Rows)*192)), nil
 }
 
-func (t *Tree) appendJSON(b []byte) []byte {
+// AppendJSON appends the bytes MarshalJSON returns to b and returns the
+// extended buffer.
+func (t *Tree) AppendJSON(b []byte) []byte {
 	b = append(b, `{"sessionId":`...)
-	b = appendString(b, t.SessionID)
+	b = jsonx.AppendString(b, t.SessionID)
 	b = append(b, `,"cursor":`...)
-	b = appendNullable(b, t.Cursor)
+	b = jsonx.AppendOptString(b, t.Cursor)
 	b = append(b, `,"activeBranch":`...)
-	b = appendString(b, t.ActiveBranch)
+	b = jsonx.AppendString(b, t.ActiveBranch)
 	b = append(b, `,"roots":[`...)
 	for k, r := range t.Roots {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, r)
+		b = jsonx.AppendString(b, r)
 	}
 	b = append(b, `],"rows":[`...)
 	for k := range t.Rows {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = t.Rows[k].appendJSON(b)
+		b = t.Rows[k].AppendJSON(b)
 	}
 	b = append(b, `],"text":`...)
-	b = appendString(b, t.Text)
+	b = jsonx.AppendString(b, t.Text)
 	return append(b, '}')
 }
 
-func (r *TreeRow) appendJSON(b []byte) []byte {
+// AppendJSON appends the row's JSON encoding (the bytes encoding/json
+// gives for it) to b and returns the extended buffer.
+func (r *TreeRow) AppendJSON(b []byte) []byte {
 	b = append(b, `{"id":`...)
-	b = appendString(b, r.ID)
+	b = jsonx.AppendString(b, r.ID)
 	b = append(b, `,"parentId":`...)
-	b = appendNullable(b, r.ParentID)
+	b = jsonx.AppendOptString(b, r.ParentID)
 	b = append(b, `,"branch":`...)
-	b = appendString(b, r.Branch)
+	b = jsonx.AppendString(b, r.Branch)
 	b = append(b, `,"kind":`...)
-	b = appendString(b, r.Kind)
+	b = jsonx.AppendString(b, r.Kind)
 	b = append(b, `,"role":`...)
-	b = appendString(b, r.Role)
+	b = jsonx.AppendString(b, r.Role)
 	b = append(b, `,"preview":`...)
-	b = appendString(b, r.Preview)
+	b = jsonx.AppendString(b, r.Preview)
 	b = append(b, `,"depth":`...)
-	b = appendInt(b, r.Depth)
+	b = jsonx.AppendInt(b, r.Depth)
 	b = append(b, `,"indent":`...)
-	b = appendInt(b, r.Indent)
+	b = jsonx.AppendInt(b, r.Indent)
 	b = append(b, `,"childCount":`...)
-	b = appendInt(b, r.ChildCount)
+	b = jsonx.AppendInt(b, r.ChildCount)
 	b = append(b, `,"onPath":`...)
-	b = appendBool(b, r.OnPath)
+	b = jsonx.AppendBool(b, r.OnPath)
 	b = append(b, `,"cursor":`...)
-	b = appendBool(b, r.Cursor)
+	b = jsonx.AppendBool(b, r.Cursor)
 	if r.TipOf != "" {
 		b = append(b, `,"tipOf":`...)
-		b = appendString(b, r.TipOf)
+		b = jsonx.AppendString(b, r.TipOf)
 	}
 	if r.Label != "" {
 		b = append(b, `,"label":`...)
-		b = appendString(b, r.Label)
+		b = jsonx.AppendString(b, r.Label)
 	}
 	b = append(b, `,"hidden":`...)
-	b = appendBool(b, r.Hidden)
+	b = jsonx.AppendBool(b, r.Hidden)
 	if r.HiddenRoot {
 		b = append(b, `,"hiddenRoot":true`...)
 	}
 	b = append(b, `,"preferred":`...)
-	b = appendBool(b, r.Preferred)
+	b = jsonx.AppendBool(b, r.Preferred)
 	return append(b, '}')
-}
-
-// appendNullable appends *s as a JSON string, or null for nil.
-func appendNullable(b []byte, s *string) []byte {
-	if s == nil {
-		return append(b, "null"...)
-	}
-	return appendString(b, *s)
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -141,9 +142,9 @@ func TestTreeJSONMatchesEncodingJSON(t *testing.T) {
 	ok[obj](t, st, `{"operation":"append","sessionId":"b","message":{"role":"user","content":"<b>\"quoted\" \u2028 line"}}`)
 	tree := st.Session("b").tree()
 	type plain Tree // no MarshalJSON
-	want, err := marshal(plain(tree))
+	want, err := jsonx.Marshal(plain(tree))
 	require.NoError(t, err)
-	got, err := marshal(tree)
+	got, err := jsonx.Marshal(tree)
 	require.NoError(t, err)
 	assert.Equal(t, string(want), string(got))
 }

@@ -3,6 +3,8 @@ package core
 import (
 	"slices"
 	"sort"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // Row flags of the value of tree.rows (bit values of its "flags" column).
@@ -145,7 +147,7 @@ const maxRowIndex = 1<<31 - 1
 // rowCount returns a field that must be an integer from 0 to maxRowIndex.
 func (r *request) rowCount(field string) (int, *Error) {
 	var v float64
-	if unmarshal(r.fields[field], &v) != nil || v < 0 || v > maxRowIndex || v != float64(int(v)) {
+	if jsonx.Unmarshal(r.fields[field], &v) != nil || v < 0 || v > maxRowIndex || v != float64(int(v)) {
 		return 0, invalidf("field %q must be an integer from 0 to %d", field, maxRowIndex)
 	}
 	return int(v), nil
@@ -196,7 +198,7 @@ func (s *Session) rowOrder() (order, rowOf, start []int32) {
 }
 
 // treeRows is the value of tree.rows for the rows [from, to) of order; it
-// writes itself into the reply (jsonAppender), so the bytes are copied once.
+// writes itself into the reply (jsonx.Appender), so the bytes are copied once.
 type treeRows struct {
 	s            *Session
 	order, rowOf []int32
@@ -249,7 +251,8 @@ func sparse(m map[int32]string, rowOf []int32, from, to int) []rowMark {
 	return out
 }
 
-func (v *treeRows) appendJSON(b []byte) []byte {
+// AppendJSON appends the rows' JSON encoding to b.
+func (v *treeRows) AppendJSON(b []byte) []byte {
 	s := v.s
 	rows := v.order[v.from:v.to]
 	// Previews first: they are most of the bytes, so their lengths size
@@ -283,20 +286,20 @@ func (v *treeRows) appendJSON(b []byte) []byte {
 	}
 
 	b = append(b, `{"sessionId":`...)
-	b = appendString(b, s.id)
+	b = jsonx.AppendString(b, s.id)
 	b = append(b, `,"cursor":`...)
 	if s.cursor < 0 {
 		b = append(b, "null"...)
 	} else {
-		b = appendString(b, s.nodes[s.cursor].ID)
+		b = jsonx.AppendString(b, s.nodes[s.cursor].ID)
 	}
 	b = append(b, `,"activeBranch":`...)
-	b = appendString(b, s.active)
+	b = jsonx.AppendString(b, s.active)
 	b = append(b, `,"count":`...)
-	b = appendInt(b, len(v.order))
+	b = jsonx.AppendInt(b, len(v.order))
 	if v.windowed {
 		b = append(b, `,"offset":`...)
-		b = appendInt(b, v.from)
+		b = jsonx.AppendInt(b, v.from)
 	}
 	b = appendNames(b, `,"branches":[`, branches.list)
 	b = appendNames(b, `,"kinds":[`, kinds.list)
@@ -307,7 +310,7 @@ func (v *treeRows) appendJSON(b []byte) []byte {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, s.nodes[i].ID)
+		b = jsonx.AppendString(b, s.nodes[i].ID)
 	}
 	b = append(b, `],"parent":[`...)
 	for k, i := range rows {
@@ -318,7 +321,7 @@ func (v *treeRows) appendJSON(b []byte) []byte {
 		if s.parent[i] >= 0 {
 			p = int(v.rowOf[s.parent[i]])
 		}
-		b = appendInt(b, p)
+		b = jsonx.AppendInt(b, p)
 	}
 	for c, key := range []string{`],"branch":[`, `],"kind":[`, `],"role":[`} {
 		b = append(b, key...)
@@ -326,7 +329,7 @@ func (v *treeRows) appendJSON(b []byte) []byte {
 			if k > 0 {
 				b = append(b, ',')
 			}
-			b = appendInt(b, int(nameCol[3*k+c]))
+			b = jsonx.AppendInt(b, int(nameCol[3*k+c]))
 		}
 	}
 	b = append(b, `],"preview":[`...)
@@ -334,21 +337,21 @@ func (v *treeRows) appendJSON(b []byte) []byte {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, s.nodes[i].previewText())
+		b = jsonx.AppendString(b, s.nodes[i].previewText())
 	}
 	b = append(b, `],"depth":[`...)
 	for k, i := range rows {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = appendInt(b, int(s.depth[i]))
+		b = jsonx.AppendInt(b, int(s.depth[i]))
 	}
 	b = append(b, `],"childCount":[`...)
 	for k, i := range rows {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = appendInt(b, int(v.start[i+1]-v.start[i]))
+		b = jsonx.AppendInt(b, int(v.start[i+1]-v.start[i]))
 	}
 	b = append(b, `],"flags":[`...)
 	b = v.appendFlags(b, rows)
@@ -358,9 +361,9 @@ func (v *treeRows) appendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, '[')
-		b = appendInt(b, int(t.row))
+		b = jsonx.AppendInt(b, int(t.row))
 		b = append(b, ',')
-		b = appendInt(b, branches.index[t.text])
+		b = jsonx.AppendInt(b, branches.index[t.text])
 		b = append(b, ']')
 	}
 	b = append(b, `],"label":[`...)
@@ -369,9 +372,9 @@ func (v *treeRows) appendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, '[')
-		b = appendInt(b, int(l.row))
+		b = jsonx.AppendInt(b, int(l.row))
 		b = append(b, ',')
-		b = appendString(b, l.text)
+		b = jsonx.AppendString(b, l.text)
 		b = append(b, ']')
 	}
 	return append(b, "]}"...)
@@ -405,7 +408,7 @@ func (v *treeRows) appendFlags(b []byte, rows []int32) []byte {
 		if preferred != nil && preferred[i] {
 			f |= rowPreferred
 		}
-		b = appendInt(b, f)
+		b = jsonx.AppendInt(b, f)
 	}
 	return b
 }
@@ -418,7 +421,7 @@ func appendNames(b []byte, head string, list []string) []byte {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, n)
+		b = jsonx.AppendString(b, n)
 	}
 	return append(b, ']')
 }

@@ -1,4 +1,4 @@
-package core
+package jsonx
 
 import (
 	"errors"
@@ -17,23 +17,23 @@ import (
 // its argument gives fmt's %!verb(type=value) form, a missing argument
 // %!verb(MISSING).
 
-// sprintf is fmt.Sprintf for the verbs above.
+// Sprintf is fmt.Sprintf for the verbs above.
 //
 //go:noinline
-func sprintf(format string, args ...any) string {
+func Sprintf(format string, args ...any) string {
 	return string(appendf(nil, format, args...))
 }
 
-// textError is fmt.Errorf without %w: an error with sprintf's text.
+// TextError is fmt.Errorf without %w: an error with sprintf's text.
 //
 //go:noinline
-func textError(format string, args ...any) error {
-	return errors.New(sprintf(format, args...))
+func TextError(format string, args ...any) error {
+	return errors.New(Sprintf(format, args...))
 }
 
-// fprintf writes sprintf's text to w (a strings.Builder, bytes.Buffer, …).
-func fprintf(w io.StringWriter, format string, args ...any) {
-	_, _ = w.WriteString(sprintf(format, args...))
+// Fprintf writes sprintf's text to w (a strings.Builder, bytes.Buffer, …).
+func Fprintf(w io.StringWriter, format string, args ...any) {
+	_, _ = w.WriteString(Sprintf(format, args...))
 }
 
 // appendf appends sprintf's text to b.

@@ -1,4 +1,4 @@
-package core
+package jsonx
 
 import (
 	"unicode/utf16"
@@ -28,10 +28,10 @@ func load64(b []byte, i int) uint64 {
 	return *(*uint64)(unsafe.Pointer(&b[i]))
 }
 
-// plainRun returns the first offset at or after i whose byte is not plain
+// PlainRun returns the first offset at or after i whose byte is not plain
 // inside a JSON string ('"', '\\' or a control character below 0x20), or
 // len(b).
-func plainRun(b []byte, i int) int {
+func PlainRun(b []byte, i int) int {
 	for i+8 <= len(b) && !mayEndPlain(load64(b, i)) {
 		i += 8
 	}
@@ -50,9 +50,9 @@ func mayEndPlain(w uint64) bool {
 	return ((q-swarOnes)&^q|(s-swarOnes)&^s|(w-0x20*swarOnes)&^w)&swarHigh != 0
 }
 
-// validUTF8 is utf8.Valid with a word-at-a-time pass over ASCII, which is
+// ValidUTF8 is utf8.Valid with a word-at-a-time pass over ASCII, which is
 // most of a chat snapshot (utf8.Valid reads byte by byte in wasm).
-func validUTF8(b []byte) bool {
+func ValidUTF8(b []byte) bool {
 	i := 0
 	for i < len(b) {
 		for i+8 <= len(b) && load64(b, i)&swarHigh == 0 {
@@ -81,7 +81,7 @@ func store64(b []byte, i int, w uint64) {
 	*(*uint64)(unsafe.Pointer(&b[i])) = w
 }
 
-// asciiGiveUp: appendASCII stops escaping once more than one byte in
+// asciiGiveUp: AppendASCII stops escaping once more than one byte in
 // asciiGiveUp of those it copied (past the first asciiFreeBytes) was
 // non-ASCII. Measured in Chromium for a 100,000-message context: with
 // 0.3 % non-ASCII characters the escaped text decodes in 20 ms instead of
@@ -92,19 +92,19 @@ const (
 	asciiFreeBytes = 64 << 10
 )
 
-// asciiBudget counts what appendASCII copied, to give up on text that is
+// ASCIIBudget counts what AppendASCII copied, to give up on text that is
 // not mostly ASCII.
-type asciiBudget struct {
+type ASCIIBudget struct {
 	copied, nonASCII int
 }
 
 // exceeded reports whether too much of the text copied so far was
 // non-ASCII for escaping to pay.
-func (a *asciiBudget) exceeded() bool {
+func (a *ASCIIBudget) exceeded() bool {
 	return a.copied > asciiFreeBytes && a.nonASCII*asciiGiveUp > a.copied
 }
 
-// appendASCII appends src — valid JSON, so non-ASCII bytes stand only
+// AppendASCII appends src — valid JSON, so non-ASCII bytes stand only
 // inside strings — with every non-ASCII character written as a \uXXXX
 // escape (a UTF-16 surrogate pair above U+FFFF): the same JSON value in
 // pure ASCII, which a browser's TextDecoder turns into a string about four
@@ -115,7 +115,7 @@ func (a *asciiBudget) exceeded() bool {
 // bytes as they are): a browser's TextDecoder writes one U+FFFD per
 // maximal invalid subpart, so escaping them one by one would give another
 // value than the bytes.
-func appendASCII(b, src []byte, budget *asciiBudget) (_ []byte, ok bool) {
+func AppendASCII(b, src []byte, budget *ASCIIBudget) (_ []byte, ok bool) {
 	n := len(b)
 	b = growASCII(b, n, len(src)+16)
 	i := 0
@@ -186,4 +186,95 @@ func growASCII(b []byte, n, need int) []byte {
 		b = nb
 	}
 	return b[:cap(b)]
+}
+
+// AppendStringBody appends the text of the JSON string body at the start
+// of s (just after its opening quote) to b, which must have room for
+// len(s) more bytes, and returns what follows the closing quote and
+// whether the text is all ASCII. One pass, a word at a time over plain
+// bytes (see PlainRun). ok is false, with b's content past its length
+// unspecified, for an escape of a UTF-16 surrogate (JSON.parse keeps a
+// lone one, which UTF-8 cannot carry) or text that is not valid JSON.
+func AppendStringBody(b, s []byte) (out, rest []byte, ascii, ok bool) {
+	n := len(b)
+	b = b[:cap(b)]
+	if len(b)-n < len(s) {
+		return b[:n], nil, false, false
+	}
+	var high uint64 // every byte copied, or-ed: its 0x80 bits tell non-ASCII
+	i := 0
+	for {
+		for i+8 <= len(s) {
+			w := load64(s, i)
+			if mayEndPlain(w) {
+				break
+			}
+			store64(b, n, w)
+			high |= w
+			i += 8
+			n += 8
+		}
+		for i < len(s) && plainStringByte[s[i]] {
+			b[n] = s[i]
+			high |= uint64(s[i])
+			i++
+			n++
+			if i&7 == 0 {
+				break // back to whole words
+			}
+		}
+		switch {
+		case i >= len(s):
+			return b[:n], nil, false, false
+		case plainStringByte[s[i]]:
+			continue
+		case s[i] == '"':
+			return b[:n], s[i+1:], high&swarHigh == 0, true
+		case s[i] != '\\' || i+1 >= len(s):
+			return b[:n], nil, false, false
+		}
+		switch c := s[i+1]; c {
+		case '"', '\\', '/':
+			b[n] = c
+		case 'b':
+			b[n] = '\b'
+		case 'f':
+			b[n] = '\f'
+		case 'n':
+			b[n] = '\n'
+		case 'r':
+			b[n] = '\r'
+		case 't':
+			b[n] = '\t'
+		case 'u':
+			if i+6 > len(s) {
+				return b[:n], nil, false, false
+			}
+			r := rune(0)
+			for _, h := range s[i+2 : i+6] {
+				switch {
+				case '0' <= h && h <= '9':
+					r = r<<4 | rune(h-'0')
+				case 'a' <= h && h <= 'f':
+					r = r<<4 | rune(h-'a'+10)
+				case 'A' <= h && h <= 'F':
+					r = r<<4 | rune(h-'A'+10)
+				default:
+					return b[:n], nil, false, false
+				}
+			}
+			if 0xD800 <= r && r < 0xE000 {
+				return b[:n], nil, false, false
+			}
+			size := utf8.EncodeRune(b[n:], r)
+			high |= uint64(b[n])
+			n += size
+			i += 6
+			continue
+		default:
+			return b[:n], nil, false, false
+		}
+		n++
+		i += 2
+	}
 }

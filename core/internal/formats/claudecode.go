@@ -1,11 +1,15 @@
-package core
+package formats
 
 import (
 	"bytes"
 	"hash"
 	"hash/fnv"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // Claude Code session transcripts (~/.claude/projects/<dir>/<session>.jsonl):
@@ -26,10 +30,10 @@ import (
 
 // detectClaudeCode reports whether the first lines look like a Claude Code
 // transcript.
-func detectClaudeCode(sn *sniff) bool {
+func detectClaudeCode(sn *Sniff) bool {
 	lines := sn.lines
-	if sn.shape == '{' {
-		lines = []map[string]RawMessage{sn.keys}
+	if sn.Shape == '{' {
+		lines = []map[string]jsonx.RawMessage{sn.Keys}
 	}
 	for _, l := range lines {
 		_, parent := l["parentUuid"]
@@ -44,18 +48,18 @@ func detectClaudeCode(sn *sniff) bool {
 }
 
 type claudeCodeLine struct {
-	Type              string     `json:"type"`
-	Subtype           string     `json:"subtype"`
-	UUID              string     `json:"uuid"`
-	ParentUUID        RawMessage `json:"parentUuid"`
-	LogicalParentUUID *string    `json:"logicalParentUuid"`
-	IsSidechain       bool       `json:"isSidechain"`
-	SessionID         string     `json:"sessionId"`
-	Timestamp         RawMessage `json:"timestamp"`
-	Message           RawMessage `json:"message"`
-	Content           RawMessage `json:"content"`
-	Summary           string     `json:"summary"`
-	LeafUUID          string     `json:"leafUuid"`
+	Type              string           `json:"type"`
+	Subtype           string           `json:"subtype"`
+	UUID              string           `json:"uuid"`
+	ParentUUID        jsonx.RawMessage `json:"parentUuid"`
+	LogicalParentUUID *string          `json:"logicalParentUuid"`
+	IsSidechain       bool             `json:"isSidechain"`
+	SessionID         string           `json:"sessionId"`
+	Timestamp         jsonx.RawMessage `json:"timestamp"`
+	Message           jsonx.RawMessage `json:"message"`
+	Content           jsonx.RawMessage `json:"content"`
+	Summary           string           `json:"summary"`
+	LeafUUID          string           `json:"leafUuid"`
 }
 
 type claudeCodeSummary struct {
@@ -65,11 +69,12 @@ type claudeCodeSummary struct {
 
 // claudeCodeReader reads a transcript line by line into one conversation.
 type claudeCodeReader struct {
+	model     *Model
 	sessionID string
-	recs      []importRecord
+	recs      []Record
 	summaries []claudeCodeSummary
 	other     map[string][]int // type of a line without uuid → its line numbers
-	warns     []ImportWarning
+	warns     []Warning
 	firstText string // the earliest user message's text, for a title
 	firstTime float64
 	created   float64
@@ -77,16 +82,16 @@ type claudeCodeReader struct {
 	lines     int
 }
 
-func newClaudeCodeReader() lineReader {
-	return &claudeCodeReader{other: map[string][]int{}, hash: fnv.New128a()}
+func newClaudeCodeReader(model *Model) LineReader {
+	return &claudeCodeReader{model: model, other: map[string][]int{}, hash: fnv.New128a()}
 }
 
 //go:noinline // called once per operation; inlined copies cost wasm size
 func (r *claudeCodeReader) warn(format string, args ...any) {
-	r.warns = append(r.warns, ImportWarning{Message: sprintf(format, args...)})
+	r.warns = append(r.warns, Warning{Message: jsonx.Sprintf(format, args...)})
 }
 
-func (r *claudeCodeReader) line(raw []byte, f map[string]RawMessage, n int) {
+func (r *claudeCodeReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int) {
 	if r.lines++; r.lines == 1 {
 		r.hash.Write(raw) // with the line count, names a file without a session id
 	}
@@ -95,13 +100,13 @@ func (r *claudeCodeReader) line(raw []byte, f map[string]RawMessage, n int) {
 		return
 	}
 	str := func(key string) string {
-		v, _ := parseString(f[key])
+		v, _ := jsonx.ParseString(f[key])
 		return v
 	}
 	l := claudeCodeLine{Type: str("type"), Subtype: str("subtype"), UUID: str("uuid"), ParentUUID: f["parentUuid"],
 		IsSidechain: string(f["isSidechain"]) == "true", SessionID: str("sessionId"), Timestamp: f["timestamp"],
 		Message: f["message"], Content: f["content"], Summary: str("summary"), LeafUUID: str("leafUuid")}
-	if v, ok := parseString(f["logicalParentUuid"]); ok {
+	if v, ok := jsonx.ParseString(f["logicalParentUuid"]); ok {
 		l.LogicalParentUUID = &v
 	}
 	if r.sessionID == "" && l.SessionID != "" {
@@ -119,7 +124,7 @@ func (r *claudeCodeReader) line(raw []byte, f map[string]RawMessage, n int) {
 		r.other[kind] = append(r.other[kind], n)
 		return
 	}
-	what := sprintf("line %d: record %q", n, l.UUID)
+	what := jsonx.Sprintf("line %d: record %q", n, l.UUID)
 	parent := ""
 	switch {
 	case l.ParentUUID == nil:
@@ -130,7 +135,7 @@ func (r *claudeCodeReader) line(raw []byte, f map[string]RawMessage, n int) {
 		}
 	default:
 		var ok bool
-		if parent, ok = parseString(l.ParentUUID); !ok {
+		if parent, ok = jsonx.ParseString(l.ParentUUID); !ok {
 			r.warn("%s has a parentUuid that is not a string; it becomes a root", what)
 		}
 	}
@@ -139,19 +144,19 @@ func (r *claudeCodeReader) line(raw []byte, f map[string]RawMessage, n int) {
 		r.created = t
 	}
 	src := compactSource(raw)
-	rec := importRecord{ID: l.UUID, ParentID: parent, Time: t, Stamp: isoStamp(l.Timestamp), Source: src, Aside: l.IsSidechain}
+	rec := Record{ID: l.UUID, ParentID: parent, Time: t, Stamp: isoStamp(l.Timestamp), Source: src, Aside: l.IsSidechain}
 	if l.IsSidechain {
 		rec.Branch = "sidechain"
 	}
 	if l.Type == "user" || l.Type == "assistant" {
-		msg, _, err := validateMessage(l.Message, "its message")
+		msg, _, err := r.model.Message(l.Message, "its message")
 		if err == nil {
 			rec.Message = msg
 			if l.Type == "user" && !l.IsSidechain && (r.firstText == "" || t < r.firstTime) && !bytes.Contains(msg, []byte(`"tool_result"`)) {
-				r.firstText, r.firstTime = Preview(MessageText(msg), 60), t
+				r.firstText, r.firstTime = r.model.Preview(msg, 60), t
 			}
 		} else {
-			r.warn("%s has an unusable message (%s); it is kept as a custom entry that does not reach the model", what, err.Message)
+			r.warn("%s has an unusable message (%s); it is kept as a custom entry that does not reach the model", what, err.Error())
 			rec.Kind, rec.Entry = KindCustom, &Entry{CustomType: "claude-code/" + l.Type}
 		}
 	} else {
@@ -170,12 +175,12 @@ func (r *claudeCodeReader) line(raw []byte, f map[string]RawMessage, n int) {
 	r.recs = append(r.recs, rec)
 }
 
-func (r *claudeCodeReader) finish() ([]importConv, []ImportWarning) {
-	c := importConv{ID: r.sessionID, Records: r.recs, Created: r.created}
-	if c.ID == "" || !validSessionID(c.ID) {
-		c.ID = "claude-code-" + hexString(r.hash.Sum(nil)[:8])
+func (r *claudeCodeReader) Finish() ([]Conversation, []Warning) {
+	c := Conversation{ID: r.sessionID, Records: r.recs, Created: r.created}
+	if c.ID == "" || !r.model.SessionID(c.ID) {
+		c.ID = "claude-code-" + HexString(r.hash.Sum(nil)[:8])
 	}
-	for _, kind := range sortedKeys(r.other) {
+	for _, kind := range slices.Sorted(maps.Keys(r.other)) {
 		ns := r.other[kind]
 		list := make([]string, 0, 6)
 		for i, n := range ns {
@@ -211,12 +216,5 @@ func (r *claudeCodeReader) finish() ([]importConv, []ImportWarning) {
 		}
 		r.warn("summary line %d (%q, for leaf %q) is not the title; only one title is kept", s.line, s.text, s.leaf)
 	}
-	for i := range r.warns {
-		r.warns[i].SessionID = c.ID
-		r.warns[i].Message = sprintf("session %q: %s", c.ID, r.warns[i].Message)
-	}
-	if len(c.Records) == 0 {
-		c.Skip = invalidf("session %q has no messages; skipped", c.ID)
-	}
-	return []importConv{c}, r.warns
+	return finishSession(c, r.warns, "messages")
 }

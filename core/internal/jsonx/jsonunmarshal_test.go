@@ -1,4 +1,4 @@
-package core
+package jsonx
 
 import (
 	"bytes"
@@ -87,8 +87,8 @@ func TestUnmarshalDecodesLikeEncodingJSON(t *testing.T) {
 			want, got := newTarget(), newTarget()
 			name := in.name + " into " + reflect.TypeOf(want).Elem().String()
 			t.Run(name, func(t *testing.T) {
-				wantErr := unmarshal([]byte(in.in), want)
-				gotErr := unmarshal([]byte(in.in), got)
+				wantErr := Unmarshal([]byte(in.in), want)
+				gotErr := Unmarshal([]byte(in.in), got)
 				assert.Equal(t, want, got)
 				if wantErr == nil {
 					assert.NoError(t, gotErr)
@@ -98,7 +98,7 @@ func TestUnmarshalDecodesLikeEncodingJSON(t *testing.T) {
 					assert.Equal(t, wantErr.Error(), gotErr.Error())
 				}
 				if se, ok := wantErr.(*json.SyntaxError); ok {
-					if gse, ok := gotErr.(*jsonSyntaxError); assert.True(t, ok, "a syntax error") {
+					if gse, ok := gotErr.(*SyntaxError); assert.True(t, ok, "a syntax error") {
 						assert.Equal(t, se.Offset, gse.Offset)
 					}
 				}
@@ -112,7 +112,7 @@ func TestCompactRawCompactsLikeEncodingJSON(t *testing.T) {
 		t.Run(in, func(t *testing.T) {
 			var buf bytes.Buffer
 			wantErr := json.Compact(&buf, []byte(in))
-			got, err := compactRaw([]byte(in))
+			got, err := CompactRaw([]byte(in))
 			if wantErr != nil {
 				assert.EqualError(t, err, wantErr.Error())
 				return
@@ -138,7 +138,7 @@ func FuzzUnmarshalMatchesEncodingJSON(f *testing.F) {
 		} {
 			want, got := newTarget(), newTarget()
 			wantErr := json.Unmarshal(data, want)
-			gotErr := unmarshal(data, got)
+			gotErr := Unmarshal(data, got)
 			if (wantErr == nil) != (gotErr == nil) || wantErr != nil && wantErr.Error() != gotErr.Error() {
 				t.Fatalf("unmarshal(%q) error = %v, want %v", data, gotErr, wantErr)
 			}

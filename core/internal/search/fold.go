@@ -1,4 +1,4 @@
-package core
+package search
 
 import (
 	"sync"
@@ -247,7 +247,7 @@ func clusterStart(text string, i int) int {
 		r, _ := utf8.DecodeRuneInString(text[i:])
 		prev, size := utf8.DecodeLastRuneInString(text[:i])
 		switch {
-		case isExtender(r), prev == '\u200d':
+		case IsExtender(r), prev == '\u200d':
 			i -= size
 		case isRegional(r) && isRegional(prev) && regionalRunOdd(text, i):
 			i -= size
@@ -280,7 +280,7 @@ func clusterEnd(text string, i int) int {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		prev, _ := utf8.DecodeLastRuneInString(text[:i])
 		switch {
-		case isExtender(r), prev == '\u200d':
+		case IsExtender(r), prev == '\u200d':
 			i += size
 		case isRegional(r) && isRegional(prev) && regionalRunOdd(text, i):
 			i += size
@@ -291,8 +291,8 @@ func clusterEnd(text string, i int) int {
 	return i
 }
 
-// utf16Len returns the length of s in UTF-16 code units.
-func utf16Len(s string) int {
+// UTF16Len returns the length of s in UTF-16 code units.
+func UTF16Len(s string) int {
 	n := 0
 	for _, r := range s {
 		if r >= 0x10000 {
@@ -302,4 +302,26 @@ func utf16Len(s string) int {
 		}
 	}
 	return n
+}
+
+// IsExtender reports whether r joins the character before it: combining
+// marks, variation selectors, the zero-width joiner, emoji modifiers and
+// tag characters.
+func IsExtender(r rune) bool {
+	if r < 0x300 { // below the first combining mark: most text, decided without the tables
+		return false
+	}
+	switch {
+	case unicode.Is(unicode.Mn, r), unicode.Is(unicode.Me, r), unicode.Is(unicode.Mc, r):
+		return true
+	case r == '\u200d', r >= '\ufe00' && r <= '\ufe0f':
+		return true
+	case r >= 0x1f3fb && r <= 0x1f3ff: // emoji skin-tone modifiers
+		return true
+	case r >= 0xe0020 && r <= 0xe007f: // tag characters
+		return true
+	case r >= 0xe0100 && r <= 0xe01ef:
+		return true
+	}
+	return false
 }

@@ -1,7 +1,9 @@
-package core
+package formats
 
 import (
 	"bytes"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // LibreChat's conversation export (one conversation per file):
@@ -16,19 +18,19 @@ import (
 // "createdAt". Field names as in LibreChat's
 // api/server/utils/import/importers.js and its test data.
 
-// libreRoot is the parent id LibreChat gives a root message.
-const libreRoot = "00000000-0000-0000-0000-000000000000"
+// LibreRoot is the parent id LibreChat gives a root message.
+const LibreRoot = "00000000-0000-0000-0000-000000000000"
 
 // detectLibreChat reports whether the first record is a LibreChat
 // conversation export.
-func detectLibreChat(sn *sniff) bool {
-	return sn.shape != 'l' && sn.has("conversationId") && (sn.has("messages") || sn.has("messagesTree"))
+func detectLibreChat(sn *Sniff) bool {
+	return sn.Shape != 'l' && sn.has("conversationId") && (sn.has("messages") || sn.has("messagesTree"))
 }
 
 // libreField is one field of a message, in the export's order.
 type libreField struct {
 	key string
-	val RawMessage
+	val jsonx.RawMessage
 }
 
 // libreMsg is one message read from the export, children removed.
@@ -37,7 +39,7 @@ type libreMsg struct {
 	structParent int // index of the message it is nested in, -1 for none
 }
 
-func (m *libreMsg) get(key string) RawMessage {
+func (m *libreMsg) get(key string) jsonx.RawMessage {
 	for _, f := range m.fields {
 		if f.key == key {
 			return f.val
@@ -47,13 +49,13 @@ func (m *libreMsg) get(key string) RawMessage {
 }
 
 // source returns the message as compact JSON without its children.
-func (m *libreMsg) source() RawMessage {
+func (m *libreMsg) source() jsonx.RawMessage {
 	b := []byte{'{'}
 	for i, f := range m.fields {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendKey(b, f.key)
+		b = jsonx.AppendKey(b, f.key)
 		b = append(b, f.val...)
 	}
 	return append(b, '}')
@@ -62,11 +64,11 @@ func (m *libreMsg) source() RawMessage {
 // readLibreMessages reads a messages array, nested through "children" or
 // flat, in one pass over the tokens (no recursion, no re-reading of a
 // subtree, so deep nesting costs linear time).
-func readLibreMessages(dec *jsonTokens) ([]libreMsg, error) {
-	if tok, err := dec.token(); err != nil {
+func readLibreMessages(dec *jsonx.Tokens) ([]libreMsg, error) {
+	if tok, err := dec.Token(); err != nil {
 		return nil, err
-	} else if tok != jsonDelim('[') {
-		return nil, textError("the messages are not an array")
+	} else if tok != jsonx.Delim('[') {
+		return nil, jsonx.TextError("the messages are not an array")
 	}
 	type frame struct {
 		obj     int
@@ -76,20 +78,20 @@ func readLibreMessages(dec *jsonTokens) ([]libreMsg, error) {
 	stack := []frame{{obj: -1, inArray: true}}
 	for len(stack) > 0 {
 		top := stack[len(stack)-1]
-		if !dec.more() {
-			if _, err := dec.token(); err != nil { // ']' or '}'
+		if !dec.More() {
+			if _, err := dec.Token(); err != nil { // ']' or '}'
 				return nil, err
 			}
 			stack = stack[:len(stack)-1]
 			continue
 		}
-		tok, err := dec.token()
+		tok, err := dec.Token()
 		if err != nil {
 			return nil, err
 		}
 		if top.inArray {
-			if tok != jsonDelim('{') {
-				return nil, textError("a message is not an object (%v)", tok)
+			if tok != jsonx.Delim('{') {
+				return nil, jsonx.TextError("a message is not an object (%v)", tok)
 			}
 			msgs = append(msgs, libreMsg{structParent: top.obj})
 			stack = append(stack, frame{obj: len(msgs) - 1})
@@ -97,24 +99,24 @@ func readLibreMessages(dec *jsonTokens) ([]libreMsg, error) {
 		}
 		key, _ := tok.(string)
 		if key == "children" {
-			next, err := dec.token()
+			next, err := dec.Token()
 			if err != nil {
 				return nil, err
 			}
 			switch next {
-			case jsonDelim('['):
+			case jsonx.Delim('['):
 				stack = append(stack, frame{obj: top.obj, inArray: true})
 			case nil:
 			default:
-				return nil, textError("the children of message %d are not an array", top.obj)
+				return nil, jsonx.TextError("the children of message %d are not an array", top.obj)
 			}
 			continue
 		}
-		val, err := dec.raw()
+		val, err := dec.Raw()
 		if err != nil {
 			return nil, err
 		}
-		compact, err := compactRaw(val)
+		compact, err := jsonx.CompactRaw(val)
 		if err != nil {
 			return nil, err
 		}
@@ -124,21 +126,21 @@ func readLibreMessages(dec *jsonTokens) ([]libreMsg, error) {
 }
 
 // convertLibreChat converts one LibreChat conversation (element k).
-func convertLibreChat(raw RawMessage, k int) (importConv, []ImportWarning) {
-	var c importConv
+func convertLibreChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning) {
+	var c Conversation
 	if len(raw) == 0 || raw[0] != '{' {
-		c.Skip = invalidf("conversation %d is not an object; skipped", k)
+		c.Skip = jsonx.Sprintf("conversation %d is not an object; skipped", k)
 		return c, nil
 	}
-	dec := newJSONTokens(raw)
+	dec := jsonx.NewTokens(raw)
 	var msgs []libreMsg
-	top := map[string]RawMessage{}
+	top := map[string]jsonx.RawMessage{}
 	readErr := func() error {
-		if _, err := dec.token(); err != nil {
+		if _, err := dec.Token(); err != nil {
 			return err
 		}
-		for dec.more() {
-			tok, err := dec.token()
+		for dec.More() {
+			tok, err := dec.Token()
 			if err != nil {
 				return err
 			}
@@ -152,7 +154,7 @@ func convertLibreChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 				}
 				continue
 			}
-			val, err := dec.raw()
+			val, err := dec.Raw()
 			if err != nil {
 				return err
 			}
@@ -161,36 +163,36 @@ func convertLibreChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 		return nil
 	}()
 	var id, title string
-	_ = unmarshal(top["conversationId"], &id)
-	_ = unmarshal(top["title"], &title)
+	_ = jsonx.Unmarshal(top["conversationId"], &id)
+	_ = jsonx.Unmarshal(top["title"], &title)
 	c.Title = title
 	if id == "" {
 		id = hashID("librechat-", raw)
 	}
-	if !validSessionID(id) {
-		c.Skip = invalidf("conversation %d has an unusable id %q; skipped", k, id)
+	if !model.SessionID(id) {
+		c.Skip = jsonx.Sprintf("conversation %d has an unusable id %q; skipped", k, id)
 		return c, nil
 	}
 	c.ID = id
-	name := sprintf("conversation %q", id)
+	name := jsonx.Sprintf("conversation %q", id)
 	if title != "" {
-		name += sprintf(" (%s)", title)
+		name += jsonx.Sprintf(" (%s)", title)
 	}
 	if readErr != nil {
-		c.Skip = invalidf("%s could not be read: %v; skipped", name, readErr)
+		c.Skip = jsonx.Sprintf("%s could not be read: %v; skipped", name, readErr)
 		return c, nil
 	}
 	if len(msgs) == 0 {
-		c.Skip = invalidf("%s has no messages; skipped", name)
+		c.Skip = jsonx.Sprintf("%s has no messages; skipped", name)
 		return c, nil
 	}
-	var warns []ImportWarning
+	var warns []Warning
 	warn := func(format string, args ...any) {
-		warns = append(warns, ImportWarning{SessionID: id, Message: name + ": " + sprintf(format, args...)})
+		warns = append(warns, Warning{SessionID: id, Message: name + ": " + jsonx.Sprintf(format, args...)})
 	}
 	ids := make([]string, len(msgs))
 	for i := range msgs {
-		_ = unmarshal(msgs[i].get("messageId"), &ids[i])
+		_ = jsonx.Unmarshal(msgs[i].get("messageId"), &ids[i])
 	}
 	for i := range msgs {
 		m := &msgs[i]
@@ -211,10 +213,10 @@ func convertLibreChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 			warn("message %q has no parentMessageId; it becomes a root", ids[i])
 		case bytes.Equal(praw, []byte("null")):
 		default:
-			if unmarshal(praw, &parent) != nil {
+			if jsonx.Unmarshal(praw, &parent) != nil {
 				warn("message %q has a parentMessageId that is not a string; it becomes a root", ids[i])
 			}
-			if parent == libreRoot {
+			if parent == LibreRoot {
 				parent = ""
 			}
 			if structural != "" && parent != structural {
@@ -225,12 +227,12 @@ func convertLibreChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 		if t > 0 && (c.Created == 0 || t < c.Created) {
 			c.Created = t
 		}
-		c.Records = append(c.Records, importRecord{
+		c.Records = append(c.Records, Record{
 			ID: ids[i], ParentID: parent, Message: libreMessageJSON(m), Time: t, Source: m.source(),
 		})
 	}
 	if len(c.Records) == 0 {
-		c.Skip = invalidf("%s has no usable messages; skipped", name)
+		c.Skip = jsonx.Sprintf("%s has no usable messages; skipped", name)
 	}
 	return c, warns
 }
@@ -239,26 +241,26 @@ func convertLibreChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 // isCreatedByUser, else "assistant"; content the "text", or, when that is
 // empty, the "content" parts (text parts whose text is {"value":…} become
 // plain {"type":"text","text":…}; other parts are kept as they are).
-func libreMessageJSON(m *libreMsg) RawMessage {
+func libreMessageJSON(m *libreMsg) jsonx.RawMessage {
 	var byUser bool
-	_ = unmarshal(m.get("isCreatedByUser"), &byUser)
+	_ = jsonx.Unmarshal(m.get("isCreatedByUser"), &byUser)
 	role := "assistant"
 	if byUser {
 		role = "user"
 	}
 	b := []byte(`{"role":`)
-	b = appendString(b, role)
+	b = jsonx.AppendString(b, role)
 	b = append(b, `,"content":`...)
 	var text string
-	_ = unmarshal(m.get("text"), &text)
+	_ = jsonx.Unmarshal(m.get("text"), &text)
 	parts := m.get("content")
 	if text != "" || len(parts) == 0 || parts[0] != '[' {
-		b = appendString(b, text)
+		b = jsonx.AppendString(b, text)
 		return append(b, '}')
 	}
-	var items []RawMessage
-	if unmarshal(parts, &items) != nil {
-		b = appendString(b, text)
+	var items []jsonx.RawMessage
+	if jsonx.Unmarshal(parts, &items) != nil {
+		b = jsonx.AppendString(b, text)
 		return append(b, '}')
 	}
 	b = append(b, '[')
@@ -268,10 +270,10 @@ func libreMessageJSON(m *libreMsg) RawMessage {
 			continue
 		}
 		var p struct {
-			Type string     `json:"type"`
-			Text RawMessage `json:"text"`
+			Type string           `json:"type"`
+			Text jsonx.RawMessage `json:"text"`
 		}
-		_ = unmarshal(it, &p)
+		_ = jsonx.Unmarshal(it, &p)
 		if n > 0 {
 			b = append(b, ',')
 		}
@@ -280,9 +282,9 @@ func libreMessageJSON(m *libreMsg) RawMessage {
 			var v struct {
 				Value string `json:"value"`
 			}
-			_ = unmarshal(p.Text, &v)
+			_ = jsonx.Unmarshal(p.Text, &v)
 			b = append(b, `{"type":"text","text":`...)
-			b = appendString(b, v.Value)
+			b = jsonx.AppendString(b, v.Value)
 			b = append(b, '}')
 			continue
 		}

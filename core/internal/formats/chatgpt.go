@@ -1,8 +1,12 @@
-package core
+package formats
 
 import (
 	"bytes"
+	"maps"
+	"slices"
 	"strings"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // ChatGPT's conversations.json: an array of conversations (or one
@@ -12,20 +16,20 @@ import (
 // echomine's test suites).
 
 type chatgptConversation struct {
-	Title          *string               `json:"title"`
-	CreateTime     *float64              `json:"create_time"`
-	UpdateTime     *float64              `json:"update_time"`
-	Mapping        map[string]RawMessage `json:"mapping"`
-	CurrentNode    *string               `json:"current_node"`
-	ConversationID *string               `json:"conversation_id"`
-	ID             *string               `json:"id"`
+	Title          *string                     `json:"title"`
+	CreateTime     *float64                    `json:"create_time"`
+	UpdateTime     *float64                    `json:"update_time"`
+	Mapping        map[string]jsonx.RawMessage `json:"mapping"`
+	CurrentNode    *string                     `json:"current_node"`
+	ConversationID *string                     `json:"conversation_id"`
+	ID             *string                     `json:"id"`
 }
 
 type chatgptNode struct {
-	ID       string     `json:"id"`
-	Message  RawMessage `json:"message"`
-	Parent   *string    `json:"parent"`
-	Children []string   `json:"children"`
+	ID       string           `json:"id"`
+	Message  jsonx.RawMessage `json:"message"`
+	Parent   *string          `json:"parent"`
+	Children []string         `json:"children"`
 }
 
 type chatgptMessage struct {
@@ -33,32 +37,32 @@ type chatgptMessage struct {
 		Role string `json:"role"`
 		Name string `json:"name"`
 	} `json:"author"`
-	CreateTime *float64   `json:"create_time"`
-	Content    RawMessage `json:"content"`
+	CreateTime *float64         `json:"create_time"`
+	Content    jsonx.RawMessage `json:"content"`
 }
 
 type chatgptContent struct {
-	ContentType      string       `json:"content_type"`
-	Parts            []RawMessage `json:"parts"`
-	Text             *string      `json:"text"`
-	Result           *string      `json:"result"`
-	Content          *string      `json:"content"`
-	UserProfile      *string      `json:"user_profile"`
-	UserInstructions *string      `json:"user_instructions"`
+	ContentType      string             `json:"content_type"`
+	Parts            []jsonx.RawMessage `json:"parts"`
+	Text             *string            `json:"text"`
+	Result           *string            `json:"result"`
+	Content          *string            `json:"content"`
+	UserProfile      *string            `json:"user_profile"`
+	UserInstructions *string            `json:"user_instructions"`
 	Thoughts         []struct {
 		Summary string `json:"summary"`
 		Content string `json:"content"`
 	} `json:"thoughts"`
 }
 
-func convertChatGPTConversation(raw RawMessage, k int) (importConv, []ImportWarning, *Error) {
-	var c importConv
+func convertChatGPTConversation(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning, string) {
+	var c Conversation
 	if len(raw) == 0 || raw[0] != '{' {
-		return c, nil, invalidf("conversation %d is not an object; skipped", k)
+		return c, nil, jsonx.Sprintf("conversation %d is not an object; skipped", k)
 	}
 	var conv chatgptConversation
-	if err := unmarshal(raw, &conv); err != nil {
-		return c, nil, invalidf("conversation %d could not be read: %s; skipped", k, jsonErrorText(err))
+	if err := jsonx.Unmarshal(raw, &conv); err != nil {
+		return c, nil, jsonx.Sprintf("conversation %d could not be read: %s; skipped", k, jsonx.ErrorText(err))
 	}
 	switch {
 	case conv.ConversationID != nil && *conv.ConversationID != "":
@@ -66,21 +70,21 @@ func convertChatGPTConversation(raw RawMessage, k int) (importConv, []ImportWarn
 	case conv.ID != nil && *conv.ID != "":
 		c.ID = *conv.ID
 	}
-	if c.ID != "" && !validSessionID(c.ID) {
-		return c, nil, invalidf("conversation %d has an unusable id %q; skipped", k, c.ID)
+	if c.ID != "" && !model.SessionID(c.ID) {
+		return c, nil, jsonx.Sprintf("conversation %d has an unusable id %q; skipped", k, c.ID)
 	}
 	if conv.Title != nil {
 		c.Title = *conv.Title
 	}
-	name := sprintf("conversation %d", k)
+	name := jsonx.Sprintf("conversation %d", k)
 	if c.ID != "" {
-		name = sprintf("conversation %q", c.ID)
+		name = jsonx.Sprintf("conversation %q", c.ID)
 	}
 	if c.Title != "" {
-		name += sprintf(" (%s)", c.Title)
+		name += jsonx.Sprintf(" (%s)", c.Title)
 	}
 	if conv.Mapping == nil {
-		return c, nil, invalidf("%s has no mapping; skipped", name)
+		return c, nil, jsonx.Sprintf("%s has no mapping; skipped", name)
 	}
 	if conv.CreateTime != nil {
 		c.Created = *conv.CreateTime
@@ -88,33 +92,33 @@ func convertChatGPTConversation(raw RawMessage, k int) (importConv, []ImportWarn
 	if conv.UpdateTime != nil {
 		c.Updated = *conv.UpdateTime
 	}
-	var warns []ImportWarning
+	var warns []Warning
 	warn := func(format string, args ...any) {
-		warns = append(warns, ImportWarning{SessionID: c.ID, Message: sprintf(format, args...)})
+		warns = append(warns, Warning{SessionID: c.ID, Message: jsonx.Sprintf(format, args...)})
 	}
 
 	// Read every mapping entry; entries with no message are skipped and
 	// hand their children to their own parent.
 	type entry struct {
 		node   chatgptNode
-		source RawMessage
-		msg    RawMessage
+		source jsonx.RawMessage
+		msg    jsonx.RawMessage
 		time   float64
 		keep   bool
 	}
 	entries := make(map[string]*entry, len(conv.Mapping))
-	for _, key := range sortedKeys(conv.Mapping) {
+	for _, key := range slices.Sorted(maps.Keys(conv.Mapping)) {
 		rawNode := conv.Mapping[key]
 		e := &entry{}
-		if err := unmarshal(rawNode, &e.node); err != nil {
-			warn("%s: mapping entry %q could not be read (%s); skipped", name, key, jsonErrorText(err))
+		if err := jsonx.Unmarshal(rawNode, &e.node); err != nil {
+			warn("%s: mapping entry %q could not be read (%s); skipped", name, key, jsonx.ErrorText(err))
 			continue
 		}
 		e.node.ID = key
-		if f, err := rawFields(bytes.TrimSpace(rawNode)); err == nil && f["parent"] == nil {
+		if f, err := RawFields(bytes.TrimSpace(rawNode)); err == nil && f["parent"] == nil {
 			warn("%s: message %q has no parent key; it becomes a root", name, key)
 		}
-		src, err := compactRaw(rawNode)
+		src, err := jsonx.CompactRaw(rawNode)
 		if err != nil {
 			continue
 		}
@@ -146,12 +150,12 @@ func convertChatGPTConversation(raw RawMessage, k int) (importConv, []ImportWarn
 	}
 	// Records in the export's own order: a walk from the roots along
 	// children lists keeps ChatGPT's sibling order; time decides the rest.
-	for _, key := range sortedKeys(entries) {
+	for _, key := range slices.Sorted(maps.Keys(entries)) {
 		e := entries[key]
 		if !e.keep {
 			continue
 		}
-		c.Records = append(c.Records, importRecord{
+		c.Records = append(c.Records, Record{
 			ID: key, ParentID: effectiveParent(e), Message: e.msg, Time: e.time, Source: e.source,
 		})
 		for _, child := range e.node.Children {
@@ -161,7 +165,7 @@ func convertChatGPTConversation(raw RawMessage, k int) (importConv, []ImportWarn
 		}
 	}
 	if len(c.Records) == 0 {
-		return c, warns, invalidf("%s has no messages; skipped", name)
+		return c, warns, jsonx.Sprintf("%s has no messages; skipped", name)
 	}
 	if conv.CurrentNode != nil && *conv.CurrentNode != "" {
 		cur := *conv.CurrentNode
@@ -175,7 +179,7 @@ func convertChatGPTConversation(raw RawMessage, k int) (importConv, []ImportWarn
 		}
 		c.Current = cur
 	}
-	return c, warns, nil
+	return c, warns, ""
 }
 
 // chatgptMessageJSON turns a ChatGPT message record into a standard
@@ -184,10 +188,10 @@ func convertChatGPTConversation(raw RawMessage, k int) (importConv, []ImportWarn
 // {"type":"text","text":…}, objects (images, audio) are kept whole with a
 // "type" taken from their content_type. It returns the message, its time
 // and a reason when the record cannot be used.
-func chatgptMessageJSON(raw RawMessage) (RawMessage, float64, string) {
+func chatgptMessageJSON(raw jsonx.RawMessage) (jsonx.RawMessage, float64, string) {
 	var m chatgptMessage
-	if err := unmarshal(raw, &m); err != nil {
-		return nil, 0, "could not be read: " + jsonErrorText(err)
+	if err := jsonx.Unmarshal(raw, &m); err != nil {
+		return nil, 0, "could not be read: " + jsonx.ErrorText(err)
 	}
 	if m.Author == nil || m.Author.Role == "" {
 		return nil, 0, "has no author role"
@@ -197,19 +201,19 @@ func chatgptMessageJSON(raw RawMessage) (RawMessage, float64, string) {
 		t = *m.CreateTime
 	}
 	b := []byte(`{"role":`)
-	b = appendString(b, m.Author.Role)
+	b = jsonx.AppendString(b, m.Author.Role)
 	b = append(b, `,"content":`...)
 	b = appendChatGPTContent(b, m.Content)
 	if m.Author.Name != "" && m.Author.Role == "tool" {
 		b = append(b, `,"name":`...)
-		b = appendString(b, m.Author.Name)
+		b = jsonx.AppendString(b, m.Author.Name)
 	}
 	return append(b, '}'), t, ""
 }
 
-func appendChatGPTContent(b []byte, raw RawMessage) []byte {
+func appendChatGPTContent(b []byte, raw jsonx.RawMessage) []byte {
 	var c chatgptContent
-	if len(raw) == 0 || raw[0] != '{' || unmarshal(raw, &c) != nil {
+	if len(raw) == 0 || raw[0] != '{' || jsonx.Unmarshal(raw, &c) != nil {
 		return append(b, `""`...)
 	}
 	if c.Parts != nil {
@@ -223,10 +227,10 @@ func appendChatGPTContent(b []byte, raw RawMessage) []byte {
 			texts := make([]string, 0, len(c.Parts))
 			for _, p := range c.Parts {
 				var s string
-				_ = unmarshal(p, &s)
+				_ = jsonx.Unmarshal(p, &s)
 				texts = append(texts, s)
 			}
-			return appendString(b, strings.Join(texts, "\n"))
+			return jsonx.AppendString(b, strings.Join(texts, "\n"))
 		}
 		b = append(b, '[')
 		n := 0
@@ -235,7 +239,7 @@ func appendChatGPTContent(b []byte, raw RawMessage) []byte {
 			switch {
 			case len(p) > 0 && p[0] == '"':
 				var s string
-				_ = unmarshal(p, &s)
+				_ = jsonx.Unmarshal(p, &s)
 				if s == "" {
 					continue
 				}
@@ -243,7 +247,7 @@ func appendChatGPTContent(b []byte, raw RawMessage) []byte {
 					b = append(b, ',')
 				}
 				b = append(b, `{"type":"text","text":`...)
-				b = appendString(b, s)
+				b = jsonx.AppendString(b, s)
 				b = append(b, '}')
 			case len(p) > 0 && p[0] == '{':
 				if n > 0 {
@@ -275,13 +279,13 @@ func appendChatGPTContent(b []byte, raw RawMessage) []byte {
 			pieces = append(pieces, th.Summary)
 		}
 	}
-	return appendString(b, strings.Join(pieces, "\n\n"))
+	return jsonx.AppendString(b, strings.Join(pieces, "\n\n"))
 }
 
 // appendTypedPart appends a ChatGPT content part object, compacted, with a
 // leading "type" field taken from its "content_type" when it has no "type".
-func appendTypedPart(b []byte, p RawMessage) []byte {
-	compact, err := compactRaw(p)
+func appendTypedPart(b []byte, p jsonx.RawMessage) []byte {
+	compact, err := jsonx.CompactRaw(p)
 	if err != nil {
 		return append(b, `{"type":"unknown"}`...)
 	}
@@ -289,7 +293,7 @@ func appendTypedPart(b []byte, p RawMessage) []byte {
 		Type        *string `json:"type"`
 		ContentType string  `json:"content_type"`
 	}
-	_ = unmarshal(compact, &probe)
+	_ = jsonx.Unmarshal(compact, &probe)
 	if probe.Type != nil {
 		return append(b, compact...)
 	}
@@ -298,7 +302,7 @@ func appendTypedPart(b []byte, p RawMessage) []byte {
 		typ = "unknown"
 	}
 	b = append(b, `{"type":`...)
-	b = appendString(b, typ)
+	b = jsonx.AppendString(b, typ)
 	if len(compact) > 2 {
 		b = append(b, ',')
 	}

@@ -1,4 +1,4 @@
-package core
+package jsonx
 
 import (
 	"errors"
@@ -21,7 +21,7 @@ func TestSprintfFormatsLikeFmt(t *testing.T) {
 		args   []any
 	}{
 		{"plain text and %%", "100%% done, no verbs", nil},
-		{"%s of strings, named strings, errors and Stringers", "%s|%s|%s|%s|%s", []any{"a b", kindName("k"), errors.New("boom"), jsonDelim('['), []byte("raw")}},
+		{"%s of strings, named strings, errors and Stringers", "%s|%s|%s|%s|%s", []any{"a b", kindName("k"), errors.New("boom"), Delim('['), []byte("raw")}},
 		{"%q of strings with quotes, control characters and non-ASCII", "%q %q %q %q", []any{`say "hi"`, "tab\there\n", "é🙂\u2028", "\xff"}},
 		{"%q of bytes and runes is a character literal", "%q %q %q %q %q", []any{byte('x'), byte('\''), byte('"'), byte(0x01), rune(0x1F642)}},
 		{"%q of an error quotes its text", "%q", []any{errors.New(`bad "x"`)}},
@@ -36,7 +36,7 @@ func TestSprintfFormatsLikeFmt(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, fmt.Sprintf(tt.format, tt.args...), sprintf(tt.format, tt.args...))
+			assert.Equal(t, fmt.Sprintf(tt.format, tt.args...), Sprintf(tt.format, tt.args...))
 		})
 	}
 }

@@ -1,8 +1,10 @@
-package core
+package formats
 
 import (
 	"sort"
 	"strings"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // Open WebUI exports: "Export All Chats" writes an array of chat rows
@@ -18,18 +20,18 @@ import (
 
 // detectOpenWebUI reports whether the first record is an Open WebUI chat
 // row, or a bare chat object with a history.
-func detectOpenWebUI(sn *sniff) bool {
-	if sn.shape == 'l' {
+func detectOpenWebUI(sn *Sniff) bool {
+	if sn.Shape == 'l' {
 		return false
 	}
-	if raw, ok := sn.keys["chat"]; ok && len(raw) > 0 && raw[0] == '{' {
+	if raw, ok := sn.Keys["chat"]; ok && len(raw) > 0 && raw[0] == '{' {
 		var probe struct {
-			History  RawMessage `json:"history"`
-			Messages RawMessage `json:"messages"`
+			History  jsonx.RawMessage `json:"history"`
+			Messages jsonx.RawMessage `json:"messages"`
 		}
-		return unmarshal(raw, &probe) == nil && (probe.History != nil || probe.Messages != nil)
+		return jsonx.Unmarshal(raw, &probe) == nil && (probe.History != nil || probe.Messages != nil)
 	}
-	raw, ok := sn.keys["history"]
+	raw, ok := sn.Keys["history"]
 	return ok && len(raw) > 0 && raw[0] == '{'
 }
 
@@ -45,16 +47,16 @@ type openWebUIMessage struct {
 
 // readOpenWebUIMessage reads a message record with the one-pass scanner.
 func readOpenWebUIMessage(raw []byte) (*openWebUIMessage, bool) {
-	f, err := rawFields(raw)
+	f, err := RawFields(raw)
 	if err != nil {
 		return nil, false
 	}
 	m := &openWebUIMessage{id: f["id"], parentID: f["parentId"], content: f["content"], timestamp: f["timestamp"]}
-	m.role, _ = parseString(f["role"])
+	m.role, _ = jsonx.ParseString(f["role"])
 	if kids := f["childrenIds"]; len(kids) > 0 && kids[0] == '[' {
-		sc := scanner{data: kids}
-		_ = sc.elements(func(_ int, v []byte, _ bool) error {
-			if id, ok := parseString(v); ok {
+		sc := jsonx.Scanner{Data: kids}
+		_ = sc.Elements(func(_ int, v []byte, _ bool) error {
+			if id, ok := jsonx.ParseString(v); ok {
 				m.childrenIDs = append(m.childrenIDs, id)
 			}
 			return nil
@@ -64,24 +66,24 @@ func readOpenWebUIMessage(raw []byte) (*openWebUIMessage, bool) {
 }
 
 // fieldString returns fields[key] as a string, and whether it is one.
-func fieldString(fields map[string]RawMessage, key string) (string, bool) {
-	return parseString(fields[key])
+func fieldString(fields map[string]jsonx.RawMessage, key string) (string, bool) {
+	return jsonx.ParseString(fields[key])
 }
 
 // convertOpenWebUIChat converts one chat row (element k of the export). It
 // reads each level with the one-pass scanner (no encoding/json
 // re-validation of nested values).
-func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
-	var c importConv
-	row, err := rawFields(raw)
+func convertOpenWebUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning) {
+	var c Conversation
+	row, err := RawFields(raw)
 	if err != nil {
-		c.Skip = invalidf("chat %d is not a readable object; skipped", k)
+		c.Skip = jsonx.Sprintf("chat %d is not a readable object; skipped", k)
 		return c, nil
 	}
 	chat := row // a bare chat object
 	if cr, ok := row["chat"]; ok {
-		if chat, err = rawFields(cr); err != nil {
-			c.Skip = invalidf("chat %d has no readable \"chat\" object; skipped", k)
+		if chat, err = RawFields(cr); err != nil {
+			c.Skip = jsonx.Sprintf("chat %d has no readable \"chat\" object; skipped", k)
 			return c, nil
 		}
 	}
@@ -92,8 +94,8 @@ func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 	} else {
 		c.ID = hashID("openwebui-", raw)
 	}
-	if !validSessionID(c.ID) {
-		c.Skip = invalidf("chat %d has an unusable id %q; skipped", k, c.ID)
+	if !model.SessionID(c.ID) {
+		c.Skip = jsonx.Sprintf("chat %d has an unusable id %q; skipped", k, c.ID)
 		c.ID = ""
 		return c, nil
 	}
@@ -107,13 +109,13 @@ func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 		c.Created = unixSeconds(chat["timestamp"])
 	}
 	c.Updated = unixSeconds(row["updated_at"])
-	name := sprintf("chat %q", c.ID)
+	name := jsonx.Sprintf("chat %q", c.ID)
 	if c.Title != "" {
-		name += sprintf(" (%s)", c.Title)
+		name += jsonx.Sprintf(" (%s)", c.Title)
 	}
-	var warns []ImportWarning
+	var warns []Warning
 	warn := func(format string, args ...any) {
-		warns = append(warns, ImportWarning{SessionID: c.ID, Message: name + ": " + sprintf(format, args...)})
+		warns = append(warns, Warning{SessionID: c.ID, Message: name + ": " + jsonx.Sprintf(format, args...)})
 	}
 
 	// The messages: the history map, else the older list.
@@ -123,11 +125,11 @@ func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 	}
 	var entries []entry
 	current, hasCurrent := "", false
-	if h, err := rawFields(chat["history"]); err == nil {
+	if h, err := RawFields(chat["history"]); err == nil {
 		current, hasCurrent = fieldString(h, "currentId")
 		if ms := h["messages"]; len(ms) > 0 && ms[0] == '{' {
-			sc := scanner{data: ms}
-			_ = sc.members(func(key string, v []byte, _ bool) error {
+			sc := jsonx.Scanner{Data: ms}
+			_ = sc.Members(func(key string, v []byte, _ bool) error {
 				entries = append(entries, entry{key, v})
 				return nil
 			})
@@ -135,14 +137,14 @@ func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 		}
 	}
 	if list := chat["messages"]; len(entries) == 0 && len(list) > 0 && list[0] == '[' {
-		sc := scanner{data: list}
-		_ = sc.elements(func(i int, v []byte, _ bool) error {
-			entries = append(entries, entry{sprintf("#%d", i), v})
+		sc := jsonx.Scanner{Data: list}
+		_ = sc.Elements(func(i int, v []byte, _ bool) error {
+			entries = append(entries, entry{jsonx.Sprintf("#%d", i), v})
 			return nil
 		})
 	}
 	if len(entries) == 0 {
-		c.Skip = invalidf("%s has no messages; skipped", name)
+		c.Skip = jsonx.Sprintf("%s has no messages; skipped", name)
 		return c, warns
 	}
 	msgs := make(map[string]*openWebUIMessage, len(entries))
@@ -154,7 +156,7 @@ func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 			continue
 		}
 		id := e.key
-		if mid, ok := parseString(m.id); ok && mid != "" && mid != e.key {
+		if mid, ok := jsonx.ParseString(m.id); ok && mid != "" && mid != e.key {
 			if strings.HasPrefix(e.key, "#") {
 				id = mid
 			} else {
@@ -171,7 +173,7 @@ func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 			warn("message %q has no parentId; it becomes a root", id)
 		case string(m.parentID) == "null":
 		default:
-			p, ok := parseString(m.parentID)
+			p, ok := jsonx.ParseString(m.parentID)
 			if !ok {
 				warn("message %q has a parentId that is not a string; it becomes a root", id)
 			}
@@ -183,7 +185,7 @@ func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 			continue
 		}
 		msgs[id] = m
-		c.Records = append(c.Records, importRecord{
+		c.Records = append(c.Records, Record{
 			ID: id, ParentID: parent, Message: openWebUIMessageJSON(m), Time: unixSeconds(m.timestamp), Source: compactSource(e.raw),
 		})
 	}
@@ -198,7 +200,7 @@ func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 				}
 				continue
 			}
-			cp, _ := parseString(cm.parentID)
+			cp, _ := jsonx.ParseString(cm.parentID)
 			if cp != rec.ID {
 				if cp == "" {
 					warn("message %q lists child %q, whose parentId is null; parentId wins: %q stays a root", rec.ID, child, child)
@@ -210,7 +212,7 @@ func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 	}
 	relink(c.Records, dropped)
 	if len(c.Records) == 0 {
-		c.Skip = invalidf("%s has no usable messages; skipped", name)
+		c.Skip = jsonx.Sprintf("%s has no usable messages; skipped", name)
 		return c, warns
 	}
 	if hasCurrent && current != "" {
@@ -230,16 +232,16 @@ func convertOpenWebUIChat(raw RawMessage, k int) (importConv, []ImportWarning) {
 // WebUI stores it (a string in which reasoning and tool calls are
 // <details> blocks), an array kept as it is, anything else "". The whole
 // record, with its output[] items, stays in the node's source.
-func openWebUIMessageJSON(m *openWebUIMessage) RawMessage {
+func openWebUIMessageJSON(m *openWebUIMessage) jsonx.RawMessage {
 	b := []byte(`{"role":`)
-	b = appendString(b, m.role)
+	b = jsonx.AppendString(b, m.role)
 	b = append(b, `,"content":`...)
 	content := m.content
 	switch {
 	case len(content) > 0 && content[0] == '"':
 		b = append(b, content...)
 	case len(content) > 0 && content[0] == '[' && contentPartsOK(content):
-		b = append(b, compactBytes(content)...)
+		b = append(b, jsonx.CompactBytes(content)...)
 	default:
 		b = append(b, `""`...)
 	}
@@ -248,9 +250,9 @@ func openWebUIMessageJSON(m *openWebUIMessage) RawMessage {
 
 // contentPartsOK reports whether raw is an array of objects (what a
 // message's content array must be).
-func contentPartsOK(raw RawMessage) bool {
-	var parts []RawMessage
-	if unmarshal(raw, &parts) != nil {
+func contentPartsOK(raw jsonx.RawMessage) bool {
+	var parts []jsonx.RawMessage
+	if jsonx.Unmarshal(raw, &parts) != nil {
 		return false
 	}
 	for _, p := range parts {

@@ -1,4 +1,4 @@
-package core
+package jsonx
 
 import (
 	"errors"
@@ -24,18 +24,24 @@ import (
 // nested values. []byte (base64 in encoding/json), channels, funcs and
 // complex numbers are not supported and give an error.
 
+// Appender is a value that appends its own JSON encoding to b, growing
+// b once to the size it needs.
+type Appender interface {
+	AppendJSON(b []byte) []byte
+}
+
 type jsonMarshaler interface {
 	MarshalJSON() ([]byte, error)
 }
 
 var (
 	marshalerType = reflect.TypeFor[jsonMarshaler]()
-	appenderType  = reflect.TypeFor[jsonAppender]()
+	appenderType  = reflect.TypeFor[Appender]()
 )
 
-// marshal encodes v like encoding/json without HTML escaping, so raw
+// Marshal encodes v like encoding/json without HTML escaping, so raw
 // messages keep their exact bytes ("<" stays "<").
-func marshal(v any) ([]byte, error) {
+func Marshal(v any) ([]byte, error) {
 	return appendValue(make([]byte, 0, 256), reflect.ValueOf(v))
 }
 
@@ -49,14 +55,14 @@ func appendValue(b []byte, v reflect.Value) ([]byte, error) {
 			return append(b, "null"...), nil
 		}
 		if t.Implements(appenderType) {
-			return v.Interface().(jsonAppender).appendJSON(b), nil
+			return v.Interface().(Appender).AppendJSON(b), nil
 		}
 		return appendMarshaler(b, v.Interface().(jsonMarshaler))
 	}
 	if t.Kind() != reflect.Pointer && v.CanAddr() && reflect.PointerTo(t).Implements(marshalerType) {
 		p := v.Addr()
 		if p.Type().Implements(appenderType) {
-			return p.Interface().(jsonAppender).appendJSON(b), nil
+			return p.Interface().(Appender).AppendJSON(b), nil
 		}
 		return appendMarshaler(b, p.Interface().(jsonMarshaler))
 	}

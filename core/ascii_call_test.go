@@ -2,137 +2,16 @@ package core
 
 import (
 	"encoding/json"
-	"reflect"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// plainRunByBytes is plainRun one byte at a time: the reference.
-func plainRunByBytes(b []byte, i int) int {
-	for i < len(b) && plainStringByte[b[i]] {
-		i++
-	}
-	return i
-}
-
-func TestPlainRunStopsWhereTheByteLoopStops(t *testing.T) {
-	inputs := []string{
-		"", "a", "abcdefgh", "abcdefghi\"", `abc\n`, "abcdefg\x1f", "\x00", "é漢字🎉 and more text\"",
-		strings.Repeat("x", 64) + `"`, strings.Repeat("x", 63) + "\\", "\x7f\x80\xff\xfe\x20\x21\x5b\x5d\x5c",
-	}
-	for c := 0; c < 256; c++ { // every byte value at every position of a word
-		for at := 0; at < 9; at++ {
-			b := []byte(strings.Repeat("y", 17))
-			b[at] = byte(c)
-			inputs = append(inputs, string(b))
-		}
-	}
-	for _, in := range inputs {
-		for i := 0; i <= len(in); i++ {
-			if got, want := plainRun([]byte(in), i), plainRunByBytes([]byte(in), i); got != want {
-				t.Fatalf("plainRun(%q, %d) = %d, want %d", in, i, got, want)
-			}
-		}
-	}
-}
-
-func FuzzPlainRun(f *testing.F) {
-	f.Add([]byte(`hello "world"`), 0)
-	f.Fuzz(func(t *testing.T, b []byte, i int) {
-		if i < 0 || i > len(b) {
-			return
-		}
-		if got, want := plainRun(b, i), plainRunByBytes(b, i); got != want {
-			t.Fatalf("plainRun(%q, %d) = %d, want %d", b, i, got, want)
-		}
-	})
-}
-
-func TestValidUTF8AgreesWithTheStandardLibrary(t *testing.T) {
-	inputs := []string{
-		"", "ascii only, longer than a word", "é", "漢字", "🎉", "\xff", "\xc3", "\xc3\x28", "\xed\xa0\x80",
-		"\xef\xbf\xbd", "\xf4\x90\x80\x80", "\xc0\xaf", strings.Repeat("a", 15) + "\xe2\x82", strings.Repeat("a", 7) + "é" + strings.Repeat("b", 9),
-		"\x7f\x80", strings.Repeat("ab", 40) + "\xf0\x9f\x8e\x89" + strings.Repeat("c", 3),
-	}
-	for _, in := range inputs {
-		for i := 0; i <= len(in); i++ { // every alignment
-			if got, want := validUTF8([]byte(in[i:])), utf8.Valid([]byte(in[i:])); got != want {
-				t.Fatalf("validUTF8(%q) = %v, utf8.Valid says %v", in[i:], got, want)
-			}
-		}
-	}
-}
-
-func FuzzValidUTF8(f *testing.F) {
-	f.Add([]byte("héllo wörld, 漢字 and 🎉"))
-	f.Add([]byte("\xed\xa0\x80abcdefgh"))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		if got, want := validUTF8(b), utf8.Valid(b); got != want {
-			t.Fatalf("validUTF8(%q) = %v, utf8.Valid says %v", b, got, want)
-		}
-	})
-}
-
-// jsonSame reports whether a and b are JSON texts of the same value.
-func jsonSame(t *testing.T, a, b []byte) bool {
-	t.Helper()
-	var va, vb any
-	if err := json.Unmarshal(a, &va); err != nil {
-		t.Fatalf("not JSON: %v: %q", err, a)
-	}
-	if err := json.Unmarshal(b, &vb); err != nil {
-		t.Fatalf("not JSON: %v: %q", err, b)
-	}
-	return reflect.DeepEqual(va, vb)
-}
-
-func isASCII(b []byte) bool {
-	for _, c := range b {
-		if c >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
-func TestAppendASCIIEscapesEveryNonASCIICharacter(t *testing.T) {
-	for _, in := range []string{
-		`"plain"`, `"café"`, `{"role":"user","content":"漢字 and 🎉, née \"quoted\" \\ back"}`,
-		`["` + strings.Repeat("x", 13) + `é` + strings.Repeat("y", 29) + `"]`, `"\u00e9 already escaped, é not"`,
-		`{"ключ":"значение","emoji":"👩‍👩‍👧","max":"` + "\U0010FFFF" + `","fffd":"` + "\uFFFD" + `"}`,
-	} {
-		var budget asciiBudget
-		out, ok := appendASCII([]byte("prefix"), []byte(in), &budget)
-		if !ok {
-			t.Fatalf("%q: gave up within the free bytes", in)
-		}
-		if !strings.HasPrefix(string(out), "prefix") || !isASCII(out) {
-			t.Fatalf("%q: got %q", in, out)
-		}
-		if !jsonSame(t, out[len("prefix"):], []byte(in)) {
-			t.Fatalf("%q: escaped to %q, another value", in, out)
-		}
-	}
-}
-
-func FuzzAppendASCII(f *testing.F) {
-	f.Add(`{"role":"user","content":"héllo 漢字 🎉"}`)
-	f.Fuzz(func(t *testing.T, s string) {
-		in, err := json.Marshal(s)
-		if err != nil {
-			return
-		}
-		var budget asciiBudget
-		out, _ := appendASCII(nil, in, &budget)
-		if len(in) <= asciiFreeBytes && (!isASCII(out) || !jsonSame(t, out, in)) {
-			t.Fatalf("%q escaped to %q", in, out)
-		}
-	})
-}
+// Tests of the answers Call and CallParsed give in ASCII (the escaping
+// itself is tested in internal/jsonx).
 
 func TestCallParsedEscapesMostlyASCIIContextAndLeavesOtherTextAlone(t *testing.T) {
 	contextOf := func(ascii bool, content string, n int) []byte {
@@ -160,9 +39,7 @@ func TestCallParsedEscapesMostlyASCIIContextAndLeavesOtherTextAlone(t *testing.T
 	if !isASCII(esc) || isASCII(plain) {
 		t.Fatalf("escaped context ASCII %v, plain ASCII %v", isASCII(esc), isASCII(plain))
 	}
-	if !jsonSame(t, esc, plain) {
-		t.Fatal("the escaped context is another value")
-	}
+	require.JSONEq(t, string(plain), string(esc), "the escaped context is another value")
 	if !strings.Contains(string(esc), `caf\u00e9`) {
 		t.Fatalf("no escape in %.200s", esc)
 	}
@@ -199,7 +76,7 @@ func TestCallParsedEscapesOtherLargeAnswersInOnePass(t *testing.T) {
 				assert.False(t, isASCII(plain), req)
 				assert.Equal(t, c.escaped, isASCII(parsed), req)
 				if c.escaped {
-					assert.True(t, jsonSame(t, parsed, plain), "%s: another value", req)
+					assert.JSONEq(t, string(plain), string(parsed), "%s: another value", req)
 				} else {
 					assert.Equal(t, string(plain), string(parsed), req)
 				}
@@ -242,7 +119,7 @@ func BenchmarkScans(b *testing.B) {
 	b.Run("validUTF8", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		for i := 0; i < b.N; i++ {
-			if !validUTF8(data) {
+			if !jsonx.ValidUTF8(data) {
 				b.Fatal("not UTF-8")
 			}
 		}
@@ -250,8 +127,8 @@ func BenchmarkScans(b *testing.B) {
 	b.Run("value", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		for i := 0; i < b.N; i++ {
-			s := scanner{data: data}
-			if _, _, err := s.value(); err != nil {
+			s := jsonx.Scanner{Data: data}
+			if _, _, err := s.Value(); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -1,4 +1,4 @@
-package core
+package jsonx
 
 import (
 	"errors"
@@ -14,9 +14,9 @@ import (
 // and integers, slices, arrays, maps with string or integer keys, pointers,
 // `any` (map[string]any, []any, float64, string, bool, nil) and types with
 // an UnmarshalJSON method (RawMessage). As json.Unmarshal: the whole input
-// is checked first (the same *jsonSyntaxError, message and offset); null
+// is checked first (the same *SyntaxError, message and offset); null
 // sets pointers, maps, slices and interfaces to nil and leaves other values
-// alone; a value of the wrong type is skipped with a *jsonTypeError
+// alone; a value of the wrong type is skipped with a *TypeError
 // (worded as encoding/json's) and decoding goes on, the first such error
 // being returned. It recurses over nesting, which the syntax check bounds at
 // 10,000 levels as encoding/json does. []byte from base64 is not supported.
@@ -25,9 +25,9 @@ type jsonUnmarshaler interface {
 	UnmarshalJSON([]byte) error
 }
 
-// A jsonTypeError is a JSON value that does not fit the Go value it is
+// A TypeError is a JSON value that does not fit the Go value it is
 // decoded into (json.UnmarshalTypeError).
-type jsonTypeError struct {
+type TypeError struct {
 	Value  string       // "string", "number 1.5", "object", …
 	Type   reflect.Type // the Go type it could not be assigned to
 	Offset int64        // input bytes read when it was met
@@ -35,16 +35,17 @@ type jsonTypeError struct {
 	Field  string       // dotted path of the field
 }
 
-func (e *jsonTypeError) Error() string {
+// Error gives encoding/json's wording ("json: cannot unmarshal …").
+func (e *TypeError) Error() string {
 	if e.Struct != "" || e.Field != "" {
 		return "json: cannot unmarshal " + e.Value + " into Go struct field " + e.Struct + "." + e.Field + " of type " + e.Type.String()
 	}
 	return "json: cannot unmarshal " + e.Value + " into Go value of type " + e.Type.String()
 }
 
-// unmarshal decodes the JSON value data into v, which must be a non-nil
+// Unmarshal decodes the JSON value data into v, which must be a non-nil
 // pointer, as json.Unmarshal does.
-func unmarshal(data []byte, v any) error {
+func Unmarshal(data []byte, v any) error {
 	if err := checkValid(data, &jsScanner{}); err != nil {
 		return err
 	}
@@ -66,22 +67,22 @@ type jsonDecoder struct {
 }
 
 func (d *jsonDecoder) skipSpace() {
-	for d.pos < len(d.data) && isSpace(d.data[d.pos]) {
+	for d.pos < len(d.data) && IsSpace(d.data[d.pos]) {
 		d.pos++
 	}
 }
 
 // skip moves past one (valid) value and returns its bytes.
 func (d *jsonDecoder) skip() []byte {
-	s := scanner{data: d.data, pos: d.pos}
-	raw, _, _ := s.value()
-	d.pos = s.pos
+	s := Scanner{Data: d.data, Pos: d.pos}
+	raw, _, _ := s.Value()
+	d.pos = s.Pos
 	return raw
 }
 
 func (d *jsonDecoder) typeError(what string, t reflect.Type) {
 	if d.err == nil {
-		d.err = &jsonTypeError{Value: what, Type: t, Offset: int64(d.pos), Struct: d.strct, Field: strings.Join(d.fields, ".")}
+		d.err = &TypeError{Value: what, Type: t, Offset: int64(d.pos), Struct: d.strct, Field: strings.Join(d.fields, ".")}
 	}
 }
 
@@ -147,10 +148,10 @@ func (d *jsonDecoder) value(v reflect.Value) {
 	case '[':
 		d.array(v)
 	case '"':
-		s := scanner{data: d.data, pos: d.pos}
+		s := Scanner{Data: d.data, Pos: d.pos}
 		escaped, _ := s.skipString()
-		str := decodeString(d.data[d.pos:s.pos], escaped)
-		d.pos = s.pos
+		str := DecodeString(d.data[d.pos:s.Pos], escaped)
+		d.pos = s.Pos
 		switch {
 		case v.Kind() == reflect.String:
 			v.SetString(str)
@@ -179,10 +180,10 @@ func (d *jsonDecoder) value(v reflect.Value) {
 }
 
 func (d *jsonDecoder) number(v reflect.Value) {
-	s := scanner{data: d.data, pos: d.pos}
+	s := Scanner{Data: d.data, Pos: d.pos}
 	_ = s.skipNumber()
-	lit := string(d.data[d.pos:s.pos])
-	d.pos = s.pos
+	lit := string(d.data[d.pos:s.Pos])
+	d.pos = s.Pos
 	switch v.Kind() {
 	case reflect.Interface:
 		if v.NumMethod() != 0 {
@@ -235,10 +236,10 @@ func (d *jsonDecoder) members(fn func(key string)) {
 			d.pos++
 			d.skipSpace()
 		}
-		s := scanner{data: d.data, pos: d.pos}
+		s := Scanner{Data: d.data, Pos: d.pos}
 		escaped, _ := s.skipString()
-		key := decodeString(d.data[d.pos:s.pos], escaped)
-		d.pos = s.pos
+		key := DecodeString(d.data[d.pos:s.Pos], escaped)
+		d.pos = s.Pos
 		d.skipSpace()
 		d.pos++ // ':'
 		fn(key)
@@ -408,58 +409,60 @@ func (d *jsonDecoder) anyValue() any {
 	return x
 }
 
-// jsonDelim is a delimiter token: '[', ']', '{' or '}' (json.Delim).
-type jsonDelim byte
+// Delim is a delimiter token: '[', ']', '{' or '}' (json.Delim).
+type Delim byte
 
-func (d jsonDelim) String() string { return string(rune(d)) }
+// String returns the delimiter as a one-character string.
+func (d Delim) String() string { return string(rune(d)) }
 
-// jsonTokens reads a JSON text token by token, as json.Decoder's Token,
-// More and Decode(&RawMessage) do (commas and colons are skipped), for
+// Tokens reads a JSON text token by token, as json.Decoder's Token,
+// more and Decode(&RawMessage) do (commas and colons are skipped), for
 // walks that must not recurse or re-read a subtree.
-type jsonTokens struct{ s scanner }
+type Tokens struct{ s Scanner }
 
-func newJSONTokens(data []byte) *jsonTokens { return &jsonTokens{s: scanner{data: data}} }
+// NewTokens returns a Tokens reading data from its first byte.
+func NewTokens(data []byte) *Tokens { return &Tokens{s: Scanner{Data: data}} }
 
 // sep skips white space and one ',' or ':' with the white space after it.
-func (t *jsonTokens) sep() {
-	t.s.skipSpace()
-	if c := t.s.peek(); c == ',' || c == ':' {
-		t.s.pos++
-		t.s.skipSpace()
+func (t *Tokens) sep() {
+	t.s.SkipSpace()
+	if c := t.s.Peek(); c == ',' || c == ':' {
+		t.s.Pos++
+		t.s.SkipSpace()
 	}
 }
 
-// more reports whether the current array or object has another element.
-func (t *jsonTokens) more() bool {
+// More reports whether the current array or object has another element.
+func (t *Tokens) More() bool {
 	t.sep()
-	c := t.s.peek()
-	return t.s.pos < len(t.s.data) && c != ']' && c != '}'
+	c := t.s.Peek()
+	return t.s.Pos < len(t.s.Data) && c != ']' && c != '}'
 }
 
-// token returns the next token: a jsonDelim, or a string, float64, bool or
+// Token returns the next token: a Delim, or a string, float64, bool or
 // nil for a scalar (an object key is a string).
-func (t *jsonTokens) token() (any, error) {
+func (t *Tokens) Token() (any, error) {
 	t.sep()
-	switch c := t.s.peek(); c {
+	switch c := t.s.Peek(); c {
 	case '[', ']', '{', '}':
-		t.s.pos++
-		return jsonDelim(c), nil
+		t.s.Pos++
+		return Delim(c), nil
 	}
-	raw, err := t.raw()
+	raw, err := t.Raw()
 	if err != nil {
 		return nil, err
 	}
 	var v any
-	if err := unmarshal(raw, &v); err != nil {
+	if err := Unmarshal(raw, &v); err != nil {
 		return nil, err
 	}
 	return v, nil
 }
 
-// raw returns the bytes of the next whole value.
-func (t *jsonTokens) raw() (RawMessage, error) {
+// Raw returns the bytes of the next whole value.
+func (t *Tokens) Raw() (RawMessage, error) {
 	t.sep()
-	raw, _, err := t.s.value()
+	raw, _, err := t.s.Value()
 	if err != nil {
 		return nil, err
 	}

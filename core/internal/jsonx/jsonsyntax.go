@@ -2,7 +2,7 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
-package core
+package jsonx
 
 import "strconv"
 
@@ -12,16 +12,16 @@ import "strconv"
 // wasm), and the import path reports syntax errors with the exact messages
 // and offsets encoding/json gives ("invalid character 'x' after object
 // key", "unexpected end of JSON input"), which import reports quote. The
-// hot paths (requests, snapshots) use core's faster scanner in jsonscan.go;
+// hot paths (requests, snapshots) use the faster Scanner in jsonscan.go;
 // this one runs on importer input and on failures.
 
-// jsonValid reports whether data is one valid JSON value (json.Valid).
-func jsonValid(data []byte) bool {
+// Valid reports whether data is one valid JSON value (json.Valid).
+func Valid(data []byte) bool {
 	return checkValid(data, &jsScanner{}) == nil
 }
 
 // checkValid verifies that data is valid JSON-encoded data.
-// checkValid returns nil or a *jsonSyntaxError.
+// checkValid returns nil or a *SyntaxError.
 func checkValid(data []byte, scan *jsScanner) error {
 	scan.reset()
 	for _, c := range data {
@@ -36,13 +36,14 @@ func checkValid(data []byte, scan *jsScanner) error {
 	return nil
 }
 
-// A jsonSyntaxError is a JSON syntax error (json.SyntaxError).
-type jsonSyntaxError struct {
+// A SyntaxError is a JSON syntax error (json.SyntaxError).
+type SyntaxError struct {
 	msg    string // description of error
 	Offset int64  // error occurred after reading Offset bytes
 }
 
-func (e *jsonSyntaxError) Error() string { return e.msg }
+// Error gives encoding/json's message for the error.
+func (e *SyntaxError) Error() string { return e.msg }
 
 // A jsScanner is a JSON scanning state machine.
 // Callers call scan.reset and then pass bytes in one at a time
@@ -73,10 +74,10 @@ type jsScanner struct {
 	bytes int64
 }
 
-// compactRaw returns raw without insignificant whitespace (json.Compact
+// CompactRaw returns raw without insignificant whitespace (json.Compact
 // without HTML escaping). Every token keeps its exact bytes: numbers their
 // digits, strings their escapes.
-func compactRaw(raw []byte) (RawMessage, error) {
+func CompactRaw(raw []byte) (RawMessage, error) {
 	dst := make([]byte, 0, len(raw))
 	scan := &jsScanner{}
 	scan.reset()
@@ -164,7 +165,7 @@ func (s *jsScanner) eof() int {
 		return jsScanEnd
 	}
 	if s.err == nil {
-		s.err = &jsonSyntaxError{"unexpected end of JSON input", s.bytes}
+		s.err = &SyntaxError{"unexpected end of JSON input", s.bytes}
 	}
 	return jsScanError
 }
@@ -194,7 +195,7 @@ func (s *jsScanner) popParseState() {
 
 // jsStateBeginValueOrEmpty is the state after reading `[`.
 func jsStateBeginValueOrEmpty(s *jsScanner, c byte) int {
-	if isSpace(c) {
+	if IsSpace(c) {
 		return jsScanSkipSpace
 	}
 	if c == ']' {
@@ -205,7 +206,7 @@ func jsStateBeginValueOrEmpty(s *jsScanner, c byte) int {
 
 // jsStateBeginValue is the state at the beginning of the input.
 func jsStateBeginValue(s *jsScanner, c byte) int {
-	if isSpace(c) {
+	if IsSpace(c) {
 		return jsScanSkipSpace
 	}
 	switch c {
@@ -243,7 +244,7 @@ func jsStateBeginValue(s *jsScanner, c byte) int {
 
 // jsStateBeginStringOrEmpty is the state after reading `{`.
 func jsStateBeginStringOrEmpty(s *jsScanner, c byte) int {
-	if isSpace(c) {
+	if IsSpace(c) {
 		return jsScanSkipSpace
 	}
 	if c == '}' {
@@ -256,7 +257,7 @@ func jsStateBeginStringOrEmpty(s *jsScanner, c byte) int {
 
 // jsStateBeginString is the state after reading `{"key": value,`.
 func jsStateBeginString(s *jsScanner, c byte) int {
-	if isSpace(c) {
+	if IsSpace(c) {
 		return jsScanSkipSpace
 	}
 	if c == '"' {
@@ -276,7 +277,7 @@ func jsStateEndValue(s *jsScanner, c byte) int {
 		s.endTop = true
 		return jsStateEndTop(s, c)
 	}
-	if isSpace(c) {
+	if IsSpace(c) {
 		s.step = jsStateEndValue
 		return jsScanSkipSpace
 	}
@@ -318,7 +319,7 @@ func jsStateEndValue(s *jsScanner, c byte) int {
 // such as after reading `{}` or `[1,2,3]`.
 // Only space characters should be seen now.
 func jsStateEndTop(s *jsScanner, c byte) int {
-	if !isSpace(c) {
+	if !IsSpace(c) {
 		// Complain about non-space byte on next call.
 		s.error(c, "after top-level value")
 	}
@@ -584,7 +585,7 @@ func jsStateError(s *jsScanner, c byte) int {
 //go:noinline // failures only (wasm size)
 func (s *jsScanner) error(c byte, context string) int {
 	s.step = jsStateError
-	s.err = &jsonSyntaxError{"invalid character " + jsQuoteChar(c) + " " + context, s.bytes}
+	s.err = &SyntaxError{"invalid character " + jsQuoteChar(c) + " " + context, s.bytes}
 	return jsScanError
 }
 

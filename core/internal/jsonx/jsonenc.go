@@ -1,21 +1,21 @@
-package core
+package jsonx
 
 import (
 	"strconv"
 	"unicode/utf8"
 )
 
-// appendString appends s as a JSON string, escaping as encoding/json does
+// AppendString appends s as a JSON string, escaping as encoding/json does
 // with HTML escaping turned off: quotes, backslashes, control characters,
 // U+2028 and U+2029; invalid UTF-8 becomes U+FFFD. Backspace and form feed
 // become \u0008 and \u000c (the hand-written snapshot and tree forms have
 // always written them so); appendStringEscaped with short set writes \b
 // and \f as encoding/json since Go 1.22 does.
-func appendString(b []byte, s string) []byte {
+func AppendString(b []byte, s string) []byte {
 	return appendStringEscaped(b, s, false)
 }
 
-// appendStringEscaped is appendString; short writes \b and \f for
+// appendStringEscaped is AppendString; short writes \b and \f for
 // backspace and form feed (the reflection encoder, as encoding/json).
 func appendStringEscaped(b []byte, s string, short bool) []byte {
 	const hex = "0123456789abcdef"
@@ -76,23 +76,34 @@ func appendStringEscaped(b []byte, s string, short bool) []byte {
 	return append(b, '"')
 }
 
-// appendNullableString appends s as a JSON string, or null when s is empty.
-func appendNullableString(b []byte, s string) []byte {
+// AppendNullableString appends s as a JSON string, or null when s is empty.
+func AppendNullableString(b []byte, s string) []byte {
 	if s == "" {
 		return append(b, "null"...)
 	}
-	return appendString(b, s)
+	return AppendString(b, s)
 }
 
-func appendKey(b []byte, key string) []byte {
-	b = appendString(b, key)
+// AppendKey appends key as a JSON string followed by a colon.
+func AppendKey(b []byte, key string) []byte {
+	b = AppendString(b, key)
 	return append(b, ':')
 }
 
-func appendBool(b []byte, v bool) []byte {
+// AppendBool appends true or false.
+func AppendBool(b []byte, v bool) []byte {
 	return strconv.AppendBool(b, v)
 }
 
-func appendInt(b []byte, v int) []byte {
+// AppendInt appends v in decimal.
+func AppendInt(b []byte, v int) []byte {
 	return strconv.AppendInt(b, int64(v), 10)
+}
+
+// AppendOptString appends *s as a JSON string, or null when s is nil.
+func AppendOptString(b []byte, s *string) []byte {
+	if s == nil {
+		return append(b, "null"...)
+	}
+	return AppendString(b, *s)
 }

@@ -1,15 +1,16 @@
-package core
+package search
 
 import (
-	"bytes"
 	"math/bits"
-	"time"
 	"unicode/utf8"
 )
 
-// searchIndex is the store's search index: one document per node of every
-// live session, kept up to date as nodes arrive (Session.push) and as
-// sessions are added or replaced (Store.put). Nothing is rebuilt per query.
+// Index is a full-text index of documents: each is the text of node number
+// node of an owner, a non-zero key of the caller's choosing (core: one
+// document per node of every live session, the key naming the session,
+// kept up to date as nodes arrive and sessions are added or replaced).
+// Nothing is rebuilt per query. Owner 0 is no owner: it marks a dead
+// document. An Index is not safe for concurrent use.
 //
 // Words of spaced scripts are terms of a vocabulary; each term has a
 // posting list of document numbers in increasing order. A query word is
@@ -20,11 +21,11 @@ import (
 // so a query of one or two such characters is answered from the postings
 // and a longer run is checked against the text of the few candidates.
 //
-// A replaced session is detached: its documents stay in the postings but
-// are skipped (their session no longer points at the index) until dead
-// documents outnumber live ones, when the store rebuilds the index from
-// the live sessions.
-type searchIndex struct {
+// A replaced owner is detached: its documents stay in the postings but
+// are skipped (the caller's keep function refuses them) until dead
+// documents outnumber live ones (Wasteful), when the caller builds a new
+// index from the live owners.
+type Index struct {
 	slots []int32          // open-addressing table of word terms: term number + 1, 0 for empty (see findWord)
 	nword int              // word terms in slots
 	hash  []uint32         // FNV-1a hash of each term's word (0 for character terms)
@@ -39,8 +40,10 @@ type searchIndex struct {
 	pair     map[[2]rune][]int32 // word terms of 2+ runes by their first two runes
 
 	docs []docRef
-	live int // documents of attached sessions
-	dead int // documents of detached sessions
+	// less orders owners for the ranking's last tie-break (set by search).
+	less func(a, b uint32) bool
+	live int // documents of attached owners
+	dead int // documents of detached owners, and replaced documents
 
 	// Scratch space reused by add and by queries (a Store is not used
 	// concurrently).
@@ -55,9 +58,10 @@ type searchIndex struct {
 	tokens []textToken
 }
 
-// docRef is one document: a node of a session, with its time for ranking.
+// docRef is one document: node number node of owner (0 once the document
+// is dead), with its time for ranking.
 type docRef struct {
-	sess   *Session
+	owner  uint32
 	node   int32
 	millis int64 // the node's timestamp in Unix milliseconds (0 if unreadable)
 }
@@ -66,8 +70,9 @@ type docRef struct {
 // many runes or more share it.
 const maxLenBucket = 48
 
-func newSearchIndex() *searchIndex {
-	return &searchIndex{
+// NewIndex returns an empty index.
+func NewIndex() *Index {
+	return &Index{
 		slots: make([]int32, 1024),
 		chars: make(map[uint64]int32),
 		byLen: make([][]int32, maxLenBucket+1),
@@ -76,80 +81,76 @@ func newSearchIndex() *searchIndex {
 	}
 }
 
-// abandon drops the documents WarmSearch added for s while s was not yet
-// attached (they are left dead, like a detached session's).
-func (ix *searchIndex) abandon(s *Session) {
-	if s.warming != ix {
-		return
-	}
+// DropOwner makes dead the n documents of owner, added while owner was not
+// attached (see the store's WarmSearch).
+func (ix *Index) DropOwner(owner uint32, n int) {
 	for d := range ix.docs {
-		if ix.docs[d].sess == s {
-			ix.docs[d].sess = nil
+		if ix.docs[d].owner == owner {
+			ix.docs[d].owner = 0
 		}
 	}
-	ix.live -= s.warmed
-	ix.dead += s.warmed
-	s.warming, s.warmed = nil, 0
+	ix.live -= n
+	ix.dead += n
 }
 
-// detach takes s out of the index: its documents are no longer hits.
-func (ix *searchIndex) detach(s *Session) {
-	if s.search != ix {
-		return
-	}
-	s.search = nil
-	ix.live -= len(s.nodes)
-	ix.dead += len(s.nodes)
+// Detached records that an owner of n documents left the index: they are
+// no longer hits (the caller's keep function refuses them) and count as
+// dead.
+func (ix *Index) Detached(n int) {
+	ix.live -= n
+	ix.dead += n
 }
 
-// wasteful reports whether dead documents outnumber live ones by enough
-// that a rebuild pays.
-func (ix *searchIndex) wasteful() bool {
-	return ix.dead > 4096 && ix.dead > ix.live
+// DocCount returns the number of documents ever added (live and dead):
+// a mark for DropSince.
+func (ix *Index) DocCount() int {
+	return len(ix.docs)
 }
 
-// searchText returns the text search sees for node i of s: the message
-// text (string content, text parts, tool-call names and arguments), the
-// summary or the entry's text, then the node's label on a line of its
-// own. When a node's label changes, Session.annotate calls
-// searchIndex.refresh.
-func searchText(s *Session, i int32) string {
-	n := s.nodes[i]
-	text, ok := "", false
-	if n.Kind == KindMessage && n.Message != nil {
-		text, ok = plainMessageText(n.Message)
-	}
-	if !ok {
-		text = nodeText(n)
-	}
-	if label := s.labels[i]; label != "" {
-		text += "\n" + label
-	}
-	return text
-}
-
-// refresh indexes node i of s again after its searchable text changed: the
-// old document is left dead and a new one added.
-func (ix *searchIndex) refresh(s *Session, i int32) {
-	if s.search != ix {
-		return
-	}
-	for d := range ix.docs {
-		if ix.docs[d].sess == s && ix.docs[d].node == i {
-			ix.docs[d].sess = nil
+// DropSince makes dead the documents added since mark whose owner is
+// owner and whose node is node or later (appends taken back).
+func (ix *Index) DropSince(mark int, owner uint32, node int32) {
+	for d := mark; d < len(ix.docs); d++ {
+		if ix.docs[d].owner == owner && ix.docs[d].node >= node {
+			ix.docs[d].owner = 0
 			ix.live--
 			ix.dead++
 		}
 	}
-	ix.add(s, i)
 }
 
-// add indexes node i of s as a new document.
-func (ix *searchIndex) add(s *Session, i int32) {
+// LiveDocs returns the number of documents of attached owners.
+func (ix *Index) LiveDocs() int { return ix.live }
+
+// DeadDocs returns the number of dead documents (of detached owners, or
+// replaced).
+func (ix *Index) DeadDocs() int { return ix.dead }
+
+// Wasteful reports whether dead documents outnumber live ones by enough
+// that a rebuild pays.
+func (ix *Index) Wasteful() bool {
+	return ix.dead > 4096 && ix.dead > ix.live
+}
+
+// Replace indexes node i of owner again after its searchable text changed
+// (now text): the old document is left dead and a new one added.
+func (ix *Index) Replace(owner uint32, i int32, text string, millis int64) {
+	for d := range ix.docs {
+		if ix.docs[d].owner == owner && ix.docs[d].node == i {
+			ix.docs[d].owner = 0
+			ix.live--
+			ix.dead++
+		}
+	}
+	ix.Add(owner, i, text, millis)
+}
+
+// Add indexes text as a new document: node i of owner, written at millis
+// (Unix milliseconds, 0 when unknown).
+func (ix *Index) Add(owner uint32, i int32, text string, millis int64) {
 	d := int32(len(ix.docs))
-	ix.docs = append(ix.docs, docRef{sess: s, node: i, millis: timestampMillis(s.nodes[i].Timestamp)})
+	ix.docs = append(ix.docs, docRef{owner: owner, node: i, millis: millis})
 	ix.live++
-	text := searchText(s, i)
 	word := ix.buf[:0]
 	prev := rune(-1) // previous unspaced rune in the current run, -1 for none
 	for k := 0; k < len(text); {
@@ -201,7 +202,7 @@ func (ix *searchIndex) add(s *Session, i int32) {
 }
 
 // post adds document d to term t's postings once.
-func (ix *searchIndex) post(t, d int32) {
+func (ix *Index) post(t, d int32) {
 	if ix.last[t] == d {
 		return
 	}
@@ -209,7 +210,7 @@ func (ix *searchIndex) post(t, d int32) {
 	ix.postings[t] = append(ix.postings[t], d)
 }
 
-func (ix *searchIndex) newTerm(word string) int32 {
+func (ix *Index) newTerm(word string) int32 {
 	t := int32(len(ix.postings))
 	ix.word = append(ix.word, word)
 	ix.sig = append(ix.sig, signature(word))
@@ -234,7 +235,7 @@ func fnv1a(w []byte) uint32 {
 // hash table; a Go map costs about twice as much per word when indexing,
 // since the word's bytes must be hashed and compared through the generic
 // map code (notably in wasm, which has no AES hashing).
-func (ix *searchIndex) findWord(w []byte, h uint32) int {
+func (ix *Index) findWord(w []byte, h uint32) int {
 	mask := len(ix.slots) - 1
 	for i := int(h) & mask; ; i = (i + 1) & mask {
 		t := ix.slots[i] - 1
@@ -245,11 +246,11 @@ func (ix *searchIndex) findWord(w []byte, h uint32) int {
 }
 
 // lookupWord returns the term number of word w, or -1.
-func (ix *searchIndex) lookupWord(w []byte) int32 {
+func (ix *Index) lookupWord(w []byte) int32 {
 	return ix.slots[ix.findWord(w, fnv1a(w))] - 1
 }
 
-func (ix *searchIndex) growSlots() {
+func (ix *Index) growSlots() {
 	slots := make([]int32, 2*len(ix.slots))
 	mask := len(slots) - 1
 	for _, t1 := range ix.slots {
@@ -267,7 +268,7 @@ func (ix *searchIndex) growSlots() {
 
 // wordTerm returns the term number of a folded word, adding it to the
 // vocabulary when new.
-func (ix *searchIndex) wordTerm(w []byte) int32 {
+func (ix *Index) wordTerm(w []byte) int32 {
 	h := fnv1a(w)
 	slot := ix.findWord(w, h)
 	if t := ix.slots[slot] - 1; t >= 0 {
@@ -296,7 +297,7 @@ func (ix *searchIndex) wordTerm(w []byte) int32 {
 }
 
 // charTerm returns the term number of an unspaced character or pair.
-func (ix *searchIndex) charTerm(key uint64) int32 {
+func (ix *Index) charTerm(key uint64) int32 {
 	if t, ok := ix.chars[key]; ok {
 		return t
 	}
@@ -323,42 +324,9 @@ func signatureClose(a, b uint64, k int) bool {
 	return bits.OnesCount64(a&^b) <= k && bits.OnesCount64(b&^a) <= k
 }
 
-// timestampMillis reads a node timestamp as Unix milliseconds; the layout
-// sessiontree writes is read without time.Parse.
-func timestampMillis(ts string) int64 {
-	if len(ts) == len(TimeLayout) && ts[4] == '-' && ts[10] == 'T' && ts[19] == '.' && ts[23] == 'Z' {
-		num := func(from, to int) (int, bool) {
-			v := 0
-			for i := from; i < to; i++ {
-				c := ts[i]
-				if c < '0' || c > '9' {
-					return 0, false
-				}
-				v = v*10 + int(c-'0')
-			}
-			return v, true
-		}
-		y, ok1 := num(0, 4)
-		mo, ok2 := num(5, 7)
-		dd, ok3 := num(8, 10)
-		h, ok4 := num(11, 13)
-		mi, ok5 := num(14, 16)
-		se, ok6 := num(17, 19)
-		ms, ok7 := num(20, 23)
-		if ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 {
-			return time.Date(y, time.Month(mo), dd, h, mi, se, ms*1e6, time.UTC).UnixMilli()
-		}
-	}
-	t, err := time.Parse(time.RFC3339Nano, ts)
-	if err != nil {
-		return 0
-	}
-	return t.UnixMilli()
-}
-
-// sizeBytes estimates the memory the index holds, in bytes: postings,
+// SizeBytes estimates the memory the index holds, in bytes: postings,
 // vocabulary, lookup tables and documents (map overhead approximated).
-func (ix *searchIndex) sizeBytes() int {
+func (ix *Index) SizeBytes() int {
 	n := 0
 	for t, p := range ix.postings {
 		n += cap(p)*4 + 24 + len(ix.word[t]) + 16 + 8 + 4 + 4
@@ -376,85 +344,4 @@ func (ix *searchIndex) sizeBytes() int {
 	}
 	n += cap(ix.docs)*24 + cap(ix.stamp)*4 + cap(ix.points)*2
 	return n
-}
-
-// skipValidString returns the offset just past the JSON string starting
-// at raw[pos] (a '"'), and whether it holds escapes; -1 if it does not
-// end. The message was validated when it entered the session, so this only
-// looks for the closing quote, which is several times cheaper than the
-// validating scanner.
-func skipValidString(raw []byte, pos int) (int, bool) {
-	escaped := false
-	for k := pos + 1; k < len(raw); k++ {
-		switch raw[k] {
-		case '\\':
-			escaped = true
-			k++
-		case '"':
-			return k + 1, escaped
-		}
-	}
-	return -1, escaped
-}
-
-// plainMessageText returns the content of a message whose content is a
-// string and that has no tool calls, read with the one-pass scanner
-// instead of encoding/json (the common case when indexing). ok is false
-// for every other message.
-func plainMessageText(raw []byte) (text string, ok bool) {
-	sc := scanner{data: raw}
-	if sc.skipSpace(); sc.peek() != '{' {
-		return "", false
-	}
-	sc.pos++
-	var content []byte
-	contentEscaped := false
-	for {
-		sc.skipSpace()
-		if sc.peek() != '"' {
-			break
-		}
-		keyStart := sc.pos
-		if sc.pos, _ = skipValidString(raw, sc.pos); sc.pos < 0 {
-			return "", false
-		}
-		key := raw[keyStart:sc.pos]
-		if sc.skipSpace(); sc.peek() != ':' {
-			return "", false
-		}
-		sc.pos++
-		sc.skipSpace()
-		valueStart := sc.pos
-		escaped := false
-		if sc.peek() == '"' {
-			if sc.pos, escaped = skipValidString(raw, sc.pos); sc.pos < 0 {
-				return "", false
-			}
-		} else if _, _, err := sc.value(); err != nil {
-			return "", false
-		}
-		v := raw[valueStart:sc.pos]
-		switch string(key) {
-		case `"content"`:
-			content, contentEscaped = v, escaped
-		case `"tool_calls"`:
-			if len(v) > 0 && v[0] == '[' {
-				return "", false
-			}
-		default:
-			if bytes.EqualFold(key, []byte(`"content"`)) || bytes.EqualFold(key, []byte(`"tool_calls"`)) {
-				return "", false // encoding/json matches keys without regard to case: leave these to MessageText
-			}
-		}
-		if sc.skipSpace(); sc.peek() == ',' {
-			sc.pos++
-		}
-	}
-	if len(content) < 2 || content[0] != '"' {
-		return "", false
-	}
-	if !contentEscaped {
-		return string(content[1 : len(content)-1]), true
-	}
-	return decodeString(content, true), true
 }

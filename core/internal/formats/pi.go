@@ -1,10 +1,14 @@
-package core
+package formats
 
 import (
 	"bytes"
 	"hash"
 	"hash/fnv"
+	"maps"
+	"slices"
 	"strconv"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // Pi coding agent sessions (badlogic/pi-mono,
@@ -39,67 +43,68 @@ import (
 // "sessiontree": {title, activeBranch, annotations}.
 
 // detectPi reports whether the data starts with a Pi session header.
-func detectPi(sn *sniff) bool {
-	first := sn.keys
-	if sn.shape == 'l' && len(sn.lines) > 0 {
+func detectPi(sn *Sniff) bool {
+	first := sn.Keys
+	if sn.Shape == 'l' && len(sn.lines) > 0 {
 		first = sn.lines[0]
 	}
 	var typ string
-	_ = unmarshal(first["type"], &typ)
+	_ = jsonx.Unmarshal(first["type"], &typ)
 	_, id := first["id"]
 	return typ == "session" && id
 }
 
 type piLine struct {
-	Type      string     `json:"type"`
-	ID        *string    `json:"id"`
-	ParentID  RawMessage `json:"parentId"`
-	Timestamp RawMessage `json:"timestamp"`
-	Branch    *string    `json:"branch"`
-	Message   RawMessage `json:"message"`
+	Type      string           `json:"type"`
+	ID        *string          `json:"id"`
+	ParentID  jsonx.RawMessage `json:"parentId"`
+	Timestamp jsonx.RawMessage `json:"timestamp"`
+	Branch    *string          `json:"branch"`
+	Message   jsonx.RawMessage `json:"message"`
 
-	ThinkingLevel       RawMessage `json:"thinkingLevel"`
-	Provider            RawMessage `json:"provider"`
-	ModelID             RawMessage `json:"modelId"`
-	Tools               RawMessage `json:"tools"`
-	Summary             RawMessage `json:"summary"`
-	FirstKeptEntryID    RawMessage `json:"firstKeptEntryId"`
-	FirstKeptEntryIndex *int       `json:"firstKeptEntryIndex"`
-	TokensBefore        RawMessage `json:"tokensBefore"`
-	CustomType          RawMessage `json:"customType"`
-	Data                RawMessage `json:"data"`
-	Content             RawMessage `json:"content"`
-	Display             RawMessage `json:"display"`
-	Details             RawMessage `json:"details"`
-	Name                RawMessage `json:"name"`
-	TargetID            *string    `json:"targetId"`
-	Label               *string    `json:"label"`
+	ThinkingLevel       jsonx.RawMessage `json:"thinkingLevel"`
+	Provider            jsonx.RawMessage `json:"provider"`
+	ModelID             jsonx.RawMessage `json:"modelId"`
+	Tools               jsonx.RawMessage `json:"tools"`
+	Summary             jsonx.RawMessage `json:"summary"`
+	FirstKeptEntryID    jsonx.RawMessage `json:"firstKeptEntryId"`
+	FirstKeptEntryIndex *int             `json:"firstKeptEntryIndex"`
+	TokensBefore        jsonx.RawMessage `json:"tokensBefore"`
+	CustomType          jsonx.RawMessage `json:"customType"`
+	Data                jsonx.RawMessage `json:"data"`
+	Content             jsonx.RawMessage `json:"content"`
+	Display             jsonx.RawMessage `json:"display"`
+	Details             jsonx.RawMessage `json:"details"`
+	Name                jsonx.RawMessage `json:"name"`
+	TargetID            *string          `json:"targetId"`
+	Label               *string          `json:"label"`
 }
 
 type piHeader struct {
-	Type          string     `json:"type"`
-	Version       *int       `json:"version"`
-	ID            string     `json:"id"`
-	Timestamp     RawMessage `json:"timestamp"`
-	Cwd           string     `json:"cwd"`
-	ParentSession RawMessage `json:"parentSession"`
+	Type          string           `json:"type"`
+	Version       *int             `json:"version"`
+	ID            string           `json:"id"`
+	Timestamp     jsonx.RawMessage `json:"timestamp"`
+	Cwd           string           `json:"cwd"`
+	ParentSession jsonx.RawMessage `json:"parentSession"`
 	Sessiontree   *struct {
-		Title        *string      `json:"title"`
-		ActiveBranch string       `json:"activeBranch"`
-		Annotations  []RawMessage `json:"annotations"`
+		Title        *string            `json:"title"`
+		ActiveBranch string             `json:"activeBranch"`
+		Annotations  []jsonx.RawMessage `json:"annotations"`
 	} `json:"sessiontree"`
 }
 
 // piReader reads a Pi session line by line into one conversation.
 type piReader struct {
+	model     *Model
 	header    *piHeader
-	headerRaw map[string]RawMessage
-	headerSrc RawMessage
+	headerRaw map[string]jsonx.RawMessage
+	headerSrc jsonx.RawMessage
 	version   int
 	index     []string // id of each parsed line, header first ("" for the header)
 	taken     map[string]bool
-	recs      []importRecord
-	labels    []importLabel
+	recs      []Record
+	labels    []Label
 	dropped   map[string]string // label entry id → its parent
 	last      string            // id of the last entry: Pi's leaf
 	branches  int               // entries carrying a "branch" field
@@ -108,7 +113,7 @@ type piReader struct {
 	firstText string // the earliest user message's text, for a title
 	firstTime float64
 	created   float64
-	warns     []ImportWarning
+	warns     []Warning
 	hash      hash.Hash
 	lines     int
 	pending   []piCompaction // v1 compactions waiting for their index
@@ -119,22 +124,22 @@ type piCompaction struct {
 	index int
 }
 
-func newPiReader() lineReader {
-	return &piReader{taken: map[string]bool{}, dropped: map[string]string{}, hash: fnv.New128a()}
+func newPiReader(model *Model) LineReader {
+	return &piReader{model: model, taken: map[string]bool{}, dropped: map[string]string{}, hash: fnv.New128a()}
 }
 
 //go:noinline // called once per operation; inlined copies cost wasm size
 func (r *piReader) warn(format string, args ...any) {
-	r.warns = append(r.warns, ImportWarning{Message: sprintf(format, args...)})
+	r.warns = append(r.warns, Warning{Message: jsonx.Sprintf(format, args...)})
 }
 
-func (r *piReader) line(raw []byte, _ map[string]RawMessage, n int) {
+func (r *piReader) Line(raw []byte, _ map[string]jsonx.RawMessage, n int) {
 	if r.lines++; r.lines == 1 {
 		r.hash.Write(raw) // with the line count, names a file without a session id
 	}
 	if r.header == nil {
 		var h piHeader
-		if unmarshal(raw, &h) != nil || h.Type != "session" {
+		if jsonx.Unmarshal(raw, &h) != nil || h.Type != "session" {
 			r.warn("line %d comes before the session header; skipped", n)
 			return
 		}
@@ -143,14 +148,14 @@ func (r *piReader) line(raw []byte, _ map[string]RawMessage, n int) {
 		if h.Version != nil {
 			r.version = *h.Version
 		}
-		_ = unmarshal(raw, &r.headerRaw)
-		r.headerSrc, _ = compactRaw(raw)
+		_ = jsonx.Unmarshal(raw, &r.headerRaw)
+		r.headerSrc, _ = jsonx.CompactRaw(raw)
 		r.created = unixSeconds(h.Timestamp)
 		r.index = append(r.index, "")
 		return
 	}
 	var l piLine
-	if raw[0] != '{' || unmarshal(raw, &l) != nil {
+	if raw[0] != '{' || jsonx.Unmarshal(raw, &l) != nil {
 		r.warn("line %d is not a Pi entry object; skipped", n)
 		return
 	}
@@ -158,8 +163,8 @@ func (r *piReader) line(raw []byte, _ map[string]RawMessage, n int) {
 		r.warn("line %d is a second session header; skipped", n)
 		return
 	}
-	src, _ := compactRaw(raw)
-	what := sprintf("line %d", n)
+	src, _ := jsonx.CompactRaw(raw)
+	what := jsonx.Sprintf("line %d", n)
 	// Ids: version 1 has none (Pi generates them and chains the entries).
 	id, parent := "", ""
 	if r.version < 2 {
@@ -179,7 +184,7 @@ func (r *piReader) line(raw []byte, _ map[string]RawMessage, n int) {
 			r.warn("%s: entry %q has no parentId; it becomes a root", what, id)
 		case bytes.Equal(l.ParentID, []byte("null")):
 		default:
-			if unmarshal(l.ParentID, &parent) != nil {
+			if jsonx.Unmarshal(l.ParentID, &parent) != nil {
 				r.warn("%s: entry %q has a parentId that is not a string; it becomes a root", what, id)
 			}
 		}
@@ -188,7 +193,7 @@ func (r *piReader) line(raw []byte, _ map[string]RawMessage, n int) {
 	r.taken[id] = true
 	r.last = id
 	t := unixSeconds(l.Timestamp)
-	rec := importRecord{ID: id, ParentID: parent, Time: t, Stamp: isoStamp(l.Timestamp), Source: src}
+	rec := Record{ID: id, ParentID: parent, Time: t, Stamp: isoStamp(l.Timestamp), Source: src}
 	if l.Branch != nil {
 		rec.Branch = *l.Branch
 		r.branches++
@@ -210,22 +215,22 @@ func (r *piReader) line(raw []byte, _ map[string]RawMessage, n int) {
 	case "message":
 		msg := l.Message
 		if r.version < 3 && msg != nil {
-			if c, err := compactRaw(msg); err == nil {
+			if c, err := jsonx.CompactRaw(msg); err == nil {
 				msg = bytes.Replace(c, []byte(`"role":"hookMessage"`), []byte(`"role":"custom"`), 1)
 			}
 		}
-		m, role, err := validateMessage(msg, "its message")
+		m, role, err := r.model.Message(msg, "its message")
 		if err != nil {
-			fail("has an unusable message (" + err.Message + ")")
+			fail("has an unusable message (" + err.Error() + ")")
 			break
 		}
 		rec.Message = m
 		if role == "user" && (r.firstText == "" || t < r.firstTime) {
-			r.firstText, r.firstTime = Preview(MessageText(m), 60), t
+			r.firstText, r.firstTime = r.model.Preview(m, 60), t
 		}
 	case "branch_summary":
 		var s string
-		if unmarshal(l.Summary, &s) != nil {
+		if jsonx.Unmarshal(l.Summary, &s) != nil {
 			fail("has no summary string")
 			break
 		}
@@ -239,7 +244,7 @@ func (r *piReader) line(raw []byte, _ map[string]RawMessage, n int) {
 		if l.Label != nil {
 			label = *l.Label
 		}
-		r.labels = append(r.labels, importLabel{Target: *l.TargetID, Label: label, Stamp: rec.Stamp, What: what + " (label " + sprintf("%q", id) + ")"})
+		r.labels = append(r.labels, Label{Target: *l.TargetID, Label: label, Stamp: rec.Stamp, What: what + " (label " + jsonx.Sprintf("%q", id) + ")"})
 		r.dropped[id] = parent
 		r.entries--
 		if l.Branch != nil {
@@ -256,9 +261,9 @@ func (r *piReader) line(raw []byte, _ map[string]RawMessage, n int) {
 			r.pending = append(r.pending, piCompaction{rec: len(r.recs), index: *l.FirstKeptEntryIndex})
 			body = append(body[:len(body)-1], `,"firstKeptNodeId":"?"}`...)
 		}
-		_, e, err := ParseEntry(body, "entry")
+		e, err := r.model.Entry(body, "entry")
 		if err != nil {
-			fail("does not read as a " + kind + " (" + err.Message + ")")
+			fail("does not read as a " + kind + " (" + err.Error() + ")")
 			break
 		}
 		rec.Kind, rec.Entry = kind, e
@@ -275,7 +280,7 @@ func (r *piReader) v1ID(n int) string {
 	for k := 0; ; k++ {
 		h := fnv.New128a()
 		h.Write([]byte("pi-v1/" + strconv.Itoa(n) + "/" + strconv.Itoa(k)))
-		id := hexString(h.Sum(nil)[:4])
+		id := HexString(h.Sum(nil)[:4])
 		if !r.taken[id] {
 			return id
 		}
@@ -284,13 +289,13 @@ func (r *piReader) v1ID(n int) string {
 
 // piEntryBody returns the entry kind of a Pi entry line and the entry
 // object {kind, …fields} to validate, or "" for a type with no kind.
-func piEntryBody(l *piLine) (string, RawMessage) {
+func piEntryBody(l *piLine) (string, jsonx.RawMessage) {
 	b := []byte(`{"kind":`)
-	field := func(name string, raw RawMessage) {
+	field := func(name string, raw jsonx.RawMessage) {
 		if raw != nil {
 			b = append(b, ',')
-			b = appendKey(b, name)
-			c, err := compactRaw(raw)
+			b = jsonx.AppendKey(b, name)
+			c, err := jsonx.CompactRaw(raw)
 			if err != nil {
 				c = []byte("null")
 			}
@@ -301,41 +306,41 @@ func piEntryBody(l *piLine) (string, RawMessage) {
 	switch l.Type {
 	case "model_change":
 		kind = KindModelChange
-		b = appendString(b, kind)
+		b = jsonx.AppendString(b, kind)
 		field("provider", l.Provider)
 		field("model", l.ModelID)
 	case "thinking_level_change":
 		kind = KindThinkingLevelChange
-		b = appendString(b, kind)
+		b = jsonx.AppendString(b, kind)
 		field("level", l.ThinkingLevel)
 	case "active_tools_change":
 		kind = KindActiveToolsChange
-		b = appendString(b, kind)
+		b = jsonx.AppendString(b, kind)
 		field("tools", l.Tools)
 	case "compaction":
 		kind = KindCompaction
-		b = appendString(b, kind)
+		b = jsonx.AppendString(b, kind)
 		field("summary", l.Summary)
 		field("firstKeptNodeId", l.FirstKeptEntryID)
 		field("tokensBefore", l.TokensBefore)
 	case "custom":
 		kind = KindCustom
-		b = appendString(b, kind)
+		b = jsonx.AppendString(b, kind)
 		field("customType", l.CustomType)
 		field("data", l.Data)
 	case "custom_message":
 		kind = KindCustomMessage
-		b = appendString(b, kind)
+		b = jsonx.AppendString(b, kind)
 		field("customType", l.CustomType)
 		field("content", l.Content)
 		field("display", l.Display)
 		field("details", l.Details)
 	case "session_info":
 		kind = KindSessionInfo
-		b = appendString(b, kind)
+		b = jsonx.AppendString(b, kind)
 		name := l.Name
 		if name == nil {
-			name = RawMessage(`""`)
+			name = jsonx.RawMessage(`""`)
 		}
 		field("name", name)
 	default:
@@ -344,15 +349,15 @@ func piEntryBody(l *piLine) (string, RawMessage) {
 	return kind, append(b, '}')
 }
 
-func (r *piReader) finish() ([]importConv, []ImportWarning) {
-	c := importConv{Created: r.created}
+func (r *piReader) Finish() ([]Conversation, []Warning) {
+	c := Conversation{Created: r.created}
 	if r.header == nil {
-		c.Skip = invalidf("the data has no Pi session header; skipped")
-		return []importConv{c}, r.warns
+		c.Skip = jsonx.Sprintf("the data has no Pi session header; skipped")
+		return []Conversation{c}, r.warns
 	}
 	c.ID = r.header.ID
-	if !validSessionID(c.ID) {
-		c.ID = "pi-" + hexString(r.hash.Sum(nil)[:8])
+	if !r.model.SessionID(c.ID) {
+		c.ID = "pi-" + HexString(r.hash.Sum(nil)[:8])
 	}
 	// Version 1 compactions name the first kept entry by its index.
 	for _, p := range r.pending {
@@ -414,19 +419,19 @@ func (r *piReader) finish() ([]importConv, []ImportWarning) {
 	if keep && len(c.Records) > 0 {
 		hid := "session"
 		for k := 2; r.taken[hid]; k++ {
-			hid = sprintf("session-%d", k)
+			hid = jsonx.Sprintf("session-%d", k)
 		}
 		data := []byte{'{'}
 		for i, k := range sortedKeysInOrder(r.headerSrc, r.headerRaw) {
 			if i > 0 {
 				data = append(data, ',')
 			}
-			data = appendKey(data, k)
-			v, _ := compactRaw(r.headerRaw[k])
+			data = jsonx.AppendKey(data, k)
+			v, _ := jsonx.CompactRaw(r.headerRaw[k])
 			data = append(data, v...)
 		}
 		data = append(data, '}')
-		head := importRecord{ID: hid, Time: r.created, Stamp: isoStamp(r.header.Timestamp), Source: r.headerSrc,
+		head := Record{ID: hid, Time: r.created, Stamp: isoStamp(r.header.Timestamp), Source: r.headerSrc,
 			Kind: KindCustom, Entry: &Entry{CustomType: "pi/session", Data: data}, Branch: DefaultBranch}
 		if head.Time == 0 {
 			head.Time = -1 // before every entry
@@ -436,34 +441,27 @@ func (r *piReader) finish() ([]importConv, []ImportWarning) {
 				c.Records[i].ParentID = hid
 			}
 		}
-		c.Records = append([]importRecord{head}, c.Records...)
+		c.Records = append([]Record{head}, c.Records...)
 		if c.Current == "" {
 			c.Current = hid
 		}
 	}
-	for i := range r.warns {
-		r.warns[i].SessionID = c.ID
-		r.warns[i].Message = sprintf("session %q: %s", c.ID, r.warns[i].Message)
-	}
-	if len(c.Records) == 0 {
-		c.Skip = invalidf("session %q has no entries; skipped", c.ID)
-	}
-	return []importConv{c}, r.warns
+	return finishSession(c, r.warns, "entries")
 }
 
 // sortedKeysInOrder returns the keys of fields in the order they appear in
 // the object raw (so a kept header reads as written).
-func sortedKeysInOrder(raw RawMessage, fields map[string]RawMessage) []string {
+func sortedKeysInOrder(raw jsonx.RawMessage, fields map[string]jsonx.RawMessage) []string {
 	var keys []string
-	s := scanner{data: raw}
-	_ = s.members(func(k string, _ []byte, _ bool) error {
+	s := jsonx.Scanner{Data: raw}
+	_ = s.Members(func(k string, _ []byte, _ bool) error {
 		if _, ok := fields[k]; ok {
 			keys = append(keys, k)
 		}
 		return nil
 	})
 	if len(keys) != len(fields) {
-		return sortedKeys(fields)
+		return slices.Sorted(maps.Keys(fields))
 	}
 	return keys
 }

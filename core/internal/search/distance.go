@@ -1,4 +1,4 @@
-package core
+package search
 
 // boundedDistance returns the optimal string alignment distance between a
 // and b (Levenshtein's insertions, deletions and substitutions plus the

@@ -1,0 +1,134 @@
+package formats
+
+import (
+	"bytes"
+	"maps"
+	"slices"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+)
+
+// Chatbot UI (mckaywrigley/chatbot-ui, the "legacy" app) exports, version
+// 4: {"version":4,"history":[chat…],"folders":[…],"prompts":[…]}; versions
+// 1–3 were a bare array of chats or {"history","folders"}. A chat is
+// {"id","name","messages":[{"role","content"}],"model","prompt",
+// "temperature","folderId"}: a linear list without message ids. Field names
+// as in chatbot-ui's utils/app/importExport.ts and LibreChat's test data.
+
+// detectChatbotUI reports whether the data is a Chatbot UI export: an
+// object with a "history" array, or an array of chats with "name" and
+// "messages".
+func detectChatbotUI(sn *Sniff) bool {
+	switch sn.Shape {
+	case '{':
+		raw, ok := sn.Keys["history"]
+		return ok && len(raw) > 0 && raw[0] == '['
+	case '[':
+		raw, ok := sn.Keys["messages"]
+		return ok && sn.has("name") && len(raw) > 0 && raw[0] == '['
+	}
+	return false
+}
+
+// convertChatbotUI converts the export object's "history" chats.
+func convertChatbotUI(model *Model, top jsonx.RawMessage) ([]Conversation, []Warning, error) {
+	var export struct {
+		History []jsonx.RawMessage `json:"history"`
+	}
+	if err := jsonx.Unmarshal(top, &export); err != nil {
+		return nil, nil, jsonx.TextError("chatbotui import: the export could not be read: %s", jsonx.ErrorText(err))
+	}
+	var convs []Conversation
+	var warns []Warning
+	for k, raw := range export.History {
+		c, w := convertChatbotUIChat(model, raw, k)
+		convs = append(convs, c)
+		warns = append(warns, w...)
+	}
+	if len(convs) == 0 {
+		return nil, warns, jsonx.TextError("chatbotui import: the export's history holds no chat")
+	}
+	return convs, warns, nil
+}
+
+// convertChatbotUIChat converts one chat: an optional system message from
+// its "prompt" (what Chatbot UI sent the model first), then its messages
+// in order, ids generated.
+func convertChatbotUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning) {
+	c := Conversation{Linear: true}
+	if len(raw) == 0 || raw[0] != '{' {
+		c.Skip = jsonx.Sprintf("chat %d is not an object; skipped", k)
+		return c, nil
+	}
+	var fields map[string]jsonx.RawMessage
+	var chat struct {
+		ID       *string            `json:"id"`
+		Name     *string            `json:"name"`
+		Prompt   *string            `json:"prompt"`
+		Messages []jsonx.RawMessage `json:"messages"`
+	}
+	if err := jsonx.Unmarshal(raw, &chat); err != nil || jsonx.Unmarshal(raw, &fields) != nil {
+		c.Skip = jsonx.Sprintf("chat %d could not be read; skipped", k)
+		return c, nil
+	}
+	c.ID = hashID("chatbotui-", raw)
+	if chat.ID != nil && *chat.ID != "" {
+		c.ID = *chat.ID
+	}
+	if chat.Name != nil {
+		c.Title = *chat.Name
+	}
+	if !model.SessionID(c.ID) {
+		c.Skip = jsonx.Sprintf("chat %d has an unusable id %q; skipped", k, c.ID)
+		c.ID = ""
+		return c, nil
+	}
+	name := jsonx.Sprintf("chat %q", c.ID)
+	if c.Title != "" {
+		name += jsonx.Sprintf(" (%s)", c.Title)
+	}
+	var warns []Warning
+	if chat.Prompt != nil && *chat.Prompt != "" {
+		// The chat's settings (model, prompt, temperature, folder) are its
+		// own record: the system node's source, without the messages.
+		delete(fields, "messages")
+		src := []byte{'{'}
+		for i, key := range slices.Sorted(maps.Keys(fields)) {
+			if i > 0 {
+				src = append(src, ',')
+			}
+			src = jsonx.AppendKey(src, key)
+			v, _ := jsonx.CompactRaw(fields[key])
+			src = append(src, v...)
+		}
+		src = append(src, '}')
+		msg := jsonx.AppendString([]byte(`{"role":"system","content":`), *chat.Prompt)
+		c.Records = append(c.Records, Record{Message: append(msg, '}'), Source: src})
+	}
+	for i, m := range chat.Messages {
+		var msg struct {
+			Role    string           `json:"role"`
+			Content jsonx.RawMessage `json:"content"`
+		}
+		if len(m) == 0 || m[0] != '{' || jsonx.Unmarshal(m, &msg) != nil || msg.Role == "" {
+			warns = append(warns, Warning{SessionID: c.ID, Message: jsonx.Sprintf("%s: message %d has no role; skipped", name, i)})
+			continue
+		}
+		src, _ := jsonx.CompactRaw(m)
+		content := bytes.TrimSpace(msg.Content)
+		b := jsonx.AppendString([]byte(`{"role":`), msg.Role)
+		b = append(b, `,"content":`...)
+		if len(content) > 0 && (content[0] == '"' || content[0] == '[' && contentPartsOK(content)) {
+			cc, _ := jsonx.CompactRaw(content)
+			b = append(b, cc...)
+		} else {
+			b = append(b, `""`...)
+		}
+		c.Records = append(c.Records, Record{Message: append(b, '}'), Source: src})
+	}
+	if len(c.Records) == 0 {
+		c.Skip = jsonx.Sprintf("%s has no messages; skipped", name)
+		return c, warns
+	}
+	return c, warns
+}

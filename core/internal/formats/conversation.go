@@ -1,0 +1,180 @@
+package formats
+
+import (
+	"hash/fnv"
+	"math"
+	"time"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+)
+
+// Warning is something an import could not use or had to guess; the
+// message names the conversation and record.
+type Warning struct {
+	SessionID string `json:"sessionId,omitempty"`
+	Message   string `json:"message"`
+}
+
+// Conversation is one conversation, format-neutral: the intermediate tree
+// an importer gives and core turns into a session (records linked by
+// ParentID, the current leaf, labels and warnings beside it).
+type Conversation struct {
+	ID      string // "" generates one
+	Title   string
+	Created float64  // Unix seconds, 0 when unknown
+	Updated float64  // Unix seconds, 0 when unknown
+	Records []Record // the nodes-to-be, in the export's order
+	Current string   // the export's own current leaf, "" when none
+	// Linear says the records form one chain in their order (exports
+	// without parent links); records with an empty ID get generated ids.
+	Linear bool
+	// KeepBranches says every record's Branch is the name of the branch it
+	// is on (sessiontree's own exports), not a hint.
+	KeepBranches bool
+	// Active is the active branch when KeepBranches is set ("" for the
+	// cursor's branch).
+	Active string
+	// Labels name nodes (annotations, not nodes), applied in order.
+	Labels []Label
+	// Annotations are annotation records in snapshot form (sessiontree's
+	// own Pi exports carry them), applied after Labels.
+	Annotations []jsonx.RawMessage
+	// Skip, when set, says the conversation cannot be imported and why.
+	Skip string
+}
+
+// Record is one node-to-be of an import.
+type Record struct {
+	ID       string           // the export's id of the record
+	ParentID string           // "" for a root
+	Message  jsonx.RawMessage // a message, validated by Model.Message
+	Time     float64          // Unix seconds, 0 when unknown
+	Source   jsonx.RawMessage // the export's own record, kept beside the node
+	// Aside marks a record off the main line (a Claude Code sidechain): it
+	// is never chosen as the newest leaf while another leaf exists.
+	Aside bool
+	// Branch names the branch this record opens when it does not continue
+	// its parent's ("" for the automatic name derived from the parent's).
+	Branch string
+	// Stamp is the record's own RFC 3339 time, already in TimeLayout
+	// ("" to use Time).
+	Stamp string
+	// Kind is "" or KindMessage for a message (Message), KindSummary for
+	// a summary (Summary), or an entry kind (Entry).
+	Kind    string
+	Summary string // a summary's text
+	Entry   *Entry // an entry's fields, validated by Model.Entry
+}
+
+// Label is a label an export puts on a record: What names the
+// record that carries it in warnings ("line 7").
+type Label struct {
+	Target, Label, Stamp, What string
+}
+
+// isoStamp returns raw, an RFC 3339 string, in TimeLayout ("" when it is
+// not one).
+func isoStamp(raw jsonx.RawMessage) string {
+	var text string
+	if len(raw) == 0 || raw[0] != '"' || jsonx.Unmarshal(raw, &text) != nil {
+		return ""
+	}
+	t, err := time.Parse(time.RFC3339Nano, text)
+	if err != nil {
+		return ""
+	}
+	return t.UTC().Format(TimeLayout)
+}
+
+// relink gives each record whose parent was dropped (dropped maps a
+// dropped record's id to its own parent, "" for none) its nearest kept
+// ancestor. The climb is a loop bounded by the number of dropped records,
+// so a cycle among them cannot hang it.
+func relink(recs []Record, dropped map[string]string) {
+	if len(dropped) == 0 {
+		return
+	}
+	for i := range recs {
+		p := recs[i].ParentID
+		for steps := 0; p != "" && steps <= len(dropped); steps++ {
+			up, ok := dropped[p]
+			if !ok {
+				break
+			}
+			p = up
+		}
+		if _, ok := dropped[p]; ok {
+			p = ""
+		}
+		recs[i].ParentID = p
+	}
+}
+
+// hashID returns an id derived from data: prefix and 16 hex digits of its
+// 128-bit FNV-1a hash. Conversations without an id of their own get one
+// this way, so importing the same file twice finds the first import's
+// sessions. The ids only need to be stable, not collision-proof against an
+// adversary (a collision is caught as a taken id), so FNV replaces SHA-256,
+// whose fips140 machinery cost about 130 KB gzip of wasm (issue 8).
+func hashID(prefix string, data []byte) string {
+	h := fnv.New128a()
+	h.Write(data)
+	return prefix + HexString(h.Sum(nil)[:8])
+}
+
+// HexString returns b as lowercase hex digits (encoding/hex brings fmt).
+func HexString(b []byte) string {
+	const digits = "0123456789abcdef"
+	out := make([]byte, 0, 2*len(b))
+	for _, c := range b {
+		out = append(out, digits[c>>4], digits[c&0xf])
+	}
+	return string(out)
+}
+
+// unixSeconds reads a time that an export writes as Unix seconds,
+// milliseconds or nanoseconds (Open WebUI has used all three), or as an
+// RFC 3339 string; 0 when absent or unreadable.
+func unixSeconds(raw jsonx.RawMessage) float64 {
+	if len(raw) == 0 {
+		return 0
+	}
+	if raw[0] == '"' {
+		var text string
+		if jsonx.Unmarshal(raw, &text) != nil {
+			return 0
+		}
+		t, err := time.Parse(time.RFC3339Nano, text)
+		if err != nil {
+			return 0
+		}
+		return float64(t.UnixNano()) / 1e9
+	}
+	var v float64
+	if jsonx.Unmarshal(raw, &v) != nil || v <= 0 || math.IsInf(v, 0) {
+		return 0
+	}
+	switch {
+	case v > 1e17:
+		return v / 1e9
+	case v > 1e14:
+		return v / 1e6
+	case v > 1e11:
+		return v / 1e3
+	}
+	return v
+}
+
+// finishSession ends a JSON-lines reader's session c: every warning names
+// the session, and a session without records is skipped for having no
+// none ("messages", "entries").
+func finishSession(c Conversation, warns []Warning, none string) ([]Conversation, []Warning) {
+	for i := range warns {
+		warns[i].SessionID = c.ID
+		warns[i].Message = jsonx.Sprintf("session %q: %s", c.ID, warns[i].Message)
+	}
+	if len(c.Records) == 0 {
+		c.Skip = jsonx.Sprintf("session %q has no %s; skipped", c.ID, none)
+	}
+	return []Conversation{c}, warns
+}

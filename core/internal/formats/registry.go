@@ -1,0 +1,84 @@
+package formats
+
+import "github.com/sessiontree/sessiontree/core/internal/jsonx"
+
+// Model holds the rules of sessiontree's data model that importers
+// apply while reading (their failures become warnings at the record that
+// fails them). Core supplies them: this package cannot import core.
+type Model struct {
+	// Message validates a message object and returns it compacted, with
+	// its role; what names it in the error ("its message").
+	Message func(raw jsonx.RawMessage, what string) (jsonx.RawMessage, string, error)
+	// Entry validates an entry object {"kind":…, …fields}; what names it
+	// in the error ("entry").
+	Entry func(body jsonx.RawMessage, what string) (*Entry, error)
+	// SessionID reports whether id is a usable session id.
+	SessionID func(id string) bool
+	// Preview returns the first n characters of a message's text, on one
+	// line (the title of a session named by its first user message).
+	Preview func(msg jsonx.RawMessage, n int) string
+}
+
+// Importer converts one export format into conversations: a pure function
+// of the export's bytes (and the Model's rules), which never sees a store.
+// It reads a top-level array element by element (Item), a top-level
+// object (Whole, else Item on the object), or JSON lines (Lines). The
+// "snapshot" importer has only Detect: core reads its own snapshots.
+type Importer struct {
+	Name string // the format's name in requests ("chatgpt", "pi", …)
+	// Detect reports whether the data looks like this format.
+	Detect func(sn *Sniff) bool
+	// Item converts one conversation: an element of a top-level array, or
+	// the top-level object itself. A conversation it cannot use comes back
+	// with Skip set.
+	Item func(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning)
+	// Whole converts a top-level object holding several conversations;
+	// nil means the object is one conversation (Item). An error is a
+	// message for the whole import (the export cannot be read at all).
+	Whole func(model *Model, top jsonx.RawMessage) ([]Conversation, []Warning, error)
+	// Lines returns a reader of JSON lines; nil for JSON formats.
+	Lines func(model *Model) LineReader
+}
+
+// LineReader reads a JSON-lines export, one valid JSON line at a time.
+type LineReader interface {
+	// Line reads line number n (counting every line of the file from 1):
+	// raw is valid JSON; fields are its members when it is an object
+	// (values are sub-slices of raw), else nil.
+	Line(raw []byte, fields map[string]jsonx.RawMessage, n int)
+	// Finish returns the conversations read.
+	Finish() ([]Conversation, []Warning)
+}
+
+// Importers lists the formats import reads, in detection order.
+var Importers []Importer
+
+// init fills Importers (a function value of the table refers to it).
+func init() {
+	Importers = []Importer{
+		{Name: "snapshot", Detect: func(sn *Sniff) bool {
+			return sn.Shape == '{' && sn.has("version", "sessionId", "nodes")
+		}},
+		{Name: "chatgpt", Detect: func(sn *Sniff) bool { return sn.Shape != 'l' && sn.has("mapping") },
+			Item: func(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning) {
+				c, warns, err := convertChatGPTConversation(model, raw, k)
+				c.Skip = err
+				return c, warns
+			}},
+		{Name: "openwebui", Detect: detectOpenWebUI, Item: convertOpenWebUIChat},
+		{Name: "librechat", Detect: detectLibreChat, Item: convertLibreChat},
+		{Name: "chatbotui", Detect: detectChatbotUI, Item: convertChatbotUIChat, Whole: convertChatbotUI},
+		{Name: "pi", Detect: detectPi, Lines: newPiReader},
+		{Name: "claude-code", Detect: detectClaudeCode, Lines: newClaudeCodeReader},
+	}
+}
+
+// ImportFormats returns the names of the formats import reads: "auto",
+// then each of Importers in detection order.
+func ImportFormats() []string {
+	names := []string{"auto"}
+	for _, im := range Importers {
+		names = append(names, im.Name)
+	}
+	return names
+}

@@ -1,0 +1,500 @@
+package jsonx
+
+import (
+	"unicode/utf8"
+)
+
+// A small validating JSON scanner for the hot paths (requests, snapshots,
+// messages). encoding/json re-validates the whole input at every nested
+// unmarshal, so a 22 MB snapshot was scanned about seven times; this scanner
+// walks each byte once and hands out sub-slices of the input. It follows
+// RFC 8259 exactly (the same grammar encoding/json accepts) and is a loop
+// with an explicit stack, so nesting depth is bounded only by memory.
+
+// ScanError is a JSON syntax error at a byte offset.
+type ScanError struct {
+	off int
+	msg string
+}
+
+// Error gives the message and the byte offset: "… at byte N".
+func (e *ScanError) Error() string { return Sprintf("%s at byte %d", e.msg, e.off) }
+
+// A Scanner reads the JSON text Data from byte offset Pos, which every
+// method moves past what it read. Its zero value with Data set reads from
+// the start; errors are *ScanError values naming the byte offset.
+type Scanner struct {
+	Data []byte // the JSON text
+	Pos  int    // byte offset of the next byte to read
+	// Valid says the data is already known to be valid JSON without
+	// insignificant white space (a request field the dispatcher scanned):
+	// value then only finds where each value ends (SkipValid), which is
+	// how a snapshot.load avoids validating every byte several times.
+	Valid bool
+	// Spaced is set whenever SkipSpace moved: a caller that clears it
+	// before a value learns whether the value has white space to compact.
+	Spaced bool
+}
+
+// IsSpace reports whether c is JSON white space (space, tab, LF, CR).
+func IsSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// SkipSpace moves Pos past white space, setting Spaced when it moved.
+func (s *Scanner) SkipSpace() {
+	start := s.Pos
+	for s.Pos < len(s.Data) && IsSpace(s.Data[s.Pos]) {
+		s.Pos++
+	}
+	if s.Pos != start {
+		s.Spaced = true
+	}
+}
+
+// Fail returns a *ScanError with msg at Pos.
+//
+//go:noinline // failures only (wasm size)
+func (s *Scanner) Fail(msg string) *ScanError { return &ScanError{off: s.Pos, msg: msg} }
+
+// Peek returns the byte at Pos, or 0 at the end of Data.
+func (s *Scanner) Peek() byte {
+	if s.Pos < len(s.Data) {
+		return s.Data[s.Pos]
+	}
+	return 0
+}
+
+// skipString moves past the string starting at pos (which holds '"') and
+// reports whether it has escapes.
+func (s *Scanner) skipString() (escaped bool, err *ScanError) {
+	s.Pos++ // opening quote
+	data := s.Data
+	for s.Pos < len(data) {
+		// Plain bytes are the common case (the string bodies of a snapshot
+		// are most of its bytes, and this loop was the top of the wasm
+		// profile): the first 16 a byte at a time, here — keys, ids and
+		// names end within them — then a word at a time.
+		i := s.Pos
+		short := min(i+16, len(data))
+		for i < short && plainStringByte[data[i]] {
+			i++
+		}
+		if i == short {
+			i = PlainRun(data, i)
+		}
+		s.Pos = i
+		if i >= len(data) {
+			break
+		}
+		c := data[i]
+		switch {
+		case c == '"':
+			s.Pos++
+			return escaped, nil
+		case c == '\\':
+			escaped = true
+			if s.Pos+1 >= len(s.Data) {
+				return escaped, s.Fail("unexpected end of input in string escape")
+			}
+			switch s.Data[s.Pos+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				s.Pos += 2
+			case 'u':
+				if s.Pos+6 > len(s.Data) {
+					return escaped, s.Fail("unexpected end of input in \\u escape")
+				}
+				for _, h := range s.Data[s.Pos+2 : s.Pos+6] {
+					if !isHex(h) {
+						return escaped, s.Fail("invalid \\u escape")
+					}
+				}
+				s.Pos += 6
+			default:
+				return escaped, s.Fail("invalid escape character")
+			}
+		case c < 0x20:
+			return escaped, s.Fail("invalid control character in string")
+		default:
+			s.Pos++
+		}
+	}
+	return escaped, s.Fail("unexpected end of input in string")
+}
+
+// plainStringByte[c] is true for the bytes that stand for themselves inside
+// a JSON string: everything but '"', '\\' and control characters.
+var plainStringByte = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func (s *Scanner) skipNumber() *ScanError {
+	if s.Peek() == '-' {
+		s.Pos++
+	}
+	switch {
+	case s.Peek() == '0':
+		s.Pos++
+	case isDigit(s.Peek()):
+		for isDigit(s.Peek()) {
+			s.Pos++
+		}
+	default:
+		return s.Fail("invalid number")
+	}
+	if s.Peek() == '.' {
+		s.Pos++
+		if !isDigit(s.Peek()) {
+			return s.Fail("invalid number: digit expected after '.'")
+		}
+		for isDigit(s.Peek()) {
+			s.Pos++
+		}
+	}
+	if c := s.Peek(); c == 'e' || c == 'E' {
+		s.Pos++
+		if c := s.Peek(); c == '+' || c == '-' {
+			s.Pos++
+		}
+		if !isDigit(s.Peek()) {
+			return s.Fail("invalid number: digit expected in exponent")
+		}
+		for isDigit(s.Peek()) {
+			s.Pos++
+		}
+	}
+	return nil
+}
+
+func (s *Scanner) skipLiteral(lit string) *ScanError {
+	if len(s.Data)-s.Pos < len(lit) || string(s.Data[s.Pos:s.Pos+len(lit)]) != lit {
+		return s.Fail("invalid literal")
+	}
+	s.Pos += len(lit)
+	return nil
+}
+
+// Value moves past one JSON value (after leading space) and returns its
+// bytes and whether it has insignificant white space inside.
+func (s *Scanner) Value() (raw []byte, spaced bool, err *ScanError) {
+	s.SkipSpace()
+	if s.Valid {
+		return s.SkipValid(), false, nil
+	}
+	start := s.Pos
+	var stack []byte // open containers
+	expectValue := true
+	for {
+		if expectValue {
+			if s.Pos >= len(s.Data) {
+				return nil, spaced, s.Fail("unexpected end of input")
+			}
+			switch c := s.Data[s.Pos]; {
+			case c == '{' || c == '[':
+				stack = append(stack, c)
+				s.Pos++
+				p := s.Pos
+				s.SkipSpace()
+				spaced = spaced || s.Pos != p
+				close := byte('}')
+				if c == '[' {
+					close = ']'
+				}
+				if s.Peek() == close {
+					s.Pos++
+					stack = stack[:len(stack)-1]
+					expectValue = false
+					break
+				}
+				if c == '{' {
+					if err := s.objectKey(); err != nil {
+						return nil, spaced, err
+					}
+					p := s.Pos
+					s.SkipSpace()
+					spaced = spaced || s.Pos != p
+				}
+				continue
+			case c == '"':
+				if _, err := s.skipString(); err != nil {
+					return nil, spaced, err
+				}
+			case c == '-' || isDigit(c):
+				if err := s.skipNumber(); err != nil {
+					return nil, spaced, err
+				}
+			case c == 't':
+				if err := s.skipLiteral("true"); err != nil {
+					return nil, spaced, err
+				}
+			case c == 'f':
+				if err := s.skipLiteral("false"); err != nil {
+					return nil, spaced, err
+				}
+			case c == 'n':
+				if err := s.skipLiteral("null"); err != nil {
+					return nil, spaced, err
+				}
+			default:
+				return nil, spaced, s.Fail(Sprintf("invalid character %q looking for a value", c))
+			}
+			expectValue = false
+		}
+		if len(stack) == 0 {
+			return s.Data[start:s.Pos], spaced, nil
+		}
+		p := s.Pos
+		s.SkipSpace()
+		spaced = spaced || s.Pos != p
+		top := stack[len(stack)-1]
+		switch c := s.Peek(); {
+		case c == ',':
+			s.Pos++
+			p := s.Pos
+			s.SkipSpace()
+			spaced = spaced || s.Pos != p
+			if top == '{' {
+				if err := s.objectKey(); err != nil {
+					return nil, spaced, err
+				}
+				p := s.Pos
+				s.SkipSpace()
+				spaced = spaced || s.Pos != p
+			}
+			expectValue = true
+		case c == '}' && top == '{', c == ']' && top == '[':
+			s.Pos++
+			stack = stack[:len(stack)-1]
+		case s.Pos >= len(s.Data):
+			return nil, spaced, s.Fail("unexpected end of input")
+		default:
+			return nil, spaced, s.Fail(Sprintf("invalid character %q after a value", c))
+		}
+	}
+}
+
+// SkipValid moves past one value of valid, compact JSON and returns its
+// bytes: it only matches brackets and finds the ends of strings.
+func (s *Scanner) SkipValid() []byte {
+	data, start := s.Data, s.Pos
+	i, depth := s.Pos, 0
+	for i < len(data) {
+		switch c := data[i]; c {
+		case '"':
+			i++
+			for i < len(data) {
+				i = PlainRun(data, i)
+				if i < len(data) && data[i] == '\\' {
+					i += 2
+					continue
+				}
+				i++ // the closing quote
+				break
+			}
+		case '{', '[':
+			depth++
+			i++
+			continue
+		case '}', ']':
+			depth--
+			i++
+		default:
+			if depth == 0 { // a number or literal at the top: up to its end
+				for i < len(data) && data[i] != ',' && data[i] != '}' && data[i] != ']' && !IsSpace(data[i]) {
+					i++
+				}
+			} else {
+				i++
+			}
+		}
+		if depth == 0 {
+			break
+		}
+	}
+	i = min(i, len(data)) // an escape at the very end of bad input
+	s.Pos = i
+	return data[start:i]
+}
+
+// objectKey moves past `"key" :` (space before the colon allowed).
+func (s *Scanner) objectKey() *ScanError {
+	if s.Peek() != '"' {
+		return s.Fail("object key expected")
+	}
+	if _, err := s.skipString(); err != nil {
+		return err
+	}
+	s.SkipSpace()
+	if s.Peek() != ':' {
+		return s.Fail("':' expected after object key")
+	}
+	s.Pos++
+	return nil
+}
+
+// Literal moves past lit when the data at pos starts with it, and
+// reports whether it did. The fast paths for the layout sessiontree writes
+// (compact, keys in a fixed order) read keys with it instead of scanning
+// them; whatever does not match is left to the general parser.
+func (s *Scanner) Literal(lit string) bool {
+	if len(s.Data)-s.Pos < len(lit) || string(s.Data[s.Pos:s.Pos+len(lit)]) != lit {
+		return false
+	}
+	s.Pos += len(lit)
+	return true
+}
+
+// PlainToken moves past the string at pos when it has no escapes and no
+// control characters, and returns it quotes included; ascii reports that
+// its body is all ASCII (so also valid UTF-8), which is known for free for
+// the short strings of a node (ids, names, timestamps). ok is false, with
+// pos unchanged, for anything else (the general parser then reads it).
+func (s *Scanner) PlainToken() (tok []byte, ascii, ok bool) {
+	if s.Peek() != '"' {
+		return nil, false, false
+	}
+	data := s.Data
+	i, short := s.Pos+1, min(s.Pos+1+plainTokenShort, len(data))
+	var high byte // every byte or-ed: its top bit tells non-ASCII
+	for i < short && plainStringByte[data[i]] {
+		high |= data[i]
+		i++
+	}
+	if i == short && i < len(data) && plainStringByte[data[i]] {
+		i = PlainRun(data, i)
+		high = utf8.RuneSelf // not looked at
+	}
+	if i >= len(data) || data[i] != '"' {
+		return nil, false, false
+	}
+	tok = data[s.Pos : i+1]
+	s.Pos = i + 1
+	return tok, high < utf8.RuneSelf, true
+}
+
+// plainTokenShort: PlainToken reads strings up to this many bytes a byte
+// at a time, noting whether they are ASCII; longer ones a word at a time.
+const plainTokenShort = 32
+
+// Object walks the object at pos: for each member it calls fn with the
+// key, and fn must move the scanner past the member's value (with value,
+// or by parsing it in place). key is the key's bytes without quotes,
+// decoded when it has escapes; it is only valid during the call, and
+// `switch string(key)` reads it without allocating. One pass: no value is
+// skipped first and read again.
+func (s *Scanner) Object(fn func(key []byte) error) error {
+	s.SkipSpace()
+	if s.Peek() != '{' {
+		return s.Fail("object expected")
+	}
+	s.Pos++
+	s.SkipSpace()
+	if s.Peek() == '}' {
+		s.Pos++
+		return nil
+	}
+	for {
+		s.SkipSpace()
+		if s.Peek() != '"' {
+			return s.Fail("object key expected")
+		}
+		keyStart := s.Pos
+		escaped, err := s.skipString()
+		if err != nil {
+			return err
+		}
+		key := s.Data[keyStart+1 : s.Pos-1]
+		if escaped {
+			key = []byte(DecodeString(s.Data[keyStart:s.Pos], true))
+		}
+		s.SkipSpace()
+		if s.Peek() != ':' {
+			return s.Fail("':' expected after object key")
+		}
+		s.Pos++
+		if err := fn(key); err != nil {
+			return err
+		}
+		s.SkipSpace()
+		switch s.Peek() {
+		case ',':
+			s.Pos++
+		case '}':
+			s.Pos++
+			return nil
+		default:
+			return s.Fail("',' or '}' expected in object")
+		}
+	}
+}
+
+// Members calls fn for each member of the object at pos with the decoded
+// key and the raw value (sub-slice of the input). It stops early when fn
+// returns an error.
+func (s *Scanner) Members(fn func(key string, raw []byte, spaced bool) error) error {
+	return s.Object(func(key []byte) error {
+		raw, spaced, serr := s.Value()
+		if serr != nil {
+			return serr
+		}
+		return fn(string(key), raw, spaced)
+	})
+}
+
+// Array walks the array at pos: for each element it calls fn with its
+// index, and fn must move the scanner past the element (see object).
+func (s *Scanner) Array(fn func(i int) error) error {
+	s.SkipSpace()
+	if s.Peek() != '[' {
+		return s.Fail("array expected")
+	}
+	s.Pos++
+	s.SkipSpace()
+	if s.Peek() == ']' {
+		s.Pos++
+		return nil
+	}
+	for i := 0; ; i++ {
+		s.SkipSpace()
+		if err := fn(i); err != nil {
+			return err
+		}
+		s.SkipSpace()
+		switch s.Peek() {
+		case ',':
+			s.Pos++
+		case ']':
+			s.Pos++
+			return nil
+		default:
+			return s.Fail("',' or ']' expected in array")
+		}
+	}
+}
+
+// Elements calls fn for each element of the array at pos.
+func (s *Scanner) Elements(fn func(i int, raw []byte, spaced bool) error) error {
+	return s.Array(func(i int) error {
+		raw, spaced, serr := s.Value()
+		if serr != nil {
+			return serr
+		}
+		return fn(i, raw, spaced)
+	})
+}
+
+// End checks that nothing but white space follows.
+func (s *Scanner) End() *ScanError {
+	s.SkipSpace()
+	if s.Pos != len(s.Data) {
+		return s.Fail("unexpected data after the top-level value")
+	}
+	return nil
+}

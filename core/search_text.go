@@ -1,0 +1,142 @@
+package core
+
+import (
+	"bytes"
+	"time"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+)
+
+// searchText returns the text search sees for node i of s: the message
+// text (string content, text parts, tool-call names and arguments), the
+// summary or the entry's text, then the node's label on a line of its
+// own. When a node's label changes, Session.annotate indexes it again
+// (search.Index.Replace).
+func searchText(s *Session, i int32) string {
+	n := s.nodes[i]
+	text, ok := "", false
+	if n.Kind == KindMessage && n.Message != nil {
+		text, ok = plainMessageText(n.Message)
+	}
+	if !ok {
+		text = nodeText(n)
+	}
+	if label := s.labels[i]; label != "" {
+		text += "\n" + label
+	}
+	return text
+}
+
+// timestampMillis reads a node timestamp as Unix milliseconds; the layout
+// sessiontree writes is read without time.Parse.
+func timestampMillis(ts string) int64 {
+	if len(ts) == len(TimeLayout) && ts[4] == '-' && ts[10] == 'T' && ts[19] == '.' && ts[23] == 'Z' {
+		num := func(from, to int) (int, bool) {
+			v := 0
+			for i := from; i < to; i++ {
+				c := ts[i]
+				if c < '0' || c > '9' {
+					return 0, false
+				}
+				v = v*10 + int(c-'0')
+			}
+			return v, true
+		}
+		y, ok1 := num(0, 4)
+		mo, ok2 := num(5, 7)
+		dd, ok3 := num(8, 10)
+		h, ok4 := num(11, 13)
+		mi, ok5 := num(14, 16)
+		se, ok6 := num(17, 19)
+		ms, ok7 := num(20, 23)
+		if ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 {
+			return time.Date(y, time.Month(mo), dd, h, mi, se, ms*1e6, time.UTC).UnixMilli()
+		}
+	}
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+// skipValidString returns the offset just past the JSON string starting
+// at raw[pos] (a '"'), and whether it holds escapes; -1 if it does not
+// end. The message was validated when it entered the session, so this only
+// looks for the closing quote, which is several times cheaper than the
+// validating scanner.
+func skipValidString(raw []byte, pos int) (int, bool) {
+	escaped := false
+	for k := pos + 1; k < len(raw); k++ {
+		switch raw[k] {
+		case '\\':
+			escaped = true
+			k++
+		case '"':
+			return k + 1, escaped
+		}
+	}
+	return -1, escaped
+}
+
+// plainMessageText returns the content of a message whose content is a
+// string and that has no tool calls, read with the one-pass scanner
+// instead of encoding/json (the common case when indexing). ok is false
+// for every other message.
+func plainMessageText(raw []byte) (text string, ok bool) {
+	sc := jsonx.Scanner{Data: raw}
+	if sc.SkipSpace(); sc.Peek() != '{' {
+		return "", false
+	}
+	sc.Pos++
+	var content []byte
+	contentEscaped := false
+	for {
+		sc.SkipSpace()
+		if sc.Peek() != '"' {
+			break
+		}
+		keyStart := sc.Pos
+		if sc.Pos, _ = skipValidString(raw, sc.Pos); sc.Pos < 0 {
+			return "", false
+		}
+		key := raw[keyStart:sc.Pos]
+		if sc.SkipSpace(); sc.Peek() != ':' {
+			return "", false
+		}
+		sc.Pos++
+		sc.SkipSpace()
+		valueStart := sc.Pos
+		escaped := false
+		if sc.Peek() == '"' {
+			if sc.Pos, escaped = skipValidString(raw, sc.Pos); sc.Pos < 0 {
+				return "", false
+			}
+		} else if _, _, err := sc.Value(); err != nil {
+			return "", false
+		}
+		v := raw[valueStart:sc.Pos]
+		switch string(key) {
+		case `"content"`:
+			content, contentEscaped = v, escaped
+		case `"tool_calls"`:
+			if len(v) > 0 && v[0] == '[' {
+				return "", false
+			}
+		default:
+			if bytes.EqualFold(key, []byte(`"content"`)) || bytes.EqualFold(key, []byte(`"tool_calls"`)) {
+				return "", false // encoding/json matches keys without regard to case: leave these to MessageText
+			}
+		}
+		if sc.SkipSpace(); sc.Peek() == ',' {
+			sc.Pos++
+		}
+	}
+	if len(content) < 2 || content[0] != '"' {
+		return "", false
+	}
+	if !contentEscaped {
+		return string(content[1 : len(content)-1]), true
+	}
+	return jsonx.DecodeString(content, true), true
+}
