@@ -119,7 +119,7 @@ func OperationInfos() []OperationInfo {
 // OperationInfosJSON returns OperationInfos as one JSON array,
 // [{"name":…,"readOnly":…,"keepsCursor":…,"public":…},…].
 func OperationInfosJSON() []byte {
-	out, err := marshal(OperationInfos())
+	out, err := jsonx.Marshal(OperationInfos())
 	if err != nil {
 		panic("core: OperationInfos did not encode: " + err.Error()) // names and booleans always do
 	}
