@@ -1,11 +1,13 @@
 // The context pane of <session-tree-panel>: the messages from the root to
 // the cursor (the last CONTEXT_PAGE at first, older ones on demand), the
 // state chips (model, thinking level, tools, name) and each message's
-// parts, tool calls and Copy button. Every text goes in through
-// textContent.
+// rendered body (render-message.js: Markdown sanitized, reasoning, tool
+// calls and results), its Raw toggle and Copy button. Every text we build
+// goes in through textContent.
 
 import { button, el } from "./dom.js";
-import { contentParts, contentText, describeEntry, formatTime, nodeText } from "./tree-model.js";
+import { highlightCode, messageSource, renderMarkdown, renderMessage } from "./render-message.js";
+import { contentText, describeEntry, formatTime, nodeText } from "./tree-model.js";
 
 /** Messages rendered at first in the context pane (older ones on demand). */
 export const CONTEXT_PAGE = 60;
@@ -80,6 +82,7 @@ export class ContextPane {
     nodes.forEach((node, k) => items.push(this._messageElement(node, shownRows[k])));
     list.replaceChildren(...items);
     list.lastElementChild?.scrollIntoView?.({ block: "nearest" });
+    this.highlighted = highlightCode(list);
   }
 
   _renderState(ctx, nodes) {
@@ -130,15 +133,16 @@ export class ContextPane {
     time.dateTime = node.timestamp;
     head.append(time);
     if (row?.label) head.append(el("span", "node-label", row.label));
+    const body = el("div", "message-body");
+    if (kind === "message") renderMessage(body, node.message);
+    else if (typeof node.summary === "string") body.append(markdown(node.summary));
+    else if (node.entry) body.append(el("p", "entry-text", describeEntry(node.entry)));
+    if (kind === "message" || typeof node.summary === "string") head.append(this._rawToggle(body, kind === "message" ? messageSource(node.message) : node.summary));
     const copy = button("copy", "Copy", "Copy this message");
     copy.addEventListener("click", () => this._copy(node, copy));
     head.append(copy);
     li.append(head);
 
-    const body = el("div", "message-body");
-    if (kind === "message") renderMessage(body, node.message);
-    else if (typeof node.summary === "string") body.append(el("p", "text", node.summary));
-    else if (node.entry) body.append(el("p", "entry-text", describeEntry(node.entry)));
     const size = contentText(node.message?.content ?? node.summary ?? "").length;
     if (size > LONG_MESSAGE) {
       body.classList.add("collapsed");
@@ -154,6 +158,31 @@ export class ContextPane {
       li.append(body);
     }
     return li;
+  }
+
+  /**
+   * The "Raw" toggle of a message: swaps the rendered body for a <pre>
+   * holding the exact source, and back (aria-pressed says which shows).
+   */
+  _rawToggle(body, source) {
+    const raw = button("raw-toggle", "Raw", "Show the raw source of this message");
+    raw.setAttribute("aria-pressed", "false");
+    let rendered = null;
+    raw.addEventListener("click", () => {
+      if (rendered === null) {
+        rendered = [...body.childNodes];
+        const pre = el("pre", "raw", source);
+        body.replaceChildren(pre);
+        body.classList.add("raw-source");
+        raw.setAttribute("aria-pressed", "true");
+      } else {
+        body.replaceChildren(...rendered);
+        rendered = null;
+        body.classList.remove("raw-source");
+        raw.setAttribute("aria-pressed", "false");
+      }
+    });
+    return raw;
   }
 
   async _copy(node, b) {
@@ -173,35 +202,8 @@ export class ContextPane {
   }
 }
 
-/** A message's parts into body: text, image and other placeholders, tool calls and results folded. */
-function renderMessage(body, message) {
-  const parts = contentParts(message?.content);
-  const isTool = message?.role === "tool" || message?.role === "toolResult" || message?.role === "function";
-  if (isTool) {
-    const d = el("details", "tool");
-    d.append(el("summary", "", `Tool result${typeof message.name === "string" ? `: ${message.name}` : ""}`));
-    for (const p of parts) d.append(el("pre", "", p.type === "text" ? p.text : p.json ?? p.label));
-    body.append(d);
-    return;
-  }
-  if (parts.length === 0 && !Array.isArray(message?.tool_calls)) body.append(el("p", "empty", "(no content)"));
-  for (const part of parts) {
-    if (part.type === "text") body.append(el("p", "text", part.text));
-    else if (part.type === "image") body.append(el("p", "placeholder image", `[${part.label} — not loaded]`));
-    else if (/tool/.test(part.label)) {
-      const d = el("details", "tool");
-      d.append(el("summary", "", part.label.replace(/_/g, " ")), el("pre", "", part.json));
-      body.append(d);
-    } else body.append(el("p", "placeholder", `[${part.label}]`));
-  }
-  if (Array.isArray(message?.tool_calls)) {
-    for (const call of message.tool_calls) {
-      const d = el("details", "tool");
-      const name = call?.function?.name ?? call?.name ?? "tool";
-      d.append(el("summary", "", `Tool call: ${name}`));
-      const args = call?.function?.arguments ?? call?.arguments ?? call;
-      d.append(el("pre", "", typeof args === "string" ? args : JSON.stringify(args, null, 2)));
-      body.append(d);
-    }
-  }
+function markdown(text) {
+  const div = el("div", "markdown");
+  div.append(renderMarkdown(text));
+  return div;
 }
