@@ -44,6 +44,7 @@ const state = {
   sessions: [],
   filter: "",
   selected: null, // sessionId
+  pane: "tree", // the pane shown on a narrow screen: "sessions", "tree" or "context"
 };
 
 function setStatus(text, isError = false) {
@@ -87,7 +88,10 @@ function renderSessions() {
     meta.append(el("span", "session-size", `${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"}`), el("span", "session-updated", relativeTime(s.updatedAt, now)));
     button.append(meta);
     button.title = s.sessionId;
-    button.addEventListener("click", () => selectSession(s.sessionId));
+    button.addEventListener("click", () => {
+      showPane("tree");
+      selectSession(s.sessionId);
+    });
     li.append(button);
     return li;
   });
@@ -115,6 +119,66 @@ function sessionFromHash() {
   } catch {
     return null;
   }
+}
+
+// ------------------------------------------------------- panes (phone)
+
+/** Below this width (px) the page shows one pane at a time (explorer.css says the same). */
+const NARROW = "(max-width: 699px)";
+const PANES = ["sessions", "tree", "context"];
+
+/**
+ * Show one pane (sessions, tree or context) and select its tab. On a narrow
+ * screen only that pane shows (body[data-pane], the panel's pane
+ * attribute); on a wide one every pane shows and the choice is kept for
+ * when the window narrows.
+ * @param {"sessions"|"tree"|"context"} pane
+ * @param {{focus?: boolean}} [options] focus: move the focus to the tab
+ */
+function showPane(pane, { focus = false } = {}) {
+  if (!PANES.includes(pane)) return;
+  state.pane = pane;
+  const narrow = matchMedia(NARROW).matches;
+  document.body.dataset.pane = pane;
+  const panel = $("panel");
+  const sessions = $("sessions-pane");
+  panel.pane = narrow && pane !== "sessions" ? pane : "";
+  for (const tab of $("pane-tabs").querySelectorAll("[role=tab]")) {
+    const on = tab.dataset.pane === pane;
+    tab.setAttribute("aria-selected", String(on));
+    tab.tabIndex = on ? 0 : -1;
+    if (on && focus) tab.focus();
+  }
+  // Tab panels only while the tabs show.
+  if (narrow) {
+    sessions.setAttribute("role", "tabpanel");
+    sessions.setAttribute("aria-labelledby", "tab-sessions");
+    panel.setAttribute("role", "tabpanel");
+    panel.setAttribute("aria-labelledby", pane === "context" ? "tab-context" : "tab-tree");
+  } else {
+    for (const n of [sessions, panel]) {
+      n.removeAttribute("role");
+      n.removeAttribute("aria-labelledby");
+    }
+  }
+}
+
+/** The pane tabs: click, or the arrow keys, Home and End (automatic activation). */
+function wirePanes() {
+  const tabs = $("pane-tabs");
+  tabs.addEventListener("click", (e) => {
+    const tab = e.target.closest("[role=tab]");
+    if (tab) showPane(tab.dataset.pane);
+  });
+  tabs.addEventListener("keydown", (e) => {
+    const i = PANES.indexOf(state.pane);
+    const next = { ArrowRight: i + 1, ArrowLeft: i - 1 + PANES.length, Home: 0, End: PANES.length - 1 }[e.key];
+    if (next === undefined) return;
+    e.preventDefault();
+    showPane(PANES[next % PANES.length], { focus: true });
+  });
+  matchMedia(NARROW).addEventListener("change", () => showPane(state.pane));
+  showPane(state.pane);
 }
 
 // ------------------------------------------------------------------- panel
@@ -396,6 +460,7 @@ function offerSearch() {
   };
   const openHit = async (li) => {
     list.hidden = true;
+    showPane("tree");
     await selectSession(li.dataset.sessionId);
     await $("panel").refresh();
     $("panel").focusNode(li.dataset.nodeId);
@@ -517,6 +582,7 @@ async function showStorage(requestPersist = false) {
 }
 
 async function start() {
+  wirePanes();
   wirePanel();
   wireImport();
   let tree;

@@ -5,7 +5,11 @@
 import { el } from "./dom.js";
 import { highlightPieces, visibleWindow } from "./tree-model.js";
 
-/** Height of one tree row in pixels (must match .row in session-tree-panel.css). */
+/**
+ * Height of one tree row in pixels where the stylesheet sets no other
+ * (--row-height of session-tree-panel.css: 30px, 40px touch targets on
+ * small screens; RowsView.measure reads it).
+ */
 export const ROW_HEIGHT = 30;
 
 /** The class of each three-character cell of a row's guide string. */
@@ -28,6 +32,8 @@ export class RowsView {
     this.uid = uid;
     this.placing = false;
     this.onOutsideWindow = null;
+    /** Pixels per row: ROW_HEIGHT until measure() reads the stylesheet's --row-height. */
+    this.rowHeight = ROW_HEIGHT;
     this.scroller = el("div", "scroller");
     this.scroller.tabIndex = 0;
     this.scroller.setAttribute("role", "tree");
@@ -49,24 +55,38 @@ export class RowsView {
 
   /** Items per PageUp/PageDown. */
   get page() {
-    return Math.max(1, Math.floor(this.viewport / ROW_HEIGHT) - 1);
+    return Math.max(1, Math.floor(this.viewport / this.rowHeight) - 1);
   }
 
   /** While a large session's rows load: whether the rows in view lie outside the window. */
   outsideWindow() {
-    const first = Math.floor(this.scroller.scrollTop / ROW_HEIGHT);
-    const last = Math.min(this.model.partial.count, Math.ceil((this.scroller.scrollTop + this.viewport) / ROW_HEIGHT));
+    const first = Math.floor(this.scroller.scrollTop / this.rowHeight);
+    const last = Math.min(this.model.partial.count, Math.ceil((this.scroller.scrollTop + this.viewport) / this.rowHeight));
     return this.model.outsideWindow(first, last);
   }
 
   /** The whole-session row at the top of the view. */
   get topRow() {
-    return Math.floor(this.scroller.scrollTop / ROW_HEIGHT);
+    return Math.floor(this.scroller.scrollTop / this.rowHeight);
+  }
+
+  /**
+   * Read the row height the stylesheet gives (--row-height on the scroller,
+   * which changes with the screen size); when it changed, size the spacer
+   * again and keep the same row at the top of the view.
+   */
+  measure() {
+    const h = parseFloat(getComputedStyle(this.scroller).getPropertyValue("--row-height"));
+    if (!Number.isFinite(h) || h <= 0 || h === this.rowHeight) return;
+    const top = this.topRow;
+    this.rowHeight = h;
+    this.sizeSpacer();
+    this.scroller.scrollTop = top * h;
   }
 
   /** Size the spacer to the rows after a layout. */
   sizeSpacer() {
-    this.spacer.style.height = `${this.model.extent * ROW_HEIGHT}px`;
+    this.spacer.style.height = `${this.model.extent * this.rowHeight}px`;
   }
 
   /** Render in the next frame (once however often asked). */
@@ -84,11 +104,11 @@ export class RowsView {
     const items = model.layout.items;
     const base = model.base;
     const viewport = this.viewport;
-    const top = this.scroller.scrollTop - base * ROW_HEIGHT;
-    let { start, end } = visibleWindow(items.length, top, viewport, ROW_HEIGHT);
+    const top = this.scroller.scrollTop - base * this.rowHeight;
+    let { start, end } = visibleWindow(items.length, top, viewport, this.rowHeight);
     if (top + viewport < 0) start = end = 0;
     if (model.partial && !this.placing && this.outsideWindow()) this.onOutsideWindow?.();
-    this.rows.style.transform = `translateY(${(base + start) * ROW_HEIGHT}px)`;
+    this.rows.style.transform = `translateY(${(base + start) * this.rowHeight}px)`;
     const out = [];
     for (let i = start; i < end; i++) out.push(this._rowElement(items[i], i));
     this.rows.replaceChildren(...out);
@@ -102,16 +122,16 @@ export class RowsView {
   scrollIntoView(key) {
     const i = this.model.itemIndex.get(key);
     if (i === undefined) return;
-    const top = (this.model.base + i) * ROW_HEIGHT;
+    const top = (this.model.base + i) * this.rowHeight;
     const h = this.viewport;
     if (top < this.scroller.scrollTop) this.scroller.scrollTop = top;
-    else if (top + ROW_HEIGHT > this.scroller.scrollTop + h) this.scroller.scrollTop = top + ROW_HEIGHT - h;
+    else if (top + this.rowHeight > this.scroller.scrollTop + h) this.scroller.scrollTop = top + this.rowHeight - h;
   }
 
   /** Pixels from the top of the view to the row of key; null when it is not laid out. */
   screenOffset(key) {
     const i = key === null ? undefined : this.model.itemIndex.get(key);
-    return i === undefined ? null : (this.model.base + i) * ROW_HEIGHT - this.scroller.scrollTop;
+    return i === undefined ? null : (this.model.base + i) * this.rowHeight - this.scroller.scrollTop;
   }
 
   /**
@@ -121,8 +141,8 @@ export class RowsView {
   scrollRowTo(key, screen) {
     const i = key === null ? undefined : this.model.itemIndex.get(key);
     if (i === undefined) return false;
-    const top = (this.model.base + i) * ROW_HEIGHT;
-    this.scroller.scrollTop = Math.max(0, top - (screen ?? Math.floor((this.viewport - ROW_HEIGHT) / 2)));
+    const top = (this.model.base + i) * this.rowHeight;
+    this.scroller.scrollTop = Math.max(0, top - (screen ?? Math.floor((this.viewport - this.rowHeight) / 2)));
     this.render();
     return true;
   }

@@ -50,6 +50,11 @@ export declare class SessionTreePanel extends HTMLElement {
   mode: "panel" | "overlay";
   /** Attribute theme: "light", "dark", or "" to follow prefers-color-scheme. */
   theme: "" | "light" | "dark";
+  /**
+   * Attribute pane: "tree" or "context" shows that column alone (a page's
+   * one-pane-at-a-time layout on a small screen); "" shows both.
+   */
+  pane: "" | "tree" | "context";
   /** The highlighted node, or null. */
   readonly selectedNodeId: string | null;
   /** Whether the drawer is open (always true in panel mode). */

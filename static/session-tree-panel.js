@@ -6,11 +6,12 @@
 //
 // Attributes: `session-id`, `mode` ("panel": fills its box; "overlay": a
 // toggle button and a drawer with a focus trap, Escape closes), `theme`
-// ("light", "dark"; absent follows prefers-color-scheme).
+// ("light", "dark"; absent follows prefers-color-scheme), `pane` ("tree" or
+// "context": show that column alone; absent: both).
 // Properties: `tree` (a SessionTree, of which the panel uses call,
 // subscribe and hasOperation; when not set before the element connects,
 // the page's shared tree from init() is used), `sessionId`, `mode`,
-// `theme`, `selectedNodeId`.
+// `theme`, `pane`, `selectedNodeId`.
 // Methods: `open()`, `close()`, `focusNode(id)`, `refresh()`; the promise
 // `updateComplete` resolves once a reload in progress is done.
 // Events (CustomEvent, bubbling, composed; detail {sessionId, nodeId, …}):
@@ -61,7 +62,7 @@ let panelCount = 0;
  */
 export class SessionTreePanel extends HTMLElement {
   static get observedAttributes() {
-    return ["session-id", "mode", "theme"];
+    return ["session-id", "mode", "theme", "pane"];
   }
 
   constructor() {
@@ -145,6 +146,20 @@ export class SessionTreePanel extends HTMLElement {
     else this.setAttribute("theme", t);
   }
 
+  /**
+   * Which column shows (attribute pane): "tree" or "context" show that one
+   * alone (a page's one-pane-at-a-time layout on a small screen); "" (no
+   * attribute) shows both, side by side or stacked as the width allows.
+   */
+  get pane() {
+    const p = this.getAttribute("pane");
+    return p === "tree" || p === "context" ? p : "";
+  }
+  set pane(p) {
+    if (p === "tree" || p === "context") this.setAttribute("pane", p);
+    else this.removeAttribute("pane");
+  }
+
   /** The id of the highlighted (selected) node, or null. */
   get selectedNodeId() {
     return this._model.selectedNodeId;
@@ -190,7 +205,10 @@ export class SessionTreePanel extends HTMLElement {
       this._model.setCompactRuns(this._compactBox.checked);
       this._afterLayout();
     });
-    this._resize = new ResizeObserver(() => this._view.render());
+    this._resize = new ResizeObserver(() => {
+      this._view.measure();
+      this._view.render();
+    });
     this._resize.observe(scroller);
     this._applyMode();
     if (this._tree) {
