@@ -41,6 +41,11 @@ export class ContextPane {
     this.element.append(head, this.state, diffSlot, this.messages);
   }
 
+  /** Scroll the messages to the last one (the cursor's). */
+  showEnd() {
+    this.messages.scrollTop = this.messages.scrollHeight;
+  }
+
   /** Show the first page again (another session). */
   reset() {
     this.shown = CONTEXT_PAGE;

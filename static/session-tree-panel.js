@@ -237,6 +237,9 @@ export class SessionTreePanel extends HTMLElement {
       this.refresh();
     } else if (name === "mode") {
       this._applyMode();
+    } else if (name === "pane" && this.pane === "context") {
+      // Drawn while hidden, the list could not scroll: show its end, the cursor's message.
+      requestAnimationFrame(() => this._context.showEnd());
     }
   }
 
