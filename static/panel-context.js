@@ -20,7 +20,9 @@ const LONG_MESSAGE = 700;
  * of the caller's) is placed between the state chips and the messages.
  *
  * The host: `{model, node(id) → Promise<node|null>, seq() → number (changes
- * when a newer load started), refresh(), emit(type, detail), status(text)}`.
+ * when a newer load started), refresh(), emit(type, detail), status(text),
+ * stepSibling(id, delta) (show the newest path of the sibling delta places
+ * from node id)}`.
  */
 export class ContextPane {
   /**
@@ -31,6 +33,8 @@ export class ContextPane {
     this.host = host;
     /** How many messages of the path are shown (grows by CONTEXT_PAGE on "Show earlier"). */
     this.shown = CONTEXT_PAGE;
+    /** After the next render, focus this message's sibling arrow: {nodeId, dir: "prev"|"next"} or null. */
+    this.focusAfter = null;
     this.element = el("div", "context-col");
     const head = el("div", "context-head");
     this.stats = el("span", "stats");
@@ -85,8 +89,24 @@ export class ContextPane {
       items.push(li);
     }
     nodes.forEach((node, k) => items.push(this._messageElement(node, shownRows[k])));
+    // A control of a message that had the focus keeps it in the new list
+    // (renders follow every change of the tree); after a sibling step, the
+    // arrow of the version stepped to takes it.
+    const had = this.element.getRootNode().activeElement;
+    const kept = had && list.contains(had) && had.closest(".message") ? { nodeId: had.closest(".message").dataset.nodeId, cls: had.classList[0] } : null;
+    const focus = this.focusAfter ?? (kept?.cls === "sib-prev" || kept?.cls === "sib-next" ? { nodeId: kept.nodeId, dir: kept.cls.slice(4) } : null);
     list.replaceChildren(...items);
-    list.lastElementChild?.scrollIntoView?.({ block: "nearest" });
+    const find = (id) => [...list.children].find((n) => n.dataset.nodeId === id);
+    const li = focus && find(focus.nodeId);
+    if (li) this.focusAfter = null; // else kept for the render that shows the new path
+    if (li) {
+      const want = li.querySelector(`.sib-${focus.dir}`);
+      (want && !want.disabled ? want : li.querySelector(`.sib-${focus.dir === "prev" ? "next" : "prev"}`))?.focus();
+      li.scrollIntoView?.({ block: "nearest" });
+    } else {
+      if (kept) find(kept.nodeId)?.querySelector(`.${kept.cls}`)?.focus();
+      list.lastElementChild?.scrollIntoView?.({ block: "nearest" });
+    }
     this.highlighted = highlightCode(list);
   }
 
@@ -162,7 +182,26 @@ export class ContextPane {
     } else {
       li.append(body);
     }
+    const sib = this.host.model.siblings(node.id);
+    if (sib && sib.count > 1) li.append(this._siblingArrows(node.id, sib));
     return li;
+  }
+
+  /** "‹ 2 / 3 ›" under a message with siblings: step to the newest path of the previous or next one. */
+  _siblingArrows(id, { index, count }) {
+    const foot = el("div", "message-foot");
+    const nav = el("div", "siblings");
+    nav.setAttribute("role", "group");
+    nav.setAttribute("aria-label", `Version ${index + 1} of ${count}`);
+    const prev = button("sib-prev", "‹", `Previous version (${index} of ${count})`);
+    const next = button("sib-next", "›", `Next version (${index + 2} of ${count})`);
+    prev.disabled = index === 0;
+    next.disabled = index === count - 1;
+    prev.addEventListener("click", () => this.host.stepSibling(id, -1));
+    next.addEventListener("click", () => this.host.stepSibling(id, 1));
+    nav.append(prev, el("span", "sib-pos", `${index + 1} / ${count}`), next);
+    foot.append(nav);
+    return foot;
   }
 
   /**

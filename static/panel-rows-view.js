@@ -197,7 +197,10 @@ export class RowsView {
       preview.textContent = text;
     }
     r.append(preview);
-    if (item.folded) r.append(el("span", "folded-count", "folded"));
+    if (item.folded) {
+      const n = row.childCount ?? item.childCount;
+      r.append(el("span", "folded-count", `${n.toLocaleString("en")} ${n === 1 ? "child" : "children"} folded`));
+    }
     if (row.label) r.append(el("span", "node-label", row.label));
     if (model.starts?.has(row.id) || row.tipOf) {
       const chip = el("span", "branch", row.branch);

@@ -354,6 +354,54 @@ export class RowsController {
     }
   }
 
+  /**
+   * A node among its siblings (the children of its parent, or the roots,
+   * in append order), for the context pane's "‹ 2 / 3 ›".
+   * @param {string} id
+   * @returns {{index: number, count: number, ids: string[]}|null} index 0-based; null while a
+   *   large session's rows load (the siblings may not all be in) or for an unknown node
+   */
+  siblings(id) {
+    if (this.partial || !this.value) return null;
+    const row = this.rowById.get(id);
+    if (!row) return null;
+    const ids = this._children().get(row.parentId ?? null) ?? [];
+    const index = ids.indexOf(id);
+    return index < 0 ? null : { index, count: ids.length, ids };
+  }
+
+  /**
+   * The end of a node's newest path: from the node, the preferred child
+   * where one is preferred, else the last appended, down to a leaf (a
+   * loop, however deep).
+   * @param {string} id
+   * @returns {string} the leaf's id (id itself when it has no children)
+   */
+  newestLeaf(id) {
+    const kids = this._children();
+    let at = id;
+    for (let list = kids.get(at); list && list.length > 0; list = kids.get(at)) {
+      at = list.find((k) => this.rowById.get(k)?.preferred) ?? list[list.length - 1];
+    }
+    return at;
+  }
+
+  /** parent id (null for roots) → child ids in append order, rebuilt when the rows change. */
+  _children() {
+    const rows = this.value?.rows ?? [];
+    if (this._kids?.rows !== rows || this._kids.length !== rows.length) {
+      const map = new Map();
+      for (const r of rows) {
+        const p = r.parentId ?? null;
+        let list = map.get(p);
+        if (!list) map.set(p, (list = []));
+        list.push(r.id);
+      }
+      this._kids = { rows, length: rows.length, map };
+    }
+    return this._kids.map;
+  }
+
   /** The summary offered for a branch with a summary at a node. */
   defaultSummary(nodeId) {
     const row = this.rowById.get(nodeId);

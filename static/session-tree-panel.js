@@ -87,6 +87,7 @@ export class SessionTreePanel extends HTMLElement {
       renderRows: () => this._view.render(),
       focusTree: (options) => this._view.scroller.focus(options),
       openHit: (id) => this._openHit(id),
+      stepSibling: (id, delta) => this._stepSibling(id, delta),
     };
     this._view = new RowsView(this._model, this._uid);
     this._searchBox = new SearchBox(host);
@@ -543,6 +544,21 @@ export class SessionTreePanel extends HTMLElement {
       e.preventDefault();
       first.focus();
     }
+  }
+
+  /**
+   * The context pane's sibling arrows: go to the newest path (preferred,
+   * else last appended children) of the sibling `delta` places from id.
+   */
+  async _stepSibling(id, delta) {
+    const sib = this._model.siblings(id);
+    const target = sib?.ids[sib.index + delta];
+    if (target === undefined) return;
+    const leaf = this._model.newestLeaf(target);
+    this._context.focusAfter = { nodeId: target, dir: delta < 0 ? "prev" : "next" };
+    await this._actions.jump(leaf);
+    this._view.scrollIntoView(leaf);
+    this._view.render();
   }
 
   _openHit(nodeId) {
