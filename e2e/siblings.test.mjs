@@ -1,7 +1,8 @@
 // Sibling arrows in the context pane ("‹ 2 / 3 ›" under a message with
-// siblings, as in ChatGPT): stepping goes to the sibling's newest path (its
-// preferred children, else the last appended), by mouse and by keyboard,
-// and a folded row tells how many children it hides.
+// siblings, as in ChatGPT): stepping shows the sibling's newest path (its
+// preferred children, else the last appended) without moving the session's
+// cursor, by mouse and by keyboard, and a folded row tells how many
+// children it hides.
 // Screenshot: e2e/artifacts/siblings.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,7 +14,7 @@ async function call(page, request) {
   return env.value;
 }
 
-test('sibling arrows step to the newest path of each version, by click and by keyboard', async () => {
+test('sibling arrows show the newest path of each version, by click and by keyboard, and leave the cursor', async () => {
   const env = await setup({ contextOptions: { viewport: { width: 1366, height: 850 } } });
   try {
     const { page, baseURL, errors } = env;
@@ -31,6 +32,8 @@ test('sibling arrows step to the newest path of each version, by click and by ke
     const train = byText('Take the 9:10');
     const stay = byText('Stay in Baixa');
     const cursor = async () => (await call(page, { operation: 'session', sessionId: 'demo' })).cursor;
+    /** The node at the end of the path the context pane shows. */
+    const viewed = () => panel.locator('.messages .message').last().getAttribute('data-node-id');
     const message = (id) => panel.locator(`.messages .message[data-node-id="${id}"]`);
     const arrows = async (id) => {
       const m = message(id);
@@ -52,27 +55,29 @@ test('sibling arrows step to the newest path of each version, by click and by ke
     // Click ›: the budget branch, to its tip.
     await message(ask).locator('.sib-next').click();
     await message(budgetTip).waitFor();
-    assert.equal(await cursor(), budgetTip);
+    assert.equal(await viewed(), budgetTip);
+    assert.equal(await cursor(), stay);
     assert.deepEqual(await arrows(budgetAsk), ['2 / 3', false, false]);
-    assert.equal(await panel.locator('.row.cursor').getAttribute('data-node-id'), budgetTip);
+    assert.equal(await panel.locator('.row.cursor').getAttribute('data-node-id'), stay);
+    assert.equal(await panel.locator('.row:has(.view-mark)').getAttribute('data-node-id'), budgetTip);
     assert.equal(await focused(), `${budgetAsk}:sib-next`);
     // Keyboard: Enter on the focused › goes on to the rainy-day summary's path;
     // at the last version the focus moves to ‹.
     await page.keyboard.press('Enter');
     await message(rainyTip).waitFor();
-    assert.equal(await cursor(), rainyTip);
+    assert.equal(await viewed(), rainyTip);
     const summary = rows.find((r) => r.kind === 'summary').id;
     assert.deepEqual(await arrows(summary), ['3 / 3', false, true]);
     assert.equal(await focused(), `${summary}:sib-prev`);
     await page.keyboard.press('Enter');
     await message(budgetTip).waitFor();
-    assert.equal(await cursor(), budgetTip);
+    assert.equal(await viewed(), budgetTip);
     // Back to the first version (the focus stayed on ‹): its newest path is
     // the last appended answer (main-2)…
     assert.equal(await focused(), `${budgetAsk}:sib-prev`);
     await page.keyboard.press('Space');
     await message(saturday).waitFor();
-    assert.equal(await cursor(), saturday);
+    assert.equal(await viewed(), saturday);
     assert.deepEqual(await arrows(saturday), ['2 / 2', false, true]);
     // …unless a path is preferred: then stepping follows it.
     await call(page, { operation: 'prefer', sessionId: 'demo', nodeId: stay });
@@ -81,8 +86,10 @@ test('sibling arrows step to the newest path of each version, by click and by ke
     await message(budgetTip).waitFor();
     await message(budgetAsk).locator('.sib-prev').click();
     await message(stay).waitFor();
-    assert.equal(await cursor(), stay);
+    assert.equal(await viewed(), stay);
+    assert.equal(await panel.locator('.preview-bar').isHidden(), true); // back on the session's path
     assert.deepEqual(await arrows(train), ['1 / 2', true, false]);
+    assert.equal(await cursor(), stay);
 
     // A folded row says how many children it hides.
     const plan = byText('Three days');

@@ -40,9 +40,22 @@ export class ContextPane {
     this.stats = el("span", "stats");
     head.append(el("h3", "", "Context"), this.stats);
     this.state = el("div", "state");
+    /** Set to scroll to the last message after the next render (another path shows). */
+    this.scrollToEnd = false;
+    // While another path than the session's is previewed: say so, and offer to continue from it or go back.
+    this.previewBar = el("div", "preview-bar");
+    this.previewBar.hidden = true;
+    const cont = button("preview-continue", "Continue from here", "Move the session's cursor to the end of this path");
+    cont.addEventListener("click", () => host.continueHere());
+    const back = button("preview-back", "Back to the session's path", "Show the path to the session's cursor (Escape)");
+    back.addEventListener("click", () => host.backToCursor());
+    this.previewText = el("span", "preview-text");
+    const buttons = el("span", "preview-buttons");
+    buttons.append(cont, back);
+    this.previewBar.append(this.previewText, buttons);
     this.messages = el("ol", "messages");
     this.messages.setAttribute("aria-label", "Messages from the root to the cursor");
-    this.element.append(head, this.state, diffSlot, this.messages);
+    this.element.append(head, this.previewBar, this.state, diffSlot, this.messages);
   }
 
   /** Scroll the messages to the last one (the cursor's). */
@@ -67,16 +80,20 @@ export class ContextPane {
       list.replaceChildren();
       this.stats.textContent = "";
       this.state.replaceChildren();
+      this.previewBar.hidden = true;
       return;
     }
+    const viewing = model.viewNode;
     const seq = this.host.seq();
     const { total, hidden: from, rows: shownRows } = model.contextRows(this.shown);
     const nodes = await Promise.all(shownRows.map((r) => this.host.node(r.id)));
     if (seq !== this.host.seq()) return;
-    const m = ctx.messages?.length;
-    const nodesText = `${total.toLocaleString("en")} ${total === 1 ? "node" : "nodes"} root → cursor`;
+    const m = viewing === null ? ctx.messages?.length : undefined;
+    const nodesText = `${total.toLocaleString("en")} ${total === 1 ? "node" : "nodes"} root → ${viewing === null ? "cursor" : "viewed node"}`;
     this.stats.textContent = m === undefined ? nodesText : `${m.toLocaleString("en")} ${m === 1 ? "message" : "messages"} to the model · ${nodesText}`;
-    this._renderState(ctx, nodes);
+    this.previewBar.hidden = viewing === null;
+    if (viewing !== null) this.previewText.textContent = `Previewing a path the session is not on. The session continues from the ● cursor on ${model.value.activeBranch}.`;
+    this._renderState(viewing === null ? ctx : { state: null }, nodes);
     const items = [];
     if (from > 0) {
       const more = button("more-context", `Show ${Math.min(CONTEXT_PAGE, from)} earlier of ${from} hidden`);
@@ -97,6 +114,10 @@ export class ContextPane {
     const focus = this.focusAfter ?? (kept?.cls === "sib-prev" || kept?.cls === "sib-next" ? { nodeId: kept.nodeId, dir: kept.cls.slice(4) } : null);
     list.replaceChildren(...items);
     const find = (id) => [...list.children].find((n) => n.dataset.nodeId === id);
+    if (this.scrollToEnd) {
+      this.scrollToEnd = false;
+      this.showEnd();
+    }
     const li = focus && find(focus.nodeId);
     if (li) this.focusAfter = null; // else kept for the render that shows the new path
     if (li) {

@@ -147,7 +147,7 @@ export class RowsView {
     return true;
   }
 
-  _rowElement(item, i) {
+  _rowElement(item, i, inView = this.model.viewIds) {
     const model = this.model;
     const active = model.active;
     const r = el("div", "row");
@@ -172,6 +172,7 @@ export class RowsView {
     if (foldable) r.setAttribute("aria-expanded", String(!item.folded));
     if (active === row.id) r.classList.add("active");
     if (row.onPath) r.classList.add("on-path");
+    if (inView.has(row.id)) r.classList.add("in-view");
     if (row.cursor) r.classList.add("cursor");
     if (row.hidden) r.classList.add("hidden-node");
     if (row.preferred) r.classList.add("preferred");
@@ -210,6 +211,7 @@ export class RowsView {
     if (row.preferred && row.tipOf === undefined && item.childCount === 0) r.append(el("span", "pref-mark", "★"));
     if (row.hiddenRoot) r.append(el("span", "hidden-mark", "hidden"));
     if (row.cursor) r.append(el("span", "cursor-mark", "● cursor"));
+    else if (row.id === model.viewNode) r.append(el("span", "view-mark", "◇ viewing"));
     return r;
   }
 }

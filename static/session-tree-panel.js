@@ -15,9 +15,13 @@
 // Methods: `open()`, `close()`, `focusNode(id)`, `refresh()`; the promise
 // `updateComplete` resolves once a reload in progress is done.
 // Events (CustomEvent, bubbling, composed; detail {sessionId, nodeId, …}):
-// `jump` after the cursor moved to nodeId; `select` when the highlighted
-// row changes; `branch` after a branch was made ({branch}); `fork` after a
-// fork or clone ({newSessionId}); `open`/`close` in overlay mode.
+// `jump` after the cursor moved to nodeId ("Continue from here", Shift+Enter);
+// `select` when the highlighted row changes; `preview` when the context
+// pane shows another path ({nodeId, cursor: whether it is the cursor's});
+// `branch` after a branch was made ({branch}); `fork` after a fork or
+// clone ({newSessionId}); `open`/`close` in overlay mode.
+// Clicking a row (or Enter) previews its path in the context pane; the
+// session's cursor moves only by "Continue from here" (Shift+Enter).
 //
 // Rows are virtualised (only the rows in view are in the DOM), so 100,000
 // nodes open and scroll smoothly. Every text — messages, ids, titles,
@@ -88,6 +92,8 @@ export class SessionTreePanel extends HTMLElement {
       focusTree: (options) => this._view.scroller.focus(options),
       openHit: (id) => this._openHit(id),
       stepSibling: (id, delta) => this._stepSibling(id, delta),
+      continueHere: () => this._model.viewNode !== null && this._actions.jump(this._model.viewNode),
+      backToCursor: () => this._preview(null),
     };
     this._view = new RowsView(this._model, this._uid);
     this._searchBox = new SearchBox(host);
@@ -471,7 +477,24 @@ export class SessionTreePanel extends HTMLElement {
       return;
     }
     this._setActive(id);
-    this._actions.jump(id);
+    this._preview(id);
+  }
+
+  /**
+   * Look at the path to a node in the context pane without moving the
+   * session's cursor (null: back to the cursor's path); event `preview`.
+   * While a large session's rows load (its paths are not all in), the
+   * cursor moves there instead, as a jump.
+   */
+  _preview(id) {
+    if (id !== null && this._model.partial) return this._actions.jump(id);
+    const before = this._model.viewNode;
+    this._model.setView(id);
+    if (this._model.viewNode === before) return;
+    this._view.render();
+    this._context.scrollToEnd = true;
+    this._loader.renderContext();
+    this._emit("preview", { nodeId: this._model.viewNode ?? this._model.value?.cursor ?? null, cursor: this._model.viewNode === null });
   }
 
   _expandRun(gapId) {
@@ -499,7 +522,7 @@ export class SessionTreePanel extends HTMLElement {
         return this._expandRun(action.id);
       case "activate": {
         const from = this._model.compareFrom;
-        if (from === null) return this._actions.jump(action.id);
+        if (from === null) return e.shiftKey ? this._actions.jump(action.id) : this._preview(action.id);
         this._model.compareFrom = null;
         return this._actions.compare(from, action.id);
       }
@@ -521,6 +544,11 @@ export class SessionTreePanel extends HTMLElement {
         return;
       }
       if (this._actions.cancelCompare()) return;
+      if (this._model.viewNode !== null) {
+        e.preventDefault();
+        this._preview(null);
+        return;
+      }
       if (this.mode === "overlay" && this._open) {
         e.preventDefault();
         this.close();
@@ -547,8 +575,9 @@ export class SessionTreePanel extends HTMLElement {
   }
 
   /**
-   * The context pane's sibling arrows: go to the newest path (preferred,
-   * else last appended children) of the sibling `delta` places from id.
+   * The context pane's sibling arrows: preview the newest path (preferred,
+   * else last appended children) of the sibling `delta` places from id
+   * (the session's cursor stays).
    */
   async _stepSibling(id, delta) {
     const sib = this._model.siblings(id);
@@ -556,9 +585,13 @@ export class SessionTreePanel extends HTMLElement {
     if (target === undefined) return;
     const leaf = this._model.newestLeaf(target);
     this._context.focusAfter = { nodeId: target, dir: delta < 0 ? "prev" : "next" };
-    await this._actions.jump(leaf);
+    this._model.active = leaf;
     this._view.scrollIntoView(leaf);
+    this._actions.update();
+    this._model.setView(leaf);
     this._view.render();
+    await this._loader.renderContext();
+    this._emit("preview", { nodeId: leaf, cursor: this._model.viewNode === null });
   }
 
   _openHit(nodeId) {
