@@ -192,6 +192,15 @@ test('phone: the pane tabs work by keyboard and picking a session shows its tree
     const before = await panel.evaluate((p) => p.selectedNodeId);
     await page.keyboard.press('ArrowUp');
     assert.notEqual(await panel.evaluate((p) => p.selectedNodeId), before);
+    // Tapping a row previews its path and shows the context pane.
+    const budgetTip = await panel.evaluate((p) => p._value.rows.find((r) => r.tipOf === 'budget').id);
+    await panel.locator(`.row[data-node-id="${budgetTip}"]`).scrollIntoViewIfNeeded();
+    await panel.locator(`.row[data-node-id="${budgetTip}"]`).click();
+    await page.waitForFunction(() => document.body.dataset.pane === 'context');
+    assert.equal(await selected(), 'tab-context');
+    assert.equal(await panel.locator('.messages .message').last().getAttribute('data-node-id'), budgetTip);
+    await panel.locator('.preview-bar').waitFor();
+    await page.screenshot({ path: artifactPath('layout-390x844-light-preview.png') });
     // Widening the window shows every pane again, without tab panel roles.
     await page.setViewportSize({ width: 1366, height: 850 });
     await page.waitForFunction(() => !document.querySelector('#panel').hasAttribute('pane'));

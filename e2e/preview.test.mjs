@@ -2,7 +2,7 @@
 // context pane and leaves the session's cursor and active branch where they
 // are; the page says which path is the session's; the cursor moves only by
 // "Continue from here" (toolbar, preview bar, Shift+Enter); Escape and
-// "Back to the session's path" return. Screenshot: e2e/artifacts/preview.png.
+// "Back to the cursor" return. Screenshot: e2e/artifacts/preview.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, artifactPath } from './helpers.mjs';
@@ -74,7 +74,7 @@ test('selecting a row previews its path; only Continue from here moves the curso
     await page.keyboard.press('Enter');
     await panel.locator(`.row.cursor[data-node-id="${budgetTip}"]`).waitFor();
     assert.equal((await session()).cursor, budgetTip);
-    // The toolbar's button does the same; Back to the session's path undoes a preview.
+    // The toolbar's button does the same; Back to the cursor undoes a preview.
     await panel.locator(`.row[data-node-id="${stay}"]`).click();
     await panel.locator('.preview-bar').waitFor();
     await panel.locator('.preview-back').click();

@@ -47,7 +47,7 @@ export class ContextPane {
     this.previewBar.hidden = true;
     const cont = button("preview-continue", "Continue from here", "Move the session's cursor to the end of this path");
     cont.addEventListener("click", () => host.continueHere());
-    const back = button("preview-back", "Back to the session's path", "Show the path to the session's cursor (Escape)");
+    const back = button("preview-back", "Back to the cursor", "Show the path to the session's cursor again (Escape)");
     back.addEventListener("click", () => host.backToCursor());
     this.previewText = el("span", "preview-text");
     const buttons = el("span", "preview-buttons");
