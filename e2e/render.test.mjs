@@ -237,3 +237,31 @@ test('thinking parts, tool calls and results, images and attachments render as s
     await env.close();
   }
 });
+
+test('every grammar render-message.js may ask for is served from static/vendor and precached by the service worker', async () => {
+  const env = await setup();
+  try {
+    const { page, baseURL, errors } = env;
+    await page.goto(baseURL + 'e2e/fixtures/smoke.html');
+    const out = await page.evaluate(async () => {
+      const { CODE_LANGUAGES } = await import('/static/render-message.js');
+      const files = [...new Set(Object.values(CODE_LANGUAGES))].sort();
+      const sw = await (await fetch('/static/sw.js')).text();
+      const missing = [];
+      for (const f of files) {
+        const res = await fetch(`/static/vendor/highlight/languages/${f}.js`);
+        if (!res.ok) missing.push(`${f}: ${res.status}`);
+        if (!sw.includes(`"${f}"`)) missing.push(`${f}: not in sw.js`);
+      }
+      for (const lib of ['markdown-it.js', 'purify.js', 'highlight/core.js']) {
+        if (!(await fetch(`/static/vendor/${lib}`)).ok) missing.push(lib);
+        if (!sw.includes(`./vendor/${lib}`)) missing.push(`${lib}: not in sw.js`);
+      }
+      return { count: files.length, missing };
+    });
+    assert.deepEqual(out, { count: 20, missing: [] });
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
