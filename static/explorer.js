@@ -11,6 +11,7 @@
 import { init } from "../js/sessiontree.js";
 import { createDemoSession, DEMO_SESSION_ID } from "./demo.js";
 import { filterSessions, highlightPieces, relativeTime, snapshotFileName } from "./tree-model.js";
+import { NARROW, PaneTabs } from "./explorer-panes.js";
 import "./session-tree-panel.js";
 
 /** Formats of the core's `export` operation the menu offers, when it has it. */
@@ -44,8 +45,11 @@ const state = {
   sessions: [],
   filter: "",
   selected: null, // sessionId
-  pane: "tree", // the pane shown on a narrow screen: "sessions", "tree" or "context"
+  panes: null, // PaneTabs: the pane shown on a narrow screen
 };
+
+/** Show one pane (sessions, tree, context) on a narrow screen (see explorer-panes.js). */
+const showPane = (pane) => state.panes.show(pane);
 
 function setStatus(text, isError = false) {
   const s = $("status");
@@ -119,66 +123,6 @@ function sessionFromHash() {
   } catch {
     return null;
   }
-}
-
-// ------------------------------------------------------- panes (phone)
-
-/** Below this width (px) the page shows one pane at a time (explorer.css says the same). */
-const NARROW = "(max-width: 699px)";
-const PANES = ["sessions", "tree", "context"];
-
-/**
- * Show one pane (sessions, tree or context) and select its tab. On a narrow
- * screen only that pane shows (body[data-pane], the panel's pane
- * attribute); on a wide one every pane shows and the choice is kept for
- * when the window narrows.
- * @param {"sessions"|"tree"|"context"} pane
- * @param {{focus?: boolean}} [options] focus: move the focus to the tab
- */
-function showPane(pane, { focus = false } = {}) {
-  if (!PANES.includes(pane)) return;
-  state.pane = pane;
-  const narrow = matchMedia(NARROW).matches;
-  document.body.dataset.pane = pane;
-  const panel = $("panel");
-  const sessions = $("sessions-pane");
-  panel.pane = narrow && pane !== "sessions" ? pane : "";
-  for (const tab of $("pane-tabs").querySelectorAll("[role=tab]")) {
-    const on = tab.dataset.pane === pane;
-    tab.setAttribute("aria-selected", String(on));
-    tab.tabIndex = on ? 0 : -1;
-    if (on && focus) tab.focus();
-  }
-  // Tab panels only while the tabs show.
-  if (narrow) {
-    sessions.setAttribute("role", "tabpanel");
-    sessions.setAttribute("aria-labelledby", "tab-sessions");
-    panel.setAttribute("role", "tabpanel");
-    panel.setAttribute("aria-labelledby", pane === "context" ? "tab-context" : "tab-tree");
-  } else {
-    for (const n of [sessions, panel]) {
-      n.removeAttribute("role");
-      n.removeAttribute("aria-labelledby");
-    }
-  }
-}
-
-/** The pane tabs: click, or the arrow keys, Home and End (automatic activation). */
-function wirePanes() {
-  const tabs = $("pane-tabs");
-  tabs.addEventListener("click", (e) => {
-    const tab = e.target.closest("[role=tab]");
-    if (tab) showPane(tab.dataset.pane);
-  });
-  tabs.addEventListener("keydown", (e) => {
-    const i = PANES.indexOf(state.pane);
-    const next = { ArrowRight: i + 1, ArrowLeft: i - 1 + PANES.length, Home: 0, End: PANES.length - 1 }[e.key];
-    if (next === undefined) return;
-    e.preventDefault();
-    showPane(PANES[next % PANES.length], { focus: true });
-  });
-  matchMedia(NARROW).addEventListener("change", () => showPane(state.pane));
-  showPane(state.pane);
 }
 
 // ------------------------------------------------------------------- panel
@@ -535,7 +479,7 @@ function wirePanel() {
   const panel = $("panel");
   // On a phone, looking at a row's path means seeing its messages: the context pane.
   panel.addEventListener("preview", () => {
-    if (matchMedia(NARROW).matches && state.pane === "tree") showPane("context");
+    if (matchMedia(NARROW).matches && state.panes.pane === "tree") showPane("context");
   });
   panel.addEventListener("fork", async (e) => {
     await loadSessions();
@@ -586,7 +530,7 @@ async function showStorage(requestPersist = false) {
 }
 
 async function start() {
-  wirePanes();
+  state.panes = new PaneTabs({ tabs: $("pane-tabs"), sessions: $("sessions-pane"), panel: $("panel") });
   wirePanel();
   wireImport();
   let tree;

@@ -13,6 +13,7 @@ const PRECACHE = [
   "./",
   "./index.html",
   "./explorer.js",
+  "./explorer-panes.js",
   "./explorer.css",
   "./theme.css",
   "./tree-model.js",
