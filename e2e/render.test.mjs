@@ -98,6 +98,8 @@ test('a message with Markdown, code, a table, raw HTML, javascript: links and Op
     const msg = panel.locator('.messages .message').nth(1);
     const body = msg.locator('.message-body');
 
+    // The tree row leaves the reasoning markup out (its preview is the first 80 characters: all reasoning).
+    assert.equal(await panel.locator('.row.cursor .preview').textContent(), '(thinking…)');
     // Markdown became structure.
     assert.deepEqual(await body.locator(':scope > .markdown strong').allTextContents(), ['255']);
     assert.deepEqual(await body.locator(':scope > .markdown em').allTextContents(), ['table']);

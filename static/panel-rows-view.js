@@ -190,7 +190,7 @@ export class RowsView {
     r.append(badge);
     const preview = el("span", "preview");
     const ranges = model.hits.get(row.id);
-    const text = row.preview || (row.kind === "message" ? "(no text)" : "");
+    const text = ranges ? row.preview : readablePreview(row) || (row.kind === "message" ? "(no text)" : "");
     if (ranges) {
       r.classList.add("hit");
       preview.append(...markedText(text, ranges));
@@ -214,6 +214,24 @@ export class RowsView {
     else if (row.id === model.viewNode) r.append(el("span", "view-mark", "◇ viewing"));
     return r;
   }
+}
+
+/** Open WebUI's reasoning and tool-call blocks, and <think> sections, in assistant text (closed or cut off). */
+const MARKUP_BLOCK = /<details\s+type="(reasoning|tool_calls)"[^>]*>[\s\S]*?(?:<\/details>|$)|<think(?:ing)?>[\s\S]*?(?:<\/think(?:ing)?>|$)/g;
+
+/**
+ * A row's preview as a reader wants it: in assistant text, the markup of
+ * reasoning blocks is left out and a tool-call block becomes "[tool call]"
+ * (the context pane renders them); "(thinking…)" when nothing else is left.
+ * Other previews as they are.
+ * @param {{preview?: string, role?: string}} row
+ * @returns {string}
+ */
+export function readablePreview(row) {
+  const text = row.preview ?? "";
+  if (row.role !== "assistant" || !/<details\s+type=|<think/.test(text)) return text;
+  const out = text.replace(MARKUP_BLOCK, (m, type) => (type === "tool_calls" ? " [tool call] " : " ")).replace(/\s+/g, " ").trim();
+  return out === "" ? "(thinking…)" : out;
 }
 
 /**
