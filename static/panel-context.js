@@ -12,6 +12,9 @@ import { contentText, describeEntry, formatTime, nodeText } from "./tree-model.j
 /** Messages rendered at first in the context pane (older ones on demand). */
 export const CONTEXT_PAGE = 60;
 
+/** Rendered message contents kept for the renders that follow (a few pages of the context). */
+const RENDER_CACHE = 4 * CONTEXT_PAGE;
+
 /** Characters after which a message is collapsed behind "Show more". */
 const LONG_MESSAGE = 700;
 
@@ -33,6 +36,8 @@ export class ContextPane {
     this.host = host;
     /** How many messages of the path are shown (grows by CONTEXT_PAGE on "Show earlier"). */
     this.shown = CONTEXT_PAGE;
+    /** Rendered message contents, see _rendered. */
+    this._bodies = new Map();
     /** After the next render, focus this message's sibling arrow: {nodeId, dir: "prev"|"next"} or null. */
     this.focusAfter = null;
     this.element = el("div", "context-col");
@@ -180,10 +185,13 @@ export class ContextPane {
     head.append(time);
     if (row?.label) head.append(el("span", "node-label", row.label));
     const body = el("div", "message-body");
-    if (kind === "message") renderMessage(body, node.message);
-    else if (typeof node.summary === "string") body.append(markdown(node.summary));
-    else if (node.entry) body.append(el("p", "entry-text", describeEntry(node.entry)));
-    if (kind === "message" || typeof node.summary === "string") head.append(this._rawToggle(body, kind === "message" ? messageSource(node.message) : node.summary));
+    const source = kind === "message" ? messageSource(node.message) : typeof node.summary === "string" ? node.summary : null;
+    if (source !== null) {
+      body.append(this._rendered(node, source));
+      head.append(this._rawToggle(body, source));
+    } else if (node.entry) {
+      body.append(el("p", "entry-text", describeEntry(node.entry)));
+    }
     const copy = button("copy", "Copy", "Copy this message");
     copy.addEventListener("click", () => this._copy(node, copy));
     head.append(copy);
@@ -223,6 +231,33 @@ export class ContextPane {
     nav.append(prev, el("span", "sib-pos", `${index + 1} / ${count}`), next);
     foot.append(nav);
     return foot;
+  }
+
+  /**
+   * A message's (or summary's) rendered content, as a fragment to append.
+   * Rendering is kept by node and exact source (a node's content never
+   * changes, but a session may be loaded anew under the same ids), so the
+   * renders that follow each change of the tree clone instead of parsing
+   * Markdown again.
+   */
+  _rendered(node, source) {
+    const key = `${node.id}\u0000${node.kind}\u0000${source}`;
+    let done = this._bodies.get(key);
+    if (done) {
+      this._bodies.delete(key); // most recently used last
+    } else {
+      done = document.createDocumentFragment();
+      if (node.kind === "message") {
+        const box = el("div");
+        renderMessage(box, node.message);
+        done.append(...box.childNodes);
+      } else {
+        done.append(markdown(source));
+      }
+      if (this._bodies.size >= RENDER_CACHE) this._bodies.delete(this._bodies.keys().next().value);
+    }
+    this._bodies.set(key, done);
+    return done.cloneNode(true);
   }
 
   /**
