@@ -201,6 +201,14 @@ test('phone: the pane tabs work by keyboard and picking a session shows its tree
     assert.equal(await panel.locator('.messages .message').last().getAttribute('data-node-id'), budgetTip);
     await panel.locator('.preview-bar').waitFor();
     await page.screenshot({ path: artifactPath('layout-390x844-light-preview.png') });
+    // A comparison chosen in the tree pane shows in the context pane.
+    await page.locator('#tab-tree').click();
+    await panel.locator('.act-compare').click();
+    const mainTip = await panel.evaluate((p) => p._value.rows.find((r) => r.tipOf === 'main').id);
+    await panel.locator(`.row[data-node-id="${mainTip}"]`).click();
+    await panel.locator('.diff').waitFor();
+    assert.equal(await selected(), 'tab-context');
+    await page.screenshot({ path: artifactPath('layout-390x844-light-compare.png') });
     // Widening the window shows every pane again, without tab panel roles.
     await page.setViewportSize({ width: 1366, height: 850 });
     await page.waitForFunction(() => !document.querySelector('#panel').hasAttribute('pane'));

@@ -478,9 +478,12 @@ function scheduleRefresh() {
 function wirePanel() {
   const panel = $("panel");
   // On a phone, looking at a row's path means seeing its messages: the context pane.
-  panel.addEventListener("preview", () => {
-    if (matchMedia(NARROW).matches && state.panes.pane === "tree") showPane("context");
-  });
+  // A comparison shows there too.
+  for (const type of ["preview", "compare"]) {
+    panel.addEventListener(type, () => {
+      if (matchMedia(NARROW).matches && state.panes.pane === "tree") showPane("context");
+    });
+  }
   panel.addEventListener("fork", async (e) => {
     await loadSessions();
     if (e.detail.newSessionId) await selectSession(e.detail.newSessionId);

@@ -243,8 +243,10 @@ export class PanelActions {
     const { host } = this;
     host.status("");
     const env = await host.tree().call({ operation: "diff", sessionId: host.sessionId(), from, to });
-    if (env.ok) this._renderDiff(from, to, env.value);
-    else host.status(env.error.message);
+    if (env.ok) {
+      this._renderDiff(from, to, env.value);
+      host.emit("compare", { nodeId: to, from, to });
+    } else host.status(env.error.message);
     host.renderRows();
   }
 

@@ -17,6 +17,9 @@ export interface PanelEventDetail {
   clone?: boolean;
   /** `copy`: the text put on the clipboard. */
   text?: string;
+  /** `compare`: the two nodes compared. */
+  from?: string;
+  to?: string;
   /** `preview`: true when the context pane is back on the cursor's path (nodeId is then the cursor). */
   cursor?: boolean;
 }
@@ -35,6 +38,8 @@ export interface SessionTreePanelEventMap extends HTMLElementEventMap {
   branch: CustomEvent<PanelEventDetail>;
   /** After a fork or clone (detail.newSessionId). */
   fork: CustomEvent<PanelEventDetail>;
+  /** When a comparison of detail.from and detail.to shows in the context column. */
+  compare: CustomEvent<PanelEventDetail>;
   /** After a message was copied. */
   copy: CustomEvent<PanelEventDetail>;
   /** Overlay drawer opened / closed. */

@@ -19,7 +19,8 @@
 // `select` when the highlighted row changes; `preview` when the context
 // pane shows another path ({nodeId, cursor: whether it is the cursor's});
 // `branch` after a branch was made ({branch}); `fork` after a fork or
-// clone ({newSessionId}); `open`/`close` in overlay mode.
+// clone ({newSessionId}); `compare` when a comparison shows in the context
+// column ({from, to}); `open`/`close` in overlay mode.
 // Clicking a row (or Enter) previews its path in the context pane; the
 // session's cursor moves only by "Continue from here" (Shift+Enter).
 //
