@@ -27,11 +27,11 @@ WASM_EXEC     := js/wasm_exec.js
 PRINTF_FUNCS  := errorf,invalidf,snapshotFault,sprintf,textError,fprintf,appendf,warn,warnf
 GO_SOURCES    := $(shell find core wasm -name '*.go' -not -name '*_test.go') go.mod go.sum
 
-.PHONY: all build serve test test-go test-wasm test-fuzz test-e2e lint bench clean deps
+.PHONY: all build vendor serve test test-go test-wasm test-fuzz test-e2e lint bench clean deps
 
 all: build
 
-build: $(WASM) $(WASM_EXEC)
+build: $(WASM) $(WASM_EXEC) vendor
 
 $(WASM): $(GO_SOURCES)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./wasm
@@ -44,6 +44,30 @@ $(WASM_EXEC): $(GOROOT_WASM)/wasm_exec.js
 # run npm ci: it would empty the shared folder under everyone using it.
 node_modules/.package-lock.json: package.json package-lock.json
 	@if [ -L node_modules ]; then echo "node_modules is a symlink to $$(readlink node_modules): not reinstalling"; else $(NPM) ci --no-audit --no-fund; fi
+	@touch $@
+
+# The UI's libraries (static/vendor/, gitignored), copied from node_modules
+# (pinned in package-lock.json) so the pages load them from their own
+# origin: markdown-it and DOMPurify (ES module builds), highlight.js's core
+# and the grammars of HLJS_LANGUAGES (loaded only when a code block asks for
+# one; static/render-message.js names the same list). Source-map comments
+# are dropped (the maps are not copied).
+VENDOR         := static/vendor
+HLJS_LANGUAGES := bash c cpp csharp css diff go java javascript json markdown php python ruby rust shell sql typescript xml yaml
+HLJS_DIST      := node_modules/@highlightjs/cdn-assets/es
+
+vendor: $(VENDOR)/.copied
+
+$(VENDOR)/.copied: node_modules/.package-lock.json Makefile
+	rm -rf $(VENDOR)
+	mkdir -p $(VENDOR)/highlight/languages
+	sed '/^\/\/# sourceMappingURL=/d' node_modules/markdown-it/dist/browser/markdown-it.esm.min.mjs > $(VENDOR)/markdown-it.js
+	sed '/^\/\/# sourceMappingURL=/d' node_modules/dompurify/dist/purify.es.mjs > $(VENDOR)/purify.js
+	cp $(HLJS_DIST)/core.min.js $(VENDOR)/highlight/core.js
+	for l in $(HLJS_LANGUAGES); do cp $(HLJS_DIST)/languages/$$l.min.js $(VENDOR)/highlight/languages/$$l.js || exit 1; done
+	cp node_modules/markdown-it/LICENSE $(VENDOR)/markdown-it.LICENSE.txt
+	cp node_modules/dompurify/LICENSE $(VENDOR)/purify.LICENSE.txt
+	cp node_modules/@highlightjs/cdn-assets/LICENSE $(VENDOR)/highlight/LICENSE.txt
 	@touch $@
 
 deps: node_modules/.package-lock.json
@@ -80,4 +104,4 @@ bench: build deps
 
 clean:
 	rm -f $(WASM) $(WASM_EXEC) js/*.gz js/*.br
-	rm -rf .cache e2e/artifacts
+	rm -rf .cache e2e/artifacts $(VENDOR)

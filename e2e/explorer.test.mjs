@@ -53,9 +53,11 @@ test('explorer: demo session, jump by click, import with report, export, reload'
     assert.equal(await page.locator('.row .g-tee').count() > 0, true);
     await page.screenshot({ path: artifactPath('explorer-demo.png') });
 
-    // Clicking the regenerated answer (tip of main-2) jumps there.
+    // Clicking the regenerated answer (tip of main-2) previews it; Continue
+    // from here jumps there.
     const target = branches.find((b) => b.name === 'main-2').tip;
     await page.locator(`session-tree-panel .row[data-node-id="${target}"]`).click();
+    await page.locator('session-tree-panel .act-jump').click();
     await page.locator(`.row.cursor[data-node-id="${target}"]`).waitFor();
     const status = await call(page, { operation: 'session', sessionId: 'demo' });
     assert.deepEqual([status.cursor, status.activeBranch], [target, 'main-2']);
@@ -70,6 +72,7 @@ test('explorer: demo session, jump by click, import with report, export, reload'
     // The budget branch shows its image part as a placeholder, never fetched.
     const budgetTip = branches.find((b) => b.name === 'budget').tip;
     await page.locator(`session-tree-panel .row[data-node-id="${budgetTip}"]`).click();
+    await page.locator('session-tree-panel .act-jump').click();
     await page.locator(`.row.cursor[data-node-id="${budgetTip}"]`).waitFor();
     assert.equal(await page.locator('session-tree-panel .messages .placeholder.image').textContent(), '[image https://example.com/photos/hostel-room.jpg — not loaded]');
     assert.equal(await page.locator('session-tree-panel .messages img').count(), 0);

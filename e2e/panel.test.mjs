@@ -131,12 +131,13 @@ test('keyboard only: open, move, fold, jump, search, close — the context follo
     await page.keyboard.press('ArrowRight');
     assert.equal(await drawer.locator('.row').count(), 13);
 
-    // Jump: → goes to the first child, ↓↓↓ then Enter jumps to the tip of main-2.
+    // Jump: → goes to the first child, ↓↓↓ then Shift+Enter (Continue from
+    // here) jumps to the tip of main-2 (Enter alone only previews).
     await page.keyboard.press('ArrowRight');
     assert.equal(await active(), rows[3].id);
     for (let k = 0; k < 4; k++) await page.keyboard.press('ArrowDown');
     assert.equal(await active(), rows[7].id);
-    await page.keyboard.press('Enter');
+    await page.keyboard.press('Shift+Enter');
     await drawer.locator(`.row.cursor[data-node-id="${rows[7].id}"]`).waitFor();
     assert.equal((await status()).cursor, rows[7].id);
     const texts = await contextTexts(drawer);
@@ -159,7 +160,7 @@ test('keyboard only: open, move, fold, jump, search, close — the context follo
     await drawer.locator('.hits').waitFor({ state: 'hidden' });
     assert.equal(await active(), hostelRow.id);
     assert.equal(await focusedTag(), 'scroller');
-    await page.keyboard.press('Enter');
+    await page.keyboard.press('Shift+Enter');
     await drawer.locator(`.row.cursor[data-node-id="${hostelRow.id}"]`).waitFor();
     assert.equal((await contextTexts(drawer)).at(-1), 'What would this cost on a tight budget? This is the hostel I found:[image https://example.com/photos/hostel-room.jpg — not loaded]');
 
@@ -263,7 +264,7 @@ test('a 100,000-node session opens fast, keeps few rows in the DOM and scrolls t
   }
 });
 
-test('clicking a node fires jump and updates the context; actions change the tree as the store says', async () => {
+test('Continue from here after a click fires jump and updates the context; actions change the tree as the store says', async () => {
   const env = await setup({ contextOptions: { viewport: VIEWPORT } });
   try {
     const { page, baseURL, errors } = env;
@@ -277,9 +278,11 @@ test('clicking a node fires jump and updates the context; actions change the tre
     const row = (id) => panel.locator(`.row[data-node-id="${id}"]`);
     const storeRow = async (id) => (await call(page, { operation: 'tree', sessionId: 'demo' })).rows.find((r) => r.id === id);
 
-    // Click: jump event with the node id; context = path to it.
+    // Click selects and previews; Continue from here: jump event with the
+    // node id; context = path to it.
     const budgetAnswer = rows.find((r) => r.tipOf === 'budget');
     await row(budgetAnswer.id).click();
+    await panel.locator('.act-jump').click();
     await panel.locator(`.row.cursor[data-node-id="${budgetAnswer.id}"]`).waitFor();
     // The store's change event can redraw the cursor a moment before the
     // panel's own call returns and fires jump: wait for the event itself.
@@ -509,6 +512,7 @@ test('offline: after one visit the explorer reloads, explores and appends with t
     const rows = (await call(page, { operation: 'tree', sessionId: 'demo' })).rows;
     const target = rows.find((r) => r.tipOf === 'rainy-day');
     await panel.locator(`.row[data-node-id="${target.id}"]`).click();
+    await panel.locator('.act-jump').click();
     await panel.locator(`.row.cursor[data-node-id="${target.id}"]`).waitFor();
     await call(page, { operation: 'append', sessionId: 'demo', message: { role: 'user', content: 'Written offline' } });
     await panel.locator('.row.cursor .preview', { hasText: 'Written offline' }).waitFor();
@@ -544,6 +548,7 @@ test('embedding demo: two messages, a branch, a jump back — chat and panel agr
 
     // Branch at the first answer from the panel, then keep chatting there.
     await panel.locator(`.row[data-node-id="${rows[1].id}"]`).click();
+    await panel.locator('.act-jump').click();
     await panel.locator(`.row.cursor[data-node-id="${rows[1].id}"]`).waitFor();
     assert.deepEqual(await chat(), ['Hello there', 'You said “Hello there” (2 words).']);
     await panel.locator('.act-branch').click();
@@ -557,8 +562,13 @@ test('embedding demo: two messages, a branch, a jump back — chat and panel agr
     assert.equal(await panel.locator('.row').count(), 6);
     assert.deepEqual(await contextTexts(panel), await chat());
 
-    // Jump back to the old tip in the panel: the chat shows that history.
+    // Jump back to the old tip in the panel: a click previews it (the chat
+    // stays), Continue from here moves there and the chat shows that history.
     await panel.locator(`.row[data-node-id="${oldTip}"]`).click();
+    await panel.locator('.preview-bar').waitFor();
+    assert.equal((await contextTexts(panel)).at(-1), 'You said “Plan a picnic” (3 words).');
+    assert.equal((await chat()).at(-1), 'You said “Plan a beach day” (4 words).');
+    await panel.locator('.preview-continue').click();
     await page.locator('#branch-name', { hasText: 'branch main' }).waitFor();
     await page.locator('#history .bubble .text', { hasText: /^Plan a picnic$/ }).waitFor();
     assert.deepEqual(await chat(), ['Hello there', 'You said “Hello there” (2 words).', 'Plan a picnic', 'You said “Plan a picnic” (3 words).']);

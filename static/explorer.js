@@ -11,6 +11,7 @@
 import { init } from "../js/sessiontree.js";
 import { createDemoSession, DEMO_SESSION_ID } from "./demo.js";
 import { filterSessions, highlightPieces, relativeTime, snapshotFileName } from "./tree-model.js";
+import { NARROW, PaneTabs } from "./explorer-panes.js";
 import "./session-tree-panel.js";
 
 /** Formats of the core's `export` operation the menu offers, when it has it. */
@@ -44,7 +45,11 @@ const state = {
   sessions: [],
   filter: "",
   selected: null, // sessionId
+  panes: null, // PaneTabs: the pane shown on a narrow screen
 };
+
+/** Show one pane (sessions, tree, context) on a narrow screen (see explorer-panes.js). */
+const showPane = (pane) => state.panes.show(pane);
 
 function setStatus(text, isError = false) {
   const s = $("status");
@@ -87,7 +92,10 @@ function renderSessions() {
     meta.append(el("span", "session-size", `${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"}`), el("span", "session-updated", relativeTime(s.updatedAt, now)));
     button.append(meta);
     button.title = s.sessionId;
-    button.addEventListener("click", () => selectSession(s.sessionId));
+    button.addEventListener("click", () => {
+      showPane("tree");
+      selectSession(s.sessionId);
+    });
     li.append(button);
     return li;
   });
@@ -396,6 +404,7 @@ function offerSearch() {
   };
   const openHit = async (li) => {
     list.hidden = true;
+    showPane("tree");
     await selectSession(li.dataset.sessionId);
     await $("panel").refresh();
     $("panel").focusNode(li.dataset.nodeId);
@@ -468,6 +477,13 @@ function scheduleRefresh() {
 
 function wirePanel() {
   const panel = $("panel");
+  // On a phone, looking at a row's path means seeing its messages: the context pane.
+  // A comparison shows there too.
+  for (const type of ["preview", "compare"]) {
+    panel.addEventListener(type, () => {
+      if (matchMedia(NARROW).matches && state.panes.pane === "tree") showPane("context");
+    });
+  }
   panel.addEventListener("fork", async (e) => {
     await loadSessions();
     if (e.detail.newSessionId) await selectSession(e.detail.newSessionId);
@@ -517,6 +533,7 @@ async function showStorage(requestPersist = false) {
 }
 
 async function start() {
+  state.panes = new PaneTabs({ tabs: $("pane-tabs"), sessions: $("sessions-pane"), panel: $("panel") });
   wirePanel();
   wireImport();
   let tree;

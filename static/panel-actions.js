@@ -36,7 +36,7 @@ export class PanelActions {
       return b;
     };
     this.buttons = {
-      jump: a("jump", "Jump", "Move the cursor here (Enter)", () => this._jumpSelected()),
+      jump: a("jump", "Continue from here", "Move the session's cursor here: what is appended next continues this path (Shift+Enter)", () => this._jumpSelected()),
       branch: a("branch", "Branch…", "Start a named branch at this node", () => this._askBranch(false)),
       summary: a("summary", "Branch + summary…", "Start a branch here with a summary of what came before", () => this._askBranch(true)),
       fork: a("fork", "Fork", "Copy the path to this node into a new session", () => this._fork()),
@@ -77,6 +77,7 @@ export class PanelActions {
     const env = await host.tree().call({ operation: "jump", sessionId: host.sessionId(), nodeId });
     if (!env.ok) return host.status(env.error.message);
     host.model.active = nodeId;
+    host.model.view = null;
     await host.refresh();
     host.emit("jump", { nodeId });
   }
@@ -242,8 +243,10 @@ export class PanelActions {
     const { host } = this;
     host.status("");
     const env = await host.tree().call({ operation: "diff", sessionId: host.sessionId(), from, to });
-    if (env.ok) this._renderDiff(from, to, env.value);
-    else host.status(env.error.message);
+    if (env.ok) {
+      this._renderDiff(from, to, env.value);
+      host.emit("compare", { nodeId: to, from, to });
+    } else host.status(env.error.message);
     host.renderRows();
   }
 

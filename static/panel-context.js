@@ -1,14 +1,19 @@
 // The context pane of <session-tree-panel>: the messages from the root to
 // the cursor (the last CONTEXT_PAGE at first, older ones on demand), the
 // state chips (model, thinking level, tools, name) and each message's
-// parts, tool calls and Copy button. Every text goes in through
-// textContent.
+// rendered body (render-message.js: Markdown sanitized, reasoning, tool
+// calls and results), its Raw toggle and Copy button. Every text we build
+// goes in through textContent.
 
 import { button, el } from "./dom.js";
-import { contentParts, contentText, describeEntry, formatTime, nodeText } from "./tree-model.js";
+import { highlightCode, messageSource, renderMarkdown, renderMessage } from "./render-message.js";
+import { contentText, describeEntry, formatTime, nodeText } from "./tree-model.js";
 
 /** Messages rendered at first in the context pane (older ones on demand). */
 export const CONTEXT_PAGE = 60;
+
+/** Rendered message contents kept for the renders that follow (a few pages of the context). */
+const RENDER_CACHE = 4 * CONTEXT_PAGE;
 
 /** Characters after which a message is collapsed behind "Show more". */
 const LONG_MESSAGE = 700;
@@ -18,7 +23,9 @@ const LONG_MESSAGE = 700;
  * of the caller's) is placed between the state chips and the messages.
  *
  * The host: `{model, node(id) → Promise<node|null>, seq() → number (changes
- * when a newer load started), refresh(), emit(type, detail), status(text)}`.
+ * when a newer load started), refresh(), emit(type, detail), status(text),
+ * stepSibling(id, delta) (show the newest path of the sibling delta places
+ * from node id)}`.
  */
 export class ContextPane {
   /**
@@ -29,14 +36,36 @@ export class ContextPane {
     this.host = host;
     /** How many messages of the path are shown (grows by CONTEXT_PAGE on "Show earlier"). */
     this.shown = CONTEXT_PAGE;
+    /** Rendered message contents, see _rendered. */
+    this._bodies = new Map();
+    /** After the next render, focus this message's sibling arrow: {nodeId, dir: "prev"|"next"} or null. */
+    this.focusAfter = null;
     this.element = el("div", "context-col");
     const head = el("div", "context-head");
     this.stats = el("span", "stats");
     head.append(el("h3", "", "Context"), this.stats);
     this.state = el("div", "state");
+    /** Set to scroll to the last message after the next render (another path shows). */
+    this.scrollToEnd = false;
+    // While another path than the session's is previewed: say so, and offer to continue from it or go back.
+    this.previewBar = el("div", "preview-bar");
+    this.previewBar.hidden = true;
+    const cont = button("preview-continue", "Continue from here", "Move the session's cursor to the end of this path");
+    cont.addEventListener("click", () => host.continueHere());
+    const back = button("preview-back", "Back to the cursor", "Show the path to the session's cursor again (Escape)");
+    back.addEventListener("click", () => host.backToCursor());
+    this.previewText = el("span", "preview-text");
+    const buttons = el("span", "preview-buttons");
+    buttons.append(cont, back);
+    this.previewBar.append(this.previewText, buttons);
     this.messages = el("ol", "messages");
     this.messages.setAttribute("aria-label", "Messages from the root to the cursor");
-    this.element.append(head, this.state, diffSlot, this.messages);
+    this.element.append(head, this.previewBar, this.state, diffSlot, this.messages);
+  }
+
+  /** Scroll the messages to the last one (the cursor's). */
+  showEnd() {
+    this.messages.scrollTop = this.messages.scrollHeight;
   }
 
   /** Show the first page again (another session). */
@@ -56,16 +85,20 @@ export class ContextPane {
       list.replaceChildren();
       this.stats.textContent = "";
       this.state.replaceChildren();
+      this.previewBar.hidden = true;
       return;
     }
+    const viewing = model.viewNode;
     const seq = this.host.seq();
     const { total, hidden: from, rows: shownRows } = model.contextRows(this.shown);
     const nodes = await Promise.all(shownRows.map((r) => this.host.node(r.id)));
     if (seq !== this.host.seq()) return;
-    const m = ctx.messages?.length;
-    const nodesText = `${total.toLocaleString("en")} ${total === 1 ? "node" : "nodes"} root → cursor`;
+    const m = viewing === null ? ctx.messages?.length : undefined;
+    const nodesText = `${total.toLocaleString("en")} ${total === 1 ? "node" : "nodes"} root → ${viewing === null ? "cursor" : "viewed node"}`;
     this.stats.textContent = m === undefined ? nodesText : `${m.toLocaleString("en")} ${m === 1 ? "message" : "messages"} to the model · ${nodesText}`;
-    this._renderState(ctx, nodes);
+    this.previewBar.hidden = viewing === null;
+    if (viewing !== null) this.previewText.textContent = `Previewing a path the session is not on. The session continues from the ● cursor on ${model.value.activeBranch}.`;
+    this._renderState(viewing === null ? ctx : { state: null }, nodes);
     const items = [];
     if (from > 0) {
       const more = button("more-context", `Show ${Math.min(CONTEXT_PAGE, from)} earlier of ${from} hidden`);
@@ -78,8 +111,29 @@ export class ContextPane {
       items.push(li);
     }
     nodes.forEach((node, k) => items.push(this._messageElement(node, shownRows[k])));
+    // A control of a message that had the focus keeps it in the new list
+    // (renders follow every change of the tree); after a sibling step, the
+    // arrow of the version stepped to takes it.
+    const had = this.element.getRootNode().activeElement;
+    const kept = had && list.contains(had) && had.closest(".message") ? { nodeId: had.closest(".message").dataset.nodeId, cls: had.classList[0] } : null;
+    const focus = this.focusAfter ?? (kept?.cls === "sib-prev" || kept?.cls === "sib-next" ? { nodeId: kept.nodeId, dir: kept.cls.slice(4) } : null);
     list.replaceChildren(...items);
-    list.lastElementChild?.scrollIntoView?.({ block: "nearest" });
+    const find = (id) => [...list.children].find((n) => n.dataset.nodeId === id);
+    if (this.scrollToEnd) {
+      this.scrollToEnd = false;
+      this.showEnd();
+    }
+    const li = focus && find(focus.nodeId);
+    if (li) this.focusAfter = null; // else kept for the render that shows the new path
+    if (li) {
+      const want = li.querySelector(`.sib-${focus.dir}`);
+      (want && !want.disabled ? want : li.querySelector(`.sib-${focus.dir === "prev" ? "next" : "prev"}`))?.focus();
+      li.scrollIntoView?.({ block: "nearest" });
+    } else {
+      if (kept) find(kept.nodeId)?.querySelector(`.${kept.cls}`)?.focus();
+      list.lastElementChild?.scrollIntoView?.({ block: "nearest" });
+    }
+    this.highlighted = highlightCode(list);
   }
 
   _renderState(ctx, nodes) {
@@ -130,15 +184,19 @@ export class ContextPane {
     time.dateTime = node.timestamp;
     head.append(time);
     if (row?.label) head.append(el("span", "node-label", row.label));
+    const body = el("div", "message-body");
+    const source = kind === "message" ? messageSource(node.message) : typeof node.summary === "string" ? node.summary : null;
+    if (source !== null) {
+      body.append(this._rendered(node, source));
+      head.append(this._rawToggle(body, source));
+    } else if (node.entry) {
+      body.append(el("p", "entry-text", describeEntry(node.entry)));
+    }
     const copy = button("copy", "Copy", "Copy this message");
     copy.addEventListener("click", () => this._copy(node, copy));
     head.append(copy);
     li.append(head);
 
-    const body = el("div", "message-body");
-    if (kind === "message") renderMessage(body, node.message);
-    else if (typeof node.summary === "string") body.append(el("p", "text", node.summary));
-    else if (node.entry) body.append(el("p", "entry-text", describeEntry(node.entry)));
     const size = contentText(node.message?.content ?? node.summary ?? "").length;
     if (size > LONG_MESSAGE) {
       body.classList.add("collapsed");
@@ -153,7 +211,78 @@ export class ContextPane {
     } else {
       li.append(body);
     }
+    const sib = this.host.model.siblings(node.id);
+    if (sib && sib.count > 1) li.append(this._siblingArrows(node.id, sib));
     return li;
+  }
+
+  /** "‹ 2 / 3 ›" under a message with siblings: step to the newest path of the previous or next one. */
+  _siblingArrows(id, { index, count }) {
+    const foot = el("div", "message-foot");
+    const nav = el("div", "siblings");
+    nav.setAttribute("role", "group");
+    nav.setAttribute("aria-label", `Version ${index + 1} of ${count}`);
+    const prev = button("sib-prev", "‹", `Previous version (${index} of ${count})`);
+    const next = button("sib-next", "›", `Next version (${index + 2} of ${count})`);
+    prev.disabled = index === 0;
+    next.disabled = index === count - 1;
+    prev.addEventListener("click", () => this.host.stepSibling(id, -1));
+    next.addEventListener("click", () => this.host.stepSibling(id, 1));
+    nav.append(prev, el("span", "sib-pos", `${index + 1} / ${count}`), next);
+    foot.append(nav);
+    return foot;
+  }
+
+  /**
+   * A message's (or summary's) rendered content, as a fragment to append.
+   * Rendering is kept by node and exact source (a node's content never
+   * changes, but a session may be loaded anew under the same ids), so the
+   * renders that follow each change of the tree clone instead of parsing
+   * Markdown again.
+   */
+  _rendered(node, source) {
+    const key = `${node.id}\u0000${node.kind}\u0000${source}`;
+    let done = this._bodies.get(key);
+    if (done) {
+      this._bodies.delete(key); // most recently used last
+    } else {
+      done = document.createDocumentFragment();
+      if (node.kind === "message") {
+        const box = el("div");
+        renderMessage(box, node.message);
+        done.append(...box.childNodes);
+      } else {
+        done.append(markdown(source));
+      }
+      if (this._bodies.size >= RENDER_CACHE) this._bodies.delete(this._bodies.keys().next().value);
+    }
+    this._bodies.set(key, done);
+    return done.cloneNode(true);
+  }
+
+  /**
+   * The "Raw" toggle of a message: swaps the rendered body for a <pre>
+   * holding the exact source, and back (aria-pressed says which shows).
+   */
+  _rawToggle(body, source) {
+    const raw = button("raw-toggle", "Raw", "Show the raw source of this message");
+    raw.setAttribute("aria-pressed", "false");
+    let rendered = null;
+    raw.addEventListener("click", () => {
+      if (rendered === null) {
+        rendered = [...body.childNodes];
+        const pre = el("pre", "raw", source);
+        body.replaceChildren(pre);
+        body.classList.add("raw-source");
+        raw.setAttribute("aria-pressed", "true");
+      } else {
+        body.replaceChildren(...rendered);
+        rendered = null;
+        body.classList.remove("raw-source");
+        raw.setAttribute("aria-pressed", "false");
+      }
+    });
+    return raw;
   }
 
   async _copy(node, b) {
@@ -173,35 +302,8 @@ export class ContextPane {
   }
 }
 
-/** A message's parts into body: text, image and other placeholders, tool calls and results folded. */
-function renderMessage(body, message) {
-  const parts = contentParts(message?.content);
-  const isTool = message?.role === "tool" || message?.role === "toolResult" || message?.role === "function";
-  if (isTool) {
-    const d = el("details", "tool");
-    d.append(el("summary", "", `Tool result${typeof message.name === "string" ? `: ${message.name}` : ""}`));
-    for (const p of parts) d.append(el("pre", "", p.type === "text" ? p.text : p.json ?? p.label));
-    body.append(d);
-    return;
-  }
-  if (parts.length === 0 && !Array.isArray(message?.tool_calls)) body.append(el("p", "empty", "(no content)"));
-  for (const part of parts) {
-    if (part.type === "text") body.append(el("p", "text", part.text));
-    else if (part.type === "image") body.append(el("p", "placeholder image", `[${part.label} — not loaded]`));
-    else if (/tool/.test(part.label)) {
-      const d = el("details", "tool");
-      d.append(el("summary", "", part.label.replace(/_/g, " ")), el("pre", "", part.json));
-      body.append(d);
-    } else body.append(el("p", "placeholder", `[${part.label}]`));
-  }
-  if (Array.isArray(message?.tool_calls)) {
-    for (const call of message.tool_calls) {
-      const d = el("details", "tool");
-      const name = call?.function?.name ?? call?.name ?? "tool";
-      d.append(el("summary", "", `Tool call: ${name}`));
-      const args = call?.function?.arguments ?? call?.arguments ?? call;
-      d.append(el("pre", "", typeof args === "string" ? args : JSON.stringify(args, null, 2)));
-      body.append(d);
-    }
-  }
+function markdown(text) {
+  const div = el("div", "markdown");
+  div.append(renderMarkdown(text));
+  return div;
 }

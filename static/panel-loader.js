@@ -160,6 +160,11 @@ export class RowsLoader {
     this.host.context.render(null);
   }
 
+  /** Draw the context pane again from what the last `context` said (the previewed path changed). */
+  renderContext() {
+    return this.host.context.render(this._ctx);
+  }
+
   async _load() {
     const id = this.host.sessionId();
     const seq = ++this.seq;

@@ -5,7 +5,11 @@
 import { el } from "./dom.js";
 import { highlightPieces, visibleWindow } from "./tree-model.js";
 
-/** Height of one tree row in pixels (must match .row in session-tree-panel.css). */
+/**
+ * Height of one tree row in pixels where the stylesheet sets no other
+ * (--row-height of session-tree-panel.css: 30px, 40px touch targets on
+ * small screens; RowsView.measure reads it).
+ */
 export const ROW_HEIGHT = 30;
 
 /** The class of each three-character cell of a row's guide string. */
@@ -28,6 +32,8 @@ export class RowsView {
     this.uid = uid;
     this.placing = false;
     this.onOutsideWindow = null;
+    /** Pixels per row: ROW_HEIGHT until measure() reads the stylesheet's --row-height. */
+    this.rowHeight = ROW_HEIGHT;
     this.scroller = el("div", "scroller");
     this.scroller.tabIndex = 0;
     this.scroller.setAttribute("role", "tree");
@@ -49,24 +55,38 @@ export class RowsView {
 
   /** Items per PageUp/PageDown. */
   get page() {
-    return Math.max(1, Math.floor(this.viewport / ROW_HEIGHT) - 1);
+    return Math.max(1, Math.floor(this.viewport / this.rowHeight) - 1);
   }
 
   /** While a large session's rows load: whether the rows in view lie outside the window. */
   outsideWindow() {
-    const first = Math.floor(this.scroller.scrollTop / ROW_HEIGHT);
-    const last = Math.min(this.model.partial.count, Math.ceil((this.scroller.scrollTop + this.viewport) / ROW_HEIGHT));
+    const first = Math.floor(this.scroller.scrollTop / this.rowHeight);
+    const last = Math.min(this.model.partial.count, Math.ceil((this.scroller.scrollTop + this.viewport) / this.rowHeight));
     return this.model.outsideWindow(first, last);
   }
 
   /** The whole-session row at the top of the view. */
   get topRow() {
-    return Math.floor(this.scroller.scrollTop / ROW_HEIGHT);
+    return Math.floor(this.scroller.scrollTop / this.rowHeight);
+  }
+
+  /**
+   * Read the row height the stylesheet gives (--row-height on the scroller,
+   * which changes with the screen size); when it changed, size the spacer
+   * again and keep the same row at the top of the view.
+   */
+  measure() {
+    const h = parseFloat(getComputedStyle(this.scroller).getPropertyValue("--row-height"));
+    if (!Number.isFinite(h) || h <= 0 || h === this.rowHeight) return;
+    const top = this.topRow;
+    this.rowHeight = h;
+    this.sizeSpacer();
+    this.scroller.scrollTop = top * h;
   }
 
   /** Size the spacer to the rows after a layout. */
   sizeSpacer() {
-    this.spacer.style.height = `${this.model.extent * ROW_HEIGHT}px`;
+    this.spacer.style.height = `${this.model.extent * this.rowHeight}px`;
   }
 
   /** Render in the next frame (once however often asked). */
@@ -84,11 +104,11 @@ export class RowsView {
     const items = model.layout.items;
     const base = model.base;
     const viewport = this.viewport;
-    const top = this.scroller.scrollTop - base * ROW_HEIGHT;
-    let { start, end } = visibleWindow(items.length, top, viewport, ROW_HEIGHT);
+    const top = this.scroller.scrollTop - base * this.rowHeight;
+    let { start, end } = visibleWindow(items.length, top, viewport, this.rowHeight);
     if (top + viewport < 0) start = end = 0;
     if (model.partial && !this.placing && this.outsideWindow()) this.onOutsideWindow?.();
-    this.rows.style.transform = `translateY(${(base + start) * ROW_HEIGHT}px)`;
+    this.rows.style.transform = `translateY(${(base + start) * this.rowHeight}px)`;
     const out = [];
     for (let i = start; i < end; i++) out.push(this._rowElement(items[i], i));
     this.rows.replaceChildren(...out);
@@ -102,16 +122,16 @@ export class RowsView {
   scrollIntoView(key) {
     const i = this.model.itemIndex.get(key);
     if (i === undefined) return;
-    const top = (this.model.base + i) * ROW_HEIGHT;
+    const top = (this.model.base + i) * this.rowHeight;
     const h = this.viewport;
     if (top < this.scroller.scrollTop) this.scroller.scrollTop = top;
-    else if (top + ROW_HEIGHT > this.scroller.scrollTop + h) this.scroller.scrollTop = top + ROW_HEIGHT - h;
+    else if (top + this.rowHeight > this.scroller.scrollTop + h) this.scroller.scrollTop = top + this.rowHeight - h;
   }
 
   /** Pixels from the top of the view to the row of key; null when it is not laid out. */
   screenOffset(key) {
     const i = key === null ? undefined : this.model.itemIndex.get(key);
-    return i === undefined ? null : (this.model.base + i) * ROW_HEIGHT - this.scroller.scrollTop;
+    return i === undefined ? null : (this.model.base + i) * this.rowHeight - this.scroller.scrollTop;
   }
 
   /**
@@ -121,13 +141,13 @@ export class RowsView {
   scrollRowTo(key, screen) {
     const i = key === null ? undefined : this.model.itemIndex.get(key);
     if (i === undefined) return false;
-    const top = (this.model.base + i) * ROW_HEIGHT;
-    this.scroller.scrollTop = Math.max(0, top - (screen ?? Math.floor((this.viewport - ROW_HEIGHT) / 2)));
+    const top = (this.model.base + i) * this.rowHeight;
+    this.scroller.scrollTop = Math.max(0, top - (screen ?? Math.floor((this.viewport - this.rowHeight) / 2)));
     this.render();
     return true;
   }
 
-  _rowElement(item, i) {
+  _rowElement(item, i, inView = this.model.viewIds) {
     const model = this.model;
     const active = model.active;
     const r = el("div", "row");
@@ -152,6 +172,7 @@ export class RowsView {
     if (foldable) r.setAttribute("aria-expanded", String(!item.folded));
     if (active === row.id) r.classList.add("active");
     if (row.onPath) r.classList.add("on-path");
+    if (inView.has(row.id)) r.classList.add("in-view");
     if (row.cursor) r.classList.add("cursor");
     if (row.hidden) r.classList.add("hidden-node");
     if (row.preferred) r.classList.add("preferred");
@@ -169,7 +190,7 @@ export class RowsView {
     r.append(badge);
     const preview = el("span", "preview");
     const ranges = model.hits.get(row.id);
-    const text = row.preview || (row.kind === "message" ? "(no text)" : "");
+    const text = ranges ? row.preview : readablePreview(row) || (row.kind === "message" ? "(no text)" : "");
     if (ranges) {
       r.classList.add("hit");
       preview.append(...markedText(text, ranges));
@@ -177,7 +198,10 @@ export class RowsView {
       preview.textContent = text;
     }
     r.append(preview);
-    if (item.folded) r.append(el("span", "folded-count", "folded"));
+    if (item.folded) {
+      const n = row.childCount ?? item.childCount;
+      r.append(el("span", "folded-count", `${n.toLocaleString("en")} ${n === 1 ? "child" : "children"} folded`));
+    }
     if (row.label) r.append(el("span", "node-label", row.label));
     if (model.starts?.has(row.id) || row.tipOf) {
       const chip = el("span", "branch", row.branch);
@@ -187,8 +211,27 @@ export class RowsView {
     if (row.preferred && row.tipOf === undefined && item.childCount === 0) r.append(el("span", "pref-mark", "★"));
     if (row.hiddenRoot) r.append(el("span", "hidden-mark", "hidden"));
     if (row.cursor) r.append(el("span", "cursor-mark", "● cursor"));
+    else if (row.id === model.viewNode) r.append(el("span", "view-mark", "◇ viewing"));
     return r;
   }
+}
+
+/** Open WebUI's reasoning and tool-call blocks, and <think> sections, in assistant text (closed or cut off). */
+const MARKUP_BLOCK = /<details\s+type="(reasoning|tool_calls)"[^>]*>[\s\S]*?(?:<\/details>|$)|<think(?:ing)?>[\s\S]*?(?:<\/think(?:ing)?>|$)/g;
+
+/**
+ * A row's preview as a reader wants it: in assistant text, the markup of
+ * reasoning blocks is left out and a tool-call block becomes "[tool call]"
+ * (the context pane renders them); "(thinking…)" when nothing else is left.
+ * Other previews as they are.
+ * @param {{preview?: string, role?: string}} row
+ * @returns {string}
+ */
+export function readablePreview(row) {
+  const text = row.preview ?? "";
+  if (row.role !== "assistant" || !/<details\s+type=|<think/.test(text)) return text;
+  const out = text.replace(MARKUP_BLOCK, (m, type) => (type === "tool_calls" ? " [tool call] " : " ")).replace(/\s+/g, " ").trim();
+  return out === "" ? "(thinking…)" : out;
 }
 
 /**

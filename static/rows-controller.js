@@ -36,6 +36,8 @@ export function previewOf(text) {
   return chars.length > 80 ? chars.slice(0, 80).join("") + "…" : chars.join("");
 }
 
+const EMPTY_SET = new Set();
+
 /** The key of a laid-out item: a node's id, or "gap:<id>" for a folded run. */
 export function itemKey(item) {
   return item.type === "node" ? item.row.id : `gap:${item.id}`;
@@ -66,6 +68,8 @@ export class RowsController {
     this.compactRuns = false;
     this.active = null;
     this.compareFrom = null;
+    /** The node whose path the context pane previews, or null for the cursor's (see viewPath). */
+    this.view = null;
     this.hits = new Map();
     this.setRows([]);
   }
@@ -76,7 +80,62 @@ export class RowsController {
     this.expandedRuns.clear();
     this.active = null;
     this.compareFrom = null;
+    this.view = null;
     this.hits = new Map();
+  }
+
+  /**
+   * Preview the path to a node in the context pane without moving the
+   * session's cursor ("look without moving"). The cursor itself, an unknown
+   * node, or null go back to the cursor's path.
+   * @param {string|null} id
+   * @returns {boolean} whether a path other than the cursor's is previewed now
+   */
+  setView(id) {
+    const row = id === null ? undefined : this.rowById.get(id);
+    this.view = row && !row.cursor ? id : null;
+    return this.view !== null;
+  }
+
+  /**
+   * The previewed node, when it is still a row that is not the cursor (a
+   * reload may have moved the cursor onto it or dropped it), else null.
+   */
+  get viewNode() {
+    const row = this.view === null ? undefined : this.rowById.get(this.view);
+    return row && !row.cursor ? this.view : null;
+  }
+
+  /**
+   * The rows from the root to a node, following parent links (a loop);
+   * null when a parent is not among the rows (a large session still loading).
+   * @param {string} id
+   * @returns {object[]|null}
+   */
+  viewPath(id) {
+    const path = [];
+    for (let at = id; at !== null && at !== undefined; at = this.parentOf.get(at)) {
+      const row = this.rowById.get(at);
+      if (!row) return null;
+      path.push(row);
+      if (path.length > this.rowsCount) return null; // a cycle cannot be, but never loop forever
+    }
+    return path.reverse();
+  }
+
+  /** Ids on the previewed path (empty when the cursor's path shows). */
+  get viewIds() {
+    const id = this.viewNode;
+    if (id === null) return EMPTY_SET;
+    if (this._viewIds?.id !== id || this._viewIds.rows !== this.value?.rows || this._viewIds.length !== this.rowsCount) {
+      this._viewIds = { id, rows: this.value?.rows, length: this.rowsCount, set: new Set((this.viewPath(id) ?? []).map((r) => r.id)) };
+    }
+    return this._viewIds.set;
+  }
+
+  /** How many rows the panel has. */
+  get rowsCount() {
+    return this.value?.rows?.length ?? 0;
   }
 
   /** The highlighted node's id (not a gap's key), or null. */
@@ -354,6 +413,54 @@ export class RowsController {
     }
   }
 
+  /**
+   * A node among its siblings (the children of its parent, or the roots,
+   * in append order), for the context pane's "‹ 2 / 3 ›".
+   * @param {string} id
+   * @returns {{index: number, count: number, ids: string[]}|null} index 0-based; null while a
+   *   large session's rows load (the siblings may not all be in) or for an unknown node
+   */
+  siblings(id) {
+    if (this.partial || !this.value) return null;
+    const row = this.rowById.get(id);
+    if (!row) return null;
+    const ids = this._children().get(row.parentId ?? null) ?? [];
+    const index = ids.indexOf(id);
+    return index < 0 ? null : { index, count: ids.length, ids };
+  }
+
+  /**
+   * The end of a node's newest path: from the node, the preferred child
+   * where one is preferred, else the last appended, down to a leaf (a
+   * loop, however deep).
+   * @param {string} id
+   * @returns {string} the leaf's id (id itself when it has no children)
+   */
+  newestLeaf(id) {
+    const kids = this._children();
+    let at = id;
+    for (let list = kids.get(at); list && list.length > 0; list = kids.get(at)) {
+      at = list.find((k) => this.rowById.get(k)?.preferred) ?? list[list.length - 1];
+    }
+    return at;
+  }
+
+  /** parent id (null for roots) → child ids in append order, rebuilt when the rows change. */
+  _children() {
+    const rows = this.value?.rows ?? [];
+    if (this._kids?.rows !== rows || this._kids.length !== rows.length) {
+      const map = new Map();
+      for (const r of rows) {
+        const p = r.parentId ?? null;
+        let list = map.get(p);
+        if (!list) map.set(p, (list = []));
+        list.push(r.id);
+      }
+      this._kids = { rows, length: rows.length, map };
+    }
+    return this._kids.map;
+  }
+
   /** The summary offered for a branch with a summary at a node. */
   defaultSummary(nodeId) {
     const row = this.rowById.get(nodeId);
@@ -362,13 +469,18 @@ export class RowsController {
 
   /**
    * The rows of the context pane: the last `shown` nodes of the path from
-   * the root to the cursor. While a large session's rows load the window
+   * the root to the previewed node (viewNode), else to the cursor. While a large session's rows load the window
    * holds only the end of the path: the session's depth counts it whole.
    * @param {number} shown
    * @returns {{total: number, hidden: number, rows: object[]}} total nodes on the path, nodes before the first row given, the rows
    */
   contextRows(shown) {
-    const pathRows = this.value.rows.filter((r) => r.onPath);
+    const viewed = this.viewNode === null ? null : this.viewPath(this.viewNode);
+    const pathRows = viewed ?? this.value.rows.filter((r) => r.onPath);
+    if (viewed) {
+      const hidden = Math.max(0, viewed.length - shown);
+      return { total: viewed.length, hidden, rows: viewed.slice(hidden) };
+    }
     const total = this.partial ? Math.max(pathRows.length, this.session?.depth ?? 0) : pathRows.length;
     const hidden = Math.max(0, total - shown);
     return { total, hidden, rows: pathRows.slice(Math.max(0, hidden - (total - pathRows.length))) };

@@ -17,17 +17,29 @@ export interface PanelEventDetail {
   clone?: boolean;
   /** `copy`: the text put on the clipboard. */
   text?: string;
+  /** `compare`: the two nodes compared. */
+  from?: string;
+  to?: string;
+  /** `preview`: true when the context pane is back on the cursor's path (nodeId is then the cursor). */
+  cursor?: boolean;
 }
 
 export interface SessionTreePanelEventMap extends HTMLElementEventMap {
-  /** After the cursor moved to detail.nodeId. */
+  /** After the cursor moved to detail.nodeId ("Continue from here", Shift+Enter). */
   jump: CustomEvent<PanelEventDetail>;
+  /**
+   * When the context pane shows another path (a click or Enter on a row,
+   * a sibling arrow, Escape): the path to detail.nodeId; the session's cursor does not move.
+   */
+  preview: CustomEvent<PanelEventDetail>;
   /** When the highlighted row changes (no store change). */
   select: CustomEvent<PanelEventDetail>;
   /** After a branch was made (detail.branch). */
   branch: CustomEvent<PanelEventDetail>;
   /** After a fork or clone (detail.newSessionId). */
   fork: CustomEvent<PanelEventDetail>;
+  /** When a comparison of detail.from and detail.to shows in the context column. */
+  compare: CustomEvent<PanelEventDetail>;
   /** After a message was copied. */
   copy: CustomEvent<PanelEventDetail>;
   /** Overlay drawer opened / closed. */
@@ -35,7 +47,7 @@ export interface SessionTreePanelEventMap extends HTMLElementEventMap {
   close: CustomEvent<PanelEventDetail>;
 }
 
-/** Height of one tree row in pixels. */
+/** Height of one tree row in pixels where the stylesheet gives no other (40 on small screens). */
 export declare const ROW_HEIGHT: number;
 
 export declare class SessionTreePanel extends HTMLElement {
@@ -50,6 +62,11 @@ export declare class SessionTreePanel extends HTMLElement {
   mode: "panel" | "overlay";
   /** Attribute theme: "light", "dark", or "" to follow prefers-color-scheme. */
   theme: "" | "light" | "dark";
+  /**
+   * Attribute pane: "tree" or "context" shows that column alone (a page's
+   * one-pane-at-a-time layout on a small screen); "" shows both.
+   */
+  pane: "" | "tree" | "context";
   /** The highlighted node, or null. */
   readonly selectedNodeId: string | null;
   /** Whether the drawer is open (always true in panel mode). */

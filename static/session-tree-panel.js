@@ -6,17 +6,23 @@
 //
 // Attributes: `session-id`, `mode` ("panel": fills its box; "overlay": a
 // toggle button and a drawer with a focus trap, Escape closes), `theme`
-// ("light", "dark"; absent follows prefers-color-scheme).
+// ("light", "dark"; absent follows prefers-color-scheme), `pane` ("tree" or
+// "context": show that column alone; absent: both).
 // Properties: `tree` (a SessionTree, of which the panel uses call,
 // subscribe and hasOperation; when not set before the element connects,
 // the page's shared tree from init() is used), `sessionId`, `mode`,
-// `theme`, `selectedNodeId`.
+// `theme`, `pane`, `selectedNodeId`.
 // Methods: `open()`, `close()`, `focusNode(id)`, `refresh()`; the promise
 // `updateComplete` resolves once a reload in progress is done.
 // Events (CustomEvent, bubbling, composed; detail {sessionId, nodeId, …}):
-// `jump` after the cursor moved to nodeId; `select` when the highlighted
-// row changes; `branch` after a branch was made ({branch}); `fork` after a
-// fork or clone ({newSessionId}); `open`/`close` in overlay mode.
+// `jump` after the cursor moved to nodeId ("Continue from here", Shift+Enter);
+// `select` when the highlighted row changes; `preview` when the context
+// pane shows another path ({nodeId, cursor: whether it is the cursor's});
+// `branch` after a branch was made ({branch}); `fork` after a fork or
+// clone ({newSessionId}); `compare` when a comparison shows in the context
+// column ({from, to}); `open`/`close` in overlay mode.
+// Clicking a row (or Enter) previews its path in the context pane; the
+// session's cursor moves only by "Continue from here" (Shift+Enter).
 //
 // Rows are virtualised (only the rows in view are in the DOM), so 100,000
 // nodes open and scroll smoothly. Every text — messages, ids, titles,
@@ -61,7 +67,7 @@ let panelCount = 0;
  */
 export class SessionTreePanel extends HTMLElement {
   static get observedAttributes() {
-    return ["session-id", "mode", "theme"];
+    return ["session-id", "mode", "theme", "pane"];
   }
 
   constructor() {
@@ -86,6 +92,9 @@ export class SessionTreePanel extends HTMLElement {
       renderRows: () => this._view.render(),
       focusTree: (options) => this._view.scroller.focus(options),
       openHit: (id) => this._openHit(id),
+      stepSibling: (id, delta) => this._stepSibling(id, delta),
+      continueHere: () => this._model.viewNode !== null && this._actions.jump(this._model.viewNode),
+      backToCursor: () => this._preview(null),
     };
     this._view = new RowsView(this._model, this._uid);
     this._searchBox = new SearchBox(host);
@@ -145,6 +154,20 @@ export class SessionTreePanel extends HTMLElement {
     else this.setAttribute("theme", t);
   }
 
+  /**
+   * Which column shows (attribute pane): "tree" or "context" show that one
+   * alone (a page's one-pane-at-a-time layout on a small screen); "" (no
+   * attribute) shows both, side by side or stacked as the width allows.
+   */
+  get pane() {
+    const p = this.getAttribute("pane");
+    return p === "tree" || p === "context" ? p : "";
+  }
+  set pane(p) {
+    if (p === "tree" || p === "context") this.setAttribute("pane", p);
+    else this.removeAttribute("pane");
+  }
+
   /** The id of the highlighted (selected) node, or null. */
   get selectedNodeId() {
     return this._model.selectedNodeId;
@@ -190,7 +213,10 @@ export class SessionTreePanel extends HTMLElement {
       this._model.setCompactRuns(this._compactBox.checked);
       this._afterLayout();
     });
-    this._resize = new ResizeObserver(() => this._view.render());
+    this._resize = new ResizeObserver(() => {
+      this._view.measure();
+      this._view.render();
+    });
     this._resize.observe(scroller);
     this._applyMode();
     if (this._tree) {
@@ -219,6 +245,9 @@ export class SessionTreePanel extends HTMLElement {
       this.refresh();
     } else if (name === "mode") {
       this._applyMode();
+    } else if (name === "pane" && this.pane === "context") {
+      // Drawn while hidden, the list could not scroll: show its end, the cursor's message.
+      requestAnimationFrame(() => this._context.showEnd());
     }
   }
 
@@ -449,7 +478,24 @@ export class SessionTreePanel extends HTMLElement {
       return;
     }
     this._setActive(id);
-    this._actions.jump(id);
+    this._preview(id);
+  }
+
+  /**
+   * Look at the path to a node in the context pane without moving the
+   * session's cursor (null: back to the cursor's path); event `preview`.
+   * While a large session's rows load (its paths are not all in), the
+   * cursor moves there instead, as a jump.
+   */
+  _preview(id) {
+    if (id !== null && this._model.partial) return this._actions.jump(id);
+    const before = this._model.viewNode;
+    this._model.setView(id);
+    if (this._model.viewNode === before) return;
+    this._view.render();
+    this._context.scrollToEnd = true;
+    this._loader.renderContext();
+    this._emit("preview", { nodeId: this._model.viewNode ?? this._model.value?.cursor ?? null, cursor: this._model.viewNode === null });
   }
 
   _expandRun(gapId) {
@@ -477,7 +523,7 @@ export class SessionTreePanel extends HTMLElement {
         return this._expandRun(action.id);
       case "activate": {
         const from = this._model.compareFrom;
-        if (from === null) return this._actions.jump(action.id);
+        if (from === null) return e.shiftKey ? this._actions.jump(action.id) : this._preview(action.id);
         this._model.compareFrom = null;
         return this._actions.compare(from, action.id);
       }
@@ -499,6 +545,11 @@ export class SessionTreePanel extends HTMLElement {
         return;
       }
       if (this._actions.cancelCompare()) return;
+      if (this._model.viewNode !== null) {
+        e.preventDefault();
+        this._preview(null);
+        return;
+      }
       if (this.mode === "overlay" && this._open) {
         e.preventDefault();
         this.close();
@@ -522,6 +573,26 @@ export class SessionTreePanel extends HTMLElement {
       e.preventDefault();
       first.focus();
     }
+  }
+
+  /**
+   * The context pane's sibling arrows: preview the newest path (preferred,
+   * else last appended children) of the sibling `delta` places from id
+   * (the session's cursor stays).
+   */
+  async _stepSibling(id, delta) {
+    const sib = this._model.siblings(id);
+    const target = sib?.ids[sib.index + delta];
+    if (target === undefined) return;
+    const leaf = this._model.newestLeaf(target);
+    this._context.focusAfter = { nodeId: target, dir: delta < 0 ? "prev" : "next" };
+    this._model.active = leaf;
+    this._view.scrollIntoView(leaf);
+    this._actions.update();
+    this._model.setView(leaf);
+    this._view.render();
+    await this._loader.renderContext();
+    this._emit("preview", { nodeId: leaf, cursor: this._model.viewNode === null });
   }
 
   _openHit(nodeId) {

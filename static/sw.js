@@ -6,13 +6,14 @@
 // and refreshed in the background (see keptFirst). The files are also
 // fetched at install, so the very first visit is enough.
 
-const CACHE = "sessiontree-v1";
+const CACHE = "sessiontree-v2";
 
 /** Files cached at install, relative to this worker (the static folder). */
 const PRECACHE = [
   "./",
   "./index.html",
   "./explorer.js",
+  "./explorer-panes.js",
   "./explorer.css",
   "./theme.css",
   "./tree-model.js",
@@ -25,6 +26,12 @@ const PRECACHE = [
   "./panel-search.js",
   "./panel-actions.js",
   "./panel-context.js",
+  "./render-message.js",
+  "./vendor/markdown-it.js",
+  "./vendor/purify.js",
+  "./vendor/highlight/core.js",
+  // The grammars of CODE_LANGUAGES (render-message.js), as the Makefile copies them.
+  ...["bash", "c", "cpp", "csharp", "css", "diff", "go", "java", "javascript", "json", "markdown", "php", "python", "ruby", "rust", "shell", "sql", "typescript", "xml", "yaml"].map((l) => `./vendor/highlight/languages/${l}.js`),
   "./session-tree-panel.css",
   "./icon.svg",
   "./chat-demo.html",

@@ -1,0 +1,222 @@
+// The explorer's layout at a desktop and two phone sizes, light and dark:
+// every shown pane is at least 200 px tall, no two visible controls overlap
+// (bounding boxes, clipped to their scroll containers), nothing overflows
+// the page sideways, and on a phone the page shows one pane at a time
+// behind ARIA tabs (keyboard operable) with touch targets of at least 40 px.
+// Screenshots: e2e/artifacts/layout-<width>x<height>-<scheme>-<pane>.png.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, artifactPath, watchPage } from './helpers.mjs';
+
+const SIZES = [
+  { width: 1366, height: 850 },
+  { width: 390, height: 844 },
+  { width: 320, height: 640 },
+];
+
+/** Elements a person clicks or types into. */
+const CONTROLS = 'button, input:not([type=hidden]), select, textarea, summary, a[href], [role=tab], [role=option], label.button, label.compact, .row';
+
+/**
+ * What the page shows: each pane's height, every visible control with its
+ * rectangle clipped to the viewport and to its scroll containers, and the
+ * page's sideways overflow. Runs in the page; walks into the panel's shadow root.
+ */
+function measure(controls) {
+  const vw = innerWidth;
+  const vh = innerHeight;
+  const parentOf = (n) => n.parentElement ?? (n.parentNode instanceof ShadowRoot ? n.parentNode.host : null);
+  const clip = (e) => {
+    let r = e.getBoundingClientRect();
+    let box = { l: r.left, t: r.top, r: r.right, b: r.bottom };
+    let scrollable = false;
+    for (let a = parentOf(e); a; a = parentOf(a)) {
+      const cs = getComputedStyle(a);
+      if (cs.overflowX !== 'visible' || cs.overflowY !== 'visible') {
+        const ar = a.getBoundingClientRect();
+        box = { l: Math.max(box.l, ar.left), t: Math.max(box.t, ar.top), r: Math.min(box.r, ar.right), b: Math.min(box.b, ar.bottom) };
+        if (/(auto|scroll)/.test(cs.overflowX + cs.overflowY)) scrollable = true;
+      }
+    }
+    box = { l: Math.max(box.l, 0), t: Math.max(box.t, 0), r: Math.min(box.r, vw), b: Math.min(box.b, vh) };
+    return { box, full: { w: r.width, h: r.height }, scrollable };
+  };
+  const roots = [document];
+  for (let i = 0; i < roots.length; i++) for (const e of roots[i].querySelectorAll('*')) if (e.shadowRoot) roots.push(e.shadowRoot);
+  const found = [];
+  for (const root of roots) {
+    for (const e of root.querySelectorAll(controls)) {
+      if (e.getClientRects().length === 0 || getComputedStyle(e).visibility === 'hidden') continue;
+      if (e.closest('[hidden]')) continue;
+      const { box, full, scrollable } = clip(e);
+      const name = `${e.localName}${e.id ? '#' + e.id : ''}${e.className && typeof e.className === 'string' ? '.' + e.className.trim().split(/\s+/).join('.') : ''} "${(e.getAttribute('aria-label') ?? e.textContent ?? e.placeholder ?? '').trim().slice(0, 30)}"`;
+      found.push({ name, box, full, scrollable, inText: e.closest('.markdown') !== null, el: e });
+    }
+  }
+  // Pairs that overlap, leaving out a control inside another (a checkbox in its label, a twist in its row).
+  const overlaps = [];
+  const shown = found.filter((c) => c.box.r - c.box.l > 1 && c.box.b - c.box.t > 1);
+  for (let i = 0; i < shown.length; i++) {
+    for (let j = i + 1; j < shown.length; j++) {
+      const a = shown[i];
+      const b = shown[j];
+      if (a.el.contains(b.el) || b.el.contains(a.el)) continue;
+      const w = Math.min(a.box.r, b.box.r) - Math.max(a.box.l, b.box.l);
+      const h = Math.min(a.box.b, b.box.b) - Math.max(a.box.t, b.box.t);
+      if (w > 1 && h > 1) overlaps.push(`${a.name} × ${b.name}`);
+    }
+  }
+  // Controls neither on screen nor in a container that scrolls to them.
+  const unreachable = found.filter((c) => !(c.box.r - c.box.l > 0 && c.box.b - c.box.t > 0) && !c.scrollable).map((c) => c.name);
+  // Touch targets: the full box of every control on screen that is not a link inside message text.
+  const small = shown.filter((c) => !c.inText && !found.some((o) => o !== c && o.el.contains(c.el) && o.full.h >= 40) && (c.full.h < 40 - 0.5 || c.full.w < 40 - 0.5)).map((c) => `${c.name} ${Math.round(c.full.w)}×${Math.round(c.full.h)}`);
+  const panel = document.querySelector('#panel');
+  const sr = panel.shadowRoot;
+  const height = (e) => (e && e.getClientRects().length > 0 ? Math.round(e.getBoundingClientRect().height) : null);
+  return {
+    panes: {
+      sessions: height(document.querySelector('#sessions-pane')),
+      tree: height(sr.querySelector('.tree-col')),
+      treeRows: height(sr.querySelector('.scroller')),
+      context: height(sr.querySelector('.context-col')),
+      messages: height(sr.querySelector('.messages')),
+    },
+    overlaps,
+    unreachable,
+    small,
+    sideways: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    controls: found.length,
+  };
+}
+
+async function check(page, { width, height }, scheme, pane) {
+  await page.waitForTimeout(150); // layout after a tab switch, ResizeObserver renders
+  const m = await page.evaluate(measure, CONTROLS);
+  const tag = `${width}x${height} ${scheme} ${pane}`;
+  await page.screenshot({ path: artifactPath(`layout-${width}x${height}-${scheme}-${pane}.png`) });
+  const wanted = pane === 'all' ? ['sessions', 'tree', 'treeRows', 'context', 'messages'] : pane === 'sessions' ? ['sessions'] : pane === 'tree' ? ['tree', 'treeRows'] : ['context', 'messages'];
+  for (const key of Object.keys(m.panes)) {
+    if (wanted.includes(key)) assert.ok(m.panes[key] >= 200, `${tag}: pane ${key} is ${m.panes[key]} px tall`);
+    else assert.equal(m.panes[key], null, `${tag}: pane ${key} shows (${m.panes[key]} px) though ${pane} was picked`);
+  }
+  assert.deepEqual(m.overlaps, [], `${tag}: controls overlap`);
+  assert.deepEqual(m.unreachable, [], `${tag}: controls out of reach`);
+  assert.equal(m.sideways, 0, `${tag}: the page overflows sideways`);
+  if (width < 700) assert.deepEqual(m.small, [], `${tag}: touch targets under 40 px`);
+  assert.ok(m.controls > 5, `${tag}: only ${m.controls} controls found`);
+}
+
+test('layout: panes tall enough, no overlapping controls, one pane at a time on a phone (light and dark)', async () => {
+  const env = await setup();
+  try {
+    for (const size of SIZES) {
+      for (const scheme of ['light', 'dark']) {
+        const context = await env.browser.newContext({ viewport: size, colorScheme: scheme });
+        try {
+          const page = watchPage(await context.newPage(), env.errors);
+          await page.goto(env.baseURL + 'static/');
+          await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+          const panel = page.locator('#panel');
+          await panel.locator('.row.cursor').waitFor();
+          await panel.locator('.messages .message').first().waitFor({ state: 'attached' });
+          const tabs = page.locator('#pane-tabs');
+          if (size.width >= 700) {
+            assert.equal(await tabs.isVisible(), false);
+            assert.equal(await panel.getAttribute('pane'), null);
+            await check(page, size, scheme, 'all');
+            continue;
+          }
+          assert.equal(await tabs.getAttribute('role'), 'tablist');
+          assert.equal(await page.locator('#tab-tree').getAttribute('aria-selected'), 'true');
+          for (const pane of ['tree', 'context', 'sessions']) {
+            await page.locator(`#tab-${pane}`).click();
+            assert.equal(await page.locator(`#tab-${pane}`).getAttribute('aria-selected'), 'true');
+            await check(page, size, scheme, pane);
+          }
+        } finally {
+          await context.close();
+        }
+      }
+    }
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('phone: the pane tabs work by keyboard and picking a session shows its tree', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 390, height: 844 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    await page.goto(baseURL + 'static/');
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+    const panel = page.locator('#panel');
+    await panel.locator('.row.cursor').waitFor();
+    const selected = () => page.locator('#pane-tabs [aria-selected="true"]').getAttribute('id');
+    const focused = () => page.evaluate(() => document.activeElement?.id);
+    // Roving tabindex: only the selected tab is in the Tab order.
+    assert.deepEqual(await page.locator('#pane-tabs [role=tab]').evaluateAll((ts) => ts.map((t) => t.tabIndex)), [-1, 0, -1]);
+    assert.equal(await page.locator('#sessions-pane').getAttribute('role'), 'tabpanel');
+    assert.equal(await panel.getAttribute('role'), 'tabpanel');
+    assert.equal(await panel.getAttribute('aria-labelledby'), 'tab-tree');
+    await page.locator('#tab-tree').focus();
+    await page.keyboard.press('ArrowRight');
+    assert.deepEqual([await selected(), await focused()], ['tab-context', 'tab-context']);
+    assert.equal(await panel.getAttribute('pane'), 'context');
+    assert.equal(await panel.getAttribute('aria-labelledby'), 'tab-context');
+    assert.equal(await panel.locator('.messages').isVisible(), true);
+    assert.equal(await panel.locator('.scroller').isVisible(), false);
+    await page.keyboard.press('ArrowRight'); // wraps to the first tab
+    assert.deepEqual([await selected(), await focused()], ['tab-sessions', 'tab-sessions']);
+    assert.equal(await panel.isVisible(), false);
+    await page.keyboard.press('End');
+    assert.equal(await selected(), 'tab-context');
+    await page.keyboard.press('Home');
+    assert.equal(await selected(), 'tab-sessions');
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await selected(), 'tab-context');
+    await page.keyboard.press('Home');
+    // Tab from the tabs reaches the sessions pane; Enter on a session shows its tree.
+    await page.keyboard.press('Tab');
+    const sessionId = await page.evaluate(() => document.activeElement?.closest('.session')?.dataset.sessionId ?? document.activeElement?.id);
+    assert.equal(sessionId, 'session-filter');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.body.dataset.pane === 'tree');
+    assert.equal(await selected(), 'tab-tree');
+    assert.equal(await panel.locator('.scroller').isVisible(), true);
+    // The tree rows are 40 px touch targets and keyboard still moves in them.
+    const h = await panel.locator('.row').first().evaluate((r) => r.getBoundingClientRect().height);
+    assert.equal(h, 40);
+    await panel.locator('.scroller').focus();
+    const before = await panel.evaluate((p) => p.selectedNodeId);
+    await page.keyboard.press('ArrowUp');
+    assert.notEqual(await panel.evaluate((p) => p.selectedNodeId), before);
+    // Tapping a row previews its path and shows the context pane.
+    const budgetTip = await panel.evaluate((p) => p._value.rows.find((r) => r.tipOf === 'budget').id);
+    await panel.locator(`.row[data-node-id="${budgetTip}"]`).scrollIntoViewIfNeeded();
+    await panel.locator(`.row[data-node-id="${budgetTip}"]`).click();
+    await page.waitForFunction(() => document.body.dataset.pane === 'context');
+    assert.equal(await selected(), 'tab-context');
+    assert.equal(await panel.locator('.messages .message').last().getAttribute('data-node-id'), budgetTip);
+    await panel.locator('.preview-bar').waitFor();
+    await page.screenshot({ path: artifactPath('layout-390x844-light-preview.png') });
+    // A comparison chosen in the tree pane shows in the context pane.
+    await page.locator('#tab-tree').click();
+    await panel.locator('.act-compare').click();
+    const mainTip = await panel.evaluate((p) => p._value.rows.find((r) => r.tipOf === 'main').id);
+    await panel.locator(`.row[data-node-id="${mainTip}"]`).click();
+    await panel.locator('.diff').waitFor();
+    assert.equal(await selected(), 'tab-context');
+    await page.screenshot({ path: artifactPath('layout-390x844-light-compare.png') });
+    // Widening the window shows every pane again, without tab panel roles.
+    await page.setViewportSize({ width: 1366, height: 850 });
+    await page.waitForFunction(() => !document.querySelector('#panel').hasAttribute('pane'));
+    assert.equal(await page.locator('#sessions-pane').isVisible(), true);
+    assert.equal(await panel.getAttribute('role'), null);
+    assert.equal(await panel.locator('.row').first().evaluate((r) => r.getBoundingClientRect().height), 30);
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});

@@ -1,0 +1,106 @@
+// Look without moving: clicking a row (or Enter) previews its path in the
+// context pane and leaves the session's cursor and active branch where they
+// are; the page says which path is the session's; the cursor moves only by
+// "Continue from here" (toolbar, preview bar, Shift+Enter); Escape and
+// "Back to the cursor" return. Screenshot: e2e/artifacts/preview.png.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, artifactPath } from './helpers.mjs';
+
+async function call(page, request) {
+  const env = await page.evaluate((r) => window.explorer.tree.call(r), request);
+  assert.equal(env.ok, true, `${request.operation}: ${JSON.stringify(env.error)}`);
+  return env.value;
+}
+
+test('selecting a row previews its path; only Continue from here moves the cursor', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1366, height: 850 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    await page.goto(baseURL + 'static/');
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+    const panel = page.locator('#panel');
+    await panel.locator('.row.cursor').waitFor();
+    await page.evaluate(() => {
+      window.events = [];
+      for (const type of ['jump', 'preview', 'select']) document.querySelector('#panel').addEventListener(type, (e) => window.events.push([type, e.detail.nodeId]));
+    });
+    const { rows } = await call(page, { operation: 'tree', sessionId: 'demo' });
+    const byText = (t) => rows.find((r) => r.preview.startsWith(t)).id;
+    const stay = byText('Stay in Baixa');
+    const budgetTip = byText('About €70');
+    const rainyTip = byText('Swap Sintra');
+    const session = () => call(page, { operation: 'session', sessionId: 'demo' });
+    const viewed = () => panel.locator('.messages .message').last().getAttribute('data-node-id');
+    const before = await session();
+    assert.equal(before.cursor, stay);
+
+    // Click: the budget path shows; the session stays on main.
+    await panel.locator(`.row[data-node-id="${budgetTip}"]`).click();
+    await panel.locator('.preview-bar').waitFor();
+    assert.equal(await viewed(), budgetTip);
+    const after = await session();
+    assert.deepEqual([after.cursor, after.activeBranch], [before.cursor, before.activeBranch]);
+    assert.equal(await panel.locator('.row.cursor').getAttribute('data-node-id'), stay);
+    assert.equal(await panel.locator('.row:has(.view-mark)').getAttribute('data-node-id'), budgetTip);
+    assert.equal(await panel.locator('.row.in-view').count(), 5); // system, user, plan, budget question, budget answer
+    assert.equal(await panel.locator('.row.on-path').count(), 7); // the session's path keeps its fill
+    assert.equal(await panel.locator('.preview-text').textContent(), 'Previewing a path the session is not on. The session continues from the ● cursor on main.');
+    assert.match(await panel.locator('.context-head .stats').textContent(), /5 nodes root → viewed node/);
+    await page.screenshot({ path: artifactPath('preview.png') });
+
+    // Escape goes back to the session's path.
+    await panel.locator('.scroller').focus();
+    await page.keyboard.press('Escape');
+    await panel.locator('.preview-bar').waitFor({ state: 'hidden' });
+    assert.equal(await viewed(), stay);
+
+    // Keyboard: Enter previews the highlighted row, Shift+Enter continues from it.
+    await panel.evaluate((p, id) => p.focusNode(id), rainyTip);
+    await page.keyboard.press('Enter');
+    await panel.locator('.preview-bar').waitFor();
+    assert.equal(await viewed(), rainyTip);
+    assert.equal((await session()).cursor, stay);
+    await page.keyboard.press('Shift+Enter');
+    await panel.locator(`.row.cursor[data-node-id="${rainyTip}"]`).waitFor();
+    assert.deepEqual([(await session()).cursor, (await session()).activeBranch], [rainyTip, 'rainy-day']);
+    assert.equal(await panel.locator('.preview-bar').isHidden(), true);
+    assert.equal(await viewed(), rainyTip);
+
+    // The preview bar's Continue from here, reached by keyboard.
+    await panel.locator(`.row[data-node-id="${budgetTip}"]`).click();
+    await panel.locator('.preview-bar').waitFor();
+    await panel.locator('.preview-continue').focus();
+    await page.keyboard.press('Enter');
+    await panel.locator(`.row.cursor[data-node-id="${budgetTip}"]`).waitFor();
+    assert.equal((await session()).cursor, budgetTip);
+    // The toolbar's button does the same; Back to the cursor undoes a preview.
+    await panel.locator(`.row[data-node-id="${stay}"]`).click();
+    await panel.locator('.preview-bar').waitFor();
+    await panel.locator('.preview-back').click();
+    await panel.locator('.preview-bar').waitFor({ state: 'hidden' });
+    assert.equal(await viewed(), budgetTip);
+    await panel.locator(`.row[data-node-id="${stay}"]`).click();
+    assert.equal(await panel.locator('.act-jump').textContent(), 'Continue from here');
+    await panel.locator('.act-jump').click();
+    await panel.locator(`.row.cursor[data-node-id="${stay}"]`).waitFor();
+    assert.equal((await session()).cursor, stay);
+
+    const events = await page.evaluate(() => window.events.filter(([t]) => t !== 'select'));
+    assert.deepEqual(events, [
+      ['preview', budgetTip],
+      ['preview', stay],
+      ['preview', rainyTip],
+      ['jump', rainyTip],
+      ['preview', budgetTip],
+      ['jump', budgetTip],
+      ['preview', stay],
+      ['preview', budgetTip],
+      ['preview', stay],
+      ['jump', stay],
+    ]);
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
