@@ -154,7 +154,7 @@ func (a *ArrayReader) Next() ([]byte, bool, error) {
 	case a.begun && s.Peek() == ',':
 		s.Pos++
 	case a.begun:
-		return nil, false, s.Fail("',' or ']' expected in array")
+		return nil, false, s.Unexpected("after array element, expected ',' or ']'")
 	}
 	a.begun = true
 	raw, spaced, err := s.Value()
