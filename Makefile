@@ -14,6 +14,10 @@ NODE          ?= node
 NPM           ?= npm
 PORT          ?= 8080
 FUZZTIME      ?= 10s
+# Each differential fuzz target of core/internal/jsonx (encoding/json as the
+# oracle) runs this long in make test-fuzz.
+FUZZTIME_SHORT ?= 5s
+JSONX_FUZZ    := FuzzValid FuzzUnmarshal FuzzAppendString
 PLAYWRIGHT    := 1.65.1
 WASMBROWSERTEST := v0.11.0
 
@@ -86,6 +90,9 @@ test-go:
 
 test-fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzCall$$' -fuzztime=$(FUZZTIME) ./core
+	set -e; for f in $(JSONX_FUZZ); do \
+		$(GO) test -run='^$$' -fuzz="^$$f\$$" -fuzztime=$(FUZZTIME_SHORT) ./core/internal/jsonx; \
+	done
 
 test-wasm:
 	./wasm_test.sh -count=1 ./...

@@ -411,28 +411,22 @@ func (j *ImportJob) readLine() {
 		return
 	}
 	fields, ferr := formats.RawFields(line)
-	if ferr != nil && !jsonx.Valid(line) {
-		var v any
-		err := jsonx.Unmarshal(line, &v)
-		last := len(bytes.TrimSpace(j.data[next:])) == 0
-		var se *jsonx.SyntaxError
-		cutOff := err != nil && (err.Error() == "unexpected end of JSON input" || errors.As(err, &se) && se.Offset >= int64(len(line)))
-		if last && cutOff {
-			j.res.Warnings = append(j.res.Warnings, ImportWarning{Message: jsonx.Sprintf(
-				"line %d is cut off (%d bytes, the JSON ends early); it is skipped and the %d lines before it are kept", j.lineNo, len(line), j.lineNo-1)})
+	if ferr != nil {
+		// The line holds no object; when it is no JSON at all either, the
+		// syntax error names the line in the file and the column in it.
+		se, ok := jsonx.CheckSyntax(line).(*jsonx.SyntaxError)
+		if ok {
+			last := len(bytes.TrimSpace(j.data[next:])) == 0
+			if last && se.Offset >= len(line) { // the JSON ends early
+				j.res.Warnings = append(j.res.Warnings, ImportWarning{Message: jsonx.Sprintf(
+					"line %d is cut off (%d bytes, the JSON ends early); it is skipped and the %d lines before it are kept", j.lineNo, len(line), j.lineNo-1)})
+				return
+			}
+			lead := len(j.data[start:]) - len(bytes.TrimLeft(j.data[start:], " \t\r"))
+			se.Line, se.Column = j.lineNo, se.Column+lead
+			j.fail(invalidf("import data is not valid JSON lines: %s", se))
 			return
 		}
-		col := len(line) + 1
-		if se, ok := err.(*jsonx.SyntaxError); ok {
-			col = int(se.Offset)
-		}
-		lead := len(j.data[start:]) - len(bytes.TrimLeft(j.data[start:], " \t\r"))
-		msg := "invalid JSON"
-		if err != nil {
-			msg = err.Error()
-		}
-		j.fail(invalidf("import data is not valid JSON lines: line %d: %s (line %d, column %d)", j.lineNo, msg, j.lineNo, col+lead))
-		return
 	}
 	j.lines.Line(line, fields, j.lineNo)
 }

@@ -526,7 +526,7 @@ func TestImportToleranceRules(t *testing.T) {
 			_, err := st.Import(broken, f.name)
 			require.NotNil(t, err)
 			assert.Equal(t, InvalidArgument, err.Code)
-			assert.Regexp(t, fmt.Sprintf(`invalid character '!' after (object key:value pair|array element) \(line %d, column %d\)`, line, col), err.Message)
+			assert.Regexp(t, fmt.Sprintf(`^import data is not valid JSON( lines)?: invalid character '!' after (object member, expected ',' or '\}'|array element, expected ',' or '\]') at line %d, column %d$`, line, col), err.Message)
 			assert.Empty(t, st.sessions)
 		})
 	}
@@ -597,7 +597,7 @@ func TestImportToleranceOneFormat(t *testing.T) {
 		lines[2] = `{"type":"user",,}`
 		_, err := testStore(t).Import([]byte(strings.Join(lines, "\n")), "auto")
 		require.NotNil(t, err)
-		assert.Equal(t, `import data is not valid JSON lines: line 3: invalid character ',' looking for beginning of object key string (line 3, column 16)`, err.Message)
+		assert.Equal(t, `import data is not valid JSON lines: invalid character ',' looking for an object key at line 3, column 16`, err.Message)
 	})
 	t.Run("claude code: summary lines title the session and lines without messages are counted", func(t *testing.T) {
 		data := append([]byte(`{"type":"summary","summary":"Old title","leafUuid":"d1"}`+"\n"+
@@ -647,7 +647,7 @@ func TestImportToleranceOneFormat(t *testing.T) {
 	t.Run("chatbot ui: a broken export is an error naming line and column", func(t *testing.T) {
 		_, err := testStore(t).Import([]byte("{\"version\":4,\n\"history\":[{\"name\":\"n\",\"messages\":[}]}"), "chatbotui")
 		require.NotNil(t, err)
-		assert.Equal(t, `import data is not valid JSON: invalid character '}' looking for beginning of value (line 2, column 36)`, err.Message)
+		assert.Equal(t, `import data is not valid JSON: invalid character '}' looking for a value at line 2, column 36`, err.Message)
 	})
 	t.Run("an import that yields nothing is an error listing the reasons", func(t *testing.T) {
 		_, err := testStore(t).Import([]byte(`[{"id":"e","chat":{"history":{"messages":{}}}}]`), "auto")
@@ -658,10 +658,12 @@ func TestImportToleranceOneFormat(t *testing.T) {
 
 func TestImportDetection(t *testing.T) {
 	errs := []struct{ name, data, want string }{
-		{"garbage after a document", "{\"a\":1} x", `import data is not valid JSON: invalid character 'x' after top-level value (line 1, column 9)`},
+		{"garbage after a document", "{\"a\":1} x", `import data is not valid JSON: invalid character 'x' after the top-level value at line 1, column 9`},
 		{"an unknown shape", `{"a":1}`, `could not detect the format of the import data (known formats: snapshot, chatgpt, openwebui, librechat, chatbotui, pi, claude-code)`},
 		{"an empty array", `[]`, `import data is an empty array or holds no object: nothing to import`},
-		{"a truncated array", `[{"mapping":{}},`, `import data is not valid JSON: unexpected end of JSON input (line 1, column 17)`},
+		{"a truncated array", `[{"mapping":{}},`, `import data is not valid JSON: unexpected end of JSON input at line 1, column 17`},
+		{"a single string", `"chat"`, `import data must be a JSON object, an array or JSON lines`},
+		{"a bare word", `chat`, `import data is not valid JSON: invalid character 'c' looking for a value at line 1, column 1`},
 		{"a JSON-lines file named as a JSON format", "{\"mapping\":{}}\n{\"mapping\":{}}", `chatgpt import: the data is JSON lines, but chatgpt exports are one JSON document`},
 	}
 	for _, tc := range errs {

@@ -138,7 +138,7 @@ func fastMessage(sc *jsonx.Scanner) (role, content []byte, ok bool) {
 	start := sc.Pos
 	if sc.Literal(`{"role":`) {
 		if role, _, ok = sc.PlainToken(); ok && sc.Literal(`,"content":`) {
-			var err *jsonx.ScanError
+			var err *jsonx.SyntaxError
 			if content, _, err = sc.Value(); err == nil && !sc.Spaced && sc.Literal("}") {
 				return role, content, true
 			}

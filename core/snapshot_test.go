@@ -178,9 +178,9 @@ func TestASnapshotReplacedByALaterSnapshotMemberIsStillValidated(t *testing.T) {
 		"a number with two points, then the snapshot": `{"operation":"restore","snapshot":{"a":1.2.3},"snapshot":` + good + ` ,"title":"t"}`,
 	}
 	want := map[string]string{
-		"a bare word, then the snapshot":              "request is not valid JSON: invalid literal at byte 39",
-		"a bad escape, then null, then the snapshot":  "request is not valid JSON: invalid escape character at byte 40",
-		"a number with two points, then the snapshot": "request is not valid JSON: invalid character '.' after a value at byte 42",
+		"a bare word, then the snapshot":              "request is not valid JSON: invalid character '}' in literal true at line 1, column 43",
+		"a bad escape, then null, then the snapshot":  `request is not valid JSON: invalid character 'q' in string escape, expected ", \, /, b, f, n, r, t or u at line 1, column 42`,
+		"a number with two points, then the snapshot": "request is not valid JSON: invalid character '.' after object member, expected ',' or '}' at line 1, column 43",
 	}
 	for name, req := range cases {
 		t.Run(name+" is refused and restores nothing", func(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 )
 
 // Options configure a Store. The zero value uses the system clock and
-// crypto/rand ids.
+// RandomID's ids (math/rand/v2).
 type Options struct {
 	// Now returns the current time; timestamps are written in UTC with
 	// milliseconds (TimeLayout). Nil means time.Now.
@@ -25,7 +25,8 @@ type Options struct {
 // math/rand/v2), the id length the Pi coding agent uses. Ids are not
 // secrets: uniqueness within a store is checked by the caller, and
 // math/rand/v2 is seeded by the runtime (crypto.getRandomValues in a
-// browser), while crypto/rand would add about 140 KB gzip to the wasm.
+// browser), while crypto/rand would add 177 KB raw, 54 KB gzip -9 to the
+// wasm (measured in issue 14).
 func RandomID() string {
 	v := rand.Uint32()
 	var b [4]byte

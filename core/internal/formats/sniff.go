@@ -2,8 +2,6 @@ package formats
 
 import (
 	"bytes"
-	"errors"
-	"io"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
@@ -57,6 +55,9 @@ func SniffData(data []byte) (*Sniff, error) {
 		return sn, nil
 	case '{':
 	default:
+		if jsonx.Valid(data) {
+			return nil, jsonx.TextError("import data must be a JSON object, an array or JSON lines")
+		}
 		return nil, jsonx.TextError("import data is not valid JSON: %s", JSONFault(data))
 	}
 	sc := jsonx.Scanner{Data: data}
@@ -76,8 +77,7 @@ func SniffData(data []byte) (*Sniff, error) {
 		return sn, nil
 	}
 	if !bytes.ContainsRune(rest[:len(rest)-len(next)], '\n') {
-		off := len(data) - len(next)
-		return nil, jsonx.TextError("import data is not valid JSON: invalid character %q after top-level value (%s)", next[0], lineColumn(data, off))
+		return nil, jsonx.TextError("import data is not valid JSON: %s", sc.End())
 	}
 	sn.Shape = 'l'
 	sn.lines = append(sn.lines, sn.Keys)
@@ -154,7 +154,7 @@ func (a *ArrayReader) Next() ([]byte, bool, error) {
 	case a.begun && s.Peek() == ',':
 		s.Pos++
 	case a.begun:
-		return nil, false, s.Fail("',' or ']' expected in array")
+		return nil, false, s.Unexpected("after array element, expected ',' or ']'")
 	}
 	a.begun = true
 	raw, spaced, err := s.Value()
@@ -162,28 +162,6 @@ func (a *ArrayReader) Next() ([]byte, bool, error) {
 		return nil, false, err
 	}
 	return raw, spaced, nil
-}
-
-// describeJSONError names the line and column where data stops being JSON.
-// err is the error a decoder met somewhere in data; since a stream
-// decoder's offsets are not positions in data, the whole of data is
-// checked again to find the first fault (this runs only on failure).
-func describeJSONError(data []byte, err error) string {
-	if err == nil {
-		return "malformed JSON"
-	}
-	var se *jsonx.SyntaxError
-	if !errors.As(err, &se) && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return err.Error()
-	}
-	var sink jsonx.RawMessage
-	if full := jsonx.Unmarshal(data, &sink); errors.As(full, &se) {
-		if se.Error() == "unexpected end of JSON input" {
-			return jsonx.Sprintf("%v (%s)", se, lineColumn(data, len(data)))
-		}
-		return jsonx.Sprintf("%v (%s)", se, lineColumn(data, int(se.Offset)-1))
-	}
-	return jsonx.Sprintf("unexpected end of JSON input (%s)", lineColumn(data, len(data)))
 }
 
 // compactSource returns valid JSON without insignificant white space,
@@ -196,19 +174,10 @@ func compactSource(raw []byte) jsonx.RawMessage {
 }
 
 // JSONFault describes the first syntax error in data, which is known not to
-// be valid JSON, with its line and column.
+// be valid JSON: jsonx.CheckSyntax's message with its line and column.
 func JSONFault(data []byte) string {
-	return describeJSONError(data, io.ErrUnexpectedEOF)
-}
-
-// lineColumn names the line and column (both from 1, columns in bytes) of
-// the byte at index off of data.
-func lineColumn(data []byte, off int) string {
-	off = min(max(off, 0), len(data))
-	line := 1 + bytes.Count(data[:off], []byte{'\n'})
-	col := off + 1
-	if nl := bytes.LastIndexByte(data[:off], '\n'); nl >= 0 {
-		col = off - nl
+	if err := jsonx.CheckSyntax(data); err != nil {
+		return err.Error()
 	}
-	return jsonx.Sprintf("line %d, column %d", line, col)
+	return "no syntax error found" // data was valid JSON after all
 }

@@ -1,6 +1,8 @@
 // Package jsonx is sessiontree's JSON layer. It imports only the standard
 // library, so that core's wasm build does not link encoding/json or fmt
-// (issue 8: about 280 KB and 170 KB gzip of wasm).
+// (measured in issue 14 on top of today's wasm: linking encoding/json's
+// Marshal and Unmarshal adds 614 KB raw, 152 KB gzip -9; fmt.Sprintf 174 KB
+// raw, 46 KB gzip -9).
 //
 //   - Reading: Scanner, a byte-offset JSON scanner that hands out
 //     sub-slices of its input (ScanMembers, ParseString, PlainString,
@@ -11,9 +13,11 @@
 //     escaped to ASCII), Marshal (encoding/json's bytes without HTML
 //     escaping) and the Appender interface for values that write
 //     themselves.
-//   - Decoding: Unmarshal and the Tokens reader (encoding/json's results
-//     and error wording, *SyntaxError and *TypeError), CompactRaw and
-//     Valid (a port of encoding/json's scanner).
+//   - Decoding: Unmarshal and the Tokens reader (encoding/json's results;
+//     *TypeError in encoding/json's wording), CompactRaw, Valid and
+//     CheckSyntax. There is one grammar, the Scanner's: every syntax error
+//     is a *SyntaxError with our own message, the byte offset, and the
+//     line and column (from 1, columns in bytes).
 //   - RawMessage, and Sprintf, Fprintf and TextError (fmt's output for the
 //     few verbs core uses).
 //

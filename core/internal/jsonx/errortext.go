@@ -1,15 +1,11 @@
 package jsonx
 
-// ErrorText turns a decoding error of this package (*ScanError,
-// *SyntaxError, *TypeError) into plain text with the byte offset where the
-// input went wrong; any other error gives its Error().
+// ErrorText turns a decoding error of this package into plain text: a
+// *SyntaxError gives its message with line and column, a *TypeError its
+// message with the byte offset where the value stands ("… at byte N");
+// any other error gives its Error().
 func ErrorText(err error) string {
-	switch e := err.(type) {
-	case *ScanError:
-		return e.Error()
-	case *SyntaxError:
-		return Sprintf("%s at byte %d", e.Error(), e.Offset)
-	case *TypeError:
+	if e, ok := err.(*TypeError); ok {
 		return Sprintf("%s at byte %d", e.Error(), e.Offset)
 	}
 	return err.Error()

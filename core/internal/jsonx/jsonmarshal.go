@@ -12,8 +12,8 @@ import (
 
 // A small reflection-based encoder that gives exactly the bytes
 // encoding/json's Encoder gives with SetEscapeHTML(false) for the values
-// operations return (issue 8: encoding/json cost about 280 KB gzip of
-// wasm). It knows what those values use: structs with `json:"name"`,
+// operations return (encoding/json would add about 152 KB gzip of wasm,
+// see doc.go). It knows what those values use: structs with `json:"name"`,
 // `json:"name,omitempty"` and `json:"-"` tags (embedded structs are
 // flattened), maps with string or integer keys (sorted), slices, arrays,
 // pointers, interfaces, strings, bools, integers and floats, and types with
@@ -123,6 +123,8 @@ func appendMarshaler(b []byte, m jsonMarshaler) ([]byte, error) {
 
 // appendFloat formats f as encoding/json does: the shortest representation,
 // exponent form below 1e-6 and from 1e21 on (as ES6), NaN and ±Inf refused.
+// It follows encoding/json's floatEncoder (encode.go, Go 1.26; Copyright
+// The Go Authors, BSD-style licence in third_party/go/LICENSE).
 func appendFloat(b []byte, f float64, bits int) ([]byte, error) {
 	if math.IsInf(f, 0) || math.IsNaN(f) {
 		return nil, errors.New("json: unsupported value: " + strconv.FormatFloat(f, 'g', -1, bits))

@@ -5,24 +5,19 @@ import (
 )
 
 // A small validating JSON scanner for the hot paths (requests, snapshots,
-// messages). encoding/json re-validates the whole input at every nested
-// unmarshal, so a 22 MB snapshot was scanned about seven times; this scanner
-// walks each byte once and hands out sub-slices of the input. It follows
-// RFC 8259 exactly (the same grammar encoding/json accepts) and is a loop
-// with an explicit stack, so nesting depth is bounded only by memory.
-
-// ScanError is a JSON syntax error at a byte offset.
-type ScanError struct {
-	off int
-	msg string
-}
-
-// Error gives the message and the byte offset: "… at byte N".
-func (e *ScanError) Error() string { return Sprintf("%s at byte %d", e.msg, e.off) }
+// messages) and the one syntax check of this package (Valid, CheckSyntax,
+// Unmarshal, CompactRaw). encoding/json re-validates the whole input at
+// every nested unmarshal, so a 22 MB snapshot was scanned about seven
+// times; this scanner walks each byte once and hands out sub-slices of the
+// input. It follows RFC 8259 exactly (the grammar encoding/json accepts;
+// the differential fuzz targets in fuzz_test.go hold it to that) and is a
+// loop with an explicit stack, so nesting depth is bounded only by memory
+// unless MaxDepth says otherwise.
 
 // A Scanner reads the JSON text Data from byte offset Pos, which every
 // method moves past what it read. Its zero value with Data set reads from
-// the start; errors are *ScanError values naming the byte offset.
+// the start; errors are *SyntaxError values naming the byte offset, line
+// and column in Data.
 type Scanner struct {
 	Data []byte // the JSON text
 	Pos  int    // byte offset of the next byte to read
@@ -34,6 +29,9 @@ type Scanner struct {
 	// Spaced is set whenever SkipSpace moved: a caller that clears it
 	// before a value learns whether the value has white space to compact.
 	Spaced bool
+	// MaxDepth, when above 0, bounds the nesting Value accepts: an array
+	// or object opened deeper is an error. 0 means no bound.
+	MaxDepth int
 }
 
 // IsSpace reports whether c is JSON white space (space, tab, LF, CR).
@@ -50,11 +48,6 @@ func (s *Scanner) SkipSpace() {
 	}
 }
 
-// Fail returns a *ScanError with msg at Pos.
-//
-//go:noinline // failures only (wasm size)
-func (s *Scanner) Fail(msg string) *ScanError { return &ScanError{off: s.Pos, msg: msg} }
-
 // Peek returns the byte at Pos, or 0 at the end of Data.
 func (s *Scanner) Peek() byte {
 	if s.Pos < len(s.Data) {
@@ -65,7 +58,7 @@ func (s *Scanner) Peek() byte {
 
 // skipString moves past the string starting at pos (which holds '"') and
 // reports whether it has escapes.
-func (s *Scanner) skipString() (escaped bool, err *ScanError) {
+func (s *Scanner) skipString() (escaped bool, err *SyntaxError) {
 	s.Pos++ // opening quote
 	data := s.Data
 	for s.Pos < len(data) {
@@ -92,32 +85,28 @@ func (s *Scanner) skipString() (escaped bool, err *ScanError) {
 			return escaped, nil
 		case c == '\\':
 			escaped = true
-			if s.Pos+1 >= len(s.Data) {
-				return escaped, s.Fail("unexpected end of input in string escape")
-			}
-			switch s.Data[s.Pos+1] {
+			s.Pos++ // the backslash; errors point at the byte after it
+			switch s.Peek() {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				s.Pos += 2
+				s.Pos++
 			case 'u':
-				if s.Pos+6 > len(s.Data) {
-					return escaped, s.Fail("unexpected end of input in \\u escape")
-				}
-				for _, h := range s.Data[s.Pos+2 : s.Pos+6] {
-					if !isHex(h) {
-						return escaped, s.Fail("invalid \\u escape")
+				s.Pos++
+				for range 4 {
+					if !isHex(s.Peek()) {
+						return escaped, s.Unexpected("in \\u escape, expected a hex digit")
 					}
+					s.Pos++
 				}
-				s.Pos += 6
 			default:
-				return escaped, s.Fail("invalid escape character")
+				return escaped, s.Unexpected("in string escape, expected \", \\, /, b, f, n, r, t or u")
 			}
 		case c < 0x20:
-			return escaped, s.Fail("invalid control character in string")
+			return escaped, s.Unexpected("in string, control characters must be escaped")
 		default:
 			s.Pos++
 		}
 	}
-	return escaped, s.Fail("unexpected end of input in string")
+	return escaped, s.Unexpected("in string")
 }
 
 // plainStringByte[c] is true for the bytes that stand for themselves inside
@@ -135,7 +124,7 @@ func isHex(c byte) bool {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-func (s *Scanner) skipNumber() *ScanError {
+func (s *Scanner) skipNumber() *SyntaxError {
 	if s.Peek() == '-' {
 		s.Pos++
 	}
@@ -147,12 +136,12 @@ func (s *Scanner) skipNumber() *ScanError {
 			s.Pos++
 		}
 	default:
-		return s.Fail("invalid number")
+		return s.Unexpected("in number, expected a digit")
 	}
 	if s.Peek() == '.' {
 		s.Pos++
 		if !isDigit(s.Peek()) {
-			return s.Fail("invalid number: digit expected after '.'")
+			return s.Unexpected("after decimal point in number, expected a digit")
 		}
 		for isDigit(s.Peek()) {
 			s.Pos++
@@ -164,7 +153,7 @@ func (s *Scanner) skipNumber() *ScanError {
 			s.Pos++
 		}
 		if !isDigit(s.Peek()) {
-			return s.Fail("invalid number: digit expected in exponent")
+			return s.Unexpected("in exponent of number, expected a digit")
 		}
 		for isDigit(s.Peek()) {
 			s.Pos++
@@ -173,17 +162,22 @@ func (s *Scanner) skipNumber() *ScanError {
 	return nil
 }
 
-func (s *Scanner) skipLiteral(lit string) *ScanError {
-	if len(s.Data)-s.Pos < len(lit) || string(s.Data[s.Pos:s.Pos+len(lit)]) != lit {
-		return s.Fail("invalid literal")
+// skipLiteral moves past lit (true, false or null); an error points at
+// the first byte that differs.
+func (s *Scanner) skipLiteral(lit string) *SyntaxError {
+	if len(s.Data)-s.Pos >= len(lit) && string(s.Data[s.Pos:s.Pos+len(lit)]) == lit {
+		s.Pos += len(lit)
+		return nil
 	}
-	s.Pos += len(lit)
-	return nil
+	for i := 0; i < len(lit) && s.Peek() == lit[i] && s.Pos < len(s.Data); i++ {
+		s.Pos++
+	}
+	return s.Unexpected("in literal " + lit)
 }
 
 // Value moves past one JSON value (after leading space) and returns its
 // bytes and whether it has insignificant white space inside.
-func (s *Scanner) Value() (raw []byte, spaced bool, err *ScanError) {
+func (s *Scanner) Value() (raw []byte, spaced bool, err *SyntaxError) {
 	s.SkipSpace()
 	if s.Valid {
 		return s.SkipValid(), false, nil
@@ -194,10 +188,13 @@ func (s *Scanner) Value() (raw []byte, spaced bool, err *ScanError) {
 	for {
 		if expectValue {
 			if s.Pos >= len(s.Data) {
-				return nil, spaced, s.Fail("unexpected end of input")
+				return nil, spaced, s.Fail("unexpected end of JSON input")
 			}
 			switch c := s.Data[s.Pos]; {
 			case c == '{' || c == '[':
+				if s.MaxDepth > 0 && len(stack) >= s.MaxDepth {
+					return nil, spaced, s.Fail(Sprintf("nesting deeper than %d arrays and objects", s.MaxDepth))
+				}
 				stack = append(stack, c)
 				s.Pos++
 				p := s.Pos
@@ -243,7 +240,7 @@ func (s *Scanner) Value() (raw []byte, spaced bool, err *ScanError) {
 					return nil, spaced, err
 				}
 			default:
-				return nil, spaced, s.Fail(Sprintf("invalid character %q looking for a value", c))
+				return nil, spaced, s.Unexpected("looking for a value")
 			}
 			expectValue = false
 		}
@@ -272,10 +269,10 @@ func (s *Scanner) Value() (raw []byte, spaced bool, err *ScanError) {
 		case c == '}' && top == '{', c == ']' && top == '[':
 			s.Pos++
 			stack = stack[:len(stack)-1]
-		case s.Pos >= len(s.Data):
-			return nil, spaced, s.Fail("unexpected end of input")
+		case top == '{':
+			return nil, spaced, s.Unexpected("after object member, expected ',' or '}'")
 		default:
-			return nil, spaced, s.Fail(Sprintf("invalid character %q after a value", c))
+			return nil, spaced, s.Unexpected("after array element, expected ',' or ']'")
 		}
 	}
 }
@@ -324,16 +321,16 @@ func (s *Scanner) SkipValid() []byte {
 }
 
 // objectKey moves past `"key" :` (space before the colon allowed).
-func (s *Scanner) objectKey() *ScanError {
+func (s *Scanner) objectKey() *SyntaxError {
 	if s.Peek() != '"' {
-		return s.Fail("object key expected")
+		return s.Unexpected("looking for an object key")
 	}
 	if _, err := s.skipString(); err != nil {
 		return err
 	}
 	s.SkipSpace()
 	if s.Peek() != ':' {
-		return s.Fail("':' expected after object key")
+		return s.Unexpected("after object key, expected ':'")
 	}
 	s.Pos++
 	return nil
@@ -392,7 +389,7 @@ const plainTokenShort = 32
 func (s *Scanner) Object(fn func(key []byte) error) error {
 	s.SkipSpace()
 	if s.Peek() != '{' {
-		return s.Fail("object expected")
+		return s.expected("an object")
 	}
 	s.Pos++
 	s.SkipSpace()
@@ -403,7 +400,7 @@ func (s *Scanner) Object(fn func(key []byte) error) error {
 	for {
 		s.SkipSpace()
 		if s.Peek() != '"' {
-			return s.Fail("object key expected")
+			return s.Unexpected("looking for an object key")
 		}
 		keyStart := s.Pos
 		escaped, err := s.skipString()
@@ -416,7 +413,7 @@ func (s *Scanner) Object(fn func(key []byte) error) error {
 		}
 		s.SkipSpace()
 		if s.Peek() != ':' {
-			return s.Fail("':' expected after object key")
+			return s.Unexpected("after object key, expected ':'")
 		}
 		s.Pos++
 		if err := fn(key); err != nil {
@@ -430,7 +427,7 @@ func (s *Scanner) Object(fn func(key []byte) error) error {
 			s.Pos++
 			return nil
 		default:
-			return s.Fail("',' or '}' expected in object")
+			return s.Unexpected("after object member, expected ',' or '}'")
 		}
 	}
 }
@@ -453,7 +450,7 @@ func (s *Scanner) Members(fn func(key string, raw []byte, spaced bool) error) er
 func (s *Scanner) Array(fn func(i int) error) error {
 	s.SkipSpace()
 	if s.Peek() != '[' {
-		return s.Fail("array expected")
+		return s.expected("an array")
 	}
 	s.Pos++
 	s.SkipSpace()
@@ -474,7 +471,7 @@ func (s *Scanner) Array(fn func(i int) error) error {
 			s.Pos++
 			return nil
 		default:
-			return s.Fail("',' or ']' expected in array")
+			return s.Unexpected("after array element, expected ',' or ']'")
 		}
 	}
 }
@@ -491,10 +488,10 @@ func (s *Scanner) Elements(fn func(i int, raw []byte, spaced bool) error) error 
 }
 
 // End checks that nothing but white space follows.
-func (s *Scanner) End() *ScanError {
+func (s *Scanner) End() *SyntaxError {
 	s.SkipSpace()
 	if s.Pos != len(s.Data) {
-		return s.Fail("unexpected data after the top-level value")
+		return s.Unexpected("after the top-level value")
 	}
 	return nil
 }

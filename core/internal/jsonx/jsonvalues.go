@@ -143,13 +143,11 @@ func ScanMembers[V ~[]byte](data []byte, valid bool, take func(sc *Scanner, key 
 	return fields, nil
 }
 
-// CompactBytes removes insignificant white space from valid JSON.
+// CompactBytes returns a copy of raw, which must be valid JSON (a value
+// the Scanner has read), without insignificant white space. It does not
+// check raw again: use CompactRaw for text that may not be JSON.
 func CompactBytes(raw []byte) []byte {
-	out, err := CompactRaw(raw)
-	if err != nil {
-		return raw
-	}
-	return out
+	return compactValid(make([]byte, 0, len(raw)), raw)
 }
 
 // LoneSurrogate returns the byte offset in the JSON text raw of the first

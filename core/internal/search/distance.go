@@ -7,7 +7,8 @@ package search
 // first (see foldRune), nothing here normalises.
 //
 // The single-row dynamic programme is the one of
-// github.com/agnivade/levenshtein (which the tests use as a reference),
+// github.com/agnivade/levenshtein (MIT licence, third_party/levenshtein/LICENSE;
+// the tests use the package as a reference),
 // changed in three ways: a transposition costs 1, as a typo "teh" for
 // "the" should (Damerau; the "optimal string alignment" variant, which
 // keeps one extra row); only the diagonal band of width 2·max+1 is
