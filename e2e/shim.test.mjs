@@ -4,7 +4,7 @@
 // named restore points and a 100,000-deep chain.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, openShimPage } from './helpers.mjs';
+import { setup, openShimPage, stubStore } from './helpers.mjs';
 
 let env;
 before(async () => {
@@ -151,7 +151,7 @@ test('a failed IndexedDB read at init rejects and leaves the stored data untouch
   await page.close();
 
   const broken = await env.newPage();
-  await broken.addInitScript(() => {
+  await stubStore(broken, () => {
     const real = IDBObjectStore.prototype.getAll;
     IDBObjectStore.prototype.getAll = function (...args) {
       if (this.name === 'nodes') throw new DOMException('simulated read failure', 'UnknownError');
