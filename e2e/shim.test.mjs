@@ -4,20 +4,59 @@
 // named restore points and a 100,000-deep chain.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, openShimPage, stubStore } from './helpers.mjs';
+import { setup, openShimPage, stubStore, watchPage } from './helpers.mjs';
 
 let env;
+/** A second browser context (its own IndexedDB) for the tests run with the store in the page's thread. */
+let pageThread;
 before(async () => {
   env = await setup();
+  pageThread = await env.browser.newContext();
 });
 after(async () => {
+  await pageThread?.close();
   await env?.close();
 });
 
-/** Opens the shim test page in a fresh page of the shared context. */
-const shimPage = () => openShimPage(env);
+/** Where the test running now has the store: undefined (the worker, the default) or false (init({worker: false})). */
+let worker;
 
-test('the seed example gives exactly the documented context, branches and snapshot', async () => {
+/**
+ * Opens the shim test page in a fresh page of the shared context; for a
+ * test run with the store in the page's thread, of the second context, with
+ * ?worker=0 (the fixture then calls init with {worker: false}).
+ */
+const shimPage = async () => {
+  if (worker !== false) return openShimPage(env);
+  const page = watchPage(await pageThread.newPage(), env.errors);
+  await page.goto(env.baseURL + 'e2e/fixtures/shim.html?worker=0');
+  await page.waitForFunction(() => window.sessiontree);
+  return page;
+};
+
+/**
+ * A test run twice: with the store in its worker, then in the page's own
+ * thread (init({worker: false})), the documented fallback where there is
+ * no Worker. Page errors of either fail the test.
+ */
+function both(name, fn) {
+  test(name, async () => {
+    worker = undefined;
+    await fn();
+    assert.deepEqual(env.errors, []);
+  });
+  test(name + ' (store in the page thread)', async () => {
+    worker = false;
+    try {
+      await fn();
+    } finally {
+      worker = undefined;
+    }
+    assert.deepEqual(env.errors, []);
+  });
+}
+
+both('the seed example gives exactly the documented context, branches and snapshot', async () => {
   const page = await shimPage();
   const r = await page.evaluate(async () => {
     const tree = await window.sessiontree.init({ dbName: 'seed' });
@@ -62,7 +101,7 @@ test('the seed example gives exactly the documented context, branches and snapsh
   await page.close();
 });
 
-test('every error code arrives as an envelope, never a rejection, and changes nothing', async () => {
+both('every error code arrives as an envelope, never a rejection, and changes nothing', async () => {
   const page = await shimPage();
   const r = await page.evaluate(async () => {
     const tree = await window.sessiontree.init({ persist: false });
@@ -105,7 +144,7 @@ test('every error code arrives as an envelope, never a rejection, and changes no
   await page.close();
 });
 
-test('a reload restores every session, node, cursor and active branch', async () => {
+both('a reload restores every session, node, cursor and active branch', async () => {
   const page = await shimPage();
   const saved = await page.evaluate(async () => {
     const tree = await window.sessiontree.init({ dbName: 'reload' });
@@ -180,7 +219,7 @@ test('a failed IndexedDB read at init rejects and leaves the stored data untouch
   await again.close();
 });
 
-test('named restore points are kept, listed and restored', async () => {
+both('named restore points are kept, listed and restored', async () => {
   const page = await shimPage();
   const r = await page.evaluate(async () => {
     const tree = await window.sessiontree.init({ dbName: 'points' });
@@ -223,7 +262,7 @@ test('a restore point keeps a message exactly as sent, numbers beyond 2^53 inclu
   await page.close();
 });
 
-test('a 100,000-deep chain loads, answers context, tree and list, and survives a reload', async () => {
+both('a 100,000-deep chain loads, answers context, tree and list, and survives a reload', async () => {
   const page = await shimPage();
   const n = 100000;
   const r = await page.evaluate(async (n) => {
@@ -261,7 +300,7 @@ test('a 100,000-deep chain loads, answers context, tree and list, and survives a
   await page.close();
 });
 
-test('subscribe reports each change with its operation; remote answers the panel calls', async () => {
+both('subscribe reports each change with its operation; remote answers the panel calls', async () => {
   const page = await shimPage();
   const r = await page.evaluate(async () => {
     const tree = await window.sessiontree.init({ persist: false });
@@ -325,7 +364,7 @@ test('call gives the same context value as callText for text with accents, CJK a
   await page.close();
 });
 
-test('call builds a context from the wasm\'s columns: the same value as callText, keys in stored order, cached or copied', async () => {
+both('call builds a context from the wasm\'s columns: the same value as callText, keys in stored order, cached or copied', async () => {
   const page = await shimPage();
   const r = await page.evaluate(async () => {
     const same = async (tree, id) => {
@@ -392,4 +431,47 @@ test('null and non-function arguments get envelopes, not exceptions', async () =
   assert.ok(env.errors.some((e) => e.includes('subscribe takes a function')));
   env.errors.length = 0;
   await page.close();
+});
+
+test('the store runs in a module worker by default, in the page thread with worker: false or without Worker; wrong worker or wasm URLs reject', async () => {
+  const page = await shimPage();
+  const r = await page.evaluate(async () => {
+    const out = {};
+    const tree = await window.sessiontree.init({ persist: false });
+    out.worker = { ok: (await tree.call({ operation: 'create', sessionId: 'w' })).ok, pageRunsGo: typeof globalThis.sessiontreeWasm !== 'undefined' || typeof globalThis.Go !== 'undefined', instance: tree instanceof window.sessiontree.SessionTree };
+    const missing = async (options) => {
+      try {
+        await window.sessiontree.init({ persist: false, ...options });
+        return 'resolved';
+      } catch (err) {
+        return String(err.message);
+      }
+    };
+    out.badWorker = await missing({ workerURL: '/no/such/worker.js' });
+    out.badWasm = await missing({ wasmURL: '/no/such/sessiontree.wasm' });
+    const local = await window.sessiontree.init({ persist: false, worker: false });
+    out.local = { ok: (await local.call({ operation: 'create', sessionId: 'l' })).ok, pageRunsGo: typeof globalThis.sessiontreeWasm !== 'undefined', instance: local instanceof window.sessiontree.SessionTree };
+    return out;
+  });
+  assert.deepEqual(r.worker, { ok: true, pageRunsGo: false, instance: true });
+  assert.match(r.badWorker, /^sessiontree: the store worker http:\/\/127\.0\.0\.1:\d+\/no\/such\/worker\.js failed/);
+  assert.notEqual(r.badWasm, 'resolved');
+  assert.deepEqual(r.local, { ok: true, pageRunsGo: true, instance: true });
+  await page.close();
+
+  // No Worker at all: init() falls back to the page's thread by itself.
+  const noWorker = await env.newPage();
+  await noWorker.addInitScript(() => {
+    delete window.Worker;
+  });
+  await noWorker.goto(env.baseURL + 'e2e/fixtures/shim.html');
+  await noWorker.waitForFunction(() => window.sessiontree);
+  const fallback = await noWorker.evaluate(async () => {
+    const tree = await window.sessiontree.init({ persist: false });
+    const ctx = (await tree.call({ operation: 'create', sessionId: 'f' })).ok && (await tree.call({ operation: 'append', sessionId: 'f', message: { role: 'user', content: 'here' } })).ok;
+    return { worker: typeof Worker, ctx, pageRunsGo: typeof globalThis.sessiontreeWasm !== 'undefined' };
+  });
+  assert.deepEqual(fallback, { worker: 'undefined', ctx: true, pageRunsGo: true });
+  await noWorker.close();
+  assert.deepEqual(env.errors, []);
 });
