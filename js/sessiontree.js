@@ -130,7 +130,17 @@ class Connection {
 
   /** Start a tree in the worker. @returns {Promise<WorkerTree>} */
   async init(options) {
-    const { tree, infos, persistent } = await this.send("init", undefined, [options]).promise;
+    const { tree, infos, persistent, marks } = await this.send("init", undefined, [options]).promise;
+    // init's marks (the wasm started, IndexedDB read, sessions restored),
+    // set in the worker's timeline, go on the page's for its performance
+    // panel and benchmarks.
+    for (const [name, at] of marks) {
+      try {
+        globalThis.performance?.mark?.(name, { startTime: at - performance.timeOrigin });
+      } catch {
+        // a time before this page's origin: leave it out
+      }
+    }
     let t = this.trees.get(tree);
     if (!t) {
       t = new WorkerTree(this, tree, infos, persistent, options.persist ? options.dbName : null);

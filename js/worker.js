@@ -4,7 +4,8 @@
 // talks to it with the messages below; nothing else should.
 //
 // Page → worker: {id, op, tree?, args}
-//   init            args [options]        → {tree, infos, persistent}
+//   init            args [options]        → {tree, infos, persistent, marks}
+//                                           (marks: [name, ms since the epoch] of init's User Timing marks)
 //   call            args [request, asText] → envelope text, or a context in
 //                                           columns (LocalTree._contextWire);
 //                                           request: a JSON string or UTF-8 bytes
@@ -30,11 +31,15 @@ const trees = new Map();
 const ids = new Map();
 let nextTree = 1;
 
+/** The User Timing marks init() sets (js/local.js), passed on to the page's timeline. */
+const INIT_MARKS = ["sessiontree:runtime", "sessiontree:read", "sessiontree:restored"];
+
 /** AbortControllers of running importText calls, by request id. */
 const imports = new Map();
 
 const methods = {
   async init(_, options) {
+    let marks = [];
     const tree = await initLocal(options);
     let id = ids.get(tree);
     if (id === undefined) {
@@ -42,8 +47,9 @@ const methods = {
       ids.set(tree, id);
       trees.set(id, tree);
       tree.subscribe((event) => postMessage({ tree: id, event }));
+      marks = INIT_MARKS.map((name) => [name, performance.getEntriesByName(name, "mark").at(-1)?.startTime]).filter(([, at]) => at !== undefined).map(([name, at]) => [name, performance.timeOrigin + at]);
     }
-    return { tree: id, infos: [...tree._operationInfo.values()], persistent: tree.persistent };
+    return { tree: id, infos: [...tree._operationInfo.values()], persistent: tree.persistent, marks };
   },
   call(tree, bytes, asText) {
     return tree._request(bytes, asText, true);
