@@ -433,7 +433,7 @@ test('null and non-function arguments get envelopes, not exceptions', async () =
   await page.close();
 });
 
-test('the store runs in a module worker by default, in the page thread with worker: false or without Worker; wrong worker or wasm URLs reject', async () => {
+test('the store runs in a module worker by default, in the page thread with worker: false, without Worker or when the default worker cannot start; a wrong workerURL or wasmURL rejects', async () => {
   const page = await shimPage();
   const r = await page.evaluate(async () => {
     const out = {};
@@ -473,5 +473,29 @@ test('the store runs in a module worker by default, in the page thread with work
   });
   assert.deepEqual(fallback, { worker: 'undefined', ctx: true, pageRunsGo: true });
   await noWorker.close();
+
+  // A default worker that cannot start (here: its script is missing) also
+  // falls back, with a warning; an explicit workerURL rejected above.
+  const broken = await env.newPage();
+  const warnings = [];
+  broken.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
+  await broken.addInitScript(() => {
+    const Real = window.Worker;
+    window.Worker = class extends Real {
+      constructor(url, options) {
+        super(new URL('/no/such/worker.js', location.href), options);
+      }
+    };
+  });
+  await broken.goto(env.baseURL + 'e2e/fixtures/shim.html');
+  await broken.waitForFunction(() => window.sessiontree);
+  const fell = await broken.evaluate(async () => {
+    const tree = await window.sessiontree.init({ persist: false });
+    return { ok: (await tree.call({ operation: 'create', sessionId: 'f' })).ok, pageRunsGo: typeof globalThis.sessiontreeWasm !== 'undefined' };
+  });
+  assert.deepEqual(fell, { ok: true, pageRunsGo: true });
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0], /^sessiontree: the store worker .*worker\.js failed.*; running the store in the page's thread$/);
+  await broken.close();
   assert.deepEqual(env.errors, []);
 });

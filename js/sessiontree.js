@@ -44,9 +44,12 @@ const workers = new Map();
  * Start sessiontree.
  *
  * With no options it starts the store in a module Worker (js/worker.js
- * next to this module), loads `sessiontree.wasm` from this module's folder
- * there, and persists to the IndexedDB database "sessiontree", restoring
- * every session stored there before it resolves. Calling init() again in
+ * next to this module, or the worker an earlier init() of this page
+ * started: one per page), loads `sessiontree.wasm` from this module's
+ * folder there, and persists to the IndexedDB database "sessiontree",
+ * restoring every session stored there before it resolves. If that
+ * default worker cannot start at all, it warns on the console and runs the
+ * store in the page's thread. Calling init() again in
  * the same page with the same dbName resolves to the same shared tree;
  * another dbName, or `persist: false`, gives an independent one.
  *
@@ -56,9 +59,11 @@ const workers = new Map();
  *
  * @param {{wasmURL?: string|URL, workerURL?: string|URL, worker?: boolean, dbName?: string, persist?: boolean}} [options]
  *   wasmURL: the wasm (wasm_exec.js is loaded from its folder); workerURL:
- *   the worker module; both resolved against the page's URL. worker: false
- *   runs the store in this thread (also the case where `Worker` is
- *   undefined): every call then runs Go on the page's thread.
+ *   the worker module (it must import js/worker.js; a page served with a
+ *   service worker starts it from inside that worker's scope to work
+ *   offline); both resolved against the page's URL. worker: false runs the
+ *   store in this thread (also the case where `Worker` is undefined):
+ *   every call then runs Go on the page's thread.
  * @returns {Promise<SessionTree>}
  */
 export function init(options = {}) {
@@ -68,10 +73,23 @@ export function init(options = {}) {
   }
   const base = globalThis.location?.href;
   const wasmURL = options.wasmURL ? new URL(options.wasmURL, base) : new URL("./sessiontree.wasm", import.meta.url);
-  const workerURL = options.workerURL ? new URL(options.workerURL, base) : new URL("./worker.js", import.meta.url);
   const persist = options.persist !== false;
   const dbName = options.dbName ?? DB_DEFAULT_NAME;
-  const start = async () => connect(workerURL).init({ wasmURL: wasmURL.href, dbName, persist });
+  const start = async () => {
+    const connection = options.workerURL ? connect(new URL(options.workerURL, base)) : pageWorker();
+    try {
+      return await connection.init({ wasmURL: wasmURL.href, dbName, persist });
+    } catch (err) {
+      // The default worker could not start at all (module workers
+      // unsupported, a policy forbidding workers, offline outside a
+      // service worker's scope): run in this thread instead. A workerURL
+      // that was asked for and fails is an error.
+      if (options.workerURL || !connection.failed || connection.trees.size > 0) throw err;
+      console.warn(`${err.message}; running the store in the page's thread`);
+      const { initLocal } = await import("./local.js");
+      return initLocal(options);
+    }
+  };
   if (!persist) return start();
   if (!shared.has(dbName)) {
     const p = start();
@@ -79,6 +97,16 @@ export function init(options = {}) {
     p.catch(() => shared.delete(dbName));
   }
   return shared.get(dbName);
+}
+
+/**
+ * The worker for an init() that names none: the one this page already
+ * started (the first init() chooses it, so a page keeps one worker),
+ * else js/worker.js next to this module.
+ */
+function pageWorker() {
+  for (const c of workers.values()) if (!c.failed) return c;
+  return connect(new URL("./worker.js", import.meta.url));
 }
 
 /** The connection to the store worker at url, started on first use. */

@@ -13,6 +13,7 @@ const PRECACHE = [
   "./",
   "./index.html",
   "./explorer.js",
+  "./store-worker.js",
   "./explorer.css",
   "./theme.css",
   "./tree-model.js",
