@@ -607,11 +607,12 @@ export class LocalTree extends TreeAPI {
    * Internal counters for tests and benchmarks, the same in both threads
    * (WorkerTree asks the worker): the Writer's stats (null without one),
    * context answers given in columns, whether the search index is complete
-   * and the wasm's operation table (its JSON text).
-   * @returns {Promise<{writer: object|null, columnAnswers: number, indexComplete: boolean, operations: string}>}
+   * the wasm's operation table (its JSON text) and the size of the wasm
+   * memory in bytes.
+   * @returns {Promise<{writer: object|null, columnAnswers: number, indexComplete: boolean, operations: string, wasmBytes: number}>}
    */
   async _debug() {
-    return { writer: this._writer ? { ...this._writer.stats } : null, columnAnswers: this._columnAnswers, indexComplete: this._handle.warm(0), operations: this._handle.operations() };
+    return { writer: this._writer ? { ...this._writer.stats } : null, columnAnswers: this._columnAnswers, indexComplete: this._handle.warm(0), operations: this._handle.operations(), wasmBytes: this._memory.buffer.byteLength };
   }
 }
 
