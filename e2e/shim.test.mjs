@@ -499,3 +499,42 @@ test('the store runs in a module worker by default, in the page thread with work
   await broken.close();
   assert.deepEqual(env.errors, []);
 });
+
+both('importText reports progress and can be aborted while reading: nothing is imported, and a later import runs', async () => {
+  const page = await shimPage();
+  const r = await page.evaluate(async () => {
+    // An Open WebUI export of 200 chats of 20 messages (about 0.8 MB).
+    const chats = [];
+    for (let c = 0; c < 200; c++) {
+      const messages = {};
+      for (let m = 0; m < 20; m++) {
+        messages[`c${c}m${m}`] = { id: `c${c}m${m}`, parentId: m ? `c${c}m${m - 1}` : null, childrenIds: m < 19 ? [`c${c}m${m + 1}`] : [], role: m % 2 ? 'assistant' : 'user', content: `chat ${c} message ${m} ` + 'some words of a turn '.repeat(8), timestamp: 1700000000 + m };
+      }
+      chats.push({ id: `chat${c}`, title: `chat ${c}`, chat: { history: { currentId: `c${c}m19`, messages } } });
+    }
+    const text = JSON.stringify(chats);
+    const tree = await window.sessiontree.init({ persist: false });
+    const controller = new AbortController();
+    const seen = [];
+    const aborted = await tree.importText(text, 'auto', {
+      sliceBytes: 16 << 10,
+      signal: controller.signal,
+      onProgress: (p) => {
+        seen.push(p);
+        if (seen.length === 2) controller.abort();
+      },
+    });
+    const after = (await tree.call({ operation: 'sessions' })).value.length;
+    const progress = [];
+    const done = await tree.importText(text, 'auto', { sliceBytes: 64 << 10, onProgress: (p) => progress.push(p) });
+    return { aborted, seenBeforeAbort: seen.length, after, done: done.ok && done.value.sessions.length, slices: progress.length, last: progress.at(-1), total: (await tree.call({ operation: 'sessions' })).value.length };
+  });
+  assert.deepEqual(r.aborted, { ok: false, error: { code: 'INVALID_ARGUMENT', message: 'import aborted; nothing was imported' } });
+  assert.ok(r.seenBeforeAbort >= 2);
+  assert.equal(r.after, 0, 'nothing of the aborted import stays');
+  assert.equal(r.done, 200);
+  assert.ok(r.slices > 3, `slices: ${r.slices}`);
+  assert.equal(r.last.read, r.last.total);
+  assert.equal(r.total, 200);
+  await page.close();
+});

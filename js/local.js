@@ -52,26 +52,27 @@ function loadRuntime(wasmURL) {
   const key = String(wasmURL);
   if (!runtimes.has(key)) {
     const p = (async () => {
+      // The wasm is fetched and compiled while wasm_exec.js loads (in a
+      // worker neither is preloaded by the page); compiling needs no
+      // imports, instantiating does.
+      const compiled = WebAssembly.compileStreaming(fetch(wasmURL)).catch(async () => {
+        // Servers that send the wrong MIME type: fall back to bytes.
+        const bytes = await (await fetch(wasmURL)).arrayBuffer();
+        return WebAssembly.compile(bytes);
+      });
+      compiled.catch(() => {}); // awaited below; a failure rejects there
       if (typeof globalThis.Go !== "function") {
         await import(new URL("./wasm_exec.js", wasmURL).href);
       }
       const go = new globalThis.Go();
-      const response = fetch(wasmURL);
-      let result;
-      try {
-        result = await WebAssembly.instantiateStreaming(response, go.importObject);
-      } catch (err) {
-        // Servers that send the wrong MIME type: fall back to bytes.
-        const bytes = await (await fetch(wasmURL)).arrayBuffer();
-        result = await WebAssembly.instantiate(bytes, go.importObject);
-      }
-      go.run(result.instance); // resolves only when Go exits; main blocks forever
+      const instance = await WebAssembly.instantiate(await compiled, go.importObject);
+      go.run(instance); // resolves only when Go exits; main blocks forever
       const api = globalThis.sessiontreeWasm;
       if (!api || typeof api.newStore !== "function") {
         throw new Error("sessiontree: the wasm module did not register sessiontreeWasm");
       }
       // The context fast path reads answers from the wasm memory.
-      return { api, memory: result.instance.exports.mem };
+      return { api, memory: instance.exports.mem };
     })();
     runtimes.set(key, p);
     p.catch(() => runtimes.delete(key));

@@ -25,6 +25,16 @@
 // 118-137 ms / 18-38 ms). The wasm hands out envelopes as strings anyway.
 
 import { initLocal } from "./local.js";
+// Every module the store needs, named here too so they are all fetched at
+// once when this one is parsed, not level by level (a worker has no
+// modulepreload; through a service worker each level costs a round trip).
+import "./store.js";
+import "./store/schema.js";
+import "./store/records.js";
+import "./store/writer.js";
+import "./request-text.js";
+import "./context-columns.js";
+import "./tree-api.js";
 
 /** Trees by id, and ids by tree (init of a shared dbName answers the same id). */
 const trees = new Map();
