@@ -538,3 +538,36 @@ both('importText reports progress and can be aborted while reading: nothing is i
   assert.equal(r.total, 200);
   await page.close();
 });
+
+both('a large context (more than 20,000 messages, over 1 MiB of non-ASCII text) built in slices equals callText\'s, before and after an append', async () => {
+  const page = await shimPage();
+  const r = await page.evaluate(async () => {
+    const tree = await window.sessiontree.init({ persist: false });
+    const n = 30000;
+    const nodes = [];
+    for (let i = 0; i < n; i++) {
+      // 2-, 3- and 4-byte characters, so slices of 1 MiB split some of them.
+      const content = i % 7 === 0 ? `plain ${i}` : `é${i} 中文 🙂${'ü'.repeat(20 + (i % 13))}`;
+      nodes.push({ id: 'w' + i, parentId: i ? 'w' + (i - 1) : null, branch: 'main', kind: 'message', timestamp: '2026-11-29T12:00:00.000Z', message: i % 5 === 0 ? { content, role: 'user' } : { role: 'assistant', content } });
+    }
+    await tree.call({ operation: 'snapshot.load', sessionId: 'wide', snapshot: { version: 1, sessionId: 'wide', cursor: 'w' + (n - 1), activeBranch: 'main', nodes } });
+    const same = async () => {
+      const [parsed, text] = await Promise.all([tree.call({ operation: 'context', sessionId: 'wide' }), tree.callText({ operation: 'context', sessionId: 'wide' })]);
+      return { same: JSON.stringify(parsed) === JSON.stringify(JSON.parse(text)), n: parsed.value.messages.length, bytes: new TextEncoder().encode(text).length };
+    };
+    const out = [await same()];
+    await tree.call({ operation: 'append', sessionId: 'wide', message: { role: 'user', content: 'après 🙂' } });
+    out.push(await same());
+    // Two at once: both built, in order, from the same caches.
+    const [a, b] = await Promise.all([tree.call({ operation: 'context', sessionId: 'wide' }), tree.call({ operation: 'context', sessionId: 'wide' })]);
+    out.push(JSON.stringify(a) === JSON.stringify(b) && a.value.messages.at(-1).content === 'après 🙂');
+    return out;
+  });
+  assert.equal(r[0].same, true);
+  assert.equal(r[0].n, 30000);
+  assert.ok(r[0].bytes > 2e6, `context bytes ${r[0].bytes}`);
+  assert.deepEqual(r[1].same, true);
+  assert.equal(r[1].n, 30001);
+  assert.equal(r[2], true);
+  await page.close();
+});

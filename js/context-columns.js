@@ -110,9 +110,61 @@ function evict(map) {
  * @returns {{ok: true, value: {cursor: string, messages: object[], state: object}}}
  */
 export function contextEnvelope(c, ascii, wide, rows) {
-  const { roles, other } = c;
   const messages = new Array(c.count);
-  for (let i = 0, k = 0, o = 0; i < messages.length; i++, k += 3) {
+  fillMessages(c, ascii, wide, rows, messages, 0, c.count, 0);
+  return { ok: true, value: { cursor: c.cursor, messages, state: c.state } };
+}
+
+/** Messages per slice of contextEnvelopeSliced (about 2–4 ms of the page's thread each). */
+export const SLICE_MESSAGES = 20000;
+
+/** Bytes decoded per slice of contextEnvelopeSliced. */
+export const SLICE_BYTES = 1 << 20;
+
+/**
+ * contextEnvelope in slices, `await next()` between them (a task that lets
+ * the page paint and take input), for large answers built on the page's
+ * thread: the buffers are decoded SLICE_BYTES at a time (a streaming
+ * decoder, so a character split between slices is whole), the messages
+ * made SLICE_MESSAGES at a time. The same value.
+ * @param {object} c the columns header
+ * @param {(ascii: string, wide: string) => {ascii: string, wide: string}} whole
+ *   given the decoded new parts, the whole buffers (TextCaches.extend)
+ * @param {Uint8Array} asciiBytes @param {Uint8Array} wideBytes the new parts' bytes
+ * @param {Int32Array} rows
+ * @param {() => Promise<void>} next
+ * @returns {Promise<{ok: true, value: {cursor: string, messages: object[], state: object}}>}
+ */
+export async function contextEnvelopeSliced(c, whole, asciiBytes, wideBytes, rows, next) {
+  const decode = async (bytes) => {
+    if (bytes.length <= SLICE_BYTES) return decodeContent(bytes);
+    const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+    const parts = [];
+    for (let at = 0; at < bytes.length; at += SLICE_BYTES) {
+      parts.push(decoder.decode(bytes.subarray(at, Math.min(at + SLICE_BYTES, bytes.length)), { stream: at + SLICE_BYTES < bytes.length }));
+      await next();
+    }
+    return parts.join("");
+  };
+  const ascii = await decode(asciiBytes);
+  const wide = await decode(wideBytes);
+  const texts = whole(ascii, wide);
+  const messages = new Array(c.count);
+  let o = 0;
+  for (let from = 0; from < c.count; from += SLICE_MESSAGES) {
+    if (from > 0) await next();
+    o = fillMessages(c, texts.ascii, texts.wide, rows, messages, from, Math.min(from + SLICE_MESSAGES, c.count), o);
+  }
+  return { ok: true, value: { cursor: c.cursor, messages, state: c.state } };
+}
+
+/**
+ * Make messages[from:to] from the rows; o is the index in `other` of the
+ * first message that is not plain at or after `from`. Returns the next o.
+ */
+function fillMessages(c, ascii, wide, rows, messages, from, to, o) {
+  const { roles, other } = c;
+  for (let i = from, k = from * 3; i < to; i++, k += 3) {
     const code = rows[k];
     if (code < 0) {
       messages[i] = other[o++];
@@ -122,5 +174,5 @@ export function contextEnvelope(c, ascii, wide, rows) {
     const role = roles[code >> 2];
     messages[i] = code & 1 ? { content, role } : { role, content };
   }
-  return { ok: true, value: { cursor: c.cursor, messages, state: c.state } };
+  return o;
 }

@@ -24,7 +24,7 @@
 import { DB_DEFAULT_NAME } from "./store/schema.js";
 import { STORAGE_ERROR } from "./store/writer.js";
 import { TreeAPI, errorEnvelope } from "./tree-api.js";
-import { TextCaches, contextEnvelope, decodeContent } from "./context-columns.js";
+import { SLICE_BYTES, SLICE_MESSAGES, TextCaches, contextEnvelope, contextEnvelopeSliced, decodeContent } from "./context-columns.js";
 
 export { STORAGE_ERROR };
 
@@ -234,6 +234,25 @@ function requestPayload(request) {
   return text;
 }
 
+/** A channel whose messages are tasks: nextTask() resumes after the page could paint and take input, without the 4 ms clamp of nested timers. */
+let taskChannel = null;
+
+/**
+ * Resolve in a new task.
+ * @returns {Promise<void>}
+ */
+function nextTask() {
+  if (taskChannel === null) {
+    taskChannel = new MessageChannel();
+    taskChannel.waiting = [];
+    taskChannel.port1.onmessage = () => taskChannel.waiting.shift()?.();
+  }
+  return new Promise((resolve) => {
+    taskChannel.waiting.push(resolve);
+    taskChannel.port2.postMessage(null);
+  });
+}
+
 /**
  * One session store — every session of one IndexedDB database (or of
  * memory, with persist: false) — whose store runs in the page's worker.
@@ -254,6 +273,8 @@ class WorkerTree extends TreeAPI {
     this._dbName = dbName;
     /** Decoded text caches of contexts answered in columns (see js/context-columns.js). */
     this._texts = new TextCaches();
+    /** Settles when the columns answers received so far are built (see _request). */
+    this._contexts = Promise.resolve();
   }
 
   _send(op, args, transfer, progress) {
@@ -290,9 +311,26 @@ class WorkerTree extends TreeAPI {
     if (typeof payload === "object" && !(payload instanceof Uint8Array)) return asText ? JSON.stringify(payload) : payload;
     const answer = await this._send("call", [payload, asText], payload instanceof Uint8Array ? [payload.buffer] : []).promise;
     if (typeof answer === "string") return asText ? answer : JSON.parse(answer);
-    const { columns: c, from, ascii, wide, rows } = answer;
-    const texts = this._texts.extend(c.cache, from, decodeContent(ascii), decodeContent(wide));
-    return contextEnvelope(c, texts.ascii, texts.wide, rows);
+    // Columns answers are built in the order they arrived: each extends
+    // the text caches as the worker's CachePlan expects.
+    const built = this._contexts.then(() => this._buildContext(answer));
+    this._contexts = built.catch(() => {});
+    return built;
+  }
+
+  /**
+   * The envelope of a context the worker answered in columns. A large one
+   * (more than SLICE_MESSAGES messages or SLICE_BYTES of new text) is
+   * built in slices with a task between them, so the page's thread is
+   * never held for long: at a 100,000-deep path, 5 slices of messages.
+   */
+  _buildContext({ columns: c, from, ascii, wide, rows }) {
+    const whole = (a, w) => this._texts.extend(c.cache, from, a, w);
+    if (c.count <= SLICE_MESSAGES && ascii.length + wide.length <= SLICE_BYTES) {
+      const texts = whole(decodeContent(ascii), decodeContent(wide));
+      return contextEnvelope(c, texts.ascii, texts.wide, rows);
+    }
+    return contextEnvelopeSliced(c, whole, ascii, wide, rows, nextTask);
   }
 
   /**
