@@ -59,9 +59,16 @@ async function takeTasks(page) {
   });
 }
 
-/** Whether a task ran a script of sessiontree (the shim, its worker client, the explorer and panel). */
+/**
+ * Whether a task may be sessiontree's: it ran a script of sessiontree (the
+ * shim and its worker client, the explorer and the panel), or no script is
+ * attributed to it at all (rendering sessiontree's DOM, garbage of its
+ * answers, or its code run synchronously from the test's own tiny steps,
+ * which long animation frames attribute to the caller). Only a task whose
+ * scripts are all someone else's is not.
+ */
 function ours(task, baseURL) {
-  return task.scripts.some((s) => s.url.startsWith(baseURL + 'js/') || s.url.startsWith(baseURL + 'static/'));
+  return task.scripts.length === 0 || task.scripts.some((s) => s.url.startsWith(baseURL + 'js/') || s.url.startsWith(baseURL + 'static/'));
 }
 
 function describe(task) {

@@ -539,7 +539,7 @@ both('importText reports progress and can be aborted while reading: nothing is i
   await page.close();
 });
 
-both('a large context (more than 20,000 messages, over 1 MiB of non-ASCII text) built in slices equals callText\'s, before and after an append', async () => {
+both('a large context (more than 10,000 messages, over 1 MiB of non-ASCII text) built in slices equals callText\'s, before and after an append', async () => {
   const page = await shimPage();
   const r = await page.evaluate(async () => {
     const tree = await window.sessiontree.init({ persist: false });

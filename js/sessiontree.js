@@ -322,7 +322,7 @@ class WorkerTree extends TreeAPI {
    * The envelope of a context the worker answered in columns. A large one
    * (more than SLICE_MESSAGES messages or SLICE_BYTES of new text) is
    * built in slices with a task between them, so the page's thread is
-   * never held for long: at a 100,000-deep path, 5 slices of messages.
+   * never held for long: at a 100,000-deep path, 10 slices of messages.
    */
   _buildContext({ columns: c, from, ascii, wide, rows }) {
     const whole = (a, w) => this._texts.extend(c.cache, from, a, w);
