@@ -76,15 +76,17 @@ export function init(options = {}) {
   const persist = options.persist !== false;
   const dbName = options.dbName ?? DB_DEFAULT_NAME;
   const start = async () => {
-    const connection = options.workerURL ? connect(new URL(options.workerURL, base)) : pageWorker();
+    let connection = null;
     try {
+      connection = options.workerURL ? connect(new URL(options.workerURL, base)) : pageWorker();
       return await connection.init({ wasmURL: wasmURL.href, dbName, persist });
     } catch (err) {
       // The default worker could not start at all (module workers
       // unsupported, a policy forbidding workers, offline outside a
       // service worker's scope): run in this thread instead. A workerURL
-      // that was asked for and fails is an error.
-      if (options.workerURL || !connection.failed || connection.trees.size > 0) throw err;
+      // that was asked for and fails is an error, and so is a failure of
+      // the store itself (IndexedDB, the wasm) in a worker that started.
+      if (options.workerURL || (connection !== null && (!connection.failed || connection.trees.size > 0))) throw err;
       console.warn(`${err.message}; running the store in the page's thread`);
       const { initLocal } = await import("./local.js");
       return initLocal(options);
