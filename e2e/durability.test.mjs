@@ -5,7 +5,7 @@
 // IndexedDB starts empty.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup } from './helpers.mjs';
+import { setup, stubStore, inStore } from './helpers.mjs';
 
 const SHIM = 'e2e/fixtures/shim.html';
 
@@ -169,7 +169,7 @@ test('a page writing in turn holds the write lock and reads the stored gen once;
       }
       return out;
     });
-    const statsA = await a.evaluate(() => ({ ...window.tree._writer.stats }));
+    const statsA = await a.evaluate(async () => (await window.tree._debug()).writer);
     assert.equal(statsA.genReads, 1, 'only the first transaction under the lock read the gen');
     assert.equal(statsA.genSkipped, 30, 'the 30 appends after it skipped the read');
     assert.equal(statsA.lockWaits, 1);
@@ -179,7 +179,7 @@ test('a page writing in turn holds the write lock and reads the stored gen once;
     // (B never placed its own).
     const fromB = await value(b, { operation: 'append', sessionId: 'lock', message: { role: 'user', content: 'b' } });
     assert.equal(fromB.parentId, made[29].id);
-    const statsB = await b.evaluate(() => ({ ...window.tree._writer.stats }));
+    const statsB = await b.evaluate(async () => (await window.tree._debug()).writer);
     assert.equal(statsB.genReads, 1);
     assert.equal(statsB.lockWaits, 1);
 
@@ -187,7 +187,7 @@ test('a page writing in turn holds the write lock and reads the stored gen once;
     // under its own cursor: B's node and A's new one are siblings.
     const again = await value(a, { operation: 'append', sessionId: 'lock', message: { role: 'user', content: 'a again' } });
     assert.equal(again.parentId, made[29].id);
-    const after = await a.evaluate(() => ({ ...window.tree._writer.stats }));
+    const after = await a.evaluate(async () => (await window.tree._debug()).writer);
     assert.deepEqual(after, { genReads: 2, genSkipped: 30, lockWaits: 2 });
     assert.equal((await agreedList(a, b, 'lock')).length, 32);
     assert.deepEqual(env.errors, []);
@@ -199,11 +199,11 @@ test('a page writing in turn holds the write lock and reads the stored gen once;
 test('without Web Locks every write reads the stored gen, and two pages still keep each other\'s writes', async () => {
   const env = await setup();
   try {
-    const noLocks = () => Object.defineProperty(Navigator.prototype, 'locks', { get: () => undefined });
+    const noLocks = () => Object.defineProperty(Object.getPrototypeOf(navigator), 'locks', { get: () => undefined });
     const a = await env.newPage();
     const b = await env.newPage();
     for (const p of [a, b]) {
-      await p.addInitScript(noLocks);
+      await stubStore(p, noLocks);
       await open(env, p);
       assert.equal(await initTree(p), null);
     }
@@ -212,7 +212,7 @@ test('without Web Locks every write reads the stored gen, and two pages still ke
       await value(a, { operation: 'append', sessionId: 'plain', message: { role: 'user', content: `a ${i}` } });
       await value(b, { operation: 'append', sessionId: 'plain', message: { role: 'user', content: `b ${i}` } });
     }
-    const stats = await a.evaluate(() => ({ ...window.tree._writer.stats }));
+    const stats = await a.evaluate(async () => (await window.tree._debug()).writer);
     assert.deepEqual(stats, { genReads: 11, genSkipped: 0, lockWaits: 0 });
     await Promise.all([a.evaluate(() => window.tree.refresh()), b.evaluate(() => window.tree.refresh())]);
     const list = await value(a, { operation: 'list', sessionId: 'plain' });
@@ -320,7 +320,7 @@ test('a page whose request for the write lock is refused writes nothing: the pag
   try {
     const a = await open(env, env.page);
     const b = await env.newPage();
-    await b.addInitScript(() => {
+    await stubStore(b, () => {
       LockManager.prototype.request = () => Promise.reject(new DOMException('refused for the test', 'InvalidStateError'));
     });
     await open(env, b);
@@ -445,7 +445,7 @@ test('a page closed in the middle of a 10,000-node snapshot load holds the old o
         // chain of reads in it, and its explicit commit() ignored), so the
         // page is closed mid-transaction however fast the rest of the load
         // would have been.
-        await p.addInitScript(() => {
+        await stubStore(p, () => {
           const commit = IDBTransaction.prototype.commit;
           IDBTransaction.prototype.commit = function () {
             if (!window.__told) commit.call(this);
@@ -504,7 +504,7 @@ test('an exceeded quota (stubbed QuotaExceededError) gives a STORAGE_ERROR envel
     // not apply to this headless build, so the quota is stubbed: a put of a
     // value above window.quotaLeft bytes aborts its transaction before
     // commit with a QuotaExceededError, as a full disk does.
-    await page.addInitScript(() => {
+    await stubStore(page, () => {
       window.quotaLeft = Infinity;
       const put = IDBObjectStore.prototype.put;
       IDBObjectStore.prototype.put = function (value, ...rest) {
@@ -529,7 +529,7 @@ test('an exceeded quota (stubbed QuotaExceededError) gives a STORAGE_ERROR envel
     await value(page, { operation: 'create', sessionId: 'q', title: 'kept' });
     const first = await value(page, { operation: 'append', sessionId: 'q', message: { role: 'user', content: 'small and safe' } });
     const before = await value(page, { operation: 'snapshot.save', sessionId: 'q' });
-    await page.evaluate(() => (window.quotaLeft = 200_000));
+    await inStore(page, () => (window.quotaLeft = 200_000));
 
     // Random text: IndexedDB compresses large values, so repeated characters would fit.
     await page.evaluate(() => {
@@ -618,7 +618,7 @@ test('init rejects when IndexedDB cannot be opened or read, unless persist is fa
     ];
     for (const stub of stubs) {
       const p = await env.newPage();
-      await p.addInitScript(stub.script);
+      await stubStore(p, stub.script);
       await open(env, p);
       const err = await initTree(p);
       assert.match(String(err), stub.want, stub.name);

@@ -148,3 +148,46 @@ export async function openShimPage(env) {
   await page.waitForFunction(() => window.sessiontree);
   return page;
 }
+
+/**
+ * Stub browser APIs for the store wherever it runs: fn(arg) runs in the
+ * page before its scripts (page.addInitScript, for init({worker: false}))
+ * and in every store worker the page starts — the shim fixture then starts
+ * e2e/fixtures/held-worker.js, which holds the page's messages until fn has
+ * run there. In the worker, `window` is the worker's global scope, so a
+ * stub written for the page (window.x, IDBObjectStore.prototype) works
+ * there unchanged. Call before the page loads the shim.
+ * @param {import('playwright-core').Page} page
+ * @param {(arg: any) => void} fn @param {any} [arg]
+ */
+export async function stubStore(page, fn, arg) {
+  await page.addInitScript(fn, arg);
+  await page.addInitScript(() => {
+    window.__sessiontreeInit = { workerURL: new URL('/e2e/fixtures/held-worker.js', location.href).href };
+  });
+  page.on('worker', async (worker) => {
+    if (!worker.url().includes('/e2e/fixtures/held-worker.js')) return;
+    try {
+      await worker.evaluate(() => {
+        self.window = self;
+      });
+      await worker.evaluate(fn, arg);
+      await worker.evaluate(() => {
+        self.__stubbed = true;
+      });
+    } catch (err) {
+      if (!page.isClosed()) console.error('stubStore: the stub failed in the worker:', err);
+    }
+  });
+}
+
+/**
+ * Run fn(arg) in the page and in its store workers (to change what a
+ * stubStore stub reads, e.g. a quota left): resolves to the page's result.
+ * @param {import('playwright-core').Page} page
+ * @param {(arg: any) => any} fn @param {any} [arg]
+ */
+export async function inStore(page, fn, arg) {
+  for (const worker of page.workers()) await worker.evaluate(fn, arg);
+  return page.evaluate(fn, arg);
+}

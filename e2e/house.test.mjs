@@ -283,8 +283,8 @@ test('tree.operations and hasOperation report the wasm\'s public operations and 
           hasNonString: [tree.hasOperation(42), tree.hasOperation(null), tree.hasOperation(undefined), tree.hasOperation({})],
         };
       }
-      // The wasm's own table, straight from the handle.
-      out.wasm = JSON.parse(window.tree._handle.operations());
+      // The wasm's own table, straight from the handle (in the store's thread).
+      out.wasm = JSON.parse((await window.tree._debug()).operations);
       return out;
     });
     const publicOps = r.wasm.filter((o) => o.public);

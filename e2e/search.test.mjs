@@ -82,11 +82,13 @@ test('the search index is built while the page is idle after a load, so the firs
         nodes.push({ id: `m${i}`, parentId: i ? `m${i - 1}` : null, branch: 'main', kind: 'message', timestamp: '2026-11-30T00:00:00.000Z', message: { role: i % 2 ? 'assistant' : 'user', content: `message ${i} about ${i % 100 === 7 ? 'quinces' : 'apples'}` } });
       }
       const loaded = await tree.call({ operation: 'snapshot.load', sessionId: 'big', snapshot: { version: 1, sessionId: 'big', cursor: 'm5999', activeBranch: 'main', nodes } });
-      const out = { loaded: loaded.ok, completeAtOnce: tree._handle.warm(0) };
+      // Whether the index is complete, asked of the store's thread (its worker by default).
+      const complete = async () => (await tree._debug()).indexComplete;
+      const out = { loaded: loaded.ok, completeAtOnce: await complete() };
       // Idle time builds it (slices of 500 nodes); wait up to 20 s for it.
       const t0 = performance.now();
-      while (!tree._handle.warm(0) && performance.now() - t0 < 20000) await new Promise((r) => setTimeout(r, 50));
-      out.completeLater = tree._handle.warm(0);
+      while (!(await complete()) && performance.now() - t0 < 20000) await new Promise((r) => setTimeout(r, 50));
+      out.completeLater = await complete();
       out.hits = (await tree.search('quinces', { limit: 100 })).value.total;
       return out;
     });

@@ -4,20 +4,59 @@
 // named restore points and a 100,000-deep chain.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, openShimPage } from './helpers.mjs';
+import { setup, openShimPage, stubStore, watchPage } from './helpers.mjs';
 
 let env;
+/** A second browser context (its own IndexedDB) for the tests run with the store in the page's thread. */
+let pageThread;
 before(async () => {
   env = await setup();
+  pageThread = await env.browser.newContext();
 });
 after(async () => {
+  await pageThread?.close();
   await env?.close();
 });
 
-/** Opens the shim test page in a fresh page of the shared context. */
-const shimPage = () => openShimPage(env);
+/** Where the test running now has the store: undefined (the worker, the default) or false (init({worker: false})). */
+let worker;
 
-test('the seed example gives exactly the documented context, branches and snapshot', async () => {
+/**
+ * Opens the shim test page in a fresh page of the shared context; for a
+ * test run with the store in the page's thread, of the second context, with
+ * ?worker=0 (the fixture then calls init with {worker: false}).
+ */
+const shimPage = async () => {
+  if (worker !== false) return openShimPage(env);
+  const page = watchPage(await pageThread.newPage(), env.errors);
+  await page.goto(env.baseURL + 'e2e/fixtures/shim.html?worker=0');
+  await page.waitForFunction(() => window.sessiontree);
+  return page;
+};
+
+/**
+ * A test run twice: with the store in its worker, then in the page's own
+ * thread (init({worker: false})), the documented fallback where there is
+ * no Worker. Page errors of either fail the test.
+ */
+function both(name, fn) {
+  test(name, async () => {
+    worker = undefined;
+    await fn();
+    assert.deepEqual(env.errors, []);
+  });
+  test(name + ' (store in the page thread)', async () => {
+    worker = false;
+    try {
+      await fn();
+    } finally {
+      worker = undefined;
+    }
+    assert.deepEqual(env.errors, []);
+  });
+}
+
+both('the seed example gives exactly the documented context, branches and snapshot', async () => {
   const page = await shimPage();
   const r = await page.evaluate(async () => {
     const tree = await window.sessiontree.init({ dbName: 'seed' });
@@ -62,7 +101,7 @@ test('the seed example gives exactly the documented context, branches and snapsh
   await page.close();
 });
 
-test('every error code arrives as an envelope, never a rejection, and changes nothing', async () => {
+both('every error code arrives as an envelope, never a rejection, and changes nothing', async () => {
   const page = await shimPage();
   const r = await page.evaluate(async () => {
     const tree = await window.sessiontree.init({ persist: false });
@@ -105,7 +144,7 @@ test('every error code arrives as an envelope, never a rejection, and changes no
   await page.close();
 });
 
-test('a reload restores every session, node, cursor and active branch', async () => {
+both('a reload restores every session, node, cursor and active branch', async () => {
   const page = await shimPage();
   const saved = await page.evaluate(async () => {
     const tree = await window.sessiontree.init({ dbName: 'reload' });
@@ -151,7 +190,7 @@ test('a failed IndexedDB read at init rejects and leaves the stored data untouch
   await page.close();
 
   const broken = await env.newPage();
-  await broken.addInitScript(() => {
+  await stubStore(broken, () => {
     const real = IDBObjectStore.prototype.getAll;
     IDBObjectStore.prototype.getAll = function (...args) {
       if (this.name === 'nodes') throw new DOMException('simulated read failure', 'UnknownError');
@@ -180,7 +219,7 @@ test('a failed IndexedDB read at init rejects and leaves the stored data untouch
   await again.close();
 });
 
-test('named restore points are kept, listed and restored', async () => {
+both('named restore points are kept, listed and restored', async () => {
   const page = await shimPage();
   const r = await page.evaluate(async () => {
     const tree = await window.sessiontree.init({ dbName: 'points' });
@@ -223,7 +262,7 @@ test('a restore point keeps a message exactly as sent, numbers beyond 2^53 inclu
   await page.close();
 });
 
-test('a 100,000-deep chain loads, answers context, tree and list, and survives a reload', async () => {
+both('a 100,000-deep chain loads, answers context, tree and list, and survives a reload', async () => {
   const page = await shimPage();
   const n = 100000;
   const r = await page.evaluate(async (n) => {
@@ -261,7 +300,7 @@ test('a 100,000-deep chain loads, answers context, tree and list, and survives a
   await page.close();
 });
 
-test('subscribe reports each change with its operation; remote answers the panel calls', async () => {
+both('subscribe reports each change with its operation; remote answers the panel calls', async () => {
   const page = await shimPage();
   const r = await page.evaluate(async () => {
     const tree = await window.sessiontree.init({ persist: false });
@@ -325,7 +364,7 @@ test('call gives the same context value as callText for text with accents, CJK a
   await page.close();
 });
 
-test('call builds a context from the wasm\'s columns: the same value as callText, keys in stored order, cached or copied', async () => {
+both('call builds a context from the wasm\'s columns: the same value as callText, keys in stored order, cached or copied', async () => {
   const page = await shimPage();
   const r = await page.evaluate(async () => {
     const same = async (tree, id) => {
@@ -391,5 +430,144 @@ test('null and non-function arguments get envelopes, not exceptions', async () =
   assert.deepEqual(r, ['INVALID_ARGUMENT', 'INVALID_ARGUMENT', true, 'function']);
   assert.ok(env.errors.some((e) => e.includes('subscribe takes a function')));
   env.errors.length = 0;
+  await page.close();
+});
+
+test('the store runs in a module worker by default, in the page thread with worker: false, without Worker or when the default worker cannot start; a wrong workerURL or wasmURL rejects', async () => {
+  const page = await shimPage();
+  const r = await page.evaluate(async () => {
+    const out = {};
+    const tree = await window.sessiontree.init({ persist: false });
+    out.worker = { ok: (await tree.call({ operation: 'create', sessionId: 'w' })).ok, pageRunsGo: typeof globalThis.sessiontreeWasm !== 'undefined' || typeof globalThis.Go !== 'undefined', instance: tree instanceof window.sessiontree.SessionTree };
+    const missing = async (options) => {
+      try {
+        await window.sessiontree.init({ persist: false, ...options });
+        return 'resolved';
+      } catch (err) {
+        return String(err.message);
+      }
+    };
+    out.badWorker = await missing({ workerURL: '/no/such/worker.js' });
+    out.badWasm = await missing({ wasmURL: '/no/such/sessiontree.wasm' });
+    const local = await window.sessiontree.init({ persist: false, worker: false });
+    out.local = { ok: (await local.call({ operation: 'create', sessionId: 'l' })).ok, pageRunsGo: typeof globalThis.sessiontreeWasm !== 'undefined', instance: local instanceof window.sessiontree.SessionTree };
+    return out;
+  });
+  assert.deepEqual(r.worker, { ok: true, pageRunsGo: false, instance: true });
+  assert.match(r.badWorker, /^sessiontree: the store worker http:\/\/127\.0\.0\.1:\d+\/no\/such\/worker\.js failed/);
+  assert.notEqual(r.badWasm, 'resolved');
+  assert.deepEqual(r.local, { ok: true, pageRunsGo: true, instance: true });
+  await page.close();
+
+  // No Worker at all: init() falls back to the page's thread by itself.
+  const noWorker = await env.newPage();
+  await noWorker.addInitScript(() => {
+    delete window.Worker;
+  });
+  await noWorker.goto(env.baseURL + 'e2e/fixtures/shim.html');
+  await noWorker.waitForFunction(() => window.sessiontree);
+  const fallback = await noWorker.evaluate(async () => {
+    const tree = await window.sessiontree.init({ persist: false });
+    const ctx = (await tree.call({ operation: 'create', sessionId: 'f' })).ok && (await tree.call({ operation: 'append', sessionId: 'f', message: { role: 'user', content: 'here' } })).ok;
+    return { worker: typeof Worker, ctx, pageRunsGo: typeof globalThis.sessiontreeWasm !== 'undefined' };
+  });
+  assert.deepEqual(fallback, { worker: 'undefined', ctx: true, pageRunsGo: true });
+  await noWorker.close();
+
+  // A default worker that cannot start (here: its script is missing) also
+  // falls back, with a warning; an explicit workerURL rejected above.
+  const broken = await env.newPage();
+  const warnings = [];
+  broken.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
+  await broken.addInitScript(() => {
+    const Real = window.Worker;
+    window.Worker = class extends Real {
+      constructor(url, options) {
+        super(new URL('/no/such/worker.js', location.href), options);
+      }
+    };
+  });
+  await broken.goto(env.baseURL + 'e2e/fixtures/shim.html');
+  await broken.waitForFunction(() => window.sessiontree);
+  const fell = await broken.evaluate(async () => {
+    const tree = await window.sessiontree.init({ persist: false });
+    return { ok: (await tree.call({ operation: 'create', sessionId: 'f' })).ok, pageRunsGo: typeof globalThis.sessiontreeWasm !== 'undefined' };
+  });
+  assert.deepEqual(fell, { ok: true, pageRunsGo: true });
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0], /^sessiontree: the store worker .*worker\.js failed.*; running the store in the page's thread$/);
+  await broken.close();
+  assert.deepEqual(env.errors, []);
+});
+
+both('importText reports progress and can be aborted while reading: nothing is imported, and a later import runs', async () => {
+  const page = await shimPage();
+  const r = await page.evaluate(async () => {
+    // An Open WebUI export of 200 chats of 20 messages (about 0.8 MB).
+    const chats = [];
+    for (let c = 0; c < 200; c++) {
+      const messages = {};
+      for (let m = 0; m < 20; m++) {
+        messages[`c${c}m${m}`] = { id: `c${c}m${m}`, parentId: m ? `c${c}m${m - 1}` : null, childrenIds: m < 19 ? [`c${c}m${m + 1}`] : [], role: m % 2 ? 'assistant' : 'user', content: `chat ${c} message ${m} ` + 'some words of a turn '.repeat(8), timestamp: 1700000000 + m };
+      }
+      chats.push({ id: `chat${c}`, title: `chat ${c}`, chat: { history: { currentId: `c${c}m19`, messages } } });
+    }
+    const text = JSON.stringify(chats);
+    const tree = await window.sessiontree.init({ persist: false });
+    const controller = new AbortController();
+    const seen = [];
+    const aborted = await tree.importText(text, 'auto', {
+      sliceBytes: 16 << 10,
+      signal: controller.signal,
+      onProgress: (p) => {
+        seen.push(p);
+        if (seen.length === 2) controller.abort();
+      },
+    });
+    const after = (await tree.call({ operation: 'sessions' })).value.length;
+    const progress = [];
+    const done = await tree.importText(text, 'auto', { sliceBytes: 64 << 10, onProgress: (p) => progress.push(p) });
+    return { aborted, seenBeforeAbort: seen.length, after, done: done.ok && done.value.sessions.length, slices: progress.length, last: progress.at(-1), total: (await tree.call({ operation: 'sessions' })).value.length };
+  });
+  assert.deepEqual(r.aborted, { ok: false, error: { code: 'INVALID_ARGUMENT', message: 'import aborted; nothing was imported' } });
+  assert.ok(r.seenBeforeAbort >= 2);
+  assert.equal(r.after, 0, 'nothing of the aborted import stays');
+  assert.equal(r.done, 200);
+  assert.ok(r.slices > 3, `slices: ${r.slices}`);
+  assert.equal(r.last.read, r.last.total);
+  assert.equal(r.total, 200);
+  await page.close();
+});
+
+both('a large context (more than 10,000 messages, over 1 MiB of non-ASCII text) built in slices equals callText\'s, before and after an append', async () => {
+  const page = await shimPage();
+  const r = await page.evaluate(async () => {
+    const tree = await window.sessiontree.init({ persist: false });
+    const n = 30000;
+    const nodes = [];
+    for (let i = 0; i < n; i++) {
+      // 2-, 3- and 4-byte characters, so slices of 1 MiB split some of them.
+      const content = i % 7 === 0 ? `plain ${i}` : `é${i} 中文 🙂${'ü'.repeat(20 + (i % 13))}`;
+      nodes.push({ id: 'w' + i, parentId: i ? 'w' + (i - 1) : null, branch: 'main', kind: 'message', timestamp: '2026-11-29T12:00:00.000Z', message: i % 5 === 0 ? { content, role: 'user' } : { role: 'assistant', content } });
+    }
+    await tree.call({ operation: 'snapshot.load', sessionId: 'wide', snapshot: { version: 1, sessionId: 'wide', cursor: 'w' + (n - 1), activeBranch: 'main', nodes } });
+    const same = async () => {
+      const [parsed, text] = await Promise.all([tree.call({ operation: 'context', sessionId: 'wide' }), tree.callText({ operation: 'context', sessionId: 'wide' })]);
+      return { same: JSON.stringify(parsed) === JSON.stringify(JSON.parse(text)), n: parsed.value.messages.length, bytes: new TextEncoder().encode(text).length };
+    };
+    const out = [await same()];
+    await tree.call({ operation: 'append', sessionId: 'wide', message: { role: 'user', content: 'après 🙂' } });
+    out.push(await same());
+    // Two at once: both built, in order, from the same caches.
+    const [a, b] = await Promise.all([tree.call({ operation: 'context', sessionId: 'wide' }), tree.call({ operation: 'context', sessionId: 'wide' })]);
+    out.push(JSON.stringify(a) === JSON.stringify(b) && a.value.messages.at(-1).content === 'après 🙂');
+    return out;
+  });
+  assert.equal(r[0].same, true);
+  assert.equal(r[0].n, 30000);
+  assert.ok(r[0].bytes > 2e6, `context bytes ${r[0].bytes}`);
+  assert.deepEqual(r[1].same, true);
+  assert.equal(r[1].n, 30001);
+  assert.equal(r[2], true);
   await page.close();
 });

@@ -323,8 +323,24 @@ export interface SessionSummary {
 export type Request = { operation: string; [field: string]: unknown };
 
 export interface InitOptions {
-  /** Where the wasm is; default: sessiontree.wasm next to the module. */
+  /**
+   * Where the wasm is (wasm_exec.js is loaded from the same folder);
+   * default: sessiontree.wasm next to the module. Resolved against the
+   * page's URL.
+   */
   wasmURL?: string | URL;
+  /**
+   * Where the store's module Worker is; default: worker.js next to the
+   * module. Resolved against the page's URL.
+   */
+  workerURL?: string | URL;
+  /**
+   * false: run the store (Go runtime, wasm, IndexedDB writer) in the page's
+   * own thread instead of a module Worker; every call then blocks the page
+   * while the wasm works. Also what happens where `Worker` is undefined.
+   * Default true.
+   */
+  worker?: boolean;
   /** IndexedDB database name; default "sessiontree". */
   dbName?: string;
   /** false: a pure in-memory tree (nothing read or written). Default true. */

@@ -1,8 +1,12 @@
 // sessiontree — the ES-module shim around the WebAssembly core.
 //
-// It loads the wasm (built by `make build` next to this file), gives every
-// operation of the core a Promise API, keeps sessions in IndexedDB and
-// restores them on the next init(). No bundler, no runtime dependency.
+// It gives every operation of the core a Promise API, keeps sessions in
+// IndexedDB and restores them on the next init(). The store — the Go
+// runtime, the wasm, the IndexedDB writer — runs in one module Worker per
+// page (js/worker.js), so no call ever blocks the page: this module is a
+// thin RPC over postMessage. With init({worker: false}), or where there is
+// no Worker, the same store runs in the page's own thread (js/local.js).
+// No bundler, no runtime dependency.
 //
 //   import { init } from "/js/sessiontree.js";
 //   const tree = await init();
@@ -10,273 +14,283 @@
 //
 // The contract is SPEC.md; every call resolves to an envelope
 // {ok: true, value} or {ok: false, error: {code, message}}.
+//
+// What an embedder serves, next to this module unless init's options say
+// otherwise: worker.js (workerURL), sessiontree.wasm (wasmURL; served as
+// application/wasm for streaming compilation) and wasm_exec.js (next to the
+// wasm), and the modules they import: local.js, tree-api.js,
+// context-columns.js, request-text.js, store.js and store/*.js.
 
-import { openStore, restoreRequest, getSnapshot, listSnapshots, putSnapshot, Writer, DB_DEFAULT_NAME, STORAGE_ERROR } from "./store.js";
-import { requestOperation, spliceJSON } from "./request-text.js";
+import { DB_DEFAULT_NAME } from "./store/schema.js";
+import { STORAGE_ERROR } from "./store/writer.js";
+import { TreeAPI, errorEnvelope } from "./tree-api.js";
+import { SLICE_BYTES, SLICE_MESSAGES, TextCaches, contextEnvelope, contextEnvelopeSliced, decodeContent } from "./context-columns.js";
 
 export { STORAGE_ERROR };
 
-/** The time importText aims to spend on one slice of a large import, in ms. */
-const SLICE_MS = 50;
-
-const utf8Encoder = new TextEncoder();
-
-/** Nodes the search index takes in per slice while the page is idle (see _warmSearch). */
-const WARM_NODES = 500;
-
 /**
- * Milliseconds without a call before the search index is warmed: a slice
- * run between calls made one after another (appends awaited in turn) would
- * delay the next one by its ~5 ms.
+ * The class every tree init() resolves to extends (in either thread), for
+ * `instanceof`; its API is the SessionTree interface of sessiontree.d.ts.
  */
-const WARM_QUIET_MS = 100;
+export { TreeAPI as SessionTree };
 
-/** UTF-16 code units of text handed to the wasm per call of a large import. */
-const COPY_CHARS = 1 << 20;
-
-/** Trees shared per IndexedDB database name within this page. */
+/** Trees shared per IndexedDB database name within this page (worker mode; local.js keeps its own). */
 const shared = new Map();
 
-/** The loaded wasm runtime per wasm URL: Promise<sessiontreeWasm global>. */
-const runtimes = new Map();
-
-/**
- * Load the wasm once per page and URL and return its global object
- * `{version, newStore()}` and its memory. wasm_exec.js (Go's loader) is
- * imported from the same folder as the wasm.
- * @param {string|URL} wasmURL
- * @returns {Promise<{api: {version: string, newStore: () => object}, memory: WebAssembly.Memory}>}
- */
-function loadRuntime(wasmURL) {
-  const key = String(wasmURL);
-  if (!runtimes.has(key)) {
-    const p = (async () => {
-      if (typeof globalThis.Go !== "function") {
-        await import(new URL("./wasm_exec.js", wasmURL).href);
-      }
-      const go = new globalThis.Go();
-      const response = fetch(wasmURL);
-      let result;
-      try {
-        result = await WebAssembly.instantiateStreaming(response, go.importObject);
-      } catch (err) {
-        // Servers that send the wrong MIME type: fall back to bytes.
-        const bytes = await (await fetch(wasmURL)).arrayBuffer();
-        result = await WebAssembly.instantiate(bytes, go.importObject);
-      }
-      go.run(result.instance); // resolves only when Go exits; main blocks forever
-      const api = globalThis.sessiontreeWasm;
-      if (!api || typeof api.newStore !== "function") {
-        throw new Error("sessiontree: the wasm module did not register sessiontreeWasm");
-      }
-      // The context fast path reads answers from the wasm memory.
-      return { api, memory: result.instance.exports.mem };
-    })();
-    runtimes.set(key, p);
-    p.catch(() => runtimes.delete(key));
-  }
-  return runtimes.get(key);
-}
+/** The page's store worker per worker URL (one per page in practice). */
+const workers = new Map();
 
 /**
  * Start sessiontree.
  *
- * With no options it loads `sessiontree.wasm` from this module's folder and
- * persists to the IndexedDB database "sessiontree", restoring every session
- * stored there before it resolves. Calling init() again in the same page
- * with the same dbName resolves to the same shared tree; another dbName, or
- * `persist: false`, gives an independent one.
+ * With no options it starts the store in a module Worker (js/worker.js
+ * next to this module, or the worker an earlier init() of this page
+ * started: one per page), loads `sessiontree.wasm` from this module's
+ * folder there, and persists to the IndexedDB database "sessiontree",
+ * restoring every session stored there before it resolves. If that
+ * default worker cannot start at all, it warns on the console and runs the
+ * store in the page's thread. Calling init() again in
+ * the same page with the same dbName resolves to the same shared tree;
+ * another dbName, or `persist: false`, gives an independent one.
  *
- * Rejects (never resolves to an empty store) when IndexedDB cannot be
- * opened or read, or a stored session is corrupt; nothing stored is written
- * in that case.
+ * Rejects (never resolves to an empty store) when the worker or the wasm
+ * cannot be loaded, IndexedDB cannot be opened or read, or a stored
+ * session is corrupt; nothing stored is written in that case.
  *
- * @param {{wasmURL?: string|URL, dbName?: string, persist?: boolean}} [options]
+ * @param {{wasmURL?: string|URL, workerURL?: string|URL, worker?: boolean, dbName?: string, persist?: boolean}} [options]
+ *   wasmURL: the wasm (wasm_exec.js is loaded from its folder); workerURL:
+ *   the worker module (it must import js/worker.js; a page served with a
+ *   service worker starts it from inside that worker's scope to work
+ *   offline); both resolved against the page's URL. worker: false runs the
+ *   store in this thread (also the case where `Worker` is undefined):
+ *   every call then runs Go on the page's thread.
  * @returns {Promise<SessionTree>}
  */
 export function init(options = {}) {
   options = options ?? {};
-  const wasmURL = options.wasmURL ? new URL(options.wasmURL, globalThis.location?.href) : new URL("./sessiontree.wasm", import.meta.url);
+  if (options.worker === false || typeof globalThis.Worker !== "function") {
+    return import("./local.js").then(({ initLocal }) => initLocal(options));
+  }
+  const base = globalThis.location?.href;
+  const wasmURL = options.wasmURL ? new URL(options.wasmURL, base) : new URL("./sessiontree.wasm", import.meta.url);
   const persist = options.persist !== false;
   const dbName = options.dbName ?? DB_DEFAULT_NAME;
-  if (!persist) return create(wasmURL, null);
+  const start = async () => {
+    let connection = null;
+    try {
+      connection = options.workerURL ? connect(new URL(options.workerURL, base)) : pageWorker();
+      return await connection.init({ wasmURL: wasmURL.href, dbName, persist });
+    } catch (err) {
+      // The default worker could not start at all (module workers
+      // unsupported, a policy forbidding workers, offline outside a
+      // service worker's scope): run in this thread instead. A workerURL
+      // that was asked for and fails is an error, and so is a failure of
+      // the store itself (IndexedDB, the wasm) in a worker that started.
+      if (options.workerURL || (connection !== null && (!connection.failed || connection.trees.size > 0))) throw err;
+      console.warn(`${err.message}; running the store in the page's thread`);
+      const { initLocal } = await import("./local.js");
+      return initLocal(options);
+    }
+  };
+  if (!persist) return start();
   if (!shared.has(dbName)) {
-    const p = create(wasmURL, dbName);
+    const p = start();
     shared.set(dbName, p);
     p.catch(() => shared.delete(dbName));
   }
   return shared.get(dbName);
 }
 
-async function create(wasmURL, dbName) {
-  let tree = null;
-  const early = [];
-  // The wasm starts while IndexedDB is opened and read: neither waits for
-  // the other (at 100,000 stored nodes the read is ~0.2 s, the start ~0.3 s).
-  const storage = dbName === null
-    ? Promise.resolve({ db: null, stored: { gen: 0, sessions: [] } })
-    : openStore(dbName, {
-      onClose: (reason, message) => (tree ? tree._storageClosed(reason, message) : early.push([reason, message])),
-    });
-  let runtime, db, stored;
-  try {
-    [runtime, { db, stored }] = await Promise.all([
-      loadRuntime(wasmURL).then((runtime) => (mark("sessiontree:runtime"), runtime)),
-      storage.then((s) => (mark("sessiontree:read"), s)),
-    ]);
-  } catch (err) {
-    storage.then(({ db }) => db?.close(), () => {}); // the runtime failed: let go of the database too
-    throw err;
-  }
-  const handle = runtime.api.newStore();
-  for (const s of stored.sessions) {
-    const env = JSON.parse(handle.callInternal(restoreRequest(s.meta, s.snapshot)));
-    if (!env.ok) {
-      handle.free();
-      db?.close();
-      throw new Error(`sessiontree: stored session ${JSON.stringify(s.meta.sessionId)} in IndexedDB database ${JSON.stringify(dbName)} could not be restored (${env.error.code}: ${env.error.message}); nothing was changed`);
-    }
-  }
-  handle.drain(false); // restoring records no change, but be sure
-  mark("sessiontree:restored");
-  tree = new SessionTree(handle, db, dbName, stored, runtime.memory);
-  for (const [reason, message] of early) tree._storageClosed(reason, message);
-  return tree;
-}
-
 /**
- * Set a User Timing mark, where the page has them: init() marks
- * "sessiontree:runtime" (the wasm started), "sessiontree:read" (IndexedDB
- * read) and "sessiontree:restored" (every stored session in the core), for
- * the browser's performance panel and benchmarks.
- * @param {string} name
+ * The worker for an init() that names none: the one this page already
+ * started (the first init() chooses it, so a page keeps one worker),
+ * else js/worker.js next to this module.
  */
-function mark(name) {
-  globalThis.performance?.mark?.(name);
+function pageWorker() {
+  for (const c of workers.values()) if (!c.failed) return c;
+  return connect(new URL("./worker.js", import.meta.url));
+}
+
+/** The connection to the store worker at url, started on first use. */
+function connect(url) {
+  const key = url.href;
+  let c = workers.get(key);
+  if (!c || c.failed) {
+    c = new Connection(url);
+    workers.set(key, c);
+  }
+  return c;
+}
+
+/** One module Worker and its requests in flight. */
+class Connection {
+  /** @param {URL} url */
+  constructor(url) {
+    this.worker = new Worker(url, { type: "module", name: "sessiontree" });
+    this.next = 1;
+    /** Requests in flight by id: {resolve, reject, progress?}. */
+    this.pending = new Map();
+    /** WorkerTrees by the worker's tree id. */
+    this.trees = new Map();
+    /** Set when the worker could not start or died: every request rejects with it. */
+    this.failed = null;
+    this.worker.onmessage = ({ data }) => this._receive(data);
+    this.worker.onerror = (event) => {
+      event.preventDefault?.();
+      this._fail(new Error(`sessiontree: the store worker ${url.href} failed${event.message ? ": " + event.message : " to load"}`));
+    };
+    this.worker.onmessageerror = () => console.error("sessiontree: a message from the store worker could not be read");
+  }
+
+  /**
+   * Send one request; resolves to its value, rejects with the worker's error.
+   * @param {string} op @param {number|undefined} tree @param {any[]} args
+   * @param {Transferable[]} [transfer] @param {(value: any) => void} [progress]
+   * @returns {{id: number, promise: Promise<any>}}
+   */
+  send(op, tree, args, transfer = [], progress) {
+    const id = this.next++;
+    const promise = new Promise((resolve, reject) => {
+      if (this.failed) return reject(this.failed);
+      this.pending.set(id, { resolve, reject, progress });
+      this.worker.postMessage({ id, op, tree, args }, transfer);
+    });
+    return { id, promise };
+  }
+
+  /** Start a tree in the worker. @returns {Promise<WorkerTree>} */
+  async init(options) {
+    const { tree, infos, persistent, marks } = await this.send("init", undefined, [options]).promise;
+    // init's marks (the wasm started, IndexedDB read, sessions restored),
+    // set in the worker's timeline, go on the page's for its performance
+    // panel and benchmarks.
+    for (const [name, at] of marks) {
+      try {
+        globalThis.performance?.mark?.(name, { startTime: at - performance.timeOrigin });
+      } catch {
+        // a time before this page's origin: leave it out
+      }
+    }
+    let t = this.trees.get(tree);
+    if (!t) {
+      t = new WorkerTree(this, tree, infos, persistent, options.persist ? options.dbName : null);
+      this.trees.set(tree, t);
+    }
+    return t;
+  }
+
+  _receive(data) {
+    if (data.event !== undefined) {
+      this.trees.get(data.tree)?._event(data.event);
+      return;
+    }
+    if (data.progress !== undefined) {
+      const p = this.pending.get(data.progress)?.progress;
+      try {
+        p?.(data.value);
+      } catch (err) {
+        console.error("sessiontree: an onProgress callback threw", err);
+      }
+      return;
+    }
+    const p = this.pending.get(data.id);
+    if (!p) return;
+    this.pending.delete(data.id);
+    if (data.ok) p.resolve(data.value);
+    else p.reject(new Error(data.error));
+  }
+
+  _fail(err) {
+    this.failed = err;
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+    for (const t of this.trees.values()) t._storageClosed("closed", err.message);
+  }
 }
 
 /**
- * Let the page run (timers, input, paint) before the next slice of work.
- * A timer task, not scheduler.yield() or a MessageChannel: those resume
- * ahead of the page's own timers. The 4 ms clamp of nested timers costs
- * about 0.2 s over a 50 MB import in 1 MiB slices.
+ * What a request crosses to the worker as: bytes the caller passed as a
+ * copy (transferred, so theirs stay usable), a JSON text as that string
+ * (an object is JSON.stringify'd here, where it lives), or an error
+ * envelope for an object JSON cannot encode. A string is not transcoded
+ * here: the worker encodes it to the UTF-8 the wasm takes. Measured in
+ * Chromium on this machine, a 16 MB string crosses in ~10 ms of the page's
+ * thread where TextEncoder alone takes ~50 ms (and ~94 ms for a 25 MB
+ * snapshot.load request).
+ * @param {object|string|Uint8Array|ArrayBuffer} request
+ * @returns {string|Uint8Array|{ok: false, error: object}}
+ */
+function requestPayload(request) {
+  if (typeof request === "string") return request;
+  if (request instanceof Uint8Array) return request.slice();
+  if (request instanceof ArrayBuffer) return new Uint8Array(request.slice(0));
+  let text;
+  try {
+    text = JSON.stringify(request);
+  } catch (err) {
+    return errorEnvelope("INVALID_ARGUMENT", `request cannot be encoded as JSON: ${err.message}`);
+  }
+  if (typeof text !== "string") {
+    return errorEnvelope("INVALID_ARGUMENT", "request must be an object like {operation: \"session\", sessionId: \"demo\"}");
+  }
+  return text;
+}
+
+/** A channel whose messages are tasks: nextTask() resumes after the page could paint and take input, without the 4 ms clamp of nested timers. */
+let taskChannel = null;
+
+/**
+ * Resolve in a new task.
  * @returns {Promise<void>}
  */
-function yieldToPage() {
-  return new Promise((resolve) => setTimeout(resolve, 0));
+function nextTask() {
+  if (taskChannel === null) {
+    taskChannel = new MessageChannel();
+    taskChannel.waiting = [];
+    taskChannel.port1.onmessage = () => taskChannel.waiting.shift()?.();
+  }
+  return new Promise((resolve) => {
+    taskChannel.waiting.push(resolve);
+    taskChannel.port2.postMessage(null);
+  });
 }
 
 /**
- * Decodes context contents (UTF-8) from wasm memory. ignoreBOM: a content
- * that starts with U+FEFF keeps it (the default decoder drops it).
+ * One session store — every session of one IndexedDB database (or of
+ * memory, with persist: false) — whose store runs in the page's worker.
+ * Obtain it from init(). Every method is the same as LocalTree's
+ * (js/local.js) and documented in sessiontree.d.ts; each is a message to
+ * the worker and its answer.
  */
-const contentDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
-
-/** How many sessions' decoded text caches _context keeps (each about the size of the texts of a session's context). */
-const TEXT_CACHES = 4;
-
-function errorEnvelope(code, message) {
-  return { ok: false, error: { code, message } };
-}
-
-/**
- * One session store: every session of one IndexedDB database (or of memory,
- * with persist: false). Obtain it from init().
- */
-export class SessionTree {
+class WorkerTree extends TreeAPI {
   /**
-   * @param {object} handle the wasm store handle (sessiontreeWasm.newStore())
-   * @param {IDBDatabase|null} db @param {string|null} dbName
-   * @param {{gen: number, sessions: {meta: object}[]}} stored what init read from the database
-   * @param {WebAssembly.Memory} memory the wasm memory, for context answered in columns
+   * @param {Connection} connection @param {number} id the worker's tree id
+   * @param {object[]} infos the wasm's operations @param {boolean} persistent
+   * @param {string|null} dbName the shared database name (null: not shared)
    */
-  constructor(handle, db, dbName, stored, memory) {
-    this._handle = handle;
-    this._memory = memory;
-    const infos = JSON.parse(handle.operations());
-    /** Every operation of the wasm, public and internal, by name: {name, readOnly, keepsCursor, public}. */
-    this._operationInfo = new Map(infos.map((o) => [o.name, o]));
-    const operations = Object.create(null);
-    for (const o of infos) if (o.public) operations[o.name] = Object.freeze({ readOnly: o.readOnly, keepsCursor: o.keepsCursor });
-    /**
-     * The operations call() answers, as the wasm reports them: a frozen
-     * object (no prototype) mapping each name to `{readOnly, keepsCursor}`.
-     * readOnly: the operation never changes anything (the shim answers it
-     * from memory, without an IndexedDB transaction, when no write is
-     * queued); keepsCursor: a change it makes never moves a cursor (label,
-     * hide, prefer). The shim's own operations (restore, sync.merge,
-     * sync.forget) are not here, and call() answers them as unknown.
-     * @type {Readonly<Record<string, Readonly<{readOnly: boolean, keepsCursor: boolean}>>>}
-     */
-    this.operations = Object.freeze(operations);
-    /** Decoded text caches of the wasm by cache id, least recently used first (see _context). */
-    this._texts = new Map();
-    this._db = db;
+  constructor(connection, id, infos, persistent, dbName) {
+    super(infos, persistent);
+    this._connection = connection;
+    this._id = id;
     this._dbName = dbName;
-    this._listeners = new Set();
-    this._writer = db
-      ? new Writer(db, handle, { gen: stored.gen, metas: stored.sessions.map((s) => s.meta), emit: (e) => this._emit(e), keepsCursor: (op) => this._operationInfo.get(op)?.keepsCursor === true })
-      : null;
-    this._memorySnapshots = new Map(); // for persist: false
-    this._warmTask = null;
-    /** performance.now() of the last call (the search index is warmed only after a quiet spell). */
-    this._lastCallAt = 0;
-    this._closed = false;
-    this._warmSearch();
-    const remote = (operation, fields) => this.call({ operation: "remote." + operation, ...fields });
-    /**
-     * The panel service: the four calls the tree panel drives the store with.
-     * Each resolves to an envelope whose value is a PanelView
-     * `{session, tree}` — the session's status and its tree (rows and
-     * text) — so a panel redraws without a second call. fork answers the
-     * view of the new session. Changes are reported to subscribers as
-     * "jump" and "fork", like the tool calls.
-     */
-    this.remote = Object.freeze({
-      /** @param {string} sessionId */
-      list: (sessionId) => remote("list", { sessionId }),
-      /** @param {string} sessionId @param {string} nodeId */
-      jump: (sessionId, nodeId) => remote("jump", { sessionId, nodeId }),
-      /** @param {string} sessionId @param {string} nodeId @param {string} [branch] */
-      fork: (sessionId, nodeId, branch) => remote("fork", branch === undefined ? { sessionId, nodeId } : { sessionId, nodeId, branch }),
-      /** @param {string} sessionId */
-      session: (sessionId) => remote("session", { sessionId }),
-    });
+    /** Decoded text caches of contexts answered in columns (see js/context-columns.js). */
+    this._texts = new TextCaches();
+    /** Settles when the columns answers received so far are built (see _request). */
+    this._contexts = Promise.resolve();
+  }
+
+  _send(op, args, transfer, progress) {
+    return this._connection.send(op, this._id, args, transfer, progress);
   }
 
   /**
-   * Whether call() answers an operation of this name (the wasm's table;
-   * see operations). For feature detection: no call is made.
-   * @param {string} name e.g. "diff"
-   * @returns {boolean} false for an unknown name, a non-string, or an internal operation
-   */
-  hasOperation(name) {
-    return typeof name === "string" && Object.hasOwn(this.operations, name);
-  }
-
-  /** True when changes are written to IndexedDB. */
-  get persistent() {
-    return this._db !== null;
-  }
-
-  /**
-   * Answer one request of the tool API: `{operation, ...fields}` as an
-   * object, a JSON string, or the JSON's UTF-8 bytes (a Uint8Array or
-   * ArrayBuffer, e.g. a snapshot file read with `file.arrayBuffer()`
-   * wrapped in a request). Bytes cross to the wasm with one copy; a string
-   * is transcoded to UTF-8 first (for 25 MB of non-ASCII text about as
-   * long as JSON.parse of it), an object is JSON.stringify'd and then
-   * transcoded. The request is what its JSON text says (for an object,
-   * what JSON.stringify makes of it, toJSON included; of repeated keys the
-   * last): the shim routes it by the operation that text names, exactly
-   * as core runs it. Resolves to the envelope; never rejects for a
-   * domain error (bad input gets an INVALID_ARGUMENT envelope). A mutating
-   * call resolves only after its change is committed to IndexedDB (and after
-   * what other tabs stored was taken in first, so ids never collide and
-   * appends under one node in two tabs make a fork). If the commit fails
-   * (quota exceeded, connection closed) it resolves to
-   * `{ok: false, error: {code: "STORAGE_ERROR", message}}` and memory is
-   * brought back to what is stored: the change is wholly undone.
+   * Answer one request of the tool API; see LocalTree.call. The request
+   * crosses as its JSON text, or as a copy of the bytes given
+   * (transferred); see requestPayload. The answer crosses as its envelope
+   * text (non-ASCII escaped, parsed here: a string crosses faster than
+   * UTF-8 bytes decoded here, see js/worker.js) or, for a context, as
+   * columns: the new bytes of the session's text cache and the rows,
+   * decoded and sliced here (see js/context-columns.js).
    * @param {object|string|Uint8Array|ArrayBuffer} request
    * @returns {Promise<{ok: true, value: any} | {ok: false, error: {code: string, message: string}}>}
    */
@@ -285,10 +299,8 @@ export class SessionTree {
   }
 
   /**
-   * Like call(), but resolves to the envelope's exact JSON text instead of a
-   * parsed object. JSON.parse turns numbers into doubles (digits past 2^53
-   * are lost), so code that must hand messages on byte for byte — exports,
-   * proxies to a model API — reads them from this text.
+   * Like call(), but resolves to the envelope's exact JSON text; see
+   * LocalTree.callText.
    * @param {object|string|Uint8Array|ArrayBuffer} request
    * @returns {Promise<string>} the envelope as JSON text
    */
@@ -296,151 +308,39 @@ export class SessionTree {
     return this._request(request, true);
   }
 
-  /**
-   * Whether `name` is a public operation that never changes anything (the
-   * wasm's readOnly): call() answers it from memory when no write is
-   * queued. Every other name, internal and unknown ones included, goes
-   * through the Writer, which stores whatever the call changed (nothing,
-   * for a call that fails).
-   * @param {string} name
-   * @returns {boolean}
-   */
-  _readOnly(name) {
-    return this.operations[name]?.readOnly === true;
+  async _request(request, asText) {
+    const payload = requestPayload(request);
+    if (typeof payload === "object" && !(payload instanceof Uint8Array)) return asText ? JSON.stringify(payload) : payload;
+    const answer = await this._send("call", [payload, asText], payload instanceof Uint8Array ? [payload.buffer] : []).promise;
+    if (typeof answer === "string") return asText ? answer : JSON.parse(answer);
+    // Columns answers are built in the order they arrived: each extends
+    // the text caches as the worker's CachePlan expects.
+    const built = this._contexts.then(() => this._buildContext(answer));
+    this._contexts = built.catch(() => {});
+    return built;
   }
 
   /**
-   * call() and callText(): encode the request once, read its operation
-   * from that text (requestOperation), and run it on the path it needs:
-   * a context from wasm memory in columns, a read at once, anything else
-   * through the Writer.
-   * @param {object|string|Uint8Array|ArrayBuffer} request
-   * @param {boolean} asText resolve to the envelope's text instead of the object
+   * The envelope of a context the worker answered in columns. A large one
+   * (more than SLICE_MESSAGES messages or SLICE_BYTES of new text) is
+   * built in slices with a task between them, so the page's thread is
+   * never held for long: at a 100,000-deep path, 10 slices of messages.
    */
-  _request(request, asText) {
-    const answer = (env) => Promise.resolve(asText ? JSON.stringify(env) : env);
-    let text;
-    if (typeof request === "string") {
-      text = request;
-    } else if (request instanceof Uint8Array || request instanceof ArrayBuffer) {
-      text = request instanceof ArrayBuffer ? new Uint8Array(request) : request; // the handle takes bytes as they are
-    } else {
-      try {
-        text = JSON.stringify(request);
-      } catch (err) {
-        return answer(errorEnvelope("INVALID_ARGUMENT", `request cannot be encoded as JSON: ${err.message}`));
-      }
-      if (typeof text !== "string") {
-        return answer(errorEnvelope("INVALID_ARGUMENT", "request must be an object like {operation: \"session\", sessionId: \"demo\"}"));
-      }
+  _buildContext({ columns: c, from, ascii, wide, rows }) {
+    const whole = (a, w) => this._texts.extend(c.cache, from, a, w);
+    if (c.count <= SLICE_MESSAGES && ascii.length + wide.length <= SLICE_BYTES) {
+      const texts = whole(decodeContent(ascii), decodeContent(wide));
+      return contextEnvelope(c, texts.ascii, texts.wide, rows);
     }
-    // Routed by the text that is sent (the object may have a toJSON, or
-    // repeat "operation"): a read-only name is confirmed by parsing.
-    const op = requestOperation(text, (name) => this._readOnly(name));
-    this._lastCallAt = performance.now();
-    // Requests cross as UTF-8 bytes: the wasm copies them once, where a
-    // string is copied twice (see argBytes in wasm/main.go); measured, an
-    // append costs the wasm call about half as much this way.
-    if (typeof text === "string") text = utf8Encoder.encode(text);
-    // An answer parsed here may come back with non-ASCII escaped (the
-    // handle's second argument; see Store.CallParsed): the same value,
-    // decoded from wasm memory several times faster. callText keeps the bytes.
-    const parsed = !asText;
-    if (parsed && op === "context" && (!this._writer || this._writer.idle)) {
-      return Promise.resolve(this._context(text));
-    }
-    if (this._writer) {
-      if (this._readOnly(op) && this._writer.idle) return this._finish(this._handle.call(text, parsed), asText);
-      return this._writer.run(() => this._handle.call(text, parsed)).then((t) => (asText ? t : JSON.parse(t)));
-    }
-    return this._finish(this._handle.call(text, parsed), asText);
+    return contextEnvelopeSliced(c, whole, ascii, wide, rows, nextTask);
   }
 
   /**
-   * Answer a context request (UTF-8 bytes) with the envelope object,
-   * building the messages array from the wasm's columns
-   * (core.ContextColumns, wasm/main.go columnsHeader) instead of parsing
-   * JSON: each of the two content buffers is decoded once, straight from
-   * wasm memory, and every plain message's content is a slice of that
-   * string. The value is the same as JSON.parse of callText's answer,
-   * keys in the same order. Measured for a 100,000-deep path (13.6 MB),
-   * see docs/DECISIONS.md, "Issue 8 — fourth pass".
-   *
-   * The contents share their buffer's string: a message kept after the
-   * rest are dropped keeps that string alive, about the size of the
-   * context's text (as a parsed answer would have been). When the buffers
-   * are a session's text cache (`cache` in the header), the decoded strings
-   * of the last TEXT_CACHES caches are kept here and only the bytes added
-   * since are decoded.
-   * @param {Uint8Array} request
-   * @returns {object} the envelope
-   */
-  _context(request) {
-    const head = this._handle.context(request);
-    if (!head.startsWith('{"ok":true,"columns":')) return JSON.parse(head); // an error, or not a context
-    const c = JSON.parse(head).columns;
-    const buffer = this._memory.buffer; // after the call: the memory may have grown
-    const text = ([address, bytes], from = 0) => (bytes === from ? "" : contentDecoder.decode(new Uint8Array(buffer, address + from, bytes - from)));
-    let ascii;
-    let wide;
-    if (c.cache === 0) {
-      ascii = text(c.ascii);
-      wide = text(c.wide);
-    } else {
-      // The buffers are a session's text cache, which only grows: decode
-      // what was added since the last context of that cache and append it
-      // to what was decoded then. Its new bytes start at a message's text,
-      // so each part decodes on its own.
-      let t = this._texts.get(c.cache);
-      this._texts.delete(c.cache);
-      if (!t || t.asciiBytes > c.ascii[1] || t.wideBytes > c.wide[1]) t = { ascii: "", asciiBytes: 0, wide: "", wideBytes: 0 };
-      if (c.ascii[1] > t.asciiBytes) t.ascii += text(c.ascii, t.asciiBytes);
-      if (c.wide[1] > t.wideBytes) t.wide += text(c.wide, t.wideBytes);
-      t.asciiBytes = c.ascii[1];
-      t.wideBytes = c.wide[1];
-      this._texts.set(c.cache, t); // most recent last
-      for (const id of this._texts.keys()) {
-        if (this._texts.size <= TEXT_CACHES) break;
-        this._texts.delete(id);
-      }
-      ascii = t.ascii;
-      wide = t.wide;
-    }
-    const rows = new Int32Array(buffer, c.rows[0], c.rows[1]);
-    const { roles, other } = c;
-    const messages = new Array(c.count);
-    for (let i = 0, k = 0, o = 0; i < messages.length; i++, k += 3) {
-      const code = rows[k];
-      if (code < 0) {
-        messages[i] = other[o++];
-        continue;
-      }
-      const content = (code & 2 ? wide : ascii).slice(rows[k + 1], rows[k + 2]);
-      const role = roles[code >> 2];
-      messages[i] = code & 1 ? { content, role } : { role, content };
-    }
-    return { ok: true, value: { cursor: c.cursor, messages, state: c.state } };
-  }
-
-  /**
-   * Import an export file's text without re-encoding it into a request:
-   * the same as call({operation: "import", data: text, format}).
-   *
-   * Large files are read in slices with a yield to the page between them:
-   * a slice is sized to take about 50 ms and holds at most `sliceBytes`
-   * (default 1 MiB), so the page keeps painting and
-   * `onProgress({read, total})` can drive a progress bar (`read` and
-   * `total` count work in bytes: total is twice the text's UTF-8 size —
-   * reading it, then storing the sessions; the last call has
-   * read === total). Slices are whole array elements or JSON lines, so
-   * one huge conversation is still one slice. Nothing is stored until the
-   * whole text is read and checked, so an import that fails (or is aborted
-   * through `signal` while reading) changes nothing; then the sessions are
-   * added and written to IndexedDB a few per slice. Files smaller than one
-   * slice, with no onProgress, are imported in one call.
-   *
-   * @param {string} text the file's contents
-   * @param {string} [format] "auto" (default) or a format name
+   * Import an export file's text; see LocalTree.importText. The text is
+   * copied to the worker once (as a string); the slicing, onProgress and
+   * the signal work as there, the import itself running in the worker.
+   * @param {string} text
+   * @param {string} [format]
    * @param {{onProgress?: (p: {read: number, total: number}) => void, sliceBytes?: number, signal?: AbortSignal}} [options]
    * @returns {Promise<object>} the envelope; value {format, sessions, skipped, warnings}
    */
@@ -450,331 +350,74 @@ export class SessionTree {
       return errorEnvelope("INVALID_ARGUMENT", "importText takes the file's text as a string");
     }
     const { onProgress, signal } = options;
-    const sliceBytes = Number.isInteger(options.sliceBytes) && options.sliceBytes > 0 ? options.sliceBytes : 1 << 20;
-    if (!onProgress && !signal && text.length < sliceBytes / 3) {
-      return this._mutate(() => this._handle.importText(text, format));
+    const flags = { progress: typeof onProgress === "function", signal: !!signal, sliceBytes: options.sliceBytes };
+    const { id, promise } = this._send("importText", [text, format, flags], [], onProgress);
+    if (signal) {
+      const abort = () => this._connection.send("abort", undefined, [id]).promise.catch(() => {});
+      if (signal.aborted) abort();
+      else signal.addEventListener("abort", abort, { once: true });
+      promise.finally(() => signal.removeEventListener("abort", abort)).catch(() => {});
     }
-    // The text crosses to the wasm in slices of UTF-8 bytes, a yield
-    // between them, so no single call copies all of a large file.
-    const buffer = this._handle.importBuffer(Math.ceil(text.length * 1.1));
-    const encoder = new TextEncoder();
-    for (let i = 0; i < text.length; ) {
-      let end = Math.min(i + COPY_CHARS, text.length);
-      const last = text.charCodeAt(end - 1);
-      if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--; // keep a surrogate pair whole
-      const failed = this._handle.importAppend(buffer, encoder.encode(text.slice(i, end)));
-      if (failed) return JSON.parse(failed);
-      i = end;
-      if (i < text.length) {
-        await yieldToPage();
-        if (signal?.aborted) {
-          this._handle.importCancel(buffer);
-          return errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
-        }
-      }
-    }
-    const start = JSON.parse(this._handle.importStart(buffer, format));
-    if (!start.ok) return start;
-    const { job } = start.value;
-    let budget = Math.min(sliceBytes, 64 << 10);
-    let read = 0;
-    for (;;) {
-      if (signal?.aborted && read * 2 < start.value.total) {
-        // Still reading: nothing is stored yet. (Once storing has begun,
-        // the import runs to its end.)
-        this._handle.importCancel(job);
-        return errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
-      }
-      const t0 = performance.now();
-      // A step may add sessions (once reading is done): through the
-      // Writer, so each step's sessions are stored in one transaction.
-      const step = await this._mutate(() => this._handle.importStep(job, budget));
-      // Aim at slices of about SLICE_MS, never above sliceBytes.
-      if (step.ok === false) {
-        this._handle.importCancel(job);
-        return step;
-      }
-      const ms = Math.max(performance.now() - t0, 1);
-      budget = Math.max(16 << 10, Math.min(sliceBytes, Math.round(((step.read - read) * SLICE_MS) / ms)));
-      read = step.read;
-      try {
-        onProgress?.({ read: step.read, total: step.total });
-      } catch (err) {
-        console.error("sessiontree: an onProgress callback threw", err);
-      }
-      if (step.done) break;
-      await yieldToPage();
-    }
-    return this._mutate(() => this._handle.importFinish(job));
+    return promise;
+  }
+
+  /** Keep a restore point; see LocalTree.saveSnapshot (the snapshot never leaves the worker). */
+  saveSnapshot(sessionId, name) {
+    return this._send("saveSnapshot", [sessionId, name]).promise;
+  }
+
+  /** List a session's restore points; see LocalTree.listSnapshots. */
+  listSnapshots(sessionId) {
+    return this._send("listSnapshots", [sessionId]).promise;
+  }
+
+  /** Bring a restore point back; see LocalTree.restoreSnapshot. */
+  restoreSnapshot(sessionId, name) {
+    return this._send("restoreSnapshot", [sessionId, name]).promise;
+  }
+
+  /** Take in now what other tabs stored; see LocalTree.refresh. @returns {Promise<void>} */
+  async refresh() {
+    await this._send("refresh", []).promise;
+  }
+
+  /** Wait until every write started so far is committed. @returns {Promise<void>} */
+  async flush() {
+    await this._send("flush", []).promise;
   }
 
   /**
-   * Run a text command such as "/tree list" for a session ("/tree help"
-   * lists them; it needs no session). Same as call({operation: "command",
-   * line, sessionId}). The value is `{command, text, data, draft?}`: text
-   * for display, data the value of the operation the command ran, draft the
-   * message text /fork returns. An unknown command is NOT_FOUND with the
-   * usage line; a wrong argument count INVALID_ARGUMENT.
-   * @param {string} line
-   * @param {{sessionId?: string}} [options]
-   * @returns {Promise<object>} the envelope
-   */
-  command(line, options = {}) {
-    const sessionId = options?.sessionId;
-    return this.call(sessionId === undefined ? { operation: "command", line } : { operation: "command", line, sessionId });
-  }
-
-  /**
-   * Fuzzy search over node text (messages, summaries, entries, labels).
-   * Every query word must match a word of the node exactly, as a prefix, or
-   * within 1 typo (4–7 letters) or 2 typos (8+ letters); case and accents
-   * are ignored; CJK, Thai and emoji match as substrings. Hits come best
-   * first: exact before prefix before typo, words close together, then the
-   * newest. Each hit's `ranges` are [start, end) offsets in UTF-16 code units
-   * of its `snippet`, so `snippet.slice(start, end)` is a matched part.
-   * @param {string} query
-   * @param {{sessionId?: string, limit?: number, roles?: string[], branch?: string}} [options]
-   *   limit: 1–1000 hits (default 20); roles: keep these roles ("summary" for
-   *   summary nodes); branch: keep nodes appended on this branch.
-   * @returns {Promise<object>} the envelope; value {hits: [{sessionId, nodeId, branch, role, score, snippet, ranges}], total}
-   */
-  search(query, options = {}) {
-    return this.call({ operation: "search", query, ...(options ?? {}) });
-  }
-
-  /**
-   * Subscribe to changes. fn receives `{type, sessionId, nodeId?}` after
-   * each change is applied (and, when persisting, committed): type is the
-   * operation that made it, nodeId the session's cursor afterwards. Changes
-   * another tab stored arrive the same way with `remote: true` (nodeId is
-   * then that tab's cursor). When this tab stops saving — another tab
-   * opened a newer schema version, or the browser closed the database — fn
-   * receives `{type: "storage", state: "closed", reason, message}` with a
-   * message to show the user (reload the page).
-   * @param {(event: {type: string, sessionId?: string, nodeId?: string, remote?: boolean, state?: string, reason?: string, message?: string}) => void} fn
-   * @returns {() => void} unsubscribe
-   */
-  subscribe(fn) {
-    if (typeof fn !== "function") {
-      console.error("sessiontree: subscribe takes a function; nothing was subscribed");
-      return () => {};
-    }
-    this._listeners.add(fn);
-    return () => this._listeners.delete(fn);
-  }
-
-  /**
-   * Keep the session's current snapshot as a named restore point (in
-   * IndexedDB, or in memory with persist: false). The name defaults to the
-   * current time; an existing name is replaced.
-   * @param {string} sessionId
-   * @param {string} [name]
-   * @returns {Promise<object>} envelope; value {name, createdAt, nodeCount}
-   */
-  async saveSnapshot(sessionId, name) {
-    // The snapshot is kept as the exact text core wrote (callText), so
-    // numbers beyond 2^53 keep their digits; it is parsed only to count.
-    const text = await this.callText({ operation: "snapshot.save", sessionId });
-    const head = '{"ok":true,"value":';
-    if (!text.startsWith(head)) return JSON.parse(text);
-    const snapshot = text.slice(head.length, -1);
-    const createdAt = new Date().toISOString();
-    if (name === undefined) name = createdAt;
-    if (typeof name !== "string" || name === "") return errorEnvelope("INVALID_ARGUMENT", "snapshot name must be a non-empty string");
-    const record = { sessionId, name, createdAt, nodeCount: JSON.parse(snapshot).nodes.length, snapshot };
-    if (this._db) {
-      await putSnapshot(this._db, record);
-    } else {
-      this._memorySnapshots.set(JSON.stringify([sessionId, name]), record);
-    }
-    return { ok: true, value: { name, createdAt, nodeCount: record.nodeCount } };
-  }
-
-  /**
-   * List a session's restore points, oldest first.
-   * @param {string} sessionId
-   * @returns {Promise<object>} envelope; value [{name, createdAt, nodeCount}]
-   */
-  async listSnapshots(sessionId) {
-    const records = this._db ? await listSnapshots(this._db, sessionId) : [...this._memorySnapshots.values()].filter((r) => r.sessionId === sessionId);
-    records.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
-    return { ok: true, value: records.map(({ name, createdAt, nodeCount }) => ({ name, createdAt, nodeCount })) };
-  }
-
-  /**
-   * Bring a restore point back through snapshot.load.
-   * @param {string} sessionId
-   * @param {string} name
-   * @returns {Promise<object>} envelope of snapshot.load; NOT_FOUND for an unknown name
-   */
-  async restoreSnapshot(sessionId, name) {
-    const record = this._db ? await getSnapshot(this._db, sessionId, name) : this._memorySnapshots.get(JSON.stringify([sessionId, name]));
-    if (!record) return errorEnvelope("NOT_FOUND", `no snapshot named ${JSON.stringify(name)} for session ${JSON.stringify(sessionId)}`);
-    return this.call(spliceJSON({ operation: "snapshot.load", sessionId }, [["snapshot", record.snapshot]]));
-  }
-
-  /**
-   * Take in now what other tabs stored since this tab last looked (it
-   * happens by itself when they announce a change on their
-   * BroadcastChannel; this is for callers that cannot wait for that).
-   * @returns {Promise<void>}
-   */
-  refresh() {
-    return this._writer ? this._writer.pull() : Promise.resolve();
-  }
-
-  /**
-   * Wait until every write started so far is committed.
-   * @returns {Promise<void>}
-   */
-  flush() {
-    return this._writer ? this._writer.flush() : Promise.resolve();
-  }
-
-  /**
-   * Close the IndexedDB connection. Later calls that would change something
-   * resolve to a STORAGE_ERROR envelope; reads keep answering from memory.
+   * Close the IndexedDB connection (in the worker). Later calls that would
+   * change something resolve to a STORAGE_ERROR envelope; reads keep
+   * answering from memory.
    */
   close() {
-    this._closed = true;
-    this._writer?.close("the tree was closed");
-    this._db?.close();
+    this._send("close", []).promise.catch(() => {});
+    this._unshare();
+  }
+
+  _storageState() {
+    return this._send("storageState", []).promise;
+  }
+
+  /** Internal counters of the worker's tree; see LocalTree._debug. */
+  _debug() {
+    return this._send("debug", []).promise;
+  }
+
+  _unshare() {
     if (this._dbName !== null && shared.get(this._dbName)) shared.delete(this._dbName);
   }
 
-  /**
-   * Storage facts for the explorer: whether this tree persists, whether it
-   * can still write (`state` "open" or "closed", with the reason), and the
-   * browser's estimate of the site's usage and quota in bytes
-   * (navigator.storage.estimate()) with whether the storage is persistent
-   * (navigator.storage.persisted(): exempt from eviction under storage
-   * pressure). With {requestPersist: true} it first asks for persistence
-   * (navigator.storage.persist(); browsers may prompt or decide by site
-   * engagement). Fields the browser does not offer are null.
-   * @param {{requestPersist?: boolean}} [options]
-   * @returns {Promise<{persistent: boolean, state: "open"|"closed"|"memory", reason: string|null, usage: number|null, quota: number|null, persisted: boolean|null}>}
-   */
-  async storage({ requestPersist = false } = {}) {
-    const sm = globalThis.navigator?.storage;
-    let persisted = null;
-    if (sm && requestPersist && typeof sm.persist === "function") {
-      try {
-        persisted = await sm.persist();
-      } catch {
-        persisted = null;
-      }
-    }
-    if (persisted === null && sm && typeof sm.persisted === "function") {
-      try {
-        persisted = await sm.persisted();
-      } catch {
-        persisted = null;
-      }
-    }
-    let usage = null;
-    let quota = null;
-    if (sm && typeof sm.estimate === "function") {
-      try {
-        const e = await sm.estimate();
-        usage = e.usage ?? null;
-        quota = e.quota ?? null;
-      } catch {
-        // leave them null
-      }
-    }
-    const state = !this._writer ? "memory" : this._writer.closedReason ? "closed" : "open";
-    return { persistent: this._db !== null, state, reason: this._writer?.closedReason ?? null, usage, quota, persisted };
+  /** A subscriber event from the worker. */
+  _event(event) {
+    if (event.type === "storage") this._unshare();
+    this._emit(event);
   }
 
-  /** The connection was closed under us (versionchange, browser). */
+  /** The worker died: tell subscribers as a closed storage. */
   _storageClosed(reason, message) {
-    if (this._writer?.closedReason) return;
-    this._writer?.close(message);
-    if (this._dbName !== null && shared.get(this._dbName)) shared.delete(this._dbName);
+    this._unshare();
     this._emit({ type: "storage", state: "closed", reason, message });
   }
-
-  /**
-   * Run a core call that may change something: through the Writer (in a
-   * transaction, after taking in other tabs' changes) when persisting,
-   * directly otherwise. Resolves to the envelope object.
-   * @param {() => string} fn the core call, returning envelope text
-   */
-  _mutate(fn) {
-    if (this._writer) return this._writer.run(fn).then((t) => JSON.parse(t));
-    return this._finish(fn());
-  }
-
-  async _finish(envText, asText = false) {
-    // Only the head decides whether anything changed; parse the whole
-    // envelope only for callers that want the object. With a Writer the
-    // only calls that come here are reads (they record no change).
-    const failed = envText.startsWith('{"ok":false');
-    const env = asText ? null : JSON.parse(envText);
-    if (failed) return asText ? envText : env;
-    const changes = this._handle.drain(false);
-    if (changes === "") return asText ? envText : env;
-    for (const b of parseChanges(changes)) {
-      const event = { type: b.operation, sessionId: b.sessionId };
-      if (b.meta.cursor != null) event.nodeId = b.meta.cursor;
-      this._emit(event);
-    }
-    return asText ? envText : env;
-  }
-
-  /**
-   * Build the search index while the page is idle, so the first search
-   * after a large load, import or restore finds it ready: slices of
-   * WARM_NODES nodes (about 5 ms of wasm each) while the idle period
-   * lasts, then again at the next idle period until the core reports the
-   * index complete. Started at init and after every change, and put off
-   * while calls keep coming (less than WARM_QUIET_MS apart). A search
-   * before it is done completes the index itself.
-   */
-  _warmSearch() {
-    if (this._warmTask !== null || this._closed) return;
-    const idle = globalThis.requestIdleCallback ? (fn) => globalThis.requestIdleCallback(fn, { timeout: 2000 }) : (fn) => setTimeout(() => fn(null), 50);
-    const step = (deadline) => {
-      this._warmTask = null;
-      if (this._closed) return;
-      const quiet = performance.now() - this._lastCallAt;
-      if (quiet < WARM_QUIET_MS) {
-        this._warmTask = setTimeout(() => (this._warmTask = idle(step)), WARM_QUIET_MS - quiet);
-        return;
-      }
-      let done = false;
-      do done = this._handle.warm(WARM_NODES);
-      while (!done && deadline !== null && !deadline.didTimeout && deadline.timeRemaining() > 8);
-      if (!done) this._warmTask = idle(step);
-    };
-    this._warmTask = idle(step);
-  }
-
-  _emit(event) {
-    this._warmSearch();
-    for (const fn of this._listeners) {
-      try {
-        fn(event);
-      } catch (err) {
-        console.error("sessiontree: a subscriber threw", err);
-      }
-    }
-  }
-}
-
-/**
- * Parse the text of core's DrainChanges(false): one header line per changed
- * session, `{sessionId, operation, reset, from, count, annotationFrom,
- * annotationCount, meta}` (what changed, for events; the Writer reads the
- * node lines from drainBytes with store/records.js's parseChangeBytes).
- * @param {string} text
- * @returns {{sessionId: string, operation: string, reset: boolean, from: number, count: number, annotationFrom: number, annotationCount: number, meta: object}[]}
- */
-export function parseChanges(text) {
-  const blocks = [];
-  for (const line of text.split("\n")) {
-    if (line === "") continue;
-    blocks.push(JSON.parse(line));
-  }
-  return blocks;
 }

@@ -538,7 +538,9 @@ async function start() {
   wireImport();
   let tree;
   try {
-    tree = await init();
+    // The store's worker from this folder, inside the service worker's
+    // scope, so it starts offline too (see store-worker.js).
+    tree = await init({ workerURL: new URL("./store-worker.js", import.meta.url) });
     performance.mark("explorer-init");
   } catch (err) {
     setStatus(`sessiontree could not start: ${err.message}`, true);

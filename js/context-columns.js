@@ -1,0 +1,178 @@
+// A context answered in columns (core.ContextColumns, wasm/main.go
+// columnsHeader) turned into the envelope object call() resolves to,
+// without parsing JSON: the two content buffers (ASCII-only texts and the
+// others, UTF-8) are decoded once and every plain message's content is a
+// slice of that string. Used in the thread that runs the wasm (reading
+// wasm memory) and, with the store in a Worker, in the page (reading the
+// bytes the worker transferred). No wasm, no IndexedDB: pure data.
+//
+// A session's text cache only grows, so its decoded strings are kept for
+// the last TEXT_CACHES caches and only the bytes added since are decoded.
+// The side that owns the wasm decides which bytes are new (CachePlan), the
+// side that builds the answer keeps the strings (TextCaches); both keep
+// their entries in the same least-recently-used order, so they agree.
+
+/** How many sessions' decoded text caches are kept (each about the size of the texts of a session's context). */
+export const TEXT_CACHES = 4;
+
+/**
+ * Decodes context contents (UTF-8). ignoreBOM: a content that starts with
+ * U+FEFF keeps it (the default decoder drops it).
+ */
+const contentDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/**
+ * Decode UTF-8 bytes to a string ("" for none).
+ * @param {Uint8Array} bytes
+ * @returns {string}
+ */
+export function decodeContent(bytes) {
+  return bytes.length === 0 ? "" : contentDecoder.decode(bytes);
+}
+
+/**
+ * Where the new bytes of each text cache start, as the thread that owns the
+ * wasm sees it: byte counts already decoded per cache id, least recently
+ * used first.
+ */
+export class CachePlan {
+  constructor() {
+    /** @type {Map<number, {ascii: number, wide: number}>} */
+    this._known = new Map();
+  }
+
+  /**
+   * The offsets (in bytes) from which a columns answer's two buffers must
+   * be decoded: 0 and 0 for an answer without cache (cache 0) or one the
+   * other side does not hold (evicted, or a cache that shrank: the session
+   * was loaded anew). Records that the other side now holds them whole.
+   * @param {{cache: number, ascii: [number, number], wide: [number, number]}} c the columns header
+   * @returns {{ascii: number, wide: number}}
+   */
+  take(c) {
+    if (c.cache === 0) return { ascii: 0, wide: 0 };
+    let t = this._known.get(c.cache);
+    this._known.delete(c.cache);
+    if (!t || t.ascii > c.ascii[1] || t.wide > c.wide[1]) t = { ascii: 0, wide: 0 };
+    const from = { ascii: t.ascii, wide: t.wide };
+    this._known.set(c.cache, { ascii: c.ascii[1], wide: c.wide[1] }); // most recent last
+    evict(this._known);
+    return from;
+  }
+}
+
+/** The decoded strings of the last TEXT_CACHES text caches, least recently used first. */
+export class TextCaches {
+  constructor() {
+    /** @type {Map<number, {ascii: string, wide: string}>} */
+    this._texts = new Map();
+  }
+
+  /** How many caches' strings are kept. */
+  get size() {
+    return this._texts.size;
+  }
+
+  /**
+   * The whole decoded buffers of an answer: its new parts appended to what
+   * was kept for its cache (when `from` says the parts continue it), kept
+   * again as the most recent.
+   * @param {number} cache the header's cache id (0: none, nothing is kept)
+   * @param {{ascii: number, wide: number}} from what CachePlan.take said
+   * @param {string} ascii @param {string} wide the decoded new parts
+   * @returns {{ascii: string, wide: string}}
+   */
+  extend(cache, from, ascii, wide) {
+    if (cache === 0) return { ascii, wide };
+    let t = this._texts.get(cache);
+    this._texts.delete(cache);
+    if (!t || (from.ascii === 0 && from.wide === 0)) t = { ascii: "", wide: "" };
+    t = { ascii: from.ascii === 0 ? ascii : t.ascii + ascii, wide: from.wide === 0 ? wide : t.wide + wide };
+    this._texts.set(cache, t);
+    evict(this._texts);
+    return t;
+  }
+}
+
+function evict(map) {
+  for (const id of map.keys()) {
+    if (map.size <= TEXT_CACHES) break;
+    map.delete(id);
+  }
+}
+
+/**
+ * The envelope of a context answered in columns. Keys are in the order
+ * JSON.parse of the text answer gives them.
+ * @param {{cursor: string, count: number, roles: string[], other: object[], state: object}} c the columns header
+ * @param {string} ascii @param {string} wide the whole decoded buffers
+ * @param {Int32Array} rows three numbers per message: code (negative: the next of `other`; bit 0: role after content; bit 1: wide; code >> 2: role index), start, end
+ * @returns {{ok: true, value: {cursor: string, messages: object[], state: object}}}
+ */
+export function contextEnvelope(c, ascii, wide, rows) {
+  const messages = new Array(c.count);
+  fillMessages(c, ascii, wide, rows, messages, 0, c.count, 0);
+  return { ok: true, value: { cursor: c.cursor, messages, state: c.state } };
+}
+
+/** Messages per slice of contextEnvelopeSliced (1–2 ms of the page's thread each on an idle machine, ~35 ms on this one with a load average of 12). */
+export const SLICE_MESSAGES = 10000;
+
+/** Bytes decoded per slice of contextEnvelopeSliced. */
+export const SLICE_BYTES = 1 << 20;
+
+/**
+ * contextEnvelope in slices, `await next()` between them (a task that lets
+ * the page paint and take input), for large answers built on the page's
+ * thread: the buffers are decoded SLICE_BYTES at a time (a streaming
+ * decoder, so a character split between slices is whole), the messages
+ * made SLICE_MESSAGES at a time. The same value.
+ * @param {object} c the columns header
+ * @param {(ascii: string, wide: string) => {ascii: string, wide: string}} whole
+ *   given the decoded new parts, the whole buffers (TextCaches.extend)
+ * @param {Uint8Array} asciiBytes @param {Uint8Array} wideBytes the new parts' bytes
+ * @param {Int32Array} rows
+ * @param {() => Promise<void>} next
+ * @returns {Promise<{ok: true, value: {cursor: string, messages: object[], state: object}}>}
+ */
+export async function contextEnvelopeSliced(c, whole, asciiBytes, wideBytes, rows, next) {
+  const decode = async (bytes) => {
+    if (bytes.length <= SLICE_BYTES) return decodeContent(bytes);
+    const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+    const parts = [];
+    for (let at = 0; at < bytes.length; at += SLICE_BYTES) {
+      parts.push(decoder.decode(bytes.subarray(at, Math.min(at + SLICE_BYTES, bytes.length)), { stream: at + SLICE_BYTES < bytes.length }));
+      await next();
+    }
+    return parts.join("");
+  };
+  const ascii = await decode(asciiBytes);
+  const wide = await decode(wideBytes);
+  const texts = whole(ascii, wide);
+  const messages = new Array(c.count);
+  let o = 0;
+  for (let from = 0; from < c.count; from += SLICE_MESSAGES) {
+    if (from > 0) await next();
+    o = fillMessages(c, texts.ascii, texts.wide, rows, messages, from, Math.min(from + SLICE_MESSAGES, c.count), o);
+  }
+  return { ok: true, value: { cursor: c.cursor, messages, state: c.state } };
+}
+
+/**
+ * Make messages[from:to] from the rows; o is the index in `other` of the
+ * first message that is not plain at or after `from`. Returns the next o.
+ */
+function fillMessages(c, ascii, wide, rows, messages, from, to, o) {
+  const { roles, other } = c;
+  for (let i = from, k = from * 3; i < to; i++, k += 3) {
+    const code = rows[k];
+    if (code < 0) {
+      messages[i] = other[o++];
+      continue;
+    }
+    const content = (code & 2 ? wide : ascii).slice(rows[k + 1], rows[k + 2]);
+    const role = roles[code >> 2];
+    messages[i] = code & 1 ? { content, role } : { role, content };
+  }
+  return o;
+}

@@ -1,0 +1,635 @@
+// The store in the thread that runs it: the Go runtime (wasm_exec.js and
+// sessiontree.wasm), the wasm store handle, and its IndexedDB Writer. By
+// default this runs inside the module Worker of js/worker.js, and the page
+// talks to it through js/sessiontree.js; with init({worker: false}), or
+// where there is no Worker, js/sessiontree.js hands out a LocalTree in the
+// page's own thread. Both keep the Promise API of js/tree-api.js.
+
+import { openStore, restoreRequest, getSnapshot, listSnapshots, putSnapshot, Writer, DB_DEFAULT_NAME } from "./store.js";
+import { requestOperation, spliceJSON } from "./request-text.js";
+import { CachePlan, TextCaches, contextEnvelope, decodeContent } from "./context-columns.js";
+import { TreeAPI, errorEnvelope } from "./tree-api.js";
+
+
+/** The time importText aims to spend on one slice of a large import, in ms. */
+const SLICE_MS = 50;
+
+const utf8Encoder = new TextEncoder();
+
+/** Nodes the search index takes in per slice while the page is idle (see _warmSearch). */
+const WARM_NODES = 500;
+
+/**
+ * Milliseconds without a call before the search index is warmed: a slice
+ * run between calls made one after another (appends awaited in turn) would
+ * delay the next one by its ~5 ms.
+ */
+const WARM_QUIET_MS = 100;
+
+/** True in a worker's global scope (js/worker.js), where no page waits on this thread. */
+const IN_WORKER = typeof globalThis.WorkerGlobalScope === "function" && globalThis instanceof globalThis.WorkerGlobalScope;
+
+/** Milliseconds of search-index warm-up per task in a worker (see _warmSearch). */
+const WORKER_WARM_MS = 20;
+
+/** UTF-16 code units of text handed to the wasm per call of a large import. */
+const COPY_CHARS = 1 << 20;
+
+/** Trees shared per IndexedDB database name within this page. */
+const shared = new Map();
+
+/** The loaded wasm runtime per wasm URL: Promise<sessiontreeWasm global>. */
+const runtimes = new Map();
+
+/**
+ * Load the wasm once per page and URL and return its global object
+ * `{version, newStore()}` and its memory. wasm_exec.js (Go's loader) is
+ * imported from the same folder as the wasm.
+ * @param {string|URL} wasmURL
+ * @returns {Promise<{api: {version: string, newStore: () => object}, memory: WebAssembly.Memory}>}
+ */
+function loadRuntime(wasmURL) {
+  const key = String(wasmURL);
+  if (!runtimes.has(key)) {
+    const p = (async () => {
+      // The wasm is fetched and compiled while wasm_exec.js loads (in a
+      // worker neither is preloaded by the page); compiling needs no
+      // imports, instantiating does.
+      const compiled = WebAssembly.compileStreaming(fetch(wasmURL)).catch(async () => {
+        // Servers that send the wrong MIME type: fall back to bytes.
+        const bytes = await (await fetch(wasmURL)).arrayBuffer();
+        return WebAssembly.compile(bytes);
+      });
+      compiled.catch(() => {}); // awaited below; a failure rejects there
+      if (typeof globalThis.Go !== "function") {
+        await import(new URL("./wasm_exec.js", wasmURL).href);
+      }
+      const go = new globalThis.Go();
+      const instance = await WebAssembly.instantiate(await compiled, go.importObject);
+      go.run(instance); // resolves only when Go exits; main blocks forever
+      const api = globalThis.sessiontreeWasm;
+      if (!api || typeof api.newStore !== "function") {
+        throw new Error("sessiontree: the wasm module did not register sessiontreeWasm");
+      }
+      // The context fast path reads answers from the wasm memory.
+      return { api, memory: instance.exports.mem };
+    })();
+    runtimes.set(key, p);
+    p.catch(() => runtimes.delete(key));
+  }
+  return runtimes.get(key);
+}
+
+/**
+ * Start a store in this thread: what init() of js/sessiontree.js does with
+ * {worker: false}, and what js/worker.js does for the page. Same options
+ * and sharing: the same dbName in the same thread resolves to the same
+ * tree; another dbName, or `persist: false`, gives an independent one.
+ *
+ * Rejects (never resolves to an empty store) when the wasm cannot be
+ * loaded, IndexedDB cannot be opened or read, or a stored session is
+ * corrupt; nothing stored is written in that case.
+ *
+ * @param {{wasmURL?: string|URL, dbName?: string, persist?: boolean}} [options]
+ *   wasmURL is resolved against the thread's location; default: sessiontree.wasm next to this module
+ * @returns {Promise<LocalTree>}
+ */
+export function initLocal(options = {}) {
+  options = options ?? {};
+  const wasmURL = options.wasmURL ? new URL(options.wasmURL, globalThis.location?.href) : new URL("./sessiontree.wasm", import.meta.url);
+  const persist = options.persist !== false;
+  const dbName = options.dbName ?? DB_DEFAULT_NAME;
+  if (!persist) return create(wasmURL, null);
+  if (!shared.has(dbName)) {
+    const p = create(wasmURL, dbName);
+    shared.set(dbName, p);
+    p.catch(() => shared.delete(dbName));
+  }
+  return shared.get(dbName);
+}
+
+async function create(wasmURL, dbName) {
+  let tree = null;
+  const early = [];
+  // The wasm starts while IndexedDB is opened and read: neither waits for
+  // the other (at 100,000 stored nodes the read is ~0.2 s, the start ~0.3 s).
+  const storage = dbName === null
+    ? Promise.resolve({ db: null, stored: { gen: 0, sessions: [] } })
+    : openStore(dbName, {
+      onClose: (reason, message) => (tree ? tree._storageClosed(reason, message) : early.push([reason, message])),
+    });
+  let runtime, db, stored;
+  try {
+    [runtime, { db, stored }] = await Promise.all([
+      loadRuntime(wasmURL).then((runtime) => (mark("sessiontree:runtime"), runtime)),
+      storage.then((s) => (mark("sessiontree:read"), s)),
+    ]);
+  } catch (err) {
+    storage.then(({ db }) => db?.close(), () => {}); // the runtime failed: let go of the database too
+    throw err;
+  }
+  const handle = runtime.api.newStore();
+  for (const s of stored.sessions) {
+    const env = JSON.parse(handle.callInternal(restoreRequest(s.meta, s.snapshot)));
+    if (!env.ok) {
+      handle.free();
+      db?.close();
+      throw new Error(`sessiontree: stored session ${JSON.stringify(s.meta.sessionId)} in IndexedDB database ${JSON.stringify(dbName)} could not be restored (${env.error.code}: ${env.error.message}); nothing was changed`);
+    }
+  }
+  handle.drain(false); // restoring records no change, but be sure
+  mark("sessiontree:restored");
+  tree = new LocalTree(handle, db, dbName, stored, runtime.memory);
+  for (const [reason, message] of early) tree._storageClosed(reason, message);
+  return tree;
+}
+
+/**
+ * Set a User Timing mark, where the page has them: init() marks
+ * "sessiontree:runtime" (the wasm started), "sessiontree:read" (IndexedDB
+ * read) and "sessiontree:restored" (every stored session in the core), for
+ * the browser's performance panel and benchmarks.
+ * @param {string} name
+ */
+function mark(name) {
+  globalThis.performance?.mark?.(name);
+}
+
+/**
+ * Let the page run (timers, input, paint) before the next slice of work.
+ * A timer task, not scheduler.yield() or a MessageChannel: those resume
+ * ahead of the page's own timers. The 4 ms clamp of nested timers costs
+ * about 0.2 s over a 50 MB import in 1 MiB slices.
+ * @returns {Promise<void>}
+ */
+function yieldToPage() {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
+ * One session store in this thread: every session of one IndexedDB
+ * database (or of memory, with persist: false). Obtain it from init() with
+ * {worker: false}, or initLocal().
+ */
+export class LocalTree extends TreeAPI {
+  /**
+   * @param {object} handle the wasm store handle (sessiontreeWasm.newStore())
+   * @param {IDBDatabase|null} db @param {string|null} dbName
+   * @param {{gen: number, sessions: {meta: object}[]}} stored what init read from the database
+   * @param {WebAssembly.Memory} memory the wasm memory, for context answered in columns
+   */
+  constructor(handle, db, dbName, stored, memory) {
+    super(JSON.parse(handle.operations()), db !== null);
+    this._handle = handle;
+    this._memory = memory;
+    /** What the answering side holds of each text cache (see _context; in a worker the page holds the strings). */
+    this._plan = new CachePlan();
+    /** The decoded text caches, when this thread builds the answers itself (see _context). */
+    this._texts = new TextCaches();
+    /** Context answers given in columns (for tests). */
+    this._columnAnswers = 0;
+    this._db = db;
+    this._dbName = dbName;
+    this._writer = db
+      ? new Writer(db, handle, { gen: stored.gen, metas: stored.sessions.map((s) => s.meta), emit: (e) => this._emit(e), keepsCursor: (op) => this._operationInfo.get(op)?.keepsCursor === true })
+      : null;
+    this._memorySnapshots = new Map(); // for persist: false
+    this._warmTask = null;
+    /** performance.now() of the last call (the search index is warmed only after a quiet spell). */
+    this._lastCallAt = 0;
+    this._closed = false;
+    this._warmSearch();
+  }
+
+  /**
+   * Answer one request of the tool API: `{operation, ...fields}` as an
+   * object, a JSON string, or the JSON's UTF-8 bytes (a Uint8Array or
+   * ArrayBuffer, e.g. a snapshot file read with `file.arrayBuffer()`
+   * wrapped in a request). Bytes cross to the wasm with one copy; a string
+   * is transcoded to UTF-8 first (for 25 MB of non-ASCII text about as
+   * long as JSON.parse of it), an object is JSON.stringify'd and then
+   * transcoded. The request is what its JSON text says (for an object,
+   * what JSON.stringify makes of it, toJSON included; of repeated keys the
+   * last): the shim routes it by the operation that text names, exactly
+   * as core runs it. Resolves to the envelope; never rejects for a
+   * domain error (bad input gets an INVALID_ARGUMENT envelope). A mutating
+   * call resolves only after its change is committed to IndexedDB (and after
+   * what other tabs stored was taken in first, so ids never collide and
+   * appends under one node in two tabs make a fork). If the commit fails
+   * (quota exceeded, connection closed) it resolves to
+   * `{ok: false, error: {code: "STORAGE_ERROR", message}}` and memory is
+   * brought back to what is stored: the change is wholly undone.
+   * @param {object|string|Uint8Array|ArrayBuffer} request
+   * @returns {Promise<{ok: true, value: any} | {ok: false, error: {code: string, message: string}}>}
+   */
+  call(request) {
+    return this._request(request, false);
+  }
+
+  /**
+   * Like call(), but resolves to the envelope's exact JSON text instead of a
+   * parsed object. JSON.parse turns numbers into doubles (digits past 2^53
+   * are lost), so code that must hand messages on byte for byte — exports,
+   * proxies to a model API — reads them from this text.
+   * @param {object|string|Uint8Array|ArrayBuffer} request
+   * @returns {Promise<string>} the envelope as JSON text
+   */
+  callText(request) {
+    return this._request(request, true);
+  }
+
+  /**
+   * Whether `name` is a public operation that never changes anything (the
+   * wasm's readOnly): call() answers it from memory when no write is
+   * queued. Every other name, internal and unknown ones included, goes
+   * through the Writer, which stores whatever the call changed (nothing,
+   * for a call that fails).
+   * @param {string} name
+   * @returns {boolean}
+   */
+  _readOnly(name) {
+    return this.operations[name]?.readOnly === true;
+  }
+
+  /**
+   * call() and callText(): encode the request once, read its operation
+   * from that text (requestOperation), and run it on the path it needs:
+   * a context from wasm memory in columns, a read at once, anything else
+   * through the Writer.
+   * @param {object|string|Uint8Array|ArrayBuffer} request
+   * @param {boolean} asText resolve to the envelope's text instead of the object
+   * @param {boolean} [wire] for js/worker.js: resolve to what crosses to the
+   *   page instead of the object — the envelope's text (with non-ASCII
+   *   escaped unless asText) or, for a context, the columns of _contextWire
+   * @returns {Promise<object|string|{columns: object}>}
+   */
+  _request(request, asText, wire = false) {
+    const keepText = asText || wire;
+    const answer = (env) => Promise.resolve(keepText ? JSON.stringify(env) : env);
+    let text;
+    if (typeof request === "string") {
+      text = request;
+    } else if (request instanceof Uint8Array || request instanceof ArrayBuffer) {
+      text = request instanceof ArrayBuffer ? new Uint8Array(request) : request; // the handle takes bytes as they are
+    } else {
+      try {
+        text = JSON.stringify(request);
+      } catch (err) {
+        return answer(errorEnvelope("INVALID_ARGUMENT", `request cannot be encoded as JSON: ${err.message}`));
+      }
+      if (typeof text !== "string") {
+        return answer(errorEnvelope("INVALID_ARGUMENT", "request must be an object like {operation: \"session\", sessionId: \"demo\"}"));
+      }
+    }
+    // Routed by the text that is sent (the object may have a toJSON, or
+    // repeat "operation"): a read-only name is confirmed by parsing.
+    const op = requestOperation(text, (name) => this._readOnly(name));
+    this._lastCallAt = performance.now();
+    // Requests cross as UTF-8 bytes: the wasm copies them once, where a
+    // string is copied twice (see argBytes in wasm/main.go); measured, an
+    // append costs the wasm call about half as much this way.
+    if (typeof text === "string") text = utf8Encoder.encode(text);
+    // An answer parsed here may come back with non-ASCII escaped (the
+    // handle's second argument; see Store.CallParsed): the same value,
+    // decoded from wasm memory several times faster. callText keeps the bytes.
+    const parsed = !asText;
+    if (parsed && op === "context" && (!this._writer || this._writer.idle)) {
+      return Promise.resolve(wire ? this._contextWire(text) : this._context(text));
+    }
+    if (this._writer) {
+      if (this._readOnly(op) && this._writer.idle) return this._finish(this._handle.call(text, parsed), keepText);
+      return this._writer.run(() => this._handle.call(text, parsed)).then((t) => (keepText ? t : JSON.parse(t)));
+    }
+    return this._finish(this._handle.call(text, parsed), keepText);
+  }
+
+  /**
+   * Answer a context request (UTF-8 bytes) with the envelope object,
+   * building the messages array from the wasm's columns
+   * (core.ContextColumns, wasm/main.go columnsHeader) instead of parsing
+   * JSON: each of the two content buffers is decoded once, straight from
+   * wasm memory, and every plain message's content is a slice of that
+   * string. The value is the same as JSON.parse of callText's answer,
+   * keys in the same order. Measured for a 100,000-deep path (13.6 MB),
+   * see docs/DECISIONS.md, "Issue 8 — fourth pass".
+   *
+   * The contents share their buffer's string: a message kept after the
+   * rest are dropped keeps that string alive, about the size of the
+   * context's text (as a parsed answer would have been). When the buffers
+   * are a session's text cache (`cache` in the header), the decoded strings
+   * of the last TEXT_CACHES caches are kept here and only the bytes added
+   * since are decoded.
+   * @param {Uint8Array} request
+   * @returns {object} the envelope
+   */
+  _context(request) {
+    const head = this._handle.context(request);
+    if (!head.startsWith('{"ok":true,"columns":')) return JSON.parse(head); // an error, or not a context
+    const c = JSON.parse(head).columns;
+    this._columnAnswers++;
+    const buffer = this._memory.buffer; // after the call: the memory may have grown
+    const from = this._plan.take(c);
+    const part = ([address, bytes], at) => decodeContent(new Uint8Array(buffer, address + at, bytes - at));
+    const { ascii, wide } = this._texts.extend(c.cache, from, part(c.ascii, from.ascii), part(c.wide, from.wide));
+    return contextEnvelope(c, ascii, wide, new Int32Array(buffer, c.rows[0], c.rows[1]));
+  }
+
+  /**
+   * A context request answered for another thread (js/worker.js): the
+   * envelope text when it is not answered in columns, else `{columns,
+   * from, ascii, wide, rows}` — the header, the offsets CachePlan gave,
+   * copies of the new bytes of both buffers and of the rows (their
+   * ArrayBuffers are transferred). The page keeps the decoded strings of
+   * the text caches (TextCaches) and builds the envelope with
+   * contextEnvelope, so the copies hold only what it has not seen: after
+   * an append, the new message's bytes and the rows (12 bytes a message).
+   * @param {Uint8Array} request
+   * @returns {string|{columns: object, from: {ascii: number, wide: number}, ascii: Uint8Array, wide: Uint8Array, rows: Int32Array}}
+   */
+  _contextWire(request) {
+    const head = this._handle.context(request);
+    if (!head.startsWith('{"ok":true,"columns":')) return head;
+    const c = JSON.parse(head).columns;
+    this._columnAnswers++;
+    const buffer = this._memory.buffer;
+    const from = this._plan.take(c);
+    const part = ([address, bytes], at) => new Uint8Array(buffer, address + at, bytes - at).slice();
+    const rows = new Int32Array(buffer, c.rows[0], c.rows[1]).slice();
+    return { columns: c, from, ascii: part(c.ascii, from.ascii), wide: part(c.wide, from.wide), rows };
+  }
+
+  /**
+   * Import an export file's text without re-encoding it into a request:
+   * the same as call({operation: "import", data: text, format}).
+   *
+   * Large files are read in slices with a yield to the page between them:
+   * a slice is sized to take about 50 ms and holds at most `sliceBytes`
+   * (default 1 MiB), so the page keeps painting and
+   * `onProgress({read, total})` can drive a progress bar (`read` and
+   * `total` count work in bytes: total is twice the text's UTF-8 size —
+   * reading it, then storing the sessions; the last call has
+   * read === total). Slices are whole array elements or JSON lines, so
+   * one huge conversation is still one slice. Nothing is stored until the
+   * whole text is read and checked, so an import that fails (or is aborted
+   * through `signal` while reading) changes nothing; then the sessions are
+   * added and written to IndexedDB a few per slice. Files smaller than one
+   * slice, with no onProgress, are imported in one call.
+   *
+   * @param {string} text the file's contents
+   * @param {string} [format] "auto" (default) or a format name
+   * @param {{onProgress?: (p: {read: number, total: number}) => void, sliceBytes?: number, signal?: AbortSignal}} [options]
+   * @returns {Promise<object>} the envelope; value {format, sessions, skipped, warnings}
+   */
+  async importText(text, format = "auto", options = {}) {
+    options = options ?? {};
+    if (typeof text !== "string") {
+      return errorEnvelope("INVALID_ARGUMENT", "importText takes the file's text as a string");
+    }
+    const { onProgress, signal } = options;
+    const sliceBytes = Number.isInteger(options.sliceBytes) && options.sliceBytes > 0 ? options.sliceBytes : 1 << 20;
+    if (!onProgress && !signal && text.length < sliceBytes / 3) {
+      return this._mutate(() => this._handle.importText(text, format));
+    }
+    // The text crosses to the wasm in slices of UTF-8 bytes, a yield
+    // between them, so no single call copies all of a large file.
+    const buffer = this._handle.importBuffer(Math.ceil(text.length * 1.1));
+    const encoder = new TextEncoder();
+    for (let i = 0; i < text.length; ) {
+      let end = Math.min(i + COPY_CHARS, text.length);
+      const last = text.charCodeAt(end - 1);
+      if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--; // keep a surrogate pair whole
+      const failed = this._handle.importAppend(buffer, encoder.encode(text.slice(i, end)));
+      if (failed) return JSON.parse(failed);
+      i = end;
+      if (i < text.length) {
+        await yieldToPage();
+        if (signal?.aborted) {
+          this._handle.importCancel(buffer);
+          return errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
+        }
+      }
+    }
+    const start = JSON.parse(this._handle.importStart(buffer, format));
+    if (!start.ok) return start;
+    const { job } = start.value;
+    let budget = Math.min(sliceBytes, 64 << 10);
+    let read = 0;
+    for (;;) {
+      if (signal?.aborted && read * 2 < start.value.total) {
+        // Still reading: nothing is stored yet. (Once storing has begun,
+        // the import runs to its end.)
+        this._handle.importCancel(job);
+        return errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
+      }
+      const t0 = performance.now();
+      // A step may add sessions (once reading is done): through the
+      // Writer, so each step's sessions are stored in one transaction.
+      const step = await this._mutate(() => this._handle.importStep(job, budget));
+      // Aim at slices of about SLICE_MS, never above sliceBytes.
+      if (step.ok === false) {
+        this._handle.importCancel(job);
+        return step;
+      }
+      const ms = Math.max(performance.now() - t0, 1);
+      budget = Math.max(16 << 10, Math.min(sliceBytes, Math.round(((step.read - read) * SLICE_MS) / ms)));
+      read = step.read;
+      try {
+        onProgress?.({ read: step.read, total: step.total });
+      } catch (err) {
+        console.error("sessiontree: an onProgress callback threw", err);
+      }
+      if (step.done) break;
+      await yieldToPage();
+    }
+    return this._mutate(() => this._handle.importFinish(job));
+  }
+
+  /**
+   * Keep the session's current snapshot as a named restore point (in
+   * IndexedDB, or in memory with persist: false). The name defaults to the
+   * current time; an existing name is replaced.
+   * @param {string} sessionId
+   * @param {string} [name]
+   * @returns {Promise<object>} envelope; value {name, createdAt, nodeCount}
+   */
+  async saveSnapshot(sessionId, name) {
+    // The snapshot is kept as the exact text core wrote (callText), so
+    // numbers beyond 2^53 keep their digits; it is parsed only to count.
+    const text = await this.callText({ operation: "snapshot.save", sessionId });
+    const head = '{"ok":true,"value":';
+    if (!text.startsWith(head)) return JSON.parse(text);
+    const snapshot = text.slice(head.length, -1);
+    const createdAt = new Date().toISOString();
+    if (name === undefined) name = createdAt;
+    if (typeof name !== "string" || name === "") return errorEnvelope("INVALID_ARGUMENT", "snapshot name must be a non-empty string");
+    const record = { sessionId, name, createdAt, nodeCount: JSON.parse(snapshot).nodes.length, snapshot };
+    if (this._db) {
+      await putSnapshot(this._db, record);
+    } else {
+      this._memorySnapshots.set(JSON.stringify([sessionId, name]), record);
+    }
+    return { ok: true, value: { name, createdAt, nodeCount: record.nodeCount } };
+  }
+
+  /**
+   * List a session's restore points, oldest first.
+   * @param {string} sessionId
+   * @returns {Promise<object>} envelope; value [{name, createdAt, nodeCount}]
+   */
+  async listSnapshots(sessionId) {
+    const records = this._db ? await listSnapshots(this._db, sessionId) : [...this._memorySnapshots.values()].filter((r) => r.sessionId === sessionId);
+    records.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+    return { ok: true, value: records.map(({ name, createdAt, nodeCount }) => ({ name, createdAt, nodeCount })) };
+  }
+
+  /**
+   * Bring a restore point back through snapshot.load.
+   * @param {string} sessionId
+   * @param {string} name
+   * @returns {Promise<object>} envelope of snapshot.load; NOT_FOUND for an unknown name
+   */
+  async restoreSnapshot(sessionId, name) {
+    const record = this._db ? await getSnapshot(this._db, sessionId, name) : this._memorySnapshots.get(JSON.stringify([sessionId, name]));
+    if (!record) return errorEnvelope("NOT_FOUND", `no snapshot named ${JSON.stringify(name)} for session ${JSON.stringify(sessionId)}`);
+    return this.call(spliceJSON({ operation: "snapshot.load", sessionId }, [["snapshot", record.snapshot]]));
+  }
+
+  /**
+   * Take in now what other tabs stored since this tab last looked (it
+   * happens by itself when they announce a change on their
+   * BroadcastChannel; this is for callers that cannot wait for that).
+   * @returns {Promise<void>}
+   */
+  refresh() {
+    return this._writer ? this._writer.pull() : Promise.resolve();
+  }
+
+  /**
+   * Wait until every write started so far is committed.
+   * @returns {Promise<void>}
+   */
+  flush() {
+    return this._writer ? this._writer.flush() : Promise.resolve();
+  }
+
+  /**
+   * Close the IndexedDB connection. Later calls that would change something
+   * resolve to a STORAGE_ERROR envelope; reads keep answering from memory.
+   */
+  close() {
+    this._closed = true;
+    this._writer?.close("the tree was closed");
+    this._db?.close();
+    if (this._dbName !== null && shared.get(this._dbName)) shared.delete(this._dbName);
+  }
+
+  /** The connection was closed under us (versionchange, browser). */
+  _storageClosed(reason, message) {
+    if (this._writer?.closedReason) return;
+    this._writer?.close(message);
+    if (this._dbName !== null && shared.get(this._dbName)) shared.delete(this._dbName);
+    this._emit({ type: "storage", state: "closed", reason, message });
+  }
+
+  /**
+   * Run a core call that may change something: through the Writer (in a
+   * transaction, after taking in other tabs' changes) when persisting,
+   * directly otherwise. Resolves to the envelope object.
+   * @param {() => string} fn the core call, returning envelope text
+   */
+  _mutate(fn) {
+    if (this._writer) return this._writer.run(fn).then((t) => JSON.parse(t));
+    return this._finish(fn());
+  }
+
+  async _finish(envText, asText = false) {
+    // Only the head decides whether anything changed; parse the whole
+    // envelope only for callers that want the object. With a Writer the
+    // only calls that come here are reads (they record no change).
+    const failed = envText.startsWith('{"ok":false');
+    const env = asText ? null : JSON.parse(envText);
+    if (failed) return asText ? envText : env;
+    const changes = this._handle.drain(false);
+    if (changes === "") return asText ? envText : env;
+    for (const b of parseChanges(changes)) {
+      const event = { type: b.operation, sessionId: b.sessionId };
+      if (b.meta.cursor != null) event.nodeId = b.meta.cursor;
+      this._emit(event);
+    }
+    return asText ? envText : env;
+  }
+
+  /**
+   * Build the search index while the page is idle, so the first search
+   * after a large load, import or restore finds it ready: slices of
+   * WARM_NODES nodes (about 5 ms of wasm each) while the idle period
+   * lasts, then again at the next idle period until the core reports the
+   * index complete. Started at init and after every change, and put off
+   * while calls keep coming (less than WARM_QUIET_MS apart). A search
+   * before it is done completes the index itself. In a worker (no
+   * requestIdleCallback, and no page to keep painting) the slices run back
+   * to back for up to WORKER_WARM_MS at a time, a timer task between them
+   * so calls are answered in between.
+   */
+  _warmSearch() {
+    if (this._warmTask !== null || this._closed) return;
+    const idle = globalThis.requestIdleCallback
+      ? (fn) => globalThis.requestIdleCallback(fn, { timeout: 2000 })
+      : IN_WORKER
+        ? (fn) => setTimeout(() => { const end = performance.now() + WORKER_WARM_MS; fn({ didTimeout: false, timeRemaining: () => end - performance.now() + 8 }); }, 0)
+        : (fn) => setTimeout(() => fn(null), 50);
+    const step = (deadline) => {
+      this._warmTask = null;
+      if (this._closed) return;
+      const quiet = performance.now() - this._lastCallAt;
+      if (quiet < WARM_QUIET_MS) {
+        this._warmTask = setTimeout(() => (this._warmTask = idle(step)), WARM_QUIET_MS - quiet);
+        return;
+      }
+      let done = false;
+      do done = this._handle.warm(WARM_NODES);
+      while (!done && deadline !== null && !deadline.didTimeout && deadline.timeRemaining() > 8);
+      if (!done) this._warmTask = idle(step);
+    };
+    this._warmTask = idle(step);
+  }
+
+  _emit(event) {
+    this._warmSearch();
+    super._emit(event);
+  }
+
+  /** For storage(): whether this tree still writes. @returns {Promise<{state: "open"|"closed"|"memory", reason: string|null}>} */
+  async _storageState() {
+    return { state: !this._writer ? "memory" : this._writer.closedReason ? "closed" : "open", reason: this._writer?.closedReason ?? null };
+  }
+
+  /**
+   * Internal counters for tests and benchmarks, the same in both threads
+   * (WorkerTree asks the worker): the Writer's stats (null without one),
+   * context answers given in columns, whether the search index is complete
+   * the wasm's operation table (its JSON text) and the size of the wasm
+   * memory in bytes.
+   * @returns {Promise<{writer: object|null, columnAnswers: number, indexComplete: boolean, operations: string, wasmBytes: number}>}
+   */
+  async _debug() {
+    return { writer: this._writer ? { ...this._writer.stats } : null, columnAnswers: this._columnAnswers, indexComplete: this._handle.warm(0), operations: this._handle.operations(), wasmBytes: this._memory.buffer.byteLength };
+  }
+}
+
+/**
+ * Parse the text of core's DrainChanges(false): one header line per changed
+ * session, `{sessionId, operation, reset, from, count, annotationFrom,
+ * annotationCount, meta}` (what changed, for events; the Writer reads the
+ * node lines from drainBytes with store/records.js's parseChangeBytes).
+ * @param {string} text
+ * @returns {{sessionId: string, operation: string, reset: boolean, from: number, count: number, annotationFrom: number, annotationCount: number, meta: object}[]}
+ */
+export function parseChanges(text) {
+  const blocks = [];
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    blocks.push(JSON.parse(line));
+  }
+  return blocks;
+}
