@@ -55,7 +55,7 @@ async function send(text) {
 }
 
 async function start() {
-  tree = await init();
+  tree = await init({ workerURL: new URL("./store-worker.js", import.meta.url) });
   const created = await tree.call({ operation: "create", sessionId: CHAT_SESSION, title: "Embedding demo chat" });
   if (!created.ok && created.error.code !== "SESSION_ALREADY_EXISTS") throw new Error(created.error.message);
   for (const panel of document.querySelectorAll("session-tree-panel")) panel.tree = tree;

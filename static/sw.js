@@ -15,6 +15,7 @@ const PRECACHE = [
   "./explorer.js",
   "./explorer-panes.js",
   "./store-worker.js",
+  "./boot.js",
   "./explorer.css",
   "./theme.css",
   "./tree-model.js",
