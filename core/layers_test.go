@@ -27,6 +27,7 @@ var layers = map[string][]string{
 	"core/internal/search":  {},
 	"core/internal/formats": {"core/internal/jsonx"},
 	"core":                  {"core/internal/jsonx", "core/internal/search", "core/internal/formats"},
+	"core/wire":             {"core", "core/internal/jsonx"},
 }
 
 // thirdParty lists, per package, the prefixes of the packages outside the
@@ -125,6 +126,9 @@ func TestLayerViolationsCatchAWrongImport(t *testing.T) {
 		{"formats importing search is refused", "core/internal/formats", []string{m + "core/internal/search"}, false, true},
 		{"formats importing core is refused", "core/internal/formats", []string{m + "core"}, false, true},
 		{"core importing the binding is refused", "core", []string{m + "wasm"}, false, true},
+		{"wire importing core and jsonx is allowed", "core/wire", []string{m + "core", m + "core/internal/jsonx"}, false, false},
+		{"core importing wire is refused", "core", []string{m + "core/wire"}, false, true},
+		{"wire importing search is refused", "core/wire", []string{m + "core/internal/search"}, false, true},
 		{"search folding with x/text is allowed", "core/internal/search", []string{"golang.org/x/text/unicode/norm"}, false, false},
 		{"jsonx using x/text is refused", "core/internal/jsonx", []string{"golang.org/x/text/unicode/norm"}, false, true},
 		{"an internal package using a third-party library is refused", "core/internal/search", []string{"github.com/agnivade/levenshtein"}, false, true},

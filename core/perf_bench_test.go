@@ -127,38 +127,50 @@ func BenchmarkAppend(b *testing.B) {
 	}
 }
 
-// BenchmarkContextColumns measures context of a 100,000-deep path through
-// CallColumns (the JS shim's call).
-func BenchmarkContextColumns(b *testing.B) {
+// BenchmarkContextTexts measures context of a 100,000-deep path laid out
+// over the text cache (Run and ContextView.Texts: what wire.CallColumns
+// adds only the head to), the cache filled.
+func BenchmarkContextTexts(b *testing.B) {
 	st := perfStore(b, 100000)
 	req := []byte(`{"operation":"context","sessionId":"perf"}`)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		_, cols := st.CallColumns(req)
-		perfSink = cols.ASCII
+		perfSink = st.Run(req).Value.(ContextView).Texts().ASCII
 	}
 }
 
-// BenchmarkContextColumnsFirst measures the first context in columns of a
-// 100,000-deep path, which fills the session's text cache.
-func BenchmarkContextColumnsFirst(b *testing.B) {
+// BenchmarkContextTextsFirst measures the first layout of a 100,000-deep
+// path, which fills the session's text cache.
+func BenchmarkContextTextsFirst(b *testing.B) {
 	st := perfStore(b, 100000)
 	req := []byte(`{"operation":"context","sessionId":"perf"}`)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		st.sessions["perf"].texts = textCache{}
-		_, cols := st.CallColumns(req)
-		perfSink = cols.ASCII
+		perfSink = st.Run(req).Value.(ContextView).Texts().ASCII
 	}
 }
 
-// BenchmarkContextParsed measures context of a 100,000-deep path through
-// CallParsed (ASCII JSON).
-func BenchmarkContextParsed(b *testing.B) {
-	st := perfStore(b, 100000)
-	req := []byte(`{"operation":"context","sessionId":"perf"}`)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		perfSink = st.CallParsed(req)
-	}
+// BenchmarkScans measures the word-at-a-time scans over a snapshot of
+// 20,000 chat messages (about 5 MB): the UTF-8 check of a request and the
+// string scan of the parser.
+func BenchmarkScans(b *testing.B) {
+	data := perfSnapshot(20000)
+	b.Run("validUTF8", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for i := 0; i < b.N; i++ {
+			if !jsonx.ValidUTF8(data) {
+				b.Fatal("not UTF-8")
+			}
+		}
+	})
+	b.Run("value", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for i := 0; i < b.N; i++ {
+			s := jsonx.Scanner{Data: data}
+			if _, _, err := s.Value(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
