@@ -93,8 +93,9 @@ type OperationInfo struct {
 	// session's cursor ("label", "hide", "prefer"); false for read-only
 	// operations, which change nothing.
 	KeepsCursor bool `json:"keepsCursor"`
-	// Public: Call, CallParsed and CallColumns answer it; the others
-	// ("restore", "sync.merge", "sync.forget") only CallInternal.
+	// Public: Call and Run (so core/wire's CallParsed and CallColumns)
+	// answer it; the others ("restore", "sync.merge", "sync.forget") only
+	// CallInternal.
 	Public bool `json:"public"`
 }
 

@@ -26,8 +26,10 @@ var layers = map[string][]string{
 	"core/internal/jsonx":   {},
 	"core/internal/search":  {},
 	"core/internal/formats": {"core/internal/jsonx"},
-	"core":                  {"core/internal/jsonx", "core/internal/search", "core/internal/formats"},
-	"core/wire":             {"core", "core/internal/jsonx"},
+	// benchdata: the benchmarks' corpora, imported by test files only.
+	"core/internal/benchdata": {"core/internal/jsonx"},
+	"core":                    {"core/internal/jsonx", "core/internal/search", "core/internal/formats", "core/internal/benchdata"},
+	"core/wire":               {"core", "core/internal/jsonx", "core/internal/benchdata"},
 }
 
 // thirdParty lists, per package, the prefixes of the packages outside the

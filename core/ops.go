@@ -303,7 +303,8 @@ type Context struct {
 // it is encoded: a session's root→cursor path as it stood when the call
 // ran. Nodes never change, so a view stays the same after later calls.
 // Call encodes it as its Context (AppendJSON); package core/wire also
-// writes it in ASCII (from Context) or in columns (from Texts).
+// writes it in ASCII (from Context) or in columns (from Texts). Only Run
+// makes one: the zero value is not usable.
 type ContextView struct {
 	s    *Session
 	path []int32 // root first; empty with no cursor

@@ -4,41 +4,14 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/sessiontree/sessiontree/core/internal/benchdata"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // perfSnapshot returns the snapshot of one session "perf" holding n chat
-// messages of about 150 characters as one chain (so the cursor's path is n
-// deep): the corpus of issue 8 (100,000 messages ≈ 22 MB).
-func perfSnapshot(n int) []byte {
-	texts := benchCorpus(n)
-	b := []byte(`{"version":1,"sessionId":"perf","cursor":"m` + strconv.Itoa(n-1) + `","activeBranch":"main","nodes":[`)
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"id":"m`...)
-		b = strconv.AppendInt(b, int64(i), 10)
-		b = append(b, `","parentId":`...)
-		if i == 0 {
-			b = append(b, "null"...)
-		} else {
-			b = append(b, `"m`...)
-			b = strconv.AppendInt(b, int64(i-1), 10)
-			b = append(b, '"')
-		}
-		b = append(b, `,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":`...)
-		if i%2 == 0 {
-			b = append(b, `"user"`...)
-		} else {
-			b = append(b, `"assistant"`...)
-		}
-		b = append(b, `,"content":`...)
-		b = jsonx.AppendString(b, texts[i])
-		b = append(b, "}}"...)
-	}
-	return append(b, "]}"...)
-}
+// messages as one chain (so the cursor's path is n deep): the corpus of
+// issue 8 (100,000 messages ≈ 22 MB; benchdata.PerfSnapshot).
+func perfSnapshot(n int) []byte { return benchdata.PerfSnapshot(n) }
 
 // perfStore returns a store holding the perf session of n nodes.
 func perfStore(tb testing.TB, n int) *Store {
