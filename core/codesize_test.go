@@ -39,9 +39,6 @@ type sizeException struct {
 // sizeExceptions are the files and functions over the limits, each with
 // its reason; docs/ARCHITECTURE.md lists them too.
 var sizeExceptions = []sizeException{
-	// The port of encoding/json's scanner, dropped for issue 14 item 2 by
-	// another branch; until it is removed.
-	{"core/internal/jsonx/jsonsyntax.go", "", 605, "until removed (issue 14 item 2 drops the ported scanner)"},
 	// The import driver and four importers are rewritten for issue 16 (in
 	// parallel with this list): they are split there.
 	{"core/import_build.go", "Store.buildImported", 233, "importers rewritten for issue 16"},
