@@ -165,12 +165,12 @@ func (s *Session) marks(i int32) Marks {
 	return m
 }
 
-// addAnnotation records a new annotation on s for the running call.
-func (st *Store) addAnnotation(s *Session, a *Annotation) {
+// addAnnotation records a new annotation on s for operation op.
+func (st *Store) addAnnotation(s *Session, a *Annotation, op string) {
 	a.Timestamp = st.timestamp()
 	from := len(s.annotations)
 	s.annotate(a)
-	st.touch(s, len(s.nodes), false)
+	st.touch(s, len(s.nodes), false, op)
 	st.markAnnotated(s, from)
 }
 
@@ -189,7 +189,7 @@ func opLabel(st *Store, r *request) (any, *Error) {
 	if err := checkLabel(label); err != nil {
 		return nil, err
 	}
-	st.addAnnotation(s, &Annotation{Kind: AnnotationLabel, NodeID: s.nodes[i].ID, Label: label})
+	st.addAnnotation(s, &Annotation{Kind: AnnotationLabel, NodeID: s.nodes[i].ID, Label: label}, r.op)
 	return s.marks(i), nil
 }
 
@@ -213,7 +213,7 @@ func opHide(st *Store, r *request) (any, *Error) {
 			return nil, invalidf("field \"hidden\" must be true or false")
 		}
 	}
-	st.addAnnotation(s, &Annotation{Kind: AnnotationHide, NodeID: s.nodes[i].ID, Hidden: hidden})
+	st.addAnnotation(s, &Annotation{Kind: AnnotationHide, NodeID: s.nodes[i].ID, Hidden: hidden}, r.op)
 	return s.marks(i), nil
 }
 
@@ -235,7 +235,7 @@ func opPrefer(st *Store, r *request) (any, *Error) {
 			return nil, err
 		}
 	}
-	st.addAnnotation(s, &Annotation{Kind: AnnotationPrefer, NodeID: s.nodeID(i)})
+	st.addAnnotation(s, &Annotation{Kind: AnnotationPrefer, NodeID: s.nodeID(i)}, r.op)
 	return s.marks(i), nil
 }
 

@@ -23,9 +23,10 @@ func (st *Store) TrackChanges(on bool) {
 	}
 }
 
-// markDirty records that session s changed. from is the number of nodes it
-// had before the call; reset says every node was replaced.
-func (st *Store) markDirty(s *Session, from int, reset bool) {
+// markDirty records that operation op changed session s. from is the
+// number of nodes it had before the call; reset says every node was
+// replaced.
+func (st *Store) markDirty(s *Session, from int, reset bool, op string) {
 	if !st.track {
 		return
 	}
@@ -37,11 +38,11 @@ func (st *Store) markDirty(s *Session, from int, reset bool) {
 			if from < st.dirty[i].from {
 				st.dirty[i].from = from
 			}
-			st.dirty[i].op = st.op
+			st.dirty[i].op = op
 			return
 		}
 	}
-	st.dirty = append(st.dirty, dirtyMark{id: s.id, reset: reset, from: from, afrom: len(s.annotations), op: st.op})
+	st.dirty = append(st.dirty, dirtyMark{id: s.id, reset: reset, from: from, afrom: len(s.annotations), op: op})
 }
 
 // markAnnotated records that session s gained annotations; from is the

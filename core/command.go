@@ -119,7 +119,6 @@ func (c *cmdCall) tool(st *Store, op string, fields map[string]string) (any, *Er
 	for k, v := range fields {
 		r.fields[k] = jsonx.AppendString(nil, v)
 	}
-	st.op = op
 	return operations[op].run(st, r)
 }
 
@@ -426,7 +425,6 @@ func cmdUnhide(st *Store, c *cmdCall) (*CommandResult, *Error) {
 func (c *cmdCall) hide(st *Store, hidden, format string) (*CommandResult, *Error) {
 	r := &request{op: "hide", fields: map[string]RawMessage{
 		"sessionId": jsonx.AppendString(nil, c.sessionID), "nodeId": jsonx.AppendString(nil, c.args[0]), "hidden": RawMessage(hidden)}}
-	st.op = "hide"
 	data, err := opHide(st, r)
 	if err != nil {
 		return nil, err
@@ -487,7 +485,6 @@ func cmdSnapshotSave(st *Store, c *cmdCall) (*CommandResult, *Error) {
 func cmdSnapshotLoad(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	r := &request{op: "snapshot.load", fields: map[string]RawMessage{
 		"sessionId": jsonx.AppendString(nil, c.sessionID), "snapshot": RawMessage(c.args[0])}}
-	st.op = "snapshot.load"
 	data, err := opSnapshotLoad(st, r)
 	if err != nil {
 		return nil, err
@@ -543,7 +540,6 @@ func cmdFork(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		}
 		return nil, invalidf("/fork needs a user message; node %q is %s", n.ID, what)
 	}
-	st.op = "fork"
 	id := st.sessionID()
 	now := st.timestamp()
 	var f *Session
@@ -553,7 +549,7 @@ func cmdFork(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		f = newSession(id, s.title, now)
 	}
 	st.put(f)
-	st.markDirty(f, 0, true)
+	st.markDirty(f, 0, true, "fork")
 	draft := MessageText(n.Message)
 	status := f.status()
 	return &CommandResult{

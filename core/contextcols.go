@@ -10,27 +10,34 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/search"
 )
 
-// ContextColumns is the value of context laid out for a caller that builds
-// the messages array itself instead of parsing JSON: the JS shim, whose
+// ContextTexts is a context laid out for a caller that builds the
+// messages array itself instead of parsing JSON: the JS shim, whose
 // call({operation: "context"}) spent most of its time in JSON.parse of a
 // 13.6 MB answer for a 100,000-deep path (and the GC of 100,000 separate
-// strings). The text of every plain message — exactly
+// strings). Package core/wire writes it as the binding's columns answer.
+// The text of every plain message — exactly
 // {"role":"…","content":"…"} or {"content":"…","role":"…"}, both strings,
 // no other member — is in one of two byte buffers, unescaped; the caller
 // decodes each buffer once (TextDecoder) and slices the contents out. A
 // buffer all ASCII decodes to a string of one byte a character, several
 // times faster than UTF-8 with a few accents in it, so contents with any
 // non-ASCII character go to the second buffer. Every other message (more
-// members, non-string content, a lone surrogate escape) stays JSON in Head.
+// members, non-string content, a lone surrogate escape) stays JSON in
+// Other.
 //
 // The buffers are the session's text cache (see textCache) when the path
 // holds at least half of it, so a context asked for again copies no text
-// at all; otherwise the path's texts are copied out of the cache.
-type ContextColumns struct {
-	// Head is JSON: {"cursor":…,"state":…,"count":n,"roles":[…],"other":[…]}.
-	// count is the number of messages, roles the roles Rows index, other
-	// the messages that are not plain, in order, as stored.
-	Head []byte
+// at all; otherwise the path's texts are copied out of the cache. The
+// caller must not change any of the slices.
+type ContextTexts struct {
+	// Cursor and State are those of the context's Context.
+	Cursor *string
+	State  State
+	// Roles are the distinct roles Rows index, as JSON string bodies
+	// without escapes.
+	Roles [][]byte
+	// Other holds the messages that are not plain, in order, as stored.
+	Other []RawMessage
 	// ASCII holds texts that are all ASCII; Wide the others, as UTF-8.
 	ASCII, Wide []byte
 	// Cache is not 0 when ASCII and Wide are a session's text cache
@@ -40,39 +47,40 @@ type ContextColumns struct {
 	// import, fork, clone) has a new cache.
 	Cache uint64
 	// Rows holds three int32 per message, in order. For a message in
-	// other: -1, 0, 0. For a plain message: role<<2 | wide<<1 |
+	// Other: -1, 0, 0. For a plain message: role<<2 | wide<<1 |
 	// contentFirst, then the start and end of its text in its buffer's
-	// decoded string, in UTF-16 code units: role indexes roles, wide is 1
+	// decoded string, in UTF-16 code units: role indexes Roles, wide is 1
 	// when the text is in Wide, and contentFirst is 1 when "content" came
 	// before "role" (so the object built keeps the stored key order).
 	Rows []int32
 }
 
 // textCache holds the unescaped texts of a session's plain context
-// messages (see ContextColumns), filled as contexts first reach their
+// messages (see ContextTexts), filled as contexts first reach their
 // nodes. Nodes never change, so nothing in it is ever stale.
 type textCache struct {
-	id          uint64 // ContextColumns.Cache; 0 until first handed over
+	id          uint64 // ContextTexts.Cache; 0 until first handed over
 	ascii, wide []byte
 	wideUnits   int32      // UTF-16 code units of wide
-	roles       [][]byte   // distinct roles, as in ContextColumns.Rows
+	roles       [][]byte   // distinct roles, as in ContextTexts.Rows
 	spans       []textSpan // by node index; code 0: not cached yet
 }
 
 // textSpan is one node's entry in the cache: code is 1 + the row code of
-// ContextColumns.Rows, or -1 for a message that is not plain; start and
+// ContextTexts.Rows, or -1 for a message that is not plain; start and
 // end are in UTF-16 code units of its buffer's decoded string, and
 // from and to are its bytes in that buffer.
 type textSpan struct{ code, start, end, from, to int32 }
 
-// contextColumns builds the value of context as ContextColumns.
-func (s *Session) contextColumns() *ContextColumns {
-	path := s.path(s.cursor)
+// Texts lays the context out over its session's text cache, filling the
+// cache for the path's messages not in it yet.
+func (v ContextView) Texts() *ContextTexts {
+	s, path := v.s, v.path
 	tc := &s.texts
 	if len(tc.spans) < len(s.nodes) {
 		tc.spans = append(tc.spans, make([]textSpan, len(s.nodes)-len(tc.spans))...)
 	}
-	cols := &ContextColumns{Rows: make([]int32, 0, 3*len(path)+3)}
+	cols := &ContextTexts{Rows: make([]int32, 0, 3*len(path)+3)}
 	var other []RawMessage
 	pathUnits := 0
 	grown := false
@@ -103,7 +111,6 @@ func (s *Session) contextColumns() *ContextColumns {
 		pathUnits += int(sp.end - sp.start)
 		cols.Rows = append(cols.Rows, sp.code-1, sp.start, sp.end)
 	})
-	count := len(cols.Rows) / 3
 	if 2*pathUnits >= len(tc.ascii)+int(tc.wideUnits) {
 		// The path holds at least half of the cache: the cache itself.
 		if tc.id == 0 {
@@ -131,33 +138,7 @@ func (s *Session) contextColumns() *ContextColumns {
 		})
 	}
 
-	h := append(make([]byte, 0, 256), `{"cursor":`...)
-	if cur := nullable(s.nodeID(s.cursor)); cur == nil {
-		h = append(h, "null"...)
-	} else {
-		h = jsonx.AppendString(h, *cur)
-	}
-	h = append(h, `,"state":`...)
-	h = s.stateAt(path).AppendJSON(h)
-	h = append(h, `,"count":`...)
-	h = jsonx.AppendInt(h, count)
-	h = append(h, `,"roles":[`...)
-	for k, role := range tc.roles {
-		if k > 0 {
-			h = append(h, ',')
-		}
-		h = append(h, '"')
-		h = append(h, role...)
-		h = append(h, '"')
-	}
-	h = append(h, `],"other":[`...)
-	for k, m := range other {
-		if k > 0 {
-			h = append(h, ',')
-		}
-		h = append(h, m...)
-	}
-	cols.Head = append(h, "]}"...)
+	cols.Cursor, cols.State, cols.Roles, cols.Other = v.cursor(), s.stateAt(path), tc.roles, other
 	return cols
 }
 
@@ -178,7 +159,7 @@ func (s *Session) uncachedTextBytes(path []int32) int {
 }
 
 // textCacheIDs numbers text caches as they are first handed over
-// (ContextColumns.Cache).
+// (ContextTexts.Cache).
 var textCacheIDs atomic.Uint64
 
 // add puts the text of message m in the cache and returns its span.

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf16"
 	"unsafe"
 
@@ -13,7 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// columnsHead is ContextColumns.Head decoded.
+// columnsHead is what package wire writes as the columns' head, read
+// from ContextTexts.
 type columnsHead struct {
 	Cursor *string           `json:"cursor"`
 	State  json.RawMessage   `json:"state"`
@@ -22,14 +22,19 @@ type columnsHead struct {
 	Other  []json.RawMessage `json:"other"`
 }
 
-// rebuildMessages does what the JS shim does with ContextColumns: decode
-// each buffer once, slice the contents out by UTF-16 offsets, and take the
-// other messages from the head in order. Each message comes back as its
-// JSON; a plain one with its members in the order the row says.
-func rebuildMessages(t *testing.T, cols *ContextColumns) (columnsHead, []string) {
+// rebuildMessages does what the JS shim does with the columns of
+// ContextTexts: decode each buffer once, slice the contents out by UTF-16
+// offsets, and take the other messages in order. Each message comes back
+// as its JSON; a plain one with its members in the order the row says.
+func rebuildMessages(t *testing.T, cols *ContextTexts) (columnsHead, []string) {
 	t.Helper()
-	var h columnsHead
-	require.NoError(t, json.Unmarshal(cols.Head, &h), "%s", cols.Head)
+	h := columnsHead{Cursor: cols.Cursor, State: cols.State.AppendJSON(nil), Count: len(cols.Rows) / 3}
+	for _, r := range cols.Roles {
+		h.Roles = append(h.Roles, string(r))
+	}
+	for _, m := range cols.Other {
+		h.Other = append(h.Other, json.RawMessage(m))
+	}
 	require.Len(t, cols.Rows, 3*h.Count)
 	texts := [2][]uint16{utf16.Encode([]rune(string(cols.ASCII))), utf16.Encode([]rune(string(cols.Wide)))}
 	require.True(t, isASCII(cols.ASCII))
@@ -58,8 +63,20 @@ func rebuildMessages(t *testing.T, cols *ContextColumns) (columnsHead, []string)
 	return h, out
 }
 
+// contextTexts runs a context request that must succeed and lays its
+// answer out (ContextView.Texts).
+func contextTexts(t testing.TB, st *Store, req string) *ContextTexts {
+	t.Helper()
+	a := st.Run([]byte(req))
+	require.Nil(t, a.Err, req)
+	require.Equal(t, "context", a.Operation)
+	v, ok := a.Value.(ContextView)
+	require.True(t, ok, "%T", a.Value)
+	return v.Texts()
+}
+
 // contextBothWays returns the messages of the session's context as Call
-// answers them, and as rebuilt from CallColumns' answer.
+// answers them, and as rebuilt from its ContextTexts.
 func contextBothWays(t *testing.T, st *Store, sessionID string) (want []json.RawMessage, got []string, h columnsHead) {
 	t.Helper()
 	req := []byte(`{"operation":"context","sessionId":` + strings.TrimSpace(string(mustJSON(t, sessionID))) + `}`)
@@ -71,10 +88,7 @@ func contextBothWays(t *testing.T, st *Store, sessionID string) (want []json.Raw
 		} `json:"value"`
 	}
 	require.NoError(t, json.Unmarshal(st.Call(req), &env))
-	out, cols := st.CallColumns(req)
-	require.Nil(t, out, "a context answers in columns")
-	require.NotNil(t, cols)
-	h, got = rebuildMessages(t, cols)
+	h, got = rebuildMessages(t, contextTexts(t, st, string(req)))
 	assert.Equal(t, env.Value.Cursor, h.Cursor)
 	assert.JSONEq(t, string(env.Value.State), string(h.State))
 	return env.Value.Messages, got, h
@@ -124,7 +138,7 @@ func TestContextColumnsGiveTheSameMessages(t *testing.T) {
 	assert.Len(t, h.Other, 7)
 
 	// Asked again, the same answer, from the cache itself: no text copied.
-	_, cols := st.CallColumns([]byte(`{"operation":"context","sessionId":"s"}`))
+	cols := contextTexts(t, st, `{"operation":"context","sessionId":"s"}`)
 	assert.Equal(t, uintptr(unsafe.Pointer(unsafe.SliceData(st.sessions["s"].texts.ascii))), uintptr(unsafe.Pointer(unsafe.SliceData(cols.ASCII))), "the cache's own buffer")
 	want2, got2, _ := contextBothWays(t, st, "s")
 	assert.Equal(t, want, want2)
@@ -139,7 +153,7 @@ func TestContextColumnsGiveTheSameMessages(t *testing.T) {
 	for i := range want {
 		assert.JSONEq(t, string(want[i]), got[i], "message %d", i)
 	}
-	_, cols = st.CallColumns([]byte(`{"operation":"context","sessionId":"s"}`))
+	cols = contextTexts(t, st, `{"operation":"context","sessionId":"s"}`)
 	assert.NotEqual(t, uintptr(unsafe.Pointer(unsafe.SliceData(st.sessions["s"].texts.ascii))), uintptr(unsafe.Pointer(unsafe.SliceData(cols.ASCII))), "a copy")
 	assert.Equal(t, "plain ASCII", string(cols.ASCII))
 }
@@ -159,25 +173,13 @@ func TestContextColumnsAfterACompaction(t *testing.T) {
 	}
 }
 
-func TestContextColumnsOfAnEmptySessionAndErrors(t *testing.T) {
+func TestContextColumnsOfAnEmptySession(t *testing.T) {
 	st := testStore(t)
 	mustCall(t, st, `{"operation":"create","sessionId":"e"}`)
 	want, got, h := contextBothWays(t, st, "e")
 	assert.Empty(t, want)
 	assert.Empty(t, got)
 	assert.Nil(t, h.Cursor)
-
-	for _, req := range []string{
-		`{"operation":"context","sessionId":"missing"}`,
-		`{"operation":"context"}`,
-		`{"operation":"context","sessionId":"e","extra":1}`,
-		`not json`,
-		`{"operation":"sessions"}`,
-	} {
-		out, cols := st.CallColumns([]byte(req))
-		assert.Nil(t, cols, req)
-		assert.Equal(t, string(st.CallParsed([]byte(req))), string(out), req)
-	}
 }
 
 func FuzzContextColumns(f *testing.F) {
@@ -214,58 +216,6 @@ func TestTextCacheLeavesBytesThatAreNotUTF8AsJSON(t *testing.T) {
 	assert.Empty(t, tc.wide)
 	sp := tc.add(RawMessage(`{"role":"user","content":"é"}`))
 	assert.Equal(t, textSpan{code: 2 + 1, start: 0, end: 1, from: 0, to: 2}, sp)
-}
-
-func TestAPanicInsideCallColumnsOrCallParsedLeavesLaterCallsAsTheyWere(t *testing.T) {
-	// The wasm binding recovers a panic in a call into an error envelope
-	// and keeps using the store; the modes CallColumns and CallParsed set
-	// for their call must not outlive it. A clock that panics once stands
-	// for any bug in an operation.
-	clock := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	boom, seq := false, 0
-	st := New(Options{
-		Now: func() time.Time {
-			if boom {
-				boom = false
-				panic("boom")
-			}
-			clock = clock.Add(time.Millisecond)
-			return clock
-		},
-		NewID: func() string {
-			seq++
-			return "n" + strconv.Itoa(seq)
-		},
-	})
-	mustCall(t, st, `{"operation":"create","sessionId":"p"}`)
-	mustCall(t, st, `{"operation":"append","sessionId":"p","message":{"role":"user","content":"café"}}`)
-	context := []byte(`{"operation":"context","sessionId":"p"}`)
-	want := string(st.Call(context))
-	require.Contains(t, want, `"messages":[{"role":"user","content":"café"}]`)
-
-	panics := func(call func()) (recovered any) {
-		defer func() { recovered = recover() }()
-		call()
-		return nil
-	}
-	appendReq := []byte(`{"operation":"append","sessionId":"p","message":{"role":"user","content":"x"}}`)
-	for _, tc := range []struct {
-		name string
-		call func()
-	}{
-		{"CallColumns", func() { st.CallColumns(appendReq) }},
-		{"CallParsed", func() { st.CallParsed(appendReq) }},
-	} {
-		t.Run("after a panic in "+tc.name+", Call answers context as JSON, byte for byte", func(t *testing.T) {
-			boom = true
-			require.Equal(t, "boom", panics(tc.call))
-			assert.Equal(t, want, string(st.Call(context)))
-			out, cols := st.CallColumns(context)
-			assert.Nil(t, out)
-			require.NotNil(t, cols)
-			assert.Equal(t, "café", string(cols.Wide))
-		})
-	}
 }
 
 func TestContextColumnsOfSessionsThatShareNodes(t *testing.T) {
@@ -328,26 +278,26 @@ func TestContextColumnsNameTheCacheTheyHandOver(t *testing.T) {
 	for i := 0; i < 6; i++ {
 		mustCall(t, st, `{"operation":"append","sessionId":"k","message":{"role":"user","content":"message `+strconv.Itoa(i)+` é"}}`)
 	}
-	req := []byte(`{"operation":"context","sessionId":"k"}`)
-	_, first := st.CallColumns(req)
+	req := `{"operation":"context","sessionId":"k"}`
+	first := contextTexts(t, st, req)
 	require.NotZero(t, first.Cache, "the whole path: the cache itself")
 	firstWide := len(first.Wide)
 	mustCall(t, st, `{"operation":"append","sessionId":"k","message":{"role":"user","content":"one more"}}`)
-	_, second := st.CallColumns(req)
+	second := contextTexts(t, st, req)
 	assert.Equal(t, first.Cache, second.Cache, "the same cache, grown")
 	assert.Equal(t, string(first.Wide[:firstWide]), string(second.Wide[:firstWide]), "what was in it is unchanged")
 	assert.Equal(t, "one more", string(second.ASCII))
 
 	// A short branch: a copy, not the cache.
 	mustCall(t, st, `{"operation":"jump","sessionId":"k","nodeId":"n0001"}`)
-	_, short := st.CallColumns(req)
+	short := contextTexts(t, st, req)
 	assert.Zero(t, short.Cache)
 
 	// A new session under the same id has a new cache.
 	snap := snapshot(t, st, "k")
 	mustCall(t, st, `{"operation":"snapshot.load","sessionId":"k","snapshot":`+snap+`}`)
 	mustCall(t, st, `{"operation":"jump","sessionId":"k","nodeId":"n0007"}`)
-	_, loaded := st.CallColumns(req)
+	loaded := contextTexts(t, st, req)
 	assert.NotZero(t, loaded.Cache)
 	assert.NotEqual(t, first.Cache, loaded.Cache)
 }

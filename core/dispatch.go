@@ -93,8 +93,9 @@ type OperationInfo struct {
 	// session's cursor ("label", "hide", "prefer"); false for read-only
 	// operations, which change nothing.
 	KeepsCursor bool `json:"keepsCursor"`
-	// Public: Call, CallParsed and CallColumns answer it; the others
-	// ("restore", "sync.merge", "sync.forget") only CallInternal.
+	// Public: Call and Run (so core/wire's CallParsed and CallColumns)
+	// answer it; the others ("restore", "sync.merge", "sync.forget") only
+	// CallInternal.
 	Public bool `json:"public"`
 }
 
@@ -147,8 +148,7 @@ func Operations() []string {
 // OperationInfo): an internal one is INVALID_ARGUMENT "unknown operation",
 // exactly as a misspelled name is, and changes nothing.
 func (st *Store) Call(req []byte) []byte {
-	value, err := st.call(req, false)
-	return st.envelope(value, err)
+	return st.call(req, false).Envelope()
 }
 
 // CallInternal is Call for every operation, public and internal: the JS
@@ -156,26 +156,50 @@ func (st *Store) Call(req []byte) []byte {
 // memory what IndexedDB already holds and so must never come from a
 // caller of the public call (they would change memory and not storage).
 func (st *Store) CallInternal(req []byte) []byte {
-	value, err := st.call(req, true)
-	return st.envelope(value, err)
+	return st.call(req, true).Envelope()
 }
 
-// envelope encodes the outcome of one call as Call answers it.
-func (st *Store) envelope(value any, err *Error) []byte {
-	if err != nil {
-		return ErrorEnvelope(err)
+// Run is Call without the encoding: it answers the request as Call does
+// (public operations only, a failed call changes nothing) and returns the
+// outcome as a Go value, for a caller that writes the answer its own way
+// (package core/wire: the browser's ASCII and columns answers). Answer's
+// Envelope gives Call's bytes.
+func (st *Store) Run(req []byte) Answer {
+	return st.call(req, false)
+}
+
+// Answer is the outcome of one call before it is encoded: exactly one of
+// Value and Err is set (Value may be nil for an operation whose value is
+// null).
+type Answer struct {
+	// Operation is the operation the request named, as it named it
+	// ("remote.jump", not the "jump" it runs); "" when the call failed
+	// before the operation ran (bad JSON, an unknown operation or field).
+	Operation string
+	// Value is the operation's value: a type of this package that
+	// jsonx.Marshal encodes as its JSON (context gives a ContextView, which
+	// is encoded only when asked), or RawMessage.
+	Value any
+	// Err is the error of a call that failed and changed nothing.
+	Err *Error
+}
+
+// Envelope encodes the answer as Call answers it.
+func (a Answer) Envelope() []byte {
+	if a.Err != nil {
+		return ErrorEnvelope(a.Err)
 	}
 	const head = `{"ok":true,"value":`
-	if a, ok := value.(jsonx.Appender); ok {
+	if ap, ok := a.Value.(jsonx.Appender); ok {
 		// Large values (context, snapshot.save) are written straight into
 		// the envelope: one copy of 25 MB instead of two.
-		return append(a.AppendJSON(append(make([]byte, 0, 64), head...)), '}')
+		return append(ap.AppendJSON(append(make([]byte, 0, 64), head...)), '}')
 	}
-	raw, ok := value.(RawMessage)
+	raw, ok := a.Value.(RawMessage)
 	if !ok {
 		var merr error
-		if raw, merr = jsonx.Marshal(value); merr != nil {
-			return ErrorEnvelope(invalidf("internal error encoding the value of %q: %v", st.op, merr))
+		if raw, merr = jsonx.Marshal(a.Value); merr != nil {
+			return ErrorEnvelope(invalidf("internal error encoding the value of %q: %v", a.Operation, merr))
 		}
 	}
 	out := make([]byte, 0, len(raw)+len(head)+1)
@@ -194,112 +218,45 @@ func ErrorEnvelope(err *Error) []byte {
 	return append(b, "}}"...)
 }
 
-// CallParsed is Call for a caller that parses the answer right away (the
-// browser binding's call, as opposed to callText): an answer of 64 KiB or
-// more is then pure ASCII, every non-ASCII character written as a \uXXXX
-// escape — the same JSON value, not the same bytes — as long as at most
-// one byte in 16 of it is non-ASCII and it is all UTF-8 (otherwise it is
-// Call's answer). A
-// browser's TextDecoder makes a string of ASCII about four times faster
-// than of UTF-8 with a few accents or emoji in it (see jsonx.AppendASCII). A
-// context is written escaped in the first place; other answers (a
-// snapshot, a tree, rows, an export) are escaped in one more pass.
-func (st *Store) CallParsed(req []byte) []byte {
-	value, err := st.callWith(&st.asciiContext, req)
-	return st.parsedEnvelope(value, err)
-}
-
-// callWith runs one call with the answer mode *mode (asciiContext or
-// columnsContext) set, and clears it afterwards even when the call
-// panics: the wasm binding recovers a panic into an error envelope and
-// goes on using the store, whose later calls must answer as usual.
-func (st *Store) callWith(mode *bool, req []byte) (any, *Error) {
-	*mode = true
-	defer func() { *mode = false }()
-	return st.call(req, false)
-}
-
-// parsedEnvelope encodes the outcome of one call as CallParsed answers it.
-func (st *Store) parsedEnvelope(value any, err *Error) []byte {
-	out := st.envelope(value, err)
-	if st.op == "context" {
-		return out // escaped as it was written
-	}
-	return asciiIfLarge(out)
-}
-
-// asciiIfLarge returns JSON text out with non-ASCII escaped when it is
-// asciiPassBytes or more and escaping pays (see jsonx.AppendASCII), otherwise
-// out itself.
-func asciiIfLarge(out []byte) []byte {
-	if len(out) < asciiPassBytes {
-		return out
-	}
-	var budget jsonx.ASCIIBudget
-	if esc, ok := jsonx.AppendASCII(make([]byte, 0, len(out)+len(out)/8), out, &budget); ok {
-		return esc
-	}
-	return out
-}
-
-// CallColumns is CallParsed for a caller that builds a context's messages
-// array itself (the JS shim's call): when req is a context request that
-// succeeds, it answers the value as ContextColumns and out is nil; any
-// other request, and any error, gets CallParsed's envelope and cols nil.
-// The same request gives the same value either way.
-func (st *Store) CallColumns(req []byte) (out []byte, cols *ContextColumns) {
-	value, err := st.callWith(&st.columnsContext, req)
-	if c, ok := value.(*ContextColumns); ok && err == nil {
-		c.Head = asciiIfLarge(c.Head)
-		return nil, c
-	}
-	return st.parsedEnvelope(value, err), nil
-}
-
-// asciiPassBytes: CallParsed escapes answers from this size on; below it
-// the decoding saved is smaller than the pass.
-const asciiPassBytes = 64 << 10
-
 // call runs one request; withInternal lets it name an internal operation.
-func (st *Store) call(req []byte, withInternal bool) (any, *Error) {
-	st.op = "" // set by dispatch once the operation is known
+func (st *Store) call(req []byte, withInternal bool) Answer {
 	if !jsonx.ValidUTF8(req) {
-		return nil, invalidf("request is not valid UTF-8")
+		return Answer{Err: invalidf("request is not valid UTF-8")}
 	}
 	trimmed := bytes.TrimSpace(req)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return nil, invalidf("request must be a JSON object like {\"operation\":\"session\",\"sessionId\":\"demo\"}")
+		return Answer{Err: invalidf("request must be a JSON object like {\"operation\":\"session\",\"sessionId\":\"demo\"}")}
 	}
-	v, guessed, err := st.dispatch(trimmed, !st.noSnapshotGuess, withInternal)
-	if err != nil && guessed {
+	a, guessed := st.dispatch(trimmed, !st.noSnapshotGuess, withInternal)
+	if a.Err != nil && guessed {
 		// The guess that the snapshot is the last member may be what
 		// failed: a failed operation changed nothing, so run it again with
 		// the snapshot delimited by a scan.
-		v, _, err = st.dispatch(trimmed, false, withInternal)
+		a, _ = st.dispatch(trimmed, false, withInternal)
 	}
-	return v, err
+	return a
 }
 
 // dispatch scans the request object req and runs its operation. guess lets
 // scanRequest take a snapshot that looks like the last member without
 // scanning it (guessed reports that it did). Without withInternal an
 // internal operation is unknown.
-func (st *Store) dispatch(req []byte, guess, withInternal bool) (_ any, guessed bool, _ *Error) {
+func (st *Store) dispatch(req []byte, guess, withInternal bool) (_ Answer, guessed bool) {
 	fields, unchecked, guessed, serr := scanRequest(req, guess)
 	if serr != nil {
-		return nil, guessed, invalidf("request is not valid JSON: %s", jsonx.ErrorText(serr))
+		return Answer{Err: invalidf("request is not valid JSON: %s", jsonx.ErrorText(serr))}, guessed
 	}
 	r := &request{fields: fields, valid: true, unchecked: unchecked}
 	opRaw, ok := fields["operation"]
 	if !ok {
-		return nil, guessed, invalidf("request has no \"operation\" field")
+		return Answer{Err: invalidf("request has no \"operation\" field")}, guessed
 	}
 	if r.op, ok = jsonx.ParseString(opRaw); !ok {
-		return nil, guessed, invalidf("field \"operation\" must be a string")
+		return Answer{Err: invalidf("field \"operation\" must be a string")}, guessed
 	}
 	op, ok := operations[r.op]
 	if !ok || op.flags&internal != 0 && !withInternal {
-		return nil, guessed, invalidf("unknown operation %q (known: %s)", r.op, strings.Join(Operations(), ", "))
+		return Answer{Err: invalidf("unknown operation %q (known: %s)", r.op, strings.Join(Operations(), ", "))}, guessed
 	}
 	for _, name := range slices.Sorted(maps.Keys(fields)) { // sorted: the same unknown field is named every time
 		if name == "operation" {
@@ -313,12 +270,15 @@ func (st *Store) dispatch(req []byte, guess, withInternal bool) (_ any, guessed 
 			}
 		}
 		if !known {
-			return nil, guessed, invalidf("unknown field %q for operation %q (allowed: %s)", name, r.op, strings.Join(op.fields, ", "))
+			return Answer{Err: invalidf("unknown field %q for operation %q (allowed: %s)", name, r.op, strings.Join(op.fields, ", "))}, guessed
 		}
 	}
-	st.op = r.op
+	opName := r.op // op.run may rename r.op (panelOp)
 	v, err := op.run(st, r)
-	return v, guessed, err
+	if err != nil {
+		return Answer{Operation: opName, Err: err}, guessed
+	}
+	return Answer{Operation: opName, Value: v}, guessed
 }
 
 // scanRequest reads the members of a request object (data, trimmed),

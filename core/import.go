@@ -146,7 +146,6 @@ type ImportJob struct {
 // unknown format name, a format that cannot be detected, data that is not
 // JSON or JSON lines (naming line and column).
 func (st *Store) StartImport(data []byte, format string) (*ImportJob, *Error) {
-	st.op = "import"
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
 		return nil, invalidf("import data is empty")
@@ -247,7 +246,6 @@ func (j *ImportJob) Step(budget int) bool {
 		j.finished = j.err != nil
 		return j.finished
 	}
-	j.st.op = "import"
 	spent := 0
 	for j.next < len(j.kept) && (spent < budget || spent == 0) {
 		s, w := j.kept[j.next], j.weights[j.next]
@@ -260,7 +258,7 @@ func (j *ImportJob) Step(budget int) bool {
 			continue
 		}
 		j.st.put(s)
-		j.st.markDirty(s, 0, true)
+		j.st.markDirty(s, 0, true, "import")
 		roots := 0
 		for _, p := range s.parent {
 			if p < 0 {
@@ -458,7 +456,6 @@ func (j *ImportJob) skip(id, title, reason string) {
 func (j *ImportJob) Finish() (*ImportResult, *Error) {
 	for !j.Step(math.MaxInt) {
 	}
-	j.st.op = "import"
 	if j.err != nil {
 		return nil, j.err
 	}

@@ -162,13 +162,15 @@ func TestCallRefusesInternalOperationsAsUnknown(t *testing.T) {
 		"sync.forget": func(*Store) string { return `{"operation":"sync.forget","sessionId":"s"}` },
 	}
 	require.ElementsMatch(t, internalOps, slices.Collect(maps.Keys(requests)))
+	// (package wire's CallParsed and CallColumns, which go through Run,
+	// are tested in wire.)
 	calls := map[string]func(st *Store, req []byte) []byte{
-		"Call":       (*Store).Call,
-		"CallParsed": (*Store).CallParsed,
-		"CallColumns": func(st *Store, req []byte) []byte {
-			out, cols := st.CallColumns(req)
-			require.Nil(t, cols)
-			return out
+		"Call": (*Store).Call,
+		"Run": func(st *Store, req []byte) []byte {
+			a := st.Run(req)
+			require.Nil(t, a.Value)
+			require.Empty(t, a.Operation)
+			return a.Envelope()
 		},
 	}
 	for _, name := range internalOps {

@@ -50,11 +50,11 @@ func (s *Session) status() Status {
 	}
 }
 
-// touch stamps the session as updated and records the change for
-// persistence. from is the node count before the call.
-func (st *Store) touch(s *Session, from int, reset bool) {
+// touch stamps the session as updated and records the change by operation
+// op for persistence. from is the node count before the call.
+func (st *Store) touch(s *Session, from int, reset bool, op string) {
 	s.updatedAt = st.timestamp()
-	st.markDirty(s, from, reset)
+	st.markDirty(s, from, reset, op)
 }
 
 func opCreate(st *Store, r *request) (any, *Error) {
@@ -71,7 +71,7 @@ func opCreate(st *Store, r *request) (any, *Error) {
 	}
 	s := newSession(id, title, st.timestamp())
 	st.put(s)
-	st.markDirty(s, 0, false)
+	st.markDirty(s, 0, false, r.op)
 	return s.status(), nil
 }
 
@@ -111,7 +111,7 @@ func opAppend(st *Store, r *request) (any, *Error) {
 	n.ID, n.Timestamp = st.nodeID(s, nil), st.timestamp()
 	from := len(s.nodes)
 	s.add(n, p)
-	st.touch(s, from, false)
+	st.touch(s, from, false, r.op)
 	return RawMessage(n.AppendJSON(nil)), nil
 }
 
@@ -210,7 +210,7 @@ func opJump(st *Store, r *request) (any, *Error) {
 	}
 	s.cursor = i
 	s.setActive(s.nodes[i].Branch)
-	st.touch(s, len(s.nodes), false)
+	st.touch(s, len(s.nodes), false, r.op)
 	return s.status(), nil
 }
 
@@ -250,7 +250,7 @@ func opFork(st *Store, r *request) (any, *Error) {
 		f.setActive(branch)
 	}
 	st.put(f)
-	st.markDirty(f, 0, true)
+	st.markDirty(f, 0, true, r.op)
 	return f.status(), nil
 }
 
@@ -287,7 +287,7 @@ func opClone(st *Store, r *request) (any, *Error) {
 	}
 	c := s.clone(newID, st.timestamp())
 	st.put(c)
-	st.markDirty(c, 0, true)
+	st.markDirty(c, 0, true, r.op)
 	return c.status(), nil
 }
 
@@ -297,10 +297,17 @@ type Context struct {
 	Cursor   *string      `json:"cursor"`
 	Messages []RawMessage `json:"messages"`
 	State    State        `json:"state"`
+}
 
-	// ascii: encode with every non-ASCII character escaped, when that pays
-	// (Options.ASCIIContext; see jsonx.AppendASCII).
-	ascii bool
+// ContextView is what the context operation answers (Answer.Value) before
+// it is encoded: a session's root→cursor path as it stood when the call
+// ran. Nodes never change, so a view stays the same after later calls.
+// Call encodes it as its Context (AppendJSON); package core/wire also
+// writes it in ASCII (from Context) or in columns (from Texts). Only Run
+// makes one: the zero value is not usable.
+type ContextView struct {
+	s    *Session
+	path []int32 // root first; empty with no cursor
 }
 
 func opContext(st *Store, r *request) (any, *Error) {
@@ -308,13 +315,34 @@ func opContext(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	if st.columnsContext {
-		return s.contextColumns(), nil
-	}
-	c := s.context()
-	c.ascii = st.asciiContext
-	return c, nil
+	return s.contextView(), nil
 }
+
+// contextView returns the session's context at its cursor.
+func (s *Session) contextView() ContextView {
+	return ContextView{s: s, path: s.path(s.cursor)}
+}
+
+// Context returns the value of context (see Session.context).
+func (v ContextView) Context() Context {
+	msgs := make([]RawMessage, 0, len(v.path)+1)
+	v.s.contextNodes(v.path, func(_ int32, n *Node) { msgs = append(msgs, contextMessage(n)) })
+	return Context{Cursor: v.cursor(), Messages: msgs, State: v.s.stateAt(v.path)}
+}
+
+// cursor is the id of the path's last node, nil for an empty path.
+func (v ContextView) cursor() *string {
+	if len(v.path) == 0 {
+		return nil
+	}
+	return nullable(v.s.nodes[v.path[len(v.path)-1]].ID)
+}
+
+// AppendJSON appends the view's Context as JSON (Context.AppendJSON).
+func (v ContextView) AppendJSON(b []byte) []byte { return v.Context().AppendJSON(b) }
+
+// MarshalJSON encodes the view's Context.
+func (v ContextView) MarshalJSON() ([]byte, error) { return v.AppendJSON(nil), nil }
 
 // MarshalJSON encodes the context as in the value of context (see AppendJSON).
 func (c Context) MarshalJSON() ([]byte, error) { return c.AppendJSON(nil), nil }
@@ -328,17 +356,7 @@ func (c Context) AppendJSON(b []byte) []byte {
 	for _, m := range c.Messages {
 		size += len(m) + 1
 	}
-	if c.ascii {
-		// Escapes may add up to an eighth: at most one byte in 16 is
-		// non-ASCII, and each becomes at most three (see jsonx.AppendASCII).
-		size += size / 8
-	}
 	b = slices.Grow(b, size)
-	if c.ascii {
-		if out, ok := c.appendASCIIJSON(b); ok {
-			return out
-		}
-	}
 	b = c.appendHead(b)
 	for i, m := range c.Messages {
 		if i > 0 {
@@ -367,37 +385,13 @@ func (c Context) appendTail(b []byte) []byte {
 	return append(b, '}')
 }
 
-// appendASCIIJSON is AppendJSON with every non-ASCII character escaped
-// (jsonx.AppendASCII), the messages copied a word at a time. ok is false, and b
-// unchanged up to its length, when the text is not mostly ASCII.
-func (c Context) appendASCIIJSON(b []byte) (_ []byte, ok bool) {
-	var budget jsonx.ASCIIBudget
-	if b, ok = jsonx.AppendASCII(b, c.appendHead(nil), &budget); !ok {
-		return nil, false
-	}
-	for i, m := range c.Messages {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		if b, ok = jsonx.AppendASCII(b, m, &budget); !ok {
-			return nil, false
-		}
-	}
-	return jsonx.AppendASCII(b, c.appendTail(nil), &budget)
-}
-
 // context builds the value of context. The newest compaction on the path
 // replaces everything before its firstKeptNodeId: the messages are its
 // summary (CompactionMessage) and then the path from firstKeptNodeId on.
 // Message nodes give their message, summary nodes SummaryMessage,
 // custom_message entries a user message; other entries add none (they
 // shape State instead).
-func (s *Session) context() Context {
-	path := s.path(s.cursor)
-	msgs := make([]RawMessage, 0, len(path)+1)
-	s.contextNodes(path, func(_ int32, n *Node) { msgs = append(msgs, contextMessage(n)) })
-	return Context{Cursor: nullable(s.nodeID(s.cursor)), Messages: msgs, State: s.stateAt(path)}
-}
+func (s *Session) context() Context { return s.contextView().Context() }
 
 // contextMessage is the message node n gives context (contextNodes
 // lists the nodes that give one).
@@ -473,7 +467,7 @@ func opBranch(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	s.branchAt(i, name)
-	st.touch(s, len(s.nodes), false)
+	st.touch(s, len(s.nodes), false, r.op)
 	return s.status(), nil
 }
 
@@ -501,7 +495,7 @@ func opBranchSummary(st *Store, r *request) (any, *Error) {
 	p, _ := s.place("")
 	n := &Node{ID: st.nodeID(s, nil), Kind: KindSummary, Timestamp: st.timestamp(), Summary: summary}
 	s.add(n, p)
-	st.touch(s, from, false)
+	st.touch(s, from, false, r.op)
 	return RawMessage(n.AppendJSON(nil)), nil
 }
 

@@ -20,7 +20,6 @@ func (s *Session) panelView() PanelView {
 // after a fork, the request's session otherwise.
 func panelOp(op string) func(st *Store, r *request) (any, *Error) {
 	return func(st *Store, r *request) (any, *Error) {
-		st.op = op
 		r.op = op
 		v, err := operations[op].run(st, r)
 		if err != nil {

@@ -4,41 +4,14 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/sessiontree/sessiontree/core/internal/benchdata"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // perfSnapshot returns the snapshot of one session "perf" holding n chat
-// messages of about 150 characters as one chain (so the cursor's path is n
-// deep): the corpus of issue 8 (100,000 messages ≈ 22 MB).
-func perfSnapshot(n int) []byte {
-	texts := benchCorpus(n)
-	b := []byte(`{"version":1,"sessionId":"perf","cursor":"m` + strconv.Itoa(n-1) + `","activeBranch":"main","nodes":[`)
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"id":"m`...)
-		b = strconv.AppendInt(b, int64(i), 10)
-		b = append(b, `","parentId":`...)
-		if i == 0 {
-			b = append(b, "null"...)
-		} else {
-			b = append(b, `"m`...)
-			b = strconv.AppendInt(b, int64(i-1), 10)
-			b = append(b, '"')
-		}
-		b = append(b, `,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":`...)
-		if i%2 == 0 {
-			b = append(b, `"user"`...)
-		} else {
-			b = append(b, `"assistant"`...)
-		}
-		b = append(b, `,"content":`...)
-		b = jsonx.AppendString(b, texts[i])
-		b = append(b, "}}"...)
-	}
-	return append(b, "]}"...)
-}
+// messages as one chain (so the cursor's path is n deep): the corpus of
+// issue 8 (100,000 messages ≈ 22 MB; benchdata.PerfSnapshot).
+func perfSnapshot(n int) []byte { return benchdata.PerfSnapshot(n) }
 
 // perfStore returns a store holding the perf session of n nodes.
 func perfStore(tb testing.TB, n int) *Store {
@@ -127,38 +100,50 @@ func BenchmarkAppend(b *testing.B) {
 	}
 }
 
-// BenchmarkContextColumns measures context of a 100,000-deep path through
-// CallColumns (the JS shim's call).
-func BenchmarkContextColumns(b *testing.B) {
+// BenchmarkContextTexts measures context of a 100,000-deep path laid out
+// over the text cache (Run and ContextView.Texts: what wire.CallColumns
+// adds only the head to), the cache filled.
+func BenchmarkContextTexts(b *testing.B) {
 	st := perfStore(b, 100000)
 	req := []byte(`{"operation":"context","sessionId":"perf"}`)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		_, cols := st.CallColumns(req)
-		perfSink = cols.ASCII
+		perfSink = st.Run(req).Value.(ContextView).Texts().ASCII
 	}
 }
 
-// BenchmarkContextColumnsFirst measures the first context in columns of a
-// 100,000-deep path, which fills the session's text cache.
-func BenchmarkContextColumnsFirst(b *testing.B) {
+// BenchmarkContextTextsFirst measures the first layout of a 100,000-deep
+// path, which fills the session's text cache.
+func BenchmarkContextTextsFirst(b *testing.B) {
 	st := perfStore(b, 100000)
 	req := []byte(`{"operation":"context","sessionId":"perf"}`)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		st.sessions["perf"].texts = textCache{}
-		_, cols := st.CallColumns(req)
-		perfSink = cols.ASCII
+		perfSink = st.Run(req).Value.(ContextView).Texts().ASCII
 	}
 }
 
-// BenchmarkContextParsed measures context of a 100,000-deep path through
-// CallParsed (ASCII JSON).
-func BenchmarkContextParsed(b *testing.B) {
-	st := perfStore(b, 100000)
-	req := []byte(`{"operation":"context","sessionId":"perf"}`)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		perfSink = st.CallParsed(req)
-	}
+// BenchmarkScans measures the word-at-a-time scans over a snapshot of
+// 20,000 chat messages (about 5 MB): the UTF-8 check of a request and the
+// string scan of the parser.
+func BenchmarkScans(b *testing.B) {
+	data := perfSnapshot(20000)
+	b.Run("validUTF8", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for i := 0; i < b.N; i++ {
+			if !jsonx.ValidUTF8(data) {
+				b.Fatal("not UTF-8")
+			}
+		}
+	})
+	b.Run("value", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for i := 0; i < b.N; i++ {
+			s := jsonx.Scanner{Data: data}
+			if _, _, err := s.Value(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -2,41 +2,15 @@ package core
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/sessiontree/sessiontree/core/internal/benchdata"
 )
 
-// benchWords is a small chat vocabulary for the benchmark corpus.
-var benchWords = strings.Fields(`the a to and of in is it you that for on with this be are was have
-not can do we will but what if so just your my me at or from by about how like please thanks
-deploy deployment pipeline failed build test release branch merge commit review server client
-database query index search fuzzy typo memory cache latency request response error warning config
-configuration authentication authorization middleware kubernetes cluster container docker image
-python javascript golang webassembly browser chromium session snapshot message assistant user
-summary context window token model prompt answer question explain example function variable
-yesterday tomorrow morning evening weekend meeting schedule calendar project roadmap milestone
-performance benchmark optimisation allocation throughput concurrency goroutine channel mutex`)
-
-// benchCorpus returns n deterministic chat-like messages of 8 to 30 words.
-func benchCorpus(n int) []string {
-	rng := rand.New(rand.NewPCG(4, 4))
-	out := make([]string, n)
-	var b strings.Builder
-	for i := range out {
-		b.Reset()
-		words := 8 + rng.IntN(23)
-		for w := 0; w < words; w++ {
-			if w > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString(benchWords[rng.IntN(len(benchWords))])
-		}
-		fmt.Fprintf(&b, " item%d", i%5000)
-		out[i] = b.String()
-	}
-	return out
-}
+// benchCorpus returns n deterministic chat-like messages of 8 to 30 words
+// (benchdata.Corpus).
+func benchCorpus(n int) []string { return benchdata.Corpus(n) }
 
 // benchStore loads n corpus messages into one session through snapshot.load.
 func benchStore(tb testing.TB, n int) (*Store, []byte) {

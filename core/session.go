@@ -56,7 +56,7 @@ type Session struct {
 
 	search *search.Index // the store's search index while the session is live in a store
 
-	texts textCache // context's message texts, for ContextColumns
+	texts textCache // context's message texts, for ContextView.Texts
 
 	// warming is the index WarmSearch is adding this session to, and
 	// warmed how many of its nodes it added so far (search is set once

@@ -97,7 +97,7 @@ func opSnapshotLoad(st *Store, r *request) (any, *Error) {
 	}
 	s.updatedAt = now
 	st.put(s)
-	st.markDirty(s, 0, true)
+	st.markDirty(s, 0, true, r.op)
 	return s.status(), nil
 }
 

@@ -46,7 +46,6 @@ type Store struct {
 
 	track bool
 	dirty []dirtyMark
-	op    string // the operation being answered, for change records
 
 	search *search.Index // every node of every session, for search (see index)
 	// searchOwners maps the index's owner keys to sessions: key k is
@@ -56,11 +55,6 @@ type Store struct {
 	// noSnapshotGuess turns off scanRequest's guess that a snapshot is the
 	// request's last member (tests compare both ways).
 	noSnapshotGuess bool
-
-	asciiContext bool // answering through CallParsed
-	// columnsContext: answering through CallColumns (context gives
-	// *ContextColumns).
-	columnsContext bool
 }
 
 // New returns an empty store.

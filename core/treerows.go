@@ -304,7 +304,18 @@ func (v *treeRows) AppendJSON(b []byte) []byte {
 	b = appendNames(b, `,"branches":[`, branches.list)
 	b = appendNames(b, `,"kinds":[`, kinds.list)
 	b = appendNames(b, `,"roles":[`, roles.list)
+	b = v.appendNodeColumns(b, rows, nameCol)
+	b = append(b, `],"flags":[`...)
+	b = v.appendFlags(b, rows)
+	b = appendMarks(b, tips, labels, branches)
+	return append(b, "]}"...)
+}
 
+// appendNodeColumns appends the columns with one entry per row, from
+// ,"id":[ to the childCount column (left open); nameCol holds each row's
+// branch, kind and role indexes.
+func (v *treeRows) appendNodeColumns(b []byte, rows, nameCol []int32) []byte {
+	s := v.s
 	b = append(b, `,"id":[`...)
 	for k, i := range rows {
 		if k > 0 {
@@ -353,8 +364,12 @@ func (v *treeRows) AppendJSON(b []byte) []byte {
 		}
 		b = jsonx.AppendInt(b, int(v.start[i+1]-v.start[i]))
 	}
-	b = append(b, `],"flags":[`...)
-	b = v.appendFlags(b, rows)
+	return b
+}
+
+// appendMarks appends the sparse columns after the flags column (which it
+// closes): tipOf as [row, branch index] and label as [row, text].
+func appendMarks(b []byte, tips, labels []rowMark, branches *names) []byte {
 	b = append(b, `],"tipOf":[`...)
 	for k, t := range tips {
 		if k > 0 {
@@ -377,7 +392,7 @@ func (v *treeRows) AppendJSON(b []byte) []byte {
 		b = jsonx.AppendString(b, l.text)
 		b = append(b, ']')
 	}
-	return append(b, "]}"...)
+	return b
 }
 
 // appendFlags appends the flags column of rows (see the row flags).

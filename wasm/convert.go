@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/sessiontree/sessiontree/core"
+	"github.com/sessiontree/sessiontree/core/wire"
 )
 
 // The conversions between JS values and what core takes and gives.
@@ -87,17 +88,17 @@ func badArgument(msg string) string {
 // lastColumns holds the buffers of the last context answered in columns,
 // so the collector leaves them alone until the shim has read them (it does
 // before it calls again).
-var lastColumns *core.ContextColumns
+var lastColumns *wire.Columns
 
 // columnsHeader is the answer of the handle's context for a context in
 // columns: {"ok":true,"columns":{"ascii":[address,bytes],"wide":[address,
 // bytes],"rows":[address,count],"cache":id,…Head's members}}, where an
 // address is a byte offset into the wasm memory (Go's pointers in wasm are
 // such offsets), rows' count is in int32 (4-aligned, as Go aligns
-// []int32), cache is core.ContextColumns.Cache, and the rest is
-// core.ContextColumns.Head. The shim reads the buffers before
+// []int32), cache is wire.Columns.Cache, and the rest is
+// wire.Columns.Head. The shim reads the buffers before
 // the wasm runs again.
-func columnsHeader(c *core.ContextColumns) string {
+func columnsHeader(c *wire.Columns) string {
 	span := func(b []byte, p unsafe.Pointer, n int) []byte {
 		b = append(b, '[')
 		b = strconv.AppendUint(b, uint64(uintptr(p)), 10)

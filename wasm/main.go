@@ -10,7 +10,7 @@
 //
 //	call(request: string | Uint8Array, parsed?: boolean) → envelope: string
 //	    core.Store.Call: public operations only (restore and sync.* are unknown
-//	    there); bytes are UTF-8 JSON. parsed: true → core.Store.CallParsed (a
+//	    there); bytes are UTF-8 JSON. parsed: true → wire.CallParsed (a
 //	    large answer may come back ASCII-escaped).
 //	callInternal(request: string | Uint8Array) → envelope: string
 //	    core.Store.CallInternal: every operation, the shim's own restore,
@@ -18,7 +18,7 @@
 //	operations() → string
 //	    core.OperationInfosJSON: [{"name","readOnly","keepsCursor","public"}…].
 //	context(request: string | Uint8Array) → string
-//	    core.Store.CallColumns: a context in columns read from wasm memory (see
+//	    wire.CallColumns: a context in columns read from wasm memory (see
 //	    columnsHeader); any other request, or an error, call(request, true)'s
 //	    envelope.
 //	importText(data: string, format: string) → envelope: string

@@ -7,13 +7,14 @@ import (
 	"syscall/js"
 
 	"github.com/sessiontree/sessiontree/core"
+	"github.com/sessiontree/sessiontree/core/wire"
 )
 
 // The handle's methods (see the package doc for their arguments and
 // answers). Each converts its arguments, calls core, and converts the
 // answer; guardedFunc runs it under the guard.
 
-// call(request, parsed?): core.Store.Call, or CallParsed when parsed is
+// call(request, parsed?): core.Store.Call, or wire.CallParsed when parsed is
 // true (the caller parses the answer at once, so it may come back in
 // ASCII).
 func (h *handle) call(args []js.Value) any {
@@ -24,7 +25,7 @@ func (h *handle) call(args []js.Value) any {
 	parsed := len(args) > 1 && args[1].Type() == js.TypeBoolean && args[1].Bool()
 	return bulk(len(req), func() string {
 		if parsed {
-			return bytesString(h.st.CallParsed(req))
+			return bytesString(wire.CallParsed(h.st, req))
 		}
 		return bytesString(h.st.Call(req))
 	})
@@ -45,7 +46,7 @@ func (h *handle) operations([]js.Value) any {
 }
 
 // context(request): a context request answered in columns
-// (core.ContextColumns) for the shim to build the messages array from wasm
+// (wire.Columns) for the shim to build the messages array from wasm
 // memory; any other request, or an error, gets the envelope
 // call(request, true) gives. See columnsHeader.
 func (h *handle) context(args []js.Value) any {
@@ -53,7 +54,7 @@ func (h *handle) context(args []js.Value) any {
 	if !ok {
 		return badArgument("context takes the request as a JSON string or as UTF-8 bytes in a Uint8Array")
 	}
-	out, cols := h.st.CallColumns(req)
+	out, cols := wire.CallColumns(h.st, req)
 	lastColumns = cols // keep the buffers until the next call reads them
 	if cols == nil {
 		return bytesString(out)

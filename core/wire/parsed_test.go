@@ -1,21 +1,21 @@
-package core
+package wire
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
 
-	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// Tests of the answers Call and CallParsed give in ASCII (the escaping
-// itself is tested in internal/jsonx).
+// Tests of the answers CallParsed gives in ASCII (the escaping itself is
+// tested in internal/jsonx).
 
 func TestCallParsedEscapesMostlyASCIIContextAndLeavesOtherTextAlone(t *testing.T) {
 	contextOf := func(ascii bool, content string, n int) []byte {
-		st := testStore(t)
+		st := newStore(t)
 		st.Call([]byte(`{"operation":"create","sessionId":"s"}`))
 		for i := 0; i < n; i++ {
 			req, _ := json.Marshal(map[string]any{"operation": "append", "sessionId": "s", "message": map[string]any{"role": "user", "content": content}})
@@ -25,7 +25,7 @@ func TestCallParsedEscapesMostlyASCIIContextAndLeavesOtherTextAlone(t *testing.T
 		}
 		req := []byte(`{"operation":"context","sessionId":"s"}`)
 		if ascii {
-			out := st.CallParsed(req)
+			out := CallParsed(st, req)
 			if again := st.Call(req); isASCII(again) {
 				t.Fatal("Call after CallParsed still escapes") // every content here has non-ASCII
 			}
@@ -63,7 +63,7 @@ func TestCallParsedEscapesOtherLargeAnswersInOnePass(t *testing.T) {
 		{"mostly Chinese", strings.Repeat("这是一个关于部署流水线失败的中文消息", 4), false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			st := testStore(t)
+			st := newStore(t)
 			st.Call([]byte(`{"operation":"create","sessionId":"s"}`))
 			for i := 0; i < 600; i++ {
 				req, _ := json.Marshal(map[string]any{"operation": "append", "sessionId": "s", "message": map[string]any{"role": "user", "content": c.content}})
@@ -71,7 +71,7 @@ func TestCallParsedEscapesOtherLargeAnswersInOnePass(t *testing.T) {
 			}
 			for _, req := range []string{`{"operation":"snapshot.save","sessionId":"s"}`, `{"operation":"tree","sessionId":"s"}`, `{"operation":"list","sessionId":"s"}`} {
 				plain := st.Call([]byte(req))
-				parsed := st.CallParsed([]byte(req))
+				parsed := CallParsed(st, []byte(req))
 				require.Greater(t, len(plain), asciiPassBytes, req)
 				assert.False(t, isASCII(plain), req)
 				assert.Equal(t, c.escaped, isASCII(parsed), req)
@@ -82,7 +82,7 @@ func TestCallParsedEscapesOtherLargeAnswersInOnePass(t *testing.T) {
 				}
 			}
 			small := `{"operation":"session","sessionId":"s"}`
-			assert.Equal(t, string(st.Call([]byte(small))), string(st.CallParsed([]byte(small))), "small answers are left as they are")
+			assert.Equal(t, string(st.Call([]byte(small))), string(CallParsed(st, []byte(small))), "small answers are left as they are")
 		})
 	}
 }
@@ -92,45 +92,28 @@ func TestCallParsedGivesCallsAnswerWhenItHoldsBytesThatAreNotUTF8(t *testing.T) 
 	// that are not UTF-8. A browser decodes them with one U+FFFD per
 	// maximal invalid subpart ("\xe2\x82" is one); escaping them one by one
 	// would give another string than callText's, so the answer is Call's.
-	st := testStore(t)
+	st := newStore(t)
 	data := "{\"version\":1,\"sessionId\":\"raw\",\"cursor\":\"a\",\"activeBranch\":\"main\",\"nodes\":[{\"id\":\"a\",\"parentId\":null,\"branch\":\"main\",\"kind\":\"message\",\"timestamp\":\"2026-11-29T12:00:00.000Z\",\"message\":{\"role\":\"user\",\"content\":\"caf\xc3\xa9 x\xe2\x82y\xff\"}}]}"
 	_, err := st.Import([]byte(data), "snapshot")
 	require.Nil(t, err)
-	ok[Node](t, st, `{"operation":"jump","sessionId":"raw","nodeId":"a"}`)
+	mustCall(t, st, `{"operation":"jump","sessionId":"raw","nodeId":"a"}`)
 	req := []byte(`{"operation":"context","sessionId":"raw"}`)
 	plain := st.Call(req)
 	assert.Contains(t, string(plain), "\"content\":\"caf\xc3\xa9 x\xe2\x82y\xff\"")
-	assert.Equal(t, string(plain), string(st.CallParsed(req)))
+	assert.Equal(t, string(plain), string(CallParsed(st, req)))
 	// The same for a large answer escaped in a pass of its own.
 	for i := 0; i < 600; i++ {
-		ok[Node](t, st, `{"operation":"append","sessionId":"raw","message":{"role":"user","content":"deploy the pipeline again, deploy the pipeline again, deploy the pipeline again, café"}}`)
+		mustCall(t, st, `{"operation":"append","sessionId":"raw","message":{"role":"user","content":"deploy the pipeline again, deploy the pipeline again, deploy the pipeline again, café"}}`)
 	}
 	req = []byte(`{"operation":"snapshot.save","sessionId":"raw"}`)
 	plain = st.Call(req)
 	require.Greater(t, len(plain), asciiPassBytes)
-	assert.Equal(t, string(plain), string(st.CallParsed(req)))
+	assert.Equal(t, string(plain), string(CallParsed(st, req)))
 }
 
-// BenchmarkScans measures the word-at-a-time scans over a snapshot of
-// 20,000 chat messages (about 5 MB): the UTF-8 check of a request and the
-// string scan of the parser.
-func BenchmarkScans(b *testing.B) {
-	data := perfSnapshot(20000)
-	b.Run("validUTF8", func(b *testing.B) {
-		b.SetBytes(int64(len(data)))
-		for i := 0; i < b.N; i++ {
-			if !jsonx.ValidUTF8(data) {
-				b.Fatal("not UTF-8")
-			}
-		}
-	})
-	b.Run("value", func(b *testing.B) {
-		b.SetBytes(int64(len(data)))
-		for i := 0; i < b.N; i++ {
-			s := jsonx.Scanner{Data: data}
-			if _, _, err := s.Value(); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+// mustCall sends a request that must succeed.
+func mustCall(tb testing.TB, st *core.Store, req string) {
+	tb.Helper()
+	out := st.Call([]byte(req))
+	require.True(tb, strings.HasPrefix(string(out), `{"ok":true`), "%s: %s", req, out)
 }
