@@ -4,19 +4,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { setup, artifactPath } from './helpers.mjs';
+import { setup, artifactPath, explorerCall } from './helpers.mjs';
 
 const FIXTURES = '/work/shared/fixtures/librechat/';
 const CHATGPT_TREE = FIXTURES + 'chatgpt-tree.json';
 const CHATGPT_MODERN = FIXTURES + 'chatgpt-modern-export.json';
 const TREE_SESSION = 'd5dc5307-6807-41a0-8b04-4acee626eeb7';
 
-/** Call the page's shared tree and return the envelope's value (asserting ok). */
-async function call(page, request) {
-  const env = await page.evaluate((r) => window.explorer.tree.call(r), request);
-  assert.equal(env.ok, true, `${request.operation}: ${JSON.stringify(env.error)}`);
-  return env.value;
-}
+const call = explorerCall;
 
 async function open(page, url) {
   await page.goto(url);

@@ -191,3 +191,31 @@ export async function inStore(page, fn, arg) {
   for (const worker of page.workers()) await worker.evaluate(fn, arg);
   return page.evaluate(fn, arg);
 }
+
+/**
+ * Open the explorer (static/) in page and wait until it is ready and its
+ * panel shows the cursor row.
+ * @param {import('playwright-core').Page} page
+ * @param {string} baseURL the server's root URL, ending in "/"
+ * @returns {Promise<import('playwright-core').Locator>} the panel (#panel)
+ */
+export async function openExplorer(page, baseURL) {
+  await page.goto(baseURL + 'static/');
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+  const panel = page.locator('#panel');
+  await panel.locator('.row.cursor').waitFor();
+  return panel;
+}
+
+/**
+ * Send request through the explorer's shared tree and return the
+ * envelope's value, failing the test (naming the operation and the error)
+ * when the call does not answer ok.
+ * @param {import('playwright-core').Page} page
+ * @param {object} request
+ */
+export async function explorerCall(page, request) {
+  const env = await page.evaluate((r) => window.explorer.tree.call(r), request);
+  if (!env.ok) throw new Error(`${request.operation}: ${JSON.stringify(env.error)}`);
+  return env.value;
+}

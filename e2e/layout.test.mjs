@@ -6,7 +6,7 @@
 // Screenshots: e2e/artifacts/layout-<width>x<height>-<scheme>-<pane>.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, artifactPath, watchPage } from './helpers.mjs';
+import { setup, artifactPath, watchPage, openExplorer } from './helpers.mjs';
 
 const SIZES = [
   { width: 1366, height: 850 },
@@ -114,10 +114,7 @@ test('layout: panes tall enough, no overlapping controls, one pane at a time on 
         const context = await env.browser.newContext({ viewport: size, colorScheme: scheme });
         try {
           const page = watchPage(await context.newPage(), env.errors);
-          await page.goto(env.baseURL + 'static/');
-          await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
-          const panel = page.locator('#panel');
-          await panel.locator('.row.cursor').waitFor();
+          const panel = await openExplorer(page, env.baseURL);
           await panel.locator('.messages .message').first().waitFor({ state: 'attached' });
           const tabs = page.locator('#pane-tabs');
           if (size.width >= 700) {
@@ -148,10 +145,7 @@ test('phone: the pane tabs work by keyboard and picking a session shows its tree
   const env = await setup({ contextOptions: { viewport: { width: 390, height: 844 } } });
   try {
     const { page, baseURL, errors } = env;
-    await page.goto(baseURL + 'static/');
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
-    const panel = page.locator('#panel');
-    await panel.locator('.row.cursor').waitFor();
+    const panel = await openExplorer(page, baseURL);
     const selected = () => page.locator('#pane-tabs [aria-selected="true"]').getAttribute('id');
     const focused = () => page.evaluate(() => document.activeElement?.id);
     // Roving tabindex: only the selected tab is in the Tab order.

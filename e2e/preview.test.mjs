@@ -5,22 +5,15 @@
 // "Back to the cursor" return. Screenshot: e2e/artifacts/preview.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, artifactPath } from './helpers.mjs';
+import { setup, artifactPath, explorerCall, openExplorer } from './helpers.mjs';
 
-async function call(page, request) {
-  const env = await page.evaluate((r) => window.explorer.tree.call(r), request);
-  assert.equal(env.ok, true, `${request.operation}: ${JSON.stringify(env.error)}`);
-  return env.value;
-}
+const call = explorerCall;
 
 test('selecting a row previews its path; only Continue from here moves the cursor', async () => {
   const env = await setup({ contextOptions: { viewport: { width: 1366, height: 850 } } });
   try {
     const { page, baseURL, errors } = env;
-    await page.goto(baseURL + 'static/');
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
-    const panel = page.locator('#panel');
-    await panel.locator('.row.cursor').waitFor();
+    const panel = await openExplorer(page, baseURL);
     await page.evaluate(() => {
       window.events = [];
       for (const type of ['jump', 'preview', 'select']) document.querySelector('#panel').addEventListener(type, (e) => window.events.push([type, e.detail.nodeId]));

@@ -6,7 +6,7 @@
 // exact source and works by keyboard. Screenshot: e2e/artifacts/render-*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, artifactPath } from './helpers.mjs';
+import { setup, artifactPath, explorerCall } from './helpers.mjs';
 
 const VIEWPORT = { width: 1366, height: 850 };
 
@@ -43,11 +43,7 @@ async function open(page, url) {
   await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
 }
 
-async function call(page, request) {
-  const env = await page.evaluate((r) => window.explorer.tree.call(r), request);
-  assert.equal(env.ok, true, `${request.operation}: ${JSON.stringify(env.error)}`);
-  return env.value;
-}
+const call = explorerCall;
 
 /** Load a session of the given nodes (a chain under one root) and show it in the explorer. */
 async function showSession(page, sessionId, messages) {

@@ -6,22 +6,15 @@
 // Screenshot: e2e/artifacts/siblings.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, artifactPath } from './helpers.mjs';
+import { setup, artifactPath, explorerCall, openExplorer } from './helpers.mjs';
 
-async function call(page, request) {
-  const env = await page.evaluate((r) => window.explorer.tree.call(r), request);
-  assert.equal(env.ok, true, `${request.operation}: ${JSON.stringify(env.error)}`);
-  return env.value;
-}
+const call = explorerCall;
 
 test('sibling arrows show the newest path of each version, by click and by keyboard, and leave the cursor', async () => {
   const env = await setup({ contextOptions: { viewport: { width: 1366, height: 850 } } });
   try {
     const { page, baseURL, errors } = env;
-    await page.goto(baseURL + 'static/');
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
-    const panel = page.locator('#panel');
-    await panel.locator('.row.cursor').waitFor();
+    const panel = await openExplorer(page, baseURL);
     const { rows } = await call(page, { operation: 'tree', sessionId: 'demo' });
     const byText = (t) => rows.find((r) => r.preview.startsWith(t)).id;
     const ask = byText('Sintra sounds rushed');
