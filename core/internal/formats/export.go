@@ -1,7 +1,6 @@
 package formats
 
 import (
-	"bytes"
 	"maps"
 	"slices"
 	"strings"
@@ -117,45 +116,6 @@ func exportOpenAI(s *ExportSession) []byte {
 		b = append(b, m...)
 	}
 	return append(b, "\n]\n"...)
-}
-
-// exportMarkdown writes the root→cursor path readably: a heading with the
-// title, then per node a heading with its role (or kind) and time, and its
-// text. Text parts are written as they are (they usually are Markdown);
-// content parts without text and tool calls appear as their readable text
-// from MessageText.
-func exportMarkdown(s *ExportSession) []byte {
-	var b bytes.Buffer
-	title := s.Title
-	if title == "" {
-		title = s.ID
-	}
-	jsonx.Fprintf(&b, "# %s\n\n", oneLine(title))
-	jsonx.Fprintf(&b, "Session `%s` · cursor `%s` · branch `%s`\n", s.ID, s.nodeID(s.Cursor), s.Active)
-	for _, i := range s.Path {
-		n := &s.Nodes[i]
-		head, text := n.Role, n.Text
-		if n.Kind == KindSummary {
-			head = "summary"
-		}
-		jsonx.Fprintf(&b, "\n## %s\n\n", head)
-		jsonx.Fprintf(&b, "<sub>%s · `%s`", n.Timestamp, n.ID)
-		if label := n.Label; label != "" {
-			jsonx.Fprintf(&b, " · label: %s", oneLine(label))
-		}
-		b.WriteString("</sub>\n\n")
-		if n.Entry != nil && n.Kind != KindCustomMessage && n.Kind != KindCompaction {
-			jsonx.Fprintf(&b, "_%s_\n", oneLine(text))
-			continue
-		}
-		b.WriteString(strings.TrimRight(text, "\n"))
-		b.WriteByte('\n')
-	}
-	return b.Bytes()
-}
-
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }
 
 // piSessionNode reports whether node 0 is the kept header of an imported

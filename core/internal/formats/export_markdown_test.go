@@ -1,0 +1,86 @@
+package formats
+
+import "testing"
+
+func TestMarkdownCodeFitsAnyValueInOneSpan(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"ex/1", "`ex/1`"},
+		{"", "``"},
+		{"a`b", "``a`b``"},
+		{"a``b`", "``` a``b` ```"},
+		{"`x", "`` `x ``"},
+		{" x", "`  x `"},
+		{"a\nb\u2028c\x00d", "`a b c d`"},
+	}
+	for _, c := range cases {
+		if got := markdownCode(c.in); got != c.want {
+			t.Errorf("markdownCode(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestMarkdownInlineEscapesEveryConstruct(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"Paris trip", "Paris trip"},
+		{"model_change", "model_change"},
+		{"_x_ *y*", `\_x\_ \*y\*`},
+		{`<img src=x onerror=alert(1)>`, `\<img src=x onerror=alert\(1\)\>`},
+		{"[x](javascript:alert(1))", `\[x\]\(javascript:alert\(1\)\)`},
+		{"a\n\n# b\u2028c", `a \# b c`},
+		{`&lt; \ ! | ~ ` + "`", `\&lt; \\ \! \| \~ \` + "`"},
+		{"2026-11-29T12:00:00.002Z", "2026-11-29T12:00:00.002Z"},
+	}
+	for _, c := range cases {
+		if got := markdownInline(c.in); got != c.want {
+			t.Errorf("markdownInline(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestMarkdownContentKeepsMarkdownAndDisarmsHTMLAndLinks(t *testing.T) {
+	cases := []struct{ name, in, want string }{
+		{"plain Markdown stays", "Plan **two** days\n- a\n- b", "Plan **two** days\n- a\n- b"},
+		{"raw HTML becomes text", `<img src=x onerror=alert(1)> <script>alert(2)</script>`, `&lt;img src=x onerror=alert(1)> &lt;script>alert(2)&lt;/script>`},
+		{"an HTML block becomes text", "<div>\n<a href=\"javascript:alert(1)\">x</a>\n</div>", "&lt;div>\n&lt;a href=\"javascript:alert(1)\">x&lt;/a>\n&lt;/div>"},
+		{"safe links stay", "[a](https://example.com/x) [b](/rel) [c](#top) [d](mailto:a@b.c) [e](x.html)", "[a](https://example.com/x) [b](/rel) [c](#top) [d](mailto:a@b.c) [e](x.html)"},
+		{"javascript: links become text", "[x](javascript:alert(1)) [y](JavaScript:alert(1))", `[x]\(javascript:alert(1)) [y]\(JavaScript:alert(1))`},
+		{"data: links and images become text", "[x](data:text/html,<script>alert(1)</script>) ![i](data:image/svg+xml,x)", `[x]\(data:text/html,&lt;script>alert(1)&lt;/script>) ![i]\(data:image/svg+xml,x)`},
+		{"obfuscated schemes become text", "[a](java&#115;cript:x) [b](java\\script:x) [c](\n javascript:x) [d](<javascript:x>) [e](%6aavascript:x)",
+			"[a]\\(java&#115;cript:x) [b]\\(java\\script:x) [c]\\(\n javascript:x) [d]\\(&lt;javascript:x>) [e]\\(%6aavascript:x)"},
+		{"reference definitions become text", "[x]: javascript:alert(1)\n[x]", "[x]\\: javascript:alert(1)\n[x]"},
+		{"autolinks become text", "<javascript:alert(1)> <https://a.b>", "&lt;javascript:alert(1)> &lt;https://a.b>"},
+		{"fenced code stays as it is", "```html\n<script>alert(1)</script>\n[x](javascript:y)\n```\n<b>", "```html\n<script>alert(1)</script>\n[x](javascript:y)\n```\n&lt;b>"},
+		{"tilde fences and longer closers", "~~~~\n<i>\n~~~~~~\n<i>", "~~~~\n<i>\n~~~~~~\n&lt;i>"},
+		{"an open fence is closed", "```\n<i>", "```\n<i>\n```\n"},
+		{"an indented fence is not trusted", "  ```\n<img src=x onerror=alert(1)>", "  ```\n&lt;img src=x onerror=alert(1)>"},
+		{"a backtick info string is no fence", "``` a`b\n<i>", "``` a`b\n&lt;i>"},
+		{"after a doubtful close no fence is kept", "```\n<i>\n```x\n<b>\n```\n<u>", "```\n<i>\n```x\n&lt;b>\n```\n&lt;u>"},
+		{"carriage returns are line ends", "```\r<i>\r```\r<b>", "```\n<i>\n```\n&lt;b>"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := markdownContent(c.in); got != c.want {
+				t.Errorf("markdownContent(%q)\n got %q\nwant %q", c.in, got, c.want)
+			}
+		})
+	}
+}
+
+func TestMarkdownExportEscapesEveryMetadataField(t *testing.T) {
+	s := &ExportSession{
+		ID: "s`1`<b>", Title: "<script>alert(1)</script>", Active: "main`<i>",
+		Nodes: []ExportNode{
+			{ID: "n`1", Kind: KindMessage, Role: "<img src=x onerror=alert(1)>", Timestamp: "<t>", Label: "*<u>*", Text: "<script>alert(2)</script>"},
+			{ID: "n2", ParentID: "n`1", Kind: KindModelChange, Role: "model_change", Entry: &Entry{}, Text: "<b>x</b>"},
+		},
+		Cursor: 1, Path: []int32{0, 1},
+	}
+	got := string(exportMarkdown(s))
+	want := "# \\<script\\>alert\\(1\\)\\</script\\>\n\n" +
+		"Session ``s`1`<b>`` · cursor `n2` · branch ``main`<i>``\n\n" +
+		"## \\<img src=x onerror=alert\\(1\\)\\>\n\n<sub>\\<t\\> · ``n`1`` · label: \\*\\<u\\>\\*</sub>\n\n&lt;script>alert(2)&lt;/script>\n\n" +
+		"## model_change\n\n<sub> · `n2`</sub>\n\n_\\<b\\>x\\</b\\>_\n"
+	if got != want {
+		t.Errorf("exportMarkdown\n got %q\nwant %q", got, want)
+	}
+}
