@@ -227,7 +227,7 @@ func opPrefer(st *Store, r *request) (any, *Error) {
 	}
 	i := int32(-1)
 	if r.has("nodeId") {
-		id, err := r.str("nodeId")
+		id, err := r.nodeIDField("nodeId")
 		if err != nil {
 			return nil, err
 		}
@@ -246,7 +246,7 @@ func (r *request) sessionNode(st *Store) (*Session, int32, *Error) {
 	if err != nil {
 		return nil, -1, err
 	}
-	id, err := r.str("nodeId")
+	id, err := r.nodeIDField("nodeId")
 	if err != nil {
 		return nil, -1, err
 	}

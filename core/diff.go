@@ -59,11 +59,11 @@ func opDiff(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	from, err := r.str("from")
+	from, err := r.nodeIDField("from")
 	if err != nil {
 		return nil, err
 	}
-	to, err := r.str("to")
+	to, err := r.nodeIDField("to")
 	if err != nil {
 		return nil, err
 	}

@@ -384,22 +384,20 @@ func (r *request) sessionID() (string, *Error) {
 	return r.idField("sessionId")
 }
 
+// idField returns a required session-id field checked by NameProblem.
 func (r *request) idField(field string) (string, *Error) {
 	id, err := r.str(field)
 	if err != nil {
 		return "", err
 	}
-	if jsonx.LoneSurrogate(r.fields[field]) >= 0 {
-		return "", invalidf("field %q holds a lone UTF-16 surrogate; ids must be valid Unicode", field)
-	}
-	if !validSessionID(id) {
-		return "", invalidf("field %q must be 1–256 characters, not only white space, without control characters", field)
+	if err := r.nameField(field, id, MaxSessionIDLength); err != nil {
+		return "", err
 	}
 	return id, nil
 }
 
 // branchName returns a branch-name field; required says whether it must be
-// present. Names are 1–128 characters without control characters.
+// present. Names are checked by NameProblem (1–128 characters).
 func (r *request) branchName(field string, required bool) (string, *Error) {
 	if !r.has(field) {
 		if required {
@@ -411,11 +409,8 @@ func (r *request) branchName(field string, required bool) (string, *Error) {
 	if err != nil {
 		return "", err
 	}
-	if jsonx.LoneSurrogate(r.fields[field]) >= 0 {
-		return "", invalidf("field %q holds a lone UTF-16 surrogate; branch names must be valid Unicode", field)
-	}
-	if !validName(name) {
-		return "", invalidf("field %q: branch name %q must be 1–128 characters, not only white space, without control characters", field, name)
+	if err := r.nameField(field, name, MaxBranchNameLength); err != nil {
+		return "", err
 	}
 	return name, nil
 }

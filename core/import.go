@@ -101,7 +101,9 @@ var importChecks = &formats.Model{
 		}
 		return e, nil
 	},
-	SessionID: validSessionID,
+	// Every id an importer finds is passed on: buildImported replaces one
+	// that NameProblem refuses by a derived id, with a warning.
+	SessionID: func(id string) bool { return id != "" },
 	Preview:   func(msg RawMessage, n int) string { return Preview(MessageText(msg), n) },
 }
 

@@ -58,6 +58,11 @@ func (st *Store) buildImported(c formats.Conversation) (*Session, []ImportWarnin
 	warn := func(format string, args ...any) {
 		warns = append(warns, ImportWarning{SessionID: id, Message: jsonx.Sprintf(format, args...)})
 	}
+	if p := NameProblem(id, MaxSessionIDLength); p != "" {
+		orig := id
+		id = derivedSessionID(orig)
+		warn("the conversation's id %q %s; it is imported as %q", orig, p, id)
+	}
 	recs := c.Records
 	if len(recs) == 0 {
 		return nil, warns, invalidf("conversation %q (%s) has no messages; skipped", id, c.Title)
@@ -78,6 +83,7 @@ func (st *Store) buildImported(c formats.Conversation) (*Session, []ImportWarnin
 			}
 		}
 	}
+	renameUnusableNodeIDs(&c, warn)
 	for _, rec := range recs {
 		raw := rec.Source
 		if raw == nil {

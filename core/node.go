@@ -221,8 +221,10 @@ func messageAt(sc *jsonx.Scanner, field string) (msg RawMessage, roleText string
 	return msg, roleText, nil, nil
 }
 
-// validName checks a branch name: 1–128 characters, valid UTF-8, no control
-// characters.
+// validName checks a branch name read from stored data (a snapshot being
+// restored, an import keeping its branches): 1–128 characters, valid
+// UTF-8, no control characters. Requests and snapshot.load apply the
+// stricter NameProblem (names.go).
 func validName(name string) bool {
 	return validLabel(name, 128)
 }
@@ -243,8 +245,9 @@ func validLabel(name string, max int) bool {
 	return true
 }
 
-// validSessionID checks a session id: 1–256 characters, valid UTF-8, no
-// control characters.
+// validSessionID checks a session id read from stored data: 1–256
+// characters, valid UTF-8, no control characters. Requests, snapshot.load
+// and imports apply the stricter NameProblem (names.go).
 func validSessionID(id string) bool {
 	return validLabel(id, 256)
 }

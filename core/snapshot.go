@@ -87,6 +87,9 @@ func opSnapshotLoad(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkSnapshotNames(s); err != nil {
+		return nil, err
+	}
 	now := st.timestamp()
 	s.createdAt = now
 	if old := st.sessions[id]; old != nil {

@@ -130,11 +130,8 @@ func (r *request) rowWindow() (rowWindow, *Error) {
 		case !r.has("limit"):
 			return w, invalidf("field \"around\" needs \"limit\", the number of rows to send around the node")
 		}
-		if w.around, err = r.str("around"); err != nil {
+		if w.around, err = r.nodeIDField("around"); err != nil {
 			return w, err
-		}
-		if w.around == "" {
-			return w, invalidf("field \"around\" must be a node id, not empty")
 		}
 		w.windowed = true
 	}

@@ -1,0 +1,131 @@
+package core
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestNameProblem(t *testing.T) {
+	cases := []struct{ name, in, want string }{
+		{"a plain id", "ex/1", ""},
+		{"an emoji joined by U+200D", "👨\u200d👩\u200d👧", ""},
+		{"Persian with U+200C", "می\u200cخواهم", ""},
+		{"inner spaces", "a branch", ""},
+		{"empty", "", "is empty"},
+		{"only U+200B", "\u200b", "is only invisible characters or white space"},
+		{"U+200C U+200D U+2060 U+FEFF", "\u200c\u200d\u2060\ufeff", "is only invisible characters or white space"},
+		{"a soft hyphen and a variation selector", "\u00ad\ufe0f", "is only invisible characters or white space"},
+		{"Hangul fillers", "\u3164\u115f", "is only invisible characters or white space"},
+		{"tag characters", "\U000e0001\U000e0041", "is only invisible characters or white space"},
+		{"white space only", " \u00a0\u3000\u2003", "is only invisible characters or white space"},
+		{"white space and U+200B", " \u200b ", "is only invisible characters or white space"},
+		{"a line separator", "a\u2028b", "holds U+2028, a line or paragraph separator"},
+		{"a paragraph separator", "a\u2029", "holds U+2029, a line or paragraph separator"},
+		{"a newline", "a\nb", "holds U+000A, a control character"},
+		{"a tab", "a\tb", "holds U+0009, a control character"},
+		{"DEL", "a\x7f", "holds U+007F, a control character"},
+		{"a C1 control", "a\u0085", "holds U+0085, a control character"},
+		{"a right-to-left override", "a\u202eb", "holds U+202E, a bidirectional control"},
+		{"an isolate", "\u2066a", "holds U+2066, a bidirectional control"},
+		{"bad UTF-8", "a\xffb", "is not valid UTF-8"},
+		{"too long", strings.Repeat("é", 9), "is longer than 8 characters"},
+		{"exactly long enough", strings.Repeat("é", 8), ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			assert.Equal(t, c.want, NameProblem(c.in, 8))
+		})
+	}
+}
+
+func TestEveryOperationRefusesInvisibleIdsAndBranchNames(t *testing.T) {
+	st := testStore(t)
+	ok[Status](t, st, obj{"operation": "create", "sessionId": "s"})
+	ok[obj](t, st, obj{"operation": "append", "sessionId": "s", "message": obj{"role": "user", "content": "hi"}})
+	before, snap := string(do(t, st, `{"operation":"sessions"}`).Value), snapshot(t, st, "s")
+	bad := map[string]string{"\u200b": "is only invisible characters or white space", "a\u2028b": "holds U+2028, a line or paragraph separator", " \ufeff": "is only invisible characters or white space"}
+	for value, problem := range bad {
+		cases := []struct {
+			name, field string
+			req         obj
+		}{
+			{"create", "sessionId", obj{"operation": "create", "sessionId": value}},
+			{"append", "sessionId", obj{"operation": "append", "sessionId": value, "message": obj{"role": "user", "content": "x"}}},
+			{"append to a branch", "branch", obj{"operation": "append", "sessionId": "s", "branch": value, "message": obj{"role": "user", "content": "x"}}},
+			{"context", "sessionId", obj{"operation": "context", "sessionId": value}},
+			{"snapshot.load", "sessionId", obj{"operation": "snapshot.load", "sessionId": value, "snapshot": obj{}}},
+			{"jump", "nodeId", obj{"operation": "jump", "sessionId": "s", "nodeId": value}},
+			{"label", "nodeId", obj{"operation": "label", "sessionId": "s", "nodeId": value, "label": "x"}},
+			{"prefer", "nodeId", obj{"operation": "prefer", "sessionId": "s", "nodeId": value}},
+			{"branch", "branch", obj{"operation": "branch", "sessionId": "s", "nodeId": "n0001", "branch": value}},
+			{"branch at a bad node", "nodeId", obj{"operation": "branch", "sessionId": "s", "nodeId": value, "branch": "b"}},
+			{"fork", "newSessionId", obj{"operation": "fork", "sessionId": "s", "nodeId": "n0001", "newSessionId": value}},
+			{"clone", "newSessionId", obj{"operation": "clone", "sessionId": "s", "newSessionId": value}},
+			{"diff", "from", obj{"operation": "diff", "sessionId": "s", "from": value, "to": "n0001"}},
+			{"tree.rows around", "around", obj{"operation": "tree.rows", "sessionId": "s", "around": value, "limit": 5}},
+			{"search in a branch", "branch", obj{"operation": "search", "query": "hi", "branch": value}},
+		}
+		for _, c := range cases {
+			t.Run(c.name+" with "+strconv.QuoteToASCII(value), func(t *testing.T) {
+				msg := fails(t, st, c.req, InvalidArgument)
+				assert.True(t, strings.HasPrefix(msg, `field "`+c.field+`" `+problem+`: `), "message %q names field %q and %q", msg, c.field, problem)
+			})
+		}
+	}
+	t.Run("nothing was changed", func(t *testing.T) {
+		assert.Equal(t, before, string(do(t, st, `{"operation":"sessions"}`).Value))
+		assert.Equal(t, snap, snapshot(t, st, "s"))
+	})
+	t.Run("invisible characters beside visible ones are accepted", func(t *testing.T) {
+		ok[Status](t, st, obj{"operation": "create", "sessionId": "👨\u200d👩\u200d👧"})
+		ok[obj](t, st, obj{"operation": "branch", "sessionId": "s", "nodeId": "n0001", "branch": "می\u200cخواهم"})
+	})
+}
+
+func TestSnapshotLoadChecksNamesLikeRequests(t *testing.T) {
+	st := testStore(t)
+	ok[Status](t, st, obj{"operation": "create", "sessionId": "s"})
+	ok[obj](t, st, obj{"operation": "append", "sessionId": "s", "message": obj{"role": "user", "content": "hi"}})
+	snap := snapshot(t, st, "s")
+	for _, c := range []struct{ name, from, to, want string }{
+		{"a branch of U+200B", `"main"`, `"\u200b"`, `snapshot: branch name "\u200b" is only invisible characters or white space`},
+		{"a node id with U+2029", `"n0001"`, `"n\u20291"`, `snapshot: node id "n\u20291" holds U+2029, a line or paragraph separator`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			bad := strings.ReplaceAll(snap, c.from, c.to)
+			require.NotEqual(t, snap, bad)
+			msg := fails(t, st, `{"operation":"snapshot.load","sessionId":"s2","snapshot":`+strings.Replace(bad, `"sessionId":"s"`, `"sessionId":"s2"`, 1)+`}`, InvalidSnapshot)
+			assert.Equal(t, c.want, msg)
+		})
+	}
+}
+
+func TestImportReplacesUnusableIdsWithDerivedOnes(t *testing.T) {
+	st := testStore(t)
+	data := `[{"id":"\u200b","title":"zw","mapping":{"a\u2028":{"id":"a\u2028","message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["hi"]}},"parent":null,"children":["b"]},` +
+		`"b":{"id":"b","message":{"author":{"role":"assistant"},"content":{"content_type":"text","parts":["yo"]}},"parent":"a\u2028","children":[]}},"current_node":"b"}]`
+	res := mustImport(t, st, []byte(data), "auto")
+	require.Len(t, res.Sessions, 1, "warnings: %v", warningTexts(res))
+	id := res.Sessions[0].SessionID
+	assert.Regexp(t, `^import-[0-9a-f]{16}$`, id)
+	assert.Equal(t, 2, res.Sessions[0].NodeCount)
+	texts := warningTexts(res)
+	assert.Contains(t, texts, `the conversation's id "\u200b" is only invisible characters or white space; it is imported as "`+id+`"`)
+	found := false
+	for _, w := range texts {
+		found = found || strings.HasPrefix(w, `message id "a\u2028" holds U+2028, a line or paragraph separator; it is imported as "m-`)
+	}
+	assert.True(t, found, "a warning renames the message: %q", texts)
+	ctx := ok[Context](t, st, obj{"operation": "context", "sessionId": id})
+	assert.Len(t, ctx.Messages, 2, "the renamed message is still the parent")
+	t.Run("importing again finds the same session", func(t *testing.T) {
+		res, err := st.Import([]byte(data), "auto")
+		require.NotNil(t, err)
+		assert.Equal(t, SessionAlreadyExists, err.Code)
+		assert.Nil(t, res)
+	})
+}
