@@ -149,7 +149,7 @@ func (ix *Index) Search(q Query, keep Filter, text func(owner uint32, node int32
 		if !ok {
 			loc = ix.locate(body, p)
 		}
-		snippet, ranges := makeSnippet(body, loc.ranges)
+		snippet, ranges := makeSnippet(body, loc.ranges, loc.anchor)
 		res.Hits = append(res.Hits, Hit{
 			Owner:   ref.owner,
 			Node:    ref.node,

@@ -9,9 +9,36 @@ import (
 
 // location is where a query matched in one text.
 type location struct {
-	ranges    [][2]int // byte ranges of the original text, sorted, merged
-	all       bool     // every word and run was found
-	proximity int      // 0..proximityMax: how close together they are
+	// ranges are the byte ranges of the original text to highlight,
+	// sorted and merged: for each query word only its matches of the best
+	// kind found in the text (exact and prefix matches are one kind, then
+	// one typo, then two), so a near miss is never marked when the word
+	// itself is there.
+	ranges [][2]int
+	// anchor is the byte range of the first highlight of the best window
+	// (see bestWindow), where the snippet starts.
+	anchor    [2]int
+	all       bool // every word and run was found
+	proximity int  // 0..proximityMax: how close together they are
+}
+
+// match is one place a query word or run matched: the query unit (words
+// first, then runs), the points it earns and the byte range of the text.
+type match struct {
+	unit, points int
+	start, end   int
+}
+
+// matchKind groups match points for highlighting: exact and prefix 2,
+// one typo 1, two typos 0.
+func matchKind(points int) int {
+	switch {
+	case points >= pointsPrefix:
+		return 2
+	case points >= pointsTypo1:
+		return 1
+	}
+	return 0
 }
 
 // locate finds the query's matches in text (the original, not folded):
@@ -26,11 +53,11 @@ func (ix *Index) locate(text string, p parsedQuery) location {
 	nq := len(p.words) + len(p.runs)
 	bestPoints := make([]int, nq)
 	bestAt := make([]int, nq)
-	var ranges [][2]int
-	add := func(from, to int) {
+	var matches []match
+	add := func(unit, points, from, to int) {
 		start := clusterStart(text, int(folded[from].start))
 		end := clusterEnd(text, int(folded[to-1].end))
-		ranges = append(ranges, [2]int{start, end})
+		matches = append(matches, match{unit: unit, points: points, start: start, end: end})
 	}
 	for ti, t := range tokens {
 		ix.runes = ix.runes[:0]
@@ -61,7 +88,7 @@ func (ix *Index) locate(text string, p parsedQuery) location {
 				if points == 0 {
 					continue
 				}
-				add(t.from, t.from+n)
+				add(wi, points, t.from, t.from+n)
 				if points > bestPoints[wi] {
 					bestPoints[wi], bestAt[wi] = points, ti
 				}
@@ -72,7 +99,7 @@ func (ix *Index) locate(text string, p parsedQuery) location {
 			qi := len(p.words) + ri
 			for k := 0; k+len(run) <= len(tok); k++ {
 				if runesEqual(tok[k:k+len(run)], run) {
-					add(t.from+k, t.from+k+len(run))
+					add(qi, pointsExact, t.from+k, t.from+k+len(run))
 					if bestPoints[qi] == 0 {
 						bestPoints[qi], bestAt[qi] = pointsExact, ti
 					}
@@ -80,7 +107,28 @@ func (ix *Index) locate(text string, p parsedQuery) location {
 			}
 		}
 	}
+	// Highlight each unit's matches of its best kind only.
+	kept := matches[:0]
+	for _, m := range matches {
+		if matchKind(m.points) == matchKind(bestPoints[m.unit]) {
+			kept = append(kept, m)
+		}
+	}
+	ranges := make([][2]int, len(kept))
+	for i, m := range kept {
+		ranges[i] = [2]int{m.start, m.end}
+	}
 	loc := location{ranges: mergeRanges(ranges), all: true, proximity: proximityMax}
+	if len(kept) > 0 {
+		a := bestWindow(text, kept, nq)
+		loc.anchor = [2]int{a.start, a.end}
+		for _, r := range loc.ranges {
+			if r[0] <= a.start && a.start < r[1] {
+				loc.anchor = r // the merged highlight holding it
+				break
+			}
+		}
+	}
 	lo, hi := -1, -1
 	for qi := range bestPoints {
 		if bestPoints[qi] == 0 {
@@ -104,6 +152,55 @@ func (ix *Index) locate(text string, p parsedQuery) location {
 		}
 	}
 	return loc
+}
+
+// windowSpan is how many characters after its first highlight a snippet
+// window is judged on: what a snippet shows after its lead.
+const windowSpan = SnippetLength - snippetLead
+
+// bestWindow returns the match a snippet should start at: the first of the
+// window of windowSpan characters holding the most query units, then the
+// most points (each unit's best match in it: exact before prefix before
+// typos), then the tightest (the fewest characters from its first match
+// to the end of the last one that adds a unit or points), then the
+// earliest. nq is the number of units. The work is bounded by the number
+// of matches times the matches that fit in one window.
+func bestWindow(text string, ms []match, nq int) match {
+	sort.SliceStable(ms, func(i, j int) bool { return ms[i].start < ms[j].start })
+	// Rune offsets of each match's start and end, in one pass.
+	startRune := make([]int, len(ms))
+	endRune := make([]int, len(ms))
+	pos, runes := 0, 0
+	for i, m := range ms {
+		runes += utf8.RuneCountInString(text[pos:m.start])
+		pos = m.start
+		startRune[i] = runes
+		endRune[i] = runes + utf8.RuneCountInString(text[m.start:m.end])
+	}
+	best, bestUnits, bestPoints, bestSpread := 0, -1, -1, 0
+	unitBest := make([]int, nq)
+	for i := range ms {
+		clear(unitBest)
+		units, points, spread := 0, 0, 0
+		for j := i; j < len(ms) && endRune[j] <= startRune[i]+windowSpan; j++ {
+			m := ms[j]
+			if unitBest[m.unit] == 0 {
+				units++
+			}
+			if m.points > unitBest[m.unit] {
+				points += m.points - unitBest[m.unit]
+				unitBest[m.unit] = m.points
+				spread = endRune[j] - startRune[i]
+			}
+			if units == nq && points == nq*pointsExact {
+				break // nothing later in this window adds anything
+			}
+		}
+		if units > bestUnits || units == bestUnits && (points > bestPoints || points == bestPoints && spread < bestSpread) {
+			best, bestUnits, bestPoints, bestSpread = i, units, points, spread
+		}
+	}
+	return ms[best]
 }
 
 func runesEqual(a, b []rune) bool {
@@ -135,14 +232,12 @@ func mergeRanges(ranges [][2]int) [][2]int {
 }
 
 // makeSnippet cuts an excerpt of about SnippetLength characters from text
-// around the first range, collapses runs of white space to one space,
-// marks cuts with "…", and returns it with the ranges (byte ranges of
-// text) that lie wholly inside it, as UTF-16 offsets of the excerpt.
-func makeSnippet(text string, ranges [][2]int) (string, [][2]int) {
-	anchor, anchorEnd := 0, 0
-	if len(ranges) > 0 {
-		anchor, anchorEnd = ranges[0][0], ranges[0][1]
-	}
+// around the byte range at (the location's anchor; the text's start when
+// empty), collapses runs of white space to one space, marks cuts with "…",
+// and returns it with the ranges (byte ranges of text) that lie wholly
+// inside it, as UTF-16 offsets of the excerpt.
+func makeSnippet(text string, ranges [][2]int, at [2]int) (string, [][2]int) {
+	anchor, anchorEnd := at[0], at[1]
 	// Step back snippetLead characters from the anchor, then to a
 	// character boundary.
 	start := anchor
