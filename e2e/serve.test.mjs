@@ -1,5 +1,7 @@
-// tools/serve.mjs without a browser: MIME types, 403/404, index.html,
-// compression (on the fly and precompressed siblings), ETag/304, CLI line.
+// tools/serve.mjs: MIME types, 403/404, index.html, compression (on the
+// fly and precompressed siblings), ETag/304, CLI line, security headers;
+// and in headless Chromium, the real explorer and chat demo working under
+// the header CSP, which refuses framing from another origin.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -8,7 +10,8 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import http from 'node:http';
 import { spawn } from 'node:child_process';
-import { startServer } from '../tools/serve.mjs';
+import { startServer, APP_CSP, BASELINE_CSP } from '../tools/serve.mjs';
+import { setup } from './helpers.mjs';
 
 const SERVE = new URL('../tools/serve.mjs', import.meta.url);
 let dir;
@@ -35,6 +38,8 @@ before(async () => {
   fs.writeFileSync(path.join(dir, 'outside.txt'), 'outside');
   fs.symlinkSync(path.join(dir, 'outside.txt'), path.join(root, 'static', 'link.txt'));
   fs.writeFileSync(path.join(root, 'static', 'index.html'), '<!doctype html><title>x</title>' + 'hello '.repeat(500));
+  fs.mkdirSync(path.join(root, 'e2e'));
+  fs.writeFileSync(path.join(root, 'e2e', 'fixture.html'), '<!doctype html><title>fixture</title>');
   fs.writeFileSync(path.join(root, 'static', 'app.js'), 'console.log(1);\n'.repeat(500));
   fs.writeFileSync(path.join(root, 'static', 'app.d.ts'), 'export {};\n');
   fs.writeFileSync(path.join(root, 'static', 'pic.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
@@ -148,5 +153,89 @@ test('CLI prints exactly one line with the explorer URL', async () => {
     assert.match(line, /^sessiontree explorer: http:\/\/127\.0\.0\.1:\d+\/static\/\n$/);
   } finally {
     child.kill('SIGTERM');
+  }
+});
+
+test('security headers: the app CSP on static/ pages and scripts, a baseline elsewhere, nosniff and no referrer everywhere', async () => {
+  // The policy itself: what the pages' <meta> tags need, and what only a header can say.
+  const directives = new Map(APP_CSP.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1).join(' ')]));
+  assert.deepEqual(Object.fromEntries(directives), {
+    'default-src': "'self'",
+    'script-src': "'self' 'wasm-unsafe-eval'",
+    'style-src': "'self'",
+    'img-src': "'self' data:",
+    'connect-src': "'self'",
+    'worker-src': "'self'",
+    'object-src': "'none'",
+    'base-uri': "'none'",
+    'form-action': "'self'",
+    'frame-ancestors': "'self'",
+  });
+  assert.equal(BASELINE_CSP, "object-src 'none'; base-uri 'none'; frame-ancestors 'self'");
+  const cases = [
+    ['/static/', 200, APP_CSP],
+    ['/static/index.html', 200, APP_CSP],
+    ['/static/app.js', 200, APP_CSP],
+    ['/e2e/fixture.html', 200, BASELINE_CSP],
+    ['/static/pic.png', 200, BASELINE_CSP],
+    ['/static/m.wasm', 200, BASELINE_CSP],
+    ['/nope.js', 404, BASELINE_CSP],
+    ['/.git/config', 403, BASELINE_CSP],
+    ['/static', 301, BASELINE_CSP],
+  ];
+  for (const [p, status, csp] of cases) {
+    const r = await get(p);
+    assert.equal(r.status, status, p);
+    assert.equal(r.headers['content-security-policy'], csp, p);
+    assert.equal(r.headers['x-content-type-options'], 'nosniff', p);
+    assert.equal(r.headers['referrer-policy'], 'no-referrer', p);
+  }
+  const first = await get('/static/index.html');
+  const again = await get('/static/index.html', { 'if-none-match': first.headers.etag });
+  assert.equal(again.status, 304);
+  assert.equal(again.headers['content-security-policy'], APP_CSP, '304 too');
+});
+
+test('the header CSP matches the pages: explorer and chat demo run under it with no violation; another origin cannot frame them', async () => {
+  const env = await setup();
+  try {
+    const { context, baseURL } = env;
+    await context.addInitScript(() => {
+      window.__violations = [];
+      document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+    });
+    for (const page of ['static/', 'static/chat-demo.html']) {
+      const p = await env.newPage();
+      const resp = await p.goto(baseURL + page);
+      assert.equal(resp.headers()['content-security-policy'], APP_CSP, page);
+      await p.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
+      assert.deepEqual(await p.evaluate(() => window.__violations), [], `${page}: no CSP violation`);
+      await p.close();
+    }
+    // localhost is another origin than 127.0.0.1: frame-ancestors 'self' refuses it.
+    const framer = await env.newPage();
+    const refused = new Promise((resolve) => {
+      framer.on('console', (msg) => {
+        if (/frame-ancestors/.test(msg.text())) resolve(msg.text());
+      });
+      setTimeout(() => resolve('no refusal of the frame within 10 s'), 10_000).unref();
+    });
+    // A page of that origin with no frame-src of its own (the 404 page).
+    const other = baseURL.replace('127.0.0.1', 'localhost');
+    await framer.goto(other + 'no-such-page');
+    await framer.evaluate((src) => {
+      const f = document.createElement('iframe');
+      f.src = src;
+      document.body.append(f);
+    }, baseURL + 'static/');
+    assert.match(await refused, /frame-ancestors 'self'/);
+    const framed = framer.frames().find((f) => f !== framer.mainFrame());
+    assert.ok(!framed || !framed.url().startsWith(baseURL), `the frame did not load the explorer (${framed?.url()})`);
+    // The browser's own console error about the refused frame is what this test expects.
+    // So is the 404 of the framing page.
+    env.errors.splice(0, env.errors.length, ...env.errors.filter((e) => !/frame-ancestors|Refused to frame|status of 404/.test(e)));
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
   }
 });

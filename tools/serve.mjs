@@ -15,6 +15,12 @@
 // - paths outside the root and dot files/folders (.git, .cache) are refused
 //   with 403; a directory serves its
 //   index.html (a directory URL without a trailing slash is redirected);
+// - security headers on every response (see securityHeaders): the app's
+//   Content-Security-Policy as a header for pages under static/ and for
+//   scripts (which a worker runs under), a baseline one (frame-ancestors,
+//   base-uri, object-src) for other pages such as test fixtures, which set
+//   their script policy in a <meta> tag; X-Content-Type-Options: nosniff;
+//   Referrer-Policy: no-referrer;
 // - Cache-Control: no-cache plus an ETag (size-mtime), 304 on If-None-Match;
 // - br/gzip for compressible files: a precompressed sibling (file.br, file.gz)
 //   newer than the file is served as is, else the file is compressed once and
@@ -54,6 +60,52 @@ const MIME = {
   '.md': 'text/plain; charset=utf-8',
   '.ts': 'text/plain; charset=utf-8', // covers .d.ts
 };
+
+/**
+ * The Content-Security-Policy of the app's pages (static/), sent as a
+ * header: what their <meta> tags say (scripts and styles from the origin,
+ * WebAssembly compiled from it, images from it and data: URLs), plus what
+ * only a header can say or the meta leaves unset: workers (the store's
+ * module worker, the offline service worker) from the origin, no plugins,
+ * no <base>, forms only to the origin, and framing only by the origin.
+ * Keep it in step with the <meta> tags of static/*.html and docs/EMBED.md.
+ */
+export const APP_CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'self'",
+].join('; ');
+
+/** The policy of every other page: only what a <meta> tag cannot set. */
+export const BASELINE_CSP = ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'self'"].join('; ');
+
+/**
+ * The security headers of a response for a file at urlPath (the decoded
+ * path, "/static/index.html") served as ext: nosniff and no referrer on
+ * every response; APP_CSP for HTML under /static/ and for JavaScript
+ * anywhere (a worker's policy is the one its script is served with);
+ * BASELINE_CSP for any other response.
+ * @param {string} urlPath
+ * @param {string} ext lower-case extension with the dot ('.html'), '' for none
+ * @returns {Record<string, string>}
+ */
+export function securityHeaders(urlPath, ext) {
+  const html = ext === '.html' || ext === '.htm';
+  const script = ext === '.js' || ext === '.mjs';
+  const app = script || (html && urlPath.startsWith('/static/'));
+  return {
+    'Content-Security-Policy': app ? APP_CSP : BASELINE_CSP,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+  };
+}
 
 const COMPRESSIBLE = new Set(['.wasm', '.js', '.mjs', '.html', '.htm', '.css', '.json', '.map', '.svg', '.txt']);
 
@@ -164,7 +216,7 @@ export async function startServer({ root = DEFAULT_ROOT, port = 8080 } = {}) {
 
   async function handle(req, res) {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
+      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8', ...securityHeaders('', '') });
       res.end('method not allowed\n');
       return;
     }
@@ -199,7 +251,7 @@ export async function startServer({ root = DEFAULT_ROOT, port = 8080 } = {}) {
     if (st.isDirectory()) {
       if (!pathname.endsWith('/')) {
         const u = new URL(req.url, 'http://localhost');
-        res.writeHead(301, { Location: u.pathname + '/' + u.search });
+        res.writeHead(301, { Location: u.pathname + '/' + u.search, ...securityHeaders('', '') });
         res.end();
         return;
       }
@@ -220,7 +272,7 @@ export async function startServer({ root = DEFAULT_ROOT, port = 8080 } = {}) {
       'Cache-Control': 'no-cache',
       ETag: etag,
       'Last-Modified': st.mtime.toUTCString(),
-      'X-Content-Type-Options': 'nosniff',
+      ...securityHeaders(pathname.endsWith('/') ? pathname + 'index.html' : pathname, ext),
     };
     if (COMPRESSIBLE.has(ext)) headers.Vary = 'Accept-Encoding';
 
@@ -251,7 +303,7 @@ export async function startServer({ root = DEFAULT_ROOT, port = 8080 } = {}) {
   }
 
   function sendText(res, status, msg) {
-    res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache' });
+    res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache', ...securityHeaders('', '') });
     res.end(msg + '\n');
   }
 
