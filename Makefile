@@ -2,7 +2,15 @@
 #
 #   make serve   build the wasm and serve the explorer on 127.0.0.1 (prints the URL)
 #   make test    every test: lint, Go tests natively, Go tests in headless
-#                Chromium (wasm_test.sh), a short fuzz run, browser page tests
+#                Chromium (wasm_test.sh), a short fuzz run (FuzzCall for
+#                FUZZTIME; FuzzSnapshotLoad and jsonx's differential targets
+#                for FUZZTIME_SHORT each), browser page tests
+#   make fuzz    every fuzz target of the module, one after another, each
+#                for FUZZTIME (make fuzz FUZZTIME=2m; FUZZPKGS=./core limits
+#                it to some packages); the targets are found
+#                with go test -list, so a new Fuzz function needs no edit
+#                here. New failing inputs land in the package's
+#                testdata/fuzz/<Target>/ as go test writes them.
 #   make bench   benchmarks in headless Chromium (prints ratios to peers):
 #                Go benchmarks, the search table (bench/run.mjs), then the
 #                table of every other figure (bench/perf.mjs)
@@ -14,10 +22,12 @@ NODE          ?= node
 NPM           ?= npm
 PORT          ?= 8080
 FUZZTIME      ?= 10s
-# Each differential fuzz target of core/internal/jsonx (encoding/json as the
-# oracle) runs this long in make test-fuzz.
+# FuzzSnapshotLoad and each differential fuzz target of core/internal/jsonx
+# (encoding/json as the oracle) run this long in make test-fuzz.
 FUZZTIME_SHORT ?= 5s
 JSONX_FUZZ    := FuzzValid FuzzUnmarshal FuzzAppendString
+# The packages make fuzz fuzzes.
+FUZZPKGS      ?= ./...
 PLAYWRIGHT    := 1.65.1
 WASMBROWSERTEST := v0.11.0
 
@@ -31,7 +41,7 @@ WASM_EXEC     := js/wasm_exec.js
 PRINTF_FUNCS  := errorf,invalidf,snapshotFault,sprintf,textError,fprintf,appendf,warn,warnf
 GO_SOURCES    := $(shell find core wasm -name '*.go' -not -name '*_test.go') go.mod go.sum
 
-.PHONY: all build vendor serve test test-go test-wasm test-fuzz test-e2e lint bench clean deps
+.PHONY: all build vendor serve test test-go test-wasm test-fuzz test-e2e fuzz lint bench clean deps
 
 all: build
 
@@ -90,8 +100,19 @@ test-go:
 
 test-fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzCall$$' -fuzztime=$(FUZZTIME) ./core
+	$(GO) test -run='^$$' -fuzz='^FuzzSnapshotLoad$$' -fuzztime=$(FUZZTIME_SHORT) ./core
 	set -e; for f in $(JSONX_FUZZ); do \
 		$(GO) test -run='^$$' -fuzz="^$$f\$$" -fuzztime=$(FUZZTIME_SHORT) ./core/internal/jsonx; \
+	done
+
+# Go runs one fuzz target per invocation: loop over the packages and their
+# targets. Stops at the first target that finds a failure.
+fuzz:
+	@set -e; for pkg in $$($(GO) list $(FUZZPKGS)); do \
+	  for target in $$($(GO) test -list='^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	    echo "fuzz: $$pkg $$target for $(FUZZTIME)"; \
+	    $(GO) test -run='^$$' -fuzz="^$$target\$$" -fuzztime=$(FUZZTIME) $$pkg; \
+	  done; \
 	done
 
 test-wasm:
