@@ -28,6 +28,15 @@ const CONTENT = [
   `[ref]\n\n[ref]: javascript:${run('ref')}`,
   `<javascript:${run('autolink')}>`,
   `Some **bold**, a [good link](https://example.com/), and code:\n\n\`\`\`html\n<script>${run('fenced')}</script>\n\`\`\``,
+  // Fences after other blocks, indented, or closed in a way only some renderers accept.
+  `| a | b |\n|---|---|\n| \`x\` | y |\n\`\`\`\n<img src=x onerror="${run('table-fence')}">\n\`\`\``,
+  `- item\n  \`\`\`\n<img src=x onerror="${run('list-fence')}">`,
+  `> quote\n\`\`\`\n<img src=x onerror="${run('quote-fence')}">\n\`\`\``,
+  // marked closes a fence at "```~~~", markdown-it does not.
+  `\`\`\`\ncode\n\`\`\`~~~\n<img src=x onerror="${run('half-close')}">\n\`\`\`\n<img src=x onerror="${run('after-half-close')}">`,
+  // An indented fence: CommonMark opens one, so it must not close where a column-0 fence opens.
+  `  \`\`\`\n<img src=x onerror="${run('indented-open')}">\n\`\`\`\n<img src=x onerror="${run('indented-between')}">\n\`\`\``,
+  `\`\`\`\nleft open <img src=x onerror="${run('open-fence')}">`,
 ].join('\n\n');
 const PAYLOAD = {
   sessionId: "s`<img src=x onerror=\"" + run('id') + "\">`x",

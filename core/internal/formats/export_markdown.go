@@ -127,20 +127,22 @@ func markdownCode(s string) string {
 // one left open is closed at the end, so it cannot swallow the rest of
 // the export. Line endings become "\n".
 //
-// A fence is recognised only where every CommonMark renderer sees one: it
-// opens on a line that starts at column 0 with three or more backticks
-// (and no backtick after them) or tildes, and it closes at the first line
-// that starts, after any indentation, with as many of its character. When
-// that closing line is not one every renderer takes as closing (up to
-// three spaces, the fence characters, spaces), no later fence is kept, so
-// a renderer still inside the block cannot see the rest as outside.
+// Fenced code is kept raw only where every CommonMark renderer sees the
+// same fence, so that no renderer can take raw text for code's neighbour:
+// a fence opens on a line that starts at column 0 with three or more
+// backticks (and no backtick after them) or tildes, and closes on a line
+// of up to three spaces, as many or more of its character, and spaces
+// (the closing lines markdown-it and marked agree on). Any other line that
+// starts, after white space, with a fence's characters and could open or
+// close a fence in some renderer (an indented fence, "```~~~", a tab) gets
+// a backslash before them, so that no renderer opens or closes a fence
+// there.
 func markdownContent(text string) string {
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	text = strings.ReplaceAll(text, "\r", "\n")
 	var b strings.Builder
 	b.Grow(len(text) + len(text)/16)
 	var fence string // the open fence's opening run, "" outside one
-	trusted := true  // fences may still be recognised
 	for pos := 0; pos < len(text); {
 		end := strings.IndexByte(text[pos:], '\n')
 		if end < 0 {
@@ -149,21 +151,25 @@ func markdownContent(text string) string {
 			end += pos
 		}
 		line := text[pos:end]
+		trimmed := strings.TrimLeft(line, " \t")
+		indent := len(line) - len(trimmed)
 		switch {
+		case fence != "" && closesFence(line, fence):
+			b.WriteString(line)
+			fence = ""
+		case fence != "" && strings.HasPrefix(trimmed, fence) && strings.TrimRight(strings.TrimLeft(trimmed, "`~"), " \t") == "":
+			// Looks like a closing line to some renderer, not to all.
+			b.WriteByte('\\')
+			b.WriteString(line)
 		case fence != "":
 			b.WriteString(line)
-			trimmed := strings.TrimLeft(line, " \t")
-			if strings.HasPrefix(trimmed, fence) {
-				indent := len(line) - len(trimmed)
-				rest := strings.TrimRight(strings.TrimLeft(trimmed, fence[:1]), " ")
-				if indent > 3 || rest != "" || strings.ContainsRune(line[:indent], '\t') {
-					trusted = false
-				}
-				fence = ""
-			}
-		case trusted && fenceOpening(line) != "":
+		case fenceOpening(line) != "":
 			fence = fenceOpening(line)
 			b.WriteString(line)
+		case strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~"):
+			b.WriteString(line[:indent])
+			b.WriteByte('\\')
+			writeMarkdownLine(&b, text, pos+indent, end)
 		default:
 			writeMarkdownLine(&b, text, pos, end)
 		}
@@ -180,6 +186,22 @@ func markdownContent(text string) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// closesFence reports whether line closes the fence opened by the run
+// fence in every renderer: up to three spaces, at least len(fence) of its
+// character and nothing else, then spaces.
+func closesFence(line, fence string) bool {
+	i := 0
+	for i < len(line) && i < 3 && line[i] == ' ' {
+		i++
+	}
+	n := 0
+	for i < len(line) && line[i] == fence[0] {
+		i++
+		n++
+	}
+	return n >= len(fence) && strings.TrimRight(line[i:], " ") == ""
 }
 
 // fenceOpening returns the opening run of a code fence that line opens

@@ -52,9 +52,10 @@ func TestMarkdownContentKeepsMarkdownAndDisarmsHTMLAndLinks(t *testing.T) {
 		{"fenced code stays as it is", "```html\n<script>alert(1)</script>\n[x](javascript:y)\n```\n<b>", "```html\n<script>alert(1)</script>\n[x](javascript:y)\n```\n&lt;b>"},
 		{"tilde fences and longer closers", "~~~~\n<i>\n~~~~~~\n<i>", "~~~~\n<i>\n~~~~~~\n&lt;i>"},
 		{"an open fence is closed", "```\n<i>", "```\n<i>\n```\n"},
-		{"an indented fence is not trusted", "  ```\n<img src=x onerror=alert(1)>", "  ```\n&lt;img src=x onerror=alert(1)>"},
-		{"a backtick info string is no fence", "``` a`b\n<i>", "``` a`b\n&lt;i>"},
-		{"after a doubtful close no fence is kept", "```\n<i>\n```x\n<b>\n```\n<u>", "```\n<i>\n```x\n&lt;b>\n```\n&lt;u>"},
+		{"an indented fence is guarded", "  ```\n<img src=x onerror=alert(1)>\n```\n<i>\n```", "  \\```\n&lt;img src=x onerror=alert(1)>\n```\n<i>\n```"},
+		{"a backtick info string is no fence and is guarded", "``` a`b\n<i>", "\\``` a`b\n&lt;i>"},
+		{"a line with text after the fence stays code", "```\n<i>\n```python\n<b>\n```\n<u>", "```\n<i>\n```python\n<b>\n```\n&lt;u>"},
+		{"a closing line only some renderers take is guarded", "```\n<i>\n```~~~\n<b>\n    ```\n\t```\n```\t\n<s>\n```\n<u>", "```\n<i>\n\\```~~~\n<b>\n\\    ```\n\\\t```\n\\```\t\n<s>\n```\n&lt;u>"},
 		{"carriage returns are line ends", "```\r<i>\r```\r<b>", "```\n<i>\n```\n&lt;b>"},
 	}
 	for _, c := range cases {
