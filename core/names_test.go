@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -128,4 +129,22 @@ func TestImportReplacesUnusableIdsWithDerivedOnes(t *testing.T) {
 		assert.Equal(t, SessionAlreadyExists, err.Code)
 		assert.Nil(t, res)
 	})
+}
+
+// TestDefaultIgnorableMatchesUnicode derives Default_Ignorable_Code_Point
+// from Go's own tables as DerivedCoreProperties.txt defines it
+// (Other_Default_Ignorable_Code_Point + Cf + Variation_Selector
+// − White_Space − FFF9..FFFB − Egyptian format controls
+// − Prepended_Concatenation_Mark) and compares it with DefaultIgnorable.
+func TestDefaultIgnorableMatchesUnicode(t *testing.T) {
+	var diff []string
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		derived := (unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Variation_Selector, r)) &&
+			!unicode.Is(unicode.White_Space, r) && !(r >= 0xfff9 && r <= 0xfffb) && !(r >= 0x13430 && r <= 0x1345f) &&
+			!unicode.Is(unicode.Prepended_Concatenation_Mark, r)
+		if derived != unicode.Is(DefaultIgnorable, r) {
+			diff = append(diff, codePoint(r))
+		}
+	}
+	assert.Empty(t, diff, "code points where DefaultIgnorable differs from Unicode %s", unicode.Version)
 }
