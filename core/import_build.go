@@ -50,18 +50,9 @@ func (h *recordHeap) Pop() any {
 // time order. The path to the cursor is branch "main"; every other child of
 // a branch point opens an automatically named branch.
 func (st *Store) buildImported(c formats.Conversation) (*Session, []ImportWarning, *Error) {
-	var warns []ImportWarning
-	id := c.ID
-	if id == "" {
-		id = st.sessionID()
-	}
+	id, warns := st.importNames(&c)
 	warn := func(format string, args ...any) {
 		warns = append(warns, ImportWarning{SessionID: id, Message: jsonx.Sprintf(format, args...)})
-	}
-	if p := NameProblem(id, MaxSessionIDLength); p != "" {
-		orig := id
-		id = derivedSessionID(orig)
-		warn("the conversation's id %q %s; it is imported as %q", orig, p, id)
 	}
 	recs := c.Records
 	if len(recs) == 0 {
@@ -83,7 +74,6 @@ func (st *Store) buildImported(c formats.Conversation) (*Session, []ImportWarnin
 			}
 		}
 	}
-	renameUnusableNodeIDs(&c, warn)
 	for _, rec := range recs {
 		raw := rec.Source
 		if raw == nil {

@@ -135,6 +135,28 @@ func codePoint(r rune) string {
 	return "U+" + h
 }
 
+// importNames returns the session id an imported conversation gets (its
+// own; a generated one when it has none; a derived one, with a warning,
+// when NameProblem refuses its own) and the warnings of renaming its
+// unusable message ids (renameUnusableNodeIDs).
+func (st *Store) importNames(c *formats.Conversation) (string, []ImportWarning) {
+	id := c.ID
+	if id == "" {
+		id = st.sessionID()
+	}
+	var warns []ImportWarning
+	warn := func(format string, args ...any) {
+		warns = append(warns, ImportWarning{SessionID: id, Message: jsonx.Sprintf(format, args...)})
+	}
+	if p := NameProblem(id, MaxSessionIDLength); p != "" {
+		orig := id
+		id = derivedSessionID(orig)
+		warn("the conversation's id %q %s; it is imported as %q", orig, p, id)
+	}
+	renameUnusableNodeIDs(c, warn)
+	return id, warns
+}
+
 // derivedSessionID returns the id an import gives a conversation whose own
 // id NameProblem refuses: "import-" and 16 hex digits of the FNV-1a hash
 // of the id, so importing the same file again finds the same session.
