@@ -330,6 +330,33 @@ both('subscribe reports each change with its operation; remote answers the panel
   await page.close();
 });
 
+both('a lone surrogate in a string request is answered as in the same request given as an object', async () => {
+  const page = await shimPage();
+  const r = await page.evaluate(async () => {
+    const tree = await window.sessiontree.init({ persist: false });
+    const lone = String.fromCharCode(0xd800);
+    const asObject = (req) => tree.call(req);
+    const asString = (req) => tree.call(JSON.stringify(req).replace(/\\ud800/g, lone));
+    const create = { operation: 'create', sessionId: 'x' + lone };
+    const idObject = await asObject(create);
+    const idString = await asString(create);
+    await tree.call({ operation: 'create', sessionId: 's' });
+    const append = { operation: 'append', sessionId: 's', message: { role: 'user', content: 'a' + lone + 'b' } };
+    const textString = await tree.callText(JSON.stringify(append).replace(/\\ud800/g, lone));
+    const context = await tree.callText({ operation: 'context', sessionId: 's' });
+    const outside = await tree.call('{"operation":"sessions"' + lone + '}');
+    return { idObject, idString, textString: JSON.parse(textString).ok, context, outside, sessions: (await tree.call({ operation: 'sessions' })).value.map((x) => x.sessionId) };
+  });
+  assert.equal(r.idObject.ok, false);
+  assert.deepEqual(r.idString, r.idObject, 'the id is refused with the same envelope');
+  assert.equal(r.textString, true);
+  assert.match(r.context, /"content":"a\\ud800b"/, 'kept as the escape, never U+FFFD');
+  assert.equal(r.outside.ok, false);
+  assert.equal(r.outside.error.code, 'INVALID_ARGUMENT');
+  assert.deepEqual(r.sessions, ['s']);
+  await page.close();
+});
+
 test('callText hands back a message byte for byte, big numbers included', async () => {
   const page = await shimPage();
   const message = '{"role":"assistant","content":[{"type":"text","text":"价格 🙂‍↔️ <b>&amp;</b>"}],"vendor":{"n":12345678901234567890,"f":1.50e+10}}';

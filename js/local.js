@@ -6,7 +6,7 @@
 // page's own thread. Both keep the Promise API of js/tree-api.js.
 
 import { openStore, restoreRequest, getSnapshot, listSnapshots, putSnapshot, Writer, DB_DEFAULT_NAME } from "./store.js";
-import { requestOperation, spliceJSON } from "./request-text.js";
+import { escapeLoneSurrogates, requestOperation, spliceJSON } from "./request-text.js";
 import { CachePlan, TextCaches, contextEnvelope, decodeContent } from "./context-columns.js";
 import { TreeAPI, errorEnvelope } from "./tree-api.js";
 
@@ -268,7 +268,9 @@ export class LocalTree extends TreeAPI {
     const answer = (env) => Promise.resolve(keepText ? JSON.stringify(env) : env);
     let text;
     if (typeof request === "string") {
-      text = request;
+      // TextEncoder would make a lone surrogate U+FFFD without a word:
+      // escaped, it is refused or kept exactly as in an object request.
+      text = escapeLoneSurrogates(request);
     } else if (request instanceof Uint8Array || request instanceof ArrayBuffer) {
       text = request instanceof ArrayBuffer ? new Uint8Array(request) : request; // the handle takes bytes as they are
     } else {

@@ -109,3 +109,23 @@ export function requestOperation(text, confirm) {
   const op = request !== null && typeof request === "object" && !Array.isArray(request) ? request.operation : undefined;
   return typeof op === "string" ? op : "";
 }
+
+/** A UTF-16 code unit of a surrogate pair that has no partner. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * A request text with every lone surrogate (a UTF-16 code unit that
+ * TextEncoder would silently turn into U+FFFD) written as its JSON escape
+ * `\udXXX`, as JSON.stringify writes it for an object request: core then
+ * answers a string request exactly as it answers the same request given as
+ * an object (it refuses a lone surrogate in an id, keeps one in a message
+ * as written). Outside a JSON string the escape is a syntax error, as the
+ * code unit was. Text without lone surrogates is returned as it is.
+ * @param {string} text
+ * @returns {string}
+ */
+export function escapeLoneSurrogates(text) {
+  if (typeof text.isWellFormed === "function" ? text.isWellFormed() : !LONE_SURROGATE.test(text)) return text;
+  LONE_SURROGATE.lastIndex = 0;
+  return text.replace(LONE_SURROGATE, (u) => "\\u" + u.charCodeAt(0).toString(16));
+}
