@@ -390,9 +390,9 @@ func (j *ImportJob) readElement() {
 }
 
 // readLine reads the next line of a JSON-lines export. A line that is not
-// JSON is an error naming its line and column, except the last line when
-// it is cut off (the file was copied while being written): then the lines
-// before it are kept and a warning names it.
+// JSON is skipped with a warning naming its line and column (a cut-off
+// last line, the file copied while being written, says so); the lines
+// around it are kept.
 func (j *ImportJob) readLine() {
 	if j.pos >= len(j.data) {
 		j.readDone = true
@@ -424,7 +424,9 @@ func (j *ImportJob) readLine() {
 			}
 			lead := len(j.data[start:]) - len(bytes.TrimLeft(j.data[start:], " \t\r"))
 			se.Line, se.Column = j.lineNo, se.Column+lead
-			j.fail(invalidf("import data is not valid JSON lines: %s", se))
+			// One broken line never loses the file: it is skipped, named.
+			j.res.Warnings = append(j.res.Warnings, ImportWarning{Message: jsonx.Sprintf(
+				"line %d is not valid JSON: %s; it is skipped", j.lineNo, se)})
 			return
 		}
 	}

@@ -129,7 +129,7 @@ func TestImportRejectsDataThatYieldsNothing(t *testing.T) {
 		{"invalid JSON", "[\n{\"mapping\": }", "line 2, column 13"},
 		{"an unknown format", `{"hello":"world"}`, "could not detect the format"},
 		{"a conversation without mapping", `[{"id":"x","title":"T"}]`, "could not detect the format"},
-		{"only a conversation without mapping", `[{"id":"x","title":"T","mapping":null},{"id":"y","mapping":{}}]`, "nothing imported"},
+		{"only a conversation without mapping", `[{"id":"x","title":"T","mapping":null},{"id":"y","mapping":{"r":{"id":"r","message":{"content":{}}}}}]`, "none of its 1 messages could be used"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name+" is an error", func(t *testing.T) {

@@ -112,6 +112,7 @@ func convertChatbotUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversati
 		}
 		if len(m) == 0 || m[0] != '{' || jsonx.Unmarshal(m, &msg) != nil || msg.Role == "" {
 			warns = append(warns, Warning{SessionID: c.ID, Message: jsonx.Sprintf("%s: message %d has no role; skipped", name, i)})
+			c.Unusable++
 			continue
 		}
 		src, _ := jsonx.CompactRaw(m)
@@ -126,9 +127,8 @@ func convertChatbotUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversati
 		}
 		c.Records = append(c.Records, Record{Message: append(b, '}'), Source: src})
 	}
-	if len(c.Records) == 0 {
-		c.Skip = jsonx.Sprintf("%s has no messages; skipped", name)
-		return c, warns
+	if len(c.Records) == 0 && c.Unusable == 0 {
+		warns = append(warns, Warning{SessionID: c.ID, Message: jsonx.Sprintf("%s has no messages; it is an empty session", name)})
 	}
 	return c, warns
 }

@@ -112,6 +112,7 @@ func convertChatGPTConversation(model *Model, raw jsonx.RawMessage, k int) (Conv
 		e := &entry{}
 		if err := jsonx.Unmarshal(rawNode, &e.node); err != nil {
 			warn("%s: mapping entry %q could not be read (%s); skipped", name, key, jsonx.ErrorText(err))
+			c.Unusable++
 			continue
 		}
 		e.node.ID = key
@@ -127,6 +128,7 @@ func convertChatGPTConversation(model *Model, raw jsonx.RawMessage, k int) (Conv
 			msg, t, err := chatgptMessageJSON(e.node.Message)
 			if err != "" {
 				warn("%s: message %q %s; skipped", name, key, err)
+				c.Unusable++
 			} else {
 				e.msg, e.time, e.keep = msg, t, true
 			}
@@ -165,7 +167,11 @@ func convertChatGPTConversation(model *Model, raw jsonx.RawMessage, k int) (Conv
 		}
 	}
 	if len(c.Records) == 0 {
-		return c, warns, jsonx.Sprintf("%s has no messages; skipped", name)
+		if c.Unusable > 0 {
+			return c, warns, jsonx.Sprintf("%s: none of its %d messages could be used; skipped", name, c.Unusable)
+		}
+		warn("%s has no messages; it is an empty session", name)
+		return c, warns, ""
 	}
 	if conv.CurrentNode != nil && *conv.CurrentNode != "" {
 		cur := *conv.CurrentNode

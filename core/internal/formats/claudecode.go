@@ -125,13 +125,15 @@ func (r *claudeCodeReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int
 		return
 	}
 	what := jsonx.Sprintf("line %d: record %q", n, l.UUID)
-	parent := ""
+	parent, inferred := "", false
 	switch {
 	case l.ParentUUID == nil:
 		r.warn("%s has no parentUuid; it becomes a root", what)
 	case bytes.Equal(l.ParentUUID, []byte("null")):
-		if l.LogicalParentUUID != nil {
-			parent = *l.LogicalParentUUID // a compacted continuation, linked back
+		if l.LogicalParentUUID != nil && *l.LogicalParentUUID != "" {
+			// A compacted continuation, linked back; the file states
+			// no parent, so this link is cut first on a cycle.
+			parent, inferred = *l.LogicalParentUUID, true
 		}
 	default:
 		var ok bool
@@ -144,7 +146,7 @@ func (r *claudeCodeReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int
 		r.created = t
 	}
 	src := compactSource(raw)
-	rec := Record{ID: l.UUID, ParentID: parent, Time: t, Stamp: isoStamp(l.Timestamp), Source: src, Aside: l.IsSidechain}
+	rec := Record{ID: l.UUID, ParentID: parent, Inferred: inferred, Time: t, Stamp: isoStamp(l.Timestamp), Source: src, Aside: l.IsSidechain}
 	if l.IsSidechain {
 		rec.Branch = "sidechain"
 	}

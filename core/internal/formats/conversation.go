@@ -3,6 +3,7 @@ package formats
 import (
 	"hash/fnv"
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
@@ -41,6 +42,10 @@ type Conversation struct {
 	Annotations []jsonx.RawMessage
 	// Skip, when set, says the conversation cannot be imported and why.
 	Skip string
+	// Unusable counts the records the importer read and could not use
+	// (each with a warning): a conversation without Records is an empty
+	// session when it is 0, and is rejected when it is not.
+	Unusable int
 }
 
 // Record is one node-to-be of an import.
@@ -64,6 +69,12 @@ type Record struct {
 	Kind    string
 	Summary string // a summary's text
 	Entry   *Entry // an entry's fields, validated by Model.Entry
+	// Inferred says ParentID is a link the importer inferred (a Claude
+	// Code logicalParentUuid, a ChatGPT children list), not the one the
+	// file states for the record, StatedParent ("" for a root). A link
+	// that would close a cycle is cut at an inferred link first.
+	Inferred     bool
+	StatedParent string
 }
 
 // Label is a label an export puts on a record: What names the
@@ -86,11 +97,11 @@ func isoStamp(raw jsonx.RawMessage) string {
 	return t.UTC().Format(TimeLayout)
 }
 
-// relink gives each record whose parent was dropped (dropped maps a
+// Relink gives each record whose parent was dropped (dropped maps a
 // dropped record's id to its own parent, "" for none) its nearest kept
 // ancestor. The climb is a loop bounded by the number of dropped records,
 // so a cycle among them cannot hang it.
-func relink(recs []Record, dropped map[string]string) {
+func Relink(recs []Record, dropped map[string]string) {
 	if len(dropped) == 0 {
 		return
 	}
@@ -108,6 +119,21 @@ func relink(recs []Record, dropped map[string]string) {
 		}
 		recs[i].ParentID = p
 	}
+}
+
+// DerivedID returns the id of record i of conversation conv when the
+// export gives it none: "m" and 8 hex digits of a hash of the
+// conversation id, the position, the message and attempt (a further
+// attempt after a collision), so a second import of the same file finds
+// the same ids and a grown file keeps the ids of its old records.
+func DerivedID(conv string, i, attempt int, msg []byte) string {
+	h := fnv.New128a()
+	h.Write([]byte(conv))
+	h.Write([]byte{0})
+	h.Write([]byte(strconv.Itoa(i) + "/" + strconv.Itoa(attempt)))
+	h.Write([]byte{0})
+	h.Write(msg)
+	return "m" + HexString(h.Sum(nil)[:4])
 }
 
 // hashID returns an id derived from data: prefix and 16 hex digits of its

@@ -183,8 +183,7 @@ func convertLibreChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, 
 		return c, nil
 	}
 	if len(msgs) == 0 {
-		c.Skip = jsonx.Sprintf("%s has no messages; skipped", name)
-		return c, nil
+		return c, []Warning{{SessionID: id, Message: jsonx.Sprintf("%s has no messages; it is an empty session", name)}}
 	}
 	var warns []Warning
 	warn := func(format string, args ...any) {

@@ -144,7 +144,7 @@ func convertOpenWebUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversati
 		})
 	}
 	if len(entries) == 0 {
-		c.Skip = jsonx.Sprintf("%s has no messages; skipped", name)
+		warns = append(warns, Warning{SessionID: c.ID, Message: jsonx.Sprintf("%s has no messages; it is an empty session", name)})
 		return c, warns
 	}
 	msgs := make(map[string]*openWebUIMessage, len(entries))
@@ -210,7 +210,7 @@ func convertOpenWebUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversati
 			}
 		}
 	}
-	relink(c.Records, dropped)
+	Relink(c.Records, dropped)
 	if len(c.Records) == 0 {
 		c.Skip = jsonx.Sprintf("%s has no usable messages; skipped", name)
 		return c, warns

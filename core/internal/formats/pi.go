@@ -373,7 +373,7 @@ func (r *piReader) Finish() ([]Conversation, []Warning) {
 		}
 	}
 	c.Records = r.recs
-	relink(c.Records, r.dropped)
+	Relink(c.Records, r.dropped)
 	c.Labels = r.labels
 	c.Current = r.last
 	for steps := 0; steps <= len(r.dropped); steps++ {
