@@ -154,8 +154,8 @@ func (r *claudeCodeReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int
 		msg, _, err := r.model.Message(l.Message, "its message")
 		if err == nil {
 			rec.Message = msg
-			if l.Type == "user" && !l.IsSidechain && (r.firstText == "" || t < r.firstTime) && !bytes.Contains(msg, []byte(`"tool_result"`)) {
-				r.firstText, r.firstTime = r.model.Preview(msg, 60), t
+			if l.Type == "user" && !l.IsSidechain && string(f["isMeta"]) != "true" && (r.firstText == "" || t < r.firstTime) && !bytes.Contains(msg, []byte(`"tool_result"`)) {
+				r.firstText, r.firstTime = claudeCodeTitle(r.model, msg), t
 			}
 		} else {
 			r.warn("%s has an unusable message (%s); it is kept as a custom entry that does not reach the model", what, err.Error())
@@ -175,6 +175,55 @@ func (r *claudeCodeReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int
 		rec.Kind, rec.Entry = KindCustom, e
 	}
 	r.recs = append(r.recs, rec)
+}
+
+// claudeCodeTitle returns the plain-text title a user message gives: a
+// slash command's name and arguments when it is one
+// (<command-name>/init</command-name><command-args>…</command-args>),
+// else its text with Claude Code's markup tags (<command-…>,
+// <local-command-…>) removed; 60 characters at most.
+func claudeCodeTitle(model *Model, msg jsonx.RawMessage) string {
+	text := model.Preview(msg, 4000)
+	if !strings.Contains(text, "<") {
+		return model.Preview(msg, 60)
+	}
+	inner := func(tag string) (string, bool) {
+		open, end := "<"+tag+">", "</"+tag+">"
+		i := strings.Index(text, open)
+		j := strings.Index(text, end)
+		if i < 0 || j < i {
+			return "", false
+		}
+		return strings.TrimSpace(text[i+len(open) : j]), true
+	}
+	if name, ok := inner("command-name"); ok && name != "" {
+		if args, _ := inner("command-args"); args != "" {
+			name += " " + args
+		}
+		text = name
+	} else {
+		var b strings.Builder
+		for len(text) > 0 {
+			i := strings.IndexByte(text, '<')
+			if i < 0 {
+				b.WriteString(text)
+				break
+			}
+			b.WriteString(text[:i])
+			rest := strings.TrimPrefix(text[i+1:], "/")
+			j := strings.IndexByte(text[i:], '>')
+			known := strings.HasPrefix(rest, "command-") || strings.HasPrefix(rest, "local-command-")
+			if j < 0 || !known {
+				b.WriteByte('<')
+				text = text[i+1:]
+				continue
+			}
+			b.WriteByte(' ')
+			text = text[i+j+1:]
+		}
+		text = strings.Join(strings.Fields(b.String()), " ")
+	}
+	return model.Preview(append(jsonx.AppendString([]byte(`{"role":"user","content":`), text), '}'), 60)
 }
 
 func (r *claudeCodeReader) Finish() ([]Conversation, []Warning) {

@@ -213,20 +213,8 @@ func (r *piReader) Line(raw []byte, _ map[string]jsonx.RawMessage, n int) {
 	}
 	switch l.Type {
 	case "message":
-		msg := l.Message
-		if r.version < 3 && msg != nil {
-			if c, err := jsonx.CompactRaw(msg); err == nil {
-				msg = bytes.Replace(c, []byte(`"role":"hookMessage"`), []byte(`"role":"custom"`), 1)
-			}
-		}
-		m, role, err := r.model.Message(msg, "its message")
-		if err != nil {
-			fail("has an unusable message (" + err.Error() + ")")
-			break
-		}
-		rec.Message = m
-		if role == "user" && (r.firstText == "" || t < r.firstTime) {
-			r.firstText, r.firstTime = r.model.Preview(m, 60), t
+		if reason := r.message(&rec, l.Message); reason != "" {
+			fail(reason)
 		}
 	case "branch_summary":
 		var s string
@@ -257,7 +245,7 @@ func (r *piReader) Line(raw []byte, _ map[string]jsonx.RawMessage, n int) {
 			fail("is of a type sessiontree does not know")
 			break
 		}
-		if l.Type == "compaction" && r.version < 2 && l.FirstKeptEntryIndex != nil {
+		if l.Type == "compaction" && l.FirstKeptEntryIndex != nil && (r.version < 2 || l.FirstKeptEntryID == nil) {
 			r.pending = append(r.pending, piCompaction{rec: len(r.recs), index: *l.FirstKeptEntryIndex})
 			body = append(body[:len(body)-1], `,"firstKeptNodeId":"?"}`...)
 		}
@@ -272,6 +260,81 @@ func (r *piReader) Line(raw []byte, _ map[string]jsonx.RawMessage, n int) {
 		}
 	}
 	r.recs = append(r.recs, rec)
+}
+
+// message reads the message of a message entry into rec as Pi's
+// convertToLlm sends it: a bashExecution message (a "!" command the user
+// ran) becomes user text, or a custom entry "pi/bashExecution" that does
+// not reach the model when it is excludeFromContext ("!!"); a custom
+// message (role "custom", once "hookMessage") becomes a custom_message
+// entry (customType "pi/custom" when it names none), which reaches the
+// model as user content. It returns why the
+// message cannot be used ("" when it can).
+func (r *piReader) message(rec *Record, msg jsonx.RawMessage) string {
+	if r.version < 3 && msg != nil {
+		if c, err := jsonx.CompactRaw(msg); err == nil {
+			msg = bytes.Replace(c, []byte(`"role":"hookMessage"`), []byte(`"role":"custom"`), 1)
+		}
+	}
+	f, _ := RawFields(bytes.TrimSpace(msg))
+	switch role, _ := jsonx.ParseString(f["role"]); role {
+	case "bashExecution":
+		if string(f["excludeFromContext"]) == "true" {
+			data, _ := jsonx.CompactRaw(msg)
+			rec.Kind, rec.Entry = KindCustom, &Entry{CustomType: "pi/bashExecution", Data: data}
+			return ""
+		}
+		m := jsonx.AppendString([]byte(`{"role":"user","content":[{"type":"text","text":`), piBashText(f))
+		msg = append(m, "}]}"...)
+	case "custom":
+		body := []byte(`{"kind":"custom_message"`)
+		if f["customType"] == nil {
+			body = append(body, `,"customType":"pi/custom"`...) // a message of Pi before custom types
+		}
+		for _, k := range []string{"customType", "content", "display", "details"} {
+			if v, err := jsonx.CompactRaw(f[k]); f[k] != nil && err == nil {
+				body = append(jsonx.AppendKey(append(body, ','), k), v...)
+			}
+		}
+		e, err := r.model.Entry(append(body, '}'), "its message")
+		if err != nil {
+			return "has an unusable custom message (" + err.Error() + ")"
+		}
+		rec.Kind, rec.Entry = KindCustomMessage, e
+		return ""
+	}
+	m, role, err := r.model.Message(msg, "its message")
+	if err != nil {
+		return "has an unusable message (" + err.Error() + ")"
+	}
+	rec.Message = m
+	if role == "user" && (r.firstText == "" || rec.Time < r.firstTime) {
+		r.firstText, r.firstTime = r.model.Preview(m, 60), rec.Time
+	}
+	return ""
+}
+
+// piBashText is the user text Pi's bashExecutionToText gives a
+// bashExecution message (fields: its members).
+func piBashText(f map[string]jsonx.RawMessage) string {
+	str := func(k string) string { s, _ := jsonx.ParseString(f[k]); return s }
+	text := "Ran `" + str("command") + "`\n"
+	if out := str("output"); out != "" {
+		text += "```\n" + out + "\n```"
+	} else {
+		text += "(no output)"
+	}
+	code := string(f["exitCode"])
+	switch {
+	case string(f["cancelled"]) == "true":
+		text += "\n\n(command cancelled)"
+	case code != "" && code != "null" && code != "0":
+		text += "\n\nCommand exited with code " + code
+	}
+	if path := str("fullOutputPath"); string(f["truncated"]) == "true" && path != "" {
+		text += "\n\n[Output truncated. Full output: " + path + "]"
+	}
+	return text
 }
 
 // v1ID draws the id of the entry on line n of a version-1 file: 8 hex
