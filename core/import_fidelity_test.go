@@ -64,3 +64,44 @@ func TestImportClaudeCodeTitle(t *testing.T) {
 	res = mustImport(t, st, []byte(data), "auto")
 	assert.Equal(t, "ok then <b>fix</b> it", res.Sessions[0].Title, "only Claude Code's own tags are removed")
 }
+
+func TestImportOpenWebUIReasoning(t *testing.T) {
+	cases := []struct {
+		name, content string
+		want          []any
+	}{
+		{"a block before the answer", `<details type=\"reasoning\" done=\"true\" duration=\"2\">\n<summary>Thought for 2 seconds</summary>\n&gt; a &lt; b &amp;&amp; c\n&gt; \n&gt; so &#x27;yes&#39; &quot;ok&quot; &eacute;\n</details>\nYes.`,
+			[]any{obj{"type": "thinking", "thinking": "a < b && c\n\nso 'yes' \"ok\" &eacute;"}, obj{"type": "text", "text": "Yes."}}},
+		{"two blocks around text", `pre<details type=\"reasoning\"><summary>s</summary>one</details>mid<details type=\"reasoning\"><summary>s</summary>two</details>`,
+			[]any{obj{"type": "text", "text": "pre"}, obj{"type": "thinking", "thinking": "one"}, obj{"type": "text", "text": "mid"}, obj{"type": "thinking", "thinking": "two"}}},
+		{"an unclosed block stays text", `<details type=\"reasoning\"><summary>s</summary>half`,
+			[]any{obj{"type": "text", "text": `<details type="reasoning"><summary>s</summary>half`}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			data := `[{"id":"w","title":"w","chat":{"history":{"currentId":"b","messages":{
+				"a":{"id":"a","parentId":null,"role":"user","content":"q","timestamp":1700000000},
+				"b":{"id":"b","parentId":"a","role":"assistant","content":"` + tc.content + `","timestamp":1700000001}}}}}]`
+			st := testStore(t)
+			mustImport(t, st, []byte(data), "auto")
+			n := ok[obj](t, st, obj{"operation": "node", "sessionId": "w", "nodeId": "b"})
+			assert.Equal(t, tc.want, n["message"].(obj)["content"])
+		})
+	}
+}
+
+func TestImportChatGPTCustomInstructions(t *testing.T) {
+	st := testStore(t)
+	mustImport(t, st, fixture(t, "librechat/chatgpt-modern-export.json"), "auto")
+	var roles []string
+	var system string
+	for _, line := range roleTexts(t, st, "6b0f0d9c-0000-4000-8000-000000000001") {
+		role, text, _ := strings.Cut(line, ": ")
+		roles = append(roles, role)
+		if strings.Contains(text, "The user is an SRE.") {
+			system = role
+		}
+	}
+	assert.Equal(t, "system", system, "custom instructions are system context, as ChatGPT sends them")
+	assert.NotContains(t, roles[1:], "system", "and come before the conversation")
+}

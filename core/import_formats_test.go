@@ -180,7 +180,7 @@ func TestImportFixtures(t *testing.T) {
 }
 
 func TestImportFixtureContent(t *testing.T) {
-	t.Run("open webui keeps reasoning and tool-call blocks in content and output items in source", func(t *testing.T) {
+	t.Run("open webui turns a reasoning block into a thinking part, keeps tool-call blocks in content and output items in source", func(t *testing.T) {
 		st := testStore(t)
 		mustImport(t, st, fixture(t, "librechat/openwebui-export.json"), "auto")
 		n := ok[obj](t, st, obj{"operation": "node", "sessionId": "tool-chat", "nodeId": "ta2"})
@@ -190,7 +190,11 @@ func TestImportFixtureContent(t *testing.T) {
 		out := n["source"].(obj)["output"].([]any)
 		assert.Equal(t, "function_call", out[0].(obj)["type"])
 		r := ok[obj](t, st, obj{"operation": "node", "sessionId": "reasoning-chat", "nodeId": "ra2"})
-		assert.Contains(t, r["message"].(obj)["content"], `<details type="reasoning"`)
+		assert.Equal(t, []any{
+			obj{"type": "thinking", "thinking": "Let me break this down..."},
+			obj{"type": "text", "text": "255"},
+		}, r["message"].(obj)["content"], "the entity &gt; decoded, the quote markup removed")
+		assert.Contains(t, r["source"].(obj)["content"], `<details type="reasoning"`, "the record keeps the content as written")
 	})
 	t.Run("claude code keeps tool_use blocks, sidechain marks and the original line", func(t *testing.T) {
 		st := testStore(t)

@@ -192,8 +192,10 @@ func convertChatGPTConversation(model *Model, raw jsonx.RawMessage, k int) (Conv
 // {"role","content"[,"name"]} message. Text content becomes a string;
 // multimodal content an array of parts: strings become
 // {"type":"text","text":…}, objects (images, audio) are kept whole with a
-// "type" taken from their content_type. It returns the message, its time
-// and a reason when the record cannot be used.
+// "type" taken from their content_type; custom instructions
+// (user_editable_context) become a system message of their profile and
+// instructions texts. It returns the message, its time and a reason when
+// the record cannot be used.
 func chatgptMessageJSON(raw jsonx.RawMessage) (jsonx.RawMessage, float64, string) {
 	var m chatgptMessage
 	if err := jsonx.Unmarshal(raw, &m); err != nil {
@@ -206,8 +208,18 @@ func chatgptMessageJSON(raw jsonx.RawMessage) (jsonx.RawMessage, float64, string
 	if m.CreateTime != nil {
 		t = *m.CreateTime
 	}
+	role := m.Author.Role
+	var probe struct {
+		ContentType string `json:"content_type"`
+	}
+	if len(m.Content) > 0 && m.Content[0] == '{' && jsonx.Unmarshal(m.Content, &probe) == nil && probe.ContentType == "user_editable_context" {
+		// Custom instructions: ChatGPT sends them to the model as system
+		// context (metadata.is_user_system_message), never as a turn of
+		// the user's, though the export's author is "user".
+		role = "system"
+	}
 	b := []byte(`{"role":`)
-	b = jsonx.AppendString(b, m.Author.Role)
+	b = jsonx.AppendString(b, role)
 	b = append(b, `,"content":`...)
 	b = appendChatGPTContent(b, m.Content)
 	if m.Author.Name != "" && m.Author.Role == "tool" {

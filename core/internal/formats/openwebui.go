@@ -2,6 +2,7 @@ package formats
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
@@ -229,9 +230,10 @@ func convertOpenWebUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversati
 }
 
 // openWebUIMessageJSON returns {"role","content"}: the content as Open
-// WebUI stores it (a string in which reasoning and tool calls are
-// <details> blocks), an array kept as it is, anything else "". The whole
-// record, with its output[] items, stays in the node's source.
+// WebUI stores it (a string in which tool calls are <details> blocks), an
+// array kept as it is, anything else ""; reasoning blocks become thinking
+// parts (openWebUIReasoning). The whole record, with its output[] items,
+// stays in the node's source.
 func openWebUIMessageJSON(m *openWebUIMessage) jsonx.RawMessage {
 	b := []byte(`{"role":`)
 	b = jsonx.AppendString(b, m.role)
@@ -239,6 +241,9 @@ func openWebUIMessageJSON(m *openWebUIMessage) jsonx.RawMessage {
 	content := m.content
 	switch {
 	case len(content) > 0 && content[0] == '"':
+		if parts, ok := openWebUIReasoning(content); ok {
+			return append(append(b, parts...), '}')
+		}
 		b = append(b, content...)
 	case len(content) > 0 && content[0] == '[' && contentPartsOK(content):
 		b = append(b, jsonx.CompactBytes(content)...)
@@ -261,4 +266,123 @@ func contentPartsOK(raw jsonx.RawMessage) bool {
 		}
 	}
 	return true
+}
+
+// openWebUIReasoning splits a content string holding reasoning blocks,
+// <details type="reasoning" …><summary>…</summary>text</details>, into
+// content parts: each block a {"type":"thinking","thinking":text} part
+// (its HTML entities decoded and the "> " quote markup Open WebUI shows
+// it with removed), the text around them {"type":"text"} parts. ok is
+// false when the content holds no reasoning block.
+func openWebUIReasoning(raw jsonx.RawMessage) (jsonx.RawMessage, bool) {
+	const open = `<details type="reasoning"`
+	text, ok := jsonx.ParseString(raw)
+	if !ok || !strings.Contains(text, open) {
+		return nil, false
+	}
+	b := []byte{'['}
+	part := func(typ, key, s string) {
+		if strings.TrimSpace(s) == "" {
+			return
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = jsonx.AppendString(append(b, `{"type":`...), typ)
+		b = jsonx.AppendString(jsonx.AppendKey(append(b, ','), key), s)
+		b = append(b, '}')
+	}
+	for {
+		i := strings.Index(text, open)
+		if i < 0 {
+			break
+		}
+		end := strings.Index(text[i:], "</details>")
+		if end < 0 {
+			break // an unclosed block stays text
+		}
+		part("text", "text", strings.TrimSpace(text[:i]))
+		block := text[i : i+end]
+		if s := strings.Index(block, "</summary>"); s >= 0 {
+			block = block[s+len("</summary>"):]
+		} else if g := strings.IndexByte(block, '>'); g >= 0 {
+			block = block[g+1:]
+		}
+		part("thinking", "thinking", unquoteReasoning(htmlUnescape(block)))
+		text = text[i+end+len("</details>"):]
+	}
+	part("text", "text", strings.TrimSpace(text))
+	return append(b, ']'), true
+}
+
+// unquoteReasoning removes the "> " Open WebUI puts before each line of
+// reasoning it shows, and the blank lines around it.
+func unquoteReasoning(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for i, l := range lines {
+		if l == ">" {
+			lines[i] = ""
+		} else {
+			lines[i] = strings.TrimPrefix(l, "> ")
+		}
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
+}
+
+// htmlUnescape decodes the entities Open WebUI's html.escape writes
+// (&amp; &lt; &gt; &quot; &#x27;) and numeric ones; others stay as they
+// are (the standard library's html package brings a 2,000-entity table
+// into the wasm for names no exporter writes).
+func htmlUnescape(s string) string {
+	if !strings.Contains(s, "&") {
+		return s
+	}
+	var b strings.Builder
+	for len(s) > 0 {
+		i := strings.IndexByte(s, '&')
+		if i < 0 {
+			b.WriteString(s)
+			break
+		}
+		b.WriteString(s[:i])
+		s = s[i:]
+		j := strings.IndexByte(s, ';')
+		if j < 0 || j > 10 {
+			b.WriteByte('&')
+			s = s[1:]
+			continue
+		}
+		name := s[1:j]
+		r := rune(-1)
+		switch name {
+		case "amp":
+			r = '&'
+		case "lt":
+			r = '<'
+		case "gt":
+			r = '>'
+		case "quot":
+			r = '"'
+		case "apos":
+			r = '\''
+		default:
+			if len(name) > 1 && name[0] == '#' {
+				base, digits := 10, name[1:]
+				if digits[0] == 'x' || digits[0] == 'X' {
+					base, digits = 16, digits[1:]
+				}
+				if v, err := strconv.ParseUint(digits, base, 32); err == nil && v > 0 && v <= 0x10FFFF && (v < 0xD800 || v > 0xDFFF) {
+					r = rune(v)
+				}
+			}
+		}
+		if r < 0 {
+			b.WriteByte('&')
+			s = s[1:]
+			continue
+		}
+		b.WriteRune(r)
+		s = s[j+1:]
+	}
+	return b.String()
 }
