@@ -84,9 +84,7 @@ func TestImportChatGPTModernExportWarnsAboutAConversationWithoutMapping(t *testi
 	assert.Equal(t, "assistant-3", *res.Sessions[1].Cursor)
 
 	// Importing the same file again duplicates nothing.
-	_, err = importData(t, st, fixture(t, "librechat/chatgpt-modern-export.json"), "auto")
-	require.NotNil(t, err)
-	assert.Equal(t, SessionAlreadyExists, err.Code)
+	assertReimportAddsNothing(t, st, fixture(t, "librechat/chatgpt-modern-export.json"))
 	sessions := ok[[]SessionSummary](t, st, `{"operation":"sessions"}`)
 	assert.Len(t, sessions, 2)
 }

@@ -170,10 +170,7 @@ func TestImportFixtures(t *testing.T) {
 				assert.Contains(t, texts[k], w)
 			}
 
-			again, err := st.Import(data, "auto")
-			assert.Nil(t, again, "a second import of the same file adds nothing")
-			require.NotNil(t, err)
-			assert.Equal(t, SessionAlreadyExists, err.Code)
+			assertReimportAddsNothing(t, st, data)
 			assert.Len(t, st.sessions, len(tc.sessions))
 		})
 	}
@@ -514,9 +511,7 @@ func TestImportToleranceRules(t *testing.T) {
 			st := testStore(t)
 			data := f.write(branchy, "d2")
 			mustImport(t, st, data, "auto")
-			_, err := st.Import(data, "auto")
-			require.NotNil(t, err)
-			assert.Equal(t, SessionAlreadyExists, err.Code)
+			assertReimportAddsNothing(t, st, data)
 			assert.Len(t, st.sessions, 1)
 			assert.Equal(t, 6, st.sessions["c1"].Len())
 		})
@@ -649,9 +644,8 @@ func TestImportToleranceOneFormat(t *testing.T) {
 		st := testStore(t)
 		res := mustImport(t, st, data, "auto")
 		assert.True(t, strings.HasPrefix(res.Sessions[0].SessionID, "chatbotui-"))
-		_, err := st.Import(data, "auto")
-		require.NotNil(t, err)
-		assert.Equal(t, SessionAlreadyExists, err.Code)
+		assertReimportAddsNothing(t, st, data)
+		assert.Len(t, st.sessions, 1)
 	})
 	t.Run("chatbot ui: a lone surrogate escape is reported naming the generated message id", func(t *testing.T) {
 		data := []byte(`{"version":4,"history":[{"id":"s","name":"n","messages":[{"role":"user","content":"a \udc00 b"}]}]}`)
@@ -760,7 +754,9 @@ func TestImportJobMeetsASessionCreatedMeanwhile(t *testing.T) {
 	ok[Status](t, st, obj{"operation": "create", "sessionId": "b"})
 	res, err := job.Finish()
 	require.Nil(t, err)
-	assert.Equal(t, []string{"a"}, []string{res.Sessions[0].SessionID})
-	assert.Equal(t, `SESSION_ALREADY_EXISTS: session "b" already exists; skipped (import it again under another id to keep both)`, res.Skipped[0].Reason)
-	assert.Equal(t, 0, st.sessions["b"].Len(), "the session created meanwhile is untouched")
+	require.Len(t, res.Sessions, 2)
+	assert.Equal(t, ImportedSession{SessionID: "a", Title: "chat a", Added: 6, NodeCount: 6, Cursor: res.Sessions[0].Cursor, BranchCount: 2, RootCount: 1}, res.Sessions[0])
+	assert.True(t, res.Sessions[1].Existing, "the session created meanwhile takes the conversation's nodes, as an earlier import would")
+	assert.Equal(t, 6, res.Sessions[1].Added)
+	assert.Equal(t, treeShape{6, 1, 1, "d2", []string{"main", "main-2"}}, shapeOf(t, st, "b"))
 }

@@ -20,6 +20,28 @@ func ccLine(typ, uuid, parent, extra string) string {
 	return `{"type":"` + typ + `","uuid":"` + uuid + `","parentUuid":` + p + `,"sessionId":"cc","timestamp":"2025-01-01T00:00:0` + uuid[len(uuid)-1:] + `Z",` + extra + "}\n"
 }
 
+// assertReimportAddsNothing imports data again into st and checks that it
+// succeeds, reports every session as existing with nothing added, and
+// changes no session.
+func assertReimportAddsNothing(t *testing.T, st *Store, data []byte) {
+	t.Helper()
+	before := map[string]string{}
+	for id := range st.sessions {
+		before[id] = snapshot(t, st, id)
+	}
+	res, err := st.Import(data, "auto")
+	require.Nil(t, err, "a second import of the same file is not an error")
+	require.NotEmpty(t, res.Sessions)
+	for _, s := range res.Sessions {
+		assert.True(t, s.Existing, "session %q was there", s.SessionID)
+		assert.Equal(t, 0, s.Added, "a second import of the same file adds nothing to %q", s.SessionID)
+	}
+	for id, snap := range before {
+		assert.Equal(t, snap, snapshot(t, st, id), "session %q is unchanged", id)
+	}
+	assert.Len(t, st.sessions, len(before))
+}
+
 // roleTexts returns the context of a session as role: text lines.
 func roleTexts(t *testing.T, st *Store, id string) []string {
 	t.Helper()

@@ -46,7 +46,10 @@ test('import: a Claude Code transcript and an Open WebUI export become sessions 
     assert.equal(out.b.ok, true);
     assert.equal(out.b.value.format, 'openwebui');
     assert.deepEqual(out.b.value.sessions.map((s) => s.sessionId), ['reasoning-chat', 'tool-chat', 'simple-chat']);
-    assert.deepEqual(out.again.error.code, 'SESSION_ALREADY_EXISTS');
+    // A second import of the same file adds nothing and says so.
+    assert.equal(out.again.ok, true);
+    assert.deepEqual(out.again.value.sessions.map((s) => [s.sessionId, s.existing, s.added]),
+      [['reasoning-chat', true, 0], ['tool-chat', true, 0], ['simple-chat', true, 0]]);
 
     assert.equal(out.ctx.value.cursor, 'p1a');
     assert.equal(out.ctx.value.messages.length, 9);

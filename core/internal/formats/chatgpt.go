@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
@@ -91,6 +92,9 @@ func convertChatGPTConversation(model *Model, raw jsonx.RawMessage, k int) (Conv
 	}
 	if conv.UpdateTime != nil {
 		c.Updated = *conv.UpdateTime
+	}
+	if c.ID == "" {
+		c.ID = chatgptDerivedID(conv.CreateTime, entries2roots(conv.Mapping))
 	}
 	var warns []Warning
 	warn := func(format string, args ...any) {
@@ -325,4 +329,36 @@ func appendTypedPart(b []byte, p jsonx.RawMessage) []byte {
 		b = append(b, ',')
 	}
 	return append(b, compact[1:]...)
+}
+
+// entries2roots returns the sorted keys of the mapping's roots: entries
+// whose parent is null, absent or not in the mapping.
+func entries2roots(mapping map[string]jsonx.RawMessage) []string {
+	var roots []string
+	for _, key := range slices.Sorted(maps.Keys(mapping)) {
+		f, err := RawFields(bytes.TrimSpace(mapping[key]))
+		if err != nil {
+			continue
+		}
+		p, ok := jsonx.ParseString(f["parent"])
+		if _, in := mapping[p]; !ok || !in {
+			roots = append(roots, key)
+		}
+	}
+	return roots
+}
+
+// chatgptDerivedID names a conversation that carries no id: "chatgpt-"
+// and a hash of its creation time and the ids of its roots, which a
+// conversation keeps as it grows, so importing the grown file finds the
+// session of the first import.
+func chatgptDerivedID(created *float64, roots []string) string {
+	key := []byte("chatgpt")
+	if created != nil {
+		key = strconv.AppendFloat(append(key, 0), *created, 'g', -1, 64)
+	}
+	for _, r := range roots {
+		key = append(append(key, 0), r...)
+	}
+	return hashID("chatgpt-", key)
 }

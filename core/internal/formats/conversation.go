@@ -3,7 +3,9 @@ package formats
 import (
 	"hash/fnv"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
@@ -134,6 +136,44 @@ func DerivedID(conv string, i, attempt int, msg []byte) string {
 	h.Write([]byte{0})
 	h.Write(msg)
 	return "m" + HexString(h.Sum(nil)[:4])
+}
+
+// renameDerived gives a conversation whose export has no id of its own
+// (c.ID was a placeholder) an id that survives the conversation's growth:
+// prefix and a hash of its creation time and its roots' ids, or for a
+// linear chat without message ids of its first record's message. Warnings
+// naming the placeholder name the new id. A file that grew (two more
+// turns) so keeps its session's id and its re-import adds only the new
+// turns.
+func renameDerived(c *Conversation, warns []Warning, prefix string) {
+	key := strconv.AppendFloat([]byte(prefix), c.Created, 'g', -1, 64)
+	if c.Linear {
+		for _, rec := range c.Records {
+			if rec.Kind == "" {
+				key = append(append(key, 0), rec.Message...)
+				break
+			}
+		}
+	} else {
+		var roots []string
+		for _, rec := range c.Records {
+			if rec.ParentID == "" {
+				roots = append(roots, rec.ID)
+			}
+		}
+		slices.Sort(roots)
+		for _, r := range roots {
+			key = append(append(key, 0), r...)
+		}
+	}
+	old := c.ID
+	c.ID = hashID(prefix, key)
+	for i := range warns {
+		if warns[i].SessionID == old {
+			warns[i].SessionID = c.ID
+		}
+		warns[i].Message = strings.ReplaceAll(warns[i].Message, old, c.ID)
+	}
 }
 
 // hashID returns an id derived from data: prefix and 16 hex digits of its

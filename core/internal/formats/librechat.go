@@ -166,8 +166,9 @@ func convertLibreChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, 
 	_ = jsonx.Unmarshal(top["conversationId"], &id)
 	_ = jsonx.Unmarshal(top["title"], &title)
 	c.Title = title
-	if id == "" {
-		id = hashID("librechat-", raw)
+	derived := id == ""
+	if derived {
+		id = hashID("librechat-", raw) // a placeholder until renameDerived
 	}
 	if !model.SessionID(id) {
 		c.Skip = jsonx.Sprintf("conversation %d has an unusable id %q; skipped", k, id)
@@ -232,6 +233,9 @@ func convertLibreChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, 
 	}
 	if len(c.Records) == 0 {
 		c.Skip = jsonx.Sprintf("%s has no usable messages; skipped", name)
+	}
+	if derived {
+		renameDerived(&c, warns, "librechat-")
 	}
 	return c, warns
 }

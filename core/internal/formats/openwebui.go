@@ -73,19 +73,44 @@ func fieldString(fields map[string]jsonx.RawMessage, key string) (string, bool) 
 
 // convertOpenWebUIChat converts one chat row (element k of the export). It
 // reads each level with the one-pass scanner (no encoding/json
-// re-validation of nested values).
+// re-validation of nested values). A chat without an id gets one derived
+// from its creation time and root messages (renameDerived).
 func convertOpenWebUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning) {
-	var c Conversation
+	c, chat, derived := openWebUIHead(model, raw, k)
+	if c.Skip != "" {
+		return c, nil
+	}
+	name := jsonx.Sprintf("chat %q", c.ID)
+	if c.Title != "" {
+		name += jsonx.Sprintf(" (%s)", c.Title)
+	}
+	entries, current, hasCurrent := openWebUIEntries(chat)
+	var warns []Warning
+	if len(entries) == 0 {
+		warns = append(warns, Warning{SessionID: c.ID, Message: jsonx.Sprintf("%s has no messages; it is an empty session", name)})
+	} else {
+		warns = openWebUIRecords(&c, entries, name, current, hasCurrent)
+	}
+	if derived && c.Skip == "" {
+		renameDerived(&c, warns, "openwebui-")
+	}
+	return c, warns
+}
+
+// openWebUIHead reads a chat row's id, title and times; chat is the
+// row's chat object (the row itself for a bare chat), derived says the id
+// is a placeholder. c.Skip says why the row cannot be used.
+func openWebUIHead(model *Model, raw jsonx.RawMessage, k int) (c Conversation, chat map[string]jsonx.RawMessage, derived bool) {
 	row, err := RawFields(raw)
 	if err != nil {
 		c.Skip = jsonx.Sprintf("chat %d is not a readable object; skipped", k)
-		return c, nil
+		return c, nil, false
 	}
-	chat := row // a bare chat object
+	chat = row // a bare chat object
 	if cr, ok := row["chat"]; ok {
 		if chat, err = RawFields(cr); err != nil {
 			c.Skip = jsonx.Sprintf("chat %d has no readable \"chat\" object; skipped", k)
-			return c, nil
+			return c, nil, false
 		}
 	}
 	if id, ok := fieldString(row, "id"); ok && id != "" {
@@ -93,12 +118,12 @@ func convertOpenWebUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversati
 	} else if id, ok := fieldString(chat, "id"); ok && id != "" {
 		c.ID = id
 	} else {
-		c.ID = hashID("openwebui-", raw)
+		c.ID, derived = hashID("openwebui-", raw), true // a placeholder until renameDerived
 	}
 	if !model.SessionID(c.ID) {
 		c.Skip = jsonx.Sprintf("chat %d has an unusable id %q; skipped", k, c.ID)
 		c.ID = ""
-		return c, nil
+		return c, nil, false
 	}
 	if title, ok := fieldString(row, "title"); ok {
 		c.Title = title
@@ -110,28 +135,25 @@ func convertOpenWebUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversati
 		c.Created = unixSeconds(chat["timestamp"])
 	}
 	c.Updated = unixSeconds(row["updated_at"])
-	name := jsonx.Sprintf("chat %q", c.ID)
-	if c.Title != "" {
-		name += jsonx.Sprintf(" (%s)", c.Title)
-	}
-	var warns []Warning
-	warn := func(format string, args ...any) {
-		warns = append(warns, Warning{SessionID: c.ID, Message: name + ": " + jsonx.Sprintf(format, args...)})
-	}
+	return c, chat, derived
+}
 
-	// The messages: the history map, else the older list.
-	type entry struct {
-		key string
-		raw []byte
-	}
-	var entries []entry
-	current, hasCurrent := "", false
+// openWebUIEntry is one message record of a chat: its key in the history
+// map ("#i" for element i of the older list) and its raw object.
+type openWebUIEntry struct {
+	key string
+	raw []byte
+}
+
+// openWebUIEntries returns a chat's message records: the history map
+// (sorted by key), else the older list; and the history's currentId.
+func openWebUIEntries(chat map[string]jsonx.RawMessage) (entries []openWebUIEntry, current string, hasCurrent bool) {
 	if h, err := RawFields(chat["history"]); err == nil {
 		current, hasCurrent = fieldString(h, "currentId")
 		if ms := h["messages"]; len(ms) > 0 && ms[0] == '{' {
 			sc := jsonx.Scanner{Data: ms}
 			_ = sc.Members(func(key string, v []byte, _ bool) error {
-				entries = append(entries, entry{key, v})
+				entries = append(entries, openWebUIEntry{key, v})
 				return nil
 			})
 			sort.SliceStable(entries, func(a, b int) bool { return entries[a].key < entries[b].key })
@@ -140,13 +162,19 @@ func convertOpenWebUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversati
 	if list := chat["messages"]; len(entries) == 0 && len(list) > 0 && list[0] == '[' {
 		sc := jsonx.Scanner{Data: list}
 		_ = sc.Elements(func(i int, v []byte, _ bool) error {
-			entries = append(entries, entry{jsonx.Sprintf("#%d", i), v})
+			entries = append(entries, openWebUIEntry{jsonx.Sprintf("#%d", i), v})
 			return nil
 		})
 	}
-	if len(entries) == 0 {
-		warns = append(warns, Warning{SessionID: c.ID, Message: jsonx.Sprintf("%s has no messages; it is an empty session", name)})
-		return c, warns
+	return entries, current, hasCurrent
+}
+
+// openWebUIRecords turns a chat's message records into c's records and
+// current message; name names the chat in the warnings it returns.
+func openWebUIRecords(c *Conversation, entries []openWebUIEntry, name, current string, hasCurrent bool) []Warning {
+	var warns []Warning
+	warn := func(format string, args ...any) {
+		warns = append(warns, Warning{SessionID: c.ID, Message: name + ": " + jsonx.Sprintf(format, args...)})
 	}
 	msgs := make(map[string]*openWebUIMessage, len(entries))
 	dropped := map[string]string{}
@@ -214,7 +242,7 @@ func convertOpenWebUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversati
 	Relink(c.Records, dropped)
 	if len(c.Records) == 0 {
 		c.Skip = jsonx.Sprintf("%s has no usable messages; skipped", name)
-		return c, warns
+		return warns
 	}
 	if hasCurrent && current != "" {
 		for steps := 0; steps <= len(dropped); steps++ {
@@ -226,7 +254,7 @@ func convertOpenWebUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversati
 		}
 		c.Current = current
 	}
-	return c, warns
+	return warns
 }
 
 // openWebUIMessageJSON returns {"role","content"}: the content as Open
