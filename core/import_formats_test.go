@@ -687,7 +687,7 @@ func TestImportToleranceOneFormat(t *testing.T) {
 func TestImportDetection(t *testing.T) {
 	errs := []struct{ name, data, want string }{
 		{"garbage after a document", "{\"a\":1} x", `import data is not valid JSON: invalid character 'x' after the top-level value at line 1, column 9`},
-		{"an unknown shape", `{"a":1}`, `could not detect the format of the import data (known formats: snapshot, chatgpt, openwebui, librechat, chatbotui, pi, claude-code)`},
+		{"an unknown shape", `{"a":1}`, `could not detect the format of the import data (known formats: snapshot, chatgpt, openwebui, librechat, chatbotui, claudeai, pi, sillytavern, claude-code)`},
 		{"an empty array", `[]`, `import data is an empty array or holds no object: nothing to import`},
 		{"a truncated array", `[{"mapping":{}},`, `import data is not valid JSON: unexpected end of JSON input at line 1, column 17`},
 		{"a single string", `"chat"`, `import data must be a JSON object, an array or JSON lines`},

@@ -68,7 +68,9 @@ func init() {
 		{Name: "openwebui", Detect: detectOpenWebUI, Item: convertOpenWebUIChat},
 		{Name: "librechat", Detect: detectLibreChat, Item: convertLibreChat},
 		{Name: "chatbotui", Detect: detectChatbotUI, Item: convertChatbotUIChat, Whole: convertChatbotUI},
+		{Name: "claudeai", Detect: detectClaudeAI, Item: convertClaudeAI},
 		{Name: "pi", Detect: detectPi, Lines: newPiReader},
+		{Name: "sillytavern", Detect: detectSillyTavern, Lines: newSillyTavernReader},
 		{Name: "claude-code", Detect: detectClaudeCode, Lines: newClaudeCodeReader},
 	}
 }
