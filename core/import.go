@@ -176,7 +176,7 @@ func (st *Store) StartImport(data []byte, format string) (*ImportJob, *Error) {
 			if sn.Shape == '[' && sn.Keys == nil {
 				return nil, invalidf("import data is an empty array or holds no object: nothing to import")
 			}
-			return nil, invalidf("could not detect the format of the import data (known formats: %s)", strings.Join(ImportFormats()[1:], ", "))
+			return nil, invalidf("could not detect the format of the import data: %s", formats.Undetected(sn))
 		}
 	default:
 		for k := range formats.Importers {

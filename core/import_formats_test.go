@@ -684,10 +684,26 @@ func TestImportToleranceOneFormat(t *testing.T) {
 	}
 }
 
+func TestImportDetectionExplainsItself(t *testing.T) {
+	cases := []struct{ name, data, want string }{
+		{"an array of unknown objects names the first element's keys", `[{"zeta":1,"alpha":2},{"b":3}]`, `it is a JSON array whose first element has the keys "alpha", "zeta"; tried: snapshot (`},
+		{"JSON lines name the first line's keys", "{\"k\":1}\n{\"j\":2}", `it is JSON lines (2 read) whose first line has the keys "k"; tried: snapshot (`},
+		{"many keys are cut at 12", `{"a":1,"b":1,"c":1,"d":1,"e":1,"f":1,"g":1,"h":1,"i":1,"j":1,"k":1,"l":1,"m":1,"n":1}`, `"l" and 2 more; tried`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := testStore(t).Import([]byte(tc.data), "auto")
+			require.NotNil(t, err)
+			assert.Contains(t, err.Message, tc.want)
+			assert.Contains(t, err.Message, "claude-code (lines with")
+		})
+	}
+}
+
 func TestImportDetection(t *testing.T) {
 	errs := []struct{ name, data, want string }{
 		{"garbage after a document", "{\"a\":1} x", `import data is not valid JSON: invalid character 'x' after the top-level value at line 1, column 9`},
-		{"an unknown shape", `{"a":1}`, `could not detect the format of the import data (known formats: snapshot, chatgpt, openwebui, librechat, chatbotui, claudeai, pi, sillytavern, claude-code)`},
+		{"an unknown shape", `{"a":1}`, `could not detect the format of the import data: it is a JSON object with the keys "a"; tried: snapshot (a JSON object with "version", "sessionId" and "nodes"); chatgpt (objects with "mapping"); openwebui (objects with a "chat" holding "history" or "messages", or with a "history" object); librechat (objects with "conversationId" and "messages" or "messagesTree"); chatbotui (an object with a "history" array, or an array of objects with "name" and "messages"); claudeai (objects with a "chat_messages" array); pi (a first line {"type":"session","id":…}); sillytavern (a first line with "user_name" and "character_name" or "chat_metadata", or with "mes" and "is_user"); claude-code (lines with "parentUuid", "leafUuid", or "uuid" and "sessionId")`},
 		{"an empty array", `[]`, `import data is an empty array or holds no object: nothing to import`},
 		{"a truncated array", `[{"mapping":{}},`, `import data is not valid JSON: unexpected end of JSON input at line 1, column 17`},
 		{"a single string", `"chat"`, `import data must be a JSON object, an array or JSON lines`},
