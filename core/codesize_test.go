@@ -41,8 +41,6 @@ type sizeException struct {
 var sizeExceptions = []sizeException{
 	// The import driver and four importers are rewritten for issue 16 (in
 	// parallel with this list): they are split there.
-	{"core/internal/formats/pi.go", "piReader.Line", 140, "importers rewritten for issue 16"},
-	{"core/internal/formats/chatgpt.go", "convertChatGPTConversation", 135, "importers rewritten for issue 16"},
 }
 
 // sizeFinding is one file or function over its limit.

@@ -123,3 +123,16 @@ func TestImportPiTolerance(t *testing.T) {
 		assert.Equal(t, []string{"user: q", "assistant: r"}, roleTexts(t, st, "p"))
 	})
 }
+
+func TestImportChatGPTInferredLinks(t *testing.T) {
+	t.Run("a parent inferred from a children list that would close a cycle is cut before the stated one", func(t *testing.T) {
+		data := `[{"id":"g","current_node":"a","mapping":{
+			"a":{"id":"a","parent":"b","children":["b"],"message":{"author":{"role":"assistant"},"create_time":2,"content":{"content_type":"text","parts":["r"]}}},
+			"b":{"id":"b","children":["a"],"message":{"author":{"role":"user"},"create_time":1,"content":{"content_type":"text","parts":["q"]}}}}}]`
+		st := testStore(t)
+		res := mustImport(t, st, []byte(data), "auto")
+		assert.Equal(t, treeShape{2, 1, 0, "a", []string{"main"}}, shapeOf(t, st, "g"))
+		assert.Contains(t, warningTexts(res), `message "b": the link to "a" that the importer inferred would close a cycle; it is cut and it becomes a root`)
+		assert.Equal(t, []string{"user: q", "assistant: r"}, roleTexts(t, st, "g"))
+	})
+}

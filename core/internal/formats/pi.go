@@ -165,29 +165,10 @@ func (r *piReader) Line(raw []byte, _ map[string]jsonx.RawMessage, n int) {
 	}
 	src, _ := jsonx.CompactRaw(raw)
 	what := jsonx.Sprintf("line %d", n)
-	// Ids: version 1 has none (Pi generates them and chains the entries).
-	id, parent := "", ""
-	if r.version < 2 {
-		id = r.v1ID(n)
-		if len(r.index) > 1 {
-			parent = r.last
-		}
-	} else {
-		if l.ID == nil || *l.ID == "" {
-			r.warn("%s (%s) has no id; skipped", what, l.Type)
-			r.index = append(r.index, "")
-			return
-		}
-		id = *l.ID
-		switch {
-		case l.ParentID == nil:
-			r.warn("%s: entry %q has no parentId; it becomes a root", what, id)
-		case bytes.Equal(l.ParentID, []byte("null")):
-		default:
-			if jsonx.Unmarshal(l.ParentID, &parent) != nil {
-				r.warn("%s: entry %q has a parentId that is not a string; it becomes a root", what, id)
-			}
-		}
+	id, parent, ok := r.links(&l, n)
+	if !ok {
+		r.index = append(r.index, "")
+		return
 	}
 	r.index = append(r.index, id)
 	r.taken[id] = true
@@ -260,6 +241,35 @@ func (r *piReader) Line(raw []byte, _ map[string]jsonx.RawMessage, n int) {
 		}
 	}
 	r.recs = append(r.recs, rec)
+}
+
+// links returns the id and parent of the entry l on line n: version 1
+// has no ids (Pi generates them and chains the entries); from version 2
+// an entry without an id is skipped (ok false), with a warning.
+func (r *piReader) links(l *piLine, n int) (id, parent string, ok bool) {
+	what := jsonx.Sprintf("line %d", n)
+	if r.version < 2 {
+		id = r.v1ID(n)
+		if len(r.index) > 1 {
+			parent = r.last
+		}
+		return id, parent, true
+	}
+	if l.ID == nil || *l.ID == "" {
+		r.warn("%s (%s) has no id; skipped", what, l.Type)
+		return "", "", false
+	}
+	id = *l.ID
+	switch {
+	case l.ParentID == nil:
+		r.warn("%s: entry %q has no parentId; it becomes a root", what, id)
+	case bytes.Equal(l.ParentID, []byte("null")):
+	default:
+		if jsonx.Unmarshal(l.ParentID, &parent) != nil {
+			r.warn("%s: entry %q has a parentId that is not a string; it becomes a root", what, id)
+		}
+	}
+	return id, parent, true
 }
 
 // message reads the message of a message entry into rec as Pi's
