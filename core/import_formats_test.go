@@ -218,8 +218,10 @@ func TestImportFixtureContent(t *testing.T) {
 		n := ok[obj](t, st, obj{"operation": "node", "sessionId": "s1", "nodeId": "cs"})
 		assert.Equal(t, "cb", n["parentId"])
 		assert.Equal(t, true, n["source"].(obj)["isCompactSummary"])
+		assert.Equal(t, "compaction", n["kind"], "the compact summary is a compaction kept from the boundary on")
+		assert.Equal(t, "cb", n["entry"].(obj)["firstKeptNodeId"])
 		ctx := ok[Context](t, st, obj{"operation": "context", "sessionId": "s1"})
-		assert.Len(t, ctx.Messages, 9, "u1 a1 b2u b2a b2u2 b2a2 cs p1u p1a: the boundary is not model-visible")
+		assert.Len(t, ctx.Messages, 3, "cs p1u p1a, as Claude Code sends them after compacting: the history before the boundary stays in the tree")
 	})
 	t.Run("chatbot ui turns the chat's prompt into a leading system message", func(t *testing.T) {
 		st := testStore(t)

@@ -88,7 +88,7 @@ func TestImportClaudeCodeTolerance(t *testing.T) {
 		assert.Equal(t, 2, sh.Roots, "the boundary becomes a root, as the file states")
 		assert.Equal(t, "p6", sh.Cursor)
 		assert.Contains(t, warningTexts(res), `message "b3": the link to "p6" that the importer inferred would close a cycle; it is cut and it becomes a root`)
-		assert.Equal(t, []string{"user: summary of o1 o2", "user: p5 text", "assistant: p6 text"}, roleTexts(t, st, "cc"))
+		assert.Equal(t, []string{"user: " + CompactionPreamble + "summary of o1 o2" + CompactionClosing, "user: p5 text", "assistant: p6 text"}, roleTexts(t, st, "cc"))
 	})
 	t.Run("a cycle of stated links is cut at the record written last", func(t *testing.T) {
 		data := ccLine("user", "u1", "a3", "") + ccLine("assistant", "a2", "u1", "") + ccLine("user", "a3", "a2", "")

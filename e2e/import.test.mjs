@@ -52,7 +52,8 @@ test('import: a Claude Code transcript and an Open WebUI export become sessions 
       [['reasoning-chat', true, 0], ['tool-chat', true, 0], ['simple-chat', true, 0]]);
 
     assert.equal(out.ctx.value.cursor, 'p1a');
-    assert.equal(out.ctx.value.messages.length, 9);
+    // After the compact boundary Claude Code sends the summary and what follows.
+    assert.equal(out.ctx.value.messages.length, 3);
     assert.deepEqual(out.sessions.value.map((s) => s.sessionId).sort(), ['reasoning-chat', 's1', 'simple-chat', 'tool-chat']);
 
     // The imported sessions are durable: a new page restores them.

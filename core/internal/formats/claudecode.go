@@ -80,10 +80,11 @@ type claudeCodeReader struct {
 	created   float64
 	hash      hash.Hash
 	lines     int
+	bounds    map[string]bool // uuids of compact_boundary lines
 }
 
 func newClaudeCodeReader(model *Model) LineReader {
-	return &claudeCodeReader{model: model, other: map[string][]int{}, hash: fnv.New128a()}
+	return &claudeCodeReader{model: model, other: map[string][]int{}, hash: fnv.New128a(), bounds: map[string]bool{}}
 }
 
 //go:noinline // called once per operation; inlined copies cost wasm size
@@ -150,6 +151,19 @@ func (r *claudeCodeReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int
 	if l.IsSidechain {
 		rec.Branch = "sidechain"
 	}
+	if l.Subtype == "compact_boundary" {
+		r.bounds[l.UUID] = true
+	}
+	if l.Type == "user" && string(f["isCompactSummary"]) == "true" && r.bounds[parent] && !l.IsSidechain {
+		if e, ok := r.compaction(l.Message, parent); ok {
+			// What Claude Code sends after a compaction: the summary, then
+			// what follows; the history before the boundary stays in the
+			// tree, out of the context.
+			rec.Kind, rec.Entry = KindCompaction, e
+			r.recs = append(r.recs, rec)
+			return
+		}
+	}
 	if l.Type == "user" || l.Type == "assistant" {
 		msg, _, err := r.model.Message(l.Message, "its message")
 		if err == nil {
@@ -175,6 +189,40 @@ func (r *claudeCodeReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int
 		rec.Kind, rec.Entry = KindCustom, e
 	}
 	r.recs = append(r.recs, rec)
+}
+
+// compaction returns the compaction entry of a compact summary message
+// (isCompactSummary, the child of a compact_boundary line): its text is
+// the summary, and the kept history starts at the boundary, so context is
+// the summary and what follows it.
+func (r *claudeCodeReader) compaction(msg jsonx.RawMessage, boundary string) (*Entry, bool) {
+	f, err := RawFields(bytes.TrimSpace(msg))
+	if err != nil {
+		return nil, false
+	}
+	var pieces []string
+	content := f["content"]
+	if s, ok := jsonx.ParseString(content); ok {
+		pieces = append(pieces, s)
+	} else if len(content) > 0 && content[0] == '[' {
+		sc := jsonx.Scanner{Data: content}
+		_ = sc.Elements(func(_ int, v []byte, _ bool) error {
+			if pf, err := RawFields(v); err == nil {
+				if typ, _ := jsonx.ParseString(pf["type"]); typ == "text" {
+					t, _ := jsonx.ParseString(pf["text"])
+					pieces = append(pieces, t)
+				}
+			}
+			return nil
+		})
+	}
+	if len(pieces) == 0 {
+		return nil, false
+	}
+	body := jsonx.AppendString([]byte(`{"kind":"compaction","summary":`), strings.Join(pieces, "\n"))
+	body = append(jsonx.AppendString(append(body, `,"firstKeptNodeId":`...), boundary), '}')
+	e, err := r.model.Entry(body, "entry")
+	return e, err == nil
 }
 
 // claudeCodeTitle returns the plain-text title a user message gives: a
