@@ -136,3 +136,24 @@ func TestImportChatGPTInferredLinks(t *testing.T) {
 		assert.Equal(t, []string{"user: q", "assistant: r"}, roleTexts(t, st, "g"))
 	})
 }
+
+func TestImportEmptyJSONLines(t *testing.T) {
+	cases := []struct{ name, data, want string }{
+		{"a Pi session of a header only", `{"type":"session","version":3,"id":"p","timestamp":"2025-01-01T00:00:00Z","cwd":"/w"}` + "\n", `session "p": it has no entries; it is an empty session`},
+		{"a SillyTavern chat of a header only", `{"user_name":"u","character_name":"c","create_date":"2025-01-01T00:00:00Z","chat_metadata":{}}` + "\n", `it has no messages; it is an empty session`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name+" is an empty session", func(t *testing.T) {
+			st := testStore(t)
+			res := mustImport(t, st, []byte(tc.data), "auto")
+			require.Len(t, res.Sessions, 1)
+			assert.Equal(t, 0, res.Sessions[0].NodeCount)
+			assert.Contains(t, strings.Join(warningTexts(res), "\n"), tc.want)
+		})
+	}
+	t.Run("a Claude Code file without message lines imports nothing", func(t *testing.T) {
+		_, err := testStore(t).Import([]byte(`{"type":"summary","summary":"s","leafUuid":"u"}`+"\n"), "auto")
+		require.NotNil(t, err)
+		assert.Contains(t, err.Message, "has no messages; skipped")
+	})
+}

@@ -315,5 +315,5 @@ func (r *claudeCodeReader) Finish() ([]Conversation, []Warning) {
 		}
 		r.warn("summary line %d (%q, for leaf %q) is not the title; only one title is kept", s.line, s.text, s.leaf)
 	}
-	return finishSession(c, r.warns, "messages")
+	return finishSession(c, r.warns, "messages", false)
 }

@@ -233,14 +233,18 @@ func unixSeconds(raw jsonx.RawMessage) float64 {
 }
 
 // finishSession ends a JSON-lines reader's session c: every warning names
-// the session, and a session without records is skipped for having no
-// none ("messages", "entries").
-func finishSession(c Conversation, warns []Warning, none string) ([]Conversation, []Warning) {
+// the session. A session without records is an empty session when the
+// file has a header of its own (empty: a Pi or SillyTavern chat not yet
+// written to), else it is skipped for having no none ("messages").
+func finishSession(c Conversation, warns []Warning, none string, empty bool) ([]Conversation, []Warning) {
+	if len(c.Records) == 0 && empty {
+		warns = append(warns, Warning{Message: jsonx.Sprintf("it has no %s; it is an empty session", none)})
+	}
 	for i := range warns {
 		warns[i].SessionID = c.ID
 		warns[i].Message = jsonx.Sprintf("session %q: %s", c.ID, warns[i].Message)
 	}
-	if len(c.Records) == 0 {
+	if len(c.Records) == 0 && !empty {
 		c.Skip = jsonx.Sprintf("session %q has no %s; skipped", c.ID, none)
 	}
 	return []Conversation{c}, warns

@@ -519,7 +519,7 @@ func (r *piReader) Finish() ([]Conversation, []Warning) {
 			c.Current = hid
 		}
 	}
-	return finishSession(c, r.warns, "entries")
+	return finishSession(c, r.warns, "entries", true) // the header was read
 }
 
 // sortedKeysInOrder returns the keys of fields in the order they appear in

@@ -239,5 +239,5 @@ func (r *sillyTavernReader) Finish() ([]Conversation, []Warning) {
 		c.Title = r.model.Preview(append(jsonx.AppendString([]byte(`{"role":"user","content":`), r.firstMsg), '}'), 60)
 	}
 	c.ID = hashID("sillytavern-", r.key)
-	return finishSession(c, r.warns, "messages")
+	return finishSession(c, r.warns, "messages", r.header != nil)
 }
