@@ -72,6 +72,15 @@ func TestImportClaudeAI(t *testing.T) {
 		assert.Equal(t, first.Sessions[0].SessionID, res.Sessions[0].SessionID)
 		assert.Equal(t, 1, res.Sessions[0].Added)
 	})
+	t.Run("the export wrapped with its account, and one conversation alone, import the same", func(t *testing.T) {
+		conv := `{"uuid":"c","name":"n","chat_messages":[{"uuid":"m1","sender":"human","content":[{"type":"text","text":"a"}]},{"uuid":"m2","sender":"assistant","text":"b"}]}`
+		for _, data := range []string{`{"account":{"uuid":"x"},"conversations":[` + conv + `]}`, conv, "[" + conv + "]"} {
+			st := testStore(t)
+			res := mustImport(t, st, []byte(data), "auto")
+			assert.Equal(t, "claudeai", res.Format)
+			assert.Equal(t, []string{"user: a", "assistant: b"}, roleTexts(t, st, "c"))
+		}
+	})
 	t.Run("a conversation whose every message is unusable is rejected", func(t *testing.T) {
 		_, err := testStore(t).Import([]byte(`[{"uuid":"c","chat_messages":[{"uuid":"m","sender":"x"}]}]`), "auto")
 		require.NotNil(t, err)

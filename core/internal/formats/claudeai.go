@@ -20,18 +20,70 @@ import (
 // uuid is the root) the tree keeps edits and retries as branches, and the
 // cursor is current_leaf_message_uuid (else the newest leaf); without
 // parent links the messages are one chain in their order. A single
-// conversation object (one conversation downloaded by a browser tool) is
-// read the same way. Field names as in the exports and the public tools
+// conversation object (one conversation downloaded by a browser tool), and
+// an object {"account", "conversations":[…]}, are read the same way. Field names as in the exports and the public tools
 // that read them (see core/testdata/imports/PROVENANCE.md).
 
 // claudeAIRoot is the parent_message_uuid of a conversation's first message.
 const claudeAIRoot = "00000000-0000-4000-8000-000000000000"
 
 // detectClaudeAI reports whether the first record is a Claude.ai
-// conversation: it has a chat_messages array.
+// conversation (it has a chat_messages array), or the data an object whose
+// "conversations" array starts with one (the export wrapped with its
+// account).
 func detectClaudeAI(sn *Sniff) bool {
-	raw, ok := sn.Keys["chat_messages"]
-	return sn.Shape != 'l' && ok && len(raw) > 0 && raw[0] == '['
+	if sn.Shape == 'l' {
+		return false
+	}
+	if raw, ok := sn.Keys["chat_messages"]; ok {
+		return len(raw) > 0 && raw[0] == '['
+	}
+	first := claudeAIFirst(sn.Keys["conversations"])
+	raw, ok := first["chat_messages"]
+	return sn.Shape == '{' && ok && len(raw) > 0 && raw[0] == '['
+}
+
+// claudeAIFirst returns the fields of the first element of the array raw
+// (nil when it is not an array of objects).
+func claudeAIFirst(raw jsonx.RawMessage) map[string]jsonx.RawMessage {
+	if len(raw) == 0 || raw[0] != '[' {
+		return nil
+	}
+	arr := &ArrayReader{Scanner: jsonx.Scanner{Data: raw}}
+	if arr.Start() != nil {
+		return nil
+	}
+	first, _, err := arr.Next()
+	if err != nil {
+		return nil
+	}
+	f, _ := RawFields(first)
+	return f
+}
+
+// convertClaudeAIWhole converts a top-level object: one conversation, or
+// {"conversations":[…]} (each converted by convertClaudeAI).
+func convertClaudeAIWhole(model *Model, top jsonx.RawMessage) ([]Conversation, []Warning, error) {
+	f, err := RawFields(top)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, one := f["chat_messages"]; one {
+		c, warns := convertClaudeAI(model, top, 0)
+		return []Conversation{c}, warns, nil
+	}
+	var convs []Conversation
+	var warns []Warning
+	sc := jsonx.Scanner{Data: f["conversations"]}
+	_ = sc.Elements(func(k int, raw []byte, spaced bool) error {
+		if spaced {
+			raw = jsonx.CompactBytes(raw)
+		}
+		c, w := convertClaudeAI(model, raw, k)
+		convs, warns = append(convs, c), append(warns, w...)
+		return nil
+	})
+	return convs, warns, nil
 }
 
 type claudeAIMessage struct {

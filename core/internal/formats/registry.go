@@ -71,7 +71,7 @@ func init() {
 		{Name: "openwebui", Looks: "objects with a \"chat\" holding \"history\" or \"messages\", or with a \"history\" object", Detect: detectOpenWebUI, Item: convertOpenWebUIChat},
 		{Name: "librechat", Looks: "objects with \"conversationId\" and \"messages\" or \"messagesTree\"", Detect: detectLibreChat, Item: convertLibreChat},
 		{Name: "chatbotui", Looks: "an object with a \"history\" array, or an array of objects with \"name\" and \"messages\"", Detect: detectChatbotUI, Item: convertChatbotUIChat, Whole: convertChatbotUI},
-		{Name: "claudeai", Looks: "objects with a \"chat_messages\" array", Detect: detectClaudeAI, Item: convertClaudeAI},
+		{Name: "claudeai", Looks: "objects with a \"chat_messages\" array, or an object whose \"conversations\" holds them", Detect: detectClaudeAI, Item: convertClaudeAI, Whole: convertClaudeAIWhole},
 		{Name: "pi", Looks: "a first line {\"type\":\"session\",\"id\":…}", Detect: detectPi, Lines: newPiReader},
 		{Name: "sillytavern", Looks: "a first line with \"user_name\" and \"character_name\" or \"chat_metadata\", or with \"mes\" and \"is_user\"", Detect: detectSillyTavern, Lines: newSillyTavernReader},
 		{Name: "claude-code", Looks: "lines with \"parentUuid\", \"leafUuid\", or \"uuid\" and \"sessionId\"", Detect: detectClaudeCode, Lines: newClaudeCodeReader},
