@@ -14,7 +14,9 @@ func unixTimestamp(sec float64) string {
 		return ""
 	}
 	whole, frac := math.Modf(sec)
-	return time.Unix(int64(whole), int64(frac*1e9)).UTC().Format(TimeLayout)
+	// To the nearest millisecond (TimeLayout's unit): 1674559896.839 is
+	// 1674559896.838999… as a float.
+	return time.Unix(int64(whole), int64(math.Round(frac*1e3))*1e6).UTC().Format(TimeLayout)
 }
 
 // recordHeap orders record indexes by time, then by position in the export.

@@ -142,3 +142,17 @@ func TestImportSillyTavern(t *testing.T) {
 		assert.Equal(t, []string{"assistant: b"}, roleTexts(t, st, res.Sessions[0].SessionID))
 	})
 }
+
+func TestImportSillyTavernDates(t *testing.T) {
+	data := `{"user_name":"You","character_name":"Aqua","create_date":1674559896839}` + "\n" +
+		`{"name":"Aqua","is_user":false,"send_date":1674563371558,"mes":"hi"}` + "\n" +
+		`{"name":"You","is_user":true,"send_date":"2023-4-21 @20h 03m 06s 446ms","mes":"yo"}` + "\n"
+	st := testStore(t)
+	res := mustImport(t, st, []byte(data), "auto")
+	assert.Equal(t, "Aqua", res.Sessions[0].Title)
+	snap := snapshot(t, st, res.Sessions[0].SessionID)
+	assert.Contains(t, snap, `"timestamp":"2023-01-24T12:29:31.558Z"`, "Unix milliseconds")
+	assert.Contains(t, snap, `"timestamp":"2023-04-21T20:03:06.446Z"`, "SillyTavern's humanized date, read as UTC")
+	status := ok[obj](t, st, obj{"operation": "session", "sessionId": res.Sessions[0].SessionID})
+	assert.Equal(t, "2023-01-24T11:31:36.839Z", status["createdAt"], "create_date in Unix milliseconds, to the millisecond")
+}

@@ -2,6 +2,7 @@ package formats
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
@@ -203,10 +204,11 @@ func sillyTavernTime(raw jsonx.RawMessage) float64 {
 	}
 	var y, mo, d, h, mi, sec, ms int
 	n, _ := sscanHumanDate(s, &y, &mo, &d, &h, &mi, &sec, &ms)
-	if n < 3 {
+	if n < 3 || mo < 1 || mo > 12 || d < 1 || d > 31 {
 		return 0
 	}
-	return unixSeconds(jsonx.AppendString(nil, jsonx.Sprintf("%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", y, mo, d, h, mi, sec, ms)))
+	t := time.Date(y, time.Month(mo), d, h, mi, sec, ms*1e6, time.UTC)
+	return float64(t.UnixMilli()) / 1e3
 }
 
 // sscanHumanDate reads the numbers of "2024-01-15 @14h 30m 15s 123ms" in
