@@ -104,6 +104,8 @@ test-fuzz:
 	set -e; for f in $(JSONX_FUZZ); do \
 		$(GO) test -run='^$$' -fuzz="^$$f\$$" -fuzztime=$(FUZZTIME_SHORT) ./core/internal/jsonx; \
 	done
+	$(GO) test -run='^$$' -fuzz='^FuzzImportClaudeAI$$' -fuzztime=$(FUZZTIME_SHORT) ./core
+	$(GO) test -run='^$$' -fuzz='^FuzzImportSillyTavern$$' -fuzztime=$(FUZZTIME_SHORT) ./core
 
 # Go runs one fuzz target per invocation: loop over the packages and their
 # targets. Stops at the first target that finds a failure.

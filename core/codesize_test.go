@@ -41,10 +41,6 @@ type sizeException struct {
 var sizeExceptions = []sizeException{
 	// The import driver and four importers are rewritten for issue 16 (in
 	// parallel with this list): they are split there.
-	{"core/import_build.go", "Store.buildImported", 233, "importers rewritten for issue 16"},
-	{"core/internal/formats/openwebui.go", "convertOpenWebUIChat", 154, "importers rewritten for issue 16"},
-	{"core/internal/formats/pi.go", "piReader.Line", 140, "importers rewritten for issue 16"},
-	{"core/internal/formats/chatgpt.go", "convertChatGPTConversation", 126, "importers rewritten for issue 16"},
 }
 
 // sizeFinding is one file or function over its limit.

@@ -23,13 +23,18 @@ type ImportResult struct {
 	Warnings []ImportWarning   `json:"warnings"`
 }
 
-// ImportedSession describes one session an import created: its node
-// count, branch count (the path to the cursor is "main", every other
-// branch of the export has its own), number of roots, and how many of the
-// warnings name it.
+// ImportedSession describes one session an import created or added to:
+// its node count, branch count (the path to the cursor is "main", every
+// other branch of the export has its own), number of roots, and how many
+// of the warnings name it. Existing says the session was there before (an
+// earlier import of the same conversation): Added counts the nodes this
+// import added to it (0 when the data holds nothing new); for a new
+// session Added is NodeCount.
 type ImportedSession struct {
 	SessionID   string  `json:"sessionId"`
 	Title       string  `json:"title"`
+	Existing    bool    `json:"existing"`
+	Added       int     `json:"added"`
 	NodeCount   int     `json:"nodeCount"`
 	Cursor      *string `json:"cursor"`
 	BranchCount int     `json:"branchCount"`
@@ -70,10 +75,12 @@ func opImport(st *Store, r *request) (any, *Error) {
 // Import reads an export (data: its bytes) in the named format ("" or
 // "auto" detects it) and adds one session per conversation. The result
 // reports the sessions made, the conversations skipped and warnings for
-// what was skipped or guessed. An import that makes no session is an
-// error: INVALID_ARGUMENT, or SESSION_ALREADY_EXISTS when every
-// conversation was imported before. Import is StartImport, Step until done,
-// then Finish.
+// what was skipped or guessed. A conversation that is already a session
+// (the same id: an earlier import of the file) adds only the nodes the
+// session does not have, so a second import adds nothing and a file that
+// grew adds its new turns (see ImportedSession.Existing). An import that
+// yields no session is an error (INVALID_ARGUMENT). Import is
+// StartImport, Step until done, then Finish.
 func (st *Store) Import(data []byte, format string) (*ImportResult, *Error) {
 	job, err := st.StartImport(data, format)
 	if err != nil {
@@ -169,7 +176,7 @@ func (st *Store) StartImport(data []byte, format string) (*ImportJob, *Error) {
 			if sn.Shape == '[' && sn.Keys == nil {
 				return nil, invalidf("import data is an empty array or holds no object: nothing to import")
 			}
-			return nil, invalidf("could not detect the format of the import data (known formats: %s)", strings.Join(ImportFormats()[1:], ", "))
+			return nil, invalidf("could not detect the format of the import data: %s", formats.Undetected(sn))
 		}
 	default:
 		for k := range formats.Importers {
@@ -250,85 +257,16 @@ func (j *ImportJob) Step(budget int) bool {
 	}
 	spent := 0
 	for j.next < len(j.kept) && (spent < budget || spent == 0) {
-		s, w := j.kept[j.next], j.weights[j.next]
+		k := j.next
 		j.next++
-		spent += w
-		j.committed += w
-		if _, taken := j.st.sessions[s.id]; taken {
-			// Created by another call while this import was running.
-			j.skip(s.id, s.title, jsonx.Sprintf("%s: session %q already exists; skipped (import it again under another id to keep both)", SessionAlreadyExists, s.id))
-			continue
-		}
-		j.st.put(s)
-		j.st.markDirty(s, 0, true, "import")
-		roots := 0
-		for _, p := range s.parent {
-			if p < 0 {
-				roots++
-			}
-		}
-		j.res.Sessions = append(j.res.Sessions, ImportedSession{
-			SessionID: s.id, Title: s.title, NodeCount: len(s.nodes), Cursor: nullable(s.nodeID(s.cursor)),
-			BranchCount: len(s.branches), RootCount: roots, Warnings: j.perWarn[s.id],
-		})
+		spent += j.weights[k]
+		j.committed += j.weights[k]
+		j.commit(j.kept[k])
 	}
 	if j.next == len(j.kept) {
 		j.finished = true
-		if len(j.res.Sessions) == 0 {
-			j.err = errorf(SessionAlreadyExists, "nothing imported: every conversation in the data is already a session (%d)", len(j.kept))
-		}
 	}
 	return j.finished
-}
-
-// prepare checks the sessions read against the store and orders the
-// commit; when none can be added the job fails.
-func (j *ImportJob) prepare() {
-	st, res := j.st, j.res
-	j.prepared = true
-	now := st.timestamp()
-	existing := 0
-	seen := map[string]bool{}
-	for _, s := range j.made {
-		if _, ok := st.sessions[s.id]; ok || seen[s.id] {
-			existing++
-			j.skip(s.id, s.title, jsonx.Sprintf("%s: session %q already exists; skipped (import it again under another id to keep both)", SessionAlreadyExists, s.id))
-			continue
-		}
-		seen[s.id] = true
-		if s.createdAt == "" {
-			s.createdAt = now
-		}
-		if s.updatedAt == "" {
-			s.updatedAt = s.createdAt
-		}
-		w := 1
-		for _, n := range s.nodes {
-			w += len(n.Message) + len(n.Source)
-		}
-		j.kept = append(j.kept, s)
-		j.weights = append(j.weights, w)
-		j.total += w
-	}
-	if len(j.kept) == 0 {
-		if existing > 0 && existing == len(j.made) {
-			j.err = errorf(SessionAlreadyExists, "nothing imported: every conversation in the data is already a session (%d)", existing)
-			return
-		}
-		msgs := make([]string, 0, len(res.Warnings))
-		for _, w := range res.Warnings {
-			msgs = append(msgs, w.Message)
-		}
-		if len(msgs) == 0 {
-			msgs = append(msgs, "the data holds no conversation")
-		}
-		j.err = invalidf("nothing imported: %s", strings.Join(msgs, "; "))
-		return
-	}
-	j.perWarn = map[string]int{}
-	for _, w := range res.Warnings {
-		j.perWarn[w.SessionID]++
-	}
 }
 
 func (j *ImportJob) fail(err *Error) {
@@ -390,9 +328,9 @@ func (j *ImportJob) readElement() {
 }
 
 // readLine reads the next line of a JSON-lines export. A line that is not
-// JSON is an error naming its line and column, except the last line when
-// it is cut off (the file was copied while being written): then the lines
-// before it are kept and a warning names it.
+// JSON is skipped with a warning naming its line and column (a cut-off
+// last line, the file copied while being written, says so); the lines
+// around it are kept.
 func (j *ImportJob) readLine() {
 	if j.pos >= len(j.data) {
 		j.readDone = true
@@ -424,7 +362,9 @@ func (j *ImportJob) readLine() {
 			}
 			lead := len(j.data[start:]) - len(bytes.TrimLeft(j.data[start:], " \t\r"))
 			se.Line, se.Column = j.lineNo, se.Column+lead
-			j.fail(invalidf("import data is not valid JSON lines: %s", se))
+			// One broken line never loses the file: it is skipped, named.
+			j.res.Warnings = append(j.res.Warnings, ImportWarning{Message: jsonx.Sprintf(
+				"line %d is not valid JSON: %s; it is skipped", j.lineNo, se)})
 			return
 		}
 	}

@@ -3,7 +3,6 @@ package core
 import (
 	"container/heap"
 	"math"
-	"strings"
 	"time"
 
 	"github.com/sessiontree/sessiontree/core/internal/formats"
@@ -15,7 +14,9 @@ func unixTimestamp(sec float64) string {
 		return ""
 	}
 	whole, frac := math.Modf(sec)
-	return time.Unix(int64(whole), int64(frac*1e9)).UTC().Format(TimeLayout)
+	// To the nearest millisecond (TimeLayout's unit): 1674559896.839 is
+	// 1674559896.838999… as a float.
+	return time.Unix(int64(whole), int64(math.Round(frac*1e3))*1e6).UTC().Format(TimeLayout)
 }
 
 // recordHeap orders record indexes by time, then by position in the export.
@@ -44,158 +45,301 @@ func (h *recordHeap) Pop() any {
 	return x
 }
 
-// buildImported turns a conversation into a session. Records keep their
-// ids; a parent that is missing makes a root (warned); duplicate ids and
-// parent cycles reject the conversation. Nodes are added parents first, in
-// time order. The path to the cursor is branch "main"; every other child of
-// a branch point opens an automatically named branch.
+// importTree is a conversation's records linked into a tree while an
+// import builds it: parent and children by record index, and the records'
+// validated messages.
+type importTree struct {
+	id    string // the session id
+	recs  []formats.Record
+	at    map[string]int32 // record id → index
+	par   []int32
+	kids  [][]int32
+	msgs  []RawMessage // validated message of each message record
+	roles []string
+	warns []ImportWarning
+	// fallback is the time of a record that gives none: the
+	// conversation's creation, else the time of the import.
+	fallback string
+}
+
+//go:noinline // called once per operation; inlined copies cost wasm size
+func (t *importTree) warn(format string, args ...any) {
+	t.warns = append(t.warns, ImportWarning{SessionID: t.id, Message: jsonx.Sprintf(format, args...)})
+}
+
+// buildImported turns a conversation into a session, applying the import
+// tolerance rule (docs/IMPORTERS.md): a record that cannot be used is
+// skipped with a warning and its children attach to its parent; a
+// repeated id keeps the first usable record; a parent that is missing
+// makes a root; a link that closes a cycle is cut, the importer's inferred
+// links first; only a conversation with records none of which is usable
+// is rejected (a conversation with no records is an empty session). Nodes
+// are added parents first, in time order. The path to the cursor is
+// branch "main"; every other child of a branch point opens an
+// automatically named branch.
 func (st *Store) buildImported(c formats.Conversation) (*Session, []ImportWarning, *Error) {
 	id, warns := st.importNames(&c)
-	warn := func(format string, args ...any) {
-		warns = append(warns, ImportWarning{SessionID: id, Message: jsonx.Sprintf(format, args...)})
+	t := &importTree{id: id, warns: warns}
+	if t.fallback = unixTimestamp(c.Created); t.fallback == "" && (len(c.Records) > 0 || len(c.Labels) > 0) {
+		t.fallback = st.timestamp()
 	}
-	recs := c.Records
-	if len(recs) == 0 {
-		return nil, warns, invalidf("conversation %q (%s) has no messages; skipped", id, c.Title)
+	if len(c.Records) == 0 {
+		if c.Unusable > 0 {
+			return nil, t.warns, invalidf("conversation %q (%s): none of its %d records could be used; skipped", t.id, c.Title, c.Unusable)
+		}
+		s := newSession(t.id, c.Title, unixTimestamp(c.Created))
+		s.updatedAt = unixTimestamp(c.Updated)
+		return s, t.warns, nil
 	}
+	t.recs = c.Records
 	if c.Linear {
-		taken := make(map[string]bool, len(recs))
-		for _, rec := range recs {
-			taken[rec.ID] = true
+		t.chain(c.ID)
+	}
+	t.surrogates()
+	if !t.usable() {
+		return nil, t.warns, invalidf("conversation %q (%s): none of its %d records could be used; skipped", t.id, c.Title, len(c.Records))
+	}
+	t.link()
+	t.cutCycles()
+	order := t.order()
+	cursor := t.cursor(&c, order)
+	s := t.session(&c, order, cursor)
+	t.annotate(s, &c)
+	return s, t.warns, nil
+}
+
+// chain links the records of a linear conversation in their order; a
+// record without an id gets one derived from the conversation, its
+// position and its message, so importing the same file again gives the
+// same ids (see formats.DerivedID).
+func (t *importTree) chain(conv string) {
+	taken := make(map[string]bool, len(t.recs))
+	for _, rec := range t.recs {
+		taken[rec.ID] = true
+	}
+	for i := range t.recs {
+		for k := 0; t.recs[i].ID == ""; k++ {
+			if cand := formats.DerivedID(conv, i, k, t.recs[i].Message); !taken[cand] {
+				t.recs[i].ID, taken[cand] = cand, true
+			}
 		}
-		for i := range recs {
-			for recs[i].ID == "" {
-				if cand := st.newID(); cand != "" && !taken[cand] {
-					recs[i].ID, taken[cand] = cand, true
-				}
-			}
-			if i > 0 {
-				recs[i].ParentID = recs[i-1].ID
-			}
+		if i > 0 {
+			t.recs[i].ParentID = t.recs[i-1].ID
 		}
 	}
-	for _, rec := range recs {
+}
+
+// surrogates warns of lone surrogate escapes in the records.
+func (t *importTree) surrogates() {
+	for _, rec := range t.recs {
 		raw := rec.Source
 		if raw == nil {
 			raw = rec.Message
 		}
 		if at := jsonx.LoneSurrogate(raw); at >= 0 {
 			esc := string(raw[at : at+6])
-			warn("message %q holds a lone surrogate escape %s (byte %d of its record), which is not a character: the record keeps it as written, text shows U+FFFD", rec.ID, esc, at)
+			t.warn("message %q holds a lone surrogate escape %s (byte %d of its record), which is not a character: the record keeps it as written, text shows U+FFFD", rec.ID, esc, at)
 		}
 	}
-	at := make(map[string]int32, len(recs))
-	var dups []string
-	for i, rec := range recs {
-		if rec.ID == "" {
-			return nil, warns, invalidf("conversation %q has a message without an id (record %d); skipped", id, i)
-		}
-		if _, dup := at[rec.ID]; dup {
-			dups = append(dups, rec.ID)
+}
+
+// usable drops the records that cannot be used — no id, a message that is
+// not one, a repeated id (the first usable record keeps it) — warning of
+// each, and attaches their children to their parents. It reports whether
+// any record is left.
+func (t *importTree) usable() bool {
+	dropped := map[string]string{}
+	seen := make(map[string]bool, len(t.recs))
+	kept := t.recs[:0:0]
+	for i, rec := range t.recs {
+		var msg RawMessage
+		var role string
+		switch {
+		case rec.ID == "":
+			t.warn("record %d has no id; skipped", i)
 			continue
+		case seen[rec.ID]:
+			t.warn("message %q appears again (record %d); the first is kept and this one skipped", rec.ID, i)
+			continue
+		case rec.Kind == "" || rec.Kind == KindMessage:
+			var err *Error
+			if msg, role, err = validateMessage(rec.Message, jsonx.Sprintf("message %q", rec.ID)); err != nil {
+				t.warn("%s; the record is skipped and its children attach to its parent", err.Message)
+				if _, again := dropped[rec.ID]; !again {
+					dropped[rec.ID] = rec.ParentID
+				}
+				continue
+			}
 		}
-		at[rec.ID] = int32(i)
+		seen[rec.ID] = true
+		kept = append(kept, rec)
+		t.msgs = append(t.msgs, msg)
+		t.roles = append(t.roles, role)
 	}
-	if len(dups) > 0 {
-		return nil, warns, invalidf("conversation %q repeats message ids %s; skipped", id, strings.Join(dups, ", "))
+	for id := range seen {
+		delete(dropped, id) // a repeated id's kept record stands
 	}
-	parent := make([]int32, len(recs))
-	for i, rec := range recs {
-		parent[i] = -1
+	formats.Relink(kept, dropped)
+	t.recs = kept
+	return len(kept) > 0
+}
+
+// link fills at and par; a parent not in the conversation makes a root.
+func (t *importTree) link() {
+	t.at = make(map[string]int32, len(t.recs))
+	for i, rec := range t.recs {
+		t.at[rec.ID] = int32(i)
+	}
+	t.par = make([]int32, len(t.recs))
+	for i, rec := range t.recs {
+		t.par[i] = -1
 		if rec.ParentID == "" {
 			continue
 		}
-		if p, ok := at[rec.ParentID]; ok {
-			parent[i] = p
+		if p, ok := t.at[rec.ParentID]; ok {
+			t.par[i] = p
 		} else {
-			warn("message %q names parent %q, which is not in the conversation; it becomes a root", rec.ID, rec.ParentID)
+			t.warn("message %q names parent %q, which is not in the conversation; it becomes a root", rec.ID, rec.ParentID)
 		}
 	}
-	// Cycle check: walk up from each record, colouring; 1 = on the current
-	// walk, 2 = known to reach a root.
-	color := make([]byte, len(recs))
-	for i := range recs {
+}
+
+// cutCycles walks up from each record, colouring (1 = on the current
+// walk, 2 = known to reach a root). A walk that meets itself has found a
+// cycle: the link cut is the first inferred one on the cycle (the record
+// falls back to the parent the file states), else the link of the cycle's
+// record that comes last in the file (it becomes a root). Each cut
+// removes a link, so the loop ends.
+func (t *importTree) cutCycles() {
+	color := make([]byte, len(t.recs))
+	for i := 0; i < len(t.recs); i++ {
 		var walk []int32
 		j := int32(i)
 		for j >= 0 && color[j] == 0 {
 			color[j] = 1
 			walk = append(walk, j)
-			j = parent[j]
+			j = t.par[j]
 		}
 		if j >= 0 && color[j] == 1 {
-			return nil, warns, invalidf("conversation %q has a parent cycle through message %q; skipped", id, recs[j].ID)
+			k := 0
+			for walk[k] != j {
+				k++
+			}
+			t.cut(walk[k:])
+			for _, w := range walk {
+				color[w] = 0
+			}
+			i-- // walk again from the same record
+			continue
 		}
 		for _, w := range walk {
 			color[w] = 2
 		}
 	}
-	// Children lists and a time-ordered topological order.
-	kids := make([][]int32, len(recs))
-	h := &recordHeap{recs: recs}
-	for i := range recs {
-		if p := parent[i]; p >= 0 {
-			kids[p] = append(kids[p], int32(i))
+}
+
+// cut breaks the cycle of records cyc (each one's parent is the next).
+func (t *importTree) cut(cyc []int32) {
+	for _, r := range cyc {
+		rec := &t.recs[r]
+		if !rec.Inferred {
+			continue
+		}
+		rec.Inferred = false
+		p, ok := t.at[rec.StatedParent]
+		if !ok {
+			p = -1
+		}
+		t.par[r] = p
+		to := "it becomes a root"
+		if p >= 0 {
+			to = jsonx.Sprintf("it keeps the parent the file states, %q", rec.StatedParent)
+		}
+		t.warn("message %q: the link to %q that the importer inferred would close a cycle; it is cut and %s", rec.ID, rec.ParentID, to)
+		return
+	}
+	last := cyc[0]
+	for _, r := range cyc {
+		if r > last {
+			last = r
+		}
+	}
+	t.warn("message %q: its parent %q would close a cycle; the link is cut and it becomes a root", t.recs[last].ID, t.recs[last].ParentID)
+	t.par[last] = -1
+}
+
+// order returns the records parents first, in time order (then file
+// order), and fills kids.
+func (t *importTree) order() []int32 {
+	t.kids = make([][]int32, len(t.recs))
+	h := &recordHeap{recs: t.recs}
+	for i := range t.recs {
+		if p := t.par[i]; p >= 0 {
+			t.kids[p] = append(t.kids[p], int32(i))
 		} else {
 			h.idx = append(h.idx, int32(i))
 		}
 	}
 	heap.Init(h)
-	order := make([]int32, 0, len(recs))
+	order := make([]int32, 0, len(t.recs))
 	for h.Len() > 0 {
 		i := heap.Pop(h).(int32)
 		order = append(order, i)
-		for _, k := range kids[i] {
+		for _, k := range t.kids[i] {
 			heap.Push(h, k)
 		}
 	}
-	// Cursor: the export's current leaf, else the newest leaf.
+	return order
+}
+
+// cursor returns the record the session's cursor is on: the export's
+// current leaf, else the newest leaf off the sidechains.
+func (t *importTree) cursor(c *formats.Conversation, order []int32) int32 {
 	cursor := int32(-1)
 	if c.Linear && c.Current == "" {
-		c.Current = recs[len(recs)-1].ID // a linear chat stands at its end
+		c.Current = t.recs[len(t.recs)-1].ID // a linear chat stands at its end
 	}
 	if c.Current != "" {
-		if i, ok := at[c.Current]; ok {
-			cursor = i
-		} else {
-			warn("current message %q is not in the conversation; the cursor is on the newest leaf", c.Current)
+		if i, ok := t.at[c.Current]; ok {
+			return i
 		}
+		t.warn("current message %q is not in the conversation; the cursor is on the newest leaf", c.Current)
 	} else {
-		warn("the conversation names no current message; the cursor is on the newest leaf")
+		t.warn("the conversation names no current message; the cursor is on the newest leaf")
 	}
-	if cursor < 0 {
-		for _, i := range order {
-			if len(kids[i]) > 0 {
-				continue
-			}
-			better := cursor < 0 || recs[i].Time >= recs[cursor].Time
-			if cursor >= 0 && recs[i].Aside != recs[cursor].Aside {
-				better = recs[cursor].Aside
-			}
-			if better {
-				cursor = i
-			}
+	for _, i := range order {
+		if len(t.kids[i]) > 0 {
+			continue
+		}
+		better := cursor < 0 || t.recs[i].Time >= t.recs[cursor].Time
+		if cursor >= 0 && t.recs[i].Aside != t.recs[cursor].Aside {
+			better = t.recs[cursor].Aside
+		}
+		if better {
+			cursor = i
 		}
 	}
-	onMain := make([]bool, len(recs))
-	cont := make([]int32, len(recs)) // the child that continues each node's branch
+	return cursor
+}
+
+// session adds the records as nodes of a new session, in order.
+func (t *importTree) session(c *formats.Conversation, order []int32, cursor int32) *Session {
+	onMain := make([]bool, len(t.recs))
+	cont := make([]int32, len(t.recs)) // the child that continues each node's branch
 	for i := range cont {
 		cont[i] = -1
 	}
-	for j := cursor; j >= 0; j = parent[j] {
+	for j := cursor; j >= 0; j = t.par[j] {
 		onMain[j] = true
-		if p := parent[j]; p >= 0 {
+		if p := t.par[j]; p >= 0 {
 			cont[p] = j
 		}
 	}
-	s := newSession(id, c.Title, unixTimestamp(c.Created))
+	s := newSession(t.id, c.Title, unixTimestamp(c.Created))
 	s.updatedAt = unixTimestamp(c.Updated)
 	s.branches, s.byName = nil, make(map[string]*branchInfo)
-	fallback := unixTimestamp(c.Created)
-	if fallback == "" {
-		fallback = st.timestamp()
-	}
 	for _, i := range order {
-		rec := &recs[i]
+		rec := &t.recs[i]
 		n := &Node{ID: rec.ID, Kind: KindMessage, Source: rec.Source}
 		switch {
 		case rec.Kind == KindSummary:
@@ -203,53 +347,44 @@ func (st *Store) buildImported(c formats.Conversation) (*Session, []ImportWarnin
 		case rec.Kind != "" && rec.Kind != KindMessage:
 			n.Kind, n.Entry = rec.Kind, rec.Entry
 		default:
-			msg, role, err := validateMessage(rec.Message, jsonx.Sprintf("message %q", rec.ID))
-			if err != nil {
-				return nil, warns, invalidf("conversation %q: %s; skipped", id, err.Message)
-			}
-			n.Message, n.role = msg, role
+			n.Message, n.role = t.msgs[i], t.roles[i]
 		}
-		p := parent[i]
-		branch := ""
+		p := t.par[i]
+		var from string
+		if p >= 0 {
+			from = s.nodes[s.index[t.recs[p].ID]].Branch
+		}
 		switch {
 		case c.KeepBranches && validName(rec.Branch):
-			branch = rec.Branch
+			n.Branch = rec.Branch
 		case p < 0 && onMain[i]:
-			branch = DefaultBranch
+			n.Branch = DefaultBranch
 		case p < 0:
-			branch = s.branchFor(rec.Branch, DefaultBranch)
+			n.Branch = s.branchFor(rec.Branch, DefaultBranch)
 		case cont[p] == i:
-			branch = s.nodes[s.index[recs[p].ID]].Branch
+			n.Branch = from
 		case cont[p] < 0 && !onMain[p]:
 			cont[p] = i
-			branch = s.nodes[s.index[recs[p].ID]].Branch
+			n.Branch = from
 		default:
-			branch = s.branchFor(rec.Branch, s.nodes[s.index[recs[p].ID]].Branch)
+			n.Branch = s.branchFor(rec.Branch, from)
 		}
-		ts := rec.Stamp
-		if ts == "" {
-			ts = unixTimestamp(rec.Time)
+		n.Timestamp = rec.Stamp
+		if n.Timestamp == "" {
+			n.Timestamp = unixTimestamp(rec.Time)
 		}
-		if ts == "" {
-			ts = fallback
+		if n.Timestamp == "" {
+			n.Timestamp = t.fallback
 		}
-		n.Branch, n.Timestamp = branch, ts
 		pi := int32(-1)
 		if p >= 0 {
-			pi = s.index[recs[p].ID]
-			n.ParentID = recs[p].ID
+			pi = s.index[t.recs[p].ID]
+			n.ParentID = t.recs[p].ID
 		}
-		if n.Entry != nil {
-			if err := s.checkEntryPlace(n.Kind, n.Entry, pi, "entry"); err != nil {
-				// A compaction that keeps a node off its path cannot be
-				// replayed: it stays in the tree as a custom entry.
-				warn("%s %q: %s; it is kept as a custom entry (customType %q) that does not reach the model", n.Kind, n.ID, err.Message, "import:"+n.Kind)
-				n.Kind, n.Entry = KindCustom, &Entry{CustomType: "import:" + n.Kind, Data: rec.Source}
-			}
-		}
+		t.placeEntry(s, n, pi, rec.Source)
 		s.push(n, pi)
 	}
-	s.cursor = s.index[recs[cursor].ID]
+	s.cursor = s.index[t.recs[cursor].ID]
 	s.active = s.nodes[s.cursor].Branch
 	if c.KeepBranches && validName(c.Active) {
 		s.active = c.Active
@@ -257,26 +392,43 @@ func (st *Store) buildImported(c formats.Conversation) (*Session, []ImportWarnin
 			s.addBranch(c.Active, s.cursor)
 		}
 	}
+	return s
+}
+
+// placeEntry checks an entry node against its place: a compaction that
+// keeps a node off its path cannot be replayed, so it stays in the tree as
+// a custom entry that does not reach the model.
+func (t *importTree) placeEntry(s *Session, n *Node, parent int32, source RawMessage) {
+	if n.Entry == nil {
+		return
+	}
+	if err := s.checkEntryPlace(n.Kind, n.Entry, parent, "entry"); err != nil {
+		t.warn("%s %q: %s; it is kept as a custom entry (customType %q) that does not reach the model", n.Kind, n.ID, err.Message, "import:"+n.Kind)
+		n.Kind, n.Entry = KindCustom, &Entry{CustomType: "import:" + n.Kind, Data: source}
+	}
+}
+
+// annotate applies the conversation's labels and annotations.
+func (t *importTree) annotate(s *Session, c *formats.Conversation) {
 	for _, l := range c.Labels {
 		if _, ok := s.index[l.Target]; !ok {
-			warn("%s labels %q, which is not in the conversation; the label %q is dropped", l.What, l.Target, l.Label)
+			t.warn("%s labels %q, which is not in the conversation; the label %q is dropped", l.What, l.Target, l.Label)
 			continue
 		}
 		ts := l.Stamp
 		if ts == "" {
-			ts = fallback
+			ts = t.fallback
 		}
 		s.annotate(&Annotation{Kind: AnnotationLabel, NodeID: l.Target, Label: l.Label, Timestamp: ts})
 	}
 	for k, raw := range c.Annotations {
 		a, err := s.parseAnnotation(raw, k)
 		if err != nil {
-			warn("annotation %d is dropped: %s", k, err.Message)
+			t.warn("annotation %d is dropped: %s", k, err.Message)
 			continue
 		}
 		s.annotate(a)
 	}
-	return s, warns, nil
 }
 
 // branchFor names a branch an import opens: hint itself when it is a

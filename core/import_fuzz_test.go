@@ -92,3 +92,12 @@ func FuzzImportChatbotUI(f *testing.F) {
 func FuzzImportPi(f *testing.F) {
 	fuzzImport(f, "pi", piV3, "{\"type\":\"session\",\"id\":\"v1\",\"timestamp\":\"2025-01-01T00:00:00Z\",\"cwd\":\"\"}\n{\"type\":\"message\",\"message\":{\"role\":\"user\",\"content\":\"x\"}}\n{\"type\":\"compaction\",\"summary\":\"s\",\"firstKeptEntryIndex\":1,\"tokensBefore\":1}\n")
 }
+
+func FuzzImportClaudeAI(f *testing.F) {
+	fuzzImport(f, "claudeai", `[{"uuid":"c","name":"n","current_leaf_message_uuid":"b","chat_messages":[{"uuid":"a","sender":"human","text":"q","parent_message_uuid":"00000000-0000-4000-8000-000000000000","attachments":[{"file_name":"f","extracted_content":"x"}]},{"uuid":"b","sender":"assistant","content":[{"type":"thinking","thinking":"t"},{"type":"text","text":"r"}],"parent_message_uuid":"a"}]}]`,
+		`{"name":"n","chat_messages":[{"sender":"human","text":"a"},{"sender":"assistant","text":"b"}]}`)
+}
+
+func FuzzImportSillyTavern(f *testing.F) {
+	fuzzImport(f, "sillytavern", "{\"user_name\":\"u\",\"character_name\":\"c\",\"create_date\":\"2025-04-05 @18h 00m 00s 000ms\",\"chat_metadata\":{}}\n{\"name\":\"c\",\"is_user\":false,\"mes\":\"b\",\"swipes\":[\"a\",\"b\"],\"swipe_id\":1,\"swipe_info\":[{\"extra\":{\"reasoning\":\"r\"}},{}]}\n{\"name\":\"u\",\"is_user\":true,\"is_system\":true,\"mes\":\"hidden\"}\n")
+}

@@ -41,7 +41,6 @@ func TestImportPi(t *testing.T) {
 		assert.Equal(t, "Trip", s.Title, "the newest session_info name")
 		assert.Equal(t, treeShape{13, 1, 1, "m4", []string{"main", "main-2"}}, shapeOf(t, st, "pi-sess"))
 		assert.Equal(t, []string{
-			`session "pi-sess": line 11: message entry "m3" has an unusable message (its message.content is missing (use a string, an array of content parts, or null for an assistant message)); it is kept as a custom entry "pi/message" holding the line`,
 			`session "pi-sess": line 12: weird_future_type entry "w1" is of a type sessiontree does not know; it is kept as a custom entry "pi/weird_future_type" holding the line`,
 		}, warningTexts(res))
 
@@ -61,7 +60,7 @@ func TestImportPi(t *testing.T) {
 		}
 		assert.Equal(t, map[string]string{
 			"session": "custom", "e1": "model_change", "e2": "thinking_level_change", "m1": "message", "m2": "message",
-			"c1": "custom", "cm": "custom_message", "k1": "compaction", "s1": "session_info", "m3": "custom",
+			"c1": "custom", "cm": "custom_message", "k1": "compaction", "s1": "session_info", "m3": "message",
 			"w1": "custom", "e5": "summary", "m4": "message",
 		}, kinds, "13 entries and the header; the label is an annotation")
 		assert.Equal(t, obj{"customType": "pi/session", "data": obj{"type": "session", "id": "pi-sess", "timestamp": "2026-01-02T03:04:05.000Z", "cwd": "/home/me/project"}}, snap.Nodes[0].Entry)
@@ -115,7 +114,7 @@ func TestImportPi(t *testing.T) {
 			assert.Equal(t, snap.Nodes[k-1].ID, *snap.Nodes[k].ParentID, "entry %d follows the one before", k)
 			assert.Len(t, snap.Nodes[k].ID, 8)
 		}
-		assert.Equal(t, "custom", snap.Nodes[2].Message["role"], "hookMessage is renamed as in Pi's v2→v3 migration")
+		assert.Equal(t, obj{"customType": "pi/custom", "content": "hooked"}, snap.Nodes[2].Entry, "hookMessage is a custom message (Pi's v2→v3 migration), sent as user content")
 		assert.Equal(t, snap.Nodes[2].ID, snap.Nodes[4].Entry["firstKeptNodeId"], "firstKeptEntryIndex 2 is the second entry")
 		assert.Equal(t, snap.Nodes[5].ID, snap.Cursor)
 		again := testStore(t)
@@ -129,7 +128,7 @@ func TestImportPi(t *testing.T) {
 		st := testStore(t)
 		mustImport(t, st, []byte(data), "auto")
 		n := ok[obj](t, st, obj{"operation": "node", "sessionId": "v2", "nodeId": "a"})
-		assert.Equal(t, "custom", n["message"].(obj)["role"])
+		assert.Equal(t, "custom_message", n["kind"])
 		assert.Equal(t, "hookMessage", n["source"].(obj)["message"].(obj)["role"], "the original line is kept")
 	})
 	t.Run("a cut-off last line keeps every good line and names the line", func(t *testing.T) {

@@ -125,9 +125,11 @@ func TestImportReplacesUnusableIdsWithDerivedOnes(t *testing.T) {
 	assert.Len(t, ctx.Messages, 2, "the renamed message is still the parent")
 	t.Run("importing again finds the same session", func(t *testing.T) {
 		res, err := st.Import([]byte(data), "auto")
-		require.NotNil(t, err)
-		assert.Equal(t, SessionAlreadyExists, err.Code)
-		assert.Nil(t, res)
+		require.Nil(t, err, "a second import adds nothing and says so (issue 16)")
+		require.Len(t, res.Sessions, 1)
+		assert.Equal(t, id, res.Sessions[0].SessionID)
+		assert.True(t, res.Sessions[0].Existing)
+		assert.Equal(t, 0, res.Sessions[0].Added)
 	})
 }
 

@@ -46,10 +46,14 @@ test('import: a Claude Code transcript and an Open WebUI export become sessions 
     assert.equal(out.b.ok, true);
     assert.equal(out.b.value.format, 'openwebui');
     assert.deepEqual(out.b.value.sessions.map((s) => s.sessionId), ['reasoning-chat', 'tool-chat', 'simple-chat']);
-    assert.deepEqual(out.again.error.code, 'SESSION_ALREADY_EXISTS');
+    // A second import of the same file adds nothing and says so.
+    assert.equal(out.again.ok, true);
+    assert.deepEqual(out.again.value.sessions.map((s) => [s.sessionId, s.existing, s.added]),
+      [['reasoning-chat', true, 0], ['tool-chat', true, 0], ['simple-chat', true, 0]]);
 
     assert.equal(out.ctx.value.cursor, 'p1a');
-    assert.equal(out.ctx.value.messages.length, 9);
+    // After the compact boundary Claude Code sends the summary and what follows.
+    assert.equal(out.ctx.value.messages.length, 3);
     assert.deepEqual(out.sessions.value.map((s) => s.sessionId).sort(), ['reasoning-chat', 's1', 'simple-chat', 'tool-chat']);
 
     // The imported sessions are durable: a new page restores them.

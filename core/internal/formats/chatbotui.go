@@ -71,8 +71,9 @@ func convertChatbotUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversati
 		c.Skip = jsonx.Sprintf("chat %d could not be read; skipped", k)
 		return c, nil
 	}
-	c.ID = hashID("chatbotui-", raw)
-	if chat.ID != nil && *chat.ID != "" {
+	c.ID = hashID("chatbotui-", raw) // a placeholder until renameDerived
+	derived := chat.ID == nil || *chat.ID == ""
+	if !derived {
 		c.ID = *chat.ID
 	}
 	if chat.Name != nil {
@@ -112,6 +113,7 @@ func convertChatbotUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversati
 		}
 		if len(m) == 0 || m[0] != '{' || jsonx.Unmarshal(m, &msg) != nil || msg.Role == "" {
 			warns = append(warns, Warning{SessionID: c.ID, Message: jsonx.Sprintf("%s: message %d has no role; skipped", name, i)})
+			c.Unusable++
 			continue
 		}
 		src, _ := jsonx.CompactRaw(m)
@@ -126,9 +128,11 @@ func convertChatbotUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversati
 		}
 		c.Records = append(c.Records, Record{Message: append(b, '}'), Source: src})
 	}
-	if len(c.Records) == 0 {
-		c.Skip = jsonx.Sprintf("%s has no messages; skipped", name)
-		return c, warns
+	if len(c.Records) == 0 && c.Unusable == 0 {
+		warns = append(warns, Warning{SessionID: c.ID, Message: jsonx.Sprintf("%s has no messages; it is an empty session", name)})
+	}
+	if derived {
+		renameDerived(&c, warns, "chatbotui-")
 	}
 	return c, warns
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
@@ -92,80 +93,22 @@ func convertChatGPTConversation(model *Model, raw jsonx.RawMessage, k int) (Conv
 	if conv.UpdateTime != nil {
 		c.Updated = *conv.UpdateTime
 	}
+	if c.ID == "" {
+		c.ID = chatgptDerivedID(conv.CreateTime, entries2roots(conv.Mapping))
+	}
 	var warns []Warning
 	warn := func(format string, args ...any) {
 		warns = append(warns, Warning{SessionID: c.ID, Message: jsonx.Sprintf(format, args...)})
 	}
 
-	// Read every mapping entry; entries with no message are skipped and
-	// hand their children to their own parent.
-	type entry struct {
-		node   chatgptNode
-		source jsonx.RawMessage
-		msg    jsonx.RawMessage
-		time   float64
-		keep   bool
-	}
-	entries := make(map[string]*entry, len(conv.Mapping))
-	for _, key := range slices.Sorted(maps.Keys(conv.Mapping)) {
-		rawNode := conv.Mapping[key]
-		e := &entry{}
-		if err := jsonx.Unmarshal(rawNode, &e.node); err != nil {
-			warn("%s: mapping entry %q could not be read (%s); skipped", name, key, jsonx.ErrorText(err))
-			continue
-		}
-		e.node.ID = key
-		if f, err := RawFields(bytes.TrimSpace(rawNode)); err == nil && f["parent"] == nil {
-			warn("%s: message %q has no parent key; it becomes a root", name, key)
-		}
-		src, err := jsonx.CompactRaw(rawNode)
-		if err != nil {
-			continue
-		}
-		e.source = src
-		if len(e.node.Message) > 0 && !bytes.Equal(e.node.Message, []byte("null")) {
-			msg, t, err := chatgptMessageJSON(e.node.Message)
-			if err != "" {
-				warn("%s: message %q %s; skipped", name, key, err)
-			} else {
-				e.msg, e.time, e.keep = msg, t, true
-			}
-		}
-		entries[key] = e
-	}
-	// effectiveParent climbs over skipped entries (a loop, with a step
-	// bound so a cycle of skipped entries cannot hang it).
-	effectiveParent := func(e *entry) string {
-		for steps := 0; e.node.Parent != nil && steps <= len(entries); steps++ {
-			p, ok := entries[*e.node.Parent]
-			if !ok {
-				return *e.node.Parent // dangling: buildImported warns
-			}
-			if p.keep {
-				return *e.node.Parent
-			}
-			e = p
-		}
-		return ""
-	}
-	// Records in the export's own order: a walk from the roots along
-	// children lists keeps ChatGPT's sibling order; time decides the rest.
-	for _, key := range slices.Sorted(maps.Keys(entries)) {
-		e := entries[key]
-		if !e.keep {
-			continue
-		}
-		c.Records = append(c.Records, Record{
-			ID: key, ParentID: effectiveParent(e), Message: e.msg, Time: e.time, Source: e.source,
-		})
-		for _, child := range e.node.Children {
-			if _, ok := entries[child]; !ok {
-				warn("%s: message %q lists child %q, which is not in the mapping; ignored", name, key, child)
-			}
-		}
-	}
+	entries := chatgptEntries(conv.Mapping, name, &c, warn)
+	chatgptRecords(entries, name, &c, warn)
 	if len(c.Records) == 0 {
-		return c, warns, jsonx.Sprintf("%s has no messages; skipped", name)
+		if c.Unusable > 0 {
+			return c, warns, jsonx.Sprintf("%s: none of its %d messages could be used; skipped", name, c.Unusable)
+		}
+		warn("%s has no messages; it is an empty session", name)
+		return c, warns, ""
 	}
 	if conv.CurrentNode != nil && *conv.CurrentNode != "" {
 		cur := *conv.CurrentNode
@@ -182,12 +125,116 @@ func convertChatGPTConversation(model *Model, raw jsonx.RawMessage, k int) (Conv
 	return c, warns, ""
 }
 
+// chatgptEntry is one mapping entry as read: its node, source, message
+// and time; keep says it has a usable message.
+type chatgptEntry struct {
+	node   chatgptNode
+	source jsonx.RawMessage
+	msg    jsonx.RawMessage
+	time   float64
+	keep   bool
+}
+
+// chatgptEntries reads every mapping entry, warning (through warn, naming
+// the conversation name) of those that cannot be used; entries with no
+// message are kept unkept, to hand their children to their own parent.
+func chatgptEntries(mapping map[string]jsonx.RawMessage, name string, c *Conversation, warn func(string, ...any)) map[string]*chatgptEntry {
+	entries := make(map[string]*chatgptEntry, len(mapping))
+	for _, key := range slices.Sorted(maps.Keys(mapping)) {
+		rawNode := mapping[key]
+		e := &chatgptEntry{}
+		if err := jsonx.Unmarshal(rawNode, &e.node); err != nil {
+			warn("%s: mapping entry %q could not be read (%s); skipped", name, key, jsonx.ErrorText(err))
+			c.Unusable++
+			continue
+		}
+		e.node.ID = key
+		src, err := jsonx.CompactRaw(rawNode)
+		if err != nil {
+			continue
+		}
+		e.source = src
+		if len(e.node.Message) > 0 && !bytes.Equal(e.node.Message, []byte("null")) {
+			msg, t, err := chatgptMessageJSON(e.node.Message)
+			if err != "" {
+				warn("%s: message %q %s; skipped", name, key, err)
+				c.Unusable++
+			} else {
+				e.msg, e.time, e.keep = msg, t, true
+			}
+		}
+		entries[key] = e
+	}
+	return entries
+}
+
+// chatgptRecords makes c's records of the kept entries, in key order
+// (time decides the tree's order later). A record's parent is its nearest
+// kept ancestor; an entry without a "parent" key takes as parent the entry
+// whose children list names it, a link the importer infers (so it is the
+// first cut on a cycle), else it becomes a root.
+func chatgptRecords(entries map[string]*chatgptEntry, name string, c *Conversation, warn func(string, ...any)) {
+	listedBy := map[string]string{}
+	for _, key := range slices.Sorted(maps.Keys(entries)) {
+		for _, child := range entries[key].node.Children {
+			if _, ok := entries[child]; !ok {
+				if entries[key].keep {
+					warn("%s: message %q lists child %q, which is not in the mapping; ignored", name, key, child)
+				}
+			} else if _, seen := listedBy[child]; !seen {
+				listedBy[child] = key
+			}
+		}
+	}
+	// effectiveParent climbs over skipped entries (a loop, with a step
+	// bound so a cycle of skipped entries cannot hang it).
+	effectiveParent := func(e *chatgptEntry) string {
+		for steps := 0; steps <= len(entries); steps++ {
+			parent := e.node.Parent
+			if parent == nil {
+				by, ok := listedBy[e.node.ID]
+				if !ok {
+					return ""
+				}
+				parent = &by
+			}
+			p, ok := entries[*parent]
+			if !ok {
+				return *parent // dangling: buildImported warns
+			}
+			if p.keep {
+				return *parent
+			}
+			e = p
+		}
+		return ""
+	}
+	for _, key := range slices.Sorted(maps.Keys(entries)) {
+		e := entries[key]
+		if !e.keep {
+			continue
+		}
+		rec := Record{ID: key, ParentID: effectiveParent(e), Message: e.msg, Time: e.time, Source: e.source}
+		if f, err := RawFields(bytes.TrimSpace(e.source)); err == nil && f["parent"] == nil {
+			if rec.ParentID == "" {
+				warn("%s: message %q has no parent key; it becomes a root", name, key)
+			} else {
+				warn("%s: message %q has no parent key; its parent is %q, whose children list names it", name, key, listedBy[key])
+				rec.Inferred = true
+			}
+		}
+		c.Records = append(c.Records, rec)
+	}
+}
+
 // chatgptMessageJSON turns a ChatGPT message record into a standard
 // {"role","content"[,"name"]} message. Text content becomes a string;
 // multimodal content an array of parts: strings become
 // {"type":"text","text":…}, objects (images, audio) are kept whole with a
-// "type" taken from their content_type. It returns the message, its time
-// and a reason when the record cannot be used.
+// "type" taken from their content_type; custom instructions
+// (user_editable_context) become a system message of their profile and
+// instructions texts. It returns the message, its time and a reason when
+// the record cannot be used.
 func chatgptMessageJSON(raw jsonx.RawMessage) (jsonx.RawMessage, float64, string) {
 	var m chatgptMessage
 	if err := jsonx.Unmarshal(raw, &m); err != nil {
@@ -200,8 +247,18 @@ func chatgptMessageJSON(raw jsonx.RawMessage) (jsonx.RawMessage, float64, string
 	if m.CreateTime != nil {
 		t = *m.CreateTime
 	}
+	role := m.Author.Role
+	var probe struct {
+		ContentType string `json:"content_type"`
+	}
+	if len(m.Content) > 0 && m.Content[0] == '{' && jsonx.Unmarshal(m.Content, &probe) == nil && probe.ContentType == "user_editable_context" {
+		// Custom instructions: ChatGPT sends them to the model as system
+		// context (metadata.is_user_system_message), never as a turn of
+		// the user's, though the export's author is "user".
+		role = "system"
+	}
 	b := []byte(`{"role":`)
-	b = jsonx.AppendString(b, m.Author.Role)
+	b = jsonx.AppendString(b, role)
 	b = append(b, `,"content":`...)
 	b = appendChatGPTContent(b, m.Content)
 	if m.Author.Name != "" && m.Author.Role == "tool" {
@@ -307,4 +364,36 @@ func appendTypedPart(b []byte, p jsonx.RawMessage) []byte {
 		b = append(b, ',')
 	}
 	return append(b, compact[1:]...)
+}
+
+// entries2roots returns the sorted keys of the mapping's roots: entries
+// whose parent is null, absent or not in the mapping.
+func entries2roots(mapping map[string]jsonx.RawMessage) []string {
+	var roots []string
+	for _, key := range slices.Sorted(maps.Keys(mapping)) {
+		f, err := RawFields(bytes.TrimSpace(mapping[key]))
+		if err != nil {
+			continue
+		}
+		p, ok := jsonx.ParseString(f["parent"])
+		if _, in := mapping[p]; !ok || !in {
+			roots = append(roots, key)
+		}
+	}
+	return roots
+}
+
+// chatgptDerivedID names a conversation that carries no id: "chatgpt-"
+// and a hash of its creation time and the ids of its roots, which a
+// conversation keeps as it grows, so importing the grown file finds the
+// session of the first import.
+func chatgptDerivedID(created *float64, roots []string) string {
+	key := []byte("chatgpt")
+	if created != nil {
+		key = strconv.AppendFloat(append(key, 0), *created, 'g', -1, 64)
+	}
+	for _, r := range roots {
+		key = append(append(key, 0), r...)
+	}
+	return hashID("chatgpt-", key)
 }

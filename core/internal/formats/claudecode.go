@@ -80,10 +80,11 @@ type claudeCodeReader struct {
 	created   float64
 	hash      hash.Hash
 	lines     int
+	bounds    map[string]bool // uuids of compact_boundary lines
 }
 
 func newClaudeCodeReader(model *Model) LineReader {
-	return &claudeCodeReader{model: model, other: map[string][]int{}, hash: fnv.New128a()}
+	return &claudeCodeReader{model: model, other: map[string][]int{}, hash: fnv.New128a(), bounds: map[string]bool{}}
 }
 
 //go:noinline // called once per operation; inlined copies cost wasm size
@@ -125,13 +126,15 @@ func (r *claudeCodeReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int
 		return
 	}
 	what := jsonx.Sprintf("line %d: record %q", n, l.UUID)
-	parent := ""
+	parent, inferred := "", false
 	switch {
 	case l.ParentUUID == nil:
 		r.warn("%s has no parentUuid; it becomes a root", what)
 	case bytes.Equal(l.ParentUUID, []byte("null")):
-		if l.LogicalParentUUID != nil {
-			parent = *l.LogicalParentUUID // a compacted continuation, linked back
+		if l.LogicalParentUUID != nil && *l.LogicalParentUUID != "" {
+			// A compacted continuation, linked back; the file states
+			// no parent, so this link is cut first on a cycle.
+			parent, inferred = *l.LogicalParentUUID, true
 		}
 	default:
 		var ok bool
@@ -144,16 +147,29 @@ func (r *claudeCodeReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int
 		r.created = t
 	}
 	src := compactSource(raw)
-	rec := Record{ID: l.UUID, ParentID: parent, Time: t, Stamp: isoStamp(l.Timestamp), Source: src, Aside: l.IsSidechain}
+	rec := Record{ID: l.UUID, ParentID: parent, Inferred: inferred, Time: t, Stamp: isoStamp(l.Timestamp), Source: src, Aside: l.IsSidechain}
 	if l.IsSidechain {
 		rec.Branch = "sidechain"
+	}
+	if l.Subtype == "compact_boundary" {
+		r.bounds[l.UUID] = true
+	}
+	if l.Type == "user" && string(f["isCompactSummary"]) == "true" && r.bounds[parent] && !l.IsSidechain {
+		if e, ok := r.compaction(l.Message, parent); ok {
+			// What Claude Code sends after a compaction: the summary, then
+			// what follows; the history before the boundary stays in the
+			// tree, out of the context.
+			rec.Kind, rec.Entry = KindCompaction, e
+			r.recs = append(r.recs, rec)
+			return
+		}
 	}
 	if l.Type == "user" || l.Type == "assistant" {
 		msg, _, err := r.model.Message(l.Message, "its message")
 		if err == nil {
 			rec.Message = msg
-			if l.Type == "user" && !l.IsSidechain && (r.firstText == "" || t < r.firstTime) && !bytes.Contains(msg, []byte(`"tool_result"`)) {
-				r.firstText, r.firstTime = r.model.Preview(msg, 60), t
+			if l.Type == "user" && !l.IsSidechain && string(f["isMeta"]) != "true" && (r.firstText == "" || t < r.firstTime) && !bytes.Contains(msg, []byte(`"tool_result"`)) {
+				r.firstText, r.firstTime = claudeCodeTitle(r.model, msg), t
 			}
 		} else {
 			r.warn("%s has an unusable message (%s); it is kept as a custom entry that does not reach the model", what, err.Error())
@@ -173,6 +189,89 @@ func (r *claudeCodeReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int
 		rec.Kind, rec.Entry = KindCustom, e
 	}
 	r.recs = append(r.recs, rec)
+}
+
+// compaction returns the compaction entry of a compact summary message
+// (isCompactSummary, the child of a compact_boundary line): its text is
+// the summary, and the kept history starts at the boundary, so context is
+// the summary and what follows it.
+func (r *claudeCodeReader) compaction(msg jsonx.RawMessage, boundary string) (*Entry, bool) {
+	f, err := RawFields(bytes.TrimSpace(msg))
+	if err != nil {
+		return nil, false
+	}
+	var pieces []string
+	content := f["content"]
+	if s, ok := jsonx.ParseString(content); ok {
+		pieces = append(pieces, s)
+	} else if len(content) > 0 && content[0] == '[' {
+		sc := jsonx.Scanner{Data: content}
+		_ = sc.Elements(func(_ int, v []byte, _ bool) error {
+			if pf, err := RawFields(v); err == nil {
+				if typ, _ := jsonx.ParseString(pf["type"]); typ == "text" {
+					t, _ := jsonx.ParseString(pf["text"])
+					pieces = append(pieces, t)
+				}
+			}
+			return nil
+		})
+	}
+	if len(pieces) == 0 {
+		return nil, false
+	}
+	body := jsonx.AppendString([]byte(`{"kind":"compaction","summary":`), strings.Join(pieces, "\n"))
+	body = append(jsonx.AppendString(append(body, `,"firstKeptNodeId":`...), boundary), '}')
+	e, err := r.model.Entry(body, "entry")
+	return e, err == nil
+}
+
+// claudeCodeTitle returns the plain-text title a user message gives: a
+// slash command's name and arguments when it is one
+// (<command-name>/init</command-name><command-args>…</command-args>),
+// else its text with Claude Code's markup tags (<command-…>,
+// <local-command-…>) removed; 60 characters at most.
+func claudeCodeTitle(model *Model, msg jsonx.RawMessage) string {
+	text := model.Preview(msg, 4000)
+	if !strings.Contains(text, "<") {
+		return model.Preview(msg, 60)
+	}
+	inner := func(tag string) (string, bool) {
+		open, end := "<"+tag+">", "</"+tag+">"
+		i := strings.Index(text, open)
+		j := strings.Index(text, end)
+		if i < 0 || j < i {
+			return "", false
+		}
+		return strings.TrimSpace(text[i+len(open) : j]), true
+	}
+	if name, ok := inner("command-name"); ok && name != "" {
+		if args, _ := inner("command-args"); args != "" {
+			name += " " + args
+		}
+		text = name
+	} else {
+		var b strings.Builder
+		for len(text) > 0 {
+			i := strings.IndexByte(text, '<')
+			if i < 0 {
+				b.WriteString(text)
+				break
+			}
+			b.WriteString(text[:i])
+			rest := strings.TrimPrefix(text[i+1:], "/")
+			j := strings.IndexByte(text[i:], '>')
+			known := strings.HasPrefix(rest, "command-") || strings.HasPrefix(rest, "local-command-")
+			if j < 0 || !known {
+				b.WriteByte('<')
+				text = text[i+1:]
+				continue
+			}
+			b.WriteByte(' ')
+			text = text[i+j+1:]
+		}
+		text = strings.Join(strings.Fields(b.String()), " ")
+	}
+	return model.Preview(append(jsonx.AppendString([]byte(`{"role":"user","content":`), text), '}'), 60)
 }
 
 func (r *claudeCodeReader) Finish() ([]Conversation, []Warning) {
@@ -216,5 +315,5 @@ func (r *claudeCodeReader) Finish() ([]Conversation, []Warning) {
 		}
 		r.warn("summary line %d (%q, for leaf %q) is not the title; only one title is kept", s.line, s.text, s.leaf)
 	}
-	return finishSession(c, r.warns, "messages")
+	return finishSession(c, r.warns, "messages", false)
 }

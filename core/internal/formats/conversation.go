@@ -3,6 +3,9 @@ package formats
 import (
 	"hash/fnv"
 	"math"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
@@ -41,6 +44,10 @@ type Conversation struct {
 	Annotations []jsonx.RawMessage
 	// Skip, when set, says the conversation cannot be imported and why.
 	Skip string
+	// Unusable counts the records the importer read and could not use
+	// (each with a warning): a conversation without Records is an empty
+	// session when it is 0, and is rejected when it is not.
+	Unusable int
 }
 
 // Record is one node-to-be of an import.
@@ -64,6 +71,12 @@ type Record struct {
 	Kind    string
 	Summary string // a summary's text
 	Entry   *Entry // an entry's fields, validated by Model.Entry
+	// Inferred says ParentID is a link the importer inferred (a Claude
+	// Code logicalParentUuid, a ChatGPT children list), not the one the
+	// file states for the record, StatedParent ("" for a root). A link
+	// that would close a cycle is cut at an inferred link first.
+	Inferred     bool
+	StatedParent string
 }
 
 // Label is a label an export puts on a record: What names the
@@ -86,11 +99,11 @@ func isoStamp(raw jsonx.RawMessage) string {
 	return t.UTC().Format(TimeLayout)
 }
 
-// relink gives each record whose parent was dropped (dropped maps a
+// Relink gives each record whose parent was dropped (dropped maps a
 // dropped record's id to its own parent, "" for none) its nearest kept
 // ancestor. The climb is a loop bounded by the number of dropped records,
 // so a cycle among them cannot hang it.
-func relink(recs []Record, dropped map[string]string) {
+func Relink(recs []Record, dropped map[string]string) {
 	if len(dropped) == 0 {
 		return
 	}
@@ -107,6 +120,59 @@ func relink(recs []Record, dropped map[string]string) {
 			p = ""
 		}
 		recs[i].ParentID = p
+	}
+}
+
+// DerivedID returns the id of record i of conversation conv when the
+// export gives it none: "m" and 8 hex digits of a hash of the
+// conversation id, the position, the message and attempt (a further
+// attempt after a collision), so a second import of the same file finds
+// the same ids and a grown file keeps the ids of its old records.
+func DerivedID(conv string, i, attempt int, msg []byte) string {
+	h := fnv.New128a()
+	h.Write([]byte(conv))
+	h.Write([]byte{0})
+	h.Write([]byte(strconv.Itoa(i) + "/" + strconv.Itoa(attempt)))
+	h.Write([]byte{0})
+	h.Write(msg)
+	return "m" + HexString(h.Sum(nil)[:4])
+}
+
+// renameDerived gives a conversation whose export has no id of its own
+// (c.ID was a placeholder) an id that survives the conversation's growth:
+// prefix and a hash of its creation time and its roots' ids, or for a
+// linear chat without message ids of its first record's message. Warnings
+// naming the placeholder name the new id. A file that grew (two more
+// turns) so keeps its session's id and its re-import adds only the new
+// turns.
+func renameDerived(c *Conversation, warns []Warning, prefix string) {
+	key := strconv.AppendFloat([]byte(prefix), c.Created, 'g', -1, 64)
+	if c.Linear {
+		for _, rec := range c.Records {
+			if rec.Kind == "" {
+				key = append(append(key, 0), rec.Message...)
+				break
+			}
+		}
+	} else {
+		var roots []string
+		for _, rec := range c.Records {
+			if rec.ParentID == "" {
+				roots = append(roots, rec.ID)
+			}
+		}
+		slices.Sort(roots)
+		for _, r := range roots {
+			key = append(append(key, 0), r...)
+		}
+	}
+	old := c.ID
+	c.ID = hashID(prefix, key)
+	for i := range warns {
+		if warns[i].SessionID == old {
+			warns[i].SessionID = c.ID
+		}
+		warns[i].Message = strings.ReplaceAll(warns[i].Message, old, c.ID)
 	}
 }
 
@@ -167,14 +233,18 @@ func unixSeconds(raw jsonx.RawMessage) float64 {
 }
 
 // finishSession ends a JSON-lines reader's session c: every warning names
-// the session, and a session without records is skipped for having no
-// none ("messages", "entries").
-func finishSession(c Conversation, warns []Warning, none string) ([]Conversation, []Warning) {
+// the session. A session without records is an empty session when the
+// file has a header of its own (empty: a Pi or SillyTavern chat not yet
+// written to), else it is skipped for having no none ("messages").
+func finishSession(c Conversation, warns []Warning, none string, empty bool) ([]Conversation, []Warning) {
+	if len(c.Records) == 0 && empty {
+		warns = append(warns, Warning{Message: jsonx.Sprintf("it has no %s; it is an empty session", none)})
+	}
 	for i := range warns {
 		warns[i].SessionID = c.ID
 		warns[i].Message = jsonx.Sprintf("session %q: %s", c.ID, warns[i].Message)
 	}
-	if len(c.Records) == 0 {
+	if len(c.Records) == 0 && !empty {
 		c.Skip = jsonx.Sprintf("session %q has no %s; skipped", c.ID, none)
 	}
 	return []Conversation{c}, warns

@@ -74,3 +74,26 @@ func TestAJSONLinesReaderSkipsAFileWithoutAHeader(t *testing.T) {
 	require.Len(t, convs, 1)
 	assert.Equal(t, "the data has no Pi session header; skipped", convs[0].Skip)
 }
+
+func TestSniffDetectsTheNewFormats(t *testing.T) {
+	cases := []struct{ name, data, want string }{
+		{"a claude.ai export", `[{"uuid":"c","name":"n","chat_messages":[]}]`, "claudeai"},
+		{"one claude.ai conversation", `{"uuid":"c","chat_messages":[{"sender":"human","text":"a"}]}`, "claudeai"},
+		{"a sillytavern chat", "{\"user_name\":\"u\",\"character_name\":\"c\",\"chat_metadata\":{}}\n{\"name\":\"c\",\"is_user\":false,\"mes\":\"hi\"}", "sillytavern"},
+		{"a sillytavern chat without header", "{\"name\":\"c\",\"is_user\":false,\"mes\":\"hi\"}\n{\"name\":\"u\",\"is_user\":true,\"mes\":\"yo\"}", "sillytavern"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name+" is detected as "+tc.want, func(t *testing.T) {
+			sn, err := SniffData([]byte(tc.data))
+			require.Nil(t, err)
+			got := ""
+			for _, im := range Importers {
+				if im.Detect(sn) {
+					got = im.Name
+					break
+				}
+			}
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}

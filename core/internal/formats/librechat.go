@@ -166,8 +166,9 @@ func convertLibreChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, 
 	_ = jsonx.Unmarshal(top["conversationId"], &id)
 	_ = jsonx.Unmarshal(top["title"], &title)
 	c.Title = title
-	if id == "" {
-		id = hashID("librechat-", raw)
+	derived := id == ""
+	if derived {
+		id = hashID("librechat-", raw) // a placeholder until renameDerived
 	}
 	if !model.SessionID(id) {
 		c.Skip = jsonx.Sprintf("conversation %d has an unusable id %q; skipped", k, id)
@@ -183,8 +184,7 @@ func convertLibreChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, 
 		return c, nil
 	}
 	if len(msgs) == 0 {
-		c.Skip = jsonx.Sprintf("%s has no messages; skipped", name)
-		return c, nil
+		return c, []Warning{{SessionID: id, Message: jsonx.Sprintf("%s has no messages; it is an empty session", name)}}
 	}
 	var warns []Warning
 	warn := func(format string, args ...any) {
@@ -233,6 +233,9 @@ func convertLibreChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, 
 	}
 	if len(c.Records) == 0 {
 		c.Skip = jsonx.Sprintf("%s has no usable messages; skipped", name)
+	}
+	if derived {
+		renameDerived(&c, warns, "librechat-")
 	}
 	return c, warns
 }

@@ -2,6 +2,7 @@ package formats
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
@@ -72,19 +73,44 @@ func fieldString(fields map[string]jsonx.RawMessage, key string) (string, bool) 
 
 // convertOpenWebUIChat converts one chat row (element k of the export). It
 // reads each level with the one-pass scanner (no encoding/json
-// re-validation of nested values).
+// re-validation of nested values). A chat without an id gets one derived
+// from its creation time and root messages (renameDerived).
 func convertOpenWebUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning) {
-	var c Conversation
+	c, chat, derived := openWebUIHead(model, raw, k)
+	if c.Skip != "" {
+		return c, nil
+	}
+	name := jsonx.Sprintf("chat %q", c.ID)
+	if c.Title != "" {
+		name += jsonx.Sprintf(" (%s)", c.Title)
+	}
+	entries, current, hasCurrent := openWebUIEntries(chat)
+	var warns []Warning
+	if len(entries) == 0 {
+		warns = append(warns, Warning{SessionID: c.ID, Message: jsonx.Sprintf("%s has no messages; it is an empty session", name)})
+	} else {
+		warns = openWebUIRecords(&c, entries, name, current, hasCurrent)
+	}
+	if derived && c.Skip == "" {
+		renameDerived(&c, warns, "openwebui-")
+	}
+	return c, warns
+}
+
+// openWebUIHead reads a chat row's id, title and times; chat is the
+// row's chat object (the row itself for a bare chat), derived says the id
+// is a placeholder. c.Skip says why the row cannot be used.
+func openWebUIHead(model *Model, raw jsonx.RawMessage, k int) (c Conversation, chat map[string]jsonx.RawMessage, derived bool) {
 	row, err := RawFields(raw)
 	if err != nil {
 		c.Skip = jsonx.Sprintf("chat %d is not a readable object; skipped", k)
-		return c, nil
+		return c, nil, false
 	}
-	chat := row // a bare chat object
+	chat = row // a bare chat object
 	if cr, ok := row["chat"]; ok {
 		if chat, err = RawFields(cr); err != nil {
 			c.Skip = jsonx.Sprintf("chat %d has no readable \"chat\" object; skipped", k)
-			return c, nil
+			return c, nil, false
 		}
 	}
 	if id, ok := fieldString(row, "id"); ok && id != "" {
@@ -92,12 +118,12 @@ func convertOpenWebUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversati
 	} else if id, ok := fieldString(chat, "id"); ok && id != "" {
 		c.ID = id
 	} else {
-		c.ID = hashID("openwebui-", raw)
+		c.ID, derived = hashID("openwebui-", raw), true // a placeholder until renameDerived
 	}
 	if !model.SessionID(c.ID) {
 		c.Skip = jsonx.Sprintf("chat %d has an unusable id %q; skipped", k, c.ID)
 		c.ID = ""
-		return c, nil
+		return c, nil, false
 	}
 	if title, ok := fieldString(row, "title"); ok {
 		c.Title = title
@@ -109,28 +135,25 @@ func convertOpenWebUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversati
 		c.Created = unixSeconds(chat["timestamp"])
 	}
 	c.Updated = unixSeconds(row["updated_at"])
-	name := jsonx.Sprintf("chat %q", c.ID)
-	if c.Title != "" {
-		name += jsonx.Sprintf(" (%s)", c.Title)
-	}
-	var warns []Warning
-	warn := func(format string, args ...any) {
-		warns = append(warns, Warning{SessionID: c.ID, Message: name + ": " + jsonx.Sprintf(format, args...)})
-	}
+	return c, chat, derived
+}
 
-	// The messages: the history map, else the older list.
-	type entry struct {
-		key string
-		raw []byte
-	}
-	var entries []entry
-	current, hasCurrent := "", false
+// openWebUIEntry is one message record of a chat: its key in the history
+// map ("#i" for element i of the older list) and its raw object.
+type openWebUIEntry struct {
+	key string
+	raw []byte
+}
+
+// openWebUIEntries returns a chat's message records: the history map
+// (sorted by key), else the older list; and the history's currentId.
+func openWebUIEntries(chat map[string]jsonx.RawMessage) (entries []openWebUIEntry, current string, hasCurrent bool) {
 	if h, err := RawFields(chat["history"]); err == nil {
 		current, hasCurrent = fieldString(h, "currentId")
 		if ms := h["messages"]; len(ms) > 0 && ms[0] == '{' {
 			sc := jsonx.Scanner{Data: ms}
 			_ = sc.Members(func(key string, v []byte, _ bool) error {
-				entries = append(entries, entry{key, v})
+				entries = append(entries, openWebUIEntry{key, v})
 				return nil
 			})
 			sort.SliceStable(entries, func(a, b int) bool { return entries[a].key < entries[b].key })
@@ -139,13 +162,19 @@ func convertOpenWebUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversati
 	if list := chat["messages"]; len(entries) == 0 && len(list) > 0 && list[0] == '[' {
 		sc := jsonx.Scanner{Data: list}
 		_ = sc.Elements(func(i int, v []byte, _ bool) error {
-			entries = append(entries, entry{jsonx.Sprintf("#%d", i), v})
+			entries = append(entries, openWebUIEntry{jsonx.Sprintf("#%d", i), v})
 			return nil
 		})
 	}
-	if len(entries) == 0 {
-		c.Skip = jsonx.Sprintf("%s has no messages; skipped", name)
-		return c, warns
+	return entries, current, hasCurrent
+}
+
+// openWebUIRecords turns a chat's message records into c's records and
+// current message; name names the chat in the warnings it returns.
+func openWebUIRecords(c *Conversation, entries []openWebUIEntry, name, current string, hasCurrent bool) []Warning {
+	var warns []Warning
+	warn := func(format string, args ...any) {
+		warns = append(warns, Warning{SessionID: c.ID, Message: name + ": " + jsonx.Sprintf(format, args...)})
 	}
 	msgs := make(map[string]*openWebUIMessage, len(entries))
 	dropped := map[string]string{}
@@ -210,10 +239,10 @@ func convertOpenWebUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversati
 			}
 		}
 	}
-	relink(c.Records, dropped)
+	Relink(c.Records, dropped)
 	if len(c.Records) == 0 {
 		c.Skip = jsonx.Sprintf("%s has no usable messages; skipped", name)
-		return c, warns
+		return warns
 	}
 	if hasCurrent && current != "" {
 		for steps := 0; steps <= len(dropped); steps++ {
@@ -225,13 +254,14 @@ func convertOpenWebUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversati
 		}
 		c.Current = current
 	}
-	return c, warns
+	return warns
 }
 
 // openWebUIMessageJSON returns {"role","content"}: the content as Open
-// WebUI stores it (a string in which reasoning and tool calls are
-// <details> blocks), an array kept as it is, anything else "". The whole
-// record, with its output[] items, stays in the node's source.
+// WebUI stores it (a string in which tool calls are <details> blocks), an
+// array kept as it is, anything else ""; reasoning blocks become thinking
+// parts (openWebUIReasoning). The whole record, with its output[] items,
+// stays in the node's source.
 func openWebUIMessageJSON(m *openWebUIMessage) jsonx.RawMessage {
 	b := []byte(`{"role":`)
 	b = jsonx.AppendString(b, m.role)
@@ -239,6 +269,9 @@ func openWebUIMessageJSON(m *openWebUIMessage) jsonx.RawMessage {
 	content := m.content
 	switch {
 	case len(content) > 0 && content[0] == '"':
+		if parts, ok := openWebUIReasoning(content); ok {
+			return append(append(b, parts...), '}')
+		}
 		b = append(b, content...)
 	case len(content) > 0 && content[0] == '[' && contentPartsOK(content):
 		b = append(b, jsonx.CompactBytes(content)...)
@@ -261,4 +294,123 @@ func contentPartsOK(raw jsonx.RawMessage) bool {
 		}
 	}
 	return true
+}
+
+// openWebUIReasoning splits a content string holding reasoning blocks,
+// <details type="reasoning" …><summary>…</summary>text</details>, into
+// content parts: each block a {"type":"thinking","thinking":text} part
+// (its HTML entities decoded and the "> " quote markup Open WebUI shows
+// it with removed), the text around them {"type":"text"} parts. ok is
+// false when the content holds no reasoning block.
+func openWebUIReasoning(raw jsonx.RawMessage) (jsonx.RawMessage, bool) {
+	const open = `<details type="reasoning"`
+	text, ok := jsonx.ParseString(raw)
+	if !ok || !strings.Contains(text, open) {
+		return nil, false
+	}
+	b := []byte{'['}
+	part := func(typ, key, s string) {
+		if strings.TrimSpace(s) == "" {
+			return
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = jsonx.AppendString(append(b, `{"type":`...), typ)
+		b = jsonx.AppendString(jsonx.AppendKey(append(b, ','), key), s)
+		b = append(b, '}')
+	}
+	for {
+		i := strings.Index(text, open)
+		if i < 0 {
+			break
+		}
+		end := strings.Index(text[i:], "</details>")
+		if end < 0 {
+			break // an unclosed block stays text
+		}
+		part("text", "text", strings.TrimSpace(text[:i]))
+		block := text[i : i+end]
+		if s := strings.Index(block, "</summary>"); s >= 0 {
+			block = block[s+len("</summary>"):]
+		} else if g := strings.IndexByte(block, '>'); g >= 0 {
+			block = block[g+1:]
+		}
+		part("thinking", "thinking", unquoteReasoning(htmlUnescape(block)))
+		text = text[i+end+len("</details>"):]
+	}
+	part("text", "text", strings.TrimSpace(text))
+	return append(b, ']'), true
+}
+
+// unquoteReasoning removes the "> " Open WebUI puts before each line of
+// reasoning it shows, and the blank lines around it.
+func unquoteReasoning(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for i, l := range lines {
+		if l == ">" {
+			lines[i] = ""
+		} else {
+			lines[i] = strings.TrimPrefix(l, "> ")
+		}
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
+}
+
+// htmlUnescape decodes the entities Open WebUI's html.escape writes
+// (&amp; &lt; &gt; &quot; &#x27;) and numeric ones; others stay as they
+// are (the standard library's html package brings a 2,000-entity table
+// into the wasm for names no exporter writes).
+func htmlUnescape(s string) string {
+	if !strings.Contains(s, "&") {
+		return s
+	}
+	var b strings.Builder
+	for len(s) > 0 {
+		i := strings.IndexByte(s, '&')
+		if i < 0 {
+			b.WriteString(s)
+			break
+		}
+		b.WriteString(s[:i])
+		s = s[i:]
+		j := strings.IndexByte(s, ';')
+		if j < 0 || j > 10 {
+			b.WriteByte('&')
+			s = s[1:]
+			continue
+		}
+		name := s[1:j]
+		r := rune(-1)
+		switch name {
+		case "amp":
+			r = '&'
+		case "lt":
+			r = '<'
+		case "gt":
+			r = '>'
+		case "quot":
+			r = '"'
+		case "apos":
+			r = '\''
+		default:
+			if len(name) > 1 && name[0] == '#' {
+				base, digits := 10, name[1:]
+				if digits[0] == 'x' || digits[0] == 'X' {
+					base, digits = 16, digits[1:]
+				}
+				if v, err := strconv.ParseUint(digits, base, 32); err == nil && v > 0 && v <= 0x10FFFF && (v < 0xD800 || v > 0xDFFF) {
+					r = rune(v)
+				}
+			}
+		}
+		if r < 0 {
+			b.WriteByte('&')
+			s = s[1:]
+			continue
+		}
+		b.WriteRune(r)
+		s = s[j+1:]
+	}
+	return b.String()
 }

@@ -165,29 +165,10 @@ func (r *piReader) Line(raw []byte, _ map[string]jsonx.RawMessage, n int) {
 	}
 	src, _ := jsonx.CompactRaw(raw)
 	what := jsonx.Sprintf("line %d", n)
-	// Ids: version 1 has none (Pi generates them and chains the entries).
-	id, parent := "", ""
-	if r.version < 2 {
-		id = r.v1ID(n)
-		if len(r.index) > 1 {
-			parent = r.last
-		}
-	} else {
-		if l.ID == nil || *l.ID == "" {
-			r.warn("%s (%s) has no id; skipped", what, l.Type)
-			r.index = append(r.index, "")
-			return
-		}
-		id = *l.ID
-		switch {
-		case l.ParentID == nil:
-			r.warn("%s: entry %q has no parentId; it becomes a root", what, id)
-		case bytes.Equal(l.ParentID, []byte("null")):
-		default:
-			if jsonx.Unmarshal(l.ParentID, &parent) != nil {
-				r.warn("%s: entry %q has a parentId that is not a string; it becomes a root", what, id)
-			}
-		}
+	id, parent, ok := r.links(&l, n)
+	if !ok {
+		r.index = append(r.index, "")
+		return
 	}
 	r.index = append(r.index, id)
 	r.taken[id] = true
@@ -213,20 +194,8 @@ func (r *piReader) Line(raw []byte, _ map[string]jsonx.RawMessage, n int) {
 	}
 	switch l.Type {
 	case "message":
-		msg := l.Message
-		if r.version < 3 && msg != nil {
-			if c, err := jsonx.CompactRaw(msg); err == nil {
-				msg = bytes.Replace(c, []byte(`"role":"hookMessage"`), []byte(`"role":"custom"`), 1)
-			}
-		}
-		m, role, err := r.model.Message(msg, "its message")
-		if err != nil {
-			fail("has an unusable message (" + err.Error() + ")")
-			break
-		}
-		rec.Message = m
-		if role == "user" && (r.firstText == "" || t < r.firstTime) {
-			r.firstText, r.firstTime = r.model.Preview(m, 60), t
+		if reason := r.message(&rec, l.Message); reason != "" {
+			fail(reason)
 		}
 	case "branch_summary":
 		var s string
@@ -257,7 +226,7 @@ func (r *piReader) Line(raw []byte, _ map[string]jsonx.RawMessage, n int) {
 			fail("is of a type sessiontree does not know")
 			break
 		}
-		if l.Type == "compaction" && r.version < 2 && l.FirstKeptEntryIndex != nil {
+		if l.Type == "compaction" && l.FirstKeptEntryIndex != nil && (r.version < 2 || l.FirstKeptEntryID == nil) {
 			r.pending = append(r.pending, piCompaction{rec: len(r.recs), index: *l.FirstKeptEntryIndex})
 			body = append(body[:len(body)-1], `,"firstKeptNodeId":"?"}`...)
 		}
@@ -272,6 +241,110 @@ func (r *piReader) Line(raw []byte, _ map[string]jsonx.RawMessage, n int) {
 		}
 	}
 	r.recs = append(r.recs, rec)
+}
+
+// links returns the id and parent of the entry l on line n: version 1
+// has no ids (Pi generates them and chains the entries); from version 2
+// an entry without an id is skipped (ok false), with a warning.
+func (r *piReader) links(l *piLine, n int) (id, parent string, ok bool) {
+	what := jsonx.Sprintf("line %d", n)
+	if r.version < 2 {
+		id = r.v1ID(n)
+		if len(r.index) > 1 {
+			parent = r.last
+		}
+		return id, parent, true
+	}
+	if l.ID == nil || *l.ID == "" {
+		r.warn("%s (%s) has no id; skipped", what, l.Type)
+		return "", "", false
+	}
+	id = *l.ID
+	switch {
+	case l.ParentID == nil:
+		r.warn("%s: entry %q has no parentId; it becomes a root", what, id)
+	case bytes.Equal(l.ParentID, []byte("null")):
+	default:
+		if jsonx.Unmarshal(l.ParentID, &parent) != nil {
+			r.warn("%s: entry %q has a parentId that is not a string; it becomes a root", what, id)
+		}
+	}
+	return id, parent, true
+}
+
+// message reads the message of a message entry into rec as Pi's
+// convertToLlm sends it: a bashExecution message (a "!" command the user
+// ran) becomes user text, or a custom entry "pi/bashExecution" that does
+// not reach the model when it is excludeFromContext ("!!"); a custom
+// message (role "custom", once "hookMessage") becomes a custom_message
+// entry (customType "pi/custom" when it names none), which reaches the
+// model as user content. It returns why the
+// message cannot be used ("" when it can).
+func (r *piReader) message(rec *Record, msg jsonx.RawMessage) string {
+	if r.version < 3 && msg != nil {
+		if c, err := jsonx.CompactRaw(msg); err == nil {
+			msg = bytes.Replace(c, []byte(`"role":"hookMessage"`), []byte(`"role":"custom"`), 1)
+		}
+	}
+	f, _ := RawFields(bytes.TrimSpace(msg))
+	switch role, _ := jsonx.ParseString(f["role"]); role {
+	case "bashExecution":
+		if string(f["excludeFromContext"]) == "true" {
+			data, _ := jsonx.CompactRaw(msg)
+			rec.Kind, rec.Entry = KindCustom, &Entry{CustomType: "pi/bashExecution", Data: data}
+			return ""
+		}
+		m := jsonx.AppendString([]byte(`{"role":"user","content":[{"type":"text","text":`), piBashText(f))
+		msg = append(m, "}]}"...)
+	case "custom":
+		body := []byte(`{"kind":"custom_message"`)
+		if f["customType"] == nil {
+			body = append(body, `,"customType":"pi/custom"`...) // a message of Pi before custom types
+		}
+		for _, k := range []string{"customType", "content", "display", "details"} {
+			if v, err := jsonx.CompactRaw(f[k]); f[k] != nil && err == nil {
+				body = append(jsonx.AppendKey(append(body, ','), k), v...)
+			}
+		}
+		e, err := r.model.Entry(append(body, '}'), "its message")
+		if err != nil {
+			return "has an unusable custom message (" + err.Error() + ")"
+		}
+		rec.Kind, rec.Entry = KindCustomMessage, e
+		return ""
+	}
+	m, role, err := r.model.Message(msg, "its message")
+	if err != nil {
+		return "has an unusable message (" + err.Error() + ")"
+	}
+	rec.Message = m
+	if role == "user" && (r.firstText == "" || rec.Time < r.firstTime) {
+		r.firstText, r.firstTime = r.model.Preview(m, 60), rec.Time
+	}
+	return ""
+}
+
+// piBashText is the user text Pi's bashExecutionToText gives a
+// bashExecution message (fields: its members).
+func piBashText(f map[string]jsonx.RawMessage) string {
+	str := func(k string) string { s, _ := jsonx.ParseString(f[k]); return s }
+	text := "Ran `" + str("command") + "`\n"
+	if out := str("output"); out != "" {
+		text += "```\n" + out + "\n```"
+	} else {
+		text += "(no output)"
+	}
+	code := string(f["exitCode"])
+	switch {
+	case string(f["cancelled"]) == "true":
+		text += "\n\n(command cancelled)"
+	case code != "" && code != "null" && code != "0":
+		text += "\n\nCommand exited with code " + code
+	}
+	if path := str("fullOutputPath"); string(f["truncated"]) == "true" && path != "" {
+		text += "\n\n[Output truncated. Full output: " + path + "]"
+	}
+	return text
 }
 
 // v1ID draws the id of the entry on line n of a version-1 file: 8 hex
@@ -373,7 +446,7 @@ func (r *piReader) Finish() ([]Conversation, []Warning) {
 		}
 	}
 	c.Records = r.recs
-	relink(c.Records, r.dropped)
+	Relink(c.Records, r.dropped)
 	c.Labels = r.labels
 	c.Current = r.last
 	for steps := 0; steps <= len(r.dropped); steps++ {
@@ -446,7 +519,7 @@ func (r *piReader) Finish() ([]Conversation, []Warning) {
 			c.Current = hid
 		}
 	}
-	return finishSession(c, r.warns, "entries")
+	return finishSession(c, r.warns, "entries", true) // the header was read
 }
 
 // sortedKeysInOrder returns the keys of fields in the order they appear in

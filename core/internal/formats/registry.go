@@ -28,6 +28,9 @@ type Importer struct {
 	Name string // the format's name in requests ("chatgpt", "pi", …)
 	// Detect reports whether the data looks like this format.
 	Detect func(sn *Sniff) bool
+	// Looks says what Detect looks for, for the error of a file no
+	// format detects ("an object or array of objects with \"mapping\"").
+	Looks string
 	// Item converts one conversation: an element of a top-level array, or
 	// the top-level object itself. A conversation it cannot use comes back
 	// with Skip set.
@@ -56,20 +59,22 @@ var Importers []Importer
 // init fills Importers (a function value of the table refers to it).
 func init() {
 	Importers = []Importer{
-		{Name: "snapshot", Detect: func(sn *Sniff) bool {
+		{Name: "snapshot", Looks: "a JSON object with \"version\", \"sessionId\" and \"nodes\"", Detect: func(sn *Sniff) bool {
 			return sn.Shape == '{' && sn.has("version", "sessionId", "nodes")
 		}},
-		{Name: "chatgpt", Detect: func(sn *Sniff) bool { return sn.Shape != 'l' && sn.has("mapping") },
+		{Name: "chatgpt", Looks: "objects with \"mapping\"", Detect: func(sn *Sniff) bool { return sn.Shape != 'l' && sn.has("mapping") },
 			Item: func(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning) {
 				c, warns, err := convertChatGPTConversation(model, raw, k)
 				c.Skip = err
 				return c, warns
 			}},
-		{Name: "openwebui", Detect: detectOpenWebUI, Item: convertOpenWebUIChat},
-		{Name: "librechat", Detect: detectLibreChat, Item: convertLibreChat},
-		{Name: "chatbotui", Detect: detectChatbotUI, Item: convertChatbotUIChat, Whole: convertChatbotUI},
-		{Name: "pi", Detect: detectPi, Lines: newPiReader},
-		{Name: "claude-code", Detect: detectClaudeCode, Lines: newClaudeCodeReader},
+		{Name: "openwebui", Looks: "objects with a \"chat\" holding \"history\" or \"messages\", or with a \"history\" object", Detect: detectOpenWebUI, Item: convertOpenWebUIChat},
+		{Name: "librechat", Looks: "objects with \"conversationId\" and \"messages\" or \"messagesTree\"", Detect: detectLibreChat, Item: convertLibreChat},
+		{Name: "chatbotui", Looks: "an object with a \"history\" array, or an array of objects with \"name\" and \"messages\"", Detect: detectChatbotUI, Item: convertChatbotUIChat, Whole: convertChatbotUI},
+		{Name: "claudeai", Looks: "objects with a \"chat_messages\" array, or an object whose \"conversations\" holds them", Detect: detectClaudeAI, Item: convertClaudeAI, Whole: convertClaudeAIWhole},
+		{Name: "pi", Looks: "a first line {\"type\":\"session\",\"id\":…}", Detect: detectPi, Lines: newPiReader},
+		{Name: "sillytavern", Looks: "a first line with \"user_name\" and \"character_name\" or \"chat_metadata\", or with \"mes\" and \"is_user\"", Detect: detectSillyTavern, Lines: newSillyTavernReader},
+		{Name: "claude-code", Looks: "lines with \"parentUuid\", \"leafUuid\", or \"uuid\" and \"sessionId\"", Detect: detectClaudeCode, Lines: newClaudeCodeReader},
 	}
 }
 

@@ -2,6 +2,8 @@ package formats
 
 import (
 	"bytes"
+	"slices"
+	"strings"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
@@ -180,4 +182,44 @@ func JSONFault(data []byte) string {
 		return err.Error()
 	}
 	return "no syntax error found" // data was valid JSON after all
+}
+
+// Undetected describes data that no importer detects: what it looks like
+// (its shape and the keys of its first record, up to 12, sorted; for JSON
+// lines the first line's) and what each format that was tried looks for.
+// It is the reason of the import's error.
+func Undetected(sn *Sniff) string {
+	keys := func(m map[string]jsonx.RawMessage) string {
+		if len(m) == 0 {
+			return "no keys"
+		}
+		names := make([]string, 0, len(m))
+		for k := range m {
+			names = append(names, jsonx.Sprintf("%q", k))
+		}
+		slices.Sort(names)
+		more := ""
+		if len(names) > 12 {
+			more = jsonx.Sprintf(" and %d more", len(names)-12)
+			names = names[:12]
+		}
+		return "the keys " + strings.Join(names, ", ") + more
+	}
+	var looks string
+	switch sn.Shape {
+	case '{':
+		looks = "a JSON object with " + keys(sn.Keys)
+	case '[':
+		looks = "a JSON array whose first element has " + keys(sn.Keys)
+		if sn.Keys == nil {
+			looks = "a JSON array whose first element is not an object"
+		}
+	default:
+		looks = jsonx.Sprintf("JSON lines (%d read) whose first line has %s", len(sn.lines), keys(sn.Keys))
+	}
+	tried := make([]string, 0, len(Importers))
+	for _, im := range Importers {
+		tried = append(tried, im.Name+" ("+im.Looks+")")
+	}
+	return "it is " + looks + "; tried: " + strings.Join(tried, "; ")
 }

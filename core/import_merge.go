@@ -1,0 +1,125 @@
+package core
+
+import (
+	"strings"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+)
+
+// prepare orders the commit of the sessions read: each weighs the bytes of
+// its messages and sources, so progress moves with the work. A session
+// whose id a conversation earlier in the data already took is skipped;
+// when nothing was read the job fails naming the reasons.
+func (j *ImportJob) prepare() {
+	st, res := j.st, j.res
+	j.prepared = true
+	now := st.timestamp()
+	seen := map[string]bool{}
+	for _, s := range j.made {
+		if seen[s.id] {
+			j.skip(s.id, s.title, jsonx.Sprintf("conversation %q appears again in the data; the first is kept and this one skipped", s.id))
+			continue
+		}
+		seen[s.id] = true
+		if s.createdAt == "" {
+			s.createdAt = now
+		}
+		if s.updatedAt == "" {
+			s.updatedAt = s.createdAt
+		}
+		w := 1
+		for _, n := range s.nodes {
+			w += len(n.Message) + len(n.Source)
+		}
+		j.kept = append(j.kept, s)
+		j.weights = append(j.weights, w)
+		j.total += w
+	}
+	if len(j.kept) == 0 {
+		msgs := make([]string, 0, len(res.Warnings))
+		for _, w := range res.Warnings {
+			msgs = append(msgs, w.Message)
+		}
+		if len(msgs) == 0 {
+			msgs = append(msgs, "the data holds no conversation")
+		}
+		j.err = invalidf("nothing imported: %s", strings.Join(msgs, "; "))
+		return
+	}
+	j.perWarn = map[string]int{}
+	for _, w := range res.Warnings {
+		j.perWarn[w.SessionID]++
+	}
+}
+
+// commit adds session s to the store, or, when the store has a session of
+// its id (an earlier import of the same conversation, or one created while
+// this import ran), adds to that session the nodes it lacks.
+func (j *ImportJob) commit(s *Session) {
+	st := j.st
+	into, exists := st.sessions[s.id]
+	added := len(s.nodes)
+	if exists {
+		added = st.mergeImported(into, s)
+		s = into
+	} else {
+		st.put(s)
+		st.markDirty(s, 0, true, "import")
+	}
+	roots := 0
+	for _, p := range s.parent {
+		if p < 0 {
+			roots++
+		}
+	}
+	j.res.Sessions = append(j.res.Sessions, ImportedSession{
+		SessionID: s.id, Title: s.title, Existing: exists, Added: added, NodeCount: len(s.nodes),
+		Cursor: nullable(s.nodeID(s.cursor)), BranchCount: len(s.branches), RootCount: roots, Warnings: j.perWarn[s.id],
+	})
+}
+
+// mergeImported adds to s the nodes of the imported session im whose ids
+// s does not have, parents first, and returns how many. A node continues
+// its parent's branch when the parent is that branch's tip (a root of an
+// empty session goes on "main"), else it opens a branch named after the
+// parent's (a root: after "main"). When s's
+// cursor is on the path to im's cursor (nobody moved it elsewhere since
+// the last import), the cursor moves to im's cursor; else it stays. Nodes
+// already in s are left as they are, even where the data now differs:
+// what was imported is append-only.
+func (st *Store) mergeImported(s, im *Session) int {
+	from := len(s.nodes)
+	for _, n := range im.nodes {
+		if _, ok := s.index[n.ID]; ok {
+			continue
+		}
+		c := *n
+		parent := int32(-1)
+		base := DefaultBranch
+		if p, ok := s.index[n.ParentID]; ok && n.ParentID != "" {
+			parent = p
+			base = s.nodes[p].Branch
+		} else {
+			c.ParentID = ""
+		}
+		if b := s.byName[base]; b != nil && (parent >= 0 && b.tip == parent || b.count == 0 && b.base == parent) {
+			c.Branch = base
+		} else {
+			c.Branch = s.autoBranchName(base)
+		}
+		s.push(&c, parent)
+	}
+	added := len(s.nodes) - from
+	if added == 0 {
+		return 0
+	}
+	if cur, ok := s.index[im.nodeID(im.cursor)]; ok && int(cur) >= from && (s.cursor < 0 || s.isAncestor(s.cursor, cur)) {
+		s.cursor = cur
+		s.setActive(s.nodes[cur].Branch)
+	}
+	if im.updatedAt > s.updatedAt {
+		s.updatedAt = im.updatedAt
+	}
+	st.markDirty(s, from, false, "import")
+	return added
+}

@@ -1,0 +1,103 @@
+package core
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// withoutIDs drops a ChatGPT export's conversation_id.
+func withoutIDs(t *testing.T, data []byte) []byte {
+	t.Helper()
+	var convs []obj
+	require.NoError(t, json.Unmarshal(data, &convs))
+	for _, c := range convs {
+		delete(c, "conversation_id")
+		delete(c, "id")
+	}
+	out, err := json.Marshal(convs)
+	require.NoError(t, err)
+	return out
+}
+
+func TestImportAgain(t *testing.T) {
+	grown := append(append([]rec(nil), branchy[:4]...),
+		rec{id: "e1", parent: "d1", text: "more", t: 7}, rec{id: "f1", parent: "e1", text: "and more", t: 8})
+	t.Run("a ChatGPT conversation without an id imported twice adds nothing the second time", func(t *testing.T) {
+		data := withoutIDs(t, writeChatGPT("x", branchy, "d2"))
+		st := testStore(t)
+		res := mustImport(t, st, data, "auto")
+		id := res.Sessions[0].SessionID
+		assert.Regexp(t, `^chatgpt-[0-9a-f]{16}$`, id, "an id derived from the conversation")
+		assertReimportAddsNothing(t, st, data)
+	})
+	for _, ids := range []bool{true, false} {
+		name := "with ids"
+		if !ids {
+			name = "without ids"
+		}
+		t.Run("a grown ChatGPT conversation ("+name+") adds only its new turns and moves the cursor along", func(t *testing.T) {
+			old, now := writeChatGPT("g", branchy[:4], "d1"), writeChatGPT("g", grown, "f1")
+			if !ids {
+				old, now = withoutIDs(t, old), withoutIDs(t, now)
+			}
+			st := testStore(t)
+			first := mustImport(t, st, old, "auto")
+			id := first.Sessions[0].SessionID
+			ok[Status](t, st, obj{"operation": "label", "sessionId": id, "nodeId": "b1", "label": "mine"})
+			res := mustImport(t, st, now, "auto")
+			require.Len(t, res.Sessions, 1)
+			got := res.Sessions[0]
+			assert.Equal(t, id, got.SessionID, "the same session")
+			assert.True(t, got.Existing)
+			assert.Equal(t, 2, got.Added)
+			assert.Equal(t, 6, got.NodeCount)
+			assert.Equal(t, treeShape{6, 1, 0, "f1", []string{"main"}}, shapeOf(t, st, id), "the new turns continue main")
+			assert.Len(t, st.sessions, 1)
+			assert.Contains(t, snapshot(t, st, id), `"label":"mine"`, "what the user added stays")
+			assertReimportAddsNothing(t, st, now)
+		})
+	}
+	t.Run("new turns on another branch are added as a branch; a cursor the user moved stays", func(t *testing.T) {
+		st := testStore(t)
+		mustImport(t, st, writeChatGPT("g", branchy[:4], "d1"), "auto")
+		ok[Status](t, st, obj{"operation": "jump", "sessionId": "g", "nodeId": "c1"})
+		res := mustImport(t, st, writeChatGPT("g", branchy, "d2"), "auto")
+		assert.Equal(t, 2, res.Sessions[0].Added)
+		sh := shapeOf(t, st, "g")
+		assert.Equal(t, 6, sh.Nodes)
+		assert.Equal(t, 1, sh.BranchPoints)
+		assert.Equal(t, "c1", sh.Cursor, "a cursor off the path to the new turns is not moved")
+		assert.Equal(t, []string{"main", "main-2"}, sh.Branches)
+	})
+	t.Run("a grown Claude Code file adds its new lines", func(t *testing.T) {
+		st := testStore(t)
+		mustImport(t, st, writeClaudeCode("c1", branchy[:4]), "auto")
+		res := mustImport(t, st, writeClaudeCode("c1", grown), "auto")
+		assert.Equal(t, 2, res.Sessions[0].Added)
+		assert.Equal(t, "f1", shapeOf(t, st, "c1").Cursor)
+	})
+	t.Run("a grown Chatbot UI chat without ids adds its new messages", func(t *testing.T) {
+		chat := func(msgs ...string) []byte {
+			parts := make([]string, len(msgs))
+			for i, m := range msgs {
+				role := "user"
+				if i%2 == 1 {
+					role = "assistant"
+				}
+				parts[i] = `{"role":"` + role + `","content":"` + m + `"}`
+			}
+			return []byte(`{"version":4,"history":[{"name":"n","messages":[` + strings.Join(parts, ",") + `]}]}`)
+		}
+		st := testStore(t)
+		first := mustImport(t, st, chat("q", "a"), "auto")
+		res := mustImport(t, st, chat("q", "a", "q2", "a2"), "auto")
+		assert.Equal(t, first.Sessions[0].SessionID, res.Sessions[0].SessionID)
+		assert.Equal(t, 2, res.Sessions[0].Added)
+		assert.Equal(t, 4, res.Sessions[0].NodeCount)
+		assert.Equal(t, 1, res.Sessions[0].RootCount)
+	})
+}

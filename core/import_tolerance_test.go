@@ -1,0 +1,159 @@
+package core
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// ccLine writes one Claude Code transcript line of session "cc".
+func ccLine(typ, uuid, parent, extra string) string {
+	p := "null"
+	if parent != "" {
+		p = `"` + parent + `"`
+	}
+	if extra == "" {
+		extra = `"message":{"role":"` + typ + `","content":"` + uuid + ` text"}`
+	}
+	return `{"type":"` + typ + `","uuid":"` + uuid + `","parentUuid":` + p + `,"sessionId":"cc","timestamp":"2025-01-01T00:00:0` + uuid[len(uuid)-1:] + `Z",` + extra + "}\n"
+}
+
+// assertReimportAddsNothing imports data again into st and checks that it
+// succeeds, reports every session as existing with nothing added, and
+// changes no session.
+func assertReimportAddsNothing(t *testing.T, st *Store, data []byte) {
+	t.Helper()
+	before := map[string]string{}
+	for id := range st.sessions {
+		before[id] = snapshot(t, st, id)
+	}
+	res, err := st.Import(data, "auto")
+	require.Nil(t, err, "a second import of the same file is not an error")
+	require.NotEmpty(t, res.Sessions)
+	for _, s := range res.Sessions {
+		assert.True(t, s.Existing, "session %q was there", s.SessionID)
+		assert.Equal(t, 0, s.Added, "a second import of the same file adds nothing to %q", s.SessionID)
+	}
+	for id, snap := range before {
+		assert.Equal(t, snap, snapshot(t, st, id), "session %q is unchanged", id)
+	}
+	assert.Len(t, st.sessions, len(before))
+}
+
+// roleTexts returns the context of a session as role: text lines.
+func roleTexts(t *testing.T, st *Store, id string) []string {
+	t.Helper()
+	ctx := ok[Context](t, st, obj{"operation": "context", "sessionId": id})
+	out := make([]string, 0, len(ctx.Messages))
+	for _, m := range ctx.Messages {
+		_, role, err := validateMessage(m, "m")
+		require.Nil(t, err)
+		out = append(out, role+": "+MessageText(m))
+	}
+	return out
+}
+
+func TestImportClaudeCodeTolerance(t *testing.T) {
+	t.Run("two lines repeating a uuid keep the first and warn, the session imports", func(t *testing.T) {
+		data := ccLine("user", "u1", "", "") + ccLine("assistant", "a2", "u1", "") + ccLine("assistant", "a2", "u1", "") + ccLine("user", "u3", "a2", "")
+		st := testStore(t)
+		res := mustImport(t, st, []byte(data), "auto")
+		assert.Equal(t, 3, st.sessions["cc"].Len())
+		assert.Contains(t, warningTexts(res), `message "a2" appears again (record 2); the first is kept and this one skipped`)
+		assert.Equal(t, []string{"user: u1 text", "assistant: a2 text", "user: u3 text"}, roleTexts(t, st, "cc"))
+	})
+	t.Run("a record whose message.content is missing is kept off the model's context, with a warning naming the line", func(t *testing.T) {
+		data := ccLine("user", "u1", "", "") + ccLine("assistant", "a2", "u1", `"message":{"role":"assistant"}`) + ccLine("user", "u3", "a2", "")
+		st := testStore(t)
+		res := mustImport(t, st, []byte(data), "auto")
+		assert.Equal(t, 3, st.sessions["cc"].Len())
+		assert.Contains(t, strings.Join(warningTexts(res), "\n"), `line 2: record "a2" has an unusable message (its message.content is missing`)
+		assert.Equal(t, []string{"user: u1 text", "user: u3 text"}, roleTexts(t, st, "cc"))
+	})
+	t.Run("a preserved-segment compaction whose logicalParentUuid is a descendant of the boundary is cut at the logical link", func(t *testing.T) {
+		// o1 ← o2 is the history before compaction; b is the boundary
+		// (parentUuid null, logicalParentUuid p2), s its summary, p1 ← p2
+		// the preserved segment rewritten after it: following b's
+		// logical link would close b → p2 → p1 → s → b.
+		data := ccLine("user", "o1", "", "") + ccLine("assistant", "o2", "o1", "") +
+			ccLine("system", "b3", "", `"subtype":"compact_boundary","logicalParentUuid":"p6","content":"Conversation compacted"`) +
+			ccLine("user", "s4", "b3", `"isCompactSummary":true,"message":{"role":"user","content":"summary of o1 o2"}`) +
+			ccLine("user", "p5", "s4", "") + ccLine("assistant", "p6", "p5", "")
+		st := testStore(t)
+		res := mustImport(t, st, []byte(data), "auto")
+		sh := shapeOf(t, st, "cc")
+		assert.Equal(t, 6, sh.Nodes, "nothing is lost")
+		assert.Equal(t, 2, sh.Roots, "the boundary becomes a root, as the file states")
+		assert.Equal(t, "p6", sh.Cursor)
+		assert.Contains(t, warningTexts(res), `message "b3": the link to "p6" that the importer inferred would close a cycle; it is cut and it becomes a root`)
+		assert.Equal(t, []string{"user: " + CompactionPreamble + "summary of o1 o2" + CompactionClosing, "user: p5 text", "assistant: p6 text"}, roleTexts(t, st, "cc"))
+	})
+	t.Run("a cycle of stated links is cut at the record written last", func(t *testing.T) {
+		data := ccLine("user", "u1", "a3", "") + ccLine("assistant", "a2", "u1", "") + ccLine("user", "a3", "a2", "")
+		st := testStore(t)
+		res := mustImport(t, st, []byte(data), "auto")
+		assert.Equal(t, treeShape{3, 1, 0, "a2", []string{"main"}}, shapeOf(t, st, "cc"))
+		assert.Contains(t, warningTexts(res), `message "a3": its parent "a2" would close a cycle; the link is cut and it becomes a root`)
+	})
+	t.Run("a file whose every line is broken imports nothing and says why", func(t *testing.T) {
+		_, err := testStore(t).Import([]byte("{\"parentUuid\":1}\n{oops}\n"), "claude-code")
+		require.NotNil(t, err)
+		assert.Contains(t, err.Message, "nothing imported")
+		assert.Contains(t, err.Message, "line 2 is not valid JSON")
+	})
+}
+
+func TestImportPiTolerance(t *testing.T) {
+	head := `{"type":"session","version":3,"id":"p","timestamp":"2025-01-01T00:00:00Z","cwd":"/w"}` + "\n"
+	msg := func(id, parent, role, text string) string {
+		p := "null"
+		if parent != "" {
+			p = `"` + parent + `"`
+		}
+		return `{"type":"message","id":"` + id + `","parentId":` + p + `,"timestamp":"2025-01-01T00:00:01Z","message":{"role":"` + role + `","content":[{"type":"text","text":"` + text + `"}]}}` + "\n"
+	}
+	t.Run("a malformed middle line is skipped with a warning naming the line; its children attach to the header", func(t *testing.T) {
+		data := head + msg("a", "", "user", "q") + `{"type":"message","id":"b",oops}` + "\n" + msg("c", "a", "assistant", "r")
+		st := testStore(t)
+		res := mustImport(t, st, []byte(data), "auto")
+		assert.Contains(t, warningTexts(res), `line 3 is not valid JSON: invalid character 'o' looking for an object key at line 3, column 28; it is skipped`)
+		assert.Equal(t, 3, st.sessions["p"].Len(), "the header, a and c")
+		assert.Equal(t, []string{"user: q", "assistant: r"}, roleTexts(t, st, "p"))
+	})
+}
+
+func TestImportChatGPTInferredLinks(t *testing.T) {
+	t.Run("a parent inferred from a children list that would close a cycle is cut before the stated one", func(t *testing.T) {
+		data := `[{"id":"g","current_node":"a","mapping":{
+			"a":{"id":"a","parent":"b","children":["b"],"message":{"author":{"role":"assistant"},"create_time":2,"content":{"content_type":"text","parts":["r"]}}},
+			"b":{"id":"b","children":["a"],"message":{"author":{"role":"user"},"create_time":1,"content":{"content_type":"text","parts":["q"]}}}}}]`
+		st := testStore(t)
+		res := mustImport(t, st, []byte(data), "auto")
+		assert.Equal(t, treeShape{2, 1, 0, "a", []string{"main"}}, shapeOf(t, st, "g"))
+		assert.Contains(t, warningTexts(res), `message "b": the link to "a" that the importer inferred would close a cycle; it is cut and it becomes a root`)
+		assert.Equal(t, []string{"user: q", "assistant: r"}, roleTexts(t, st, "g"))
+	})
+}
+
+func TestImportEmptyJSONLines(t *testing.T) {
+	cases := []struct{ name, data, want string }{
+		{"a Pi session of a header only", `{"type":"session","version":3,"id":"p","timestamp":"2025-01-01T00:00:00Z","cwd":"/w"}` + "\n", `session "p": it has no entries; it is an empty session`},
+		{"a SillyTavern chat of a header only", `{"user_name":"u","character_name":"c","create_date":"2025-01-01T00:00:00Z","chat_metadata":{}}` + "\n", `it has no messages; it is an empty session`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name+" is an empty session", func(t *testing.T) {
+			st := testStore(t)
+			res := mustImport(t, st, []byte(tc.data), "auto")
+			require.Len(t, res.Sessions, 1)
+			assert.Equal(t, 0, res.Sessions[0].NodeCount)
+			assert.Contains(t, strings.Join(warningTexts(res), "\n"), tc.want)
+		})
+	}
+	t.Run("a Claude Code file without message lines imports nothing", func(t *testing.T) {
+		_, err := testStore(t).Import([]byte(`{"type":"summary","summary":"s","leafUuid":"u"}`+"\n"), "auto")
+		require.NotNil(t, err)
+		assert.Contains(t, err.Message, "has no messages; skipped")
+	})
+}

@@ -1,0 +1,216 @@
+package formats
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+)
+
+// Claude.ai data exports (Settings → Privacy → Export data, a ZIP whose
+// conversations.json this reads): an array of conversations
+//
+//	{"uuid","name","summary"?,"created_at","updated_at","account"?,"current_leaf_message_uuid"?,"chat_messages":[message…]}
+//
+// where a message is {"uuid","sender":"human"|"assistant","text",
+// "content":[{"type":"text"|"thinking"|"tool_use"|"tool_result",…}],
+// "created_at","index"?,"parent_message_uuid"?,"attachments":[{"file_name",
+// "file_type","file_size","extracted_content"}],"files":[{"file_name"}]}.
+// Where messages name their parent (parent_message_uuid; the all-zero
+// uuid is the root) the tree keeps edits and retries as branches, and the
+// cursor is current_leaf_message_uuid (else the newest leaf); without
+// parent links the messages are one chain in their order. A single
+// conversation object (one conversation downloaded by a browser tool), and
+// an object {"account", "conversations":[…]}, are read the same way. Field names as in the exports and the public tools
+// that read them (see core/testdata/imports/PROVENANCE.md).
+
+// claudeAIRoot is the parent_message_uuid of a conversation's first message.
+const claudeAIRoot = "00000000-0000-4000-8000-000000000000"
+
+// detectClaudeAI reports whether the first record is a Claude.ai
+// conversation (it has a chat_messages array), or the data an object whose
+// "conversations" array starts with one (the export wrapped with its
+// account).
+func detectClaudeAI(sn *Sniff) bool {
+	if sn.Shape == 'l' {
+		return false
+	}
+	if raw, ok := sn.Keys["chat_messages"]; ok {
+		return len(raw) > 0 && raw[0] == '['
+	}
+	first := claudeAIFirst(sn.Keys["conversations"])
+	raw, ok := first["chat_messages"]
+	return sn.Shape == '{' && ok && len(raw) > 0 && raw[0] == '['
+}
+
+// claudeAIFirst returns the fields of the first element of the array raw
+// (nil when it is not an array of objects).
+func claudeAIFirst(raw jsonx.RawMessage) map[string]jsonx.RawMessage {
+	if len(raw) == 0 || raw[0] != '[' {
+		return nil
+	}
+	arr := &ArrayReader{Scanner: jsonx.Scanner{Data: raw}}
+	if arr.Start() != nil {
+		return nil
+	}
+	first, _, err := arr.Next()
+	if err != nil {
+		return nil
+	}
+	f, _ := RawFields(first)
+	return f
+}
+
+// convertClaudeAIWhole converts a top-level object: one conversation, or
+// {"conversations":[…]} (each converted by convertClaudeAI).
+func convertClaudeAIWhole(model *Model, top jsonx.RawMessage) ([]Conversation, []Warning, error) {
+	f, err := RawFields(top)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, one := f["chat_messages"]; one {
+		c, warns := convertClaudeAI(model, top, 0)
+		return []Conversation{c}, warns, nil
+	}
+	var convs []Conversation
+	var warns []Warning
+	sc := jsonx.Scanner{Data: f["conversations"]}
+	_ = sc.Elements(func(k int, raw []byte, spaced bool) error {
+		if spaced {
+			raw = jsonx.CompactBytes(raw)
+		}
+		c, w := convertClaudeAI(model, raw, k)
+		convs, warns = append(convs, c), append(warns, w...)
+		return nil
+	})
+	return convs, warns, nil
+}
+
+type claudeAIMessage struct {
+	UUID        string             `json:"uuid"`
+	Sender      string             `json:"sender"`
+	Text        *string            `json:"text"`
+	Content     []jsonx.RawMessage `json:"content"`
+	CreatedAt   jsonx.RawMessage   `json:"created_at"`
+	Parent      *string            `json:"parent_message_uuid"`
+	Attachments []struct {
+		FileName         string  `json:"file_name"`
+		ExtractedContent *string `json:"extracted_content"`
+	} `json:"attachments"`
+}
+
+// convertClaudeAI converts conversation k of a Claude.ai export.
+func convertClaudeAI(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning) {
+	var c Conversation
+	var conv struct {
+		UUID        string             `json:"uuid"`
+		Name        string             `json:"name"`
+		CreatedAt   jsonx.RawMessage   `json:"created_at"`
+		UpdatedAt   jsonx.RawMessage   `json:"updated_at"`
+		CurrentLeaf string             `json:"current_leaf_message_uuid"`
+		Messages    []jsonx.RawMessage `json:"chat_messages"`
+	}
+	if len(raw) == 0 || raw[0] != '{' || jsonx.Unmarshal(raw, &conv) != nil {
+		c.Skip = jsonx.Sprintf("conversation %d could not be read; skipped", k)
+		return c, nil
+	}
+	c.ID, c.Title, c.Current = conv.UUID, conv.Name, conv.CurrentLeaf
+	c.Created, c.Updated = unixSeconds(conv.CreatedAt), unixSeconds(conv.UpdatedAt)
+	derived := c.ID == ""
+	if derived {
+		c.ID = hashID("claudeai-", raw) // a placeholder until renameDerived
+	}
+	if !model.SessionID(c.ID) {
+		c.Skip = jsonx.Sprintf("conversation %d has an unusable id %q; skipped", k, c.ID)
+		c.ID = ""
+		return c, nil
+	}
+	name := jsonx.Sprintf("conversation %q", c.ID)
+	if c.Title != "" {
+		name += jsonx.Sprintf(" (%s)", c.Title)
+	}
+	var warns []Warning
+	warn := func(format string, args ...any) {
+		warns = append(warns, Warning{SessionID: c.ID, Message: name + ": " + jsonx.Sprintf(format, args...)})
+	}
+	linked := false
+	for i, m := range conv.Messages {
+		var msg claudeAIMessage
+		if len(m) == 0 || m[0] != '{' || jsonx.Unmarshal(m, &msg) != nil {
+			warn("message %d could not be read; skipped", i)
+			c.Unusable++
+			continue
+		}
+		role := map[string]string{"human": "user", "assistant": "assistant", "user": "user", "system": "system"}[msg.Sender]
+		if role == "" {
+			warn("message %d (%q) has sender %q, which is neither human nor assistant; skipped", i, msg.UUID, msg.Sender)
+			c.Unusable++
+			continue
+		}
+		rec := Record{ID: msg.UUID, Message: claudeAIMessageJSON(role, &msg), Time: unixSeconds(msg.CreatedAt), Stamp: isoStamp(msg.CreatedAt), Source: compactSource(m)}
+		if msg.Parent != nil {
+			linked = true
+			if *msg.Parent != claudeAIRoot {
+				rec.ParentID = *msg.Parent
+			}
+		}
+		c.Records = append(c.Records, rec)
+	}
+	if !linked {
+		// No parent links: one chain in the export's order; messages
+		// without a uuid get ids derived from their place.
+		c.Linear = true
+	}
+	if len(c.Records) == 0 && c.Unusable == 0 {
+		warn("has no messages; it is an empty session")
+	}
+	if derived {
+		renameDerived(&c, warns, "claudeai-")
+	}
+	return c, warns
+}
+
+// claudeAIMessageJSON returns {"role","content"}: the content parts as the
+// export gives them (text, thinking, tool_use, tool_result; a part
+// without text that is not one of those is kept as it is), else the text
+// as a string; an attachment whose text the export holds
+// (extracted_content, which Claude.ai gave the model with the message)
+// comes first as a text part naming the file.
+func claudeAIMessageJSON(role string, m *claudeAIMessage) jsonx.RawMessage {
+	b := jsonx.AppendString([]byte(`{"role":`), role)
+	b = append(b, `,"content":`...)
+	var parts [][]byte
+	for _, a := range m.Attachments {
+		if a.ExtractedContent != nil && *a.ExtractedContent != "" {
+			p := jsonx.AppendString([]byte(`{"type":"text","text":`), "Attachment "+a.FileName+":\n\n"+*a.ExtractedContent)
+			parts = append(parts, append(p, '}'))
+		}
+	}
+	for _, p := range m.Content {
+		p = bytes.TrimSpace(p)
+		if len(p) == 0 || p[0] != '{' {
+			continue
+		}
+		f, err := RawFields(p)
+		if err != nil {
+			continue
+		}
+		if typ, _ := jsonx.ParseString(f["type"]); typ == "text" {
+			if text, _ := jsonx.ParseString(f["text"]); strings.TrimSpace(text) == "" {
+				continue // an empty text block
+			}
+		}
+		parts = append(parts, jsonx.CompactBytes(p))
+	}
+	switch {
+	case len(parts) > 0:
+		b = append(b, '[')
+		b = append(b, bytes.Join(parts, []byte{','})...)
+		b = append(b, ']')
+	case m.Text != nil:
+		b = jsonx.AppendString(b, *m.Text)
+	default:
+		b = append(b, `""`...)
+	}
+	return append(b, '}')
+}

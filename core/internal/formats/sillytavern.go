@@ -1,0 +1,245 @@
+package formats
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+)
+
+// SillyTavern chats (data/<user>/chats/<character>/<chat>.jsonl): JSON
+// lines, first a header {"user_name","character_name","create_date",
+// "chat_metadata":{…}}, then one message per line
+//
+//	{"name","is_user","is_system","send_date","mes","swipes":[text…],"swipe_id","swipe_info":[{send_date,extra}…],"extra":{"reasoning"?,"type"?…}}
+//
+// The chat is one line of messages; a message with swipes (the replies a
+// user swiped through) has one alternative per swipe. Mapping: every swipe
+// is a sibling node under the previous message's chosen swipe, the chosen
+// one (swipe_id) on the path to the cursor, which is the last message;
+// is_user gives role user, extra.type "narrator" role system, else
+// assistant; extra.reasoning (and a swipe's own) becomes a thinking part
+// before the text; a message marked is_system is hidden from the model
+// in SillyTavern, so it is kept as a custom entry "sillytavern/hidden"
+// that does not reach context. Messages carry no ids: each node's id is
+// derived from the chat, the line and the swipe, so a grown chat keeps
+// its ids. Field names as in SillyTavern's public/script.js and the chat
+// files other tools read (see core/testdata/imports/PROVENANCE.md).
+
+// detectSillyTavern reports whether the first line is a SillyTavern chat
+// header (user_name, character_name or chat_metadata, and no mes), or a
+// message line with mes and is_user.
+func detectSillyTavern(sn *Sniff) bool {
+	first := sn.Keys
+	if sn.Shape == 'l' && len(sn.lines) > 0 {
+		first = sn.lines[0]
+	}
+	if sn.Shape == '[' {
+		return false
+	}
+	_, mes := first["mes"]
+	_, user := first["is_user"]
+	_, un := first["user_name"]
+	_, cn := first["character_name"]
+	_, meta := first["chat_metadata"]
+	return mes && user || !mes && (un && cn || meta)
+}
+
+type sillyTavernMessage struct {
+	Name      string             `json:"name"`
+	IsUser    bool               `json:"is_user"`
+	IsSystem  bool               `json:"is_system"`
+	SendDate  jsonx.RawMessage   `json:"send_date"`
+	Mes       *string            `json:"mes"`
+	Swipes    []jsonx.RawMessage `json:"swipes"`
+	SwipeID   *int               `json:"swipe_id"`
+	SwipeInfo []struct {
+		SendDate jsonx.RawMessage `json:"send_date"`
+		Extra    struct {
+			Reasoning string `json:"reasoning"`
+		} `json:"extra"`
+	} `json:"swipe_info"`
+	Extra struct {
+		Reasoning string `json:"reasoning"`
+		Type      string `json:"type"`
+	} `json:"extra"`
+}
+
+// sillyTavernReader reads a chat line by line into one conversation.
+type sillyTavernReader struct {
+	model    *Model
+	header   map[string]jsonx.RawMessage
+	lines    int
+	key      []byte // what names the chat: the header's fixed fields, else the first message
+	recs     []Record
+	prev     string // the chosen node of the previous message
+	title    string
+	firstMsg string
+	warns    []Warning
+	created  float64
+}
+
+func newSillyTavernReader(model *Model) LineReader { return &sillyTavernReader{model: model} }
+
+//go:noinline // called once per operation; inlined copies cost wasm size
+func (r *sillyTavernReader) warn(format string, args ...any) {
+	r.warns = append(r.warns, Warning{Message: jsonx.Sprintf(format, args...)})
+}
+
+func (r *sillyTavernReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int) {
+	if r.lines++; r.lines == 1 && f != nil && f["mes"] == nil {
+		r.header = f
+		// The chat's name: the header's fields that never change as the
+		// chat grows (chat_metadata does).
+		if date := f["create_date"]; date != nil {
+			r.key = []byte("sillytavern")
+			for _, k := range []string{"user_name", "character_name", "create_date"} {
+				r.key = append(append(r.key, 0), f[k]...)
+			}
+		}
+		if name, ok := jsonx.ParseString(f["character_name"]); ok && name != "unused" {
+			r.title = name
+		}
+		r.created = sillyTavernTime(f["create_date"])
+		return
+	}
+	var m sillyTavernMessage
+	if f == nil || jsonx.Unmarshal(raw, &m) != nil || m.Mes == nil {
+		r.warn("line %d is not a SillyTavern message (it has no mes); skipped", n)
+		return
+	}
+	if r.key == nil {
+		r.key = append([]byte("sillytavern\x00"), raw...) // a chat without header
+	}
+	role := "assistant"
+	switch {
+	case m.IsUser:
+		role = "user"
+	case m.Extra.Type == "narrator":
+		role = "system"
+	}
+	if r.firstMsg == "" && m.IsUser {
+		r.firstMsg = *m.Mes
+	}
+	// The alternatives: every swipe, or the message alone.
+	texts := []string{*m.Mes}
+	chosen := 0
+	if len(m.Swipes) > 0 {
+		texts = texts[:0]
+		for _, s := range m.Swipes {
+			t, _ := jsonx.ParseString(s)
+			texts = append(texts, t)
+		}
+		if m.SwipeID != nil && *m.SwipeID >= 0 && *m.SwipeID < len(texts) {
+			chosen = *m.SwipeID
+		} else {
+			r.warn("line %d: swipe_id does not name one of its %d swipes; the swipe equal to mes is chosen", n, len(texts))
+			chosen = -1
+			for i, t := range texts {
+				if t == *m.Mes && chosen < 0 {
+					chosen = i
+				}
+			}
+			if chosen < 0 {
+				texts, chosen = append(texts, *m.Mes), len(texts)
+			}
+		}
+	}
+	src := compactSource(raw)
+	next := ""
+	for i, text := range texts {
+		reasoning := m.Extra.Reasoning
+		when := m.SendDate
+		if i < len(m.SwipeInfo) && len(m.Swipes) > 0 {
+			if i != chosen || m.SwipeInfo[i].Extra.Reasoning != "" {
+				reasoning = m.SwipeInfo[i].Extra.Reasoning
+			}
+			if m.SwipeInfo[i].SendDate != nil {
+				when = m.SwipeInfo[i].SendDate
+			}
+		} else if i != chosen {
+			reasoning = "" // the message's reasoning is the chosen swipe's
+		}
+		id := hashID("st-", append(append([]byte{}, r.key...), strconv.Itoa(n)+"/"+strconv.Itoa(i)+"\x00"+text...))[:12]
+		rec := Record{ID: id, ParentID: r.prev, Time: sillyTavernTime(when), Source: src}
+		msg := sillyTavernMessageJSON(role, text, reasoning)
+		if m.IsSystem {
+			data := append(jsonx.AppendString([]byte(`{"name":`), m.Name), `,"message":`...)
+			data = append(append(data, msg...), '}')
+			rec.Kind, rec.Entry = KindCustom, &Entry{CustomType: "sillytavern/hidden", Data: data}
+		} else {
+			rec.Message = msg
+		}
+		r.recs = append(r.recs, rec)
+		if i == chosen {
+			next = id
+		}
+	}
+	r.prev = next
+}
+
+// sillyTavernMessageJSON returns {"role","content"}: the text, with a
+// thinking part before it when there is reasoning.
+func sillyTavernMessageJSON(role, text, reasoning string) jsonx.RawMessage {
+	b := jsonx.AppendString([]byte(`{"role":`), role)
+	b = append(b, `,"content":`...)
+	if reasoning == "" {
+		return append(jsonx.AppendString(b, text), '}')
+	}
+	b = jsonx.AppendString(append(b, `[{"type":"thinking","thinking":`...), reasoning)
+	b = jsonx.AppendString(append(b, `},{"type":"text","text":`...), text)
+	return append(b, "}]}"...)
+}
+
+// sillyTavernTime reads a send_date or create_date: Unix milliseconds, an
+// RFC 3339 string, or SillyTavern's humanized "2024-01-15 @14h 30m 15s
+// 123ms" (UTC assumed); 0 when unreadable.
+func sillyTavernTime(raw jsonx.RawMessage) float64 {
+	if t := unixSeconds(raw); t > 0 {
+		return t
+	}
+	s, ok := jsonx.ParseString(raw)
+	if !ok {
+		return 0
+	}
+	var y, mo, d, h, mi, sec, ms int
+	n, _ := sscanHumanDate(s, &y, &mo, &d, &h, &mi, &sec, &ms)
+	if n < 3 || mo < 1 || mo > 12 || d < 1 || d > 31 {
+		return 0
+	}
+	t := time.Date(y, time.Month(mo), d, h, mi, sec, ms*1e6, time.UTC)
+	return float64(t.UnixMilli()) / 1e3
+}
+
+// sscanHumanDate reads the numbers of "2024-01-15 @14h 30m 15s 123ms" in
+// order into vals and returns how many it found.
+func sscanHumanDate(s string, vals ...*int) (int, error) {
+	k := 0
+	for i := 0; i < len(s) && k < len(vals); {
+		if s[i] < '0' || s[i] > '9' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		v, err := strconv.Atoi(s[i:j])
+		if err != nil {
+			return k, err
+		}
+		*vals[k] = v
+		k++
+		i = j
+	}
+	return k, nil
+}
+
+func (r *sillyTavernReader) Finish() ([]Conversation, []Warning) {
+	c := Conversation{Records: r.recs, Current: r.prev, Title: r.title, Created: r.created}
+	if c.Title == "" && r.firstMsg != "" {
+		c.Title = r.model.Preview(append(jsonx.AppendString([]byte(`{"role":"user","content":`), r.firstMsg), '}'), 60)
+	}
+	c.ID = hashID("sillytavern-", r.key)
+	return finishSession(c, r.warns, "messages", r.header != nil)
+}
