@@ -257,10 +257,15 @@ export interface Snapshot {
 
 /** The report of an import (operation "import", tree.importText). */
 export interface ImportResult {
-  /** The format read: "chatgpt", "openwebui", "librechat", "chatbotui", "claude-code", "pi" or "snapshot". */
+  /** The format read: "chatgpt", "claudeai", "openwebui", "librechat", "chatbotui", "claude-code", "pi", "sillytavern" or "snapshot". */
   format: string;
-  /** One per session made. branchCount, rootCount and warnings (how many warnings name it) describe it. */
-  sessions: { sessionId: string; title: string; nodeCount: number; cursor: string | null; branchCount: number; rootCount: number; warnings: number }[];
+  /**
+   * One per session made or brought up to date. branchCount, rootCount and warnings (how many
+   * warnings name it) describe it. existing: the session was there before (an earlier import of
+   * the same conversation); added: the nodes this import added to it (0 when the file holds
+   * nothing new; nodeCount for a new session).
+   */
+  sessions: { sessionId: string; title: string; nodeCount: number; cursor: string | null; branchCount: number; rootCount: number; warnings: number; existing: boolean; added: number }[];
   /** Conversations not imported, with the reason (also listed in warnings). */
   skipped: { sessionId?: string; title?: string; reason: string }[];
   /** Everything skipped or guessed, each naming the conversation and record. */
