@@ -86,7 +86,7 @@ func TestBindingImportsText(t *testing.T) {
 	h := storeHandle(t)
 	data := `{"id":"c","title":"T","current_node":"a","mapping":{"a":{"id":"a","message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["hi"]}},"parent":null,"children":[]}}}`
 	out := h.Call("importText", data, "auto").String()
-	assert.Equal(t, `{"ok":true,"value":{"format":"chatgpt","sessions":[{"sessionId":"c","title":"T","nodeCount":1,"cursor":"a","branchCount":1,"rootCount":1,"warnings":0}],"skipped":[],"warnings":[]}}`, out)
+	assert.Equal(t, `{"ok":true,"value":{"format":"chatgpt","sessions":[{"sessionId":"c","title":"T","existing":false,"added":1,"nodeCount":1,"cursor":"a","branchCount":1,"rootCount":1,"warnings":0}],"skipped":[],"warnings":[]}}`, out)
 }
 
 func TestBindingImportsInSlices(t *testing.T) {
