@@ -555,8 +555,11 @@ export class LocalTree extends TreeAPI {
   }
 
   /**
-   * Close the IndexedDB connection. Later calls that would change something
-   * resolve to a STORAGE_ERROR envelope; reads keep answering from memory.
+   * Close the IndexedDB connection. Later calls that would change
+   * something, and the restore point helpers, resolve to a STORAGE_ERROR
+   * envelope ("the tree was closed"); reads keep answering from memory.
+   * With persist: false there is no connection and every call keeps
+   * answering. Never throws, also when called again.
    */
   close() {
     this._closed = true;

@@ -433,9 +433,10 @@ class WorkerTree extends TreeAPI {
   }
 
   /**
-   * Close the IndexedDB connection (in the worker). Later calls that would
-   * change something resolve to a STORAGE_ERROR envelope; reads keep
-   * answering from memory.
+   * Close the IndexedDB connection (in the worker); see LocalTree.close.
+   * Later calls that would change something, and the restore point
+   * helpers, resolve to a STORAGE_ERROR envelope; reads keep answering
+   * from memory. Never throws.
    */
   close() {
     this._send("close", []).promise.catch(() => {});
