@@ -262,6 +262,63 @@ both('after close() every helper that writes or reads IndexedDB answers STORAGE_
   await again.close();
 });
 
+both('with persist: false close() has nothing to close: every helper keeps answering, as documented', async () => {
+  const page = await shimPage();
+  const r = await page.evaluate(async () => {
+    const tree = await window.sessiontree.init({ persist: false });
+    await tree.call({ operation: 'create', sessionId: 's' });
+    tree.close();
+    const append = await tree.call({ operation: 'append', sessionId: 's', message: { role: 'user', content: 'after' } });
+    const save = await tree.saveSnapshot('s', 'p');
+    const list = await tree.listSnapshots('s');
+    const restore = await tree.restoreSnapshot('s', 'p');
+    return { append: append.ok, save: save.ok, list: list.value.map((p) => p.name), restore: restore.ok, storage: (await tree.storage()).state, bad: await tree.listSnapshots(5) };
+  });
+  assert.deepEqual(r, { append: true, save: true, list: ['p'], restore: true, storage: 'memory', bad: { ok: false, error: { code: 'INVALID_ARGUMENT', message: 'listSnapshots: argument "sessionId" must be a non-empty string; got 5' } } });
+  await page.close();
+});
+
+both('a tree the browser stopped saving (a newer schema opened in another tab) answers the restore point helpers and changes with STORAGE_ERROR naming why', async () => {
+  const page = await shimPage();
+  const r = await page.evaluate(async () => {
+    const tree = await window.sessiontree.init({ dbName: 'upgraded' });
+    await tree.call({ operation: 'create', sessionId: 's' });
+    await tree.saveSnapshot('s', 'p');
+    const closed = new Promise((resolve) => tree.subscribe((e) => e.type === 'storage' && resolve(e)));
+    const opened = await new Promise((resolve) => {
+      const req = indexedDB.open('upgraded', 99);
+      req.onsuccess = () => {
+        req.result.close();
+        resolve('opened');
+      };
+      req.onblocked = () => resolve('blocked');
+      req.onerror = () => resolve('error');
+    });
+    const event = await closed;
+    return {
+      opened,
+      event,
+      save: await tree.saveSnapshot('s', 'q'),
+      list: await tree.listSnapshots('s'),
+      restore: await tree.restoreSnapshot('s', 'p'),
+      importText: await tree.importText('[{"id":"c","title":"t","chat":{"history":{"currentId":null,"messages":{}}}}]'),
+      append: await tree.call({ operation: 'append', sessionId: 's', message: { role: 'user', content: 'x' } }),
+      storage: await tree.storage(),
+    };
+  });
+  assert.equal(r.opened, 'opened');
+  assert.equal(r.event.reason, 'versionchange');
+  const why = r.event.message;
+  assert.match(why, /newer version .* reload it$/);
+  assert.deepEqual(r.save, { ok: false, error: { code: 'STORAGE_ERROR', message: `storage error: ${why}; the snapshot was not saved` } });
+  assert.deepEqual(r.list, { ok: false, error: { code: 'STORAGE_ERROR', message: `storage error: ${why}; the restore points could not be read` } });
+  assert.deepEqual(r.restore, { ok: false, error: { code: 'STORAGE_ERROR', message: `storage error: ${why}; nothing was restored` } });
+  assert.deepEqual(r.importText, { ok: false, error: { code: 'STORAGE_ERROR', message: `storage error: ${why}; nothing was imported` } });
+  assert.deepEqual(r.append, { ok: false, error: { code: 'STORAGE_ERROR', message: `storage error: ${why}; the change was not made` } });
+  assert.equal(r.storage.state, 'closed');
+  await page.close();
+});
+
 /**
  * A stub of IndexedDB for the snapshots store: a put of a value larger
  * than window.quotaLeft aborts its transaction with a QuotaExceededError
