@@ -5,10 +5,10 @@
 // where there is no Worker, js/sessiontree.js hands out a LocalTree in the
 // page's own thread. Both keep the Promise API of js/tree-api.js.
 
-import { openStore, restoreRequest, getSnapshot, listSnapshots, putSnapshot, Writer, DB_DEFAULT_NAME } from "./store.js";
+import { openStore, restoreRequest, getSnapshot, listSnapshots, putSnapshot, storageErrorEnvelope, Writer, DB_DEFAULT_NAME } from "./store.js";
 import { escapeLoneSurrogates, requestOperation, spliceJSON } from "./request-text.js";
 import { CachePlan, TextCaches, contextEnvelope, decodeContent } from "./context-columns.js";
-import { TreeAPI, errorEnvelope } from "./tree-api.js";
+import { TreeAPI, checkImportArgs, checkString, closedEnvelope, errorEnvelope } from "./tree-api.js";
 
 
 /** The time importText aims to spend on one slice of a large import, in ms. */
@@ -377,16 +377,24 @@ export class LocalTree extends TreeAPI {
    * added and written to IndexedDB a few per slice. Files smaller than one
    * slice, with no onProgress, are imported in one call.
    *
+   * Never rejects: a text that is not a non-empty string, a format that
+   * is not a non-empty string, options that are not an object or a bad
+   * option (onProgress not a function, signal not an AbortSignal,
+   * sliceBytes not a positive integer) is INVALID_ARGUMENT naming it; on a
+   * tree that no longer writes (after close()) it is STORAGE_ERROR and
+   * nothing is read. An onProgress that throws is logged and the import
+   * goes on.
+   *
    * @param {string} text the file's contents
    * @param {string} [format] "auto" (default) or a format name
    * @param {{onProgress?: (p: {read: number, total: number}) => void, sliceBytes?: number, signal?: AbortSignal}} [options]
    * @returns {Promise<object>} the envelope; value {format, sessions, skipped, warnings}
    */
   async importText(text, format = "auto", options = {}) {
+    const bad = checkImportArgs(text, format, options);
+    if (bad) return bad;
     options = options ?? {};
-    if (typeof text !== "string") {
-      return errorEnvelope("INVALID_ARGUMENT", "importText takes the file's text as a string");
-    }
+    if (this._writer?.closedReason) return closedEnvelope(this._writer.closedReason, "nothing was imported");
     const { onProgress, signal } = options;
     const sliceBytes = Number.isInteger(options.sliceBytes) && options.sliceBytes > 0 ? options.sliceBytes : 1 << 20;
     if (!onProgress && !signal && text.length < sliceBytes / 3) {
@@ -449,12 +457,18 @@ export class LocalTree extends TreeAPI {
   /**
    * Keep the session's current snapshot as a named restore point (in
    * IndexedDB, or in memory with persist: false). The name defaults to the
-   * current time; an existing name is replaced.
+   * current time; an existing name is replaced. Never rejects: a
+   * sessionId or name that is not a non-empty string is INVALID_ARGUMENT
+   * naming it; a tree that no longer writes (after close()) or a failed
+   * IndexedDB write (quota) is STORAGE_ERROR with the browser's reason.
    * @param {string} sessionId
    * @param {string} [name]
    * @returns {Promise<object>} envelope; value {name, createdAt, nodeCount}
    */
   async saveSnapshot(sessionId, name) {
+    const bad = checkString("saveSnapshot", "sessionId", sessionId) ?? (name === undefined ? null : checkString("saveSnapshot", "name", name));
+    if (bad) return bad;
+    if (this._writer?.closedReason) return closedEnvelope(this._writer.closedReason, "the snapshot was not saved");
     // The snapshot is kept as the exact text core wrote (callText), so
     // numbers beyond 2^53 keep their digits; it is parsed only to count.
     const text = await this.callText({ operation: "snapshot.save", sessionId });
@@ -463,10 +477,13 @@ export class LocalTree extends TreeAPI {
     const snapshot = text.slice(head.length, -1);
     const createdAt = new Date().toISOString();
     if (name === undefined) name = createdAt;
-    if (typeof name !== "string" || name === "") return errorEnvelope("INVALID_ARGUMENT", "snapshot name must be a non-empty string");
     const record = { sessionId, name, createdAt, nodeCount: JSON.parse(snapshot).nodes.length, snapshot };
     if (this._db) {
-      await putSnapshot(this._db, record);
+      try {
+        await putSnapshot(this._db, record);
+      } catch (err) {
+        return storageErrorEnvelope(err, "the snapshot was not saved");
+      }
     } else {
       this._memorySnapshots.set(JSON.stringify([sessionId, name]), record);
     }
@@ -474,24 +491,47 @@ export class LocalTree extends TreeAPI {
   }
 
   /**
-   * List a session's restore points, oldest first.
+   * List a session's restore points, oldest first (none for a session
+   * that has none, or that does not exist). Never rejects: a sessionId
+   * that is not a non-empty string is INVALID_ARGUMENT; a tree that no
+   * longer writes (after close(): the restore points are not in memory)
+   * or a failed IndexedDB read is STORAGE_ERROR with the browser's reason.
    * @param {string} sessionId
    * @returns {Promise<object>} envelope; value [{name, createdAt, nodeCount}]
    */
   async listSnapshots(sessionId) {
-    const records = this._db ? await listSnapshots(this._db, sessionId) : [...this._memorySnapshots.values()].filter((r) => r.sessionId === sessionId);
+    const bad = checkString("listSnapshots", "sessionId", sessionId);
+    if (bad) return bad;
+    if (this._writer?.closedReason) return closedEnvelope(this._writer.closedReason, "the restore points could not be read");
+    let records;
+    try {
+      records = this._db ? await listSnapshots(this._db, sessionId) : [...this._memorySnapshots.values()].filter((r) => r.sessionId === sessionId);
+    } catch (err) {
+      return storageErrorEnvelope(err, "the restore points could not be read");
+    }
     records.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
     return { ok: true, value: records.map(({ name, createdAt, nodeCount }) => ({ name, createdAt, nodeCount })) };
   }
 
   /**
-   * Bring a restore point back through snapshot.load.
+   * Bring a restore point back through snapshot.load. Never rejects: a
+   * sessionId or name that is not a non-empty string is INVALID_ARGUMENT
+   * naming it; a tree that no longer writes (after close()) or a failed
+   * IndexedDB read or write is STORAGE_ERROR with the browser's reason.
    * @param {string} sessionId
    * @param {string} name
    * @returns {Promise<object>} envelope of snapshot.load; NOT_FOUND for an unknown name
    */
   async restoreSnapshot(sessionId, name) {
-    const record = this._db ? await getSnapshot(this._db, sessionId, name) : this._memorySnapshots.get(JSON.stringify([sessionId, name]));
+    const bad = checkString("restoreSnapshot", "sessionId", sessionId) ?? checkString("restoreSnapshot", "name", name);
+    if (bad) return bad;
+    if (this._writer?.closedReason) return closedEnvelope(this._writer.closedReason, "nothing was restored");
+    let record;
+    try {
+      record = this._db ? await getSnapshot(this._db, sessionId, name) : this._memorySnapshots.get(JSON.stringify([sessionId, name]));
+    } catch (err) {
+      return storageErrorEnvelope(err, "nothing was restored");
+    }
     if (!record) return errorEnvelope("NOT_FOUND", `no snapshot named ${JSON.stringify(name)} for session ${JSON.stringify(sessionId)}`);
     return this.call(spliceJSON({ operation: "snapshot.load", sessionId }, [["snapshot", record.snapshot]]));
   }
@@ -515,8 +555,11 @@ export class LocalTree extends TreeAPI {
   }
 
   /**
-   * Close the IndexedDB connection. Later calls that would change something
-   * resolve to a STORAGE_ERROR envelope; reads keep answering from memory.
+   * Close the IndexedDB connection. Later calls that would change
+   * something, and the restore point helpers, resolve to a STORAGE_ERROR
+   * envelope ("the tree was closed"); reads keep answering from memory.
+   * With persist: false there is no connection and every call keeps
+   * answering. Never throws, also when called again.
    */
   close() {
     this._closed = true;

@@ -424,28 +424,43 @@ export interface SessionTree {
   hasOperation(name: string): boolean;
   /**
    * Answer one request (an object, its JSON text, or that text's UTF-8
-   * bytes — bytes cross to the wasm with one copy and no transcoding);
-   * never rejects for a domain error.
+   * bytes — bytes cross to the wasm with one copy and no transcoding).
+   * Never rejects: a request that is not one (undefined, a number, "",
+   * {}) is INVALID_ARGUMENT; a change that cannot be stored (quota, a
+   * closed tree, a failed store worker) is STORAGE_ERROR with the reason.
    */
   call<T = any>(request: Request | string | Uint8Array | ArrayBuffer): Promise<Envelope<T>>;
-  /** Like call, but resolves to the envelope's exact JSON text (numbers keep every digit). */
+  /** Like call, but resolves to the envelope's exact JSON text (numbers keep every digit); never rejects. */
   callText(request: Request | string | Uint8Array | ArrayBuffer): Promise<string>;
   /**
    * Import an export file's text (format "auto" detects it). Large texts,
    * or any call with onProgress or signal, are read in slices with a yield
    * to the page between them; nothing is stored before the last slice.
+   * Never rejects: a text or format that is not a non-empty string,
+   * options that are not an object, or a bad option is INVALID_ARGUMENT
+   * naming it; after close() it is STORAGE_ERROR.
    */
   importText(text: string, format?: string, options?: ImportOptions): Promise<Envelope<ImportResult>>;
-  /** Run a text command such as "/tree list" ("/tree help" lists them). */
+  /**
+   * Run a text command such as "/tree list" ("/tree help" lists them).
+   * Never rejects: a line that is not a string, or options that are not an
+   * object, is INVALID_ARGUMENT; after close() it is STORAGE_ERROR.
+   */
   command(line: string, options?: { sessionId?: string }): Promise<Envelope<CommandResult>>;
   /**
    * Fuzzy search over node text (messages, summaries, entries, labels):
    * every query word must match exactly, as a prefix, or within 1 typo (4–7
    * letters) or 2 typos (8+); case and accents are ignored; CJK, Thai and
-   * emoji match as substrings. `limit` is 1–1000 (default 20).
+   * emoji match as substrings. `limit` is 1–1000 (default 20). Never
+   * rejects: a bad query, options or option is INVALID_ARGUMENT naming it;
+   * after close() it keeps answering from memory.
    */
   search(query: string, options?: { sessionId?: string; limit?: number; roles?: string[]; branch?: string }): Promise<Envelope<SearchResult>>;
-  /** The panel service. */
+  /**
+   * The panel service. Never rejects: an argument that is not an id is
+   * INVALID_ARGUMENT naming its field; after close() jump and fork are
+   * STORAGE_ERROR, list and session keep answering from memory.
+   */
   readonly remote: {
     list(sessionId: string): Promise<Envelope<PanelView>>;
     jump(sessionId: string, nodeId: string): Promise<Envelope<PanelView>>;
@@ -453,22 +468,49 @@ export interface SessionTree {
     fork(sessionId: string, nodeId: string, branch?: string): Promise<Envelope<PanelView>>;
     session(sessionId: string): Promise<Envelope<PanelView>>;
   };
-  /** Called after each change (local or from another tab) and on StorageEvents; returns the unsubscribe function. */
+  /**
+   * Called after each change (local or from another tab) and on
+   * StorageEvents; returns the unsubscribe function. Never throws: a fn
+   * that is not a function subscribes nothing (console.error says so) and
+   * its unsubscribe does nothing; a subscriber that throws is logged.
+   */
   subscribe(fn: (event: ChangeEvent | StorageEvent) => void): () => void;
   /**
    * Usage, quota and persistence of the site's storage. With
    * {requestPersist: true} it first asks navigator.storage.persist().
+   * Never rejects: options that are not an object are taken as {}; a store
+   * whose worker failed answers state "closed" with the error as reason.
    */
   storage(options?: { requestPersist?: boolean }): Promise<StorageInfo>;
-  /** Take in now what other tabs stored (it also happens by itself on their BroadcastChannel message). */
+  /** Take in now what other tabs stored (it also happens by itself on their BroadcastChannel message); never rejects. */
   refresh(): Promise<void>;
-  /** Keep the current snapshot as a named restore point. */
+  /**
+   * Keep the current snapshot as a named restore point. Never rejects: a
+   * sessionId or name that is not a non-empty string is INVALID_ARGUMENT
+   * naming it; after close(), or when IndexedDB fails (quota), it is
+   * STORAGE_ERROR with the browser's reason (`name: message`).
+   */
   saveSnapshot(sessionId: string, name?: string): Promise<Envelope<SnapshotInfo>>;
+  /**
+   * A session's restore points, oldest first. Never rejects: a sessionId
+   * that is not a non-empty string is INVALID_ARGUMENT; after close(), or
+   * when IndexedDB fails, STORAGE_ERROR with the browser's reason.
+   */
   listSnapshots(sessionId: string): Promise<Envelope<SnapshotInfo[]>>;
+  /**
+   * Bring a restore point back (NOT_FOUND for an unknown name). Never
+   * rejects: bad arguments are INVALID_ARGUMENT naming them; after
+   * close(), or when IndexedDB fails, STORAGE_ERROR with the reason.
+   */
   restoreSnapshot(sessionId: string, name: string): Promise<Envelope<SessionStatus>>;
-  /** Resolves when every write started so far is committed. */
+  /** Resolves when every write started so far is committed; never rejects. */
   flush(): Promise<void>;
-  /** Close the IndexedDB connection; later mutating calls resolve to STORAGE_ERROR. */
+  /**
+   * Close the IndexedDB connection; later mutating calls, and the restore
+   * point helpers, resolve to STORAGE_ERROR "the tree was closed"; reads
+   * keep answering from memory. With persist: false there is nothing to
+   * close and every call keeps answering. Never throws, also when repeated.
+   */
   close(): void;
 }
 

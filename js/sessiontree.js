@@ -23,7 +23,7 @@
 
 import { DB_DEFAULT_NAME } from "./store/schema.js";
 import { STORAGE_ERROR } from "./store/writer.js";
-import { TreeAPI, errorEnvelope } from "./tree-api.js";
+import { TreeAPI, checkImportArgs, checkString, errorEnvelope, unansweredEnvelope } from "./tree-api.js";
 import { SLICE_BYTES, SLICE_MESSAGES, TextCaches, contextEnvelope, contextEnvelopeSliced, decodeContent } from "./context-columns.js";
 
 export { STORAGE_ERROR };
@@ -153,7 +153,12 @@ class Connection {
     const promise = new Promise((resolve, reject) => {
       if (this.failed) return reject(this.failed);
       this.pending.set(id, { resolve, reject, progress });
-      this.worker.postMessage({ id, op, tree, args }, transfer);
+      try {
+        this.worker.postMessage({ id, op, tree, args }, transfer);
+      } catch (err) {
+        this.pending.delete(id); // DataCloneError: never sent
+        reject(err);
+      }
     });
     return { id, promise };
   }
@@ -260,7 +265,10 @@ function nextTask() {
  * memory, with persist: false) — whose store runs in the page's worker.
  * Obtain it from init(). Every method is the same as LocalTree's
  * (js/local.js) and documented in sessiontree.d.ts; each is a message to
- * the worker and its answer.
+ * the worker and its answer. None rejects: arguments are checked here
+ * as LocalTree checks them (so nothing that cannot be cloned is posted),
+ * and a request the worker does not answer (it failed) resolves to a
+ * STORAGE_ERROR envelope (see unansweredEnvelope).
  */
 class WorkerTree extends TreeAPI {
   /**
@@ -281,6 +289,15 @@ class WorkerTree extends TreeAPI {
 
   _send(op, args, transfer, progress) {
     return this._connection.send(op, this._id, args, transfer, progress);
+  }
+
+  /**
+   * Send a request whose answer is an envelope; resolves to a
+   * STORAGE_ERROR envelope instead of rejecting when the worker fails.
+   * @returns {Promise<object>}
+   */
+  _sendEnvelope(op, args) {
+    return this._send(op, args).promise.catch(unansweredEnvelope);
   }
 
   /**
@@ -311,7 +328,13 @@ class WorkerTree extends TreeAPI {
   async _request(request, asText) {
     const payload = requestPayload(request);
     if (typeof payload === "object" && !(payload instanceof Uint8Array)) return asText ? JSON.stringify(payload) : payload;
-    const answer = await this._send("call", [payload, asText], payload instanceof Uint8Array ? [payload.buffer] : []).promise;
+    let answer;
+    try {
+      answer = await this._send("call", [payload, asText], payload instanceof Uint8Array ? [payload.buffer] : []).promise;
+    } catch (err) {
+      const env = unansweredEnvelope(err);
+      return asText ? JSON.stringify(env) : env;
+    }
     if (typeof answer === "string") return asText ? answer : JSON.parse(answer);
     // Columns answers are built in the order they arrived: each extends
     // the text caches as the worker's CachePlan expects.
@@ -345,10 +368,9 @@ class WorkerTree extends TreeAPI {
    * @returns {Promise<object>} the envelope; value {format, sessions, skipped, warnings}
    */
   async importText(text, format = "auto", options = {}) {
+    const bad = checkImportArgs(text, format, options);
+    if (bad) return bad;
     options = options ?? {};
-    if (typeof text !== "string") {
-      return errorEnvelope("INVALID_ARGUMENT", "importText takes the file's text as a string");
-    }
     const { onProgress, signal } = options;
     const flags = { progress: typeof onProgress === "function", signal: !!signal, sliceBytes: options.sliceBytes };
     const { id, promise } = this._send("importText", [text, format, flags], [], onProgress);
@@ -358,46 +380,72 @@ class WorkerTree extends TreeAPI {
       else signal.addEventListener("abort", abort, { once: true });
       promise.finally(() => signal.removeEventListener("abort", abort)).catch(() => {});
     }
-    return promise;
-  }
-
-  /** Keep a restore point; see LocalTree.saveSnapshot (the snapshot never leaves the worker). */
-  saveSnapshot(sessionId, name) {
-    return this._send("saveSnapshot", [sessionId, name]).promise;
-  }
-
-  /** List a session's restore points; see LocalTree.listSnapshots. */
-  listSnapshots(sessionId) {
-    return this._send("listSnapshots", [sessionId]).promise;
-  }
-
-  /** Bring a restore point back; see LocalTree.restoreSnapshot. */
-  restoreSnapshot(sessionId, name) {
-    return this._send("restoreSnapshot", [sessionId, name]).promise;
-  }
-
-  /** Take in now what other tabs stored; see LocalTree.refresh. @returns {Promise<void>} */
-  async refresh() {
-    await this._send("refresh", []).promise;
-  }
-
-  /** Wait until every write started so far is committed. @returns {Promise<void>} */
-  async flush() {
-    await this._send("flush", []).promise;
+    return promise.catch(unansweredEnvelope);
   }
 
   /**
-   * Close the IndexedDB connection (in the worker). Later calls that would
-   * change something resolve to a STORAGE_ERROR envelope; reads keep
-   * answering from memory.
+   * Keep a restore point; see LocalTree.saveSnapshot (the snapshot never
+   * leaves the worker). Never rejects.
+   * @param {string} sessionId @param {string} [name]
+   * @returns {Promise<object>} envelope; value {name, createdAt, nodeCount}
+   */
+  async saveSnapshot(sessionId, name) {
+    const bad = checkString("saveSnapshot", "sessionId", sessionId) ?? (name === undefined ? null : checkString("saveSnapshot", "name", name));
+    return bad ?? this._sendEnvelope("saveSnapshot", [sessionId, name]);
+  }
+
+  /**
+   * List a session's restore points; see LocalTree.listSnapshots. Never rejects.
+   * @param {string} sessionId
+   * @returns {Promise<object>} envelope; value [{name, createdAt, nodeCount}]
+   */
+  async listSnapshots(sessionId) {
+    return checkString("listSnapshots", "sessionId", sessionId) ?? this._sendEnvelope("listSnapshots", [sessionId]);
+  }
+
+  /**
+   * Bring a restore point back; see LocalTree.restoreSnapshot. Never rejects.
+   * @param {string} sessionId @param {string} name
+   * @returns {Promise<object>} envelope of snapshot.load; NOT_FOUND for an unknown name
+   */
+  async restoreSnapshot(sessionId, name) {
+    const bad = checkString("restoreSnapshot", "sessionId", sessionId) ?? checkString("restoreSnapshot", "name", name);
+    return bad ?? this._sendEnvelope("restoreSnapshot", [sessionId, name]);
+  }
+
+  /**
+   * Take in now what other tabs stored; see LocalTree.refresh. Never
+   * rejects: with a failed worker there is nothing to take in.
+   * @returns {Promise<void>}
+   */
+  async refresh() {
+    await this._send("refresh", []).promise.catch(() => {});
+  }
+
+  /**
+   * Wait until every write started so far is committed. Never rejects:
+   * with a failed worker nothing is being written (the calls in flight
+   * answered STORAGE_ERROR).
+   * @returns {Promise<void>}
+   */
+  async flush() {
+    await this._send("flush", []).promise.catch(() => {});
+  }
+
+  /**
+   * Close the IndexedDB connection (in the worker); see LocalTree.close.
+   * Later calls that would change something, and the restore point
+   * helpers, resolve to a STORAGE_ERROR envelope; reads keep answering
+   * from memory. Never throws.
    */
   close() {
     this._send("close", []).promise.catch(() => {});
     this._unshare();
   }
 
+  /** For storage(): the worker's answer, or "closed" with the error when it does not answer. */
   _storageState() {
-    return this._send("storageState", []).promise;
+    return this._send("storageState", []).promise.catch((err) => ({ state: "closed", reason: unansweredEnvelope(err).error.message }));
   }
 
   /** Internal counters of the worker's tree; see LocalTree._debug. */

@@ -14,6 +14,101 @@ export function errorEnvelope(code, message) {
 }
 
 /**
+ * How a bad argument is shown in an INVALID_ARGUMENT message: its JSON
+ * text when short, else its type ("undefined", "a function", "an object").
+ * @param {unknown} value
+ * @returns {string}
+ */
+function shown(value) {
+  if (value === undefined) return "undefined";
+  if (typeof value === "function") return "a function";
+  if (typeof value === "symbol" || typeof value === "bigint") return `a ${typeof value}`;
+  let text;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    text = undefined;
+  }
+  if (typeof text === "string" && text.length <= 40) return text;
+  return Array.isArray(value) ? "an array" : `a${typeof value === "object" ? "n" : ""} ${typeof value}`;
+}
+
+/**
+ * The INVALID_ARGUMENT envelope of a helper's bad argument, naming the
+ * method, the argument and what it must be:
+ * `listSnapshots: argument "sessionId" must be a non-empty string; got {}`.
+ * @param {string} method @param {string} argument @param {string} rule @param {unknown} value
+ * @returns {{ok: false, error: {code: "INVALID_ARGUMENT", message: string}}}
+ */
+export function invalidArgument(method, argument, rule, value) {
+  return errorEnvelope("INVALID_ARGUMENT", `${method}: argument ${JSON.stringify(argument)} ${rule}; got ${shown(value)}`);
+}
+
+/**
+ * Check that argument `argument` of `method` is a non-empty string.
+ * @param {string} method @param {string} argument @param {unknown} value
+ * @returns {{ok: false, error: object}|null} the INVALID_ARGUMENT envelope, or null when it is one
+ */
+export function checkString(method, argument, value) {
+  return typeof value === "string" && value !== "" ? null : invalidArgument(method, argument, "must be a non-empty string", value);
+}
+
+/**
+ * Check an options argument: undefined, null or a plain object (not an
+ * array, string or number).
+ * @param {string} method @param {unknown} options
+ * @returns {{ok: false, error: object}|null} the INVALID_ARGUMENT envelope, or null when it is one
+ */
+export function checkOptions(method, options) {
+  if (options === undefined || options === null) return null;
+  return typeof options === "object" && !Array.isArray(options) ? null : invalidArgument(method, "options", "must be an object", options);
+}
+
+/**
+ * Check importText's arguments (both threads): text a non-empty string,
+ * format a non-empty string (undefined: "auto"), options an object whose
+ * onProgress is a function, signal an AbortSignal and sliceBytes a
+ * positive integer, each when given.
+ * @param {unknown} text @param {unknown} format @param {unknown} options
+ * @returns {{ok: false, error: object}|null} the INVALID_ARGUMENT envelope, or null when they are fine
+ */
+export function checkImportArgs(text, format, options) {
+  if (typeof text !== "string") return invalidArgument("importText", "text", "must be the file's text as a string", text);
+  if (text === "") return invalidArgument("importText", "text", "is empty: nothing to import", text);
+  const bad = checkString("importText", "format", format) ?? checkOptions("importText", options);
+  if (bad) return bad;
+  const { onProgress, signal, sliceBytes } = options ?? {};
+  if (onProgress !== undefined && onProgress !== null && typeof onProgress !== "function") return invalidArgument("importText", "options.onProgress", "must be a function", onProgress);
+  if (signal !== undefined && signal !== null && !(typeof AbortSignal === "function" && signal instanceof AbortSignal)) return invalidArgument("importText", "options.signal", "must be an AbortSignal", signal);
+  if (sliceBytes !== undefined && !(Number.isInteger(sliceBytes) && sliceBytes > 0)) return invalidArgument("importText", "options.sliceBytes", "must be a positive integer", sliceBytes);
+  return null;
+}
+
+/**
+ * The STORAGE_ERROR envelope of a helper called on a tree that no longer
+ * writes (closed by close(), another tab's newer schema, or the browser).
+ * @param {string} reason the Writer's closedReason, e.g. "the tree was closed"
+ * @param {string} consequence what did not happen, e.g. "the snapshot was not saved"
+ * @returns {{ok: false, error: {code: "STORAGE_ERROR", message: string}}}
+ */
+export function closedEnvelope(reason, consequence) {
+  return errorEnvelope("STORAGE_ERROR", `storage error: ${reason}; ${consequence}`);
+}
+
+/**
+ * The STORAGE_ERROR envelope of a call the store did not answer: its
+ * worker failed or stopped (js/sessiontree.js). The message names the
+ * error as `name: message`.
+ * @param {unknown} err
+ * @returns {{ok: false, error: {code: "STORAGE_ERROR", message: string}}}
+ */
+export function unansweredEnvelope(err) {
+  const name = err?.name || "Error";
+  const message = err?.message ?? String(err);
+  return errorEnvelope("STORAGE_ERROR", `storage error: the store did not answer (${name}${message ? ": " + message : ""}); reload the page`);
+}
+
+/**
  * The shared part of a session store. Subclasses implement call, callText,
  * importText, saveSnapshot, listSnapshots, restoreSnapshot, refresh,
  * flush, close and _storageState.
@@ -48,7 +143,10 @@ export class TreeAPI {
      * `{session, tree}` — the session's status and its tree (rows and
      * text) — so a panel redraws without a second call. fork answers the
      * view of the new session. Changes are reported to subscribers as
-     * "jump" and "fork", like the tool calls.
+     * "jump" and "fork", like the tool calls. Never rejects: an argument
+     * that is not an id (undefined, a number, "") is INVALID_ARGUMENT
+     * naming its field; after close(), jump and fork are STORAGE_ERROR
+     * while list and session keep answering from memory.
      */
     this.remote = Object.freeze({
       /** @param {string} sessionId */
@@ -83,12 +181,15 @@ export class TreeAPI {
    * line, sessionId}). The value is `{command, text, data, draft?}`: text
    * for display, data the value of the operation the command ran, draft the
    * message text /fork returns. An unknown command is NOT_FOUND with the
-   * usage line; a wrong argument count INVALID_ARGUMENT.
+   * usage line; a wrong argument count INVALID_ARGUMENT, and so is a line
+   * that is not a string or options that are not an object. Never rejects.
    * @param {string} line
    * @param {{sessionId?: string}} [options]
    * @returns {Promise<object>} the envelope
    */
   command(line, options = {}) {
+    const bad = checkOptions("command", options);
+    if (bad) return Promise.resolve(bad);
     const sessionId = options?.sessionId;
     return this.call(sessionId === undefined ? { operation: "command", line } : { operation: "command", line, sessionId });
   }
@@ -105,10 +206,15 @@ export class TreeAPI {
    * @param {{sessionId?: string, limit?: number, roles?: string[], branch?: string}} [options]
    *   limit: 1–1000 hits (default 20); roles: keep these roles ("summary" for
    *   summary nodes); branch: keep nodes appended on this branch.
+   *   A query that is not a non-empty string, options that are not an
+   *   object, or a bad option is INVALID_ARGUMENT naming it. Never rejects.
    * @returns {Promise<object>} the envelope; value {hits: [{sessionId, nodeId, branch, role, score, snippet, ranges}], total}
    */
   search(query, options = {}) {
-    return this.call({ operation: "search", query, ...(options ?? {}) });
+    const bad = checkOptions("search", options);
+    if (bad) return Promise.resolve(bad);
+    // The options never override the operation or the query.
+    return this.call({ ...(options ?? {}), operation: "search", query });
   }
 
   /**
@@ -120,6 +226,11 @@ export class TreeAPI {
    * opened a newer schema version, or the browser closed the database — fn
    * receives `{type: "storage", state: "closed", reason, message}` with a
    * message to show the user (reload the page).
+   *
+   * fn that is not a function is a programming error, but it never
+   * throws: nothing is subscribed, console.error says so, and the
+   * unsubscribe function returned does nothing. A subscriber that throws
+   * is logged (console.error) and the other subscribers still run.
    * @param {(event: {type: string, sessionId?: string, nodeId?: string, remote?: boolean, state?: string, reason?: string, message?: string}) => void} fn
    * @returns {() => void} unsubscribe
    */
@@ -151,11 +262,15 @@ export class TreeAPI {
    * (navigator.storage.persisted(): exempt from eviction under storage
    * pressure). With {requestPersist: true} it first asks for persistence
    * (navigator.storage.persist(); browsers may prompt or decide by site
-   * engagement). Fields the browser does not offer are null.
+   * engagement). Fields the browser does not offer are null. Never
+   * rejects: options that are not an object are taken as {}, and a store
+   * that cannot be reached (its worker failed) answers state "closed" with
+   * the error as the reason.
    * @param {{requestPersist?: boolean}} [options]
    * @returns {Promise<{persistent: boolean, state: "open"|"closed"|"memory", reason: string|null, usage: number|null, quota: number|null, persisted: boolean|null}>}
    */
-  async storage({ requestPersist = false } = {}) {
+  async storage(options = {}) {
+    const requestPersist = typeof options === "object" && options !== null && !!options.requestPersist;
     const sm = globalThis.navigator?.storage;
     let persisted = null;
     if (sm && requestPersist && typeof sm.persist === "function") {

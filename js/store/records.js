@@ -330,7 +330,7 @@ export async function writeChanges(tx, blocks, gen, storedState) {
  * Keep a restore point: record {sessionId, name, createdAt, nodeCount,
  * snapshot} (snapshot: the session's snapshot as JSON text) under
  * [sessionId, name], replacing one of the same name. Resolves once
- * committed (durability "strict"); rejects naming the failure.
+ * committed (durability "strict"); rejects with the browser's error.
  * @param {IDBDatabase} db
  * @param {{sessionId: string, name: string, createdAt: string, nodeCount: number, snapshot: string}} record
  * @returns {Promise<void>}
@@ -357,7 +357,13 @@ export function getSnapshot(db, sessionId, name) {
   return snapshotRequest(db, "readonly", (store) => store.get([sessionId, name]));
 }
 
-/** One request on the "snapshots" store in a transaction of its own; resolves to its result once the transaction completes. */
+/**
+ * One request on the "snapshots" store in a transaction of its own;
+ * resolves to its result once the transaction completes. Rejects with the
+ * browser's own error (a DOMException: InvalidStateError for a closed
+ * connection, DataError for a bad key, the transaction's error, e.g.
+ * QuotaExceededError, when it aborts), so callers can name it.
+ */
 function snapshotRequest(db, mode, fn) {
   return new Promise((resolve, reject) => {
     const tx = db.transaction(["snapshots"], mode, mode === "readwrite" ? { durability: "strict" } : undefined);
@@ -367,6 +373,6 @@ function snapshotRequest(db, mode, fn) {
       result = req.result;
     };
     tx.oncomplete = () => resolve(result);
-    tx.onabort = () => reject(new Error(`sessiontree: IndexedDB snapshot store: ${tx.error?.message ?? "aborted"}`));
+    tx.onabort = () => reject(tx.error ?? new DOMException("the snapshot transaction was aborted", "AbortError"));
   });
 }

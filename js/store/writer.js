@@ -28,17 +28,21 @@ const quote = JSON.stringify;
 export const STORAGE_ERROR = "STORAGE_ERROR";
 
 /**
- * The envelope a mutating call resolves to when its transaction failed.
+ * The envelope a call resolves to when its IndexedDB transaction failed:
+ * the message names the browser's error as `name: message` (the name
+ * alone when the browser gives no message, as Chromium does for a
+ * QuotaExceededError), never empty.
  * @param {unknown} err the transaction's error (a DOMException) or an Error
+ * @param {string} [consequence] what did not happen; default: a mutating call's
  * @returns {{ok: false, error: {code: string, message: string}}}
  */
-export function storageErrorEnvelope(err) {
-  const name = err?.name ?? "Error";
+export function storageErrorEnvelope(err, consequence = "the change was not saved and was undone") {
+  const name = err?.name || "Error";
   const detail = err?.message ? `: ${err.message}` : "";
   const what = name === "QuotaExceededError"
-    ? "storage full: the browser's storage quota for this site is used up (QuotaExceededError)"
+    ? `storage full: the browser's storage quota for this site is used up (QuotaExceededError${detail})`
     : `storage error: IndexedDB failed (${name}${detail})`;
-  return { ok: false, error: { code: STORAGE_ERROR, message: `${what}; the change was not saved and was undone` } };
+  return { ok: false, error: { code: STORAGE_ERROR, message: `${what}; ${consequence}` } };
 }
 
 /**
