@@ -39,33 +39,52 @@ export type EntryKind =
   | "custom_message"
   | "session_info";
 
-/**
- * The kind-specific fields of an entry node (`entry` on the node; with
- * `kind` added, the `entry` field of an append request).
- */
-export type Entry =
-  | { provider: string; model: string } // model_change
-  | { level: string } // thinking_level_change
-  | { tools: string[] } // active_tools_change
-  | { summary: string; firstKeptNodeId: string; tokensBefore?: number } // compaction
-  | { customType: string; data?: unknown } // custom (never model-visible)
-  | { customType: string; content: string | Array<Record<string, unknown>>; display?: boolean; details?: unknown } // custom_message
-  | { name: string }; // session_info ("" clears the name)
+/** The kind-specific fields of an entry node, by kind (the node's `entry` field). */
+export interface EntryFields {
+  model_change: { provider: string; model: string };
+  thinking_level_change: { level: string };
+  active_tools_change: { tools: string[] };
+  compaction: { summary: string; firstKeptNodeId: string; tokensBefore?: number };
+  /** Never model-visible. */
+  custom: { customType: string; data?: unknown };
+  custom_message: { customType: string; content: string | Array<Record<string, unknown>>; display?: boolean; details?: unknown };
+  /** "" clears the name. */
+  session_info: { name: string };
+}
 
-/** A node in snapshot form. Timestamps are RFC 3339 UTC with milliseconds. */
-export interface Node {
+/**
+ * The `entry` of an append request, `{kind, ...fields}`: discriminated by
+ * `kind`, so a switch on it reaches the kind's fields.
+ */
+export type Entry = { [K in EntryKind]: { kind: K } & EntryFields[K] }[EntryKind];
+
+/** What every node has, whatever its kind. Timestamps are RFC 3339 UTC with milliseconds. */
+export interface NodeBase {
   id: string;
   parentId: string | null;
   branch: string;
-  kind: "message" | "summary" | EntryKind;
   timestamp: string;
-  message?: Message;
-  summary?: string;
-  /** The fields of an entry node (kind is one of EntryKind). */
-  entry?: Entry;
   /** The original record of an imported message, kept whole. */
   source?: unknown;
 }
+
+/** A chat message node. */
+export interface MessageNode extends NodeBase {
+  kind: "message";
+  message: Message;
+}
+
+/** A summary node (branch.summary); context gives it as a user message. */
+export interface SummaryNode extends NodeBase {
+  kind: "summary";
+  summary: string;
+}
+
+/** An entry node: `entry` holds the fields of its kind (without `kind`). */
+export type EntryNode = { [K in EntryKind]: NodeBase & { kind: K; entry: EntryFields[K] } }[EntryKind];
+
+/** A node in snapshot form, discriminated by `kind`. */
+export type Node = MessageNode | SummaryNode | EntryNode;
 
 /** The value of create, jump, branch, fork, clone, snapshot.load and session. */
 export interface SessionStatus {
@@ -324,8 +343,99 @@ export interface SessionSummary {
   updatedAt: string;
 }
 
-/** A request of the tool API: `{operation, ...fields}` (see SPEC.md). */
-export type Request = { operation: string; [field: string]: unknown };
+/** The import formats ("auto" detects which one a file is). */
+export type ImportFormat = "auto" | "snapshot" | "chatgpt" | "claudeai" | "openwebui" | "librechat" | "chatbotui" | "claude-code" | "pi" | "sillytavern";
+
+/** The export formats of operation "export". */
+export type ExportFormat = "pi" | "markdown" | "openai" | "snapshot";
+
+/** append's request: a chat message or an entry (exactly one of them). */
+export type AppendRequest = { sessionId: string; branch?: string } & (
+  | { message: Message; entry?: never }
+  | { entry: Entry; message?: never }
+);
+
+/**
+ * Every public operation of call(), by name: its request fields (besides
+ * `operation`) and the value of its ok envelope (SPEC.md's table). A field
+ * core does not know for the operation is INVALID_ARGUMENT at run time, and
+ * a compile error here.
+ */
+export interface Operations {
+  create: { request: { sessionId: string; title?: string }; value: SessionStatus };
+  append: { request: AppendRequest; value: Node };
+  list: { request: { sessionId: string }; value: ListItem[] };
+  node: { request: { sessionId: string; nodeId: string }; value: Node };
+  branches: { request: { sessionId: string }; value: BranchInfo[] };
+  /** showHidden: draw hidden subtrees too (default false). */
+  tree: { request: { sessionId: string; showHidden?: boolean }; value: Tree };
+  "tree.rows": { request: { sessionId: string; offset?: number; limit?: number; around?: string }; value: TreeRows };
+  jump: { request: { sessionId: string; nodeId: string }; value: SessionStatus };
+  /** The value is the status of the NEW session. */
+  fork: { request: { sessionId: string; nodeId: string; newSessionId?: string; branch?: string }; value: SessionStatus };
+  /** The value is the status of the NEW session. */
+  clone: { request: { sessionId: string; newSessionId?: string }; value: SessionStatus };
+  context: { request: { sessionId: string }; value: Context };
+  session: { request: { sessionId: string }; value: SessionStatus };
+  branch: { request: { sessionId: string; nodeId: string; branch: string }; value: SessionStatus };
+  /** The value is the new summary node. */
+  "branch.summary": { request: { sessionId: string; nodeId: string; branch: string; summary: string }; value: SummaryNode };
+  "snapshot.save": { request: { sessionId: string }; value: Snapshot };
+  "snapshot.load": { request: { sessionId: string; snapshot: Snapshot }; value: SessionStatus };
+  sessions: { request: {}; value: SessionSummary[] };
+  /** label "" clears the label. */
+  label: { request: { sessionId: string; nodeId: string; label: string }; value: Marks };
+  /** hidden defaults to true. */
+  hide: { request: { sessionId: string; nodeId: string; hidden?: boolean }; value: Marks };
+  /** nodeId null clears the preferred path. */
+  prefer: { request: { sessionId: string; nodeId: string | null }; value: Marks };
+  /** from and to: node ids or branch names. */
+  diff: { request: { sessionId: string; from: string; to: string }; value: Diff };
+  command: { request: { line: string; sessionId?: string }; value: CommandResult };
+  "remote.list": { request: { sessionId: string }; value: PanelView };
+  "remote.session": { request: { sessionId: string }; value: PanelView };
+  "remote.jump": { request: { sessionId: string; nodeId: string }; value: PanelView };
+  "remote.fork": { request: { sessionId: string; nodeId: string; branch?: string }; value: PanelView };
+  /** data: the export's text, or its JSON value (an object or an array). */
+  import: { request: { data: string | object; format?: ImportFormat }; value: ImportResult };
+  export: { request: { sessionId: string; format: ExportFormat }; value: ExportFile };
+  /** limit 1–1000 (default 20); roles keep these roles ("summary" for summary nodes); branch keeps nodes of that branch. */
+  search: { request: { query: string; sessionId?: string; limit?: number; roles?: string[]; branch?: string }; value: SearchResult };
+}
+
+/** The name of a public operation. */
+export type OperationName = keyof Operations;
+
+/** The request of operation K: `{operation: K, ...fields}`. */
+export type RequestOf<K extends OperationName> = { operation: K } & Operations[K]["request"];
+
+/** The value of operation K's ok envelope. */
+export type ValueOf<K extends OperationName> = Operations[K]["value"];
+
+/** A request of the tool API, any operation: `{operation, ...fields}` (see Operations, SPEC.md). */
+export type Request = { [K in OperationName]: RequestOf<K> }[OperationName];
+
+/** What importFile takes: a file the page has, in any of its forms. */
+export type FileInput = Blob | ArrayBuffer | Uint8Array;
+
+export interface ImportFileOptions {
+  /** The file's format; default "auto" (detected). */
+  format?: ImportFormat;
+  /**
+   * Called after each slice of the import; read and total count work in
+   * bytes (total: twice the file's size, reading then storing; the last
+   * call has read === total).
+   */
+  onProgress?: (progress: { read: number; total: number }) => void;
+  /** Aborting before the file is read through stops the import; nothing is stored. */
+  signal?: AbortSignal;
+  /** The largest slice in bytes (default 1 MiB); slices are sized to take about 50 ms. */
+  sliceBytes?: number;
+}
+
+/** What loadSnapshot takes: the snapshot as a file, its JSON text or UTF-8 bytes, or the object. */
+export type SnapshotInput = Blob | ArrayBuffer | Uint8Array | string | Snapshot;
+
 
 export interface InitOptions {
   /**
@@ -428,10 +538,65 @@ export interface SessionTree {
    * Never rejects: a request that is not one (undefined, a number, "",
    * {}) is INVALID_ARGUMENT; a change that cannot be stored (quota, a
    * closed tree, a failed store worker) is STORAGE_ERROR with the reason.
+   * An object request is checked against Operations: its operation name,
+   * its fields and their types; the envelope's value has the operation's
+   * value type (a text or bytes request's value is any).
    */
-  call<T = any>(request: Request | string | Uint8Array | ArrayBuffer): Promise<Envelope<T>>;
+  call(request: string | Uint8Array | ArrayBuffer): Promise<Envelope<any>>;
+  call<K extends OperationName>(request: RequestOf<K>): Promise<Envelope<ValueOf<K>>>;
   /** Like call, but resolves to the envelope's exact JSON text (numbers keep every digit); never rejects. */
   callText(request: Request | string | Uint8Array | ArrayBuffer): Promise<string>;
+  /** create: a new empty session. SESSION_ALREADY_EXISTS for a taken id; INVALID_ARGUMENT for a bad id or title. */
+  create(sessionId: string, options?: { title?: string }): Promise<Envelope<SessionStatus>>;
+  /**
+   * append: a chat message under the cursor (or on `branch`'s tip). The
+   * value is the new node. SESSION_NOT_FOUND, NOT_FOUND (unknown branch),
+   * INVALID_ARGUMENT (a message without a role…).
+   */
+  append(sessionId: string, message: Message, options?: { branch?: string }): Promise<Envelope<Node>>;
+  /** context: the root→cursor path as an LLM messages array, and the state at the cursor. SESSION_NOT_FOUND. */
+  context(sessionId: string): Promise<Envelope<Context>>;
+  /** jump: move the cursor to a node (activeBranch = its branch). SESSION_NOT_FOUND, NODE_NOT_FOUND. */
+  jump(sessionId: string, nodeId: string): Promise<Envelope<SessionStatus>>;
+  /**
+   * branch: move the cursor to a node and make `name` the active branch
+   * (its first append goes under the node). INVALID_ARGUMENT for a name
+   * already taken; SESSION_NOT_FOUND, NODE_NOT_FOUND.
+   */
+  branch(sessionId: string, nodeId: string, name: string): Promise<Envelope<SessionStatus>>;
+  /** fork: a NEW session of the root→node path (ids kept); the value is its status. SESSION_ALREADY_EXISTS for a taken newSessionId. */
+  fork(sessionId: string, nodeId: string, options?: { newSessionId?: string; branch?: string }): Promise<Envelope<SessionStatus>>;
+  /** clone: a NEW session copying the whole tree; the value is its status. SESSION_ALREADY_EXISTS for a taken newSessionId. */
+  clone(sessionId: string, options?: { newSessionId?: string }): Promise<Envelope<SessionStatus>>;
+  /** tree: rows to draw and an ASCII rendering (`text`). SESSION_NOT_FOUND. */
+  tree(sessionId: string, options?: { showHidden?: boolean }): Promise<Envelope<Tree>>;
+  /**
+   * snapshot.save: the session as a version 1 snapshot object (for its
+   * exact text, callText({operation: "snapshot.save", sessionId})). Not
+   * saveSnapshot, which keeps a named restore point in IndexedDB.
+   */
+  snapshotSave(sessionId: string): Promise<Envelope<Snapshot>>;
+  /**
+   * snapshot.load from what a page has: a File or Blob, the JSON's UTF-8
+   * bytes, its text, or the snapshot object. Bytes are spliced into the
+   * request as they are (never parsed or re-encoded in JS) and cross to
+   * the store's worker as a transferred buffer. The session (created if
+   * absent) is replaced. INVALID_SNAPSHOT naming the first fault;
+   * INVALID_ARGUMENT for a bad sessionId or snapshot argument, a file
+   * that cannot be read, or a signal aborted before the load started
+   * (nothing changes).
+   */
+  loadSnapshot(sessionId: string, snapshot: SnapshotInput, options?: { signal?: AbortSignal }): Promise<Envelope<SessionStatus>>;
+  /**
+   * Import an export file (format "auto" detects it) from a File, Blob,
+   * ArrayBuffer or Uint8Array, without decoding it to a string: the bytes
+   * reach the wasm in slices (a Blob is read there, in the store's worker)
+   * with a yield between them. Nothing is stored before the whole file is
+   * read and checked, so a failed or aborted import changes nothing.
+   * INVALID_ARGUMENT for a bad argument or option, an unreadable file, or
+   * "import aborted; nothing was imported".
+   */
+  importFile(file: FileInput, options?: ImportFileOptions): Promise<Envelope<ImportResult>>;
   /**
    * Import an export file's text (format "auto" detects it). Large texts,
    * or any call with onProgress or signal, are read in slices with a yield
@@ -513,6 +678,12 @@ export interface SessionTree {
    */
   close(): void;
 }
+
+/**
+ * The class of every tree init() resolves to (in either thread), for
+ * `instanceof`; obtain trees from init(), never with `new`.
+ */
+export const SessionTree: abstract new (...args: never[]) => SessionTree;
 
 /** Start sessiontree; see InitOptions. Rejects if IndexedDB cannot be read. */
 export function init(options?: InitOptions): Promise<SessionTree>;

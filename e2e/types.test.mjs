@@ -1,0 +1,65 @@
+// The typed API (js/sessiontree.d.ts) checked by the pinned TypeScript
+// compiler: e2e/types/ok.ts, a program using call with several
+// operations, the thin methods, importFile and loadSnapshot, compiles
+// under --strict; each e2e/types/bad-*.ts, one mistake each, does not, and
+// fails with the expected error code at the expected place.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { REPO_ROOT } from './helpers.mjs';
+
+const TSC = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+
+/**
+ * Run tsc --noEmit --strict on one file of e2e/types.
+ * @param {string} name the file's name, e.g. "ok.ts"
+ * @returns {Promise<{code: number, out: string}>} tsc's exit code and its report
+ */
+async function compile(name) {
+  const args = [TSC, '--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--lib', 'es2022,dom', '--pretty', 'false', path.join('e2e', 'types', name)];
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: REPO_ROOT });
+    return { code: 0, out: stdout };
+  } catch (err) {
+    if (typeof err.code !== 'number') throw err; // tsc did not run
+    return { code: err.code, out: err.stdout };
+  }
+}
+
+/** The "file(line,col): error TSnnnn" lines of a report. */
+const errors = (out) => out.split('\n').filter((l) => / error TS\d+:/.test(l));
+
+test('the pinned TypeScript is the one package.json names', async () => {
+  const { default: pkg } = await import('../package.json', { with: { type: 'json' } });
+  const { default: ts } = await import('../node_modules/typescript/package.json', { with: { type: 'json' } });
+  assert.match(pkg.devDependencies.typescript, /^\d+\.\d+\.\d+$/, 'an exact version');
+  assert.equal(ts.version, pkg.devDependencies.typescript);
+});
+
+test('a correct typed program (call, the thin methods, importFile, loadSnapshot) compiles under --strict', async () => {
+  const r = await compile('ok.ts');
+  assert.deepEqual(errors(r.out), []);
+  assert.equal(r.code, 0, r.out);
+});
+
+const bad = [
+  // [file, where, code, what the message says]
+  ['bad-field.ts', '(6,61)', 'TS2769', /'titel' does not exist in type 'RequestOf<"create">'. Did you mean to write 'title'\?/],
+  ['bad-value.ts', '(8,9)', 'TS2322', /Type 'string' is not assignable to type 'number'/],
+  ['bad-missing.ts', '(6,19)', 'TS2769', /Property 'nodeId' is missing in type '\{ operation: "jump"; sessionId: string; \}'/],
+  ['bad-operation.ts', '(6,21)', 'TS2769', /Type '"apend"' is not assignable to type 'keyof Operations'/],
+];
+
+for (const [file, where, code, message] of bad) {
+  test(`${file} does not compile: ${code} at ${where}`, async () => {
+    const r = await compile(file);
+    assert.notEqual(r.code, 0, `tsc must fail: ${r.out}`);
+    const lines = errors(r.out);
+    assert.equal(lines.length, 1, r.out);
+    assert.equal(lines[0].split(': ')[0], `e2e/types/${file}${where}`);
+    assert.match(lines[0], new RegExp(` error ${code}:`));
+    assert.match(r.out, message);
+  });
+}

@@ -1,0 +1,73 @@
+// A correct program against js/sessiontree.d.ts: e2e/types.test.mjs
+// compiles it with tsc --noEmit --strict and expects no error.
+import { init, SessionTree, STORAGE_ERROR } from "../../js/sessiontree.js";
+import type { Entry, Envelope, Node, Request, Snapshot, ValueOf } from "../../js/sessiontree.js";
+
+export async function example(file: File, bytes: Uint8Array<ArrayBuffer>, signal: AbortSignal): Promise<string[]> {
+  const tree = await init({ dbName: "typed" });
+  const out: string[] = [];
+  if (!(tree instanceof SessionTree)) throw new Error("not a tree");
+
+  // call: each request checked against Operations, each value typed.
+  const created = await tree.call({ operation: "create", sessionId: "demo", title: "Typed" });
+  if (created.ok) out.push(created.value.sessionId, String(created.value.nodeCount));
+  const appended = await tree.call({ operation: "append", sessionId: "demo", message: { role: "user", content: "hello" } });
+  if (!appended.ok) return [appended.error.code, appended.error.message];
+  const node: Node = appended.value;
+  if (node.kind === "message") out.push(node.message.role);
+  const entry: Entry = { kind: "model_change", provider: "openai", model: "gpt-x" };
+  await tree.call({ operation: "append", sessionId: "demo", entry });
+  const context = await tree.call({ operation: "context", sessionId: "demo" });
+  if (context.ok) for (const m of context.value.messages) out.push(m.role);
+  const branches = await tree.call({ operation: "branches", sessionId: "demo" });
+  if (branches.ok) out.push(...branches.value.map((b) => b.name));
+  const hits = await tree.call({ operation: "search", query: "hello", limit: 5, roles: ["user"] });
+  if (hits.ok) out.push(...hits.value.hits.map((h) => h.snippet.slice(h.ranges[0][0], h.ranges[0][1])));
+  await tree.call({ operation: "prefer", sessionId: "demo", nodeId: null });
+  await tree.call({ operation: "sessions" });
+  const exported = await tree.call({ operation: "export", sessionId: "demo", format: "markdown" });
+  if (exported.ok) out.push(exported.value.filename);
+  // A request built apart and typed as the union still type-checks.
+  const r: Request = { operation: "jump", sessionId: "demo", nodeId: node.id };
+  await tree.call(r);
+  // Text and bytes requests are untyped: the value is any.
+  const raw: Envelope<any> = await tree.call('{"operation":"sessions"}');
+  if (raw.ok) out.push(String(raw.value.length));
+
+  // The thin methods.
+  await tree.create("other", { title: "Other" });
+  const a = await tree.append("demo", { role: "assistant", content: "hi back" }, { branch: "main" });
+  const c = await tree.context("demo");
+  if (c.ok) out.push(c.value.cursor ?? "none");
+  if (a.ok) {
+    await tree.jump("demo", a.value.id);
+    await tree.branch("demo", a.value.id, "side");
+    const f = await tree.fork("demo", a.value.id, { newSessionId: "forked" });
+    if (f.ok) out.push(f.value.sessionId);
+  }
+  await tree.clone("demo", { newSessionId: "cloned" });
+  const t = await tree.tree("demo", { showHidden: true });
+  if (t.ok) out.push(t.value.text);
+  const saved = await tree.snapshotSave("demo");
+  if (saved.ok) {
+    const snapshot: Snapshot = saved.value;
+    const status = await tree.loadSnapshot("demo", snapshot);
+    if (status.ok) out.push(status.value.activeBranch);
+  }
+  const s = await tree.search("hello", { sessionId: "demo" });
+  if (s.ok) out.push(String(s.value.total));
+
+  // The file APIs.
+  const imported = await tree.importFile(file, { format: "auto", signal, onProgress: ({ read, total }) => out.push(`${read}/${total}`) });
+  if (imported.ok) out.push(...imported.value.sessions.map((x) => x.sessionId));
+  await tree.importFile(bytes);
+  await tree.importFile(bytes.buffer, { format: "chatgpt" });
+  await tree.importFile(new Blob([bytes]));
+  await tree.loadSnapshot("demo", file);
+  await tree.loadSnapshot("demo", bytes, { signal });
+  await tree.loadSnapshot("demo", '{"version":1,"sessionId":"demo","cursor":null,"activeBranch":"main","nodes":[]}');
+
+  const id: ValueOf<"append">["id"] = node.id;
+  out.push(id, STORAGE_ERROR);
+  return out;
+}
