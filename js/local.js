@@ -455,6 +455,99 @@ export class LocalTree extends TreeAPI {
   }
 
   /**
+   * importFile's import in this thread (TreeAPI.importFile checked the
+   * arguments): the bytes of `data` — a Blob read here chunk by chunk
+   * through its stream, or bytes handed over by the caller — are copied
+   * into a wasm import buffer in pieces of at most COPY_CHARS bytes with a
+   * yield between them, then imported in slices as importText does
+   * (_importJob). Aborted while reading, nothing is stored.
+   * @param {Blob|Uint8Array} data
+   * @param {string} format
+   * @param {{onProgress?: (p: {read: number, total: number}) => void, signal?: AbortSignal, sliceBytes?: number}} options
+   * @returns {Promise<object>} the envelope; value {format, sessions, skipped, warnings}
+   */
+  async _importBytes(data, format, { onProgress, signal, sliceBytes }) {
+    const aborted = () => errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
+    const buffer = this._handle.importBuffer(data.size ?? data.length);
+    let reader = null;
+    try {
+      const feed = async (bytes) => {
+        for (let i = 0; i < bytes.length; i += COPY_CHARS) {
+          const failed = this._handle.importAppend(buffer, bytes.subarray(i, i + COPY_CHARS));
+          if (failed) return JSON.parse(failed);
+          await yieldToPage();
+          if (signal?.aborted) return aborted();
+        }
+        return null;
+      };
+      if (data instanceof Uint8Array) {
+        const stop = await feed(data);
+        if (stop) return (this._handle.importCancel(buffer), stop);
+      } else {
+        try {
+          reader = data.stream().getReader();
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            const stop = await feed(value);
+            if (stop) return (this._handle.importCancel(buffer), stop);
+          }
+        } catch (err) {
+          this._handle.importCancel(buffer);
+          return errorEnvelope("INVALID_ARGUMENT", `the file could not be read: ${err?.message ?? err}`);
+        }
+      }
+    } finally {
+      reader?.cancel().catch(() => {});
+    }
+    return this._importJob(buffer, format, onProgress, signal, Number.isInteger(sliceBytes) && sliceBytes > 0 ? sliceBytes : 1 << 20);
+  }
+
+  /**
+   * Run an import of a filled wasm import buffer in slices (importStart,
+   * importStep while reading then storing, importFinish): what importText
+   * does once its text is in the buffer. A slice is sized to take about
+   * SLICE_MS and holds at most sliceBytes; onProgress({read, total}) after
+   * each; an abort while reading cancels it with nothing stored.
+   * @param {number} buffer the import buffer's id (used up)
+   * @param {string} format
+   * @param {((p: {read: number, total: number}) => void)|undefined} onProgress
+   * @param {AbortSignal|undefined} signal
+   * @param {number} sliceBytes
+   * @returns {Promise<object>} the envelope of importFinish, or an error envelope
+   */
+  async _importJob(buffer, format, onProgress, signal, sliceBytes) {
+    const start = JSON.parse(this._handle.importStart(buffer, format));
+    if (!start.ok) return start;
+    const { job } = start.value;
+    let budget = Math.min(sliceBytes, 64 << 10);
+    let read = 0;
+    for (;;) {
+      if (signal?.aborted && read * 2 < start.value.total) {
+        this._handle.importCancel(job);
+        return errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
+      }
+      const t0 = performance.now();
+      const step = await this._mutate(() => this._handle.importStep(job, budget));
+      if (step.ok === false) {
+        this._handle.importCancel(job);
+        return step;
+      }
+      const ms = Math.max(performance.now() - t0, 1);
+      budget = Math.max(16 << 10, Math.min(sliceBytes, Math.round(((step.read - read) * SLICE_MS) / ms)));
+      read = step.read;
+      try {
+        onProgress?.({ read: step.read, total: step.total });
+      } catch (err) {
+        console.error("sessiontree: an onProgress callback threw", err);
+      }
+      if (step.done) break;
+      await yieldToPage();
+    }
+    return this._mutate(() => this._handle.importFinish(job));
+  }
+
+  /**
    * Keep the session's current snapshot as a named restore point (in
    * IndexedDB, or in memory with persist: false). The name defaults to the
    * current time; an existing name is replaced. Never rejects: a

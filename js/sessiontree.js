@@ -384,6 +384,44 @@ class WorkerTree extends TreeAPI {
   }
 
   /**
+   * importFile's import (TreeAPI.importFile checked the arguments): a
+   * Blob crosses to the worker as a Blob (no bytes are read in this
+   * thread), bytes as their transferred buffer; the import runs there as
+   * LocalTree._importBytes, onProgress and the signal as in importText.
+   * @param {Blob|Uint8Array} data bytes no one else holds
+   * @param {string} format
+   * @param {{onProgress?: Function, signal?: AbortSignal, sliceBytes?: number}} options
+   * @returns {Promise<object>} the envelope
+   */
+  _importBytes(data, format, { onProgress, signal, sliceBytes }) {
+    const flags = { progress: typeof onProgress === "function", signal: !!signal, sliceBytes };
+    const transfer = data instanceof Uint8Array ? [data.buffer] : [];
+    const { id, promise } = this._send("importBytes", [data, format, flags], transfer, onProgress);
+    if (signal) {
+      const abort = () => this._connection.send("abort", undefined, [id]).promise.catch(() => {});
+      if (signal.aborted) abort();
+      else signal.addEventListener("abort", abort, { once: true });
+      promise.finally(() => signal.removeEventListener("abort", abort)).catch(() => {});
+    }
+    return promise.catch(unansweredEnvelope);
+  }
+
+  /**
+   * Answer a request given as bytes no one else holds (TreeAPI.loadSnapshot's
+   * spliced request): their buffer is transferred, not copied as call()
+   * copies the caller's bytes.
+   * @param {Uint8Array} bytes a view of a whole ArrayBuffer
+   * @returns {Promise<object>} the envelope
+   */
+  async _callOwned(bytes) {
+    try {
+      return JSON.parse(await this._send("call", [bytes, false], [bytes.buffer]).promise); // a snapshot.load: never columns
+    } catch (err) {
+      return unansweredEnvelope(err);
+    }
+  }
+
+  /**
    * Keep a restore point; see LocalTree.saveSnapshot (the snapshot never
    * leaves the worker). Never rejects.
    * @param {string} sessionId @param {string} [name]

@@ -4,6 +4,8 @@
 // (js/local.js: the wasm in this thread) and WorkerTree (js/sessiontree.js:
 // the wasm in a module Worker). No wasm, no IndexedDB here.
 
+import { spliceJSON } from "./request-text.js";
+
 /**
  * An error envelope.
  * @param {string} code @param {string} message
@@ -110,8 +112,8 @@ export function unansweredEnvelope(err) {
 
 /**
  * The shared part of a session store. Subclasses implement call, callText,
- * importText, saveSnapshot, listSnapshots, restoreSnapshot, refresh,
- * flush, close and _storageState.
+ * importText, _importBytes, saveSnapshot, listSnapshots, restoreSnapshot,
+ * refresh, flush, close and _storageState.
  */
 export class TreeAPI {
   /**
@@ -215,6 +217,182 @@ export class TreeAPI {
     if (bad) return Promise.resolve(bad);
     // The options never override the operation or the query.
     return this.call({ ...(options ?? {}), operation: "search", query });
+  }
+
+  // The thin typed methods: one call() each (sessiontree.d.ts types their
+  // requests and values through Operations). Each resolves to call()'s
+  // envelope, so a bad argument is core's INVALID_ARGUMENT, never a throw.
+
+  /**
+   * create: a new, empty session.
+   * @param {string} sessionId @param {{title?: string}} [options]
+   * @returns {Promise<object>} the envelope; value the session status. SESSION_ALREADY_EXISTS for a taken id, INVALID_ARGUMENT for a bad id or title
+   */
+  create(sessionId, options) {
+    return this.call({ operation: "create", sessionId, title: options?.title });
+  }
+
+  /**
+   * append: a chat message `{role, content, …}` under the cursor on the
+   * active branch, or on the tip of `options.branch`.
+   * @param {string} sessionId @param {{role: string, content: any}} message @param {{branch?: string}} [options]
+   * @returns {Promise<object>} the envelope; value the new node. SESSION_NOT_FOUND, NOT_FOUND (unknown branch), INVALID_ARGUMENT (bad message)
+   */
+  append(sessionId, message, options) {
+    return this.call({ operation: "append", sessionId, message, branch: options?.branch });
+  }
+
+  /**
+   * context: the root→cursor path as an LLM messages array.
+   * @param {string} sessionId
+   * @returns {Promise<object>} the envelope; value {cursor, messages, state}. SESSION_NOT_FOUND
+   */
+  context(sessionId) {
+    return this.call({ operation: "context", sessionId });
+  }
+
+  /**
+   * jump: the cursor to a node; activeBranch becomes the node's branch.
+   * @param {string} sessionId @param {string} nodeId
+   * @returns {Promise<object>} the envelope; value the session status. SESSION_NOT_FOUND, NODE_NOT_FOUND
+   */
+  jump(sessionId, nodeId) {
+    return this.call({ operation: "jump", sessionId, nodeId });
+  }
+
+  /**
+   * branch: the cursor to a node and a new active branch `name` (its first
+   * append goes under the node).
+   * @param {string} sessionId @param {string} nodeId @param {string} name
+   * @returns {Promise<object>} the envelope; value the session status. INVALID_ARGUMENT for a taken name, SESSION_NOT_FOUND, NODE_NOT_FOUND
+   */
+  branch(sessionId, nodeId, name) {
+    return this.call({ operation: "branch", sessionId, nodeId, branch: name });
+  }
+
+  /**
+   * fork: a NEW session holding the root→node path (ids kept), cursor at the node.
+   * @param {string} sessionId @param {string} nodeId @param {{newSessionId?: string, branch?: string}} [options]
+   * @returns {Promise<object>} the envelope; value the new session's status. SESSION_ALREADY_EXISTS for a taken newSessionId
+   */
+  fork(sessionId, nodeId, options) {
+    return this.call({ operation: "fork", sessionId, nodeId, newSessionId: options?.newSessionId, branch: options?.branch });
+  }
+
+  /**
+   * clone: a NEW session copying the whole tree, cursor and branches.
+   * @param {string} sessionId @param {{newSessionId?: string}} [options]
+   * @returns {Promise<object>} the envelope; value the new session's status. SESSION_ALREADY_EXISTS for a taken newSessionId
+   */
+  clone(sessionId, options) {
+    return this.call({ operation: "clone", sessionId, newSessionId: options?.newSessionId });
+  }
+
+  /**
+   * tree: the rows a panel draws and `text`, an ASCII rendering.
+   * @param {string} sessionId @param {{showHidden?: boolean}} [options]
+   * @returns {Promise<object>} the envelope; value {sessionId, cursor, activeBranch, roots, rows, text}. SESSION_NOT_FOUND
+   */
+  tree(sessionId, options) {
+    return this.call({ operation: "tree", sessionId, showHidden: options?.showHidden });
+  }
+
+  /**
+   * snapshot.save: the session as a version 1 snapshot object (its exact
+   * text: callText({operation: "snapshot.save", sessionId})). Not
+   * saveSnapshot, which keeps a named restore point.
+   * @param {string} sessionId
+   * @returns {Promise<object>} the envelope; value {version: 1, sessionId, cursor, activeBranch, nodes, …}. SESSION_NOT_FOUND
+   */
+  snapshotSave(sessionId) {
+    return this.call({ operation: "snapshot.save", sessionId });
+  }
+
+  /**
+   * snapshot.load from what a page has: a File or Blob, the snapshot
+   * JSON's UTF-8 bytes (Uint8Array, ArrayBuffer), its text, or the
+   * snapshot object. The request is spliced around the bytes
+   * (spliceJSON: `{"operation":"snapshot.load","sessionId":…,"snapshot":`
+   * bytes `}`), never parsed or re-encoded here; in worker mode the
+   * spliced bytes are transferred, not copied. The session (created if
+   * absent) is replaced by the snapshot.
+   * @param {string} sessionId
+   * @param {Blob|ArrayBuffer|Uint8Array|string|object} snapshot
+   * @param {{signal?: AbortSignal}} [options] an aborted signal, before the file is read through, loads nothing
+   * @returns {Promise<object>} the envelope; value the session status. INVALID_SNAPSHOT naming the first fault;
+   *   INVALID_ARGUMENT for a sessionId that is not a non-empty string, a snapshot of another type, a file that cannot be read, or an abort
+   */
+  async loadSnapshot(sessionId, snapshot, options) {
+    if (typeof sessionId !== "string" || sessionId === "") return errorEnvelope("INVALID_ARGUMENT", "loadSnapshot takes a sessionId, a non-empty string");
+    const signal = options?.signal;
+    if (signal !== undefined && !(signal instanceof AbortSignal)) return errorEnvelope("INVALID_ARGUMENT", "loadSnapshot's option signal must be an AbortSignal");
+    let raw;
+    if (snapshot instanceof Blob) {
+      try {
+        raw = new Uint8Array(await snapshot.arrayBuffer());
+      } catch (err) {
+        return errorEnvelope("INVALID_ARGUMENT", `the snapshot file could not be read: ${err?.message ?? err}`);
+      }
+    } else if (snapshot instanceof Uint8Array || typeof snapshot === "string") {
+      raw = snapshot;
+    } else if (snapshot instanceof ArrayBuffer) {
+      raw = new Uint8Array(snapshot);
+    } else if (snapshot !== null && typeof snapshot === "object" && !ArrayBuffer.isView(snapshot)) {
+      try {
+        raw = JSON.stringify(snapshot);
+      } catch (err) {
+        return errorEnvelope("INVALID_ARGUMENT", `snapshot cannot be encoded as JSON: ${err.message}`);
+      }
+    } else {
+      return errorEnvelope("INVALID_ARGUMENT", "loadSnapshot takes the snapshot as a File or Blob, a Uint8Array or ArrayBuffer of its JSON, its JSON text, or the object");
+    }
+    if (raw.length === 0) return errorEnvelope("INVALID_SNAPSHOT", "snapshot is empty");
+    if (signal?.aborted) return errorEnvelope("INVALID_ARGUMENT", "load aborted; nothing was loaded");
+    const request = spliceJSON({ operation: "snapshot.load", sessionId }, [["snapshot", raw]]);
+    return typeof request === "string" ? this.call(request) : this._callOwned(request);
+  }
+
+  /**
+   * Answer a request given as bytes nobody else holds (the shim's own,
+   * e.g. a spliced snapshot.load): WorkerTree transfers them without a
+   * copy. Here, and in LocalTree, the same as call().
+   * @param {Uint8Array} bytes a whole ArrayBuffer's view
+   * @returns {Promise<object>} the envelope
+   */
+  _callOwned(bytes) {
+    return this.call(bytes);
+  }
+
+  /**
+   * Import an export file from what a page has — a File or Blob, an
+   * ArrayBuffer or a Uint8Array — without decoding it to a string: the
+   * bytes reach the wasm in slices with a yield between them (a Blob is
+   * read in the thread that runs the store, in the worker by default;
+   * bytes are copied once and, in worker mode, transferred). The same
+   * import as importText (slices, onProgress({read, total}) in bytes of
+   * work — total is twice the file's size —, the signal): nothing is
+   * stored before the whole file is read and checked, so a failed import,
+   * or one aborted while reading, changes nothing.
+   * @param {Blob|ArrayBuffer|Uint8Array} file
+   * @param {{format?: string, onProgress?: (p: {read: number, total: number}) => void, signal?: AbortSignal, sliceBytes?: number}} [options]
+   *   format: "auto" (default) or a format name
+   * @returns {Promise<object>} the envelope; value {format, sessions, skipped, warnings}. INVALID_ARGUMENT for a bad file or option,
+   *   an unreadable file, or "import aborted; nothing was imported"
+   */
+  async importFile(file, options) {
+    if (options !== undefined && (options === null || typeof options !== "object")) return errorEnvelope("INVALID_ARGUMENT", "importFile's options must be an object like {format, onProgress, signal}");
+    const { format = "auto", onProgress, signal, sliceBytes } = options ?? {};
+    if (typeof format !== "string") return errorEnvelope("INVALID_ARGUMENT", "importFile's option format must be a string such as \"auto\" or \"chatgpt\"");
+    if (onProgress !== undefined && typeof onProgress !== "function") return errorEnvelope("INVALID_ARGUMENT", "importFile's option onProgress must be a function");
+    if (signal !== undefined && !(signal instanceof AbortSignal)) return errorEnvelope("INVALID_ARGUMENT", "importFile's option signal must be an AbortSignal");
+    if (sliceBytes !== undefined && !(Number.isInteger(sliceBytes) && sliceBytes > 0)) return errorEnvelope("INVALID_ARGUMENT", "importFile's option sliceBytes must be a positive integer");
+    let data;
+    if (file instanceof Blob) data = file;
+    else if (file instanceof Uint8Array) data = file.slice(); // a copy: the caller's stays theirs
+    else if (file instanceof ArrayBuffer) data = new Uint8Array(file.slice(0));
+    else return errorEnvelope("INVALID_ARGUMENT", "importFile takes a File, Blob, ArrayBuffer or Uint8Array");
+    if (signal?.aborted) return errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
+    return this._importBytes(data, format, { onProgress, signal, sliceBytes });
   }
 
   /**

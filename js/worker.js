@@ -11,7 +11,11 @@
 //                                           request: a JSON string or UTF-8 bytes
 //   importText      args [text, format, {progress, signal, sliceBytes}]
 //                                         → the envelope; {progress: id, value} meanwhile
-//   abort           args [id]             aborts that importText
+//   importBytes     args [data, format, {progress, signal, sliceBytes}]
+//                                         importFile's import: data a Blob or
+//                                         a Uint8Array (its buffer transferred);
+//                                         like importText
+//   abort           args [id]             aborts that importText or importBytes
 //   saveSnapshot, listSnapshots, restoreSnapshot, refresh, flush, close,
 //   storageState, debug                   → what the LocalTree method resolves to
 // Worker → page: {id, ok: true, value} | {id, ok: false, error: message},
@@ -44,7 +48,7 @@ let nextTree = 1;
 /** The User Timing marks init() sets (js/local.js), passed on to the page's timeline. */
 const INIT_MARKS = ["sessiontree:runtime", "sessiontree:read", "sessiontree:restored"];
 
-/** AbortControllers of running importText calls, by request id. */
+/** AbortControllers of running importText and importBytes calls, by request id. */
 const imports = new Map();
 
 const methods = {
@@ -69,6 +73,19 @@ const methods = {
     if (controller) imports.set(id, controller);
     try {
       return await tree.importText(text, format, {
+        sliceBytes,
+        signal: controller?.signal,
+        onProgress: progress ? (value) => postMessage({ progress: id, value }) : undefined,
+      });
+    } finally {
+      imports.delete(id);
+    }
+  },
+  async importBytes(tree, data, format, { progress, signal, sliceBytes }, id) {
+    const controller = signal ? new AbortController() : null;
+    if (controller) imports.set(id, controller);
+    try {
+      return await tree._importBytes(data, format, {
         sliceBytes,
         signal: controller?.signal,
         onProgress: progress ? (value) => postMessage({ progress: id, value }) : undefined,
