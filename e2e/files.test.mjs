@@ -1,0 +1,285 @@
+// Page tests of the file APIs (TreeAPI.importFile and loadSnapshot) in
+// headless Chromium, each run with the store in its worker and in the
+// page's thread: importFile of a real export (shared fixture) given as a
+// File, a Blob, an ArrayBuffer and a Uint8Array, progress and abort,
+// envelopes for every bad argument, loadSnapshot round trips byte for
+// byte, and loadSnapshot of a ~25 MB snapshot timed against the raw-bytes
+// call (printed, not asserted).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { setup, openShimPage, watchPage } from './helpers.mjs';
+
+/** A ChatGPT export (one conversation of 13 records with branches, 14 KB) from the shared fixtures. */
+const FIXTURE = '/work/wt/shared/fixtures/librechat/chatgpt-tree.json';
+const fixtureText = fs.readFileSync(FIXTURE, 'utf8');
+
+let env;
+let pageThread;
+before(async () => {
+  env = await setup();
+  pageThread = await env.browser.newContext();
+});
+after(async () => {
+  await pageThread?.close();
+  await env?.close();
+});
+
+/** Where the test running now has the store: undefined (the worker) or false (init({worker: false})). */
+let worker;
+
+const shimPage = async () => {
+  if (worker !== false) return openShimPage(env);
+  const page = watchPage(await pageThread.newPage(), env.errors);
+  await page.goto(env.baseURL + 'e2e/fixtures/shim.html?worker=0');
+  await page.waitForFunction(() => window.sessiontree);
+  return page;
+};
+
+/** A test run with the store in its worker, then in the page's thread (as in shim.test.mjs). */
+function both(name, fn) {
+  test(name, async () => {
+    worker = undefined;
+    await fn();
+    assert.deepEqual(env.errors, []);
+  });
+  test(name + ' (store in the page thread)', async () => {
+    worker = false;
+    try {
+      await fn();
+    } finally {
+      worker = undefined;
+    }
+    assert.deepEqual(env.errors, []);
+  });
+}
+
+both('importFile takes a File, a Blob, an ArrayBuffer and a Uint8Array and imports what importText does', async () => {
+  const page = await shimPage();
+  const r = await page.evaluate(async (text) => {
+    const bytes = new TextEncoder().encode(text);
+    const save = async (tree, env) => env.ok ? Promise.all(env.value.sessions.map((s) => tree.callText({ operation: 'snapshot.save', sessionId: s.sessionId }))) : env;
+    const want = await window.sessiontree.init({ persist: false });
+    const wanted = await want.importText(text);
+    const inputs = {
+      file: new File([text], 'conversations.json', { type: 'application/json' }),
+      blob: new Blob([bytes]),
+      arrayBuffer: bytes.slice().buffer,
+      uint8Array: bytes.slice(),
+    };
+    const out = { want: { env: wanted, snapshots: await save(want, wanted) } };
+    for (const [kind, input] of Object.entries(inputs)) {
+      const tree = await window.sessiontree.init({ persist: false });
+      const got = await tree.importFile(input);
+      out[kind] = { env: got, snapshots: await save(tree, got), size: input.byteLength ?? input.size };
+    }
+    return out;
+  }, fixtureText);
+  assert.equal(r.want.env.ok, true, JSON.stringify(r.want.env));
+  assert.equal(r.want.env.value.format, 'chatgpt');
+  assert.equal(r.want.env.value.sessions.length, 1);
+  assert.ok(r.want.env.value.sessions[0].nodeCount > 5);
+  const size = Buffer.byteLength(fixtureText);
+  for (const kind of ['file', 'blob', 'arrayBuffer', 'uint8Array']) {
+    assert.deepEqual(r[kind].env, r.want.env, kind);
+    assert.equal(r[kind].snapshots.length, 1, kind);
+    // Timestamps of import come from the export, so the sessions are equal but for createdAt/updatedAt (not in snapshots).
+    assert.equal(r[kind].snapshots[0], r.want.snapshots[0], kind);
+    assert.equal(r[kind].size, size, `${kind}: the caller's input is still whole (copied, not transferred)`);
+  }
+  await page.close();
+});
+
+both('importFile reports progress in bytes of work, and aborted while reading imports nothing', async () => {
+  const page = await shimPage();
+  const r = await page.evaluate(async (text) => {
+    // 80 copies of the fixture's conversation under other ids (about 1.1 MB).
+    const id = JSON.parse(text)[0].id;
+    const copies = Array.from({ length: 80 }, (_, i) => text.trim().slice(1, -1).replaceAll(id, `${id}-${i}`));
+    const file = new Blob(['[' + copies.join(',') + ']']);
+    const tree = await window.sessiontree.init({ persist: false });
+    const controller = new AbortController();
+    const seen = [];
+    const aborted = await tree.importFile(file, {
+      sliceBytes: 16 << 10,
+      signal: controller.signal,
+      onProgress: (p) => {
+        seen.push(p);
+        if (seen.length === 2) controller.abort();
+      },
+    });
+    const after = (await tree.call({ operation: 'sessions' })).value.length;
+    const progress = [];
+    const done = await tree.importFile(file, { format: 'chatgpt', sliceBytes: 64 << 10, onProgress: (p) => progress.push(p) });
+    const early = new AbortController();
+    early.abort();
+    const before = await tree.importFile(new Blob(['[]']), { signal: early.signal });
+    return { size: file.size, aborted, seen, after, done: done.ok ? done.value.sessions.length : done, progress, before, total: (await tree.call({ operation: 'sessions' })).value.length };
+  }, fixtureText);
+  assert.deepEqual(r.aborted, { ok: false, error: { code: 'INVALID_ARGUMENT', message: 'import aborted; nothing was imported' } });
+  assert.ok(r.seen.length >= 2);
+  assert.equal(r.after, 0, 'nothing of the aborted import stays');
+  assert.equal(r.done, 80);
+  assert.ok(r.progress.length > 3, `progress events: ${r.progress.length}`);
+  for (let i = 1; i < r.progress.length; i++) assert.ok(r.progress[i].read > r.progress[i - 1].read, 'read grows');
+  assert.equal(r.progress.at(-1).read, r.progress.at(-1).total);
+  assert.equal(r.progress.at(-1).total, 2 * r.size, 'total: twice the file size (reading, then storing)');
+  assert.deepEqual(r.before, { ok: false, error: { code: 'INVALID_ARGUMENT', message: 'import aborted; nothing was imported' } });
+  assert.equal(r.total, 80);
+  await page.close();
+});
+
+both('every bad argument of importFile and loadSnapshot is an envelope, never a throw, and changes nothing', async () => {
+  const page = await shimPage();
+  const r = await page.evaluate(async () => {
+    const tree = await window.sessiontree.init({ persist: false });
+    await tree.create('s');
+    const blob = new Blob(['[]']);
+    const aborted = new AbortController();
+    aborted.abort();
+    const cases = {
+      'importFile()': () => tree.importFile(),
+      'importFile(null)': () => tree.importFile(null),
+      'importFile(text)': () => tree.importFile('[]'),
+      'importFile(blob, "auto")': () => tree.importFile(blob, 'auto'),
+      'importFile(blob, {format: 3})': () => tree.importFile(blob, { format: 3 }),
+      'importFile(blob, {format: "nope"})': () => tree.importFile(blob, { format: 'nope' }),
+      'importFile(blob, {onProgress: 1})': () => tree.importFile(blob, { onProgress: 1 }),
+      'importFile(blob, {signal: {}})': () => tree.importFile(blob, { signal: {} }),
+      'importFile(blob, {sliceBytes: -1})': () => tree.importFile(blob, { sliceBytes: -1 }),
+      'importFile(not an export)': () => tree.importFile(new Blob(['hello'])),
+      'importFile(empty)': () => tree.importFile(new Uint8Array(0)),
+      'loadSnapshot(1, blob)': () => tree.loadSnapshot(1, blob),
+      'loadSnapshot("", blob)': () => tree.loadSnapshot('', blob),
+      'loadSnapshot("s")': () => tree.loadSnapshot('s'),
+      'loadSnapshot("s", null)': () => tree.loadSnapshot('s', null),
+      'loadSnapshot("s", 42)': () => tree.loadSnapshot('s', 42),
+      'loadSnapshot("s", empty blob)': () => tree.loadSnapshot('s', new Blob([])),
+      'loadSnapshot("s", not JSON)': () => tree.loadSnapshot('s', new TextEncoder().encode('{"version":1,')),
+      'loadSnapshot("s", other session)': () => tree.loadSnapshot('s', { version: 1, sessionId: 't', cursor: null, activeBranch: 'main', nodes: [] }),
+      'loadSnapshot("s", cyclic)': () => { const o = {}; o.o = o; return tree.loadSnapshot('s', o); },
+      'loadSnapshot("s", blob, aborted)': () => tree.loadSnapshot('s', new Blob(['{"version":1,"sessionId":"s","cursor":null,"activeBranch":"main","nodes":[]}']), { signal: aborted.signal }),
+      'loadSnapshot("s", blob, {signal: 1})': () => tree.loadSnapshot('s', blob, { signal: 1 }),
+    };
+    const before = await tree.callText({ operation: 'snapshot.save', sessionId: 's' });
+    const out = {};
+    for (const [name, fn] of Object.entries(cases)) {
+      try {
+        const env = await fn();
+        out[name] = env.ok ? 'OK' : env.error.code;
+      } catch (err) {
+        out[name] = 'THREW ' + err.message;
+      }
+    }
+    const unchanged = before === (await tree.callText({ operation: 'snapshot.save', sessionId: 's' }));
+    return { out, unchanged, sessions: (await tree.call({ operation: 'sessions' })).value.map((s) => s.sessionId) };
+  });
+  assert.deepEqual(r.out, {
+    'importFile()': 'INVALID_ARGUMENT',
+    'importFile(null)': 'INVALID_ARGUMENT',
+    'importFile(text)': 'INVALID_ARGUMENT',
+    'importFile(blob, "auto")': 'INVALID_ARGUMENT',
+    'importFile(blob, {format: 3})': 'INVALID_ARGUMENT',
+    'importFile(blob, {format: "nope"})': 'INVALID_ARGUMENT',
+    'importFile(blob, {onProgress: 1})': 'INVALID_ARGUMENT',
+    'importFile(blob, {signal: {}})': 'INVALID_ARGUMENT',
+    'importFile(blob, {sliceBytes: -1})': 'INVALID_ARGUMENT',
+    'importFile(not an export)': 'INVALID_ARGUMENT',
+    'importFile(empty)': 'INVALID_ARGUMENT',
+    'loadSnapshot(1, blob)': 'INVALID_ARGUMENT',
+    'loadSnapshot("", blob)': 'INVALID_ARGUMENT',
+    'loadSnapshot("s")': 'INVALID_ARGUMENT',
+    'loadSnapshot("s", null)': 'INVALID_ARGUMENT',
+    'loadSnapshot("s", 42)': 'INVALID_ARGUMENT',
+    'loadSnapshot("s", empty blob)': 'INVALID_SNAPSHOT',
+    'loadSnapshot("s", not JSON)': 'INVALID_ARGUMENT', // core: the spliced request is not valid JSON
+    'loadSnapshot("s", other session)': 'INVALID_SNAPSHOT',
+    'loadSnapshot("s", cyclic)': 'INVALID_ARGUMENT',
+    'loadSnapshot("s", blob, aborted)': 'INVALID_ARGUMENT',
+    'loadSnapshot("s", blob, {signal: 1})': 'INVALID_ARGUMENT',
+  });
+  assert.equal(r.unchanged, true);
+  assert.deepEqual(r.sessions, ['s']);
+  await page.close();
+});
+
+both('loadSnapshot from a Blob and from bytes round-trips byte for byte through snapshot.save\'s callText', async () => {
+  const page = await shimPage();
+  const r = await page.evaluate(async () => {
+    const tree = await window.sessiontree.init({ persist: false });
+    await tree.create('rt', { title: 'Round trip' });
+    // Digits past 2^53 and non-ASCII text: JSON.parse and re-stringify would change them.
+    await tree.call('{"operation":"append","sessionId":"rt","message":{"role":"user","content":"héllo 🙂 中文","n":123456789012345678901234567890,"x":1.0e+2}}');
+    const a = await tree.append('rt', { role: 'assistant', content: 'answer' });
+    await tree.branch('rt', a.value.id, 'side');
+    await tree.append('rt', { role: 'user', content: 'on the side' });
+    const head = '{"ok":true,"value":';
+    const saved = await tree.callText({ operation: 'snapshot.save', sessionId: 'rt' });
+    const snapshot = saved.slice(head.length, -1);
+    const out = { digits: snapshot.includes('123456789012345678901234567890') && snapshot.includes('1.0e+2') };
+    const again = async () => (await tree.callText({ operation: 'snapshot.save', sessionId: 'rt' })) === saved;
+    const bytes = new TextEncoder().encode(snapshot);
+    for (const [kind, input] of [['blob', new Blob([snapshot], { type: 'application/json' })], ['bytes', bytes], ['arrayBuffer', bytes.slice().buffer], ['text', snapshot]]) {
+      await tree.append('rt', { role: 'user', content: 'changed before ' + kind }); // so the load has something to undo
+      const changed = !(await again());
+      const env = await tree.loadSnapshot('rt', input);
+      out[kind] = { changed, ok: env.ok, nodeCount: env.value?.nodeCount, same: await again() };
+    }
+    out.bytesIntact = bytes.length === new TextEncoder().encode(snapshot).length;
+    // Into a new session: the snapshot names it.
+    const other = snapshot.replace('"sessionId":"rt"', '"sessionId":"copy"');
+    const made = await tree.loadSnapshot('copy', new Blob([other]));
+    out.copy = made.ok && made.value.sessionId === 'copy' && (await tree.callText({ operation: 'snapshot.save', sessionId: 'copy' })) === head + other + '}';
+    return out;
+  });
+  assert.equal(r.digits, true);
+  for (const kind of ['blob', 'bytes', 'arrayBuffer', 'text']) {
+    assert.deepEqual(r[kind], { changed: true, ok: true, nodeCount: 3, same: true }, kind);
+  }
+  assert.equal(r.bytesIntact, true, 'the caller\'s bytes are not transferred away');
+  assert.equal(r.copy, true);
+  await page.close();
+});
+
+both('loadSnapshot of a ~25 MB snapshot against the raw-bytes call (median of 3; printed, not asserted)', async () => {
+  const page = await shimPage();
+  const r = await page.evaluate(async () => {
+    const tree = await window.sessiontree.init({ persist: false });
+    // A chain of 48,000 messages of ~400 bytes: about 25 MB of JSON.
+    const parts = [];
+    const text = 'lorem ipsum dolor sit amet, consectetur adipiscing elit; é 🙂 '.repeat(6);
+    for (let i = 0; i < 48000; i++) {
+      parts.push(`{"id":"n${i}","parentId":${i ? `"n${i - 1}"` : 'null'},"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"${i % 2 ? 'assistant' : 'user'}","content":"${i} ${text}"}}`);
+    }
+    const snapshot = `{"version":1,"sessionId":"big","cursor":"n47999","activeBranch":"main","nodes":[${parts.join(',')}]}`;
+    const enc = new TextEncoder();
+    const bytes = enc.encode(snapshot);
+    // The raw-bytes path: the request built by hand around the bytes, then call(bytes).
+    const head = enc.encode('{"operation":"snapshot.load","sessionId":"big","snapshot":');
+    const raw = new Uint8Array(head.length + bytes.length + 1);
+    raw.set(head);
+    raw.set(bytes, head.length);
+    raw[raw.length - 1] = 0x7d; // }
+    const blob = new Blob([bytes]);
+    const runs = { raw: [], bytes: [], blob: [] };
+    const load = { raw: () => tree.call(raw), bytes: () => tree.loadSnapshot('big', bytes), blob: () => tree.loadSnapshot('big', blob) };
+    let ok = true;
+    const order = ['raw', 'bytes', 'blob'];
+    for (let round = 0; round < 3; round++) {
+      // Each round starts with another of the three, so none is always first.
+      for (const kind of [...order.slice(round), ...order.slice(0, round)]) {
+        const t0 = performance.now();
+        const env = await load[kind]();
+        runs[kind].push(performance.now() - t0);
+        ok = ok && env.ok && env.value.nodeCount === 48000;
+      }
+    }
+    const median = (a) => [...a].sort((x, y) => x - y)[1];
+    return { ok, megabytes: bytes.length / 1e6, raw: median(runs.raw), bytes: median(runs.bytes), blob: median(runs.blob), runs };
+  });
+  assert.equal(r.ok, true);
+  assert.ok(r.megabytes > 24 && r.megabytes < 30, `snapshot of ${r.megabytes} MB`);
+  const mode = worker === false ? 'page thread' : 'worker';
+  console.log(`# loadSnapshot ${r.megabytes.toFixed(1)} MB (${mode}), median of 3: raw call(bytes) ${r.raw.toFixed(0)} ms; loadSnapshot(bytes) ${r.bytes.toFixed(0)} ms = ${(r.bytes / r.raw).toFixed(2)}x; loadSnapshot(Blob) ${r.blob.toFixed(0)} ms = ${(r.blob / r.raw).toFixed(2)}x; runs ${JSON.stringify(r.runs, (k, v) => (typeof v === 'number' ? Math.round(v) : v))}`);
+  await page.close();
+});
