@@ -313,8 +313,10 @@ export class TreeAPI {
    * JSON's UTF-8 bytes (Uint8Array, ArrayBuffer), its text, or the
    * snapshot object. The request is spliced around the bytes
    * (spliceJSON: `{"operation":"snapshot.load","sessionId":…,"snapshot":`
-   * bytes `}`), never parsed or re-encoded here; in worker mode the
-   * spliced bytes are transferred, not copied. The session (created if
+   * bytes `}`), never parsed or re-encoded here: bytes are copied once
+   * into the request, a Blob is read once straight into it (a Blob of the
+   * request's head, the file and "}"); in worker mode the request's
+   * buffer is then transferred, not copied. The session (created if
    * absent) is replaced by the snapshot.
    * @param {string} sessionId
    * @param {Blob|ArrayBuffer|Uint8Array|string|object} snapshot
@@ -328,11 +330,18 @@ export class TreeAPI {
     if (signal !== undefined && !(signal instanceof AbortSignal)) return errorEnvelope("INVALID_ARGUMENT", "loadSnapshot's option signal must be an AbortSignal");
     let raw;
     if (snapshot instanceof Blob) {
+      if (snapshot.size === 0) return errorEnvelope("INVALID_SNAPSHOT", "snapshot is empty");
+      // The request as a Blob of three parts (the file's part is not
+      // copied), read once into the buffer that is sent.
+      const pieces = spliceJSON({ operation: "snapshot.load", sessionId }, [["snapshot", ""]]);
+      let request;
       try {
-        raw = new Uint8Array(await snapshot.arrayBuffer());
+        request = new Uint8Array(await new Blob([pieces.slice(0, -1), snapshot, pieces.slice(-1)]).arrayBuffer());
       } catch (err) {
         return errorEnvelope("INVALID_ARGUMENT", `the snapshot file could not be read: ${err?.message ?? err}`);
       }
+      if (signal?.aborted) return errorEnvelope("INVALID_ARGUMENT", "load aborted; nothing was loaded");
+      return this._callOwned(request);
     } else if (snapshot instanceof Uint8Array || typeof snapshot === "string") {
       raw = snapshot;
     } else if (snapshot instanceof ArrayBuffer) {
