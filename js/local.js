@@ -467,6 +467,7 @@ export class LocalTree extends TreeAPI {
    * @returns {Promise<object>} the envelope; value {format, sessions, skipped, warnings}
    */
   async _importBytes(data, format, { onProgress, signal, sliceBytes }) {
+    if (this._writer?.closedReason) return closedEnvelope(this._writer.closedReason, "nothing was imported");
     const aborted = () => errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
     const buffer = this._handle.importBuffer(data.size ?? data.length);
     let reader = null;

@@ -325,9 +325,10 @@ export class TreeAPI {
    *   INVALID_ARGUMENT for a sessionId that is not a non-empty string, a snapshot of another type, a file that cannot be read, or an abort
    */
   async loadSnapshot(sessionId, snapshot, options) {
-    if (typeof sessionId !== "string" || sessionId === "") return errorEnvelope("INVALID_ARGUMENT", "loadSnapshot takes a sessionId, a non-empty string");
-    const signal = options?.signal;
-    if (signal !== undefined && !(signal instanceof AbortSignal)) return errorEnvelope("INVALID_ARGUMENT", "loadSnapshot's option signal must be an AbortSignal");
+    const bad = checkString("loadSnapshot", "sessionId", sessionId) ?? checkOptions("loadSnapshot", options);
+    if (bad) return bad;
+    const signal = options?.signal ?? undefined;
+    if (signal !== undefined && !(typeof AbortSignal === "function" && signal instanceof AbortSignal)) return invalidArgument("loadSnapshot", "options.signal", "must be an AbortSignal", signal);
     let raw;
     if (snapshot instanceof Blob) {
       if (snapshot.size === 0) return errorEnvelope("INVALID_SNAPSHOT", "snapshot is empty");
@@ -350,10 +351,10 @@ export class TreeAPI {
       try {
         raw = JSON.stringify(snapshot);
       } catch (err) {
-        return errorEnvelope("INVALID_ARGUMENT", `snapshot cannot be encoded as JSON: ${err.message}`);
+        return invalidArgument("loadSnapshot", "snapshot", `cannot be encoded as JSON (${err.message})`, snapshot);
       }
     } else {
-      return errorEnvelope("INVALID_ARGUMENT", "loadSnapshot takes the snapshot as a File or Blob, a Uint8Array or ArrayBuffer of its JSON, its JSON text, or the object");
+      return invalidArgument("loadSnapshot", "snapshot", "must be a File or Blob, a Uint8Array or ArrayBuffer of its JSON, its JSON text, or the snapshot object", snapshot);
     }
     if (raw.length === 0) return errorEnvelope("INVALID_SNAPSHOT", "snapshot is empty");
     if (signal?.aborted) return errorEnvelope("INVALID_ARGUMENT", "load aborted; nothing was loaded");
@@ -389,19 +390,20 @@ export class TreeAPI {
    *   an unreadable file, or "import aborted; nothing was imported"
    */
   async importFile(file, options) {
-    if (options !== undefined && (options === null || typeof options !== "object")) return errorEnvelope("INVALID_ARGUMENT", "importFile's options must be an object like {format, onProgress, signal}");
+    const bad = checkOptions("importFile", options);
+    if (bad) return bad;
     const { format = "auto", onProgress, signal, sliceBytes } = options ?? {};
-    if (typeof format !== "string") return errorEnvelope("INVALID_ARGUMENT", "importFile's option format must be a string such as \"auto\" or \"chatgpt\"");
-    if (onProgress !== undefined && typeof onProgress !== "function") return errorEnvelope("INVALID_ARGUMENT", "importFile's option onProgress must be a function");
-    if (signal !== undefined && !(signal instanceof AbortSignal)) return errorEnvelope("INVALID_ARGUMENT", "importFile's option signal must be an AbortSignal");
-    if (sliceBytes !== undefined && !(Number.isInteger(sliceBytes) && sliceBytes > 0)) return errorEnvelope("INVALID_ARGUMENT", "importFile's option sliceBytes must be a positive integer");
+    if (typeof format !== "string" || format === "") return invalidArgument("importFile", "options.format", "must be a format name such as \"auto\" or \"chatgpt\"", format);
+    if (onProgress !== undefined && onProgress !== null && typeof onProgress !== "function") return invalidArgument("importFile", "options.onProgress", "must be a function", onProgress);
+    if (signal !== undefined && signal !== null && !(typeof AbortSignal === "function" && signal instanceof AbortSignal)) return invalidArgument("importFile", "options.signal", "must be an AbortSignal", signal);
+    if (sliceBytes !== undefined && !(Number.isInteger(sliceBytes) && sliceBytes > 0)) return invalidArgument("importFile", "options.sliceBytes", "must be a positive integer", sliceBytes);
     let data;
     if (file instanceof Blob) data = file;
     else if (file instanceof Uint8Array) data = file.slice(); // a copy: the caller's stays theirs
     else if (file instanceof ArrayBuffer) data = new Uint8Array(file.slice(0));
-    else return errorEnvelope("INVALID_ARGUMENT", "importFile takes a File, Blob, ArrayBuffer or Uint8Array");
+    else return invalidArgument("importFile", "file", "must be a File, Blob, ArrayBuffer or Uint8Array", file);
     if (signal?.aborted) return errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
-    return this._importBytes(data, format, { onProgress, signal, sliceBytes });
+    return this._importBytes(data, format, { onProgress: onProgress ?? undefined, signal: signal ?? undefined, sliceBytes });
   }
 
   /**
