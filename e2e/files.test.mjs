@@ -172,8 +172,14 @@ both('every bad argument of importFile and loadSnapshot is an envelope, never a 
       }
     }
     const unchanged = before === (await tree.callText({ operation: 'snapshot.save', sessionId: 's' }));
-    return { out, unchanged, sessions: (await tree.call({ operation: 'sessions' })).value.map((s) => s.sessionId) };
+    // A closed tree stores nothing: both answer STORAGE_ERROR.
+    const closed = await window.sessiontree.init({ dbName: 'files-closed' });
+    closed.close();
+    const snap = '{"version":1,"sessionId":"c","cursor":null,"activeBranch":"main","nodes":[]}';
+    const afterClose = [await closed.importFile(new Blob([snap])), await closed.loadSnapshot('c', new Blob([snap]))].map((e) => (e.ok ? 'OK' : e.error.code));
+    return { out, unchanged, afterClose, sessions: (await tree.call({ operation: 'sessions' })).value.map((s) => s.sessionId) };
   });
+  assert.deepEqual(r.afterClose, ['STORAGE_ERROR', 'STORAGE_ERROR']);
   assert.deepEqual(r.out, {
     'importFile()': 'INVALID_ARGUMENT',
     'importFile(null)': 'INVALID_ARGUMENT',
