@@ -381,3 +381,61 @@ test('import-zip: a ZIP cut off after its conversations.json still imports the c
     await env.close();
   }
 });
+
+test('import-zip: a dropped folder is walked (readEntries in batches, subfolders) and Claude.ai attachments match by file name', async () => {
+  const env = await setup();
+  try {
+    const { page, baseURL, errors } = env;
+    await page.goto(baseURL + 'e2e/fixtures/smoke.html');
+    const out = await page.evaluate(async () => {
+      const { sourcesFromDrop, readImports, matchAttachments } = await import('/static/import-files.js');
+      // FileSystemEntry stand-ins: a synthetic DataTransfer cannot hold a folder.
+      const fileEntry = (dir, name, text) => ({ isDirectory: false, name, fullPath: `${dir}/${name}`, file: (ok) => ok(new File([text], name)) });
+      const dirEntry = (fullPath, children, batch = 2) => ({
+        isDirectory: true,
+        name: fullPath.slice(fullPath.lastIndexOf('/') + 1),
+        fullPath,
+        createReader() {
+          let at = 0;
+          return { readEntries: (ok) => setTimeout(() => ok(children.slice(at, (at += batch)))) };
+        },
+      });
+      const sub = dirEntry('/proj/sub', [fileEntry('/proj/sub', 'c.jsonl', '{}')]);
+      const root = dirEntry('/proj', [fileEntry('/proj', 'b.jsonl', '{}'), sub, fileEntry('/proj', 'a.jsonl', '{}'), fileEntry('/proj', 'readme.md', '# hi'), fileEntry('/proj', 'x.json', '[]')]);
+      const broken = { isDirectory: true, name: 'locked', fullPath: '/locked', createReader: () => ({ readEntries: (ok, fail) => fail(new DOMException('not allowed', 'NotReadableError')) }) };
+      const loose = new File(['{"a":1}'], 'loose.json');
+      const dt = {
+        items: [
+          { kind: 'file', webkitGetAsEntry: () => root, getAsFile: () => null },
+          { kind: 'file', webkitGetAsEntry: () => broken, getAsFile: () => null },
+          { kind: 'file', webkitGetAsEntry: () => null, getAsFile: () => loose },
+          { kind: 'string', webkitGetAsEntry: () => null, getAsFile: () => null },
+        ],
+      };
+      const { sources, unreadable } = await sourcesFromDrop(dt);
+      const pieces = [];
+      for await (const p of readImports(sources)) pieces.push(p.kind === 'text' ? `${p.kind} ${p.name}` : `${p.kind} ${p.name}: ${p.reason ?? p.message}`);
+      const claude = [{ uuid: 'c1', name: 'With files', chat_messages: [{ uuid: 'm1', sender: 'human', attachments: [{ file_name: 'notes.txt', file_size: 12 }], files: [{ file_name: 'cat.jpg', file_uuid: 'uuid-cat' }] }] }];
+      const matched = matchAttachments(JSON.stringify(claude), [
+        { name: 'notes.txt', type: 'text/plain', size: 12 },
+        { name: 'files/uuid-cat.jpg', type: 'image/jpeg', size: 900 },
+        { name: 'other.png', type: 'image/png', size: 5 },
+      ]);
+      return { paths: sources.map((s) => `${s.path}${s.inFolder ? ' (folder)' : ''}`), unreadable, pieces, matched, notJSON: matchAttachments('{"a":', [{ name: 'x.png', type: '', size: 1 }]) };
+    });
+    assert.deepEqual(out.paths, ['proj/a.jsonl (folder)', 'proj/b.jsonl (folder)', 'proj/readme.md (folder)', 'proj/x.json (folder)', 'proj/sub/c.jsonl (folder)', 'loose.json']);
+    assert.deepEqual(out.unreadable, [{ name: 'locked', reason: 'the folder cannot be read (not allowed)' }]);
+    assert.deepEqual(out.pieces, ['text proj/a.jsonl', 'text proj/b.jsonl', 'skip proj/readme.md: not an export file (.md)', 'text proj/x.json', 'text proj/sub/c.jsonl', 'text loose.json']);
+    assert.deepEqual(out.matched, [{
+      conversationId: 'c1', title: 'With files',
+      files: [
+        { file: { name: 'notes.txt', type: 'text/plain', size: 12 }, messageId: 'm1' },
+        { file: { name: 'files/uuid-cat.jpg', type: 'image/jpeg', size: 900 }, messageId: 'm1' },
+      ],
+    }]);
+    assert.deepEqual(out.notJSON, []);
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
