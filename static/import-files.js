@@ -15,6 +15,18 @@
 /** Where fflate's ES module build is served (copied by the Makefile's vendor rule). */
 const FFLATE_URL = "./vendor/fflate.js";
 
+/** Compressed bytes given to fflate at once (about 40 kB of output for JSON, at most 4 MB at deflate's best ratio). */
+const PUSH_BYTES = 4 << 10;
+
+/** Characters of JSON text scanned between two looks at the clock. */
+const SCAN_CHECK = 64 << 10;
+
+/** Time in ms reading a ZIP or matching its attachments may run before it lets the page run. */
+const MATCH_SLICE_MS = 30;
+
+/** Let the page run: other tasks, input, painting. */
+const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
+
 /** Extensions of entries and folder files that are read as export text. */
 const TEXT_EXTENSIONS = new Set(["json", "jsonl", "ndjson"]);
 
@@ -289,13 +301,22 @@ async function* readZip(file, zipName, onProgress) {
 
   let read = 0;
   let broken = null;
+  let since = performance.now();
   try {
     const reader = file.stream().getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
+      // Fed in small pieces, pausing now and then: a well compressed
+      // chunk can inflate to megabytes.
+      for (let at = 0; at < value.length; at += PUSH_BYTES) {
+        unzip.push(value.subarray(at, at + PUSH_BYTES), false);
+        if (performance.now() - since > MATCH_SLICE_MS) {
+          await pause();
+          since = performance.now();
+        }
+      }
       read += value.length;
-      unzip.push(value, false);
       onProgress?.({ name: zipName, read, total: file.size });
     }
     unzip.push(new Uint8Array(0), true);
@@ -321,7 +342,7 @@ async function* readZip(file, zipName, onProgress) {
   }
   const named = new Set();
   for (const g of good) {
-    const refs = attachments.length > 0 ? matchAttachments(g.text, attachments) : [];
+    const refs = attachments.length > 0 ? await matchAttachments(g.text, attachments) : [];
     for (const r of refs) for (const f of r.files) named.add(f.file);
     yield { kind: "text", name: g.name, text: g.text, size: g.size, refs };
   }
@@ -357,6 +378,60 @@ function pointerId(pointer) {
 }
 
 /**
+ * The text of each object element of a top-level JSON array, in order (a
+ * top-level object: the whole text), found by a scan that only tracks
+ * strings and nesting, pausing every MATCH_SLICE_MS. Stops quietly
+ * at text that is not JSON of that shape.
+ * @param {string} text
+ * @returns {AsyncGenerator<string>}
+ */
+async function* jsonElements(text) {
+  const n = text.length;
+  let i = 0;
+  while (i < n && text.charCodeAt(i) <= 32) i++;
+  if (text[i] === "{") {
+    yield text;
+    return;
+  }
+  if (text[i] !== "[") return;
+  let depth = 0;
+  let start = -1;
+  let nextCheck = i + SCAN_CHECK;
+  let since = performance.now();
+  for (; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      // Jump to the closing quote: the next one not escaped by an odd run of backslashes.
+      let j = i;
+      for (;;) {
+        j = text.indexOf('"', j + 1);
+        if (j < 0) return;
+        let k = j - 1;
+        while (text.charCodeAt(k) === 92) k--;
+        if ((j - 1 - k) % 2 === 0) break;
+      }
+      i = j;
+    } else if (c === 123 || c === 91) {
+      if (depth === 1 && c === 123) start = i;
+      depth++;
+    } else if (c === 125 || c === 93) {
+      depth--;
+      if (depth === 1 && start >= 0) {
+        yield text.slice(start, i + 1);
+        start = -1;
+      } else if (depth <= 0) return;
+    }
+    if (i >= nextCheck) {
+      nextCheck = i + SCAN_CHECK;
+      if (performance.now() - since > MATCH_SLICE_MS) {
+        await pause();
+        since = performance.now();
+      }
+    }
+  }
+}
+
+/**
  * Which attachments each conversation of an export names. ChatGPT: the
  * `asset_pointer`s anywhere in a message (images, audio) and the
  * `metadata.attachments` (by id, else name); the export stores a file as
@@ -365,23 +440,41 @@ function pointerId(pointer) {
  * by `file_uuid` or `file_name`. Data that is not such an export (or not
  * JSON: JSON lines are not looked into) gives [].
  *
- * Pure, and loops only (no recursion). It parses the text with
- * JSON.parse, so it runs only for a ZIP that holds attachments.
+ * Loops only (no recursion). The text is cut into its conversations by a
+ * scan and each is parsed on its own (JSON.parse), pausing every
+ * MATCH_SLICE_MS, so a large export neither blocks the page nor is held
+ * parsed whole. It runs only for a ZIP that holds attachments.
  * @param {string} text  the export's text
  * @param {Attachment[]} attachments  the ZIP's files that are not text
- * @returns {ConversationFiles[]}  conversations naming at least one, in the export's order
+ * @returns {Promise<ConversationFiles[]>}  conversations naming at least one, in the export's order; never rejects
  */
-export function matchAttachments(text, attachments) {
-  let data;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return [];
+export async function matchAttachments(text, attachments) {
+  const index = attachmentIndex(attachments);
+  const out = [];
+  let since = performance.now();
+  for await (const piece of jsonElements(text)) {
+    let conv;
+    try {
+      conv = JSON.parse(piece);
+    } catch {
+      continue;
+    }
+    const found = conversationFiles(conv, index);
+    if (found) out.push(found);
+    if (performance.now() - since > MATCH_SLICE_MS) {
+      await pause();
+      since = performance.now();
+    }
   }
-  const conversations = Array.isArray(data) ? data : data && typeof data === "object" ? [data] : [];
+  return out;
+}
+
+/** The attachments by the id their name starts with (and their name without extension) and by their name. */
+function attachmentIndex(attachments) {
   // Index the files by the id they start with and by the name they end with.
   const byId = new Map();
   const byName = new Map();
+  const byFolder = new Map(); // first folder of the path → files under it
   const add = (map, key, a) => {
     if (!map.has(key)) map.set(key, []);
     map.get(key).push(a);
@@ -393,49 +486,53 @@ export function matchAttachments(text, attachments) {
     const stem = base.lastIndexOf(".") > 0 ? base.slice(0, base.lastIndexOf(".")) : base;
     add(byId, stem, a);
     add(byName, base, a);
+    if (a.name.includes("/")) add(byFolder, a.name.slice(0, a.name.indexOf("/")), a);
     if (m && base.length > m[1].length + 1 && base[m[1].length] === "-") add(byName, base.slice(m[1].length + 1), a);
   }
-  const out = [];
-  for (const conv of conversations) {
-    if (!conv || typeof conv !== "object") continue;
-    const conversationId = String(conv.conversation_id ?? conv.id ?? conv.uuid ?? "");
-    const found = new Map(); // Attachment → messageId
-    const take = (list, messageId) => {
-      for (const a of list ?? []) if (!found.has(a)) found.set(a, messageId);
-    };
-    const messages = [];
-    if (conv.mapping && typeof conv.mapping === "object") {
-      for (const [key, node] of Object.entries(conv.mapping)) if (node?.message) messages.push({ id: String(node.message.id ?? key), message: node.message });
-    }
-    if (Array.isArray(conv.chat_messages)) for (const m of conv.chat_messages) if (m && typeof m === "object") messages.push({ id: String(m.uuid ?? ""), message: m });
-    for (const { id, message } of messages) {
-      // Every asset_pointer in the message, at any depth.
-      const stack = [message];
-      while (stack.length > 0) {
-        const v = stack.pop();
-        if (Array.isArray(v)) stack.push(...v);
-        else if (v && typeof v === "object") {
-          for (const [k, x] of Object.entries(v)) {
-            if (k === "asset_pointer" && typeof x === "string") take(byId.get(pointerId(x)), id);
-            else if (x && typeof x === "object") stack.push(x);
-          }
+  return { byId, byName, byFolder };
+}
+
+/**
+ * The attachments one parsed conversation names, or null when none.
+ * @returns {ConversationFiles | null}
+ */
+function conversationFiles(conv, { byId, byName, byFolder }) {
+  if (!conv || typeof conv !== "object") return null;
+  const conversationId = String(conv.conversation_id ?? conv.id ?? conv.uuid ?? "");
+  const found = new Map(); // Attachment → messageId
+  const take = (list, messageId) => {
+    for (const a of list ?? []) if (!found.has(a)) found.set(a, messageId);
+  };
+  const messages = [];
+  if (conv.mapping && typeof conv.mapping === "object") {
+    for (const [key, node] of Object.entries(conv.mapping)) if (node?.message) messages.push({ id: String(node.message.id ?? key), message: node.message });
+  }
+  if (Array.isArray(conv.chat_messages)) for (const m of conv.chat_messages) if (m && typeof m === "object") messages.push({ id: String(m.uuid ?? ""), message: m });
+  for (const { id, message } of messages) {
+    // Every asset_pointer in the message, at any depth.
+    const stack = [message];
+    while (stack.length > 0) {
+      const v = stack.pop();
+      if (Array.isArray(v)) for (const x of v) stack.push(x);
+      else if (v && typeof v === "object") {
+        for (const [k, x] of Object.entries(v)) {
+          if (k === "asset_pointer" && typeof x === "string") take(byId.get(pointerId(x)), id);
+          else if (x && typeof x === "object") stack.push(x);
         }
       }
-      const named = [...(Array.isArray(message.metadata?.attachments) ? message.metadata.attachments : []), ...(Array.isArray(message.attachments) ? message.attachments : []), ...(Array.isArray(message.files) ? message.files : [])];
-      for (const n of named) {
-        if (!n || typeof n !== "object") continue;
-        const ids = [n.id, n.file_uuid, n.file_id].filter((x) => typeof x === "string" && x !== "");
-        const hits = ids.flatMap((x) => byId.get(x) ?? []);
-        if (hits.length > 0) take(hits, id);
-        else for (const name of [n.name, n.file_name]) if (typeof name === "string") take(byName.get(name), id);
-      }
     }
-    // A conversation's own folder (ChatGPT keeps voice audio under <conversation id>/).
-    if (conversationId !== "") take(attachments.filter((a) => a.name.startsWith(conversationId + "/")), null);
-    if (found.size > 0) {
-      const title = typeof conv.title === "string" ? conv.title : typeof conv.name === "string" ? conv.name : "";
-      out.push({ conversationId, title, files: [...found].map(([file, messageId]) => ({ file, messageId })) });
+    const named = [...(Array.isArray(message.metadata?.attachments) ? message.metadata.attachments : []), ...(Array.isArray(message.attachments) ? message.attachments : []), ...(Array.isArray(message.files) ? message.files : [])];
+    for (const n of named) {
+      if (!n || typeof n !== "object") continue;
+      const ids = [n.id, n.file_uuid, n.file_id].filter((x) => typeof x === "string" && x !== "");
+      const hits = ids.flatMap((x) => byId.get(x) ?? []);
+      if (hits.length > 0) take(hits, id);
+      else for (const name of [n.name, n.file_name]) if (typeof name === "string") take(byName.get(name), id);
     }
   }
-  return out;
+  // A conversation's own folder (ChatGPT keeps voice audio under <conversation id>/).
+  if (conversationId !== "") take(byFolder.get(conversationId), null);
+  if (found.size === 0) return null;
+  const title = typeof conv.title === "string" ? conv.title : typeof conv.name === "string" ? conv.name : "";
+  return { conversationId, title, files: [...found].map(([file, messageId]) => ({ file, messageId })) };
 }
