@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { zipSync, strToU8 } from 'fflate';
+import { zipSync, strToU8, Zip, ZipDeflate } from 'fflate';
 import { setup, artifactPath, openExplorer, explorerCall } from './helpers.mjs';
 
 // ------------------------------------------------------------ the exports
@@ -200,6 +200,9 @@ test('import-zip: a ChatGPT ZIP through the file input imports every conversatio
     // fflate was loaded on demand, from the page's own files.
     const loaded = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.includes('fflate')));
     assert.deepEqual(loaded, ['/static/vendor/fflate.js']);
+    // And kept by the service worker, so a ZIP imports offline too.
+    const sw = await page.evaluate(async () => (await fetch('/static/sw.js')).text());
+    assert.ok(sw.includes('"./vendor/fflate.js"') && sw.includes('"./import-files.js"'));
     assert.deepEqual(errors, []);
   } finally {
     await env.close();
@@ -515,6 +518,31 @@ test('import-zip: a large ChatGPT ZIP is unzipped in chunks while the page keeps
     assert.deepEqual(r.warnings.filter((w) => /attachment/.test(w)), ['big-71 attachment in the ZIP, recorded here but not stored: file-Big1-cat.png (image/png, 10.0 kB) on message c7m0']);
     assert.ok(beats.n > 20, `timer ticks during the import: ${beats.n}`);
     console.log(`# ZIP of ${(zip.length / 1e6).toFixed(2)} MB (${(json.length / 1e6).toFixed(1)} MB of JSON) imported in ${ms} ms; ${beats.n} timer ticks, longest gap ${beats.maxGap.toFixed(0)} ms`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('import-zip: a ZIP written as a stream (no sizes in the entry headers) imports, and its attachments get their sizes', async () => {
+  const chunks = [];
+  const zip = new Zip((err, data) => {
+    if (err) throw err;
+    chunks.push(data);
+  });
+  for (const [name, bytes] of [['conversations.json', strToU8(JSON.stringify(chatgptExport()))], ['file-HeRon123-heron.png', new Uint8Array(2048).fill(1)]]) {
+    const entry = new ZipDeflate(name, { level: 6 });
+    zip.add(entry);
+    entry.push(bytes, true);
+  }
+  zip.end();
+  const env = await explorer();
+  try {
+    const { page, errors } = env;
+    await page.setInputFiles('#import-file', upload('streamed.zip', Buffer.concat(chunks)));
+    const r = await report(page, 'Imported 2 sessions');
+    assert.deepEqual(await nodeCounts(page), { 'gpt-a': 5, 'gpt-b': 2 });
+    assert.deepEqual(r.warnings.filter((w) => /attachment/.test(w)), ['gpt-a1 attachment in the ZIP, recorded here but not stored: file-HeRon123-heron.png (image/png, 2.0 kB) on message a-u1']);
     assert.deepEqual(errors, []);
   } finally {
     await env.close();

@@ -273,7 +273,23 @@ async function* readZip(file, zipName, onProgress) {
     const role = entryRole(entry.name);
     if (role === "ignore") return;
     if (role === "attachment") {
-      attachments.push({ name: entry.name, type: MIME_TYPES[extension(entry.name)] ?? "", size: Number.isFinite(entry.originalSize) ? entry.originalSize : null });
+      const a = { name: entry.name, type: MIME_TYPES[extension(entry.name)] ?? "", size: Number.isFinite(entry.originalSize) ? entry.originalSize : null };
+      attachments.push(a);
+      if (a.size === null) {
+        // A ZIP written as a stream puts no sizes in the entry's header:
+        // inflate the entry only to count its bytes (they are dropped).
+        let n = 0;
+        entry.ondata = (err, data, final) => {
+          if (err) return;
+          n += data.length;
+          if (final) a.size = n;
+        };
+        try {
+          entry.start();
+        } catch {
+          // A compression method fflate does not read: the size stays unknown.
+        }
+      }
       return;
     }
     if (role !== "text") {
