@@ -290,8 +290,10 @@ test('import-zip: a folder of Claude Code transcripts through "Import a folderâ€
   const env = await explorer();
   try {
     const { page, errors } = env;
-    assert.equal(await page.locator('#import-folder-button').isVisible(), true);
-    await page.setInputFiles('#import-folder', root);
+    // The button opens the folder picker (the webkitdirectory input).
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.locator('#import-folder-button').click()]);
+    assert.equal(await chooser.element().evaluate((e) => e.id), 'import-folder');
+    await chooser.setFiles(root);
     const r = await report(page, 'Imported 3 sessions');
     assert.deepEqual(await nodeCounts(page), { 'cc-first': 4, 'cc-second': 2, 'cc-third': 5 });
     assert.equal(r.files.length, 5, r.files.join('\n'));

@@ -358,6 +358,7 @@ function wireImport() {
     });
   }
   $("hint-import").addEventListener("click", () => input.click());
+  $("import-folder-button").addEventListener("click", () => folder.click());
   $("export-button").addEventListener("click", () => setMenu($("export-list").hidden));
   $("export-list").addEventListener("click", (e) => {
     const b = e.target.closest("button[data-format]");
