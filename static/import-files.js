@@ -469,13 +469,12 @@ export async function matchAttachments(text, attachments) {
   const out = [];
   let since = performance.now();
   for await (const piece of jsonElements(text)) {
-    let conv;
+    let found = null;
     try {
-      conv = JSON.parse(piece);
+      found = conversationFiles(JSON.parse(piece), index);
     } catch {
-      continue;
+      // Not JSON after all, or a shape no export has: nothing to match.
     }
-    const found = conversationFiles(conv, index);
     if (found) out.push(found);
     if (performance.now() - since > MATCH_SLICE_MS) {
       await pause();
