@@ -12,6 +12,7 @@ import { init } from "../js/sessiontree.js";
 import { createDemoSession, DEMO_SESSION_ID } from "./demo.js";
 import { filterSessions, highlightPieces, relativeTime, snapshotFileName } from "./tree-model.js";
 import { NARROW, PaneTabs } from "./explorer-panes.js";
+import { describeAttachment, readImports, sourcesFromDrop, sourcesFromFiles } from "./import-files.js";
 import "./session-tree-panel.js";
 
 /** Formats of the core's `export` operation the menu offers, when it has it. */
@@ -137,47 +138,77 @@ async function refreshSelected() {
 
 // ------------------------------------------------------------ import/export
 
-async function importFiles(files) {
-  const list = [...files];
-  if (list.length === 0) return;
-  const report = { sessions: [], warnings: [], errors: [], skipped: [] };
-  for (const file of list) {
-    setStatus(`Importing ${file.name}…`);
-    let text;
-    try {
-      text = await readFile(file);
-    } catch (err) {
-      report.errors.push(`${file.name}: cannot be read (${err.message})`);
-      continue;
-    }
-    const big = file.size > PROGRESS_BYTES;
-    if (big) showProgress(`Importing ${file.name}…`, 0);
-    const env = await state.tree.importText(text, "auto", big ? { onProgress: ({ read, total }) => showProgress(`Importing ${file.name}…`, total > 0 ? read / total : 0) } : undefined);
-    hideProgress();
-    if (!env.ok) {
-      report.errors.push(`${file.name}: ${env.error.message}`);
-      continue;
-    }
-    report.sessions.push(...env.value.sessions);
-    report.warnings.push(...env.value.warnings);
-    if (Array.isArray(env.value.skipped)) report.skipped.push(...env.value.skipped);
+/**
+ * Import what was chosen or dropped: files, folders, ZIP archives (see
+ * import-files.js), one text after another through tree.importText, then
+ * show one report for all of them (sessions, per-file lines, warnings).
+ * @param {import("./import-files.js").Source[]} sources
+ * @param {{name: string, reason: string}[]} [unreadable] folders a drop could not read
+ */
+async function importFiles(sources, unreadable = []) {
+  if (sources.length === 0 && unreadable.length === 0) return;
+  const report = { sessions: [], warnings: [], errors: [], skipped: [], files: [] };
+  for (const u of unreadable) {
+    report.errors.push(`${u.name}: ${u.reason}`);
+    report.files.push({ name: u.name, text: u.reason, kind: "error" });
   }
+  let fromArchive = sources.some((s) => s.inFolder);
+  const pieces = readImports(sources, {
+    onProgress: ({ name, read, total }) => {
+      if (total > PROGRESS_BYTES) showProgress(`Reading ${name}…`, total > 0 ? read / total : 0);
+    },
+  });
+  for await (const piece of pieces) {
+    hideProgress();
+    if (piece.name.includes(" › ")) fromArchive = true;
+    if (piece.kind === "error") {
+      report.errors.push(`${piece.name}: ${piece.message}`);
+      report.files.push({ name: piece.name, text: piece.message, kind: "error" });
+      continue;
+    }
+    if (piece.kind === "skip") {
+      report.files.push({ name: piece.name, text: `skipped: ${piece.reason}`, kind: "skipped" });
+      continue;
+    }
+    await importPiece(piece, report);
+  }
+  hideProgress();
   setStatus("");
-  showReport(report);
+  showReport({ ...report, files: report.files.length > 1 || fromArchive ? report.files : [] });
   await loadSessions();
   if (report.sessions.length > 0) await selectSession(report.sessions[0].sessionId);
 }
 
-/** Read a file as text, driving the progress bar for large files. */
-function readFile(file) {
-  if (file.size <= PROGRESS_BYTES) return file.text();
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onprogress = (e) => showProgress(`Reading ${file.name}…`, e.lengthComputable ? e.loaded / e.total : 0);
-    reader.onload = () => resolve(reader.result);
-    reader.onerror = () => reject(reader.error);
-    reader.readAsText(file);
-  });
+/** Import one text of readImports into the report. */
+async function importPiece({ name, text, size, refs }, report) {
+  setStatus(`Importing ${name}…`);
+  const big = size > PROGRESS_BYTES;
+  if (big) showProgress(`Importing ${name}…`, 0);
+  const env = await state.tree.importText(text, "auto", big ? { onProgress: ({ read, total }) => showProgress(`Importing ${name}…`, total > 0 ? read / total : 0) } : undefined);
+  hideProgress();
+  if (!env.ok) {
+    // Inside a ZIP or a folder, a JSON file no format reads is not a failure: it is left out.
+    const undetected = /could not detect the format|nothing to import/.test(env.error.message);
+    if (undetected && (name.includes(" › ") || name.includes("/"))) {
+      report.files.push({ name, text: `skipped: not a conversation export (${env.error.message.replace(/; tried: .*$/, "")})`, kind: "skipped" });
+    } else {
+      report.errors.push(`${name}: ${env.error.message}`);
+      report.files.push({ name, text: env.error.message, kind: "error" });
+    }
+    return;
+  }
+  const v = env.value;
+  report.sessions.push(...v.sessions);
+  report.warnings.push(...v.warnings);
+  if (Array.isArray(v.skipped)) report.skipped.push(...v.skipped);
+  const n = v.sessions.length;
+  const k = Array.isArray(v.skipped) ? v.skipped.length : 0;
+  report.files.push({ name, text: `${n} ${n === 1 ? "session" : "sessions"} (${v.format})${k > 0 ? `, ${k} skipped` : ""}`, kind: n === 0 ? "skipped" : "imported" });
+  // Attachments are not stored: each conversation's are listed, with the message naming them.
+  for (const r of refs) {
+    const files = r.files.map(({ file, messageId }) => describeAttachment(file) + (messageId ? ` on message ${messageId}` : "")).join("; ");
+    report.warnings.push({ sessionId: r.conversationId || undefined, message: `${r.files.length} ${r.files.length === 1 ? "attachment" : "attachments"} in the ZIP, recorded here but not stored: ${files}` });
+  }
 }
 
 function showProgress(label, fraction) {
@@ -190,7 +221,12 @@ function hideProgress() {
   $("import-progress").hidden = true;
 }
 
-function showReport({ sessions, warnings, errors, skipped = [] }) {
+/**
+ * Show the import report: sessions, one line per file or ZIP entry (when
+ * several were read, or a ZIP or folder), skipped conversations, warnings.
+ * @param {{sessions: object[], warnings: {sessionId?: string, message: string}[], errors: string[], skipped?: object[], files?: {name: string, text: string, kind: "imported" | "skipped" | "error"}[]}} report
+ */
+function showReport({ sessions, warnings, errors, skipped = [], files = [] }) {
   const n = sessions.length;
   $("report-title").textContent = n === 0 ? "Nothing imported" : `Imported ${n} ${n === 1 ? "session" : "sessions"}`;
   $("import-report").classList.toggle("failed", n === 0);
@@ -199,6 +235,14 @@ function showReport({ sessions, warnings, errors, skipped = [] }) {
       const li = el("li");
       const size = `${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"}` + (Number.isInteger(s.branchCount) ? ` · ${s.branchCount} ${s.branchCount === 1 ? "branch" : "branches"}` : "");
       li.append(el("span", "report-session-title", s.title || s.sessionId), el("span", "report-session-size", size));
+      return li;
+    }),
+  );
+  $("report-files-title").hidden = files.length === 0;
+  $("report-files").replaceChildren(
+    ...files.map((f) => {
+      const li = el("li", `report-file ${f.kind}`);
+      li.append(el("code", "report-file-name", f.name), el("span", "report-file-text", f.text));
       return li;
     }),
   );
@@ -305,12 +349,16 @@ function setMenu(open) {
 
 function wireImport() {
   const input = $("import-file");
-  input.addEventListener("change", async () => {
-    const files = [...input.files];
-    input.value = "";
-    await importFiles(files);
-  });
+  const folder = $("import-folder");
+  for (const picker of [input, folder]) {
+    picker.addEventListener("change", async () => {
+      const sources = sourcesFromFiles(picker.files);
+      picker.value = "";
+      await importFiles(sources);
+    });
+  }
   $("hint-import").addEventListener("click", () => input.click());
+  $("import-folder-button").addEventListener("click", () => folder.click());
   $("export-button").addEventListener("click", () => setMenu($("export-list").hidden));
   $("export-list").addEventListener("click", (e) => {
     const b = e.target.closest("button[data-format]");
@@ -357,7 +405,9 @@ function wireImport() {
     e.preventDefault();
     depth = 0;
     overlay.hidden = true;
-    await importFiles(e.dataTransfer.files);
+    // Read the items now: the DataTransfer is emptied once this handler awaits.
+    const { sources, unreadable } = await sourcesFromDrop(e.dataTransfer);
+    await importFiles(sources, unreadable);
   });
 }
 

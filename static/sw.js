@@ -14,6 +14,7 @@ const PRECACHE = [
   "./index.html",
   "./explorer.js",
   "./explorer-panes.js",
+  "./import-files.js",
   "./store-worker.js",
   "./boot.js",
   "./explorer.css",
@@ -31,6 +32,8 @@ const PRECACHE = [
   "./render-message.js",
   "./vendor/markdown-it.js",
   "./vendor/purify.js",
+  // Loaded only when a ZIP is imported; kept so that works offline too.
+  "./vendor/fflate.js",
   "./vendor/highlight/core.js",
   // The grammars of CODE_LANGUAGES (render-message.js), as the Makefile copies them.
   ...["bash", "c", "cpp", "csharp", "css", "diff", "go", "java", "javascript", "json", "markdown", "php", "python", "ruby", "rust", "shell", "sql", "typescript", "xml", "yaml"].map((l) => `./vendor/highlight/languages/${l}.js`),

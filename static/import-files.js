@@ -1,0 +1,553 @@
+// Reading what a person gives the explorer to import: files chosen or
+// dropped, folders (a dropped directory, or <input webkitdirectory>), and
+// ZIP archives as ChatGPT and Claude.ai hand them out. Each becomes one or
+// more texts for tree.importText, plus notes on what was left out.
+//
+// ZIPs are read with fflate (static/vendor/fflate.js, loaded with import()
+// only when a ZIP arrives), streamed: the file is read in chunks through
+// Blob.stream() and fed to fflate's Unzip, and only the JSON / JSON lines
+// entries are inflated. The other entries (images, audio, other files) are
+// recorded by name, type and size without being inflated, and matched to
+// the conversations that name them (see matchAttachments).
+//
+// No DOM here beyond the File and DataTransfer objects the page passes in.
+
+/** Where fflate's ES module build is served (copied by the Makefile's vendor rule). */
+const FFLATE_URL = "./vendor/fflate.js";
+
+/** Compressed bytes given to fflate at once (about 40 kB of output for JSON, at most 4 MB at deflate's best ratio). */
+const PUSH_BYTES = 4 << 10;
+
+/** Characters of JSON text scanned between two looks at the clock. */
+const SCAN_CHECK = 64 << 10;
+
+/** Time in ms reading a ZIP or matching its attachments may run before it lets the page run. */
+const MATCH_SLICE_MS = 30;
+
+/** Let the page run: other tasks, input, painting. */
+const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** Extensions of entries and folder files that are read as export text. */
+const TEXT_EXTENSIONS = new Set(["json", "jsonl", "ndjson"]);
+
+/**
+ * JSON files of the ChatGPT and Claude.ai exports that hold account data,
+ * not conversations: skipped by name (no format reads them).
+ */
+const ACCOUNT_FILES = new Set(["users.json", "user.json", "projects.json", "message_feedback.json", "model_comparisons.json", "shared_conversations.json", "memories.json", "user_settings.json"]);
+
+/** MIME types of the attachment extensions seen in exports ("" for others). */
+const MIME_TYPES = {
+  png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif", webp: "image/webp", svg: "image/svg+xml", heic: "image/heic", bmp: "image/bmp",
+  wav: "audio/wav", mp3: "audio/mpeg", m4a: "audio/mp4", ogg: "audio/ogg", webm: "audio/webm", mp4: "video/mp4",
+  pdf: "application/pdf", txt: "text/plain", md: "text/markdown", csv: "text/csv", html: "text/html", htm: "text/html",
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  zip: "application/zip", py: "text/x-python", js: "text/javascript",
+};
+
+/**
+ * A file to read: a File with the path it was found under (its name, the
+ * path inside a chosen or dropped folder).
+ * @typedef {object} Source
+ * @property {File} file
+ * @property {string} path  "conversations.json", "project/session.jsonl"
+ * @property {boolean} inFolder  found inside a folder: files that are not
+ *   JSON, JSON lines or ZIP are skipped instead of tried
+ */
+
+/**
+ * A file of a ZIP that is not read as text (an image, audio, another file).
+ * @typedef {object} Attachment
+ * @property {string} name  path inside the ZIP
+ * @property {string} type  MIME type guessed from the extension, "" when unknown
+ * @property {number | null} size  uncompressed size in bytes, null when the ZIP's entry header does not say
+ */
+
+/**
+ * The attachments one conversation names.
+ * @typedef {object} ConversationFiles
+ * @property {string} conversationId  the conversation's id in the export (its session id)
+ * @property {string} title
+ * @property {{file: Attachment, messageId: string | null}[]} files  messageId: the message naming it (null: found by the conversation's folder)
+ */
+
+/**
+ * One result of readImports.
+ * - `{kind: "text", name, text, size, refs}`: a text to import; `size` in
+ *   bytes; `refs` the attachments of its ZIP that its conversations name
+ *   (empty outside ZIPs).
+ * - `{kind: "skip", name, reason}`: a file or entry left out on purpose.
+ * - `{kind: "error", name, message}`: a file that could not be read (a
+ *   damaged ZIP, an unreadable file).
+ * @typedef {{kind: "text", name: string, text: string, size: number, refs: ConversationFiles[]}
+ *   | {kind: "skip", name: string, reason: string}
+ *   | {kind: "error", name: string, message: string}} ImportPiece
+ */
+
+/**
+ * Sources from a FileList (a file input, with or without webkitdirectory).
+ * @param {FileList | File[]} files
+ * @returns {Source[]} in the list's order
+ */
+export function sourcesFromFiles(files) {
+  return [...files].map((file) => ({ file, path: file.webkitRelativePath || file.name, inFolder: Boolean(file.webkitRelativePath) }));
+}
+
+/**
+ * Sources from a drop: every file dropped, and every file inside a dropped
+ * folder (walked with FileSystemDirectoryEntry, as a loop), sorted by path
+ * within each folder. Call it during the drop event: the items are read at
+ * once, before the first await. Never rejects; a folder that cannot be
+ * read is left out and named in `unreadable`.
+ * @param {DataTransfer} dataTransfer
+ * @returns {Promise<{sources: Source[], unreadable: {name: string, reason: string}[]}>}
+ */
+export async function sourcesFromDrop(dataTransfer) {
+  const items = [...(dataTransfer?.items ?? [])].filter((item) => item.kind === "file");
+  if (items.length === 0) return { sources: sourcesFromFiles(dataTransfer?.files ?? []), unreadable: [] };
+  // Both must be taken synchronously: the items are emptied after the event.
+  const picked = items.map((item) => ({ entry: typeof item.webkitGetAsEntry === "function" ? item.webkitGetAsEntry() : null, file: item.getAsFile() }));
+  const sources = [];
+  const unreadable = [];
+  for (const { entry, file } of picked) {
+    if (entry?.isDirectory) {
+      try {
+        sources.push(...(await walkDirectory(entry)));
+      } catch (err) {
+        unreadable.push({ name: entry.name, reason: `the folder cannot be read (${err?.message ?? err})` });
+      }
+    } else if (file) {
+      sources.push({ file, path: file.name, inFolder: false });
+    }
+  }
+  return { sources, unreadable };
+}
+
+/** Every file under a directory entry, as Sources with paths from the folder's name. */
+async function walkDirectory(root) {
+  const out = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const dir = stack.pop();
+    const reader = dir.createReader();
+    const children = [];
+    // readEntries answers in batches (100 in Chromium) until an empty one.
+    for (;;) {
+      const batch = await new Promise((resolve, reject) => reader.readEntries(resolve, reject));
+      if (batch.length === 0) break;
+      children.push(...batch);
+    }
+    children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const child of children) {
+      if (child.isDirectory) stack.push(child);
+      else out.push({ file: await new Promise((resolve, reject) => child.file(resolve, reject)), path: child.fullPath.replace(/^\//, ""), inFolder: true });
+    }
+  }
+  return out;
+}
+
+/** The extension of a path, lower case, without the dot ("" when none). */
+function extension(path) {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  const dot = base.lastIndexOf(".");
+  return dot <= 0 ? "" : base.slice(dot + 1).toLowerCase();
+}
+
+/** The last part of a path. */
+function basename(path) {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
+/** Whether a file starts with a ZIP signature (PK\3\4, or PK\5\6 for an empty ZIP). */
+async function looksLikeZip(file) {
+  if (file.size < 4) return false;
+  const b = new Uint8Array(await file.slice(0, 4).arrayBuffer());
+  return b[0] === 0x50 && b[1] === 0x4b && ((b[2] === 3 && b[3] === 4) || (b[2] === 5 && b[3] === 6));
+}
+
+/**
+ * Read sources into texts to import, one at a time, with notes on what was
+ * left out. A ZIP (by its signature or a .zip name) is unzipped: its JSON
+ * and JSON lines entries at any depth become texts, named
+ * "archive.zip › path/inside.json"; account files (users.json,
+ * projects.json, …) and the export's HTML view are skipped; macOS
+ * resource files (__MACOSX/, ._*) are ignored; every other entry is an
+ * attachment, matched to the conversations that name it (each text's
+ * `refs`), and the ones no conversation names are one "skip" note. Outside
+ * ZIPs, a chosen file is read as text whatever its name; a file inside a
+ * folder only when it is JSON, JSON lines or a ZIP.
+ *
+ * Never throws: a file that cannot be read is an "error" piece.
+ * @param {Source[]} sources
+ * @param {{onProgress?: (p: {name: string, read: number, total: number}) => void}} [options]
+ *   onProgress: while a file is read (a ZIP, or a file read as text),
+ *   bytes read so far and the file's size
+ * @returns {AsyncGenerator<ImportPiece>}
+ */
+export async function* readImports(sources, { onProgress } = {}) {
+  for (const { file, path, inFolder } of sources) {
+    const ext = extension(path);
+    let zip = ext === "zip";
+    try {
+      if (!zip) zip = await looksLikeZip(file);
+    } catch (err) {
+      yield { kind: "error", name: path, message: `cannot be read (${err?.message ?? err})` };
+      continue;
+    }
+    if (zip) {
+      yield* readZip(file, path, onProgress);
+      continue;
+    }
+    if (inFolder && !TEXT_EXTENSIONS.has(ext)) {
+      yield { kind: "skip", name: path, reason: ext === "" ? "not an export file" : `not an export file (.${ext})` };
+      continue;
+    }
+    let text;
+    try {
+      text = await readText(file, path, onProgress);
+    } catch (err) {
+      yield { kind: "error", name: path, message: `cannot be read (${err?.message ?? err})` };
+      continue;
+    }
+    yield { kind: "text", name: path, text, size: file.size, refs: [] };
+  }
+}
+
+/** A file's text (UTF-8), read in chunks with progress. */
+async function readText(file, name, onProgress) {
+  const reader = file.stream().getReader();
+  const decoder = new TextDecoder();
+  const parts = [];
+  let read = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    read += value.length;
+    parts.push(decoder.decode(value, { stream: true }));
+    onProgress?.({ name, read, total: file.size });
+  }
+  parts.push(decoder.decode());
+  return parts.join("");
+}
+
+/** Load fflate once, lazily. */
+let fflate = null;
+function loadFflate() {
+  fflate ??= import(new URL(FFLATE_URL, import.meta.url).href);
+  return fflate;
+}
+
+/**
+ * What to do with a ZIP entry: "text" (read it), "ignore" (say nothing),
+ * a skip reason, or "attachment".
+ */
+function entryRole(name) {
+  if (name.endsWith("/")) return "ignore";
+  const base = basename(name);
+  if (name.startsWith("__MACOSX/") || base.startsWith("._") || base === ".DS_Store") return "ignore";
+  const ext = extension(name);
+  if (TEXT_EXTENSIONS.has(ext)) return ACCOUNT_FILES.has(base.toLowerCase()) ? "account data, not conversations" : "text";
+  if (ext === "html" || ext === "htm") return "the export's web page view (its JSON holds the same conversations)";
+  if (ext === "zip") return "a ZIP inside the ZIP is not opened";
+  return "attachment";
+}
+
+/**
+ * Unzip one ZIP file, streamed. Yields its texts (after the whole ZIP is
+ * read, so that attachments anywhere in it can be matched), then its notes.
+ */
+async function* readZip(file, zipName, onProgress) {
+  let lib;
+  try {
+    lib = await loadFflate();
+  } catch (err) {
+    yield { kind: "error", name: zipName, message: `cannot open ZIP files: the unzip library did not load (${err?.message ?? err})` };
+    return;
+  }
+  const texts = []; // {name, parts, decoder, size, done, error}
+  const attachments = [];
+  const skips = [];
+  let entries = 0;
+  const unzip = new lib.Unzip((entry) => {
+    entries++;
+    const role = entryRole(entry.name);
+    if (role === "ignore") return;
+    if (role === "attachment") {
+      const a = { name: entry.name, type: MIME_TYPES[extension(entry.name)] ?? "", size: Number.isFinite(entry.originalSize) ? entry.originalSize : null };
+      attachments.push(a);
+      if (a.size === null) {
+        // A ZIP written as a stream puts no sizes in the entry's header:
+        // inflate the entry only to count its bytes (they are dropped).
+        let n = 0;
+        entry.ondata = (err, data, final) => {
+          if (err) return;
+          n += data.length;
+          if (final) a.size = n;
+        };
+        try {
+          entry.start();
+        } catch {
+          // A compression method fflate does not read: the size stays unknown.
+        }
+      }
+      return;
+    }
+    if (role !== "text") {
+      skips.push({ kind: "skip", name: `${zipName} › ${entry.name}`, reason: role });
+      return;
+    }
+    const t = { name: entry.name, parts: [], decoder: new TextDecoder(), size: 0, done: false, error: null };
+    texts.push(t);
+    entry.ondata = (err, data, final) => {
+      if (err) {
+        t.error = err.message ?? String(err);
+        return;
+      }
+      t.size += data.length;
+      t.parts.push(t.decoder.decode(data, { stream: !final }));
+      if (final) t.done = true;
+    };
+    try {
+      entry.start();
+    } catch (err) {
+      t.error = err?.message ?? String(err); // a compression method fflate does not read
+    }
+  });
+  unzip.register(lib.UnzipInflate);
+
+  let read = 0;
+  let broken = null;
+  let since = performance.now();
+  try {
+    const reader = file.stream().getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      // Fed in small pieces, pausing now and then: a well compressed
+      // chunk can inflate to megabytes.
+      for (let at = 0; at < value.length; at += PUSH_BYTES) {
+        unzip.push(value.subarray(at, at + PUSH_BYTES), false);
+        if (performance.now() - since > MATCH_SLICE_MS) {
+          await pause();
+          since = performance.now();
+        }
+      }
+      read += value.length;
+      onProgress?.({ name: zipName, read, total: file.size });
+    }
+    unzip.push(new Uint8Array(0), true);
+  } catch (err) {
+    broken = err?.message ?? String(err);
+  }
+  if (entries === 0) {
+    yield { kind: "error", name: zipName, message: broken === null ? "not a ZIP file, or a damaged one: no entry found in it" : `not a ZIP file, or a damaged one (${broken}): no entry could be read` };
+    return;
+  }
+  // A damaged or cut-off ZIP: the entries read whole before the damage are still imported.
+  if (broken !== null) yield { kind: "error", name: zipName, message: `the ZIP is damaged or cut off (${broken}); only the entries before the damage were read` };
+  const good = [];
+  for (const t of texts) {
+    const name = `${zipName} › ${t.name}`;
+    if (t.error) yield { kind: "error", name, message: `the entry is damaged (${t.error}); it was not imported` };
+    else if (!t.done) yield { kind: "error", name, message: "the ZIP ends inside this entry (cut off); it was not imported" };
+    else good.push({ name, text: t.parts.join(""), size: t.size });
+  }
+  if (good.length === 0 && skips.length === 0 && attachments.length === 0 && texts.length === 0) {
+    yield { kind: "skip", name: zipName, reason: "the ZIP holds no file" };
+    return;
+  }
+  const named = new Set();
+  for (const g of good) {
+    const refs = attachments.length > 0 ? await matchAttachments(g.text, attachments) : [];
+    for (const r of refs) for (const f of r.files) named.add(f.file);
+    yield { kind: "text", name: g.name, text: g.text, size: g.size, refs };
+  }
+  yield* skips;
+  const loose = attachments.filter((a) => !named.has(a));
+  if (loose.length > 0) {
+    const shown = loose.slice(0, 10).map(describeAttachment).join(", ");
+    yield { kind: "skip", name: zipName, reason: `${loose.length} ${loose.length === 1 ? "file" : "files"} not stored, named by no conversation read: ${shown}${loose.length > 10 ? `, and ${loose.length - 10} more` : ""}` };
+  }
+}
+
+/**
+ * An attachment as "photo.png (image/png, 12.3 kB)".
+ * @param {Attachment} a
+ * @returns {string}
+ */
+export function describeAttachment(a) {
+  const facts = [a.type || "unknown type", a.size === null ? "size unknown" : formatSize(a.size)];
+  return `${basename(a.name)} (${facts.join(", ")})`;
+}
+
+/** Bytes as "820 B", "12.3 kB", "4.1 MB" (decimal units). */
+function formatSize(n) {
+  if (n < 1000) return `${n} B`;
+  if (n < 1e6) return `${(n / 1e3).toFixed(1)} kB`;
+  return `${(n / 1e6).toFixed(1)} MB`;
+}
+
+/** The file id inside an asset pointer ("file-service://file-abc" → "file-abc", "sediment://file_00ab" → "file_00ab"). */
+function pointerId(pointer) {
+  const i = pointer.indexOf("://");
+  return i < 0 ? pointer : pointer.slice(i + 3);
+}
+
+/**
+ * The text of each object element of a top-level JSON array, in order (a
+ * top-level object: the whole text), found by a scan that only tracks
+ * strings and nesting, pausing every MATCH_SLICE_MS. Stops quietly
+ * at text that is not JSON of that shape.
+ * @param {string} text
+ * @returns {AsyncGenerator<string>}
+ */
+async function* jsonElements(text) {
+  const n = text.length;
+  let i = 0;
+  while (i < n && text.charCodeAt(i) <= 32) i++;
+  if (text[i] === "{") {
+    yield text;
+    return;
+  }
+  if (text[i] !== "[") return;
+  let depth = 0;
+  let start = -1;
+  let nextCheck = i + SCAN_CHECK;
+  let since = performance.now();
+  for (; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      // Jump to the closing quote: the next one not escaped by an odd run of backslashes.
+      let j = i;
+      for (;;) {
+        j = text.indexOf('"', j + 1);
+        if (j < 0) return;
+        let k = j - 1;
+        while (text.charCodeAt(k) === 92) k--;
+        if ((j - 1 - k) % 2 === 0) break;
+      }
+      i = j;
+    } else if (c === 123 || c === 91) {
+      if (depth === 1 && c === 123) start = i;
+      depth++;
+    } else if (c === 125 || c === 93) {
+      depth--;
+      if (depth === 1 && start >= 0) {
+        yield text.slice(start, i + 1);
+        start = -1;
+      } else if (depth <= 0) return;
+    }
+    if (i >= nextCheck) {
+      nextCheck = i + SCAN_CHECK;
+      if (performance.now() - since > MATCH_SLICE_MS) {
+        await pause();
+        since = performance.now();
+      }
+    }
+  }
+}
+
+/**
+ * Which attachments each conversation of an export names. ChatGPT: the
+ * `asset_pointer`s anywhere in a message (images, audio) and the
+ * `metadata.attachments` (by id, else name); the export stores a file as
+ * `<id>.<ext>` or `<id>-<name>`, at any depth, and a conversation's audio
+ * under a folder named by its id. Claude.ai: `attachments[]` and `files[]`
+ * by `file_uuid` or `file_name`. Data that is not such an export (or not
+ * JSON: JSON lines are not looked into) gives [].
+ *
+ * Loops only (no recursion). The text is cut into its conversations by a
+ * scan and each is parsed on its own (JSON.parse), pausing every
+ * MATCH_SLICE_MS, so a large export neither blocks the page nor is held
+ * parsed whole. It runs only for a ZIP that holds attachments.
+ * @param {string} text  the export's text
+ * @param {Attachment[]} attachments  the ZIP's files that are not text
+ * @returns {Promise<ConversationFiles[]>}  conversations naming at least one, in the export's order; never rejects
+ */
+export async function matchAttachments(text, attachments) {
+  const index = attachmentIndex(attachments);
+  const out = [];
+  let since = performance.now();
+  for await (const piece of jsonElements(text)) {
+    let found = null;
+    try {
+      found = conversationFiles(JSON.parse(piece), index);
+    } catch {
+      // Not JSON after all, or a shape no export has: nothing to match.
+    }
+    if (found) out.push(found);
+    if (performance.now() - since > MATCH_SLICE_MS) {
+      await pause();
+      since = performance.now();
+    }
+  }
+  return out;
+}
+
+/** The attachments by the id their name starts with (and their name without extension) and by their name. */
+function attachmentIndex(attachments) {
+  // Index the files by the id they start with and by the name they end with.
+  const byId = new Map();
+  const byName = new Map();
+  const byFolder = new Map(); // first folder of the path → files under it
+  const add = (map, key, a) => {
+    if (!map.has(key)) map.set(key, []);
+    map.get(key).push(a);
+  };
+  for (const a of attachments) {
+    const base = basename(a.name);
+    const m = /^(file[-_][A-Za-z0-9]+)(?:[-.]|$)/.exec(base);
+    if (m) add(byId, m[1], a);
+    const stem = base.lastIndexOf(".") > 0 ? base.slice(0, base.lastIndexOf(".")) : base;
+    add(byId, stem, a);
+    add(byName, base, a);
+    if (a.name.includes("/")) add(byFolder, a.name.slice(0, a.name.indexOf("/")), a);
+    if (m && base.length > m[1].length + 1 && base[m[1].length] === "-") add(byName, base.slice(m[1].length + 1), a);
+  }
+  return { byId, byName, byFolder };
+}
+
+/**
+ * The attachments one parsed conversation names, or null when none.
+ * @returns {ConversationFiles | null}
+ */
+function conversationFiles(conv, { byId, byName, byFolder }) {
+  if (!conv || typeof conv !== "object") return null;
+  const conversationId = String(conv.conversation_id ?? conv.id ?? conv.uuid ?? "");
+  const found = new Map(); // Attachment → messageId
+  const take = (list, messageId) => {
+    for (const a of list ?? []) if (!found.has(a)) found.set(a, messageId);
+  };
+  const messages = [];
+  if (conv.mapping && typeof conv.mapping === "object") {
+    for (const [key, node] of Object.entries(conv.mapping)) if (node?.message) messages.push({ id: String(node.message.id ?? key), message: node.message });
+  }
+  if (Array.isArray(conv.chat_messages)) for (const m of conv.chat_messages) if (m && typeof m === "object") messages.push({ id: String(m.uuid ?? ""), message: m });
+  for (const { id, message } of messages) {
+    // Every asset_pointer in the message, at any depth.
+    const stack = [message];
+    while (stack.length > 0) {
+      const v = stack.pop();
+      if (Array.isArray(v)) for (const x of v) stack.push(x);
+      else if (v && typeof v === "object") {
+        for (const [k, x] of Object.entries(v)) {
+          if (k === "asset_pointer" && typeof x === "string") take(byId.get(pointerId(x)), id);
+          else if (x && typeof x === "object") stack.push(x);
+        }
+      }
+    }
+    const named = [...(Array.isArray(message.metadata?.attachments) ? message.metadata.attachments : []), ...(Array.isArray(message.attachments) ? message.attachments : []), ...(Array.isArray(message.files) ? message.files : [])];
+    for (const n of named) {
+      if (!n || typeof n !== "object") continue;
+      const ids = [n.id, n.file_uuid, n.file_id].filter((x) => typeof x === "string" && x !== "");
+      const hits = ids.flatMap((x) => byId.get(x) ?? []);
+      if (hits.length > 0) take(hits, id);
+      else for (const name of [n.name, n.file_name]) if (typeof name === "string") take(byName.get(name), id);
+    }
+  }
+  // A conversation's own folder (ChatGPT keeps voice audio under <conversation id>/).
+  if (conversationId !== "") take(byFolder.get(conversationId), null);
+  if (found.size === 0) return null;
+  const title = typeof conv.title === "string" ? conv.title : typeof conv.name === "string" ? conv.name : "";
+  return { conversationId, title, files: [...found].map(([file, messageId]) => ({ file, messageId })) };
+}
