@@ -467,7 +467,8 @@ test('XSS: markup in content, titles, ids and branch names shows as text and nev
     });
     await page.locator('#session-list .session-button', { hasText: 's"><b>session</b>' }).click();
     const panel = page.locator('#panel');
-    await panel.locator(`.row.cursor`).waitFor();
+    // The demo session's cursor row shows until the panel has switched.
+    await page.waitForFunction((id) => document.querySelector('#panel')?.shadowRoot?.querySelector('.row.cursor')?.dataset.nodeId === id, evil.id);
     assert.equal(await panel.locator('.row.cursor').getAttribute('data-node-id'), evil.id);
     assert.equal(await panel.locator('.row.cursor .branch').textContent(), evil.branch);
     assert.equal(await panel.locator('.row.cursor .preview').textContent(), evil.content);
