@@ -530,6 +530,11 @@ async function showStorage(requestPersist = false) {
   $("storage-text").textContent = parts.join(" ");
   box.classList.toggle("warning", info.state === "closed" || (info.quota != null && info.usage != null && info.usage > 0.9 * info.quota));
   $("storage-persist").hidden = info.state !== "open" || info.persisted !== false;
+  if (requestPersist) {
+    // The answer of navigator.storage.persist(), said where the button was.
+    $("storage-persist-result").textContent =
+      info.persisted === true ? "The browser will keep this data." : info.state !== "open" ? "Nothing to keep: this tab is not saving." : "The browser declined for now (it decides by how the site is used); the data stays until it needs the space.";
+  }
 }
 
 async function start() {
