@@ -40,9 +40,18 @@ function el(tag, className, text) {
   return e;
 }
 
+/**
+ * Where the page keeps the titles it gave sessions (forks and clones): no
+ * core operation sets a session's title after `create`, so the choice is
+ * the explorer's display of the session, kept in localStorage
+ * (`{sessionId: title}`) so a reload keeps it.
+ */
+const TITLES_KEY = "sessiontree.explorer.titles";
+
 const state = {
   tree: null,
   sessions: [],
+  titles: readTitles(), // Map sessionId → the title this page shows
   filter: "",
   selected: null, // sessionId
   panes: null, // PaneTabs: the pane shown on a narrow screen
@@ -50,6 +59,49 @@ const state = {
 
 /** Show one pane (sessions, tree, context) on a narrow screen (see explorer-panes.js). */
 const showPane = (pane) => state.panes.show(pane);
+
+/** The titles kept in localStorage (an empty Map when none or unreadable). */
+function readTitles() {
+  try {
+    const obj = JSON.parse(localStorage.getItem(TITLES_KEY) ?? "{}");
+    return new Map(Object.entries(obj).filter(([, v]) => typeof v === "string"));
+  } catch {
+    return new Map();
+  }
+}
+
+/** Give a session the title this page shows for it, and keep it. */
+function setTitle(sessionId, title) {
+  state.titles.set(sessionId, title);
+  try {
+    localStorage.setItem(TITLES_KEY, JSON.stringify(Object.fromEntries(state.titles)));
+  } catch {
+    // Storage refused (private mode, quota): the title lasts until reload.
+  }
+}
+
+/**
+ * The title shown for a session: the page's own (a fork's or clone's),
+ * else the session's, else its id.
+ * @param {{sessionId: string, title?: string}} s
+ * @returns {string}
+ */
+function titleOf(s) {
+  return state.titles.get(s.sessionId) ?? (s.title || s.sessionId);
+}
+
+/**
+ * The title of a fork or a clone of `source`: "<title> (fork at <node id>)"
+ * or "<title> (copy)".
+ * @param {string} sourceId
+ * @param {string|null} nodeId null for a clone
+ * @returns {string}
+ */
+function copyTitle(sourceId, nodeId) {
+  const source = state.sessions.find((x) => x.sessionId === sourceId);
+  const base = source ? titleOf(source) : sourceId;
+  return nodeId === null ? `${base} (copy)` : `${base} (fork at ${nodeId})`;
+}
 
 function setStatus(text, isError = false) {
   const s = $("status");
@@ -76,7 +128,10 @@ async function loadSessions() {
 
 function renderSessions() {
   const ul = $("session-list");
-  const shown = filterSessions(state.sessions, state.filter);
+  const shown = filterSessions(
+    state.sessions.map((s) => ({ ...s, title: titleOf(s) })),
+    state.filter,
+  );
   const now = Date.now();
   const items = shown.map((s) => {
     const li = el("li", "session");
@@ -87,7 +142,9 @@ function renderSessions() {
     }
     const button = el("button", "session-button");
     button.type = "button";
-    button.append(el("span", "session-title", s.title || s.sessionId));
+    button.append(el("span", "session-title", s.title));
+    // The id tells apart sessions of one title (a fork, a clone, a re-import).
+    if (s.title !== s.sessionId) button.append(el("span", "session-id", s.sessionId));
     const meta = el("span", "session-meta");
     meta.append(el("span", "session-size", `${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"}`), el("span", "session-updated", relativeTime(s.updatedAt, now)));
     button.append(meta);
@@ -131,6 +188,8 @@ async function refreshSelected() {
   const id = state.selected;
   $("export-button").disabled = id === null;
   const panel = $("panel");
+  const s = state.sessions.find((x) => x.sessionId === id);
+  panel.displayTitle = s && state.titles.has(id) ? titleOf(s) : null;
   if (panel.sessionId !== id) panel.sessionId = id;
   else await panel.refresh();
 }
@@ -298,6 +357,7 @@ function offerExportFormats() {
 }
 
 function setMenu(open) {
+  if (open) closeDropdowns("export");
   $("export-list").hidden = !open;
   $("export-button").setAttribute("aria-expanded", String(open));
   if (open) $("export-list").querySelector("button")?.focus();
@@ -363,6 +423,20 @@ function wireImport() {
 
 // ---------------------------------------------------------- global search
 
+/**
+ * One dropdown open at a time: close every one of the page's dropdowns but
+ * `keep` ("export", "global", "panel").
+ * @param {string} keep
+ */
+function closeDropdowns(keep) {
+  if (keep !== "global") $("global-hits").hidden = true;
+  if (keep !== "panel") $("panel").closeDropdowns?.();
+  if (keep !== "export" && !$("export-list").hidden) {
+    $("export-list").hidden = true;
+    $("export-button").setAttribute("aria-expanded", "false");
+  }
+}
+
 /** Show the search box over every session when the core has `search`. */
 function offerSearch() {
   if (!state.tree.hasOperation("search")) return;
@@ -382,10 +456,11 @@ function offerSearch() {
     if (mine !== seq) return;
     if (!res.ok) {
       list.replaceChildren(el("li", "hits-head", res.error.message));
+      closeDropdowns("global");
       list.hidden = false;
       return;
     }
-    const titles = new Map(state.sessions.map((s) => [s.sessionId, s.title || s.sessionId]));
+    const titles = new Map(state.sessions.map((s) => [s.sessionId, titleOf(s)]));
     const items = res.value.hits.map((hit) => {
       const li = el("li");
       li.setAttribute("role", "option");
@@ -400,6 +475,7 @@ function offerSearch() {
     });
     const n = res.value.total;
     list.replaceChildren(el("li", "hits-head", n === 0 ? "No matches" : `${n} ${n === 1 ? "match" : "matches"}`), ...items);
+    closeDropdowns("global");
     list.hidden = false;
   };
   const openHit = async (li) => {
@@ -484,9 +560,16 @@ function wirePanel() {
       if (matchMedia(NARROW).matches && state.panes.pane === "tree") showPane("context");
     });
   }
+  panel.addEventListener("dropdown", () => closeDropdowns("panel"));
   panel.addEventListener("fork", async (e) => {
+    const { sessionId, nodeId, newSessionId, clone } = e.detail;
+    if (!newSessionId) return;
+    const title = copyTitle(sessionId, clone ? null : nodeId);
+    setTitle(newSessionId, title);
     await loadSessions();
-    if (e.detail.newSessionId) await selectSession(e.detail.newSessionId);
+    await selectSession(newSessionId);
+    await panel.updateComplete; // loading the new session clears the toast: say it after
+    panel.notify(`${clone ? "Cloned" : `Forked at ${nodeId}`}: “${title}”, session ${newSessionId}`);
   });
   $("session-filter").addEventListener("input", (e) => {
     state.filter = e.target.value;
