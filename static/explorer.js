@@ -12,6 +12,7 @@ import { init } from "../js/sessiontree.js";
 import { createDemoSession, DEMO_SESSION_ID } from "./demo.js";
 import { filterSessions, highlightPieces, relativeTime, snapshotFileName } from "./tree-model.js";
 import { NARROW, PaneTabs } from "./explorer-panes.js";
+import { RestorePoints } from "./restore-points.js";
 import "./session-tree-panel.js";
 
 /** Formats of the core's `export` operation the menu offers, when it has it. */
@@ -187,6 +188,7 @@ function sessionFromHash() {
 async function refreshSelected() {
   const id = state.selected;
   $("export-button").disabled = id === null;
+  $("restore-button").disabled = id === null;
   const panel = $("panel");
   const s = state.sessions.find((x) => x.sessionId === id);
   panel.displayTitle = s && state.titles.has(id) ? titleOf(s) : null;
@@ -620,6 +622,33 @@ async function showStorage(requestPersist = false) {
   }
 }
 
+/**
+ * The restore points dialog (restore-points.js) for the selected session,
+ * and the replace-or-copy choice for a snapshot of an existing session:
+ * the page's importText is wrapped so that every import path (picker,
+ * drop) asks before the core's import would merge the file into it.
+ */
+function wireRestorePoints(tree) {
+  const points = new RestorePoints({
+    tree: () => tree,
+    sessionId: () => state.selected,
+    session: (id) => state.sessions.find((s) => s.sessionId === id),
+    titleOf,
+    sessionIds: () => new Set(state.sessions.map((s) => s.sessionId)),
+    setTitle,
+    changed: async () => {
+      await loadSessions();
+      await $("panel").refresh();
+    },
+    select: (id) => selectSession(id),
+    notify: (text) => $("panel").notify(text),
+  });
+  state.restorePoints = points;
+  $("restore-button").addEventListener("click", () => points.open());
+  const importText = tree.importText.bind(tree);
+  tree.importText = async (text, format = "auto", options) => (format === "auto" || format === "snapshot" ? await points.importChoice(text) : null) ?? importText(text, format, options);
+}
+
 async function start() {
   state.panes = new PaneTabs({ tabs: $("pane-tabs"), sessions: $("sessions-pane"), panel: $("panel") });
   wirePanel();
@@ -636,6 +665,7 @@ async function start() {
   }
   state.tree = tree;
   $("panel").tree = tree;
+  wireRestorePoints(tree);
   window.explorer = { tree, state, panel: $("panel"), refresh: scheduleRefresh };
   await loadSessions();
   if (state.sessions.length === 0) {
