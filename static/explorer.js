@@ -13,6 +13,8 @@ import { createDemoSession, DEMO_SESSION_ID } from "./demo.js";
 import { filterSessions, highlightPieces, relativeTime, snapshotFileName } from "./tree-model.js";
 import { NARROW, PaneTabs } from "./explorer-panes.js";
 import { RestorePoints } from "./restore-points.js";
+import { SessionTitles } from "./session-titles.js";
+import { showStorage } from "./explorer-storage.js";
 import "./session-tree-panel.js";
 
 /** Formats of the core's `export` operation the menu offers, when it has it. */
@@ -41,18 +43,10 @@ function el(tag, className, text) {
   return e;
 }
 
-/**
- * Where the page keeps the titles it gave sessions (forks and clones): no
- * core operation sets a session's title after `create`, so the choice is
- * the explorer's display of the session, kept in localStorage
- * (`{sessionId: title}`) so a reload keeps it.
- */
-const TITLES_KEY = "sessiontree.explorer.titles";
-
 const state = {
   tree: null,
   sessions: [],
-  titles: readTitles(), // Map sessionId → the title this page shows
+  titles: new SessionTitles(), // the titles this page gave sessions (session-titles.js)
   filter: "",
   selected: null, // sessionId
   panes: null, // PaneTabs: the pane shown on a narrow screen
@@ -61,48 +55,11 @@ const state = {
 /** Show one pane (sessions, tree, context) on a narrow screen (see explorer-panes.js). */
 const showPane = (pane) => state.panes.show(pane);
 
-/** The titles kept in localStorage (an empty Map when none or unreadable). */
-function readTitles() {
-  try {
-    const obj = JSON.parse(localStorage.getItem(TITLES_KEY) ?? "{}");
-    return new Map(Object.entries(obj).filter(([, v]) => typeof v === "string"));
-  } catch {
-    return new Map();
-  }
-}
+/** The title shown for a session (see SessionTitles.titleOf). */
+const titleOf = (s) => state.titles.titleOf(s);
 
 /** Give a session the title this page shows for it, and keep it. */
-function setTitle(sessionId, title) {
-  state.titles.set(sessionId, title);
-  try {
-    localStorage.setItem(TITLES_KEY, JSON.stringify(Object.fromEntries(state.titles)));
-  } catch {
-    // Storage refused (private mode, quota): the title lasts until reload.
-  }
-}
-
-/**
- * The title shown for a session: the page's own (a fork's or clone's),
- * else the session's, else its id.
- * @param {{sessionId: string, title?: string}} s
- * @returns {string}
- */
-function titleOf(s) {
-  return state.titles.get(s.sessionId) ?? (s.title || s.sessionId);
-}
-
-/**
- * The title of a fork or a clone of `source`: "<title> (fork at <node id>)"
- * or "<title> (copy)".
- * @param {string} sourceId
- * @param {string|null} nodeId null for a clone
- * @returns {string}
- */
-function copyTitle(sourceId, nodeId) {
-  const source = state.sessions.find((x) => x.sessionId === sourceId);
-  const base = source ? titleOf(source) : sourceId;
-  return nodeId === null ? `${base} (copy)` : `${base} (fork at ${nodeId})`;
-}
+const setTitle = (id, title) => state.titles.set(id, title);
 
 function setStatus(text, isError = false) {
   const s = $("status");
@@ -566,7 +523,8 @@ function wirePanel() {
   panel.addEventListener("fork", async (e) => {
     const { sessionId, nodeId, newSessionId, clone } = e.detail;
     if (!newSessionId) return;
-    const title = copyTitle(sessionId, clone ? null : nodeId);
+    const source = state.sessions.find((x) => x.sessionId === sessionId);
+    const title = state.titles.copyTitle(source, sessionId, clone ? null : nodeId);
     setTitle(newSessionId, title);
     await loadSessions();
     await selectSession(newSessionId);
@@ -577,49 +535,6 @@ function wirePanel() {
     state.filter = e.target.value;
     renderSessions();
   });
-}
-
-/** Bytes as "1.2 MB" (decimal units, as browsers report quota). */
-function formatBytes(n) {
-  if (n == null) return "?";
-  const units = ["B", "KB", "MB", "GB", "TB"];
-  let i = 0;
-  while (n >= 1000 && i < units.length - 1) {
-    n /= 1000;
-    i++;
-  }
-  return `${n >= 10 || i === 0 ? Math.round(n) : n.toFixed(1)} ${units[i]}`;
-}
-
-/**
- * Show where the data lives: usage and quota from navigator.storage.estimate(),
- * whether the browser keeps it under storage pressure, and whether this tab can
- * still write (tree.storage()). requestPersist asks navigator.storage.persist().
- */
-async function showStorage(requestPersist = false) {
-  const box = $("storage-info");
-  if (typeof state.tree?.storage !== "function") {
-    box.hidden = true;
-    return;
-  }
-  const info = await state.tree.storage({ requestPersist });
-  const parts = [];
-  if (info.state === "closed") {
-    parts.push(`Saving stopped: ${info.reason ?? "the database was closed"} — reload the page.`);
-  } else if (info.state === "memory") {
-    parts.push("Not saved: this tree lives in memory only.");
-  } else {
-    parts.push(`Stored in this browser: ${formatBytes(info.usage)} of ${formatBytes(info.quota)}`);
-    parts.push(info.persisted ? "· kept by the browser" : "· may be cleared under storage pressure");
-  }
-  $("storage-text").textContent = parts.join(" ");
-  box.classList.toggle("warning", info.state === "closed" || (info.quota != null && info.usage != null && info.usage > 0.9 * info.quota));
-  $("storage-persist").hidden = info.state !== "open" || info.persisted !== false;
-  if (requestPersist) {
-    // The answer of navigator.storage.persist(), said where the button was.
-    $("storage-persist-result").textContent =
-      info.persisted === true ? "The browser will keep this data." : info.state !== "open" ? "Nothing to keep: this tab is not saving." : "The browser declined for now (it decides by how the site is used); the data stays until it needs the space.";
-  }
 }
 
 /**
@@ -677,13 +592,13 @@ async function start() {
   tree.subscribe((event) => {
     if (event.type === "storage") {
       setStatus(`This tab can no longer save: ${event.message ?? event.reason}. Reload the page.`, true);
-      showStorage().catch(() => {});
+      showStorage(state.tree).catch(() => {});
       return;
     }
     scheduleRefresh();
   });
-  $("storage-persist").addEventListener("click", () => showStorage(true).catch(() => {}));
-  await showStorage().catch(() => {});
+  $("storage-persist").addEventListener("click", () => showStorage(state.tree, true).catch(() => {}));
+  await showStorage(state.tree).catch(() => {});
   performance.mark("explorer-storage");
   offerExportFormats();
   offerSearch();
