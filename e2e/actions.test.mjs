@@ -134,7 +134,14 @@ test('tree rows: ★ where the preferred path ends, a "1 hidden" placeholder, se
     const rainyFirst = rows.find((r) => r.branch === 'rainy-day' && rows.find((p) => p.id === r.parentId)?.branch !== 'rainy-day');
     await call(page, { operation: 'hide', sessionId: 'demo', nodeId: rainyFirst.id, hidden: true });
     await panel.locator(`.row.hidden-gap[data-gap="${rainyFirst.id}"] .gap-text`, { hasText: '3 hidden — show' }).waitFor();
-    await page.screenshot({ path: artifactPath('actions-star-hidden-1366x850.png') });
+    await page.screenshot({ path: artifactPath('actions-star-hidden-1366x850-light.png') });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForFunction(() => document.querySelector('#panel').getAttribute('pane') === 'tree');
+    await placeholder.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: artifactPath('actions-star-hidden-390x844-dark.png') });
+    await page.setViewportSize({ width: 1366, height: 850 });
+    await page.waitForFunction(() => !document.querySelector('#panel').hasAttribute('pane'));
     // Clicking a placeholder shows the subtree in place, dimmed.
     await placeholder.click();
     await panel.locator(`.row.hidden-node[data-node-id="${lone.id}"]`).waitFor();

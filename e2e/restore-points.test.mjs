@@ -16,8 +16,8 @@ function listed(page) {
 }
 
 test('restore points: save, append, restore by keyboard — the context is the saved one and the state before is kept', async () => {
-  for (const scheme of ['light', 'dark']) {
-    const env = await setup({ contextOptions: { viewport: { width: 1366, height: 850 }, colorScheme: scheme } });
+  for (const [width, height, scheme] of [[1366, 850, 'light'], [1366, 850, 'dark'], [390, 844, 'light'], [390, 844, 'dark']]) {
+    const env = await setup({ contextOptions: { viewport: { width, height }, colorScheme: scheme } });
     try {
       const { page, baseURL, errors } = env;
       const panel = await openExplorer(page, baseURL);
@@ -37,14 +37,14 @@ test('restore points: save, append, restore by keyboard — the context is the s
       assert.equal(points.length, 1);
       assert.equal(points[0][0], 'Before Porto');
       assert.match(points[0][1], /^\d\d:\d\d · 13 nodes$/);
-      await page.screenshot({ path: artifactPath(`restore-dialog-1366x850-${scheme}.png`) });
+      await page.screenshot({ path: artifactPath(`restore-dialog-${width}x${height}-${scheme}.png`) });
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
       assert.equal(await page.evaluate(() => document.activeElement.id), 'restore-button');
 
       // Append: the session moves on.
       await call(page, { operation: 'append', sessionId: 'demo', message: { role: 'user', content: 'And a day in Porto?' } });
-      await panel.locator('.head .stats', { hasText: '14 nodes' }).waitFor();
+      await panel.locator('.head .stats', { hasText: '14 nodes' }).waitFor({ state: 'attached' });
       assert.notDeepEqual(await call(page, { operation: 'context', sessionId: 'demo' }), saved);
 
       // Restore by keyboard: the confirmation offers to keep the current state (checked).
@@ -58,12 +58,12 @@ test('restore points: save, append, restore by keyboard — the context is the s
       assert.equal(await page.locator('#restore-confirm-text').textContent(), 'Bring back “Before Porto” (13 nodes)? The session (now 14 nodes) becomes what it was then.');
       assert.equal(await page.locator('#restore-keep').isChecked(), true);
       assert.equal(await page.evaluate(() => document.activeElement.value), 'restore');
-      await page.screenshot({ path: artifactPath(`restore-confirm-1366x850-${scheme}.png`) });
+      await page.screenshot({ path: artifactPath(`restore-confirm-${width}x${height}-${scheme}.png`) });
       await page.keyboard.press('Enter');
       await confirm.waitFor({ state: 'hidden' });
       await page.locator('#restore-message', { hasText: /^Restored “Before Porto”\. The state before is kept as “Before restoring / }).waitFor();
       assert.deepEqual(await call(page, { operation: 'context', sessionId: 'demo' }), saved);
-      await panel.locator('.head .stats', { hasText: '13 nodes' }).waitFor();
+      await panel.locator('.head .stats', { hasText: '13 nodes' }).waitFor({ state: 'attached' });
       // Nothing lost: the state before the restore is a restore point of 14 nodes.
       const after = await listed(page);
       assert.equal(after.length, 2);
