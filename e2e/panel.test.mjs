@@ -373,7 +373,9 @@ test('annotations from the panel: label, prefer, hide — the tree shows what th
     await row(summary.id).waitFor({ state: 'detached' });
     const hiddenRow = await storeRow(summary.id);
     assert.deepEqual([hiddenRow.hidden, hiddenRow.hiddenRoot], [true, true]);
-    assert.equal(await panel.locator('.row').count(), 10);
+    // Ten node rows and one placeholder standing for the three hidden ones.
+    assert.equal(await panel.locator('.row[data-node-id]').count(), 10);
+    assert.deepEqual(await panel.locator('.row.hidden-gap').evaluateAll((rs) => rs.map((r) => [r.dataset.gap, r.textContent])), [[summary.id, '3 hidden — show']]);
     await panel.locator('select.filter').selectOption('all');
     await panel.locator(`.row.hidden-node[data-node-id="${summary.id}"]`).waitFor();
     assert.equal(await panel.locator('.row').count(), 13);

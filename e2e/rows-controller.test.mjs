@@ -47,9 +47,11 @@ test('a new controller has no rows, no layout and nothing selected', () => {
   assert.equal(c.keyAction('ArrowDown', 10), null, 'no items: the tree does not take the key');
 });
 
-test('relayout: the default filter leaves hidden nodes out; lookups and head follow', () => {
+test('relayout: the default filter leaves hidden nodes out, a placeholder in their place; lookups and head follow', () => {
   const c = loaded();
-  assert.deepEqual(keys(c), ['a', 'b', 'c', 'd', 'e', 'f']);
+  assert.deepEqual(keys(c), ['a', 'b', 'c', 'd', 'e', 'f', 'gap:g']);
+  assert.deepEqual(c.layout.items[6], { type: 'gap', hidden: true, id: 'g', count: 1, guide: '' });
+  assert.deepEqual([c.layout.hiddenGaps, c.layout.roots, c.itemIndex.get('gap:g')], [1, 1, 6]);
   assert.equal(c.layout.shown, 6);
   assert.deepEqual([c.itemIndex.get('e'), c.itemIndex.get('g'), c.activeIndex], [4, undefined, 4]);
   assert.equal(c.rowById.get('f').branch, 'side');
@@ -59,6 +61,7 @@ test('relayout: the default filter leaves hidden nodes out; lookups and head fol
   assert.deepEqual(c.head('s'), { title: 'A title', tooltip: 's', stats: '7 nodes · 6 shown · 2 branches · on main' });
   c.setFilter('all');
   assert.deepEqual(keys(c), ['a', 'b', 'c', 'd', 'e', 'f', 'g']);
+  assert.deepEqual(c.layout.items.map((i) => i.root), [1, undefined, undefined, undefined, undefined, undefined, 2]);
   assert.equal(c.head('s').stats, '7 nodes · 2 branches · on main');
   c.setFilter('labeled');
   assert.deepEqual(keys(c), ['e', 'f'], 'the cursor always stays');
@@ -68,12 +71,36 @@ test('a highlighted node that goes out of view passes to its nearest shown ances
   const c = loaded();
   c.active = 'd';
   c.toggleFold('b');
-  assert.deepEqual(keys(c), ['a', 'b']);
+  assert.deepEqual(keys(c), ['a', 'b', 'gap:g']);
   assert.equal(c.layout.items[1].folded, true);
   assert.equal(c.active, 'b');
   c.toggleFold('b');
-  assert.deepEqual(keys(c), ['a', 'b', 'c', 'd', 'e', 'f']);
+  assert.deepEqual(keys(c), ['a', 'b', 'c', 'd', 'e', 'f', 'gap:g']);
   assert.equal(c.active, 'b');
+});
+
+test('a hidden placeholder expands in place: its rows show (still flagged hidden), the filter stays', () => {
+  const c = loaded();
+  c.expandRun('g');
+  assert.deepEqual(keys(c), ['a', 'b', 'c', 'd', 'e', 'f', 'g']);
+  assert.equal(c.filter, 'default');
+  assert.equal(c.layout.items[6].row.hidden, true);
+});
+
+test('no placeholder for a hidden subtree that holds the cursor: the cursor row shows', () => {
+  const c = loaded();
+  c.rowById.get('e').cursor = false;
+  c.rowById.get('g').cursor = true;
+  c.relayout();
+  assert.deepEqual(keys(c), ['a', 'b', 'c', 'd', 'e', 'f', 'g']);
+  assert.equal(c.layout.hiddenGaps, 0);
+});
+
+test('the ★: only the end of the preferred path is starred', () => {
+  const c = loaded();
+  for (const id of ['a', 'b', 'c']) c.rowById.get(id).preferred = true;
+  c.relayout();
+  assert.deepEqual(c.layout.items.filter((i) => i.starred).map((i) => i.row.id), ['c']);
 });
 
 test('reveal unfolds the ancestors and switches to "all" for a filtered-out node; false for an unknown one', () => {
@@ -119,10 +146,11 @@ test('keyAction: arrows, pages, Home/End, folding and Enter as actions', () => {
     ['a', 'ArrowUp', { type: 'select', key: 'a' }],
     ['c', 'ArrowDown', { type: 'select', key: 'd' }],
     ['a', 'PageDown', { type: 'select', key: 'd' }],
-    ['f', 'PageDown', { type: 'select', key: 'f' }],
+    ['f', 'PageDown', { type: 'select', key: 'gap:g' }],
     ['f', 'PageUp', { type: 'select', key: 'c' }],
     ['c', 'Home', { type: 'select', key: 'a' }],
-    ['c', 'End', { type: 'select', key: 'f' }],
+    ['c', 'End', { type: 'select', key: 'gap:g' }],
+    ['gap:g', 'Enter', { type: 'expand', id: 'g' }],
     ['b', 'ArrowLeft', { type: 'fold', id: 'b' }],
     ['c', 'ArrowLeft', { type: 'select', key: 'b' }],
     ['a', 'ArrowLeft', { type: 'none' }],

@@ -13,6 +13,9 @@ import { createDemoSession, DEMO_SESSION_ID } from "./demo.js";
 import { filterSessions, highlightPieces, relativeTime, snapshotFileName } from "./tree-model.js";
 import { NARROW, PaneTabs } from "./explorer-panes.js";
 import { describeAttachment, readImports, sourcesFromDrop, sourcesFromFiles } from "./import-files.js";
+import { RestorePoints } from "./restore-points.js";
+import { SessionTitles } from "./session-titles.js";
+import { showStorage } from "./explorer-storage.js";
 import "./session-tree-panel.js";
 
 /** Formats of the core's `export` operation the menu offers, when it has it. */
@@ -44,6 +47,7 @@ function el(tag, className, text) {
 const state = {
   tree: null,
   sessions: [],
+  titles: new SessionTitles(), // the titles this page gave sessions (session-titles.js)
   filter: "",
   selected: null, // sessionId
   panes: null, // PaneTabs: the pane shown on a narrow screen
@@ -51,6 +55,12 @@ const state = {
 
 /** Show one pane (sessions, tree, context) on a narrow screen (see explorer-panes.js). */
 const showPane = (pane) => state.panes.show(pane);
+
+/** The title shown for a session (see SessionTitles.titleOf). */
+const titleOf = (s) => state.titles.titleOf(s);
+
+/** Give a session the title this page shows for it, and keep it. */
+const setTitle = (id, title) => state.titles.set(id, title);
 
 function setStatus(text, isError = false) {
   const s = $("status");
@@ -77,7 +87,10 @@ async function loadSessions() {
 
 function renderSessions() {
   const ul = $("session-list");
-  const shown = filterSessions(state.sessions, state.filter);
+  const shown = filterSessions(
+    state.sessions.map((s) => ({ ...s, title: titleOf(s) })),
+    state.filter,
+  );
   const now = Date.now();
   const items = shown.map((s) => {
     const li = el("li", "session");
@@ -88,7 +101,9 @@ function renderSessions() {
     }
     const button = el("button", "session-button");
     button.type = "button";
-    button.append(el("span", "session-title", s.title || s.sessionId));
+    button.append(el("span", "session-title", s.title));
+    // The id tells apart sessions of one title (a fork, a clone, a re-import).
+    if (s.title !== s.sessionId) button.append(el("span", "session-id", s.sessionId));
     const meta = el("span", "session-meta");
     meta.append(el("span", "session-size", `${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"}`), el("span", "session-updated", relativeTime(s.updatedAt, now)));
     button.append(meta);
@@ -131,7 +146,10 @@ function sessionFromHash() {
 async function refreshSelected() {
   const id = state.selected;
   $("export-button").disabled = id === null;
+  $("restore-button").disabled = id === null;
   const panel = $("panel");
+  const s = state.sessions.find((x) => x.sessionId === id);
+  panel.displayTitle = s && state.titles.has(id) ? titleOf(s) : null;
   if (panel.sessionId !== id) panel.sessionId = id;
   else await panel.refresh();
 }
@@ -342,6 +360,7 @@ function offerExportFormats() {
 }
 
 function setMenu(open) {
+  if (open) closeDropdowns("export");
   $("export-list").hidden = !open;
   $("export-button").setAttribute("aria-expanded", String(open));
   if (open) $("export-list").querySelector("button")?.focus();
@@ -413,6 +432,20 @@ function wireImport() {
 
 // ---------------------------------------------------------- global search
 
+/**
+ * One dropdown open at a time: close every one of the page's dropdowns but
+ * `keep` ("export", "global", "panel").
+ * @param {string} keep
+ */
+function closeDropdowns(keep) {
+  if (keep !== "global") $("global-hits").hidden = true;
+  if (keep !== "panel") $("panel").closeDropdowns?.();
+  if (keep !== "export" && !$("export-list").hidden) {
+    $("export-list").hidden = true;
+    $("export-button").setAttribute("aria-expanded", "false");
+  }
+}
+
 /** Show the search box over every session when the core has `search`. */
 function offerSearch() {
   if (!state.tree.hasOperation("search")) return;
@@ -432,10 +465,11 @@ function offerSearch() {
     if (mine !== seq) return;
     if (!res.ok) {
       list.replaceChildren(el("li", "hits-head", res.error.message));
+      closeDropdowns("global");
       list.hidden = false;
       return;
     }
-    const titles = new Map(state.sessions.map((s) => [s.sessionId, s.title || s.sessionId]));
+    const titles = new Map(state.sessions.map((s) => [s.sessionId, titleOf(s)]));
     const items = res.value.hits.map((hit) => {
       const li = el("li");
       li.setAttribute("role", "option");
@@ -450,6 +484,7 @@ function offerSearch() {
     });
     const n = res.value.total;
     list.replaceChildren(el("li", "hits-head", n === 0 ? "No matches" : `${n} ${n === 1 ? "match" : "matches"}`), ...items);
+    closeDropdowns("global");
     list.hidden = false;
   };
   const openHit = async (li) => {
@@ -534,9 +569,17 @@ function wirePanel() {
       if (matchMedia(NARROW).matches && state.panes.pane === "tree") showPane("context");
     });
   }
+  panel.addEventListener("dropdown", () => closeDropdowns("panel"));
   panel.addEventListener("fork", async (e) => {
+    const { sessionId, nodeId, newSessionId, clone } = e.detail;
+    if (!newSessionId) return;
+    const source = state.sessions.find((x) => x.sessionId === sessionId);
+    const title = state.titles.copyTitle(source, sessionId, clone ? null : nodeId);
+    setTitle(newSessionId, title);
     await loadSessions();
-    if (e.detail.newSessionId) await selectSession(e.detail.newSessionId);
+    await selectSession(newSessionId);
+    await panel.updateComplete; // loading the new session clears the toast: say it after
+    panel.notify(`${clone ? "Cloned" : `Forked at ${nodeId}`}: “${title}”, session ${newSessionId}`);
   });
   $("session-filter").addEventListener("input", (e) => {
     state.filter = e.target.value;
@@ -544,42 +587,31 @@ function wirePanel() {
   });
 }
 
-/** Bytes as "1.2 MB" (decimal units, as browsers report quota). */
-function formatBytes(n) {
-  if (n == null) return "?";
-  const units = ["B", "KB", "MB", "GB", "TB"];
-  let i = 0;
-  while (n >= 1000 && i < units.length - 1) {
-    n /= 1000;
-    i++;
-  }
-  return `${n >= 10 || i === 0 ? Math.round(n) : n.toFixed(1)} ${units[i]}`;
-}
-
 /**
- * Show where the data lives: usage and quota from navigator.storage.estimate(),
- * whether the browser keeps it under storage pressure, and whether this tab can
- * still write (tree.storage()). requestPersist asks navigator.storage.persist().
+ * The restore points dialog (restore-points.js) for the selected session,
+ * and the replace-or-copy choice for a snapshot of an existing session:
+ * the page's importText is wrapped so that every import path (picker,
+ * drop) asks before the core's import would merge the file into it.
  */
-async function showStorage(requestPersist = false) {
-  const box = $("storage-info");
-  if (typeof state.tree?.storage !== "function") {
-    box.hidden = true;
-    return;
-  }
-  const info = await state.tree.storage({ requestPersist });
-  const parts = [];
-  if (info.state === "closed") {
-    parts.push(`Saving stopped: ${info.reason ?? "the database was closed"} — reload the page.`);
-  } else if (info.state === "memory") {
-    parts.push("Not saved: this tree lives in memory only.");
-  } else {
-    parts.push(`Stored in this browser: ${formatBytes(info.usage)} of ${formatBytes(info.quota)}`);
-    parts.push(info.persisted ? "· kept by the browser" : "· may be cleared under storage pressure");
-  }
-  $("storage-text").textContent = parts.join(" ");
-  box.classList.toggle("warning", info.state === "closed" || (info.quota != null && info.usage != null && info.usage > 0.9 * info.quota));
-  $("storage-persist").hidden = info.state !== "open" || info.persisted !== false;
+function wireRestorePoints(tree) {
+  const points = new RestorePoints({
+    tree: () => tree,
+    sessionId: () => state.selected,
+    session: (id) => state.sessions.find((s) => s.sessionId === id),
+    titleOf,
+    sessionIds: () => new Set(state.sessions.map((s) => s.sessionId)),
+    setTitle,
+    changed: async () => {
+      await loadSessions();
+      await $("panel").refresh();
+    },
+    select: (id) => selectSession(id),
+    notify: (text) => $("panel").notify(text),
+  });
+  state.restorePoints = points;
+  $("restore-button").addEventListener("click", () => points.open());
+  const importText = tree.importText.bind(tree);
+  tree.importText = async (text, format = "auto", options) => (format === "auto" || format === "snapshot" ? await points.importChoice(text) : null) ?? importText(text, format, options);
 }
 
 async function start() {
@@ -598,6 +630,7 @@ async function start() {
   }
   state.tree = tree;
   $("panel").tree = tree;
+  wireRestorePoints(tree);
   window.explorer = { tree, state, panel: $("panel"), refresh: scheduleRefresh };
   await loadSessions();
   if (state.sessions.length === 0) {
@@ -609,13 +642,13 @@ async function start() {
   tree.subscribe((event) => {
     if (event.type === "storage") {
       setStatus(`This tab can no longer save: ${event.message ?? event.reason}. Reload the page.`, true);
-      showStorage().catch(() => {});
+      showStorage(state.tree).catch(() => {});
       return;
     }
     scheduleRefresh();
   });
-  $("storage-persist").addEventListener("click", () => showStorage(true).catch(() => {}));
-  await showStorage().catch(() => {});
+  $("storage-persist").addEventListener("click", () => showStorage(state.tree, true).catch(() => {}));
+  await showStorage(state.tree).catch(() => {});
   performance.mark("explorer-storage");
   offerExportFormats();
   offerSearch();

@@ -162,7 +162,14 @@ export class RowsView {
       r.dataset.gap = item.id;
       r.setAttribute("aria-selected", String(active === key));
       if (active === key) r.classList.add("active");
-      r.append(el("span", "gap-text", `⋯ ${item.count.toLocaleString("en")} more ${item.count === 1 ? "node" : "nodes"} — expand`));
+      if (item.hidden) {
+        // A hidden subtree left out of the default view: expanding shows it here.
+        r.classList.add("hidden-gap");
+        r.title = `Hidden from the default view (starts at ${item.id}); Enter shows it`;
+        r.append(el("span", "gap-text", `${item.count.toLocaleString("en")} hidden — show`));
+      } else {
+        r.append(el("span", "gap-text", `⋯ ${item.count.toLocaleString("en")} more ${item.count === 1 ? "node" : "nodes"} — expand`));
+      }
       return r;
     }
     const row = item.row;
@@ -208,7 +215,17 @@ export class RowsView {
       if (row.branch === model.value?.activeBranch) chip.classList.add("active");
       r.append(chip);
     }
-    if (row.preferred && row.tipOf === undefined && item.childCount === 0) r.append(el("span", "pref-mark", "★"));
+    if (item.starred) {
+      const star = el("span", "pref-mark", "★");
+      star.title = "The preferred path ends here";
+      r.append(star);
+    }
+    if (item.root !== undefined && model.layout.roots > 1) {
+      // Each tree of a forest (a Claude Code sidechain, a second root) starts under its own heading.
+      r.classList.add("root-start");
+      if (item.root > 1) r.classList.add("root-later");
+      r.append(el("span", "root-mark", `tree ${item.root} of ${model.layout.roots}`));
+    }
     if (row.hiddenRoot) r.append(el("span", "hidden-mark", "hidden"));
     if (row.cursor) r.append(el("span", "cursor-mark", "● cursor"));
     else if (row.id === model.viewNode) r.append(el("span", "view-mark", "◇ viewing"));

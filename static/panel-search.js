@@ -17,7 +17,8 @@ const SEARCH_DELAY_MS = 120;
  * The search box. `element` goes in the toolbar; `input` is the text field.
  *
  * The host: `{model, uid, tree() → SessionTree, sessionId() → string|null,
- * status(text), renderRows(), openHit(nodeId), focusTree(focusOptions)}`.
+ * status(text), renderRows(), openHit(nodeId), focusTree(focusOptions),
+ * emit(type, detail)}` (event `dropdown` when the hits list opens).
  */
 export class SearchBox {
   /** @param {object} host see the class comment */
@@ -130,7 +131,10 @@ export class SearchBox {
     const head = el("li", "hits-head", n === 0 ? "No matches" : `${n} ${n === 1 ? "match" : "matches"}${n > result.hits.length ? ` (first ${result.hits.length})` : ""}`);
     head.setAttribute("role", "presentation");
     this.list.replaceChildren(head, ...items);
+    const opening = this.list.hidden;
     this.list.hidden = false;
+    // The page closes its other dropdowns (one open at a time).
+    if (opening) this.host.emit("dropdown", { open: true });
   }
 
   _onKey(e) {

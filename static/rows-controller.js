@@ -211,7 +211,7 @@ export class RowsController {
     this.layout = layoutRows(rows, { filter: this.filter, folded: this.folded, compactRuns: this.compactRuns, expandedRuns: this.expandedRuns, indexOf: this.indexOf });
     const { items, itemOfRow } = this.layout;
     const gaps = new Map();
-    if (this.compactRuns) items.forEach((item, i) => item.type === "gap" && gaps.set(`gap:${item.id}`, i));
+    if (this.compactRuns || this.layout.hiddenGaps > 0) items.forEach((item, i) => item.type === "gap" && gaps.set(`gap:${item.id}`, i));
     const indexOf = this.indexOf;
     const get = (key) => {
       if (key.startsWith("gap:")) return gaps.get(key);

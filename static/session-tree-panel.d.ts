@@ -42,6 +42,8 @@ export interface SessionTreePanelEventMap extends HTMLElementEventMap {
   compare: CustomEvent<PanelEventDetail>;
   /** After a message was copied. */
   copy: CustomEvent<PanelEventDetail>;
+  /** When the search dropdown opens (a page closes its own dropdowns: one open at a time). */
+  dropdown: CustomEvent<PanelEventDetail>;
   /** Overlay drawer opened / closed. */
   open: CustomEvent<PanelEventDetail>;
   close: CustomEvent<PanelEventDetail>;
@@ -77,6 +79,12 @@ export declare class SessionTreePanel extends HTMLElement {
   close(): void;
   /** Highlight a node (unfolding what hides it) and scroll to it; false if unknown. */
   focusNode(id: string): boolean;
+  /** A title the head shows instead of the session's own; null shows the session's. */
+  displayTitle: string | null;
+  /** Show a short confirmation in the toast (in the head, never over a control; aria-live polite). */
+  notify(text: string): void;
+  /** Close the search dropdown (the query and hits stay). */
+  closeDropdowns(): void;
   /** Reload the session and redraw. */
   refresh(): Promise<void>;
   /** Resolves once a reload in progress is done (starts none). */

@@ -79,6 +79,7 @@ export class SessionTreePanel extends HTMLElement {
     this._model = new RowsController();
     this._open = false;
     this._listeners = [];
+    this._displayTitle = null;
     const host = {
       model: this._model,
       uid: this._uid,
@@ -205,6 +206,10 @@ export class SessionTreePanel extends HTMLElement {
     on(this._backdrop, "click", () => this.close());
     on(this._closeButton, "click", () => this.close());
     this._searchBox.connect(on);
+    // One dropdown at a time: a press outside the search box closes its hits.
+    on(document, "pointerdown", (e) => {
+      if (!e.composedPath().includes(this._searchBox.element)) this.closeDropdowns();
+    });
     on(this._filterSelect, "change", () => {
       this._model.setFilter(this._filterSelect.value);
       this._afterLayout();
@@ -309,6 +314,34 @@ export class SessionTreePanel extends HTMLElement {
     return true;
   }
 
+  /**
+   * The title the head shows instead of the session's own (a page's name
+   * for a fork or a clone, say); null or "" shows the session's title.
+   * @type {string|null}
+   */
+  get displayTitle() {
+    return this._displayTitle ?? null;
+  }
+
+  set displayTitle(text) {
+    this._displayTitle = typeof text === "string" && text !== "" ? text : null;
+    this._renderHead();
+  }
+
+  /**
+   * Show a short confirmation in the panel's toast (in the head, never
+   * over a control; announced politely; gone after 3 s).
+   * @param {string} text
+   */
+  notify(text) {
+    this._setStatus(String(text ?? ""), false);
+  }
+
+  /** Close the search dropdown (the query and the highlighted hits stay). */
+  closeDropdowns() {
+    this._searchBox.list.hidden = true;
+  }
+
   /** Reload the session from the tree and redraw. */
   refresh() {
     return this._loader.schedule();
@@ -357,7 +390,12 @@ export class SessionTreePanel extends HTMLElement {
     this._title = el("h2", "title", "No session");
     this._stats = el("span", "stats");
     this._closeButton = button("icon close", "×", "Close the session tree");
-    head.append(this._title, this._stats, this._closeButton);
+    // The toast (_setStatus): in the head, never over a control; polite.
+    this._status = el("p", "status");
+    this._status.setAttribute("role", "status");
+    this._status.setAttribute("aria-live", "polite");
+    this._status.hidden = true;
+    head.append(this._title, this._stats, this._status, this._closeButton);
 
     // Toolbar: search, filter, compact runs.
     const tools = el("div", "tools");
@@ -380,11 +418,7 @@ export class SessionTreePanel extends HTMLElement {
     treeCol.append(this._view.scroller, this._actions.prompt, this._actions.toolbar);
     body.append(treeCol, this._context.element);
 
-    this._status = el("p", "status");
-    this._status.setAttribute("role", "status");
-    this._status.hidden = true;
-
-    frame.append(head, tools, body, this._status);
+    frame.append(head, tools, body);
     shadow.append(sheet("./theme.css"), sheet("./session-tree-panel.css"), this._toggle, this._backdrop, frame);
   }
 
@@ -442,7 +476,7 @@ export class SessionTreePanel extends HTMLElement {
 
   _renderHead() {
     const h = this._model.head(this.sessionId);
-    this._title.textContent = h.title;
+    this._title.textContent = this._displayTitle ?? h.title;
     if (h.tooltip !== null) this._title.title = h.tooltip;
     this._stats.textContent = h.stats;
   }

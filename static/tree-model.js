@@ -171,20 +171,69 @@ export function relativeTime(iso, now = Date.now()) {
 }
 
 /**
- * Filter sessions by a text typed into a filter box: every word must occur
- * (case-insensitive) in the title or the id.
- * @template {{sessionId: string, title?: string}} S
- * @param {S[]} sessions
+ * Sessions whose title or id contains every word of the query, forgiving
+ * typos: a word matches a word of the title or id (or its start) within
+ * an edit distance of 1 for words of 4 to 7 characters and 2 from 8 on;
+ * shorter words must appear as typed. Case-insensitive; order kept; an
+ * empty query keeps every session.
+ * @param {{sessionId: string, title?: string}[]} sessions
  * @param {string} query
- * @returns {S[]}
+ * @returns {{sessionId: string, title?: string}[]}
  */
 export function filterSessions(sessions, query) {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return sessions;
   return sessions.filter((s) => {
     const hay = `${s.title ?? ""} ${s.sessionId}`.toLowerCase();
-    return words.every((w) => hay.includes(w));
+    const tokens = hay.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    return words.every((w) => hay.includes(w) || fuzzyToken(w, tokens));
   });
+}
+
+/** Whether word is within its allowed edit distance of a token or of a token's start. */
+function fuzzyToken(word, tokens) {
+  const n = [...word].length;
+  const max = n >= 8 ? 2 : n >= 4 ? 1 : 0;
+  if (max === 0) return false;
+  for (const t of tokens) {
+    const chars = [...t];
+    if (Math.abs(chars.length - n) <= max && editDistance(word, t, max) <= max) return true;
+    // A word typed as the start of a longer token ("lisbn" for "lisbon's").
+    if (chars.length > n && editDistance(word, chars.slice(0, n).join(""), max) <= max) return true;
+  }
+  return false;
+}
+
+/**
+ * Edit distance between a and b (by code point; insert, delete, replace,
+ * or swap two neighbours: optimal string alignment), or max + 1 as soon as
+ * it must exceed max.
+ * @param {string} a
+ * @param {string} b
+ * @param {number} max
+ * @returns {number}
+ */
+export function editDistance(a, b, max) {
+  const x = [...a];
+  const y = [...b];
+  if (Math.abs(x.length - y.length) > max) return max + 1;
+  let before = null;
+  let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const cur = [i];
+    let best = i;
+    for (let j = 1; j <= y.length; j++) {
+      let v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x[i - 1] === y[j - 1] ? 0 : 1));
+      // Two neighbours swapped count as one edit ("weekned").
+      if (before && i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) v = Math.min(v, before[j - 2] + 1);
+      cur.push(v);
+      if (v < best) best = v;
+    }
+    if (best > max) return max + 1;
+    before = prev;
+    prev = cur;
+  }
+  return prev[y.length];
 }
 
 /**
@@ -256,10 +305,15 @@ export function indexRows(rows) {
  * @param {Set<string>} [options.expandedRuns] gap ids (first hidden node) to show in full
  * @param {number} [options.runLength] shortest run that is compacted (default 6)
  * @param {Map<string, number>} [options.indexOf] indexRows(rows), if already made
- * @returns {{items: ({type: "node", row: object, index: number, guide: string, parentId: string|null, childCount: number, folded: boolean} | {type: "gap", id: string, count: number, guide: string})[], shown: number, itemOfRow: Int32Array}}
+ * @returns {{items: ({type: "node", row: object, index: number, guide: string, parentId: string|null, childCount: number, folded: boolean, starred: boolean, root?: number} | {type: "gap", id: string, count: number, guide: string, hidden?: true})[], shown: number, itemOfRow: Int32Array, roots: number, hiddenGaps: number}}
  *   `index` is the row's index in `rows`; `parentId`/`childCount` are in the
- *   filtered tree; `shown` counts node items; `itemOfRow[i]` is the item
- *   index of rows[i] (-1 when not shown).
+ *   filtered tree; `starred`: the end of the preferred path (preferred, no
+ *   preferred child); `root`: 1, 2, … on the first row of each tree of the
+ *   forest (rows with no parent), `roots` their number; a gap with
+ *   `hidden` stands for a hidden subtree of `count` rows in the default
+ *   view (its id is the hidden root's; expandedRuns opens it like a run),
+ *   `hiddenGaps` their number; `shown` counts node items; `itemOfRow[i]`
+ *   is the item index of rows[i] (-1 when not shown).
  */
 export function layoutRows(rows, options = {}) {
   const filter = options.filter ?? "default";
@@ -271,15 +325,49 @@ export function layoutRows(rows, options = {}) {
   const n = rows.length;
 
   // 1. Filter: up[i] = nearest shown ancestor-or-self of row i (-1: none).
+  // In the default view a hidden subtree leaves a placeholder (a "hidden"
+  // gap item standing for it, expanded like a run) unless the cursor is in
+  // it; an expanded one shows its rows as if they were not hidden.
+  const placeholders = filter === "default";
   const up = new Int32Array(n);
   const shownParent = new Int32Array(n).fill(-1);
   const kids = new Int32Array(n);
   const kept = [];
+  // hiddenUnder[i]: the placeholder row i lies under (-1: none); opened[i]: in an expanded hidden subtree.
+  const hiddenUnder = placeholders ? new Int32Array(n).fill(-1) : null;
+  const opened = placeholders ? new Uint8Array(n) : null;
+  const hiddenCount = placeholders ? new Int32Array(n) : null;
+  const cursorPath = placeholders ? cursorAncestors(rows, indexOf) : null;
+  // prefChild[i]: a child of row i is on the preferred path (so row i is not its end).
+  const prefChild = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const row = rows[i];
     const p = row.parentId === null ? -1 : indexOf.get(row.parentId) ?? -1;
     const u = p < 0 ? -1 : up[p];
-    if (row.cursor || filter === "all" || rowPasses(row, filter)) {
+    if (row.preferred && p >= 0) prefChild[p] = 1;
+    if (placeholders) {
+      if (p >= 0 && hiddenUnder[p] >= 0) {
+        hiddenUnder[i] = hiddenUnder[p];
+        hiddenCount[hiddenUnder[p]]++;
+        up[i] = u;
+        continue;
+      }
+      if (row.hiddenRoot && !cursorPath.has(i)) {
+        if (!expanded.has(row.id)) {
+          hiddenUnder[i] = i;
+          hiddenCount[i] = 1;
+          up[i] = u;
+          shownParent[i] = u;
+          if (u >= 0) kids[u]++;
+          kept.push(i);
+          continue;
+        }
+        opened[i] = 1;
+      } else if (p >= 0 && opened[p]) {
+        opened[i] = 1;
+      }
+    }
+    if (row.cursor || filter === "all" || rowPasses(opened?.[i] ? { ...row, hidden: false } : row, filter)) {
       up[i] = i;
       shownParent[i] = u;
       if (u >= 0) kids[u]++;
@@ -319,12 +407,16 @@ export function layoutRows(rows, options = {}) {
   const items = [];
   let skipBelow = -1;
   let shown = 0;
+  let roots = 0;
+  let hiddenGaps = 0;
   const push = (i) => {
     const row = rows[i];
     const u = shownParent[i];
     const isFolded = kids[i] > 0 && folded.size > 0 && folded.has(row.id);
     itemOfRow[i] = items.length;
-    items.push({ type: "node", row, index: i, guide: guideOf[i], parentId: u >= 0 ? rows[u].id : null, childCount: kids[i], folded: isFolded });
+    const item = { type: "node", row, index: i, guide: guideOf[i], parentId: u >= 0 ? rows[u].id : null, childCount: kids[i], folded: isFolded, starred: row.preferred === true && prefChild[i] === 0 };
+    if (row.parentId === null) item.root = ++roots;
+    items.push(item);
     shown++;
     return isFolded;
   };
@@ -336,6 +428,11 @@ export function layoutRows(rows, options = {}) {
     if (skipBelow >= 0) {
       if (d > skipBelow) continue;
       skipBelow = -1;
+    }
+    if (placeholders && hiddenUnder[i] === i) {
+      items.push({ type: "gap", hidden: true, id: rows[i].id, count: hiddenCount[i], guide: guideOf[i] });
+      hiddenGaps++;
+      continue;
     }
     if (push(i)) {
       skipBelow = d;
@@ -369,7 +466,25 @@ export function layoutRows(rows, options = {}) {
     if (hidden > 0) items.push({ type: "gap", id: gapStart, count: hidden, guide: guideOf[kept[end - 1]] });
     k = end - 1;
   }
-  return { items, shown, itemOfRow };
+  return { items, shown, itemOfRow, roots, hiddenGaps };
+}
+
+/**
+ * The indexes of the cursor row and its ancestors among `rows` (empty when
+ * no row is the cursor).
+ * @param {{id: string, parentId: string|null, cursor?: boolean}[]} rows
+ * @param {Map<string, number>} indexOf
+ * @returns {Set<number>}
+ */
+function cursorAncestors(rows, indexOf) {
+  const path = new Set();
+  let at = rows.findIndex((r) => r.cursor);
+  while (at !== undefined && at >= 0 && !path.has(at)) {
+    path.add(at);
+    const p = rows[at].parentId;
+    at = p === null ? -1 : indexOf.get(p);
+  }
+  return path;
 }
 
 /**

@@ -1,0 +1,138 @@
+// Restore points in the explorer (issue 17, item 5): the dialog lists the
+// session's restore points (name, time, node count), saves one, restores
+// one after a confirmation that keeps the current state first (nothing is
+// lost), all by keyboard with focus given back; a snapshot file of a
+// session that already exists is offered as "replace" or "import as a copy".
+// Screenshots: e2e/artifacts/restore-*.png.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, openExplorer, explorerCall, artifactPath } from './helpers.mjs';
+
+const call = explorerCall;
+
+/** The restore points the dialog lists: [name, meta text]. */
+function listed(page) {
+  return page.locator('#restore-list .restore-point').evaluateAll((ls) => ls.map((l) => [l.querySelector('.restore-point-name').textContent, l.querySelector('.restore-point-meta').textContent]));
+}
+
+test('restore points: save, append, restore by keyboard — the context is the saved one and the state before is kept', async () => {
+  for (const [width, height, scheme] of [[1366, 850, 'light'], [1366, 850, 'dark'], [390, 844, 'light'], [390, 844, 'dark']]) {
+    const env = await setup({ contextOptions: { viewport: { width, height }, colorScheme: scheme } });
+    try {
+      const { page, baseURL, errors } = env;
+      const panel = await openExplorer(page, baseURL);
+      const saved = await call(page, { operation: 'context', sessionId: 'demo' });
+      const opener = page.locator('#restore-button');
+      await opener.focus();
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog', { name: 'Restore points — Demo: a long weekend in Lisbon' });
+      await dialog.waitFor();
+      assert.equal(await page.locator('#restore-empty').isVisible(), true);
+      // The name field has focus: type a name, Enter saves.
+      assert.equal(await page.evaluate(() => document.activeElement.id), 'restore-name');
+      await page.keyboard.type('Before Porto');
+      await page.keyboard.press('Enter');
+      await page.locator('#restore-message', { hasText: 'Saved “Before Porto” (13 nodes).' }).waitFor();
+      const points = await listed(page);
+      assert.equal(points.length, 1);
+      assert.equal(points[0][0], 'Before Porto');
+      assert.match(points[0][1], /^\d\d:\d\d · 13 nodes$/);
+      await page.screenshot({ path: artifactPath(`restore-dialog-${width}x${height}-${scheme}.png`) });
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      assert.equal(await page.evaluate(() => document.activeElement.id), 'restore-button');
+
+      // Append: the session moves on.
+      await call(page, { operation: 'append', sessionId: 'demo', message: { role: 'user', content: 'And a day in Porto?' } });
+      await panel.locator('.head .stats', { hasText: '14 nodes' }).waitFor({ state: 'attached' });
+      assert.notDeepEqual(await call(page, { operation: 'context', sessionId: 'demo' }), saved);
+
+      // Restore by keyboard: the confirmation offers to keep the current state (checked).
+      await opener.focus();
+      await page.keyboard.press('Enter');
+      await dialog.waitFor();
+      await page.locator('#restore-list button', { hasText: 'Restore…' }).focus();
+      await page.keyboard.press('Enter');
+      const confirm = page.getByRole('alertdialog', { name: 'Restore this point?' });
+      await confirm.waitFor();
+      assert.equal(await page.locator('#restore-confirm-text').textContent(), 'Bring back “Before Porto” (13 nodes)? The session (now 14 nodes) becomes what it was then.');
+      assert.equal(await page.locator('#restore-keep').isChecked(), true);
+      assert.equal(await page.evaluate(() => document.activeElement.value), 'restore');
+      await page.screenshot({ path: artifactPath(`restore-confirm-${width}x${height}-${scheme}.png`) });
+      await page.keyboard.press('Enter');
+      await confirm.waitFor({ state: 'hidden' });
+      await page.locator('#restore-message', { hasText: /^Restored “Before Porto”\. The state before is kept as “Before restoring / }).waitFor();
+      assert.deepEqual(await call(page, { operation: 'context', sessionId: 'demo' }), saved);
+      await panel.locator('.head .stats', { hasText: '13 nodes' }).waitFor({ state: 'attached' });
+      // Nothing lost: the state before the restore is a restore point of 14 nodes.
+      const after = await listed(page);
+      assert.equal(after.length, 2);
+      assert.match(after[0][0], /^Before restoring \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+      assert.match(after[0][1], / · 14 nodes$/);
+      assert.equal(after[1][0], 'Before Porto');
+      const stored = await page.evaluate(() => window.explorer.tree.listSnapshots('demo'));
+      assert.deepEqual(stored.value.map((p) => p.nodeCount), [13, 14]);
+      // Close with the × button: focus goes back to the opener.
+      await page.locator('#restore-dialog .icon-button').click();
+      await dialog.waitFor({ state: 'hidden' });
+      assert.equal(await page.evaluate(() => document.activeElement.id), 'restore-button');
+      assert.deepEqual(errors, []);
+    } finally {
+      await env.close();
+    }
+  }
+});
+
+test('importing a snapshot of an existing session offers replace or a copy; cancel imports nothing', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 390, height: 844 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    const panel = await openExplorer(page, baseURL);
+    const text = (await page.evaluate(() => window.explorer.tree.callText({ operation: 'snapshot.save', sessionId: 'demo' }))).replace(/^\{"ok":true,"value":/, '').slice(0, -1);
+    const savedContext = await call(page, { operation: 'context', sessionId: 'demo' });
+    await call(page, { operation: 'append', sessionId: 'demo', message: { role: 'user', content: 'Something new' } });
+    const file = { name: 'demo.snapshot.json', mimeType: 'application/json', buffer: Buffer.from(text) };
+    const choice = page.getByRole('dialog', { name: 'This session is already here' });
+
+    // Replace: the session becomes the file's, the state before is a restore point.
+    await page.locator('#import-file').setInputFiles(file);
+    await choice.waitFor();
+    assert.equal(await page.locator('#snapshot-choice-text').textContent(), 'This snapshot is of “Demo: a long weekend in Lisbon” (demo), already a session here (14 nodes; 13 in the file).');
+    await page.screenshot({ path: artifactPath('restore-import-choice-390x844-light.png') });
+    await choice.getByRole('button', { name: 'Replace it' }).click();
+    await page.locator('#report-title', { hasText: 'Imported 1 session' }).waitFor();
+    assert.match(await page.locator('#report-warnings').textContent(), /replaced; the state before is kept as restore point “Before import /);
+    assert.deepEqual(await call(page, { operation: 'context', sessionId: 'demo' }), savedContext);
+    const kept = await page.evaluate(() => window.explorer.tree.listSnapshots('demo'));
+    assert.deepEqual(kept.value.map((p) => p.nodeCount), [14]);
+    assert.match(kept.value[0].name, /^Before import /);
+
+    // A copy: a new session beside it, titled as a copy.
+    await page.locator('#report-close').click();
+    await page.locator('#import-file').setInputFiles(file);
+    await choice.waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement.value), 'copy');
+    await page.keyboard.press('Enter'); // "Import as a copy" has focus
+    await page.locator('#report-title', { hasText: 'Imported 1 session' }).waitFor();
+    const sessions = await call(page, { operation: 'sessions' });
+    assert.deepEqual(sessions.map((s) => [s.sessionId, s.nodeCount]).sort(), [['demo', 13], ['demo-copy', 13]]);
+    await page.locator('#tab-sessions').click();
+    const copy = page.locator('#session-list .session[data-session-id="demo-copy"]');
+    assert.equal(await copy.locator('.session-title').textContent(), 'Demo: a long weekend in Lisbon (copy)');
+    assert.equal(await copy.locator('.session-id').textContent(), 'demo-copy');
+    await page.locator('#tab-tree').click();
+    await panel.locator('.row.cursor').waitFor();
+
+    // Cancel: nothing imported, the reason said.
+    await page.locator('#report-close').click();
+    await page.locator('#import-file').setInputFiles(file);
+    await choice.waitFor();
+    await page.keyboard.press('Escape');
+    await page.locator('#report-title', { hasText: 'Nothing imported' }).waitFor();
+    assert.match(await page.locator('#report-skipped').textContent(), /already a session here; you chose to import nothing/);
+    assert.equal((await call(page, { operation: 'sessions' })).length, 2);
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});

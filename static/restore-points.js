@@ -1,0 +1,257 @@
+// Restore points in the explorer (issue 17, item 5): a dialog listing the
+// selected session's restore points (tree.listSnapshots: name, time, node
+// count) with Save (tree.saveSnapshot) and Restore (tree.restoreSnapshot,
+// after a confirmation that offers, checked by default, to keep the
+// current state as a restore point first), and the choice offered when a
+// snapshot file of a session that already exists is imported: replace it
+// (snapshot.load over it, the current state kept as a restore point
+// first) or import it as a copy (snapshot.load under a new id).
+//
+// The dialogs are <dialog> elements of index.html opened with showModal
+// (role dialog, modal, Escape closes); focus goes back to what had it.
+// Text reaches the DOM only through textContent.
+
+import { el } from "./dom.js";
+import { formatTime } from "./tree-model.js";
+
+/** How much of a file's start is read to tell a snapshot and its session id. */
+const HEAD_CHARS = 4096;
+
+/**
+ * The session id of a snapshot file's text (the core's snapshot.save
+ * writes `{"version":…,"sessionId":"…",…,"nodes":[…]}`), or null when the
+ * text does not start like a snapshot. Reads only the first characters.
+ * @param {string} text
+ * @returns {string|null}
+ */
+export function snapshotSessionId(text) {
+  return snapshotHead(text)?.id ?? null;
+}
+
+/** The sessionId of a snapshot's text and where its JSON string sits ([start, end) in UTF-16 units), or null. */
+function snapshotHead(text) {
+  if (typeof text !== "string") return null;
+  const m = /^(\s*\{\s*"version"\s*:\s*\d+\s*,\s*"sessionId"\s*:\s*)("(?:[^"\\]|\\.)*")/.exec(text.slice(0, HEAD_CHARS));
+  if (!m) return null;
+  try {
+    const id = JSON.parse(m[2]);
+    return typeof id === "string" && id !== "" ? { id, start: m[1].length, end: m[1].length + m[2].length } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The snapshot text with its sessionId replaced (snapshot.load wants the
+ * request's id in the snapshot); every other byte as it was.
+ * @param {string} text a snapshot's text (snapshotSessionId(text) is not null)
+ * @param {string} id
+ * @returns {string}
+ */
+export function withSessionId(text, id) {
+  const head = snapshotHead(text);
+  return head === null ? text : text.slice(0, head.start) + JSON.stringify(id) + text.slice(head.end);
+}
+
+/**
+ * A session id not in `taken`: "<id>-copy", then "<id>-copy-2", "-copy-3", ….
+ * @param {string} id
+ * @param {Set<string>} taken
+ * @returns {string}
+ */
+export function copyId(id, taken) {
+  let candidate = `${id}-copy`;
+  for (let k = 2; taken.has(candidate); k++) candidate = `${id}-copy-${k}`;
+  return candidate;
+}
+
+/** "Before restoring “x”, 2026-12-01 11:58" style names for automatic restore points. */
+function autoName(what) {
+  const d = new Date();
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${what} ${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/**
+ * Open a modal <dialog>, focusing `focus`; resolves with the dialog's
+ * returnValue when it closes ("" on Escape), focus given back to what had it.
+ * @param {HTMLDialogElement} dialog
+ * @param {HTMLElement} [focus]
+ * @returns {Promise<string>}
+ */
+function ask(dialog, focus) {
+  const before = document.activeElement;
+  dialog.returnValue = "";
+  return new Promise((resolve) => {
+    dialog.addEventListener(
+      "close",
+      () => {
+        if (before instanceof HTMLElement && before.isConnected) before.focus();
+        resolve(dialog.returnValue);
+      },
+      { once: true },
+    );
+    dialog.showModal();
+    focus?.focus();
+  });
+}
+
+/**
+ * The restore points dialog and the snapshot import choice.
+ *
+ * The page: `{tree() → SessionTree, sessionId() → string|null,
+ * session(id) → {sessionId, title, nodeCount}|undefined, titleOf(session) → string,
+ * sessionIds() → Set<string>, setTitle(id, title), changed() → Promise (reload the list and the panel),
+ * select(id) → Promise, notify(text, isError?)}`.
+ */
+export class RestorePoints {
+  /** @param {object} page see the class comment */
+  constructor(page) {
+    this.page = page;
+    const $ = (id) => document.getElementById(id);
+    this.dialog = $("restore-dialog");
+    this.list = $("restore-list");
+    this.empty = $("restore-empty");
+    this.nameInput = $("restore-name");
+    this.saveForm = $("restore-save");
+    this.title = $("restore-title");
+    this.message = $("restore-message");
+    this.confirm = $("restore-confirm");
+    this.confirmText = $("restore-confirm-text");
+    this.keepBox = $("restore-keep");
+    this.choice = $("snapshot-choice");
+    this.choiceText = $("snapshot-choice-text");
+    this.saveForm.addEventListener("submit", (e) => {
+      e.preventDefault();
+      this._save();
+    });
+    this.list.addEventListener("click", (e) => {
+      const b = e.target.closest("button[data-name]");
+      if (b) this._restore(b.dataset.name, b);
+    });
+  }
+
+  /** Open the dialog for the selected session (nothing when none is selected). */
+  async open() {
+    const id = this.page.sessionId();
+    if (id === null) return;
+    const s = this.page.session(id);
+    this.title.textContent = `Restore points — ${s ? this.page.titleOf(s) : id}`;
+    this.nameInput.value = "";
+    this._say("");
+    const shown = ask(this.dialog, this.nameInput);
+    await this._render();
+    return shown;
+  }
+
+  _say(text, isError = false) {
+    this.message.textContent = text;
+    this.message.classList.toggle("error", isError);
+  }
+
+  /** List the session's restore points, newest first. */
+  async _render() {
+    const id = this.page.sessionId();
+    const env = await this.page.tree().listSnapshots(id);
+    if (!env.ok) {
+      this._say(env.error.message, true);
+      return;
+    }
+    const points = [...env.value].reverse();
+    this.empty.hidden = points.length > 0;
+    this.list.replaceChildren(
+      ...points.map((p) => {
+        const li = el("li", "restore-point");
+        li.dataset.name = p.name;
+        const text = el("div", "restore-point-text");
+        text.append(el("span", "restore-point-name", p.name));
+        const meta = el("span", "restore-point-meta");
+        const time = el("time", "", formatTime(p.createdAt));
+        time.dateTime = p.createdAt;
+        meta.append(time, document.createTextNode(` · ${p.nodeCount} ${p.nodeCount === 1 ? "node" : "nodes"}`));
+        text.append(meta);
+        const b = el("button", "button", "Restore…");
+        b.type = "button";
+        b.dataset.name = p.name;
+        b.setAttribute("aria-label", `Restore ${p.name}`);
+        li.append(text, b);
+        return li;
+      }),
+    );
+  }
+
+  async _save() {
+    const id = this.page.sessionId();
+    const typed = this.nameInput.value.trim();
+    const env = await this.page.tree().saveSnapshot(id, typed === "" ? undefined : typed);
+    if (!env.ok) return this._say(env.error.message, true);
+    this.nameInput.value = "";
+    this._say(`Saved “${env.value.name}” (${env.value.nodeCount} ${env.value.nodeCount === 1 ? "node" : "nodes"}).`);
+    await this._render();
+  }
+
+  /** Confirm, keep the current state first when asked (the default), then restore. */
+  async _restore(name, from) {
+    const id = this.page.sessionId();
+    const s = this.page.session(id);
+    const points = (await this.page.tree().listSnapshots(id)).value ?? [];
+    const point = points.find((p) => p.name === name);
+    this.confirmText.textContent = `Bring back “${name}”${point ? ` (${point.nodeCount} ${point.nodeCount === 1 ? "node" : "nodes"})` : ""}? The session${s ? ` (now ${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"})` : ""} becomes what it was then.`;
+    this.keepBox.checked = true;
+    const answer = await ask(this.confirm, this.confirm.querySelector("button[value=restore]"));
+    from?.focus();
+    if (answer !== "restore") return;
+    let kept = null;
+    if (this.keepBox.checked) {
+      const saved = await this.page.tree().saveSnapshot(id, autoName("Before restoring"));
+      if (!saved.ok) return this._say(`Not restored: the current state could not be kept (${saved.error.message}).`, true);
+      kept = saved.value.name;
+    }
+    const env = await this.page.tree().restoreSnapshot(id, name);
+    if (!env.ok) return this._say(env.error.message, true);
+    await this.page.changed();
+    this._say(`Restored “${name}”.${kept ? ` The state before is kept as “${kept}”.` : ""}`);
+    this.page.notify(`Restored “${name}”${kept ? `; the state before is kept as “${kept}”` : ""}`);
+    await this._render();
+  }
+
+  /**
+   * When `text` is a snapshot of a session that already exists, ask
+   * whether to replace it or import it as a copy, do it, and resolve to an
+   * import-shaped envelope (`{ok, value: {sessions, warnings, skipped}}`);
+   * cancelled, an envelope with no session and the reason skipped. Null
+   * when the text is not such a snapshot (import it as usual).
+   * @param {string} text
+   * @returns {Promise<object|null>}
+   */
+  async importChoice(text) {
+    const id = snapshotSessionId(text);
+    const existing = id === null ? undefined : this.page.session(id);
+    if (!existing) return null;
+    let inFile = null;
+    try {
+      inFile = JSON.parse(text).nodes?.length ?? null;
+    } catch {
+      return null; // not JSON after all: the import reports it
+    }
+    const title = this.page.titleOf(existing);
+    this.choiceText.textContent = `This snapshot is of “${title}” (${id}), already a session here (${existing.nodeCount} ${existing.nodeCount === 1 ? "node" : "nodes"}; ${inFile ?? "?"} in the file).`;
+    const answer = await ask(this.choice, this.choice.querySelector("button[value=copy]"));
+    const tree = this.page.tree();
+    const load = (sessionId) => tree.call(`{"operation":"snapshot.load","sessionId":${JSON.stringify(sessionId)},"snapshot":${withSessionId(text, sessionId)}}`);
+    const done = (env, warnings = []) => (env.ok ? { ok: true, value: { sessions: [env.value], warnings, skipped: [] } } : env);
+    if (answer === "replace") {
+      const kept = await tree.saveSnapshot(id, autoName("Before import"));
+      if (!kept.ok) return { ok: false, error: { code: kept.error.code, message: `not replaced: the current state could not be kept (${kept.error.message})` } };
+      const env = await load(id);
+      return done(env, [{ sessionId: id, message: `replaced; the state before is kept as restore point “${kept.value.name}”` }]);
+    }
+    if (answer === "copy") {
+      const newId = copyId(id, this.page.sessionIds());
+      const env = await load(newId);
+      if (env.ok) this.page.setTitle(newId, `${title} (copy)`);
+      return done(env);
+    }
+    return { ok: true, value: { sessions: [], warnings: [], skipped: [{ sessionId: id, title, reason: "already a session here; you chose to import nothing" }] } };
+  }
+}
