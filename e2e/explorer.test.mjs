@@ -75,6 +75,8 @@ test('explorer: demo session, jump by click, import with report, export, reload'
     // An append made by other code on the page shows at once.
     await call(page, { operation: 'append', sessionId: 'demo', message: { role: 'user', content: 'Appended from devtools' } });
     await page.locator('.row.cursor .preview', { hasText: 'Appended from devtools' }).waitFor();
+    // The panel draws the row before its context pane: wait for the message there.
+    await page.locator('session-tree-panel .messages .message-body', { hasText: 'Appended from devtools' }).waitFor();
     assert.equal((await contextTexts(page)).at(-1), 'Appended from devtools');
 
     // Import by the file picker: the ChatGPT tree export.

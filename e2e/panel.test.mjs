@@ -519,6 +519,7 @@ test('offline: after one visit the explorer reloads, explores and appends with t
     await panel.locator(`.row.cursor[data-node-id="${target.id}"]`).waitFor();
     await call(page, { operation: 'append', sessionId: 'demo', message: { role: 'user', content: 'Written offline' } });
     await panel.locator('.row.cursor .preview', { hasText: 'Written offline' }).waitFor();
+    await panel.locator('.messages .message-body', { hasText: 'Written offline' }).waitFor();
     assert.equal((await contextTexts(panel)).at(-1), 'Written offline');
     await page.screenshot({ path: artifactPath('panel-offline.png') });
     assert.deepEqual(errors, []);
