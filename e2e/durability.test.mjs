@@ -334,7 +334,21 @@ test('a page whose request for the write lock is refused writes nothing: the pag
       assert.equal(fromA.ok, true, JSON.stringify(fromA.error));
       assert.deepEqual(fromB, refusal);
     }
-    const list = await agreedList(a, b, 'refused');
+    // A read of page b that arrives while its Writer has a pull queued (page
+    // a announces each write) waits in that transaction and is refused with
+    // the lock too: b's list is asked again until it comes back, up to 20
+    // times. (A read that need not wait for the lock is left for later.)
+    await Promise.all([a.evaluate(() => window.tree.refresh()), b.evaluate(() => window.tree.refresh())]);
+    const list = await value(a, { operation: 'list', sessionId: 'refused' });
+    let fromB = null;
+    for (let i = 0; i < 20 && !fromB?.ok; i++) {
+      if (i > 0) await b.waitForTimeout(50);
+      fromB = await call(b, { operation: 'list', sessionId: 'refused' });
+    }
+    assert.equal(fromB.ok, true, JSON.stringify(fromB.error));
+    assert.deepEqual(fromB.value, list);
+    await reload(a);
+    assert.deepEqual(await value(a, { operation: 'list', sessionId: 'refused' }), list, 'what page a wrote is on disk');
     assert.deepEqual(list.map((n) => n.preview), Array.from({ length: 11 }, (_, i) => `a ${i}`));
     const c = await open(env);
     assert.equal(await initTree(c), null, 'the stored session restores');

@@ -11,7 +11,9 @@ import { setup, openExplorer, explorerCall, artifactPath } from './helpers.mjs';
 const call = explorerCall;
 
 /** The restore points the dialog lists: [name, meta text]. */
-function listed(page) {
+/** The listed restore points, once the list shows n of them (it is drawn after the message). */
+async function listed(page, n) {
+  await page.waitForFunction((n) => document.querySelectorAll('#restore-list .restore-point').length >= n, n);
   return page.locator('#restore-list .restore-point').evaluateAll((ls) => ls.map((l) => [l.querySelector('.restore-point-name').textContent, l.querySelector('.restore-point-meta').textContent]));
 }
 
@@ -33,7 +35,7 @@ test('restore points: save, append, restore by keyboard — the context is the s
       await page.keyboard.type('Before Porto');
       await page.keyboard.press('Enter');
       await page.locator('#restore-message', { hasText: 'Saved “Before Porto” (13 nodes).' }).waitFor();
-      const points = await listed(page);
+      const points = await listed(page, 1);
       assert.equal(points.length, 1);
       assert.equal(points[0][0], 'Before Porto');
       assert.match(points[0][1], /^\d\d:\d\d · 13 nodes$/);
@@ -65,7 +67,7 @@ test('restore points: save, append, restore by keyboard — the context is the s
       assert.deepEqual(await call(page, { operation: 'context', sessionId: 'demo' }), saved);
       await panel.locator('.head .stats', { hasText: '13 nodes' }).waitFor({ state: 'attached' });
       // Nothing lost: the state before the restore is a restore point of 14 nodes.
-      const after = await listed(page);
+      const after = await listed(page, 2);
       assert.equal(after.length, 2);
       assert.match(after[0][0], /^Before restoring \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
       assert.match(after[0][1], / · 14 nodes$/);
