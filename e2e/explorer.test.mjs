@@ -4,9 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { setup, artifactPath, explorerCall } from './helpers.mjs';
+import { setup, artifactPath, explorerCall, FIXTURES_DIR } from './helpers.mjs';
 
-const FIXTURES = '/work/shared/fixtures/librechat/';
+const FIXTURES = FIXTURES_DIR + '/librechat/';
 const CHATGPT_TREE = FIXTURES + 'chatgpt-tree.json';
 const CHATGPT_MODERN = FIXTURES + 'chatgpt-modern-export.json';
 const TREE_SESSION = 'd5dc5307-6807-41a0-8b04-4acee626eeb7';

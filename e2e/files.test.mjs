@@ -8,10 +8,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { setup, openShimPage, watchPage } from './helpers.mjs';
+import { setup, openShimPage, watchPage, FIXTURES_DIR } from './helpers.mjs';
 
 /** A ChatGPT export (one conversation of 13 records with branches, 14 KB) from the shared fixtures. */
-const FIXTURE = '/work/wt/shared/fixtures/librechat/chatgpt-tree.json';
+const FIXTURE = FIXTURES_DIR + '/librechat/chatgpt-tree.json';
 const fixtureText = fs.readFileSync(FIXTURE, 'utf8');
 
 let env;

@@ -24,6 +24,11 @@ import { startServer } from '../tools/serve.mjs';
 export const E2E_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = path.resolve(E2E_DIR, '..');
 export const ARTIFACTS_DIR = path.join(E2E_DIR, 'artifacts');
+/**
+ * The shared fixtures (real public exports, ../shared/fixtures beside the
+ * repository, as the Go tests read them): $SESSIONTREE_FIXTURES when set.
+ */
+export const FIXTURES_DIR = process.env.SESSIONTREE_FIXTURES || path.resolve(REPO_ROOT, '..', 'shared', 'fixtures');
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [

@@ -5,9 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setup } from './helpers.mjs';
+import { setup, FIXTURES_DIR } from './helpers.mjs';
 
-const FIXTURES = process.env.SESSIONTREE_FIXTURES || '/work/shared/fixtures';
+const FIXTURES = FIXTURES_DIR;
 
 function fixture(name) {
   const file = path.join(FIXTURES, name);
