@@ -29,9 +29,11 @@ test('restore points: save, append, restore by keyboard — the context is the s
       await page.keyboard.press('Enter');
       const dialog = page.getByRole('dialog', { name: 'Restore points — Demo: a long weekend in Lisbon' });
       await dialog.waitFor();
-      assert.equal(await page.locator('#restore-empty').isVisible(), true);
+      // The list is read after the dialog opens: its empty state and the
+      // focus on the name field come with it.
+      await page.locator('#restore-empty').waitFor({ state: 'visible' });
       // The name field has focus: type a name, Enter saves.
-      assert.equal(await page.evaluate(() => document.activeElement.id), 'restore-name');
+      await page.waitForFunction(() => document.activeElement?.id === 'restore-name');
       await page.keyboard.type('Before Porto');
       await page.keyboard.press('Enter');
       await page.locator('#restore-message', { hasText: 'Saved “Before Porto” (13 nodes).' }).waitFor();
