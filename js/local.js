@@ -419,39 +419,7 @@ export class LocalTree extends TreeAPI {
         }
       }
     }
-    const start = JSON.parse(this._handle.importStart(buffer, format));
-    if (!start.ok) return start;
-    const { job } = start.value;
-    let budget = Math.min(sliceBytes, 64 << 10);
-    let read = 0;
-    for (;;) {
-      if (signal?.aborted && read * 2 < start.value.total) {
-        // Still reading: nothing is stored yet. (Once storing has begun,
-        // the import runs to its end.)
-        this._handle.importCancel(job);
-        return errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
-      }
-      const t0 = performance.now();
-      // A step may add sessions (once reading is done): through the
-      // Writer, so each step's sessions are stored in one transaction.
-      const step = await this._mutate(() => this._handle.importStep(job, budget));
-      // Aim at slices of about SLICE_MS, never above sliceBytes.
-      if (step.ok === false) {
-        this._handle.importCancel(job);
-        return step;
-      }
-      const ms = Math.max(performance.now() - t0, 1);
-      budget = Math.max(16 << 10, Math.min(sliceBytes, Math.round(((step.read - read) * SLICE_MS) / ms)));
-      read = step.read;
-      try {
-        onProgress?.({ read: step.read, total: step.total });
-      } catch (err) {
-        console.error("sessiontree: an onProgress callback threw", err);
-      }
-      if (step.done) break;
-      await yieldToPage();
-    }
-    return this._mutate(() => this._handle.importFinish(job));
+    return this._importJob(buffer, format, onProgress, signal, sliceBytes);
   }
 
   /**
@@ -525,10 +493,14 @@ export class LocalTree extends TreeAPI {
     let read = 0;
     for (;;) {
       if (signal?.aborted && read * 2 < start.value.total) {
+        // Still reading: nothing is stored yet. (Once storing has begun,
+        // the import runs to its end.)
         this._handle.importCancel(job);
         return errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
       }
       const t0 = performance.now();
+      // A step may add sessions (once reading is done): through the
+      // Writer, so each step's sessions are stored in one transaction.
       const step = await this._mutate(() => this._handle.importStep(job, budget));
       if (step.ok === false) {
         this._handle.importCancel(job);
