@@ -180,7 +180,8 @@ test('phone: the pane tabs work by keyboard and picking a session shows its tree
     assert.equal(await selected(), 'tab-tree');
     assert.equal(await panel.locator('.scroller').isVisible(), true);
     // The tree rows are 40 px touch targets and keyboard still moves in them.
-    await panel.locator('.row').first().waitFor({ state: 'visible' });
+    // The rows are drawn again for the session picked: measure once laid out.
+    await page.waitForFunction(() => (document.querySelector('#panel')?.shadowRoot?.querySelector('.row')?.getBoundingClientRect().height ?? 0) > 0);
     const h = await panel.locator('.row').first().evaluate((r) => r.getBoundingClientRect().height);
     assert.equal(h, 40);
     await panel.locator('.scroller').focus();
