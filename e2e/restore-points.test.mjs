@@ -55,6 +55,10 @@ test('restore points: save, append, restore by keyboard — the context is the s
       await opener.focus();
       await page.keyboard.press('Enter');
       await dialog.waitFor();
+      // The dialog reads its list, then focuses the name field: wait for
+      // both, or the button focused here is drawn again or loses focus.
+      await listed(page, 1);
+      await page.waitForFunction(() => document.activeElement?.id === 'restore-name');
       await page.locator('#restore-list button', { hasText: 'Restore…' }).focus();
       await page.keyboard.press('Enter');
       const confirm = page.getByRole('alertdialog', { name: 'Restore this point?' });
