@@ -181,8 +181,12 @@ test('phone: the pane tabs work by keyboard and picking a session shows its tree
     assert.equal(await panel.locator('.scroller').isVisible(), true);
     // The tree rows are 40 px touch targets and keyboard still moves in them.
     // The rows are drawn again for the session picked: measure once laid out.
-    await page.waitForFunction(() => (document.querySelector('#panel')?.shadowRoot?.querySelector('.row')?.getBoundingClientRect().height ?? 0) > 0);
-    const h = await panel.locator('.row').first().evaluate((r) => r.getBoundingClientRect().height);
+    // Measured in the same task that finds the row, so a redraw between finding and
+    // measuring cannot hand back a detached row.
+    const h = await (await page.waitForFunction(() => {
+      const height = document.querySelector('#panel')?.shadowRoot?.querySelector('.row')?.getBoundingClientRect().height ?? 0;
+      return height > 0 ? height : null;
+    })).jsonValue();
     assert.equal(h, 40);
     await panel.locator('.scroller').focus();
     const before = await panel.evaluate((p) => p.selectedNodeId);
