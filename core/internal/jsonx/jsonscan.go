@@ -211,9 +211,11 @@ func (s *Scanner) Value() (raw []byte, spaced bool, err *SyntaxError) {
 					break
 				}
 				if c == '{' {
-					if err := s.objectKey(); err != nil {
+					keySpaced, err := s.objectKey()
+					if err != nil {
 						return nil, spaced, err
 					}
+					spaced = spaced || keySpaced
 					p := s.Pos
 					s.SkipSpace()
 					spaced = spaced || s.Pos != p
@@ -258,9 +260,11 @@ func (s *Scanner) Value() (raw []byte, spaced bool, err *SyntaxError) {
 			s.SkipSpace()
 			spaced = spaced || s.Pos != p
 			if top == '{' {
-				if err := s.objectKey(); err != nil {
+				keySpaced, err := s.objectKey()
+				if err != nil {
 					return nil, spaced, err
 				}
+				spaced = spaced || keySpaced
 				p := s.Pos
 				s.SkipSpace()
 				spaced = spaced || s.Pos != p
@@ -320,20 +324,23 @@ func (s *Scanner) SkipValid() []byte {
 	return data[start:i]
 }
 
-// objectKey moves past `"key" :` (space before the colon allowed).
-func (s *Scanner) objectKey() *SyntaxError {
+// objectKey moves past `"key" :` (space before the colon allowed) and
+// reports whether there was space before the colon.
+func (s *Scanner) objectKey() (spaced bool, err *SyntaxError) {
 	if s.Peek() != '"' {
-		return s.Unexpected("looking for an object key")
+		return false, s.Unexpected("looking for an object key")
 	}
 	if _, err := s.skipString(); err != nil {
-		return err
+		return false, err
 	}
+	p := s.Pos
 	s.SkipSpace()
+	spaced = s.Pos != p
 	if s.Peek() != ':' {
-		return s.Unexpected("after object key, expected ':'")
+		return spaced, s.Unexpected("after object key, expected ':'")
 	}
 	s.Pos++
-	return nil
+	return spaced, nil
 }
 
 // Literal moves past lit when the data at pos starts with it, and
