@@ -84,9 +84,11 @@ func (j *ImportJob) commit(s *Session) {
 // empty session goes on "main"), else it opens a branch named after the
 // parent's (a root: after "main"). When s's
 // cursor is on the path to im's cursor (nobody moved it elsewhere since
-// the last import), the cursor moves to im's cursor; else it stays. Nodes
-// already in s are left as they are, even where the data now differs:
-// what was imported is append-only.
+// the last import), the cursor moves to im's cursor; else it stays. The
+// labels and other annotations the data puts on the added nodes come
+// along, in the data's order. Nodes already in s, and their annotations,
+// are left as they are, even where the data now differs: what was
+// imported is append-only, and a label the user set stays.
 func (st *Store) mergeImported(s, im *Session) int {
 	from := len(s.nodes)
 	for _, n := range im.nodes {
@@ -113,6 +115,13 @@ func (st *Store) mergeImported(s, im *Session) int {
 	if added == 0 {
 		return 0
 	}
+	afrom := len(s.annotations)
+	for _, a := range im.annotations {
+		if i, ok := s.index[a.NodeID]; ok && a.NodeID != "" && int(i) >= from {
+			c := *a
+			s.annotate(&c)
+		}
+	}
 	if cur, ok := s.index[im.nodeID(im.cursor)]; ok && int(cur) >= from && (s.cursor < 0 || s.isAncestor(s.cursor, cur)) {
 		s.cursor = cur
 		s.setActive(s.nodes[cur].Branch)
@@ -121,5 +130,6 @@ func (st *Store) mergeImported(s, im *Session) int {
 		s.updatedAt = im.updatedAt
 	}
 	st.markDirty(s, from, false, "import")
+	st.markAnnotated(s, afrom)
 	return added
 }

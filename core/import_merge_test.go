@@ -73,6 +73,24 @@ func TestImportAgain(t *testing.T) {
 		assert.Equal(t, "c1", sh.Cursor, "a cursor off the path to the new turns is not moved")
 		assert.Equal(t, []string{"main", "main-2"}, sh.Branches)
 	})
+	t.Run("a grown Pi file brings the labels on its new nodes; a label on an old node stays the user's", func(t *testing.T) {
+		st := testStore(t)
+		mustImport(t, st, writePi("p1", branchy[:4], "d1"), "auto")
+		ok[Status](t, st, obj{"operation": "label", "sessionId": "p1", "nodeId": "b1", "label": "mine"})
+		now := string(writePi("p1", grown, "f1")) +
+			`{"type":"label","id":"l1","parentId":"f1","timestamp":"` + isoTime(9) + `","targetId":"e1","label":"new turn"}` + "\n" +
+			`{"type":"label","id":"l2","parentId":"l1","timestamp":"` + isoTime(10) + `","targetId":"b1","label":"from pi"}` + "\n"
+		res := mustImport(t, st, []byte(now), "auto")
+		assert.Equal(t, 2, res.Sessions[0].Added)
+		labels := map[string]string{}
+		for _, r := range ok[Tree](t, st, obj{"operation": "tree", "sessionId": "p1"}).Rows {
+			if r.Label != "" {
+				labels[r.ID] = r.Label
+			}
+		}
+		assert.Equal(t, map[string]string{"b1": "mine", "e1": "new turn"}, labels)
+		assertReimportAddsNothing(t, st, []byte(now))
+	})
 	t.Run("a grown Claude Code file adds its new lines", func(t *testing.T) {
 		st := testStore(t)
 		mustImport(t, st, writeClaudeCode("c1", branchy[:4]), "auto")
