@@ -139,6 +139,7 @@ bench: build deps
 	$(NODE) bench/run.mjs
 	$(NODE) bench/perf.mjs
 	$(NODE) bench/appends.mjs
+	$(NODE) bench/turn.mjs
 
 clean:
 	rm -f $(WASM) $(WASM_EXEC) js/*.gz js/*.br

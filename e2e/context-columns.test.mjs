@@ -282,3 +282,60 @@ test('the page keeps decoded text caches: contexts after appends, a reload of th
   assert.equal(r.fourth, 'changed by the load');
   await page.close();
 });
+
+test('a chat turn reuses the last answer\'s message objects (frozen), and a jump, a branch or a reloaded session gives the right messages again', async () => {
+  const page = await shimPage();
+  const r = await page.evaluate(async () => {
+    const out = {};
+    for (const worker of [true, false]) {
+      const tree = await window.sessiontree.init({ persist: false, worker });
+      const id = 'reuse-' + worker;
+      await tree.call({ operation: 'create', sessionId: id });
+      const ids = [];
+      for (let k = 0; k < 6; k++) ids.push((await tree.call({ operation: 'append', sessionId: id, message: { role: k % 2 ? 'assistant' : 'user', content: `m${k} é` + (k === 3 ? ' wide ✓' : '') } })).value.id);
+      const a = (await tree.call({ operation: 'context', sessionId: id })).value.messages;
+      await tree.call({ operation: 'append', sessionId: id, message: { role: 'user', content: 'm6' } });
+      const b = (await tree.call({ operation: 'context', sessionId: id })).value.messages;
+      const sameObjects = a.every((m, i) => b[i] === m);
+      let threw = false;
+      try {
+        (() => {
+          'use strict';
+          b[0].content = 'changed';
+        })();
+      } catch (err) {
+        threw = err instanceof TypeError;
+      }
+      // A sibling of m5: the messages before it are the same objects, the rest new and right
+      // (the path holds most of the text cache, so the answer is over the cache itself).
+      await tree.call({ operation: 'jump', sessionId: id, nodeId: ids[4] });
+      await tree.call({ operation: 'append', sessionId: id, message: { role: 'assistant', content: 'other m5' } });
+      const c = (await tree.call({ operation: 'context', sessionId: id })).value.messages;
+      const text = JSON.parse(await tree.callText({ operation: 'context', sessionId: id })).value.messages;
+      // The session loaded anew (a new text cache): nothing is reused across it.
+      const snap = (await tree.call({ operation: 'snapshot.save', sessionId: id })).value;
+      await tree.call({ operation: 'snapshot.load', sessionId: id, snapshot: { ...snap, cursor: ids[1] } });
+      const d = (await tree.call({ operation: 'context', sessionId: id })).value.messages;
+      out[worker ? 'worker' : 'local'] = {
+        sameObjects,
+        frozen: Object.isFrozen(b[0]) && b[0].content === 'm0 é',
+        threw,
+        newArray: a !== b,
+        lengths: [a.length, b.length, c.length, d.length],
+        prefixShared: c.slice(0, 5).every((m, i) => m === b[i]) && c[5] !== b[5],
+        c: JSON.stringify(c) === JSON.stringify(text),
+        cLast: c[5].content,
+        d: d.map((m) => m.content),
+        dFresh: d[0] !== b[0],
+      };
+      tree.close();
+    }
+    return out;
+  });
+  for (const mode of ['worker', 'local']) {
+    assert.deepEqual(r[mode], {
+      sameObjects: true, frozen: true, threw: true, newArray: true, lengths: [6, 7, 6, 2],
+      prefixShared: true, c: true, cLast: 'other m5', d: ['m0 é', 'm1 é'], dFresh: true,
+    }, mode);
+  }
+});

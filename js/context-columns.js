@@ -76,23 +76,40 @@ export class TextCaches {
   /**
    * The whole decoded buffers of an answer: its new parts appended to what
    * was kept for its cache (when `from` says the parts continue it), kept
-   * again as the most recent.
+   * again as the most recent. The entry also carries the rows and messages
+   * of the last answer built from this cache (see contextEnvelope), while
+   * the cache only grew: offsets into the buffers still name the same text.
+   * A cache that starts again (from 0) drops them.
    * @param {number} cache the header's cache id (0: none, nothing is kept)
    * @param {{ascii: number, wide: number}} from what CachePlan.take said
    * @param {string} ascii @param {string} wide the decoded new parts
-   * @returns {{ascii: string, wide: string}}
+   * @returns {CachedTexts}
    */
   extend(cache, from, ascii, wide) {
-    if (cache === 0) return { ascii, wide };
+    if (cache === 0) return { ascii, wide, rows: null, messages: null, roles: null };
     let t = this._texts.get(cache);
     this._texts.delete(cache);
-    if (!t || (from.ascii === 0 && from.wide === 0)) t = { ascii: "", wide: "" };
-    t = { ascii: from.ascii === 0 ? ascii : t.ascii + ascii, wide: from.wide === 0 ? wide : t.wide + wide };
+    const again = !t || (from.ascii === 0 && from.wide === 0);
+    if (again) t = { ascii: "", wide: "", rows: null, messages: null, roles: null };
+    t = {
+      ascii: from.ascii === 0 ? ascii : t.ascii + ascii,
+      wide: from.wide === 0 ? wide : t.wide + wide,
+      rows: again ? null : t.rows,
+      messages: again ? null : t.messages,
+      roles: again ? null : t.roles,
+    };
     this._texts.set(cache, t);
     evict(this._texts);
     return t;
   }
 }
+
+/**
+ * One text cache as the building side holds it: the whole decoded buffers,
+ * and the rows, roles and messages of the last answer built from them
+ * (null before the first, or after the cache started again).
+ * @typedef {{ascii: string, wide: string, rows: Int32Array|null, messages: object[]|null, roles: string[]|null}} CachedTexts
+ */
 
 function evict(map) {
   for (const id of map.keys()) {
@@ -104,19 +121,32 @@ function evict(map) {
 /**
  * The envelope of a context answered in columns. Keys are in the order
  * JSON.parse of the text answer gives them.
+ *
+ * A plain message ({role, content}) whose row (code, start, end) and role
+ * are those of the same position in the last answer built from the same
+ * text cache is that answer's message object again: a chat turn (append,
+ * then context) builds only the new messages, as a plain JS tree would
+ * (bench/turn.mjs). Plain message objects are therefore frozen (shared
+ * between answers, they must not be changed by one caller under another);
+ * the messages array itself is new each time. Other messages (tool calls,
+ * parts) are parsed anew for each answer.
  * @param {{cursor: string, count: number, roles: string[], other: object[], state: object}} c the columns header
- * @param {string} ascii @param {string} wide the whole decoded buffers
+ * @param {CachedTexts} texts the whole decoded buffers (and the last answer's rows, to reuse; updated to this one)
  * @param {Int32Array} rows three numbers per message: code (negative: the next of `other`; bit 0: role after content; bit 1: wide; code >> 2: role index), start, end
  * @returns {{ok: true, value: {cursor: string, messages: object[], state: object}}}
  */
-export function contextEnvelope(c, ascii, wide, rows) {
+export function contextEnvelope(c, texts, rows) {
   const messages = new Array(c.count);
-  fillMessages(c, ascii, wide, rows, messages, 0, c.count, 0);
+  fillMessages(c, texts, rows, messages, 0, 0, Infinity);
+  remember(texts, c, rows, messages);
   return { ok: true, value: { cursor: c.cursor, messages, state: c.state } };
 }
 
-/** Messages per slice of contextEnvelopeSliced (1–2 ms of the page's thread each on an idle machine, ~35 ms on this one with a load average of 12). */
+/** Messages made per slice of contextEnvelopeSliced (1–2 ms of the page's thread each on an idle machine, ~35 ms on this one with a load average of 12); a message reused from the last answer counts as 1/REUSED_PER_MADE of one. */
 export const SLICE_MESSAGES = 10000;
+
+/** How many reused messages cost what one made message does (a compare of three numbers and a role against an allocation, a slice and a freeze). */
+const REUSED_PER_MADE = 32;
 
 /** Bytes decoded per slice of contextEnvelopeSliced. */
 export const SLICE_BYTES = 1 << 20;
@@ -126,9 +156,10 @@ export const SLICE_BYTES = 1 << 20;
  * the page paint and take input), for large answers built on the page's
  * thread: the buffers are decoded SLICE_BYTES at a time (a streaming
  * decoder, so a character split between slices is whole), the messages
- * made SLICE_MESSAGES at a time. The same value.
+ * made SLICE_MESSAGES at a time (reused ones count 1/REUSED_PER_MADE, so a
+ * chat turn's answer takes one slice). The same value.
  * @param {object} c the columns header
- * @param {(ascii: string, wide: string) => {ascii: string, wide: string}} whole
+ * @param {(ascii: string, wide: string) => CachedTexts} whole
  *   given the decoded new parts, the whole buffers (TextCaches.extend)
  * @param {Uint8Array} asciiBytes @param {Uint8Array} wideBytes the new parts' bytes
  * @param {Int32Array} rows
@@ -150,29 +181,55 @@ export async function contextEnvelopeSliced(c, whole, asciiBytes, wideBytes, row
   const wide = await decode(wideBytes);
   const texts = whole(ascii, wide);
   const messages = new Array(c.count);
-  let o = 0;
-  for (let from = 0; from < c.count; from += SLICE_MESSAGES) {
-    if (from > 0) await next();
-    o = fillMessages(c, texts.ascii, texts.wide, rows, messages, from, Math.min(from + SLICE_MESSAGES, c.count), o);
+  let at = [0, 0];
+  for (;;) {
+    at = fillMessages(c, texts, rows, messages, at[0], at[1], SLICE_MESSAGES * REUSED_PER_MADE);
+    if (at[0] >= c.count) break;
+    await next();
   }
+  remember(texts, c, rows, messages);
   return { ok: true, value: { cursor: c.cursor, messages, state: c.state } };
 }
 
+/** Keep this answer's rows (a copy when they are a view into a larger buffer, such as wasm memory), roles and messages for the next answer from the same cache. */
+function remember(texts, c, rows, messages) {
+  texts.rows = rows.byteOffset === 0 && rows.byteLength === rows.buffer.byteLength ? rows : rows.slice();
+  texts.roles = c.roles;
+  texts.messages = messages;
+}
+
 /**
- * Make messages[from:to] from the rows; o is the index in `other` of the
- * first message that is not plain at or after `from`. Returns the next o.
+ * Make messages from index i on, until done or until the work spent
+ * reaches budget (a made message costs REUSED_PER_MADE, a reused one 1);
+ * o is the index in `other` of the first message that is not plain at or
+ * after i. Returns [the next i, the next o].
  */
-function fillMessages(c, ascii, wide, rows, messages, from, to, o) {
-  const { roles, other } = c;
-  for (let i = from, k = from * 3; i < to; i++, k += 3) {
+function fillMessages(c, texts, rows, messages, i, o, budget) {
+  const { roles, other, count } = c;
+  const { ascii, wide } = texts;
+  const prev = texts.rows;
+  const prevMessages = texts.messages;
+  const prevRoles = texts.roles;
+  const reusable = prev === null ? 0 : Math.min(prev.length, rows.length);
+  let spent = 0;
+  for (let k = i * 3; i < count && spent < budget; i++, k += 3) {
     const code = rows[k];
     if (code < 0) {
       messages[i] = other[o++];
+      spent += REUSED_PER_MADE;
       continue;
     }
-    const content = (code & 2 ? wide : ascii).slice(rows[k + 1], rows[k + 2]);
+    const start = rows[k + 1];
+    const end = rows[k + 2];
     const role = roles[code >> 2];
-    messages[i] = code & 1 ? { content, role } : { role, content };
+    if (k + 2 < reusable && prev[k] === code && prev[k + 1] === start && prev[k + 2] === end && prevRoles[code >> 2] === role) {
+      messages[i] = prevMessages[i];
+      spent++;
+      continue;
+    }
+    const content = (code & 2 ? wide : ascii).slice(start, end);
+    messages[i] = Object.freeze(code & 1 ? { content, role } : { role, content });
+    spent += REUSED_PER_MADE;
   }
-  return o;
+  return [i, o];
 }

@@ -332,8 +332,8 @@ export class LocalTree extends TreeAPI {
     const buffer = this._memory.buffer; // after the call: the memory may have grown
     const from = this._plan.take(c);
     const part = ([address, bytes], at) => decodeContent(new Uint8Array(buffer, address + at, bytes - at));
-    const { ascii, wide } = this._texts.extend(c.cache, from, part(c.ascii, from.ascii), part(c.wide, from.wide));
-    return contextEnvelope(c, ascii, wide, new Int32Array(buffer, c.rows[0], c.rows[1]));
+    const texts = this._texts.extend(c.cache, from, part(c.ascii, from.ascii), part(c.wide, from.wide));
+    return contextEnvelope(c, texts, new Int32Array(buffer, c.rows[0], c.rows[1]));
   }
 
   /**

@@ -347,13 +347,14 @@ class WorkerTree extends TreeAPI {
    * The envelope of a context the worker answered in columns. A large one
    * (more than SLICE_MESSAGES messages or SLICE_BYTES of new text) is
    * built in slices with a task between them, so the page's thread is
-   * never held for long: at a 100,000-deep path, 10 slices of messages.
+   * never held for long: at a 100,000-deep path, 10 slices of messages
+   * made anew, or one slice when the messages are the last answer's
+   * (a chat turn; see contextEnvelope).
    */
   _buildContext({ columns: c, from, ascii, wide, rows }) {
     const whole = (a, w) => this._texts.extend(c.cache, from, a, w);
     if (c.count <= SLICE_MESSAGES && ascii.length + wide.length <= SLICE_BYTES) {
-      const texts = whole(decodeContent(ascii), decodeContent(wide));
-      return contextEnvelope(c, texts.ascii, texts.wide, rows);
+      return contextEnvelope(c, whole(decodeContent(ascii), decodeContent(wide)), rows);
     }
     return contextEnvelopeSliced(c, whole, ascii, wide, rows, nextTask);
   }
