@@ -217,6 +217,12 @@ export interface State {
 
 export interface Context {
   cursor: string | null;
+  /**
+   * The root→cursor path as an LLM messages array (a new array each call).
+   * Plain `{role, content}` messages are frozen and may be the very objects
+   * of the previous context of the session (a chat turn builds only the new
+   * ones): copy one before changing it.
+   */
   messages: Message[];
   state: State;
 }
