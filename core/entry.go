@@ -432,25 +432,29 @@ func (st State) AppendJSON(b []byte) []byte {
 func (s *Session) stateAt(path []int32) State {
 	var st State
 	for _, i := range path {
-		n := s.nodes[i]
-		e := n.Entry
-		switch n.Kind {
-		case KindModelChange:
-			st.Model = &ModelState{Provider: e.Provider, Model: e.Model}
-		case KindThinkingLevelChange:
-			st.ThinkingLevel = &e.Level
-		case KindActiveToolsChange:
-			tools := e.Tools
-			st.ActiveTools = &tools
-		case KindSessionInfo:
-			if e.Name == "" {
-				st.SessionName = nil
-			} else {
-				st.SessionName = &e.Name
-			}
-		}
+		st.apply(s.nodes[i])
 	}
 	return st
+}
+
+// apply takes node n's entry, when it is a configuration change, into st.
+func (st *State) apply(n *Node) {
+	e := n.Entry
+	switch n.Kind {
+	case KindModelChange:
+		st.Model = &ModelState{Provider: e.Provider, Model: e.Model}
+	case KindThinkingLevelChange:
+		st.ThinkingLevel = &e.Level
+	case KindActiveToolsChange:
+		tools := e.Tools
+		st.ActiveTools = &tools
+	case KindSessionInfo:
+		if e.Name == "" {
+			st.SessionName = nil
+		} else {
+			st.SessionName = &e.Name
+		}
+	}
 }
 
 // describeState is the one-line text of a state, for commands.

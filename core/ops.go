@@ -421,11 +421,16 @@ func (s *Session) contextNodes(path []int32, fn func(i int32, n *Node)) {
 		}
 	}
 	for _, i := range path[start:] {
-		switch n := s.nodes[i]; n.Kind {
-		case KindMessage, KindSummary, KindCustomMessage:
+		if n := s.nodes[i]; contextKind(n.Kind) {
 			fn(i, n)
 		}
 	}
+}
+
+// contextKind reports whether nodes of kind k give a context message
+// (after the last compaction on the path, which gives one itself).
+func contextKind(k string) bool {
+	return k == KindMessage || k == KindSummary || k == KindCustomMessage
 }
 
 func opSession(st *Store, r *request) (any, *Error) {
