@@ -23,6 +23,7 @@ const PRECACHE = [
   "./explorer.css",
   "./theme.css",
   "./tree-model.js",
+  "./node-text.js",
   "./demo.js",
   "./session-tree-panel.js",
   "./dom.js",

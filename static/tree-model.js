@@ -1,4 +1,5 @@
-// Pure data helpers for the explorer and the tree panel: no DOM, no I/O.
+// Pure data helpers for the explorer and the tree panel: no DOM, no I/O
+// (the text helpers are in node-text.js, re-exported here).
 //
 // They take the values the core returns (the rows of `tree`, the messages of
 // `context`, the entries of `sessions`) and turn them into what a view
@@ -95,155 +96,6 @@ export function branchCount(rows) {
   const names = new Set();
   for (const row of rows) names.add(row.branch);
   return names.size;
-}
-
-/**
- * Split a message's `content` into parts a view renders:
- * `{type: "text", text}` for a string or a text part,
- * `{type: "image", label}` for an image part (never fetched: the label
- * names it), `{type: "other", label, json}` for anything else.
- * `null`/absent content gives no parts.
- * @param {unknown} content the message's content as stored
- * @returns {({type: "text", text: string} | {type: "image", label: string} | {type: "other", label: string, json: string})[]}
- */
-export function contentParts(content) {
-  if (content === null || content === undefined) return [];
-  if (typeof content === "string") return [{ type: "text", text: content }];
-  const list = Array.isArray(content) ? content : [content];
-  const parts = [];
-  for (const part of list) {
-    if (typeof part === "string") {
-      parts.push({ type: "text", text: part });
-      continue;
-    }
-    if (part === null || typeof part !== "object") {
-      parts.push({ type: "other", label: typeof part, json: JSON.stringify(part) });
-      continue;
-    }
-    const type = typeof part.type === "string" ? part.type : typeof part.content_type === "string" ? part.content_type : "";
-    if ((type === "text" || type === "input_text" || type === "output_text") && typeof part.text === "string") {
-      parts.push({ type: "text", text: part.text });
-    } else if (/image/i.test(type) || "image_url" in part || "asset_pointer" in part) {
-      parts.push({ type: "image", label: imageLabel(part) });
-    } else {
-      parts.push({ type: "other", label: type || "object", json: JSON.stringify(part) });
-    }
-  }
-  return parts;
-}
-
-function imageLabel(part) {
-  const bits = ["image"];
-  const ref = typeof part.asset_pointer === "string" ? part.asset_pointer : typeof part.image_url === "string" ? part.image_url : typeof part.image_url?.url === "string" ? part.image_url.url : "";
-  if (ref !== "") bits.push(ref.startsWith("data:") ? "(inline data)" : ref.length > 60 ? ref.slice(0, 57) + "…" : ref);
-  if (Number.isFinite(part.width) && Number.isFinite(part.height)) bits.push(`${part.width}×${part.height}`);
-  return bits.join(" ");
-}
-
-/**
- * The plain text of a message's content (text parts joined by blank lines).
- * @param {unknown} content
- * @returns {string}
- */
-export function contentText(content) {
-  return contentParts(content)
-    .filter((p) => p.type === "text")
-    .map((p) => p.text)
-    .join("\n\n");
-}
-
-/**
- * A short human label for a time relative to `now`: "just now", "5 min ago",
- * "3 h ago", "yesterday", else the date (YYYY-MM-DD). Invalid input gives "".
- * @param {string} iso an RFC 3339 time
- * @param {number} [now] ms since the epoch
- * @returns {string}
- */
-export function relativeTime(iso, now = Date.now()) {
-  const t = Date.parse(iso);
-  if (!Number.isFinite(t)) return "";
-  const s = Math.round((now - t) / 1000);
-  if (s < 45) return "just now";
-  if (s < 3600) return `${Math.round(s / 60)} min ago`;
-  if (s < 86400) return `${Math.round(s / 3600)} h ago`;
-  if (s < 2 * 86400) return "yesterday";
-  return new Date(t).toISOString().slice(0, 10);
-}
-
-/**
- * Sessions whose title or id contains every word of the query, forgiving
- * typos: a word matches a word of the title or id (or its start) within
- * an edit distance of 1 for words of 4 to 7 characters and 2 from 8 on;
- * shorter words must appear as typed. Case-insensitive; order kept; an
- * empty query keeps every session.
- * @param {{sessionId: string, title?: string}[]} sessions
- * @param {string} query
- * @returns {{sessionId: string, title?: string}[]}
- */
-export function filterSessions(sessions, query) {
-  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return sessions;
-  return sessions.filter((s) => {
-    const hay = `${s.title ?? ""} ${s.sessionId}`.toLowerCase();
-    const tokens = hay.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-    return words.every((w) => hay.includes(w) || fuzzyToken(w, tokens));
-  });
-}
-
-/** Whether word is within its allowed edit distance of a token or of a token's start. */
-function fuzzyToken(word, tokens) {
-  const n = [...word].length;
-  const max = n >= 8 ? 2 : n >= 4 ? 1 : 0;
-  if (max === 0) return false;
-  for (const t of tokens) {
-    const chars = [...t];
-    if (Math.abs(chars.length - n) <= max && editDistance(word, t, max) <= max) return true;
-    // A word typed as the start of a longer token ("lisbn" for "lisbon's").
-    if (chars.length > n && editDistance(word, chars.slice(0, n).join(""), max) <= max) return true;
-  }
-  return false;
-}
-
-/**
- * Edit distance between a and b (by code point; insert, delete, replace,
- * or swap two neighbours: optimal string alignment), or max + 1 as soon as
- * it must exceed max.
- * @param {string} a
- * @param {string} b
- * @param {number} max
- * @returns {number}
- */
-export function editDistance(a, b, max) {
-  const x = [...a];
-  const y = [...b];
-  if (Math.abs(x.length - y.length) > max) return max + 1;
-  let before = null;
-  let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= x.length; i++) {
-    const cur = [i];
-    let best = i;
-    for (let j = 1; j <= y.length; j++) {
-      let v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x[i - 1] === y[j - 1] ? 0 : 1));
-      // Two neighbours swapped count as one edit ("weekned").
-      if (before && i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) v = Math.min(v, before[j - 2] + 1);
-      cur.push(v);
-      if (v < best) best = v;
-    }
-    if (best > max) return max + 1;
-    before = prev;
-    prev = cur;
-  }
-  return prev[y.length];
-}
-
-/**
- * A file name for a session's snapshot download: `<sessionId>.snapshot.json`
- * with characters that file systems refuse replaced by "_".
- * @param {string} sessionId
- * @returns {string}
- */
-export function snapshotFileName(sessionId) {
-  return `${sessionId.replace(/[\\/:*?"<>|\u0000-\u001f]/g, "_")}.snapshot.json`;
 }
 
 /**
@@ -488,32 +340,6 @@ function cursorAncestors(rows, indexOf) {
 }
 
 /**
- * Split `text` into plain and highlighted pieces by `[start, end)` ranges
- * in UTF-16 code units (as search hits give them); ranges are sorted,
- * clipped and merged first.
- * @param {string} text
- * @param {[number, number][]} ranges
- * @returns {{text: string, hit: boolean}[]}
- */
-export function highlightPieces(text, ranges) {
-  const sorted = (ranges ?? [])
-    .map(([a, b]) => [Math.max(0, Math.min(text.length, a)), Math.max(0, Math.min(text.length, b))])
-    .filter(([a, b]) => b > a)
-    .sort((x, y) => x[0] - y[0]);
-  const pieces = [];
-  let at = 0;
-  for (const [a, b] of sorted) {
-    if (b <= at) continue;
-    const from = Math.max(a, at);
-    if (from > at) pieces.push({ text: text.slice(at, from), hit: false });
-    pieces.push({ text: text.slice(from, b), hit: true });
-    at = b;
-  }
-  if (at < text.length || pieces.length === 0) pieces.push({ text: text.slice(at), hit: false });
-  return pieces;
-}
-
-/**
  * Turn the value of the core's `tree.rows` (columns: ids, parent row
  * indexes, tables of branch/kind/role names, previews, depths, child
  * counts, flag bits, sparse tip and label lists) back into the value of
@@ -590,57 +416,6 @@ export function indexSlice(c, rows, index) {
   return index;
 }
 
-/**
- * A one-line description of a Pi entry (model change, tools, …).
- * @param {object} entry the node's `entry` object
- * @returns {string}
- */
-export function describeEntry(entry) {
-  switch (entry?.kind) {
-    case "model_change":
-      return `Model → ${[entry.provider, entry.model].filter(Boolean).join("/")}`;
-    case "thinking_level_change":
-      return `Thinking level → ${entry.level}`;
-    case "active_tools_change":
-      return `Tools → ${Array.isArray(entry.tools) && entry.tools.length > 0 ? entry.tools.join(", ") : "none"}`;
-    case "compaction":
-      return `Compaction: ${entry.summary ?? ""}`;
-    case "custom":
-      return `Custom (${entry.customType ?? "?"})`;
-    case "custom_message":
-      return contentText(entry.content) || `Custom message (${entry.customType ?? "?"})`;
-    case "session_info":
-      return `Session name → ${entry.name ?? ""}`;
-    default:
-      return JSON.stringify(entry);
-  }
-}
-
-/**
- * The plain text of a node (the `node` answer): its message's text (or the
- * names of its tool calls when it has no text), its summary, or its entry
- * described; "" for none.
- * @param {{message?: object, summary?: string, entry?: object}} node
- * @returns {string}
- */
-export function nodeText(node) {
-  if (node.message) return contentText(node.message.content) || (Array.isArray(node.message.tool_calls) ? `[tool calls: ${node.message.tool_calls.map((c) => c?.function?.name ?? c?.name ?? "?").join(", ")}]` : "");
-  if (typeof node.summary === "string") return node.summary;
-  if (node.entry) return describeEntry(node.entry);
-  return "";
-}
-
-/**
- * A compact local time for a node: "14:05" today, else "2025-08-24 14:05".
- * @param {string} iso
- * @param {Date} [today] the day counted as today (default: now)
- * @returns {string} "" for a time that does not parse
- */
-export function formatTime(iso, today = new Date()) {
-  const t = new Date(iso);
-  if (Number.isNaN(t.getTime())) return "";
-  const pad = (n) => String(n).padStart(2, "0");
-  const hm = `${pad(t.getHours())}:${pad(t.getMinutes())}`;
-  if (t.toDateString() === today.toDateString()) return hm;
-  return `${t.getFullYear()}-${pad(t.getMonth() + 1)}-${pad(t.getDate())} ${hm}`;
-}
+// The text helpers live in node-text.js; re-exported for the views that
+// import them from here.
+export { contentParts, contentText, relativeTime, filterSessions, editDistance, snapshotFileName, highlightPieces, describeEntry, nodeText, formatTime } from "./node-text.js";
