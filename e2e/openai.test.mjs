@@ -1,0 +1,244 @@
+// The chat adapter (js/openai.js, sessiontree/openai) against a scripted
+// OpenAI-compatible server on 127.0.0.1 (e2e/openai-server.mjs): the SSE
+// parser and the message mapping in Node; then in Chromium, with the real
+// shim and wasm (e2e/fixtures/openai.html), a reply streamed chunk by
+// chunk, an abort mid-stream, a 500, retries, a malformed SSE line and a
+// network drop — after each the tree holds what it held plus exactly the
+// completed reply or nothing, and after a reload nothing half-written is
+// there. The chat demo (static/chat-demo.html) against the same server:
+// e2e/openai-demo.test.mjs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup } from './helpers.mjs';
+import { startChatServer, sse, delta, DONE_EVENT } from './openai-server.mjs';
+import { SSEParser, toChatMessages, chatCompletionsURL } from '../js/openai.js';
+
+test('the SSE parser: CRLF, CR and LF line ends cut anywhere, comments, multi-line data, fields, a BOM, an unterminated last event', () => {
+  const stream = '\uFEFF: hello\r\nevent: message\r\ndata: {"a":\r\ndata: 1}\r\n\r\nid: 7\rretry: 10\rdata:x\r\rjunk line\ndata\n\ndata: [DONE]';
+  // Every cut of the stream into two pieces gives the same events.
+  for (let cut = 0; cut <= stream.length; cut++) {
+    const p = new SSEParser();
+    const events = [...p.push(stream.slice(0, cut)), ...p.push(stream.slice(cut)), ...p.end()];
+    assert.deepEqual(events, [
+      { event: 'message', data: '{"a":\n1}' },
+      { event: 'message', data: 'x' },
+      { event: 'message', data: '' },
+      { event: 'message', data: '[DONE]' },
+    ], `cut at ${cut}`);
+    assert.equal(p.comments, 1);
+  }
+  const p = new SSEParser();
+  assert.deepEqual([...p.push('event: error\ndata: {"error":{}}\n\n')], [{ event: 'error', data: '{"error":{}}' }]);
+});
+
+test('toChatMessages: roles, vendor fields, reasoning, tool calls and results, images', () => {
+  const { messages, warnings } = toChatMessages([
+    { role: 'system', content: 'Be brief.' },
+    { role: 'user', content: [{ type: 'text', text: 'Look' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }] },
+    { role: 'assistant', content: '<think>hmm</think>\nIt is a cat.', model: 'x', reasoning_content: 'r', timestamp: 5 },
+    { role: 'assistant', content: [{ type: 'thinking', thinking: 'plan' }, { type: 'text', text: 'Checking.' }, { type: 'toolCall', id: 'c1', name: 'ls', arguments: { dir: '/' } }] },
+    { role: 'toolResult', toolCallId: 'c1', toolName: 'ls', content: [{ type: 'text', text: 'a b' }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'c2', content: 'ok' }] },
+    { role: 'custom', content: 'not for the model' },
+    { role: 'assistant', content: null, tool_calls: [{ id: 'c3', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+    { role: 'user', content: [{ type: 'audio', data: 'x' }, { type: 'text', text: 'hi' }] },
+  ]);
+  assert.deepEqual(messages, [
+    { role: 'system', content: 'Be brief.' },
+    { role: 'user', content: [{ type: 'text', text: 'Look' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] },
+    { role: 'assistant', content: 'It is a cat.' },
+    { role: 'assistant', content: 'Checking.', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'ls', arguments: '{"dir":"/"}' } }] },
+    { role: 'tool', content: 'a b', tool_call_id: 'c1' },
+    { role: 'tool', tool_call_id: 'c2', content: 'ok' },
+    { role: 'assistant', content: null, tool_calls: [{ id: 'c3', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+    { role: 'user', content: 'hi' },
+  ]);
+  assert.deepEqual(warnings, ['messages[6]: role "custom" has no Chat Completions role; left out', 'messages[8].content[0]: part of type "audio" left out']);
+  assert.equal(chatCompletionsURL('http://localhost:11434/v1/'), 'http://localhost:11434/v1/chat/completions');
+  assert.equal(chatCompletionsURL('https://x.test/api/chat/completions'), 'https://x.test/api/chat/completions');
+  assert.equal(chatCompletionsURL('ftp://x.test/v1'), null);
+});
+
+/** The page's tree: call(request) there, asserting ok; the value. */
+async function call(page, request) {
+  const env = await page.evaluate((r) => window.openaiTest.tree.call(r), request);
+  assert.equal(env.ok, true, `${request.operation}: ${JSON.stringify(env.error)}`);
+  return env.value;
+}
+
+/** The session's nodes (id, parent, message) and its context, to compare before and after. */
+async function state(page, sessionId) {
+  const snap = await call(page, { operation: 'snapshot.save', sessionId });
+  const ctx = await call(page, { operation: 'context', sessionId });
+  return { nodes: snap.nodes.map((n) => ({ id: n.id, parentId: n.parentId, message: n.message })), cursor: ctx.cursor, messages: ctx.messages };
+}
+
+async function openPage(env) {
+  await env.page.goto(env.baseURL + 'e2e/fixtures/openai.html');
+  await env.page.waitForFunction(() => window.openaiTest, null, { timeout: 60_000 });
+  return env.page;
+}
+
+/** Begin openai[fn] in the page; resolve to its envelope once it settles. */
+async function run(page, fn, args, options = {}) {
+  await page.evaluate(([f, a, o]) => window.openaiTest.start(f, a, o), [fn, args, options]);
+  await page.waitForFunction(() => window.openaiTest.result !== null, null, { timeout: 30_000 });
+  return page.evaluate(() => window.openaiTest.result);
+}
+
+test('in Chromium: streamed, aborted, failed, retried, malformed and dropped replies; the tree after each and after a reload', async () => {
+  const chat = await startChatServer();
+  const env = await setup();
+  try {
+    const page = await openPage(env);
+    const S = 'chat';
+    const settings = (scenario) => ({ baseURL: chat.baseURL + scenario + '/v1', model: 'test-model', apiKey: 'sk-test' });
+    await call(page, { operation: 'create', sessionId: S });
+    await call(page, { operation: 'append', sessionId: S, message: { role: 'system', content: 'Be brief.' } });
+    const user = await call(page, { operation: 'append', sessionId: S, message: { role: 'user', content: 'Say hello' } });
+
+    // 1. Streamed chunk by chunk: each chunk is sent only after the page has
+    // seen the one before, and nothing is appended until [DONE].
+    const chunks = ['Hel', 'lo, ', 'world', '!'];
+    chat.plan('stream', { gate: true, chunks: [...chunks.map((c) => sse(delta(c))), sse(delta('', 'stop')), DONE_EVENT] });
+    const before = await state(page, S);
+    await page.evaluate(([a]) => window.openaiTest.start('reply', a), [[S, settings('stream')]]);
+    for (let k = 1; k <= chunks.length; k++) {
+      chat.allow(1);
+      await page.waitForFunction((n) => window.openaiTest.deltas.length === n, k);
+      assert.deepEqual(await page.evaluate(() => window.openaiTest.deltas), chunks.slice(0, k));
+      assert.deepEqual(await state(page, S), before, `nothing appended after ${k} chunks`);
+    }
+    chat.allow(2);
+    await page.waitForFunction(() => window.openaiTest.result !== null);
+    const streamed = await page.evaluate(() => window.openaiTest.result);
+    assert.equal(streamed.ok, true, JSON.stringify(streamed.error));
+    assert.equal(streamed.value.text, 'Hello, world!');
+    assert.equal(streamed.value.finishReason, 'stop');
+    assert.equal(streamed.value.attempts, 1);
+    assert.deepEqual(streamed.value.node.message, { role: 'assistant', content: 'Hello, world!', model: 'test-model' });
+    assert.equal(streamed.value.node.parentId, user.id);
+    const sent = chat.requests.at(-1);
+    assert.equal(sent.headers.authorization, 'Bearer sk-test');
+    assert.deepEqual(sent.body, { model: 'test-model', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Say hello' }], stream: true });
+    const afterStream = await state(page, S);
+    assert.deepEqual(afterStream.nodes, [...before.nodes, { id: streamed.value.node.id, parentId: user.id, message: streamed.value.node.message }]);
+    assert.deepEqual(afterStream.messages, [...before.messages, streamed.value.node.message]);
+    assert.equal(afterStream.cursor, streamed.value.node.id);
+
+    // Each failure below leaves the tree exactly as it was.
+    await call(page, { operation: 'append', sessionId: S, message: { role: 'user', content: 'And again?' } });
+    const stable = await state(page, S);
+
+    // 2. Abort mid-stream: two chunks seen, then the page aborts.
+    chat.plan('abort', { gate: true, chunks: [sse(delta('ab')), sse(delta('cd')), sse(delta('ef')), DONE_EVENT] });
+    await page.evaluate(([a]) => window.openaiTest.start('reply', a), [[S, settings('abort')]]);
+    chat.allow(2);
+    await page.waitForFunction(() => window.openaiTest.deltas.length === 2);
+    await page.evaluate(() => window.openaiTest.controller.abort());
+    await page.waitForFunction(() => window.openaiTest.result !== null);
+    const aborted = await page.evaluate(() => window.openaiTest.result);
+    assert.deepEqual(aborted, { ok: false, error: { code: 'ABORTED', message: 'the reply was aborted; nothing was appended', partial: 'abcd', attempts: 1 } });
+    assert.deepEqual(await state(page, S), stable, 'after the abort');
+    chat.allow(1); // the server's next write finds the connection gone
+    await waitFor(() => chat.requests.at(-1).closed, 'the server saw the client go away');
+
+    // 3. A 500, with no retries: the server's message in the envelope.
+    chat.plan('e500', { status: 500, json: { error: { message: 'model overloaded', type: 'server_error' } } });
+    const e500 = await run(page, 'reply', [S, settings('e500')], { retries: 0 });
+    assert.equal(e500.ok, false);
+    assert.equal(e500.error.code, 'HTTP_ERROR');
+    assert.equal(e500.error.status, 500);
+    assert.match(e500.error.message, /answered 500 Internal Server Error: model overloaded$/);
+    assert.deepEqual(await state(page, S), stable, 'after the 500');
+
+    // 4. Retries: a 503 then a stream (retried once, with backoff); a 401 is never retried.
+    chat.plan('retry', { status: 503, text: 'busy' }, { chunks: [sse(delta('Retried.', 'stop')), DONE_EVENT] });
+    const retried = await run(page, 'reply', [S, settings('retry')], { retries: 2, retryDelay: 5 });
+    assert.equal(retried.ok, true, JSON.stringify(retried.error));
+    assert.equal(retried.value.attempts, 2);
+    assert.deepEqual(await page.evaluate(() => window.openaiTest.retries), [{ attempt: 1, code: 'HTTP_ERROR' }]);
+    assert.deepEqual((await state(page, S)).nodes, [...stable.nodes, { id: retried.value.node.id, parentId: stable.cursor, message: { role: 'assistant', content: 'Retried.', model: 'test-model' } }]);
+    // Back to the user message, to answer it again below.
+    await call(page, { operation: 'jump', sessionId: S, nodeId: stable.cursor });
+    const stable2 = await state(page, S);
+    const count = chat.requests.length;
+    chat.plan('e401', { status: 401, json: { error: { message: 'Invalid API key' } } });
+    const e401 = await run(page, 'reply', [S, settings('e401')], { retries: 3, retryDelay: 1 });
+    assert.equal(e401.error.code, 'HTTP_ERROR');
+    assert.match(e401.error.message, /401 Unauthorized: Invalid API key$/);
+    assert.equal(chat.requests.length, count + 1, 'a 401 is not retried');
+
+    // 5. A malformed SSE line after a delta: the reply fails, nothing kept.
+    chat.plan('malformed', { chunks: [sse(delta('Part')), 'data: {"choices": [oops\n\n', sse(delta('never')), DONE_EVENT] });
+    const bad = await run(page, 'reply', [S, settings('malformed')]);
+    assert.equal(bad.error.code, 'BAD_RESPONSE');
+    assert.equal(bad.error.message, 'malformed event in the stream (its data is not JSON): {"choices": [oops');
+    assert.equal(bad.error.partial, 'Part');
+    assert.deepEqual(await state(page, S), stable2, 'after the malformed line');
+
+    // 6. A network drop mid-stream, after a delta: not retried.
+    chat.plan('drop', { gate: true, chunks: [sse(delta('Half a rep'))], end: 'drop' });
+    const n = chat.requests.length;
+    await page.evaluate(([a]) => window.openaiTest.start('reply', a, { retries: 2, retryDelay: 1 }), [[S, settings('drop')]]);
+    chat.allow(1);
+    await page.waitForFunction(() => window.openaiTest.deltas.length === 1);
+    chat.allow(1);
+    await page.waitForFunction(() => window.openaiTest.result !== null);
+    const dropped = await page.evaluate(() => window.openaiTest.result);
+    assert.equal(dropped.error.code, 'NETWORK_ERROR');
+    assert.match(dropped.error.message, /^the stream from http:\/\/127\.0\.0\.1:\d+\/drop\/v1\/chat\/completions broke after \d+ bytes: /);
+    assert.equal(dropped.error.partial, 'Half a rep');
+    assert.equal(chat.requests.length, n + 1, 'no retry once a delta was shown');
+    assert.deepEqual(await state(page, S), stable2, 'after the drop');
+    // A drop before any delta is retried.
+    chat.plan('drop0', { chunks: [': connected\n\n'], end: 'drop' }, { chunks: [sse(delta('Whole.', 'stop'))] });
+    const again = await run(page, 'reply', [S, settings('drop0')], { retries: 1, retryDelay: 1 });
+    assert.equal(again.ok, true, JSON.stringify(again.error));
+    assert.equal(again.value.attempts, 2);
+
+    // 7. Regenerate the streamed reply (a sibling under the same user
+    // message) and edit the user message (a sibling user message).
+    chat.plan('regen', { chunks: [sse(delta('Hi there!', 'stop')), DONE_EVENT] });
+    const regen = await run(page, 'regenerate', [S, streamed.value.node.id, settings('regen')]);
+    assert.equal(regen.ok, true, JSON.stringify(regen.error));
+    assert.equal(regen.value.node.parentId, user.id);
+    assert.deepEqual(chat.requests.at(-1).body.messages, [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Say hello' }]);
+    const edited = await page.evaluate(([s, id]) => window.openaiTest.openai.edit(window.openaiTest.tree, s, id, 'Say hi'), [S, user.id]);
+    assert.equal(edited.ok, true, JSON.stringify(edited.error));
+    assert.equal(edited.value.parentId, user.parentId);
+    assert.deepEqual(edited.value.message, { role: 'user', content: 'Say hi' });
+    const root = (await state(page, S)).nodes[0].id;
+    const rootEdit = await page.evaluate(([s, id]) => window.openaiTest.openai.edit(window.openaiTest.tree, s, id, 'x'), [S, root]);
+    assert.equal(rootEdit.error.code, 'INVALID_ARGUMENT');
+    // A regenerate that fails puts the cursor back.
+    const beforeFail = await state(page, S);
+    const failed = await run(page, 'regenerate', [S, streamed.value.node.id, settings('e500')], { retries: 0 });
+    assert.equal(failed.error.code, 'HTTP_ERROR');
+    assert.deepEqual(await state(page, S), beforeFail, 'after a failed regenerate');
+
+    // 8. After a reload, the stored tree is the one in memory: every reply
+    // complete, no partial text anywhere.
+    const final = await state(page, S);
+    await openPage(env);
+    assert.deepEqual(await state(page, S), final);
+    const texts = final.nodes.map((x) => x.message?.content);
+    assert.deepEqual(texts, ['Be brief.', 'Say hello', 'Hello, world!', 'And again?', 'Retried.', 'Whole.', 'Hi there!', 'Say hi']);
+    // Chromium logs each failed load it was made to see: those and nothing else.
+    const provoked = /^console\.error: Failed to load resource: (the server responded with a status of (500|503|401) |net::ERR_INCOMPLETE_CHUNKED_ENCODING).*\/(e500|retry|e401|drop|drop0)\/v1\/chat\/completions/;
+    assert.deepEqual(env.errors.filter((e) => !provoked.test(e)), []);
+    assert.equal(env.errors.length, 6);
+  } finally {
+    await env.close();
+    await chat.close();
+  }
+});
+
+/** Poll a Node-side condition (the server's records) until it holds. */
+async function waitFor(fn, what) {
+  for (let i = 0; i < 500; i++) {
+    if (fn()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.fail(`timed out waiting for: ${what}`);
+}
