@@ -135,3 +135,41 @@ export async function startChatServer() {
     },
   };
 }
+
+/**
+ * A pass-through proxy on 127.0.0.1 in front of the static server at
+ * target (its baseURL) that sends csp as the Content-Security-Policy of the
+ * page at pagePath: a page under a header policy the static server does
+ * not send yet, still served from a loopback address (a page fulfilled by
+ * the test driver counts as public, and Chromium's local network access
+ * then refuses its requests to 127.0.0.1).
+ * @param {string} target e.g. "http://127.0.0.1:PORT/"
+ * @param {string} pagePath e.g. "/static/chat-demo.html"
+ * @param {string} csp
+ * @returns {Promise<{baseURL: string, close: () => Promise<void>}>}
+ */
+export async function startCSPProxy(target, pagePath, csp) {
+  const to = new URL(target);
+  const server = http.createServer((req, res) => {
+    const out = http.request({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } }, (up) => {
+      const headers = { ...up.headers };
+      if (new URL(req.url, 'http://x').pathname === pagePath) headers['content-security-policy'] = csp;
+      res.writeHead(up.statusCode ?? 502, headers);
+      up.pipe(res);
+    });
+    out.on('error', () => res.destroy());
+    req.pipe(out);
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  return {
+    baseURL: `http://127.0.0.1:${server.address().port}/`,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

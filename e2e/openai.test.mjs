@@ -5,12 +5,15 @@
 // chunk, an abort mid-stream, a 500, retries, a malformed SSE line and a
 // network drop — after each the tree holds what it held plus exactly the
 // completed reply or nothing, and after a reload nothing half-written is
-// there. The chat demo (static/chat-demo.html) against the same server:
-// e2e/openai-demo.test.mjs.
+// there. Then the chat demo (static/chat-demo.html) against the same
+// server: settings, a streamed reply, regenerate and edit with their
+// "‹ 2 / 2 ›" arrows, stop, an error, a reload, the echo bot again;
+// screenshots in e2e/artifacts/chat-demo-*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup } from './helpers.mjs';
-import { startChatServer, sse, delta, DONE_EVENT } from './openai-server.mjs';
+import { setup, artifactPath } from './helpers.mjs';
+import { APP_CSP } from '../tools/serve.mjs';
+import { startChatServer, startCSPProxy, sse, delta, DONE_EVENT } from './openai-server.mjs';
 import { SSEParser, toChatMessages, chatCompletionsURL } from '../js/openai.js';
 
 test('the SSE parser: CRLF, CR and LF line ends cut anywhere, comments, multi-line data, fields, a BOM, an unterminated last event', () => {
@@ -236,9 +239,161 @@ test('in Chromium: streamed, aborted, failed, retried, malformed and dropped rep
 
 /** Poll a Node-side condition (the server's records) until it holds. */
 async function waitFor(fn, what) {
-  for (let i = 0; i < 500; i++) {
+  for (let i = 0; i < 1500; i++) {
     if (fn()) return;
     await new Promise((r) => setTimeout(r, 20));
   }
   assert.fail(`timed out waiting for: ${what}`);
 }
+
+/**
+ * The header CSP the chat demo needs (tools/serve.mjs sends APP_CSP, whose
+ * connect-src 'self' refuses every model endpoint): APP_CSP with the
+ * demo's <meta> connect-src. The demo test serves the page with it.
+ */
+export const DEMO_CSP = APP_CSP.replace("connect-src 'self'", "connect-src 'self' https: http://localhost:* http://127.0.0.1:*");
+
+test('the chat demo against the loopback server: settings, streamed reply, regenerate and edit with arrows, stop, error, reload, echo bot; screenshots', async () => {
+  const chat = await startChatServer();
+  const env = await setup({ contextOptions: { viewport: { width: 1366, height: 850 } } });
+  const proxy = await startCSPProxy(env.baseURL, '/static/chat-demo.html', DEMO_CSP);
+  try {
+    const { page, context } = env;
+    const baseURL = proxy.baseURL;
+    assert.notEqual(DEMO_CSP, APP_CSP);
+    await context.addInitScript(() => {
+      window.__violations = [];
+      document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+    });
+    const open = async () => {
+      const response = await page.goto(baseURL + 'static/chat-demo.html');
+      assert.equal(response.headers()['content-security-policy'], DEMO_CSP);
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+    };
+    await open();
+    const demoCall = async (request) => {
+      const r = await page.evaluate((q) => window.chatDemo.tree.call(q), { sessionId: 'chat-demo', ...request });
+      assert.equal(r.ok, true, JSON.stringify(r.error));
+      return r.value;
+    };
+    const bubbles = () => page.locator('#history .bubble').evaluateAll((els) => els.map((e) => [e.dataset.role, e.querySelector('.text')?.textContent ?? '', e.querySelector('.sib-pos')?.textContent ?? '']));
+    const say = async (text) => {
+      await page.locator('#input').fill(text);
+      await page.keyboard.press('Enter');
+    };
+    // A streamed reply is over: its bubble is gone and Stop is Send again.
+    const settled = async () => {
+      await page.locator('#history .bubble.streaming').waitFor({ state: 'detached' });
+      await page.locator('#send', { hasText: /^Send$/ }).waitFor();
+    };
+
+    // Settings: kept in localStorage, shown in the header.
+    await page.locator('#settings-open').click();
+    await page.locator('#set-base').fill('not a url');
+    await page.locator('#settings-save').click();
+    await page.locator('#settings-error', { hasText: 'must be an http:// or https:// URL' }).waitFor();
+    const base = chat.baseURL + 'demo/v1';
+    await page.locator('#set-base').fill(base);
+    await page.locator('#set-model').fill('test-model');
+    await page.locator('#set-key').fill('sk-demo');
+    await page.locator('#settings-save').click();
+    await page.locator('#settings').waitFor({ state: 'hidden' });
+    assert.equal(await page.locator('#bot-name').textContent(), `test-model @ ${new URL(chat.baseURL).host}`);
+    assert.deepEqual(JSON.parse(await page.evaluate(() => localStorage.getItem('sessiontree-chat-demo-endpoint'))), { baseURL: base, model: 'test-model', apiKey: 'sk-demo', system: 'You are a helpful assistant.' });
+
+    // A streamed reply: the bubble grows chunk by chunk; the tree gets it at the end.
+    chat.plan('demo', { gate: true, chunks: [sse(delta('Hello')), sse(delta(' from')), sse(delta(' the **model**.')), DONE_EVENT] });
+    await say('Hi model');
+    const streaming = page.locator('#history .bubble.streaming .text');
+    chat.allow(1);
+    await streaming.filter({ hasText: /^Hello$/ }).waitFor();
+    assert.deepEqual((await demoCall({ operation: 'context' })).messages.map((m) => m.role), ['system', 'user']);
+    assert.equal(await page.locator('#send').textContent(), 'Stop');
+    chat.allow(1);
+    await streaming.filter({ hasText: /^Hello from$/ }).waitFor();
+    await page.screenshot({ path: artifactPath('chat-demo-streaming.png') });
+    chat.allow(2);
+    await page.locator('#history .bubble[data-role="assistant"]:not(.streaming) strong', { hasText: 'model' }).waitFor();
+    await settled();
+    assert.deepEqual(await bubbles(), [['system', 'You are a helpful assistant.', ''], ['user', 'Hi model', ''], ['assistant', 'Hello from the model.', '']]);
+    assert.equal(chat.requests.at(-1).headers.authorization, 'Bearer sk-demo');
+    assert.deepEqual(chat.requests.at(-1).body.messages, [{ role: 'system', content: 'You are a helpful assistant.' }, { role: 'user', content: 'Hi model' }]);
+
+    // Regenerate: a second reply beside the first, "2 / 2"; ‹ shows the first again.
+    chat.plan('demo', { chunks: [sse(delta('Second answer.')), DONE_EVENT] });
+    await page.locator('#history .bubble[data-role="assistant"] .act.regen').click();
+    await page.locator('#history .bubble[data-role="assistant"] .sib-pos', { hasText: '2 / 2' }).waitFor();
+    await settled();
+    assert.deepEqual((await bubbles()).slice(1), [['user', 'Hi model', ''], ['assistant', 'Second answer.', '2 / 2']]);
+    await page.locator('#history .bubble[data-role="assistant"] .sib-prev').click();
+    await page.locator('#history .bubble[data-role="assistant"] .sib-pos', { hasText: '1 / 2' }).waitFor();
+    assert.deepEqual((await bubbles()).at(-1), ['assistant', 'Hello from the model.', '1 / 2']);
+
+    // Edit: a sibling user message (and its answer), "2 / 2" on the user message.
+    chat.plan('demo', { chunks: [sse(delta('Edited answer.')), DONE_EVENT] });
+    await page.locator('#history .bubble[data-role="user"] .act.edit').click();
+    await page.locator('#history .editor textarea').fill('Hi again');
+    await page.locator('#history .editor button[type="submit"]').click();
+    await page.locator('#history .bubble[data-role="assistant"]:not(.streaming) .text', { hasText: 'Edited answer.' }).waitFor();
+    await settled();
+    assert.deepEqual(await bubbles(), [['system', 'You are a helpful assistant.', ''], ['user', 'Hi again', '2 / 2'], ['assistant', 'Edited answer.', '']]);
+    const nodes = await demoCall({ operation: 'list' });
+    const users = nodes.filter((n) => n.role === 'user');
+    assert.equal(users.length, 2);
+    assert.equal(users[0].parentId, users[1].parentId, 'the edited message is a sibling of the old one');
+    for (const [scheme, w, h] of [['light', 1366, 850], ['dark', 1366, 850], ['light', 390, 844], ['dark', 390, 844]]) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: artifactPath(`chat-demo-${w}-${scheme}.png`) });
+    }
+    await page.locator('#settings-open').click();
+    await page.screenshot({ path: artifactPath('chat-demo-390-dark-settings.png') });
+    await page.locator('#settings-cancel').click();
+    await page.setViewportSize({ width: 1366, height: 850 });
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // Stop mid-stream: nothing kept, the status says so.
+    const before = await demoCall({ operation: 'context' });
+    chat.plan('demo', { gate: true, chunks: [sse(delta('Half')), sse(delta(' more'))], end: 'hold' });
+    await say('A long one');
+    chat.allow(1);
+    await streaming.filter({ hasText: /^Half$/ }).waitFor();
+    await page.locator('#send').click();
+    await page.locator('#status', { hasText: 'Stopped. The partial reply was not kept.' }).waitFor();
+    await page.locator('#history .bubble.streaming').waitFor({ state: 'detached' });
+    const stopped = await demoCall({ operation: 'context' });
+    assert.deepEqual(stopped.messages, [...before.messages, { role: 'user', content: 'A long one' }]);
+
+    // An error: the server's message in the status, nothing kept.
+    chat.plan('demo', { status: 400, json: { error: { message: 'model "test-model" not found' } } });
+    await page.locator('#history .bubble[data-role="user"]').last().locator('.act.edit').click();
+    await page.locator('#history .editor textarea').fill('Try again');
+    await page.locator('#history .editor button[type="submit"]').click();
+    await page.locator('#status.error', { hasText: 'model "test-model" not found' }).waitFor();
+    const failed = await demoCall({ operation: 'context' });
+    assert.deepEqual(failed.messages.at(-1), { role: 'user', content: 'Try again' });
+
+    // A reload: the settings and the complete history are back, nothing half-written.
+    const kept = await bubbles();
+    await open();
+    assert.deepEqual(await bubbles(), kept);
+    assert.equal(await page.locator('#bot-name').textContent(), `test-model @ ${new URL(chat.baseURL).host}`);
+    const all = (await demoCall({ operation: 'snapshot.save' })).nodes.map((n) => n.message.content);
+    assert.deepEqual(all, ['You are a helpful assistant.', 'Hi model', 'Hello from the **model**.', 'Second answer.', 'Hi again', 'Edited answer.', 'A long one', 'Try again']);
+
+    // Back to the echo bot.
+    await page.locator('#settings-open').click();
+    await page.locator('#settings-echo').click();
+    assert.equal(await page.locator('#bot-name').textContent(), 'echo bot');
+    assert.equal(await page.evaluate(() => localStorage.getItem('sessiontree-chat-demo-endpoint')), null);
+    await say('Echo me');
+    await page.locator('#history .bubble .text', { hasText: 'You said “Echo me” (2 words).' }).waitFor();
+    assert.deepEqual(await page.evaluate(() => window.__violations), []);
+    const provoked = /Failed to load resource: the server responded with a status of 400 .*\/demo\/v1\/chat\/completions/;
+    assert.deepEqual(env.errors.filter((e) => !provoked.test(e)), []);
+  } finally {
+    await env.close();
+    await proxy.close();
+    await chat.close();
+  }
+});

@@ -36,7 +36,7 @@ export function botReply(text) {
 let tree;
 /** The endpoint settings, or null for the echo bot. */
 let settings = loadSettings(globalThis.localStorage);
-/** The reply being streamed: {text, controller, bubble} or null. */
+/** The reply being streamed: {controller, bubble, appended} or null (appended: its node is in the tree, so the bubble goes). */
 let pending = null;
 /** The node whose bubble shows the inline editor, or null. */
 let editing = null;
@@ -49,7 +49,8 @@ const adapterSettings = () => ({ baseURL: settings.baseURL, model: settings.mode
 function roleName(role) {
   if (role === "user") return "You";
   if (role === "assistant") return settings ? "Assistant" : "Bot";
-  return String(role);
+  const name = String(role);
+  return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
 /** Draw the history (context at the cursor) and the reply being streamed. */
@@ -60,7 +61,7 @@ async function render() {
   lastList = list.value;
   const history = historyItems(list.value, ctx.value.cursor, ctx.value.messages);
   const items = history.map((item) => bubble(item));
-  if (pending) items.push(pending.bubble);
+  if (pending && !pending.appended) items.push(pending.bubble);
   if (items.length === 0) items.push(el("li", "empty", "No messages yet. Say hello!"));
   $("history").replaceChildren(...items);
   (editing ? $("history").querySelector(".editor textarea") : $("history").lastElementChild)?.scrollIntoView({ block: "nearest" });
@@ -176,22 +177,30 @@ function setBusy(busy) {
 }
 
 /**
- * Stream a reply from the model: run(options) is an adapter call (reply
- * or regenerate); the bubble shows the text as it arrives, and the tree
- * gets the reply once it is complete (or nothing: the status says why).
+ * Stream a reply from the model: run(tree, options) is an adapter call
+ * (reply or regenerate); the bubble shows the text as it arrives, and the
+ * tree gets the reply once it is complete (or nothing: the status says
+ * why). The adapter is handed a tree that notes its append, so the render
+ * that follows the append draws the reply's node and not the bubble too.
  */
 async function streamed(run) {
+  const noting = {
+    call: (request) => {
+      if (request?.operation === "append" && pending) pending.appended = true;
+      return tree.call(request);
+    },
+  };
   const controller = new AbortController();
   const li = el("li", "bubble streaming");
   li.dataset.role = "assistant";
   const text = el("div", "text");
   text.append(el("span", "typing", "…"));
   li.append(el("span", "who", roleName("assistant")), text);
-  pending = { controller, bubble: li };
+  pending = { controller, bubble: li, appended: false };
   showStatus("");
   setBusy(true);
   await render();
-  const got = await run({
+  const got = await run(noting, {
     signal: controller.signal,
     onDelta: (d) => {
       text.textContent = d.text;
@@ -200,12 +209,12 @@ async function streamed(run) {
   });
   pending = null;
   setBusy(false);
+  await render();
   if (!got.ok) {
     const code = got.error.code;
     if (code === "ABORTED") showStatus("Stopped. The partial reply was not kept.");
     else showStatus(`No reply (${code}): ${got.error.message}${got.error.partial ? " The partial reply was not kept." : ""}`, true);
   }
-  await render();
 }
 
 /** Answer the message at the cursor (text: its text, for the echo bot). */
@@ -214,12 +223,12 @@ async function answer(text) {
     await call({ operation: "append", message: { role: "assistant", content: botReply(text), model: "demo-bot" } });
     return;
   }
-  await streamed((options) => reply(tree, CHAT_SESSION, adapterSettings(), options));
+  await streamed((t, options) => reply(t, CHAT_SESSION, adapterSettings(), options));
 }
 
 async function regenerateAt(id) {
   if (pending) return;
-  if (settings) return streamed((options) => regenerate(tree, CHAT_SESSION, id, adapterSettings(), options));
+  if (settings) return streamed((t, options) => regenerate(t, CHAT_SESSION, id, adapterSettings(), options));
   const node = await call({ operation: "node", nodeId: id });
   if (!node.ok || node.value.parentId === null) return;
   const parent = await call({ operation: "node", nodeId: node.value.parentId });
