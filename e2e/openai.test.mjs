@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { setup, artifactPath } from './helpers.mjs';
 import { APP_CSP } from '../tools/serve.mjs';
 import { startChatServer, startCSPProxy, sse, delta, DONE_EVENT } from './openai-server.mjs';
-import { SSEParser, toChatMessages, chatCompletionsURL } from '../js/openai.js';
+import { SSEParser, toChatMessages, chatCompletionsURL, streamChatCompletion, reply, regenerate, edit } from '../js/openai.js';
 
 test('the SSE parser: CRLF, CR and LF line ends cut anywhere, comments, multi-line data, fields, a BOM, an unterminated last event', () => {
   const stream = '\uFEFF: hello\r\nevent: message\r\ndata: {"a":\r\ndata: 1}\r\n\r\nid: 7\rretry: 10\rdata:x\r\rjunk line\ndata\n\ndata: [DONE]';
@@ -60,6 +60,68 @@ test('toChatMessages: roles, vendor fields, reasoning, tool calls and results, i
   assert.equal(chatCompletionsURL('http://localhost:11434/v1/'), 'http://localhost:11434/v1/chat/completions');
   assert.equal(chatCompletionsURL('https://x.test/api/chat/completions'), 'https://x.test/api/chat/completions');
   assert.equal(chatCompletionsURL('ftp://x.test/v1'), null);
+});
+
+test('in Node: tool calls and reasoning assembled from deltas, a JSON answer, an error in the stream; bad arguments are envelopes naming the field', async () => {
+  const chat = await startChatServer();
+  try {
+    const settings = (scenario) => ({ baseURL: chat.baseURL + scenario + '/v1', model: 'm', body: { temperature: 0.2, model: 'never sent' } });
+    const msgs = [{ role: 'user', content: 'hi' }];
+    const chunk = (d, finish = null) => sse({ choices: [{ index: 0, delta: d, finish_reason: finish }] });
+    chat.plan('tools', {
+      chunks: [
+        chunk({ role: 'assistant', reasoning_content: 'Think' }),
+        chunk({ reasoning_content: 'ing.' }),
+        chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'ls', arguments: '{"di' } }] }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: 'r":"/"}' } }] }, 'tool_calls'),
+        sse({ choices: [], usage: { prompt_tokens: 3, completion_tokens: 5 } }),
+        DONE_EVENT,
+      ],
+    });
+    const tools = await streamChatCompletion(settings('tools'), msgs);
+    assert.deepEqual(tools, { ok: true, value: { text: '', reasoning: 'Thinking.', toolCalls: [{ id: 'call_1', type: 'function', function: { name: 'ls', arguments: '{"dir":"/"}' } }], finishReason: 'tool_calls', model: null, usage: { prompt_tokens: 3, completion_tokens: 5 }, attempts: 1 } });
+    assert.deepEqual(chat.requests.at(-1).body, { temperature: 0.2, model: 'm', messages: msgs, stream: true });
+
+    chat.plan('json', { status: 200, json: { model: 'j', choices: [{ index: 0, message: { role: 'assistant', content: 'Whole answer.' }, finish_reason: 'stop' }] } });
+    const deltas = [];
+    const json = await streamChatCompletion(settings('json'), msgs, { onDelta: (d) => deltas.push(d.text) });
+    assert.equal(json.ok, true);
+    assert.equal(json.value.text, 'Whole answer.');
+    assert.deepEqual(deltas, ['Whole answer.']);
+
+    chat.plan('inband', { chunks: [sse(delta('a')), sse({ error: { message: 'context length exceeded' } }), DONE_EVENT] });
+    const inband = await streamChatCompletion(settings('inband'), msgs);
+    assert.equal(inband.error.code, 'HTTP_ERROR');
+    assert.equal(inband.error.message, 'the server reported an error in the stream: context length exceeded');
+
+    chat.plan('early', { chunks: [sse(delta('cut'))] });
+    const early = await streamChatCompletion(settings('early'), msgs, { retries: 0 });
+    assert.equal(early.error.code, 'NETWORK_ERROR');
+    assert.match(early.error.message, /ended after \d+ bytes before \[DONE\]$/);
+
+    chat.plan('throws', { chunks: [sse(delta('x')), DONE_EVENT] });
+    const thrown = await streamChatCompletion(settings('throws'), msgs, { onDelta: () => { throw new Error('page bug'); } });
+    assert.deepEqual(thrown, { ok: false, error: { code: 'INVALID_ARGUMENT', message: 'options.onDelta threw: page bug; nothing was appended', partial: 'x', attempts: 1 } });
+
+    const aborted = new AbortController();
+    aborted.abort();
+    assert.equal((await streamChatCompletion(settings('json'), msgs, { signal: aborted.signal })).error.code, 'ABORTED');
+  } finally {
+    await chat.close();
+  }
+  const tree = { call: async () => assert.fail('no call for a bad argument') };
+  const ok = { baseURL: 'http://127.0.0.1:9/v1', model: 'm' };
+  const cases = [
+    [() => reply(null, 's', ok), 'reply: tree must be a SessionTree (an object with call()); got null'],
+    [() => reply(tree, '', ok), 'reply: sessionId must be a non-empty string; got ""'],
+    [() => reply(tree, 's', { baseURL: 'ftp://x', model: 'm' }), 'reply: settings.baseURL must be an http(s) URL such as http://localhost:11434/v1; got "ftp://x"'],
+    [() => reply(tree, 's', { baseURL: 'http://x/v1' }), 'reply: settings.model must be a non-empty string; got undefined'],
+    [() => reply(tree, 's', ok, { retries: -1 }), 'reply: options.retries must be an integer from 0 to 10; got -1'],
+    [() => regenerate(tree, 's', 'n', ok, { signal: 'stop' }), 'regenerate: options.signal must be an AbortSignal; got "stop"'],
+    [() => edit(tree, 's', 'n', 42), 'edit: content must be a string or an array of content parts; got 42'],
+    [() => streamChatCompletion(ok, []), 'streamChatCompletion: messages must be a non-empty array; got []'],
+  ];
+  for (const [fn, message] of cases) assert.deepEqual(await fn(), { ok: false, error: { code: 'INVALID_ARGUMENT', message } });
 });
 
 /** The page's tree: call(request) there, asserting ok; the value. */
@@ -327,6 +389,8 @@ test('the chat demo against the loopback server: settings, streamed reply, regen
     assert.deepEqual((await bubbles()).slice(1), [['user', 'Hi model', ''], ['assistant', 'Second answer.', '2 / 2']]);
     await page.locator('#history .bubble[data-role="assistant"] .sib-prev').click();
     await page.locator('#history .bubble[data-role="assistant"] .sib-pos', { hasText: '1 / 2' }).waitFor();
+    // Focus stays on the arrows (‹ is disabled now, so on ›).
+    await page.waitForFunction(() => document.activeElement?.matches('#history .bubble[data-role="assistant"] .sib-next'));
     assert.deepEqual((await bubbles()).at(-1), ['assistant', 'Hello from the model.', '1 / 2']);
 
     // Edit: a sibling user message (and its answer), "2 / 2" on the user message.

@@ -26,7 +26,6 @@
 // end in CRLF, LF or CR; ":" starts a comment; `data` lines of one event
 // join with "\n"; a blank line dispatches; a leading BOM is dropped.
 
-const SENT_FIELDS = ["name", "tool_calls", "tool_call_id"];
 const PASS_ROLES = new Set(["system", "developer", "user", "assistant", "tool"]);
 const TEXT_PARTS = new Set(["text", "input_text", "output_text"]);
 const REASONING_PARTS = new Set(["thinking", "redacted_thinking", "reasoning", "thoughts", "reasoning_recap"]);
@@ -170,7 +169,9 @@ function mapMessage(m, i, warnings) {
     warnings.push(`messages[${i}]: role ${JSON.stringify(role)} has no Chat Completions role; left out`);
     return [];
   }
-  for (const f of SENT_FIELDS) if (m[f] !== undefined && m[f] !== null) base[f] = m[f];
+  if (typeof m.name === "string" && m.name !== "") base.name = m.name;
+  if (role === "assistant" && Array.isArray(m.tool_calls) && m.tool_calls.length > 0) base.tool_calls = m.tool_calls;
+  if (role === "tool" && typeof m.tool_call_id === "string") base.tool_call_id = m.tool_call_id;
   const out = [];
   let content = m.content;
   if (typeof content === "string") {
@@ -187,7 +188,7 @@ function mapMessage(m, i, warnings) {
         calls.push({ id: String(part.id ?? part.call_id ?? `call_${i}_${k}`), type: "function", function: { name: String(part.name ?? part.function?.name ?? "tool"), arguments: toolArguments(part.arguments ?? part.input ?? part.function?.arguments) } });
       } else if (TOOL_RESULT_PARTS.has(type)) {
         out.push({ role: "tool", tool_call_id: String(part.tool_use_id ?? part.toolCallId ?? part.call_id ?? base.tool_call_id ?? ""), content: resultText(part.content ?? part.output) });
-      } else if (role === "user" && (/image/i.test(type) || part?.image_url !== undefined) && imagePart(part)) parts.push(imagePart(part));
+      } else if (role === "user" && (/image/i.test(type) || part?.image_url !== undefined) && imagePart(part) !== null) parts.push(imagePart(part));
       else warnings.push(`messages[${i}].content[${k}]: part of type ${JSON.stringify(type || typeof part)} left out`);
     });
     if (calls.length > 0 && role === "assistant") base.tool_calls = [...(Array.isArray(base.tool_calls) ? base.tool_calls : []), ...calls];

@@ -133,7 +133,7 @@ class Reply {
     this._onDelta = onDelta;
   }
 
-  /** Take one chunk (a parsed `data:` object); returns an error message or null. */
+  /** Take one chunk (a parsed `data:` object): its deltas go to onDelta (which may throw). */
   take(chunk) {
     if (typeof chunk.model === "string" && chunk.model !== "") this.model = chunk.model;
     if (chunk.usage && typeof chunk.usage === "object") this.usage = chunk.usage;
@@ -297,11 +297,23 @@ async function attempt(req, body, reply, signal, n) {
  *   `partial` is the text received before the failure
  */
 export async function streamChatCompletion(settings, messages, options) {
-  const req = readSettings("streamChatCompletion", settings);
-  if (req.ok === false) return req;
-  const opts = readOptions("streamChatCompletion", options);
-  if (opts.ok === false) return opts;
+  const checked = checkRequest("streamChatCompletion", settings, options);
+  if (checked.ok === false) return checked;
   if (!Array.isArray(messages) || messages.length === 0) return invalid("streamChatCompletion", "messages", "must be a non-empty array", messages);
+  return stream(checked.req, checked.opts, messages);
+}
+
+/** The settings and options of method read, or the INVALID_ARGUMENT envelope naming the bad field. */
+function checkRequest(method, settings, options) {
+  const req = readSettings(method, settings);
+  if (req.ok === false) return req;
+  const opts = readOptions(method, options);
+  if (opts.ok === false) return opts;
+  return { req, opts };
+}
+
+/** streamChatCompletion after its arguments were checked. */
+async function stream(req, opts, messages) {
   const { signal, onRetry } = opts;
   const retries = opts.retries ?? DEFAULT_RETRIES;
   const delay = opts.retryDelay ?? DEFAULT_RETRY_DELAY;
@@ -404,15 +416,21 @@ async function appendUnder(tree, sessionId, nodeId, message) {
 export async function reply(tree, sessionId, settings, options) {
   const bad = checkTree("reply", tree) ?? checkId("reply", "sessionId", sessionId);
   if (bad) return bad;
+  const checked = checkRequest("reply", settings, options);
+  if (checked.ok === false) return checked;
+  return replyChecked(tree, sessionId, checked);
+}
+
+/** reply after its arguments were checked. */
+async function replyChecked(tree, sessionId, { req, opts }) {
   const ctx = await tree.call({ operation: "context", sessionId });
   if (!ctx.ok) return ctx;
   const { messages, warnings } = toChatMessages(ctx.value.messages);
   if (messages.length === 0) return fail("INVALID_ARGUMENT", `reply: session ${JSON.stringify(sessionId)} has no messages to send at its cursor`);
-  const got = await streamChatCompletion(settings, messages, options);
+  const got = await stream(req, opts, messages);
   if (!got.ok) return got;
-  if (options?.signal?.aborted) return fail("ABORTED", "the reply was aborted; nothing was appended", { partial: got.value.text, attempts: got.value.attempts });
-  const model = typeof settings.model === "string" ? settings.model.trim() : "";
-  const message = assistantMessage(got.value, model);
+  if (opts.signal?.aborted) return fail("ABORTED", "the reply was aborted; nothing was appended", { partial: got.value.text, attempts: got.value.attempts });
+  const message = assistantMessage(got.value, req.model);
   const appended = await appendUnder(tree, sessionId, ctx.value.cursor, message);
   if (!appended.ok) return { ok: false, error: { ...appended.error, partial: got.value.text } };
   return { ok: true, value: { node: appended.value, message, ...got.value, warnings } };
@@ -438,11 +456,13 @@ export async function reply(tree, sessionId, settings, options) {
 export async function regenerate(tree, sessionId, nodeId, settings, options) {
   const bad = checkTree("regenerate", tree) ?? checkId("regenerate", "sessionId", sessionId) ?? checkId("regenerate", "nodeId", nodeId);
   if (bad) return bad;
+  const checked = checkRequest("regenerate", settings, options);
+  if (checked.ok === false) return checked;
   const node = await tree.call({ operation: "node", sessionId, nodeId });
   if (!node.ok) return node;
   const isReply = node.value.kind === "message" && node.value.message?.role === "assistant";
   if (isReply && node.value.parentId === null) return fail("INVALID_ARGUMENT", `regenerate: node ${JSON.stringify(nodeId)} is an assistant root; there is no message it answers`);
-  return moveAndRun(tree, sessionId, isReply ? node.value.parentId : nodeId, () => reply(tree, sessionId, settings, options));
+  return moveAndRun(tree, sessionId, isReply ? node.value.parentId : nodeId, () => replyChecked(tree, sessionId, checked));
 }
 
 /** Jump to target, run fn; when fn fails, jump back unless the cursor moved meanwhile. */

@@ -40,6 +40,8 @@ let settings = loadSettings(globalThis.localStorage);
 let pending = null;
 /** The node whose bubble shows the inline editor, or null. */
 let editing = null;
+/** After the next render, focus this sibling arrow: {position (in the history), dir: "prev"|"next"} or null. */
+let focusAfter = null;
 let renders = 0;
 let lastList = [];
 
@@ -60,11 +62,20 @@ async function render() {
   if (seq !== renders || !ctx.ok || !list.ok) return;
   lastList = list.value;
   const history = historyItems(list.value, ctx.value.cursor, ctx.value.messages);
-  const items = history.map((item) => bubble(item));
+  const items = history.map((item, position) => bubble(item, position));
   if (pending && !pending.appended) items.push(pending.bubble);
   if (items.length === 0) items.push(el("li", "empty", "No messages yet. Say hello!"));
   $("history").replaceChildren(...items);
-  (editing ? $("history").querySelector(".editor textarea") : $("history").lastElementChild)?.scrollIntoView({ block: "nearest" });
+  if (focusAfter) {
+    // After a sibling step the arrows are drawn anew: focus stays on them.
+    const foot = $("history").children[focusAfter.position];
+    const [want, other] = focusAfter.dir === "prev" ? [".sib-prev", ".sib-next"] : [".sib-next", ".sib-prev"];
+    const target = foot?.querySelector(`${want}:not(:disabled)`) ?? foot?.querySelector(other);
+    focusAfter = null;
+    target?.focus();
+  } else {
+    (editing ? $("history").querySelector(".editor textarea") : $("history").lastElementChild)?.scrollIntoView({ block: "nearest" });
+  }
   if (session.ok) $("branch-name").textContent = `branch ${session.value.activeBranch}`;
   $("bot-name").textContent = endpointLabel();
 }
@@ -77,7 +88,7 @@ function endpointLabel() {
 }
 
 /** One message's bubble: who, the text (assistant text as Markdown), the foot (arrows, actions). */
-function bubble({ message, id, parentId, siblings }) {
+function bubble({ message, id, parentId, siblings }, position) {
   const li = el("li", "bubble");
   li.dataset.role = typeof message?.role === "string" ? message.role : "";
   if (id) li.dataset.nodeId = id;
@@ -92,7 +103,7 @@ function bubble({ message, id, parentId, siblings }) {
   li.append(text);
   if (id === null) return li;
   const foot = el("div", "bubble-foot");
-  if (siblings && siblings.count > 1) foot.append(siblingArrows(siblings));
+  if (siblings && siblings.count > 1) foot.append(siblingArrows(siblings, position));
   if (message.role === "assistant" && parentId !== null) foot.append(action("regen", "Regenerate", "Answer again (a new reply beside this one)", () => regenerateAt(id)));
   if (message.role === "user" && parentId !== null) foot.append(action("edit", "Edit", "Edit this message (a new version beside it)", () => startEdit(id)));
   if (foot.childElementCount > 0) li.append(foot);
@@ -107,7 +118,7 @@ function action(cls, text, title, fn) {
 }
 
 /** "‹ 2 / 3 ›": step to the newest path below the previous or next sibling. */
-function siblingArrows({ index, count, ids }) {
+function siblingArrows({ index, count, ids }, position) {
   const nav = el("div", "siblings");
   nav.setAttribute("role", "group");
   nav.setAttribute("aria-label", `Version ${index + 1} of ${count}`);
@@ -115,7 +126,10 @@ function siblingArrows({ index, count, ids }) {
   const next = button("sib-next", "›", `Next version (${index + 2} of ${count})`);
   prev.disabled = index === 0 || pending !== null;
   next.disabled = index === count - 1 || pending !== null;
-  const step = (delta) => call({ operation: "jump", nodeId: newestLeaf(lastList, ids[index + delta]) });
+  const step = (delta) => {
+    focusAfter = { position, dir: delta < 0 ? "prev" : "next" };
+    return call({ operation: "jump", nodeId: newestLeaf(lastList, ids[index + delta]) });
+  };
   prev.addEventListener("click", () => step(-1));
   next.addEventListener("click", () => step(1));
   nav.append(prev, el("span", "sib-pos", `${index + 1} / ${count}`), next);
