@@ -55,7 +55,7 @@ function readSettings(method, settings) {
   const url = chatCompletionsURL(settings.baseURL);
   if (typeof settings.baseURL !== "string" || url === null) return invalid(method, "settings.baseURL", "must be an http(s) URL such as http://localhost:11434/v1", settings.baseURL);
   if (typeof settings.model !== "string" || settings.model.trim() === "") return invalid(method, "settings.model", "must be a non-empty string", settings.model);
-  if (settings.apiKey !== undefined && settings.apiKey !== null && typeof settings.apiKey !== "string") return invalid(method, "settings.apiKey", "must be a string", settings.apiKey);
+  if (settings.apiKey !== undefined && settings.apiKey !== null && typeof settings.apiKey !== "string") return invalid(method, "settings.apiKey", "must be a string", typeof settings.apiKey === "object" ? "an object" : typeof settings.apiKey); // never the value: it may be a secret
   const extra = settings.headers ?? {};
   if (typeof extra !== "object" || Array.isArray(extra)) return invalid(method, "settings.headers", "must be an object of header names to strings", extra);
   const body = settings.body ?? {};
