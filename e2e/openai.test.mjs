@@ -13,6 +13,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, artifactPath } from './helpers.mjs';
 import { APP_CSP } from '../tools/serve.mjs';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { REPO_ROOT } from './helpers.mjs';
 import { startChatServer, startCSPProxy, sse, delta, DONE_EVENT } from './openai-server.mjs';
 import { SSEParser, toChatMessages, chatCompletionsURL, streamChatCompletion, reply, regenerate, edit } from '../js/openai.js';
 
@@ -122,6 +127,32 @@ test('in Node: tool calls and reasoning assembled from deltas, a JSON answer, an
     [() => streamChatCompletion(ok, []), 'streamChatCompletion: messages must be a non-empty array; got []'],
   ];
   for (const [fn, message] of cases) assert.deepEqual(await fn(), { ok: false, error: { code: 'INVALID_ARGUMENT', message } });
+});
+
+/** tsc --noEmit --strict (the pinned TypeScript) on one file: its exit code and report. */
+async function tsc(file) {
+  const args = [path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--lib', 'es2022,dom', '--pretty', 'false', file];
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: REPO_ROOT });
+    return { code: 0, out: stdout };
+  } catch (err) {
+    if (typeof err.code !== 'number') throw err;
+    return { code: err.code, out: err.stdout };
+  }
+}
+
+test('openai.d.ts: a typed page compiles; a misspelled settings field does not', async () => {
+  const good = path.join('e2e', 'fixtures', 'openai-typed.ts');
+  assert.deepEqual(await tsc(good), { code: 0, out: '' });
+  const bad = path.join('e2e', 'fixtures', 'openai-typed-bad.ts');
+  fs.writeFileSync(bad, fs.readFileSync(good, 'utf8').replace('baseURL: "http', 'baseUrl: "http'));
+  try {
+    const r = await tsc(bad);
+    assert.notEqual(r.code, 0, `tsc must fail: ${r.out}`);
+    assert.match(r.out, /openai-typed-bad\.ts\(8,\d+\): error TS2561: Object literal may only specify known properties, but 'baseUrl' does not exist in type 'ChatSettings'\. Did you mean to write 'baseURL'\?/);
+  } finally {
+    fs.rmSync(bad, { force: true });
+  }
 });
 
 /** The page's tree: call(request) there, asserting ok; the value. */
