@@ -293,6 +293,22 @@ test('in Chromium: streamed, aborted, failed, retried, malformed and dropped rep
     assert.equal(again.ok, true, JSON.stringify(again.error));
     assert.equal(again.value.attempts, 2);
 
+    // The cursor moves while a reply streams: the reply still answers the
+    // node it was asked at (appended there, on a new branch), and the
+    // cursor goes to it.
+    const asked = (await state(page, S)).cursor;
+    chat.plan('moved', { gate: true, chunks: [sse(delta('Late.')), DONE_EVENT] });
+    await page.evaluate(([a]) => window.openaiTest.start('reply', a), [[S, settings('moved')]]);
+    chat.allow(1);
+    await page.waitForFunction(() => window.openaiTest.deltas.length === 1);
+    await call(page, { operation: 'jump', sessionId: S, nodeId: user.id });
+    chat.allow(1);
+    await page.waitForFunction(() => window.openaiTest.result !== null);
+    const late = await page.evaluate(() => window.openaiTest.result);
+    assert.equal(late.ok, true, JSON.stringify(late.error));
+    assert.equal(late.value.node.parentId, asked);
+    assert.equal((await state(page, S)).cursor, late.value.node.id);
+
     // 7. Regenerate the streamed reply (a sibling under the same user
     // message) and edit the user message (a sibling user message).
     chat.plan('regen', { chunks: [sse(delta('Hi there!', 'stop')), DONE_EVENT] });
@@ -319,7 +335,7 @@ test('in Chromium: streamed, aborted, failed, retried, malformed and dropped rep
     await openPage(env);
     assert.deepEqual(await state(page, S), final);
     const texts = final.nodes.map((x) => x.message?.content);
-    assert.deepEqual(texts, ['Be brief.', 'Say hello', 'Hello, world!', 'And again?', 'Retried.', 'Whole.', 'Hi there!', 'Say hi']);
+    assert.deepEqual(texts, ['Be brief.', 'Say hello', 'Hello, world!', 'And again?', 'Retried.', 'Whole.', 'Late.', 'Hi there!', 'Say hi']);
     // Chromium logs each failed load it was made to see: those and nothing else.
     const provoked = /^console\.error: Failed to load resource: (the server responded with a status of (500|503|401) |net::ERR_INCOMPLETE_CHUNKED_ENCODING).*\/(e500|retry|e401|drop|drop0)\/v1\/chat\/completions/;
     assert.deepEqual(env.errors.filter((e) => !provoked.test(e)), []);
