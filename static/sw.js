@@ -46,6 +46,7 @@ const PRECACHE = [
   "./chat-demo.html",
   "./chat-demo.js",
   "./chat-demo.css",
+  "./chat-history.js",
   "../js/sessiontree.js",
   "../js/worker.js",
   "../js/local.js",
@@ -56,6 +57,8 @@ const PRECACHE = [
   "../js/store/records.js",
   "../js/store/writer.js",
   "../js/request-text.js",
+  "../js/openai.js",
+  "../js/openai-wire.js",
   "../js/wasm_exec.js",
   "../js/sessiontree.wasm",
 ];
