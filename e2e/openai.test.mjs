@@ -12,13 +12,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, artifactPath } from './helpers.mjs';
-import { APP_CSP } from '../tools/serve.mjs';
+import { APP_CSP, DEMO_CSP } from '../tools/serve.mjs';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { REPO_ROOT } from './helpers.mjs';
-import { startChatServer, startCSPProxy, sse, delta, DONE_EVENT } from './openai-server.mjs';
+import { startChatServer, sse, delta, DONE_EVENT } from './openai-server.mjs';
 import { SSEParser, toChatMessages, chatCompletionsURL, streamChatCompletion, reply, regenerate, edit } from '../js/openai.js';
 
 test('the SSE parser: CRLF, CR and LF line ends cut anywhere, comments, multi-line data, fields, a BOM, an unterminated last event', () => {
@@ -355,20 +355,12 @@ async function waitFor(fn, what) {
   assert.fail(`timed out waiting for: ${what}`);
 }
 
-/**
- * The header CSP the chat demo needs (tools/serve.mjs sends APP_CSP, whose
- * connect-src 'self' refuses every model endpoint): APP_CSP with the
- * demo's <meta> connect-src. The demo test serves the page with it.
- */
-export const DEMO_CSP = APP_CSP.replace("connect-src 'self'", "connect-src 'self' https: http://localhost:* http://127.0.0.1:*");
-
 test('the chat demo against the loopback server: settings, streamed reply, regenerate and edit with arrows, stop, error, reload, echo bot; screenshots', async () => {
   const chat = await startChatServer();
   const env = await setup({ contextOptions: { viewport: { width: 1366, height: 850 } } });
-  const proxy = await startCSPProxy(env.baseURL, '/static/chat-demo.html', DEMO_CSP);
   try {
     const { page, context } = env;
-    const baseURL = proxy.baseURL;
+    const { baseURL } = env;
     assert.notEqual(DEMO_CSP, APP_CSP);
     await context.addInitScript(() => {
       window.__violations = [];
@@ -504,7 +496,6 @@ test('the chat demo against the loopback server: settings, streamed reply, regen
     assert.deepEqual(env.errors.filter((e) => !provoked.test(e)), []);
   } finally {
     await env.close();
-    await proxy.close();
     await chat.close();
   }
 });

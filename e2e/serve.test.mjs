@@ -10,7 +10,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import http from 'node:http';
 import { spawn } from 'node:child_process';
-import { startServer, APP_CSP, BASELINE_CSP } from '../tools/serve.mjs';
+import { startServer, APP_CSP, BASELINE_CSP, DEMO_CSP } from '../tools/serve.mjs';
 import { setup } from './helpers.mjs';
 
 const SERVE = new URL('../tools/serve.mjs', import.meta.url);
@@ -38,6 +38,7 @@ before(async () => {
   fs.writeFileSync(path.join(dir, 'outside.txt'), 'outside');
   fs.symlinkSync(path.join(dir, 'outside.txt'), path.join(root, 'static', 'link.txt'));
   fs.writeFileSync(path.join(root, 'static', 'index.html'), '<!doctype html><title>x</title>' + 'hello '.repeat(500));
+  fs.writeFileSync(path.join(root, 'static', 'chat-demo.html'), '<!doctype html><title>demo</title>');
   fs.mkdirSync(path.join(root, 'e2e'));
   fs.writeFileSync(path.join(root, 'e2e', 'fixture.html'), '<!doctype html><title>fixture</title>');
   fs.writeFileSync(path.join(root, 'static', 'app.js'), 'console.log(1);\n'.repeat(500));
@@ -172,9 +173,12 @@ test('security headers: the app CSP on static/ pages and scripts, a baseline els
     'frame-ancestors': "'self'",
   });
   assert.equal(BASELINE_CSP, "object-src 'none'; base-uri 'none'; frame-ancestors 'self'");
+  // The chat demo may reach the model endpoint its user sets: any HTTPS host, plain HTTP on this machine only.
+  assert.equal(DEMO_CSP, APP_CSP.replace("connect-src 'self'", "connect-src 'self' https: http://localhost:* http://127.0.0.1:*"));
   const cases = [
     ['/static/', 200, APP_CSP],
     ['/static/index.html', 200, APP_CSP],
+    ['/static/chat-demo.html', 200, DEMO_CSP],
     ['/static/app.js', 200, APP_CSP],
     ['/e2e/fixture.html', 200, BASELINE_CSP],
     ['/static/pic.png', 200, BASELINE_CSP],
@@ -207,7 +211,7 @@ test('the header CSP matches the pages: explorer and chat demo run under it with
     for (const page of ['static/', 'static/chat-demo.html']) {
       const p = await env.newPage();
       const resp = await p.goto(baseURL + page);
-      assert.equal(resp.headers()['content-security-policy'], APP_CSP, page);
+      assert.equal(resp.headers()['content-security-policy'], page.endsWith('chat-demo.html') ? DEMO_CSP : APP_CSP, page);
       await p.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
       assert.deepEqual(await p.evaluate(() => window.__violations), [], `${page}: no CSP violation`);
       await p.close();

@@ -83,15 +83,26 @@ export const APP_CSP = [
   "frame-ancestors 'self'",
 ].join('; ');
 
+/**
+ * The policy of the chat demo (static/chat-demo.html): APP_CSP, except that
+ * it may connect to the model endpoint its user sets at run time — any
+ * HTTPS host, and plain HTTP only on this machine (a local Ollama,
+ * llama.cpp server or LM Studio). Keep it in step with the demo's <meta>.
+ */
+export const DEMO_CSP = APP_CSP.replace("connect-src 'self'", "connect-src 'self' https: http://localhost:* http://127.0.0.1:*");
+
+/** The page served with DEMO_CSP. */
+const DEMO_PAGE = '/static/chat-demo.html';
+
 /** The policy of every other page: only what a <meta> tag cannot set. */
 export const BASELINE_CSP = ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'self'"].join('; ');
 
 /**
  * The security headers of a response for a file at urlPath (the decoded
  * path, "/static/index.html") served as ext: nosniff and no referrer on
- * every response; APP_CSP for HTML under /static/ and for JavaScript
- * anywhere (a worker's policy is the one its script is served with);
- * BASELINE_CSP for any other response.
+ * every response; DEMO_CSP for the chat demo; APP_CSP for other HTML under
+ * /static/ and for JavaScript anywhere (a worker's policy is the one its
+ * script is served with); BASELINE_CSP for any other response.
  * @param {string} urlPath
  * @param {string} ext lower-case extension with the dot ('.html'), '' for none
  * @returns {Record<string, string>}
@@ -101,7 +112,7 @@ export function securityHeaders(urlPath, ext) {
   const script = ext === '.js' || ext === '.mjs';
   const app = script || (html && urlPath.startsWith('/static/'));
   return {
-    'Content-Security-Policy': app ? APP_CSP : BASELINE_CSP,
+    'Content-Security-Policy': urlPath === DEMO_PAGE ? DEMO_CSP : app ? APP_CSP : BASELINE_CSP,
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
   };
