@@ -146,7 +146,9 @@ func Operations() []string {
 // The store may keep parts of req (messages, ids): the caller must not
 // change req afterwards. Call answers only public operations (see
 // OperationInfo): an internal one is INVALID_ARGUMENT "unknown operation",
-// exactly as a misspelled name is, and changes nothing.
+// exactly as a misspelled name is, and changes nothing. With a memory
+// budget, a request whose answer would pass it (len(req) × RequestGrowth
+// on top of the memory in use) is INVALID_ARGUMENT before it is read.
 func (st *Store) Call(req []byte) []byte {
 	return st.call(req, false).Envelope()
 }
@@ -220,6 +222,11 @@ func ErrorEnvelope(err *Error) []byte {
 
 // call runs one request; withInternal lets it name an internal operation.
 func (st *Store) call(req []byte, withInternal bool) Answer {
+	if !withInternal {
+		if err := st.checkMemory("request", 0, len(req), RequestGrowth); err != nil {
+			return Answer{Err: err}
+		}
+	}
 	if !jsonx.ValidUTF8(req) {
 		return Answer{Err: invalidf("request is not valid UTF-8")}
 	}

@@ -153,11 +153,15 @@ type ImportJob struct {
 // StartImport detects or looks up the format of data and returns a job
 // that reads it (see ImportJob). Errors (INVALID_ARGUMENT): empty data, an
 // unknown format name, a format that cannot be detected, data that is not
-// JSON or JSON lines (naming line and column).
+// JSON or JSON lines (naming line and column), data whose import would
+// pass the memory budget (see CheckMemory: nothing is read).
 func (st *Store) StartImport(data []byte, format string) (*ImportJob, *Error) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
 		return nil, invalidf("import data is empty")
+	}
+	if err := st.checkMemory("import", 0, len(data), ImportGrowth); err != nil {
+		return nil, err
 	}
 	sn, serr := formats.SniffData(data)
 	if serr != nil {

@@ -28,39 +28,50 @@ func NewImports(st *Store) *Imports {
 const maxBufferHint = 1 << 30
 
 // NewBuffer makes an empty buffer with room for sizeHint bytes (a hint
-// below 0 counts as 0, one above 1 GiB as 1 GiB) and returns its id.
-func (im *Imports) NewBuffer(sizeHint int) int {
+// below 0 counts as 0, one above 1 GiB as 1 GiB) and returns its id. With
+// a memory budget, a buffer whose text could not be imported within it
+// (sizeHint for the buffer, plus the import's growth; see CheckMemory) is
+// refused with INVALID_ARGUMENT before anything is allocated.
+func (im *Imports) NewBuffer(sizeHint int) (int, *Error) {
+	if err := im.st.checkMemory("import buffer", max(sizeHint, 0), max(sizeHint, 0), ImportGrowth); err != nil {
+		return 0, err
+	}
 	im.last++
 	im.buffers[im.last] = make([]byte, 0, min(max(sizeHint, 0), maxBufferHint))
-	return im.last
+	return im.last, nil
 }
 
 // Grow lengthens buffer id by n bytes and returns those n bytes for the
 // caller to fill (the wasm binding copies a Uint8Array straight into them:
 // one copy instead of two). A full buffer grows to twice its capacity plus
-// n, so a text that arrives in k slices is copied O(log k) times. ok is
-// false, and nothing changes, when id names no buffer or n is negative.
-func (im *Imports) Grow(id, n int) (tail []byte, ok bool) {
+// n, so a text that arrives in k slices is copied O(log k) times. Errors
+// (INVALID_ARGUMENT, nothing changed): id names no buffer, n is negative,
+// or the larger buffer would pass the memory budget.
+func (im *Imports) Grow(id, n int) (tail []byte, err *Error) {
 	buf, ok := im.buffers[id]
 	if !ok || n < 0 {
-		return nil, false
+		return nil, invalidf("no import buffer %d to append %d bytes to", id, n)
 	}
 	if cap(buf)-len(buf) < n {
-		grown := make([]byte, len(buf), 2*cap(buf)+n)
+		size := 2*cap(buf) + n
+		if err := im.st.checkMemory("import buffer", size, 0, 0); err != nil {
+			return nil, err
+		}
+		grown := make([]byte, len(buf), size)
 		copy(grown, buf)
 		buf = grown
 	}
 	buf = buf[:len(buf)+n]
 	im.buffers[id] = buf
-	return buf[len(buf)-n:], true
+	return buf[len(buf)-n:], nil
 }
 
 // Append appends data to buffer id (Grow, then a copy); ok is false, and
 // nothing changes, when id names no buffer.
 func (im *Imports) Append(id int, data []byte) (ok bool) {
-	tail, ok := im.Grow(id, len(data))
+	tail, err := im.Grow(id, len(data))
 	copy(tail, data)
-	return ok
+	return err == nil
 }
 
 // TakeBuffer removes buffer id and returns its bytes, to start an import

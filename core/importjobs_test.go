@@ -54,12 +54,13 @@ func TestImportsRunAJobInSteps(t *testing.T) {
 func TestImportsBufferATextInSlices(t *testing.T) {
 	st := testStore(t)
 	im := NewImports(st)
-	buf := im.NewBuffer(10)
+	buf, berr := im.NewBuffer(10)
+	require.Nil(t, berr)
 	for i := 0; i < len(twoOpenWebUIChats); i += 100 {
 		require.True(t, im.Append(buf, []byte(twoOpenWebUIChats[i:min(i+100, len(twoOpenWebUIChats))])))
 	}
-	tail, known := im.Grow(buf, 0)
-	require.True(t, known)
+	tail, gerr := im.Grow(buf, 0)
+	require.Nil(t, gerr)
 	assert.Empty(t, tail)
 	data, known := im.TakeBuffer(buf)
 	require.True(t, known)
@@ -82,27 +83,28 @@ func TestImportsBufferATextInSlices(t *testing.T) {
 
 func TestImportsGrowBuffersByDoubling(t *testing.T) {
 	im := NewImports(testStore(t))
-	buf := im.NewBuffer(4)
+	buf, _ := im.NewBuffer(4)
 	caps := []int{} // after 3, 6, 9, 12, 15 bytes
 	for i := 0; i < 5; i++ {
-		tail, known := im.Grow(buf, 3)
-		require.True(t, known)
+		tail, err := im.Grow(buf, 3)
+		require.Nil(t, err)
 		copy(tail, "abc")
 		caps = append(caps, cap(im.buffers[buf]))
 	}
 	assert.Equal(t, []int{4, 11, 11, 25, 25}, caps, "a full buffer grows to twice its capacity plus what is added")
 	assert.Equal(t, strings.Repeat("abc", 5), string(im.buffers[buf]))
-	_, known := im.Grow(buf, -1)
-	assert.False(t, known, "a negative length is refused")
+	_, err := im.Grow(buf, -1)
+	assert.ErrorIs(t, err, ErrInvalidArgument, "a negative length is refused")
 	assert.Len(t, im.buffers[buf], 15, "and changes nothing")
 
-	assert.Equal(t, 0, cap(im.buffers[im.NewBuffer(-5)]), "a negative hint counts as 0")
+	neg, _ := im.NewBuffer(-5)
+	assert.Equal(t, 0, cap(im.buffers[neg]), "a negative hint counts as 0")
 }
 
 func TestImportsRefuseIdsThatNameNothing(t *testing.T) {
 	st := testStore(t)
 	im := NewImports(st)
-	buf := im.NewBuffer(0)
+	buf, _ := im.NewBuffer(0)
 	job, _, err := im.Start([]byte(twoOpenWebUIChats), "auto")
 	require.Nil(t, err)
 	cases := []struct {
@@ -117,9 +119,9 @@ func TestImportsRefuseIdsThatNameNothing(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name+" is refused without a panic", func(t *testing.T) {
 			assert.False(t, im.Append(tc.id, []byte("x")))
-			_, known := im.Grow(tc.id, 1)
-			assert.False(t, known)
-			_, known = im.TakeBuffer(tc.id)
+			_, err := im.Grow(tc.id, 1)
+			assert.ErrorIs(t, err, ErrInvalidArgument)
+			_, known := im.TakeBuffer(tc.id)
 			assert.False(t, known)
 		})
 	}
@@ -136,7 +138,7 @@ func TestImportsRefuseIdsThatNameNothing(t *testing.T) {
 func TestImportsCancelAJobOrABuffer(t *testing.T) {
 	st := testStore(t)
 	im := NewImports(st)
-	buf := im.NewBuffer(0)
+	buf, _ := im.NewBuffer(0)
 	require.True(t, im.Append(buf, []byte(twoOpenWebUIChats)))
 	job, _, err := im.Start([]byte(twoOpenWebUIChats), "auto")
 	require.Nil(t, err)

@@ -19,6 +19,14 @@ type Options struct {
 	// itself forever makes the call loop: tests pass a counter. Nil means
 	// RandomID.
 	NewID func() string
+	// MemoryBudget is the memory, in bytes, the program may hold after a
+	// public request, import or import buffer is answered; one that would
+	// pass it is refused (see CheckMemory). 0 means no budget; the wasm
+	// binding gives DefaultMemoryBudget.
+	MemoryBudget int64
+	// MemoryInUse returns the bytes the program holds now, for the budget.
+	// Nil means MemoryInUse (runtime/metrics); tests pass a fake.
+	MemoryInUse func() int64
 }
 
 // RandomID returns 8 lowercase hex characters (32 random bits from
@@ -52,6 +60,9 @@ type Store struct {
 	// searchOwners[k] (key 0 is no owner).
 	searchOwners []*Session
 
+	budget int64        // memory budget in bytes; 0: none (see checkMemory)
+	inUse  func() int64 // the memory held, for the budget
+
 	// noSnapshotGuess turns off scanRequest's guess that a snapshot is the
 	// request's last member (tests compare both ways).
 	noSnapshotGuess bool
@@ -63,6 +74,11 @@ func New(opts Options) *Store {
 		now:      opts.Now,
 		newID:    opts.NewID,
 		sessions: make(map[string]*Session),
+		budget:   max(opts.MemoryBudget, 0),
+		inUse:    opts.MemoryInUse,
+	}
+	if st.inUse == nil {
+		st.inUse = MemoryInUse
 	}
 	if st.now == nil {
 		st.now = time.Now

@@ -1,0 +1,107 @@
+package core
+
+import (
+	"runtime"
+	"runtime/metrics"
+)
+
+// The memory budget: a store given one (Options.MemoryBudget,
+// SetMemoryBudget) refuses, with INVALID_ARGUMENT naming the sizes, every
+// public request, import and import buffer whose estimated memory would
+// take the program past it, before anything is read or changed. It exists
+// for the browser: wasm32 memory ends at 4 GiB and never shrinks, and a Go
+// program that cannot grow it ends with "fatal error: out of memory"
+// (issue 19), so refusing up front is the only answer that keeps the
+// store. The shim's own operations (restore, sync.*) are never refused:
+// they bring in what IndexedDB already holds.
+
+// DefaultMemoryBudget is the budget the wasm binding gives a store unless
+// the shim's init says otherwise: 2 GiB, half of wasm32's 4 GiB. The other
+// half is the collector's room: a heap may grow past its live size before
+// a collection (the binding's soft limit caps it at 3 GiB) and wasm memory
+// that grew stays grown, so a store kept to 2 GiB of held memory stays
+// clear of the ceiling.
+const DefaultMemoryBudget = 2 << 30
+
+// RequestGrowth and ImportGrowth are the memory, in bytes per byte of
+// request, that answering a request is estimated to allocate beyond the
+// request's own bytes, with the collector off (as the binding runs its
+// bulk calls): RequestGrowth for any request through Call (a snapshot.load
+// is the largest: 1.63 measured for a 100,000-message chain of short
+// messages, TestGrowthFactorsCoverLoadAndImport), ImportGrowth for the
+// text of an import (5.5 for a Claude Code transcript, 6.7 for an Open
+// WebUI export: the importers hold the parsed export and the sessions
+// built from it at once). Both rounded up with room to spare: a refusal
+// costs a retry with a larger budget, an underestimate the whole store.
+const (
+	RequestGrowth = 3
+	ImportGrowth  = 8
+)
+
+// MemoryInUse returns the bytes the Go runtime holds now: all the memory
+// it has mapped (in wasm, the linear memory it has grown) less the heap
+// pages that are free or released, from runtime/metrics. Dead objects not
+// yet collected count: they hold their pages until a collection.
+func MemoryInUse() int64 {
+	s := []metrics.Sample{
+		{Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
+	}
+	metrics.Read(s)
+	var v [3]int64
+	for i := range s {
+		if s[i].Value.Kind() == metrics.KindUint64 {
+			v[i] = int64(s[i].Value.Uint64())
+		}
+	}
+	return v[0] - v[1] - v[2]
+}
+
+// SetMemoryBudget sets the store's memory budget to limit bytes (0 or
+// less: none), as Options.MemoryBudget does.
+func (st *Store) SetMemoryBudget(limit int64) { st.budget = max(limit, 0) }
+
+// MemoryBudget returns the store's memory budget in bytes (0: none).
+func (st *Store) MemoryBudget() int64 { return st.budget }
+
+// CheckMemory reports whether a request of n bytes that is not yet in
+// memory fits the budget: its copy (n bytes) and the answer's growth (n ×
+// RequestGrowth) on top of what the program holds (Options.MemoryInUse).
+// The wasm binding asks before it copies a request out of JS, so a request
+// too large to copy is refused too. Nil when it fits or there is no
+// budget; else INVALID_ARGUMENT naming the request's size, the estimate,
+// the memory in use and the limit, in bytes.
+func (st *Store) CheckMemory(n int) *Error {
+	return st.checkMemory("request", n, n, RequestGrowth)
+}
+
+// checkMemory checks that incoming bytes about to be allocated, plus the
+// growth of answering grow bytes of request (grow × growth bytes per
+// byte), fit the budget on top of the memory in use. Over it, one collection is run
+// (runtime.GC: garbage from earlier calls still holds its pages, notably
+// after the binding's bulk calls, which run with the collector paused)
+// and the check made again. what names the thing refused ("request",
+// "import", "import buffer").
+func (st *Store) checkMemory(what string, incoming, grow, growth int) *Error {
+	if st.budget <= 0 {
+		return nil
+	}
+	need := int64(incoming) + int64(grow)*int64(growth)
+	held := st.inUse()
+	if held+need <= st.budget {
+		return nil
+	}
+	if need <= st.budget {
+		runtime.GC()
+		if held = st.inUse(); held+need <= st.budget {
+			return nil
+		}
+	}
+	return tooLarge(what, max(incoming, grow), need, held, st.budget)
+}
+
+//go:noinline
+func tooLarge(what string, size int, need, held, limit int64) *Error {
+	return invalidf("%s of %d bytes refused: it needs about %d bytes of memory, and with the %d bytes in use that passes the memory budget of %d bytes (init option memoryBudget); nothing was changed", what, size, need, held, limit)
+}
