@@ -21,7 +21,7 @@ import (
 // a collection (the binding's soft limit caps it at 3 GiB) and wasm memory
 // that grew stays grown, so a store kept to 2 GiB of held memory stays
 // clear of the ceiling.
-const DefaultMemoryBudget = 2 << 30
+const DefaultMemoryBudget int64 = 2 << 30
 
 // RequestGrowth and ImportGrowth are the memory, in bytes per byte of
 // request, that answering a request is estimated to allocate beyond the

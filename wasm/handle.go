@@ -24,27 +24,30 @@ type method func(h *handle, args []js.Value) any
 // methods is the handle's method table: every method JS can call on a
 // handle, by name. newStore builds each through guardedFunc.
 var methods = map[string]method{
-	"call":         (*handle).call,
-	"callInternal": (*handle).callInternal,
-	"operations":   (*handle).operations,
-	"context":      (*handle).context,
-	"importText":   (*handle).importText,
-	"importBuffer": (*handle).importBuffer,
-	"importAppend": (*handle).importAppend,
-	"importStart":  (*handle).importStart,
-	"importStep":   (*handle).importStep,
-	"importFinish": (*handle).importFinish,
-	"importCancel": (*handle).importCancel,
-	"warm":         (*handle).warm,
-	"drain":        (*handle).drain,
-	"drainBytes":   (*handle).drainBytes,
-	"free":         (*handle).free,
+	"call":            (*handle).call,
+	"callInternal":    (*handle).callInternal,
+	"operations":      (*handle).operations,
+	"context":         (*handle).context,
+	"importText":      (*handle).importText,
+	"importBuffer":    (*handle).importBuffer,
+	"importAppend":    (*handle).importAppend,
+	"importStart":     (*handle).importStart,
+	"importStep":      (*handle).importStep,
+	"importFinish":    (*handle).importFinish,
+	"importCancel":    (*handle).importCancel,
+	"setMemoryBudget": (*handle).setMemoryBudget,
+	"memory":          (*handle).memory,
+	"warm":            (*handle).warm,
+	"drain":           (*handle).drain,
+	"drainBytes":      (*handle).drainBytes,
+	"free":            (*handle).free,
 }
 
 // newStore is sessiontreeWasm.newStore(): a new store that records its
-// changes, as a JS object with the methods of the table.
+// changes, with the memory budget core.DefaultMemoryBudget, as a JS
+// object with the methods of the table.
 func newStore([]js.Value) any {
-	st := core.New(core.Options{})
+	st := core.New(core.Options{MemoryBudget: core.DefaultMemoryBudget})
 	st.TrackChanges(true)
 	h := &handle{st: st, imports: core.NewImports(st)}
 	return h.object(methods)

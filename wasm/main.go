@@ -3,7 +3,11 @@
 // Command wasm is the WebAssembly binding of sessiontree: the main package
 // built with GOOS=js GOARCH=wasm. It registers one global object,
 //
-//	globalThis.sessiontreeWasm = {version: string, newStore()}
+//	globalThis.sessiontreeWasm = {version: string, newStore(), exit(code)}
+//
+// exit(code: number) ends the Go program at once (os.Exit), as a fatal
+// error does: for tests of the shim's restart (js/sessiontree.js), which
+// is what must happen after one. Nothing reachable from a request calls it.
 //
 // and newStore() returns a store handle (a core.Store that records its
 // changes, and the core.Imports of its sliced imports) with these methods:
@@ -41,6 +45,13 @@
 //	    core.Store.DrainChanges.
 //	drainBytes() → changes: Uint8Array
 //	    core.Store.DrainChanges(true) as UTF-8 bytes.
+//	setMemoryBudget(bytes: number) → null
+//	    core.Store.SetMemoryBudget: a public request, import or import buffer
+//	    that would pass it is INVALID_ARGUMENT (newStore's default:
+//	    core.DefaultMemoryBudget). call checks a request's length before
+//	    copying it out of JS (core.Store.CheckMemory).
+//	memory() → string
+//	    {"inUse": bytes, "budget": bytes}: core.MemoryInUse, the budget.
 //	free() → null
 //	    releases the other methods' functions and the store; a method called
 //	    afterwards returns undefined (syscall/js logs "call to released
@@ -62,6 +73,7 @@
 package main
 
 import (
+	"os"
 	"syscall/js"
 )
 
@@ -73,6 +85,18 @@ func main() {
 	js.Global().Set("sessiontreeWasm", js.ValueOf(map[string]any{
 		"version":  version,
 		"newStore": guardedFunc("newStore", newStore),
+		"exit":     guardedFunc("exit", exit),
 	}))
 	select {} // keep the Go runtime alive for the callbacks
+}
+
+// exit is sessiontreeWasm.exit(code): os.Exit(code), 2 (a fatal error's
+// code) when code is not a number. It does not return.
+func exit(args []js.Value) any {
+	code := 2
+	if argIs(args, 0, js.TypeNumber) {
+		code = args[0].Int()
+	}
+	os.Exit(code)
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/sessiontree/sessiontree/core"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -378,16 +379,18 @@ func TestTheRealMethodsTurnPanicsIntoEnvelopes(t *testing.T) {
 		"context":      {`{"operation":"context","sessionId":"s"}`},
 		// A snapshot with no nodes gets past the checks that need no store
 		// (an empty array does not).
-		"importText":   {`{"version":1,"sessionId":"x","cursor":null,"activeBranch":"main","nodes":[]}`, "auto"},
-		"importBuffer": {10},
-		"importAppend": {1, bytes},
-		"importStart":  {`[]`, "auto"},
-		"importStep":   {1, 10},
-		"importFinish": {1},
-		"importCancel": {1},
-		"warm":         {10},
-		"drain":        {true},
-		"drainBytes":   {},
+		"importText":      {`{"version":1,"sessionId":"x","cursor":null,"activeBranch":"main","nodes":[]}`, "auto"},
+		"importBuffer":    {10},
+		"importAppend":    {1, bytes},
+		"importStart":     {`[]`, "auto"},
+		"importStep":      {1, 10},
+		"importFinish":    {1},
+		"importCancel":    {1},
+		"warm":            {10},
+		"drain":           {true},
+		"drainBytes":      {},
+		"setMemoryBudget": {10},
+		"memory":          {},
 	}
 	// Methods that never reach the store answer as usual.
 	answers := map[string]func(t *testing.T, out js.Value){
@@ -432,10 +435,27 @@ func TestImportAppendTakesByteArraysOnly(t *testing.T) {
 	array := js.Global().Get("Array").Call("of", 1, 2)
 	assert.Equal(t, usage, h.Call("importAppend", buf, array).String(), "an Array is not bytes")
 	assert.Equal(t, usage, h.Call("importAppend", buf, "[]").String())
-	assert.Equal(t, usage, h.Call("importAppend", 999, js.Global().Get("Uint8Array").New(1)).String(), "no such buffer")
+	assert.Equal(t, `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"no import buffer 999 to append 1 bytes to"}}`, h.Call("importAppend", 999, js.Global().Get("Uint8Array").New(1)).String(), "no such buffer")
 	clamped := js.Global().Get("Uint8ClampedArray").New(2)
 	js.CopyBytesToJS(clamped, []byte("[]"))
 	assert.Equal(t, "", h.Call("importAppend", buf, clamped).String())
 	out := h.Call("importStart", buf, "auto").String()
 	assert.Equal(t, `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"import data is an empty array or holds no object: nothing to import"}}`, out, "the buffer holds exactly the bytes appended")
+}
+
+func TestTheMemoryBudgetRefusesARequestBeforeItIsCopied(t *testing.T) {
+	h := storeHandle(t)
+	var m struct{ InUse, Budget int64 }
+	require.NoError(t, json.Unmarshal([]byte(h.Call("memory").String()), &m))
+	assert.Equal(t, core.DefaultMemoryBudget, m.Budget, "the default budget")
+	assert.Positive(t, m.InUse)
+	h.Call("setMemoryBudget", m.InUse+100_000)
+	big := js.Global().Get("Uint8Array").New(1 << 20) // zeros: not JSON, but refused before it is read
+	out := h.Call("call", big).String()
+	assert.Contains(t, out, `"code":"INVALID_ARGUMENT"`)
+	assert.Contains(t, out, "request of 1048576 bytes refused")
+	assert.Contains(t, out, "memory budget of "+strconv.FormatInt(m.InUse+100_000, 10)+" bytes")
+	assert.Contains(t, h.Call("importBuffer", 1<<20).String(), "import buffer of 1048576 bytes refused")
+	h.Call("setMemoryBudget", 0)
+	assert.Contains(t, h.Call("call", `{"operation":"sessions"}`).String(), `"ok":true`, "no budget")
 }

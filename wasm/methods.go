@@ -18,6 +18,9 @@ import (
 // true (the caller parses the answer at once, so it may come back in
 // ASCII).
 func (h *handle) call(args []js.Value) any {
+	if err := h.checkArgMemory(args); err != nil {
+		return string(core.ErrorEnvelope(err))
+	}
 	req, ok := argBytes(args, 0)
 	if !ok {
 		return badArgument("call takes the request as a JSON string or as UTF-8 bytes in a Uint8Array")
@@ -76,9 +79,14 @@ func (h *handle) importText(args []js.Value) any {
 
 // importBuffer(sizeHint): core.Imports.NewBuffer. A large text crosses in
 // slices of UTF-8 bytes (TextEncoder on the JS side) so no single call
-// copies all of it.
+// copies all of it. A buffer the memory budget refuses answers the error
+// envelope (a string) in place of the id.
 func (h *handle) importBuffer(args []js.Value) any {
-	return h.imports.NewBuffer(argInt(args, 0))
+	id, err := h.imports.NewBuffer(argInt(args, 0))
+	if err != nil {
+		return string(core.ErrorEnvelope(err))
+	}
+	return id
 }
 
 // importAppend(id, bytes): copies a Uint8Array (or Uint8ClampedArray, the
@@ -90,9 +98,9 @@ func (h *handle) importAppend(args []js.Value) any {
 		!args[1].InstanceOf(uint8Array) && !args[1].InstanceOf(uint8ClampedArray) {
 		return badArgument(usage)
 	}
-	tail, ok := h.imports.Grow(args[0].Int(), args[1].Length())
-	if !ok {
-		return badArgument(usage)
+	tail, err := h.imports.Grow(args[0].Int(), args[1].Length())
+	if err != nil {
+		return string(core.ErrorEnvelope(err)) // no such buffer, or past the memory budget
 	}
 	js.CopyBytesToGo(tail, args[1])
 	return ""
@@ -184,4 +192,30 @@ func importEnvelope(res *core.ImportResult, err *core.Error) string {
 		return string(core.ErrorEnvelope(err))
 	}
 	return string(core.ValueEnvelope(res))
+}
+
+// checkArgMemory is core.Store.CheckMemory of the request in args[0] when
+// it is a Uint8Array, before it is copied out of JS: a request too large
+// to copy is refused before the copy. A string (a JS string holds at most
+// 2^29 code units) is checked by core once copied.
+func (h *handle) checkArgMemory(args []js.Value) *core.Error {
+	if !argIs(args, 0, js.TypeObject) || !args[0].InstanceOf(uint8Array) {
+		return nil
+	}
+	return h.st.CheckMemory(args[0].Length())
+}
+
+// setMemoryBudget(bytes): core.Store.SetMemoryBudget; a number ≤ 0 means
+// no budget, a value that is not a number changes nothing. Answers null.
+func (h *handle) setMemoryBudget(args []js.Value) any {
+	if argIs(args, 0, js.TypeNumber) {
+		h.st.SetMemoryBudget(int64(args[0].Float()))
+	}
+	return nil
+}
+
+// memory(): {"inUse": bytes, "budget": bytes}: core.MemoryInUse (the whole
+// Go runtime's, shared by every store of the page) and the store's budget.
+func (h *handle) memory([]js.Value) any {
+	return `{"inUse":` + strconv.FormatInt(core.MemoryInUse(), 10) + `,"budget":` + strconv.FormatInt(h.st.MemoryBudget(), 10) + "}"
 }
