@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -57,11 +58,19 @@ func TestMemoryBudgetRefusesWhatWouldPassIt(t *testing.T) {
 	t.Run("small requests keep working under the budget", func(t *testing.T) {
 		ok[json.RawMessage](t, st, map[string]any{"operation": "append", "sessionId": "small", "message": map[string]any{"role": "user", "content": "hi"}})
 	})
-	t.Run("every request is refused once the memory in use is past the budget", func(t *testing.T) {
+	t.Run("once the memory in use is past the budget, requests are refused within rereadCalls calls", func(t *testing.T) {
 		held = limit + 1
 		defer func() { held = 1000 }()
-		msg := fails(t, st, map[string]any{"operation": "session", "sessionId": "small"}, InvalidArgument)
-		assert.Contains(t, msg, "memory budget")
+		req := []byte(`{"operation":"session","sessionId":"small"}`)
+		calls := 0
+		for ; calls <= rereadCalls; calls++ {
+			if e := do(t, st, req); !e.OK {
+				assert.Contains(t, e.Error.Message, "memory budget")
+				break
+			}
+		}
+		assert.LessOrEqual(t, calls, rereadCalls)
+		assert.Contains(t, fails(t, st, req, InvalidArgument), "memory budget", "and every call after, while it lasts")
 	})
 	t.Run("the shim's own restore is never refused", func(t *testing.T) {
 		held = limit + 1
@@ -86,6 +95,24 @@ func TestMemoryBudgetCollectsOnceBeforeRefusing(t *testing.T) {
 	}
 	ok[json.RawMessage](t, st, map[string]any{"operation": "create", "sessionId": "a"})
 	assert.Equal(t, 2, reads, "over the budget, the gauge is read again after runtime.GC")
+}
+
+func TestMemoryBudgetReadsTheGaugeOnlyWhenItMatters(t *testing.T) {
+	reads := 0
+	st := testStore(t)
+	st.SetMemoryBudget(1 << 20)
+	st.inUse = func() int64 { reads++; return 1000 }
+	small := []byte(`{"operation":"sessions"}`)
+	for i := 0; i < 2*rereadCalls; i++ {
+		ok[json.RawMessage](t, st, small)
+	}
+	assert.Equal(t, 2, reads, "small calls: once, then after rereadCalls calls")
+	big := []byte(`{"operation":"sessions"` + strings.Repeat(" ", 100_000) + `}`)
+	ok[json.RawMessage](t, st, big)
+	assert.Equal(t, 3, reads, "a call that needs more than a quarter of the room reads it again")
+	st.SetMemoryBudget(2 << 20)
+	ok[json.RawMessage](t, st, small)
+	assert.Equal(t, 4, reads, "a new budget reads it again")
 }
 
 func TestMemoryBudgetChecksImportBuffers(t *testing.T) {

@@ -60,8 +60,10 @@ type Store struct {
 	// searchOwners[k] (key 0 is no owner).
 	searchOwners []*Session
 
-	budget int64        // memory budget in bytes; 0: none (see checkMemory)
-	inUse  func() int64 // the memory held, for the budget
+	budget    int64        // memory budget in bytes; 0: none (see checkMemory)
+	inUse     func() int64 // the memory held, for the budget
+	room      int64        // the budget less the memory in use at the last reading, less the estimates since
+	sinceRead int          // calls checked since that reading
 
 	// noSnapshotGuess turns off scanRequest's guess that a snapshot is the
 	// request's last member (tests compare both ways).
