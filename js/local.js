@@ -8,7 +8,8 @@
 import { openStore, restoreRequest, getSnapshot, listSnapshots, putSnapshot, storageErrorEnvelope, Writer, DB_DEFAULT_NAME } from "./store.js";
 import { escapeLoneSurrogates, requestOperation, spliceJSON } from "./request-text.js";
 import { CachePlan, TextCaches, contextEnvelope, decodeContent } from "./context-columns.js";
-import { TreeAPI, checkImportArgs, checkString, closedEnvelope, errorEnvelope } from "./tree-api.js";
+import { TreeAPI, checkImportArgs, checkMemoryBudget, checkString, closedEnvelope, errorEnvelope } from "./tree-api.js";
+import { STORAGE_ERROR } from "./store/writer.js";
 
 
 /** The time importText aims to spend on one slice of a large import, in ms. */
@@ -38,15 +39,58 @@ const COPY_CHARS = 1 << 20;
 /** Trees shared per IndexedDB database name within this page. */
 const shared = new Map();
 
-/** The loaded wasm runtime per wasm URL: Promise<sessiontreeWasm global>. */
+/** The loaded wasm runtime per wasm URL: Promise<runtime> (see loadRuntime); a runtime whose Go program exited is dropped, so the next init loads a new one. */
 const runtimes = new Map();
 
+/** Functions called with (reason) when a Go program this thread started exits (see onRuntimeExit). */
+const exitListeners = new Set();
+
 /**
- * Load the wasm once per page and URL and return its global object
- * `{version, newStore()}` and its memory. wasm_exec.js (Go's loader) is
- * imported from the same folder as the wasm.
+ * Call fn(reason) when a Go program started in this thread exits (a fatal
+ * error such as "out of memory", or sessiontreeWasm.exit): js/worker.js
+ * tells the page, which starts a new worker. reason reads like
+ * "the Go runtime exited (code 2: fatal error: out of memory)".
+ * @param {(reason: string) => void} fn
+ * @returns {() => void} the function that removes fn
+ */
+export function onRuntimeExit(fn) {
+  exitListeners.add(fn);
+  return () => exitListeners.delete(fn);
+}
+
+/**
+ * The first "fatal error: …" or "panic: …" line the Go programs of this
+ * thread wrote to stderr since the last exit (wasm_exec.js writes their
+ * output through globalThis.fs.writeSync), for the exit's reason.
+ */
+let fatalLine = null;
+let stderrTail = "";
+
+/** Watch the Go programs' stderr for fatalLine (once per thread; the output still reaches the console). */
+function watchStderr() {
+  const fs = globalThis.fs;
+  if (!fs || typeof fs.writeSync !== "function" || fs.writeSync.sessiontreeWatched) return;
+  const write = fs.writeSync;
+  const decoder = new TextDecoder();
+  const watched = function (fd, buf) {
+    if (fd === 2 && fatalLine === null) {
+      stderrTail = (stderrTail + decoder.decode(buf, { stream: true })).slice(-4096);
+      const m = /^(fatal error|panic): [^\n]*/m.exec(stderrTail);
+      if (m) fatalLine = m[0];
+    }
+    return write.call(this, fd, buf);
+  };
+  watched.sessiontreeWatched = true;
+  fs.writeSync = watched;
+}
+
+/**
+ * Load the wasm once per page and URL and start its Go program: its global
+ * object `{version, newStore(), exit(code)}`, its memory, and its state
+ * (`exited`: null, or the reason once the program exited). wasm_exec.js
+ * (Go's loader) is imported from the same folder as the wasm.
  * @param {string|URL} wasmURL
- * @returns {Promise<{api: {version: string, newStore: () => object}, memory: WebAssembly.Memory}>}
+ * @returns {Promise<{api: {version: string, newStore: () => object, exit: (code: number) => void}, memory: WebAssembly.Memory, state: {exited: string|null}}>}
  */
 function loadRuntime(wasmURL) {
   const key = String(wasmURL);
@@ -64,7 +108,25 @@ function loadRuntime(wasmURL) {
       if (typeof globalThis.Go !== "function") {
         await import(new URL("./wasm_exec.js", wasmURL).href);
       }
+      watchStderr();
       const go = new globalThis.Go();
+      const state = { exited: null };
+      // wasm_exec calls exit(code) when the Go program ends (it never
+      // does on its own: main blocks forever), in the middle of the call
+      // that ended it; every later call of its functions would throw.
+      go.exit = (code) => {
+        state.exited = `the Go runtime exited (code ${code}${fatalLine ? ": " + fatalLine : ""})`;
+        fatalLine = null;
+        stderrTail = "";
+        if (runtimes.get(key) === p) runtimes.delete(key);
+        for (const fn of exitListeners) {
+          try {
+            fn(state.exited);
+          } catch (err) {
+            console.error("sessiontree: a runtime exit listener threw", err);
+          }
+        }
+      };
       const instance = await WebAssembly.instantiate(await compiled, go.importObject);
       go.run(instance); // resolves only when Go exits; main blocks forever
       const api = globalThis.sessiontreeWasm;
@@ -72,12 +134,66 @@ function loadRuntime(wasmURL) {
         throw new Error("sessiontree: the wasm module did not register sessiontreeWasm");
       }
       // The context fast path reads answers from the wasm memory.
-      return { api, memory: instance.exports.mem };
+      return { api, memory: instance.exports.mem, state };
     })();
     runtimes.set(key, p);
     p.catch(() => runtimes.delete(key));
   }
   return runtimes.get(key);
+}
+
+/**
+ * What each handle method answers once the Go program has exited, in
+ * place of calling it (wasm_exec would throw "Go program has already
+ * exited"): the STORAGE_ERROR envelope text for the methods that answer
+ * envelopes, else a value that stops the caller's loop (warm: done, drain:
+ * no changes).
+ */
+const AFTER_EXIT = {
+  warm: () => true,
+  drain: () => "",
+  drainBytes: () => new Uint8Array(0),
+  operations: () => "[]",
+  free: () => null,
+  importCancel: () => null,
+};
+
+/**
+ * The store handle of newStore(), guarded against the Go program's exit:
+ * the same methods, each answering as the binding documents until the
+ * program exits, and after that (the call that ended it included) the
+ * STORAGE_ERROR envelope of `exitedMessage` in place of any answer (see
+ * AFTER_EXIT), so nothing throws "Go program has already exited".
+ * @param {object} raw the handle @param {{exited: string|null}} state the runtime's
+ * @returns {object}
+ */
+function guardHandle(raw, state) {
+  const guarded = {};
+  for (const name of Object.keys(raw)) {
+    const method = raw[name];
+    const after = AFTER_EXIT[name] ?? (() => JSON.stringify(errorEnvelope(STORAGE_ERROR, exitedMessage(state.exited))));
+    guarded[name] = (...args) => {
+      if (state.exited !== null) return after();
+      let out;
+      try {
+        out = method(...args);
+      } catch (err) {
+        if (state.exited === null) throw err;
+      }
+      return state.exited === null ? out : after();
+    };
+  }
+  return guarded;
+}
+
+/**
+ * The message of a call answered after the store's Go program exited, in
+ * the thread that ran it: what is stored is safe, this store is gone.
+ * @param {string} reason the runtime's exited reason
+ * @returns {string}
+ */
+export function exitedMessage(reason) {
+  return `storage error: the store stopped: ${reason}; nothing acknowledged was lost; call init() again or reload the page`;
 }
 
 /**
@@ -90,25 +206,38 @@ function loadRuntime(wasmURL) {
  * loaded, IndexedDB cannot be opened or read, or a stored session is
  * corrupt; nothing stored is written in that case.
  *
- * @param {{wasmURL?: string|URL, dbName?: string, persist?: boolean}} [options]
- *   wasmURL is resolved against the thread's location; default: sessiontree.wasm next to this module
+ * Rejects too for a memoryBudget that is not a positive integer up to
+ * 2^32 bytes.
+ *
+ * If the Go program exits (a fatal error: out of memory), every later call
+ * of the trees it ran answers STORAGE_ERROR (exitedMessage) and
+ * subscribers get `{type: "storage", state: "closed", reason: "exited",
+ * message}`; init() again loads a new Go program and restores what
+ * IndexedDB holds (js/sessiontree.js does that by itself for the worker).
+ *
+ * @param {{wasmURL?: string|URL, dbName?: string, persist?: boolean, memoryBudget?: number}} [options]
+ *   wasmURL is resolved against the thread's location; default: sessiontree.wasm next to this module.
+ *   memoryBudget: see init() in js/sessiontree.js (bytes; default 2 GiB)
  * @returns {Promise<LocalTree>}
  */
 export function initLocal(options = {}) {
   options = options ?? {};
+  const bad = checkMemoryBudget(options.memoryBudget);
+  if (bad) return Promise.reject(new Error(`sessiontree: init: ${bad}`));
   const wasmURL = options.wasmURL ? new URL(options.wasmURL, globalThis.location?.href) : new URL("./sessiontree.wasm", import.meta.url);
   const persist = options.persist !== false;
   const dbName = options.dbName ?? DB_DEFAULT_NAME;
-  if (!persist) return create(wasmURL, null);
+  const budget = options.memoryBudget;
+  if (!persist) return create(wasmURL, null, budget);
   if (!shared.has(dbName)) {
-    const p = create(wasmURL, dbName);
+    const p = create(wasmURL, dbName, budget);
     shared.set(dbName, p);
     p.catch(() => shared.delete(dbName));
   }
   return shared.get(dbName);
 }
 
-async function create(wasmURL, dbName) {
+async function create(wasmURL, dbName, memoryBudget) {
   let tree = null;
   const early = [];
   // The wasm starts while IndexedDB is opened and read: neither waits for
@@ -128,7 +257,8 @@ async function create(wasmURL, dbName) {
     storage.then(({ db }) => db?.close(), () => {}); // the runtime failed: let go of the database too
     throw err;
   }
-  const handle = runtime.api.newStore();
+  const handle = guardHandle(runtime.api.newStore(), runtime.state);
+  if (memoryBudget !== undefined) handle.setMemoryBudget(memoryBudget);
   for (const s of stored.sessions) {
     const env = JSON.parse(handle.callInternal(restoreRequest(s.meta, s.snapshot)));
     if (!env.ok) {
@@ -139,8 +269,14 @@ async function create(wasmURL, dbName) {
   }
   handle.drain(false); // restoring records no change, but be sure
   mark("sessiontree:restored");
+  if (runtime.state.exited !== null) {
+    db?.close();
+    throw new Error(`sessiontree: ${runtime.state.exited} while the stored sessions were restored; nothing was changed`);
+  }
   tree = new LocalTree(handle, db, dbName, stored, runtime.memory);
   for (const [reason, message] of early) tree._storageClosed(reason, message);
+  const t = tree;
+  const stop = onRuntimeExit(() => (stop(), t._exited(runtime.state.exited)));
   return tree;
 }
 
@@ -403,6 +539,7 @@ export class LocalTree extends TreeAPI {
     // The text crosses to the wasm in slices of UTF-8 bytes, a yield
     // between them, so no single call copies all of a large file.
     const buffer = this._handle.importBuffer(Math.ceil(text.length * 1.1));
+    if (typeof buffer === "string") return JSON.parse(buffer); // refused (the memory budget)
     const encoder = new TextEncoder();
     for (let i = 0; i < text.length; ) {
       let end = Math.min(i + COPY_CHARS, text.length);
@@ -438,6 +575,7 @@ export class LocalTree extends TreeAPI {
     if (this._writer?.closedReason) return closedEnvelope(this._writer.closedReason, "nothing was imported");
     const aborted = () => errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
     const buffer = this._handle.importBuffer(data.size ?? data.length);
+    if (typeof buffer === "string") return JSON.parse(buffer); // refused (the memory budget)
     let reader = null;
     try {
       const feed = async (bytes) => {
@@ -643,6 +781,21 @@ export class LocalTree extends TreeAPI {
   }
 
   /**
+   * The Go program exited: nothing more runs in it. The Writer stops
+   * (later changes answer STORAGE_ERROR), the tree is no longer shared (a
+   * new init() starts a new program), subscribers hear of it.
+   * @param {string} reason the runtime's exited reason
+   */
+  _exited(reason) {
+    const message = exitedMessage(reason);
+    this._closed = true;
+    this._writer?.close(message.replace(/^storage error: /, ""));
+    this._db?.close();
+    if (this._dbName !== null && shared.get(this._dbName)) shared.delete(this._dbName);
+    this._emit({ type: "storage", state: "closed", reason: "exited", message });
+  }
+
+  /**
    * Run a core call that may change something: through the Writer (in a
    * transaction, after taking in other tabs' changes) when persisting,
    * directly otherwise. Resolves to the envelope object.
@@ -719,12 +872,14 @@ export class LocalTree extends TreeAPI {
    * Internal counters for tests and benchmarks, the same in both threads
    * (WorkerTree asks the worker): the Writer's stats (null without one),
    * context answers given in columns, whether the search index is complete
-   * the wasm's operation table (its JSON text) and the size of the wasm
-   * memory in bytes.
-   * @returns {Promise<{writer: object|null, columnAnswers: number, indexComplete: boolean, operations: string, wasmBytes: number}>}
+   * the wasm's operation table (its JSON text), the size of the wasm
+   * memory in bytes, and the Go runtime's memory in use and this store's
+   * budget in bytes (memory: the handle's memory(); after the Go program
+   * exited, its STORAGE_ERROR envelope instead).
+   * @returns {Promise<{writer: object|null, columnAnswers: number, indexComplete: boolean, operations: string, wasmBytes: number, memory: {inUse: number, budget: number}}>}
    */
   async _debug() {
-    return { writer: this._writer ? { ...this._writer.stats } : null, columnAnswers: this._columnAnswers, indexComplete: this._handle.warm(0), operations: this._handle.operations(), wasmBytes: this._memory.buffer.byteLength };
+    return { writer: this._writer ? { ...this._writer.stats } : null, columnAnswers: this._columnAnswers, indexComplete: this._handle.warm(0), operations: this._handle.operations(), wasmBytes: this._memory.buffer.byteLength, memory: JSON.parse(this._handle.memory()) };
   }
 }
 

@@ -466,6 +466,17 @@ export interface InitOptions {
   dbName?: string;
   /** false: a pure in-memory tree (nothing read or written). Default true. */
   persist?: boolean;
+  /**
+   * The memory budget in bytes: a call, snapshot.load, loadSnapshot,
+   * restoreSnapshot, import, importText or importFile whose estimated memory
+   * (its request bytes × 3, an import's × 8, on top of what the Go runtime
+   * holds) would pass it answers INVALID_ARGUMENT naming its size and the
+   * limit, and changes nothing. The memory counted is the whole Go
+   * runtime's, shared by every tree of the page's worker. A positive
+   * integer up to 2^32 (init rejects anything else); default 2147483648
+   * (2 GiB: half of wasm32's 4 GiB, the rest is the collector's room).
+   */
+  memoryBudget?: number;
 }
 
 export interface ChangeEvent {
@@ -491,8 +502,29 @@ export interface ChangeEvent {
 export interface StorageEvent {
   type: "storage";
   state: "closed";
-  reason: "versionchange" | "closed" | "rollback";
+  /**
+   * "exited": the Go runtime ended (fatal error: out of memory) with the
+   * store in the page's thread (init({worker: false})); every later call
+   * answers STORAGE_ERROR, and init() again starts a new one. (With the
+   * store in its worker a RestartedEvent comes instead.)
+   */
+  reason: "versionchange" | "closed" | "rollback" | "exited";
   message: string;
+}
+
+/**
+ * Sent to subscribers when the store's worker was started again because
+ * its Go runtime ended (fatal error: out of memory):
+ * the calls in flight answered STORAGE_ERROR "the store restarted; nothing
+ * acknowledged was lost", and every session stored in IndexedDB is back
+ * (a tree with persist: false comes back empty). Later calls work as usual.
+ */
+export interface RestartedEvent {
+  type: "restarted";
+  /** Why, e.g. "the Go runtime exited (code 2: fatal error: out of memory)". */
+  reason: string;
+  /** Milliseconds from the exit seen to every tree restored. */
+  ms: number;
 }
 
 /** The value of tree.storage(), for the explorer's storage line. */
@@ -640,12 +672,12 @@ export interface SessionTree {
     session(sessionId: string): Promise<Envelope<PanelView>>;
   };
   /**
-   * Called after each change (local or from another tab) and on
-   * StorageEvents; returns the unsubscribe function. Never throws: a fn
+   * Called after each change (local or from another tab), on
+   * StorageEvents and on RestartedEvents; returns the unsubscribe function. Never throws: a fn
    * that is not a function subscribes nothing (console.error says so) and
    * its unsubscribe does nothing; a subscriber that throws is logged.
    */
-  subscribe(fn: (event: ChangeEvent | StorageEvent) => void): () => void;
+  subscribe(fn: (event: ChangeEvent | StorageEvent | RestartedEvent) => void): () => void;
   /**
    * Usage, quota and persistence of the site's storage. With
    * {requestPersist: true} it first asks navigator.storage.persist().

@@ -23,7 +23,7 @@
 
 import { DB_DEFAULT_NAME } from "./store/schema.js";
 import { STORAGE_ERROR } from "./store/writer.js";
-import { TreeAPI, checkImportArgs, checkString, errorEnvelope, unansweredEnvelope } from "./tree-api.js";
+import { TreeAPI, checkImportArgs, checkMemoryBudget, checkString, errorEnvelope, restartError, unansweredEnvelope } from "./tree-api.js";
 import { SLICE_BYTES, SLICE_MESSAGES, TextCaches, contextEnvelope, contextEnvelopeSliced, decodeContent } from "./context-columns.js";
 
 export { STORAGE_ERROR };
@@ -55,19 +55,44 @@ const workers = new Map();
  *
  * Rejects (never resolves to an empty store) when the worker or the wasm
  * cannot be loaded, IndexedDB cannot be opened or read, or a stored
- * session is corrupt; nothing stored is written in that case.
+ * session is corrupt; nothing stored is written in that case. Rejects too
+ * for a memoryBudget that is not a positive integer up to 2^32.
  *
- * @param {{wasmURL?: string|URL, workerURL?: string|URL, worker?: boolean, dbName?: string, persist?: boolean}} [options]
+ * The memory budget: a call, snapshot.load, import or importText/importFile
+ * whose estimated memory (its bytes × 3, an import's × 8, measured in
+ * core/memory_test.go) on top of what the Go runtime holds would pass
+ * `memoryBudget` bytes (default 2 GiB, half of wasm32's 4 GiB: the other
+ * half is the collector's room, and wasm memory never shrinks) answers
+ * INVALID_ARGUMENT naming its size and the limit, and changes nothing. The
+ * budget is this tree's; the memory counted is the whole Go runtime's,
+ * which every tree of the page's worker (or thread) shares. A second
+ * init() of a shared tree keeps the first one's budget.
+ *
+ * If the Go runtime still ends (fatal error: out of memory), the page
+ * notices: every call in flight answers STORAGE_ERROR "the store
+ * restarted; nothing acknowledged was lost", a new worker starts (the old
+ * one's memory is given back) and restores every tree from IndexedDB as
+ * init() does, and subscribers get `{type: "restarted", reason, ms}`; calls
+ * made meanwhile wait for it. A tree with `persist: false` comes back
+ * empty (its calls in flight say so). With the store in the page's thread
+ * there is no restart: every later call answers STORAGE_ERROR, subscribers
+ * get `{type: "storage", state: "closed", reason: "exited"}`, and init()
+ * again starts a new Go program.
+ *
+ * @param {{wasmURL?: string|URL, workerURL?: string|URL, worker?: boolean, dbName?: string, persist?: boolean, memoryBudget?: number}} [options]
  *   wasmURL: the wasm (wasm_exec.js is loaded from its folder); workerURL:
  *   the worker module (it must import js/worker.js; a page served with a
  *   service worker starts it from inside that worker's scope to work
  *   offline); both resolved against the page's URL. worker: false runs the
  *   store in this thread (also the case where `Worker` is undefined):
- *   every call then runs Go on the page's thread.
+ *   every call then runs Go on the page's thread. memoryBudget: bytes
+ *   (default 2147483648, see above).
  * @returns {Promise<SessionTree>}
  */
 export function init(options = {}) {
   options = options ?? {};
+  const bad = checkMemoryBudget(options.memoryBudget);
+  if (bad) return Promise.reject(new Error(`sessiontree: init: ${bad}`));
   if (options.worker === false || typeof globalThis.Worker !== "function") {
     return import("./local.js").then(({ initLocal }) => initLocal(options));
   }
@@ -79,7 +104,7 @@ export function init(options = {}) {
     let connection = null;
     try {
       connection = options.workerURL ? connect(new URL(options.workerURL, base)) : pageWorker();
-      return await connection.init({ wasmURL: wasmURL.href, dbName, persist });
+      return await connection.init({ wasmURL: wasmURL.href, dbName, persist, memoryBudget: options.memoryBudget });
     } catch (err) {
       // The default worker could not start at all (module workers
       // unsupported, a policy forbidding workers, offline outside a
@@ -122,43 +147,72 @@ function connect(url) {
   return c;
 }
 
-/** One module Worker and its requests in flight. */
+/**
+ * One module Worker and its requests in flight. When its Go program ends
+ * (the worker says {exited}), the connection starts a new worker in its
+ * place (_restart): the page's trees keep their objects and are restored
+ * there. When the worker itself fails (it cannot load, or its own code
+ * throws uncaught), the connection fails for good (_fail).
+ */
 class Connection {
   /** @param {URL} url */
   constructor(url) {
-    this.worker = new Worker(url, { type: "module", name: "sessiontree" });
+    this.url = url;
     this.next = 1;
-    /** Requests in flight by id: {resolve, reject, progress?}. */
+    /** Requests in flight by id: {resolve, reject, progress?, tree?, op, args}. */
     this.pending = new Map();
     /** WorkerTrees by the worker's tree id. */
     this.trees = new Map();
-    /** Set when the worker could not start or died: every request rejects with it. */
+    /** Set when the worker could not start, or could not be started again: every request rejects with it. */
     this.failed = null;
-    this.worker.onmessage = ({ data }) => this._receive(data);
-    this.worker.onerror = (event) => {
-      event.preventDefault?.();
-      this._fail(new Error(`sessiontree: the store worker ${url.href} failed${event.message ? ": " + event.message : " to load"}`));
+    /** While a new worker restores the trees: a Promise (never rejecting) that requests wait for. */
+    this.restarting = null;
+    /** Restarts so far, and how long the last one took in ms (exit seen → every tree restored). */
+    this.restarts = 0;
+    this.restartMs = null;
+    this._start();
+  }
+
+  /** Start a worker and listen to it; messages of a worker replaced since are dropped. */
+  _start() {
+    const w = new Worker(this.url, { type: "module", name: "sessiontree" });
+    this.worker = w;
+    w.onmessage = ({ data }) => {
+      if (w === this.worker) this._receive(data);
     };
-    this.worker.onmessageerror = () => console.error("sessiontree: a message from the store worker could not be read");
+    w.onerror = (event) => {
+      event.preventDefault?.();
+      if (w !== this.worker) return;
+      // An uncaught error of the worker's own code (not the Go runtime's
+      // end, which _restart answers): the connection fails for good.
+      this._fail(new Error(`sessiontree: the store worker ${this.url.href} failed${event.message ? ": " + event.message : " to load"}`));
+    };
+    w.onmessageerror = () => console.error("sessiontree: a message from the store worker could not be read");
   }
 
   /**
    * Send one request; resolves to its value, rejects with the worker's error.
-   * @param {string} op @param {number|undefined} tree @param {any[]} args
-   * @param {Transferable[]} [transfer] @param {(value: any) => void} [progress]
+   * While the worker restarts, the request waits and goes to the new one.
+   * @param {string} op @param {WorkerTree|undefined} tree the tree it is for (its id is read when it is posted)
+   * @param {any[]} args @param {Transferable[]} [transfer] @param {(value: any) => void} [progress]
+   * @param {boolean} [now] post even while restarting (the restart's own inits)
    * @returns {{id: number, promise: Promise<any>}}
    */
-  send(op, tree, args, transfer = [], progress) {
+  send(op, tree, args, transfer = [], progress, now = false) {
     const id = this.next++;
     const promise = new Promise((resolve, reject) => {
-      if (this.failed) return reject(this.failed);
-      this.pending.set(id, { resolve, reject, progress });
-      try {
-        this.worker.postMessage({ id, op, tree, args }, transfer);
-      } catch (err) {
-        this.pending.delete(id); // DataCloneError: never sent
-        reject(err);
-      }
+      const post = () => {
+        if (this.failed) return reject(this.failed);
+        this.pending.set(id, { resolve, reject, progress, tree, op, args });
+        try {
+          this.worker.postMessage({ id, op, tree: tree?._id, args }, transfer);
+        } catch (err) {
+          this.pending.delete(id); // DataCloneError: never sent
+          reject(err);
+        }
+      };
+      if (this.restarting && !now) this.restarting.then(post);
+      else post();
     });
     return { id, promise };
   }
@@ -178,13 +232,17 @@ class Connection {
     }
     let t = this.trees.get(tree);
     if (!t) {
-      t = new WorkerTree(this, tree, infos, persistent, options.persist ? options.dbName : null);
+      t = new WorkerTree(this, tree, infos, persistent, options.persist ? options.dbName : null, options);
       this.trees.set(tree, t);
     }
     return t;
   }
 
   _receive(data) {
+    if (data.exited !== undefined) {
+      this._restart(data.exited);
+      return;
+    }
     if (data.event !== undefined) {
       this.trees.get(data.tree)?._event(data.event);
       return;
@@ -203,6 +261,57 @@ class Connection {
     this.pending.delete(data.id);
     if (data.ok) p.resolve(data.value);
     else p.reject(new Error(data.error));
+  }
+
+  /**
+   * The worker's Go program ended: end that worker
+   * (its memory is given back), answer every request in flight with a
+   * restartError (an init in flight is sent again instead), start a new
+   * worker and init every tree there with its own options (IndexedDB
+   * restores it, as at init()), then tell each tree's subscribers
+   * {type: "restarted", reason, ms}. Requests made meanwhile wait. If the
+   * new worker fails too, the connection fails for good (_fail).
+   * @param {string} reason
+   */
+  _restart(reason) {
+    if (this.failed) return;
+    if (this.restarting) {
+      this._fail(new Error(`sessiontree: the store failed again while it restarted (${reason}); reload the page`));
+      return;
+    }
+    const t0 = performance.now();
+    this.restarts++;
+    this.worker.terminate();
+    const trees = [...this.trees.values()];
+    const inflight = [...this.pending.values()];
+    this.pending.clear();
+    let done;
+    this.restarting = new Promise((resolve) => (done = resolve));
+    this._start();
+    for (const p of inflight) {
+      if (p.op === "init") this.send("init", undefined, p.args).promise.then(p.resolve, p.reject);
+      else p.reject(restartError(reason, p.tree ? p.tree.persistent : true));
+    }
+    (async () => {
+      const fresh = new Map();
+      try {
+        for (const t of trees) {
+          const { tree } = await this.send("init", undefined, [t._options], [], undefined, true).promise;
+          t._restarted(tree);
+          fresh.set(tree, t);
+          if (t._closedByCaller) this.send("close", t, [], [], undefined, true).promise.catch(() => {});
+        }
+      } catch (err) {
+        this._fail(new Error(`sessiontree: the store could not be restarted after ${reason} (${err?.message ?? err}); reload the page`));
+        return;
+      } finally {
+        this.restarting = null;
+        done();
+      }
+      this.trees = fresh;
+      this.restartMs = performance.now() - t0;
+      for (const t of trees) t._emit({ type: "restarted", reason, ms: this.restartMs });
+    })();
   }
 
   _fail(err) {
@@ -275,12 +384,16 @@ class WorkerTree extends TreeAPI {
    * @param {Connection} connection @param {number} id the worker's tree id
    * @param {object[]} infos the wasm's operations @param {boolean} persistent
    * @param {string|null} dbName the shared database name (null: not shared)
+   * @param {object} options what init sent the worker (sent again after a restart)
    */
-  constructor(connection, id, infos, persistent, dbName) {
+  constructor(connection, id, infos, persistent, dbName, options) {
     super(infos, persistent);
     this._connection = connection;
     this._id = id;
     this._dbName = dbName;
+    this._options = options;
+    /** Set by close(): after a restart the tree is closed again. */
+    this._closedByCaller = false;
     /** Decoded text caches of contexts answered in columns (see js/context-columns.js). */
     this._texts = new TextCaches();
     /** Settles when the columns answers received so far are built (see _request). */
@@ -288,7 +401,19 @@ class WorkerTree extends TreeAPI {
   }
 
   _send(op, args, transfer, progress) {
-    return this._connection.send(op, this._id, args, transfer, progress);
+    return this._connection.send(op, this, args, transfer, progress);
+  }
+
+  /**
+   * A new worker took over (Connection._restart): the tree's id there, and
+   * fresh text caches (the old worker's cache ids mean nothing to the new
+   * one).
+   * @param {number} id
+   */
+  _restarted(id) {
+    this._id = id;
+    this._texts = new TextCaches();
+    this._contexts = Promise.resolve();
   }
 
   /**
@@ -478,6 +603,7 @@ class WorkerTree extends TreeAPI {
    * from memory. Never throws.
    */
   close() {
+    this._closedByCaller = true;
     this._send("close", []).promise.catch(() => {});
     this._unshare();
   }

@@ -97,14 +97,51 @@ export function closedEnvelope(reason, consequence) {
   return errorEnvelope("STORAGE_ERROR", `storage error: ${reason}; ${consequence}`);
 }
 
+/** The largest memoryBudget init() takes, in bytes: wasm32's whole memory (4 GiB). */
+export const MAX_MEMORY_BUDGET = 2 ** 32;
+
+/**
+ * Check init()'s memoryBudget option: undefined (the default, 2 GiB) or a
+ * positive integer of bytes up to MAX_MEMORY_BUDGET.
+ * @param {unknown} value
+ * @returns {string|null} what is wrong with it, or null
+ */
+export function checkMemoryBudget(value) {
+  if (value === undefined || (Number.isInteger(value) && value > 0 && value <= MAX_MEMORY_BUDGET)) return null;
+  return `option "memoryBudget" must be a positive integer of bytes up to ${MAX_MEMORY_BUDGET}; got ${shown(value)}`;
+}
+
+/**
+ * The error a call in flight is answered with when the store's worker
+ * restarted under it (js/sessiontree.js): unansweredEnvelope turns it into
+ * "the store restarted; nothing acknowledged was lost".
+ * @param {string} reason why, e.g. "the Go runtime exited (code 2: fatal error: out of memory)"
+ * @param {boolean} persistent whether the tree keeps its sessions in IndexedDB (else they are gone)
+ * @returns {Error & {restarted: true, persistent: boolean}}
+ */
+export function restartError(reason, persistent) {
+  const err = new Error(reason);
+  err.name = "RestartError";
+  err.restarted = true;
+  err.persistent = persistent;
+  return err;
+}
+
 /**
  * The STORAGE_ERROR envelope of a call the store did not answer: its
  * worker failed or stopped (js/sessiontree.js). The message names the
- * error as `name: message`.
+ * error as `name: message`; for a restartError, "storage error: the store
+ * restarted; nothing acknowledged was lost (reason)" (or, for a tree kept
+ * in memory only, that its sessions are gone).
  * @param {unknown} err
  * @returns {{ok: false, error: {code: "STORAGE_ERROR", message: string}}}
  */
 export function unansweredEnvelope(err) {
+  if (err?.restarted === true) {
+    return errorEnvelope("STORAGE_ERROR", err.persistent
+      ? `storage error: the store restarted; nothing acknowledged was lost (${err.message})`
+      : `storage error: the store restarted; this tree kept its sessions in memory only (persist: false) and they are gone (${err.message})`);
+  }
   const name = err?.name || "Error";
   const message = err?.message ?? String(err);
   return errorEnvelope("STORAGE_ERROR", `storage error: the store did not answer (${name}${message ? ": " + message : ""}); reload the page`);
@@ -414,13 +451,17 @@ export class TreeAPI {
    * then that tab's cursor). When this tab stops saving — another tab
    * opened a newer schema version, or the browser closed the database — fn
    * receives `{type: "storage", state: "closed", reason, message}` with a
-   * message to show the user (reload the page).
+   * message to show the user (reload the page). When the store's worker
+   * was started again after its Go runtime ended (out of memory), fn
+   * receives `{type: "restarted", reason, ms}` once every stored session is
+   * back (see init() in js/sessiontree.js); in the page's thread such an
+   * end is a storage event with reason "exited".
    *
    * fn that is not a function is a programming error, but it never
    * throws: nothing is subscribed, console.error says so, and the
    * unsubscribe function returned does nothing. A subscriber that throws
    * is logged (console.error) and the other subscribers still run.
-   * @param {(event: {type: string, sessionId?: string, nodeId?: string, remote?: boolean, state?: string, reason?: string, message?: string}) => void} fn
+   * @param {(event: {type: string, sessionId?: string, nodeId?: string, remote?: boolean, state?: string, reason?: string, message?: string, ms?: number}) => void} fn
    * @returns {() => void} unsubscribe
    */
   subscribe(fn) {

@@ -19,7 +19,11 @@
 //   saveSnapshot, listSnapshots, restoreSnapshot, refresh, flush, close,
 //   storageState, debug                   → what the LocalTree method resolves to
 // Worker → page: {id, ok: true, value} | {id, ok: false, error: message},
-//   {progress: id, value}, {tree, event} for every subscriber event.
+//   {progress: id, value}, {tree, event} for every subscriber event,
+//   {exited: reason} when the Go program ended (a fatal error such as out of
+//   memory): posted from inside the call that ended it, before that call's
+//   answer, so the page answers every call in flight and starts a new
+//   worker (js/sessiontree.js, Connection._restart).
 // Bytes cross as transferred ArrayBuffers (requests given as bytes, context
 // columns); texts as strings (requests given as text or objects, envelope
 // texts). Measured in Chromium on this machine, a 16 MB JSON text posted
@@ -28,7 +32,7 @@
 // 56-68 ms with 10-19 ms blocked (32 MB: 42-47 ms / 14-20 ms against
 // 118-137 ms / 18-38 ms). The wasm hands out envelopes as strings anyway.
 
-import { initLocal } from "./local.js";
+import { initLocal, onRuntimeExit } from "./local.js";
 // Every module the store needs, named here too so they are all fetched at
 // once when this one is parsed, not level by level (a worker has no
 // modulepreload; through a service worker each level costs a round trip).
@@ -39,6 +43,8 @@ import "./store/writer.js";
 import "./request-text.js";
 import "./context-columns.js";
 import "./tree-api.js";
+
+onRuntimeExit((reason) => postMessage({ exited: reason }));
 
 /** Trees by id, and ids by tree (init of a shared dbName answers the same id). */
 const trees = new Map();

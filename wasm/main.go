@@ -5,9 +5,10 @@
 //
 //	globalThis.sessiontreeWasm = {version: string, newStore(), exit(code)}
 //
-// exit(code: number) ends the Go program at once (os.Exit), as a fatal
-// error does: for tests of the shim's restart (js/sessiontree.js), which
-// is what must happen after one. Nothing reachable from a request calls it.
+// exit(code: number, text?: string) ends the Go program at once
+// (os.Exit), text first written to stderr as a fatal error writes its
+// line: for tests of the shim's restart (js/sessiontree.js), which is what
+// must happen after one. Nothing reachable from a request calls it.
 //
 // and newStore() returns a store handle (a core.Store that records its
 // changes, and the core.Imports of its sliced imports) with these methods:
@@ -90,12 +91,16 @@ func main() {
 	select {} // keep the Go runtime alive for the callbacks
 }
 
-// exit is sessiontreeWasm.exit(code): os.Exit(code), 2 (a fatal error's
-// code) when code is not a number. It does not return.
+// exit is sessiontreeWasm.exit(code, text): text and a newline to
+// stderr when it is a string, then os.Exit(code), 2 (a fatal error's code)
+// when code is not a number. It does not return.
 func exit(args []js.Value) any {
 	code := 2
 	if argIs(args, 0, js.TypeNumber) {
 		code = args[0].Int()
+	}
+	if text, ok := argString(args, 1); ok {
+		_, _ = os.Stderr.WriteString(text + "\n")
 	}
 	os.Exit(code)
 	return nil
