@@ -147,8 +147,10 @@ func Operations() []string {
 // change req afterwards. Call answers only public operations (see
 // OperationInfo): an internal one is INVALID_ARGUMENT "unknown operation",
 // exactly as a misspelled name is, and changes nothing. With a memory
-// budget, a request whose answer would pass it (len(req) × RequestGrowth
-// on top of the memory in use) is INVALID_ARGUMENT before it is read.
+// budget, a request of an operation that may change the store whose
+// answer would pass it (len(req) × RequestGrowth on top of the memory in
+// use) is INVALID_ARGUMENT before its fields are read; read-only
+// operations are answered whatever the memory in use.
 func (st *Store) Call(req []byte) []byte {
 	return st.call(req, false).Envelope()
 }
@@ -222,11 +224,6 @@ func ErrorEnvelope(err *Error) []byte {
 
 // call runs one request; withInternal lets it name an internal operation.
 func (st *Store) call(req []byte, withInternal bool) Answer {
-	if !withInternal {
-		if err := st.checkMemory("request", 0, len(req), RequestGrowth); err != nil {
-			return Answer{Err: err}
-		}
-	}
 	if !jsonx.ValidUTF8(req) {
 		return Answer{Err: invalidf("request is not valid UTF-8")}
 	}
@@ -264,6 +261,13 @@ func (st *Store) dispatch(req []byte, guess, withInternal bool) (_ Answer, guess
 	op, ok := operations[r.op]
 	if !ok || op.flags&internal != 0 && !withInternal {
 		return Answer{Err: invalidf("unknown operation %q (known: %s)", r.op, strings.Join(Operations(), ", "))}, guessed
+	}
+	if op.flags&(internal|readOnly) == 0 {
+		// A read leaves only garbage, which the collector takes back: it
+		// is answered even past the budget, so a full store still reads.
+		if err := st.checkMemory("request", 0, len(req), RequestGrowth); err != nil {
+			return Answer{Err: err}, guessed
+		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(fields)) { // sorted: the same unknown field is named every time
 		if name == "operation" {

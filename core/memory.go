@@ -7,8 +7,10 @@ import (
 
 // The memory budget: a store given one (Options.MemoryBudget,
 // SetMemoryBudget) refuses, with INVALID_ARGUMENT naming the sizes, every
-// public request, import and import buffer whose estimated memory would
-// take the program past it, before anything is read or changed. It exists
+// public request that may change the store, import and import buffer
+// whose estimated memory would take the program past it, before anything
+// is changed. Read-only operations are always answered: a store that is
+// full (nothing is ever deleted) still reads and exports. It exists
 // for the browser: wasm32 memory ends at 4 GiB and never shrinks, and a Go
 // program that cannot grow it ends with "fatal error: out of memory"
 // (issue 19), so refusing up front is the only answer that keeps the
@@ -71,13 +73,20 @@ func (st *Store) MemoryBudget() int64 { return st.budget }
 // CheckMemory reports whether a request of n bytes that is not yet in
 // memory fits the budget: its copy (n bytes) and the answer's growth (n ×
 // RequestGrowth) on top of what the program holds (Options.MemoryInUse).
-// The wasm binding asks before it copies a request out of JS, so a request
-// too large to copy is refused too. Nil when it fits or there is no
+// The wasm binding asks before it copies a request of at least
+// PrecheckBytes out of JS, so a request too large to copy is refused too
+// (whatever its operation: no read takes a request that large). Nil when it fits or there is no
 // budget; else INVALID_ARGUMENT naming the request's size, the estimate,
 // the memory in use and the limit, in bytes.
 func (st *Store) CheckMemory(n int) *Error {
 	return st.checkMemory("request", n, n, RequestGrowth)
 }
+
+// PrecheckBytes is the request size from which the wasm binding calls
+// CheckMemory before it copies a request: 1 MiB (a snapshot.load, a
+// restore point, an import in one call). Smaller requests are checked by
+// Call once their operation is known.
+const PrecheckBytes = 1 << 20
 
 // rereadCalls is how many calls checkMemory answers from its last reading
 // of the memory in use (less what it estimated they need) before it reads
@@ -90,7 +99,9 @@ const rereadCalls = 64
 // growth of answering grow bytes of request (grow × growth bytes per
 // byte), fit the budget on top of the memory in use. The memory in use is
 // read (Options.MemoryInUse) when the estimate needs more than a quarter
-// of the room the last reading left, or every rereadCalls calls; in
+// of the room the last reading left, when the mapped memory grew since
+// (Options.MemoryMapped: a call whose request is small may still grow the
+// heap, a clone of a large session), or every rereadCalls calls; in
 // between, each call's estimate is taken from that room. Over the budget,
 // one collection is run (runtime.GC: garbage from earlier calls still
 // holds its pages, notably after the binding's bulk calls, which run with
@@ -101,11 +112,16 @@ func (st *Store) checkMemory(what string, incoming, grow, growth int) *Error {
 		return nil
 	}
 	need := int64(incoming) + int64(grow)*int64(growth)
-	if st.sinceRead < rereadCalls && need < st.room/4 {
+	mapped := int64(0)
+	if st.mapped != nil {
+		mapped = st.mapped()
+	}
+	if st.sinceRead < rereadCalls && need < st.room/4 && mapped == st.mappedAt {
 		st.sinceRead++
 		st.room -= need
 		return nil
 	}
+	st.mappedAt = mapped
 	held := st.inUse()
 	if held+need > st.budget && need <= st.budget {
 		runtime.GC()

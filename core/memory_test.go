@@ -58,10 +58,10 @@ func TestMemoryBudgetRefusesWhatWouldPassIt(t *testing.T) {
 	t.Run("small requests keep working under the budget", func(t *testing.T) {
 		ok[json.RawMessage](t, st, map[string]any{"operation": "append", "sessionId": "small", "message": map[string]any{"role": "user", "content": "hi"}})
 	})
-	t.Run("once the memory in use is past the budget, requests are refused within rereadCalls calls", func(t *testing.T) {
+	t.Run("once the memory in use is past the budget, changes are refused within rereadCalls calls and reads still answer", func(t *testing.T) {
 		held = limit + 1
 		defer func() { held = 1000 }()
-		req := []byte(`{"operation":"session","sessionId":"small"}`)
+		req := []byte(`{"operation":"append","sessionId":"small","message":{"role":"user","content":"x"}}`)
 		calls := 0
 		for ; calls <= rereadCalls; calls++ {
 			if e := do(t, st, req); !e.OK {
@@ -70,7 +70,9 @@ func TestMemoryBudgetRefusesWhatWouldPassIt(t *testing.T) {
 			}
 		}
 		assert.LessOrEqual(t, calls, rereadCalls)
-		assert.Contains(t, fails(t, st, req, InvalidArgument), "memory budget", "and every call after, while it lasts")
+		assert.Contains(t, fails(t, st, req, InvalidArgument), "memory budget", "and every change after, while it lasts")
+		ok[json.RawMessage](t, st, map[string]any{"operation": "context", "sessionId": "small"})
+		ok[json.RawMessage](t, st, map[string]any{"operation": "snapshot.save", "sessionId": "small"})
 	})
 	t.Run("the shim's own restore is never refused", func(t *testing.T) {
 		held = limit + 1
@@ -102,17 +104,32 @@ func TestMemoryBudgetReadsTheGaugeOnlyWhenItMatters(t *testing.T) {
 	st := testStore(t)
 	st.SetMemoryBudget(1 << 20)
 	st.inUse = func() int64 { reads++; return 1000 }
-	small := []byte(`{"operation":"sessions"}`)
+	small := []byte(`{"operation":"jump","sessionId":"a","nodeId":"n0001"}`) // changes the cursor: checked
+	ok[json.RawMessage](t, st, map[string]any{"operation": "create", "sessionId": "a"})
+	ok[json.RawMessage](t, st, map[string]any{"operation": "append", "sessionId": "a", "message": map[string]any{"role": "user", "content": "x"}})
+	reads = 0
 	for i := 0; i < 2*rereadCalls; i++ {
 		ok[json.RawMessage](t, st, small)
 	}
-	assert.Equal(t, 2, reads, "small calls: once, then after rereadCalls calls")
-	big := []byte(`{"operation":"sessions"` + strings.Repeat(" ", 100_000) + `}`)
+	assert.Equal(t, 1, reads, "small calls: once after rereadCalls calls")
+	big := []byte(`{"operation":"jump","sessionId":"a","nodeId":"n0001"` + strings.Repeat(" ", 100_000) + `}`)
 	ok[json.RawMessage](t, st, big)
-	assert.Equal(t, 3, reads, "a call that needs more than a quarter of the room reads it again")
+	assert.Equal(t, 2, reads, "a call that needs more than a quarter of the room reads it again")
 	st.SetMemoryBudget(2 << 20)
 	ok[json.RawMessage](t, st, small)
-	assert.Equal(t, 4, reads, "a new budget reads it again")
+	assert.Equal(t, 3, reads, "a new budget reads it again")
+}
+
+func TestMemoryBudgetReadsTheGaugeAgainWhenTheMappedMemoryGrew(t *testing.T) {
+	reads, mapped := 0, int64(64<<20)
+	st := New(Options{MemoryBudget: 1 << 30, MemoryInUse: func() int64 { reads++; return 1000 }, MemoryMapped: func() int64 { return mapped }})
+	small := []byte(`{"operation":"create","sessionId":"a"}`) // checked, then SESSION_ALREADY_EXISTS
+	do(t, st, small)
+	do(t, st, small)
+	assert.Equal(t, 1, reads, "the mapped memory did not grow")
+	mapped += 1 << 20 // a call grew the heap (a clone, say)
+	do(t, st, small)
+	assert.Equal(t, 2, reads, "it grew: read again")
 }
 
 func TestMemoryBudgetChecksImportBuffers(t *testing.T) {

@@ -27,6 +27,11 @@ type Options struct {
 	// MemoryInUse returns the bytes the program holds now, for the budget.
 	// Nil means MemoryInUse (runtime/metrics); tests pass a fake.
 	MemoryInUse func() int64
+	// MemoryMapped, when set, returns cheaply the bytes the program has
+	// mapped (in wasm, the linear memory's size, which only grows): the
+	// budget reads MemoryInUse again whenever it grew since the last
+	// reading (see checkMemory). Nil: only the call count says when.
+	MemoryMapped func() int64
 }
 
 // RandomID returns 8 lowercase hex characters (32 random bits from
@@ -62,8 +67,10 @@ type Store struct {
 
 	budget    int64        // memory budget in bytes; 0: none (see checkMemory)
 	inUse     func() int64 // the memory held, for the budget
+	mapped    func() int64 // Options.MemoryMapped, or nil
 	room      int64        // the budget less the memory in use at the last reading, less the estimates since
 	sinceRead int          // calls checked since that reading
+	mappedAt  int64        // mapped() at that reading
 
 	// noSnapshotGuess turns off scanRequest's guess that a snapshot is the
 	// request's last member (tests compare both ways).
@@ -78,6 +85,7 @@ func New(opts Options) *Store {
 		sessions: make(map[string]*Session),
 		budget:   max(opts.MemoryBudget, 0),
 		inUse:    opts.MemoryInUse,
+		mapped:   opts.MemoryMapped,
 	}
 	if st.inUse == nil {
 		st.inUse = MemoryInUse

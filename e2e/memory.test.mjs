@@ -95,7 +95,7 @@ both('a request, a load and an import that would pass the budget are refused nam
   await page.close();
 });
 
-both('a budget reached by a series of snapshot.loads refuses the next one, and the tab keeps working', async (worker) => {
+both('a budget reached by a series of snapshot.loads refuses the next one, and the tab keeps working; clones that fill it are refused and reads still answer', async (worker) => {
   const page = await shimPage(worker);
   await defineSnapshots(page);
   const budget = 160 << 20;
@@ -114,7 +114,22 @@ both('a budget reached by a series of snapshot.loads refuses the next one, and t
     const appended = await tree.append('s0', { role: 'user', content: 'after the budget' });
     const context = await tree.context('s0');
     const created = await tree.create('fresh');
-    return { size: text.length, loads, refused, debug, sessions: sessions.value.length, appended: appended.ok, tail: context.value.messages.at(-1), count: context.value.messages.length, created: created.ok };
+    // Clones are small requests that grow the heap: the budget sees the
+    // growth at the next call (the wasm memory grew) and refuses them too;
+    // reads still answer once the store is full.
+    let clones = 0;
+    let cloneRefused = null;
+    for (; clones < 60 && !cloneRefused; clones++) {
+      const env = await tree.clone('s0');
+      if (!env.ok) cloneRefused = env.error;
+    }
+    const full = {
+      sessions: (await tree.call({ operation: 'sessions' })).ok,
+      context: (await tree.context('s0')).value?.messages.length,
+      search: (await tree.search('lorem', { limit: 1 })).ok,
+      append: await tree.append('s0', { role: 'user', content: 'full' }),
+    };
+    return { size: text.length, loads, refused, debug, sessions: sessions.value.length, appended: appended.ok, tail: context.value.messages.at(-1), count: context.value.messages.length, created: created.ok, clones, cloneRefused, full };
   }, { budget, worker });
   console.log(`memory: ${r.loads.length} loads of ${(r.size / 1e6).toFixed(1)} MB fit a ${budget}-byte budget; then in use ${r.debug.memory.inUse} bytes, wasm memory ${r.debug.wasmBytes} bytes`);
   assert.ok(r.loads.length >= 2, `${r.loads.length} loads fit`);
@@ -127,6 +142,11 @@ both('a budget reached by a series of snapshot.loads refuses the next one, and t
   assert.ok(r.appended && r.created);
   assert.equal(r.count, 20_001);
   assert.deepEqual(r.tail, { role: 'user', content: 'after the budget' });
+  console.log(`memory: ${r.clones - 1} clones fit before one was refused`);
+  assert.ok(r.cloneRefused, 'a clone was refused within 60');
+  assert.equal(r.cloneRefused.code, 'INVALID_ARGUMENT');
+  assert.match(r.cloneRefused.message, new RegExp(`memory budget of ${budget} bytes`));
+  assert.deepEqual({ ...r.full, append: r.full.append.error?.code }, { sessions: true, context: 20_001, search: true, append: 'INVALID_ARGUMENT' }, 'a full store reads and refuses changes');
   await page.close();
 });
 

@@ -86,11 +86,11 @@ function watchStderr() {
 
 /**
  * Load the wasm once per page and URL and start its Go program: its global
- * object `{version, newStore(), exit(code)}`, its memory, and its state
+ * object `{version, newStore(memory?), exit(code, text?)}`, its memory, and its state
  * (`exited`: null, or the reason once the program exited). wasm_exec.js
  * (Go's loader) is imported from the same folder as the wasm.
  * @param {string|URL} wasmURL
- * @returns {Promise<{api: {version: string, newStore: () => object, exit: (code: number) => void}, memory: WebAssembly.Memory, state: {exited: string|null}}>}
+ * @returns {Promise<{api: {version: string, newStore: (memory?: WebAssembly.Memory) => object, exit: (code: number, text?: string) => void}, memory: WebAssembly.Memory, state: {exited: string|null}}>}
  */
 function loadRuntime(wasmURL) {
   const key = String(wasmURL);
@@ -257,7 +257,7 @@ async function create(wasmURL, dbName, memoryBudget) {
     storage.then(({ db }) => db?.close(), () => {}); // the runtime failed: let go of the database too
     throw err;
   }
-  const handle = guardHandle(runtime.api.newStore(), runtime.state);
+  const handle = guardHandle(runtime.api.newStore(runtime.memory), runtime.state);
   if (memoryBudget !== undefined) handle.setMemoryBudget(memoryBudget);
   for (const s of stored.sessions) {
     const env = JSON.parse(handle.callInternal(restoreRequest(s.meta, s.snapshot)));

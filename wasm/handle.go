@@ -43,11 +43,19 @@ var methods = map[string]method{
 	"free":            (*handle).free,
 }
 
-// newStore is sessiontreeWasm.newStore(): a new store that records its
-// changes, with the memory budget core.DefaultMemoryBudget, as a JS
-// object with the methods of the table.
-func newStore([]js.Value) any {
-	st := core.New(core.Options{MemoryBudget: core.DefaultMemoryBudget})
+// newStore is sessiontreeWasm.newStore(memory?): a new store that records
+// its changes, with the memory budget core.DefaultMemoryBudget, as a JS
+// object with the methods of the table. memory, the program's
+// WebAssembly.Memory (the JS side has it), gives the budget its cheap
+// signal (core.Options.MemoryMapped: the buffer's byteLength, two property
+// reads); without it the budget rereads runtime/metrics by call count only.
+func newStore(args []js.Value) any {
+	opts := core.Options{MemoryBudget: core.DefaultMemoryBudget}
+	if argIs(args, 0, js.TypeObject) && args[0].InstanceOf(js.Global().Get("WebAssembly").Get("Memory")) {
+		mem := args[0]
+		opts.MemoryMapped = func() int64 { return int64(mem.Get("buffer").Get("byteLength").Float()) }
+	}
+	st := core.New(opts)
 	st.TrackChanges(true)
 	h := &handle{st: st, imports: core.NewImports(st)}
 	return h.object(methods)

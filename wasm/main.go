@@ -3,14 +3,15 @@
 // Command wasm is the WebAssembly binding of sessiontree: the main package
 // built with GOOS=js GOARCH=wasm. It registers one global object,
 //
-//	globalThis.sessiontreeWasm = {version: string, newStore(), exit(code)}
+//	globalThis.sessiontreeWasm = {version: string, newStore(memory?), exit(code)}
 //
 // exit(code: number, text?: string) ends the Go program at once
 // (os.Exit), text first written to stderr as a fatal error writes its
 // line: for tests of the shim's restart (js/sessiontree.js), which is what
 // must happen after one. Nothing reachable from a request calls it.
 //
-// and newStore() returns a store handle (a core.Store that records its
+// and newStore(memory?) (memory: the program's WebAssembly.Memory, for the
+// memory budget's cheap signal; see newStore) returns a store handle (a core.Store that records its
 // changes, and the core.Imports of its sliced imports) with these methods:
 //
 //	call(request: string | Uint8Array, parsed?: boolean) → envelope: string

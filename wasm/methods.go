@@ -195,14 +195,18 @@ func importEnvelope(res *core.ImportResult, err *core.Error) string {
 }
 
 // checkArgMemory is core.Store.CheckMemory of the request in args[0] when
-// it is a Uint8Array, before it is copied out of JS: a request too large
-// to copy is refused before the copy. A string (a JS string holds at most
-// 2^29 code units) is checked by core once copied.
+// it is a Uint8Array of at least core.PrecheckBytes, before it is copied
+// out of JS: a request too large to copy is refused before the copy.
+// Smaller ones, and strings (a JS string holds at most 2^29 code units),
+// are checked by core once copied.
 func (h *handle) checkArgMemory(args []js.Value) *core.Error {
 	if !argIs(args, 0, js.TypeObject) || !args[0].InstanceOf(uint8Array) {
 		return nil
 	}
-	return h.st.CheckMemory(args[0].Length())
+	if n := args[0].Length(); n >= core.PrecheckBytes {
+		return h.st.CheckMemory(n)
+	}
+	return nil
 }
 
 // setMemoryBudget(bytes): core.Store.SetMemoryBudget; a number ≤ 0 means
