@@ -467,12 +467,14 @@ export interface InitOptions {
   /** false: a pure in-memory tree (nothing read or written). Default true. */
   persist?: boolean;
   /**
-   * The memory budget in bytes: a call, snapshot.load, loadSnapshot,
-   * restoreSnapshot, import, importText or importFile whose estimated memory
-   * (its request bytes × 3, an import's × 8, on top of what the Go runtime
-   * holds) would pass it answers INVALID_ARGUMENT naming its size and the
-   * limit, and changes nothing. The memory counted is the whole Go
-   * runtime's, shared by every tree of the page's worker. A positive
+   * The memory budget in bytes: a call that may change the store
+   * (snapshot.load, loadSnapshot, restoreSnapshot, import, importText,
+   * importFile, append, clone, …) whose estimated memory (its request bytes
+   * × 3, an import's × 8, on top of what the Go runtime holds) would pass
+   * it answers INVALID_ARGUMENT naming its size and the limit, and changes
+   * nothing. Read-only calls (context, list, search, snapshot.save, …) are
+   * always answered, so a full store still reads. The memory counted is
+   * the whole Go runtime's, shared by every tree of the page's worker. A positive
    * integer up to 2^32 (init rejects anything else); default 2147483648
    * (2 GiB: half of wasm32's 4 GiB, the rest is the collector's room).
    */

@@ -58,12 +58,14 @@ const workers = new Map();
  * session is corrupt; nothing stored is written in that case. Rejects too
  * for a memoryBudget that is not a positive integer up to 2^32.
  *
- * The memory budget: a call, snapshot.load, import or importText/importFile
- * whose estimated memory (its bytes × 3, an import's × 8, measured in
+ * The memory budget: a call that may change the store (snapshot.load,
+ * import, importText/importFile, restoreSnapshot, append, clone, …) whose
+ * estimated memory (its bytes × 3, an import's × 8, measured in
  * core/memory_test.go) on top of what the Go runtime holds would pass
  * `memoryBudget` bytes (default 2 GiB, half of wasm32's 4 GiB: the other
  * half is the collector's room, and wasm memory never shrinks) answers
- * INVALID_ARGUMENT naming its size and the limit, and changes nothing. The
+ * INVALID_ARGUMENT naming its size and the limit, and changes nothing;
+ * read-only calls are always answered, so a full store still reads. The
  * budget is this tree's; the memory counted is the whole Go runtime's,
  * which every tree of the page's worker (or thread) shares. A second
  * init() of a shared tree keeps the first one's budget.
