@@ -50,6 +50,7 @@ const PRECACHE = [
   "../js/sessiontree.js",
   "../js/worker.js",
   "../js/local.js",
+  "../js/runtime.js",
   "../js/tree-api.js",
   "../js/context-columns.js",
   "../js/store.js",
