@@ -20,6 +20,8 @@
 (function shareViewer() {
   "use strict";
 
+  /** Messages of a path shown at first, the newest (as the panel's context pane). */
+  const CONTEXT_PAGE = 60;
   /** Results listed at most (the count says how many matched). */
   const MAX_RESULTS = 50;
   /** Characters of context shown on each side of a match in a result. */
@@ -110,6 +112,8 @@
   // ---------------------------------------------------------- the context
 
   let selected = -1;
+  /** How many messages of the selected path are shown (the newest; grows by CONTEXT_PAGE on "Show earlier"). */
+  let shown = 0;
 
   /**
    * Whether each row of path gives the model a message, as core's context
@@ -143,8 +147,10 @@
    * Select row k: mark it and its path in the tree, and show the path's
    * messages in the context pane.
    * @param {number} k
-   * @param {{focus?: boolean, reveal?: boolean}} [opts] focus: focus its row;
-   *   reveal: scroll the context pane into view (narrow screens)
+   * @param {{focus?: boolean, reveal?: boolean, keepShown?: boolean, keepScroll?: boolean}} [opts]
+   *   focus: focus its row; reveal: scroll the context pane into view
+   *   (narrow screens); keepShown: keep how many messages show (else the
+   *   newest CONTEXT_PAGE); keepScroll: leave the context's scroll as it is
    */
   function select(k, opts = {}) {
     if (k < 0 || k >= rows.length) return;
@@ -157,12 +163,14 @@
     b.setAttribute("aria-current", "true");
     if (selected >= 0 && buttons[selected]) buttons[selected].tabIndex = -1;
     b.tabIndex = 0;
-    selected = k;
     if (opts.focus) b.focus({ preventScroll: true });
     scrollWithin(treeList, b);
 
+    if (k !== selected || !opts.keepShown) shown = CONTEXT_PAGE;
+    selected = k;
     const inContext = contextRows(path);
-    const items = path.map((i) => {
+    const from = Math.max(0, path.length - shown);
+    const items = path.slice(from).map((i) => {
       const li = el("li", "context-item");
       const art = articles.get(i);
       if (art) li.append(art.cloneNode(true));
@@ -173,12 +181,23 @@
       if (i === k) li.classList.add("selected-item");
       return li;
     });
+    if (from > 0) {
+      const more = el("button", "more-context", `Show ${Math.min(CONTEXT_PAGE, from).toLocaleString("en")} earlier of ${from.toLocaleString("en")} not shown`);
+      more.type = "button";
+      more.addEventListener("click", () => {
+        shown += CONTEXT_PAGE;
+        select(k, { keepShown: true, keepScroll: true });
+      });
+      const li = el("li", "more-item");
+      li.append(more);
+      items.unshift(li);
+    }
     const list = $("context");
     list.replaceChildren(...items);
     const n = path.length;
     const m = inContext.size;
     $("context-stats").textContent = `${n.toLocaleString("en")} ${n === 1 ? "node" : "nodes"} root → ${k === data.cursor ? "cursor" : "selected node"} · ${m.toLocaleString("en")} ${m === 1 ? "message" : "messages"} to the model`;
-    list.scrollTop = list.scrollHeight; // the newest message (a no-op where the page scrolls, on a phone)
+    if (!opts.keepScroll) list.scrollTop = list.scrollHeight; // the newest message (a no-op where the page scrolls, on a phone)
     if (opts.reveal && window.matchMedia("(max-width: 699px)").matches) $("context-pane").scrollIntoView({ block: "start" });
   }
 
