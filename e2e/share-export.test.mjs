@@ -152,6 +152,67 @@ test('the share file of the demo opens offline from file:// with the whole tree,
   assert.deepEqual(env.errors, []);
 });
 
+test('the share file marks what the model sees after a compaction, as context does; its pure helpers keep the data safe', async () => {
+  const { page } = env;
+  await openExplorer(page, env.baseURL);
+  const id = 'share-compaction';
+  await explorerCall(page, { operation: 'create', sessionId: id, title: 'Compacted' });
+  const say = (role, content) => explorerCall(page, { operation: 'append', sessionId: id, message: { role, content } });
+  await say('user', 'first question');
+  await say('assistant', 'first answer');
+  const kept = await say('user', 'second question');
+  await say('assistant', 'second answer');
+  await explorerCall(page, { operation: 'append', sessionId: id, entry: { kind: 'model_change', provider: 'openai', model: 'gpt-5' } });
+  await explorerCall(page, { operation: 'append', sessionId: id, entry: { kind: 'compaction', summary: 'they talked twice', firstKeptNodeId: kept.id } });
+  await say('user', 'third question');
+  const ctx = await explorerCall(page, { operation: 'context', sessionId: id });
+  assert.equal(ctx.messages.length, 4); // the compaction's message, second question and answer, third question
+
+  const built = await page.evaluate(async (sessionId) => {
+    const m = await import('/static/share-export.js');
+    const f = await m.buildShareFile(window.explorer.tree, sessionId, { now: new Date('2026-12-01T12:00:00Z') });
+    const tricky = { s: '</script><!--<script>\u2028\u2029' };
+    return {
+      text: f.text,
+      json: m.scriptJSON(tricky),
+      back: JSON.parse(m.scriptJSON(tricky)).s === tricky.s,
+      rows: m.shareRows([
+        { id: 'a', parentId: null, kind: 'message', branch: 'main', message: { role: 'user', content: 'A' } },
+        { id: 'b', parentId: 'a', kind: 'message', branch: 'main', message: { role: 'assistant', content: 'B' } },
+        { id: 'c', parentId: 'a', kind: 'message', branch: 'x', message: { role: 'assistant', content: 'C' } },
+        { id: 'd', parentId: 'b', kind: 'summary', branch: 'main', summary: 'D' },
+        { id: 'e', parentId: null, kind: 'message', branch: 'main', message: { role: 'user', content: 'E' } },
+      ]).map((r) => [r.id, r.parent, r.guide, r.children, r.context]),
+      name: m.shareFileName('a/b:c'),
+    };
+  }, id);
+  assert.equal(built.json.includes('<'), false);
+  assert.equal(built.back, true);
+  assert.deepEqual(built.rows, [['a', -1, '', 2, true], ['b', 0, 't', 1, true], ['d', 1, 'l', 0, true], ['c', 0, 'e', 0, true], ['e', -1, '', 0, true]]);
+  assert.equal(built.name, 'a_b_c.html');
+  assert.match(built.text, /exported 2026-12-01 12:00 UTC/);
+
+  const file = path.join(dir, 'compaction.html');
+  fs.writeFileSync(file, built.text);
+  const v = await openShare(file);
+  try {
+    const shown = await v.page.evaluate(() => ({
+      stats: document.getElementById('context-stats').textContent,
+      sent: [...document.querySelectorAll('#context .context-item.in-context article')].map((a) => a.dataset.role),
+      notSent: [...document.querySelectorAll('#context .context-item.not-in-context .message-body')].map((b) => b.textContent),
+      entries: [...document.querySelectorAll('#context article.entry')].map((a) => a.dataset.role),
+    }));
+    assert.equal(shown.stats, '7 nodes root → cursor · 4 messages to the model');
+    assert.deepEqual(shown.sent, ['user', 'assistant', 'compaction', 'user']);
+    assert.deepEqual(shown.notSent, ['first question', 'first answer']);
+    assert.deepEqual(shown.entries, ['model_change']);
+    assert.deepEqual(v.problems, []);
+  } finally {
+    await v.context.close();
+  }
+  assert.deepEqual(env.errors, []);
+});
+
 /** The share file at 1366×850 and 390×844, light and dark, under e2e/artifacts/. */
 async function screenshots(page, name) {
   for (const [w, h] of [[1366, 850], [390, 844]]) {
