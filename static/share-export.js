@@ -70,8 +70,9 @@ export function shareFileName(sessionId) {
  * `preferred`, `children` (count), `context` (whether the node gives the
  * model a message: message, summary, custom_message, compaction),
  * `keep` (for a compaction: the row index of its firstKeptNodeId, else -1),
- * `preview` (one line, at most PREVIEW_CHARS characters) and `text` (the
- * node's whole text and its label, for search).
+ * `preview` (the `list` item's preview, else the text on one line, at
+ * most PREVIEW_CHARS characters) and `text` (the node's whole text, else
+ * the preview, and its label, for search).
  *
  * @param {object[]} nodes the snapshot's nodes, parents before children
  * @param {object[]} [items] the `list` items of the same nodes (labels, flags)
@@ -95,7 +96,10 @@ export function shareRows(nodes, items = []) {
     const [i, parent] = stack.pop();
     const n = nodes[i];
     const item = items[i] ?? {};
-    const text = nodeText(n);
+    // The core's preview (MessageText: tool calls and results read as text)
+    // where the page's nodeText finds no text parts.
+    const corePreview = typeof item.preview === "string" ? item.preview : "";
+    const text = nodeText(n) || corePreview;
     const role = n.kind === "message" ? String(n.message?.role ?? "?") : n.kind;
     rowOf[i] = rows.length;
     rows.push({
@@ -113,7 +117,7 @@ export function shareRows(nodes, items = []) {
       children: children[i].length,
       context: CONTEXT_KINDS.has(n.kind) || n.kind === "compaction",
       keep: -1,
-      preview: oneLine(text || (n.kind === "message" ? "(no text)" : n.kind)).slice(0, PREVIEW_CHARS),
+      preview: oneLine(corePreview || text || (n.kind === "message" ? "(no text)" : n.kind)).slice(0, PREVIEW_CHARS),
       text: typeof item.label === "string" && item.label !== "" ? `${text}\n${item.label}` : text,
     });
     const kids = children[i];
