@@ -36,7 +36,9 @@ export function availableChoices(tree) {
  * @param {{call: (request: object) => Promise<object>}} tree the page's shared tree
  * @param {string} sessionId
  * @param {string} key an EXPORT_CHOICES key
- * @param {{title?: string}} [options] the title the page shows for the session
+ * @param {{title?: string, onProgress?: (p: {done: number, total: number}) => void}} [options]
+ *   the title the page shows for the session; for the share file, progress
+ *   in nodes rendered (buildShareFile)
  * @returns {Promise<{text: string, name: string, type: string, scope: string}>}
  *   the file's text, name and MIME type, and its scope ("path" or "tree")
  * @throws {Error} for an unknown key or a failed call (its message says why)
@@ -45,7 +47,7 @@ export async function exportChoice(tree, sessionId, key, options = {}) {
   const choice = EXPORT_CHOICES.find((c) => c.key === key);
   if (!choice) throw new Error(`unknown export ${JSON.stringify(key)}`);
   if (choice.key === "html") {
-    const file = await buildShareFile(tree, sessionId, { title: options.title });
+    const file = await buildShareFile(tree, sessionId, { title: options.title, onProgress: options.onProgress });
     return { text: file.text, name: file.filename, type: choice.type, scope: "tree" };
   }
   const env = await tree.call({ operation: "export", sessionId, format: choice.format, scope: choice.scope });

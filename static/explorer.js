@@ -323,7 +323,8 @@ async function exportFormat(format) {
   if (format === "snapshot") return download(await snapshotText(id), snapshotFileName(id), "application/json");
   const session = state.sessions.find((s) => s.sessionId === id);
   if (format === "html") setStatus("Building the share file…");
-  const file = await exportChoice(state.tree, id, format, { title: session ? titleOf(session) : undefined });
+  const onProgress = ({ done, total }) => setStatus(`Building the share file… ${done.toLocaleString("en")} of ${total.toLocaleString("en")} nodes`);
+  const file = await exportChoice(state.tree, id, format, { title: session ? titleOf(session) : undefined, onProgress });
   download(file.text, file.name, file.type);
   setStatus(`Exported ${file.scope === "tree" ? "the whole tree" : "the path to the cursor"} as ${file.name}`);
 }
