@@ -222,7 +222,10 @@ export async function buildShareFile(tree, sessionId, options = {}) {
     ownFile("theme.css"),
     ownFile("share-viewer.css"),
   ]);
+  // The serializer writes a script's and a style's text as it is: our own
+  // files must not hold what would end their element early.
   if (/<\/script|<!--/i.test(viewer)) throw new Error("share file: share-viewer.js must not hold </script or <!--");
+  if (/<\/style/i.test(theme + css)) throw new Error("share file: theme.css and share-viewer.css must not hold </style");
   const nodes = snapshot.nodes;
   const rows = shareRows(nodes, items);
   const title = options.title || status.title || sessionId;
