@@ -105,6 +105,15 @@ test('the share file of the demo opens offline from file:// with the whole tree,
       assert.equal(shown[k].text, m.content, `message ${k}: text`);
     });
     assert.match(await v.page.locator('#context-stats').textContent(), /^5 nodes root → selected node · 5 messages to the model$/);
+    assert.equal(await v.page.evaluate(() => location.hash), `#node=${encodeURIComponent(target.id)}`);
+    // A link to a node opens the file there.
+    const budget = tree.rows.find((r) => r.preview.startsWith('About €70'));
+    const linked = await v.context.newPage();
+    await linked.goto(`${v.url}#node=${encodeURIComponent(budget.id)}`);
+    await linked.waitForSelector('body[data-ready="true"]');
+    assert.match(await linked.locator('#tree .row.selected').textContent(), /About €70 a day/);
+    assert.match(await linked.locator('#context-stats').textContent(), /^5 nodes root → selected node/);
+    await linked.close();
 
     // Search by a word of one message (any case, accents ignored), then open the hit.
     await v.page.locator('#tree .row.cursor').click();

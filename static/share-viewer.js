@@ -13,6 +13,9 @@
 // the tree. Text reaches the DOM only through textContent; nothing is
 // fetched.
 //
+// The address follows the selection ("#node=<id>"), so a link can open the
+// file at one node.
+//
 // Keyboard: ↑/↓ move through the tree rows, Home/End to the first/last;
 // in the search box ↓ goes to the results and Enter opens the first;
 // Escape clears the search.
@@ -214,7 +217,9 @@
 
   treeList.addEventListener("click", (e) => {
     const b = e.target.closest("button.row");
-    if (b) select(Number(b.dataset.row), { reveal: true });
+    if (!b) return;
+    select(Number(b.dataset.row), { reveal: true });
+    remember(selected);
   });
   treeList.addEventListener("keydown", (e) => {
     const b = e.target.closest("button.row");
@@ -224,6 +229,7 @@
     if (to === undefined) return;
     e.preventDefault();
     select(Math.max(0, Math.min(rows.length - 1, to)), { focus: true });
+    remember(selected);
   });
 
   // ------------------------------------------------------------- search
@@ -344,6 +350,7 @@
 
   function openResult(k) {
     select(k, { focus: true, reveal: true });
+    remember(k);
     results.hidden = true;
   }
 
@@ -384,8 +391,32 @@
     if (!e.target.closest(".share-search")) results.hidden = true;
   });
 
+  // A link to one node: "#node=<id>" selects it (the address follows the selection).
+  const rowOfId = new Map(rows.map((r, k) => [r.id, k]));
+  function fromHash() {
+    const m = /^#node=(.*)$/.exec(location.hash);
+    if (!m) return -1;
+    try {
+      return rowOfId.get(decodeURIComponent(m[1])) ?? -1;
+    } catch {
+      return -1;
+    }
+  }
+  function remember(k) {
+    try {
+      history.replaceState(null, "", `#node=${encodeURIComponent(rows[k].id)}`);
+    } catch {
+      /* some browsers refuse history on file:// pages: the link just does not follow */
+    }
+  }
+  window.addEventListener("hashchange", () => {
+    const k = fromHash();
+    if (k >= 0 && k !== selected) select(k, { reveal: true });
+  });
+
   drawTree();
   for (const b of buttons) b.tabIndex = -1;
-  select(data.cursor >= 0 ? data.cursor : 0);
+  const linked = fromHash();
+  select(linked >= 0 ? linked : data.cursor >= 0 ? data.cursor : 0);
   document.body.dataset.ready = "true";
 })();
