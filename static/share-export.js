@@ -337,7 +337,7 @@ function allNodes(doc, container) {
 }
 
 /**
- * One node as an <article>: a head (role or kind, branch, time, label, id)
+ * One node as an <article>: a head (role or kind, branch, model, time, label, id)
  * and its rendered body. Built in this page's document (render-message.js
  * makes its elements here); the caller moves it into the share document.
  * @param {object} node a snapshot node
@@ -360,6 +360,8 @@ function nodeArticle(node, row, k) {
   const badge = el("span", "role", node.kind === "message" ? row.role : node.kind.replace(/_/g, " "));
   badge.dataset.role = row.role;
   head.append(badge, el("span", "meta branch-name", row.branch));
+  const model = node.message?.model ?? node.source?.message?.metadata?.model_slug; // as the panel's context pane
+  if (typeof model === "string" && model !== "") head.append(el("span", "meta model", model));
   const time = el("time", "meta time", formatTime(row.time));
   time.dateTime = row.time;
   head.append(time);
