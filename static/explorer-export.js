@@ -5,7 +5,7 @@
 // Export menu and downloads what exportChoice gives.
 
 import { buildShareFile } from "./share-export.js";
-import { snapshotFileName } from "./tree-model.js";
+import { snapshotFileName } from "./node-text.js";
 
 /**
  * The export menu's choices after "Snapshot": `key` (the menu item's

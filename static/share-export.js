@@ -26,7 +26,8 @@
 //   with outerHTML.
 
 import { highlightCode, renderMarkdown, renderMessage } from "./render-message.js";
-import { branchGuides, describeEntry, formatTime, nodeText } from "./tree-model.js";
+import { branchGuides } from "./tree-model.js";
+import { describeEntry, formatTime, nodeText } from "./node-text.js";
 
 /** Version of the share file's JSON data (`version` in it). */
 export const SHARE_DATA_VERSION = 1;
