@@ -73,7 +73,7 @@ func init() {
 		"remote.jump":    {[]string{"sessionId", "nodeId"}, panelOp("jump"), 0},
 		"remote.fork":    {[]string{"sessionId", "nodeId", "branch"}, panelOp("fork"), 0},
 		"import":         {[]string{"data", "format"}, opImport, 0},
-		"export":         {[]string{"sessionId", "format"}, opExport, readOnly},
+		"export":         {[]string{"sessionId", "format", "scope"}, opExport, readOnly},
 		"restore":        {[]string{"snapshot", "title", "createdAt", "updatedAt"}, opRestore, internal},
 		"search":         {[]string{"query", "sessionId", "limit", "roles", "branch"}, opSearch, readOnly},
 		"sync.merge":     {[]string{"sessionId", "nodes", "annotations", "title", "updatedAt", "cursor", "activeBranch"}, opSyncMerge, internal},

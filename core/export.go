@@ -1,6 +1,7 @@
 package core
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/sessiontree/sessiontree/core/internal/formats"
@@ -9,9 +10,11 @@ import (
 // Export is the value of export: a file to save. Text is the file's
 // contents; Filename is derived from the session id (characters outside
 // A–Z a–z 0–9 . _ - become "_", at most 100 bytes); MimeType is what a
-// browser download should carry.
+// browser download should carry; Scope says what part of the session the
+// file holds: "path" (the root→cursor path) or "tree" (every node).
 type Export struct {
 	Format   string `json:"format"`
+	Scope    string `json:"scope"`
 	Filename string `json:"filename"`
 	MimeType string `json:"mimeType"`
 	Text     string `json:"text"`
@@ -22,6 +25,10 @@ func ExportFormats() []string {
 	return formats.ExportFormats()
 }
 
+// opExport answers export: {sessionId, format, scope?}. scope is "path" or
+// "tree"; absent, the format's own (markdown and openai write the path,
+// snapshot and pi the whole tree). A scope the format cannot write is
+// INVALID_ARGUMENT naming the scopes it can.
 func opExport(st *Store, r *request) (any, *Error) {
 	s, err := r.existing(st)
 	if err != nil {
@@ -35,19 +42,32 @@ func opExport(st *Store, r *request) (any, *Error) {
 	if !ok {
 		return nil, invalidf("field \"format\": unknown export format %q (known: %s)", format, strings.Join(ExportFormats(), ", "))
 	}
-	var text []byte
-	if ex.Write == nil {
-		text = append(s.appendSnapshot(nil), '\n')
-	} else {
-		text = ex.Write(s.exportView(ex.Text, ex.Context))
+	scope, err := r.optStr("scope")
+	if err != nil {
+		return nil, err
 	}
-	return Export{Format: format, Filename: formats.ExportFilename(s.id) + ex.Ext, MimeType: ex.MIME, Text: string(text)}, nil
+	if scope == "" && !r.has("scope") {
+		scope = ex.Scope
+	}
+	if !slices.Contains(ex.Scopes(), scope) {
+		return nil, invalidf("field \"scope\": export format %q writes scope %s, not %q", format, strings.Join(ex.Scopes(), " or "), scope)
+	}
+	var text []byte
+	switch {
+	case ex.Write == nil:
+		text = append(s.appendSnapshot(nil), '\n')
+	case scope != ex.Scope:
+		text = ex.WriteTree(s.exportView(ex.Text, ex.Context, true))
+	default:
+		text = ex.Write(s.exportView(ex.Text, ex.Context, false))
+	}
+	return Export{Format: format, Scope: scope, Filename: formats.ExportFilename(s.id) + ex.Ext, MimeType: ex.MIME, Text: string(text)}, nil
 }
 
 // exportView hands the session to an exporter: its nodes, path and
-// annotations, without the store's indexes, and the path's texts and the
-// context messages when text and context say so.
-func (s *Session) exportView(text, context bool) *formats.ExportSession {
+// annotations, without the store's indexes, and the path's texts (every
+// node's when all) and the context messages when text and context say so.
+func (s *Session) exportView(text, context, all bool) *formats.ExportSession {
 	v := &formats.ExportSession{ID: s.id, Title: s.title, CreatedAt: s.createdAt, Active: s.active,
 		Nodes: make([]formats.ExportNode, len(s.nodes)), Cursor: s.cursor, Path: s.path(s.cursor),
 		Annotations: make([]RawMessage, len(s.annotations))}
@@ -58,7 +78,14 @@ func (s *Session) exportView(text, context bool) *formats.ExportSession {
 		v.Nodes[i] = formats.ExportNode{ID: n.ID, ParentID: n.ParentID, Branch: n.Branch, Kind: n.Kind, Timestamp: n.Timestamp,
 			Role: n.Role(), Message: n.Message, Summary: n.Summary, Entry: n.Entry, Label: s.labels[int32(i)]}
 	}
-	for _, i := range v.Path {
+	texts := v.Path
+	if all {
+		texts = make([]int32, len(v.Nodes))
+		for i := range texts {
+			texts[i] = int32(i)
+		}
+	}
+	for _, i := range texts {
 		if !text {
 			break
 		}

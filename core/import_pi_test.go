@@ -254,8 +254,8 @@ func TestExport(t *testing.T) {
 
 	t.Run("markdown writes the cursor path readably", func(t *testing.T) {
 		ex := exportText(t, st, "ex/1", "markdown")
-		assert.Equal(t, Export{Format: "markdown", Filename: "ex_1.md", MimeType: "text/markdown", Text: "# Paris trip\n\n" +
-			"Session `ex/1` · cursor `n0003` · branch `main`\n\n" +
+		assert.Equal(t, Export{Format: "markdown", Scope: "path", Filename: "ex_1.md", MimeType: "text/markdown", Text: "# Paris trip\n\n" +
+			"Scope: this path, root → cursor (3 of 3 nodes) · session `ex/1` · cursor `n0003` · branch `main`\n\n" +
 			"## user\n\n<sub>2026-11-29T12:00:00.002Z · `n0001` · label: ask</sub>\n\nPlan **two** days\n\n" +
 			"## model_change\n\n<sub>2026-11-29T12:00:00.004Z · `n0002`</sub>\n\n_openai/gpt-5_\n\n" +
 			"## assistant\n\n<sub>2026-11-29T12:00:00.006Z · `n0003`</sub>\n\nDay 1: Louvre\nDay 2: Orsay\n"}, ex)

@@ -306,9 +306,11 @@ export interface ImportOptions {
   sliceBytes?: number;
 }
 
-/** The value of operation "export" {sessionId, format: "pi" | "markdown" | "openai" | "snapshot"}. */
+/** The value of operation "export" {sessionId, format: "pi" | "markdown" | "openai" | "snapshot", scope?}. */
 export interface ExportFile {
   format: string;
+  /** What the file holds: the root→cursor path or every node (see ExportScope). */
+  scope: ExportScope;
   /** Derived from the session id: "demo.pi.jsonl", "demo.md", "demo.openai.json", "demo.sessiontree.json". */
   filename: string;
   mimeType: string;
@@ -354,6 +356,14 @@ export type ImportFormat = "auto" | "snapshot" | "chatgpt" | "claudeai" | "openw
 
 /** The export formats of operation "export". */
 export type ExportFormat = "pi" | "markdown" | "openai" | "snapshot";
+
+/**
+ * What an export holds: "path" (root → cursor) or "tree" (every node).
+ * Without `scope` each format writes its own: markdown and openai the path,
+ * pi and snapshot the tree; markdown writes either; any other pair is
+ * INVALID_ARGUMENT.
+ */
+export type ExportScope = "path" | "tree";
 
 /** append's request: a chat message or an entry (exactly one of them). */
 export type AppendRequest = { sessionId: string; branch?: string } & (
@@ -404,7 +414,7 @@ export interface Operations {
   "remote.fork": { request: { sessionId: string; nodeId: string; branch?: string }; value: PanelView };
   /** data: the export's text, or its JSON value (an object or an array). */
   import: { request: { data: string | object; format?: ImportFormat }; value: ImportResult };
-  export: { request: { sessionId: string; format: ExportFormat }; value: ExportFile };
+  export: { request: { sessionId: string; format: ExportFormat; scope?: ExportScope }; value: ExportFile };
   /** limit 1–1000 (default 20); roles keep these roles ("summary" for summary nodes); branch keeps nodes of that branch. */
   search: { request: { query: string; sessionId?: string; limit?: number; roles?: string[]; branch?: string }; value: SearchResult };
 }

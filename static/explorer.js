@@ -16,14 +16,8 @@ import { describeAttachment, readImports, sourcesFromDrop, sourcesFromFiles } fr
 import { RestorePoints } from "./restore-points.js";
 import { SessionTitles } from "./session-titles.js";
 import { showStorage } from "./explorer-storage.js";
+import { availableChoices, exportChoice } from "./explorer-export.js";
 import "./session-tree-panel.js";
-
-/** Formats of the core's `export` operation the menu offers, when it has it. */
-const EXPORT_FORMATS = [
-  { format: "markdown", label: "Markdown", ext: ".md", type: "text/markdown" },
-  { format: "openai", label: "OpenAI messages", ext: ".openai.json", type: "application/json" },
-  { format: "pi", label: "Pi session", ext: ".jsonl", type: "application/x-ndjson" },
-];
 
 /** Files larger than this (bytes) show a progress bar while importing. */
 const PROGRESS_BYTES = 512 * 1024;
@@ -315,13 +309,6 @@ function download(text, name, type) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** The text of an `export` value: a string, or an object carrying it. */
-function exportedText(value) {
-  if (typeof value === "string") return value;
-  for (const key of ["text", "data", "content", "body"]) if (typeof value?.[key] === "string") return value[key];
-  return JSON.stringify(value, null, 2);
-}
-
 async function exportAs(format) {
   try {
     await exportFormat(format);
@@ -334,25 +321,25 @@ async function exportFormat(format) {
   const id = state.selected;
   if (id === null) return;
   if (format === "snapshot") return download(await snapshotText(id), snapshotFileName(id), "application/json");
-  const spec = EXPORT_FORMATS.find((f) => f.format === format);
-  const env = await state.tree.call({ operation: "export", sessionId: id, format });
-  if (!env.ok) return setStatus(`Cannot export: ${env.error.message}`, true);
-  const v = env.value;
-  const name = typeof v?.filename === "string" && v.filename !== "" ? v.filename : snapshotFileName(id).replace(/\.snapshot\.json$/, spec.ext);
-  download(exportedText(v), name, typeof v?.mimeType === "string" ? v.mimeType : spec.type);
+  const session = state.sessions.find((s) => s.sessionId === id);
+  if (format === "html") setStatus("Building the share file…");
+  const onProgress = ({ done, total }) => setStatus(`Building the share file… ${done.toLocaleString("en")} of ${total.toLocaleString("en")} nodes`);
+  const file = await exportChoice(state.tree, id, format, { title: session ? titleOf(session) : undefined, onProgress });
+  download(file.text, file.name, file.type);
+  setStatus(`Exported ${file.scope === "tree" ? "the whole tree" : "the path to the cursor"} as ${file.name}`);
 }
 
-/** Offer the core's export formats when it has the export operation. */
+/** Offer the export choices the core can make (explorer-export.js) after "Snapshot". */
 function offerExportFormats() {
-  if (!state.tree.hasOperation("export")) return;
   const list = $("export-list");
-  for (const f of EXPORT_FORMATS) {
+  for (const f of availableChoices(state.tree)) {
     const li = el("li");
     li.setAttribute("role", "none");
     const b = el("button", "", f.label);
     b.type = "button";
     b.setAttribute("role", "menuitem");
-    b.dataset.format = f.format;
+    b.dataset.format = f.key;
+    b.title = f.hint;
     b.append(el("span", "", f.ext));
     li.append(b);
     list.append(li);

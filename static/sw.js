@@ -18,6 +18,11 @@ const PRECACHE = [
   "./explorer-storage.js",
   "./session-titles.js",
   "./restore-points.js",
+  "./explorer-export.js",
+  // The share file's builder, and the viewer and styles it inlines.
+  "./share-export.js",
+  "./share-viewer.js",
+  "./share-viewer.css",
   "./store-worker.js",
   "./boot.js",
   "./explorer.css",

@@ -57,12 +57,25 @@ func (s *ExportSession) nodeID(i int32) string {
 	return s.Nodes[i].ID
 }
 
+// The scopes of an export: what part of the session a file holds.
+const (
+	// ScopePath is the path from the root to the cursor.
+	ScopePath = "path"
+	// ScopeTree is every node of the session.
+	ScopeTree = "tree"
+)
+
 // Exporter writes one session in one format: Ext is the file name's
 // ending, MIME the type a browser download carries.
 type Exporter struct {
 	Ext, MIME string
 	// Write is nil for the snapshot format, which core writes itself.
 	Write func(s *ExportSession) []byte
+	// Scope is what Write writes (ScopePath or ScopeTree). WriteTree, when
+	// the format has it, writes the whole tree while Write writes the path
+	// (then ExportNode.Text is filled on every node, not only the path's).
+	Scope     string
+	WriteTree func(s *ExportSession) []byte
 	// Text and Context say whether Write reads ExportNode.Text and
 	// ExportSession.Context, which core fills only then.
 	Text, Context bool
@@ -70,10 +83,19 @@ type Exporter struct {
 
 // Exporters lists the export formats by name.
 var Exporters = map[string]Exporter{
-	"snapshot": {Ext: ".sessiontree.json", MIME: "application/json"},
-	"markdown": {Ext: ".md", MIME: "text/markdown", Write: exportMarkdown, Text: true},
-	"openai":   {Ext: ".openai.json", MIME: "application/json", Write: exportOpenAI, Context: true},
-	"pi":       {Ext: ".pi.jsonl", MIME: "application/x-ndjson", Write: exportPi},
+	"snapshot": {Ext: ".sessiontree.json", MIME: "application/json", Scope: ScopeTree},
+	"markdown": {Ext: ".md", MIME: "text/markdown", Write: exportMarkdown, Scope: ScopePath, WriteTree: exportMarkdownTree, Text: true},
+	"openai":   {Ext: ".openai.json", MIME: "application/json", Write: exportOpenAI, Scope: ScopePath, Context: true},
+	"pi":       {Ext: ".pi.jsonl", MIME: "application/x-ndjson", Write: exportPi, Scope: ScopeTree},
+}
+
+// Scopes returns the scopes the exporter can write: its Scope, and
+// ScopeTree too when it has WriteTree.
+func (e Exporter) Scopes() []string {
+	if e.WriteTree != nil {
+		return []string{ScopePath, ScopeTree}
+	}
+	return []string{e.Scope}
 }
 
 // ExportFormats returns the names of the export formats, sorted.

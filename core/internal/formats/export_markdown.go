@@ -9,41 +9,56 @@ import (
 )
 
 // exportMarkdown writes the root→cursor path readably: a heading with the
-// title, then per node a heading with its role (or kind) and time, and its
-// text. Text parts are written as Markdown (they usually are), made safe by
-// markdownContent; content parts without text and tool calls appear as
-// their readable text from MessageText. Every metadata field (title, ids,
-// branch, role, time, label, entry lines) is escaped for its place by
-// markdownInline or markdownCode, so that no field can start an HTML tag,
-// a link or leave its code span.
+// title, a line saying the file holds this path (and how many of the
+// session's nodes that is), then per node a heading with its role (or
+// kind) and time, and its text. Text parts are written as Markdown (they
+// usually are), made safe by markdownContent; content parts without text
+// and tool calls appear as their readable text from MessageText. Every
+// metadata field (title, ids, branch, role, time, label, entry lines) is
+// escaped for its place by markdownInline or markdownCode, so that no
+// field can start an HTML tag, a link or leave its code span.
 func exportMarkdown(s *ExportSession) []byte {
 	var b bytes.Buffer
+	writeMarkdownTitle(&b, s)
+	jsonx.Fprintf(&b, "Scope: this path, root → cursor (%d of %d nodes) · session %s · cursor %s · branch %s\n",
+		len(s.Path), len(s.Nodes), markdownCode(s.ID), markdownCode(s.nodeID(s.Cursor)), markdownCode(s.Active))
+	for _, i := range s.Path {
+		writeMarkdownNode(&b, &s.Nodes[i], "")
+	}
+	return b.Bytes()
+}
+
+// writeMarkdownTitle writes the file's first heading: the title, else the
+// session id.
+func writeMarkdownTitle(b *bytes.Buffer, s *ExportSession) {
 	title := s.Title
 	if title == "" {
 		title = s.ID
 	}
-	jsonx.Fprintf(&b, "# %s\n\n", markdownInline(title))
-	jsonx.Fprintf(&b, "Session %s · cursor %s · branch %s\n", markdownCode(s.ID), markdownCode(s.nodeID(s.Cursor)), markdownCode(s.Active))
-	for _, i := range s.Path {
-		n := &s.Nodes[i]
-		head, text := n.Role, n.Text
-		if n.Kind == KindSummary {
-			head = "summary"
-		}
-		jsonx.Fprintf(&b, "\n## %s\n\n", markdownInline(head))
-		jsonx.Fprintf(&b, "<sub>%s · %s", markdownInline(n.Timestamp), markdownCode(n.ID))
-		if label := n.Label; label != "" {
-			jsonx.Fprintf(&b, " · label: %s", markdownInline(label))
-		}
-		b.WriteString("</sub>\n\n")
-		if n.Entry != nil && n.Kind != KindCustomMessage && n.Kind != KindCompaction {
-			jsonx.Fprintf(&b, "_%s_\n", markdownInline(text))
-			continue
-		}
-		b.WriteString(strings.TrimRight(markdownContent(text), "\n"))
-		b.WriteByte('\n')
+	jsonx.Fprintf(b, "# %s\n\n", markdownInline(title))
+}
+
+// writeMarkdownNode writes one node: a heading with its role (or kind), a
+// line with its time, id, label and then extra (Markdown already made
+// safe, "" for none), and its text.
+func writeMarkdownNode(b *bytes.Buffer, n *ExportNode, extra string) {
+	head, text := n.Role, n.Text
+	if n.Kind == KindSummary {
+		head = "summary"
 	}
-	return b.Bytes()
+	jsonx.Fprintf(b, "\n## %s\n\n", markdownInline(head))
+	jsonx.Fprintf(b, "<sub>%s · %s", markdownInline(n.Timestamp), markdownCode(n.ID))
+	if label := n.Label; label != "" {
+		jsonx.Fprintf(b, " · label: %s", markdownInline(label))
+	}
+	b.WriteString(extra)
+	b.WriteString("</sub>\n\n")
+	if n.Entry != nil && n.Kind != KindCustomMessage && n.Kind != KindCompaction {
+		jsonx.Fprintf(b, "_%s_\n", markdownInline(text))
+		return
+	}
+	b.WriteString(strings.TrimRight(markdownContent(text), "\n"))
+	b.WriteByte('\n')
 }
 
 // oneLine joins the words of s with single spaces: every run of Unicode

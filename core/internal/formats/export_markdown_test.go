@@ -78,10 +78,31 @@ func TestMarkdownExportEscapesEveryMetadataField(t *testing.T) {
 	}
 	got := string(exportMarkdown(s))
 	want := "# \\<script\\>alert\\(1\\)\\</script\\>\n\n" +
-		"Session ``s`1`<b>`` · cursor `n2` · branch ``main`<i>``\n\n" +
+		"Scope: this path, root → cursor (2 of 2 nodes) · session ``s`1`<b>`` · cursor `n2` · branch ``main`<i>``\n\n" +
 		"## \\<img src=x onerror=alert\\(1\\)\\>\n\n<sub>\\<t\\> · ``n`1`` · label: \\*\\<u\\>\\*</sub>\n\n&lt;script>alert(2)&lt;/script>\n\n" +
 		"## model_change\n\n<sub> · `n2`</sub>\n\n_\\<b\\>x\\</b\\>_\n"
 	if got != want {
 		t.Errorf("exportMarkdown\n got %q\nwant %q", got, want)
+	}
+}
+
+func TestMarkdownTreeExportEscapesEveryMetadataField(t *testing.T) {
+	s := &ExportSession{
+		ID: "s`1", Title: "<b>t</b>", Active: "main",
+		Nodes: []ExportNode{
+			{ID: "r`1", Branch: "b<i>`", Kind: KindMessage, Role: "user", Timestamp: "t0", Text: "[x](javascript:alert(1))"},
+			{ID: "c<2>", ParentID: "r`1", Branch: "main", Kind: KindMessage, Role: "assistant", Timestamp: "t1", Label: "<l>", Text: "ok"},
+			{ID: "orphan", ParentID: "gone", Branch: "main", Kind: KindSummary, Role: "summary", Timestamp: "t2", Text: "s"},
+		},
+		Cursor: 1, Path: []int32{0, 1},
+	}
+	got := string(exportMarkdownTree(s))
+	want := "# \\<b\\>t\\</b\\>\n\n" +
+		"Scope: the whole tree (3 nodes, 2 roots, depth first; ● marks the path to the cursor) · session ``s`1`` · cursor `c<2>` · branch `main`\n\n" +
+		"## user\n\n<sub>t0 · ``r`1`` · root · branch `` b<i>` `` · ●</sub>\n\n[x]\\(javascript:alert(1))\n\n" +
+		"## assistant\n\n<sub>t1 · `c<2>` · label: \\<l\\> · reply to ``r`1`` · branch `main` · ● cursor</sub>\n\nok\n\n" +
+		"## summary\n\n<sub>t2 · `orphan` · reply to `gone` · branch `main`</sub>\n\ns\n"
+	if got != want {
+		t.Errorf("exportMarkdownTree\n got %q\nwant %q", got, want)
 	}
 }

@@ -1,0 +1,60 @@
+// The explorer's export choices beyond the snapshot: the core's `export`
+// formats (Markdown of the path to the cursor or of the whole tree, OpenAI
+// messages, a Pi session) and the share file (a self-contained HTML file
+// of the whole tree, share-export.js). explorer.js draws them in its
+// Export menu and downloads what exportChoice gives.
+
+import { buildShareFile } from "./share-export.js";
+import { snapshotFileName } from "./node-text.js";
+
+/**
+ * The export menu's choices after "Snapshot": `key` (the menu item's
+ * data-format), the core `format` and `scope` it asks for (none for the
+ * share file, which the page builds), the menu `label`, the file ending
+ * shown beside it, the MIME `type` when the core names none, a `hint`
+ * (the item's tooltip), and `needs` (the core operation it needs).
+ */
+export const EXPORT_CHOICES = Object.freeze([
+  { key: "markdown", format: "markdown", scope: "path", label: "Markdown · this path", ext: ".md", type: "text/markdown", hint: "The path from the root to the session's cursor, as Markdown", needs: "export" },
+  { key: "markdown-tree", format: "markdown", scope: "tree", label: "Markdown · whole tree", ext: ".tree.md", type: "text/markdown", hint: "Every node of the session, depth first, as Markdown", needs: "export" },
+  { key: "html", label: "Share file · whole tree", ext: ".html", type: "text/html", hint: "One HTML file that opens offline in any browser: the whole tree, the context of any node, search", needs: "snapshot.save" },
+  { key: "openai", format: "openai", scope: "path", label: "OpenAI messages", ext: ".openai.json", type: "application/json", hint: "The messages the model sees at the cursor", needs: "export" },
+  { key: "pi", format: "pi", scope: "tree", label: "Pi session", ext: ".jsonl", type: "application/x-ndjson", hint: "The whole tree as a Pi session file", needs: "export" },
+]);
+
+/**
+ * The choices the page's tree can make (those whose `needs` it has).
+ * @param {{hasOperation: (name: string) => boolean}} tree
+ * @returns {typeof EXPORT_CHOICES}
+ */
+export function availableChoices(tree) {
+  return EXPORT_CHOICES.filter((c) => tree.hasOperation(c.needs));
+}
+
+/**
+ * Make the file of one export choice.
+ * @param {{call: (request: object) => Promise<object>}} tree the page's shared tree
+ * @param {string} sessionId
+ * @param {string} key an EXPORT_CHOICES key
+ * @param {{title?: string, onProgress?: (p: {done: number, total: number}) => void}} [options]
+ *   the title the page shows for the session; for the share file, progress
+ *   in nodes rendered (buildShareFile)
+ * @returns {Promise<{text: string, name: string, type: string, scope: string}>}
+ *   the file's text, name and MIME type, and its scope ("path" or "tree")
+ * @throws {Error} for an unknown key or a failed call (its message says why)
+ */
+export async function exportChoice(tree, sessionId, key, options = {}) {
+  const choice = EXPORT_CHOICES.find((c) => c.key === key);
+  if (!choice) throw new Error(`unknown export ${JSON.stringify(key)}`);
+  if (choice.key === "html") {
+    const file = await buildShareFile(tree, sessionId, { title: options.title, onProgress: options.onProgress });
+    return { text: file.text, name: file.filename, type: choice.type, scope: "tree" };
+  }
+  const env = await tree.call({ operation: "export", sessionId, format: choice.format, scope: choice.scope });
+  if (!env.ok) throw new Error(env.error.message);
+  const v = env.value;
+  let name = typeof v?.filename === "string" && v.filename !== "" ? v.filename : snapshotFileName(sessionId).replace(/\.snapshot\.json$/, choice.ext);
+  if (choice.key === "markdown-tree") name = name.replace(/\.md$/, ".tree.md");
+  const type = typeof v?.mimeType === "string" ? v.mimeType : choice.type;
+  return { text: typeof v?.text === "string" ? v.text : JSON.stringify(v, null, 2), name, type, scope: typeof v?.scope === "string" ? v.scope : choice.scope };
+}
