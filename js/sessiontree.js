@@ -108,15 +108,22 @@ export function init(options = {}) {
  */
 function pageWorker() {
   for (const c of workers.values()) if (!c.failed) return c;
-  return connect(new URL("./worker.js", import.meta.url));
+  // One `new Worker(new URL("literal", import.meta.url), {type: "module"})`
+  // expression: the form Vite and webpack 5 recognise to bundle the worker
+  // with its imports (esbuild leaves it as is: see docs/EMBED.md).
+  return connect(new URL("./worker.js", import.meta.url), () => new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: "sessiontree" }));
 }
 
-/** The connection to the store worker at url, started on first use. */
-function connect(url) {
+/**
+ * The connection to the store worker at url, started on first use.
+ * @param {URL} url
+ * @param {() => Worker} [start] makes the Worker (default: a module Worker of url)
+ */
+function connect(url, start = () => new Worker(url, { type: "module", name: "sessiontree" })) {
   const key = url.href;
   let c = workers.get(key);
   if (!c || c.failed) {
-    c = new Connection(url);
+    c = new Connection(url, start);
     workers.set(key, c);
   }
   return c;
@@ -124,9 +131,12 @@ function connect(url) {
 
 /** One module Worker and its requests in flight. */
 class Connection {
-  /** @param {URL} url */
-  constructor(url) {
-    this.worker = new Worker(url, { type: "module", name: "sessiontree" });
+  /**
+   * @param {URL} url the worker's script (for messages)
+   * @param {() => Worker} start makes the Worker
+   */
+  constructor(url, start) {
+    this.worker = start();
     this.next = 1;
     /** Requests in flight by id: {resolve, reject, progress?}. */
     this.pending = new Map();
