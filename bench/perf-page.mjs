@@ -124,6 +124,48 @@ window.perf = {
   },
 
   /**
+   * importFile of a snapshot file (a Blob; a new session each run, named
+   * in the file) against the raw-bytes path: call() of a snapshot.load
+   * request built by hand around the same bytes. Same page, same tree (in
+   * its worker, persist: false), the two interleaved run by run.
+   */
+  async files({ messages, runs }) {
+    status.textContent = "building the snapshot file";
+    const { text } = snapshotOf(messages);
+    const { init } = await shim();
+    const tree = await init({ persist: false });
+    const enc = new TextEncoder();
+    const bytes = enc.encode(text);
+    const head = enc.encode('{"operation":"snapshot.load","sessionId":"perf","snapshot":');
+    const raw = new Uint8Array(head.length + bytes.length + 1);
+    raw.set(head);
+    raw.set(bytes, head.length);
+    raw[raw.length - 1] = 0x7d; // }
+    const files = Array.from({ length: runs + 1 }, (_, r) => new Blob([text.replace('"sessionId":"perf"', `"sessionId":"perf-file-${r}"`)]));
+    status.textContent = "measuring";
+    must(await tree.call(raw), "snapshot.load"); // warm-up, not counted
+    must(await tree.importFile(files[runs]), "importFile");
+    const rawRuns = [];
+    const fileRuns = [];
+    for (let r = 0; r < runs; r++) {
+      const pair = [
+        [rawRuns, () => tree.call(raw)],
+        [fileRuns, () => tree.importFile(files[r])],
+      ];
+      if (r % 2) pair.reverse(); // neither always first
+      for (const [into, fn] of pair) {
+        const t = performance.now();
+        const v = must(await fn(), "files");
+        into.push(performance.now() - t);
+        const count = v.sessions ? v.sessions[0].nodeCount : v.nodeCount;
+        if (count !== messages) throw new Error(`files: ${count} nodes loaded, not ${messages}`);
+      }
+    }
+    status.textContent = "done";
+    return { messages, fileBytes: bytes.length, raw: median(rawRuns), importFile: median(fileRuns), rawRuns, fileRuns };
+  },
+
+  /**
    * Durable appends at each size: `appends` calls awaited one after another,
    * then `appends` calls issued together, on a persisted session of `size`
    * nodes; the peer is raw IndexedDB (one transaction per record) in the
