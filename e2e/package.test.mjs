@@ -10,7 +10,8 @@
 // test clicks a node in it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
@@ -40,6 +41,19 @@ for (const type of ["select", "preview"]) panel.addEventListener(type, (e) => ev
 document.querySelector("#panel-slot").append(panel);
 window.app = { user: user.value, answer: answer.value, context, events };
 `;
+
+/** A typed program of the app (tsc resolves the package's "types" conditions); BAD misspells a field. */
+const TYPED = `import { init, type SessionTree } from "sessiontree";
+import type { SessionTreePanel } from "sessiontree/panel";
+const tree: SessionTree = await init();
+const env = await tree.append("demo", { role: "user", content: "hi" });
+if (env.ok) console.log(env.value.id.toUpperCase());
+const panel: SessionTreePanel = document.createElement("session-tree-panel");
+panel.sessionId = "demo";
+panel.addEventListener("jump", (e) => console.log(e.detail.nodeId));
+panel.addEventListener("copy", (e) => console.log(e.detail.text)); // a CustomEvent here, not the DOM's ClipboardEvent
+`;
+const BAD = TYPED.replace('content: "hi"', 'contnet: "hi"');
 
 /** The policy of both pages (docs/EMBED.md), plus the hash of an inline import map when there is one. */
 const csp = (extra = '') => `default-src 'self'; script-src 'self' 'wasm-unsafe-eval'${extra}; style-src 'self'; img-src 'self' data:; connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'`;
@@ -130,6 +144,27 @@ test('npm pack makes sessiontree-<version>.tgz with the API, the panel and the w
   assert.ok(pkg.files.includes('js/*.js') && pkg.files.includes('js/*.d.ts'), 'js/openai.js and js/openai.d.ts are matched by the files list');
   assert.equal(pkg.private, undefined);
   assert.deepEqual(Object.keys(pkg.dependencies ?? {}), [], 'no runtime dependencies: the UI libraries ship as vendored files');
+});
+
+test('TypeScript finds the installed package\'s types: a correct program compiles, a misspelled field does not', async () => {
+  const app = path.join(dir, 'app');
+  fs.writeFileSync(path.join(app, 'src', 'typed.ts'), TYPED);
+  fs.writeFileSync(path.join(app, 'src', 'bad.ts'), BAD);
+  const tsc = async (file) => {
+    const args = [path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--lib', 'es2022,dom', '--pretty', 'false', file];
+    try {
+      await promisify(execFile)(process.execPath, args, { cwd: app });
+      return { code: 0, out: '' };
+    } catch (err) {
+      if (typeof err.code !== 'number') throw err;
+      return { code: err.code, out: err.stdout };
+    }
+  };
+  const ok = await tsc('src/typed.ts');
+  assert.equal(ok.code, 0, ok.out);
+  const bad = await tsc('src/bad.ts');
+  assert.notEqual(bad.code, 0);
+  assert.match(bad.out, /bad\.ts\(4,\d+\): error TS\d+:.*contnet/);
 });
 
 for (const [name, url] of [['bundled with esbuild', 'dist/index.html'], ['unbundled through an import map', 'unbundled.html']]) {
