@@ -124,32 +124,39 @@ window.perf = {
   },
 
   /**
-   * importFile of a snapshot file (a Blob; a new session each run, named
-   * in the file) against the raw-bytes path: call() of a snapshot.load
-   * request built by hand around the same bytes. Same page, same tree (in
-   * its worker, persist: false), the two interleaved run by run.
+   * importFile of a snapshot file (a Blob) against the raw-bytes path:
+   * call() of a snapshot.load request built by hand around the same bytes.
+   * Each run of either makes a new session of the same size (named in the
+   * file and the request), so both meet the same growing store. Same page,
+   * same tree (in its worker, persist: false), the two interleaved run by run.
    */
   async files({ messages, runs }) {
-    status.textContent = "building the snapshot file";
+    status.textContent = "building the snapshot files";
     const { text } = snapshotOf(messages);
     const { init } = await shim();
     const tree = await init({ persist: false });
     const enc = new TextEncoder();
-    const bytes = enc.encode(text);
-    const head = enc.encode('{"operation":"snapshot.load","sessionId":"perf","snapshot":');
-    const raw = new Uint8Array(head.length + bytes.length + 1);
-    raw.set(head);
-    raw.set(bytes, head.length);
-    raw[raw.length - 1] = 0x7d; // }
-    const files = Array.from({ length: runs + 1 }, (_, r) => new Blob([text.replace('"sessionId":"perf"', `"sessionId":"perf-file-${r}"`)]));
+    const named = (id) => text.replace('"sessionId":"perf"', `"sessionId":${JSON.stringify(id)}`);
+    // The raw-bytes path: the request built by hand around the file's bytes.
+    const request = (id) => {
+      const head = enc.encode(`{"operation":"snapshot.load","sessionId":${JSON.stringify(id)},"snapshot":`);
+      const bytes = enc.encode(named(id));
+      const raw = new Uint8Array(head.length + bytes.length + 1);
+      raw.set(head);
+      raw.set(bytes, head.length);
+      raw[raw.length - 1] = 0x7d; // }
+      return raw;
+    };
+    const raws = Array.from({ length: runs + 1 }, (_, r) => request(`perf-raw-${r}`));
+    const files = Array.from({ length: runs + 1 }, (_, r) => new Blob([named(`perf-file-${r}`)]));
     status.textContent = "measuring";
-    must(await tree.call(raw), "snapshot.load"); // warm-up, not counted
+    must(await tree.call(raws[runs]), "snapshot.load"); // warm-up, not counted
     must(await tree.importFile(files[runs]), "importFile");
     const rawRuns = [];
     const fileRuns = [];
     for (let r = 0; r < runs; r++) {
       const pair = [
-        [rawRuns, () => tree.call(raw)],
+        [rawRuns, () => tree.call(raws[r])],
         [fileRuns, () => tree.importFile(files[r])],
       ];
       if (r % 2) pair.reverse(); // neither always first
@@ -162,7 +169,7 @@ window.perf = {
       }
     }
     status.textContent = "done";
-    return { messages, fileBytes: bytes.length, raw: median(rawRuns), importFile: median(fileRuns), rawRuns, fileRuns };
+    return { messages, fileBytes: files[0].size, raw: median(rawRuns), importFile: median(fileRuns), rawRuns, fileRuns };
   },
 
   /**

@@ -32,6 +32,16 @@ const IN_WORKER = typeof globalThis.WorkerGlobalScope === "function" && globalTh
 /** Milliseconds of search-index warm-up per task in a worker (see _warmSearch). */
 const WORKER_WARM_MS = 20;
 
+/**
+ * Bytes of room importFile reads a Blob after, for the head of a
+ * snapshot.load request (`{"operation":"snapshot.load","sessionId":…,"snapshot":`):
+ * a session id of 256 characters of 4 UTF-8 bytes each fits.
+ */
+const REQUEST_ROOM = 1152;
+
+/** Blobs up to this many bytes importFile reads whole in one read; larger ones are streamed. */
+const READ_WHOLE_BYTES = 256 << 20;
+
 /** UTF-16 code units of text handed to the wasm per call of a large import. */
 const COPY_CHARS = 1 << 20;
 
@@ -438,7 +448,22 @@ export class LocalTree extends TreeAPI {
     if (this._writer?.closedReason) return closedEnvelope(this._writer.closedReason, "nothing was imported");
     const aborted = () => errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
     if (format === "auto" || format === "snapshot") {
-      const loaded = await this._importSnapshot(data, signal);
+      // A Blob that may be a snapshot is read whole in one read, after
+      // REQUEST_ROOM bytes of room for a snapshot.load request's head (one
+      // read: each read of a Blob is a round trip to the browser's blob
+      // store, tens of ms on a loaded machine); the general importer then
+      // takes the bytes from memory.
+      let room = null;
+      if (!(data instanceof Uint8Array) && data.size <= READ_WHOLE_BYTES) {
+        try {
+          room = new Uint8Array(await new Blob([new Uint8Array(REQUEST_ROOM), data, "}"]).arrayBuffer());
+        } catch (err) {
+          return errorEnvelope("INVALID_ARGUMENT", `the file could not be read: ${err?.message ?? err}`);
+        }
+        data = room.subarray(REQUEST_ROOM, room.length - 1);
+        if (signal?.aborted) return aborted();
+      }
+      const loaded = await this._importSnapshot(data, room, signal);
       if (loaded !== null) {
         const total = 2 * (data.size ?? data.length);
         try {
@@ -487,9 +512,11 @@ export class LocalTree extends TreeAPI {
   /**
    * importFile's fast path for a sessiontree snapshot of a session this
    * store does not have: the file (its start names the session, see
-   * snapshotSessionId) loads through snapshot.load, the request spliced
-   * around its bytes as loadSnapshot does — read once, never decoded to a
-   * string, parsed once in core — instead of the general importer (which
+   * snapshotSessionId) loads through snapshot.load, the request's head
+   * written into the room before the bytes of a Blob read whole (or, for
+   * bytes and large Blobs, spliced around them as loadSnapshot does) —
+   * read once, never decoded to a string, parsed once in core — instead
+   * of the general importer (which
    * copied it into the wasm in pieces with a timer yield after each Blob
    * chunk: 2.7–8.6× the raw snapshot.load call for 25 MB). The session is
    * checked again inside the write (the Writer has taken in what other
@@ -499,12 +526,13 @@ export class LocalTree extends TreeAPI {
    * nothing skipped, no warnings; subscribers see a "snapshot.load" change.
    * rootCount comes from the bytes (countParentIds) when every node's
    * parentId is found there, else from tree.rows.
-   * @param {Blob|Uint8Array} data
+   * @param {Blob|Uint8Array} data the file, or its bytes (a view of room)
+   * @param {Uint8Array|null} room when data was a Blob read whole: REQUEST_ROOM bytes, the file, "}"
    * @param {AbortSignal|undefined} signal
    * @returns {Promise<object|null>} the import's envelope (or STORAGE_ERROR, or an abort), or null: not such a
    *   snapshot, or one snapshot.load refused (the general importer then runs, and reports what it finds)
    */
-  async _importSnapshot(data, signal) {
+  async _importSnapshot(data, room, signal) {
     const blob = !(data instanceof Uint8Array);
     let head;
     try {
@@ -514,12 +542,19 @@ export class LocalTree extends TreeAPI {
     }
     const sessionId = snapshotSessionId(head);
     if (sessionId === null || this._hasSession(sessionId)) return null;
-    const pieces = spliceJSON({ operation: "snapshot.load", sessionId }, [["snapshot", ""]]);
+    const start = utf8Encoder.encode(spliceJSON({ operation: "snapshot.load", sessionId }, [["snapshot", ""]]).slice(0, -1));
     let request;
-    try {
-      request = blob ? new Uint8Array(await new Blob([pieces.slice(0, -1), data, "}"]).arrayBuffer()) : concatUTF8([pieces.slice(0, -1), data, "}"]);
-    } catch {
-      return null;
+    if (room !== null && start.length <= REQUEST_ROOM) {
+      // The file was read after room for the head, and "}" after it: the
+      // request is a view of that buffer, with no copy.
+      room.set(start, REQUEST_ROOM - start.length);
+      request = room.subarray(REQUEST_ROOM - start.length);
+    } else {
+      try {
+        request = blob ? new Uint8Array(await new Blob([start, data, "}"]).arrayBuffer()) : concatUTF8([start, data, "}"]);
+      } catch {
+        return null;
+      }
     }
     if (signal?.aborted) return errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
     const taken = JSON.stringify(errorEnvelope("SESSION_ALREADY_EXISTS", `session ${JSON.stringify(sessionId)} exists`));
