@@ -45,6 +45,8 @@ window.app = { user: user.value, answer: answer.value, context, events };
 /** A typed program of the app (tsc resolves the package's "types" conditions); BAD misspells a field. */
 const TYPED = `import { init, type SessionTree } from "sessiontree";
 import type { SessionTreePanel } from "sessiontree/panel";
+import { chatCompletionsURL } from "sessiontree/openai";
+const url: string | null = chatCompletionsURL("http://127.0.0.1:11434/v1");
 const tree: SessionTree = await init();
 const env = await tree.append("demo", { role: "user", content: "hi" });
 if (env.ok) console.log(env.value.id.toUpperCase());
@@ -123,25 +125,25 @@ after(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-test('npm pack makes sessiontree-<version>.tgz with the API, the panel and the wasm, and no tests, benches, fixtures or Go', () => {
+test('npm pack makes sessiontree-<version>.tgz with the API, the panel and the wasm, and no tests, benches, fixtures or Go', async () => {
   assert.equal(packed.filename, `sessiontree-${pkg.version}.tgz`);
   assert.match(pkg.version, /^\d+\.\d+\.\d+$/);
   const files = packed.files.map((f) => f.path);
   console.log(`# ${packed.filename}: ${packed.size} bytes packed, ${packed.unpackedSize} unpacked, ${files.length} files`);
-  for (const want of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'docs/EMBED.md', 'js/sessiontree.js', 'js/sessiontree.d.ts', 'js/worker.js', 'js/local.js', 'js/store/writer.js', 'js/sessiontree.wasm', 'js/wasm_exec.js', 'static/session-tree-panel.js', 'static/session-tree-panel.d.ts', 'static/session-tree-panel.css', 'static/theme.css', 'static/icon.svg', 'static/render-message.js', 'static/vendor/markdown-it.js', 'static/vendor/purify.js', 'static/vendor/highlight/core.js', 'third_party/go/LICENSE']) {
+  for (const want of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'docs/EMBED.md', 'js/sessiontree.js', 'js/sessiontree.d.ts', 'js/worker.js', 'js/local.js', 'js/store/writer.js', 'js/sessiontree.wasm', 'js/wasm_exec.js', 'js/openai.js', 'js/openai-wire.js', 'js/openai.d.ts', 'static/session-tree-panel.js', 'static/session-tree-panel.d.ts', 'static/session-tree-panel.css', 'static/theme.css', 'static/icon.svg', 'static/render-message.js', 'static/node-text.js', 'static/vendor/markdown-it.js', 'static/vendor/purify.js', 'static/vendor/highlight/core.js', 'third_party/go/LICENSE']) {
     assert.ok(files.includes(want), `${want} is in the tarball`);
   }
   const unwanted = files.filter((f) => /^(e2e|bench|core|wasm|tools|scripts|fixtures)\/|\.go$|(^|\/)go\.(mod|sum)$|_test\.|\.test\.|(^|\/)testdata\/|\.(gz|br|tgz)$|\.copied$/.test(f));
   assert.deepEqual(unwanted, []);
-  // Every file the exports map names is shipped, but for the OpenAI adapter
-  // (js/openai.js, added by another change): the files list names it.
+  // Every module the entries import (their graph, as esbuild walks it in
+  // the repository) is shipped: a module split off later cannot be missed.
+  const graph = await esbuild.build({ absWorkingDir: REPO_ROOT, entryPoints: ['js/sessiontree.js', 'js/worker.js', 'js/openai.js', 'static/session-tree-panel.js'], bundle: true, format: 'esm', splitting: true, outdir: path.join(dir, 'graph'), write: false, metafile: true, logLevel: 'silent' });
+  const missing = Object.keys(graph.metafile.inputs).filter((f) => !files.includes(f));
+  assert.deepEqual(missing, [], 'modules the entries import are in the tarball');
+  // Every file the exports map names is shipped.
   for (const [entry, target] of Object.entries(pkg.exports)) {
-    for (const file of typeof target === 'string' ? [target] : Object.values(target)) {
-      if (file.startsWith('./js/openai.')) continue;
-      assert.ok(files.includes(file.slice(2)), `${entry} → ${file} is in the tarball`);
-    }
+    for (const file of typeof target === 'string' ? [target] : Object.values(target)) assert.ok(files.includes(file.slice(2)), `${entry} → ${file} is in the tarball`);
   }
-  assert.ok(pkg.files.includes('js/*.js') && pkg.files.includes('js/*.d.ts'), 'js/openai.js and js/openai.d.ts are matched by the files list');
   assert.equal(pkg.private, undefined);
   assert.deepEqual(Object.keys(pkg.dependencies ?? {}), [], 'no runtime dependencies: the UI libraries ship as vendored files');
 });
@@ -164,7 +166,7 @@ test('TypeScript finds the installed package\'s types: a correct program compile
   assert.equal(ok.code, 0, ok.out);
   const bad = await tsc('src/bad.ts');
   assert.notEqual(bad.code, 0);
-  assert.match(bad.out, /bad\.ts\(4,\d+\): error TS\d+:.*contnet/);
+  assert.match(bad.out, /bad\.ts\(6,\d+\): error TS\d+:.*contnet/);
 });
 
 for (const [name, url] of [['bundled with esbuild', 'dist/index.html'], ['unbundled through an import map', 'unbundled.html']]) {
