@@ -11,6 +11,8 @@
 #                with go test -list, so a new Fuzz function needs no edit
 #                here. New failing inputs land in the package's
 #                testdata/fuzz/<Target>/ as go test writes them.
+#   make package the npm package sessiontree-<version>.tgz at the root
+#                (npm pack; its prepack script runs make build)
 #   make bench   benchmarks in headless Chromium (prints ratios to peers):
 #                Go benchmarks, the search table (bench/run.mjs), then the
 #                table of every other figure (bench/perf.mjs)
@@ -48,7 +50,7 @@ WASM_EXEC     := js/wasm_exec.js
 PRINTF_FUNCS  := errorf,invalidf,snapshotFault,sprintf,textError,fprintf,appendf,warn,warnf
 GO_SOURCES    := $(shell find core wasm -name '*.go' -not -name '*_test.go') go.mod go.sum
 
-.PHONY: all build vendor serve test test-go test-wasm test-fuzz test-e2e fuzz lint bench clean deps
+.PHONY: all build vendor package serve test test-go test-wasm test-fuzz test-e2e fuzz lint bench clean deps
 
 all: build
 
@@ -97,6 +99,12 @@ $(VENDOR)/.copied: node_modules/.package-lock.json Makefile
 deps: node_modules/.package-lock.json
 	./scripts/ensure-chromium.sh
 
+# The published package: package.json's "files" list (the API, the panel,
+# the wasm and its loader, the vendored UI libraries; no tests, benches,
+# fixtures or Go sources). npm pack runs the prepack script (make build).
+package: build
+	$(NPM) pack
+
 serve: build
 	$(NODE) tools/serve.mjs --port $(PORT)
 
@@ -143,4 +151,5 @@ bench: build deps
 
 clean:
 	rm -f $(WASM) $(WASM_EXEC) js/*.gz js/*.br
+	rm -f sessiontree-*.tgz
 	rm -rf .cache e2e/artifacts $(VENDOR)

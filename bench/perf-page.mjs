@@ -124,6 +124,55 @@ window.perf = {
   },
 
   /**
+   * importFile of a snapshot file (a Blob) against the raw-bytes path:
+   * call() of a snapshot.load request built by hand around the same bytes.
+   * Each run of either makes a new session of the same size (named in the
+   * file and the request), so both meet the same growing store. Same page,
+   * same tree (in its worker, persist: false), the two interleaved run by run.
+   */
+  async files({ messages, runs }) {
+    status.textContent = "building the snapshot files";
+    const { text } = snapshotOf(messages);
+    const { init } = await shim();
+    const tree = await init({ persist: false });
+    const enc = new TextEncoder();
+    const named = (id) => text.replace('"sessionId":"perf"', `"sessionId":${JSON.stringify(id)}`);
+    // The raw-bytes path: the request built by hand around the file's bytes.
+    const request = (id) => {
+      const head = enc.encode(`{"operation":"snapshot.load","sessionId":${JSON.stringify(id)},"snapshot":`);
+      const bytes = enc.encode(named(id));
+      const raw = new Uint8Array(head.length + bytes.length + 1);
+      raw.set(head);
+      raw.set(bytes, head.length);
+      raw[raw.length - 1] = 0x7d; // }
+      return raw;
+    };
+    const raws = Array.from({ length: runs + 1 }, (_, r) => request(`perf-raw-${r}`));
+    const files = Array.from({ length: runs + 1 }, (_, r) => new Blob([named(`perf-file-${r}`)]));
+    status.textContent = "measuring";
+    must(await tree.call(raws[runs]), "snapshot.load"); // warm-up, not counted
+    must(await tree.importFile(files[runs]), "importFile");
+    const rawRuns = [];
+    const fileRuns = [];
+    for (let r = 0; r < runs; r++) {
+      const pair = [
+        [rawRuns, () => tree.call(raws[r])],
+        [fileRuns, () => tree.importFile(files[r])],
+      ];
+      if (r % 2) pair.reverse(); // neither always first
+      for (const [into, fn] of pair) {
+        const t = performance.now();
+        const v = must(await fn(), "files");
+        into.push(performance.now() - t);
+        const count = v.sessions ? v.sessions[0].nodeCount : v.nodeCount;
+        if (count !== messages) throw new Error(`files: ${count} nodes loaded, not ${messages}`);
+      }
+    }
+    status.textContent = "done";
+    return { messages, fileBytes: files[0].size, raw: median(rawRuns), importFile: median(fileRuns), rawRuns, fileRuns };
+  },
+
+  /**
    * Durable appends at each size: `appends` calls awaited one after another,
    * then `appends` calls issued together, on a persisted session of `size`
    * nodes; the peer is raw IndexedDB (one transaction per record) in the

@@ -4,10 +4,10 @@
 // (bench/corpus.mjs), each figure printed beside the floor or peer measured
 // in the same run, with the ratio and the target.
 //
-//   node bench/perf.mjs            100,000 messages (≈22 MB snapshot), 1,000,000-node tab
+//   node bench/perf.mjs            100,000 messages (≈22 MB snapshot), a ≈25 MB snapshot file, 1,000,000-node tab
 //   node bench/perf.mjs --short    small sizes, one run: proves the harness works (make test)
-//   options: --messages N  --million N  --runs N  --appends N  --no-million  --json FILE
-//            --only core,restore,appends,startup,million   measure only these groups
+//   options: --messages N  --file-messages N  --million N  --runs N  --appends N  --no-million  --json FILE
+//            --only core,files,restore,appends,startup,million   measure only these groups
 //            --trace FILE   record a Chromium trace (Playwright tracing, V8 CPU
 //                           samples) of the 100,000-message core figures and
 //                           print the functions with the most self time
@@ -24,7 +24,7 @@ import { median } from "./perf-data.mjs";
 import { wasmSize } from "../tools/wasm-size.mjs";
 
 function parseArgs(argv) {
-  const o = { messages: 100000, million: 1000000, chain: 10000, runs: 5, heavyRuns: 3, appends: 300, json: null, trace: null, short: false };
+  const o = { messages: 100000, fileMessages: 100000, million: 1000000, chain: 10000, runs: 5, heavyRuns: 3, appends: 300, json: null, trace: null, short: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => {
@@ -33,10 +33,13 @@ function parseArgs(argv) {
     };
     switch (a) {
       case "--short":
-        Object.assign(o, { short: true, messages: 1000, million: 5000, chain: 1000, runs: 1, heavyRuns: 1, appends: 20 });
+        Object.assign(o, { short: true, messages: 1000, fileMessages: 1000, million: 5000, chain: 1000, runs: 1, heavyRuns: 1, appends: 20 });
         break;
       case "--messages":
         o.messages = Number(next());
+        break;
+      case "--file-messages":
+        o.fileMessages = Number(next());
         break;
       case "--million":
         o.million = Number(next());
@@ -63,7 +66,7 @@ function parseArgs(argv) {
         throw new Error(`unknown option ${a} (see the comment at the top of bench/perf.mjs)`);
     }
   }
-  o.only ??= ["core", "restore", "appends", "startup", "million"];
+  o.only ??= ["core", "files", "restore", "appends", "startup", "million"];
   o.appendSizes = o.short ? [100, 1000] : [1000, 100000];
   return o;
 }
@@ -290,6 +293,13 @@ async function main() {
       }
       await context.close();
     }
+    if (want("files")) {
+      step(`importFile of a snapshot file of ${n(o.fileMessages)} messages`);
+      const { context, page } = await newPage(browser, errors);
+      await openPerf(page, server.baseURL);
+      res.files = await page.evaluate((a) => window.perf.files(a), { messages: o.fileMessages, runs: o.heavyRuns });
+      await context.close();
+    }
     if (want("restore")) {
       step(`init() restoring ${n(o.messages)} persisted nodes`);
       res.restore = await restore(browser, server.baseURL, o, errors);
@@ -340,6 +350,8 @@ export function report(res) {
     if (c.contextFirst !== undefined) row(`  (the first call after a load, filling the text cache)`, ms(c.contextFirst), "JSON.parse of its envelope text", ms(c.contextParse), ratio(c.contextFirst / c.contextParse), "–");
     if (c.contextText !== undefined) row(`context, ${N}-deep path, callText`, ms(c.contextText), "JSON.parse of its envelope text", ms(c.contextParse), ratio(c.contextText / c.contextParse), "≤ 50 ms");
   }
+  const f = res.files;
+  if (f) row(`importFile(Blob) of a ${(f.fileBytes / 1e6).toFixed(1)} MB snapshot, new session`, ms(f.importFile), "call() of the snapshot.load bytes", ms(f.raw), ratio(f.importFile / f.raw), "≤ 1.5×");
   const r = res.restore;
   if (r) row(`init() restoring ${N} persisted nodes → 1st context`, ms(r.ms), `IndexedDB getAll of its ${n(r.records)} records`, ms(r.rawMs), ratio(r.ms / r.rawMs), "≤ 1,000 ms");
   if (r && Number.isFinite(r.restoredMs)) row(`  (wasm started ${ms(r.runtimeMs)}, IndexedDB read ${ms(r.readMs)}, restored ${ms(r.restoredMs)}, context ${ms(r.contextMs)})`, "", "at ms after init() was called", "", "", "phases");

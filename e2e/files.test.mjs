@@ -209,6 +209,50 @@ both('every bad argument of importFile and loadSnapshot is an envelope, never a 
   await page.close();
 });
 
+both('importFile loads a snapshot of a new session through snapshot.load, with the value the importer gives; an existing session or another member order goes through the importer', async () => {
+  const page = await shimPage();
+  const r = await page.evaluate(async () => {
+    const init = () => window.sessiontree.init({ persist: false });
+    const [fast, general, maker] = await Promise.all([init(), init(), init()]);
+    await maker.create('src', { title: 'Routed' });
+    const a = await maker.append('src', { role: 'user', content: 'first' });
+    await maker.append('src', { role: 'assistant', content: 'answer', parentId: null }); // a message member named parentId
+    await maker.branch('src', a.value.id, 'other');
+    await maker.append('src', { role: 'assistant', content: 'another answer' }, { branch: 'other' });
+    const saved = await maker.callText({ operation: 'snapshot.save', sessionId: 'src' });
+    const snap = saved.slice('{"ok":true,"value":'.length, -1);
+    const events = [];
+    fast.subscribe((e) => events.push(e.type));
+    const routed = await fast.importFile(new Blob([snap]));
+    const viaImporter = await general.importText(snap);
+    const same = (await fast.callText({ operation: 'snapshot.save', sessionId: 'src' })) === (await general.callText({ operation: 'snapshot.save', sessionId: 'src' }));
+    const afterFirst = [...events];
+    // The session exists now: the importer merges (adds nothing), nothing is replaced.
+    const again = await fast.importFile(new Blob([snap]));
+    // Bytes are routed too; members in another order are not recognised.
+    const bytes = await fast.importFile(new TextEncoder().encode(snap.replace('"sessionId":"src"', '"sessionId":"src-bytes"')));
+    const { version, sessionId, ...rest } = JSON.parse(snap);
+    const reordered = await fast.importFile(new Blob([JSON.stringify({ sessionId: 'src-order', version, ...rest })]));
+    // An invalid snapshot gets the importer's own error.
+    const broken = snap.replace('"nodes":[', '"nodes":[{"id":1},');
+    const bad = await fast.importFile(new Blob([broken]));
+    const badImporter = await general.importText(broken);
+    return { routed, viaImporter, same, afterFirst, again, bytes, reordered, bad, badImporter, events };
+  });
+  assert.equal(r.routed.ok, true, JSON.stringify(r.routed));
+  assert.deepEqual(r.routed.value, r.viaImporter.value);
+  assert.deepEqual(r.routed.value.sessions.map((s) => [s.sessionId, s.title, s.existing, s.added, s.nodeCount, s.branchCount, s.rootCount]), [['src', 'Routed', false, 3, 3, 2, 1]]);
+  assert.equal(r.same, true, 'the routed session saves as the imported one');
+  assert.deepEqual(r.afterFirst, ['snapshot.load']);
+  assert.deepEqual(r.again.value.sessions.map((s) => [s.existing, s.added, s.nodeCount]), [[true, 0, 3]]);
+  assert.deepEqual(r.bytes.value.sessions.map((s) => s.sessionId), ['src-bytes']);
+  assert.deepEqual(r.reordered.value.sessions.map((s) => [s.sessionId, s.nodeCount]), [['src-order', 3]]);
+  assert.deepEqual(r.events, ['snapshot.load', 'snapshot.load', 'import']);
+  assert.deepEqual(r.bad, r.badImporter);
+  assert.equal(r.bad.ok, false);
+  await page.close();
+});
+
 both('loadSnapshot from a Blob and from bytes round-trips byte for byte through snapshot.save\'s callText', async () => {
   const page = await shimPage();
   const r = await page.evaluate(async () => {

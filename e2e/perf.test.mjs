@@ -19,6 +19,7 @@ test('node bench/perf.mjs --short prints the table with every figure of issue 8'
     'snapshot.load, 1,000 msgs',
     'snapshot.save, 1,000 msgs, call',
     'context, 1,000-deep path',
+    'importFile(Blob) of a',
     'init() restoring 1,000 persisted nodes',
     'durable appends awaited in turn, at 100 nodes',
     'durable appends issued together, at 1,000 nodes',

@@ -129,3 +129,65 @@ export function escapeLoneSurrogates(text) {
   LONE_SURROGATE.lastIndex = 0;
   return text.replace(LONE_SURROGATE, (u) => "\\u" + u.charCodeAt(0).toString(16));
 }
+
+/**
+ * A snapshot's start as snapshot.save writes it: `{"version":1,
+ * "sessionId":"…"` (white space allowed). The id is a JSON string.
+ */
+const SNAPSHOT_HEAD = /^[\t\n\r ]*\{[\t\n\r ]*"version"[\t\n\r ]*:[\t\n\r ]*1[\t\n\r ]*,[\t\n\r ]*"sessionId"[\t\n\r ]*:[\t\n\r ]*("(?:[^"\\\u0000-\u001f]|\\.)*")/;
+
+/** Bytes of a file's start that snapshotSessionId reads. */
+export const SNAPSHOT_HEAD_BYTES = 4096;
+
+/**
+ * The session a version 1 snapshot names, read from the file's first
+ * SNAPSHOT_HEAD_BYTES bytes, or null when the file does not start like one
+ * (`{"version":1,"sessionId":"…"`, the members in snapshot.save's order).
+ * Only a hint for routing: core still parses and checks the whole file,
+ * and a snapshot whose members come in another order is not recognised
+ * here (it imports through the general importer).
+ * @param {Uint8Array} head the file's first bytes (more are ignored)
+ * @returns {string|null}
+ */
+export function snapshotSessionId(head) {
+  const m = SNAPSHOT_HEAD.exec(utf8Decoder.decode(head.subarray(0, SNAPSHOT_HEAD_BYTES)));
+  if (m === null) return null;
+  try {
+    return JSON.parse(m[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** `"parentId":` as UTF-8 bytes; its "I" (0x49) is at index 7. */
+const PARENT_KEY = utf8Encoder.encode('"parentId":');
+const NULL_BYTES = utf8Encoder.encode("null");
+
+/**
+ * Count the members `"parentId":` in JSON bytes, and those of them whose
+ * value is `null`, as written without white space (snapshot.save's
+ * output). The scan jumps from one "I" byte to the next
+ * (Uint8Array.indexOf), rare in prose, so 25 MB take a few ms. Keys inside
+ * strings cannot match (their quotes are escaped there), but a message
+ * with its own "parentId" member is counted too: a caller compares `keys`
+ * with the node count before it takes `nulls` as the number of roots.
+ * @param {Uint8Array} bytes
+ * @returns {{keys: number, nulls: number}}
+ */
+export function countParentIds(bytes) {
+  let keys = 0;
+  let nulls = 0;
+  const n = PARENT_KEY.length;
+  for (let at = bytes.indexOf(0x49, 7); at !== -1; at = bytes.indexOf(0x49, at + 1)) {
+    const start = at - 7;
+    if (start + n > bytes.length) break;
+    let k = 0;
+    while (k < n && bytes[start + k] === PARENT_KEY[k]) k++;
+    if (k < n) continue;
+    keys++;
+    let j = 0;
+    while (j < NULL_BYTES.length && bytes[start + n + j] === NULL_BYTES[j]) j++;
+    if (j === NULL_BYTES.length) nulls++;
+  }
+  return { keys, nulls };
+}

@@ -643,8 +643,10 @@ export interface SessionTree {
    * reach the wasm in slices (a Blob is read there, in the store's worker)
    * with a yield between them. Nothing is stored before the whole file is
    * read and checked, so a failed or aborted import changes nothing.
-   * INVALID_ARGUMENT for a bad argument or option, an unreadable file, or
-   * "import aborted; nothing was imported".
+   * A sessiontree snapshot of a session the store does not have loads
+   * through snapshot.load (the same value; subscribers see a
+   * "snapshot.load" change). INVALID_ARGUMENT for a bad argument or
+   * option, an unreadable file, or "import aborted; nothing was imported".
    */
   importFile(file: FileInput, options?: ImportFileOptions): Promise<Envelope<ImportResult>>;
   /**

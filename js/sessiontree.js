@@ -135,15 +135,22 @@ export function init(options = {}) {
  */
 function pageWorker() {
   for (const c of workers.values()) if (!c.failed) return c;
-  return connect(new URL("./worker.js", import.meta.url));
+  // One `new Worker(new URL("literal", import.meta.url), {type: "module"})`
+  // expression: the form Vite and webpack 5 recognise to bundle the worker
+  // with its imports (esbuild leaves it as is: see docs/EMBED.md).
+  return connect(new URL("./worker.js", import.meta.url), () => new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: "sessiontree" }));
 }
 
-/** The connection to the store worker at url, started on first use. */
-function connect(url) {
+/**
+ * The connection to the store worker at url, started on first use.
+ * @param {URL} url
+ * @param {() => Worker} [start] makes the Worker (default: a module Worker of url)
+ */
+function connect(url, start = () => new Worker(url, { type: "module", name: "sessiontree" })) {
   const key = url.href;
   let c = workers.get(key);
   if (!c || c.failed) {
-    c = new Connection(url);
+    c = new Connection(url, start);
     workers.set(key, c);
   }
   return c;
@@ -157,9 +164,13 @@ function connect(url) {
  * throws uncaught), the connection fails for good (_fail).
  */
 class Connection {
-  /** @param {URL} url */
-  constructor(url) {
+  /**
+   * @param {URL} url the worker's script (for messages)
+   * @param {() => Worker} start makes a Worker (again at each restart)
+   */
+  constructor(url, start) {
     this.url = url;
+    this.startWorker = start;
     this.next = 1;
     /** Requests in flight by id: {resolve, reject, progress?, tree?, op, args}. */
     this.pending = new Map();
@@ -177,7 +188,7 @@ class Connection {
 
   /** Start a worker and listen to it; messages of a worker replaced since are dropped. */
   _start() {
-    const w = new Worker(this.url, { type: "module", name: "sessiontree" });
+    const w = this.startWorker();
     this.worker = w;
     w.onmessage = ({ data }) => {
       if (w === this.worker) this._receive(data);

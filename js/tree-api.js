@@ -419,7 +419,12 @@ export class TreeAPI {
    * import as importText (slices, onProgress({read, total}) in bytes of
    * work — total is twice the file's size —, the signal): nothing is
    * stored before the whole file is read and checked, so a failed import,
-   * or one aborted while reading, changes nothing.
+   * or one aborted while reading, changes nothing. A sessiontree snapshot
+   * (starting `{"version":1,"sessionId":…`) of a session the store does not
+   * have loads through snapshot.load instead, its bytes spliced into the
+   * request as loadSnapshot does (about as fast as that call with the bytes
+   * built by hand; the value is the importer's, onProgress is called once
+   * at the end, subscribers see a "snapshot.load" change).
    * @param {Blob|ArrayBuffer|Uint8Array} file
    * @param {{format?: string, onProgress?: (p: {read: number, total: number}) => void, signal?: AbortSignal, sliceBytes?: number}} [options]
    *   format: "auto" (default) or a format name

@@ -24,7 +24,12 @@ export interface PanelEventDetail {
   cursor?: boolean;
 }
 
-export interface SessionTreePanelEventMap extends HTMLElementEventMap {
+/**
+ * The panel's own events. "copy", "select" and "close" share their names
+ * with DOM events of other types (ClipboardEvent, Event), so the map below
+ * takes HTMLElementEventMap without them.
+ */
+export interface SessionTreePanelEvents {
   /** After the cursor moved to detail.nodeId ("Continue from here", Shift+Enter). */
   jump: CustomEvent<PanelEventDetail>;
   /**
@@ -48,6 +53,9 @@ export interface SessionTreePanelEventMap extends HTMLElementEventMap {
   open: CustomEvent<PanelEventDetail>;
   close: CustomEvent<PanelEventDetail>;
 }
+
+/** Every event of the element: the DOM's and the panel's own. */
+export interface SessionTreePanelEventMap extends Omit<HTMLElementEventMap, keyof SessionTreePanelEvents>, SessionTreePanelEvents {}
 
 /** Height of one tree row in pixels where the stylesheet gives no other (40 on small screens). */
 export declare const ROW_HEIGHT: number;

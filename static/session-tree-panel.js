@@ -362,10 +362,11 @@ export class SessionTreePanel extends HTMLElement {
   _build() {
     const shadow = this.attachShadow({ mode: "open" });
     this._shadow = shadow;
-    const sheet = (name) => {
+    // new URL("literal", import.meta.url): the form bundlers recognise and copy.
+    const sheet = (url) => {
       const link = el("link");
       link.rel = "stylesheet";
-      link.href = new URL(name, import.meta.url).href;
+      link.href = url.href;
       return link;
     };
 
@@ -419,7 +420,7 @@ export class SessionTreePanel extends HTMLElement {
     body.append(treeCol, this._context.element);
 
     frame.append(head, tools, body);
-    shadow.append(sheet("./theme.css"), sheet("./session-tree-panel.css"), this._toggle, this._backdrop, frame);
+    shadow.append(sheet(new URL("./theme.css", import.meta.url)), sheet(new URL("./session-tree-panel.css", import.meta.url)), this._toggle, this._backdrop, frame);
   }
 
   _applyMode() {
