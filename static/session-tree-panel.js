@@ -7,7 +7,9 @@
 // Attributes: `session-id`, `mode` ("panel": fills its box; "overlay": a
 // toggle button and a drawer with a focus trap, Escape closes), `theme`
 // ("light", "dark"; absent follows prefers-color-scheme), `pane` ("tree" or
-// "context": show that column alone; absent: both).
+// "context": show that column alone; absent: both), `composer` (present: a
+// composer under the context appends messages at the cursor, see
+// panel-composer.js).
 // Properties: `tree` (a SessionTree, of which the panel uses call,
 // subscribe and hasOperation; when not set before the element connects,
 // the page's shared tree from init() is used), `sessionId`, `mode`,
@@ -20,7 +22,8 @@
 // pane shows another path ({nodeId, cursor: whether it is the cursor's});
 // `branch` after a branch was made ({branch}); `fork` after a fork or
 // clone ({newSessionId}); `compare` when a comparison shows in the context
-// column ({from, to}); `open`/`close` in overlay mode.
+// column ({from, to}); `append` after the composer appended a message
+// ({nodeId, branch, role}); `open`/`close` in overlay mode.
 // Clicking a row (or Enter) previews its path in the context pane; the
 // session's cursor moves only by "Continue from here" (Shift+Enter).
 //
@@ -46,6 +49,7 @@
 
 import { button, el } from "./dom.js";
 import { PanelActions } from "./panel-actions.js";
+import { Composer } from "./panel-composer.js";
 import { ContextPane } from "./panel-context.js";
 import { RowsLoader } from "./panel-loader.js";
 import { RowsView } from "./panel-rows-view.js";
@@ -67,7 +71,7 @@ let panelCount = 0;
  */
 export class SessionTreePanel extends HTMLElement {
   static get observedAttributes() {
-    return ["session-id", "mode", "theme", "pane"];
+    return ["session-id", "mode", "theme", "pane", "composer"];
   }
 
   constructor() {
@@ -101,6 +105,7 @@ export class SessionTreePanel extends HTMLElement {
     this._searchBox = new SearchBox(host);
     this._actions = new PanelActions(host);
     this._context = new ContextPane(host, this._actions.diffView);
+    this._composer = new Composer({ ...host, jump: (id) => this._actions.jump(id) });
     this._loader = new RowsLoader({
       ...host,
       view: this._view,
@@ -245,11 +250,14 @@ export class SessionTreePanel extends HTMLElement {
     if (name === "session-id") {
       this._model.resetView();
       this._context.reset();
+      this._composer.reset();
       this._searchBox.clear();
       this._view.scroller.scrollTop = 0;
       this.refresh();
     } else if (name === "mode") {
       this._applyMode();
+    } else if (name === "composer") {
+      this._composer.element.hidden = value === null;
     } else if (name === "pane" && this.pane === "context") {
       // Drawn while hidden, the list could not scroll: show its end, the cursor's message.
       requestAnimationFrame(() => this._context.showEnd());
@@ -415,11 +423,14 @@ export class SessionTreePanel extends HTMLElement {
     // Body: tree and context side by side (stacked when narrow).
     const body = el("div", "body");
     const treeCol = el("div", "tree-col");
-    treeCol.append(this._view.scroller, this._actions.prompt, this._actions.toolbar);
+    treeCol.append(this._view.scroller, this._actions.toolbar);
+    this._composer.element.hidden = !this.hasAttribute("composer");
+    this._context.element.append(this._composer.element);
     body.append(treeCol, this._context.element);
 
     frame.append(head, tools, body);
-    shadow.append(sheet("./theme.css"), sheet("./session-tree-panel.css"), this._toggle, this._backdrop, frame);
+    // The prompt dialog sits outside the columns, so it shows whichever column is shown.
+    shadow.append(sheet("./theme.css"), sheet("./session-tree-panel.css"), this._toggle, this._backdrop, frame, this._actions.prompt);
   }
 
   _applyMode() {
@@ -471,6 +482,7 @@ export class SessionTreePanel extends HTMLElement {
     this._view.sizeSpacer();
     this._view.render();
     this._actions.update();
+    this._composer.update();
     this._renderHead();
   }
 
@@ -529,6 +541,7 @@ export class SessionTreePanel extends HTMLElement {
     this._view.render();
     this._context.scrollToEnd = true;
     this._loader.renderContext();
+    this._composer.update();
     this._emit("preview", { nodeId: this._model.viewNode ?? this._model.value?.cursor ?? null, cursor: this._model.viewNode === null });
   }
 
@@ -625,6 +638,7 @@ export class SessionTreePanel extends HTMLElement {
     this._actions.update();
     this._model.setView(leaf);
     this._view.render();
+    this._composer.update();
     await this._loader.renderContext();
     this._emit("preview", { nodeId: leaf, cursor: this._model.viewNode === null });
   }

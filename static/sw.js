@@ -33,6 +33,7 @@ const PRECACHE = [
   "./panel-search.js",
   "./panel-actions.js",
   "./panel-context.js",
+  "./panel-composer.js",
   "./render-message.js",
   "./vendor/markdown-it.js",
   "./vendor/purify.js",
