@@ -13,7 +13,7 @@
 // Properties: `tree` (a SessionTree, of which the panel uses call,
 // subscribe and hasOperation; when not set before the element connects,
 // the page's shared tree from init() is used), `sessionId`, `mode`,
-// `theme`, `pane`, `selectedNodeId`.
+// `theme`, `pane`, `composer`, `selectedNodeId`.
 // Methods: `open()`, `close()`, `focusNode(id)`, `refresh()`; the promise
 // `updateComplete` resolves once a reload in progress is done.
 // Events (CustomEvent, bubbling, composed; detail {sessionId, nodeId, …}):
@@ -172,6 +172,14 @@ export class SessionTreePanel extends HTMLElement {
   set pane(p) {
     if (p === "tree" || p === "context") this.setAttribute("pane", p);
     else this.removeAttribute("pane");
+  }
+
+  /** Whether the composer shows under the context (attribute composer, see panel-composer.js). */
+  get composer() {
+    return this.hasAttribute("composer");
+  }
+  set composer(on) {
+    this.toggleAttribute("composer", Boolean(on));
   }
 
   /** The id of the highlighted (selected) node, or null. */
