@@ -137,6 +137,21 @@ test('composer: after Branch… the message goes on the named branch, which show
     await panel.locator('.preview-continue').click();
     await panel.locator('.head .status', { hasText: 'The empty branch idea-3 was left: it had no message yet.' }).waitFor();
     assert.equal((await call(page, { operation: 'session', sessionId: 'demo' })).activeBranch, 'idea-2');
+
+    // Branch + summary: the message follows the summary node, on its branch.
+    await panel.locator(`.row[data-node-id="${plan}"]`).click();
+    await panel.locator('.act-summary').click();
+    await panel.locator('.prompt-dialog[open] input').fill('recap');
+    await panel.locator('.prompt-dialog[open] button[type="submit"]').click();
+    await panel.locator('.head .stats', { hasText: 'on recap' }).waitFor();
+    const summary = (await call(page, { operation: 'session', sessionId: 'demo' })).cursor;
+    assert.equal(await panel.locator('.composer-target').textContent(), `Replying at ${summary}, on branch recap.`);
+    await panel.locator('.composer-text').fill('Go on from the recap.');
+    await page.keyboard.press('Control+Enter');
+    const sent2 = await result(panel, /^User message \S+ sent to branch recap\.$/);
+    const after = (await call(page, { operation: 'list', sessionId: 'demo' })).find((n) => n.id === sent2.split(' ')[2]);
+    assert.deepEqual([after.parentId, after.branch], [summary, 'recap']);
+    assert.equal((await call(page, { operation: 'list', sessionId: 'demo' })).find((n) => n.id === summary).parentId, plan);
     assert.deepEqual(errors, []);
   } finally {
     await env.close();

@@ -191,6 +191,7 @@ export class PanelActions {
     const env = await host.tree().call(request);
     if (!env.ok) return host.status(env.error.message);
     model.active = withSummary ? env.value.id : nodeId;
+    model.view = null; // the cursor moved to the new branch: its path shows (a summary node is past a previewed node)
     await host.refresh();
     host.emit("branch", { nodeId, branch, summaryNodeId: withSummary ? env.value.id : undefined });
     host.status(`Branch ${branch} created at ${nodeId}; the next message goes there.`, false);

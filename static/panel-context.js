@@ -6,7 +6,7 @@
 // goes in through textContent.
 
 import { button, el } from "./dom.js";
-import { NOTE_TYPE } from "./panel-composer.js";
+import { NOTE_TYPE } from "./compose-target.js";
 import { highlightCode, messageSource, renderMarkdown, renderMessage } from "./render-message.js";
 import { contentText, describeEntry, formatTime, nodeText } from "./tree-model.js";
 

@@ -34,6 +34,7 @@ const PRECACHE = [
   "./panel-actions.js",
   "./panel-context.js",
   "./panel-composer.js",
+  "./compose-target.js",
   "./render-message.js",
   "./vendor/markdown-it.js",
   "./vendor/purify.js",
