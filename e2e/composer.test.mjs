@@ -112,6 +112,11 @@ test('composer: after Branch… the message goes on the named branch, which show
     await panel.locator(`.row.cursor[data-node-id="${plan}"] .branch.pending`, { hasText: 'idea-2 (empty)' }).waitFor();
     assert.equal(await panel.locator('.composer-target').textContent(), `Replying at ${plan}, on the new branch idea-2 (no message yet: this one is its first).`);
     await page.screenshot({ path: artifactPath('composer-branch.png') });
+    // It is kept: after a reload it is still the active branch, still shown.
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    await panel.locator(`.row.cursor[data-node-id="${plan}"] .branch.pending`, { hasText: 'idea-2 (empty)' }).waitFor();
+    assert.equal((await call(page, { operation: 'session', sessionId: 'demo' })).activeBranch, 'idea-2');
 
     await panel.locator('.composer-text').fill('What about Belém instead?');
     await page.keyboard.press('Control+Enter');
@@ -135,7 +140,7 @@ test('composer: after Branch… the message goes on the named branch, which show
     await panel.locator(`.row[data-node-id="${id}"]`).click();
     assert.match(await panel.locator('.composer-target').textContent(), /The empty branch idea-3 is left \(it has no message\)\.$/);
     await panel.locator('.preview-continue').click();
-    await panel.locator('.head .status', { hasText: 'The empty branch idea-3 was left: it had no message yet.' }).waitFor();
+    await panel.locator('.composer-result', { hasText: 'The empty branch idea-3 was left: it had no message yet.' }).waitFor();
     assert.equal((await call(page, { operation: 'session', sessionId: 'demo' })).activeBranch, 'idea-2');
 
     // Branch + summary: the message follows the summary node, on its branch.

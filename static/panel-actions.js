@@ -14,7 +14,8 @@ import { button, el } from "./dom.js";
  *
  * The host: `{model, uid (a prefix for element ids), tree() → SessionTree,
  * sessionId() → string|null, status(text, isError?), refresh() → Promise,
- * emit(type, detail), renderRows(), focusTree(focusOptions)}`.
+ * emit(type, detail), renderRows(), focusTree(focusOptions),
+ * composerSay?(text) (a line in the composer, kept until the next send)}`.
  */
 export class PanelActions {
   /** @param {object} host see the class comment */
@@ -95,7 +96,11 @@ export class PanelActions {
     host.model.view = null;
     await host.refresh();
     host.emit("jump", { nodeId });
-    if (empty !== null && env.value.activeBranch !== empty) host.status(`The empty branch ${empty} was left: it had no message yet.`, false);
+    if (empty !== null && env.value.activeBranch !== empty) {
+      const text = `The empty branch ${empty} was left: it had no message yet.`;
+      host.status(text, false);
+      host.composerSay?.(text); // kept there: a reload that follows clears the toast
+    }
     return true;
   }
 

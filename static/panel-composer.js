@@ -76,7 +76,7 @@ export class Composer {
     });
     this.role.addEventListener("change", () => this.update());
     this.text.addEventListener("input", () => {
-      if (this.result.classList.contains("error")) this._say("");
+      if (this.result.classList.contains("error")) this.say("");
     });
     this.update();
   }
@@ -96,11 +96,17 @@ export class Composer {
 
   /** Forget the last result (another session shows). */
   reset() {
-    this._say("");
+    this.say("");
     this.update();
   }
 
-  _say(text, isError = false) {
+  /**
+   * Say something in the line under the text area (role status, polite);
+   * "" clears it.
+   * @param {string} text
+   * @param {boolean} [isError]
+   */
+  say(text, isError = false) {
     this.result.textContent = text;
     this.result.classList.toggle("error", isError);
   }
@@ -116,25 +122,25 @@ export class Composer {
     const text = this.text.value;
     const sessionId = host.sessionId();
     const t = composeTarget(host.model);
-    if (sessionId === null || t === null) return this._say("Pick a session first.", true);
+    if (sessionId === null || t === null) return this.say("Pick a session first.", true);
     if (text.trim() === "") {
-      this._say("Nothing to send: write a message first.", true);
+      this.say("Nothing to send: write a message first.", true);
       this.text.focus();
       return;
     }
     this._busy = true;
     this.update();
     try {
-      if (t.preview && !(await host.jump(t.at))) return this._say(`Not sent: the cursor could not move to ${t.at}.`, true);
+      if (t.preview && !(await host.jump(t.at))) return this.say(`Not sent: the cursor could not move to ${t.at}.`, true);
       const role = this.role.value;
       const env = await host.tree().call(appendRequest(sessionId, role, text));
-      if (!env.ok) return this._say(`Not sent: ${env.error.message}`, true);
+      if (!env.ok) return this.say(`Not sent: ${env.error.message}`, true);
       const node = env.value;
       this.text.value = "";
       host.model.active = node.id;
       const what = role === "note" ? "Note" : role === "user" ? "User message" : "Assistant message";
       const fresh = t.how === "new" ? " (a new branch)" : t.how === "empty" ? " (its first message)" : "";
-      this._say(`${what} ${node.id} sent to branch ${node.branch}${fresh}.`);
+      this.say(`${what} ${node.id} sent to branch ${node.branch}${fresh}.`);
       host.emit("append", { nodeId: node.id, branch: node.branch, role });
       await host.refresh();
     } finally {

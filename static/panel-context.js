@@ -196,7 +196,7 @@ export class ContextPane {
       body.append(el("p", "entry-text", describeEntry(node.entry)));
     }
     const copy = button("copy", "Copy", "Copy this message");
-    copy.addEventListener("click", () => this._copy(node, copy));
+    copy.addEventListener("click", () => this._copy(node, copy, note ?? nodeText(node)));
     head.append(copy);
     li.append(head);
 
@@ -288,8 +288,7 @@ export class ContextPane {
     return raw;
   }
 
-  async _copy(node, b) {
-    const text = nodeText(node);
+  async _copy(node, b, text) {
     try {
       await navigator.clipboard.writeText(text);
       b.textContent = "Copied";

@@ -100,6 +100,7 @@ export class SessionTreePanel extends HTMLElement {
       stepSibling: (id, delta) => this._stepSibling(id, delta),
       continueHere: () => this._model.viewNode !== null && this._actions.jump(this._model.viewNode),
       backToCursor: () => this._preview(null),
+      composerSay: (text) => this._composer.say(text),
     };
     this._view = new RowsView(this._model, this._uid);
     this._searchBox = new SearchBox(host);
