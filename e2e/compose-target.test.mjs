@@ -1,8 +1,10 @@
 // static/compose-target.js: where the composer's next message goes and
-// what it sends. Pure data, run in Node (no browser).
+// what it sends, and the RowsController's pendingBranch it reads. Pure
+// data, run in Node (no browser).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendRequest, composeTarget, targetText, COMPOSER_ROLES } from '../static/compose-target.js';
+import { RowsController } from '../static/rows-controller.js';
 
 // a → b (tip of main) and a → c (tip of side); d the tip of other under b.
 const rows = new Map([
@@ -35,4 +37,22 @@ test('appendRequest sends the text exactly: a message for user and assistant, a 
   assert.deepEqual(appendRequest('s', 'user', '  hi\n'), { operation: 'append', sessionId: 's', message: { role: 'user', content: '  hi\n' } });
   assert.deepEqual(appendRequest('s', 'assistant', '**yes**'), { operation: 'append', sessionId: 's', message: { role: 'assistant', content: '**yes**' } });
   assert.deepEqual(appendRequest('s', 'note', 'remember'), { operation: 'append', sessionId: 's', entry: { kind: 'custom', customType: 'note', data: { text: 'remember' } } });
+});
+
+test('RowsController.pendingBranch: the active branch while it has no node, else null', () => {
+  const c = new RowsController();
+  assert.equal(c.pendingBranch, null, 'no session');
+  const row = (id, parentId, branch, more = {}) => ({ id, parentId, branch, kind: 'message', role: 'user', preview: id, depth: 1, childCount: 0, onPath: true, cursor: false, hidden: false, preferred: false, ...more });
+  const rows = [row('a', null, 'main'), row('b', 'a', 'main', { cursor: true, tipOf: 'main' })];
+  c.value = { sessionId: 's', cursor: 'b', activeBranch: 'main', rows, count: 2, offset: 0 };
+  c.setRows(rows);
+  assert.equal(c.pendingBranch, null, 'the active branch has nodes');
+  c.value = { ...c.value, activeBranch: 'idea' };
+  assert.equal(c.pendingBranch, 'idea', 'a branch just named by branch');
+  c.partial = { count: 10, offset: 0, loaded: 0 };
+  assert.equal(c.pendingBranch, null, 'not said while a large session loads');
+  c.partial = null;
+  c.value = { ...c.value, cursor: null, rows: [] };
+  c.setRows([]);
+  assert.equal(c.pendingBranch, null, 'an empty session');
 });
