@@ -4,7 +4,9 @@
 // <dialog> (role dialog or alertdialog, aria-modal, :modal), named by its
 // heading; opening it moves the focus inside, Tab keeps it inside, Escape
 // closes it and the focus goes back to what opened it; cancelling changes
-// nothing. Screenshot: e2e/artifacts/dialog-branch-390x844.png.
+// nothing. The same for the prompt inside the embedding demo's overlay
+// drawer (itself a dialog): Escape closes the prompt, then the drawer.
+// Screenshot: e2e/artifacts/dialog-branch-390x844.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, artifactPath, explorerCall, openExplorer } from './helpers.mjs';
@@ -16,7 +18,7 @@ const call = explorerCall;
  * panel's shadow root: runs in the page.
  */
 function describe({ selector, inPanel }) {
-  const root = inPanel ? document.querySelector('#panel').shadowRoot : document;
+  const root = inPanel ? document.querySelector(typeof inPanel === 'string' ? inPanel : '#panel').shadowRoot : document;
   const d = root.querySelector(selector);
   const labelled = d.getAttribute('aria-labelledby');
   const label = labelled ? root.getElementById?.(labelled) ?? root.querySelector(`#${CSS.escape(labelled)}`) : null;
@@ -51,20 +53,23 @@ async function assertOpen(page, where, { role = 'dialog', name }) {
   assert.deepEqual(d, { tag: 'dialog', role, open: true, modal: true, ariaModal: 'true', name: d.name, focusInside: true }, `${where.selector}: ${JSON.stringify(d)}`);
   assert.match(d.name, name, `${where.selector}: its name`);
   let inside = 0;
+  const seen = new Set();
   for (let k = 0; k < 6; k++) {
     await page.keyboard.press('Tab');
     const now = await page.evaluate(describe, where);
     const onBody = await page.evaluate(() => document.activeElement === document.body || document.activeElement === null);
     assert.ok(now.focusInside || onBody, `${where.selector}: Tab ${k + 1} reached ${await page.evaluate(focused)} behind the dialog`);
     if (now.focusInside) inside++;
+    seen.add(await page.evaluate(focused));
   }
   assert.ok(inside >= 3, `${where.selector}: Tab came back into the dialog only ${inside} times of 6`);
+  assert.ok(seen.size >= 2, `${where.selector}: Tab does not move the focus (${[...seen]})`);
 }
 
 /** Press Escape: the dialog closes and the focus is back on `back`. */
 async function escapeTo(page, where, back) {
   await page.keyboard.press('Escape');
-  await page.waitForFunction(({ selector, inPanel }) => !(inPanel ? document.querySelector('#panel').shadowRoot : document).querySelector(selector).open, where);
+  await page.waitForFunction(({ selector, inPanel }) => !(inPanel ? document.querySelector(typeof inPanel === 'string' ? inPanel : '#panel').shadowRoot : document).querySelector(selector).open, where);
   assert.equal(await page.evaluate(focused), back, `${where.selector}: the focus after Escape`);
 }
 
@@ -168,6 +173,41 @@ test('dialogs on a phone: the branch prompt shows over the tree pane and is oper
     // The composer in the context pane says where the next message goes.
     await page.locator('#tab-context').click();
     assert.equal(await panel.locator('.composer-target').textContent(), `Replying at ${plan}, on the new branch phone-idea (no message yet: this one is its first).`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('dialogs in the overlay drawer: the prompt is modal over the drawer; Escape closes it, then the drawer, focus back each time', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1366, height: 850 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    await page.goto(baseURL + 'static/chat-demo.html');
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+    const env2 = await page.evaluate(() => window.chatDemo.tree.call({ operation: 'append', sessionId: 'chat-demo', message: { role: 'user', content: 'Hello there' } }));
+    assert.equal(env2.ok, true);
+    const drawer = page.locator('#drawer');
+    await drawer.locator('.toggle').focus();
+    await page.keyboard.press('Enter');
+    await drawer.locator('.frame').waitFor();
+    await drawer.locator(`.row[data-node-id="${env2.value.id}"]`).waitFor();
+    const frame = await drawer.evaluate((p) => {
+      const f = p.shadowRoot.querySelector('.frame');
+      return [f.getAttribute('role'), f.getAttribute('aria-modal'), f.getAttribute('aria-label')];
+    });
+    assert.deepEqual(frame, ['dialog', 'true', 'Session tree']);
+    await drawer.evaluate((p, id) => p.focusNode(id), env2.value.id);
+    await drawer.locator('.act-branch').focus();
+    await page.keyboard.press('Enter');
+    const prompt = { selector: '.prompt-dialog', inPanel: '#drawer' };
+    await drawer.locator('.prompt-dialog[open]').waitFor();
+    await assertOpen(page, prompt, { name: new RegExp(`^New branch at ${env2.value.id}$`) });
+    await escapeTo(page, prompt, 'branch');
+    assert.equal(await drawer.evaluate((p) => p.isOpen), true);
+    await page.keyboard.press('Escape');
+    await drawer.locator('.frame').waitFor({ state: 'hidden' });
+    assert.equal(await page.evaluate(focused), 'toggle');
     assert.deepEqual(errors, []);
   } finally {
     await env.close();

@@ -612,7 +612,8 @@ export class SessionTreePanel extends HTMLElement {
       }
       return;
     }
-    if (e.key === "Tab" && this.mode === "overlay" && this._open) this._trapFocus(e);
+    // The prompt dialog is modal by itself (the drawer behind it is inert).
+    if (e.key === "Tab" && this.mode === "overlay" && this._open && !this._actions.prompting) this._trapFocus(e);
   }
 
   /** Keep Tab and Shift+Tab inside the open drawer. */
