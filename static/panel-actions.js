@@ -2,8 +2,8 @@
 // (Jump, Branch…, Branch + summary…, Fork, Clone, Label…, Hide, Prefer,
 // Compare…), the panel's own prompt (a modal <dialog>, never
 // window.prompt) for branch names, summaries and labels, and the
-// comparison of two nodes (the core's `diff`) shown above the context. Every failed call is shown as the
-// core's error. Label, Hide and Prefer are offered only when the tree has
+// comparison of two nodes (the core's `diff`) shown above the context.
+// Every failed call is shown as the core's error. Label, Hide and Prefer are offered only when the tree has
 // those operations (tree.hasOperation).
 
 import { button, el } from "./dom.js";
@@ -25,8 +25,9 @@ export class PanelActions {
     this.toolbar = el("div", "actions");
     this.toolbar.setAttribute("role", "toolbar");
     this.toolbar.setAttribute("aria-label", "Node actions");
-    // The prompt: a modal <dialog> (showModal: focus trapped inside, the
-    // rest of the page inert, Escape cancels), labelled by its heading.
+    // The prompt: a modal <dialog> (showModal: the rest of the page is
+    // inert, so Tab stays in it or passes through the browser's own UI;
+    // Escape cancels), labelled by its heading.
     this.prompt = el("dialog", "prompt-dialog");
     this.prompt.setAttribute("aria-modal", "true");
     this.prompt.setAttribute("aria-labelledby", `${host.uid}-prompt-title`);
@@ -79,7 +80,8 @@ export class PanelActions {
   /**
    * Move the cursor to a node, reload, and tell (event `jump`); a failed
    * jump is shown as its error. Leaving an empty branch (made by Branch…,
-   * no node yet: the core drops it) is said in the toast.
+   * no node yet: the core drops it) is said in the toast and the
+   * composer's line.
    * @param {string} nodeId
    * @returns {Promise<boolean>} whether the cursor moved
    */
@@ -174,7 +176,12 @@ export class PanelActions {
         done(second ? fields.map((f) => f.value) : fields[0].value);
       };
       cancel.onclick = () => done(null);
-      dialog.showModal();
+      try {
+        dialog.showModal();
+      } catch {
+        done(null); // not in a document (the panel was removed): nothing to ask
+        return;
+      }
       fields[0].focus();
       fields[0].select();
     });
