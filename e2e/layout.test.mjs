@@ -3,7 +3,10 @@
 // (bounding boxes, clipped to their scroll containers), nothing overflows
 // the page sideways, and on a phone the page shows one pane at a time
 // behind ARIA tabs (keyboard operable) with touch targets of at least 40 px.
-// Screenshots: e2e/artifacts/layout-<width>x<height>-<scheme>-<pane>.png.
+// The same holds while the import progress bar shows (it once was a pill
+// fixed over the header's buttons): no control overlaps it.
+// Screenshots: e2e/artifacts/layout-<width>x<height>-<scheme>-<pane>.png
+// (<pane>-progress with the import progress shown).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, artifactPath, watchPage, openExplorer } from './helpers.mjs';
@@ -17,12 +20,15 @@ const SIZES = [
 /** Elements a person clicks or types into. */
 const CONTROLS = 'button, input:not([type=hidden]), select, textarea, summary, a[href], [role=tab], [role=option], label.button, label.compact, .row';
 
+/** Things shown over the page that no control may overlap (not controls themselves). */
+const OBSTACLES = '#import-progress';
+
 /**
  * What the page shows: each pane's height, every visible control with its
  * rectangle clipped to the viewport and to its scroll containers, and the
  * page's sideways overflow. Runs in the page; walks into the panel's shadow root.
  */
-function measure(controls) {
+function measure({ controls, obstacles }) {
   const vw = innerWidth;
   const vh = innerHeight;
   const parentOf = (n) => n.parentElement ?? (n.parentNode instanceof ShadowRoot ? n.parentNode.host : null);
@@ -44,13 +50,14 @@ function measure(controls) {
   const roots = [document];
   for (let i = 0; i < roots.length; i++) for (const e of roots[i].querySelectorAll('*')) if (e.shadowRoot) roots.push(e.shadowRoot);
   const found = [];
+  const isObstacle = (e) => e.matches(obstacles);
   for (const root of roots) {
-    for (const e of root.querySelectorAll(controls)) {
+    for (const e of root.querySelectorAll(`${controls}, ${obstacles}`)) {
       if (e.getClientRects().length === 0 || getComputedStyle(e).visibility === 'hidden') continue;
       if (e.closest('[hidden]')) continue;
       const { box, full, scrollable } = clip(e);
       const name = `${e.localName}${e.id ? '#' + e.id : ''}${e.className && typeof e.className === 'string' ? '.' + e.className.trim().split(/\s+/).join('.') : ''} "${(e.getAttribute('aria-label') ?? e.textContent ?? e.placeholder ?? '').trim().slice(0, 30)}"`;
-      found.push({ name, box, full, scrollable, inText: e.closest('.markdown') !== null, el: e });
+      found.push({ name, box, full, scrollable, inText: e.closest('.markdown') !== null, obstacle: isObstacle(e), el: e });
     }
   }
   // Pairs that overlap, leaving out a control inside another (a checkbox in its label, a twist in its row).
@@ -67,9 +74,9 @@ function measure(controls) {
     }
   }
   // Controls neither on screen nor in a container that scrolls to them.
-  const unreachable = found.filter((c) => !(c.box.r - c.box.l > 0 && c.box.b - c.box.t > 0) && !c.scrollable).map((c) => c.name);
+  const unreachable = found.filter((c) => !c.obstacle && !(c.box.r - c.box.l > 0 && c.box.b - c.box.t > 0) && !c.scrollable).map((c) => c.name);
   // Touch targets: the full box of every control on screen that is not a link inside message text.
-  const small = shown.filter((c) => !c.inText && !found.some((o) => o !== c && o.el.contains(c.el) && o.full.h >= 40) && (c.full.h < 40 - 0.5 || c.full.w < 40 - 0.5)).map((c) => `${c.name} ${Math.round(c.full.w)}×${Math.round(c.full.h)}`);
+  const small = shown.filter((c) => !c.obstacle && !c.inText && !found.some((o) => o !== c && o.el.contains(c.el) && o.full.h >= 40) && (c.full.h < 40 - 0.5 || c.full.w < 40 - 0.5)).map((c) => `${c.name} ${Math.round(c.full.w)}×${Math.round(c.full.h)}`);
   const panel = document.querySelector('#panel');
   const sr = panel.shadowRoot;
   const height = (e) => (e && e.getClientRects().length > 0 ? Math.round(e.getBoundingClientRect().height) : null);
@@ -85,15 +92,17 @@ function measure(controls) {
     unreachable,
     small,
     sideways: document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    controls: found.length,
+    controls: found.filter((c) => !c.obstacle).length,
+    obstacles: shown.filter((c) => c.obstacle).length,
   };
 }
 
-async function check(page, { width, height }, scheme, pane) {
+async function check(page, { width, height }, scheme, pane, { progress = false } = {}) {
   await page.waitForTimeout(150); // layout after a tab switch, ResizeObserver renders
-  const m = await page.evaluate(measure, CONTROLS);
-  const tag = `${width}x${height} ${scheme} ${pane}`;
-  await page.screenshot({ path: artifactPath(`layout-${width}x${height}-${scheme}-${pane}.png`) });
+  const m = await page.evaluate(measure, { controls: CONTROLS, obstacles: OBSTACLES });
+  const tag = `${width}x${height} ${scheme} ${pane}${progress ? ' (import progress shown)' : ''}`;
+  await page.screenshot({ path: artifactPath(`layout-${width}x${height}-${scheme}-${pane}${progress ? '-progress' : ''}.png`) });
+  assert.equal(m.obstacles, progress ? 1 : 0, `${tag}: the import progress ${progress ? 'does not show' : 'shows'}`);
   const wanted = pane === 'all' ? ['sessions', 'tree', 'treeRows', 'context', 'messages'] : pane === 'sessions' ? ['sessions'] : pane === 'tree' ? ['tree', 'treeRows'] : ['context', 'messages'];
   for (const key of Object.keys(m.panes)) {
     if (wanted.includes(key)) assert.ok(m.panes[key] >= 200, `${tag}: pane ${key} is ${m.panes[key]} px tall`);
@@ -104,6 +113,19 @@ async function check(page, { width, height }, scheme, pane) {
   assert.equal(m.sideways, 0, `${tag}: the page overflows sideways`);
   if (width < 700) assert.deepEqual(m.small, [], `${tag}: touch targets under 40 px`);
   assert.ok(m.controls > 5, `${tag}: only ${m.controls} controls found`);
+}
+
+/**
+ * Show the import progress as explorer.js's showProgress does while a large
+ * file imports (a long file name, half done); the bar is drawn when it shows.
+ */
+async function showProgress(page) {
+  await page.evaluate(() => {
+    document.querySelector('#progress-label').textContent = 'Importing conversations-2026-11-30-full-export.json…';
+    document.querySelector('#progress-bar').value = 0.5;
+    document.querySelector('#import-progress').hidden = false;
+  });
+  await page.locator('#import-progress').waitFor();
 }
 
 test('layout: panes tall enough, no overlapping controls, one pane at a time on a phone (light and dark)', async () => {
@@ -121,6 +143,8 @@ test('layout: panes tall enough, no overlapping controls, one pane at a time on 
             assert.equal(await tabs.isVisible(), false);
             assert.equal(await panel.getAttribute('pane'), null);
             await check(page, size, scheme, 'all');
+            await showProgress(page);
+            await check(page, size, scheme, 'all', { progress: true });
             continue;
           }
           assert.equal(await tabs.getAttribute('role'), 'tablist');
@@ -130,6 +154,10 @@ test('layout: panes tall enough, no overlapping controls, one pane at a time on 
             assert.equal(await page.locator(`#tab-${pane}`).getAttribute('aria-selected'), 'true');
             await check(page, size, scheme, pane);
           }
+          // The import progress with the context pane (the one with the composer).
+          await page.locator('#tab-context').click();
+          await showProgress(page);
+          await check(page, size, scheme, 'context', { progress: true });
         } finally {
           await context.close();
         }

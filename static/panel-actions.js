@@ -1,9 +1,9 @@
 // The node actions of <session-tree-panel> and their dialogs: the toolbar
 // (Jump, Branch…, Branch + summary…, Fork, Clone, Label…, Hide, Prefer,
-// Compare…), the panel's own prompt form (never window.prompt) for branch
-// names, summaries and labels, and the comparison of two nodes (the core's
-// `diff`) shown above the context. Every failed call is shown as the
-// core's error. Label, Hide and Prefer are offered only when the tree has
+// Compare…), the panel's own prompt (a modal <dialog>, never
+// window.prompt) for branch names, summaries and labels, and the
+// comparison of two nodes (the core's `diff`) shown above the context.
+// Every failed call is shown as the core's error. Label, Hide and Prefer are offered only when the tree has
 // those operations (tree.hasOperation).
 
 import { button, el } from "./dom.js";
@@ -12,9 +12,10 @@ import { button, el } from "./dom.js";
  * The toolbar, the prompt and the comparison view: `toolbar`, `prompt`
  * and `diffView` are elements for the caller to place.
  *
- * The host: `{model, tree() → SessionTree, sessionId() → string|null,
- * status(text, isError?), refresh() → Promise, emit(type, detail),
- * renderRows(), focusTree(focusOptions)}`.
+ * The host: `{model, uid (a prefix for element ids), tree() → SessionTree,
+ * sessionId() → string|null, status(text, isError?), refresh() → Promise,
+ * emit(type, detail), renderRows(), focusTree(focusOptions),
+ * composerSay?(text) (a line in the composer, kept until the next send)}`.
  */
 export class PanelActions {
   /** @param {object} host see the class comment */
@@ -24,8 +25,17 @@ export class PanelActions {
     this.toolbar = el("div", "actions");
     this.toolbar.setAttribute("role", "toolbar");
     this.toolbar.setAttribute("aria-label", "Node actions");
-    this.prompt = el("form", "prompt");
-    this.prompt.hidden = true;
+    // The prompt: a modal <dialog> (showModal: the rest of the page is
+    // inert, so Tab stays in it or passes through the browser's own UI;
+    // Escape cancels), labelled by its heading.
+    this.prompt = el("dialog", "prompt-dialog");
+    this.prompt.setAttribute("aria-modal", "true");
+    this.prompt.setAttribute("aria-labelledby", `${host.uid}-prompt-title`);
+    this.prompt.addEventListener("cancel", (e) => {
+      e.preventDefault();
+      this.closePrompt();
+    });
+    this._form = el("form", "prompt");
     this.diffView = el("div", "diff");
     this.diffView.hidden = true;
     const a = (name, text, title, fn) => {
@@ -49,9 +59,9 @@ export class PanelActions {
     this.update();
   }
 
-  /** Whether the prompt form is open. */
+  /** Whether the prompt dialog is open. */
   get prompting() {
-    return !this.prompt.hidden;
+    return this.prompt.open;
   }
 
   /** Enable and name the buttons for the selected node. */
@@ -69,17 +79,31 @@ export class PanelActions {
 
   /**
    * Move the cursor to a node, reload, and tell (event `jump`); a failed
-   * jump is shown as its error.
+   * jump is shown as its error. Leaving an empty branch (made by Branch…,
+   * no node yet: the core drops it) is said in the toast and the
+   * composer's line.
    * @param {string} nodeId
+   * @returns {Promise<boolean>} whether the cursor moved
    */
   async jump(nodeId) {
     const { host } = this;
+    // A branch just made by Branch… has no node; the core drops it when the cursor moves: say so.
+    const empty = host.model.pendingBranch;
     const env = await host.tree().call({ operation: "jump", sessionId: host.sessionId(), nodeId });
-    if (!env.ok) return host.status(env.error.message);
+    if (!env.ok) {
+      host.status(env.error.message);
+      return false;
+    }
     host.model.active = nodeId;
     host.model.view = null;
     await host.refresh();
     host.emit("jump", { nodeId });
+    if (empty !== null && env.value.activeBranch !== empty) {
+      const text = `The empty branch ${empty} was left: it had no message yet.`;
+      host.status(text, false);
+      host.composerSay?.(text); // kept there: a reload that follows clears the toast
+    }
+    return true;
   }
 
   /** Cancel the prompt form, when open. */
@@ -102,13 +126,21 @@ export class PanelActions {
   }
 
   /**
-   * Ask for a text in the panel itself: resolves to the text (or both
-   * texts with `second`), or null when cancelled.
+   * Ask for a text in the panel's modal dialog: resolves to the text (or
+   * both texts with `second`), or null when cancelled (Cancel, Escape).
+   * Focus goes to the first field, and back on close to what had it (the
+   * tree when that is gone).
    */
-  _ask(labelText, { value = "", multiline = false, okText = "OK", second = null } = {}) {
+  _ask(labelText, { title = labelText, value = "", multiline = false, okText = "OK", second = null } = {}) {
     return new Promise((resolve) => {
-      const form = this.prompt;
+      const dialog = this.prompt;
+      const form = this._form;
+      const root = dialog.getRootNode();
+      const before = root.activeElement ?? document.activeElement;
       form.replaceChildren();
+      const heading = el("h3", "prompt-title", title);
+      heading.id = `${this.host.uid}-prompt-title`;
+      form.append(heading);
       const fields = [];
       const add = (text, v, multi) => {
         const label = el("label", "prompt-label", text);
@@ -128,14 +160,15 @@ export class PanelActions {
       const cancel = button("", "Cancel");
       row.append(ok, cancel);
       form.append(row);
-      form.hidden = false;
+      dialog.replaceChildren(form);
       const done = (result) => {
-        form.hidden = true;
+        if (dialog.open) dialog.close();
         form.onsubmit = null;
         cancel.onclick = null;
         this._promptDone = null;
         resolve(result);
-        this.host.focusTree({ preventScroll: true });
+        if (before instanceof HTMLElement && before.isConnected && !before.disabled && before !== document.body) before.focus({ preventScroll: true });
+        else this.host.focusTree({ preventScroll: true });
       };
       this._promptDone = done;
       form.onsubmit = (e) => {
@@ -143,6 +176,12 @@ export class PanelActions {
         done(second ? fields.map((f) => f.value) : fields[0].value);
       };
       cancel.onclick = () => done(null);
+      try {
+        dialog.showModal();
+      } catch {
+        done(null); // not in a document (the panel was removed): nothing to ask
+        return;
+      }
       fields[0].focus();
       fields[0].select();
     });
@@ -155,8 +194,8 @@ export class PanelActions {
     if (nodeId === null) return;
     const suggestion = model.freeBranchName();
     const answer = withSummary
-      ? await this._ask("New branch name", { value: suggestion, multiline: true, okText: "Create branch", second: { label: "Summary of what came before", value: model.defaultSummary(nodeId) } })
-      : await this._ask("New branch name", { value: suggestion, okText: "Create branch" });
+      ? await this._ask("New branch name", { title: `Branch + summary at ${nodeId}`, value: suggestion, multiline: true, okText: "Create branch", second: { label: "Summary of what came before", value: model.defaultSummary(nodeId) } })
+      : await this._ask("New branch name", { title: `New branch at ${nodeId}`, value: suggestion, okText: "Create branch" });
     if (answer === null) return;
     const [branch, summary] = withSummary ? answer : [answer, undefined];
     const sessionId = host.sessionId();
@@ -164,9 +203,10 @@ export class PanelActions {
     const env = await host.tree().call(request);
     if (!env.ok) return host.status(env.error.message);
     model.active = withSummary ? env.value.id : nodeId;
+    model.view = null; // the cursor moved to the new branch: its path shows (a summary node is past a previewed node)
     await host.refresh();
     host.emit("branch", { nodeId, branch, summaryNodeId: withSummary ? env.value.id : undefined });
-    host.status(`Branch ${branch} created; the next message goes there.`, false);
+    host.status(`Branch ${branch} created at ${nodeId}; the next message goes there.`, false);
   }
 
   async _fork() {
@@ -203,7 +243,7 @@ export class PanelActions {
     const { host } = this;
     const nodeId = host.model.selectedNodeId;
     if (nodeId === null) return;
-    const label = await this._ask("Label (empty clears it)", { value: host.model.rowById.get(nodeId)?.label ?? "", okText: "Save label" });
+    const label = await this._ask("Label (empty clears it)", { title: `Label ${nodeId}`, value: host.model.rowById.get(nodeId)?.label ?? "", okText: "Save label" });
     if (label === null) return;
     await this._annotate({ operation: "label", sessionId: host.sessionId(), nodeId, label });
   }

@@ -6,6 +6,7 @@
 // goes in through textContent.
 
 import { button, el } from "./dom.js";
+import { NOTE_TYPE } from "./compose-target.js";
 import { highlightCode, messageSource, renderMarkdown, renderMessage } from "./render-message.js";
 import { contentText, describeEntry, formatTime, nodeText } from "./tree-model.js";
 
@@ -170,11 +171,13 @@ export class ContextPane {
     }
     li.dataset.nodeId = node.id;
     const kind = node.kind;
-    const role = kind === "message" ? node.message?.role ?? "?" : kind;
-    li.dataset.role = kind === "message" ? role : kind;
+    // A note of the composer (panel-composer.js): a custom entry, shown with its text.
+    const note = kind === "custom" && node.entry?.customType === NOTE_TYPE && typeof node.entry?.data?.text === "string" ? node.entry.data.text : null;
+    const role = kind === "message" ? node.message?.role ?? "?" : note !== null ? "note" : kind;
+    li.dataset.role = kind === "message" || note !== null ? role : kind;
     if (kind !== "message" && kind !== "summary") li.classList.add("entry");
     const head = el("div", "message-head");
-    const badge = el("span", "role", kind === "message" ? role : kind.replace(/_/g, " "));
+    const badge = el("span", "role", kind === "message" || note !== null ? role : kind.replace(/_/g, " "));
     badge.dataset.role = li.dataset.role;
     head.append(badge);
     head.append(el("span", "meta branch-name", node.branch));
@@ -185,7 +188,7 @@ export class ContextPane {
     head.append(time);
     if (row?.label) head.append(el("span", "node-label", row.label));
     const body = el("div", "message-body");
-    const source = kind === "message" ? messageSource(node.message) : typeof node.summary === "string" ? node.summary : null;
+    const source = kind === "message" ? messageSource(node.message) : typeof node.summary === "string" ? node.summary : note;
     if (source !== null) {
       body.append(this._rendered(node, source));
       head.append(this._rawToggle(body, source));
@@ -193,7 +196,7 @@ export class ContextPane {
       body.append(el("p", "entry-text", describeEntry(node.entry)));
     }
     const copy = button("copy", "Copy", "Copy this message");
-    copy.addEventListener("click", () => this._copy(node, copy));
+    copy.addEventListener("click", () => this._copy(node, copy, note ?? nodeText(node)));
     head.append(copy);
     li.append(head);
 
@@ -285,8 +288,7 @@ export class ContextPane {
     return raw;
   }
 
-  async _copy(node, b) {
-    const text = nodeText(node);
+  async _copy(node, b, text) {
     try {
       await navigator.clipboard.writeText(text);
       b.textContent = "Copied";

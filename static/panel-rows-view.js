@@ -227,6 +227,12 @@ export class RowsView {
       r.append(el("span", "root-mark", `tree ${item.root} of ${model.layout.roots}`));
     }
     if (row.hiddenRoot) r.append(el("span", "hidden-mark", "hidden"));
+    if (row.cursor && model.pendingBranch !== null) {
+      // A branch made here by Branch… has no node yet: show it at the cursor until the first message.
+      const chip = el("span", "branch active pending", `${model.pendingBranch} (empty)`);
+      chip.title = `Branch ${model.pendingBranch} starts here: the next message is its first`;
+      r.append(chip);
+    }
     if (row.cursor) r.append(el("span", "cursor-mark", "● cursor"));
     else if (row.id === model.viewNode) r.append(el("span", "view-mark", "◇ viewing"));
     return r;

@@ -133,6 +133,18 @@ export class RowsController {
     return this._viewIds.set;
   }
 
+  /**
+   * The active branch when it has no node yet (just made by `branch`: the
+   * next append is its first node; moving the cursor away drops it), else
+   * null. Null while a large session's rows load (its branches are not all in).
+   * @returns {string|null}
+   */
+  get pendingBranch() {
+    const b = this.value?.activeBranch;
+    if (!b || this.partial || this.value.cursor === null) return null;
+    return this.branchNames.has(b) ? null : b;
+  }
+
   /** How many rows the panel has. */
   get rowsCount() {
     return this.value?.rows?.length ?? 0;

@@ -7,8 +7,10 @@ export interface PanelEventDetail {
   sessionId: string | null;
   /** The node acted on (null for a clone). */
   nodeId?: string | null;
-  /** `branch`: the new branch's name. */
+  /** `branch`: the new branch's name; `append`: the branch the message went on. */
   branch?: string;
+  /** `append`: the role chosen in the composer ("note": a custom entry, never in context). */
+  role?: "user" | "assistant" | "note";
   /** `branch` with a summary: the id of the summary node. */
   summaryNodeId?: string;
   /** `fork`: the new session (fork or clone). */
@@ -45,6 +47,8 @@ export interface SessionTreePanelEvents {
   fork: CustomEvent<PanelEventDetail>;
   /** When a comparison of detail.from and detail.to shows in the context column. */
   compare: CustomEvent<PanelEventDetail>;
+  /** After the composer appended a message (detail.nodeId, detail.branch, detail.role). */
+  append: CustomEvent<PanelEventDetail>;
   /** After a message was copied. */
   copy: CustomEvent<PanelEventDetail>;
   /** When the search dropdown opens (a page closes its own dropdowns: one open at a time). */
@@ -77,6 +81,8 @@ export declare class SessionTreePanel extends HTMLElement {
    * one-pane-at-a-time layout on a small screen); "" shows both.
    */
   pane: "" | "tree" | "context";
+  /** Attribute composer: a composer under the context appends messages at the cursor. */
+  composer: boolean;
   /** The highlighted node, or null. */
   readonly selectedNodeId: string | null;
   /** Whether the drawer is open (always true in panel mode). */

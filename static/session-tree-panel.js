@@ -7,11 +7,13 @@
 // Attributes: `session-id`, `mode` ("panel": fills its box; "overlay": a
 // toggle button and a drawer with a focus trap, Escape closes), `theme`
 // ("light", "dark"; absent follows prefers-color-scheme), `pane` ("tree" or
-// "context": show that column alone; absent: both).
+// "context": show that column alone; absent: both), `composer` (present: a
+// composer under the context appends messages at the cursor, see
+// panel-composer.js).
 // Properties: `tree` (a SessionTree, of which the panel uses call,
 // subscribe and hasOperation; when not set before the element connects,
 // the page's shared tree from init() is used), `sessionId`, `mode`,
-// `theme`, `pane`, `selectedNodeId`.
+// `theme`, `pane`, `composer`, `selectedNodeId`.
 // Methods: `open()`, `close()`, `focusNode(id)`, `refresh()`; the promise
 // `updateComplete` resolves once a reload in progress is done.
 // Events (CustomEvent, bubbling, composed; detail {sessionId, nodeId, …}):
@@ -20,7 +22,8 @@
 // pane shows another path ({nodeId, cursor: whether it is the cursor's});
 // `branch` after a branch was made ({branch}); `fork` after a fork or
 // clone ({newSessionId}); `compare` when a comparison shows in the context
-// column ({from, to}); `open`/`close` in overlay mode.
+// column ({from, to}); `append` after the composer appended a message
+// ({nodeId, branch, role}); `open`/`close` in overlay mode.
 // Clicking a row (or Enter) previews its path in the context pane; the
 // session's cursor moves only by "Continue from here" (Shift+Enter).
 //
@@ -46,6 +49,7 @@
 
 import { button, el } from "./dom.js";
 import { PanelActions } from "./panel-actions.js";
+import { Composer } from "./panel-composer.js";
 import { ContextPane } from "./panel-context.js";
 import { RowsLoader } from "./panel-loader.js";
 import { RowsView } from "./panel-rows-view.js";
@@ -67,7 +71,7 @@ let panelCount = 0;
  */
 export class SessionTreePanel extends HTMLElement {
   static get observedAttributes() {
-    return ["session-id", "mode", "theme", "pane"];
+    return ["session-id", "mode", "theme", "pane", "composer"];
   }
 
   constructor() {
@@ -96,11 +100,13 @@ export class SessionTreePanel extends HTMLElement {
       stepSibling: (id, delta) => this._stepSibling(id, delta),
       continueHere: () => this._model.viewNode !== null && this._actions.jump(this._model.viewNode),
       backToCursor: () => this._preview(null),
+      composerSay: (text) => this._composer.say(text),
     };
     this._view = new RowsView(this._model, this._uid);
     this._searchBox = new SearchBox(host);
     this._actions = new PanelActions(host);
     this._context = new ContextPane(host, this._actions.diffView);
+    this._composer = new Composer({ ...host, jump: (id) => this._actions.jump(id) });
     this._loader = new RowsLoader({
       ...host,
       view: this._view,
@@ -167,6 +173,14 @@ export class SessionTreePanel extends HTMLElement {
   set pane(p) {
     if (p === "tree" || p === "context") this.setAttribute("pane", p);
     else this.removeAttribute("pane");
+  }
+
+  /** Whether the composer shows under the context (attribute composer, see panel-composer.js). */
+  get composer() {
+    return this.hasAttribute("composer");
+  }
+  set composer(on) {
+    this.toggleAttribute("composer", Boolean(on));
   }
 
   /** The id of the highlighted (selected) node, or null. */
@@ -245,11 +259,14 @@ export class SessionTreePanel extends HTMLElement {
     if (name === "session-id") {
       this._model.resetView();
       this._context.reset();
+      this._composer.reset();
       this._searchBox.clear();
       this._view.scroller.scrollTop = 0;
       this.refresh();
     } else if (name === "mode") {
       this._applyMode();
+    } else if (name === "composer") {
+      this._composer.element.hidden = value === null;
     } else if (name === "pane" && this.pane === "context") {
       // Drawn while hidden, the list could not scroll: show its end, the cursor's message.
       requestAnimationFrame(() => this._context.showEnd());
@@ -416,11 +433,14 @@ export class SessionTreePanel extends HTMLElement {
     // Body: tree and context side by side (stacked when narrow).
     const body = el("div", "body");
     const treeCol = el("div", "tree-col");
-    treeCol.append(this._view.scroller, this._actions.prompt, this._actions.toolbar);
+    treeCol.append(this._view.scroller, this._actions.toolbar);
+    this._composer.element.hidden = !this.hasAttribute("composer");
+    this._context.element.append(this._composer.element);
     body.append(treeCol, this._context.element);
 
     frame.append(head, tools, body);
-    shadow.append(sheet(new URL("./theme.css", import.meta.url)), sheet(new URL("./session-tree-panel.css", import.meta.url)), this._toggle, this._backdrop, frame);
+    // The prompt dialog sits outside the columns, so it shows whichever column is shown.
+    shadow.append(sheet(new URL("./theme.css", import.meta.url)), sheet(new URL("./session-tree-panel.css", import.meta.url)), this._toggle, this._backdrop, frame, this._actions.prompt);
   }
 
   _applyMode() {
@@ -472,6 +492,7 @@ export class SessionTreePanel extends HTMLElement {
     this._view.sizeSpacer();
     this._view.render();
     this._actions.update();
+    this._composer.update();
     this._renderHead();
   }
 
@@ -530,6 +551,7 @@ export class SessionTreePanel extends HTMLElement {
     this._view.render();
     this._context.scrollToEnd = true;
     this._loader.renderContext();
+    this._composer.update();
     this._emit("preview", { nodeId: this._model.viewNode ?? this._model.value?.cursor ?? null, cursor: this._model.viewNode === null });
   }
 
@@ -591,7 +613,8 @@ export class SessionTreePanel extends HTMLElement {
       }
       return;
     }
-    if (e.key === "Tab" && this.mode === "overlay" && this._open) this._trapFocus(e);
+    // The prompt dialog is modal by itself (the drawer behind it is inert).
+    if (e.key === "Tab" && this.mode === "overlay" && this._open && !this._actions.prompting) this._trapFocus(e);
   }
 
   /** Keep Tab and Shift+Tab inside the open drawer. */
@@ -626,6 +649,7 @@ export class SessionTreePanel extends HTMLElement {
     this._actions.update();
     this._model.setView(leaf);
     this._view.render();
+    this._composer.update();
     await this._loader.renderContext();
     this._emit("preview", { nodeId: leaf, cursor: this._model.viewNode === null });
   }

@@ -38,6 +38,8 @@ const PRECACHE = [
   "./panel-search.js",
   "./panel-actions.js",
   "./panel-context.js",
+  "./panel-composer.js",
+  "./compose-target.js",
   "./render-message.js",
   "./vendor/markdown-it.js",
   "./vendor/purify.js",
