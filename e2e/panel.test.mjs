@@ -104,7 +104,9 @@ test('keyboard only: open, move, fold, jump, search, close — the context follo
       return document.activeElement === d && inner ? inner.className : document.activeElement?.id ?? '';
     });
 
-    // Open: Tab reaches the drawer's toggle first; Enter opens it and focuses the tree.
+    // Open: Tab reaches the demo's "Model…" settings, then the drawer's toggle; Enter opens it and focuses the tree.
+    await page.keyboard.press('Tab');
+    assert.equal(await focusedTag(), 'settings-open');
     await page.keyboard.press('Tab');
     assert.equal(await focusedTag(), 'toggle');
     await page.keyboard.press('Enter');
