@@ -47,7 +47,6 @@
 // never guessed from error text; `search`, `diff` and `tree.rows` always
 // ship with the core, and their errors are shown as errors.
 
-import { button, el } from "./dom.js";
 import { PanelActions } from "./panel-actions.js";
 import { Composer } from "./panel-composer.js";
 import { ContextPane } from "./panel-context.js";
@@ -55,14 +54,12 @@ import { RowsLoader } from "./panel-loader.js";
 import { RowsView } from "./panel-rows-view.js";
 import { SearchBox } from "./panel-search.js";
 import { RowsController } from "./rows-controller.js";
-import { FILTERS } from "./tree-model.js";
+import { buildFrame, onPanelKey } from "./panel-frame.js";
 
 export { ROW_HEIGHT } from "./panel-rows-view.js";
 export { previewOf } from "./rows-controller.js";
 export { describeEntry, formatTime } from "./tree-model.js";
 export { CONTEXT_MAX_PATH, FILL_FIRST, FILL_MAX, FILL_MIN, FILL_TASK_MS, FIRST_WINDOW, INCREMENTAL_ROWS, WINDOW_NODES } from "./panel-loader.js";
-
-const FILTER_LABELS = { default: "Default", "no-tools": "No tools", user: "User only", labeled: "Labeled", all: "All" };
 
 let panelCount = 0;
 
@@ -377,70 +374,7 @@ export class SessionTreePanel extends HTMLElement {
   // ----------------------------------------------------------------- build
 
   _build() {
-    const shadow = this.attachShadow({ mode: "open" });
-    this._shadow = shadow;
-    // new URL("literal", import.meta.url): the form bundlers recognise and copy.
-    const sheet = (url) => {
-      const link = el("link");
-      link.rel = "stylesheet";
-      link.href = url.href;
-      return link;
-    };
-
-    this._toggle = button("toggle", "Tree", "Open the session tree");
-    this._toggle.setAttribute("aria-expanded", "false");
-    this._toggle.setAttribute("aria-controls", `${this._uid}-drawer`);
-    const icon = el("img", "toggle-icon");
-    icon.src = new URL("./icon.svg", import.meta.url).href;
-    icon.alt = "";
-    icon.width = 16;
-    icon.height = 16;
-    this._toggle.prepend(icon);
-    this._backdrop = el("div", "backdrop");
-
-    const frame = el("div", "frame");
-    frame.id = `${this._uid}-drawer`;
-    frame.setAttribute("part", "frame");
-    this._frame = frame;
-
-    // Header: title, stats, close (overlay).
-    const head = el("div", "head");
-    this._title = el("h2", "title", "No session");
-    this._stats = el("span", "stats");
-    this._closeButton = button("icon close", "×", "Close the session tree");
-    // The toast (_setStatus): in the head, never over a control; polite.
-    this._status = el("p", "status");
-    this._status.setAttribute("role", "status");
-    this._status.setAttribute("aria-live", "polite");
-    this._status.hidden = true;
-    head.append(this._title, this._stats, this._status, this._closeButton);
-
-    // Toolbar: search, filter, compact runs.
-    const tools = el("div", "tools");
-    this._filterSelect = el("select", "filter");
-    this._filterSelect.setAttribute("aria-label", "Filter");
-    for (const f of FILTERS) {
-      const o = el("option", "", FILTER_LABELS[f]);
-      o.value = f;
-      this._filterSelect.append(o);
-    }
-    const compact = el("label", "compact");
-    this._compactBox = el("input");
-    this._compactBox.type = "checkbox";
-    compact.append(this._compactBox, document.createTextNode(" Compact runs"));
-    tools.append(this._searchBox.element, this._filterSelect, compact);
-
-    // Body: tree and context side by side (stacked when narrow).
-    const body = el("div", "body");
-    const treeCol = el("div", "tree-col");
-    treeCol.append(this._view.scroller, this._actions.toolbar);
-    this._composer.element.hidden = !this.hasAttribute("composer");
-    this._context.element.append(this._composer.element);
-    body.append(treeCol, this._context.element);
-
-    frame.append(head, tools, body);
-    // The prompt dialog sits outside the columns, so it shows whichever column is shown.
-    shadow.append(sheet(new URL("./theme.css", import.meta.url)), sheet(new URL("./session-tree-panel.css", import.meta.url)), this._toggle, this._backdrop, frame, this._actions.prompt);
+    buildFrame(this);
   }
 
   _applyMode() {
@@ -589,48 +523,7 @@ export class SessionTreePanel extends HTMLElement {
   }
 
   _onKey(e) {
-    const target = e.composedPath()[0];
-    if (e.key === "/" && !e.ctrlKey && !e.metaKey && !e.altKey && !(target instanceof HTMLInputElement) && !(target instanceof HTMLTextAreaElement)) {
-      e.preventDefault();
-      this._searchBox.focus();
-      return;
-    }
-    if (e.key === "Escape") {
-      if (this._actions.prompting) {
-        e.preventDefault();
-        this._actions.closePrompt();
-        return;
-      }
-      if (this._actions.cancelCompare()) return;
-      if (this._model.viewNode !== null) {
-        e.preventDefault();
-        this._preview(null);
-        return;
-      }
-      if (this.mode === "overlay" && this._open) {
-        e.preventDefault();
-        this.close();
-      }
-      return;
-    }
-    // The prompt dialog is modal by itself (the drawer behind it is inert).
-    if (e.key === "Tab" && this.mode === "overlay" && this._open && !this._actions.prompting) this._trapFocus(e);
-  }
-
-  /** Keep Tab and Shift+Tab inside the open drawer. */
-  _trapFocus(e) {
-    const focusables = [...this._frame.querySelectorAll("button, input, select, [tabindex='0'], summary")].filter((n) => !n.disabled && !n.closest("[hidden]") && n.getClientRects().length > 0);
-    if (focusables.length === 0) return;
-    const first = focusables[0];
-    const last = focusables[focusables.length - 1];
-    const current = this._shadow.activeElement;
-    if (e.shiftKey && (current === first || !this._frame.contains(current))) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && (current === last || !this._frame.contains(current))) {
-      e.preventDefault();
-      first.focus();
-    }
+    onPanelKey(this, e);
   }
 
   /**

@@ -39,6 +39,7 @@ const PRECACHE = [
   "./panel-actions.js",
   "./panel-context.js",
   "./panel-composer.js",
+  "./panel-frame.js",
   "./compose-target.js",
   "./render-message.js",
   "./vendor/markdown-it.js",

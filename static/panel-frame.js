@@ -1,0 +1,136 @@
+// The shadow DOM of <session-tree-panel> (static/session-tree-panel.js):
+// its frame built once, and the panel's own keys. Functions of the panel,
+// kept apart so the element's file holds its state and behaviour.
+
+import { button, el } from "./dom.js";
+import { FILTERS } from "./tree-model.js";
+
+/** What the filter menu shows for each of FILTERS. */
+const FILTER_LABELS = { default: "Default", "no-tools": "No tools", user: "User only", labeled: "Labeled", all: "All" };
+
+/**
+ * Build the panel's shadow root: the overlay toggle and backdrop, the frame
+ * (head with title, stats, toast and close; toolbar with search, filter
+ * and "Compact runs"; the tree column and the context pane with its
+ * composer) and the prompt dialog. Sets the panel's element fields
+ * (_shadow, _toggle, _backdrop, _frame, _title, _stats, _closeButton,
+ * _status, _filterSelect, _compactBox).
+ * @param {SessionTreePanel} panel
+ */
+export function buildFrame(panel) {
+  const shadow = panel.attachShadow({ mode: "open" });
+  panel._shadow = shadow;
+  // new URL("literal", import.meta.url): the form bundlers recognise and copy.
+  const sheet = (url) => {
+    const link = el("link");
+    link.rel = "stylesheet";
+    link.href = url.href;
+    return link;
+  };
+
+  panel._toggle = button("toggle", "Tree", "Open the session tree");
+  panel._toggle.setAttribute("aria-expanded", "false");
+  panel._toggle.setAttribute("aria-controls", `${panel._uid}-drawer`);
+  const icon = el("img", "toggle-icon");
+  icon.src = new URL("./icon.svg", import.meta.url).href;
+  icon.alt = "";
+  icon.width = 16;
+  icon.height = 16;
+  panel._toggle.prepend(icon);
+  panel._backdrop = el("div", "backdrop");
+
+  const frame = el("div", "frame");
+  frame.id = `${panel._uid}-drawer`;
+  frame.setAttribute("part", "frame");
+  panel._frame = frame;
+
+  // Header: title, stats, close (overlay).
+  const head = el("div", "head");
+  panel._title = el("h2", "title", "No session");
+  panel._stats = el("span", "stats");
+  panel._closeButton = button("icon close", "×", "Close the session tree");
+  // The toast (_setStatus): in the head, never over a control; polite.
+  panel._status = el("p", "status");
+  panel._status.setAttribute("role", "status");
+  panel._status.setAttribute("aria-live", "polite");
+  panel._status.hidden = true;
+  head.append(panel._title, panel._stats, panel._status, panel._closeButton);
+
+  // Toolbar: search, filter, compact runs.
+  const tools = el("div", "tools");
+  panel._filterSelect = el("select", "filter");
+  panel._filterSelect.setAttribute("aria-label", "Filter");
+  for (const f of FILTERS) {
+    const o = el("option", "", FILTER_LABELS[f]);
+    o.value = f;
+    panel._filterSelect.append(o);
+  }
+  const compact = el("label", "compact");
+  panel._compactBox = el("input");
+  panel._compactBox.type = "checkbox";
+  compact.append(panel._compactBox, document.createTextNode(" Compact runs"));
+  tools.append(panel._searchBox.element, panel._filterSelect, compact);
+
+  // Body: tree and context side by side (stacked when narrow).
+  const body = el("div", "body");
+  const treeCol = el("div", "tree-col");
+  treeCol.append(panel._view.scroller, panel._actions.toolbar);
+  panel._composer.element.hidden = !panel.hasAttribute("composer");
+  panel._context.element.append(panel._composer.element);
+  body.append(treeCol, panel._context.element);
+
+  frame.append(head, tools, body);
+  // The prompt dialog sits outside the columns, so it shows whichever column is shown.
+  shadow.append(sheet(new URL("./theme.css", import.meta.url)), sheet(new URL("./session-tree-panel.css", import.meta.url)), panel._toggle, panel._backdrop, frame, panel._actions.prompt);
+}
+
+/**
+ * The panel's own keys: "/" focuses search; Escape closes the prompt, a
+ * comparison, the preview or the overlay, in that order; Tab stays inside
+ * the open overlay drawer.
+ * @param {SessionTreePanel} panel @param {KeyboardEvent} e
+ */
+export function onPanelKey(panel, e) {
+  const target = e.composedPath()[0];
+  if (e.key === "/" && !e.ctrlKey && !e.metaKey && !e.altKey && !(target instanceof HTMLInputElement) && !(target instanceof HTMLTextAreaElement)) {
+    e.preventDefault();
+    panel._searchBox.focus();
+    return;
+  }
+  if (e.key === "Escape") {
+    if (panel._actions.prompting) {
+      e.preventDefault();
+      panel._actions.closePrompt();
+      return;
+    }
+    if (panel._actions.cancelCompare()) return;
+    if (panel._model.viewNode !== null) {
+      e.preventDefault();
+      panel._preview(null);
+      return;
+    }
+    if (panel.mode === "overlay" && panel._open) {
+      e.preventDefault();
+      panel.close();
+    }
+    return;
+  }
+  // The prompt dialog is modal by itself (the drawer behind it is inert).
+  if (e.key === "Tab" && panel.mode === "overlay" && panel._open && !panel._actions.prompting) trapFocus(panel, e);
+}
+
+/** Keep Tab and Shift+Tab inside the open drawer. @param {SessionTreePanel} panel @param {KeyboardEvent} e */
+export function trapFocus(panel, e) {
+  const focusables = [...panel._frame.querySelectorAll("button, input, select, [tabindex='0'], summary")].filter((n) => !n.disabled && !n.closest("[hidden]") && n.getClientRects().length > 0);
+  if (focusables.length === 0) return;
+  const first = focusables[0];
+  const last = focusables[focusables.length - 1];
+  const current = panel._shadow.activeElement;
+  if (e.shiftKey && (current === first || !panel._frame.contains(current))) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && (current === last || !panel._frame.contains(current))) {
+    e.preventDefault();
+    first.focus();
+  }
+}
