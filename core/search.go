@@ -44,34 +44,65 @@ type SearchResult struct {
 	Total int         `json:"total"`
 }
 
-// index returns the store's search index, completed from every live
-// session first. Until a first search (or WarmSearch) the store keeps no
-// index, so loading, restoring and importing pay nothing for it (indexing
-// was about a third of a snapshot.load); from then on it is kept up to
-// date as nodes arrive (Session.push) and sessions are put.
+// index returns the store's search index, created empty when there is
+// none, with every live session registered as one of its owners: attached
+// (every node indexed, later ones as they arrive, Session.push) or being
+// added by WarmSearch (its first s.warmed nodes indexed). Nothing is
+// indexed here: a search finds the nodes not yet indexed by scanning them
+// (see rest), so loading, restoring and importing pay nothing for the
+// index and a search never waits for it (issue 15).
 func (st *Store) index() *search.Index {
-	st.WarmSearch(-1)
-	return st.search
-}
-
-// WarmSearch builds the search index ahead of the first search, adding at
-// most budget nodes (every node when budget < 0), and reports whether the
-// index now covers every live session. The JS shim calls it while the page
-// is idle, a few thousand nodes at a time, so the first search after a
-// large load or restore finds the index ready. A session is attached (its
-// later appends indexed as they come) once all its nodes are in; a label
-// change in a session still being warmed starts that session over.
-func (st *Store) WarmSearch(budget int) bool {
 	if st.search == nil {
 		st.search, st.searchOwners = search.NewIndex(), []*Session{nil}
 	}
 	ix := st.search
 	for _, id := range st.order {
 		s := st.sessions[id]
+		if s == nil || s.search == ix || s.warming == ix {
+			continue
+		}
+		s.warming, s.warmed = ix, 0
+		s.searchKey = uint32(len(st.searchOwners))
+		st.searchOwners = append(st.searchOwners, s)
+	}
+	return ix
+}
+
+// rest calls yield with each node of a live session (only of only, when
+// not nil) that the index does not hold yet: the nodes of sessions
+// WarmSearch has not finished, from the first it has not added.
+func (st *Store) rest(ix *search.Index, only *Session) func(yield func(owner uint32, node int32, millis int64) bool) {
+	return func(yield func(uint32, int32, int64) bool) {
+		for _, id := range st.order {
+			s := st.sessions[id]
+			if s == nil || s.warming != ix || only != nil && s != only {
+				continue
+			}
+			for i := s.warmed; i < len(s.nodes); i++ {
+				if !yield(s.searchKey, int32(i), timestampMillis(s.nodes[i].Timestamp)) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// WarmSearch builds the search index, adding at most budget nodes (every
+// node when budget < 0), and reports whether the index now covers every
+// live session. The JS side calls it in the background, a few hundred
+// nodes at a time, after sessions load, restore or import; searches in
+// between are answered exactly all the same (see index). A session is
+// attached (its later appends indexed as they come) once all its nodes
+// are in; a label change in a session still being warmed starts that
+// session over.
+func (st *Store) WarmSearch(budget int) bool {
+	ix := st.index()
+	for _, id := range st.order {
+		s := st.sessions[id]
 		if s == nil || s.search == ix {
 			continue
 		}
-		if s.warming != ix {
+		if s.warming != ix { // a label change started it over
 			s.warming, s.warmed = ix, 0
 			s.searchKey = uint32(len(st.searchOwners))
 			st.searchOwners = append(st.searchOwners, s)
@@ -186,7 +217,7 @@ func opSearch(st *Store, r *request) (any, *Error) {
 	owners := st.searchOwners
 	keep := search.Filter{Owner: func(k uint32) bool {
 		s := owners[k]
-		return s.search == ix && (q.session == nil || s == q.session)
+		return (s.search == ix || s.warming == ix) && (q.session == nil || s == q.session)
 	}}
 	if q.branch != "" || q.roles != nil {
 		keep.Node = func(k uint32, i int32) bool {
@@ -195,7 +226,7 @@ func opSearch(st *Store, r *request) (any, *Error) {
 		}
 	}
 	text := func(k uint32, i int32) string { return searchText(owners[k], i) }
-	found := ix.Search(search.Query{Text: q.query, Limit: q.limit}, keep, text, func(a, b uint32) bool { return owners[a].id < owners[b].id })
+	found := ix.Search(search.Query{Text: q.query, Limit: q.limit, Rest: st.rest(ix, q.session)}, keep, text, func(a, b uint32) bool { return owners[a].id < owners[b].id })
 	res := SearchResult{Hits: make([]SearchHit, 0, len(found.Hits)), Total: found.Total}
 	for _, h := range found.Hits {
 		s := owners[h.Owner]

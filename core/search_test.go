@@ -395,7 +395,7 @@ func TestSearchIndexFollowsEveryOperation(t *testing.T) {
 	})
 }
 
-func TestSearchIndexIsBuiltOnFirstSearch(t *testing.T) {
+func TestSearchNeverBuildsTheIndex(t *testing.T) {
 	st := testStore(t)
 	seedTexts(t, st, "a", "walnuts in autumn")
 	ok[Status](t, st, obj{"operation": "snapshot.load", "sessionId": "b", "snapshot": obj{
@@ -405,11 +405,59 @@ func TestSearchIndexIsBuiltOnFirstSearch(t *testing.T) {
 	assert.Nil(t, st.search, "loading and appending build no index")
 	assert.Nil(t, st.Session("b").search)
 
-	assert.Equal(t, []string{"b/k1", "a/n0001"}, hitIDsOf(runSearch(t, st, "walnut", nil), true))
+	assert.Equal(t, []string{"b/k1", "a/n0001"}, hitIDsOf(runSearch(t, st, "walnut", nil), true), "found by a scan")
 	require.NotNil(t, st.search)
-	assert.Equal(t, 2, st.search.LiveDocs(), "the first search indexed both sessions")
+	assert.Equal(t, 0, st.search.LiveDocs(), "the search indexed nothing")
+	require.True(t, st.WarmSearch(-1))
+	assert.Equal(t, 2, st.search.LiveDocs())
 	more := seedTexts(t, st, "a", "walnut cake")
 	assert.Equal(t, []string{"a/" + more[0], "b/k1", "a/n0001"}, hitIDsOf(runSearch(t, st, "walnut", nil), true), "later appends are indexed as they arrive")
+	assert.Equal(t, 3, st.search.LiveDocs())
+}
+
+// TestSearchDuringTheBuildAnswersExactly searches after every slice of
+// the index build: each answer holds the same hits, and as many, as the
+// answer of a store whose index is complete.
+func TestSearchDuringTheBuildAnswersExactly(t *testing.T) {
+	seed := func(st *Store) {
+		seedTexts(t, st, "a", "the deployment pipeline failed", "retry the deploymnet", "Café au lait", "我喜歡用signal")
+		seedTexts(t, st, "b", "pipeline of the release", "a depolyment at night", "cafe noir 我喜歡")
+		seedTexts(t, st, "c", "nothing here", "deployments and pipelines", "signals")
+	}
+	queries := []struct {
+		query  string
+		fields obj
+	}{
+		{"deployment", nil},
+		{"deploy", nil},
+		{"pipeline deployment", nil},
+		{"café", nil},
+		{"喜歡", nil},
+		{"我喜歡用", nil},
+		{"signal", obj{"roles": []string{"user"}}},
+		{"deployment", obj{"sessionId": "b"}},
+		{"nowhere", nil},
+	}
+	whole := testStore(t)
+	seed(whole)
+	require.True(t, whole.WarmSearch(-1))
+	want := make([]SearchResult, len(queries))
+	for i, q := range queries {
+		want[i] = runSearch(t, whole, q.query, q.fields)
+	}
+	st := testStore(t)
+	seed(st)
+	for step := 0; ; step++ {
+		for i, q := range queries {
+			got := runSearch(t, st, q.query, q.fields)
+			assert.Equal(t, want[i].Total, got.Total, "step %d: search(%q).total", step, q.query)
+			assert.ElementsMatch(t, hitIDsOf(want[i], true), hitIDsOf(got, true), "step %d: search(%q)", step, q.query)
+		}
+		if st.WarmSearch(2) {
+			break
+		}
+	}
+	assert.Equal(t, 10, st.search.LiveDocs())
 }
 
 func TestWarmSearchBuildsTheIndexInSlices(t *testing.T) {

@@ -95,9 +95,24 @@ func boundedDistance(a, b []rune, max int, rows *[3][]int) int {
 	return prev[lb]
 }
 
-// maxTypos is the number of edits a query word of n characters may be
-// away from a word of the text: 0 for up to 3 characters, 1 for 4 to 7,
-// 2 for 8 or more.
+// allowance is the number of edits a query word of n characters may be
+// away from a word of the text of l characters: maxTypos of the longer of
+// the two, so that two deletions from a 9-letter word (a 7-letter query)
+// still find it, as two insertions into a 7-letter word would; but no
+// typos at all for queries of up to 3 characters, whose neighbours within
+// one edit are too many to mean anything (they match exactly or as a
+// prefix only). The caller still needs the distance to be at most the
+// allowance, which for l and n further apart than it never holds.
+func allowance(n, l int) int {
+	if n <= 3 {
+		return 0
+	}
+	return maxTypos(max(n, l))
+}
+
+// maxTypos is the number of edits allowed between words the longer of
+// which has n characters: 0 for up to 3 characters, 1 for 4 to 7, 2 for
+// 8 or more.
 func maxTypos(n int) int {
 	switch {
 	case n <= 3:

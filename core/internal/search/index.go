@@ -42,6 +42,9 @@ type Index struct {
 	docs []docRef
 	// less orders owners for the ranking's last tie-break (set by search).
 	less func(a, b uint32) bool
+	// scan is what the scan of the documents outside the index found,
+	// during a search that has such documents (see Query.Rest).
+	scan *scanned
 	live int // documents of attached owners
 	dead int // documents of detached owners, and replaced documents
 
@@ -49,7 +52,7 @@ type Index struct {
 	// concurrently).
 	buf    []byte
 	stamp  []uint32 // per document: base+j once the first j query units matched it
-	points []uint16 // per document: the points collected so far
+	points []uint64 // per document: the weights collected so far (see weight)
 	epoch  uint32
 	mark   []uint32 // per term: the query word that last matched it
 	rows   [3][]int
@@ -342,6 +345,6 @@ func (ix *Index) SizeBytes() int {
 	for _, l := range ix.pair {
 		n += cap(l) * 4
 	}
-	n += cap(ix.docs)*24 + cap(ix.stamp)*4 + cap(ix.points)*2
+	n += cap(ix.docs)*24 + cap(ix.stamp)*4 + cap(ix.points)*8
 	return n
 }

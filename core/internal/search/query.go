@@ -9,7 +9,7 @@ import (
 type queryWord struct {
 	text  string
 	runes []rune
-	typos int // edits allowed (maxTypos of its length)
+	typos int // the most edits allowed against any word (see allowance)
 	sig   uint64
 }
 
@@ -36,7 +36,7 @@ func parseQuery(query string, scratch []foldedRune) parsedQuery {
 		seen[key] = true
 		if t.kind == tokenWord {
 			w := string(runes)
-			p.words = append(p.words, queryWord{text: w, runes: runes, typos: maxTypos(len(runes)), sig: signature(w)})
+			p.words = append(p.words, queryWord{text: w, runes: runes, typos: allowance(len(runes), len(runes)+2), sig: signature(w)})
 		} else {
 			p.runs = append(p.runs, runes)
 		}
@@ -44,10 +44,11 @@ func parseQuery(query string, scratch []foldedRune) parsedQuery {
 	return p
 }
 
-// termMatch is a term that a query unit matched, with the points it earns.
+// termMatch is a term that a query unit matched, with the weight it
+// earns (see weight).
 type termMatch struct {
 	term   int32
-	points uint16
+	points uint64
 }
 
 // queryUnit is one condition every hit meets: one query word, or one
@@ -62,9 +63,9 @@ func (ix *Index) matchWord(w *queryWord) []termMatch {
 	ix.epoch++
 	stamp := ix.epoch
 	var out []termMatch
-	take := func(t int32, points uint16) {
+	take := func(t int32, points int) {
 		ix.mark[t] = stamp
-		out = append(out, termMatch{term: t, points: points})
+		out = append(out, termMatch{term: t, points: ix.weight(points, t)})
 	}
 	if t := ix.lookupWord([]byte(w.text)); t >= 0 {
 		take(t, pointsExact)
@@ -82,16 +83,17 @@ func (ix *Index) matchWord(w *queryWord) []termMatch {
 	}
 	if w.typos > 0 {
 		n := len(w.runes)
-		for l := n - w.typos; l <= n+w.typos && l <= maxLenBucket; l++ {
-			if l < 1 {
+		for l := max(1, n-w.typos); l <= n+w.typos && l <= maxLenBucket; l++ {
+			k := allowance(n, l)
+			if l < n-k || l > n+k {
 				continue
 			}
 			for _, t := range ix.byLen[l] {
-				if ix.mark[t] == stamp || !signatureClose(w.sig, ix.sig[t], w.typos) {
+				if ix.mark[t] == stamp || !signatureClose(w.sig, ix.sig[t], k) {
 					continue
 				}
 				ix.runes = appendRunes(ix.runes[:0], ix.word[t])
-				if d := boundedDistance(w.runes, ix.runes, w.typos, &ix.rows); d <= w.typos {
+				if d := boundedDistance(w.runes, ix.runes, k, &ix.rows); d <= k {
 					take(t, typoPoints(d))
 				}
 			}
@@ -102,7 +104,7 @@ func (ix *Index) matchWord(w *queryWord) []termMatch {
 }
 
 // typoPoints returns the points of a match with d typos (1 or 2).
-func typoPoints(d int) uint16 {
+func typoPoints(d int) int {
 	if d == 1 {
 		return pointsTypo1
 	}
@@ -122,26 +124,12 @@ func (ix *Index) units(p parsedQuery) (units []queryUnit, ok bool) {
 	for i := range p.words {
 		units = append(units, queryUnit{terms: ix.matchWord(&p.words[i])})
 	}
-	seen := map[uint64]bool{}
-	for _, run := range p.runs {
-		keys := []uint64{uint64(run[0]) << 32}
-		if len(run) > 1 {
-			keys = keys[:0]
-			for k := 1; k < len(run); k++ {
-				keys = append(keys, uint64(run[k-1])<<32|uint64(run[k]))
-			}
+	for _, key := range runKeys(p) {
+		t, found := ix.chars[key]
+		if !found {
+			return nil, false
 		}
-		for _, key := range keys {
-			if seen[key] {
-				continue
-			}
-			seen[key] = true
-			t, found := ix.chars[key]
-			if !found {
-				return nil, false
-			}
-			units = append(units, queryUnit{terms: []termMatch{{term: t, points: pointsExact}}})
-		}
+		units = append(units, queryUnit{terms: []termMatch{{term: t, points: ix.charWeight(key, p)}}})
 	}
 	for i := range units {
 		if len(units[i].terms) == 0 {
@@ -153,4 +141,33 @@ func (ix *Index) units(p parsedQuery) (units []queryUnit, ok bool) {
 	}
 	sort.SliceStable(units, func(i, j int) bool { return units[i].cost < units[j].cost })
 	return units, len(units) > 0
+}
+
+// runKeys returns the character terms the unspaced runs of p must all
+// match, each once: the pairs of neighbours of each run, or its one
+// character.
+func runKeys(p parsedQuery) []uint64 {
+	var keys []uint64
+	seen := map[uint64]bool{}
+	for _, run := range p.runs {
+		add := func(key uint64) {
+			if !seen[key] {
+				seen[key] = true
+				keys = append(keys, key)
+			}
+		}
+		if len(run) == 1 {
+			add(uint64(run[0]) << 32)
+		}
+		for k := 1; k < len(run); k++ {
+			add(uint64(run[k-1])<<32 | uint64(run[k]))
+		}
+	}
+	return keys
+}
+
+// unitCount is the number of units of p: its words, and the character
+// terms of its runs (see runKeys).
+func (ix *Index) unitCount(p parsedQuery) int {
+	return len(p.words) + len(runKeys(p))
 }

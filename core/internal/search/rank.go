@@ -1,6 +1,7 @@
 package search
 
 import (
+	"math"
 	"sort"
 )
 
@@ -15,12 +16,16 @@ import (
 //
 // Ranking: each query word earns points for its best match in the node
 // (exact 6, prefix 4, one typo 2, two typos 1; an unspaced run counts as
-// exact); for queries of several words, words found close together earn up
-// to 15 proximity points, worth less than any difference in match points;
-// then the newest node first; then sessionId and node order, so equal
-// scores always come out in the same order. score is the node's points
-// divided by the most a node can earn for the query (1 = every word exact
-// and adjacent).
+// exact), then, among matches of equal points, the rarity of the word of
+// the node it matched (its inverse document frequency, see weight), so a
+// one-typo match of a common word ranks below the one-typo match of the
+// rare word the user meant; for queries of several words, words found
+// close together earn up to 15 proximity points, worth less than any
+// difference in match points or rarity; then the newest node first; then
+// sessionId and node order, so equal scores always come out in the same
+// order. score is the node's match and proximity points divided by the
+// most a node can earn for the query (1 = every word exact and adjacent);
+// rarity orders hits but is not part of it.
 
 // Match points of one query word.
 const (
@@ -47,10 +52,55 @@ const (
 	proximityPool = 200
 )
 
-// candidate is a matching document during ranking.
+// Weights of a match: points<<rareBits | rarity.
+const (
+	// rareBits is the width of the rarity of one match: up to 1023, with
+	// room above for the rarities of 1,024 query units in all (a query is
+	// at most MaxQueryLength characters, so at most 1,000 units).
+	rareBits = 20
+	// rareMax is the largest rarity of one match.
+	rareMax = 1023
+	// rareScale is the rarity of an inverse document frequency of 1
+	// (natural log): 8 steps per unit, so ten times rarer is ~18 steps.
+	rareScale = 8
+)
+
+// weight returns the weight of a match of points (pointsExact …
+// pointsTypo2) on term t: points in the high bits, so an exact match
+// always outweighs a typo, and the term's rarity in the low bits, its
+// inverse document frequency as BM25 computes it, ln(1 + (N − n + 0.5) /
+// (n + 0.5)) for n documents of N holding the term (Robertson and
+// Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond",
+// 2009, eq. 3.3, with the +1 inside the log that Lucene adds so it never
+// goes negative), scaled by rareScale. BM25's term-frequency and
+// document-length parts are left out: chat messages are short, and one
+// occurrence says as much as several. N and n count documents ever
+// added, dead ones too (the postings keep them until a rebuild), and
+// those of a scan in progress (see scanned).
+func (ix *Index) weight(points int, t int32) uint64 {
+	n := len(ix.postings[t])
+	if ix.scan != nil {
+		n += ix.scan.df[ix.word[t]]
+	}
+	return uint64(points)<<rareBits | rarity(float64(ix.totalDocs()), float64(n))
+}
+
+// rarity is the scaled BM25 inverse document frequency of a term held by
+// n documents of N (see weight), from 0 to rareMax.
+func rarity(N, n float64) uint64 {
+	idf := math.Log1p((N - n + 0.5) / (n + 0.5))
+	r := uint64(math.Round(max(idf, 0) * rareScale))
+	return min(r, rareMax)
+}
+
+// candidate is a matching document during ranking: document doc of the
+// index, or a document not in it (doc < 0; see Query.Rest).
 type candidate struct {
 	doc    int32
-	points int // match points, then (for several words) ×16 + proximity
+	owner  uint32
+	node   int32
+	points uint64 // the sum of the weights of its best matches (see weight)
+	prox   int    // proximity points (for several words)
 	millis int64
 }
 
@@ -58,6 +108,12 @@ type candidate struct {
 type Query struct {
 	Text  string // the query as the user wrote it (folded and split here)
 	Limit int    // the most hits to return, at least 1
+	// Rest, when not nil, calls yield with each document that is not (yet)
+	// in the index but must be searched all the same, until yield returns
+	// false: node of owner, written at millis (as for Index.Add). Their
+	// texts are scanned, so the answer is exact while an index is still
+	// being built; their owners must be keys the text function knows.
+	Rest func(yield func(owner uint32, node int32, millis int64) bool)
 }
 
 // Hit is one document found.
@@ -91,21 +147,73 @@ func (ix *Index) Search(q Query, keep Filter, text func(owner uint32, node int32
 	var res Result
 	ix.less = less
 	p := parseQuery(q.Text, ix.folded)
-	units, ok := ix.units(p)
-	if !ok {
+	nq := len(p.words) + len(p.runs)
+	if nq == 0 {
 		return res
 	}
-	matched := ix.intersect(units)
-	needsCheck := false
-	for _, run := range p.runs {
-		needsCheck = needsCheck || len(run) > 2
+	if q.Rest != nil {
+		ix.scan = ix.scanRest(q.Rest, p, keep, text)
+		defer func() { ix.scan = nil }()
 	}
-	several := len(p.words)+len(p.runs) > 1
+	units, ok := ix.units(p)
+	several := nq > 1
 	pool := q.Limit
 	if several && pool < proximityPool {
 		pool = proximityPool
 	}
 	top := make([]candidate, 0, pool)
+	if ok {
+		top = ix.searchIndexed(units, p, keep, text, pool, top, &res)
+	}
+	if ix.scan != nil {
+		top = ix.addScanned(ix.scan, p, pool, top, &res)
+	}
+	maxPoints := (ix.unitCount(p)*pointsExact)*(proximityMax+1) + proximityMax
+	located := make(map[uint64]location, len(top))
+	for i := range top {
+		c := &top[i]
+		if several {
+			loc := ix.locate(text(c.owner, c.node), p)
+			located[docKey(c.owner, c.node)] = loc
+			c.prox = loc.proximity
+		} else {
+			c.prox = proximityMax
+		}
+	}
+	sort.Slice(top, func(i, j int) bool { return ix.better(top[i], top[j]) })
+	if len(top) > q.Limit {
+		top = top[:q.Limit]
+	}
+	for _, c := range top {
+		body := text(c.owner, c.node)
+		loc, ok := located[docKey(c.owner, c.node)]
+		if !ok {
+			loc = ix.locate(body, p)
+		}
+		snippet, ranges := makeSnippet(body, loc.ranges, loc.anchor)
+		res.Hits = append(res.Hits, Hit{
+			Owner:   c.owner,
+			Node:    c.node,
+			Score:   float64(int(c.points>>rareBits)*(proximityMax+1)+c.prox) / float64(maxPoints),
+			Snippet: snippet,
+			Ranges:  ranges,
+		})
+	}
+	return res
+}
+
+// docKey is a map key for node of owner.
+func docKey(owner uint32, node int32) uint64 { return uint64(owner)<<32 | uint64(uint32(node)) }
+
+// searchIndexed adds to top (a heap of at most pool, see pushTop) the
+// indexed documents that match every unit and that keep keeps, counting
+// them in res.Total.
+func (ix *Index) searchIndexed(units []queryUnit, p parsedQuery, keep Filter, text func(uint32, int32) string, pool int, top []candidate, res *Result) []candidate {
+	matched := ix.intersect(units)
+	needsCheck := false
+	for _, run := range p.runs {
+		needsCheck = needsCheck || len(run) > 2
+	}
 	var last uint32 // the owner of the previous matching document (0 at first), and keep.Owner of it
 	lastOK := false
 	for _, d := range matched {
@@ -123,42 +231,9 @@ func (ix *Index) Search(q Query, keep Filter, text func(owner uint32, node int32
 			continue
 		}
 		res.Total++
-		top = pushTop(top, candidate{doc: d, points: int(ix.points[d]), millis: ref.millis}, pool, ix)
+		top = pushTop(top, candidate{doc: d, owner: ref.owner, node: ref.node, points: ix.points[d], millis: ref.millis}, pool, ix)
 	}
-	maxPoints := (len(units)*pointsExact)*(proximityMax+1) + proximityMax
-	located := make(map[int32]location, len(top))
-	for i := range top {
-		c := &top[i]
-		c.points *= proximityMax + 1
-		if several {
-			loc := ix.locate(text(ix.docs[c.doc].owner, ix.docs[c.doc].node), p)
-			located[c.doc] = loc
-			c.points += loc.proximity
-		} else {
-			c.points += proximityMax
-		}
-	}
-	sort.Slice(top, func(i, j int) bool { return ix.better(top[i], top[j]) })
-	if len(top) > q.Limit {
-		top = top[:q.Limit]
-	}
-	for _, c := range top {
-		ref := ix.docs[c.doc]
-		body := text(ref.owner, ref.node)
-		loc, ok := located[c.doc]
-		if !ok {
-			loc = ix.locate(body, p)
-		}
-		snippet, ranges := makeSnippet(body, loc.ranges, loc.anchor)
-		res.Hits = append(res.Hits, Hit{
-			Owner:   ref.owner,
-			Node:    ref.node,
-			Score:   float64(c.points) / float64(maxPoints),
-			Snippet: snippet,
-			Ranges:  ranges,
-		})
-	}
-	return res
+	return top
 }
 
 // intersect returns the documents every unit matches, leaving each one's
@@ -204,21 +279,24 @@ func (ix *Index) intersect(units []queryUnit) []int32 {
 	return matched
 }
 
-// better orders candidates: more points, then newer, then owner (less),
-// then later node.
+// better orders candidates: more points (match points, then rarity; see
+// weight), then closer together, then newer, then owner (less), then later
+// node.
 func (ix *Index) better(a, b candidate) bool {
 	if a.points != b.points {
 		return a.points > b.points
 	}
+	if a.prox != b.prox {
+		return a.prox > b.prox
+	}
 	if a.millis != b.millis {
 		return a.millis > b.millis
 	}
-	ra, rb := ix.docs[a.doc], ix.docs[b.doc]
-	if ra.owner != rb.owner {
+	if a.owner != b.owner {
 		// hits come from live owners only, whose orders differ.
-		return ix.less(ra.owner, rb.owner)
+		return ix.less(a.owner, b.owner)
 	}
-	return ra.node > rb.node
+	return a.node > b.node
 }
 
 // pushTop keeps the best n candidates in a heap whose root is the worst.

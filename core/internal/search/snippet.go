@@ -75,13 +75,14 @@ func (ix *Index) locate(text string, p parsedQuery) location {
 					points = pointsExact
 				case len(tok) > len(w.runes) && runesEqual(tok[:len(w.runes)], w.runes):
 					points, n = pointsPrefix, len(w.runes)
-				case w.typos > 0:
+				case allowance(len(w.runes), len(tok)) > 0:
+					k := allowance(len(w.runes), len(tok))
 					if sig == 0 {
 						sig = signature(string(tok))
 					}
-					if signatureClose(w.sig, sig, w.typos) {
-						if d := boundedDistance(w.runes, tok, w.typos, &ix.rows); d <= w.typos {
-							points = int(typoPoints(d))
+					if signatureClose(w.sig, sig, k) {
+						if d := boundedDistance(w.runes, tok, k, &ix.rows); d <= k {
+							points = typoPoints(d)
 						}
 					}
 				}

@@ -1,0 +1,144 @@
+package search
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// corpus is a test corpus: texts[i] is node i of owner 1, all indexed
+// unless only the first indexed are (the rest searched by a scan).
+type corpus struct {
+	ix      *Index
+	texts   []string
+	indexed int
+}
+
+func newCorpus(texts []string, indexed int) *corpus {
+	c := &corpus{ix: NewIndex(), texts: texts, indexed: indexed}
+	for i := 0; i < indexed; i++ {
+		c.ix.Add(1, int32(i), texts[i], int64(i))
+	}
+	return c
+}
+
+// search returns the nodes of the best hits of query, best first.
+func (c *corpus) search(query string, limit int) []int32 {
+	q := Query{Text: query, Limit: limit}
+	if c.indexed < len(c.texts) {
+		q.Rest = func(yield func(uint32, int32, int64) bool) {
+			for i := c.indexed; i < len(c.texts); i++ {
+				if !yield(1, int32(i), int64(i)) {
+					return
+				}
+			}
+		}
+	}
+	res := c.ix.Search(q, Filter{}, func(_ uint32, n int32) string { return c.texts[n] }, func(a, b uint32) bool { return a < b })
+	var nodes []int32
+	for _, h := range res.Hits {
+		nodes = append(nodes, h.Node)
+	}
+	return nodes
+}
+
+// rank is the place (0 = first) of node in hits, or -1.
+func rank(hits []int32, node int32) int {
+	for i, n := range hits {
+		if n == node {
+			return i
+		}
+	}
+	return -1
+}
+
+// commonAndRare returns 1,000 texts about a common word ("debit", in
+// every other one, the newest last) and one, the oldest, holding the rare
+// word "debian": "debin" is one typo from both.
+func commonAndRare() []string {
+	texts := []string{"install it on debian stable"}
+	for i := 1; i < 1000; i++ {
+		if i%2 == 0 {
+			texts = append(texts, fmt.Sprintf("we debit step %d here", i))
+		} else {
+			texts = append(texts, fmt.Sprintf("note %d without the word", i))
+		}
+	}
+	return texts
+}
+
+func TestRankingByRarity(t *testing.T) {
+	for _, indexed := range []int{1000, 0, 500} {
+		t.Run(fmt.Sprintf("a typo of a rare word ranks it above the same typo of a common one (%d of 1000 indexed)", indexed), func(t *testing.T) {
+			c := newCorpus(commonAndRare(), indexed)
+			hits := c.search("debin", 50)
+			require.NotEmpty(t, hits)
+			assert.Equal(t, 0, rank(hits, 0), "search(debin) = %v, want node 0 (debian) first", hits)
+			assert.Contains(t, hits, int32(998), "the common word is still found")
+		})
+	}
+	t.Run("a rare word of a two-word query ranks its message first", func(t *testing.T) {
+		texts := append(commonAndRare(), "we debit the debian upgrade")
+		c := newCorpus(texts, len(texts))
+		hits := c.search("we debin", 50)
+		assert.Equal(t, 1000, int(hits[0]), "search(we debin) = %v", hits)
+	})
+}
+
+func TestRankingExactBeforeTypo(t *testing.T) {
+	texts := []string{"a zyxwvut here"} // a rare word one typo from "zyxwvu"
+	for i := 1; i < 200; i++ {
+		texts = append(texts, fmt.Sprintf("zyxwvu number %d", i))
+	}
+	for _, indexed := range []int{len(texts), 0} {
+		c := newCorpus(texts, indexed)
+		hits := c.search("zyxwvu", 500)
+		require.Len(t, hits, 200)
+		assert.Equal(t, 199, rank(hits, 0), "exact matches of a common word all rank before a typo match of a rare one (%d indexed)", indexed)
+		hits = c.search("zyxwvut", 500)
+		assert.Equal(t, 0, rank(hits, 0), "the exact rare word first (%d indexed)", indexed)
+	}
+}
+
+func TestTypoAllowanceCountsTheWordsLength(t *testing.T) {
+	tests := []struct {
+		name, text, query string
+		found             bool
+	}{
+		{"two deletions from 9 letters (a 7-letter query)", "the container runtime", "contaer", true},
+		{"two deletions from 10 letters", "a kubernetes cluster", "kuberntes", true},
+		{"two insertions into 7 letters", "the runtime", "rruntimme", true},
+		{"three deletions from 9 letters are too many", "the container runtime", "contar", false},
+		{"one typo in 4 letters", "a blue door", "dorr", true},
+		{"no typos in 3 letters", "a blue door", "dor", false},
+		{"two substitutions in 7 letters are too many", "the runtime", "rantimo", false},
+	}
+	for _, tt := range tests {
+		for _, indexed := range []int{1, 0} {
+			t.Run(fmt.Sprintf("%s (indexed %v)", tt.name, indexed == 1), func(t *testing.T) {
+				c := newCorpus([]string{tt.text}, indexed)
+				hits := c.search(tt.query, 10)
+				assert.Equal(t, tt.found, len(hits) == 1, "search(%q) in %q = %v", tt.query, tt.text, hits)
+			})
+		}
+	}
+}
+
+func TestAllowance(t *testing.T) {
+	tests := []struct{ n, l, want int }{
+		{3, 3, 0}, {3, 4, 0}, {4, 4, 1}, {4, 8, 2}, {7, 7, 1}, {7, 9, 2}, {9, 7, 2}, {8, 6, 2}, {5, 3, 1},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, allowance(tt.n, tt.l), "allowance(%d, %d)", tt.n, tt.l)
+	}
+}
+
+func TestRarity(t *testing.T) {
+	assert.Equal(t, rarity(1000, 1000), uint64(0), "a word in every document")
+	assert.Greater(t, rarity(1000, 1), rarity(1000, 10), "rarer weighs more")
+	assert.Equal(t, uint64(rareMax), rarity(1e300, 0), "capped")
+	// ln(1 + (1000-10+0.5)/(10+0.5)) = 4.5578…, × 8 = 36.46
+	assert.Equal(t, uint64(36), rarity(1000, 10))
+}
