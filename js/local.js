@@ -46,6 +46,23 @@ const REQUEST_ROOM = 1152;
 /** Blobs up to this many bytes importFile reads whole in one read; larger ones are streamed. */
 const READ_WHOLE_BYTES = 256 << 20;
 
+/**
+ * Run fn in a task of its own, at once: a message to a fresh MessageChannel,
+ * which unlike a setTimeout chain is never clamped to 4 ms (timers nested
+ * five deep are, HTML Living Standard "timer initialisation steps"), so
+ * the index build loses no time between its slices, and calls that arrive
+ * meanwhile are answered between them.
+ * @param {() => void} fn
+ */
+function nextTask(fn) {
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    channel.port1.close();
+    fn();
+  };
+  channel.port2.postMessage(null);
+}
+
 /** UTF-16 code units of text handed to the wasm per call of a large import. */
 const COPY_CHARS = 1 << 20;
 
@@ -776,23 +793,23 @@ export class LocalTree extends TreeAPI {
   }
 
   /**
-   * Build the search index while the page is idle, so the first search
-   * after a large load, import or restore finds it ready: slices of
-   * WARM_NODES nodes (about 5 ms of wasm each) while the idle period
-   * lasts, then again at the next idle period until the core reports the
-   * index complete. Started at init and after every change, and put off
-   * while calls keep coming (less than WARM_QUIET_MS apart). A search
-   * before it is done completes the index itself. In a worker (no
+   * Build the search index in the background as sessions load, restore or
+   * import: slices of WARM_NODES nodes (about 5 ms of wasm each) while the
+   * idle period lasts, then again at the next idle period until the core
+   * reports the index complete. Started at init and after every change,
+   * and put off while calls keep coming (less than WARM_QUIET_MS apart).
+   * A search before it is done is answered exactly all the same (the core
+   * scans the nodes not yet indexed) and builds nothing. In a worker (no
    * requestIdleCallback, and no page to keep painting) the slices run back
-   * to back for up to WORKER_WARM_MS at a time, a timer task between them
-   * so calls are answered in between.
+   * to back for up to WORKER_WARM_MS at a time, each in a task of its own
+   * (nextTask) so calls are answered in between.
    */
   _warmSearch() {
     if (this._warmTask !== null || this._closed) return;
     const idle = globalThis.requestIdleCallback
       ? (fn) => globalThis.requestIdleCallback(fn, { timeout: 2000 })
       : IN_WORKER
-        ? (fn) => setTimeout(() => { const end = performance.now() + WORKER_WARM_MS; fn({ didTimeout: false, timeRemaining: () => end - performance.now() + 8 }); }, 0)
+        ? (fn) => nextTask(() => { const end = performance.now() + WORKER_WARM_MS; fn({ didTimeout: false, timeRemaining: () => end - performance.now() + 8 }); })
         : (fn) => setTimeout(() => fn(null), 50);
     const step = (deadline) => {
       this._warmTask = null;

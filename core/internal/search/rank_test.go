@@ -142,3 +142,22 @@ func TestRarity(t *testing.T) {
 	// ln(1 + (1000-10+0.5)/(10+0.5)) = 4.5578…, × 8 = 36.46
 	assert.Equal(t, uint64(36), rarity(1000, 10))
 }
+
+func TestScanRanksAsTheIndexDoes(t *testing.T) {
+	texts := []string{
+		"The deployment pipeline failed", "retry the deploymnet tomorrow", "Café au lait, CAFE noir", "我喜歡用signal 喜歡",
+		"a depolyment at night", "deployments and pipelines", "signals and noise", "naïve résumé", "éé abc", "Straße and strasse",
+		"emoji 👍🏽 great", "the the the", "kubernetes cluster", "a kubernets clutser", "deploy it", "pipeline deployment",
+	}
+	for i := 0; i < 40; i++ {
+		texts = append(texts, fmt.Sprintf("filler %d of the pipeline", i))
+	}
+	for _, query := range []string{"deployment", "deploy", "pipeline deployment", "café", "cafe", "喜歡", "我喜歡用", "signal", "éé", "ée", "strasse", "👍", "the", "kubernetes cluster", "naive resume", "nowhere", "pipelin"} {
+		whole := newCorpus(texts, len(texts))
+		want := whole.search(query, 100)
+		for _, indexed := range []int{0, 7, len(texts) - 1} {
+			c := newCorpus(texts, indexed)
+			assert.Equal(t, want, c.search(query, 100), "search(%q) with %d of %d indexed", query, indexed, len(texts))
+		}
+	}
+}

@@ -58,95 +58,150 @@ func (ix *Index) scanRest(rest func(yield func(uint32, int32, int64) bool), p pa
 	return sc
 }
 
+// docScan is the state of scanning one document (see scanDoc).
+type docScan struct {
+	p          parsedQuery
+	sc         *scanned
+	counted    map[string]int
+	best       []unitWord // per query word, its best matches so far
+	bestPoints []int      // per query word, the points of its best match so far
+	runFound   []bool     // per run, whether it occurs
+}
+
 // scanDoc reports whether text matches every word and run of p, and the
 // best matches of each word, counting in sc the words and runs it holds.
+// Text of ASCII only, the common case, is split and folded byte by byte
+// as Index.Add does; other text goes through foldText and tokenize.
 func (ix *Index) scanDoc(text string, p parsedQuery, sc *scanned, counted map[string]int) ([]unitWord, bool) {
-	folded := foldText(ix.folded[:0], text)
-	ix.folded = folded
-	tokens := tokenize(ix.tokens[:0], folded)
-	ix.tokens = tokens
-	var best []unitWord
-	bestPoints := make([]int, len(p.words)) // stays small: queries have few words
-	runFound := make([]bool, len(p.runs))
-	for _, t := range tokens {
-		ix.runes = ix.runes[:0]
-		for _, fr := range folded[t.from:t.to] {
-			ix.runes = append(ix.runes, fr.r)
-		}
-		tok := ix.runes
-		if t.kind != tokenWord {
-			for ri, run := range p.runs {
-				if !runFound[ri] && containsRunes(tok, run) {
-					runFound[ri] = true
+	ds := docScan{p: p, sc: sc, counted: counted, bestPoints: make([]int, len(p.words)), runFound: make([]bool, len(p.runs))}
+	if isASCII(text) {
+		word := ix.buf[:0]
+		for k := 0; k < len(text); k++ {
+			c := text[k]
+			if asciiClass[c] == classWord {
+				if 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
 				}
+				word = append(word, c)
+			} else if len(word) > 0 {
+				ix.scanWord(&ds, word, nil)
+				word = word[:0]
 			}
-			continue
 		}
-		var sig uint64
-		word := ""
-		for wi := range p.words {
-			w := &p.words[wi]
-			points := 0
-			switch {
-			case runesEqual(tok, w.runes):
-				points = pointsExact
-			case len(tok) > len(w.runes) && runesEqual(tok[:len(w.runes)], w.runes):
-				points = pointsPrefix
-			default:
-				k := allowance(len(w.runes), len(tok))
-				if k == 0 {
-					continue
-				}
-				if sig == 0 {
-					sig = signature(string(tok))
-				}
-				if signatureClose(w.sig, sig, k) {
-					if d := boundedDistance(w.runes, tok, k, &ix.rows); d <= k {
-						points = typoPoints(d)
-					}
-				}
+		if len(word) > 0 {
+			ix.scanWord(&ds, word, nil)
+		}
+		ix.buf = word[:0]
+	} else {
+		folded := foldText(ix.folded[:0], text)
+		ix.folded = folded
+		tokens := tokenize(ix.tokens[:0], folded)
+		ix.tokens = tokens
+		for _, t := range tokens {
+			tok := make([]rune, 0, t.to-t.from)
+			for _, fr := range folded[t.from:t.to] {
+				tok = append(tok, fr.r)
 			}
-			if points == 0 {
+			if t.kind == tokenWord {
+				ix.scanWord(&ds, nil, tok)
 				continue
 			}
-			if word == "" {
-				word = sc.intern(ix.runeBytes(tok))
-				if counted[word] != sc.n {
-					counted[word] = sc.n
-					sc.df[word]++
+			for ri, run := range p.runs {
+				if !ds.runFound[ri] && containsRunes(tok, run) {
+					ds.runFound[ri] = true
 				}
-			}
-			if points > bestPoints[wi] {
-				bestPoints[wi] = points
-				kept := best[:0]
-				for _, b := range best {
-					if b.unit != wi {
-						kept = append(kept, b)
-					}
-				}
-				best = kept
-			}
-			if points == bestPoints[wi] {
-				best = append(best, unitWord{unit: wi, points: points, word: word})
 			}
 		}
 	}
-	for ri, f := range runFound {
+	for ri, f := range ds.runFound {
 		if f {
 			sc.runDF[ri]++
 		}
 	}
-	for _, b := range bestPoints {
+	for _, b := range ds.bestPoints {
 		if b == 0 {
 			return nil, false
 		}
 	}
-	for _, f := range runFound {
+	for _, f := range ds.runFound {
 		if !f {
 			return nil, false
 		}
 	}
-	return best, true
+	return ds.best, true
+}
+
+// scanWord matches one folded word of a scanned text, given as ASCII
+// bytes (ascii) or as runes (tok), against the query words, as matchWord
+// matches a term of the vocabulary.
+func (ix *Index) scanWord(ds *docScan, ascii []byte, tok []rune) {
+	n := len(tok)
+	if ascii != nil {
+		n = len(ascii)
+	}
+	var sig uint64
+	word := ""
+	for wi := range ds.p.words {
+		w := &ds.p.words[wi]
+		points := 0
+		switch {
+		case n == len(w.runes) && (ascii != nil && string(ascii) == w.text || ascii == nil && runesEqual(tok, w.runes)):
+			points = pointsExact
+		case n > len(w.runes) && (ascii != nil && len(ascii) > len(w.text) && string(ascii[:len(w.text)]) == w.text || ascii == nil && runesEqual(tok[:len(w.runes)], w.runes)):
+			points = pointsPrefix
+		default:
+			k := allowance(len(w.runes), n)
+			if k == 0 || n < len(w.runes)-k || n > len(w.runes)+k {
+				continue
+			}
+			if tok == nil {
+				tok = appendRunes(ix.runes[:0], string(ascii))
+				ix.runes = tok
+			}
+			if sig == 0 {
+				sig = signature(string(tok))
+			}
+			if signatureClose(w.sig, sig, k) {
+				if d := boundedDistance(w.runes, tok, k, &ix.rows); d <= k {
+					points = typoPoints(d)
+				}
+			}
+		}
+		if points == 0 || points < ds.bestPoints[wi] {
+			continue
+		}
+		if word == "" {
+			if ascii == nil {
+				ascii = ix.runeBytes(tok)
+			}
+			word = ds.sc.intern(ascii)
+			if ds.counted[word] != ds.sc.n {
+				ds.counted[word] = ds.sc.n
+				ds.sc.df[word]++
+			}
+		}
+		if points > ds.bestPoints[wi] {
+			ds.bestPoints[wi] = points
+			kept := ds.best[:0]
+			for _, b := range ds.best {
+				if b.unit != wi {
+					kept = append(kept, b)
+				}
+			}
+			ds.best = kept
+		}
+		ds.best = append(ds.best, unitWord{unit: wi, points: points, word: word})
+	}
+}
+
+// isASCII reports whether s is all ASCII.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // intern returns b as a string, one string per distinct word.
