@@ -14,8 +14,10 @@
 #   make package the npm package sessiontree-<version>.tgz at the root
 #                (npm pack; its prepack script runs make build)
 #   make bench   benchmarks in headless Chromium (prints ratios to peers):
-#                Go benchmarks, the search table (bench/run.mjs), then the
-#                table of every other figure (bench/perf.mjs)
+#                Go benchmarks, the search tables (bench/run.mjs: the
+#                generated corpus, then --prose: real prose from the Go
+#                distribution's comments and docs), then the table of every
+#                other figure (bench/perf.mjs)
 #
 # Tool versions are pinned here and in tools/go.mod and package-lock.json.
 
@@ -145,6 +147,7 @@ bench: build deps
 	$(GO) test -run='^$$' -bench=. -benchmem ./core
 	./wasm_test.sh -run='^$$' -bench='SearchIndexBuild' -benchtime=3x ./core
 	$(NODE) bench/run.mjs
+	$(NODE) bench/run.mjs --prose
 	$(NODE) bench/perf.mjs
 	$(NODE) bench/appends.mjs
 	$(NODE) bench/turn.mjs

@@ -66,7 +66,8 @@ function word(rand, onsets, minLen, maxLen) {
 const CJK_COMMON = Array.from({ length: 400 }, (_, i) => String.fromCodePoint(0x4e00 + i * 7));
 const CJK_RARE = Array.from({ length: 400 }, (_, i) => String.fromCodePoint(0x7000 + i * 11));
 
-function typo(rand, w, kind) {
+/** Apply one typo of kind ("sub", "del", "ins", "trans") to w, keeping its first and last letter. */
+export function typo(rand, w, kind) {
   const chars = [...w];
   const letters = "abcdefghilmnoprstuy";
   const pick = () => letters[Math.floor(rand() * letters.length)];

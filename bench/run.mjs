@@ -6,6 +6,8 @@
 //   node bench/run.mjs              100,000 messages, every library
 //   node bench/run.mjs --million    1,000,000 messages (Fuse.js skipped unless --libs names it)
 //   node bench/run.mjs --short      2,000 messages, few queries: proves the harness works
+//   node bench/run.mjs --prose      the real-prose corpus instead (bench/prose.mjs: the
+//                                   comments and docs of $(go env GOROOT), 100,000 messages)
 //   options: --messages N  --per-class N  --fuse-queries N  --libs a,b,c  --json FILE
 //            --repeat N (runs per query, the fastest counts; default 3, Fuse.js 1)
 //
@@ -17,11 +19,12 @@
 
 import fs from "node:fs";
 import { startBench } from "./harness.mjs";
+import { makeProseCorpus } from "./prose.mjs";
 
 const ALL = ["sessiontree", "ufuzzy", "minisearch", "fuse"];
 
 function parseArgs(argv) {
-  const o = { messages: 100000, perClass: 20, fuseQueries: 2, libs: null, json: null, short: false, sessionSize: 1000, repeat: 3 };
+  const o = { messages: 100000, perClass: 20, fuseQueries: 2, libs: null, json: null, short: false, sessionSize: 1000, repeat: 3, prose: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => {
@@ -31,6 +34,9 @@ function parseArgs(argv) {
     switch (a) {
       case "--short":
         Object.assign(o, { short: true, messages: 2000, perClass: 3, fuseQueries: 1, sessionSize: 200, repeat: 1 });
+        break;
+      case "--prose":
+        o.prose = true;
         break;
       case "--million":
         o.messages = 1000000;
@@ -73,6 +79,7 @@ function table(rows) {
 /** Format the page's result as the printed report. */
 export function report(res) {
   const lines = [];
+  if (res.source) lines.push(`real prose: the comments and docs of ${res.source.goVersion} (${res.source.goFiles.toLocaleString("en")} .go files, ${res.source.docFiles} docs, ${res.source.paragraphs.toLocaleString("en")} paragraphs; bench/prose.mjs)`);
   lines.push(`corpus: ${res.messages.toLocaleString("en")} messages, ${fmt(res.textMB)} MB of text, ${res.queries} queries (generated in ${fmt(res.corpusMs, 0)} ms)`);
   const st = res.libraries.find((l) => l.name === "sessiontree");
   const classes = [...new Set(res.libraries.flatMap((l) => Object.keys(l.recall)))];
@@ -97,7 +104,10 @@ export function report(res) {
   const times = [["p50 / max ms by class", ...classes]];
   for (const l of res.libraries) times.push([l.name, ...classes.map((c) => `${fmt(l.classP50?.[c], 2)} / ${fmt(l.classMax?.[c], 1)}`)]);
   lines.push(table(times));
-  if (st?.indexMs !== undefined) lines.push(`sessiontree build = snapshot.load of ${res.messages.toLocaleString("en")} messages (${fmt(st.loadMs, 0)} ms: JSON parse + validation) + the first search, which builds the index (${fmt(st.indexMs, 0)} ms)`);
+  if (st?.indexMs !== undefined) {
+    lines.push(`sessiontree build = snapshot.load of ${res.messages.toLocaleString("en")} messages (${fmt(st.loadMs, 0)} ms: JSON parse + validation) + the search index, built in the worker after the loads (complete ${fmt(st.indexMs, 0)} ms after them)`);
+    lines.push(`sessiontree search during the build (scans the not-yet-indexed rest): ${fmt(st.duringBuildMs, 1)} ms; peers' build ms: ${res.libraries.filter((l) => l !== st).map((l) => `${l.name} ${fmt(l.buildMs, 0)}`).join(", ")}`);
+  }
   lines.push("p50/p95/mean: per query the fastest of its runs (queries×runs; Fuse.js runs once), which filters out the moments the shared machine takes the core away; 1st-run: the first run of each query alone.");
   lines.push("recall: share of planted target messages among the top 50 results; speed: the peer's time / sessiontree's time.");
   return lines.join("\n");
@@ -118,6 +128,13 @@ async function main() {
     await page.goto(server.baseURL + "bench/index.html");
     await page.locator("#status", { hasText: "ready" }).waitFor({ timeout: 60000 });
     const queriesPerClass = { fuse: o.fuseQueries };
+    let corpus;
+    let corpusMs;
+    if (o.prose) {
+      const t0 = performance.now();
+      corpus = makeProseCorpus({ messages: o.messages, perClass: o.perClass });
+      corpusMs = performance.now() - t0;
+    }
     console.log(`bench: ${o.messages.toLocaleString("en")} messages; libraries: ${o.libs.join(", ")}${o.libs.includes("fuse") ? ` (Fuse.js runs ${o.fuseQueries} queries per class: it takes about a second each)` : ""}`);
     const res = await page.evaluate((opts) => window.runBench(opts), {
       messages: o.messages,
@@ -127,6 +144,8 @@ async function main() {
       sessionSize: o.sessionSize,
       settleMs: o.short ? 100 : 2000,
       repeat: o.repeat,
+      corpus,
+      corpusMs,
     });
     if (errors.length) throw new Error(`page errors:\n${errors.join("\n")}`);
     console.log(report(res));
