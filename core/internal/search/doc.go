@@ -1,7 +1,9 @@
 // Package search is sessiontree's full-text search: text folding (case,
 // accents, width; fold.go), tokenizing into words and unspaced runs, an
-// inverted index with typo-tolerant word matching (index.go,
-// distance.go), ranking and snippets (rank.go).
+// inverted index with typo-tolerant word matching (index.go, query.go,
+// distance.go), ranking by match points and word rarity (rank.go), a scan
+// of documents not yet indexed that answers as the index would (scan.go),
+// and snippets (snippet.go).
 //
 // It knows nothing of sessions or stores: a document is the text of node
 // number node of an owner, a non-zero uint32 key of the caller's choosing

@@ -36,6 +36,7 @@ type Index struct {
 	postings [][]int32           // posting list of each term: document numbers, increasing
 	last     []int32             // the last document posted to each term (dedupes a document's repeats)
 	byLen    [][]int32           // word terms by length in runes (the last bucket holds all longer ones)
+	byLenSig [][]uint64          // the signatures of byLen's terms, side by side (the typo scan reads them in order)
 	first    map[rune][]int32    // word terms by first rune
 	pair     map[[2]rune][]int32 // word terms of 2+ runes by their first two runes
 
@@ -76,11 +77,12 @@ const maxLenBucket = 48
 // NewIndex returns an empty index.
 func NewIndex() *Index {
 	return &Index{
-		slots: make([]int32, 1024),
-		chars: make(map[uint64]int32),
-		byLen: make([][]int32, maxLenBucket+1),
-		first: make(map[rune][]int32),
-		pair:  make(map[[2]rune][]int32),
+		slots:    make([]int32, 1024),
+		chars:    make(map[uint64]int32),
+		byLen:    make([][]int32, maxLenBucket+1),
+		byLenSig: make([][]uint64, maxLenBucket+1),
+		first:    make(map[rune][]int32),
+		pair:     make(map[[2]rune][]int32),
 	}
 }
 
@@ -290,6 +292,7 @@ func (ix *Index) wordTerm(w []byte) int32 {
 		n = maxLenBucket
 	}
 	ix.byLen[n] = append(ix.byLen[n], t)
+	ix.byLenSig[n] = append(ix.byLenSig[n], ix.sig[t])
 	r0, size := utf8.DecodeRuneInString(word)
 	ix.first[r0] = append(ix.first[r0], t)
 	if size < len(word) {
@@ -321,6 +324,15 @@ func signature(w string) uint64 {
 	return s
 }
 
+// runeSignature is signature of the word w, given as runes.
+func runeSignature(w []rune) uint64 {
+	var s uint64
+	for _, r := range w {
+		s |= 1 << (uint32(r) * 2654435761 >> 26)
+	}
+	return s
+}
+
 // signatureClose reports whether words with signatures a and b may be
 // within k typos of each other.
 func signatureClose(a, b uint64, k int) bool {
@@ -335,8 +347,8 @@ func (ix *Index) SizeBytes() int {
 		n += cap(p)*4 + 24 + len(ix.word[t]) + 16 + 8 + 4 + 4
 	}
 	n += cap(ix.slots)*4 + cap(ix.hash)*4 + len(ix.chars)*24
-	for _, l := range ix.byLen {
-		n += cap(l) * 4
+	for i, l := range ix.byLen {
+		n += cap(l)*4 + cap(ix.byLenSig[i])*8
 	}
 	n += (len(ix.first) + len(ix.pair)) * 48
 	for _, l := range ix.first {

@@ -88,8 +88,9 @@ func (ix *Index) matchWord(w *queryWord) []termMatch {
 			if l < n-k || l > n+k {
 				continue
 			}
-			for _, t := range ix.byLen[l] {
-				if ix.mark[t] == stamp || !signatureClose(w.sig, ix.sig[t], k) {
+			sigs := ix.byLenSig[l]
+			for i, t := range ix.byLen[l] {
+				if !signatureClose(w.sig, sigs[i], k) || ix.mark[t] == stamp {
 					continue
 				}
 				ix.runes = appendRunes(ix.runes[:0], ix.word[t])

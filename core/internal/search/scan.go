@@ -159,7 +159,7 @@ func (ix *Index) scanWord(ds *docScan, ascii []byte, tok []rune) {
 				ix.runes = tok
 			}
 			if sig == 0 {
-				sig = signature(string(tok))
+				sig = runeSignature(tok)
 			}
 			if signatureClose(w.sig, sig, k) {
 				if d := boundedDistance(w.runes, tok, k, &ix.rows); d <= k {

@@ -78,7 +78,7 @@ func (ix *Index) locate(text string, p parsedQuery) location {
 				case allowance(len(w.runes), len(tok)) > 0:
 					k := allowance(len(w.runes), len(tok))
 					if sig == 0 {
-						sig = signature(string(tok))
+						sig = runeSignature(tok)
 					}
 					if signatureClose(w.sig, sig, k) {
 						if d := boundedDistance(w.runes, tok, k, &ix.rows); d <= k {
