@@ -205,6 +205,8 @@ export class LocalTree extends TreeAPI {
       : null;
     this._memorySnapshots = new Map(); // for persist: false
     this._warmTask = null;
+    /** Milliseconds spent building the search index so far, slices only (for benchmarks, see _debug). */
+    this._warmMs = 0;
     /** performance.now() of the last call (the search index is warmed only after a quiet spell). */
     this._lastCallAt = 0;
     this._closed = false;
@@ -820,8 +822,10 @@ export class LocalTree extends TreeAPI {
         return;
       }
       let done = false;
+      const t0 = performance.now();
       do done = this._handle.warm(WARM_NODES);
       while (!done && deadline !== null && !deadline.didTimeout && deadline.timeRemaining() > 8);
+      this._warmMs += performance.now() - t0;
       if (!done) this._warmTask = idle(step);
     };
     this._warmTask = idle(step);
@@ -840,15 +844,17 @@ export class LocalTree extends TreeAPI {
   /**
    * Internal counters for tests and benchmarks, the same in both threads
    * (WorkerTree asks the worker): the Writer's stats (null without one),
-   * context answers given in columns, whether the search index is complete
-   * the wasm's operation table (its JSON text), the size of the wasm
-   * memory in bytes, and the Go runtime's memory in use and this store's
-   * budget in bytes (memory: the handle's memory(); after the Go program
-   * exited, its STORAGE_ERROR envelope instead).
-   * @returns {Promise<{writer: object|null, columnAnswers: number, indexComplete: boolean, operations: string, wasmBytes: number, memory: {inUse: number, budget: number}}>}
+   * context answers given in columns, whether the search index is
+   * complete and the milliseconds its build took so far (in slices, not
+   * counting the time between them), the wasm's operation table (its JSON
+   * text), the size of the wasm memory in bytes, and the Go runtime's
+   * memory in use and this store's budget in bytes (memory: the handle's
+   * memory(); after the Go program exited, its STORAGE_ERROR envelope
+   * instead).
+   * @returns {Promise<{writer: object|null, columnAnswers: number, indexComplete: boolean, indexMs: number, operations: string, wasmBytes: number, memory: {inUse: number, budget: number}}>}
    */
   async _debug() {
-    return { writer: this._writer ? { ...this._writer.stats } : null, columnAnswers: this._columnAnswers, indexComplete: this._handle.warm(0), operations: this._handle.operations(), wasmBytes: this._memory.buffer.byteLength, memory: JSON.parse(this._handle.memory()) };
+    return { writer: this._writer ? { ...this._writer.stats } : null, columnAnswers: this._columnAnswers, indexComplete: this._handle.warm(0), indexMs: this._warmMs, operations: this._handle.operations(), wasmBytes: this._memory.buffer.byteLength, memory: JSON.parse(this._handle.memory()) };
   }
 }
 
