@@ -24,3 +24,17 @@ test('node bench/run.mjs --short prints the table with every library', () => {
   assert.equal(recalls.length, 9, st);
   assert.deepEqual([...new Set(recalls)], ['100%'], `sessiontree finds every planted target: ${st}`);
 });
+
+test('node bench/run.mjs --short --prose runs the real-prose corpus of the Go distribution', () => {
+  const run = fileURLToPath(new URL('../bench/run.mjs', import.meta.url));
+  const out = spawnSync(process.execPath, [run, '--short', '--prose', '--libs', 'sessiontree,ufuzzy'], { encoding: 'utf8', timeout: 300000 });
+  assert.equal(out.status, 0, `exit ${out.status}\n${out.stdout}\n${out.stderr}`);
+  const lines = out.stdout.split('\n');
+  assert.match(lines.find((l) => l.startsWith('real prose: ')) ?? '', /^real prose: the comments and docs of go\d[\d.]* \([\d,]+ \.go files/, out.stdout);
+  const header = lines.find((l) => l.startsWith('library '));
+  assert.ok(header.includes('recall typo2') && !header.includes('recall cjk'), `the prose corpus has no cjk class: ${header}`);
+  const st = lines.find((l) => l.startsWith('sessiontree '));
+  const recalls = st.match(/\d+%/g);
+  assert.equal(recalls.length, 7, st);
+  assert.deepEqual([...new Set(recalls)], ['100%'], `sessiontree finds every message holding the word meant: ${st}`);
+});
