@@ -60,7 +60,7 @@ type Session struct {
 
 	// warming is the index WarmSearch is adding this session to, and
 	// warmed how many of its nodes it added so far (search is set once
-	// all are in).
+	// all are in); a search scans the nodes from warmed on (Store.rest).
 	warming *search.Index
 	warmed  int
 	// searchKey is the owner key of the session's documents in the index it
