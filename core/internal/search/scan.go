@@ -98,10 +98,11 @@ func (ix *Index) scanDoc(text string, p parsedQuery, sc *scanned, counted map[st
 		tokens := tokenize(ix.tokens[:0], folded)
 		ix.tokens = tokens
 		for _, t := range tokens {
-			tok := make([]rune, 0, t.to-t.from)
+			tok := ix.runes[:0] // scanWord converts nothing when given runes
 			for _, fr := range folded[t.from:t.to] {
 				tok = append(tok, fr.r)
 			}
+			ix.runes = tok
 			if t.kind == tokenWord {
 				ix.scanWord(&ds, nil, tok)
 				continue
