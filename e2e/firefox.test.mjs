@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { E2E_DIR, REPO_ROOT } from './helpers.mjs';
-import { FIREFOX_PATH, launchFirefoxPersistent, launchFirefox } from './firefox.mjs';
+import { launchFirefoxPersistent, launchFirefox } from './firefox.mjs';
 import { startServer } from '../tools/serve.mjs';
 
 /** The tests run in Firefox, by file, under their exact names. */
@@ -125,3 +125,114 @@ for (const [file, names] of Object.entries(CHOSEN)) {
     assert.equal(code, 0, `the Firefox run of ${file} exited ${code}:\n${tail}`);
   });
 }
+
+/** Open the shim page on page and wait for the module. */
+async function openShim(page, baseURL) {
+  await page.goto(baseURL + 'e2e/fixtures/shim.html');
+  await page.waitForFunction(() => window.sessiontree !== undefined);
+}
+
+test('Firefox killed with SIGKILL during appends keeps every acknowledged append: started again on its profile, the tree restores them all', async (t) => {
+  // One kill (two browser starts, a few seconds each here); raise ROUNDS to
+  // kill it more often.
+  const ROUNDS = 1;
+  const server = await startServer({ root: REPO_ROOT, port: 0 });
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sessiontree-firefox-'));
+  let context = null;
+  try {
+    const acked = new Set();
+    let stored = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      context = await launchFirefoxPersistent(profile);
+      const page = context.pages()[0] ?? (await context.newPage());
+      const errors = [];
+      page.on('pageerror', (err) => errors.push(String(err)));
+      await openShim(page, server.baseURL);
+      const restored = await page.evaluate(async () => {
+        window.tree = await window.sessiontree.init({ dbName: 'killed' });
+        const list = await window.tree.call({ operation: 'list', sessionId: 'k' });
+        if (list.ok) return list.value.map((n) => n.id);
+        const created = await window.tree.call({ operation: 'create', sessionId: 'k' });
+        if (!created.ok) throw new Error(JSON.stringify(created.error));
+        return [];
+      });
+      assert.deepEqual([...acked].filter((id) => !restored.includes(id)), [], `round ${round}: every acknowledged append is stored`);
+      assert.ok(restored.length >= stored.length, `round ${round}: nothing stored before was lost`);
+      stored = restored;
+      // Each append the page saw acknowledged is logged as "ACK id"; four
+      // loops keep several writes in flight, so the kill lands in one.
+      const seen = new Promise((resolve) => {
+        let fresh = 0;
+        page.on('console', (m) => {
+          const ack = /^ACK (\S+)$/.exec(m.text());
+          if (!ack) return;
+          acked.add(ack[1]);
+          if (++fresh === 200) resolve();
+        });
+      });
+      const appending = page.evaluate(async (round) => {
+        const loop = async (k) => {
+          for (let i = 0; ; i++) {
+            const env = await window.tree.call({ operation: 'append', sessionId: 'k', message: { role: 'user', content: `round ${round} loop ${k} append ${i}` } });
+            if (!env.ok) throw new Error(JSON.stringify(env.error));
+            console.log('ACK ' + env.value.id);
+          }
+        };
+        await Promise.all([0, 1, 2, 3].map(loop));
+      }, round).catch((err) => err);
+      await seen;
+      // The whole browser at once: its process group (Firefox's content
+      // processes are its children), as a crash or a power cut would.
+      process.kill(-context.raw.browser().process().pid, 'SIGKILL');
+      const ended = await appending;
+      assert.ok(ended instanceof Error, 'the appends stopped with the browser');
+      assert.deepEqual(errors, []);
+      context = null;
+    }
+    // Started once more: everything acknowledged before each kill is there.
+    context = await launchFirefoxPersistent(profile);
+    const page = context.pages()[0] ?? (await context.newPage());
+    await openShim(page, server.baseURL);
+    const last = await page.evaluate(async () => {
+      const tree = await window.sessiontree.init({ dbName: 'killed' });
+      const list = await tree.call({ operation: 'list', sessionId: 'k' });
+      return list.value.map((n) => n.id);
+    });
+    assert.deepEqual([...acked].filter((id) => !last.includes(id)), [], 'every acknowledged append is stored');
+    assert.ok(last.length >= stored.length);
+    t.diagnostic(`${acked.size} acknowledged appends over ${ROUNDS} kill(s), ${last.length} stored`);
+  } finally {
+    await context?.close().catch(() => {});
+    await server.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+});
+
+test('storage({requestPersist: true}) answers within its bound while Firefox\'s permission prompt for persist() stays unanswered', async () => {
+  // Without dom.storageManager.prompt.testing (FIREFOX_PREFS sets it for
+  // the other tests) Firefox asks the user, and headless nobody answers:
+  // navigator.storage.persist() stays pending.
+  const server = await startServer({ root: REPO_ROOT, port: 0 });
+  const browser = await launchFirefox({ prefs: { 'dom.storageManager.prompt.testing': false, 'dom.storageManager.prompt.testing.allow': false } });
+  try {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await openShim(page, server.baseURL);
+    const r = await page.evaluate(async () => {
+      const pending = await Promise.race([navigator.storage.persist().then(() => 'answered'), new Promise((resolve) => setTimeout(() => resolve('pending'), 500))]);
+      const tree = await window.sessiontree.init({ dbName: 'prompt' });
+      const info = await tree.storage({ requestPersist: true });
+      return { pending, info, after: await tree.storage() };
+    });
+    assert.equal(r.pending, 'pending', 'the prompt is up and unanswered');
+    assert.equal(r.info.persisted, false, 'what the browser holds now');
+    assert.equal(r.info.state, 'open');
+    assert.equal(r.info.persistent, true);
+    assert.equal(typeof r.info.usage, 'number');
+    assert.ok(r.info.quota > 0, `quota ${r.info.quota}`);
+    assert.deepEqual(r.after, r.info);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
