@@ -453,26 +453,21 @@ export class Locator {
     return this._probe('text');
   }
 
-  /** The first element's handle, once it is in state. */
-  async _element(state = 'attached') {
+  /** fn(handle) on the first element's handle once it is in state; the handle is let go after. */
+  async _withElement(state, fn) {
     await this.waitFor({ state });
     const all = await this.page.raw.evaluateHandle(probe, this.steps, 'all', null);
+    const el = await all.evaluateHandle((els) => els[0]).finally(() => all.dispose());
     try {
-      const el = await all.evaluateHandle((els) => els[0]);
-      return el.asElement();
+      return await fn(el.asElement());
     } finally {
-      await all.dispose();
+      await el.dispose();
     }
   }
 
   /** fn(element, arg) in the page on the first element. */
-  async evaluate(fn, arg) {
-    const el = await this._element();
-    try {
-      return await el.evaluate(fn, arg);
-    } finally {
-      await el.dispose();
-    }
+  evaluate(fn, arg) {
+    return this._withElement('attached', (el) => el.evaluate(fn, arg));
   }
 
   /** fn(elements, arg) in the page on every element (none is fine). */
@@ -486,49 +481,29 @@ export class Locator {
   }
 
   /** A click in the middle of the first element once it is visible (scrolled into view first). */
-  async click() {
-    const el = await this._element('visible');
-    try {
-      await el.click();
-    } finally {
-      await el.dispose();
-    }
+  click() {
+    return this._withElement('visible', (el) => el.click());
   }
 
-  async focus() {
-    const el = await this._element();
-    try {
-      await el.focus();
-    } finally {
-      await el.dispose();
-    }
+  focus() {
+    return this._withElement('attached', (el) => el.focus());
   }
 
   /** Replace an input's value as typing would end: focus, value, an input event (as playwright-core's fill). */
-  async fill(value) {
-    const el = await this._element('visible');
-    try {
-      await el.evaluate((node, v) => {
-        node.focus();
-        node.value = v;
-        node.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: v }));
-      }, value);
-    } finally {
-      await el.dispose();
-    }
+  fill(value) {
+    return this._withElement('visible', (el) => el.evaluate((node, v) => {
+      node.focus();
+      node.value = v;
+      node.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: v }));
+    }, value));
   }
 
   /** Pick the option of a select by value: input and change events, as a user's choice fires. */
-  async selectOption(value) {
-    const el = await this._element('visible');
-    try {
-      await el.evaluate((node, v) => {
-        node.value = v;
-        node.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
-        node.dispatchEvent(new Event('change', { bubbles: true }));
-      }, value);
-    } finally {
-      await el.dispose();
-    }
+  selectOption(value) {
+    return this._withElement('visible', (el) => el.evaluate((node, v) => {
+      node.value = v;
+      node.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+      node.dispatchEvent(new Event('change', { bubbles: true }));
+    }, value));
   }
 }
