@@ -9,8 +9,10 @@
 // own name, and a name that no longer runs (renamed or removed) fails.
 // The chosen tests cover what differs between engines (IndexedDB, Web
 // Locks, BroadcastChannel, module workers, wasm, storage estimates, the
-// panel's drawing and clicks) within about 90 s here; the rest of those
-// files also pass in Firefox except where noted in FIREFOX_ONLY_IN_CHROMIUM.
+// panel's drawing and clicks) in a short run (one Firefox per file, a
+// context per test); every other test of those files passes in Firefox as
+// well when the file is run with SESSIONTREE_BROWSER=firefox, except those
+// of CHROMIUM_ONLY.
 // Then tests of what only Firefox needs: a browser killed with SIGKILL
 // during appends and started again on its profile, and
 // navigator.storage.persist() left unanswered by a permission prompt.
@@ -50,13 +52,10 @@ const CHOSEN = {
   ],
 };
 
-/**
- * Tests of those files that pass in Chromium only, and why (kept here so a
- * reader of this file knows what is not claimed for Firefox).
- */
-export const FIREFOX_ONLY_IN_CHROMIUM = {
-  'panel and overlay modes render (dark)': 'the dark scheme is emulated per context (colorScheme) in playwright-core; WebDriver BiDi in Firefox 153 has no prefers-color-scheme emulation',
-};
+// CHROMIUM_ONLY: tests of those files that pass in Chromium only, and why.
+// - panel.test.mjs "panel and overlay modes render (dark)": playwright-core
+//   emulates the dark scheme per context (colorScheme); WebDriver BiDi in
+//   Firefox 153 has no prefers-color-scheme emulation, so the page is light.
 
 /** The escaped form of a test name for --test-name-pattern (a whole-name match). */
 const exactly = (name) => '^' + name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '$';
