@@ -123,6 +123,7 @@ export class FirefoxBrowser {
     return this.raw.process();
   }
 
+  /** Close the browser. */
   close() {
     return this.raw.close();
   }
@@ -136,12 +137,14 @@ class SharedFirefox {
     this.contexts = [];
   }
 
+  /** A new context of the shared browser, closed with this handle. */
   async newContext(options = {}) {
     const context = await this.browser.newContext(options);
     this.contexts.push(context);
     return context;
   }
 
+  /** The browser's name and version, e.g. "firefox/153.8.0". */
   version() {
     return this.browser.version();
   }
@@ -161,6 +164,7 @@ export class FirefoxContext {
     this._pages = [];
   }
 
+  /** A new page in a window of its own (a tab of a window behind would be hidden: Firefox then clamps its timers to 1 s and stops its animation frames). */
   async newPage() {
     const page = new FirefoxPage(await this.raw.newPage({ type: 'window' }), this);
     if (this.options.viewport) await page.raw.setViewport(this.options.viewport);
@@ -169,6 +173,7 @@ export class FirefoxContext {
     return page;
   }
 
+  /** The open pages made through this context (and the first page of a persistent one). */
   pages() {
     return this._pages.filter((p) => !p.isClosed());
   }
@@ -179,6 +184,7 @@ export class FirefoxContext {
     for (const page of this.pages()) await page.raw.setOfflineMode(offline);
   }
 
+  /** Close the context (the browser too for a persistent one). */
   async close() {
     if (this._ownBrowser) return this._ownBrowser.close();
     return this.raw.close();
@@ -216,6 +222,7 @@ async function pressKey(keyboard, combo) {
 
 /** playwright-core's Page, over a puppeteer Page. */
 export class FirefoxPage {
+  /** @param {import('puppeteer-core').Page} raw @param {FirefoxContext} context */
   constructor(raw, context) {
     this.raw = raw;
     this._context = context;
@@ -228,22 +235,27 @@ export class FirefoxPage {
     };
   }
 
+  /** The FirefoxContext the page belongs to. */
   context() {
     return this._context;
   }
 
+  /** The page's URL. */
   url() {
     return this.raw.url();
   }
 
+  /** Load url; resolves once its load event has fired. */
   async goto(url) {
     return this.raw.goto(url, { waitUntil: 'load' });
   }
 
+  /** Reload; resolves once the load event has fired. */
   async reload() {
     return this.raw.reload({ waitUntil: 'load' });
   }
 
+  /** fn(arg) in the page; resolves to its (awaited) result, serialised over WebDriver BiDi. */
   evaluate(fn, arg) {
     return this.raw.evaluate(fn, arg);
   }
@@ -254,11 +266,13 @@ export class FirefoxPage {
     return handle;
   }
 
+  /** Wait until selector (in open shadow roots too) matches an element in options.state (default visible). */
   waitForSelector(selector, options = {}) {
     const state = options.state ?? 'visible';
     return this.locator(selector).waitFor({ state, timeout: options.timeout });
   }
 
+  /** Resolves after ms (a wait the Chromium tests also make; never a substitute for waiting for what is drawn). */
   waitForTimeout(ms) {
     return new Promise((resolve) => setTimeout(resolve, ms));
   }
@@ -291,22 +305,27 @@ export class FirefoxPage {
     return this;
   }
 
+  /** The page's dedicated workers (url only: WebDriver BiDi in Firefox 153 cannot evaluate in them). */
   workers() {
     return this.raw.workers().map(worker);
   }
 
+  /** Elements matching selector anywhere in the page, open shadow roots included (see Locator). */
   locator(selector, options) {
     return new Locator(this, []).locator(selector, options);
   }
 
+  /** A PNG of the viewport, at options.path. */
   screenshot(options) {
     return this.raw.screenshot(options);
   }
 
+  /** Whether close() was called or the page went away. */
   isClosed() {
     return this.raw.isClosed();
   }
 
+  /** Close the page. */
   close() {
     return this.raw.close();
   }
@@ -400,20 +419,24 @@ export class Locator {
     this.steps = steps;
   }
 
+  /** Elements matching selector under those of this locator; options.hasText keeps those whose text holds it (a string, any case, or a RegExp). */
   locator(selector, options = {}) {
     return new Locator(this.page, [...this.steps, { selector, hasText: textFilter(options.hasText) }]);
   }
 
+  /** The i-th element of the last step (-1: the last). */
   nth(i) {
     const steps = this.steps.slice();
     steps[steps.length - 1] = { ...steps.at(-1), nth: i };
     return new Locator(this.page, steps);
   }
 
+  /** The first element of the last step. */
   first() {
     return this.nth(0);
   }
 
+  /** The last element of the last step. */
   last() {
     return this.nth(-1);
   }
@@ -427,27 +450,33 @@ export class Locator {
     await this.page.raw.waitForFunction(probe, { timeout, polling: 'raf' }, this.steps, 'state', state);
   }
 
+  /** How many elements match now. */
   count() {
     return this._probe('count');
   }
 
+  /** Whether the first element is visible now (a box of some size, not visibility: hidden). */
   isVisible() {
     return this._probe('visible');
   }
 
+  /** Whether the first element is hidden or missing now. */
   async isHidden() {
     return !(await this._probe('visible'));
   }
 
+  /** The textContent of every matching element now. */
   allTextContents() {
     return this._probe('texts');
   }
 
+  /** An attribute of the first element once it is attached (null when absent). */
   async getAttribute(name) {
     await this.waitFor({ state: 'attached' });
     return this._probe('attr', name);
   }
 
+  /** The first element's textContent once it is attached. */
   async textContent() {
     await this.waitFor({ state: 'attached' });
     return this._probe('text');
@@ -485,6 +514,7 @@ export class Locator {
     return this._withElement('visible', (el) => el.click());
   }
 
+  /** Focus the first element once it is attached. */
   focus() {
     return this._withElement('attached', (el) => el.focus());
   }
