@@ -100,6 +100,7 @@ $(VENDOR)/.copied: node_modules/.package-lock.json Makefile
 
 deps: node_modules/.package-lock.json
 	./scripts/ensure-chromium.sh
+	./scripts/ensure-firefox.sh
 
 # The published package: package.json's "files" list (the API, the panel,
 # the wasm and its loader, the vendored UI libraries; no tests, benches,

@@ -1,7 +1,11 @@
 // Shared helpers for the browser end-to-end tests (run: npm run test:e2e).
 //
 // Chromium is Debian's /usr/bin/chromium (scripts/ensure-chromium.sh installs
-// it); playwright-core never downloads a browser. Pages are served over HTTP
+// it); playwright-core never downloads a browser. With
+// SESSIONTREE_BROWSER=firefox in the environment, launch, launchPersistent
+// and setup give Firefox ESR instead (e2e/firefox.mjs: puppeteer-core over
+// WebDriver BiDi, dressed in the part of playwright-core's API the tests
+// use); e2e/firefox.test.mjs runs chosen tests so. Pages are served over HTTP
 // by tools/serve.mjs on 127.0.0.1 and a free port (.wasm needs
 // application/wasm and instantiateStreaming does not work from file://).
 //
@@ -20,6 +24,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../tools/serve.mjs';
+import { sharedFirefox, launchFirefoxPersistent } from './firefox.mjs';
 
 export const E2E_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = path.resolve(E2E_DIR, '..');
@@ -42,8 +47,19 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-/** Launches headless Chromium. */
+/**
+ * The engine of this process's page tests, from $SESSIONTREE_BROWSER:
+ * "chromium" (the default) or "firefox".
+ */
+export const BROWSER = process.env.SESSIONTREE_BROWSER === 'firefox' ? 'firefox' : 'chromium';
+
+/**
+ * Launches headless Chromium. When BROWSER is "firefox": a handle on the
+ * test process's one headless Firefox ESR (e2e/firefox.mjs sharedFirefox;
+ * its close() closes the contexts made through it), options ignored.
+ */
 export function launch(options = {}) {
+  if (BROWSER === 'firefox') return sharedFirefox();
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, ...options });
 }
 
@@ -52,6 +68,7 @@ export function launch(options = {}) {
  * survives a browser restart). Returns a BrowserContext.
  */
 export function launchPersistent(userDataDir, options = {}) {
+  if (BROWSER === 'firefox') return launchFirefoxPersistent(userDataDir, options);
   return chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM_PATH,
     args: CHROMIUM_ARGS,
@@ -161,12 +178,24 @@ export async function openShimPage(env) {
  * e2e/fixtures/held-worker.js, which holds the page's messages until fn has
  * run there. In the worker, `window` is the worker's global scope, so a
  * stub written for the page (window.x, IDBObjectStore.prototype) works
- * there unchanged. Call before the page loads the shim.
+ * there unchanged. Call before the page loads the shim. In Firefox (no
+ * evaluating in a worker over WebDriver BiDi) fn(arg) is written as a
+ * module under e2e/artifacts/stubs/ that the worker
+ * e2e/fixtures/stubbed-worker.js imports before it takes the page's
+ * messages, so fn must not close over anything but arg.
  * @param {import('playwright-core').Page} page
  * @param {(arg: any) => void} fn @param {any} [arg]
  */
 export async function stubStore(page, fn, arg) {
   await page.addInitScript(fn, arg);
+  if (BROWSER === 'firefox') {
+    // No evaluating in a worker over WebDriver BiDi: the worker imports the stub.
+    const stub = stubModule(fn, arg);
+    await page.addInitScript((stub) => {
+      window.__sessiontreeInit = { workerURL: new URL('/e2e/fixtures/stubbed-worker.js?stub=' + encodeURIComponent(new URL(stub, location.href).href), location.href).href };
+    }, stub);
+    return;
+  }
   await page.addInitScript(() => {
     window.__sessiontreeInit = { workerURL: new URL('/e2e/fixtures/held-worker.js', location.href).href };
   });
@@ -186,13 +215,51 @@ export async function stubStore(page, fn, arg) {
   });
 }
 
+let stubModules = 0;
+
+/**
+ * fn(arg) as an ES module under e2e/artifacts/stubs/ (a new file each
+ * time, so no import is answered from a cache), for a worker to import
+ * (e2e/fixtures/stubbed-worker.js). Returns its URL path, e.g.
+ * "/e2e/artifacts/stubs/1234-1.js".
+ * @param {(arg: any) => any} fn @param {any} [arg]
+ */
+function stubModule(fn, arg) {
+  const name = `${process.pid}-${++stubModules}.js`;
+  fs.mkdirSync(path.join(ARTIFACTS_DIR, 'stubs'), { recursive: true });
+  fs.writeFileSync(path.join(ARTIFACTS_DIR, 'stubs', name), `await (${fn})(${arg === undefined ? '' : JSON.stringify(arg)});\n`);
+  return '/e2e/artifacts/stubs/' + name;
+}
+
 /**
  * Run fn(arg) in the page and in its store workers (to change what a
  * stubStore stub reads, e.g. a quota left): resolves to the page's result.
+ * In Firefox the workers import fn(arg) as a module, told to on the
+ * BroadcastChannel "e2e-in-store" (e2e/fixtures/stubbed-worker.js).
  * @param {import('playwright-core').Page} page
  * @param {(arg: any) => any} fn @param {any} [arg]
  */
 export async function inStore(page, fn, arg) {
+  if (BROWSER === 'firefox') {
+    // Each stubbed worker of the page imports fn as a module and says so.
+    const to = page.workers().map((w) => w.url()).filter((u) => u.includes('/e2e/fixtures/stubbed-worker.js'));
+    if (to.length) {
+      await page.evaluate(({ run, to }) => new Promise((resolve) => {
+        const channel = new BroadcastChannel('e2e-in-store');
+        const left = new Set(to);
+        channel.onmessage = ({ data }) => {
+          if (data.done !== run) return;
+          left.delete(data.from);
+          if (left.size === 0) {
+            channel.close();
+            resolve();
+          }
+        };
+        channel.postMessage({ run, to });
+      }), { run: new URL(stubModule(fn, arg), page.url()).href, to });
+    }
+    return page.evaluate(fn, arg);
+  }
   for (const worker of page.workers()) await worker.evaluate(fn, arg);
   return page.evaluate(fn, arg);
 }

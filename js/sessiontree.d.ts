@@ -694,7 +694,10 @@ export interface SessionTree {
   subscribe(fn: (event: ChangeEvent | StorageEvent | RestartedEvent) => void): () => void;
   /**
    * Usage, quota and persistence of the site's storage. With
-   * {requestPersist: true} it first asks navigator.storage.persist().
+   * {requestPersist: true} it first asks navigator.storage.persist(),
+   * waiting at most 3,000 ms for the answer (Firefox answers only once the
+   * user has answered its permission prompt; persisted is then what the
+   * browser holds now).
    * Never rejects: options that are not an object are taken as {}; a store
    * whose worker failed answers state "closed" with the error as reason.
    */

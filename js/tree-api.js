@@ -16,6 +16,26 @@ export function errorEnvelope(code, message) {
 }
 
 /**
+ * How long storage({requestPersist: true}) waits for
+ * navigator.storage.persist() to answer, in ms. Chromium answers at once
+ * (it decides by site engagement); Firefox 153 opens a permission prompt
+ * and resolves only when the user answers it, so the wait is bounded.
+ */
+const PERSIST_WAIT_MS = 3000;
+
+/**
+ * What promise resolves to, or null when it has not settled within ms
+ * (it keeps running); rejects as promise does within ms.
+ * @template T @param {Promise<T>} promise @param {number} ms
+ * @returns {Promise<T|null>}
+ */
+function answeredWithin(promise, ms) {
+  let timer;
+  const late = new Promise((resolve) => (timer = setTimeout(() => resolve(null), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/**
  * How a bad argument is shown in an INVALID_ARGUMENT message: its JSON
  * text when short, else its type ("undefined", "a function", "an object").
  * @param {unknown} value
@@ -497,7 +517,11 @@ export class TreeAPI {
    * (navigator.storage.persisted(): exempt from eviction under storage
    * pressure). With {requestPersist: true} it first asks for persistence
    * (navigator.storage.persist(); browsers may prompt or decide by site
-   * engagement). Fields the browser does not offer are null. Never
+   * engagement), waiting for the answer at most PERSIST_WAIT_MS: Firefox
+   * asks the user in a permission prompt and answers only when the prompt
+   * is (a headless Firefox never does); persisted then says what the
+   * browser holds now, and the prompt's later answer shows in the next
+   * storage() call. Fields the browser does not offer are null. Never
    * rejects: options that are not an object are taken as {}, and a store
    * that cannot be reached (its worker failed) answers state "closed" with
    * the error as the reason.
@@ -510,7 +534,7 @@ export class TreeAPI {
     let persisted = null;
     if (sm && requestPersist && typeof sm.persist === "function") {
       try {
-        persisted = await sm.persist();
+        persisted = await answeredWithin(sm.persist(), PERSIST_WAIT_MS);
       } catch {
         persisted = null;
       }

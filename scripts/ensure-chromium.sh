@@ -9,22 +9,9 @@ if command -v chromium >/dev/null 2>&1; then
 	exit 0
 fi
 
-SUDO=()
-if [ "$(id -u)" -ne 0 ]; then
-	if command -v sudo >/dev/null 2>&1; then
-		SUDO=(sudo)
-	else
-		echo "ensure-chromium: chromium is missing and we are not root (no sudo available)" >&2
-		exit 1
-	fi
-fi
-
-echo "ensure-chromium: chromium not found; installing Debian package 'chromium' (about a minute)" >&2
+echo "ensure-chromium: chromium not found" >&2
 start=$SECONDS
-echo "ensure-chromium: apt-get update" >&2
-"${SUDO[@]}" apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null
-echo "ensure-chromium: apt-get install -y chromium" >&2
-"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq chromium >/dev/null
+"$(dirname "$0")/apt-install.sh" ensure-chromium chromium
 
 if ! command -v chromium >/dev/null 2>&1; then
 	echo "ensure-chromium: install finished but 'chromium' is still not on PATH" >&2
