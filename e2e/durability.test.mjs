@@ -790,6 +790,7 @@ test('storage() reports usage, quota and persistence for the explorer', async ()
     assert.equal(typeof info.usage, 'number');
     assert.ok(info.quota > 0);
     assert.equal(typeof info.persisted, 'boolean');
+    assert.equal(info.persistPending, false, 'Chromium answers persist() at once');
     assert.equal(await initTree(page, { persist: false }), null);
     assert.equal((await page.evaluate(() => window.tree.storage())).state, 'memory');
     assert.deepEqual(env.errors, []);

@@ -553,6 +553,11 @@ export interface StorageInfo {
   quota: number | null;
   /** navigator.storage.persisted(): exempt from eviction; null when unknown. */
   persisted: boolean | null;
+  /**
+   * With {requestPersist: true}: the browser has not answered within 3,000 ms
+   * (Firefox asks the user in a prompt); its answer shows in a later storage().
+   */
+  persistPending: boolean;
 }
 
 export interface SnapshotInfo {

@@ -521,20 +521,23 @@ export class TreeAPI {
    * asks the user in a permission prompt and answers only when the prompt
    * is (a headless Firefox never does); persisted then says what the
    * browser holds now, and the prompt's later answer shows in the next
-   * storage() call. Fields the browser does not offer are null. Never
+   * storage() call (persistPending is true while it is unanswered). Fields
+   * the browser does not offer are null. Never
    * rejects: options that are not an object are taken as {}, and a store
    * that cannot be reached (its worker failed) answers state "closed" with
    * the error as the reason.
    * @param {{requestPersist?: boolean}} [options]
-   * @returns {Promise<{persistent: boolean, state: "open"|"closed"|"memory", reason: string|null, usage: number|null, quota: number|null, persisted: boolean|null}>}
+   * @returns {Promise<{persistent: boolean, state: "open"|"closed"|"memory", reason: string|null, usage: number|null, quota: number|null, persisted: boolean|null, persistPending: boolean}>}
    */
   async storage(options = {}) {
     const requestPersist = typeof options === "object" && options !== null && !!options.requestPersist;
     const sm = globalThis.navigator?.storage;
     let persisted = null;
+    let persistPending = false;
     if (sm && requestPersist && typeof sm.persist === "function") {
       try {
         persisted = await answeredWithin(sm.persist(), PERSIST_WAIT_MS);
+        persistPending = persisted === null;
       } catch {
         persisted = null;
       }
@@ -558,6 +561,6 @@ export class TreeAPI {
       }
     }
     const { state, reason } = await this._storageState();
-    return { persistent: this._persistent, state, reason, usage, quota, persisted };
+    return { persistent: this._persistent, state, reason, usage, quota, persisted, persistPending };
   }
 }

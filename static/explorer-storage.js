@@ -48,6 +48,6 @@ export async function showStorage(tree, requestPersist = false) {
   if (requestPersist) {
     // The answer of navigator.storage.persist(), said where the button was.
     $("storage-persist-result").textContent =
-      info.persisted === true ? "The browser will keep this data." : info.state !== "open" ? "Nothing to keep: this tab is not saving." : "The browser declined for now (it decides by how the site is used); the data stays until it needs the space.";
+      info.persisted === true ? "The browser will keep this data." : info.state !== "open" ? "Nothing to keep: this tab is not saving." : info.persistPending ? "The browser is asking you whether to keep this data (see its prompt); until you answer, the data stays until it needs the space." : "The browser declined for now (it decides by how the site is used); the data stays until it needs the space.";
   }
 }
