@@ -29,7 +29,7 @@ export function prng(seed) {
   };
 }
 
-const COMMON = `the a to and of in is it you that for on with this be are was have not can do we will
+export const COMMON = `the a to and of in is it you that for on with this be are was have not can do we will
 but what if so just your my me at or from by about how like please thanks yes no maybe here there
 deploy deployment pipeline failed build test release branch merge commit review server client
 database query index search fuzzy memory cache latency request response error warning config

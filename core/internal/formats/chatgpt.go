@@ -61,9 +61,12 @@ func convertChatGPTConversation(model *Model, raw jsonx.RawMessage, k int) (Conv
 	if len(raw) == 0 || raw[0] != '{' {
 		return c, nil, jsonx.Sprintf("conversation %d is not an object; skipped", k)
 	}
-	var conv chatgptConversation
-	if err := jsonx.Unmarshal(raw, &conv); err != nil {
-		return c, nil, jsonx.Sprintf("conversation %d could not be read: %s; skipped", k, jsonx.ErrorText(err))
+	fast, isFast := readChatGPTFast(raw)
+	conv := fast.conv
+	if !isFast {
+		if err := jsonx.Unmarshal(raw, &conv); err != nil {
+			return c, nil, jsonx.Sprintf("conversation %d could not be read: %s; skipped", k, jsonx.ErrorText(err))
+		}
 	}
 	switch {
 	case conv.ConversationID != nil && *conv.ConversationID != "":
@@ -84,7 +87,7 @@ func convertChatGPTConversation(model *Model, raw jsonx.RawMessage, k int) (Conv
 	if c.Title != "" {
 		name += jsonx.Sprintf(" (%s)", c.Title)
 	}
-	if conv.Mapping == nil {
+	if isFast && !fast.hasMapping || !isFast && conv.Mapping == nil {
 		return c, nil, jsonx.Sprintf("%s has no mapping; skipped", name)
 	}
 	if conv.CreateTime != nil {
@@ -93,7 +96,9 @@ func convertChatGPTConversation(model *Model, raw jsonx.RawMessage, k int) (Conv
 	if conv.UpdateTime != nil {
 		c.Updated = *conv.UpdateTime
 	}
-	if c.ID == "" {
+	if c.ID == "" && isFast {
+		c.ID = chatgptDerivedID(conv.CreateTime, fast.roots())
+	} else if c.ID == "" {
 		c.ID = chatgptDerivedID(conv.CreateTime, entries2roots(conv.Mapping))
 	}
 	var warns []Warning
@@ -101,7 +106,18 @@ func convertChatGPTConversation(model *Model, raw jsonx.RawMessage, k int) (Conv
 		warns = append(warns, Warning{SessionID: c.ID, Message: jsonx.Sprintf(format, args...)})
 	}
 
-	entries := chatgptEntries(conv.Mapping, name, &c, warn)
+	var entries map[string]*chatgptEntry
+	if isFast {
+		entries = fast.entries
+		for _, key := range slices.Sorted(maps.Keys(entries)) {
+			if e := entries[key]; e.reason != "" {
+				warn("%s: message %q %s; skipped", name, key, e.reason)
+				c.Unusable++
+			}
+		}
+	} else {
+		entries = chatgptEntries(conv.Mapping, name, &c, warn)
+	}
 	chatgptRecords(entries, name, &c, warn)
 	if len(c.Records) == 0 {
 		if c.Unusable > 0 {
@@ -126,13 +142,17 @@ func convertChatGPTConversation(model *Model, raw jsonx.RawMessage, k int) (Conv
 }
 
 // chatgptEntry is one mapping entry as read: its node, source, message
-// and time; keep says it has a usable message.
+// and time; keep says it has a usable message, reason why its message
+// cannot be used (the one-pass reader's, which warns later), noParentKey
+// that its source has no "parent" key.
 type chatgptEntry struct {
-	node   chatgptNode
-	source jsonx.RawMessage
-	msg    jsonx.RawMessage
-	time   float64
-	keep   bool
+	node        chatgptNode
+	source      jsonx.RawMessage
+	msg         jsonx.RawMessage
+	time        float64
+	keep        bool
+	reason      string
+	noParentKey bool
 }
 
 // chatgptEntries reads every mapping entry, warning (through warn, naming
@@ -154,6 +174,8 @@ func chatgptEntries(mapping map[string]jsonx.RawMessage, name string, c *Convers
 			continue
 		}
 		e.source = src
+		f, ferr := RawFields(bytes.TrimSpace(src))
+		e.noParentKey = ferr == nil && f["parent"] == nil
 		if len(e.node.Message) > 0 && !bytes.Equal(e.node.Message, []byte("null")) {
 			msg, t, err := chatgptMessageJSON(e.node.Message)
 			if err != "" {
@@ -215,7 +237,7 @@ func chatgptRecords(entries map[string]*chatgptEntry, name string, c *Conversati
 			continue
 		}
 		rec := Record{ID: key, ParentID: effectiveParent(e), Message: e.msg, Time: e.time, Source: e.source}
-		if f, err := RawFields(bytes.TrimSpace(e.source)); err == nil && f["parent"] == nil {
+		if e.noParentKey {
 			if rec.ParentID == "" {
 				warn("%s: message %q has no parent key; it becomes a root", name, key)
 			} else {
