@@ -28,6 +28,10 @@ import (
 // conversation byte for byte (the golden and importer tests hold them to
 // that; FuzzImportChatGPTFast compares them).
 
+// chatgptOnePass turns the one-pass reader on; the differential tests
+// turn it off to compare it with the decoding path.
+var chatgptOnePass = true
+
 // chatgptFast is what the one-pass reader gives of a conversation: its
 // fields as chatgptConversation holds them (Mapping left nil; hasMapping
 // says whether it was an object) and its entries, every one read.
@@ -118,6 +122,9 @@ func fastNumber(sc *jsonx.Scanner) (f *float64, err error) {
 // readChatGPTFast reads the conversation raw in one pass (see the top of
 // this file); ok is false when it leaves it to the decoding path.
 func readChatGPTFast(raw []byte) (f chatgptFast, ok bool) {
+	if !chatgptOnePass {
+		return chatgptFast{}, false
+	}
 	sc := jsonx.Scanner{Data: raw}
 	var seen fastField
 	err := sc.Object(func(key []byte) error {

@@ -1,0 +1,94 @@
+package formats
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// chatgptBothWays converts raw with the one-pass reader and with the
+// decoding path alone.
+func chatgptBothWays(raw []byte) (fast, slow []any) {
+	c, w, skip := convertChatGPTConversation(stubModel, raw, 3)
+	fast = []any{c, w, skip}
+	chatgptOnePass = false
+	defer func() { chatgptOnePass = true }()
+	c, w, skip = convertChatGPTConversation(stubModel, raw, 3)
+	return fast, []any{c, w, skip}
+}
+
+// chatgptShapes are conversations the one-pass reader must read as the
+// decoding path does, or leave to it: the common shape and its edges.
+var chatgptShapes = []string{
+	`{"id":"c1","title":"T","current_node":"b","mapping":{"r":{"id":"r","parent":null,"message":null,"children":["a"]},"a":{"id":"a","parent":"r","children":["b","x"],"message":{"id":"a","author":{"role":"user"},"create_time":1,"content":{"content_type":"text","parts":["hi \"there\"\n\u00e9"]}}},"b":{"id":"b","parent":"a","message":{"id":"b","author":{"role":"assistant","name":null},"create_time":2.5,"content":{"content_type":"text","parts":["yo","second part"]}}}}}`,
+	`{"title":"no id","create_time":1700000000.5,"mapping":{"r":{"id":"r","message":null},"a":{"parent":"r","message":{"author":{"role":"user"},"content":{"content_type":"text","parts":[]}}}}}`,
+	`{"id":"c2","mapping":null}`,
+	`{"id":"c3"}`,
+	`{"id":"c4","mapping":{}}`,
+	`{"id":"c5","Title":"case","mapping":{"a":{"message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["x"]}}}}}`,
+	`{"id":"c6","mapping":{"a":{"message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["x"]}}},"a":{"message":null}}}`,
+	`{"id":"c7","mapping":{"a":{"id":5,"message":null}}}`,
+	`{"id":"c8","mapping":{"a":{"message":{"author":{"role":"tool","name":"browser"},"create_time":"x","content":{"content_type":"text","parts":["x"]}}}}}`,
+	`{"id":"c9","mapping":{"a":{"message":{"author":{"role":"tool","name":"browser"},"content":{"content_type":"text","parts":["x",{"content_type":"image_asset_pointer","asset_pointer":"file://a"}]}}}}}`,
+	`{"id":"c10","mapping":{"a":{"message":{"author":{"role":"user"},"content":{"content_type":"user_editable_context","user_profile":"p","user_instructions":"i"}}}}}`,
+	`{"id":"c11","mapping":{"a":{"message":{"author":null,"content":{"content_type":"text","parts":["x"]}}},"b":{"parent":"a","message":{"author":{},"content":"plain"}}}}`,
+	`{"id":"c12","mapping":{"a":{"children":[null],"message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["x"],"text":5}}}}}`,
+	`{"id":"c13","create_time":1e400,"mapping":{}}`,
+	`{"id":"c14","mapping":{"a":{"message":{"author":{"role":"user"},"content":{"content_type":"code","text":"print(1)","parts":null}}}}}`,
+	`{"id":"c15","mapping":{"a":{"message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["line\u2028sep","\b\f\/"]}}}}}`,
+	"{\"id\":\"c16\",\"mapping\":{\"a\":{\"message\":{\"author\":{\"role\":\"user\"},\"content\":{\"content_type\":\"text\",\"parts\":[\"bad \xff byte\"]}}}}}",
+	`{ "id" : "c17", "mapping" : { "a" : { "parent" : null , "message" : { "author" : { "role" : "user" } , "content" : { "content_type" : "text" , "parts" : [ "spaced" ] } } } } }`,
+	`{"id":"c18","mapping":{"a":{"message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["x"]}},"children":["missing"]},"b":{"parent":"zz","message":5}}}`,
+	`{"id":"c19","current_node":"r","mapping":{"r":{"message":null,"parent":"a"},"a":{"parent":"r","message":{"author":{"role":"user"},"content":{"Content_Type":"text","parts":["x"]}}}}}`,
+	`{"id":"c20","mapping":{"a":{"message":{"author":{"role":"user","Role":"x"},"content":{"content_type":"text","parts":["x"]}}}}}`,
+	`{"id":"c21","mapping":{"a":{"message":{"author":{"role":"user"},"content":{"content_type":null,"parts":["x"]}}}}}`,
+	`{"id":"c22","mapping":{"a":{"message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["x"]}}}}`,
+}
+
+func TestTheOnePassChatGPTReaderMatchesTheDecodingPath(t *testing.T) {
+	for i, shape := range chatgptShapes {
+		fast, slow := chatgptBothWays([]byte(shape))
+		assert.Equal(t, slow, fast, "shape %d: %s", i, shape)
+	}
+	_, ok := readChatGPTFast([]byte(chatgptShapes[0]))
+	assert.True(t, ok, "the common shape is read in one pass")
+	_, ok = readChatGPTFast([]byte(chatgptShapes[5]))
+	assert.False(t, ok, "a key that matches a field only ignoring case is left to the decoding path")
+	// The ChatGPT fixtures, each conversation alone.
+	files, _ := filepath.Glob("../../../../shared/fixtures/*/*.json")
+	require.NotEmpty(t, files, "the shared fixtures are missing")
+	n := 0
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		require.NoError(t, err)
+		sc := jsonx.Scanner{Data: data}
+		_ = sc.Elements(func(_ int, raw []byte, _ bool) error {
+			if f, err := RawFields(raw); err == nil && f["mapping"] != nil {
+				fast, slow := chatgptBothWays(raw)
+				assert.Equal(t, slow, fast, "a conversation of %s", file)
+				n++
+			}
+			return nil
+		})
+	}
+	assert.Greater(t, n, 3, "conversations compared from the fixtures")
+}
+
+func FuzzChatGPTOnePass(f *testing.F) {
+	for _, shape := range chatgptShapes {
+		f.Add([]byte(shape))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if len(raw) == 0 || raw[0] != '{' {
+			return
+		}
+		fast, slow := chatgptBothWays(raw)
+		if !assert.ObjectsAreEqual(slow, fast) {
+			t.Fatalf("the one-pass reader and the decoding path differ on %q:\n%v\n%v", raw, fast, slow)
+		}
+	})
+}
