@@ -163,7 +163,7 @@ func (t *importTree) usable() bool {
 			continue
 		case rec.Kind == "" || rec.Kind == KindMessage:
 			var err *Error
-			if msg, role, err = validateMessage(rec.Message, jsonx.Sprintf("message %q", rec.ID)); err != nil {
+			if msg, role, err = validateMessageOf(rec.Message, jsonx.Sprintf("message %q", rec.ID), rec.Written); err != nil {
 				t.warn("%s; the record is skipped and its children attach to its parent", err.Message)
 				if _, again := dropped[rec.ID]; !again {
 					dropped[rec.ID] = rec.ParentID

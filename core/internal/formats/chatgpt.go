@@ -56,12 +56,16 @@ type chatgptContent struct {
 	} `json:"thoughts"`
 }
 
-func convertChatGPTConversation(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning, string) {
+// convertChatGPTConversation converts conversation k of an export, raw;
+// valid says raw is valid JSON without insignificant white space (see
+// readChatGPTFast). It returns the conversation, its warnings and, when it
+// cannot be imported, the reason.
+func convertChatGPTConversation(model *Model, raw jsonx.RawMessage, k int, valid bool) (Conversation, []Warning, string) {
 	var c Conversation
 	if len(raw) == 0 || raw[0] != '{' {
 		return c, nil, jsonx.Sprintf("conversation %d is not an object; skipped", k)
 	}
-	fast, isFast := readChatGPTFast(raw)
+	fast, isFast := readChatGPTFast(raw, valid)
 	conv := fast.conv
 	if !isFast {
 		if err := jsonx.Unmarshal(raw, &conv); err != nil {
@@ -236,7 +240,7 @@ func chatgptRecords(entries map[string]*chatgptEntry, name string, c *Conversati
 		if !e.keep {
 			continue
 		}
-		rec := Record{ID: key, ParentID: effectiveParent(e), Message: e.msg, Time: e.time, Source: e.source}
+		rec := Record{ID: key, ParentID: effectiveParent(e), Message: e.msg, Written: true, Time: e.time, Source: e.source}
 		if e.noParentKey {
 			if rec.ParentID == "" {
 				warn("%s: message %q has no parent key; it becomes a root", name, key)

@@ -120,12 +120,15 @@ func fastNumber(sc *jsonx.Scanner) (f *float64, err error) {
 }
 
 // readChatGPTFast reads the conversation raw in one pass (see the top of
-// this file); ok is false when it leaves it to the decoding path.
-func readChatGPTFast(raw []byte) (f chatgptFast, ok bool) {
+// this file); ok is false when it leaves it to the decoding path. valid
+// says raw is known to be valid JSON without insignificant white space (an
+// element the array reader checked and compacted): values are then only
+// skipped, not checked again.
+func readChatGPTFast(raw []byte, valid bool) (f chatgptFast, ok bool) {
 	if !chatgptOnePass {
 		return chatgptFast{}, false
 	}
-	sc := jsonx.Scanner{Data: raw}
+	sc := jsonx.Scanner{Data: raw, Valid: valid}
 	var seen fastField
 	err := sc.Object(func(key []byte) error {
 		bit, ok := fastKey(key, chatgptConvKeys, &seen)
@@ -249,7 +252,7 @@ func readChatGPTNode(sc *jsonx.Scanner) (*chatgptEntry, error) {
 	}
 	if len(msg) > 0 && string(msg) != "null" {
 		e.node.Message = msg
-		out, t, reason := chatgptMessageFast(msg)
+		out, t, reason := chatgptMessageFast(msg, sc.Valid)
 		if reason != "" {
 			e.reason = reason
 		} else {
@@ -282,12 +285,13 @@ func readChatGPTChildren(sc *jsonx.Scanner, e *chatgptEntry) error {
 }
 
 // chatgptMessageFast is chatgptMessageJSON for a message of the common
-// shape, read in one pass; any other message goes to chatgptMessageJSON.
-func chatgptMessageFast(raw []byte) (jsonx.RawMessage, float64, string) {
+// shape, read in one pass (valid as for readChatGPTFast); any other
+// message goes to chatgptMessageJSON.
+func chatgptMessageFast(raw []byte, valid bool) (jsonx.RawMessage, float64, string) {
 	if raw[0] != '{' {
 		return chatgptMessageJSON(raw)
 	}
-	sc := jsonx.Scanner{Data: raw}
+	sc := jsonx.Scanner{Data: raw, Valid: valid}
 	var seen fastField
 	var role, name string
 	hasAuthor := false
@@ -325,23 +329,31 @@ func chatgptMessageFast(raw []byte) (jsonx.RawMessage, float64, string) {
 	if !hasAuthor || role == "" {
 		return nil, 0, "has no author role"
 	}
-	outRole := role
-	b := []byte(`{"role":`)
-	mark := len(b)
-	b = append(b, `,"content":`...)
-	var system, fast bool
+	var parts [][]byte
+	system, common := false, false
 	if len(content) > 0 && content[0] == '{' {
-		b, system, fast = appendChatGPTContentFast(b, content)
-		if !fast {
+		var ok bool
+		if parts, system, common, ok = chatgptContentFast(content, valid); !ok {
 			return chatgptMessageJSON(raw)
 		}
+	}
+	// The message is about as long as its content: one allocation.
+	b := make([]byte, 0, len(content)+len(role)+len(name)+48)
+	b = append(b, `{"role":`...)
+	if system {
+		b = jsonx.AppendString(b, "system")
 	} else {
+		b = jsonx.AppendString(b, role)
+	}
+	b = append(b, `,"content":`...)
+	switch {
+	case common:
+		b = jsonx.AppendStringTokens(b, parts, "\n")
+	case len(content) > 0 && content[0] == '{':
+		b = appendChatGPTContent(b, content)
+	default:
 		b = append(b, `""`...)
 	}
-	if system {
-		outRole = "system"
-	}
-	b = append(jsonx.AppendString(b[:mark:mark], outRole), b[mark:]...)
 	if name != "" && role == "tool" {
 		b = append(b, `,"name":`...)
 		b = jsonx.AppendString(b, name)
@@ -387,19 +399,17 @@ func readChatGPTAuthor(sc *jsonx.Scanner) (has bool, role, name string, err erro
 	return true, role, name, err
 }
 
-// appendChatGPTContentFast appends the content object raw as
-// appendChatGPTContent does when it is of the common shape — a
-// content_type and parts that are all strings — and reports whether its
-// content_type is user_editable_context (the message is then a system
-// message). A content of another shape is appended by
-// appendChatGPTContent; fast is false, and b unchanged, when its
-// content_type is not a string (the message then goes to
-// chatgptMessageJSON).
-func appendChatGPTContentFast(b []byte, raw []byte) (_ []byte, system, fast bool) {
-	sc := jsonx.Scanner{Data: raw}
+// chatgptContentFast reads the content object raw for chatgptMessageFast:
+// whether its content_type is user_editable_context (the message is then a
+// system message) and, when it is of the common shape — a content_type
+// and parts that are all strings —, the parts' string tokens (common true).
+// ok is false when its content_type is not a string or it is of a shape
+// only the decoding path reads (the message then goes to
+// chatgptMessageJSON). valid is as for readChatGPTFast.
+func chatgptContentFast(raw []byte, valid bool) (parts [][]byte, system, common, ok bool) {
+	sc := jsonx.Scanner{Data: raw, Valid: valid}
 	var seen fastField
 	other := false
-	var parts [][]byte
 	hasParts := false
 	err := sc.Object(func(key []byte) error {
 		bit, ok := fastKey(key, chatgptContentKeys, &seen)
@@ -444,13 +454,10 @@ func appendChatGPTContentFast(b []byte, raw []byte) (_ []byte, system, fast bool
 		}
 		return nil
 	})
-	switch {
-	case err != nil:
-		return b, false, false
-	case other || !hasParts:
-		return appendChatGPTContent(b, raw), system, true
+	if err != nil {
+		return nil, false, false, false
 	}
-	return jsonx.AppendStringTokens(b, parts, "\n"), system, true
+	return parts, system, !other && hasParts, true
 }
 
 // roots is entries2roots for the one-pass reader's entries: the sorted

@@ -11,14 +11,27 @@ import (
 )
 
 // chatgptBothWays converts raw with the one-pass reader and with the
-// decoding path alone.
-func chatgptBothWays(raw []byte) (fast, slow []any) {
-	c, w, skip := convertChatGPTConversation(stubModel, raw, 3)
-	fast = []any{c, w, skip}
+// decoding path alone; when raw is valid JSON, its compacted form is also
+// read by the one-pass reader told it is valid (validFast) and by the
+// decoding path (validSlow).
+func chatgptBothWays(raw []byte) (fast, slow, validFast, validSlow []any) {
+	convert := func(raw []byte, valid bool) []any {
+		c, w, skip := convertChatGPTConversation(stubModel, raw, 3, valid)
+		return []any{c, w, skip}
+	}
+	fast = convert(raw, false)
+	var compact []byte
+	if jsonx.Valid(raw) {
+		compact = jsonx.CompactBytes(raw)
+		validFast = convert(compact, true)
+	}
 	chatgptOnePass = false
 	defer func() { chatgptOnePass = true }()
-	c, w, skip = convertChatGPTConversation(stubModel, raw, 3)
-	return fast, []any{c, w, skip}
+	slow = convert(raw, false)
+	if compact != nil {
+		validSlow = convert(compact, false)
+	}
+	return fast, slow, validFast, validSlow
 }
 
 // chatgptShapes are conversations the one-pass reader must read as the
@@ -51,12 +64,13 @@ var chatgptShapes = []string{
 
 func TestTheOnePassChatGPTReaderMatchesTheDecodingPath(t *testing.T) {
 	for i, shape := range chatgptShapes {
-		fast, slow := chatgptBothWays([]byte(shape))
+		fast, slow, validFast, validSlow := chatgptBothWays([]byte(shape))
 		assert.Equal(t, slow, fast, "shape %d: %s", i, shape)
+		assert.Equal(t, validSlow, validFast, "shape %d compacted, told it is valid: %s", i, shape)
 	}
-	_, ok := readChatGPTFast([]byte(chatgptShapes[0]))
+	_, ok := readChatGPTFast([]byte(chatgptShapes[0]), false)
 	assert.True(t, ok, "the common shape is read in one pass")
-	_, ok = readChatGPTFast([]byte(chatgptShapes[5]))
+	_, ok = readChatGPTFast([]byte(chatgptShapes[5]), false)
 	assert.False(t, ok, "a key that matches a field only ignoring case is left to the decoding path")
 	// The ChatGPT fixtures, each conversation alone.
 	files, _ := filepath.Glob("../../../../shared/fixtures/*/*.json")
@@ -68,8 +82,9 @@ func TestTheOnePassChatGPTReaderMatchesTheDecodingPath(t *testing.T) {
 		sc := jsonx.Scanner{Data: data}
 		_ = sc.Elements(func(_ int, raw []byte, _ bool) error {
 			if f, err := RawFields(raw); err == nil && f["mapping"] != nil {
-				fast, slow := chatgptBothWays(raw)
+				fast, slow, validFast, validSlow := chatgptBothWays(raw)
 				assert.Equal(t, slow, fast, "a conversation of %s", file)
+				assert.Equal(t, validSlow, validFast, "a conversation of %s, compacted", file)
 				n++
 			}
 			return nil
@@ -86,9 +101,12 @@ func FuzzChatGPTOnePass(f *testing.F) {
 		if len(raw) == 0 || raw[0] != '{' {
 			return
 		}
-		fast, slow := chatgptBothWays(raw)
+		fast, slow, validFast, validSlow := chatgptBothWays(raw)
 		if !assert.ObjectsAreEqual(slow, fast) {
 			t.Fatalf("the one-pass reader and the decoding path differ on %q:\n%v\n%v", raw, fast, slow)
+		}
+		if !assert.ObjectsAreEqual(validSlow, validFast) {
+			t.Fatalf("told the input is valid, the one-pass reader and the decoding path differ on %q:\n%v\n%v", raw, validFast, validSlow)
 		}
 	})
 }

@@ -55,8 +55,12 @@ type Record struct {
 	ID       string           // the export's id of the record
 	ParentID string           // "" for a root
 	Message  jsonx.RawMessage // a message, validated by Model.Message
-	Time     float64          // Unix seconds, 0 when unknown
-	Source   jsonx.RawMessage // the export's own record, kept beside the node
+	// Written says Message is valid JSON without insignificant white
+	// space (the importer wrote it), so core checks its fields, not its
+	// syntax again.
+	Written bool
+	Time    float64          // Unix seconds, 0 when unknown
+	Source  jsonx.RawMessage // the export's own record, kept beside the node
 	// Aside marks a record off the main line (a Claude Code sidechain): it
 	// is never chosen as the newest leaf while another leaf exists.
 	Aside bool

@@ -35,6 +35,10 @@ type Importer struct {
 	// the top-level object itself. A conversation it cannot use comes back
 	// with Skip set.
 	Item func(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning)
+	// ItemValid, when not nil, is Item for an element the array reader
+	// has checked: valid JSON without insignificant white space, which it
+	// need not check again.
+	ItemValid func(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning)
 	// Whole converts a top-level object holding several conversations;
 	// nil means the object is one conversation (Item). An error is a
 	// message for the whole import (the export cannot be read at all).
@@ -64,7 +68,12 @@ func init() {
 		}},
 		{Name: "chatgpt", Looks: "objects with \"mapping\"", Detect: func(sn *Sniff) bool { return sn.Shape != 'l' && sn.has("mapping") },
 			Item: func(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning) {
-				c, warns, err := convertChatGPTConversation(model, raw, k)
+				c, warns, err := convertChatGPTConversation(model, raw, k, false)
+				c.Skip = err
+				return c, warns
+			},
+			ItemValid: func(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning) {
+				c, warns, err := convertChatGPTConversation(model, raw, k, true)
 				c.Skip = err
 				return c, warns
 			}},

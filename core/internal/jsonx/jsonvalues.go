@@ -1,6 +1,7 @@
 package jsonx
 
 import (
+	"bytes"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -158,7 +159,13 @@ func CompactBytes(raw []byte) []byte {
 func LoneSurrogate(raw []byte) (at int) {
 	for i := 0; i+5 < len(raw); i++ {
 		if raw[i] != '\\' {
-			continue
+			// To the next backslash at once: IndexByte has wasm assembly,
+			// where a byte loop costs about 4 ns a byte.
+			k := bytes.IndexByte(raw[i:], '\\')
+			if k < 0 || i+k+5 >= len(raw) {
+				return -1
+			}
+			i += k
 		}
 		if raw[i+1] != 'u' {
 			i++ // skip the escaped character
