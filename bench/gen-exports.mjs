@@ -203,7 +203,7 @@ function jsonLines(mb, seed, header, line) {
  * @returns {string[]} the file's lines (each ends with "\n")
  */
 export function genClaudeCode({ mb = 20, seed = 20261202 } = {}) {
-  const session = "5b2f1f9e-4c1a-4d7e-9a3b-2c8d6e0f1a2b";
+  const session = uuid(prng(seed + 1)); // another seed, another session
   return jsonLines(mb, seed, null, (rand, turn) => {
     const base = { parentUuid: turn.parent, isSidechain: false, userType: "external", cwd: "/home/user/src/project", sessionId: session, version: "2.0.46", gitBranch: "main", uuid: turn.id, timestamp: iso(turn.time), type: turn.role };
     if (turn.role === "user") return JSON.stringify({ ...base, message: { role: "user", content: turn.text } });

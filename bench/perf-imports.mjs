@@ -5,7 +5,6 @@
 // Node can import this module too (the figures need a page).
 
 import { genChatGPT, genClaudeCode, genPi } from "./gen-exports.mjs";
-import { median } from "./perf-data.mjs";
 
 /** The formats measured: name, generator and whether JSON.parse takes the whole text. */
 const FORMATS = [
@@ -23,61 +22,41 @@ function parseAll(text, lines) {
 }
 
 /**
- * Import each format's file of mb MB runs times, each into a fresh tree
- * (persist: false, so the figure is the import's own work) started with
- * init from the shim at shimURL, and time JSON.parse of the same text.
- * @param {{mb: number, runs: number, shimURL: string, status?: HTMLElement}} options
- * @returns {Promise<object[]>} per format: {format, bytes, sessions, nodes,
- *   parseMs, importMs, importTextMs, wasmBytes, bytesPerSec, parseBytesPerSec}
- *   (ms medians; wasmBytes the worker's wasm memory after the last import)
+ * One import of format's file of mb MB through the shim at shimURL, in a
+ * tree with persist: false (so the figure is the import's own work), and
+ * JSON.parse of the same text. Run it in a freshly loaded page: the page's
+ * one store worker keeps every tree's sessions.
+ * @param {{format: string, mb: number, shimURL: string, api?: "importFile"|"importText", status?: HTMLElement}} options
+ * @returns {Promise<{format: string, bytes: number, sessions: number, nodes: number, parseMs: number, importMs: number, wasmBytes: number}>}
+ *   wasmBytes: the worker's wasm memory after the import
  */
-export async function importFigures({ mb, runs, shimURL, status }) {
+export async function importFigure({ format, mb, shimURL, api = "importFile", status }) {
+  const { gen, lines } = FORMATS.find((f) => f.format === format);
+  if (status) status.textContent = `import: generating ${format}`;
+  const text = gen({ mb }).join("");
+  const bytes = new TextEncoder().encode(text);
   const { init } = await import(shimURL);
-  const out = [];
-  for (const { format, gen, lines } of FORMATS) {
-    if (status) status.textContent = `import: generating ${format}`;
-    let text = gen({ mb }).join("");
-    const bytes = new TextEncoder().encode(text);
-    const parse = [];
-    const imp = [];
-    const impText = [];
-    let last = null;
-    let wasmBytes = NaN;
-    for (let r = 0; r < runs; r++) {
-      if (status) status.textContent = `import: ${format}, run ${r + 1}`;
-      let t = performance.now();
-      parseAll(text, lines);
-      parse.push(performance.now() - t);
-      let tree = await init({ persist: false });
-      const file = new Blob([bytes]);
-      t = performance.now();
-      last = await tree.importFile(file, { format });
-      imp.push(performance.now() - t);
-      if (!last.ok) throw new Error(`importFile(${format}): ${last.error.code}: ${last.error.message}`);
-      wasmBytes = (await tree._debug()).wasmBytes;
-      tree.close();
-      tree = await init({ persist: false });
-      t = performance.now();
-      const env = await tree.importText(text, format);
-      impText.push(performance.now() - t);
-      if (!env.ok) throw new Error(`importText(${format}): ${env.error.code}: ${env.error.message}`);
-      tree.close();
-    }
-    const sessions = last.value.sessions;
-    const f = {
-      format,
-      bytes: bytes.length,
-      sessions: sessions.length,
-      nodes: sessions.reduce((n, s) => n + s.nodeCount, 0),
-      parseMs: median(parse),
-      importMs: median(imp),
-      importTextMs: median(impText),
-      wasmBytes,
-    };
-    f.bytesPerSec = (f.bytes * 1000) / f.importMs;
-    f.parseBytesPerSec = (f.bytes * 1000) / f.parseMs;
-    out.push(f);
-    text = null;
-  }
-  return out;
+  const tree = await init({ persist: false });
+  // Warm-up, not counted: a fresh worker's wasm runs baseline code until
+  // V8 has compiled its hot functions optimized (a first 1 MB import took
+  // 1.9 s, the next 0.24 s on the loaded 2-core machine). Other seeds: its
+  // sessions are not the measured file's.
+  if (status) status.textContent = `import: warming up`;
+  const warm = await tree.importFile(new Blob([gen({ mb: 1, seed: 1 }).join("")]), { format });
+  if (!warm.ok) throw new Error(`warm-up import (${format}): ${warm.error.code}: ${warm.error.message}`);
+  if (status) status.textContent = `import: ${format}`;
+  let t = performance.now();
+  parseAll(text, lines);
+  const parseMs = performance.now() - t;
+  t = performance.now();
+  const env = api === "importText" ? await tree.importText(text, format) : await tree.importFile(new Blob([bytes]), { format });
+  const importMs = performance.now() - t;
+  if (!env.ok) throw new Error(`${api}(${format}): ${env.error.code}: ${env.error.message}`);
+  const wasmBytes = (await tree._debug()).wasmBytes;
+  tree.close();
+  const sessions = env.value.sessions;
+  return { format, bytes: bytes.length, sessions: sessions.length, nodes: sessions.reduce((n, s) => n + s.nodeCount, 0), parseMs, importMs, wasmBytes };
 }
+
+/** The format names importFigure takes. */
+export const IMPORT_FORMATS = FORMATS.map((f) => f.format);

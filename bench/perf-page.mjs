@@ -8,7 +8,7 @@
 // explorer's start-up.
 
 import { buildSnapshot, median } from "./perf-data.mjs";
-import { importFigures } from "./perf-imports.mjs";
+import { importFigure } from "./perf-imports.mjs";
 
 // Keep the Go instance's memory to report the wasm heap.
 const instantiate = WebAssembly.instantiateStreaming;
@@ -79,8 +79,8 @@ function snapshotOf(n) {
 const shim = () => import("../js/sessiontree.js");
 
 window.perf = {
-  /** Imports of generated exports of mb MB (see bench/perf-imports.mjs). */
-  imports: ({ mb, runs }) => importFigures({ mb, runs, shimURL: new URL("../js/sessiontree.js", import.meta.url).href, status }),
+  /** One import of a generated export (see bench/perf-imports.mjs); run it in a fresh page. */
+  importOne: (options) => importFigure({ ...options, shimURL: new URL("../js/sessiontree.js", import.meta.url).href, status }),
 
   /**
    * snapshot.load, snapshot.save and context of a path n deep, through the

@@ -7,7 +7,9 @@
 //   node bench/perf.mjs            100,000 messages (≈22 MB snapshot), a ≈25 MB snapshot file, 1,000,000-node tab
 //   node bench/perf.mjs --short    small sizes, one run: proves the harness works (make test)
 //   options: --messages N  --file-messages N  --million N  --runs N  --appends N  --no-million  --json FILE
-//            --only core,files,restore,appends,startup,million   measure only these groups
+//            --import-mb N  size of the generated exports imported (default 20;
+//                           200 for the large-file figure)
+//            --only core,files,restore,appends,startup,million,imports   measure only these groups
 //            --trace FILE   record a Chromium trace (Playwright tracing, V8 CPU
 //                           samples) of the 100,000-message core figures and
 //                           print the functions with the most self time
@@ -21,10 +23,11 @@ import http from "node:http";
 import { watchPage } from "../e2e/helpers.mjs";
 import { startBench } from "./harness.mjs";
 import { median } from "./perf-data.mjs";
+import { IMPORT_FORMATS } from "./perf-imports.mjs";
 import { wasmSize } from "../tools/wasm-size.mjs";
 
 function parseArgs(argv) {
-  const o = { messages: 100000, fileMessages: 100000, million: 1000000, chain: 10000, runs: 5, heavyRuns: 3, appends: 300, json: null, trace: null, short: false };
+  const o = { messages: 100000, fileMessages: 100000, million: 1000000, chain: 10000, runs: 5, heavyRuns: 3, appends: 300, importMB: 20, json: null, trace: null, short: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => {
@@ -33,7 +36,7 @@ function parseArgs(argv) {
     };
     switch (a) {
       case "--short":
-        Object.assign(o, { short: true, messages: 1000, fileMessages: 1000, million: 5000, chain: 1000, runs: 1, heavyRuns: 1, appends: 20 });
+        Object.assign(o, { short: true, messages: 1000, fileMessages: 1000, million: 5000, chain: 1000, runs: 1, heavyRuns: 1, appends: 20, importMB: 1 });
         break;
       case "--messages":
         o.messages = Number(next());
@@ -53,6 +56,9 @@ function parseArgs(argv) {
       case "--appends":
         o.appends = Number(next());
         break;
+      case "--import-mb":
+        o.importMB = Number(next());
+        break;
       case "--json":
         o.json = next();
         break;
@@ -66,7 +72,7 @@ function parseArgs(argv) {
         throw new Error(`unknown option ${a} (see the comment at the top of bench/perf.mjs)`);
     }
   }
-  o.only ??= ["core", "files", "restore", "appends", "startup", "million"];
+  o.only ??= ["core", "files", "restore", "appends", "startup", "million", "imports"];
   o.appendSizes = o.short ? [100, 1000] : [1000, 100000];
   return o;
 }
@@ -193,6 +199,31 @@ async function restore(browser, baseURL, o, errors) {
   return { ...prep, ms: med("ms"), rawMs: med("rawMs"), records: runs[0].records, runtimeMs: med("runtimeMs"), readMs: med("readMs"), restoredMs: med("restoredMs"), contextMs: med("contextMs") };
 }
 
+/**
+ * Imports of the generated exports (bench/perf-imports.mjs), each in a
+ * freshly loaded page (the page's store worker keeps every tree's
+ * sessions), runs times per format; medians of the import and of
+ * JSON.parse of the same text, and of their ratio within each page.
+ */
+async function imports(browser, baseURL, o, errors) {
+  const out = {};
+  for (let r = 0; r < o.heavyRuns; r++) {
+    for (const format of IMPORT_FORMATS) {
+      const { context, page } = await newPage(browser, errors);
+      await openPerf(page, baseURL);
+      const f = await page.evaluate((a) => window.perf.importOne(a), { format, mb: o.importMB });
+      await context.close();
+      (out[format] ??= []).push(f);
+    }
+  }
+  const figures = {};
+  for (const [format, runs] of Object.entries(out)) {
+    const med = (k) => median(runs.map((f) => f[k]));
+    figures[format] = { ...runs[0], parseMs: med("parseMs"), importMs: med("importMs"), ratio: median(runs.map((f) => f.importMs / f.parseMs)), wasmBytes: Math.max(...runs.map((f) => f.wasmBytes)) };
+  }
+  return figures;
+}
+
 /** One explorer tab with a session of `million` nodes in chains of `chain`. */
 async function millionTab(browser, baseURL, o, errors) {
   const { context, page } = await newPage(browser, errors);
@@ -315,6 +346,10 @@ async function main() {
       step("explorer start-up");
       res.startup = await startup(browser, server.baseURL, o.runs, errors);
     }
+    if (want("imports")) {
+      step(`imports of ${o.importMB} MB exports`);
+      res.imports = await imports(browser, server.baseURL, o, errors);
+    }
     if (o.million > 0 && want("million")) {
       step(`a ${n(o.million)}-node tab`);
       res.million = await millionTab(browser, server.baseURL, o, errors);
@@ -367,6 +402,19 @@ export function report(res) {
   row("wasm size, gzip -9", kb(z.gzip), "target", "900 KB", ratio(z.gzip / 900000), "≤ 900 KB");
   row("wasm size, brotli q9", kb(z.brotli), "raw", kb(z.raw), ratio(z.brotli / z.raw), "–");
   row(`wasm as served (make serve)`, `${kb(z.servedBr.bytes)} ${z.servedBr.encoding}`, "gzip-only client", `${kb(z.servedGzip.bytes)} ${z.servedGzip.encoding}`, "", "compressed");
+  const im = res.imports;
+  if (im) {
+    const mbps = (f) => `${(f.bytes / 1e3 / f.importMs).toFixed(1)} MB/s`;
+    const names = { chatgpt: "ChatGPT", "claude-code": "Claude Code JSONL", pi: "Pi JSONL" };
+    const g = im.chatgpt;
+    for (const f of Object.values(im)) {
+      const what = f.format === "chatgpt" ? `${n(f.sessions)} conversations, ${n(f.nodes)} nodes` : `${n(f.nodes)} nodes`;
+      const peer = f.format === "chatgpt" ? "JSON.parse of the same text" : "JSON.parse of each line";
+      const target = f.format === "chatgpt" ? "≤ 5×" : g ? `≥ ChatGPT's ${mbps(g)}` : "–";
+      row(`import ${names[f.format]}, ${(f.bytes / 1e6).toFixed(0)} MB (${what}), importFile, worker`, `${ms(f.importMs)} (${mbps(f)})`, peer, ms(f.parseMs), ratio(f.ratio), target);
+    }
+    if (g) row(`  wasm memory after the ChatGPT import`, `${Math.round(g.wasmBytes / 1e6)} MB`, "the file", `${Math.round(g.bytes / 1e6)} MB`, ratio(g.wasmBytes / g.bytes), "≤ 3×");
+  }
   const m = res.million;
   if (m) {
     const M = n(o.million);
