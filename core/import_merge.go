@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
@@ -96,6 +97,10 @@ func (st *Store) mergeImported(s, im *Session) int {
 			continue
 		}
 		c := *n
+		// A copy: an imported source may share the export's bytes
+		// (formats.Record.Source), which a few nodes added to an existing
+		// session must not keep alive.
+		c.Source = bytes.Clone(n.Source)
 		parent := int32(-1)
 		base := DefaultBranch
 		if p, ok := s.index[n.ParentID]; ok && n.ParentID != "" {

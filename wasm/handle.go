@@ -82,6 +82,7 @@ func (h *handle) free([]js.Value) any {
 	for _, f := range h.funcs {
 		f.Release()
 	}
+	importsFreed(h.imports)
 	h.funcs, h.st, h.imports = nil, nil, nil
 	return nil
 }

@@ -2,7 +2,12 @@
 
 package main
 
-import "runtime/debug"
+import (
+	"runtime"
+	"runtime/debug"
+
+	"github.com/sessiontree/sessiontree/core"
+)
 
 // memoryLimit is the Go heap's soft limit in bytes: near it the collector
 // runs more often instead of letting the heap double. wasm32 memory ends
@@ -36,4 +41,72 @@ func bulk(size int, f func() string) string {
 		defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	}
 	return f()
+}
+
+// importHeadroom bounds the Go heap while import jobs run: the soft memory
+// limit is lowered to the memory in use when the first job started (which
+// holds the jobs' data, already copied in) plus importHeadroom times the
+// bytes of every running job, so wasm memory stays near 3× a large file
+// (issue 15: 825 MB for a 200 MB ChatGPT export with the collector's
+// default goal of twice the live heap). The imported sessions hold about
+// the file again (the nodes' sources share the file's bytes, see
+// formats.Record.Source) plus their messages; the collector runs more
+// often as the heap nears the limit, and a live heap above it only costs
+// collector time (Go caps it at half the CPU), never an error.
+const importHeadroom = 1.5
+
+// importJob names one running import job of one handle.
+type importJob struct {
+	im  *core.Imports
+	job int
+}
+
+var (
+	importJobs = map[importJob]int{} // running jobs and their data's size in bytes
+	importBase int64                 // memory in use when the first of them started
+)
+
+// importBegan notes that job started on data of size bytes and lowers the
+// memory limit (see importHeadroom).
+func importBegan(j importJob, size int) {
+	if len(importJobs) == 0 {
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		importBase = int64(m.Sys - m.HeapReleased) // what the memory limit counts
+	}
+	importJobs[j] = size
+	setImportLimit()
+}
+
+// importEnded notes that job finished or was cancelled (a job id that
+// names no running job is ignored); with none left the limit is
+// memoryLimit again.
+func importEnded(j importJob) {
+	if _, ok := importJobs[j]; !ok {
+		return
+	}
+	delete(importJobs, j)
+	setImportLimit()
+}
+
+// importsFreed forgets every running job of im (its handle was freed).
+func importsFreed(im *core.Imports) {
+	for j := range importJobs {
+		if j.im == im {
+			delete(importJobs, j)
+		}
+	}
+	setImportLimit()
+}
+
+func setImportLimit() {
+	if len(importJobs) == 0 {
+		debug.SetMemoryLimit(memoryLimit)
+		return
+	}
+	total := int64(0)
+	for _, size := range importJobs {
+		total += int64(size)
+	}
+	debug.SetMemoryLimit(min(memoryLimit, importBase+int64(importHeadroom*float64(total))))
 }

@@ -127,6 +127,7 @@ func (h *handle) importStart(args []js.Value) any {
 	if err != nil {
 		return string(core.ErrorEnvelope(err))
 	}
+	importBegan(importJob{h.imports, job}, len(data))
 	return string(core.ValueEnvelope(map[string]int{"job": job, "total": total}))
 }
 
@@ -143,6 +144,7 @@ func (h *handle) importStep(args []js.Value) any {
 // importFinish(job): core.Imports.Finish.
 func (h *handle) importFinish(args []js.Value) any {
 	res, found, err := h.imports.Finish(argInt(args, 0))
+	importEnded(importJob{h.imports, argInt(args, 0)})
 	if !found {
 		return badArgument("importFinish: no such import job")
 	}
@@ -154,6 +156,7 @@ func (h *handle) importFinish(args []js.Value) any {
 func (h *handle) importCancel(args []js.Value) any {
 	if argIs(args, 0, js.TypeNumber) {
 		h.imports.Cancel(args[0].Int())
+		importEnded(importJob{h.imports, args[0].Int()})
 	}
 	return nil
 }

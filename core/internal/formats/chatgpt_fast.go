@@ -244,11 +244,13 @@ func readChatGPTNode(sc *jsonx.Scanner) (*chatgptEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	src := sc.Data[start:sc.Pos]
+	src := sc.Data[start:sc.Pos:sc.Pos]
 	if spaced || sc.Spaced {
 		e.source = jsonx.CompactBytes(src)
 	} else {
-		e.source = append(jsonx.RawMessage(nil), src...)
+		// The export's own bytes, not a copy (see Record.Source): a
+		// 200 MB file is then held once, as its nodes' sources.
+		e.source = src
 	}
 	if len(msg) > 0 && string(msg) != "null" {
 		e.node.Message = msg

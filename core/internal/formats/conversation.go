@@ -59,8 +59,11 @@ type Record struct {
 	// space (the importer wrote it), so core checks its fields, not its
 	// syntax again.
 	Written bool
-	Time    float64          // Unix seconds, 0 when unknown
-	Source  jsonx.RawMessage // the export's own record, kept beside the node
+	Time    float64 // Unix seconds, 0 when unknown
+	// Source is the export's own record, kept beside the node. It may be
+	// a sub-slice of the export's bytes (capacity capped at its length, so
+	// an append copies): whoever keeps the node keeps them.
+	Source jsonx.RawMessage
 	// Aside marks a record off the main line (a Claude Code sidechain): it
 	// is never chosen as the newest leaf while another leaf exists.
 	Aside bool
