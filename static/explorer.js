@@ -13,7 +13,7 @@ import { createDemoSession, DEMO_SESSION_ID } from "./demo.js";
 import { filterSessions, highlightPieces, relativeTime, snapshotFileName } from "./tree-model.js";
 import { NARROW, PaneTabs } from "./explorer-panes.js";
 import { describeAttachment, readImports, sourcesFromDrop, sourcesFromFiles } from "./import-files.js";
-import { RestorePoints } from "./restore-points.js";
+import { RestorePoints, snapshotSessionId } from "./restore-points.js";
 import { SessionTitles } from "./session-titles.js";
 import { showStorage } from "./explorer-storage.js";
 import { availableChoices, exportChoice } from "./explorer-export.js";
@@ -45,6 +45,7 @@ const state = {
   filter: "",
   selected: null, // sessionId
   panes: null, // PaneTabs: the pane shown on a narrow screen
+  importAbort: null, // AbortController of the import the progress bar shows
 };
 
 /** Show one pane (sessions, tree, context) on a narrow screen (see explorer-panes.js). */
@@ -191,13 +192,28 @@ async function importFiles(sources, unreadable = []) {
   if (report.sessions.length > 0) await selectSession(report.sessions[0].sessionId);
 }
 
-/** Import one text of readImports into the report. */
-async function importPiece({ name, text, size, refs }, report) {
+/**
+ * Import one text or file of readImports into the report. A large one
+ * shows the progress bar, whose Cancel button aborts it (nothing of it is
+ * stored then). A file piece is read by the store (tree.importFile), unless
+ * it is a snapshot of a session already here: then its text goes through
+ * importText, which asks whether to replace the session or add a copy.
+ */
+async function importPiece({ name, text, file, size, refs }, report) {
   setStatus(`Importing ${name}…`);
   const big = size > PROGRESS_BYTES;
-  if (big) showProgress(`Importing ${name}…`, 0);
-  const env = await state.tree.importText(text, "auto", big ? { onProgress: ({ read, total }) => showProgress(`Importing ${name}…`, total > 0 ? read / total : 0) } : undefined);
+  const abort = new AbortController();
+  if (big) showProgress(`Importing ${name}…`, 0, abort);
+  const options = big ? { onProgress: ({ read, total }) => showProgress(`Importing ${name}…`, total > 0 ? read / total : 0, abort), signal: abort.signal } : undefined;
+  let env;
+  if (file && !snapshotOfSession(await file.slice(0, 4096).text())) env = await state.tree.importFile(file, options);
+  else env = await state.tree.importText(text ?? (await file.text()), "auto", options);
   hideProgress();
+  if (!env.ok && abort.signal.aborted) {
+    report.files.push({ name, text: "cancelled: nothing was imported", kind: "skipped" });
+    report.warnings.push({ message: `${name}: import cancelled; nothing was imported` });
+    return;
+  }
   if (!env.ok) {
     // Inside a ZIP or a folder, a JSON file no format reads is not a failure: it is left out.
     const undetected = /could not detect the format|nothing to import/.test(env.error.message);
@@ -223,10 +239,19 @@ async function importPiece({ name, text, size, refs }, report) {
   }
 }
 
-function showProgress(label, fraction) {
+/** Show the progress bar at fraction (0–1); its Cancel button aborts abort (an AbortController; none: no button). */
+function showProgress(label, fraction, abort) {
   $("import-progress").hidden = false;
   $("progress-label").textContent = label;
   $("progress-bar").value = fraction;
+  $("import-cancel").hidden = !abort;
+  state.importAbort = abort ?? null;
+}
+
+/** Whether text (a file's head) starts a snapshot of a session already here. */
+function snapshotOfSession(text) {
+  const id = snapshotSessionId(text);
+  return id !== null && state.sessions.some((s) => s.sessionId === id);
 }
 
 function hideProgress() {
@@ -363,6 +388,7 @@ function wireImport() {
       await importFiles(sources);
     });
   }
+  $("import-cancel").addEventListener("click", () => state.importAbort?.abort());
   $("hint-import").addEventListener("click", () => input.click());
   $("import-folder-button").addEventListener("click", () => folder.click());
   $("export-button").addEventListener("click", () => setMenu($("export-list").hidden));

@@ -27,6 +27,13 @@ const MATCH_SLICE_MS = 30;
 /** Let the page run: other tasks, input, painting. */
 const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+/**
+ * A file outside a ZIP this large (bytes) is not read as text here: its
+ * piece is the File, which the store reads itself (tree.importFile, in its
+ * worker), so a 200 MB export never becomes a string on the page.
+ */
+export const FILE_PIECE_BYTES = 16 * 1024 * 1024;
+
 /** Extensions of entries and folder files that are read as export text. */
 const TEXT_EXTENSIONS = new Set(["json", "jsonl", "ndjson"]);
 
@@ -76,10 +83,13 @@ const MIME_TYPES = {
  * - `{kind: "text", name, text, size, refs}`: a text to import; `size` in
  *   bytes; `refs` the attachments of its ZIP that its conversations name
  *   (empty outside ZIPs).
+ * - `{kind: "file", name, file, size, refs}`: a file of FILE_PIECE_BYTES
+ *   or more, not read (refs empty).
  * - `{kind: "skip", name, reason}`: a file or entry left out on purpose.
  * - `{kind: "error", name, message}`: a file that could not be read (a
  *   damaged ZIP, an unreadable file).
  * @typedef {{kind: "text", name: string, text: string, size: number, refs: ConversationFiles[]}
+ *   | {kind: "file", name: string, file: File, size: number, refs: ConversationFiles[]}
  *   | {kind: "skip", name: string, reason: string}
  *   | {kind: "error", name: string, message: string}} ImportPiece
  */
@@ -175,7 +185,8 @@ async function looksLikeZip(file) {
  * attachment, matched to the conversations that name it (each text's
  * `refs`), and the ones no conversation names are one "skip" note. Outside
  * ZIPs, a chosen file is read as text whatever its name; a file inside a
- * folder only when it is JSON, JSON lines or a ZIP.
+ * folder only when it is JSON, JSON lines or a ZIP; one of
+ * FILE_PIECE_BYTES or more is not read but handed on as a "file" piece.
  *
  * Never throws: a file that cannot be read is an "error" piece.
  * @param {Source[]} sources
@@ -200,6 +211,10 @@ export async function* readImports(sources, { onProgress } = {}) {
     }
     if (inFolder && !TEXT_EXTENSIONS.has(ext)) {
       yield { kind: "skip", name: path, reason: ext === "" ? "not an export file" : `not an export file (.${ext})` };
+      continue;
+    }
+    if (file.size >= FILE_PIECE_BYTES) {
+      yield { kind: "file", name: path, file, size: file.size, refs: [] };
       continue;
     }
     let text;

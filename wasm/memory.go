@@ -64,6 +64,11 @@ type importJob struct {
 var (
 	importJobs = map[importJob]int{} // running jobs and their data's size in bytes
 	importBase int64                 // memory in use when the first of them started
+	// importDrain says the last job ended and the limit stays lowered
+	// until the changes it made are drained (the Writer's drainBytes
+	// writes every imported node again: 808 MB of wasm memory for a
+	// 200 MB import when the limit went back up before it).
+	importDrain bool
 )
 
 // importBegan notes that job started on data of size bytes and lowers the
@@ -80,13 +85,26 @@ func importBegan(j importJob, size int) {
 
 // importEnded notes that job finished or was cancelled (a job id that
 // names no running job is ignored); with none left the limit is
-// memoryLimit again.
+// memoryLimit again once the changes are drained (importDrained).
 func importEnded(j importJob) {
 	if _, ok := importJobs[j]; !ok {
 		return
 	}
 	delete(importJobs, j)
+	if len(importJobs) == 0 {
+		importDrain = true
+		return
+	}
 	setImportLimit()
+}
+
+// importDrained notes that the store's changes were drained: after the
+// last import job ended, the memory limit is memoryLimit again.
+func importDrained() {
+	if importDrain && len(importJobs) == 0 {
+		importDrain = false
+		setImportLimit()
+	}
 }
 
 // importsFreed forgets every running job of im (its handle was freed).

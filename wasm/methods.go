@@ -177,12 +177,14 @@ func (h *handle) warm(args []js.Value) any {
 // drain(withNodes): core.Store.DrainChanges, withNodes as JS truthiness.
 func (h *handle) drain(args []js.Value) any {
 	withNodes := len(args) > 0 && args[0].Truthy()
+	defer importDrained()
 	return string(h.st.DrainChanges(withNodes))
 }
 
 // drainBytes(): core.Store.DrainChanges(true) as UTF-8 bytes, which the
 // shim cuts into records without decoding the node lines.
 func (h *handle) drainBytes([]js.Value) any {
+	defer importDrained()
 	b := h.st.DrainChanges(true)
 	out := uint8Array.New(len(b))
 	js.CopyBytesToJS(out, b)
