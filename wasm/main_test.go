@@ -459,3 +459,34 @@ func TestTheMemoryBudgetRefusesARequestBeforeItIsCopied(t *testing.T) {
 	h.Call("setMemoryBudget", 0)
 	assert.Contains(t, h.Call("call", `{"operation":"sessions"}`).String(), `"ok":true`, "no budget")
 }
+
+func TestAnImportLowersTheMemoryLimitUntilItsChangesAreDrained(t *testing.T) {
+	limit := func() int64 { return debug.SetMemoryLimit(-1) } // -1 reads it
+	debug.SetMemoryLimit(memoryLimit)
+	h := storeHandle(t)
+	data := `{"id":"c","title":"T","mapping":{"a":{"id":"a","message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["hi"]}},"parent":null,"children":[]}}}`
+	var env struct {
+		Value struct{ Job int }
+	}
+	start := h.Call("importStart", data, "auto").String()
+	require.NoError(t, json.Unmarshal([]byte(start), &env), start)
+	during := limit()
+	assert.Less(t, during, int64(memoryLimit), "lowered while the job runs")
+	assert.Equal(t, importBase+int64(importHeadroom*float64(len(data))), during, "the memory in use at the start and importHeadroom times the data")
+	h.Call("importFinish", env.Value.Job)
+	assert.Equal(t, during, limit(), "still lowered after the job, until its changes are drained")
+	h.Call("drain", false)
+	assert.Equal(t, int64(memoryLimit), limit(), "back after the drain")
+
+	// A cancelled job, and a handle freed while its job runs.
+	start = h.Call("importStart", data, "auto").String()
+	require.NoError(t, json.Unmarshal([]byte(start), &env), start)
+	h.Call("importCancel", env.Value.Job)
+	h.Call("drain", false)
+	assert.Equal(t, int64(memoryLimit), limit(), "back after a cancel")
+	other := newStore(nil).(js.Value)
+	other.Call("importStart", data, "auto")
+	assert.Less(t, limit(), int64(memoryLimit))
+	other.Call("free")
+	assert.Equal(t, int64(memoryLimit), limit(), "back when the handle is freed")
+}
