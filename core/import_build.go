@@ -338,6 +338,7 @@ func (t *importTree) session(c *formats.Conversation, order []int32, cursor int3
 	s := newSession(t.id, c.Title, unixTimestamp(c.Created))
 	s.updatedAt = unixTimestamp(c.Updated)
 	s.branches, s.byName = nil, make(map[string]*branchInfo)
+	next := map[string]int{} // see autoBranchNameFrom: this build only adds branches
 	for _, i := range order {
 		rec := &t.recs[i]
 		n := &Node{ID: rec.ID, Kind: KindMessage, Source: rec.Source}
@@ -360,14 +361,14 @@ func (t *importTree) session(c *formats.Conversation, order []int32, cursor int3
 		case p < 0 && onMain[i]:
 			n.Branch = DefaultBranch
 		case p < 0:
-			n.Branch = s.branchFor(rec.Branch, DefaultBranch)
+			n.Branch = s.branchFor(rec.Branch, DefaultBranch, next)
 		case cont[p] == i:
 			n.Branch = from
 		case cont[p] < 0 && !onMain[p]:
 			cont[p] = i
 			n.Branch = from
 		default:
-			n.Branch = s.branchFor(rec.Branch, from)
+			n.Branch = s.branchFor(rec.Branch, from, next)
 		}
 		n.Timestamp = rec.Stamp
 		if n.Timestamp == "" {
@@ -433,13 +434,13 @@ func (t *importTree) annotate(s *Session, c *formats.Conversation) {
 
 // branchFor names a branch an import opens: hint itself when it is a
 // free name, else a name derived from hint, or from from when there is no
-// hint.
-func (s *Session) branchFor(hint, from string) string {
+// hint (next: see autoBranchNameFrom).
+func (s *Session) branchFor(hint, from string, next map[string]int) string {
 	if hint == "" {
-		return s.autoBranchName(from)
+		return s.autoBranchNameFrom(from, next)
 	}
 	if s.byName[hint] == nil {
 		return hint
 	}
-	return s.autoBranchName(hint)
+	return s.autoBranchNameFrom(hint, next)
 }

@@ -141,11 +141,21 @@ func trimNumberSuffix(name string) string {
 // autoBranchName derives a new, unused branch name from name: "main" gives
 // "main-2", then "main-3"; "main-2" gives "main-3".
 func (s *Session) autoBranchName(name string) string {
+	return s.autoBranchNameFrom(name, nil)
+}
+
+// autoBranchNameFrom is autoBranchName for a caller that only adds
+// branches while it runs (the import builder): next, when not nil, keeps
+// per base name the suffix to try first, so a conversation with 1,500
+// branches off "main" no longer probes every taken name for each new one
+// (12% of a Pi import's time, issue 15). The names are autoBranchName's:
+// with no branch removed, every suffix below next[base] stays taken.
+func (s *Session) autoBranchNameFrom(name string, next map[string]int) string {
 	base := trimNumberSuffix(name)
 	if base == "" {
 		base = name
 	}
-	for k := 2; ; k++ {
+	for k := max(2, next[base]); ; k++ {
 		suffix := "-" + strconv.Itoa(k)
 		b := base
 		for utf8.RuneCountInString(b)+len(suffix) > 128 {
@@ -153,6 +163,9 @@ func (s *Session) autoBranchName(name string) string {
 			b = b[:len(b)-size]
 		}
 		if candidate := b + suffix; s.byName[candidate] == nil {
+			if next != nil {
+				next[base] = k + 1
+			}
 			return candidate
 		}
 	}
