@@ -157,6 +157,7 @@ func (h *handle) importCancel(args []js.Value) any {
 	if argIs(args, 0, js.TypeNumber) {
 		h.imports.Cancel(args[0].Int())
 		importEnded(importJob{h.imports, args[0].Int()})
+		importDrained() // a cancelled job changed nothing: nothing to wait for
 	}
 	return nil
 }
