@@ -32,6 +32,11 @@ test('node bench/perf.mjs --short prints the table with every figure of issue 8'
     '5,000-node tab: context, 1,000-deep path',
     '5,000-node tab: tree panel first paint',
     '5,000-node tab: heap',
+    'import ChatGPT, 1 MB',
+    'import Claude Code JSONL, 1 MB',
+    'import Pi JSONL, 1 MB',
+    '  the same size again in that worker',
+    '  wasm memory after the ChatGPT import',
   ];
   for (const f of figures) {
     const row = lines.find((l) => l.startsWith(f));
