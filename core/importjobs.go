@@ -30,10 +30,10 @@ const maxBufferHint = 1 << 30
 // NewBuffer makes an empty buffer with room for sizeHint bytes (a hint
 // below 0 counts as 0, one above 1 GiB as 1 GiB) and returns its id. With
 // a memory budget, a buffer whose text could not be imported within it
-// (sizeHint for the buffer, plus the import's growth; see CheckMemory) is
+// (sizeHint for the buffer, plus the import's growth, ImportJobGrowth) is
 // refused with INVALID_ARGUMENT before anything is allocated.
 func (im *Imports) NewBuffer(sizeHint int) (int, *Error) {
-	if err := im.st.checkMemory("import buffer", max(sizeHint, 0), max(sizeHint, 0), ImportGrowth); err != nil {
+	if err := im.st.checkMemory("import buffer", max(sizeHint, 0), max(sizeHint, 0), ImportJobGrowth); err != nil {
 		return 0, err
 	}
 	im.last++

@@ -143,6 +143,9 @@ func TestMemoryBudgetChecksImportBuffers(t *testing.T) {
 	}{
 		{"a buffer whose import fits is made", 1 << 10, true},
 		{"a buffer whose import would pass the budget is refused", 1 << 19, false},
+		// An import job's growth (ImportJobGrowth), not a one-call import's.
+		{"a buffer of a sixth of the budget is made", 1 << 20 / 6, true},
+		{"a buffer of a fifth of the budget and a byte is refused", 1<<20/(1+ImportJobGrowth) + 1, false},
 		{"a 3.6 GB file is refused before anything is allocated", 3_600_000_000, false},
 	}
 	for _, tc := range cases {
