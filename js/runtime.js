@@ -8,6 +8,9 @@
 import { errorEnvelope } from "./tree-api.js";
 import { STORAGE_ERROR } from "./store/writer.js";
 
+/** True in a worker's global scope (js/worker.js), where no page waits on this thread. */
+export const IN_WORKER = typeof globalThis.WorkerGlobalScope === "function" && globalThis instanceof globalThis.WorkerGlobalScope;
+
 /** The loaded wasm runtime per wasm URL: Promise<runtime> (see loadRuntime); a runtime whose Go program exited is dropped, so the next init loads a new one. */
 const runtimes = new Map();
 

@@ -59,6 +59,7 @@ const PRECACHE = [
   "../js/worker.js",
   "../js/local.js",
   "../js/runtime.js",
+  "../js/local-import.js",
   "../js/tree-api.js",
   "../js/context-columns.js",
   "../js/store.js",
