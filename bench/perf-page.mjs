@@ -180,8 +180,8 @@ window.perf = {
   /**
    * Durable appends at each size: `appends` calls awaited one after another,
    * then `appends` calls issued together, on a persisted session of `size`
-   * nodes; the peer is raw IndexedDB (one transaction per record) in the
-   * same page.
+   * nodes; the peer is raw IndexedDB (one transaction per record, durability
+   * "strict" as the store's own, issue 15's peer) in the same page.
    */
   async appends({ sizes, appends, runs, dbName }) {
     const { init } = await shim();
@@ -211,7 +211,7 @@ window.perf = {
       out.sizes.push({ size, loadMs, seqPerSec: median(seq), togetherPerSec: median(together) });
     }
     tree.close();
-    // The peer: raw IndexedDB, one readwrite transaction per record.
+    // The peer: raw IndexedDB, one readwrite transaction per record, strict.
     status.textContent = "raw IndexedDB";
     const rawName = dbName + "-raw";
     await deleteDatabase(rawName);
@@ -220,7 +220,7 @@ window.perf = {
     const db = await requestPromise(open);
     const record = JSON.stringify({ id: "x", parentId: "y", branch: "main", kind: "message", timestamp: new Date().toISOString(), message: { role: "user", content: "x".repeat(120) } });
     const put = (k) => {
-      const tx = db.transaction(["nodes"], "readwrite");
+      const tx = db.transaction(["nodes"], "readwrite", { durability: "strict" });
       tx.objectStore("nodes").put(record, k);
       return txDone(tx);
     };

@@ -150,10 +150,32 @@ function connect(url, start = () => new Worker(url, { type: "module", name: "ses
   const key = url.href;
   let c = workers.get(key);
   if (!c || c.failed) {
-    c = new Connection(url, start);
+    c = new Connection(url, adoptStarted(url, start));
     workers.set(key, c);
   }
   return c;
+}
+
+/**
+ * start, except that its first call hands over the Worker for url that
+ * the page's first script started before this module loaded (static/boot.js
+ * leaves {url, worker, error} on globalThis.sessiontreeStartedWorker;
+ * error is set when it failed before now: then it is let go and a new one
+ * started, which reports the failure itself). Taken once.
+ * @param {URL} url @param {() => Worker} start
+ * @returns {() => Worker}
+ */
+function adoptStarted(url, start) {
+  const started = globalThis.sessiontreeStartedWorker;
+  if (!started || started.url !== url.href) return start;
+  delete globalThis.sessiontreeStartedWorker;
+  let first = true;
+  return () => {
+    const adopt = first && !started.error;
+    if (first && started.error) started.worker.terminate();
+    first = false;
+    return adopt ? started.worker : start();
+  };
 }
 
 /**

@@ -125,7 +125,9 @@ export async function maxGen(sessions) {
 
 /**
  * Read the node records of one session from seq `from` to its end and
- * return them as one string per node.
+ * return them as one string per node. When meta has `tail: true` and more
+ * node records follow its nodeCount, meta is brought up to date in place
+ * (deriveTail).
  * @param {IDBTransaction} tx
  * @param {object} meta
  * @param {number} from
@@ -143,10 +145,30 @@ export async function readNodes(tx, meta, from) {
   }
   const tail = await requestPromise(tx.objectStore("nodes").getAll(nodeRange(id, Math.max(from, folded))));
   for (const n of tail) out.push(n);
-  if (out.length !== meta.nodeCount - from) {
+  if (out.length !== meta.nodeCount - from && !(meta.tail === true && out.length > meta.nodeCount - from)) {
     throw new Error(`session ${quote(id)} has ${out.length + from} stored nodes but its metadata says ${meta.nodeCount}`);
   }
+  if (out.length > meta.nodeCount - from) deriveTail(meta, out[out.length - 1], out.length + from);
   return out;
+}
+
+/**
+ * Bring a meta record with `tail: true` up to date with the node records
+ * stored after its nodeCount, in place: appends made under a writer's
+ * held lock write only their node record (see writeChanges), so the
+ * session's node count, cursor, branch and updatedAt are those of its
+ * last stored node, and its last operation an append.
+ * @param {object} meta the record as read (changed in place)
+ * @param {string} last the session's last node record (JSON)
+ * @param {number} count the stored node count
+ */
+export function deriveTail(meta, last, count) {
+  const node = JSON.parse(last);
+  meta.nodeCount = count;
+  meta.cursor = node.id;
+  meta.activeBranch = node.branch;
+  meta.updatedAt = node.timestamp;
+  meta.op = "append";
 }
 
 /**
@@ -167,7 +189,9 @@ export async function readAnnotations(tx, meta, from) {
 
 /**
  * Read one session whole: its snapshot (version 1) as UTF-8 bytes, rebuilt
- * from its chunk and node records without splitting the chunks.
+ * from its chunk and node records without splitting the chunks. A meta
+ * record with `tail: true` followed by more node records is brought up to
+ * date in place first (deriveTail), as readNodes does.
  * @param {IDBTransaction} tx
  * @param {object} meta
  * @returns {Promise<Uint8Array>}
@@ -180,9 +204,10 @@ export async function readSnapshot(tx, meta) {
     requestPromise(tx.objectStore("nodes").getAll(nodeRange(id))),
     readAnnotations(tx, meta, 0),
   ]);
-  if (chunks.length * CHUNK_SIZE !== folded || folded + tail.length !== meta.nodeCount) {
+  if (chunks.length * CHUNK_SIZE !== folded || (folded + tail.length !== meta.nodeCount && !(meta.tail === true && folded + tail.length > meta.nodeCount))) {
     throw new Error(`session ${quote(id)} has ${chunks.length} chunk and ${tail.length} node records but its metadata says ${meta.nodeCount} nodes, ${folded} of them in chunks`);
   }
+  if (folded + tail.length > meta.nodeCount) deriveTail(meta, tail[tail.length - 1], folded + tail.length);
   const parts = [`{"version":1,"sessionId":${quote(id)},"cursor":${quote(meta.cursor)},"activeBranch":${quote(meta.activeBranch)},"nodes":[`];
   chunks.forEach((c, i) => {
     if (i > 0) parts.push(SEP);
@@ -225,12 +250,13 @@ export async function readAllSessions(db) {
 
 /**
  * What a tab remembers of a stored session, from its meta record (fields
- * a version-1 record lacks count as 0).
+ * a version-1 record lacks count as 0): tail says node records may follow
+ * nodeCount (see deriveTail), meta is the record itself.
  * @param {object} meta
- * @returns {{epoch: number, count: number, folded: number, acount: number}}
+ * @returns {{epoch: number, count: number, folded: number, acount: number, tail: boolean, meta: object}}
  */
 export function diskState(meta) {
-  return { epoch: meta.epoch ?? 0, count: meta.nodeCount, folded: meta.folded ?? 0, acount: meta.annotationCount ?? 0 };
+  return { epoch: meta.epoch ?? 0, count: meta.nodeCount, folded: meta.folded ?? 0, acount: meta.annotationCount ?? 0, tail: meta.tail === true, meta };
 }
 
 /** Orders meta records by createdAt, then sessionId: the order sessions are restored in. */
@@ -274,25 +300,44 @@ export function mergeRequest(meta, nodes, annotations, follow) {
  * annotation records from where the stored ones end, folding each full
  * CHUNK_SIZE of node records into a chunk record. Throws (the caller
  * aborts tx) when a block does not continue what is stored.
+ *
+ * With `defer` (a writer holding the write lock, see store/writer.js),
+ * every meta record written has `tail: true`, and a session whose change
+ * is only appends after such a record, with a meta that deriveTail gives
+ * back exactly from its last node, gets no meta put at all when defer(id)
+ * says so: one record per append. Its state then has `deferred: true`
+ * (the meta is still the stored one, which the writer must bring up to
+ * date later).
+ *
+ * Returns the Map itself when no block folds (every request is made
+ * before it returns), else a Promise of it (a fold reads the records it
+ * folds). The blocks' meta objects become the meta records (folded,
+ * epoch, gen, op and tail set on them, not copied).
  * @param {IDBTransaction} tx
  * @param {object[]} blocks
  * @param {number} gen
- * @param {(sessionId: string) => ({epoch: number, count: number, folded: number, acount: number}|undefined)} storedState what is stored of a session before tx (see diskState)
- * @returns {Promise<Map<string, {epoch: number, count: number, folded: number, acount: number}>>} each written session's state once tx commits
+ * @param {(sessionId: string) => ({epoch: number, count: number, folded: number, acount: number, tail?: boolean, meta?: object}|undefined)} storedState what is stored of a session before tx (see diskState)
+ * @param {((sessionId: string) => boolean)|null} [defer] whether a session's derivable meta may be left unwritten now; null: write every meta (tail false)
+ * @returns {Map<string, {epoch: number, count: number, folded: number, acount: number, tail: boolean, meta: object, deferred: boolean}>|Promise<Map<string, object>>} each written session's state once tx commits
  */
-export async function writeChanges(tx, blocks, gen, storedState) {
-  const sessions = tx.objectStore("sessions");
-  const chunks = tx.objectStore("chunks");
-  const nodes = tx.objectStore("nodes");
-  const notes = tx.objectStore("annotations");
+export function writeChanges(tx, blocks, gen, storedState, defer = null) {
+  const stores = {};
+  const store = (name) => (stores[name] ??= tx.objectStore(name));
   const written = new Map();
   const metas = new Map(); // sessionId → its meta record: one put per session, the last block's
+  const folds = new Map(); // sessionId → its last block's state, when its tail holds CHUNK_SIZE records or more
+  const plain = new Map(); // sessionId → true while its blocks in tx are only appends (no reset, no annotations)
   for (const b of blocks) {
     const id = b.sessionId;
     const k = written.get(id) ?? storedState(id);
+    plain.set(id, (plain.get(id) ?? true) && !b.reset && k !== undefined && b.annotations.length === 0);
     let state;
     if (b.reset || !k) {
       if (b.from !== 0) throw new Error(`internal: a new session ${quote(id)} starts at node ${b.from}`);
+      folds.delete(id); // its records are replaced
+      const chunks = store("chunks");
+      const nodes = store("nodes");
+      const notes = store("annotations");
       chunks.delete(nodeRange(id));
       nodes.delete(nodeRange(id));
       notes.delete(nodeRange(id));
@@ -300,30 +345,88 @@ export async function writeChanges(tx, blocks, gen, storedState) {
       const folded = Math.floor(b.count / CHUNK_SIZE) * CHUNK_SIZE;
       for (let s = 0; s < folded; s += CHUNK_SIZE) chunks.put(b.chunk(s, s + CHUNK_SIZE), [id, s]);
       for (let s = folded; s < b.count; s++) nodes.put(b.node(s), [id, s]);
-      state = { epoch: (k?.epoch ?? 0) + (b.reset ? 1 : 0), count: b.count, folded, acount: b.annotations.length };
+      state = { epoch: (k?.epoch ?? 0) + (b.reset ? 1 : 0), count: b.count, folded, acount: b.annotations.length, tail: false, meta: null, deferred: false };
     } else {
       if (b.from !== k.count) throw new Error(`internal: session ${quote(id)} has ${k.count} stored nodes but the change starts at ${b.from}`);
       if (b.annotationFrom !== k.acount) throw new Error(`internal: session ${quote(id)} has ${k.acount} stored annotations but the change starts at ${b.annotationFrom}`);
-      for (let i = 0; i < b.count; i++) nodes.put(b.node(i), [id, b.from + i]);
-      b.annotations.forEach((a, i) => notes.put(a, [id, b.annotationFrom + i]));
-      state = { epoch: k.epoch, count: b.from + b.count, folded: k.folded, acount: b.annotationFrom + b.annotations.length };
-      while (state.count - state.folded >= CHUNK_SIZE) {
-        const range = IDBKeyRange.bound([id, state.folded], [id, state.folded + CHUNK_SIZE - 1]);
-        const list = await requestPromise(nodes.getAll(range));
-        if (list.length !== CHUNK_SIZE) throw new Error(`session ${quote(id)}: folding nodes ${state.folded}… found ${list.length} records`);
-        chunks.put(chunkValue(list), [id, state.folded]);
-        nodes.delete(range);
-        state.folded += CHUNK_SIZE;
+      if (b.count > 0) {
+        const nodes = store("nodes");
+        for (let i = 0; i < b.count; i++) nodes.put(b.node(i), [id, b.from + i]);
       }
+      if (b.annotations.length > 0) {
+        const notes = store("annotations");
+        b.annotations.forEach((a, i) => notes.put(a, [id, b.annotationFrom + i]));
+      }
+      state = { epoch: k.epoch, count: b.from + b.count, folded: k.folded, acount: b.annotationFrom + b.annotations.length, tail: k.tail === true, meta: k.meta ?? null, deferred: false, last: b.count > 0 ? b.node(b.count - 1) : k.last };
+      // Folded after every block's puts: the last block's state folds the
+      // whole tail (state.folded is advanced by foldTail).
+      if (state.count - state.folded >= CHUNK_SIZE) folds.set(id, state);
     }
     if (b.meta.nodeCount !== state.count || b.meta.annotationCount !== state.acount) {
       throw new Error(`internal: session ${quote(id)} has ${b.meta.nodeCount} nodes and ${b.meta.annotationCount} annotations in memory but ${state.count} and ${state.acount} stored`);
     }
-    metas.set(id, { ...b.meta, folded: state.folded, epoch: state.epoch, gen, op: b.operation });
+    const meta = b.meta;
+    meta.epoch = state.epoch;
+    meta.gen = gen;
+    meta.op = b.operation;
+    metas.set(id, meta);
     written.set(id, state);
   }
-  for (const [id, meta] of metas) sessions.put(meta, id);
-  return written;
+  const putMetas = () => {
+    for (const [id, meta] of metas) {
+      const state = written.get(id);
+      if (defer !== null && plain.get(id) && !folds.has(id) && defer(id) && derivable(meta, state)) {
+        state.deferred = true; // the stored meta (tail: true) and the node records say it all
+        meta.folded = state.folded;
+        state.pending = meta; // what the meta record is to become (see Writer's flush)
+        continue;
+      }
+      meta.folded = state.folded; // final only after the folds
+      if (defer !== null) meta.tail = true;
+      store("sessions").put(meta, id);
+      state.tail = defer !== null;
+      state.meta = meta;
+    }
+    return written;
+  };
+  if (folds.size === 0) return putMetas();
+  return (async () => {
+    for (const [id, state] of folds) await foldTail(store("nodes"), store("chunks"), id, state);
+    return putMetas();
+  })();
+}
+
+/**
+ * Whether a session's new meta is what deriveTail makes of its stored meta
+ * record (state.meta, written with tail: true) and its last node
+ * (state.last): only count, cursor, branch, updatedAt and the operation
+ * (an append) moved.
+ * @param {object} meta @param {{count: number, tail: boolean, meta: object|null, last?: string}} state
+ * @returns {boolean}
+ */
+function derivable(meta, state) {
+  const disk = state.meta;
+  if (!state.tail || disk === null || state.last === undefined || meta.op !== "append") return false;
+  if (meta.title !== disk.title || meta.createdAt !== disk.createdAt || meta.annotationCount !== disk.annotationCount || meta.epoch !== disk.epoch || state.folded !== disk.folded) return false;
+  const node = JSON.parse(state.last);
+  return meta.nodeCount === state.count && meta.cursor === node.id && meta.activeBranch === node.branch && meta.updatedAt === node.timestamp;
+}
+
+/**
+ * Fold a session's node records into chunk records while its tail holds
+ * CHUNK_SIZE of them or more, advancing state.folded.
+ * @param {IDBObjectStore} nodes @param {IDBObjectStore} chunks
+ * @param {string} id @param {{count: number, folded: number}} state
+ */
+async function foldTail(nodes, chunks, id, state) {
+  while (state.count - state.folded >= CHUNK_SIZE) {
+    const range = IDBKeyRange.bound([id, state.folded], [id, state.folded + CHUNK_SIZE - 1]);
+    const list = await requestPromise(nodes.getAll(range));
+    if (list.length !== CHUNK_SIZE) throw new Error(`session ${quote(id)}: folding nodes ${state.folded}… found ${list.length} records`);
+    chunks.put(chunkValue(list), [id, state.folded]);
+    nodes.delete(range);
+    state.folded += CHUNK_SIZE;
+  }
 }
 
 /**

@@ -5,7 +5,7 @@
 // records themselves are encoded by store/records.js.
 
 import { STORES } from "./schema.js";
-import { byCreation, diskState, maxGen, mergeRequest, parseChangeBytes, readAnnotations, readNodes, readSnapshot, requestPromise, restoreRequest, writeChanges } from "./records.js";
+import { byCreation, diskState, maxGen, mergeRequest, nodeRange, parseChangeBytes, readAnnotations, readNodes, readSnapshot, requestPromise, restoreRequest, writeChanges } from "./records.js";
 
 /**
  * Milliseconds a Writer keeps the write lock after its queue empties, so
@@ -91,6 +91,22 @@ export function storageErrorEnvelope(err, consequence = "the change was not save
  * tab asks again whenever another tab reports a write, and every
  * LOCK_LINGER_MS. Without that, a tab calling more often than every
  * LOCK_LINGER_MS kept the lock until it stopped (745 appends to 2).
+ *
+ * One record per append. Under the held, verified lock every meta record
+ * is written with `tail: true` ("node records may follow nodeCount"), and
+ * an append whose new meta follows from its node alone (count, cursor =
+ * the node, branch and updatedAt = the node's; see deriveTail in
+ * store/records.js) writes only its node record, unless the session's
+ * meta was last written ANNOUNCE_MS ago or more (so other tabs, which find
+ * changes by the gen, hear of them as often as before). ANNOUNCE_MS after
+ * the calls pause, a flush writes those sessions' metas as they are now,
+ * without tail. Every reader brings a tail: true meta up to date from the
+ * node records after it (init's restore, a pull, a rollback), and every
+ * transaction that reads the gen counts those records for each session
+ * whose stored meta says tail (_pullTails): so a tab killed, or made to let
+ * go of the lock, before its flush loses no acknowledged append, and the
+ * next writer never writes over one.
+ *
  * Without navigator.locks every transaction reads the gen, as above; where
  * the lock manager refuses the request, the calls waiting for the lock
  * resolve to a STORAGE_ERROR envelope and change nothing (writing without
@@ -148,7 +164,21 @@ export class Writer {
     this.lastBusy = 0;
     this.announceTimer = null;
     this.announceGen = 0;
-    /** Write transactions that read the gen and those that skipped it under the lock, and waits for the lock (for tests and benchmarks). */
+    /**
+     * Sessions whose stored meta this Writer wrote with tail: true under
+     * the held lock, with the meta they are to have (newer than the stored
+     * one when appends left it unwritten): the flush writes them without
+     * tail, ANNOUNCE_MS after the queue empties. Forgotten when the lock
+     * is let go (another tab may write next; readers derive, see deriveTail).
+     * @type {Map<string, object>}
+     */
+    this.tailed = new Map();
+    /** performance.now() when this Writer last wrote each session's meta under the held lock (appends within ANNOUNCE_MS of it write none). */
+    this.metaAt = new Map();
+    this.flushTimer = null;
+    /** Appends whose meta record was left unwritten (for benchmarks). */
+    this.metaDeferred = 0;
+    /** Write transactions of calls that read the gen and those that skipped it under the lock, and waits for the lock (for tests and benchmarks). */
     this.stats = { genReads: 0, genSkipped: 0, lockWaits: 0 };
   }
 
@@ -210,7 +240,7 @@ export class Writer {
       let refused = null;
       if (!this.releaseLock && this.locks && !this.closedReason && this.queue.some((j) => j.fn !== null)) refused = await this._takeLock();
       let batch = this.queue.splice(0);
-      if (batch.some((j) => j.fn === null)) this.pullQueued = null;
+      if (batch.some((j) => j.fn === null && !j.flush)) this.pullQueued = null;
       if (refused) {
         // Never write without the lock: the tab holding it skips the gen
         // read, and would write over what this one stored.
@@ -224,6 +254,26 @@ export class Writer {
     this.running = null;
     this.lastBusy = performance.now();
     if (this.releaseLock && this.lingerTimer === null) this.lingerTimer = setTimeout(() => this._linger(), LOCK_LINGER_MS);
+    if (this.tailed.size > 0 && this.flushTimer === null) this.flushTimer = setTimeout(() => this._flush(), ANNOUNCE_MS);
+  }
+
+  /**
+   * Write the meta records of the sessions in tailed as they are now,
+   * without tail: a transaction of its own, queued like a call, once no
+   * call has run for ANNOUNCE_MS (when the lock was let go meanwhile,
+   * tailed is empty and nothing is written).
+   */
+  _flush() {
+    this.flushTimer = null;
+    if (this.tailed.size === 0 || this.closedReason) return;
+    const left = ANNOUNCE_MS - (performance.now() - this.lastBusy);
+    if (!this.idle || left > 1) {
+      // Appends go on: flush once they pause (their metas are written every ANNOUNCE_MS meanwhile).
+      this.flushTimer = setTimeout(() => this._flush(), Math.max(left, 1));
+      return;
+    }
+    this.queue.push({ fn: null, flush: true, resolve: () => {} });
+    this._kick();
   }
 
   /**
@@ -303,6 +353,8 @@ export class Writer {
     this.releaseLock = null;
     this.verified = false;
     this.wantedByOther = false;
+    this.tailed.clear(); // stored with tail: true; whoever writes next reads the nodes after it
+    this.metaAt.clear();
     letGo?.();
   }
 
@@ -325,11 +377,18 @@ export class Writer {
       }
       return;
     }
-    const writes = batch.some((j) => j.fn !== null);
+    // A flush writes only under the held, verified lock (else tailed is empty).
+    const flush = batch.some((j) => j.flush) && this.tailed.size > 0 && this.releaseLock !== null && this.verified;
+    if (!flush && batch.every((j) => j.flush)) {
+      for (const j of batch) j.resolve();
+      return; // nothing left to flush
+    }
+    const writes = flush || batch.some((j) => j.fn !== null);
     const pulled = new Map(); // sessionId → disk state, once committed
     let written = new Map(); // sessionId → disk state, once committed
     const remote = [];
     const local = [];
+    const flushed = []; // [sessionId, meta] written by a flush
     let failure = null;
     let tx;
     try {
@@ -338,6 +397,7 @@ export class Writer {
       failure = err;
     }
     let newGen = this.gen;
+    let stamped = false; // a meta record was written: gen + 1, announced
     if (tx) {
       const done = new Promise((resolve, reject) => {
         tx.oncomplete = () => resolve();
@@ -345,13 +405,13 @@ export class Writer {
       });
       done.catch(() => {});
       try {
-        const sessions = tx.objectStore("sessions");
         // Under the held, verified lock no other tab has written since this
         // tab's last commit: the stored gen is this.gen (see the class doc).
         const skip = writes && this.releaseLock !== null && this.verified;
-        const diskGen = skip ? this.gen : await maxGen(sessions);
-        if (writes) this.stats[skip ? "genSkipped" : "genReads"]++;
+        const diskGen = skip ? this.gen : await maxGen(tx.objectStore("sessions"));
+        if (batch.some((j) => j.fn !== null)) this.stats[skip ? "genSkipped" : "genReads"]++;
         if (diskGen !== this.gen) await this._pull(tx, pulled, remote);
+        if (!skip) await this._pullTails(tx, pulled, remote);
         newGen = diskGen;
         for (const j of batch) {
           if (!j.fn) continue;
@@ -360,9 +420,28 @@ export class Writer {
           for (const b of j.blocks) local.push(b);
         }
         if (local.length > 0) {
-          newGen = diskGen + 1;
-          written = await writeChanges(tx, local, newGen, (id) => pulled.get(id) ?? this.known.get(id));
+          // Under the held, verified lock an append may leave its session's
+          // meta unwritten (one record per append): see writeChanges and
+          // deriveTail. Never longer than ANNOUNCE_MS after the last meta
+          // written, so other tabs hear of it as often as before.
+          const now = performance.now();
+          const defer = skip ? (id) => now - (this.metaAt.get(id) ?? -Infinity) < ANNOUNCE_MS : null;
+          written = await writeChanges(tx, local, diskGen + 1, (id) => pulled.get(id) ?? this.known.get(id), defer);
+          for (const state of written.values()) stamped ||= !state.deferred;
         }
+        if (flush) {
+          // One meta record per session written by the flush, as it is in memory, without tail.
+          const sessions = tx.objectStore("sessions");
+          for (const [id, meta] of this.tailed) {
+            const w = written.get(id);
+            if (w && !w.deferred) continue; // written with tail just now: flushed next time
+            const record = { ...(w ? w.pending : meta), gen: diskGen + 1, tail: false };
+            sessions.put(record, id);
+            flushed.push([id, record]);
+            stamped = true;
+          }
+        }
+        if (stamped) newGen = diskGen + 1;
         // Every request is made: commit now rather than after their results
         // come back (IndexedDB 3; older browsers auto-commit as before).
         if (writes && typeof tx.commit === "function") tx.commit();
@@ -398,11 +477,26 @@ export class Writer {
     this.gen = newGen;
     if (writes && this.releaseLock !== null) this.verified = true;
     for (const [id, k] of pulled) this.known.set(id, k);
-    for (const [id, k] of written) this.known.set(id, k);
+    const now = performance.now();
+    for (const [id, k] of written) {
+      this.known.set(id, k);
+      if (k.deferred) {
+        this.metaDeferred++;
+        this.tailed.set(id, k.pending);
+      } else if (k.tail) {
+        this.metaAt.set(id, now);
+        this.tailed.set(id, k.meta);
+      } else this.tailed.delete(id);
+    }
+    for (const [id, meta] of flushed) {
+      this.tailed.delete(id);
+      this.known.set(id, { ...this.known.get(id), tail: false, meta });
+    }
+    for (const id of pulled.keys()) this.tailed.delete(id); // another tab wrote it
     for (const b of local) if (!this.keepsCursor(b.operation)) this.owned.add(b.sessionId);
     for (const e of remote) this.emit(e);
     for (const b of local) this.emit({ type: b.operation, sessionId: b.sessionId, nodeId: b.meta.cursor ?? undefined });
-    if (local.length > 0) this._announce(newGen);
+    if (stamped) this._announce(newGen);
     for (const j of batch) j.resolve(j.fn ? j.text : undefined);
   }
 
@@ -429,8 +523,38 @@ export class Writer {
         this.owned.delete(id); // replaced as a whole: start from the writer's cursor
       }
       if (!env.ok) throw new Error(`stored session ${quote(id)} written by another tab could not be taken in (${env.error.code}: ${env.error.message})`);
-      pulled.set(id, state);
+      pulled.set(id, diskState(meta)); // after the reads: node records after a tail: true meta count too
       remote.push({ type: meta.op ?? "sync", sessionId: id, nodeId: meta.cursor ?? undefined, remote: true });
+    }
+  }
+
+  /**
+   * Take into core the node records stored after the meta of a session
+   * whose meta says tail: true (appends of a tab that held the lock and
+   * let go, or was killed, before writing the meta; see deriveTail): the
+   * gen does not tell of them. One count per such session, in every
+   * transaction that reads the gen.
+   */
+  async _pullTails(tx, pulled, remote) {
+    const tails = [];
+    for (const [id, k] of this.known) if (k.tail && !pulled.has(id)) tails.push([id, k]);
+    for (const [id, k] of pulled) if (k.tail) tails.push([id, k]);
+    if (tails.length === 0) return;
+    const nodes = tx.objectStore("nodes");
+    const counts = await Promise.all(tails.map(([id, k]) => requestPromise(nodes.count(nodeRange(id, k.count)))));
+    for (let i = 0; i < tails.length; i++) {
+      if (counts[i] === 0) continue;
+      const [id, k] = tails[i];
+      const meta = await requestPromise(tx.objectStore("sessions").get(id));
+      if (!meta || (meta.epoch ?? 0) !== k.epoch || (meta.annotationCount ?? 0) !== k.acount) throw new Error(`stored session ${quote(id)} changed under its records`);
+      const added = await readNodes(tx, meta, k.count); // brings meta up to date
+      const follow = this.owned.has(id) ? {} : { cursor: meta.cursor ?? "", activeBranch: meta.activeBranch };
+      const env = JSON.parse(this.handle.callInternal(mergeRequest(meta, added, [], follow)));
+      if (!env.ok) throw new Error(`stored session ${quote(id)} written by another tab could not be taken in (${env.error.code}: ${env.error.message})`);
+      const state = diskState(meta);
+      state.last = added[added.length - 1];
+      pulled.set(id, state);
+      remote.push({ type: "append", sessionId: id, nodeId: meta.cursor ?? undefined, remote: true });
     }
   }
 
