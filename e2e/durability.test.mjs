@@ -679,7 +679,7 @@ test('a newer schema opened in another tab closes this tab\'s connection and tel
 
     // A tab of this build opening the database a newer one stored is told to reload.
     const late = await open(env);
-    assert.equal(await initTree(late), 'sessiontree: IndexedDB database "durable" was stored by a newer version of this site (schema above 3); reload the page to get that version');
+    assert.equal(await initTree(late), 'sessiontree: IndexedDB database "durable" was stored by a newer version of this site (schema above 4); reload the page to get that version');
 
     // An old tab holding version 1 open without letting go blocks our upgrade.
     const old = await open(env);
@@ -696,7 +696,7 @@ test('a newer schema opened in another tab closes this tab\'s connection and tel
     const c = await open(env);
     const started = Date.now();
     const err = await initTree(c, { dbName: 'old-db' });
-    assert.match(String(err), /^sessiontree: IndexedDB database "old-db" is held open at version 1 by another tab, which blocks the upgrade to version 3; close the other tabs of this site and reload$/);
+    assert.match(String(err), /^sessiontree: IndexedDB database "old-db" is held open at version 1 by another tab, which blocks the upgrade to version 4; close the other tabs of this site and reload$/);
     assert.ok(Date.now() - started < 5000, 'reported, not hanging');
     assert.deepEqual(env.errors, []);
   } finally {
@@ -764,7 +764,7 @@ test('a version-1 database is upgraded keeping every session, node, annotation a
         };
       };
     }));
-    assert.deepEqual(layout, { version: 3, chunks: 2, nodes: 501, annotations: 2 });
+    assert.deepEqual(layout, { version: 4, chunks: 2, nodes: 501, annotations: 2 });
     await reload(page);
     const reloaded = await value(page, { operation: 'snapshot.save', sessionId: 'legacy' });
     assert.deepEqual(reloaded.nodes, [...snap.nodes, added]);

@@ -3,11 +3,14 @@
 // records are encoded is store/records.js; who writes them, and when, is
 // store/writer.js.
 //
-// Schema version 3 (object stores, out-of-line keys; version 3 has the
+// Schema version 4 (object stores, out-of-line keys; version 3 has the
 // records of version 2 and differs only in the write protocol: writers
-// hold the Web Lock "sessiontree-write:" + dbName, see store/writer.js):
+// hold the Web Lock "sessiontree-write:" + dbName, see store/writer.js;
+// version 4 adds `tail` to the meta: a meta written with tail: true may be
+// followed by node records it does not count, which readers take in):
 //   sessions   key sessionId        value meta {sessionId, title, cursor, activeBranch, createdAt,
-//                                    updatedAt, nodeCount, annotationCount, folded, epoch, gen, op};
+//                                    updatedAt, nodeCount, annotationCount, folded, epoch, gen, op,
+//                                    tail?};
 //                                    index "gen" on gen
 //   chunks     key [sessionId, start]  value CHUNK_SIZE nodes (snapshot form) joined by ",\n",
 //                                    as UTF-8 bytes (a Uint8Array; older records are the same
@@ -36,7 +39,7 @@
 export const DB_DEFAULT_NAME = "sessiontree";
 
 /** The schema version this build creates and reads. */
-export const DB_VERSION = 3;
+export const DB_VERSION = 4;
 
 /** The object stores holding sessions (every read and write of them takes all four). */
 export const STORES = ["sessions", "chunks", "nodes", "annotations"];
@@ -80,6 +83,11 @@ export const upgrades = [
   // while they write and skip the gen read while they hold it; raising the
   // version closes every tab of an earlier build (onversionchange), which
   // would write without taking the lock.
+  () => {},
+  // 3 → 4: the records stay as they are. Version 4 writers may leave an
+  // append's meta unwritten (tail: true, see store/writer.js), which a
+  // version 3 tab would read as a corrupt session: raising the version
+  // closes those tabs.
   () => {},
 ];
 

@@ -76,7 +76,7 @@ export function storageErrorEnvelope(err, consequence = "the change was not save
  *
  * The write lock. Step 1's read costs a round trip to the IndexedDB
  * backend per transaction — a third of an append awaited in turn. Every
- * Writer of schema version 3 writes only while it holds the exclusive Web
+ * Writer of schema version 3 or later writes only while it holds the exclusive Web
  * Lock "sessiontree-write:" + dbName (navigator.locks; earlier builds are
  * shut out by the schema version). Once a transaction under the lock has
  * read the gen, no other tab can write until this one lets go, so the
