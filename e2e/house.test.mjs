@@ -210,6 +210,7 @@ test('the internal operations are unknown to call and callText, in every form, a
     const first = await value(page, { operation: 'append', sessionId: 's', message: { role: 'user', content: 'one' } });
     await value(page, { operation: 'append', sessionId: 's', message: { role: 'assistant', content: 'two' } });
     await value(page, { operation: 'label', sessionId: 's', nodeId: first.id, label: 'start' });
+    await page.evaluate(() => window.tree.flush()); // the metas the appends left for later are written
     const before = { tree: await everything(page), db: await dumpDatabase(page) };
     const node = { id: 'feedbeef', parentId: first.id, branch: 'main', kind: 'message', timestamp: '2026-12-01T00:00:00.000Z', message: { role: 'user', content: 'injected' } };
     const requests = [

@@ -212,8 +212,20 @@ export class Writer {
     return this.pullQueued;
   }
 
-  /** Resolves when every queued call has settled. */
+  /**
+   * Resolves when every queued call has settled and the meta records left
+   * unwritten by appends under the lock (tail: true, see _batch) are
+   * written: what is stored then reads the same with or without tails.
+   */
   async flush() {
+    while (this.running) await this.running;
+    if (this.tailed.size === 0 || this.closedReason) return;
+    clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    await new Promise((resolve) => {
+      this.queue.push({ fn: null, flush: true, resolve });
+      this._kick();
+    });
     while (this.running) await this.running;
   }
 
