@@ -129,11 +129,13 @@ window.perf = {
   },
 
   /**
-   * importFile of a snapshot file (a Blob) against the raw-bytes path:
-   * call() of a snapshot.load request built by hand around the same bytes.
-   * Each run of either makes a new session of the same size (named in the
-   * file and the request), so both meet the same growing store. Same page,
-   * same tree (in its worker, persist: false), the two interleaved run by run.
+   * importFile of a snapshot file (a Blob) against the raw-bytes path an
+   * embedder wrote before importFile existed (the README's old example):
+   * read the same kind of Blob's bytes, splice a snapshot.load request
+   * around them by hand, call() it. Each run of either makes a new session
+   * of the same size (named in the file), so both meet the same growing
+   * store. Same page, same tree (in its worker, persist: false), the two
+   * interleaved run by run.
    */
   async files({ messages, runs }) {
     status.textContent = "building the snapshot files";
@@ -142,26 +144,26 @@ window.perf = {
     const tree = await init({ persist: false });
     const enc = new TextEncoder();
     const named = (id) => text.replace('"sessionId":"perf"', `"sessionId":${JSON.stringify(id)}`);
-    // The raw-bytes path: the request built by hand around the file's bytes.
-    const request = (id) => {
+    // The raw-bytes path: the file's bytes read, the request built by hand around them.
+    const rawCall = async (id, blob) => {
       const head = enc.encode(`{"operation":"snapshot.load","sessionId":${JSON.stringify(id)},"snapshot":`);
-      const bytes = enc.encode(named(id));
+      const bytes = new Uint8Array(await blob.arrayBuffer());
       const raw = new Uint8Array(head.length + bytes.length + 1);
       raw.set(head);
       raw.set(bytes, head.length);
       raw[raw.length - 1] = 0x7d; // }
-      return raw;
+      return tree.call(raw);
     };
-    const raws = Array.from({ length: runs + 1 }, (_, r) => request(`perf-raw-${r}`));
+    const raws = Array.from({ length: runs + 1 }, (_, r) => new Blob([named(`perf-raw-${r}`)]));
     const files = Array.from({ length: runs + 1 }, (_, r) => new Blob([named(`perf-file-${r}`)]));
     status.textContent = "measuring";
-    must(await tree.call(raws[runs]), "snapshot.load"); // warm-up, not counted
+    must(await rawCall(`perf-raw-${runs}`, raws[runs]), "snapshot.load"); // warm-up, not counted
     must(await tree.importFile(files[runs]), "importFile");
     const rawRuns = [];
     const fileRuns = [];
     for (let r = 0; r < runs; r++) {
       const pair = [
-        [rawRuns, () => tree.call(raws[r])],
+        [rawRuns, () => rawCall(`perf-raw-${r}`, raws[r])],
         [fileRuns, () => tree.importFile(files[r])],
       ];
       if (r % 2) pair.reverse(); // neither always first

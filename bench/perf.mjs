@@ -386,7 +386,7 @@ export function report(res) {
     if (c.contextText !== undefined) row(`context, ${N}-deep path, callText`, ms(c.contextText), "JSON.parse of its envelope text", ms(c.contextParse), ratio(c.contextText / c.contextParse), "≤ 50 ms");
   }
   const f = res.files;
-  if (f) row(`importFile(Blob) of a ${(f.fileBytes / 1e6).toFixed(1)} MB snapshot, new session`, ms(f.importFile), "call() of the snapshot.load bytes", ms(f.raw), ratio(f.importFile / f.raw), "≤ 1.5×");
+  if (f) row(`importFile(Blob) of a ${(f.fileBytes / 1e6).toFixed(1)} MB snapshot, new session`, ms(f.importFile), "the Blob read, spliced by hand, call()", ms(f.raw), ratio(f.importFile / f.raw), "≤ 1.5×");
   const r = res.restore;
   if (r) row(`init() restoring ${N} persisted nodes → 1st context`, ms(r.ms), `IndexedDB getAll of its ${n(r.records)} records`, ms(r.rawMs), ratio(r.ms / r.rawMs), "≤ 1,000 ms");
   if (r && Number.isFinite(r.restoredMs)) row(`  (wasm started ${ms(r.runtimeMs)}, IndexedDB read ${ms(r.readMs)}, restored ${ms(r.restoredMs)}, context ${ms(r.contextMs)})`, "", "at ms after init() was called", "", "", "phases");

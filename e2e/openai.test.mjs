@@ -487,6 +487,8 @@ test('the chat demo against the loopback server: settings, streamed reply, regen
     // Back to the echo bot.
     await page.locator('#settings-open').click();
     await page.locator('#settings-echo').click();
+    // The header is drawn again once the settings are cleared: wait for it, then read it.
+    await page.locator('#bot-name', { hasText: /^echo bot$/ }).waitFor();
     assert.equal(await page.locator('#bot-name').textContent(), 'echo bot');
     assert.equal(await page.evaluate(() => localStorage.getItem('sessiontree-chat-demo-endpoint')), null);
     await say('Echo me');
