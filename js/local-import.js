@@ -133,15 +133,19 @@ export async function importBytes(tree, data, format, options) {
   if (tree._writer?.closedReason) return closedEnvelope(tree._writer.closedReason, "nothing was imported");
   const aborted = () => errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
   if (format === "auto" || format === "snapshot") {
-    // A Blob that may be a snapshot is read whole in one read, after
-    // REQUEST_ROOM bytes of room for a snapshot.load request's head (one
-    // read: each read of a Blob is a round trip to the browser's blob
-    // store, tens of ms on a loaded machine); the general importer then
-    // takes the bytes from memory.
+    // A Blob that may be a snapshot is read whole in one read (each read
+    // of a Blob is a round trip to the browser's blob store, tens of ms on
+    // a loaded machine), then copied after REQUEST_ROOM bytes of room for
+    // a snapshot.load request's head: reading a Blob made of [room, file,
+    // "}"] instead took 134 ms against 29 ms + the copy for 25 MB. The
+    // general importer then takes the bytes from memory.
     let room = null;
     if (!(data instanceof Uint8Array) && data.size <= READ_WHOLE_BYTES) {
       try {
-        room = new Uint8Array(await new Blob([new Uint8Array(REQUEST_ROOM), data, "}"]).arrayBuffer());
+        const bytes = new Uint8Array(await data.arrayBuffer());
+        room = new Uint8Array(REQUEST_ROOM + bytes.length + 1);
+        room.set(bytes, REQUEST_ROOM);
+        room[room.length - 1] = 0x7d; // }
       } catch (err) {
         return errorEnvelope("INVALID_ARGUMENT", `the file could not be read: ${err?.message ?? err}`);
       }
