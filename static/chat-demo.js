@@ -281,6 +281,7 @@ function wireSettings() {
   const keep = (next) => {
     if (!saveSettings(globalThis.localStorage, next)) $("settings-error").textContent = "This browser refused to keep the settings (private mode?): they last until the page closes.";
     settings = next;
+    $("bot-name").textContent = endpointLabel(); // at once: render() waits for the store
     dialog.close();
     render();
   };
