@@ -125,7 +125,10 @@ func fastNumber(sc *jsonx.Scanner) (f *float64, err error) {
 // element the array reader checked and compacted): values are then only
 // skipped, not checked again.
 func readChatGPTFast(raw []byte, valid bool) (f chatgptFast, ok bool) {
-	if !chatgptOnePass {
+	if !chatgptOnePass || !jsonx.ValidUTF8(raw) {
+		// Bytes that are not UTF-8 are the decoding path's: it turns them
+		// into U+FFFD in keys as encoding/json does, and ids derive from
+		// keys (FuzzChatGPTOnePass found a mapping key of one such byte).
 		return chatgptFast{}, false
 	}
 	sc := jsonx.Scanner{Data: raw, Valid: valid}
