@@ -59,6 +59,17 @@ func (j *ImportJob) prepare() {
 func (j *ImportJob) commit(s *Session) {
 	st := j.st
 	into, exists := st.sessions[s.id]
+	if exists && len(into.nodes) > 0 && len(s.nodes) > 0 && !sharesNode(into, s) {
+		// The id is taken by another conversation (no node in common: the
+		// same Pi session id, or the demo's, exported from another
+		// browser): the import goes to the first "<id>-N" that holds this
+		// one already (a second import adds nothing), else to a free one.
+		from := s.id
+		into, exists = st.importTarget(s)
+		j.res.Warnings = append(j.res.Warnings, ImportWarning{SessionID: s.id, Message: jsonx.Sprintf(
+			"session %q already holds another conversation (no node in common with this one); it is imported as session %q", from, s.id)})
+		j.perWarn[s.id]++
+	}
 	added := len(s.nodes)
 	if exists {
 		added = st.mergeImported(into, s)
@@ -137,4 +148,30 @@ func (st *Store) mergeImported(s, im *Session) int {
 	st.markDirty(s, from, false, "import")
 	st.markAnnotated(s, afrom)
 	return added
+}
+
+// sharesNode reports whether the imported session im has a node id that s
+// has.
+func sharesNode(s, im *Session) bool {
+	for _, n := range im.nodes {
+		if _, ok := s.index[n.ID]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// importTarget renames im, whose id another conversation holds, to the
+// first "<id>-N" (N from 2) that is free or holds a node of im, and
+// returns that session when it exists.
+func (st *Store) importTarget(im *Session) (*Session, bool) {
+	base := im.id
+	for n := 2; ; n++ {
+		id := base + "-" + string(jsonx.AppendInt(nil, n))
+		into, ok := st.sessions[id]
+		if !ok || sharesNode(into, im) {
+			im.id = id
+			return into, ok
+		}
+	}
 }
