@@ -90,6 +90,13 @@ test('explorer: demo session, jump by click, import with report, export, reload'
     assert.equal(await page.locator('#report-warnings li').count(), 0);
     assert.equal(await page.locator('#session-list .session.selected .session-title').textContent(), 'Assist user with summary');
     await page.screenshot({ path: artifactPath('explorer-import.png') });
+    // The same file again adds nothing, and the report says so.
+    await page.locator('#report-close').click();
+    await page.setInputFiles('#import-file', []);
+    await page.setInputFiles('#import-file', CHATGPT_TREE);
+    await page.locator('#report-title', { hasText: 'Already here: 1 session, nothing new' }).waitFor();
+    assert.match(await page.locator('#report-sessions .report-session-size').first().textContent(), /^12 nodes · 3 branches · already here, nothing new$/);
+    assert.equal((await call(page, { operation: 'sessions' })).find((s) => s.sessionId === TREE_SESSION).nodeCount, 12);
 
     // The modern export: two conversations, a warning for the one without mapping.
     await page.setInputFiles('#import-file', CHATGPT_MODERN);

@@ -265,12 +265,15 @@ function hideProgress() {
  */
 function showReport({ sessions, warnings, errors, skipped = [], files = [] }) {
   const n = sessions.length;
-  $("report-title").textContent = n === 0 ? "Nothing imported" : `Imported ${n} ${n === 1 ? "session" : "sessions"}`;
+  // A session already here that gained nothing: "already here", not "imported".
+  const fresh = sessions.filter((s) => !(s.existing && s.added === 0)).length;
+  $("report-title").textContent = n === 0 ? "Nothing imported" : fresh === 0 ? `Already here: ${n} ${n === 1 ? "session" : "sessions"}, nothing new` : `Imported ${fresh} ${fresh === 1 ? "session" : "sessions"}${fresh < n ? ` · ${n - fresh} already here` : ""}`;
   $("import-report").classList.toggle("failed", n === 0);
   $("report-sessions").replaceChildren(
     ...sessions.map((s) => {
       const li = el("li");
-      const size = `${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"}` + (Number.isInteger(s.branchCount) ? ` · ${s.branchCount} ${s.branchCount === 1 ? "branch" : "branches"}` : "");
+      const size = `${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"}` + (Number.isInteger(s.branchCount) ? ` · ${s.branchCount} ${s.branchCount === 1 ? "branch" : "branches"}` : "") +
+        (s.existing ? (s.added > 0 ? ` · ${s.added} new` : " · already here, nothing new") : "");
       li.append(el("span", "report-session-title", s.title || s.sessionId), el("span", "report-session-size", size));
       return li;
     }),
