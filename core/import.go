@@ -178,6 +178,11 @@ func (st *Store) StartImport(data []byte, format string) (*ImportJob, *Error) {
 		}
 		if im == nil {
 			if sn.Shape == '[' && sn.Keys == nil {
+				// No first object to detect by: a file cut off inside its
+				// first conversation looks the same, so say which it is.
+				if err := jsonx.CheckSyntax(data); err != nil {
+					return nil, invalidf("import data is not valid JSON: %s", err.Error())
+				}
 				return nil, invalidf("import data is an empty array or holds no object: nothing to import")
 			}
 			return nil, invalidf("could not detect the format of the import data: %s", formats.Undetected(sn))
