@@ -97,6 +97,11 @@ test('explorer: demo session, jump by click, import with report, export, reload'
     await page.locator('#report-title', { hasText: 'Already here: 1 session, nothing new' }).waitFor();
     assert.match(await page.locator('#report-sessions .report-session-size').first().textContent(), /^12 nodes · 3 branches · already here, nothing new$/);
     assert.equal((await call(page, { operation: 'sessions' })).find((s) => s.sessionId === TREE_SESSION).nodeCount, 12);
+    // An empty file is named as such, in the user's words.
+    await page.locator('#report-close').click();
+    await page.setInputFiles('#import-file', { name: 'empty.json', mimeType: 'application/json', buffer: Buffer.alloc(0) });
+    await page.locator('#report-title', { hasText: 'Nothing imported' }).waitFor();
+    assert.deepEqual(await page.locator('#report-warnings li').allTextContents(), ['empty.json: the file is empty: nothing to import']);
 
     // The modern export: two conversations, a warning for the one without mapping.
     await page.setInputFiles('#import-file', CHATGPT_MODERN);

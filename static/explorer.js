@@ -190,6 +190,7 @@ async function importFiles(sources, unreadable = []) {
   showReport({ ...report, files: report.files.length > 1 || fromArchive ? report.files : [] });
   await loadSessions();
   if (report.sessions.length > 0) await selectSession(report.sessions[0].sessionId);
+  showStorage(state.tree).catch(() => {}); // the storage line counts what was imported
 }
 
 /**
@@ -206,7 +207,8 @@ async function importPiece({ name, text, file, size, refs }, report) {
   if (big) showProgress(`Importing ${name}…`, 0, abort);
   const options = big ? { onProgress: ({ read, total }) => showProgress(`Importing ${name}…`, total > 0 ? read / total : 0, abort), signal: abort.signal } : undefined;
   let env;
-  if (file && !snapshotOfSession(await file.slice(0, 4096).text())) env = await state.tree.importFile(file, options);
+  if ((file ? file.size : text.length) === 0) env = { ok: false, error: { code: "INVALID_ARGUMENT", message: "the file is empty: nothing to import" } };
+  else if (file && !snapshotOfSession(await file.slice(0, 4096).text())) env = await state.tree.importFile(file, options);
   else env = await state.tree.importText(text ?? (await file.text()), "auto", options);
   hideProgress();
   if (!env.ok && abort.signal.aborted) {
