@@ -56,6 +56,7 @@ const PRECACHE = [
   "./chat-demo.css",
   "./chat-history.js",
   "../js/sessiontree.js",
+  "../js/worker-tree.js",
   "../js/worker.js",
   "../js/local.js",
   "../js/runtime.js",

@@ -1,0 +1,343 @@
+// The page side of a store that runs in the page's module Worker: a
+// WorkerTree has the Promise API of js/tree-api.js, and each of its
+// methods is a message to the worker (through the Connection of
+// js/sessiontree.js) and its answer; contexts answered in columns are
+// built here (js/context-columns.js).
+
+import { TreeAPI, checkImportArgs, checkString, errorEnvelope, unansweredEnvelope } from "./tree-api.js";
+import { SLICE_BYTES, SLICE_MESSAGES, TextCaches, contextEnvelope, contextEnvelopeSliced, decodeContent } from "./context-columns.js";
+
+/** Trees shared per IndexedDB database name within this page (worker mode; local.js keeps its own): init() in js/sessiontree.js fills it, a tree whose storage closed leaves it. */
+export const shared = new Map();
+
+/**
+ * Blobs up to this many bytes (64 MiB) importFile reads in the page and
+ * transfers to the worker as bytes; larger ones cross as Blobs, read in
+ * the worker in chunks, so the page never holds them.
+ */
+const PAGE_READ_BYTES = 64 << 20;
+
+/**
+ * What a request crosses to the worker as: bytes the caller passed as a
+ * copy (transferred, so theirs stay usable), a JSON text as that string
+ * (an object is JSON.stringify'd here, where it lives), or an error
+ * envelope for an object JSON cannot encode. A string is not transcoded
+ * here: the worker encodes it to the UTF-8 the wasm takes. Measured in
+ * Chromium on this machine, a 16 MB string crosses in ~10 ms of the page's
+ * thread where TextEncoder alone takes ~50 ms (and ~94 ms for a 25 MB
+ * snapshot.load request).
+ * @param {object|string|Uint8Array|ArrayBuffer} request
+ * @returns {string|Uint8Array|{ok: false, error: object}}
+ */
+function requestPayload(request) {
+  if (typeof request === "string") return request;
+  if (request instanceof Uint8Array) return request.slice();
+  if (request instanceof ArrayBuffer) return new Uint8Array(request.slice(0));
+  let text;
+  try {
+    text = JSON.stringify(request);
+  } catch (err) {
+    return errorEnvelope("INVALID_ARGUMENT", `request cannot be encoded as JSON: ${err.message}`);
+  }
+  if (typeof text !== "string") {
+    return errorEnvelope("INVALID_ARGUMENT", "request must be an object like {operation: \"session\", sessionId: \"demo\"}");
+  }
+  return text;
+}
+
+/** A channel whose messages are tasks: nextTask() resumes after the page could paint and take input, without the 4 ms clamp of nested timers. */
+let taskChannel = null;
+
+/**
+ * Resolve in a new task.
+ * @returns {Promise<void>}
+ */
+function nextTask() {
+  if (taskChannel === null) {
+    taskChannel = new MessageChannel();
+    taskChannel.waiting = [];
+    taskChannel.port1.onmessage = () => taskChannel.waiting.shift()?.();
+  }
+  return new Promise((resolve) => {
+    taskChannel.waiting.push(resolve);
+    taskChannel.port2.postMessage(null);
+  });
+}
+
+/**
+ * One session store — every session of one IndexedDB database (or of
+ * memory, with persist: false) — whose store runs in the page's worker.
+ * Obtain it from init(). Every method is the same as LocalTree's
+ * (js/local.js) and documented in sessiontree.d.ts; each is a message to
+ * the worker and its answer. None rejects: arguments are checked here
+ * as LocalTree checks them (so nothing that cannot be cloned is posted),
+ * and a request the worker does not answer (it failed) resolves to a
+ * STORAGE_ERROR envelope (see unansweredEnvelope).
+ */
+export class WorkerTree extends TreeAPI {
+  /**
+   * @param {Connection} connection @param {number} id the worker's tree id
+   * @param {object[]} infos the wasm's operations @param {boolean} persistent
+   * @param {string|null} dbName the shared database name (null: not shared)
+   * @param {object} options what init sent the worker (sent again after a restart)
+   */
+  constructor(connection, id, infos, persistent, dbName, options) {
+    super(infos, persistent);
+    this._connection = connection;
+    this._id = id;
+    this._dbName = dbName;
+    this._options = options;
+    /** Set by close(): after a restart the tree is closed again. */
+    this._closedByCaller = false;
+    /** Decoded text caches of contexts answered in columns (see js/context-columns.js). */
+    this._texts = new TextCaches();
+    /** Settles when the columns answers received so far are built (see _request). */
+    this._contexts = Promise.resolve();
+  }
+
+  _send(op, args, transfer, progress) {
+    return this._connection.send(op, this, args, transfer, progress);
+  }
+
+  /**
+   * A new worker took over (Connection._restart): the tree's id there, and
+   * fresh text caches (the old worker's cache ids mean nothing to the new
+   * one).
+   * @param {number} id
+   */
+  _restarted(id) {
+    this._id = id;
+    this._texts = new TextCaches();
+    this._contexts = Promise.resolve();
+  }
+
+  /**
+   * Send a request whose answer is an envelope; resolves to a
+   * STORAGE_ERROR envelope instead of rejecting when the worker fails.
+   * @returns {Promise<object>}
+   */
+  _sendEnvelope(op, args) {
+    return this._send(op, args).promise.catch(unansweredEnvelope);
+  }
+
+  /**
+   * Answer one request of the tool API; see LocalTree.call. The request
+   * crosses as its JSON text, or as a copy of the bytes given
+   * (transferred); see requestPayload. The answer crosses as its envelope
+   * text (non-ASCII escaped, parsed here: a string crosses faster than
+   * UTF-8 bytes decoded here, see js/worker.js) or, for a context, as
+   * columns: the new bytes of the session's text cache and the rows,
+   * decoded and sliced here (see js/context-columns.js).
+   * @param {object|string|Uint8Array|ArrayBuffer} request
+   * @returns {Promise<{ok: true, value: any} | {ok: false, error: {code: string, message: string}}>}
+   */
+  call(request) {
+    return this._request(request, false);
+  }
+
+  /**
+   * Like call(), but resolves to the envelope's exact JSON text; see
+   * LocalTree.callText.
+   * @param {object|string|Uint8Array|ArrayBuffer} request
+   * @returns {Promise<string>} the envelope as JSON text
+   */
+  callText(request) {
+    return this._request(request, true);
+  }
+
+  async _request(request, asText) {
+    const payload = requestPayload(request);
+    if (typeof payload === "object" && !(payload instanceof Uint8Array)) return asText ? JSON.stringify(payload) : payload;
+    let answer;
+    try {
+      answer = await this._send("call", [payload, asText], payload instanceof Uint8Array ? [payload.buffer] : []).promise;
+    } catch (err) {
+      const env = unansweredEnvelope(err);
+      return asText ? JSON.stringify(env) : env;
+    }
+    if (typeof answer === "string") return asText ? answer : JSON.parse(answer);
+    // Columns answers are built in the order they arrived: each extends
+    // the text caches as the worker's CachePlan expects.
+    const built = this._contexts.then(() => this._buildContext(answer));
+    this._contexts = built.catch(() => {});
+    return built;
+  }
+
+  /**
+   * The envelope of a context the worker answered in columns. A large one
+   * (more than SLICE_MESSAGES messages or SLICE_BYTES of new text) is
+   * built in slices with a task between them, so the page's thread is
+   * never held for long: at a 100,000-deep path, 10 slices of messages
+   * made anew, or one slice when the messages are the last answer's
+   * (a chat turn; see contextEnvelope).
+   */
+  _buildContext({ columns: c, from, ascii, wide, rows }) {
+    const whole = (a, w) => this._texts.extend(c.cache, from, a, w);
+    if (c.count <= SLICE_MESSAGES && ascii.length + wide.length <= SLICE_BYTES) {
+      return contextEnvelope(c, whole(decodeContent(ascii), decodeContent(wide)), rows);
+    }
+    return contextEnvelopeSliced(c, whole, ascii, wide, rows, nextTask);
+  }
+
+  /**
+   * Import an export file's text; see LocalTree.importText. The text is
+   * copied to the worker once (as a string); the slicing, onProgress and
+   * the signal work as there, the import itself running in the worker.
+   * @param {string} text
+   * @param {string} [format]
+   * @param {{onProgress?: (p: {read: number, total: number}) => void, sliceBytes?: number, signal?: AbortSignal}} [options]
+   * @returns {Promise<object>} the envelope; value {format, sessions, skipped, warnings}
+   */
+  async importText(text, format = "auto", options = {}) {
+    const bad = checkImportArgs(text, format, options);
+    if (bad) return bad;
+    options = options ?? {};
+    const { onProgress, signal } = options;
+    const flags = { progress: typeof onProgress === "function", signal: !!signal, sliceBytes: options.sliceBytes };
+    const { id, promise } = this._send("importText", [text, format, flags], [], onProgress);
+    if (signal) {
+      const abort = () => this._connection.send("abort", undefined, [id]).promise.catch(() => {});
+      if (signal.aborted) abort();
+      else signal.addEventListener("abort", abort, { once: true });
+      promise.finally(() => signal.removeEventListener("abort", abort)).catch(() => {});
+    }
+    return promise.catch(unansweredEnvelope);
+  }
+
+  /**
+   * importFile's import (TreeAPI.importFile checked the arguments): a
+   * Blob of up to PAGE_READ_BYTES is read here and its bytes transferred,
+   * a larger one crosses to the worker as a Blob (read there in chunks),
+   * bytes as their transferred buffer; the import runs there as
+   * LocalTree._importBytes, onProgress and the signal as in importText.
+   * @param {Blob|Uint8Array} data bytes no one else holds
+   * @param {string} format
+   * @param {{onProgress?: Function, signal?: AbortSignal, sliceBytes?: number}} options
+   * @returns {Promise<object>} the envelope
+   */
+  async _importBytes(data, format, { onProgress, signal, sliceBytes }) {
+    const flags = { progress: typeof onProgress === "function", signal: !!signal, sliceBytes };
+    if (data instanceof Blob && data.size <= PAGE_READ_BYTES) {
+      // Read here (an asynchronous read: the page's thread is not held)
+      // and transferred: a worker's read of a Blob the page made crosses
+      // the browser's blob store, which made importFile of a 25 MB
+      // snapshot ~3× the bytes read here and call()ed (bench/perf.mjs).
+      try {
+        data = new Uint8Array(await data.arrayBuffer());
+      } catch {
+        // left as a Blob: the worker reads it and says why it cannot
+      }
+    }
+    const transfer = data instanceof Uint8Array ? [data.buffer] : [];
+    const { id, promise } = this._send("importBytes", [data, format, flags], transfer, onProgress);
+    if (signal) {
+      const abort = () => this._connection.send("abort", undefined, [id]).promise.catch(() => {});
+      if (signal.aborted) abort();
+      else signal.addEventListener("abort", abort, { once: true });
+      promise.finally(() => signal.removeEventListener("abort", abort)).catch(() => {});
+    }
+    return promise.catch(unansweredEnvelope);
+  }
+
+  /**
+   * Answer a request given as bytes no one else holds (TreeAPI.loadSnapshot's
+   * spliced request): their buffer is transferred, not copied as call()
+   * copies the caller's bytes.
+   * @param {Uint8Array} bytes a view of a whole ArrayBuffer
+   * @returns {Promise<object>} the envelope
+   */
+  async _callOwned(bytes) {
+    try {
+      return JSON.parse(await this._send("call", [bytes, false], [bytes.buffer]).promise); // a snapshot.load: never columns
+    } catch (err) {
+      return unansweredEnvelope(err);
+    }
+  }
+
+  /**
+   * Keep a restore point; see LocalTree.saveSnapshot (the snapshot never
+   * leaves the worker). Never rejects.
+   * @param {string} sessionId @param {string} [name]
+   * @returns {Promise<object>} envelope; value {name, createdAt, nodeCount}
+   */
+  async saveSnapshot(sessionId, name) {
+    const bad = checkString("saveSnapshot", "sessionId", sessionId) ?? (name === undefined ? null : checkString("saveSnapshot", "name", name));
+    return bad ?? this._sendEnvelope("saveSnapshot", [sessionId, name]);
+  }
+
+  /**
+   * List a session's restore points; see LocalTree.listSnapshots. Never rejects.
+   * @param {string} sessionId
+   * @returns {Promise<object>} envelope; value [{name, createdAt, nodeCount}]
+   */
+  async listSnapshots(sessionId) {
+    return checkString("listSnapshots", "sessionId", sessionId) ?? this._sendEnvelope("listSnapshots", [sessionId]);
+  }
+
+  /**
+   * Bring a restore point back; see LocalTree.restoreSnapshot. Never rejects.
+   * @param {string} sessionId @param {string} name
+   * @returns {Promise<object>} envelope of snapshot.load; NOT_FOUND for an unknown name
+   */
+  async restoreSnapshot(sessionId, name) {
+    const bad = checkString("restoreSnapshot", "sessionId", sessionId) ?? checkString("restoreSnapshot", "name", name);
+    return bad ?? this._sendEnvelope("restoreSnapshot", [sessionId, name]);
+  }
+
+  /**
+   * Take in now what other tabs stored; see LocalTree.refresh. Never
+   * rejects: with a failed worker there is nothing to take in.
+   * @returns {Promise<void>}
+   */
+  async refresh() {
+    await this._send("refresh", []).promise.catch(() => {});
+  }
+
+  /**
+   * Wait until every write started so far is committed. Never rejects:
+   * with a failed worker nothing is being written (the calls in flight
+   * answered STORAGE_ERROR).
+   * @returns {Promise<void>}
+   */
+  async flush() {
+    await this._send("flush", []).promise.catch(() => {});
+  }
+
+  /**
+   * Close the IndexedDB connection (in the worker); see LocalTree.close.
+   * Later calls that would change something, and the restore point
+   * helpers, resolve to a STORAGE_ERROR envelope; reads keep answering
+   * from memory. Never throws.
+   */
+  close() {
+    this._closedByCaller = true;
+    this._send("close", []).promise.catch(() => {});
+    this._unshare();
+  }
+
+  /** For storage(): the worker's answer, or "closed" with the error when it does not answer. */
+  _storageState() {
+    return this._send("storageState", []).promise.catch((err) => ({ state: "closed", reason: unansweredEnvelope(err).error.message }));
+  }
+
+  /** Internal counters of the worker's tree; see LocalTree._debug. */
+  _debug() {
+    return this._send("debug", []).promise;
+  }
+
+  _unshare() {
+    if (this._dbName !== null && shared.get(this._dbName)) shared.delete(this._dbName);
+  }
+
+  /** A subscriber event from the worker. */
+  _event(event) {
+    if (event.type === "storage") this._unshare();
+    this._emit(event);
+  }
+
+  /** The worker died: tell subscribers as a closed storage. */
+  _storageClosed(reason, message) {
+    this._unshare();
+    this._emit({ type: "storage", state: "closed", reason, message });
+  }
+}
