@@ -194,14 +194,7 @@ export class WorkerTree extends TreeAPI {
     options = options ?? {};
     const { onProgress, signal } = options;
     const flags = { progress: typeof onProgress === "function", signal: !!signal, sliceBytes: options.sliceBytes };
-    const { id, promise } = this._send("importText", [text, format, flags], [], onProgress);
-    if (signal) {
-      const abort = () => this._connection.send("abort", undefined, [id]).promise.catch(() => {});
-      if (signal.aborted) abort();
-      else signal.addEventListener("abort", abort, { once: true });
-      promise.finally(() => signal.removeEventListener("abort", abort)).catch(() => {});
-    }
-    return promise.catch(unansweredEnvelope);
+    return this._sendImport("importText", [text, format, flags], [], onProgress, signal);
   }
 
   /**
@@ -229,7 +222,18 @@ export class WorkerTree extends TreeAPI {
       }
     }
     const transfer = data instanceof Uint8Array ? [data.buffer] : [];
-    const { id, promise } = this._send("importBytes", [data, format, flags], transfer, onProgress);
+    return this._sendImport("importBytes", [data, format, flags], transfer, onProgress, signal);
+  }
+
+  /**
+   * Send an import (importText or importBytes) to the worker, with
+   * onProgress for its progress messages and an abort message when signal
+   * aborts; resolves to its envelope (STORAGE_ERROR when the worker does
+   * not answer).
+   * @returns {Promise<object>}
+   */
+  _sendImport(op, args, transfer, onProgress, signal) {
+    const { id, promise } = this._send(op, args, transfer, onProgress);
     if (signal) {
       const abort = () => this._connection.send("abort", undefined, [id]).promise.catch(() => {});
       if (signal.aborted) abort();
