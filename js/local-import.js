@@ -8,6 +8,7 @@ import { SNAPSHOT_HEAD_BYTES, concatUTF8, countParentIds, snapshotSessionId, spl
 import { checkImportArgs, closedEnvelope, errorEnvelope } from "./tree-api.js";
 import { STORAGE_ERROR } from "./store/writer.js";
 import { IN_WORKER } from "./runtime.js";
+import { nextTask } from "./tasks.js";
 
 /** @typedef {import("./local.js").LocalTree} LocalTree */
 
@@ -33,31 +34,16 @@ const COPY_CHARS = 1 << 20;
  * Let the page run (timers, input, paint) before the next slice of work.
  * In the page's thread a timer task, not scheduler.yield() or a
  * MessageChannel: those resume ahead of the page's own timers. In a
- * worker, workerYield. The 4 ms clamp of nested timers costs
- * about 0.2 s over a 50 MB import in 1 MiB slices.
+ * worker, where no page timer waits on this thread, nextTask (js/tasks.js):
+ * it queues behind the messages already sent to the worker (an abort,
+ * another call) without the 4 ms clamp of nested timers. The clamp costs
+ * about 0.2 s over a 50 MB import in 1 MiB slices in the page.
  * @returns {Promise<void>}
  */
 function yieldToPage() {
-  if (workerYield) return workerYield();
+  if (IN_WORKER && typeof MessageChannel === "function") return nextTask();
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
-
-/**
- * In a worker no page timer waits on this thread, so a yield is a message
- * on a MessageChannel: it queues behind the messages already sent to the
- * worker (an abort, another call) without the 4 ms clamp of nested timers,
- * which cost ~1.2 s over a 20 MB importFile (a yield per 64 KiB chunk of
- * the Blob's stream; issue 15). Elsewhere null.
- */
-const workerYield = IN_WORKER && typeof MessageChannel === "function" ? (() => {
-  const channel = new MessageChannel();
-  const waiting = [];
-  channel.port1.onmessage = () => waiting.shift()?.();
-  return () => new Promise((resolve) => {
-    waiting.push(resolve);
-    channel.port2.postMessage(0);
-  });
-})() : null;
 
 /**
  * A yield for a loop of short pieces of work (chunks of a file): it

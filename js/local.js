@@ -12,6 +12,7 @@ import { TreeAPI, checkMemoryBudget, checkString, closedEnvelope, errorEnvelope 
 import { STORAGE_ERROR } from "./store/writer.js";
 import { IN_WORKER, exitedMessage, guardHandle, loadRuntime, onRuntimeExit } from "./runtime.js";
 import { hasSession, importBytes, importJob, importSnapshot, importText } from "./local-import.js";
+import { nextTask } from "./tasks.js";
 
 export { onRuntimeExit } from "./runtime.js";
 
@@ -30,23 +31,6 @@ const WARM_QUIET_MS = 100;
 
 /** Milliseconds of search-index warm-up per task in a worker (see _warmSearch). */
 const WORKER_WARM_MS = 20;
-
-/**
- * Run fn in a task of its own, at once: a message to a fresh MessageChannel,
- * which unlike a setTimeout chain is never clamped to 4 ms (timers nested
- * five deep are, HTML Living Standard "timer initialisation steps"), so
- * the index build loses no time between its slices, and calls that arrive
- * meanwhile are answered between them.
- * @param {() => void} fn
- */
-function nextTask(fn) {
-  const channel = new MessageChannel();
-  channel.port1.onmessage = () => {
-    channel.port1.close();
-    fn();
-  };
-  channel.port2.postMessage(null);
-}
 
 /** Trees shared per IndexedDB database name within this page. */
 const shared = new Map();
@@ -579,7 +563,7 @@ export class LocalTree extends TreeAPI {
     const idle = globalThis.requestIdleCallback
       ? (fn) => globalThis.requestIdleCallback(fn, { timeout: 2000 })
       : IN_WORKER
-        ? (fn) => nextTask(() => { const end = performance.now() + WORKER_WARM_MS; fn({ didTimeout: false, timeRemaining: () => end - performance.now() + 8 }); })
+        ? (fn) => nextTask().then(() => { const end = performance.now() + WORKER_WARM_MS; fn({ didTimeout: false, timeRemaining: () => end - performance.now() + 8 }); })
         : (fn) => setTimeout(() => fn(null), 50);
     const step = (deadline) => {
       this._warmTask = null;

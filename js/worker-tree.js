@@ -5,6 +5,7 @@
 // built here (js/context-columns.js).
 
 import { TreeAPI, checkImportArgs, checkString, errorEnvelope, unansweredEnvelope } from "./tree-api.js";
+import { nextTask } from "./tasks.js";
 import { SLICE_BYTES, SLICE_MESSAGES, TextCaches, contextEnvelope, contextEnvelopeSliced, decodeContent } from "./context-columns.js";
 
 /** Trees shared per IndexedDB database name within this page (worker mode; local.js keeps its own): init() in js/sessiontree.js fills it, a tree whose storage closed leaves it. */
@@ -43,25 +44,6 @@ function requestPayload(request) {
     return errorEnvelope("INVALID_ARGUMENT", "request must be an object like {operation: \"session\", sessionId: \"demo\"}");
   }
   return text;
-}
-
-/** A channel whose messages are tasks: nextTask() resumes after the page could paint and take input, without the 4 ms clamp of nested timers. */
-let taskChannel = null;
-
-/**
- * Resolve in a new task.
- * @returns {Promise<void>}
- */
-function nextTask() {
-  if (taskChannel === null) {
-    taskChannel = new MessageChannel();
-    taskChannel.waiting = [];
-    taskChannel.port1.onmessage = () => taskChannel.waiting.shift()?.();
-  }
-  return new Promise((resolve) => {
-    taskChannel.waiting.push(resolve);
-    taskChannel.port2.postMessage(null);
-  });
 }
 
 /**

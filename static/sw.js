@@ -61,6 +61,7 @@ const PRECACHE = [
   "../js/local.js",
   "../js/runtime.js",
   "../js/local-import.js",
+  "../js/tasks.js",
   "../js/tree-api.js",
   "../js/context-columns.js",
   "../js/store.js",
