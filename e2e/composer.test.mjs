@@ -42,6 +42,7 @@ test('composer: a user then an assistant message at the cursor, kept after a rel
     const userId = sent.split(' ')[2];
     await panel.locator(`.row.cursor[data-node-id="${userId}"]`).waitFor();
     assert.equal(await panel.locator('.composer-text').inputValue(), '');
+    await panel.locator(`.messages .message[data-node-id="${userId}"]`).waitFor(); // drawn after the row
     assert.equal(await panel.locator('.messages .message').last().getAttribute('data-node-id'), userId);
     assert.equal(await panel.locator('.messages .message').last().locator('.message-body strong').textContent(), 'museum');
 
@@ -64,6 +65,8 @@ test('composer: a user then an assistant message at the cursor, kept after a rel
     const sent3 = await result(panel, /^Note \S+ sent to branch main\.$/);
     const noteId = sent3.split(' ')[1];
     await panel.locator(`.row.cursor[data-node-id="${noteId}"]`).waitFor();
+    // The context pane is drawn after the row: wait for the note there, then read the last message.
+    await panel.locator(`.messages .message[data-node-id="${noteId}"]`).waitFor();
     const last = panel.locator('.messages .message').last();
     assert.deepEqual([await last.getAttribute('data-node-id'), await last.locator('.role').textContent(), await last.locator('.message-body').textContent()], [noteId, 'note', 'check opening hours']);
     const ctx = await call(page, { operation: 'context', sessionId: 'demo' });
