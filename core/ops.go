@@ -320,7 +320,7 @@ func opContext(st *Store, r *request) (any, *Error) {
 
 // contextView returns the session's context at its cursor.
 func (s *Session) contextView() ContextView {
-	return ContextView{s: s, path: s.path(s.cursor)}
+	return ContextView{s: s, path: s.contextPath(s.cursor)}
 }
 
 // Context returns the value of context (see Session.context).

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -57,6 +58,8 @@ type Session struct {
 	search *search.Index // the store's search index while the session is live in a store
 
 	texts textCache // context's message texts, for ContextView.Texts
+	// lastPath is the path the last context walked (see contextPath).
+	lastPath []int32
 
 	// warming is the index WarmSearch is adding this session to, and
 	// warmed how many of its nodes it added so far (search is set once
@@ -266,6 +269,39 @@ func (s *Session) path(i int32) []int32 {
 		out[k] = i
 		i = s.parent[i]
 	}
+	return out
+}
+
+// contextPath is path(i) for a context: when the last context's path is
+// a prefix of i's path (a chat turn: an append, then a context), only the
+// nodes after it are walked, and they are appended to it in place (the
+// walk of a 100,000-deep path was most of a turn's time in core). Nodes
+// and their parents never change, so a path stays the path; a caller of
+// an earlier answer holds a slice of its own length, and no element
+// before the end of lastPath is written again. The caller must not
+// change the slice.
+func (s *Session) contextPath(i int32) []int32 {
+	last := s.lastPath
+	n := int32(len(last))
+	if i < 0 || n == 0 || s.depth[i] < n {
+		s.lastPath = s.path(i)
+		return s.lastPath
+	}
+	added := s.depth[i] - n
+	j := i
+	for k := int32(0); k < added; k++ {
+		j = s.parent[j]
+	}
+	if j != last[n-1] {
+		s.lastPath = s.path(i)
+		return s.lastPath
+	}
+	out := slices.Grow(last, int(added))[:s.depth[i]]
+	for k := s.depth[i] - 1; k >= n; k-- {
+		out[k] = i
+		i = s.parent[i]
+	}
+	s.lastPath = out
 	return out
 }
 

@@ -339,3 +339,59 @@ test('a chat turn reuses the last answer\'s message objects (frozen), and a jump
     }, mode);
   }
 });
+
+test('chat turns answered with only what follows the last answer (a prefix) stay exact across long texts, tool messages, jumps and six sessions in turn', async () => {
+  const page = await shimPage();
+  const r = await page.evaluate(async () => {
+    const out = {};
+    for (const worker of [true, false]) {
+      const tree = await window.sessiontree.init({ persist: false, worker });
+      // Count the answers that came with a prefix, on the side that builds them.
+      const prefixes = [];
+      if (worker) {
+        const build = tree._buildContext.bind(tree);
+        tree._buildContext = (a) => (prefixes.push(a.columns.prefix), build(a));
+      } else {
+        const context = tree._handle.context.bind(tree._handle);
+        tree._handle.context = (req, held) => {
+          const head = context(req, held);
+          if (head.startsWith('{"ok":true,"columns":')) prefixes.push(JSON.parse(head).columns.prefix);
+          return head;
+        };
+      }
+      const ids = ['a', 'b', 'c', 'd', 'e', 'f'];
+      for (const id of ids) await tree.call({ operation: 'create', sessionId: id });
+      let compared = 0;
+      const diffs = [];
+      const long = 'long ✓ '.repeat(3000) + 'x'.repeat(30000); // past the page's 65,536-unit text tail
+      for (let k = 0; k < 120; k++) {
+        const id = ids[k < 60 ? 0 : k % ids.length];
+        let message = { role: k % 2 ? 'assistant' : 'user', content: `turn ${k}` + (k % 7 === 0 ? ' é' : '') };
+        if (k % 11 === 5) message = { role: 'tool', content: `tool ${k}`, toolCallId: `call-${k}` };
+        if (k % 13 === 6) message = { role: 'user', content: long + k };
+        if (k === 40) {
+          // A jump back and a branch: the next answer starts again, the ones after continue it.
+          const list = (await tree.call({ operation: 'list', sessionId: id })).value;
+          await tree.call({ operation: 'jump', sessionId: id, nodeId: (list.nodes ?? list)[20].id });
+        }
+        await tree.call({ operation: 'append', sessionId: id, message });
+        const got = JSON.stringify(await tree.call({ operation: 'context', sessionId: id }));
+        const want = JSON.stringify(JSON.parse(await tree.callText({ operation: 'context', sessionId: id })));
+        compared++;
+        if (got !== want && diffs.length < 3) diffs.push({ k, got: got.slice(-300), want: want.slice(-300) });
+      }
+      out[worker ? 'worker' : 'local'] = { compared, diffs, withPrefix: prefixes.filter((p) => p > 0).length, answers: prefixes.length };
+      tree.close();
+    }
+    return out;
+  });
+  for (const mode of ['worker', 'local']) {
+    const m = r[mode];
+    assert.deepEqual(m.diffs, [], mode);
+    assert.equal(m.compared, 120, mode);
+    assert.equal(m.answers, 120, mode);
+    // Session a's 60 turns continue their last answer but for the first and the one after
+    // the jump; with six sessions in turn (more than the four caches kept) some start again.
+    assert.ok(m.withPrefix >= 58 && m.withPrefix < 120, `${mode}: ${m.withPrefix} of ${m.answers} answers had a prefix`);
+  }
+});

@@ -37,25 +37,44 @@ export function decodeContent(bytes) {
  */
 export class CachePlan {
   constructor() {
-    /** @type {Map<number, {ascii: number, wide: number}>} */
+    /** @type {Map<number, {ascii: number, wide: number, layout: number}>} */
     this._known = new Map();
   }
 
   /**
+   * The layouts whose messages the other side kept (the last answer of
+   * each text cache it holds), for the wasm's context(request, held):
+   * [cache, layout, cache, layout, …], at most TEXT_CACHES pairs. A context
+   * that continues one of them is answered with only what follows it
+   * (the header's prefix: the number of messages taken from that answer).
+   * @returns {number[]}
+   */
+  held() {
+    const out = [];
+    for (const [cache, t] of this._known) if (t.layout > 0) out.push(cache, t.layout);
+    return out;
+  }
+
+  /**
    * The offsets (in bytes) from which a columns answer's two buffers must
-   * be decoded: 0 and 0 for an answer without cache (cache 0) or one the
-   * other side does not hold (evicted, or a cache that shrank: the session
-   * was loaded anew). Records that the other side now holds them whole.
-   * @param {{cache: number, ascii: [number, number], wide: [number, number]}} c the columns header
-   * @returns {{ascii: number, wide: number}}
+   * be decoded: 0 and 0, and again true, for an answer without cache
+   * (cache 0) or one the other side does not hold (evicted, or a cache
+   * that shrank: the session was loaded anew); again is false when the
+   * other side continues what it holds, even from 0 and 0 (a cache with
+   * no text yet). Records that the other side now holds them whole.
+   * Records too that the other side will keep the messages of this
+   * answer's layout (c.layout, 0 for none).
+   * @param {{cache: number, layout: number, ascii: [number, number], wide: [number, number]}} c the columns header
+   * @returns {{ascii: number, wide: number, again: boolean}}
    */
   take(c) {
-    if (c.cache === 0) return { ascii: 0, wide: 0 };
+    if (c.cache === 0) return { ascii: 0, wide: 0, again: true };
     let t = this._known.get(c.cache);
     this._known.delete(c.cache);
-    if (!t || t.ascii > c.ascii[1] || t.wide > c.wide[1]) t = { ascii: 0, wide: 0 };
-    const from = { ascii: t.ascii, wide: t.wide };
-    this._known.set(c.cache, { ascii: c.ascii[1], wide: c.wide[1] }); // most recent last
+    const again = !t || t.ascii > c.ascii[1] || t.wide > c.wide[1];
+    if (again) t = { ascii: 0, wide: 0 };
+    const from = { ascii: t.ascii, wide: t.wide, again };
+    this._known.set(c.cache, { ascii: c.ascii[1], wide: c.wide[1], layout: c.layout }); // most recent last
     evict(this._known);
     return from;
   }
@@ -79,36 +98,83 @@ export class TextCaches {
    * again as the most recent. The entry also carries the rows and messages
    * of the last answer built from this cache (see contextEnvelope), while
    * the cache only grew: offsets into the buffers still name the same text.
-   * A cache that starts again (from 0) drops them.
+   * A cache that starts again (from.again) drops them.
    * @param {number} cache the header's cache id (0: none, nothing is kept)
-   * @param {{ascii: number, wide: number}} from what CachePlan.take said
+   * @param {{ascii: number, wide: number, again: boolean}} from what CachePlan.take said
    * @param {string} ascii @param {string} wide the decoded new parts
    * @returns {CachedTexts}
    */
   extend(cache, from, ascii, wide) {
-    if (cache === 0) return { ascii, wide, rows: null, messages: null, roles: null };
+    if (cache === 0) return { ascii, wide, rows: null, messages: null, roles: null, layout: 0 };
     let t = this._texts.get(cache);
     this._texts.delete(cache);
-    const again = !t || (from.ascii === 0 && from.wide === 0);
-    if (again) t = { ascii: "", wide: "", rows: null, messages: null, roles: null };
-    t = {
-      ascii: from.ascii === 0 ? ascii : t.ascii + ascii,
-      wide: from.wide === 0 ? wide : t.wide + wide,
-      rows: again ? null : t.rows,
-      messages: again ? null : t.messages,
-      roles: again ? null : t.roles,
-    };
+    const again = !t || from.again;
+    t = again
+      ? { ascii: new TextBuffer(ascii), wide: new TextBuffer(wide), rows: null, messages: null, roles: null, layout: 0 }
+      : { ascii: t.ascii.concat(ascii), wide: t.wide.concat(wide), rows: t.rows, messages: t.messages, roles: t.roles, layout: t.layout };
     this._texts.set(cache, t);
     evict(this._texts);
     return t;
   }
 }
 
+/** How long (UTF-16 code units) a TextBuffer's tail grows before it is joined to its base. */
+const TAIL_UNITS = 1 << 16;
+
+/**
+ * A decoded buffer that grows at its end, sliced as a string is: a large
+ * base and the small parts added since, joined as one short tail string.
+ * Concatenating onto the base itself made a rope that V8 flattens on the
+ * next slice, copying the whole buffer (3.7 ms of a chat turn on a
+ * 100,000-deep path for a 10 MB text); here a slice flattens at most the
+ * tail (under TAIL_UNITS), and the base is copied once the tail reaches
+ * it (for a 10 MB text, a copy every ~600 turns).
+ */
+export class TextBuffer {
+  /** @param {string} base @param {string} [tail] */
+  constructor(base, tail = "") {
+    this.base = base;
+    this.tail = tail;
+  }
+
+  /** Length in UTF-16 code units. */
+  get length() {
+    return this.base.length + this.tail.length;
+  }
+
+  /**
+   * This buffer with more added at its end (a new object; this one is
+   * unchanged).
+   * @param {string} more
+   * @returns {TextBuffer}
+   */
+  concat(more) {
+    if (more === "") return this;
+    const tail = this.tail + more;
+    if (tail.length < TAIL_UNITS) return new TextBuffer(this.base, tail);
+    return new TextBuffer(this.base + tail);
+  }
+
+  /**
+   * The text from start to end (UTF-16 code units), as String.prototype.slice.
+   * @param {number} start @param {number} end
+   * @returns {string}
+   */
+  slice(start, end) {
+    const n = this.base.length;
+    if (end <= n) return this.base.slice(start, end);
+    if (start >= n) return this.tail.slice(start - n, end - n);
+    return (this.base + this.tail).slice(start, end);
+  }
+}
+
 /**
  * One text cache as the building side holds it: the whole decoded buffers,
- * and the rows, roles and messages of the last answer built from them
- * (null before the first, or after the cache started again).
- * @typedef {{ascii: string, wide: string, rows: Int32Array|null, messages: object[]|null, roles: string[]|null}} CachedTexts
+ * and the rows, roles, messages and layout number of the last answer built
+ * from them (null and 0 before the first, or after the cache started
+ * again).
+ * (Buffers are strings, or TextBuffers for a cache that grows.)
+ * @typedef {{ascii: string|TextBuffer, wide: string|TextBuffer, rows: Int32Array|null, messages: object[]|null, roles: string[]|null, layout: number}} CachedTexts
  */
 
 function evict(map) {
@@ -130,16 +196,33 @@ function evict(map) {
  * between answers, they must not be changed by one caller under another);
  * the messages array itself is new each time. Other messages (tool calls,
  * parts) are parsed anew for each answer.
- * @param {{cursor: string, count: number, roles: string[], other: object[], state: object}} c the columns header
+ *
+ * An answer with a prefix (the wasm was told, through CachePlan.held, that
+ * this side kept the last answer's messages, and the context continues
+ * that answer's path) holds rows and other messages only for what follows:
+ * its first `prefix` messages are that answer's, taken without looking at
+ * them (a chat turn on a 100,000-deep path moves and compares three rows,
+ * not 300,000).
+ * @param {{cursor: string, count: number, prefix: number, layout: number, roles: string[], other: object[], state: object}} c the columns header
  * @param {CachedTexts} texts the whole decoded buffers (and the last answer's rows, to reuse; updated to this one)
- * @param {Int32Array} rows three numbers per message: code (negative: the next of `other`; bit 0: role after content; bit 1: wide; code >> 2: role index), start, end
+ * @param {Int32Array} rows three numbers per message after the prefix: code (negative: the next of `other`; bit 0: role after content; bit 1: wide; code >> 2: role index), start, end
  * @returns {{ok: true, value: {cursor: string, messages: object[], state: object}}}
+ * @throws {Error} when the answer has a prefix this side does not hold (the two sides disagree: a bug)
  */
 export function contextEnvelope(c, texts, rows) {
-  const messages = new Array(c.count);
-  fillMessages(c, texts, rows, messages, 0, 0, Infinity);
+  const messages = startMessages(c, texts);
+  fillMessages(c, texts, rows, messages, c.prefix, 0, Infinity);
   remember(texts, c, rows, messages);
   return { ok: true, value: { cursor: c.cursor, messages, state: c.state } };
+}
+
+/** The messages array of an answer, its prefix (if any) taken from the last answer of its cache. */
+function startMessages(c, texts) {
+  if (!(c.prefix > 0)) return new Array(c.count);
+  if (texts.messages === null || texts.messages.length !== c.prefix) {
+    throw new Error(`a context answer continues ${c.prefix} messages this side does not hold (${texts.messages === null ? "none" : texts.messages.length} kept)`);
+  }
+  return texts.messages.slice();
 }
 
 /** Messages made per slice of contextEnvelopeSliced (1–2 ms of the page's thread each on an idle machine, ~35 ms on this one with a load average of 12); a message reused from the last answer counts as 1/REUSED_PER_MADE of one. */
@@ -180,8 +263,8 @@ export async function contextEnvelopeSliced(c, whole, asciiBytes, wideBytes, row
   const ascii = await decode(asciiBytes);
   const wide = await decode(wideBytes);
   const texts = whole(ascii, wide);
-  const messages = new Array(c.count);
-  let at = [0, 0];
+  const messages = startMessages(c, texts);
+  let at = [c.prefix > 0 ? c.prefix : 0, 0];
   for (;;) {
     at = fillMessages(c, texts, rows, messages, at[0], at[1], SLICE_MESSAGES * REUSED_PER_MADE);
     if (at[0] >= c.count) break;
@@ -191,28 +274,58 @@ export async function contextEnvelopeSliced(c, whole, asciiBytes, wideBytes, row
   return { ok: true, value: { cursor: c.cursor, messages, state: c.state } };
 }
 
-/** Keep this answer's rows (a copy when they are a view into a larger buffer, such as wasm memory), roles and messages for the next answer from the same cache. */
+/**
+ * Keep this answer's rows (a copy when they are a view into a larger
+ * buffer, such as wasm memory; after a prefix, the kept rows with these
+ * added), roles, messages and layout for the next answer from the same
+ * cache.
+ */
 function remember(texts, c, rows, messages) {
-  texts.rows = rows.byteOffset === 0 && rows.byteLength === rows.buffer.byteLength ? rows : rows.slice();
+  if (c.prefix > 0) texts.rows = appendRows(texts.rows, rows);
+  else texts.rows = rows.byteOffset === 0 && rows.byteLength === rows.buffer.byteLength ? rows : rows.slice();
   texts.roles = c.roles;
   texts.messages = messages;
+  texts.layout = c.layout;
+}
+
+/**
+ * kept with more added: in place when kept's buffer (this module's own,
+ * never handed out) has room, else in a new buffer with room for half as
+ * many again, so a chat turn copies the rows only now and then.
+ * @param {Int32Array} kept @param {Int32Array} more
+ * @returns {Int32Array}
+ */
+function appendRows(kept, more) {
+  const n = kept.length + more.length;
+  if (kept.byteOffset === 0 && kept.buffer.byteLength >= n * 4) {
+    const rows = new Int32Array(kept.buffer, 0, n);
+    rows.set(more, kept.length);
+    return rows;
+  }
+  const rows = new Int32Array(new ArrayBuffer(Math.ceil(n * 1.5 + 3) * 4), 0, n);
+  rows.set(kept);
+  rows.set(more, kept.length);
+  return rows;
 }
 
 /**
  * Make messages from index i on, until done or until the work spent
  * reaches budget (a made message costs REUSED_PER_MADE, a reused one 1);
  * o is the index in `other` of the first message that is not plain at or
- * after i. Returns [the next i, the next o].
+ * after i. rows start at message c.prefix (0 when the answer has none).
+ * Returns [the next i, the next o].
  */
 function fillMessages(c, texts, rows, messages, i, o, budget) {
   const { roles, other, count } = c;
+  const skip = c.prefix > 0 ? c.prefix * 3 : 0;
   const { ascii, wide } = texts;
   const prev = texts.rows;
   const prevMessages = texts.messages;
   const prevRoles = texts.roles;
-  const reusable = prev === null ? 0 : Math.min(prev.length, rows.length);
+  // After a prefix, the messages that follow are new: nothing to compare.
+  const reusable = prev === null || skip > 0 ? 0 : Math.min(prev.length, rows.length);
   let spent = 0;
-  for (let k = i * 3; i < count && spent < budget; i++, k += 3) {
+  for (let k = i * 3 - skip; i < count && spent < budget; i++, k += 3) {
     const code = rows[k];
     if (code < 0) {
       messages[i] = other[o++];

@@ -292,7 +292,7 @@ export class LocalTree extends TreeAPI {
    * @returns {object} the envelope
    */
   _context(request) {
-    const head = this._handle.context(request);
+    const head = this._handle.context(request, this._plan.held());
     if (!head.startsWith('{"ok":true,"columns":')) return JSON.parse(head); // an error, or not a context
     const c = JSON.parse(head).columns;
     this._columnAnswers++;
@@ -316,7 +316,7 @@ export class LocalTree extends TreeAPI {
    * @returns {string|{columns: object, from: {ascii: number, wide: number}, ascii: Uint8Array, wide: Uint8Array, rows: Int32Array}}
    */
   _contextWire(request) {
-    const head = this._handle.context(request);
+    const head = this._handle.context(request, this._plan.held());
     if (!head.startsWith('{"ok":true,"columns":')) return head;
     const c = JSON.parse(head).columns;
     this._columnAnswers++;

@@ -155,7 +155,7 @@ export class WorkerTree extends TreeAPI {
    */
   _buildContext({ columns: c, from, ascii, wide, rows }) {
     const whole = (a, w) => this._texts.extend(c.cache, from, a, w);
-    if (c.count <= SLICE_MESSAGES && ascii.length + wide.length <= SLICE_BYTES) {
+    if (c.count - c.prefix <= SLICE_MESSAGES && ascii.length + wide.length <= SLICE_BYTES) {
       return contextEnvelope(c, whole(decodeContent(ascii), decodeContent(wide)), rows);
     }
     return contextEnvelopeSliced(c, whole, ascii, wide, rows, nextTask);

@@ -49,6 +49,32 @@ func argInt(args []js.Value, i int) int {
 // measured about twice the cost of bytes even for a 200-byte append), so
 // the shim sends every request as bytes; strings still work for callers
 // of the handle itself.
+// argLayouts reads args[i], an array of cache and layout numbers in turn
+// (at most 16 pairs; whole, non-negative), as wire.Layouts: none when
+// the argument is missing or undefined; ok false for anything else.
+func argLayouts(args []js.Value, i int) (held []wire.Layout, ok bool) {
+	if i >= len(args) || args[i].IsUndefined() {
+		return nil, true
+	}
+	a := args[i]
+	if a.Type() != js.TypeObject || !a.InstanceOf(js.Global().Get("Array")) {
+		return nil, false
+	}
+	n := a.Length()
+	if n%2 != 0 || n > 32 {
+		return nil, false
+	}
+	held = make([]wire.Layout, 0, n/2)
+	for k := 0; k < n; k += 2 {
+		c, l := a.Index(k), a.Index(k+1)
+		if c.Type() != js.TypeNumber || l.Type() != js.TypeNumber || c.Float() < 0 || l.Float() < 0 {
+			return nil, false
+		}
+		held = append(held, wire.Layout{Cache: uint64(c.Float()), Layout: uint64(l.Float())})
+	}
+	return held, true
+}
+
 func argBytes(args []js.Value, i int) ([]byte, bool) {
 	if i >= len(args) {
 		return nil, false

@@ -23,10 +23,11 @@
 //	    sync.merge and sync.forget too.
 //	operations() → string
 //	    core.OperationInfosJSON: [{"name","readOnly","keepsCursor","public"}…].
-//	context(request: string | Uint8Array) → string
+//	context(request: string | Uint8Array, held?: number[]) → string
 //	    wire.CallColumns: a context in columns read from wasm memory (see
 //	    columnsHeader); any other request, or an error, call(request, true)'s
-//	    envelope.
+//	    envelope. held: the layouts whose messages the caller kept, as
+//	    [cache, layout, cache, layout, …] (wire.Layout; at most 16 pairs).
 //	importText(data: string, format: string) → envelope: string
 //	    core.Store.Import in one call; the value is the import report.
 //	importBuffer(sizeHint: number) → id: number

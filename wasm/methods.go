@@ -51,13 +51,19 @@ func (h *handle) operations([]js.Value) any {
 // context(request): a context request answered in columns
 // (wire.Columns) for the shim to build the messages array from wasm
 // memory; any other request, or an error, gets the envelope
-// call(request, true) gives. See columnsHeader.
+// call(request, true) gives. held (optional): the layouts the shim kept
+// the messages of, [cache, layout, …] (wire.Layout), so that a context
+// continuing one hands over only what follows it. See columnsHeader.
 func (h *handle) context(args []js.Value) any {
 	req, ok := argBytes(args, 0)
 	if !ok {
 		return badArgument("context takes the request as a JSON string or as UTF-8 bytes in a Uint8Array")
 	}
-	out, cols := wire.CallColumns(h.st, req)
+	held, ok := argLayouts(args, 1)
+	if !ok {
+		return badArgument("context takes the layouts held as an array of at most 32 numbers, cache and layout in turn")
+	}
+	out, cols := wire.CallColumns(h.st, req, held...)
 	lastColumns = cols // keep the buffers until the next call reads them
 	if cols == nil {
 		return bytesString(out)

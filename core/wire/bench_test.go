@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/sessiontree/sessiontree/core"
@@ -63,5 +64,25 @@ func BenchmarkContextParsed(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		sink = CallParsed(st, req)
+	}
+}
+
+// BenchmarkChatTurnColumns measures a chat turn on a 100,000-deep path as
+// the shim runs it: an append, then the context through CallColumns with
+// the last answer's layout held (so only the new message is handed over).
+func BenchmarkChatTurnColumns(b *testing.B) {
+	st := perfStore(b, 100000)
+	req := []byte(`{"operation":"context","sessionId":"perf"}`)
+	appendReq := []byte(`{"operation":"append","sessionId":"perf","message":{"role":"user","content":"one more turn"}}`)
+	_, cols := CallColumns(st, req)
+	held := Layout{cols.Cache, 0}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		st.Call(appendReq)
+		var h struct{ Layout uint64 }
+		_, cols = CallColumns(st, req, held)
+		_ = json.Unmarshal(cols.Head, &h)
+		held.Layout = h.Layout
+		sink = cols.ASCII
 	}
 }

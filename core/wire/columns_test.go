@@ -24,11 +24,65 @@ func TestCallColumnsWritesTheHeadAndHandsOverTheTexts(t *testing.T) {
 	out, cols := CallColumns(st, []byte(`{"operation":"context","sessionId":"s"}`))
 	assert.Nil(t, out)
 	require.NotNil(t, cols)
-	assert.Equal(t, `{"cursor":"n0003","state":{"model":null,"thinkingLevel":null,"activeTools":null,"sessionName":null},"count":3,"roles":["user","assistant"],"other":[{"role":"user","content":"x","name":"n"}]}`, string(cols.Head))
+	assert.Equal(t, `{"cursor":"n0003","state":{"model":null,"thinkingLevel":null,"activeTools":null,"sessionName":null},"count":3,"roles":["user","assistant"],"other":[{"role":"user","content":"x","name":"n"}],"layout":1,"prefix":0}`, string(cols.Head))
 	assert.Equal(t, "one", string(cols.ASCII))
 	assert.Equal(t, "deux é", string(cols.Wide))
 	assert.Equal(t, []int32{0, 0, 3, 1<<2 | 1<<1 | 1, 0, 6, -1, 0, 0}, cols.Rows)
 	assert.NotZero(t, cols.Cache)
+}
+
+func TestCallColumnsHandsOverOnlyWhatFollowsAHeldLayout(t *testing.T) {
+	st := newStore(t)
+	mustCall(t, st, `{"operation":"create","sessionId":"s"}`)
+	mustCall(t, st, `{"operation":"append","sessionId":"s","message":{"role":"user","content":"one"}}`)
+	mustCall(t, st, `{"operation":"append","sessionId":"s","message":{"role":"tool","content":"x","toolCallId":"c1"}}`)
+	context := []byte(`{"operation":"context","sessionId":"s"}`)
+	_, first := CallColumns(st, context)
+	require.NotNil(t, first)
+	type head struct {
+		Count, Prefix int
+		Layout        uint64
+		Other         []json.RawMessage
+	}
+	var h head
+	require.NoError(t, json.Unmarshal(first.Head, &h))
+	assert.Equal(t, head{Count: 2, Prefix: 0, Layout: 1, Other: []json.RawMessage{json.RawMessage(`{"role":"tool","content":"x","toolCallId":"c1"}`)}}, h)
+	held := Layout{first.Cache, h.Layout}
+
+	mustCall(t, st, `{"operation":"append","sessionId":"s","message":{"role":"assistant","content":"two"}}`)
+	mustCall(t, st, `{"operation":"append","sessionId":"s","message":{"role":"tool","content":"y","toolCallId":"c2"}}`)
+	// Without the layout held: every row and every other message.
+	_, whole := CallColumns(st, context, Layout{first.Cache, 99}, Layout{first.Cache + 1, 1})
+	var hw head
+	require.NoError(t, json.Unmarshal(whole.Head, &hw))
+	assert.Equal(t, head{Count: 4, Prefix: 0, Layout: 2, Other: []json.RawMessage{json.RawMessage(`{"role":"tool","content":"x","toolCallId":"c1"}`), json.RawMessage(`{"role":"tool","content":"y","toolCallId":"c2"}`)}}, hw)
+	assert.Equal(t, []int32{0, 0, 3, -1, 0, 0, 1 << 2, 3, 6, -1, 0, 0}, whole.Rows)
+	held = Layout{whole.Cache, hw.Layout}
+
+	// With it: what follows only, and the first rows are unchanged.
+	mustCall(t, st, `{"operation":"append","sessionId":"s","message":{"role":"user","content":"three"}}`)
+	_, next := CallColumns(st, context, Layout{whole.Cache, 1}, held)
+	var hn head
+	require.NoError(t, json.Unmarshal(next.Head, &hn))
+	assert.Equal(t, head{Count: 5, Prefix: 4, Layout: 3, Other: []json.RawMessage{}}, hn)
+	assert.Equal(t, []int32{0, 6, 11}, next.Rows)
+	assert.Equal(t, []int32{0, 0, 3, -1, 0, 0, 1 << 2, 3, 6, -1, 0, 0}, whole.Rows, "the rows handed over before are not written again")
+	assert.Equal(t, "onetwothree", string(next.ASCII))
+
+	// A path that does not continue the layout (a branch at "one") starts
+	// again: prefix 0 even though a layout is held. It holds less than
+	// half of the cache, so its texts are a copy, not a layout of it.
+	mustCall(t, st, `{"operation":"jump","sessionId":"s","nodeId":"n0001"}`)
+	mustCall(t, st, `{"operation":"append","sessionId":"s","message":{"role":"user","content":"b"}}`)
+	_, branch := CallColumns(st, context, Layout{next.Cache, hn.Layout})
+	var hb head
+	require.NoError(t, json.Unmarshal(branch.Head, &hb))
+	assert.Equal(t, 0, hb.Prefix)
+	assert.Equal(t, 2, hb.Count)
+	assert.Equal(t, uint64(0), hb.Layout)
+	assert.Equal(t, uint64(0), branch.Cache)
+	assert.Equal(t, "oneb", string(branch.ASCII))
+	assert.Equal(t, []int32{0, 0, 3, 0, 3, 4}, branch.Rows)
 }
 
 func TestCallColumnsAnswersOtherRequestsAsCallParsed(t *testing.T) {

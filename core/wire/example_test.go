@@ -36,12 +36,20 @@ func ExampleCallColumns() {
 	fmt.Println(out == nil)
 	fmt.Println(string(cols.Head))
 	fmt.Printf("ascii %q, wide %q, rows %v\n", cols.ASCII, cols.Wide, cols.Rows)
+	// A caller that kept the messages of that layout gets only what follows.
+	held := wire.Layout{Cache: cols.Cache, Layout: 1}
+	st.Call([]byte(`{"operation":"append","sessionId":"s","message":{"role":"user","content":"more"}}`))
+	_, cols = wire.CallColumns(st, []byte(`{"operation":"context","sessionId":"s"}`), held)
+	fmt.Println(string(cols.Head))
+	fmt.Printf("ascii %q, rows %v\n", cols.ASCII, cols.Rows)
 	// Any other request answers as CallParsed.
 	out, cols = wire.CallColumns(st, []byte(`{"operation":"context","sessionId":"missing"}`))
 	fmt.Println(string(out), cols == nil)
 	// Output:
 	// true
-	// {"cursor":"n2","state":{"model":null,"thinkingLevel":null,"activeTools":null,"sessionName":null},"count":2,"roles":["user","assistant"],"other":[]}
+	// {"cursor":"n2","state":{"model":null,"thinkingLevel":null,"activeTools":null,"sessionName":null},"count":2,"roles":["user","assistant"],"other":[],"layout":1,"prefix":0}
 	// ascii "plain", wide "café", rows [0 0 5 6 0 4]
+	// {"cursor":"n3","state":{"model":null,"thinkingLevel":null,"activeTools":null,"sessionName":null},"count":3,"roles":["user","assistant"],"other":[],"layout":2,"prefix":2}
+	// ascii "plainmore", rows [0 5 9]
 	// {"ok":false,"error":{"code":"SESSION_NOT_FOUND","message":"session \"missing\" does not exist"}} true
 }

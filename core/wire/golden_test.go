@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -22,7 +23,9 @@ import (
 // testdata/answers.golden, written by the same scenario against
 // core.Store.CallParsed and core.Store.CallColumns before the encodings
 // moved out of the store (commit da03edd): the same bytes, head, buffers
-// and rows.
+// and rows. The head's layout and prefix members came later (issue 15,
+// TestCallColumnsHandsOverOnlyWhatFollowsAHeldLayout) and are cut off
+// before the comparison.
 func TestAnswersAreTheBytesOfBeforeTheMove(t *testing.T) {
 	st := newStore(t)
 	got := wireScenario(wireCalls{
@@ -33,7 +36,8 @@ func TestAnswersAreTheBytesOfBeforeTheMove(t *testing.T) {
 			if cols == nil {
 				return out, nil, nil, nil, nil, 0
 			}
-			return nil, cols.Head, cols.ASCII, cols.Wide, cols.Rows, cols.Cache
+			cut := layoutMembers.ReplaceAll(cols.Head, []byte("}"))
+			return nil, cut, cols.ASCII, cols.Wide, cols.Rows, cols.Cache
 		},
 	})
 	f, err := os.Open("testdata/answers.golden")
@@ -53,6 +57,9 @@ func TestAnswersAreTheBytesOfBeforeTheMove(t *testing.T) {
 		assert.Equal(t, want[i], got[i], "answer %d: %s", i, want[i].Req)
 	}
 }
+
+// layoutMembers matches the head's last members, layout and prefix.
+var layoutMembers = regexp.MustCompile(`,"layout":[0-9]+,"prefix":[0-9]+\}$`)
 
 // newStore returns a store with a clock that ticks a millisecond a call
 // and ids n0001, n0002, … (core's testStore).
