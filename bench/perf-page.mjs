@@ -183,7 +183,8 @@ window.perf = {
    * Durable appends at each size: `appends` calls awaited one after another,
    * then `appends` calls issued together, on a persisted session of `size`
    * nodes; the peer is raw IndexedDB (one transaction per record, durability
-   * "strict" as the store's own, issue 15's peer) in the same page.
+   * "strict" as the store's own, issue 15's peer) in the same page, and
+   * memorySeqPerSec the same appends in turn on a tree in memory.
    */
   async appends({ sizes, appends, runs, dbName }) {
     const { init } = await shim();
@@ -213,6 +214,21 @@ window.perf = {
       out.sizes.push({ size, loadMs, seqPerSec: median(seq), togetherPerSec: median(together) });
     }
     tree.close();
+    // The same appends awaited in turn on a tree in memory (persist: false,
+    // the store in its worker as above): what the core and the worker's
+    // round trip cost before any IndexedDB work.
+    const memory = await init({ persist: false });
+    must(await memory.call({ operation: "create", sessionId: "appends-memory" }), "create");
+    const memMsg = (k) => ({ operation: "append", sessionId: "appends-memory", message: { role: "user", content: `appended message ${k}, about as long as a short chat turn in the corpus of this benchmark` } });
+    for (let k = 0; k < 10; k++) must(await memory.call(memMsg(k)), "append");
+    const mem = [];
+    for (let r = 0; r < runs; r++) {
+      const t = performance.now();
+      for (let k = 0; k < appends; k++) must(await memory.call(memMsg(k)), "append");
+      mem.push((appends * 1000) / (performance.now() - t));
+    }
+    out.memorySeqPerSec = median(mem);
+    memory.close();
     // The peer: raw IndexedDB, one readwrite transaction per record, strict.
     status.textContent = "raw IndexedDB";
     const rawName = dbName + "-raw";
