@@ -6,7 +6,8 @@
 // closes it and the focus goes back to what opened it; cancelling changes
 // nothing. The same for the prompt inside the embedding demo's overlay
 // drawer (itself a dialog): Escape closes the prompt, then the drawer.
-// Screenshot: e2e/artifacts/dialog-branch-390x844.png.
+// A refused branch name keeps the prompt open with the reason in it.
+// Screenshots: e2e/artifacts/dialog-branch-390x844.png, dialog-branch-refused-390x844.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, artifactPath, explorerCall, openExplorer } from './helpers.mjs';
@@ -163,6 +164,27 @@ test('dialogs on a phone: the branch prompt shows over the tree pane and is oper
     const box = await panel.locator('.prompt-dialog').boundingBox();
     assert.ok(box.x >= 0 && box.x + box.width <= 390 && box.y >= 0 && box.y + box.height <= 844, `the prompt is on screen: ${JSON.stringify(box)}`);
     await page.screenshot({ path: artifactPath('dialog-branch-390x844.png') });
+    // A refused name (the branch exists) keeps the dialog open, the text as
+    // typed and the reason under it, the focus on the field; nothing changes.
+    const before = await call(page, { operation: 'session', sessionId: 'demo' });
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('main');
+    await page.keyboard.press('Enter');
+    await panel.locator('.prompt-error:not([hidden])').waitFor();
+    const refused = await panel.locator('.prompt-dialog').evaluate((d) => ({
+      open: d.open,
+      value: d.querySelector('.prompt-input').value,
+      invalid: d.querySelector('.prompt-input').getAttribute('aria-invalid'),
+      focused: d.getRootNode().activeElement === d.querySelector('.prompt-input'),
+      error: d.querySelector('.prompt-error').textContent,
+      role: d.querySelector('.prompt-error').getAttribute('role'),
+    }));
+    assert.deepEqual({ ...refused, error: undefined }, { open: true, value: 'main', invalid: 'true', focused: true, error: undefined, role: 'alert' });
+    assert.match(refused.error, /main/);
+    const errorBox = await panel.locator('.prompt-error').boundingBox();
+    assert.ok(errorBox.x >= 0 && errorBox.x + errorBox.width <= 390, `the reason fits the phone: ${JSON.stringify(errorBox)}`);
+    await page.screenshot({ path: artifactPath('dialog-branch-refused-390x844.png') });
+    assert.deepEqual(await call(page, { operation: 'session', sessionId: 'demo' }), before);
     await page.keyboard.press('Control+A');
     await page.keyboard.type('phone-idea');
     await page.keyboard.press('Enter');

@@ -129,9 +129,15 @@ export class PanelActions {
    * Ask for a text in the panel's modal dialog: resolves to the text (or
    * both texts with `second`), or null when cancelled (Cancel, Escape).
    * Focus goes to the first field, and back on close to what had it (the
-   * tree when that is gone).
+   * tree when that is gone). With `submit`, the answer is first given to
+   * it: an error message it resolves to is shown in the dialog (an alert
+   * line under the fields), which stays open with the text as typed; null
+   * closes it and resolves to the answer.
+   * @param {string} labelText
+   * @param {{title?: string, value?: string, multiline?: boolean, okText?: string, second?: {label: string, value?: string}|null, submit?: ((answer: string|string[]) => Promise<string|null>)|null}} [options]
+   * @returns {Promise<string|string[]|null>}
    */
-  _ask(labelText, { title = labelText, value = "", multiline = false, okText = "OK", second = null } = {}) {
+  _ask(labelText, { title = labelText, value = "", multiline = false, okText = "OK", second = null, submit = null } = {}) {
     return new Promise((resolve) => {
       const dialog = this.prompt;
       const form = this._form;
@@ -154,6 +160,10 @@ export class PanelActions {
       };
       add(labelText, value, false);
       if (second) add(second.label, second.value ?? "", multiline);
+      const error = el("p", "prompt-error");
+      error.setAttribute("role", "alert");
+      error.hidden = true;
+      form.append(error);
       const row = el("div", "prompt-buttons");
       const ok = button("primary", okText);
       ok.type = "submit";
@@ -171,9 +181,20 @@ export class PanelActions {
         else this.host.focusTree({ preventScroll: true });
       };
       this._promptDone = done;
-      form.onsubmit = (e) => {
+      form.onsubmit = async (e) => {
         e.preventDefault();
-        done(second ? fields.map((f) => f.value) : fields[0].value);
+        if (ok.disabled) return; // a submit is being checked
+        const answer = second ? fields.map((f) => f.value) : fields[0].value;
+        if (submit === null) return done(answer);
+        ok.disabled = true;
+        const refused = await submit(answer);
+        ok.disabled = false;
+        if (this._promptDone !== done) return; // cancelled meanwhile
+        if (refused === null) return done(answer);
+        error.textContent = refused;
+        error.hidden = false;
+        fields[0].setAttribute("aria-invalid", "true");
+        fields[0].focus();
       };
       cancel.onclick = () => done(null);
       try {
@@ -193,15 +214,20 @@ export class PanelActions {
     const nodeId = model.selectedNodeId;
     if (nodeId === null) return;
     const suggestion = model.freeBranchName();
+    // The branch is made from the dialog: a refused name (taken, empty)
+    // keeps it open with the text as typed and the reason under it.
+    let env = null;
+    const submit = async (answer) => {
+      const [branch, summary] = withSummary ? answer : [answer, undefined];
+      const sessionId = host.sessionId();
+      env = await host.tree().call(withSummary ? { operation: "branch.summary", sessionId, nodeId, branch, summary } : { operation: "branch", sessionId, nodeId, branch });
+      return env.ok ? null : env.error.message;
+    };
     const answer = withSummary
-      ? await this._ask("New branch name", { title: `Branch + summary at ${nodeId}`, value: suggestion, multiline: true, okText: "Create branch", second: { label: "Summary of what came before", value: model.defaultSummary(nodeId) } })
-      : await this._ask("New branch name", { title: `New branch at ${nodeId}`, value: suggestion, okText: "Create branch" });
-    if (answer === null) return;
-    const [branch, summary] = withSummary ? answer : [answer, undefined];
-    const sessionId = host.sessionId();
-    const request = withSummary ? { operation: "branch.summary", sessionId, nodeId, branch, summary } : { operation: "branch", sessionId, nodeId, branch };
-    const env = await host.tree().call(request);
-    if (!env.ok) return host.status(env.error.message);
+      ? await this._ask("New branch name", { title: `Branch + summary at ${nodeId}`, value: suggestion, multiline: true, okText: "Create branch", second: { label: "Summary of what came before", value: model.defaultSummary(nodeId) }, submit })
+      : await this._ask("New branch name", { title: `New branch at ${nodeId}`, value: suggestion, okText: "Create branch", submit });
+    if (answer === null || env === null || !env.ok) return;
+    const branch = withSummary ? answer[0] : answer;
     model.active = withSummary ? env.value.id : nodeId;
     model.view = null; // the cursor moved to the new branch: its path shows (a summary node is past a previewed node)
     await host.refresh();
