@@ -501,3 +501,26 @@ test('the chat demo against the loopback server: settings, streamed reply, regen
     await chat.close();
   }
 });
+
+test('the chat demo on a phone: sending keeps the page where it is (the panel below never pulls it down)', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true } });
+  try {
+    const { page, baseURL, errors } = env;
+    await page.goto(baseURL + 'static/chat-demo.html');
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+    const where = () => page.evaluate(() => ({ scrollY: Math.round(scrollY), input: Math.round(document.querySelector('#input').getBoundingClientRect().top) }));
+    const start = await where();
+    for (let i = 0; i < 3; i++) {
+      await page.locator('#input').fill(`hello ${i}`);
+      await page.keyboard.press('Enter');
+      // The echo bot's reply and the panel's row of it are both drawn.
+      await page.waitForFunction((n) => document.querySelectorAll('#history > li').length >= n, 2 * (i + 1));
+      await page.locator('#panel .row', { hasText: `You said “hello ${i}”` }).first().waitFor();
+      assert.deepEqual(await where(), start, `after message ${i}`);
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'input');
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});

@@ -69,6 +69,21 @@ export class ContextPane {
     this.messages.scrollTop = this.messages.scrollHeight;
   }
 
+  /**
+   * Scroll the messages list (only it: never the page around the panel,
+   * as Element.scrollIntoView would, which on a phone moved the chat
+   * demo's page to the panel at every message sent) the least that brings
+   * item into view. Nothing when the list does not scroll.
+   * @param {Element|null|undefined} item
+   */
+  _reveal(item) {
+    if (!item) return;
+    const list = this.messages.getBoundingClientRect();
+    const r = item.getBoundingClientRect();
+    if (r.top < list.top) this.messages.scrollTop += r.top - list.top;
+    else if (r.bottom > list.bottom) this.messages.scrollTop += Math.min(r.bottom - list.bottom, r.top - list.top);
+  }
+
   /** Show the first page again (another session). */
   reset() {
     this.shown = CONTEXT_PAGE;
@@ -128,11 +143,11 @@ export class ContextPane {
     if (li) this.focusAfter = null; // else kept for the render that shows the new path
     if (li) {
       const want = li.querySelector(`.sib-${focus.dir}`);
-      (want && !want.disabled ? want : li.querySelector(`.sib-${focus.dir === "prev" ? "next" : "prev"}`))?.focus();
-      li.scrollIntoView?.({ block: "nearest" });
+      (want && !want.disabled ? want : li.querySelector(`.sib-${focus.dir === "prev" ? "next" : "prev"}`))?.focus({ preventScroll: true });
+      this._reveal(li);
     } else {
-      if (kept) find(kept.nodeId)?.querySelector(`.${kept.cls}`)?.focus();
-      list.lastElementChild?.scrollIntoView?.({ block: "nearest" });
+      if (kept) find(kept.nodeId)?.querySelector(`.${kept.cls}`)?.focus({ preventScroll: true });
+      this._reveal(list.lastElementChild);
     }
     this.highlighted = highlightCode(list);
   }
