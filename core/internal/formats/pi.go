@@ -154,6 +154,9 @@ func (r *piReader) Line(raw []byte, _ map[string]jsonx.RawMessage, n int) {
 		r.index = append(r.index, "")
 		return
 	}
+	if r.lineFast(raw) {
+		return
+	}
 	var l piLine
 	if raw[0] != '{' || jsonx.Unmarshal(raw, &l) != nil {
 		r.warn("line %d is not a Pi entry object; skipped", n)
@@ -317,7 +320,7 @@ func (r *piReader) message(rec *Record, msg jsonx.RawMessage) string {
 	if err != nil {
 		return "has an unusable message (" + err.Error() + ")"
 	}
-	rec.Message = m
+	rec.Message, rec.Written = m, true // Model.Message gives it compacted
 	if role == "user" && (r.firstText == "" || rec.Time < r.firstTime) {
 		r.firstText, r.firstTime = r.model.Preview(m, 60), rec.Time
 	}

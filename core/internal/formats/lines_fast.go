@@ -1,0 +1,166 @@
+package formats
+
+import (
+	"strings"
+	"time"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+)
+
+// What the one-pass readers of JSON lines (pi_fast.go, claudecode_fast.go)
+// share: a line of the common shape is read with the validating scanner
+// in one pass, its message checked where it stands, instead of decoding
+// the line into a struct or a map of members and each field again (issue
+// 15 measured Pi at 82 MB/s natively against ChatGPT's 227, most of it in
+// those passes). Anything else is left to the decoding path, which owns
+// every warning; the differential tests (core/import_lines_fast_test.go,
+// core's FuzzPiOnePass and FuzzClaudeCodeOnePass) hold both to the same import.
+
+// LinesOnePass turns the one-pass readers of Pi and Claude Code lines on
+// (the default). core's differential tests turn it off to compare them
+// with the decoding paths; it must not change while an import runs.
+var LinesOnePass = true
+
+// foldsTo reports whether key matches one of names ignoring case (as
+// jsonx.Unmarshal matches struct fields).
+func foldsTo(key []byte, names []string) bool {
+	for _, n := range names {
+		if strings.EqualFold(string(key), n) {
+			return true
+		}
+	}
+	return false
+}
+
+// lineString decodes the string token tok; ok is false for any other
+// value.
+func lineString(tok []byte) (s string, ok bool) {
+	if len(tok) == 0 || tok[0] != '"' {
+		return "", false
+	}
+	if body, plain := jsonx.PlainString(tok); plain {
+		return string(body), true
+	}
+	return jsonx.ParseString(tok)
+}
+
+// lineMessage reads, in place, the message at the scanner when it is one
+// core's validateMessage takes as it stands, and gives its bytes and role:
+// an object with "role" a string not only white space and "content" a
+// string, an array of objects, or null for role "assistant", each once.
+// Any other value is errFast (or the scanner's syntax error): the decoding
+// path then hands the message to Model.Message, which says what is wrong
+// with it.
+func lineMessage(sc *jsonx.Scanner) (msg []byte, role string, err error) {
+	sc.SkipSpace()
+	if sc.Peek() != '{' {
+		return nil, "", errFast
+	}
+	start := sc.Pos
+	var roleTok, content []byte
+	err = sc.Object(func(key []byte) error {
+		k := string(key)
+		if k == "content" {
+			if content != nil {
+				return errFast
+			}
+			sc.SkipSpace()
+			if sc.Peek() == '[' {
+				at := sc.Pos
+				if err := sc.Array(func(int) error {
+					if sc.Peek() != '{' {
+						return errFast
+					}
+					return skipValue(sc)
+				}); err != nil {
+					return err
+				}
+				content = sc.Data[at:sc.Pos]
+				return nil
+			}
+		}
+		v, _, serr := sc.Value()
+		if serr != nil {
+			return serr
+		}
+		switch k {
+		case "role":
+			if roleTok != nil {
+				return errFast
+			}
+			roleTok = v
+		case "content":
+			content = v
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	if roleTok == nil || content == nil {
+		return nil, "", errFast
+	}
+	switch string(roleTok) { // the common roles without an allocation
+	case `"user"`:
+		role = "user"
+	case `"assistant"`:
+		role = "assistant"
+	default:
+		var ok bool
+		if role, ok = lineString(roleTok); !ok {
+			return nil, "", errFast
+		}
+	}
+	if strings.TrimSpace(role) == "" || content[0] == 'n' && role != "assistant" ||
+		content[0] != '"' && content[0] != '[' && content[0] != 'n' {
+		return nil, "", errFast
+	}
+	msg = sc.Data[start:sc.Pos]
+	return msg[:len(msg):len(msg)], role, nil
+}
+
+// skipValue moves the scanner past one value.
+func skipValue(sc *jsonx.Scanner) error {
+	if _, _, serr := sc.Value(); serr != nil {
+		return serr
+	}
+	return nil
+}
+
+// lineTimes returns unixSeconds(raw) and isoStamp(raw) with one parse of
+// a timestamp string; one already in TimeLayout is its own stamp.
+func lineTimes(raw []byte) (float64, string) {
+	body, ok := jsonx.PlainString(raw)
+	if !ok {
+		return unixSeconds(raw), isoStamp(raw)
+	}
+	text := string(body)
+	t, err := time.Parse(time.RFC3339Nano, text)
+	if err != nil {
+		return 0, ""
+	}
+	stamp := text
+	if !inTimeLayout(text) {
+		stamp = t.UTC().Format(TimeLayout)
+	}
+	return float64(t.UnixNano()) / 1e9, stamp
+}
+
+// inTimeLayout reports whether s, which parses as RFC 3339, is written
+// in TimeLayout (2006-01-02T15:04:05.000Z): formatting it again gives s.
+func inTimeLayout(s string) bool {
+	if len(s) != len(TimeLayout) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c, l := s[i], TimeLayout[i]
+		if l >= '0' && l <= '9' {
+			if c < '0' || c > '9' {
+				return false
+			}
+		} else if c != l {
+			return false
+		}
+	}
+	return true
+}
