@@ -168,6 +168,8 @@ var claudeCodeLineShapes = []string{
 	`{"parentUuid":"a1","\u0075uid":"x","type":"user","message":{"role":"user","content":"escaped key"}}`,
 	`{"parentUuid":"a1","uuid":"x","type":"User","message":{"role":"user","content":"type case"}}`,
 	`{"parentUuid":"a1","uuid":"x","type":"user","subtype":"compact_boundary","message":{"role":"user","content":"boundary user"}}`,
+	`{"parentUuid":"a1","uuid":"x","type":"user","subtype":"compact\u005fboundary","message":{"role":"user","content":"escaped subtype"}}`,
+	`{"parentUuid":"x","uuid":"y","type":"user","isCompactSummary":false,"message":{"role":"user","content":"not a summary"}}`,
 	`{"parentUuid":"a1","uuid":"x","type":"user"}`,
 	`{"parentUuid":"a1","uuid":"x","type":"user","message":null}`,
 	`{"parentUuid":"a1","uuid":"x","type":"user","message":{"content":"no role"}}`,

@@ -100,6 +100,9 @@ func (r *claudeCodeReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int
 		r.other["(not a transcript object)"] = append(r.other["(not a transcript object)"], n)
 		return
 	}
+	if r.lineFast(raw) {
+		return
+	}
 	str := func(key string) string {
 		v, _ := jsonx.ParseString(f[key])
 		return v
@@ -167,7 +170,7 @@ func (r *claudeCodeReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int
 	if l.Type == "user" || l.Type == "assistant" {
 		msg, _, err := r.model.Message(l.Message, "its message")
 		if err == nil {
-			rec.Message = msg
+			rec.Message, rec.Written = msg, true // Model.Message gives it compacted
 			if l.Type == "user" && !l.IsSidechain && string(f["isMeta"]) != "true" && (r.firstText == "" || t < r.firstTime) && !bytes.Contains(msg, []byte(`"tool_result"`)) {
 				r.firstText, r.firstTime = claudeCodeTitle(r.model, msg), t
 			}
