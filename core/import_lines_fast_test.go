@@ -240,3 +240,26 @@ func FuzzClaudeCodeOnePass(f *testing.F) {
 		}
 	})
 }
+
+func TestThePiHeaderEntryTakesAnIDNoEntryHas(t *testing.T) {
+	data := `{"type":"session","version":3,"id":"pi-ids","timestamp":"2026-01-02T03:04:05.000Z","cwd":"/p"}
+{"type":"message","id":"session","parentId":null,"timestamp":"2026-01-02T03:04:06.000Z","message":{"role":"user","content":"read in one pass"}}
+{"type":"model_change","id":"session-2","parentId":"session","timestamp":"2026-01-02T03:04:07.000Z","provider":"p","modelId":"m"}
+`
+	for _, onePass := range []bool{true, false} {
+		formats.LinesOnePass = onePass
+		st := testStore(t)
+		mustImport(t, st, []byte(data), "pi")
+		formats.LinesOnePass = true
+		var snap struct {
+			Nodes []struct {
+				ID       string
+				ParentID *string
+			}
+		}
+		require.NoError(t, jsonx.Unmarshal([]byte(snapshot(t, st, "pi-ids")), &snap))
+		require.Len(t, snap.Nodes, 3)
+		assert.Equal(t, "session-3", snap.Nodes[0].ID, "one pass %v: the header's entry", onePass)
+		assert.Equal(t, "session-3", *snap.Nodes[1].ParentID, "one pass %v: the file's root hangs off the header", onePass)
+	}
+}

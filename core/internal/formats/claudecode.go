@@ -163,7 +163,7 @@ func (r *claudeCodeReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int
 			// what follows; the history before the boundary stays in the
 			// tree, out of the context.
 			rec.Kind, rec.Entry = KindCompaction, e
-			r.recs = append(r.recs, rec)
+			r.recs = appendRecord(r.recs, rec)
 			return
 		}
 	}
@@ -191,7 +191,7 @@ func (r *claudeCodeReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int
 		}
 		rec.Kind, rec.Entry = KindCustom, e
 	}
-	r.recs = append(r.recs, rec)
+	r.recs = appendRecord(r.recs, rec)
 }
 
 // compaction returns the compaction entry of a compact summary message

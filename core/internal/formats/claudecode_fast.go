@@ -61,7 +61,7 @@ func (r *claudeCodeReader) lineFast(raw []byte) bool {
 	if l.typ == "user" && !l.sidechain && !l.meta && (r.firstText == "" || t < r.firstTime) && !bytes.Contains(l.message, []byte(`"tool_result"`)) {
 		r.firstText, r.firstTime = claudeCodeTitle(r.model, l.message), t
 	}
-	r.recs = append(r.recs, rec)
+	r.recs = appendRecord(r.recs, rec)
 	return true
 }
 

@@ -101,8 +101,8 @@ type piReader struct {
 	headerRaw map[string]jsonx.RawMessage
 	headerSrc jsonx.RawMessage
 	version   int
-	index     []string // id of each parsed line, header first ("" for the header)
-	taken     map[string]bool
+	index     []string        // id of each parsed line, header first ("" for the header)
+	taken     map[string]bool // ids drawn so far (version 1)
 	recs      []Record
 	labels    []Label
 	dropped   map[string]string // label entry id → its parent
@@ -243,7 +243,7 @@ func (r *piReader) Line(raw []byte, _ map[string]jsonx.RawMessage, n int) {
 			r.name = e.Name
 		}
 	}
-	r.recs = append(r.recs, rec)
+	r.recs = appendRecord(r.recs, rec)
 }
 
 // links returns the id and parent of the entry l on line n: version 1
@@ -493,10 +493,7 @@ func (r *piReader) Finish() ([]Conversation, []Warning) {
 		}
 	}
 	if keep && len(c.Records) > 0 {
-		hid := "session"
-		for k := 2; r.taken[hid]; k++ {
-			hid = jsonx.Sprintf("session-%d", k)
-		}
+		hid := r.headerID()
 		data := []byte{'{'}
 		for i, k := range sortedKeysInOrder(r.headerSrc, r.headerRaw) {
 			if i > 0 {
@@ -523,6 +520,25 @@ func (r *piReader) Finish() ([]Conversation, []Warning) {
 		}
 	}
 	return finishSession(c, r.warns, "entries", true) // the header was read
+}
+
+// headerID returns the id of the header's entry: "session", else
+// "session-N" for the first N from 2 that no entry has. r.index holds
+// every entry's id (the one-pass reader does not fill r.taken, which only
+// version 1 needs while reading).
+func (r *piReader) headerID() string {
+	if !slices.Contains(r.index, "session") {
+		return "session"
+	}
+	ids := make(map[string]bool, len(r.index))
+	for _, id := range r.index {
+		ids[id] = true
+	}
+	hid := "session"
+	for k := 2; ids[hid]; k++ {
+		hid = jsonx.Sprintf("session-%d", k)
+	}
+	return hid
 }
 
 // sortedKeysInOrder returns the keys of fields in the order they appear in

@@ -43,7 +43,6 @@ func (r *piReader) lineFast(raw []byte) bool {
 		return false
 	}
 	r.index = append(r.index, l.id)
-	r.taken[l.id] = true
 	r.last = l.id
 	t, stamp := lineTimes(l.timestamp)
 	rec := Record{ID: l.id, ParentID: l.parent, Time: t, Stamp: stamp,
@@ -56,7 +55,7 @@ func (r *piReader) lineFast(raw []byte) bool {
 	if l.role == "user" && (r.firstText == "" || rec.Time < r.firstTime) {
 		r.firstText, r.firstTime = r.model.Preview(rec.Message, 60), rec.Time
 	}
-	r.recs = append(r.recs, rec)
+	r.recs = appendRecord(r.recs, rec)
 	return true
 }
 
