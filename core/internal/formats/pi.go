@@ -103,7 +103,7 @@ type piReader struct {
 	version   int
 	index     []string        // id of each parsed line, header first ("" for the header)
 	taken     map[string]bool // ids drawn so far (version 1)
-	recs      []Record
+	recs      []Record        // the header's entry (see Finish), then every entry's
 	labels    []Label
 	dropped   map[string]string // label entry id → its parent
 	last      string            // id of the last entry: Pi's leaf
@@ -152,6 +152,7 @@ func (r *piReader) Line(raw []byte, _ map[string]jsonx.RawMessage, n int) {
 		r.headerSrc, _ = jsonx.CompactRaw(raw)
 		r.created = unixSeconds(h.Timestamp)
 		r.index = append(r.index, "")
+		r.recs = appendRecord(r.recs, Record{}) // the header's entry, filled in by Finish
 		return
 	}
 	if r.lineFast(raw) {
@@ -448,7 +449,9 @@ func (r *piReader) Finish() ([]Conversation, []Warning) {
 			r.warn("compaction %q names entry index %d, which is not an entry", r.recs[p.rec].ID, p.index)
 		}
 	}
-	c.Records = r.recs
+	if len(r.recs) > 1 {
+		c.Records = r.recs[1:] // r.recs[0] is the header's place
+	}
 	Relink(c.Records, r.dropped)
 	c.Labels = r.labels
 	c.Current = r.last
@@ -514,7 +517,8 @@ func (r *piReader) Finish() ([]Conversation, []Warning) {
 				c.Records[i].ParentID = hid
 			}
 		}
-		c.Records = append([]Record{head}, c.Records...)
+		r.recs[0] = head
+		c.Records = r.recs
 		if c.Current == "" {
 			c.Current = hid
 		}
