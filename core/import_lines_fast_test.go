@@ -97,6 +97,8 @@ var piLineShapes = []string{
 	"{\"type\":\"message\",\"id\":\"bad\xffbyte\",\"parentId\":\"m1\",\"message\":{\"role\":\"user\",\"content\":\"bad \xfe byte\"}}",
 	`{"type":"message","id":"x","parentId":"m1","message":{"role":"user","content":"lone \ud800 surrogate"}}`,
 	`{"type":"mess\u0061ge","id":"x","parentId":"m1","message":{"role":"user","content":"escaped type"}}`,
+	`{"type":"message","id":"a\\nb","parentId":"m2","message":{"role":"user","content":"an id with a backslash"}}` + "\n" +
+		`{"type":"message","id":"c","parentId":"a\nb","message":{"role":"user","content":"a parent that only looks like it"}}`,
 	`{"type":"session","id":"again"}`,
 	`["not","an","object"]`,
 }
@@ -188,6 +190,8 @@ var claudeCodeLineShapes = []string{
 	`{ "parentUuid" : "a1", "uuid":"x","type":"user","message":{"role":"user","content":"spaced"}}`,
 	`{"parentUuid":"a1","uuid":"x","type":"user","message":{"role":"user","content":[ {"type":"text","text":"spaced inside"} ]}}`,
 	"{\"parentUuid\":\"a1\",\"uuid\":\"bad\xffbyte\",\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"bad \xfe byte\"}}",
+	`{"parentUuid":"a1","uuid":"a\\nb","type":"user","message":{"role":"user","content":"a uuid with a backslash"}}` + "\n" +
+		`{"parentUuid":"a\nb","uuid":"c","type":"user","message":{"role":"user","content":"a parent that only looks like it"}}`,
 	`["not","an","object"]`,
 	`"a string"`,
 }

@@ -34,7 +34,7 @@ func (r *claudeCodeReader) lineFast(raw []byte) bool {
 	if !LinesOnePass || raw[0] != '{' {
 		return false
 	}
-	l, ok := readClaudeCodeFast(raw, r.sessionID == "")
+	l, ok := readClaudeCodeFast(raw, r.sessionID == "", r.lastID())
 	if !ok {
 		return false
 	}
@@ -65,10 +65,19 @@ func (r *claudeCodeReader) lineFast(raw []byte) bool {
 	return true
 }
 
+// lastID returns the uuid of the last record read ("" before the first).
+func (r *claudeCodeReader) lastID() string {
+	if len(r.recs) == 0 {
+		return ""
+	}
+	return r.recs[len(r.recs)-1].ID
+}
+
 // readClaudeCodeFast reads a message line in one pass; ok is false when
 // it is not one of the common shape. wantSession says the session id is
-// still to be found (it is decoded only then).
-func readClaudeCodeFast(raw []byte, wantSession bool) (l claudeCodeFastLine, ok bool) {
+// still to be found (it is decoded only then); last is the previous
+// record's uuid.
+func readClaudeCodeFast(raw []byte, wantSession bool, last string) (l claudeCodeFastLine, ok bool) {
 	sc := jsonx.Scanner{Data: raw}
 	var seen fastField
 	err := sc.Object(func(key []byte) error {
@@ -87,7 +96,7 @@ func readClaudeCodeFast(raw []byte, wantSession bool) (l claudeCodeFastLine, ok 
 		if serr != nil {
 			return serr
 		}
-		return l.member(bit, v, wantSession)
+		return l.member(bit, v, wantSession, last)
 	})
 	const need = ccType | ccUUID | ccParent | ccMessage
 	if err != nil || sc.End() != nil || sc.Spaced || seen&need != need {
@@ -143,7 +152,7 @@ func claudeCodeKey(key []byte) fastField {
 
 // member takes the value v of the member bit into l; errFast leaves the
 // line to the decoding path.
-func (l *claudeCodeFastLine) member(bit fastField, v []byte, wantSession bool) error {
+func (l *claudeCodeFastLine) member(bit fastField, v []byte, wantSession bool, last string) error {
 	ok := true
 	switch bit {
 	case ccType:
@@ -160,7 +169,7 @@ func (l *claudeCodeFastLine) member(bit fastField, v []byte, wantSession bool) e
 		ok = ok && l.uuid != ""
 	case ccParent:
 		l.parentNull = string(v) == "null"
-		l.parent, ok = lineString(v)
+		l.parent, ok = lineParent(v, last)
 		ok = ok || l.parentNull
 	case ccLogical:
 		if s, isString := lineString(v); isString {

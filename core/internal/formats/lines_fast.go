@@ -44,6 +44,16 @@ func lineString(tok []byte) (s string, ok bool) {
 	return jsonx.ParseString(tok)
 }
 
+// lineParent is lineString for a parent link, which names the previous
+// line's record in a chain: when tok holds prev as it is, prev is given
+// again rather than a copy (one allocation less per line).
+func lineParent(tok []byte, prev string) (s string, ok bool) {
+	if len(tok) == len(prev)+2 && tok[0] == '"' && string(tok[1:len(tok)-1]) == prev && !strings.Contains(prev, "\\") {
+		return prev, true
+	}
+	return lineString(tok)
+}
+
 // lineMessage reads, in place, the message at the scanner when it is one
 // core's validateMessage takes as it stands, and gives its bytes and role:
 // an object with "role" a string not only white space and "content" a

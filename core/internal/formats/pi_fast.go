@@ -35,7 +35,7 @@ func (r *piReader) lineFast(raw []byte) bool {
 	if !LinesOnePass || r.version < 3 || raw[0] != '{' {
 		return false
 	}
-	l, ok := readPiFast(raw)
+	l, ok := readPiFast(raw, r.last)
 	if !ok {
 		return false
 	}
@@ -60,8 +60,8 @@ func (r *piReader) lineFast(raw []byte) bool {
 }
 
 // readPiFast reads a message entry line in one pass; ok is false when it
-// is not one of the common shape.
-func readPiFast(raw []byte) (l piFastLine, ok bool) {
+// is not one of the common shape. last is the previous entry's id.
+func readPiFast(raw []byte, last string) (l piFastLine, ok bool) {
 	sc := jsonx.Scanner{Data: raw}
 	var seen fastField
 	err := sc.Object(func(key []byte) error {
@@ -89,7 +89,7 @@ func readPiFast(raw []byte) (l piFastLine, ok bool) {
 			}
 		case 1 << 2:
 			if string(v) != "null" {
-				if l.parent, ok = lineString(v); !ok {
+				if l.parent, ok = lineParent(v, last); !ok {
 					return errFast
 				}
 			}

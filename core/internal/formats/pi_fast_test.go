@@ -21,10 +21,10 @@ func TestThePiOnePassReaderKnowsEveryFieldOfTheDecodingPath(t *testing.T) {
 
 func TestTheCommonPiMessageLineIsReadInOnePass(t *testing.T) {
 	line := `{"type":"message","id":"b","parentId":"a","timestamp":"2026-01-02T03:04:09.000Z","message":{"role":"assistant","content":[{"type":"text","text":"Day 1"}],"timestamp":1}}`
-	l, ok := readPiFast([]byte(line))
+	l, ok := readPiFast([]byte(line), "")
 	assert.True(t, ok, "the common shape is read in one pass")
 	assert.Equal(t, piFastLine{id: "b", parent: "a", timestamp: []byte(`"2026-01-02T03:04:09.000Z"`),
 		message: []byte(`{"role":"assistant","content":[{"type":"text","text":"Day 1"}],"timestamp":1}`), role: "assistant"}, l)
-	_, ok = readPiFast([]byte(strings.Replace(line, `"id"`, `"Id"`, 1)))
+	_, ok = readPiFast([]byte(strings.Replace(line, `"id"`, `"Id"`, 1)), "")
 	assert.False(t, ok, "a key that matches a field only ignoring case is left to the decoding path")
 }
