@@ -138,41 +138,56 @@ func skipValue(sc *jsonx.Scanner) error {
 }
 
 // lineTimes returns unixSeconds(raw) and isoStamp(raw) with one parse of
-// a timestamp string; one already in TimeLayout is its own stamp.
+// a timestamp string; one already in TimeLayout is read by hand (and is
+// its own stamp), anything else by time.Parse.
 func lineTimes(raw []byte) (float64, string) {
 	body, ok := jsonx.PlainString(raw)
 	if !ok {
 		return unixSeconds(raw), isoStamp(raw)
 	}
 	text := string(body)
+	if t, ok := layoutTime(text); ok {
+		return float64(t.UnixNano()) / 1e9, text
+	}
 	t, err := time.Parse(time.RFC3339Nano, text)
 	if err != nil {
 		return 0, ""
 	}
-	stamp := text
-	if !inTimeLayout(text) {
-		stamp = t.UTC().Format(TimeLayout)
-	}
-	return float64(t.UnixNano()) / 1e9, stamp
+	return float64(t.UnixNano()) / 1e9, t.UTC().Format(TimeLayout)
 }
 
-// inTimeLayout reports whether s, which parses as RFC 3339, is written
-// in TimeLayout (2006-01-02T15:04:05.000Z): formatting it again gives s.
-func inTimeLayout(s string) bool {
+// layoutTime reads s when it is a valid time written in TimeLayout
+// (2006-01-02T15:04:05.000Z), as time.Parse would; ok is false for
+// anything else (time.Parse then says what it is).
+func layoutTime(s string) (t time.Time, ok bool) {
 	if len(s) != len(TimeLayout) {
-		return false
+		return time.Time{}, false
 	}
 	for i := 0; i < len(s); i++ {
-		c, l := s[i], TimeLayout[i]
-		if l >= '0' && l <= '9' {
-			if c < '0' || c > '9' {
-				return false
+		if l := TimeLayout[i]; l >= '0' && l <= '9' {
+			if s[i] < '0' || s[i] > '9' {
+				return time.Time{}, false
 			}
-		} else if c != l {
-			return false
+		} else if s[i] != l {
+			return time.Time{}, false
 		}
 	}
-	return true
+	num := func(i, n int) int {
+		v := 0
+		for _, c := range []byte(s[i : i+n]) {
+			v = v*10 + int(c-'0')
+		}
+		return v
+	}
+	year, month, day := num(0, 4), time.Month(num(5, 2)), num(8, 2)
+	hour, minute, sec, ms := num(11, 2), num(14, 2), num(17, 2), num(20, 3)
+	if month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || sec > 59 {
+		return time.Time{}, false
+	}
+	if day > time.Date(year, month+1, 0, 0, 0, 0, 0, time.UTC).Day() { // the month's last day
+		return time.Time{}, false
+	}
+	return time.Date(year, month, day, hour, minute, sec, ms*1e6, time.UTC), true
 }
 
 // appendRecord appends rec to recs, doubling the capacity when it is
