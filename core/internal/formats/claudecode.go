@@ -100,6 +100,9 @@ func (r *claudeCodeReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int
 		r.other["(not a transcript object)"] = append(r.other["(not a transcript object)"], n)
 		return
 	}
+	if r.lineFast(raw) {
+		return
+	}
 	str := func(key string) string {
 		v, _ := jsonx.ParseString(f[key])
 		return v
@@ -160,14 +163,14 @@ func (r *claudeCodeReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int
 			// what follows; the history before the boundary stays in the
 			// tree, out of the context.
 			rec.Kind, rec.Entry = KindCompaction, e
-			r.recs = append(r.recs, rec)
+			r.recs = appendRecord(r.recs, rec)
 			return
 		}
 	}
 	if l.Type == "user" || l.Type == "assistant" {
 		msg, _, err := r.model.Message(l.Message, "its message")
 		if err == nil {
-			rec.Message = msg
+			rec.Message, rec.Written = msg, true // Model.Message gives it compacted
 			if l.Type == "user" && !l.IsSidechain && string(f["isMeta"]) != "true" && (r.firstText == "" || t < r.firstTime) && !bytes.Contains(msg, []byte(`"tool_result"`)) {
 				r.firstText, r.firstTime = claudeCodeTitle(r.model, msg), t
 			}
@@ -188,7 +191,7 @@ func (r *claudeCodeReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int
 		}
 		rec.Kind, rec.Entry = KindCustom, e
 	}
-	r.recs = append(r.recs, rec)
+	r.recs = appendRecord(r.recs, rec)
 }
 
 // compaction returns the compaction entry of a compact summary message

@@ -101,9 +101,9 @@ type piReader struct {
 	headerRaw map[string]jsonx.RawMessage
 	headerSrc jsonx.RawMessage
 	version   int
-	index     []string // id of each parsed line, header first ("" for the header)
-	taken     map[string]bool
-	recs      []Record
+	index     []string        // id of each parsed line, header first ("" for the header)
+	taken     map[string]bool // ids drawn so far (version 1)
+	recs      []Record        // the header's entry (see Finish), then every entry's
 	labels    []Label
 	dropped   map[string]string // label entry id → its parent
 	last      string            // id of the last entry: Pi's leaf
@@ -152,6 +152,10 @@ func (r *piReader) Line(raw []byte, _ map[string]jsonx.RawMessage, n int) {
 		r.headerSrc, _ = jsonx.CompactRaw(raw)
 		r.created = unixSeconds(h.Timestamp)
 		r.index = append(r.index, "")
+		r.recs = appendRecord(r.recs, Record{}) // the header's entry, filled in by Finish
+		return
+	}
+	if r.lineFast(raw) {
 		return
 	}
 	var l piLine
@@ -240,7 +244,7 @@ func (r *piReader) Line(raw []byte, _ map[string]jsonx.RawMessage, n int) {
 			r.name = e.Name
 		}
 	}
-	r.recs = append(r.recs, rec)
+	r.recs = appendRecord(r.recs, rec)
 }
 
 // links returns the id and parent of the entry l on line n: version 1
@@ -317,7 +321,7 @@ func (r *piReader) message(rec *Record, msg jsonx.RawMessage) string {
 	if err != nil {
 		return "has an unusable message (" + err.Error() + ")"
 	}
-	rec.Message = m
+	rec.Message, rec.Written = m, true // Model.Message gives it compacted
 	if role == "user" && (r.firstText == "" || rec.Time < r.firstTime) {
 		r.firstText, r.firstTime = r.model.Preview(m, 60), rec.Time
 	}
@@ -445,7 +449,9 @@ func (r *piReader) Finish() ([]Conversation, []Warning) {
 			r.warn("compaction %q names entry index %d, which is not an entry", r.recs[p.rec].ID, p.index)
 		}
 	}
-	c.Records = r.recs
+	if len(r.recs) > 1 {
+		c.Records = r.recs[1:] // r.recs[0] is the header's place
+	}
 	Relink(c.Records, r.dropped)
 	c.Labels = r.labels
 	c.Current = r.last
@@ -490,10 +496,7 @@ func (r *piReader) Finish() ([]Conversation, []Warning) {
 		}
 	}
 	if keep && len(c.Records) > 0 {
-		hid := "session"
-		for k := 2; r.taken[hid]; k++ {
-			hid = jsonx.Sprintf("session-%d", k)
-		}
+		hid := r.headerID()
 		data := []byte{'{'}
 		for i, k := range sortedKeysInOrder(r.headerSrc, r.headerRaw) {
 			if i > 0 {
@@ -514,12 +517,32 @@ func (r *piReader) Finish() ([]Conversation, []Warning) {
 				c.Records[i].ParentID = hid
 			}
 		}
-		c.Records = append([]Record{head}, c.Records...)
+		r.recs[0] = head
+		c.Records = r.recs
 		if c.Current == "" {
 			c.Current = hid
 		}
 	}
 	return finishSession(c, r.warns, "entries", true) // the header was read
+}
+
+// headerID returns the id of the header's entry: "session", else
+// "session-N" for the first N from 2 that no entry has. r.index holds
+// every entry's id (the one-pass reader does not fill r.taken, which only
+// version 1 needs while reading).
+func (r *piReader) headerID() string {
+	if !slices.Contains(r.index, "session") {
+		return "session"
+	}
+	ids := make(map[string]bool, len(r.index))
+	for _, id := range r.index {
+		ids[id] = true
+	}
+	hid := "session"
+	for k := 2; ids[hid]; k++ {
+		hid = jsonx.Sprintf("session-%d", k)
+	}
+	return hid
 }
 
 // sortedKeysInOrder returns the keys of fields in the order they appear in
