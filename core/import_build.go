@@ -150,7 +150,12 @@ func (t *importTree) surrogates() {
 func (t *importTree) usable() bool {
 	dropped := map[string]string{}
 	seen := make(map[string]bool, len(t.recs))
-	kept := t.recs[:0:0]
+	// Filtered in place (a record moves only towards the front, after it
+	// was read): a copy of the records was a fifth of the bytes a 20 MB
+	// ChatGPT import allocated.
+	kept := t.recs[:0]
+	t.msgs = make([]RawMessage, 0, len(t.recs))
+	t.roles = make([]string, 0, len(t.recs))
 	for i, rec := range t.recs {
 		var msg RawMessage
 		var role string
@@ -163,7 +168,10 @@ func (t *importTree) usable() bool {
 			continue
 		case rec.Kind == "" || rec.Kind == KindMessage:
 			var err *Error
-			if msg, role, err = validateMessageOf(rec.Message, jsonx.Sprintf("message %q", rec.ID), rec.Written); err != nil {
+			// The field's name is formatted only for an error (once per
+			// record, it was a tenth of the import's allocations).
+			if msg, role, err = validateMessageOf(rec.Message, "message", rec.Written); err != nil {
+				_, _, err = validateMessageOf(rec.Message, jsonx.Sprintf("message %q", rec.ID), rec.Written)
 				t.warn("%s; the record is skipped and its children attach to its parent", err.Message)
 				if _, again := dropped[rec.ID]; !again {
 					dropped[rec.ID] = rec.ParentID

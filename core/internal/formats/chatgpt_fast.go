@@ -1,7 +1,7 @@
 package formats
 
 import (
-	"maps"
+	"bytes"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,7 +39,9 @@ type chatgptFast struct {
 	conv       chatgptConversation
 	hasMapping bool
 	entries    map[string]*chatgptEntry
-	keys       []string // the mapping's keys, in the file's order
+	keys       []string // the mapping's keys, in the file's order until sorted
+	keysSorted bool
+	slab       []chatgptEntry // the entries are allocated from, a few dozen at a time
 }
 
 // fastField marks the fields of an object seen so far; a second one, or a
@@ -85,38 +87,67 @@ var errFast = jsonx.TextError("not the common shape")
 
 // fastString reads a string or null at the scanner: s is nil for null.
 func fastString(sc *jsonx.Scanner) (s *string, err error) {
+	text, null, err := fastText(sc)
+	if err != nil || null {
+		return nil, err
+	}
+	return &text, nil
+}
+
+// fastText reads a string or null at the scanner: null says it was null.
+// The roles ChatGPT writes come back without an allocation.
+func fastText(sc *jsonx.Scanner) (text string, null bool, err error) {
 	raw, _, serr := sc.Value()
 	if serr != nil {
-		return nil, serr
+		return "", false, serr
 	}
 	switch raw[0] {
 	case 'n':
-		return nil, nil
+		return "", true, nil
 	case '"':
-		text, _ := jsonx.ParseString(raw)
-		return &text, nil
+		switch string(raw) {
+		case `"user"`:
+			return "user", false, nil
+		case `"assistant"`:
+			return "assistant", false, nil
+		case `"system"`:
+			return "system", false, nil
+		case `"tool"`:
+			return "tool", false, nil
+		}
+		text, _ = jsonx.ParseString(raw)
+		return text, false, nil
 	}
-	return nil, errFast
+	return "", false, errFast
 }
 
 // fastNumber reads a number or null at the scanner as a float64: f is nil
 // for null.
 func fastNumber(sc *jsonx.Scanner) (f *float64, err error) {
+	v, null, err := fastFloat(sc)
+	if err != nil || null {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// fastFloat is fastNumber without the pointer.
+func fastFloat(sc *jsonx.Scanner) (v float64, null bool, err error) {
 	raw, _, serr := sc.Value()
 	if serr != nil {
-		return nil, serr
+		return 0, false, serr
 	}
 	if raw[0] == 'n' {
-		return nil, nil
+		return 0, true, nil
 	}
 	if raw[0] != '-' && (raw[0] < '0' || raw[0] > '9') {
-		return nil, errFast
+		return 0, false, errFast
 	}
 	v, perr := strconv.ParseFloat(string(raw), 64)
 	if perr != nil {
-		return nil, errFast
+		return 0, false, errFast
 	}
-	return &v, nil
+	return v, false, nil
 }
 
 // readChatGPTFast reads the conversation raw in one pass (see the top of
@@ -132,6 +163,17 @@ func readChatGPTFast(raw []byte, valid bool) (f chatgptFast, ok bool) {
 		return chatgptFast{}, false
 	}
 	sc := jsonx.Scanner{Data: raw, Valid: valid}
+	if !f.scan(&sc) || sc.End() != nil {
+		return chatgptFast{}, false
+	}
+	return f, true
+}
+
+// scan reads the conversation object at the scanner into f, checking its
+// syntax as it goes unless sc.Valid (but not its UTF-8: the caller checks
+// that); false leaves the conversation to the decoding path, with the
+// scanner anywhere.
+func (f *chatgptFast) scan(sc *jsonx.Scanner) bool {
 	var seen fastField
 	err := sc.Object(func(key []byte) error {
 		bit, ok := fastKey(key, chatgptConvKeys, &seen)
@@ -146,26 +188,23 @@ func readChatGPTFast(raw []byte, valid bool) (f chatgptFast, ok bool) {
 				return serr
 			}
 		case 1 << 0:
-			f.conv.Title, err = fastString(&sc)
+			f.conv.Title, err = fastString(sc)
 		case 1 << 1:
-			f.conv.CreateTime, err = fastNumber(&sc)
+			f.conv.CreateTime, err = fastNumber(sc)
 		case 1 << 2:
-			f.conv.UpdateTime, err = fastNumber(&sc)
+			f.conv.UpdateTime, err = fastNumber(sc)
 		case 1 << 3:
-			err = f.mapping(&sc)
+			err = f.mapping(sc)
 		case 1 << 4:
-			f.conv.CurrentNode, err = fastString(&sc)
+			f.conv.CurrentNode, err = fastString(sc)
 		case 1 << 5:
-			f.conv.ConversationID, err = fastString(&sc)
+			f.conv.ConversationID, err = fastString(sc)
 		case 1 << 6:
-			f.conv.ID, err = fastString(&sc)
+			f.conv.ID, err = fastString(sc)
 		}
 		return err
 	})
-	if err != nil || sc.End() != nil {
-		return chatgptFast{}, false
-	}
-	return f, true
+	return err == nil
 }
 
 // mapping reads the mapping object (or null) at the scanner into
@@ -185,11 +224,11 @@ func (f *chatgptFast) mapping(sc *jsonx.Scanner) error {
 	f.hasMapping = true
 	f.entries = map[string]*chatgptEntry{}
 	return sc.Object(func(key []byte) error {
-		k := string(key)
-		if _, dup := f.entries[k]; dup {
+		if _, dup := f.entries[string(key)]; dup {
 			return errFast
 		}
-		e, err := readChatGPTNode(sc)
+		k := string(key)
+		e, err := f.node(sc)
 		if err != nil {
 			return err
 		}
@@ -200,47 +239,49 @@ func (f *chatgptFast) mapping(sc *jsonx.Scanner) error {
 	})
 }
 
-// readChatGPTNode reads one mapping entry at the scanner: its node, its
-// source (compacted) and its message, converted (chatgptEntries does the
-// same from the decoded entry; a message that cannot be used leaves its
-// reason in e.reason for it to warn of).
-func readChatGPTNode(sc *jsonx.Scanner) (*chatgptEntry, error) {
+// newEntry returns a zero entry from f's slab.
+func (f *chatgptFast) newEntry() *chatgptEntry {
+	if len(f.slab) == cap(f.slab) {
+		f.slab = make([]chatgptEntry, 0, 32)
+	}
+	f.slab = f.slab[:len(f.slab)+1]
+	return &f.slab[len(f.slab)-1]
+}
+
+// node reads one mapping entry at the scanner: its node, its source
+// (compacted) and its message, converted where it stands (chatgptEntries
+// does the same from the decoded entry; a message that cannot be used
+// leaves its reason in e.reason for it to warn of).
+func (f *chatgptFast) node(sc *jsonx.Scanner) (*chatgptEntry, error) {
 	sc.SkipSpace()
 	if sc.Peek() != '{' {
 		return nil, errFast
 	}
 	start := sc.Pos
 	sc.Spaced = false
-	spaced := false
-	e := &chatgptEntry{noParentKey: true}
+	e := f.newEntry()
+	e.noParentKey = true
 	var seen fastField
-	var msg []byte
 	err := sc.Object(func(key []byte) error {
 		bit, ok := fastKey(key, chatgptNodeKeys, &seen)
 		if !ok {
 			return errFast
 		}
-		if string(key) == "parent" {
-			e.noParentKey = false
-		}
 		switch bit {
-		case 1 << 0:
-			_, err := fastString(sc)
+		case 1 << 0: // the id: the key is the node's id
+			_, _, err := fastText(sc)
 			return err
+		case 1 << 1:
+			return chatgptMessageAt(sc, e)
 		case 1 << 2:
-			p, err := fastString(sc)
-			e.node.Parent = p
-			return err
+			e.noParentKey = false
+			return f.parent(sc, e)
 		case 1 << 3:
 			return readChatGPTChildren(sc, e)
 		}
-		raw, sp, serr := sc.Value()
+		_, _, serr := sc.Value()
 		if serr != nil {
 			return serr
-		}
-		spaced = spaced || sp
-		if bit == 1<<1 {
-			msg = raw
 		}
 		return nil
 	})
@@ -248,60 +289,110 @@ func readChatGPTNode(sc *jsonx.Scanner) (*chatgptEntry, error) {
 		return nil, err
 	}
 	src := sc.Data[start:sc.Pos:sc.Pos]
-	if spaced || sc.Spaced {
+	if sc.Spaced {
 		e.source = jsonx.CompactBytes(src)
 	} else {
 		// The export's own bytes, not a copy (see Record.Source): a
 		// 200 MB file is then held once, as its nodes' sources.
 		e.source = src
 	}
-	if len(msg) > 0 && string(msg) != "null" {
-		e.node.Message = msg
-		out, t, reason := chatgptMessageFast(msg, sc.Valid)
-		if reason != "" {
-			e.reason = reason
-		} else {
-			e.msg, e.time, e.keep = out, t, true
-		}
-	}
 	return e, nil
 }
 
+// parent reads the parent (a string or null) at the scanner into e: a
+// parent read before as a key shares that key's string.
+func (f *chatgptFast) parent(sc *jsonx.Scanner, e *chatgptEntry) error {
+	raw, _, serr := sc.Value()
+	switch {
+	case serr != nil:
+		return serr
+	case raw[0] == 'n':
+		e.node.Parent = nil
+		return nil
+	case raw[0] != '"':
+		return errFast
+	}
+	if p, ok := f.entries[string(raw[1:len(raw)-1])]; ok && bytes.IndexByte(raw, '\\') < 0 {
+		e.parent = p.node.ID
+	} else {
+		e.parent, _ = jsonx.ParseString(raw)
+	}
+	e.node.Parent = &e.parent
+	return nil
+}
+
 // readChatGPTChildren reads the children array (or null) at the scanner:
-// strings only.
+// strings only, kept as the array's bytes (see chatgptEntry.eachChild).
 func readChatGPTChildren(sc *jsonx.Scanner, e *chatgptEntry) error {
 	sc.SkipSpace()
+	e.kidsRead = true
 	if sc.Peek() == 'n' {
 		if !sc.Literal("null") {
 			return errFast
 		}
-		e.node.Children = nil
+		e.kids = nil
 		return nil
 	}
-	e.node.Children = []string{}
-	return sc.Array(func(int) error {
-		s, err := fastString(sc)
-		if err != nil || s == nil {
+	start := sc.Pos
+	err := sc.Array(func(int) error {
+		tok, _, serr := sc.Value()
+		if serr != nil {
+			return serr
+		}
+		if tok[0] != '"' {
 			return errFast
 		}
-		e.node.Children = append(e.node.Children, *s)
 		return nil
 	})
+	e.kids = sc.Data[start:sc.Pos]
+	return err
+}
+
+// chatgptMessageAt reads the message (or null) at the scanner into e: in
+// place when it is of the common shape, else through chatgptMessageJSON
+// (valid JSON of another shape; a syntax error is the caller's).
+func chatgptMessageAt(sc *jsonx.Scanner, e *chatgptEntry) error {
+	sc.SkipSpace()
+	start := sc.Pos
+	if sc.Peek() == '{' {
+		out, t, reason, err := chatgptMessageFast(sc)
+		if err == nil {
+			e.setMessage(out, t, reason)
+			return nil
+		}
+		sc.Pos = start
+	}
+	raw, _, serr := sc.Value()
+	if serr != nil {
+		return serr
+	}
+	if string(raw) != "null" {
+		e.setMessage(chatgptMessageJSON(raw))
+	}
+	return nil
+}
+
+// setMessage records the converted message of e, or why it cannot be used.
+func (e *chatgptEntry) setMessage(msg jsonx.RawMessage, t float64, reason string) {
+	if reason != "" {
+		e.reason = reason
+		return
+	}
+	e.msg, e.time, e.keep = msg, t, true
 }
 
 // chatgptMessageFast is chatgptMessageJSON for a message of the common
-// shape, read in one pass (valid as for readChatGPTFast); any other
-// message goes to chatgptMessageJSON.
-func chatgptMessageFast(raw []byte, valid bool) (jsonx.RawMessage, float64, string) {
-	if raw[0] != '{' {
-		return chatgptMessageJSON(raw)
-	}
-	sc := jsonx.Scanner{Data: raw, Valid: valid}
+// shape, read in place at the scanner (an object); an error, with the
+// scanner anywhere, leaves the message to chatgptMessageJSON.
+func chatgptMessageFast(sc *jsonx.Scanner) (jsonx.RawMessage, float64, string, error) {
 	var seen fastField
 	var role, name string
 	hasAuthor := false
 	var t float64
 	var content []byte
+	var partsBuf [4][]byte
+	parts := partsBuf[:0]
+	system, common := false, false
 	err := sc.Object(func(key []byte) error {
 		bit, ok := fastKey(key, chatgptMessageKeys, &seen)
 		if !ok {
@@ -310,14 +401,23 @@ func chatgptMessageFast(raw []byte, valid bool) (jsonx.RawMessage, float64, stri
 		switch bit {
 		case 1 << 0:
 			var err error
-			hasAuthor, role, name, err = readChatGPTAuthor(&sc)
+			hasAuthor, role, name, err = readChatGPTAuthor(sc)
 			return err
 		case 1 << 1:
-			f, err := fastNumber(&sc)
-			if f != nil {
-				t = *f
-			}
+			v, _, err := fastFloat(sc)
+			t = v
 			return err
+		case 1 << 2:
+			sc.SkipSpace()
+			start := sc.Pos
+			if sc.Peek() == '{' {
+				var err error
+				if parts, system, common, err = chatgptContentFast(sc, parts); err != nil {
+					return err
+				}
+				content = sc.Data[start:sc.Pos]
+				return nil
+			}
 		}
 		v, _, serr := sc.Value()
 		if serr != nil {
@@ -329,18 +429,10 @@ func chatgptMessageFast(raw []byte, valid bool) (jsonx.RawMessage, float64, stri
 		return nil
 	})
 	if err != nil {
-		return chatgptMessageJSON(raw)
+		return nil, 0, "", err
 	}
 	if !hasAuthor || role == "" {
-		return nil, 0, "has no author role"
-	}
-	var parts [][]byte
-	system, common := false, false
-	if len(content) > 0 && content[0] == '{' {
-		var ok bool
-		if parts, system, common, ok = chatgptContentFast(content, valid); !ok {
-			return chatgptMessageJSON(raw)
-		}
+		return nil, 0, "has no author role", nil
 	}
 	// The message is about as long as its content: one allocation.
 	b := make([]byte, 0, len(content)+len(role)+len(name)+48)
@@ -363,7 +455,7 @@ func chatgptMessageFast(raw []byte, valid bool) (jsonx.RawMessage, float64, stri
 		b = append(b, `,"name":`...)
 		b = jsonx.AppendString(b, name)
 	}
-	return append(b, '}'), t, ""
+	return append(b, '}'), t, "", nil
 }
 
 // readChatGPTAuthor reads the author object (or null) at the scanner.
@@ -391,45 +483,40 @@ func readChatGPTAuthor(sc *jsonx.Scanner) (has bool, role, name string, err erro
 			}
 			return nil
 		}
-		s, err := fastString(sc)
-		if s != nil {
-			if bit == 1<<0 {
-				role = *s
-			} else {
-				name = *s
-			}
+		s, _, err := fastText(sc)
+		if bit == 1<<0 {
+			role = s
+		} else {
+			name = s
 		}
 		return err
 	})
 	return true, role, name, err
 }
 
-// chatgptContentFast reads the content object raw for chatgptMessageFast:
-// whether its content_type is user_editable_context (the message is then a
-// system message) and, when it is of the common shape — a content_type
-// and parts that are all strings —, the parts' string tokens (common true).
-// ok is false when its content_type is not a string or it is of a shape
-// only the decoding path reads (the message then goes to
-// chatgptMessageJSON). valid is as for readChatGPTFast.
-func chatgptContentFast(raw []byte, valid bool) (parts [][]byte, system, common, ok bool) {
-	sc := jsonx.Scanner{Data: raw, Valid: valid}
+// chatgptContentFast reads the content object at the scanner for
+// chatgptMessageFast: whether its content_type is user_editable_context
+// (the message is then a system message) and, when it is of the common
+// shape — a content_type and parts that are all strings —, the parts'
+// string tokens, appended to parts (common true). An error, when its
+// content_type is not a string or it is of a shape only the decoding path
+// reads, leaves the message to chatgptMessageJSON.
+func chatgptContentFast(sc *jsonx.Scanner, parts [][]byte) (_ [][]byte, system, common bool, err error) {
 	var seen fastField
 	other := false
 	hasParts := false
-	err := sc.Object(func(key []byte) error {
+	err = sc.Object(func(key []byte) error {
 		bit, ok := fastKey(key, chatgptContentKeys, &seen)
 		if !ok {
 			return errFast
 		}
 		switch bit {
 		case 1 << 0:
-			s, err := fastString(&sc)
-			if err == nil && s == nil {
+			s, null, err := fastText(sc)
+			if err == nil && null {
 				return errFast
 			}
-			if s != nil {
-				system = *s == "user_editable_context"
-			}
+			system = s == "user_editable_context"
 			return err
 		case 1 << 1:
 			sc.SkipSpace()
@@ -459,17 +546,23 @@ func chatgptContentFast(raw []byte, valid bool) (parts [][]byte, system, common,
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, false, false, false
+	return parts, system, !other && hasParts, err
+}
+
+// sorted sorts f.keys (the mapping's keys, which it returns) once.
+func (f *chatgptFast) sorted() []string {
+	if !f.keysSorted {
+		slices.Sort(f.keys)
+		f.keysSorted = true
 	}
-	return parts, system, !other && hasParts, true
+	return f.keys
 }
 
 // roots is entries2roots for the one-pass reader's entries: the sorted
-// keys of those whose parent is null, absent or not in the mapping.
-func (f *chatgptFast) roots() []string {
+// keys (keys) of those whose parent is null, absent or not in the mapping.
+func (f *chatgptFast) roots(keys []string) []string {
 	var roots []string
-	for _, key := range slices.Sorted(maps.Keys(f.entries)) {
+	for _, key := range keys {
 		p := f.entries[key].node.Parent
 		if p == nil {
 			roots = append(roots, key)
