@@ -315,8 +315,24 @@ func (j *ImportJob) readObject() {
 	j.build(c)
 }
 
-// readElement converts the next element of a top-level array.
+// readElement converts the next element of a top-level array: in one
+// pass where the importer can (Importer.Scan), else checked and compacted
+// by the array reader first.
 func (j *ImportJob) readElement() {
+	if j.im.Scan != nil {
+		var c formats.Conversation
+		var warns []ImportWarning
+		if j.arr.NextScanned(func(sc *jsonx.Scanner) (ok bool) {
+			c, warns, ok = j.im.Scan(importChecks, sc, j.item)
+			return ok
+		}) {
+			j.pos = j.arr.Scanner.Pos
+			j.item++
+			j.warn(warns)
+			j.build(c)
+			return
+		}
+	}
 	raw, spaced, err := j.arr.Next()
 	j.pos = j.arr.Scanner.Pos
 	switch {

@@ -66,12 +66,20 @@ func convertChatGPTConversation(model *Model, raw jsonx.RawMessage, k int, valid
 		return c, nil, jsonx.Sprintf("conversation %d is not an object; skipped", k)
 	}
 	fast, isFast := readChatGPTFast(raw, valid)
-	conv := fast.conv
 	if !isFast {
-		if err := jsonx.Unmarshal(raw, &conv); err != nil {
+		if err := jsonx.Unmarshal(raw, &fast.conv); err != nil {
 			return c, nil, jsonx.Sprintf("conversation %d could not be read: %s; skipped", k, jsonx.ErrorText(err))
 		}
 	}
+	return chatgptConvert(model, &fast, isFast, k)
+}
+
+// chatgptConvert converts conversation k as read: by the one-pass reader
+// (isFast: f is all it read) or decoded (f.conv, with its Mapping). It
+// returns what convertChatGPTConversation returns.
+func chatgptConvert(model *Model, f *chatgptFast, isFast bool, k int) (Conversation, []Warning, string) {
+	var c Conversation
+	fast, conv := f, &f.conv
 	switch {
 	case conv.ConversationID != nil && *conv.ConversationID != "":
 		c.ID = *conv.ConversationID

@@ -13,13 +13,35 @@ import (
 // chatgptBothWays converts raw with the one-pass reader and with the
 // decoding path alone; when raw is valid JSON, its compacted form is also
 // read by the one-pass reader told it is valid (validFast) and by the
-// decoding path (validSlow).
-func chatgptBothWays(raw []byte) (fast, slow, validFast, validSlow []any) {
+// decoding path (validSlow). scanned is what the reader of a conversation
+// in place (Importer.Scan) made of raw as an array's only element, nil
+// when it left raw to the others.
+func chatgptBothWays(t testing.TB, raw []byte) (fast, slow, validFast, validSlow, scanned []any) {
 	convert := func(raw []byte, valid bool) []any {
 		c, w, skip := convertChatGPTConversation(stubModel, raw, 3, valid)
 		return []any{c, w, skip}
 	}
 	fast = convert(raw, false)
+	arr := ArrayReader{Scanner: jsonx.Scanner{Data: append(append([]byte("[ "), raw...), " ]"...)}}
+	if arr.Start() == nil && arr.NextScanned(func(sc *jsonx.Scanner) (ok bool) {
+		var c Conversation
+		var w []Warning
+		c, w, ok = scanChatGPTConversation(stubModel, sc, 3)
+		scanned = []any{c, w, c.Skip}
+		return ok
+	}) {
+		// What follows the element is the array reader's to check (an
+		// import of [raw] fails when it finds more than "]").
+		if end, _, err := arr.Next(); end != nil || err != nil {
+			scanned = nil
+		} else if !jsonx.Valid(raw) {
+			t.Fatalf("the reader in place took %q, which is not valid JSON", raw)
+		} else {
+			scanned[0] = withoutSkip(scanned[0].(Conversation))
+		}
+	} else {
+		scanned = nil
+	}
 	var compact []byte
 	if jsonx.Valid(raw) {
 		compact = jsonx.CompactBytes(raw)
@@ -31,7 +53,14 @@ func chatgptBothWays(raw []byte) (fast, slow, validFast, validSlow []any) {
 	if compact != nil {
 		validSlow = convert(compact, false)
 	}
-	return fast, slow, validFast, validSlow
+	return fast, slow, validFast, validSlow, scanned
+}
+
+// withoutSkip is c with Skip cleared (convertChatGPTConversation returns
+// the reason beside the conversation).
+func withoutSkip(c Conversation) Conversation {
+	c.Skip = ""
+	return c
 }
 
 // chatgptShapes are conversations the one-pass reader must read as the
@@ -64,10 +93,21 @@ var chatgptShapes = []string{
 
 func TestTheOnePassChatGPTReaderMatchesTheDecodingPath(t *testing.T) {
 	for i, shape := range chatgptShapes {
-		fast, slow, validFast, validSlow := chatgptBothWays([]byte(shape))
+		fast, slow, validFast, validSlow, scanned := chatgptBothWays(t, []byte(shape))
 		assert.Equal(t, slow, fast, "shape %d: %s", i, shape)
 		assert.Equal(t, validSlow, validFast, "shape %d compacted, told it is valid: %s", i, shape)
+		if scanned != nil {
+			assert.Equal(t, slow, scanned, "shape %d read in place: %s", i, shape)
+		}
 	}
+	_, _, _, _, scanned := chatgptBothWays(t, []byte(chatgptShapes[0]))
+	assert.NotNil(t, scanned, "the common shape is read in place")
+	_, _, _, _, scanned = chatgptBothWays(t, []byte(chatgptShapes[17]))
+	assert.NotNil(t, scanned, "a spaced conversation is read in place")
+	_, _, _, _, scanned = chatgptBothWays(t, []byte(chatgptShapes[16]))
+	assert.Nil(t, scanned, "bytes that are not UTF-8 are left to the decoding path")
+	_, _, _, _, scanned = chatgptBothWays(t, []byte(chatgptShapes[len(chatgptShapes)-1]))
+	assert.Nil(t, scanned, "bad syntax is left to the array reader")
 	_, ok := readChatGPTFast([]byte(chatgptShapes[0]), false)
 	assert.True(t, ok, "the common shape is read in one pass")
 	_, ok = readChatGPTFast([]byte(chatgptShapes[5]), false)
@@ -82,9 +122,12 @@ func TestTheOnePassChatGPTReaderMatchesTheDecodingPath(t *testing.T) {
 		sc := jsonx.Scanner{Data: data}
 		_ = sc.Elements(func(_ int, raw []byte, _ bool) error {
 			if f, err := RawFields(raw); err == nil && f["mapping"] != nil {
-				fast, slow, validFast, validSlow := chatgptBothWays(raw)
+				fast, slow, validFast, validSlow, scanned := chatgptBothWays(t, raw)
 				assert.Equal(t, slow, fast, "a conversation of %s", file)
 				assert.Equal(t, validSlow, validFast, "a conversation of %s, compacted", file)
+				if scanned != nil {
+					assert.Equal(t, slow, scanned, "a conversation of %s, read in place", file)
+				}
 				n++
 			}
 			return nil
@@ -101,12 +144,15 @@ func FuzzChatGPTOnePass(f *testing.F) {
 		if len(raw) == 0 || raw[0] != '{' {
 			return
 		}
-		fast, slow, validFast, validSlow := chatgptBothWays(raw)
+		fast, slow, validFast, validSlow, scanned := chatgptBothWays(t, raw)
 		if !assert.ObjectsAreEqual(slow, fast) {
 			t.Fatalf("the one-pass reader and the decoding path differ on %q:\n%v\n%v", raw, fast, slow)
 		}
 		if !assert.ObjectsAreEqual(validSlow, validFast) {
 			t.Fatalf("told the input is valid, the one-pass reader and the decoding path differ on %q:\n%v\n%v", raw, validFast, validSlow)
+		}
+		if scanned != nil && !assert.ObjectsAreEqual(slow, scanned) {
+			t.Fatalf("the reader in place and the decoding path differ on %q:\n%v\n%v", raw, scanned, slow)
 		}
 	})
 }

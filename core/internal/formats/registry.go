@@ -39,6 +39,11 @@ type Importer struct {
 	// has checked: valid JSON without insignificant white space, which it
 	// need not check again.
 	ItemValid func(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning)
+	// Scan, when not nil, converts the element of a top-level array at
+	// the scanner (not checked yet; see ArrayReader.NextScanned) in one
+	// pass that also checks it, or reports ok false, with the scanner
+	// anywhere, for an element it leaves to ItemValid or Item.
+	Scan func(model *Model, sc *jsonx.Scanner, k int) (c Conversation, warns []Warning, ok bool)
 	// Whole converts a top-level object holding several conversations;
 	// nil means the object is one conversation (Item). An error is a
 	// message for the whole import (the export cannot be read at all).
@@ -76,7 +81,8 @@ func init() {
 				c, warns, err := convertChatGPTConversation(model, raw, k, true)
 				c.Skip = err
 				return c, warns
-			}},
+			},
+			Scan: scanChatGPTConversation},
 		{Name: "openwebui", Looks: "objects with a \"chat\" holding \"history\" or \"messages\", or with a \"history\" object", Detect: detectOpenWebUI, Item: convertOpenWebUIChat},
 		{Name: "librechat", Looks: "objects with \"conversationId\" and \"messages\" or \"messagesTree\"", Detect: detectLibreChat, Item: convertLibreChat},
 		{Name: "chatbotui", Looks: "an object with a \"history\" array, or an array of objects with \"name\" and \"messages\"", Detect: detectChatbotUI, Item: convertChatbotUIChat, Whole: convertChatbotUI},
