@@ -167,3 +167,17 @@ func TestImportSnapshotFile(t *testing.T) {
 	require.Len(t, v.Sessions, 1)
 	assert.Equal(t, text, snapshot(t, other, "s"))
 }
+
+func TestAChatGPTMessageWithABlankRoleIsSkippedAsCoreSays(t *testing.T) {
+	// The importer writes the message and names its role (Record.Role), so
+	// core checks only the role: its rule and its words stay the same.
+	data := `[{"id":"c","current_node":"b","mapping":{` +
+		`"a":{"parent":null,"message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["hi"]}}},` +
+		`"b":{"parent":"a","message":{"author":{"role":"  "},"content":{"content_type":"text","parts":["yo"]}}}}}]`
+	res, err := importData(t, testStore(t), []byte(data), "chatgpt")
+	require.Nil(t, err)
+	require.Len(t, res.Sessions, 1)
+	assert.Equal(t, 1, res.Sessions[0].NodeCount)
+	require.Len(t, res.Warnings, 2)
+	assert.Equal(t, `message "b".role must not be empty; the record is skipped and its children attach to its parent`, res.Warnings[0].Message)
+}

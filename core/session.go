@@ -92,6 +92,18 @@ func newSession(id, title, now string) *Session {
 	return s
 }
 
+// reserve makes room for n more nodes (an import knows how many it adds),
+// so the node slices and the index grow once.
+func (s *Session) reserve(n int) {
+	s.nodes = slices.Grow(s.nodes, n)
+	s.parent = slices.Grow(s.parent, n)
+	s.depth = slices.Grow(s.depth, n)
+	s.children = slices.Grow(s.children, n)
+	if len(s.index) == 0 {
+		s.index = make(map[string]int32, n)
+	}
+}
+
 // ID returns the session id.
 func (s *Session) ID() string { return s.id }
 

@@ -165,6 +165,7 @@ type chatgptEntry struct {
 	node        chatgptNode
 	source      jsonx.RawMessage
 	msg         jsonx.RawMessage
+	role        string // see Record.Role
 	time        float64
 	keep        bool
 	reason      string
@@ -227,12 +228,12 @@ func chatgptEntries(mapping map[string]jsonx.RawMessage, name string, c *Convers
 		f, ferr := RawFields(bytes.TrimSpace(src))
 		e.noParentKey = ferr == nil && f["parent"] == nil
 		if len(e.node.Message) > 0 && !bytes.Equal(e.node.Message, []byte("null")) {
-			msg, t, err := chatgptMessageJSON(e.node.Message)
+			msg, t, role, err := chatgptMessageJSON(e.node.Message)
 			if err != "" {
 				warn("%s: message %q %s; skipped", name, key, err)
 				c.Unusable++
 			} else {
-				e.msg, e.time, e.keep = msg, t, true
+				e.msg, e.time, e.role, e.keep = msg, t, role, true
 			}
 		}
 		entries[key] = e
@@ -288,7 +289,7 @@ func chatgptRecords(entries map[string]*chatgptEntry, keys []string, name string
 		if !e.keep {
 			continue
 		}
-		rec := Record{ID: key, ParentID: effectiveParent(e), Message: e.msg, Written: true, Time: e.time, Source: e.source}
+		rec := Record{ID: key, ParentID: effectiveParent(e), Message: e.msg, Written: true, Role: e.role, Time: e.time, Source: e.source}
 		if e.noParentKey {
 			if rec.ParentID == "" {
 				warn("%s: message %q has no parent key; it becomes a root", name, key)
@@ -356,15 +357,16 @@ func (l *chatgptListedBy) by(child string) (string, bool) {
 // {"type":"text","text":…}, objects (images, audio) are kept whole with a
 // "type" taken from their content_type; custom instructions
 // (user_editable_context) become a system message of their profile and
-// instructions texts. It returns the message, its time and a reason when
-// the record cannot be used.
-func chatgptMessageJSON(raw jsonx.RawMessage) (jsonx.RawMessage, float64, string) {
+// instructions texts. It returns the message, its time, its role when
+// its content is a string (see Record.Role) and a reason when the record
+// cannot be used.
+func chatgptMessageJSON(raw jsonx.RawMessage) (_ jsonx.RawMessage, _ float64, strRole, reason string) {
 	var m chatgptMessage
 	if err := jsonx.Unmarshal(raw, &m); err != nil {
-		return nil, 0, "could not be read: " + jsonx.ErrorText(err)
+		return nil, 0, "", "could not be read: " + jsonx.ErrorText(err)
 	}
 	if m.Author == nil || m.Author.Role == "" {
-		return nil, 0, "has no author role"
+		return nil, 0, "", "has no author role"
 	}
 	var t float64
 	if m.CreateTime != nil {
@@ -383,12 +385,16 @@ func chatgptMessageJSON(raw jsonx.RawMessage) (jsonx.RawMessage, float64, string
 	b := []byte(`{"role":`)
 	b = jsonx.AppendString(b, role)
 	b = append(b, `,"content":`...)
+	at := len(b)
 	b = appendChatGPTContent(b, m.Content)
+	if b[at] == '"' {
+		strRole = role
+	}
 	if m.Author.Name != "" && m.Author.Role == "tool" {
 		b = append(b, `,"name":`...)
 		b = jsonx.AppendString(b, m.Author.Name)
 	}
-	return append(b, '}'), t, ""
+	return append(b, '}'), t, strRole, ""
 }
 
 func appendChatGPTContent(b []byte, raw jsonx.RawMessage) []byte {

@@ -63,8 +63,15 @@ func fastKey(key []byte, names []string, seen *fastField) (bit fastField, ok boo
 			return bit, true
 		}
 	}
+	// A key of ASCII letters can only fold to a name of its length (the
+	// names are ASCII; a non-ASCII key may fold to one, the Kelvin sign to
+	// "k"): most keys of a message are other fields, checked this way.
+	ascii := true
+	for _, c := range key {
+		ascii = ascii && c < 0x80
+	}
 	for _, n := range names {
-		if strings.EqualFold(string(key), n) {
+		if (!ascii || len(key) == len(n)) && strings.EqualFold(string(key), n) {
 			return 0, false
 		}
 	}
@@ -355,9 +362,9 @@ func chatgptMessageAt(sc *jsonx.Scanner, e *chatgptEntry) error {
 	sc.SkipSpace()
 	start := sc.Pos
 	if sc.Peek() == '{' {
-		out, t, reason, err := chatgptMessageFast(sc)
+		out, t, role, reason, err := chatgptMessageFast(sc)
 		if err == nil {
-			e.setMessage(out, t, reason)
+			e.setMessage(out, t, role, reason)
 			return nil
 		}
 		sc.Pos = start
@@ -372,19 +379,20 @@ func chatgptMessageAt(sc *jsonx.Scanner, e *chatgptEntry) error {
 	return nil
 }
 
-// setMessage records the converted message of e, or why it cannot be used.
-func (e *chatgptEntry) setMessage(msg jsonx.RawMessage, t float64, reason string) {
+// setMessage records the converted message of e (with its time and, see
+// Record.Role, its role), or why it cannot be used.
+func (e *chatgptEntry) setMessage(msg jsonx.RawMessage, t float64, role, reason string) {
 	if reason != "" {
 		e.reason = reason
 		return
 	}
-	e.msg, e.time, e.keep = msg, t, true
+	e.msg, e.time, e.role, e.keep = msg, t, role, true
 }
 
 // chatgptMessageFast is chatgptMessageJSON for a message of the common
 // shape, read in place at the scanner (an object); an error, with the
 // scanner anywhere, leaves the message to chatgptMessageJSON.
-func chatgptMessageFast(sc *jsonx.Scanner) (jsonx.RawMessage, float64, string, error) {
+func chatgptMessageFast(sc *jsonx.Scanner) (_ jsonx.RawMessage, _ float64, strRole, reason string, _ error) {
 	var seen fastField
 	var role, name string
 	hasAuthor := false
@@ -429,10 +437,10 @@ func chatgptMessageFast(sc *jsonx.Scanner) (jsonx.RawMessage, float64, string, e
 		return nil
 	})
 	if err != nil {
-		return nil, 0, "", err
+		return nil, 0, "", "", err
 	}
 	if !hasAuthor || role == "" {
-		return nil, 0, "has no author role", nil
+		return nil, 0, "", "has no author role", nil
 	}
 	// The message is about as long as its content: one allocation.
 	b := make([]byte, 0, len(content)+len(role)+len(name)+48)
@@ -443,6 +451,7 @@ func chatgptMessageFast(sc *jsonx.Scanner) (jsonx.RawMessage, float64, string, e
 		b = jsonx.AppendString(b, role)
 	}
 	b = append(b, `,"content":`...)
+	at := len(b)
 	switch {
 	case common:
 		b = jsonx.AppendStringTokens(b, parts, "\n")
@@ -451,11 +460,17 @@ func chatgptMessageFast(sc *jsonx.Scanner) (jsonx.RawMessage, float64, string, e
 	default:
 		b = append(b, `""`...)
 	}
+	if b[at] == '"' {
+		strRole = role
+		if system {
+			strRole = "system"
+		}
+	}
 	if name != "" && role == "tool" {
 		b = append(b, `,"name":`...)
 		b = jsonx.AppendString(b, name)
 	}
-	return append(b, '}'), t, "", nil
+	return append(b, '}'), t, strRole, "", nil
 }
 
 // readChatGPTAuthor reads the author object (or null) at the scanner.

@@ -59,7 +59,11 @@ type Record struct {
 	// space (the importer wrote it), so core checks its fields, not its
 	// syntax again.
 	Written bool
-	Time    float64 // Unix seconds, 0 when unknown
+	// Role, when not "", is Message's role, and says the importer wrote
+	// Message with a string content ({"role":…,"content":"…"}, maybe a
+	// "name"): core then checks the role, not the message again.
+	Role string
+	Time float64 // Unix seconds, 0 when unknown
 	// Source is the export's own record, kept beside the node. It may be
 	// a sub-slice of the export's bytes (capacity capped at its length, so
 	// an append copies): whoever keeps the node keeps them.

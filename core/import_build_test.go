@@ -1,0 +1,28 @@
+package core
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+func TestUnixTimestampWritesTimeLayoutAsTimeFormatDoes(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	secs := []float64{1e-3, 0.0004, 1, 59.9995, 1674559896.839, 1700000282.6999662, 99999999999.9996, 1e11}
+	for range 2000 {
+		secs = append(secs, r.Float64()*1e11, 1.6e9+r.Float64()*1e8)
+	}
+	for _, sec := range secs {
+		whole, frac := math.Modf(sec)
+		want := time.Unix(int64(whole), int64(math.Round(frac*1e3))*1e6).UTC().Format(TimeLayout)
+		if got := unixTimestamp(sec); got != want {
+			t.Fatalf("unixTimestamp(%v) = %q, want %q", sec, got, want)
+		}
+	}
+	for _, sec := range []float64{0, -1, math.NaN(), math.Inf(1), 1e11 + 1} {
+		if got := unixTimestamp(sec); got != "" {
+			t.Errorf("unixTimestamp(%v) = %q, want \"\"", sec, got)
+		}
+	}
+}
