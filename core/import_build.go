@@ -246,8 +246,9 @@ func (t *importTree) link() {
 // removes a link, so the loop ends.
 func (t *importTree) cutCycles() {
 	color := make([]byte, len(t.recs))
+	var walk []int32
 	for i := 0; i < len(t.recs); i++ {
-		var walk []int32
+		walk = walk[:0]
 		j := int32(i)
 		for j >= 0 && color[j] == 0 {
 			color[j] = 1

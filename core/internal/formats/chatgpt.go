@@ -66,12 +66,13 @@ func convertChatGPTConversation(model *Model, raw jsonx.RawMessage, k int, valid
 		return c, nil, jsonx.Sprintf("conversation %d is not an object; skipped", k)
 	}
 	fast, isFast := readChatGPTFast(raw, valid)
+	defer fast.release()
 	if !isFast {
 		if err := jsonx.Unmarshal(raw, &fast.conv); err != nil {
 			return c, nil, jsonx.Sprintf("conversation %d could not be read: %s; skipped", k, jsonx.ErrorText(err))
 		}
 	}
-	return chatgptConvert(model, &fast, isFast, k)
+	return chatgptConvert(model, fast, isFast, k)
 }
 
 // chatgptConvert converts conversation k as read: by the one-pass reader

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
@@ -41,7 +42,45 @@ type chatgptFast struct {
 	entries    map[string]*chatgptEntry
 	keys       []string // the mapping's keys, in the file's order until sorted
 	keysSorted bool
-	slab       []chatgptEntry // the entries are allocated from, a few dozen at a time
+	// The room a reader reuses from one conversation to the next (see
+	// chatgptReaders): the map entries is, and the entries, in slabs of
+	// chatgptSlab (slabs[used] is being filled).
+	table map[string]*chatgptEntry
+	slabs [][]chatgptEntry
+	used  int
+}
+
+// chatgptSlab is how many entries newEntry allocates at a time.
+const chatgptSlab = 64
+
+// chatgptReaders keeps one-pass readers between conversations: a reader
+// reused keeps its map, key list and entries, which a 20 MB import
+// otherwise allocated again for each of its 500 conversations (a quarter
+// of the bytes it allocated, the map grown step by step). Nothing of a
+// reader outlives the conversion of its conversation (the records copy
+// what they keep), so release may clear it.
+var chatgptReaders = sync.Pool{New: func() any { return new(chatgptFast) }}
+
+// newChatGPTReader returns an empty reader (release it when done).
+func newChatGPTReader() *chatgptFast {
+	return chatgptReaders.Get().(*chatgptFast)
+}
+
+// release empties f (reset) and puts it back for the next conversation.
+func (f *chatgptFast) release() {
+	f.reset()
+	chatgptReaders.Put(f)
+}
+
+// reset empties f, keeping its room.
+func (f *chatgptFast) reset() {
+	for k := 0; k <= f.used && k < len(f.slabs); k++ {
+		clear(f.slabs[k])
+		f.slabs[k] = f.slabs[k][:0]
+	}
+	clear(f.table)
+	clear(f.keys)
+	*f = chatgptFast{table: f.table, slabs: f.slabs, keys: f.keys[:0]}
 }
 
 // fastField marks the fields of an object seen so far; a second one, or a
@@ -121,6 +160,8 @@ func fastText(sc *jsonx.Scanner) (text string, null bool, err error) {
 			return "system", false, nil
 		case `"tool"`:
 			return "tool", false, nil
+		case `"text"`:
+			return "text", false, nil
 		}
 		text, _ = jsonx.ParseString(raw)
 		return text, false, nil
@@ -161,17 +202,20 @@ func fastFloat(sc *jsonx.Scanner) (v float64, null bool, err error) {
 // this file); ok is false when it leaves it to the decoding path. valid
 // says raw is known to be valid JSON without insignificant white space (an
 // element the array reader checked and compacted): values are then only
-// skipped, not checked again.
-func readChatGPTFast(raw []byte, valid bool) (f chatgptFast, ok bool) {
+// skipped, not checked again. f is a reader from newChatGPTReader (empty
+// when ok is false) for the caller to release.
+func readChatGPTFast(raw []byte, valid bool) (f *chatgptFast, ok bool) {
+	f = newChatGPTReader()
 	if !chatgptOnePass || !jsonx.ValidUTF8(raw) {
 		// Bytes that are not UTF-8 are the decoding path's: it turns them
 		// into U+FFFD in keys as encoding/json does, and ids derive from
 		// keys (FuzzChatGPTOnePass found a mapping key of one such byte).
-		return chatgptFast{}, false
+		return f, false
 	}
 	sc := jsonx.Scanner{Data: raw, Valid: valid}
 	if !f.scan(&sc) || sc.End() != nil {
-		return chatgptFast{}, false
+		f.reset()
+		return f, false
 	}
 	return f, true
 }
@@ -229,7 +273,10 @@ func (f *chatgptFast) mapping(sc *jsonx.Scanner) error {
 		return errFast
 	}
 	f.hasMapping = true
-	f.entries = map[string]*chatgptEntry{}
+	if f.table == nil {
+		f.table = map[string]*chatgptEntry{}
+	}
+	f.entries = f.table
 	return sc.Object(func(key []byte) error {
 		if _, dup := f.entries[string(key)]; dup {
 			return errFast
@@ -246,13 +293,17 @@ func (f *chatgptFast) mapping(sc *jsonx.Scanner) error {
 	})
 }
 
-// newEntry returns a zero entry from f's slab.
+// newEntry returns a zero entry from f's slabs.
 func (f *chatgptFast) newEntry() *chatgptEntry {
-	if len(f.slab) == cap(f.slab) {
-		f.slab = make([]chatgptEntry, 0, 32)
+	if f.used < len(f.slabs) && len(f.slabs[f.used]) == chatgptSlab {
+		f.used++
 	}
-	f.slab = f.slab[:len(f.slab)+1]
-	return &f.slab[len(f.slab)-1]
+	if f.used == len(f.slabs) {
+		f.slabs = append(f.slabs, make([]chatgptEntry, 0, chatgptSlab))
+	}
+	slab := f.slabs[f.used][:len(f.slabs[f.used])+1]
+	f.slabs[f.used] = slab
+	return &slab[len(slab)-1]
 }
 
 // node reads one mapping entry at the scanner: its node, its source
@@ -275,9 +326,15 @@ func (f *chatgptFast) node(sc *jsonx.Scanner) (*chatgptEntry, error) {
 			return errFast
 		}
 		switch bit {
-		case 1 << 0: // the id: the key is the node's id
-			_, _, err := fastText(sc)
-			return err
+		case 1 << 0: // the id (a string or null): the key is the node's id
+			raw, _, serr := sc.Value()
+			switch {
+			case serr != nil:
+				return serr
+			case raw[0] != '"' && raw[0] != 'n':
+				return errFast
+			}
+			return nil
 		case 1 << 1:
 			return chatgptMessageAt(sc, e)
 		case 1 << 2:
@@ -353,215 +410,6 @@ func readChatGPTChildren(sc *jsonx.Scanner, e *chatgptEntry) error {
 	})
 	e.kids = sc.Data[start:sc.Pos]
 	return err
-}
-
-// chatgptMessageAt reads the message (or null) at the scanner into e: in
-// place when it is of the common shape, else through chatgptMessageJSON
-// (valid JSON of another shape; a syntax error is the caller's).
-func chatgptMessageAt(sc *jsonx.Scanner, e *chatgptEntry) error {
-	sc.SkipSpace()
-	start := sc.Pos
-	if sc.Peek() == '{' {
-		out, t, role, reason, err := chatgptMessageFast(sc)
-		if err == nil {
-			e.setMessage(out, t, role, reason)
-			return nil
-		}
-		sc.Pos = start
-	}
-	raw, _, serr := sc.Value()
-	if serr != nil {
-		return serr
-	}
-	if string(raw) != "null" {
-		e.setMessage(chatgptMessageJSON(raw))
-	}
-	return nil
-}
-
-// setMessage records the converted message of e (with its time and, see
-// Record.Role, its role), or why it cannot be used.
-func (e *chatgptEntry) setMessage(msg jsonx.RawMessage, t float64, role, reason string) {
-	if reason != "" {
-		e.reason = reason
-		return
-	}
-	e.msg, e.time, e.role, e.keep = msg, t, role, true
-}
-
-// chatgptMessageFast is chatgptMessageJSON for a message of the common
-// shape, read in place at the scanner (an object); an error, with the
-// scanner anywhere, leaves the message to chatgptMessageJSON.
-func chatgptMessageFast(sc *jsonx.Scanner) (_ jsonx.RawMessage, _ float64, strRole, reason string, _ error) {
-	var seen fastField
-	var role, name string
-	hasAuthor := false
-	var t float64
-	var content []byte
-	var partsBuf [4][]byte
-	parts := partsBuf[:0]
-	system, common := false, false
-	err := sc.Object(func(key []byte) error {
-		bit, ok := fastKey(key, chatgptMessageKeys, &seen)
-		if !ok {
-			return errFast
-		}
-		switch bit {
-		case 1 << 0:
-			var err error
-			hasAuthor, role, name, err = readChatGPTAuthor(sc)
-			return err
-		case 1 << 1:
-			v, _, err := fastFloat(sc)
-			t = v
-			return err
-		case 1 << 2:
-			sc.SkipSpace()
-			start := sc.Pos
-			if sc.Peek() == '{' {
-				var err error
-				if parts, system, common, err = chatgptContentFast(sc, parts); err != nil {
-					return err
-				}
-				content = sc.Data[start:sc.Pos]
-				return nil
-			}
-		}
-		v, _, serr := sc.Value()
-		if serr != nil {
-			return serr
-		}
-		if bit == 1<<2 {
-			content = v
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, 0, "", "", err
-	}
-	if !hasAuthor || role == "" {
-		return nil, 0, "", "has no author role", nil
-	}
-	// The message is about as long as its content: one allocation.
-	b := make([]byte, 0, len(content)+len(role)+len(name)+48)
-	b = append(b, `{"role":`...)
-	if system {
-		b = jsonx.AppendString(b, "system")
-	} else {
-		b = jsonx.AppendString(b, role)
-	}
-	b = append(b, `,"content":`...)
-	at := len(b)
-	switch {
-	case common:
-		b = jsonx.AppendStringTokens(b, parts, "\n")
-	case len(content) > 0 && content[0] == '{':
-		b = appendChatGPTContent(b, content)
-	default:
-		b = append(b, `""`...)
-	}
-	if b[at] == '"' {
-		strRole = role
-		if system {
-			strRole = "system"
-		}
-	}
-	if name != "" && role == "tool" {
-		b = append(b, `,"name":`...)
-		b = jsonx.AppendString(b, name)
-	}
-	return append(b, '}'), t, strRole, "", nil
-}
-
-// readChatGPTAuthor reads the author object (or null) at the scanner.
-func readChatGPTAuthor(sc *jsonx.Scanner) (has bool, role, name string, err error) {
-	sc.SkipSpace()
-	if sc.Peek() == 'n' {
-		if !sc.Literal("null") {
-			return false, "", "", errFast
-		}
-		return false, "", "", nil
-	}
-	if sc.Peek() != '{' {
-		return false, "", "", errFast
-	}
-	var seen fastField
-	err = sc.Object(func(key []byte) error {
-		bit, ok := fastKey(key, chatgptAuthorKeys, &seen)
-		if !ok {
-			return errFast
-		}
-		if bit == 0 {
-			_, _, serr := sc.Value()
-			if serr != nil {
-				return serr
-			}
-			return nil
-		}
-		s, _, err := fastText(sc)
-		if bit == 1<<0 {
-			role = s
-		} else {
-			name = s
-		}
-		return err
-	})
-	return true, role, name, err
-}
-
-// chatgptContentFast reads the content object at the scanner for
-// chatgptMessageFast: whether its content_type is user_editable_context
-// (the message is then a system message) and, when it is of the common
-// shape — a content_type and parts that are all strings —, the parts'
-// string tokens, appended to parts (common true). An error, when its
-// content_type is not a string or it is of a shape only the decoding path
-// reads, leaves the message to chatgptMessageJSON.
-func chatgptContentFast(sc *jsonx.Scanner, parts [][]byte) (_ [][]byte, system, common bool, err error) {
-	var seen fastField
-	other := false
-	hasParts := false
-	err = sc.Object(func(key []byte) error {
-		bit, ok := fastKey(key, chatgptContentKeys, &seen)
-		if !ok {
-			return errFast
-		}
-		switch bit {
-		case 1 << 0:
-			s, null, err := fastText(sc)
-			if err == nil && null {
-				return errFast
-			}
-			system = s == "user_editable_context"
-			return err
-		case 1 << 1:
-			sc.SkipSpace()
-			if sc.Peek() != '[' {
-				other = true
-				break
-			}
-			hasParts = true
-			return sc.Array(func(int) error {
-				tok, _, serr := sc.Value()
-				if serr != nil {
-					return serr
-				}
-				if tok[0] != '"' {
-					return errFast
-				}
-				parts = append(parts, tok)
-				return nil
-			})
-		case 0:
-		default:
-			other = true
-		}
-		_, _, serr := sc.Value()
-		if serr != nil {
-			return serr
-		}
-		return nil
-	})
-	return parts, system, !other && hasParts, err
 }
 
 // sorted sorts f.keys (the mapping's keys, which it returns) once.

@@ -20,11 +20,12 @@ func scanChatGPTConversation(model *Model, sc *jsonx.Scanner, k int) (c Conversa
 		return c, nil, false
 	}
 	start := sc.Pos
-	var f chatgptFast
+	f := newChatGPTReader()
+	defer f.release()
 	if !f.scan(sc) || !jsonx.ValidUTF8(sc.Data[start:sc.Pos]) {
 		return c, nil, false
 	}
-	c, warns, c.Skip = chatgptConvert(model, &f, true, k)
+	c, warns, c.Skip = chatgptConvert(model, f, true, k)
 	return c, warns, true
 }
 

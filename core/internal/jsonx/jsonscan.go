@@ -183,7 +183,11 @@ func (s *Scanner) Value() (raw []byte, spaced bool, err *SyntaxError) {
 		return s.SkipValid(), false, nil
 	}
 	start := s.Pos
-	var stack []byte // open containers
+	// The open containers: on the goroutine's stack up to 32 deep (a
+	// value skipped while reading an export, its metadata, is a few
+	// levels deep; a slice grown from nil was one allocation per value).
+	var open [32]byte
+	stack := open[:0]
 	expectValue := true
 	for {
 		if expectValue {

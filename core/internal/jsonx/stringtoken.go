@@ -17,8 +17,11 @@ func AppendStringTokens(b []byte, toks [][]byte, sep string) []byte {
 			return appendDecodedTokens(b, toks, sep)
 		}
 	}
-	esc := AppendString(nil, sep)
-	esc = esc[1 : len(esc)-1]
+	esc := escapedNewline
+	if sep != "\n" {
+		esc = AppendString(nil, sep)
+		esc = esc[1 : len(esc)-1]
+	}
 	b = append(b, '"')
 	for i, tok := range toks {
 		if i > 0 {
@@ -28,6 +31,10 @@ func AppendStringTokens(b []byte, toks [][]byte, sep string) []byte {
 	}
 	return append(b, '"')
 }
+
+// escapedNewline is "\n" as AppendString writes it in a string's body:
+// the separator the importers join parts with, escaped once.
+var escapedNewline = []byte(`\n`)
 
 // appendDecodedTokens is AppendStringTokens by decoding each token.
 func appendDecodedTokens(b []byte, toks [][]byte, sep string) []byte {
