@@ -1,7 +1,6 @@
 package core
 
 import (
-	"container/heap"
 	"math"
 	"strings"
 
@@ -57,30 +56,57 @@ func unixTimestamp(sec float64) string {
 	return string(b[:])
 }
 
-// recordHeap orders record indexes by time, then by position in the export.
+// recordHeap is a binary heap of record indexes, least first by time,
+// then by position in the export (a strict order, so the pops come in the
+// same order from any heap). Typed, not through container/heap: its
+// interface calls (Less, Swap, any boxes) were most of order() in wasm.
 type recordHeap struct {
 	idx  []int32
 	recs []formats.Record
 }
 
-func (h *recordHeap) Len() int { return len(h.idx) }
-
-func (h *recordHeap) Less(a, b int) bool {
-	ra, rb := &h.recs[h.idx[a]], &h.recs[h.idx[b]]
+func (h *recordHeap) less(a, b int32) bool {
+	ra, rb := &h.recs[a], &h.recs[b]
 	if ra.Time != rb.Time {
 		return ra.Time < rb.Time
 	}
-	return h.idx[a] < h.idx[b]
+	return a < b
 }
 
-func (h *recordHeap) Swap(a, b int) { h.idx[a], h.idx[b] = h.idx[b], h.idx[a] }
+// push adds record i.
+func (h *recordHeap) push(i int32) {
+	h.idx = append(h.idx, i)
+	for j := len(h.idx) - 1; j > 0; {
+		p := (j - 1) / 2
+		if !h.less(h.idx[j], h.idx[p]) {
+			break
+		}
+		h.idx[j], h.idx[p] = h.idx[p], h.idx[j]
+		j = p
+	}
+}
 
-func (h *recordHeap) Push(x any) { h.idx = append(h.idx, x.(int32)) }
-
-func (h *recordHeap) Pop() any {
-	x := h.idx[len(h.idx)-1]
-	h.idx = h.idx[:len(h.idx)-1]
-	return x
+// pop removes and returns the least record (the heap is not empty).
+func (h *recordHeap) pop() int32 {
+	top := h.idx[0]
+	last := len(h.idx) - 1
+	h.idx[0] = h.idx[last]
+	h.idx = h.idx[:last]
+	for j := 0; ; {
+		l, m := 2*j+1, j
+		if l < last && h.less(h.idx[l], h.idx[m]) {
+			m = l
+		}
+		if r := l + 1; r < last && h.less(h.idx[r], h.idx[m]) {
+			m = r
+		}
+		if m == j {
+			break
+		}
+		h.idx[j], h.idx[m] = h.idx[m], h.idx[j]
+		j = m
+	}
+	return top
 }
 
 // importTree is a conversation's records linked into a tree while an
@@ -328,16 +354,15 @@ func (t *importTree) order() []int32 {
 		if p := t.par[i]; p >= 0 {
 			t.kids[p] = append(t.kids[p], int32(i))
 		} else {
-			h.idx = append(h.idx, int32(i))
+			h.push(int32(i))
 		}
 	}
-	heap.Init(h)
 	order := make([]int32, 0, len(t.recs))
-	for h.Len() > 0 {
-		i := heap.Pop(h).(int32)
+	for len(h.idx) > 0 {
+		i := h.pop()
 		order = append(order, i)
 		for _, k := range t.kids[i] {
-			heap.Push(h, k)
+			h.push(k)
 		}
 	}
 	return order

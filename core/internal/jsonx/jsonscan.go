@@ -183,6 +183,14 @@ func (s *Scanner) Value() (raw []byte, spaced bool, err *SyntaxError) {
 		return s.SkipValid(), false, nil
 	}
 	start := s.Pos
+	// A string at the top needs none of the machinery below (most values
+	// an importer skips are short strings).
+	if s.Peek() == '"' {
+		if _, err := s.skipString(); err != nil {
+			return nil, false, err
+		}
+		return s.Data[start:s.Pos], false, nil
+	}
 	// The open containers: on the goroutine's stack up to 32 deep (a
 	// value skipped while reading an export, its metadata, is a few
 	// levels deep; a slice grown from nil was one allocation per value).
