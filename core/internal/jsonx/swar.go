@@ -41,23 +41,6 @@ func PlainRun(b []byte, i int) int {
 	return i
 }
 
-// indexByteFrom returns the offset of the first c in b at or after i, or
-// len(b): a word at a time ("Determine if a word has a zero byte" on the
-// word xor c, which never misses and never reports a word without one).
-func indexByteFrom(b []byte, i int, c byte) int {
-	for i+8 <= len(b) {
-		w := load64(b, i) ^ (uint64(c) * swarOnes)
-		if (w-swarOnes)&^w&swarHigh != 0 {
-			break
-		}
-		i += 8
-	}
-	for i < len(b) && b[i] != c {
-		i++
-	}
-	return i
-}
-
 // mayEndPlain reports whether word w may hold a byte that is not plain
 // inside a JSON string ('"', '\\' or below 0x20). It never misses one; a
 // false alarm only sends the caller to its byte loop.
