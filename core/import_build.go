@@ -195,7 +195,11 @@ func (t *importTree) chain(conv string) {
 
 // surrogates warns of lone surrogate escapes in the records.
 func (t *importTree) surrogates() {
-	for _, rec := range t.recs {
+	for i := range t.recs {
+		rec := &t.recs[i]
+		if rec.NoUEscape && rec.Source != nil {
+			continue // the importer's scanner saw no \u escape in it
+		}
 		raw := rec.Source
 		if raw == nil {
 			raw = rec.Message
@@ -263,11 +267,12 @@ func (t *importTree) usable() bool {
 // link fills at and par; a parent not in the conversation makes a root.
 func (t *importTree) link() {
 	t.at = make(map[string]int32, len(t.recs))
-	for i, rec := range t.recs {
-		t.at[rec.ID] = int32(i)
+	for i := range t.recs {
+		t.at[t.recs[i].ID] = int32(i)
 	}
 	t.par = make([]int32, len(t.recs))
-	for i, rec := range t.recs {
+	for i := range t.recs {
+		rec := &t.recs[i]
 		t.par[i] = -1
 		if rec.ParentID == "" {
 			continue

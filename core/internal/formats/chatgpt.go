@@ -174,9 +174,10 @@ type chatgptEntry struct {
 	// The one-pass reader's: parent is what node.Parent points to, and
 	// kids (when kidsRead) the children array's bytes, read for the few
 	// conversations that ask (node.Children is then nil).
-	parent   string
-	kids     []byte
-	kidsRead bool
+	parent    string
+	kids      []byte
+	kidsRead  bool
+	noUEscape bool // see Record.NoUEscape
 }
 
 // eachChild calls fn with the id of each child e lists, in order; id is
@@ -290,7 +291,7 @@ func chatgptRecords(entries map[string]*chatgptEntry, keys []string, name string
 		if !e.keep {
 			continue
 		}
-		rec := Record{ID: key, ParentID: effectiveParent(e), Message: e.msg, Written: true, Role: e.role, Time: e.time, Source: e.source}
+		rec := Record{ID: key, ParentID: effectiveParent(e), Message: e.msg, Written: true, Role: e.role, Time: e.time, Source: e.source, NoUEscape: e.noUEscape}
 		if e.noParentKey {
 			if rec.ParentID == "" {
 				warn("%s: message %q has no parent key; it becomes a root", name, key)

@@ -317,6 +317,8 @@ func (f *chatgptFast) node(sc *jsonx.Scanner) (*chatgptEntry, error) {
 	}
 	start := sc.Pos
 	sc.Spaced = false
+	escaped := sc.UEscape
+	sc.UEscape = false
 	e := f.newEntry()
 	e.noParentKey = true
 	var seen fastField
@@ -353,6 +355,8 @@ func (f *chatgptFast) node(sc *jsonx.Scanner) (*chatgptEntry, error) {
 		return nil, err
 	}
 	src := sc.Data[start:sc.Pos:sc.Pos]
+	e.noUEscape = !sc.Valid && !sc.UEscape
+	sc.UEscape = sc.UEscape || escaped
 	if sc.Spaced {
 		e.source = jsonx.CompactBytes(src)
 	} else {

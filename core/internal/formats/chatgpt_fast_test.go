@@ -3,6 +3,7 @@ package formats
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
@@ -19,7 +20,7 @@ import (
 func chatgptBothWays(t testing.TB, raw []byte) (fast, slow, validFast, validSlow, scanned []any) {
 	convert := func(raw []byte, valid bool) []any {
 		c, w, skip := convertChatGPTConversation(stubModel, raw, 3, valid)
-		return []any{c, w, skip}
+		return []any{withoutHints(t, c), w, skip}
 	}
 	fast = convert(raw, false)
 	arr := ArrayReader{Scanner: jsonx.Scanner{Data: append(append([]byte("[ "), raw...), " ]"...)}}
@@ -37,7 +38,7 @@ func chatgptBothWays(t testing.TB, raw []byte) (fast, slow, validFast, validSlow
 		} else if !jsonx.Valid(raw) {
 			t.Fatalf("the reader in place took %q, which is not valid JSON", raw)
 		} else {
-			scanned[0] = withoutSkip(scanned[0].(Conversation))
+			scanned[0] = withoutHints(t, withoutSkip(scanned[0].(Conversation)))
 		}
 	} else {
 		scanned = nil
@@ -54,6 +55,20 @@ func chatgptBothWays(t testing.TB, raw []byte) (fast, slow, validFast, validSlow
 		validSlow = convert(compact, false)
 	}
 	return fast, slow, validFast, validSlow, scanned
+}
+
+// withoutHints checks the records' NoUEscape (a hint only one path
+// gives: when set, Source holds no lone surrogate escape) and clears it.
+func withoutHints(t testing.TB, c Conversation) Conversation {
+	recs := slices.Clone(c.Records)
+	for i := range recs {
+		if recs[i].NoUEscape && jsonx.LoneSurrogate(recs[i].Source) >= 0 {
+			t.Fatalf("record %q says it has no \\u escape, but its source has a lone surrogate: %s", recs[i].ID, recs[i].Source)
+		}
+		recs[i].NoUEscape = false
+	}
+	c.Records = recs
+	return c
 }
 
 // withoutSkip is c with Skip cleared (convertChatGPTConversation returns

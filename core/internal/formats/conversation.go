@@ -68,6 +68,10 @@ type Record struct {
 	// a sub-slice of the export's bytes (capacity capped at its length, so
 	// an append copies): whoever keeps the node keeps them.
 	Source jsonx.RawMessage
+	// NoUEscape says Source holds no \u escape (the importer's scanner
+	// checked every string of it and saw none), so no lone surrogate:
+	// core need not look for one.
+	NoUEscape bool
 	// Aside marks a record off the main line (a Claude Code sidechain): it
 	// is never chosen as the newest leaf while another leaf exists.
 	Aside bool

@@ -32,6 +32,11 @@ type Scanner struct {
 	// MaxDepth, when above 0, bounds the nesting Value accepts: an array
 	// or object opened deeper is an error. 0 means no bound.
 	MaxDepth int
+	// UEscape is set whenever a string the scanner checked holds a \u
+	// escape (SkipValid, which does not check, leaves it alone): a caller
+	// that clears it before a value learns whether the value may hold a
+	// lone surrogate.
+	UEscape bool
 }
 
 // IsSpace reports whether c is JSON white space (space, tab, LF, CR).
@@ -90,6 +95,7 @@ func (s *Scanner) skipString() (escaped bool, err *SyntaxError) {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				s.Pos++
 			case 'u':
+				s.UEscape = true
 				s.Pos++
 				for range 4 {
 					if !isHex(s.Peek()) {
