@@ -131,11 +131,11 @@ func chatgptConvert(model *Model, f *chatgptFast, isFast bool, k int) (Conversat
 	} else {
 		entries = chatgptEntries(conv.Mapping, name, &c, warn)
 	}
-	keys := fast.keys
+	keys, bloom := fast.keys, &fast.listed
 	if !isFast {
-		keys = slices.Sorted(maps.Keys(entries))
+		keys, bloom = slices.Sorted(maps.Keys(entries)), nil
 	}
-	chatgptRecords(entries, keys, name, &c, warn)
+	chatgptRecords(entries, keys, bloom, name, &c, warn)
 	if len(c.Records) == 0 {
 		if c.Unusable > 0 {
 			return c, warns, jsonx.Sprintf("%s: none of its %d messages could be used; skipped", name, c.Unusable)
@@ -192,20 +192,26 @@ func (e *chatgptEntry) eachChild(fn func(id []byte)) {
 	if len(e.kids) == 0 {
 		return
 	}
-	sc := jsonx.Scanner{Data: e.kids}
-	_ = sc.Array(func(int) error {
-		tok, _, err := sc.Value()
-		if err != nil {
-			return err
+	// The array was checked when it was read (strings only): each token
+	// is found by its quotes, and only one with an escape is decoded.
+	b := e.kids
+	for i := 0; i < len(b); {
+		if b[i] != '"' {
+			i++ // [ ] , or white space
+			continue
 		}
-		if bytes.IndexByte(tok, '\\') < 0 {
-			fn(tok[1 : len(tok)-1])
-		} else {
-			s, _ := jsonx.ParseString(tok)
-			fn([]byte(s))
+		j := jsonx.PlainRun(b, i+1)
+		if j < len(b) && b[j] == '"' {
+			fn(b[i+1 : j])
+			i = j + 1
+			continue
 		}
-		return nil
-	})
+		sc := jsonx.Scanner{Data: b, Pos: i}
+		tok, _, _ := sc.Value()
+		s, _ := jsonx.ParseString(tok)
+		fn([]byte(s))
+		i = sc.Pos
+	}
 }
 
 // chatgptEntries reads every mapping entry, warning (through warn, naming
@@ -249,7 +255,7 @@ func chatgptEntries(mapping map[string]jsonx.RawMessage, name string, c *Convers
 // "parent" key takes as parent the entry whose children list names it
 // (the first such in key order), a link the importer infers (so it is the
 // first cut on a cycle), else it becomes a root.
-func chatgptRecords(entries map[string]*chatgptEntry, keys []string, name string, c *Conversation, warn func(string, ...any)) {
+func chatgptRecords(entries map[string]*chatgptEntry, keys []string, bloom *chatgptBloom, name string, c *Conversation, warn func(string, ...any)) {
 	for _, key := range keys {
 		e := entries[key]
 		if !e.keep {
@@ -261,7 +267,7 @@ func chatgptRecords(entries map[string]*chatgptEntry, keys []string, name string
 			}
 		})
 	}
-	lists := chatgptListedBy{entries: entries, keys: keys}
+	lists := chatgptListedBy{entries: entries, keys: keys, bloom: bloom}
 	// effectiveParent climbs over skipped entries (a loop, with a step
 	// bound so a cycle of skipped entries cannot hang it).
 	effectiveParent := func(e *chatgptEntry) string {
@@ -312,9 +318,34 @@ func chatgptRecords(entries map[string]*chatgptEntry, keys []string, name string
 // conversation was a sixth of what a 20 MB import allocated).
 type chatgptListedBy struct {
 	entries map[string]*chatgptEntry
-	keys    []string // sorted
+	keys    []string      // sorted
+	bloom   *chatgptBloom // every child listed, when the one-pass reader read them (else nil)
 	asked   int
 	byChild map[string]string
+}
+
+// chatgptBloom is a Bloom filter (one hash, 1,024 bits) of the ids the
+// children lists name: the root a conversation asks about is in no list,
+// and the filter says so without reading them all.
+type chatgptBloom [16]uint64
+
+// bloomBit returns the word and bit of id (FNV-1a).
+func bloomBit[T string | []byte](id T) (int, uint64) {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(id); i++ {
+		h = (h ^ uint64(id[i])) * 1099511628211
+	}
+	return int(h>>6) & 15, 1 << (h & 63)
+}
+
+func (b *chatgptBloom) add(id []byte) {
+	w, bit := bloomBit(id)
+	b[w] |= bit
+}
+
+func (b *chatgptBloom) mayHave(id string) bool {
+	w, bit := bloomBit(id)
+	return b[w]&bit != 0
 }
 
 // chatgptListScans is how many questions chatgptListedBy answers by
@@ -322,6 +353,9 @@ type chatgptListedBy struct {
 const chatgptListScans = 4
 
 func (l *chatgptListedBy) by(child string) (string, bool) {
+	if l.bloom != nil && !l.bloom.mayHave(child) {
+		return "", false
+	}
 	if l.byChild == nil && l.asked < chatgptListScans {
 		l.asked++
 		if _, ok := l.entries[child]; !ok {

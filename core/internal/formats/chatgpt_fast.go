@@ -48,6 +48,8 @@ type chatgptFast struct {
 	table map[string]*chatgptEntry
 	slabs [][]chatgptEntry
 	used  int
+	// listed holds every id the children lists name.
+	listed chatgptBloom
 }
 
 // chatgptSlab is how many entries newEntry allocates at a time.
@@ -343,7 +345,7 @@ func (f *chatgptFast) node(sc *jsonx.Scanner) (*chatgptEntry, error) {
 			e.noParentKey = false
 			return f.parent(sc, e)
 		case 1 << 3:
-			return readChatGPTChildren(sc, e)
+			return f.children(sc, e)
 		}
 		_, _, serr := sc.Value()
 		if serr != nil {
@@ -389,9 +391,10 @@ func (f *chatgptFast) parent(sc *jsonx.Scanner, e *chatgptEntry) error {
 	return nil
 }
 
-// readChatGPTChildren reads the children array (or null) at the scanner:
-// strings only, kept as the array's bytes (see chatgptEntry.eachChild).
-func readChatGPTChildren(sc *jsonx.Scanner, e *chatgptEntry) error {
+// children reads the children array (or null) at the scanner into e:
+// strings only, kept as the array's bytes (see chatgptEntry.eachChild),
+// each id added to f.listed.
+func (f *chatgptFast) children(sc *jsonx.Scanner, e *chatgptEntry) error {
 	sc.SkipSpace()
 	e.kidsRead = true
 	if sc.Peek() == 'n' {
@@ -409,6 +412,12 @@ func readChatGPTChildren(sc *jsonx.Scanner, e *chatgptEntry) error {
 		}
 		if tok[0] != '"' {
 			return errFast
+		}
+		if bytes.IndexByte(tok, '\\') < 0 {
+			f.listed.add(tok[1 : len(tok)-1])
+		} else {
+			id, _ := jsonx.ParseString(tok)
+			f.listed.add([]byte(id))
 		}
 		return nil
 	})
