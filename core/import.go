@@ -377,6 +377,9 @@ func (j *ImportJob) readLine() {
 	if len(line) == 0 {
 		return
 	}
+	if rl, ok := j.lines.(formats.RawLiner); ok && line[0] == '{' && rl.RawLine(line, j.lineNo) {
+		return
+	}
 	fields, ferr := formats.RawFields(line)
 	if ferr != nil {
 		// The line holds no object; when it is no JSON at all either, the

@@ -25,6 +25,18 @@ type claudeCodeFastLine struct {
 	boundary                     bool // subtype "compact_boundary"
 	timestamp                    []byte
 	message                      []byte // checked by lineMessage
+	role                         string // the message's, from lineMessage
+}
+
+// RawLine is formats.RawLiner's: a message line after the first is read
+// in one pass (lineFast), with nothing split out first (the first is
+// hashed by Line, to name a file without a session id).
+func (r *claudeCodeReader) RawLine(raw []byte, _ int) bool {
+	if r.lines == 0 || !r.lineFast(raw) {
+		return false
+	}
+	r.lines++
+	return true
 }
 
 // lineFast reads the line raw when it is a message line of the common
@@ -51,7 +63,7 @@ func (r *claudeCodeReader) lineFast(raw []byte) bool {
 		r.created = t
 	}
 	rec := Record{ID: l.uuid, ParentID: parent, Inferred: inferred, Time: t, Stamp: stamp,
-		Source: raw[:len(raw):len(raw)], Aside: l.sidechain, Message: l.message, Written: true}
+		Source: raw[:len(raw):len(raw)], Aside: l.sidechain, Message: l.message, Written: true, Role: l.role}
 	if l.sidechain {
 		rec.Branch = "sidechain"
 	}
@@ -89,7 +101,7 @@ func readClaudeCodeFast(raw []byte, wantSession bool, last string) (l claudeCode
 		seen |= bit
 		if bit == ccMessage {
 			var err error
-			l.message, _, err = lineMessage(&sc)
+			l.message, l.role, err = lineMessage(&sc)
 			return err
 		}
 		v, _, serr := sc.Value()

@@ -59,9 +59,12 @@ type Record struct {
 	// space (the importer wrote it), so core checks its fields, not its
 	// syntax again.
 	Written bool
-	// Role, when not "", is Message's role, and says the importer wrote
-	// Message with a string content ({"role":…,"content":"…"}, maybe a
-	// "name"): core then checks the role, not the message again.
+	// Role, when not "", is Message's role, and says Message is one core
+	// takes as it stands: the importer wrote it with a string content
+	// ({"role":…,"content":"…"}, maybe a "name"; ChatGPT), or checked it
+	// with core's rules where it stood (lineMessage: the Pi and Claude
+	// Code one-pass readers). Core then checks the role, not the message
+	// again.
 	Role string
 	Time float64 // Unix seconds, 0 when unknown
 	// Source is the export's own record, kept beside the node. It may be

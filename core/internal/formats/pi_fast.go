@@ -28,6 +28,16 @@ type piFastLine struct {
 	role       string
 }
 
+// RawLine is formats.RawLiner's: a message entry line after the header
+// is read in one pass (lineFast), with nothing split out first.
+func (r *piReader) RawLine(raw []byte, _ int) bool {
+	if r.header == nil || !r.lineFast(raw) {
+		return false
+	}
+	r.lines++
+	return true
+}
+
 // lineFast reads the entry line raw when it is a message entry of the
 // common shape (see the top of this file) and reports whether it did;
 // false leaves the line, untouched, to the decoding path.
@@ -46,7 +56,7 @@ func (r *piReader) lineFast(raw []byte) bool {
 	r.last = l.id
 	t, stamp := lineTimes(l.timestamp)
 	rec := Record{ID: l.id, ParentID: l.parent, Time: t, Stamp: stamp,
-		Source: raw[:len(raw):len(raw)], Message: l.message, Written: true}
+		Source: raw[:len(raw):len(raw)], Message: l.message, Written: true, Role: l.role}
 	if l.branch != nil {
 		rec.Branch = *l.branch
 		r.branches++

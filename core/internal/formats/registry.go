@@ -52,6 +52,15 @@ type Importer struct {
 	Lines func(model *Model) LineReader
 }
 
+// RawLiner is a LineReader that can read a line before its fields are
+// split out: RawLine reports whether it read line n whole, having checked
+// its syntax itself (an object, valid to its end); false leaves the line
+// to Line, with its fields, as if RawLine had not been called. A Pi or
+// Claude Code message line then costs one scan instead of two.
+type RawLiner interface {
+	RawLine(raw []byte, n int) bool
+}
+
 // LineReader reads a JSON-lines export, one valid JSON line at a time.
 type LineReader interface {
 	// Line reads line number n (counting every line of the file from 1):
