@@ -151,11 +151,14 @@ type ImportJob struct {
 }
 
 // StartImport detects or looks up the format of data and returns a job
-// that reads it (see ImportJob). Errors (INVALID_ARGUMENT): empty data, an
+// that reads it (see ImportJob). Data in UTF-8, with or without a byte
+// order mark, or in UTF-16 with one (converted, with a warning saying so;
+// see importEncoding). Errors (INVALID_ARGUMENT): empty data, an
 // unknown format name, a format that cannot be detected, data that is not
 // JSON or JSON lines (naming line and column), data whose import would
 // pass the memory budget (see CheckMemory: nothing is read).
 func (st *Store) StartImport(data []byte, format string) (*ImportJob, *Error) {
+	data, encoding := importEncoding(data) // a BOM, or UTF-16 text: see importEncoding
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
 		return nil, invalidf("import data is empty")
@@ -208,6 +211,9 @@ func (st *Store) StartImport(data []byte, format string) (*ImportJob, *Error) {
 	}
 	j := &ImportJob{st: st, data: data, im: im, shape: shape,
 		res: &ImportResult{Format: im.Name, Sessions: []ImportedSession{}, Skipped: []ImportSkipped{}, Warnings: []ImportWarning{}}}
+	if encoding != "" {
+		j.res.Warnings = append(j.res.Warnings, ImportWarning{Message: encoding})
+	}
 	switch shape {
 	case '[':
 		j.arr = &formats.ArrayReader{Scanner: jsonx.Scanner{Data: data}}

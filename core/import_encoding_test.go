@@ -7,6 +7,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // utf16Bytes writes s as UTF-16 with its byte order mark.
@@ -44,5 +45,38 @@ func TestImportEncodingReadsBOMsAndUTF16(t *testing.T) {
 		out, note := importEncoding(tc.in)
 		assert.Equal(t, tc.want, string(out), tc.name)
 		assert.Equal(t, tc.note, note, tc.name)
+	}
+}
+
+func TestImportReadsAUTF16OrBOMExport(t *testing.T) {
+	pi := "{\"type\":\"session\",\"version\":3,\"id\":\"enc\",\"timestamp\":\"2025-10-09T08:53:20.000Z\",\"cwd\":\"/w\"}\n" +
+		"{\"type\":\"message\",\"id\":\"a1\",\"parentId\":null,\"timestamp\":\"2025-10-09T08:53:26.649Z\",\"message\":{\"role\":\"user\",\"content\":\"héllo 🎉\"}}\n"
+	plain, err := New(Options{}).Import([]byte(pi), "auto")
+	require.Nil(t, err)
+	for _, tc := range []struct {
+		name string
+		data []byte
+		note string
+	}{
+		{"UTF-8 with a BOM", append([]byte{0xEF, 0xBB, 0xBF}, pi...), ""},
+		{"UTF-16 LE", utf16Bytes(pi, false), "the file is UTF-16 (little-endian); it was read as such"},
+		{"UTF-16 BE", utf16Bytes(pi, true), "the file is UTF-16 (big-endian); it was read as such"},
+	} {
+		st := New(Options{})
+		res, err := st.Import(tc.data, "auto")
+		require.Nil(t, err, tc.name)
+		assert.Equal(t, "pi", res.Format, tc.name)
+		assert.Equal(t, plain.Sessions, res.Sessions, tc.name)
+		var notes []string
+		for _, w := range res.Warnings {
+			notes = append(notes, w.Message)
+		}
+		if tc.note == "" {
+			assert.Equal(t, len(plain.Warnings), len(res.Warnings), tc.name)
+		} else {
+			assert.Equal(t, tc.note, notes[0], tc.name)
+		}
+		ctx := string(st.Call([]byte(`{"operation":"context","sessionId":"enc"}`)))
+		assert.Contains(t, ctx, `"content":"héllo 🎉"`, tc.name)
 	}
 }
