@@ -202,10 +202,12 @@ func (st *Store) StartImport(data []byte, format string) (*ImportJob, *Error) {
 	}
 	shape := sn.Shape
 	switch {
-	case im.Lines != nil:
+	case im.Lines != nil && (im.Whole == nil || shape == 'l'):
 		shape = 'l' // one object is a file of one line
 	case shape == 'l':
 		return nil, invalidf("%s import: the data is JSON lines, but %s exports are one JSON document", im.Name, im.Name)
+	case shape == '[' && im.WholeArray:
+		shape = '{' // the array is one conversation: Whole reads it
 	case shape == '[' && im.Item == nil:
 		return nil, invalidf("%s import: the data must be a JSON object, not an array", im.Name)
 	}

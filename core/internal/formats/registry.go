@@ -50,6 +50,9 @@ type Importer struct {
 	Whole func(model *Model, top jsonx.RawMessage) ([]Conversation, []Warning, error)
 	// Lines returns a reader of JSON lines; nil for JSON formats.
 	Lines func(model *Model) LineReader
+	// WholeArray says a top-level array is one conversation, read by
+	// Whole, not elements read by Item ("openai": the array of messages).
+	WholeArray bool
 }
 
 // RawLiner is a LineReader that can read a line before its fields are
@@ -99,6 +102,7 @@ func init() {
 		{Name: "pi", Looks: "a first line {\"type\":\"session\",\"id\":…}", Detect: detectPi, Lines: newPiReader},
 		{Name: "sillytavern", Looks: "a first line with \"user_name\" and \"character_name\" or \"chat_metadata\", or with \"mes\" and \"is_user\"", Detect: detectSillyTavern, Lines: newSillyTavernReader},
 		{Name: "claude-code", Looks: "lines with \"parentUuid\", \"leafUuid\", or \"uuid\" and \"sessionId\"", Detect: detectClaudeCode, Lines: newClaudeCodeReader},
+		{Name: "openai", Looks: "an array of messages with \"role\", an object with a \"messages\" array, or lines of such objects", Detect: detectOpenAI, Whole: convertOpenAIArray, WholeArray: true, Lines: newOpenAILines},
 	}
 }
 

@@ -1,0 +1,153 @@
+package formats
+
+import (
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+)
+
+// OpenAI Chat Completions messages (platform.openai.com/docs/api-reference/
+// chat/create, "messages"): a conversation as the array a request sends,
+// [{"role","content",…}], content a string, an array of content parts, or
+// null (an assistant message that only calls tools), with "name",
+// "tool_calls", "tool_call_id" and the like beside it. sessiontree's own
+// "openai" export writes this array (the path to the cursor). Three
+// shapes are read:
+//
+//   - the array itself: one conversation;
+//   - an object holding it as "messages" (a request body, or one example
+//     of a fine-tuning file): one conversation, titled by a "title" or
+//     "name" string member when there is one;
+//   - JSON lines of such objects (a fine-tuning or batch file): one
+//     conversation per line.
+//
+// Messages are kept as they are when core takes them (they are its own
+// message shape); a message core refuses is skipped with a warning naming
+// its index. A conversation has no ids: each gets one derived from its
+// first message (and its line), so a re-import of a longer copy of the
+// same chat adds only its new turns.
+
+// detectOpenAI reports whether the data is one of the three shapes: an
+// array whose first element has "role", an object whose "messages" is an
+// array, or JSON lines whose first line is such an object.
+func detectOpenAI(sn *Sniff) bool {
+	switch sn.Shape {
+	case '[':
+		_, role := sn.Keys["role"]
+		return role
+	case '{':
+		raw := sn.Keys["messages"]
+		return len(raw) > 0 && raw[0] == '['
+	case 'l':
+		if len(sn.lines) == 0 {
+			return false
+		}
+		raw := sn.lines[0]["messages"]
+		return len(raw) > 0 && raw[0] == '['
+	}
+	return false
+}
+
+// convertOpenAIArray converts the data as one conversation: a top-level
+// array of messages, or an object holding them as "messages".
+func convertOpenAIArray(model *Model, top jsonx.RawMessage) ([]Conversation, []Warning, error) {
+	if len(top) > 0 && top[0] == '{' {
+		c, warns := convertOpenAIObject(model, top, "the conversation", "")
+		if c.Skip != "" {
+			return nil, warns, jsonx.TextError("openai import: %s", c.Skip)
+		}
+		return []Conversation{c}, warns, nil
+	}
+	var msgs []jsonx.RawMessage
+	if err := jsonx.Unmarshal(top, &msgs); err != nil {
+		return nil, nil, jsonx.TextError("openai import: the messages could not be read: %s", jsonx.ErrorText(err))
+	}
+	c, warns := openAIConversation(model, msgs, "", "the conversation", "")
+	return []Conversation{c}, warns, nil
+}
+
+// convertOpenAIObject converts an object with "messages" (and maybe a
+// "title" or "name"); what names it in warnings ("line 3"), and key tells
+// it from other conversations of the same file (see openAIConversation).
+func convertOpenAIObject(model *Model, raw jsonx.RawMessage, what, key string) (Conversation, []Warning) {
+	var obj struct {
+		Messages []jsonx.RawMessage `json:"messages"`
+		Title    *string            `json:"title"`
+		Name     *string            `json:"name"`
+	}
+	if err := jsonx.Unmarshal(raw, &obj); err != nil || obj.Messages == nil {
+		return Conversation{Skip: jsonx.Sprintf("%s has no \"messages\" array of messages; skipped", what)}, nil
+	}
+	title := ""
+	switch {
+	case obj.Title != nil:
+		title = *obj.Title
+	case obj.Name != nil:
+		title = *obj.Name
+	}
+	c, warns := openAIConversation(model, obj.Messages, title, what, key)
+	return c, warns
+}
+
+// openAIConversation makes one linear conversation of msgs; what names it
+// in warnings. Its id is derived from key and its first message: the same
+// chat grown by more turns keeps it, and key ("" for a file of one
+// conversation, the line number in JSON lines, whose examples often begin
+// with the same system message) keeps two conversations of one file
+// apart.
+func openAIConversation(model *Model, msgs []jsonx.RawMessage, title, what, key string) (Conversation, []Warning) {
+	c := Conversation{Linear: true, Title: title}
+	var warns []Warning
+	for i, m := range msgs {
+		msg, role, err := model.Message(m, jsonx.Sprintf("message %d", i))
+		if err != nil {
+			warns = append(warns, Warning{Message: jsonx.Sprintf("%s: %s; skipped", what, err.Error())})
+			c.Unusable++
+			continue
+		}
+		if c.Title == "" && role == "user" {
+			c.Title = model.Preview(msg, 60)
+		}
+		src, _ := jsonx.CompactRaw(m)
+		c.Records = append(c.Records, Record{Message: msg, Written: true, Source: src})
+	}
+	if len(c.Records) == 0 && c.Unusable == 0 {
+		warns = append(warns, Warning{Message: jsonx.Sprintf("%s has no messages; it is an empty session", what)})
+	}
+	id := []byte(key)
+	if len(c.Records) > 0 {
+		id = append(append(id, 0), c.Records[0].Message...)
+	}
+	c.ID = hashID("openai-", id)
+	for i := range warns {
+		warns[i].SessionID = c.ID
+	}
+	return c, warns
+}
+
+// openAILines reads JSON lines of {"messages":[…]} objects, one
+// conversation per line.
+type openAILines struct {
+	model *Model
+	convs []Conversation
+	warns []Warning
+}
+
+func newOpenAILines(model *Model) LineReader { return &openAILines{model: model} }
+
+// Line converts line n (raw, an object or not) into a conversation.
+func (r *openAILines) Line(raw []byte, _ map[string]jsonx.RawMessage, n int) {
+	what := jsonx.Sprintf("line %d", n)
+	if len(raw) == 0 || raw[0] != '{' {
+		r.warns = append(r.warns, Warning{Message: jsonx.Sprintf("%s is not an object with \"messages\"; skipped", what)})
+		return
+	}
+	c, warns := convertOpenAIObject(r.model, raw, what, what)
+	r.warns = append(r.warns, warns...)
+	if c.Skip != "" {
+		r.warns = append(r.warns, Warning{Message: c.Skip})
+		return
+	}
+	r.convs = append(r.convs, c)
+}
+
+// Finish returns the conversations of every line read.
+func (r *openAILines) Finish() ([]Conversation, []Warning) { return r.convs, r.warns }
