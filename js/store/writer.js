@@ -22,6 +22,15 @@ const LOCK_LINGER_MS = 250;
  */
 const ANNOUNCE_MS = 16;
 
+/**
+ * Bytes of core's drain a Writer takes per piece (the handle's
+ * drainBytes(limit), core's DrainChangesUpTo): the wasm holds one piece
+ * at a time beside the sessions. 4 MiB: a 200 MB import is some 75
+ * pieces, each a few ms of work, and a piece is small beside any heap
+ * that needs pieces at all.
+ */
+const DRAIN_BYTES = 4 << 20;
+
 const quote = JSON.stringify;
 
 /** The error code of envelopes for a change that could not be stored. */
@@ -115,7 +124,7 @@ export function storageErrorEnvelope(err, consequence = "the change was not save
 export class Writer {
   /**
    * @param {IDBDatabase} db
-   * @param {{callInternal: (request: string|Uint8Array) => string, drain: (withNodes: boolean) => string, drainBytes: () => Uint8Array}} handle the wasm store handle
+   * @param {{callInternal: (request: string|Uint8Array) => string, drain: (withNodes: boolean) => string, drainBytes: (limit?: number) => Uint8Array}} handle the wasm store handle
    *   (its internal operations restore, sync.merge and sync.forget take in what other tabs stored)
    * @param {{gen: number, metas: object[], emit: (event: object) => void, keepsCursor: (operation: string) => boolean}} options
    *   gen and metas as read by readAllSessions; emit is called for every committed change, local or remote;
@@ -425,22 +434,44 @@ export class Writer {
         if (diskGen !== this.gen) await this._pull(tx, pulled, remote);
         if (!skip) await this._pullTails(tx, pulled, remote);
         newGen = diskGen;
+        // Under the held, verified lock an append may leave its session's
+        // meta unwritten (one record per append): see writeChanges and
+        // deriveTail. Never longer than ANNOUNCE_MS after the last meta
+        // written, so other tabs hear of it as often as before.
+        const now = performance.now();
+        const defer = skip ? (id) => now - (this.metaAt.get(id) ?? -Infinity) < ANNOUNCE_MS : null;
+        const stored = (id) => pulled.get(id) ?? this.known.get(id);
+        // Each call's changes are drained in pieces of about DRAIN_BYTES,
+        // written as they come (the small ones of a batch together), so
+        // the wasm holds one piece beside the sessions, never all of a
+        // large import again (see DrainChangesUpTo); local keeps only
+        // what the events need.
+        let pending = [];
+        let pendingBytes = 0;
+        const write = async () => {
+          const blocks = pending;
+          pending = [];
+          pendingBytes = 0;
+          if (blocks.length > 0) await writeChanges(tx, blocks, diskGen + 1, stored, defer, written);
+        };
         for (const j of batch) {
           if (!j.fn) continue;
           j.text = j.fn();
-          j.blocks = parseChangeBytes(this.handle.drainBytes());
-          for (const b of j.blocks) local.push(b);
+          j.changed = false;
+          for (;;) {
+            const bytes = this.handle.drainBytes(DRAIN_BYTES);
+            if (bytes.length === 0) break;
+            j.changed = true;
+            for (const b of parseChangeBytes(bytes)) {
+              pending.push(b);
+              if (!b.more) local.push({ sessionId: b.sessionId, operation: b.operation, meta: b.meta });
+            }
+            pendingBytes += bytes.length;
+            if (pendingBytes >= DRAIN_BYTES) await write();
+          }
         }
-        if (local.length > 0) {
-          // Under the held, verified lock an append may leave its session's
-          // meta unwritten (one record per append): see writeChanges and
-          // deriveTail. Never longer than ANNOUNCE_MS after the last meta
-          // written, so other tabs hear of it as often as before.
-          const now = performance.now();
-          const defer = skip ? (id) => now - (this.metaAt.get(id) ?? -Infinity) < ANNOUNCE_MS : null;
-          written = await writeChanges(tx, local, diskGen + 1, (id) => pulled.get(id) ?? this.known.get(id), defer);
-          for (const state of written.values()) stamped ||= !state.deferred;
-        }
+        await write();
+        for (const state of written.values()) stamped ||= !state.deferred;
         if (flush) {
           // One meta record per session written by the flush, as it is in memory, without tail.
           const sessions = tx.objectStore("sessions");
@@ -479,7 +510,7 @@ export class Writer {
       const env = JSON.stringify(storageErrorEnvelope(failure));
       for (const j of batch) {
         if (!j.fn) j.resolve();
-        else if (j.text !== undefined && (j.text.startsWith('{"ok":false') || j.blocks?.length === 0)) j.resolve(j.text); // failed or changed nothing: its own answer
+        else if (j.text !== undefined && (j.text.startsWith('{"ok":false') || j.changed === false)) j.resolve(j.text); // failed or changed nothing: its own answer
         else j.resolve(env);
       }
       if (!(failure instanceof DOMException)) console.error("sessiontree: write failed", failure);
