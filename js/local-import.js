@@ -260,15 +260,18 @@ export function hasSession(tree, id) {
 
 /**
  * Run an import of a filled wasm import buffer in slices (importStart,
- * importStep while reading, then importFinish, which stores every
- * session in one call, so in one IndexedDB transaction): what importText
- * does once its text is in the buffer. A slice is sized to take about
- * SLICE_MS and holds at most sliceBytes; onProgress({read, total}) after
- * each; an abort at any point before the sessions are stored cancels it
- * with nothing stored. (Storing in slices kept a page's thread free
- * while the wasm ran there; in a worker it only let the search index's
- * warm-up run between the slices: 6.5 s of a 21 s 200 MB import,
- * issue 15.)
+ * importStep while reading, then importFinish, which adds every session
+ * in one call, so they are stored in one IndexedDB transaction): what
+ * importText does once its text is in the buffer. A slice is sized to
+ * take about SLICE_MS and holds at most sliceBytes; onProgress({read,
+ * total}) after each, and while the sessions are stored after each piece
+ * of the Writer's (Writer.run's onStored: the second half of total moves
+ * with the nodes written). An abort at any point before the transaction
+ * commits cancels it with nothing stored (while storing, the Writer
+ * aborts the transaction and takes the sessions out of memory again).
+ * (Adding in slices kept a page's thread free while the wasm ran there;
+ * in a worker it only let the search index's warm-up run between the
+ * slices: 6.5 s of a 21 s 200 MB import, issue 15.)
  * @param {LocalTree} tree the tree it runs for
  * @param {number} buffer the import buffer's id (used up)
  * @param {string} format
@@ -313,11 +316,34 @@ export async function importJob(tree, buffer, format, onProgress, signal, sliceB
     await yieldToPage();
   }
   if (!step.done) await yieldToPage(); // an abort sent meanwhile is seen here
+  const aborted = errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
   if (signal?.aborted) {
     tree._handle.importCancel(job);
-    return errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
+    return aborted;
   }
-  const env = await tree._mutate(() => tree._handle.importFinish(job));
-  if (env.ok && !step.done) progress({ read: step.total, total: step.total });
+  // Stored in pieces in one transaction: the second half of the bar moves
+  // with the nodes written (of those the sessions added), and an abort
+  // until the commit undoes the whole import.
+  const { total } = step;
+  let added = null;
+  const onStored = (text, nodes) => {
+    added ??= storedNodes(text);
+    if (added > 0) progress({ read: Math.max(step.read, Math.round(total / 2 + (total / 2) * Math.min(nodes / added, 1))), total });
+  };
+  const env = await tree._mutate(() => tree._handle.importFinish(job), { signal, aborted: JSON.stringify(aborted), onStored });
+  // Aborted before importFinish ran (while the Writer took in other tabs' changes): the job is still there.
+  if (!env.ok && signal?.aborted) tree._handle.importCancel(job);
+  if (env.ok && !step.done) progress({ read: total, total });
   return env;
+}
+
+/**
+ * The nodes an import's report says it added (what its drain holds), from
+ * importFinish's envelope text; 0 for an error.
+ * @param {string} text
+ * @returns {number}
+ */
+function storedNodes(text) {
+  const env = JSON.parse(text);
+  return env.ok ? env.value.sessions.reduce((n, s) => n + s.added, 0) : 0;
 }

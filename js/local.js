@@ -339,9 +339,11 @@ export class LocalTree extends TreeAPI {
    * reading it, then storing the sessions; the last call has
    * read === total). Slices are whole array elements or JSON lines, so
    * one huge conversation is still one slice. Nothing is stored until the
-   * whole text is read and checked, so an import that fails (or is aborted
-   * through `signal` while reading) changes nothing; then the sessions are
-   * added and written to IndexedDB in one transaction. Files smaller than one
+   * whole text is read and checked, so an import that fails changes
+   * nothing; then the sessions are added and written to IndexedDB in one
+   * transaction, in pieces (onProgress goes on meanwhile). An abort through
+   * `signal` before that transaction commits stores nothing and leaves
+   * memory as it was. Files smaller than one
    * slice, with no onProgress, are imported in one call.
    *
    * Never rejects: a text that is not a non-empty string, a format that
@@ -523,9 +525,11 @@ export class LocalTree extends TreeAPI {
    * transaction, after taking in other tabs' changes) when persisting,
    * directly otherwise. Resolves to the envelope object.
    * @param {() => string} fn the core call, returning envelope text
+   * @param {{signal?: AbortSignal, aborted?: string, onStored?: (text: string, nodes: number) => void}} [options]
+   *   for a call with large changes: followed and stopped while they are stored (see Writer.run; ignored without a Writer)
    */
-  _mutate(fn) {
-    if (this._writer) return this._writer.run(fn).then((t) => JSON.parse(t));
+  _mutate(fn, options) {
+    if (this._writer) return this._writer.run(fn, options).then((t) => JSON.parse(t));
     return this._finish(fn());
   }
 
@@ -568,7 +572,9 @@ export class LocalTree extends TreeAPI {
     const step = (deadline) => {
       this._warmTask = null;
       if (this._closed) return;
-      const quiet = performance.now() - this._lastCallAt;
+      // A transaction running (a large import stored in pieces, waiting
+      // on the backend between them) is not quiet either.
+      const quiet = this._writer && !this._writer.idle ? 0 : performance.now() - this._lastCallAt;
       if (quiet < WARM_QUIET_MS) {
         this._warmTask = setTimeout(() => (this._warmTask = idle(step)), WARM_QUIET_MS - quiet);
         return;

@@ -25,13 +25,18 @@ const ANNOUNCE_MS = 16;
 /**
  * Bytes of core's drain a Writer takes per piece (the handle's
  * drainBytes(limit), core's DrainChangesUpTo): the wasm holds one piece
- * at a time beside the sessions. 4 MiB: a 200 MB import is some 75
- * pieces, each a few ms of work, and a piece is small beside any heap
- * that needs pieces at all.
+ * (and 1.25× its size of buffer) at a time beside the sessions. 2 MiB,
+ * measured on a persisted ChatGPT import: 200 MB took 499, 500, 503 MB
+ * of wasm memory in pieces of 1, 2, 4 MiB (4.07× the file drained whole)
+ * in 17.6, 14.9, 13.2 s (a loaded machine), 20 MB 56, 57, 60 MB; a piece
+ * costs a wasm call and a wait for the backend (see _batch).
  */
-const DRAIN_BYTES = 4 << 20;
+const DRAIN_BYTES = 2 << 20;
 
 const quote = JSON.stringify;
+
+/** The failure of a transaction aborted because a call's signal was (see Writer.run). */
+const ABORTED = new Error("aborted by the caller's signal");
 
 /** The error code of envelopes for a change that could not be stored. */
 export const STORAGE_ERROR = "STORAGE_ERROR";
@@ -199,12 +204,25 @@ export class Writer {
   /**
    * Queue a call: fn runs the core call (returning its envelope text) inside
    * the next transaction. Resolves to the envelope's JSON text.
+   *
+   * A call whose changes are large (an import's importFinish) can be
+   * followed and stopped while they are stored: `onStored(text, nodes)`
+   * is called after each piece of them is written (see DRAIN_BYTES), with
+   * the call's envelope text and the nodes written so far; an abort of
+   * `signal` after fn ran and before the transaction commits aborts it
+   * (the calls of its batch are undone and memory is read back from disk,
+   * as for a failed write), and the call resolves to `aborted` (an
+   * envelope's text) instead. An abort that comes once the commit has
+   * begun is too late: the call resolves to its own answer. Such a
+   * transaction is left to commit by itself (no IDBTransaction.commit()),
+   * so an abort is honoured until its last request is done.
    * @param {() => string} fn
+   * @param {{signal?: AbortSignal, aborted?: string, onStored?: (text: string, nodes: number) => void}} [options]
    * @returns {Promise<string>}
    */
-  run(fn) {
+  run(fn, options = {}) {
     return new Promise((resolve) => {
-      this.queue.push({ fn, resolve });
+      this.queue.push({ fn, resolve, signal: options.signal, aborted: options.aborted, onStored: options.onStored });
       this._kick();
     });
   }
@@ -419,12 +437,23 @@ export class Writer {
     }
     let newGen = this.gen;
     let stamped = false; // a meta record was written: gen + 1, announced
+    const drained = new Set(); // every session whose changes were drained, for a rollback
+    const signals = batch.map((j) => j.signal).filter((signal) => signal !== undefined);
+    const abortTx = () => {
+      try {
+        tx.abort();
+        failure ??= ABORTED;
+      } catch {
+        // committing or done: too late, the calls keep their answers
+      }
+    };
     if (tx) {
       const done = new Promise((resolve, reject) => {
         tx.oncomplete = () => resolve();
         tx.onabort = () => reject(tx.error); // null when we aborted it ourselves
       });
       done.catch(() => {});
+      for (const signal of signals) signal.addEventListener("abort", abortTx);
       try {
         // Under the held, verified lock no other tab has written since this
         // tab's last commit: the stored gen is this.gen (see the class doc).
@@ -448,6 +477,7 @@ export class Writer {
         // what the events need.
         let pending = [];
         let pendingBytes = 0;
+        let behind = null; // a request made after the piece before the last, awaited before the next
         const write = async () => {
           const blocks = pending;
           pending = [];
@@ -458,16 +488,34 @@ export class Writer {
           if (!j.fn) continue;
           j.text = j.fn();
           j.changed = false;
+          let nodes = 0;
           for (;;) {
             const bytes = this.handle.drainBytes(DRAIN_BYTES);
             if (bytes.length === 0) break;
             j.changed = true;
             for (const b of parseChangeBytes(bytes)) {
               pending.push(b);
+              drained.add(b.sessionId);
+              nodes += b.count;
               if (!b.more) local.push({ sessionId: b.sessionId, operation: b.operation, meta: b.meta });
             }
             pendingBytes += bytes.length;
-            if (pendingBytes >= DRAIN_BYTES) await write();
+            if (pendingBytes < DRAIN_BYTES) continue;
+            await write();
+            // Between pieces the transaction waits for the backend to take
+            // the piece before the last (a count, answered after the puts
+            // before it): what is queued stays about two pieces, and
+            // messages (an abort) are heard in between.
+            const next = requestPromise(tx.objectStore("sessions").count(""));
+            next.catch(() => {}); // the last one is not awaited: an abort rejects it unheard
+            if (behind) await behind;
+            behind = next;
+            if (failure === ABORTED) throw ABORTED;
+            try {
+              j.onStored?.(j.text, nodes);
+            } catch (err) {
+              console.error("sessiontree: an onStored callback threw", err);
+            }
           }
         }
         await write();
@@ -487,9 +535,9 @@ export class Writer {
         if (stamped) newGen = diskGen + 1;
         // Every request is made: commit now rather than after their results
         // come back (IndexedDB 3; older browsers auto-commit as before).
-        if (writes && typeof tx.commit === "function") tx.commit();
+        if (writes && signals.length === 0 && typeof tx.commit === "function") tx.commit();
       } catch (err) {
-        failure = err;
+        failure ??= err;
         try {
           tx.abort();
         } catch {
@@ -500,20 +548,24 @@ export class Writer {
         await done;
       } catch (err) {
         // The transaction's own error (QuotaExceededError) says most; null
-        // when we aborted it after an error of ours.
+        // when we aborted it after an error of ours (or an abort).
         failure = err ?? failure ?? new DOMException("the transaction was aborted", "AbortError");
       }
+      for (const signal of signals) signal.removeEventListener("abort", abortTx);
     }
     if (failure) {
-      const touched = new Set([...pulled.keys(), ...local.map((b) => b.sessionId)]);
+      // Changes left undrained (a failure between pieces) are undone too.
+      for (const line of this.handle.drain(false).split("\n")) if (line !== "") drained.add(JSON.parse(line).sessionId);
+      const touched = new Set([...pulled.keys(), ...drained]);
       await this._rollback(touched);
-      const env = JSON.stringify(storageErrorEnvelope(failure));
+      const env = JSON.stringify(storageErrorEnvelope(failure === ABORTED ? new DOMException("a call stored in the same transaction was cancelled", "AbortError") : failure));
       for (const j of batch) {
         if (!j.fn) j.resolve();
         else if (j.text !== undefined && (j.text.startsWith('{"ok":false') || j.changed === false)) j.resolve(j.text); // failed or changed nothing: its own answer
+        else if (failure === ABORTED && j.signal?.aborted && j.aborted !== undefined) j.resolve(j.aborted);
         else j.resolve(env);
       }
-      if (!(failure instanceof DOMException)) console.error("sessiontree: write failed", failure);
+      if (!(failure instanceof DOMException) && failure !== ABORTED) console.error("sessiontree: write failed", failure);
       this.verified = false;
       return;
     }
