@@ -151,10 +151,13 @@ test(`a ${FINISH_MB} MB ChatGPT export cancelled while its sessions are stored l
     await page.locator('#import-report:not([hidden])').waitFor();
     const now = await sessions(page);
     assert.equal(now.length, before.length + finish.conversations, `every conversation is a session (${finish.conversations} more)`);
-    const wasmBytes = await page.evaluate(async () => (await window.explorer.tree._debug()).wasmBytes);
+    // The wasm memory when the import was stored: its peak. The search
+    // index is built for it afterwards, and grows the memory further
+    // (printed, not held: that is the index's and the collector's).
+    const { importWasmBytes: wasmBytes, wasmBytes: later } = await page.evaluate(() => window.explorer.tree._debug());
     const size = fs.statSync(finish.file).size;
     const mb = (n) => Math.round(n / 1e6);
-    console.error(`import-large: wasm memory ${mb(start)} → ${mb(wasmBytes)} MB importing and storing ${mb(size)} MB (${(wasmBytes / size).toFixed(2)}× the file, ${((wasmBytes - start) / size).toFixed(2)}× grown)`);
+    console.error(`import-large: wasm memory ${mb(start)} → ${mb(wasmBytes)} MB importing and storing ${mb(size)} MB (${(wasmBytes / size).toFixed(2)}× the file, ${((wasmBytes - start) / size).toFixed(2)}× grown); ${mb(later)} MB as the search index is built`);
     assert.ok(wasmBytes - start <= 3 * size, `the import grew the wasm memory by ${mb(wasmBytes - start)} MB, at most 3× the ${mb(size)} MB file`);
     if (FINISH_MB >= 100) assert.ok(wasmBytes <= 3 * size, `the wasm memory is ${mb(wasmBytes)} MB, at most 3× the ${mb(size)} MB file`);
     await page.reload();

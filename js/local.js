@@ -162,6 +162,8 @@ export class LocalTree extends TreeAPI {
     this._warmTask = null;
     /** Milliseconds spent building the search index so far, slices only (for benchmarks, see _debug). */
     this._warmMs = 0;
+    /** The wasm memory in bytes when the last sliced import was stored (its peak: the memory never shrinks), 0 before one (see _debug). */
+    this._importWasmBytes = 0;
     /** performance.now() of the last call (the search index is warmed only after a quiet spell). */
     this._lastCallAt = 0;
     this._closed = false;
@@ -605,14 +607,17 @@ export class LocalTree extends TreeAPI {
    * context answers given in columns, whether the search index is
    * complete and the milliseconds its build took so far (in slices, not
    * counting the time between them), the wasm's operation table (its JSON
-   * text), the size of the wasm memory in bytes, and the Go runtime's
+   * text), the size of the wasm memory in bytes, its size when the last
+   * sliced import (importText, importFile) was stored or failed (the
+   * import's peak, before the search index is built for it; 0 before
+   * one), and the Go runtime's
    * memory in use and this store's budget in bytes (memory: the handle's
    * memory(); after the Go program exited, its STORAGE_ERROR envelope
    * instead).
-   * @returns {Promise<{writer: object|null, columnAnswers: number, indexComplete: boolean, indexMs: number, operations: string, wasmBytes: number, memory: {inUse: number, budget: number}}>}
+   * @returns {Promise<{writer: object|null, columnAnswers: number, indexComplete: boolean, indexMs: number, operations: string, wasmBytes: number, importWasmBytes: number, memory: {inUse: number, budget: number}}>}
    */
   async _debug() {
-    return { writer: this._writer ? { ...this._writer.stats } : null, columnAnswers: this._columnAnswers, indexComplete: this._handle.warm(0), indexMs: this._warmMs, operations: this._handle.operations(), wasmBytes: this._memory.buffer.byteLength, memory: JSON.parse(this._handle.memory()) };
+    return { writer: this._writer ? { ...this._writer.stats } : null, columnAnswers: this._columnAnswers, indexComplete: this._handle.warm(0), indexMs: this._warmMs, operations: this._handle.operations(), wasmBytes: this._memory.buffer.byteLength, importWasmBytes: this._importWasmBytes, memory: JSON.parse(this._handle.memory()) };
   }
 }
 
