@@ -69,9 +69,12 @@ export function storageErrorEnvelope(err, consequence = "the change was not save
  *    newer gen are read and taken into core first (new nodes through
  *    "sync.merge", a replaced or unknown session through "restore": core's
  *    internal operations, which only the handle's callInternal answers).
- * 2. The queued calls run in core, in order; their changes are drained.
+ * 2. The queued calls run in core, in order; their changes are drained,
+ *    in pieces of about DRAIN_BYTES (a large import or load is never
+ *    serialised whole beside its sessions).
  * 3. The changed records are written in the same transaction (durability
- *    "strict") and every written session is stamped with gen + 1.
+ *    "strict"), each piece before the next is drained, and every written
+ *    session is stamped with gen + 1.
  *
  * Readwrite transactions on overlapping stores run one at a time across
  * every tab of the origin (IndexedDB's own locking), so step 1–3 is atomic:
