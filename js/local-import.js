@@ -366,8 +366,10 @@ export async function importJob(tree, buffer, format, onProgress, signal, sliceB
   };
   const env = await tree._mutate(() => tree._handle.importFinish(job), { signal, aborted: JSON.stringify(aborted), onStored });
   tree._importWasmBytes = tree._memory.buffer.byteLength; // the import's peak, for tests and benchmarks
-  // Aborted before importFinish ran (while the Writer took in other tabs' changes): the job is still there.
-  if (!env.ok && signal?.aborted) tree._handle.importCancel(job);
+  // Failed or aborted before importFinish ran (a closed Writer, an abort
+  // while it took in other tabs' changes): the job and its bytes are still
+  // there. A finished job is no longer known: nothing happens then.
+  if (!env.ok) tree._handle.importCancel(job);
   if (env.ok && !step.done) progress({ read: total, total });
   return env;
 }
