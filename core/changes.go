@@ -76,7 +76,8 @@ func (st *Store) markAnnotated(s *Session, from int) {
 // stored nodes and annotations are replaced by these (N and A are 0).
 // Lines end with "\n"; node JSON never contains a raw newline. With
 // withNodes false the node lines are left out (count stays the number of
-// nodes that changed). An empty string means nothing changed.
+// nodes that changed). An empty string means nothing changed. The bytes
+// are the caller's. DrainChangesUpTo gives the same in pieces.
 func (st *Store) DrainChanges(withNodes bool) []byte {
 	var b []byte
 	if withNodes {
@@ -85,51 +86,135 @@ func (st *Store) DrainChanges(withNodes bool) []byte {
 		// never shrinks.
 		b = make([]byte, 0, st.drainSize())
 	}
-	for _, d := range st.dirty {
-		s, from := st.drained(d)
-		if s == nil {
-			continue
-		}
-		b = append(b, `{"sessionId":`...)
-		b = jsonx.AppendString(b, s.id)
-		b = append(b, `,"operation":`...)
-		b = jsonx.AppendString(b, d.op)
-		b = append(b, `,"reset":`...)
-		b = jsonx.AppendBool(b, d.reset)
-		b = append(b, `,"from":`...)
-		b = jsonx.AppendInt(b, from)
-		b = append(b, `,"count":`...)
-		b = jsonx.AppendInt(b, len(s.nodes)-from)
-		afrom := d.afrom
-		if d.reset {
-			afrom = 0
-		}
-		if afrom > len(s.annotations) {
-			afrom = len(s.annotations)
-		}
-		b = append(b, `,"annotationFrom":`...)
-		b = jsonx.AppendInt(b, afrom)
-		b = append(b, `,"annotationCount":`...)
-		b = jsonx.AppendInt(b, len(s.annotations)-afrom)
-		b = append(b, `,"meta":`...)
-		b = s.appendMeta(b)
-		b = append(b, "}\n"...)
-		if withNodes {
-			last := len(s.nodes) - 1
-			for i := from; i <= last; i++ {
-				b = s.nodes[i].AppendJSON(b)
-				if i < last {
-					b = append(b, ',')
-				}
-				b = append(b, '\n')
-			}
-			for _, a := range s.annotations[afrom:] {
-				b = a.AppendJSON(b)
-				b = append(b, '\n')
-			}
+	for i := range st.dirty {
+		if s, from := st.drained(st.dirty[i]); s != nil {
+			b = st.dirty[i].appendBlock(b, s, from, len(s.nodes), withNodes)
 		}
 	}
 	st.dirty = st.dirty[:0]
+	return b
+}
+
+// DrainGroupNodes is the node count at whose multiples DrainChangesUpTo
+// may cut a session's nodes: the shim's chunk record holds that many
+// (CHUNK_SIZE in js/store/records.js), so every piece but a session's
+// last writes whole chunk records.
+const DrainGroupNodes = 1000
+
+// DrainChangesUpTo is DrainChanges(true) in pieces of about limit bytes
+// (at least one session's block or one group of nodes, so a piece can
+// pass limit by one session's header and DrainGroupNodes nodes): it
+// returns the next piece and forgets what that piece holds; more is true
+// while changes are left, and the piece after the last is empty. A
+// session's nodes may be cut between pieces at an append-order index that
+// is a multiple of DrainGroupNodes: every block of a cut session but its
+// last has "more":true in its header after annotationCount, holds no
+// annotations, and its meta is the session's as it will be once all of it
+// is drained (count is that block's nodes only); the blocks after it have
+// reset false and continue where it ended, and the last one carries the
+// annotations (from A, which for a reset is 0). A caller that writes each
+// piece before it asks for the next holds one piece at a time: a
+// 200 MB import drained whole was 300 MB beside its sessions, and the
+// wasm memory never shrinks.
+//
+// The piece is the store's own buffer, reused by the next call: copy it
+// out (the wasm binding copies it to a Uint8Array) before calling again.
+// The buffer is let go once a drain is done. limit ≤ 0 drains everything
+// in one piece.
+func (st *Store) DrainChangesUpTo(limit int) (piece []byte, more bool) {
+	if limit <= 0 {
+		return st.DrainChanges(true), false
+	}
+	if cap(st.drainBuf) == 0 {
+		st.drainBuf = make([]byte, 0, min(st.drainSize(), limit+limit/4))
+	}
+	b := st.drainBuf[:0]
+	done := 0 // marks drained whole
+	for done < len(st.dirty) && (len(b) < limit || len(b) == 0) {
+		d := &st.dirty[done]
+		s, from := st.drained(*d)
+		if s == nil {
+			done++
+			continue
+		}
+		end := len(s.nodes)
+		size := len(b) + 512 + len(s.title)
+		for i := from; i < len(s.nodes); i++ {
+			if i > from && i%DrainGroupNodes == 0 && size >= limit {
+				end = i
+				break
+			}
+			size += nodeSize(s.nodes[i])
+		}
+		b = d.appendBlock(b, s, from, end, true)
+		if end < len(s.nodes) {
+			// The rest continues this block: no longer a reset, with
+			// every annotation (those of a reset from 0) still to come.
+			if d.reset {
+				d.afrom = 0
+			}
+			d.reset, d.from = false, end
+			break
+		}
+		done++
+	}
+	st.dirty = append(st.dirty[:0], st.dirty[done:]...)
+	more = len(st.dirty) > 0
+	st.drainBuf = b
+	if !more && cap(b) > 64<<10 {
+		st.drainBuf = nil // a large drain is over: let its buffer go
+	}
+	return b, more
+}
+
+// appendBlock appends d's block for session s to b: its header, the node
+// lines of nodes from to end-1 (withNodes), and, when end is the
+// session's end, the annotation lines; a block that stops short says
+// "more":true (see DrainChangesUpTo).
+func (d *dirtyMark) appendBlock(b []byte, s *Session, from, end int, withNodes bool) []byte {
+	b = append(b, `{"sessionId":`...)
+	b = jsonx.AppendString(b, s.id)
+	b = append(b, `,"operation":`...)
+	b = jsonx.AppendString(b, d.op)
+	b = append(b, `,"reset":`...)
+	b = jsonx.AppendBool(b, d.reset)
+	b = append(b, `,"from":`...)
+	b = jsonx.AppendInt(b, from)
+	b = append(b, `,"count":`...)
+	b = jsonx.AppendInt(b, end-from)
+	afrom := d.afrom
+	if d.reset {
+		afrom = 0
+	}
+	afrom = min(afrom, len(s.annotations))
+	acount := len(s.annotations) - afrom
+	if end < len(s.nodes) {
+		acount = 0
+	}
+	b = append(b, `,"annotationFrom":`...)
+	b = jsonx.AppendInt(b, afrom)
+	b = append(b, `,"annotationCount":`...)
+	b = jsonx.AppendInt(b, acount)
+	if end < len(s.nodes) {
+		b = append(b, `,"more":true`...)
+	}
+	b = append(b, `,"meta":`...)
+	b = s.appendMeta(b)
+	b = append(b, "}\n"...)
+	if !withNodes {
+		return b
+	}
+	for i := from; i < end; i++ {
+		b = s.nodes[i].AppendJSON(b)
+		if i < end-1 {
+			b = append(b, ',')
+		}
+		b = append(b, '\n')
+	}
+	for _, a := range s.annotations[afrom : afrom+acount] {
+		b = a.AppendJSON(b)
+		b = append(b, '\n')
+	}
 	return b
 }
 
@@ -179,14 +264,19 @@ func (st *Store) drainSize() int {
 		}
 		size += 512 + len(s.title)
 		for i := from; i < len(s.nodes); i++ {
-			n := s.nodes[i]
-			size += 96 + len(n.ID) + len(n.ParentID) + len(n.Branch) + len(n.Kind) + len(n.Timestamp) +
-				len(n.Message) + len(n.Summary) + len(n.Source)
-			if n.Entry != nil {
-				size += 256
-			}
+			size += nodeSize(s.nodes[i])
 		}
 		size += 160 * len(s.annotations)
 	}
 	return size + size/16
+}
+
+// nodeSize estimates the bytes of n's node line (see drainSize).
+func nodeSize(n *Node) int {
+	size := 96 + len(n.ID) + len(n.ParentID) + len(n.Branch) + len(n.Kind) + len(n.Timestamp) +
+		len(n.Message) + len(n.Summary) + len(n.Source)
+	if n.Entry != nil {
+		size += 256
+	}
+	return size
 }

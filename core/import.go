@@ -158,12 +158,18 @@ type ImportJob struct {
 // JSON or JSON lines (naming line and column), data whose import would
 // pass the memory budget (see CheckMemory: nothing is read).
 func (st *Store) StartImport(data []byte, format string) (*ImportJob, *Error) {
+	return st.startImport(data, format, ImportGrowth)
+}
+
+// startImport is StartImport with the import's estimated growth per byte
+// of data: ImportGrowth, or ImportJobGrowth for a job of Imports.
+func (st *Store) startImport(data []byte, format string, growth int) (*ImportJob, *Error) {
 	data, encoding := importEncoding(data) // a BOM, or UTF-16 text: see importEncoding
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
 		return nil, invalidf("import data is empty")
 	}
-	if err := st.checkMemory("import", 0, len(data), ImportGrowth); err != nil {
+	if err := st.checkMemory("import", 0, len(data), growth); err != nil {
 		return nil, err
 	}
 	sn, serr := formats.SniffData(data)

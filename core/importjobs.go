@@ -86,9 +86,11 @@ func (im *Imports) TakeBuffer(id int) (data []byte, ok bool) {
 // Store.StartImport for the errors, which leave nothing behind) and
 // returns the new job's id and its total work in bytes (see
 // ImportJob.Progress). The job keeps data: the caller must not change it
-// afterwards.
+// afterwards. Its memory is checked with ImportJobGrowth, as NewBuffer
+// checks it (StartImport's ImportGrowth refused a buffer NewBuffer had
+// made for any file over about 235 MB under the default budget).
 func (im *Imports) Start(data []byte, format string) (job, total int, err *Error) {
-	j, err := im.st.StartImport(data, format)
+	j, err := im.st.startImport(data, format, ImportJobGrowth)
 	if err != nil {
 		return 0, 0, err
 	}

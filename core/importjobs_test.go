@@ -178,3 +178,22 @@ func TestImportsReportImportErrors(t *testing.T) {
 	out, _ := json.Marshal(ImportProgress{Done: true, Read: 1, Total: 2})
 	assert.Equal(t, `{"done":true,"read":1,"total":2}`, string(out))
 }
+
+func TestAJobOfABufferTheBudgetTookStarts(t *testing.T) {
+	held := int64(0)
+	st := budgetStore(t, 1<<20, &held)
+	im := NewImports(st)
+	hint := 1 << 20 / 6 // made with ImportJobGrowth; ImportGrowth would refuse it
+	id, err := im.NewBuffer(hint)
+	require.Nil(t, err)
+	data := `[{"title":"t","mapping":{},"pad":"` + strings.Repeat("x", hint-40) + `"}]`
+	require.True(t, im.Append(id, []byte(data)))
+	held = int64(len(data)) // the buffer is in memory now
+	buf, _ := im.TakeBuffer(id)
+	job, _, err := im.Start(buf, "chatgpt")
+	require.Nil(t, err, "the job is checked with ImportJobGrowth, as its buffer was")
+	assert.NotZero(t, job)
+	_, err = st.StartImport(buf, "chatgpt")
+	require.NotNil(t, err, "a one-call import of the same bytes is checked with ImportGrowth")
+	assert.Contains(t, err.Message, "memory budget")
+}

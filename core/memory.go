@@ -40,14 +40,16 @@ const (
 	ImportGrowth  = 8
 )
 
-// ImportJobGrowth is ImportGrowth for an import job's buffer (NewBuffer:
-// the browser's importText and importFile), whose import runs with the
-// collector bounded by a memory limit of the memory in use plus 1.5× the
-// file (the binding sets it) instead of paused: the wasm memory of a
-// 200 MB ChatGPT export's job peaked at 2.6× the file in memory and 4.1×
-// persisted (the drain's bytes beside the sessions), the file included,
-// so 4 beyond the buffer leaves room; with ImportGrowth a file over about
-// 220 MB could not be imported under the default budget.
+// ImportJobGrowth is ImportGrowth for an import job and its buffer
+// (Imports: NewBuffer and Start; the browser's importText and
+// importFile), whose import runs with the collector bounded by a memory
+// limit of the memory in use plus 1.5× the file (the binding sets it)
+// instead of paused: the wasm memory of a 200 MB ChatGPT export's job
+// peaked at 2.6× the file in memory and 2.5× persisted (the Writer drains
+// the changes in pieces, DrainChangesUpTo; drained whole it was 4.1×),
+// the file included, so 4 beyond the buffer leaves room (3 would, for
+// ChatGPT; the other formats' jobs are not measured); with ImportGrowth a
+// file over about 235 MB could not be imported under the default budget.
 const ImportJobGrowth = 4
 
 // MemoryInUse returns the bytes the Go runtime holds now: all the memory

@@ -57,8 +57,9 @@ type Store struct {
 	sessions map[string]*Session
 	order    []string // session ids in order of creation
 
-	track bool
-	dirty []dirtyMark
+	track    bool
+	dirty    []dirtyMark
+	drainBuf []byte // DrainChangesUpTo's pieces, reused while a drain lasts
 
 	search *search.Index // every node of every session, for search (see index)
 	// searchOwners maps the index's owner keys to sessions: key k is

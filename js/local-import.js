@@ -27,6 +27,15 @@ const REQUEST_ROOM = 1152;
 /** Blobs up to this many bytes importFile reads whole in one read; larger ones are streamed. */
 const READ_WHOLE_BYTES = 256 << 20;
 
+/**
+ * Blobs over this many bytes importFile reads whole only when their head
+ * is a snapshot of a session this store does not have (mayLoad): any
+ * other is streamed into the wasm, never held whole in this thread's heap
+ * (read whole, a 200 MB export was 400 MB there while it was copied, and
+ * 200 MB until the import ended).
+ */
+const PEEK_BYTES = 16 << 20;
+
 /** UTF-16 code units of text handed to the wasm per call of a large import. */
 const COPY_CHARS = 1 << 20;
 
@@ -124,9 +133,11 @@ export async function importBytes(tree, data, format, options) {
     // a loaded machine), then copied after REQUEST_ROOM bytes of room for
     // a snapshot.load request's head: reading a Blob made of [room, file,
     // "}"] instead took 134 ms against 29 ms + the copy for 25 MB. The
-    // general importer then takes the bytes from memory.
+    // general importer then takes the bytes from memory. Over PEEK_BYTES
+    // only a Blob whose head is such a snapshot is (mayLoad): a 200 MB
+    // ChatGPT export streamed took 3.65 s to import, read whole 3.68 s.
     let room = null;
-    if (!(data instanceof Uint8Array) && data.size <= READ_WHOLE_BYTES) {
+    if (!(data instanceof Uint8Array) && data.size <= READ_WHOLE_BYTES && (data.size <= PEEK_BYTES || (await mayLoad(tree, data)))) {
       try {
         const bytes = new Uint8Array(await data.arrayBuffer());
         room = new Uint8Array(REQUEST_ROOM + bytes.length + 1);
@@ -139,6 +150,7 @@ export async function importBytes(tree, data, format, options) {
       if (signal?.aborted) return aborted();
     }
     const loaded = await tree._importSnapshot(data, room, signal);
+    room = null; // data keeps what is needed of it
     if (loaded !== null) {
       const total = 2 * (data.size ?? data.length);
       try {
@@ -183,6 +195,10 @@ export async function importBytes(tree, data, format, options) {
   } finally {
     reader?.cancel().catch(() => {});
   }
+  // The bytes are in the wasm now: a Blob read whole (data, a view of
+  // room) is let go instead of staying beside them while they are
+  // imported and stored (a 200 MB file is 200 MB of this thread's heap).
+  data = null;
   return tree._importJob(buffer, format, onProgress, signal, Number.isInteger(sliceBytes) && sliceBytes > 0 ? sliceBytes : 1 << 20);
 }
 
@@ -250,6 +266,24 @@ export async function importSnapshot(tree, data, room, signal) {
 }
 
 /**
+ * Whether a Blob's head (SNAPSHOT_HEAD_BYTES) names a snapshot of a session
+ * this store does not have: one importSnapshot may load. A head that
+ * cannot be read says yes (the whole read then says why).
+ * @param {LocalTree} tree @param {Blob} blob
+ * @returns {Promise<boolean>}
+ */
+async function mayLoad(tree, blob) {
+  let head;
+  try {
+    head = new Uint8Array(await blob.slice(0, SNAPSHOT_HEAD_BYTES).arrayBuffer());
+  } catch {
+    return true;
+  }
+  const id = snapshotSessionId(head);
+  return id !== null && !tree._hasSession(id);
+}
+
+/**
  * Whether the store has session id (a `session` read; an id core refuses counts as taken).
  * @param {LocalTree} tree
  */
@@ -260,15 +294,18 @@ export function hasSession(tree, id) {
 
 /**
  * Run an import of a filled wasm import buffer in slices (importStart,
- * importStep while reading, then importFinish, which stores every
- * session in one call, so in one IndexedDB transaction): what importText
- * does once its text is in the buffer. A slice is sized to take about
- * SLICE_MS and holds at most sliceBytes; onProgress({read, total}) after
- * each; an abort at any point before the sessions are stored cancels it
- * with nothing stored. (Storing in slices kept a page's thread free
- * while the wasm ran there; in a worker it only let the search index's
- * warm-up run between the slices: 6.5 s of a 21 s 200 MB import,
- * issue 15.)
+ * importStep while reading, then importFinish, which adds every session
+ * in one call, so they are stored in one IndexedDB transaction): what
+ * importText does once its text is in the buffer. A slice is sized to
+ * take about SLICE_MS and holds at most sliceBytes; onProgress({read,
+ * total}) after each, and while the sessions are stored after each piece
+ * of the Writer's (Writer.run's onStored: the second half of total moves
+ * with the nodes written). An abort at any point before the transaction
+ * commits cancels it with nothing stored (while storing, the Writer
+ * aborts the transaction and takes the sessions out of memory again).
+ * (Adding in slices kept a page's thread free while the wasm ran there;
+ * in a worker it only let the search index's warm-up run between the
+ * slices: 6.5 s of a 21 s 200 MB import, issue 15.)
  * @param {LocalTree} tree the tree it runs for
  * @param {number} buffer the import buffer's id (used up)
  * @param {string} format
@@ -313,11 +350,37 @@ export async function importJob(tree, buffer, format, onProgress, signal, sliceB
     await yieldToPage();
   }
   if (!step.done) await yieldToPage(); // an abort sent meanwhile is seen here
+  const aborted = errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
   if (signal?.aborted) {
     tree._handle.importCancel(job);
-    return errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
+    return aborted;
   }
-  const env = await tree._mutate(() => tree._handle.importFinish(job));
-  if (env.ok && !step.done) progress({ read: step.total, total: step.total });
+  // Stored in pieces in one transaction: the second half of the bar moves
+  // with the nodes written (of those the sessions added), and an abort
+  // until the commit undoes the whole import.
+  const { total } = step;
+  let added = null;
+  const onStored = (text, nodes) => {
+    added ??= storedNodes(text);
+    if (added > 0) progress({ read: Math.max(step.read, Math.round(total / 2 + (total / 2) * Math.min(nodes / added, 1))), total });
+  };
+  const env = await tree._mutate(() => tree._handle.importFinish(job), { signal, aborted: JSON.stringify(aborted), onStored });
+  tree._importWasmBytes = tree._memory.buffer.byteLength; // the import's peak, for tests and benchmarks
+  // Failed or aborted before importFinish ran (a closed Writer, an abort
+  // while it took in other tabs' changes): the job and its bytes are still
+  // there. A finished job is no longer known: nothing happens then.
+  if (!env.ok) tree._handle.importCancel(job);
+  if (env.ok && !step.done) progress({ read: total, total });
   return env;
+}
+
+/**
+ * The nodes an import's report says it added (what its drain holds), from
+ * importFinish's envelope text; 0 for an error.
+ * @param {string} text
+ * @returns {number}
+ */
+function storedNodes(text) {
+  const env = JSON.parse(text);
+  return env.ok ? env.value.sessions.reduce((n, s) => n + s.added, 0) : 0;
 }

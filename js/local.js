@@ -162,6 +162,8 @@ export class LocalTree extends TreeAPI {
     this._warmTask = null;
     /** Milliseconds spent building the search index so far, slices only (for benchmarks, see _debug). */
     this._warmMs = 0;
+    /** The wasm memory in bytes when the last sliced import was stored (its peak: the memory never shrinks), 0 before one (see _debug). */
+    this._importWasmBytes = 0;
     /** performance.now() of the last call (the search index is warmed only after a quiet spell). */
     this._lastCallAt = 0;
     this._closed = false;
@@ -339,9 +341,11 @@ export class LocalTree extends TreeAPI {
    * reading it, then storing the sessions; the last call has
    * read === total). Slices are whole array elements or JSON lines, so
    * one huge conversation is still one slice. Nothing is stored until the
-   * whole text is read and checked, so an import that fails (or is aborted
-   * through `signal` while reading) changes nothing; then the sessions are
-   * added and written to IndexedDB in one transaction. Files smaller than one
+   * whole text is read and checked, so an import that fails changes
+   * nothing; then the sessions are added and written to IndexedDB in one
+   * transaction, in pieces (onProgress goes on meanwhile). An abort through
+   * `signal` before that transaction commits stores nothing and leaves
+   * memory as it was. Files smaller than one
    * slice, with no onProgress, are imported in one call.
    *
    * Never rejects: a text that is not a non-empty string, a format that
@@ -523,9 +527,11 @@ export class LocalTree extends TreeAPI {
    * transaction, after taking in other tabs' changes) when persisting,
    * directly otherwise. Resolves to the envelope object.
    * @param {() => string} fn the core call, returning envelope text
+   * @param {{signal?: AbortSignal, aborted?: string, onStored?: (text: string, nodes: number) => void}} [options]
+   *   for a call with large changes: followed and stopped while they are stored (see Writer.run; ignored without a Writer)
    */
-  _mutate(fn) {
-    if (this._writer) return this._writer.run(fn).then((t) => JSON.parse(t));
+  _mutate(fn, options) {
+    if (this._writer) return this._writer.run(fn, options).then((t) => JSON.parse(t));
     return this._finish(fn());
   }
 
@@ -568,7 +574,9 @@ export class LocalTree extends TreeAPI {
     const step = (deadline) => {
       this._warmTask = null;
       if (this._closed) return;
-      const quiet = performance.now() - this._lastCallAt;
+      // A transaction running (a large import stored in pieces, waiting
+      // on the backend between them) is not quiet either.
+      const quiet = this._writer && !this._writer.idle ? 0 : performance.now() - this._lastCallAt;
       if (quiet < WARM_QUIET_MS) {
         this._warmTask = setTimeout(() => (this._warmTask = idle(step)), WARM_QUIET_MS - quiet);
         return;
@@ -599,14 +607,17 @@ export class LocalTree extends TreeAPI {
    * context answers given in columns, whether the search index is
    * complete and the milliseconds its build took so far (in slices, not
    * counting the time between them), the wasm's operation table (its JSON
-   * text), the size of the wasm memory in bytes, and the Go runtime's
+   * text), the size of the wasm memory in bytes, its size when the last
+   * sliced import (importText, importFile) was stored or failed (the
+   * import's peak, before the search index is built for it; 0 before
+   * one), and the Go runtime's
    * memory in use and this store's budget in bytes (memory: the handle's
    * memory(); after the Go program exited, its STORAGE_ERROR envelope
    * instead).
-   * @returns {Promise<{writer: object|null, columnAnswers: number, indexComplete: boolean, indexMs: number, operations: string, wasmBytes: number, memory: {inUse: number, budget: number}}>}
+   * @returns {Promise<{writer: object|null, columnAnswers: number, indexComplete: boolean, indexMs: number, operations: string, wasmBytes: number, importWasmBytes: number, memory: {inUse: number, budget: number}}>}
    */
   async _debug() {
-    return { writer: this._writer ? { ...this._writer.stats } : null, columnAnswers: this._columnAnswers, indexComplete: this._handle.warm(0), indexMs: this._warmMs, operations: this._handle.operations(), wasmBytes: this._memory.buffer.byteLength, memory: JSON.parse(this._handle.memory()) };
+    return { writer: this._writer ? { ...this._writer.stats } : null, columnAnswers: this._columnAnswers, indexComplete: this._handle.warm(0), indexMs: this._warmMs, operations: this._handle.operations(), wasmBytes: this._memory.buffer.byteLength, importWasmBytes: this._importWasmBytes, memory: JSON.parse(this._handle.memory()) };
   }
 }
 

@@ -46,8 +46,9 @@
 //	    core.Store.WarmSearch: indexes up to budget nodes (default 1000).
 //	drain(withNodes: boolean) → changes: string
 //	    core.Store.DrainChanges.
-//	drainBytes() → changes: Uint8Array
-//	    core.Store.DrainChanges(true) as UTF-8 bytes.
+//	drainBytes(limit?) → changes: Uint8Array
+//	    core.Store.DrainChanges(true) as UTF-8 bytes; with limit (bytes,
+//	    > 0) the next piece of core.Store.DrainChangesUpTo.
 //	setMemoryBudget(bytes: number) → null
 //	    core.Store.SetMemoryBudget: a public request, import or import buffer
 //	    that would pass it is INVALID_ARGUMENT (newStore's default:

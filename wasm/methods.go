@@ -188,11 +188,16 @@ func (h *handle) drain(args []js.Value) any {
 	return string(h.st.DrainChanges(withNodes))
 }
 
-// drainBytes(): core.Store.DrainChanges(true) as UTF-8 bytes, which the
-// shim cuts into records without decoding the node lines.
-func (h *handle) drainBytes([]js.Value) any {
-	defer importDrained()
-	b := h.st.DrainChanges(true)
+// drainBytes(limit?): core.Store.DrainChanges(true) as UTF-8 bytes, which
+// the shim cuts into records without decoding the node lines; with a limit
+// in bytes (a number > 0), the next piece of core.Store.DrainChangesUpTo
+// (empty once drained). An import's memory limit stays lowered until the
+// last piece.
+func (h *handle) drainBytes(args []js.Value) any {
+	b, more := h.st.DrainChangesUpTo(argInt(args, 0))
+	if !more {
+		importDrained()
+	}
 	out := uint8Array.New(len(b))
 	js.CopyBytesToJS(out, b)
 	return out

@@ -56,13 +56,15 @@ export function nodeRange(sessionId, from = 0) {
  * per changed session a header line `{sessionId, operation, reset, from,
  * count, annotationFrom, annotationCount, meta}`, then `count` node lines
  * (each but the last ending in ",") and `annotationCount` annotation lines.
+ * A block of a piece of DrainChangesUpTo may say `more: true`: the
+ * session's nodes go on in a later block (see writeChanges).
  * The node lines stay bytes: `node(i)` decodes node i for its own record,
  * and `chunk(s, e)` copies nodes s to e-1 joined by ",\n" — a chunk
  * record's value — straight out of the drained bytes (a 100,000-node load
  * no longer decodes, splits, joins and encodes 25 MB again).
  * Annotations are decoded (JSON strings, stored as they are).
  * @param {Uint8Array} bytes
- * @returns {{sessionId: string, operation: string, reset: boolean, from: number, count: number, annotationFrom: number, annotationCount: number, meta: object, annotations: string[], node: (i: number) => string, chunk: (s: number, e: number) => Uint8Array}[]}
+ * @returns {{sessionId: string, operation: string, reset: boolean, from: number, count: number, annotationFrom: number, annotationCount: number, more?: boolean, meta: object, annotations: string[], node: (i: number) => string, chunk: (s: number, e: number) => Uint8Array}[]}
  */
 export function parseChangeBytes(bytes) {
   const blocks = [];
@@ -309,21 +311,27 @@ export function mergeRequest(meta, nodes, annotations, follow) {
  * (the meta is still the stored one, which the writer must bring up to
  * date later).
  *
- * Returns the Map itself when no block folds (every request is made
- * before it returns), else a Promise of it (a fold reads the records it
- * folds). The blocks' meta objects become the meta records (folded,
- * epoch, gen, op and tail set on them, not copied).
+ * A core drain in pieces (DrainChangesUpTo) is written by one call per
+ * piece or run of pieces in one tx, each given the Map the one before
+ * returned as `written`: a block with `more` (its session's nodes go on
+ * in a later block) writes its records but no meta, and a block that goes
+ * on from it writes its whole chunks as chunk records straight away.
+ *
+ * Returns the Map (`written`, filled) when no block folds (every request
+ * is made before it returns), else a Promise of it (a fold reads the
+ * records it folds). The blocks' meta objects become the meta records
+ * (folded, epoch, gen, op and tail set on them, not copied).
  * @param {IDBTransaction} tx
  * @param {object[]} blocks
  * @param {number} gen
  * @param {(sessionId: string) => ({epoch: number, count: number, folded: number, acount: number, tail?: boolean, meta?: object}|undefined)} storedState what is stored of a session before tx (see diskState)
  * @param {((sessionId: string) => boolean)|null} [defer] whether a session's derivable meta may be left unwritten now; null: write every meta (tail false)
+ * @param {Map<string, object>} [written] the states of the sessions written earlier in tx (what an earlier call returned); default: none
  * @returns {Map<string, {epoch: number, count: number, folded: number, acount: number, tail: boolean, meta: object, deferred: boolean}>|Promise<Map<string, object>>} each written session's state once tx commits
  */
-export function writeChanges(tx, blocks, gen, storedState, defer = null) {
+export function writeChanges(tx, blocks, gen, storedState, defer = null, written = new Map()) {
   const stores = {};
   const store = (name) => (stores[name] ??= tx.objectStore(name));
-  const written = new Map();
   const metas = new Map(); // sessionId → its meta record: one put per session, the last block's
   const folds = new Map(); // sessionId → its last block's state, when its tail holds CHUNK_SIZE records or more
   const plain = new Map(); // sessionId → true while its blocks in tx are only appends (no reset, no annotations)
@@ -349,18 +357,35 @@ export function writeChanges(tx, blocks, gen, storedState, defer = null) {
     } else {
       if (b.from !== k.count) throw new Error(`internal: session ${quote(id)} has ${k.count} stored nodes but the change starts at ${b.from}`);
       if (b.annotationFrom !== k.acount) throw new Error(`internal: session ${quote(id)} has ${k.acount} stored annotations but the change starts at ${b.annotationFrom}`);
+      let folded = k.folded;
       if (b.count > 0) {
+        let i = 0;
+        if (k.count === k.folded && b.count >= CHUNK_SIZE) {
+          // No node records stored after the chunks (a block that goes on
+          // from a "more" one, see parseChangeBytes): whole chunks are
+          // written as chunk records, as folding them would.
+          const chunks = store("chunks");
+          for (; i + CHUNK_SIZE <= b.count; i += CHUNK_SIZE) chunks.put(b.chunk(i, i + CHUNK_SIZE), [id, b.from + i]);
+          folded += i;
+        }
         const nodes = store("nodes");
-        for (let i = 0; i < b.count; i++) nodes.put(b.node(i), [id, b.from + i]);
+        for (; i < b.count; i++) nodes.put(b.node(i), [id, b.from + i]);
       }
       if (b.annotations.length > 0) {
         const notes = store("annotations");
         b.annotations.forEach((a, i) => notes.put(a, [id, b.annotationFrom + i]));
       }
-      state = { epoch: k.epoch, count: b.from + b.count, folded: k.folded, acount: b.annotationFrom + b.annotations.length, tail: k.tail === true, meta: k.meta ?? null, deferred: false, last: b.count > 0 ? b.node(b.count - 1) : k.last };
+      state = { epoch: k.epoch, count: b.from + b.count, folded, acount: b.annotationFrom + b.annotations.length, tail: k.tail === true, meta: k.meta ?? null, deferred: false, last: b.count > 0 ? b.node(b.count - 1) : k.last };
       // Folded after every block's puts: the last block's state folds the
       // whole tail (state.folded is advanced by foldTail).
       if (state.count - state.folded >= CHUNK_SIZE) folds.set(id, state);
+    }
+    if (b.more) {
+      // The session's nodes go on in a later block (its meta is written with the last).
+      if (state.count >= b.meta.nodeCount) throw new Error(`internal: session ${quote(id)} has ${b.meta.nodeCount} nodes in memory, and a block that is not its last ends at ${state.count}`);
+      written.set(id, state);
+      metas.delete(id); // an earlier block's meta is not this session's last
+      continue;
     }
     if (b.meta.nodeCount !== state.count || b.meta.annotationCount !== state.acount) {
       throw new Error(`internal: session ${quote(id)} has ${b.meta.nodeCount} nodes and ${b.meta.annotationCount} annotations in memory but ${state.count} and ${state.acount} stored`);

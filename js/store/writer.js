@@ -22,7 +22,21 @@ const LOCK_LINGER_MS = 250;
  */
 const ANNOUNCE_MS = 16;
 
+/**
+ * Bytes of core's drain a Writer takes per piece (the handle's
+ * drainBytes(limit), core's DrainChangesUpTo): the wasm holds one piece
+ * (and 1.25× its size of buffer) at a time beside the sessions. 2 MiB,
+ * measured on a persisted ChatGPT import: 200 MB took 499, 500, 503 MB
+ * of wasm memory in pieces of 1, 2, 4 MiB (4.07× the file drained whole)
+ * in 17.6, 14.9, 13.2 s (a loaded machine), 20 MB 56, 57, 60 MB; a piece
+ * costs a wasm call and a wait for the backend (see _batch).
+ */
+const DRAIN_BYTES = 2 << 20;
+
 const quote = JSON.stringify;
+
+/** The failure of a transaction aborted because a call's signal was (see Writer.run). */
+const ABORTED = new Error("aborted by the caller's signal");
 
 /** The error code of envelopes for a change that could not be stored. */
 export const STORAGE_ERROR = "STORAGE_ERROR";
@@ -55,9 +69,12 @@ export function storageErrorEnvelope(err, consequence = "the change was not save
  *    newer gen are read and taken into core first (new nodes through
  *    "sync.merge", a replaced or unknown session through "restore": core's
  *    internal operations, which only the handle's callInternal answers).
- * 2. The queued calls run in core, in order; their changes are drained.
+ * 2. The queued calls run in core, in order; their changes are drained,
+ *    in pieces of about DRAIN_BYTES (a large import or load is never
+ *    serialised whole beside its sessions).
  * 3. The changed records are written in the same transaction (durability
- *    "strict") and every written session is stamped with gen + 1.
+ *    "strict"), each piece before the next is drained, and every written
+ *    session is stamped with gen + 1.
  *
  * Readwrite transactions on overlapping stores run one at a time across
  * every tab of the origin (IndexedDB's own locking), so step 1–3 is atomic:
@@ -115,7 +132,7 @@ export function storageErrorEnvelope(err, consequence = "the change was not save
 export class Writer {
   /**
    * @param {IDBDatabase} db
-   * @param {{callInternal: (request: string|Uint8Array) => string, drain: (withNodes: boolean) => string, drainBytes: () => Uint8Array}} handle the wasm store handle
+   * @param {{callInternal: (request: string|Uint8Array) => string, drain: (withNodes: boolean) => string, drainBytes: (limit?: number) => Uint8Array}} handle the wasm store handle
    *   (its internal operations restore, sync.merge and sync.forget take in what other tabs stored)
    * @param {{gen: number, metas: object[], emit: (event: object) => void, keepsCursor: (operation: string) => boolean}} options
    *   gen and metas as read by readAllSessions; emit is called for every committed change, local or remote;
@@ -190,12 +207,25 @@ export class Writer {
   /**
    * Queue a call: fn runs the core call (returning its envelope text) inside
    * the next transaction. Resolves to the envelope's JSON text.
+   *
+   * A call whose changes are large (an import's importFinish) can be
+   * followed and stopped while they are stored: `onStored(text, nodes)`
+   * is called after each piece of them is written (see DRAIN_BYTES), with
+   * the call's envelope text and the nodes written so far; an abort of
+   * `signal` after fn ran and before the transaction commits aborts it
+   * (the calls of its batch are undone and memory is read back from disk,
+   * as for a failed write), and the call resolves to `aborted` (an
+   * envelope's text) instead. An abort that comes once the commit has
+   * begun is too late: the call resolves to its own answer. Such a
+   * transaction is left to commit by itself (no IDBTransaction.commit()),
+   * so an abort is honoured until its last request is done.
    * @param {() => string} fn
+   * @param {{signal?: AbortSignal, aborted?: string, onStored?: (text: string, nodes: number) => void}} [options]
    * @returns {Promise<string>}
    */
-  run(fn) {
+  run(fn, options = {}) {
     return new Promise((resolve) => {
-      this.queue.push({ fn, resolve });
+      this.queue.push({ fn, resolve, signal: options.signal, aborted: options.aborted, onStored: options.onStored });
       this._kick();
     });
   }
@@ -410,12 +440,23 @@ export class Writer {
     }
     let newGen = this.gen;
     let stamped = false; // a meta record was written: gen + 1, announced
+    const drained = new Set(); // every session whose changes were drained, for a rollback
+    const signals = batch.map((j) => j.signal).filter((signal) => signal !== undefined);
+    const abortTx = () => {
+      try {
+        tx.abort();
+        failure ??= ABORTED;
+      } catch {
+        // committing or done: too late, the calls keep their answers
+      }
+    };
     if (tx) {
       const done = new Promise((resolve, reject) => {
         tx.oncomplete = () => resolve();
         tx.onabort = () => reject(tx.error); // null when we aborted it ourselves
       });
       done.catch(() => {});
+      for (const signal of signals) signal.addEventListener("abort", abortTx);
       try {
         // Under the held, verified lock no other tab has written since this
         // tab's last commit: the stored gen is this.gen (see the class doc).
@@ -425,22 +466,63 @@ export class Writer {
         if (diskGen !== this.gen) await this._pull(tx, pulled, remote);
         if (!skip) await this._pullTails(tx, pulled, remote);
         newGen = diskGen;
+        // Under the held, verified lock an append may leave its session's
+        // meta unwritten (one record per append): see writeChanges and
+        // deriveTail. Never longer than ANNOUNCE_MS after the last meta
+        // written, so other tabs hear of it as often as before.
+        const now = performance.now();
+        const defer = skip ? (id) => now - (this.metaAt.get(id) ?? -Infinity) < ANNOUNCE_MS : null;
+        const stored = (id) => pulled.get(id) ?? this.known.get(id);
+        // Each call's changes are drained in pieces of about DRAIN_BYTES,
+        // written as they come (the small ones of a batch together), so
+        // the wasm holds one piece beside the sessions, never all of a
+        // large import again (see DrainChangesUpTo); local keeps only
+        // what the events need.
+        let pending = [];
+        let pendingBytes = 0;
+        let behind = null; // a request made after the piece before the last, awaited before the next
+        const write = async () => {
+          const blocks = pending;
+          pending = [];
+          pendingBytes = 0;
+          if (blocks.length > 0) await writeChanges(tx, blocks, diskGen + 1, stored, defer, written);
+        };
         for (const j of batch) {
           if (!j.fn) continue;
           j.text = j.fn();
-          j.blocks = parseChangeBytes(this.handle.drainBytes());
-          for (const b of j.blocks) local.push(b);
+          j.changed = false;
+          let nodes = 0;
+          for (;;) {
+            const bytes = this.handle.drainBytes(DRAIN_BYTES);
+            if (bytes.length === 0) break;
+            j.changed = true;
+            for (const b of parseChangeBytes(bytes)) {
+              pending.push(b);
+              drained.add(b.sessionId);
+              nodes += b.count;
+              if (!b.more) local.push({ sessionId: b.sessionId, operation: b.operation, meta: b.meta });
+            }
+            pendingBytes += bytes.length;
+            if (pendingBytes < DRAIN_BYTES) continue;
+            await write();
+            // Between pieces the transaction waits for the backend to take
+            // the piece before the last (a count, answered after the puts
+            // before it): what is queued stays about two pieces, and
+            // messages (an abort) are heard in between.
+            const next = requestPromise(tx.objectStore("sessions").count(""));
+            next.catch(() => {}); // the last one is not awaited: an abort rejects it unheard
+            if (behind) await behind;
+            behind = next;
+            if (failure === ABORTED) throw ABORTED;
+            try {
+              j.onStored?.(j.text, nodes);
+            } catch (err) {
+              console.error("sessiontree: an onStored callback threw", err);
+            }
+          }
         }
-        if (local.length > 0) {
-          // Under the held, verified lock an append may leave its session's
-          // meta unwritten (one record per append): see writeChanges and
-          // deriveTail. Never longer than ANNOUNCE_MS after the last meta
-          // written, so other tabs hear of it as often as before.
-          const now = performance.now();
-          const defer = skip ? (id) => now - (this.metaAt.get(id) ?? -Infinity) < ANNOUNCE_MS : null;
-          written = await writeChanges(tx, local, diskGen + 1, (id) => pulled.get(id) ?? this.known.get(id), defer);
-          for (const state of written.values()) stamped ||= !state.deferred;
-        }
+        await write();
+        for (const state of written.values()) stamped ||= !state.deferred;
         if (flush) {
           // One meta record per session written by the flush, as it is in memory, without tail.
           const sessions = tx.objectStore("sessions");
@@ -456,9 +538,9 @@ export class Writer {
         if (stamped) newGen = diskGen + 1;
         // Every request is made: commit now rather than after their results
         // come back (IndexedDB 3; older browsers auto-commit as before).
-        if (writes && typeof tx.commit === "function") tx.commit();
+        if (writes && signals.length === 0 && typeof tx.commit === "function") tx.commit();
       } catch (err) {
-        failure = err;
+        failure ??= err;
         try {
           tx.abort();
         } catch {
@@ -469,20 +551,24 @@ export class Writer {
         await done;
       } catch (err) {
         // The transaction's own error (QuotaExceededError) says most; null
-        // when we aborted it after an error of ours.
+        // when we aborted it after an error of ours (or an abort).
         failure = err ?? failure ?? new DOMException("the transaction was aborted", "AbortError");
       }
+      for (const signal of signals) signal.removeEventListener("abort", abortTx);
     }
     if (failure) {
-      const touched = new Set([...pulled.keys(), ...local.map((b) => b.sessionId)]);
+      // Changes left undrained (a failure between pieces) are undone too.
+      for (const line of this.handle.drain(false).split("\n")) if (line !== "") drained.add(JSON.parse(line).sessionId);
+      const touched = new Set([...pulled.keys(), ...drained]);
       await this._rollback(touched);
-      const env = JSON.stringify(storageErrorEnvelope(failure));
+      const env = JSON.stringify(storageErrorEnvelope(failure === ABORTED ? new DOMException("a call stored in the same transaction was cancelled", "AbortError") : failure));
       for (const j of batch) {
         if (!j.fn) j.resolve();
-        else if (j.text !== undefined && (j.text.startsWith('{"ok":false') || j.blocks?.length === 0)) j.resolve(j.text); // failed or changed nothing: its own answer
+        else if (j.text !== undefined && (j.text.startsWith('{"ok":false') || j.changed === false)) j.resolve(j.text); // failed or changed nothing: its own answer
+        else if (failure === ABORTED && j.signal?.aborted && j.aborted !== undefined) j.resolve(j.aborted);
         else j.resolve(env);
       }
-      if (!(failure instanceof DOMException)) console.error("sessiontree: write failed", failure);
+      if (!(failure instanceof DOMException) && failure !== ABORTED) console.error("sessiontree: write failed", failure);
       this.verified = false;
       return;
     }
