@@ -5,10 +5,13 @@
 // written as a plain JS Map tree in the same page (bench/js-tree.mjs).
 // Turns: the median of the mean turn of batches of 4, TURNS turns after a
 // first batch (performance.now() counts in 0.1 ms steps here, too coarse
-// for one turn; a median keeps the shared machine's pauses out); the ratio is ours ÷ the plain tree's. The
-// "floor" line is the page's share alone of a first context (decoding its
-// text and making its message objects, no wasm, no worker): what any store
-// that keeps its data off the page's thread pays at least.
+// for one turn; a median keeps the shared machine's pauses out); the ratio
+// is ours ÷ the plain tree's. Two floors: two calls through the Worker of a
+// read that does almost nothing (what the loop's two round trips cost), and
+// the page's share alone of a first context (decoding its text and making
+// its message objects, no wasm, no worker): what any store that keeps its
+// data off the page's thread pays at least. The same turn with the store
+// in the page's own thread (init({worker: false})) is measured too.
 //
 //   node bench/turn.mjs            (after make build; make bench runs it)
 //   TURNS=20 DEPTHS=1000,10000 node bench/turn.mjs
@@ -37,8 +40,10 @@ try {
         if (!e.ok) throw new Error(`${what}: ${JSON.stringify(e.error)}`);
         return e.value;
       };
-      for (const persist of [false, true]) {
-        const tree = await window.sessiontree.init({ persist, dbName: `turn-${depth}` });
+      for (const mode of ['memory', 'persisted', 'page']) {
+        // page: in memory, the store in the page's own thread (init({worker: false})).
+        const persist = mode === 'persisted';
+        const tree = await window.sessiontree.init({ persist, dbName: `turn-${depth}`, worker: mode !== 'page' });
         const id = persist ? 'turn-p' : 'turn';
         // Warm-up on a small session, so the first context measured is not the page's first.
         must(await tree.call({ operation: 'snapshot.load', sessionId: 'warm', snapshot: buildSnapshot({ messages: 1000, sessionId: 'warm' }).snapshot }), 'warm-up');
@@ -56,7 +61,19 @@ try {
           if (ctx.messages.length !== depth + k + 1) throw new Error(`context has ${ctx.messages.length} messages after ${k + 1} appends`);
           if (k % BATCH === BATCH - 1 && k >= BATCH) batches.push((performance.now() - t) / BATCH);
         }
-        out[persist ? 'persisted' : 'memory'] = { firstMs, turnMs: median(batches) };
+        out[mode] = { firstMs, turnMs: median(batches) };
+        if (mode === 'memory') {
+          // The floor of two calls through the Worker: two round trips of a
+          // read that does almost nothing (the session's counts), timed as the turns are.
+          const hops = [];
+          for (let k = 0; k < turns + BATCH; k++) {
+            if (k % BATCH === 0) t = performance.now();
+            must(await tree.call({ operation: 'session', sessionId: id }), 'session');
+            must(await tree.call({ operation: 'session', sessionId: id }), 'session');
+            if (k % BATCH === BATCH - 1 && k >= BATCH) hops.push((performance.now() - t) / BATCH);
+          }
+          out.hops = median(hops);
+        }
         tree.close();
       }
       const warm = new PlainTree();
@@ -105,6 +122,8 @@ try {
     const d = r.depth.toLocaleString('en-US');
     line(`chat turn (append + context), ${d}-deep, in memory`, r.memory.turnMs, r.plain.turnMs, 'target ≤ 1.5×');
     line(`chat turn (append + context), ${d}-deep, persisted`, r.persisted.turnMs, r.plain.turnMs, '–');
+    line(`  floor through the Worker: two calls of a near-empty read`, r.hops, r.plain.turnMs, 'two round trips');
+    line(`chat turn, ${d}-deep, in memory, store in the page's thread`, r.page.turnMs, r.plain.turnMs, 'init({worker: false})');
     line(`first context after a load, ${d}-deep, in memory`, r.memory.firstMs, r.plain.firstMs, 'target ≤ 2×');
     line(`first context after a load, ${d}-deep, persisted`, r.persisted.firstMs, r.plain.firstMs, '–');
     line(`  floor off the page's thread: decode ${r.floor.mb.toFixed(1)} MB, make the objects`, r.floor.firstMs, r.plain.firstMs, 'the page\'s share alone');
