@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"strings"
 	"time"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
@@ -132,6 +133,9 @@ func plainMessageText(raw []byte) (text string, ok bool) {
 			sc.Pos++
 		}
 	}
+	if len(content) >= 2 && content[0] == '[' {
+		return partsText(content)
+	}
 	if len(content) < 2 || content[0] != '"' {
 		return "", false
 	}
@@ -140,3 +144,82 @@ func plainMessageText(raw []byte) (text string, ok bool) {
 	}
 	return jsonx.DecodeString(content, true), true
 }
+
+// partKeys are contentPart's fields as the decoder names them: a part
+// with a key that matches one only ignoring case goes to the decoder.
+var partKeys = []string{"type", "text", "thinking", "name", "input", "content"}
+
+// partsText returns what decodedMessageText gives of a content array
+// whose parts are all strings, text parts ({"type","text": a string}) or
+// thinking parts ({"type","thinking": a string}), other members ignored:
+// the non-empty texts joined by "\n", read in one pass over the (valid)
+// array. ok is false for any other part (a tool use, a tool result, an
+// image, a field twice, escaped or named only ignoring case, a type or
+// thinking that is not a string), left to the decoder, which gives each
+// of those its own text.
+func partsText(content []byte) (text string, ok bool) {
+	sc := jsonx.Scanner{Data: content, Valid: true}
+	var pieces []string
+	add := func(raw []byte) {
+		if s := jsonx.DecodeString(raw, true); s != "" {
+			pieces = append(pieces, s)
+		}
+	}
+	err := sc.Array(func(int) error {
+		sc.SkipSpace()
+		if sc.Peek() == '"' {
+			v, _, err := sc.Value()
+			if err == nil {
+				add(v)
+			}
+			return err
+		}
+		if sc.Peek() != '{' {
+			return errNotParts
+		}
+		var typ, txt, thinking []byte
+		err := sc.Object(func(key []byte) error {
+			v, _, err := sc.Value()
+			if err != nil {
+				return err
+			}
+			switch {
+			case bytes.IndexByte(key, '\\') >= 0:
+				return errNotParts // an escaped key: the decoder's to match
+			case string(key) == "type" && typ == nil:
+				typ = v
+			case string(key) == "text" && txt == nil:
+				txt = v
+			case string(key) == "thinking" && thinking == nil:
+				thinking = v
+			default:
+				for _, p := range partKeys {
+					if strings.EqualFold(string(key), p) {
+						return errNotParts // a tool part, a repeated or case-folded field
+					}
+				}
+			}
+			return nil
+		})
+		switch {
+		case err != nil:
+			return err
+		case typ != nil && typ[0] != '"', thinking != nil && thinking[0] != '"':
+			return errNotParts // the decoder fails on the part and skips it
+		case len(txt) > 0 && txt[0] == '"':
+			add(txt)
+		case thinking != nil && len(thinking) > 2:
+			add(thinking)
+		case typ != nil:
+			return errNotParts // the decoder writes "[type]" for it
+		}
+		return nil
+	})
+	if err != nil || sc.End() != nil {
+		return "", false
+	}
+	return strings.Join(pieces, "\n"), true
+}
+
+// errNotParts stops partsText at a part it leaves to the decoder.
+var errNotParts = jsonx.TextError("not text parts")

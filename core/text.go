@@ -32,8 +32,14 @@ type toolCall struct {
 // "[image]". Pieces are joined by newlines. Malformed input gives "".
 func MessageText(raw RawMessage) string {
 	if text, ok := plainMessageText(raw); ok {
-		return text // string content, no tool calls: the scanner, not encoding/json
+		return text // string content or text parts, no tool calls: the scanner, not encoding/json
 	}
+	return decodedMessageText(raw)
+}
+
+// decodedMessageText is MessageText through the decoder, for every shape
+// of message (plainMessageText reads the common ones in one pass).
+func decodedMessageText(raw RawMessage) string {
 	var head messageHead
 	if err := jsonx.Unmarshal(raw, &head); err != nil {
 		return ""
