@@ -550,3 +550,19 @@ test('import-zip: a ZIP written as a stream (no sizes in the entry headers) impo
     await env.close();
   }
 });
+
+test('import-zip: a conversations.json saved as UTF-16 inside a ZIP imports as its UTF-8 would', async () => {
+  const env = await explorer();
+  try {
+    const { page, errors } = env;
+    const text = JSON.stringify(chatgptExport());
+    const utf16 = Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]); // big-endian
+    await page.setInputFiles('#import-file', upload('utf16.zip', zipSync({ 'conversations.json': new Uint8Array(utf16) })));
+    await report(page, 'Imported 2 sessions');
+    assert.deepEqual(await nodeCounts(page), { 'gpt-a': 5, 'gpt-b': 2 });
+    assert.equal((await explorerCall(page, { operation: 'context', sessionId: 'gpt-b' })).messages.at(-1).content, 'Hello!');
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});

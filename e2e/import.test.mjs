@@ -169,3 +169,36 @@ test('import: dropping a Claude Code transcript and an Open WebUI export on the 
     await env.close();
   }
 });
+
+test('import in the explorer: an export saved as UTF-16, and the OpenAI messages file of the Export menu, become sessions', async () => {
+  const owui = fixture('librechat/openwebui-export.json');
+  assert.ok(owui, 'the Open WebUI fixture is on this machine');
+  const { openExplorer, explorerCall } = await import('./helpers.mjs');
+  const env = await setup({ contextOptions: { viewport: { width: 1366, height: 850 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    await openExplorer(page, baseURL);
+    // UTF-16 LE with its byte order mark, as PowerShell's > writes it.
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(owui, 'utf16le')]);
+    await page.setInputFiles('#import-file', { name: 'openwebui-utf16.json', mimeType: 'application/json', buffer: utf16 });
+    await page.locator('#report-title', { hasText: 'Imported 3 sessions' }).waitFor();
+    assert.deepEqual(await page.locator('#report-warnings li').allTextContents(), ['the file is UTF-16 (little-endian); it was read as such']);
+    const ids = (await explorerCall(page, { operation: 'sessions' })).map((s) => s.sessionId);
+    assert.deepEqual(['reasoning-chat', 'tool-chat', 'simple-chat'].filter((id) => ids.includes(id)), ['reasoning-chat', 'tool-chat', 'simple-chat']);
+    await page.locator('#report-close').click();
+
+    // The demo's path as OpenAI messages, imported back: a session with the same context.
+    const exported = await explorerCall(page, { operation: 'export', sessionId: 'demo', format: 'openai' });
+    const demo = await explorerCall(page, { operation: 'context', sessionId: 'demo' });
+    await page.setInputFiles('#import-file', []);
+    await page.setInputFiles('#import-file', { name: exported.filename, mimeType: 'application/json', buffer: Buffer.from(exported.text) });
+    await page.locator('#report-title', { hasText: 'Imported 1 session' }).waitFor();
+    const made = (await explorerCall(page, { operation: 'sessions' })).find((s) => s.sessionId.startsWith('openai-'));
+    assert.ok(made, 'an openai- session was made');
+    const back = await explorerCall(page, { operation: 'context', sessionId: made.sessionId });
+    assert.deepEqual(back.messages, demo.messages);
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});

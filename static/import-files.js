@@ -186,7 +186,9 @@ async function looksLikeZip(file) {
  * `refs`), and the ones no conversation names are one "skip" note. Outside
  * ZIPs, a chosen file is read as text whatever its name; a file inside a
  * folder only when it is JSON, JSON lines or a ZIP; one of
- * FILE_PIECE_BYTES or more is not read but handed on as a "file" piece.
+ * FILE_PIECE_BYTES or more, or one in UTF-16 (a byte order mark first),
+ * is not read but handed on as a "file" piece (the store converts UTF-16
+ * and says so); a ZIP entry in UTF-16 is decoded as such.
  *
  * Never throws: a file that cannot be read is an "error" piece.
  * @param {Source[]} sources
@@ -213,7 +215,8 @@ export async function* readImports(sources, { onProgress } = {}) {
       yield { kind: "skip", name: path, reason: ext === "" ? "not an export file" : `not an export file (.${ext})` };
       continue;
     }
-    if (file.size >= FILE_PIECE_BYTES) {
+    // UTF-16 (its byte order mark first) is the store's to convert: it says so in the report.
+    if (file.size >= FILE_PIECE_BYTES || (await utf16BOM(file)) !== null) {
       yield { kind: "file", name: path, file, size: file.size, refs: [] };
       continue;
     }
@@ -226,6 +229,26 @@ export async function* readImports(sources, { onProgress } = {}) {
     }
     yield { kind: "text", name: path, text, size: file.size, refs: [] };
   }
+}
+
+/**
+ * The UTF-16 byte order a Blob's byte order mark names ("utf-16le" for
+ * FF FE, "utf-16be" for FE FF), or null for any other start (UTF-8, with
+ * or without its own mark).
+ * @param {Blob} blob
+ * @returns {Promise<"utf-16le"|"utf-16be"|null>}
+ */
+async function utf16BOM(blob) {
+  if (blob.size < 2) return null;
+  return utf16Order(new Uint8Array(await blob.slice(0, 2).arrayBuffer()));
+}
+
+/** utf16BOM of the first bytes of a text: the decoder's label, or null. */
+function utf16Order(bytes) {
+  if (bytes.length < 2) return null;
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return "utf-16le";
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return "utf-16be";
+  return null;
 }
 
 /** A file's text (UTF-8), read in chunks with progress. */
@@ -318,6 +341,8 @@ async function* readZip(file, zipName, onProgress) {
         t.error = err.message ?? String(err);
         return;
       }
+      // An entry saved as UTF-16 (its byte order mark first) is decoded as such.
+      if (t.size === 0 && utf16Order(data) !== null) t.decoder = new TextDecoder(utf16Order(data));
       t.size += data.length;
       t.parts.push(t.decoder.decode(data, { stream: !final }));
       if (final) t.done = true;
