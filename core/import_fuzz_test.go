@@ -101,3 +101,9 @@ func FuzzImportClaudeAI(f *testing.F) {
 func FuzzImportSillyTavern(f *testing.F) {
 	fuzzImport(f, "sillytavern", "{\"user_name\":\"u\",\"character_name\":\"c\",\"create_date\":\"2025-04-05 @18h 00m 00s 000ms\",\"chat_metadata\":{}}\n{\"name\":\"c\",\"is_user\":false,\"mes\":\"b\",\"swipes\":[\"a\",\"b\"],\"swipe_id\":1,\"swipe_info\":[{\"extra\":{\"reasoning\":\"r\"}},{}]}\n{\"name\":\"u\",\"is_user\":true,\"is_system\":true,\"mes\":\"hidden\"}\n")
 }
+
+func FuzzImportOpenAI(f *testing.F) {
+	fuzzImport(f, "openai", `[{"role":"system","content":"s"},{"role":"user","content":"q"},{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c","content":"r"}]`,
+		`{"model":"m","title":"t","messages":[{"role":"user","content":[{"type":"text","text":"q"}]}]}`,
+		"{\"messages\":[{\"role\":\"user\",\"content\":\"a\"}]}\n{\"custom_id\":\"r\",\"body\":{\"messages\":[{\"role\":\"user\",\"content\":\"b\"}]}}\n{\"messages\":[]}\n")
+}

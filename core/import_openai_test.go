@@ -120,3 +120,44 @@ func TestImportOpenAIFailsPlainly(t *testing.T) {
 		assert.Len(t, res.Warnings, 1, tc.name)
 	}
 }
+
+func TestImportOpenAIChatsThatStartAlikeNeverMix(t *testing.T) {
+	st := testStore(t)
+	chat := func(city, last string) []byte {
+		return []byte(`[{"role":"system","content":"Be brief."},{"role":"user","content":"Weather in ` + city + `?"},` +
+			`{"role":"assistant","content":"Let me check."},{"role":"user","content":"` + last + `"}]`)
+	}
+	paris, err := st.Import(chat("Paris", "thanks"), "auto")
+	require.Nil(t, err)
+	lyon, err := st.Import(chat("Lyon", "and tomorrow?"), "auto")
+	require.Nil(t, err)
+	// Another first question: another session, whole.
+	require.NotEqual(t, paris.Sessions[0].SessionID, lyon.Sessions[0].SessionID)
+	assert.Equal(t, 4, lyon.Sessions[0].NodeCount)
+	assert.Equal(t, []string{`{"role":"system","content":"Be brief."}`, `{"role":"user","content":"Weather in Lyon?"}`,
+		`{"role":"assistant","content":"Let me check."}`, `{"role":"user","content":"and tomorrow?"}`}, contextMessages(t, st, lyon.Sessions[0].SessionID))
+
+	// The same first question, then another turn: a branch of that session,
+	// each message on its own path.
+	other, err := st.Import([]byte(`[{"role":"system","content":"Be brief."},{"role":"user","content":"Weather in Paris?"},`+
+		`{"role":"assistant","content":"Sunny."},{"role":"user","content":"thanks"}]`), "auto")
+	require.Nil(t, err)
+	s := other.Sessions[0]
+	assert.Equal(t, paris.Sessions[0].SessionID, s.SessionID)
+	assert.Equal(t, 2, s.Added)
+	assert.Equal(t, 2, s.BranchCount)
+	assert.Equal(t, []string{`{"role":"system","content":"Be brief."}`, `{"role":"user","content":"Weather in Paris?"}`,
+		`{"role":"assistant","content":"Let me check."}`, `{"role":"user","content":"thanks"}`}, contextMessages(t, st, s.SessionID), "the cursor stays on the first import's path")
+
+	// A Batch API file: a session per line, titled by custom_id; an empty
+	// chat is nothing to import.
+	batch := `{"custom_id":"req-1","method":"POST","url":"/v1/chat/completions","body":{"model":"m","messages":[{"role":"user","content":"One"}]}}` + "\n" +
+		`{"custom_id":"req-2","method":"POST","url":"/v1/chat/completions","body":{"model":"m","messages":[]}}` + "\n"
+	res, err := testStore(t).Import([]byte(batch), "auto")
+	require.Nil(t, err)
+	assert.Equal(t, "openai", res.Format)
+	require.Len(t, res.Sessions, 1)
+	assert.Equal(t, "req-1", res.Sessions[0].Title)
+	require.Len(t, res.Skipped, 1)
+	assert.Contains(t, res.Skipped[0].Reason, "line 2 has no messages: nothing to import")
+}

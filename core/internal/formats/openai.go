@@ -16,14 +16,18 @@ import (
 //   - an object holding it as "messages" (a request body, or one example
 //     of a fine-tuning file): one conversation, titled by a "title" or
 //     "name" string member when there is one;
-//   - JSON lines of such objects (a fine-tuning or batch file): one
-//     conversation per line.
+//   - JSON lines of such objects (a fine-tuning file), or of Batch API
+//     requests {"custom_id","method","url","body":{"messages":…}}: one
+//     conversation per line (titled by custom_id).
 //
 // Messages are kept as they are when core takes them (they are its own
 // message shape); a message core refuses is skipped with a warning naming
-// its index. A conversation has no ids: each gets one derived from its
-// first message (and its line), so a re-import of a longer copy of the
-// same chat adds only its new turns.
+// its index. A conversation has no ids: the session's is derived from its
+// messages up to the first user message (the prompts and the first
+// question; in JSON lines, the line too), each message's from its
+// parent's and its own, so a re-import of a longer copy of the same chat
+// adds only its new turns, and two chats that start alike and part are
+// two branches of one session, each message on its own path.
 
 // detectOpenAI reports whether the data is one of the three shapes: an
 // array whose first element has "role", an object whose "messages" is an
@@ -41,6 +45,10 @@ func detectOpenAI(sn *Sniff) bool {
 			return false
 		}
 		raw := sn.lines[0]["messages"]
+		if body := sn.lines[0]["body"]; raw == nil && len(body) > 0 && body[0] == '{' {
+			f, _ := RawFields(body) // a Batch API line: the request is its body
+			raw = f["messages"]
+		}
 		return len(raw) > 0 && raw[0] == '['
 	}
 	return false
@@ -72,8 +80,16 @@ func convertOpenAIObject(model *Model, raw jsonx.RawMessage, what, key string) (
 		Messages []jsonx.RawMessage `json:"messages"`
 		Title    *string            `json:"title"`
 		Name     *string            `json:"name"`
+		CustomID *string            `json:"custom_id"`
+		Body     *struct {
+			Messages []jsonx.RawMessage `json:"messages"`
+		} `json:"body"`
 	}
-	if err := jsonx.Unmarshal(raw, &obj); err != nil || obj.Messages == nil {
+	err := jsonx.Unmarshal(raw, &obj)
+	if err == nil && obj.Messages == nil && obj.Body != nil {
+		obj.Messages = obj.Body.Messages // a Batch API line: {custom_id, method, url, body}
+	}
+	if err != nil || obj.Messages == nil {
 		return Conversation{Skip: jsonx.Sprintf("%s has no \"messages\" array of messages; skipped", what)}, nil
 	}
 	title := ""
@@ -82,6 +98,8 @@ func convertOpenAIObject(model *Model, raw jsonx.RawMessage, what, key string) (
 		title = *obj.Title
 	case obj.Name != nil:
 		title = *obj.Name
+	case obj.CustomID != nil:
+		title = *obj.CustomID
 	}
 	c, warns := openAIConversation(model, obj.Messages, title, what, key)
 	return c, warns
@@ -96,12 +114,18 @@ func convertOpenAIObject(model *Model, raw jsonx.RawMessage, what, key string) (
 func openAIConversation(model *Model, msgs []jsonx.RawMessage, title, what, key string) (Conversation, []Warning) {
 	c := Conversation{Linear: true, Title: title}
 	var warns []Warning
+	id := []byte(key)
+	asked := false // the first user message is in id
 	for i, m := range msgs {
 		msg, role, err := model.Message(m, jsonx.Sprintf("message %d", i))
 		if err != nil {
 			warns = append(warns, Warning{Message: jsonx.Sprintf("%s: %s; skipped", what, err.Error())})
 			c.Unusable++
 			continue
+		}
+		if !asked {
+			id = append(append(id, 0), msg...)
+			asked = role == "user"
 		}
 		if c.Title == "" && role == "user" {
 			c.Title = model.Preview(msg, 60)
@@ -110,13 +134,18 @@ func openAIConversation(model *Model, msgs []jsonx.RawMessage, title, what, key 
 		c.Records = append(c.Records, Record{Message: msg, Written: true, Source: src})
 	}
 	if len(c.Records) == 0 && c.Unusable == 0 {
-		warns = append(warns, Warning{Message: jsonx.Sprintf("%s has no messages; it is an empty session", what)})
-	}
-	id := []byte(key)
-	if len(c.Records) > 0 {
-		id = append(append(id, 0), c.Records[0].Message...)
+		c.Skip = jsonx.Sprintf("%s has no messages: nothing to import", what)
+		return c, warns
 	}
 	c.ID = hashID("openai-", id)
+	// Each record's id names its parent's too: two chats of one session id
+	// (the same first question) that part later are two branches, and an
+	// equal message further on never joins the other's.
+	parent := c.ID
+	for i := range c.Records {
+		c.Records[i].ID = DerivedID(parent, i, 0, c.Records[i].Message)
+		parent = c.Records[i].ID
+	}
 	for i := range warns {
 		warns[i].SessionID = c.ID
 	}
@@ -142,11 +171,11 @@ func (r *openAILines) Line(raw []byte, _ map[string]jsonx.RawMessage, n int) {
 	}
 	c, warns := convertOpenAIObject(r.model, raw, what, what)
 	r.warns = append(r.warns, warns...)
-	if c.Skip != "" {
-		r.warns = append(r.warns, Warning{Message: c.Skip})
+	if c.Skip != "" && c.Records == nil && c.Unusable == 0 && !c.Linear {
+		r.warns = append(r.warns, Warning{Message: c.Skip}) // not a chat at all: a line skipped
 		return
 	}
-	r.convs = append(r.convs, c)
+	r.convs = append(r.convs, c) // a chat, maybe one that cannot be used (the report's skipped list)
 }
 
 // Finish returns the conversations of every line read.
