@@ -263,3 +263,34 @@ test('every grammar render-message.js may ask for is served from static/vendor a
     await env.close();
   }
 });
+
+test('a huge message shows its start as text and is rendered whole only on Show more', async () => {
+  const env = await setup({ contextOptions: { viewport: VIEWPORT } });
+  try {
+    const { page, baseURL, errors } = env;
+    await open(page, baseURL + 'static/');
+    const line = '**Bold** line of a very long log, with `code` and a [link](https://example.com/x).\n';
+    const huge = line.repeat(Math.ceil(3_000_000 / line.length)); // ~3 MB
+    await showSession(page, 'render-huge', [
+      { role: 'user', content: 'Paste the log' },
+      { role: 'assistant', content: huge },
+      { role: 'user', content: 'Thanks' },
+    ]);
+    const msg = page.locator('#panel .messages .message').nth(1);
+    const body = msg.locator('.message-body');
+    assert.equal(await body.locator('.message-huge-more').textContent(), `A long message (${huge.length.toLocaleString('en')} characters): its start shows as text; Show more renders it whole.`);
+    assert.equal(await body.locator('.message-huge').textContent(), huge.slice(0, 4000));
+    assert.equal(await body.locator('strong').count(), 0, 'nothing of it is rendered as Markdown yet');
+    assert.equal(await body.evaluate((b) => b.classList.contains('collapsed')), true);
+    // The message after it is drawn as usual.
+    assert.equal(await page.locator('#panel .messages .message').nth(2).locator('.message-body').textContent(), 'Thanks');
+    await msg.locator('.show-more').click();
+    await body.locator('strong').first().waitFor();
+    assert.equal(await body.evaluate((b) => b.classList.contains('collapsed')), false);
+    assert.equal(await body.locator('strong').count(), Math.ceil(3_000_000 / line.length));
+    assert.equal(await msg.locator('.show-more').textContent(), 'Show less');
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});

@@ -20,6 +20,17 @@ const RENDER_CACHE = 4 * CONTEXT_PAGE;
 const LONG_MESSAGE = 700;
 
 /**
+ * Characters (of a message's source) from which it first shows only its
+ * start, as plain text, and is rendered whole on "Show more": a 30 MB
+ * message froze the page for 7.5 s while its whole text was rendered and
+ * laid out behind the fold.
+ */
+const HUGE_MESSAGE = 100000;
+
+/** How much of a huge message shows before "Show more" (characters). */
+const HUGE_START = 4000;
+
+/**
  * The context column. `element` goes in the page; `diffSlot` (an element
  * of the caller's) is placed between the state chips and the messages.
  *
@@ -204,7 +215,12 @@ export class ContextPane {
     if (row?.label) head.append(el("span", "node-label", row.label));
     const body = el("div", "message-body");
     const source = kind === "message" ? messageSource(node.message) : typeof node.summary === "string" ? node.summary : note;
-    if (source !== null) {
+    const huge = source !== null && source.length > HUGE_MESSAGE;
+    if (huge) {
+      // Its start as text; rendered whole only when asked for (Show more).
+      body.append(el("p", "message-huge-more", `A long message (${source.length.toLocaleString("en")} characters): its start shows as text; Show more renders it whole.`), el("p", "message-huge", source.slice(0, HUGE_START)));
+      head.append(this._rawToggle(body, source));
+    } else if (source !== null) {
       body.append(this._rendered(node, source));
       head.append(this._rawToggle(body, source));
     } else if (node.entry) {
@@ -216,11 +232,16 @@ export class ContextPane {
     li.append(head);
 
     const size = contentText(node.message?.content ?? node.summary ?? "").length;
-    if (size > LONG_MESSAGE) {
+    if (size > LONG_MESSAGE || huge) {
       body.classList.add("collapsed");
       const more = button("show-more", "Show more");
       more.setAttribute("aria-expanded", "false");
+      let whole = !huge;
       more.addEventListener("click", () => {
+        if (!whole) {
+          whole = true;
+          body.replaceChildren(this._rendered(node, source));
+        }
         const open = body.classList.toggle("collapsed") === false;
         more.textContent = open ? "Show less" : "Show more";
         more.setAttribute("aria-expanded", String(open));
