@@ -195,6 +195,25 @@ test('dialogs on a phone: the branch prompt shows over the tree pane and is oper
     // The composer in the context pane says where the next message goes.
     await page.locator('#tab-context').click();
     assert.equal(await panel.locator('.composer-target').textContent(), `Replying at ${plan}, on the new branch phone-idea (no message yet: this one is its first).`);
+    // Branch + summary at the first node: the new summary node, the cursor, is scrolled into the tree's view.
+    await page.locator('#tab-tree').click();
+    const first = rows[0].id;
+    await panel.evaluate((p, id) => p.focusNode(id), first);
+    await panel.locator('.act-summary').click();
+    await panel.locator('.prompt-dialog[open]').waitFor();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('from-the-start');
+    await panel.locator('.prompt-dialog button.primary').click();
+    await panel.locator('.head .stats', { hasText: 'on from-the-start' }).waitFor();
+    const cursor = (await call(page, { operation: 'session', sessionId: 'demo' })).cursor;
+    const row = panel.locator(`.row.cursor[data-node-id="${cursor}"]`);
+    await row.waitFor();
+    const seen = await panel.evaluate((p, id) => {
+      const r = p.shadowRoot.querySelector(`.row[data-node-id="${id}"]`).getBoundingClientRect();
+      const s = p.shadowRoot.querySelector('.scroller').getBoundingClientRect();
+      return r.top >= s.top - 1 && r.bottom <= s.bottom + 1;
+    }, cursor);
+    assert.equal(seen, true, 'the new cursor row is in the tree\'s view');
     assert.deepEqual(errors, []);
   } finally {
     await env.close();

@@ -92,6 +92,10 @@ export class SessionTreePanel extends HTMLElement {
       node: (id) => this._node(id),
       seq: () => this._loader.seq,
       renderRows: () => this._view.render(),
+      revealActive: () => {
+        this._view.scrollIntoView(this._model.active);
+        this._view.render();
+      },
       focusTree: (options) => this._view.scroller.focus(options),
       openHit: (id) => this._openHit(id),
       stepSibling: (id, delta) => this._stepSibling(id, delta),
