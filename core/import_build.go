@@ -149,7 +149,7 @@ func (st *Store) buildImported(c formats.Conversation) (*Session, []ImportWarnin
 	}
 	if len(c.Records) == 0 {
 		if c.Unusable > 0 {
-			return nil, t.warns, invalidf("conversation %q (%s): none of its %d records could be used; skipped", t.id, c.Title, c.Unusable)
+			return nil, t.warns, invalidf("%s: none of its %d records could be used; skipped", conversationName(t.id, c.Title), c.Unusable)
 		}
 		s := newSession(t.id, c.Title, unixTimestamp(c.Created))
 		s.updatedAt = unixTimestamp(c.Updated)
@@ -161,7 +161,7 @@ func (st *Store) buildImported(c formats.Conversation) (*Session, []ImportWarnin
 	}
 	t.surrogates()
 	if !t.usable() {
-		return nil, t.warns, invalidf("conversation %q (%s): none of its %d records could be used; skipped", t.id, c.Title, len(c.Records))
+		return nil, t.warns, invalidf("%s: none of its %d records could be used; skipped", conversationName(t.id, c.Title), len(c.Records))
 	}
 	t.link()
 	t.cutCycles()
@@ -170,6 +170,15 @@ func (st *Store) buildImported(c formats.Conversation) (*Session, []ImportWarnin
 	s := t.session(&c, order, cursor)
 	t.annotate(s, &c)
 	return s, t.warns, nil
+}
+
+// conversationName names a conversation in a message: `conversation "id"
+// (title)`, without the parentheses when it has no title.
+func conversationName(id, title string) string {
+	if title == "" {
+		return jsonx.Sprintf("conversation %q", id)
+	}
+	return jsonx.Sprintf("conversation %q (%s)", id, title)
 }
 
 // chain links the records of a linear conversation in their order; a

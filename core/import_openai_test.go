@@ -161,3 +161,12 @@ func TestImportOpenAIChatsThatStartAlikeNeverMix(t *testing.T) {
 	require.Len(t, res.Skipped, 1)
 	assert.Contains(t, res.Skipped[0].Reason, "line 2 has no messages: nothing to import")
 }
+
+func TestImportOpenAIOfNothingUsableSaysWhyPlainly(t *testing.T) {
+	_, err := testStore(t).Import([]byte(`[{"role":5}]`), "auto")
+	require.NotNil(t, err)
+	assert.Regexp(t, `^nothing imported: the conversation: message 0.role must be a string; skipped; conversation "openai-[0-9a-f]+": none of its 1 records could be used; skipped$`, err.Message)
+	_, err = testStore(t).Import([]byte(`{"model":"x","messages":[]}`), "auto")
+	require.NotNil(t, err)
+	assert.Equal(t, "openai import: the conversation has no messages: nothing to import", err.Message)
+}
