@@ -551,15 +551,18 @@ test('import-zip: a ZIP written as a stream (no sizes in the entry headers) impo
   }
 });
 
-test('import-zip: a conversations.json saved as UTF-16 inside a ZIP imports as its UTF-8 would', async () => {
+test('import-zip: a conversations.json saved as UTF-16 inside a ZIP imports as its UTF-8 would; a warning of one of its files names the file', async () => {
   const env = await explorer();
   try {
     const { page, errors } = env;
     const text = JSON.stringify(chatgptExport());
     const utf16 = Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]); // big-endian
-    await page.setInputFiles('#import-file', upload('utf16.zip', zipSync({ 'conversations.json': new Uint8Array(utf16) })));
-    await report(page, 'Imported 2 sessions');
-    assert.deepEqual(await nodeCounts(page), { 'gpt-a': 5, 'gpt-b': 2 });
+    // Beside it, a transcript with a broken line: its warning names the file it is in.
+    const transcript = '{"type":"user","uuid":"u","parentUuid":null,"sessionId":"cc-z","message":{"role":"user","content":"hi"}}\n{"type":\n{"type":"assistant","uuid":"a","parentUuid":"u","sessionId":"cc-z","message":{"role":"assistant","content":"yo"}}\n';
+    await page.setInputFiles('#import-file', upload('utf16.zip', zipSync({ 'conversations.json': new Uint8Array(utf16), 'cc/session.jsonl': strToU8(transcript) })));
+    const r = await report(page, 'Imported 3 sessions');
+    assert.deepEqual(await nodeCounts(page), { 'cc-z': 2, 'gpt-a': 5, 'gpt-b': 2 });
+    assert.ok(r.warnings.some((w) => w.startsWith('utf16.zip › cc/session.jsonl: line 2 is not valid JSON')), r.warnings.join('\n'));
     assert.equal((await explorerCall(page, { operation: 'context', sessionId: 'gpt-b' })).messages.at(-1).content, 'Hello!');
     assert.deepEqual(errors, []);
   } finally {

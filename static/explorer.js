@@ -229,7 +229,7 @@ async function importPiece({ name, text, file, size, refs }, report) {
   }
   const v = env.value;
   report.sessions.push(...v.sessions);
-  report.warnings.push(...v.warnings);
+  report.warnings.push(...v.warnings.map((w) => ({ ...w, file: name })));
   if (Array.isArray(v.skipped)) report.skipped.push(...v.skipped);
   const n = v.sessions.length;
   const k = Array.isArray(v.skipped) ? v.skipped.length : 0;
@@ -263,7 +263,7 @@ function hideProgress() {
 /**
  * Show the import report: sessions, one line per file or ZIP entry (when
  * several were read, or a ZIP or folder), skipped conversations, warnings.
- * @param {{sessions: object[], warnings: {sessionId?: string, message: string}[], errors: string[], skipped?: object[], files?: {name: string, text: string, kind: "imported" | "skipped" | "error"}[]}} report
+ * @param {{sessions: object[], warnings: {sessionId?: string, message: string, file?: string}[], errors: string[], skipped?: object[], files?: {name: string, text: string, kind: "imported" | "skipped" | "error"}[]}} report
  */
 function showReport({ sessions, warnings, errors, skipped = [], files = [] }) {
   const n = sessions.length;
@@ -308,7 +308,8 @@ function showReport({ sessions, warnings, errors, skipped = [], files = [] }) {
     ...all.map((w) => {
       const li = el("li", w.error ? "error" : "warning");
       if (w.sessionId) li.append(el("code", "warning-session", w.sessionId));
-      li.append(el("span", "warning-text", w.message));
+      // Of several files, a warning that names no session says which file it is about.
+      li.append(el("span", "warning-text", !w.sessionId && w.file && files.length > 1 ? `${w.file}: ${w.message}` : w.message));
       return li;
     }),
   );
