@@ -226,6 +226,8 @@ test('phone: the pane tabs work by keyboard and picking a session shows its tree
     await panel.locator(`.row[data-node-id="${budgetTip}"]`).click();
     await page.waitForFunction(() => document.body.dataset.pane === 'context');
     assert.equal(await selected(), 'tab-context');
+    // The pane shows before the previewed path is drawn in it: wait for the drawing.
+    await panel.locator(`.messages .message[data-node-id="${budgetTip}"]`).waitFor();
     assert.equal(await panel.locator('.messages .message').last().getAttribute('data-node-id'), budgetTip);
     await panel.locator('.preview-bar').waitFor();
     await page.screenshot({ path: artifactPath('layout-390x844-light-preview.png') });
