@@ -208,12 +208,15 @@ test('dialogs on a phone: the branch prompt shows over the tree pane and is oper
     const cursor = (await call(page, { operation: 'session', sessionId: 'demo' })).cursor;
     const row = panel.locator(`.row.cursor[data-node-id="${cursor}"]`);
     await row.waitFor();
-    const seen = await panel.evaluate((p, id) => {
-      const r = p.shadowRoot.querySelector(`.row[data-node-id="${id}"]`).getBoundingClientRect();
+    // In view once the panel has settled (its reload and the status line come after the click).
+    await page.waitForFunction((id) => {
+      const p = document.querySelector('#panel');
+      const row = p.shadowRoot.querySelector(`.row[data-node-id="${id}"]`);
+      if (!row) return false;
+      const r = row.getBoundingClientRect();
       const s = p.shadowRoot.querySelector('.scroller').getBoundingClientRect();
       return r.top >= s.top - 1 && r.bottom <= s.bottom + 1;
-    }, cursor);
-    assert.equal(seen, true, 'the new cursor row is in the tree\'s view');
+    }, cursor, { timeout: 10_000 });
     assert.deepEqual(errors, []);
   } finally {
     await env.close();

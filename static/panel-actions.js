@@ -231,9 +231,11 @@ export class PanelActions {
     model.active = withSummary ? env.value.id : nodeId;
     model.view = null; // the cursor moved to the new branch: its path shows (a summary node is past a previewed node)
     await host.refresh();
-    host.revealActive(); // the new summary node may sit below the fold (a phone)
     host.emit("branch", { nodeId, branch, summaryNodeId: withSummary ? env.value.id : undefined });
     host.status(`Branch ${branch} created at ${nodeId}; the next message goes there.`, false);
+    // After the status line, which may make the head taller: the new
+    // summary node may sit below the fold (a phone).
+    host.revealActive();
   }
 
   async _fork() {

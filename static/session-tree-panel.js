@@ -74,6 +74,8 @@ export class SessionTreePanel extends HTMLElement {
   constructor() {
     super();
     this._uid = `stp${++panelCount}`;
+    /** A row to scroll into view once it is laid out ({key, sessionId}; see revealActive), or null. */
+    this._reveal = null;
     this._tree = null;
     this._unsubscribe = null;
     /** The rows' state (see rows-controller.js). */
@@ -93,8 +95,10 @@ export class SessionTreePanel extends HTMLElement {
       seq: () => this._loader.seq,
       renderRows: () => this._view.render(),
       revealActive: () => {
-        this._view.scrollIntoView(this._model.active);
-        this._view.render();
+        // Scrolled to once it is laid out: now, or after the load that
+        // brings it (a change's own reload may still be on its way).
+        this._reveal = { key: this._model.active, sessionId: this.sessionId };
+        this._afterLayout();
       },
       focusTree: (options) => this._view.scroller.focus(options),
       openHit: (id) => this._openHit(id),
@@ -428,6 +432,11 @@ export class SessionTreePanel extends HTMLElement {
   /** Draw what a new layout changed: the spacer, the rows, the actions, the head. */
   _afterLayout() {
     this._view.sizeSpacer();
+    const r = this._reveal;
+    if (r && (r.sessionId !== this.sessionId || this._model.itemIndex.has(r.key))) {
+      this._reveal = null;
+      if (r.sessionId === this.sessionId) this._view.scrollIntoView(r.key);
+    }
     this._view.render();
     this._actions.update();
     this._composer.update();
