@@ -58,3 +58,19 @@ export async function exportChoice(tree, sessionId, key, options = {}) {
   const type = typeof v?.mimeType === "string" ? v.mimeType : choice.type;
   return { text: typeof v?.text === "string" ? v.text : JSON.stringify(v, null, 2), name, type, scope: typeof v?.scope === "string" ? v.scope : choice.scope };
 }
+
+/**
+ * Save text as a file named name (MIME type type) through a temporary
+ * object URL and a clicked <a download>; the URL is revoked 10 s later.
+ * @param {string} text @param {string} name @param {string} type
+ */
+export function download(text, name, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

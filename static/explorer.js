@@ -16,27 +16,15 @@ import { describeAttachment, readImports, sourcesFromDrop, sourcesFromFiles } fr
 import { RestorePoints, snapshotSessionId } from "./restore-points.js";
 import { SessionTitles } from "./session-titles.js";
 import { showStorage } from "./explorer-storage.js";
-import { availableChoices, exportChoice } from "./explorer-export.js";
+import { cancelImport, hideProgress, showProgress, showReport } from "./explorer-report.js";
+import { el } from "./dom.js";
+import { availableChoices, download, exportChoice } from "./explorer-export.js";
 import "./session-tree-panel.js";
 
 /** Files larger than this (bytes) show a progress bar while importing. */
 const PROGRESS_BYTES = 512 * 1024;
 
 const $ = (id) => document.getElementById(id);
-
-/**
- * Create an element with a class and text.
- * @param {string} tag
- * @param {string} [className]
- * @param {string} [text]
- * @returns {HTMLElement}
- */
-function el(tag, className, text) {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 const state = {
   tree: null,
@@ -45,7 +33,6 @@ const state = {
   filter: "",
   selected: null, // sessionId
   panes: null, // PaneTabs: the pane shown on a narrow screen
-  importAbort: null, // AbortController of the import the progress bar shows
 };
 
 /** Show one pane (sessions, tree, context) on a narrow screen (see explorer-panes.js). */
@@ -241,80 +228,12 @@ async function importPiece({ name, text, file, size, refs }, report) {
   }
 }
 
-/** Show the progress bar at fraction (0–1); its Cancel button aborts abort (an AbortController; none: no button). */
-function showProgress(label, fraction, abort) {
-  $("import-progress").hidden = false;
-  $("progress-label").textContent = label;
-  $("progress-bar").value = fraction;
-  $("import-cancel").hidden = !abort;
-  state.importAbort = abort ?? null;
-}
-
 /** Whether text (a file's head) starts a snapshot of a session already here. */
 function snapshotOfSession(text) {
   const id = snapshotSessionId(text);
   return id !== null && state.sessions.some((s) => s.sessionId === id);
 }
 
-function hideProgress() {
-  $("import-progress").hidden = true;
-}
-
-/**
- * Show the import report: sessions, one line per file or ZIP entry (when
- * several were read, or a ZIP or folder), skipped conversations, warnings.
- * @param {{sessions: object[], warnings: {sessionId?: string, message: string, file?: string}[], errors: string[], skipped?: object[], files?: {name: string, text: string, kind: "imported" | "skipped" | "error"}[]}} report
- */
-function showReport({ sessions, warnings, errors, skipped = [], files = [] }) {
-  const n = sessions.length;
-  // A session already here that gained nothing: "already here", not "imported".
-  const fresh = sessions.filter((s) => !(s.existing && s.added === 0)).length;
-  $("report-title").textContent = n === 0 ? "Nothing imported" : fresh === 0 ? `Already here: ${n} ${n === 1 ? "session" : "sessions"}, nothing new` : `Imported ${fresh} ${fresh === 1 ? "session" : "sessions"}${fresh < n ? ` · ${n - fresh} already here` : ""}`;
-  $("import-report").classList.toggle("failed", n === 0);
-  $("report-sessions").replaceChildren(
-    ...sessions.map((s) => {
-      const li = el("li");
-      const size = `${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"}` + (Number.isInteger(s.branchCount) ? ` · ${s.branchCount} ${s.branchCount === 1 ? "branch" : "branches"}` : "") +
-        (s.existing ? (s.added > 0 ? ` · ${s.added} new` : " · already here, nothing new") : "");
-      li.append(el("span", "report-session-title", s.title || s.sessionId), el("span", "report-session-size", size));
-      return li;
-    }),
-  );
-  $("report-files-title").hidden = files.length === 0;
-  $("report-files").replaceChildren(
-    ...files.map((f) => {
-      const li = el("li", `report-file ${f.kind}`);
-      li.append(el("code", "report-file-name", f.name), el("span", "report-file-text", f.text));
-      return li;
-    }),
-  );
-  $("report-skipped-title").hidden = skipped.length === 0;
-  $("report-skipped-title").textContent = `${skipped.length} skipped`;
-  $("report-skipped").replaceChildren(
-    ...skipped.map((k) => {
-      const li = el("li", "warning");
-      const name = k.title || k.sessionId || k.id;
-      if (name) li.append(el("code", "warning-session", String(name)));
-      li.append(el("span", "warning-text", String(k.reason ?? k.message ?? JSON.stringify(k))));
-      return li;
-    }),
-  );
-  // A skipped conversation is also a warning: list it once, under "skipped".
-  const reasons = new Set(skipped.map((k) => k.reason));
-  const all = [...errors.map((message) => ({ message, error: true })), ...warnings.filter((w) => !reasons.has(w.message))];
-  $("report-warnings-title").hidden = all.length === 0;
-  $("report-warnings-title").textContent = `${all.length} ${all.length === 1 ? "warning" : "warnings"}`;
-  $("report-warnings").replaceChildren(
-    ...all.map((w) => {
-      const li = el("li", w.error ? "error" : "warning");
-      if (w.sessionId) li.append(el("code", "warning-session", w.sessionId));
-      // Of several files, a warning that names no session says which file it is about.
-      li.append(el("span", "warning-text", !w.sessionId && w.file && files.length > 1 ? `${w.file}: ${w.message}` : w.message));
-      return li;
-    }),
-  );
-  $("import-report").hidden = false;
-}
 
 /**
  * The exact JSON text of the session's snapshot. `call` parses envelopes
@@ -327,17 +246,6 @@ async function snapshotText(sessionId) {
   const prefix = '{"ok":true,"value":';
   if (raw.startsWith(prefix) && raw.endsWith("}")) return raw.slice(prefix.length, -1);
   throw new Error(`snapshot.save failed: ${raw}`);
-}
-
-function download(text, name, type) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = el("a");
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 async function exportAs(format) {
@@ -394,7 +302,7 @@ function wireImport() {
       await importFiles(sources);
     });
   }
-  $("import-cancel").addEventListener("click", () => state.importAbort?.abort());
+  $("import-cancel").addEventListener("click", cancelImport);
   $("hint-import").addEventListener("click", () => input.click());
   $("import-folder-button").addEventListener("click", () => folder.click());
   $("export-button").addEventListener("click", () => setMenu($("export-list").hidden));

@@ -16,6 +16,7 @@ const PRECACHE = [
   "./explorer-panes.js",
   "./import-files.js",
   "./explorer-storage.js",
+  "./explorer-report.js",
   "./session-titles.js",
   "./restore-points.js",
   "./explorer-export.js",
