@@ -5,10 +5,11 @@
 // where there is no Worker, js/sessiontree.js hands out a LocalTree in the
 // page's own thread. Both keep the Promise API of js/tree-api.js.
 
-import { openStore, restoreRequest, getSnapshot, listSnapshots, putSnapshot, storageErrorEnvelope, Writer, DB_DEFAULT_NAME } from "./store.js";
-import { escapeLoneSurrogates, requestOperation, spliceJSON } from "./request-text.js";
+import { openStore, restoreRequest, Writer, DB_DEFAULT_NAME } from "./store.js";
+import { listRestorePoints, restoreSnapshot, saveSnapshot } from "./local-snapshots.js";
+import { escapeLoneSurrogates, requestOperation } from "./request-text.js";
 import { CachePlan, TextCaches, contextEnvelope, decodeContent } from "./context-columns.js";
-import { TreeAPI, checkMemoryBudget, checkString, closedEnvelope, errorEnvelope } from "./tree-api.js";
+import { TreeAPI, checkMemoryBudget, errorEnvelope } from "./tree-api.js";
 import { STORAGE_ERROR } from "./store/writer.js";
 import { IN_WORKER, exitedMessage, guardHandle, loadRuntime, onRuntimeExit } from "./runtime.js";
 import { hasSession, importBytes, importJob, importSnapshot, importText } from "./local-import.js";
@@ -396,29 +397,8 @@ export class LocalTree extends TreeAPI {
    * @param {string} [name]
    * @returns {Promise<object>} envelope; value {name, createdAt, nodeCount}
    */
-  async saveSnapshot(sessionId, name) {
-    const bad = checkString("saveSnapshot", "sessionId", sessionId) ?? (name === undefined ? null : checkString("saveSnapshot", "name", name));
-    if (bad) return bad;
-    if (this._writer?.closedReason) return closedEnvelope(this._writer.closedReason, "the snapshot was not saved");
-    // The snapshot is kept as the exact text core wrote (callText), so
-    // numbers beyond 2^53 keep their digits; it is parsed only to count.
-    const text = await this.callText({ operation: "snapshot.save", sessionId });
-    const head = '{"ok":true,"value":';
-    if (!text.startsWith(head)) return JSON.parse(text);
-    const snapshot = text.slice(head.length, -1);
-    const createdAt = new Date().toISOString();
-    if (name === undefined) name = createdAt;
-    const record = { sessionId, name, createdAt, nodeCount: JSON.parse(snapshot).nodes.length, snapshot };
-    if (this._db) {
-      try {
-        await putSnapshot(this._db, record);
-      } catch (err) {
-        return storageErrorEnvelope(err, "the snapshot was not saved");
-      }
-    } else {
-      this._memorySnapshots.set(JSON.stringify([sessionId, name]), record);
-    }
-    return { ok: true, value: { name, createdAt, nodeCount: record.nodeCount } };
+  saveSnapshot(sessionId, name) {
+    return saveSnapshot(this, sessionId, name);
   }
 
   /**
@@ -430,18 +410,8 @@ export class LocalTree extends TreeAPI {
    * @param {string} sessionId
    * @returns {Promise<object>} envelope; value [{name, createdAt, nodeCount}]
    */
-  async listSnapshots(sessionId) {
-    const bad = checkString("listSnapshots", "sessionId", sessionId);
-    if (bad) return bad;
-    if (this._writer?.closedReason) return closedEnvelope(this._writer.closedReason, "the restore points could not be read");
-    let records;
-    try {
-      records = this._db ? await listSnapshots(this._db, sessionId) : [...this._memorySnapshots.values()].filter((r) => r.sessionId === sessionId);
-    } catch (err) {
-      return storageErrorEnvelope(err, "the restore points could not be read");
-    }
-    records.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
-    return { ok: true, value: records.map(({ name, createdAt, nodeCount }) => ({ name, createdAt, nodeCount })) };
+  listSnapshots(sessionId) {
+    return listRestorePoints(this, sessionId);
   }
 
   /**
@@ -453,18 +423,8 @@ export class LocalTree extends TreeAPI {
    * @param {string} name
    * @returns {Promise<object>} envelope of snapshot.load; NOT_FOUND for an unknown name
    */
-  async restoreSnapshot(sessionId, name) {
-    const bad = checkString("restoreSnapshot", "sessionId", sessionId) ?? checkString("restoreSnapshot", "name", name);
-    if (bad) return bad;
-    if (this._writer?.closedReason) return closedEnvelope(this._writer.closedReason, "nothing was restored");
-    let record;
-    try {
-      record = this._db ? await getSnapshot(this._db, sessionId, name) : this._memorySnapshots.get(JSON.stringify([sessionId, name]));
-    } catch (err) {
-      return storageErrorEnvelope(err, "nothing was restored");
-    }
-    if (!record) return errorEnvelope("NOT_FOUND", `no snapshot named ${JSON.stringify(name)} for session ${JSON.stringify(sessionId)}`);
-    return this.call(spliceJSON({ operation: "snapshot.load", sessionId }, [["snapshot", record.snapshot]]));
+  restoreSnapshot(sessionId, name) {
+    return restoreSnapshot(this, sessionId, name);
   }
 
   /**

@@ -40,6 +40,7 @@ import "./store.js";
 import "./store/schema.js";
 import "./store/records.js";
 import "./store/writer.js";
+import "./store/take-in.js";
 import "./request-text.js";
 import "./context-columns.js";
 import "./tree-api.js";

@@ -5,7 +5,8 @@
 // records themselves are encoded by store/records.js.
 
 import { STORES } from "./schema.js";
-import { byCreation, diskState, maxGen, mergeRequest, nodeRange, parseChangeBytes, readAnnotations, readNodes, readSnapshot, requestPromise, restoreRequest, writeChanges } from "./records.js";
+import { pullSessions, pullTails, readBack } from "./take-in.js";
+import { diskState, maxGen, parseChangeBytes, requestPromise, writeChanges } from "./records.js";
 
 /**
  * Milliseconds a Writer keeps the write lock after its queue empties, so
@@ -32,8 +33,6 @@ const ANNOUNCE_MS = 16;
  * costs a wasm call and a wait for the backend (see _batch).
  */
 const DRAIN_BYTES = 2 << 20;
-
-const quote = JSON.stringify;
 
 /** The failure of a transaction aborted because a call's signal was (see Writer.run). */
 const ABORTED = new Error("aborted by the caller's signal");
@@ -120,7 +119,7 @@ export function storageErrorEnvelope(err, consequence = "the change was not save
  * without tail. Every reader brings a tail: true meta up to date from the
  * node records after it (init's restore, a pull, a rollback), and every
  * transaction that reads the gen counts those records for each session
- * whose stored meta says tail (_pullTails): so a tab killed, or made to let
+ * whose stored meta says tail (pullTails, store/take-in.js): so a tab killed, or made to let
  * go of the lock, before its flush loses no acknowledged append, and the
  * next writer never writes over one.
  *
@@ -463,8 +462,8 @@ export class Writer {
         const skip = writes && this.releaseLock !== null && this.verified;
         const diskGen = skip ? this.gen : await maxGen(tx.objectStore("sessions"));
         if (batch.some((j) => j.fn !== null)) this.stats[skip ? "genSkipped" : "genReads"]++;
-        if (diskGen !== this.gen) await this._pull(tx, pulled, remote);
-        if (!skip) await this._pullTails(tx, pulled, remote);
+        if (diskGen !== this.gen) await pullSessions(this, tx, pulled, remote);
+        if (!skip) await pullTails(this, tx, pulled, remote);
         newGen = diskGen;
         // Under the held, verified lock an append may leave its session's
         // meta unwritten (one record per append): see writeChanges and
@@ -560,7 +559,7 @@ export class Writer {
       // Changes left undrained (a failure between pieces) are undone too.
       for (const line of this.handle.drain(false).split("\n")) if (line !== "") drained.add(JSON.parse(line).sessionId);
       const touched = new Set([...pulled.keys(), ...drained]);
-      await this._rollback(touched);
+      await readBack(this, touched);
       const env = JSON.stringify(storageErrorEnvelope(failure === ABORTED ? new DOMException("a call stored in the same transaction was cancelled", "AbortError") : failure));
       for (const j of batch) {
         if (!j.fn) j.resolve();
@@ -596,94 +595,5 @@ export class Writer {
     for (const b of local) this.emit({ type: b.operation, sessionId: b.sessionId, nodeId: b.meta.cursor ?? undefined });
     if (stamped) this._announce(newGen);
     for (const j of batch) j.resolve(j.fn ? j.text : undefined);
-  }
-
-  /** Step 1: take into core every session another tab wrote since this.gen. */
-  async _pull(tx, pulled, remote) {
-    const metas = await requestPromise(tx.objectStore("sessions").index("gen").getAll(IDBKeyRange.lowerBound(this.gen, true)));
-    metas.sort(byCreation);
-    for (const meta of metas) {
-      const id = meta.sessionId;
-      const k = this.known.get(id);
-      const state = diskState(meta);
-      if (k && k.epoch === state.epoch && k.count === state.count && k.acount === state.acount) {
-        pulled.set(id, state);
-        continue; // only the other tab's cursor moved: each tab keeps its own
-      }
-      let env;
-      if (k && k.epoch === state.epoch && k.count <= state.count && k.acount <= state.acount) {
-        const nodes = await readNodes(tx, meta, k.count);
-        const annotations = await readAnnotations(tx, meta, k.acount);
-        const follow = this.owned.has(id) ? {} : { cursor: meta.cursor ?? "", activeBranch: meta.activeBranch };
-        env = JSON.parse(this.handle.callInternal(mergeRequest(meta, nodes, annotations, follow)));
-      } else {
-        env = JSON.parse(this.handle.callInternal(restoreRequest(meta, await readSnapshot(tx, meta))));
-        this.owned.delete(id); // replaced as a whole: start from the writer's cursor
-      }
-      if (!env.ok) throw new Error(`stored session ${quote(id)} written by another tab could not be taken in (${env.error.code}: ${env.error.message})`);
-      pulled.set(id, diskState(meta)); // after the reads: node records after a tail: true meta count too
-      remote.push({ type: meta.op ?? "sync", sessionId: id, nodeId: meta.cursor ?? undefined, remote: true });
-    }
-  }
-
-  /**
-   * Take into core the node records stored after the meta of a session
-   * whose meta says tail: true (appends of a tab that held the lock and
-   * let go, or was killed, before writing the meta; see deriveTail): the
-   * gen does not tell of them. One count per such session, in every
-   * transaction that reads the gen.
-   */
-  async _pullTails(tx, pulled, remote) {
-    const tails = [];
-    for (const [id, k] of this.known) if (k.tail && !pulled.has(id)) tails.push([id, k]);
-    for (const [id, k] of pulled) if (k.tail) tails.push([id, k]);
-    if (tails.length === 0) return;
-    const nodes = tx.objectStore("nodes");
-    const counts = await Promise.all(tails.map(([id, k]) => requestPromise(nodes.count(nodeRange(id, k.count)))));
-    for (let i = 0; i < tails.length; i++) {
-      if (counts[i] === 0) continue;
-      const [id, k] = tails[i];
-      const meta = await requestPromise(tx.objectStore("sessions").get(id));
-      if (!meta || (meta.epoch ?? 0) !== k.epoch || (meta.annotationCount ?? 0) !== k.acount) throw new Error(`stored session ${quote(id)} changed under its records`);
-      const added = await readNodes(tx, meta, k.count); // brings meta up to date
-      const follow = this.owned.has(id) ? {} : { cursor: meta.cursor ?? "", activeBranch: meta.activeBranch };
-      const env = JSON.parse(this.handle.callInternal(mergeRequest(meta, added, [], follow)));
-      if (!env.ok) throw new Error(`stored session ${quote(id)} written by another tab could not be taken in (${env.error.code}: ${env.error.message})`);
-      const state = diskState(meta);
-      state.last = added[added.length - 1];
-      pulled.set(id, state);
-      remote.push({ type: "append", sessionId: id, nodeId: meta.cursor ?? undefined, remote: true });
-    }
-  }
-
-  /**
-   * After a failed transaction: read the touched sessions back from disk
-   * and put them into core as stored (forgetting those not stored), so
-   * memory equals disk again. If even that read fails the tree stops
-   * writing.
-   */
-  async _rollback(ids) {
-    if (ids.size === 0) return;
-    try {
-      const tx = this.db.transaction(STORES, "readonly");
-      const sessions = tx.objectStore("sessions");
-      for (const id of ids) {
-        const meta = await requestPromise(sessions.get(id));
-        let env;
-        if (!meta) {
-          env = JSON.parse(this.handle.callInternal(JSON.stringify({ operation: "sync.forget", sessionId: id })));
-          if (!env.ok && env.error.code === "SESSION_NOT_FOUND") env = { ok: true };
-          this.known.delete(id);
-        } else {
-          env = JSON.parse(this.handle.callInternal(restoreRequest(meta, await readSnapshot(tx, meta))));
-          this.known.set(id, diskState(meta));
-        }
-        if (!env.ok) throw new Error(`${env.error.code}: ${env.error.message}`);
-      }
-      this.handle.drain(false);
-    } catch (err) {
-      this.close(`memory could not be brought back to what is stored after a failed write (${err?.message ?? err}); reload the page`);
-      this.emit({ type: "storage", state: "closed", reason: "rollback", message: this.closedReason });
-    }
   }
 }

@@ -1,0 +1,129 @@
+// What a Writer (store/writer.js) takes into core from IndexedDB: the
+// sessions other tabs wrote (a pull, step 1 of a transaction), the node
+// records stored after a meta that says tail: true, and, after a failed
+// transaction, the touched sessions as stored (read back). Each goes
+// through the handle's internal operations (sync.merge, restore,
+// sync.forget).
+
+import { STORES } from "./schema.js";
+import { byCreation, diskState, mergeRequest, nodeRange, readAnnotations, readNodes, readSnapshot, requestPromise, restoreRequest } from "./records.js";
+
+const quote = JSON.stringify;
+
+/**
+ * The cursor a merge brings: none for a session this tab moved itself (it
+ * keeps its own), else the stored one.
+ * @param {import("./writer.js").Writer} w @param {string} id @param {object} meta
+ */
+function follow(w, id, meta) {
+  return w.owned.has(id) ? {} : { cursor: meta.cursor ?? "", activeBranch: meta.activeBranch };
+}
+
+/**
+ * Run an internal request that takes a stored session into core; throws
+ * when core refuses it (the transaction then fails and is read back).
+ * @param {import("./writer.js").Writer} w @param {string} id @param {string} request
+ */
+function takeIn(w, id, request) {
+  const env = JSON.parse(w.handle.callInternal(request));
+  if (!env.ok) throw new Error(`stored session ${quote(id)} written by another tab could not be taken in (${env.error.code}: ${env.error.message})`);
+}
+
+/**
+ * Step 1 of a transaction: take into core every session another tab wrote
+ * since w.gen: new nodes and annotations by sync.merge, a replaced or
+ * unknown session by restore. pulled gets each one's disk state, remote
+ * the subscriber events to send once committed.
+ * @param {import("./writer.js").Writer} w
+ * @param {IDBTransaction} tx
+ * @param {Map<string, object>} pulled
+ * @param {object[]} remote
+ */
+export async function pullSessions(w, tx, pulled, remote) {
+  const metas = await requestPromise(tx.objectStore("sessions").index("gen").getAll(IDBKeyRange.lowerBound(w.gen, true)));
+  metas.sort(byCreation);
+  for (const meta of metas) {
+    const id = meta.sessionId;
+    const k = w.known.get(id);
+    const state = diskState(meta);
+    if (k && k.epoch === state.epoch && k.count === state.count && k.acount === state.acount) {
+      pulled.set(id, state);
+      continue; // only the other tab's cursor moved: each tab keeps its own
+    }
+    if (k && k.epoch === state.epoch && k.count <= state.count && k.acount <= state.acount) {
+      const nodes = await readNodes(tx, meta, k.count);
+      const annotations = await readAnnotations(tx, meta, k.acount);
+      takeIn(w, id, mergeRequest(meta, nodes, annotations, follow(w, id, meta)));
+    } else {
+      takeIn(w, id, restoreRequest(meta, await readSnapshot(tx, meta)));
+      w.owned.delete(id); // replaced as a whole: start from the writer's cursor
+    }
+    pulled.set(id, diskState(meta)); // after the reads: node records after a tail: true meta count too
+    remote.push({ type: meta.op ?? "sync", sessionId: id, nodeId: meta.cursor ?? undefined, remote: true });
+  }
+}
+
+/**
+ * Take into core the node records stored after the meta of a session
+ * whose meta says tail: true (appends of a tab that held the lock and
+ * let go, or was killed, before writing the meta; see deriveTail): the
+ * gen does not tell of them. One count per such session, in every
+ * transaction that reads the gen. Arguments as pullSessions'.
+ * @param {import("./writer.js").Writer} w
+ * @param {IDBTransaction} tx
+ * @param {Map<string, object>} pulled
+ * @param {object[]} remote
+ */
+export async function pullTails(w, tx, pulled, remote) {
+  const tails = [];
+  for (const [id, k] of w.known) if (k.tail && !pulled.has(id)) tails.push([id, k]);
+  for (const [id, k] of pulled) if (k.tail) tails.push([id, k]);
+  if (tails.length === 0) return;
+  const nodes = tx.objectStore("nodes");
+  const counts = await Promise.all(tails.map(([id, k]) => requestPromise(nodes.count(nodeRange(id, k.count)))));
+  for (let i = 0; i < tails.length; i++) {
+    if (counts[i] === 0) continue;
+    const [id, k] = tails[i];
+    const meta = await requestPromise(tx.objectStore("sessions").get(id));
+    if (!meta || (meta.epoch ?? 0) !== k.epoch || (meta.annotationCount ?? 0) !== k.acount) throw new Error(`stored session ${quote(id)} changed under its records`);
+    const added = await readNodes(tx, meta, k.count); // brings meta up to date
+    takeIn(w, id, mergeRequest(meta, added, [], follow(w, id, meta)));
+    const state = diskState(meta);
+    state.last = added[added.length - 1];
+    pulled.set(id, state);
+    remote.push({ type: "append", sessionId: id, nodeId: meta.cursor ?? undefined, remote: true });
+  }
+}
+
+/**
+ * After a failed transaction: read the touched sessions back from disk
+ * and put them into core as stored (forgetting those not stored), so
+ * memory equals disk again. If even that read fails the Writer stops
+ * writing (closed, with a storage event).
+ * @param {import("./writer.js").Writer} w
+ * @param {Set<string>} ids
+ */
+export async function readBack(w, ids) {
+  if (ids.size === 0) return;
+  try {
+    const tx = w.db.transaction(STORES, "readonly");
+    const sessions = tx.objectStore("sessions");
+    for (const id of ids) {
+      const meta = await requestPromise(sessions.get(id));
+      let env;
+      if (!meta) {
+        env = JSON.parse(w.handle.callInternal(JSON.stringify({ operation: "sync.forget", sessionId: id })));
+        if (!env.ok && env.error.code === "SESSION_NOT_FOUND") env = { ok: true };
+        w.known.delete(id);
+      } else {
+        env = JSON.parse(w.handle.callInternal(restoreRequest(meta, await readSnapshot(tx, meta))));
+        w.known.set(id, diskState(meta));
+      }
+      if (!env.ok) throw new Error(`${env.error.code}: ${env.error.message}`);
+    }
+    w.handle.drain(false);
+  } catch (err) {
+    w.close(`memory could not be brought back to what is stored after a failed write (${err?.message ?? err}); reload the page`);
+    w.emit({ type: "storage", state: "closed", reason: "rollback", message: w.closedReason });
+  }
+}
