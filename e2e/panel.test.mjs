@@ -164,6 +164,8 @@ test('keyboard only: open, move, fold, jump, search, close — the context follo
     assert.equal(await focusedTag(), 'scroller');
     await page.keyboard.press('Shift+Enter');
     await drawer.locator(`.row.cursor[data-node-id="${hostelRow.id}"]`).waitFor();
+    // The row is drawn before the context pane: wait for the pane to end at it.
+    await drawer.locator(`.messages .message:last-child[data-node-id="${hostelRow.id}"]`).waitFor();
     assert.equal((await contextTexts(drawer)).at(-1), 'What would this cost on a tight budget? This is the hostel I found:[image https://example.com/photos/hostel-room.jpg — not loaded]');
 
     // Close: Escape closes the drawer and gives focus back to the toggle.
