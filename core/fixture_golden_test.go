@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// fixtureFiles is every export file of ../shared/fixtures (real public
+// fixtureFiles is every export file of testdata/fixtures (real public
 // exports; see PROVENANCE.md there).
 var fixtureFiles = []string{
 	"claude-code/dag_compact_after_rewind.jsonl",

@@ -2,19 +2,18 @@ package core
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// fixture reads a file of ../shared/fixtures (real public exports; see
-// PROVENANCE.md there).
+// fixture reads a file of testdata/fixtures (real public exports, copied
+// from the project's shared fixtures; see testdata/fixtures/PROVENANCE.md),
+// from the embedded testdata so it also runs in the browser.
 func fixture(tb testing.TB, name string) []byte {
 	tb.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "fixtures", name))
+	data, err := testdata.ReadFile("testdata/fixtures/" + name)
 	require.NoError(tb, err)
 	return data
 }

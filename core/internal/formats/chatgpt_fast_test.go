@@ -127,9 +127,9 @@ func TestTheOnePassChatGPTReaderMatchesTheDecodingPath(t *testing.T) {
 	assert.True(t, ok, "the common shape is read in one pass")
 	_, ok = readChatGPTFast([]byte(chatgptShapes[5]), false)
 	assert.False(t, ok, "a key that matches a field only ignoring case is left to the decoding path")
-	// The ChatGPT fixtures, each conversation alone.
-	files, _ := filepath.Glob("../../../../shared/fixtures/*/*.json")
-	require.NotEmpty(t, files, "the shared fixtures are missing")
+	// The ChatGPT fixtures (core's testdata/fixtures), each conversation alone.
+	files, _ := filepath.Glob("../../testdata/fixtures/*/*.json")
+	require.NotEmpty(t, files, "core/testdata/fixtures is missing")
 	n := 0
 	for _, file := range files {
 		data, err := os.ReadFile(file)
