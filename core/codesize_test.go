@@ -21,7 +21,7 @@ import (
 // (from its func keyword to its closing brace), except sizeExceptions.
 const (
 	maxFileLines = 600
-	maxFuncLines = 120
+	maxFuncLines = 100
 )
 
 // sizeException lets one file (Func empty) or one function (Func is its
@@ -37,9 +37,19 @@ type sizeException struct {
 }
 
 // sizeExceptions are the files and functions over the limits, each with
-// its reason; docs/ARCHITECTURE.md lists them too.
+// its reason. This list may only shrink: an entry's Lines may go down or
+// the entry go away, never up, and no entry is added (split the function
+// instead). The entries below were over 100 lines when the limit went from
+// 120 to 100 (issue 23); the lead splits them along their concepts later.
 var sizeExceptions = []sizeException{
-	// None today: every file and function is within the limits.
+	{"core/entry.go", "entryFields", 117, "over 100 when the limit went down; to split"},
+	{"core/internal/formats/claudecode.go", "claudeCodeReader.Line", 101, "over 100 when the limit went down; to split"},
+	{"core/internal/formats/librechat.go", "convertLibreChat", 113, "over 100 when the limit went down; to split"},
+	{"core/internal/formats/pi.go", "piReader.Line", 113, "over 100 when the limit went down; to split"},
+	{"core/internal/jsonx/jsonscan.go", "Scanner.Value", 115, "over 100 when the limit went down; to split"},
+	{"core/internal/search/snippet.go", "Index.locate", 109, "over 100 when the limit went down; to split"},
+	{"core/snapshot_parse.go", "Session.nodeOf", 115, "over 100 when the limit went down; to split"},
+	{"core/tree.go", "Session.treeView", 115, "over 100 when the limit went down; to split"},
 }
 
 // sizeFinding is one file or function over its limit.
@@ -156,7 +166,7 @@ func sizeViolations(findings []sizeFinding, exceptions []sizeException) []string
 // TestSourceSizesStayWithinTheLimits parses every non-test .go file of the
 // module (the directory with go.mod above core; nested modules such as
 // tools/, testdata and node_modules left out) and fails on a file over
-// 600 lines or a function over 120 not in sizeExceptions.
+// 600 lines or a function over 100 not in sizeExceptions.
 func TestSourceSizesStayWithinTheLimits(t *testing.T) {
 	root, err := filepath.Abs("..")
 	require.NoError(t, err)
@@ -211,8 +221,8 @@ func TestSizeRulesCatchALongFileOrFunction(t *testing.T) {
 		exceptions []sizeException
 		want       []string // substrings of the violations, in order
 	}{
-		{"a function of 120 lines passes", head + fn("func f()", 120), nil, nil},
-		{"a function of 121 lines fails", head + fn("func f()", 121), nil, []string{"p.go: f has 121 lines"}},
+		{"a function of 100 lines passes", head + fn("func f()", 100), nil, nil},
+		{"a function of 101 lines fails", head + fn("func f()", 101), nil, []string{"p.go: f has 101 lines"}},
 		{"a method is named by its type", head + fn("func (t *T) M()", 130), nil, []string{"p.go: T.M has 130 lines"}},
 		{"a generic type's method too", "package p\n\ntype G[E any] struct{}\n\nvar x int\n\n" + fn("func (g G[E]) M()", 125), nil, []string{"p.go: G.M has 125 lines"}},
 		{"a package-level function literal counts", head + "var f = func() {\n" + body(125) + "}\n", nil, []string{"p.go: func literal at line 7 has 127 lines"}},
