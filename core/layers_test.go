@@ -30,6 +30,9 @@ var layers = map[string][]string{
 	"core/internal/benchdata": {"core/internal/jsonx"},
 	"core":                    {"core/internal/jsonx", "core/internal/search", "core/internal/formats", "core/internal/benchdata"},
 	"core/wire":               {"core", "core/internal/jsonx", "core/internal/benchdata"},
+	// protocolgen: the program go generate runs to write the JS side of
+	// the contract (js/protocol.js, blocks of js/sessiontree.d.ts).
+	"core/protocolgen": {"core"},
 }
 
 // thirdParty lists, per package, the prefixes of the packages outside the

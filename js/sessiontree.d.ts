@@ -1,7 +1,10 @@
-// Type declarations for js/sessiontree.js (hand-written; keep in step with
-// the module and with SPEC.md).
+// Type declarations for js/sessiontree.js (hand-written, but for the
+// blocks between BEGIN/END GENERATED markers, which `go generate ./...`
+// writes from core's operation table; keep the rest in step with the module
+// and with SPEC.md).
 
-/** The six error codes of every envelope. */
+// BEGIN GENERATED ERROR CODES (go generate ./...: core/protocolgen; do not edit by hand)
+/** The error codes of every envelope: core's six, then the JS shim's own. */
 export type ErrorCode =
   | "INVALID_ARGUMENT"
   | "SESSION_NOT_FOUND"
@@ -16,6 +19,7 @@ export type ErrorCode =
    * for a QuotaExceededError, "storage error:" otherwise.
    */
   | "STORAGE_ERROR";
+// END GENERATED ERROR CODES
 
 /** What every call resolves to. */
 export type Envelope<T = any> =
@@ -371,6 +375,7 @@ export type AppendRequest = { sessionId: string; branch?: string } & (
   | { entry: Entry; message?: never }
 );
 
+// BEGIN GENERATED OPERATIONS (go generate ./...: core/protocolgen; do not edit by hand)
 /**
  * Every public operation of call(), by name: its request fields (besides
  * `operation`) and the value of its ok envelope (SPEC.md's table). A field
@@ -378,46 +383,47 @@ export type AppendRequest = { sessionId: string; branch?: string } & (
  * a compile error here.
  */
 export interface Operations {
-  create: { request: { sessionId: string; title?: string }; value: SessionStatus };
   append: { request: AppendRequest; value: Node };
-  list: { request: { sessionId: string }; value: ListItem[] };
-  node: { request: { sessionId: string; nodeId: string }; value: Node };
-  branches: { request: { sessionId: string }; value: BranchInfo[] };
-  /** showHidden: draw hidden subtrees too (default false). */
-  tree: { request: { sessionId: string; showHidden?: boolean }; value: Tree };
-  "tree.rows": { request: { sessionId: string; offset?: number; limit?: number; around?: string }; value: TreeRows };
-  jump: { request: { sessionId: string; nodeId: string }; value: SessionStatus };
-  /** The value is the status of the NEW session. */
-  fork: { request: { sessionId: string; nodeId: string; newSessionId?: string; branch?: string }; value: SessionStatus };
-  /** The value is the status of the NEW session. */
-  clone: { request: { sessionId: string; newSessionId?: string }; value: SessionStatus };
-  context: { request: { sessionId: string }; value: Context };
-  session: { request: { sessionId: string }; value: SessionStatus };
   branch: { request: { sessionId: string; nodeId: string; branch: string }; value: SessionStatus };
   /** The value is the new summary node. */
   "branch.summary": { request: { sessionId: string; nodeId: string; branch: string; summary: string }; value: SummaryNode };
-  "snapshot.save": { request: { sessionId: string }; value: Snapshot };
-  "snapshot.load": { request: { sessionId: string; snapshot: Snapshot }; value: SessionStatus };
-  sessions: { request: {}; value: SessionSummary[] };
-  /** label "" clears the label. */
-  label: { request: { sessionId: string; nodeId: string; label: string }; value: Marks };
-  /** hidden defaults to true. */
-  hide: { request: { sessionId: string; nodeId: string; hidden?: boolean }; value: Marks };
-  /** nodeId null clears the preferred path. */
-  prefer: { request: { sessionId: string; nodeId: string | null }; value: Marks };
+  branches: { request: { sessionId: string }; value: BranchInfo[] };
+  /** The value is the status of the NEW session. */
+  clone: { request: { sessionId: string; newSessionId?: string }; value: SessionStatus };
+  command: { request: { line: string; sessionId?: string }; value: CommandResult };
+  context: { request: { sessionId: string }; value: Context };
+  create: { request: { sessionId: string; title?: string }; value: SessionStatus };
   /** from and to: node ids or branch names. */
   diff: { request: { sessionId: string; from: string; to: string }; value: Diff };
-  command: { request: { line: string; sessionId?: string }; value: CommandResult };
-  "remote.list": { request: { sessionId: string }; value: PanelView };
-  "remote.session": { request: { sessionId: string }; value: PanelView };
-  "remote.jump": { request: { sessionId: string; nodeId: string }; value: PanelView };
-  "remote.fork": { request: { sessionId: string; nodeId: string; branch?: string }; value: PanelView };
+  export: { request: { sessionId: string; format: ExportFormat; scope?: ExportScope }; value: ExportFile };
+  /** The value is the status of the NEW session. */
+  fork: { request: { sessionId: string; nodeId: string; newSessionId?: string; branch?: string }; value: SessionStatus };
+  /** hidden defaults to true. */
+  hide: { request: { sessionId: string; nodeId: string; hidden?: boolean }; value: Marks };
   /** data: the export's text, or its JSON value (an object or an array). */
   import: { request: { data: string | object; format?: ImportFormat }; value: ImportResult };
-  export: { request: { sessionId: string; format: ExportFormat; scope?: ExportScope }; value: ExportFile };
+  jump: { request: { sessionId: string; nodeId: string }; value: SessionStatus };
+  /** label "" clears the label. */
+  label: { request: { sessionId: string; nodeId: string; label: string }; value: Marks };
+  list: { request: { sessionId: string }; value: ListItem[] };
+  node: { request: { sessionId: string; nodeId: string }; value: Node };
+  /** nodeId null clears the preferred path. */
+  prefer: { request: { sessionId: string; nodeId: string | null }; value: Marks };
+  "remote.fork": { request: { sessionId: string; nodeId: string; branch?: string }; value: PanelView };
+  "remote.jump": { request: { sessionId: string; nodeId: string }; value: PanelView };
+  "remote.list": { request: { sessionId: string }; value: PanelView };
+  "remote.session": { request: { sessionId: string }; value: PanelView };
   /** limit 1–1000 (default 20); roles keep these roles ("summary" for summary nodes); branch keeps nodes of that branch. */
   search: { request: { query: string; sessionId?: string; limit?: number; roles?: string[]; branch?: string }; value: SearchResult };
+  session: { request: { sessionId: string }; value: SessionStatus };
+  sessions: { request: {}; value: SessionSummary[] };
+  "snapshot.load": { request: { sessionId: string; snapshot: Snapshot }; value: SessionStatus };
+  "snapshot.save": { request: { sessionId: string }; value: Snapshot };
+  /** showHidden: draw hidden subtrees too (default false). */
+  tree: { request: { sessionId: string; showHidden?: boolean }; value: Tree };
+  "tree.rows": { request: { sessionId: string; offset?: number; limit?: number; around?: string }; value: TreeRows };
 }
+// END GENERATED OPERATIONS
 
 /** The name of a public operation. */
 export type OperationName = keyof Operations;
