@@ -6,9 +6,10 @@
 
 import { SNAPSHOT_HEAD_BYTES, concatUTF8, countParentIds, snapshotSessionId, spliceJSON } from "./request-text.js";
 import { checkImportArgs, closedEnvelope, errorEnvelope } from "./tree-api.js";
-import { STORAGE_ERROR } from "./store/writer.js";
 import { IN_WORKER } from "./runtime.js";
 import { nextTask } from "./tasks.js";
+import { ERROR } from "./protocol.js";
+import { envelopeCode } from "./envelope.js";
 
 /** @typedef {import("./local.js").LocalTree} LocalTree */
 
@@ -103,7 +104,7 @@ export async function importText(tree, text, format = "auto", options = {}) {
       await yieldToPage();
       if (signal?.aborted) {
         tree._handle.importCancel(buffer);
-        return errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
+        return errorEnvelope(ERROR.INVALID_ARGUMENT, "import aborted; nothing was imported");
       }
     }
   }
@@ -126,7 +127,7 @@ export async function importText(tree, text, format = "auto", options = {}) {
 export async function importBytes(tree, data, format, options) {
   const { onProgress, signal, sliceBytes } = options;
   if (tree._writer?.closedReason) return closedEnvelope(tree._writer.closedReason, "nothing was imported");
-  const aborted = () => errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
+  const aborted = () => errorEnvelope(ERROR.INVALID_ARGUMENT, "import aborted; nothing was imported");
   if (format === "auto" || format === "snapshot") {
     // A Blob that may be a snapshot is read whole in one read (each read
     // of a Blob is a round trip to the browser's blob store, tens of ms on
@@ -144,7 +145,7 @@ export async function importBytes(tree, data, format, options) {
         room.set(bytes, REQUEST_ROOM);
         room[room.length - 1] = 0x7d; // }
       } catch (err) {
-        return errorEnvelope("INVALID_ARGUMENT", `the file could not be read: ${err?.message ?? err}`);
+        return errorEnvelope(ERROR.INVALID_ARGUMENT, `the file could not be read: ${err?.message ?? err}`);
       }
       data = room.subarray(REQUEST_ROOM, room.length - 1);
       if (signal?.aborted) return aborted();
@@ -189,7 +190,7 @@ export async function importBytes(tree, data, format, options) {
         }
       } catch (err) {
         tree._handle.importCancel(buffer);
-        return errorEnvelope("INVALID_ARGUMENT", `the file could not be read: ${err?.message ?? err}`);
+        return errorEnvelope(ERROR.INVALID_ARGUMENT, `the file could not be read: ${err?.message ?? err}`);
       }
     }
   } finally {
@@ -250,10 +251,10 @@ export async function importSnapshot(tree, data, room, signal) {
       return null;
     }
   }
-  if (signal?.aborted) return errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
-  const taken = JSON.stringify(errorEnvelope("SESSION_ALREADY_EXISTS", `session ${JSON.stringify(sessionId)} exists`));
+  if (signal?.aborted) return errorEnvelope(ERROR.INVALID_ARGUMENT, "import aborted; nothing was imported");
+  const taken = JSON.stringify(errorEnvelope(ERROR.SESSION_ALREADY_EXISTS, `session ${JSON.stringify(sessionId)} exists`));
   const env = await tree._mutate(() => (tree._hasSession(sessionId) ? taken : tree._handle.call(request, true)));
-  if (!env.ok) return env.error.code === "STORAGE_ERROR" ? env : null;
+  if (!env.ok) return env.error.code === ERROR.STORAGE_ERROR ? env : null;
   const s = env.value;
   const { keys, nulls } = countParentIds(request);
   let rootCount = nulls;
@@ -289,7 +290,7 @@ async function mayLoad(tree, blob) {
  */
 export function hasSession(tree, id) {
   const answer = tree._handle.call(utf8Encoder.encode(JSON.stringify({ operation: "session", sessionId: id })), true);
-  return !answer.startsWith('{"ok":false,"error":{"code":"SESSION_NOT_FOUND"');
+  return envelopeCode(answer) !== ERROR.SESSION_NOT_FOUND;
 }
 
 /**
@@ -332,7 +333,7 @@ export async function importJob(tree, buffer, format, onProgress, signal, sliceB
     if (signal?.aborted) {
       // Nothing is stored before importFinish.
       tree._handle.importCancel(job);
-      return errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
+      return errorEnvelope(ERROR.INVALID_ARGUMENT, "import aborted; nothing was imported");
     }
     const t0 = performance.now();
     // Reading adds nothing; through the Writer all the same, in turn
@@ -350,7 +351,7 @@ export async function importJob(tree, buffer, format, onProgress, signal, sliceB
     await yieldToPage();
   }
   if (!step.done) await yieldToPage(); // an abort sent meanwhile is seen here
-  const aborted = errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
+  const aborted = errorEnvelope(ERROR.INVALID_ARGUMENT, "import aborted; nothing was imported");
   if (signal?.aborted) {
     tree._handle.importCancel(job);
     return aborted;

@@ -6,6 +6,8 @@
 import { getSnapshot, listSnapshots, putSnapshot, storageErrorEnvelope } from "./store.js";
 import { spliceJSON } from "./request-text.js";
 import { checkString, closedEnvelope, errorEnvelope } from "./tree-api.js";
+import { ERROR } from "./protocol.js";
+import { envelopeValueText } from "./envelope.js";
 
 /**
  * LocalTree.saveSnapshot: store session sessionId's snapshot as restore point name.
@@ -19,9 +21,8 @@ export async function saveSnapshot(tree, sessionId, name) {
   // The snapshot is kept as the exact text core wrote (callText), so
   // numbers beyond 2^53 keep their digits; it is parsed only to count.
   const text = await tree.callText({ operation: "snapshot.save", sessionId });
-  const head = '{"ok":true,"value":';
-  if (!text.startsWith(head)) return JSON.parse(text);
-  const snapshot = text.slice(head.length, -1);
+  const snapshot = envelopeValueText(text);
+  if (snapshot === null) return JSON.parse(text);
   const createdAt = new Date().toISOString();
   if (name === undefined) name = createdAt;
   const record = { sessionId, name, createdAt, nodeCount: JSON.parse(snapshot).nodes.length, snapshot };
@@ -71,6 +72,6 @@ export async function restoreSnapshot(tree, sessionId, name) {
   } catch (err) {
     return storageErrorEnvelope(err, "nothing was restored");
   }
-  if (!record) return errorEnvelope("NOT_FOUND", `no snapshot named ${JSON.stringify(name)} for session ${JSON.stringify(sessionId)}`);
+  if (!record) return errorEnvelope(ERROR.NOT_FOUND, `no snapshot named ${JSON.stringify(name)} for session ${JSON.stringify(sessionId)}`);
   return tree.call(spliceJSON({ operation: "snapshot.load", sessionId }, [["snapshot", record.snapshot]]));
 }

@@ -10,7 +10,8 @@ import { listRestorePoints, restoreSnapshot, saveSnapshot } from "./local-snapsh
 import { escapeLoneSurrogates, requestOperation } from "./request-text.js";
 import { CachePlan, TextCaches, contextEnvelope, decodeContent } from "./context-columns.js";
 import { TreeAPI, checkMemoryBudget, errorEnvelope } from "./tree-api.js";
-import { STORAGE_ERROR } from "./store/writer.js";
+import { ERROR } from "./protocol.js";
+import { answeredInColumns, envelopeFailed } from "./envelope.js";
 import { IN_WORKER, exitedMessage, guardHandle, loadRuntime, onRuntimeExit } from "./runtime.js";
 import { hasSession, importBytes, importJob, importSnapshot, importText } from "./local-import.js";
 import { nextTask } from "./tasks.js";
@@ -247,10 +248,10 @@ export class LocalTree extends TreeAPI {
       try {
         text = JSON.stringify(request);
       } catch (err) {
-        return answer(errorEnvelope("INVALID_ARGUMENT", `request cannot be encoded as JSON: ${err.message}`));
+        return answer(errorEnvelope(ERROR.INVALID_ARGUMENT, `request cannot be encoded as JSON: ${err.message}`));
       }
       if (typeof text !== "string") {
-        return answer(errorEnvelope("INVALID_ARGUMENT", "request must be an object like {operation: \"session\", sessionId: \"demo\"}"));
+        return answer(errorEnvelope(ERROR.INVALID_ARGUMENT, "request must be an object like {operation: \"session\", sessionId: \"demo\"}"));
       }
     }
     // Routed by the text that is sent (the object may have a toJSON, or
@@ -296,7 +297,7 @@ export class LocalTree extends TreeAPI {
    */
   _context(request) {
     const head = this._handle.context(request, this._plan.held());
-    if (!head.startsWith('{"ok":true,"columns":')) return JSON.parse(head); // an error, or not a context
+    if (!answeredInColumns(head)) return JSON.parse(head); // an error, or not a context
     const c = JSON.parse(head).columns;
     this._columnAnswers++;
     const buffer = this._memory.buffer; // after the call: the memory may have grown
@@ -320,7 +321,7 @@ export class LocalTree extends TreeAPI {
    */
   _contextWire(request) {
     const head = this._handle.context(request, this._plan.held());
-    if (!head.startsWith('{"ok":true,"columns":')) return head;
+    if (!answeredInColumns(head)) return head;
     const c = JSON.parse(head).columns;
     this._columnAnswers++;
     const buffer = this._memory.buffer;
@@ -499,7 +500,7 @@ export class LocalTree extends TreeAPI {
     // Only the head decides whether anything changed; parse the whole
     // envelope only for callers that want the object. With a Writer the
     // only calls that come here are reads (they record no change).
-    const failed = envText.startsWith('{"ok":false');
+    const failed = envelopeFailed(envText);
     const env = asText ? null : JSON.parse(envText);
     if (failed) return asText ? envText : env;
     const changes = this._handle.drain(false);

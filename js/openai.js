@@ -17,6 +17,7 @@
 // parser are in js/openai-wire.js (re-exported here).
 
 import { SSEParser, chatCompletionsURL, toChatMessages } from "./openai-wire.js";
+import { ERROR } from "./protocol.js";
 
 export { SSEParser, chatCompletionsURL, toChatMessages };
 
@@ -41,7 +42,7 @@ function invalid(method, field, rule, value) {
     shown = typeof value;
   }
   if (typeof shown !== "string" || shown.length > 40) shown = Array.isArray(value) ? "an array" : `a value of type ${typeof value}`;
-  return fail("INVALID_ARGUMENT", `${method}: ${field} ${rule}; got ${shown}`);
+  return fail(ERROR.INVALID_ARGUMENT, `${method}: ${field} ${rule}; got ${shown}`);
 }
 
 // ------------------------------------------------------------------ requests
@@ -335,7 +336,7 @@ async function stream(req, opts, messages) {
       got = await attempt(req, body, reply, signal, n);
     } catch (err) {
       if (!err?.sessiontreeCallback) throw err;
-      return fail("INVALID_ARGUMENT", `options.onDelta threw: ${err.cause?.message ?? err.cause}; nothing was appended`, { partial: reply.text, attempts: n });
+      return fail(ERROR.INVALID_ARGUMENT, `options.onDelta threw: ${err.cause?.message ?? err.cause}; nothing was appended`, { partial: reply.text, attempts: n });
     }
     if (got.ok || !got.retryable || reply.deltas > 0 || n > retries) {
       if (!got.ok) return { ok: false, error: got.error };
@@ -426,7 +427,7 @@ async function replyChecked(tree, sessionId, { req, opts }) {
   const ctx = await tree.call({ operation: "context", sessionId });
   if (!ctx.ok) return ctx;
   const { messages, warnings } = toChatMessages(ctx.value.messages);
-  if (messages.length === 0) return fail("INVALID_ARGUMENT", `reply: session ${JSON.stringify(sessionId)} has no messages to send at its cursor`);
+  if (messages.length === 0) return fail(ERROR.INVALID_ARGUMENT, `reply: session ${JSON.stringify(sessionId)} has no messages to send at its cursor`);
   const got = await stream(req, opts, messages);
   if (!got.ok) return got;
   if (opts.signal?.aborted) return fail("ABORTED", "the reply was aborted; nothing was appended", { partial: got.value.text, attempts: got.value.attempts });
@@ -461,7 +462,7 @@ export async function regenerate(tree, sessionId, nodeId, settings, options) {
   const node = await tree.call({ operation: "node", sessionId, nodeId });
   if (!node.ok) return node;
   const isReply = node.value.kind === "message" && node.value.message?.role === "assistant";
-  if (isReply && node.value.parentId === null) return fail("INVALID_ARGUMENT", `regenerate: node ${JSON.stringify(nodeId)} is an assistant root; there is no message it answers`);
+  if (isReply && node.value.parentId === null) return fail(ERROR.INVALID_ARGUMENT, `regenerate: node ${JSON.stringify(nodeId)} is an assistant root; there is no message it answers`);
   return moveAndRun(tree, sessionId, isReply ? node.value.parentId : nodeId, () => replyChecked(tree, sessionId, checked));
 }
 
@@ -504,8 +505,8 @@ export async function edit(tree, sessionId, nodeId, content) {
   if (typeof content !== "string" && !Array.isArray(content)) return invalid("edit", "content", "must be a string or an array of content parts", content);
   const node = await tree.call({ operation: "node", sessionId, nodeId });
   if (!node.ok) return node;
-  if (node.value.kind !== "message") return fail("INVALID_ARGUMENT", `edit: node ${JSON.stringify(nodeId)} is a ${node.value.kind} node, not a message`);
-  if (node.value.parentId === null) return fail("INVALID_ARGUMENT", `edit: node ${JSON.stringify(nodeId)} is a root; a sibling of a root cannot be appended (start the session with a system message)`);
+  if (node.value.kind !== "message") return fail(ERROR.INVALID_ARGUMENT, `edit: node ${JSON.stringify(nodeId)} is a ${node.value.kind} node, not a message`);
+  if (node.value.parentId === null) return fail(ERROR.INVALID_ARGUMENT, `edit: node ${JSON.stringify(nodeId)} is a root; a sibling of a root cannot be appended (start the session with a system message)`);
   const message = { role: node.value.message.role, content };
   return moveAndRun(tree, sessionId, node.value.parentId, () => tree.call({ operation: "append", sessionId, message }));
 }

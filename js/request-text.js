@@ -2,6 +2,8 @@
 // pieces, and reading which operation a request names from the very text
 // that is sent to the wasm. No IndexedDB, no wasm: pure text.
 
+import { SNAPSHOT_VERSION } from "./protocol.js";
+
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder();
 
@@ -134,7 +136,7 @@ export function escapeLoneSurrogates(text) {
  * A snapshot's start as snapshot.save writes it: `{"version":1,
  * "sessionId":"…"` (white space allowed). The id is a JSON string.
  */
-const SNAPSHOT_HEAD = /^[\t\n\r ]*\{[\t\n\r ]*"version"[\t\n\r ]*:[\t\n\r ]*1[\t\n\r ]*,[\t\n\r ]*"sessionId"[\t\n\r ]*:[\t\n\r ]*("(?:[^"\\\u0000-\u001f]|\\.)*")/;
+const SNAPSHOT_HEAD = new RegExp(String.raw`^[\t\n\r ]*\{[\t\n\r ]*"version"[\t\n\r ]*:[\t\n\r ]*${SNAPSHOT_VERSION}[\t\n\r ]*,[\t\n\r ]*"sessionId"[\t\n\r ]*:[\t\n\r ]*("(?:[^"\\\u0000-\u001f]|\\.)*")`);
 
 /** Bytes of a file's start that snapshotSessionId reads. */
 export const SNAPSHOT_HEAD_BYTES = 4096;

@@ -6,7 +6,7 @@
 // LocalTree in the page answers STORAGE_ERROR from then on).
 
 import { errorEnvelope } from "./tree-api.js";
-import { STORAGE_ERROR } from "./store/writer.js";
+import { STORAGE_ERROR } from "./protocol.js";
 
 /** True in a worker's global scope (js/worker.js), where no page waits on this thread. */
 export const IN_WORKER = typeof globalThis.WorkerGlobalScope === "function" && globalThis instanceof globalThis.WorkerGlobalScope;

@@ -19,14 +19,15 @@
 // otherwise: worker.js (workerURL), sessiontree.wasm (wasmURL; served as
 // application/wasm for streaming compilation) and wasm_exec.js (next to the
 // wasm), and the modules they import: worker-tree.js, local.js, tree-api.js,
-// context-columns.js, request-text.js, store.js and store/*.js.
+// context-columns.js, request-text.js, protocol.js, envelope.js, store.js
+// and store/*.js.
 
 import { DB_DEFAULT_NAME } from "./store/schema.js";
-import { STORAGE_ERROR } from "./store/writer.js";
+import { ERROR, STORAGE_ERROR } from "./protocol.js";
 import { TreeAPI, checkMemoryBudget, restartError } from "./tree-api.js";
 import { WorkerTree, shared } from "./worker-tree.js";
 
-export { STORAGE_ERROR };
+export { ERROR, STORAGE_ERROR };
 
 /**
  * The class every tree init() resolves to extends (in either thread), for

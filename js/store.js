@@ -14,7 +14,8 @@ import { readAllSessions } from "./store/records.js";
 
 export { DB_DEFAULT_NAME, DB_VERSION, openDatabase, upgrades } from "./store/schema.js";
 export { CHUNK_SIZE, getSnapshot, listSnapshots, nodeRange, parseChangeBytes, putSnapshot, readAllSessions, restoreRequest } from "./store/records.js";
-export { STORAGE_ERROR, Writer, storageErrorEnvelope } from "./store/writer.js";
+export { Writer, storageErrorEnvelope } from "./store/writer.js";
+export { STORAGE_ERROR } from "./protocol.js";
 
 /**
  * Open (creating or upgrading) the database `name` and read every stored

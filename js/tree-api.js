@@ -5,6 +5,7 @@
 // the wasm in a module Worker). No wasm, no IndexedDB here.
 
 import { spliceJSON } from "./request-text.js";
+import { ERROR } from "./protocol.js";
 
 /**
  * An error envelope.
@@ -63,7 +64,7 @@ function shown(value) {
  * @returns {{ok: false, error: {code: "INVALID_ARGUMENT", message: string}}}
  */
 export function invalidArgument(method, argument, rule, value) {
-  return errorEnvelope("INVALID_ARGUMENT", `${method}: argument ${JSON.stringify(argument)} ${rule}; got ${shown(value)}`);
+  return errorEnvelope(ERROR.INVALID_ARGUMENT, `${method}: argument ${JSON.stringify(argument)} ${rule}; got ${shown(value)}`);
 }
 
 /**
@@ -114,7 +115,7 @@ export function checkImportArgs(text, format, options) {
  * @returns {{ok: false, error: {code: "STORAGE_ERROR", message: string}}}
  */
 export function closedEnvelope(reason, consequence) {
-  return errorEnvelope("STORAGE_ERROR", `storage error: ${reason}; ${consequence}`);
+  return errorEnvelope(ERROR.STORAGE_ERROR, `storage error: ${reason}; ${consequence}`);
 }
 
 /** The largest memoryBudget init() takes, in bytes: wasm32's whole memory (4 GiB). */
@@ -158,13 +159,13 @@ export function restartError(reason, persistent) {
  */
 export function unansweredEnvelope(err) {
   if (err?.restarted === true) {
-    return errorEnvelope("STORAGE_ERROR", err.persistent
+    return errorEnvelope(ERROR.STORAGE_ERROR, err.persistent
       ? `storage error: the store restarted; nothing acknowledged was lost (${err.message})`
       : `storage error: the store restarted; this tree kept its sessions in memory only (persist: false) and they are gone (${err.message})`);
   }
   const name = err?.name || "Error";
   const message = err?.message ?? String(err);
-  return errorEnvelope("STORAGE_ERROR", `storage error: the store did not answer (${name}${message ? ": " + message : ""}); reload the page`);
+  return errorEnvelope(ERROR.STORAGE_ERROR, `storage error: the store did not answer (${name}${message ? ": " + message : ""}); reload the page`);
 }
 
 /**
@@ -388,7 +389,7 @@ export class TreeAPI {
     if (signal !== undefined && !(typeof AbortSignal === "function" && signal instanceof AbortSignal)) return invalidArgument("loadSnapshot", "options.signal", "must be an AbortSignal", signal);
     let raw;
     if (snapshot instanceof Blob) {
-      if (snapshot.size === 0) return errorEnvelope("INVALID_SNAPSHOT", "snapshot is empty");
+      if (snapshot.size === 0) return errorEnvelope(ERROR.INVALID_SNAPSHOT, "snapshot is empty");
       // The request as a Blob of three parts (the file's part is not
       // copied), read once into the buffer that is sent.
       const pieces = spliceJSON({ operation: "snapshot.load", sessionId }, [["snapshot", ""]]);
@@ -396,9 +397,9 @@ export class TreeAPI {
       try {
         request = new Uint8Array(await new Blob([pieces.slice(0, -1), snapshot, pieces.slice(-1)]).arrayBuffer());
       } catch (err) {
-        return errorEnvelope("INVALID_ARGUMENT", `the snapshot file could not be read: ${err?.message ?? err}`);
+        return errorEnvelope(ERROR.INVALID_ARGUMENT, `the snapshot file could not be read: ${err?.message ?? err}`);
       }
-      if (signal?.aborted) return errorEnvelope("INVALID_ARGUMENT", "load aborted; nothing was loaded");
+      if (signal?.aborted) return errorEnvelope(ERROR.INVALID_ARGUMENT, "load aborted; nothing was loaded");
       return this._callOwned(request);
     } else if (snapshot instanceof Uint8Array || typeof snapshot === "string") {
       raw = snapshot;
@@ -413,8 +414,8 @@ export class TreeAPI {
     } else {
       return invalidArgument("loadSnapshot", "snapshot", "must be a File or Blob, a Uint8Array or ArrayBuffer of its JSON, its JSON text, or the snapshot object", snapshot);
     }
-    if (raw.length === 0) return errorEnvelope("INVALID_SNAPSHOT", "snapshot is empty");
-    if (signal?.aborted) return errorEnvelope("INVALID_ARGUMENT", "load aborted; nothing was loaded");
+    if (raw.length === 0) return errorEnvelope(ERROR.INVALID_SNAPSHOT, "snapshot is empty");
+    if (signal?.aborted) return errorEnvelope(ERROR.INVALID_ARGUMENT, "load aborted; nothing was loaded");
     const request = spliceJSON({ operation: "snapshot.load", sessionId }, [["snapshot", raw]]);
     return typeof request === "string" ? this.call(request) : this._callOwned(request);
   }
@@ -464,7 +465,7 @@ export class TreeAPI {
     else if (file instanceof Uint8Array) data = file.slice(); // a copy: the caller's stays theirs
     else if (file instanceof ArrayBuffer) data = new Uint8Array(file.slice(0));
     else return invalidArgument("importFile", "file", "must be a File, Blob, ArrayBuffer or Uint8Array", file);
-    if (signal?.aborted) return errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
+    if (signal?.aborted) return errorEnvelope(ERROR.INVALID_ARGUMENT, "import aborted; nothing was imported");
     return this._importBytes(data, format, { onProgress: onProgress ?? undefined, signal: signal ?? undefined, sliceBytes });
   }
 

@@ -7,6 +7,7 @@
 import { TreeAPI, checkImportArgs, checkString, errorEnvelope, unansweredEnvelope } from "./tree-api.js";
 import { nextTask } from "./tasks.js";
 import { SLICE_BYTES, SLICE_MESSAGES, TextCaches, contextEnvelope, contextEnvelopeSliced, decodeContent } from "./context-columns.js";
+import { ERROR } from "./protocol.js";
 
 /** Trees shared per IndexedDB database name within this page (worker mode; local.js keeps its own): init() in js/sessiontree.js fills it, a tree whose storage closed leaves it. */
 export const shared = new Map();
@@ -38,10 +39,10 @@ function requestPayload(request) {
   try {
     text = JSON.stringify(request);
   } catch (err) {
-    return errorEnvelope("INVALID_ARGUMENT", `request cannot be encoded as JSON: ${err.message}`);
+    return errorEnvelope(ERROR.INVALID_ARGUMENT, `request cannot be encoded as JSON: ${err.message}`);
   }
   if (typeof text !== "string") {
-    return errorEnvelope("INVALID_ARGUMENT", "request must be an object like {operation: \"session\", sessionId: \"demo\"}");
+    return errorEnvelope(ERROR.INVALID_ARGUMENT, "request must be an object like {operation: \"session\", sessionId: \"demo\"}");
   }
   return text;
 }

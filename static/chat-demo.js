@@ -17,6 +17,7 @@ import { button, el } from "./dom.js";
 import { renderMessage } from "./render-message.js";
 import { DEFAULT_SYSTEM, historyItems, loadSettings, newestLeaf, saveSettings } from "./chat-history.js";
 import "./session-tree-panel.js";
+import { ERROR } from "../js/protocol.js";
 
 /** The session this demo keeps its chat in. */
 export const CHAT_SESSION = "chat-demo";
@@ -305,7 +306,7 @@ function wireSettings() {
 async function start() {
   tree = await init({ workerURL: new URL("./store-worker.js", import.meta.url) });
   const created = await tree.call({ operation: "create", sessionId: CHAT_SESSION, title: "Embedding demo chat" });
-  if (!created.ok && created.error.code !== "SESSION_ALREADY_EXISTS") throw new Error(created.error.message);
+  if (!created.ok && created.error.code !== ERROR.SESSION_ALREADY_EXISTS) throw new Error(created.error.message);
   for (const panel of document.querySelectorAll("session-tree-panel")) panel.tree = tree;
   tree.subscribe((e) => {
     if (e.sessionId === CHAT_SESSION) render();

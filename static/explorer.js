@@ -20,6 +20,8 @@ import { cancelImport, hideProgress, showProgress, showReport } from "./explorer
 import { el } from "./dom.js";
 import { availableChoices, download, exportChoice } from "./explorer-export.js";
 import "./session-tree-panel.js";
+import { ERROR } from "../js/protocol.js";
+import { envelopeValueText } from "../js/envelope.js";
 
 /** Files larger than this (bytes) show a progress bar while importing. */
 const PROGRESS_BYTES = 512 * 1024;
@@ -194,7 +196,7 @@ async function importPiece({ name, text, file, size, refs }, report) {
   if (big) showProgress(`Importing ${name}…`, 0, abort);
   const options = big ? { onProgress: ({ read, total }) => showProgress(`Importing ${name}…`, total > 0 ? read / total : 0, abort), signal: abort.signal } : undefined;
   let env;
-  if ((file ? file.size : text.length) === 0) env = { ok: false, error: { code: "INVALID_ARGUMENT", message: "the file is empty: nothing to import" } };
+  if ((file ? file.size : text.length) === 0) env = { ok: false, error: { code: ERROR.INVALID_ARGUMENT, message: "the file is empty: nothing to import" } };
   else if (file && !snapshotOfSession(await file.slice(0, 4096).text())) env = await state.tree.importFile(file, options);
   else env = await state.tree.importText(text ?? (await file.text()), "auto", options);
   hideProgress();
@@ -243,8 +245,8 @@ function snapshotOfSession(text) {
  */
 async function snapshotText(sessionId) {
   const raw = await state.tree.callText({ operation: "snapshot.save", sessionId });
-  const prefix = '{"ok":true,"value":';
-  if (raw.startsWith(prefix) && raw.endsWith("}")) return raw.slice(prefix.length, -1);
+  const value = envelopeValueText(raw);
+  if (value !== null) return value;
   throw new Error(`snapshot.save failed: ${raw}`);
 }
 

@@ -8,6 +8,7 @@
 
 import { contentText, indexSlice, rowsFromColumns } from "./tree-model.js";
 import { nextSliceSize } from "./rows-controller.js";
+import { ERROR } from "../js/protocol.js";
 
 /** Sessions with more rows than this take appends incrementally (no full `tree` call). */
 export const INCREMENTAL_ROWS = 2000;
@@ -181,7 +182,7 @@ export class RowsLoader {
     if (seq !== this.seq || id !== this.host.sessionId()) return;
     if (!treeEnv.ok) {
       this._showNothing();
-      this.host.status(treeEnv.error.code === "SESSION_NOT_FOUND" ? `No session ${JSON.stringify(id)}` : treeEnv.error.message);
+      this.host.status(treeEnv.error.code === ERROR.SESSION_NOT_FOUND ? `No session ${JSON.stringify(id)}` : treeEnv.error.message);
       return;
     }
     this.host.status("");

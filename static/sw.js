@@ -72,6 +72,8 @@ const PRECACHE = [
   "../js/store/writer.js",
   "../js/store/take-in.js",
   "../js/request-text.js",
+  "../js/protocol.js",
+  "../js/envelope.js",
   "../js/openai.js",
   "../js/openai-wire.js",
   "../js/wasm_exec.js",

@@ -7,9 +7,10 @@
 
 import { STORES } from "./schema.js";
 import { concatUTF8, spliceJSON } from "../request-text.js";
+import { CHUNK_SIZE, SNAPSHOT_VERSION } from "../protocol.js";
 
-/** Nodes per chunk record. */
-export const CHUNK_SIZE = 1000;
+/** Nodes per chunk record (core's DrainGroupNodes, from the contract). */
+export { CHUNK_SIZE };
 
 /** Separator of the nodes inside a chunk record (node JSON never holds a raw newline). */
 const SEP = ",\n";
@@ -210,7 +211,7 @@ export async function readSnapshot(tx, meta) {
     throw new Error(`session ${quote(id)} has ${chunks.length} chunk and ${tail.length} node records but its metadata says ${meta.nodeCount} nodes, ${folded} of them in chunks`);
   }
   if (folded + tail.length > meta.nodeCount) deriveTail(meta, tail[tail.length - 1], folded + tail.length);
-  const parts = [`{"version":1,"sessionId":${quote(id)},"cursor":${quote(meta.cursor)},"activeBranch":${quote(meta.activeBranch)},"nodes":[`];
+  const parts = [`{"version":${SNAPSHOT_VERSION},"sessionId":${quote(id)},"cursor":${quote(meta.cursor)},"activeBranch":${quote(meta.activeBranch)},"nodes":[`];
   chunks.forEach((c, i) => {
     if (i > 0) parts.push(SEP);
     parts.push(c);

@@ -7,6 +7,7 @@
 
 import { STORES } from "./schema.js";
 import { byCreation, diskState, mergeRequest, nodeRange, readAnnotations, readNodes, readSnapshot, requestPromise, restoreRequest } from "./records.js";
+import { ERROR } from "../protocol.js";
 
 const quote = JSON.stringify;
 
@@ -113,7 +114,7 @@ export async function readBack(w, ids) {
       let env;
       if (!meta) {
         env = JSON.parse(w.handle.callInternal(JSON.stringify({ operation: "sync.forget", sessionId: id })));
-        if (!env.ok && env.error.code === "SESSION_NOT_FOUND") env = { ok: true };
+        if (!env.ok && env.error.code === ERROR.SESSION_NOT_FOUND) env = { ok: true };
         w.known.delete(id);
       } else {
         env = JSON.parse(w.handle.callInternal(restoreRequest(meta, await readSnapshot(tx, meta))));

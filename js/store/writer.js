@@ -7,6 +7,8 @@
 import { STORES } from "./schema.js";
 import { pullSessions, pullTails, readBack } from "./take-in.js";
 import { diskState, maxGen, parseChangeBytes, requestPromise, writeChanges } from "./records.js";
+import { STORAGE_ERROR } from "../protocol.js";
+import { envelopeFailed } from "../envelope.js";
 
 /**
  * Milliseconds a Writer keeps the write lock after its queue empties, so
@@ -37,8 +39,6 @@ const DRAIN_BYTES = 2 << 20;
 /** The failure of a transaction aborted because a call's signal was (see Writer.run). */
 const ABORTED = new Error("aborted by the caller's signal");
 
-/** The error code of envelopes for a change that could not be stored. */
-export const STORAGE_ERROR = "STORAGE_ERROR";
 
 /**
  * The envelope a call resolves to when its IndexedDB transaction failed:
@@ -563,7 +563,7 @@ export class Writer {
       const env = JSON.stringify(storageErrorEnvelope(failure === ABORTED ? new DOMException("a call stored in the same transaction was cancelled", "AbortError") : failure));
       for (const j of batch) {
         if (!j.fn) j.resolve();
-        else if (j.text !== undefined && (j.text.startsWith('{"ok":false') || j.changed === false)) j.resolve(j.text); // failed or changed nothing: its own answer
+        else if (j.text !== undefined && (envelopeFailed(j.text) || j.changed === false)) j.resolve(j.text); // failed or changed nothing: its own answer
         else if (failure === ABORTED && j.signal?.aborted && j.aborted !== undefined) j.resolve(j.aborted);
         else j.resolve(env);
       }
