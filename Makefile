@@ -1,10 +1,13 @@
 # sessiontree — build, serve, test.
 #
 #   make serve   build the wasm and serve the explorer on 127.0.0.1 (prints the URL)
-#   make test    every test: lint, Go tests natively, Go tests in headless
-#                Chromium (wasm_test.sh), a short fuzz run (each target of
-#                FUZZ_TARGETS for a fixed number of executions), browser
-#                page tests
+#   make test    every test: lint, Go tests natively, the Node unit tests
+#                (test/: the store's pure functions, the JS size rules), Go
+#                tests in headless Chromium (wasm_test.sh), a short fuzz run
+#                (each target of FUZZ_TARGETS for a fixed number of
+#                executions), browser page tests
+#   make generate  rewrite the files generated from core's contract
+#                (js/protocol.js, blocks of js/sessiontree.d.ts): go generate
 #   make fuzz    every fuzz target of the module, one after another, each
 #                for FUZZTIME (make fuzz FUZZTIME=2m; FUZZPKGS=./core limits
 #                it to some packages); the targets are found
@@ -56,7 +59,7 @@ WASM_EXEC     := js/wasm_exec.js
 PRINTF_FUNCS  := errorf,invalidf,snapshotFault,sprintf,textError,fprintf,appendf,warn,warnf
 GO_SOURCES    := $(shell find core wasm -name '*.go' -not -name '*_test.go') go.mod go.sum
 
-.PHONY: all build vendor package serve test test-go test-wasm test-fuzz test-e2e fuzz lint bench clean deps
+.PHONY: all build vendor package serve generate test test-go test-node test-wasm test-fuzz test-e2e fuzz lint bench clean deps
 
 all: build
 
@@ -123,6 +126,16 @@ lint:
 test-go:
 	$(GO) test -count=1 ./...
 
+# Unit tests in Node, no browser: the store's pure functions and the JS
+# size rules (test/*.test.mjs).
+test-node:
+	$(NODE) --test --test-concurrency=1 test/
+
+# The JS side of core's contract; core/protocolgen's test fails when it is
+# stale.
+generate:
+	$(GO) generate ./...
+
 test-fuzz:
 	@set -e; for entry in $(FUZZ_TARGETS); do \
 	  target=$${entry%%:*}; rest=$${entry#*:}; pkg=$${rest%%:*}; count=$${rest#*:}; \
@@ -146,7 +159,7 @@ test-wasm:
 test-e2e: build deps
 	$(NODE) --test --test-concurrency=1 e2e/
 
-test: lint test-go test-fuzz test-wasm test-e2e
+test: lint test-go test-node test-fuzz test-wasm test-e2e
 
 bench: build deps
 	$(GO) test -run='^$$' -bench=. -benchmem ./core

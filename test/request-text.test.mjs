@@ -1,0 +1,113 @@
+// js/request-text.js in Node: the pure text functions the shim builds and
+// routes requests with (no wasm, no IndexedDB).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  concatUTF8, countParentIds, escapeLoneSurrogates, PARSE_LIMIT, requestHead, requestOperation, snapshotSessionId, spliceJSON,
+} from '../js/request-text.js';
+
+const utf8 = (s) => new TextEncoder().encode(s);
+const text = (b) => new TextDecoder().decode(b);
+
+test('concatUTF8 joins texts and bytes into one UTF-8 array', () => {
+  assert.equal(text(concatUTF8(['a', utf8('é'), '', 'z'])), 'aéz');
+  assert.equal(concatUTF8([]).length, 0);
+});
+
+test('spliceJSON puts raw members after the plain ones, as they are', async (t) => {
+  const cases = [
+    { name: 'plain fields only', fields: { a: 1 }, raws: [], want: '{"a":1}' },
+    { name: 'no plain fields', fields: {}, raws: [['x', '[1]']], want: '{"x":[1]}' },
+    { name: 'an undefined field is left out', fields: { a: 1, b: undefined }, raws: [['r', 'null']], want: '{"a":1,"r":null}' },
+    { name: 'a session named like a placeholder stays itself', fields: { sessionId: '__N__', title: '$&' }, raws: [['nodes', '[]']], want: '{"sessionId":"__N__","title":"$&","nodes":[]}' },
+    { name: 'a key is JSON-escaped', fields: {}, raws: [['a"b', '1']], want: '{"a\\"b":1}' },
+  ];
+  for (const c of cases) {
+    await t.test(c.name, () => {
+      const got = spliceJSON(c.fields, c.raws);
+      assert.equal(typeof got, 'string');
+      assert.equal(got, c.want);
+      assert.doesNotThrow(() => JSON.parse(got));
+    });
+  }
+  await t.test('a raw member given as bytes makes the whole request bytes', () => {
+    const got = spliceJSON({ operation: 'restore' }, [['snapshot', utf8('{"v":"é"}')]]);
+    assert.ok(got instanceof Uint8Array);
+    assert.deepEqual(JSON.parse(text(got)), { operation: 'restore', snapshot: { v: 'é' } });
+  });
+});
+
+test('requestHead reads the operation of a request that starts with it', async (t) => {
+  const cases = [
+    ['{"operation":"append","sessionId":"s"}', 'append'],
+    [' {\n "operation" : "tree.rows" }', 'tree.rows'],
+    ['{"sessionId":"s","operation":"append"}', null],
+    ['{"operation":"app\\u0065nd"}', null],
+    ['{"operation":5}', null],
+    ['not json', null],
+  ];
+  for (const [input, want] of cases) {
+    await t.test(`${JSON.stringify(input)} gives ${want}`, () => {
+      assert.equal(requestHead(input), want);
+      assert.equal(requestHead(utf8(input)), want);
+    });
+  }
+});
+
+test('requestOperation reads the operation as core does, parsing when asked to confirm', async (t) => {
+  const always = () => true;
+  const never = () => false;
+  const cases = [
+    { name: 'a head name not confirmed is taken', input: '{"operation":"append","x":1}', confirm: never, want: 'append' },
+    { name: 'a confirmed head name is checked by parsing: a later member wins', input: '{"operation":"list","operation":"append"}', confirm: always, want: 'append' },
+    { name: 'a request whose operation is not first is parsed', input: '{"sessionId":"s","operation":"context"}', confirm: never, want: 'context' },
+    { name: 'an escaped name is parsed', input: '{"operation":"con\\u0074ext"}', confirm: never, want: 'context' },
+    { name: 'bad JSON has no operation', input: '{"operation":', confirm: always, want: '' },
+    { name: 'an array has no operation', input: '[1]', confirm: always, want: '' },
+    { name: 'a non-string operation is none', input: '{"x":1,"operation":3}', confirm: always, want: '' },
+  ];
+  for (const c of cases) {
+    await t.test(c.name, () => {
+      assert.equal(requestOperation(c.input, c.confirm), c.want);
+      assert.equal(requestOperation(utf8(c.input), c.confirm), c.want);
+    });
+  }
+  await t.test('a request over PARSE_LIMIT that does not start with its operation is not parsed', () => {
+    const big = '{"data":"' + 'x'.repeat(PARSE_LIMIT) + '","operation":"import"}';
+    assert.equal(requestOperation(big, always), '');
+  });
+});
+
+test('escapeLoneSurrogates writes lone surrogates as JSON escapes and leaves pairs', async (t) => {
+  const cases = [
+    ['plain', 'plain'],
+    ['pair 😀', 'pair 😀'],
+    ['lone \uD800 high', 'lone \\ud800 high'],
+    ['lone \uDC00 low', 'lone \\udc00 low'],
+    ['\uDC00\uD800', '\\udc00\\ud800'],
+  ];
+  for (const [input, want] of cases) {
+    await t.test(JSON.stringify(want), () => assert.equal(escapeLoneSurrogates(input), want));
+  }
+});
+
+test('snapshotSessionId reads the session of a snapshot in snapshot.save order', async (t) => {
+  const cases = [
+    ['{"version":1,"sessionId":"abc","nodes":[]}', 'abc'],
+    [' {\n"version" : 1 ,"sessionId":"a\\"b"', 'a"b'],
+    ['{"sessionId":"abc","version":1}', null],
+    ['{"version":2,"sessionId":"abc"}', null],
+    ['{"version":1,"sessionId":5}', null],
+    ['[]', null],
+  ];
+  for (const [input, want] of cases) {
+    await t.test(`${JSON.stringify(input)} gives ${want}`, () => assert.equal(snapshotSessionId(utf8(input)), want));
+  }
+});
+
+test('countParentIds counts the parentId members and the null ones', () => {
+  const nodes = '[{"id":"a","parentId":null},{"id":"b","parentId":"a"},{"id":"c","parentId":null}]';
+  assert.deepEqual(countParentIds(utf8(nodes)), { keys: 3, nulls: 2 });
+  assert.deepEqual(countParentIds(utf8('{"text":"no keys here, just I and I"}')), { keys: 0, nulls: 0 });
+  assert.deepEqual(countParentIds(utf8('"parentId":')), { keys: 1, nulls: 0 }, 'a key at the very end');
+});

@@ -1,0 +1,94 @@
+// The store's records against IndexedDB in Node (fake-indexeddb, a dev
+// dependency): what writeChanges puts in real transactions, read back by
+// readAllSessions as the snapshot core restores from; restore points.
+import 'fake-indexeddb/auto';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openDatabase, STORES } from '../js/store/schema.js';
+import { CHUNK_SIZE, diskState, getSnapshot, listSnapshots, maxGen, parseChangeBytes, putSnapshot, readAllSessions, writeChanges } from '../js/store/records.js';
+import { block, chain, text, utf8 } from './changes.mjs';
+
+let dbs = 0;
+/** A new, empty database. */
+const freshDB = () => openDatabase(`t${++dbs}`);
+
+/**
+ * Write change blocks (their text) in one readwrite transaction, as the
+ * Writer does; resolves to the written states once it commits.
+ */
+async function commit(db, blocksText, gen, stored = new Map()) {
+  const tx = db.transaction(STORES, 'readwrite');
+  const done = new Promise((resolve, reject) => {
+    tx.oncomplete = resolve;
+    tx.onerror = () => reject(tx.error);
+    tx.onabort = () => reject(tx.error ?? new Error('aborted'));
+  });
+  let written;
+  try {
+    written = await writeChanges(tx, parseChangeBytes(utf8(blocksText)), gen, (id) => stored.get(id));
+  } catch (err) {
+    tx.abort();
+    await done.catch(() => {});
+    throw err;
+  }
+  await done;
+  return written;
+}
+
+/** Every stored session's snapshot, parsed. */
+async function snapshots(db) {
+  const { gen, sessions } = await readAllSessions(db);
+  return { gen, snaps: sessions.map((s) => JSON.parse(text(s.snapshot))), metas: sessions.map((s) => s.meta) };
+}
+
+test('a session written and read back is the snapshot of its nodes and annotations', async () => {
+  const db = await freshDB();
+  const nodes = chain('n', 0, 3);
+  await commit(db, block({ operation: 'import', nodes, annotations: ['{"nodeId":"n0","label":"x"}'] }), 1);
+  const { gen, snaps, metas } = await snapshots(db);
+  assert.equal(gen, 1);
+  assert.deepEqual(snaps, [{ version: 1, sessionId: 's', cursor: 'n2', activeBranch: 'main', nodes: nodes.map((n) => JSON.parse(n)), annotations: [{ nodeId: 'n0', label: 'x' }] }]);
+  assert.equal(metas[0].op, 'import');
+  db.close();
+});
+
+test('appends across transactions fold into chunk records and read back in order', async () => {
+  const db = await freshDB();
+  const n = CHUNK_SIZE + 5;
+  let written = await commit(db, block({ operation: 'import', nodes: chain('n', 0, CHUNK_SIZE - 1) }), 1);
+  written = await commit(db, block({ from: CHUNK_SIZE - 1, nodes: chain('n', CHUNK_SIZE - 1, n) }), 2, written);
+  assert.equal(written.get('s').folded, CHUNK_SIZE);
+  const { snaps } = await snapshots(db);
+  assert.deepEqual(snaps[0].nodes.map((x) => x.id), chain('n', 0, n).map((x) => JSON.parse(x).id));
+  const tx = db.transaction(STORES, 'readonly');
+  assert.equal(await maxGen(tx.objectStore('sessions')), 2);
+  db.close();
+});
+
+test('a reset replaces a session\'s records; a block that does not continue the stored ones commits nothing', async () => {
+  const db = await freshDB();
+  const written = await commit(db, block({ nodes: chain('n', 0, 4) }), 1);
+  await commit(db, block({ operation: 'snapshot.load', reset: true, nodes: chain('m', 0, 2) }), 2, written);
+  let { snaps, metas } = await snapshots(db);
+  assert.deepEqual(snaps[0].nodes.map((x) => x.id), ['m0', 'm1']);
+  assert.equal(metas[0].epoch, 1);
+  const stored = new Map([['s', diskState(metas[0])]]);
+  await assert.rejects(commit(db, block({ from: 7, nodes: chain('m', 7, 8) }), 3, stored), /session "s" has 2 stored nodes but the change starts at 7/);
+  ({ snaps, metas } = await snapshots(db));
+  assert.deepEqual(snaps[0].nodes.map((x) => x.id), ['m0', 'm1'], 'the failed transaction changed nothing');
+  assert.equal(metas[0].gen, 2);
+  db.close();
+});
+
+test('restore points are kept by session and name, a name replacing its older record', async () => {
+  const db = await freshDB();
+  const record = (name, nodeCount) => ({ sessionId: 's', name, createdAt: 'c', nodeCount, snapshot: '{}' });
+  await putSnapshot(db, record('a', 1));
+  await putSnapshot(db, record('b', 2));
+  await putSnapshot(db, record('a', 3));
+  await putSnapshot(db, { ...record('a', 9), sessionId: 't' });
+  assert.deepEqual((await listSnapshots(db, 's')).map((r) => [r.name, r.nodeCount]), [['a', 3], ['b', 2]]);
+  assert.equal((await getSnapshot(db, 't', 'a')).nodeCount, 9);
+  assert.equal(await getSnapshot(db, 's', 'zz'), undefined);
+  db.close();
+});
