@@ -22,10 +22,7 @@ export type ErrorCode =
 // END GENERATED ERROR CODES
 
 /** The error codes by name (`ERROR.INVALID_ARGUMENT` is `"INVALID_ARGUMENT"`): js/protocol.js, generated from core. */
-export declare const ERROR: Readonly<{ [K in ErrorCode]: K }>;
-
-/** The JS shim's own error code (see ErrorCode). */
-export declare const STORAGE_ERROR: "STORAGE_ERROR";
+export const ERROR: Readonly<{ [K in ErrorCode]: K }>;
 
 /** What every call resolves to. */
 export type Envelope<T = any> =
