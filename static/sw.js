@@ -71,6 +71,7 @@ const PRECACHE = [
   "../js/store/records.js",
   "../js/store/writer.js",
   "../js/store/take-in.js",
+  "../js/store/plan.js",
   "../js/request-text.js",
   "../js/protocol.js",
   "../js/envelope.js",

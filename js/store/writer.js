@@ -8,6 +8,7 @@ import { STORES } from "./schema.js";
 import { pullSessions, pullTails, readBack } from "./take-in.js";
 import { diskState, maxGen, parseChangeBytes, requestPromise, writeChanges } from "./records.js";
 import { STORAGE_ERROR } from "../protocol.js";
+import { flushRecords } from "./plan.js";
 import { envelopeFailed } from "../envelope.js";
 
 /**
@@ -525,10 +526,7 @@ export class Writer {
         if (flush) {
           // One meta record per session written by the flush, as it is in memory, without tail.
           const sessions = tx.objectStore("sessions");
-          for (const [id, meta] of this.tailed) {
-            const w = written.get(id);
-            if (w && !w.deferred) continue; // written with tail just now: flushed next time
-            const record = { ...(w ? w.pending : meta), gen: diskGen + 1, tail: false };
+          for (const [id, record] of flushRecords(this.tailed, written, diskGen + 1)) {
             sessions.put(record, id);
             flushed.push([id, record]);
             stamped = true;
