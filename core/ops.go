@@ -66,8 +66,8 @@ func opCreate(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := st.sessions[id]; ok {
-		return nil, errorf(SessionAlreadyExists, "session %q already exists", id)
+	if err := st.taken(id); err != nil {
+		return nil, err
 	}
 	s := newSession(id, title, st.timestamp())
 	st.put(s)
@@ -223,8 +223,8 @@ func (st *Store) newSessionID(r *request) (string, *Error) {
 	if err != nil {
 		return "", err
 	}
-	if _, ok := st.sessions[id]; ok {
-		return "", errorf(SessionAlreadyExists, "session %q already exists", id)
+	if err := st.taken(id); err != nil {
+		return "", err
 	}
 	return id, nil
 }
@@ -315,7 +315,7 @@ func opContext(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.contextView(), nil
+	return r.contextValue(s)
 }
 
 // contextView returns the session's context at its cursor.

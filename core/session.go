@@ -26,6 +26,7 @@ type Session struct {
 	title     string
 	createdAt string
 	updatedAt string
+	deletedAt string // set while the session is in the trash
 
 	nodes    []*Node
 	index    map[string]int32
