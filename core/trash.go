@@ -62,11 +62,16 @@ func (st *Store) toTrash(s *Session, at string) {
 }
 
 // fromTrash brings the trashed session s back into the store (last in
-// the order, searchable again).
-func (st *Store) fromTrash(s *Session) {
+// the order, searchable again) and returns it. It comes back as a new
+// Session value sharing s's nodes and tables: the search index keeps the
+// documents s had as dead ones of their owner s, which must never match
+// again (the live session is indexed afresh under a new owner key).
+func (st *Store) fromTrash(s *Session) *Session {
 	delete(st.trash, s.id)
-	s.deletedAt = ""
-	st.put(s)
+	back := *s
+	back.deletedAt = ""
+	st.put(&back)
+	return &back
 }
 
 // opDelete answers {"operation":"delete","sessionId":…,"permanent"?:bool}:
@@ -132,7 +137,7 @@ func opTrashRestore(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	st.fromTrash(s)
+	s = st.fromTrash(s)
 	st.markDirty(s, len(s.nodes), false, r.op)
 	return s.status(), nil
 }

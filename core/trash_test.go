@@ -50,7 +50,7 @@ func TestDeleteMovesASessionToTheTrash(t *testing.T) {
 		s := ok[Status](t, st, `{"operation":"trash.restore","sessionId":"c"}`)
 		assert.Equal(t, "n0004", *s.Cursor)
 		assert.Equal(t, snap, snapshot(t, st, "c"))
-		assert.Equal(t, 2, ok[SearchResult](t, st, `{"operation":"search","query":"u1"}`).Total)
+		assert.Equal(t, 2, ok[SearchResult](t, st, `{"operation":"search","query":"u1"}`).Total, "each node once")
 		assert.Empty(t, ok[[]TrashItem](t, st, `{"operation":"trash.list"}`))
 		d := string(st.DrainChanges(true))
 		assert.Contains(t, d, `"operation":"trash.restore"`)
@@ -108,10 +108,13 @@ func TestTrashedSessionsComeBackFromStorage(t *testing.T) {
 		assert.Equal(t, snap, snapshot(t, st2, "c"))
 	})
 	t.Run("sync.trash follows another tab both ways without a change", func(t *testing.T) {
+		require.True(t, st.WarmSearch(-1), "the index is built")
 		ok[obj](t, st, `{"operation":"sync.trash","sessionId":"c","deletedAt":"2026-11-30T00:00:00.000Z"}`)
 		assert.Empty(t, ok[[]SessionSummary](t, st, `{"operation":"sessions"}`))
 		ok[obj](t, st, `{"operation":"sync.trash","sessionId":"c","deletedAt":null}`)
 		assert.Equal(t, snap, snapshot(t, st, "c"))
+		require.True(t, st.WarmSearch(-1))
+		assert.Equal(t, 1, ok[SearchResult](t, st, `{"operation":"search","query":"u3"}`).Total, "each node once")
 		assert.Empty(t, string(st.DrainChanges(true)))
 	})
 	t.Run("sync.forget drops a trashed session", func(t *testing.T) {

@@ -14,6 +14,7 @@ import { STORAGE_ERROR } from "./store/writer.js";
 import { IN_WORKER, exitedMessage, guardHandle, loadRuntime, onRuntimeExit } from "./runtime.js";
 import { hasSession, importBytes, importJob, importSnapshot, importText } from "./local-import.js";
 import { nextTask } from "./tasks.js";
+import { changeEvent, parseChanges } from "./change-events.js";
 
 export { onRuntimeExit } from "./runtime.js";
 
@@ -502,13 +503,9 @@ export class LocalTree extends TreeAPI {
     const failed = envText.startsWith('{"ok":false');
     const env = asText ? null : JSON.parse(envText);
     if (failed) return asText ? envText : env;
-    const changes = this._handle.drain(false);
+    const changes = this._handle.drain(true);
     if (changes === "") return asText ? envText : env;
-    for (const b of parseChanges(changes)) {
-      const event = { type: b.operation, sessionId: b.sessionId };
-      if (b.meta.cursor != null) event.nodeId = b.meta.cursor;
-      this._emit(event);
-    }
+    for (const b of parseChanges(changes)) this._emit(changeEvent(b, b.nodeIds));
     return asText ? envText : env;
   }
 
@@ -579,21 +576,4 @@ export class LocalTree extends TreeAPI {
   async _debug() {
     return { writer: this._writer ? { ...this._writer.stats } : null, columnAnswers: this._columnAnswers, indexComplete: this._handle.warm(0), indexMs: this._warmMs, operations: this._handle.operations(), wasmBytes: this._memory.buffer.byteLength, importWasmBytes: this._importWasmBytes, memory: JSON.parse(this._handle.memory()) };
   }
-}
-
-/**
- * Parse the text of core's DrainChanges(false): one header line per changed
- * session, `{sessionId, operation, reset, from, count, annotationFrom,
- * annotationCount, meta}` (what changed, for events; the Writer reads the
- * node lines from drainBytes with store/records.js's parseChangeBytes).
- * @param {string} text
- * @returns {{sessionId: string, operation: string, reset: boolean, from: number, count: number, annotationFrom: number, annotationCount: number, meta: object}[]}
- */
-export function parseChanges(text) {
-  const blocks = [];
-  for (const line of text.split("\n")) {
-    if (line === "") continue;
-    blocks.push(JSON.parse(line));
-  }
-  return blocks;
 }

@@ -7,6 +7,7 @@
 
 import { STORES } from "./schema.js";
 import { concatUTF8, spliceJSON } from "../request-text.js";
+import { eraseSession } from "./erase.js";
 
 /** Nodes per chunk record. */
 export const CHUNK_SIZE = 1000;
@@ -223,7 +224,8 @@ export async function readSnapshot(tx, meta) {
 /**
  * Read every stored session in one read-only transaction.
  * Resolves to {gen, sessions: [{meta, snapshot}]} where snapshot is the
- * session's snapshot (version 1) as UTF-8 bytes and gen the highest stored gen.
+ * session's snapshot (version 1) as UTF-8 bytes and gen the highest stored gen
+ * (tombstones of erased sessions are skipped, but their gen counts).
  * Rejects, naming the database and the session, when a read fails or a
  * session's records do not match its metadata — a failed read is never
  * an empty store.
@@ -238,12 +240,12 @@ export async function readAllSessions(db) {
     throw new Error(`sessiontree: cannot read IndexedDB database ${quote(db.name)}: ${err.message}`);
   }
   try {
-    const metas = await requestPromise(tx.objectStore("sessions").getAll());
+    // Erased sessions' tombstones (store/erase.js) hold nothing to restore.
+    const metas = (await requestPromise(tx.objectStore("sessions").getAll())).filter((m) => m.erased !== true);
     // Restore in creation order, as the sessions were made.
     metas.sort(byCreation);
     const snapshots = await Promise.all(metas.map((m) => readSnapshot(tx, m)));
-    let gen = 0;
-    for (const m of metas) gen = Math.max(gen, m.gen ?? 0);
+    const gen = await maxGen(tx.objectStore("sessions"));
     return { gen, sessions: metas.map((meta, i) => ({ meta, snapshot: snapshots[i] })) };
   } catch (err) {
     throw new Error(`sessiontree: reading IndexedDB database ${quote(db.name)} failed, nothing was changed: ${err?.message ?? err}`);
@@ -274,7 +276,10 @@ export function byCreation(a, b) {
  * @returns {Uint8Array}
  */
 export function restoreRequest(meta, snapshot) {
-  return spliceJSON({ operation: "restore", title: meta.title, createdAt: meta.createdAt, updatedAt: meta.updatedAt }, [["snapshot", snapshot]]);
+  const fields = { operation: "restore", title: meta.title, createdAt: meta.createdAt, updatedAt: meta.updatedAt };
+  // A session in the trash goes back into core's trash (see core/trash.go).
+  if (meta.deletedAt) fields.deletedAt = meta.deletedAt;
+  return spliceJSON(fields, [["snapshot", snapshot]]);
 }
 
 /**
@@ -297,7 +302,9 @@ export function mergeRequest(meta, nodes, annotations, follow) {
 /**
  * Write drained change blocks (parseChangeBytes) to the records of their
  * sessions inside the readwrite transaction tx, stamping every written
- * session's meta record with gen. A block with reset, or of a session not
+ * session's meta record with gen. A block with `erased` (trash.empty)
+ * deletes the session's records (eraseSession; tx must hold the
+ * "snapshots" store too) and its state says `erased: true`. A block with reset, or of a session not
  * stored yet, replaces the session's records; any other appends node and
  * annotation records from where the stored ones end, folding each full
  * CHUNK_SIZE of node records into a chunk record. Throws (the caller
@@ -337,7 +344,17 @@ export function writeChanges(tx, blocks, gen, storedState, defer = null, written
   const plain = new Map(); // sessionId → true while its blocks in tx are only appends (no reset, no annotations)
   for (const b of blocks) {
     const id = b.sessionId;
-    const k = written.get(id) ?? storedState(id);
+    if (b.erased) {
+      // Erased for good (trash.empty): every record goes (store/erase.js).
+      eraseSession(tx, id, gen);
+      metas.delete(id);
+      folds.delete(id);
+      plain.set(id, false);
+      written.set(id, { erased: true, epoch: 0, count: 0, folded: 0, acount: 0, tail: false, meta: null, deferred: false });
+      continue;
+    }
+    const w = written.get(id);
+    const k = w?.erased ? undefined : w ?? storedState(id);
     plain.set(id, (plain.get(id) ?? true) && !b.reset && k !== undefined && b.annotations.length === 0);
     let state;
     if (b.reset || !k) {

@@ -7,6 +7,8 @@
 import { STORES } from "./schema.js";
 import { pullSessions, pullTails, readBack } from "./take-in.js";
 import { diskState, maxGen, parseChangeBytes, requestPromise, writeChanges } from "./records.js";
+import { WRITE_STORES } from "./erase.js";
+import { ChangeLog, forgetErased } from "../change-events.js";
 
 /**
  * Milliseconds a Writer keeps the write lock after its queue empties, so
@@ -428,12 +430,12 @@ export class Writer {
     const pulled = new Map(); // sessionId → disk state, once committed
     let written = new Map(); // sessionId → disk state, once committed
     const remote = [];
-    const local = [];
+    const local = new ChangeLog(); // the events of what this tab changed
     const flushed = []; // [sessionId, meta] written by a flush
     let failure = null;
     let tx;
     try {
-      tx = this.db.transaction(STORES, writes ? "readwrite" : "readonly", writes ? { durability: "strict" } : undefined);
+      tx = this.db.transaction(writes ? WRITE_STORES : STORES, writes ? "readwrite" : "readonly", writes ? { durability: "strict" } : undefined);
     } catch (err) {
       failure = err;
     }
@@ -472,11 +474,9 @@ export class Writer {
         const now = performance.now();
         const defer = skip ? (id) => now - (this.metaAt.get(id) ?? -Infinity) < ANNOUNCE_MS : null;
         const stored = (id) => pulled.get(id) ?? this.known.get(id);
-        // Each call's changes are drained in pieces of about DRAIN_BYTES,
-        // written as they come (the small ones of a batch together), so
-        // the wasm holds one piece beside the sessions, never all of a
-        // large import again (see DrainChangesUpTo); local keeps only
-        // what the events need.
+        // Each call's changes are drained in pieces of about DRAIN_BYTES, written as they come (the
+        // small ones of a batch together), so the wasm holds one piece beside the sessions, never all
+        // of a large import again (see DrainChangesUpTo); local keeps only what the events need.
         let pending = [];
         let pendingBytes = 0;
         let behind = null; // a request made after the piece before the last, awaited before the next
@@ -499,7 +499,7 @@ export class Writer {
               pending.push(b);
               drained.add(b.sessionId);
               nodes += b.count;
-              if (!b.more) local.push({ sessionId: b.sessionId, operation: b.operation, meta: b.meta });
+              local.add(b);
             }
             pendingBytes += bytes.length;
             if (pendingBytes < DRAIN_BYTES) continue;
@@ -575,6 +575,7 @@ export class Writer {
     if (writes && this.releaseLock !== null) this.verified = true;
     for (const [id, k] of pulled) this.known.set(id, k);
     const now = performance.now();
+    forgetErased(this, written);
     for (const [id, k] of written) {
       this.known.set(id, k);
       if (k.deferred) {
@@ -590,9 +591,9 @@ export class Writer {
       this.known.set(id, { ...this.known.get(id), tail: false, meta });
     }
     for (const id of pulled.keys()) this.tailed.delete(id); // another tab wrote it
-    for (const b of local) if (!this.keepsCursor(b.operation)) this.owned.add(b.sessionId);
+    for (const e of local.events) if (!this.keepsCursor(e.operation) && !e.erased) this.owned.add(e.sessionId);
     for (const e of remote) this.emit(e);
-    for (const b of local) this.emit({ type: b.operation, sessionId: b.sessionId, nodeId: b.meta.cursor ?? undefined });
+    for (const e of local.events) this.emit(e);
     if (stamped) this._announce(newGen);
     for (const j of batch) j.resolve(j.fn ? j.text : undefined);
   }
