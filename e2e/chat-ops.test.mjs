@@ -64,7 +64,7 @@ const chat = [
   { role: 'assistant', content: 'Day 1: the old town.' },
 ];
 
-test('context with ids pairs each message with its node and siblings; leaf and switch go to the newest leaf; the plain context stays in columns', async () => {
+test('one tab: context with ids (the plain context still in columns), leaf and switch, append.many in one transaction and all or nothing, after a reload', async () => {
   const env = await setup();
   try {
     const page = await open(env, env.page);
@@ -86,17 +86,8 @@ test('context with ids pairs each message with its node and siblings; leaf and s
     const status = (await method(page, 'switchTo', 'c', { nodeId: a1 })).value;
     assert.equal(status.cursor, a1);
     assert.equal((await method(page, 'switchTo', 'c', { branch: status.activeBranch === 'main' ? 'main-2' : 'main' })).value.cursor, a2);
-    const bad = await method(page, 'switchTo', 'c', {});
-    assert.equal(bad.error.code, 'INVALID_ARGUMENT');
-  } finally {
-    await env.close();
-  }
-});
+    assert.equal((await method(page, 'switchTo', 'c', {})).error.code, 'INVALID_ARGUMENT');
 
-test('append.many appends a chain in one transaction, with one event naming the new nodes, and a bad message stores nothing', async () => {
-  const env = await setup();
-  try {
-    const page = await open(env, env.page);
     await value(page, { operation: 'create', sessionId: 'm' });
     const writes = async () => {
       const s = (await page.evaluate(() => window.tree._debug())).writer;
@@ -107,92 +98,85 @@ test('append.many appends a chain in one transaction, with one event naming the 
     const got = (await method(page, 'appendMany', 'm', messages)).value;
     assert.equal(got.nodeIds.length, 50);
     assert.equal(await writes(), w0 + 1, 'one transaction');
-    const events = await page.evaluate(() => window.events.filter((e) => e.type === 'append.many'));
+    const events = await page.evaluate(() => window.events.filter((e) => e.type === 'append.many' && e.sessionId === 'm'));
     assert.equal(events.length, 1);
-    assert.deepEqual(events[0].nodeIds, got.nodeIds);
+    assert.deepEqual(events[0].nodeIds, got.nodeIds, 'the event names the new nodes');
     assert.equal(events[0].cursor, got.nodeIds[49]);
     assert.equal(events[0].count, 50);
     assert.equal((await disk(page, 'm')).nodes, 50);
-
     const bad = await method(page, 'appendMany', 'm', [...messages.slice(0, 3), { content: 'no role' }]);
     assert.equal(bad.ok, false);
     assert.match(bad.error.message, /messages\[3\]/);
     const migrated = await method(page, 'appendMany', 'old', messages.slice(0, 4), { create: true, title: 'From the old app' });
     assert.equal(migrated.value.session.title, 'From the old app');
+
     await page.reload();
     await open(env, page);
     assert.equal((await value(page, { operation: 'session', sessionId: 'm' })).nodeCount, 50, 'the bad call stored nothing');
     assert.equal((await value(page, { operation: 'session', sessionId: 'old' })).nodeCount, 4);
+    assert.deepEqual((await method(page, 'context', 'c', { ids: true })).value.nodeIds, [u1, a2]);
+    assert.deepEqual(env.errors, []);
   } finally {
     await env.close();
   }
 });
 
-test('rename: the newest title shows in sessions, after a reload and in another tab; no node changes; an old snapshot still loads', async () => {
+test('two tabs: rename shows the newest title everywhere; delete leaves memory, search and the other tab; the trash restores after a reload; the emptied trash leaves nothing on disk', async () => {
   const env = await setup();
   try {
     const a = await open(env, env.page);
     const b = await open(env);
     await value(a, { operation: 'append.many', sessionId: 'r', create: true, title: 'New Chat', messages: chat });
-    const nodes = await value(a, { operation: 'list', sessionId: 'r' });
-    await method(a, 'rename', 'r', 'Lyon');
-    const renamed = (await method(a, 'rename', 'r', 'Lyon, two days')).value;
-    assert.equal(renamed.title, 'Lyon, two days');
-    assert.equal((await heard(a, { type: 'rename', title: 'Lyon, two days' })).sessionId, 'r');
-    const remote = await heard(b, { type: 'rename', remote: true, title: 'Lyon, two days' });
-    assert.equal(remote.sessionId, 'r');
-    assert.equal((await value(b, { operation: 'sessions' })).find((s) => s.sessionId === 'r').title, 'Lyon, two days');
-    await a.reload();
-    await open(env, a);
-    assert.equal((await value(a, { operation: 'sessions' })).find((s) => s.sessionId === 'r').title, 'Lyon, two days');
-    assert.deepEqual(await value(a, { operation: 'list', sessionId: 'r' }), nodes, 'no node added or changed');
-    const snap = await value(a, { operation: 'snapshot.save', sessionId: 'r' });
-    assert.equal(snap.title, 'Lyon, two days');
-    assert.deepEqual(snap.annotations.map((x) => [x.kind, x.nodeId, x.title]), [['title', null, 'Lyon'], ['title', null, 'Lyon, two days']]);
-    const old = { version: 1, sessionId: 'v1', title: 'Old', cursor: 'x', activeBranch: 'main', nodes: [{ id: 'x', parentId: null, branch: 'main', kind: 'message', timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'hi' } }] };
-    assert.equal((await method(a, 'loadSnapshot', 'v1', old)).value.title, 'Old', 'a snapshot without title records loads as before');
-  } finally {
-    await env.close();
-  }
-});
-
-test('delete: gone from memory, search, disk and the other tab; restored from the trash after a reload; the emptied trash leaves nothing', async () => {
-  const env = await setup();
-  try {
-    const a = await open(env, env.page);
-    const b = await open(env);
     await value(a, { operation: 'append.many', sessionId: 'd', create: true, title: 'Secret plans', messages: [{ role: 'user', content: 'zanzibar itinerary' }] });
     await value(a, { operation: 'append.many', sessionId: 'k', create: true, messages: [{ role: 'user', content: 'zanzibar weather' }] });
     assert.equal((await method(a, 'saveSnapshot', 'd', 'before')).ok, true);
+    const nodes = await value(a, { operation: 'list', sessionId: 'r' });
+
+    // Rename: an appended record; the newest title everywhere.
+    await method(a, 'rename', 'r', 'Lyon');
+    assert.equal((await method(a, 'rename', 'r', 'Lyon, two days')).value.title, 'Lyon, two days');
+    assert.equal((await heard(a, { type: 'rename', title: 'Lyon, two days' })).sessionId, 'r');
+    assert.equal((await heard(b, { type: 'rename', remote: true, title: 'Lyon, two days' })).sessionId, 'r');
+    assert.equal((await value(b, { operation: 'sessions' })).find((s) => s.sessionId === 'r').title, 'Lyon, two days');
+
+    // Delete: out of memory, search and the other tab; kept on disk in the trash.
     const hits = async (page) => (await value(page, { operation: 'search', query: 'zanzibar' })).hits.map((h) => h.sessionId).sort();
     await b.evaluate(() => window.tree.refresh());
     assert.deepEqual(await hits(b), ['d', 'k']);
-
     const item = (await method(a, 'delete', 'd')).value;
     assert.equal(item.title, 'Secret plans');
-    assert.deepEqual((await value(a, { operation: 'sessions' })).map((s) => s.sessionId), ['k']);
+    assert.deepEqual((await value(a, { operation: 'sessions' })).map((s) => s.sessionId), ['r', 'k']);
     assert.deepEqual(await hits(a), ['k']);
     assert.equal((await method(a, 'context', 'd')).error.code, 'SESSION_NOT_FOUND');
     await heard(b, { type: 'delete', remote: true, sessionId: 'd' });
     assert.deepEqual(await hits(b), ['k'], 'gone from the other tab');
-    assert.deepEqual((await value(b, { operation: 'sessions' })).map((s) => s.sessionId), ['k']);
-    assert.equal((await disk(a, 'd')).meta.deletedAt, item.deletedAt, 'kept on disk in the trash');
+    assert.deepEqual((await value(b, { operation: 'sessions' })).map((s) => s.sessionId), ['r', 'k']);
+    assert.equal((await disk(a, 'd')).meta.deletedAt, item.deletedAt);
 
+    // After a reload: the title and the trash are as stored; undo.
     await a.reload();
     await open(env, a);
+    assert.equal((await value(a, { operation: 'sessions' })).find((s) => s.sessionId === 'r').title, 'Lyon, two days');
+    assert.deepEqual(await value(a, { operation: 'list', sessionId: 'r' }), nodes, 'rename added or changed no node');
+    const snap = await value(a, { operation: 'snapshot.save', sessionId: 'r' });
+    assert.deepEqual(snap.annotations.map((x) => [x.kind, x.nodeId, x.title]), [['title', null, 'Lyon'], ['title', null, 'Lyon, two days']]);
+    const old = { version: 1, sessionId: 'v1', title: 'Old', cursor: 'x', activeBranch: 'main', nodes: [{ id: 'x', parentId: null, branch: 'main', kind: 'message', timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'hi' } }] };
+    assert.equal((await method(a, 'loadSnapshot', 'v1', old)).value.title, 'Old', 'a snapshot without title records loads as before');
     assert.deepEqual((await method(a, 'trash')).value.map((t) => t.sessionId), ['d'], 'the trash after a reload');
     assert.deepEqual(await hits(a), ['k']);
     assert.equal((await method(a, 'restoreSession', 'd')).value.title, 'Secret plans');
     assert.deepEqual(await hits(a), ['d', 'k'], 'undone: searchable again');
     await heard(b, { type: 'trash.restore', remote: true, sessionId: 'd' });
-    assert.deepEqual(await hits(b), ['d', 'k']);
+    assert.deepEqual(await hits(b), ['d', 'k'], 'back in the other tab, each node once');
     assert.equal((await disk(a, 'd')).meta.deletedAt, undefined);
 
+    // Empty the trash (from the other tab): nothing left but a tombstone.
     await method(a, 'delete', 'd');
-    await heard(b, { type: 'delete', remote: true, sessionId: 'd' });
+    await heard(b, { type: 'delete', remote: true, sessionId: 'd', title: 'Secret plans' });
+    await b.waitForFunction(() => window.events.filter((e) => e.type === 'delete' && e.sessionId === 'd').length === 2);
     assert.deepEqual((await method(b, 'emptyTrash')).value, { erased: ['d'] });
     const gone = await disk(a, 'd');
-    assert.deepEqual({ ...gone, meta: { erased: gone.meta.erased, title: gone.meta.title } }, { meta: { erased: true, title: undefined }, chunks: 0, nodes: 0, annotations: 0, snapshots: 0 }, 'nothing left on disk but a tombstone');
+    assert.deepEqual({ ...gone, meta: { erased: gone.meta.erased, title: gone.meta.title } }, { meta: { erased: true, title: undefined }, chunks: 0, nodes: 0, annotations: 0, snapshots: 0 }, 'nothing left on disk but a tombstone, restore points included');
     await heard(a, { type: 'trash.empty', remote: true, sessionId: 'd' });
     assert.deepEqual((await method(a, 'trash')).value, [], 'gone from the other tab too');
     await a.reload();
@@ -200,6 +184,7 @@ test('delete: gone from memory, search, disk and the other tab; restored from th
     assert.deepEqual((await method(a, 'trash')).value, []);
     assert.deepEqual(await hits(a), ['k']);
     assert.equal((await method(a, 'create', 'd')).ok, true, 'the id is free again');
+    assert.deepEqual(env.errors, []);
   } finally {
     await env.close();
   }
