@@ -35,11 +35,9 @@ func opAppendMany(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	create := false
-	if r.has("create") {
-		if create, err = r.boolField("create"); err != nil {
-			return nil, err
-		}
+	create, err := r.optBool("create")
+	if err != nil {
+		return nil, err
 	}
 	title, err := r.optStr("title")
 	if err != nil {
@@ -61,11 +59,7 @@ func opAppendMany(st *Store, r *request) (any, *Error) {
 	case s == nil:
 		return nil, errorf(SessionNotFound, "session %q does not exist", id)
 	}
-	branch, err := r.branchName("branch", false)
-	if err != nil {
-		return nil, err
-	}
-	p, err := s.place(branch)
+	p, err := r.placement(s)
 	if err != nil {
 		return nil, err
 	}

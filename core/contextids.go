@@ -17,10 +17,7 @@ type contextIDs struct{ v ContextView }
 // or with ids the view wrapped so that it is written with its node ids.
 func (r *request) contextValue(s *Session) (any, *Error) {
 	v := s.contextView()
-	if !r.has("ids") {
-		return v, nil
-	}
-	ids, err := r.boolField("ids")
+	ids, err := r.optBool("ids")
 	if err != nil || !ids {
 		return v, err
 	}

@@ -95,11 +95,7 @@ func opAppend(st *Store, r *request) (any, *Error) {
 	default:
 		return nil, invalidf("field \"message\" (a chat message) or \"entry\" (an entry {kind, …}) is required for operation \"append\"")
 	}
-	branch, err := r.branchName("branch", false)
-	if err != nil {
-		return nil, err
-	}
-	p, err := s.place(branch)
+	p, err := r.placement(s)
 	if err != nil {
 		return nil, err
 	}

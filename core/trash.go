@@ -84,11 +84,9 @@ func opDelete(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	permanent := false
-	if r.has("permanent") {
-		if permanent, err = r.boolField("permanent"); err != nil {
-			return nil, err
-		}
+	permanent, err := r.optBool("permanent")
+	if err != nil {
+		return nil, err
 	}
 	if permanent {
 		st.remove(s)
