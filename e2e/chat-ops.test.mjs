@@ -110,6 +110,15 @@ test('one tab: context with ids (the plain context still in columns), leaf and s
     const migrated = await method(page, 'appendMany', 'old', messages.slice(0, 4), { create: true, title: 'From the old app' });
     assert.equal(migrated.value.session.title, 'From the old app');
 
+    const memory = await page.evaluate(async () => {
+      const t = await window.sessiontree.init({ persist: false });
+      const events = [];
+      t.subscribe((e) => events.push(e));
+      const got = await t.appendMany('mem', [{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }], { create: true });
+      return { ids: got.value.nodeIds, events };
+    });
+    assert.deepEqual(memory.events.map((e) => [e.type, e.nodeIds, e.cursor]), [['append.many', memory.ids, memory.ids[1]]], 'without storage too');
+
     await page.reload();
     await open(env, page);
     assert.equal((await value(page, { operation: 'session', sessionId: 'm' })).nodeCount, 50, 'the bad call stored nothing');

@@ -1,7 +1,8 @@
 // What a subscriber hears of a change: the event built from one block of
 // core's change lines (DrainChanges: a header, then node lines), so a UI
 // knows what changed without another call. Used by the Writer (committed
-// changes) and LocalTree without storage (persist: false).
+// changes) and LocalTree without storage (persist: false), both on the
+// blocks of store/records.js parseChangeBytes.
 
 /** The most new node ids an event lists (an import of more lists none: count says how many). */
 export const EVENT_NODE_IDS = 1000;
@@ -20,7 +21,7 @@ export function nodeIdOf(line) {
 
 /**
  * The subscriber event of one change block.
- * @param {{sessionId: string, operation: string, from: number, count: number, erased?: boolean, meta: object|null}} b a block header (store/records.js parseChangeBytes, or local.js parseChanges)
+ * @param {{sessionId: string, operation: string, from: number, count: number, erased?: boolean, meta: object|null}} b a block header (store/records.js parseChangeBytes)
  * @param {string[]|null} nodeIds the new nodes' ids in append order, or null when not known (more than EVENT_NODE_IDS)
  * @returns {{type: string, operation: string, sessionId: string, nodeId?: string, cursor: string|null, activeBranch?: string, title?: string, nodeCount: number, from: number, count: number, nodeIds?: string[], reset?: boolean, deletedAt?: string, erased?: boolean}}
  */
@@ -89,26 +90,3 @@ export function forgetErased(w, written) {
   }
 }
 
-/**
- * Parse the text of core's DrainChanges(true) (LocalTree without storage;
- * the Writer reads the bytes of drainBytes with store/records.js's
- * parseChangeBytes): per changed session a header line `{sessionId,
- * operation, reset, from, count, annotationFrom, annotationCount, meta}`,
- * then its `count` node lines (their ids become `nodeIds`, null past
- * EVENT_NODE_IDS) and `annotationCount` annotation lines.
- * @param {string} text
- * @returns {{sessionId: string, operation: string, reset: boolean, from: number, count: number, annotationFrom: number, annotationCount: number, meta: object|null, nodeIds: string[]|null}[]}
- */
-export function parseChanges(text) {
-  const blocks = [];
-  const lines = text.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    if (lines[i] === "") continue;
-    const b = JSON.parse(lines[i]);
-    const nodes = lines.slice(i + 1, i + 1 + b.count);
-    b.nodeIds = b.count <= EVENT_NODE_IDS ? nodes.map((l) => nodeIdOf(l.endsWith(",") ? l.slice(0, -1) : l)) : null;
-    i += b.count + b.annotationCount;
-    blocks.push(b);
-  }
-  return blocks;
-}

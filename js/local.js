@@ -14,7 +14,11 @@ import { STORAGE_ERROR } from "./store/writer.js";
 import { IN_WORKER, exitedMessage, guardHandle, loadRuntime, onRuntimeExit } from "./runtime.js";
 import { hasSession, importBytes, importJob, importSnapshot, importText } from "./local-import.js";
 import { nextTask } from "./tasks.js";
-import { changeEvent, parseChanges } from "./change-events.js";
+import { ChangeLog } from "./change-events.js";
+import { parseChangeBytes } from "./store/records.js";
+
+/** Bytes of core's drain taken per piece without storage (see _finish; the Writer's DRAIN_BYTES). */
+const EVENT_DRAIN_BYTES = 2 << 20;
 
 export { onRuntimeExit } from "./runtime.js";
 
@@ -503,9 +507,11 @@ export class LocalTree extends TreeAPI {
     const failed = envText.startsWith('{"ok":false');
     const env = asText ? null : JSON.parse(envText);
     if (failed) return asText ? envText : env;
-    const changes = this._handle.drain(true);
-    if (changes === "") return asText ? envText : env;
-    for (const b of parseChanges(changes)) this._emit(changeEvent(b, b.nodeIds));
+    // In pieces, as the Writer drains (a large import is never one string
+    // beside its sessions); the blocks give the events what changed.
+    const log = new ChangeLog();
+    for (let bytes; (bytes = this._handle.drainBytes(EVENT_DRAIN_BYTES)).length > 0; ) for (const b of parseChangeBytes(bytes)) log.add(b);
+    for (const e of log.events) this._emit(e);
     return asText ? envText : env;
   }
 
