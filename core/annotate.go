@@ -22,6 +22,10 @@ const (
 	// AnnotationPrefer marks the root→node path as the session's preferred
 	// path: {"kind":"prefer","nodeId":…|null}; null clears the mark.
 	AnnotationPrefer = "prefer"
+	// AnnotationTitle renames the session: {"kind":"title","nodeId":null,
+	// "title":…}; the newest one is the session's title ("" clears it).
+	// It names no node (see rename.go).
+	AnnotationTitle = "title"
 )
 
 // Annotation is one annotation record, in the shape a snapshot carries in
@@ -30,10 +34,12 @@ const (
 //	{"kind":"label","nodeId":…,"label":…,"timestamp":…}
 //	{"kind":"hide","nodeId":…,"hidden":bool,"timestamp":…}
 //	{"kind":"prefer","nodeId":…|null,"timestamp":…}
+//	{"kind":"title","nodeId":null,"title":…,"timestamp":…}
 type Annotation struct {
 	Kind      string
-	NodeID    string // "" only for a prefer record that clears the mark
+	NodeID    string // "" for a title record, or a prefer record that clears the mark
 	Label     string
+	Title     string
 	Hidden    bool
 	Timestamp string
 }
@@ -52,6 +58,9 @@ func (a *Annotation) AppendJSON(b []byte) []byte {
 	case AnnotationHide:
 		b = append(b, `,"hidden":`...)
 		b = jsonx.AppendBool(b, a.Hidden)
+	case AnnotationTitle:
+		b = append(b, `,"title":`...)
+		b = jsonx.AppendString(b, a.Title)
 	}
 	b = append(b, `,"timestamp":`...)
 	b = jsonx.AppendString(b, a.Timestamp)
@@ -91,6 +100,8 @@ func (s *Session) annotate(a *Annotation) {
 		}
 	case AnnotationPrefer:
 		s.preferred = i
+	case AnnotationTitle:
+		s.title = a.Title
 	}
 }
 
@@ -298,7 +309,7 @@ func (s *Session) parseAnnotation(raw []byte, k int) (*Annotation, *Error) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, snapshotFault("%s must be an object", at)
 	}
-	var f struct{ kind, nodeID, label, hidden, timestamp []byte }
+	var f struct{ kind, nodeID, label, hidden, title, timestamp []byte }
 	var unknown string
 	sc := jsonx.Scanner{Data: raw}
 	_ = sc.Members(func(key string, v []byte, _ bool) error {
@@ -311,6 +322,8 @@ func (s *Session) parseAnnotation(raw []byte, k int) (*Annotation, *Error) {
 			f.label = v
 		case "hidden":
 			f.hidden = v
+		case "title":
+			f.title = v
 		case "timestamp":
 			f.timestamp = v
 		default:
@@ -341,14 +354,23 @@ func (s *Session) parseAnnotation(raw []byte, k int) (*Annotation, *Error) {
 			return nil, snapshotFault("%s needs \"hidden\": true or false", at)
 		}
 	case AnnotationPrefer:
+	case AnnotationTitle:
+		title, present, ok := nodeField(f.title)
+		if !present || !ok || checkTitle(title) != nil {
+			return nil, snapshotFault("%s needs a title string of at most %d characters without control characters", at, MaxTitleLength)
+		}
+		a.Title = title
 	default:
-		return nil, snapshotFault("%s has a bad kind %q (known: label, hide, prefer)", at, kind)
+		return nil, snapshotFault("%s has a bad kind %q (known: label, hide, prefer, title)", at, kind)
 	}
-	if kind != AnnotationLabel && f.label != nil || kind != AnnotationHide && f.hidden != nil {
+	if kind != AnnotationLabel && f.label != nil || kind != AnnotationHide && f.hidden != nil || kind != AnnotationTitle && f.title != nil {
 		return nil, snapshotFault("%s has a field that a %s annotation does not have", at, kind)
 	}
 	id, present, ok := nodeField(f.nodeID)
-	if !ok || (!present && kind != AnnotationPrefer) {
+	if !ok || (!present && kind != AnnotationPrefer && kind != AnnotationTitle) || (present && kind == AnnotationTitle) {
+		if kind == AnnotationTitle {
+			return nil, snapshotFault("%s needs \"nodeId\": null (a title names the session, not a node)", at)
+		}
 		return nil, snapshotFault("%s needs a nodeId", at)
 	}
 	if present {

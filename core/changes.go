@@ -1,6 +1,10 @@
 package core
 
-import "github.com/sessiontree/sessiontree/core/internal/jsonx"
+import (
+	"slices"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+)
 
 // Change tracking for persistence. The JS shim writes to IndexedDB only what
 // a call changed: the session's metadata record and the nodes appended since
@@ -12,6 +16,9 @@ type dirtyMark struct {
 	from  int    // first node index not yet handed out (when !reset)
 	afrom int    // first annotation index not yet handed out (when !reset)
 	op    string // the operation that last changed the session
+	// erased: the session was erased for good (trash.empty, delete with
+	// permanent): its block is the header alone, saying so.
+	erased bool
 }
 
 // TrackChanges turns change tracking on or off. While it is on, every
@@ -32,6 +39,12 @@ func (st *Store) markDirty(s *Session, from int, reset bool, op string) {
 	}
 	for i := range st.dirty {
 		if st.dirty[i].id == s.id {
+			if st.dirty[i].erased {
+				// Erased, then made again in the same drain: all of it is
+				// new (the writer replaces every record).
+				st.dirty[i] = dirtyMark{id: s.id, reset: true, op: op}
+				return
+			}
 			if reset {
 				st.dirty[i].reset = true
 			}
@@ -43,6 +56,27 @@ func (st *Store) markDirty(s *Session, from int, reset bool, op string) {
 		}
 	}
 	st.dirty = append(st.dirty, dirtyMark{id: s.id, reset: reset, from: from, afrom: len(s.annotations), op: op})
+}
+
+// markErased records that operation op erased session id for good: what
+// was marked for it before is dropped, and its drain block says erased.
+func (st *Store) markErased(id, op string) {
+	if !st.track {
+		return
+	}
+	st.dirty = slices.DeleteFunc(st.dirty, func(d dirtyMark) bool { return d.id == id })
+	st.dirty = append(st.dirty, dirtyMark{id: id, erased: true, op: op})
+}
+
+// appendErased appends the block of an erased session: its header alone,
+//
+//	{"sessionId":…,"operation":…,"erased":true,"reset":false,"from":0,"count":0,"annotationFrom":0,"annotationCount":0,"meta":null}
+func (d *dirtyMark) appendErased(b []byte) []byte {
+	b = append(b, `{"sessionId":`...)
+	b = jsonx.AppendString(b, d.id)
+	b = append(b, `,"operation":`...)
+	b = jsonx.AppendString(b, d.op)
+	return append(b, `,"erased":true,"reset":false,"from":0,"count":0,"annotationFrom":0,"annotationCount":0,"meta":null}`+"\n"...)
 }
 
 // markAnnotated records that session s gained annotations; from is the
@@ -87,7 +121,9 @@ func (st *Store) DrainChanges(withNodes bool) []byte {
 		b = make([]byte, 0, st.drainSize())
 	}
 	for i := range st.dirty {
-		if s, from := st.drained(st.dirty[i]); s != nil {
+		if st.dirty[i].erased {
+			b = st.dirty[i].appendErased(b)
+		} else if s, from := st.drained(st.dirty[i]); s != nil {
 			b = st.dirty[i].appendBlock(b, s, from, len(s.nodes), withNodes)
 		}
 	}
@@ -133,6 +169,9 @@ func (st *Store) DrainChangesUpTo(limit int) (piece []byte, more bool) {
 	for done < len(st.dirty) && (len(b) < limit || len(b) == 0) {
 		d := &st.dirty[done]
 		s, from := st.drained(*d)
+		if d.erased {
+			b = d.appendErased(b)
+		}
 		if s == nil {
 			done++
 			continue
@@ -235,6 +274,10 @@ func (s *Session) appendMeta(b []byte) []byte {
 	b = jsonx.AppendInt(b, len(s.nodes))
 	b = append(b, `,"annotationCount":`...)
 	b = jsonx.AppendInt(b, len(s.annotations))
+	if s.deletedAt != "" {
+		b = append(b, `,"deletedAt":`...)
+		b = jsonx.AppendString(b, s.deletedAt)
+	}
 	return append(b, '}')
 }
 
@@ -243,6 +286,9 @@ func (s *Session) appendMeta(b []byte) []byte {
 func (st *Store) drained(d dirtyMark) (*Session, int) {
 	s := st.sessions[d.id]
 	if s == nil {
+		s = st.trash[d.id]
+	}
+	if s == nil || d.erased {
 		return nil, 0
 	}
 	from := d.from

@@ -59,7 +59,7 @@ func (j *ImportJob) prepare() {
 func (j *ImportJob) commit(s *Session) {
 	st := j.st
 	into, exists := st.sessions[s.id]
-	if exists && len(into.nodes) > 0 && len(s.nodes) > 0 && !sharesNode(into, s) {
+	if exists && len(into.nodes) > 0 && len(s.nodes) > 0 && !sharesNode(into, s) || st.trash[s.id] != nil {
 		// The id is taken by another conversation (no node in common: the
 		// same Pi session id, or the demo's, exported from another
 		// browser): the import goes to the first "<id>-N" that holds this
@@ -169,7 +169,7 @@ func (st *Store) importTarget(im *Session) (*Session, bool) {
 	for n := 2; ; n++ {
 		id := base + "-" + string(jsonx.AppendInt(nil, n))
 		into, ok := st.sessions[id]
-		if !ok || sharesNode(into, im) {
+		if st.trash[id] == nil && (!ok || sharesNode(into, im)) {
 			im.id = id
 			return into, ok
 		}

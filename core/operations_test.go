@@ -14,7 +14,7 @@ import (
 )
 
 // internalOps are the operations only CallInternal answers.
-var internalOps = []string{"restore", "sync.forget", "sync.merge"}
+var internalOps = []string{"restore", "sync.forget", "sync.merge", "sync.trash"}
 
 func TestOperationInfosDescribeTheDispatchTable(t *testing.T) {
 	infos := OperationInfos()
@@ -45,6 +45,15 @@ func TestOperationInfosDescribeTheDispatchTable(t *testing.T) {
 		{Name: "snapshot.save", ReadOnly: true, Public: true},
 		{Name: "sync.forget"},
 		{Name: "sync.merge"},
+		{Name: "sync.trash"},
+		{Name: "rename", KeepsCursor: true, Public: true},
+		{Name: "leaf", ReadOnly: true, Public: true},
+		{Name: "trash.list", ReadOnly: true, Public: true},
+		{Name: "switch"},
+		{Name: "delete"},
+		{Name: "trash.restore"},
+		{Name: "trash.empty"},
+		{Name: "append.many"},
 		{Name: "tree.rows", ReadOnly: true, Public: true},
 	}
 	for _, want := range cases {
@@ -84,6 +93,8 @@ var readOnlyRequests = map[string]string{
 	"remote.session": `{"operation":"remote.session","sessionId":"s"}`,
 	"export":         `{"operation":"export","sessionId":"s","format":"markdown"}`,
 	"search":         `{"operation":"search","query":"hello"}`,
+	"leaf":           `{"operation":"leaf","sessionId":"s","nodeId":"n0001"}`,
+	"trash.list":     `{"operation":"trash.list"}`,
 }
 
 // opsStore returns a store that tracks changes, holding session "s" with
@@ -126,6 +137,7 @@ func TestKeepsCursorOperationsChangeButKeepTheCursor(t *testing.T) {
 		"label":  `{"operation":"label","sessionId":"s","nodeId":"n0001","label":"L"}`,
 		"hide":   `{"operation":"hide","sessionId":"s","nodeId":"n0001"}`, // the cursor's own subtree,
 		"prefer": `{"operation":"prefer","sessionId":"s","nodeId":"n0002"}`,
+		"rename": `{"operation":"rename","sessionId":"s","title":"Renamed"}`,
 	}
 	for _, info := range OperationInfos() {
 		if !info.KeepsCursor {
@@ -160,6 +172,9 @@ func TestCallRefusesInternalOperationsAsUnknown(t *testing.T) {
 			return `{"operation":"sync.merge","sessionId":"s","nodes":[{"id":"m1","parentId":"n0002","branch":"main","kind":"message","timestamp":"2026-11-29T12:00:01.000Z","message":{"role":"user","content":"merged"}}]}`
 		},
 		"sync.forget": func(*Store) string { return `{"operation":"sync.forget","sessionId":"s"}` },
+		"sync.trash": func(*Store) string {
+			return `{"operation":"sync.trash","sessionId":"s","deletedAt":"2026-11-29T12:00:01.000Z"}`
+		},
 	}
 	require.ElementsMatch(t, internalOps, slices.Collect(maps.Keys(requests)))
 	// (package wire's CallParsed and CallColumns, which go through Run,
@@ -190,7 +205,7 @@ func TestCallRefusesInternalOperationsAsUnknown(t *testing.T) {
 					assert.NotContains(t, known, `, `+other+`,`, "the list of known operations")
 					assert.NotContains(t, known, ` `+other+`,`)
 				}
-				assert.Contains(t, known, "append, branch,")
+				assert.Contains(t, known, "append, append.many, branch,")
 				assert.Equal(t, sessions, string(st.Call([]byte(`{"operation":"sessions"}`))))
 				assert.Equal(t, before, snapshot(t, st, "s"))
 				assert.Empty(t, string(st.DrainChanges(true)))
@@ -214,7 +229,7 @@ func TestCallInternalAnswersPublicOperationsAsCallDoes(t *testing.T) {
 	}
 	st := testStore(t)
 	assert.Equal(t, string(st.Call([]byte(`{"operation":"nope"}`))), string(st.CallInternal([]byte(`{"operation":"nope"}`))))
-	assert.Contains(t, string(st.CallInternal([]byte(`{"operation":"nope"}`))), "sessions, snapshot.load, snapshot.save, tree, tree.rows)",
+	assert.Contains(t, string(st.CallInternal([]byte(`{"operation":"nope"}`))), "sessions, snapshot.load, snapshot.save, switch, trash.empty, trash.list, trash.restore, tree, tree.rows)",
 		"the unknown-operation error of CallInternal names the public operations only too")
 }
 

@@ -66,8 +66,8 @@ func opCreate(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := st.sessions[id]; ok {
-		return nil, errorf(SessionAlreadyExists, "session %q already exists", id)
+	if err := st.taken(id); err != nil {
+		return nil, err
 	}
 	s := newSession(id, title, st.timestamp())
 	st.put(s)
@@ -95,11 +95,7 @@ func opAppend(st *Store, r *request) (any, *Error) {
 	default:
 		return nil, invalidf("field \"message\" (a chat message) or \"entry\" (an entry {kind, …}) is required for operation \"append\"")
 	}
-	branch, err := r.branchName("branch", false)
-	if err != nil {
-		return nil, err
-	}
-	p, err := s.place(branch)
+	p, err := r.placement(s)
 	if err != nil {
 		return nil, err
 	}
@@ -223,8 +219,8 @@ func (st *Store) newSessionID(r *request) (string, *Error) {
 	if err != nil {
 		return "", err
 	}
-	if _, ok := st.sessions[id]; ok {
-		return "", errorf(SessionAlreadyExists, "session %q already exists", id)
+	if err := st.taken(id); err != nil {
+		return "", err
 	}
 	return id, nil
 }
@@ -315,7 +311,7 @@ func opContext(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.contextView(), nil
+	return r.contextValue(s)
 }
 
 // contextView returns the session's context at its cursor.

@@ -93,6 +93,7 @@ var fieldTypes = map[string]string{
 	"snapshot": "Snapshot", "from": "string", "to": "string", "line": "string",
 	"data": "string | object", "format": "ImportFormat", "scope": "ExportScope",
 	"query": "string", "roles": "string[]", "message": "Message", "entry": "Entry",
+	"ids": "boolean", "permanent": "boolean", "messages": "Message[]", "create": "boolean",
 }
 
 // opContracts gives, per public operation of the table, its value type
@@ -110,7 +111,7 @@ var opContracts = map[string]opContract{
 	"jump":           {value: "SessionStatus", required: []string{"sessionId", "nodeId"}},
 	"fork":           {value: "SessionStatus", required: []string{"sessionId", "nodeId"}, doc: "The value is the status of the NEW session."},
 	"clone":          {value: "SessionStatus", required: []string{"sessionId"}, doc: "The value is the status of the NEW session."},
-	"context":        {value: "Context", required: []string{"sessionId"}},
+	"context":        {value: "Context | ContextWithIds", required: []string{"sessionId"}, doc: "ids: true adds each message's node id and that node's siblings (ContextWithIds)."},
 	"session":        {value: "SessionStatus", required: []string{"sessionId"}},
 	"branch":         {value: "SessionStatus", required: []string{"sessionId", "nodeId", "branch"}},
 	"branch.summary": {value: "SummaryNode", required: []string{"sessionId", "nodeId", "branch", "summary"}, doc: "The value is the new summary node."},
@@ -128,6 +129,14 @@ var opContracts = map[string]opContract{
 	"remote.fork":    {value: "PanelView", required: []string{"sessionId", "nodeId"}},
 	"import":         {value: "ImportResult", required: []string{"data"}, doc: "data: the export's text, or its JSON value (an object or an array)."},
 	"export":         {value: "ExportFile", required: []string{"sessionId", "format"}, types: map[string]string{"format": "ExportFormat"}},
+	"leaf":           {value: "Leaf", required: []string{"sessionId"}, doc: "Read-only: the newest leaf under nodeId (of the whole session without it)."},
+	"switch":         {value: "SessionStatus", required: []string{"sessionId"}, doc: "Exactly one of nodeId (go to the newest leaf under it) and branch (go to its tip)."},
+	"rename":         {value: "SessionStatus", required: []string{"sessionId", "title"}, doc: `An appended title record; "" clears the title.`},
+	"delete":         {value: "TrashItem | Erased", required: []string{"sessionId"}, doc: "To the trash; permanent: true erases at once (value Erased)."},
+	"trash.list":     {value: "TrashItem[]"},
+	"trash.restore":  {value: "SessionStatus", required: []string{"sessionId"}},
+	"trash.empty":    {value: "Erased", doc: "Without sessionId: every session in the trash."},
+	"append.many":    {value: "AppendManyResult", required: []string{"sessionId", "messages"}, doc: "A chain of messages in one call, all or nothing; create: true makes the session first."},
 	"search":         {value: "SearchResult", required: []string{"query"}, doc: `limit 1–1000 (default 20); roles keep these roles ("summary" for summary nodes); branch keeps nodes of that branch.`},
 }
 

@@ -26,6 +26,7 @@ type Session struct {
 	title     string
 	createdAt string
 	updatedAt string
+	deletedAt string // set while the session is in the trash
 
 	nodes    []*Node
 	index    map[string]int32
@@ -215,6 +216,16 @@ func (s *Session) place(branch string) (placement, *Error) {
 		return placement{parent: s.cursor, branch: s.active}, nil
 	}
 	return placement{parent: s.cursor, branch: s.autoBranchName(s.active), newBranch: true}, nil
+}
+
+// placement reads the request's optional "branch" and decides where the
+// next append to s goes (see place), changing nothing.
+func (r *request) placement(s *Session) (placement, *Error) {
+	branch, err := r.branchName("branch", false)
+	if err != nil {
+		return placement{}, err
+	}
+	return s.place(branch)
 }
 
 // add appends n (already validated, ID set, ParentID and Branch to be set

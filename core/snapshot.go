@@ -90,6 +90,9 @@ func opSnapshotLoad(st *Store, r *request) (any, *Error) {
 	if err := checkSnapshotNames(s); err != nil {
 		return nil, err
 	}
+	if st.trash[id] != nil {
+		return nil, st.taken(id)
+	}
 	now := st.timestamp()
 	s.createdAt = now
 	if old := st.sessions[id]; old != nil {
@@ -138,6 +141,25 @@ func opRestore(st *Store, r *request) (any, *Error) {
 		s.title = title
 	}
 	s.createdAt, s.updatedAt = created, updated
+	deleted, err := r.optStr("deletedAt")
+	if err != nil {
+		return nil, err
+	}
+	if old := st.trash[s.id]; old != nil {
+		delete(st.trash, s.id)
+	}
+	if deleted != "" {
+		// A session another tab (or an earlier page) put in the trash.
+		if old := st.sessions[s.id]; old != nil {
+			st.remove(old)
+		}
+		s.deletedAt = deleted
+		if st.trash == nil {
+			st.trash = make(map[string]*Session)
+		}
+		st.trash[s.id] = s
+		return s.trashItem(), nil
+	}
 	st.put(s)
 	return s.status(), nil
 }

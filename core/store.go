@@ -55,7 +55,8 @@ type Store struct {
 	now      func() time.Time
 	newID    func() string
 	sessions map[string]*Session
-	order    []string // session ids in order of creation
+	order    []string            // session ids in order of creation
+	trash    map[string]*Session // deleted sessions, by id (see trash.go)
 
 	track    bool
 	dirty    []dirtyMark
@@ -121,7 +122,7 @@ func (st *Store) nodeID(s *Session, taken map[string]bool) string {
 func (st *Store) sessionID() string {
 	for {
 		id := st.newID()
-		if _, ok := st.sessions[id]; id != "" && !ok {
+		if id != "" && st.taken(id) == nil {
 			return id
 		}
 	}

@@ -157,17 +157,17 @@ func (s *Session) markPush() func() {
 // The shim uses it to undo a session that a failed write had created, so
 // memory matches what is stored. The value is {"sessionId":…}.
 func opSyncForget(st *Store, r *request) (any, *Error) {
-	s, err := r.existing(st)
+	id, err := r.sessionID()
 	if err != nil {
 		return nil, err
 	}
-	st.unindex(s)
-	delete(st.sessions, s.id)
-	for i, id := range st.order {
-		if id == s.id {
-			st.order = append(st.order[:i], st.order[i+1:]...)
-			break
-		}
+	s := st.trash[id]
+	if s != nil {
+		delete(st.trash, id)
+	} else if s, err = st.session(id); err != nil {
+		return nil, err
+	} else {
+		st.remove(s)
 	}
 	for i := range st.dirty {
 		if st.dirty[i].id == s.id {

@@ -85,14 +85,21 @@ func opTree(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	show := false
-	if r.has("showHidden") {
-		if show, err = r.boolField("showHidden"); err != nil {
-			return nil, err
-		}
+	show, err := r.optBool("showHidden")
+	if err != nil {
+		return nil, err
 	}
 	t := s.treeView(show)
 	return RawMessage(t.AppendJSON(make([]byte, 0, 64+len(t.Text)+len(t.Rows)*192))), nil
+}
+
+// optBool returns an optional boolean field: false when absent or null,
+// INVALID_ARGUMENT when it is not a boolean.
+func (r *request) optBool(field string) (bool, *Error) {
+	if !r.has(field) {
+		return false, nil
+	}
+	return r.boolField(field)
 }
 
 // boolField returns a boolean field (INVALID_ARGUMENT when it is not one).

@@ -290,7 +290,7 @@ test('tree.operations and hasOperation report the wasm\'s public operations and 
     });
     const publicOps = r.wasm.filter((o) => o.public);
     const want = publicOps.map((o) => [o.name, { readOnly: o.readOnly, keepsCursor: o.keepsCursor }]);
-    assert.deepEqual(r.wasm.filter((o) => !o.public).map((o) => o.name).sort(), ['restore', 'sync.forget', 'sync.merge']);
+    assert.deepEqual(r.wasm.filter((o) => !o.public).map((o) => o.name).sort(), ['restore', 'sync.forget', 'sync.merge', 'sync.trash']);
     for (const key of ['stored', 'memory']) {
       const t = r[key];
       assert.deepEqual(t.entries, want, `${key}: every public operation, as the wasm reports it`);
@@ -302,8 +302,8 @@ test('tree.operations and hasOperation report the wasm\'s public operations and 
       assert.deepEqual(t.hasNonString, [false, false, false, false]);
     }
     const flags = Object.fromEntries(want);
-    assert.deepEqual(Object.keys(flags).filter((n) => flags[n].readOnly).sort(), ['branches', 'context', 'diff', 'export', 'list', 'node', 'remote.list', 'remote.session', 'search', 'session', 'sessions', 'snapshot.save', 'tree', 'tree.rows']);
-    assert.deepEqual(Object.keys(flags).filter((n) => flags[n].keepsCursor).sort(), ['hide', 'label', 'prefer']);
+    assert.deepEqual(Object.keys(flags).filter((n) => flags[n].readOnly).sort(), ['branches', 'context', 'diff', 'export', 'leaf', 'list', 'node', 'remote.list', 'remote.session', 'search', 'session', 'sessions', 'snapshot.save', 'trash.list', 'tree', 'tree.rows']);
+    assert.deepEqual(Object.keys(flags).filter((n) => flags[n].keepsCursor).sort(), ['hide', 'label', 'prefer', 'rename']);
     assert.equal(flags.append.readOnly, false);
     assert.equal(flags.command.readOnly, false, 'a command may change the store');
     assert.deepEqual(env.errors, []);

@@ -15,6 +15,11 @@ import { answeredInColumns, envelopeFailed } from "./envelope.js";
 import { IN_WORKER, exitedMessage, guardHandle, loadRuntime, onRuntimeExit } from "./runtime.js";
 import { hasSession, importBytes, importJob, importSnapshot, importText } from "./local-import.js";
 import { nextTask } from "./tasks.js";
+import { ChangeLog } from "./change-events.js";
+import { parseChangeBytes } from "./store/records.js";
+
+/** Bytes of core's drain taken per piece without storage (see _finish; the Writer's DRAIN_BYTES). */
+const EVENT_DRAIN_BYTES = 2 << 20;
 
 export { onRuntimeExit } from "./runtime.js";
 
@@ -503,13 +508,11 @@ export class LocalTree extends TreeAPI {
     const failed = envelopeFailed(envText);
     const env = asText ? null : JSON.parse(envText);
     if (failed) return asText ? envText : env;
-    const changes = this._handle.drain(false);
-    if (changes === "") return asText ? envText : env;
-    for (const b of parseChanges(changes)) {
-      const event = { type: b.operation, sessionId: b.sessionId };
-      if (b.meta.cursor != null) event.nodeId = b.meta.cursor;
-      this._emit(event);
-    }
+    // In pieces, as the Writer drains (a large import is never one string
+    // beside its sessions); the blocks give the events what changed.
+    const log = new ChangeLog();
+    for (let bytes; (bytes = this._handle.drainBytes(EVENT_DRAIN_BYTES)).length > 0; ) for (const b of parseChangeBytes(bytes)) log.add(b);
+    for (const e of log.events) this._emit(e);
     return asText ? envText : env;
   }
 
@@ -580,21 +583,4 @@ export class LocalTree extends TreeAPI {
   async _debug() {
     return { writer: this._writer ? { ...this._writer.stats } : null, columnAnswers: this._columnAnswers, indexComplete: this._handle.warm(0), indexMs: this._warmMs, operations: this._handle.operations(), wasmBytes: this._memory.buffer.byteLength, importWasmBytes: this._importWasmBytes, memory: JSON.parse(this._handle.memory()) };
   }
-}
-
-/**
- * Parse the text of core's DrainChanges(false): one header line per changed
- * session, `{sessionId, operation, reset, from, count, annotationFrom,
- * annotationCount, meta}` (what changed, for events; the Writer reads the
- * node lines from drainBytes with store/records.js's parseChangeBytes).
- * @param {string} text
- * @returns {{sessionId: string, operation: string, reset: boolean, from: number, count: number, annotationFrom: number, annotationCount: number, meta: object}[]}
- */
-export function parseChanges(text) {
-  const blocks = [];
-  for (const line of text.split("\n")) {
-    if (line === "") continue;
-    blocks.push(JSON.parse(line));
-  }
-  return blocks;
 }

@@ -66,7 +66,26 @@ export interface ChatOptions {
  * (unreachable; the stream broke or ended before [DONE]), BAD_RESPONSE (an
  * event whose data is not a JSON object, a JSON answer with no choices).
  */
-export type ChatErrorCode = ErrorCode | "ABORTED" | "HTTP_ERROR" | "NETWORK_ERROR" | "BAD_RESPONSE";
+export type ChatErrorCode = ErrorCode | "ABORTED" | "HTTP_ERROR" | "NETWORK_ERROR" | "BAD_RESPONSE" | "COMPLETION_ERROR";
+
+/**
+ * One piece an app's completion function yields: text, a delta
+ * {content?, reasoning_content?, reasoning?, tool_calls?}, or a whole Chat
+ * Completions chunk ({choices: […]}, as the OpenAI SDKs' streams yield).
+ */
+export type CompletionPiece = string | { content?: string | null; reasoning_content?: string; reasoning?: string; tool_calls?: unknown[] } | { choices: unknown[]; model?: string; usage?: Record<string, unknown> };
+
+/**
+ * The app's own completion function, in place of ChatSettings: it gets the
+ * Chat Completions messages and the signal, and resolves to the reply
+ * (text or a message {content, tool_calls?, reasoning_content?, model?})
+ * or yields it in pieces (onDelta gets each). It throws or rejects to fail
+ * (COMPLETION_ERROR; nothing appended); the adapter does not retry it.
+ */
+export type CompletionFunction = (
+  messages: Record<string, unknown>[],
+  options: { signal?: AbortSignal },
+) => Promise<string | { content: string | null; tool_calls?: unknown[]; reasoning_content?: string; model?: string }> | AsyncIterable<CompletionPiece>;
 
 export interface ChatError {
   code: ChatErrorCode;
@@ -130,10 +149,12 @@ export class SSEParser {
 export function streamChatCompletion(settings: ChatSettings, messages: Record<string, unknown>[], options?: ChatOptions): Promise<ChatEnvelope<Completion>>;
 
 /** Answer the session's context; append the finished reply under the node that was the cursor. Never rejects. */
-export function reply(tree: TreeLike, sessionId: string, settings: ChatSettings, options?: ChatOptions): Promise<ChatEnvelope<Reply>>;
+export function reply(tree: TreeLike, sessionId: string, settings: ChatSettings | CompletionFunction, options?: ChatOptions): Promise<ChatEnvelope<Reply>>;
 
 /** A new reply beside an old one (nodeId: the assistant reply, or the node to answer). Never rejects. */
-export function regenerate(tree: TreeLike, sessionId: string, nodeId: string, settings: ChatSettings, options?: ChatOptions): Promise<ChatEnvelope<Reply>>;
+export function regenerate(tree: TreeLike, sessionId: string, nodeId: string, settings: ChatSettings | CompletionFunction, options?: ChatOptions): Promise<ChatEnvelope<Reply>>;
 
 /** A new message beside an old one (the edited message; not a root); no reply is asked for. Never rejects. */
 export function edit(tree: TreeLike, sessionId: string, nodeId: string, content: string | Record<string, unknown>[]): Promise<ChatEnvelope<Node>>;
+/** The edit, then its answer at once (as reply()); the value is reply()'s with `edited`, the new message's node. */
+export function edit(tree: TreeLike, sessionId: string, nodeId: string, content: string | Record<string, unknown>[], settings: ChatSettings | CompletionFunction, options?: ChatOptions): Promise<ChatEnvelope<Reply & { edited: Node }>>;

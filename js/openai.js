@@ -18,6 +18,7 @@
 
 import { SSEParser, chatCompletionsURL, toChatMessages } from "./openai-wire.js";
 import { ERROR } from "./protocol.js";
+import { runCompletion } from "./completion-fn.js";
 
 export { SSEParser, chatCompletionsURL, toChatMessages };
 
@@ -52,6 +53,8 @@ function invalid(method, field, rule, value) {
  * @returns {{url: string, headers: Record<string, string>, fetch: Function, body: object}|{ok: false, error: object}}
  */
 function readSettings(method, settings) {
+  // The app's own completion function (js/completion-fn.js).
+  if (typeof settings === "function") return { complete: settings, model: null };
   if (settings === null || typeof settings !== "object" || Array.isArray(settings)) return invalid(method, "settings", "must be an object {baseURL, model, apiKey?, headers?, fetch?, body?}", settings);
   const url = chatCompletionsURL(settings.baseURL);
   if (typeof settings.baseURL !== "string" || url === null) return invalid(method, "settings.baseURL", "must be an http(s) URL such as http://localhost:11434/v1", settings.baseURL);
@@ -316,17 +319,17 @@ function checkRequest(method, settings, options) {
 /** streamChatCompletion after its arguments were checked. */
 async function stream(req, opts, messages) {
   const { signal, onRetry } = opts;
+  const wrap = (fn) => (d) => {
+    try {
+      fn(d);
+    } catch (cause) {
+      throw Object.assign(new Error("onDelta threw"), { sessiontreeCallback: true, cause });
+    }
+  };
+  if (req.complete) return runCompletion(req.complete, messages, { signal, onDelta: opts.onDelta ? wrap(opts.onDelta) : undefined }, (onDelta) => new Reply(onDelta));
   const retries = opts.retries ?? DEFAULT_RETRIES;
   const delay = opts.retryDelay ?? DEFAULT_RETRY_DELAY;
-  const onDelta = opts.onDelta
-    ? (d) => {
-        try {
-          opts.onDelta(d);
-        } catch (cause) {
-          throw Object.assign(new Error("onDelta threw"), { sessiontreeCallback: true, cause });
-        }
-      }
-    : undefined;
+  const onDelta = opts.onDelta ? wrap(opts.onDelta) : undefined;
   const body = JSON.stringify({ ...req.body, model: req.model, messages, stream: true });
   for (let n = 1; ; n++) {
     if (signal?.aborted) return fail("ABORTED", "the reply was aborted; nothing was appended", { partial: "", attempts: n - 1 });
@@ -370,7 +373,7 @@ function assistantMessage(got, model) {
     if (got.text === "") m.content = null;
   }
   if (got.reasoning !== "") m.reasoning_content = got.reasoning;
-  m.model = got.model ?? model;
+  if ((got.model ?? model) !== null) m.model = got.model ?? model; // none from an app's completion function that names none
   return m;
 }
 
@@ -407,7 +410,9 @@ async function appendUnder(tree, sessionId, nodeId, message) {
  *
  * @param {{call: (request: object) => Promise<object>}} tree a SessionTree (init())
  * @param {string} sessionId
- * @param {object} settings see streamChatCompletion
+ * @param {object|Function} settings see streamChatCompletion; or the app's own completion function
+ *   `(messages, {signal}) => Promise<string|message> | AsyncIterable<piece>` (js/completion-fn.js), then
+ *   COMPLETION_ERROR when it fails and no retries
  * @param {object} [options] see streamChatCompletion
  * @returns {Promise<object>} never rejects: `{ok: true, value: {node, message, text, reasoning, toolCalls, finishReason,
  *   model, usage, attempts, warnings}}` (node: the appended node; warnings: what toChatMessages left out), or an
@@ -449,7 +454,9 @@ async function replyChecked(tree, sessionId, { req, opts }) {
  * @param {{call: (request: object) => Promise<object>}} tree
  * @param {string} sessionId
  * @param {string} nodeId
- * @param {object} settings see streamChatCompletion
+ * @param {object|Function} settings see streamChatCompletion; or the app's own completion function
+ *   `(messages, {signal}) => Promise<string|message> | AsyncIterable<piece>` (js/completion-fn.js), then
+ *   COMPLETION_ERROR when it fails and no retries
  * @param {object} [options] see streamChatCompletion
  * @returns {Promise<object>} as reply(); also NODE_NOT_FOUND for an unknown nodeId, INVALID_ARGUMENT for
  *   an assistant root (nothing to answer)
@@ -495,13 +502,24 @@ async function moveAndRun(tree, sessionId, target, fn) {
  * @param {string} sessionId
  * @param {string} nodeId the message to edit (a message node)
  * @param {string|object[]} content the new content: text, or content parts
+ * @param {object|Function} [settings] when given, the edited message is answered at once, as reply() with these
+ *   settings (or the app's completion function) and options: the value is then reply()'s, with `edited`, the new node
+ * @param {object} [options] see streamChatCompletion
  * @returns {Promise<object>} never rejects: `{ok: true, value: node}` (the new node, now the cursor), or an error
  *   envelope: NODE_NOT_FOUND, SESSION_NOT_FOUND, INVALID_ARGUMENT (a root, a node that is not a message, bad content),
- *   STORAGE_ERROR; a failed append puts the cursor back
+ *   STORAGE_ERROR; a failed append puts the cursor back. With settings, a failed reply leaves the edited message (the cursor on it)
  */
-export async function edit(tree, sessionId, nodeId, content) {
+export async function edit(tree, sessionId, nodeId, content, settings, options) {
   const bad = checkTree("edit", tree) ?? checkId("edit", "sessionId", sessionId) ?? checkId("edit", "nodeId", nodeId);
   if (bad) return bad;
+  if (settings !== undefined) {
+    const checked = checkRequest("edit", settings, options);
+    if (checked.ok === false) return checked;
+    const edited = await edit(tree, sessionId, nodeId, content);
+    if (!edited.ok) return edited;
+    const got = await replyChecked(tree, sessionId, checked);
+    return got.ok ? { ok: true, value: { ...got.value, edited: edited.value } } : got;
+  }
   if (typeof content !== "string" && !Array.isArray(content)) return invalid("edit", "content", "must be a string or an array of content parts", content);
   const node = await tree.call({ operation: "node", sessionId, nodeId });
   if (!node.ok) return node;

@@ -238,7 +238,9 @@ export interface Context {
 export type Annotation =
   | { kind: "label"; nodeId: string; label: string; timestamp: string }
   | { kind: "hide"; nodeId: string; hidden: boolean; timestamp: string }
-  | { kind: "prefer"; nodeId: string | null; timestamp: string };
+  | { kind: "prefer"; nodeId: string | null; timestamp: string }
+  /** A rename (the newest is the session's title). */
+  | { kind: "title"; nodeId: null; title: string; timestamp: string };
 
 /** The value of label, hide and prefer. */
 export interface Marks {
@@ -387,6 +389,8 @@ export type AppendRequest = { sessionId: string; branch?: string } & (
  */
 export interface Operations {
   append: { request: AppendRequest; value: Node };
+  /** A chain of messages in one call, all or nothing; create: true makes the session first. */
+  "append.many": { request: { sessionId: string; messages: Message[]; branch?: string; create?: boolean; title?: string }; value: AppendManyResult };
   branch: { request: { sessionId: string; nodeId: string; branch: string }; value: SessionStatus };
   /** The value is the new summary node. */
   "branch.summary": { request: { sessionId: string; nodeId: string; branch: string; summary: string }; value: SummaryNode };
@@ -394,8 +398,11 @@ export interface Operations {
   /** The value is the status of the NEW session. */
   clone: { request: { sessionId: string; newSessionId?: string }; value: SessionStatus };
   command: { request: { line: string; sessionId?: string }; value: CommandResult };
-  context: { request: { sessionId: string }; value: Context };
+  /** ids: true adds each message's node id and that node's siblings (ContextWithIds). */
+  context: { request: { sessionId: string; ids?: boolean }; value: Context | ContextWithIds };
   create: { request: { sessionId: string; title?: string }; value: SessionStatus };
+  /** To the trash; permanent: true erases at once (value Erased). */
+  delete: { request: { sessionId: string; permanent?: boolean }; value: TrashItem | Erased };
   /** from and to: node ids or branch names. */
   diff: { request: { sessionId: string; from: string; to: string }; value: Diff };
   export: { request: { sessionId: string; format: ExportFormat; scope?: ExportScope }; value: ExportFile };
@@ -408,6 +415,8 @@ export interface Operations {
   jump: { request: { sessionId: string; nodeId: string }; value: SessionStatus };
   /** label "" clears the label. */
   label: { request: { sessionId: string; nodeId: string; label: string }; value: Marks };
+  /** Read-only: the newest leaf under nodeId (of the whole session without it). */
+  leaf: { request: { sessionId: string; nodeId?: string }; value: Leaf };
   list: { request: { sessionId: string }; value: ListItem[] };
   node: { request: { sessionId: string; nodeId: string }; value: Node };
   /** nodeId null clears the preferred path. */
@@ -416,17 +425,68 @@ export interface Operations {
   "remote.jump": { request: { sessionId: string; nodeId: string }; value: PanelView };
   "remote.list": { request: { sessionId: string }; value: PanelView };
   "remote.session": { request: { sessionId: string }; value: PanelView };
+  /** An appended title record; "" clears the title. */
+  rename: { request: { sessionId: string; title: string }; value: SessionStatus };
   /** limit 1–1000 (default 20); roles keep these roles ("summary" for summary nodes); branch keeps nodes of that branch. */
   search: { request: { query: string; sessionId?: string; limit?: number; roles?: string[]; branch?: string }; value: SearchResult };
   session: { request: { sessionId: string }; value: SessionStatus };
   sessions: { request: {}; value: SessionSummary[] };
   "snapshot.load": { request: { sessionId: string; snapshot: Snapshot }; value: SessionStatus };
   "snapshot.save": { request: { sessionId: string }; value: Snapshot };
+  /** Exactly one of nodeId (go to the newest leaf under it) and branch (go to its tip). */
+  switch: { request: { sessionId: string; nodeId?: string; branch?: string }; value: SessionStatus };
+  /** Without sessionId: every session in the trash. */
+  "trash.empty": { request: { sessionId?: string }; value: Erased };
+  "trash.list": { request: {}; value: TrashItem[] };
+  "trash.restore": { request: { sessionId: string }; value: SessionStatus };
   /** showHidden: draw hidden subtrees too (default false). */
   tree: { request: { sessionId: string; showHidden?: boolean }; value: Tree };
   "tree.rows": { request: { sessionId: string; offset?: number; limit?: number; around?: string }; value: TreeRows };
 }
 // END GENERATED OPERATIONS
+
+/** The value of context with ids: true. */
+export interface ContextWithIds extends Context {
+  /** nodeIds[i]: the node messages[i] came from. */
+  nodeIds: string[];
+  /**
+   * siblings[i]: every node with the same parent as nodeIds[i] (the roots,
+   * for a root), itself included, in append order (length 1: an only
+   * child); nodeIds[i]'s index in it is the message's version.
+   */
+  siblings: string[][];
+}
+
+/** The value of leaf. */
+export interface Leaf {
+  sessionId: string;
+  /** The node asked about (null: the whole session). */
+  nodeId: string | null;
+  /** Its newest leaf (the node itself without children; null for an empty session). */
+  leaf: string | null;
+}
+
+/** A session in the trash: the value of delete, an entry of trash.list. */
+export interface TrashItem {
+  sessionId: string;
+  title: string;
+  nodeCount: number;
+  /** RFC 3339 UTC, milliseconds. */
+  deletedAt: string;
+  updatedAt: string;
+}
+
+/** The value of trash.empty and of delete with permanent: the sessions erased for good. */
+export interface Erased {
+  erased: string[];
+}
+
+/** The value of append.many. */
+export interface AppendManyResult {
+  /** The new nodes' ids, in order. */
+  nodeIds: string[];
+  session: SessionStatus;
+}
 
 /** The name of a public operation. */
 export type OperationName = keyof Operations;
@@ -506,11 +566,31 @@ export interface ChangeEvent {
    * "storage" when this tab stops saving (see StorageEvent).
    */
   type: string;
+  /** The same as type (the operation that made the change, "sync" when another tab's record does not say). */
+  operation?: string;
   /** True for a change another tab stored (taken in from IndexedDB). */
   remote?: boolean;
   sessionId: string;
   /** The session's cursor after the change. */
   nodeId?: string;
+  /** The session's cursor after the change (null: none, or the session was erased). */
+  cursor?: string | null;
+  activeBranch?: string;
+  /** The session's title after the change (the newest rename). */
+  title?: string;
+  /** The session's node count after the change. */
+  nodeCount?: number;
+  /** This tab's changes: the first new node's append index and how many were added. */
+  from?: number;
+  count?: number;
+  /** This tab's changes: the new nodes' ids in order (absent past 1,000 nodes, or for a change drained in pieces). */
+  nodeIds?: string[];
+  /** The session's stored nodes were replaced (snapshot.load, fork or clone target, import). */
+  reset?: boolean;
+  /** Set while the session is in the trash (after delete). */
+  deletedAt?: string;
+  /** The session was erased for good (trash.empty, delete with permanent). */
+  erased?: boolean;
 }
 
 /**
@@ -620,6 +700,28 @@ export interface SessionTree {
   append(sessionId: string, message: Message, options?: { branch?: string }): Promise<Envelope<Node>>;
   /** context: the root→cursor path as an LLM messages array, and the state at the cursor. SESSION_NOT_FOUND. */
   context(sessionId: string): Promise<Envelope<Context>>;
+  /** context with each message's node id and that node's siblings (what an edit or regenerate UI needs). */
+  context(sessionId: string, options: { ids: true }): Promise<Envelope<ContextWithIds>>;
+  context(sessionId: string, options?: { ids?: boolean }): Promise<Envelope<Context | ContextWithIds>>;
+  /** leaf: the newest leaf under a node (of the whole session without nodeId). Read-only. */
+  leaf(sessionId: string, nodeId?: string): Promise<Envelope<Leaf>>;
+  /** switch: the cursor to the newest leaf under nodeId, or to a branch's tip, in one call. */
+  switchTo(sessionId: string, target: { nodeId: string } | { branch: string }): Promise<Envelope<SessionStatus>>;
+  /** rename: the session's title, as an appended record (no node changes); "" clears it. */
+  rename(sessionId: string, title: string): Promise<Envelope<SessionStatus>>;
+  /** delete: to the trash (gone from lists, search and other tabs; records kept until the trash is emptied). */
+  delete(sessionId: string): Promise<Envelope<TrashItem>>;
+  /** delete with permanent: erased at once, from memory, IndexedDB (restore points too) and every tab. */
+  delete(sessionId: string, options: { permanent: true }): Promise<Envelope<Erased>>;
+  delete(sessionId: string, options?: { permanent?: boolean }): Promise<Envelope<TrashItem | Erased>>;
+  /** trash.list: the sessions in the trash, the most recently deleted first. */
+  trash(): Promise<Envelope<TrashItem[]>>;
+  /** trash.restore: a session back from the trash, as it was. SESSION_NOT_FOUND when not in the trash. */
+  restoreSession(sessionId: string): Promise<Envelope<SessionStatus>>;
+  /** trash.empty: erase for good the session named, or every session in the trash. */
+  emptyTrash(sessionId?: string): Promise<Envelope<Erased>>;
+  /** append.many: messages as a chain in one call and one transaction, all or nothing; create: true makes the session first. */
+  appendMany(sessionId: string, messages: Message[], options?: { branch?: string; create?: boolean; title?: string }): Promise<Envelope<AppendManyResult>>;
   /** jump: move the cursor to a node (activeBranch = its branch). SESSION_NOT_FOUND, NODE_NOT_FOUND. */
   jump(sessionId: string, nodeId: string): Promise<Envelope<SessionStatus>>;
   /**

@@ -6,6 +6,7 @@
 
 import { spliceJSON } from "./request-text.js";
 import { ERROR } from "./protocol.js";
+import { chatOps } from "./chat-ops.js";
 
 /**
  * An error envelope.
@@ -301,12 +302,14 @@ export class TreeAPI {
   }
 
   /**
-   * context: the root→cursor path as an LLM messages array.
-   * @param {string} sessionId
-   * @returns {Promise<object>} the envelope; value {cursor, messages, state}. SESSION_NOT_FOUND
+   * context: the root→cursor path as an LLM messages array; with
+   * {ids: true} also each message's node id and that node's siblings
+   * (nodeIds[i], siblings[i]: what an edit or regenerate needs).
+   * @param {string} sessionId @param {{ids?: boolean}} [options]
+   * @returns {Promise<object>} the envelope; value {cursor, messages, state, nodeIds?, siblings?}. SESSION_NOT_FOUND
    */
-  context(sessionId) {
-    return this.call({ operation: "context", sessionId });
+  context(sessionId, options) {
+    return this.call(options?.ids ? { operation: "context", sessionId, ids: true } : { operation: "context", sessionId });
   }
 
   /**
@@ -565,3 +568,6 @@ export class TreeAPI {
     return { persistent: this._persistent, state, reason, usage, quota, persisted, persistPending };
   }
 }
+
+// leaf, switchTo, rename, delete, trash, restoreSession, emptyTrash, appendMany (js/chat-ops.js).
+Object.assign(TreeAPI.prototype, chatOps);

@@ -38,7 +38,7 @@ test('the generated contract holds what core\'s table says', () => {
   for (const [name, code] of Object.entries(ERROR)) assert.equal(code, name);
   assert.equal(STORAGE_ERROR, ERROR.STORAGE_ERROR);
   assert.ok(Object.isFrozen(OPERATIONS) && Object.isFrozen(OPERATIONS.append.fields));
-  assert.deepEqual(OPERATIONS.context, { readOnly: true, keepsCursor: false, public: true, fields: ['sessionId'] });
+  assert.deepEqual(OPERATIONS.context, { readOnly: true, keepsCursor: false, public: true, fields: ['sessionId', 'ids'] });
   assert.equal(OPERATIONS.label.keepsCursor, true);
   assert.equal(OPERATIONS.restore.public, false);
   for (const [name, op] of Object.entries(OPERATIONS)) assert.ok(!(op.readOnly && op.keepsCursor), `${name}: a read-only operation changes no cursor to keep`);

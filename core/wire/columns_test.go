@@ -179,3 +179,19 @@ func TestCallColumnsEscapesALargeHead(t *testing.T) {
 	require.NoError(t, json.Unmarshal(h.Other[0], &m))
 	assert.Contains(t, m.Content, "é")
 }
+
+func TestAContextWithIdsIsAnsweredAsJSONAndThePlainOneStillInColumns(t *testing.T) {
+	st := newStore(t)
+	mustCall(t, st, `{"operation":"create","sessionId":"s"}`)
+	mustCall(t, st, `{"operation":"append","sessionId":"s","message":{"role":"user","content":"one"}}`)
+	req := []byte(`{"operation":"context","sessionId":"s","ids":true}`)
+	out, cols := CallColumns(st, req)
+	assert.Nil(t, cols)
+	assert.Equal(t, string(st.Call(req)), string(out))
+	assert.Contains(t, string(out), `"nodeIds":["n0001"],"siblings":[["n0001"]]}}`)
+	for _, plain := range []string{`{"operation":"context","sessionId":"s"}`, `{"operation":"context","sessionId":"s","ids":false}`} {
+		out, cols = CallColumns(st, []byte(plain))
+		assert.Nil(t, out, plain)
+		assert.NotNil(t, cols, plain)
+	}
+}

@@ -54,8 +54,21 @@ func TestAnswersAreTheBytesOfBeforeTheMove(t *testing.T) {
 	require.NoError(t, sc.Err())
 	require.Len(t, got, len(want))
 	for i := range want {
-		assert.Equal(t, want[i], got[i], "answer %d: %s", i, want[i].Req)
+		// The lists of known operations and allowed fields in an error
+		// grow with the table: they are not part of the encodings compared.
+		assert.Equal(t, knownCut(want[i]), knownCut(got[i]), "answer %d: %s", i, want[i].Req)
 	}
+}
+
+// knownOps is the list an "unknown operation" or "unknown field" error ends with.
+var knownOps = regexp.MustCompile(`\((known|allowed): [a-zA-Z., ]*\)`)
+
+// knownCut returns l with the list of known operations in its answers cut.
+func knownCut(l goldenLine) goldenLine {
+	for _, s := range []*string{&l.Call, &l.Parsed, &l.Out} {
+		*s = knownOps.ReplaceAllString(*s, "($1: …)")
+	}
+	return l
 }
 
 // layoutMembers matches the head's last members, layout and prefix.

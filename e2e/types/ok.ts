@@ -67,6 +67,31 @@ export async function example(file: File, bytes: Uint8Array<ArrayBuffer>, signal
   await tree.loadSnapshot("demo", bytes, { signal });
   await tree.loadSnapshot("demo", '{"version":1,"sessionId":"demo","cursor":null,"activeBranch":"main","nodes":[]}');
 
+  // The chat-app operations (issue 27).
+  const withIds = await tree.context("demo", { ids: true });
+  if (withIds.ok) out.push(withIds.value.nodeIds[0], ...withIds.value.siblings[0]);
+  const leaf = await tree.leaf("demo", node.id);
+  if (leaf.ok && leaf.value.leaf !== null) out.push(leaf.value.leaf);
+  await tree.switchTo("demo", { nodeId: node.id });
+  await tree.switchTo("demo", { branch: "main" });
+  const renamed = await tree.rename("demo", "Trip");
+  if (renamed.ok) out.push(renamed.value.title);
+  const trashed = await tree.delete("demo");
+  if (trashed.ok) out.push(trashed.value.deletedAt);
+  const listed = await tree.trash();
+  if (listed.ok) out.push(...listed.value.map((x) => x.sessionId));
+  await tree.restoreSession("demo");
+  const erased = await tree.delete("demo", { permanent: true });
+  if (erased.ok) out.push(...erased.value.erased);
+  await tree.emptyTrash();
+  const many = await tree.appendMany("old", [{ role: "user", content: "hi" }], { create: true, title: "Old" });
+  if (many.ok) out.push(...many.value.nodeIds, many.value.session.title);
+  const viaCall = await tree.call({ operation: "append.many", sessionId: "old", messages: [{ role: "assistant", content: "hello" }] });
+  if (viaCall.ok) out.push(viaCall.value.session.sessionId);
+  tree.subscribe((e) => {
+    if (e.type !== "storage" && e.type !== "restarted" && "nodeIds" in e) out.push(...(e.nodeIds ?? []), e.cursor ?? "", e.title ?? "");
+  });
+
   const id: ValueOf<"append">["id"] = node.id;
   out.push(id, STORAGE_ERROR);
   return out;

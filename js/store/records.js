@@ -8,6 +8,7 @@
 import { STORES } from "./schema.js";
 import { concatUTF8, spliceJSON } from "../request-text.js";
 import { CHUNK_SIZE, SNAPSHOT_VERSION } from "../protocol.js";
+import { eraseSession } from "./erase.js";
 
 /** Nodes per chunk record (core's DrainGroupNodes, from the contract). */
 export { CHUNK_SIZE };
@@ -224,7 +225,8 @@ export async function readSnapshot(tx, meta) {
 /**
  * Read every stored session in one read-only transaction.
  * Resolves to {gen, sessions: [{meta, snapshot}]} where snapshot is the
- * session's snapshot (version 1) as UTF-8 bytes and gen the highest stored gen.
+ * session's snapshot (version 1) as UTF-8 bytes and gen the highest stored gen
+ * (tombstones of erased sessions are skipped, but their gen counts).
  * Rejects, naming the database and the session, when a read fails or a
  * session's records do not match its metadata — a failed read is never
  * an empty store.
@@ -239,12 +241,12 @@ export async function readAllSessions(db) {
     throw new Error(`sessiontree: cannot read IndexedDB database ${quote(db.name)}: ${err.message}`);
   }
   try {
-    const metas = await requestPromise(tx.objectStore("sessions").getAll());
+    // Erased sessions' tombstones (store/erase.js) hold nothing to restore.
+    const metas = (await requestPromise(tx.objectStore("sessions").getAll())).filter((m) => m.erased !== true);
     // Restore in creation order, as the sessions were made.
     metas.sort(byCreation);
     const snapshots = await Promise.all(metas.map((m) => readSnapshot(tx, m)));
-    let gen = 0;
-    for (const m of metas) gen = Math.max(gen, m.gen ?? 0);
+    const gen = await maxGen(tx.objectStore("sessions"));
     return { gen, sessions: metas.map((meta, i) => ({ meta, snapshot: snapshots[i] })) };
   } catch (err) {
     throw new Error(`sessiontree: reading IndexedDB database ${quote(db.name)} failed, nothing was changed: ${err?.message ?? err}`);
@@ -275,7 +277,10 @@ export function byCreation(a, b) {
  * @returns {Uint8Array}
  */
 export function restoreRequest(meta, snapshot) {
-  return spliceJSON({ operation: "restore", title: meta.title, createdAt: meta.createdAt, updatedAt: meta.updatedAt }, [["snapshot", snapshot]]);
+  const fields = { operation: "restore", title: meta.title, createdAt: meta.createdAt, updatedAt: meta.updatedAt };
+  // A session in the trash goes back into core's trash (see core/trash.go).
+  if (meta.deletedAt) fields.deletedAt = meta.deletedAt;
+  return spliceJSON(fields, [["snapshot", snapshot]]);
 }
 
 /**
@@ -296,9 +301,38 @@ export function mergeRequest(meta, nodes, annotations, follow) {
 }
 
 /**
+ * Replace a session's stored node, chunk and annotation records by those of
+ * change block b (a reset, or a session not stored yet), inside writeChanges'
+ * transaction. k is the session's stored state (undefined when new).
+ * Returns the session's new stored state; throws when b does not start at
+ * node 0.
+ * @param {(name: string) => IDBObjectStore} store the transaction's stores by name
+ * @param {object} b a change block (parseChangeBytes)
+ * @param {object|undefined} k
+ * @returns {object}
+ */
+function replaceRecords(store, b, k) {
+  const id = b.sessionId;
+  if (b.from !== 0) throw new Error(`internal: a new session ${quote(id)} starts at node ${b.from}`);
+  const chunks = store("chunks");
+  const nodes = store("nodes");
+  const notes = store("annotations");
+  chunks.delete(nodeRange(id));
+  nodes.delete(nodeRange(id));
+  notes.delete(nodeRange(id));
+  b.annotations.forEach((a, i) => notes.put(a, [id, i]));
+  const folded = Math.floor(b.count / CHUNK_SIZE) * CHUNK_SIZE;
+  for (let s = 0; s < folded; s += CHUNK_SIZE) chunks.put(b.chunk(s, s + CHUNK_SIZE), [id, s]);
+  for (let s = folded; s < b.count; s++) nodes.put(b.node(s), [id, s]);
+  return { epoch: (k?.epoch ?? 0) + (b.reset ? 1 : 0), count: b.count, folded, acount: b.annotations.length, tail: false, meta: null, deferred: false };
+}
+
+/**
  * Write drained change blocks (parseChangeBytes) to the records of their
  * sessions inside the readwrite transaction tx, stamping every written
- * session's meta record with gen. A block with reset, or of a session not
+ * session's meta record with gen. A block with `erased` (trash.empty)
+ * deletes the session's records (eraseSession; tx must hold the
+ * "snapshots" store too) and its state says `erased: true`. A block with reset, or of a session not
  * stored yet, replaces the session's records; any other appends node and
  * annotation records from where the stored ones end, folding each full
  * CHUNK_SIZE of node records into a chunk record. Throws (the caller
@@ -338,23 +372,21 @@ export function writeChanges(tx, blocks, gen, storedState, defer = null, written
   const plain = new Map(); // sessionId → true while its blocks in tx are only appends (no reset, no annotations)
   for (const b of blocks) {
     const id = b.sessionId;
-    const k = written.get(id) ?? storedState(id);
+    if (b.erased) {
+      // Erased for good (trash.empty): every record goes (store/erase.js).
+      eraseSession(tx, id, gen);
+      for (const m of [metas, folds]) m.delete(id);
+      plain.set(id, false);
+      written.set(id, { erased: true, epoch: 0, count: 0, folded: 0, acount: 0, tail: false, meta: null, deferred: false });
+      continue;
+    }
+    const w = written.get(id);
+    const k = w?.erased ? undefined : w ?? storedState(id);
     plain.set(id, (plain.get(id) ?? true) && !b.reset && k !== undefined && b.annotations.length === 0);
     let state;
     if (b.reset || !k) {
-      if (b.from !== 0) throw new Error(`internal: a new session ${quote(id)} starts at node ${b.from}`);
       folds.delete(id); // its records are replaced
-      const chunks = store("chunks");
-      const nodes = store("nodes");
-      const notes = store("annotations");
-      chunks.delete(nodeRange(id));
-      nodes.delete(nodeRange(id));
-      notes.delete(nodeRange(id));
-      b.annotations.forEach((a, i) => notes.put(a, [id, i]));
-      const folded = Math.floor(b.count / CHUNK_SIZE) * CHUNK_SIZE;
-      for (let s = 0; s < folded; s += CHUNK_SIZE) chunks.put(b.chunk(s, s + CHUNK_SIZE), [id, s]);
-      for (let s = folded; s < b.count; s++) nodes.put(b.node(s), [id, s]);
-      state = { epoch: (k?.epoch ?? 0) + (b.reset ? 1 : 0), count: b.count, folded, acount: b.annotations.length, tail: false, meta: null, deferred: false };
+      state = replaceRecords(store, b, k);
     } else {
       if (b.from !== k.count) throw new Error(`internal: session ${quote(id)} has ${k.count} stored nodes but the change starts at ${b.from}`);
       if (b.annotationFrom !== k.acount) throw new Error(`internal: session ${quote(id)} has ${k.acount} stored annotations but the change starts at ${b.annotationFrom}`);

@@ -46,10 +46,26 @@ export async function pullSessions(w, tx, pulled, remote) {
   for (const meta of metas) {
     const id = meta.sessionId;
     const k = w.known.get(id);
+    if (meta.erased === true) {
+      // Erased for good by another tab (store/erase.js): gone here too.
+      if (k) remote.push(forget(w, id));
+      continue;
+    }
     const state = diskState(meta);
+    const trashMoved = k !== undefined && !!k.meta?.deletedAt !== !!meta.deletedAt;
     if (k && k.epoch === state.epoch && k.count === state.count && k.acount === state.acount) {
       pulled.set(id, state);
-      continue; // only the other tab's cursor moved: each tab keeps its own
+      if (!trashMoved) continue; // only the other tab's cursor moved: each tab keeps its own
+      // Moved to the trash or back (delete, trash.restore) and nothing else.
+      takeIn(w, id, JSON.stringify({ operation: "sync.trash", sessionId: id, deletedAt: meta.deletedAt ?? null }));
+      remote.push(remoteEvent(meta));
+      continue;
+    }
+    if (trashMoved || meta.deletedAt) {
+      takeIn(w, id, restoreRequest(meta, await readSnapshot(tx, meta))); // into core's trash or out of it, as stored
+      pulled.set(id, diskState(meta));
+      remote.push(remoteEvent(meta));
+      continue;
     }
     if (k && k.epoch === state.epoch && k.count <= state.count && k.acount <= state.acount) {
       const nodes = await readNodes(tx, meta, k.count);
@@ -60,8 +76,34 @@ export async function pullSessions(w, tx, pulled, remote) {
       w.owned.delete(id); // replaced as a whole: start from the writer's cursor
     }
     pulled.set(id, diskState(meta)); // after the reads: node records after a tail: true meta count too
-    remote.push({ type: meta.op ?? "sync", sessionId: id, nodeId: meta.cursor ?? undefined, remote: true });
+    remote.push(remoteEvent(meta));
   }
+}
+
+/**
+ * The subscriber event of a session another tab changed, from its stored
+ * meta record: the operation, cursor, title and counts (no node ids).
+ * @param {object} meta
+ */
+function remoteEvent(meta) {
+  const e = { type: meta.op ?? "sync", operation: meta.op ?? "sync", sessionId: meta.sessionId, nodeId: meta.cursor ?? undefined, cursor: meta.cursor ?? null, activeBranch: meta.activeBranch, title: meta.title, nodeCount: meta.nodeCount, remote: true };
+  if (meta.deletedAt) e.deletedAt = meta.deletedAt;
+  return e;
+}
+
+/**
+ * Drop a session another tab erased: out of core (live or in the trash)
+ * and out of what this tab knows of the disk. Throws as takeIn does.
+ * @param {import("./writer.js").Writer} w @param {string} id
+ * @returns {object} the subscriber event
+ */
+function forget(w, id) {
+  const env = JSON.parse(w.handle.callInternal(JSON.stringify({ operation: "sync.forget", sessionId: id })));
+  if (!env.ok && env.error.code !== ERROR.SESSION_NOT_FOUND) throw new Error(`session ${quote(id)} erased by another tab could not be dropped (${env.error.code}: ${env.error.message})`);
+  w.known.delete(id);
+  w.tailed.delete(id);
+  w.owned.delete(id);
+  return { type: "trash.empty", operation: "trash.empty", sessionId: id, erased: true, remote: true };
 }
 
 /**
@@ -112,7 +154,7 @@ export async function readBack(w, ids) {
     for (const id of ids) {
       const meta = await requestPromise(sessions.get(id));
       let env;
-      if (!meta) {
+      if (!meta || meta.erased === true) {
         env = JSON.parse(w.handle.callInternal(JSON.stringify({ operation: "sync.forget", sessionId: id })));
         if (!env.ok && env.error.code === ERROR.SESSION_NOT_FOUND) env = { ok: true };
         w.known.delete(id);

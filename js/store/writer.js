@@ -10,6 +10,8 @@ import { diskState, maxGen, parseChangeBytes, requestPromise, writeChanges } fro
 import { STORAGE_ERROR } from "../protocol.js";
 import { flushRecords } from "./plan.js";
 import { envelopeFailed } from "../envelope.js";
+import { WRITE_STORES } from "./erase.js";
+import { ChangeLog, forgetErased } from "../change-events.js";
 
 /**
  * Milliseconds a Writer keeps the write lock after its queue empties, so
@@ -429,12 +431,12 @@ export class Writer {
     const pulled = new Map(); // sessionId → disk state, once committed
     let written = new Map(); // sessionId → disk state, once committed
     const remote = [];
-    const local = [];
+    const local = new ChangeLog(); // the events of what this tab changed
     const flushed = []; // [sessionId, meta] written by a flush
     let failure = null;
     let tx;
     try {
-      tx = this.db.transaction(STORES, writes ? "readwrite" : "readonly", writes ? { durability: "strict" } : undefined);
+      tx = this.db.transaction(writes ? WRITE_STORES : STORES, writes ? "readwrite" : "readonly", writes ? { durability: "strict" } : undefined);
     } catch (err) {
       failure = err;
     }
@@ -473,11 +475,9 @@ export class Writer {
         const now = performance.now();
         const defer = skip ? (id) => now - (this.metaAt.get(id) ?? -Infinity) < ANNOUNCE_MS : null;
         const stored = (id) => pulled.get(id) ?? this.known.get(id);
-        // Each call's changes are drained in pieces of about DRAIN_BYTES,
-        // written as they come (the small ones of a batch together), so
-        // the wasm holds one piece beside the sessions, never all of a
-        // large import again (see DrainChangesUpTo); local keeps only
-        // what the events need.
+        // Each call's changes are drained in pieces of about DRAIN_BYTES, written as they come (the
+        // small ones of a batch together), so the wasm holds one piece beside the sessions, never all
+        // of a large import again (see DrainChangesUpTo); local keeps only what the events need.
         let pending = [];
         let pendingBytes = 0;
         let behind = null; // a request made after the piece before the last, awaited before the next
@@ -500,7 +500,7 @@ export class Writer {
               pending.push(b);
               drained.add(b.sessionId);
               nodes += b.count;
-              if (!b.more) local.push({ sessionId: b.sessionId, operation: b.operation, meta: b.meta });
+              local.add(b);
             }
             pendingBytes += bytes.length;
             if (pendingBytes < DRAIN_BYTES) continue;
@@ -573,6 +573,7 @@ export class Writer {
     if (writes && this.releaseLock !== null) this.verified = true;
     for (const [id, k] of pulled) this.known.set(id, k);
     const now = performance.now();
+    forgetErased(this, written);
     for (const [id, k] of written) {
       this.known.set(id, k);
       if (k.deferred) {
@@ -588,9 +589,9 @@ export class Writer {
       this.known.set(id, { ...this.known.get(id), tail: false, meta });
     }
     for (const id of pulled.keys()) this.tailed.delete(id); // another tab wrote it
-    for (const b of local) if (!this.keepsCursor(b.operation)) this.owned.add(b.sessionId);
+    for (const e of local.events) if (!this.keepsCursor(e.operation) && !e.erased) this.owned.add(e.sessionId);
     for (const e of remote) this.emit(e);
-    for (const b of local) this.emit({ type: b.operation, sessionId: b.sessionId, nodeId: b.meta.cursor ?? undefined });
+    for (const e of local.events) this.emit(e);
     if (stamped) this._announce(newGen);
     for (const j of batch) j.resolve(j.fn ? j.text : undefined);
   }

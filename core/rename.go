@@ -1,0 +1,45 @@
+package core
+
+// Renaming a session. The title is an appended record, never an edit: a
+// rename appends a "title" annotation (see AnnotationTitle) and the
+// newest one is the title that sessions, session and every view show. No
+// node is added or changed (a chat's path, cursor and branches stay as
+// they are; compare Pi's session_info entry, which is a node of the
+// tree); the records go wherever annotations go: a snapshot's
+// "annotations" array, IndexedDB's annotation records, other tabs.
+
+// MaxTitleLength is the longest session title rename takes, in characters.
+const MaxTitleLength = 1000
+
+// checkTitle limits a title to MaxTitleLength characters of valid text
+// without control characters ("" is allowed: no title).
+func checkTitle(title string) *Error {
+	if title != "" && !validText(title, MaxTitleLength) {
+		return invalidf("field \"title\" must be at most %d characters without control characters", MaxTitleLength)
+	}
+	return nil
+}
+
+// opRename answers {"operation":"rename","sessionId":…,"title":…}: the
+// session's title becomes title ("" clears it) by an appended title
+// record. The value is the session status. SESSION_NOT_FOUND,
+// INVALID_ARGUMENT (title missing, not a string, too long, or with
+// control characters).
+func opRename(st *Store, r *request) (any, *Error) {
+	s, err := r.existing(st)
+	if err != nil {
+		return nil, err
+	}
+	if _, present := r.fields["title"]; !present {
+		return nil, invalidf("field \"title\" is required for operation \"rename\" (\"\" clears the title)")
+	}
+	title, err := r.optStr("title")
+	if err != nil {
+		return nil, err
+	}
+	if err := checkTitle(title); err != nil {
+		return nil, err
+	}
+	st.addAnnotation(s, &Annotation{Kind: AnnotationTitle, Title: title}, r.op)
+	return s.status(), nil
+}

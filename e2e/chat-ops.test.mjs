@@ -1,0 +1,200 @@
+// The operations a chat app needs (issue 27): node ids in context, the
+// newest leaf and switch, bulk append, rename and delete with the trash,
+// in headless Chromium through the shim page (the store in its Worker),
+// with two tabs on one database and reloads. Each test starts a fresh
+// browser context, so its IndexedDB starts empty.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup } from './helpers.mjs';
+
+const SHIM = 'e2e/fixtures/shim.html';
+const DB = 'chat-ops';
+
+/** Open the shim page (a new page when none is given), init() a tree on DB as window.tree, its events in window.events. */
+async function open(env, page) {
+  page ??= await env.newPage();
+  await page.goto(env.baseURL + SHIM);
+  await page.waitForFunction(() => window.sessiontree !== undefined);
+  await page.evaluate(async (dbName) => {
+    window.events = [];
+    window.tree = await window.sessiontree.init({ dbName });
+    window.tree.subscribe((e) => window.events.push(e));
+  }, DB);
+  return page;
+}
+
+/** call() in the page; the envelope's value, failing on an error envelope. */
+async function value(page, request) {
+  const env = await page.evaluate((r) => window.tree.call(r), request);
+  assert.equal(env.ok, true, `${request.operation}: ${JSON.stringify(env.error)}`);
+  return env.value;
+}
+
+/** A method of the tree in the page, e.g. call(page, 'rename', 's', 'T'): its envelope. */
+function method(page, name, ...args) {
+  return page.evaluate(({ name, args }) => window.tree[name](...args), { name, args });
+}
+
+/** Wait until the page heard an event matching every field of want; resolves to it. */
+async function heard(page, want) {
+  const handle = await page.waitForFunction((want) => window.events.find((e) => Object.entries(want).every(([k, v]) => e[k] === v)), want, { timeout: 20_000 });
+  return handle.jsonValue();
+}
+
+/** What IndexedDB DB holds of a session: its meta record and how many node, chunk, annotation and restore-point records. */
+function disk(page, sessionId) {
+  return page.evaluate(({ db: name, sessionId }) => new Promise((resolve, reject) => {
+    const open = indexedDB.open(name);
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const db = open.result;
+      const tx = db.transaction(['sessions', 'chunks', 'nodes', 'annotations', 'snapshots'], 'readonly');
+      const range = IDBKeyRange.bound([sessionId, 0], [sessionId, Infinity]);
+      const out = {};
+      tx.objectStore('sessions').get(sessionId).onsuccess = (e) => (out.meta = e.target.result ?? null);
+      for (const s of ['chunks', 'nodes', 'annotations']) tx.objectStore(s).count(range).onsuccess = (e) => (out[s] = e.target.result);
+      tx.objectStore('snapshots').count(IDBKeyRange.bound([sessionId, ''], [sessionId, []])).onsuccess = (e) => (out.snapshots = e.target.result);
+      tx.oncomplete = () => (db.close(), resolve(out));
+    };
+  }), { db: DB, sessionId });
+}
+
+const chat = [
+  { role: 'user', content: 'Plan a trip to Lyon' },
+  { role: 'assistant', content: 'Day 1: the old town.' },
+];
+
+test('one tab: context with ids (the plain context still in columns), leaf and switch, append.many in one transaction and all or nothing, after a reload', async () => {
+  const env = await setup();
+  try {
+    const page = await open(env, env.page);
+    const made = await value(page, { operation: 'append.many', sessionId: 'c', create: true, messages: chat });
+    const [u1, a1] = made.nodeIds;
+    await value(page, { operation: 'jump', sessionId: 'c', nodeId: u1 });
+    const a2 = (await value(page, { operation: 'append', sessionId: 'c', message: { role: 'assistant', content: 'Day 1: the museums.' } })).id;
+
+    const before = (await page.evaluate(() => window.tree._debug())).columnAnswers;
+    const plain = await method(page, 'context', 'c');
+    assert.equal(plain.value.nodeIds, undefined, 'the plain context has no ids');
+    assert.equal((await page.evaluate(() => window.tree._debug())).columnAnswers, before + 1, 'the plain context is answered in columns');
+    const withIds = await method(page, 'context', 'c', { ids: true });
+    assert.deepEqual(withIds.value.messages, plain.value.messages);
+    assert.deepEqual(withIds.value.nodeIds, [u1, a2]);
+    assert.deepEqual(withIds.value.siblings, [[u1], [a1, a2]]);
+
+    assert.equal((await method(page, 'leaf', 'c', u1)).value.leaf, a2);
+    const status = (await method(page, 'switchTo', 'c', { nodeId: a1 })).value;
+    assert.equal(status.cursor, a1);
+    assert.equal((await method(page, 'switchTo', 'c', { branch: status.activeBranch === 'main' ? 'main-2' : 'main' })).value.cursor, a2);
+    assert.equal((await method(page, 'switchTo', 'c', {})).error.code, 'INVALID_ARGUMENT');
+
+    await value(page, { operation: 'create', sessionId: 'm' });
+    const writes = async () => {
+      const s = (await page.evaluate(() => window.tree._debug())).writer;
+      return s.genReads + s.genSkipped;
+    };
+    const w0 = await writes();
+    const messages = Array.from({ length: 50 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `message ${i}` }));
+    const got = (await method(page, 'appendMany', 'm', messages)).value;
+    assert.equal(got.nodeIds.length, 50);
+    assert.equal(await writes(), w0 + 1, 'one transaction');
+    const events = await page.evaluate(() => window.events.filter((e) => e.type === 'append.many' && e.sessionId === 'm'));
+    assert.equal(events.length, 1);
+    assert.deepEqual(events[0].nodeIds, got.nodeIds, 'the event names the new nodes');
+    assert.equal(events[0].cursor, got.nodeIds[49]);
+    assert.equal(events[0].count, 50);
+    assert.equal((await disk(page, 'm')).nodes, 50);
+    const bad = await method(page, 'appendMany', 'm', [...messages.slice(0, 3), { content: 'no role' }]);
+    assert.equal(bad.ok, false);
+    assert.match(bad.error.message, /messages\[3\]/);
+    const migrated = await method(page, 'appendMany', 'old', messages.slice(0, 4), { create: true, title: 'From the old app' });
+    assert.equal(migrated.value.session.title, 'From the old app');
+
+    const memory = await page.evaluate(async () => {
+      const t = await window.sessiontree.init({ persist: false });
+      const events = [];
+      t.subscribe((e) => events.push(e));
+      const got = await t.appendMany('mem', [{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }], { create: true });
+      return { ids: got.value.nodeIds, events };
+    });
+    assert.deepEqual(memory.events.map((e) => [e.type, e.nodeIds, e.cursor]), [['append.many', memory.ids, memory.ids[1]]], 'without storage too');
+
+    await page.reload();
+    await open(env, page);
+    assert.equal((await value(page, { operation: 'session', sessionId: 'm' })).nodeCount, 50, 'the bad call stored nothing');
+    assert.equal((await value(page, { operation: 'session', sessionId: 'old' })).nodeCount, 4);
+    assert.deepEqual((await method(page, 'context', 'c', { ids: true })).value.nodeIds, [u1, a2]);
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('two tabs: rename shows the newest title everywhere; delete leaves memory, search and the other tab; the trash restores after a reload; the emptied trash leaves nothing on disk', async () => {
+  const env = await setup();
+  try {
+    const a = await open(env, env.page);
+    const b = await open(env);
+    await value(a, { operation: 'append.many', sessionId: 'r', create: true, title: 'New Chat', messages: chat });
+    await value(a, { operation: 'append.many', sessionId: 'd', create: true, title: 'Secret plans', messages: [{ role: 'user', content: 'zanzibar itinerary' }] });
+    await value(a, { operation: 'append.many', sessionId: 'k', create: true, messages: [{ role: 'user', content: 'zanzibar weather' }] });
+    assert.equal((await method(a, 'saveSnapshot', 'd', 'before')).ok, true);
+    const nodes = await value(a, { operation: 'list', sessionId: 'r' });
+
+    // Rename: an appended record; the newest title everywhere.
+    await method(a, 'rename', 'r', 'Lyon');
+    assert.equal((await method(a, 'rename', 'r', 'Lyon, two days')).value.title, 'Lyon, two days');
+    assert.equal((await heard(a, { type: 'rename', title: 'Lyon, two days' })).sessionId, 'r');
+    assert.equal((await heard(b, { type: 'rename', remote: true, title: 'Lyon, two days' })).sessionId, 'r');
+    assert.equal((await value(b, { operation: 'sessions' })).find((s) => s.sessionId === 'r').title, 'Lyon, two days');
+
+    // Delete: out of memory, search and the other tab; kept on disk in the trash.
+    const hits = async (page) => (await value(page, { operation: 'search', query: 'zanzibar' })).hits.map((h) => h.sessionId).sort();
+    await b.evaluate(() => window.tree.refresh());
+    assert.deepEqual(await hits(b), ['d', 'k']);
+    const item = (await method(a, 'delete', 'd')).value;
+    assert.equal(item.title, 'Secret plans');
+    assert.deepEqual((await value(a, { operation: 'sessions' })).map((s) => s.sessionId), ['r', 'k']);
+    assert.deepEqual(await hits(a), ['k']);
+    assert.equal((await method(a, 'context', 'd')).error.code, 'SESSION_NOT_FOUND');
+    await heard(b, { type: 'delete', remote: true, sessionId: 'd' });
+    assert.deepEqual(await hits(b), ['k'], 'gone from the other tab');
+    assert.deepEqual((await value(b, { operation: 'sessions' })).map((s) => s.sessionId), ['r', 'k']);
+    assert.equal((await disk(a, 'd')).meta.deletedAt, item.deletedAt);
+
+    // After a reload: the title and the trash are as stored; undo.
+    await a.reload();
+    await open(env, a);
+    assert.equal((await value(a, { operation: 'sessions' })).find((s) => s.sessionId === 'r').title, 'Lyon, two days');
+    assert.deepEqual(await value(a, { operation: 'list', sessionId: 'r' }), nodes, 'rename added or changed no node');
+    const snap = await value(a, { operation: 'snapshot.save', sessionId: 'r' });
+    assert.deepEqual(snap.annotations.map((x) => [x.kind, x.nodeId, x.title]), [['title', null, 'Lyon'], ['title', null, 'Lyon, two days']]);
+    const old = { version: 1, sessionId: 'v1', title: 'Old', cursor: 'x', activeBranch: 'main', nodes: [{ id: 'x', parentId: null, branch: 'main', kind: 'message', timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'hi' } }] };
+    assert.equal((await method(a, 'loadSnapshot', 'v1', old)).value.title, 'Old', 'a snapshot without title records loads as before');
+    assert.deepEqual((await method(a, 'trash')).value.map((t) => t.sessionId), ['d'], 'the trash after a reload');
+    assert.deepEqual(await hits(a), ['k']);
+    assert.equal((await method(a, 'restoreSession', 'd')).value.title, 'Secret plans');
+    assert.deepEqual(await hits(a), ['d', 'k'], 'undone: searchable again');
+    await heard(b, { type: 'trash.restore', remote: true, sessionId: 'd' });
+    assert.deepEqual(await hits(b), ['d', 'k'], 'back in the other tab, each node once');
+    assert.equal((await disk(a, 'd')).meta.deletedAt, undefined);
+
+    // Empty the trash (from the other tab): nothing left but a tombstone.
+    await method(a, 'delete', 'd');
+    await heard(b, { type: 'delete', remote: true, sessionId: 'd', title: 'Secret plans' });
+    await b.waitForFunction(() => window.events.filter((e) => e.type === 'delete' && e.sessionId === 'd').length === 2);
+    assert.deepEqual((await method(b, 'emptyTrash')).value, { erased: ['d'] });
+    const gone = await disk(a, 'd');
+    assert.deepEqual({ ...gone, meta: { erased: gone.meta.erased, title: gone.meta.title } }, { meta: { erased: true, title: undefined }, chunks: 0, nodes: 0, annotations: 0, snapshots: 0 }, 'nothing left on disk but a tombstone, restore points included');
+    await heard(a, { type: 'trash.empty', remote: true, sessionId: 'd' });
+    assert.deepEqual((await method(a, 'trash')).value, [], 'gone from the other tab too');
+    await a.reload();
+    await open(env, a);
+    assert.deepEqual((await method(a, 'trash')).value, []);
+    assert.deepEqual(await hits(a), ['k']);
+    assert.equal((await method(a, 'create', 'd')).ok, true, 'the id is free again');
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
