@@ -189,11 +189,7 @@ func (r *codexReader) sessionMeta(id string, payload []byte, pf map[string]jsonx
 	}
 	r.sessionID = sid
 	r.provider, _ = jsonx.ParseString(pf["model_provider"])
-	data := append(appendObjectFields(nil, payload, "base_instructions"), '}')
-	data[0] = '{'
-	if len(data) == 2 && data[1] == '}' {
-		data = []byte("{}")
-	}
+	data := objectWithout(payload, "base_instructions")
 	rec := at(codexEntry(id, "session_meta", data))
 	r.recs = appendRecord(r.recs, rec)
 	r.base = id
@@ -242,6 +238,17 @@ func (r *codexReader) responseItem(id string, payload []byte, pf map[string]json
 		}
 	}
 	return rec, class
+}
+
+// objectWithout returns the JSON object raw without the members named
+// (compact; "{}" when none is left).
+func objectWithout(raw []byte, except ...string) []byte {
+	b := appendObjectFields(nil, raw, except...)
+	if len(b) == 0 {
+		return []byte("{}")
+	}
+	b[0] = '{'
+	return append(b, '}')
 }
 
 // codexWrap returns the message {"role":role,"content":[item]}.
@@ -390,8 +397,7 @@ func (r *codexReader) compacted(id string, payload []byte, pf map[string]jsonx.R
 		r.add(rec, 'o')
 		return
 	}
-	data := append(appendObjectFields(nil, payload, "replacement_history"), '}')
-	data[0] = '{'
+	data := objectWithout(payload, "replacement_history")
 	r.chain = r.chain[:0]
 	r.add(at(codexEntry(id, "compacted", data)), 'o')
 	when := at(Record{})

@@ -102,6 +102,7 @@ func init() {
 		{Name: "pi", Looks: "a first line {\"type\":\"session\",\"id\":…}", Detect: detectPi, Lines: newPiReader},
 		{Name: "sillytavern", Looks: "a first line with \"user_name\" and \"character_name\" or \"chat_metadata\", or with \"mes\" and \"is_user\"", Detect: detectSillyTavern, Lines: newSillyTavernReader},
 		{Name: "claude-code", Looks: "lines with \"parentUuid\", \"leafUuid\", or \"uuid\" and \"sessionId\"", Detect: detectClaudeCode, Lines: newClaudeCodeReader},
+		{Name: "gemini", Looks: "an object, or a first line, with \"sessionId\" and \"projectHash\"", Detect: detectGemini, Whole: convertGeminiWhole, Lines: newGeminiReader},
 		{Name: "codex", Looks: "lines {\"timestamp\",\"type\",\"payload\"} of type session_meta, response_item, event_msg, turn_context or compacted", Detect: detectCodex, Lines: newCodexReader},
 		{Name: "openai", Looks: "an array of messages with \"role\", an object with a \"messages\" array, or lines of such objects", Detect: detectOpenAI, Whole: convertOpenAIArray, WholeArray: true, Lines: newOpenAILines},
 	}
