@@ -504,7 +504,9 @@ func (r *geminiReader) set(line, patch []byte, n int) {
 		r.checkpoint(msgs, n)
 	}
 	keys := slices.Collect(maps.Keys(pf))
-	keys = slices.DeleteFunc(keys, func(k string) bool { return k == "lastUpdated" || k == "messages" || k == "sessionId" || k == "projectHash" })
+	keys = slices.DeleteFunc(keys, func(k string) bool {
+		return k == "lastUpdated" || k == "messages" || k == "sessionId" || k == "projectHash"
+	})
 	if len(keys) == 0 {
 		r.sets = append(r.sets, n)
 		return
