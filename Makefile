@@ -42,7 +42,8 @@ FUZZ_TARGETS  := FuzzCall:./core:50000 FuzzSnapshotLoad:./core:90000 \
                  FuzzLineTimes:./core/internal/formats:30000 FuzzPartsText:./core:40000 \
                  FuzzImportOpenAI:./core:20000 \
                  FuzzImportCodex:./core:15000 \
-                 FuzzImportGemini:./core:15000
+                 FuzzImportGemini:./core:15000 \
+                 FuzzImportAider:./core:30000
 # The packages make fuzz fuzzes.
 FUZZPKGS      ?= ./...
 PLAYWRIGHT    := 1.65.1
