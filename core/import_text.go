@@ -35,4 +35,3 @@ func textMismatch(name string, shape byte) *Error {
 	}
 	return invalidf("%s import: the data is JSON, but %s exports are text", name, name)
 }
-
