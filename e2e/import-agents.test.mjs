@@ -2,7 +2,9 @@
 // Gemini CLI session and Aider history samples of core/testdata/imports
 // through the shim's tree.importText (and importFile, the bytes path for
 // the Aider Markdown), each checked by its sessions, titles and the
-// context at the cursor; a second import adds nothing.
+// context at the cursor; a second import adds nothing. Then the Codex
+// items as the reader draws them (static/render-message.js): calls as tool
+// calls, outputs as tool results, reasoning as a Thinking section.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -11,7 +13,7 @@ import { setup, REPO_ROOT } from './helpers.mjs';
 
 const sample = (name) => fs.readFileSync(path.join(REPO_ROOT, 'core/testdata/imports', name), 'utf8');
 
-test('import: a Codex rollout, a Gemini CLI session and an Aider history give the context the model saw', async () => {
+test('import: a Codex rollout, a Gemini CLI session and an Aider history give the context the model saw; Codex items draw as tool calls, results and Thinking', async () => {
   const codex = sample('codex/rollout-2025-10-06T09-15-00-0199a213-81c0-7800-8aa1-bbab2a035a53.jsonl');
   const gemini = sample('gemini/session-2026-03-02T10-00-7c1b2f0e.jsonl');
   const aider = sample('aider/.aider.chat.history.md');
@@ -47,6 +49,32 @@ test('import: a Codex rollout, a Gemini CLI session and an Aider history give th
       ['user', 'assistant', 'user', 'assistant'],
     ]);
     assert.deepEqual(out.again, [[true, 0]]);
+    const drawn = await env.page.evaluate(async () => {
+      const { renderMessage } = await import('/static/render-message.js');
+      const draw = (message) => {
+        const body = document.createElement('div');
+        renderMessage(body, message);
+        return {
+          thinking: [...body.querySelectorAll('details.thinking .thinking-body')].map((e) => e.textContent),
+          calls: [...body.querySelectorAll('.tool-call .tool-name')].map((e) => e.textContent),
+          results: [...body.querySelectorAll('details.tool-result pre')].map((e) => e.textContent),
+        };
+      };
+      return [
+        draw({ role: 'assistant', content: [{ type: 'reasoning', summary: [{ type: 'summary_text', text: '**Looking**' }], encrypted_content: 'x' }] }),
+        draw({ role: 'assistant', content: [{ type: 'custom_tool_call', call_id: 'c', name: 'apply_patch', input: '*** Begin Patch' }] }),
+        draw({ role: 'assistant', content: [{ type: 'local_shell_call', call_id: 'c', action: { type: 'exec', command: ['ls'] } }] }),
+        draw({ role: 'assistant', content: [{ type: 'web_search_call', action: { type: 'search', query: 'q' } }] }),
+        draw({ role: 'tool', content: [{ type: 'custom_tool_call_output', call_id: 'c', output: 'Success.' }] }),
+      ];
+    });
+    assert.deepEqual(drawn, [
+      { thinking: ['Looking'], calls: [], results: [] },
+      { thinking: [], calls: ['apply_patch'], results: [] },
+      { thinking: [], calls: ['shell'], results: [] },
+      { thinking: [], calls: ['web search'], results: [] },
+      { thinking: [], calls: [], results: ['Success.'] },
+    ]);
     assert.deepEqual(env.errors, []);
   } finally {
     await env.close();
