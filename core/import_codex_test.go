@@ -116,5 +116,25 @@ func nthLineEnd(data []byte, n int) int {
 func FuzzImportCodex(f *testing.F) {
 	fuzzImport(f, "codex", string(sample(f, codexSample)),
 		`{"timestamp":"x","type":"event_msg","payload":{"type":"thread_rolled_back","num_turns":3}}`,
+		"{\"id\":\"a\",\"timestamp\":\"t\",\"instructions\":null}\n{\"record_type\":\"state\"}\n{\"type\":\"message\",\"role\":\"user\",\"content\":[]}\n",
 		`{"timestamp":"2025-01-01T00:00:00Z","type":"compacted","payload":{"message":"s","replacement_history":[1,{"type":"message","role":"user","content":[]}]}}`)
+}
+
+func TestImportCodexMid2025(t *testing.T) {
+	// codex-rs of May 2025 (recorder.rs then): a first line {id, timestamp,
+	// instructions}, {"record_type":"state"} lines, bare response items.
+	data := `{"id":"5973b6c0-94b8-487b-a530-2aeb6098ae0e","timestamp":"2025-05-07T17:24:21.123Z","instructions":null}
+{"record_type":"state"}
+{"type":"message","id":null,"role":"user","content":[{"type":"input_text","text":"<environment_context>cwd</environment_context>"}]}
+{"type":"message","id":null,"role":"user","content":[{"type":"input_text","text":"hello"}]}
+{"record_type":"state"}
+{"type":"message","id":"msg_1","role":"assistant","content":[{"type":"output_text","text":"hi"}]}
+`
+	st := testStore(t)
+	res := mustImport(t, st, []byte(data), "auto")
+	assert.Equal(t, "codex", res.Format)
+	require.Len(t, res.Sessions, 1)
+	assert.Equal(t, "hello", res.Sessions[0].Title)
+	assert.Equal(t, []string{"user: <environment_context>cwd</environment_context>", "user: hello", "assistant: hi"}, roleTexts(t, st, "5973b6c0-94b8-487b-a530-2aeb6098ae0e"))
+	assert.Equal(t, []string{`session "5973b6c0-94b8-487b-a530-2aeb6098ae0e": 2 record_type (state) line(s): the model does not see them; skipped (lines 2, 5)`}, warningTexts(res))
 }

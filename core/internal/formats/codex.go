@@ -67,6 +67,9 @@ func detectCodex(sn *Sniff) bool {
 	if sn.Shape == '{' {
 		lines = []map[string]jsonx.RawMessage{sn.Keys}
 	}
+	if len(lines) > 0 && lines[0]["id"] != nil && lines[0]["timestamp"] != nil && lines[0]["instructions"] != nil && lines[0]["type"] == nil {
+		return true // a rollout of mid-2025: {id, timestamp, instructions}, then bare items
+	}
 	for _, l := range lines {
 		if l["payload"] == nil || l["timestamp"] == nil {
 			continue
@@ -143,6 +146,16 @@ func (r *codexReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int) {
 	}
 	typ, _ := jsonx.ParseString(f["type"])
 	payload := f["payload"]
+	switch {
+	case f == nil:
+	case n == 1 && typ == "" && f["id"] != nil && f["instructions"] != nil:
+		typ, payload = "session_meta", raw // mid-2025: the first line is the meta
+	case f["record_type"] != nil && payload == nil:
+		r.other["record_type (state)"] = append(r.other["record_type (state)"], n)
+		return
+	case payload == nil && typ != "":
+		typ, payload = "response_item", raw // mid-2025: bare response items
+	}
 	if f == nil || typ == "" || len(payload) == 0 || payload[0] != '{' {
 		r.other["(not a rollout line)"] = append(r.other["(not a rollout line)"], n)
 		return
