@@ -43,7 +43,10 @@ FUZZ_TARGETS  := FuzzCall:./core:50000 FuzzSnapshotLoad:./core:90000 \
                  FuzzChatGPTOnePass:./core/internal/formats:50000 \
                  FuzzPiOnePass:./core:20000 FuzzClaudeCodeOnePass:./core:15000 \
                  FuzzLineTimes:./core/internal/formats:30000 FuzzPartsText:./core:40000 \
-                 FuzzImportOpenAI:./core:20000
+                 FuzzImportOpenAI:./core:20000 \
+                 FuzzImportCodex:./core:15000 \
+                 FuzzImportGemini:./core:15000 \
+                 FuzzImportAider:./core:30000
 # The packages make fuzz fuzzes.
 FUZZPKGS      ?= ./...
 PLAYWRIGHT    := 1.65.1

@@ -303,7 +303,15 @@ func appendEntryJSON(b []byte, e *Entry, kind string) []byte {
 // place it goes (under parent): a compaction's firstKeptNodeId must be on
 // the root→parent path.
 func (s *Session) checkEntryPlace(kind string, e *Entry, parent int32, field string) *Error {
-	if kind != KindCompaction {
+	return s.checkEntryPlaceOf(kind, e, parent, "", field)
+}
+
+// checkEntryPlaceOf is checkEntryPlace for an entry whose id is known
+// (self: an import or a snapshot): a compaction may also name itself,
+// which keeps nothing before it in context (Pi's buildSessionContext for
+// a compaction whose firstKeptEntryId is on no entry of the path).
+func (s *Session) checkEntryPlaceOf(kind string, e *Entry, parent int32, self, field string) *Error {
+	if kind != KindCompaction || self != "" && e.FirstKeptNodeID == self {
 		return nil
 	}
 	j, ok := s.index[e.FirstKeptNodeID]

@@ -133,6 +133,7 @@ type ImportJob struct {
 	item   int
 	lineNo int
 	lines  formats.LineReader
+	text   formats.TextReader
 
 	res      *ImportResult
 	made     []*Session
@@ -180,7 +181,7 @@ func (st *Store) startImport(data []byte, format string, growth int) (*ImportJob
 	switch format {
 	case "", "auto":
 		for k := range formats.Importers {
-			if formats.Importers[k].Detect(sn) {
+			if text := formats.Importers[k].Text != nil; text == (sn.Shape == 't') && formats.Importers[k].Detect(sn) {
 				im = &formats.Importers[k]
 				break
 			}
@@ -208,6 +209,8 @@ func (st *Store) startImport(data []byte, format string, growth int) (*ImportJob
 	}
 	shape := sn.Shape
 	switch {
+	case (im.Text != nil) != (shape == 't'):
+		return nil, textMismatch(im.Name, shape)
 	case im.Lines != nil && (im.Whole == nil || shape == 'l'):
 		shape = 'l' // one object is a file of one line
 	case shape == 'l':
@@ -230,6 +233,8 @@ func (st *Store) startImport(data []byte, format string, growth int) (*ImportJob
 		}
 	case 'l':
 		j.lines = im.Lines(importChecks)
+	case 't':
+		j.text = im.Text(importChecks)
 	}
 	return j, nil
 }
@@ -270,6 +275,8 @@ func (j *ImportJob) Step(budget int) bool {
 				j.readElement()
 			case 'l':
 				j.readLine()
+			case 't':
+				j.readTextLine()
 			}
 		}
 		if j.readDone && j.err == nil {

@@ -494,7 +494,7 @@ func (t *importTree) placeEntry(s *Session, n *Node, parent int32, source RawMes
 	if n.Entry == nil {
 		return
 	}
-	if err := s.checkEntryPlace(n.Kind, n.Entry, parent, "entry"); err != nil {
+	if err := s.checkEntryPlaceOf(n.Kind, n.Entry, parent, n.ID, "entry"); err != nil {
 		t.warn("%s %q: %s; it is kept as a custom entry (customType %q) that does not reach the model", n.Kind, n.ID, err.Message, "import:"+n.Kind)
 		n.Kind, n.Entry = KindCustom, &Entry{CustomType: "import:" + n.Kind, Data: source}
 	}

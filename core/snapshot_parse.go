@@ -507,7 +507,7 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool) (*Nod
 		}
 		e, err := parseEntryBody(kind, f.entry, jsonx.Sprintf("node %q entry", id))
 		if err == nil {
-			err = s.checkEntryPlace(kind, e, parent, jsonx.Sprintf("node %q entry", id))
+			err = s.checkEntryPlaceOf(kind, e, parent, id, jsonx.Sprintf("node %q entry", id))
 		}
 		if err != nil {
 			return nil, 0, snapshotFault("%s", err.Message)

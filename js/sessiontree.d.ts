@@ -291,7 +291,7 @@ export interface Snapshot {
 
 /** The report of an import (operation "import", tree.importText). */
 export interface ImportResult {
-  /** The format read: "chatgpt", "claudeai", "openwebui", "librechat", "chatbotui", "claude-code", "pi", "sillytavern", "openai" or "snapshot". */
+  /** The format read: "chatgpt", "claudeai", "openwebui", "librechat", "chatbotui", "claude-code", "pi", "sillytavern", "codex", "gemini", "aider", "openai" or "snapshot". */
   format: string;
   /**
    * One per session made or brought up to date. branchCount, rootCount and warnings (how many
@@ -361,7 +361,7 @@ export interface SessionSummary {
 }
 
 /** The import formats ("auto" detects which one a file is). */
-export type ImportFormat = "auto" | "snapshot" | "chatgpt" | "claudeai" | "openwebui" | "librechat" | "chatbotui" | "claude-code" | "pi" | "sillytavern" | "openai";
+export type ImportFormat = "auto" | "snapshot" | "chatgpt" | "claudeai" | "openwebui" | "librechat" | "chatbotui" | "claude-code" | "pi" | "sillytavern" | "codex" | "gemini" | "aider" | "openai";
 
 /** The export formats of operation "export". */
 export type ExportFormat = "pi" | "markdown" | "openai" | "snapshot";

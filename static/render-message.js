@@ -148,6 +148,9 @@ export function messageSource(message) {
   return JSON.stringify(message ?? null, null, 2) ?? "";
 }
 
+/** Part types that are a tool's result (a tool message of only these draws each one). */
+const RESULT_PARTS = new Set(["tool_result", "function_call_output", "custom_tool_call_output", "toolResult"]);
+
 /**
  * Fill body with a message's rendered parts (see the file comment).
  * Never throws on odd shapes: an unknown part shows as its JSON, folded.
@@ -157,6 +160,11 @@ export function messageSource(message) {
 export function renderMessage(body, message) {
   const role = message?.role;
   if (role === "tool" || role === "toolResult" || role === "function") {
+    const parts = message.content;
+    if (Array.isArray(parts) && parts.length > 0 && parts.every((p) => RESULT_PARTS.has(p?.type))) {
+      for (const part of parts) body.append(partElement(part, false)); // Codex outputs: each item a part
+      return;
+    }
     const name = message.name ?? message.toolName;
     body.append(toolResult(`Tool result${typeof name === "string" && name !== "" ? `: ${name}` : ""}`, message.content, message.isError === true));
     return;
@@ -268,9 +276,15 @@ function partElement(part, isAssistant) {
     case "toolCall":
     case "tool_call":
     case "function_call":
+    case "custom_tool_call": // Codex (apply_patch and other freeform tools)
       return toolCall(part.name ?? part.function?.name ?? "tool", part.input ?? part.arguments ?? part.function?.arguments ?? {});
+    case "local_shell_call": // Codex
+      return toolCall("shell", part.action ?? {});
+    case "web_search_call": // Codex
+      return toolCall("web search", part.action ?? {});
     case "tool_result":
     case "function_call_output":
+    case "custom_tool_call_output":
     case "toolResult":
       return toolResult(`Tool result${typeof part.name === "string" ? `: ${part.name}` : ""}`, part.content ?? part.output, part.is_error === true || part.isError === true);
     case "code":

@@ -230,9 +230,8 @@ func (r *piReader) Line(raw []byte, _ map[string]jsonx.RawMessage, n int) {
 			fail("is of a type sessiontree does not know")
 			break
 		}
-		if l.Type == "compaction" && l.FirstKeptEntryIndex != nil && (r.version < 2 || l.FirstKeptEntryID == nil) {
-			r.pending = append(r.pending, piCompaction{rec: len(r.recs), index: *l.FirstKeptEntryIndex})
-			body = append(body[:len(body)-1], `,"firstKeptNodeId":"?"}`...)
+		if l.Type == "compaction" {
+			body = r.compactionBody(&l, id, body)
 		}
 		e, err := r.model.Entry(body, "entry")
 		if err != nil {
@@ -245,6 +244,25 @@ func (r *piReader) Line(raw []byte, _ map[string]jsonx.RawMessage, n int) {
 		}
 	}
 	r.recs = appendRecord(r.recs, rec)
+}
+
+// compactionBody returns the entry body of the compaction entry l (id)
+// with its first kept entry settled: one a version 1 file names by index
+// waits for Finish; one that names none keeps nothing before it, as in
+// Pi's buildSessionContext (the entries from the first kept one on; no
+// entry matches), so the compaction names itself (see KindCompaction).
+func (r *piReader) compactionBody(l *piLine, id string, body []byte) []byte {
+	noKept := l.FirstKeptEntryID == nil || string(l.FirstKeptEntryID) == "null"
+	switch {
+	case l.FirstKeptEntryIndex != nil && (r.version < 2 || noKept):
+		r.pending = append(r.pending, piCompaction{rec: len(r.recs), index: *l.FirstKeptEntryIndex})
+		return append(body[:len(body)-1], `,"firstKeptNodeId":"?"}`...)
+	case noKept:
+		body = appendObjectFields(nil, body, "firstKeptNodeId") // ,"kind":… (never empty)
+		body[0] = '{'
+		return append(jsonx.AppendString(append(body, `,"firstKeptNodeId":`...), id), '}')
+	}
+	return body
 }
 
 // links returns the id and parent of the entry l on line n: version 1
@@ -445,8 +463,8 @@ func (r *piReader) Finish() ([]Conversation, []Warning) {
 		if p.index > 0 && p.index < len(r.index) && r.index[p.index] != "" {
 			e.FirstKeptNodeID = r.index[p.index]
 		} else {
-			e.FirstKeptNodeID = ""
-			r.warn("compaction %q names entry index %d, which is not an entry", r.recs[p.rec].ID, p.index)
+			e.FirstKeptNodeID = r.recs[p.rec].ID // Pi keeps nothing before it
+			r.warn("compaction %q names entry index %d, which is not an entry; it keeps nothing before it, as in Pi", r.recs[p.rec].ID, p.index)
 		}
 	}
 	if len(r.recs) > 1 {

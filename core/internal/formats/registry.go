@@ -50,6 +50,9 @@ type Importer struct {
 	Whole func(model *Model, top jsonx.RawMessage) ([]Conversation, []Warning, error)
 	// Lines returns a reader of JSON lines; nil for JSON formats.
 	Lines func(model *Model) LineReader
+	// Text returns a reader of a text format's lines (Sniff.Shape 't');
+	// nil for JSON formats.
+	Text func(model *Model) TextReader
 	// WholeArray says a top-level array is one conversation, read by
 	// Whole, not elements read by Item ("openai": the array of messages).
 	WholeArray bool
@@ -102,6 +105,9 @@ func init() {
 		{Name: "pi", Looks: "a first line {\"type\":\"session\",\"id\":…}", Detect: detectPi, Lines: newPiReader},
 		{Name: "sillytavern", Looks: "a first line with \"user_name\" and \"character_name\" or \"chat_metadata\", or with \"mes\" and \"is_user\"", Detect: detectSillyTavern, Lines: newSillyTavernReader},
 		{Name: "claude-code", Looks: "lines with \"parentUuid\", \"leafUuid\", or \"uuid\" and \"sessionId\"", Detect: detectClaudeCode, Lines: newClaudeCodeReader},
+		{Name: "aider", Looks: "Markdown text starting \"# aider chat started at\"", Detect: detectAider, Text: newAiderReader},
+		{Name: "gemini", Looks: "an object, or a first line, with \"sessionId\" and \"projectHash\"", Detect: detectGemini, Whole: convertGeminiWhole, Lines: newGeminiReader},
+		{Name: "codex", Looks: "lines {\"timestamp\",\"type\",\"payload\"} of type session_meta, response_item, event_msg, turn_context or compacted", Detect: detectCodex, Lines: newCodexReader},
 		{Name: "openai", Looks: "an array of messages with \"role\", an object with a \"messages\" array, or lines of such objects", Detect: detectOpenAI, Whole: convertOpenAIArray, WholeArray: true, Lines: newOpenAILines},
 	}
 }

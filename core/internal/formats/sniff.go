@@ -18,6 +18,9 @@ type Sniff struct {
 	// of the first line; lines holds the fields of up to 5 first lines.
 	Keys  map[string]jsonx.RawMessage
 	lines []map[string]jsonx.RawMessage
+	// Text is the start of data that is not JSON (Shape 't', text a
+	// format with a Text reader detects; see sniffText).
+	Text []byte
 }
 
 // has reports whether the first record has every named field.
@@ -57,6 +60,9 @@ func SniffData(data []byte) (*Sniff, error) {
 		return sn, nil
 	case '{':
 	default:
+		if sn := sniffText(data); sn != nil {
+			return sn, nil
+		}
 		if jsonx.Valid(data) {
 			return nil, jsonx.TextError("import data must be a JSON object, an array or JSON lines")
 		}

@@ -32,7 +32,9 @@ const (
 	// KindActiveToolsChange records the tool set in force: entry {tools}.
 	KindActiveToolsChange = "active_tools_change"
 	// KindCompaction replaces the path before firstKeptNodeId by a summary in
-	// context: entry {summary, firstKeptNodeId, tokensBefore?}.
+	// context: entry {summary, firstKeptNodeId, tokensBefore?}. A
+	// compaction whose firstKeptNodeId is its own id keeps nothing before
+	// it (an imported or loaded one; append names a node of the path).
 	KindCompaction = "compaction"
 	// KindCustom is extension data that never reaches the model: entry
 	// {customType, data?}.
