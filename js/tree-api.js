@@ -569,5 +569,6 @@ export class TreeAPI {
   }
 }
 
-// leaf, switchTo, rename, delete, trash, restoreSession, emptyTrash, appendMany (js/chat-ops.js).
-Object.assign(TreeAPI.prototype, chatOps);
+// leaf, switchTo, rename, delete, trash, restoreSession, emptyTrash, appendMany (js/chat-ops.js),
+// not enumerable, as the class's own methods.
+for (const [name, d] of Object.entries(Object.getOwnPropertyDescriptors(chatOps))) Object.defineProperty(TreeAPI.prototype, name, { ...d, enumerable: false });
