@@ -40,7 +40,9 @@ FUZZ_TARGETS  := FuzzCall:./core:50000 FuzzSnapshotLoad:./core:90000 \
                  FuzzChatGPTOnePass:./core/internal/formats:50000 \
                  FuzzPiOnePass:./core:20000 FuzzClaudeCodeOnePass:./core:15000 \
                  FuzzLineTimes:./core/internal/formats:30000 FuzzPartsText:./core:40000 \
-                 FuzzImportOpenAI:./core:20000
+                 FuzzImportOpenAI:./core:20000 \
+                 FuzzResolve:./core/internal/cite:30000 \
+                 FuzzPlainText:./core:30000
 # The packages make fuzz fuzzes.
 FUZZPKGS      ?= ./...
 PLAYWRIGHT    := 1.65.1

@@ -288,7 +288,7 @@ export class ContextPane {
       done = document.createDocumentFragment();
       if (node.kind === "message") {
         const box = el("div");
-        renderMessage(box, node.message);
+        renderMessage(box, node.message, { source: node.source });
         done.append(...box.childNodes);
       } else {
         done.append(markdown(source));

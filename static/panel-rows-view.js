@@ -198,6 +198,8 @@ export class RowsView {
     const preview = el("span", "preview");
     const ranges = model.hits.get(row.id);
     const text = ranges ? row.preview : readablePreview(row) || (row.kind === "message" ? "(no text)" : "");
+    // A message without text says what it is ("called search"), muted.
+    if (row.described || text === "(no text)") preview.classList.add("described");
     if (ranges) {
       r.classList.add("hit");
       preview.append(...markedText(text, ranges));

@@ -370,7 +370,7 @@ function nodeArticle(node, row, k) {
   head.append(el("code", "meta node-id", row.id));
   const body = el("div", "message-body");
   if (node.kind === "message") {
-    renderMessage(body, node.message);
+    renderMessage(body, node.message, { source: node.source });
   } else if (typeof node.summary === "string") {
     const div = el("div", "markdown");
     div.append(renderMarkdown(node.summary));
