@@ -42,7 +42,9 @@ test('a marker whose sources are unknown, entities, image groups and block brack
 
 test('a marker just before a code fence leaves the fence at the start of its line', () => {
   const r = citeText(`Use this:\n${cite('turn0search3')}\`\`\`js\nconsole.log(1)\n\`\`\``, metadata);
-  assert.equal(r.text, `Use this:\n${P(1)}\`\`\`js\nconsole.log(1)\n\`\`\``);
+  assert.equal(r.text, `Use this:${P(1)}\n\`\`\`js\nconsole.log(1)\n\`\`\``);
+  assert.equal(citeText(`Use:\n  ${cite('turn0search3')}${cite('turn0news1')}- item`, metadata).text, `Use:${P(1)}\n  - item`);
+  assert.equal(citeText(`${cite('turn0search3')}- item`, metadata).text, '- item');
   const bare = citeText(`Use this:\n\ue200cite\ue202turn5search5\ue201\`\`\`js\nx\n\`\`\``, metadata);
   assert.equal(bare.text, 'Use this:\n```js\nx\n```');
 });

@@ -168,9 +168,25 @@ function makeCiter(metadata) {
         return s && s.url !== "" ? place([s]) : "";
       });
     }
-    return out.replace(PRIVATE_USE, "");
+    return lineEnds(out.replace(PRIVATE_USE, ""));
   };
   return { text, sources };
+}
+
+/**
+ * Move each placeholder that starts a line (after its spaces and tabs) to
+ * the end of the line before, so that a fence, list item or table row
+ * after it still starts its line; one at the start of the text is dropped
+ * (its source stays listed). As core/internal/cite's lineEnds.
+ */
+function lineEnds(text) {
+  if (!text.includes(CITE_MARK)) return text;
+  let out = text;
+  for (let before = ""; before !== out; ) {
+    before = out;
+    out = out.replace(/\n([ \t]*)(\u2063c[\d.]+\u2063)/g, "$2\n$1").replace(/^([ \t]*)\u2063c[\d.]+\u2063/, "$1");
+  }
+  return out;
 }
 
 /** The name an entity marker shows: the second item of its JSON array, else "". */

@@ -116,7 +116,39 @@ func Resolve(text string, metadata []byte) (string, []Source) {
 			i += size
 		}
 	}
-	return b.String(), r.sources
+	return lineEnds(b.String()), r.sources
+}
+
+// lineEnds moves each placeholder that starts a line (after its spaces and
+// tabs) to the end of the line before, so that a fence, list item or table
+// row after it still starts its line; one at the start of the text is
+// dropped (its source stays listed).
+func lineEnds(text string) string {
+	if !strings.Contains(text, Mark+"c") {
+		return text
+	}
+	out := make([]byte, 0, len(text))
+	lineStart := 0 // in out: where the current line starts
+	for i := 0; i < len(text); {
+		if strings.HasPrefix(text[i:], Mark+"c") && strings.Trim(string(out[lineStart:]), " \t") == "" {
+			if end := strings.Index(text[i+len(Mark)+1:], Mark); end >= 0 {
+				ph := text[i : i+len(Mark)+1+end+len(Mark)]
+				if lineStart > 0 {
+					// In front of the newline that ends the line before.
+					out = slices.Insert(out, lineStart-1, []byte(ph)...)
+					lineStart += len(ph)
+				}
+				i += len(ph)
+				continue
+			}
+		}
+		out = append(out, text[i])
+		if text[i] == '\n' {
+			lineStart = len(out)
+		}
+		i++
+	}
+	return string(out)
 }
 
 // Write returns text with Resolve's placeholders replaced by write(numbers).

@@ -162,3 +162,25 @@ func HostOf(raw string) string {
 	}
 	return strings.TrimPrefix(strings.ToLower(rest), "www.")
 }
+
+// MetadataOf returns the message metadata a node's source record holds: a
+// ChatGPT mapping entry's message.metadata, or the record's own metadata;
+// nil for none.
+func MetadataOf(source []byte) []byte {
+	if len(source) == 0 || source[0] != '{' {
+		return nil
+	}
+	var rec struct {
+		Message *struct {
+			Metadata jsonx.RawMessage `json:"metadata"`
+		} `json:"message"`
+		Metadata jsonx.RawMessage `json:"metadata"`
+	}
+	if jsonx.Unmarshal(source, &rec) != nil {
+		return nil
+	}
+	if rec.Message != nil && len(rec.Message.Metadata) > 0 {
+		return rec.Message.Metadata
+	}
+	return rec.Metadata
+}
