@@ -45,6 +45,7 @@ test('a marker just before a code fence leaves the fence at the start of its lin
   assert.equal(r.text, `Use this:${P(1)}\n\`\`\`js\nconsole.log(1)\n\`\`\``);
   assert.equal(citeText(`Use:\n  ${cite('turn0search3')}${cite('turn0news1')}- item`, metadata).text, `Use:${P(1)}\n  - item`);
   assert.equal(citeText(`${cite('turn0search3')}- item`, metadata).text, '- item');
+  assert.equal(citeText(`a ${cite('turn0search3')}\n${cite('turn0search3')}\`\`\`js\nx\n\`\`\``, metadata).text, `a ${P(1)}\n\`\`\`js\nx\n\`\`\``, 'the same citation twice in a row shows once');
   const bare = citeText(`Use this:\n\ue200cite\ue202turn5search5\ue201\`\`\`js\nx\n\`\`\``, metadata);
   assert.equal(bare.text, 'Use this:\n```js\nx\n```');
 });

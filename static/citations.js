@@ -177,7 +177,8 @@ function makeCiter(metadata) {
  * Move each placeholder that starts a line (after its spaces and tabs) to
  * the end of the line before, so that a fence, list item or table row
  * after it still starts its line; one at the start of the text is dropped
- * (its source stays listed). As core/internal/cite's lineEnds.
+ * (its source stays listed); the same placeholder twice in a row is kept
+ * once. As core/internal/cite's lineEnds.
  */
 function lineEnds(text) {
   if (!text.includes(CITE_MARK)) return text;
@@ -186,7 +187,7 @@ function lineEnds(text) {
     before = out;
     out = out.replace(/\n([ \t]*)(\u2063c[\d.]+\u2063)/g, "$2\n$1").replace(/^([ \t]*)\u2063c[\d.]+\u2063/, "$1");
   }
-  return out;
+  return out.replace(/(\u2063c[\d.]+\u2063)\1+/g, "$1"); // one moved next to the same: once
 }
 
 /** The name an entity marker shows: the second item of its JSON array, else "". */
@@ -216,6 +217,17 @@ export function citePieces(text) {
   }
   if (at < text.length) out.push({ text: text.slice(at) });
   return out;
+}
+
+/**
+ * Text with every marker taken out and nothing in their place (an entity
+ * marker keeps its name): for search and plain previews. As core's
+ * cite.Strip.
+ * @param {string} text
+ * @returns {string}
+ */
+export function stripCites(text) {
+  return writeCites(citeText(text, null).text, () => "");
 }
 
 /**

@@ -21,6 +21,7 @@
 package cite
 
 import (
+	"bytes"
 	"slices"
 	"strconv"
 	"strings"
@@ -122,7 +123,8 @@ func Resolve(text string, metadata []byte) (string, []Source) {
 // lineEnds moves each placeholder that starts a line (after its spaces and
 // tabs) to the end of the line before, so that a fence, list item or table
 // row after it still starts its line; one at the start of the text is
-// dropped (its source stays listed).
+// dropped (its source stays listed); the same placeholder twice in a row
+// is kept once.
 func lineEnds(text string) string {
 	if !strings.Contains(text, Mark+"c") {
 		return text
@@ -133,7 +135,7 @@ func lineEnds(text string) string {
 		if strings.HasPrefix(text[i:], Mark+"c") && strings.Trim(string(out[lineStart:]), " \t") == "" {
 			if end := strings.Index(text[i+len(Mark)+1:], Mark); end >= 0 {
 				ph := text[i : i+len(Mark)+1+end+len(Mark)]
-				if lineStart > 0 {
+				if lineStart > 0 && !bytes.HasSuffix(out[:lineStart-1], []byte(ph)) {
 					// In front of the newline that ends the line before.
 					out = slices.Insert(out, lineStart-1, []byte(ph)...)
 					lineStart += len(ph)

@@ -121,7 +121,7 @@ func TestMarkdownExportWritesCitationsAsFootnotes(t *testing.T) {
 		Cursor: 0, Path: []int32{0},
 	}
 	got := string(exportMarkdown(s))
-	want := "Paris is the capital. [1][2][1][2]\n```js\nx\n```\nLyon too.\n\nSources:\n\n" +
+	want := "Paris is the capital. [1][2]\n```js\nx\n```\nLyon too.\n\nSources:\n\n" +
 		"- \\[1\\] [Paris \\[city\\]](https://en.wikipedia.org/wiki/Paris) — en.wikipedia.org\n" +
 		"- \\[2\\] Odd `https://x.example/a(b)` — x.example\n"
 	if !strings.HasSuffix(got, want) {
