@@ -1,9 +1,9 @@
 // The explorer's address: `#session=<id>&node=<id>` names the session shown
 // and, optionally, the node whose path the context pane shows. Both ways:
 // opening a session or jumping pushes a history entry (so Back and Forward
-// walk what the user did), looking at a node's path replaces the current
-// one, and a changed address (a link, Back/Forward, an edited URL) opens
-// what it names (`hashchange` and `popstate`). parseRoute and routeHash are
+// walk what the user did; looking at a row's path is not a step), and a
+// changed address (a link, Back/Forward, an edited URL) opens what it
+// names (`hashchange` and `popstate`). parseRoute and routeHash are
 // pure; Router holds the one piece of state (the route last written or
 // followed) and talks to the page through the callbacks it is given.
 
@@ -94,8 +94,8 @@ export class Router {
 
   /**
    * The page now shows route without a step of its own worth going back
-   * to (the first session at start, a node's path looked at): the current
-   * history entry is replaced.
+   * to (the first session at start): the current history entry is
+   * replaced.
    * @param {{session: string, node?: string|null}} route
    */
   replace(route) {

@@ -490,9 +490,8 @@ function wirePanel() {
       if (matchMedia(NARROW).matches && state.panes.pane === "tree") showPane("context");
     });
   }
-  // The address follows a jump (a history entry) and the path looked at.
+  // A jump is a history entry: Back shows the session as it was before it.
   panel.addEventListener("jump", (e) => e.detail.sessionId && state.route?.push({ session: e.detail.sessionId, node: e.detail.nodeId }));
-  panel.addEventListener("preview", (e) => e.detail.sessionId && e.detail.nodeId && state.route?.replace({ session: e.detail.sessionId, node: e.detail.nodeId }));
   panel.addEventListener("dropdown", () => closeDropdowns("panel"));
   panel.addEventListener("fork", async (e) => {
     const { sessionId, nodeId, newSessionId, clone } = e.detail;
