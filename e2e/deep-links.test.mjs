@@ -21,7 +21,7 @@ async function until(page, session, node) {
     const panel = document.getElementById('panel');
     const last = panel?.shadowRoot?.querySelector('.messages .message:last-child');
     return window.explorer?.state.selected === session && panel.sessionId === session && (node === undefined || last?.dataset.nodeId === node);
-  }, { session, node }, { timeout: 60_000 });
+  }, { session, node });
 }
 
 test('deep links: an address opens a node, opening sessions and jumps are history entries, Back and Forward walk them, an edited address is followed', async () => {
@@ -74,7 +74,7 @@ test('deep links: an address opens a node, opening sessions and jumps are histor
     // A page opened at an address shows that node; an unknown node is said, nothing breaks.
     const fresh = await env.newPage();
     await fresh.goto(`${baseURL}static/#session=demo&node=${encodeURIComponent(cursor.id)}`);
-    await fresh.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+    await fresh.waitForSelector('body[data-ready="true"]');
     await until(fresh, 'demo', cursor.id);
     await fresh.evaluate(() => (location.hash = '#session=demo&node=no-such-node'));
     await fresh.locator('#status', { hasText: 'This address names a node that is not in demo: no-such-node' }).waitFor();
