@@ -88,3 +88,14 @@ test('citePieces and writeCites read the placeholders back', () => {
   assert.equal(hostOf('https://www.example.com/x'), 'example.com');
   assert.equal(hostOf('not a url'), '');
 });
+
+test('Claude.ai text blocks with citations are cited at their end', () => {
+  const message = { role: 'assistant', content: [
+    { type: 'text', text: 'Paris is the capital. ', citations: [{ uuid: 'c1', start_index: 0, end_index: 21, details: { type: 'web_search_citation', url: 'https://en.wikipedia.org/wiki/Paris', title: 'Paris' } }] },
+    { type: 'text', text: 'Plain.', citations: [] },
+    { type: 'text', text: 'Lyon too.', citations: [{ url: 'https://example.org/lyon', title: 'Lyon' }, { url: 'javascript:alert(1)' }] },
+  ] };
+  const r = citeMessage(message, null);
+  assert.deepEqual(r.message.content.map((p) => p.text), [`Paris is the capital.${P(1)} `, 'Plain.', `Lyon too.${P(2)}`]);
+  assert.deepEqual(r.sources.map((s) => s.title), ['Paris', 'Lyon']);
+});

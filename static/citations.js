@@ -46,6 +46,14 @@ export function hostOf(url) {
   }
 }
 
+/** A cited page as {title, url}, or null when its URL is not http(s). */
+function pageSource(x) {
+  const url = typeof x?.url === "string" ? x.url : "";
+  if (!/^https?:\/\//i.test(url)) return null;
+  const title = typeof x.title === "string" && x.title.trim() !== "" ? x.title.trim() : typeof x.attribution === "string" ? x.attribution : "";
+  return { title, url };
+}
+
 /**
  * The sources of a message's metadata by marker and by reference:
  * `byMarker` maps a marker's text (`matched_text`) to its sources;
@@ -58,12 +66,7 @@ export function citationIndex(metadata) {
   const byMarker = new Map();
   const byRef = new Map();
   const old = [];
-  const source = (x) => {
-    const url = typeof x?.url === "string" ? x.url : "";
-    if (!/^https?:\/\//i.test(url)) return null;
-    const title = typeof x.title === "string" && x.title.trim() !== "" ? x.title.trim() : typeof x.attribution === "string" ? x.attribution : "";
-    return { title, url };
-  };
+  const source = pageSource;
   const refKey = (r) => (r && typeof r === "object" ? `turn${r.turn_index}${r.ref_type}${r.ref_index}` : "");
   for (const ref of Array.isArray(metadata?.content_references) ? metadata.content_references : []) {
     if (typeof ref?.matched_text !== "string" || ref.matched_text.trim() === "") continue;
@@ -110,7 +113,8 @@ export function citeText(text, metadata) {
 
 /**
  * A message with citeText applied to its string content or to the text of
- * each text part, the sources numbered across the whole message. The
+ * each text part, the sources numbered across the whole message; a text
+ * part's own `citations` (Claude.ai) are cited at its end. The
  * message is not changed: a copy comes back when any text changed.
  * @param {object|null|undefined} message {role, content, …}
  * @param {object|null|undefined} metadata (see citationIndex)
@@ -127,7 +131,10 @@ export function citeMessage(message, metadata) {
   let changed = false;
   const parts = content.map((p) => {
     if (typeof p === "string" || typeof p?.text !== "string") return p;
-    const text = citer.text(p.text);
+    // Claude.ai: a text block cites its sources in `citations` ({url,
+    // title} or {details: {url, title}}): numbered at the block's end.
+    const cited = Array.isArray(p.citations) ? p.citations.map((c) => pageSource({ url: c?.url ?? c?.details?.url, title: c?.title ?? c?.details?.title })).filter(Boolean) : [];
+    const text = citer.text(p.text).replace(/\s*$/, (end) => citer.place(cited) + end);
     if (text === p.text) return p;
     changed = true;
     return { ...p, text };
@@ -170,7 +177,7 @@ function makeCiter(metadata) {
     }
     return lineEnds(out.replace(PRIVATE_USE, ""));
   };
-  return { text, sources };
+  return { text, sources, place };
 }
 
 /**
