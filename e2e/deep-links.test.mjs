@@ -68,7 +68,7 @@ test('deep links: an address opens a node, opening sessions and jumps are histor
     // An address edited by hand (or a link) is followed: the old cursor's path in demo.
     await page.evaluate((id) => (location.hash = `#session=demo&node=${encodeURIComponent(id)}`), cursor.id);
     await until(page, 'demo', cursor.id);
-    assert.equal(await page.evaluate(() => document.getElementById('panel').shadowRoot.querySelector('.row.selected')?.dataset.nodeId), cursor.id, 'the node named is selected in the tree');
+    assert.equal(await page.evaluate(() => document.getElementById('panel').shadowRoot.querySelector('.row[aria-selected="true"]')?.dataset.nodeId), cursor.id, 'the node named is selected in the tree');
     await page.goBack();
     await until(page, 'other', hello.id);
 
