@@ -79,7 +79,7 @@ const CITES = [
 
 test('a ChatGPT answer with citation markers: numbered links to its sources, code after a marker as code, no private-use character; the same in the share file and the Markdown export', async () => {
   const { page, baseURL, errors } = env;
-  await page.goto(baseURL + 'static/', { timeout: 120_000 });
+  await page.goto(baseURL + 'static/');
   await page.waitForSelector('body[data-ready="true"]');
   await page.setInputFiles('#import-file', { name: 'conversations.json', mimeType: 'application/json', buffer: Buffer.from(citedExport()) });
   await page.locator('#report-title', { hasText: 'Imported 1 session' }).waitFor();
