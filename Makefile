@@ -46,7 +46,9 @@ FUZZ_TARGETS  := FuzzCall:./core:50000 FuzzSnapshotLoad:./core:90000 \
                  FuzzImportOpenAI:./core:20000 \
                  FuzzImportCodex:./core:15000 \
                  FuzzImportGemini:./core:15000 \
-                 FuzzImportAider:./core:30000
+                 FuzzImportAider:./core:30000 \
+                 FuzzResolve:./core/internal/cite:30000 \
+                 FuzzPlainText:./core:30000
 # The packages make fuzz fuzzes.
 FUZZPKGS      ?= ./...
 PLAYWRIGHT    := 1.65.1
@@ -172,6 +174,7 @@ bench: build deps
 	$(NODE) bench/perf.mjs
 	$(NODE) bench/appends.mjs
 	$(NODE) bench/turn.mjs
+	$(NODE) bench/longtasks.mjs
 
 clean:
 	rm -f $(WASM) $(WASM_EXEC) js/*.gz js/*.br

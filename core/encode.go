@@ -34,6 +34,9 @@ func (it *ListItem) AppendJSON(b []byte) []byte {
 	b = jsonx.AppendBool(b, it.Hidden)
 	b = append(b, `,"preferred":`...)
 	b = jsonx.AppendBool(b, it.Preferred)
+	if it.Described {
+		b = append(b, `,"described":true`...)
+	}
 	return append(b, '}')
 }
 

@@ -76,7 +76,7 @@ func (s *Session) exportView(text, context, all bool) *formats.ExportSession {
 	}
 	for i, n := range s.nodes {
 		v.Nodes[i] = formats.ExportNode{ID: n.ID, ParentID: n.ParentID, Branch: n.Branch, Kind: n.Kind, Timestamp: n.Timestamp,
-			Role: n.Role(), Message: n.Message, Summary: n.Summary, Entry: n.Entry, Label: s.labels[int32(i)]}
+			Role: n.Role(), Message: n.Message, Summary: n.Summary, Entry: n.Entry, Label: s.labels[int32(i)], Source: n.Source}
 	}
 	texts := v.Path
 	if all {

@@ -25,10 +25,11 @@ const modulePath = "github.com/sessiontree/sessiontree"
 var layers = map[string][]string{
 	"core/internal/jsonx":   {},
 	"core/internal/search":  {},
-	"core/internal/formats": {"core/internal/jsonx"},
+	"core/internal/cite":    {"core/internal/jsonx"},
+	"core/internal/formats": {"core/internal/jsonx", "core/internal/cite"},
 	// benchdata: the benchmarks' corpora, imported by test files only.
 	"core/internal/benchdata": {"core/internal/jsonx"},
-	"core":                    {"core/internal/jsonx", "core/internal/search", "core/internal/formats", "core/internal/benchdata"},
+	"core":                    {"core/internal/jsonx", "core/internal/search", "core/internal/formats", "core/internal/cite", "core/internal/benchdata"},
 	"core/wire":               {"core", "core/internal/jsonx", "core/internal/benchdata"},
 	// protocolgen: the program go generate runs to write the JS side of
 	// the contract (js/protocol.js, blocks of js/sessiontree.d.ts).

@@ -31,6 +31,9 @@ type Node struct {
 	role    string // cached message role, set by validation
 	preview string // cached preview, computed on first use
 	hasPrev bool
+	// described says the preview describes a message without text
+	// (describeEmpty), set with the preview.
+	described bool
 }
 
 // fastLayouts turns on the fast paths for the layout sessiontree writes

@@ -127,6 +127,9 @@ type ListItem struct {
 	Label     string  `json:"label,omitempty"`
 	Hidden    bool    `json:"hidden"`
 	Preferred bool    `json:"preferred"`
+	// Described says Preview describes a message without text ("called
+	// search", "tool result: web"; see describeEmpty), not its text.
+	Described bool `json:"described,omitempty"`
 }
 
 func (s *Session) listItem(i int32) ListItem {
@@ -141,6 +144,7 @@ func (s *Session) listItem(i int32) ListItem {
 		Timestamp: n.Timestamp,
 		Depth:     int(s.depth[i]),
 		Preview:   n.previewText(),
+		Described: n.described,
 	}
 }
 

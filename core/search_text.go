@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sessiontree/sessiontree/core/internal/cite"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
@@ -22,6 +23,7 @@ func searchText(s *Session, i int32) string {
 	if !ok {
 		text = nodeText(n)
 	}
+	text = cite.Strip(text) // citation markers: nothing to find, nothing to show in a snippet
 	if label := s.labels[i]; label != "" {
 		text += "\n" + label
 	}

@@ -123,10 +123,25 @@ func nodeText(n *Node) string {
 // PreviewLength is the length of a node preview, in characters (runes).
 const PreviewLength = 80
 
-// preview returns the node's preview, computing and caching it on first use.
+// previewText returns the node's preview, computing and caching it on
+// first use: its text as plain text (PlainText of at most plainPrefix
+// bytes of it) folded to PreviewLength characters, or for a message
+// without text what it is (describeEmpty; described says so).
 func (n *Node) previewText() string {
 	if !n.hasPrev {
-		n.preview = Preview(nodeText(n), PreviewLength)
+		text := nodeText(n)
+		if len(text) > plainPrefix {
+			cut := plainPrefix
+			for cut > 0 && !utf8.RuneStart(text[cut]) {
+				cut--
+			}
+			text = text[:cut]
+		}
+		n.preview = Preview(PlainText(text), PreviewLength)
+		if n.preview == "" {
+			n.preview = describeEmpty(n)
+			n.described = n.preview != ""
+		}
 		n.hasPrev = true
 	}
 	return n.preview

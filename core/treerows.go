@@ -14,6 +14,7 @@ const (
 	rowHidden                 // hidden (the node or an ancestor)
 	rowHiddenRoot             // the hide annotation is on this node
 	rowPreferred              // on the preferred path
+	rowDescribed              // the preview describes a message without text
 )
 
 // opTreeRows answers "tree.rows": the rows of tree, in the same display
@@ -27,7 +28,7 @@ const (
 //	 "id":[N ids],"parent":[N row indexes, -1 for a root],
 //	 "branch":[N indexes into branches],"kind":[N into kinds],"role":[N into roles],
 //	 "preview":[N],"depth":[N],"childCount":[N],"flags":[N bit sets: 1 onPath,
-//	 2 cursor, 4 hidden, 8 hiddenRoot, 16 preferred],
+//	 2 cursor, 4 hidden, 8 hiddenRoot, 16 preferred, 32 described],
 //	 "tipOf":[[row, branch index]…],"label":[[row, label]…]}
 //
 // A window (optional request fields, all integers are row indexes in
@@ -419,6 +420,9 @@ func (v *treeRows) appendFlags(b []byte, rows []int32) []byte {
 		}
 		if preferred != nil && preferred[i] {
 			f |= rowPreferred
+		}
+		if n := s.nodes[i]; n.previewText() != "" && n.described {
+			f |= rowDescribed
 		}
 		b = jsonx.AppendInt(b, f)
 	}

@@ -216,7 +216,7 @@ test('dialogs on a phone: the branch prompt shows over the tree pane and is oper
       const r = row.getBoundingClientRect();
       const s = p.shadowRoot.querySelector('.scroller').getBoundingClientRect();
       return r.top >= s.top - 1 && r.bottom <= s.bottom + 1;
-    }, cursor, { timeout: 10_000 });
+    }, cursor);
     assert.deepEqual(errors, []);
   } finally {
     await env.close();
@@ -228,7 +228,7 @@ test('dialogs in the overlay drawer: the prompt is modal over the drawer; Escape
   try {
     const { page, baseURL, errors } = env;
     await page.goto(baseURL + 'static/chat-demo.html');
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+    await page.waitForSelector('body[data-ready="true"]');
     const env2 = await page.evaluate(() => window.chatDemo.tree.call({ operation: 'append', sessionId: 'chat-demo', message: { role: 'user', content: 'Hello there' } }));
     assert.equal(env2.ok, true);
     const drawer = page.locator('#drawer');

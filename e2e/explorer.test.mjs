@@ -15,7 +15,7 @@ const call = explorerCall;
 
 async function open(page, url) {
   await page.goto(url);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
+  await page.waitForSelector('body[data-ready="true"]');
 }
 
 /** Texts of the context pane, one per message. */
@@ -141,7 +141,7 @@ test('explorer: demo session, jump by click, import with report, export, reload'
     const before = await call(page, { operation: 'sessions' });
     const demoBefore = await call(page, { operation: 'session', sessionId: 'demo' });
     await page.reload();
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
+    await page.waitForSelector('body[data-ready="true"]');
     // (`sessions` lists them in restore order after a reload: compare by id.)
     const byId = (list) => [...list].sort((a, b) => (a.sessionId < b.sessionId ? -1 : 1));
     assert.deepEqual(byId(await call(page, { operation: 'sessions' })), byId(before));

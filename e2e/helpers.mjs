@@ -105,6 +105,9 @@ export function watchPage(page, errors) {
   return page;
 }
 
+/** How long one navigation or wait of a page test may take before it fails, in ms. */
+export const STEP_TIMEOUT_MS = 180_000;
+
 /**
  * Starts the static server (root: repo root, free port) and a browser with
  * one context and one watched page.
@@ -132,6 +135,11 @@ export async function setup({ root = REPO_ROOT, persistentDir, contextOptions = 
     await server.close();
     throw err;
   }
+  // Waits are for order, not speed: a page may take long to load and a
+  // selector long to show on a machine busy with other jobs (Playwright's
+  // default is 30 s); a test that hangs is stopped by the test runner.
+  context.setDefaultTimeout(STEP_TIMEOUT_MS);
+  context.setDefaultNavigationTimeout(STEP_TIMEOUT_MS);
 
   const newPage = async () => watchPage(await context.newPage(), errors);
   const page = persistentDir && context.pages().length > 0 ? watchPage(context.pages()[0], errors) : await newPage();
@@ -273,7 +281,7 @@ export async function inStore(page, fn, arg) {
  */
 export async function openExplorer(page, baseURL) {
   await page.goto(baseURL + 'static/');
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+  await page.waitForSelector('body[data-ready="true"]');
   const panel = page.locator('#panel');
   await panel.locator('.row.cursor').waitFor();
   return panel;

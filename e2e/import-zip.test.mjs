@@ -148,7 +148,7 @@ async function explorer(viewport = { width: 1366, height: 850 }) {
 
 /** Wait for the import report and return its title, files, sessions and warnings as text. */
 async function report(page, title) {
-  await page.locator('#report-title', { hasText: title }).waitFor({ timeout: 20_000 });
+  await page.locator('#report-title', { hasText: title }).waitFor();
   return {
     title: await page.locator('#report-title').textContent(),
     files: await page.locator('#report-files li').allTextContents(),

@@ -16,7 +16,7 @@ function fixture(name) {
 
 async function openShim(env) {
   await env.page.goto(env.baseURL + 'e2e/fixtures/shim.html');
-  await env.page.locator('#status', { hasText: 'ready' }).waitFor({ timeout: 10000 });
+  await env.page.locator('#status', { hasText: 'ready' }).waitFor();
 }
 
 test('import: a Claude Code transcript and an Open WebUI export become sessions with a report', async (t) => {
@@ -59,7 +59,7 @@ test('import: a Claude Code transcript and an Open WebUI export become sessions 
     // The imported sessions are durable: a new page restores them.
     const page2 = await env.newPage();
     await page2.goto(env.baseURL + 'e2e/fixtures/shim.html');
-    await page2.locator('#status', { hasText: 'ready' }).waitFor({ timeout: 10000 });
+    await page2.locator('#status', { hasText: 'ready' }).waitFor();
     const restored = await page2.evaluate(async () => {
       const tree = await window.sessiontree.init({ dbName: 'import-test' });
       return (await tree.call({ operation: 'session', sessionId: 'tool-chat' })).value;
@@ -128,7 +128,7 @@ test('import: dropping a Claude Code transcript and an Open WebUI export on the 
   try {
     const { page, baseURL, errors } = env;
     await page.goto(baseURL + 'static/');
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
+    await page.waitForSelector('body[data-ready="true"]');
     const dt = await page.evaluateHandle(({ claude, owui }) => {
       const d = new DataTransfer();
       d.items.add(new File([claude], 'sidechain_integrated.jsonl', { type: '' }));
@@ -137,7 +137,7 @@ test('import: dropping a Claude Code transcript and an Open WebUI export on the 
     }, { claude, owui });
     await page.dispatchEvent('body', 'dragenter', { dataTransfer: dt });
     await page.dispatchEvent('body', 'drop', { dataTransfer: dt });
-    await page.locator('#report-title', { hasText: 'Imported 4 sessions' }).waitFor({ timeout: 15_000 });
+    await page.locator('#report-title', { hasText: 'Imported 4 sessions' }).waitFor();
 
     const rows = await page.locator('#report-sessions li').allTextContents();
     assert.equal(rows.length, 4);

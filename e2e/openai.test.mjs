@@ -171,14 +171,14 @@ async function state(page, sessionId) {
 
 async function openPage(env) {
   await env.page.goto(env.baseURL + 'e2e/fixtures/openai.html');
-  await env.page.waitForFunction(() => window.openaiTest, null, { timeout: 60_000 });
+  await env.page.waitForFunction(() => window.openaiTest, null);
   return env.page;
 }
 
 /** Begin openai[fn] in the page; resolve to its envelope once it settles. */
 async function run(page, fn, args, options = {}) {
   await page.evaluate(([f, a, o]) => window.openaiTest.start(f, a, o), [fn, args, options]);
-  await page.waitForFunction(() => window.openaiTest.result !== null, null, { timeout: 30_000 });
+  await page.waitForFunction(() => window.openaiTest.result !== null, null);
   return page.evaluate(() => window.openaiTest.result);
 }
 
@@ -369,7 +369,7 @@ test('the chat demo against the loopback server: settings, streamed reply, regen
     const open = async () => {
       const response = await page.goto(baseURL + 'static/chat-demo.html');
       assert.equal(response.headers()['content-security-policy'], DEMO_CSP);
-      await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+      await page.waitForSelector('body[data-ready="true"]');
     };
     await open();
     const demoCall = async (request) => {
@@ -507,7 +507,7 @@ test('the chat demo on a phone: sending keeps the page where it is (the panel be
   try {
     const { page, baseURL, errors } = env;
     await page.goto(baseURL + 'static/chat-demo.html');
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+    await page.waitForSelector('body[data-ready="true"]');
     const where = () => page.evaluate(() => ({ scrollY: Math.round(scrollY), input: Math.round(document.querySelector('#input').getBoundingClientRect().top) }));
     const start = await where();
     for (let i = 0; i < 3; i++) {

@@ -43,7 +43,7 @@ test('a 60,005-node session paints the rows around the cursor from one window, t
   try {
     const { page, baseURL, errors } = env;
     await page.goto(baseURL + 'static/');
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+    await page.waitForSelector('body[data-ready="true"]');
     const loaded = await page.evaluate(async (snapshot) => {
       const env = await window.explorer.tree.call({ operation: 'snapshot.load', sessionId: 'huge', snapshot });
       return env.ok;

@@ -10,7 +10,7 @@ const VIEWPORT = { width: 1400, height: 860 };
 
 async function open(page, url) {
   await page.goto(url);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+  await page.waitForSelector('body[data-ready="true"]');
 }
 
 /** Call the page's shared tree (explorer or chat demo); return the value, asserting ok. */
@@ -514,7 +514,7 @@ test('offline: after one visit the explorer reloads, explores and appends with t
     await stop();
     env.server.close = async () => {};
     await page.reload();
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+    await page.waitForSelector('body[data-ready="true"]');
     const panel = page.locator('#panel');
     const rows = (await call(page, { operation: 'tree', sessionId: 'demo' })).rows;
     const target = rows.find((r) => r.tipOf === 'rainy-day');

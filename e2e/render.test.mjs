@@ -40,7 +40,7 @@ const EVIL = [
 
 async function open(page, url) {
   await page.goto(url);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+  await page.waitForSelector('body[data-ready="true"]');
 }
 
 const call = explorerCall;

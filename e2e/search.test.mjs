@@ -10,7 +10,7 @@ test('tree.search finds typos, accents and CJK, with ranges in UTF-16 code units
   try {
     const { page, baseURL, errors } = env;
     await page.goto(baseURL + 'e2e/fixtures/shim.html');
-    await page.locator('#status', { hasText: 'ready' }).waitFor({ timeout: 20000 });
+    await page.locator('#status', { hasText: 'ready' }).waitFor();
 
     const result = await page.evaluate(async () => {
       const tree = await window.sessiontree.init({ persist: false });
@@ -74,7 +74,7 @@ test('the search index is built in the background after a load, and a search bef
   try {
     const { page, baseURL, errors } = env;
     await page.goto(baseURL + 'e2e/fixtures/shim.html');
-    await page.locator('#status', { hasText: 'ready' }).waitFor({ timeout: 20000 });
+    await page.locator('#status', { hasText: 'ready' }).waitFor();
     const result = await page.evaluate(async () => {
       const tree = await window.sessiontree.init({ persist: false });
       const nodes = [];

@@ -212,7 +212,7 @@ test('the header CSP matches the pages: explorer and chat demo run under it with
       const p = await env.newPage();
       const resp = await p.goto(baseURL + page);
       assert.equal(resp.headers()['content-security-policy'], page.endsWith('chat-demo.html') ? DEMO_CSP : APP_CSP, page);
-      await p.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
+      await p.waitForSelector('body[data-ready="true"]');
       assert.deepEqual(await p.evaluate(() => window.__violations), [], `${page}: no CSP violation`);
       await p.close();
     }

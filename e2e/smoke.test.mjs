@@ -15,7 +15,7 @@ test('smoke: page loads, click updates text, screenshot saved, .wasm MIME', asyn
     assert.equal(await page.locator('#out').textContent(), 'waiting');
 
     await page.locator('#go').click();
-    await page.locator('#out', { hasText: 'clicked' }).waitFor({ timeout: 5000 });
+    await page.locator('#out', { hasText: 'clicked' }).waitFor();
     assert.equal(await page.locator('#out').textContent(), 'clicked');
 
     const shot = artifactPath('smoke.png');

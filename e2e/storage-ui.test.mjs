@@ -10,7 +10,7 @@ test('explorer: storage usage is shown, and a closed database is reported', asyn
   try {
     const { page, baseURL } = env;
     await page.goto(baseURL + 'static/');
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+    await page.waitForSelector('body[data-ready="true"]');
     const text = await page.locator('#storage-text').textContent();
     assert.match(text, /^Stored in this browser: \d+(\.\d)? [KMG]?B of \d+(\.\d)? [KMGT]?B · (kept by the browser|may be cleared under storage pressure)$/);
     // Another tab opens the database at a newer version: this tab closes its
@@ -21,7 +21,7 @@ test('explorer: storage usage is shown, and a closed database is reported', asyn
       req.onsuccess = () => { req.result.close(); resolve(); };
       req.onerror = () => reject(req.error);
     }));
-    await page.locator('#status.error').waitFor({ timeout: 10_000 });
+    await page.locator('#status.error').waitFor();
     assert.match(await page.locator('#status').textContent(), /This tab can no longer save: .*Reload the page\./);
     assert.match(await page.locator('#storage-text').textContent(), /^Saving stopped: /);
     assert.deepEqual(env.errors, []);

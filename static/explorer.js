@@ -18,6 +18,7 @@ import { SessionTitles } from "./session-titles.js";
 import { showStorage } from "./explorer-storage.js";
 import { cancelImport, hideProgress, showProgress, showReport } from "./explorer-report.js";
 import { el } from "./dom.js";
+import { openAddress, Router } from "./explorer-route.js";
 import { availableChoices, download, exportChoice } from "./explorer-export.js";
 import "./session-tree-panel.js";
 import { ERROR } from "../js/protocol.js";
@@ -104,25 +105,18 @@ function renderSessions() {
 }
 
 /**
- * Select a session: remember it in the URL hash and show its tree and context.
+ * Select a session: show its tree and context, and name it in the address
+ * (explorer-route.js): a new history entry ("push", the user opened it),
+ * the current one replaced ("replace"), or none (null: the address named it).
  * @param {string} sessionId
+ * @param {"push"|"replace"|null} [history]
  */
-async function selectSession(sessionId) {
+async function selectSession(sessionId, history = "push") {
+  const changed = state.selected !== sessionId;
   state.selected = sessionId;
-  const hash = "#session=" + encodeURIComponent(sessionId);
-  if (location.hash !== hash) history.replaceState(null, "", hash);
+  if (history !== null && state.route) state.route[history]({ session: sessionId, node: changed ? null : state.route.current()?.node ?? null });
   renderSessions();
   await refreshSelected();
-}
-
-function sessionFromHash() {
-  const m = /^#session=(.*)$/.exec(location.hash);
-  if (!m) return null;
-  try {
-    return decodeURIComponent(m[1]);
-  } catch {
-    return null;
-  }
 }
 
 // ------------------------------------------------------------------- panel
@@ -498,6 +492,8 @@ function wirePanel() {
       if (matchMedia(NARROW).matches && state.panes.pane === "tree") showPane("context");
     });
   }
+  // A jump is a history entry: Back shows the session as it was before it.
+  panel.addEventListener("jump", (e) => e.detail.sessionId && state.route?.push({ session: e.detail.sessionId, node: e.detail.nodeId }));
   panel.addEventListener("dropdown", () => closeDropdowns("panel"));
   panel.addEventListener("fork", async (e) => {
     const { sessionId, nodeId, newSessionId, clone } = e.detail;
@@ -582,11 +578,16 @@ async function start() {
   offerExportFormats();
   offerSearch();
   performance.mark("explorer-features");
-  const wanted = sessionFromHash();
-  const first = state.sessions.find((s) => s.sessionId === wanted) ?? state.sessions.find((s) => s.sessionId === DEMO_SESSION_ID) ?? state.sessions[0];
+  const opener = { has: (id) => state.sessions.some((s) => s.sessionId === id), selected: () => state.selected, select: (id) => selectSession(id, null), panel: $("panel"), status: (text) => setStatus(text, true) };
+  const openRoute = (route) => openAddress(route, opener);
+  state.route = new Router({ open: openRoute });
+  const wanted = state.route.current();
+  const first = state.sessions.find((s) => s.sessionId === wanted?.session) ?? state.sessions.find((s) => s.sessionId === DEMO_SESSION_ID) ?? state.sessions[0];
   setStatus("");
-  if (first) await selectSession(first.sessionId); // sets the panel's session, which loads it
+  if (first) await selectSession(first.sessionId, "replace"); // sets the panel's session, which loads it
   await $("panel").updateComplete;
+  if (first && wanted?.node && wanted.session === first.sessionId) await openRoute(wanted);
+  state.route.start();
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("./sw.js").catch((err) => console.warn("sessiontree: offline mode unavailable:", err.message));
   performance.mark("explorer-ready"); // start-up time, read by bench/perf.mjs
   document.body.dataset.ready = "true";

@@ -5,6 +5,7 @@
 // calls and results), its Raw toggle and Copy button. Every text we build
 // goes in through textContent.
 
+import { stripCites } from "./citations.js";
 import { button, el } from "./dom.js";
 import { NOTE_TYPE } from "./compose-target.js";
 import { highlightCode, messageSource, renderMarkdown, renderMessage } from "./render-message.js";
@@ -227,7 +228,7 @@ export class ContextPane {
       body.append(el("p", "entry-text", describeEntry(node.entry)));
     }
     const copy = button("copy", "Copy", "Copy this message");
-    copy.addEventListener("click", () => this._copy(node, copy, note ?? nodeText(node)));
+    copy.addEventListener("click", () => this._copy(node, copy, note ?? stripCites(nodeText(node))));
     head.append(copy);
     li.append(head);
 
@@ -288,7 +289,7 @@ export class ContextPane {
       done = document.createDocumentFragment();
       if (node.kind === "message") {
         const box = el("div");
-        renderMessage(box, node.message);
+        renderMessage(box, node.message, { source: node.source });
         done.append(...box.childNodes);
       } else {
         done.append(markdown(source));

@@ -195,16 +195,9 @@ export class RowsView {
     const badge = el("span", "role", role);
     badge.dataset.role = row.kind === "message" ? row.role : row.kind;
     r.append(badge);
-    const preview = el("span", "preview");
     const ranges = model.hits.get(row.id);
-    const text = ranges ? row.preview : readablePreview(row) || (row.kind === "message" ? "(no text)" : "");
-    if (ranges) {
-      r.classList.add("hit");
-      preview.append(...markedText(text, ranges));
-    } else {
-      preview.textContent = text;
-    }
-    r.append(preview);
+    if (ranges) r.classList.add("hit");
+    r.append(previewElement(row, ranges));
     if (item.folded) {
       const n = row.childCount ?? item.childCount;
       r.append(el("span", "folded-count", `${n.toLocaleString("en")} ${n === 1 ? "child" : "children"} folded`));
@@ -237,6 +230,23 @@ export class RowsView {
     else if (row.id === model.viewNode) r.append(el("span", "view-mark", "◇ viewing"));
     return r;
   }
+}
+
+/**
+ * A row's preview span: the search hit's text with its ranges marked, else
+ * the readable preview; a message without text says what it is ("called
+ * search", "(no text)") in the muted "described" style.
+ * @param {object} row a row of the tree model
+ * @param {[number, number][]|undefined} ranges the hit's UTF-16 ranges
+ * @returns {HTMLSpanElement}
+ */
+function previewElement(row, ranges) {
+  const preview = el("span", "preview");
+  const text = ranges ? row.preview : readablePreview(row) || (row.kind === "message" ? "(no text)" : "");
+  if (row.described || text === "(no text)") preview.classList.add("described");
+  if (ranges) preview.append(...markedText(text, ranges));
+  else preview.textContent = text;
+  return preview;
 }
 
 /** Open WebUI's reasoning and tool-call blocks, and <think> sections, in assistant text (closed or cut off). */

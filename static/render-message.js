@@ -23,6 +23,8 @@
 import MarkdownIt from "./vendor/markdown-it.js";
 import DOMPurify from "./vendor/purify.js";
 import { el } from "./dom.js";
+import { citeMessage } from "./citations.js";
+import { drawCitations, sourcesList } from "./render-citations.js";
 
 /**
  * Fence languages highlight.js is asked for, alias → grammar file under
@@ -154,10 +156,25 @@ const RESULT_PARTS = new Set(["tool_result", "function_call_output", "custom_too
 /**
  * Fill body with a message's rendered parts (see the file comment).
  * Never throws on odd shapes: an unknown part shows as its JSON, folded.
+ * Citation markers in its text (static/citations.js) become numbered
+ * links with a "Sources" list under the answer; every other private-use
+ * marker is taken out before Markdown sees the text.
  * @param {HTMLElement} body
- * @param {object|null|undefined} message a chat message ({role, content, tool_calls?, …})
+ * @param {object|null|undefined} given a chat message ({role, content, tool_calls?, …})
+ * @param {{source?: object}} [options] source: the node's `source` (the
+ *   export's record; a ChatGPT one holds `message.metadata` with the sources)
  */
-export function renderMessage(body, message) {
+export function renderMessage(body, given, { source } = {}) {
+  const { message, sources } = citeMessage(given, source?.message?.metadata ?? given?.metadata);
+  renderParts(body, message);
+  if (sources.length > 0) {
+    drawCitations(body, sources);
+    body.append(sourcesList(sources));
+  }
+}
+
+/** renderMessage without the citations. */
+function renderParts(body, message) {
   const role = message?.role;
   if (role === "tool" || role === "toolResult" || role === "function") {
     const parts = message.content;

@@ -93,6 +93,8 @@ export declare class SessionTreePanel extends HTMLElement {
   close(): void;
   /** Highlight a node (unfolding what hides it) and scroll to it; false if unknown. */
   focusNode(id: string): boolean;
+  /** Show the path to a node in the context pane without moving the cursor (null: the cursor's path); event `preview`. */
+  previewNode(id: string | null): void;
   /** A title the head shows instead of the session's own; null shows the session's. */
   displayTitle: string | null;
   /** Show a short confirmation in the toast (in the head, never over a control; aria-live polite). */

@@ -14,7 +14,7 @@
 // subscribe and hasOperation; when not set before the element connects,
 // the page's shared tree from init() is used), `sessionId`, `mode`,
 // `theme`, `pane`, `composer`, `selectedNodeId`.
-// Methods: `open()`, `close()`, `focusNode(id)`, `refresh()`; the promise
+// Methods: `open()`, `close()`, `focusNode(id)`, `previewNode(id)`, `refresh()`; the promise
 // `updateComplete` resolves once a reload in progress is done.
 // Events (CustomEvent, bubbling, composed; detail {sessionId, nodeId, …}):
 // `jump` after the cursor moved to nodeId ("Continue from here", Shift+Enter);
@@ -334,6 +334,16 @@ export class SessionTreePanel extends HTMLElement {
     this._setActive(id, { scroll: true });
     this._view.scroller.focus({ preventScroll: true });
     return true;
+  }
+
+  /**
+   * Show the path to a node in the context pane without moving the
+   * session's cursor (null: the cursor's path), as a click on its row
+   * does; event `preview`.
+   * @param {string|null} id
+   */
+  previewNode(id) {
+    this._preview(id);
   }
 
   /**

@@ -28,6 +28,7 @@
 import { highlightCode, renderMarkdown, renderMessage } from "./render-message.js";
 import { branchGuides } from "./tree-model.js";
 import { describeEntry, formatTime, nodeText } from "./node-text.js";
+import { stripCites } from "./citations.js";
 
 /** Version of the share file's JSON data (`version` in it). */
 export const SHARE_DATA_VERSION = 1;
@@ -103,7 +104,7 @@ export function shareRows(nodes, items = []) {
     // The core's preview (MessageText: tool calls and results read as text)
     // where the page's nodeText finds no text parts.
     const corePreview = typeof item.preview === "string" ? item.preview : "";
-    const text = nodeText(n) || corePreview;
+    const text = stripCites(nodeText(n)) || corePreview;
     const role = n.kind === "message" ? String(n.message?.role ?? "?") : n.kind;
     rowOf[i] = rows.length;
     rows.push({
@@ -144,13 +145,14 @@ function oneLine(s) {
 
 /**
  * The JSON text of the share file's data, safe inside a <script> element:
- * every "<" is written as \u003c (so no "</script" or "<!--"), and U+2028
- * and U+2029 as escapes too (JSON.parse reads all three back as they were).
+ * every "<" is written as \u003c (so no "</script" or "<!--"), and U+2028,
+ * U+2029 and private-use characters (ChatGPT's citation markers) as
+ * escapes too (JSON.parse reads them all back as they were).
  * @param {unknown} data
  * @returns {string}
  */
 export function scriptJSON(data) {
-  return JSON.stringify(data).replace(/[<\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(data).replace(/[<\u2028\u2029\ue000-\uf8ff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /**
@@ -370,7 +372,7 @@ function nodeArticle(node, row, k) {
   head.append(el("code", "meta node-id", row.id));
   const body = el("div", "message-body");
   if (node.kind === "message") {
-    renderMessage(body, node.message);
+    renderMessage(body, node.message, { source: node.source });
   } else if (typeof node.summary === "string") {
     const div = el("div", "markdown");
     div.append(renderMarkdown(node.summary));

@@ -113,7 +113,8 @@ const SETTINGS_KINDS = new Set(["model_change", "thinking_level_change", "active
 /**
  * Whether a `tree` row passes a filter (see FILTERS). Unknown filter names
  * behave as `default`.
- * @param {{kind: string, role: string, preview: string, hidden?: boolean, label?: string}} row
+ * @param {{kind: string, role: string, preview: string, hidden?: boolean, label?: string, described?: boolean}} row
+ *   described: the preview says what a message without text is (a tool call)
  * @param {string} filter
  * @returns {boolean}
  */
@@ -125,7 +126,7 @@ export function rowPasses(row, filter) {
   if (filter === "user") return row.kind === "message" && row.role === "user";
   if (filter === "no-tools") {
     if (row.role === "tool" || row.role === "toolResult" || row.role === "function") return false;
-    if (row.role === "assistant" && row.kind === "message" && row.preview === "") return false;
+    if (row.role === "assistant" && row.kind === "message" && (row.preview === "" || row.described)) return false;
   }
   return true;
 }
@@ -385,6 +386,7 @@ export function rowsFromColumns(c, into) {
       hidden: (f & 4) !== 0,
       hiddenRoot: (f & 8) !== 0,
       preferred: (f & 16) !== 0,
+      described: (f & 32) !== 0,
     };
   }
   for (const [i, b] of c.tipOf) rows[i - off + at].tipOf = c.branches[b];

@@ -38,6 +38,7 @@ type ExportNode struct {
 	Summary                               string           // kind summary
 	Entry                                 *Entry           // entry kinds
 	Label                                 string           // its label, "" for none
+	Source                                jsonx.RawMessage // the export's own record (a ChatGPT one holds citation metadata), nil for none
 	// text is the node's readable text (MessageText of a message, the
 	// summary, a line describing an entry); only the nodes on Path have it,
 	// and only for an exporter that asks for it.

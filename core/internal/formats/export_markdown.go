@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/sessiontree/sessiontree/core/internal/cite"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
@@ -57,8 +58,60 @@ func writeMarkdownNode(b *bytes.Buffer, n *ExportNode, extra string) {
 		jsonx.Fprintf(b, "_%s_\n", markdownInline(text))
 		return
 	}
-	b.WriteString(strings.TrimRight(markdownContent(text), "\n"))
+	if !cite.Has(text) {
+		b.WriteString(strings.TrimRight(markdownContent(text), "\n"))
+		b.WriteByte('\n')
+		return
+	}
+	text, sources := cite.Resolve(text, cite.MetadataOf(n.Source))
+	body := cite.Write(markdownContent(text), func(nums []int) string {
+		var f strings.Builder
+		for _, k := range nums {
+			jsonx.Fprintf(&f, "[%d]", k)
+		}
+		return f.String()
+	})
+	b.WriteString(strings.TrimRight(body, "\n"))
 	b.WriteByte('\n')
+	writeMarkdownSources(b, sources)
+}
+
+// writeMarkdownSources writes the sources an answer cites, under it, as
+// "Sources:" and one line per source: "[1] [title](url) — host" (a URL
+// that is not plainly safe is written as code, not as a link).
+func writeMarkdownSources(b *bytes.Buffer, sources []cite.Source) {
+	if len(sources) == 0 {
+		return
+	}
+	b.WriteString("\nSources:\n\n")
+	for _, s := range sources {
+		jsonx.Fprintf(b, "- \\[%d\\] ", s.N)
+		if safeURL(s.URL) {
+			jsonx.Fprintf(b, "[%s](%s)", markdownInline(s.Title), s.URL)
+		} else {
+			jsonx.Fprintf(b, "%s %s", markdownInline(s.Title), markdownCode(s.URL))
+		}
+		if s.Host != "" && s.Host != s.Title {
+			jsonx.Fprintf(b, " — %s", markdownInline(s.Host))
+		}
+		b.WriteByte('\n')
+	}
+}
+
+// safeURL reports whether an http(s) URL can stand as a link destination
+// as it is: no white space, control characters, "<", ">", "(", ")", "\\"
+// or "&" (which a renderer could read as an entity).
+func safeURL(u string) bool {
+	lower := strings.ToLower(u)
+	if !strings.HasPrefix(lower, "http://") && !strings.HasPrefix(lower, "https://") {
+		return false
+	}
+	for i := 0; i < len(u); i++ {
+		if c := u[i]; c <= ' ' || c == 0x7f || strings.IndexByte("<>()\\&`", c) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // oneLine joins the words of s with single spaces: every run of Unicode

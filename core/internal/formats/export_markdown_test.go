@@ -1,6 +1,9 @@
 package formats
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestMarkdownCodeFitsAnyValueInOneSpan(t *testing.T) {
 	cases := []struct{ in, want string }{
@@ -104,5 +107,24 @@ func TestMarkdownTreeExportEscapesEveryMetadataField(t *testing.T) {
 		"## summary\n\n<sub>t2 · `orphan` · reply to `gone` · branch `main`</sub>\n\ns\n"
 	if got != want {
 		t.Errorf("exportMarkdownTree\n got %q\nwant %q", got, want)
+	}
+}
+
+func TestMarkdownExportWritesCitationsAsFootnotes(t *testing.T) {
+	marker := "\ue200cite\ue202turn0search3\ue201"
+	source := `{"id":"a","message":{"metadata":{"content_references":[{"matched_text":"\ue200cite\ue202turn0search3\ue201","items":[{"title":"Paris [city]","url":"https://en.wikipedia.org/wiki/Paris"},{"title":"Odd","url":"https://x.example/a(b)"}]}]}}}`
+	s := &ExportSession{
+		ID: "s", Active: "main",
+		Nodes: []ExportNode{{ID: "n1", Kind: KindMessage, Role: "assistant", Timestamp: "t",
+			Text:   "Paris is the capital. " + marker + "\n" + marker + "```js\nx\n```\n\ue200entity\ue202[\"city\",\"Lyon\"]\ue201 too.",
+			Source: []byte(source)}},
+		Cursor: 0, Path: []int32{0},
+	}
+	got := string(exportMarkdown(s))
+	want := "Paris is the capital. [1][2]\n```js\nx\n```\nLyon too.\n\nSources:\n\n" +
+		"- \\[1\\] [Paris \\[city\\]](https://en.wikipedia.org/wiki/Paris) — en.wikipedia.org\n" +
+		"- \\[2\\] Odd `https://x.example/a(b)` — x.example\n"
+	if !strings.HasSuffix(got, want) {
+		t.Errorf("exportMarkdown\n got %q\nwant suffix %q", got, want)
 	}
 }

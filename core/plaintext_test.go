@@ -1,0 +1,82 @@
+package core
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestPlainTextPreview(t *testing.T) {
+	tests := []struct{ name, text, want string }{
+		{"emphasis is taken out", "Here are **bold words** and _these_ and *that*", "Here are bold words and these and that"},
+		{"a code fence after text keeps its code", "Code: ```js\nconsole.log(1)\n```", "Code: console.log(1)"},
+		{"a fence on its own line is dropped", "Code:\n```js\nconsole.log(1)\n```\ndone", "Code: console.log(1) done"},
+		{"inline code loses its backticks", "run `go test ./...` now", "run go test ./... now"},
+		{"links and images keep their text", "see [the docs](https://example.com/x) and ![a cat](cat.png)", "see the docs and a cat"},
+		{"headings, quotes and list markers are dropped", "# Title\n> quoted\n- one\n* two\n1. three\n- [x] done", "Title quoted one two three done"},
+		{"tables lose their pipes and rule rows", "| a | b |\n|---|:-:|\n| 1 | 2 |", "a b 1 2"},
+		{"a star between spaces and snake_case stay", "2 * 3 = 6 in my_var_name", "2 * 3 = 6 in my_var_name"},
+		{"strikethrough and escapes", "~~old~~ new \\*not emphasis\\*", "old new *not emphasis*"},
+		{"a thematic break is dropped", "above\n\n---\n\nbelow", "above below"},
+		{"citation markers are taken out", "Paris. \ue200cite\ue202turn0search3\ue201 More.", "Paris. More."},
+		{"plain text is unchanged", "just words, nothing else", "just words, nothing else"},
+		{"tool-call text in brackets stays", "[tool call: search] {\"q\":\"x\"}", "[tool call: search] {\"q\":\"x\"}"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, Preview(PlainText(tt.text), PreviewLength), "PlainText(%q)", tt.text)
+		})
+	}
+}
+
+func FuzzPlainText(f *testing.F) {
+	f.Add("**a** [b](c) `d` # e\n```\nf\n```\n| g |")
+	f.Add("\\*x\\* ![](y) [z][w] ~~v~~ 1. u")
+	f.Fuzz(func(t *testing.T, text string) {
+		got := PlainText(text)
+		if len(got) > len(text)+strings.Count(text, "\n")+1 {
+			t.Fatalf("PlainText(%q) = %q grew", text, got)
+		}
+	})
+}
+
+func TestDescribeEmpty(t *testing.T) {
+	node := func(message, source string) *Node {
+		n := &Node{Kind: KindMessage, Message: RawMessage(message)}
+		if source != "" {
+			n.Source = RawMessage(source)
+		}
+		return n
+	}
+	tests := []struct {
+		name string
+		n    *Node
+		want string
+	}{
+		{"a system message ChatGPT hid", node(`{"role":"system","content":""}`, `{"message":{"author":{"role":"system"},"metadata":{"is_visually_hidden_from_conversation":true},"recipient":"all"}}`), "system (hidden by ChatGPT)"},
+		{"an assistant turn addressed to the web tool", node(`{"role":"assistant","content":""}`, `{"message":{"author":{"role":"assistant"},"recipient":"web.run","metadata":{}}}`), "called search"},
+		{"an assistant turn addressed to python", node(`{"role":"assistant","content":""}`, `{"message":{"recipient":"python"}}`), "called python"},
+		{"a web tool's result", node(`{"role":"tool","content":"","name":"web"}`, ""), "tool result: web"},
+		{"a tool result named in the source", node(`{"role":"tool","content":""}`, `{"message":{"author":{"role":"tool","name":"browser"}}}`), "tool result: web"},
+		{"an empty user message", node(`{"role":"user","content":""}`, ""), "user (empty)"},
+		{"a summary is not described", &Node{Kind: KindSummary}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, describeEmpty(tt.n))
+		})
+	}
+}
+
+func TestListSaysWhichPreviewsDescribeAMessage(t *testing.T) {
+	st := testStore(t)
+	call := func(req string) string { return string(st.Call([]byte(req))) }
+	call(`{"operation":"create","sessionId":"s"}`)
+	call(`{"operation":"append","sessionId":"s","message":{"role":"assistant","content":"**Hi** there"}}`)
+	call(`{"operation":"append","sessionId":"s","message":{"role":"tool","name":"web","content":""}}`)
+	out := call(`{"operation":"list","sessionId":"s"}`)
+	assert.Contains(t, out, `"preview":"Hi there","hidden":false,"preferred":false}`)
+	assert.Contains(t, out, `"preview":"tool result: web","hidden":false,"preferred":false,"described":true}`)
+	assert.Contains(t, call(`{"operation":"tree.rows","sessionId":"s"}`), `"flags":[1,35]`)
+}
