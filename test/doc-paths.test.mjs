@@ -1,5 +1,5 @@
-// docs/ARCHITECTURE.md names files and folders of the repository; every one
-// must exist. A backticked word that looks like a repository path (starts
+// docs/ARCHITECTURE.md (the map) and docs/DECISIONS.md name files and folders
+// of the repository; every one must exist. A backticked word that looks like a repository path (starts
 // with a top-level folder such as `js/`, `core/`, `static/`, or ends in a
 // source extension such as `.go`, `.js`, `.css`) is checked. A relative name
 // in the layer table is resolved against the folder of its row (`core/
@@ -23,7 +23,7 @@ const EXT = /\.(go|js|mjs|ts|css|html|json|md|txt|svg)$/;
 const SEARCH_DIRS = ['core', 'wasm', 'js', 'static', 'test', 'tools', 'bench', 'e2e', 'scripts', 'docs'];
 
 /** Generated or build outputs the docs may name though a clean checkout lacks them. */
-const BUILT = new Set(['js/sessiontree.wasm', 'js/wasm_exec.js', 'static/vendor', 'static/vendor/']);
+const BUILT = new Set(['js/sessiontree.wasm', 'js/wasm_exec.js', 'sessiontree.wasm', 'wasm_exec.js', 'static/vendor', 'static/vendor/']);
 
 /**
  * Every file name under dir (a loop over a stack, no recursion), skipping
@@ -101,16 +101,21 @@ function exists(named, anywhere) {
   return anywhere.has(named.path) || fs.existsSync(path.join(ROOT, named.path));
 }
 
-test('every path docs/ARCHITECTURE.md names exists', () => {
-  const text = fs.readFileSync(path.join(ROOT, 'docs/ARCHITECTURE.md'), 'utf8');
-  const anywhere = new Set();
-  for (const d of SEARCH_DIRS) for (const n of baseNames(path.join(ROOT, d))) anywhere.add(n);
-  const named = namedPaths(text);
-  assert.ok(named.length > 50, `found only ${named.length} paths: the extraction broke`);
-  const missing = named.filter((n) => !exists(n, anywhere))
-    .map((n) => `line ${n.line}: ${n.base ? n.base + '/' : ''}${n.path}`);
-  assert.deepEqual(missing, [], 'paths named in docs/ARCHITECTURE.md that do not exist');
-});
+/** The docs checked, each with the least number of paths it must yield (a guard on the extraction). */
+const DOCS = [['docs/ARCHITECTURE.md', 100], ['docs/DECISIONS.md', 20]];
+
+for (const [doc, least] of DOCS) {
+  test(`every path ${doc} names exists`, () => {
+    const text = fs.readFileSync(path.join(ROOT, doc), 'utf8');
+    const anywhere = new Set();
+    for (const d of SEARCH_DIRS) for (const n of baseNames(path.join(ROOT, d))) anywhere.add(n);
+    const named = namedPaths(text);
+    assert.ok(named.length >= least, `found only ${named.length} paths: the extraction broke`);
+    const missing = named.filter((n) => !exists(n, anywhere))
+      .map((n) => `line ${n.line}: ${n.base ? n.base + '/' : ''}${n.path}`);
+    assert.deepEqual(missing, [], `paths named in ${doc} that do not exist`);
+  });
+}
 
 test('bare file names in a layer table row resolve against that row', () => {
   const rows = namedPaths('| `core/internal/jsonx` | reader | `jsonscan.go`, `store/x.js` |\n| `js/` | page | `store/schema.js` |\nsee `js/local.js`.');
