@@ -40,7 +40,8 @@ FUZZ_TARGETS  := FuzzCall:./core:50000 FuzzSnapshotLoad:./core:90000 \
                  FuzzChatGPTOnePass:./core/internal/formats:50000 \
                  FuzzPiOnePass:./core:20000 FuzzClaudeCodeOnePass:./core:15000 \
                  FuzzLineTimes:./core/internal/formats:30000 FuzzPartsText:./core:40000 \
-                 FuzzImportOpenAI:./core:20000
+                 FuzzImportOpenAI:./core:20000 \
+                 FuzzImportCline:./core:20000 FuzzImportLobeChat:./core:20000 FuzzImportFilesCline:./core:15000 FuzzImportFilesOpenCode:./core:15000
 # The packages make fuzz fuzzes.
 FUZZPKGS      ?= ./...
 PLAYWRIGHT    := 1.65.1

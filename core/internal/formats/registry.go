@@ -102,6 +102,8 @@ func init() {
 		{Name: "pi", Looks: "a first line {\"type\":\"session\",\"id\":…}", Detect: detectPi, Lines: newPiReader},
 		{Name: "sillytavern", Looks: "a first line with \"user_name\" and \"character_name\" or \"chat_metadata\", or with \"mes\" and \"is_user\"", Detect: detectSillyTavern, Lines: newSillyTavernReader},
 		{Name: "claude-code", Looks: "lines with \"parentUuid\", \"leafUuid\", or \"uuid\" and \"sessionId\"", Detect: detectClaudeCode, Lines: newClaudeCodeReader},
+		{Name: "lobechat", Looks: "an object with \"exportType\", \"state\" and \"version\"", Detect: detectLobeChat, Whole: convertLobeChat},
+		{Name: "cline", Looks: "an array of Anthropic messages whose first user message holds <task> or <environment_details>, or has \"ts\"", Detect: detectCline, Whole: convertClineWhole, WholeArray: true},
 		{Name: "openai", Looks: "an array of messages with \"role\", an object with a \"messages\" array, or lines of such objects", Detect: detectOpenAI, Whole: convertOpenAIArray, WholeArray: true, Lines: newOpenAILines},
 	}
 }
