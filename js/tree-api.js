@@ -5,6 +5,7 @@
 // the wasm in a module Worker). No wasm, no IndexedDB here.
 
 import { spliceJSON } from "./request-text.js";
+import { gatherEntries } from "./folder-entries.js";
 
 /**
  * An error envelope.
@@ -467,6 +468,36 @@ export class TreeAPI {
     if (signal?.aborted) return errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
     return this._importBytes(data, format, { onProgress: onProgress ?? undefined, signal: signal ?? undefined, sliceBytes });
   }
+  /**
+   * Import a whole folder, or any set of files, at once, as the tools keep them on disk:
+   * Claude Code projects/<slug>/*.jsonl (with sub-agent files), Pi sessions/--<cwd>--/, Cline
+   * and Roo Code tasks/<id>/, OpenCode's storage tree, Codex and Gemini CLI folders, LobeChat
+   * and other exports, each recognised by path and content (core.Store.ImportFiles). Each
+   * session comes with its tool, project (the tool's working folder) and title. The same
+   * folder again adds only what is new or grown. Bytes go to the store's thread transferred
+   * (a directory handle is walked there); onProgress({read, total}) in bytes of work (total:
+   * twice the files' size); an abort before the import is stored leaves nothing behind.
+   * @param {FileList|Array<File|{path: string, data: Blob|ArrayBuffer|Uint8Array|string}>|FileSystemDirectoryHandle} entries
+   *   a FileList from `<input webkitdirectory>`, Files (their webkitRelativePath is the path), {path, data}
+   *   entries, or a FileSystemDirectoryHandle
+   * @param {{onProgress?: (p: {read: number, total: number}) => void, signal?: AbortSignal}} [options]
+   * @returns {Promise<object>} the envelope; value {sessions: [{sessionId, title, tool, project?, path, existing,
+   *   added, nodeCount, …}], skipped, warnings (each naming its file), files: [{path, tool?, sessions, skipped?}]}.
+   *   INVALID_ARGUMENT for bad entries or options, a folder no file of which gives a session, or
+   *   "import aborted; nothing was imported"
+   */
+  async importFiles(entries, options) {
+    const bad = checkOptions("importFiles", options);
+    if (bad) return bad;
+    const { onProgress, signal } = options ?? {};
+    if (onProgress !== undefined && onProgress !== null && typeof onProgress !== "function") return invalidArgument("importFiles", "options.onProgress", "must be a function", onProgress);
+    if (signal !== undefined && signal !== null && !(typeof AbortSignal === "function" && signal instanceof AbortSignal)) return invalidArgument("importFiles", "options.signal", "must be an AbortSignal", signal);
+    const gathered = gatherEntries(entries);
+    if (gathered.error) return errorEnvelope("INVALID_ARGUMENT", `importFiles: ${gathered.error}`);
+    if (signal?.aborted) return errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
+    return this._importFiles(gathered.files, gathered.dir, { onProgress: onProgress ?? undefined, signal: signal ?? undefined });
+  }
+
 
   /**
    * Subscribe to changes. fn receives `{type, sessionId, nodeId?}` after

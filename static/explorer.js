@@ -18,6 +18,7 @@ import { SessionTitles } from "./session-titles.js";
 import { showStorage } from "./explorer-storage.js";
 import { cancelImport, hideProgress, showProgress, showReport } from "./explorer-report.js";
 import { el } from "./dom.js";
+import { wireOpenFolder } from "./open-folder.js";
 import { availableChoices, download, exportChoice } from "./explorer-export.js";
 import "./session-tree-panel.js";
 
@@ -303,6 +304,10 @@ function wireImport() {
     });
   }
   $("import-cancel").addEventListener("click", cancelImport);
+  wireOpenFolder(() => state.tree, async ({ sessions }) => {
+    await loadSessions();
+    if (sessions.length > 0) await selectSession(sessions[0].sessionId);
+  });
   $("hint-import").addEventListener("click", () => input.click());
   $("import-folder-button").addEventListener("click", () => folder.click());
   $("export-button").addEventListener("click", () => setMenu($("export-list").hidden));
