@@ -73,11 +73,23 @@ test('importFiles: every layout imports with its tool, project and title; a grow
       const refreshed = await tree.importFiles(grown);
       const abort = new AbortController();
       const before = (await tree.call({ operation: 'sessions' })).value.length;
-      const cancelled = await tree.importFiles([{ path: 'other/lobechat.json', data: JSON.stringify({ exportType: 'all', version: 7, state: { sessions: [], topics: [], messages: [{ id: 'x1', role: 'user', content: 'new', sessionId: 'inbox2', createdAt: 1 }] } }) }],
-        { signal: abort.signal, onProgress: () => abort.abort() });
+      // Forty files of 512 KB: the abort, sent at the first progress event, arrives while the
+      // rest is still being read.
+      const line = (i) => JSON.stringify({ type: 'user', uuid: `c${i}`, parentUuid: i ? `c${i - 1}` : null, sessionId: 'cancel-me', message: { role: 'user', content: 'x'.repeat(400) } }) + '\n';
+      const big = Array.from({ length: 40 }, (_, k) => ({ path: `big/projects/-p/s${k}.jsonl`, data: Array.from({ length: 1200 }, (_, i) => line(k * 1200 + i)).join('') }));
+      const cancelled = await tree.importFiles(big, { signal: abort.signal, onProgress: () => abort.abort() });
       const after = (await tree.call({ operation: 'sessions' })).value.length;
       const bad = await tree.importFiles([{ path: '', data: 'x' }]);
-      return { first, progress, contexts, again, refreshed, cancelled, before, after, bad };
+      // A directory handle (the origin's private file system here) is walked in the worker.
+      const root = await navigator.storage.getDirectory();
+      const dir = await root.getDirectoryHandle('agents', { create: true });
+      let d = dir;
+      for (const name of ['.pi', 'agent', 'sessions', '--home-me-opfs--']) d = await d.getDirectoryHandle(name, { create: true });
+      const w = await (await d.getFileHandle('s.jsonl', { create: true })).createWritable();
+      await w.write(folder.find((e) => e.path.startsWith('.pi/')).data.replace(/pi-cli/, 'pi-opfs').replace('/home/me/cli', '/home/me/opfs'));
+      await w.close();
+      const handled = await tree.importFiles(dir);
+      return { first, progress, contexts, again, refreshed, cancelled, before, after, bad, handled };
     }, { folder, grown });
 
     assert.equal(out.first.ok, true, JSON.stringify(out.first.error));
@@ -105,6 +117,9 @@ test('importFiles: every layout imports with its tool, project and title; a grow
     assert.equal(out.cancelled.ok, false);
     assert.equal(out.cancelled.error.message, 'import aborted; nothing was imported');
     assert.equal(out.after, out.before, 'a cancelled import adds no session');
+    assert.equal(out.handled.ok, true, JSON.stringify(out.handled.error));
+    assert.deepEqual(summary(out.handled.value), ['pi pi-opfs /home/me/opfs | Parse the flags | 2/2']);
+    assert.deepEqual(out.handled.value.files.map((f) => f.path), ['agents/.pi/agent/sessions/--home-me-opfs--/s.jsonl']);
     assert.equal(out.bad.ok, false);
     assert.match(out.bad.error.message, /entries\[0\] must be a File or \{path, data\} with a non-empty path/);
     assert.deepEqual(env.errors, []);
