@@ -15,6 +15,7 @@ const PRECACHE = [
   "./explorer.js",
   "./explorer-panes.js",
   "./import-files.js",
+  "./zip-attachments.js",
   "./explorer-storage.js",
   "./explorer-report.js",
   "./open-folder.js",
