@@ -48,7 +48,11 @@ FUZZ_TARGETS  := FuzzCall:./core:50000 FuzzSnapshotLoad:./core:90000 \
                  FuzzImportGemini:./core:15000 \
                  FuzzImportAider:./core:30000 \
                  FuzzResolve:./core/internal/cite:30000 \
-                 FuzzPlainText:./core:30000
+                 FuzzPlainText:./core:30000 \
+                 FuzzImportCline:./core:20000 \
+                 FuzzImportLobeChat:./core:20000 \
+                 FuzzImportFilesCline:./core:15000 \
+                 FuzzImportFilesOpenCode:./core:15000
 # The packages make fuzz fuzzes.
 FUZZPKGS      ?= ./...
 PLAYWRIGHT    := 1.65.1

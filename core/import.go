@@ -40,6 +40,9 @@ type ImportedSession struct {
 	BranchCount int     `json:"branchCount"`
 	RootCount   int     `json:"rootCount"`
 	Warnings    int     `json:"warnings"`
+	// Project is the folder the conversation worked in (a coding agent's
+	// cwd) where the export says, else "" (not written).
+	Project string `json:"project,omitempty"`
 }
 
 // ImportSkipped is one conversation an import could not use: its id and
@@ -137,6 +140,7 @@ type ImportJob struct {
 
 	res      *ImportResult
 	made     []*Session
+	projects map[*Session]string // the project of each session made, when known
 	err      *Error
 	readDone bool
 
@@ -437,6 +441,12 @@ func (j *ImportJob) build(c formats.Conversation) {
 		return
 	}
 	j.made = append(j.made, s)
+	if c.Project != "" {
+		if j.projects == nil {
+			j.projects = map[*Session]string{}
+		}
+		j.projects[s] = c.Project
+	}
 }
 
 func (j *ImportJob) skip(id, title, reason string) {

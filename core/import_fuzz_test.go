@@ -39,12 +39,7 @@ func fuzzImport(f *testing.F, format string, seeds ...string) {
 			t.Fatalf("a successful import made no session: %s", out)
 		}
 		for _, s := range res.Sessions {
-			snap := snapshot(t, st, s.SessionID)
-			other := New(Options{})
-			load := other.Call([]byte(`{"operation":"snapshot.load","sessionId":` + string(mustJSON(t, s.SessionID)) + `,"snapshot":` + snap + `}`))
-			if !bytes.HasPrefix(load, []byte(`{"ok":true`)) {
-				t.Fatalf("the snapshot of %q does not load back: %s", s.SessionID, load)
-			}
+			loadsBack(t, st, s.SessionID)
 		}
 		sliced := testStore(t)
 		job, jerr := sliced.StartImport([]byte(string(data)), format)
@@ -58,6 +53,17 @@ func fuzzImport(f *testing.F, format string, seeds ...string) {
 			t.Fatalf("a sliced import differs: %v, %d sessions, want %d", jerr, len(res2.Sessions), len(res.Sessions))
 		}
 	})
+}
+
+// loadsBack fails the test unless the snapshot of session id loads into a
+// new store.
+func loadsBack(t *testing.T, st *Store, id string) {
+	t.Helper()
+	snap := snapshot(t, st, id)
+	load := New(Options{}).Call([]byte(`{"operation":"snapshot.load","sessionId":` + string(mustJSON(t, id)) + `,"snapshot":` + snap + `}`))
+	if !bytes.HasPrefix(load, []byte(`{"ok":true`)) {
+		t.Fatalf("the snapshot of %q does not load back: %s", id, load)
+	}
 }
 
 func mustJSON(tb testing.TB, v any) []byte {

@@ -58,6 +58,7 @@ func (j *ImportJob) prepare() {
 // this import ran), adds to that session the nodes it lacks.
 func (j *ImportJob) commit(s *Session) {
 	st := j.st
+	project := j.projects[s]
 	into, exists := st.sessions[s.id]
 	if exists && len(into.nodes) > 0 && len(s.nodes) > 0 && !sharesNode(into, s) || st.trash[s.id] != nil {
 		// The id is taken by another conversation (no node in common: the
@@ -86,7 +87,7 @@ func (j *ImportJob) commit(s *Session) {
 	}
 	j.res.Sessions = append(j.res.Sessions, ImportedSession{
 		SessionID: s.id, Title: s.title, Existing: exists, Added: added, NodeCount: len(s.nodes),
-		Cursor: nullable(s.nodeID(s.cursor)), BranchCount: len(s.branches), RootCount: roots, Warnings: j.perWarn[s.id],
+		Cursor: nullable(s.nodeID(s.cursor)), BranchCount: len(s.branches), RootCount: roots, Warnings: j.perWarn[s.id], Project: project,
 	})
 }
 

@@ -14,6 +14,7 @@ import { ERROR } from "./protocol.js";
 import { answeredInColumns, envelopeFailed } from "./envelope.js";
 import { IN_WORKER, exitedMessage, guardHandle, loadRuntime, onRuntimeExit } from "./runtime.js";
 import { hasSession, importBytes, importJob, importSnapshot, importText } from "./local-import.js";
+import { importFileList } from "./folder-import.js";
 import { nextTask } from "./tasks.js";
 import { ChangeLog } from "./change-events.js";
 import { parseChangeBytes } from "./store/records.js";
@@ -340,28 +341,23 @@ export class LocalTree extends TreeAPI {
    * Import an export file's text without re-encoding it into a request:
    * the same as call({operation: "import", data: text, format}).
    *
-   * Large files are read in slices with a yield to the page between them:
-   * a slice is sized to take about 50 ms and holds at most `sliceBytes`
-   * (default 1 MiB), so the page keeps painting and
-   * `onProgress({read, total})` can drive a progress bar (`read` and
-   * `total` count work in bytes: total is twice the text's UTF-8 size —
-   * reading it, then storing the sessions; the last call has
-   * read === total). Slices are whole array elements or JSON lines, so
-   * one huge conversation is still one slice. Nothing is stored until the
-   * whole text is read and checked, so an import that fails changes
-   * nothing; then the sessions are added and written to IndexedDB in one
-   * transaction, in pieces (onProgress goes on meanwhile). An abort through
-   * `signal` before that transaction commits stores nothing and leaves
-   * memory as it was. Files smaller than one
-   * slice, with no onProgress, are imported in one call.
+   * Large files are read in slices with a yield to the page between them: a slice is sized
+   * to take about 50 ms and holds at most `sliceBytes` (default 1 MiB), so the page keeps
+   * painting and `onProgress({read, total})` can drive a progress bar (`read` and `total`
+   * count work in bytes: total is twice the text's UTF-8 size — reading it, then storing
+   * the sessions; the last call has read === total). Slices are whole array elements or
+   * JSON lines, so one huge conversation is still one slice. Nothing is stored until the
+   * whole text is read and checked, so an import that fails changes nothing; then the
+   * sessions are added and written to IndexedDB in one transaction, in pieces (onProgress
+   * goes on meanwhile). An abort through `signal` before that transaction commits stores
+   * nothing and leaves memory as it was. Files smaller than one slice, with no
+   * onProgress, are imported in one call.
    *
-   * Never rejects: a text that is not a non-empty string, a format that
-   * is not a non-empty string, options that are not an object or a bad
-   * option (onProgress not a function, signal not an AbortSignal,
-   * sliceBytes not a positive integer) is INVALID_ARGUMENT naming it; on a
-   * tree that no longer writes (after close()) it is STORAGE_ERROR and
-   * nothing is read. An onProgress that throws is logged and the import
-   * goes on.
+   * Never rejects: a text that is not a non-empty string, a format that is not a non-empty
+   * string, options that are not an object or a bad option (onProgress not a function,
+   * signal not an AbortSignal, sliceBytes not a positive integer) is INVALID_ARGUMENT naming
+   * it; on a tree that no longer writes (after close()) it is STORAGE_ERROR and nothing is
+   * read. An onProgress that throws is logged and the import goes on.
    *
    * @param {string} text the file's contents
    * @param {string} [format] "auto" (default) or a format name
@@ -375,6 +371,11 @@ export class LocalTree extends TreeAPI {
   /** See importBytes in js/local-import.js. */
   _importBytes(data, format, options) {
     return importBytes(this, data, format, options);
+  }
+
+  /** See importFileList in js/folder-import.js. */
+  _importFiles(files, dir, options) {
+    return importFileList(this, files, dir, options);
   }
 
   /** See importSnapshot in js/local-import.js. */

@@ -299,7 +299,7 @@ export interface ImportResult {
    * the same conversation); added: the nodes this import added to it (0 when the file holds
    * nothing new; nodeCount for a new session).
    */
-  sessions: { sessionId: string; title: string; nodeCount: number; cursor: string | null; branchCount: number; rootCount: number; warnings: number; existing: boolean; added: number }[];
+  sessions: { sessionId: string; title: string; nodeCount: number; cursor: string | null; branchCount: number; rootCount: number; warnings: number; existing: boolean; added: number; project?: string }[];
   /** Conversations not imported, with the reason (also listed in warnings). */
   skipped: { sessionId?: string; title?: string; reason: string }[];
   /** Everything skipped or guessed, each naming the conversation and record. */
@@ -502,6 +502,28 @@ export type Request = { [K in OperationName]: RequestOf<K> }[OperationName];
 
 /** What importFile takes: a file the page has, in any of its forms. */
 export type FileInput = Blob | ArrayBuffer | Uint8Array;
+
+/** What importFiles takes: a FileList from `<input webkitdirectory>`, Files (webkitRelativePath is the path), `{path, data}` entries, or a directory handle. */
+export type FolderInput = FileList | ReadonlyArray<File | { path: string; data: Blob | ArrayBuffer | Uint8Array | string }> | FileSystemDirectoryHandle;
+
+export interface ImportFilesOptions {
+  /** Called as the files are read (the first half of total) and once stored; bytes of work, total twice the files' size. */
+  onProgress?: (progress: { read: number; total: number }) => void;
+  /** Aborting before the import is stored stops it; nothing is stored. */
+  signal?: AbortSignal;
+}
+
+/** The report of importFiles. */
+export interface FilesResult {
+  /** One per session made or brought up to date, as in ImportResult, with the tool that wrote it ("claude-code", "cline", "opencode", …), its project (the tool's working folder, when known) and the file or folder it came from. */
+  sessions: (ImportResult["sessions"][number] & { tool: string; project?: string; path: string })[];
+  /** Conversations not imported, with the reason. */
+  skipped: ImportResult["skipped"];
+  /** Everything skipped or guessed; each message starts with the file or folder it is about. */
+  warnings: ImportResult["warnings"];
+  /** One line per file: the tool that read it and the sessions it gave (counted on a layout's first file), or why it was skipped. */
+  files: { path: string; tool?: string; sessions: number; skipped?: string }[];
+}
 
 export interface ImportFileOptions {
   /** The file's format; default "auto" (detected). */
@@ -765,6 +787,19 @@ export interface SessionTree {
    * option, an unreadable file, or "import aborted; nothing was imported".
    */
   importFile(file: FileInput, options?: ImportFileOptions): Promise<Envelope<ImportResult>>;
+  /**
+   * Import a whole folder, or any set of files, at once, as the tools keep
+   * them on disk (Claude Code projects/<slug>/, Pi sessions/--<cwd>--/,
+   * Cline and Roo Code tasks/<id>/, OpenCode's storage tree, Codex and
+   * Gemini CLI folders, exports): each file or layout is recognised by path
+   * and content. Every session comes with its tool, project and title; the
+   * same folder again adds only what is new or grown. Bytes cross to the
+   * store's worker transferred (a directory handle is walked there); an
+   * abort before the import is stored leaves nothing behind.
+   * INVALID_ARGUMENT for bad entries or options, a folder none of whose
+   * files gives a session, or "import aborted; nothing was imported".
+   */
+  importFiles(entries: FolderInput, options?: ImportFilesOptions): Promise<Envelope<FilesResult>>;
   /**
    * Import an export file's text (format "auto" detects it). Large texts,
    * or any call with onProgress or signal, are read in slices with a yield

@@ -209,6 +209,27 @@ export class WorkerTree extends TreeAPI {
   }
 
   /**
+   * importFiles' import (TreeAPI.importFiles gathered the files): each
+   * File is read here and its bytes transferred with the rest (a
+   * directory handle crosses as it is and is walked in the worker); the
+   * import runs there as LocalTree._importFiles.
+   * @param {import("./folder-entries.js").FolderFile[]} files
+   * @param {FileSystemDirectoryHandle|null} dir
+   * @param {{onProgress?: Function, signal?: AbortSignal}} options
+   * @returns {Promise<object>} the envelope
+   */
+  async _importFiles(files, dir, { onProgress, signal }) {
+    const sent = [];
+    try {
+      for (const f of files) sent.push({ path: f.path, data: f.data instanceof Uint8Array ? f.data : new Uint8Array(await f.data.arrayBuffer()) });
+    } catch (err) {
+      return errorEnvelope("INVALID_ARGUMENT", `a file could not be read: ${err?.message ?? err}`);
+    }
+    const flags = { progress: typeof onProgress === "function", signal: !!signal };
+    return this._sendImport("importFiles", [sent, dir, flags], sent.map((f) => f.data.buffer), onProgress, signal);
+  }
+
+  /**
    * Send an import (importText or importBytes) to the worker, with
    * onProgress for its progress messages and an abort message when signal
    * aborts; resolves to its envelope (STORAGE_ERROR when the worker does

@@ -15,7 +15,11 @@
 //                                         importFile's import: data a Blob or
 //                                         a Uint8Array (its buffer transferred);
 //                                         like importText
-//   abort           args [id]             aborts that importText or importBytes
+//   importFiles     args [files, dir, {progress, signal}]
+//                                         tree.importFiles: files [{path, data:
+//                                         Uint8Array}] (buffers transferred), dir a
+//                                         FileSystemDirectoryHandle or null
+//   abort           args [id]             aborts that importText, importBytes or importFiles
 //   saveSnapshot, listSnapshots, restoreSnapshot, refresh, flush, close,
 //   storageState, debug                   → what the LocalTree method resolves to
 // Worker → page: {id, ok: true, value} | {id, ok: false, error: message},
@@ -44,6 +48,8 @@ import "./store/take-in.js";
 import "./request-text.js";
 import "./context-columns.js";
 import "./tree-api.js";
+import "./folder-import.js";
+import "./folder-entries.js";
 
 onRuntimeExit((reason) => postMessage({ exited: reason }));
 
@@ -97,6 +103,15 @@ const methods = {
         signal: controller?.signal,
         onProgress: progress ? (value) => postMessage({ progress: id, value }) : undefined,
       });
+    } finally {
+      imports.delete(id);
+    }
+  },
+  async importFiles(tree, files, dir, { progress, signal }, id) {
+    const controller = signal ? new AbortController() : null;
+    if (controller) imports.set(id, controller);
+    try {
+      return await tree._importFiles(files, dir, { signal: controller?.signal, onProgress: progress ? (value) => postMessage({ progress: id, value }) : undefined });
     } finally {
       imports.delete(id);
     }

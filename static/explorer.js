@@ -19,6 +19,7 @@ import { showStorage } from "./explorer-storage.js";
 import { cancelImport, hideProgress, showProgress, showReport } from "./explorer-report.js";
 import { el } from "./dom.js";
 import { openAddress, Router } from "./explorer-route.js";
+import { wireOpenFolder } from "./open-folder.js";
 import { availableChoices, download, exportChoice } from "./explorer-export.js";
 import "./session-tree-panel.js";
 import { ERROR } from "../js/protocol.js";
@@ -230,7 +231,6 @@ function snapshotOfSession(text) {
   return id !== null && state.sessions.some((s) => s.sessionId === id);
 }
 
-
 /**
  * The exact JSON text of the session's snapshot. `call` parses envelopes
  * with JSON.parse, which would rewrite numbers inside messages
@@ -299,6 +299,10 @@ function wireImport() {
     });
   }
   $("import-cancel").addEventListener("click", cancelImport);
+  wireOpenFolder(() => state.tree, async ({ sessions }) => {
+    await loadSessions();
+    if (sessions.length > 0) await selectSession(sessions[0].sessionId);
+  });
   $("hint-import").addEventListener("click", () => input.click());
   $("import-folder-button").addEventListener("click", () => folder.click());
   $("export-button").addEventListener("click", () => setMenu($("export-list").hidden));

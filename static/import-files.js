@@ -12,20 +12,15 @@
 //
 // No DOM here beyond the File and DataTransfer objects the page passes in.
 
+import { MATCH_SLICE_MS, basename, extension, matchAttachments, pause } from "./zip-attachments.js";
+
+export { matchAttachments };
+
 /** Where fflate's ES module build is served (copied by the Makefile's vendor rule). */
 const FFLATE_URL = "./vendor/fflate.js";
 
 /** Compressed bytes given to fflate at once (about 40 kB of output for JSON, at most 4 MB at deflate's best ratio). */
 const PUSH_BYTES = 4 << 10;
-
-/** Characters of JSON text scanned between two looks at the clock. */
-const SCAN_CHECK = 64 << 10;
-
-/** Time in ms reading a ZIP or matching its attachments may run before it lets the page run. */
-const MATCH_SLICE_MS = 30;
-
-/** Let the page run: other tasks, input, painting. */
-const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /**
  * A file outside a ZIP this large (bytes) is not read as text here: its
@@ -33,6 +28,16 @@ const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
  * worker), so a 200 MB export never becomes a string on the page.
  */
 export const FILE_PIECE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The most bytes one ZIP entry may inflate to, and all of a ZIP's text
+ * entries together (256 MiB: a JS string of an entry stays far below V8's
+ * ~512 M character limit, and a page holds a few of them). An entry that
+ * declares more is refused before it is inflated; one that inflates past
+ * it (its header lied: a ZIP bomb) is stopped there. Either is reported,
+ * naming the entry, its declared and actual size and this budget.
+ */
+export const ZIP_ENTRY_BUDGET = 256 << 20;
 
 /** Extensions of entries and folder files that are read as export text. */
 const TEXT_EXTENSIONS = new Set(["json", "jsonl", "ndjson"]);
@@ -156,18 +161,6 @@ async function walkDirectory(root) {
   return out;
 }
 
-/** The extension of a path, lower case, without the dot ("" when none). */
-function extension(path) {
-  const base = path.slice(path.lastIndexOf("/") + 1);
-  const dot = base.lastIndexOf(".");
-  return dot <= 0 ? "" : base.slice(dot + 1).toLowerCase();
-}
-
-/** The last part of a path. */
-function basename(path) {
-  return path.slice(path.lastIndexOf("/") + 1);
-}
-
 /** Whether a file starts with a ZIP signature (PK\3\4, or PK\5\6 for an empty ZIP). */
 async function looksLikeZip(file) {
   if (file.size < 4) return false;
@@ -192,12 +185,13 @@ async function looksLikeZip(file) {
  *
  * Never throws: a file that cannot be read is an "error" piece.
  * @param {Source[]} sources
- * @param {{onProgress?: (p: {name: string, read: number, total: number}) => void}} [options]
+ * @param {{onProgress?: (p: {name: string, read: number, total: number}) => void, budget?: number}} [options]
  *   onProgress: while a file is read (a ZIP, or a file read as text),
- *   bytes read so far and the file's size
+ *   bytes read so far and the file's size; budget: the bytes a ZIP's text
+ *   entries may inflate to (default ZIP_ENTRY_BUDGET)
  * @returns {AsyncGenerator<ImportPiece>}
  */
-export async function* readImports(sources, { onProgress } = {}) {
+export async function* readImports(sources, { onProgress, budget = ZIP_ENTRY_BUDGET } = {}) {
   for (const { file, path, inFolder } of sources) {
     const ext = extension(path);
     let zip = ext === "zip";
@@ -208,7 +202,7 @@ export async function* readImports(sources, { onProgress } = {}) {
       continue;
     }
     if (zip) {
-      yield* readZip(file, path, onProgress);
+      yield* readZip(file, path, onProgress, budget);
       continue;
     }
     if (inFolder && !TEXT_EXTENSIONS.has(ext)) {
@@ -291,10 +285,80 @@ function entryRole(name) {
 }
 
 /**
+ * Count the inflated bytes of a ZIP attachment entry whose header gives no
+ * size (a ZIP written as a stream), dropping them; a.size is set when the
+ * entry ends within budget (bytes), else stays null (a bomb is counted no
+ * further). A compression method fflate does not read leaves it null.
+ * @param {object} entry fflate's UnzipFile
+ * @param {{size: number|null}} a the attachment
+ * @param {number} budget bytes
+ */
+function countEntry(entry, a, budget) {
+  let n = 0;
+  entry.ondata = (err, data, final) => {
+    if (err) return;
+    n += data.length;
+    if (n > budget) entry.terminate();
+    else if (final) a.size = n;
+  };
+  try {
+    entry.start();
+  } catch {
+    // the size stays unknown
+  }
+}
+
+/**
+ * Inflate and decode one ZIP text entry into t ({parts, decoder, size,
+ * done, error}) within the memory budget: an entry whose declared size, or
+ * whose inflated bytes with the other text entries' (inflated.text), pass
+ * budget is refused (t.error, "refused: …") and the rest of its bytes are
+ * skipped, not inflated. A UTF-16 entry (its byte order mark first) is
+ * decoded as such.
+ * @param {object} entry fflate's UnzipFile
+ * @param {object} t the text entry's state
+ * @param {number} budget bytes
+ * @param {{text: number}} inflated bytes inflated so far by every text entry
+ */
+function readTextEntry(entry, t, budget, inflated) {
+  const declared = Number.isFinite(entry.originalSize) ? entry.originalSize : null;
+  if (declared !== null && (declared > budget || inflated.text + declared > budget)) {
+    t.error = overBudget(declared, null, budget);
+    return; // never inflated
+  }
+  entry.ondata = (err, data, final) => {
+    if (err) {
+      t.error = err.message ?? String(err);
+      return;
+    }
+    if (t.refused) return;
+    inflated.text += data.length;
+    if (t.size + data.length > budget || inflated.text > budget) {
+      t.error = overBudget(declared, t.size + data.length, budget);
+      t.refused = true;
+      inflated.text -= t.size + data.length; // what the other entries may still use
+      t.parts = [];
+      entry.terminate(); // the rest of its bytes are skipped, not inflated
+      return;
+    }
+    // An entry saved as UTF-16 (its byte order mark first) is decoded as such.
+    if (t.size === 0 && utf16Order(data) !== null) t.decoder = new TextDecoder(utf16Order(data));
+    t.size += data.length;
+    t.parts.push(t.decoder.decode(data, { stream: !final }));
+    if (final) t.done = true;
+  };
+  try {
+    entry.start();
+  } catch (err) {
+    t.error = err?.message ?? String(err); // a compression method fflate does not read
+  }
+}
+
+/**
  * Unzip one ZIP file, streamed. Yields its texts (after the whole ZIP is
  * read, so that attachments anywhere in it can be matched), then its notes.
  */
-async function* readZip(file, zipName, onProgress) {
+async function* readZip(file, zipName, onProgress, budget) {
   let lib;
   try {
     lib = await loadFflate();
@@ -303,6 +367,7 @@ async function* readZip(file, zipName, onProgress) {
     return;
   }
   const texts = []; // {name, parts, decoder, size, done, error}
+  const inflated = { text: 0 }; // inflated bytes of every text entry so far
   const attachments = [];
   const skips = [];
   let entries = 0;
@@ -313,21 +378,7 @@ async function* readZip(file, zipName, onProgress) {
     if (role === "attachment") {
       const a = { name: entry.name, type: MIME_TYPES[extension(entry.name)] ?? "", size: Number.isFinite(entry.originalSize) ? entry.originalSize : null };
       attachments.push(a);
-      if (a.size === null) {
-        // A ZIP written as a stream puts no sizes in the entry's header:
-        // inflate the entry only to count its bytes (they are dropped).
-        let n = 0;
-        entry.ondata = (err, data, final) => {
-          if (err) return;
-          n += data.length;
-          if (final) a.size = n;
-        };
-        try {
-          entry.start();
-        } catch {
-          // A compression method fflate does not read: the size stays unknown.
-        }
-      }
+      if (a.size === null) countEntry(entry, a, budget);
       return;
     }
     if (role !== "text") {
@@ -336,24 +387,9 @@ async function* readZip(file, zipName, onProgress) {
     }
     const t = { name: entry.name, parts: [], decoder: new TextDecoder(), size: 0, done: false, error: null };
     texts.push(t);
-    entry.ondata = (err, data, final) => {
-      if (err) {
-        t.error = err.message ?? String(err);
-        return;
-      }
-      // An entry saved as UTF-16 (its byte order mark first) is decoded as such.
-      if (t.size === 0 && utf16Order(data) !== null) t.decoder = new TextDecoder(utf16Order(data));
-      t.size += data.length;
-      t.parts.push(t.decoder.decode(data, { stream: !final }));
-      if (final) t.done = true;
-    };
-    try {
-      entry.start();
-    } catch (err) {
-      t.error = err?.message ?? String(err); // a compression method fflate does not read
-    }
+    readTextEntry(entry, t, budget, inflated);
   });
-  unzip.register(lib.UnzipInflate);
+  unzip.register(stoppableInflate(lib));
 
   let read = 0;
   let broken = null;
@@ -388,7 +424,8 @@ async function* readZip(file, zipName, onProgress) {
   const good = [];
   for (const t of texts) {
     const name = `${zipName} › ${t.name}`;
-    if (t.error) yield { kind: "error", name, message: `the entry is damaged (${t.error}); it was not imported` };
+    if (t.error?.startsWith("refused:")) yield { kind: "error", name, message: t.error };
+    else if (t.error) yield { kind: "error", name, message: `the entry is damaged (${t.error}); it was not imported` };
     else if (!t.done) yield { kind: "error", name, message: "the ZIP ends inside this entry (cut off); it was not imported" };
     else good.push({ name, text: t.parts.join(""), size: t.size });
   }
@@ -411,6 +448,48 @@ async function* readZip(file, zipName, onProgress) {
 }
 
 /**
+ * fflate's ZIP deflate decoder (UnzipInflate: compression 8, an Inflate
+ * that reports to ondata) with a terminate() that stops it: the entry's
+ * remaining bytes are then passed over, not inflated (fflate's own
+ * synchronous decoder has no terminate, so a stopped ZIP bomb went on
+ * inflating its gigabytes, only to drop them).
+ * @param {object} lib the fflate module
+ */
+function stoppableInflate(lib) {
+  return class StoppableInflate {
+    static compression = 8;
+    constructor() {
+      this.stopped = false;
+      this.i = new lib.Inflate((dat, final) => this.ondata(null, dat, final));
+    }
+    push(chunk, final) {
+      if (this.stopped) return;
+      try {
+        this.i.push(chunk, final);
+      } catch (e) {
+        this.ondata(e, null, final);
+      }
+    }
+    terminate() {
+      this.stopped = true;
+    }
+  };
+}
+
+/**
+ * The report of a ZIP entry past ZIP_ENTRY_BUDGET: its declared size (null:
+ * the header gives none) and the bytes it had inflated to when stopped
+ * (null: refused before inflating).
+ * @param {number|null} declared @param {number|null} actual @param {number} budget bytes
+ * @returns {string}
+ */
+function overBudget(declared, actual, budget) {
+  const said = declared === null ? "declares no size" : `declares ${formatSize(declared)} (${declared.toLocaleString("en")} bytes)`;
+  const got = actual === null ? "it was not inflated" : `it inflated past ${formatSize(actual)} (${actual.toLocaleString("en")} bytes) and was stopped`;
+  return `refused: the entry ${said}; ${got}: over the memory budget of ${formatSize(budget)} for the ZIP's texts; nothing of it was imported`;
+}
+
+/**
  * An attachment as "photo.png (image/png, 12.3 kB)".
  * @param {Attachment} a
  * @returns {string}
@@ -425,169 +504,4 @@ function formatSize(n) {
   if (n < 1000) return `${n} B`;
   if (n < 1e6) return `${(n / 1e3).toFixed(1)} kB`;
   return `${(n / 1e6).toFixed(1)} MB`;
-}
-
-/** The file id inside an asset pointer ("file-service://file-abc" → "file-abc", "sediment://file_00ab" → "file_00ab"). */
-function pointerId(pointer) {
-  const i = pointer.indexOf("://");
-  return i < 0 ? pointer : pointer.slice(i + 3);
-}
-
-/**
- * The text of each object element of a top-level JSON array, in order (a
- * top-level object: the whole text), found by a scan that only tracks
- * strings and nesting, pausing every MATCH_SLICE_MS. Stops quietly
- * at text that is not JSON of that shape.
- * @param {string} text
- * @returns {AsyncGenerator<string>}
- */
-async function* jsonElements(text) {
-  const n = text.length;
-  let i = 0;
-  while (i < n && text.charCodeAt(i) <= 32) i++;
-  if (text[i] === "{") {
-    yield text;
-    return;
-  }
-  if (text[i] !== "[") return;
-  let depth = 0;
-  let start = -1;
-  let nextCheck = i + SCAN_CHECK;
-  let since = performance.now();
-  for (; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 34) {
-      // Jump to the closing quote: the next one not escaped by an odd run of backslashes.
-      let j = i;
-      for (;;) {
-        j = text.indexOf('"', j + 1);
-        if (j < 0) return;
-        let k = j - 1;
-        while (text.charCodeAt(k) === 92) k--;
-        if ((j - 1 - k) % 2 === 0) break;
-      }
-      i = j;
-    } else if (c === 123 || c === 91) {
-      if (depth === 1 && c === 123) start = i;
-      depth++;
-    } else if (c === 125 || c === 93) {
-      depth--;
-      if (depth === 1 && start >= 0) {
-        yield text.slice(start, i + 1);
-        start = -1;
-      } else if (depth <= 0) return;
-    }
-    if (i >= nextCheck) {
-      nextCheck = i + SCAN_CHECK;
-      if (performance.now() - since > MATCH_SLICE_MS) {
-        await pause();
-        since = performance.now();
-      }
-    }
-  }
-}
-
-/**
- * Which attachments each conversation of an export names. ChatGPT: the
- * `asset_pointer`s anywhere in a message (images, audio) and the
- * `metadata.attachments` (by id, else name); the export stores a file as
- * `<id>.<ext>` or `<id>-<name>`, at any depth, and a conversation's audio
- * under a folder named by its id. Claude.ai: `attachments[]` and `files[]`
- * by `file_uuid` or `file_name`. Data that is not such an export (or not
- * JSON: JSON lines are not looked into) gives [].
- *
- * Loops only (no recursion). The text is cut into its conversations by a
- * scan and each is parsed on its own (JSON.parse), pausing every
- * MATCH_SLICE_MS, so a large export neither blocks the page nor is held
- * parsed whole. It runs only for a ZIP that holds attachments.
- * @param {string} text  the export's text
- * @param {Attachment[]} attachments  the ZIP's files that are not text
- * @returns {Promise<ConversationFiles[]>}  conversations naming at least one, in the export's order; never rejects
- */
-export async function matchAttachments(text, attachments) {
-  const index = attachmentIndex(attachments);
-  const out = [];
-  let since = performance.now();
-  for await (const piece of jsonElements(text)) {
-    let found = null;
-    try {
-      found = conversationFiles(JSON.parse(piece), index);
-    } catch {
-      // Not JSON after all, or a shape no export has: nothing to match.
-    }
-    if (found) out.push(found);
-    if (performance.now() - since > MATCH_SLICE_MS) {
-      await pause();
-      since = performance.now();
-    }
-  }
-  return out;
-}
-
-/** The attachments by the id their name starts with (and their name without extension) and by their name. */
-function attachmentIndex(attachments) {
-  // Index the files by the id they start with and by the name they end with.
-  const byId = new Map();
-  const byName = new Map();
-  const byFolder = new Map(); // first folder of the path → files under it
-  const add = (map, key, a) => {
-    if (!map.has(key)) map.set(key, []);
-    map.get(key).push(a);
-  };
-  for (const a of attachments) {
-    const base = basename(a.name);
-    const m = /^(file[-_][A-Za-z0-9]+)(?:[-.]|$)/.exec(base);
-    if (m) add(byId, m[1], a);
-    const stem = base.lastIndexOf(".") > 0 ? base.slice(0, base.lastIndexOf(".")) : base;
-    add(byId, stem, a);
-    add(byName, base, a);
-    if (a.name.includes("/")) add(byFolder, a.name.slice(0, a.name.indexOf("/")), a);
-    if (m && base.length > m[1].length + 1 && base[m[1].length] === "-") add(byName, base.slice(m[1].length + 1), a);
-  }
-  return { byId, byName, byFolder };
-}
-
-/**
- * The attachments one parsed conversation names, or null when none.
- * @returns {ConversationFiles | null}
- */
-function conversationFiles(conv, { byId, byName, byFolder }) {
-  if (!conv || typeof conv !== "object") return null;
-  const conversationId = String(conv.conversation_id ?? conv.id ?? conv.uuid ?? "");
-  const found = new Map(); // Attachment → messageId
-  const take = (list, messageId) => {
-    for (const a of list ?? []) if (!found.has(a)) found.set(a, messageId);
-  };
-  const messages = [];
-  if (conv.mapping && typeof conv.mapping === "object") {
-    for (const [key, node] of Object.entries(conv.mapping)) if (node?.message) messages.push({ id: String(node.message.id ?? key), message: node.message });
-  }
-  if (Array.isArray(conv.chat_messages)) for (const m of conv.chat_messages) if (m && typeof m === "object") messages.push({ id: String(m.uuid ?? ""), message: m });
-  for (const { id, message } of messages) {
-    // Every asset_pointer in the message, at any depth.
-    const stack = [message];
-    while (stack.length > 0) {
-      const v = stack.pop();
-      if (Array.isArray(v)) for (const x of v) stack.push(x);
-      else if (v && typeof v === "object") {
-        for (const [k, x] of Object.entries(v)) {
-          if (k === "asset_pointer" && typeof x === "string") take(byId.get(pointerId(x)), id);
-          else if (x && typeof x === "object") stack.push(x);
-        }
-      }
-    }
-    const named = [...(Array.isArray(message.metadata?.attachments) ? message.metadata.attachments : []), ...(Array.isArray(message.attachments) ? message.attachments : []), ...(Array.isArray(message.files) ? message.files : [])];
-    for (const n of named) {
-      if (!n || typeof n !== "object") continue;
-      const ids = [n.id, n.file_uuid, n.file_id].filter((x) => typeof x === "string" && x !== "");
-      const hits = ids.flatMap((x) => byId.get(x) ?? []);
-      if (hits.length > 0) take(hits, id);
-      else for (const name of [n.name, n.file_name]) if (typeof name === "string") take(byName.get(name), id);
-    }
-  }
-  // A conversation's own folder (ChatGPT keeps voice audio under <conversation id>/).
-  if (conversationId !== "") take(byFolder.get(conversationId), null);
-  if (found.size === 0) return null;
-  const title = typeof conv.title === "string" ? conv.title : typeof conv.name === "string" ? conv.name : "";
-  return { conversationId, title, files: [...found].map(([file, messageId]) => ({ file, messageId })) };
 }

@@ -35,6 +35,7 @@ var methods = map[string]method{
 	"importStep":      (*handle).importStep,
 	"importFinish":    (*handle).importFinish,
 	"importCancel":    (*handle).importCancel,
+	"importFiles":     (*handle).importFiles,
 	"setMemoryBudget": (*handle).setMemoryBudget,
 	"memory":          (*handle).memory,
 	"warm":            (*handle).warm,

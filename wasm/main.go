@@ -42,6 +42,9 @@
 //	    core.Imports.Finish: the import's report.
 //	importCancel(id: number) → null
 //	    core.Imports.Cancel: drops an unfinished job or a buffer.
+//	importFiles(manifest: string, id: number) → envelope: string
+//	    core.Store.ImportFiles of the files in buffer id (used once), split
+//	    by manifest [{"path","size"},…]; the value is the files' report.
 //	warm(budget: number) → done: boolean
 //	    core.Store.WarmSearch: indexes up to budget nodes (default 1000).
 //	drain(withNodes: boolean) → changes: string

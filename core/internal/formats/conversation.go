@@ -22,8 +22,11 @@ type Warning struct {
 // an importer gives and core turns into a session (records linked by
 // ParentID, the current leaf, labels and warnings beside it).
 type Conversation struct {
-	ID      string // "" generates one
-	Title   string
+	ID    string // "" generates one
+	Title string
+	// Project is the folder the conversation worked in (a coding agent's
+	// cwd), "" when the export does not say.
+	Project string
 	Created float64  // Unix seconds, 0 when unknown
 	Updated float64  // Unix seconds, 0 when unknown
 	Records []Record // the nodes-to-be, in the export's order

@@ -450,7 +450,7 @@ func (r *piReader) Finish() ([]Conversation, []Warning) {
 		c.Skip = jsonx.Sprintf("the data has no Pi session header; skipped")
 		return []Conversation{c}, r.warns
 	}
-	c.ID = r.header.ID
+	c.ID, c.Project = r.header.ID, r.header.Cwd
 	if !r.model.SessionID(c.ID) {
 		c.ID = "pi-" + HexString(r.hash.Sum(nil)[:8])
 	}

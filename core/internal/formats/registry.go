@@ -108,6 +108,8 @@ func init() {
 		{Name: "aider", Looks: "Markdown text starting \"# aider chat started at\"", Detect: detectAider, Text: newAiderReader},
 		{Name: "gemini", Looks: "an object, or a first line, with \"sessionId\" and \"projectHash\"", Detect: detectGemini, Whole: convertGeminiWhole, Lines: newGeminiReader},
 		{Name: "codex", Looks: "lines {\"timestamp\",\"type\",\"payload\"} of type session_meta, response_item, event_msg, turn_context or compacted", Detect: detectCodex, Lines: newCodexReader},
+		{Name: "lobechat", Looks: "an object with \"exportType\", \"state\" and \"version\"", Detect: detectLobeChat, Whole: convertLobeChat},
+		{Name: "cline", Looks: "an array of Anthropic messages whose first user message holds <task> or <environment_details>, or has \"ts\"", Detect: detectCline, Whole: convertClineWhole, WholeArray: true},
 		{Name: "openai", Looks: "an array of messages with \"role\", an object with a \"messages\" array, or lines of such objects", Detect: detectOpenAI, Whole: convertOpenAIArray, WholeArray: true, Lines: newOpenAILines},
 	}
 }

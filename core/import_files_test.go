@@ -1,0 +1,221 @@
+package core
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// folderFiles reads every file under testdata/folders/<dir> as ImportFiles,
+// paths relative to that folder, in sorted order.
+func folderFiles(tb testing.TB, dir string) []ImportFile {
+	tb.Helper()
+	root := filepath.Join("testdata", "folders", dir)
+	var files []ImportFile
+	require.NoError(tb, filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(root, p)
+		files = append(files, ImportFile{Path: filepath.ToSlash(rel), Data: data})
+		return err
+	}))
+	return files
+}
+
+// mustImportFiles imports files into st and requires success.
+func mustImportFiles(tb testing.TB, st *Store, files []ImportFile) *FilesResult {
+	tb.Helper()
+	res, err := st.ImportFiles(files)
+	require.Nil(tb, err, "import failed: %v", err)
+	return res
+}
+
+// fileSessions returns the sessions of a report as "tool id project title
+// added/nodes" lines, sorted.
+func fileSessions(res *FilesResult) []string {
+	var out []string
+	for _, s := range res.Sessions {
+		out = append(out, s.Tool+" "+s.SessionID+" "+s.Project+" | "+s.Title+" | "+strconv.Itoa(s.Added)+"/"+strconv.Itoa(s.NodeCount))
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestImportFilesCline(t *testing.T) {
+	const id = "1733000000000"
+	wantContext := []string{
+		"user: <task>\nAdd a README that explains how to run the app\n</task>\n<environment_details>\n# Current Working Directory (/home/dev/app) Files\nmain.go\ngo.mod\n</environment_details>",
+		"assistant: I will write the README.\n[tool use: write_to_file] {\"path\":\"README.md\",\"content\":\"# App\\n\\nRun `go run .`\\n\"}",
+		"user: [write_to_file for 'README.md'] Result:\nThe content was successfully saved to README.md.",
+		"assistant: The README is written.",
+	}
+	t.Run("a task folder imports the API history as the context, UI messages and metadata as entries", func(t *testing.T) {
+		st := testStore(t)
+		res := mustImportFiles(t, st, folderFiles(t, "cline"))
+		assert.Equal(t, []string{"cline " + id + " /home/dev/app | Add a README that explains how to run the app | 9/9"}, fileSessions(res))
+		assert.Empty(t, res.Warnings)
+		assert.Equal(t, "tasks/"+id, res.Sessions[0].Path)
+		assert.Equal(t, wantContext, roleTexts(t, st, id))
+		sh := shapeOf(t, st, id)
+		assert.Equal(t, 2, sh.Roots, "the chain and the task metadata")
+		for _, f := range res.Files {
+			assert.Equal(t, "cline", f.Tool, f.Path)
+		}
+	})
+	t.Run("importing the same folder again adds nothing, and a grown task adds its new records", func(t *testing.T) {
+		st := testStore(t)
+		mustImportFiles(t, st, folderFiles(t, "cline"))
+		again := mustImportFiles(t, st, folderFiles(t, "cline"))
+		assert.Equal(t, []string{"cline " + id + " /home/dev/app | Add a README that explains how to run the app | 0/9"}, fileSessions(again))
+		grown := mustImportFiles(t, st, folderFiles(t, "cline-grown"))
+		assert.Equal(t, []string{"cline " + id + " /home/dev/app | Add a README that explains how to run the app | 3/12"}, fileSessions(grown))
+		assert.Equal(t, append(slices.Clone(wantContext), "user: <feedback>\nAlso mention the tests\n</feedback>", "assistant: Added a Tests section."), roleTexts(t, st, id))
+	})
+	t.Run("a lone api_conversation_history.json imports by its content", func(t *testing.T) {
+		st := testStore(t)
+		data, err := os.ReadFile("testdata/folders/cline/tasks/" + id + "/api_conversation_history.json")
+		require.NoError(t, err)
+		res := mustImport(t, st, data, "auto")
+		assert.Equal(t, "cline", res.Format)
+		require.Len(t, res.Sessions, 1)
+		assert.Equal(t, 4, res.Sessions[0].NodeCount)
+		assert.Equal(t, "/home/dev/app", res.Sessions[0].Project)
+		assert.Equal(t, wantContext, roleTexts(t, st, res.Sessions[0].SessionID))
+		again := mustImport(t, st, data, "auto")
+		assert.Equal(t, 0, again.Sessions[0].Added)
+	})
+	t.Run("a task folder without its API history is reported, not imported", func(t *testing.T) {
+		st := testStore(t)
+		files := folderFiles(t, "cline")
+		files = slices.DeleteFunc(files, func(f ImportFile) bool { return filepath.Base(f.Path) == "api_conversation_history.json" })
+		_, err := st.ImportFiles(files)
+		require.NotNil(t, err)
+		assert.Contains(t, err.Message, "tasks/"+id+"/ui_messages.json: the task folder has no api_conversation_history.json")
+	})
+}
+
+func TestImportFilesOpenCode(t *testing.T) {
+	t.Run("a storage tree imports each session, steps of one reply in order, bookkeeping parts as entries", func(t *testing.T) {
+		st := testStore(t)
+		res := mustImportFiles(t, st, folderFiles(t, "opencode"))
+		assert.Equal(t, []string{
+			"opencode ses_01a /home/dev/site | Fix the header layout | 12/12",
+			"opencode ses_01b /home/dev/site | Find the files that render the header | 3/3",
+		}, fileSessions(res))
+		assert.Empty(t, res.Warnings)
+		assert.Equal(t, []string{
+			"user: Fix the header on the home page\n[file]",
+			"assistant: Look at header.tsx first.\n[tool use: read] {\"filePath\":\"/home/dev/site/header.tsx\"}",
+			"user: <file>\nexport const Header = () => null\n</file>",
+			"assistant: The header is fixed.",
+			"user: Thanks",
+			"assistant: You're welcome.",
+		}, roleTexts(t, st, "ses_01a"))
+		sh := shapeOf(t, st, "ses_01a")
+		assert.Equal(t, treeShape{12, 1, 0, sh.Cursor, []string{"main"}}, sh)
+		ctx := contextMessages(t, st, "ses_01a")
+		assert.Contains(t, ctx[1], `{"type":"thinking","thinking":"Look at header.tsx first."}`)
+		assert.Contains(t, ctx[1], `{"type":"tool_use","id":"call_01","name":"read","input":{"filePath":"/home/dev/site/header.tsx"}}`)
+		assert.Contains(t, ctx[0], `"filename":"shot.png"`)
+		assert.Contains(t, snapshot(t, st, "ses_01b"), `"parentID":"ses_01a"`, "the sub-agent session names its parent")
+	})
+	t.Run("importing the same tree again adds nothing", func(t *testing.T) {
+		st := testStore(t)
+		mustImportFiles(t, st, folderFiles(t, "opencode"))
+		again := mustImportFiles(t, st, folderFiles(t, "opencode"))
+		assert.Equal(t, []string{
+			"opencode ses_01a /home/dev/site | Fix the header layout | 0/12",
+			"opencode ses_01b /home/dev/site | Find the files that render the header | 0/3",
+		}, fileSessions(again))
+	})
+	t.Run("a part whose message file is missing and a broken record are named in warnings", func(t *testing.T) {
+		st := testStore(t)
+		files := append(folderFiles(t, "opencode"),
+			ImportFile{Path: "storage/part/msg_999/prt_999.json", Data: []byte(`{"id":"prt_999","sessionID":"ses_01a","messageID":"msg_999","type":"text","text":"lost"}`)},
+			ImportFile{Path: "storage/message/ses_01a/msg_998.json", Data: []byte(`{"id":`)})
+		res := mustImportFiles(t, st, files)
+		assert.Len(t, res.Warnings, 2)
+		texts := []string{res.Warnings[0].Message, res.Warnings[1].Message}
+		assert.Contains(t, texts, `storage: part "prt_999" names message "msg_999", which has no message file; skipped`)
+		assert.Contains(t, texts[0]+texts[1], "storage/message/ses_01a/msg_998.json: not an OpenCode message record")
+	})
+}
+
+func TestImportLobeChat(t *testing.T) {
+	v7, err := os.ReadFile("testdata/folders/lobechat/lobechat-v7.json")
+	require.NoError(t, err)
+	v1, err := os.ReadFile("testdata/folders/lobechat/lobechat-v1.json")
+	require.NoError(t, err)
+	wantTopic := []string{
+		"system: You are a careful SQL tutor.",
+		"user: How do I join two tables?",
+		"assistant: Use an INNER JOIN with ON a.id = b.a_id.",
+		"user: And keep rows without a match?",
+		"assistant: Use a LEFT JOIN.",
+	}
+	dangling := `session "lobechat-tp_sql": message "m6" replies to "m0-deleted", which is not in this conversation; it is attached to the root`
+	t.Run("a version 7 export gives one session per session and topic, forks as branches", func(t *testing.T) {
+		st := testStore(t)
+		res := mustImport(t, st, v7, "auto")
+		assert.Equal(t, "lobechat", res.Format)
+		require.Len(t, res.Sessions, 2)
+		assert.Equal(t, "lobechat-tp_sql", res.Sessions[0].SessionID)
+		assert.Equal(t, "Joining tables", res.Sessions[0].Title)
+		assert.Equal(t, "SQL Tutor", res.Sessions[0].Project)
+		assert.Equal(t, "lobechat-inbox", res.Sessions[1].SessionID)
+		assert.Equal(t, "Hello there", res.Sessions[1].Title)
+		assert.Equal(t, []string{dangling}, warningTexts(res))
+		assert.Equal(t, treeShape{7, 1, 2, "m5", []string{"main", "main-2", "main-3"}}, shapeOf(t, st, "lobechat-tp_sql"))
+		assert.Equal(t, wantTopic, roleTexts(t, st, "lobechat-tp_sql"))
+		assert.Equal(t, []string{"user: Hello there", "assistant: Hi! How can I help?"}, roleTexts(t, st, "lobechat-inbox"))
+		again := mustImport(t, st, v7, "auto")
+		assert.Equal(t, 0, again.Sessions[0].Added+again.Sessions[1].Added)
+	})
+	t.Run("a version 1 export of the same chat imports the same", func(t *testing.T) {
+		st := testStore(t)
+		res := mustImport(t, st, v1, "auto")
+		require.Len(t, res.Sessions, 1)
+		assert.Equal(t, []string{dangling}, warningTexts(res))
+		assert.Equal(t, wantTopic, roleTexts(t, st, "lobechat-tp_sql"))
+		assert.Equal(t, treeShape{7, 1, 2, "m5", []string{"main", "main-2", "main-3"}}, shapeOf(t, st, "lobechat-tp_sql"))
+		again := mustImport(t, st, v7, "auto")
+		assert.Equal(t, 0, again.Sessions[0].Added, "the version 7 copy adds nothing to what version 1 made")
+	})
+}
+
+func TestImportFilesLayouts(t *testing.T) {
+	t.Run("files outside a layout are read alone by content, with the project their path names", func(t *testing.T) {
+		st := testStore(t)
+		pi := `{"type":"session","version":3,"id":"pi-1","timestamp":"2026-01-02T03:04:05.000Z","cwd":"/home/me/proj"}
+{"type":"message","id":"m1","parentId":null,"timestamp":"2026-01-02T03:04:08.000Z","message":{"role":"user","content":"Plan it"}}
+`
+		cc := `{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"cc-1","timestamp":"2026-01-02T03:04:05.000Z","message":{"role":"user","content":"hello"}}
+`
+		res := mustImportFiles(t, st, []ImportFile{
+			{Path: ".pi/agent/sessions/--home-me-proj--/2026.jsonl", Data: []byte(pi)},
+			{Path: "projects\\-home-me-web\\cc-1.jsonl", Data: []byte(cc)},
+			{Path: "notes.txt", Data: []byte("hi")},
+		})
+		assert.Equal(t, []string{
+			"claude-code cc-1 /home/me/web | hello | 1/1",
+			"pi pi-1 /home/me/proj | Plan it | 2/2",
+		}, fileSessions(res))
+		assert.Equal(t, FileReport{Path: "notes.txt", Skipped: "not a session file (JSON, JSON lines or an Aider history); skipped"}, res.Files[2])
+	})
+	t.Run("a manifest splits one buffer into files; sizes that do not add up are refused", func(t *testing.T) {
+		files, err := ParseFileManifest([]byte(`[{"path":"a.json","size":2},{"path":"b/c.jsonl","size":3}]`), []byte("{}abc"))
+		require.Nil(t, err)
+		assert.Equal(t, []ImportFile{{Path: "a.json", Data: []byte("{}")}, {Path: "b/c.jsonl", Data: []byte("abc")}}, files)
+		_, err = ParseFileManifest([]byte(`[{"path":"a.json","size":2}]`), []byte("{}abc"))
+		require.NotNil(t, err)
+		assert.Equal(t, "the file list's sizes add up to 2 bytes, but 5 were given", err.Message)
+	})
+}

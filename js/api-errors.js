@@ -1,0 +1,147 @@
+// The JS API's argument checks and error envelopes, shared by both
+// threads' trees (js/tree-api.js, js/local.js, js/worker-tree.js) and
+// their helpers: INVALID_ARGUMENT naming the method and argument,
+// STORAGE_ERROR for a closed or restarted store. No wasm, no IndexedDB.
+
+import { ERROR } from "./protocol.js";
+
+/**
+ * An error envelope.
+ * @param {string} code @param {string} message
+ * @returns {{ok: false, error: {code: string, message: string}}}
+ */
+export function errorEnvelope(code, message) {
+  return { ok: false, error: { code, message } };
+}
+
+/**
+ * How a bad argument is shown in an INVALID_ARGUMENT message: its JSON
+ * text when short, else its type ("undefined", "a function", "an object").
+ * @param {unknown} value
+ * @returns {string}
+ */
+function shown(value) {
+  if (value === undefined) return "undefined";
+  if (typeof value === "function") return "a function";
+  if (typeof value === "symbol" || typeof value === "bigint") return `a ${typeof value}`;
+  let text;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    text = undefined;
+  }
+  if (typeof text === "string" && text.length <= 40) return text;
+  return Array.isArray(value) ? "an array" : `a${typeof value === "object" ? "n" : ""} ${typeof value}`;
+}
+
+/**
+ * The INVALID_ARGUMENT envelope of a helper's bad argument, naming the
+ * method, the argument and what it must be:
+ * `listSnapshots: argument "sessionId" must be a non-empty string; got {}`.
+ * @param {string} method @param {string} argument @param {string} rule @param {unknown} value
+ * @returns {{ok: false, error: {code: "INVALID_ARGUMENT", message: string}}}
+ */
+export function invalidArgument(method, argument, rule, value) {
+  return errorEnvelope(ERROR.INVALID_ARGUMENT, `${method}: argument ${JSON.stringify(argument)} ${rule}; got ${shown(value)}`);
+}
+
+/**
+ * Check that argument `argument` of `method` is a non-empty string.
+ * @param {string} method @param {string} argument @param {unknown} value
+ * @returns {{ok: false, error: object}|null} the INVALID_ARGUMENT envelope, or null when it is one
+ */
+export function checkString(method, argument, value) {
+  return typeof value === "string" && value !== "" ? null : invalidArgument(method, argument, "must be a non-empty string", value);
+}
+
+/**
+ * Check an options argument: undefined, null or a plain object (not an
+ * array, string or number).
+ * @param {string} method @param {unknown} options
+ * @returns {{ok: false, error: object}|null} the INVALID_ARGUMENT envelope, or null when it is one
+ */
+export function checkOptions(method, options) {
+  if (options === undefined || options === null) return null;
+  return typeof options === "object" && !Array.isArray(options) ? null : invalidArgument(method, "options", "must be an object", options);
+}
+
+/**
+ * Check importText's arguments (both threads): text a non-empty string,
+ * format a non-empty string (undefined: "auto"), options an object whose
+ * onProgress is a function, signal an AbortSignal and sliceBytes a
+ * positive integer, each when given.
+ * @param {unknown} text @param {unknown} format @param {unknown} options
+ * @returns {{ok: false, error: object}|null} the INVALID_ARGUMENT envelope, or null when they are fine
+ */
+export function checkImportArgs(text, format, options) {
+  if (typeof text !== "string") return invalidArgument("importText", "text", "must be the file's text as a string", text);
+  if (text === "") return invalidArgument("importText", "text", "is empty: nothing to import", text);
+  const bad = checkString("importText", "format", format) ?? checkOptions("importText", options);
+  if (bad) return bad;
+  const { onProgress, signal, sliceBytes } = options ?? {};
+  if (onProgress !== undefined && onProgress !== null && typeof onProgress !== "function") return invalidArgument("importText", "options.onProgress", "must be a function", onProgress);
+  if (signal !== undefined && signal !== null && !(typeof AbortSignal === "function" && signal instanceof AbortSignal)) return invalidArgument("importText", "options.signal", "must be an AbortSignal", signal);
+  if (sliceBytes !== undefined && !(Number.isInteger(sliceBytes) && sliceBytes > 0)) return invalidArgument("importText", "options.sliceBytes", "must be a positive integer", sliceBytes);
+  return null;
+}
+
+/**
+ * The STORAGE_ERROR envelope of a helper called on a tree that no longer
+ * writes (closed by close(), another tab's newer schema, or the browser).
+ * @param {string} reason the Writer's closedReason, e.g. "the tree was closed"
+ * @param {string} consequence what did not happen, e.g. "the snapshot was not saved"
+ * @returns {{ok: false, error: {code: "STORAGE_ERROR", message: string}}}
+ */
+export function closedEnvelope(reason, consequence) {
+  return errorEnvelope(ERROR.STORAGE_ERROR, `storage error: ${reason}; ${consequence}`);
+}
+
+/** The largest memoryBudget init() takes, in bytes: wasm32's whole memory (4 GiB). */
+export const MAX_MEMORY_BUDGET = 2 ** 32;
+
+/**
+ * Check init()'s memoryBudget option: undefined (the default, 2 GiB) or a
+ * positive integer of bytes up to MAX_MEMORY_BUDGET.
+ * @param {unknown} value
+ * @returns {string|null} what is wrong with it, or null
+ */
+export function checkMemoryBudget(value) {
+  if (value === undefined || (Number.isInteger(value) && value > 0 && value <= MAX_MEMORY_BUDGET)) return null;
+  return `option "memoryBudget" must be a positive integer of bytes up to ${MAX_MEMORY_BUDGET}; got ${shown(value)}`;
+}
+
+/**
+ * The error a call in flight is answered with when the store's worker
+ * restarted under it (js/sessiontree.js): unansweredEnvelope turns it into
+ * "the store restarted; nothing acknowledged was lost".
+ * @param {string} reason why, e.g. "the Go runtime exited (code 2: fatal error: out of memory)"
+ * @param {boolean} persistent whether the tree keeps its sessions in IndexedDB (else they are gone)
+ * @returns {Error & {restarted: true, persistent: boolean}}
+ */
+export function restartError(reason, persistent) {
+  const err = new Error(reason);
+  err.name = "RestartError";
+  err.restarted = true;
+  err.persistent = persistent;
+  return err;
+}
+
+/**
+ * The STORAGE_ERROR envelope of a call the store did not answer: its
+ * worker failed or stopped (js/sessiontree.js). The message names the
+ * error as `name: message`; for a restartError, "storage error: the store
+ * restarted; nothing acknowledged was lost (reason)" (or, for a tree kept
+ * in memory only, that its sessions are gone).
+ * @param {unknown} err
+ * @returns {{ok: false, error: {code: "STORAGE_ERROR", message: string}}}
+ */
+export function unansweredEnvelope(err) {
+  if (err?.restarted === true) {
+    return errorEnvelope(ERROR.STORAGE_ERROR, err.persistent
+      ? `storage error: the store restarted; nothing acknowledged was lost (${err.message})`
+      : `storage error: the store restarted; this tree kept its sessions in memory only (persist: false) and they are gone (${err.message})`);
+  }
+  const name = err?.name || "Error";
+  const message = err?.message ?? String(err);
+  return errorEnvelope(ERROR.STORAGE_ERROR, `storage error: the store did not answer (${name}${message ? ": " + message : ""}); reload the page`);
+}
