@@ -25,7 +25,7 @@ const plainPrefix = 4096
 // none of these comes back unchanged.
 func PlainText(text string) string {
 	text = cite.Strip(text)
-	if !strings.ContainsAny(text, "`*_~#>|[-+=") && !hasOrderedMarker(text) {
+	if !strings.ContainsAny(text, "`*_~#>|[\\") && !hasLineMarker(text) {
 		return text
 	}
 	var b strings.Builder
@@ -44,11 +44,21 @@ func PlainText(text string) string {
 	return b.String()
 }
 
-// hasOrderedMarker reports whether some line starts like "1. " or "2) ".
-func hasOrderedMarker(text string) bool {
-	for line := range strings.Lines(text) {
-		if orderedMarkerLen(strings.TrimLeft(line, " \t")) > 0 {
+// hasLineMarker reports whether some line starts (after spaces and tabs)
+// with "-", "+" or "=" (a list item, a rule, a setext underline) or like
+// "1. " or "2) ".
+func hasLineMarker(text string) bool {
+	start := true // at a line's start, after its spaces and tabs
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c == '\n':
+			start = true
+		case !start || c == ' ' || c == '\t':
+		case c == '-' || c == '+' || c == '=' || (c >= '0' && c <= '9' && orderedMarkerLen(text[i:]) > 0):
 			return true
+		default:
+			start = false
 		}
 	}
 	return false
