@@ -60,7 +60,8 @@ function watchStderr() {
  * Load the wasm once per page and URL and start its Go program: its global
  * object `{version, newStore(memory?), exit(code, text?)}`, its memory, and its state
  * (`exited`: null, or the reason once the program exited). wasm_exec.js
- * (Go's loader) is imported from the same folder as the wasm.
+ * (Go's loader, from the same Go build as the wasm) is imported from this
+ * module's folder.
  * @param {string|URL} wasmURL
  * @returns {Promise<{api: {version: string, newStore: (memory?: WebAssembly.Memory) => object, exit: (code: number, text?: string) => void}, memory: WebAssembly.Memory, state: {exited: string|null}}>}
  */
@@ -77,9 +78,9 @@ export function loadRuntime(wasmURL) {
         return WebAssembly.compile(bytes);
       });
       compiled.catch(() => {}); // awaited below; a failure rejects there
-      if (typeof globalThis.Go !== "function") {
-        await import(new URL("./wasm_exec.js", wasmURL).href);
-      }
+      // A literal specifier: every bundler finds Go's loader and emits it
+      // with this module (it is a plain script that sets globalThis.Go).
+      if (typeof globalThis.Go !== "function") await import("./wasm_exec.js");
       watchStderr();
       const go = new globalThis.Go();
       const state = { exited: null };

@@ -30,7 +30,8 @@
 // Rows are virtualised (only the rows in view are in the DOM), so 100,000
 // nodes open and scroll smoothly. Every text — messages, ids, titles,
 // labels, branch names — reaches the DOM through textContent; nothing is
-// fetched but the element's own stylesheets (theme.css, session-tree-panel.css).
+// fetched but its icon and, on first use, the highlight.js grammars (its
+// stylesheets are constructed from panel-styles.js).
 // Shaped after
 // github/details-dialog-element (guarded define, listeners added in
 // connectedCallback and removed in disconnectedCallback, CustomEvents out).
@@ -186,6 +187,21 @@ export class SessionTreePanel extends HTMLElement {
   }
   set composer(on) {
     this.toggleAttribute("composer", Boolean(on));
+  }
+
+  /**
+   * What a click (or Enter) on a row does (attribute row-click): "preview"
+   * (the default) shows its path in the context pane; "jump" moves the
+   * session's cursor there (event `jump`), as a chat app's branch switch.
+   * Not named "click": React 19 sets a prop that names a property of the
+   * element (HTMLElement.click) as that property, never as the attribute.
+   */
+  get rowClick() {
+    return this.getAttribute("row-click") === "jump" ? "jump" : "preview";
+  }
+  set rowClick(value) {
+    if (value === "jump") this.setAttribute("row-click", "jump");
+    else this.removeAttribute("row-click");
   }
 
   /** The id of the highlighted (selected) node, or null. */
@@ -359,6 +375,15 @@ export class SessionTreePanel extends HTMLElement {
     this._setStatus(String(text ?? ""), false);
   }
 
+  /**
+   * Show the cursor's path again in the context pane and drop the
+   * "viewing" marker of a previewed row (event `preview` with cursor: true
+   * when something was previewed; nothing otherwise).
+   */
+  clearPreview() {
+    this._preview(null);
+  }
+
   /** Close the search dropdown (the query and the highlighted hits stay). */
   closeDropdowns() {
     this._searchBox.list.hidden = true;
@@ -481,7 +506,12 @@ export class SessionTreePanel extends HTMLElement {
       return;
     }
     this._setActive(id);
-    this._preview(id);
+    this._activate(id);
+  }
+
+  /** A row clicked or Enter pressed: preview it, or jump with row-click="jump". */
+  _activate(id) {
+    return this.rowClick === "jump" ? this._actions.jump(id) : this._preview(id);
   }
 
   /**
@@ -527,7 +557,7 @@ export class SessionTreePanel extends HTMLElement {
         return this._expandRun(action.id);
       case "activate": {
         const from = this._model.compareFrom;
-        if (from === null) return e.shiftKey ? this._actions.jump(action.id) : this._preview(action.id);
+        if (from === null) return e.shiftKey ? this._actions.jump(action.id) : this._activate(action.id);
         this._model.compareFrom = null;
         return this._actions.compare(from, action.id);
       }

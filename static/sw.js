@@ -41,6 +41,7 @@ const PRECACHE = [
   "./panel-context.js",
   "./panel-composer.js",
   "./panel-frame.js",
+  "./panel-styles.js",
   "./compose-target.js",
   "./render-message.js",
   "./vendor/markdown-it.js",
