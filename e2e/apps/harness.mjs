@@ -118,7 +118,8 @@ export async function chatScenario(page, url, chat, scenario) {
   };
   const ready = () => page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'ready');
   const app = page.getByRole('region', { name: 'Chat' });
-  await page.goto(url);
+  // A dev server's first page waits for its dependency pre-bundling.
+  await page.goto(url, { timeout: 120_000 });
   await ready();
   await app.getByLabel('Message').fill('hello');
   await app.getByRole('button', { name: 'Send' }).click();
