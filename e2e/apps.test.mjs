@@ -49,6 +49,9 @@ async function inPage(fn) {
   const context = await browser.newContext();
   try {
     const page = watchPage(await context.newPage(), errors);
+    // A dev server pre-bundles on its first page, and the machine may be
+    // busy: waits are for states, with room.
+    page.setDefaultTimeout(120_000);
     page.on('response', (r) => r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`));
     // The adapter stops reading a stream at its [DONE] (reader.cancel()),
     // which Chromium reports as an aborted request: not a failure.
