@@ -72,7 +72,14 @@ GO_SOURCES    := $(shell find core wasm -name '*.go' -not -name '*_test.go') go.
 
 all: build
 
-build: $(WASM) $(WASM_EXEC) vendor
+# The panel's stylesheets as a module (adopted as constructed stylesheets:
+# bundled with the code, allowed under style-src 'self').
+PANEL_STYLES := static/panel-styles.js
+
+build: $(WASM) $(WASM_EXEC) $(PANEL_STYLES) vendor
+
+$(PANEL_STYLES): static/theme.css static/session-tree-panel.css tools/css-module.mjs
+	$(NODE) tools/css-module.mjs $@
 
 $(WASM): $(GO_SOURCES)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./wasm
@@ -181,6 +188,6 @@ bench: build deps
 	$(NODE) bench/longtasks.mjs
 
 clean:
-	rm -f $(WASM) $(WASM_EXEC) js/*.gz js/*.br
+	rm -f $(WASM) $(WASM_EXEC) $(PANEL_STYLES) js/*.gz js/*.br
 	rm -f sessiontree-*.tgz
 	rm -rf .cache e2e/artifacts $(VENDOR)

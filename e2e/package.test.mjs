@@ -96,8 +96,9 @@ before(async () => {
   fs.writeFileSync(path.join(app, 'unbundled.html'), page('unbundled', { csp: csp(` 'sha256-${hash}'`), importMap }, '/src/main.js'));
 
   // Bundled: esbuild bundles the app and, as a second entry, the store's
-  // worker; the wasm, Go's loader and the panel's stylesheets and icon are
-  // copied beside them (the shim and the panel find them next to their
+  // worker (Go's loader and the panel's stylesheets are bundled: literal
+  // imports); the wasm and the panel's icon are copied beside them (the
+  // shim and the panel find them next to their
   // module: new URL(…, import.meta.url)).
   const dist = path.join(app, 'dist');
   const resolve = createRequire(path.join(app, 'package.json')).resolve;
@@ -110,7 +111,7 @@ before(async () => {
     outdir: dist,
     logLevel: 'warning',
   });
-  for (const asset of ['sessiontree.wasm', 'wasm_exec.js', 'theme.css', 'panel.css', 'icon.svg']) {
+  for (const asset of ['sessiontree.wasm', 'icon.svg']) {
     const from = resolve(`sessiontree/${asset}`);
     fs.copyFileSync(from, path.join(dist, path.basename(from)));
   }
@@ -188,10 +189,9 @@ for (const [name, url] of [['bundled with esbuild', 'dist/index.html'], ['unbund
       const panel = p.locator('session-tree-panel');
       // The panel draws the session's two rows (its stylesheet loaded: rows have their height).
       await p.waitForFunction(() => document.querySelector('session-tree-panel')?.shadowRoot?.querySelectorAll('.row[data-node-id]').length === 2);
-      await p.waitForFunction(() => {
-        const link = document.querySelector('session-tree-panel').shadowRoot.querySelector('link[href$="session-tree-panel.css"]');
-        return link?.sheet && link.sheet.cssRules.length > 0;
-      });
+      // Its two stylesheets are constructed from the bundled module (panel-styles.js), not fetched.
+      const sheets = await p.evaluate(() => document.querySelector('session-tree-panel').shadowRoot.adoptedStyleSheets.map((s) => s.cssRules.length > 0));
+      assert.deepEqual(sheets, [true, true]);
       await panel.locator(`.row[data-node-id="${app.user.id}"]`).click();
       await p.waitForFunction((id) => window.app.events.some(([type, nodeId]) => type === 'preview' && nodeId === id), app.user.id);
       const events = await p.evaluate(() => window.app.events);

@@ -3,9 +3,10 @@
 // operations, the thin methods, importFile and loadSnapshot, compiles
 // under --strict; each e2e/types/bad-*.ts, one mistake each, does not, and
 // fails with the expected error code at the expected place.
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { REPO_ROOT } from './helpers.mjs';
@@ -59,6 +60,70 @@ for (const [file, where, code, message] of bad) {
     const lines = errors(r.out);
     assert.equal(lines.length, 1, r.out);
     assert.equal(lines[0].split(': ')[0], `e2e/types/${file}${where}`);
+    assert.match(lines[0], new RegExp(` error ${code}:`));
+    assert.match(r.out, message);
+  });
+}
+
+// The package by name, as an app imports it (e2e/types/react/: a React
+// page, the panel's JSX typing and its events, the hooks), under each
+// moduleResolution an app may have: "node" (node10, through
+// typesVersions; TypeScript 7 removed it, so TypeScript 5 checks it),
+// "node16" and "bundler" (through exports). node_modules/sessiontree in
+// that folder links the repository; react's types come from the
+// repository's node_modules.
+const REACT_DIR = path.join(REPO_ROOT, 'e2e', 'types', 'react');
+const TSC5 = path.join(REPO_ROOT, 'node_modules', 'typescript-5', 'bin', 'tsc');
+
+before(() => {
+  const link = path.join(REACT_DIR, 'node_modules', 'sessiontree');
+  fs.mkdirSync(path.dirname(link), { recursive: true });
+  if (!fs.existsSync(link)) fs.symlinkSync(path.relative(path.dirname(link), REPO_ROOT), link, 'dir');
+});
+
+/**
+ * tsc --noEmit --strict --jsx react-jsx on one file of e2e/types/react.
+ * @param {string} tsc the compiler @param {string} resolution @param {string} name
+ * @returns {Promise<{code: number, out: string}>}
+ */
+async function compileReact(tsc, resolution, name) {
+  const module = resolution === 'node16' ? 'node16' : 'esnext';
+  const args = [tsc, '--noEmit', '--strict', '--target', 'es2022', '--module', module, '--moduleResolution', resolution, '--jsx', 'react-jsx', '--lib', 'es2022,dom', '--pretty', 'false', name];
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: REACT_DIR });
+    return { code: 0, out: stdout };
+  } catch (err) {
+    if (typeof err.code !== 'number') throw err;
+    return { code: err.code, out: err.stdout };
+  }
+}
+
+const RESOLUTIONS = [
+  ['TypeScript 5', TSC5, 'node'],
+  ['the pinned TypeScript', TSC, 'node16'],
+  ['the pinned TypeScript', TSC, 'bundler'],
+];
+
+for (const [who, tsc, resolution] of RESOLUTIONS) {
+  test(`${who} with moduleResolution ${resolution}: a React page using sessiontree, sessiontree/panel, sessiontree/openai and sessiontree/react by name compiles`, async () => {
+    const r = await compileReact(tsc, resolution, 'ok.tsx');
+    assert.deepEqual(errors(r.out), []);
+    assert.equal(r.code, 0, r.out);
+  });
+}
+
+const badReact = [
+  ['bad-panel.tsx', '(5,29)', 'TS2322', /Type '"open"' is not assignable to type '"jump" \| "preview" \| undefined'/],
+  ['bad-event.tsx', '(4,99)', 'TS2551', /Property 'nodeID' does not exist on type 'PanelEventDetail'. Did you mean 'nodeId'\?/],
+];
+
+for (const [file, where, code, message] of badReact) {
+  test(`react/${file} does not compile: ${code} at ${where}`, async () => {
+    const r = await compileReact(TSC, 'bundler', file);
+    assert.notEqual(r.code, 0, `tsc must fail: ${r.out}`);
+    const lines = errors(r.out);
+    assert.equal(lines.length, 1, r.out);
+    assert.equal(lines[0].split(': ')[0], `${file}${where}`);
     assert.match(lines[0], new RegExp(` error ${code}:`));
     assert.match(r.out, message);
   });

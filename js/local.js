@@ -64,7 +64,8 @@ const shared = new Map();
  * IndexedDB holds (js/sessiontree.js does that by itself for the worker).
  *
  * @param {{wasmURL?: string|URL, dbName?: string, persist?: boolean, memoryBudget?: number}} [options]
- *   wasmURL is resolved against the thread's location; default: sessiontree.wasm next to this module.
+ *   wasmURL (required; init() in js/sessiontree.js passes its default, the
+ *   package's sessiontree.wasm) is resolved against the thread's location.
  *   memoryBudget: see init() in js/sessiontree.js (bytes; default 2 GiB)
  * @returns {Promise<LocalTree>}
  */
@@ -72,7 +73,11 @@ export function initLocal(options = {}) {
   options = options ?? {};
   const bad = checkMemoryBudget(options.memoryBudget);
   if (bad) return Promise.reject(new Error(`sessiontree: init: ${bad}`));
-  const wasmURL = options.wasmURL ? new URL(options.wasmURL, globalThis.location?.href) : new URL("./sessiontree.wasm", import.meta.url);
+  // The wasm's default URL is written once, in js/sessiontree.js: a second
+  // new URL("./sessiontree.wasm", import.meta.url) here would make a
+  // bundler emit the wasm again for the worker's bundle.
+  if (!options.wasmURL) return Promise.reject(new Error("sessiontree: init: wasmURL is required"));
+  const wasmURL = new URL(options.wasmURL, globalThis.location?.href);
   const persist = options.persist !== false;
   const dbName = options.dbName ?? DB_DEFAULT_NAME;
   const budget = options.memoryBudget;

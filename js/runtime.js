@@ -7,6 +7,10 @@
 
 import { errorEnvelope } from "./tree-api.js";
 import { STORAGE_ERROR } from "./protocol.js";
+// Go's loader, a plain script that sets globalThis.Go: a static import, so
+// every bundler finds it and bundles it with the store (in a worker no
+// chunk has to be loaded at run time).
+import "./wasm_exec.js";
 
 /** True in a worker's global scope (js/worker.js), where no page waits on this thread. */
 export const IN_WORKER = typeof globalThis.WorkerGlobalScope === "function" && globalThis instanceof globalThis.WorkerGlobalScope;
@@ -59,8 +63,9 @@ function watchStderr() {
 /**
  * Load the wasm once per page and URL and start its Go program: its global
  * object `{version, newStore(memory?), exit(code, text?)}`, its memory, and its state
- * (`exited`: null, or the reason once the program exited). wasm_exec.js
- * (Go's loader) is imported from the same folder as the wasm.
+ * (`exited`: null, or the reason once the program exited). Go's loader
+ * is wasm_exec.js of this module's folder (imported above): the wasm must
+ * come from the same Go build.
  * @param {string|URL} wasmURL
  * @returns {Promise<{api: {version: string, newStore: (memory?: WebAssembly.Memory) => object, exit: (code: number, text?: string) => void}, memory: WebAssembly.Memory, state: {exited: string|null}}>}
  */
@@ -68,18 +73,15 @@ export function loadRuntime(wasmURL) {
   const key = String(wasmURL);
   if (!runtimes.has(key)) {
     const p = (async () => {
-      // The wasm is fetched and compiled while wasm_exec.js loads (in a
-      // worker neither is preloaded by the page); compiling needs no
-      // imports, instantiating does.
+      // The wasm is fetched and compiled here (in a worker it is not
+      // preloaded by the page); compiling needs no imports, instantiating
+      // does.
       const compiled = WebAssembly.compileStreaming(fetch(wasmURL)).catch(async () => {
         // Servers that send the wrong MIME type: fall back to bytes.
         const bytes = await (await fetch(wasmURL)).arrayBuffer();
         return WebAssembly.compile(bytes);
       });
       compiled.catch(() => {}); // awaited below; a failure rejects there
-      if (typeof globalThis.Go !== "function") {
-        await import(new URL("./wasm_exec.js", wasmURL).href);
-      }
       watchStderr();
       const go = new globalThis.Go();
       const state = { exited: null };

@@ -546,9 +546,10 @@ export type SnapshotInput = Blob | ArrayBuffer | Uint8Array | string | Snapshot;
 
 export interface InitOptions {
   /**
-   * Where the wasm is (wasm_exec.js is loaded from the same folder);
-   * default: sessiontree.wasm next to the module. Resolved against the
-   * page's URL.
+   * Where the wasm is; default: the package's sessiontree.wasm (next to the
+   * module, or where a bundler emitted it). Resolved against the page's
+   * URL. It must come from the same Go build as the package's
+   * wasm_exec.js, which is always the package's own (bundled with it).
    */
   wasmURL?: string | URL;
   /**

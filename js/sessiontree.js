@@ -17,8 +17,8 @@
 //
 // What an embedder serves, next to this module unless init's options say
 // otherwise: worker.js (workerURL), sessiontree.wasm (wasmURL; served as
-// application/wasm for streaming compilation) and wasm_exec.js (next to the
-// wasm), and the modules they import: worker-tree.js, local.js, tree-api.js,
+// application/wasm for streaming compilation) and wasm_exec.js, and the
+// modules they import: worker-tree.js, local.js, tree-api.js, api-errors.js,
 // context-columns.js, request-text.js, protocol.js, envelope.js, store.js
 // and store/*.js.
 
@@ -81,7 +81,7 @@ const workers = new Map();
  * again starts a new Go program.
  *
  * @param {{wasmURL?: string|URL, workerURL?: string|URL, worker?: boolean, dbName?: string, persist?: boolean, memoryBudget?: number}} [options]
- *   wasmURL: the wasm (wasm_exec.js is loaded from its folder); workerURL:
+ *   wasmURL: the wasm (of the same Go build as the package's wasm_exec.js, which is imported from this folder); workerURL:
  *   the worker module (it must import js/worker.js; a page served with a
  *   service worker starts it from inside that worker's scope to work
  *   offline); both resolved against the page's URL. worker: false runs the
@@ -94,11 +94,14 @@ export function init(options = {}) {
   options = options ?? {};
   const bad = checkMemoryBudget(options.memoryBudget);
   if (bad) return Promise.reject(new Error(`sessiontree: init: ${bad}`));
+  const base = globalThis.location?.href;
+  // The one place the wasm's default URL is written: a literal
+  // new URL(…, import.meta.url), which every bundler emits as an asset.
+  const wasmURL = options.wasmURL ? new URL(options.wasmURL, base) : new URL("./sessiontree.wasm", import.meta.url);
+  options = { ...options, wasmURL: wasmURL.href };
   if (options.worker === false || typeof globalThis.Worker !== "function") {
     return import("./local.js").then(({ initLocal }) => initLocal(options));
   }
-  const base = globalThis.location?.href;
-  const wasmURL = options.wasmURL ? new URL(options.wasmURL, base) : new URL("./sessiontree.wasm", import.meta.url);
   const persist = options.persist !== false;
   const dbName = options.dbName ?? DB_DEFAULT_NAME;
   const start = async () => {
@@ -135,21 +138,24 @@ export function init(options = {}) {
 function pageWorker() {
   for (const c of workers.values()) if (!c.failed) return c;
   // One `new Worker(new URL("literal", import.meta.url), {type: "module"})`
-  // expression: the form Vite and webpack 5 recognise to bundle the worker
-  // with its imports (esbuild leaves it as is: see docs/EMBED.md).
-  return connect(new URL("./worker.js", import.meta.url), () => new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: "sessiontree" }));
+  // expression, and no other URL of the worker: the form Vite, webpack 5,
+  // Rollup and Parcel recognise to bundle the worker with its imports (a
+  // second new URL("./worker.js", …) would be emitted again as an asset).
+  // The worker's URL is known once it started (connect keys by it).
+  return connect(null, () => new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: "sessiontree" }));
 }
 
 /**
- * The connection to the store worker at url, started on first use.
- * @param {URL} url
+ * The connection to the store worker at url (null: the package's own
+ * worker.js), started on first use.
+ * @param {URL|null} url
  * @param {() => Worker} [start] makes the Worker (default: a module Worker of url)
  */
 function connect(url, start = () => new Worker(url, { type: "module", name: "sessiontree" })) {
-  const key = url.href;
+  const key = url?.href ?? "";
   let c = workers.get(key);
   if (!c || c.failed) {
-    c = new Connection(url, adoptStarted(url, start));
+    c = new Connection(url?.href ?? "sessiontree/worker.js", url ? adoptStarted(url, start) : start);
     workers.set(key, c);
   }
   return c;
@@ -186,7 +192,7 @@ function adoptStarted(url, start) {
  */
 class Connection {
   /**
-   * @param {URL} url the worker's script (for messages)
+   * @param {string} url the worker's script (for messages)
    * @param {() => Worker} start makes a Worker (again at each restart)
    */
   constructor(url, start) {
@@ -219,7 +225,7 @@ class Connection {
       if (w !== this.worker) return;
       // An uncaught error of the worker's own code (not the Go runtime's
       // end, which _restart answers): the connection fails for good.
-      this._fail(new Error(`sessiontree: the store worker ${this.url.href} failed${event.message ? ": " + event.message : " to load"}`));
+      this._fail(new Error(`sessiontree: the store worker ${this.url} failed${event.message ? ": " + event.message : " to load"}`));
     };
     w.onmessageerror = () => console.error("sessiontree: a message from the store worker could not be read");
   }

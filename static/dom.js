@@ -16,7 +16,8 @@ export function el(tag, className, text) {
 }
 
 /**
- * A `<button type="button">`; `title` becomes its tooltip and accessible name.
+ * A `<button type="button">`; `title` becomes its tooltip, and its
+ * accessible name only when `text` holds no letter (a symbol).
  * @param {string} className
  * @param {string} text
  * @param {string} [title]
@@ -27,7 +28,10 @@ export function button(className, text, title) {
   b.type = "button";
   if (title) {
     b.title = title;
-    b.setAttribute("aria-label", title);
+    // A button is named by the label it shows (what a user says to voice
+    // control, WCAG 2.5.3); the tooltip names only a button showing a
+    // symbol ("×", "›"), and is otherwise read as its description.
+    if (!/\p{L}/u.test(text ?? "")) b.setAttribute("aria-label", title);
   }
   return b;
 }

@@ -4,6 +4,7 @@
 
 import { button, el } from "./dom.js";
 import { FILTERS } from "./tree-model.js";
+import { PANEL_CSS, THEME_CSS } from "./panel-styles.js";
 
 /** What the filter menu shows for each of FILTERS. */
 const FILTER_LABELS = { default: "Default", "no-tools": "No tools", user: "User only", labeled: "Labeled", all: "All" };
@@ -20,13 +21,10 @@ const FILTER_LABELS = { default: "Default", "no-tools": "No tools", user: "User 
 export function buildFrame(panel) {
   const shadow = panel.attachShadow({ mode: "open" });
   panel._shadow = shadow;
-  // new URL("literal", import.meta.url): the form bundlers recognise and copy.
-  const sheet = (url) => {
-    const link = el("link");
-    link.rel = "stylesheet";
-    link.href = url.href;
-    return link;
-  };
+  // The stylesheets are constructed from the CSS text a module holds:
+  // nothing to fetch, nothing a bundler could inline as a data: URL, and
+  // allowed under a strict `style-src 'self'`.
+  shadow.adoptedStyleSheets = panelSheets();
 
   panel._toggle = button("toggle", "Tree", "Open the session tree");
   panel._toggle.setAttribute("aria-expanded", "false");
@@ -81,7 +79,22 @@ export function buildFrame(panel) {
 
   frame.append(head, tools, body);
   // The prompt dialog sits outside the columns, so it shows whichever column is shown.
-  shadow.append(sheet(new URL("./theme.css", import.meta.url)), sheet(new URL("./session-tree-panel.css", import.meta.url)), panel._toggle, panel._backdrop, frame, panel._actions.prompt);
+  shadow.append(panel._toggle, panel._backdrop, frame, panel._actions.prompt);
+}
+
+/** The constructed stylesheets every panel of the page shares: [theme, panel]. */
+let sheets = null;
+
+/** @returns {CSSStyleSheet[]} the page's two panel sheets, made on first use */
+function panelSheets() {
+  if (!sheets) {
+    sheets = [THEME_CSS, PANEL_CSS].map((text) => {
+      const s = new CSSStyleSheet();
+      s.replaceSync(text);
+      return s;
+    });
+  }
+  return [...sheets];
 }
 
 /**

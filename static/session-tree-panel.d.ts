@@ -83,6 +83,10 @@ export declare class SessionTreePanel extends HTMLElement {
   pane: "" | "tree" | "context";
   /** Attribute composer: a composer under the context appends messages at the cursor. */
   composer: boolean;
+  /** Attribute row-click: what a click or Enter on a row does; "preview" (default) or "jump" (moves the cursor). */
+  rowClick: "preview" | "jump";
+  /** Show the cursor's path again and drop the "viewing" marker of a previewed row. */
+  clearPreview(): void;
   /** The highlighted node, or null. */
   readonly selectedNodeId: string | null;
   /** Whether the drawer is open (always true in panel mode). */

@@ -30,7 +30,8 @@
 // Rows are virtualised (only the rows in view are in the DOM), so 100,000
 // nodes open and scroll smoothly. Every text — messages, ids, titles,
 // labels, branch names — reaches the DOM through textContent; nothing is
-// fetched but the element's own stylesheets (theme.css, session-tree-panel.css).
+// fetched but its icon and, on first use, the highlight.js grammars (its
+// stylesheets are constructed from panel-styles.js).
 // Shaped after
 // github/details-dialog-element (guarded define, listeners added in
 // connectedCallback and removed in disconnectedCallback, CustomEvents out).
@@ -55,6 +56,7 @@ import { RowsView } from "./panel-rows-view.js";
 import { SearchBox } from "./panel-search.js";
 import { RowsController } from "./rows-controller.js";
 import { buildFrame, onPanelKey } from "./panel-frame.js";
+import { PanelAttributes } from "./panel-attributes.js";
 
 export { ROW_HEIGHT } from "./panel-rows-view.js";
 export { previewOf } from "./rows-controller.js";
@@ -66,7 +68,7 @@ let panelCount = 0;
 /**
  * The session tree panel element. See the file comment for its API.
  */
-export class SessionTreePanel extends HTMLElement {
+export class SessionTreePanel extends PanelAttributes {
   static get observedAttributes() {
     return ["session-id", "mode", "theme", "pane", "composer"];
   }
@@ -138,54 +140,6 @@ export class SessionTreePanel extends HTMLElement {
     this._tree = tree;
     if (tree && this.isConnected) this._unsubscribe = this._loader.subscribe();
     this.refresh();
-  }
-
-  /** The session shown (attribute session-id). */
-  get sessionId() {
-    return this.getAttribute("session-id");
-  }
-  set sessionId(id) {
-    if (id === null || id === undefined) this.removeAttribute("session-id");
-    else this.setAttribute("session-id", id);
-  }
-
-  /** "panel" (default) or "overlay" (attribute mode). */
-  get mode() {
-    return this.getAttribute("mode") === "overlay" ? "overlay" : "panel";
-  }
-  set mode(m) {
-    this.setAttribute("mode", m);
-  }
-
-  /** "light", "dark" or "" (follow the system; attribute theme). */
-  get theme() {
-    return this.getAttribute("theme") ?? "";
-  }
-  set theme(t) {
-    if (!t) this.removeAttribute("theme");
-    else this.setAttribute("theme", t);
-  }
-
-  /**
-   * Which column shows (attribute pane): "tree" or "context" show that one
-   * alone (a page's one-pane-at-a-time layout on a small screen); "" (no
-   * attribute) shows both, side by side or stacked as the width allows.
-   */
-  get pane() {
-    const p = this.getAttribute("pane");
-    return p === "tree" || p === "context" ? p : "";
-  }
-  set pane(p) {
-    if (p === "tree" || p === "context") this.setAttribute("pane", p);
-    else this.removeAttribute("pane");
-  }
-
-  /** Whether the composer shows under the context (attribute composer, see panel-composer.js). */
-  get composer() {
-    return this.hasAttribute("composer");
-  }
-  set composer(on) {
-    this.toggleAttribute("composer", Boolean(on));
   }
 
   /** The id of the highlighted (selected) node, or null. */
@@ -369,6 +323,15 @@ export class SessionTreePanel extends HTMLElement {
     this._setStatus(String(text ?? ""), false);
   }
 
+  /**
+   * Show the cursor's path again in the context pane and drop the
+   * "viewing" marker of a previewed row (event `preview` with cursor: true
+   * when something was previewed; nothing otherwise).
+   */
+  clearPreview() {
+    this._preview(null);
+  }
+
   /** Close the search dropdown (the query and the highlighted hits stay). */
   closeDropdowns() {
     this._searchBox.list.hidden = true;
@@ -491,7 +454,12 @@ export class SessionTreePanel extends HTMLElement {
       return;
     }
     this._setActive(id);
-    this._preview(id);
+    this._activate(id);
+  }
+
+  /** A row clicked or Enter pressed: preview it, or jump with row-click="jump". */
+  _activate(id) {
+    return this.rowClick === "jump" ? this._actions.jump(id) : this._preview(id);
   }
 
   /**
@@ -537,7 +505,7 @@ export class SessionTreePanel extends HTMLElement {
         return this._expandRun(action.id);
       case "activate": {
         const from = this._model.compareFrom;
-        if (from === null) return e.shiftKey ? this._actions.jump(action.id) : this._preview(action.id);
+        if (from === null) return e.shiftKey ? this._actions.jump(action.id) : this._activate(action.id);
         this._model.compareFrom = null;
         return this._actions.compare(from, action.id);
       }

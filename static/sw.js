@@ -43,6 +43,8 @@ const PRECACHE = [
   "./panel-context.js",
   "./panel-composer.js",
   "./panel-frame.js",
+  "./panel-attributes.js",
+  "./panel-styles.js",
   "./compose-target.js",
   "./render-message.js",
   "./vendor/markdown-it.js",

@@ -1,0 +1,138 @@
+// The package in real apps (issue 27): each fixture app under e2e/apps/
+// — its own package.json and committed package-lock.json, the bundler's
+// defaults — installs the tarball `npm pack` makes (once per run), is
+// built (and for Vite also run by its dev server), served with the strict
+// CSP of docs/EMBED.md as a header, and chatted in against the loopback
+// OpenAI-compatible server: send, edit, regenerate, click a branch in the
+// panel (row-click="jump"), reload. No console error (a CSP refusal is one),
+// no failed request, every branch in the panel. A tool that cannot run
+// fails the test with npm's or the bundler's own words.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+import { launch, watchPage, REPO_ROOT } from './helpers.mjs';
+import { startChatServer } from './openai-server.mjs';
+import { APPS_DIR, chatScenario, install, pack, serveBuilt, strictCSP } from './apps/harness.mjs';
+
+const run = promisify(execFile);
+const VITE_APP = path.join(APPS_DIR, 'vite-react');
+const WEBPACK_APP = path.join(APPS_DIR, 'webpack');
+
+let tarball;
+let browser;
+let chat;
+before(async () => {
+  tarball = await pack();
+  chat = await startChatServer();
+  browser = await launch();
+  await install(VITE_APP, tarball);
+  await install(WEBPACK_APP, tarball);
+});
+after(async () => {
+  await browser?.close();
+  await chat?.close();
+});
+
+/**
+ * A new context and page watched for console errors, page errors and
+ * failed requests (a status of 400 or more, or none), run through fn; the
+ * page has one worker, the store's.
+ */
+async function inPage(fn) {
+  const chatOrigin = new URL(chat.baseURL).origin;
+  const errors = [];
+  const context = await browser.newContext();
+  try {
+    const page = watchPage(await context.newPage(), errors);
+    // A dev server pre-bundles on its first page, and the machine may be
+    // busy: waits are for states, with room.
+    page.setDefaultTimeout(120_000);
+    page.on('response', (r) => r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`));
+    // The adapter stops reading a stream at its [DONE] (reader.cancel()),
+    // which Chromium reports as an aborted request: not a failure.
+    page.on('requestfailed', (r) => (r.failure()?.errorText === 'net::ERR_ABORTED' && r.url().startsWith(chatOrigin)) || errors.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+    await fn(page);
+    // Named by the bundler: worker-<hash>.js (Vite), sessiontree.js (webpack, after the Worker's name).
+    assert.equal(page.workers().length, 1, `one store worker: ${page.workers().map((w) => w.url())}`);
+  } finally {
+    await context.close();
+  }
+  assert.deepEqual(errors, []);
+}
+
+test('Vite + React + TypeScript: tsc type-checks the app against the installed package (moduleResolution bundler)', async () => {
+  const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  try {
+    await run(process.execPath, [tsc, '-p', VITE_APP, '--pretty', 'false']);
+  } catch (err) {
+    assert.fail(`tsc failed: ${err.stdout || err.message}`);
+  }
+});
+
+test('Vite + React + TypeScript, production build (vite build, no sessiontree config) under a strict CSP: chat, edit, regenerate, switch branch, reload', async () => {
+  const dist = path.join(VITE_APP, 'dist');
+  fs.rmSync(dist, { recursive: true, force: true });
+  const { stdout, stderr } = await run(process.execPath, [path.join(VITE_APP, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], { cwd: VITE_APP, env: { ...process.env, NO_COLOR: '1' } });
+  assert.doesNotMatch(stdout + stderr, /overwrites a previously emitted file|\bwarn(ing)?\b/i, 'vite build warns about nothing');
+  const assets = fs.readdirSync(path.join(dist, 'assets'));
+  assert.equal(assets.filter((f) => /^worker-.*\.js$/.test(f)).length, 1, `the worker is emitted once: ${assets}`);
+  assert.equal(assets.filter((f) => f.endsWith('.wasm')).length, 1, `the wasm is emitted once: ${assets}`);
+  assert.ok(assets.some((f) => /^python-.*\.js$/.test(f)), 'the highlight.js grammars are chunks');
+  const server = await serveBuilt(dist, strictCSP(new URL(chat.baseURL).origin));
+  try {
+    await inPage((page) => chatScenario(page, `${server.baseURL}?api=${chat.baseURL}vite-build/v1`, chat, 'vite-build'));
+  } finally {
+    await server.close();
+  }
+});
+
+test('Vite + React + TypeScript, dev server (vite, dependency pre-bundling on, no sessiontree config): chat, edit, regenerate, switch branch, reload', async () => {
+  const port = await freePort();
+  // --force: pre-bundle again, as a first start does.
+  const child = spawn(process.execPath, [path.join(VITE_APP, 'node_modules', 'vite', 'bin', 'vite.js'), '--host', '127.0.0.1', '--port', String(port), '--strictPort', '--force'], { cwd: VITE_APP, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  try {
+    await new Promise((resolve, reject) => {
+      const t = setInterval(() => out.includes(`:${port}/`) && (clearInterval(t), resolve()), 50);
+      child.once('exit', (code) => (clearInterval(t), reject(new Error(`vite exited (${code}): ${out}`))));
+    });
+    await inPage((page) => chatScenario(page, `http://127.0.0.1:${port}/?api=${chat.baseURL}vite-dev/v1`, chat, 'vite-dev'));
+    assert.doesNotMatch(out, /error|failed/i, out);
+  } finally {
+    child.kill();
+  }
+});
+
+test('webpack 5 (no webpack config, webpack --mode production) under a strict CSP: chat, edit, regenerate, switch branch, reload', async () => {
+  const dist = path.join(WEBPACK_APP, 'dist');
+  fs.rmSync(dist, { recursive: true, force: true });
+  const { stdout, stderr } = await run(process.execPath, [path.join(WEBPACK_APP, 'node_modules', 'webpack', 'bin', 'webpack.js'), '--mode', 'production'], { cwd: WEBPACK_APP, env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 1 << 24 });
+  // webpack's own size hints (a 5 MB wasm, a 270 KB entry) are the only warnings.
+  const warnings = (stdout + stderr).split('\n').filter((l) => /^WARNING in /.test(l) && !/size limit|performance recommendations/.test(l));
+  assert.deepEqual(warnings, []);
+  const files = fs.readdirSync(dist);
+  assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 1, `the wasm is emitted once: ${files}`);
+  const server = await serveBuilt(WEBPACK_APP, strictCSP(new URL(chat.baseURL).origin));
+  try {
+    await inPage((page) => chatScenario(page, `${server.baseURL}index.html?api=${chat.baseURL}webpack/v1`, chat, 'webpack'));
+  } finally {
+    await server.close();
+  }
+});
+
+/** A free TCP port on 127.0.0.1. */
+function freePort() {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,149 @@
+// What the fixture apps' page test (e2e/apps.test.mjs) needs besides the
+// browser: the package packed once per run, each app's locked dependencies
+// installed from npm's cache, a static server that sends a strict CSP on
+// every response, and the chat every app goes through.
+
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import assert from 'node:assert/strict';
+import { REPO_ROOT } from '../helpers.mjs';
+import { DONE_EVENT, delta, sse } from '../openai-server.mjs';
+
+const run = promisify(execFile);
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+export const APPS_DIR = path.join(REPO_ROOT, 'e2e', 'apps');
+
+/**
+ * npm pack of the repository into .cache/apps/ (its prepack runs make
+ * build), once per call. @returns {Promise<string>} the tarball's path
+ */
+export async function pack() {
+  const dir = path.join(REPO_ROOT, '.cache', 'apps');
+  fs.mkdirSync(dir, { recursive: true });
+  const { stdout } = await run(NPM, ['pack', '--json', '--pack-destination', dir], { cwd: REPO_ROOT, maxBuffer: 1 << 26 });
+  const [{ filename }] = JSON.parse(stdout.slice(stdout.search(/^\[\s*$/m)));
+  return path.join(dir, filename);
+}
+
+/**
+ * Install an app: its locked dependencies with npm ci from npm's cache
+ * (skipped while node_modules is newer than the lock file), then the
+ * tarball with npm install --no-save --offline (the lock file stays as
+ * committed). Fails, naming the step, when npm cannot: nothing is skipped.
+ * @param {string} app the app's folder @param {string} tarball
+ */
+export async function install(app, tarball) {
+  const stamp = path.join(app, 'node_modules', '.sessiontree-ci');
+  const lock = path.join(app, 'package-lock.json');
+  const npm = async (args) => {
+    try {
+      await run(NPM, [...args, '--no-audit', '--no-fund'], { cwd: app, maxBuffer: 1 << 26 });
+    } catch (err) {
+      throw new Error(`npm ${args.join(' ')} failed in ${path.relative(REPO_ROOT, app)}: ${err.stderr || err.message}`);
+    }
+  };
+  if (!fs.existsSync(stamp) || fs.statSync(stamp).mtimeMs < fs.statSync(lock).mtimeMs) {
+    await npm(['ci', '--prefer-offline']);
+    fs.writeFileSync(stamp, '');
+  }
+  await npm(['install', '--no-save', '--offline', tarball]);
+}
+
+/** The policy every built app is served with: the strict one of docs/EMBED.md, plus the chat server. */
+export function strictCSP(connect) {
+  return `default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self' ${connect}; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'`;
+}
+
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.wasm': 'application/wasm', '.svg': 'image/svg+xml', '.json': 'application/json', '.txt': 'text/plain; charset=utf-8' };
+
+/**
+ * Serve a built app's folder on 127.0.0.1 with `csp` as a header on every
+ * response (pages and worker scripts alike); "/" and folders serve
+ * index.html, "/x" serves x.html when there is one (a static export).
+ * @returns {Promise<{baseURL: string, close: () => Promise<void>}>}
+ */
+export async function serveBuilt(root, csp) {
+  const server = http.createServer((req, res) => {
+    let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    let file = path.join(root, p);
+    if (!file.startsWith(root)) file = '';
+    if (file && fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
+    if (file && !fs.existsSync(file) && fs.existsSync(file + '.html')) file += '.html';
+    const headers = { 'Content-Security-Policy': csp, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' };
+    if (!file || !fs.existsSync(file)) {
+      res.writeHead(404, headers);
+      res.end('not found');
+      return;
+    }
+    res.writeHead(200, { ...headers, 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    baseURL: `http://127.0.0.1:${server.address().port}/`,
+    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
+}
+
+/** A streamed reply of text. */
+const answer = (text) => ({ chunks: [sse(delta(text)), sse(delta('', 'stop')), DONE_EVENT] });
+
+/** The chat's answers, in the order the scenario asks for them. */
+export const ANSWERS = ['Answer A', 'Answer B', 'Answer C:\n\n```python\nprint("c")\n```'];
+
+/**
+ * The chat every app goes through, on a page already watched for errors:
+ * send "hello" (Answer A), edit it (Answer B), regenerate (Answer C, with
+ * a code block the panel highlights), click Answer A's row in the panel
+ * (row-click="jump": the app's messages follow), reload, and find the cursor
+ * kept and every branch in the panel.
+ * @param {import('playwright-core').Page} page
+ * @param {string} url the app's page, with ?api= set
+ * @param {{plan: Function}} chat the loopback server (e2e/openai-server.mjs)
+ * @param {string} scenario its scenario name in the api URL
+ */
+export async function chatScenario(page, url, chat, scenario) {
+  chat.plan(scenario, ...ANSWERS.map(answer));
+  const texts = () => page.locator('[data-testid=messages] li .text').allTextContents();
+  const waitTexts = async (want) => {
+    try {
+      await page.waitForFunction((w) => JSON.stringify([...document.querySelectorAll('[data-testid=messages] li .text')].map((e) => e.textContent)) === w, JSON.stringify(want), { timeout: 20000 });
+    } catch (err) {
+      const status = await page.getByTestId('status').textContent();
+      throw new Error(`the app shows ${JSON.stringify(await texts())} (status ${JSON.stringify(status)}), not ${JSON.stringify(want)}: ${err.message}`);
+    }
+  };
+  const ready = () => page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'ready');
+  const app = page.getByRole('region', { name: 'Chat' });
+  // A dev server's first page waits for its dependency pre-bundling.
+  await page.goto(url, { timeout: 120_000 });
+  await ready();
+  await app.getByLabel('Message').fill('hello');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await waitTexts(['You are a test bot.', 'hello', 'Answer A']);
+  await ready();
+  await app.getByRole('button', { name: 'Edit' }).click();
+  await waitTexts(['You are a test bot.', 'hello (edited)', 'Answer B']);
+  await ready();
+  await app.getByRole('button', { name: 'Regenerate' }).click();
+  await waitTexts(['You are a test bot.', 'hello (edited)', ANSWERS[2]]);
+  await ready();
+  // The panel shows the cursor's path with Answer C's code highlighted
+  // (a grammar loaded on demand from the bundle).
+  const panel = page.locator('session-tree-panel');
+  await panel.locator('code.hljs').first().waitFor();
+  // A click on Answer A's row moves the cursor (row-click="jump"): the app's messages follow.
+  await panel.locator('.row[data-node-id]', { hasText: 'Answer A' }).click();
+  await waitTexts(['You are a test bot.', 'hello', 'Answer A']);
+  assert.notEqual(await page.getByTestId('jumped').textContent(), '', 'the panel\'s jump event reached the app (onjump)');
+  await page.reload();
+  await ready();
+  await waitTexts(['You are a test bot.', 'hello', 'Answer A']);
+  await page.waitForFunction(() => document.querySelector('session-tree-panel')?.shadowRoot?.querySelectorAll('.row[data-node-id]').length === 6);
+  const rows = (await panel.locator('.row[data-node-id]').allTextContents()).join('\n');
+  for (const want of ['You are a test bot.', 'hello', 'Answer A', 'hello (edited)', 'Answer B', 'Answer C']) assert.ok(rows.includes(want), `the panel shows ${JSON.stringify(want)} after a reload: ${rows}`);
+  assert.deepEqual(await texts(), ['You are a test bot.', 'hello', 'Answer A']);
+}

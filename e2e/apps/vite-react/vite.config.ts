@@ -1,0 +1,5 @@
+// The Vite template's config, nothing for sessiontree.
+import { defineConfig } from "vite";
+import react from "@vitejs/plugin-react";
+
+export default defineConfig({ plugins: [react()] });

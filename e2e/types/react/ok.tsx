@@ -1,0 +1,52 @@
+// A correct React page against the package's types, imported by name:
+// e2e/types.test.mjs compiles it under moduleResolution node (typesVersions),
+// node16 and bundler (exports), and expects no error.
+import { useRef } from "react";
+import { init } from "sessiontree";
+import type { Message } from "sessiontree";
+import type { SessionTreePanel } from "sessiontree/panel";
+import { reply } from "sessiontree/openai";
+import { SessionTreeProvider, useMessages, usePanelEvent, useSessions, useSessionTree } from "sessiontree/react";
+
+export function Chat({ id }: { id: string }) {
+  const { tree, error } = useSessionTree({ dbName: "typed" });
+  const { sessions, loading } = useSessions();
+  const { messages, cursor } = useMessages(id, tree);
+  const panel = useRef<SessionTreePanel>(null);
+  // React 18: a ref and usePanelEvent; the event's detail is typed per event.
+  usePanelEvent(panel, "preview", (e) => console.log(e.detail.nodeId, e.detail.cursor === true));
+  usePanelEvent(panel, "fork", (e) => console.log(e.detail.newSessionId));
+  const roles: Message["role"][] = messages.map((m) => m.role);
+  if (error) return <p>{error.message}</p>;
+  return (
+    <main>
+      <p>{loading ? "…" : sessions.map((s) => s.title).join(", ")}</p>
+      <p>{roles.join(" ")} {cursor ?? "no cursor"}</p>
+      {/* React 19: props set the element's properties and listen to its events. */}
+      <session-tree-panel
+        ref={panel}
+        session-id={id}
+        row-click="jump"
+        theme="dark"
+        mode="panel"
+        tree={tree}
+        onjump={(e) => {
+          const node: string | null | undefined = e.detail.nodeId;
+          console.log(node);
+          panel.current?.clearPreview();
+        }}
+        onbranch={(e) => console.log(e.detail.branch)}
+      />
+      <button onClick={() => tree && reply(tree, id, { baseURL: "http://127.0.0.1:1/v1", model: "m" })}>Reply</button>
+    </main>
+  );
+}
+
+export async function App() {
+  const tree = await init({ persist: false });
+  return (
+    <SessionTreeProvider tree={tree}>
+      <Chat id="s" />
+    </SessionTreeProvider>
+  );
+}
