@@ -12,6 +12,7 @@ import { init } from "../js/sessiontree.js";
 import { createDemoSession, DEMO_SESSION_ID } from "./demo.js";
 import { filterSessions, highlightPieces, relativeTime, snapshotFileName } from "./tree-model.js";
 import { NARROW, PaneTabs } from "./explorer-panes.js";
+import { rememberView } from "./explorer-map.js";
 import { describeAttachment, readImports, sourcesFromDrop, sourcesFromFiles } from "./import-files.js";
 import { RestorePoints, snapshotSessionId } from "./restore-points.js";
 import { SessionTitles } from "./session-titles.js";
@@ -544,6 +545,7 @@ function wireRestorePoints(tree) {
 async function start() {
   state.panes = new PaneTabs({ tabs: $("pane-tabs"), sessions: $("sessions-pane"), panel: $("panel") });
   wirePanel();
+  rememberView($("panel"));
   wireImport();
   let tree;
   try {

@@ -9,11 +9,12 @@
 // ("light", "dark"; absent follows prefers-color-scheme), `pane` ("tree" or
 // "context": show that column alone; absent: both), `composer` (present: a
 // composer under the context appends messages at the cursor, see
-// panel-composer.js).
+// panel-composer.js), `view` ("list", the default, or "map": the session
+// drawn as a tidy tree on a canvas, see panel-map.js).
 // Properties: `tree` (a SessionTree, of which the panel uses call,
 // subscribe and hasOperation; when not set before the element connects,
 // the page's shared tree from init() is used), `sessionId`, `mode`,
-// `theme`, `pane`, `composer`, `selectedNodeId`.
+// `theme`, `pane`, `composer`, `view`, `selectedNodeId`.
 // Methods: `open()`, `close()`, `focusNode(id)`, `refresh()`; the promise
 // `updateComplete` resolves once a reload in progress is done.
 // Events (CustomEvent, bubbling, composed; detail {sessionId, nodeId, …}):
@@ -23,7 +24,8 @@
 // `branch` after a branch was made ({branch}); `fork` after a fork or
 // clone ({newSessionId}); `compare` when a comparison shows in the context
 // column ({from, to}); `append` after the composer appended a message
-// ({nodeId, branch, role}); `open`/`close` in overlay mode.
+// ({nodeId, branch, role}); `view` when the List / Map switch is used
+// ({view}); `open`/`close` in overlay mode.
 // Clicking a row (or Enter) previews its path in the context pane; the
 // session's cursor moves only by "Continue from here" (Shift+Enter).
 //
@@ -55,6 +57,7 @@ import { RowsView } from "./panel-rows-view.js";
 import { SearchBox } from "./panel-search.js";
 import { RowsController } from "./rows-controller.js";
 import { buildFrame, onPanelKey } from "./panel-frame.js";
+import { PanelMap } from "./panel-map.js";
 
 export { ROW_HEIGHT } from "./panel-rows-view.js";
 export { previewOf } from "./rows-controller.js";
@@ -68,7 +71,7 @@ let panelCount = 0;
  */
 export class SessionTreePanel extends HTMLElement {
   static get observedAttributes() {
-    return ["session-id", "mode", "theme", "pane", "composer"];
+    return ["session-id", "mode", "theme", "pane", "composer", "view"];
   }
 
   constructor() {
@@ -188,6 +191,14 @@ export class SessionTreePanel extends HTMLElement {
     this.toggleAttribute("composer", Boolean(on));
   }
 
+  /** "list" (default) or "map": what the tree column shows (attribute view; see panel-map.js). */
+  get view() {
+    return this.getAttribute("view") === "map" ? "map" : "list";
+  }
+  set view(v) {
+    this.setAttribute("view", v === "map" ? "map" : "list");
+  }
+
   /** The id of the highlighted (selected) node, or null. */
   get selectedNodeId() {
     return this._model.selectedNodeId;
@@ -270,6 +281,8 @@ export class SessionTreePanel extends HTMLElement {
       this.refresh();
     } else if (name === "mode") {
       this._applyMode();
+    } else if (name === "view") {
+      this._map.setView(this.view);
     } else if (name === "composer") {
       this._composer.element.hidden = value === null;
     } else if (name === "pane" && this.pane === "context") {
@@ -383,6 +396,7 @@ export class SessionTreePanel extends HTMLElement {
 
   _build() {
     buildFrame(this);
+    this._map = new PanelMap(this);
   }
 
   _applyMode() {
@@ -441,6 +455,7 @@ export class SessionTreePanel extends HTMLElement {
     this._actions.update();
     this._composer.update();
     this._renderHead();
+    this._map.update();
   }
 
   _renderHead() {
@@ -500,6 +515,7 @@ export class SessionTreePanel extends HTMLElement {
     this._loader.renderContext();
     this._composer.update();
     this._emit("preview", { nodeId: this._model.viewNode ?? this._model.value?.cursor ?? null, cursor: this._model.viewNode === null });
+    this._map.update();
   }
 
   _expandRun(gapId) {
