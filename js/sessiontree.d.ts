@@ -167,6 +167,46 @@ export interface Tree {
   text: string;
 }
 
+/** A node's place on the map: its segment and its offset in it (0 = the segment's first node). */
+export interface MapMark {
+  segment: number;
+  offset: number;
+  nodeId: string;
+}
+
+/**
+ * The value of operation "map" {sessionId}: the session cut into segments
+ * (runs of nodes without a fork, on one branch) laid out as a tidy tree
+ * (Buchheim, Jünger & Leipert 2002) in the Worker. Columns have one entry
+ * per drawn segment, parents first; x is in layout units (0 … width), y the
+ * depth in segments (0 … height). A hidden subtree is one collapsed segment.
+ */
+export interface SessionMap {
+  sessionId: string;
+  nodeCount: number;
+  count: number;
+  width: number;
+  height: number;
+  branches: string[];
+  parent: number[];
+  x: number[];
+  y: number[];
+  length: number[];
+  first: string[];
+  last: string[];
+  branch: number[];
+  /** Bits: 1 on the cursor's path, 2 on the preferred path, 4 a hidden subtree drawn collapsed. */
+  flags: number[];
+  /** [segment, nodes in the hidden subtree] */
+  hidden: [number, number][];
+  cursor: MapMark | null;
+  preferred: MapMark | null;
+  /** [segment, offset, label] */
+  labels: [number, number, string][];
+  /** [segment, offset, index into branches]: where each branch's tip is */
+  tips: [number, number, number][];
+}
+
 /**
  * The value of operation "tree.rows" {sessionId, offset?, limit?, around?}:
  * the rows of `tree` in columns (each array has one entry per row sent), in
@@ -386,6 +426,7 @@ export interface Operations {
   /** showHidden: draw hidden subtrees too (default false). */
   tree: { request: { sessionId: string; showHidden?: boolean }; value: Tree };
   "tree.rows": { request: { sessionId: string; offset?: number; limit?: number; around?: string }; value: TreeRows };
+  map: { request: { sessionId: string }; value: SessionMap };
   jump: { request: { sessionId: string; nodeId: string }; value: SessionStatus };
   /** The value is the status of the NEW session. */
   fork: { request: { sessionId: string; nodeId: string; newSessionId?: string; branch?: string }; value: SessionStatus };

@@ -19,7 +19,7 @@ import { MAX_ZOOM, NODE_SPACING, SEGMENT_HEIGHT, HIDDEN_ROOT, ON_PATH, PREFERRED
 export const LONG_PRESS_MS = 500;
 
 /** The theme tokens the canvas reads (theme.css), resolved for the element's colour scheme. */
-const TOKENS = ["--bg", "--surface", "--text", "--muted", "--accent", "--mark", "--pref", "--border", "--guide", ...[0, 1, 2, 3, 4, 5, 6, 7].map((i) => `--branch-${i}`)];
+export const TOKENS = ["--bg", "--surface", "--text", "--muted", "--accent", "--mark", "--pref", "--border", "--guide", ...[0, 1, 2, 3, 4, 5, 6, 7].map((i) => `--branch-${i}`)];
 
 /**
  * The map view. `element` goes into the page; `setModel` gives it a model.
@@ -262,7 +262,12 @@ export class MapView {
     for (const s of segs) {
       const len = m.length[s];
       if (roomy && len > 2) text(s, Math.floor((len - 1) / 2), len.toLocaleString("en-US"), col["--muted"], 8, 0, "11px system-ui, sans-serif");
-      if (m.hiddenCount.has(s)) text(s, len - 1, `+${m.hiddenCount.get(s).toLocaleString("en-US")} hidden`, col["--muted"], -20, 16);
+      if (m.hiddenCount.has(s)) {
+        // A collapsed hidden branch: its name (dimmed) and how many nodes it hides.
+        const name = m.branches[m.branch[s]];
+        text(s, len - 1, `${clip(name, 12)} · ${m.hiddenCount.get(s).toLocaleString("en-US")} hidden`, col["--muted"], -14, 18);
+        continue;
+      }
       for (const t of m.tipsOf.get(s) ?? []) {
         if (roomy || (m.flags[s] & ON_PATH) !== 0) text(s, t.off, clip(t.text, 16), col[`--branch-${branchColour(m.branch[s])}`], -14, 18, "600 12px system-ui, sans-serif");
       }

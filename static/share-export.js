@@ -28,6 +28,8 @@
 import { highlightCode, renderMarkdown, renderMessage } from "./render-message.js";
 import { branchGuides } from "./tree-model.js";
 import { describeEntry, formatTime, nodeText } from "./node-text.js";
+import { buildMapModel } from "./map-model.js";
+import { mapSVG } from "./map-svg.js";
 
 /** Version of the share file's JSON data (`version` in it). */
 export const SHARE_DATA_VERSION = 1;
@@ -278,6 +280,7 @@ export async function buildShareFile(tree, sessionId, options = {}) {
   style.textContent = `${theme}\n${css}`;
   head.append(titleEl, style);
   body.append(...pageSkeleton(doc, title, sessionId, rows.length, now), allNodes(doc, all));
+  if (tree.hasOperation?.("map")) body.querySelector(".share-head").after(shareMap(doc, buildMapModel(await must({ operation: "map" }))));
   const json = doc.createElement("script");
   json.type = "application/json";
   json.id = SHARE_DATA_ID;
@@ -288,6 +291,24 @@ export async function buildShareFile(tree, sessionId, options = {}) {
   await new Promise((resolve) => setTimeout(resolve, 0)); // building and serializing: two tasks, not one
   const text = `<!DOCTYPE html>\n${root.outerHTML}\n`;
   return { filename: shareFileName(sessionId), text, nodes: rows.length };
+}
+
+/**
+ * The map of the session (map-svg.js), inlined as SVG in a <details>: drawn
+ * offline with no script, in the file's theme (its colours are theme.css's
+ * tokens, inlined with it).
+ */
+function shareMap(doc, model) {
+  const details = doc.createElement("details");
+  details.className = "share-map";
+  details.open = true;
+  const summary = doc.createElement("summary");
+  summary.textContent = `Map · ${model.nodeCount.toLocaleString("en")} nodes, ${model.branches.length} branches`;
+  const box = doc.createElement("div");
+  box.className = "share-map-box";
+  box.append(mapSVG(model, { doc }));
+  details.append(summary, box);
+  return details;
 }
 
 /** The header, search and the two panes the viewer fills. */

@@ -26,6 +26,7 @@ const PRECACHE = [
   "./session-titles.js",
   "./restore-points.js",
   "./explorer-export.js",
+  "./map-svg.js",
   // The share file's builder, and the viewer and styles it inlines.
   "./share-export.js",
   "./share-viewer.js",
