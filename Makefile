@@ -156,6 +156,7 @@ bench: build deps
 	$(NODE) bench/perf.mjs
 	$(NODE) bench/appends.mjs
 	$(NODE) bench/turn.mjs
+	$(NODE) bench/map.mjs
 
 clean:
 	rm -f $(WASM) $(WASM_EXEC) js/*.gz js/*.br

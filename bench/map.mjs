@@ -16,9 +16,9 @@
 //
 //   node bench/map.mjs           (after make build; make bench runs it)
 //   BIG=200000 node bench/map.mjs
-import { setup } from '../e2e/helpers.mjs';
+import { setup, artifactPath } from '../e2e/helpers.mjs';
 
-const NODES = 100_000;
+const NODES = Number(process.env.NODES ?? 100_000);
 const EVERY = 100; // a branch point every 100 nodes: 999 of them
 const BIG = Number(process.env.BIG ?? 1_000_000);
 const RUNS = Number(process.env.RUNS ?? 5);
@@ -45,8 +45,8 @@ try {
     };
     const text = forkedSnapshotText({ nodes: NODES, every: EVERY, sessionId: 'm' });
     const out = { layout: [], rows: [], append: [], appendRows: [] };
-    for (let r = 0; r < RUNS; r++) {
-      // A fresh copy each run, so the first map has nothing kept.
+    for (let r = 0; r < Math.max(RUNS, 4); r++) {
+      // A fresh copy each run, so the first map has nothing kept (m0 … m3 serve the later figures).
       must(await tree.call(`{"operation":"snapshot.load","sessionId":"m${r}","snapshot":${text.replace('"sessionId":"m"', `"sessionId":"m${r}"`)}}`), 'load');
       out.rows.push(await time(async () => must(await tree.call({ operation: 'tree.rows', sessionId: `m${r}` }), 'rows')));
       let v;
@@ -96,7 +96,7 @@ try {
     }
     panel.view = 'map';
     const view = panel._map.mapView;
-    while (!view.model) await frame();
+    for (let t = performance.now(); !view.model; await frame()) if (performance.now() - t > 120_000) throw new Error('the map did not load in 120 s');
     view.fit();
     const map = [];
     for (let k = 0; k < FRAMES; k++) {
@@ -106,9 +106,17 @@ try {
       await frame();
     }
     const nodes = view.model.nodeCount;
-    panel.remove();
+    view.fit();
+    panel.id = 'bench-panel';
     return { list: percentile(list, 95), map: percentile(map, 95), nodes };
   }, { FRAMES });
+  // Screenshots of the 100,000-node map, light and dark (e2e/artifacts/map-100k-*.png).
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => { document.getElementById('bench-panel')._map.mapView.draw(); r(); })));
+    await page.locator('#bench-panel').screenshot({ path: artifactPath(`map-100k-${scheme}.png`) });
+  }
+  await page.evaluate(() => document.getElementById('bench-panel').remove());
 
   console.error('map bench: a large session opens…', JSON.stringify(frames));
   const big = await page.evaluate(async ({ BIG, EVERY }) => {
@@ -132,7 +140,7 @@ try {
       panel.tree = tree;
       panel.sessionId = 'big';
       await panel.updateComplete;
-      if (view === 'map') while (!panel._map.mapView.model) await new Promise((r) => requestAnimationFrame(r));
+      for (let t0 = performance.now(); view === 'map' && !panel._map.mapView.model; await new Promise((r) => requestAnimationFrame(r))) if (performance.now() - t0 > 300_000) throw new Error('the map did not load');
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
       const ms = performance.now() - t;
       await new Promise((r) => setTimeout(r, 100));
