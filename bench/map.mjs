@@ -27,7 +27,7 @@ const FRAMES = Number(process.env.FRAMES ?? 120);
 const env = await setup({ contextOptions: { viewport: { width: 1280, height: 800 } } });
 try {
   const page = env.page;
-  await page.goto(env.baseURL + 'e2e/fixtures/shim.html');
+  await page.goto(env.baseURL + 'e2e/fixtures/shim.html', { timeout: 180_000 });
   await page.waitForFunction(() => window.sessiontree !== undefined);
   console.error('map bench: layout and appends…');
   const calls = await page.evaluate(async ({ NODES, EVERY, RUNS }) => {
