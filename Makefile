@@ -186,6 +186,7 @@ bench: build deps
 	$(NODE) bench/appends.mjs
 	$(NODE) bench/turn.mjs
 	$(NODE) bench/longtasks.mjs
+	$(NODE) bench/map.mjs
 
 clean:
 	rm -f $(WASM) $(WASM_EXEC) $(PANEL_STYLES) js/*.gz js/*.br

@@ -109,6 +109,7 @@ var opContracts = map[string]opContract{
 	"tree":           {value: "Tree", required: []string{"sessionId"}, doc: "showHidden: draw hidden subtrees too (default false)."},
 	"tree.rows":      {value: "TreeRows", required: []string{"sessionId"}},
 	"jump":           {value: "SessionStatus", required: []string{"sessionId", "nodeId"}},
+	"map":            {value: "SessionMap", required: []string{"sessionId"}, doc: "The session cut into runs without a fork (segments), laid out as a tidy tree."},
 	"fork":           {value: "SessionStatus", required: []string{"sessionId", "nodeId"}, doc: "The value is the status of the NEW session."},
 	"clone":          {value: "SessionStatus", required: []string{"sessionId"}, doc: "The value is the status of the NEW session."},
 	"context":        {value: "Context | ContextWithIds", required: []string{"sessionId"}, doc: "ids: true adds each message's node id and that node's siblings (ContextWithIds)."},

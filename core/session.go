@@ -55,6 +55,9 @@ type Session struct {
 	// added (nodes are append-only, so their count says whether it is
 	// still right; see rowOrder).
 	rows *rowOrderCache
+	// mapc is the map's segments and layout (mapsegments.go), kept
+	// across appends that only extend runs.
+	mapc *mapSegments
 
 	search *search.Index // the store's search index while the session is live in a store
 

@@ -177,11 +177,16 @@ test('phone: the pane tabs work by keyboard and picking a session shows its tree
     const selected = () => page.locator('#pane-tabs [aria-selected="true"]').getAttribute('id');
     const focused = () => page.evaluate(() => document.activeElement?.id);
     // Roving tabindex: only the selected tab is in the Tab order.
-    assert.deepEqual(await page.locator('#pane-tabs [role=tab]').evaluateAll((ts) => ts.map((t) => t.tabIndex)), [-1, 0, -1]);
+    assert.deepEqual(await page.locator('#pane-tabs [role=tab]').evaluateAll((ts) => ts.map((t) => t.tabIndex)), [-1, 0, -1, -1]);
     assert.equal(await page.locator('#sessions-pane').getAttribute('role'), 'tabpanel');
     assert.equal(await panel.getAttribute('role'), 'tabpanel');
     assert.equal(await panel.getAttribute('aria-labelledby'), 'tab-tree');
     await page.locator('#tab-tree').focus();
+    await page.keyboard.press('ArrowRight');
+    // The map tab: the tree column showing the map (panel-map.js).
+    assert.deepEqual([await selected(), await focused()], ['tab-map', 'tab-map']);
+    assert.deepEqual([await panel.getAttribute('pane'), await panel.getAttribute('view'), await panel.getAttribute('aria-labelledby')], ['tree', 'map', 'tab-map']);
+    assert.equal(await panel.locator('.map-canvas').isVisible(), true);
     await page.keyboard.press('ArrowRight');
     assert.deepEqual([await selected(), await focused()], ['tab-context', 'tab-context']);
     assert.equal(await panel.getAttribute('pane'), 'context');

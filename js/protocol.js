@@ -31,6 +31,7 @@ export const OPERATIONS = Object.freeze({
   "label": Object.freeze({ readOnly: false, keepsCursor: true, public: true, fields: Object.freeze(["sessionId", "nodeId", "label"]) }),
   "leaf": Object.freeze({ readOnly: true, keepsCursor: false, public: true, fields: Object.freeze(["sessionId", "nodeId"]) }),
   "list": Object.freeze({ readOnly: true, keepsCursor: false, public: true, fields: Object.freeze(["sessionId"]) }),
+  "map": Object.freeze({ readOnly: true, keepsCursor: false, public: true, fields: Object.freeze(["sessionId"]) }),
   "node": Object.freeze({ readOnly: true, keepsCursor: false, public: true, fields: Object.freeze(["sessionId", "nodeId"]) }),
   "prefer": Object.freeze({ readOnly: false, keepsCursor: true, public: true, fields: Object.freeze(["sessionId", "nodeId"]) }),
   "remote.fork": Object.freeze({ readOnly: false, keepsCursor: false, public: true, fields: Object.freeze(["sessionId", "nodeId", "branch"]) }),

@@ -174,6 +174,46 @@ export interface Tree {
   text: string;
 }
 
+/** A node's place on the map: its segment and its offset in it (0 = the segment's first node). */
+export interface MapMark {
+  segment: number;
+  offset: number;
+  nodeId: string;
+}
+
+/**
+ * The value of operation "map" {sessionId}: the session cut into segments
+ * (runs of nodes without a fork, on one branch) laid out as a tidy tree
+ * (Buchheim, Jünger & Leipert 2002) in the Worker. Columns have one entry
+ * per drawn segment, parents first; x is in layout units (0 … width), y the
+ * depth in segments (0 … height). A hidden subtree is one collapsed segment.
+ */
+export interface SessionMap {
+  sessionId: string;
+  nodeCount: number;
+  count: number;
+  width: number;
+  height: number;
+  branches: string[];
+  parent: number[];
+  x: number[];
+  y: number[];
+  length: number[];
+  first: string[];
+  last: string[];
+  branch: number[];
+  /** Bits: 1 on the cursor's path, 2 on the preferred path, 4 a hidden subtree drawn collapsed. */
+  flags: number[];
+  /** [segment, nodes in the hidden subtree] */
+  hidden: [number, number][];
+  cursor: MapMark | null;
+  preferred: MapMark | null;
+  /** [segment, offset, label] */
+  labels: [number, number, string][];
+  /** [segment, offset, index into branches]: where each branch's tip is */
+  tips: [number, number, number][];
+}
+
 /**
  * The value of operation "tree.rows" {sessionId, offset?, limit?, around?}:
  * the rows of `tree` in columns (each array has one entry per row sent), in
@@ -418,6 +458,8 @@ export interface Operations {
   /** Read-only: the newest leaf under nodeId (of the whole session without it). */
   leaf: { request: { sessionId: string; nodeId?: string }; value: Leaf };
   list: { request: { sessionId: string }; value: ListItem[] };
+  /** The session cut into runs without a fork (segments), laid out as a tidy tree. */
+  map: { request: { sessionId: string }; value: SessionMap };
   node: { request: { sessionId: string; nodeId: string }; value: Node };
   /** nodeId null clears the preferred path. */
   prefer: { request: { sessionId: string; nodeId: string | null }; value: Marks };

@@ -5,7 +5,11 @@
 // Export menu and downloads what exportChoice gives.
 
 import { buildShareFile } from "./share-export.js";
+import { envelopeValueText } from "../js/envelope.js";
 import { snapshotFileName } from "./node-text.js";
+import { buildMapModel } from "./map-model.js";
+import { mapPNG, mapSVGText } from "./map-svg.js";
+import { resolveColours, TOKENS } from "./map-view.js";
 
 /**
  * The export menu's choices after "Snapshot": `key` (the menu item's
@@ -20,6 +24,8 @@ export const EXPORT_CHOICES = Object.freeze([
   { key: "html", label: "Share file · whole tree", ext: ".html", type: "text/html", hint: "One HTML file that opens offline in any browser: the whole tree, the context of any node, search", needs: "snapshot.save" },
   { key: "openai", format: "openai", scope: "path", label: "OpenAI messages", ext: ".openai.json", type: "application/json", hint: "The messages the model sees at the cursor", needs: "export" },
   { key: "pi", format: "pi", scope: "tree", label: "Pi session", ext: ".jsonl", type: "application/x-ndjson", hint: "The whole tree as a Pi session file", needs: "export" },
+  { key: "map-svg", label: "Map · SVG", ext: ".map.svg", type: "image/svg+xml", hint: "The map of the whole session as an SVG image", needs: "map" },
+  { key: "map-png", label: "Map · PNG", ext: ".map.png", type: "image/png", hint: "The map of the whole session as a PNG image", needs: "map" },
 ]);
 
 /**
@@ -39,8 +45,8 @@ export function availableChoices(tree) {
  * @param {{title?: string, onProgress?: (p: {done: number, total: number}) => void}} [options]
  *   the title the page shows for the session; for the share file, progress
  *   in nodes rendered (buildShareFile)
- * @returns {Promise<{text: string, name: string, type: string, scope: string}>}
- *   the file's text, name and MIME type, and its scope ("path" or "tree")
+ * @returns {Promise<{text: string|Blob, name: string, type: string, scope: string}>}
+ *   the file's text (a Blob for the map's PNG), name and MIME type, and its scope ("path" or "tree")
  * @throws {Error} for an unknown key or a failed call (its message says why)
  */
 export async function exportChoice(tree, sessionId, key, options = {}) {
@@ -50,6 +56,7 @@ export async function exportChoice(tree, sessionId, key, options = {}) {
     const file = await buildShareFile(tree, sessionId, { title: options.title, onProgress: options.onProgress });
     return { text: file.text, name: file.filename, type: choice.type, scope: "tree" };
   }
+  if (choice.key === "map-svg" || choice.key === "map-png") return mapFile(tree, sessionId, choice);
   const env = await tree.call({ operation: "export", sessionId, format: choice.format, scope: choice.scope });
   if (!env.ok) throw new Error(env.error.message);
   const v = env.value;
@@ -60,7 +67,25 @@ export async function exportChoice(tree, sessionId, key, options = {}) {
 }
 
 /**
- * Save text as a file named name (MIME type type) through a temporary
+ * The map of a session as an SVG (text) or PNG (a Blob) file, in the
+ * page's theme colours (map-svg.js).
+ */
+async function mapFile(tree, sessionId, choice) {
+  const env = await tree.call({ operation: "map", sessionId });
+  if (!env.ok) throw new Error(env.error.message);
+  const model = buildMapModel(env.value);
+  const probe = document.createElement("span");
+  document.body.append(probe);
+  const colours = resolveColours(probe, TOKENS);
+  probe.remove();
+  const colour = (t) => colours[t];
+  const name = snapshotFileName(sessionId).replace(/\.snapshot\.json$/, choice.ext);
+  const text = choice.key === "map-svg" ? mapSVGText(model, colour) : await mapPNG(model, colour);
+  return { text, name, type: choice.type, scope: "tree" };
+}
+
+/**
+ * Save text (or a Blob) as a file named name (MIME type type) through a temporary
  * object URL and a clicked <a download>; the URL is revoked 10 s later.
  * @param {string} text @param {string} name @param {string} type
  */
@@ -73,4 +98,20 @@ export function download(text, name, type) {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * The exact JSON text of the session's snapshot. `call` parses envelopes
+ * with JSON.parse, which would rewrite numbers inside messages
+ * (1756000001.0 → 1756000001, digits beyond 2^53 lost); `callText` gives
+ * the envelope's own bytes, from which the value is cut. Rejects naming
+ * the envelope when snapshot.save fails.
+ * @param {object} tree a SessionTree @param {string} sessionId
+ * @returns {Promise<string>}
+ */
+export async function snapshotText(tree, sessionId) {
+  const raw = await tree.callText({ operation: "snapshot.save", sessionId });
+  const value = envelopeValueText(raw);
+  if (value !== null) return value;
+  throw new Error(`snapshot.save failed: ${raw}`);
 }

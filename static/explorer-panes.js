@@ -1,5 +1,5 @@
 // The explorer's pane tabs: below 700 px the page shows one pane at a time
-// (sessions, tree, context), picked by an ARIA tablist (click, or the arrow
+// (sessions, tree, map, context), picked by an ARIA tablist (click, or the arrow
 // keys, Home and End with automatic activation; a roving tabindex). The
 // tree and context panes are the two columns of <session-tree-panel>,
 // shown alone through its pane attribute; explorer.css hides the sessions
@@ -9,7 +9,7 @@
 export const NARROW = "(max-width: 699px)";
 
 /** The panes, in the tabs' order. */
-export const PANES = Object.freeze(["sessions", "tree", "context"]);
+export const PANES = Object.freeze(["sessions", "tree", "map", "context"]);
 
 /**
  * The tabs and the panes they show. Starts on "tree".
@@ -55,7 +55,9 @@ export class PaneTabs {
     const narrow = matchMedia(NARROW).matches;
     document.body.dataset.pane = pane;
     const { panel, sessions } = this;
-    panel.pane = narrow && pane !== "sessions" ? pane : "";
+    // The map tab is the tree column showing the map (panel-map.js).
+    panel.pane = narrow && pane !== "sessions" ? (pane === "map" ? "tree" : pane) : "";
+    if (narrow && (pane === "map" || pane === "tree")) panel.view = pane === "map" ? "map" : "list";
     for (const tab of this.tabs.querySelectorAll("[role=tab]")) {
       const on = tab.dataset.pane === pane;
       tab.setAttribute("aria-selected", String(on));
@@ -67,7 +69,7 @@ export class PaneTabs {
       sessions.setAttribute("role", "tabpanel");
       sessions.setAttribute("aria-labelledby", "tab-sessions");
       panel.setAttribute("role", "tabpanel");
-      panel.setAttribute("aria-labelledby", pane === "context" ? "tab-context" : "tab-tree");
+      panel.setAttribute("aria-labelledby", pane === "context" ? "tab-context" : pane === "map" ? "tab-map" : "tab-tree");
     } else {
       for (const n of [sessions, panel]) {
         n.removeAttribute("role");

@@ -12,6 +12,7 @@ import { init } from "../js/sessiontree.js";
 import { createDemoSession, DEMO_SESSION_ID } from "./demo.js";
 import { filterSessions, highlightPieces, relativeTime, snapshotFileName } from "./tree-model.js";
 import { NARROW, PaneTabs } from "./explorer-panes.js";
+import { rememberView } from "./explorer-map.js";
 import { describeAttachment, readImports, sourcesFromDrop, sourcesFromFiles } from "./import-files.js";
 import { RestorePoints, snapshotSessionId } from "./restore-points.js";
 import { SessionTitles } from "./session-titles.js";
@@ -20,10 +21,9 @@ import { cancelImport, hideProgress, showProgress, showReport } from "./explorer
 import { el } from "./dom.js";
 import { openAddress, Router } from "./explorer-route.js";
 import { wireOpenFolder } from "./open-folder.js";
-import { availableChoices, download, exportChoice } from "./explorer-export.js";
+import { availableChoices, download, exportChoice, snapshotText } from "./explorer-export.js";
 import "./session-tree-panel.js";
 import { ERROR } from "../js/protocol.js";
-import { envelopeValueText } from "../js/envelope.js";
 
 /** Files larger than this (bytes) show a progress bar while importing. */
 const PROGRESS_BYTES = 512 * 1024;
@@ -231,19 +231,6 @@ function snapshotOfSession(text) {
   return id !== null && state.sessions.some((s) => s.sessionId === id);
 }
 
-/**
- * The exact JSON text of the session's snapshot. `call` parses envelopes
- * with JSON.parse, which would rewrite numbers inside messages
- * (1756000001.0 → 1756000001, digits beyond 2^53 lost); `callText` gives
- * the envelope's own bytes, from which the value is cut.
- */
-async function snapshotText(sessionId) {
-  const raw = await state.tree.callText({ operation: "snapshot.save", sessionId });
-  const value = envelopeValueText(raw);
-  if (value !== null) return value;
-  throw new Error(`snapshot.save failed: ${raw}`);
-}
-
 async function exportAs(format) {
   try {
     await exportFormat(format);
@@ -255,7 +242,7 @@ async function exportAs(format) {
 async function exportFormat(format) {
   const id = state.selected;
   if (id === null) return;
-  if (format === "snapshot") return download(await snapshotText(id), snapshotFileName(id), "application/json");
+  if (format === "snapshot") return download(await snapshotText(state.tree, id), snapshotFileName(id), "application/json");
   const session = state.sessions.find((s) => s.sessionId === id);
   if (format === "html") setStatus("Building the share file…");
   const onProgress = ({ done, total }) => setStatus(`Building the share file… ${done.toLocaleString("en")} of ${total.toLocaleString("en")} nodes`);
@@ -546,6 +533,7 @@ function wireRestorePoints(tree) {
 async function start() {
   state.panes = new PaneTabs({ tabs: $("pane-tabs"), sessions: $("sessions-pane"), panel: $("panel") });
   wirePanel();
+  rememberView($("panel"));
   wireImport();
   let tree;
   try {

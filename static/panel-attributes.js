@@ -1,5 +1,5 @@
 // The attributes <session-tree-panel> reflects as properties (session-id,
-// mode, theme, pane, composer, row-click): a base class of the element
+// mode, theme, pane, composer, row-click, view): a base class of the element
 // (static/session-tree-panel.js), so the element's file keeps its
 // behaviour and this one the plain attribute ⇄ property mapping. Setting a
 // property sets the attribute; attributeChangedCallback (the element's)
@@ -71,5 +71,13 @@ export class PanelAttributes extends HTMLElement {
   set rowClick(value) {
     if (value === "jump") this.setAttribute("row-click", "jump");
     else this.removeAttribute("row-click");
+  }
+
+  /** "list" (default) or "map": what the tree column shows (attribute view; see panel-map.js). */
+  get view() {
+    return this.getAttribute("view") === "map" ? "map" : "list";
+  }
+  set view(v) {
+    this.setAttribute("view", v === "map" ? "map" : "list");
   }
 }

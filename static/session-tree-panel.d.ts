@@ -24,6 +24,8 @@ export interface PanelEventDetail {
   to?: string;
   /** `preview`: true when the context pane is back on the cursor's path (nodeId is then the cursor). */
   cursor?: boolean;
+  /** `view`: the view the List / Map switch chose. */
+  view?: "list" | "map";
 }
 
 /**
@@ -51,6 +53,8 @@ export interface SessionTreePanelEvents {
   append: CustomEvent<PanelEventDetail>;
   /** After a message was copied. */
   copy: CustomEvent<PanelEventDetail>;
+  /** When the List / Map switch chose detail.view (a page may remember it). */
+  view: CustomEvent<PanelEventDetail>;
   /** When the search dropdown opens (a page closes its own dropdowns: one open at a time). */
   dropdown: CustomEvent<PanelEventDetail>;
   /** Overlay drawer opened / closed. */
@@ -81,6 +85,11 @@ export declare class SessionTreePanel extends HTMLElement {
    * one-pane-at-a-time layout on a small screen); "" shows both.
    */
   pane: "" | "tree" | "context";
+  /**
+   * Attribute view: "list" (the default) or "map" — the tree column shows the
+   * session as a tidy tree on a canvas (clicks preview, Enter jumps: the same events).
+   */
+  view: "list" | "map";
   /** Attribute composer: a composer under the context appends messages at the cursor. */
   composer: boolean;
   /** Attribute row-click: what a click or Enter on a row does; "preview" (default) or "jump" (moves the cursor). */

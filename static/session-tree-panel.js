@@ -9,11 +9,12 @@
 // ("light", "dark"; absent follows prefers-color-scheme), `pane` ("tree" or
 // "context": show that column alone; absent: both), `composer` (present: a
 // composer under the context appends messages at the cursor, see
-// panel-composer.js).
+// panel-composer.js), `view` ("list", the default, or "map": the session
+// drawn as a tidy tree on a canvas, see panel-map.js).
 // Properties: `tree` (a SessionTree, of which the panel uses call,
 // subscribe and hasOperation; when not set before the element connects,
 // the page's shared tree from init() is used), `sessionId`, `mode`,
-// `theme`, `pane`, `composer`, `selectedNodeId`.
+// `theme`, `pane`, `composer`, `view`, `selectedNodeId`.
 // Methods: `open()`, `close()`, `focusNode(id)`, `previewNode(id)`, `refresh()`; the promise
 // `updateComplete` resolves once a reload in progress is done.
 // Events (CustomEvent, bubbling, composed; detail {sessionId, nodeId, …}):
@@ -23,7 +24,8 @@
 // `branch` after a branch was made ({branch}); `fork` after a fork or
 // clone ({newSessionId}); `compare` when a comparison shows in the context
 // column ({from, to}); `append` after the composer appended a message
-// ({nodeId, branch, role}); `open`/`close` in overlay mode.
+// ({nodeId, branch, role}); `view` when the List / Map switch is used
+// ({view}); `open`/`close` in overlay mode.
 // Clicking a row (or Enter) previews its path in the context pane; the
 // session's cursor moves only by "Continue from here" (Shift+Enter).
 //
@@ -57,6 +59,7 @@ import { SearchBox } from "./panel-search.js";
 import { RowsController } from "./rows-controller.js";
 import { buildFrame, onPanelKey } from "./panel-frame.js";
 import { PanelAttributes } from "./panel-attributes.js";
+import { PanelMap } from "./panel-map.js";
 
 export { ROW_HEIGHT } from "./panel-rows-view.js";
 export { previewOf } from "./rows-controller.js";
@@ -70,7 +73,7 @@ let panelCount = 0;
  */
 export class SessionTreePanel extends PanelAttributes {
   static get observedAttributes() {
-    return ["session-id", "mode", "theme", "pane", "composer"];
+    return ["session-id", "mode", "theme", "pane", "composer", "view"];
   }
 
   constructor() {
@@ -224,6 +227,8 @@ export class SessionTreePanel extends PanelAttributes {
       this.refresh();
     } else if (name === "mode") {
       this._applyMode();
+    } else if (name === "view") {
+      this._map.setView(this.view);
     } else if (name === "composer") {
       this._composer.element.hidden = value === null;
     } else if (name === "pane" && this.pane === "context") {
@@ -356,6 +361,7 @@ export class SessionTreePanel extends PanelAttributes {
 
   _build() {
     buildFrame(this);
+    this._map = new PanelMap(this);
   }
 
   _applyMode() {
@@ -414,6 +420,7 @@ export class SessionTreePanel extends PanelAttributes {
     this._actions.update();
     this._composer.update();
     this._renderHead();
+    this._map.update();
   }
 
   _renderHead() {
@@ -478,6 +485,7 @@ export class SessionTreePanel extends PanelAttributes {
     this._loader.renderContext();
     this._composer.update();
     this._emit("preview", { nodeId: this._model.viewNode ?? this._model.value?.cursor ?? null, cursor: this._model.viewNode === null });
+    this._map.update();
   }
 
   _expandRun(gapId) {

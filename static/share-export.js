@@ -29,6 +29,8 @@ import { highlightCode, renderMarkdown, renderMessage } from "./render-message.j
 import { branchGuides } from "./tree-model.js";
 import { describeEntry, formatTime, nodeText } from "./node-text.js";
 import { stripCites } from "./citations.js";
+import { buildMapModel } from "./map-model.js";
+import { mapSVG } from "./map-svg.js";
 
 /** Version of the share file's JSON data (`version` in it). */
 export const SHARE_DATA_VERSION = 1;
@@ -197,6 +199,28 @@ async function ownFile(name) {
 }
 
 /**
+ * Render the share file's node articles a slice of RENDER_SLICE rows at a
+ * time, yielding between slices, so that a large session keeps the page
+ * responsive (about 1 ms a node, see the report).
+ * @param {object[]} nodes the snapshot's nodes
+ * @param {object[]} rows shareRows(nodes, items)
+ * @param {((p: {done: number, total: number}) => void)|undefined} onProgress called after each slice
+ * @returns {Promise<HTMLDivElement>} a detached div holding every article
+ */
+async function renderRows(nodes, rows, onProgress) {
+  const all = document.createElement("div");
+  for (let from = 0; from < rows.length; from += RENDER_SLICE) {
+    const slice = document.createElement("div");
+    for (let k = from; k < Math.min(rows.length, from + RENDER_SLICE); k++) slice.append(nodeArticle(nodes[rows[k].node], rows[k], k));
+    await highlightCode(slice);
+    all.append(...slice.childNodes);
+    onProgress?.({ done: Math.min(rows.length, from + RENDER_SLICE), total: rows.length });
+    if (from + RENDER_SLICE < rows.length) await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  return all;
+}
+
+/**
  * Build the share file of a session.
  * @param {{call: (request: object) => Promise<{ok: boolean, value?: any, error?: {code: string, message: string}}>}} tree
  *   the page's shared tree
@@ -243,17 +267,7 @@ export async function buildShareFile(tree, sessionId, options = {}) {
     exportedAt: now.toISOString(),
     rows,
   };
-  // Rendered a slice at a time, yielding between slices, so that a large
-  // session keeps the page responsive (about 1 ms a node, see the report).
-  const all = document.createElement("div");
-  for (let from = 0; from < rows.length; from += RENDER_SLICE) {
-    const slice = document.createElement("div");
-    for (let k = from; k < Math.min(rows.length, from + RENDER_SLICE); k++) slice.append(nodeArticle(nodes[rows[k].node], rows[k], k));
-    await highlightCode(slice);
-    all.append(...slice.childNodes);
-    options.onProgress?.({ done: Math.min(rows.length, from + RENDER_SLICE), total: rows.length });
-    if (from + RENDER_SLICE < rows.length) await new Promise((resolve) => setTimeout(resolve, 0));
-  }
+  const all = await renderRows(nodes, rows, options.onProgress);
 
   // The page is built detached, never connected to a document: an inert
   // document's connected <style> would still be checked against this
@@ -280,6 +294,7 @@ export async function buildShareFile(tree, sessionId, options = {}) {
   style.textContent = `${theme}\n${css}`;
   head.append(titleEl, style);
   body.append(...pageSkeleton(doc, title, sessionId, rows.length, now), allNodes(doc, all));
+  if (tree.hasOperation?.("map")) body.querySelector(".share-head").after(shareMap(doc, buildMapModel(await must({ operation: "map" }))));
   const json = doc.createElement("script");
   json.type = "application/json";
   json.id = SHARE_DATA_ID;
@@ -290,6 +305,24 @@ export async function buildShareFile(tree, sessionId, options = {}) {
   await new Promise((resolve) => setTimeout(resolve, 0)); // building and serializing: two tasks, not one
   const text = `<!DOCTYPE html>\n${root.outerHTML}\n`;
   return { filename: shareFileName(sessionId), text, nodes: rows.length };
+}
+
+/**
+ * The map of the session (map-svg.js), inlined as SVG in a <details>: drawn
+ * offline with no script, in the file's theme (its colours are theme.css's
+ * tokens, inlined with it).
+ */
+function shareMap(doc, model) {
+  const details = doc.createElement("details");
+  details.className = "share-map";
+  details.open = true;
+  const summary = doc.createElement("summary");
+  summary.textContent = `Map · ${model.nodeCount.toLocaleString("en")} nodes, ${model.branches.length} branches`;
+  const box = doc.createElement("div");
+  box.className = "share-map-box";
+  box.append(mapSVG(model, { doc }));
+  details.append(summary, box);
+  return details;
 }
 
 /** The header, search and the two panes the viewer fills. */

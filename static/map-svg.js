@@ -1,0 +1,113 @@
+// The map as SVG: the whole session's map (map-model.js) as one <svg>
+// element built with createElementNS and textContent (never markup from
+// strings), for the explorer's "Map (SVG)" and "Map (PNG)" exports and for
+// the share file, where it is inlined and drawn offline with no script.
+// Drawn as the canvas draws it at zoom 1: segments, connectors, the
+// cursor's and the preferred path, nodes at the ends of each run, branch
+// names at their tips, labels, ★, hidden branches dimmed with their count.
+
+import { HIDDEN_ROOT, ON_PATH, PREFERRED, SEGMENT_HEIGHT, branchColour, nodePoint, segmentTop, segmentX } from "./map-model.js";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/**
+ * Build the map's SVG.
+ * @param {object} m a model from buildMapModel
+ * @param {{doc?: Document, colour?: (token: string) => string}} [options] doc: the document to build in
+ *   (default: the page's); colour: a theme token ("--accent", "--branch-3") to an SVG paint — by
+ *   default a class per token (`stroke--accent`), which share-viewer.css maps to the theme's
+ *   var(--accent) (the share file); an export passes resolved colours
+ * @returns {SVGSVGElement}
+ */
+export function mapSVG(m, { doc = document, colour = (t) => `token:${t}` } = {}) {
+  const make = (tag, attrs, text) => {
+    const e = doc.createElementNS(SVG_NS, tag);
+    // A theme paint ("token:--accent") becomes a class ("stroke--accent"), which the share
+    // file's stylesheet maps to var(--accent): presentation attributes do not read var(), and
+    // a style attribute would need 'unsafe-inline' under the pages' CSP.
+    const classes = [];
+    for (const [k, v] of Object.entries(attrs)) {
+      if ((k === "fill" || k === "stroke") && String(v).startsWith("token:")) classes.push(`${k}${String(v).slice(6)}`);
+      else e.setAttribute(k, String(v));
+    }
+    if (classes.length > 0) e.setAttribute("class", classes.join(" "));
+    if (text !== undefined) e.textContent = text;
+    return e;
+  };
+  const svg = make("svg", { xmlns: SVG_NS, width: Math.ceil(m.worldWidth), height: Math.ceil(m.worldHeight), viewBox: `0 0 ${Math.ceil(m.worldWidth)} ${Math.ceil(m.worldHeight)}`, role: "img", "font-family": "system-ui, sans-serif" });
+  svg.append(make("title", {}, `Map of session ${m.sessionId}: ${m.nodeCount} nodes, ${m.branches.length} branches`));
+  svg.append(make("rect", { width: "100%", height: "100%", fill: colour("--surface") }));
+  const paths = make("g", { "stroke-linecap": "round", fill: "none" });
+  const lines = make("g", { "stroke-linecap": "round", fill: "none", "stroke-width": 2.5 });
+  const dots = make("g", {});
+  const texts = make("g", { "font-size": 12 });
+  for (let s = 0; s < m.count; s++) {
+    const x = segmentX(m, s);
+    const top = segmentTop(m, s);
+    const len = m.length[s];
+    const bottom = nodePoint(m, s, len - 1).y;
+    const p = m.parent[s];
+    const from = p < 0 ? null : nodePoint(m, p, m.length[p] - 1);
+    const d = `${from ? `M${from.x} ${from.y}L${x} ${top}` : ""}M${x} ${top}L${x} ${bottom}`;
+    const branch = colour(`--branch-${branchColour(m.branch[s])}`);
+    const hidden = (m.flags[s] & HIDDEN_ROOT) !== 0;
+    if ((m.flags[s] & (ON_PATH | PREFERRED)) !== 0) {
+      const onPath = (m.flags[s] & ON_PATH) !== 0;
+      const end = onPath && m.cursor?.segment === s ? nodePoint(m, s, m.cursor.offset).y : bottom;
+      const pd = `${from ? `M${from.x} ${from.y}L${x} ${top}` : ""}M${x} ${top}L${x} ${end}`;
+      paths.append(make("path", { d: pd, stroke: colour(onPath ? "--accent" : "--pref"), "stroke-opacity": onPath ? 0.35 : 0.3, "stroke-width": 9 }));
+    }
+    lines.append(make("path", { d, stroke: branch, ...(hidden ? { "stroke-opacity": 0.35, "stroke-dasharray": "4 4" } : {}) }));
+    for (const off of len > 1 ? [0, len - 1] : [0]) {
+      const n = nodePoint(m, s, off);
+      dots.append(make("circle", { cx: n.x, cy: n.y, r: 3, fill: branch, ...(hidden ? { "fill-opacity": 0.35 } : {}) }));
+    }
+    const at = (off) => nodePoint(m, s, off);
+    if (len > 2) texts.append(make("text", { x: x + 8, y: top + SEGMENT_HEIGHT / 2 + 4, fill: colour("--muted"), "font-size": 11 }, len.toLocaleString("en-US")));
+    if (hidden) {
+      texts.append(make("text", { x: x - 14, y: bottom + 22, fill: colour("--muted") }, `${m.branches[m.branch[s]]} · ${(m.hiddenCount.get(s) ?? 0).toLocaleString("en-US")} hidden`));
+      continue;
+    }
+    for (const t of m.tipsOf.get(s) ?? []) texts.append(make("text", { x: x - 14, y: at(t.off).y + 22, fill: branch, "font-weight": 600 }, t.text));
+    for (const l of m.labelsOf.get(s) ?? []) texts.append(make("text", { x: x + 10, y: at(l.off).y + 2, fill: colour("--text") }, `◆ ${l.text}`));
+  }
+  if (m.cursor) {
+    const c = nodePoint(m, m.cursor.segment, m.cursor.offset);
+    dots.append(make("circle", { cx: c.x, cy: c.y, r: 6, fill: colour("--accent"), stroke: colour("--text"), "stroke-width": 1.5 }));
+  }
+  if (m.preferred) {
+    const p = nodePoint(m, m.preferred.segment, m.preferred.offset);
+    texts.append(make("text", { x: p.x + 9, y: p.y - 3, fill: colour("--pref"), "font-size": 16 }, "★"));
+  }
+  svg.append(paths, lines, dots, texts);
+  return svg;
+}
+
+/**
+ * The map's SVG as a standalone file's text (colours resolved: it is read
+ * outside the page's theme). Serialized with XMLSerializer.
+ * @param {object} m @param {(token: string) => string} colour resolved colours (MapView's _colours)
+ * @returns {string}
+ */
+export function mapSVGText(m, colour) {
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(mapSVG(m, { colour }))}`;
+}
+
+/**
+ * The map as a PNG: the SVG drawn on a canvas at `scale`, capped at 16,000
+ * px a side. Resolves to a Blob (image/png).
+ * @param {object} m @param {(token: string) => string} colour @param {number} [scale]
+ * @returns {Promise<Blob>}
+ */
+export async function mapPNG(m, colour, scale = 2) {
+  const text = mapSVGText(m, colour);
+  const img = new Image();
+  img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(text)}`;
+  await img.decode();
+  const k = Math.min(scale, 16000 / Math.max(m.worldWidth, m.worldHeight));
+  const canvas = document.createElement("canvas");
+  canvas.width = Math.max(1, Math.round(m.worldWidth * k));
+  canvas.height = Math.max(1, Math.round(m.worldHeight * k));
+  canvas.getContext("2d").drawImage(img, 0, 0, canvas.width, canvas.height);
+  return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("the map could not be drawn as a PNG"))), "image/png"));
+}

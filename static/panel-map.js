@@ -1,0 +1,134 @@
+// The map in <session-tree-panel>: the List / Map switch in the toolbar,
+// the map view (map-view.js) in the tree column, loaded from core's `map`
+// operation (laid out in the store's Worker) whenever the panel's rows
+// are reloaded, and the minimap beside the list (list-minimap.js). A click
+// on the map previews the node's path in the context pane as a click on a
+// row does, Enter or a double click jumps there: the panel's own events
+// (`preview`, `select`, `jump`) fire as before. The switch fires `view`
+// ({view: "list"|"map"}) so a page can remember it.
+
+import { button, el } from "./dom.js";
+import { buildMapModel } from "./map-model.js";
+import { MapView } from "./map-view.js";
+import { ListMinimap } from "./list-minimap.js";
+
+/** The views of the tree column. */
+export const VIEWS = Object.freeze(["list", "map"]);
+
+/** First line of a text, cut to n characters. */
+function firstLine(text, n = 120) {
+  const line = String(text ?? "").split("\n", 1)[0];
+  return line.length > n ? `${line.slice(0, n - 1)}…` : line;
+}
+
+/**
+ * The panel's map: built once per panel, attached to its shadow root.
+ * `view` is "list" or "map"; `mapView` the MapView (read by tests and benches).
+ */
+export class PanelMap {
+  /** @param {HTMLElement & {_shadow: ShadowRoot, _model: object, _tree: object}} panel */
+  constructor(panel) {
+    this.panel = panel;
+    this.view = "list";
+    this._value = undefined;
+    this._seq = 0;
+    this.mapView = new MapView({
+      preview: (id) => this._previewNode(id),
+      jump: (id) => panel._actions.jump(id),
+      describe: (id) => this._describe(id),
+    });
+    const shadow = panel._shadow;
+    const link = el("link");
+    link.rel = "stylesheet";
+    link.href = new URL("./map.css", import.meta.url).href;
+    shadow.insertBefore(link, shadow.firstChild.nextSibling);
+    this.switch = el("div", "view-switch");
+    this.switch.setAttribute("role", "group");
+    this.switch.setAttribute("aria-label", "View");
+    this.buttons = VIEWS.map((v) => {
+      const b = button("view-button", v === "list" ? "List" : "Map");
+      b.dataset.view = v;
+      b.addEventListener("click", () => {
+        panel.view = v;
+        panel._emit("view", { view: v });
+      });
+      return b;
+    });
+    this.switch.append(...this.buttons);
+    shadow.querySelector(".tools").append(this.switch);
+    const treeCol = shadow.querySelector(".tree-col");
+    this.minimap = new ListMinimap(panel._view.scroller, panel._model);
+    const listRow = el("div", "list-row");
+    treeCol.insertBefore(listRow, panel._view.scroller);
+    listRow.append(panel._view.scroller, this.minimap.element);
+    this.listRow = listRow;
+    this.mapView.element.hidden = true;
+    treeCol.insertBefore(this.mapView.element, listRow);
+    this.setView("list");
+  }
+
+  /** Show the list or the map. @param {"list"|"map"} view */
+  setView(view) {
+    this.view = VIEWS.includes(view) ? view : "list";
+    const map = this.view === "map";
+    this.mapView.element.hidden = !map;
+    this.listRow.hidden = map;
+    for (const b of this.buttons) b.setAttribute("aria-pressed", String(b.dataset.view === this.view));
+    this.update();
+  }
+
+  /** After the panel's rows were laid out or reloaded: reload the map when they changed, redraw the minimap. */
+  update() {
+    const model = this.panel._model;
+    this.minimap.update();
+    if (this.view !== "map") return;
+    if (model.value !== this._value) {
+      this._value = model.value;
+      this.load();
+    } else {
+      this.mapView.previewId = model.viewNode;
+      this.mapView.schedule();
+    }
+  }
+
+  /** Ask the Worker for the map of the session shown and draw it. */
+  async load() {
+    const tree = this.panel._tree;
+    const sessionId = this.panel.sessionId;
+    const seq = ++this._seq;
+    if (!tree || sessionId === null || !tree.hasOperation?.("map")) return this.mapView.setModel(null);
+    const env = await tree.call({ operation: "map", sessionId });
+    if (seq !== this._seq) return;
+    if (!env.ok) return this.mapView.setModel(null);
+    const model = buildMapModel(env.value, { idAt: (seg, off, first) => this._idAt(off, first) });
+    this.mapView.setModel(model, { previewId: this.panel._model.viewNode });
+  }
+
+  /** The id of the node `off` places after node `first` in its run, from the panel's rows. */
+  _idAt(off, first) {
+    const model = this.panel._model;
+    const i = model.indexOf?.get(first);
+    const rows = model.value?.rows;
+    if (i === undefined || !rows) return null;
+    const row = rows[i + off];
+    return row && row.depth === rows[i].depth + off ? row.id : null;
+  }
+
+  _previewNode(id) {
+    const panel = this.panel;
+    if (panel._model.rowById.has(id)) panel._setActive(id);
+    panel._preview(id);
+    this.mapView.previewId = panel._model.viewNode;
+    this.mapView.schedule();
+  }
+
+  async _describe(id) {
+    const row = this.panel._model.rowById.get(id);
+    if (row) return { role: row.role ?? row.kind, text: firstLine(row.preview) };
+    const node = await this.panel._node(id);
+    if (!node) return null;
+    const c = node.message?.content;
+    const text = typeof c === "string" ? c : Array.isArray(c) ? c.map((p) => p?.text ?? "").join(" ") : node.summary ?? node.kind;
+    return { role: node.message?.role ?? node.kind, text: firstLine(text) };
+  }
+}
