@@ -78,6 +78,9 @@ func init() {
 		"search":         {[]string{"query", "sessionId", "limit", "roles", "branch"}, opSearch, readOnly},
 		"sync.merge":     {[]string{"sessionId", "nodes", "annotations", "title", "updatedAt", "cursor", "activeBranch"}, opSyncMerge, internal},
 		"sync.forget":    {[]string{"sessionId"}, opSyncForget, internal},
+		"page.stub":      {[]string{"sessions"}, opPageStub, internal},
+		"page.out":       {[]string{"sessionId"}, opPageOut, internal},
+		"page.faults":    {nil, opPageFaults, internal},
 	}
 }
 

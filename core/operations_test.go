@@ -14,7 +14,7 @@ import (
 )
 
 // internalOps are the operations only CallInternal answers.
-var internalOps = []string{"restore", "sync.forget", "sync.merge"}
+var internalOps = []string{"page.faults", "page.out", "page.stub", "restore", "sync.forget", "sync.merge"}
 
 func TestOperationInfosDescribeTheDispatchTable(t *testing.T) {
 	infos := OperationInfos()
@@ -160,6 +160,9 @@ func TestCallRefusesInternalOperationsAsUnknown(t *testing.T) {
 			return `{"operation":"sync.merge","sessionId":"s","nodes":[{"id":"m1","parentId":"n0002","branch":"main","kind":"message","timestamp":"2026-11-29T12:00:01.000Z","message":{"role":"user","content":"merged"}}]}`
 		},
 		"sync.forget": func(*Store) string { return `{"operation":"sync.forget","sessionId":"s"}` },
+		"page.stub":   func(*Store) string { return `{"operation":"page.stub","sessions":[{"sessionId":"p","nodeCount":3}]}` },
+		"page.out":    func(*Store) string { return `{"operation":"page.out","sessionId":"s"}` },
+		"page.faults": func(*Store) string { return `{"operation":"page.faults"}` },
 	}
 	require.ElementsMatch(t, internalOps, slices.Collect(maps.Keys(requests)))
 	// (package wire's CallParsed and CallColumns, which go through Run,

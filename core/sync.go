@@ -157,9 +157,16 @@ func (s *Session) markPush() func() {
 // The shim uses it to undo a session that a failed write had created, so
 // memory matches what is stored. The value is {"sessionId":…}.
 func opSyncForget(st *Store, r *request) (any, *Error) {
-	s, err := r.existing(st)
+	id, err := r.sessionID()
 	if err != nil {
 		return nil, err
+	}
+	s := st.sessions[id]
+	if s == nil {
+		return nil, errorf(SessionNotFound, "session %q does not exist", id)
+	}
+	if s.paged != nil {
+		st.stubs--
 	}
 	st.unindex(s)
 	delete(st.sessions, s.id)
