@@ -41,6 +41,8 @@ import "./store/schema.js";
 import "./store/records.js";
 import "./store/writer.js";
 import "./store/take-in.js";
+import "./store/pager.js";
+import "./local-paging.js";
 import "./request-text.js";
 import "./context-columns.js";
 import "./tree-api.js";

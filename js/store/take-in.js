@@ -50,7 +50,14 @@ export async function pullSessions(w, tx, pulled, remote) {
       pulled.set(id, state);
       continue; // only the other tab's cursor moved: each tab keeps its own
     }
-    if (k && k.epoch === state.epoch && k.count <= state.count && k.acount <= state.acount) {
+    if (w.pager && (!k || w.pager.isPaged(id))) {
+      // Its nodes stay on disk until a call needs them: the stub takes the
+      // stored summary (a session new to this tab becomes a stub).
+      if (!k) w.pager.paged.add(id);
+      if (meta.tail === true) await readNodes(tx, meta, meta.nodeCount); // brings meta up to date
+      if (!k || k.epoch !== state.epoch) w.owned.delete(id);
+      w.pager.restub(meta, !w.owned.has(id));
+    } else if (k && k.epoch === state.epoch && k.count <= state.count && k.acount <= state.acount) {
       const nodes = await readNodes(tx, meta, k.count);
       const annotations = await readAnnotations(tx, meta, k.acount);
       takeIn(w, id, mergeRequest(meta, nodes, annotations, follow(w, id, meta)));
@@ -87,7 +94,8 @@ export async function pullTails(w, tx, pulled, remote) {
     const meta = await requestPromise(tx.objectStore("sessions").get(id));
     if (!meta || (meta.epoch ?? 0) !== k.epoch || (meta.annotationCount ?? 0) !== k.acount) throw new Error(`stored session ${quote(id)} changed under its records`);
     const added = await readNodes(tx, meta, k.count); // brings meta up to date
-    takeIn(w, id, mergeRequest(meta, added, [], follow(w, id, meta)));
+    if (w.pager?.isPaged(id)) w.pager.restub(meta, !w.owned.has(id));
+    else takeIn(w, id, mergeRequest(meta, added, [], follow(w, id, meta)));
     const state = diskState(meta);
     state.last = added[added.length - 1];
     pulled.set(id, state);
@@ -115,6 +123,12 @@ export async function readBack(w, ids) {
         env = JSON.parse(w.handle.callInternal(JSON.stringify({ operation: "sync.forget", sessionId: id })));
         if (!env.ok && env.error.code === "SESSION_NOT_FOUND") env = { ok: true };
         w.known.delete(id);
+        w.pager?.forget(id);
+      } else if (w.pager?.isPaged(id)) {
+        if (meta.tail === true) await readNodes(tx, meta, meta.nodeCount);
+        w.pager.restub(meta, !w.owned.has(id));
+        env = { ok: true };
+        w.known.set(id, diskState(meta));
       } else {
         env = JSON.parse(w.handle.callInternal(restoreRequest(meta, await readSnapshot(tx, meta))));
         w.known.set(id, diskState(meta));

@@ -145,6 +145,8 @@ export class Writer {
     /** @type {Map<string, {epoch: number, count: number, folded: number, acount: number}>} disk state per session as this tab last saw it */
     this.known = new Map();
     for (const m of metas) this.known.set(m.sessionId, diskState(m));
+    /** The Pager of this tree's paged-out sessions (store/pager.js), set by its LocalTree; take-in.js asks it which sessions are stubs. */
+    this.pager = null;
     /** Sessions whose cursor this tab moved itself: it keeps its own; the others follow the stored one. */
     this.owned = new Set();
     this.emit = emit;
@@ -275,12 +277,34 @@ export class Writer {
     if (!this.running) this.running = this._loop();
   }
 
+  /**
+   * Run task between transactions, in turn with the queued calls: no
+   * transaction of this Writer runs meanwhile, so what task reads from
+   * disk and puts into core (a session paged in, store/pager.js) is what
+   * the next transaction finds stored. Resolves to what task resolves to;
+   * rejects as it does.
+   * @template T @param {() => Promise<T>} task
+   * @returns {Promise<T>}
+   */
+  between(task) {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ fn: null, task, resolve, reject });
+      this._kick();
+    });
+  }
+
   async _loop() {
     await Promise.resolve(); // let calls made in the same task join the batch
     while (this.queue.length > 0) {
+      if (this.queue[0].task) {
+        const j = this.queue.shift();
+        await j.task().then(j.resolve, j.reject);
+        continue;
+      }
       let refused = null;
-      if (!this.releaseLock && this.locks && !this.closedReason && this.queue.some((j) => j.fn !== null)) refused = await this._takeLock();
-      let batch = this.queue.splice(0);
+      if (!this.releaseLock && this.locks && !this.closedReason && this.queue.some((j) => j.fn)) refused = await this._takeLock();
+      const until = this.queue.findIndex((j) => j.task);
+      let batch = this.queue.splice(0, until < 0 ? this.queue.length : until);
       if (batch.some((j) => j.fn === null && !j.flush)) this.pullQueued = null;
       if (refused) {
         // Never write without the lock: the tab holding it skips the gen
