@@ -11,7 +11,8 @@ import { mutatePaged, noteFault, requestSession, retryPaged } from "./local-pagi
 import { readCounts } from "./store/records.js";
 import { listRestorePoints, restoreSnapshot, saveSnapshot } from "./local-snapshots.js";
 import { escapeLoneSurrogates, requestOperation } from "./request-text.js";
-import { CachePlan, TextCaches, contextEnvelope, decodeContent } from "./context-columns.js";
+import { CachePlan, TextCaches } from "./context-columns.js";
+import { contextAnswer, contextWire } from "./local-context.js";
 import { TreeAPI, checkMemoryBudget, errorEnvelope } from "./tree-api.js";
 import { STORAGE_ERROR } from "./store/writer.js";
 import { IN_WORKER, exitedMessage, guardHandle, loadRuntime, onRuntimeExit } from "./runtime.js";
@@ -310,63 +311,14 @@ export class LocalTree extends TreeAPI {
     return this._finish(this._handle.call(text, parsed), keepText);
   }
 
-  /**
-   * Answer a context request (UTF-8 bytes) with the envelope object,
-   * building the messages array from the wasm's columns
-   * (core.ContextColumns, wasm/main.go columnsHeader) instead of parsing
-   * JSON: each of the two content buffers is decoded once, straight from
-   * wasm memory, and every plain message's content is a slice of that
-   * string. The value is the same as JSON.parse of callText's answer,
-   * keys in the same order. Measured for a 100,000-deep path (13.6 MB),
-   * see docs/DECISIONS.md, "Issue 8 — fourth pass".
-   *
-   * The contents share their buffer's string: a message kept after the
-   * rest are dropped keeps that string alive, about the size of the
-   * context's text (as a parsed answer would have been). When the buffers
-   * are a session's text cache (`cache` in the header), the decoded strings
-   * of the last TEXT_CACHES caches are kept here and only the bytes added
-   * since are decoded.
-   * @param {Uint8Array} request
-   * @param {{ids: string[]|null}|null} [fault] see _call
-   * @returns {object} the envelope
-   */
+  /** See contextAnswer in js/local-context.js. */
   _context(request, fault = null) {
-    const head = this._handle.context(request, this._plan.held());
-    noteFault(this, head, fault);
-    if (!head.startsWith('{"ok":true,"columns":')) return JSON.parse(head); // an error, or not a context
-    const c = JSON.parse(head).columns;
-    this._columnAnswers++;
-    const buffer = this._memory.buffer; // after the call: the memory may have grown
-    const from = this._plan.take(c);
-    const part = ([address, bytes], at) => decodeContent(new Uint8Array(buffer, address + at, bytes - at));
-    const texts = this._texts.extend(c.cache, from, part(c.ascii, from.ascii), part(c.wide, from.wide));
-    return contextEnvelope(c, texts, new Int32Array(buffer, c.rows[0], c.rows[1]));
+    return contextAnswer(this, request, fault);
   }
 
-  /**
-   * A context request answered for another thread (js/worker.js): the
-   * envelope text when it is not answered in columns, else `{columns,
-   * from, ascii, wide, rows}` — the header, the offsets CachePlan gave,
-   * copies of the new bytes of both buffers and of the rows (their
-   * ArrayBuffers are transferred). The page keeps the decoded strings of
-   * the text caches (TextCaches) and builds the envelope with
-   * contextEnvelope, so the copies hold only what it has not seen: after
-   * an append, the new message's bytes and the rows (12 bytes a message).
-   * @param {Uint8Array} request
-   * @param {{ids: string[]|null}|null} [fault] see _call
-   * @returns {string|{columns: object, from: {ascii: number, wide: number}, ascii: Uint8Array, wide: Uint8Array, rows: Int32Array}}
-   */
+  /** See contextWire in js/local-context.js. */
   _contextWire(request, fault = null) {
-    const head = this._handle.context(request, this._plan.held());
-    noteFault(this, head, fault);
-    if (!head.startsWith('{"ok":true,"columns":')) return head;
-    const c = JSON.parse(head).columns;
-    this._columnAnswers++;
-    const buffer = this._memory.buffer;
-    const from = this._plan.take(c);
-    const part = ([address, bytes], at) => new Uint8Array(buffer, address + at, bytes - at).slice();
-    const rows = new Int32Array(buffer, c.rows[0], c.rows[1]).slice();
-    return { columns: c, from, ascii: part(c.ascii, from.ascii), wide: part(c.wide, from.wide), rows };
+    return contextWire(this, request, fault);
   }
 
   /**

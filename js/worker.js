@@ -43,6 +43,7 @@ import "./store/writer.js";
 import "./store/take-in.js";
 import "./store/pager.js";
 import "./local-paging.js";
+import "./local-context.js";
 import "./request-text.js";
 import "./context-columns.js";
 import "./tree-api.js";

@@ -6,6 +6,7 @@
 
 import { STORES } from "./schema.js";
 import { pullSessions, pullTails, readBack } from "./take-in.js";
+import { STORAGE_ERROR, storageErrorEnvelope } from "./storage-error.js";
 import { diskState, maxGen, parseChangeBytes, requestPromise, writeChanges } from "./records.js";
 
 /**
@@ -37,26 +38,7 @@ const DRAIN_BYTES = 2 << 20;
 /** The failure of a transaction aborted because a call's signal was (see Writer.run). */
 const ABORTED = new Error("aborted by the caller's signal");
 
-/** The error code of envelopes for a change that could not be stored. */
-export const STORAGE_ERROR = "STORAGE_ERROR";
-
-/**
- * The envelope a call resolves to when its IndexedDB transaction failed:
- * the message names the browser's error as `name: message` (the name
- * alone when the browser gives no message, as Chromium does for a
- * QuotaExceededError), never empty.
- * @param {unknown} err the transaction's error (a DOMException) or an Error
- * @param {string} [consequence] what did not happen; default: a mutating call's
- * @returns {{ok: false, error: {code: string, message: string}}}
- */
-export function storageErrorEnvelope(err, consequence = "the change was not saved and was undone") {
-  const name = err?.name || "Error";
-  const detail = err?.message ? `: ${err.message}` : "";
-  const what = name === "QuotaExceededError"
-    ? `storage full: the browser's storage quota for this site is used up (QuotaExceededError${detail})`
-    : `storage error: IndexedDB failed (${name}${detail})`;
-  return { ok: false, error: { code: STORAGE_ERROR, message: `${what}; ${consequence}` } };
-}
+export { STORAGE_ERROR, storageErrorEnvelope } from "./storage-error.js";
 
 /**
  * Runs every mutating call of one tree inside an IndexedDB readwrite
@@ -145,8 +127,7 @@ export class Writer {
     /** @type {Map<string, {epoch: number, count: number, folded: number, acount: number}>} disk state per session as this tab last saw it */
     this.known = new Map();
     for (const m of metas) this.known.set(m.sessionId, diskState(m));
-    /** The Pager of this tree's paged-out sessions (store/pager.js), set by its LocalTree; take-in.js asks it which sessions are stubs. */
-    this.pager = null;
+    this.pager = null; // the tree's Pager (store/pager.js), set by its LocalTree: take-in.js asks it which sessions are stubs
     /** Sessions whose cursor this tab moved itself: it keeps its own; the others follow the stored one. */
     this.owned = new Set();
     this.emit = emit;
@@ -278,13 +259,9 @@ export class Writer {
   }
 
   /**
-   * Run task between transactions, in turn with the queued calls: no
-   * transaction of this Writer runs meanwhile, so what task reads from
-   * disk and puts into core (a session paged in, store/pager.js) is what
-   * the next transaction finds stored. Resolves to what task resolves to;
-   * rejects as it does.
-   * @template T @param {() => Promise<T>} task
-   * @returns {Promise<T>}
+   * Run task between transactions, in turn with the queued calls: what it puts into core from disk
+   * (store/pager.js) is what the next transaction finds stored. Settles as task does.
+   * @template T @param {() => Promise<T>} task @returns {Promise<T>}
    */
   between(task) {
     return new Promise((resolve, reject) => {
