@@ -170,6 +170,22 @@ test('a database written at every earlier schema version opens with its sessions
       await value(page, { operation: 'append', sessionId: 'old', message: { role: 'user', content: 'after the upgrade' } });
       await page.evaluate(() => window.tree.close());
     }
+    // An import that grows a stored session never opened in this tab waits for it to load.
+    const report = await page.evaluate(async () => {
+      window.tree = await window.sessiontree.init({ dbName: 'paging-v4' });
+      const snap = JSON.parse(await window.tree.callText({ operation: 'snapshot.save', sessionId: 'old' })).value;
+      window.tree.close();
+      window.tree = await window.sessiontree.init({ dbName: 'paging-v4' });
+      const last = snap.nodes[snap.nodes.length - 1];
+      snap.nodes.push({ ...last, id: 'grown', parentId: last.id, message: { role: 'assistant', content: 'grown' } });
+      snap.cursor = 'grown';
+      const paged = (await window.tree._debug()).pager.paged;
+      const env = await window.tree.importText(JSON.stringify(snap));
+      return { paged, env };
+    });
+    assert.equal(report.paged, 1);
+    assert.equal(report.env.ok, true, JSON.stringify(report.env));
+    assert.deepEqual(report.env.value.sessions.map((s) => [s.sessionId, s.existing, s.added]), [['old', true, 1]]);
     assert.deepEqual(env.errors, []);
   } finally {
     await env.close();

@@ -288,7 +288,8 @@ async function mayLoad(tree, blob) {
  * @param {LocalTree} tree
  */
 export function hasSession(tree, id) {
-  const answer = tree._handle.call(utf8Encoder.encode(JSON.stringify({ operation: "session", sessionId: id })), true);
+  // A paged-out session (PAGED_OUT, store/pager.js) exists too; its fault is taken so no load follows.
+  const answer = tree._call(utf8Encoder.encode(JSON.stringify({ operation: "session", sessionId: id })), true, { ids: null });
   return !answer.startsWith('{"ok":false,"error":{"code":"SESSION_NOT_FOUND"');
 }
 
