@@ -20,7 +20,9 @@
 #                Go benchmarks, the search tables (bench/run.mjs: the
 #                generated corpus, then --prose: real prose from the Go
 #                distribution's comments and docs), then the table of every
-#                other figure (bench/perf.mjs)
+#                other figure (bench/perf.mjs), and the sessions paged on
+#                demand (bench/paging.mjs: init → first sessions beside the
+#                lazy floor at 100 … 10,000 sessions; --quick: 100, 1,000)
 #
 # Tool versions are pinned here and in tools/go.mod and package-lock.json.
 
@@ -182,6 +184,7 @@ bench: build deps
 	./wasm_test.sh -run='^$$' -bench='SearchIndexBuild' -benchtime=3x ./core
 	$(NODE) bench/run.mjs
 	$(NODE) bench/run.mjs --prose
+	$(NODE) bench/paging.mjs
 	$(NODE) bench/perf.mjs
 	$(NODE) bench/appends.mjs
 	$(NODE) bench/turn.mjs

@@ -88,6 +88,9 @@ func init() {
 		"trash.restore":  {[]string{"sessionId"}, opTrashRestore, 0},
 		"trash.empty":    {[]string{"sessionId"}, opTrashEmpty, 0},
 		"append.many":    {[]string{"sessionId", "messages", "branch", "create", "title"}, opAppendMany, 0},
+		"page.stub":      {[]string{"sessions"}, opPageStub, internal},
+		"page.out":       {[]string{"sessionId"}, opPageOut, internal},
+		"page.faults":    {nil, opPageFaults, internal},
 	}
 }
 

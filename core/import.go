@@ -89,8 +89,6 @@ func (st *Store) Import(data []byte, format string) (*ImportResult, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	for !job.Step(math.MaxInt) {
-	}
 	return job.Finish()
 }
 
@@ -126,6 +124,10 @@ var importChecks = &formats.Model{
 // may run between steps. The data passes through once: elements of a
 // top-level array and JSON lines are read one at a time.
 type ImportJob struct {
+	// blocked is the PagedOut error of a commit that would reach a
+	// paged-out session (see importPaged), until the next Step.
+	blocked *Error
+
 	st    *Store
 	data  []byte
 	im    *formats.Importer
@@ -288,6 +290,11 @@ func (j *ImportJob) Step(budget int) bool {
 		}
 		j.finished = j.err != nil
 		return j.finished
+	}
+	if j.next == 0 {
+		if j.blocked = j.importPaged(); j.blocked != nil {
+			return false // Finish answers it; nothing is committed
+		}
 	}
 	spent := 0
 	for j.next < len(j.kept) && (spent < budget || spent == 0) {
@@ -458,8 +465,16 @@ func (j *ImportJob) skip(id, title, reason string) {
 // added when). An import that adds no session is an error:
 // SESSION_ALREADY_EXISTS when every conversation was imported before, else
 // INVALID_ARGUMENT naming the reasons; nothing was added then.
+//
+// A commit that would reach a paged-out session fails the call with
+// PagedOut before anything is added, and leaves the job as it was: Finish
+// again once the sessions are loaded.
 func (j *ImportJob) Finish() (*ImportResult, *Error) {
 	for !j.Step(math.MaxInt) {
+		if err := j.blocked; err != nil {
+			j.blocked = nil
+			return nil, err
+		}
 	}
 	if j.err != nil {
 		return nil, j.err

@@ -138,6 +138,9 @@ func (im *Imports) Finish(job int) (res *ImportResult, found bool, err *Error) {
 	}
 	delete(im.jobs, job)
 	res, err = j.Finish()
+	if err != nil && err.Code == PagedOut {
+		im.jobs[job] = j // unchanged: finished again once the sessions are loaded
+	}
 	return res, true, err
 }
 

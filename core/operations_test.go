@@ -14,7 +14,7 @@ import (
 )
 
 // internalOps are the operations only CallInternal answers.
-var internalOps = []string{"restore", "sync.forget", "sync.merge", "sync.trash"}
+var internalOps = []string{"page.faults", "page.out", "page.stub", "restore", "sync.forget", "sync.merge", "sync.trash"}
 
 func TestOperationInfosDescribeTheDispatchTable(t *testing.T) {
 	infos := OperationInfos()
@@ -176,6 +176,9 @@ func TestCallRefusesInternalOperationsAsUnknown(t *testing.T) {
 		"sync.trash": func(*Store) string {
 			return `{"operation":"sync.trash","sessionId":"s","deletedAt":"2026-11-29T12:00:01.000Z"}`
 		},
+		"page.stub":   func(*Store) string { return `{"operation":"page.stub","sessions":[{"sessionId":"p","nodeCount":3}]}` },
+		"page.out":    func(*Store) string { return `{"operation":"page.out","sessionId":"s"}` },
+		"page.faults": func(*Store) string { return `{"operation":"page.faults"}` },
 	}
 	require.ElementsMatch(t, internalOps, slices.Collect(maps.Keys(requests)))
 	// (package wire's CallParsed and CallColumns, which go through Run,

@@ -518,11 +518,15 @@ func opSessions(st *Store, r *request) (any, *Error) {
 	out := make([]SessionSummary, 0, len(st.order))
 	for _, id := range st.order {
 		s := st.sessions[id]
+		count, cursor := len(s.nodes), s.nodeID(s.cursor)
+		if s.paged != nil {
+			count, cursor = s.paged.nodeCount, s.paged.cursor
+		}
 		out = append(out, SessionSummary{
 			SessionID:    s.id,
 			Title:        s.title,
-			NodeCount:    len(s.nodes),
-			Cursor:       nullable(s.nodeID(s.cursor)),
+			NodeCount:    count,
+			Cursor:       nullable(cursor),
 			ActiveBranch: s.active,
 			UpdatedAt:    s.updatedAt,
 		})

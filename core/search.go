@@ -176,6 +176,8 @@ func parseSearchRequest(st *Store, r *request) (*searchRequest, *Error) {
 		if q.session, err = r.existing(st); err != nil {
 			return nil, err
 		}
+	} else if st.stubs > 0 {
+		return nil, st.pageFault(st.pagedIDs()...) // every session is searched
 	}
 	if q.branch, err = r.branchName("branch", false); err != nil {
 		return nil, err

@@ -22,6 +22,11 @@ type branchInfo struct {
 // by index, the cursor, the active branch and the branch table. Every walk
 // over it is a loop; nothing recurses, so a 1,000,000-deep chain is fine.
 type Session struct {
+	// paged is non-nil for a stub: a session whose nodes are not in
+	// memory (see paging.go); every field below but the id, title, times
+	// and active branch is then empty.
+	paged *pageStub
+
 	id        string
 	title     string
 	createdAt string

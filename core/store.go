@@ -62,6 +62,12 @@ type Store struct {
 	dirty    []dirtyMark
 	drainBuf []byte // DrainChangesUpTo's pieces, reused while a drain lasts
 
+	// stubs counts the paged-out sessions (paging.go); faults and faulted
+	// are the stubs calls needed since the last page.faults.
+	stubs   int
+	faults  []string
+	faulted map[string]bool
+
 	search *search.Index // every node of every session, for search (see index)
 	// searchOwners maps the index's owner keys to sessions: key k is
 	// searchOwners[k] (key 0 is no owner).
@@ -130,18 +136,28 @@ func (st *Store) sessionID() string {
 
 func (st *Store) session(id string) (*Session, *Error) {
 	if s := st.sessions[id]; s != nil {
+		if s.paged != nil {
+			return nil, st.pageFault(id)
+		}
 		return s, nil
 	}
 	return nil, errorf(SessionNotFound, "session %q does not exist", id)
 }
 
 // put adds or replaces a session, keeping a replaced session's place in
-// the order.
+// the order and the count of stubs (see paging.go).
 func (st *Store) put(s *Session) {
-	if old, ok := st.sessions[s.id]; !ok {
+	old, ok := st.sessions[s.id]
+	if !ok {
 		st.order = append(st.order, s.id)
 	} else if old != s {
 		st.unindex(old)
+		if old.paged != nil {
+			st.stubs--
+		}
+	}
+	if s.paged != nil && old != s {
+		st.stubs++
 	}
 	st.sessions[s.id] = s
 	st.indexSession(s)

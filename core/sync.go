@@ -164,8 +164,8 @@ func opSyncForget(st *Store, r *request) (any, *Error) {
 	s := st.trash[id]
 	if s != nil {
 		delete(st.trash, id)
-	} else if s, err = st.session(id); err != nil {
-		return nil, err
+	} else if s = st.sessions[id]; s == nil {
+		return nil, errorf(SessionNotFound, "session %q does not exist", id)
 	} else {
 		st.remove(s)
 	}

@@ -42,8 +42,12 @@ func (st *Store) taken(id string) *Error {
 }
 
 // remove takes session s out of the store's sessions, order and search
-// index (not out of the trash or the change marks).
+// index (not out of the trash or the change marks); a stub (paging.go)
+// no longer counts as one.
 func (st *Store) remove(s *Session) {
+	if s.paged != nil {
+		st.stubs--
+	}
 	st.unindex(s)
 	delete(st.sessions, s.id)
 	if i := slices.Index(st.order, s.id); i >= 0 {

@@ -86,7 +86,7 @@ export async function importText(tree, text, format = "auto", options = {}) {
   const { onProgress, signal } = options;
   const sliceBytes = Number.isInteger(options.sliceBytes) && options.sliceBytes > 0 ? options.sliceBytes : 1 << 20;
   if (!onProgress && !signal && text.length < sliceBytes / 3) {
-    return tree._mutate(() => tree._handle.importText(text, format));
+    return tree._mutatePaged(() => tree._handle.importText(text, format));
   }
   // The text crosses to the wasm in slices of UTF-8 bytes, a yield
   // between them, so no single call copies all of a large file.
@@ -289,7 +289,8 @@ async function mayLoad(tree, blob) {
  * @param {LocalTree} tree
  */
 export function hasSession(tree, id) {
-  const answer = tree._handle.call(utf8Encoder.encode(JSON.stringify({ operation: "session", sessionId: id })), true);
+  // A paged-out session (PAGED_OUT, store/pager.js) exists too; its fault is taken so no load follows.
+  const answer = tree._call(utf8Encoder.encode(JSON.stringify({ operation: "session", sessionId: id })), true, { ids: null });
   return envelopeCode(answer) !== ERROR.SESSION_NOT_FOUND;
 }
 
@@ -365,7 +366,7 @@ export async function importJob(tree, buffer, format, onProgress, signal, sliceB
     added ??= storedNodes(text);
     if (added > 0) progress({ read: Math.max(step.read, Math.round(total / 2 + (total / 2) * Math.min(nodes / added, 1))), total });
   };
-  const env = await tree._mutate(() => tree._handle.importFinish(job), { signal, aborted: JSON.stringify(aborted), onStored });
+  const env = await tree._mutatePaged(() => tree._handle.importFinish(job), { signal, aborted: JSON.stringify(aborted), onStored });
   tree._importWasmBytes = tree._memory.buffer.byteLength; // the import's peak, for tests and benchmarks
   // Failed or aborted before importFinish ran (a closed Writer, an abort
   // while it took in other tabs' changes): the job and its bytes are still

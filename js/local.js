@@ -5,10 +5,13 @@
 // where there is no Worker, js/sessiontree.js hands out a LocalTree in the
 // page's own thread. Both keep the Promise API of js/tree-api.js.
 
-import { openStore, restoreRequest, Writer, DB_DEFAULT_NAME } from "./store.js";
+import { openStore, Writer, DB_DEFAULT_NAME } from "./store.js";
+import { Pager, stubRequest } from "./store/pager.js";
+import { mutatePaged, noteFault, requestSession, retryPaged } from "./local-paging.js";
 import { listRestorePoints, restoreSnapshot, saveSnapshot } from "./local-snapshots.js";
 import { escapeLoneSurrogates, requestOperation } from "./request-text.js";
-import { CachePlan, TextCaches, contextEnvelope, decodeContent } from "./context-columns.js";
+import { CachePlan, TextCaches } from "./context-columns.js";
+import { contextAnswer, contextWire } from "./local-context.js";
 import { TreeAPI, checkMemoryBudget, errorEnvelope } from "./tree-api.js";
 import { ERROR } from "./protocol.js";
 import { answeredInColumns, envelopeFailed } from "./envelope.js";
@@ -17,7 +20,7 @@ import { hasSession, importBytes, importJob, importSnapshot, importText } from "
 import { importFileList } from "./folder-import.js";
 import { nextTask } from "./tasks.js";
 import { ChangeLog } from "./change-events.js";
-import { parseChangeBytes } from "./store/records.js";
+import { parseChangeBytes, readCounts, restoreRequest } from "./store/records.js";
 
 /** Bytes of core's drain taken per piece without storage (see _finish; the Writer's DRAIN_BYTES). */
 const EVENT_DRAIN_BYTES = 2 << 20;
@@ -39,6 +42,9 @@ const WARM_QUIET_MS = 100;
 
 /** Milliseconds of search-index warm-up per task in a worker (see _warmSearch). */
 const WORKER_WARM_MS = 20;
+
+/** The wasm store's memory budget when init() is given none, in bytes (core.DefaultMemoryBudget). */
+const DEFAULT_MEMORY_BUDGET = 2 ** 31;
 
 /** Trees shared per IndexedDB database name within this page. */
 const shared = new Map();
@@ -81,22 +87,24 @@ export function initLocal(options = {}) {
   const persist = options.persist !== false;
   const dbName = options.dbName ?? DB_DEFAULT_NAME;
   const budget = options.memoryBudget;
-  if (!persist) return create(wasmURL, null, budget);
+  const pageBudget = options.pageBudget ?? Math.floor((budget ?? DEFAULT_MEMORY_BUDGET) / 8);
+  if (!(Number.isInteger(pageBudget) && pageBudget >= 0)) return Promise.reject(new Error(`sessiontree: init: option "pageBudget" must be a non-negative integer of bytes; got ${JSON.stringify(options.pageBudget)}`));
+  if (!persist) return create(wasmURL, null, budget, 0);
   if (!shared.has(dbName)) {
-    const p = create(wasmURL, dbName, budget);
+    const p = create(wasmURL, dbName, budget, pageBudget);
     shared.set(dbName, p);
     p.catch(() => shared.delete(dbName));
   }
   return shared.get(dbName);
 }
 
-async function create(wasmURL, dbName, memoryBudget) {
+async function create(wasmURL, dbName, memoryBudget, pageBudget) {
   let tree = null;
   const early = [];
   // The wasm starts while IndexedDB is opened and read: neither waits for
   // the other (at 100,000 stored nodes the read is ~0.2 s, the start ~0.3 s).
   const storage = dbName === null
-    ? Promise.resolve({ db: null, stored: { gen: 0, sessions: [] } })
+    ? Promise.resolve({ db: null, stored: { gen: 0, metas: [] } })
     : openStore(dbName, {
       onClose: (reason, message) => (tree ? tree._storageClosed(reason, message) : early.push([reason, message])),
     });
@@ -112,13 +120,15 @@ async function create(wasmURL, dbName, memoryBudget) {
   }
   const handle = guardHandle(runtime.api.newStore(runtime.memory), runtime.state);
   if (memoryBudget !== undefined) handle.setMemoryBudget(memoryBudget);
-  for (const s of stored.sessions) {
-    const env = JSON.parse(handle.callInternal(restoreRequest(s.meta, s.snapshot)));
-    if (!env.ok) {
-      handle.free();
-      db?.close();
-      throw new Error(`sessiontree: stored session ${JSON.stringify(s.meta.sessionId)} in IndexedDB database ${JSON.stringify(dbName)} could not be restored (${env.error.code}: ${env.error.message}); nothing was changed`);
-    }
+  // Every stored session becomes a stub (its summary): its nodes are read
+  // when a call first needs them (store/pager.js).
+  const live = stored.metas.filter((m) => !m.deletedAt);
+  let env = live.length > 0 ? JSON.parse(handle.callInternal(stubRequest(live))) : { ok: true };
+  for (const { meta, snapshot } of stored.trashed) if (env.ok) env = JSON.parse(handle.callInternal(restoreRequest(meta, snapshot)));
+  if (!env.ok) {
+    handle.free();
+    db?.close();
+    throw new Error(`sessiontree: the stored sessions in IndexedDB database ${JSON.stringify(dbName)} could not be listed (${env.error.code}: ${env.error.message}); nothing was changed`);
   }
   handle.drain(false); // restoring records no change, but be sure
   mark("sessiontree:restored");
@@ -126,7 +136,7 @@ async function create(wasmURL, dbName, memoryBudget) {
     db?.close();
     throw new Error(`sessiontree: ${runtime.state.exited} while the stored sessions were restored; nothing was changed`);
   }
-  tree = new LocalTree(handle, db, dbName, stored, runtime.memory);
+  tree = new LocalTree(handle, db, dbName, stored, runtime.memory, pageBudget);
   for (const [reason, message] of early) tree._storageClosed(reason, message);
   const t = tree;
   const stop = onRuntimeExit(() => (stop(), t._exited(runtime.state.exited)));
@@ -136,7 +146,7 @@ async function create(wasmURL, dbName, memoryBudget) {
 /**
  * Set a User Timing mark, where the page has them: init() marks
  * "sessiontree:runtime" (the wasm started), "sessiontree:read" (IndexedDB
- * read) and "sessiontree:restored" (every stored session in the core), for
+ * read) and "sessiontree:restored" (every stored session in the core as a stub), for
  * the browser's performance panel and benchmarks.
  * @param {string} name
  */
@@ -153,10 +163,11 @@ export class LocalTree extends TreeAPI {
   /**
    * @param {object} handle the wasm store handle (sessiontreeWasm.newStore())
    * @param {IDBDatabase|null} db @param {string|null} dbName
-   * @param {{gen: number, sessions: {meta: object}[]}} stored what init read from the database
+   * @param {{gen: number, metas: object[]}} stored what init read from the database (the sessions core holds as stubs)
    * @param {WebAssembly.Memory} memory the wasm memory, for context answered in columns
+   * @param {number} [pageBudget] bytes of stored sessions kept loaded (see Pager)
    */
-  constructor(handle, db, dbName, stored, memory) {
+  constructor(handle, db, dbName, stored, memory, pageBudget = 0) {
     super(JSON.parse(handle.operations()), db !== null);
     this._handle = handle;
     this._memory = memory;
@@ -169,8 +180,11 @@ export class LocalTree extends TreeAPI {
     this._db = db;
     this._dbName = dbName;
     this._writer = db
-      ? new Writer(db, handle, { gen: stored.gen, metas: stored.sessions.map((s) => s.meta), emit: (e) => this._emit(e), keepsCursor: (op) => this._operationInfo.get(op)?.keepsCursor === true })
+      ? new Writer(db, handle, { gen: stored.gen, metas: stored.metas, emit: (e) => this._emit(e), keepsCursor: (op) => this._operationInfo.get(op)?.keepsCursor === true })
       : null;
+    /** The paged-out sessions (store/pager.js); null without a Writer (every session stays in memory). */
+    this._pager = this._writer ? new Pager(db, handle, this._writer, { metas: stored.metas.filter((m) => !m.deletedAt), budget: pageBudget }) : null;
+    if (this._writer) this._writer.pager = this._pager;
     this._memorySnapshots = new Map(); // for persist: false
     this._warmTask = null;
     /** Milliseconds spent building the search index so far, slices only (for benchmarks, see _debug). */
@@ -246,6 +260,28 @@ export class LocalTree extends TreeAPI {
    * @returns {Promise<object|string|{columns: object}>}
    */
   _request(request, asText, wire = false) {
+    if (!this._pager) return this._requestOnce(request, asText, wire, null);
+    const keepText = asText || wire;
+    return this._retryPaged((fault) => this._requestOnce(request, asText, wire, fault), (env) => (keepText ? JSON.stringify(env) : env));
+  }
+
+  /** See retryPaged in js/local-paging.js. */
+  _retryPaged(attempt, failed) {
+    return retryPaged(this, attempt, failed);
+  }
+
+  /** handle.call, noting in fault the sessions a PAGED_OUT answer needed (see noteFault in js/local-paging.js). */
+  _call(text, parsed, fault) {
+    const answer = this._handle.call(text, parsed);
+    noteFault(this, answer, fault);
+    return answer;
+  }
+
+  /**
+   * One try of _request: fault is where core's PAGED_OUT answer leaves
+   * the sessions to load (null with no Pager) and the request's sessionId.
+   */
+  _requestOnce(request, asText, wire, fault) {
     const keepText = asText || wire;
     const answer = (env) => Promise.resolve(keepText ? JSON.stringify(env) : env);
     let text;
@@ -269,6 +305,7 @@ export class LocalTree extends TreeAPI {
     // repeat "operation"): a read-only name is confirmed by parsing.
     const op = requestOperation(text, (name) => this._readOnly(name));
     this._lastCallAt = performance.now();
+    if (fault && typeof text === "string") fault.sessionId = requestSession(text);
     // Requests cross as UTF-8 bytes: the wasm copies them once, where a
     // string is copied twice (see argBytes in wasm/main.go); measured, an
     // append costs the wasm call about half as much this way.
@@ -278,68 +315,23 @@ export class LocalTree extends TreeAPI {
     // decoded from wasm memory several times faster. callText keeps the bytes.
     const parsed = !asText;
     if (parsed && op === "context" && (!this._writer || this._writer.idle)) {
-      return Promise.resolve(wire ? this._contextWire(text) : this._context(text));
+      return Promise.resolve(wire ? this._contextWire(text, fault) : this._context(text, fault));
     }
     if (this._writer) {
-      if (this._readOnly(op) && this._writer.idle) return this._finish(this._handle.call(text, parsed), keepText);
-      return this._writer.run(() => this._handle.call(text, parsed)).then((t) => (keepText ? t : JSON.parse(t)));
+      if (this._readOnly(op) && this._writer.idle) return this._finish(this._call(text, parsed, fault), keepText);
+      return this._writer.run(() => this._call(text, parsed, fault)).then((t) => (keepText ? t : JSON.parse(t)));
     }
     return this._finish(this._handle.call(text, parsed), keepText);
   }
 
-  /**
-   * Answer a context request (UTF-8 bytes) with the envelope object,
-   * building the messages array from the wasm's columns
-   * (core.ContextColumns, wasm/main.go columnsHeader) instead of parsing
-   * JSON: each of the two content buffers is decoded once, straight from
-   * wasm memory, and every plain message's content is a slice of that
-   * string. The value is the same as JSON.parse of callText's answer,
-   * keys in the same order. Measured for a 100,000-deep path (13.6 MB),
-   * see docs/DECISIONS.md, "Issue 8 — fourth pass".
-   *
-   * The contents share their buffer's string: a message kept after the
-   * rest are dropped keeps that string alive, about the size of the
-   * context's text (as a parsed answer would have been). When the buffers
-   * are a session's text cache (`cache` in the header), the decoded strings
-   * of the last TEXT_CACHES caches are kept here and only the bytes added
-   * since are decoded.
-   * @param {Uint8Array} request
-   * @returns {object} the envelope
-   */
-  _context(request) {
-    const head = this._handle.context(request, this._plan.held());
-    if (!answeredInColumns(head)) return JSON.parse(head); // an error, or not a context
-    const c = JSON.parse(head).columns;
-    this._columnAnswers++;
-    const buffer = this._memory.buffer; // after the call: the memory may have grown
-    const from = this._plan.take(c);
-    const part = ([address, bytes], at) => decodeContent(new Uint8Array(buffer, address + at, bytes - at));
-    const texts = this._texts.extend(c.cache, from, part(c.ascii, from.ascii), part(c.wide, from.wide));
-    return contextEnvelope(c, texts, new Int32Array(buffer, c.rows[0], c.rows[1]));
+  /** See contextAnswer in js/local-context.js. */
+  _context(request, fault = null) {
+    return contextAnswer(this, request, fault);
   }
 
-  /**
-   * A context request answered for another thread (js/worker.js): the
-   * envelope text when it is not answered in columns, else `{columns,
-   * from, ascii, wide, rows}` — the header, the offsets CachePlan gave,
-   * copies of the new bytes of both buffers and of the rows (their
-   * ArrayBuffers are transferred). The page keeps the decoded strings of
-   * the text caches (TextCaches) and builds the envelope with
-   * contextEnvelope, so the copies hold only what it has not seen: after
-   * an append, the new message's bytes and the rows (12 bytes a message).
-   * @param {Uint8Array} request
-   * @returns {string|{columns: object, from: {ascii: number, wide: number}, ascii: Uint8Array, wide: Uint8Array, rows: Int32Array}}
-   */
-  _contextWire(request) {
-    const head = this._handle.context(request, this._plan.held());
-    if (!answeredInColumns(head)) return head;
-    const c = JSON.parse(head).columns;
-    this._columnAnswers++;
-    const buffer = this._memory.buffer;
-    const from = this._plan.take(c);
-    const part = ([address, bytes], at) => new Uint8Array(buffer, address + at, bytes - at).slice();
-    const rows = new Int32Array(buffer, c.rows[0], c.rows[1]).slice();
-    return { columns: c, from, ascii: part(c.ascii, from.ascii), wide: part(c.wide, from.wide), rows };
+  /** See contextWire in js/local-context.js. */
+  _contextWire(request, fault = null) {
+    return contextWire(this, request, fault);
   }
 
   /**
@@ -507,6 +499,11 @@ export class LocalTree extends TreeAPI {
     return this._finish(fn());
   }
 
+  /** See mutatePaged in js/local-paging.js. */
+  _mutatePaged(fn, options) {
+    return mutatePaged(this, fn, options);
+  }
+
   async _finish(envText, asText = false) {
     // Only the head decides whether anything changed; parse the whole
     // envelope only for callers that want the object. With a Writer the
@@ -562,6 +559,8 @@ export class LocalTree extends TreeAPI {
   }
 
   _emit(event) {
+    // A change this tab made is to a session core holds whole.
+    if (this._pager && event.sessionId !== undefined && !event.remote) this._pager.changed(event.sessionId);
     this._warmSearch();
     super._emit(event);
   }
@@ -587,6 +586,7 @@ export class LocalTree extends TreeAPI {
    * @returns {Promise<{writer: object|null, columnAnswers: number, indexComplete: boolean, indexMs: number, operations: string, wasmBytes: number, importWasmBytes: number, memory: {inUse: number, budget: number}}>}
    */
   async _debug() {
-    return { writer: this._writer ? { ...this._writer.stats } : null, columnAnswers: this._columnAnswers, indexComplete: this._handle.warm(0), indexMs: this._warmMs, operations: this._handle.operations(), wasmBytes: this._memory.buffer.byteLength, importWasmBytes: this._importWasmBytes, memory: JSON.parse(this._handle.memory()) };
+    const pager = this._pager ? { ...this._pager.stats, paged: this._pager.paged.size, inMemory: this._pager.lru.size, bytes: this._pager.bytes, budget: this._pager.budget } : null;
+    return { writer: this._writer ? { ...this._writer.stats } : null, pager, readCounts: { ...readCounts }, columnAnswers: this._columnAnswers, indexComplete: this._handle.warm(0), indexMs: this._warmMs, operations: this._handle.operations(), wasmBytes: this._memory.buffer.byteLength, importWasmBytes: this._importWasmBytes, memory: JSON.parse(this._handle.memory()) };
   }
 }

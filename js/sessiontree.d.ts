@@ -623,6 +623,14 @@ export interface InitOptions {
    * (2 GiB: half of wasm32's 4 GiB, the rest is the collector's room).
    */
   memoryBudget?: number;
+  /**
+   * Bytes of stored sessions (their records' size) kept in memory: a
+   * session is read from IndexedDB when a call first needs it, and past
+   * this budget the least recently used are dropped from memory again
+   * (read back on their next call, answering exactly as before). A
+   * non-negative integer; default memoryBudget / 8. Ignored with persist: false.
+   */
+  pageBudget?: number;
 }
 
 export interface ChangeEvent {

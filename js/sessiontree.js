@@ -80,14 +80,17 @@ const workers = new Map();
  * get `{type: "storage", state: "closed", reason: "exited"}`, and init()
  * again starts a new Go program.
  *
- * @param {{wasmURL?: string|URL, workerURL?: string|URL, worker?: boolean, dbName?: string, persist?: boolean, memoryBudget?: number}} [options]
+ * @param {{wasmURL?: string|URL, workerURL?: string|URL, worker?: boolean, dbName?: string, persist?: boolean, memoryBudget?: number, pageBudget?: number}} [options]
  *   wasmURL: the wasm (of the same Go build as the package's wasm_exec.js, which is imported from this folder); workerURL:
  *   the worker module (it must import js/worker.js; a page served with a
  *   service worker starts it from inside that worker's scope to work
  *   offline); both resolved against the page's URL. worker: false runs the
  *   store in this thread (also the case where `Worker` is undefined):
  *   every call then runs Go on the page's thread. memoryBudget: bytes
- *   (default 2147483648, see above).
+ *   (default 2147483648, see above). pageBudget: bytes of stored sessions
+ *   (their records' size) kept in the wasm memory; past it the least
+ *   recently used are paged out and read again when a call needs them
+ *   (default memoryBudget / 8; see js/store/pager.js).
  * @returns {Promise<SessionTree>}
  */
 export function init(options = {}) {
@@ -108,7 +111,7 @@ export function init(options = {}) {
     let connection = null;
     try {
       connection = options.workerURL ? connect(new URL(options.workerURL, base)) : pageWorker();
-      return await connection.init({ wasmURL: wasmURL.href, dbName, persist, memoryBudget: options.memoryBudget });
+      return await connection.init({ wasmURL: wasmURL.href, dbName, persist, memoryBudget: options.memoryBudget, pageBudget: options.pageBudget });
     } catch (err) {
       // The default worker could not start at all (module workers
       // unsupported, a policy forbidding workers, offline outside a

@@ -10,26 +10,28 @@
 //                     Web Lock and BroadcastChannel protocol between tabs
 
 import { openDatabase } from "./store/schema.js";
-import { readAllSessions } from "./store/records.js";
+import { readMetas } from "./store/pager.js";
 
 export { DB_DEFAULT_NAME, DB_VERSION, openDatabase, upgrades } from "./store/schema.js";
 export { CHUNK_SIZE, getSnapshot, listSnapshots, nodeRange, parseChangeBytes, putSnapshot, readAllSessions, restoreRequest } from "./store/records.js";
 export { Writer, storageErrorEnvelope } from "./store/writer.js";
 export { STORAGE_ERROR } from "./protocol.js";
+export { PAGED_OUT_HEAD, Pager, readMetas, stubRequest } from "./store/pager.js";
 
 /**
- * Open (creating or upgrading) the database `name` and read every stored
- * session in one read-only transaction, for init(). Rejects, with the
- * database closed again, when either fails (see openDatabase and
- * readAllSessions); a failed read is never an empty store.
+ * Open (creating or upgrading) the database `name` and read the meta
+ * record of every stored session (no node record: sessions are paged in
+ * on demand, store/pager.js) in one read-only transaction, for init().
+ * Rejects, with the database closed again, when either fails (see
+ * openDatabase and readMetas); a failed read is never an empty store.
  * @param {string} name
  * @param {{onClose?: (reason: string, message: string) => void}} [options] called when the open connection is closed later (see openDatabase)
- * @returns {Promise<{db: IDBDatabase, stored: {gen: number, sessions: {meta: object, snapshot: Uint8Array}[]}}>}
+ * @returns {Promise<{db: IDBDatabase, stored: {gen: number, metas: object[]}}>}
  */
 export async function openStore(name, { onClose } = {}) {
   const db = await openDatabase(name, { onClose });
   try {
-    return { db, stored: await readAllSessions(db) };
+    return { db, stored: await readMetas(db) };
   } catch (err) {
     db.close();
     throw err;

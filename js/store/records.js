@@ -10,6 +10,13 @@ import { concatUTF8, spliceJSON } from "../request-text.js";
 import { CHUNK_SIZE, SNAPSHOT_VERSION } from "../protocol.js";
 import { eraseSession } from "./erase.js";
 
+/**
+ * Node and chunk records read so far in this thread (readNodes,
+ * readSnapshot), for tests and benchmarks: start-up reads none
+ * (sessions are paged in on demand, store/pager.js).
+ */
+export const readCounts = { chunks: 0, nodes: 0 };
+
 /** Nodes per chunk record (core's DrainGroupNodes, from the contract). */
 export { CHUNK_SIZE };
 
@@ -144,10 +151,12 @@ export async function readNodes(tx, meta, from) {
   if (from < folded) {
     const start = Math.floor(from / CHUNK_SIZE) * CHUNK_SIZE;
     const chunks = await requestPromise(tx.objectStore("chunks").getAll(IDBKeyRange.bound([id, start], [id, folded - 1])));
+    readCounts.chunks += chunks.length;
     for (const c of chunks) for (const n of chunkText(c).split(SEP)) out.push(n);
     out.splice(0, from - start);
   }
   const tail = await requestPromise(tx.objectStore("nodes").getAll(nodeRange(id, Math.max(from, folded))));
+  readCounts.nodes += tail.length;
   for (const n of tail) out.push(n);
   if (out.length !== meta.nodeCount - from && !(meta.tail === true && out.length > meta.nodeCount - from)) {
     throw new Error(`session ${quote(id)} has ${out.length + from} stored nodes but its metadata says ${meta.nodeCount}`);
@@ -208,6 +217,8 @@ export async function readSnapshot(tx, meta) {
     requestPromise(tx.objectStore("nodes").getAll(nodeRange(id))),
     readAnnotations(tx, meta, 0),
   ]);
+  readCounts.chunks += chunks.length;
+  readCounts.nodes += tail.length;
   if (chunks.length * CHUNK_SIZE !== folded || (folded + tail.length !== meta.nodeCount && !(meta.tail === true && folded + tail.length > meta.nodeCount))) {
     throw new Error(`session ${quote(id)} has ${chunks.length} chunk and ${tail.length} node records but its metadata says ${meta.nodeCount} nodes, ${folded} of them in chunks`);
   }

@@ -56,18 +56,29 @@ export async function pullSessions(w, tx, pulled, remote) {
     if (k && k.epoch === state.epoch && k.count === state.count && k.acount === state.acount) {
       pulled.set(id, state);
       if (!trashMoved) continue; // only the other tab's cursor moved: each tab keeps its own
-      // Moved to the trash or back (delete, trash.restore) and nothing else.
-      takeIn(w, id, JSON.stringify({ operation: "sync.trash", sessionId: id, deletedAt: meta.deletedAt ?? null }));
-      remote.push(remoteEvent(meta));
-      continue;
+      if (!w.pager?.isPaged(id)) {
+        // Moved to the trash or back (delete, trash.restore) and nothing else.
+        takeIn(w, id, JSON.stringify({ operation: "sync.trash", sessionId: id, deletedAt: meta.deletedAt ?? null }));
+        remote.push(remoteEvent(meta));
+        continue;
+      }
+      // A stub here (store/pager.js): read whole below, as a trashed session is held.
     }
     if (trashMoved || meta.deletedAt) {
+      w.pager?.paged.delete(id); // held whole from now on (in the trash, or back out of it)
       takeIn(w, id, restoreRequest(meta, await readSnapshot(tx, meta))); // into core's trash or out of it, as stored
       pulled.set(id, diskState(meta));
       remote.push(remoteEvent(meta));
       continue;
     }
-    if (k && k.epoch === state.epoch && k.count <= state.count && k.acount <= state.acount) {
+    if (w.pager && (!k || w.pager.isPaged(id))) {
+      // Its nodes stay on disk until a call needs them: the stub takes the
+      // stored summary (a session new to this tab becomes a stub).
+      if (!k) w.pager.paged.add(id);
+      if (meta.tail === true) await readNodes(tx, meta, meta.nodeCount); // brings meta up to date
+      if (!k || k.epoch !== state.epoch) w.owned.delete(id);
+      w.pager.restub(meta, !w.owned.has(id));
+    } else if (k && k.epoch === state.epoch && k.count <= state.count && k.acount <= state.acount) {
       const nodes = await readNodes(tx, meta, k.count);
       const annotations = await readAnnotations(tx, meta, k.acount);
       takeIn(w, id, mergeRequest(meta, nodes, annotations, follow(w, id, meta)));
@@ -130,7 +141,8 @@ export async function pullTails(w, tx, pulled, remote) {
     const meta = await requestPromise(tx.objectStore("sessions").get(id));
     if (!meta || (meta.epoch ?? 0) !== k.epoch || (meta.annotationCount ?? 0) !== k.acount) throw new Error(`stored session ${quote(id)} changed under its records`);
     const added = await readNodes(tx, meta, k.count); // brings meta up to date
-    takeIn(w, id, mergeRequest(meta, added, [], follow(w, id, meta)));
+    if (w.pager?.isPaged(id)) w.pager.restub(meta, !w.owned.has(id));
+    else takeIn(w, id, mergeRequest(meta, added, [], follow(w, id, meta)));
     const state = diskState(meta);
     state.last = added[added.length - 1];
     pulled.set(id, state);
@@ -158,6 +170,12 @@ export async function readBack(w, ids) {
         env = JSON.parse(w.handle.callInternal(JSON.stringify({ operation: "sync.forget", sessionId: id })));
         if (!env.ok && env.error.code === ERROR.SESSION_NOT_FOUND) env = { ok: true };
         w.known.delete(id);
+        w.pager?.forget(id);
+      } else if (w.pager?.isPaged(id)) {
+        if (meta.tail === true) await readNodes(tx, meta, meta.nodeCount);
+        w.pager.restub(meta, !w.owned.has(id));
+        env = { ok: true };
+        w.known.set(id, diskState(meta));
       } else {
         env = JSON.parse(w.handle.callInternal(restoreRequest(meta, await readSnapshot(tx, meta))));
         w.known.set(id, diskState(meta));

@@ -6,8 +6,8 @@
 
 import { STORES } from "./schema.js";
 import { pullSessions, pullTails, readBack } from "./take-in.js";
+import { STORAGE_ERROR, storageErrorEnvelope } from "./storage-error.js";
 import { diskState, maxGen, parseChangeBytes, requestPromise, writeChanges } from "./records.js";
-import { STORAGE_ERROR } from "../protocol.js";
 import { flushRecords } from "./plan.js";
 import { envelopeFailed } from "../envelope.js";
 import { WRITE_STORES } from "./erase.js";
@@ -42,24 +42,7 @@ const DRAIN_BYTES = 2 << 20;
 /** The failure of a transaction aborted because a call's signal was (see Writer.run). */
 const ABORTED = new Error("aborted by the caller's signal");
 
-
-/**
- * The envelope a call resolves to when its IndexedDB transaction failed:
- * the message names the browser's error as `name: message` (the name
- * alone when the browser gives no message, as Chromium does for a
- * QuotaExceededError), never empty.
- * @param {unknown} err the transaction's error (a DOMException) or an Error
- * @param {string} [consequence] what did not happen; default: a mutating call's
- * @returns {{ok: false, error: {code: string, message: string}}}
- */
-export function storageErrorEnvelope(err, consequence = "the change was not saved and was undone") {
-  const name = err?.name || "Error";
-  const detail = err?.message ? `: ${err.message}` : "";
-  const what = name === "QuotaExceededError"
-    ? `storage full: the browser's storage quota for this site is used up (QuotaExceededError${detail})`
-    : `storage error: IndexedDB failed (${name}${detail})`;
-  return { ok: false, error: { code: STORAGE_ERROR, message: `${what}; ${consequence}` } };
-}
+export { STORAGE_ERROR, storageErrorEnvelope } from "./storage-error.js";
 
 /**
  * Runs every mutating call of one tree inside an IndexedDB readwrite
@@ -148,6 +131,7 @@ export class Writer {
     /** @type {Map<string, {epoch: number, count: number, folded: number, acount: number}>} disk state per session as this tab last saw it */
     this.known = new Map();
     for (const m of metas) this.known.set(m.sessionId, diskState(m));
+    this.pager = null; // the tree's Pager (store/pager.js), set by its LocalTree: take-in.js asks it which sessions are stubs
     /** Sessions whose cursor this tab moved itself: it keeps its own; the others follow the stored one. */
     this.owned = new Set();
     this.emit = emit;
@@ -278,12 +262,30 @@ export class Writer {
     if (!this.running) this.running = this._loop();
   }
 
+  /**
+   * Run task between transactions, in turn with the queued calls: what it puts into core from disk
+   * (store/pager.js) is what the next transaction finds stored. Settles as task does.
+   * @template T @param {() => Promise<T>} task @returns {Promise<T>}
+   */
+  between(task) {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ fn: null, task, resolve, reject });
+      this._kick();
+    });
+  }
+
   async _loop() {
     await Promise.resolve(); // let calls made in the same task join the batch
     while (this.queue.length > 0) {
+      if (this.queue[0].task) {
+        const j = this.queue.shift();
+        await j.task().then(j.resolve, j.reject);
+        continue;
+      }
       let refused = null;
-      if (!this.releaseLock && this.locks && !this.closedReason && this.queue.some((j) => j.fn !== null)) refused = await this._takeLock();
-      let batch = this.queue.splice(0);
+      if (!this.releaseLock && this.locks && !this.closedReason && this.queue.some((j) => j.fn)) refused = await this._takeLock();
+      const until = this.queue.findIndex((j) => j.task);
+      let batch = this.queue.splice(0, until < 0 ? this.queue.length : until);
       if (batch.some((j) => j.fn === null && !j.flush)) this.pullQueued = null;
       if (refused) {
         // Never write without the lock: the tab holding it skips the gen

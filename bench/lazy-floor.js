@@ -1,0 +1,53 @@
+// The "lazy floor" of bench/paging.mjs (issue 24): the least a page can do
+// to list stored chat sessions and open one, in plain JS on IndexedDB with
+// no library, measured beside sessiontree in the same run. It lists the
+// sessions from a metadata store (one small record per session) and, when
+// one is opened, reads that session's message records and parses them.
+// It reads sessiontree's own records (the "sessions" meta store, the
+// "nodes" and "chunks" stores), so both read the same bytes from disk.
+
+const req = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+
+/**
+ * Open the database and list its sessions, newest first.
+ * @param {string} name the IndexedDB database
+ * @returns {Promise<{db: IDBDatabase, sessions: {id: string, title: string, count: number, updatedAt: string}[]}>}
+ */
+export async function openList(name) {
+  const db = await req(indexedDB.open(name));
+  const metas = await req(db.transaction("sessions").objectStore("sessions").getAll());
+  const sessions = metas.map((m) => ({ id: m.sessionId, title: m.title, count: m.nodeCount, updatedAt: m.updatedAt }));
+  sessions.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1));
+  return { db, sessions };
+}
+
+/**
+ * Open one session: read its records and parse its messages, in order.
+ * @param {IDBDatabase} db @param {string} id
+ * @returns {Promise<{role: string, content: string}[]>}
+ */
+export async function openSession(db, id) {
+  const tx = db.transaction(["chunks", "nodes"]);
+  const range = IDBKeyRange.bound([id, 0], [id, Infinity]);
+  const [chunks, nodes] = await Promise.all([req(tx.objectStore("chunks").getAll(range)), req(tx.objectStore("nodes").getAll(range))]);
+  const decoder = new TextDecoder();
+  const texts = chunks.map((c) => (typeof c === "string" ? c : decoder.decode(c)));
+  const all = JSON.parse("[" + [...texts, ...nodes].join(",") + "]");
+  return all.map((n) => n.message).filter(Boolean);
+}
+
+/**
+ * The floor's whole run: list, then open session `open`.
+ * @param {string} name @param {string} open
+ * @returns {Promise<{listMs: number, openMs: number, sessions: number, messages: number}>}
+ */
+export async function run(name, open) {
+  const t0 = performance.now();
+  const { db, sessions } = await openList(name);
+  const listMs = performance.now() - t0;
+  const t1 = performance.now();
+  const messages = await openSession(db, open);
+  const openMs = performance.now() - t1;
+  db.close();
+  return { listMs, openMs, sessions: sessions.length, messages: messages.length };
+}

@@ -1,0 +1,145 @@
+// Issue 24's benchmark: a stored history of N sessions of 100 messages
+// (~260 characters each, plus one session of 1,000 messages), opened by a
+// fresh page. Prints, per size, sessiontree's init() → first `sessions`
+// answer beside the lazy floor's list (bench/lazy-floor.js: plain JS on
+// IndexedDB, measured in the same run on the same records), the ratio, the
+// first `context` of the 1,000-node session beside the floor opening it,
+// and the tab's memory (RSS of the browser's renderer processes, from
+// Chromium's SystemInfo.getProcessInfo, with ten sessions open; and the
+// wasm memory). No figure is asserted: bench/RESULTS.md keeps them.
+//
+//   node bench/paging.mjs           100, 1,000, 3,000 and 10,000 sessions
+//   node bench/paging.mjs --quick   100 and 1,000 (e2e/paging-bench.test.mjs runs it)
+
+import fs from "node:fs";
+import { startBench } from "./harness.mjs";
+
+const quick = process.argv.includes("--quick");
+const SIZES = quick ? [100, 1000] : [100, 1000, 3000, 10000];
+const MESSAGES = 100;
+const BIG = 1000;
+const RUNS = quick ? 2 : 3;
+
+/** Store sessions `from` … `to - 1` of 100 messages each into database db (the schema an init made). */
+function writeSessions(page, db, from, to) {
+  return page.evaluate(async ({ db, from, to, messages }) => {
+    const req = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+    const idb = await req(indexedDB.open(db));
+    const tx = idb.transaction(["sessions", "nodes"], "readwrite");
+    const done = new Promise((resolve, reject) => ((tx.oncomplete = resolve), (tx.onabort = () => reject(tx.error))));
+    const words = ["branch", "context", "model", "answer", "question", "session", "append", "cursor", "snapshot", "token", "prompt", "reply"];
+    for (let i = from; i < to; i++) {
+      const id = "s" + i;
+      const at = new Date(Date.UTC(2026, 0, 1) + i * 60000).toISOString();
+      let parent = null;
+      for (let k = 0; k < messages; k++) {
+        let text = `session ${i} message ${k}:`;
+        for (let w = (i * 7 + k) % 12; text.length < 260; w = (w * 5 + 3) % 12) text += " " + words[w];
+        const node = { id: `${id}n${k}`, parentId: parent, branch: "main", kind: "message", timestamp: at, message: { role: k % 2 ? "assistant" : "user", content: text } };
+        tx.objectStore("nodes").put(JSON.stringify(node), [id, k]);
+        parent = node.id;
+      }
+      tx.objectStore("sessions").put({ sessionId: id, title: `session ${i}`, cursor: parent, activeBranch: "main", createdAt: at, updatedAt: at, nodeCount: messages, annotationCount: 0, folded: 0, epoch: 0, gen: 1, op: "import" }, id);
+    }
+    await done;
+    idb.close();
+  }, { db, from, to, messages: MESSAGES });
+}
+
+/** Store the session "big" of 1,000 messages as one chunk record. */
+function writeBig(page, db) {
+  return page.evaluate(async ({ db, count }) => {
+    const req = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+    const idb = await req(indexedDB.open(db));
+    const tx = idb.transaction(["sessions", "chunks"], "readwrite");
+    const done = new Promise((resolve, reject) => ((tx.oncomplete = resolve), (tx.onabort = () => reject(tx.error))));
+    const at = "2025-12-31T00:00:00.000Z";
+    const nodes = [];
+    for (let k = 0; k < count; k++) nodes.push(JSON.stringify({ id: `big${k}`, parentId: k ? `big${k - 1}` : null, branch: "main", kind: "message", timestamp: at, message: { role: k % 2 ? "assistant" : "user", content: `big message ${k} `.padEnd(260, "x") } }));
+    tx.objectStore("chunks").put(new TextEncoder().encode(nodes.join(",\n")), ["big", 0]);
+    tx.objectStore("sessions").put({ sessionId: "big", title: "big", cursor: `big${count - 1}`, activeBranch: "main", createdAt: at, updatedAt: at, nodeCount: count, annotationCount: 0, folded: count, epoch: 0, gen: 1, op: "import" }, "big");
+    await done;
+    idb.close();
+  }, { db, count: BIG });
+}
+
+/** RSS in MB of the browser's renderer processes (the page and its workers). */
+async function rendererMB(browser) {
+  const cdp = await browser.newBrowserCDPSession();
+  const { processInfo } = await cdp.send("SystemInfo.getProcessInfo");
+  await cdp.detach();
+  let kb = 0;
+  for (const p of processInfo) {
+    if (p.type !== "renderer") continue;
+    try {
+      kb += Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${p.id}/status`, "utf8"))[1]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return kb / 1024;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function measureSize(browser, baseURL, n) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(baseURL + "e2e/fixtures/shim.html");
+  await page.waitForFunction(() => window.sessiontree !== undefined);
+  const db = `paging-${n}`;
+  await page.evaluate(async (db) => (await window.sessiontree.init({ dbName: db })).close(), db);
+  for (let i = 0; i < n; i += 250) await writeSessions(page, db, i, Math.min(n, i + 250));
+  await writeBig(page, db);
+  await page.close();
+  const st = [], floor = [], stOpen = [], floorOpen = [];
+  let mb = 0, wasmMB = 0;
+  for (let r = 0; r < RUNS; r++) {
+    const p = await context.newPage();
+    await p.goto(baseURL + "e2e/fixtures/shim.html");
+    await p.waitForFunction(() => window.sessiontree !== undefined);
+    const t = await p.evaluate(async (db) => {
+      const t0 = performance.now();
+      window.tree = await window.sessiontree.init({ dbName: db });
+      const list = await window.tree.call({ operation: "sessions" });
+      const t1 = performance.now();
+      const ctx = await window.tree.call({ operation: "context", sessionId: "big" });
+      const t2 = performance.now();
+      if (!list.ok || !ctx.ok || ctx.value.messages.length !== 1000) throw new Error("bench: a call failed");
+      return { list: t1 - t0, open: t2 - t1, count: list.value.length };
+    }, db);
+    st.push(t.list);
+    stOpen.push(t.open);
+    if (r === RUNS - 1) {
+      await p.evaluate(async () => {
+        for (let i = 0; i < 10; i++) await window.tree.call({ operation: "context", sessionId: "s" + i });
+      });
+      mb = await rendererMB(browser);
+      wasmMB = (await p.evaluate(() => window.tree._debug())).wasmBytes / 2 ** 20;
+    }
+    await p.close();
+    const f = await context.newPage();
+    await f.goto(baseURL + "e2e/fixtures/shim.html");
+    const ft = await f.evaluate(async (db) => (await import("/bench/lazy-floor.js")).run(db, "big"), db);
+    if (ft.messages !== 1000) throw new Error("bench: the floor opened " + ft.messages + " messages");
+    floor.push(ft.listMs);
+    floorOpen.push(ft.openMs);
+    await f.close();
+  }
+  await context.close();
+  return { n, st: median(st), floor: median(floor), stOpen: median(stOpen), floorOpen: median(floorOpen), mb, wasmMB };
+}
+
+const { server, browser } = await startBench([]);
+try {
+  console.log(`sessions paged on demand: ${RUNS} runs per size (medians), ${MESSAGES} messages of ~260 characters a session, plus one of ${BIG}`);
+  console.log("sessions | nodes | init→sessions ms | lazy floor ms | ratio | first context (1,000 nodes) ms | floor open ms | ratio | renderer RSS MB (10 open) | wasm MB");
+  for (const n of SIZES) {
+    const m = await measureSize(browser, server.baseURL, n);
+    const f = (x) => x.toFixed(0);
+    console.log(`${n} | ${n * MESSAGES + BIG} | ${f(m.st)} | ${f(m.floor)} | ${(m.st / m.floor).toFixed(1)}x | ${f(m.stOpen)} | ${f(m.floorOpen)} | ${(m.stOpen / m.floorOpen).toFixed(1)}x | ${f(m.mb)} | ${f(m.wasmMB)}`);
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}

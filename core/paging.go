@@ -1,0 +1,210 @@
+package core
+
+// Sessions paged out of memory. The JS shim keeps every session in
+// IndexedDB and, at start-up, gives core only each session's summary (a
+// stub: id, title, times, node count, cursor, active branch); a session's
+// nodes are read into memory the first time a call needs them, and a
+// session nobody used recently goes back to being a stub (issue 24). Core
+// answers what a stub holds ("sessions", whether an id is taken) and faults
+// on everything else: the call fails with the internal code PagedOut,
+// having changed nothing, and "page.faults" names the sessions it needed.
+// The shim loads them ("restore") and runs the call again, so every caller
+// of the public API sees the answer the session would have given had it
+// stayed in memory. PagedOut never leaves the shim.
+
+import "github.com/sessiontree/sessiontree/core/internal/jsonx"
+
+// PagedOut is the internal error code of a call that needed a session
+// whose nodes are not in memory (a stub; see the file comment). It is not
+// one of SPEC.md's six codes: the JS shim loads the sessions page.faults
+// names and repeats the call, so no public caller ever sees it.
+const PagedOut Code = "PAGED_OUT"
+
+// pageStub is what a paged-out session keeps of the session it stands
+// for, beside the Session's own id, title, times and active branch.
+type pageStub struct {
+	nodeCount int
+	cursor    string // "" for none
+}
+
+// pageFault records that the call needed session id, which is a stub, and
+// returns the PagedOut error to fail it with.
+func (st *Store) pageFault(ids ...string) *Error {
+	for _, id := range ids {
+		if !st.faulted[id] {
+			if st.faulted == nil {
+				st.faulted = map[string]bool{}
+			}
+			st.faulted[id] = true
+			st.faults = append(st.faults, id)
+		}
+	}
+	if len(ids) == 1 {
+		return errorf(PagedOut, "session %q is not in memory", ids[0])
+	}
+	return errorf(PagedOut, "%d sessions are not in memory", len(ids))
+}
+
+// pagedIDs returns the ids of every stub, in creation order.
+func (st *Store) pagedIDs() []string {
+	var ids []string
+	if st.stubs == 0 {
+		return nil
+	}
+	for _, id := range st.order {
+		if s := st.sessions[id]; s != nil && s.paged != nil {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// stubOf returns a stub standing for s (which may itself be one).
+func stubOf(s *Session) *Session {
+	if s.paged != nil {
+		return s
+	}
+	return &Session{id: s.id, title: s.title, createdAt: s.createdAt, updatedAt: s.updatedAt, active: s.active,
+		cursor: -1, preferred: -1, paged: &pageStub{nodeCount: len(s.nodes), cursor: s.nodeID(s.cursor)}}
+}
+
+// stubEntry is one session of a page.stub request: its stored summary.
+// Cursor and ActiveBranch absent (nil) keep what the stub holds.
+type stubEntry struct {
+	SessionID    string  `json:"sessionId"`
+	Title        *string `json:"title"`
+	CreatedAt    string  `json:"createdAt"`
+	UpdatedAt    string  `json:"updatedAt"`
+	NodeCount    int     `json:"nodeCount"`
+	Cursor       *string `json:"cursor"`
+	ActiveBranch *string `json:"activeBranch"`
+}
+
+// opPageStub adds or updates paged-out sessions from their stored
+// summaries, in the order given:
+//
+//	{"operation":"page.stub","sessions":[{"sessionId","title","createdAt","updatedAt","nodeCount","cursor"?,"activeBranch"?},…]}
+//
+// An unknown id becomes a stub at the end of the order; a stub takes the
+// summary (without "cursor" and "activeBranch" it keeps its own: a tab that
+// moved its cursor keeps it); a session in memory is left as it is (the
+// shim takes its stored changes in by sync.merge). Records no change.
+// The value is {"stubs": the number of stubs now}.
+func opPageStub(st *Store, r *request) (any, *Error) {
+	var list []stubEntry
+	if err := jsonx.Unmarshal(r.fields["sessions"], &list); err != nil || !r.has("sessions") {
+		return nil, invalidf("field \"sessions\" must be an array of session summaries for operation \"page.stub\"")
+	}
+	for i, e := range list {
+		if e.SessionID == "" || e.NodeCount < 0 {
+			return nil, invalidf("page.stub: session %d has no sessionId or a negative nodeCount", i)
+		}
+	}
+	for _, e := range list {
+		s := st.sessions[e.SessionID]
+		if s != nil && s.paged == nil {
+			continue
+		}
+		if s == nil {
+			s = &Session{id: e.SessionID, active: DefaultBranch, cursor: -1, preferred: -1, paged: &pageStub{}}
+			st.put(s)
+		}
+		if e.Title != nil {
+			s.title = *e.Title
+		}
+		if e.CreatedAt != "" {
+			s.createdAt = e.CreatedAt
+		}
+		s.updatedAt = e.UpdatedAt
+		s.paged.nodeCount = e.NodeCount
+		if e.Cursor != nil {
+			s.paged.cursor = *e.Cursor
+		}
+		if e.ActiveBranch != nil {
+			s.active = *e.ActiveBranch
+		}
+	}
+	return map[string]int{"stubs": st.stubs}, nil
+}
+
+// opPageOut takes a session's nodes out of memory, leaving its stub:
+//
+//	{"operation":"page.out","sessionId":…}
+//
+// Refused (INVALID_ARGUMENT) while the session has changes not yet
+// drained: they are not stored yet. A stub stays as it is. Records no
+// change. The value is {"sessionId","nodeCount"}.
+func opPageOut(st *Store, r *request) (any, *Error) {
+	id, err := r.sessionID()
+	if err != nil {
+		return nil, err
+	}
+	s := st.sessions[id]
+	if s == nil {
+		return nil, errorf(SessionNotFound, "session %q does not exist", id)
+	}
+	for _, d := range st.dirty {
+		if d.id == id {
+			return nil, invalidf("session %q has changes not yet stored; it stays in memory", id)
+		}
+	}
+	stub := stubOf(s)
+	if stub != s {
+		st.put(stub)
+	}
+	return map[string]any{"sessionId": id, "nodeCount": stub.paged.nodeCount}, nil
+}
+
+// opPageFaults answers the ids of the sessions calls faulted on (PagedOut)
+// since the last page.faults, in the order they were needed, and forgets
+// them:
+//
+//	{"operation":"page.faults"} → ["a","b"]
+func opPageFaults(st *Store, r *request) (any, *Error) {
+	ids := st.faults
+	if ids == nil {
+		ids = []string{}
+	}
+	st.faults, st.faulted = nil, nil
+	return ids, nil
+}
+
+// importPaged reports the stubs the commits of j would reach (the session
+// of each conversation's id, and the "<id>-N" it may be renamed to), as a
+// PagedOut error, or nil when there are none: checked before the first
+// commit, so an import that needs a paged-out session changes nothing.
+func (j *ImportJob) importPaged() *Error {
+	st := j.st
+	if st.stubs == 0 {
+		return nil
+	}
+	var ids []string
+	for _, s := range j.kept {
+		into := st.sessions[s.id]
+		if into == nil {
+			continue
+		}
+		if into.paged != nil {
+			ids = append(ids, s.id)
+			continue
+		}
+		if len(into.nodes) == 0 || len(s.nodes) == 0 || sharesNode(into, s) {
+			continue
+		}
+		for n := 2; ; n++ {
+			next := st.sessions[s.id+"-"+string(jsonx.AppendInt(nil, n))]
+			if next == nil {
+				break
+			}
+			if next.paged != nil {
+				ids = append(ids, next.id)
+			} else if sharesNode(next, s) {
+				break
+			}
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	return st.pageFault(ids...)
+}

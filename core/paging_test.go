@@ -1,0 +1,133 @@
+package core
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// pagedStore returns opsStore's session "s" and a second session "t",
+// with "s" paged out (a stub), and the restore request that brings "s"
+// back (as the shim builds it from the stored records) and the sessions
+// answer, taken before.
+func pagedStore(t *testing.T) (st *Store, restore, sessions string) {
+	t.Helper()
+	st = opsStore(t)
+	ok[Status](t, st, `{"operation":"create","sessionId":"t","title":"other"}`)
+	st.DrainChanges(true)
+	restore = restoreOf(t, st, "s")
+	sessions = string(st.Call([]byte(`{"operation":"sessions"}`)))
+	ok[obj](t, st, `{"operation":"page.out","sessionId":"s"}`)
+	return st, restore, sessions
+}
+
+// restoreOf is the restore request the shim builds for session id as it
+// is now.
+func restoreOf(t *testing.T, st *Store, id string) string {
+	s := ok[Status](t, st, obj{"operation": "session", "sessionId": id})
+	req, err := json.Marshal(obj{"operation": "restore", "title": s.Title, "createdAt": s.CreatedAt, "updatedAt": s.UpdatedAt, "snapshot": json.RawMessage(snapshot(t, st, id))})
+	require.NoError(t, err)
+	return string(req)
+}
+
+func TestPagedOutSessionsAnswerSessionsAsBefore(t *testing.T) {
+	st, _, sessions := pagedStore(t)
+	assert.Equal(t, sessions, string(st.Call([]byte(`{"operation":"sessions"}`))), "a stub keeps its summary and its place")
+	fails(t, st, `{"operation":"create","sessionId":"s"}`, SessionAlreadyExists)
+	fails(t, st, `{"operation":"clone","sessionId":"t","newSessionId":"s"}`, SessionAlreadyExists)
+	assert.Empty(t, ok[[]string](t, st, `{"operation":"page.faults"}`), "knowing an id is taken needs no nodes")
+}
+
+func TestCallsOnAPagedOutSessionFaultAndChangeNothing(t *testing.T) {
+	for _, req := range []string{
+		`{"operation":"context","sessionId":"s"}`,
+		`{"operation":"append","sessionId":"s","message":{"role":"user","content":"x"}}`,
+		`{"operation":"label","sessionId":"s","nodeId":"n0001","label":"l"}`,
+		`{"operation":"search","query":"hello"}`,
+		`{"operation":"command","line":"/tree list","sessionId":"s"}`,
+		`{"operation":"fork","sessionId":"s","nodeId":"n0001"}`,
+	} {
+		t.Run(strings.SplitN(req, ",", 2)[0]+" faults on s", func(t *testing.T) {
+			st, _, sessions := pagedStore(t)
+			env := do(t, st, req)
+			require.False(t, env.OK)
+			assert.Equal(t, PagedOut, env.Error.Code, env.Error.Message)
+			assert.Equal(t, []string{"s"}, ok[[]string](t, st, `{"operation":"page.faults"}`))
+			assert.Empty(t, ok[[]string](t, st, `{"operation":"page.faults"}`), "page.faults forgets what it answered")
+			assert.Equal(t, sessions, string(st.Call([]byte(`{"operation":"sessions"}`))))
+			assert.Empty(t, string(st.DrainChanges(true)))
+		})
+	}
+}
+
+func TestARestoredStubAnswersAsIfItHadStayed(t *testing.T) {
+	st := opsStore(t)
+	snap := snapshot(t, st, "s")
+	st, restore, sessions := pagedStore(t)
+	ok[Status](t, st, restore)
+	assert.Equal(t, snap, snapshot(t, st, "s"))
+	assert.Equal(t, sessions, string(st.Call([]byte(`{"operation":"sessions"}`))), "the session is back in its place")
+	ok[obj](t, st, `{"operation":"search","query":"hello"}`)
+	assert.Equal(t, 0, st.stubs)
+}
+
+func TestPageStubAddsAndUpdatesStubsOnly(t *testing.T) {
+	st := opsStore(t)
+	before := snapshot(t, st, "s")
+	got := ok[map[string]int](t, st, obj{"operation": "page.stub", "sessions": []obj{
+		{"sessionId": "p", "title": "paged", "createdAt": "2026-01-01T00:00:00.000Z", "updatedAt": "2026-01-02T00:00:00.000Z", "nodeCount": 7, "cursor": "c7", "activeBranch": "main"},
+		{"sessionId": "s", "title": "ignored", "nodeCount": 99},
+	}})
+	assert.Equal(t, 1, got["stubs"])
+	assert.Equal(t, before, snapshot(t, st, "s"), "a session in memory is left as it is")
+	ok[obj](t, st, obj{"operation": "page.stub", "sessions": []obj{{"sessionId": "p", "updatedAt": "2026-01-03T00:00:00.000Z", "nodeCount": 8}}})
+	var list []SessionSummary
+	require.NoError(t, json.Unmarshal(ok[RawMessage](t, st, `{"operation":"sessions"}`), &list))
+	require.Len(t, list, 2)
+	c := "c7"
+	assert.Equal(t, SessionSummary{SessionID: "p", Title: "paged", NodeCount: 8, Cursor: &c, ActiveBranch: "main", UpdatedAt: "2026-01-03T00:00:00.000Z"}, list[1],
+		"an update without cursor keeps the stub's cursor and title")
+	fails(t, st, `{"operation":"page.stub","sessions":[{"nodeCount":1}]}`, InvalidArgument)
+	ok[obj](t, st, `{"operation":"sync.forget","sessionId":"p"}`)
+	assert.Equal(t, 0, st.stubs, "a stub can be forgotten")
+}
+
+func TestPageOutRefusesASessionWithChangesNotDrained(t *testing.T) {
+	st := opsStore(t)
+	ok[obj](t, st, `{"operation":"append","sessionId":"s","message":{"role":"user","content":"x"}}`)
+	fails(t, st, `{"operation":"page.out","sessionId":"s"}`, InvalidArgument)
+	st.DrainChanges(true)
+	ok[obj](t, st, `{"operation":"page.out","sessionId":"s"}`)
+	ok[obj](t, st, `{"operation":"page.out","sessionId":"s"}`) // a stub stays one
+	fails(t, st, `{"operation":"page.out","sessionId":"none"}`, SessionNotFound)
+}
+
+func TestAnImportIntoAPagedOutSessionFaultsBeforeItAddsAnything(t *testing.T) {
+	st := testStore(t)
+	st.TrackChanges(true)
+	data := `{"version":1,"sessionId":"imp","cursor":"a","activeBranch":"main","nodes":[{"id":"a","parentId":null,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":"hi"}}]}`
+	ok[obj](t, st, obj{"operation": "import", "data": data})
+	st.DrainChanges(true)
+	restore := restoreOf(t, st, "imp")
+	ok[obj](t, st, `{"operation":"page.out","sessionId":"imp"}`)
+	fails(t, st, obj{"operation": "import", "data": data}, PagedOut)
+	assert.Equal(t, []string{"imp"}, ok[[]string](t, st, `{"operation":"page.faults"}`))
+	assert.Empty(t, string(st.DrainChanges(true)))
+
+	im := NewImports(st)
+	job, _, err := im.Start([]byte(data), "auto")
+	require.Nil(t, err)
+	_, found, ferr := im.Finish(job)
+	require.True(t, found)
+	require.NotNil(t, ferr)
+	assert.Equal(t, PagedOut, ferr.Code)
+	ok[Status](t, st, restore)
+	res, found, ferr := im.Finish(job)
+	require.True(t, found, "the job waits for the session to be loaded")
+	require.Nil(t, ferr)
+	assert.True(t, res.Sessions[0].Existing)
+	assert.Equal(t, 0, res.Sessions[0].Added)
+}

@@ -1,0 +1,31 @@
+// The pure parts of paging (js/store/pager.js, js/local-paging.js), in
+// Node without a browser: the page.stub request built from meta records,
+// and the sessionId a request's text names.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { stubRequest, PAGED_OUT_HEAD } from '../js/store/pager.js';
+import { requestSession } from '../js/local-paging.js';
+
+const meta = { sessionId: 's"1', title: 't', createdAt: 'c', updatedAt: 'u', nodeCount: 3, cursor: null, activeBranch: 'main', folded: 0, gen: 4 };
+
+test('stubRequest gives each session its summary, and its cursor only when it is followed', () => {
+  const cases = [
+    { name: 'every cursor followed', follow: undefined, want: [{ sessionId: 's"1', title: 't', createdAt: 'c', updatedAt: 'u', nodeCount: 3, cursor: '', activeBranch: 'main' }] },
+    { name: 'this tab keeps its own cursor', follow: () => false, want: [{ sessionId: 's"1', title: 't', createdAt: 'c', updatedAt: 'u', nodeCount: 3 }] },
+  ];
+  for (const c of cases) {
+    const request = JSON.parse(new TextDecoder().decode(stubRequest([meta], c.follow)));
+    assert.deepEqual(request, { operation: 'page.stub', sessions: c.want }, c.name);
+  }
+  assert.deepEqual(JSON.parse(new TextDecoder().decode(stubRequest([{ ...meta, title: undefined }]))).sessions[0].title, '', 'a meta without title stubs an empty one');
+});
+
+test('requestSession reads the sessionId of a short request text, unescaped, and nothing of a long one', () => {
+  const cases = [
+    [JSON.stringify({ operation: 'context', sessionId: 'a"b\\c' }), 'a"b\\c'],
+    [JSON.stringify({ operation: 'sessions' }), null],
+    [JSON.stringify({ sessionId: 'x', operation: 'append', message: { role: 'user', content: 'y'.repeat(5000) } }), null],
+  ];
+  for (const [text, want] of cases) assert.equal(requestSession(text), want, text.slice(0, 60));
+  assert.ok('{"ok":false,"error":{"code":"PAGED_OUT","message":"x"}}'.startsWith(PAGED_OUT_HEAD));
+});

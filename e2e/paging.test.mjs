@@ -1,0 +1,193 @@
+// Sessions paged on demand (issue 24, js/store/pager.js): with 3,000
+// stored sessions init() answers `sessions` from the meta records alone
+// (no node or chunk record read), a call on a never-opened session loads
+// it and answers as it would have, a session paged out and read again
+// saves the same snapshot bytes, two tabs appending to one paged-out
+// session lose nothing, and a database written at every earlier schema
+// version opens with its sessions paged.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup } from './helpers.mjs';
+
+const SHIM = 'e2e/fixtures/shim.html';
+const DB = 'paging';
+const SESSIONS = 3000;
+const NODES = 4;
+
+async function open(env) {
+  const page = await env.newPage();
+  await page.goto(env.baseURL + SHIM);
+  await page.waitForFunction(() => window.sessiontree !== undefined);
+  return page;
+}
+
+async function value(page, request) {
+  const env = await page.evaluate((request) => window.tree.call(request), request);
+  assert.equal(env.ok, true, `${JSON.stringify(request).slice(0, 200)} failed: ${JSON.stringify(env.error)}`);
+  return env.value;
+}
+
+const debug = (page) => page.evaluate(() => window.tree._debug());
+
+/**
+ * Store `count` sessions of `nodes` messages each straight into IndexedDB
+ * database `db` (the schema of this build, made by an init before): the
+ * records a Writer would have written, in one transaction. Session i is
+ * "s" + i (4 digits), its messages "session i message k".
+ */
+function writeSessions(page, { db, count, nodes }) {
+  return page.evaluate(async ({ db, count, nodes }) => {
+    const req = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+    const idb = await req(indexedDB.open(db));
+    const tx = idb.transaction(['sessions', 'nodes'], 'readwrite');
+    const done = new Promise((resolve, reject) => ((tx.oncomplete = resolve), (tx.onabort = () => reject(tx.error))));
+    const pad = (n) => String(n).padStart(4, '0');
+    for (let i = 0; i < count; i++) {
+      const id = 's' + pad(i);
+      const at = new Date(Date.UTC(2026, 0, 1) + i * 60000).toISOString();
+      let parent = null;
+      for (let k = 0; k < nodes; k++) {
+        const node = { id: `${id}n${k}`, parentId: parent, branch: 'main', kind: 'message', timestamp: at, message: { role: k % 2 ? 'assistant' : 'user', content: `session ${i} message ${k}` } };
+        tx.objectStore('nodes').put(JSON.stringify(node), [id, k]);
+        parent = node.id;
+      }
+      tx.objectStore('sessions').put({ sessionId: id, title: `title ${i}`, cursor: parent, activeBranch: 'main', createdAt: at, updatedAt: at, nodeCount: nodes, annotationCount: 0, folded: 0, epoch: 0, gen: 1, op: 'import' }, id);
+    }
+    await done;
+    idb.close();
+  }, { db, count, nodes });
+}
+
+test('3,000 stored sessions: sessions before any node record is read, a never-opened session answers, eviction keeps the bytes, two tabs lose nothing', async () => {
+  const env = await setup();
+  try {
+    const first = await open(env);
+    await first.evaluate(async (db) => {
+      const tree = await window.sessiontree.init({ dbName: db });
+      tree.close();
+    }, DB);
+    await writeSessions(first, { db: DB, count: SESSIONS, nodes: NODES });
+    await first.close();
+
+    const a = await open(env);
+    await a.evaluate(async (db) => {
+      window.tree = await window.sessiontree.init({ dbName: db, pageBudget: 20000 });
+    }, DB);
+    const list = await value(a, { operation: 'sessions' });
+    assert.equal(list.length, SESSIONS);
+    assert.deepEqual(list[1234], { sessionId: 's1234', title: 'title 1234', nodeCount: NODES, cursor: `s1234n${NODES - 1}`, activeBranch: 'main', updatedAt: list[1234].updatedAt });
+    let d = await debug(a);
+    assert.deepEqual(d.readCounts, { chunks: 0, nodes: 0 }, 'init and sessions read no node or chunk record');
+    assert.equal(d.pager.paged, SESSIONS);
+
+    // A never-opened session: its context, as stored.
+    const context = await value(a, { operation: 'context', sessionId: 's2999' });
+    assert.deepEqual(context.messages.map((m) => m.content), [0, 1, 2, 3].map((k) => `session 2999 message ${k}`));
+    d = await debug(a);
+    assert.equal(d.readCounts.nodes, NODES, 'only that session\'s records were read');
+    assert.equal(d.pager.paged, SESSIONS - 1);
+
+    // Changed, then paged out by opening others (the budget holds a few), then read again.
+    await value(a, { operation: 'append', sessionId: 's0007', message: { role: 'user', content: 'kept' } });
+    await value(a, { operation: 'label', sessionId: 's0007', nodeId: 's0007n1', label: 'mark' });
+    await value(a, { operation: 'jump', sessionId: 's0007', nodeId: 's0007n2' });
+    const before = await a.evaluate(() => window.tree.callText({ operation: 'snapshot.save', sessionId: 's0007' }));
+    const rowsBefore = await a.evaluate(() => window.tree.callText({ operation: 'tree', sessionId: 's0007' }));
+    for (let i = 100; i < 160; i++) await value(a, { operation: 'session', sessionId: 's' + String(i).padStart(4, '0') });
+    d = await debug(a);
+    assert.ok(d.pager.evictions > 0, JSON.stringify(d.pager));
+    assert.ok(d.pager.bytes <= d.pager.budget * 2, JSON.stringify(d.pager));
+    const paged = await a.evaluate(() => window.tree._debug().then(() => true));
+    assert.ok(paged);
+    const after = await a.evaluate(() => window.tree.callText({ operation: 'snapshot.save', sessionId: 's0007' }));
+    assert.equal(after, before, 'snapshot.save after eviction and reload: the same bytes');
+    assert.equal(await a.evaluate(() => window.tree.callText({ operation: 'tree', sessionId: 's0007' })), rowsBefore);
+
+    // Search across every session loads them and finds a node of a never-opened one.
+    const found = await value(a, { operation: 'search', query: 'session 2500 message 3', limit: 1 });
+    assert.equal(found.hits[0].nodeId, 's2500n3');
+
+    // Two tabs append to one session neither has open, at the same time.
+    const b = await open(env);
+    await b.evaluate(async (db) => {
+      window.tree = await window.sessiontree.init({ dbName: db, pageBudget: 20000 });
+    }, DB);
+    const appendAll = (page, tag) => page.evaluate(async (tag) => {
+      const answers = await Promise.all([0, 1, 2, 3, 4].map((k) => window.tree.call({ operation: 'append', sessionId: 's1500', message: { role: 'user', content: `${tag} ${k}` } })));
+      return answers.map((e) => e.ok);
+    }, tag);
+    const [oka, okb] = await Promise.all([appendAll(a, 'a'), appendAll(b, 'b')]);
+    assert.deepEqual([...oka, ...okb], Array(10).fill(true));
+    await a.evaluate(() => window.tree.refresh());
+    await b.evaluate(() => window.tree.refresh());
+    const nodesOf = async (page) => JSON.parse(await page.evaluate(() => window.tree.callText({ operation: 'snapshot.save', sessionId: 's1500' }))).value.nodes.map((n) => n.message.content).sort();
+    const [na, nb] = [await nodesOf(a), await nodesOf(b)];
+    assert.equal(na.length, NODES + 10);
+    assert.deepEqual(na, nb);
+    const summary = (await value(b, { operation: 'sessions' })).find((s) => s.sessionId === 's1500');
+    assert.equal(summary.nodeCount, NODES + 10);
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('a database written at every earlier schema version opens with its sessions paged, and they load', async () => {
+  const env = await setup();
+  try {
+    const page = await open(env);
+    for (const version of [1, 2, 3, 4]) {
+      const db = `paging-v${version}`;
+      await page.evaluate(async ({ db, version }) => {
+        const { upgrades } = await import('/js/store/schema.js');
+        const req = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+        const openReq = indexedDB.open(db, version);
+        openReq.onupgradeneeded = (event) => {
+          for (let v = event.oldVersion; v < version; v++) upgrades[v](openReq.result, openReq.transaction);
+        };
+        const idb = await req(openReq);
+        const tx = idb.transaction(['sessions', 'nodes'], 'readwrite');
+        const done = new Promise((resolve, reject) => ((tx.oncomplete = resolve), (tx.onabort = () => reject(tx.error))));
+        const at = '2026-01-01T00:00:00.000Z';
+        const nodes = [
+          { id: 'r', parentId: null, branch: 'main', kind: 'message', timestamp: at, message: { role: 'user', content: `written at version ${version}` } },
+          { id: 'q', parentId: 'r', branch: 'main', kind: 'message', timestamp: at, message: { role: 'assistant', content: 'answer' } },
+        ];
+        nodes.forEach((n, k) => tx.objectStore('nodes').put(JSON.stringify(n), ['old', k]));
+        const meta = { sessionId: 'old', title: 'old one', cursor: 'q', activeBranch: 'main', createdAt: at, updatedAt: at, nodeCount: 2 };
+        if (version === 1) tx.objectStore('nodes').put(JSON.stringify({ kind: 'label', nodeId: 'r', label: 'v1 label', timestamp: at }), ['old', 'a', 0]);
+        else Object.assign(meta, { annotationCount: 0, folded: 0, epoch: 0, gen: 1, op: 'import' });
+        tx.objectStore('sessions').put(meta, 'old');
+        await done;
+        idb.close();
+        window.tree = await window.sessiontree.init({ dbName: db });
+      }, { db, version });
+      const list = await value(page, { operation: 'sessions' });
+      assert.deepEqual(list.map((s) => [s.sessionId, s.title, s.nodeCount, s.cursor]), [['old', 'old one', 2, 'q']], `version ${version}`);
+      assert.equal((await debug(page)).pager.paged, 1);
+      const context = await value(page, { operation: 'context', sessionId: 'old' });
+      assert.deepEqual(context.messages.map((m) => m.content), [`written at version ${version}`, 'answer']);
+      await value(page, { operation: 'append', sessionId: 'old', message: { role: 'user', content: 'after the upgrade' } });
+      await page.evaluate(() => window.tree.close());
+    }
+    // An import that grows a stored session never opened in this tab waits for it to load.
+    const report = await page.evaluate(async () => {
+      window.tree = await window.sessiontree.init({ dbName: 'paging-v4' });
+      const snap = JSON.parse(await window.tree.callText({ operation: 'snapshot.save', sessionId: 'old' })).value;
+      window.tree.close();
+      window.tree = await window.sessiontree.init({ dbName: 'paging-v4' });
+      const last = snap.nodes[snap.nodes.length - 1];
+      snap.nodes.push({ ...last, id: 'grown', parentId: last.id, message: { role: 'assistant', content: 'grown' } });
+      snap.cursor = 'grown';
+      const paged = (await window.tree._debug()).pager.paged;
+      const env = await window.tree.importText(JSON.stringify(snap));
+      return { paged, env };
+    });
+    assert.equal(report.paged, 1);
+    assert.equal(report.env.ok, true, JSON.stringify(report.env));
+    assert.deepEqual(report.env.value.sessions.map((s) => [s.sessionId, s.existing, s.added]), [['old', true, 1]]);
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});

@@ -1,0 +1,101 @@
+// How a LocalTree (js/local.js) answers calls on sessions paged out of
+// memory (store/pager.js): a call that needs a stub's nodes is answered
+// by core with the internal PAGED_OUT envelope having changed nothing;
+// the sessions it needed are loaded and the call runs again, so the
+// caller sees the answer the session would have given had it stayed.
+
+import { errorEnvelope } from "./tree-api.js";
+import { STORAGE_ERROR } from "./store/writer.js";
+import { PAGED_OUT_HEAD } from "./store/pager.js";
+
+/** Times a call is run again after loading the paged-out sessions it needed, before it answers STORAGE_ERROR. */
+const PAGE_TRIES = 4;
+
+/** A request's "sessionId" (its first), read from its JSON text without parsing it whole. */
+const SESSION_ID = /"sessionId"\s*:\s*"((?:[^"\\]|\\.)*)"/;
+
+/** Requests longer than this (UTF-16 code units) are not searched for their sessionId (see requestSession). */
+const SESSION_SCAN = 4096;
+
+/**
+ * The session a request's JSON text names, for the Pager's least recently
+ * used order; null for none, or for a text over SESSION_SCAN (an import,
+ * a snapshot: they change a session, which touches it anyway).
+ * @param {string} text
+ * @returns {string|null}
+ */
+export function requestSession(text) {
+  if (text.length > SESSION_SCAN) return null;
+  const m = SESSION_ID.exec(text);
+  if (!m) return null;
+  try {
+    return JSON.parse(`"${m[1]}"`);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * If answer (an envelope's text, or a context header) is PAGED_OUT, put
+ * the sessions core needed in fault.ids (core's page.faults, read at once
+ * so the calls of one transaction each get their own).
+ * @param {import("./local.js").LocalTree} tree
+ * @param {string} answer
+ * @param {{ids: string[]|null}|null} fault
+ */
+export function noteFault(tree, answer, fault) {
+  if (fault && answer.startsWith(PAGED_OUT_HEAD)) fault.ids = JSON.parse(tree._handle.callInternal('{"operation":"page.faults"}')).value;
+}
+
+/**
+ * Run attempt until it needs no paged-out session: when core answered
+ * PAGED_OUT (fault.ids set to the sessions it needed, see noteFault), load
+ * them (Pager.load) and run it again; they stay loaded until it
+ * answered. A load that fails, or PAGE_TRIES loads, answers STORAGE_ERROR
+ * through failed; core changed nothing then.
+ * @template T
+ * @param {import("./local.js").LocalTree} tree
+ * @param {(fault: {ids: string[]|null, sessionId: string|null}) => Promise<T>} attempt
+ * @param {(env: object) => T} failed
+ * @returns {Promise<T>}
+ */
+export async function retryPaged(tree, attempt, failed) {
+  const pinned = [];
+  try {
+    for (let tries = 0; ; tries++) {
+      const fault = { ids: null, sessionId: null };
+      const answer = await attempt(fault);
+      if (fault.ids === null) {
+        if (fault.sessionId !== null) tree._pager.touch(fault.sessionId);
+        return answer;
+      }
+      if (tries === PAGE_TRIES) return failed(errorEnvelope(STORAGE_ERROR, `storage error: the sessions ${JSON.stringify(fault.ids)} could not be kept in memory for the call; nothing was changed`));
+      pinned.push(...fault.ids);
+      try {
+        await tree._pager.load(fault.ids);
+      } catch (err) {
+        return failed(errorEnvelope(STORAGE_ERROR, `storage error: a stored session could not be read (${err?.message ?? err}); nothing was changed`));
+      }
+    }
+  } finally {
+    tree._pager.unpin(pinned);
+  }
+}
+
+/**
+ * tree._mutate for a core call that may need paged-out sessions (an
+ * import that adds to stored sessions): run again once they are loaded
+ * (see retryPaged). Resolves to the envelope object.
+ * @param {import("./local.js").LocalTree} tree
+ * @param {() => string} fn the core call, returning envelope text
+ * @param {object} [options] as tree._mutate's
+ * @returns {Promise<object>}
+ */
+export function mutatePaged(tree, fn, options) {
+  if (!tree._pager) return tree._mutate(fn, options);
+  return retryPaged(tree, (fault) => tree._mutate(() => {
+    const answer = fn();
+    noteFault(tree, answer, fault);
+    return answer;
+  }, options), (env) => env);
+}

@@ -1,0 +1,248 @@
+// Sessions paged on demand (issue 24). At start-up the store reads only
+// the meta record of each stored session (readMetas) and hands core a
+// stub per session (core's internal page.stub: id, title, times, node
+// count, cursor, active branch), so `sessions` is answered before any node
+// record is read. A call that needs a stub's nodes fails inside core with
+// the internal code PAGED_OUT having changed nothing; the shim (js/local.js)
+// asks core which sessions it needed (page.faults), loads them (Pager.load:
+// the records read as today's restore reads them, handed to core's
+// restore) and runs the call again. Sessions not used recently go back to
+// being stubs (page.out) once the loaded ones pass the budget. Loads and
+// evictions run between the Writer's transactions (Writer.between), so a
+// paged-in session is exactly what the next transaction finds stored; what
+// other tabs store for a stub only updates its summary (take-in.js).
+
+import { STORES } from "./schema.js";
+import { byCreation, diskState, mergeRequest, readNodes, readSnapshot, requestPromise, restoreRequest } from "./records.js";
+
+const utf8Encoder = new TextEncoder();
+
+/** Bytes a stored node is taken to hold when a session's size is not known from a load (see Pager.touch). */
+const NODE_BYTES = 400;
+
+/** The head of an envelope of a call that needed a paged-out session (core.PagedOut). */
+export const PAGED_OUT_HEAD = '{"ok":false,"error":{"code":"PAGED_OUT"';
+
+/**
+ * Read the meta record of every stored session (no node record), in
+ * creation order, and the highest stored gen; erased sessions' tombstones
+ * are left out (their gen counts), and sessions in the trash are read
+ * whole (`trashed: [{meta, snapshot}]`, core restores them into its trash). A meta written with tail:
+ * true is brought up to date from the node records stored after its
+ * nodeCount (deriveTail; the only node records read, and only for a tab
+ * killed before its meta flush).
+ * Rejects, naming the database, when the read fails.
+ * @param {IDBDatabase} db
+ * @returns {Promise<{gen: number, metas: object[], trashed: {meta: object, snapshot: Uint8Array}[]}>}
+ */
+export async function readMetas(db) {
+  const quote = JSON.stringify;
+  let tx;
+  try {
+    tx = db.transaction(STORES, "readonly");
+  } catch (err) {
+    throw new Error(`sessiontree: cannot read IndexedDB database ${quote(db.name)}: ${err.message}`);
+  }
+  try {
+    const all = await requestPromise(tx.objectStore("sessions").getAll());
+    let gen = 0;
+    for (const m of all) gen = Math.max(gen, m.gen ?? 0); // an erased session's tombstone counts too
+    const metas = all.filter((m) => m.erased !== true); // tombstones hold nothing (store/erase.js)
+    metas.sort(byCreation);
+    await Promise.all(metas.filter((m) => m.tail === true).map((m) => readNodes(tx, m, m.nodeCount)));
+    // Sessions in the trash are read whole: core keeps them in its trash, never as stubs.
+    const inTrash = metas.filter((m) => m.deletedAt);
+    const snapshots = await Promise.all(inTrash.map((m) => readSnapshot(tx, m)));
+    return { gen, metas, trashed: inTrash.map((meta, i) => ({ meta, snapshot: snapshots[i] })) };
+  } catch (err) {
+    throw new Error(`sessiontree: reading IndexedDB database ${quote(db.name)} failed, nothing was changed: ${err?.message ?? err}`);
+  }
+}
+
+/**
+ * The request of core's internal page.stub for stored meta records: each
+ * session's summary, and its cursor and branch unless follow says to keep
+ * the stub's own (a tab that moved the cursor keeps it).
+ * @param {object[]} metas
+ * @param {(meta: object) => boolean} [follow] default: take every stored cursor
+ * @returns {Uint8Array}
+ */
+export function stubRequest(metas, follow = () => true) {
+  const sessions = metas.map((m) => {
+    const e = { sessionId: m.sessionId, title: m.title ?? "", createdAt: m.createdAt, updatedAt: m.updatedAt, nodeCount: m.nodeCount };
+    if (follow(m)) {
+      e.cursor = m.cursor ?? "";
+      e.activeBranch = m.activeBranch;
+    }
+    return e;
+  });
+  return utf8Encoder.encode(JSON.stringify({ operation: "page.stub", sessions }));
+}
+
+/**
+ * Which sessions of one tree are stubs in core, which are loaded (least
+ * recently used first) and how many bytes the loaded ones weigh; loads and
+ * evicts them. One per LocalTree with a Writer.
+ */
+export class Pager {
+  /**
+   * @param {IDBDatabase} db
+   * @param {{callInternal: (request: string|Uint8Array) => string}} handle the wasm store handle
+   * @param {import("./writer.js").Writer} writer
+   * @param {{metas: object[], budget: number}} options metas: the sessions core holds as stubs;
+   *   budget: bytes of stored session records (their snapshot's size) kept loaded before the least recently used are paged out
+   */
+  constructor(db, handle, writer, { metas, budget }) {
+    this.db = db;
+    this.handle = handle;
+    this.writer = writer;
+    this.budget = budget;
+    /** Ids of the sessions core holds as stubs. */
+    this.paged = new Set(metas.map((m) => m.sessionId));
+    /** @type {Map<string, number>} loaded session → its bytes, least recently used first */
+    this.lru = new Map();
+    this.bytes = 0;
+    /** @type {Map<string, Promise<void>>} loads under way: calls naming the same session wait on the same one */
+    this.loading = new Map();
+    /** Sessions loaded for calls that have not run again yet: never paged out meanwhile. */
+    this.pinned = new Map();
+    /** The cursor and branch this tab had in a session it moved the cursor of, when it was paged out. */
+    this.own = new Map();
+    this.evicting = null;
+    /** Loads, sessions loaded, sessions paged out, and the milliseconds loads took (for tests and benchmarks). */
+    this.stats = { loads: 0, loaded: 0, evictions: 0, loadMs: 0 };
+  }
+
+  /** @param {string} id @returns {boolean} whether core holds session id as a stub */
+  isPaged(id) {
+    return this.paged.has(id);
+  }
+
+  /**
+   * A call used session id, or changed it (then it is in core, whole): it
+   * becomes the most recently used. Its weight is what its load read, or
+   * NODE_BYTES a stored node when it was never loaded.
+   * @param {string} id
+   */
+  touch(id) {
+    if (this.paged.has(id)) return;
+    const had = this.lru.get(id);
+    const bytes = had ?? (this.writer.known.get(id)?.count ?? 0) * NODE_BYTES;
+    this.lru.delete(id);
+    this.lru.set(id, bytes);
+    if (had === undefined) this.bytes += bytes;
+    this._evictSoon();
+  }
+
+  /** A local change made session id whole in core (a snapshot.load over a stub, an import). @param {string} id */
+  changed(id) {
+    if (this.paged.delete(id)) this.own.delete(id);
+    this.touch(id);
+  }
+
+  /** Session id left core (sync.forget). @param {string} id */
+  forget(id) {
+    this.paged.delete(id);
+    this.own.delete(id);
+    this.bytes -= this.lru.get(id) ?? 0;
+    this.lru.delete(id);
+  }
+
+  /**
+   * Update the stub of a session another tab wrote from its stored meta
+   * (see take-in.js): its nodes stay on disk until a call needs them.
+   * @param {object} meta @param {boolean} follow take the stored cursor (false: this tab keeps its own)
+   */
+  restub(meta, follow) {
+    const env = JSON.parse(this.handle.callInternal(stubRequest([meta], () => follow)));
+    if (!env.ok) throw new Error(`stored session ${JSON.stringify(meta.sessionId)} could not be taken in (${env.error.code}: ${env.error.message})`);
+  }
+
+  /**
+   * Load the stubs among ids into core (between the Writer's
+   * transactions, all in one read-only transaction), and pin them until
+   * unpin(ids). Calls naming a session already being loaded wait on that
+   * load. Rejects when a session cannot be read or restored (core and the
+   * Writer are as they were for it).
+   * @param {string[]} ids
+   * @returns {Promise<void>}
+   */
+  load(ids) {
+    for (const id of ids) this.pinned.set(id, (this.pinned.get(id) ?? 0) + 1);
+    const fresh = ids.filter((id) => this.paged.has(id) && !this.loading.has(id));
+    if (fresh.length > 0) {
+      const p = this.writer.between(() => this._read(fresh));
+      for (const id of fresh) this.loading.set(id, p);
+      p.finally(() => fresh.forEach((id) => this.loading.delete(id))).catch(() => {});
+    }
+    return Promise.all(ids.map((id) => this.loading.get(id))).then(() => {});
+  }
+
+  /** The calls that loaded ids have run again: they may be paged out. @param {string[]} ids */
+  unpin(ids) {
+    for (const id of ids) {
+      const n = (this.pinned.get(id) ?? 1) - 1;
+      if (n > 0) this.pinned.set(id, n);
+      else this.pinned.delete(id);
+    }
+    this._evictSoon();
+  }
+
+  async _read(ids) {
+    ids = ids.filter((id) => this.paged.has(id)); // another load, or a change, took it in meanwhile
+    if (ids.length === 0) return;
+    const t0 = performance.now();
+    const tx = this.db.transaction(STORES, "readonly");
+    const metas = await Promise.all(ids.map((id) => requestPromise(tx.objectStore("sessions").get(id))));
+    const snapshots = await Promise.all(metas.map((m) => (m ? readSnapshot(tx, m) : null)));
+    this.stats.loads++;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
+      const meta = metas[i];
+      if (!meta) {
+        // Deleted by another tab since the stub was made.
+        this.handle.callInternal(JSON.stringify({ operation: "sync.forget", sessionId: id }));
+        this.writer.known.delete(id);
+        this.forget(id);
+        continue;
+      }
+      this._take(id, restoreRequest(meta, snapshots[i]));
+      const own = this.own.get(id);
+      if (own && this.writer.owned.has(id)) this._take(id, mergeRequest(meta, [], [], own));
+      this.writer.known.set(id, diskState(meta));
+      this.paged.delete(id);
+      this.own.delete(id);
+      this.lru.set(id, snapshots[i].length);
+      this.bytes += snapshots[i].length;
+      this.stats.loaded++;
+    }
+    this.stats.loadMs += performance.now() - t0;
+  }
+
+  _take(id, request) {
+    const env = JSON.parse(this.handle.callInternal(request));
+    if (!env.ok) throw new Error(`stored session ${JSON.stringify(id)} could not be loaded (${env.error.code}: ${env.error.message})`);
+  }
+
+  /** Page out the least recently used sessions, between transactions, while the loaded ones pass the budget. */
+  _evictSoon() {
+    if (this.evicting || this.bytes <= this.budget || this.writer.closedReason) return;
+    this.evicting = this.writer.between(async () => this._evict()).finally(() => (this.evicting = null));
+  }
+
+  _evict() {
+    for (const [id, bytes] of this.lru) {
+      if (this.bytes <= this.budget) break;
+      if (this.pinned.has(id)) continue;
+      let status = null;
+      if (this.writer.owned.has(id)) status = JSON.parse(this.handle.callInternal(JSON.stringify({ operation: "session", sessionId: id }))).value;
+      const env = JSON.parse(this.handle.callInternal(JSON.stringify({ operation: "page.out", sessionId: id })));
+      if (!env.ok) continue; // changes not stored yet: it stays
+      if (status) this.own.set(id, { cursor: status.cursor ?? "", activeBranch: status.activeBranch });
+      this.lru.delete(id);
+      this.bytes -= bytes;
+      this.paged.add(id);
+      this.stats.evictions++;
+    }
+  }
+}
