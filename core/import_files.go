@@ -128,6 +128,17 @@ func (st *Store) ImportFiles(files []ImportFile) (*FilesResult, *Error) {
 func (st *Store) readGroup(files []ImportFile, g fileGroup) (*ImportJob, *Error) {
 	var convs []formats.Conversation
 	var warns []ImportWarning
+	for _, k := range g.files {
+		// As a request's text is (dispatch's check): bytes that are not
+		// UTF-8 would make sessions whose snapshots do not load back.
+		data, _ := importEncoding(files[k].Data)
+		if !jsonx.ValidUTF8(data) {
+			return nil, invalidf("%s is not UTF-8 text (or UTF-16 with its byte order mark); skipped", files[k].Path)
+		}
+		if g.layout != "file" {
+			files[k].Data = data // a single file's import converts (and reports) it itself
+		}
+	}
 	name := g.layout
 	switch g.layout {
 	case "file":
