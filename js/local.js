@@ -104,7 +104,7 @@ async function create(wasmURL, dbName, memoryBudget, pageBudget) {
   // The wasm starts while IndexedDB is opened and read: neither waits for
   // the other (at 100,000 stored nodes the read is ~0.2 s, the start ~0.3 s).
   const storage = dbName === null
-    ? Promise.resolve({ db: null, stored: { gen: 0, metas: [] } })
+    ? Promise.resolve({ db: null, stored: { gen: 0, metas: [], trashed: [] } })
     : openStore(dbName, {
       onClose: (reason, message) => (tree ? tree._storageClosed(reason, message) : early.push([reason, message])),
     });
