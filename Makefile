@@ -146,7 +146,7 @@ test-go:
 
 # Unit tests in Node, no browser: the store's pure functions and the JS
 # size rules (test/*.test.mjs).
-test-node:
+test-node: node_modules/.package-lock.json
 	$(NODE) --test --test-concurrency=1 test/
 
 # The JS side of core's contract; core/protocolgen's test fails when it is
