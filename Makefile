@@ -80,7 +80,7 @@ PANEL_STYLES := static/panel-styles.js
 
 build: $(WASM) $(WASM_EXEC) $(PANEL_STYLES) vendor
 
-$(PANEL_STYLES): static/theme.css static/session-tree-panel.css tools/css-module.mjs
+$(PANEL_STYLES): static/theme.css static/session-tree-panel.css static/map.css tools/css-module.mjs
 	$(NODE) tools/css-module.mjs $@
 
 $(WASM): $(GO_SOURCES)

@@ -4,7 +4,7 @@
 
 import { button, el } from "./dom.js";
 import { FILTERS } from "./tree-model.js";
-import { PANEL_CSS, THEME_CSS } from "./panel-styles.js";
+import { MAP_CSS, PANEL_CSS, THEME_CSS } from "./panel-styles.js";
 
 /** What the filter menu shows for each of FILTERS. */
 const FILTER_LABELS = { default: "Default", "no-tools": "No tools", user: "User only", labeled: "Labeled", all: "All" };
@@ -88,7 +88,7 @@ let sheets = null;
 /** @returns {CSSStyleSheet[]} the page's two panel sheets, made on first use */
 function panelSheets() {
   if (!sheets) {
-    sheets = [THEME_CSS, PANEL_CSS].map((text) => {
+    sheets = [THEME_CSS, PANEL_CSS, MAP_CSS].map((text) => {
       const s = new CSSStyleSheet();
       s.replaceSync(text);
       return s;

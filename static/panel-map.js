@@ -37,11 +37,7 @@ export class PanelMap {
       jump: (id) => panel._actions.jump(id),
       describe: (id) => this._describe(id),
     });
-    const shadow = panel._shadow;
-    const link = el("link");
-    link.rel = "stylesheet";
-    link.href = new URL("./map.css", import.meta.url).href;
-    shadow.insertBefore(link, shadow.firstChild.nextSibling);
+    const shadow = panel._shadow; // map.css is adopted with the panel's sheets (panel-styles.js)
     this.switch = el("div", "view-switch");
     this.switch.setAttribute("role", "group");
     this.switch.setAttribute("aria-label", "View");
