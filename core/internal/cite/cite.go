@@ -112,6 +112,12 @@ func Resolve(text string, metadata []byte) (string, []Source) {
 			i += n
 		case c >= 0xE000 && c <= 0xF8FF:
 			i += size
+		case c == utf8.RuneError && size == 1:
+			// A byte that is not UTF-8 (stored texts are; fuzzed ones need
+			// not be) is written as U+FFFD: kept raw, it could join the bytes
+			// after a removed marker into a private-use character again.
+			b.WriteRune(utf8.RuneError)
+			i += size
 		default:
 			b.WriteString(text[i : i+size])
 			i += size
