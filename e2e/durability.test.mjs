@@ -648,7 +648,8 @@ test('init rejects when IndexedDB cannot be opened or read, unless persist is fa
         script: () => {
           const getAll = IDBObjectStore.prototype.getAll;
           IDBObjectStore.prototype.getAll = function (...args) {
-            if (this.name === 'nodes') throw new DOMException('the disk said no', 'UnknownError');
+            // Start-up reads the meta records only (sessions are paged in on demand).
+            if (this.name === 'sessions') throw new DOMException('the disk said no', 'UnknownError');
             return getAll.apply(this, args);
           };
         },
