@@ -138,6 +138,9 @@ export async function chatScenario(page, url, chat, scenario) {
   // A click on Answer A's row moves the cursor (row-click="jump"): the app's messages follow.
   await panel.locator('.row[data-node-id]', { hasText: 'Answer A' }).click();
   await waitTexts(['You are a test bot.', 'hello', 'Answer A']);
+  // The app's messages follow the store's change event, which can come before the panel's jump
+  // event (fired once the jump call answers): wait for that one too, then check it.
+  await page.waitForFunction(() => (document.querySelector('[data-testid="jumped"]')?.textContent ?? '') !== '', null, { timeout: 60_000 }).catch(() => {});
   assert.notEqual(await page.getByTestId('jumped').textContent(), '', 'the panel\'s jump event reached the app (onjump)');
   await page.reload();
   await ready();
