@@ -138,8 +138,8 @@ export async function setup({ root = REPO_ROOT, persistentDir, contextOptions = 
   // Waits are for order, not speed: a page may take long to load and a
   // selector long to show on a machine busy with other jobs (Playwright's
   // default is 30 s); a test that hangs is stopped by the test runner.
-  context.setDefaultTimeout(STEP_TIMEOUT_MS);
-  context.setDefaultNavigationTimeout(STEP_TIMEOUT_MS);
+  context.setDefaultTimeout?.(STEP_TIMEOUT_MS); // the Firefox adapter (e2e/firefox.mjs) has no such setting: its own defaults apply
+  context.setDefaultNavigationTimeout?.(STEP_TIMEOUT_MS);
 
   const newPage = async () => watchPage(await context.newPage(), errors);
   const page = persistentDir && context.pages().length > 0 ? watchPage(context.pages()[0], errors) : await newPage();
