@@ -118,7 +118,9 @@ test('sessions whose ids and titles look like placeholders work across two tabs 
     await a.evaluate(() => window.tree.refresh());
     for (const name of NAMES) {
       const list = await value(a, { operation: 'list', sessionId: name });
-      assert.deepEqual(list.map((n) => n.preview), [`first of ${name}`, `second of ${name}`, `from b to ${name}`], `session ${name} in a`);
+      // Previews are plain text: a name such as __N__ reads as Markdown emphasis there (N).
+      const shown = name.replace(/^__(.+)__$/, '$1');
+      assert.deepEqual(list.map((n) => n.preview), [`first of ${shown}`, `second of ${shown}`, `from b to ${shown}`], `session ${name} in a`);
       assert.deepEqual(await value(b, { operation: 'list', sessionId: name }), list, `session ${name} is the same in b`);
       const status = await value(b, { operation: 'session', sessionId: name });
       assert.equal(status.title, name);
@@ -290,7 +292,7 @@ test('tree.operations and hasOperation report the wasm\'s public operations and 
     });
     const publicOps = r.wasm.filter((o) => o.public);
     const want = publicOps.map((o) => [o.name, { readOnly: o.readOnly, keepsCursor: o.keepsCursor }]);
-    assert.deepEqual(r.wasm.filter((o) => !o.public).map((o) => o.name).sort(), ['restore', 'sync.forget', 'sync.merge', 'sync.trash']);
+    assert.deepEqual(r.wasm.filter((o) => !o.public).map((o) => o.name).sort(), ['page.faults', 'page.out', 'page.stub', 'restore', 'sync.forget', 'sync.merge', 'sync.trash']);
     for (const key of ['stored', 'memory']) {
       const t = r[key];
       assert.deepEqual(t.entries, want, `${key}: every public operation, as the wasm reports it`);
