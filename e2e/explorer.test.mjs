@@ -43,7 +43,7 @@ test('explorer: demo session, jump by click, import with report, export, reload'
     assert.equal(await page.locator('session-tree-panel .title').textContent(), 'Demo: a long weekend in Lisbon');
     assert.equal(await page.locator('session-tree-panel .head .stats').textContent(), '13 nodes · 4 branches · on main');
     assert.equal(await page.locator('.row.cursor').getAttribute('data-node-id'), branches[0].tip);
-    assert.equal(await page.locator('#import-hint').textContent().then((t) => t.includes('Import a ChatGPT or Claude.ai export, an Open WebUI, LibreChat, Chatbot UI, Claude Code, Pi or SillyTavern chat, OpenAI messages, or a snapshot')), true);
+    assert.equal(await page.locator('#import-hint').textContent().then((t) => t.includes('Import a ChatGPT or Claude.ai export, an Open WebUI, LibreChat, LobeChat, Chatbot UI or SillyTavern chat, a coding agent\'s history (Claude Code, Codex, Gemini CLI, Cline, OpenCode, Aider, Pi), OpenAI messages, or a snapshot')), true);
     // Forks are drawn: a tee connector for each fork child but the last.
     assert.equal(await page.locator('.row .g-tee').count() > 0, true);
     await page.screenshot({ path: artifactPath('explorer-demo.png') });

@@ -189,9 +189,9 @@ for (const [name, url] of [['bundled with esbuild', 'dist/index.html'], ['unbund
       const panel = p.locator('session-tree-panel');
       // The panel draws the session's two rows (its stylesheet loaded: rows have their height).
       await p.waitForFunction(() => document.querySelector('session-tree-panel')?.shadowRoot?.querySelectorAll('.row[data-node-id]').length === 2);
-      // Its two stylesheets are constructed from the bundled module (panel-styles.js), not fetched.
+      // Its three stylesheets (theme, panel, map) are constructed from the bundled module (panel-styles.js), not fetched.
       const sheets = await p.evaluate(() => document.querySelector('session-tree-panel').shadowRoot.adoptedStyleSheets.map((s) => s.cssRules.length > 0));
-      assert.deepEqual(sheets, [true, true]);
+      assert.deepEqual(sheets, [true, true, true]);
       await panel.locator(`.row[data-node-id="${app.user.id}"]`).click();
       await p.waitForFunction((id) => window.app.events.some(([type, nodeId]) => type === 'preview' && nodeId === id), app.user.id);
       const events = await p.evaluate(() => window.app.events);

@@ -290,7 +290,11 @@ function inspect(page) {
     handlers: [...document.querySelectorAll('*')].flatMap((e) => [...e.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `${e.tagName}.${a.name}`)),
     hrefs: [...document.querySelectorAll('[href], [src], [action], [formaction]')].map((e) => e.getAttribute('href') ?? e.getAttribute('src') ?? e.getAttribute('action') ?? e.getAttribute('formaction')),
     scripts: [...document.scripts].map((s) => s.type || 'classic'),
-    elements: [...document.querySelectorAll('img, svg, iframe, object, embed, style:not(head > style), form, base, meta:not(head > meta)')].map((e) => e.tagName.toLowerCase()),
+    // The one SVG allowed is the map we draw (details.share-map), and in it
+    // only the shapes and text we draw: no script, foreignObject, use, image or link.
+    elements: [...document.querySelectorAll('img, svg:not(details.share-map > .share-map-box > svg), iframe, object, embed, style:not(head > style), form, base, meta:not(head > meta)')].map((e) => e.tagName.toLowerCase()),
+    mapTags: [...new Set([...document.querySelectorAll('details.share-map svg *')].map((e) => e.tagName.toLowerCase()))].filter((t) => !['g', 'path', 'line', 'polyline', 'rect', 'circle', 'text', 'title', 'tspan', 'desc'].includes(t)),
+    maps: document.querySelectorAll('details.share-map svg').length,
     title: document.title,
     ids: JSON.parse(document.getElementById('share-data').textContent).rows.map((r) => r.id),
     text: document.body.textContent,
@@ -326,7 +330,9 @@ test('XSS payloads in every field of a session run nothing in its share file, wi
       assert.deepEqual(v.problems, [], `${why}: no dialog, no error`);
       assert.deepEqual(out.handlers, [], `${why}: no on* attribute`);
       assert.deepEqual(out.scripts, ['application/json', 'classic']);
-      assert.deepEqual(out.elements, [], `${why}: no img, svg, iframe, form, base or stray style`);
+      assert.deepEqual(out.elements, [], `${why}: no img, svg but the map, iframe, form, base or stray style`);
+      assert.equal(out.maps, 1, `${why}: the map is drawn once`);
+      assert.deepEqual(out.mapTags, [], `${why}: the map holds only shapes and text`);
       assert.deepEqual([...new Set(out.hrefs)], ['https://example.com/'], `${why}: only the safe link is a link`);
       assert.deepEqual(out.ids, XSS.ids, 'ids come through the JSON exactly');
       assert.equal(out.title, `${XSS.title} · sessiontree`);
@@ -359,7 +365,7 @@ test('the Markdown export offers this path or the whole tree, and each file says
   await page.locator('#session-list .session-button', { hasText: 'Demo: a long weekend in Lisbon' }).click();
   await page.waitForFunction(() => window.explorer.state.selected === 'demo');
   const labels = await page.locator('#export-list button').allTextContents();
-  assert.deepEqual(labels, ['Snapshot .snapshot.json', 'Markdown · this path.md', 'Markdown · whole tree.tree.md', 'Share file · whole tree.html', 'OpenAI messages.openai.json', 'Pi session.jsonl']);
+  assert.deepEqual(labels, ['Snapshot .snapshot.json', 'Markdown · this path.md', 'Markdown · whole tree.tree.md', 'Share file · whole tree.html', 'OpenAI messages.openai.json', 'Pi session.jsonl', 'Map · SVG.map.svg', 'Map · PNG.map.png']);
 
   const pathFile = await download(page, 'markdown');
   const pathExport = await explorerCall(page, { operation: 'export', sessionId: 'demo', format: 'markdown', scope: 'path' });

@@ -41,6 +41,8 @@ export class PanelMap {
     this.switch = el("div", "view-switch");
     this.switch.setAttribute("role", "group");
     this.switch.setAttribute("aria-label", "View");
+    // A page that picks the view itself (the explorer's phone tabs) hides it with ::part(view-switch).
+    this.switch.setAttribute("part", "view-switch");
     this.buttons = VIEWS.map((v) => {
       const b = button("view-button", v === "list" ? "List" : "Map");
       b.dataset.view = v;

@@ -6,7 +6,7 @@
 // and refreshed in the background (see keptFirst). The files are also
 // fetched at install, so the very first visit is enough.
 
-const CACHE = "sessiontree-v2";
+const CACHE = "sessiontree-v3";
 
 /** Files cached at install, relative to this worker (the static folder). */
 const PRECACHE = [
@@ -28,6 +28,9 @@ const PRECACHE = [
   "./session-titles.js",
   "./restore-points.js",
   "./explorer-export.js",
+  "./explorer-route.js",
+  "./citations.js",
+  "./render-citations.js",
   "./map-svg.js",
   // The share file's builder, and the viewer and styles it inlines.
   "./share-export.js",
@@ -89,6 +92,10 @@ const PRECACHE = [
   "../js/store/take-in.js",
   "../js/store/plan.js",
   "../js/store/pager.js",
+  "../js/store/erase.js",
+  "../js/change-events.js",
+  "../js/chat-ops.js",
+  "../js/completion-fn.js",
   "../js/store/storage-error.js",
   "../js/request-text.js",
   "../js/protocol.js",
