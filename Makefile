@@ -145,8 +145,9 @@ test-go:
 	$(GO) test -count=1 ./...
 
 # Unit tests in Node, no browser: the store's pure functions and the JS
-# size rules (test/*.test.mjs).
-test-node: node_modules/.package-lock.json
+# size rules (test/*.test.mjs). After build: test/precache.test.mjs checks
+# that the files the service worker keeps exist, the built ones included.
+test-node: node_modules/.package-lock.json build
 	$(NODE) --test --test-concurrency=1 test/
 
 # The JS side of core's contract; core/protocolgen's test fails when it is

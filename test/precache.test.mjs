@@ -50,5 +50,5 @@ test('the service worker precaches every module the explorer, its Worker, the sh
   const missing = graph.filter((f) => !kept.has(f)).map((f) => path.relative(root, f)).sort();
   assert.deepEqual(missing, [], 'files loaded by the pages but not in PRECACHE');
   const absent = [...kept].filter((f) => !fs.existsSync(f) && !f.endsWith('.wasm') && !f.endsWith(path.sep + 'static')).map((f) => path.relative(root, f)).sort();
-  assert.deepEqual(absent, [], 'PRECACHE names files that do not exist');
+  assert.deepEqual(absent, [], 'PRECACHE names files that do not exist (after make build)');
 });
