@@ -5,8 +5,8 @@
 // caller sees the answer the session would have given had it stayed.
 
 import { errorEnvelope } from "./tree-api.js";
-import { STORAGE_ERROR } from "./store/writer.js";
-import { PAGED_OUT_HEAD } from "./store/pager.js";
+import { PAGED_OUT, STORAGE_ERROR } from "./protocol.js";
+import { envelopeCode } from "./envelope.js";
 
 /** Times a call is run again after loading the paged-out sessions it needed, before it answers STORAGE_ERROR. */
 const PAGE_TRIES = 4;
@@ -44,7 +44,7 @@ export function requestSession(text) {
  * @param {{ids: string[]|null}|null} fault
  */
 export function noteFault(tree, answer, fault) {
-  if (fault && answer.startsWith(PAGED_OUT_HEAD)) fault.ids = JSON.parse(tree._handle.callInternal('{"operation":"page.faults"}')).value;
+  if (fault && envelopeCode(answer) === PAGED_OUT) fault.ids = JSON.parse(tree._handle.callInternal('{"operation":"page.faults"}')).value;
 }
 
 /**
