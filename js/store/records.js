@@ -466,17 +466,27 @@ export function writeChanges(tx, blocks, gen, storedState, defer = null, written
 }
 
 /**
+ * The meta members a deferred append may leave behind on disk: those
+ * deriveTail sets from the node records after the meta, and those the
+ * write itself stamps (gen, tail, folded, which derivable checks apart).
+ */
+const DERIVED = new Set(["nodeCount", "cursor", "activeBranch", "updatedAt", "op", "gen", "tail", "folded"]);
+
+/**
  * Whether a session's new meta is what deriveTail makes of its stored meta
  * record (state.meta, written with tail: true) and its last node
- * (state.last): only count, cursor, branch, updatedAt and the operation
- * (an append) moved.
- * @param {object} meta @param {{count: number, tail: boolean, meta: object|null, last?: string}} state
+ * (state.last): an append, the same folded count, every member outside
+ * DERIVED as stored (so a member a later core adds to the meta is written,
+ * never lost), and count, cursor, branch and updatedAt those of the node.
+ * @param {object} meta @param {{count: number, folded: number, tail: boolean, meta: object|null, last?: string}} state
  * @returns {boolean}
  */
 function derivable(meta, state) {
   const disk = state.meta;
-  if (!state.tail || disk === null || state.last === undefined || meta.op !== "append") return false;
-  if (meta.title !== disk.title || meta.createdAt !== disk.createdAt || meta.annotationCount !== disk.annotationCount || meta.epoch !== disk.epoch || state.folded !== disk.folded) return false;
+  if (!state.tail || disk === null || state.last === undefined || meta.op !== "append" || state.folded !== disk.folded) return false;
+  for (const k of new Set([...Object.keys(meta), ...Object.keys(disk)])) {
+    if (!DERIVED.has(k) && JSON.stringify(meta[k]) !== JSON.stringify(disk[k])) return false;
+  }
   const node = JSON.parse(state.last);
   return meta.nodeCount === state.count && meta.cursor === node.id && meta.activeBranch === node.branch && meta.updatedAt === node.timestamp;
 }
