@@ -70,7 +70,8 @@ const NUMBER_CHARS = new Set([..."0123456789+-.eE"].map((c) => c.charCodeAt(0)))
  * null) value. Pure text; no regex.
  * @param {string} text
  * @param {number} count
- * @returns {[string, string|number|boolean|null][]}
+ * @returns {[string, string|number|boolean|null, number, number][]} [key, value, start, end]:
+ *   the value's JSON text is text.slice(start, end) (UTF-16 code units)
  */
 export function leadingMembers(text, count) {
   const out = [];
@@ -92,11 +93,12 @@ export function leadingMembers(text, count) {
     skip();
     const value = jsonScalar(text, at);
     if (value === null) return out;
+    const member = [key.value, value.value, at, value.end];
     at = value.end;
     skip();
-    if (at === text.length) out.push([key.value, value.value]); // a cut start: the value is whole
+    if (at === text.length) out.push(member); // a cut start: the value is whole
     if (text[at] !== "," && text[at] !== "}") return out;
-    out.push([key.value, value.value]);
+    out.push(member);
     if (text[at] === "}") return out;
     at++;
   }

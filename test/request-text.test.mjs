@@ -127,6 +127,10 @@ test('leadingMembers reads the first members of an object as JSON does, stopping
     { name: 'a number that is not JSON: nothing', input: '{"a":01}', count: 1, want: [] },
   ];
   for (const c of cases) {
-    await t.test(c.name, () => assert.deepEqual(leadingMembers(c.input, c.count), c.want));
+    await t.test(c.name, () => {
+      const got = leadingMembers(c.input, c.count);
+      assert.deepEqual(got.map(([k, v]) => [k, v]), c.want);
+      for (const [, v, start, end] of got) assert.deepEqual(JSON.parse(c.input.slice(start, end)), v, 'the span is the value\'s text');
+    });
   }
 });
