@@ -399,27 +399,7 @@ export function writeChanges(tx, blocks, gen, storedState, defer = null, written
       folds.delete(id); // its records are replaced
       state = replaceRecords(store, b, k);
     } else {
-      if (b.from !== k.count) throw new Error(`internal: session ${quote(id)} has ${k.count} stored nodes but the change starts at ${b.from}`);
-      if (b.annotationFrom !== k.acount) throw new Error(`internal: session ${quote(id)} has ${k.acount} stored annotations but the change starts at ${b.annotationFrom}`);
-      let folded = k.folded;
-      if (b.count > 0) {
-        let i = 0;
-        if (k.count === k.folded && b.count >= CHUNK_SIZE) {
-          // No node records stored after the chunks (a block that goes on
-          // from a "more" one, see parseChangeBytes): whole chunks are
-          // written as chunk records, as folding them would.
-          const chunks = store("chunks");
-          for (; i + CHUNK_SIZE <= b.count; i += CHUNK_SIZE) chunks.put(b.chunk(i, i + CHUNK_SIZE), [id, b.from + i]);
-          folded += i;
-        }
-        const nodes = store("nodes");
-        for (; i < b.count; i++) nodes.put(b.node(i), [id, b.from + i]);
-      }
-      if (b.annotations.length > 0) {
-        const notes = store("annotations");
-        b.annotations.forEach((a, i) => notes.put(a, [id, b.annotationFrom + i]));
-      }
-      state = { epoch: k.epoch, count: b.from + b.count, folded, acount: b.annotationFrom + b.annotations.length, tail: k.tail === true, meta: k.meta ?? null, deferred: false, last: b.count > 0 ? b.node(b.count - 1) : k.last };
+      state = appendRecords(store, b, k);
       // Folded after every block's puts: the last block's state folds the
       // whole tail (state.folded is advanced by foldTail).
       if (state.count - state.folded >= CHUNK_SIZE) folds.set(id, state);
@@ -463,6 +443,41 @@ export function writeChanges(tx, blocks, gen, storedState, defer = null, written
     for (const [id, state] of folds) await foldTail(store("nodes"), store("chunks"), id, state);
     return putMetas();
   })();
+}
+
+/**
+ * Put the records of a block that goes on from what is stored (state k):
+ * its nodes as node records after the stored ones (whole chunks as chunk
+ * records when none is stored after the chunks) and its annotations.
+ * Throws when the block does not start where the stored records end.
+ * @param {(name: string) => IDBObjectStore} store the transaction's stores
+ * @param {object} b a change block of parseChangeBytes
+ * @param {{epoch: number, count: number, folded: number, acount: number, tail?: boolean, meta?: object|null, last?: string}} k
+ * @returns {object} the session's disk state once the block is written
+ */
+function appendRecords(store, b, k) {
+  const id = b.sessionId;
+  if (b.from !== k.count) throw new Error(`internal: session ${quote(id)} has ${k.count} stored nodes but the change starts at ${b.from}`);
+  if (b.annotationFrom !== k.acount) throw new Error(`internal: session ${quote(id)} has ${k.acount} stored annotations but the change starts at ${b.annotationFrom}`);
+  let folded = k.folded;
+  if (b.count > 0) {
+    let i = 0;
+    if (k.count === k.folded && b.count >= CHUNK_SIZE) {
+      // No node records stored after the chunks (a block that goes on
+      // from a "more" one, see parseChangeBytes): whole chunks are
+      // written as chunk records, as folding them would.
+      const chunks = store("chunks");
+      for (; i + CHUNK_SIZE <= b.count; i += CHUNK_SIZE) chunks.put(b.chunk(i, i + CHUNK_SIZE), [id, b.from + i]);
+      folded += i;
+    }
+    const nodes = store("nodes");
+    for (; i < b.count; i++) nodes.put(b.node(i), [id, b.from + i]);
+  }
+  if (b.annotations.length > 0) {
+    const notes = store("annotations");
+    b.annotations.forEach((a, i) => notes.put(a, [id, b.annotationFrom + i]));
+  }
+  return { epoch: k.epoch, count: b.from + b.count, folded, acount: b.annotationFrom + b.annotations.length, tail: k.tail === true, meta: k.meta ?? null, deferred: false, last: b.count > 0 ? b.node(b.count - 1) : k.last };
 }
 
 /**
