@@ -226,12 +226,17 @@ func (a Answer) Envelope() []byte {
 }
 
 // ErrorEnvelope returns the envelope for err:
-// {"ok":false,"error":{"code":…,"message":…}}.
+// {"ok":false,"error":{"code":…,"message":…}}, with "reason":… after the
+// message when err has a Reason.
 func ErrorEnvelope(err *Error) []byte {
 	b := []byte(`{"ok":false,"error":{"code":`)
 	b = jsonx.AppendString(b, string(err.Code))
 	b = append(b, `,"message":`...)
 	b = jsonx.AppendString(b, err.Message)
+	if err.Reason != "" {
+		b = append(b, `,"reason":`...)
+		b = jsonx.AppendString(b, string(err.Reason))
+	}
 	return append(b, "}}"...)
 }
 

@@ -32,6 +32,10 @@ const (
 type Error struct {
 	Code    Code
 	Message string
+	// Reason is the failure's cause finer than its code, for a caller
+	// that acts on it (see Reason); "" for most failures. The envelope
+	// carries it as error.reason only when set.
+	Reason Reason
 }
 
 // Error returns "CODE: message".

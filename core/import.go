@@ -199,9 +199,9 @@ func (st *Store) startImport(data []byte, format string, growth int) (*ImportJob
 				if err := jsonx.CheckSyntax(data); err != nil {
 					return nil, invalidf("import data is not valid JSON: %s", err.Error())
 				}
-				return nil, invalidf("import data is an empty array or holds no object: nothing to import")
+				return nil, nothingToImport(invalidf("import data is an empty array or holds no object: nothing to import"))
 			}
-			return nil, invalidf("could not detect the format of the import data: %s", formats.Undetected(sn))
+			return nil, nothingToImport(invalidf("could not detect the format of the import data: %s", formats.Undetected(sn)))
 		}
 	default:
 		for k := range formats.Importers {

@@ -16,6 +16,25 @@ import "slices"
 // answered by core, listed here so the shim takes it from the contract.
 const StorageError Code = "STORAGE_ERROR"
 
+// Reason is the cause of a failure finer than its code, in the envelope
+// as error.reason: a caller that acts on a cause reads this, never the
+// message's wording. Most failures have none.
+type Reason string
+
+// The reasons of the contract.
+const (
+	// NothingToImport: import data that no format reads, or a JSON array
+	// that holds no record (INVALID_ARGUMENT). Inside a ZIP or a folder
+	// such a file is left out rather than failing the import.
+	NothingToImport Reason = "NOTHING_TO_IMPORT"
+)
+
+// nothingToImport gives err the reason NothingToImport.
+func nothingToImport(err *Error) *Error {
+	err.Reason = NothingToImport
+	return err
+}
+
 // The heads of every envelope core writes (Call, CallInternal, the
 // binding's answers): an answer starts with exactly one of them, so a
 // reader of the envelope's text can tell the outcome, and cut out the
@@ -59,8 +78,11 @@ type ProtocolSpec struct {
 	// Operations: every operation of the table, sorted by name.
 	Operations []OperationSpec
 	// Codes: core's six codes, in SPEC.md's order; ShimCodes: the shim's
-	// own (StorageError).
-	Codes, ShimCodes []Code
+	// own (StorageError); InternalCodes: codes core answers only to the
+	// shim's internal paths (PagedOut), never to a caller.
+	Codes, ShimCodes, InternalCodes []Code
+	// Reasons: every Reason an envelope's error may carry.
+	Reasons []Reason
 	// ChunkSize is the number of nodes in a chunk record of the shim's
 	// store (DrainGroupNodes: the drain cuts a session only there).
 	ChunkSize int
@@ -148,6 +170,8 @@ func Protocol() ProtocolSpec {
 	p := ProtocolSpec{
 		Codes:               []Code{InvalidArgument, SessionNotFound, SessionAlreadyExists, NodeNotFound, InvalidSnapshot, NotFound},
 		ShimCodes:           []Code{StorageError},
+		InternalCodes:       []Code{PagedOut},
+		Reasons:             []Reason{NothingToImport},
 		ChunkSize:           DrainGroupNodes,
 		SnapshotVersion:     SnapshotVersion,
 		SnapshotMembers:     append([]string(nil), SnapshotMembers...),

@@ -20,10 +20,13 @@ test('stubRequest gives each session its summary, and its cursor only when it is
   assert.deepEqual(JSON.parse(new TextDecoder().decode(stubRequest([{ ...meta, title: undefined }]))).sessions[0].title, '', 'a meta without title stubs an empty one');
 });
 
-test('requestSession reads the sessionId of a short request text, unescaped, and nothing of a long one', () => {
+test('requestSession reads the sessionId member of a short request text as core does, and nothing of a long one', () => {
   const cases = [
     [JSON.stringify({ operation: 'context', sessionId: 'a"b\\c' }), 'a"b\\c'],
     [JSON.stringify({ operation: 'sessions' }), null],
+    ['{"operation":"search","query":{"sessionId":"nested"}}', null],
+    ['{"sessionId":"first","operation":"tree","sessionId":"last"}', 'last'],
+    ['{"sessionId":', null],
     [JSON.stringify({ sessionId: 'x', operation: 'append', message: { role: 'user', content: 'y'.repeat(5000) } }), null],
   ];
   for (const [text, want] of cases) assert.equal(requestSession(text), want, text.slice(0, 60));

@@ -3,7 +3,7 @@
 // their helpers: INVALID_ARGUMENT naming the method and argument,
 // STORAGE_ERROR for a closed or restarted store. No wasm, no IndexedDB.
 
-import { ERROR } from "./protocol.js";
+import { ERROR, REASON } from "./protocol.js";
 
 /**
  * An error envelope.
@@ -75,7 +75,11 @@ export function checkOptions(method, options) {
  */
 export function checkImportArgs(text, format, options) {
   if (typeof text !== "string") return invalidArgument("importText", "text", "must be the file's text as a string", text);
-  if (text === "") return invalidArgument("importText", "text", "is empty: nothing to import", text);
+  if (text === "") {
+    const env = invalidArgument("importText", "text", "is empty: nothing to import", text);
+    env.error.reason = REASON.NOTHING_TO_IMPORT;
+    return env;
+  }
   const bad = checkString("importText", "format", format) ?? checkOptions("importText", options);
   if (bad) return bad;
   const { onProgress, signal, sliceBytes } = options ?? {};

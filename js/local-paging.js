@@ -5,34 +5,34 @@
 // caller sees the answer the session would have given had it stayed.
 
 import { errorEnvelope } from "./tree-api.js";
-import { STORAGE_ERROR } from "./store/writer.js";
-import { PAGED_OUT_HEAD } from "./store/pager.js";
+import { PAGED_OUT, STORAGE_ERROR } from "./protocol.js";
+import { envelopeCode } from "./envelope.js";
 
 /** Times a call is run again after loading the paged-out sessions it needed, before it answers STORAGE_ERROR. */
 const PAGE_TRIES = 4;
-
-/** A request's "sessionId" (its first), read from its JSON text without parsing it whole. */
-const SESSION_ID = /"sessionId"\s*:\s*"((?:[^"\\]|\\.)*)"/;
 
 /** Requests longer than this (UTF-16 code units) are not searched for their sessionId (see requestSession). */
 const SESSION_SCAN = 4096;
 
 /**
- * The session a request's JSON text names, for the Pager's least recently
- * used order; null for none, or for a text over SESSION_SCAN (an import,
- * a snapshot: they change a session, which touches it anyway).
+ * The session a request's JSON text names (its "sessionId" member, read
+ * as core reads it: parsed, the last of repeated keys), for the Pager's
+ * least recently used order; null for none, for text that is not a JSON
+ * object, or for a text over SESSION_SCAN (an import, a snapshot: they
+ * change a session, which touches it anyway).
  * @param {string} text
  * @returns {string|null}
  */
 export function requestSession(text) {
   if (text.length > SESSION_SCAN) return null;
-  const m = SESSION_ID.exec(text);
-  if (!m) return null;
+  let request;
   try {
-    return JSON.parse(`"${m[1]}"`);
+    request = JSON.parse(text);
   } catch {
     return null;
   }
+  const id = request !== null && typeof request === "object" ? request.sessionId : undefined;
+  return typeof id === "string" ? id : null;
 }
 
 /**
@@ -44,7 +44,7 @@ export function requestSession(text) {
  * @param {{ids: string[]|null}|null} fault
  */
 export function noteFault(tree, answer, fault) {
-  if (fault && answer.startsWith(PAGED_OUT_HEAD)) fault.ids = JSON.parse(tree._handle.callInternal('{"operation":"page.faults"}')).value;
+  if (fault && envelopeCode(answer) === PAGED_OUT) fault.ids = JSON.parse(tree._handle.callInternal('{"operation":"page.faults"}')).value;
 }
 
 /**

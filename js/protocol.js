@@ -83,6 +83,22 @@ export const ERROR = Object.freeze({
 export const STORAGE_ERROR = "STORAGE_ERROR";
 
 /**
+ * An internal error code core answers only to the shim's own paths (core.PagedOut); never in an envelope a caller sees.
+ * @type {string}
+ */
+export const PAGED_OUT = "PAGED_OUT";
+
+/**
+ * The reasons a failed envelope's error may carry (error.reason, beside
+ * code and message): a failure's cause finer than its code, for code that
+ * acts on it (never the message's wording). Absent for most failures.
+ * @type {Readonly<Record<string, string>>}
+ */
+export const REASON = Object.freeze({
+  NOTHING_TO_IMPORT: "NOTHING_TO_IMPORT",
+});
+
+/**
  * Nodes per chunk record of the IndexedDB store: core's drain cuts a session's nodes only at its multiples (core.DrainGroupNodes).
  * @type {number}
  */

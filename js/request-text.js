@@ -2,7 +2,7 @@
 // pieces, and reading which operation a request names from the very text
 // that is sent to the wasm. No IndexedDB, no wasm: pure text.
 
-import { SNAPSHOT_VERSION } from "./protocol.js";
+import { SNAPSHOT_MEMBERS, SNAPSHOT_VERSION } from "./protocol.js";
 
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder();
@@ -52,12 +52,102 @@ export function spliceJSON(fields, raws) {
 /** Characters (or bytes) of a request's start that requestHead looks at. */
 const HEAD_CHARS = 512;
 
+/** JSON's white space (RFC 8259 §2), by UTF-16 code unit. */
+const WHITE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+
+/** The UTF-16 code units a JSON number is made of (RFC 8259 §6). */
+const NUMBER_CHARS = new Set([..."0123456789+-.eE"].map((c) => c.charCodeAt(0)));
+
 /**
- * A request whose text starts with its operation member, as
- * JSON.stringify writes `{operation: "append", …}`: the name, with no
- * escape in it.
+ * The members at the start of the JSON object that text begins with, read
+ * as a JSON parser reads them (keys and string values unescaped; strings,
+ * numbers, true, false and null as values), up to `count` members. The
+ * reading stops before a member whose value is an object or an array, or
+ * that the text ends inside (a cut start), or at anything that is not
+ * JSON: what was read whole is returned, and nothing when text does not
+ * start with an object. A member counts when a "," or the object's "}"
+ * follows it, or the text ends right after its (string, true, false or
+ * null) value. Pure text; no regex.
+ * @param {string} text
+ * @param {number} count
+ * @returns {[string, string|number|boolean|null, number, number][]} [key, value, start, end]:
+ *   the value's JSON text is text.slice(start, end) (UTF-16 code units)
  */
-const HEAD = /^[\t\n\r ]*\{[\t\n\r ]*"operation"[\t\n\r ]*:[\t\n\r ]*"([^"\\]*)"[\t\n\r ]*[,}]/;
+export function leadingMembers(text, count) {
+  const out = [];
+  let at = 0;
+  const skip = () => {
+    while (at < text.length && WHITE.has(text.charCodeAt(at))) at++;
+  };
+  skip();
+  if (text[at] !== "{") return out;
+  at++;
+  while (out.length < count) {
+    skip();
+    const key = jsonString(text, at);
+    if (key === null) return out;
+    at = key.end;
+    skip();
+    if (text[at] !== ":") return out;
+    at++;
+    skip();
+    const value = jsonScalar(text, at);
+    if (value === null) return out;
+    const member = [key.value, value.value, at, value.end];
+    at = value.end;
+    skip();
+    if (at === text.length) out.push(member); // a cut start: the value is whole
+    if (text[at] !== "," && text[at] !== "}") return out;
+    out.push(member);
+    if (text[at] === "}") return out;
+    at++;
+  }
+  return out;
+}
+
+/**
+ * The JSON string that starts at text[at] (its quote), unescaped, and
+ * where it ends; null when none starts there or the text ends inside it.
+ * @param {string} text @param {number} at
+ * @returns {{value: string, end: number}|null}
+ */
+function jsonString(text, at) {
+  if (text[at] !== '"') return null;
+  for (let i = at + 1; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\\") i++;
+    else if (c === '"') {
+      try {
+        return { value: JSON.parse(text.slice(at, i + 1)), end: i + 1 };
+      } catch {
+        return null; // a control character or a bad escape: not JSON
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * The JSON string, number, true, false or null that starts at text[at],
+ * and where it ends; null for an object, an array, a value the text ends
+ * inside, or what is not JSON.
+ * @param {string} text @param {number} at
+ * @returns {{value: string|number|boolean|null, end: number}|null}
+ */
+function jsonScalar(text, at) {
+  if (text[at] === '"') return jsonString(text, at);
+  for (const [word, value] of [["true", true], ["false", false], ["null", null]]) {
+    if (text.startsWith(word, at)) return { value, end: at + word.length };
+  }
+  let end = at;
+  while (end < text.length && NUMBER_CHARS.has(text.charCodeAt(end))) end++;
+  if (end === at || end === text.length) return null; // not a number, or one that may go on
+  try {
+    return { value: JSON.parse(text.slice(at, end)), end };
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Requests larger than this (UTF-16 code units or bytes) are not parsed
@@ -67,18 +157,18 @@ export const PARSE_LIMIT = 1 << 20;
 
 /**
  * The operation named by the first member of a request's text, or null
- * when the text does not start with `{"operation":"NAME"` (white space
- * allowed, NAME without escapes). Reads only the first HEAD_CHARS of the
- * text, so it costs the same for a request of any size. A later member
- * named "operation" would win in core (the last of repeated keys wins):
- * see requestOperation.
+ * when the text does not start with an object whose first member is
+ * "operation" with a string value (see leadingMembers). Reads only the
+ * first HEAD_CHARS of the text, so it costs the same for a request of any
+ * size. A later member named "operation" would win in core (the last of
+ * repeated keys wins): see requestOperation.
  * @param {string|Uint8Array} text the request as JSON text or its UTF-8 bytes
  * @returns {string|null}
  */
 export function requestHead(text) {
   const start = typeof text === "string" ? text.slice(0, HEAD_CHARS) : utf8Decoder.decode(text.subarray(0, HEAD_CHARS));
-  const m = HEAD.exec(start);
-  return m === null ? null : m[1];
+  const [first] = leadingMembers(start, 1);
+  return first !== undefined && first[0] === "operation" && typeof first[1] === "string" ? first[1] : null;
 }
 
 /**
@@ -132,12 +222,6 @@ export function escapeLoneSurrogates(text) {
   return text.replace(LONE_SURROGATE, (u) => "\\u" + u.charCodeAt(0).toString(16));
 }
 
-/**
- * A snapshot's start as snapshot.save writes it: `{"version":1,
- * "sessionId":"…"` (white space allowed). The id is a JSON string.
- */
-const SNAPSHOT_HEAD = new RegExp(String.raw`^[\t\n\r ]*\{[\t\n\r ]*"version"[\t\n\r ]*:[\t\n\r ]*${SNAPSHOT_VERSION}[\t\n\r ]*,[\t\n\r ]*"sessionId"[\t\n\r ]*:[\t\n\r ]*("(?:[^"\\\u0000-\u001f]|\\.)*")`);
-
 /** Bytes of a file's start that snapshotSessionId reads. */
 export const SNAPSHOT_HEAD_BYTES = 4096;
 
@@ -152,13 +236,9 @@ export const SNAPSHOT_HEAD_BYTES = 4096;
  * @returns {string|null}
  */
 export function snapshotSessionId(head) {
-  const m = SNAPSHOT_HEAD.exec(utf8Decoder.decode(head.subarray(0, SNAPSHOT_HEAD_BYTES)));
-  if (m === null) return null;
-  try {
-    return JSON.parse(m[1]);
-  } catch {
-    return null;
-  }
+  const [version, id] = leadingMembers(utf8Decoder.decode(head.subarray(0, SNAPSHOT_HEAD_BYTES)), 2);
+  if (version?.[0] !== SNAPSHOT_MEMBERS[0] || version[1] !== SNAPSHOT_VERSION) return null;
+  return id?.[0] === SNAPSHOT_MEMBERS[1] && typeof id[1] === "string" ? id[1] : null;
 }
 
 /** `"parentId":` as UTF-8 bytes; its "I" (0x49) is at index 7. */

@@ -24,10 +24,14 @@ export type ErrorCode =
 /** The error codes by name (`ERROR.INVALID_ARGUMENT` is `"INVALID_ARGUMENT"`): js/protocol.js, generated from core. */
 export const ERROR: Readonly<{ [K in ErrorCode]: K }>;
 
-/** What every call resolves to. */
+/**
+ * What every call resolves to. A failure's `reason`, when present, is its
+ * cause finer than its code (`REASON`, js/protocol.js): act on it, never on
+ * the message's wording.
+ */
 export type Envelope<T = any> =
   | { ok: true; value: T }
-  | { ok: false; error: { code: ErrorCode; message: string } };
+  | { ok: false; error: { code: ErrorCode; message: string; reason?: string } };
 
 /** A standard LLM chat message, stored and returned losslessly. */
 export interface Message {

@@ -44,6 +44,8 @@ import "./store.js";
 import "./store/schema.js";
 import "./store/records.js";
 import "./store/writer.js";
+import "./store/executor.js";
+import "./store/coordinator.js";
 import "./store/take-in.js";
 import "./store/pager.js";
 import "./local-paging.js";

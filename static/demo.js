@@ -5,6 +5,7 @@
 // snapshot.load.
 
 import { init } from "../js/sessiontree.js";
+import { envelopeValueText } from "../js/envelope.js";
 
 /** Id of the demo session. */
 export const DEMO_SESSION_ID = "demo";
@@ -34,7 +35,8 @@ export async function createDemoSession(tree, sessionId = DEMO_SESSION_ID) {
   try {
     await buildDemo(scratch, sessionId);
     const saved = await scratch.callText({ operation: "snapshot.save", sessionId });
-    const snapshot = saved.slice('{"ok":true,"value":'.length, -1);
+    const snapshot = envelopeValueText(saved);
+    if (snapshot === null) throw new Error(`demo session: snapshot.save failed: ${saved}`);
     const env = await tree.call(`{"operation":"snapshot.load","sessionId":${JSON.stringify(sessionId)},"snapshot":${snapshot}}`);
     if (!env.ok) throw new Error(`demo session: snapshot.load failed: ${env.error.code}: ${env.error.message}`);
   } finally {

@@ -23,7 +23,7 @@ import { openAddress, Router } from "./explorer-route.js";
 import { wireOpenFolder } from "./open-folder.js";
 import { availableChoices, download, exportChoice, snapshotText } from "./explorer-export.js";
 import "./session-tree-panel.js";
-import { ERROR } from "../js/protocol.js";
+import { ERROR, REASON } from "../js/protocol.js";
 
 /** Files larger than this (bytes) show a progress bar while importing. */
 const PROGRESS_BYTES = 512 * 1024;
@@ -191,7 +191,7 @@ async function importPiece({ name, text, file, size, refs }, report) {
   if (big) showProgress(`Importing ${name}…`, 0, abort);
   const options = big ? { onProgress: ({ read, total }) => showProgress(`Importing ${name}…`, total > 0 ? read / total : 0, abort), signal: abort.signal } : undefined;
   let env;
-  if ((file ? file.size : text.length) === 0) env = { ok: false, error: { code: ERROR.INVALID_ARGUMENT, message: "the file is empty: nothing to import" } };
+  if ((file ? file.size : text.length) === 0) env = { ok: false, error: { code: ERROR.INVALID_ARGUMENT, message: "the file is empty: nothing to import", reason: REASON.NOTHING_TO_IMPORT } };
   else if (file && !snapshotOfSession(await file.slice(0, 4096).text())) env = await state.tree.importFile(file, options);
   else env = await state.tree.importText(text ?? (await file.text()), "auto", options);
   hideProgress();
@@ -202,7 +202,7 @@ async function importPiece({ name, text, file, size, refs }, report) {
   }
   if (!env.ok) {
     // Inside a ZIP or a folder, a JSON file no format reads is not a failure: it is left out.
-    const undetected = /could not detect the format|nothing to import/.test(env.error.message);
+    const undetected = env.error.reason === REASON.NOTHING_TO_IMPORT;
     if (undetected && (name.includes(" › ") || name.includes("/"))) {
       report.files.push({ name, text: `skipped: not a conversation export (${env.error.message.replace(/; tried: .*$/, "")})`, kind: "skipped" });
     } else {

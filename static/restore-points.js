@@ -13,6 +13,8 @@
 
 import { el } from "./dom.js";
 import { formatTime } from "./tree-model.js";
+import { leadingMembers } from "../js/request-text.js";
+import { SNAPSHOT_MEMBERS } from "../js/protocol.js";
 
 /** How much of a file's start is read to tell a snapshot and its session id. */
 const HEAD_CHARS = 4096;
@@ -28,17 +30,18 @@ export function snapshotSessionId(text) {
   return snapshotHead(text)?.id ?? null;
 }
 
-/** The sessionId of a snapshot's text and where its JSON string sits ([start, end) in UTF-16 units), or null. */
+/**
+ * The sessionId of a snapshot's text and where its JSON string sits
+ * ([start, end) in UTF-16 units), or null: the first two members read as
+ * JSON (leadingMembers), a numeric "version" then a non-empty string
+ * "sessionId", the order snapshot.save writes (SNAPSHOT_MEMBERS).
+ */
 function snapshotHead(text) {
   if (typeof text !== "string") return null;
-  const m = /^(\s*\{\s*"version"\s*:\s*\d+\s*,\s*"sessionId"\s*:\s*)("(?:[^"\\]|\\.)*")/.exec(text.slice(0, HEAD_CHARS));
-  if (!m) return null;
-  try {
-    const id = JSON.parse(m[2]);
-    return typeof id === "string" && id !== "" ? { id, start: m[1].length, end: m[1].length + m[2].length } : null;
-  } catch {
-    return null;
-  }
+  const [version, id] = leadingMembers(text.slice(0, HEAD_CHARS), 2);
+  if (version?.[0] !== SNAPSHOT_MEMBERS[0] || typeof version[1] !== "number") return null;
+  if (id?.[0] !== SNAPSHOT_MEMBERS[1] || typeof id[1] !== "string" || id[1] === "") return null;
+  return { id: id[1], start: id[2], end: id[3] };
 }
 
 /**

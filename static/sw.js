@@ -91,6 +91,8 @@ const PRECACHE = [
   "../js/store/writer.js",
   "../js/store/take-in.js",
   "../js/store/plan.js",
+  "../js/store/executor.js",
+  "../js/store/coordinator.js",
   "../js/store/pager.js",
   "../js/store/erase.js",
   "../js/change-events.js",

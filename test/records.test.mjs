@@ -158,19 +158,35 @@ test('writeChanges writes a drain in pieces: a block with more writes no meta; t
   assert.equal(tx.data.nodes.size, 1);
 });
 
-test('writeChanges with defer leaves a derivable append\'s meta unwritten', () => {
+test('writeChanges with defer leaves an append\'s meta unwritten only when it follows from the node', async (t) => {
   const last = node('n', 2, 'n1');
-  const diskMeta = { sessionId: 's', title: 'T', createdAt: 'c', nodeCount: 3, annotationCount: 0, folded: 0, epoch: 0, tail: true, cursor: 'n2', activeBranch: 'main', updatedAt: 't2' };
-  const stored = { ...diskState(diskMeta), last };
+  const diskMeta = { sessionId: 's', title: 'T', createdAt: 'c', nodeCount: 3, annotationCount: 0, folded: 0, epoch: 0, gen: 4, op: 'append', tail: true, cursor: 'n2', activeBranch: 'main', updatedAt: 't2' };
   const next = JSON.parse(node('n', 3, 'n2'));
-  const meta = { ...diskMeta, nodeCount: 4, cursor: next.id, updatedAt: next.timestamp };
-  delete meta.tail;
-  delete meta.folded;
-  const tx = fakeTx();
-  const written = writeChanges(tx, parseChangeBytes(utf8(block({ from: 3, nodes: [JSON.stringify(next)], meta }))), 5, () => stored, () => true);
-  assert.deepEqual(tx.log, [['put', 'nodes', ['s', 3]]], 'one record per append');
-  assert.equal(written.get('s').deferred, true);
-  assert.equal(written.get('s').pending.nodeCount, 4);
+  const derived = { ...diskMeta, nodeCount: 4, cursor: next.id, updatedAt: next.timestamp };
+  delete derived.tail;
+  delete derived.folded;
+  delete derived.gen;
+  const cases = [
+    { name: 'an append that moves only count, cursor, branch and time writes its node alone', meta: derived, deferred: true },
+    { name: 'a changed title is written', meta: { ...derived, title: 'U' }, deferred: false },
+    { name: 'a meta member the stored meta lacks (a later core\'s) is written', meta: { ...derived, deletedAt: 'd' }, deferred: false },
+    { name: 'a cursor that is not the new node is written', meta: { ...derived, cursor: 'n1' }, deferred: false },
+  ];
+  for (const c of cases) {
+    await t.test(c.name, () => {
+      const stored = { ...diskState(diskMeta), last };
+      const tx = fakeTx();
+      const written = writeChanges(tx, parseChangeBytes(utf8(block({ from: 3, nodes: [JSON.stringify(next)], meta: { ...c.meta } }))), 5, () => stored, () => true);
+      assert.equal(written.get('s').deferred, c.deferred);
+      if (c.deferred) {
+        assert.deepEqual(tx.log, [['put', 'nodes', ['s', 3]]], 'one record per append');
+        assert.equal(written.get('s').pending.nodeCount, 4);
+      } else {
+        assert.deepEqual(tx.log, [['put', 'nodes', ['s', 3]], ['put', 'sessions', 's']]);
+        assert.equal(tx.data.sessions.get('"s"').v.tail, true);
+      }
+    });
+  }
 });
 
 test('restoreRequest and mergeRequest build core\'s internal requests around stored bytes', () => {

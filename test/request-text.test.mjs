@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  concatUTF8, countParentIds, escapeLoneSurrogates, PARSE_LIMIT, requestHead, requestOperation, snapshotSessionId, spliceJSON,
+  concatUTF8, countParentIds, escapeLoneSurrogates, leadingMembers, PARSE_LIMIT, requestHead, requestOperation, snapshotSessionId, spliceJSON,
 } from '../js/request-text.js';
 
 const utf8 = (s) => new TextEncoder().encode(s);
@@ -37,13 +37,17 @@ test('spliceJSON puts raw members after the plain ones, as they are', async (t) 
   });
 });
 
-test('requestHead reads the operation of a request that starts with it', async (t) => {
+test('requestHead reads the operation of a request that starts with it, escapes decoded as JSON does', async (t) => {
   const cases = [
     ['{"operation":"append","sessionId":"s"}', 'append'],
     [' {\n "operation" : "tree.rows" }', 'tree.rows'],
     ['{"sessionId":"s","operation":"append"}', null],
-    ['{"operation":"app\\u0065nd"}', null],
+    ['{"operation":"app\\u0065nd"}', 'append'],
     ['{"operation":5}', null],
+    ['{"operation":"append"', 'append'],
+    ['{"operation":"app', null],
+    ['{"operation":"append" "x"}', null],
+    ['{"operation":"a\u0001b"}', null],
     ['not json', null],
   ];
   for (const [input, want] of cases) {
@@ -110,4 +114,23 @@ test('countParentIds counts the parentId members and the null ones', () => {
   assert.deepEqual(countParentIds(utf8(nodes)), { keys: 3, nulls: 2 });
   assert.deepEqual(countParentIds(utf8('{"text":"no keys here, just I and I"}')), { keys: 0, nulls: 0 });
   assert.deepEqual(countParentIds(utf8('"parentId":')), { keys: 1, nulls: 0 }, 'a key at the very end');
+});
+
+test('leadingMembers reads the first members of an object as JSON does, stopping at what it cannot read whole', async (t) => {
+  const cases = [
+    { name: 'strings, numbers and literals, up to the count', input: '{"a":"x","b":-1.5e2,"c":true,"d":null}', count: 3, want: [['a', 'x'], ['b', -150], ['c', true]] },
+    { name: 'escaped keys and values are decoded', input: '{"op\\u0065ration":"a\\"b"}', count: 2, want: [['operation', 'a"b']] },
+    { name: 'an object value stops the reading', input: '{"a":1,"b":{"c":2},"d":3}', count: 3, want: [['a', 1]] },
+    { name: 'a number the text ends in may go on: not read', input: '{"a":12', count: 1, want: [] },
+    { name: 'white space anywhere JSON allows it', input: ' \n{ "a" :\t"x" ,"b":"y"}', count: 5, want: [['a', 'x'], ['b', 'y']] },
+    { name: 'not an object: nothing', input: '["a"]', count: 1, want: [] },
+    { name: 'a number that is not JSON: nothing', input: '{"a":01}', count: 1, want: [] },
+  ];
+  for (const c of cases) {
+    await t.test(c.name, () => {
+      const got = leadingMembers(c.input, c.count);
+      assert.deepEqual(got.map(([k, v]) => [k, v]), c.want);
+      for (const [, v, start, end] of got) assert.deepEqual(JSON.parse(c.input.slice(start, end)), v, 'the span is the value\'s text');
+    });
+  }
 });

@@ -30,8 +30,6 @@ const SIZE_EXCEPTIONS = [
   { file: 'bench/page.mjs', fn: 'runBench', lines: 81 },
   { file: 'bench/prose.mjs', fn: 'makeProseCorpus', lines: 104 },
   { file: 'bench/turn.mjs', fn: 'arrow function', lines: 85 },
-  { file: 'js/store/records.js', fn: 'writeChanges', lines: 89 },
-  { file: 'js/store/writer.js', fn: '_batch', lines: 183 },
   { file: 'static/explorer.js', fn: 'offerSearch', lines: 85 },
   { file: 'static/import-files.js', fn: 'readZip', lines: 88 },
   { file: 'static/panel-rows-view.js', fn: '_rowElement', lines: 83 },

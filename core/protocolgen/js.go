@@ -51,6 +51,21 @@ export const ERROR = Object.freeze({
 	}
 	b.WriteString("});\n\n")
 	constant(&b, "STORAGE_ERROR", strconv.Quote(string(core.StorageError)), "The JS shim's own error code (ERROR.STORAGE_ERROR).", "string")
+	for _, c := range p.InternalCodes {
+		constant(&b, string(c), strconv.Quote(string(c)), "An internal error code core answers only to the shim's own paths (core."+goName(string(c))+"); never in an envelope a caller sees.", "string")
+	}
+	b.WriteString(`/**
+ * The reasons a failed envelope's error may carry (error.reason, beside
+ * code and message): a failure's cause finer than its code, for code that
+ * acts on it (never the message's wording). Absent for most failures.
+ * @type {Readonly<Record<string, string>>}
+ */
+export const REASON = Object.freeze({
+`)
+	for _, r := range p.Reasons {
+		b.WriteString("  " + string(r) + ": " + strconv.Quote(string(r)) + ",\n")
+	}
+	b.WriteString("});\n\n")
 	constant(&b, "CHUNK_SIZE", strconv.Itoa(p.ChunkSize), "Nodes per chunk record of the IndexedDB store: core's drain cuts a session's nodes only at its multiples (core.DrainGroupNodes).", "number")
 	constant(&b, "SNAPSHOT_VERSION", strconv.Itoa(p.SnapshotVersion), "The snapshot version core writes (`\"version\"`, a snapshot's first member).", "number")
 	constant(&b, "SNAPSHOT_MEMBERS", frozenList(p.SnapshotMembers), "A snapshot's members in the order snapshot.save writes them; \"title\" and \"annotations\" only when the session has them.", "readonly string[]")
@@ -59,6 +74,17 @@ export const ERROR = Object.freeze({
 	constant(&b, "ENVELOPE_COLUMNS_HEAD", strconv.Quote(p.EnvelopeColumnsHead), "How the handle's context answer in columns starts (in place of ENVELOPE_OK_HEAD).", "string")
 	constant(&b, "HANDLE_METHODS", frozenList(handleMethods), "The methods of the wasm store handle (newStore()), sorted: wasm/handle.go's table.", "readonly string[]")
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// goName is the Go name of an upper-snake code: "PAGED_OUT" → "PagedOut".
+func goName(code string) string {
+	var b strings.Builder
+	for _, part := range strings.Split(code, "_") {
+		if part != "" {
+			b.WriteString(part[:1] + strings.ToLower(part[1:]))
+		}
+	}
+	return b.String()
 }
 
 // constant writes one exported constant with its JSDoc.

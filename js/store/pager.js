@@ -13,6 +13,7 @@
 // other tabs store for a stub only updates its summary (take-in.js).
 
 import { STORES } from "./schema.js";
+import { ENVELOPE_FAILED_HEAD, PAGED_OUT } from "../protocol.js";
 import { byCreation, diskState, mergeRequest, readNodes, readSnapshot, requestPromise, restoreRequest } from "./records.js";
 
 const utf8Encoder = new TextEncoder();
@@ -20,8 +21,8 @@ const utf8Encoder = new TextEncoder();
 /** Bytes a stored node is taken to hold when a session's size is not known from a load (see Pager.touch). */
 const NODE_BYTES = 400;
 
-/** The head of an envelope of a call that needed a paged-out session (core.PagedOut). */
-export const PAGED_OUT_HEAD = '{"ok":false,"error":{"code":"PAGED_OUT"';
+/** The head of an envelope of a call that needed a paged-out session (core.PagedOut), from the contract. */
+export const PAGED_OUT_HEAD = ENVELOPE_FAILED_HEAD + JSON.stringify(PAGED_OUT);
 
 /**
  * Read the meta record of every stored session (no node record), in

@@ -399,27 +399,7 @@ export function writeChanges(tx, blocks, gen, storedState, defer = null, written
       folds.delete(id); // its records are replaced
       state = replaceRecords(store, b, k);
     } else {
-      if (b.from !== k.count) throw new Error(`internal: session ${quote(id)} has ${k.count} stored nodes but the change starts at ${b.from}`);
-      if (b.annotationFrom !== k.acount) throw new Error(`internal: session ${quote(id)} has ${k.acount} stored annotations but the change starts at ${b.annotationFrom}`);
-      let folded = k.folded;
-      if (b.count > 0) {
-        let i = 0;
-        if (k.count === k.folded && b.count >= CHUNK_SIZE) {
-          // No node records stored after the chunks (a block that goes on
-          // from a "more" one, see parseChangeBytes): whole chunks are
-          // written as chunk records, as folding them would.
-          const chunks = store("chunks");
-          for (; i + CHUNK_SIZE <= b.count; i += CHUNK_SIZE) chunks.put(b.chunk(i, i + CHUNK_SIZE), [id, b.from + i]);
-          folded += i;
-        }
-        const nodes = store("nodes");
-        for (; i < b.count; i++) nodes.put(b.node(i), [id, b.from + i]);
-      }
-      if (b.annotations.length > 0) {
-        const notes = store("annotations");
-        b.annotations.forEach((a, i) => notes.put(a, [id, b.annotationFrom + i]));
-      }
-      state = { epoch: k.epoch, count: b.from + b.count, folded, acount: b.annotationFrom + b.annotations.length, tail: k.tail === true, meta: k.meta ?? null, deferred: false, last: b.count > 0 ? b.node(b.count - 1) : k.last };
+      state = appendRecords(store, b, k);
       // Folded after every block's puts: the last block's state folds the
       // whole tail (state.folded is advanced by foldTail).
       if (state.count - state.folded >= CHUNK_SIZE) folds.set(id, state);
@@ -466,17 +446,62 @@ export function writeChanges(tx, blocks, gen, storedState, defer = null, written
 }
 
 /**
+ * Put the records of a block that goes on from what is stored (state k):
+ * its nodes as node records after the stored ones (whole chunks as chunk
+ * records when none is stored after the chunks) and its annotations.
+ * Throws when the block does not start where the stored records end.
+ * @param {(name: string) => IDBObjectStore} store the transaction's stores
+ * @param {object} b a change block of parseChangeBytes
+ * @param {{epoch: number, count: number, folded: number, acount: number, tail?: boolean, meta?: object|null, last?: string}} k
+ * @returns {object} the session's disk state once the block is written
+ */
+function appendRecords(store, b, k) {
+  const id = b.sessionId;
+  if (b.from !== k.count) throw new Error(`internal: session ${quote(id)} has ${k.count} stored nodes but the change starts at ${b.from}`);
+  if (b.annotationFrom !== k.acount) throw new Error(`internal: session ${quote(id)} has ${k.acount} stored annotations but the change starts at ${b.annotationFrom}`);
+  let folded = k.folded;
+  if (b.count > 0) {
+    let i = 0;
+    if (k.count === k.folded && b.count >= CHUNK_SIZE) {
+      // No node records stored after the chunks (a block that goes on
+      // from a "more" one, see parseChangeBytes): whole chunks are
+      // written as chunk records, as folding them would.
+      const chunks = store("chunks");
+      for (; i + CHUNK_SIZE <= b.count; i += CHUNK_SIZE) chunks.put(b.chunk(i, i + CHUNK_SIZE), [id, b.from + i]);
+      folded += i;
+    }
+    const nodes = store("nodes");
+    for (; i < b.count; i++) nodes.put(b.node(i), [id, b.from + i]);
+  }
+  if (b.annotations.length > 0) {
+    const notes = store("annotations");
+    b.annotations.forEach((a, i) => notes.put(a, [id, b.annotationFrom + i]));
+  }
+  return { epoch: k.epoch, count: b.from + b.count, folded, acount: b.annotationFrom + b.annotations.length, tail: k.tail === true, meta: k.meta ?? null, deferred: false, last: b.count > 0 ? b.node(b.count - 1) : k.last };
+}
+
+/**
+ * The meta members a deferred append may leave behind on disk: those
+ * deriveTail sets from the node records after the meta, and those the
+ * write itself stamps (gen, tail, folded, which derivable checks apart).
+ */
+const DERIVED = new Set(["nodeCount", "cursor", "activeBranch", "updatedAt", "op", "gen", "tail", "folded"]);
+
+/**
  * Whether a session's new meta is what deriveTail makes of its stored meta
  * record (state.meta, written with tail: true) and its last node
- * (state.last): only count, cursor, branch, updatedAt and the operation
- * (an append) moved.
- * @param {object} meta @param {{count: number, tail: boolean, meta: object|null, last?: string}} state
+ * (state.last): an append, the same folded count, every member outside
+ * DERIVED as stored (so a member a later core adds to the meta is written,
+ * never lost), and count, cursor, branch and updatedAt those of the node.
+ * @param {object} meta @param {{count: number, folded: number, tail: boolean, meta: object|null, last?: string}} state
  * @returns {boolean}
  */
 function derivable(meta, state) {
   const disk = state.meta;
-  if (!state.tail || disk === null || state.last === undefined || meta.op !== "append") return false;
-  if (meta.title !== disk.title || meta.createdAt !== disk.createdAt || meta.annotationCount !== disk.annotationCount || meta.epoch !== disk.epoch || state.folded !== disk.folded) return false;
+  if (!state.tail || disk === null || state.last === undefined || meta.op !== "append" || state.folded !== disk.folded) return false;
+  for (const k of new Set([...Object.keys(meta), ...Object.keys(disk)])) {
+    if (!DERIVED.has(k) && JSON.stringify(meta[k]) !== JSON.stringify(disk[k])) return false;
+  }
   const node = JSON.parse(state.last);
   return meta.nodeCount === state.count && meta.cursor === node.id && meta.activeBranch === node.branch && meta.updatedAt === node.timestamp;
 }

@@ -1,32 +1,22 @@
 // The Writer of sessiontree's IndexedDB store: every mutating call of a
 // tree runs inside one IndexedDB transaction together with the records it
 // changes, under the Web Lock / BroadcastChannel protocol that keeps tabs
-// on one database from overwriting each other (see the class doc). The
-// records themselves are encoded by store/records.js.
+// on one database from overwriting each other (see the class doc). Its
+// parts: what to write is planned by store/plan.js and encoded by
+// store/records.js; store/executor.js runs the transaction (commit, abort,
+// its failure); store/coordinator.js holds the gen, the lock and the
+// channel; store/take-in.js takes in what other tabs stored.
 
 import { STORES } from "./schema.js";
 import { pullSessions, pullTails, readBack } from "./take-in.js";
 import { STORAGE_ERROR, storageErrorEnvelope } from "./storage-error.js";
-import { diskState, maxGen, parseChangeBytes, requestPromise, writeChanges } from "./records.js";
+import { diskState, parseChangeBytes, requestPromise, writeChanges } from "./records.js";
 import { flushRecords } from "./plan.js";
 import { envelopeFailed } from "../envelope.js";
 import { WRITE_STORES } from "./erase.js";
 import { ChangeLog, forgetErased } from "../change-events.js";
-
-/**
- * Milliseconds a Writer keeps the write lock after its queue empties, so
- * that calls made one after another skip the gen read (see Writer). A tab
- * that wants to write asks for it on the BroadcastChannel and gets it at
- * once; the linger only bounds the wait where no channel exists.
- */
-const LOCK_LINGER_MS = 250;
-
-/**
- * Milliseconds over which a Writer's commits are announced to other tabs
- * with one BroadcastChannel message (the newest gen): posting after every
- * commit was 6 % of the time of appends made one after another.
- */
-const ANNOUNCE_MS = 16;
+import { ABORTED, Transaction, applyPlan } from "./executor.js";
+import { ANNOUNCE_MS, Coordinator } from "./coordinator.js";
 
 /**
  * Bytes of core's drain a Writer takes per piece (the handle's
@@ -38,9 +28,6 @@ const ANNOUNCE_MS = 16;
  * costs a wasm call and a wait for the backend (see _batch).
  */
 const DRAIN_BYTES = 2 << 20;
-
-/** The failure of a transaction aborted because a call's signal was (see Writer.run). */
-const ABORTED = new Error("aborted by the caller's signal");
 
 export { STORAGE_ERROR, storageErrorEnvelope } from "./storage-error.js";
 
@@ -119,15 +106,15 @@ export class Writer {
    * @param {IDBDatabase} db
    * @param {{callInternal: (request: string|Uint8Array) => string, drain: (withNodes: boolean) => string, drainBytes: (limit?: number) => Uint8Array}} handle the wasm store handle
    *   (its internal operations restore, sync.merge and sync.forget take in what other tabs stored)
-   * @param {{gen: number, metas: object[], emit: (event: object) => void, keepsCursor: (operation: string) => boolean}} options
+   * @param {{gen: number, metas: object[], emit: (event: object) => void, keepsCursor: (operation: string) => boolean, locks?: {request: Function}|null}} options
    *   gen and metas as read by readAllSessions; emit is called for every committed change, local or remote;
-   *   keepsCursor tells the operations whose changes never move a cursor (the wasm's operations())
+   *   keepsCursor tells the operations whose changes never move a cursor (the wasm's operations());
+   *   locks: the Web Locks manager (default navigator.locks; null: none, every write reads the gen)
    */
-  constructor(db, handle, { gen, metas, emit, keepsCursor }) {
+  constructor(db, handle, { gen, metas, emit, keepsCursor, locks }) {
     this.db = db;
     this.handle = handle;
     this.keepsCursor = keepsCursor;
-    this.gen = gen;
     /** @type {Map<string, {epoch: number, count: number, folded: number, acount: number}>} disk state per session as this tab last saw it */
     this.known = new Map();
     for (const m of metas) this.known.set(m.sessionId, diskState(m));
@@ -140,33 +127,8 @@ export class Writer {
     this.pullQueued = null;
     /** Why this tab no longer writes (null while it does). */
     this.closedReason = null;
-    this.channel = null;
-    if (typeof BroadcastChannel === "function") {
-      this.channel = new BroadcastChannel("sessiontree:" + db.name);
-      this.channel.onmessage = (event) => {
-        if (event.data?.want) return this._wanted();
-        // Another tab wrote while this one waits for the lock: it holds the
-        // lock, perhaps without having heard this tab ask (see _takeLock).
-        if (this.taking) this._askForLock();
-        this.pull();
-      };
-    }
-    /** The Web Locks manager, or null where there is none (every transaction then reads the gen). */
-    this.locks = globalThis.navigator?.locks ?? null;
-    this.lockName = "sessiontree-write:" + db.name;
-    /** Resolves the held lock's callback (lets go of it); null while the lock is not held. */
-    this.releaseLock = null;
-    /** True once a transaction under the held lock read the gen: later ones skip the read. */
-    this.verified = false;
-    /** Another tab asked for the lock: let go after the current transaction. */
-    this.wantedByOther = false;
-    /** True while this tab waits for the lock (a want heard then is kept for when it is granted). */
-    this.taking = false;
-    this.lingerTimer = null;
-    /** performance.now() when the queue last emptied (the linger counts from there). */
+    /** performance.now() when the queue last emptied (the lock's linger and the flush count from there). */
     this.lastBusy = 0;
-    this.announceTimer = null;
-    this.announceGen = 0;
     /**
      * Sessions whose stored meta this Writer wrote with tail: true under
      * the held lock, with the meta they are to have (newer than the stored
@@ -183,6 +145,25 @@ export class Writer {
     this.metaDeferred = 0;
     /** Write transactions of calls that read the gen and those that skipped it under the lock, and waits for the lock (for tests and benchmarks). */
     this.stats = { genReads: 0, genSkipped: 0, lockWaits: 0 };
+    /** The gen, the write lock and the channel to other tabs (store/coordinator.js). */
+    this.coord = new Coordinator(db.name, {
+      gen,
+      locks: locks !== undefined ? locks : globalThis.navigator?.locks ?? null,
+      channel: typeof BroadcastChannel === "function" ? new BroadcastChannel("sessiontree:" + db.name) : null,
+      idle: () => this.idle,
+      lastBusy: () => this.lastBusy,
+      onWrite: () => this.pull(),
+      onLetGo: () => {
+        this.tailed.clear(); // stored with tail: true; whoever writes next reads the nodes after it
+        this.metaAt.clear();
+      },
+      stats: this.stats,
+    });
+  }
+
+  /** The highest gen this tab knows stored (see Coordinator.gen). */
+  get gen() {
+    return this.coord.gen;
   }
 
   /** True when no call is queued or running. */
@@ -252,10 +233,7 @@ export class Writer {
    */
   close(reason) {
     if (!this.closedReason) this.closedReason = reason;
-    this._announceNow();
-    this.channel?.close();
-    this.channel = null;
-    if (this.idle) this._letGo();
+    this.coord.close();
   }
 
   _kick() {
@@ -283,7 +261,7 @@ export class Writer {
         continue;
       }
       let refused = null;
-      if (!this.releaseLock && this.locks && !this.closedReason && this.queue.some((j) => j.fn)) refused = await this._takeLock();
+      if (this.coord.mustTake && !this.closedReason && this.queue.some((j) => j.fn)) refused = await this.coord.takeLock();
       const until = this.queue.findIndex((j) => j.task);
       let batch = this.queue.splice(0, until < 0 ? this.queue.length : until);
       if (batch.some((j) => j.fn === null && !j.flush)) this.pullQueued = null;
@@ -295,11 +273,11 @@ export class Writer {
         batch = batch.filter((j) => j.fn === null);
       }
       if (batch.length > 0) await this._batch(batch);
-      if (this.wantedByOther || this.closedReason) this._letGo();
+      this.coord.afterBatch(this.closedReason !== null);
     }
     this.running = null;
     this.lastBusy = performance.now();
-    if (this.releaseLock && this.lingerTimer === null) this.lingerTimer = setTimeout(() => this._linger(), LOCK_LINGER_MS);
+    this.coord.rested();
     if (this.tailed.size > 0 && this.flushTimer === null) this.flushTimer = setTimeout(() => this._flush(), ANNOUNCE_MS);
   }
 
@@ -323,98 +301,11 @@ export class Writer {
   }
 
   /**
-   * The linger timer: let go of the lock once the queue has been empty for
-   * LOCK_LINGER_MS. One timer per linger period, not one per call: calls
-   * made one after another only move lastBusy.
+   * One transaction for a batch of queued calls, pulls and flushes (steps
+   * 1–3 of the class doc): run by the executor (store/executor.js), then
+   * committed into this tab's state, or rolled back.
+   * @param {object[]} batch the queued entries
    */
-  _linger() {
-    this.lingerTimer = null;
-    if (!this.releaseLock || !this.idle) return; // let go already, or busy: _loop arms it again
-    const left = LOCK_LINGER_MS - (performance.now() - this.lastBusy);
-    if (left > 1) this.lingerTimer = setTimeout(() => this._linger(), left);
-    else this._letGo();
-  }
-
-  /** Tell other tabs, within ANNOUNCE_MS, that this one committed gen. */
-  _announce(gen) {
-    this.announceGen = gen;
-    if (this.announceTimer === null) this.announceTimer = setTimeout(() => this._announceNow(), ANNOUNCE_MS);
-  }
-
-  /** Post the pending announcement now (if any). */
-  _announceNow() {
-    if (this.announceTimer === null) return;
-    clearTimeout(this.announceTimer);
-    this.announceTimer = null;
-    this.channel?.postMessage({ gen: this.announceGen });
-  }
-
-  /**
-   * Wait for the write lock (asking its holder to let go, again every
-   * LOCK_LINGER_MS while waiting); unverified until a transaction reads the
-   * gen. Another tab's want heard while waiting is kept: that tab may have
-   * asked while this one was not yet holding, and is queued behind it.
-   * Resolves to null, or to the reason when the lock manager refused the
-   * request (the calls waiting for the lock are then refused; the next
-   * ones ask again).
-   * @returns {Promise<string|null>}
-   */
-  async _takeLock() {
-    let refused = null;
-    this.stats.lockWaits++;
-    this.wantedByOther = false;
-    this.taking = true;
-    this._askForLock();
-    const again = setInterval(() => this._askForLock(), LOCK_LINGER_MS);
-    try {
-      await new Promise((granted, refused) => {
-        this.locks
-          .request(this.lockName, () => new Promise((letGo) => {
-            this.releaseLock = letGo;
-            granted();
-          }))
-          .catch(refused);
-      });
-    } catch (err) {
-      console.warn("sessiontree: the Web Lock for writing could not be taken; the calls waiting for it are refused", err);
-      refused = `${err?.name ?? "Error"}: ${err?.message ?? err}`;
-    } finally {
-      clearInterval(again);
-      this.taking = false;
-    }
-    this.verified = false;
-    return refused;
-  }
-
-  /** Ask the tab holding the write lock to let go of it. */
-  _askForLock() {
-    this.channel?.postMessage({ want: true });
-  }
-
-  /** Let go of the write lock (if held). */
-  _letGo() {
-    clearTimeout(this.lingerTimer);
-    this.lingerTimer = null;
-    const letGo = this.releaseLock;
-    this.releaseLock = null;
-    this.verified = false;
-    this.wantedByOther = false;
-    this.tailed.clear(); // stored with tail: true; whoever writes next reads the nodes after it
-    this.metaAt.clear();
-    letGo?.();
-  }
-
-  /** Another tab asked for the write lock: let go now when idle, else after the current transaction (or after the first one under the lock this tab waits for). */
-  _wanted() {
-    if (this.taking) {
-      this.wantedByOther = true;
-      return;
-    }
-    if (!this.releaseLock) return;
-    if (this.idle) this._letGo();
-    else this.wantedByOther = true;
-  }
-
   async _batch(batch) {
     if (this.closedReason) {
       for (const j of batch) {
@@ -424,159 +315,158 @@ export class Writer {
       return;
     }
     // A flush writes only under the held, verified lock (else tailed is empty).
-    const flush = batch.some((j) => j.flush) && this.tailed.size > 0 && this.releaseLock !== null && this.verified;
+    const flush = batch.some((j) => j.flush) && this.tailed.size > 0 && this.coord.unread;
     if (!flush && batch.every((j) => j.flush)) {
       for (const j of batch) j.resolve();
       return; // nothing left to flush
     }
     const writes = flush || batch.some((j) => j.fn !== null);
-    const pulled = new Map(); // sessionId → disk state, once committed
-    let written = new Map(); // sessionId → disk state, once committed
-    const remote = [];
-    const local = new ChangeLog(); // the events of what this tab changed
-    const flushed = []; // [sessionId, meta] written by a flush
-    let failure = null;
-    let tx;
-    try {
-      tx = this.db.transaction(writes ? WRITE_STORES : STORES, writes ? "readwrite" : "readonly", writes ? { durability: "strict" } : undefined);
-    } catch (err) {
-      failure = err;
-    }
-    let newGen = this.gen;
-    let stamped = false; // a meta record was written: gen + 1, announced
-    const drained = new Set(); // every session whose changes were drained, for a rollback
-    const signals = batch.map((j) => j.signal).filter((signal) => signal !== undefined);
-    const abortTx = () => {
-      try {
-        tx.abort();
-        failure ??= ABORTED;
-      } catch {
-        // committing or done: too late, the calls keep their answers
-      }
+    const b = {
+      batch,
+      flush,
+      writes,
+      pulled: new Map(), // sessionId → disk state, once committed
+      written: new Map(), // sessionId → disk state, once committed
+      remote: [],
+      local: new ChangeLog(), // the events of what this tab changed
+      flushed: [], // [sessionId, meta] written by a flush
+      drained: new Set(), // every session whose changes were drained, for a rollback
+      newGen: this.gen,
+      stamped: false, // a meta record was written: gen + 1, announced
     };
-    if (tx) {
-      const done = new Promise((resolve, reject) => {
-        tx.oncomplete = () => resolve();
-        tx.onabort = () => reject(tx.error); // null when we aborted it ourselves
-      });
-      done.catch(() => {});
-      for (const signal of signals) signal.addEventListener("abort", abortTx);
-      try {
-        // Under the held, verified lock no other tab has written since this
-        // tab's last commit: the stored gen is this.gen (see the class doc).
-        const skip = writes && this.releaseLock !== null && this.verified;
-        const diskGen = skip ? this.gen : await maxGen(tx.objectStore("sessions"));
-        if (batch.some((j) => j.fn !== null)) this.stats[skip ? "genSkipped" : "genReads"]++;
-        if (diskGen !== this.gen) await pullSessions(this, tx, pulled, remote);
-        if (!skip) await pullTails(this, tx, pulled, remote);
-        newGen = diskGen;
-        // Under the held, verified lock an append may leave its session's
-        // meta unwritten (one record per append): see writeChanges and
-        // deriveTail. Never longer than ANNOUNCE_MS after the last meta
-        // written, so other tabs hear of it as often as before.
-        const now = performance.now();
-        const defer = skip ? (id) => now - (this.metaAt.get(id) ?? -Infinity) < ANNOUNCE_MS : null;
-        const stored = (id) => pulled.get(id) ?? this.known.get(id);
-        // Each call's changes are drained in pieces of about DRAIN_BYTES, written as they come (the
-        // small ones of a batch together), so the wasm holds one piece beside the sessions, never all
-        // of a large import again (see DrainChangesUpTo); local keeps only what the events need.
-        let pending = [];
-        let pendingBytes = 0;
-        let behind = null; // a request made after the piece before the last, awaited before the next
-        const write = async () => {
-          const blocks = pending;
-          pending = [];
-          pendingBytes = 0;
-          if (blocks.length > 0) await writeChanges(tx, blocks, diskGen + 1, stored, defer, written);
-        };
-        for (const j of batch) {
-          if (!j.fn) continue;
-          j.text = j.fn();
-          j.changed = false;
-          let nodes = 0;
-          for (;;) {
-            const bytes = this.handle.drainBytes(DRAIN_BYTES);
-            if (bytes.length === 0) break;
-            j.changed = true;
-            for (const b of parseChangeBytes(bytes)) {
-              pending.push(b);
-              drained.add(b.sessionId);
-              nodes += b.count;
-              local.add(b);
-            }
-            pendingBytes += bytes.length;
-            if (pendingBytes < DRAIN_BYTES) continue;
-            await write();
-            // Between pieces the transaction waits for the backend to take
-            // the piece before the last (a count, answered after the puts
-            // before it): what is queued stays about two pieces, and
-            // messages (an abort) are heard in between.
-            const next = requestPromise(tx.objectStore("sessions").count(""));
-            next.catch(() => {}); // the last one is not awaited: an abort rejects it unheard
-            if (behind) await behind;
-            behind = next;
-            if (failure === ABORTED) throw ABORTED;
-            try {
-              j.onStored?.(j.text, nodes);
-            } catch (err) {
-              console.error("sessiontree: an onStored callback threw", err);
-            }
-          }
-        }
-        await write();
-        for (const state of written.values()) stamped ||= !state.deferred;
-        if (flush) {
-          // One meta record per session written by the flush, as it is in memory, without tail.
-          const sessions = tx.objectStore("sessions");
-          for (const [id, record] of flushRecords(this.tailed, written, diskGen + 1)) {
-            sessions.put(record, id);
-            flushed.push([id, record]);
-            stamped = true;
-          }
-        }
-        if (stamped) newGen = diskGen + 1;
-        // Every request is made: commit now rather than after their results
-        // come back (IndexedDB 3; older browsers auto-commit as before).
-        if (writes && signals.length === 0 && typeof tx.commit === "function") tx.commit();
-      } catch (err) {
-        failure ??= err;
-        try {
-          tx.abort();
-        } catch {
-          // already finished
-        }
-      }
-      try {
-        await done;
-      } catch (err) {
-        // The transaction's own error (QuotaExceededError) says most; null
-        // when we aborted it after an error of ours (or an abort).
-        failure = err ?? failure ?? new DOMException("the transaction was aborted", "AbortError");
-      }
-      for (const signal of signals) signal.removeEventListener("abort", abortTx);
-    }
-    if (failure) {
-      // Changes left undrained (a failure between pieces) are undone too.
-      for (const line of this.handle.drain(false).split("\n")) if (line !== "") drained.add(JSON.parse(line).sessionId);
-      const touched = new Set([...pulled.keys(), ...drained]);
-      await readBack(this, touched);
-      const env = JSON.stringify(storageErrorEnvelope(failure === ABORTED ? new DOMException("a call stored in the same transaction was cancelled", "AbortError") : failure));
-      for (const j of batch) {
-        if (!j.fn) j.resolve();
-        else if (j.text !== undefined && (envelopeFailed(j.text) || j.changed === false)) j.resolve(j.text); // failed or changed nothing: its own answer
-        else if (failure === ABORTED && j.signal?.aborted && j.aborted !== undefined) j.resolve(j.aborted);
-        else j.resolve(env);
-      }
-      if (!(failure instanceof DOMException) && failure !== ABORTED) console.error("sessiontree: write failed", failure);
-      this.verified = false;
-      return;
-    }
-    this.gen = newGen;
-    if (writes && this.releaseLock !== null) this.verified = true;
-    for (const [id, k] of pulled) this.known.set(id, k);
+    const signals = batch.map((j) => j.signal).filter((signal) => signal !== undefined);
+    const t = new Transaction(this.db, { stores: writes ? WRITE_STORES : STORES, writes, signals });
+    const failure = await t.run((tx) => this._write(t, tx, b));
+    if (failure) await this._rollback(b, failure);
+    else this._commit(b);
+  }
+
+  /**
+   * The body of a batch's transaction: read the gen (unless the held,
+   * verified lock says it is this tab's), pull what other tabs wrote, run
+   * and store the calls, write the flush's metas.
+   * @param {Transaction} t @param {IDBTransaction} tx @param {object} b the batch's state (see _batch)
+   */
+  async _write(t, tx, b) {
+    // Under the held, verified lock no other tab has written since this
+    // tab's last commit: the stored gen is this.gen (see the class doc).
+    const skip = b.writes && this.coord.unread;
+    const diskGen = await this.coord.diskGen(tx, skip);
+    if (b.batch.some((j) => j.fn !== null)) this.stats[skip ? "genSkipped" : "genReads"]++;
+    if (diskGen !== this.gen) await pullSessions(this, tx, b.pulled, b.remote);
+    if (!skip) await pullTails(this, tx, b.pulled, b.remote);
+    b.newGen = diskGen;
+    // Under the held, verified lock an append may leave its session's
+    // meta unwritten (one record per append): see writeChanges and
+    // deriveTail. Never longer than ANNOUNCE_MS after the last meta
+    // written, so other tabs hear of it as often as before.
     const now = performance.now();
-    forgetErased(this, written);
-    for (const [id, k] of written) {
+    const defer = skip ? (id) => now - (this.metaAt.get(id) ?? -Infinity) < ANNOUNCE_MS : null;
+    await this._drainCalls(t, tx, b, diskGen + 1, defer);
+    for (const state of b.written.values()) b.stamped ||= !state.deferred;
+    if (b.flush) {
+      // One meta record per session written by the flush, as it is in memory, without tail.
+      const records = flushRecords(this.tailed, b.written, diskGen + 1);
+      applyPlan(tx, { put: records.map(([id, record]) => ["sessions", id, record]) });
+      b.flushed.push(...records);
+      if (records.length > 0) b.stamped = true;
+    }
+    if (b.stamped) b.newGen = diskGen + 1;
+  }
+
+  /**
+   * Run each call of the batch in core and store its changes: drained in
+   * pieces of about DRAIN_BYTES, written as they come (the small ones of a
+   * batch together), so the wasm holds one piece beside the sessions, never
+   * all of a large import again (see DrainChangesUpTo); b.local keeps only
+   * what the events need.
+   * @param {Transaction} t @param {IDBTransaction} tx @param {object} b
+   * @param {number} gen the gen the records are stamped with
+   * @param {((id: string) => boolean)|null} defer see writeChanges
+   */
+  async _drainCalls(t, tx, b, gen, defer) {
+    const stored = (id) => b.pulled.get(id) ?? this.known.get(id);
+    let pending = [];
+    let pendingBytes = 0;
+    let behind = null; // a request made after the piece before the last, awaited before the next
+    const write = async () => {
+      const blocks = pending;
+      pending = [];
+      pendingBytes = 0;
+      if (blocks.length > 0) await writeChanges(tx, blocks, gen, stored, defer, b.written);
+    };
+    for (const j of b.batch) {
+      if (!j.fn) continue;
+      j.text = j.fn();
+      j.changed = false;
+      let nodes = 0;
+      for (;;) {
+        const bytes = this.handle.drainBytes(DRAIN_BYTES);
+        if (bytes.length === 0) break;
+        j.changed = true;
+        for (const block of parseChangeBytes(bytes)) {
+          pending.push(block);
+          b.drained.add(block.sessionId);
+          nodes += block.count;
+          b.local.add(block);
+        }
+        pendingBytes += bytes.length;
+        if (pendingBytes < DRAIN_BYTES) continue;
+        await write();
+        // Between pieces the transaction waits for the backend to take
+        // the piece before the last (a count, answered after the puts
+        // before it): what is queued stays about two pieces, and
+        // messages (an abort) are heard in between.
+        const next = requestPromise(tx.objectStore("sessions").count(""));
+        next.catch(() => {}); // the last one is not awaited: an abort rejects it unheard
+        if (behind) await behind;
+        behind = next;
+        if (t.aborted) throw ABORTED;
+        try {
+          j.onStored?.(j.text, nodes);
+        } catch (err) {
+          console.error("sessiontree: an onStored callback threw", err);
+        }
+      }
+    }
+    await write();
+  }
+
+  /**
+   * After a failed transaction: read the touched sessions back from disk
+   * (store/take-in.js readBack) and resolve each call — to its own answer
+   * when it failed or changed nothing, to `aborted` when its own signal
+   * aborted it, else to a STORAGE_ERROR envelope naming the failure.
+   * @param {object} b the batch's state (see _batch) @param {unknown} failure
+   */
+  async _rollback(b, failure) {
+    // Changes left undrained (a failure between pieces) are undone too.
+    for (const line of this.handle.drain(false).split("\n")) if (line !== "") b.drained.add(JSON.parse(line).sessionId);
+    const touched = new Set([...b.pulled.keys(), ...b.drained]);
+    await readBack(this, touched);
+    const env = JSON.stringify(storageErrorEnvelope(failure === ABORTED ? new DOMException("a call stored in the same transaction was cancelled", "AbortError") : failure));
+    for (const j of b.batch) {
+      if (!j.fn) j.resolve();
+      else if (j.text !== undefined && (envelopeFailed(j.text) || j.changed === false)) j.resolve(j.text); // failed or changed nothing: its own answer
+      else if (failure === ABORTED && j.signal?.aborted && j.aborted !== undefined) j.resolve(j.aborted);
+      else j.resolve(env);
+    }
+    if (!(failure instanceof DOMException) && failure !== ABORTED) console.error("sessiontree: write failed", failure);
+    this.coord.failed();
+  }
+
+  /**
+   * After a committed transaction: take its gen and disk states, keep
+   * track of the metas left with tail, send the events (other tabs'
+   * first) and resolve the calls to their answers.
+   * @param {object} b the batch's state (see _batch)
+   */
+  _commit(b) {
+    this.coord.committed(b.newGen, b.writes);
+    for (const [id, k] of b.pulled) this.known.set(id, k);
+    const now = performance.now();
+    forgetErased(this, b.written);
+    for (const [id, k] of b.written) {
       this.known.set(id, k);
       if (k.deferred) {
         this.metaDeferred++;
@@ -586,15 +476,15 @@ export class Writer {
         this.tailed.set(id, k.meta);
       } else this.tailed.delete(id);
     }
-    for (const [id, meta] of flushed) {
+    for (const [id, meta] of b.flushed) {
       this.tailed.delete(id);
       this.known.set(id, { ...this.known.get(id), tail: false, meta });
     }
-    for (const id of pulled.keys()) this.tailed.delete(id); // another tab wrote it
-    for (const e of local.events) if (!this.keepsCursor(e.operation) && !e.erased) this.owned.add(e.sessionId);
-    for (const e of remote) this.emit(e);
-    for (const e of local.events) this.emit(e);
-    if (stamped) this._announce(newGen);
-    for (const j of batch) j.resolve(j.fn ? j.text : undefined);
+    for (const id of b.pulled.keys()) this.tailed.delete(id); // another tab wrote it
+    for (const e of b.local.events) if (!this.keepsCursor(e.operation) && !e.erased) this.owned.add(e.sessionId);
+    for (const e of b.remote) this.emit(e);
+    for (const e of b.local.events) this.emit(e);
+    if (b.stamped) this.coord.announce(b.newGen);
+    for (const j of b.batch) j.resolve(j.fn ? j.text : undefined);
   }
 }
