@@ -14,7 +14,7 @@ import { button, el } from "./dom.js";
 import { resolveColours } from "./map-view.js";
 
 /** Layout units of the strip, in CSS px. */
-export const FAMILY_LAYOUT = Object.freeze({ column: 170, row: 40, margin: 14, top: 12, label: 28, radius: 6, maxHeight: 160 });
+export const FAMILY_LAYOUT = Object.freeze({ column: 210, row: 40, margin: 14, top: 12, label: 28, radius: 6, maxHeight: 160 });
 
 const TOKENS = ["--bg", "--surface", "--text", "--muted", "--accent", "--border", "--guide"];
 
