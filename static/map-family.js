@@ -147,13 +147,13 @@ export class FamilyStrip {
     return { x: margin + m.column * column, y: FAMILY_LAYOUT.top + m.row * row };
   }
 
-  /** Spacing shrunk to the canvas: a wide family still fits its width, a tall one the strip's height. */
+  /** Spacing shrunk to the canvas: a wide family still fits its width (the last column keeps room for its names), a tall one the strip's height. */
   _units() {
     const L = FAMILY_LAYOUT;
     const w = this.canvas.clientWidth || 300;
     const cols = this.layout?.columns ?? 1;
     const rows = this.layout?.rows ?? 1;
-    const column = cols > 1 ? Math.min(L.column, (w - 2 * L.margin - 60) / (cols - 1)) : L.column;
+    const column = cols > 1 ? Math.min(L.column, (w - 2 * L.margin - Math.min(150, w / 3)) / (cols - 1)) : L.column;
     const row = rows > 1 ? Math.min(L.row, (L.maxHeight - L.top - L.label) / (rows - 1)) : L.row;
     return { column: Math.max(24, column), row: Math.max(8, row), margin: L.margin };
   }
