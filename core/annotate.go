@@ -26,6 +26,9 @@ const (
 	// "title":…}; the newest one is the session's title ("" clears it).
 	// It names no node (see rename.go).
 	AnnotationTitle = "title"
+	// AnnotationSource (source.go) names the session this one was made
+	// from: {"kind":"source","nodeId":null,"sourceSessionId":…,
+	// "sourceNodeId":…|null,"via":…}.
 )
 
 // Annotation is one annotation record, in the shape a snapshot carries in
@@ -35,13 +38,17 @@ const (
 //	{"kind":"hide","nodeId":…,"hidden":bool,"timestamp":…}
 //	{"kind":"prefer","nodeId":…|null,"timestamp":…}
 //	{"kind":"title","nodeId":null,"title":…,"timestamp":…}
+//	{"kind":"source","nodeId":null,"sourceSessionId":…,"sourceNodeId":…|null,"via":…,"timestamp":…}
 type Annotation struct {
 	Kind      string
-	NodeID    string // "" for a title record, or a prefer record that clears the mark
+	NodeID    string // "" for a title or source record, or a prefer record that clears the mark
 	Label     string
 	Title     string
 	Hidden    bool
 	Timestamp string
+	// SourceSession, SourceNode ("" for none) and Via: a source record's
+	// (see source.go).
+	SourceSession, SourceNode, Via string
 }
 
 // AppendJSON appends the annotation's JSON encoding (the bytes
@@ -61,6 +68,8 @@ func (a *Annotation) AppendJSON(b []byte) []byte {
 	case AnnotationTitle:
 		b = append(b, `,"title":`...)
 		b = jsonx.AppendString(b, a.Title)
+	case AnnotationSource:
+		b = a.appendSourceJSON(b)
 	}
 	b = append(b, `,"timestamp":`...)
 	b = jsonx.AppendString(b, a.Timestamp)
@@ -102,6 +111,8 @@ func (s *Session) annotate(a *Annotation) {
 		s.preferred = i
 	case AnnotationTitle:
 		s.title = a.Title
+	case AnnotationSource:
+		s.source = &sourceLink{sessionID: a.SourceSession, nodeID: a.SourceNode, via: a.Via}
 	}
 }
 
@@ -309,7 +320,7 @@ func (s *Session) parseAnnotation(raw []byte, k int) (*Annotation, *Error) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, snapshotFault("%s must be an object", at)
 	}
-	var f struct{ kind, nodeID, label, hidden, title, timestamp []byte }
+	var f struct{ kind, nodeID, label, hidden, title, timestamp, srcSession, srcNode, via []byte }
 	var unknown string
 	sc := jsonx.Scanner{Data: raw}
 	_ = sc.Members(func(key string, v []byte, _ bool) error {
@@ -326,6 +337,12 @@ func (s *Session) parseAnnotation(raw []byte, k int) (*Annotation, *Error) {
 			f.title = v
 		case "timestamp":
 			f.timestamp = v
+		case "sourceSessionId":
+			f.srcSession = v
+		case "sourceNodeId":
+			f.srcNode = v
+		case "via":
+			f.via = v
 		default:
 			if unknown == "" {
 				unknown = key
@@ -360,16 +377,22 @@ func (s *Session) parseAnnotation(raw []byte, k int) (*Annotation, *Error) {
 			return nil, snapshotFault("%s needs a title string of at most %d characters without control characters", at, MaxTitleLength)
 		}
 		a.Title = title
+	case AnnotationSource:
+		if err := a.parseSource(f.srcSession, f.srcNode, f.via, at); err != nil {
+			return nil, err
+		}
 	default:
-		return nil, snapshotFault("%s has a bad kind %q (known: label, hide, prefer, title)", at, kind)
+		return nil, snapshotFault("%s has a bad kind %q (known: label, hide, prefer, title, source)", at, kind)
 	}
-	if kind != AnnotationLabel && f.label != nil || kind != AnnotationHide && f.hidden != nil || kind != AnnotationTitle && f.title != nil {
+	if kind != AnnotationLabel && f.label != nil || kind != AnnotationHide && f.hidden != nil || kind != AnnotationTitle && f.title != nil ||
+		sourceMembersOnly(kind, f.srcSession, f.srcNode, f.via) {
 		return nil, snapshotFault("%s has a field that a %s annotation does not have", at, kind)
 	}
 	id, present, ok := nodeField(f.nodeID)
-	if !ok || (!present && kind != AnnotationPrefer && kind != AnnotationTitle) || (present && kind == AnnotationTitle) {
-		if kind == AnnotationTitle {
-			return nil, snapshotFault("%s needs \"nodeId\": null (a title names the session, not a node)", at)
+	sessionWide := kind == AnnotationTitle || kind == AnnotationSource
+	if !ok || (!present && kind != AnnotationPrefer && !sessionWide) || (present && sessionWide) {
+		if sessionWide {
+			return nil, snapshotFault("%s needs \"nodeId\": null (a %s names the session, not a node)", at, kind)
 		}
 		return nil, snapshotFault("%s needs a nodeId", at)
 	}
@@ -388,9 +411,12 @@ func (s *Session) parseAnnotation(raw []byte, k int) (*Annotation, *Error) {
 }
 
 // copyAnnotations records on f the annotations of src whose node is in f,
-// in order.
+// in order, but for src's source records (f names its own source).
 func (f *Session) copyAnnotations(src *Session) {
 	for _, a := range src.annotations {
+		if a.Kind == AnnotationSource {
+			continue
+		}
 		if _, ok := f.index[a.NodeID]; ok || a.NodeID == "" {
 			f.annotate(a)
 		}

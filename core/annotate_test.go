@@ -94,9 +94,11 @@ func TestAnnotations(t *testing.T) {
 		assert.Equal(t, ok[Tree](t, st, `{"operation":"tree","sessionId":"b"}`).Text, ok[Tree](t, other, `{"operation":"tree","sessionId":"b"}`).Text)
 	})
 
-	t.Run("clone copies every annotation", func(t *testing.T) {
+	t.Run("clone copies every annotation and adds its source record", func(t *testing.T) {
 		ok[Status](t, st, `{"operation":"clone","sessionId":"b","newSessionId":"c"}`)
-		assert.Equal(t, strings.Replace(snapshot(t, st, "b"), `"sessionId":"b"`, `"sessionId":"c"`, 1), snapshot(t, st, "c"))
+		b, c := snapshot(t, st, "b"), snapshot(t, st, "c")
+		source := `,{"kind":"source","nodeId":null,"sourceSessionId":"b","sourceNodeId":"n0006","via":"clone","timestamp":"2026-11-29T12:00:00.033Z"}]}`
+		assert.Equal(t, strings.Replace(strings.TrimSuffix(b, "]}"), `"sessionId":"b"`, `"sessionId":"c"`, 1)+source, c)
 	})
 
 	t.Run("fork keeps the annotations of the nodes it copies", func(t *testing.T) {
@@ -149,7 +151,7 @@ func TestSnapshotAnnotationFaults(t *testing.T) {
 	cases := []struct{ name, annotations, want string }{
 		{"annotations that are not an array", `{}`, `snapshot: field "annotations" must be an array`},
 		{"an annotation that is not an object", `[1]`, `snapshot: annotations[0] must be an object`},
-		{"an unknown kind", `[{"kind":"pin","nodeId":"a",` + ts + `}]`, `snapshot: annotations[0] has a bad kind "pin" (known: label, hide, prefer, title)`},
+		{"an unknown kind", `[{"kind":"pin","nodeId":"a",` + ts + `}]`, `snapshot: annotations[0] has a bad kind "pin" (known: label, hide, prefer, title, source)`},
 		{"an unknown node", `[{"kind":"label","nodeId":"b","label":"x",` + ts + `}]`, `snapshot: annotations[0] names node "b", which is not in the snapshot`},
 		{"a label without label", `[{"kind":"label","nodeId":"a",` + ts + `}]`, `snapshot: annotations[0] needs a label string of at most 1000 characters without control characters`},
 		{"a hide without hidden", `[{"kind":"hide","nodeId":"a",` + ts + `}]`, `snapshot: annotations[0] needs "hidden": true or false`},

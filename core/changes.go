@@ -106,7 +106,8 @@ func (st *Store) markAnnotated(s *Session, from int) {
 // lines, each one annotation record in snapshot form (see Annotation): the
 // annotations with indexes A to A+J-1.
 // meta is {"sessionId","title","cursor","activeBranch","createdAt",
-// "updatedAt","nodeCount","annotationCount"}. With reset the session's
+// "updatedAt","nodeCount","annotationCount","deletedAt"?,"source"?}
+// (source: {"sessionId","nodeId","via"}, see appendSourceMeta). With reset the session's
 // stored nodes and annotations are replaced by these (N and A are 0).
 // Lines end with "\n"; node JSON never contains a raw newline. With
 // withNodes false the node lines are left out (count stays the number of
@@ -278,6 +279,7 @@ func (s *Session) appendMeta(b []byte) []byte {
 		b = append(b, `,"deletedAt":`...)
 		b = jsonx.AppendString(b, s.deletedAt)
 	}
+	b = s.appendSourceMeta(b)
 	return append(b, '}')
 }
 

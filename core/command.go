@@ -547,6 +547,7 @@ func cmdFork(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		f = s.forkAt(p, id, now)
 	} else {
 		f = newSession(id, s.title, now)
+		f.recordSource(s, -1, SourceFork, now)
 	}
 	st.put(f)
 	st.markDirty(f, 0, true, "fork")

@@ -54,6 +54,7 @@ func init() {
 		"tree":           {[]string{"sessionId", "showHidden"}, opTree, readOnly},
 		"tree.rows":      {[]string{"sessionId", "offset", "limit", "around"}, opTreeRows, readOnly},
 		"map":            {[]string{"sessionId"}, opMap, readOnly},
+		"family":         {[]string{"sessionId"}, opFamily, readOnly},
 		"jump":           {[]string{"sessionId", "nodeId"}, opJump, 0},
 		"leaf":           {[]string{"sessionId", "nodeId"}, opLeaf, readOnly},
 		"switch":         {[]string{"sessionId", "nodeId", "branch"}, opSwitch, 0},

@@ -521,6 +521,7 @@ func (t *importTree) annotate(s *Session, c *formats.Conversation) {
 		}
 		s.annotate(a)
 	}
+	t.linkSource(s, c)
 }
 
 // branchFor names a branch an import opens: hint itself when it is a

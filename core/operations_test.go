@@ -85,6 +85,7 @@ var readOnlyRequests = map[string]string{
 	"tree":           `{"operation":"tree","sessionId":"s","showHidden":true}`,
 	"tree.rows":      `{"operation":"tree.rows","sessionId":"s","around":"n0001","limit":5}`,
 	"map":            `{"operation":"map","sessionId":"s"}`,
+	"family":         `{"operation":"family","sessionId":"s"}`,
 	"context":        `{"operation":"context","sessionId":"s"}`,
 	"session":        `{"operation":"session","sessionId":"s"}`,
 	"snapshot.save":  `{"operation":"snapshot.save","sessionId":"s"}`,

@@ -265,6 +265,7 @@ func (s *Session) forkAt(at int32, id, now string) *Session {
 	f.cursor = int32(len(f.nodes) - 1)
 	f.active = s.nodes[at].Branch
 	f.copyAnnotations(s)
+	f.recordSource(s, at, SourceFork, now)
 	return f
 }
 
@@ -285,7 +286,9 @@ func opClone(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	c := s.clone(newID, st.timestamp())
+	now := st.timestamp()
+	c := s.clone(newID, now)
+	c.recordSource(s, s.cursor, SourceClone, now)
 	st.put(c)
 	st.markDirty(c, 0, true, r.op)
 	return c.status(), nil

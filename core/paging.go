@@ -65,7 +65,7 @@ func stubOf(s *Session) *Session {
 		return s
 	}
 	return &Session{id: s.id, title: s.title, createdAt: s.createdAt, updatedAt: s.updatedAt, active: s.active,
-		cursor: -1, preferred: -1, paged: &pageStub{nodeCount: len(s.nodes), cursor: s.nodeID(s.cursor)}}
+		cursor: -1, preferred: -1, source: s.source, paged: &pageStub{nodeCount: len(s.nodes), cursor: s.nodeID(s.cursor)}}
 }
 
 // stubEntry is one session of a page.stub request: its stored summary.
@@ -78,6 +78,8 @@ type stubEntry struct {
 	NodeCount    int     `json:"nodeCount"`
 	Cursor       *string `json:"cursor"`
 	ActiveBranch *string `json:"activeBranch"`
+	// Source is the stored summary's source link (appendSourceMeta).
+	Source *stubSource `json:"source"`
 }
 
 // opPageStub adds or updates paged-out sessions from their stored
@@ -122,6 +124,9 @@ func opPageStub(st *Store, r *request) (any, *Error) {
 		}
 		if e.ActiveBranch != nil {
 			s.active = *e.ActiveBranch
+		}
+		if l := e.Source.link(); l != nil {
+			s.source = l
 		}
 	}
 	return map[string]int{"stubs": st.stubs}, nil

@@ -132,6 +132,7 @@ var opContracts = map[string]opContract{
 	"tree.rows":      {value: "TreeRows", required: []string{"sessionId"}},
 	"jump":           {value: "SessionStatus", required: []string{"sessionId", "nodeId"}},
 	"map":            {value: "SessionMap", required: []string{"sessionId"}, doc: "The session cut into runs without a fork (segments), laid out as a tidy tree."},
+	"family":         {value: "Family", required: []string{"sessionId"}, doc: "Read-only: the sessions linked to this one by fork, clone and import, as a graph."},
 	"fork":           {value: "SessionStatus", required: []string{"sessionId", "nodeId"}, doc: "The value is the status of the NEW session."},
 	"clone":          {value: "SessionStatus", required: []string{"sessionId"}, doc: "The value is the status of the NEW session."},
 	"context":        {value: "Context | ContextWithIds", required: []string{"sessionId"}, doc: "ids: true adds each message's node id and that node's siblings (ContextWithIds)."},

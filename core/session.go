@@ -55,6 +55,7 @@ type Session struct {
 	labels      map[int32]string // node → label
 	hiddenRoots map[int32]bool   // nodes whose subtree is hidden
 	preferred   int32            // end of the preferred path, -1 for none
+	source      *sourceLink      // the newest source record (source.go), nil for none
 
 	// rows is the display order of tree.rows, kept while no node is
 	// added (nodes are append-only, so their count says whether it is

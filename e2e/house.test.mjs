@@ -304,7 +304,7 @@ test('tree.operations and hasOperation report the wasm\'s public operations and 
       assert.deepEqual(t.hasNonString, [false, false, false, false]);
     }
     const flags = Object.fromEntries(want);
-    assert.deepEqual(Object.keys(flags).filter((n) => flags[n].readOnly).sort(), ['branches', 'context', 'diff', 'export', 'leaf', 'list', 'map', 'node', 'remote.list', 'remote.session', 'search', 'session', 'sessions', 'snapshot.save', 'trash.list', 'tree', 'tree.rows']);
+    assert.deepEqual(Object.keys(flags).filter((n) => flags[n].readOnly).sort(), ['branches', 'context', 'diff', 'export', 'family', 'leaf', 'list', 'map', 'node', 'remote.list', 'remote.session', 'search', 'session', 'sessions', 'snapshot.save', 'trash.list', 'tree', 'tree.rows']);
     assert.deepEqual(Object.keys(flags).filter((n) => flags[n].keepsCursor).sort(), ['hide', 'label', 'prefer', 'rename']);
     assert.equal(flags.append.readOnly, false);
     assert.equal(flags.command.readOnly, false, 'a command may change the store');

@@ -24,6 +24,7 @@ export const OPERATIONS = Object.freeze({
   "delete": Object.freeze({ readOnly: false, keepsCursor: false, public: true, fields: Object.freeze(["sessionId", "permanent"]) }),
   "diff": Object.freeze({ readOnly: true, keepsCursor: false, public: true, fields: Object.freeze(["sessionId", "from", "to"]) }),
   "export": Object.freeze({ readOnly: true, keepsCursor: false, public: true, fields: Object.freeze(["sessionId", "format", "scope"]) }),
+  "family": Object.freeze({ readOnly: true, keepsCursor: false, public: true, fields: Object.freeze(["sessionId"]) }),
   "fork": Object.freeze({ readOnly: false, keepsCursor: false, public: true, fields: Object.freeze(["sessionId", "nodeId", "newSessionId", "branch"]) }),
   "hide": Object.freeze({ readOnly: false, keepsCursor: true, public: true, fields: Object.freeze(["sessionId", "nodeId", "hidden"]) }),
   "import": Object.freeze({ readOnly: false, keepsCursor: false, public: true, fields: Object.freeze(["data", "format"]) }),

@@ -186,6 +186,21 @@ export interface MapMark {
 }
 
 /**
+ * The value of operation "family" {sessionId}: the sessions linked by
+ * source records (fork, clone, import), the root ancestor first, then
+ * breadth first (at most 1000; truncated says more were cut). A member
+ * that is missing was named by a link but is not in the store.
+ */
+export interface Family {
+  sessionId: string;
+  root: string;
+  members: { sessionId: string; title: string; nodeCount: number; missing: boolean }[];
+  /** One per member but the root: child sessionId made from parentSessionId at nodeId (a node of the parent; null when unknown). */
+  edges: { sessionId: string; parentSessionId: string; nodeId: string | null; kind: "fork" | "clone" | "import" }[];
+  truncated: boolean;
+}
+
+/**
  * The value of operation "map" {sessionId}: the session cut into segments
  * (runs of nodes without a fork, on one branch) laid out as a tidy tree
  * (Buchheim, Jünger & Leipert 2002) in the Worker. Columns have one entry
@@ -284,7 +299,9 @@ export type Annotation =
   | { kind: "hide"; nodeId: string; hidden: boolean; timestamp: string }
   | { kind: "prefer"; nodeId: string | null; timestamp: string }
   /** A rename (the newest is the session's title). */
-  | { kind: "title"; nodeId: null; title: string; timestamp: string };
+  | { kind: "title"; nodeId: null; title: string; timestamp: string }
+  /** Where the session came from (fork, clone, or an import's link); sourceNodeId is a node of the source. */
+  | { kind: "source"; nodeId: null; sourceSessionId: string; sourceNodeId: string | null; via: "fork" | "clone" | "import"; timestamp: string };
 
 /** The value of label, hide and prefer. */
 export interface Marks {
@@ -450,6 +467,8 @@ export interface Operations {
   /** from and to: node ids or branch names. */
   diff: { request: { sessionId: string; from: string; to: string }; value: Diff };
   export: { request: { sessionId: string; format: ExportFormat; scope?: ExportScope }; value: ExportFile };
+  /** Read-only: the sessions linked to this one by fork, clone and import, as a graph. */
+  family: { request: { sessionId: string }; value: Family };
   /** The value is the status of the NEW session. */
   fork: { request: { sessionId: string; nodeId: string; newSessionId?: string; branch?: string }; value: SessionStatus };
   /** hidden defaults to true. */

@@ -12,7 +12,7 @@ import { init } from "../js/sessiontree.js";
 import { createDemoSession, DEMO_SESSION_ID } from "./demo.js";
 import { filterSessions, highlightPieces, relativeTime, snapshotFileName } from "./tree-model.js";
 import { NARROW, PaneTabs } from "./explorer-panes.js";
-import { rememberView } from "./explorer-map.js";
+import { openFamilyMembers, rememberView } from "./explorer-map.js";
 import { describeAttachment, readImports, sourcesFromDrop, sourcesFromFiles } from "./import-files.js";
 import { RestorePoints, snapshotSessionId } from "./restore-points.js";
 import { SessionTitles } from "./session-titles.js";
@@ -37,6 +37,7 @@ const state = {
   filter: "",
   selected: null, // sessionId
   panes: null, // PaneTabs: the pane shown on a narrow screen
+  open: null, // (route) => opens what an address names (set at start)
 };
 
 /** Show one pane (sessions, tree, context) on a narrow screen (see explorer-panes.js). */
@@ -486,6 +487,7 @@ function wirePanel() {
   // A jump is a history entry: Back shows the session as it was before it.
   panel.addEventListener("jump", (e) => e.detail.sessionId && state.route?.push({ session: e.detail.sessionId, node: e.detail.nodeId }));
   panel.addEventListener("dropdown", () => closeDropdowns("panel"));
+  openFamilyMembers(panel, (route) => state.open?.(route), (route) => state.route?.push(route));
   panel.addEventListener("fork", async (e) => {
     const { sessionId, nodeId, newSessionId, clone } = e.detail;
     if (!newSessionId) return;
@@ -572,6 +574,7 @@ async function start() {
   performance.mark("explorer-features");
   const opener = { has: (id) => state.sessions.some((s) => s.sessionId === id), selected: () => state.selected, select: (id) => selectSession(id, null), panel: $("panel"), status: (text) => setStatus(text, true) };
   const openRoute = (route) => openAddress(route, opener);
+  state.open = openRoute;
   state.route = new Router({ open: openRoute });
   const wanted = state.route.current();
   const first = state.sessions.find((s) => s.sessionId === wanted?.session) ?? state.sessions.find((s) => s.sessionId === DEMO_SESSION_ID) ?? state.sessions[0];

@@ -11,6 +11,7 @@ import { button, el } from "./dom.js";
 import { buildMapModel } from "./map-model.js";
 import { MapView } from "./map-view.js";
 import { ListMinimap } from "./list-minimap.js";
+import { FamilyStrip } from "./map-family.js";
 
 /** The views of the tree column. */
 export const VIEWS = Object.freeze(["list", "map"]);
@@ -62,6 +63,10 @@ export class PanelMap {
     this.listRow = listRow;
     this.mapView.element.hidden = true;
     treeCol.insertBefore(this.mapView.element, listRow);
+    // The family strip (map-family.js): a click on a member fires `family` ({openSessionId, nodeId}); the page opens it.
+    this.family = new FamilyStrip({ open: (id, nodeId) => panel._emit("family", { openSessionId: id, nodeId }), probe: this.mapView.probe });
+    this.mapView.element.insertBefore(this.family.element, this.mapView.canvas);
+    this.mapView.afterDraw = (ctx, colours) => this.family.themed(colours);
     this.setView("list");
   }
 
@@ -94,12 +99,26 @@ export class PanelMap {
     const tree = this.panel._tree;
     const sessionId = this.panel.sessionId;
     const seq = ++this._seq;
-    if (!tree || sessionId === null || !tree.hasOperation?.("map")) return this.mapView.setModel(null);
+    if (!tree || sessionId === null || !tree.hasOperation?.("map")) {
+      this.family.set(null, null);
+      return this.mapView.setModel(null);
+    }
     const env = await tree.call({ operation: "map", sessionId });
     if (seq !== this._seq) return;
-    if (!env.ok) return this.mapView.setModel(null);
+    if (!env.ok) {
+      this.family.set(null, null);
+      return this.mapView.setModel(null);
+    }
     const model = buildMapModel(env.value, { idAt: (seg, off, first) => this._idAt(off, first) });
     this.mapView.setModel(model, { previewId: this.panel._model.viewNode });
+    await this.loadFamily(tree, sessionId, seq);
+  }
+
+  /** Ask for the family of the session shown (core's read-only `family`) and show it in the strip. */
+  async loadFamily(tree, sessionId, seq) {
+    const env = tree.hasOperation?.("family") ? await tree.call({ operation: "family", sessionId }) : null;
+    if (seq !== this._seq) return;
+    this.family.set(env?.ok ? env.value : null, sessionId);
   }
 
   /** The id of the node `off` places after node `first` in its run, from the panel's rows. */

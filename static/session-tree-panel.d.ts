@@ -26,6 +26,8 @@ export interface PanelEventDetail {
   cursor?: boolean;
   /** `view`: the view the List / Map switch chose. */
   view?: "list" | "map";
+  /** `family`: the member of the family chosen in the map's family strip (nodeId: where to open it, or null). */
+  openSessionId?: string;
 }
 
 /**
@@ -55,6 +57,8 @@ export interface SessionTreePanelEvents {
   copy: CustomEvent<PanelEventDetail>;
   /** When the List / Map switch chose detail.view (a page may remember it). */
   view: CustomEvent<PanelEventDetail>;
+  /** When a session of the family strip was chosen: the page opens detail.openSessionId at detail.nodeId (null: its cursor). */
+  family: CustomEvent<PanelEventDetail>;
   /** When the search dropdown opens (a page closes its own dropdowns: one open at a time). */
   dropdown: CustomEvent<PanelEventDetail>;
   /** Overlay drawer opened / closed. */

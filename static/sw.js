@@ -18,6 +18,7 @@ const PRECACHE = [
   "./panel-map.js",
   "./map-view.js",
   "./map-model.js",
+  "./map-family.js",
   "./list-minimap.js",
   "./map.css",
   "./import-files.js",

@@ -71,6 +71,7 @@ export async function readMetas(db) {
 export function stubRequest(metas, follow = () => true) {
   const sessions = metas.map((m) => {
     const e = { sessionId: m.sessionId, title: m.title ?? "", createdAt: m.createdAt, updatedAt: m.updatedAt, nodeCount: m.nodeCount };
+    if (m.source) e.source = m.source; // the family of a stub needs no load
     if (follow(m)) {
       e.cursor = m.cursor ?? "";
       e.activeBranch = m.activeBranch;

@@ -97,6 +97,7 @@ type codexReader struct {
 	base      string      // the node every chain hangs off: the instructions, else the meta entry ("" before one)
 	chain     []codexStep // the nodes after base on the path to the tip
 	sessionID string
+	parent    string // the first session_meta's forked_from_id: the session it was forked from
 	metas     int
 	provider  string
 	lastModel string
@@ -201,6 +202,7 @@ func (r *codexReader) sessionMeta(id string, payload []byte, pf map[string]jsonx
 		sid, _ = jsonx.ParseString(pf["session_id"])
 	}
 	r.sessionID = sid
+	r.parent, _ = jsonx.ParseString(pf["forked_from_id"])
 	r.provider, _ = jsonx.ParseString(pf["model_provider"])
 	data := objectWithout(payload, "base_instructions")
 	rec := at(codexEntry(id, "session_meta", data))
@@ -429,7 +431,7 @@ func (r *codexReader) compacted(id string, payload []byte, pf map[string]jsonx.R
 }
 
 func (r *codexReader) Finish() ([]Conversation, []Warning) {
-	c := Conversation{ID: r.sessionID, Records: r.recs, Created: r.created, Title: r.firstText}
+	c := Conversation{ID: r.sessionID, Records: r.recs, Created: r.created, Title: r.firstText, ParentSession: r.parent}
 	if c.ID == "" || !r.model.SessionID(c.ID) {
 		h := fnv.New128a()
 		h.Write(r.hash)

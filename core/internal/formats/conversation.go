@@ -45,6 +45,10 @@ type Conversation struct {
 	// Annotations are annotation records in snapshot form (sessiontree's
 	// own Pi exports carry them), applied after Labels.
 	Annotations []jsonx.RawMessage
+	// ParentSession is the id of the session this one was forked from, as
+	// the export says (Pi's parentSession, Codex's forked_from_id); "" for
+	// none. Core keeps it as a source record (core/source.go).
+	ParentSession string
 	// Skip, when set, says the conversation cannot be imported and why.
 	Skip string
 	// Unusable counts the records the importer read and could not use

@@ -501,6 +501,7 @@ func (r *piReader) Finish() ([]Conversation, []Warning) {
 		// header; its label entries repeat the labels for Pi.
 		c.Annotations, c.Labels = ext.Annotations, nil
 	}
+	c.ParentSession = piParentSession(r.header)
 	// The header: a root entry unless sessiontree wrote it and it holds
 	// nothing more than the session's id and time.
 	delete(r.headerRaw, "version")

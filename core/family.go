@@ -1,0 +1,167 @@
+package core
+
+// The family of a session: the sessions linked to it by source records
+// (source.go), up to the root ancestor and down to every descendant, as a
+// graph. Read-only; it needs no session's nodes but to find the node an
+// import's link does not name, so paged-out sessions (stubs) are answered
+// from their summaries and never faulted in. Walks are loops over maps
+// with a visited set, so a cycle in bad data (A from B, B from A) ends.
+
+// MaxFamilyMembers bounds the sessions one family answer lists; a larger
+// family is cut (Family.Truncated) at this many, nearest the root first.
+const MaxFamilyMembers = 1000
+
+// Family is the value of family.
+type Family struct {
+	// SessionID is the session asked about; Root is its root ancestor
+	// (the session itself when it has no source; a missing session when
+	// the topmost link names one not in the store).
+	SessionID string `json:"sessionId"`
+	Root      string `json:"root"`
+	// Members are the sessions of the family, the root first, then
+	// breadth first (children in store order).
+	Members []FamilyMember `json:"members"`
+	// Edges link each member but the root to its source.
+	Edges []FamilyEdge `json:"edges"`
+	// Truncated says the family has more than MaxFamilyMembers sessions
+	// and only the first were listed.
+	Truncated bool `json:"truncated"`
+}
+
+// FamilyMember is one session of a family. A source named by a link but
+// not in the store (not imported yet, or deleted) is a member with
+// Missing set, "" as title and 0 nodes.
+type FamilyMember struct {
+	SessionID string `json:"sessionId"`
+	Title     string `json:"title"`
+	NodeCount int    `json:"nodeCount"`
+	Missing   bool   `json:"missing"`
+}
+
+// FamilyEdge says session SessionID was made from ParentSessionID at node
+// NodeID (a node of the parent; null when unknown), by Kind: "fork",
+// "clone" or "import".
+type FamilyEdge struct {
+	SessionID       string  `json:"sessionId"`
+	ParentSessionID string  `json:"parentSessionId"`
+	NodeID          *string `json:"nodeId"`
+	Kind            string  `json:"kind"`
+}
+
+// opFamily answers {"operation":"family","sessionId":…}: the session's
+// Family. SESSION_NOT_FOUND when the session is not in the store.
+func opFamily(st *Store, r *request) (any, *Error) {
+	id, err := r.sessionID()
+	if err != nil {
+		return nil, err
+	}
+	if st.sessions[id] == nil {
+		return nil, errorf(SessionNotFound, "session %q does not exist", id)
+	}
+	children := st.familyChildren()
+	root := st.familyRoot(id)
+	f := &Family{SessionID: id, Root: root}
+	seen := map[string]bool{root: true}
+	for queue := []string{root}; len(queue) > 0; queue = queue[1:] {
+		cur := queue[0]
+		f.Members = append(f.Members, st.familyMember(cur))
+		if cur != root {
+			f.Edges = append(f.Edges, st.familyEdge(cur))
+		}
+		for _, c := range children[cur] {
+			if seen[c] {
+				continue
+			}
+			if len(seen) == MaxFamilyMembers {
+				f.Truncated = true
+				break
+			}
+			seen[c] = true
+			queue = append(queue, c)
+		}
+	}
+	return f, nil
+}
+
+// familyChildren maps each source session id to the sessions made from it
+// (store order); sources not in the store are keys too.
+func (st *Store) familyChildren() map[string][]string {
+	children := map[string][]string{}
+	for _, id := range st.order {
+		if s := st.sessions[id]; s != nil && s.source != nil && s.source.sessionID != id {
+			children[s.source.sessionID] = append(children[s.source.sessionID], id)
+		}
+	}
+	return children
+}
+
+// familyRoot follows source links up from id while they lead to a session
+// not seen yet and returns the topmost: a session without a source, a
+// missing one, or where a cycle closes.
+func (st *Store) familyRoot(id string) string {
+	seen := map[string]bool{id: true}
+	for {
+		s := st.sessions[id]
+		if s == nil || s.source == nil || seen[s.source.sessionID] {
+			return id
+		}
+		id = s.source.sessionID
+		seen[id] = true
+	}
+}
+
+// familyMember describes session id (Missing when it is not in the store).
+func (st *Store) familyMember(id string) FamilyMember {
+	s := st.sessions[id]
+	if s == nil {
+		return FamilyMember{SessionID: id, Missing: true}
+	}
+	n := len(s.nodes)
+	if s.paged != nil {
+		n = s.paged.nodeCount
+	}
+	return FamilyMember{SessionID: id, Title: s.title, NodeCount: n}
+}
+
+// familyEdge is the link of session id (in the store, with a source) to
+// its source. An import's link without a node gets the node the two
+// sessions last share, when both are in memory (see forkPoint).
+func (st *Store) familyEdge(id string) FamilyEdge {
+	s := st.sessions[id]
+	e := FamilyEdge{SessionID: id, ParentSessionID: s.source.sessionID, Kind: s.source.via}
+	node := s.source.nodeID
+	if node == "" {
+		node = forkPoint(st.sessions[s.source.sessionID], s)
+	}
+	e.NodeID = nullable(node)
+	return e
+}
+
+// forkPoint returns the id of the last node of child (in append order)
+// of the first run whose ids parent also has, with the same kind, time
+// and message (ids alone may mean other things in two files: Codex's are
+// line numbers; a header entry of each file differs and is passed): the
+// node a copying fork (Pi's, Codex's: the
+// new file repeats the path it was forked from, ids and all) left the
+// parent at. "" when either is not in memory or they share no id.
+func forkPoint(parent, child *Session) string {
+	if parent == nil || parent.paged != nil || child.paged != nil {
+		return ""
+	}
+	found := ""
+	for _, n := range child.nodes {
+		i, ok := parent.index[n.ID]
+		switch {
+		case ok && sameNode(parent.nodes[i], n):
+			found = n.ID
+		case found != "":
+			return found
+		}
+	}
+	return found
+}
+
+// sameNode reports whether a and b are the same record of two sessions.
+func sameNode(a, b *Node) bool {
+	return a.Kind == b.Kind && a.Timestamp == b.Timestamp && string(a.Message) == string(b.Message)
+}

@@ -1,0 +1,144 @@
+package core
+
+import (
+	"github.com/sessiontree/sessiontree/core/internal/formats"
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+)
+
+// Where a session came from. fork and clone append a "source" annotation
+// to the session they make, and an import appends one for the link its
+// format carries (Pi's parentSession, Codex's forked_from_id):
+//
+//	{"kind":"source","nodeId":null,"sourceSessionId":…,"sourceNodeId":…|null,"via":"fork"|"clone"|"import","timestamp":…}
+//
+// Like a title record it names no node of its own session (nodeId is
+// null): sourceNodeId is a node of the SOURCE session (the node forked at;
+// a clone's source cursor; null when the format does not say). The record
+// is append-only and the newest one is the session's source; it goes
+// wherever annotations go (snapshots, IndexedDB, other tabs), so a
+// version 1 snapshot without one still loads. A fork or clone never
+// copies its source's source record: each session names its own parent.
+// The link is kept as written even when the source session is not in the
+// store (not imported yet, deleted): the family operation resolves it
+// when asked (family.go).
+
+// AnnotationSource records the session a session was made from (see the
+// file comment of source.go).
+const AnnotationSource = "source"
+
+// The ways a session comes from another (Annotation.Via).
+const (
+	SourceFork   = "fork"
+	SourceClone  = "clone"
+	SourceImport = "import"
+)
+
+// sourceLink is a session's newest source record, kept on the Session
+// (and on its stub, so the family of paged-out sessions needs no load).
+type sourceLink struct {
+	sessionID string
+	nodeID    string // "" when unknown
+	via       string
+}
+
+// recordSource appends a source record to the new session f (made from
+// node at of src; at -1 for no node) stamped now.
+func (f *Session) recordSource(src *Session, at int32, via, now string) {
+	f.annotate(&Annotation{Kind: AnnotationSource, SourceSession: src.id, SourceNode: src.nodeID(at), Via: via, Timestamp: now})
+}
+
+// appendSourceJSON appends the source members of a source record.
+func (a *Annotation) appendSourceJSON(b []byte) []byte {
+	b = append(b, `,"sourceSessionId":`...)
+	b = jsonx.AppendString(b, a.SourceSession)
+	b = append(b, `,"sourceNodeId":`...)
+	b = jsonx.AppendNullableString(b, a.SourceNode)
+	b = append(b, `,"via":`...)
+	return jsonx.AppendString(b, a.Via)
+}
+
+// parseSource fills a source record's members from a snapshot's raw
+// fields; at names the record in the error (INVALID_SNAPSHOT).
+func (a *Annotation) parseSource(session, node, via []byte, at string) *Error {
+	sid, present, ok := nodeField(session)
+	if !present || !ok || NameProblem(sid, MaxSessionIDLength) != "" {
+		return snapshotFault("%s needs a sourceSessionId string (1–%d visible characters)", at, MaxSessionIDLength)
+	}
+	nid, _, ok := nodeField(node)
+	if !ok || nid != "" && NameProblem(nid, MaxNodeIDLength) != "" {
+		return snapshotFault("%s has a bad sourceNodeId: a node id string or null", at)
+	}
+	v, _, _ := nodeField(via)
+	switch v {
+	case SourceFork, SourceClone, SourceImport:
+	default:
+		return snapshotFault("%s has a bad via %q (known: fork, clone, import)", at, v)
+	}
+	a.SourceSession, a.SourceNode, a.Via = sid, nid, v
+	return nil
+}
+
+// sourceMembersOnly reports whether a record of kind carries a source
+// member it may not have (only source records have them).
+func sourceMembersOnly(kind string, session, node, via []byte) bool {
+	return kind != AnnotationSource && (session != nil || node != nil || via != nil)
+}
+
+// appendSourceMeta appends `,"source":{"sessionId","nodeId","via"}` to a
+// session's stored summary (its meta record) when it has a source, so a
+// stub made from that summary keeps the link (see opPageStub).
+func (s *Session) appendSourceMeta(b []byte) []byte {
+	if s.source == nil {
+		return b
+	}
+	b = append(b, `,"source":{"sessionId":`...)
+	b = jsonx.AppendString(b, s.source.sessionID)
+	b = append(b, `,"nodeId":`...)
+	b = jsonx.AppendNullableString(b, s.source.nodeID)
+	b = append(b, `,"via":`...)
+	b = jsonx.AppendString(b, s.source.via)
+	return append(b, '}')
+}
+
+// stubSource is the "source" member of a page.stub entry (the stored
+// meta's; see appendSourceMeta).
+type stubSource struct {
+	SessionID string  `json:"sessionId"`
+	NodeID    *string `json:"nodeId"`
+	Via       string  `json:"via"`
+}
+
+// link returns the stub source as a sourceLink (nil for none or a bad one:
+// a stored summary never fails page.stub for it).
+func (e *stubSource) link() *sourceLink {
+	if e == nil || NameProblem(e.SessionID, MaxSessionIDLength) != "" {
+		return nil
+	}
+	l := &sourceLink{sessionID: e.SessionID, via: e.Via}
+	if e.NodeID != nil {
+		l.nodeID = *e.NodeID
+	}
+	return l
+}
+
+// linkSource appends the import's source record when the conversation
+// names the session it was forked from (formats.Conversation's
+// ParentSession) and s has none yet (sessiontree's own exports carry
+// theirs among their annotations). A link that is not a valid session id
+// is dropped with a warning: links never fail an import. The link is kept
+// even when that session is not in the store: family resolves it when it
+// arrives.
+func (t *importTree) linkSource(s *Session, c *formats.Conversation) {
+	if c.ParentSession == "" || s.source != nil || c.ParentSession == s.id {
+		return
+	}
+	if p := NameProblem(c.ParentSession, MaxSessionIDLength); p != "" {
+		t.warn("the session it was forked from %s: %q; the link is dropped", p, c.ParentSession)
+		return
+	}
+	ts := t.fallback
+	if ts == "" {
+		ts = s.createdAt
+	}
+	s.annotate(&Annotation{Kind: AnnotationSource, SourceSession: c.ParentSession, Via: SourceImport, Timestamp: ts})
+}

@@ -1,0 +1,172 @@
+// The family of forked sessions in the map (static/map-family.js; core's
+// `family`): a fork of a fork (three sessions) and an imported Pi session
+// whose header names its parentSession are drawn in the map's family strip
+// — checked through the strip's own layout — and navigable: a click on a
+// member opens that session at the node linking the two, and the member
+// buttons (the accessible twin) open one with the keyboard.
+// Screenshots: e2e/artifacts/map-family-*.png (desktop and phone, light and
+// dark; the phone is the same page narrowed to 390×844, to keep the test short).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, artifactPath } from './helpers.mjs';
+
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+async function open(page, url) {
+  await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 120_000 });
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
+}
+
+const PI_PARENT = [
+  { type: 'session', version: 3, id: 'pi-parent', timestamp: '2026-01-02T03:04:05.000Z', cwd: '/w' },
+  { type: 'message', id: 'm1', parentId: null, timestamp: '2026-01-02T03:04:06.000Z', message: { role: 'user', content: 'Plan the trip' } },
+  { type: 'message', id: 'm2', parentId: 'm1', timestamp: '2026-01-02T03:04:07.000Z', message: { role: 'assistant', content: 'Day 1: Lyon' } },
+];
+const PI_CHILD = [
+  { type: 'session', version: 3, id: 'pi-child', timestamp: '2026-01-03T03:04:05.000Z', cwd: '/w', parentSession: '/home/me/.pi/agent/sessions/--w--/2026-01-02T03-04-05-000Z_pi-parent.jsonl' },
+  ...PI_PARENT.slice(1),
+  { type: 'message', id: 'x3', parentId: 'm2', timestamp: '2026-01-03T03:04:08.000Z', message: { role: 'user', content: 'Go to Nice instead' } },
+];
+const jsonl = (lines) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+
+/**
+ * "trip" (6 messages), "trip-fork" forked from it at its 4th node,
+ * "trip-fork2" forked from that at its 2nd; then the Pi child (its parent
+ * not yet there) and the Pi parent. Returns the node ids by name.
+ */
+async function seed(page) {
+  return page.evaluate(async ([child, parent]) => {
+    const { tree } = window.explorer;
+    const must = async (r) => {
+      const env = await tree.call(r);
+      if (!env.ok) throw new Error(`${r.operation}: ${env.error.message}`);
+      return env.value;
+    };
+    await must({ operation: 'create', sessionId: 'trip', title: 'Trip plan' });
+    const ids = [];
+    for (let i = 0; i < 6; i++) ids.push((await must({ operation: 'append', sessionId: 'trip', message: { role: i % 2 ? 'assistant' : 'user', content: `trip message ${i}` } })).id);
+    await must({ operation: 'fork', sessionId: 'trip', nodeId: ids[3], newSessionId: 'trip-fork' });
+    await must({ operation: 'rename', sessionId: 'trip-fork', title: 'Trip plan, by train' });
+    await must({ operation: 'append', sessionId: 'trip-fork', message: { role: 'user', content: 'by train, please' } });
+    await must({ operation: 'fork', sessionId: 'trip-fork', nodeId: ids[1], newSessionId: 'trip-fork2' });
+    await must({ operation: 'rename', sessionId: 'trip-fork2', title: 'Trip plan, by bike' });
+    const before = await must({ operation: 'import', data: child });
+    const missing = (await must({ operation: 'family', sessionId: 'pi-child' })).members.find((m) => m.sessionId === 'pi-parent').missing;
+    await must({ operation: 'import', data: parent });
+    return { ids, piChild: before.sessions[0].sessionId, missingBefore: missing };
+  }, [jsonl(PI_CHILD), jsonl(PI_PARENT)]);
+}
+
+async function select(page, title) {
+  await page.locator('#session-list .session-button', { hasText: title }).first().click();
+  await page.waitForFunction((t) => document.querySelector('#panel').shadowRoot.querySelector('.title')?.textContent === t, title);
+}
+
+/** Wait until the family strip shows session sid with n members; return its layout. */
+async function familyLayout(page, sid, n) {
+  await page.waitForFunction(([s, k]) => {
+    const f = document.querySelector('#panel')._map.family;
+    return f.current === s && f.layout?.members.length === k;
+  }, [sid, n], { timeout: 60_000 });
+  return page.evaluate(() => document.querySelector('#panel')._map.family.layout);
+}
+
+/** The page point of a member's dot in the strip. */
+function memberPoint(page, sid) {
+  return page.evaluate((s) => {
+    const f = document.querySelector('#panel')._map.family;
+    f.draw();
+    const p = f.point(f.layout.members.find((m) => m.sessionId === s));
+    const r = f.canvas.getBoundingClientRect();
+    return { x: r.left + p.x, y: r.top + p.y };
+  }, sid);
+}
+
+const shape = (layout) => layout.members.map((m) => `${m.sessionId}@${m.column}.${m.row}${m.current ? '*' : ''}${m.parent ? `<${m.parent}/${m.kind}/${m.nodeId}` : ''}`);
+
+test('a fork of a fork and an imported Pi fork are drawn in the map and open with a click or the keyboard', async () => {
+  const env = await setup({ contextOptions: { viewport: DESKTOP, colorScheme: 'light' } });
+  try {
+    const { page, baseURL, errors } = env;
+    await open(page, baseURL + 'static/');
+    const seeded = await seed(page);
+    const { ids } = seeded;
+    assert.equal(seeded.missingBefore, true, 'before its parent is imported, the Pi fork names it as missing');
+    await page.evaluate(() => window.explorer.refresh());
+    await select(page, 'Trip plan, by train');
+    const panel = page.locator('#panel');
+    await panel.locator('.view-button', { hasText: 'Map' }).click();
+
+    // The data model: three generations, the shown session marked, each edge at the node it was forked at.
+    const layout = await familyLayout(page, 'trip-fork', 3);
+    assert.deepEqual(shape(layout), ['trip@0.0', `trip-fork@1.0*<trip/fork/${ids[3]}`, `trip-fork2@2.0<trip-fork/fork/${ids[1]}`]);
+    assert.equal(await panel.locator('.map-family-heading').textContent(), 'Family: 3 sessions');
+    assert.deepEqual(await panel.locator('.map-family-member').evaluateAll((bs) => bs.map((b) => [b.dataset.sessionId, b.getAttribute('aria-current')])),
+      [['trip', null], ['trip-fork', 'true'], ['trip-fork2', null]]);
+    // The strip is drawn: the shown member's dot is in the accent colour.
+    const px = await page.evaluate(() => {
+      const f = document.querySelector('#panel')._map.family;
+      const p = f.point(f.layout.members.find((m) => m.current));
+      const d = devicePixelRatio;
+      return [...f.canvas.getContext('2d').getImageData(Math.round(p.x * d), Math.round(p.y * d), 1, 1).data].slice(0, 3);
+    });
+    const accent = await page.evaluate(() => document.querySelector('#panel')._map.mapView._colours()['--accent'].match(/\d+/g).map(Number));
+    assert.ok(px.every((v, i) => Math.abs(v - accent[i]) <= 24), `the shown session's dot is accent: got ${px}, want ${accent}`);
+    await page.screenshot({ path: artifactPath('map-family-desktop-light.png') });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.evaluate(() => document.querySelector('#panel')._map.mapView.fit());
+    await page.waitForTimeout(200);
+    await page.screenshot({ path: artifactPath('map-family-desktop-dark.png') });
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // A click on the fork of the fork opens it at the node it was forked at.
+    const p = await memberPoint(page, 'trip-fork2');
+    await page.mouse.click(p.x, p.y);
+    await page.waitForFunction(() => document.querySelector('#panel').sessionId === 'trip-fork2');
+    await page.waitForFunction((id) => ((p) => p._model.viewNode ?? p._model.value?.cursor)(document.querySelector('#panel')) === id, ids[1]);
+    assert.match(await page.evaluate(() => location.hash), /session=trip-fork2&node=/);
+    const again = await familyLayout(page, 'trip-fork2', 3);
+    assert.equal(again.members.find((m) => m.current).sessionId, 'trip-fork2');
+
+    // The keyboard: the member buttons open a session (here the root, at the node its child was forked at).
+    await panel.locator('.map-family-member[data-session-id="trip-fork"]').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('#panel').sessionId === 'trip-fork');
+    await familyLayout(page, 'trip-fork', 3);
+    await panel.locator('.map-family-member[data-session-id="trip"]').focus();
+    assert.equal(await page.evaluate(() => document.querySelector('#panel')._map.family.focused), 'trip', 'the focused member is ringed on the canvas');
+    await page.keyboard.press('Space');
+    await page.waitForFunction(() => document.querySelector('#panel').sessionId === 'trip');
+    await page.waitForFunction((id) => ((p) => p._model.viewNode ?? p._model.value?.cursor)(document.querySelector('#panel')) === id, ids[3]);
+
+    // The imported Pi fork: linked to its parent, which arrived after it, at the last node both share.
+    assert.equal(seeded.piChild, 'pi-child');
+    await page.evaluate(() => (location.hash = '#session=pi-child'));
+    const pi = await familyLayout(page, 'pi-child', 2);
+    assert.deepEqual(shape(pi), ['pi-parent@0.0', 'pi-child@1.0*<pi-parent/import/m2']);
+    const q = await memberPoint(page, 'pi-parent');
+    await page.mouse.click(q.x, q.y);
+    await page.waitForFunction(() => document.querySelector('#panel').sessionId === 'pi-parent');
+    await page.waitForFunction(() => ((p) => p._model.viewNode ?? p._model.value?.cursor)(document.querySelector('#panel')) === 'm2');
+
+    // A phone (the same page, narrowed): the Map tab shows the strip; light and dark.
+    await page.setViewportSize(PHONE);
+    await page.evaluate(() => (location.hash = '#session=trip-fork'));
+    await page.locator('#tab-map').click();
+    await familyLayout(page, 'trip-fork', 3);
+    assert.equal(await panel.locator('.map-family-canvas').isVisible(), true);
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.evaluate(() => document.querySelector('#panel')._map.mapView.fit());
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: artifactPath(`map-family-phone-${scheme}.png`) });
+    }
+    const r = await memberPoint(page, 'trip');
+    await page.mouse.click(r.x, r.y);
+    await page.waitForFunction(() => document.querySelector('#panel').sessionId === 'trip');
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
