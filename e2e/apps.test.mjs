@@ -17,11 +17,12 @@ import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { launch, watchPage, REPO_ROOT } from './helpers.mjs';
 import { startChatServer } from './openai-server.mjs';
-import { APPS_DIR, chatScenario, install, pack, serveBuilt, strictCSP } from './apps/harness.mjs';
+import { APPS_DIR, chatScenario, inlineScriptHashes, install, pack, serveBuilt, strictCSP } from './apps/harness.mjs';
 
 const run = promisify(execFile);
 const VITE_APP = path.join(APPS_DIR, 'vite-react');
 const WEBPACK_APP = path.join(APPS_DIR, 'webpack');
+const NEXT_APP = path.join(APPS_DIR, 'next');
 
 let tarball;
 let browser;
@@ -32,6 +33,7 @@ before(async () => {
   browser = await launch();
   await install(VITE_APP, tarball);
   await install(WEBPACK_APP, tarball);
+  await install(NEXT_APP, tarball);
 });
 after(async () => {
   await browser?.close();
@@ -126,6 +128,27 @@ test('webpack 5 (no webpack config, webpack --mode production) under a strict CS
   const server = await serveBuilt(WEBPACK_APP, strictCSP(new URL(chat.baseURL).origin));
   try {
     await inPage((page) => chatScenario(page, `${server.baseURL}index.html?api=${chat.baseURL}webpack/v1`, chat, 'webpack'));
+  } finally {
+    await server.close();
+  }
+});
+
+test('Next.js static export (app router, a client component, next build with output: "export") under a strict CSP with its inline scripts hashed: chat, edit, regenerate, switch branch, rename, delete, reload', async () => {
+  const out = path.join(NEXT_APP, 'out');
+  fs.rmSync(out, { recursive: true, force: true });
+  const { stdout, stderr } = await run(process.execPath, [path.join(NEXT_APP, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], { cwd: NEXT_APP, env: { ...process.env, NO_COLOR: '1', NEXT_TELEMETRY_DISABLED: '1' }, maxBuffer: 1 << 24 });
+  // The one warning that is the fixture's, not the package's: the app sits
+  // inside this repository, whose own package-lock.json Next.js finds above
+  // it ("inferred your workspace root"); a standalone app has no such file.
+  const printed = (stdout + stderr).replace(/⚠ Warning: Next\.js inferred your workspace root[^]*?Detected additional lockfiles:\s*\n(\s*\* .*\n)+/, '');
+  assert.doesNotMatch(printed, /\bwarn(ing)?\b|⚠/i, `next build warns about nothing: ${printed}`);
+  const media = fs.readdirSync(path.join(out, '_next', 'static', 'media'));
+  assert.equal(media.filter((f) => f.endsWith('.wasm')).length, 1, `the wasm is emitted once: ${media}`);
+  const hashes = inlineScriptHashes(out);
+  assert.ok(hashes.length > 0, 'the export has inline scripts, each hashed into the policy');
+  const server = await serveBuilt(out, strictCSP(new URL(chat.baseURL).origin, hashes));
+  try {
+    await inPage((page) => chatScenario(page, `${server.baseURL}?api=${chat.baseURL}next/v1`, chat, 'next'));
   } finally {
     await server.close();
   }
