@@ -1,10 +1,12 @@
 // The package in real apps (issue 27): each fixture app under e2e/apps/
 // — its own package.json and committed package-lock.json, the bundler's
 // defaults — installs the tarball `npm pack` makes (once per run), is
-// built (and for Vite also run by its dev server), served with the strict
+// built (and for Vite also run by its dev server; Next.js as a static
+// export, its inline scripts' hashes in the policy), served with the strict
 // CSP of docs/EMBED.md as a header, and chatted in against the loopback
 // OpenAI-compatible server: send, edit, regenerate, click a branch in the
-// panel (row-click="jump"), reload. No console error (a CSP refusal is one),
+// panel (row-click="jump"), rename the chat, add and delete another,
+// reload. No console error (a CSP refusal is one),
 // no failed request, every branch in the panel. A tool that cannot run
 // fails the test with npm's or the bundler's own words.
 
@@ -76,7 +78,7 @@ test('Vite + React + TypeScript: tsc type-checks the app against the installed p
   }
 });
 
-test('Vite + React + TypeScript, production build (vite build, no sessiontree config) under a strict CSP: chat, edit, regenerate, switch branch, reload', async () => {
+test('Vite + React + TypeScript, production build (vite build, no sessiontree config) under a strict CSP: chat, edit, regenerate, switch branch, rename, delete, reload', async () => {
   const dist = path.join(VITE_APP, 'dist');
   fs.rmSync(dist, { recursive: true, force: true });
   const { stdout, stderr } = await run(process.execPath, [path.join(VITE_APP, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], { cwd: VITE_APP, env: { ...process.env, NO_COLOR: '1' } });
@@ -97,7 +99,7 @@ test('Vite + React + TypeScript, production build (vite build, no sessiontree co
   }
 });
 
-test('Vite + React + TypeScript, dev server (vite, dependency pre-bundling on, no sessiontree config): chat, edit, regenerate, switch branch, reload', async () => {
+test('Vite + React + TypeScript, dev server (vite, dependency pre-bundling on, no sessiontree config): chat, edit, regenerate, switch branch, rename, delete, reload', async () => {
   const port = await freePort();
   // --force: pre-bundle again, as a first start does.
   const child = spawn(process.execPath, [path.join(VITE_APP, 'node_modules', 'vite', 'bin', 'vite.js'), '--host', '127.0.0.1', '--port', String(port), '--strictPort', '--force'], { cwd: VITE_APP, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -116,7 +118,7 @@ test('Vite + React + TypeScript, dev server (vite, dependency pre-bundling on, n
   }
 });
 
-test('webpack 5 (no webpack config, webpack --mode production) under a strict CSP: chat, edit, regenerate, switch branch, reload', async () => {
+test('webpack 5 (no webpack config, webpack --mode production) under a strict CSP: chat, edit, regenerate, switch branch, rename, delete, reload', async () => {
   const dist = path.join(WEBPACK_APP, 'dist');
   fs.rmSync(dist, { recursive: true, force: true });
   const { stdout, stderr } = await run(process.execPath, [path.join(WEBPACK_APP, 'node_modules', 'webpack', 'bin', 'webpack.js'), '--mode', 'production'], { cwd: WEBPACK_APP, env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 1 << 24 });
