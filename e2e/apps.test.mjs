@@ -1,10 +1,12 @@
 // The package in real apps (issue 27): each fixture app under e2e/apps/
 // — its own package.json and committed package-lock.json, the bundler's
 // defaults — installs the tarball `npm pack` makes (once per run), is
-// built (and for Vite also run by its dev server), served with the strict
+// built (and for Vite also run by its dev server; Next.js as a static
+// export, its inline scripts' hashes in the policy), served with the strict
 // CSP of docs/EMBED.md as a header, and chatted in against the loopback
 // OpenAI-compatible server: send, edit, regenerate, click a branch in the
-// panel (row-click="jump"), reload. No console error (a CSP refusal is one),
+// panel (row-click="jump"), rename the chat, add and delete another,
+// reload. No console error (a CSP refusal is one),
 // no failed request, every branch in the panel. A tool that cannot run
 // fails the test with npm's or the bundler's own words.
 
@@ -17,11 +19,12 @@ import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { launch, watchPage, REPO_ROOT } from './helpers.mjs';
 import { startChatServer } from './openai-server.mjs';
-import { APPS_DIR, chatScenario, install, pack, serveBuilt, strictCSP } from './apps/harness.mjs';
+import { APPS_DIR, chatScenario, inlineScriptHashes, install, pack, serveBuilt, strictCSP } from './apps/harness.mjs';
 
 const run = promisify(execFile);
 const VITE_APP = path.join(APPS_DIR, 'vite-react');
 const WEBPACK_APP = path.join(APPS_DIR, 'webpack');
+const NEXT_APP = path.join(APPS_DIR, 'next');
 
 let tarball;
 let browser;
@@ -32,6 +35,7 @@ before(async () => {
   browser = await launch();
   await install(VITE_APP, tarball);
   await install(WEBPACK_APP, tarball);
+  await install(NEXT_APP, tarball);
 });
 after(async () => {
   await browser?.close();
@@ -74,7 +78,7 @@ test('Vite + React + TypeScript: tsc type-checks the app against the installed p
   }
 });
 
-test('Vite + React + TypeScript, production build (vite build, no sessiontree config) under a strict CSP: chat, edit, regenerate, switch branch, reload', async () => {
+test('Vite + React + TypeScript, production build (vite build, no sessiontree config) under a strict CSP: chat, edit, regenerate, switch branch, rename, delete, reload', async () => {
   const dist = path.join(VITE_APP, 'dist');
   fs.rmSync(dist, { recursive: true, force: true });
   const { stdout, stderr } = await run(process.execPath, [path.join(VITE_APP, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], { cwd: VITE_APP, env: { ...process.env, NO_COLOR: '1' } });
@@ -95,7 +99,7 @@ test('Vite + React + TypeScript, production build (vite build, no sessiontree co
   }
 });
 
-test('Vite + React + TypeScript, dev server (vite, dependency pre-bundling on, no sessiontree config): chat, edit, regenerate, switch branch, reload', async () => {
+test('Vite + React + TypeScript, dev server (vite, dependency pre-bundling on, no sessiontree config): chat, edit, regenerate, switch branch, rename, delete, reload', async () => {
   const port = await freePort();
   // --force: pre-bundle again, as a first start does.
   const child = spawn(process.execPath, [path.join(VITE_APP, 'node_modules', 'vite', 'bin', 'vite.js'), '--host', '127.0.0.1', '--port', String(port), '--strictPort', '--force'], { cwd: VITE_APP, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -114,7 +118,7 @@ test('Vite + React + TypeScript, dev server (vite, dependency pre-bundling on, n
   }
 });
 
-test('webpack 5 (no webpack config, webpack --mode production) under a strict CSP: chat, edit, regenerate, switch branch, reload', async () => {
+test('webpack 5 (no webpack config, webpack --mode production) under a strict CSP: chat, edit, regenerate, switch branch, rename, delete, reload', async () => {
   const dist = path.join(WEBPACK_APP, 'dist');
   fs.rmSync(dist, { recursive: true, force: true });
   const { stdout, stderr } = await run(process.execPath, [path.join(WEBPACK_APP, 'node_modules', 'webpack', 'bin', 'webpack.js'), '--mode', 'production'], { cwd: WEBPACK_APP, env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 1 << 24 });
@@ -126,6 +130,30 @@ test('webpack 5 (no webpack config, webpack --mode production) under a strict CS
   const server = await serveBuilt(WEBPACK_APP, strictCSP(new URL(chat.baseURL).origin));
   try {
     await inPage((page) => chatScenario(page, `${server.baseURL}index.html?api=${chat.baseURL}webpack/v1`, chat, 'webpack'));
+  } finally {
+    await server.close();
+  }
+});
+
+test('Next.js static export (app router, a client component, next build with output: "export") under a strict CSP with its inline scripts hashed: chat, edit, regenerate, switch branch, rename, delete, reload', async () => {
+  const out = path.join(NEXT_APP, 'out');
+  fs.rmSync(out, { recursive: true, force: true });
+  const { stdout, stderr } = await run(process.execPath, [path.join(NEXT_APP, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], { cwd: NEXT_APP, env: { ...process.env, NO_COLOR: '1', NEXT_TELEMETRY_DISABLED: '1' }, maxBuffer: 1 << 24 });
+  // The warnings that are the fixture's, not the package's: the app sits
+  // inside this repository, whose own package-lock.json Next.js finds above
+  // it ("inferred your workspace root"; a standalone app has no such file),
+  // and under CI a first build has no .next/cache ("No build cache found").
+  const printed = (stdout + stderr)
+    .replace(/⚠ Warning: Next\.js inferred your workspace root[^]*?Detected additional lockfiles:\s*\n(\s*\* .*\n)+/, '')
+    .replace(/⚠ No build cache found\..*\n/, '');
+  assert.doesNotMatch(printed, /\bwarn(ing)?\b|⚠/i, `next build warns about nothing: ${printed}`);
+  const media = fs.readdirSync(path.join(out, '_next', 'static', 'media'));
+  assert.equal(media.filter((f) => f.endsWith('.wasm')).length, 1, `the wasm is emitted once: ${media}`);
+  const hashes = inlineScriptHashes(out);
+  assert.ok(hashes.length > 0, 'the export has inline scripts, each hashed into the policy');
+  const server = await serveBuilt(out, strictCSP(new URL(chat.baseURL).origin, hashes));
+  try {
+    await inPage((page) => chatScenario(page, `${server.baseURL}?api=${chat.baseURL}next/v1`, chat, 'next'));
   } finally {
     await server.close();
   }

@@ -107,6 +107,8 @@ test('one tab: context with ids (the plain context still in columns), leaf and s
     const bad = await method(page, 'appendMany', 'm', [...messages.slice(0, 3), { content: 'no role' }]);
     assert.equal(bad.ok, false);
     assert.match(bad.error.message, /messages\[3\]/);
+    assert.equal((await disk(page, 'm')).nodes, 50, 'nor left a node on disk');
+    assert.equal((await value(page, { operation: 'session', sessionId: 'm' })).nodeCount, 50, 'nor in memory');
     const migrated = await method(page, 'appendMany', 'old', messages.slice(0, 4), { create: true, title: 'From the old app' });
     assert.equal(migrated.value.session.title, 'From the old app');
 
@@ -130,7 +132,7 @@ test('one tab: context with ids (the plain context still in columns), leaf and s
   }
 });
 
-test('two tabs: rename shows the newest title everywhere; delete leaves memory, search and the other tab; the trash restores after a reload; the emptied trash leaves nothing on disk', async () => {
+test('two tabs: rename shows the newest title everywhere; delete leaves memory, search and the other tab; the trash restores it whole after a reload; the emptied trash and a permanent delete leave nothing on disk', async () => {
   const env = await setup();
   try {
     const a = await open(env, env.page);
@@ -140,6 +142,8 @@ test('two tabs: rename shows the newest title everywhere; delete leaves memory, 
     await value(a, { operation: 'append.many', sessionId: 'k', create: true, messages: [{ role: 'user', content: 'zanzibar weather' }] });
     assert.equal((await method(a, 'saveSnapshot', 'd', 'before')).ok, true);
     const nodes = await value(a, { operation: 'list', sessionId: 'r' });
+    const whole = async (page) => ({ list: await value(page, { operation: 'list', sessionId: 'd' }), context: await value(page, { operation: 'context', sessionId: 'd' }), snapshots: (await method(page, 'listSnapshots', 'd')).value });
+    const before = await whole(a);
 
     // Rename: an appended record; the newest title everywhere.
     await method(a, 'rename', 'r', 'Lyon');
@@ -178,6 +182,8 @@ test('two tabs: rename shows the newest title everywhere; delete leaves memory, 
     await heard(b, { type: 'trash.restore', remote: true, sessionId: 'd' });
     assert.deepEqual(await hits(b), ['d', 'k'], 'back in the other tab, each node once');
     assert.equal((await disk(a, 'd')).meta.deletedAt, undefined);
+    assert.deepEqual(await whole(a), before, 'back whole: nodes, cursor, restore point');
+    assert.deepEqual(await whole(b), before, 'and so in the other tab');
 
     // Empty the trash (from the other tab): nothing left but a tombstone.
     await method(a, 'delete', 'd');
@@ -193,6 +199,17 @@ test('two tabs: rename shows the newest title everywhere; delete leaves memory, 
     assert.deepEqual((await method(a, 'trash')).value, []);
     assert.deepEqual(await hits(a), ['k']);
     assert.equal((await method(a, 'create', 'd')).ok, true, 'the id is free again');
+
+    // Delete with permanent: erased at once from memory, disk, search and the other tab, never in the trash.
+    assert.deepEqual((await method(a, 'delete', 'k', { permanent: true })).value, { erased: ['k'] });
+    const erased = await disk(a, 'k');
+    assert.deepEqual({ ...erased, meta: { erased: erased.meta.erased } }, { meta: { erased: true }, chunks: 0, nodes: 0, annotations: 0, snapshots: 0 });
+    assert.deepEqual(await hits(a), []);
+    // Another tab reads an erased session's tombstone, whatever erased it: it hears trash.empty.
+    await heard(b, { type: 'trash.empty', remote: true, sessionId: 'k', erased: true });
+    assert.deepEqual(await hits(b), [], 'gone from the other tab');
+    assert.deepEqual((await method(b, 'trash')).value, []);
+    assert.equal((await method(b, 'context', 'k')).error.code, 'SESSION_NOT_FOUND');
     assert.deepEqual(env.errors, []);
   } finally {
     await env.close();

@@ -51,6 +51,8 @@ const bad = [
   ['bad-value.ts', '(8,9)', 'TS2322', /Type 'string' is not assignable to type 'number'/],
   ['bad-missing.ts', '(6,19)', 'TS2769', /Property 'nodeId' is missing in type '\{ operation: "jump"; sessionId: string; \}'/],
   ['bad-operation.ts', '(6,21)', 'TS2769', /Type '"apend"' is not assignable to type 'keyof Operations'/],
+  ['bad-narrowing.ts', '(8,48)', 'TS2339', /Property 'erased' does not exist on type 'OtherChangeEvent'/],
+  ['bad-unknown.ts', '(8,19)', 'TS18046', /'env.value' is of type 'unknown'/],
 ];
 
 for (const [file, where, code, message] of bad) {

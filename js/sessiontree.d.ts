@@ -25,17 +25,24 @@ export type ErrorCode =
 export const ERROR: Readonly<{ [K in ErrorCode]: K }>;
 
 /**
- * What every call resolves to. A failure's `reason`, when present, is its
- * cause finer than its code (`REASON`, js/protocol.js): act on it, never on
- * the message's wording.
+ * What every call resolves to (T unknown when the call does not say: narrow
+ * it before use). A failure's `reason`, when present, is its cause finer than
+ * its code (`REASON`, js/protocol.js): act on it, never on the message's wording.
  */
-export type Envelope<T = any> =
+export type Envelope<T = unknown> =
   | { ok: true; value: T }
   | { ok: false; error: { code: ErrorCode; message: string; reason?: string } };
 
+/**
+ * A message's role: the ones chat APIs share, offered by editors, or any
+ * other string (a tool's own role is stored as is; `string & {}` keeps the
+ * known ones suggested while every string is accepted).
+ */
+export type Role = "system" | "developer" | "user" | "assistant" | "tool" | (string & {});
+
 /** A standard LLM chat message, stored and returned losslessly. */
 export interface Message {
-  role: string;
+  role: Role;
   content: string | Array<Record<string, unknown>> | null;
   [field: string]: unknown;
 }
@@ -508,6 +515,37 @@ export interface Operations {
   tree: { request: { sessionId: string; showHidden?: boolean }; value: Tree };
   "tree.rows": { request: { sessionId: string; offset?: number; limit?: number; around?: string }; value: TreeRows };
 }
+
+/** The operations that may change the store (public or internal): what a ChangeEvent's type names, besides "sync". */
+export type ChangeOperationName =
+  | "append"
+  | "append.many"
+  | "branch"
+  | "branch.summary"
+  | "clone"
+  | "command"
+  | "create"
+  | "delete"
+  | "fork"
+  | "hide"
+  | "import"
+  | "jump"
+  | "label"
+  | "page.faults"
+  | "page.out"
+  | "page.stub"
+  | "prefer"
+  | "remote.fork"
+  | "remote.jump"
+  | "rename"
+  | "restore"
+  | "snapshot.load"
+  | "switch"
+  | "sync.forget"
+  | "sync.merge"
+  | "sync.trash"
+  | "trash.empty"
+  | "trash.restore";
 // END GENERATED OPERATIONS
 
 /** The value of context with ids: true. */
@@ -656,12 +694,8 @@ export interface InitOptions {
   pageBudget?: number;
 }
 
-export interface ChangeEvent {
-  /**
-   * The operation that made the change ("append", "jump", "import", …), or
-   * "storage" when this tab stops saving (see StorageEvent).
-   */
-  type: string;
+/** What every change event may carry (ChangeEvent): the session's state after the change. */
+export interface ChangeFields {
   /** The same as type (the operation that made the change, "sync" when another tab's record does not say). */
   operation?: string;
   /** True for a change another tab stored (taken in from IndexedDB). */
@@ -683,11 +717,35 @@ export interface ChangeEvent {
   nodeIds?: string[];
   /** The session's stored nodes were replaced (snapshot.load, fork or clone target, import). */
   reset?: boolean;
-  /** Set while the session is in the trash (after delete). */
-  deletedAt?: string;
-  /** The session was erased for good (trash.empty, delete with permanent). */
-  erased?: boolean;
 }
+
+/** A session went to the trash (delete), or was erased at once (delete with permanent: true). */
+export interface DeleteEvent extends ChangeFields {
+  type: "delete";
+  /** When it went to the trash (this tab's delete; absent with permanent: true). */
+  deletedAt?: string;
+  /** Set when it was erased for good (delete with permanent: true). */
+  erased?: true;
+}
+
+/** A session in the trash was erased for good (trash.empty). */
+export interface TrashEmptyEvent extends ChangeFields {
+  type: "trash.empty";
+  erased: true;
+}
+
+/** Any other change: nodes added (append, append.many, import, …), a jump, a rename, a restore from the trash, another tab's write ("sync"). */
+export interface OtherChangeEvent extends ChangeFields {
+  type: Exclude<ChangeOperationName, "delete" | "trash.empty"> | "sync";
+}
+
+/**
+ * What a subscriber hears of a change, by `type` (the operation that made
+ * it): narrowing on type gives each kind's own fields (deletedAt and
+ * erased only on DeleteEvent and TrashEmptyEvent), and tells a change from
+ * a StorageEvent ("storage") or a RestartedEvent ("restarted").
+ */
+export type ChangeEvent = DeleteEvent | TrashEmptyEvent | OtherChangeEvent;
 
 /**
  * Sent to subscribers when this tab can no longer save: another tab opened
@@ -782,7 +840,7 @@ export interface SessionTree {
    * its fields and their types; the envelope's value has the operation's
    * value type (a text or bytes request's value is any).
    */
-  call(request: string | Uint8Array | ArrayBuffer): Promise<Envelope<any>>;
+  call(request: string | Uint8Array | ArrayBuffer): Promise<Envelope<unknown>>;
   call<K extends OperationName>(request: RequestOf<K>): Promise<Envelope<ValueOf<K>>>;
   /** Like call, but resolves to the envelope's exact JSON text (numbers keep every digit); never rejects. */
   callText(request: Request | string | Uint8Array | ArrayBuffer): Promise<string>;

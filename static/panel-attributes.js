@@ -6,10 +6,17 @@
 // reacts to both.
 
 /**
+ * HTMLElement in a browser; outside one (a server render, e.g. Next.js
+ * prerendering a client component that imports sessiontree/panel) a plain
+ * class, so importing the module defines nothing and throws nothing.
+ */
+const ElementBase = globalThis.HTMLElement ?? class {};
+
+/**
  * The reflected attributes of the session tree panel; extended by
  * SessionTreePanel. Holds no state of its own.
  */
-export class PanelAttributes extends HTMLElement {
+export class PanelAttributes extends ElementBase {
   /** The session shown (attribute session-id). */
   get sessionId() {
     return this.getAttribute("session-id");

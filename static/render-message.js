@@ -89,7 +89,9 @@ for (const name of ["th_open", "td_open"]) {
 md.renderer.rules.table_open = () => '<div class="table-wrap"><table>\n';
 md.renderer.rules.table_close = () => "</table></div>\n";
 
-const purify = DOMPurify(window);
+// Outside a browser (a server render imports this module) there is no window: DOMPurify then
+// answers isSupported false, and nothing here renders until the element is in a page.
+const purify = DOMPurify(globalThis.window);
 const MARKDOWN_CONFIG = {
   ALLOWED_TAGS: ["a", "p", "br", "strong", "em", "s", "del", "code", "pre", "blockquote", "ul", "ol", "li", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "table", "thead", "tbody", "tr", "th", "td", "div", "span"],
   ALLOWED_ATTR: ["href", "title", "class", "start"],
@@ -98,7 +100,7 @@ const MARKDOWN_CONFIG = {
   RETURN_DOM_FRAGMENT: true,
 };
 const HIGHLIGHT_CONFIG = { ALLOWED_TAGS: ["span"], ALLOWED_ATTR: ["class"], ALLOW_DATA_ATTR: false, RETURN_DOM_FRAGMENT: true };
-purify.addHook("afterSanitizeAttributes", (node) => {
+if (purify.isSupported) purify.addHook("afterSanitizeAttributes", (node) => {
   if (node.nodeName !== "A") return;
   const href = node.getAttribute("href");
   if (href === null || !safeHref(href)) {

@@ -553,4 +553,5 @@ export class SessionTreePanel extends PanelAttributes {
   }
 }
 
-if (!customElements.get("session-tree-panel")) customElements.define("session-tree-panel", SessionTreePanel);
+// Defined where there are custom elements (not in a server render).
+if (globalThis.customElements && !customElements.get("session-tree-panel")) customElements.define("session-tree-panel", SessionTreePanel);

@@ -170,7 +170,21 @@ export interface Operations {
 		b.WriteString("  " + tsKey(o.Name) + ": { request: " + request + "; value: " + o.Value + " };\n")
 	}
 	b.WriteString("}\n")
+	b.WriteString(changeOperations(p))
 	return b.String()
+}
+
+// changeOperations is the .d.ts's ChangeOperationName: every operation
+// that may change the store (public or internal, not read-only), the
+// names a ChangeEvent's type can take besides "sync".
+func changeOperations(p core.ProtocolSpec) string {
+	var names []string
+	for _, o := range p.Operations {
+		if !o.ReadOnly {
+			names = append(names, strconv.Quote(o.Name))
+		}
+	}
+	return "\n/** The operations that may change the store (public or internal): what a ChangeEvent's type names, besides \"sync\". */\nexport type ChangeOperationName =\n  | " + strings.Join(names, "\n  | ") + ";\n"
 }
 
 // tsKey is name as a TypeScript member name: quoted unless it is an

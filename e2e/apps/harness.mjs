@@ -3,6 +3,7 @@
 // installed from npm's cache, a static server that sends a strict CSP on
 // every response, and the chat every app goes through.
 
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -52,9 +53,35 @@ export async function install(app, tarball) {
   await npm(['install', '--no-save', '--offline', tarball]);
 }
 
-/** The policy every built app is served with: the strict one of docs/EMBED.md, plus the chat server. */
-export function strictCSP(connect) {
-  return `default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self' ${connect}; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'`;
+/**
+ * The policy every built app is served with: the strict one of
+ * docs/EMBED.md, plus the chat server and, for a page with inline scripts
+ * (a Next.js static export), their hashes (inlineScriptHashes).
+ * @param {string} connect the chat server's origin @param {string[]} [scriptHashes] 'sha256-…' sources
+ */
+export function strictCSP(connect, scriptHashes = []) {
+  return `default-src 'self'; script-src 'self' 'wasm-unsafe-eval'${scriptHashes.map((h) => ` '${h}'`).join('')}; style-src 'self'; img-src 'self' data:; connect-src 'self' ${connect}; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'`;
+}
+
+/**
+ * The sha256 sources of every inline <script> (one with no src) of the
+ * HTML files in dir, each once: what a strict script-src must list for a
+ * static export whose pages carry inline scripts, instead of
+ * 'unsafe-inline'. The hash is of the script's text as written between
+ * its tags (CSP Level 2, "hash-source").
+ * @param {string} dir @returns {string[]} e.g. ["sha256-…"]
+ */
+export function inlineScriptHashes(dir) {
+  const hashes = new Set();
+  for (const f of fs.readdirSync(dir, { recursive: true })) {
+    if (!String(f).endsWith('.html')) continue;
+    const html = fs.readFileSync(path.join(dir, String(f)), 'utf8');
+    for (const m of html.matchAll(/<script(\s[^>]*)?>([^]*?)<\/script>/g)) {
+      if (/\ssrc=/.test(m[1] ?? '')) continue;
+      hashes.add(`sha256-${crypto.createHash('sha256').update(m[2], 'utf8').digest('base64')}`);
+    }
+  }
+  return [...hashes];
 }
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.wasm': 'application/wasm', '.svg': 'image/svg+xml', '.json': 'application/json', '.txt': 'text/plain; charset=utf-8' };
@@ -98,8 +125,9 @@ export const ANSWERS = ['Answer A', 'Answer B', 'Answer C:\n\n```python\nprint("
  * The chat every app goes through, on a page already watched for errors:
  * send "hello" (Answer A), edit it (Answer B), regenerate (Answer C, with
  * a code block the panel highlights), click Answer A's row in the panel
- * (row-click="jump": the app's messages follow), reload, and find the cursor
- * kept and every branch in the panel.
+ * (row-click="jump": the app's messages follow), rename the chat, add a
+ * second chat and delete it (chatsScenario), reload, and find the cursor
+ * kept, every branch in the panel, the new title and no deleted chat.
  * @param {import('playwright-core').Page} page
  * @param {string} url the app's page, with ?api= set
  * @param {{plan: Function}} chat the loopback server (e2e/openai-server.mjs)
@@ -142,11 +170,72 @@ export async function chatScenario(page, url, chat, scenario) {
   // event (fired once the jump call answers): wait for that one too, then check it.
   await page.waitForFunction(() => (document.querySelector('[data-testid="jumped"]')?.textContent ?? '') !== '', null, { timeout: 60_000 }).catch(() => {});
   assert.notEqual(await page.getByTestId('jumped').textContent(), '', 'the panel\'s jump event reached the app (onjump)');
+  await chatsScenario(page);
   await page.reload();
   await ready();
   await waitTexts(['You are a test bot.', 'hello', 'Answer A']);
+  await chatsAfterReload(page);
   await page.waitForFunction(() => document.querySelector('session-tree-panel')?.shadowRoot?.querySelectorAll('.row[data-node-id]').length === 6);
   const rows = (await panel.locator('.row[data-node-id]').allTextContents()).join('\n');
   for (const want of ['You are a test bot.', 'hello', 'Answer A', 'hello (edited)', 'Answer B', 'Answer C']) assert.ok(rows.includes(want), `the panel shows ${JSON.stringify(want)} after a reload: ${rows}`);
   assert.deepEqual(await texts(), ['You are a test bot.', 'hello', 'Answer A']);
+}
+
+/** The page's [data-testid=id] items, sorted (their .title spans when there are any). */
+const listed = (id) => [...document.querySelectorAll(`[data-testid=${id}] li`)].map((li) => (li.querySelector('.title') ?? li).textContent).sort();
+
+/**
+ * Wait until the page's [data-testid=testid] list reads want (in any
+ * order), reading it again each 100 ms for up to 20 s (a string to
+ * waitForFunction would be an eval, which the strict CSP refuses).
+ */
+async function waitList(page, testid, want) {
+  const w = JSON.stringify([...want].sort());
+  let got;
+  for (const end = Date.now() + 20_000; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
+    got = JSON.stringify(await page.evaluate(listed, testid));
+    if (got === w) return;
+  }
+  throw new Error(`the app's ${testid} read ${got}, not ${w}`);
+}
+
+/** Search across sessions in the app for query: the ids of the sessions found. */
+async function searchFor(page, query) {
+  const chats = page.getByRole('region', { name: 'Chats' });
+  await chats.getByLabel('Search').fill(query);
+  await chats.getByRole('button', { name: 'Search' }).click();
+  await page.waitForFunction(() => /found$/.test(document.querySelector('[data-testid=searched]')?.textContent ?? ''));
+  return (await page.locator('[data-testid=hits] li').allTextContents()).sort();
+}
+
+/**
+ * The chat list's part of the scenario: rename the chat (its title shows),
+ * add a second chat with appendMany (found by search across sessions),
+ * delete it from the list (gone from the list and from search).
+ * @param {import('playwright-core').Page} page
+ */
+export async function chatsScenario(page) {
+  const chats = page.getByRole('region', { name: 'Chats' });
+  const ready = () => page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'ready');
+  await chats.getByLabel('Title').fill('Trip to Lyon');
+  await chats.getByRole('button', { name: 'Rename' }).click();
+  await waitList(page, 'chats', ['Trip to Lyon']);
+  await ready();
+  await chats.getByRole('button', { name: 'New chat' }).click();
+  await waitList(page, 'chats', ['Scratch', 'Trip to Lyon']);
+  await ready();
+  assert.deepEqual(await searchFor(page, 'zanzibar'), ['scratch'], 'the new chat is found by search across sessions');
+  await ready();
+  await chats.getByRole('button', { name: 'Delete Scratch' }).click();
+  await waitList(page, 'chats', ['Trip to Lyon']);
+  await ready();
+  assert.deepEqual(await searchFor(page, 'zanzibar'), [], 'the deleted chat is gone from search');
+  await ready();
+}
+
+/** After the reload: the new title, and the deleted chat neither listed nor found. */
+export async function chatsAfterReload(page) {
+  await waitList(page, 'chats', ['Trip to Lyon']);
+  assert.deepEqual(await searchFor(page, 'zanzibar'), [], 'the deleted chat is not found after a reload');
+  assert.deepEqual(await searchFor(page, 'hello'), ['chat'], 'the kept chat is');
 }

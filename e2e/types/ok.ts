@@ -1,7 +1,7 @@
 // A correct program against js/sessiontree.d.ts: e2e/types.test.mjs
 // compiles it with tsc --noEmit --strict and expects no error.
 import { init, SessionTree, STORAGE_ERROR } from "../../js/sessiontree.js";
-import type { Entry, Envelope, Node, Request, Snapshot, ValueOf } from "../../js/sessiontree.js";
+import type { Entry, Envelope, Message, Node, Request, Snapshot, ValueOf } from "../../js/sessiontree.js";
 
 export async function example(file: File, bytes: Uint8Array<ArrayBuffer>, signal: AbortSignal): Promise<string[]> {
   const tree = await init({ dbName: "typed" });
@@ -30,9 +30,11 @@ export async function example(file: File, bytes: Uint8Array<ArrayBuffer>, signal
   // A request built apart and typed as the union still type-checks.
   const r: Request = { operation: "jump", sessionId: "demo", nodeId: node.id };
   await tree.call(r);
-  // Text and bytes requests are untyped: the value is any.
-  const raw: Envelope<any> = await tree.call('{"operation":"sessions"}');
-  if (raw.ok) out.push(String(raw.value.length));
+  // Text and bytes requests are untyped: the value is unknown until the program says.
+  const raw: Envelope = await tree.call('{"operation":"sessions"}');
+  if (raw.ok && Array.isArray(raw.value)) out.push(String(raw.value.length));
+  const loose: Envelope<any> = await tree.call('{"operation":"sessions"}');
+  if (loose.ok) out.push(String(loose.value.length));
 
   // The thin methods.
   await tree.create("other", { title: "Other" });
@@ -91,6 +93,20 @@ export async function example(file: File, bytes: Uint8Array<ArrayBuffer>, signal
   tree.subscribe((e) => {
     if (e.type !== "storage" && e.type !== "restarted" && "nodeIds" in e) out.push(...(e.nodeIds ?? []), e.cursor ?? "", e.title ?? "");
   });
+  // Each kind of event narrows on its type, with its own fields.
+  tree.subscribe((e) => {
+    if (e.type === "storage") out.push(e.reason, e.message);
+    else if (e.type === "restarted") out.push(String(e.ms));
+    else if (e.type === "trash.empty") {
+      const erased: true = e.erased;
+      out.push(e.sessionId, String(erased));
+    } else if (e.type === "delete") out.push(e.deletedAt ?? (e.erased ? "erased" : ""));
+    else if (e.type === "rename" || e.type === "append.many") out.push(e.title ?? "", ...(e.nodeIds ?? []));
+    else out.push(e.type, e.sessionId);
+  });
+  // Roles: the known ones, or any other string.
+  const roles: Message["role"][] = ["system", "user", "assistant", "tool", "developer", "narrator"];
+  out.push(...roles);
 
   const id: ValueOf<"append">["id"] = node.id;
   out.push(id, STORAGE_ERROR);

@@ -1,6 +1,7 @@
 // A small chat over an OpenAI-compatible endpoint with sessiontree as its
 // history: messages from useMessages, the panel beside them (row-click="jump"
-// switches branch), edit and regenerate from sessiontree/openai. The
+// switches branch), edit and regenerate from sessiontree/openai, and a list
+// of chats with rename, delete (to the trash) and search across them. The
 // endpoint comes from ?api=… (the test's loopback server).
 import { useEffect, useState } from "react";
 import type { Message, SessionTree } from "sessiontree";
@@ -30,6 +31,9 @@ export function App() {
   const [draft, setDraft] = useState("");
   const [status, setStatus] = useState("starting");
   const [jumped, setJumped] = useState("");
+  const [title, setTitle] = useState("");
+  const [query, setQuery] = useState("");
+  const [hits, setHits] = useState<string[] | null>(null);
 
   useEffect(() => {
     if (!tree) return;
@@ -67,6 +71,16 @@ export function App() {
     });
   const regenerateAt = (i: number) =>
     run("regenerating", async () => regenerate(tree, SESSION, (await pathIds(tree, cursor))[i], settings));
+  // A chat moved over from elsewhere: one appendMany call makes it with its messages.
+  const newChat = () =>
+    run("adding", () => tree.appendMany("scratch", [{ role: "user", content: "zanzibar note" }, { role: "assistant", content: "Noted." }], { create: true, title: "Scratch" }));
+  const search = () =>
+    run("searching", async () => {
+      setHits(null);
+      const r = await tree.search(query);
+      if (r.ok) setHits([...new Set(r.value.hits.map((h) => h.sessionId))]);
+      return r;
+    });
 
   return (
     <main>
@@ -87,6 +101,25 @@ export function App() {
         <button onClick={send} disabled={status !== "ready" || draft === ""}>
           Send
         </button>
+      </section>
+      <section aria-label="Chats">
+        <ul data-testid="chats">
+          {sessions.map((s) => (
+            <li key={s.sessionId}>
+              <span className="title">{s.title || s.sessionId}</span>
+              <button aria-label={`Delete ${s.title || s.sessionId}`} onClick={() => run("deleting", () => tree.delete(s.sessionId))}>
+                Delete
+              </button>
+            </li>
+          ))}
+        </ul>
+        <input aria-label="Title" value={title} onChange={(e) => setTitle(e.target.value)} />
+        <button onClick={() => run("renaming", () => tree.rename(SESSION, title))}>Rename</button>
+        <button onClick={newChat}>New chat</button>
+        <input aria-label="Search" value={query} onChange={(e) => setQuery(e.target.value)} />
+        <button onClick={search}>Search</button>
+        <ul data-testid="hits">{hits?.map((h) => <li key={h}>{h}</li>)}</ul>
+        <p data-testid="searched">{hits === null ? "" : `${hits.length} found`}</p>
       </section>
       <session-tree-panel session-id={SESSION} row-click="jump" style={{ display: "block", height: "480px", width: "360px" }} onjump={(e) => setJumped(e.detail.nodeId ?? "")} />
     </main>

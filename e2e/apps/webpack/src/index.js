@@ -1,5 +1,6 @@
 // A chat page over an OpenAI-compatible endpoint with sessiontree as its
-// history, in plain JS and DOM (webpack's defaults: no loader, no config).
+// history, in plain JS and DOM (webpack's defaults: no loader, no config),
+// with a list of chats: rename, delete (to the trash), search across them.
 // The endpoint comes from ?api=… (the test's loopback server).
 import { init } from "sessiontree";
 import "sessiontree/panel";
@@ -68,8 +69,44 @@ $("#send").onclick = () => {
     return a.ok ? reply(tree, SESSION, settings) : a;
   });
 };
+/** Draw the list of chats, each with its Delete button. */
+async function drawChats() {
+  const all = await tree.call({ operation: "sessions" });
+  if (!all.ok) return;
+  const items = all.value.map((s) => {
+    const li = document.createElement("li");
+    const span = document.createElement("span");
+    span.className = "title";
+    span.textContent = s.title || s.sessionId;
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = "Delete";
+    b.setAttribute("aria-label", `Delete ${span.textContent}`);
+    b.onclick = () => run("deleting", () => tree.delete(s.sessionId));
+    li.append(span, b);
+    return li;
+  });
+  $("[data-testid=chats]").replaceChildren(...items);
+}
+$("#rename").onclick = () => run("renaming", () => tree.rename(SESSION, $("[aria-label=Title]").value));
+// A chat moved over from elsewhere: one appendMany call makes it with its messages.
+$("#new-chat").onclick = () =>
+  run("adding", () => tree.appendMany("scratch", [{ role: "user", content: "zanzibar note" }, { role: "assistant", content: "Noted." }], { create: true, title: "Scratch" }));
+$("#search").onclick = () =>
+  run("searching", async () => {
+    $("[data-testid=searched]").textContent = "";
+    const r = await tree.search($("[aria-label=Search]").value);
+    if (!r.ok) return r;
+    const ids = [...new Set(r.value.hits.map((h) => h.sessionId))];
+    $("[data-testid=hits]").replaceChildren(...ids.map((id) => Object.assign(document.createElement("li"), { textContent: id })));
+    $("[data-testid=searched]").textContent = `${ids.length} found`;
+    return r;
+  });
 $("session-tree-panel").addEventListener("jump", (e) => ($("[data-testid=jumped]").textContent = e.detail.nodeId ?? ""));
-tree.subscribe((e) => (e.sessionId === SESSION || e.sessionId === undefined) && draw());
+tree.subscribe((e) => {
+  if (e.sessionId === SESSION || e.sessionId === undefined) draw();
+  drawChats();
+});
 
 const has = await tree.call({ operation: "sessions" });
 if (has.ok && !has.value.some((s) => s.sessionId === SESSION)) {
@@ -77,4 +114,5 @@ if (has.ok && !has.value.some((s) => s.sessionId === SESSION)) {
   await tree.call({ operation: "append", sessionId: SESSION, message: { role: "system", content: "You are a test bot." } });
 }
 await draw();
+await drawChats();
 status("ready");

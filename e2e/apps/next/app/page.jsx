@@ -1,0 +1,6 @@
+import { Chat } from "./chat";
+
+/** The one page: the chat, a client component. */
+export default function Page() {
+  return <Chat />;
+}
