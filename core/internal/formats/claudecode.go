@@ -102,8 +102,9 @@ func readClaudeCodeLine(raw []byte, wantSession bool) (l claudeCodeLine, ok bool
 		l.SessionID = str(3)
 	}
 	l.ParentUUID = vals[6]
-	if s, isString := lineString(vals[7]); isString {
-		l.LogicalParentUUID = &s
+	if vals[7] != nil && vals[7][0] == '"' {
+		s, _ := lineString(vals[7])
+		l.LogicalParentUUID = &s // (an allocation only here)
 	}
 	l.IsSidechain, l.IsMeta, l.IsCompactSummary = string(vals[8]) == "true", string(vals[9]) == "true", string(vals[10]) == "true"
 	l.Timestamp, l.Message, l.Content = vals[11], vals[12], vals[13]

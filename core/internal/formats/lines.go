@@ -19,6 +19,14 @@ func lineString(tok []byte) (s string, ok bool) {
 	if len(tok) == 0 || tok[0] != '"' {
 		return "", false
 	}
+	switch string(tok) { // the common types and roles without an allocation
+	case `"message"`:
+		return "message", true
+	case `"user"`:
+		return "user", true
+	case `"assistant"`:
+		return "assistant", true
+	}
 	if body, plain := jsonx.PlainString(tok); plain {
 		return string(body), true
 	}

@@ -296,7 +296,6 @@ func (r *piReader) compactionBody(l *piLine, id string, body []byte) []byte {
 // has no ids (Pi generates them and chains the entries); from version 2
 // an entry without an id is skipped (ok false), with a warning.
 func (r *piReader) links(l *piLine, n int) (id, parent string, ok bool) {
-	what := jsonx.Sprintf("line %d", n)
 	if r.version < 2 {
 		id = r.v1ID(n)
 		if len(r.index) > 1 {
@@ -304,20 +303,20 @@ func (r *piReader) links(l *piLine, n int) (id, parent string, ok bool) {
 		}
 		return id, parent, true
 	}
-	if l.ID == nil || *l.ID == "" {
-		r.warn("%s (%s) has no id; skipped", what, l.Type)
+	if l.ID == "" {
+		r.warn("%s (%s) has no id; skipped", jsonx.Sprintf("line %d", n), l.Type)
 		return "", "", false
 	}
-	id = *l.ID
+	id = l.ID
 	switch {
 	case l.ParentID == nil:
-		r.warn("%s: entry %q has no parentId; it becomes a root", what, id)
+		r.warn("%s: entry %q has no parentId; it becomes a root", jsonx.Sprintf("line %d", n), id)
 	case bytes.Equal(l.ParentID, []byte("null")):
 	default:
 		var ok bool
 		if parent, ok = lineParent(l.ParentID, r.last); !ok {
 			parent = ""
-			r.warn("%s: entry %q has a parentId that is not a string; it becomes a root", what, id)
+			r.warn("%s: entry %q has a parentId that is not a string; it becomes a root", jsonx.Sprintf("line %d", n), id)
 		}
 	}
 	return id, parent, true

@@ -21,7 +21,7 @@ import (
 // decoded (nil: missing or null); the others its raw JSON.
 type piLine struct {
 	Type      string
-	ID        *string
+	ID        string // "" when missing or null
 	ParentID  jsonx.RawMessage
 	Timestamp jsonx.RawMessage
 	Branch    *string
@@ -162,7 +162,8 @@ func (l *piLine) set(i int, v []byte) {
 	case 0:
 		l.bad = !setString(&l.Type, v) || l.bad
 	case 1:
-		l.bad = !setStringPtr(&l.ID, v) || l.bad
+		l.ID = ""
+		l.bad = !setString(&l.ID, v) || l.bad
 	case 4:
 		l.bad = !setStringPtr(&l.Branch, v) || l.bad
 	case 12:
