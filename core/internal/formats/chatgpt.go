@@ -61,18 +61,31 @@ type chatgptContent struct {
 // readChatGPTFast). It returns the conversation, its warnings and, when it
 // cannot be imported, the reason.
 func convertChatGPTConversation(model *Model, raw jsonx.RawMessage, k int, valid bool) (Conversation, []Warning, string) {
-	var c Conversation
 	if len(raw) == 0 || raw[0] != '{' {
-		return c, nil, jsonx.Sprintf("conversation %d is not an object; skipped", k)
+		return Conversation{}, nil, jsonx.Sprintf("conversation %d is not an object; skipped", k)
 	}
 	fast, isFast := readChatGPTFast(raw, valid)
-	defer fast.release()
 	if !isFast {
-		if err := jsonx.Unmarshal(raw, &fast.conv); err != nil {
-			return c, nil, jsonx.Sprintf("conversation %d could not be read: %s; skipped", k, jsonx.ErrorText(err))
-		}
+		fast.release()
+		return decodeChatGPTConversation(model, raw, k)
 	}
-	return chatgptConvert(model, fast, isFast, k)
+	defer fast.release()
+	return chatgptConvert(model, fast, true, k)
+}
+
+// decodeChatGPTConversation is convertChatGPTConversation by the decoding
+// path alone, for a conversation the one-pass reader leaves to it (and
+// for the tests that hold both to the same conversation).
+func decodeChatGPTConversation(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning, string) {
+	if len(raw) == 0 || raw[0] != '{' {
+		return Conversation{}, nil, jsonx.Sprintf("conversation %d is not an object; skipped", k)
+	}
+	f := newChatGPTReader()
+	defer f.release()
+	if err := jsonx.Unmarshal(raw, &f.conv); err != nil {
+		return Conversation{}, nil, jsonx.Sprintf("conversation %d could not be read: %s; skipped", k, jsonx.ErrorText(err))
+	}
+	return chatgptConvert(model, f, false, k)
 }
 
 // chatgptConvert converts conversation k as read: by the one-pass reader
