@@ -38,19 +38,21 @@ func importAnswer(tb testing.TB, data []byte, format string) string {
 }
 
 // spacedLines returns data with a space after every ',', ':', '{' and '['
-// outside strings on each line after the first that is valid JSON (the
-// first, hashed, names a file without a session id): the same records,
+// outside strings on each line after the first non-blank one that is
+// valid JSON (the first, hashed, names a file without a session id): the same records,
 // which each reader must import as it imports the compact lines (the
 // message and the line are then compacted, not taken as they stand).
 func spacedLines(data []byte) []byte {
 	var out []byte
+	seen := false // the first line that is not blank, which stays as it is
 	for pos := 0; pos < len(data); {
 		end := bytes.IndexByte(data[pos:], '\n')
 		if end < 0 {
 			end = len(data) - pos
 		}
 		line := data[pos : pos+end]
-		first := pos == 0
+		first := !seen && len(bytes.TrimSpace(line)) > 0
+		seen = seen || first
 		pos += end + 1
 		if first || !jsonx.Valid(line) {
 			out = append(out, line...)

@@ -127,10 +127,8 @@ func chatgptConvert(model *Model, f *chatgptFast, isFast bool, k int) (Conversat
 	} else if c.ID == "" {
 		c.ID = chatgptDerivedID(conv.CreateTime, entries2roots(conv.Mapping))
 	}
-	var warns []Warning
-	warn := func(format string, args ...any) {
-		warns = append(warns, Warning{SessionID: c.ID, Message: jsonx.Sprintf(format, args...)})
-	}
+	w := warnings{session: c.ID}
+	warn := w.warn
 
 	var entries map[string]*chatgptEntry
 	if isFast {
@@ -151,10 +149,10 @@ func chatgptConvert(model *Model, f *chatgptFast, isFast bool, k int) (Conversat
 	chatgptRecords(entries, keys, bloom, name, &c, warn)
 	if len(c.Records) == 0 {
 		if c.Unusable > 0 {
-			return c, warns, jsonx.Sprintf("%s: none of its %d messages could be used; skipped", name, c.Unusable)
+			return c, w.warns, jsonx.Sprintf("%s: none of its %d messages could be used; skipped", name, c.Unusable)
 		}
 		warn("%s has no messages; it is an empty session", name)
-		return c, warns, ""
+		return c, w.warns, ""
 	}
 	if conv.CurrentNode != nil && *conv.CurrentNode != "" {
 		cur := *conv.CurrentNode
@@ -168,7 +166,7 @@ func chatgptConvert(model *Model, f *chatgptFast, isFast bool, k int) (Conversat
 		}
 		c.Current = cur
 	}
-	return c, warns, ""
+	return c, w.warns, ""
 }
 
 // chatgptEntry is one mapping entry as read: its node, source, message

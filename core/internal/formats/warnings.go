@@ -13,17 +13,21 @@ import (
 // stands: warnings it adds one by one (warn, each naming its line or
 // record), and lines it skips by kind (skip), told in finish as one
 // warning per kind with the count and the first line numbers. A reader
-// embeds it, so r.warn and r.warns are the reader's own.
+// embeds it, so r.warn and r.warns are the reader's own; a reader of
+// whole conversations keeps one per conversation, with its session and
+// the prefix that names it ("conversation \"abc\": ").
 type warnings struct {
 	warns   []Warning
 	skipped map[string][]int // kind of line → its line numbers, in order
+	session string           // each warning's SessionID ("" for a reader's one session)
+	prefix  string           // put before each warning's text
 }
 
 // warn adds a warning: format and args as jsonx.Sprintf takes them.
 //
 //go:noinline // called once per warning; inlined copies cost wasm size
 func (w *warnings) warn(format string, args ...any) {
-	w.warns = append(w.warns, Warning{Message: jsonx.Sprintf(format, args...)})
+	w.warns = append(w.warns, Warning{SessionID: w.session, Message: w.prefix + jsonx.Sprintf(format, args...)})
 }
 
 // skip notes that line n, of the kind named, was skipped (or counted
