@@ -153,28 +153,57 @@ func (l *piLine) message(sc *jsonx.Scanner) error {
 	return nil
 }
 
-// set takes the value v of the member whose field is piLineKeys[i].
+// set takes the value v of the member whose field is piLineKeys[i]
+// (the message is read by message).
 func (l *piLine) set(i int, v []byte) {
-	raws := [...]*jsonx.RawMessage{2: &l.ParentID, 3: &l.Timestamp, 6: &l.ThinkingLevel, 7: &l.Provider,
-		8: &l.ModelID, 9: &l.Tools, 10: &l.Summary, 11: &l.FirstKeptEntryID, 13: &l.TokensBefore,
-		14: &l.CustomType, 15: &l.Data, 16: &l.Content, 17: &l.Display, 18: &l.Details, 19: &l.Name}
+	v = v[:len(v):len(v)]
+	ok := true
 	switch i {
 	case 0:
-		l.bad = !setString(&l.Type, v) || l.bad
+		ok = setString(&l.Type, v)
 	case 1:
-		l.ID = ""
-		l.bad = !setString(&l.ID, v) || l.bad
+		l.ID = "" // null clears it
+		ok = setString(&l.ID, v)
+	case 2:
+		l.ParentID = v
+	case 3:
+		l.Timestamp = v
 	case 4:
-		l.bad = !setStringPtr(&l.Branch, v) || l.bad
+		ok = setStringPtr(&l.Branch, v)
+	case 6:
+		l.ThinkingLevel = v
+	case 7:
+		l.Provider = v
+	case 8:
+		l.ModelID = v
+	case 9:
+		l.Tools = v
+	case 10:
+		l.Summary = v
+	case 11:
+		l.FirstKeptEntryID = v
 	case 12:
-		l.bad = !setIntPtr(&l.FirstKeptEntryIndex, v) || l.bad
+		ok = setIntPtr(&l.FirstKeptEntryIndex, v)
+	case 13:
+		l.TokensBefore = v
+	case 14:
+		l.CustomType = v
+	case 15:
+		l.Data = v
+	case 16:
+		l.Content = v
+	case 17:
+		l.Display = v
+	case 18:
+		l.Details = v
+	case 19:
+		l.Name = v
 	case 20:
-		l.bad = !setStringPtr(&l.TargetID, v) || l.bad
+		ok = setStringPtr(&l.TargetID, v)
 	case 21:
-		l.bad = !setStringPtr(&l.Label, v) || l.bad
-	default:
-		*raws[i] = v[:len(v):len(v)]
+		ok = setStringPtr(&l.Label, v)
 	}
+	l.bad = l.bad || !ok
 }
 
 // setString reads the string member v into *dst as a struct decoder
@@ -197,11 +226,12 @@ func setStringPtr(dst **string, v []byte) bool {
 		*dst = nil
 		return true
 	}
-	s, ok := lineString(v)
-	if ok {
-		*dst = &s
+	if v[0] != '"' {
+		return false
 	}
-	return ok
+	s, _ := lineString(v)
+	*dst = &s // (an allocation only here)
+	return true
 }
 
 // setIntPtr reads an integer member into *dst (null clears it); a number
