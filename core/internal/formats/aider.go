@@ -41,8 +41,8 @@ func detectAider(sn *Sniff) bool {
 
 // aiderRun is one run of Aider: one session.
 type aiderRun struct {
-	conv     Conversation
-	warns    []Warning
+	conv Conversation
+	warnings
 	messages int
 }
 
@@ -70,7 +70,7 @@ func (r *aiderReader) TextLine(raw []byte, n int) {
 	}
 	if r.run == nil {
 		r.begin("", n)
-		r.run.warns = append(r.run.warns, Warning{Message: jsonx.Sprintf("line %d comes before the first %q line; a run is started there", n, strings.TrimSpace(aiderStart))})
+		r.run.warn("line %d comes before the first %q line; a run is started there", n, strings.TrimSpace(aiderStart))
 	}
 	blank := strings.TrimSpace(line) == ""
 	defer func() { r.blank = blank }()

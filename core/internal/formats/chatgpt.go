@@ -61,18 +61,31 @@ type chatgptContent struct {
 // readChatGPTFast). It returns the conversation, its warnings and, when it
 // cannot be imported, the reason.
 func convertChatGPTConversation(model *Model, raw jsonx.RawMessage, k int, valid bool) (Conversation, []Warning, string) {
-	var c Conversation
 	if len(raw) == 0 || raw[0] != '{' {
-		return c, nil, jsonx.Sprintf("conversation %d is not an object; skipped", k)
+		return Conversation{}, nil, jsonx.Sprintf("conversation %d is not an object; skipped", k)
 	}
 	fast, isFast := readChatGPTFast(raw, valid)
-	defer fast.release()
 	if !isFast {
-		if err := jsonx.Unmarshal(raw, &fast.conv); err != nil {
-			return c, nil, jsonx.Sprintf("conversation %d could not be read: %s; skipped", k, jsonx.ErrorText(err))
-		}
+		fast.release()
+		return decodeChatGPTConversation(model, raw, k)
 	}
-	return chatgptConvert(model, fast, isFast, k)
+	defer fast.release()
+	return chatgptConvert(model, fast, true, k)
+}
+
+// decodeChatGPTConversation is convertChatGPTConversation by the decoding
+// path alone, for a conversation the one-pass reader leaves to it (and
+// for the tests that hold both to the same conversation).
+func decodeChatGPTConversation(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning, string) {
+	if len(raw) == 0 || raw[0] != '{' {
+		return Conversation{}, nil, jsonx.Sprintf("conversation %d is not an object; skipped", k)
+	}
+	f := newChatGPTReader()
+	defer f.release()
+	if err := jsonx.Unmarshal(raw, &f.conv); err != nil {
+		return Conversation{}, nil, jsonx.Sprintf("conversation %d could not be read: %s; skipped", k, jsonx.ErrorText(err))
+	}
+	return chatgptConvert(model, f, false, k)
 }
 
 // chatgptConvert converts conversation k as read: by the one-pass reader
@@ -114,10 +127,8 @@ func chatgptConvert(model *Model, f *chatgptFast, isFast bool, k int) (Conversat
 	} else if c.ID == "" {
 		c.ID = chatgptDerivedID(conv.CreateTime, entries2roots(conv.Mapping))
 	}
-	var warns []Warning
-	warn := func(format string, args ...any) {
-		warns = append(warns, Warning{SessionID: c.ID, Message: jsonx.Sprintf(format, args...)})
-	}
+	w := warnings{session: c.ID}
+	warn := w.warn
 
 	var entries map[string]*chatgptEntry
 	if isFast {
@@ -138,10 +149,10 @@ func chatgptConvert(model *Model, f *chatgptFast, isFast bool, k int) (Conversat
 	chatgptRecords(entries, keys, bloom, name, &c, warn)
 	if len(c.Records) == 0 {
 		if c.Unusable > 0 {
-			return c, warns, jsonx.Sprintf("%s: none of its %d messages could be used; skipped", name, c.Unusable)
+			return c, w.warns, jsonx.Sprintf("%s: none of its %d messages could be used; skipped", name, c.Unusable)
 		}
 		warn("%s has no messages; it is an empty session", name)
-		return c, warns, ""
+		return c, w.warns, ""
 	}
 	if conv.CurrentNode != nil && *conv.CurrentNode != "" {
 		cur := *conv.CurrentNode
@@ -155,7 +166,7 @@ func chatgptConvert(model *Model, f *chatgptFast, isFast bool, k int) (Conversat
 		}
 		c.Current = cur
 	}
-	return c, warns, ""
+	return c, w.warns, ""
 }
 
 // chatgptEntry is one mapping entry as read: its node, source, message

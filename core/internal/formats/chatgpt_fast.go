@@ -29,10 +29,6 @@ import (
 // conversation byte for byte (the golden and importer tests hold them to
 // that; FuzzImportChatGPTFast compares them).
 
-// chatgptOnePass turns the one-pass reader on; the differential tests
-// turn it off to compare it with the decoding path.
-var chatgptOnePass = true
-
 // chatgptFast is what the one-pass reader gives of a conversation: its
 // fields as chatgptConversation holds them (Mapping left nil; hasMapping
 // says whether it was an object) and its entries, every one read.
@@ -208,7 +204,7 @@ func fastFloat(sc *jsonx.Scanner) (v float64, null bool, err error) {
 // when ok is false) for the caller to release.
 func readChatGPTFast(raw []byte, valid bool) (f *chatgptFast, ok bool) {
 	f = newChatGPTReader()
-	if !chatgptOnePass || !jsonx.ValidUTF8(raw) {
+	if !jsonx.ValidUTF8(raw) {
 		// Bytes that are not UTF-8 are the decoding path's: it turns them
 		// into U+FFFD in keys as encoding/json does, and ids derive from
 		// keys (FuzzChatGPTOnePass found a mapping key of one such byte).

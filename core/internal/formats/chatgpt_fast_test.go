@@ -48,11 +48,13 @@ func chatgptBothWays(t testing.TB, raw []byte) (fast, slow, validFast, validSlow
 		compact = jsonx.CompactBytes(raw)
 		validFast = convert(compact, true)
 	}
-	chatgptOnePass = false
-	defer func() { chatgptOnePass = true }()
-	slow = convert(raw, false)
+	decode := func(raw []byte) []any {
+		c, w, skip := decodeChatGPTConversation(stubModel, raw, 3)
+		return []any{withoutHints(t, c), w, skip}
+	}
+	slow = decode(raw)
 	if compact != nil {
-		validSlow = convert(compact, false)
+		validSlow = decode(compact)
 	}
 	return fast, slow, validFast, validSlow, scanned
 }

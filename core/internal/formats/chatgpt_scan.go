@@ -16,7 +16,7 @@ import "github.com/sessiontree/sessiontree/core/internal/jsonx"
 // UTF-8 and bad syntax, which the caller reads again as an element (and
 // the array reader reports).
 func scanChatGPTConversation(model *Model, sc *jsonx.Scanner, k int) (c Conversation, warns []Warning, ok bool) {
-	if !chatgptOnePass || sc.Valid || sc.Peek() != '{' {
+	if sc.Valid || sc.Peek() != '{' {
 		return c, nil, false
 	}
 	start := sc.Pos

@@ -129,10 +129,8 @@ func convertClaudeAI(model *Model, raw jsonx.RawMessage, k int) (Conversation, [
 	if c.Title != "" {
 		name += jsonx.Sprintf(" (%s)", c.Title)
 	}
-	var warns []Warning
-	warn := func(format string, args ...any) {
-		warns = append(warns, Warning{SessionID: c.ID, Message: name + ": " + jsonx.Sprintf(format, args...)})
-	}
+	w := warnings{session: c.ID, prefix: name + ": "}
+	warn := w.warn
 	linked := false
 	for i, m := range conv.Messages {
 		var msg claudeAIMessage
@@ -165,9 +163,9 @@ func convertClaudeAI(model *Model, raw jsonx.RawMessage, k int) (Conversation, [
 		warn("has no messages; it is an empty session")
 	}
 	if derived {
-		renameDerived(&c, warns, "claudeai-")
+		renameDerived(&c, w.warns, "claudeai-")
 	}
-	return c, warns
+	return c, w.warns
 }
 
 // claudeAIMessageJSON returns {"role","content"}: the content parts as the

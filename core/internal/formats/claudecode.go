@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"hash"
 	"hash/fnv"
-	"maps"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
@@ -47,19 +44,108 @@ func detectClaudeCode(sn *Sniff) bool {
 	return false
 }
 
+// claudeCodeLine is a line's members, read as a map of members would
+// give them (keys match exactly; the last of a repeated member wins):
+// the strings decoded ("" when missing or not a string), the others raw.
 type claudeCodeLine struct {
-	Type              string           `json:"type"`
-	Subtype           string           `json:"subtype"`
-	UUID              string           `json:"uuid"`
-	ParentUUID        jsonx.RawMessage `json:"parentUuid"`
-	LogicalParentUUID *string          `json:"logicalParentUuid"`
-	IsSidechain       bool             `json:"isSidechain"`
-	SessionID         string           `json:"sessionId"`
-	Timestamp         jsonx.RawMessage `json:"timestamp"`
-	Message           jsonx.RawMessage `json:"message"`
-	Content           jsonx.RawMessage `json:"content"`
-	Summary           string           `json:"summary"`
-	LeafUUID          string           `json:"leafUuid"`
+	Type, Subtype, UUID, SessionID, Summary, LeafUUID string
+	ParentUUID                                        jsonx.RawMessage // nil: missing
+	LogicalParentUUID                                 *string          // when a string
+	IsSidechain, IsMeta, IsCompactSummary             bool
+	Timestamp, Message, Content                       jsonx.RawMessage
+	// role is the message's when lineMessage read it as core takes it
+	// (asIs); spaced says the line has white space between tokens.
+	role         string
+	asIs, spaced bool
+}
+
+// The members readClaudeCodeLine reads, by index.
+var claudeCodeKeys = []string{"type", "subtype", "uuid", "sessionId", "summary", "leafUuid", "parentUuid",
+	"logicalParentUuid", "isSidechain", "isMeta", "isCompactSummary", "timestamp", "message", "content"}
+
+// readClaudeCodeLine reads the line raw in one pass (the message checked
+// where it stands, see lineMessage); ok is false when raw is not a valid
+// JSON object (the caller's syntax check names the fault). wantSession
+// says the session id is still to be found (it is decoded only then).
+func readClaudeCodeLine(raw []byte, wantSession bool) (l claudeCodeLine, ok bool) {
+	var vals [14][]byte
+	sc := jsonx.Scanner{Data: raw}
+	err := sc.Object(func(key []byte) error {
+		i := claudeCodeKey(key)
+		if i == 12 {
+			start := sc.Pos
+			msg, role, err := lineMessage(&sc)
+			if err == nil {
+				vals[i], l.role, l.asIs = msg, role, true
+				return nil
+			}
+			if err != errFast {
+				return err
+			}
+			sc.Pos, l.asIs = start, false
+		}
+		v, _, serr := sc.Value()
+		if serr != nil {
+			return serr
+		}
+		if i >= 0 {
+			vals[i] = v[:len(v):len(v)]
+		}
+		return nil
+	})
+	if err != nil || sc.End() != nil {
+		return claudeCodeLine{}, false
+	}
+	str := func(i int) string { s, _ := lineString(vals[i]); return s }
+	l.Type, l.Subtype, l.UUID, l.Summary, l.LeafUUID = str(0), str(1), str(2), str(4), str(5)
+	if wantSession {
+		l.SessionID = str(3)
+	}
+	l.ParentUUID = vals[6]
+	if vals[7] != nil && vals[7][0] == '"' {
+		s, _ := lineString(vals[7])
+		l.LogicalParentUUID = &s // (an allocation only here)
+	}
+	l.IsSidechain, l.IsMeta, l.IsCompactSummary = string(vals[8]) == "true", string(vals[9]) == "true", string(vals[10]) == "true"
+	l.Timestamp, l.Message, l.Content = vals[11], vals[12], vals[13]
+	l.spaced = sc.Spaced
+	return l, true
+}
+
+// claudeCodeKey returns the index in claudeCodeKeys of key, -1 for
+// another member.
+func claudeCodeKey(key []byte) int {
+	switch string(key) {
+	case "type":
+		return 0
+	case "subtype":
+		return 1
+	case "uuid":
+		return 2
+	case "sessionId":
+		return 3
+	case "summary":
+		return 4
+	case "leafUuid":
+		return 5
+	case "parentUuid":
+		return 6
+	case "logicalParentUuid":
+		return 7
+	case "isSidechain":
+		return 8
+	case "isMeta":
+		return 9
+	case "isCompactSummary":
+		return 10
+	case "timestamp":
+		return 11
+	case "message":
+		return 12
+	case "content":
+		return 13
+	}
+	return -1
 }
 
 type claudeCodeSummary struct {
@@ -73,8 +159,7 @@ type claudeCodeReader struct {
 	sessionID string
 	recs      []Record
 	summaries []claudeCodeSummary
-	other     map[string][]int // type of a line without uuid → its line numbers
-	warns     []Warning
+	warnings         // lines without uuid skipped by type, told in Finish
 	firstText string // the earliest user message's text, for a title
 	firstTime float64
 	created   float64
@@ -84,35 +169,43 @@ type claudeCodeReader struct {
 }
 
 func newClaudeCodeReader(model *Model) LineReader {
-	return &claudeCodeReader{model: model, other: map[string][]int{}, hash: fnv.New128a(), bounds: map[string]bool{}}
+	return &claudeCodeReader{model: model, hash: fnv.New128a(), bounds: map[string]bool{}}
 }
 
-//go:noinline // called once per operation; inlined copies cost wasm size
-func (r *claudeCodeReader) warn(format string, args ...any) {
-	r.warns = append(r.warns, Warning{Message: jsonx.Sprintf(format, args...)})
+// RawLine is formats.RawLiner's: every line that is a valid object is
+// read in one pass (line); false leaves any other to the caller, which
+// names a syntax error or hands Line a value that is not an object.
+func (r *claudeCodeReader) RawLine(raw []byte, n int) bool {
+	l, ok := readClaudeCodeLine(raw, r.sessionID == "")
+	if !ok {
+		return false
+	}
+	r.line(raw, &l, n)
+	return true
 }
 
+// Line reads a line RawLine did not take: a value that is not an object.
 func (r *claudeCodeReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int) {
+	l, ok := readClaudeCodeLine(raw, r.sessionID == "")
+	if f == nil || !ok {
+		r.count(raw)
+		r.skip("(not a transcript object)", n)
+		return
+	}
+	r.line(raw, &l, n)
+}
+
+// count counts the line raw (the first is hashed: with the line count,
+// it names a file without a session id).
+func (r *claudeCodeReader) count(raw []byte) {
 	if r.lines++; r.lines == 1 {
-		r.hash.Write(raw) // with the line count, names a file without a session id
+		r.hash.Write(raw)
 	}
-	if f == nil {
-		r.other["(not a transcript object)"] = append(r.other["(not a transcript object)"], n)
-		return
-	}
-	if r.lineFast(raw) {
-		return
-	}
-	str := func(key string) string {
-		v, _ := jsonx.ParseString(f[key])
-		return v
-	}
-	l := claudeCodeLine{Type: str("type"), Subtype: str("subtype"), UUID: str("uuid"), ParentUUID: f["parentUuid"],
-		IsSidechain: string(f["isSidechain"]) == "true", SessionID: str("sessionId"), Timestamp: f["timestamp"],
-		Message: f["message"], Content: f["content"], Summary: str("summary"), LeafUUID: str("leafUuid")}
-	if v, ok := jsonx.ParseString(f["logicalParentUuid"]); ok {
-		l.LogicalParentUUID = &v
-	}
+}
+
+// line reads the line raw (n), whose members are l.
+func (r *claudeCodeReader) line(raw []byte, l *claudeCodeLine, n int) {
+	r.count(raw)
 	if r.sessionID == "" && l.SessionID != "" {
 		r.sessionID = l.SessionID
 	}
@@ -125,14 +218,14 @@ func (r *claudeCodeReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int
 		if kind == "" {
 			kind = "(no type)"
 		}
-		r.other[kind] = append(r.other[kind], n)
+		r.skip(kind, n)
 		return
 	}
-	what := jsonx.Sprintf("line %d: record %q", n, l.UUID)
+	what := func() string { return jsonx.Sprintf("line %d: record %q", n, l.UUID) } // only for a warning
 	parent, inferred := "", false
 	switch {
 	case l.ParentUUID == nil:
-		r.warn("%s has no parentUuid; it becomes a root", what)
+		r.warn("%s has no parentUuid; it becomes a root", what())
 	case bytes.Equal(l.ParentUUID, []byte("null")):
 		if l.LogicalParentUUID != nil && *l.LogicalParentUUID != "" {
 			// A compacted continuation, linked back; the file states
@@ -141,23 +234,26 @@ func (r *claudeCodeReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int
 		}
 	default:
 		var ok bool
-		if parent, ok = jsonx.ParseString(l.ParentUUID); !ok {
-			r.warn("%s has a parentUuid that is not a string; it becomes a root", what)
+		if parent, ok = lineParent(l.ParentUUID, r.lastID()); !ok {
+			r.warn("%s has a parentUuid that is not a string; it becomes a root", what())
 		}
 	}
-	t := unixSeconds(l.Timestamp)
+	t, stamp := lineTimes(l.Timestamp)
 	if t > 0 && (r.created == 0 || t < r.created) {
 		r.created = t
 	}
-	src := compactSource(raw)
-	rec := Record{ID: l.UUID, ParentID: parent, Inferred: inferred, Time: t, Stamp: isoStamp(l.Timestamp), Source: src, Aside: l.IsSidechain}
+	src := jsonx.RawMessage(raw[:len(raw):len(raw)])
+	if l.spaced {
+		src = compactSource(raw)
+	}
+	rec := Record{ID: l.UUID, ParentID: parent, Inferred: inferred, Time: t, Stamp: stamp, Source: src, Aside: l.IsSidechain}
 	if l.IsSidechain {
 		rec.Branch = "sidechain"
 	}
 	if l.Subtype == "compact_boundary" {
 		r.bounds[l.UUID] = true
 	}
-	if l.Type == "user" && string(f["isCompactSummary"]) == "true" && r.bounds[parent] && !l.IsSidechain {
+	if l.Type == "user" && l.IsCompactSummary && r.bounds[parent] && !l.IsSidechain {
 		if e, ok := r.compaction(l.Message, parent); ok {
 			// What Claude Code sends after a compaction: the summary, then
 			// what follows; the history before the boundary stays in the
@@ -168,14 +264,18 @@ func (r *claudeCodeReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int
 		}
 	}
 	if l.Type == "user" || l.Type == "assistant" {
-		msg, _, err := r.model.Message(l.Message, "its message")
+		msg, role, err := l.Message, l.role, error(nil)
+		if !l.asIs || l.spaced {
+			msg, _, err = r.model.Message(l.Message, "its message") // compacted
+			role = ""
+		}
 		if err == nil {
-			rec.Message, rec.Written = msg, true // Model.Message gives it compacted
-			if l.Type == "user" && !l.IsSidechain && string(f["isMeta"]) != "true" && (r.firstText == "" || t < r.firstTime) && !bytes.Contains(msg, []byte(`"tool_result"`)) {
+			rec.Message, rec.Written, rec.Role = msg, true, role
+			if l.Type == "user" && !l.IsSidechain && !l.IsMeta && (r.firstText == "" || t < r.firstTime) && !bytes.Contains(msg, []byte(`"tool_result"`)) {
 				r.firstText, r.firstTime = claudeCodeTitle(r.model, msg), t
 			}
 		} else {
-			r.warn("%s has an unusable message (%s); it is kept as a custom entry that does not reach the model", what, err.Error())
+			r.warn("%s has an unusable message (%s); it is kept as a custom entry that does not reach the model", what(), err.Error())
 			rec.Kind, rec.Entry = KindCustom, &Entry{CustomType: "claude-code/" + l.Type}
 		}
 	} else {
@@ -192,6 +292,14 @@ func (r *claudeCodeReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int
 		rec.Kind, rec.Entry = KindCustom, e
 	}
 	r.recs = appendRecord(r.recs, rec)
+}
+
+// lastID returns the uuid of the last record read ("" before the first).
+func (r *claudeCodeReader) lastID() string {
+	if len(r.recs) == 0 {
+		return ""
+	}
+	return r.recs[len(r.recs)-1].ID
 }
 
 // compaction returns the compaction entry of a compact summary message
@@ -282,18 +390,7 @@ func (r *claudeCodeReader) Finish() ([]Conversation, []Warning) {
 	if c.ID == "" || !r.model.SessionID(c.ID) {
 		c.ID = "claude-code-" + HexString(r.hash.Sum(nil)[:8])
 	}
-	for _, kind := range slices.Sorted(maps.Keys(r.other)) {
-		ns := r.other[kind]
-		list := make([]string, 0, 6)
-		for i, n := range ns {
-			if i == 5 {
-				list = append(list, "…")
-				break
-			}
-			list = append(list, strconv.Itoa(n))
-		}
-		r.warn("%d %s line(s) carry no message; skipped (lines %s)", len(ns), kind, strings.Join(list, ", "))
-	}
+	r.finish(func(string) string { return " carry no message; skipped" })
 	// The title: the summary of the newest summarised leaf, else the
 	// first user message.
 	best := -1

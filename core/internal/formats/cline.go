@@ -79,10 +79,8 @@ type clineUI struct {
 // file that is not what it should be is left out with a warning; a task
 // without a readable API history is skipped.
 func ConvertClineTask(model *Model, files ClineTaskFiles) (Conversation, []Warning) {
-	var warns []Warning
-	warn := func(format string, args ...any) {
-		warns = append(warns, Warning{Message: jsonx.Sprintf(format, args...)})
-	}
+	var w warnings
+	warn := w.warn
 	var api []jsonx.RawMessage
 	if err := jsonx.Unmarshal(files.API, &api); err != nil {
 		return Conversation{ID: files.TaskID, Skip: jsonx.Sprintf("task %q: api_conversation_history.json is not an array of messages (%s); skipped", files.TaskID, err.Error())}, nil
@@ -146,7 +144,7 @@ func ConvertClineTask(model *Model, files ClineTaskFiles) (Conversation, []Warni
 	}
 	addUI(-1)
 	for i, raw := range api {
-		rec := clineMessage(model, id, i, parent, raw, &warns)
+		rec := clineMessage(model, id, i, parent, raw, &w.warns)
 		if rec.Kind == "" && c.Title == "" && i == 0 {
 			c.Title = clineTitle(model.Preview(rec.Message, 4000))
 		}
@@ -168,14 +166,14 @@ func ConvertClineTask(model *Model, files ClineTaskFiles) (Conversation, []Warni
 			warn("task_metadata.json is not valid JSON; it is left out")
 		}
 	}
-	for i := range warns {
-		warns[i].SessionID = id
-		warns[i].Message = jsonx.Sprintf("session %q: %s", id, warns[i].Message)
+	for i := range w.warns {
+		w.warns[i].SessionID = id
+		w.warns[i].Message = jsonx.Sprintf("session %q: %s", id, w.warns[i].Message)
 	}
 	if len(api) == 0 && len(ui) == 0 {
 		c.Skip = jsonx.Sprintf("session %q has no messages; skipped", id)
 	}
-	return c, warns
+	return c, w.warns
 }
 
 // clineMessage converts API message i: a message node holding its role and

@@ -3,8 +3,6 @@ package formats
 import (
 	"bytes"
 	"hash/fnv"
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -104,18 +102,12 @@ type codexReader struct {
 	lastLevel string
 	firstText string
 	created   float64
-	other     map[string][]int // skipped line kind → its line numbers
-	warns     []Warning
+	warnings         // the skipped lines by kind, told in Finish
 	hash      []byte // the first line, naming a file without a session id
 }
 
 func newCodexReader(model *Model) LineReader {
-	return &codexReader{model: model, other: map[string][]int{}}
-}
-
-//go:noinline // called once per operation; inlined copies cost wasm size
-func (r *codexReader) warn(format string, args ...any) {
-	r.warns = append(r.warns, Warning{Message: jsonx.Sprintf(format, args...)})
+	return &codexReader{model: model}
 }
 
 // tip returns the id of the node the next one hangs off.
@@ -152,13 +144,13 @@ func (r *codexReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int) {
 	case n == 1 && typ == "" && f["id"] != nil && f["instructions"] != nil:
 		typ, payload = "session_meta", raw // mid-2025: the first line is the meta
 	case f["record_type"] != nil && payload == nil:
-		r.other["record_type (state)"] = append(r.other["record_type (state)"], n)
+		r.skip("record_type (state)", n)
 		return
 	case payload == nil && typ != "":
 		typ, payload = "response_item", raw // mid-2025: bare response items
 	}
 	if f == nil || typ == "" || len(payload) == 0 || payload[0] != '{' {
-		r.other["(not a rollout line)"] = append(r.other["(not a rollout line)"], n)
+		r.skip("(not a rollout line)", n)
 		return
 	}
 	id := "L" + strconv.Itoa(n)
@@ -317,7 +309,7 @@ func codexContextual(text string) bool {
 func (r *codexReader) event(id string, pf map[string]jsonx.RawMessage, n int, at func(Record) Record) {
 	typ, _ := jsonx.ParseString(pf["type"])
 	if typ != "thread_rolled_back" {
-		r.other["event_msg "+typ] = append(r.other["event_msg "+typ], n)
+		r.skip("event_msg "+typ, n)
 		return
 	}
 	var turns int
@@ -375,7 +367,7 @@ func (r *codexReader) turnContext(id string, pf map[string]jsonx.RawMessage, n i
 		r.addEntry(at(Record{ID: rid}), KindThinkingLevelChange, body, n)
 	}
 	if !kept {
-		r.other["turn_context (model and effort unchanged)"] = append(r.other["turn_context (model and effort unchanged)"], n)
+		r.skip("turn_context (model and effort unchanged)", n)
 	}
 }
 
@@ -440,24 +432,14 @@ func (r *codexReader) Finish() ([]Conversation, []Warning) {
 	if len(r.chain) > 0 || r.base != "" {
 		c.Current = r.tip()
 	}
-	for _, kind := range slices.Sorted(maps.Keys(r.other)) {
-		ns := r.other[kind]
-		list := make([]string, 0, 6)
-		for i, n := range ns {
-			if i == 5 {
-				list = append(list, "…")
-				break
-			}
-			list = append(list, strconv.Itoa(n))
-		}
-		why := "the model does not see them; skipped"
+	warns := r.finish(func(kind string) string {
 		switch kind {
 		case "event_msg user_message", "event_msg agent_message", "event_msg agent_reasoning":
-			why = "they repeat response items; counted once"
+			return ": they repeat response items; counted once"
 		case "(not a rollout line)":
-			why = "skipped"
+			return ": skipped"
 		}
-		r.warn("%d %s line(s): %s (lines %s)", len(ns), kind, why, strings.Join(list, ", "))
-	}
-	return finishSession(c, r.warns, "messages", r.metas > 0)
+		return ": the model does not see them; skipped"
+	})
+	return finishSession(c, warns, "messages", r.metas > 0)
 }

@@ -55,28 +55,22 @@ func detectGemini(sn *Sniff) bool {
 
 // geminiReader reads a Gemini CLI session record by record.
 type geminiReader struct {
-	model   *Model
-	recs    []Record
-	taken   map[string]int // id → its record (the newest of that id)
-	chain   []int          // the records after the header on the path to the tip
-	marks   map[int]bool   // records of $set and $rewindTo lines
-	header  bool
-	session string
-	summary string
-	first   string
-	created float64
-	updated float64
-	sets    []int // lines of $set records holding only lastUpdated
-	warns   []Warning
+	model    *Model
+	recs     []Record
+	taken    map[string]int // id → its record (the newest of that id)
+	chain    []int          // the records after the header on the path to the tip
+	marks    map[int]bool   // records of $set and $rewindTo lines
+	header   bool
+	session  string
+	summary  string
+	first    string
+	created  float64
+	updated  float64
+	warnings // and the $set records holding only lastUpdated, skipped
 }
 
 func newGeminiReader(model *Model) LineReader {
 	return &geminiReader{model: model, taken: map[string]int{}, marks: map[int]bool{}}
-}
-
-//go:noinline // called once per operation; inlined copies cost wasm size
-func (r *geminiReader) warn(format string, args ...any) {
-	r.warns = append(r.warns, Warning{Message: jsonx.Sprintf(format, args...)})
 }
 
 // convertGeminiWhole reads a .json session: one ConversationRecord.
@@ -508,7 +502,7 @@ func (r *geminiReader) set(line, patch []byte, n int) {
 		return k == "lastUpdated" || k == "messages" || k == "sessionId" || k == "projectHash"
 	})
 	if len(keys) == 0 {
-		r.sets = append(r.sets, n)
+		r.skip("$set", n)
 		return
 	}
 	data := objectWithout(bytes.TrimSpace(patch), "messages")
@@ -565,8 +559,6 @@ func (r *geminiReader) Finish() ([]Conversation, []Warning) {
 		c.ID = hashID("gemini-", r.recs[0].Source)
 	}
 	c.Current = r.tip()
-	if len(r.sets) > 0 {
-		r.warn("%d $set line(s) only move lastUpdated; skipped (first at line %d)", len(r.sets), r.sets[0])
-	}
-	return finishSession(c, r.warns, "messages", true)
+	warns := r.finish(func(string) string { return " only move lastUpdated; skipped" })
+	return finishSession(c, warns, "messages", true)
 }

@@ -186,10 +186,8 @@ func convertLibreChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, 
 	if len(msgs) == 0 {
 		return c, []Warning{{SessionID: id, Message: jsonx.Sprintf("%s has no messages; it is an empty session", name)}}
 	}
-	var warns []Warning
-	warn := func(format string, args ...any) {
-		warns = append(warns, Warning{SessionID: id, Message: name + ": " + jsonx.Sprintf(format, args...)})
-	}
+	w := warnings{session: id, prefix: name + ": "}
+	warn := w.warn
 	ids := make([]string, len(msgs))
 	for i := range msgs {
 		_ = jsonx.Unmarshal(msgs[i].get("messageId"), &ids[i])
@@ -235,9 +233,9 @@ func convertLibreChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, 
 		c.Skip = jsonx.Sprintf("%s has no usable messages; skipped", name)
 	}
 	if derived {
-		renameDerived(&c, warns, "librechat-")
+		renameDerived(&c, w.warns, "librechat-")
 	}
-	return c, warns
+	return c, w.warns
 }
 
 // libreMessageJSON returns {"role","content"}: role "user" for

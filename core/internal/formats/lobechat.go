@@ -209,10 +209,8 @@ func lobeConversation(model *Model, s lobeSession, t lobeTopic, msgs []lobeMessa
 	if c.Title == "" {
 		c.Title = s.Meta.Title
 	}
-	var warns []Warning
-	warn := func(format string, args ...any) {
-		warns = append(warns, Warning{SessionID: c.ID, Message: "session " + jsonx.Sprintf("%q", c.ID) + ": " + jsonx.Sprintf(format, args...)})
-	}
+	w := warnings{session: c.ID, prefix: "session " + jsonx.Sprintf("%q", c.ID) + ": "}
+	warn := w.warn
 	slices.SortStableFunc(msgs, func(a, b lobeMessage) int {
 		switch {
 		case a.time < b.time:
@@ -267,7 +265,7 @@ func lobeConversation(model *Model, s lobeSession, t lobeTopic, msgs []lobeMessa
 			c.Current = r.ID // records are in time order: the last leaf is the newest
 		}
 	}
-	return c, warns
+	return c, w.warns
 }
 
 // lobeMessageJSON writes message m in sessiontree's shape and checks it.

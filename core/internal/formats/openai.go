@@ -157,7 +157,7 @@ func openAIConversation(model *Model, msgs []jsonx.RawMessage, title, what, key 
 type openAILines struct {
 	model *Model
 	convs []Conversation
-	warns []Warning
+	warnings
 }
 
 func newOpenAILines(model *Model) LineReader { return &openAILines{model: model} }
@@ -166,13 +166,13 @@ func newOpenAILines(model *Model) LineReader { return &openAILines{model: model}
 func (r *openAILines) Line(raw []byte, _ map[string]jsonx.RawMessage, n int) {
 	what := jsonx.Sprintf("line %d", n)
 	if len(raw) == 0 || raw[0] != '{' {
-		r.warns = append(r.warns, Warning{Message: jsonx.Sprintf("%s is not an object with \"messages\"; skipped", what)})
+		r.warn("%s is not an object with \"messages\"; skipped", what)
 		return
 	}
 	c, warns := convertOpenAIObject(r.model, raw, what, what)
 	r.warns = append(r.warns, warns...)
 	if c.Skip != "" && c.Records == nil && c.Unusable == 0 && !c.Linear {
-		r.warns = append(r.warns, Warning{Message: c.Skip}) // not a chat at all: a line skipped
+		r.warn("%s", c.Skip) // not a chat at all: a line skipped
 		return
 	}
 	r.convs = append(r.convs, c) // a chat, maybe one that cannot be used (the report's skipped list)

@@ -48,36 +48,9 @@ func detectPi(sn *Sniff) bool {
 	if sn.Shape == 'l' && len(sn.lines) > 0 {
 		first = sn.lines[0]
 	}
-	var typ string
-	_ = jsonx.Unmarshal(first["type"], &typ)
+	typ, _ := jsonx.ParseString(first["type"])
 	_, id := first["id"]
 	return typ == "session" && id
-}
-
-type piLine struct {
-	Type      string           `json:"type"`
-	ID        *string          `json:"id"`
-	ParentID  jsonx.RawMessage `json:"parentId"`
-	Timestamp jsonx.RawMessage `json:"timestamp"`
-	Branch    *string          `json:"branch"`
-	Message   jsonx.RawMessage `json:"message"`
-
-	ThinkingLevel       jsonx.RawMessage `json:"thinkingLevel"`
-	Provider            jsonx.RawMessage `json:"provider"`
-	ModelID             jsonx.RawMessage `json:"modelId"`
-	Tools               jsonx.RawMessage `json:"tools"`
-	Summary             jsonx.RawMessage `json:"summary"`
-	FirstKeptEntryID    jsonx.RawMessage `json:"firstKeptEntryId"`
-	FirstKeptEntryIndex *int             `json:"firstKeptEntryIndex"`
-	TokensBefore        jsonx.RawMessage `json:"tokensBefore"`
-	CustomType          jsonx.RawMessage `json:"customType"`
-	Data                jsonx.RawMessage `json:"data"`
-	Content             jsonx.RawMessage `json:"content"`
-	Display             jsonx.RawMessage `json:"display"`
-	Details             jsonx.RawMessage `json:"details"`
-	Name                jsonx.RawMessage `json:"name"`
-	TargetID            *string          `json:"targetId"`
-	Label               *string          `json:"label"`
 }
 
 type piHeader struct {
@@ -87,11 +60,14 @@ type piHeader struct {
 	Timestamp     jsonx.RawMessage `json:"timestamp"`
 	Cwd           string           `json:"cwd"`
 	ParentSession jsonx.RawMessage `json:"parentSession"`
-	Sessiontree   *struct {
-		Title        *string            `json:"title"`
-		ActiveBranch string             `json:"activeBranch"`
-		Annotations  []jsonx.RawMessage `json:"annotations"`
-	} `json:"sessiontree"`
+	Sessiontree   *piHeaderExt     `json:"sessiontree"`
+}
+
+// piHeaderExt is what sessiontree's own export adds to the header.
+type piHeaderExt struct {
+	Title        *string            `json:"title"`
+	ActiveBranch string             `json:"activeBranch"`
+	Annotations  []jsonx.RawMessage `json:"annotations"`
 }
 
 // piReader reads a Pi session line by line into one conversation.
@@ -113,10 +89,10 @@ type piReader struct {
 	firstText string // the earliest user message's text, for a title
 	firstTime float64
 	created   float64
-	warns     []Warning
-	hash      hash.Hash
-	lines     int
-	pending   []piCompaction // v1 compactions waiting for their index
+	warnings
+	hash    hash.Hash
+	lines   int
+	pending []piCompaction // v1 compactions waiting for their index
 }
 
 type piCompaction struct {
@@ -128,38 +104,59 @@ func newPiReader(model *Model) LineReader {
 	return &piReader{model: model, taken: map[string]bool{}, dropped: map[string]string{}, hash: fnv.New128a()}
 }
 
-//go:noinline // called once per operation; inlined copies cost wasm size
-func (r *piReader) warn(format string, args ...any) {
-	r.warns = append(r.warns, Warning{Message: jsonx.Sprintf(format, args...)})
+// RawLine is formats.RawLiner's: an entry line after the header is read
+// in one pass (entry), with nothing split out first; false leaves a line
+// that is not valid JSON to the caller, which names the fault.
+func (r *piReader) RawLine(raw []byte, n int) bool {
+	if r.header == nil {
+		return false
+	}
+	l, ok := readPiLine(raw)
+	if !ok {
+		return false
+	}
+	r.lines++
+	r.entry(raw, &l, n)
+	return true
 }
 
+// Line reads the header, or an entry line RawLine did not take (one that
+// is not an object).
 func (r *piReader) Line(raw []byte, _ map[string]jsonx.RawMessage, n int) {
 	if r.lines++; r.lines == 1 {
 		r.hash.Write(raw) // with the line count, names a file without a session id
 	}
 	if r.header == nil {
-		var h piHeader
-		if jsonx.Unmarshal(raw, &h) != nil || h.Type != "session" {
-			r.warn("line %d comes before the session header; skipped", n)
-			return
-		}
-		r.header = &h
-		r.version = 1
-		if h.Version != nil {
-			r.version = *h.Version
-		}
-		_ = jsonx.Unmarshal(raw, &r.headerRaw)
-		r.headerSrc, _ = jsonx.CompactRaw(raw)
-		r.created = unixSeconds(h.Timestamp)
-		r.index = append(r.index, "")
-		r.recs = appendRecord(r.recs, Record{}) // the header's entry, filled in by Finish
+		r.readHeader(raw, n)
 		return
 	}
-	if r.lineFast(raw) {
+	l, _ := readPiLine(raw)
+	r.entry(raw, &l, n)
+}
+
+// readHeader reads the line raw (n) as the session header, or warns that
+// it is not one.
+func (r *piReader) readHeader(raw []byte, n int) {
+	h, ok := readPiHeader(raw)
+	if !ok || h.Type != "session" {
+		r.warn("line %d comes before the session header; skipped", n)
 		return
 	}
-	var l piLine
-	if raw[0] != '{' || jsonx.Unmarshal(raw, &l) != nil {
+	r.header = &h
+	r.version = 1
+	if h.Version != nil {
+		r.version = *h.Version
+	}
+	r.headerRaw, _ = RawFields(raw)
+	r.headerSrc, _ = jsonx.CompactRaw(raw)
+	r.created = unixSeconds(h.Timestamp)
+	r.index = append(r.index, "")
+	r.recs = appendRecord(r.recs, Record{}) // the header's entry, filled in by Finish
+}
+
+// entry reads the entry line raw (n), whose members are l.
+func (r *piReader) entry(raw []byte, l *piLine, n int) {
+	if l.bad {
 		r.warn("line %d is not a Pi entry object; skipped", n)
 		return
 	}
@@ -167,23 +164,53 @@ func (r *piReader) Line(raw []byte, _ map[string]jsonx.RawMessage, n int) {
 		r.warn("line %d is a second session header; skipped", n)
 		return
 	}
-	src, _ := jsonx.CompactRaw(raw)
-	what := jsonx.Sprintf("line %d", n)
-	id, parent, ok := r.links(&l, n)
+	src := jsonx.RawMessage(raw[:len(raw):len(raw)])
+	if l.spaced {
+		src, _ = jsonx.CompactRaw(raw)
+	}
+	id, parent, ok := r.links(l, n)
 	if !ok {
 		r.index = append(r.index, "")
 		return
 	}
 	r.index = append(r.index, id)
-	r.taken[id] = true
+	if r.version < 2 {
+		r.taken[id] = true
+	}
 	r.last = id
-	t := unixSeconds(l.Timestamp)
-	rec := Record{ID: id, ParentID: parent, Time: t, Stamp: isoStamp(l.Timestamp), Source: src}
+	t, stamp := lineTimes(l.Timestamp)
+	rec := Record{ID: id, ParentID: parent, Time: t, Stamp: stamp, Source: src}
 	if l.Branch != nil {
 		rec.Branch = *l.Branch
 		r.branches++
 	}
 	r.entries++
+	if l.Type == "message" && r.messageAsIs(&rec, l) {
+		r.recs = appendRecord(r.recs, rec)
+		return
+	}
+	r.typed(&rec, l, n)
+}
+
+// messageAsIs takes the message of a message entry into rec when
+// lineMessage read it as core takes it, and reports whether it did.
+func (r *piReader) messageAsIs(rec *Record, l *piLine) bool {
+	if !l.asIs || l.spaced || r.version < 3 || l.role == "bashExecution" || l.role == "custom" {
+		return false
+	}
+	rec.Message, rec.Written, rec.Role = l.Message, true, l.role
+	if l.role == "user" && (r.firstText == "" || rec.Time < r.firstTime) {
+		r.firstText, r.firstTime = r.model.Preview(rec.Message, 60), rec.Time
+	}
+	return true
+}
+
+// typed reads the entry l (line n) by its type into rec and keeps it
+// (a label becomes an annotation instead); an entry it cannot map is kept
+// as a custom entry holding the line, with a warning.
+func (r *piReader) typed(rec *Record, l *piLine, n int) {
+	src, id, parent := rec.Source, rec.ID, rec.ParentID
+	what := jsonx.Sprintf("line %d", n)
 	fail := func(reason string) {
 		r.warn("%s: %s entry %q %s; it is kept as a custom entry %q holding the line", what, l.Type, id, reason, "pi/"+l.Type)
 		// The line, less the "branch" field sessiontree's export adds.
@@ -198,12 +225,12 @@ func (r *piReader) Line(raw []byte, _ map[string]jsonx.RawMessage, n int) {
 	}
 	switch l.Type {
 	case "message":
-		if reason := r.message(&rec, l.Message); reason != "" {
+		if reason := r.message(rec, l.Message); reason != "" {
 			fail(reason)
 		}
 	case "branch_summary":
-		var s string
-		if jsonx.Unmarshal(l.Summary, &s) != nil {
+		s, ok := jsonx.ParseString(l.Summary)
+		if !ok && string(l.Summary) != "null" { // null reads as "", as into a Go string
 			fail("has no summary string")
 			break
 		}
@@ -225,13 +252,13 @@ func (r *piReader) Line(raw []byte, _ map[string]jsonx.RawMessage, n int) {
 		}
 		return
 	default:
-		kind, body := piEntryBody(&l)
+		kind, body := piEntryBody(l)
 		if kind == "" {
 			fail("is of a type sessiontree does not know")
 			break
 		}
 		if l.Type == "compaction" {
-			body = r.compactionBody(&l, id, body)
+			body = r.compactionBody(l, id, body)
 		}
 		e, err := r.model.Entry(body, "entry")
 		if err != nil {
@@ -243,7 +270,7 @@ func (r *piReader) Line(raw []byte, _ map[string]jsonx.RawMessage, n int) {
 			r.name = e.Name
 		}
 	}
-	r.recs = appendRecord(r.recs, rec)
+	r.recs = appendRecord(r.recs, *rec)
 }
 
 // compactionBody returns the entry body of the compaction entry l (id)
@@ -269,7 +296,6 @@ func (r *piReader) compactionBody(l *piLine, id string, body []byte) []byte {
 // has no ids (Pi generates them and chains the entries); from version 2
 // an entry without an id is skipped (ok false), with a warning.
 func (r *piReader) links(l *piLine, n int) (id, parent string, ok bool) {
-	what := jsonx.Sprintf("line %d", n)
 	if r.version < 2 {
 		id = r.v1ID(n)
 		if len(r.index) > 1 {
@@ -277,18 +303,20 @@ func (r *piReader) links(l *piLine, n int) (id, parent string, ok bool) {
 		}
 		return id, parent, true
 	}
-	if l.ID == nil || *l.ID == "" {
-		r.warn("%s (%s) has no id; skipped", what, l.Type)
+	if l.ID == "" {
+		r.warn("%s (%s) has no id; skipped", jsonx.Sprintf("line %d", n), l.Type)
 		return "", "", false
 	}
-	id = *l.ID
+	id = l.ID
 	switch {
 	case l.ParentID == nil:
-		r.warn("%s: entry %q has no parentId; it becomes a root", what, id)
+		r.warn("%s: entry %q has no parentId; it becomes a root", jsonx.Sprintf("line %d", n), id)
 	case bytes.Equal(l.ParentID, []byte("null")):
 	default:
-		if jsonx.Unmarshal(l.ParentID, &parent) != nil {
-			r.warn("%s: entry %q has a parentId that is not a string; it becomes a root", what, id)
+		var ok bool
+		if parent, ok = lineParent(l.ParentID, r.last); !ok {
+			parent = ""
+			r.warn("%s: entry %q has a parentId that is not a string; it becomes a root", jsonx.Sprintf("line %d", n), id)
 		}
 	}
 	return id, parent, true
@@ -380,68 +408,6 @@ func (r *piReader) v1ID(n int) string {
 			return id
 		}
 	}
-}
-
-// piEntryBody returns the entry kind of a Pi entry line and the entry
-// object {kind, …fields} to validate, or "" for a type with no kind.
-func piEntryBody(l *piLine) (string, jsonx.RawMessage) {
-	b := []byte(`{"kind":`)
-	field := func(name string, raw jsonx.RawMessage) {
-		if raw != nil {
-			b = append(b, ',')
-			b = jsonx.AppendKey(b, name)
-			c, err := jsonx.CompactRaw(raw)
-			if err != nil {
-				c = []byte("null")
-			}
-			b = append(b, c...)
-		}
-	}
-	var kind string
-	switch l.Type {
-	case "model_change":
-		kind = KindModelChange
-		b = jsonx.AppendString(b, kind)
-		field("provider", l.Provider)
-		field("model", l.ModelID)
-	case "thinking_level_change":
-		kind = KindThinkingLevelChange
-		b = jsonx.AppendString(b, kind)
-		field("level", l.ThinkingLevel)
-	case "active_tools_change":
-		kind = KindActiveToolsChange
-		b = jsonx.AppendString(b, kind)
-		field("tools", l.Tools)
-	case "compaction":
-		kind = KindCompaction
-		b = jsonx.AppendString(b, kind)
-		field("summary", l.Summary)
-		field("firstKeptNodeId", l.FirstKeptEntryID)
-		field("tokensBefore", l.TokensBefore)
-	case "custom":
-		kind = KindCustom
-		b = jsonx.AppendString(b, kind)
-		field("customType", l.CustomType)
-		field("data", l.Data)
-	case "custom_message":
-		kind = KindCustomMessage
-		b = jsonx.AppendString(b, kind)
-		field("customType", l.CustomType)
-		field("content", l.Content)
-		field("display", l.Display)
-		field("details", l.Details)
-	case "session_info":
-		kind = KindSessionInfo
-		b = jsonx.AppendString(b, kind)
-		name := l.Name
-		if name == nil {
-			name = jsonx.RawMessage(`""`)
-		}
-		field("name", name)
-	default:
-		return "", nil
-	}
-	return kind, append(b, '}')
 }
 
 func (r *piReader) Finish() ([]Conversation, []Warning) {

@@ -75,16 +75,11 @@ type sillyTavernReader struct {
 	prev     string // the chosen node of the previous message
 	title    string
 	firstMsg string
-	warns    []Warning
-	created  float64
+	warnings
+	created float64
 }
 
 func newSillyTavernReader(model *Model) LineReader { return &sillyTavernReader{model: model} }
-
-//go:noinline // called once per operation; inlined copies cost wasm size
-func (r *sillyTavernReader) warn(format string, args ...any) {
-	r.warns = append(r.warns, Warning{Message: jsonx.Sprintf(format, args...)})
-}
 
 func (r *sillyTavernReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int) {
 	if r.lines++; r.lines == 1 && f != nil && f["mes"] == nil {

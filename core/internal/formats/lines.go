@@ -7,36 +7,25 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
-// What the one-pass readers of JSON lines (pi_fast.go, claudecode_fast.go)
-// share: a line of the common shape is read with the validating scanner
-// in one pass, its message checked where it stands, instead of decoding
-// the line into a struct or a map of members and each field again (issue
-// 15 measured Pi at 82 MB/s natively against ChatGPT's 227, most of it in
-// those passes). Anything else is left to the decoding path, which owns
-// every warning; the differential tests (core/import_lines_fast_test.go,
-// core's FuzzPiOnePass and FuzzClaudeCodeOnePass) hold both to the same import.
-
-// LinesOnePass turns the one-pass readers of Pi and Claude Code lines on
-// (the default). core's differential tests turn it off to compare them
-// with the decoding paths; it must not change while an import runs.
-var LinesOnePass = true
-
-// foldsTo reports whether key matches one of names ignoring case (as
-// jsonx.Unmarshal matches struct fields).
-func foldsTo(key []byte, names []string) bool {
-	for _, n := range names {
-		if strings.EqualFold(string(key), n) {
-			return true
-		}
-	}
-	return false
-}
+// What the readers of JSON lines (pi.go, claudecode.go) share: a line is
+// read with the validating scanner in one pass, its message checked where
+// it stands (lineMessage), instead of decoding the line into a struct or
+// a map of members and each field again (issue 15 measured Pi at 82 MB/s
+// natively against ChatGPT's 227, most of it in those passes).
 
 // lineString decodes the string token tok; ok is false for any other
 // value.
 func lineString(tok []byte) (s string, ok bool) {
 	if len(tok) == 0 || tok[0] != '"' {
 		return "", false
+	}
+	switch string(tok) { // the common types and roles without an allocation
+	case `"message"`:
+		return "message", true
+	case `"user"`:
+		return "user", true
+	case `"assistant"`:
+		return "assistant", true
 	}
 	if body, plain := jsonx.PlainString(tok); plain {
 		return string(body), true

@@ -1,0 +1,69 @@
+package formats
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+)
+
+// warnings is what every reader keeps of what it could not use as it
+// stands: warnings it adds one by one (warn, each naming its line or
+// record), and lines it skips by kind (skip), told in finish as one
+// warning per kind with the count and the first line numbers. A reader
+// embeds it, so r.warn and r.warns are the reader's own; a reader of
+// whole conversations keeps one per conversation, with its session and
+// the prefix that names it ("conversation \"abc\": ").
+type warnings struct {
+	warns   []Warning
+	skipped map[string][]int // kind of line → its line numbers, in order
+	session string           // each warning's SessionID ("" for a reader's one session)
+	prefix  string           // put before each warning's text
+}
+
+// warn adds a warning: format and args as jsonx.Sprintf takes them.
+//
+//go:noinline // called once per warning; inlined copies cost wasm size
+func (w *warnings) warn(format string, args ...any) {
+	w.warns = append(w.warns, Warning{SessionID: w.session, Message: w.prefix + jsonx.Sprintf(format, args...)})
+}
+
+// skip notes that line n, of the kind named, was skipped (or counted
+// once): finish tells each kind in one warning.
+func (w *warnings) skip(kind string, n int) {
+	if w.skipped == nil {
+		w.skipped = map[string][]int{}
+	}
+	w.skipped[kind] = append(w.skipped[kind], n)
+}
+
+// finish adds, for each kind skipped (in the order of their names), the
+// warning "N <kind> line(s)<tell(kind)> (lines a, b, c, d, e and M
+// more)", and returns every warning.
+func (w *warnings) finish(tell func(kind string) string) []Warning {
+	for _, kind := range slices.Sorted(maps.Keys(w.skipped)) {
+		ns := w.skipped[kind]
+		w.warn("%d %s line(s)%s (lines %s)", len(ns), kind, tell(kind), cappedList(ns, 5))
+	}
+	w.skipped = nil
+	return w.warns
+}
+
+// cappedList returns the first max numbers of ns separated by ", ", then
+// " and N more" when there are more: "3, 7, 9 and 12 more".
+func cappedList(ns []int, max int) string {
+	var b strings.Builder
+	for i, n := range ns {
+		if i == max {
+			b.WriteString(" and " + strconv.Itoa(len(ns)-max) + " more")
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(n))
+	}
+	return b.String()
+}
