@@ -106,7 +106,7 @@ func (st *Store) markAnnotated(s *Session, from int) {
 // lines, each one annotation record in snapshot form (see Annotation): the
 // annotations with indexes A to A+J-1.
 // meta is {"sessionId","title","cursor","activeBranch","createdAt",
-// "updatedAt","nodeCount","annotationCount"}. With reset the session's
+// "updatedAt","nodeCount","annotationCount","tool"?,"project"?}. With reset the session's
 // stored nodes and annotations are replaced by these (N and A are 0).
 // Lines end with "\n"; node JSON never contains a raw newline. With
 // withNodes false the node lines are left out (count stays the number of
@@ -177,7 +177,7 @@ func (st *Store) DrainChangesUpTo(limit int) (piece []byte, more bool) {
 			continue
 		}
 		end := len(s.nodes)
-		size := len(b) + 512 + len(s.title)
+		size := len(b) + 512 + len(s.title) + len(s.tool) + len(s.project)
 		for i := from; i < len(s.nodes); i++ {
 			if i > from && i%DrainGroupNodes == 0 && size >= limit {
 				end = i
@@ -274,6 +274,7 @@ func (s *Session) appendMeta(b []byte) []byte {
 	b = jsonx.AppendInt(b, len(s.nodes))
 	b = append(b, `,"annotationCount":`...)
 	b = jsonx.AppendInt(b, len(s.annotations))
+	b = s.appendOrigin(b)
 	if s.deletedAt != "" {
 		b = append(b, `,"deletedAt":`...)
 		b = jsonx.AppendString(b, s.deletedAt)
@@ -308,7 +309,7 @@ func (st *Store) drainSize() int {
 		if s == nil {
 			continue
 		}
-		size += 512 + len(s.title)
+		size += 512 + len(s.title) + len(s.tool) + len(s.project)
 		for i := from; i < len(s.nodes); i++ {
 			size += nodeSize(s.nodes[i])
 		}
