@@ -132,6 +132,7 @@ test('explorer: a home folder of every agent imports with tools, projects and ti
     await page.focus('#session-filter');
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => document.activeElement.id), 'tool-filter');
+    await page.locator('#report-close').click();
     for (const scheme of ['light', 'dark']) {
       await page.emulateMedia({ colorScheme: scheme });
       await page.screenshot({ path: artifactPath(`import-folders-desktop-${scheme}.png`) });
@@ -154,6 +155,7 @@ test('explorer: a home folder of every agent imports with tools, projects and ti
     assert.deepEqual(await contextOf(page, ids.codex), { roles: 'system developer user user assistant user assistant', last: 'Done: prices print as 1,234.56.' }, 'the grown tip holds what the model saw last');
     assert.deepEqual(env.errors, []);
 
+    await page.locator('#report-close').click();
     await page.setViewportSize({ width: 390, height: 844 });
     await page.locator('#tab-sessions').click();
     await page.selectOption('#tool-filter', 'aider');

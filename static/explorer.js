@@ -68,6 +68,8 @@ async function loadSessions() {
   list.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.sessionId < b.sessionId ? -1 : 1));
   state.sessions = list;
   state.origin.update(list);
+  $("import-hint").classList.toggle("compact", list.length > 1); // the list needs the room more than the text
+
   renderSessions();
 }
 
