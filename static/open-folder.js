@@ -132,7 +132,7 @@ export function wireOpenFolder(getTree, { done, readArchives }) {
     if (await mayRead(handle)) return run(handle, handle.name);
     showReport({ sessions: [], warnings: [], errors: [`reading ${handle.name} was not allowed; choose it again with "Open a folder…"`] });
   });
-  recallFolder().then((dir) => dir && !handle && showRefresh(dir));
+  if (typeof window.showDirectoryPicker === "function") recallFolder().then((dir) => dir && !handle && showRefresh(dir));
   input.addEventListener("change", async () => {
     const files = [...input.files];
     input.value = "";
