@@ -204,6 +204,7 @@ test('explorer: "Refresh folder" re-reads the folder of a directory handle, reme
     await page.reload();
     await page.waitForSelector('body[data-ready="true"]');
     await refresh.waitFor(); // recalled from IndexedDB
+    assert.ok((await options(page, 'tool-filter')).includes('Pi (1)'), 'the tool is stored with the session and comes back after the reload');
     await refresh.click();
     assert.deepEqual((await report(page, 'Already here: 1 session, nothing new')).sessions, ['Parse the flags3 nodes · 1 branch · already here, nothing new']);
 
