@@ -106,7 +106,7 @@ func (st *Store) markAnnotated(s *Session, from int) {
 // lines, each one annotation record in snapshot form (see Annotation): the
 // annotations with indexes A to A+J-1.
 // meta is {"sessionId","title","cursor","activeBranch","createdAt",
-// "updatedAt","nodeCount","annotationCount","deletedAt"?,"source"?}
+// "updatedAt","nodeCount","annotationCount","deletedAt"?,"tool"?,"project"?,"source"?}
 // (source: {"sessionId","nodeId","via"}, see appendSourceMeta). With reset the session's
 // stored nodes and annotations are replaced by these (N and A are 0).
 // Lines end with "\n"; node JSON never contains a raw newline. With
@@ -178,7 +178,7 @@ func (st *Store) DrainChangesUpTo(limit int) (piece []byte, more bool) {
 			continue
 		}
 		end := len(s.nodes)
-		size := len(b) + 512 + len(s.title)
+		size := len(b) + 512 + len(s.title) + len(s.tool) + len(s.project)
 		for i := from; i < len(s.nodes); i++ {
 			if i > from && i%DrainGroupNodes == 0 && size >= limit {
 				end = i
@@ -275,6 +275,7 @@ func (s *Session) appendMeta(b []byte) []byte {
 	b = jsonx.AppendInt(b, len(s.nodes))
 	b = append(b, `,"annotationCount":`...)
 	b = jsonx.AppendInt(b, len(s.annotations))
+	b = s.appendOrigin(b)
 	if s.deletedAt != "" {
 		b = append(b, `,"deletedAt":`...)
 		b = jsonx.AppendString(b, s.deletedAt)
@@ -310,7 +311,7 @@ func (st *Store) drainSize() int {
 		if s == nil {
 			continue
 		}
-		size += 512 + len(s.title)
+		size += 512 + len(s.title) + len(s.tool) + len(s.project)
 		for i := from; i < len(s.nodes); i++ {
 			size += nodeSize(s.nodes[i])
 		}

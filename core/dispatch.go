@@ -79,7 +79,7 @@ func init() {
 		"remote.fork":    {[]string{"sessionId", "nodeId", "branch"}, panelOp("fork"), 0},
 		"import":         {[]string{"data", "format"}, opImport, 0},
 		"export":         {[]string{"sessionId", "format", "scope"}, opExport, readOnly},
-		"restore":        {[]string{"snapshot", "title", "createdAt", "updatedAt", "deletedAt"}, opRestore, internal},
+		"restore":        {[]string{"snapshot", "title", "createdAt", "updatedAt", "deletedAt", "tool", "project"}, opRestore, internal},
 		"search":         {[]string{"query", "sessionId", "limit", "roles", "branch"}, opSearch, readOnly},
 		"sync.merge":     {[]string{"sessionId", "nodes", "annotations", "title", "updatedAt", "cursor", "activeBranch"}, opSyncMerge, internal},
 		"sync.forget":    {[]string{"sessionId"}, opSyncForget, internal},

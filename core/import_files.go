@@ -108,6 +108,7 @@ func (st *Store) ImportFiles(files []ImportFile) (*FilesResult, *Error) {
 		for _, s := range r.Sessions {
 			if s.Project == "" {
 				s.Project = pathProject(g.path)
+				st.sessions[s.SessionID].setOrigin(r.Format, s.Project)
 			}
 			res.Sessions = append(res.Sessions, FileSession{ImportedSession: s, Tool: r.Format, Path: g.path})
 		}
@@ -274,9 +275,14 @@ func clineTaskDir(p string) (string, bool) {
 // pathProject returns the project a path names: Claude Code's
 // projects/<slug>/ (the cwd with "/" written "-", read back as "/": a "-"
 // in a folder name reads as "/" too), Pi's sessions/--<cwd>--/ likewise,
-// Gemini CLI's tmp/<hash>/ (the hash); "" for others.
+// Gemini CLI's tmp/<hash>/ (the hash), the folder holding an Aider
+// .aider.chat.history.md (its repository, as the folder chosen names it);
+// "" for others.
 func pathProject(p string) string {
 	parts := strings.Split(p, "/")
+	if n := len(parts); n >= 2 && parts[n-1] == ".aider.chat.history.md" {
+		return strings.Join(parts[:n-1], "/")
+	}
 	for i := len(parts) - 2; i >= 1; i-- {
 		switch dir := parts[i]; parts[i-1] {
 		case "projects":

@@ -79,6 +79,7 @@ func (j *ImportJob) commit(s *Session) {
 		st.put(s)
 		st.markDirty(s, 0, true, "import")
 	}
+	s.setOrigin(j.res.Format, project)
 	roots := 0
 	for _, p := range s.parent {
 		if p < 0 {

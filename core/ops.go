@@ -515,6 +515,11 @@ type SessionSummary struct {
 	Cursor       *string `json:"cursor"`
 	ActiveBranch string  `json:"activeBranch"`
 	UpdatedAt    string  `json:"updatedAt"`
+	// Tool is the format of the import that made the session ("codex",
+	// "claude-code", "chatgpt", …), Project the folder its conversation
+	// worked in (a coding agent's cwd); each left out when unknown.
+	Tool    string `json:"tool,omitempty"`
+	Project string `json:"project,omitempty"`
 }
 
 func opSessions(st *Store, r *request) (any, *Error) {
@@ -532,6 +537,8 @@ func opSessions(st *Store, r *request) (any, *Error) {
 			Cursor:       nullable(cursor),
 			ActiveBranch: s.active,
 			UpdatedAt:    s.updatedAt,
+			Tool:         s.tool,
+			Project:      s.project,
 		})
 	}
 	return out, nil

@@ -64,7 +64,7 @@ func stubOf(s *Session) *Session {
 	if s.paged != nil {
 		return s
 	}
-	return &Session{id: s.id, title: s.title, createdAt: s.createdAt, updatedAt: s.updatedAt, active: s.active,
+	return &Session{id: s.id, title: s.title, createdAt: s.createdAt, updatedAt: s.updatedAt, active: s.active, tool: s.tool, project: s.project,
 		cursor: -1, preferred: -1, source: s.source, paged: &pageStub{nodeCount: len(s.nodes), cursor: s.nodeID(s.cursor)}}
 }
 
@@ -78,6 +78,8 @@ type stubEntry struct {
 	NodeCount    int     `json:"nodeCount"`
 	Cursor       *string `json:"cursor"`
 	ActiveBranch *string `json:"activeBranch"`
+	Tool         string  `json:"tool"`
+	Project      string  `json:"project"`
 	// Source is the stored summary's source link (appendSourceMeta).
 	Source *stubSource `json:"source"`
 }
@@ -85,7 +87,7 @@ type stubEntry struct {
 // opPageStub adds or updates paged-out sessions from their stored
 // summaries, in the order given:
 //
-//	{"operation":"page.stub","sessions":[{"sessionId","title","createdAt","updatedAt","nodeCount","cursor"?,"activeBranch"?},…]}
+//	{"operation":"page.stub","sessions":[{"sessionId","title","createdAt","updatedAt","nodeCount","cursor"?,"activeBranch"?,"tool"?,"project"?},…]}
 //
 // An unknown id becomes a stub at the end of the order; a stub takes the
 // summary (without "cursor" and "activeBranch" it keeps its own: a tab that
@@ -118,6 +120,7 @@ func opPageStub(st *Store, r *request) (any, *Error) {
 			s.createdAt = e.CreatedAt
 		}
 		s.updatedAt = e.UpdatedAt
+		s.setOrigin(e.Tool, e.Project)
 		s.paged.nodeCount = e.NodeCount
 		if e.Cursor != nil {
 			s.paged.cursor = *e.Cursor

@@ -116,6 +116,7 @@ var fieldTypes = map[string]string{
 	"data": "string | object", "format": "ImportFormat", "scope": "ExportScope",
 	"query": "string", "roles": "string[]", "message": "Message", "entry": "Entry",
 	"ids": "boolean", "permanent": "boolean", "messages": "Message[]", "create": "boolean",
+	"tool": "string", "project": "string",
 }
 
 // opContracts gives, per public operation of the table, its value type

@@ -32,6 +32,11 @@ type Session struct {
 	createdAt string
 	updatedAt string
 	deletedAt string // set while the session is in the trash
+	// tool is the format of the import that made the session ("codex",
+	// "claude-code", …; "" for one made otherwise), project the folder
+	// the conversation worked in where the import said (see origin.go).
+	tool    string
+	project string
 
 	nodes    []*Node
 	index    map[string]int32

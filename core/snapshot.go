@@ -97,6 +97,7 @@ func opSnapshotLoad(st *Store, r *request) (any, *Error) {
 	s.createdAt = now
 	if old := st.sessions[id]; old != nil {
 		s.createdAt = old.createdAt
+		s.tool, s.project = old.tool, old.project
 		if !hasTitle {
 			s.title = old.title
 		}
@@ -139,6 +140,9 @@ func opRestore(st *Store, r *request) (any, *Error) {
 	}
 	if title != "" {
 		s.title = title
+	}
+	if err := s.restoreOrigin(r); err != nil {
+		return nil, err
 	}
 	s.createdAt, s.updatedAt = created, updated
 	deleted, err := r.optStr("deletedAt")

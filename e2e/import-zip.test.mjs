@@ -278,7 +278,7 @@ test('import-zip: a dropped set of several files imports each', async () => {
   }
 });
 
-test('import-zip: a folder of Claude Code transcripts through "Import a folder…" imports every .jsonl and skips the rest', async () => {
+test('import-zip: a folder of Claude Code transcripts and a ZIP through "Import a folder…" imports every .jsonl and the ZIP, and skips the rest', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sessiontree-folder-'));
   const root = path.join(dir, 'my-project');
   fs.mkdirSync(path.join(root, 'older'), { recursive: true });
@@ -287,20 +287,23 @@ test('import-zip: a folder of Claude Code transcripts through "Import a folder�
   fs.writeFileSync(path.join(root, 'older', 'third.jsonl'), claudeCode('cc-third', 5));
   fs.writeFileSync(path.join(root, 'notes.txt'), 'not an export');
   fs.writeFileSync(path.join(root, 'settings.json'), JSON.stringify({ theme: 'dark' }));
+  fs.writeFileSync(path.join(root, 'chatgpt-export.zip'), chatgptZip());
   const env = await explorer();
   try {
     const { page, errors } = env;
-    // The button opens the folder picker (the webkitdirectory input).
+    // Without showDirectoryPicker (Firefox, Safari, phones) the button opens the
+    // folder input, the one "Open a folder…" uses (open-folder.js).
+    await page.evaluate(() => { window.showDirectoryPicker = undefined; });
     const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.locator('#import-folder-button').click()]);
-    assert.equal(await chooser.element().evaluate((e) => e.id), 'import-folder');
+    assert.equal(await chooser.element().evaluate((e) => e.id), 'open-folder');
     await chooser.setFiles(root);
-    const r = await report(page, 'Imported 3 sessions');
-    assert.deepEqual(await nodeCounts(page), { 'cc-first': 4, 'cc-second': 2, 'cc-third': 5 });
-    assert.equal(r.files.length, 5, r.files.join('\n'));
+    const r = await report(page, 'Imported 5 sessions');
+    assert.deepEqual(await nodeCounts(page), { 'cc-first': 4, 'cc-second': 2, 'cc-third': 5, 'gpt-a': 5, 'gpt-b': 2 });
     const line = (name) => r.files.find((f) => f.startsWith(name));
-    assert.equal(line('my-project/notes.txt'), 'my-project/notes.txtskipped: not an export file (.txt)');
-    assert.match(line('my-project/settings.json'), /^my-project\/settings\.jsonskipped: not a conversation export \(could not detect the format of the import data: it is a JSON object with the keys "theme"\)$/);
-    assert.equal(line('my-project/older/third.jsonl'), 'my-project/older/third.jsonl1 session (claude-code)');
+    assert.equal(line('my-project/notes.txt'), 'my-project/notes.txtskipped: not a session file (JSON, JSON lines or an Aider history); skipped');
+    assert.match(line('my-project/settings.json'), /^my-project\/settings\.jsonskipped: /);
+    assert.equal(line('my-project/older/third.jsonl'), 'my-project/older/third.jsonlclaude-code · 1 session');
+    assert.equal(line('my-project/chatgpt-export.zip › conversations.json'), 'my-project/chatgpt-export.zip › conversations.json2 sessions (chatgpt)');
     assert.equal(r.warnings.filter((w) => /error/i.test(w)).length, 0);
     assert.deepEqual(errors, []);
   } finally {

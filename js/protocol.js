@@ -43,7 +43,7 @@ export const OPERATIONS = Object.freeze({
   "remote.list": Object.freeze({ readOnly: true, keepsCursor: false, public: true, fields: Object.freeze(["sessionId"]) }),
   "remote.session": Object.freeze({ readOnly: true, keepsCursor: false, public: true, fields: Object.freeze(["sessionId"]) }),
   "rename": Object.freeze({ readOnly: false, keepsCursor: true, public: true, fields: Object.freeze(["sessionId", "title"]) }),
-  "restore": Object.freeze({ readOnly: false, keepsCursor: false, public: false, fields: Object.freeze(["snapshot", "title", "createdAt", "updatedAt", "deletedAt"]) }),
+  "restore": Object.freeze({ readOnly: false, keepsCursor: false, public: false, fields: Object.freeze(["snapshot", "title", "createdAt", "updatedAt", "deletedAt", "tool", "project"]) }),
   "search": Object.freeze({ readOnly: true, keepsCursor: false, public: true, fields: Object.freeze(["query", "sessionId", "limit", "roles", "branch"]) }),
   "session": Object.freeze({ readOnly: true, keepsCursor: false, public: true, fields: Object.freeze(["sessionId"]) }),
   "sessions": Object.freeze({ readOnly: true, keepsCursor: false, public: true, fields: Object.freeze([]) }),

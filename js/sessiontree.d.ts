@@ -426,6 +426,10 @@ export interface SessionSummary {
   cursor: string | null;
   activeBranch: string;
   updatedAt: string;
+  /** The format of the import that made the session ("codex", "claude-code", …); absent when unknown. */
+  tool?: string;
+  /** The folder the session's conversation worked in (a coding agent's cwd); absent when unknown. */
+  project?: string;
 }
 
 /** The import formats ("auto" detects which one a file is). */

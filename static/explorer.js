@@ -13,20 +13,18 @@ import { createDemoSession, DEMO_SESSION_ID } from "./demo.js";
 import { filterSessions, highlightPieces, relativeTime, snapshotFileName } from "./tree-model.js";
 import { NARROW, PaneTabs } from "./explorer-panes.js";
 import { openFamilyMembers, rememberView } from "./explorer-map.js";
-import { describeAttachment, readImports, sourcesFromDrop, sourcesFromFiles } from "./import-files.js";
-import { RestorePoints, snapshotSessionId } from "./restore-points.js";
+import { sourcesFromDrop, sourcesFromFiles } from "./import-files.js";
+import { RestorePoints } from "./restore-points.js";
+import { readSources } from "./explorer-import.js";
 import { SessionTitles } from "./session-titles.js";
 import { showStorage } from "./explorer-storage.js";
-import { cancelImport, hideProgress, showProgress, showReport } from "./explorer-report.js";
+import { cancelImport, showReport } from "./explorer-report.js";
 import { el } from "./dom.js";
 import { openAddress, Router } from "./explorer-route.js";
 import { wireOpenFolder } from "./open-folder.js";
+import { projectLabel, SessionFilter, toolLabel } from "./session-filter.js";
 import { availableChoices, download, exportChoice, snapshotText } from "./explorer-export.js";
 import "./session-tree-panel.js";
-import { ERROR, REASON } from "../js/protocol.js";
-
-/** Files larger than this (bytes) show a progress bar while importing. */
-const PROGRESS_BYTES = 512 * 1024;
 
 const $ = (id) => document.getElementById(id);
 
@@ -38,6 +36,7 @@ const state = {
   selected: null, // sessionId
   panes: null, // PaneTabs: the pane shown on a narrow screen
   open: null, // (route) => opens what an address names (set at start)
+  origin: null, // SessionFilter: the tool and project chosen (session-filter.js)
 };
 
 /** Show one pane (sessions, tree, context) on a narrow screen (see explorer-panes.js). */
@@ -69,13 +68,16 @@ async function loadSessions() {
   const list = await must({ operation: "sessions" });
   list.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.sessionId < b.sessionId ? -1 : 1));
   state.sessions = list;
+  state.origin.update(list);
+  $("import-hint").classList.toggle("compact", list.length > 1); // the list needs the room more than the text
+
   renderSessions();
 }
 
 function renderSessions() {
   const ul = $("session-list");
   const shown = filterSessions(
-    state.sessions.map((s) => ({ ...s, title: titleOf(s) })),
+    state.origin.apply(state.sessions).map((s) => ({ ...s, title: titleOf(s) })),
     state.filter,
   );
   const now = Date.now();
@@ -94,7 +96,8 @@ function renderSessions() {
     const meta = el("span", "session-meta");
     meta.append(el("span", "session-size", `${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"}`), el("span", "session-updated", relativeTime(s.updatedAt, now)));
     button.append(meta);
-    button.title = s.sessionId;
+    if (s.tool) button.append(el("span", "session-source", s.project ? `${toolLabel(s.tool)} · ${projectLabel(s.project)}` : toolLabel(s.tool)));
+    button.title = s.project ? `${s.sessionId} · ${s.project}` : s.sessionId;
     button.addEventListener("click", () => {
       showPane("tree");
       selectSession(s.sessionId);
@@ -136,6 +139,9 @@ async function refreshSelected() {
 
 // ------------------------------------------------------------ import/export
 
+/** What explorer-import.js needs of the page: the tree, the status line, the sessions here. */
+const importContext = () => ({ tree: state.tree, setStatus, hasSession: (id) => state.sessions.some((s) => s.sessionId === id) });
+
 /**
  * Import what was chosen or dropped: files, folders, ZIP archives (see
  * import-files.js), one text after another through tree.importText, then
@@ -145,91 +151,12 @@ async function refreshSelected() {
  */
 async function importFiles(sources, unreadable = []) {
   if (sources.length === 0 && unreadable.length === 0) return;
-  const report = { sessions: [], warnings: [], errors: [], skipped: [], files: [] };
-  for (const u of unreadable) {
-    report.errors.push(`${u.name}: ${u.reason}`);
-    report.files.push({ name: u.name, text: u.reason, kind: "error" });
-  }
-  let fromArchive = sources.some((s) => s.inFolder);
-  const pieces = readImports(sources, {
-    onProgress: ({ name, read, total }) => {
-      if (total > PROGRESS_BYTES) showProgress(`Reading ${name}…`, total > 0 ? read / total : 0);
-    },
-  });
-  for await (const piece of pieces) {
-    hideProgress();
-    if (piece.name.includes(" › ")) fromArchive = true;
-    if (piece.kind === "error") {
-      report.errors.push(`${piece.name}: ${piece.message}`);
-      report.files.push({ name: piece.name, text: piece.message, kind: "error" });
-      continue;
-    }
-    if (piece.kind === "skip") {
-      report.files.push({ name: piece.name, text: `skipped: ${piece.reason}`, kind: "skipped" });
-      continue;
-    }
-    await importPiece(piece, report);
-  }
-  hideProgress();
+  const report = await readSources(importContext(), sources, unreadable);
   setStatus("");
-  showReport({ ...report, files: report.files.length > 1 || fromArchive ? report.files : [] });
+  showReport(report);
   await loadSessions();
   if (report.sessions.length > 0) await selectSession(report.sessions[0].sessionId);
   showStorage(state.tree).catch(() => {}); // the storage line counts what was imported
-}
-
-/**
- * Import one text or file of readImports into the report. A large one
- * shows the progress bar, whose Cancel button aborts it (nothing of it is
- * stored then). A file piece is read by the store (tree.importFile), unless
- * it is a snapshot of a session already here: then its text goes through
- * importText, which asks whether to replace the session or add a copy.
- */
-async function importPiece({ name, text, file, size, refs }, report) {
-  setStatus(`Importing ${name}…`);
-  const big = size > PROGRESS_BYTES;
-  const abort = new AbortController();
-  if (big) showProgress(`Importing ${name}…`, 0, abort);
-  const options = big ? { onProgress: ({ read, total }) => showProgress(`Importing ${name}…`, total > 0 ? read / total : 0, abort), signal: abort.signal } : undefined;
-  let env;
-  if ((file ? file.size : text.length) === 0) env = { ok: false, error: { code: ERROR.INVALID_ARGUMENT, message: "the file is empty: nothing to import", reason: REASON.NOTHING_TO_IMPORT } };
-  else if (file && !snapshotOfSession(await file.slice(0, 4096).text())) env = await state.tree.importFile(file, options);
-  else env = await state.tree.importText(text ?? (await file.text()), "auto", options);
-  hideProgress();
-  if (!env.ok && abort.signal.aborted) {
-    report.files.push({ name, text: "cancelled: nothing was imported", kind: "skipped" });
-    report.warnings.push({ message: `${name}: import cancelled; nothing was imported` });
-    return;
-  }
-  if (!env.ok) {
-    // Inside a ZIP or a folder, a JSON file no format reads is not a failure: it is left out.
-    const undetected = env.error.reason === REASON.NOTHING_TO_IMPORT;
-    if (undetected && (name.includes(" › ") || name.includes("/"))) {
-      report.files.push({ name, text: `skipped: not a conversation export (${env.error.message.replace(/; tried: .*$/, "")})`, kind: "skipped" });
-    } else {
-      report.errors.push(`${name}: ${env.error.message}`);
-      report.files.push({ name, text: env.error.message, kind: "error" });
-    }
-    return;
-  }
-  const v = env.value;
-  report.sessions.push(...v.sessions);
-  report.warnings.push(...v.warnings.map((w) => ({ ...w, file: name })));
-  if (Array.isArray(v.skipped)) report.skipped.push(...v.skipped);
-  const n = v.sessions.length;
-  const k = Array.isArray(v.skipped) ? v.skipped.length : 0;
-  report.files.push({ name, text: `${n} ${n === 1 ? "session" : "sessions"} (${v.format})${k > 0 ? `, ${k} skipped` : ""}`, kind: n === 0 ? "skipped" : "imported" });
-  // Attachments are not stored: each conversation's are listed, with the message naming them.
-  for (const r of refs) {
-    const files = r.files.map(({ file, messageId }) => describeAttachment(file) + (messageId ? ` on message ${messageId}` : "")).join("; ");
-    report.warnings.push({ sessionId: r.conversationId || undefined, message: `${r.files.length} ${r.files.length === 1 ? "attachment" : "attachments"} in the ZIP, recorded here but not stored: ${files}` });
-  }
-}
-
-/** Whether text (a file's head) starts a snapshot of a session already here. */
-function snapshotOfSession(text) {
-  const id = snapshotSessionId(text);
-  return id !== null && state.sessions.some((s) => s.sessionId === id);
 }
 
 async function exportAs(format) {
@@ -278,21 +205,21 @@ function setMenu(open) {
 
 function wireImport() {
   const input = $("import-file");
-  const folder = $("import-folder");
-  for (const picker of [input, folder]) {
-    picker.addEventListener("change", async () => {
-      const sources = sourcesFromFiles(picker.files);
-      picker.value = "";
-      await importFiles(sources);
-    });
-  }
+  input.addEventListener("change", async () => {
+    const sources = sourcesFromFiles(input.files);
+    input.value = "";
+    await importFiles(sources);
+  });
   $("import-cancel").addEventListener("click", cancelImport);
-  wireOpenFolder(() => state.tree, async ({ sessions }) => {
-    await loadSessions();
-    if (sessions.length > 0) await selectSession(sessions[0].sessionId);
+  wireOpenFolder(() => state.tree, {
+    done: async ({ sessions }) => {
+      await loadSessions();
+      if (sessions.length > 0) await selectSession(sessions[0].sessionId);
+      showStorage(state.tree).catch(() => {});
+    },
+    readArchives: (files) => readSources(importContext(), sourcesFromFiles(files)),
   });
   $("hint-import").addEventListener("click", () => input.click());
-  $("import-folder-button").addEventListener("click", () => folder.click());
   $("export-button").addEventListener("click", () => setMenu($("export-list").hidden));
   $("export-list").addEventListener("click", (e) => {
     const b = e.target.closest("button[data-format]");
@@ -534,6 +461,7 @@ function wireRestorePoints(tree) {
 
 async function start() {
   state.panes = new PaneTabs({ tabs: $("pane-tabs"), sessions: $("sessions-pane"), panel: $("panel") });
+  state.origin = new SessionFilter(renderSessions);
   wirePanel();
   rememberView($("panel"));
   wireImport();

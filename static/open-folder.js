@@ -1,10 +1,17 @@
-// The explorer's "Open a folder…": a coding agent's or chat app's folder
+// The explorer's "Open a folder…" (the top bar) and "Import a folder…"
+// (the sessions pane, the phone's way: the top bar's button is hidden
+// under 360 px), one code path: a coding agent's or chat app's folder
 // (~/.claude/projects, ~/.codex/sessions, ~/.pi/agent/sessions, Cline's
 // tasks, OpenCode's storage, …) imported at once through tree.importFiles,
 // with the progress bar and its Cancel, then the report, whose sessions
-// are grouped by tool and project with counts (groupByOrigin).
+// are grouped by tool and project with counts (groupByOrigin). Where the
+// browser has showDirectoryPicker the folder comes as a directory handle,
+// remembered (folder-handle.js) for "Refresh folder"; elsewhere from the
+// <input webkitdirectory>, whose ZIP files (a folder of downloaded
+// exports) go through the explorer's archive reader.
 
 import { hideProgress, showProgress, showReport } from "./explorer-report.js";
+import { mayRead, recallFolder, rememberFolder } from "./folder-handle.js";
 
 /** The tools whose folders "Open a folder…" reads, as its title names them. */
 export const FOLDER_TOOLS = ["Claude Code", "Codex", "Gemini CLI", "Pi", "Cline / Roo Code", "OpenCode", "Aider", "LobeChat"];
@@ -46,29 +53,90 @@ export function folderReport(env, aborted) {
 }
 
 /**
- * Wire the "Open a folder…" button (#open-folder-button) and its
- * `<input webkitdirectory>` (#open-folder): the chosen folder is imported
- * with tree.importFiles, the progress bar showing and Cancel aborting it,
- * then the report is shown and done(report) called.
- * @param {() => object} getTree the explorer's tree
- * @param {(report: object) => Promise<void>} done reloads the session list and selects a session
+ * One report of two (a folder's and its ZIP files'): every list joined.
+ * A folder that held only ZIP files failed with "nothing imported": that
+ * error is left out when the ZIP files gave sessions. Pure.
+ * @param {object} a the folder's report (folderReport)
+ * @param {object} b the ZIP files' report
  */
-export function wireOpenFolder(getTree, done) {
+export function joinReports(a, b) {
+  const errors = b.sessions.length > 0 && a.sessions.length === 0 ? b.errors : [...a.errors, ...b.errors];
+  return {
+    sessions: [...a.sessions, ...b.sessions],
+    warnings: [...a.warnings, ...b.warnings],
+    errors,
+    skipped: [...a.skipped, ...b.skipped],
+    files: [...a.files, ...b.files],
+  };
+}
+
+/** Whether a file is a ZIP archive, by its name. */
+const isZip = (f) => /\.zip$/i.test(f.name);
+
+/**
+ * Wire the folder buttons (#open-folder-button in the top bar,
+ * #import-folder-button in the sessions pane), the `<input
+ * webkitdirectory>` (#open-folder) and "Refresh folder"
+ * (#refresh-folder): the chosen folder is imported with tree.importFiles,
+ * the progress bar showing and Cancel aborting it, then the report is
+ * shown and done(report) called. readArchives(files) reads the ZIP files
+ * of an input's folder (the explorer's archive path) into a report of the
+ * same shape.
+ * @param {() => object} getTree the explorer's tree
+ * @param {{done: (report: object) => Promise<void>, readArchives: (files: File[]) => Promise<object>}} hooks
+ */
+export function wireOpenFolder(getTree, { done, readArchives }) {
   const input = document.getElementById("open-folder");
-  const button = document.getElementById("open-folder-button");
-  button.title = `Import a whole folder of ${FOLDER_TOOLS.join(", ")} sessions, or of exports`;
-  button.addEventListener("click", () => input.click());
+  const title = `Import a whole folder of ${FOLDER_TOOLS.join(", ")} sessions, or of exports`;
+  let handle = null; // the folder Refresh re-reads
+  const run = async (source, name, archives = []) => {
+    const abort = new AbortController();
+    const label = `Opening ${name}…`;
+    showProgress(label, 0, abort);
+    const onProgress = ({ read, total }) => showProgress(label, total > 0 ? read / total : 0, abort);
+    const empty = { ok: false, error: { message: "no file besides ZIP archives" } };
+    const env = Array.isArray(source) && source.length === 0 ? empty : await getTree().importFiles(source, { signal: abort.signal, onProgress });
+    hideProgress();
+    let report = folderReport(env, abort.signal.aborted);
+    if (archives.length > 0 && !abort.signal.aborted) report = joinReports(report, await readArchives(archives));
+    showReport(report);
+    await done(report);
+  };
+  const showRefresh = (dir) => {
+    handle = dir;
+    const b = document.getElementById("refresh-folder");
+    b.hidden = false;
+    b.textContent = `Refresh ${dir.name}`;
+    b.title = `Import the folder ${dir.name} again: only what is new or grown is added`;
+  };
+  const pick = async () => {
+    if (typeof window.showDirectoryPicker !== "function") return input.click();
+    let dir;
+    try {
+      dir = await window.showDirectoryPicker({ id: "sessiontree-folder", mode: "read" });
+    } catch (err) {
+      if (err?.name !== "AbortError") input.click(); // refused (a policy, a sandbox): the input still works
+      return;
+    }
+    showRefresh(dir);
+    rememberFolder(dir).catch(() => {}); // not remembered: Refresh still works until a reload
+    await run(dir, dir.name);
+  };
+  for (const id of ["open-folder-button", "import-folder-button"]) {
+    const button = document.getElementById(id);
+    button.title = title;
+    button.addEventListener("click", pick);
+  }
+  document.getElementById("refresh-folder").addEventListener("click", async () => {
+    if (!handle) return;
+    if (await mayRead(handle)) return run(handle, handle.name);
+    showReport({ sessions: [], warnings: [], errors: [`reading ${handle.name} was not allowed; choose it again with "Open a folder…"`] });
+  });
+  if (typeof window.showDirectoryPicker === "function") recallFolder().then((dir) => dir && !handle && showRefresh(dir));
   input.addEventListener("change", async () => {
     const files = [...input.files];
     input.value = "";
     if (files.length === 0) return;
-    const abort = new AbortController();
-    const label = `Opening ${files[0].webkitRelativePath.split("/")[0] || "the folder"}…`;
-    showProgress(label, 0, abort);
-    const env = await getTree().importFiles(files, { signal: abort.signal, onProgress: ({ read, total }) => showProgress(label, total > 0 ? read / total : 0, abort) });
-    hideProgress();
-    const report = folderReport(env, abort.signal.aborted);
-    showReport(report);
-    await done(report);
+    await run(files.filter((f) => !isZip(f)), files[0].webkitRelativePath.split("/")[0] || "the folder", files.filter(isZip));
   });
 }

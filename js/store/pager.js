@@ -71,6 +71,8 @@ export async function readMetas(db) {
 export function stubRequest(metas, follow = () => true) {
   const sessions = metas.map((m) => {
     const e = { sessionId: m.sessionId, title: m.title ?? "", createdAt: m.createdAt, updatedAt: m.updatedAt, nodeCount: m.nodeCount };
+    if (m.tool) e.tool = m.tool; // the import's tool and project (core/origin.go)
+    if (m.project) e.project = m.project;
     if (m.source) e.source = m.source; // the family of a stub needs no load
     if (follow(m)) {
       e.cursor = m.cursor ?? "";

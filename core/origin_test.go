@@ -1,0 +1,65 @@
+package core
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// origins returns the sessions answer as "id tool project" lines, in order.
+func origins(tb testing.TB, st *Store) []string {
+	tb.Helper()
+	var out []string
+	for _, s := range ok[[]SessionSummary](tb, st, `{"operation":"sessions"}`) {
+		out = append(out, s.SessionID+" "+s.Tool+" "+s.Project)
+	}
+	return out
+}
+
+func TestSessionsAnswerToolAndProject(t *testing.T) {
+	codex, err := os.ReadFile(filepath.Join("testdata", "imports", "codex", "rollout-2025-10-06T09-15-00-0199a213-81c0-7800-8aa1-bbab2a035a53.jsonl"))
+	require.NoError(t, err)
+	claude := []byte(`{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"cc-web","timestamp":"2026-01-02T03:04:05.000Z","message":{"role":"user","content":"Add a footer"}}` + "\n")
+
+	t.Run("a folder import records each session's tool and project, the path's project where the file has none", func(t *testing.T) {
+		st := testStore(t)
+		st.TrackChanges(true)
+		ok[any](t, st, `{"operation":"create","sessionId":"mine","title":"Made here"}`)
+		mustImportFiles(t, st, []ImportFile{
+			{Path: ".codex/sessions/2025/10/06/rollout.jsonl", Data: codex},
+			{Path: ".claude/projects/-home-me-web/cc-web.jsonl", Data: claude},
+			{Path: "code/shop/.aider.chat.history.md", Data: []byte("# aider chat started at 2026-01-02 03:04:05\n\n#### Add a cart  \n\nThe cart is added.\n")},
+		})
+		assert.Equal(t, []string{
+			"mine  ",
+			"0199a213-81c0-7800-8aa1-bbab2a035a53 codex ", // the reader gives no cwd yet
+			"cc-web claude-code /home/me/web",
+			"aider-eab8c90245b1ac3f aider code/shop",
+		}, origins(t, st))
+		drained := string(st.DrainChanges(false))
+		assert.Contains(t, drained, `"tool":"claude-code","project":"/home/me/web"`, "the drained metadata carries them")
+	})
+
+	t.Run("a later import and a snapshot import keep the first origin", func(t *testing.T) {
+		st := testStore(t)
+		mustImportFiles(t, st, []ImportFile{{Path: "a/projects/-home-me-web/cc-web.jsonl", Data: claude}})
+		mustImportFiles(t, st, []ImportFile{{Path: "b/projects/-home-me-other/cc-web.jsonl", Data: claude}})
+		snap := ok[RawMessage](t, st, `{"operation":"snapshot.save","sessionId":"cc-web"}`)
+		ok[any](t, st, map[string]any{"operation": "snapshot.load", "sessionId": "cc-web", "snapshot": snap})
+		assert.Equal(t, []string{"cc-web claude-code /home/me/web"}, origins(t, st))
+	})
+
+	t.Run("restore and page.stub take them back, and a stub keeps them", func(t *testing.T) {
+		st := testStore(t)
+		snap := `{"version":1,"sessionId":"r","cursor":null,"activeBranch":"main","nodes":[]}`
+		ok[any](t, st, `{"operation":"restore","snapshot":`+snap+`,"tool":"codex","project":"/home/me/api"}`)
+		ok[any](t, st, `{"operation":"page.stub","sessions":[{"sessionId":"p","title":"Paged","createdAt":"2026-01-02T03:04:05.000Z","updatedAt":"2026-01-02T03:04:05.000Z","nodeCount":3,"tool":"gemini","project":"/home/me/g"}]}`)
+		assert.Equal(t, []string{"r codex /home/me/api", "p gemini /home/me/g"}, origins(t, st))
+		env := do(t, st, `{"operation":"restore","snapshot":`+snap+`,"tool":7}`)
+		require.False(t, env.OK)
+		assert.Equal(t, `field "tool" must be a string`, env.Error.Message)
+	})
+}

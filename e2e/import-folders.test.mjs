@@ -1,0 +1,231 @@
+// Whole folders as the coding agents keep them (issue 26), in the explorer:
+// a synthetic home folder holding each tool's layout (Codex date folders,
+// Gemini CLI tmp/<hash>/chats, an Aider repository, Claude Code projects,
+// Pi sessions, a Cline task folder, OpenCode storage) imported through
+// "Open a folder…" (the <input webkitdirectory>), then the session list
+// filtered by tool and project (session-filter.js), the context at the
+// cursor of each agent's session, a refresh after a rollout grew (only its
+// new nodes added, the report saying so), "Refresh folder" on a directory
+// handle (showDirectoryPicker stood in for by an origin-private folder:
+// headless Chromium has no picker to click), remembered across a reload,
+// and a cancelled import that leaves nothing. e2e/folders.test.mjs covers
+// tree.importFiles itself (every layout, a grown Cline task, the signal).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { setup, openExplorer, artifactPath, explorerCall, REPO_ROOT, ARTIFACTS_DIR } from './helpers.mjs';
+
+const TESTDATA = path.join(REPO_ROOT, 'core', 'testdata');
+const ROLLOUT = 'rollout-2025-10-06T09-15-00-0199a213-81c0-7800-8aa1-bbab2a035a53.jsonl';
+const CODEX_PATH = `.codex/sessions/2025/10/06/${ROLLOUT}`;
+const codexLines = fs.readFileSync(path.join(TESTDATA, 'imports', 'codex', ROLLOUT), 'utf8').split('\n').filter((l) => l !== '').map((l) => l + '\n');
+/** The rollout's first lines (up to the reply after its rollback): the folder is imported once with these, then the rest (a compaction and a turn) is appended. */
+const FIRST = 24;
+
+const CLAUDE = '{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"cc-web","cwd":"/home/me/web","timestamp":"2026-01-02T03:04:05.000Z","message":{"role":"user","content":"Add a footer"}}\n' +
+  '{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"cc-web","timestamp":"2026-01-02T03:04:06.000Z","message":{"role":"assistant","content":[{"type":"text","text":"Footer added."}]}}\n';
+const PI = '{"type":"session","version":3,"id":"pi-cli","timestamp":"2026-01-02T03:04:05.000Z","cwd":"/home/me/cli"}\n' +
+  '{"type":"message","id":"m1","parentId":null,"timestamp":"2026-01-02T03:04:08.000Z","message":{"role":"user","content":"Parse the flags"}}\n';
+const PI_MORE = '{"type":"message","id":"m2","parentId":"m1","timestamp":"2026-01-02T03:04:09.000Z","message":{"role":"assistant","content":[{"type":"text","text":"Flags parsed."}]}}\n';
+
+/** Copy every file under from into to (folders made as needed). */
+function copyTree(from, to) {
+  for (const e of fs.readdirSync(from, { withFileTypes: true })) {
+    if (e.isDirectory()) copyTree(path.join(from, e.name), path.join(to, e.name));
+    else {
+      fs.mkdirSync(to, { recursive: true });
+      fs.copyFileSync(path.join(from, e.name), path.join(to, e.name));
+    }
+  }
+}
+
+/** A home folder with each tool's layout, under e2e/artifacts (the directory the input is given). */
+function homeFolder() {
+  const root = path.join(ARTIFACTS_DIR, 'folder-import', 'home');
+  fs.rmSync(root, { recursive: true, force: true });
+  const write = (p, data) => {
+    fs.mkdirSync(path.dirname(path.join(root, p)), { recursive: true });
+    fs.writeFileSync(path.join(root, p), data);
+  };
+  write(CODEX_PATH, codexLines.slice(0, FIRST).join(''));
+  write('.gemini/tmp/e3b0c442/chats/session-2026-03-02T10-00-7c1b2f0e.jsonl', fs.readFileSync(path.join(TESTDATA, 'imports', 'gemini', 'session-2026-03-02T10-00-7c1b2f0e.jsonl')));
+  write('code/shop/.aider.chat.history.md', fs.readFileSync(path.join(TESTDATA, 'imports', 'aider', '.aider.chat.history.md')));
+  write('.claude/projects/-home-me-web/cc-web.jsonl', CLAUDE);
+  write('.pi/agent/sessions/--home-me-cli--/2026-01-02.jsonl', PI);
+  copyTree(path.join(TESTDATA, 'folders', 'cline'), path.join(root, 'cline'));
+  copyTree(path.join(TESTDATA, 'folders', 'opencode'), path.join(root, '.local/share/opencode'));
+  return root;
+}
+
+/** Wait for the report titled title; its title, session lines and file lines. */
+async function report(page, title) {
+  await page.locator('#report-title', { hasText: title }).waitFor();
+  return {
+    title: await page.locator('#report-title').textContent(),
+    sessions: await page.locator('#report-sessions li').allTextContents(),
+    files: await page.locator('#report-files li').allTextContents(),
+    errors: await page.locator('#report-warnings li.error').allTextContents(),
+  };
+}
+
+/** The session list as shown: each row's title and its tool · project line. */
+const listed = (page) => page.locator('#session-list li').evaluateAll((lis) => lis.map((li) => `${li.querySelector('.session-title').textContent} | ${li.querySelector('.session-source')?.textContent ?? ''}`));
+/** The options of a select, as shown. */
+const options = (page, id) => page.locator(`#${id} option`).allTextContents();
+
+/** The roles at the cursor of a session and its last message's text (first 40 characters). */
+async function contextOf(page, sessionId) {
+  const v = await explorerCall(page, { operation: 'context', sessionId });
+  const last = v.messages.at(-1).content;
+  const text = typeof last === 'string' ? last : last.map((b) => b.text ?? '').join('');
+  return { roles: v.messages.map((m) => m.role).join(' '), last: text.slice(0, 40) };
+}
+
+test('explorer: a home folder of every agent imports with tools, projects and titles; the list filters by tool and project; a grown rollout adds only its new nodes', async () => {
+  const root = homeFolder();
+  const env = await setup({ contextOptions: { viewport: { width: 1280, height: 800 } } });
+  try {
+    const { page } = env;
+    env.page.setDefaultNavigationTimeout(120_000); // a loaded machine; the page's own work is what is checked
+    await openExplorer(page, env.baseURL);
+    await page.setInputFiles('#open-folder', root);
+    const first = await report(page, 'Imported 9 sessions');
+    assert.ok(first.files.includes('codex1 session'), first.files.join('\n'));
+    assert.ok(first.files.includes('aider · home/code/shop2 sessions'), first.files.join('\n'));
+    assert.deepEqual(first.errors, []);
+
+    const sessions = (await explorerCall(page, { operation: 'sessions' })).map((s) => `${s.tool ?? '-'} ${s.project ?? '-'} | ${s.title}`).sort();
+    assert.deepEqual(sessions, [
+      '- - | Demo: a long weekend in Lisbon',
+      'aider home/code/shop | Add a test',
+      'aider home/code/shop | Make add() handle strings like "1" + "2"',
+      'claude-code /home/me/web | Add a footer',
+      'cline /home/dev/app | Add a README that explains how to run the app',
+      'codex - | Add a test for the price parser',
+      'gemini e3b0c442 | Debug the failing npm test',
+      'opencode /home/dev/site | Find the files that render the header',
+      'opencode /home/dev/site | Fix the header layout',
+      'pi /home/me/cli | Parse the flags',
+    ]);
+    const ids = Object.fromEntries((await explorerCall(page, { operation: 'sessions' })).map((s) => [s.tool ?? 'demo', s.sessionId]));
+    assert.equal((await contextOf(page, ids.gemini)).roles, 'user assistant user assistant user assistant');
+    assert.deepEqual(await contextOf(page, ids.pi), { roles: 'user', last: 'Parse the flags' });
+    assert.deepEqual(await contextOf(page, ids['claude-code']), { roles: 'user assistant', last: 'Footer added.' });
+    const codexBefore = await contextOf(page, ids.codex);
+
+    // The filters: every tool with its count, the projects of the tool chosen.
+    assert.deepEqual(await options(page, 'tool-filter'), [
+      'All tools (10)', 'Aider (2)', 'OpenCode (2)', 'Claude Code (1)', 'Cline / Roo Code (1)', 'Codex (1)', 'Gemini CLI (1)', 'Made here (1)', 'Pi (1)',
+    ]);
+    await page.selectOption('#tool-filter', 'opencode');
+    assert.deepEqual(await listed(page), ['Fix the header layout | OpenCode · /home/dev/site', 'Find the files that render the header | OpenCode · /home/dev/site']);
+    assert.deepEqual(await options(page, 'project-filter'), ['All projects (2)', '/home/dev/site (2)']);
+    await page.selectOption('#tool-filter', '*');
+    await page.selectOption('#project-filter', 'home/code/shop');
+    assert.deepEqual((await listed(page)).map((l) => l.split(' | ')[1]), ['Aider · home/code/shop', 'Aider · home/code/shop']);
+    await page.fill('#session-filter', 'strings');
+    assert.deepEqual((await listed(page)).map((l) => l.split(' | ')[0]), ['Make add() handle strings like "1" + "2"'], 'the text filter narrows the project further');
+    await page.fill('#session-filter', '');
+    await page.selectOption('#project-filter', '*');
+    // Keyboard: the select takes focus from the text filter with Tab.
+    await page.focus('#session-filter');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'tool-filter');
+    await page.locator('#report-close').click();
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: artifactPath(`import-folders-desktop-${scheme}.png`) });
+    }
+
+    // The rollout grew: the same folder again adds its new nodes, and nothing else.
+    fs.appendFileSync(path.join(root, CODEX_PATH), codexLines.slice(FIRST).join(''));
+    await page.setInputFiles('#open-folder', root);
+    const again = await report(page, 'Imported 1 session · 8 already here');
+    const codexLine = again.sessions.find((l) => l.startsWith('Add a test for the price parser'));
+    assert.match(codexLine, / · \d+ new$/, again.sessions.join('\n'));
+    assert.equal(again.sessions.filter((l) => l.endsWith('already here, nothing new')).length, 8);
+    assert.equal((await explorerCall(page, { operation: 'sessions' })).length, 10, 'no session doubled');
+    const codex = (await explorerCall(page, { operation: 'sessions' })).find((s) => s.sessionId === ids.codex);
+    assert.equal(codex.nodeCount, 29, 'the whole rollout, as one import of it gives');
+    // The compaction starts the history again (a new path), so the cursor the first import left
+    // is not on the path to the grown tip: it stays, as after any merge that leaves it behind.
+    assert.deepEqual(await contextOf(page, ids.codex), codexBefore);
+    await explorerCall(page, { operation: 'switch', sessionId: ids.codex, nodeId: 'L28' });
+    assert.deepEqual(await contextOf(page, ids.codex), { roles: 'system developer user user assistant user assistant', last: 'Done: prices print as 1,234.56.' }, 'the grown tip holds what the model saw last');
+    assert.deepEqual(env.errors, []);
+
+    await page.locator('#report-close').click();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.locator('#tab-sessions').click();
+    await page.selectOption('#tool-filter', 'aider');
+    for (const id of ['tool-filter', 'project-filter', 'import-folder-button']) {
+      const box = await page.locator(`#${id}`).boundingBox();
+      assert.ok(box && box.height >= 40, `${id} is a touch target: ${JSON.stringify(box)}`);
+    }
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: artifactPath(`import-folders-phone-${scheme}.png`) });
+    }
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth - innerWidth), 0, 'nothing sideways');
+  } finally {
+    await env.close();
+  }
+});
+
+test('explorer: "Refresh folder" re-reads the folder of a directory handle, remembered across a reload; Cancel leaves nothing', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1280, height: 800 } } });
+  try {
+    const { page } = env;
+    env.page.setDefaultNavigationTimeout(120_000);
+    await openExplorer(page, env.baseURL);
+    assert.equal(await page.locator('#refresh-folder').isHidden(), true, 'no folder yet');
+    // showDirectoryPicker answers an origin-private folder holding a Pi session.
+    const stub = (pi) => page.evaluate(async (pi) => {
+      const root = await navigator.storage.getDirectory();
+      let d = await root.getDirectoryHandle('agents', { create: true });
+      const top = d;
+      for (const name of ['.pi', 'agent', 'sessions', '--home-me-cli--']) d = await d.getDirectoryHandle(name, { create: true });
+      const w = await (await d.getFileHandle('2026-01-02.jsonl', { create: true })).createWritable();
+      await w.write(pi);
+      await w.close();
+      window.showDirectoryPicker = async () => top;
+    }, pi);
+    await stub(PI);
+    await page.locator('#import-folder-button').click(); // the sessions pane's button: the same path as the top bar's
+    await report(page, 'Imported 1 session');
+    const refresh = page.locator('#refresh-folder');
+    assert.equal(await refresh.textContent(), 'Refresh agents');
+    await stub(PI + PI_MORE);
+    await refresh.click();
+    const grown = await report(page, 'Imported 1 session');
+    assert.deepEqual(grown.sessions, ['Parse the flags3 nodes · 1 branch · 1 new']);
+
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    await refresh.waitFor(); // recalled from IndexedDB
+    assert.ok((await options(page, 'tool-filter')).includes('Pi (1)'), 'the tool is stored with the session and comes back after the reload');
+    await refresh.click();
+    assert.deepEqual((await report(page, 'Already here: 1 session, nothing new')).sessions, ['Parse the flags3 nodes · 1 branch · already here, nothing new']);
+
+    // Cancel while the folder is read: the progress bar's button, pressed at the first progress.
+    const before = await explorerCall(page, { operation: 'sessions' });
+    await page.evaluate(() => {
+      const tree = window.explorer.tree;
+      const importFiles = tree.importFiles.bind(tree);
+      tree.importFiles = (entries, options) => importFiles(entries, { ...options, onProgress: (p) => (options.onProgress(p), document.getElementById('import-cancel').click()) });
+    });
+    const line = (i) => JSON.stringify({ type: 'user', uuid: `c${i}`, parentUuid: i ? `c${i - 1}` : null, sessionId: 'cancel-me', message: { role: 'user', content: 'x'.repeat(400) } }) + '\n';
+    const big = path.join(ARTIFACTS_DIR, 'folder-import', 'big');
+    fs.rmSync(big, { recursive: true, force: true });
+    fs.mkdirSync(path.join(big, 'projects', '-p'), { recursive: true });
+    for (let k = 0; k < 8; k++) fs.writeFileSync(path.join(big, 'projects', '-p', `s${k}.jsonl`), Array.from({ length: 600 }, (_, i) => line(k * 600 + i)).join(''));
+    await page.setInputFiles('#open-folder', big);
+    const cancelled = await report(page, 'Nothing imported');
+    assert.deepEqual(cancelled.errors, ['import cancelled; nothing was imported']);
+    assert.deepEqual(await explorerCall(page, { operation: 'sessions' }), before, 'nothing half-written');
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});

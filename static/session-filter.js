@@ -1,0 +1,149 @@
+// The explorer's session list by origin (issue 26): the tool a session was
+// imported from and the project (working folder) it belongs to, as core's
+// "sessions" answers them (tool, project), offered as two selects beside
+// the text filter, each option with its count: "All tools (12)",
+// "Codex (5)", …; the projects are those of the tool chosen. Shown only
+// when there is something to choose between.
+
+const $ = (id) => document.getElementById(id);
+
+/** The name shown for each tool (an import format's name). */
+export const TOOL_LABELS = {
+  "claude-code": "Claude Code",
+  codex: "Codex",
+  gemini: "Gemini CLI",
+  pi: "Pi",
+  cline: "Cline / Roo Code",
+  opencode: "OpenCode",
+  aider: "Aider",
+  lobechat: "LobeChat",
+  chatgpt: "ChatGPT",
+  claudeai: "Claude.ai",
+  openwebui: "Open WebUI",
+  librechat: "LibreChat",
+  chatbotui: "Chatbot UI",
+  sillytavern: "SillyTavern",
+  openai: "OpenAI messages",
+};
+
+/** The key of sessions with no tool (made here, or from a snapshot) or no project. */
+export const NONE = "";
+
+/** The name shown for a tool key. */
+export const toolLabel = (tool) => (tool === NONE ? "Made here" : (TOOL_LABELS[tool] ?? tool));
+
+/**
+ * A project as an option shows it: the path when short, else its last two
+ * folders after "…/" (a select has no room for a long path). Pure.
+ * @param {string} project
+ */
+export function projectLabel(project) {
+  if (project === NONE) return "No project";
+  if (project.length <= 32) return project;
+  const parts = project.split("/").filter((p) => p !== "");
+  return parts.length > 2 ? `…/${parts.slice(-2).join("/")}` : project;
+}
+
+/**
+ * Count sessions by key(session): one entry per key, most sessions first,
+ * then by label. Pure.
+ * @param {object[]} sessions
+ * @param {(s: object) => string} key
+ * @param {(k: string) => string} label
+ * @returns {{key: string, label: string, count: number}[]}
+ */
+export function countBy(sessions, key, label) {
+  const counts = new Map();
+  for (const s of sessions) counts.set(key(s), (counts.get(key(s)) ?? 0) + 1);
+  return [...counts].map(([k, count]) => ({ key: k, label: label(k), count })).sort((a, b) => b.count - a.count || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+}
+
+const toolOf = (s) => s.tool ?? NONE;
+const projectOf = (s) => s.project ?? NONE;
+
+/**
+ * The sessions of a tool and project (null: any). Pure.
+ * @param {{tool?: string, project?: string}[]} sessions
+ * @param {{tool: string|null, project: string|null}} choice
+ */
+export function filterByOrigin(sessions, { tool, project }) {
+  return sessions.filter((s) => (tool === null || toolOf(s) === tool) && (project === null || projectOf(s) === project));
+}
+
+/**
+ * The options of the two selects for sessions and a choice: every tool
+ * with its count, and the projects of the chosen tool (all of them for
+ * any tool) with theirs; the first option of each is "All …" (value "*").
+ * Pure.
+ * @param {{tool?: string, project?: string}[]} sessions
+ * @param {{tool: string|null, project: string|null}} choice
+ * @returns {{tools: {value: string, text: string}[], projects: {value: string, text: string}[]}}
+ */
+export function originOptions(sessions, { tool }) {
+  const tools = countBy(sessions, toolOf, toolLabel);
+  const projects = countBy(filterByOrigin(sessions, { tool, project: null }), projectOf, projectLabel);
+  const option = ({ key, label, count }) => ({ value: key, text: `${label} (${count})` });
+  return {
+    tools: [{ value: "*", text: `All tools (${sessions.length})` }, ...tools.map(option)],
+    projects: [{ value: "*", text: `All projects (${projects.reduce((n, p) => n + p.count, 0)})` }, ...projects.map(option)],
+  };
+}
+
+/**
+ * The two selects (#tool-filter, #project-filter in #session-origin):
+ * update(sessions) fills them, apply(sessions) keeps the sessions chosen,
+ * and onChange runs when the user picks another option.
+ */
+export class SessionFilter {
+  /** @param {() => void} onChange called after the choice changed */
+  constructor(onChange) {
+    /** @type {{tool: string|null, project: string|null}} */
+    this.choice = { tool: null, project: null };
+    /** The sessions of the last update. */
+    this.sessions = [];
+    for (const [id, field] of [["tool-filter", "tool"], ["project-filter", "project"]]) {
+      $(id).addEventListener("change", (e) => {
+        this.choice[field] = e.target.value === "*" ? null : e.target.value;
+        if (field === "tool") {
+          this.choice.project = null;
+          this.update(this.sessions); // the projects offered are the tool's
+        }
+        onChange();
+      });
+    }
+  }
+
+  /**
+   * Fill the selects for sessions (a choice no session has any more goes
+   * back to "All"); the row shows only when there are two tools or two
+   * projects to choose between.
+   * @param {{tool?: string, project?: string}[]} sessions
+   */
+  update(sessions) {
+    this.sessions = sessions;
+    if (this.choice.tool !== null && !sessions.some((s) => toolOf(s) === this.choice.tool)) this.choice.tool = null;
+    if (this.choice.project !== null && filterByOrigin(sessions, this.choice).length === 0) this.choice.project = null;
+    const { tools, projects } = originOptions(sessions, this.choice);
+    fill($("tool-filter"), tools, this.choice.tool);
+    fill($("project-filter"), projects, this.choice.project);
+    $("session-origin").hidden = tools.length <= 2 && projects.length <= 2;
+  }
+
+  /** The sessions of the choice. */
+  apply(sessions) {
+    return filterByOrigin(sessions, this.choice);
+  }
+}
+
+/** Replace a select's options, selecting value (null: the first, "*"). */
+function fill(select, options, value) {
+  select.replaceChildren(
+    ...options.map((o) => {
+      const opt = document.createElement("option");
+      opt.value = o.value;
+      opt.textContent = o.text;
+      return opt;
+    }),
+  );
+  select.value = value ?? "*";
+}

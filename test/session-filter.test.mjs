@@ -1,0 +1,51 @@
+// The explorer's session list by tool and project (static/session-filter.js)
+// and the folder report joined with its ZIP files' (static/open-folder.js):
+// the pure parts, in Node.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { filterByOrigin, originOptions, projectLabel, toolLabel } from '../static/session-filter.js';
+import { joinReports } from '../static/open-folder.js';
+
+const sessions = [
+  { sessionId: 'a', tool: 'codex', project: '/home/me/api' },
+  { sessionId: 'b', tool: 'codex', project: '/home/me/web' },
+  { sessionId: 'c', tool: 'claude-code', project: '/home/me/web' },
+  { sessionId: 'd' },
+  { sessionId: 'e', tool: 'aider' },
+];
+
+test('session-filter: every tool and project is offered with its count, most sessions first', () => {
+  const all = originOptions(sessions, { tool: null, project: null });
+  assert.deepEqual(all.tools.map((o) => o.text), ['All tools (5)', 'Codex (2)', 'Aider (1)', 'Claude Code (1)', 'Made here (1)']);
+  assert.deepEqual(all.projects.map((o) => `${o.value}=${o.text}`), ['*=All projects (5)', '/home/me/web=/home/me/web (2)', '=No project (2)', '/home/me/api=/home/me/api (1)']);
+  const codex = originOptions(sessions, { tool: 'codex', project: null });
+  assert.deepEqual(codex.projects.map((o) => o.text), ['All projects (2)', '/home/me/api (1)', '/home/me/web (1)'], 'the projects are the tool chosen');
+});
+
+test('session-filter: a tool, a project, both, or none choose the sessions', () => {
+  const ids = (choice) => filterByOrigin(sessions, choice).map((s) => s.sessionId).join('');
+  assert.equal(ids({ tool: null, project: null }), 'abcde');
+  assert.equal(ids({ tool: 'codex', project: null }), 'ab');
+  assert.equal(ids({ tool: null, project: '/home/me/web' }), 'bc');
+  assert.equal(ids({ tool: 'codex', project: '/home/me/web' }), 'b');
+  assert.equal(ids({ tool: '', project: null }), 'd', 'a session made here has the tool ""');
+});
+
+test('session-filter: names shown for tools and projects', () => {
+  assert.equal(toolLabel('gemini'), 'Gemini CLI');
+  assert.equal(toolLabel('some-new-tool'), 'some-new-tool');
+  assert.equal(projectLabel('/home/me/web'), '/home/me/web');
+  assert.equal(projectLabel('/Users/someone/Documents/clients/acme/website'), '…/acme/website');
+  assert.equal(projectLabel(''), 'No project');
+});
+
+test('open-folder: a folder report and its ZIP files\' join; the folder\'s "nothing imported" goes when the ZIPs gave sessions', () => {
+  const empty = { sessions: [], warnings: [], errors: ['nothing imported: a.txt: not a session file'], skipped: [], files: [{ name: 'a.txt', text: 'skipped', kind: 'skipped' }] };
+  const zips = { sessions: [{ sessionId: 'z' }], warnings: [{ message: 'w' }], errors: [], skipped: [], files: [{ name: 'x.zip › conversations.json', text: '1 session', kind: 'imported' }] };
+  const joined = joinReports(empty, zips);
+  assert.deepEqual(joined.sessions.map((s) => s.sessionId), ['z']);
+  assert.deepEqual(joined.errors, []);
+  assert.deepEqual(joined.files.map((f) => f.name), ['a.txt', 'x.zip › conversations.json']);
+  const failed = joinReports(empty, { ...zips, sessions: [], errors: ['x.zip: damaged'] });
+  assert.deepEqual(failed.errors, ['nothing imported: a.txt: not a session file', 'x.zip: damaged']);
+});
