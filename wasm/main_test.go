@@ -442,7 +442,7 @@ func TestImportAppendTakesByteArraysOnly(t *testing.T) {
 	js.CopyBytesToJS(clamped, []byte("[]"))
 	assert.Equal(t, "", h.Call("importAppend", buf, clamped).String())
 	out := h.Call("importStart", buf, "auto").String()
-	assert.Equal(t, `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"import data is an empty array or holds no object: nothing to import"}}`, out, "the buffer holds exactly the bytes appended")
+	assert.Equal(t, `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"import data is an empty array or holds no object: nothing to import","reason":"NOTHING_TO_IMPORT"}}`, out, "the buffer holds exactly the bytes appended")
 }
 
 func TestTheMemoryBudgetRefusesARequestBeforeItIsCopied(t *testing.T) {
