@@ -1,7 +1,9 @@
 // The package in real apps (issue 27): each fixture app under e2e/apps/
 // — its own package.json and committed package-lock.json, the bundler's
 // defaults — installs the tarball `npm pack` makes (once per run), is
-// built (and for Vite also run by its dev server; Next.js as a static
+// built (and for Vite also run by its dev server — Vite 8 with no config,
+// Vite 5 with the sessiontree/vite plugin, and once without it to show
+// the 504 it prevents; Next.js as a static
 // export, its inline scripts' hashes in the policy), served with the strict
 // CSP of docs/EMBED.md as a header, and chatted in against the loopback
 // OpenAI-compatible server: send, edit, regenerate, click a branch in the
@@ -23,6 +25,7 @@ import { APPS_DIR, chatScenario, inlineScriptHashes, install, pack, serveBuilt, 
 
 const run = promisify(execFile);
 const VITE_APP = path.join(APPS_DIR, 'vite-react');
+const VITE5_APP = path.join(APPS_DIR, 'vite5-react');
 const WEBPACK_APP = path.join(APPS_DIR, 'webpack');
 const NEXT_APP = path.join(APPS_DIR, 'next');
 
@@ -34,6 +37,7 @@ before(async () => {
   chat = await startChatServer();
   browser = await launch();
   await install(VITE_APP, tarball);
+  await install(VITE5_APP, tarball);
   await install(WEBPACK_APP, tarball);
   await install(NEXT_APP, tarball);
 });
@@ -69,19 +73,26 @@ async function inPage(fn) {
   assert.deepEqual(errors, []);
 }
 
-test('Vite + React + TypeScript: tsc type-checks the app against the installed package (moduleResolution bundler)', async () => {
-  const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-  try {
-    await run(process.execPath, [tsc, '-p', VITE_APP, '--pretty', 'false']);
-  } catch (err) {
-    assert.fail(`tsc failed: ${err.stdout || err.message}`);
-  }
-});
+for (const [name, app] of [['Vite + React + TypeScript', VITE_APP], ['Vite 5 + React 18 + TypeScript', VITE5_APP]]) {
+  test(`${name}: tsc type-checks the app against the installed package (moduleResolution bundler)`, async () => {
+    const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    try {
+      await run(process.execPath, [tsc, '-p', app, '--pretty', 'false']);
+    } catch (err) {
+      assert.fail(`tsc failed: ${err.stdout || err.message}`);
+    }
+  });
+}
 
-test('Vite + React + TypeScript, production build (vite build, no sessiontree config) under a strict CSP: chat, edit, regenerate, switch branch, rename, delete, reload', async () => {
-  const dist = path.join(VITE_APP, 'dist');
+/**
+ * vite build of a Vite app, checked for warnings and for the worker, the
+ * wasm and the highlight grammars emitted once each, then served under the
+ * strict CSP and chatted in. @param {string} app @param {string} scenario
+ */
+async function viteBuildAndChat(app, scenario) {
+  const dist = path.join(app, 'dist');
   fs.rmSync(dist, { recursive: true, force: true });
-  const { stdout, stderr } = await run(process.execPath, [path.join(VITE_APP, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], { cwd: VITE_APP, env: { ...process.env, NO_COLOR: '1' } });
+  const { stdout, stderr } = await run(process.execPath, [path.join(app, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], { cwd: app, env: { ...process.env, NO_COLOR: '1' } });
   // Vite's chunk-size advisory is about the app's own bundle (React and the
   // panel together pass 500 kB since the map; loading the map lazily is the
   // way down): the warnings that matter are about how sessiontree is built.
@@ -93,16 +104,21 @@ test('Vite + React + TypeScript, production build (vite build, no sessiontree co
   assert.ok(assets.some((f) => /^python-.*\.js$/.test(f)), 'the highlight.js grammars are chunks');
   const server = await serveBuilt(dist, strictCSP(new URL(chat.baseURL).origin));
   try {
-    await inPage((page) => chatScenario(page, `${server.baseURL}?api=${chat.baseURL}vite-build/v1`, chat, 'vite-build'));
+    await inPage((page) => chatScenario(page, `${server.baseURL}?api=${chat.baseURL}${scenario}/v1`, chat, scenario));
   } finally {
     await server.close();
   }
-});
+}
 
-test('Vite + React + TypeScript, dev server (vite, dependency pre-bundling on, no sessiontree config): chat, edit, regenerate, switch branch, rename, delete, reload', async () => {
+/**
+ * A Vite app's dev server on a free port of 127.0.0.1, started with
+ * --force (pre-bundle again, as a first start does) and env added to the
+ * process's; resolves once it listens.
+ * @returns {Promise<{url: string, output: () => string, close: () => void}>}
+ */
+async function viteDev(app, env = {}) {
   const port = await freePort();
-  // --force: pre-bundle again, as a first start does.
-  const child = spawn(process.execPath, [path.join(VITE_APP, 'node_modules', 'vite', 'bin', 'vite.js'), '--host', '127.0.0.1', '--port', String(port), '--strictPort', '--force'], { cwd: VITE_APP, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(app, 'node_modules', 'vite', 'bin', 'vite.js'), '--host', '127.0.0.1', '--port', String(port), '--strictPort', '--force'], { cwd: app, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
@@ -111,10 +127,52 @@ test('Vite + React + TypeScript, dev server (vite, dependency pre-bundling on, n
       const t = setInterval(() => out.includes(`:${port}/`) && (clearInterval(t), resolve()), 50);
       child.once('exit', (code) => (clearInterval(t), reject(new Error(`vite exited (${code}): ${out}`))));
     });
-    await inPage((page) => chatScenario(page, `http://127.0.0.1:${port}/?api=${chat.baseURL}vite-dev/v1`, chat, 'vite-dev'));
-    assert.doesNotMatch(out, /error|failed/i, out);
-  } finally {
+  } catch (err) {
     child.kill();
+    throw err;
+  }
+  return { url: `http://127.0.0.1:${port}/`, output: () => out, close: () => child.kill() };
+}
+
+/** The dev server of a Vite app, chatted in: no error in the page or in Vite's output. */
+async function viteDevAndChat(app, scenario) {
+  const dev = await viteDev(app);
+  try {
+    await inPage((page) => chatScenario(page, `${dev.url}?api=${chat.baseURL}${scenario}/v1`, chat, scenario));
+    assert.doesNotMatch(dev.output(), /error|failed/i, dev.output());
+  } finally {
+    dev.close();
+  }
+}
+
+test('Vite + React + TypeScript, production build (vite build, no sessiontree config) under a strict CSP: chat, edit, regenerate, switch branch, rename, delete, reload', async () => {
+  await viteBuildAndChat(VITE_APP, 'vite-build');
+});
+
+test('Vite + React + TypeScript, dev server (vite, dependency pre-bundling on, no sessiontree config): chat, edit, regenerate, switch branch, rename, delete, reload', async () => {
+  await viteDevAndChat(VITE_APP, 'vite-dev');
+});
+
+test('Vite 5 + React 18 + TypeScript with the sessiontree/vite plugin, production build under a strict CSP: chat, edit, regenerate, switch branch, rename, delete, reload', async () => {
+  await viteBuildAndChat(VITE5_APP, 'vite5-build');
+});
+
+test('Vite 5 + React 18 + TypeScript with the sessiontree/vite plugin, dev server (dependency pre-bundling on): chat, edit, regenerate, switch branch, rename, delete, reload', async () => {
+  await viteDevAndChat(VITE5_APP, 'vite5-dev');
+});
+
+test('Vite 5 dev server without the sessiontree/vite plugin: the pre-bundled package asks .vite/deps/ for its worker, which is not there (why the plugin exists)', async () => {
+  const dev = await viteDev(VITE5_APP, { SESSIONTREE_VITE_PLUGIN: 'off' });
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const failed = page.waitForResponse((r) => /\/\.vite\/deps\/worker\.js\b/.test(r.url()), { timeout: 120_000 });
+    await page.goto(dev.url, { timeout: 120_000 });
+    const r = await failed;
+    assert.ok(r.status() >= 400, `${r.status()} ${r.url()}`);
+  } finally {
+    await context.close();
+    dev.close();
   }
 });
 

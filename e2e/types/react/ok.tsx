@@ -7,6 +7,10 @@ import type { Message } from "sessiontree";
 import type { SessionTreePanel } from "sessiontree/panel";
 import { reply } from "sessiontree/openai";
 import { SessionTreeProvider, useMessages, usePanelEvent, useSessions, useSessionTree } from "sessiontree/react";
+import sessiontree from "sessiontree/vite";
+
+// The Vite plugin, as a vite.config lists it: its config excludes the package.
+export const excluded: string[] = sessiontree().config().optimizeDeps.exclude;
 
 export function Chat({ id }: { id: string }) {
   const { tree, error } = useSessionTree({ dbName: "typed" });
