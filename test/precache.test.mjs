@@ -7,31 +7,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { moduleGraph } from './module-graph.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const staticDir = path.join(root, 'static');
 
 /** Entry points the pages load (index.html, chat-demo.html and the Worker). */
 const ENTRIES = ['static/boot.js', 'static/explorer.js', 'static/store-worker.js', 'static/chat-demo.js', 'static/share-export.js'];
-
-/** Relative specifiers a module names: static and literal dynamic imports, and `new URL(…, import.meta.url)`. */
-function specifiers(source) {
-  const re = /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|import\s+["']([^"']+)["']|new URL\(\s*["']([^"']+)["']\s*,\s*import\.meta\.url/g;
-  return [...source.matchAll(re)].map((m) => m[1] ?? m[2] ?? m[3] ?? m[4]).filter((s) => s.startsWith('.'));
-}
-
-/** Every file reachable from the entries, as absolute paths. */
-function moduleGraph() {
-  const seen = new Set();
-  const visit = (file) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    if (!/\.m?js$/.test(file) || !fs.existsSync(file)) return;
-    for (const spec of specifiers(fs.readFileSync(file, 'utf8'))) visit(path.resolve(path.dirname(file), spec));
-  };
-  for (const entry of ENTRIES) visit(path.join(root, entry));
-  return [...seen];
-}
 
 /** PRECACHE's entries, as the worker resolves them (relative to static/). */
 async function precache() {
@@ -45,7 +27,7 @@ async function precache() {
 
 test('the service worker precaches every module the explorer, its Worker, the share export and the chat demo load', async () => {
   const kept = await precache();
-  const graph = moduleGraph();
+  const graph = moduleGraph(ENTRIES.map((e) => path.join(root, e)));
   assert.ok(graph.length > 40, `the graph was walked (${graph.length} files)`);
   const missing = graph.filter((f) => !kept.has(f)).map((f) => path.relative(root, f)).sort();
   assert.deepEqual(missing, [], 'files loaded by the pages but not in PRECACHE');
