@@ -149,7 +149,9 @@ function useTree(tree) {
  * Listen to one of a <session-tree-panel>'s events through a ref (React
  * 18, which sets no event listeners on custom elements; React 19 can use
  * the element's `onjump`-style props instead). The handler may change
- * between renders without re-adding the listener.
+ * between renders without re-adding the listener; a panel rendered later
+ * than the hook (after a loading state), or replaced, is listened to once it
+ * is in the ref.
  * @param {{current: HTMLElement|null}} ref the panel
  * @param {string} type "jump", "preview", "select", "branch", "fork", …
  * @param {(event: CustomEvent) => void} handler
@@ -157,11 +159,16 @@ function useTree(tree) {
 export function usePanelEvent(ref, type, handler) {
   const latest = useRef(handler);
   latest.current = handler;
+  const [element, setElement] = useState(null);
+  // The panel may mount after this hook's first effect (behind a loading
+  // state, or in a branch of the JSX): look at the ref after every render.
   useEffect(() => {
-    const el = ref.current;
-    if (!el) return undefined;
+    if (ref.current !== element) setElement(ref.current);
+  });
+  useEffect(() => {
+    if (!element) return undefined;
     const fn = (e) => latest.current(e);
-    el.addEventListener(type, fn);
-    return () => el.removeEventListener(type, fn);
-  }, [ref, type]);
+    element.addEventListener(type, fn);
+    return () => element.removeEventListener(type, fn);
+  }, [element, type]);
 }

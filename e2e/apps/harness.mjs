@@ -163,6 +163,12 @@ export async function chatScenario(page, url, chat, scenario) {
   // (a grammar loaded on demand from the bundle).
   const panel = page.locator('session-tree-panel');
   await panel.locator('code.hljs').first().waitFor();
+  // The panel has drawn the whole tree with its cursor on Answer C: a click
+  // while it still redraws its rows could land on another row than the one aimed at.
+  await page.waitForFunction(() => {
+    const root = document.querySelector('session-tree-panel')?.shadowRoot;
+    return root?.querySelectorAll('.row[data-node-id]').length === 6 && (root.querySelector('.row.cursor')?.textContent ?? '').includes('Answer C');
+  });
   // A click on Answer A's row moves the cursor (row-click="jump"): the app's messages follow.
   await panel.locator('.row[data-node-id]', { hasText: 'Answer A' }).click();
   await waitTexts(['You are a test bot.', 'hello', 'Answer A']);

@@ -27,17 +27,6 @@ async function pathIds(tree: SessionTree, cursor: string | null): Promise<string
 
 const text = (m: Message) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content));
 
-/**
- * The panel, listened to through a ref (React 18 sets every prop of a
- * custom element as an attribute, so an onjump prop would not listen). Its
- * own component, so the element exists when usePanelEvent's effect runs.
- */
-function Panel({ onJump }: { onJump: (nodeId: string) => void }) {
-  const panel = useRef<SessionTreePanel>(null);
-  usePanelEvent(panel, "jump", (e) => onJump(e.detail.nodeId ?? ""));
-  return <session-tree-panel ref={panel} session-id={SESSION} row-click="jump" style={{ display: "block", height: "480px", width: "360px" }} />;
-}
-
 export function App() {
   const { tree, error } = useSessionTree();
   const { sessions } = useSessions();
@@ -48,6 +37,12 @@ export function App() {
   const [title, setTitle] = useState("");
   const [query, setQuery] = useState("");
   const [hits, setHits] = useState<string[] | null>(null);
+  // The panel, listened to through a ref (React 18 sets every prop of a
+  // custom element as an attribute, so an onjump prop would not listen). It
+  // renders only once the store is up, after this hook's first effect: the
+  // hook attaches when the element arrives.
+  const panel = useRef<SessionTreePanel>(null);
+  usePanelEvent(panel, "jump", (e) => setJumped(e.detail.nodeId ?? ""));
 
   useEffect(() => {
     if (!tree) return;
@@ -135,7 +130,11 @@ export function App() {
         <ul data-testid="hits">{hits?.map((h) => <li key={h}>{h}</li>)}</ul>
         <p data-testid="searched">{hits === null ? "" : `${hits.length} found`}</p>
       </section>
-      <Panel onJump={setJumped} />
+      {tree ? (
+        <session-tree-panel ref={panel} session-id={SESSION} row-click="jump" style={{ display: "block", height: "480px", width: "360px" }} />
+      ) : (
+        <p>Loading…</p>
+      )}
     </main>
   );
 }
