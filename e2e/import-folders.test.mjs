@@ -196,6 +196,9 @@ test('explorer: "Refresh folder" re-reads the folder of a directory handle, reme
     await report(page, 'Imported 1 session');
     const refresh = page.locator('#refresh-folder');
     assert.equal(await refresh.textContent(), 'Refresh agents');
+    // Close the first report: the second has the same title, and must not be read for it.
+    await page.locator('#report-close').click();
+    await page.locator('#import-report').waitFor({ state: 'hidden' });
     await stub(PI + PI_MORE);
     await refresh.click();
     const grown = await report(page, 'Imported 1 session');
