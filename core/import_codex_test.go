@@ -41,6 +41,7 @@ func TestImportCodex(t *testing.T) {
 		require.Len(t, res.Sessions, 1)
 		assert.Equal(t, id, res.Sessions[0].SessionID)
 		assert.Equal(t, "Add a test for the price parser", res.Sessions[0].Title, "the first prompt, not the environment context")
+		assert.Equal(t, "/home/dev/bookshop", res.Sessions[0].Project, "the project is the session_meta's cwd")
 		assert.Equal(t, treeShape{29, 1, 2, "L28", []string{"main", "main-2", "main-3"}}, shapeOf(t, st, id))
 		assert.Equal(t, []string{
 			"system: You are Codex, a coding agent running in the Codex CLI.",
@@ -101,6 +102,19 @@ func TestImportCodex(t *testing.T) {
 			"user: The conversation history before this point was compacted into the following summary:\n\n<summary>\nThey said hi.\n</summary>",
 			"user: again",
 		}, roleTexts(t, st, "old"))
+		assert.Equal(t, "/w", res.Sessions[0].Project)
+	})
+	t.Run("a session_meta without cwd takes the project from the first turn_context", func(t *testing.T) {
+		st := testStore(t)
+		data := `{"timestamp":"2025-09-01T10:00:00.000Z","type":"session_meta","payload":{"id":"nocwd","timestamp":"2025-09-01T10:00:00.000Z"}}
+{"timestamp":"2025-09-01T10:00:01.000Z","type":"turn_context","payload":{"cwd":"/home/a/first","model":"gpt-5"}}
+{"timestamp":"2025-09-01T10:00:02.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}}
+{"timestamp":"2025-09-01T10:00:03.000Z","type":"turn_context","payload":{"cwd":"/home/a/second","model":"gpt-5"}}
+`
+		res := mustImport(t, st, []byte(data), "auto")
+		assert.Equal(t, "/home/a/first", res.Sessions[0].Project)
+		list := ok[[]any](t, st, obj{"operation": "sessions"})
+		assert.Equal(t, "/home/a/first", list[0].(obj)["project"], "the sessions answer carries it")
 	})
 }
 

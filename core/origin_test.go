@@ -35,7 +35,7 @@ func TestSessionsAnswerToolAndProject(t *testing.T) {
 		})
 		assert.Equal(t, []string{
 			"mine  ",
-			"0199a213-81c0-7800-8aa1-bbab2a035a53 codex ", // the reader gives no cwd yet
+			"0199a213-81c0-7800-8aa1-bbab2a035a53 codex /home/dev/bookshop", // the session_meta cwd
 			"cc-web claude-code /home/me/web",
 			"aider-eab8c90245b1ac3f aider code/shop",
 		}, origins(t, st))

@@ -102,7 +102,7 @@ test('explorer: a home folder of every agent imports with tools, projects and ti
       'aider home/code/shop | Make add() handle strings like "1" + "2"',
       'claude-code /home/me/web | Add a footer',
       'cline /home/dev/app | Add a README that explains how to run the app',
-      'codex - | Add a test for the price parser',
+      'codex /home/dev/bookshop | Add a test for the price parser',
       'gemini e3b0c442 | Debug the failing npm test',
       'opencode /home/dev/site | Find the files that render the header',
       'opencode /home/dev/site | Fix the header layout',

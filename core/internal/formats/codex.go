@@ -36,7 +36,8 @@ import (
 // session_meta is a custom root entry "codex/session_meta" (its payload
 // without base_instructions, whose text becomes the system message under
 // it: the Responses API instructions); a later one (a fork copies its
-// parent's) is a custom entry in the chain. A turn_context that changes
+// parent's) is a custom entry in the chain. The session's project is the
+// first session_meta's cwd, else the first turn_context's. A turn_context that changes
 // the model or effort becomes a model_change or thinking_level_change
 // entry. thread_rolled_back drops the newest num_turns user turns as Codex
 // does (drop_last_n_user_turns): what follows hangs off the node before
@@ -96,6 +97,7 @@ type codexReader struct {
 	chain     []codexStep // the nodes after base on the path to the tip
 	sessionID string
 	parent    string // the first session_meta's forked_from_id: the session it was forked from
+	project   string // the working folder: the first session_meta's cwd, else the first turn_context's
 	metas     int
 	provider  string
 	lastModel string
@@ -195,6 +197,7 @@ func (r *codexReader) sessionMeta(id string, payload []byte, pf map[string]jsonx
 	}
 	r.sessionID = sid
 	r.parent, _ = jsonx.ParseString(pf["forked_from_id"])
+	r.project, _ = jsonx.ParseString(pf["cwd"])
 	r.provider, _ = jsonx.ParseString(pf["model_provider"])
 	data := objectWithout(payload, "base_instructions")
 	rec := at(codexEntry(id, "session_meta", data))
@@ -351,6 +354,9 @@ func (r *codexReader) rollback(turns int) {
 func (r *codexReader) turnContext(id string, pf map[string]jsonx.RawMessage, n int, at func(Record) Record) {
 	model, _ := jsonx.ParseString(pf["model"])
 	level, _ := jsonx.ParseString(pf["effort"])
+	if r.project == "" {
+		r.project, _ = jsonx.ParseString(pf["cwd"])
+	}
 	kept := false
 	if model != "" && model != r.lastModel {
 		r.lastModel, kept = model, true
@@ -423,7 +429,7 @@ func (r *codexReader) compacted(id string, payload []byte, pf map[string]jsonx.R
 }
 
 func (r *codexReader) Finish() ([]Conversation, []Warning) {
-	c := Conversation{ID: r.sessionID, Records: r.recs, Created: r.created, Title: r.firstText, ParentSession: r.parent}
+	c := Conversation{ID: r.sessionID, Records: r.recs, Created: r.created, Title: r.firstText, ParentSession: r.parent, Project: r.project}
 	if c.ID == "" || !r.model.SessionID(c.ID) {
 		h := fnv.New128a()
 		h.Write(r.hash)
