@@ -91,7 +91,7 @@ test('explorer: a home folder of every agent imports with tools, projects and ti
     await openExplorer(page, env.baseURL);
     await page.setInputFiles('#open-folder', root);
     const first = await report(page, 'Imported 9 sessions');
-    assert.ok(first.files.includes('codex1 session'), first.files.join('\n'));
+    assert.ok(first.files.includes('codex · /home/dev/bookshop1 session'), first.files.join('\n'));
     assert.ok(first.files.includes('aider · home/code/shop2 sessions'), first.files.join('\n'));
     assert.deepEqual(first.errors, []);
 
@@ -128,6 +128,14 @@ test('explorer: a home folder of every agent imports with tools, projects and ti
     assert.deepEqual((await listed(page)).map((l) => l.split(' | ')[0]), ['Make add() handle strings like "1" + "2"'], 'the text filter narrows the project further');
     await page.fill('#session-filter', '');
     await page.selectOption('#project-filter', '*');
+    // By last activity: the demo was made at this load, every import's newest message is older.
+    const dates = await options(page, 'date-filter');
+    assert.equal(dates[0], 'Any time (10)');
+    assert.ok(dates.includes('Today (1)'), dates.join(' | '));
+    await page.selectOption('#date-filter', 'today');
+    assert.deepEqual((await listed(page)).map((l) => l.split(' | ')[0]), ['Demo: a long weekend in Lisbon']);
+    await page.selectOption('#date-filter', '*');
+    assert.equal((await listed(page)).length, 10);
     // Keyboard: the select takes focus from the text filter with Tab.
     await page.focus('#session-filter');
     await page.keyboard.press('Tab');

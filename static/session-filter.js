@@ -2,8 +2,11 @@
 // imported from and the project (working folder) it belongs to, as core's
 // "sessions" answers them (tool, project), offered as two selects beside
 // the text filter, each option with its count: "All tools (12)",
-// "Codex (5)", …; the projects are those of the tool chosen. Shown only
-// when there is something to choose between.
+// "Codex (5)", …; the projects are those of the tool chosen. A third select
+// chooses by last activity (static/session-dates.js). Shown only when
+// there is something to choose between.
+
+import { dateOptions, inRange } from "./session-dates.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -90,24 +93,26 @@ export function originOptions(sessions, { tool }) {
 }
 
 /**
- * The two selects (#tool-filter, #project-filter in #session-origin):
- * update(sessions) fills them, apply(sessions) keeps the sessions chosen,
- * and onChange runs when the user picks another option.
+ * The three selects (#tool-filter, #project-filter, #date-filter in
+ * #session-origin): update(sessions) fills them, apply(sessions) keeps the
+ * sessions chosen, and onChange runs when the user picks another option.
  */
 export class SessionFilter {
-  /** @param {() => void} onChange called after the choice changed */
-  constructor(onChange) {
-    /** @type {{tool: string|null, project: string|null}} */
-    this.choice = { tool: null, project: null };
+  /**
+   * @param {() => void} onChange called after the choice changed
+   * @param {() => number} [clock] now, in ms since the epoch
+   */
+  constructor(onChange, clock = Date.now) {
+    /** @type {{tool: string|null, project: string|null, date: string|null}} */
+    this.choice = { tool: null, project: null, date: null };
     /** The sessions of the last update. */
     this.sessions = [];
-    for (const [id, field] of [["tool-filter", "tool"], ["project-filter", "project"]]) {
+    this.clock = clock;
+    for (const [id, field] of [["tool-filter", "tool"], ["project-filter", "project"], ["date-filter", "date"]]) {
       $(id).addEventListener("change", (e) => {
         this.choice[field] = e.target.value === "*" ? null : e.target.value;
-        if (field === "tool") {
-          this.choice.project = null;
-          this.update(this.sessions); // the projects offered are the tool's
-        }
+        if (field === "tool") this.choice.project = null;
+        if (field !== "date") this.update(this.sessions); // the projects offered are the tool's, the dates the project's
         onChange();
       });
     }
@@ -115,23 +120,28 @@ export class SessionFilter {
 
   /**
    * Fill the selects for sessions (a choice no session has any more goes
-   * back to "All"); the row shows only when there are two tools or two
-   * projects to choose between.
-   * @param {{tool?: string, project?: string}[]} sessions
+   * back to "All"); the row shows only when there are two tools, two
+   * projects or two date ranges to choose between.
+   * @param {{tool?: string, project?: string, updatedAt?: string}[]} sessions
    */
   update(sessions) {
     this.sessions = sessions;
     if (this.choice.tool !== null && !sessions.some((s) => toolOf(s) === this.choice.tool)) this.choice.tool = null;
     if (this.choice.project !== null && filterByOrigin(sessions, this.choice).length === 0) this.choice.project = null;
     const { tools, projects } = originOptions(sessions, this.choice);
+    const dates = dateOptions(filterByOrigin(sessions, this.choice), this.clock());
+    if (!dates.some((o) => o.value === this.choice.date)) this.choice.date = null;
     fill($("tool-filter"), tools, this.choice.tool);
     fill($("project-filter"), projects, this.choice.project);
-    $("session-origin").hidden = tools.length <= 2 && projects.length <= 2;
+    fill($("date-filter"), dates, this.choice.date);
+    $("date-filter").hidden = dates.length <= 1;
+    $("session-origin").hidden = tools.length <= 2 && projects.length <= 2 && dates.length <= 1;
   }
 
   /** The sessions of the choice. */
   apply(sessions) {
-    return filterByOrigin(sessions, this.choice);
+    const now = this.clock();
+    return filterByOrigin(sessions, this.choice).filter((s) => inRange(s, this.choice.date, now));
   }
 }
 

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { filterByOrigin, originOptions, projectLabel, toolLabel } from '../static/session-filter.js';
 import { joinReports } from '../static/open-folder.js';
+import { dateOptions, inRange } from '../static/session-dates.js';
 
 const sessions = [
   { sessionId: 'a', tool: 'codex', project: '/home/me/api' },
@@ -29,6 +30,37 @@ test('session-filter: a tool, a project, both, or none choose the sessions', () 
   assert.equal(ids({ tool: null, project: '/home/me/web' }), 'bc');
   assert.equal(ids({ tool: 'codex', project: '/home/me/web' }), 'b');
   assert.equal(ids({ tool: '', project: null }), 'd', 'a session made here has the tool ""');
+});
+
+test('session-dates: ranges nest (today within 7 days within 30 within a year), older is the rest, an unknown time only "any time"', () => {
+  const now = new Date(2026, 11, 2, 15, 0).getTime(); // local time, as the page's clock
+  const at = (days, hours = 0) => ({ updatedAt: new Date(now - days * 86400000 - hours * 3600000).toISOString() });
+  const morning = { updatedAt: new Date(2026, 11, 2, 0, 30).toISOString() };
+  const yesterday = { updatedAt: new Date(2026, 11, 1, 23, 30).toISOString() };
+  const cases = [
+    [morning, ['today', '7d', '30d', '365d']],
+    [yesterday, ['7d', '30d', '365d']],
+    [at(10), ['30d', '365d']],
+    [at(200), ['365d']],
+    [at(400), ['older']],
+    [{ updatedAt: 'not a time' }, []],
+    [{}, []],
+  ];
+  for (const [s, want] of cases) {
+    assert.deepEqual(['today', '7d', '30d', '365d', 'older'].filter((r) => inRange(s, r, now)), want, s.updatedAt);
+    assert.equal(inRange(s, null, now), true, 'any time holds every session');
+  }
+});
+
+test('session-dates: the options are the ranges that tell sessions apart, with counts; none that chooses the same sessions as another', () => {
+  const now = new Date(2026, 11, 2, 15, 0).getTime();
+  const ago = (days) => ({ updatedAt: new Date(now - days * 86400000).toISOString() });
+  const texts = (sessions) => dateOptions(sessions, now).map((o) => `${o.value}=${o.text}`);
+  assert.deepEqual(texts([ago(0), ago(3), ago(3), ago(40), ago(500)]), ['*=Any time (5)', 'today=Today (1)', '7d=Past 7 days (3)', '365d=Past year (4)', 'older=Older than a year (1)'],
+    'past 30 days holds what past 7 days holds: left out');
+  assert.deepEqual(texts([ago(0), ago(0)]), ['*=Any time (2)'], 'every session today: nothing to choose');
+  assert.deepEqual(texts([ago(400), ago(800)]), ['*=Any time (2)'], 'every session older than a year: nothing to choose');
+  assert.deepEqual(texts([]), ['*=Any time (0)']);
 });
 
 test('session-filter: names shown for tools and projects', () => {

@@ -1,0 +1,66 @@
+// The explorer's session list by last activity (issue 26): a session's
+// "updatedAt" (the time of its newest message for an import, of its last
+// write for a session made here) falls in nested ranges — today, the past
+// 7 days, the past 30 days, the past year — or is older than a year. The
+// date select offers the ranges that tell sessions apart, each with its
+// count. Pure: `now` is passed in.
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/**
+ * The ranges, narrowest first: value, label, and the earliest time (ms
+ * since the epoch) a session's updatedAt may have to be in it, given now
+ * (ms). "older" is the complement of the widest.
+ */
+const RANGES = [
+  { value: "today", label: "Today", since: (now) => new Date(now).setHours(0, 0, 0, 0) },
+  { value: "7d", label: "Past 7 days", since: (now) => now - 7 * DAY },
+  { value: "30d", label: "Past 30 days", since: (now) => now - 30 * DAY },
+  { value: "365d", label: "Past year", since: (now) => now - 365 * DAY },
+];
+
+/** The value of the range "older than a year". */
+export const OLDER = "older";
+
+/** A session's last activity in ms since the epoch (NaN when unknown). */
+const timeOf = (s) => Date.parse(s.updatedAt ?? "");
+
+/**
+ * Whether a session is in a date range (null: any time). A session with
+ * no readable updatedAt is in "any time" only.
+ * @param {{updatedAt?: string}} session
+ * @param {string|null} range a value of dateOptions
+ * @param {number} now ms since the epoch
+ */
+export function inRange(session, range, now) {
+  if (range === null) return true;
+  const t = timeOf(session);
+  if (Number.isNaN(t)) return false;
+  const widest = RANGES.at(-1).since(now);
+  if (range === OLDER) return t < widest;
+  const r = RANGES.find((x) => x.value === range);
+  return r !== undefined && t >= r.since(now);
+}
+
+/**
+ * The date select's options for sessions: "Any time (n)" first (value
+ * "*"), then each range that holds more sessions than the narrower one
+ * before it and fewer than all (so no two options choose the same
+ * sessions), then "Older than a year" when some are and not all.
+ * @param {{updatedAt?: string}[]} sessions
+ * @param {number} now ms since the epoch
+ * @returns {{value: string, text: string}[]}
+ */
+export function dateOptions(sessions, now) {
+  const total = sessions.length;
+  const out = [{ value: "*", text: `Any time (${total})` }];
+  let narrower = 0;
+  for (const r of RANGES) {
+    const count = sessions.filter((s) => inRange(s, r.value, now)).length;
+    if (count > narrower && count < total) out.push({ value: r.value, text: `${r.label} (${count})` });
+    narrower = count;
+  }
+  const older = sessions.filter((s) => inRange(s, OLDER, now)).length;
+  if (older > 0 && older < total) out.push({ value: OLDER, text: `Older than a year (${older})` });
+  return out;
+}
