@@ -75,6 +75,31 @@ test('import: a Codex rollout, a Gemini CLI session and an Aider history give th
       { thinking: [], calls: ['web search'], results: [] },
       { thinking: [], calls: [], results: ['Success.'] },
     ]);
+    // An edit draws as a diff, its lines coloured: Codex's patch and Claude Code's Edit.
+    const diffs = await env.page.evaluate(async () => {
+      const { renderMessage, highlightCode } = await import('/static/render-message.js');
+      const patch = '*** Begin Patch\n*** Update File: src/price.js\n@@\n-export const fmt = (n) => String(n);\n+export const fmt = (n) => n.toFixed(2);\n*** End Patch';
+      const out = [];
+      for (const content of [
+        [{ type: 'custom_tool_call', call_id: 'c', name: 'apply_patch', input: patch }],
+        [{ type: 'tool_use', id: 't', name: 'Edit', input: { file_path: '/p/a.js', old_string: 'let a = 1;', new_string: 'const a = 1;' } }],
+      ]) {
+        const body = document.createElement('div');
+        document.body.append(body);
+        renderMessage(body, { role: 'assistant', content });
+        await highlightCode(body);
+        out.push({
+          deleted: [...body.querySelectorAll('.tool-diff .hljs-deletion')].map((e) => e.textContent.trim()),
+          added: [...body.querySelectorAll('.tool-diff .hljs-addition')].map((e) => e.textContent.trim()),
+        });
+        body.remove();
+      }
+      return out;
+    });
+    assert.deepEqual(diffs, [
+      { deleted: ['-export const fmt = (n) => String(n);'], added: ['+export const fmt = (n) => n.toFixed(2);'] },
+      { deleted: ['-let a = 1;'], added: ['+const a = 1;'] },
+    ]);
     assert.deepEqual(env.errors, []);
   } finally {
     await env.close();

@@ -25,6 +25,7 @@ import DOMPurify from "./vendor/purify.js";
 import { el } from "./dom.js";
 import { citeMessage } from "./citations.js";
 import { drawCitations, sourcesList } from "./render-citations.js";
+import { patchText } from "./tool-diff.js";
 
 /**
  * Fence languages highlight.js is asked for, alias → grammar file under
@@ -443,7 +444,13 @@ function toolCall(name, args) {
   const box = el("div", "tool-call");
   const head = el("div", "tool-call-head");
   head.append(el("span", "tool-call-label", "Tool call"), el("code", "tool-name", String(name)));
-  box.append(head, el("pre", "tool-args", prettyJSON(args)));
+  const diff = patchText(args);
+  if (diff === null) box.append(head, el("pre", "tool-args", prettyJSON(args)));
+  else {
+    const pre = el("pre", "tool-args tool-diff");
+    pre.append(el("code", "language-diff", diff)); // highlightCode colours its lines
+    box.append(head, pre);
+  }
   return box;
 }
 

@@ -36,6 +36,7 @@ const PRECACHE = [
   "./explorer-route.js",
   "./citations.js",
   "./render-citations.js",
+  "./tool-diff.js",
   "./map-svg.js",
   // The share file's builder, and the viewer and styles it inlines.
   "./share-export.js",
