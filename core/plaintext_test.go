@@ -90,3 +90,16 @@ func TestListSaysWhichPreviewsDescribeAMessage(t *testing.T) {
 	assert.Contains(t, out, `"preview":"tool result: web","hidden":false,"preferred":false,"described":true}`)
 	assert.Contains(t, call(`{"operation":"tree.rows","sessionId":"s"}`), `"flags":[1,35]`)
 }
+
+func TestMessageTextNamesTheToolOfACall(t *testing.T) {
+	tests := []struct{ name, message, want string }{
+		{"a Codex function call", `{"role":"assistant","content":[{"type":"function_call","name":"shell","arguments":"{}","call_id":"c"}]}`, "[function call: shell]"},
+		{"a Codex custom tool call", `{"role":"assistant","content":[{"type":"custom_tool_call","name":"apply_patch","input":"*** Begin Patch"}]}`, "[custom tool call: apply_patch]"},
+		{"an item without a name keeps its type", `{"role":"assistant","content":[{"type":"web_search_call","action":{"query":"q"}}]}`, "[web search call]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, MessageText(RawMessage(tt.message)))
+		})
+	}
+}

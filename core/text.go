@@ -97,6 +97,8 @@ func appendContentText(pieces []string, content RawMessage, depth int) []string 
 				pieces = append(pieces, "[tool use: "+p.Name+"] "+string(p.Input))
 			case p.Type == "tool_result":
 				pieces = appendContentText(pieces, p.Content, depth+1)
+			case p.Type != "" && p.Name != "": // a call that names its tool: Codex's function_call, custom_tool_call
+				pieces = append(pieces, "["+strings.ReplaceAll(p.Type, "_", " ")+": "+p.Name+"]")
 			case p.Type != "":
 				pieces = append(pieces, "["+strings.ReplaceAll(p.Type, "_", " ")+"]")
 			}
