@@ -23,6 +23,7 @@ import { el } from "./dom.js";
 import { openAddress, Router } from "./explorer-route.js";
 import { wireOpenFolder } from "./open-folder.js";
 import { projectLabel, SessionFilter, toolLabel } from "./session-filter.js";
+import { PagedList } from "./session-list-pages.js";
 import { availableChoices, download, exportChoice, snapshotText } from "./explorer-export.js";
 import "./session-tree-panel.js";
 
@@ -37,6 +38,8 @@ const state = {
   panes: null, // PaneTabs: the pane shown on a narrow screen
   open: null, // (route) => opens what an address names (set at start)
   origin: null, // SessionFilter: the tool and project chosen (session-filter.js)
+  list: null, // PagedList: the session list's rows, a page at a time (session-list-pages.js)
+  now: 0, // the time the rows' "updated" column is relative to (ms)
 };
 
 /** Show one pane (sessions, tree, context) on a narrow screen (see explorer-panes.js). */
@@ -74,39 +77,44 @@ async function loadSessions() {
   renderSessions();
 }
 
+/**
+ * Show the sessions the filters keep, a page of rows at a time
+ * (session-list-pages.js), every page up to the selected session made.
+ */
 function renderSessions() {
-  const ul = $("session-list");
   const shown = filterSessions(
     state.origin.apply(state.sessions).map((s) => ({ ...s, title: titleOf(s) })),
     state.filter,
   );
-  const now = Date.now();
-  const items = shown.map((s) => {
-    const li = el("li", "session");
-    li.dataset.sessionId = s.sessionId;
-    if (s.sessionId === state.selected) {
-      li.classList.add("selected");
-      li.setAttribute("aria-current", "true");
-    }
-    const button = el("button", "session-button");
-    button.type = "button";
-    button.append(el("span", "session-title", s.title));
-    // The id tells apart sessions of one title (a fork, a clone, a re-import).
-    if (s.title !== s.sessionId) button.append(el("span", "session-id", s.sessionId));
-    const meta = el("span", "session-meta");
-    meta.append(el("span", "session-size", `${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"}`), el("span", "session-updated", relativeTime(s.updatedAt, now)));
-    button.append(meta);
-    if (s.tool) button.append(el("span", "session-source", s.project ? `${toolLabel(s.tool)} · ${projectLabel(s.project)}` : toolLabel(s.tool)));
-    button.title = s.project ? `${s.sessionId} · ${s.project}` : s.sessionId;
-    button.addEventListener("click", () => {
-      showPane("tree");
-      selectSession(s.sessionId);
-    });
-    li.append(button);
-    return li;
-  });
-  ul.replaceChildren(...items);
+  state.now = Date.now();
+  state.list.show(shown, shown.findIndex((s) => s.sessionId === state.selected));
   $("session-count").textContent = state.sessions.length === 0 ? "" : String(state.sessions.length);
+}
+
+/** One row of the session list. */
+function sessionRow(s) {
+  const li = el("li", "session");
+  li.dataset.sessionId = s.sessionId;
+  if (s.sessionId === state.selected) {
+    li.classList.add("selected");
+    li.setAttribute("aria-current", "true");
+  }
+  const button = el("button", "session-button");
+  button.type = "button";
+  button.append(el("span", "session-title", s.title));
+  // The id tells apart sessions of one title (a fork, a clone, a re-import).
+  if (s.title !== s.sessionId) button.append(el("span", "session-id", s.sessionId));
+  const meta = el("span", "session-meta");
+  meta.append(el("span", "session-size", `${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"}`), el("span", "session-updated", relativeTime(s.updatedAt, state.now)));
+  button.append(meta);
+  if (s.tool) button.append(el("span", "session-source", s.project ? `${toolLabel(s.tool)} · ${projectLabel(s.project)}` : toolLabel(s.tool)));
+  button.title = s.project ? `${s.sessionId} · ${s.project}` : s.sessionId;
+  button.addEventListener("click", () => {
+    showPane("tree");
+    selectSession(s.sessionId);
+  });
+  li.append(button);
+  return li;
 }
 
 /**
@@ -462,6 +470,7 @@ function wireRestorePoints(tree) {
 async function start() {
   state.panes = new PaneTabs({ tabs: $("pane-tabs"), sessions: $("sessions-pane"), panel: $("panel") });
   state.origin = new SessionFilter(renderSessions);
+  state.list = new PagedList($("session-list"), sessionRow);
   wirePanel();
   rememberView($("panel"));
   wireImport();

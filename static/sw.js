@@ -29,6 +29,7 @@ const PRECACHE = [
   "./folder-handle.js",
   "./explorer-import.js",
   "./session-filter.js",
+  "./session-list-pages.js",
   "./session-dates.js",
   "./session-titles.js",
   "./restore-points.js",

@@ -1,0 +1,62 @@
+// The explorer's session list with 10,000 stored sessions (issue 24, "the
+// session list is virtual"): rows are made a page at a time
+// (static/session-list-pages.js), so the list shows its first page without
+// making the others, scrolling makes the next, the filter and a deep link
+// to a session far down still find it, and a click opens it (its nodes read
+// on demand).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, openExplorer, artifactPath } from './helpers.mjs';
+import { writeSessions } from './stored-sessions.mjs';
+
+const COUNT = 10_000;
+const PAGE = 150; // PAGE_SIZE of session-list-pages.js
+
+const rows = (page) => page.locator('#session-list li.session').count();
+
+test('explorer: 10,000 sessions list a page of rows at a time; scroll, filter and a deep link reach any of them; a click opens it', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1280, height: 800 } } });
+  try {
+    const { page } = env;
+    page.setDefaultNavigationTimeout(180_000);
+    page.setDefaultTimeout(180_000);
+    await openExplorer(page, env.baseURL);
+    await writeSessions(page, { db: 'sessiontree', count: COUNT, nodes: 4 });
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.locator('#session-count', { hasText: String(COUNT + 1) }).waitFor();
+    assert.equal(await rows(page), PAGE, 'the first page only');
+    const titles = await page.locator('#session-list li.session .session-title').allTextContents();
+    assert.deepEqual(titles.slice(0, 3), ['Demo: a long weekend in Lisbon', 'title 9999', 'title 9998'], 'newest first');
+
+    // Scrolling to the end of what is made makes the next page.
+    await page.locator('#session-list').evaluate((ul) => (ul.scrollTop = ul.scrollHeight));
+    await page.waitForFunction((n) => document.querySelectorAll('#session-list li.session').length >= n, 2 * PAGE);
+    assert.equal((await page.locator('#session-list li.session').nth(2 * PAGE - 1).locator('.session-title').textContent()), `title ${COUNT - 2 * PAGE + 1}`);
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: artifactPath(`session-list-10000-${scheme}.png`) });
+    }
+
+    // The filter looks at every session, not the rows made.
+    await page.fill('#session-filter', 'title 17');
+    await page.locator('#session-list li.session').first().waitFor();
+    const kept = await page.locator('#session-list li.session .session-title').allTextContents();
+    assert.ok(kept.includes('title 17') && kept.includes('title 1799'), kept.slice(0, 5).join(' | '));
+    await page.fill('#session-filter', '');
+
+    // A deep link to a session near the end: the pages up to it are made, it is selected and opened.
+    await page.evaluate(() => (location.hash = 'session=s0005'));
+    const selected = page.locator('#session-list li.session.selected');
+    await selected.waitFor();
+    assert.equal(await selected.getAttribute('data-session-id'), 's0005');
+    await page.locator('#panel .row.cursor', { hasText: 'session 5 message 3' }).waitFor();
+
+    // A click on a row opens its session.
+    await page.locator('#session-list li[data-session-id="s9990"] button').click();
+    await page.locator('#panel .row.cursor', { hasText: 'session 9990 message 3' }).waitFor();
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
