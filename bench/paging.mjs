@@ -9,7 +9,7 @@
 // wasm memory). No figure is asserted: bench/RESULTS.md keeps them.
 //
 //   node bench/paging.mjs           100, 1,000, 3,000 and 10,000 sessions
-//   node bench/paging.mjs --quick   100 and 1,000 (e2e/paging-bench.test.mjs runs it)
+//   node bench/paging.mjs --quick   100 and 1,000 (e2e/bench.test.mjs runs it in make test)
 
 import fs from "node:fs";
 import { startBench } from "./harness.mjs";
