@@ -4,7 +4,7 @@
 // built (and for Vite also run by its dev server — Vite 8 with no config,
 // Vite 5 with the sessiontree/vite plugin, and once without it to show
 // the 504 it prevents; Next.js as a static
-// export, its inline scripts' hashes in the policy), served with the strict
+// export and Parcel, their inline scripts' hashes in the policy), served with the strict
 // CSP of docs/EMBED.md as a header, and chatted in against the loopback
 // OpenAI-compatible server: send, edit, regenerate, click a branch in the
 // panel (row-click="jump"), rename the chat, add and delete another,
@@ -28,6 +28,7 @@ const VITE_APP = path.join(APPS_DIR, 'vite-react');
 const VITE5_APP = path.join(APPS_DIR, 'vite5-react');
 const WEBPACK_APP = path.join(APPS_DIR, 'webpack');
 const NEXT_APP = path.join(APPS_DIR, 'next');
+const PARCEL_APP = path.join(APPS_DIR, 'parcel');
 
 let tarball;
 let browser;
@@ -40,6 +41,7 @@ before(async () => {
   await install(VITE5_APP, tarball);
   await install(WEBPACK_APP, tarball);
   await install(NEXT_APP, tarball);
+  await install(PARCEL_APP, tarball);
 });
 after(async () => {
   await browser?.close();
@@ -73,6 +75,20 @@ async function inPage(fn) {
   assert.deepEqual(errors, []);
 }
 
+/**
+ * Serve a built app's root under the strict CSP (with the sha256 of each
+ * inline script in hashes) and chat in its page (page: its path under the
+ * root, "" for index.html). @param {string} scenario the chat's scenario
+ */
+async function serveAndChat(root, scenario, { page: at = '', hashes = [] } = {}) {
+  const server = await serveBuilt(root, strictCSP(new URL(chat.baseURL).origin, hashes));
+  try {
+    await inPage((page) => chatScenario(page, `${server.baseURL}${at}?api=${chat.baseURL}${scenario}/v1`, chat, scenario));
+  } finally {
+    await server.close();
+  }
+}
+
 for (const [name, app] of [['Vite + React + TypeScript', VITE_APP], ['Vite 5 + React 18 + TypeScript', VITE5_APP]]) {
   test(`${name}: tsc type-checks the app against the installed package (moduleResolution bundler)`, async () => {
     const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -102,12 +118,7 @@ async function viteBuildAndChat(app, scenario) {
   assert.equal(assets.filter((f) => /^worker-.*\.js$/.test(f)).length, 1, `the worker is emitted once: ${assets}`);
   assert.equal(assets.filter((f) => f.endsWith('.wasm')).length, 1, `the wasm is emitted once: ${assets}`);
   assert.ok(assets.some((f) => /^python-.*\.js$/.test(f)), 'the highlight.js grammars are chunks');
-  const server = await serveBuilt(dist, strictCSP(new URL(chat.baseURL).origin));
-  try {
-    await inPage((page) => chatScenario(page, `${server.baseURL}?api=${chat.baseURL}${scenario}/v1`, chat, scenario));
-  } finally {
-    await server.close();
-  }
+  await serveAndChat(dist, scenario);
 }
 
 /**
@@ -185,12 +196,25 @@ test('webpack 5 (no webpack config, webpack --mode production) under a strict CS
   assert.deepEqual(warnings, []);
   const files = fs.readdirSync(dist);
   assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 1, `the wasm is emitted once: ${files}`);
-  const server = await serveBuilt(WEBPACK_APP, strictCSP(new URL(chat.baseURL).origin));
-  try {
-    await inPage((page) => chatScenario(page, `${server.baseURL}index.html?api=${chat.baseURL}webpack/v1`, chat, 'webpack'));
-  } finally {
-    await server.close();
-  }
+  await serveAndChat(WEBPACK_APP, 'webpack', { page: 'index.html' });
+});
+
+test('Parcel 2 (no Parcel config, parcel build index.html) under a strict CSP with its inline import map hashed: chat, edit, regenerate, switch branch, rename, delete, reload', async () => {
+  const dist = path.join(PARCEL_APP, 'dist');
+  fs.rmSync(dist, { recursive: true, force: true });
+  // --no-cache: each run installs a new tarball, which Parcel's cache of node_modules would not see.
+  const { stdout, stderr } = await run(process.execPath, [path.join(PARCEL_APP, 'node_modules', 'parcel', 'lib', 'bin.js'), 'build', 'index.html', '--no-cache'], { cwd: PARCEL_APP, env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 1 << 24 });
+  // Parcel's size flag on the 6 MB wasm (⚠️ in its table of files) is its only warning.
+  const printed = (stdout + stderr).replace(/^dist\/sessiontree\.\w+\.wasm\s+⚠️ .*$/m, '');
+  assert.doesNotMatch(printed, /\bwarn(ing)?\b|⚠/i, `parcel build warns about nothing: ${printed}`);
+  const files = fs.readdirSync(dist);
+  assert.equal(files.filter((f) => /^worker\.\w+\.js$/.test(f)).length, 1, `the worker is emitted once: ${files}`);
+  assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 1, `the wasm is emitted once: ${files}`);
+  assert.ok(files.some((f) => /^python\.\w+\.js$/.test(f)), 'the highlight.js grammars are bundles');
+  // Parcel writes an inline <script type=importmap> of its bundles' hashed names, which script-src must allow.
+  const hashes = inlineScriptHashes(dist);
+  assert.equal(hashes.length, 1, 'one inline script, the import map');
+  await serveAndChat(dist, 'parcel', { hashes });
 });
 
 test('Next.js static export (app router, a client component, next build with output: "export") under a strict CSP with its inline scripts hashed: chat, edit, regenerate, switch branch, rename, delete, reload', async () => {
@@ -209,12 +233,7 @@ test('Next.js static export (app router, a client component, next build with out
   assert.equal(media.filter((f) => f.endsWith('.wasm')).length, 1, `the wasm is emitted once: ${media}`);
   const hashes = inlineScriptHashes(out);
   assert.ok(hashes.length > 0, 'the export has inline scripts, each hashed into the policy');
-  const server = await serveBuilt(out, strictCSP(new URL(chat.baseURL).origin, hashes));
-  try {
-    await inPage((page) => chatScenario(page, `${server.baseURL}?api=${chat.baseURL}next/v1`, chat, 'next'));
-  } finally {
-    await server.close();
-  }
+  await serveAndChat(out, 'next', { hashes });
 });
 
 /** A free TCP port on 127.0.0.1. */
