@@ -3,7 +3,7 @@
 // defaults — installs the tarball `npm pack` makes (once per run), is
 // built (and for Vite also run by its dev server — Vite 8 with no config,
 // Vite 5 with the sessiontree/vite plugin, and once without it to show
-// the 504 it prevents; Next.js as a static
+// the 504 it prevents; Rollup with node-resolve and sessiontree/rollup; Next.js as a static
 // export and Parcel, their inline scripts' hashes in the policy), served with the strict
 // CSP of docs/EMBED.md as a header, and chatted in against the loopback
 // OpenAI-compatible server: send, edit, regenerate, click a branch in the
@@ -29,6 +29,7 @@ const VITE5_APP = path.join(APPS_DIR, 'vite5-react');
 const WEBPACK_APP = path.join(APPS_DIR, 'webpack');
 const NEXT_APP = path.join(APPS_DIR, 'next');
 const PARCEL_APP = path.join(APPS_DIR, 'parcel');
+const ROLLUP_APP = path.join(APPS_DIR, 'rollup');
 
 let tarball;
 let browser;
@@ -42,6 +43,7 @@ before(async () => {
   await install(WEBPACK_APP, tarball);
   await install(NEXT_APP, tarball);
   await install(PARCEL_APP, tarball);
+  await install(ROLLUP_APP, tarball);
 });
 after(async () => {
   await browser?.close();
@@ -215,6 +217,31 @@ test('Parcel 2 (no Parcel config, parcel build index.html) under a strict CSP wi
   const hashes = inlineScriptHashes(dist);
   assert.equal(hashes.length, 1, 'one inline script, the import map');
   await serveAndChat(dist, 'parcel', { hashes });
+});
+
+/** rollup -c in the Rollup app, into a new dist/, with env added to the process's: what it printed. */
+async function rollupBuild(env = {}) {
+  fs.rmSync(path.join(ROLLUP_APP, 'dist'), { recursive: true, force: true });
+  const { stdout, stderr } = await run(process.execPath, [path.join(ROLLUP_APP, 'node_modules', 'rollup', 'dist', 'bin', 'rollup'), '-c'], { cwd: ROLLUP_APP, env: { ...process.env, NO_COLOR: '1', ...env }, maxBuffer: 1 << 24 });
+  return stdout + stderr;
+}
+
+test('Rollup 4 without the sessiontree/rollup plugin: the build has no worker and no wasm, since Rollup leaves new URL(…, import.meta.url) alone (why the plugin exists)', async () => {
+  await rollupBuild({ SESSIONTREE_ROLLUP_PLUGIN: 'off' });
+  const files = fs.readdirSync(path.join(ROLLUP_APP, 'dist'), { recursive: true }).map(String);
+  assert.deepEqual(files.filter((f) => /worker|\.wasm$/.test(f)), []);
+  assert.match(fs.readFileSync(path.join(ROLLUP_APP, 'dist', 'index.js'), 'utf8'), /new URL\("\.\/worker\.js", import\.meta\.url\)/, 'the URL is kept as written, pointing beside the bundle');
+});
+
+test('Rollup 4 (node-resolve and the sessiontree/rollup plugin, rollup -c) under a strict CSP: chat, edit, regenerate, switch branch, rename, delete, reload', async () => {
+  const dist = path.join(ROLLUP_APP, 'dist');
+  const printed = await rollupBuild();
+  assert.doesNotMatch(printed, /\(!\)|\bwarn(ing)?\b/i, `rollup warns about nothing: ${printed}`);
+  const files = fs.readdirSync(dist);
+  assert.equal(files.filter((f) => /^worker-.*\.js$/.test(f)).length, 1, `the worker is a chunk, once: ${files}`);
+  assert.equal(fs.readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWith('.wasm')).length, 1, 'the wasm is emitted once');
+  assert.ok(files.some((f) => /^python-.*\.js$/.test(f)), 'the highlight.js grammars are chunks');
+  await serveAndChat(ROLLUP_APP, 'rollup', { page: 'index.html' });
 });
 
 test('Next.js static export (app router, a client component, next build with output: "export") under a strict CSP with its inline scripts hashed: chat, edit, regenerate, switch branch, rename, delete, reload', async () => {
