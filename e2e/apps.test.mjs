@@ -2,7 +2,8 @@
 // — its own package.json and committed package-lock.json, the bundler's
 // defaults — installs the tarball `npm pack` makes (once per run), is
 // built (and for Vite also run by its dev server — Vite 8 with no config,
-// Vite 5 with the sessiontree/vite plugin, and once without it to show
+// Vite 4, 5 and 6 with the sessiontree/vite plugin (4 and 6 on the
+// Vite 5 app's page), and Vite 5 once without it to show
 // the 504 it prevents; Rollup with node-resolve and sessiontree/rollup; Next.js as a static
 // export and Parcel, their inline scripts' hashes in the policy), served with the strict
 // CSP of docs/EMBED.md as a header, and chatted in against the loopback
@@ -21,11 +22,13 @@ import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { launch, watchPage, REPO_ROOT } from './helpers.mjs';
 import { startChatServer } from './openai-server.mjs';
-import { APPS_DIR, chatScenario, inlineScriptHashes, install, pack, serveBuilt, strictCSP } from './apps/harness.mjs';
+import { APPS_DIR, chatScenario, copyInto, inlineScriptHashes, install, pack, serveBuilt, strictCSP } from './apps/harness.mjs';
 
 const run = promisify(execFile);
 const VITE_APP = path.join(APPS_DIR, 'vite-react');
 const VITE5_APP = path.join(APPS_DIR, 'vite5-react');
+const VITE6_APP = path.join(APPS_DIR, 'vite6-react');
+const VITE4_APP = path.join(APPS_DIR, 'vite4-react');
 const WEBPACK_APP = path.join(APPS_DIR, 'webpack');
 const NEXT_APP = path.join(APPS_DIR, 'next');
 const PARCEL_APP = path.join(APPS_DIR, 'parcel');
@@ -40,6 +43,10 @@ before(async () => {
   browser = await launch();
   await install(VITE_APP, tarball);
   await install(VITE5_APP, tarball);
+  for (const app of [VITE6_APP, VITE4_APP]) {
+    copyInto(VITE5_APP, app, ['src', 'index.html', 'vite.config.ts']);
+    await install(app, tarball);
+  }
   await install(WEBPACK_APP, tarball);
   await install(NEXT_APP, tarball);
   await install(PARCEL_APP, tarball);
@@ -173,6 +180,16 @@ test('Vite 5 + React 18 + TypeScript with the sessiontree/vite plugin, productio
 test('Vite 5 + React 18 + TypeScript with the sessiontree/vite plugin, dev server (dependency pre-bundling on): chat, edit, regenerate, switch branch, rename, delete, reload', async () => {
   await viteDevAndChat(VITE5_APP, 'vite5-dev');
 });
+
+for (const [n, app] of [[6, VITE6_APP], [4, VITE4_APP]]) {
+  test(`Vite ${n} + React 18 + TypeScript (the Vite 5 app's page) with the sessiontree/vite plugin, production build under a strict CSP: chat, edit, regenerate, switch branch, rename, delete, reload`, async () => {
+    await viteBuildAndChat(app, `vite${n}-build`);
+  });
+
+  test(`Vite ${n} + React 18 + TypeScript (the Vite 5 app's page) with the sessiontree/vite plugin, dev server (dependency pre-bundling on): chat, edit, regenerate, switch branch, rename, delete, reload`, async () => {
+    await viteDevAndChat(app, `vite${n}-dev`);
+  });
+}
 
 test('Vite 5 dev server without the sessiontree/vite plugin: the pre-bundled package asks .vite/deps/ for its worker, which is not there (why the plugin exists)', async () => {
   const dev = await viteDev(VITE5_APP, { SESSIONTREE_VITE_PLUGIN: 'off' });
