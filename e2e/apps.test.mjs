@@ -2,9 +2,10 @@
 // — its own package.json and committed package-lock.json, the bundler's
 // defaults — installs the tarball `npm pack` makes (once per run), is
 // built (and for Vite also run by its dev server — Vite 8 with no config,
-// Vite 5 with the sessiontree/vite plugin, and once without it to show
-// the 504 it prevents; Next.js as a static
-// export, its inline scripts' hashes in the policy), served with the strict
+// Vite 4, 5 and 6 with the sessiontree/vite plugin (4 and 6 on the
+// Vite 5 app's page), and Vite 5 once without it to show
+// the 504 it prevents; Rollup with node-resolve and sessiontree/rollup; Next.js as a static
+// export and Parcel, their inline scripts' hashes in the policy), served with the strict
 // CSP of docs/EMBED.md as a header, and chatted in against the loopback
 // OpenAI-compatible server: send, edit, regenerate, click a branch in the
 // panel (row-click="jump"), rename the chat, add and delete another,
@@ -21,13 +22,17 @@ import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { launch, watchPage, REPO_ROOT } from './helpers.mjs';
 import { startChatServer } from './openai-server.mjs';
-import { APPS_DIR, chatScenario, inlineScriptHashes, install, pack, serveBuilt, strictCSP } from './apps/harness.mjs';
+import { APPS_DIR, chatScenario, copyInto, inlineScriptHashes, install, pack, serveBuilt, strictCSP } from './apps/harness.mjs';
 
 const run = promisify(execFile);
 const VITE_APP = path.join(APPS_DIR, 'vite-react');
 const VITE5_APP = path.join(APPS_DIR, 'vite5-react');
+const VITE6_APP = path.join(APPS_DIR, 'vite6-react');
+const VITE4_APP = path.join(APPS_DIR, 'vite4-react');
 const WEBPACK_APP = path.join(APPS_DIR, 'webpack');
 const NEXT_APP = path.join(APPS_DIR, 'next');
+const PARCEL_APP = path.join(APPS_DIR, 'parcel');
+const ROLLUP_APP = path.join(APPS_DIR, 'rollup');
 
 let tarball;
 let browser;
@@ -38,8 +43,14 @@ before(async () => {
   browser = await launch();
   await install(VITE_APP, tarball);
   await install(VITE5_APP, tarball);
+  for (const app of [VITE6_APP, VITE4_APP]) {
+    copyInto(VITE5_APP, app, ['src', 'index.html', 'vite.config.ts']);
+    await install(app, tarball);
+  }
   await install(WEBPACK_APP, tarball);
   await install(NEXT_APP, tarball);
+  await install(PARCEL_APP, tarball);
+  await install(ROLLUP_APP, tarball);
 });
 after(async () => {
   await browser?.close();
@@ -73,6 +84,20 @@ async function inPage(fn) {
   assert.deepEqual(errors, []);
 }
 
+/**
+ * Serve a built app's root under the strict CSP (with the sha256 of each
+ * inline script in hashes) and chat in its page (page: its path under the
+ * root, "" for index.html). @param {string} scenario the chat's scenario
+ */
+async function serveAndChat(root, scenario, { page: at = '', hashes = [] } = {}) {
+  const server = await serveBuilt(root, strictCSP(new URL(chat.baseURL).origin, hashes));
+  try {
+    await inPage((page) => chatScenario(page, `${server.baseURL}${at}?api=${chat.baseURL}${scenario}/v1`, chat, scenario));
+  } finally {
+    await server.close();
+  }
+}
+
 for (const [name, app] of [['Vite + React + TypeScript', VITE_APP], ['Vite 5 + React 18 + TypeScript', VITE5_APP]]) {
   test(`${name}: tsc type-checks the app against the installed package (moduleResolution bundler)`, async () => {
     const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -102,12 +127,7 @@ async function viteBuildAndChat(app, scenario) {
   assert.equal(assets.filter((f) => /^worker-.*\.js$/.test(f)).length, 1, `the worker is emitted once: ${assets}`);
   assert.equal(assets.filter((f) => f.endsWith('.wasm')).length, 1, `the wasm is emitted once: ${assets}`);
   assert.ok(assets.some((f) => /^python-.*\.js$/.test(f)), 'the highlight.js grammars are chunks');
-  const server = await serveBuilt(dist, strictCSP(new URL(chat.baseURL).origin));
-  try {
-    await inPage((page) => chatScenario(page, `${server.baseURL}?api=${chat.baseURL}${scenario}/v1`, chat, scenario));
-  } finally {
-    await server.close();
-  }
+  await serveAndChat(dist, scenario);
 }
 
 /**
@@ -161,6 +181,16 @@ test('Vite 5 + React 18 + TypeScript with the sessiontree/vite plugin, dev serve
   await viteDevAndChat(VITE5_APP, 'vite5-dev');
 });
 
+for (const [n, app] of [[6, VITE6_APP], [4, VITE4_APP]]) {
+  test(`Vite ${n} + React 18 + TypeScript (the Vite 5 app's page) with the sessiontree/vite plugin, production build under a strict CSP: chat, edit, regenerate, switch branch, rename, delete, reload`, async () => {
+    await viteBuildAndChat(app, `vite${n}-build`);
+  });
+
+  test(`Vite ${n} + React 18 + TypeScript (the Vite 5 app's page) with the sessiontree/vite plugin, dev server (dependency pre-bundling on): chat, edit, regenerate, switch branch, rename, delete, reload`, async () => {
+    await viteDevAndChat(app, `vite${n}-dev`);
+  });
+}
+
 test('Vite 5 dev server without the sessiontree/vite plugin: the pre-bundled package asks .vite/deps/ for its worker, which is not there (why the plugin exists)', async () => {
   const dev = await viteDev(VITE5_APP, { SESSIONTREE_VITE_PLUGIN: 'off' });
   const context = await browser.newContext();
@@ -185,12 +215,50 @@ test('webpack 5 (no webpack config, webpack --mode production) under a strict CS
   assert.deepEqual(warnings, []);
   const files = fs.readdirSync(dist);
   assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 1, `the wasm is emitted once: ${files}`);
-  const server = await serveBuilt(WEBPACK_APP, strictCSP(new URL(chat.baseURL).origin));
-  try {
-    await inPage((page) => chatScenario(page, `${server.baseURL}index.html?api=${chat.baseURL}webpack/v1`, chat, 'webpack'));
-  } finally {
-    await server.close();
-  }
+  await serveAndChat(WEBPACK_APP, 'webpack', { page: 'index.html' });
+});
+
+test('Parcel 2 (no Parcel config, parcel build index.html) under a strict CSP with its inline import map hashed: chat, edit, regenerate, switch branch, rename, delete, reload', async () => {
+  const dist = path.join(PARCEL_APP, 'dist');
+  fs.rmSync(dist, { recursive: true, force: true });
+  // --no-cache: each run installs a new tarball, which Parcel's cache of node_modules would not see.
+  const { stdout, stderr } = await run(process.execPath, [path.join(PARCEL_APP, 'node_modules', 'parcel', 'lib', 'bin.js'), 'build', 'index.html', '--no-cache'], { cwd: PARCEL_APP, env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 1 << 24 });
+  // Parcel's size flag on the 6 MB wasm (⚠️ in its table of files) is its only warning.
+  const printed = (stdout + stderr).replace(/^dist\/sessiontree\.\w+\.wasm\s+⚠️ .*$/m, '');
+  assert.doesNotMatch(printed, /\bwarn(ing)?\b|⚠/i, `parcel build warns about nothing: ${printed}`);
+  const files = fs.readdirSync(dist);
+  assert.equal(files.filter((f) => /^worker\.\w+\.js$/.test(f)).length, 1, `the worker is emitted once: ${files}`);
+  assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 1, `the wasm is emitted once: ${files}`);
+  assert.ok(files.some((f) => /^python\.\w+\.js$/.test(f)), 'the highlight.js grammars are bundles');
+  // Parcel writes an inline <script type=importmap> of its bundles' hashed names, which script-src must allow.
+  const hashes = inlineScriptHashes(dist);
+  assert.equal(hashes.length, 1, 'one inline script, the import map');
+  await serveAndChat(dist, 'parcel', { hashes });
+});
+
+/** rollup -c in the Rollup app, into a new dist/, with env added to the process's: what it printed. */
+async function rollupBuild(env = {}) {
+  fs.rmSync(path.join(ROLLUP_APP, 'dist'), { recursive: true, force: true });
+  const { stdout, stderr } = await run(process.execPath, [path.join(ROLLUP_APP, 'node_modules', 'rollup', 'dist', 'bin', 'rollup'), '-c'], { cwd: ROLLUP_APP, env: { ...process.env, NO_COLOR: '1', ...env }, maxBuffer: 1 << 24 });
+  return stdout + stderr;
+}
+
+test('Rollup 4 without the sessiontree/rollup plugin: the build has no worker and no wasm, since Rollup leaves new URL(…, import.meta.url) alone (why the plugin exists)', async () => {
+  await rollupBuild({ SESSIONTREE_ROLLUP_PLUGIN: 'off' });
+  const files = fs.readdirSync(path.join(ROLLUP_APP, 'dist'), { recursive: true }).map(String);
+  assert.deepEqual(files.filter((f) => /worker|\.wasm$/.test(f)), []);
+  assert.match(fs.readFileSync(path.join(ROLLUP_APP, 'dist', 'index.js'), 'utf8'), /new URL\("\.\/worker\.js", import\.meta\.url\)/, 'the URL is kept as written, pointing beside the bundle');
+});
+
+test('Rollup 4 (node-resolve and the sessiontree/rollup plugin, rollup -c) under a strict CSP: chat, edit, regenerate, switch branch, rename, delete, reload', async () => {
+  const dist = path.join(ROLLUP_APP, 'dist');
+  const printed = await rollupBuild();
+  assert.doesNotMatch(printed, /\(!\)|\bwarn(ing)?\b/i, `rollup warns about nothing: ${printed}`);
+  const files = fs.readdirSync(dist);
+  assert.equal(files.filter((f) => /^worker-.*\.js$/.test(f)).length, 1, `the worker is a chunk, once: ${files}`);
+  assert.equal(fs.readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWith('.wasm')).length, 1, 'the wasm is emitted once');
+  assert.ok(files.some((f) => /^python-.*\.js$/.test(f)), 'the highlight.js grammars are chunks');
+  await serveAndChat(ROLLUP_APP, 'rollup', { page: 'index.html' });
 });
 
 test('Next.js static export (app router, a client component, next build with output: "export") under a strict CSP with its inline scripts hashed: chat, edit, regenerate, switch branch, rename, delete, reload', async () => {
@@ -209,12 +277,7 @@ test('Next.js static export (app router, a client component, next build with out
   assert.equal(media.filter((f) => f.endsWith('.wasm')).length, 1, `the wasm is emitted once: ${media}`);
   const hashes = inlineScriptHashes(out);
   assert.ok(hashes.length > 0, 'the export has inline scripts, each hashed into the policy');
-  const server = await serveBuilt(out, strictCSP(new URL(chat.baseURL).origin, hashes));
-  try {
-    await inPage((page) => chatScenario(page, `${server.baseURL}?api=${chat.baseURL}next/v1`, chat, 'next'));
-  } finally {
-    await server.close();
-  }
+  await serveAndChat(out, 'next', { hashes });
 });
 
 /** A free TCP port on 127.0.0.1. */

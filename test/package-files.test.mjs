@@ -40,3 +40,33 @@ test('the packed package holds every module its exports load, statically or by a
   const missing = graph.map((f) => path.relative(root, f)).filter((rel) => !packed(rel)).sort();
   assert.deepEqual(missing, [], 'files the package loads but package.json "files" leaves out');
 });
+
+/**
+ * Where a resolver that reads no "exports" finds `sessiontree/sub` (sub ""
+ * for the package itself), as Parcel 2 does by default (its
+ * packageExports is opt-in) and Node did before exports: "main" for the
+ * package; for a subpath the file, the file plus ".js", or the folder's
+ * package.json "main" or index.js. @returns {string|null} a repository path
+ */
+function legacyResolve(sub) {
+  const file = (rel) => fs.existsSync(path.join(root, rel)) && fs.statSync(path.join(root, rel)).isFile();
+  if (sub === '') return path.normalize(pkg.main);
+  for (const rel of [sub, `${sub}.js`]) if (file(rel)) return rel;
+  if (file(`${sub}/package.json`)) {
+    const main = JSON.parse(fs.readFileSync(path.join(root, sub, 'package.json'), 'utf8')).main;
+    if (main) return path.normalize(path.join(sub, main));
+  }
+  return file(`${sub}/index.js`) ? `${sub}/index.js` : null;
+}
+
+test('a resolver without package exports (Parcel 2 by default) finds the module each JS export names, from packed files', () => {
+  for (const [entry, target] of Object.entries(pkg.exports)) {
+    const want = typeof target === 'string' ? target : target.default;
+    if (!/\.m?js$/.test(want) || /^\.\/[^/]+\.js$/.test(entry)) continue; // ./worker.js and the like are files the package reaches by URL
+    const sub = entry.slice(2);
+    const got = legacyResolve(sub);
+    assert.equal(got, path.normalize(want), `sessiontree${sub && '/'}${sub} resolves to ${want} without exports`);
+    const stub = path.join(sub, 'package.json');
+    if (sub && fs.existsSync(path.join(root, stub))) assert.ok(packed(stub), `${stub} is in "files"`);
+  }
+});

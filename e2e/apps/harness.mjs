@@ -54,6 +54,20 @@ export async function install(app, tarball) {
 }
 
 /**
+ * Copy an app's files into another app (each name a file or folder of
+ * from, replacing what a previous run copied): the Vite 4 and Vite 6 apps
+ * hold only their dependencies (package.json and lock) and run the Vite 5
+ * app's page, resolved from their own node_modules.
+ * @param {string} from @param {string} to @param {string[]} names
+ */
+export function copyInto(from, to, names) {
+  for (const name of names) {
+    fs.rmSync(path.join(to, name), { recursive: true, force: true });
+    fs.cpSync(path.join(from, name), path.join(to, name), { recursive: true });
+  }
+}
+
+/**
  * The policy every built app is served with: the strict one of
  * docs/EMBED.md, plus the chat server and, for a page with inline scripts
  * (a Next.js static export), their hashes (inlineScriptHashes).
