@@ -5,7 +5,9 @@
 // browser context, so its IndexedDB starts empty.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup } from './helpers.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { setup, REPO_ROOT } from './helpers.mjs';
 
 const SHIM = 'e2e/fixtures/shim.html';
 const DB = 'chat-ops';
@@ -211,6 +213,40 @@ test('two tabs: rename shows the newest title everywhere; delete leaves memory, 
     assert.deepEqual((await method(b, 'trash')).value, []);
     assert.equal((await method(b, 'context', 'k')).error.code, 'SESSION_NOT_FOUND');
     assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('docs/EMBED.md "Migrating an existing chat app\'s data": its sample, run as written, moves each chat with its branches once; run again it adds nothing', async () => {
+  const doc = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'EMBED.md'), 'utf8');
+  const section = doc.slice(doc.indexOf("### Migrating an existing chat app's data"));
+  const sample = /```js\n([\s\S]*?)```/.exec(section)[1];
+  assert.match(sample, /appendMany\(chat\.id, chat\.messages, \{ create: true, title: chat\.title \}\)/, 'the section holds the sample');
+  const oldChats = [
+    { id: 'old-1', title: 'Lyon', messages: [{ role: 'user', content: 'Plan a trip to Lyon' }, { role: 'assistant', content: 'Day 1: the old town.' }, { role: 'user', content: 'And day 2?' }, { role: 'assistant', content: 'Day 2: Fourvière.' }],
+      branches: [{ from: 1, messages: [{ role: 'user', content: 'Cheaper, please' }, { role: 'assistant', content: 'Stay in Croix-Rousse.' }] }] },
+    { id: 'old-2', title: 'Tea', messages: [{ role: 'user', content: 'Green or black?' }, { role: 'assistant', content: 'Green.', name: 'helper' }] },
+  ];
+  const env = await setup();
+  try {
+    const page = await open(env);
+    const run = () => page.evaluate(async ({ sample, oldChats }) => {
+      const fn = new Function('tree', 'oldChats', `return (async () => {\n${sample}\n})();`);
+      await fn(window.tree, oldChats);
+    }, { sample, oldChats });
+    await run();
+    const summary = async () => (await value(page, { operation: 'sessions' })).filter((s) => s.sessionId.startsWith('old-')).map((s) => `${s.sessionId} ${s.title} ${s.nodeCount}`).sort();
+    assert.deepEqual(await summary(), ['old-1 Lyon 6', 'old-2 Tea 2']);
+    const texts = (v) => v.messages.map((m) => m.content);
+    assert.deepEqual(texts(await value(page, { operation: 'context', sessionId: 'old-1' })), ['Plan a trip to Lyon', 'Day 1: the old town.', 'Cheaper, please', 'Stay in Croix-Rousse.'], 'the cursor is on the newest leaf: the branch');
+    const tea = await value(page, { operation: 'context', sessionId: 'old-2' });
+    assert.deepEqual(tea.messages[1], { role: 'assistant', content: 'Green.', name: 'helper' }, 'other fields kept as they are');
+    await run();
+    assert.deepEqual(await summary(), ['old-1 Lyon 6', 'old-2 Tea 2'], 'a second run moves nothing again');
+    await page.reload();
+    await open(env, page);
+    assert.deepEqual(await summary(), ['old-1 Lyon 6', 'old-2 Tea 2'], 'on disk');
   } finally {
     await env.close();
   }
