@@ -186,8 +186,10 @@ func TestASnapshotReplacedByALaterSnapshotMemberIsStillValidated(t *testing.T) {
 		t.Run(name+" is refused and restores nothing", func(t *testing.T) {
 			st := testStore(t)
 			for _, guess := range []bool{true, false} {
-				st.noSnapshotGuess = !guess
-				assert.Equal(t, want[name], fails(t, st, req, InvalidArgument))
+				a := st.call([]byte(req), guess, true)
+				require.NotNil(t, a.Err, "guess %v: the request succeeded", guess)
+				assert.Equal(t, InvalidArgument, a.Err.Code)
+				assert.Equal(t, want[name], a.Err.Message, "guess %v", guess)
 				assert.Empty(t, ok[[]Status](t, st, `{"operation":"sessions"}`))
 			}
 		})

@@ -80,9 +80,6 @@ type Store struct {
 	sinceRead int          // calls checked since that reading
 	mappedAt  int64        // mapped() at that reading
 
-	// noSnapshotGuess turns off scanRequest's guess that a snapshot is the
-	// request's last member (tests compare both ways).
-	noSnapshotGuess bool
 }
 
 // New returns an empty store.
