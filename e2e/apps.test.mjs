@@ -22,7 +22,7 @@ import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { launch, watchPage, REPO_ROOT } from './helpers.mjs';
 import { startChatServer } from './openai-server.mjs';
-import { APPS_DIR, chatScenario, copyInto, inlineScriptHashes, install, pack, serveBuilt, strictCSP } from './apps/harness.mjs';
+import { APPS_DIR, chatScenario, copyInto, devChatScenario, inlineScriptHashes, install, pack, serveBuilt, strictCSP } from './apps/harness.mjs';
 
 const run = promisify(execFile);
 const VITE_APP = path.join(APPS_DIR, 'vite-react');
@@ -131,27 +131,48 @@ async function viteBuildAndChat(app, scenario) {
 }
 
 /**
- * A Vite app's dev server on a free port of 127.0.0.1, started with
- * --force (pre-bundle again, as a first start does) and env added to the
- * process's; resolves once it listens.
+ * A dev server started by argv (node's arguments, run in app with env
+ * added to the process's; {port} in argv is a free port of 127.0.0.1), in
+ * a process group of its own; resolves once its output includes ready
+ * ({port} in it replaced too).
+ * close() ends the whole group (Next.js and Parcel start workers of
+ * their own). @param {string} app @param {string[]} argv @param {string} ready
  * @returns {Promise<{url: string, output: () => string, close: () => void}>}
  */
-async function viteDev(app, env = {}) {
+async function devServer(app, argv, ready, env = {}) {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(app, 'node_modules', 'vite', 'bin', 'vite.js'), '--host', '127.0.0.1', '--port', String(port), '--strictPort', '--force'], { cwd: app, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, argv.map((a) => a.replace('{port}', String(port))), { cwd: app, detached: true, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
+  const close = () => {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // The group has ended already.
+    }
+  };
   try {
     await new Promise((resolve, reject) => {
-      const t = setInterval(() => out.includes(`:${port}/`) && (clearInterval(t), resolve()), 50);
-      child.once('exit', (code) => (clearInterval(t), reject(new Error(`vite exited (${code}): ${out}`))));
+      const want = ready.replace('{port}', String(port));
+      const t = setInterval(() => out.includes(want) && (clearInterval(t), resolve()), 50);
+      child.once('exit', (code) => (clearInterval(t), reject(new Error(`${path.basename(app)}'s dev server exited (${code}): ${out}`))));
     });
   } catch (err) {
-    child.kill();
+    close();
     throw err;
   }
-  return { url: `http://127.0.0.1:${port}/`, output: () => out, close: () => child.kill() };
+  return { url: `http://127.0.0.1:${port}/`, output: () => out, close };
+}
+
+/**
+ * A Vite app's dev server on a free port of 127.0.0.1, started with
+ * --force (pre-bundle again, as a first start does) and env added to the
+ * process's; resolves once it listens.
+ */
+function viteDev(app, env = {}) {
+  const vite = path.join(app, 'node_modules', 'vite', 'bin', 'vite.js');
+  return devServer(app, [vite, '--host', '127.0.0.1', '--port', '{port}', '--strictPort', '--force'], ':{port}/', env);
 }
 
 /** The dev server of a Vite app, chatted in: no error in the page or in Vite's output. */
@@ -159,6 +180,26 @@ async function viteDevAndChat(app, scenario) {
   const dev = await viteDev(app);
   try {
     await inPage((page) => chatScenario(page, `${dev.url}?api=${chat.baseURL}${scenario}/v1`, chat, scenario));
+    assert.doesNotMatch(dev.output(), /error|failed/i, dev.output());
+  } finally {
+    dev.close();
+  }
+}
+
+/**
+ * A dev server's short chat (devChatScenario) in a watched page: no
+ * console error, no failed request, the store's worker started and its
+ * wasm served (200); then no error in the server's output.
+ * @param {{url: string, output: () => string, close: () => void}} dev @param {string} scenario
+ */
+async function devChat(dev, scenario) {
+  try {
+    const wasm = [];
+    await inPage(async (page) => {
+      page.on('response', (r) => new URL(r.url()).pathname.endsWith('.wasm') && wasm.push(r.status()));
+      await devChatScenario(page, `${dev.url}?api=${chat.baseURL}${scenario}/v1`, chat, scenario);
+    });
+    assert.deepEqual(wasm, [200], 'the wasm is fetched once, and found');
     assert.doesNotMatch(dev.output(), /error|failed/i, dev.output());
   } finally {
     dev.close();
@@ -278,6 +319,11 @@ test('Next.js static export (app router, a client component, next build with out
   const hashes = inlineScriptHashes(out);
   assert.ok(hashes.length > 0, 'the export has inline scripts, each hashed into the policy');
   await serveAndChat(out, 'next', { hashes });
+});
+
+test('Next.js dev server (next dev: Turbopack, no config but the export line; no CSP header in dev): the store starts, its worker and wasm are served, chat, edit, both branches in the panel', async () => {
+  const next = path.join(NEXT_APP, 'node_modules', 'next', 'dist', 'bin', 'next');
+  await devChat(await devServer(NEXT_APP, [next, 'dev', '--hostname', '127.0.0.1', '--port', '{port}'], 'Ready in', { NEXT_TELEMETRY_DISABLED: '1' }), 'next-dev');
 });
 
 /** A free TCP port on 127.0.0.1. */
