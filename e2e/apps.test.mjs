@@ -134,7 +134,8 @@ async function viteBuildAndChat(app, scenario) {
  * A dev server started by argv (node's arguments, run in app with env
  * added to the process's; {port} in argv is a free port of 127.0.0.1), in
  * a process group of its own; resolves once its output includes ready
- * ({port} in it replaced too).
+ * ({port} in it replaced too), fails with that output when the server
+ * exits or has not printed it in 120 s.
  * close() ends the whole group (Next.js and Parcel start workers of
  * their own). @param {string} app @param {string[]} argv @param {string} ready
  * @returns {Promise<{url: string, output: () => string, close: () => void}>}
@@ -155,7 +156,11 @@ async function devServer(app, argv, ready, env = {}) {
   try {
     await new Promise((resolve, reject) => {
       const want = ready.replace('{port}', String(port));
-      const t = setInterval(() => out.includes(want) && (clearInterval(t), resolve()), 50);
+      const end = Date.now() + 120_000;
+      const t = setInterval(() => {
+        if (out.includes(want)) clearInterval(t), resolve();
+        else if (Date.now() > end) clearInterval(t), reject(new Error(`${path.basename(app)}'s dev server did not print ${JSON.stringify(want)} in 120 s: ${out}`));
+      }, 50);
       child.once('exit', (code) => (clearInterval(t), reject(new Error(`${path.basename(app)}'s dev server exited (${code}): ${out}`))));
     });
   } catch (err) {
@@ -324,6 +329,12 @@ test('Next.js static export (app router, a client component, next build with out
 test('Next.js dev server (next dev: Turbopack, no config but the export line; no CSP header in dev): the store starts, its worker and wasm are served, chat, edit, both branches in the panel', async () => {
   const next = path.join(NEXT_APP, 'node_modules', 'next', 'dist', 'bin', 'next');
   await devChat(await devServer(NEXT_APP, [next, 'dev', '--hostname', '127.0.0.1', '--port', '{port}'], 'Ready in', { NEXT_TELEMETRY_DISABLED: '1' }), 'next-dev');
+});
+
+test('Parcel 2 dev server (parcel serve index.html, no Parcel config; no CSP header in dev): the store starts, its worker and wasm are served, chat, edit, both branches in the panel', async () => {
+  const parcel = path.join(PARCEL_APP, 'node_modules', 'parcel', 'lib', 'bin.js');
+  // --no-cache as for parcel build: each run installs a new tarball. Parcel holds the first request until its build is done.
+  await devChat(await devServer(PARCEL_APP, [parcel, 'serve', 'index.html', '--host', '127.0.0.1', '--port', '{port}', '--no-cache'], 'Server running at'), 'parcel-dev');
 });
 
 /** A free TCP port on 127.0.0.1. */
