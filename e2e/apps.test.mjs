@@ -337,6 +337,14 @@ test('Parcel 2 dev server (parcel serve index.html, no Parcel config; no CSP hea
   await devChat(await devServer(PARCEL_APP, [parcel, 'serve', 'index.html', '--host', '127.0.0.1', '--port', '{port}', '--no-cache'], 'Server running at'), 'parcel-dev');
 });
 
+// webpack serve alone answers "Cannot GET /": webpack-dev-server serves files from public/ and the
+// bundle at /, while this app's index.html sits at its root and loads dist/main.js. Two of
+// webpack-cli's flags say so, with no webpack config file: --static . and --output-public-path /dist/.
+test('webpack 5 dev server (webpack serve --static . --output-public-path /dist/, no webpack config file; no CSP header in dev): the store starts, its worker and wasm are served, chat, edit, both branches in the panel', async () => {
+  const webpack = path.join(WEBPACK_APP, 'node_modules', 'webpack', 'bin', 'webpack.js');
+  await devChat(await devServer(WEBPACK_APP, [webpack, 'serve', '--mode', 'development', '--static', '.', '--output-public-path', '/dist/', '--host', '127.0.0.1', '--port', '{port}'], 'compiled successfully'), 'webpack-dev');
+});
+
 /** A free TCP port on 127.0.0.1. */
 function freePort() {
   return new Promise((resolve) => {
