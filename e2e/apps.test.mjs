@@ -10,8 +10,10 @@
 // OpenAI-compatible server: send, edit, regenerate, click a branch in the
 // panel (row-click="jump"), rename the chat, add and delete another,
 // reload. No console error (a CSP refusal is one),
-// no failed request, every branch in the panel. A tool that cannot run
-// fails the test with npm's or the bundler's own words.
+// no failed request, every branch in the panel. The dev servers of
+// Next.js, Parcel and webpack get a shorter chat (send, edit, both
+// branches in the panel) with no CSP header, as a dev server sends none.
+// A tool that cannot run fails the test with npm's or the bundler's own words.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
