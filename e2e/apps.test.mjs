@@ -10,8 +10,10 @@
 // OpenAI-compatible server: send, edit, regenerate, click a branch in the
 // panel (row-click="jump"), rename the chat, add and delete another,
 // reload. No console error (a CSP refusal is one),
-// no failed request, every branch in the panel. A tool that cannot run
-// fails the test with npm's or the bundler's own words.
+// no failed request, every branch in the panel. The dev servers of
+// Next.js, Parcel and webpack get a shorter chat (send, edit, both
+// branches in the panel) with no CSP header, as a dev server sends none.
+// A tool that cannot run fails the test with npm's or the bundler's own words.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,7 +24,7 @@ import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { launch, watchPage, REPO_ROOT } from './helpers.mjs';
 import { startChatServer } from './openai-server.mjs';
-import { APPS_DIR, chatScenario, copyInto, inlineScriptHashes, install, pack, serveBuilt, strictCSP } from './apps/harness.mjs';
+import { APPS_DIR, chatScenario, copyInto, devChatScenario, inlineScriptHashes, install, pack, serveBuilt, strictCSP } from './apps/harness.mjs';
 
 const run = promisify(execFile);
 const VITE_APP = path.join(APPS_DIR, 'vite-react');
@@ -131,27 +133,53 @@ async function viteBuildAndChat(app, scenario) {
 }
 
 /**
- * A Vite app's dev server on a free port of 127.0.0.1, started with
- * --force (pre-bundle again, as a first start does) and env added to the
- * process's; resolves once it listens.
+ * A dev server started by argv (node's arguments, run in app with env
+ * added to the process's; {port} in argv is a free port of 127.0.0.1), in
+ * a process group of its own; resolves once its output includes ready
+ * ({port} in it replaced too), fails with that output when the server
+ * exits or has not printed it in 120 s.
+ * close() ends the whole group (Next.js and Parcel start workers of
+ * their own). @param {string} app @param {string[]} argv @param {string} ready
  * @returns {Promise<{url: string, output: () => string, close: () => void}>}
  */
-async function viteDev(app, env = {}) {
+async function devServer(app, argv, ready, env = {}) {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(app, 'node_modules', 'vite', 'bin', 'vite.js'), '--host', '127.0.0.1', '--port', String(port), '--strictPort', '--force'], { cwd: app, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, argv.map((a) => a.replace('{port}', String(port))), { cwd: app, detached: true, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
+  const close = () => {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // The group has ended already.
+    }
+  };
   try {
     await new Promise((resolve, reject) => {
-      const t = setInterval(() => out.includes(`:${port}/`) && (clearInterval(t), resolve()), 50);
-      child.once('exit', (code) => (clearInterval(t), reject(new Error(`vite exited (${code}): ${out}`))));
+      const want = ready.replace('{port}', String(port));
+      const end = Date.now() + 120_000;
+      const t = setInterval(() => {
+        if (out.includes(want)) clearInterval(t), resolve();
+        else if (Date.now() > end) clearInterval(t), reject(new Error(`${path.basename(app)}'s dev server did not print ${JSON.stringify(want)} in 120 s: ${out}`));
+      }, 50);
+      child.once('exit', (code) => (clearInterval(t), reject(new Error(`${path.basename(app)}'s dev server exited (${code}): ${out}`))));
     });
   } catch (err) {
-    child.kill();
+    close();
     throw err;
   }
-  return { url: `http://127.0.0.1:${port}/`, output: () => out, close: () => child.kill() };
+  return { url: `http://127.0.0.1:${port}/`, output: () => out, close };
+}
+
+/**
+ * A Vite app's dev server on a free port of 127.0.0.1, started with
+ * --force (pre-bundle again, as a first start does) and env added to the
+ * process's; resolves once it listens.
+ */
+function viteDev(app, env = {}) {
+  const vite = path.join(app, 'node_modules', 'vite', 'bin', 'vite.js');
+  return devServer(app, [vite, '--host', '127.0.0.1', '--port', '{port}', '--strictPort', '--force'], ':{port}/', env);
 }
 
 /** The dev server of a Vite app, chatted in: no error in the page or in Vite's output. */
@@ -159,6 +187,26 @@ async function viteDevAndChat(app, scenario) {
   const dev = await viteDev(app);
   try {
     await inPage((page) => chatScenario(page, `${dev.url}?api=${chat.baseURL}${scenario}/v1`, chat, scenario));
+    assert.doesNotMatch(dev.output(), /error|failed/i, dev.output());
+  } finally {
+    dev.close();
+  }
+}
+
+/**
+ * A dev server's short chat (devChatScenario) in a watched page: no
+ * console error, no failed request, the store's worker started and its
+ * wasm served (200); then no error in the server's output.
+ * @param {{url: string, output: () => string, close: () => void}} dev @param {string} scenario
+ */
+async function devChat(dev, scenario) {
+  try {
+    const wasm = [];
+    await inPage(async (page) => {
+      page.on('response', (r) => new URL(r.url()).pathname.endsWith('.wasm') && wasm.push(r.status()));
+      await devChatScenario(page, `${dev.url}?api=${chat.baseURL}${scenario}/v1`, chat, scenario);
+    });
+    assert.deepEqual(wasm, [200], 'the wasm is fetched once, and found');
     assert.doesNotMatch(dev.output(), /error|failed/i, dev.output());
   } finally {
     dev.close();
@@ -278,6 +326,25 @@ test('Next.js static export (app router, a client component, next build with out
   const hashes = inlineScriptHashes(out);
   assert.ok(hashes.length > 0, 'the export has inline scripts, each hashed into the policy');
   await serveAndChat(out, 'next', { hashes });
+});
+
+test('Next.js dev server (next dev: Turbopack, no config but the export line; no CSP header in dev): the store starts, its worker and wasm are served, chat, edit, both branches in the panel', async () => {
+  const next = path.join(NEXT_APP, 'node_modules', 'next', 'dist', 'bin', 'next');
+  await devChat(await devServer(NEXT_APP, [next, 'dev', '--hostname', '127.0.0.1', '--port', '{port}'], 'Ready in', { NEXT_TELEMETRY_DISABLED: '1' }), 'next-dev');
+});
+
+test('Parcel 2 dev server (parcel serve index.html, no Parcel config; no CSP header in dev): the store starts, its worker and wasm are served, chat, edit, both branches in the panel', async () => {
+  const parcel = path.join(PARCEL_APP, 'node_modules', 'parcel', 'lib', 'bin.js');
+  // --no-cache as for parcel build: each run installs a new tarball. Parcel holds the first request until its build is done.
+  await devChat(await devServer(PARCEL_APP, [parcel, 'serve', 'index.html', '--host', '127.0.0.1', '--port', '{port}', '--no-cache'], 'Server running at'), 'parcel-dev');
+});
+
+// webpack serve alone answers "Cannot GET /": webpack-dev-server serves files from public/ and the
+// bundle at /, while this app's index.html sits at its root and loads dist/main.js. Two of
+// webpack-cli's flags say so, with no webpack config file: --static . and --output-public-path /dist/.
+test('webpack 5 dev server (webpack serve --static . --output-public-path /dist/, no webpack config file; no CSP header in dev): the store starts, its worker and wasm are served, chat, edit, both branches in the panel', async () => {
+  const webpack = path.join(WEBPACK_APP, 'node_modules', 'webpack', 'bin', 'webpack.js');
+  await devChat(await devServer(WEBPACK_APP, [webpack, 'serve', '--mode', 'development', '--static', '.', '--output-public-path', '/dist/', '--host', '127.0.0.1', '--port', '{port}'], 'compiled successfully'), 'webpack-dev');
 });
 
 /** A free TCP port on 127.0.0.1. */

@@ -259,3 +259,38 @@ export async function chatsAfterReload(page) {
   assert.deepEqual(await searchFor(page, 'zanzibar'), [], 'the deleted chat is not found after a reload');
   assert.deepEqual(await searchFor(page, 'hello'), ['chat'], 'the kept chat is');
 }
+
+/**
+ * The short chat of a dev server's page test, on a page already watched
+ * for errors: the store starts (status "ready"), "hello" is sent (Answer
+ * A), then edited (Answer B), and the panel shows both branches of the
+ * fork, with the cursor on Answer B. What the builds' chatScenario does
+ * besides (regenerate, jump, rename, delete, reload) is about the package,
+ * not about how a bundler serves it, and stays with the builds.
+ * @param {import('playwright-core').Page} page
+ * @param {string} url the app's page, with ?api= set
+ * @param {{plan: Function}} chat the loopback server (e2e/openai-server.mjs)
+ * @param {string} scenario its scenario name in the api URL
+ */
+export async function devChatScenario(page, url, chat, scenario) {
+  chat.plan(scenario, answer(ANSWERS[0]), answer(ANSWERS[1]));
+  const ready = () => page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'ready');
+  const texts = (want) => page.waitForFunction((w) => JSON.stringify([...document.querySelectorAll('[data-testid=messages] li .text')].map((e) => e.textContent)) === w, JSON.stringify(want), { timeout: 20000 });
+  const app = page.getByRole('region', { name: 'Chat' });
+  // A dev server compiles the page on its first request, and the machine may be busy.
+  await page.goto(url, { timeout: 120_000 });
+  await ready();
+  await app.getByLabel('Message').fill('hello');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await texts(['You are a test bot.', 'hello', 'Answer A']);
+  await ready();
+  await app.getByRole('button', { name: 'Edit' }).click();
+  await texts(['You are a test bot.', 'hello (edited)', 'Answer B']);
+  await ready();
+  await page.waitForFunction(() => {
+    const root = document.querySelector('session-tree-panel')?.shadowRoot;
+    return root?.querySelectorAll('.row[data-node-id]').length === 5 && (root.querySelector('.row.cursor')?.textContent ?? '').includes('Answer B');
+  });
+  const rows = (await page.locator('session-tree-panel .row[data-node-id]').allTextContents()).join('\n');
+  for (const want of ['hello', 'Answer A', 'hello (edited)', 'Answer B']) assert.ok(rows.includes(want), `the panel shows ${JSON.stringify(want)}: ${rows}`);
+}
