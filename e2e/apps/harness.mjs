@@ -184,8 +184,20 @@ export async function chatScenario(page, url, chat, scenario) {
     return root?.querySelectorAll('.row[data-node-id]').length === 6 && (root.querySelector('.row.cursor')?.textContent ?? '').includes('Answer C');
   });
   // A click on Answer A's row moves the cursor (row-click="jump"): the app's messages follow.
-  await panel.locator('.row[data-node-id]', { hasText: 'Answer A' }).click();
-  await waitTexts(['You are a test bot.', 'hello', 'Answer A']);
+  // On a busy machine (a dev server serving modules one by one) the panel may still redraw
+  // after the regenerate's change event: wait for its reload to end. A click that reached no
+  // row (no jump event, the app unchanged) is tried once more; a jump to the wrong node fails.
+  const rowA = panel.locator('.row[data-node-id]', { hasText: 'Answer A' });
+  for (let attempt = 1; ; attempt++) {
+    await page.evaluate(() => document.querySelector('session-tree-panel')?.updateComplete);
+    await rowA.click();
+    try {
+      await waitTexts(['You are a test bot.', 'hello', 'Answer A']);
+      break;
+    } catch (err) {
+      if (attempt === 2 || (await page.getByTestId('jumped').textContent()) !== '') throw err;
+    }
+  }
   // The app's messages follow the store's change event, which can come before the panel's jump
   // event (fired once the jump call answers): wait for that one too, then check it.
   await page.waitForFunction(() => (document.querySelector('[data-testid="jumped"]')?.textContent ?? '') !== '', null, { timeout: 60_000 }).catch(() => {});
