@@ -177,6 +177,15 @@ export class SessionTreePanel extends PanelAttributes {
     on(scroller, "scroll", () => this._view.schedule());
     on(scroller, "keydown", (e) => this._onTreeKey(e));
     on(scroller, "click", (e) => this._onTreeClick(e));
+    // A redraw between a press and its release (a reload, a scroll frame) replaces the pressed
+    // row, and the browser then sends no click (no element holds both): a release on the row of
+    // the same node, where the press was, stands for it.
+    on(scroller, "pointerdown", (e) => (this._pressed = e.button === 0 ? { el: e.target, key: rowKey(e.target), x: e.clientX, y: e.clientY } : null));
+    on(scroller, "pointerup", (e) => {
+      const p = this._pressed;
+      this._pressed = null;
+      if (p && p.key !== null && !p.el.isConnected && rowKey(e.target) === p.key && Math.hypot(e.clientX - p.x, e.clientY - p.y) < 6) this._onTreeClick(e);
+    });
     on(this._shadow, "keydown", (e) => this._onKey(e));
     on(this._toggle, "click", () => (this._open ? this.close() : this.open()));
     on(this._backdrop, "click", () => this.close());
@@ -555,3 +564,9 @@ export class SessionTreePanel extends PanelAttributes {
 
 // Defined where there are custom elements (not in a server render).
 if (globalThis.customElements && !customElements.get("session-tree-panel")) customElements.define("session-tree-panel", SessionTreePanel);
+
+/** The node id (or folded run) of the tree row holding target; null outside a row. */
+function rowKey(target) {
+  const row = target instanceof Element ? target.closest(".row") : null;
+  return row ? (row.dataset.nodeId ?? `gap:${row.dataset.gap}`) : null;
+}
