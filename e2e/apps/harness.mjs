@@ -150,26 +150,9 @@ export const ANSWERS = ['Answer A', 'Answer B', 'Answer C:\n\n```python\nprint("
 export async function chatScenario(page, url, chat, scenario) {
   chat.plan(scenario, ...ANSWERS.map(answer));
   const texts = () => page.locator('[data-testid=messages] li .text').allTextContents();
-  const waitTexts = async (want) => {
-    try {
-      await page.waitForFunction((w) => JSON.stringify([...document.querySelectorAll('[data-testid=messages] li .text')].map((e) => e.textContent)) === w, JSON.stringify(want), { timeout: 20000 });
-    } catch (err) {
-      const status = await page.getByTestId('status').textContent();
-      throw new Error(`the app shows ${JSON.stringify(await texts())} (status ${JSON.stringify(status)}), not ${JSON.stringify(want)}: ${err.message}`);
-    }
-  };
-  const ready = () => page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'ready');
-  const app = page.getByRole('region', { name: 'Chat' });
-  // A dev server's first page waits for its dependency pre-bundling.
-  await page.goto(url, { timeout: 120_000 });
-  await ready();
-  await app.getByLabel('Message').fill('hello');
-  await app.getByRole('button', { name: 'Send' }).click();
-  await waitTexts(['You are a test bot.', 'hello', 'Answer A']);
-  await ready();
-  await app.getByRole('button', { name: 'Edit' }).click();
-  await waitTexts(['You are a test bot.', 'hello (edited)', 'Answer B']);
-  await ready();
+  const waitTexts = (want) => appTexts(page, want);
+  const ready = () => appReady(page);
+  const app = await openAndEdit(page, url);
   await app.getByRole('button', { name: 'Regenerate' }).click();
   await waitTexts(['You are a test bot.', 'hello (edited)', ANSWERS[2]]);
   await ready();
@@ -286,23 +269,48 @@ export async function chatsAfterReload(page) {
  */
 export async function devChatScenario(page, url, chat, scenario) {
   chat.plan(scenario, answer(ANSWERS[0]), answer(ANSWERS[1]));
-  const ready = () => page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'ready');
-  const texts = (want) => page.waitForFunction((w) => JSON.stringify([...document.querySelectorAll('[data-testid=messages] li .text')].map((e) => e.textContent)) === w, JSON.stringify(want), { timeout: 20000 });
-  const app = page.getByRole('region', { name: 'Chat' });
-  // A dev server compiles the page on its first request, and the machine may be busy.
-  await page.goto(url, { timeout: 120_000 });
-  await ready();
-  await app.getByLabel('Message').fill('hello');
-  await app.getByRole('button', { name: 'Send' }).click();
-  await texts(['You are a test bot.', 'hello', 'Answer A']);
-  await ready();
-  await app.getByRole('button', { name: 'Edit' }).click();
-  await texts(['You are a test bot.', 'hello (edited)', 'Answer B']);
-  await ready();
+  await openAndEdit(page, url);
   await page.waitForFunction(() => {
     const root = document.querySelector('session-tree-panel')?.shadowRoot;
     return root?.querySelectorAll('.row[data-node-id]').length === 5 && (root.querySelector('.row.cursor')?.textContent ?? '').includes('Answer B');
   });
   const rows = (await page.locator('session-tree-panel .row[data-node-id]').allTextContents()).join('\n');
   for (const want of ['hello', 'Answer A', 'hello (edited)', 'Answer B']) assert.ok(rows.includes(want), `the panel shows ${JSON.stringify(want)}: ${rows}`);
+}
+
+/** Wait until the app's status reads "ready". */
+const appReady = (page) => page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'ready');
+
+/**
+ * Wait until the app's messages read want (up to 20 s); on a timeout,
+ * fail naming what it shows and its status.
+ */
+async function appTexts(page, want) {
+  try {
+    await page.waitForFunction((w) => JSON.stringify([...document.querySelectorAll('[data-testid=messages] li .text')].map((e) => e.textContent)) === w, JSON.stringify(want), { timeout: 20000 });
+  } catch (err) {
+    const shown = await page.locator('[data-testid=messages] li .text').allTextContents();
+    const status = await page.getByTestId('status').textContent();
+    throw new Error(`the app shows ${JSON.stringify(shown)} (status ${JSON.stringify(status)}), not ${JSON.stringify(want)}: ${err.message}`);
+  }
+}
+
+/**
+ * The start every scenario shares: open the app (a dev server compiles
+ * or pre-bundles on its first request, and the machine may be busy), send
+ * "hello" (Answer A), edit it (Answer B), each once the app is ready.
+ * @returns {Promise<import('playwright-core').Locator>} the app's Chat region
+ */
+async function openAndEdit(page, url) {
+  const app = page.getByRole('region', { name: 'Chat' });
+  await page.goto(url, { timeout: 120_000 });
+  await appReady(page);
+  await app.getByLabel('Message').fill('hello');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await appTexts(page, ['You are a test bot.', 'hello', 'Answer A']);
+  await appReady(page);
+  await app.getByRole('button', { name: 'Edit' }).click();
+  await appTexts(page, ['You are a test bot.', 'hello (edited)', 'Answer B']);
+  await appReady(page);
+  return app;
 }
