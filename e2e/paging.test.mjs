@@ -163,3 +163,103 @@ test('a database written at every earlier schema version opens with its sessions
     await env.close();
   }
 });
+
+test('init() and `sessions` answer before the wasm starts, as core would; other calls wait for it; a wasm that fails to start closes the tree, one that is not there still rejects init', async () => {
+  const env = await setup();
+  try {
+    const db = 'paging-early';
+    const first = await open(env);
+    await first.evaluate(async (db) => (await window.sessiontree.init({ dbName: db })).close(), db);
+    await writeSessions(first, { db, count: 40, nodes: 2 });
+    // Metas of every shape the list reads: a title to escape, no cursor,
+    // no branch, a tool and project, the "snapshot" tool core leaves out,
+    // and a session in the trash (not listed).
+    await first.evaluate(async (db) => {
+      const req = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+      const idb = await req(indexedDB.open(db));
+      const tx = idb.transaction('sessions', 'readwrite');
+      const store = tx.objectStore('sessions');
+      const edit = async (id, fn) => {
+        const m = await req(store.get(id));
+        fn(m);
+        await req(store.put(m, id));
+      };
+      await edit('s0001', (m) => (m.title = 'a <b> & "c" \u2028 ü'));
+      await edit('s0002', (m) => Object.assign(m, { tool: 'codex', project: '/home/u/proj' }));
+      await edit('s0003', (m) => (m.tool = 'snapshot'));
+      await edit('s0004', (m) => delete m.activeBranch);
+      idb.close();
+    }, db);
+    await first.evaluate(async (db) => {
+      const tree = await window.sessiontree.init({ dbName: db });
+      const env = await tree.call({ operation: 'delete', sessionId: 's0005' });
+      if (!env.ok) throw new Error(JSON.stringify(env));
+      tree.close();
+    }, db);
+    await first.close();
+
+    const page = await open(env);
+    const early = await page.evaluate(async (db) => {
+      const channel = new BroadcastChannel('held-a');
+      const heard = [];
+      channel.onmessage = ({ data }) => heard.push(data);
+      window.channel = channel;
+      const tree = await window.sessiontree.init({ dbName: db, workerURL: '/e2e/fixtures/held-start-worker.js?channel=held-a' });
+      window.tree = tree;
+      const list = await tree.call({ operation: 'sessions' });
+      // A call that needs the wasm waits for it (the gate is shut).
+      window.context = tree.call({ operation: 'context', sessionId: 's0002' });
+      const bad = await Promise.race([window.context.then(() => 'answered'), new Promise((r) => setTimeout(() => r('waiting'), 300))]);
+      return { list, bad, heard: [...heard] };
+    }, db);
+    assert.equal(early.list.ok, true, JSON.stringify(early.list.error));
+    assert.equal(early.list.value.length, 39, 'the trashed session is not listed');
+    assert.equal(early.bad, 'waiting', 'context waits for the wasm');
+    assert.deepEqual(early.heard, ['waiting'], 'the wasm was held at its start while init and sessions answered');
+    const late = await page.evaluate(async () => {
+      window.channel.postMessage('start');
+      const context = await window.context;
+      const list = await window.tree.call({ operation: 'sessions' });
+      return { context, list };
+    });
+    assert.equal(late.context.ok, true);
+    assert.deepEqual(late.context.value.messages.map((m) => m.content), ['session 2 message 0', 'session 2 message 1']);
+    assert.deepEqual(early.list.value, late.list.value, 'the early list is core\'s');
+    const byId = new Map(early.list.value.map((s) => [s.sessionId, s]));
+    assert.equal(byId.get('s0001').title, 'a <b> & "c" \u2028 ü');
+    assert.equal(byId.get('s0002').tool, 'codex');
+    assert.equal(byId.get('s0002').project, '/home/u/proj');
+    assert.equal('tool' in byId.get('s0003'), false);
+    assert.equal(byId.get('s0004').activeBranch, 'main');
+    await page.close();
+
+    // The wasm fails to start after init answered: the tree closes.
+    const failing = await open(env);
+    const failed = await failing.evaluate(async (db) => {
+      const channel = new BroadcastChannel('held-b');
+      const events = [];
+      const tree = await window.sessiontree.init({ dbName: db, workerURL: '/e2e/fixtures/held-start-worker.js?channel=held-b' });
+      tree.subscribe((e) => events.push(e));
+      const list = await tree.call({ operation: 'sessions' });
+      const closed = new Promise((resolve) => tree.subscribe((e) => e.type === 'storage' && resolve()));
+      channel.postMessage('fail');
+      const context = await tree.call({ operation: 'context', sessionId: 's0002' });
+      await closed;
+      return { listed: list.ok && list.value.length, context, events };
+    }, db);
+    assert.equal(failed.listed, 39);
+    assert.equal(failed.context.ok, false);
+    assert.equal(failed.context.error.code, 'STORAGE_ERROR');
+    assert.match(failed.context.error.message, /the wasm's start failed on purpose/);
+    assert.deepEqual(failed.events.filter((e) => e.type === 'storage').map((e) => [e.state, e.reason]), [['closed', 'failed']]);
+    await failing.close();
+
+    // No wasm at the URL: init rejects, as before, naming the status.
+    const missing = await open(env);
+    const message = await missing.evaluate(async (db) => window.sessiontree.init({ dbName: db, wasmURL: '/no/such/sessiontree.wasm' }).then(() => 'resolved', (err) => err.message), db);
+    assert.match(message, /could not be fetched \(HTTP 404/);
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});

@@ -15,7 +15,7 @@ import { contextAnswer, contextWire } from "./local-context.js";
 import { TreeAPI, checkMemoryBudget, errorEnvelope } from "./tree-api.js";
 import { ERROR } from "./protocol.js";
 import { answeredInColumns, envelopeFailed } from "./envelope.js";
-import { IN_WORKER, exitedMessage, guardHandle, loadRuntime, onRuntimeExit } from "./runtime.js";
+import { IN_WORKER, exitedMessage, guardHandle, loadRuntime, onRuntimeExit, wasmFetched } from "./runtime.js";
 import { hasSession, importBytes, importJob, importSnapshot, importText } from "./local-import.js";
 import { importFileList } from "./folder-import.js";
 import { nextTask } from "./tasks.js";
@@ -73,9 +73,12 @@ const shared = new Map();
  *   wasmURL (required; init() in js/sessiontree.js passes its default, the
  *   package's sessiontree.wasm) is resolved against the thread's location.
  *   memoryBudget: see init() in js/sessiontree.js (bytes; default 2 GiB)
+ * @param {((metas: object[]) => void)|null} [onListed] for a persisted tree this call
+ *   creates: called with the stored metas (no trash, in core's order) once IndexedDB is read
+ *   and the wasm's server answered, before the runtime starts (js/worker.js answers early)
  * @returns {Promise<LocalTree>}
  */
-export function initLocal(options = {}) {
+export function initLocal(options = {}, onListed = null) {
   options = options ?? {};
   const bad = checkMemoryBudget(options.memoryBudget);
   if (bad) return Promise.reject(new Error(`sessiontree: init: ${bad}`));
@@ -91,14 +94,14 @@ export function initLocal(options = {}) {
   if (!(Number.isInteger(pageBudget) && pageBudget >= 0)) return Promise.reject(new Error(`sessiontree: init: option "pageBudget" must be a non-negative integer of bytes; got ${JSON.stringify(options.pageBudget)}`));
   if (!persist) return create(wasmURL, null, budget, 0);
   if (!shared.has(dbName)) {
-    const p = create(wasmURL, dbName, budget, pageBudget);
+    const p = create(wasmURL, dbName, budget, pageBudget, onListed);
     shared.set(dbName, p);
     p.catch(() => shared.delete(dbName));
   }
   return shared.get(dbName);
 }
 
-async function create(wasmURL, dbName, memoryBudget, pageBudget) {
+async function create(wasmURL, dbName, memoryBudget, pageBudget, onListed = null) {
   let tree = null;
   const early = [];
   // The wasm starts while IndexedDB is opened and read: neither waits for
@@ -109,11 +112,13 @@ async function create(wasmURL, dbName, memoryBudget, pageBudget) {
       onClose: (reason, message) => (tree ? tree._storageClosed(reason, message) : early.push([reason, message])),
     });
   let runtime, db, stored;
+  const started = loadRuntime(wasmURL).then((runtime) => (mark("sessiontree:runtime"), runtime));
+  const read = storage.then((s) => (mark("sessiontree:read"), s));
+  if (onListed) {
+    Promise.all([read, wasmFetched(wasmURL)]).then(([s]) => onListed(s.stored.metas.filter((m) => !m.deletedAt)), () => {});
+  }
   try {
-    [runtime, { db, stored }] = await Promise.all([
-      loadRuntime(wasmURL).then((runtime) => (mark("sessiontree:runtime"), runtime)),
-      storage.then((s) => (mark("sessiontree:read"), s)),
-    ]);
+    [runtime, { db, stored }] = await Promise.all([started, read]);
   } catch (err) {
     storage.then(({ db }) => db?.close(), () => {}); // the runtime failed: let go of the database too
     throw err;

@@ -18,6 +18,9 @@ export const IN_WORKER = typeof globalThis.WorkerGlobalScope === "function" && g
 /** The loaded wasm runtime per wasm URL: Promise<runtime> (see loadRuntime); a runtime whose Go program exited is dropped, so the next init loads a new one. */
 const runtimes = new Map();
 
+/** The wasm's fetch per wasm URL, beside runtimes: Promise<Response> that rejects unless the server answered 2xx (see wasmFetched). */
+const fetches = new Map();
+
 /** Functions called with (reason) when a Go program this thread started exits (see onRuntimeExit). */
 const exitListeners = new Set();
 
@@ -75,12 +78,18 @@ export function loadRuntime(wasmURL) {
     const p = (async () => {
       // The wasm is fetched and compiled here (in a worker it is not
       // preloaded by the page); compiling needs no imports, instantiating
-      // does.
-      const compiled = WebAssembly.compileStreaming(fetch(wasmURL)).catch(async () => {
+      // does. A server that does not answer 2xx (a bundler that did not
+      // emit the wasm) rejects here, with the status, before any compile.
+      const fetched = fetch(wasmURL).then((response) => {
+        if (!response.ok) throw new Error(`sessiontree: the wasm ${key} could not be fetched (HTTP ${response.status} ${response.statusText})`.trimEnd());
+        return response;
+      });
+      fetches.set(key, fetched);
+      const compiled = fetched.then((response) => WebAssembly.compileStreaming(response).catch(async () => {
         // Servers that send the wrong MIME type: fall back to bytes.
         const bytes = await (await fetch(wasmURL)).arrayBuffer();
         return WebAssembly.compile(bytes);
-      });
+      }));
       compiled.catch(() => {}); // awaited below; a failure rejects there
       watchStderr();
       const go = new globalThis.Go();
@@ -92,7 +101,10 @@ export function loadRuntime(wasmURL) {
         state.exited = `the Go runtime exited (code ${code}${fatalLine ? ": " + fatalLine : ""})`;
         fatalLine = null;
         stderrTail = "";
-        if (runtimes.get(key) === p) runtimes.delete(key);
+        if (runtimes.get(key) === p) {
+          runtimes.delete(key);
+          fetches.delete(key);
+        }
         for (const fn of exitListeners) {
           try {
             fn(state.exited);
@@ -111,9 +123,27 @@ export function loadRuntime(wasmURL) {
       return { api, memory: instance.exports.mem, state };
     })();
     runtimes.set(key, p);
-    p.catch(() => runtimes.delete(key));
+    p.catch(() => {
+      runtimes.delete(key);
+      fetches.delete(key);
+    });
   }
   return runtimes.get(key);
+}
+
+/**
+ * Whether the wasm of a loadRuntime(wasmURL) under way (or done) could be
+ * fetched: resolves once its server answered 2xx (the headers, before the
+ * compile), rejects with loadRuntime's error when it did not. Call it
+ * after loadRuntime(wasmURL); without one it resolves at once.
+ * js/local.js waits for it before it answers the session list early
+ * (create's onListed), so a wasm that is not there still fails init().
+ * @param {string|URL} wasmURL
+ * @returns {Promise<void>}
+ */
+export function wasmFetched(wasmURL) {
+  const fetched = fetches.get(String(wasmURL));
+  return fetched ? fetched.then(() => {}) : Promise.resolve();
 }
 
 /**

@@ -766,8 +766,13 @@ export interface StorageEvent {
    * store in the page's thread (init({worker: false})); every later call
    * answers STORAGE_ERROR, and init() again starts a new one. (With the
    * store in its worker a RestartedEvent comes instead.)
+   * "failed": init() answered from what IndexedDB holds while the wasm
+   * started (the default: worker, persisted), and the wasm then did not
+   * compile or start, or a stored session could not be listed in it;
+   * every call, reads included, answers STORAGE_ERROR with `message`, and
+   * init() again tries anew.
    */
-  reason: "versionchange" | "closed" | "rollback" | "exited";
+  reason: "versionchange" | "closed" | "rollback" | "exited" | "failed";
   message: string;
 }
 
@@ -1027,7 +1032,16 @@ export interface SessionTree {
  */
 export const SessionTree: abstract new (...args: never[]) => SessionTree;
 
-/** Start sessiontree; see InitOptions. Rejects if IndexedDB cannot be read. */
+/**
+ * Start sessiontree; see InitOptions. With the store in its worker and
+ * persisted (the default) it resolves once IndexedDB is read and the
+ * wasm's server answered, before the wasm has compiled and started:
+ * `call({operation: "sessions"})` answers at once from the stored
+ * sessions' records, every other call waits for the wasm (a start that
+ * then fails closes the tree: StorageEvent reason "failed"). Rejects if
+ * the worker cannot start, IndexedDB cannot be read or the wasm cannot be
+ * fetched (the message names the HTTP status).
+ */
 export function init(options?: InitOptions): Promise<SessionTree>;
 
 /** The code of the envelope a call resolves to when its change could not be stored. */

@@ -45,15 +45,27 @@ const workers = new Map();
  * With no options it starts the store in a module Worker (js/worker.js
  * next to this module, or the worker an earlier init() of this page
  * started: one per page), loads `sessiontree.wasm` from this module's
- * folder there, and persists to the IndexedDB database "sessiontree",
- * restoring every session stored there before it resolves. If that
+ * folder there, and persists to the IndexedDB database "sessiontree". It
+ * resolves as soon as that database is read and the wasm's server
+ * answered (the list of stored sessions is known), before the wasm has
+ * compiled and started: `call({operation: "sessions"})` answers at once
+ * from the stored sessions' records, exactly as core would; every other
+ * call waits for the wasm, in order. If the wasm then fails to compile or
+ * start (or a stored session cannot be listed in it), the tree closes:
+ * every call answers STORAGE_ERROR naming the cause and subscribers get
+ * `{type: "storage", state: "closed", reason: "failed", message}`. With
+ * `worker: false` or `persist: false` init() resolves when the wasm has
+ * started. Sessions stay in IndexedDB until a call names them
+ * (js/store/pager.js). If that
  * default worker cannot start at all, it warns on the console and runs the
  * store in the page's thread. Calling init() again in
  * the same page with the same dbName resolves to the same shared tree;
  * another dbName, or `persist: false`, gives an independent one.
  *
- * Rejects (never resolves to an empty store) when the worker or the wasm
- * cannot be loaded, IndexedDB cannot be opened or read, or a stored
+ * Rejects (never resolves to an empty store) when the worker cannot be
+ * started, the wasm cannot be fetched (a server that does not answer
+ * 2xx: the message names the status), IndexedDB cannot be opened or read,
+ * or (without the early answer) the wasm does not start or a stored
  * session is corrupt; nothing stored is written in that case. Rejects too
  * for a memoryBudget that is not a positive integer up to 2^32.
  *

@@ -5,7 +5,9 @@
 //
 // Page → worker: {id, op, tree?, args}
 //   init            args [options]        → {tree, infos, persistent, marks}
-//                                           (marks: [name, ms since the epoch] of init's User Timing marks)
+//                                           (marks: [name, ms since the epoch] of init's User Timing marks);
+//                                           a persisted tree answers once IndexedDB is read, before
+//                                           its wasm starts (methods.init)
 //   call            args [request, asText] → envelope text, or a context in
 //                                           columns (LocalTree._contextWire);
 //                                           request: a JSON string or UTF-8 bytes
@@ -37,6 +39,8 @@
 // 118-137 ms / 18-38 ms). The wasm hands out envelopes as strings anyway.
 
 import { initLocal, onRuntimeExit } from "./local.js";
+import { OPERATIONS } from "./protocol.js";
+import { sessionsFromMetas } from "./store/pager.js";
 // Every module the store needs, named here too so they are all fetched at
 // once when this one is parsed, not level by level (a worker has no
 // modulepreload; through a service worker each level costs a round trip).
@@ -58,7 +62,7 @@ import "./folder-entries.js";
 
 onRuntimeExit((reason) => postMessage({ exited: reason }));
 
-/** Trees by id, and ids by tree (init of a shared dbName answers the same id). */
+/** Trees by id, and ids by init promise (init of a shared dbName gets the same promise, so the same id). */
 const trees = new Map();
 const ids = new Map();
 let nextTree = 1;
@@ -69,19 +73,72 @@ const INIT_MARKS = ["sessiontree:runtime", "sessiontree:read", "sessiontree:rest
 /** AbortControllers of running importText and importBytes calls, by request id. */
 const imports = new Map();
 
+/**
+ * Trees whose init answered before their wasm started, by id: {metas (the
+ * stored sessions, for `sessions`), ready (Promise<LocalTree>), waiting
+ * (calls queued on ready), failed (the init's error once it failed)}.
+ * A tree leaves when it is ready (then it is in trees).
+ */
+const early = new Map();
+
+/** Every operation, as the wasm's handle.operations() lists them (from the generated contract). */
+const OPERATION_INFOS = Object.entries(OPERATIONS).map(([name, info]) => ({ name, ...info }));
+
+/** The User Timing marks of init so far, as [name, ms since the epoch]. */
+function initMarks() {
+  return INIT_MARKS.map((name) => [name, performance.getEntriesByName(name, "mark").at(-1)?.startTime]).filter(([, at]) => at !== undefined).map(([name, at]) => [name, performance.timeOrigin + at]);
+}
+
+/** Put a tree that is ready under its id, its events posted to the page. */
+function adopt(id, tree) {
+  trees.set(id, tree);
+  tree.subscribe((event) => postMessage({ tree: id, event }));
+}
+
 const methods = {
+  /**
+   * A persisted tree answers as soon as IndexedDB is read and the wasm's
+   * server answered (js/local.js onListed): its calls wait for the
+   * runtime in `early`, all but `sessions`, answered from the meta
+   * records while nothing else waits. A failure after that (the wasm does
+   * not compile, the Go program does not start, a stored session is
+   * corrupt) closes the tree: every call answers STORAGE_ERROR with it
+   * and the page's subscribers get {type: "storage", state: "closed",
+   * reason: "failed", message}. A failure before it rejects init.
+   */
   async init(_, options) {
-    let marks = [];
-    const tree = await initLocal(options);
-    let id = ids.get(tree);
+    let listed;
+    const metas = new Promise((resolve) => (listed = resolve));
+    const ready = initLocal(options, listed);
+    let id = ids.get(ready);
     if (id === undefined) {
       id = nextTree++;
-      ids.set(tree, id);
-      trees.set(id, tree);
-      tree.subscribe((event) => postMessage({ tree: id, event }));
-      marks = INIT_MARKS.map((name) => [name, performance.getEntriesByName(name, "mark").at(-1)?.startTime]).filter(([, at]) => at !== undefined).map(([name, at]) => [name, performance.timeOrigin + at]);
+      ids.set(ready, id);
+      const entry = { metas: null, ready, waiting: 0, failed: null, listed: metas };
+      early.set(id, entry);
+      ready.then((tree) => {
+        early.delete(id);
+        adopt(id, tree);
+        // Init answered before the tree listened to other tabs: take in
+        // what they stored since IndexedDB was read (their announcements
+        // of it went unheard).
+        if (entry.metas) tree._writer?.pull();
+      }, (err) => {
+        entry.failed = err;
+        postMessage({ tree: id, event: { type: "storage", state: "closed", reason: "failed", message: String(err?.message ?? err) } });
+      });
     }
-    return { tree: id, infos: [...tree._operationInfo.values()], persistent: tree.persistent, marks };
+    const entry = early.get(id);
+    if (entry) {
+      // Whichever comes first: the list (answer now) or the whole start.
+      const first = await Promise.race([entry.listed.then((m) => ({ metas: m })), ready.then(() => ({}))]);
+      if (first.metas && early.has(id)) {
+        entry.metas ??= first.metas;
+        return { tree: id, infos: OPERATION_INFOS, persistent: true, marks: initMarks() };
+      }
+    }
+    const tree = await ready;
+    return { tree: id, infos: [...tree._operationInfo.values()], persistent: tree.persistent, marks: initMarks() };
   },
   call(tree, bytes, asText) {
     return tree._request(bytes, asText, true);
@@ -134,6 +191,26 @@ const methods = {
   debug: (tree) => tree._debug(),
 };
 
+/**
+ * Whether a call's request (a JSON text, or its UTF-8 bytes) is exactly
+ * `{"operation": "sessions"}`, the one request answered before the wasm
+ * starts (any other member gets core's own answer, an error).
+ * @param {string|Uint8Array} request
+ */
+function isSessionsRequest(request) {
+  if (request instanceof Uint8Array) {
+    if (request.byteLength > 256) return false;
+    request = new TextDecoder().decode(request);
+  }
+  if (typeof request !== "string" || request.length > 256) return false;
+  try {
+    const r = JSON.parse(request);
+    return r !== null && typeof r === "object" && !Array.isArray(r) && r.operation === "sessions" && Object.keys(r).length === 1;
+  } catch {
+    return false;
+  }
+}
+
 /** The ArrayBuffers of a context answered in columns, to transfer. */
 function transferables(value) {
   return value && typeof value === "object" && value.columns ? [value.ascii.buffer, value.wide.buffer, value.rows.buffer] : [];
@@ -146,8 +223,22 @@ self.onmessage = async ({ data }) => {
     if (!method) throw new Error(`sessiontree worker: unknown message ${JSON.stringify(op)}`);
     let tree = null;
     if (op !== "init" && op !== "abort") {
-      tree = trees.get(data.tree);
-      if (!tree) throw new Error(`sessiontree worker: no tree ${data.tree}`);
+      tree = trees.get(data.tree) ?? null;
+      const entry = tree ? null : early.get(data.tree);
+      if (!tree && !entry) throw new Error(`sessiontree worker: no tree ${data.tree}`);
+      if (entry) {
+        if (entry.failed) throw entry.failed;
+        if (op === "call" && !args[1] && entry.waiting === 0 && entry.metas && isSessionsRequest(args[0])) {
+          postMessage({ id, ok: true, value: JSON.stringify({ ok: true, value: sessionsFromMetas(entry.metas) }) });
+          return;
+        }
+        entry.waiting++;
+        try {
+          tree = await entry.ready;
+        } finally {
+          entry.waiting--;
+        }
+      }
     }
     const value = await method(tree, ...args, id);
     postMessage({ id, ok: true, value }, transferables(value));

@@ -84,6 +84,34 @@ export function stubRequest(metas, follow = () => true) {
 }
 
 /**
+ * The value of core's `sessions` answer for a store that holds exactly
+ * these stubs (what stubRequest(metas) makes of them; core/ops.go
+ * opSessions, core/paging.go opPageStub): one summary per meta in order,
+ * `{sessionId, title, nodeCount, cursor (null when none), activeBranch
+ * ("main" when the meta has none), updatedAt, tool?, project?}`, tool
+ * left out when unknown or "snapshot" (core/origin.go). js/worker.js
+ * answers `sessions` with it while the wasm starts; e2e/paging.test.mjs
+ * compares it with core's answer.
+ * @param {object[]} metas the stored sessions' meta records (no trash)
+ * @returns {object[]}
+ */
+export function sessionsFromMetas(metas) {
+  return metas.map((m) => {
+    const s = {
+      sessionId: m.sessionId,
+      title: m.title ?? "",
+      nodeCount: m.nodeCount ?? 0,
+      cursor: m.cursor || null,
+      activeBranch: typeof m.activeBranch === "string" ? m.activeBranch : "main",
+      updatedAt: m.updatedAt ?? "",
+    };
+    if (m.tool && m.tool !== "snapshot") s.tool = m.tool;
+    if (m.project) s.project = m.project;
+    return s;
+  });
+}
+
+/**
  * Which sessions of one tree are stubs in core, which are loaded (least
  * recently used first) and how many bytes the loaded ones weigh; loads and
  * evicts them. One per LocalTree with a Writer.
