@@ -92,6 +92,7 @@ func init() {
 		"page.stub":      {[]string{"sessions"}, opPageStub, internal},
 		"page.out":       {[]string{"sessionId"}, opPageOut, internal},
 		"page.faults":    {nil, opPageFaults, internal},
+		"import.report":  {[]string{"sessionId"}, opImportReport, readOnly | internal},
 	}
 }
 

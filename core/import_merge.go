@@ -80,16 +80,43 @@ func (j *ImportJob) commit(s *Session) {
 		st.markDirty(s, 0, true, "import")
 	}
 	s.setOrigin(j.res.Format, project)
+	report := s.importReport(exists, added)
+	report.Warnings, report.Project = j.perWarn[s.id], project
+	j.res.Sessions = append(j.res.Sessions, report)
+}
+
+// importReport is the import report's entry for s as it stands after an
+// import that added `added` of its nodes (existing: it was there before),
+// with no warnings or project.
+func (s *Session) importReport(existing bool, added int) ImportedSession {
 	roots := 0
 	for _, p := range s.parent {
 		if p < 0 {
 			roots++
 		}
 	}
-	j.res.Sessions = append(j.res.Sessions, ImportedSession{
-		SessionID: s.id, Title: s.title, Existing: exists, Added: added, NodeCount: len(s.nodes),
-		Cursor: nullable(s.nodeID(s.cursor)), BranchCount: len(s.branches), RootCount: roots, Warnings: j.perWarn[s.id], Project: project,
-	})
+	return ImportedSession{
+		SessionID: s.id, Title: s.title, Existing: existing, Added: added, NodeCount: len(s.nodes),
+		Cursor: nullable(s.nodeID(s.cursor)), BranchCount: len(s.branches), RootCount: roots,
+	}
+}
+
+// opImportReport answers the import report's entry of a session as an
+// import that made it whole would give it (existing false, every node
+// added, no warnings):
+//
+//	{"operation":"import.report","sessionId":…}
+//
+// importFile's snapshot fast path (js/local-import.js importSnapshot)
+// loads a file with snapshot.load, then asks this, so its report is
+// core's as on every other import path. SESSION_NOT_FOUND for an unknown
+// session; PAGED_OUT for a stub (the shim loads it and asks again).
+func opImportReport(st *Store, r *request) (any, *Error) {
+	s, err := r.existing(st)
+	if err != nil {
+		return nil, err
+	}
+	return s.importReport(false, len(s.nodes)), nil
 }
 
 // mergeImported adds to s the nodes of the imported session im whose ids

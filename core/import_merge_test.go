@@ -137,3 +137,33 @@ func TestImportAgain(t *testing.T) {
 		assert.Equal(t, 1, res.Sessions[0].RootCount)
 	})
 }
+
+// TestImportReportOfALoadedSnapshotIsTheImports: importFile's snapshot
+// fast path loads a file with snapshot.load and reports the session with
+// import.report; the entry must be the one the import of the same file
+// gives (a session of two branches, one with an entry).
+func TestImportReportOfALoadedSnapshotIsTheImports(t *testing.T) {
+	st := testStore(t)
+	ok[Status](t, st, `{"operation":"create","sessionId":"r","title":"Two answers"}`)
+	a := ok[Node](t, st, `{"operation":"append","sessionId":"r","message":{"role":"user","content":"first"}}`)
+	ok[Node](t, st, `{"operation":"append","sessionId":"r","message":{"role":"assistant","content":"answer"}}`)
+	ok[Status](t, st, obj{"operation": "branch", "sessionId": "r", "nodeId": a.ID, "branch": "other"})
+	ok[Node](t, st, `{"operation":"append","sessionId":"r","message":{"role":"assistant","content":"another answer"}}`)
+	ok[Node](t, st, `{"operation":"append","sessionId":"r","entry":{"kind":"model_change","provider":"p","model":"m"}}`)
+	snap := snapshot(t, st, "r")
+	require.NotEmpty(t, snap)
+
+	imported := testStore(t)
+	res := mustImport(t, imported, []byte(snap), "snapshot")
+	require.Len(t, res.Sessions, 1)
+
+	loaded := testStore(t)
+	ok[Status](t, loaded, `{"operation":"snapshot.load","sessionId":"r","snapshot":`+snap+`}`)
+	report := ok[ImportedSession](t, loaded, `{"operation":"import.report","sessionId":"r"}`)
+	assert.Equal(t, res.Sessions[0], report)
+	assert.Equal(t, 4, report.NodeCount)
+	assert.Equal(t, 1, report.RootCount)
+	assert.Equal(t, 2, report.BranchCount)
+	assert.Equal(t, "Two answers", report.Title)
+	fails(t, loaded, `{"operation":"import.report","sessionId":"none"}`, SessionNotFound)
+}

@@ -14,7 +14,7 @@ import (
 )
 
 // internalOps are the operations only CallInternal answers.
-var internalOps = []string{"page.faults", "page.out", "page.stub", "restore", "sync.forget", "sync.merge", "sync.trash"}
+var internalOps = []string{"import.report", "page.faults", "page.out", "page.stub", "restore", "sync.forget", "sync.merge", "sync.trash"}
 
 func TestOperationInfosDescribeTheDispatchTable(t *testing.T) {
 	infos := OperationInfos()
@@ -80,6 +80,7 @@ func TestOperationInfosDescribeTheDispatchTable(t *testing.T) {
 // the store that opsStore builds.
 var readOnlyRequests = map[string]string{
 	"list":           `{"operation":"list","sessionId":"s"}`,
+	"import.report":  `{"operation":"import.report","sessionId":"s"}`,
 	"node":           `{"operation":"node","sessionId":"s","nodeId":"n0001"}`,
 	"branches":       `{"operation":"branches","sessionId":"s"}`,
 	"tree":           `{"operation":"tree","sessionId":"s","showHidden":true}`,
@@ -177,9 +178,10 @@ func TestCallRefusesInternalOperationsAsUnknown(t *testing.T) {
 		"sync.trash": func(*Store) string {
 			return `{"operation":"sync.trash","sessionId":"s","deletedAt":"2026-11-29T12:00:01.000Z"}`
 		},
-		"page.stub":   func(*Store) string { return `{"operation":"page.stub","sessions":[{"sessionId":"p","nodeCount":3}]}` },
-		"page.out":    func(*Store) string { return `{"operation":"page.out","sessionId":"s"}` },
-		"page.faults": func(*Store) string { return `{"operation":"page.faults"}` },
+		"page.stub":     func(*Store) string { return `{"operation":"page.stub","sessions":[{"sessionId":"p","nodeCount":3}]}` },
+		"page.out":      func(*Store) string { return `{"operation":"page.out","sessionId":"s"}` },
+		"page.faults":   func(*Store) string { return `{"operation":"page.faults"}` },
+		"import.report": func(*Store) string { return `{"operation":"import.report","sessionId":"s"}` },
 	}
 	require.ElementsMatch(t, internalOps, slices.Collect(maps.Keys(requests)))
 	// (package wire's CallParsed and CallColumns, which go through Run,
@@ -227,6 +229,9 @@ func TestCallRefusesInternalOperationsAsUnknown(t *testing.T) {
 
 func TestCallInternalAnswersPublicOperationsAsCallDoes(t *testing.T) {
 	for name, req := range readOnlyRequests {
+		if slices.Contains(internalOps, name) {
+			continue // Call refuses it (TestCallRefusesInternalOperationsAsUnknown)
+		}
 		t.Run(name, func(t *testing.T) {
 			st := opsStore(t)
 			assert.Equal(t, string(st.Call([]byte(req))), string(st.CallInternal([]byte(req))))

@@ -4,7 +4,7 @@
 // of a new session sent to snapshot.load instead. Functions of the tree,
 // which LocalTree's import methods call.
 
-import { SNAPSHOT_HEAD_BYTES, concatUTF8, countParentIds, snapshotSessionId, spliceJSON } from "./request-text.js";
+import { SNAPSHOT_HEAD_BYTES, concatUTF8, snapshotSessionId, spliceJSON } from "./request-text.js";
 import { checkImportArgs, closedEnvelope, errorEnvelope } from "./tree-api.js";
 import { IN_WORKER } from "./runtime.js";
 import { nextTask } from "./tasks.js";
@@ -218,8 +218,7 @@ export async function importBytes(tree, data, format, options) {
  * general importer, as import merges it, never replaced. The value is
  * the import's, as core reports a snapshot import: one new session,
  * nothing skipped, no warnings; subscribers see a "snapshot.load" change.
- * rootCount comes from the bytes (countParentIds) when every node's
- * parentId is found there, else from tree.rows.
+ * The session's entry is core's (internal import.report).
  * @param {LocalTree} tree the tree it runs for
  * @param {Blob|Uint8Array} data the file, or its bytes (a view of room)
  * @param {Uint8Array|null} room when data was a Blob read whole: REQUEST_ROOM bytes, the file, "}"
@@ -253,17 +252,18 @@ export async function importSnapshot(tree, data, room, signal) {
   }
   if (signal?.aborted) return errorEnvelope(ERROR.INVALID_ARGUMENT, "import aborted; nothing was imported");
   const taken = JSON.stringify(errorEnvelope(ERROR.SESSION_ALREADY_EXISTS, `session ${JSON.stringify(sessionId)} exists`));
-  const env = await tree._mutate(() => (tree._hasSession(sessionId) ? taken : tree._handle.call(request, true)));
+  let report = null;
+  const env = await tree._mutate(() => {
+    if (tree._hasSession(sessionId)) return taken;
+    const text = tree._handle.call(request, true);
+    // The report entry is core's, asked while the session is surely in
+    // memory (after this call the pager may page it out).
+    report = JSON.parse(tree._handle.callInternal(JSON.stringify({ operation: "import.report", sessionId })));
+    return text;
+  });
   if (!env.ok) return env.error.code === ERROR.STORAGE_ERROR ? env : null;
-  const s = env.value;
-  const { keys, nulls } = countParentIds(request);
-  let rootCount = nulls;
-  if (keys !== s.nodeCount) {
-    const rows = JSON.parse(tree._handle.call(utf8Encoder.encode(JSON.stringify({ operation: "tree.rows", sessionId })), true));
-    rootCount = rows.ok ? rows.value.parent.filter((p) => p < 0).length : 0;
-  }
-  const session = { sessionId: s.sessionId, title: s.title, existing: false, added: s.nodeCount, nodeCount: s.nodeCount, cursor: s.cursor, branchCount: s.branchCount, rootCount, warnings: 0 };
-  return { ok: true, value: { format: "snapshot", sessions: [session], skipped: [], warnings: [] } };
+  if (!report?.ok) return report;
+  return { ok: true, value: { format: "snapshot", sessions: [report.value], skipped: [], warnings: [] } };
 }
 
 /**

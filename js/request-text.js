@@ -240,36 +240,3 @@ export function snapshotSessionId(head) {
   if (version?.[0] !== SNAPSHOT_MEMBERS[0] || version[1] !== SNAPSHOT_VERSION) return null;
   return id?.[0] === SNAPSHOT_MEMBERS[1] && typeof id[1] === "string" ? id[1] : null;
 }
-
-/** `"parentId":` as UTF-8 bytes; its "I" (0x49) is at index 7. */
-const PARENT_KEY = utf8Encoder.encode('"parentId":');
-const NULL_BYTES = utf8Encoder.encode("null");
-
-/**
- * Count the members `"parentId":` in JSON bytes, and those of them whose
- * value is `null`, as written without white space (snapshot.save's
- * output). The scan jumps from one "I" byte to the next
- * (Uint8Array.indexOf), rare in prose, so 25 MB take a few ms. Keys inside
- * strings cannot match (their quotes are escaped there), but a message
- * with its own "parentId" member is counted too: a caller compares `keys`
- * with the node count before it takes `nulls` as the number of roots.
- * @param {Uint8Array} bytes
- * @returns {{keys: number, nulls: number}}
- */
-export function countParentIds(bytes) {
-  let keys = 0;
-  let nulls = 0;
-  const n = PARENT_KEY.length;
-  for (let at = bytes.indexOf(0x49, 7); at !== -1; at = bytes.indexOf(0x49, at + 1)) {
-    const start = at - 7;
-    if (start + n > bytes.length) break;
-    let k = 0;
-    while (k < n && bytes[start + k] === PARENT_KEY[k]) k++;
-    if (k < n) continue;
-    keys++;
-    let j = 0;
-    while (j < NULL_BYTES.length && bytes[start + n + j] === NULL_BYTES[j]) j++;
-    if (j === NULL_BYTES.length) nulls++;
-  }
-  return { keys, nulls };
-}

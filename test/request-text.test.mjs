@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  concatUTF8, countParentIds, escapeLoneSurrogates, leadingMembers, PARSE_LIMIT, requestHead, requestOperation, snapshotSessionId, spliceJSON,
+  concatUTF8, escapeLoneSurrogates, leadingMembers, PARSE_LIMIT, requestHead, requestOperation, snapshotSessionId, spliceJSON,
 } from '../js/request-text.js';
 
 const utf8 = (s) => new TextEncoder().encode(s);
@@ -107,13 +107,6 @@ test('snapshotSessionId reads the session of a snapshot in snapshot.save order',
   for (const [input, want] of cases) {
     await t.test(`${JSON.stringify(input)} gives ${want}`, () => assert.equal(snapshotSessionId(utf8(input)), want));
   }
-});
-
-test('countParentIds counts the parentId members and the null ones', () => {
-  const nodes = '[{"id":"a","parentId":null},{"id":"b","parentId":"a"},{"id":"c","parentId":null}]';
-  assert.deepEqual(countParentIds(utf8(nodes)), { keys: 3, nulls: 2 });
-  assert.deepEqual(countParentIds(utf8('{"text":"no keys here, just I and I"}')), { keys: 0, nulls: 0 });
-  assert.deepEqual(countParentIds(utf8('"parentId":')), { keys: 1, nulls: 0 }, 'a key at the very end');
 });
 
 test('leadingMembers reads the first members of an object as JSON does, stopping at what it cannot read whole', async (t) => {
