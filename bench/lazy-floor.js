@@ -51,3 +51,24 @@ export async function run(name, open) {
   db.close();
   return { listMs, openMs, sessions: sessions.length, messages: messages.length };
 }
+
+/**
+ * The floor of a store that runs in a Worker, as sessiontree's does: start
+ * a module worker (bench/lazy-floor-worker.js), have it open the database
+ * and list the sessions as openList does, and receive the list. What it
+ * adds to run's listMs is the worker's start and one round trip.
+ * @param {string} name the IndexedDB database
+ * @returns {Promise<{listMs: number, sessions: number}>}
+ */
+export async function runInWorker(name) {
+  const t0 = performance.now();
+  const worker = new Worker(new URL("./lazy-floor-worker.js", import.meta.url), { type: "module" });
+  const sessions = await new Promise((resolve, reject) => {
+    worker.onmessage = ({ data }) => resolve(data);
+    worker.onerror = (e) => reject(new Error(e.message));
+    worker.postMessage(name);
+  });
+  const listMs = performance.now() - t0;
+  worker.terminate();
+  return { listMs, sessions: sessions.length };
+}

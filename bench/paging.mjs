@@ -3,6 +3,8 @@
 // fresh page. Prints, per size, sessiontree's init() → first `sessions`
 // answer beside the lazy floor's list (bench/lazy-floor.js: plain JS on
 // IndexedDB, measured in the same run on the same records), the ratio, the
+// same floor run in a module worker (its start and one round trip added:
+// the least a store in a worker can take; bench/lazy-floor.js runInWorker), the
 // first `context` of the 1,000-node session beside the floor opening it,
 // and the tab's memory (RSS of the browser's renderer processes, from
 // Chromium's SystemInfo.getProcessInfo, with ten sessions open; and the
@@ -92,7 +94,7 @@ async function measureSize(browser, baseURL, n) {
   for (let i = 0; i < n; i += 250) await writeSessions(page, db, i, Math.min(n, i + 250));
   await writeBig(page, db);
   await page.close();
-  const st = [], floor = [], stOpen = [], floorOpen = [];
+  const st = [], floor = [], stOpen = [], floorOpen = [], workerFloor = [];
   let mb = 0, wasmMB = 0;
   for (let r = 0; r < RUNS; r++) {
     const p = await context.newPage();
@@ -124,20 +126,23 @@ async function measureSize(browser, baseURL, n) {
     if (ft.messages !== 1000) throw new Error("bench: the floor opened " + ft.messages + " messages");
     floor.push(ft.listMs);
     floorOpen.push(ft.openMs);
+    const wt = await f.evaluate(async (db) => (await import("/bench/lazy-floor.js")).runInWorker(db), db);
+    if (wt.sessions !== n + 1) throw new Error("bench: the worker floor listed " + wt.sessions + " sessions");
+    workerFloor.push(wt.listMs);
     await f.close();
   }
   await context.close();
-  return { n, st: median(st), floor: median(floor), stOpen: median(stOpen), floorOpen: median(floorOpen), mb, wasmMB };
+  return { n, st: median(st), floor: median(floor), workerFloor: median(workerFloor), stOpen: median(stOpen), floorOpen: median(floorOpen), mb, wasmMB };
 }
 
 const { server, browser } = await startBench([]);
 try {
   console.log(`sessions paged on demand: ${RUNS} runs per size (medians), ${MESSAGES} messages of ~260 characters a session, plus one of ${BIG}`);
-  console.log("sessions | nodes | init→sessions ms | lazy floor ms | ratio | first context (1,000 nodes) ms | floor open ms | ratio | renderer RSS MB (10 open) | wasm MB");
+  console.log("sessions | nodes | init→sessions ms | lazy floor ms | ratio | worker floor ms | ratio | first context (1,000 nodes) ms | floor open ms | ratio | renderer RSS MB (10 open) | wasm MB");
   for (const n of SIZES) {
     const m = await measureSize(browser, server.baseURL, n);
     const f = (x) => x.toFixed(0);
-    console.log(`${n} | ${n * MESSAGES + BIG} | ${f(m.st)} | ${f(m.floor)} | ${(m.st / m.floor).toFixed(1)}x | ${f(m.stOpen)} | ${f(m.floorOpen)} | ${(m.stOpen / m.floorOpen).toFixed(1)}x | ${f(m.mb)} | ${f(m.wasmMB)}`);
+    console.log(`${n} | ${n * MESSAGES + BIG} | ${f(m.st)} | ${f(m.floor)} | ${(m.st / m.floor).toFixed(1)}x | ${f(m.workerFloor)} | ${(m.st / m.workerFloor).toFixed(1)}x | ${f(m.stOpen)} | ${f(m.floorOpen)} | ${(m.stOpen / m.floorOpen).toFixed(1)}x | ${f(m.mb)} | ${f(m.wasmMB)}`);
   }
 } finally {
   await browser.close();

@@ -245,9 +245,11 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
       channel.postMessage('fail');
       const context = await tree.call({ operation: 'context', sessionId: 's0002' });
       await closed;
-      return { listed: list.ok && list.value.length, context, events };
+      const after = await tree.call({ operation: 'sessions' });
+      return { listed: list.ok && list.value.length, context, after, events };
     }, db);
     assert.equal(failed.listed, 39);
+    assert.equal(failed.after.error?.code, 'STORAGE_ERROR', 'once closed, sessions too answers STORAGE_ERROR');
     assert.equal(failed.context.ok, false);
     assert.equal(failed.context.error.code, 'STORAGE_ERROR');
     assert.match(failed.context.error.message, /the wasm's start failed on purpose/);

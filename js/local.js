@@ -112,10 +112,13 @@ async function create(wasmURL, dbName, memoryBudget, pageBudget, onListed = null
       onClose: (reason, message) => (tree ? tree._storageClosed(reason, message) : early.push([reason, message])),
     });
   let runtime, db, stored;
-  const started = loadRuntime(wasmURL).then((runtime) => (mark("sessiontree:runtime"), runtime));
+  // With onListed, Go starts (holding this thread) a task after the list is answered.
+  let listed = null;
+  const posted = onListed ? new Promise((resolve) => (listed = () => setTimeout(resolve, 0))) : undefined;
+  const started = loadRuntime(wasmURL, posted).then((runtime) => (mark("sessiontree:runtime"), runtime));
   const read = storage.then((s) => (mark("sessiontree:read"), s));
   if (onListed) {
-    Promise.all([read, wasmFetched(wasmURL)]).then(([s]) => onListed(s.stored.metas.filter((m) => !m.deletedAt)), () => {});
+    Promise.all([read, wasmFetched(wasmURL)]).then(([s]) => onListed(s.stored.metas.filter((m) => !m.deletedAt)), () => {}).finally(listed);
   }
   try {
     [runtime, { db, stored }] = await Promise.all([started, read]);

@@ -70,9 +70,12 @@ function watchStderr() {
  * is wasm_exec.js of this module's folder (imported above): the wasm must
  * come from the same Go build.
  * @param {string|URL} wasmURL
+ * @param {Promise<void>} [after] for the load this call starts: instantiate
+ *   (the Go program's start, which holds this thread) only once it
+ *   settled; the fetch and compile (off the thread) do not wait
  * @returns {Promise<{api: {version: string, newStore: (memory?: WebAssembly.Memory) => object, exit: (code: number, text?: string) => void}, memory: WebAssembly.Memory, state: {exited: string|null}}>}
  */
-export function loadRuntime(wasmURL) {
+export function loadRuntime(wasmURL, after = undefined) {
   const key = String(wasmURL);
   if (!runtimes.has(key)) {
     const p = (async () => {
@@ -113,7 +116,9 @@ export function loadRuntime(wasmURL) {
           }
         }
       };
-      const instance = await WebAssembly.instantiate(await compiled, go.importObject);
+      const module = await compiled;
+      await after?.catch(() => {});
+      const instance = await WebAssembly.instantiate(module, go.importObject);
       go.run(instance); // resolves only when Go exits; main blocks forever
       const api = globalThis.sessiontreeWasm;
       if (!api || typeof api.newStore !== "function") {

@@ -274,7 +274,7 @@ class Connection {
 
   /** Start a tree in the worker. @returns {Promise<WorkerTree>} */
   async init(options) {
-    const { tree, infos, persistent, marks } = await this.send("init", undefined, [options]).promise;
+    const { tree, infos, persistent, marks, sessions } = await this.send("init", undefined, [options]).promise;
     // init's marks (the wasm started, IndexedDB read, sessions restored),
     // set in the worker's timeline, go on the page's for its performance
     // panel and benchmarks.
@@ -289,8 +289,17 @@ class Connection {
     if (!t) {
       t = new WorkerTree(this, tree, infos, persistent, options.persist ? options.dbName : null, options);
       this.trees.set(tree, t);
+      // Answered before the wasm started: the list answers `sessions`
+      // here until the worker says the tree is ready (WorkerTree._early).
+      if (sessions) t._early = JSON.stringify(sessions);
     }
     return t;
+  }
+
+  /** Whether a request of tree is in flight (then a `sessions` call must wait behind it in the worker). @param {WorkerTree} tree */
+  busy(tree) {
+    for (const p of this.pending.values()) if (p.tree === tree) return true;
+    return false;
   }
 
   _receive(data) {
@@ -300,6 +309,11 @@ class Connection {
     }
     if (data.event !== undefined) {
       this.trees.get(data.tree)?._event(data.event);
+      return;
+    }
+    if (data.ready !== undefined) {
+      const t = this.trees.get(data.tree);
+      if (t) t._early = null;
       return;
     }
     if (data.progress !== undefined) {

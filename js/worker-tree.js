@@ -48,6 +48,22 @@ function requestPayload(request) {
 }
 
 /**
+ * Whether a request (a JSON text, or its UTF-8 bytes) is exactly
+ * `{"operation": "sessions"}`, the one request answered before the wasm
+ * starts (with any other member core's answer is an error).
+ * @param {string|Uint8Array} request
+ */
+function isSessionsRequest(request) {
+  if (request.length > 256) return false;
+  try {
+    const r = JSON.parse(typeof request === "string" ? request : new TextDecoder().decode(request));
+    return r !== null && typeof r === "object" && !Array.isArray(r) && r.operation === "sessions" && Object.keys(r).length === 1;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * One session store — every session of one IndexedDB database (or of
  * memory, with persist: false) — whose store runs in the page's worker.
  * Obtain it from init(). Every method is the same as LocalTree's
@@ -76,6 +92,13 @@ export class WorkerTree extends TreeAPI {
     this._texts = new TextCaches();
     /** Settles when the columns answers received so far are built (see _request). */
     this._contexts = Promise.resolve();
+    /**
+     * The value of `sessions` as a JSON text while the worker starts the
+     * wasm after answering init early (js/worker.js methods.init), else
+     * null: a `sessions` call made while no other call of this tree is in
+     * flight is answered from it (a fresh copy each time).
+     */
+    this._early = null;
   }
 
   _send(op, args, transfer, progress) {
@@ -90,6 +113,7 @@ export class WorkerTree extends TreeAPI {
    */
   _restarted(id) {
     this._id = id;
+    this._early = null;
     this._texts = new TextCaches();
     this._contexts = Promise.resolve();
   }
@@ -131,6 +155,10 @@ export class WorkerTree extends TreeAPI {
   async _request(request, asText) {
     const payload = requestPayload(request);
     if (typeof payload === "object" && !(payload instanceof Uint8Array)) return asText ? JSON.stringify(payload) : payload;
+    // callText waits: its bytes are core's, and Go escapes text unlike JSON.stringify.
+    if (this._early !== null && !asText && isSessionsRequest(payload) && !this._connection.busy(this)) {
+      return { ok: true, value: JSON.parse(this._early) };
+    }
     let answer;
     try {
       answer = await this._send("call", [payload, asText], payload instanceof Uint8Array ? [payload.buffer] : []).promise;
@@ -334,6 +362,7 @@ export class WorkerTree extends TreeAPI {
   }
 
   _unshare() {
+    this._early = null; // a tree that failed to start answers `sessions` from the worker too (STORAGE_ERROR)
     if (this._dbName !== null && shared.get(this._dbName)) shared.delete(this._dbName);
   }
 

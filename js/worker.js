@@ -4,10 +4,10 @@
 // talks to it with the messages below; nothing else should.
 //
 // Page → worker: {id, op, tree?, args}
-//   init            args [options]        → {tree, infos, persistent, marks}
+//   init            args [options]        → {tree, infos, persistent, marks, sessions?}
 //                                           (marks: [name, ms since the epoch] of init's User Timing marks);
 //                                           a persisted tree answers once IndexedDB is read, before
-//                                           its wasm starts (methods.init)
+//                                           its wasm starts, with `sessions` (methods.init)
 //   call            args [request, asText] → envelope text, or a context in
 //                                           columns (LocalTree._contextWire);
 //                                           request: a JSON string or UTF-8 bytes
@@ -26,6 +26,7 @@
 //   storageState, debug                   → what the LocalTree method resolves to
 // Worker → page: {id, ok: true, value} | {id, ok: false, error: message},
 //   {progress: id, value}, {tree, event} for every subscriber event,
+//   {tree, ready: true} when a tree whose init answered early has started,
 //   {exited: reason} when the Go program ended (a fatal error such as out of
 //   memory): posted from inside the call that ended it, before that call's
 //   answer, so the page answers every call in flight and starts a new
@@ -74,10 +75,11 @@ const INIT_MARKS = ["sessiontree:runtime", "sessiontree:read", "sessiontree:rest
 const imports = new Map();
 
 /**
- * Trees whose init answered before their wasm started, by id: {metas (the
- * stored sessions, for `sessions`), ready (Promise<LocalTree>), waiting
- * (calls queued on ready), failed (the init's error once it failed)}.
- * A tree leaves when it is ready (then it is in trees).
+ * Trees whose init may answer before their wasm started, by id: {listed
+ * (Promise of the stored metas), metas (set once init answered with
+ * them), ready (Promise<LocalTree>), failed (the init's error once it
+ * failed)}. Calls for them wait on ready, in order. A tree leaves when it
+ * is ready (then it is in trees).
  */
 const early = new Map();
 
@@ -89,18 +91,21 @@ function initMarks() {
   return INIT_MARKS.map((name) => [name, performance.getEntriesByName(name, "mark").at(-1)?.startTime]).filter(([, at]) => at !== undefined).map(([name, at]) => [name, performance.timeOrigin + at]);
 }
 
-/** Put a tree that is ready under its id, its events posted to the page. */
+/** Put a tree that is ready under its id, its events posted to the page, and tell the page (its early list no longer answers). */
 function adopt(id, tree) {
   trees.set(id, tree);
   tree.subscribe((event) => postMessage({ tree: id, event }));
+  postMessage({ tree: id, ready: true });
 }
 
 const methods = {
   /**
    * A persisted tree answers as soon as IndexedDB is read and the wasm's
-   * server answered (js/local.js onListed): its calls wait for the
-   * runtime in `early`, all but `sessions`, answered from the meta
-   * records while nothing else waits. A failure after that (the wasm does
+   * server answered (js/local.js onListed), with `sessions`: the value of
+   * core's `sessions` answer (sessionsFromMetas), which the page answers
+   * with until the worker posts {tree, ready: true} (js/worker-tree.js);
+   * calls that reach the worker before then wait for the runtime in
+   * `early`, in order. A failure after that (the wasm does
    * not compile, the Go program does not start, a stored session is
    * corrupt) closes the tree: every call answers STORAGE_ERROR with it
    * and the page's subscribers get {type: "storage", state: "closed",
@@ -114,7 +119,7 @@ const methods = {
     if (id === undefined) {
       id = nextTree++;
       ids.set(ready, id);
-      const entry = { metas: null, ready, waiting: 0, failed: null, listed: metas };
+      const entry = { metas: null, ready, failed: null, listed: metas };
       early.set(id, entry);
       ready.then((tree) => {
         early.delete(id);
@@ -134,7 +139,7 @@ const methods = {
       const first = await Promise.race([entry.listed.then((m) => ({ metas: m })), ready.then(() => ({}))]);
       if (first.metas && early.has(id)) {
         entry.metas ??= first.metas;
-        return { tree: id, infos: OPERATION_INFOS, persistent: true, marks: initMarks() };
+        return { tree: id, infos: OPERATION_INFOS, persistent: true, marks: initMarks(), sessions: sessionsFromMetas(entry.metas) };
       }
     }
     const tree = await ready;
@@ -191,26 +196,6 @@ const methods = {
   debug: (tree) => tree._debug(),
 };
 
-/**
- * Whether a call's request (a JSON text, or its UTF-8 bytes) is exactly
- * `{"operation": "sessions"}`, the one request answered before the wasm
- * starts (any other member gets core's own answer, an error).
- * @param {string|Uint8Array} request
- */
-function isSessionsRequest(request) {
-  if (request instanceof Uint8Array) {
-    if (request.byteLength > 256) return false;
-    request = new TextDecoder().decode(request);
-  }
-  if (typeof request !== "string" || request.length > 256) return false;
-  try {
-    const r = JSON.parse(request);
-    return r !== null && typeof r === "object" && !Array.isArray(r) && r.operation === "sessions" && Object.keys(r).length === 1;
-  } catch {
-    return false;
-  }
-}
-
 /** The ArrayBuffers of a context answered in columns, to transfer. */
 function transferables(value) {
   return value && typeof value === "object" && value.columns ? [value.ascii.buffer, value.wide.buffer, value.rows.buffer] : [];
@@ -228,16 +213,7 @@ self.onmessage = async ({ data }) => {
       if (!tree && !entry) throw new Error(`sessiontree worker: no tree ${data.tree}`);
       if (entry) {
         if (entry.failed) throw entry.failed;
-        if (op === "call" && !args[1] && entry.waiting === 0 && entry.metas && isSessionsRequest(args[0])) {
-          postMessage({ id, ok: true, value: JSON.stringify({ ok: true, value: sessionsFromMetas(entry.metas) }) });
-          return;
-        }
-        entry.waiting++;
-        try {
-          tree = await entry.ready;
-        } finally {
-          entry.waiting--;
-        }
+        tree = await entry.ready;
       }
     }
     const value = await method(tree, ...args, id);
