@@ -207,14 +207,17 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
       const tree = await window.sessiontree.init({ dbName: db, workerURL: '/e2e/fixtures/held-start-worker.js?channel=held-a' });
       window.tree = tree;
       const list = await tree.call({ operation: 'sessions' });
-      // A call that needs the wasm waits for it (the gate is shut).
-      window.context = tree.call({ operation: 'context', sessionId: 's0002' });
-      const bad = await Promise.race([window.context.then(() => 'answered'), new Promise((r) => setTimeout(() => r('waiting'), 300))]);
-      return { list, bad, heard: [...heard] };
+      // A call that needs the wasm waits for it: once the runtime is held
+      // at its start (it said so), the call has still not answered.
+      let answered = false;
+      window.context = tree.call({ operation: 'context', sessionId: 's0002' }).then((env) => ((answered = true), env));
+      while (!heard.includes('waiting')) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 50));
+      return { list, answered, heard: [...heard] };
     }, db);
     assert.equal(early.list.ok, true, JSON.stringify(early.list.error));
     assert.equal(early.list.value.length, 39, 'the trashed session is not listed');
-    assert.equal(early.bad, 'waiting', 'context waits for the wasm');
+    assert.equal(early.answered, false, 'context waits for the wasm');
     assert.deepEqual(early.heard, ['waiting'], 'the wasm was held at its start while init and sessions answered');
     const late = await page.evaluate(async () => {
       window.channel.postMessage('start');
@@ -232,6 +235,23 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
     assert.equal('tool' in byId.get('s0003'), false);
     assert.equal(byId.get('s0004').activeBranch, 'main');
     await page.close();
+
+    // A tree closed before its wasm started: init again at once starts a
+    // new one, which writes (the first is closed once it has started).
+    const again = await open(env);
+    const reopened = await again.evaluate(async (db) => {
+      const channel = new BroadcastChannel('held-c');
+      const workerURL = '/e2e/fixtures/held-start-worker.js?channel=held-c';
+      const first = await window.sessiontree.init({ dbName: db, workerURL });
+      first.close();
+      const second = await window.sessiontree.init({ dbName: db, workerURL });
+      channel.postMessage('start');
+      const renamed = await second.call({ operation: 'rename', sessionId: 's0006', title: 'renamed after a reopen' });
+      const closedWrite = await first.call({ operation: 'rename', sessionId: 's0007', title: 'not by a closed tree' });
+      return { distinct: first !== second, renamed: renamed.ok, closed: closedWrite.error?.code };
+    }, db);
+    assert.deepEqual(reopened, { distinct: true, renamed: true, closed: 'STORAGE_ERROR' });
+    await again.close();
 
     // The wasm fails to start after init answered: the tree closes.
     const failing = await open(env);

@@ -46,8 +46,8 @@ const WORKER_WARM_MS = 20;
 /** The wasm store's memory budget when init() is given none, in bytes (core.DefaultMemoryBudget). */
 const DEFAULT_MEMORY_BUDGET = 2 ** 31;
 
-/** Trees shared per IndexedDB database name within this page. */
-const shared = new Map();
+/** Trees shared per IndexedDB database name within this thread: dbName → Promise<LocalTree> (js/worker.js unshares one closed before it started). */
+export const shared = new Map();
 
 
 /**

@@ -39,7 +39,7 @@
 // 56-68 ms with 10-19 ms blocked (32 MB: 42-47 ms / 14-20 ms against
 // 118-137 ms / 18-38 ms). The wasm hands out envelopes as strings anyway.
 
-import { initLocal, onRuntimeExit } from "./local.js";
+import { initLocal, onRuntimeExit, shared as localTrees } from "./local.js";
 import { OPERATIONS } from "./protocol.js";
 import { sessionsFromMetas } from "./store/pager.js";
 // Every module the store needs, named here too so they are all fetched at
@@ -78,7 +78,7 @@ const imports = new Map();
  * Trees whose init may answer before their wasm started, by id: {listed
  * (Promise of the stored metas), metas (set once init answered with
  * them), ready (Promise<LocalTree>), failed (the init's error once it
- * failed)}. Calls for them wait on ready, in order. A tree leaves when it
+ * failed), dbName}. Calls for them wait on ready, in order. A tree leaves when it
  * is ready (then it is in trees).
  */
 const early = new Map();
@@ -119,7 +119,7 @@ const methods = {
     if (id === undefined) {
       id = nextTree++;
       ids.set(ready, id);
-      const entry = { metas: null, ready, failed: null, listed: metas };
+      const entry = { metas: null, ready, failed: null, listed: metas, dbName: options?.dbName };
       early.set(id, entry);
       ready.then((tree) => {
         early.delete(id);
@@ -213,6 +213,12 @@ self.onmessage = async ({ data }) => {
       if (!tree && !entry) throw new Error(`sessiontree worker: no tree ${data.tree}`);
       if (entry) {
         if (entry.failed) throw entry.failed;
+        if (op === "close") {
+          // Closed before it started: the next init of this database starts
+          // a new tree now (this one is closed once it has started).
+          ids.delete(entry.ready);
+          if (localTrees.get(entry.dbName) === entry.ready) localTrees.delete(entry.dbName);
+        }
         tree = await entry.ready;
       }
     }
