@@ -205,6 +205,22 @@ function adoptStarted(url, start) {
  * there. When the worker itself fails (it cannot load, or its own code
  * throws uncaught), the connection fails for good (_fail).
  */
+/**
+ * Set init's User Timing marks (the wasm started, IndexedDB read, sessions
+ * restored), stamped in the worker's timeline, on the page's for its
+ * performance panel and benchmarks.
+ * @param {[string, number][]} marks [name, ms since the epoch]
+ */
+function setMarks(marks) {
+  for (const [name, at] of marks) {
+    try {
+      globalThis.performance?.mark?.(name, { startTime: at - performance.timeOrigin });
+    } catch {
+      // a time before this page's origin: leave it out
+    }
+  }
+}
+
 class Connection {
   /**
    * @param {string} url the worker's script (for messages)
@@ -275,16 +291,7 @@ class Connection {
   /** Start a tree in the worker. @returns {Promise<WorkerTree>} */
   async init(options) {
     const { tree, infos, persistent, marks, sessions } = await this.send("init", undefined, [options]).promise;
-    // init's marks (the wasm started, IndexedDB read, sessions restored),
-    // set in the worker's timeline, go on the page's for its performance
-    // panel and benchmarks.
-    for (const [name, at] of marks) {
-      try {
-        globalThis.performance?.mark?.(name, { startTime: at - performance.timeOrigin });
-      } catch {
-        // a time before this page's origin: leave it out
-      }
-    }
+    setMarks(marks);
     let t = this.trees.get(tree);
     if (!t) {
       t = new WorkerTree(this, tree, infos, persistent, options.persist ? options.dbName : null, options);
@@ -314,6 +321,7 @@ class Connection {
     if (data.ready !== undefined) {
       const t = this.trees.get(data.tree);
       if (t) t._early = null;
+      setMarks(data.marks ?? []); // the wasm started, the sessions restored
       return;
     }
     if (data.progress !== undefined) {

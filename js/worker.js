@@ -26,7 +26,7 @@
 //   storageState, debug                   → what the LocalTree method resolves to
 // Worker → page: {id, ok: true, value} | {id, ok: false, error: message},
 //   {progress: id, value}, {tree, event} for every subscriber event,
-//   {tree, ready: true} when a tree whose init answered early has started,
+//   {tree, ready: true, marks} when a tree whose init answered early has started,
 //   {exited: reason} when the Go program ended (a fatal error such as out of
 //   memory): posted from inside the call that ended it, before that call's
 //   answer, so the page answers every call in flight and starts a new
@@ -95,7 +95,7 @@ function initMarks() {
 function adopt(id, tree) {
   trees.set(id, tree);
   tree.subscribe((event) => postMessage({ tree: id, event }));
-  postMessage({ tree: id, ready: true });
+  postMessage({ tree: id, ready: true, marks: initMarks() });
 }
 
 const methods = {
