@@ -15,7 +15,7 @@ import { contextAnswer, contextWire } from "./local-context.js";
 import { TreeAPI, checkMemoryBudget, errorEnvelope } from "./tree-api.js";
 import { ERROR } from "./protocol.js";
 import { answeredInColumns, envelopeFailed } from "./envelope.js";
-import { IN_WORKER, exitedMessage, guardHandle, loadRuntime, onRuntimeExit, wasmFetched } from "./runtime.js";
+import { IN_WORKER, exitedMessage, guardHandle, loadRuntime, onRuntimeExit } from "./runtime.js";
 import { hasSession, importBytes, importJob, importSnapshot, importText } from "./local-import.js";
 import { importFileList } from "./folder-import.js";
 import { nextTask } from "./tasks.js";
@@ -111,14 +111,14 @@ async function create(wasmURL, dbName, memoryBudget, pageBudget, onListed = null
     : openStore(dbName, {
       onClose: (reason, message) => (tree ? tree._storageClosed(reason, message) : early.push([reason, message])),
     });
-  let runtime, db, stored;
   // With onListed, Go starts (holding this thread) a task after the list is answered.
-  let listed = null;
+  let runtime, db, stored, listed = null;
   const posted = onListed ? new Promise((resolve) => (listed = () => setTimeout(resolve, 0))) : undefined;
-  const started = loadRuntime(wasmURL, posted).then((runtime) => (mark("sessiontree:runtime"), runtime));
+  const loading = loadRuntime(wasmURL, posted);
+  const started = loading.then((runtime) => (mark("sessiontree:runtime"), runtime));
   const read = storage.then((s) => (mark("sessiontree:read"), s));
   if (onListed) {
-    Promise.all([read, wasmFetched(wasmURL)]).then(([s]) => onListed(s.stored.metas.filter((m) => !m.deletedAt)), () => {}).finally(listed);
+    Promise.all([read, loading.fetched]).then(([s]) => onListed(s.stored.metas.filter((m) => !m.deletedAt)), () => {}).finally(listed);
   }
   try {
     [runtime, { db, stored }] = await Promise.all([started, read]);

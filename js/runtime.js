@@ -18,9 +18,6 @@ export const IN_WORKER = typeof globalThis.WorkerGlobalScope === "function" && g
 /** The loaded wasm runtime per wasm URL: Promise<runtime> (see loadRuntime); a runtime whose Go program exited is dropped, so the next init loads a new one. */
 const runtimes = new Map();
 
-/** The wasm's fetch per wasm URL, beside runtimes: Promise<Response> that rejects unless the server answered 2xx (see wasmFetched). */
-const fetches = new Map();
-
 /** Functions called with (reason) when a Go program this thread started exits (see onRuntimeExit). */
 const exitListeners = new Set();
 
@@ -73,21 +70,24 @@ function watchStderr() {
  * @param {Promise<void>} [after] for the load this call starts: instantiate
  *   (the Go program's start, which holds this thread) only once it
  *   settled; the fetch and compile (off the thread) do not wait
- * @returns {Promise<{api: {version: string, newStore: (memory?: WebAssembly.Memory) => object, exit: (code: number, text?: string) => void}, memory: WebAssembly.Memory, state: {exited: string|null}}>}
+ * @returns {Promise<{api: {version: string, newStore: (memory?: WebAssembly.Memory) => object, exit: (code: number, text?: string) => void}, memory: WebAssembly.Memory, state: {exited: string|null}}> & {fetched: Promise<Response>}}
+ *   `fetched` resolves once the wasm's server answered 2xx (the headers,
+ *   before the compile) and rejects as the load does when it did not:
+ *   js/local.js waits for it before it answers the session list early
+ *   (create's onListed), so a wasm that is not there still fails init()
  */
 export function loadRuntime(wasmURL, after = undefined) {
   const key = String(wasmURL);
   if (!runtimes.has(key)) {
+    // The wasm is fetched and compiled here (in a worker it is not
+    // preloaded by the page); compiling needs no imports, instantiating
+    // does. A server that does not answer 2xx (a bundler that did not
+    // emit the wasm) rejects here, with the status, before any compile.
+    const fetched = fetch(wasmURL).then((response) => {
+      if (!response.ok) throw new Error(`sessiontree: the wasm ${key} could not be fetched (HTTP ${response.status} ${response.statusText})`.trimEnd());
+      return response;
+    });
     const p = (async () => {
-      // The wasm is fetched and compiled here (in a worker it is not
-      // preloaded by the page); compiling needs no imports, instantiating
-      // does. A server that does not answer 2xx (a bundler that did not
-      // emit the wasm) rejects here, with the status, before any compile.
-      const fetched = fetch(wasmURL).then((response) => {
-        if (!response.ok) throw new Error(`sessiontree: the wasm ${key} could not be fetched (HTTP ${response.status} ${response.statusText})`.trimEnd());
-        return response;
-      });
-      fetches.set(key, fetched);
       const compiled = fetched.then((response) => WebAssembly.compileStreaming(response).catch(async () => {
         // Servers that send the wrong MIME type: fall back to bytes.
         const bytes = await (await fetch(wasmURL)).arrayBuffer();
@@ -104,10 +104,7 @@ export function loadRuntime(wasmURL, after = undefined) {
         state.exited = `the Go runtime exited (code ${code}${fatalLine ? ": " + fatalLine : ""})`;
         fatalLine = null;
         stderrTail = "";
-        if (runtimes.get(key) === p) {
-          runtimes.delete(key);
-          fetches.delete(key);
-        }
+        if (runtimes.get(key) === p) runtimes.delete(key);
         for (const fn of exitListeners) {
           try {
             fn(state.exited);
@@ -127,28 +124,11 @@ export function loadRuntime(wasmURL, after = undefined) {
       // The context fast path reads answers from the wasm memory.
       return { api, memory: instance.exports.mem, state };
     })();
+    p.fetched = fetched;
     runtimes.set(key, p);
-    p.catch(() => {
-      runtimes.delete(key);
-      fetches.delete(key);
-    });
+    p.catch(() => runtimes.delete(key));
   }
   return runtimes.get(key);
-}
-
-/**
- * Whether the wasm of a loadRuntime(wasmURL) under way (or done) could be
- * fetched: resolves once its server answered 2xx (the headers, before the
- * compile), rejects with loadRuntime's error when it did not. Call it
- * after loadRuntime(wasmURL); without one it resolves at once.
- * js/local.js waits for it before it answers the session list early
- * (create's onListed), so a wasm that is not there still fails init().
- * @param {string|URL} wasmURL
- * @returns {Promise<void>}
- */
-export function wasmFetched(wasmURL) {
-  const fetched = fetches.get(String(wasmURL));
-  return fetched ? fetched.then(() => {}) : Promise.resolve();
 }
 
 /**

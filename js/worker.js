@@ -76,9 +76,9 @@ const imports = new Map();
 
 /**
  * Trees whose init may answer before their wasm started, by id: {listed
- * (Promise of the stored metas), metas (set once init answered with
- * them), ready (Promise<LocalTree>), failed (the init's error once it
- * failed), dbName}. Calls for them wait on ready, in order. A tree leaves when it
+ * (Promise of the stored metas), answered (init answered with them),
+ * ready (Promise<LocalTree>), failed (the init's error once it failed),
+ * dbName}. Calls for them wait on ready, in order. A tree leaves when it
  * is ready (then it is in trees).
  */
 const early = new Map();
@@ -119,7 +119,7 @@ const methods = {
     if (id === undefined) {
       id = nextTree++;
       ids.set(ready, id);
-      const entry = { metas: null, ready, failed: null, listed: metas, dbName: options?.dbName };
+      const entry = { listed: metas, answered: false, ready, failed: null, dbName: options?.dbName };
       early.set(id, entry);
       ready.then((tree) => {
         early.delete(id);
@@ -127,7 +127,7 @@ const methods = {
         // Init answered before the tree listened to other tabs: take in
         // what they stored since IndexedDB was read (their announcements
         // of it went unheard).
-        if (entry.metas) tree._writer?.pull();
+        if (entry.answered) tree._writer?.pull();
       }, (err) => {
         entry.failed = err;
         postMessage({ tree: id, event: { type: "storage", state: "closed", reason: "failed", message: String(err?.message ?? err) } });
@@ -138,8 +138,8 @@ const methods = {
       // Whichever comes first: the list (answer now) or the whole start.
       const first = await Promise.race([entry.listed.then((m) => ({ metas: m })), ready.then(() => ({}))]);
       if (first.metas && early.has(id)) {
-        entry.metas ??= first.metas;
-        return { tree: id, infos: OPERATION_INFOS, persistent: true, marks: initMarks(), sessions: sessionsFromMetas(entry.metas) };
+        entry.answered = true;
+        return { tree: id, infos: OPERATION_INFOS, persistent: true, marks: initMarks(), sessions: sessionsFromMetas(first.metas) };
       }
     }
     const tree = await ready;

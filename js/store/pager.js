@@ -90,8 +90,8 @@ export function stubRequest(metas, follow = () => true) {
  * `{sessionId, title, nodeCount, cursor (null when none), activeBranch
  * ("main" when the meta has none), updatedAt, tool?, project?}`, tool
  * left out when unknown or "snapshot" (core/origin.go). js/worker.js
- * answers `sessions` with it while the wasm starts; e2e/paging.test.mjs
- * compares it with core's answer.
+ * sends it with init's early answer, and the page answers `sessions` with
+ * it while the wasm starts; e2e/paging.test.mjs compares it with core's.
  * @param {object[]} metas the stored sessions' meta records (no trash)
  * @returns {object[]}
  */
