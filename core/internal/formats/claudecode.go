@@ -22,7 +22,9 @@ import (
 // "leafUuid"}) title a leaf. Other lines (file-history-snapshot, …) carry
 // no message. Lines with a uuid that are not user or assistant messages
 // become custom entries ("claude-code/system/compact_boundary"), so every
-// record stays in the tree and none reaches the model. Field names as in the transcripts read by
+// record stays in the tree and none reaches the model. A /branch copy's
+// lines carry forkedFrom {sessionId, messageUuid}: the first names the
+// session it was branched from (claudeCodeParentSession). Field names as in the transcripts read by
 // daaain/claude-code-log, whose test data are our fixtures.
 
 // detectClaudeCode reports whether the first lines look like a Claude Code
@@ -53,6 +55,7 @@ type claudeCodeLine struct {
 	LogicalParentUUID                                 *string          // when a string
 	IsSidechain, IsMeta, IsCompactSummary             bool
 	Timestamp, Message, Content                       jsonx.RawMessage
+	ForkedFrom                                        jsonx.RawMessage // nil: missing
 	// role is the message's when lineMessage read it as core takes it
 	// (asIs); spaced says the line has white space between tokens.
 	role         string
@@ -61,14 +64,14 @@ type claudeCodeLine struct {
 
 // The members readClaudeCodeLine reads, by index.
 var claudeCodeKeys = []string{"type", "subtype", "uuid", "sessionId", "summary", "leafUuid", "parentUuid",
-	"logicalParentUuid", "isSidechain", "isMeta", "isCompactSummary", "timestamp", "message", "content"}
+	"logicalParentUuid", "isSidechain", "isMeta", "isCompactSummary", "timestamp", "message", "content", "forkedFrom"}
 
 // readClaudeCodeLine reads the line raw in one pass (the message checked
 // where it stands, see lineMessage); ok is false when raw is not a valid
 // JSON object (the caller's syntax check names the fault). wantSession
 // says the session id is still to be found (it is decoded only then).
 func readClaudeCodeLine(raw []byte, wantSession bool) (l claudeCodeLine, ok bool) {
-	var vals [14][]byte
+	var vals [15][]byte
 	sc := jsonx.Scanner{Data: raw}
 	err := sc.Object(func(key []byte) error {
 		i := claudeCodeKey(key)
@@ -107,7 +110,7 @@ func readClaudeCodeLine(raw []byte, wantSession bool) (l claudeCodeLine, ok bool
 		l.LogicalParentUUID = &s // (an allocation only here)
 	}
 	l.IsSidechain, l.IsMeta, l.IsCompactSummary = string(vals[8]) == "true", string(vals[9]) == "true", string(vals[10]) == "true"
-	l.Timestamp, l.Message, l.Content = vals[11], vals[12], vals[13]
+	l.Timestamp, l.Message, l.Content, l.ForkedFrom = vals[11], vals[12], vals[13], vals[14]
 	l.spaced = sc.Spaced
 	return l, true
 }
@@ -144,6 +147,8 @@ func claudeCodeKey(key []byte) int {
 		return 12
 	case "content":
 		return 13
+	case "forkedFrom":
+		return 14
 	}
 	return -1
 }
@@ -157,6 +162,7 @@ type claudeCodeSummary struct {
 type claudeCodeReader struct {
 	model     *Model
 	sessionID string
+	parent    string // the first forkedFrom's sessionId: the session this one was branched from
 	recs      []Record
 	summaries []claudeCodeSummary
 	warnings         // lines without uuid skipped by type, told in Finish
@@ -208,6 +214,9 @@ func (r *claudeCodeReader) line(raw []byte, l *claudeCodeLine, n int) {
 	r.count(raw)
 	if r.sessionID == "" && l.SessionID != "" {
 		r.sessionID = l.SessionID
+	}
+	if r.parent == "" && l.ForkedFrom != nil {
+		r.parent = claudeCodeParentSession(l.ForkedFrom)
 	}
 	if l.Type == "summary" {
 		r.summaries = append(r.summaries, claudeCodeSummary{l.Summary, l.LeafUUID, n})
@@ -386,7 +395,7 @@ func claudeCodeTitle(model *Model, msg jsonx.RawMessage) string {
 }
 
 func (r *claudeCodeReader) Finish() ([]Conversation, []Warning) {
-	c := Conversation{ID: r.sessionID, Records: r.recs, Created: r.created}
+	c := Conversation{ID: r.sessionID, Records: r.recs, Created: r.created, ParentSession: r.parent}
 	if c.ID == "" || !r.model.SessionID(c.ID) {
 		c.ID = "claude-code-" + HexString(r.hash.Sum(nil)[:8])
 	}

@@ -46,8 +46,9 @@ type Conversation struct {
 	// own Pi exports carry them), applied after Labels.
 	Annotations []jsonx.RawMessage
 	// ParentSession is the id of the session this one was forked from, as
-	// the export says (Pi's parentSession, Codex's forked_from_id); "" for
-	// none. Core keeps it as a source record (core/source.go).
+	// the export says (Pi's parentSession, Codex's forked_from_id, Claude
+	// Code's forkedFrom.sessionId, Open WebUI's originalChatId; links.go);
+	// "" for none. Core keeps it as a source record (core/source.go).
 	ParentSession string
 	// Skip, when set, says the conversation cannot be imported and why.
 	Skip string

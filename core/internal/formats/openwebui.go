@@ -16,7 +16,8 @@ import (
 // tree is chat.history.messages: message id → {id, parentId, childrenIds,
 // role, content, timestamp, model, output, …}; chat.history.currentId is
 // the message the chat shows. Older rows hold only chat.messages, a list
-// with the same message objects. Field names as in Open WebUI's
+// with the same message objects. A clone's chat also holds originalChatId,
+// the chat it was cloned from (openWebUIParentSession). Field names as in Open WebUI's
 // src/lib/components/chat/Chat.svelte and LibreChat's importer test data.
 
 // detectOpenWebUI reports whether the first record is an Open WebUI chat
@@ -135,6 +136,7 @@ func openWebUIHead(model *Model, raw jsonx.RawMessage, k int) (c Conversation, c
 		c.Created = unixSeconds(chat["timestamp"])
 	}
 	c.Updated = unixSeconds(row["updated_at"])
+	c.ParentSession = openWebUIParentSession(chat)
 	return c, chat, derived
 }
 
