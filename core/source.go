@@ -7,7 +7,8 @@ import (
 
 // Where a session came from. fork and clone append a "source" annotation
 // to the session they make, and an import appends one for the link its
-// format carries (Pi's parentSession, Codex's forked_from_id):
+// format carries (Pi's parentSession, Codex's forked_from_id, Claude
+// Code's forkedFrom, Open WebUI's originalChatId; formats/links.go):
 //
 //	{"kind":"source","nodeId":null,"sourceSessionId":…,"sourceNodeId":…|null,"via":"fork"|"clone"|"import","timestamp":…}
 //
