@@ -4,8 +4,10 @@
 //   - layout: the first `map` of a 100,000-node session with 1,000 branch
 //     points (cut into segments and laid out in the Worker, the answer
 //     decoded on the page) — beside the first `tree.rows` (the list's rows);
-//   - append: an append that extends a run, then `map` (the layout kept) —
-//     beside the append then `tree.rows` of the same size;
+//   - append: an append that extends a run, then `map` given the revision
+//     of the map shown (the layout kept: only what grew is answered, and
+//     applied as the panel does) — beside the append then `tree.rows` of
+//     the same size;
 //   - frames: pan and zoom of the map at 100,000 nodes (the drawing of each
 //     frame, p95 of FRAMES frames) — beside the list's scroll frames (the
 //     rows drawn for each scroll step, p95);
@@ -54,11 +56,17 @@ try {
       out.segments = v.count;
       out.branchPoints = v.count > 0 ? (v.count - 1) / 2 : 0;
     }
+    // As the panel reads it after an append: the revision of the map it shows given back, the delta applied.
+    const { applyMapDelta } = await import('/static/map-model.js');
+    let shown = must(await tree.call({ operation: 'map', sessionId: 'm0' }), 'map');
+    out.deltas = 0;
     for (let r = 0; r < RUNS * 4; r++) {
       const msg = { role: 'user', content: `one more ${r}` };
       out.append.push(await time(async () => {
         must(await tree.call({ operation: 'append', sessionId: 'm0', message: msg }), 'append');
-        must(await tree.call({ operation: 'map', sessionId: 'm0' }), 'map');
+        const v = must(await tree.call({ operation: 'map', sessionId: 'm0', revision: shown.revision }), 'map');
+        shown = v.delta ? applyMapDelta(shown, v) : v;
+        out.deltas += v.delta ? 1 : 0;
       }));
       out.appendRows.push(await time(async () => {
         must(await tree.call({ operation: 'append', sessionId: 'm1', message: msg }), 'append');
@@ -69,6 +77,9 @@ try {
     out.appendOnly = [];
     for (let r = 0; r < RUNS * 4; r++) out.appendOnly.push(await time(async () => must(await tree.call({ operation: 'append', sessionId: 'm2', message: { role: 'user', content: 'x' } }), 'append')));
     window.benchTree = tree;
+    if (out.deltas !== out.append.length) throw new Error(`an append that extends a run was answered with the whole map (${out.deltas} deltas of ${out.append.length})`);
+    const whole = must(await tree.call({ operation: 'map', sessionId: 'm0' }), 'map');
+    if (JSON.stringify({ ...whole, revision: 0 }) !== JSON.stringify({ ...shown, revision: 0 })) throw new Error('the map built from deltas differs from the whole map');
     return { segments: out.segments, layout: median(out.layout), rows: median(out.rows), append: median(out.append), appendRows: median(out.appendRows), appendOnly: median(out.appendOnly) };
   }, { NODES, EVERY, RUNS });
 

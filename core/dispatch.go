@@ -53,7 +53,7 @@ func init() {
 		"branches":       {[]string{"sessionId"}, opBranches, readOnly},
 		"tree":           {[]string{"sessionId", "showHidden"}, opTree, readOnly},
 		"tree.rows":      {[]string{"sessionId", "offset", "limit", "around"}, opTreeRows, readOnly},
-		"map":            {[]string{"sessionId"}, opMap, readOnly},
+		"map":            {[]string{"sessionId", "revision"}, opMap, readOnly},
 		"family":         {[]string{"sessionId"}, opFamily, readOnly},
 		"jump":           {[]string{"sessionId", "nodeId"}, opJump, 0},
 		"leaf":           {[]string{"sessionId", "nodeId"}, opLeaf, readOnly},

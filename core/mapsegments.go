@@ -1,5 +1,10 @@
 package core
 
+import (
+	"sync/atomic"
+	"time"
+)
+
 // mapSegments is a session cut into segments for the map (see opMap): a
 // segment is a run of nodes without a fork — each node but the last has
 // exactly one child, the next one — on one branch. A node starts a new
@@ -13,8 +18,10 @@ package core
 // only visible segments are laid out: a hidden root's segment is a leaf
 // of the layout that stands for its whole subtree (below, its node count).
 type mapSegments struct {
-	nodes       int // the session's node count when last brought up to date
-	annotations int // its annotation count then (a hide may change the cut)
+	id          uint64 // this layout's number (mapLayouts), part of a map's revision
+	base        int    // the session's node count when laid out
+	nodes       int    // the session's node count when last brought up to date
+	annotations int    // its annotation count then (a hide may change the cut)
 
 	segOf        []int32 // node → segment
 	first, last  []int32 // segment → its first and last node
@@ -41,9 +48,22 @@ func (s *Session) mapOf() *mapSegments {
 	}
 	m = buildSegments(s)
 	m.layout()
+	m.id = mapLayouts.Add(1)
+	m.base = m.nodes
 	s.mapc = m
 	return m
 }
+
+// mapLayouts numbers the layouts made (mapSegments.id): a map's revision
+// names its layout, so a revision from another layout, another session or
+// an earlier run is never taken for the current one.
+// It starts from the clock, so a revision kept by a page across a restart
+// of its Worker does not name a layout of the new run.
+var mapLayouts = func() *atomic.Uint64 {
+	var n atomic.Uint64
+	n.Store(uint64(time.Now().UnixNano()))
+	return &n
+}()
 
 // extend takes in the nodes appended since m was made when each one only
 // lengthens the segment of its parent; it reports false (and leaves m as

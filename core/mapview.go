@@ -31,7 +31,10 @@ const (
 //	 "hidden":[[segment, nodes in the hidden subtree]…],
 //	 "cursor":{"segment","offset","nodeId"}|null,
 //	 "preferred":{"segment","offset","nodeId"}|null,
-//	 "labels":[[segment, offset, label]…],"tips":[[segment, offset, branch index]…]}
+//	 "labels":[[segment, offset, label]…],"tips":[[segment, offset, branch index]…],
+//	 "forks":[[segment, offset, sessionId, kind]…],"source":{…}|null}
+//
+// forks and source place the family on the map (mapfamily.go).
 //
 // A node is addressed by its segment and its offset in it (0 is "first",
 // length−1 is "last"); the nodes of a segment are consecutive rows of
@@ -46,42 +49,36 @@ func opMap(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return &mapValue{s: s, m: s.mapOf()}, nil
+	since, err := r.optStr("revision")
+	if err != nil {
+		return nil, err
+	}
+	m := s.mapOf()
+	v := mapValue{s: s, m: m, forks: st.mapForks(s, m), source: st.mapSource(s, m)}
+	if from, ok := m.deltaFrom(since, len(s.nodes)); ok {
+		return &mapDelta{v, from}, nil
+	}
+	return &v, nil
 }
 
 // mapValue is the value of map; it writes itself into the reply.
 type mapValue struct {
-	s *Session
-	m *mapSegments
+	s      *Session
+	m      *mapSegments
+	forks  []mapFork // mapfamily.go
+	source *mapFork
 }
 
 // AppendJSON appends the map's JSON encoding (see opMap) to b.
 func (v *mapValue) AppendJSON(b []byte) []byte {
-	s, m := v.s, v.m
-	branches := newNames()
-	branchCol := make([]int32, len(m.vis))
-	for k, seg := range m.vis {
-		branchCol[k] = int32(branches.of(s.nodes[m.first[seg]].Branch))
-	}
-	type tip struct{ seg, off, branch int32 }
-	var tips []tip
-	for _, br := range s.branches {
-		if br.tip >= 0 {
-			seg, off := m.place(s, br.tip)
-			tips = append(tips, tip{seg, off, int32(branches.of(br.name))})
-		}
-	}
+	m := v.m
+	branches, branchCol, tips := v.branchTable()
 	width, height := 0.0, int32(0)
 	for k := range m.vis {
 		width = math.Max(width, m.x[k])
 		height = max(height, m.y[k])
 	}
-	b = append(b, `{"sessionId":`...)
-	b = jsonx.AppendString(b, s.id)
-	b = append(b, `,"nodeCount":`...)
-	b = jsonx.AppendInt(b, len(s.nodes))
-	b = append(b, `,"count":`...)
-	b = jsonx.AppendInt(b, len(m.vis))
+	b = v.appendHead(b, `,"count":`)
 	b = append(b, `,"width":`...)
 	b = appendUnits(b, width)
 	b = append(b, `,"height":`...)
@@ -89,14 +86,55 @@ func (v *mapValue) AppendJSON(b []byte) []byte {
 	b = appendNames(b, `,"branches":[`, branches.list)
 	b = v.appendColumns(b, branchCol)
 	b = v.appendMarks(b)
+	b = appendTips(b, tips)
+	b = appendFamilyMarks(b, v.forks, v.source)
+	return append(b, '}')
+}
+
+// appendHead appends {"sessionId","nodeCount","revision", then sep and
+// the visible segments' count: the start of a whole map and of a delta.
+func (v *mapValue) appendHead(b []byte, sep string) []byte {
+	s, m := v.s, v.m
+	b = append(b, `{"sessionId":`...)
+	b = jsonx.AppendString(b, s.id)
+	b = append(b, `,"nodeCount":`...)
+	b = jsonx.AppendInt(b, len(s.nodes))
+	b = append(b, `,"revision":`...)
+	b = jsonx.AppendString(b, m.revision(len(s.nodes)))
+	b = append(b, sep...)
+	return jsonx.AppendInt(b, len(m.vis))
+}
+
+// branchTable names the branches of the answer: each visible segment's
+// branch index (in segment order, so the same layout always numbers them
+// alike), then each branch tip's [segment, offset, branch index].
+func (v *mapValue) branchTable() (*names, []int32, [][3]int32) {
+	s, m := v.s, v.m
+	branches := newNames()
+	branchCol := make([]int32, len(m.vis))
+	for k, seg := range m.vis {
+		branchCol[k] = int32(branches.of(s.nodes[m.first[seg]].Branch))
+	}
+	var tips [][3]int32
+	for _, br := range s.branches {
+		if br.tip >= 0 {
+			seg, off := m.place(s, br.tip)
+			tips = append(tips, [3]int32{seg, off, int32(branches.of(br.name))})
+		}
+	}
+	return branches, branchCol, tips
+}
+
+// appendTips appends ,"tips":[[segment, offset, branch index]…].
+func appendTips(b []byte, tips [][3]int32) []byte {
 	b = append(b, `,"tips":[`...)
 	for k, t := range tips {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = appendInts(b, t.seg, t.off, t.branch)
+		b = appendInts(b, t[0], t[1], t[2])
 	}
-	return append(b, "]}"...)
+	return append(b, ']')
 }
 
 // appendColumns appends the per-segment columns, from ,"parent": to the

@@ -116,7 +116,7 @@ var fieldTypes = map[string]string{
 	"data": "string | object", "format": "ImportFormat", "scope": "ExportScope",
 	"query": "string", "roles": "string[]", "message": "Message", "entry": "Entry",
 	"ids": "boolean", "permanent": "boolean", "messages": "Message[]", "create": "boolean",
-	"tool": "string", "project": "string",
+	"tool": "string", "project": "string", "revision": "string",
 }
 
 // opContracts gives, per public operation of the table, its value type
@@ -132,7 +132,7 @@ var opContracts = map[string]opContract{
 	"tree":           {value: "Tree", required: []string{"sessionId"}, doc: "showHidden: draw hidden subtrees too (default false)."},
 	"tree.rows":      {value: "TreeRows", required: []string{"sessionId"}},
 	"jump":           {value: "SessionStatus", required: []string{"sessionId", "nodeId"}},
-	"map":            {value: "SessionMap", required: []string{"sessionId"}, doc: "The session cut into runs without a fork (segments), laid out as a tidy tree."},
+	"map":            {value: "SessionMap | SessionMapDelta", required: []string{"sessionId"}, doc: "The session cut into runs without a fork (segments), laid out as a tidy tree; given the revision of an earlier answer whose layout still stands, only what grew (a SessionMapDelta, applied by static/map-model.js applyMapDelta)."},
 	"family":         {value: "Family", required: []string{"sessionId"}, doc: "Read-only: the sessions linked to this one by fork, clone and import, as a graph."},
 	"fork":           {value: "SessionStatus", required: []string{"sessionId", "nodeId"}, doc: "The value is the status of the NEW session."},
 	"clone":          {value: "SessionStatus", required: []string{"sessionId"}, doc: "The value is the status of the NEW session."},

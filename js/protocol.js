@@ -33,7 +33,7 @@ export const OPERATIONS = Object.freeze({
   "label": Object.freeze({ readOnly: false, keepsCursor: true, public: true, fields: Object.freeze(["sessionId", "nodeId", "label"]) }),
   "leaf": Object.freeze({ readOnly: true, keepsCursor: false, public: true, fields: Object.freeze(["sessionId", "nodeId"]) }),
   "list": Object.freeze({ readOnly: true, keepsCursor: false, public: true, fields: Object.freeze(["sessionId"]) }),
-  "map": Object.freeze({ readOnly: true, keepsCursor: false, public: true, fields: Object.freeze(["sessionId"]) }),
+  "map": Object.freeze({ readOnly: true, keepsCursor: false, public: true, fields: Object.freeze(["sessionId", "revision"]) }),
   "node": Object.freeze({ readOnly: true, keepsCursor: false, public: true, fields: Object.freeze(["sessionId", "nodeId"]) }),
   "page.faults": Object.freeze({ readOnly: false, keepsCursor: false, public: false, fields: Object.freeze([]) }),
   "page.out": Object.freeze({ readOnly: false, keepsCursor: false, public: false, fields: Object.freeze(["sessionId"]) }),

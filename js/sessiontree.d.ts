@@ -217,6 +217,8 @@ export interface Family {
 export interface SessionMap {
   sessionId: string;
   nodeCount: number;
+  /** Give it back as `revision` in the next map request to get only what grew (a SessionMapDelta) while the layout stands. */
+  revision: string;
   count: number;
   width: number;
   height: number;
@@ -238,6 +240,45 @@ export interface SessionMap {
   labels: [number, number, string][];
   /** [segment, offset, index into branches]: where each branch's tip is */
   tips: [number, number, number][];
+  /** [segment, offset, sessionId, kind]: the sessions made from this one (fork, clone, import), at the node each was made at (at most 100). */
+  forks: [number, number, string, "fork" | "clone" | "import"][];
+  /** Where this session left the one it was made from, placed on this map; null when it has no source or shares no node with it. */
+  source: MapSource | null;
+}
+
+/** SessionMap.source: the session this one was made from and the node, on this session's own map. */
+export interface MapSource {
+  sessionId: string;
+  nodeId: string;
+  segment: number;
+  offset: number;
+  kind: "fork" | "clone" | "import";
+}
+
+/**
+ * The value of operation "map" {sessionId, revision} when `revision` (of an
+ * earlier answer) names the layout that still stands — the nodes appended
+ * since only extended runs: the segments that grew ([segment, length, last
+ * node id]) and the fields that may change without a new layout; parent, x,
+ * y, first, branch and hidden stay those of the earlier answer. A revision
+ * that is not current gets the whole SessionMap. static/map-model.js
+ * `applyMapDelta(earlier, delta)` makes the whole value.
+ */
+export interface SessionMapDelta {
+  sessionId: string;
+  nodeCount: number;
+  revision: string;
+  delta: true;
+  count: number;
+  changed: [number, number, string][];
+  branches: string[];
+  flags: number[];
+  cursor: MapMark | null;
+  preferred: MapMark | null;
+  labels: [number, number, string][];
+  tips: [number, number, number][];
+  forks: [number, number, string, "fork" | "clone" | "import"][];
+  source: MapSource | null;
 }
 
 /**
@@ -492,8 +533,8 @@ export interface Operations {
   /** Read-only: the newest leaf under nodeId (of the whole session without it). */
   leaf: { request: { sessionId: string; nodeId?: string }; value: Leaf };
   list: { request: { sessionId: string }; value: ListItem[] };
-  /** The session cut into runs without a fork (segments), laid out as a tidy tree. */
-  map: { request: { sessionId: string }; value: SessionMap };
+  /** The session cut into runs without a fork (segments), laid out as a tidy tree; given the revision of an earlier answer whose layout still stands, only what grew (a SessionMapDelta, applied by static/map-model.js applyMapDelta). */
+  map: { request: { sessionId: string; revision?: string }; value: SessionMap | SessionMapDelta };
   node: { request: { sessionId: string; nodeId: string }; value: Node };
   /** nodeId null clears the preferred path. */
   prefer: { request: { sessionId: string; nodeId: string | null }; value: Marks };

@@ -77,6 +77,26 @@ export function buildMapModel(value, { idAt } = {}) {
   };
 }
 
+/**
+ * The whole `map` value from an earlier one and a delta answer (a `map`
+ * request given the earlier answer's revision; core/mapdelta.go): the
+ * segments that grew take their new length and last id, every other field
+ * the delta has replaces the earlier one. The earlier value is not changed.
+ * @param {object} earlier a whole map value (SessionMap)
+ * @param {object} delta a SessionMapDelta of the same session and layout
+ * @returns {object} a whole map value (SessionMap)
+ */
+export function applyMapDelta(earlier, delta) {
+  const length = earlier.length.slice();
+  const last = earlier.last.slice();
+  for (const [seg, len, id] of delta.changed) {
+    length[seg] = len;
+    last[seg] = id;
+  }
+  const { changed, delta: _, ...rest } = delta;
+  return { ...earlier, ...rest, length, last };
+}
+
 /** World x of segment seg (CSS px at zoom 1). @param {object} m @param {number} seg */
 export function segmentX(m, seg) {
   return MARGIN + m.x[seg] * UNIT_X;

@@ -24,7 +24,9 @@ export const TOKENS = ["--bg", "--surface", "--text", "--muted", "--accent", "--
 /**
  * The map view. `element` goes into the page; `setModel` gives it a model.
  * @param {{preview: (id: string) => void, jump: (id: string) => void, describe: (id: string) => Promise<{role: string, text: string}|null>,
- *   openFamily?: (link: object) => void}} host what a click, Enter and a tip ask of the page
+ *   resolve?: (seg: number, off: number, first: string) => Promise<string|null>,
+ *   openFamily?: (link: object) => void}} host what a click, Enter and a tip ask of the page; resolve finds
+ *   the id of a node inside a run the model does not know
  */
 export class MapView {
   constructor(host) {
@@ -304,9 +306,9 @@ export class MapView {
     c.addEventListener("pointermove", (e) => this._move(e));
     for (const type of ["pointerup", "pointercancel"]) c.addEventListener(type, (e) => this._up(e));
     c.addEventListener("pointerleave", () => (this.tip.hidden = true));
-    c.addEventListener("dblclick", (e) => {
+    c.addEventListener("dblclick", async (e) => {
       const hit = this._hit(e);
-      const id = hit && nodeId(this.model, hit.seg, hit.off);
+      const id = hit && (await this._idOf(hit));
       if (id) this.host.jump(id);
     });
     c.addEventListener("keydown", (e) => this._key(e));
@@ -350,17 +352,29 @@ export class MapView {
     p.y = e.clientY;
   }
 
-  _up(e) {
+  /**
+   * The id of node `at`: a segment's ends are in the model, a node inside
+   * a run comes from host.resolve when the host has it (the panel asks the
+   * store when its rows are not read). Null when unknown.
+   * @param {{seg: number, off: number}} at @returns {Promise<string|null>}
+   */
+  async _idOf(at) {
+    const m = this.model;
+    if (!m) return null;
+    return nodeId(m, at.seg, at.off) ?? (await this.host.resolve?.(at.seg, at.off, m.first[at.seg])) ?? null;
+  }
+
+  async _up(e) {
     const had = this._pointers.delete(e.pointerId);
     clearTimeout(this._press);
     if (!had || this._moved || this._pointers.size > 0 || e.type === "pointercancel") return;
     const hit = this._hit(e);
     if (!hit) return;
     this.at = hit;
-    const id = nodeId(this.model, hit.seg, hit.off);
     this.schedule();
     this._announce(hit);
-    if (id) this.host.preview(id);
+    const id = await this._idOf(hit);
+    if (id && this.at === hit) this.host.preview(id);
   }
 
   _key(e) {
@@ -381,8 +395,8 @@ export class MapView {
     }
   }
 
-  _jumpAt() {
-    const id = nodeId(this.model, this.at.seg, this.at.off);
+  async _jumpAt() {
+    const id = await this._idOf(this.at);
     if (id) this.host.jump(id);
   }
 
@@ -402,7 +416,7 @@ export class MapView {
 
   async _announce(at) {
     const m = this.model;
-    const id = nodeId(m, at.seg, at.off);
+    const id = await this._idOf(at);
     const info = id ? await this.host.describe(id) : null;
     const where = `${m.branches[m.branch[at.seg]]}, node ${at.off + 1} of ${m.length[at.seg]} in this run`;
     this.live.textContent = info ? `${info.role}: ${info.text} (${where})` : where;
@@ -410,7 +424,7 @@ export class MapView {
 
   async _showTip(e) {
     const hit = this._hit(e);
-    const id = hit && nodeId(this.model, hit.seg, hit.off);
+    const id = hit && (await this._idOf(hit));
     if (!id) {
       this.tip.hidden = true;
       return;

@@ -73,7 +73,8 @@ function nextTask() {
  * The host: `{model: RowsController, view: RowsView, context: ContextPane,
  * searchBox: SearchBox, tree() → SessionTree, sessionId() → string|null,
  * status(text), node(id) → Promise<node|null>, relayout(), afterLayout(),
- * renderHead()}`.
+ * renderHead(), deferRows?() → boolean}`: deferRows says the rows are not
+ * shown (the map is), so a large session's fill waits for resumeRows.
  */
 export class RowsLoader {
   /** @param {object} host see the class comment */
@@ -88,6 +89,7 @@ export class RowsLoader {
     this._appendChain = null;
     this._moving = false;
     this._ctx = null; // what the last `context` said: {messages: {length}|null, state}
+    this._deferred = null; // a large session's fill left for later: {seq, id, t0} (resumeRows)
     /** See _load. */
     this.lastTimings = undefined;
   }
@@ -221,7 +223,34 @@ export class RowsLoader {
     this._ctx = ctxEnv?.ok ? { messages: { length: ctxEnv.value.messages.length }, state: ctxEnv.value.state } : { messages: null, state: null };
     this.lastTimings.context = performance.now() - t2;
     await this.host.context.render(this._ctx);
-    if (model.partial) await this._fillRows(seq, id, t0);
+    if (!model.partial) return;
+    // The map shows no rows: their fill waits until the list is shown (resumeRows).
+    if (this.host.deferRows?.()) this._deferred = { seq, id, t0 };
+    else await this._fillRows(seq, id, t0);
+  }
+
+  /**
+   * Take the rows a load of a large session left for later while the map
+   * was shown (see _load): run its fill now, unless a newer load or
+   * another session made it stale. Resolves when the rows are in.
+   * @returns {Promise<void>}
+   */
+  resumeRows() {
+    const d = this._deferred;
+    this._deferred = null;
+    if (!d) return Promise.resolve();
+    if (this._running) {
+      this._again = true; // the load in progress runs again and fills them (the list is shown now)
+      return this._running;
+    }
+    this._running = (async () => {
+      await this._fillRows(d.seq, d.id, d.t0);
+      while (this._again) {
+        this._again = false;
+        await this._load();
+      }
+    })().finally(() => (this._running = null));
+    return this._running;
   }
 
   /**

@@ -8,7 +8,7 @@
 // ({view: "list"|"map"}) so a page can remember it.
 
 import { button, el } from "./dom.js";
-import { buildMapModel } from "./map-model.js";
+import { applyMapDelta, buildMapModel } from "./map-model.js";
 import { MapView } from "./map-view.js";
 import { ListMinimap } from "./list-minimap.js";
 import { FamilyStrip } from "./map-family.js";
@@ -32,11 +32,13 @@ export class PanelMap {
     this.panel = panel;
     this.view = "list";
     this._value = undefined;
+    this._map = null; // the last whole `map` value (its revision is given back)
     this._seq = 0;
     this.mapView = new MapView({
       preview: (id) => this._previewNode(id),
       jump: (id) => panel._actions.jump(id),
       describe: (id) => this._describe(id),
+      resolve: (seg, off, first) => this._resolveId(off, first),
     });
     const shadow = panel._shadow; // map.css is adopted with the panel's sheets (panel-styles.js)
     this.switch = el("div", "view-switch");
@@ -77,6 +79,7 @@ export class PanelMap {
     this.mapView.element.hidden = !map;
     this.listRow.hidden = map;
     for (const b of this.buttons) b.setAttribute("aria-pressed", String(b.dataset.view === this.view));
+    if (!map) this.panel._loader?.resumeRows(); // a large session's rows, left while the map showed
     this.update();
   }
 
@@ -103,13 +106,18 @@ export class PanelMap {
       this.family.set(null, null);
       return this.mapView.setModel(null);
     }
-    const env = await tree.call({ operation: "map", sessionId });
+    // The answer shown, given back: an append that only extended runs is answered with what grew.
+    const earlier = this._map?.sessionId === sessionId ? this._map : null;
+    const env = await tree.call({ operation: "map", sessionId, ...(earlier ? { revision: earlier.revision } : {}) });
     if (seq !== this._seq) return;
     if (!env.ok) {
+      this._map = null;
       this.family.set(null, null);
       return this.mapView.setModel(null);
     }
-    const model = buildMapModel(env.value, { idAt: (seg, off, first) => this._idAt(off, first) });
+    const value = env.value.delta ? applyMapDelta(earlier, env.value) : env.value;
+    this._map = value;
+    const model = buildMapModel(value, { idAt: (seg, off, first) => this._idAt(off, first) });
     this.mapView.setModel(model, { previewId: this.panel._model.viewNode });
     await this.loadFamily(tree, sessionId, seq);
   }
@@ -129,6 +137,27 @@ export class PanelMap {
     if (i === undefined || !rows) return null;
     const row = rows[i + off];
     return row && row.depth === rows[i].depth + off ? row.id : null;
+  }
+
+  /**
+   * The id of the node `off` places after node `first` in its run when the
+   * panel's rows do not hold it (a large session's rows are not read while
+   * the map shows): two one-row `tree.rows` windows, the run's first row
+   * and the row `off` after it, checked to be `off` deeper. Null when the
+   * session changed meanwhile or the row is not in that run.
+   * @param {number} off @param {string} first @returns {Promise<string|null>}
+   */
+  async _resolveId(off, first) {
+    const known = this._idAt(off, first);
+    if (known !== null) return known;
+    const tree = this.panel._tree;
+    const sessionId = this.panel.sessionId;
+    if (!tree || sessionId === null) return null;
+    const start = await tree.call({ operation: "tree.rows", sessionId, around: first, limit: 1 });
+    if (!start.ok || start.value.id[0] !== first) return null;
+    const row = await tree.call({ operation: "tree.rows", sessionId, offset: start.value.offset + off, limit: 1 });
+    if (!row.ok || row.value.id.length !== 1 || row.value.depth[0] !== start.value.depth[0] + off) return null;
+    return row.value.id[0];
   }
 
   _previewNode(id) {

@@ -125,6 +125,7 @@ export class SessionTreePanel extends PanelAttributes {
       relayout: () => this._relayout(),
       afterLayout: () => this._afterLayout(),
       renderHead: () => this._renderHead(),
+      deferRows: () => this._map?.view === "map",
     });
     this._view.onOutsideWindow = () => this._loader.moveWindow();
     this._build();
