@@ -32,8 +32,9 @@ const (
 
 	// AnnotationImport records where the file's own cursor was when an
 	// import of the session's source read it: {"kind":"import",
-	// "nodeId":…}. The newest one tells the next import of that source
-	// whether the user moved the cursor since (import_merge.go).
+	// "nodeId":…}, timestamped with that node's time. The newest one tells
+	// the next import of that source whether the user moved the cursor
+	// since (import_merge.go).
 	AnnotationImport = "import"
 )
 

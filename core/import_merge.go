@@ -80,7 +80,7 @@ func (j *ImportJob) commit(s *Session) {
 		s = into
 	} else {
 		if fromTool {
-			s.recordImport(s.cursor, st.timestamp())
+			s.recordImport(s.cursor)
 		}
 		st.put(s)
 		st.markDirty(s, 0, true, "import")
@@ -207,17 +207,20 @@ func (st *Store) followImport(s, im *Session, from int, record bool) {
 		s.setActive(s.nodes[cur].Branch)
 	}
 	if record && (!known || cur != last) {
-		s.recordImport(cur, st.timestamp())
+		s.recordImport(cur)
 	}
 }
 
 // recordImport appends an import record (AnnotationImport) naming node
-// cur, the file's cursor at an import stamped now; nothing for no node or
-// when the newest record names it already (a file sessiontree exported
-// carries the records of the session it came from).
-func (s *Session) recordImport(cur int32, now string) {
+// cur, the file's cursor at an import, stamped with that node's time (not
+// the clock's: an import of the same data makes the same session whenever
+// it runs); nothing for no node or when the newest record names it
+// already (a file sessiontree exported carries the records of the session
+// it came from).
+func (s *Session) recordImport(cur int32) {
 	if cur >= 0 && s.nodes[cur].ID != s.lastImport {
-		s.annotate(&Annotation{Kind: AnnotationImport, NodeID: s.nodes[cur].ID, Timestamp: now})
+		n := s.nodes[cur]
+		s.annotate(&Annotation{Kind: AnnotationImport, NodeID: n.ID, Timestamp: n.Timestamp})
 	}
 }
 

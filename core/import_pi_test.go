@@ -77,7 +77,7 @@ func TestImportPi(t *testing.T) {
 		require.Len(t, snap.Annotations, 2)
 		assert.Equal(t, "m1", snap.Annotations[0]["nodeId"])
 		assert.Equal(t, "start", snap.Annotations[0]["label"])
-		assert.Equal(t, obj{"kind": "import", "nodeId": "m4", "timestamp": "2026-11-29T12:00:00.002Z"}, snap.Annotations[1], "then where the file's cursor was, for the next import")
+		assert.Equal(t, obj{"kind": "import", "nodeId": "m4", "timestamp": "2026-01-02T03:04:18.000Z"}, snap.Annotations[1], "then where the file's cursor was, at its time, for the next import")
 
 		ctx := ok[Context](t, st, obj{"operation": "context", "sessionId": "pi-sess"})
 		assert.Len(t, ctx.Messages, 4, "m1, m2, the branch summary e5, m4: the header and the setting entries send nothing")
@@ -229,7 +229,7 @@ func TestPiRoundTrip(t *testing.T) {
 		assert.Empty(t, res.Warnings)
 		got := snapshot(t, other, "rt")
 		assert.Equal(t, withoutSources(t, want), withoutSources(t, withoutImportRecords(t, got)))
-		assert.Contains(t, got, `{"kind":"import","nodeId":"`+b["id"].(string)+`","timestamp":"2026-11-29T12:00:00.002Z"}`,
+		assert.Contains(t, got, `{"kind":"import","nodeId":"`+b["id"].(string)+`","timestamp":"`+b["timestamp"].(string)+`"}`,
 			"the import adds one record: where the file's cursor was")
 	})
 	t.Run("an imported Pi session exports and imports back unchanged, header included", func(t *testing.T) {
