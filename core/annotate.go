@@ -29,6 +29,13 @@ const (
 	// AnnotationSource (source.go) names the session this one was made
 	// from: {"kind":"source","nodeId":null,"sourceSessionId":…,
 	// "sourceNodeId":…|null,"via":…}.
+
+	// AnnotationImport records where the file's own cursor was when an
+	// import of the session's source read it: {"kind":"import",
+	// "nodeId":…}, timestamped with that node's time. The newest one tells
+	// the next import of that source whether the user moved the cursor
+	// since (import_merge.go).
+	AnnotationImport = "import"
 )
 
 // Annotation is one annotation record, in the shape a snapshot carries in
@@ -39,6 +46,7 @@ const (
 //	{"kind":"prefer","nodeId":…|null,"timestamp":…}
 //	{"kind":"title","nodeId":null,"title":…,"timestamp":…}
 //	{"kind":"source","nodeId":null,"sourceSessionId":…,"sourceNodeId":…|null,"via":…,"timestamp":…}
+//	{"kind":"import","nodeId":…,"timestamp":…}
 type Annotation struct {
 	Kind      string
 	NodeID    string // "" for a title or source record, or a prefer record that clears the mark
@@ -113,6 +121,8 @@ func (s *Session) annotate(a *Annotation) {
 		s.title = a.Title
 	case AnnotationSource:
 		s.source = &sourceLink{sessionID: a.SourceSession, nodeID: a.SourceNode, via: a.Via}
+	case AnnotationImport:
+		s.lastImport = a.NodeID
 	}
 }
 
@@ -370,7 +380,7 @@ func (s *Session) parseAnnotation(raw []byte, k int) (*Annotation, *Error) {
 		default:
 			return nil, snapshotFault("%s needs \"hidden\": true or false", at)
 		}
-	case AnnotationPrefer:
+	case AnnotationPrefer, AnnotationImport:
 	case AnnotationTitle:
 		title, present, ok := nodeField(f.title)
 		if !present || !ok || checkTitle(title) != nil {
@@ -382,7 +392,7 @@ func (s *Session) parseAnnotation(raw []byte, k int) (*Annotation, *Error) {
 			return nil, err
 		}
 	default:
-		return nil, snapshotFault("%s has a bad kind %q (known: label, hide, prefer, title, source)", at, kind)
+		return nil, snapshotFault("%s has a bad kind %q (known: label, hide, prefer, title, source, import)", at, kind)
 	}
 	if kind != AnnotationLabel && f.label != nil || kind != AnnotationHide && f.hidden != nil || kind != AnnotationTitle && f.title != nil ||
 		sourceMembersOnly(kind, f.srcSession, f.srcNode, f.via) {
@@ -411,10 +421,11 @@ func (s *Session) parseAnnotation(raw []byte, k int) (*Annotation, *Error) {
 }
 
 // copyAnnotations records on f the annotations of src whose node is in f,
-// in order, but for src's source records (f names its own source).
+// in order, but for src's source and import records (f names its own
+// source, and no import of src's file goes to f).
 func (f *Session) copyAnnotations(src *Session) {
 	for _, a := range src.annotations {
-		if a.Kind == AnnotationSource {
+		if a.Kind == AnnotationSource || a.Kind == AnnotationImport {
 			continue
 		}
 		if _, ok := f.index[a.NodeID]; ok || a.NodeID == "" {

@@ -151,7 +151,7 @@ func TestSnapshotAnnotationFaults(t *testing.T) {
 	cases := []struct{ name, annotations, want string }{
 		{"annotations that are not an array", `{}`, `snapshot: field "annotations" must be an array`},
 		{"an annotation that is not an object", `[1]`, `snapshot: annotations[0] must be an object`},
-		{"an unknown kind", `[{"kind":"pin","nodeId":"a",` + ts + `}]`, `snapshot: annotations[0] has a bad kind "pin" (known: label, hide, prefer, title, source)`},
+		{"an unknown kind", `[{"kind":"pin","nodeId":"a",` + ts + `}]`, `snapshot: annotations[0] has a bad kind "pin" (known: label, hide, prefer, title, source, import)`},
 		{"an unknown node", `[{"kind":"label","nodeId":"b","label":"x",` + ts + `}]`, `snapshot: annotations[0] names node "b", which is not in the snapshot`},
 		{"a label without label", `[{"kind":"label","nodeId":"a",` + ts + `}]`, `snapshot: annotations[0] needs a label string of at most 1000 characters without control characters`},
 		{"a hide without hidden", `[{"kind":"hide","nodeId":"a",` + ts + `}]`, `snapshot: annotations[0] needs "hidden": true or false`},

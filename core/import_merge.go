@@ -72,10 +72,16 @@ func (j *ImportJob) commit(s *Session) {
 		j.perWarn[s.id]++
 	}
 	added := len(s.nodes)
+	// A sessiontree snapshot is no tool's file: its cursor is sessiontree's
+	// own, and it imports as itself (no import record).
+	fromTool := j.res.Format != "snapshot"
 	if exists {
-		added = st.mergeImported(into, s)
+		added = st.mergeImported(into, s, fromTool)
 		s = into
 	} else {
+		if fromTool {
+			s.recordImport(s.cursor)
+		}
 		st.put(s)
 		st.markDirty(s, 0, true, "import")
 	}
@@ -123,14 +129,14 @@ func opImportReport(st *Store, r *request) (any, *Error) {
 // s does not have, parents first, and returns how many. A node continues
 // its parent's branch when the parent is that branch's tip (a root of an
 // empty session goes on "main"), else it opens a branch named after the
-// parent's (a root: after "main"). When s's
-// cursor is on the path to im's cursor (nobody moved it elsewhere since
-// the last import), the cursor moves to im's cursor; else it stays. The
-// labels and other annotations the data puts on the added nodes come
-// along, in the data's order. Nodes already in s, and their annotations,
-// are left as they are, even where the data now differs: what was
-// imported is append-only, and a label the user set stays.
-func (st *Store) mergeImported(s, im *Session) int {
+// parent's (a root: after "main"). The cursor follows the file's
+// (followImport; record: the file's cursor is recorded, as for every
+// tool's file). The labels and other annotations the data puts on the
+// added nodes come along, in the data's order. Nodes already in s, and
+// their annotations, are left as they are, even where the data now
+// differs: what was imported is append-only, and a label the user set
+// stays.
+func (st *Store) mergeImported(s, im *Session, record bool) int {
 	from := len(s.nodes)
 	for _, n := range im.nodes {
 		if _, ok := s.index[n.ID]; ok {
@@ -157,19 +163,16 @@ func (st *Store) mergeImported(s, im *Session) int {
 		s.push(&c, parent)
 	}
 	added := len(s.nodes) - from
-	if added == 0 {
-		return 0
-	}
-	afrom := len(s.annotations)
+	afrom, cursor := len(s.annotations), s.cursor
 	for _, a := range im.annotations {
-		if i, ok := s.index[a.NodeID]; ok && a.NodeID != "" && int(i) >= from {
+		if i, ok := s.index[a.NodeID]; ok && a.NodeID != "" && int(i) >= from && a.Kind != AnnotationImport {
 			c := *a
 			s.annotate(&c)
 		}
 	}
-	if cur, ok := s.index[im.nodeID(im.cursor)]; ok && int(cur) >= from && (s.cursor < 0 || s.isAncestor(s.cursor, cur)) {
-		s.cursor = cur
-		s.setActive(s.nodes[cur].Branch)
+	st.followImport(s, im, from, record)
+	if added == 0 && afrom == len(s.annotations) && cursor == s.cursor {
+		return 0 // nothing new: the session is left exactly as it was
 	}
 	if im.updatedAt > s.updatedAt {
 		s.updatedAt = im.updatedAt
@@ -177,6 +180,48 @@ func (st *Store) mergeImported(s, im *Session) int {
 	st.markDirty(s, from, false, "import")
 	st.markAnnotated(s, afrom)
 	return added
+}
+
+// followImport moves s's cursor to the file's cursor (im's; from is the
+// node count of s before this import) when the file's cursor moved since
+// the last import of it and the user did not move s's since: s's cursor
+// is still where the last import found the file's (its import record,
+// see AnnotationImport), or on the path to the new one (an ancestor: the
+// file only went on from it), or s has none. So a refresh after the tool
+// compacted or rolled back its history (the new cursor on another branch)
+// leaves the context what the model now sees, and a cursor the user
+// jumped elsewhere stays. Without an import record (a session imported
+// before they were kept) the file's cursor moved when it is a node just
+// added, and only the path rule applies. With record, the file's cursor is
+// then recorded, unless the record already says it.
+func (st *Store) followImport(s, im *Session, from int, record bool) {
+	cur, ok := s.index[im.nodeID(im.cursor)]
+	if !ok {
+		return
+	}
+	last, known := s.index[s.lastImport]
+	known = known && s.lastImport != ""
+	moved := known && cur != last || !known && int(cur) >= from
+	if moved && cur != s.cursor && (s.cursor < 0 || known && s.cursor == last || s.isAncestor(s.cursor, cur)) {
+		s.cursor = cur
+		s.setActive(s.nodes[cur].Branch)
+	}
+	if record && (!known || cur != last) {
+		s.recordImport(cur)
+	}
+}
+
+// recordImport appends an import record (AnnotationImport) naming node
+// cur, the file's cursor at an import, stamped with that node's time (not
+// the clock's: an import of the same data makes the same session whenever
+// it runs); nothing for no node or when the newest record names it
+// already (a file sessiontree exported carries the records of the session
+// it came from).
+func (s *Session) recordImport(cur int32) {
+	if cur >= 0 && s.nodes[cur].ID != s.lastImport {
+		n := s.nodes[cur]
+		s.annotate(&Annotation{Kind: AnnotationImport, NodeID: n.ID, Timestamp: n.Timestamp})
+	}
 }
 
 // sharesNode reports whether the imported session im has a node id that s

@@ -147,7 +147,11 @@ func TestImportOpenAIChatsThatStartAlikeNeverMix(t *testing.T) {
 	assert.Equal(t, 2, s.Added)
 	assert.Equal(t, 2, s.BranchCount)
 	assert.Equal(t, []string{`{"role":"system","content":"Be brief."}`, `{"role":"user","content":"Weather in Paris?"}`,
-		`{"role":"assistant","content":"Let me check."}`, `{"role":"user","content":"thanks"}`}, contextMessages(t, st, s.SessionID), "the cursor stays on the first import's path")
+		`{"role":"assistant","content":"Sunny."}`, `{"role":"user","content":"thanks"}`}, contextMessages(t, st, s.SessionID),
+		"the cursor follows the newest import's (nobody moved it since the first)")
+	ok[Status](t, st, obj{"operation": "jump", "sessionId": s.SessionID, "nodeId": *paris.Sessions[0].Cursor})
+	assert.Equal(t, []string{`{"role":"system","content":"Be brief."}`, `{"role":"user","content":"Weather in Paris?"}`,
+		`{"role":"assistant","content":"Let me check."}`, `{"role":"user","content":"thanks"}`}, contextMessages(t, st, s.SessionID), "the first chat is whole on its own path")
 
 	// A Batch API file: a session per line, titled by custom_id; an empty
 	// chat is nothing to import.

@@ -74,9 +74,10 @@ func TestImportPi(t *testing.T) {
 		assert.Equal(t, obj{"provider": "anthropic", "model": "claude-sonnet-4"}, snap.Nodes[byID["e1"]].Entry)
 		assert.Equal(t, obj{"summary": "They planned day 1.", "firstKeptNodeId": "m2", "tokensBefore": float64(12345)}, snap.Nodes[byID["k1"]].Entry)
 		assert.Equal(t, "Tried a bash detour.", snap.Nodes[byID["e5"]].Summary)
-		require.Len(t, snap.Annotations, 1)
+		require.Len(t, snap.Annotations, 2)
 		assert.Equal(t, "m1", snap.Annotations[0]["nodeId"])
 		assert.Equal(t, "start", snap.Annotations[0]["label"])
+		assert.Equal(t, obj{"kind": "import", "nodeId": "m4", "timestamp": "2026-01-02T03:04:18.000Z"}, snap.Annotations[1], "then where the file's cursor was, at its time, for the next import")
 
 		ctx := ok[Context](t, st, obj{"operation": "context", "sessionId": "pi-sess"})
 		assert.Len(t, ctx.Messages, 4, "m1, m2, the branch summary e5, m4: the header and the setting entries send nothing")
@@ -166,6 +167,26 @@ func withoutSources(tb testing.TB, snap string) string {
 	return string(out)
 }
 
+// withoutImportRecords drops the import records (AnnotationImport) from a
+// snapshot's annotations, and the member when none is left.
+func withoutImportRecords(tb testing.TB, snap string) string {
+	tb.Helper()
+	var v map[string]any
+	require.NoError(tb, jsonx.Unmarshal([]byte(snap), &v))
+	var kept []any
+	for _, a := range v["annotations"].([]any) {
+		if a.(map[string]any)["kind"] != AnnotationImport {
+			kept = append(kept, a)
+		}
+	}
+	if v["annotations"] = kept; len(kept) == 0 {
+		delete(v, "annotations")
+	}
+	out, err := json.Marshal(v)
+	require.NoError(tb, err)
+	return string(out)
+}
+
 // exportText runs export and returns the file's text.
 func exportText(tb testing.TB, st *Store, id, format string) Export {
 	tb.Helper()
@@ -206,7 +227,10 @@ func TestPiRoundTrip(t *testing.T) {
 		res := mustImport(t, other, []byte(ex.Text), "auto")
 		assert.Equal(t, "pi", res.Format)
 		assert.Empty(t, res.Warnings)
-		assert.Equal(t, withoutSources(t, want), withoutSources(t, snapshot(t, other, "rt")))
+		got := snapshot(t, other, "rt")
+		assert.Equal(t, withoutSources(t, want), withoutSources(t, withoutImportRecords(t, got)))
+		assert.Contains(t, got, `{"kind":"import","nodeId":"`+b["id"].(string)+`","timestamp":"`+b["timestamp"].(string)+`"}`,
+			"the import adds one record: where the file's cursor was")
 	})
 	t.Run("an imported Pi session exports and imports back unchanged, header included", func(t *testing.T) {
 		st := testStore(t)

@@ -61,6 +61,9 @@ type Session struct {
 	hiddenRoots map[int32]bool   // nodes whose subtree is hidden
 	preferred   int32            // end of the preferred path, -1 for none
 	source      *sourceLink      // the newest source record (source.go), nil for none
+	// lastImport is the node of the newest import record: where the
+	// file's cursor was at the last import of the session ("" for none).
+	lastImport string
 
 	// rows is the display order of tree.rows, kept while no node is
 	// added (nodes are append-only, so their count says whether it is

@@ -114,13 +114,14 @@ test('explorer: a home folder of every agent imports with tools, projects and ti
     assert.deepEqual(await contextOf(page, ids['claude-code']), { roles: 'user assistant', last: 'Footer added.' });
     const codexBefore = await contextOf(page, ids.codex);
 
-    // The filters: every tool with its count, the projects of the tool chosen.
+    // The filters: every tool with its sessions and their nodes, the projects of the tool chosen.
     assert.deepEqual(await options(page, 'tool-filter'), [
-      'All tools (10)', 'Aider (2)', 'OpenCode (2)', 'Claude Code (1)', 'Cline / Roo Code (1)', 'Codex (1)', 'Gemini CLI (1)', 'Made here (1)', 'Pi (1)',
+      'All tools (10 · 97 nodes)', 'Aider (2 · 20 nodes)', 'OpenCode (2 · 15 nodes)', 'Claude Code (1 · 2 nodes)', 'Cline / Roo Code (1 · 9 nodes)',
+      'Codex (1 · 22 nodes)', 'Gemini CLI (1 · 14 nodes)', 'Made here (1 · 13 nodes)', 'Pi (1 · 2 nodes)',
     ]);
     await page.selectOption('#tool-filter', 'opencode');
     assert.deepEqual(await listed(page), ['Fix the header layout | OpenCode · /home/dev/site', 'Find the files that render the header | OpenCode · /home/dev/site']);
-    assert.deepEqual(await options(page, 'project-filter'), ['All projects (2)', '/home/dev/site (2)']);
+    assert.deepEqual(await options(page, 'project-filter'), ['All projects (2 · 15 nodes)', '/home/dev/site (2 · 15 nodes)']);
     await page.selectOption('#tool-filter', '*');
     await page.selectOption('#project-filter', 'home/code/shop');
     assert.deepEqual((await listed(page)).map((l) => l.split(' | ')[1]), ['Aider · home/code/shop', 'Aider · home/code/shop']);
@@ -156,11 +157,13 @@ test('explorer: a home folder of every agent imports with tools, projects and ti
     assert.equal((await explorerCall(page, { operation: 'sessions' })).length, 10, 'no session doubled');
     const codex = (await explorerCall(page, { operation: 'sessions' })).find((s) => s.sessionId === ids.codex);
     assert.equal(codex.nodeCount, 29, 'the whole rollout, as one import of it gives');
-    // The compaction starts the history again (a new path), so the cursor the first import left
-    // is not on the path to the grown tip: it stays, as after any merge that leaves it behind.
-    assert.deepEqual(await contextOf(page, ids.codex), codexBefore);
-    await explorerCall(page, { operation: 'switch', sessionId: ids.codex, nodeId: 'L28' });
-    assert.deepEqual(await contextOf(page, ids.codex), { roles: 'system developer user user assistant user assistant', last: 'Done: prices print as 1,234.56.' }, 'the grown tip holds what the model saw last');
+    const grownTools = await options(page, 'tool-filter');
+    assert.deepEqual([grownTools[0], grownTools.find((o) => o.startsWith('Codex'))], ['All tools (10 · 104 nodes)', 'Codex (1 · 29 nodes)'], 'the sizes follow the refresh');
+    // The compaction starts the history again (a new path, off the one the cursor was on): nobody
+    // moved the cursor since the first import, so it follows the rollout's to the grown tip.
+    assert.notDeepEqual(codexBefore, await contextOf(page, ids.codex));
+    assert.equal(codex.cursor, 'L28');
+    assert.deepEqual(await contextOf(page, ids.codex), { roles: 'system developer user user assistant user assistant', last: 'Done: prices print as 1,234.56.' }, 'the context is what the model saw last');
     assert.deepEqual(env.errors, []);
 
     await page.locator('#report-close').click();
@@ -215,7 +218,7 @@ test('explorer: "Refresh folder" re-reads the folder of a directory handle, reme
     await page.reload();
     await page.waitForSelector('body[data-ready="true"]');
     await refresh.waitFor(); // recalled from IndexedDB
-    assert.ok((await options(page, 'tool-filter')).includes('Pi (1)'), 'the tool is stored with the session and comes back after the reload');
+    assert.ok((await options(page, 'tool-filter')).includes('Pi (1 · 3 nodes)'), 'the tool and the node count are stored with the session and come back after the reload');
     await refresh.click();
     assert.deepEqual((await report(page, 'Already here: 1 session, nothing new')).sessions, ['Parse the flags3 nodes · 1 branch · already here, nothing new']);
 

@@ -349,7 +349,9 @@ export type Annotation =
   /** A rename (the newest is the session's title). */
   | { kind: "title"; nodeId: null; title: string; timestamp: string }
   /** Where the session came from (fork, clone, or an import's link); sourceNodeId is a node of the source. */
-  | { kind: "source"; nodeId: null; sourceSessionId: string; sourceNodeId: string | null; via: "fork" | "clone" | "import"; timestamp: string };
+  | { kind: "source"; nodeId: null; sourceSessionId: string; sourceNodeId: string | null; via: "fork" | "clone" | "import"; timestamp: string }
+  /** Where the file's own cursor was when an import of the session read it; the newest tells the next import whether the user moved the cursor since. */
+  | { kind: "import"; nodeId: string; timestamp: string };
 
 /** The value of label, hide and prefer. */
 export interface Marks {

@@ -1,10 +1,14 @@
 // The explorer's session list by origin (issue 26): the tool a session was
 // imported from and the project (working folder) it belongs to, as core's
 // "sessions" answers them (tool, project), offered as two selects beside
-// the text filter, each option with its count: "All tools (12)",
-// "Codex (5)", …; the projects are those of the tool chosen. A third select
-// chooses by last activity (static/session-dates.js). Shown only when
-// there is something to choose between.
+// the text filter, each option with its count of sessions and their size
+// in nodes: "All tools (12 · 4,180 nodes)", "Codex (5 · 3,402 nodes)", …;
+// the projects are those of the tool chosen. The size is the sum of the
+// sessions' nodeCount, which `sessions` answers from the stored meta
+// records without reading a node (js/store/pager.js sessionsFromMetas);
+// no byte size is stored per session. A third select chooses by last
+// activity (static/session-dates.js). Shown only when there is something
+// to choose between.
 
 import { dateOptions, inRange } from "./session-dates.js";
 
@@ -47,18 +51,50 @@ export function projectLabel(project) {
   return parts.length > 2 ? `…/${parts.slice(-2).join("/")}` : project;
 }
 
+const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 });
+
 /**
- * Count sessions by key(session): one entry per key, most sessions first,
- * then by label. Pure.
- * @param {object[]} sessions
+ * A count as an option shows it: with thousands separators below 10,000
+ * ("3,402"), compact above ("34.6K", "1.2M"), so an option stays short.
+ * Pure.
+ * @param {number} n a count, 0 or more
+ * @returns {string}
+ */
+export function formatCount(n) {
+  return n < 10000 ? n.toLocaleString("en") : compact.format(n);
+}
+
+/** The nodes of a session as `sessions` answers it (0 when it has no count). */
+const nodesOf = (s) => (Number.isFinite(s.nodeCount) && s.nodeCount > 0 ? s.nodeCount : 0);
+
+/**
+ * Count sessions by key(session), and sum their nodes: one entry per key,
+ * most sessions first, then by label. Pure.
+ * @param {{nodeCount?: number}[]} sessions
  * @param {(s: object) => string} key
  * @param {(k: string) => string} label
- * @returns {{key: string, label: string, count: number}[]}
+ * @returns {{key: string, label: string, count: number, nodes: number}[]}
  */
 export function countBy(sessions, key, label) {
-  const counts = new Map();
-  for (const s of sessions) counts.set(key(s), (counts.get(key(s)) ?? 0) + 1);
-  return [...counts].map(([k, count]) => ({ key: k, label: label(k), count })).sort((a, b) => b.count - a.count || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+  const groups = new Map();
+  for (const s of sessions) {
+    const g = groups.get(key(s)) ?? { count: 0, nodes: 0 };
+    g.count++;
+    g.nodes += nodesOf(s);
+    groups.set(key(s), g);
+  }
+  return [...groups].map(([k, { count, nodes }]) => ({ key: k, label: label(k), count, nodes })).sort((a, b) => b.count - a.count || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+}
+
+/**
+ * An option's text: its label, then its sessions and their nodes,
+ * "Codex (12 · 3,402 nodes)". Pure.
+ * @param {string} label
+ * @param {number} count sessions
+ * @param {number} nodes their nodes, summed
+ */
+export function optionText(label, count, nodes) {
+  return `${label} (${formatCount(count)} · ${formatCount(nodes)} ${nodes === 1 ? "node" : "nodes"})`;
 }
 
 const toolOf = (s) => s.tool ?? NONE;
@@ -75,20 +111,21 @@ export function filterByOrigin(sessions, { tool, project }) {
 
 /**
  * The options of the two selects for sessions and a choice: every tool
- * with its count, and the projects of the chosen tool (all of them for
- * any tool) with theirs; the first option of each is "All …" (value "*").
- * Pure.
- * @param {{tool?: string, project?: string}[]} sessions
+ * with its sessions and their nodes (optionText), and the projects of the
+ * chosen tool (all of them for any tool) with theirs; the first option of
+ * each is "All …" (value "*"), the sum of the others. Pure.
+ * @param {{tool?: string, project?: string, nodeCount?: number}[]} sessions
  * @param {{tool: string|null, project: string|null}} choice
  * @returns {{tools: {value: string, text: string}[], projects: {value: string, text: string}[]}}
  */
 export function originOptions(sessions, { tool }) {
   const tools = countBy(sessions, toolOf, toolLabel);
   const projects = countBy(filterByOrigin(sessions, { tool, project: null }), projectOf, projectLabel);
-  const option = ({ key, label, count }) => ({ value: key, text: `${label} (${count})` });
+  const option = ({ key, label, count, nodes }) => ({ value: key, text: optionText(label, count, nodes) });
+  const all = (label, groups) => ({ value: "*", text: optionText(label, groups.reduce((n, g) => n + g.count, 0), groups.reduce((n, g) => n + g.nodes, 0)) });
   return {
-    tools: [{ value: "*", text: `All tools (${sessions.length})` }, ...tools.map(option)],
-    projects: [{ value: "*", text: `All projects (${projects.reduce((n, p) => n + p.count, 0)})` }, ...projects.map(option)],
+    tools: [all("All tools", tools), ...tools.map(option)],
+    projects: [all("All projects", projects), ...projects.map(option)],
   };
 }
 

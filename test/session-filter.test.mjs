@@ -3,24 +3,33 @@
 // the pure parts, in Node.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { filterByOrigin, originOptions, projectLabel, toolLabel } from '../static/session-filter.js';
+import { filterByOrigin, formatCount, originOptions, projectLabel, toolLabel } from '../static/session-filter.js';
 import { joinReports } from '../static/open-folder.js';
 import { dateOptions, inRange } from '../static/session-dates.js';
 
 const sessions = [
-  { sessionId: 'a', tool: 'codex', project: '/home/me/api' },
-  { sessionId: 'b', tool: 'codex', project: '/home/me/web' },
-  { sessionId: 'c', tool: 'claude-code', project: '/home/me/web' },
-  { sessionId: 'd' },
+  { sessionId: 'a', tool: 'codex', project: '/home/me/api', nodeCount: 3400 },
+  { sessionId: 'b', tool: 'codex', project: '/home/me/web', nodeCount: 2 },
+  { sessionId: 'c', tool: 'claude-code', project: '/home/me/web', nodeCount: 120 },
+  { sessionId: 'd', nodeCount: 1 },
   { sessionId: 'e', tool: 'aider' },
 ];
 
-test('session-filter: every tool and project is offered with its count, most sessions first', () => {
+test('session-filter: every tool and project is offered with its sessions and their nodes, most sessions first', () => {
   const all = originOptions(sessions, { tool: null, project: null });
-  assert.deepEqual(all.tools.map((o) => o.text), ['All tools (5)', 'Codex (2)', 'Aider (1)', 'Claude Code (1)', 'Made here (1)']);
-  assert.deepEqual(all.projects.map((o) => `${o.value}=${o.text}`), ['*=All projects (5)', '/home/me/web=/home/me/web (2)', '=No project (2)', '/home/me/api=/home/me/api (1)']);
+  assert.deepEqual(all.tools.map((o) => o.text), ['All tools (5 · 3,523 nodes)', 'Codex (2 · 3,402 nodes)', 'Aider (1 · 0 nodes)', 'Claude Code (1 · 120 nodes)', 'Made here (1 · 1 node)'],
+    'a session without a nodeCount weighs nothing');
+  assert.deepEqual(all.projects.map((o) => `${o.value}=${o.text}`), ['*=All projects (5 · 3,523 nodes)', '/home/me/web=/home/me/web (2 · 122 nodes)', '=No project (2 · 1 node)', '/home/me/api=/home/me/api (1 · 3,400 nodes)']);
   const codex = originOptions(sessions, { tool: 'codex', project: null });
-  assert.deepEqual(codex.projects.map((o) => o.text), ['All projects (2)', '/home/me/api (1)', '/home/me/web (1)'], 'the projects are the tool chosen');
+  assert.deepEqual(codex.projects.map((o) => o.text), ['All projects (2 · 3,402 nodes)', '/home/me/api (1 · 3,400 nodes)', '/home/me/web (1 · 2 nodes)'], 'the projects are the tool chosen');
+  assert.deepEqual(originOptions([], { tool: null, project: null }).tools.map((o) => o.text), ['All tools (0 · 0 nodes)']);
+});
+
+test('session-filter: large counts stay short: grouped below 10,000, compact above', () => {
+  assert.deepEqual([0, 1, 999, 1000, 9999, 10000, 34567, 999999, 1234567, 2500000000].map(formatCount),
+    ['0', '1', '999', '1,000', '9,999', '10K', '34.6K', '1M', '1.2M', '2.5B']);
+  const many = Array.from({ length: 12345 }, (_, i) => ({ sessionId: `s${i}`, tool: 'codex', nodeCount: 100 }));
+  assert.deepEqual(originOptions(many, { tool: null, project: null }).tools.map((o) => o.text), ['All tools (12.3K · 1.2M nodes)', 'Codex (12.3K · 1.2M nodes)']);
 });
 
 test('session-filter: a tool, a project, both, or none choose the sessions', () => {
