@@ -170,3 +170,114 @@ test('a fork of a fork and an imported Pi fork are drawn in the map and open wit
     await env.close();
   }
 });
+
+/** Wait until the map of session sid hangs n forks; return them as plain data. */
+async function hungForks(page, sid, n) {
+  await page.waitForFunction(([s, k]) => {
+    const v = document.querySelector('#panel')._map.mapView;
+    return v.model?.sessionId === s && v.hung?.forks.length === k;
+  }, [sid, n], { timeout: 60_000 });
+  return page.evaluate(() => document.querySelector('#panel')._map.mapView.hung.forks.map((f) => ({
+    sessionId: f.sessionId, title: f.title, kind: f.kind, nodeId: f.nodeId, anchor: f.anchor, ox: f.ox, oy: f.oy,
+    segs: f.segs.map((g) => ({ length: g.length, first: g.first, last: g.last, parent: g.parent, level: g.level })),
+  })));
+}
+
+/** The page point of world point p on the map's canvas, drawn now. */
+function mapPoint(page, p) {
+  return page.evaluate((w) => {
+    const v = document.querySelector('#panel')._map.mapView;
+    v.draw();
+    const s = v.toScreen(w);
+    const r = v.canvas.getBoundingClientRect();
+    return { x: r.left + s.x, y: r.top + s.y, sx: s.x, sy: s.y };
+  }, p);
+}
+
+test('the sessions made from one hang off the map at the nodes they were made at, muted, and a click opens one', async () => {
+  const env = await setup({ contextOptions: { viewport: DESKTOP, colorScheme: 'light' } });
+  try {
+    const { page, baseURL, errors } = env;
+    await open(page, baseURL + 'static/');
+    const { ids } = await seed(page);
+    // Another fork of "trip" at its 2nd node, with two messages of its own.
+    const own = await page.evaluate(async (at) => {
+      const { tree } = window.explorer;
+      const must = async (r) => ((e) => (e.ok ? e.value : Promise.reject(new Error(e.error.message))))(await tree.call(r));
+      await must({ operation: 'fork', sessionId: 'trip', nodeId: at, newSessionId: 'trip-boat' });
+      await must({ operation: 'rename', sessionId: 'trip-boat', title: 'Trip plan, by boat' });
+      const a = (await must({ operation: 'append', sessionId: 'trip-boat', message: { role: 'user', content: 'by boat' } })).id;
+      const b = (await must({ operation: 'append', sessionId: 'trip-boat', message: { role: 'assistant', content: 'ferry at 9' } })).id;
+      return [a, b];
+    }, ids[1]);
+    await page.evaluate(() => window.explorer.refresh());
+    await select(page, 'Trip plan, by boat');
+    const panel = page.locator('#panel');
+    await panel.locator('.view-button', { hasText: 'Map' }).click();
+    await page.evaluate(() => (location.hash = '#session=trip'));
+
+    // Its two forks (not the fork of a fork), each at the node it was made at, each with its own part only.
+    const forks = await hungForks(page, 'trip', 2);
+    const byId = Object.fromEntries(forks.map((f) => [f.sessionId, f]));
+    assert.deepEqual(forks.map((f) => [f.sessionId, f.kind, f.nodeId, f.title]).sort(),
+      [['trip-boat', 'fork', ids[1], 'Trip plan, by boat'], ['trip-fork', 'fork', ids[3], 'Trip plan, by train']]);
+    assert.deepEqual(byId['trip-boat'].segs, [{ length: 2, first: null, last: own[1], parent: -1, level: 0 }]);
+    assert.equal(byId['trip-fork'].segs.length, 1);
+    assert.equal(byId['trip-fork'].segs[0].length, 1);
+    // Each hangs below its node's height, right of the map: the boat (made at the 2nd node) above the train (the 4th).
+    assert.ok(byId['trip-boat'].anchor.y < byId['trip-fork'].anchor.y, 'the node at depth 2 is above the one at depth 4');
+    assert.ok(byId['trip-boat'].oy > byId['trip-boat'].anchor.y && byId['trip-fork'].oy > byId['trip-fork'].anchor.y);
+    const mapRight = await page.evaluate(() => ((m) => Math.max(...m.x) * 96 + 40)(document.querySelector('#panel')._map.mapView.model));
+    assert.ok(forks.every((f) => f.ox > mapRight), 'the forks are right of the map');
+
+    // Drawn muted: the pixel at the boat fork's last node is the --muted colour (its dot over its line, each at 0.7: 0.91).
+    const end = await page.evaluate(() => {
+      const v = document.querySelector('#panel')._map.mapView;
+      const f = v.hung.forks.find((x) => x.sessionId === 'trip-boat');
+      const g = f.segs[0];
+      return { x: g.wx, y: g.wy + 48 };
+    });
+    const pt = await mapPoint(page, end);
+    const px = await page.evaluate(({ sx, sy }) => {
+      const v = document.querySelector('#panel')._map.mapView;
+      const d = devicePixelRatio;
+      return [...v.canvas.getContext('2d').getImageData(Math.round(sx * d), Math.round(sy * d), 1, 1).data].slice(0, 3);
+    }, pt);
+    const [muted, surface] = await page.evaluate(() => ['--muted', '--surface'].map((t) => document.querySelector('#panel')._map.mapView._colours()[t].match(/\d+/g).map(Number)));
+    const want = muted.map((m, i) => Math.round(0.91 * m + 0.09 * surface[i]));
+    assert.ok(px.every((v, i) => Math.abs(v - want[i]) <= 20), `the fork's node is muted: got ${px}, want ~${want}`);
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.evaluate(() => document.querySelector('#panel')._map.mapView.fit());
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: artifactPath(`map-forks-desktop-${scheme}.png`) });
+    }
+    // The phone: the Map tab shows them too.
+    await page.setViewportSize(PHONE);
+    await page.locator('#tab-map').click();
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.evaluate(() => document.querySelector('#panel')._map.mapView.fit());
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: artifactPath(`map-forks-phone-${scheme}.png`) });
+    }
+    assert.equal((await hungForks(page, 'trip', 2)).length, 2);
+    await page.setViewportSize(DESKTOP);
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // A click on the boat fork's last node opens that session at that node.
+    const q = await mapPoint(page, end);
+    await page.mouse.click(q.x, q.y);
+    await page.waitForFunction(() => document.querySelector('#panel').sessionId === 'trip-boat');
+    await page.waitForFunction((id) => ((p) => p._model.viewNode ?? p._model.value?.cursor)(document.querySelector('#panel')) === id, own[1]);
+
+    // The imported Pi parent hangs its child, whose link names no node (core finds m2 once both are read).
+    await page.evaluate(() => (location.hash = '#session=pi-parent'));
+    const pi = await hungForks(page, 'pi-parent', 1);
+    assert.deepEqual(pi.map((f) => [f.sessionId, f.kind, f.nodeId]), [['pi-child', 'import', 'm2']]);
+    assert.deepEqual(pi[0].segs, [{ length: 1, first: 'x3', last: 'x3', parent: -1, level: 0 }]);
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});

@@ -13,6 +13,7 @@
 // the accessible tree; this canvas is role="img" with that live line.
 
 import { button, el } from "./dom.js";
+import { drawForks, hitFork } from "./map-forks.js";
 import { MAX_ZOOM, NODE_SPACING, SEGMENT_HEIGHT, HIDDEN_ROOT, ON_PATH, PREFERRED, UNIT_X, branchColour, centreOn, clampZoom, fitView, hitTest, locate, neighbour, nodeId, nodePoint, segmentTop, segmentX, segmentsIn } from "./map-model.js";
 
 /** Milliseconds a press must last, unmoved, to show a node's tip (phones). */
@@ -25,8 +26,8 @@ export const TOKENS = ["--bg", "--surface", "--text", "--muted", "--accent", "--
  * The map view. `element` goes into the page; `setModel` gives it a model.
  * @param {{preview: (id: string) => void, jump: (id: string) => void, describe: (id: string) => Promise<{role: string, text: string}|null>,
  *   resolve?: (seg: number, off: number, first: string) => Promise<string|null>,
- *   openFamily?: (link: object) => void}} host what a click, Enter and a tip ask of the page; resolve finds
- *   the id of a node inside a run the model does not know
+ *   openFamily?: (sessionId: string, nodeId: string|null) => void}} host what a click, Enter and a tip ask of the page;
+ *   resolve finds the id of a node inside a run the model does not know; openFamily opens a hung fork (map-forks.js)
  */
 export class MapView {
   constructor(host) {
@@ -35,6 +36,10 @@ export class MapView {
     this.view = { zoom: 1, x: 0, y: 0 };
     this.at = null; // the focused node {seg, off}
     this.previewId = null;
+    /** The forks hung beside the map (map-forks.js hangForks), or null. */
+    this.hung = null;
+    this._hoverFork = null;
+    this._touched = false; // the user moved the view since it was fitted
     /** Called after each frame with (ctx, colours), to draw on top (map-family.js). */
     this.afterDraw = null;
     this._pointers = new Map();
@@ -68,15 +73,35 @@ export class MapView {
     this.model = model;
     this.previewId = previewId;
     if (!model) return this.schedule();
+    if (!same) this.hung = null;
     if (!same || !this.at || this.at.seg >= model.count) {
       this.at = model.cursor ? { seg: model.cursor.segment, off: model.cursor.offset } : model.count > 0 ? { seg: 0, off: 0 } : null;
       this._needsFit = true;
+      this._touched = false;
+    }
+    this.schedule();
+  }
+
+  /**
+   * Hang forks beside the map (map-forks.js hangForks of this model), or
+   * none (null). The world grows to hold them; a view the user has not
+   * moved since it was fitted is fitted again.
+   * @param {{forks: object[], right: number, bottom: number}|null} hung
+   */
+  setForks(hung) {
+    this.hung = hung;
+    const m = this.model;
+    if (m && hung) {
+      m.worldWidth = Math.max(m.worldWidth, hung.right);
+      m.worldHeight = Math.max(m.worldHeight, hung.bottom);
+      if (!this._touched) this._needsFit = true;
     }
     this.schedule();
   }
 
   /** Fit the whole map in the canvas. */
   fit() {
+    this._touched = false;
     if (!this.model) return;
     const { w, h } = this._size();
     this.view = fitView(this.model, w, h);
@@ -101,6 +126,7 @@ export class MapView {
     sy ??= h / 2;
     const v = this.view;
     const zoom = clampZoom(v.zoom * factor);
+    this._touched = true;
     const wx = v.x + sx / v.zoom;
     const wy = v.y + sy / v.zoom;
     this.view = { zoom, x: wx - sx / zoom, y: wy - sy / zoom };
@@ -109,6 +135,7 @@ export class MapView {
 
   /** Move the view by (dx, dy) screen px. */
   panBy(dx, dy) {
+    this._touched = true;
     const v = this.view;
     this.view = { zoom: v.zoom, x: v.x - dx / v.zoom, y: v.y - dy / v.zoom };
     this.schedule();
@@ -155,6 +182,7 @@ export class MapView {
     this._drawLines(ctx, segs, col);
     this._drawNodes(ctx, segs, col);
     this._drawTexts(ctx, segs, col, w, h);
+    if (this.hung) drawForks(ctx, this.hung, (p) => this.toScreen(p), col, this._hoverFork);
     this.afterDraw?.(ctx, col);
     return performance.now() - t0;
   }
@@ -322,6 +350,14 @@ export class MapView {
     return hitTest(this.model, v.x + (e.clientX - r.left) / v.zoom, v.y + (e.clientY - r.top) / v.zoom, v.zoom, e.pointerType === "touch" ? 20 : 12);
   }
 
+  /** The hung fork under a pointer event (map-forks.js hitFork), or null. */
+  _hitFork(e) {
+    if (!this.hung) return null;
+    const r = this.canvas.getBoundingClientRect();
+    const v = this.view;
+    return hitFork(this.hung, v.x + (e.clientX - r.left) / v.zoom, v.y + (e.clientY - r.top) / v.zoom, v.zoom, e.pointerType === "touch" ? 20 : 12);
+  }
+
   _down(e) {
     this.canvas.setPointerCapture?.(e.pointerId);
     this._pointers.set(e.pointerId, { x: e.clientX, y: e.clientY, startX: e.clientX, startY: e.clientY });
@@ -369,7 +405,11 @@ export class MapView {
     clearTimeout(this._press);
     if (!had || this._moved || this._pointers.size > 0 || e.type === "pointercancel") return;
     const hit = this._hit(e);
-    if (!hit) return;
+    if (!hit) {
+      const f = this._hitFork(e);
+      if (f) this.host.openFamily?.(f.fork.sessionId, f.nodeId);
+      return;
+    }
     this.at = hit;
     this.schedule();
     this._announce(hit);
@@ -424,13 +464,17 @@ export class MapView {
 
   async _showTip(e) {
     const hit = this._hit(e);
+    const fork = hit ? null : this._hitFork(e);
+    if ((fork?.fork.sessionId ?? null) !== this._hoverFork) {
+      this._hoverFork = fork?.fork.sessionId ?? null;
+      this.schedule();
+    }
     const id = hit && (await this._idOf(hit));
-    if (!id) {
+    const info = id ? await this.host.describe(id) : fork ? { role: `${fork.fork.kind === "clone" ? "Clone" : "Fork"}:`, text: `${fork.fork.title || fork.fork.sessionId} — click to open it` } : null;
+    if (!info) {
       this.tip.hidden = true;
       return;
     }
-    const info = await this.host.describe(id);
-    if (!info) return;
     const r = this.canvas.getBoundingClientRect();
     const box = this.element.getBoundingClientRect();
     this.tip.textContent = "";

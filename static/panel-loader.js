@@ -326,6 +326,28 @@ export class RowsLoader {
   }
 
   /**
+   * While a large session's rows are a window (loading, or left unread
+   * while the map shows): make the window the FIRST_WINDOW rows around node
+   * `id` when it is not in it. Resolves true when the node's row is in.
+   * @param {string} id
+   * @returns {Promise<boolean>}
+   */
+  async windowAround(id) {
+    const model = this.model;
+    if (model.rowById.has(id)) return true;
+    const seq = this.seq;
+    const sessionId = this.host.sessionId();
+    const env = await this.host.tree().call({ operation: "tree.rows", sessionId, around: id, limit: FIRST_WINDOW });
+    if (seq !== this.seq || sessionId !== this.host.sessionId() || !model.partial || !env.ok || env.value.count !== model.partial.count) return false;
+    const value = rowsFromColumns(env.value);
+    model.partial.offset = value.offset;
+    model.value = { ...model.value, rows: value.rows };
+    model.setRows(value.rows);
+    this.host.relayout();
+    return model.rowById.has(id);
+  }
+
+  /**
    * While a large session's rows load: fetch the window around the rows
    * scrolled into view while they lie outside it (one call at a time, each
    * for where the view is when it starts).

@@ -108,7 +108,9 @@ export class RowsController {
 
   /**
    * The rows from the root to a node, following parent links (a loop);
-   * null when a parent is not among the rows (a large session still loading).
+   * null when a parent is not among the rows — but while a large session's
+   * rows are a window, the end of the path the window holds (its last row's
+   * depth counts the whole path).
    * @param {string} id
    * @returns {object[]|null}
    */
@@ -116,7 +118,10 @@ export class RowsController {
     const path = [];
     for (let at = id; at !== null && at !== undefined; at = this.parentOf.get(at)) {
       const row = this.rowById.get(at);
-      if (!row) return null;
+      if (!row) {
+        if (!this.partial || path.length === 0) return null;
+        break;
+      }
       path.push(row);
       if (path.length > this.rowsCount) return null; // a cycle cannot be, but never loop forever
     }
@@ -490,8 +495,9 @@ export class RowsController {
     const viewed = this.viewNode === null ? null : this.viewPath(this.viewNode);
     const pathRows = viewed ?? this.value.rows.filter((r) => r.onPath);
     if (viewed) {
-      const hidden = Math.max(0, viewed.length - shown);
-      return { total: viewed.length, hidden, rows: viewed.slice(hidden) };
+      const total = this.partial ? Math.max(viewed.length, viewed[viewed.length - 1].depth ?? 0) : viewed.length;
+      const hidden = Math.max(0, total - shown);
+      return { total, hidden, rows: viewed.slice(Math.max(0, hidden - (total - viewed.length))) };
     }
     const total = this.partial ? Math.max(pathRows.length, this.session?.depth ?? 0) : pathRows.length;
     const hidden = Math.max(0, total - shown);

@@ -485,8 +485,12 @@ export class SessionTreePanel extends PanelAttributes {
    * While a large session's rows load (its paths are not all in), the
    * cursor moves there instead, as a jump.
    */
-  _preview(id) {
-    if (id !== null && this._model.partial) return this._actions.jump(id);
+  async _preview(id) {
+    if (id !== null && this._model.partial) {
+      if (this._map.view !== "map") return this._actions.jump(id);
+      // The map shows a large session whose rows are a window: preview from the window around the node.
+      if (!(await this._loader.windowAround(id))) return;
+    }
     const before = this._model.viewNode;
     this._model.setView(id);
     if (this._model.viewNode === before) return;

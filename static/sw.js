@@ -19,6 +19,7 @@ const PRECACHE = [
   "./map-view.js",
   "./map-model.js",
   "./map-family.js",
+  "./map-forks.js",
   "./list-minimap.js",
   "./map.css",
   "./import-files.js",
