@@ -22,7 +22,9 @@
 #                distribution's comments and docs), then the table of every
 #                other figure (bench/perf.mjs), and the sessions paged on
 #                demand (bench/paging.mjs: init → first sessions beside the
-#                lazy floor at 100 … 10,000 sessions; --quick: 100, 1,000)
+#                lazy floor at 100 … 10,000 sessions; --quick: 100, 1,000),
+#                the map at 100,000 and 1,000,000 nodes (bench/map.mjs), and
+#                a 1 GB folder of agent histories (bench/folders.mjs)
 #
 # Tool versions are pinned here and in tools/go.mod and package-lock.json.
 
@@ -191,6 +193,7 @@ bench: build deps
 	$(NODE) bench/turn.mjs
 	$(NODE) bench/longtasks.mjs
 	$(NODE) bench/map.mjs
+	$(NODE) bench/folders.mjs
 
 clean:
 	rm -f $(WASM) $(WASM_EXEC) $(PANEL_STYLES) js/*.gz js/*.br

@@ -230,8 +230,51 @@ export function genPi({ mb = 20, seed = 20261203 } = {}) {
   });
 }
 
+/**
+ * A Codex rollout (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl) of about
+ * mb MB, shaped like the ones codex-rs/core/src/rollout/recorder.rs writes
+ * (core/import_agents_bench_test.go's codexRollout, with prose): a
+ * session_meta with ~6 KB of base instructions, then per turn a
+ * turn_context, task_started, the user message (a response_item and its
+ * user_message event), a reasoning item with encrypted content, a shell
+ * call and its output, the reply (and its agent_message event) and a
+ * token_count.
+ * @param {{mb?: number, seed?: number}} [options]
+ * @returns {string[]} the file's lines (each ends with "\n")
+ */
+export function genCodex({ mb = 0.5, seed = 20261204 } = {}) {
+  const rand = prng(seed);
+  const id = uuid(rand);
+  let t = 1760000000 + (seed % 100000) * 60;
+  const lines = [];
+  let size = 0;
+  const line = (type, payload) => {
+    const text = JSON.stringify({ timestamp: iso(t), type, payload }) + "\n";
+    lines.push(text);
+    size += text.length;
+  };
+  line("session_meta", { id, timestamp: iso(t), cwd: "/home/dev/project", originator: "codex_cli_rs", cli_version: "0.46.0", model_provider: "openai", base_instructions: { text: "You are Codex. ".repeat(400) } });
+  const message = (role, type, text) => ({ type: "message", role, content: [{ type, text }] });
+  for (let k = 0; size < mb * 1e6; k++) {
+    t += 5 + rand() * 60;
+    line("turn_context", { cwd: "/home/dev/project", approval_policy: "on-request", model: "gpt-5-codex", effort: "medium", summary: "auto" });
+    line("event_msg", { type: "task_started", model_context_window: 272000 });
+    const prompt = prose(rand, 1 + Math.floor(rand() * 3));
+    line("response_item", message("user", "input_text", prompt));
+    line("event_msg", { type: "user_message", message: prompt, images: [] });
+    line("response_item", { type: "reasoning", summary: [{ type: "summary_text", text: "**" + prose(rand, 1) + "**" }], content: null, encrypted_content: "gAAAAAB" + "Zm9v".repeat(300) });
+    line("response_item", { type: "function_call", name: "shell", arguments: JSON.stringify({ command: ["bash", "-lc", "rg parse src"] }), call_id: `call_${k}` });
+    line("response_item", { type: "function_call_output", call_id: `call_${k}`, output: "src/parse.rs:12: fn parse(input: &str)\n".repeat(20) });
+    const reply = prose(rand, 3 + Math.floor(rand() * 9));
+    line("response_item", message("assistant", "output_text", reply));
+    line("event_msg", { type: "agent_message", message: reply });
+    line("event_msg", { type: "token_count", info: { total_token_usage: { input_tokens: 5120 * k, output_tokens: 310 * k } } });
+  }
+  return lines;
+}
+
 /** The generators by format name. */
-export const GENERATORS = { chatgpt: genChatGPT, "claude-code": genClaudeCode, pi: genPi };
+export const GENERATORS = { chatgpt: genChatGPT, "claude-code": genClaudeCode, pi: genPi, codex: genCodex };
 
 if (typeof process !== "undefined" && import.meta.url === `file://${process.argv[1]}`) {
   const [format, ...rest] = process.argv.slice(2);

@@ -24,3 +24,26 @@ export async function startBench(extraArgs) {
   });
   return { server, browser };
 }
+
+/**
+ * The resident memory of the browser's renderer processes (the pages and
+ * their workers), in MB: their pids from Chromium's
+ * SystemInfo.getProcessInfo, their VmRSS from /proc (Linux).
+ * @param {import("playwright-core").Browser} browser
+ * @returns {Promise<number>}
+ */
+export async function rendererMB(browser) {
+  const cdp = await browser.newBrowserCDPSession();
+  const { processInfo } = await cdp.send("SystemInfo.getProcessInfo");
+  await cdp.detach();
+  let kb = 0;
+  for (const p of processInfo) {
+    if (p.type !== "renderer") continue;
+    try {
+      kb += Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${p.id}/status`, "utf8"))[1]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return kb / 1024;
+}

@@ -86,7 +86,7 @@ try {
 
   console.error('map bench: frames…', JSON.stringify(calls));
   const frames = await page.evaluate(async ({ FRAMES }) => {
-    const { percentile } = await import('/bench/map-data.mjs');
+    const { panelFrames } = await import('/bench/map-data.mjs');
     await import('/static/session-tree-panel.js');
     const panel = document.createElement('session-tree-panel');
     panel.style.cssText = 'display:block;width:1200px;height:760px';
@@ -97,30 +97,15 @@ try {
     await panel.updateComplete;
     await new Promise((r) => setTimeout(r, 300));
     const frame = () => new Promise((r) => requestAnimationFrame(r));
-    const list = [];
-    const scroller = panel.shadowRoot.querySelector('.scroller');
-    for (let k = 0; k < FRAMES; k++) {
-      scroller.scrollTop += 997;
-      const t = performance.now();
-      panel._view.render();
-      list.push(performance.now() - t);
-      await frame();
-    }
+    const list = await panelFrames(panel, 'list', FRAMES);
     panel.view = 'map';
     const view = panel._map.mapView;
     for (let t = performance.now(); !view.model; await frame()) if (performance.now() - t > 120_000) throw new Error('the map did not load in 120 s');
-    view.fit();
-    const map = [];
-    for (let k = 0; k < FRAMES; k++) {
-      if (k % 40 < 20) view.zoomBy(k % 40 < 10 ? 1.25 : 0.8);
-      else view.panBy(37, -23);
-      map.push(view.draw());
-      await frame();
-    }
+    const map = await panelFrames(panel, 'map', FRAMES);
     const nodes = view.model.nodeCount;
     view.fit();
     panel.id = 'bench-panel';
-    return { list: percentile(list, 95), map: percentile(map, 95), nodes };
+    return { list, map, nodes };
   }, { FRAMES });
   // Screenshots of the 100,000-node map, light and dark (e2e/artifacts/map-100k-*.png).
   for (const scheme of ['light', 'dark']) {
@@ -140,7 +125,7 @@ try {
     if (!env.startsWith('{"ok":true')) throw new Error(env.slice(0, 200));
     // Layout and append at this size, beside tree.rows (one run each: the first map has nothing kept).
     const { applyMapDelta } = await import('/static/map-model.js');
-    const { percentile } = await import('/bench/map-data.mjs');
+    const { panelFrames } = await import('/bench/map-data.mjs');
     const time = async (fn) => {
       const t = performance.now();
       await fn();
@@ -168,31 +153,6 @@ try {
     const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     sizes.append = median(appends);
     sizes.appendRows = median(appendRows);
-    // Frames of the panel once open: the map's pan and zoom, the list's scroll.
-    const frameTimes = async (panel, view) => {
-      const frame = () => new Promise((r) => requestAnimationFrame(r));
-      const out = [];
-      if (view === 'map') {
-        const v = panel._map.mapView;
-        v.fit();
-        for (let k = 0; k < FRAMES; k++) {
-          if (k % 40 < 20) v.zoomBy(k % 40 < 10 ? 1.25 : 0.8);
-          else v.panBy(37, -23);
-          out.push(v.draw());
-          await frame();
-        }
-      } else {
-        const scroller = panel.shadowRoot.querySelector('.scroller');
-        for (let k = 0; k < FRAMES; k++) {
-          scroller.scrollTop += 997;
-          const t = performance.now();
-          panel._view.render();
-          out.push(performance.now() - t);
-          await frame();
-        }
-      }
-      return percentile(out, 95);
-    };
     const open = async (view) => {
       await new Promise((r) => setTimeout(r, 500));
       const tasks = [];
@@ -212,7 +172,7 @@ try {
       const ms = performance.now() - t;
       await new Promise((r) => setTimeout(r, 100));
       obs.disconnect();
-      const frames = await frameTimes(panel, view);
+      const frames = await panelFrames(panel, view, FRAMES);
       panel.remove();
       return { ms, longest: Math.max(0, ...tasks), tasks: tasks.length, frames };
     };

@@ -13,8 +13,7 @@
 //   node bench/paging.mjs           100, 1,000, 3,000 and 10,000 sessions
 //   node bench/paging.mjs --quick   100 and 1,000 (e2e/bench.test.mjs runs it in make test)
 
-import fs from "node:fs";
-import { startBench } from "./harness.mjs";
+import { rendererMB, startBench } from "./harness.mjs";
 
 const quick = process.argv.includes("--quick");
 const SIZES = quick ? [100, 1000] : [100, 1000, 3000, 10000];
@@ -65,22 +64,6 @@ function writeBig(page, db) {
   }, { db, count: BIG });
 }
 
-/** RSS in MB of the browser's renderer processes (the page and its workers). */
-async function rendererMB(browser) {
-  const cdp = await browser.newBrowserCDPSession();
-  const { processInfo } = await cdp.send("SystemInfo.getProcessInfo");
-  await cdp.detach();
-  let kb = 0;
-  for (const p of processInfo) {
-    if (p.type !== "renderer") continue;
-    try {
-      kb += Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${p.id}/status`, "utf8"))[1]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return kb / 1024;
-}
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 

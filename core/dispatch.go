@@ -93,6 +93,7 @@ func init() {
 		"page.out":       {[]string{"sessionId"}, opPageOut, internal},
 		"page.faults":    {nil, opPageFaults, internal},
 		"import.report":  {[]string{"sessionId"}, opImportReport, readOnly | internal},
+		"import.batches": {[]string{"files", "bytes"}, opImportBatches, readOnly | internal},
 	}
 }
 

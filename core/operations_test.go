@@ -14,7 +14,7 @@ import (
 )
 
 // internalOps are the operations only CallInternal answers.
-var internalOps = []string{"import.report", "page.faults", "page.out", "page.stub", "restore", "sync.forget", "sync.merge", "sync.trash"}
+var internalOps = []string{"import.batches", "import.report", "page.faults", "page.out", "page.stub", "restore", "sync.forget", "sync.merge", "sync.trash"}
 
 func TestOperationInfosDescribeTheDispatchTable(t *testing.T) {
 	infos := OperationInfos()
@@ -81,6 +81,7 @@ func TestOperationInfosDescribeTheDispatchTable(t *testing.T) {
 var readOnlyRequests = map[string]string{
 	"list":           `{"operation":"list","sessionId":"s"}`,
 	"import.report":  `{"operation":"import.report","sessionId":"s"}`,
+	"import.batches": `{"operation":"import.batches","files":[{"path":"a.jsonl","size":5}],"bytes":10}`,
 	"node":           `{"operation":"node","sessionId":"s","nodeId":"n0001"}`,
 	"branches":       `{"operation":"branches","sessionId":"s"}`,
 	"tree":           `{"operation":"tree","sessionId":"s","showHidden":true}`,
@@ -182,6 +183,9 @@ func TestCallRefusesInternalOperationsAsUnknown(t *testing.T) {
 		"page.out":      func(*Store) string { return `{"operation":"page.out","sessionId":"s"}` },
 		"page.faults":   func(*Store) string { return `{"operation":"page.faults"}` },
 		"import.report": func(*Store) string { return `{"operation":"import.report","sessionId":"s"}` },
+		"import.batches": func(*Store) string {
+			return `{"operation":"import.batches","files":[{"path":"a.jsonl","size":5}],"bytes":10}`
+		},
 	}
 	require.ElementsMatch(t, internalOps, slices.Collect(maps.Keys(requests)))
 	// (package wire's CallParsed and CallColumns, which go through Run,

@@ -292,7 +292,7 @@ test('tree.operations and hasOperation report the wasm\'s public operations and 
     });
     const publicOps = r.wasm.filter((o) => o.public);
     const want = publicOps.map((o) => [o.name, { readOnly: o.readOnly, keepsCursor: o.keepsCursor }]);
-    assert.deepEqual(r.wasm.filter((o) => !o.public).map((o) => o.name).sort(), ['import.report', 'page.faults', 'page.out', 'page.stub', 'restore', 'sync.forget', 'sync.merge', 'sync.trash']);
+    assert.deepEqual(r.wasm.filter((o) => !o.public).map((o) => o.name).sort(), ['import.batches', 'import.report', 'page.faults', 'page.out', 'page.stub', 'restore', 'sync.forget', 'sync.merge', 'sync.trash']);
     for (const key of ['stored', 'memory']) {
       const t = r[key];
       assert.deepEqual(t.entries, want, `${key}: every public operation, as the wasm reports it`);

@@ -1,20 +1,31 @@
 // tree.importFiles where the store runs: a whole folder (or any set of
 // files) imported at once, as coding agents and chat apps keep their
-// histories on disk. The files' bytes go into one wasm import buffer, one
+// histories on disk. The files' bytes go into a wasm import buffer, one
 // after another, and core reads them by layout (core.Store.ImportFiles:
 // Cline task folders, OpenCode storage trees, every other file by its
 // content) in one call inside one IndexedDB transaction, so a failed or
-// cancelled import leaves nothing behind. Here: walking a directory
+// cancelled import leaves nothing behind; a folder larger than a batch
+// (BATCH_BYTES) goes in batches, each stored before the next is read. Here: walking a directory
 // handle, and LocalTree's side (importFileList). The page side of a worker
 // store sends the files gathered (js/folder-entries.js) as transferred
 // bytes.
 
 import { errorEnvelope, closedEnvelope } from "./tree-api.js";
+import { ERROR } from "./protocol.js";
 
 /** @typedef {import("./folder-entries.js").FolderFile} FolderFile */
 
 /** Bytes copied into the wasm per call (and between two looks at the abort signal). */
 const COPY_BYTES = 1 << 20;
+
+/**
+ * Most bytes of files imported together (one batch: read into the wasm,
+ * imported and stored before the next is read); a group core reads as
+ * one import that is larger is a batch of its own. 64 MiB: with core's
+ * growth allowance (core.ImportJobGrowth) a batch stays far inside the
+ * default memory budget beside the sessions kept loaded.
+ */
+export const BATCH_BYTES = 64 << 20;
 
 /**
  * Every file under a directory handle, as FolderFiles whose paths start
@@ -40,14 +51,21 @@ export async function walkDirectory(dir) {
 }
 
 /**
- * LocalTree's importFiles (the arguments gathered by gatherEntries): the
- * files' bytes are copied into one wasm import buffer in pieces of
- * COPY_BYTES with a yield and a look at the signal between them, then
- * core.Store.ImportFiles runs in one write (handle.importFiles), stored
- * in one IndexedDB transaction. onProgress({read, total}) in bytes: total
- * is twice the files' size, the first half moving as the bytes are read,
- * the second when the import is stored. An abort before the transaction
- * commits leaves nothing behind.
+ * LocalTree's importFiles (the arguments gathered by gatherEntries). Core
+ * plans the batches (its internal import.batches: groups it reads as one
+ * import are never cut, files no format reads are left out with their
+ * reason and never copied): files of at most BATCH_BYTES together, each
+ * batch imported (importBatch) and stored before the next is read, so a
+ * folder of gigabytes never sits in the wasm at once and the sessions of
+ * a stored batch can be paged out (store/pager.js) while the next one is
+ * read. onProgress({read, total}) in bytes: total is twice the files'
+ * size, moving through each batch as importBatch says. A folder of one
+ * batch is stored in one IndexedDB transaction, and an abort before it
+ * commits leaves nothing behind; a larger one keeps the batches already
+ * stored when it is aborted or one of them cannot be stored (each session
+ * whole: a batch is one transaction), and its envelope says how many
+ * files were. A batch refused (past the memory budget, nothing readable
+ * in it) is reported on its files and the next one goes on.
  * @param {import("./local.js").LocalTree} tree
  * @param {FolderFile[]} files
  * @param {FileSystemDirectoryHandle|null} dir walked here when given
@@ -56,7 +74,6 @@ export async function walkDirectory(dir) {
  */
 export async function importFileList(tree, files, dir, { onProgress, signal } = {}) {
   if (tree._writer?.closedReason) return closedEnvelope(tree._writer.closedReason, "nothing was imported");
-  const aborted = errorEnvelope("INVALID_ARGUMENT", "import aborted; nothing was imported");
   const progress = (read, total) => {
     try {
       onProgress?.({ read, total });
@@ -69,6 +86,55 @@ export async function importFileList(tree, files, dir, { onProgress, signal } = 
   } catch (err) {
     return errorEnvelope("INVALID_ARGUMENT", `the folder could not be read: ${err?.message ?? err}`);
   }
+  const sizeOf = (f) => f.data.size ?? f.data.length;
+  const size = files.reduce((n, f) => n + sizeOf(f), 0);
+  const plan = JSON.parse(tree._handle.callInternal(JSON.stringify({ operation: "import.batches", files: files.map((f) => ({ path: f.path, size: sizeOf(f) })), bytes: BATCH_BYTES })));
+  if (!plan.ok) return plan;
+  const { batches, skipped } = plan.value;
+  // One batch (or none: every file is left out, and core's import says so): as one import.
+  if (batches.length <= 1) return importBatch(tree, files, { progress, signal, total: 2 * size, before: 0, aborted: "import aborted; nothing was imported" });
+  const report = { sessions: [], skipped: [], warnings: [], files: new Map(skipped.map(([i, why]) => [files[i].path, { path: files[i].path, sessions: 0, skipped: why }])) };
+  let done = 0;
+  let before = 0;
+  let failed = null;
+  for (const batch of batches) {
+    await tree._pager?.evicting; // the sessions of the batch before, paged out
+    const part = batch.map((i) => files[i]);
+    const partSize = part.reduce((n, f) => n + sizeOf(f), 0);
+    const stored = `the first ${done} of ${files.length} files were imported and stored (${report.sessions.length} sessions), the rest was not`;
+    const env = await importBatch(tree, part, { progress, signal, total: 2 * size, before, aborted: done === 0 ? "import aborted; nothing was imported" : `import aborted; ${stored}` });
+    before += 2 * partSize;
+    if (!env.ok && signal?.aborted) return env; // its message says what was stored
+    if (!env.ok && env.error.code !== ERROR.INVALID_ARGUMENT) return done === 0 ? env : { ...env, error: { ...env.error, message: `${env.error.message}; ${stored}` } };
+    if (!env.ok) {
+      failed ??= env;
+      for (const f of part) report.files.set(f.path, { path: f.path, sessions: 0, skipped: env.error.message });
+      continue;
+    }
+    done += part.length;
+    report.sessions.push(...env.value.sessions);
+    report.skipped.push(...env.value.skipped);
+    report.warnings.push(...env.value.warnings);
+    for (const r of env.value.files) report.files.set(r.path, r);
+  }
+  if (report.sessions.length === 0 && failed) return failed;
+  return { ok: true, value: { ...report, files: files.map((f) => report.files.get(f.path)) } };
+}
+
+/**
+ * Import one batch of files: their bytes copied into one wasm import
+ * buffer in pieces of COPY_BYTES with a yield and a look at the signal
+ * between them, then core.Store.ImportFiles in one write
+ * (handle.importFiles), stored in one IndexedDB transaction; an abort
+ * before it commits leaves nothing of the batch behind.
+ * @param {import("./local.js").LocalTree} tree
+ * @param {FolderFile[]} files
+ * @param {{progress: (read: number, total: number) => void, signal?: AbortSignal, total: number, before: number, aborted: string}} options
+ *   progress moves from `before` by twice the batch's bytes (read, then stored) of `total`; aborted: the message of an abort
+ * @returns {Promise<object>} the envelope of the batch's import
+ */
+async function importBatch(tree, files, { progress, signal, total, before, aborted: abortMessage }) {
+  const aborted = errorEnvelope("INVALID_ARGUMENT", abortMessage);
   const size = files.reduce((n, f) => n + (f.data.size ?? f.data.length), 0);
   const buffer = tree._handle.importBuffer(size);
   if (typeof buffer === "string") return JSON.parse(buffer); // refused: the memory budget
@@ -88,13 +154,13 @@ export async function importFileList(tree, files, dir, { onProgress, signal } = 
     }
     manifest.push({ path: f.path, size: bytes.length });
     read += bytes.length;
-    progress(read, 2 * size);
+    progress(before + read, total);
     await new Promise((resolve) => setTimeout(resolve, 0)); // an abort sent meanwhile is seen
     if (signal?.aborted) return (tree._handle.importCancel(buffer), aborted);
   }
   const text = JSON.stringify(manifest);
   const env = await tree._mutate(() => tree._handle.importFiles(text, buffer), { signal, aborted: JSON.stringify(aborted) });
   if (!env.ok) tree._handle.importCancel(buffer); // not run (an abort, a closed Writer): the buffer is still there
-  else progress(2 * size, 2 * size);
+  else progress(before + 2 * size, total);
   return env;
 }
