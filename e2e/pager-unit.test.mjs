@@ -32,3 +32,31 @@ test('requestSession reads the sessionId member of a short request text as core 
   for (const [text, want] of cases) assert.equal(requestSession(text), want, text.slice(0, 60));
   assert.ok('{"ok":false,"error":{"code":"PAGED_OUT","message":"x"}}'.startsWith(PAGED_OUT_HEAD));
 });
+
+test('the Pager weighs a session by the bytes drained for it, and pages out the least recently used past its budget', async () => {
+  const { Pager } = await import('../js/store/pager.js');
+  const paged = [];
+  // A Writer and a handle of the least the Pager asks of them: between() runs a job at once.
+  const writer = { known: new Map(), owned: new Set(), closedReason: null, between: (fn) => Promise.resolve().then(fn) };
+  const handle = { callInternal: (text) => (JSON.parse(text).operation === 'page.out' ? (paged.push(JSON.parse(text).sessionId), '{"ok":true,"value":{}}') : '{"ok":true,"value":{}}') };
+  const pager = new Pager(null, handle, writer, { metas: [], budget: 1000 });
+  assert.equal(typeof writer.onSizes, 'function', 'the Pager listens to what the Writer drains');
+  // An import drained 600 bytes for a and 300 for b: their events touch them after.
+  writer.onSizes(new Map([['a', 600], ['b', 300]]));
+  pager.changed('a');
+  pager.changed('b');
+  assert.deepEqual([...pager.lru], [['a', 600], ['b', 300]]);
+  assert.equal(pager.bytes, 900);
+  // An append of 250 bytes to b: it grows, and the budget is passed: a, the least recently used, is paged out.
+  writer.onSizes(new Map([['b', 250]]));
+  pager.changed('b');
+  await pager.evicting;
+  assert.deepEqual(paged, ['a']);
+  assert.deepEqual([...pager.lru], [['b', 550]]);
+  assert.equal(pager.bytes, 550);
+  assert.equal(pager.isPaged('a'), true);
+  // Without drained bytes a session is weighed by its stored nodes (NODE_BYTES each).
+  writer.known.set('c', { count: 2 });
+  pager.changed('c');
+  assert.equal(pager.lru.get('c'), 800);
+});

@@ -62,11 +62,14 @@ export class ChangeLog {
   constructor() {
     /** @type {ReturnType<typeof changeEvent>[]} */
     this.events = [];
+    /** Bytes of node lines drained per session (store/pager.js weighs the sessions by them). @type {Map<string, number>} */
+    this.sizes = new Map();
     this._cut = new Set();
   }
 
   /** @param {object} b a parsed block (store/records.js parseChangeBytes) */
   add(b) {
+    if (b.size > 0) this.sizes.set(b.sessionId, (this.sizes.get(b.sessionId) ?? 0) + b.size);
     if (b.more) this._cut.add(b.sessionId);
     else this.events.push(changeEvent(b, this._cut.has(b.sessionId) ? null : blockNodeIds(b)));
   }

@@ -141,6 +141,9 @@ export class Pager {
     /** The cursor and branch this tab had in a session it moved the cursor of, when it was paged out. */
     this.own = new Map();
     this.evicting = null;
+    /** Bytes drained for sessions not weighed yet (the Writer's onSizes), taken by touch. */
+    this.sizes = new Map();
+    writer.onSizes = (sizes) => this._sized(sizes);
     /** Loads, sessions loaded, sessions paged out, and the milliseconds loads took (for tests and benchmarks). */
     this.stats = { loads: 0, loaded: 0, evictions: 0, loadMs: 0 };
   }
@@ -152,17 +155,39 @@ export class Pager {
 
   /**
    * A call used session id, or changed it (then it is in core, whole): it
-   * becomes the most recently used. Its weight is what its load read, or
-   * NODE_BYTES a stored node when it was never loaded.
+   * becomes the most recently used. Its weight is what its load read,
+   * else what was drained for it (_sized), else NODE_BYTES a stored node.
    * @param {string} id
    */
   touch(id) {
     if (this.paged.has(id)) return;
     const had = this.lru.get(id);
-    const bytes = had ?? (this.writer.known.get(id)?.count ?? 0) * NODE_BYTES;
+    const bytes = had ?? this.sizes.get(id) ?? (this.writer.known.get(id)?.count ?? 0) * NODE_BYTES;
+    this.sizes.delete(id);
     this.lru.delete(id);
     this.lru.set(id, bytes);
     if (had === undefined) this.bytes += bytes;
+    this._evictSoon();
+  }
+
+  /**
+   * A committed write drained `sizes` (bytes of node lines per session):
+   * a session loaded weighs that much more; one not weighed yet takes it
+   * when it is touched. An import's sessions are weighed by what they
+   * hold, not by NODE_BYTES a node (a coding agent's node, its source
+   * kept, is several kilobytes).
+   * @param {Map<string, number>} sizes
+   */
+  _sized(sizes) {
+    for (const [id, n] of sizes) {
+      const had = this.lru.get(id);
+      if (had === undefined) {
+        if (!this.paged.has(id)) this.sizes.set(id, (this.sizes.get(id) ?? 0) + n);
+        continue;
+      }
+      this.lru.set(id, had + n);
+      this.bytes += n;
+    }
     this._evictSoon();
   }
 

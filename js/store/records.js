@@ -73,7 +73,8 @@ export function nodeRange(sessionId, from = 0) {
  * no longer decodes, splits, joins and encodes 25 MB again).
  * Annotations are decoded (JSON strings, stored as they are).
  * @param {Uint8Array} bytes
- * @returns {{sessionId: string, operation: string, reset: boolean, from: number, count: number, annotationFrom: number, annotationCount: number, more?: boolean, meta: object, annotations: string[], node: (i: number) => string, chunk: (s: number, e: number) => Uint8Array}[]}
+ * `size` is the bytes of the block's node lines.
+ * @returns {{sessionId: string, operation: string, reset: boolean, from: number, count: number, annotationFrom: number, annotationCount: number, more?: boolean, meta: object, annotations: string[], size: number, node: (i: number) => string, chunk: (s: number, e: number) => Uint8Array}[]}
  */
 export function parseChangeBytes(bytes) {
   const blocks = [];
@@ -104,6 +105,7 @@ export function parseChangeBytes(bytes) {
       head.annotations.push(utf8Decoder.decode(bytes.subarray(pos, end)));
       pos = end + 1;
     }
+    head.size = n > 0 ? ends[n - 1] - starts[0] : 0; // the node lines' bytes (the Pager weighs sessions by them)
     head.node = (i) => utf8Decoder.decode(bytes.subarray(starts[i], ends[i]));
     head.chunk = (s, e) => bytes.slice(starts[s], ends[e - 1]);
     blocks.push(head);

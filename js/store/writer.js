@@ -483,6 +483,7 @@ export class Writer {
     for (const id of b.pulled.keys()) this.tailed.delete(id); // another tab wrote it
     for (const e of b.local.events) if (!this.keepsCursor(e.operation) && !e.erased) this.owned.add(e.sessionId);
     for (const e of b.remote) this.emit(e);
+    this.onSizes?.(b.local.sizes); // before the events: the Pager weighs what they make it touch
     for (const e of b.local.events) this.emit(e);
     if (b.stamped) this.coord.announce(b.newGen);
     for (const j of b.batch) j.resolve(j.fn ? j.text : undefined);
