@@ -265,6 +265,15 @@ test('the sessions made from one hang off the map at the nodes they were made at
     await page.setViewportSize(DESKTOP);
     await page.emulateMedia({ colorScheme: 'light' });
 
+    // The map's SVG export hangs them too, muted, with their labels.
+    const svg = await page.evaluate(async () => {
+      const { exportChoice } = await import('/static/explorer-export.js');
+      const file = await exportChoice(window.explorer.tree, 'trip', 'map-svg');
+      const doc = new DOMParser().parseFromString(file.text, 'image/svg+xml');
+      return { labels: [...doc.querySelectorAll('text')].map((t) => t.textContent).filter((t) => t.startsWith('fork:')).sort(), dashed: doc.querySelectorAll('path[stroke-dasharray="5 4"]').length };
+    });
+    assert.deepEqual(svg, { labels: ['fork: Trip plan, by boat', 'fork: Trip plan, by train'], dashed: 2 });
+
     // A click on the boat fork's last node opens that session at that node.
     const q = await mapPoint(page, end);
     await page.mouse.click(q.x, q.y);

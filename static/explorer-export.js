@@ -9,6 +9,7 @@ import { envelopeValueText } from "../js/envelope.js";
 import { snapshotFileName } from "./node-text.js";
 import { buildMapModel } from "./map-model.js";
 import { mapPNG, mapSVGText } from "./map-svg.js";
+import { hangForks, holdForks, loadForks } from "./map-forks.js";
 import { resolveColours, TOKENS } from "./map-view.js";
 
 /**
@@ -68,19 +69,23 @@ export async function exportChoice(tree, sessionId, key, options = {}) {
 
 /**
  * The map of a session as an SVG (text) or PNG (a Blob) file, in the
- * page's theme colours (map-svg.js).
+ * page's theme colours (map-svg.js), the sessions made from it hung beside it.
  */
 async function mapFile(tree, sessionId, choice) {
   const env = await tree.call({ operation: "map", sessionId });
   if (!env.ok) throw new Error(env.error.message);
-  const model = buildMapModel(env.value);
+  // The forks hang beside it, as on the page's map.
+  const got = await loadForks(tree, sessionId, env.value);
+  const model = buildMapModel(got.map);
+  const hung = got.forks.length > 0 ? hangForks(model, got.forks) : null;
+  if (hung) holdForks(model, hung);
   const probe = document.createElement("span");
   document.body.append(probe);
   const colours = resolveColours(probe, TOKENS);
   probe.remove();
   const colour = (t) => colours[t];
   const name = snapshotFileName(sessionId).replace(/\.snapshot\.json$/, choice.ext);
-  const text = choice.key === "map-svg" ? mapSVGText(model, colour) : await mapPNG(model, colour);
+  const text = choice.key === "map-svg" ? mapSVGText(model, colour, hung) : await mapPNG(model, colour, hung);
   return { text, name, type: choice.type, scope: "tree" };
 }
 

@@ -6,11 +6,11 @@
 // own `map` answers (laid out in the Worker like the main map): the
 // subtree below the node the fork was made at (the map's `source` mark),
 // the rest of that node's run first. A click on a fork opens that session
-// (host.openFamily). Pure placement here (hangForks, hitFork); drawing in
-// drawForks. The family strip (map-family.js) stays the accessible way to
+// (host.openFamily). Reading them (loadForks), pure placement (hangForks,
+// hitFork), drawing on a canvas (drawForks); map-svg.js draws them in SVG. The family strip (map-family.js) stays the accessible way to
 // open them.
 
-import { MARGIN, SEGMENT_HEIGHT, UNIT_X, UNIT_Y, nodePoint } from "./map-model.js";
+import { MARGIN, SEGMENT_HEIGHT, UNIT_X, UNIT_Y, applyMapDelta, nodePoint } from "./map-model.js";
 
 /** The most forks hung off one map (the family strip lists them all). */
 export const MAX_HUNG_FORKS = 8;
@@ -58,6 +58,41 @@ export function ownPart(value) {
   const minX = Math.min(...segs.map((g) => g.x));
   for (const g of segs) g.x -= minX;
   return { segs, width: Math.max(0, ...segs.map((g) => g.x)), levels: Math.max(0, ...segs.map((g) => g.level)) + 1 };
+}
+
+/**
+ * Read what hanging the forks of a session takes: its `family`, then the
+ * `map` of each session made from it (at most MAX_HUNG_FORKS, in the
+ * family's order). A link the map could not place (an import whose node
+ * core finds only with both sessions read) is placed by asking the map
+ * again, with its revision, once the forks are read. `stale()` is asked
+ * after each call: true stops (null).
+ * @param {{call: Function, hasOperation?: Function}} tree
+ * @param {string} sessionId
+ * @param {object} map the session's whole `map` value
+ * @param {() => boolean} [stale]
+ * @returns {Promise<{family: object|null, map: object, forks: {sessionId: string, title: string, kind: string, seg: number, off: number, value: object}[]}|null>}
+ *   map: the value to show (the one given, or the one asked again)
+ */
+export async function loadForks(tree, sessionId, map, stale = () => false) {
+  const env = tree.hasOperation?.("family") ? await tree.call({ operation: "family", sessionId }) : null;
+  if (stale()) return null;
+  const family = env?.ok ? env.value : null;
+  const titles = new Map((family?.members ?? []).filter((m) => !m.missing).map((m) => [m.sessionId, m.title]));
+  const children = (family?.edges ?? []).filter((e) => e.parentSessionId === sessionId && titles.has(e.sessionId)).slice(0, MAX_HUNG_FORKS);
+  const values = new Map();
+  for (const e of children) {
+    const v = await tree.call({ operation: "map", sessionId: e.sessionId });
+    if (stale()) return null;
+    if (v.ok) values.set(e.sessionId, v.value);
+  }
+  if (children.some((e) => !(map.forks ?? []).some((f) => f[2] === e.sessionId))) {
+    const again = await tree.call({ operation: "map", sessionId, revision: map.revision });
+    if (stale()) return null;
+    if (again.ok) map = again.value.delta ? applyMapDelta(map, again.value) : again.value;
+  }
+  const forks = (map.forks ?? []).filter((f) => values.has(f[2])).map(([seg, off, id, kind]) => ({ sessionId: id, title: titles.get(id) ?? "", kind, seg, off, value: values.get(id) }));
+  return { family, map, forks };
 }
 
 /**
@@ -118,6 +153,24 @@ export function hitFork(hung, wx, wy, zoom, radius = 12) {
 }
 
 /**
+ * A hung fork's label: what it is and its title (else its id), cut to 24 characters.
+ * @param {{kind: string, title: string, sessionId: string}} f @returns {string}
+ */
+export function forkLabel(f) {
+  const name = f.title || f.sessionId;
+  return `${KIND_NAMES[f.kind] ?? "from here"}: ${name.length > 24 ? `${name.slice(0, 23)}…` : name}`;
+}
+
+/**
+ * Grow a map model's world to hold the forks hung beside it.
+ * @param {object} m a model from buildMapModel @param {{right: number, bottom: number}} hung
+ */
+export function holdForks(m, hung) {
+  m.worldWidth = Math.max(m.worldWidth, hung.right);
+  m.worldHeight = Math.max(m.worldHeight, hung.bottom);
+}
+
+/**
  * Draw the hung forks on ctx (its transform: CSS px) through `toScreen`
  * (world → screen), muted: a dashed line from the node each hangs off,
  * its segments and nodes in --muted, its title above it.
@@ -170,8 +223,7 @@ export function drawForks(ctx, hung, toScreen, col, focused) {
   for (const f of hung.forks) {
     const top = toScreen({ x: f.ox, y: f.oy });
     ctx.fillStyle = f.sessionId === focused ? col["--text"] : col["--muted"];
-    const name = f.title || f.sessionId;
-    ctx.fillText(`${KIND_NAMES[f.kind] ?? "from here"}: ${name.length > 24 ? `${name.slice(0, 23)}…` : name}`, top.x + 6, top.y - 6);
+    ctx.fillText(forkLabel(f), top.x + 6, top.y - 6);
   }
   ctx.restore();
 }

@@ -4,22 +4,25 @@
 // the share file, where it is inlined and drawn offline with no script.
 // Drawn as the canvas draws it at zoom 1: segments, connectors, the
 // cursor's and the preferred path, nodes at the ends of each run, branch
-// names at their tips, labels, ★, hidden branches dimmed with their count.
+// names at their tips, labels, ★, hidden branches dimmed with their count,
+// and the sessions made from this one hung beside it, muted (map-forks.js).
 
 import { HIDDEN_ROOT, ON_PATH, PREFERRED, SEGMENT_HEIGHT, branchColour, nodePoint, segmentTop, segmentX } from "./map-model.js";
+import { forkLabel, forkPoint } from "./map-forks.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 /**
  * Build the map's SVG.
  * @param {object} m a model from buildMapModel
- * @param {{doc?: Document, colour?: (token: string) => string}} [options] doc: the document to build in
+ * @param {{doc?: Document, colour?: (token: string) => string, hung?: {forks: object[]}|null}} [options] doc: the document to build in
  *   (default: the page's); colour: a theme token ("--accent", "--branch-3") to an SVG paint — by
  *   default a class per token (`stroke--accent`), which share-viewer.css maps to the theme's
- *   var(--accent) (the share file); an export passes resolved colours
+ *   var(--accent) (the share file); an export passes resolved colours; hung: the forks hung beside
+ *   the map (map-forks.js hangForks; m's world grown to hold them), drawn muted as the canvas does
  * @returns {SVGSVGElement}
  */
-export function mapSVG(m, { doc = document, colour = (t) => `token:${t}` } = {}) {
+export function mapSVG(m, { doc = document, colour = (t) => `token:${t}`, hung = null } = {}) {
   const make = (tag, attrs, text) => {
     const e = doc.createElementNS(SVG_NS, tag);
     // A theme paint ("token:--accent") becomes a class ("stroke--accent"), which the share
@@ -80,27 +83,54 @@ export function mapSVG(m, { doc = document, colour = (t) => `token:${t}` } = {})
     texts.append(make("text", { x: p.x + 9, y: p.y - 3, fill: colour("--pref"), "font-size": 16 }, "★"));
   }
   svg.append(paths, lines, dots, texts);
+  if (hung) svg.append(forksSVG(hung, make, colour));
   return svg;
+}
+
+/**
+ * The hung forks as one muted <g>: a dashed line from the node each hangs
+ * off, its segments and end nodes, its label (map-forks.js drawForks'
+ * drawing, at zoom 1).
+ * @param {{forks: object[]}} hung @param {Function} make @param {(token: string) => string} colour
+ * @returns {SVGGElement}
+ */
+function forksSVG(hung, make, colour) {
+  const muted = colour("--muted");
+  const g = make("g", { fill: "none", stroke: muted, "stroke-opacity": 0.7, "stroke-linecap": "round" });
+  for (const f of hung.forks) {
+    g.append(make("path", { d: `M${f.anchor.x} ${f.anchor.y}L${f.ox} ${f.anchor.y}L${f.ox} ${f.oy}`, "stroke-width": 1.5, "stroke-dasharray": "5 4" }));
+    for (const s of f.segs) {
+      const from = s.parent < 0 ? { x: f.ox, y: f.oy } : forkPoint(f.segs[s.parent], f.segs[s.parent].length - 1);
+      const a = forkPoint(s, 0);
+      const b = forkPoint(s, s.length - 1);
+      g.append(make("path", { d: `M${from.x} ${from.y}L${a.x} ${a.y}L${b.x} ${b.y}`, "stroke-width": 2 }));
+      for (const p of s.length > 1 ? [a, b] : [a]) g.append(make("circle", { cx: p.x, cy: p.y, r: 3, fill: muted, stroke: "none" }));
+    }
+    g.append(make("circle", { cx: f.ox, cy: f.oy, r: 3.5, fill: muted, stroke: "none" }));
+    g.append(make("text", { x: f.ox + 6, y: f.oy - 6, fill: muted, stroke: "none", "font-size": 12, "font-style": "italic" }, forkLabel(f)));
+  }
+  return g;
 }
 
 /**
  * The map's SVG as a standalone file's text (colours resolved: it is read
  * outside the page's theme). Serialized with XMLSerializer.
  * @param {object} m @param {(token: string) => string} colour resolved colours (MapView's _colours)
+ * @param {{forks: object[]}|null} [hung] forks hung beside the map (see mapSVG)
  * @returns {string}
  */
-export function mapSVGText(m, colour) {
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(mapSVG(m, { colour }))}`;
+export function mapSVGText(m, colour, hung = null) {
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(mapSVG(m, { colour, hung }))}`;
 }
 
 /**
  * The map as a PNG: the SVG drawn on a canvas at `scale`, capped at 16,000
  * px a side. Resolves to a Blob (image/png).
- * @param {object} m @param {(token: string) => string} colour @param {number} [scale]
+ * @param {object} m @param {(token: string) => string} colour @param {{forks: object[]}|null} [hung] @param {number} [scale]
  * @returns {Promise<Blob>}
  */
-export async function mapPNG(m, colour, scale = 2) {
-  const text = mapSVGText(m, colour);
+export async function mapPNG(m, colour, hung = null, scale = 2) {
+  const text = mapSVGText(m, colour, hung);
   const img = new Image();
   img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(text)}`;
   await img.decode();

@@ -13,7 +13,7 @@
 // the accessible tree; this canvas is role="img" with that live line.
 
 import { button, el } from "./dom.js";
-import { drawForks, hitFork } from "./map-forks.js";
+import { drawForks, hitFork, holdForks } from "./map-forks.js";
 import { MAX_ZOOM, NODE_SPACING, SEGMENT_HEIGHT, HIDDEN_ROOT, ON_PATH, PREFERRED, UNIT_X, branchColour, centreOn, clampZoom, fitView, hitTest, locate, neighbour, nodeId, nodePoint, segmentTop, segmentX, segmentsIn } from "./map-model.js";
 
 /** Milliseconds a press must last, unmoved, to show a node's tip (phones). */
@@ -92,8 +92,7 @@ export class MapView {
     this.hung = hung;
     const m = this.model;
     if (m && hung) {
-      m.worldWidth = Math.max(m.worldWidth, hung.right);
-      m.worldHeight = Math.max(m.worldHeight, hung.bottom);
+      holdForks(m, hung);
       if (!this._touched) this._needsFit = true;
     }
     this.schedule();

@@ -12,7 +12,7 @@ import { applyMapDelta, buildMapModel } from "./map-model.js";
 import { MapView } from "./map-view.js";
 import { ListMinimap } from "./list-minimap.js";
 import { FamilyStrip } from "./map-family.js";
-import { MAX_HUNG_FORKS, hangForks } from "./map-forks.js";
+import { hangForks, loadForks } from "./map-forks.js";
 
 /** The views of the tree column. */
 export const VIEWS = Object.freeze(["list", "map"]);
@@ -127,34 +127,17 @@ export class PanelMap {
   /**
    * Ask for the family of the session shown (core's read-only `family`),
    * show it in the strip, and hang the sessions made from this one beside
-   * the map (map-forks.js): each one's own `map`, at most MAX_HUNG_FORKS.
-   * A link the map could not place yet (an import whose node core finds
-   * only with both sessions read) is placed by asking the map again once
-   * the forks are read.
+   * the map (map-forks.js loadForks, hangForks).
    */
   async loadFamily(tree, sessionId, seq) {
-    const env = tree.hasOperation?.("family") ? await tree.call({ operation: "family", sessionId }) : null;
-    if (seq !== this._seq) return;
-    const family = env?.ok ? env.value : null;
-    this.family.set(family, sessionId);
-    const titles = new Map((family?.members ?? []).filter((m) => !m.missing).map((m) => [m.sessionId, m.title]));
-    const children = (family?.edges ?? []).filter((e) => e.parentSessionId === sessionId && titles.has(e.sessionId)).slice(0, MAX_HUNG_FORKS);
-    if (children.length === 0) return this.mapView.setForks(null);
-    const values = new Map();
-    for (const e of children) {
-      const v = await tree.call({ operation: "map", sessionId: e.sessionId });
-      if (seq !== this._seq) return;
-      if (v.ok) values.set(e.sessionId, v.value);
+    const got = await loadForks(tree, sessionId, this._map, () => seq !== this._seq);
+    if (!got) return;
+    this.family.set(got.family, sessionId);
+    if (got.map !== this._map) {
+      this._map = got.map;
+      this.mapView.setModel(buildMapModel(got.map, { idAt: (seg, off, first) => this._idAt(off, first) }), { previewId: this.panel._model.viewNode });
     }
-    let map = this._map;
-    if (children.some((e) => !map.forks.some((f) => f[2] === e.sessionId))) {
-      const again = await tree.call({ operation: "map", sessionId, revision: map.revision });
-      if (seq !== this._seq || !again.ok) return;
-      map = this._map = again.value.delta ? applyMapDelta(map, again.value) : again.value;
-      this.mapView.setModel(buildMapModel(map, { idAt: (seg, off, first) => this._idAt(off, first) }), { previewId: this.panel._model.viewNode });
-    }
-    const forks = map.forks.filter((f) => values.has(f[2])).map(([seg, off, id, kind]) => ({ sessionId: id, title: titles.get(id) ?? "", kind, seg, off, value: values.get(id) }));
-    this.mapView.setForks(forks.length > 0 ? hangForks(this.mapView.model, forks) : null);
+    this.mapView.setForks(got.forks.length > 0 ? hangForks(this.mapView.model, got.forks) : null);
   }
 
   /** The id of the node `off` places after node `first` in its run, from the panel's rows. */
