@@ -80,7 +80,18 @@ all: build
 # bundled with the code, allowed under style-src 'self').
 PANEL_STYLES := static/panel-styles.js
 
-build: $(WASM) $(WASM_EXEC) $(PANEL_STYLES) vendor
+# The explorer's store worker as one module (static/store-worker.js and
+# every module of js/worker.js bundled by esbuild, gitignored): a worker
+# has no modulepreload, and its ~30 modules fetched and compiled one by
+# one, through the service worker, were most of the explorer's start-up.
+# The package's own js/worker.js stays unbundled (an app's bundler bundles it).
+WORKER_BUNDLE := static/store-worker.bundle.js
+
+build: $(WASM) $(WASM_EXEC) $(PANEL_STYLES) vendor $(WORKER_BUNDLE)
+
+$(WORKER_BUNDLE): static/store-worker.js $(wildcard js/*.js js/store/*.js) $(WASM_EXEC) node_modules/.package-lock.json
+	node_modules/.bin/esbuild static/store-worker.js --bundle --format=esm --log-level=warning --log-override:ignored-bare-import=silent --outfile=$@ \
+	  --banner:js='// Built by make from static/store-worker.js: js/worker.js and its modules, and js/wasm_exec.js (Go, BSD license: $(GOROOT_WASM)/../LICENSE). Do not edit.'
 
 $(PANEL_STYLES): static/theme.css static/session-tree-panel.css static/map.css tools/css-module.mjs
 	$(NODE) tools/css-module.mjs $@
@@ -196,6 +207,6 @@ bench: build deps
 	$(NODE) bench/folders.mjs
 
 clean:
-	rm -f $(WASM) $(WASM_EXEC) $(PANEL_STYLES) js/*.gz js/*.br
+	rm -f $(WASM) $(WASM_EXEC) $(PANEL_STYLES) $(WORKER_BUNDLE) js/*.gz js/*.br
 	rm -f sessiontree-*.tgz
 	rm -rf .cache e2e/artifacts $(VENDOR)

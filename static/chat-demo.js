@@ -304,7 +304,7 @@ function wireSettings() {
 }
 
 async function start() {
-  tree = await init({ workerURL: new URL("./store-worker.js", import.meta.url) });
+  tree = await init({ workerURL: new URL("./store-worker.bundle.js", import.meta.url) });
   const created = await tree.call({ operation: "create", sessionId: CHAT_SESSION, title: "Embedding demo chat" });
   if (!created.ok && created.error.code !== ERROR.SESSION_ALREADY_EXISTS) throw new Error(created.error.message);
   for (const panel of document.querySelectorAll("session-tree-panel")) panel.tree = tree;

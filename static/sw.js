@@ -45,6 +45,7 @@ const PRECACHE = [
   "./share-viewer.js",
   "./share-viewer.css",
   "./store-worker.js",
+  "./store-worker.bundle.js",
   "./boot.js",
   "./explorer.css",
   "./theme.css",
