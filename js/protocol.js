@@ -28,6 +28,7 @@ export const OPERATIONS = Object.freeze({
   "fork": Object.freeze({ readOnly: false, keepsCursor: false, public: true, fields: Object.freeze(["sessionId", "nodeId", "newSessionId", "branch"]) }),
   "hide": Object.freeze({ readOnly: false, keepsCursor: true, public: true, fields: Object.freeze(["sessionId", "nodeId", "hidden"]) }),
   "import": Object.freeze({ readOnly: false, keepsCursor: false, public: true, fields: Object.freeze(["data", "format"]) }),
+  "import.batches": Object.freeze({ readOnly: true, keepsCursor: false, public: false, fields: Object.freeze(["files", "bytes"]) }),
   "import.report": Object.freeze({ readOnly: true, keepsCursor: false, public: false, fields: Object.freeze(["sessionId"]) }),
   "jump": Object.freeze({ readOnly: false, keepsCursor: false, public: true, fields: Object.freeze(["sessionId", "nodeId"]) }),
   "label": Object.freeze({ readOnly: false, keepsCursor: true, public: true, fields: Object.freeze(["sessionId", "nodeId", "label"]) }),
