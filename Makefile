@@ -80,18 +80,24 @@ all: build
 # bundled with the code, allowed under style-src 'self').
 PANEL_STYLES := static/panel-styles.js
 
-# The explorer's store worker as one module (static/store-worker.js and
-# every module of js/worker.js bundled by esbuild, gitignored): a worker
-# has no modulepreload, and its ~30 modules fetched and compiled one by
-# one, through the service worker, were most of the explorer's start-up.
-# The package's own js/worker.js stays unbundled (an app's bundler bundles it).
-WORKER_BUNDLE := static/store-worker.bundle.js
+# The store worker as one module (js/worker.js and every module it
+# imports, bundled by esbuild, gitignored): a worker has no modulepreload,
+# and its ~30 modules fetched and compiled a level at a time (through the
+# service worker, for the explorer) were most of init()'s start. Two:
+# js/worker.bundle.js, the package's default worker (init() with no
+# workerURL), and static/store-worker.bundle.js, the explorer's (inside the
+# service worker's scope). js/worker.js stays the source, and what a custom
+# worker imports.
+WORKER_BUNDLES := js/worker.bundle.js static/store-worker.bundle.js
+BUNDLE_BANNER  := Built by make with esbuild: js/worker.js and its modules, and js/wasm_exec.js (Copyright 2018 The Go Authors, BSD-style license: third_party/go/LICENSE). Do not edit.
 
-build: $(WASM) $(WASM_EXEC) $(PANEL_STYLES) vendor $(WORKER_BUNDLE)
+build: $(WASM) $(WASM_EXEC) $(PANEL_STYLES) vendor $(WORKER_BUNDLES)
 
-$(WORKER_BUNDLE): static/store-worker.js $(wildcard js/*.js js/store/*.js) $(WASM_EXEC) node_modules/.package-lock.json
-	node_modules/.bin/esbuild static/store-worker.js --bundle --format=esm --log-level=warning --log-override:ignored-bare-import=silent --outfile=$@ \
-	  --banner:js='// Built by make from static/store-worker.js: js/worker.js and its modules, and js/wasm_exec.js (Go, BSD license: $(GOROOT_WASM)/../LICENSE). Do not edit.'
+js/worker.bundle.js: $(filter-out js/worker.bundle.js,$(wildcard js/*.js)) $(wildcard js/store/*.js) $(WASM_EXEC) node_modules/.package-lock.json
+	node_modules/.bin/esbuild js/worker.js --bundle --format=esm --log-level=warning --log-override:ignored-bare-import=silent --outfile=$@ --banner:js='// $(BUNDLE_BANNER)'
+
+static/store-worker.bundle.js: static/store-worker.js $(filter-out js/worker.bundle.js,$(wildcard js/*.js)) $(wildcard js/store/*.js) $(WASM_EXEC) node_modules/.package-lock.json
+	node_modules/.bin/esbuild static/store-worker.js --bundle --format=esm --log-level=warning --log-override:ignored-bare-import=silent --outfile=$@ --banner:js='// $(BUNDLE_BANNER)'
 
 $(PANEL_STYLES): static/theme.css static/session-tree-panel.css static/map.css tools/css-module.mjs
 	$(NODE) tools/css-module.mjs $@
@@ -207,6 +213,6 @@ bench: build deps
 	$(NODE) bench/folders.mjs
 
 clean:
-	rm -f $(WASM) $(WASM_EXEC) $(PANEL_STYLES) $(WORKER_BUNDLE) js/*.gz js/*.br
+	rm -f $(WASM) $(WASM_EXEC) $(PANEL_STYLES) $(WORKER_BUNDLES) js/*.gz js/*.br
 	rm -f sessiontree-*.tgz
 	rm -rf .cache e2e/artifacts $(VENDOR)

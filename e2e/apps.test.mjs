@@ -78,7 +78,7 @@ async function inPage(fn) {
     // which Chromium reports as an aborted request: not a failure.
     page.on('requestfailed', (r) => (r.failure()?.errorText === 'net::ERR_ABORTED' && r.url().startsWith(chatOrigin)) || errors.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
     await fn(page);
-    // Named by the bundler: worker-<hash>.js (Vite), sessiontree.js (webpack, after the Worker's name).
+    // Named by the bundler: worker.bundle-<hash>.js (Vite), sessiontree.js (webpack, after the Worker's name).
     assert.equal(page.workers().length, 1, `one store worker: ${page.workers().map((w) => w.url())}`);
   } finally {
     await context.close();
@@ -126,7 +126,7 @@ async function viteBuildAndChat(app, scenario) {
   const printed = (stdout + stderr).replace(/\(!\) Some chunks are larger than \d+ kB[^]*?chunkSizeWarningLimit\.?/, '');
   assert.doesNotMatch(printed, /overwrites a previously emitted file|\bwarn(ing)?\b/i, 'vite build warns about nothing');
   const assets = fs.readdirSync(path.join(dist, 'assets'));
-  assert.equal(assets.filter((f) => /^worker-.*\.js$/.test(f)).length, 1, `the worker is emitted once: ${assets}`);
+  assert.equal(assets.filter((f) => /^worker\.bundle-.*\.js$/.test(f)).length, 1, `the worker is emitted once: ${assets}`);
   assert.equal(assets.filter((f) => f.endsWith('.wasm')).length, 1, `the wasm is emitted once: ${assets}`);
   assert.ok(assets.some((f) => /^python-.*\.js$/.test(f)), 'the highlight.js grammars are chunks');
   await serveAndChat(dist, scenario);
@@ -244,7 +244,7 @@ test('Vite 5 dev server without the sessiontree/vite plugin: the pre-bundled pac
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
-    const failed = page.waitForResponse((r) => /\/\.vite\/deps\/worker\.js\b/.test(r.url()), { timeout: 120_000 });
+    const failed = page.waitForResponse((r) => /\/\.vite\/deps\/worker\.bundle\.js\b/.test(r.url()), { timeout: 120_000 });
     await page.goto(dev.url, { timeout: 120_000 });
     const r = await failed;
     assert.ok(r.status() >= 400, `${r.status()} ${r.url()}`);
@@ -275,7 +275,7 @@ test('Parcel 2 (no Parcel config, parcel build index.html) under a strict CSP wi
   const printed = (stdout + stderr).replace(/^dist\/sessiontree\.\w+\.wasm\s+⚠️ .*$/m, '');
   assert.doesNotMatch(printed, /\bwarn(ing)?\b|⚠/i, `parcel build warns about nothing: ${printed}`);
   const files = fs.readdirSync(dist);
-  assert.equal(files.filter((f) => /^worker\.\w+\.js$/.test(f)).length, 1, `the worker is emitted once: ${files}`);
+  assert.equal(files.filter((f) => /^worker\.bundle\.\w+\.js$/.test(f)).length, 1, `the worker is emitted once: ${files}`);
   assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 1, `the wasm is emitted once: ${files}`);
   assert.ok(files.some((f) => /^python\.\w+\.js$/.test(f)), 'the highlight.js grammars are bundles');
   // Parcel writes an inline <script type=importmap> of its bundles' hashed names, which script-src must allow.
@@ -295,7 +295,7 @@ test('Rollup 4 without the sessiontree/rollup plugin: the build has no worker an
   await rollupBuild({ SESSIONTREE_ROLLUP_PLUGIN: 'off' });
   const files = fs.readdirSync(path.join(ROLLUP_APP, 'dist'), { recursive: true }).map(String);
   assert.deepEqual(files.filter((f) => /worker|\.wasm$/.test(f)), []);
-  assert.match(fs.readFileSync(path.join(ROLLUP_APP, 'dist', 'index.js'), 'utf8'), /new URL\("\.\/worker\.js", import\.meta\.url\)/, 'the URL is kept as written, pointing beside the bundle');
+  assert.match(fs.readFileSync(path.join(ROLLUP_APP, 'dist', 'index.js'), 'utf8'), /new URL\("\.\/worker\.bundle\.js", import\.meta\.url\)/, 'the URL is kept as written, pointing beside the bundle');
 });
 
 test('Rollup 4 (node-resolve and the sessiontree/rollup plugin, rollup -c) under a strict CSP: chat, edit, regenerate, switch branch, rename, delete, reload', async () => {
@@ -303,7 +303,7 @@ test('Rollup 4 (node-resolve and the sessiontree/rollup plugin, rollup -c) under
   const printed = await rollupBuild();
   assert.doesNotMatch(printed, /\(!\)|\bwarn(ing)?\b/i, `rollup warns about nothing: ${printed}`);
   const files = fs.readdirSync(dist);
-  assert.equal(files.filter((f) => /^worker-.*\.js$/.test(f)).length, 1, `the worker is a chunk, once: ${files}`);
+  assert.equal(files.filter((f) => /^worker\.bundle-.*\.js$/.test(f)).length, 1, `the worker is a chunk, once: ${files}`);
   assert.equal(fs.readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWith('.wasm')).length, 1, 'the wasm is emitted once');
   assert.ok(files.some((f) => /^python-.*\.js$/.test(f)), 'the highlight.js grammars are chunks');
   await serveAndChat(ROLLUP_APP, 'rollup', { page: 'index.html' });

@@ -95,16 +95,17 @@ before(async () => {
   const hash = createHash('sha256').update(importMap).digest('base64');
   fs.writeFileSync(path.join(app, 'unbundled.html'), page('unbundled', { csp: csp(` 'sha256-${hash}'`), importMap }, '/src/main.js'));
 
-  // Bundled: esbuild bundles the app and, as a second entry, the store's
-  // worker (Go's loader and the panel's stylesheets are bundled: literal
-  // imports); the wasm and the panel's icon are copied beside them (the
+  // Bundled: esbuild bundles the app and, as a second entry named as the
+  // shim's default worker (worker.bundle.js), the store's worker (Go's
+  // loader and the panel's stylesheets are bundled: literal imports); the
+  // wasm and the panel's icon are copied beside them (the
   // shim and the panel find them next to their
   // module: new URL(…, import.meta.url)).
   const dist = path.join(app, 'dist');
   const resolve = createRequire(path.join(app, 'package.json')).resolve;
   await esbuild.build({
     absWorkingDir: app,
-    entryPoints: { app: 'src/main.js', worker: 'sessiontree/worker.js' },
+    entryPoints: { app: 'src/main.js', 'worker.bundle': 'sessiontree/worker.js' },
     bundle: true,
     format: 'esm',
     target: 'es2022',
@@ -131,7 +132,7 @@ test('npm pack makes sessiontree-<version>.tgz with the API, the panel and the w
   assert.match(pkg.version, /^\d+\.\d+\.\d+$/);
   const files = packed.files.map((f) => f.path);
   console.log(`# ${packed.filename}: ${packed.size} bytes packed, ${packed.unpackedSize} unpacked, ${files.length} files`);
-  for (const want of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'docs/EMBED.md', 'js/sessiontree.js', 'js/sessiontree.d.ts', 'js/worker.js', 'js/local.js', 'js/store/writer.js', 'js/sessiontree.wasm', 'js/wasm_exec.js', 'js/openai.js', 'js/openai-wire.js', 'js/openai.d.ts', 'vite/index.js', 'vite/index.d.ts', 'static/session-tree-panel.js', 'static/session-tree-panel.d.ts', 'static/session-tree-panel.css', 'static/theme.css', 'static/icon.svg', 'static/render-message.js', 'static/node-text.js', 'static/vendor/markdown-it.js', 'static/vendor/purify.js', 'static/vendor/highlight/core.js', 'third_party/go/LICENSE']) {
+  for (const want of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'docs/EMBED.md', 'js/sessiontree.js', 'js/sessiontree.d.ts', 'js/worker.js', 'js/worker.bundle.js', 'js/local.js', 'js/store/writer.js', 'js/sessiontree.wasm', 'js/wasm_exec.js', 'js/openai.js', 'js/openai-wire.js', 'js/openai.d.ts', 'vite/index.js', 'vite/index.d.ts', 'static/session-tree-panel.js', 'static/session-tree-panel.d.ts', 'static/session-tree-panel.css', 'static/theme.css', 'static/icon.svg', 'static/render-message.js', 'static/node-text.js', 'static/vendor/markdown-it.js', 'static/vendor/purify.js', 'static/vendor/highlight/core.js', 'third_party/go/LICENSE']) {
     assert.ok(files.includes(want), `${want} is in the tarball`);
   }
   const unwanted = files.filter((f) => /^(e2e|bench|core|wasm|tools|scripts|fixtures)\/|\.go$|(^|\/)go\.(mod|sum)$|_test\.|\.test\.|(^|\/)testdata\/|\.(gz|br|tgz)$|\.copied$/.test(f));
@@ -198,8 +199,8 @@ for (const [name, url] of [['bundled with esbuild', 'dist/index.html'], ['unbund
       assert.ok(events.some(([type, nodeId]) => type === 'select' && nodeId === app.user.id), JSON.stringify(events));
       // The context pane shows the clicked node's path: the user's message alone.
       await p.waitForFunction(() => document.querySelector('session-tree-panel').shadowRoot.textContent.includes('What is a session tree?'));
-      // The store runs in the package's module worker (bundled: dist/worker.js).
-      assert.deepEqual(p.workers().map((w) => new URL(w.url()).pathname), [url.startsWith('dist/') ? '/dist/worker.js' : '/node_modules/sessiontree/js/worker.js']);
+      // The store runs in the package's module worker (bundled by the app: dist/worker.bundle.js; else the package's).
+      assert.deepEqual(p.workers().map((w) => new URL(w.url()).pathname), [url.startsWith('dist/') ? '/dist/worker.bundle.js' : '/node_modules/sessiontree/js/worker.bundle.js']);
       assert.deepEqual(errors, []);
     } finally {
       await context.close();

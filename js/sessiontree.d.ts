@@ -703,8 +703,9 @@ export interface InitOptions {
    */
   wasmURL?: string | URL;
   /**
-   * Where the store's module Worker is; default: worker.js next to the
-   * module. Resolved against the page's URL.
+   * Where the store's module Worker is; default: worker.bundle.js next to
+   * the module (worker.js and its modules in one file, made by make build).
+   * A worker of your own imports worker.js. Resolved against the page's URL.
    */
   workerURL?: string | URL;
   /**

@@ -148,7 +148,7 @@ export function init(options = {}) {
 /**
  * The worker for an init() that names none: the one this page already
  * started (the first init() chooses it, so a page keeps one worker),
- * else js/worker.js next to this module.
+ * else js/worker.bundle.js next to this module (js/worker.js bundled).
  */
 function pageWorker() {
   for (const c of workers.values()) if (!c.failed) return c;
@@ -157,7 +157,9 @@ function pageWorker() {
   // Rollup and Parcel recognise to bundle the worker with its imports (a
   // second new URL("./worker.js", …) would be emitted again as an asset).
   // The worker's URL is known once it started (connect keys by it).
-  return connect(null, () => new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: "sessiontree" }));
+  // worker.bundle.js is worker.js with its modules, one file (make build):
+  // unbundled, their ~30 fetches were most of init()'s start.
+  return connect(null, () => new Worker(new URL("./worker.bundle.js", import.meta.url), { type: "module", name: "sessiontree" }));
 }
 
 /**

@@ -82,6 +82,7 @@ const PRECACHE = [
   "../js/sessiontree.js",
   "../js/worker-tree.js",
   "../js/worker.js",
+  "../js/worker.bundle.js",
   "../js/local.js",
   "../js/runtime.js",
   "../js/local-import.js",
