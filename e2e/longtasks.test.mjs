@@ -21,7 +21,7 @@ test('while 100,000 nodes are loaded and searched, a 20 MB export imported, and 
   const env = await setup();
   try {
     const { steps, control, workers } = await longTaskSteps(env);
-    assert.ok(workers.some((u) => /\/js\/worker\.js(\?|$)/.test(u)), `the store runs in its module Worker: ${JSON.stringify(workers)}`);
+    assert.ok(workers.some((u) => /\/js\/worker\.bundle\.js(\?|$)/.test(u)), `the store runs in its module Worker: ${JSON.stringify(workers)}`);
     const report = [];
     const blocked = [];
     for (const { step, tasks, extra } of steps) {

@@ -164,11 +164,11 @@ test('init refuses a memoryBudget that is not a positive integer up to 2^32', as
   await page.close();
 });
 
-/** The page's store worker (js/worker.js), once it is running. */
+/** The page's store worker (js/worker.bundle.js, init()'s default), once it is running. */
 async function storeWorker(page) {
   await page.waitForFunction(() => true);
   for (;;) {
-    const w = page.workers().find((x) => x.url().endsWith('/js/worker.js'));
+    const w = page.workers().find((x) => x.url().endsWith('/js/worker.bundle.js'));
     if (w) return w;
     await page.waitForEvent('worker');
   }
@@ -249,7 +249,7 @@ test('a Go runtime that exits with calls in flight answers them STORAGE_ERROR, r
   assert.equal(r.restored, true);
   assert.equal(r.imported, 1);
   assert.equal(r.after, 5, 'the restore point brought back 5 nodes');
-  assert.equal(page.workers().filter((w) => w.url().endsWith('/js/worker.js')).length, 1, 'the old worker was ended');
+  assert.equal(page.workers().filter((w) => w.url().endsWith('/js/worker.bundle.js')).length, 1, 'the old worker was ended');
   assert.deepEqual(env.errors, []);
   await page.close();
 });
