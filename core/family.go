@@ -131,7 +131,7 @@ func (st *Store) familyEdge(id string) FamilyEdge {
 	e := FamilyEdge{SessionID: id, ParentSessionID: s.source.sessionID, Kind: s.source.via}
 	node := s.source.nodeID
 	if node == "" {
-		node = forkPoint(st.sessions[s.source.sessionID], s)
+		node = s.source.forkPointOf(st.sessions[s.source.sessionID], s)
 	}
 	e.NodeID = nullable(node)
 	return e
@@ -159,6 +159,18 @@ func forkPoint(parent, child *Session) string {
 		}
 	}
 	return found
+}
+
+// forkPointOf returns forkPoint(parent, child) for child's link l, kept
+// while both sessions have the node counts it was found at.
+func (l *sourceLink) forkPointOf(parent, child *Session) string {
+	if parent == nil || parent.paged != nil || child.paged != nil {
+		return ""
+	}
+	if at := [2]int{len(parent.nodes), len(child.nodes)}; !l.pointKnown || at != l.pointAt {
+		l.point, l.pointAt, l.pointKnown = forkPoint(parent, child), at, true
+	}
+	return l.point
 }
 
 // sameNode reports whether a and b are the same record of two sessions.

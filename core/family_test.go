@@ -159,6 +159,16 @@ func TestImportedForkLinks(t *testing.T) {
 		assert.Equal(t, "0a1b2c3d-parent | 0a1b2c3d-parent:Plan the trip:4 9f8e7d6c-child:Plan the trip:4 | 9f8e7d6c-child<0a1b2c3d-parent@m2/import",
 			familyShape(family(t, st, "0a1b2c3d-parent")), "the node is the last one both share")
 	})
+	t.Run("the node both share follows a parent that grew (found again, not kept stale)", func(t *testing.T) {
+		st := testStore(t)
+		mustImport(t, st, []byte(piChild), "auto")
+		lines := strings.SplitAfter(piParent, "\n")
+		mustImport(t, st, []byte(lines[0]+lines[1]), "auto") // the parent's file when it held m1 only
+		assert.Contains(t, familyShape(family(t, st, "9f8e7d6c-child")), "9f8e7d6c-child<0a1b2c3d-parent@m1/import")
+		assert.Contains(t, familyShape(family(t, st, "9f8e7d6c-child")), "@m1/import", "asked again, the same")
+		mustImport(t, st, []byte(piParent), "auto") // it grew: m2 and m3
+		assert.Contains(t, familyShape(family(t, st, "9f8e7d6c-child")), "9f8e7d6c-child<0a1b2c3d-parent@m2/import")
+	})
 	t.Run("a parentSession that is a bare id is the id", func(t *testing.T) {
 		st := testStore(t)
 		data := strings.Replace(piChild, `/home/me/.pi/agent/sessions/--w--/2026-01-02T03-04-05-000Z_0a1b2c3d-parent.jsonl`, `p_1`, 1)

@@ -40,6 +40,14 @@ type sourceLink struct {
 	sessionID string
 	nodeID    string // "" when unknown
 	via       string
+
+	// point is forkPoint's answer for a link naming no node, found when
+	// the parent and this session had the node counts pointAt (sessions
+	// only grow, so it stands while both do): the map asks it at every
+	// answer, and the walk is over every node of the session.
+	point      string
+	pointAt    [2]int
+	pointKnown bool
 }
 
 // recordSource appends a source record to the new session f (made from

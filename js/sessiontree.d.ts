@@ -264,22 +264,11 @@ export interface MapSource {
  * that is not current gets the whole SessionMap. static/map-model.js
  * `applyMapDelta(earlier, delta)` makes the whole value.
  */
-export interface SessionMapDelta {
-  sessionId: string;
-  nodeCount: number;
-  revision: string;
+export type SessionMapDelta = Pick<SessionMap, "sessionId" | "nodeCount" | "revision" | "count" | "branches" | "flags" | "cursor" | "preferred" | "labels" | "tips" | "forks" | "source"> & {
   delta: true;
-  count: number;
+  /** [segment, length, last node id] of each segment that grew */
   changed: [number, number, string][];
-  branches: string[];
-  flags: number[];
-  cursor: MapMark | null;
-  preferred: MapMark | null;
-  labels: [number, number, string][];
-  tips: [number, number, number][];
-  forks: [number, number, string, "fork" | "clone" | "import"][];
-  source: MapSource | null;
-}
+};
 
 /**
  * The value of operation "tree.rows" {sessionId, offset?, limit?, around?}:
