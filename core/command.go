@@ -112,14 +112,11 @@ func (c *cmdCall) session(st *Store) (*Session, *Error) {
 	return st.session(c.sessionID)
 }
 
-// tool runs operation op with the command's session and the given fields,
-// as the tool call would (the change is recorded under op).
-func (c *cmdCall) tool(st *Store, op string, fields map[string]string) (any, *Error) {
-	r := &request{op: op, fields: map[string]RawMessage{"sessionId": jsonx.AppendString(nil, c.sessionID)}}
-	for k, v := range fields {
-		r.fields[k] = jsonx.AppendString(nil, v)
-	}
-	return operations[op].run(st, r)
+// typedErr returns the *Error a typed method (api.go) failed with, nil
+// for none: they fail with no other error.
+func typedErr(err error) *Error {
+	e, _ := err.(*Error)
+	return e
 }
 
 func opCommand(st *Store, r *request) (any, *Error) {
@@ -322,12 +319,12 @@ func cmdList(st *Store, c *cmdCall) (*CommandResult, *Error) {
 }
 
 func cmdBranches(st *Store, c *cmdCall) (*CommandResult, *Error) {
-	data, err := c.tool(st, "branches", nil)
+	data, err := st.Branches(c.sessionID)
 	if err != nil {
-		return nil, err
+		return nil, typedErr(err)
 	}
 	var b strings.Builder
-	for _, br := range data.([]BranchInfo) {
+	for _, br := range data {
 		mark := "  "
 		if br.Active {
 			mark = "* "
@@ -385,27 +382,25 @@ func cmdContext(st *Store, c *cmdCall) (*CommandResult, *Error) {
 }
 
 func cmdJump(st *Store, c *cmdCall) (*CommandResult, *Error) {
-	data, err := c.tool(st, "jump", map[string]string{"nodeId": c.args[0]})
+	status, err := st.Jump(c.sessionID, c.args[0])
 	if err != nil {
-		return nil, err
+		return nil, typedErr(err)
 	}
-	status := data.(Status)
-	return &CommandResult{Text: jsonx.Sprintf("cursor at %s on branch %s\n", orNone(status.Cursor, "none"), status.ActiveBranch), Data: data}, nil
+	return &CommandResult{Text: jsonx.Sprintf("cursor at %s on branch %s\n", orNone(status.Cursor, "none"), status.ActiveBranch), Data: status}, nil
 }
 
 func cmdBranch(st *Store, c *cmdCall) (*CommandResult, *Error) {
-	data, err := c.tool(st, "branch", map[string]string{"nodeId": c.args[0], "branch": c.args[1]})
+	status, err := st.Branch(c.sessionID, c.args[0], c.args[1])
 	if err != nil {
-		return nil, err
+		return nil, typedErr(err)
 	}
-	status := data.(Status)
-	return &CommandResult{Text: jsonx.Sprintf("on branch %s from %s; the next message goes there\n", status.ActiveBranch, orNone(status.Cursor, "none")), Data: data}, nil
+	return &CommandResult{Text: jsonx.Sprintf("on branch %s from %s; the next message goes there\n", status.ActiveBranch, orNone(status.Cursor, "none")), Data: status}, nil
 }
 
 func cmdLabel(st *Store, c *cmdCall) (*CommandResult, *Error) {
-	data, err := c.tool(st, "label", map[string]string{"nodeId": c.args[0], "label": c.args[1]})
+	data, err := st.Label(c.sessionID, c.args[0], c.args[1])
 	if err != nil {
-		return nil, err
+		return nil, typedErr(err)
 	}
 	text := jsonx.Sprintf("label of %s cleared\n", c.args[0])
 	if c.args[1] != "" {
@@ -415,27 +410,29 @@ func cmdLabel(st *Store, c *cmdCall) (*CommandResult, *Error) {
 }
 
 func cmdHide(st *Store, c *cmdCall) (*CommandResult, *Error) {
-	return c.hide(st, "true", "%s and its subtree are hidden (nothing is deleted)\n")
+	return c.hide(st, true, "%s and its subtree are hidden (nothing is deleted)\n")
 }
 
 func cmdUnhide(st *Store, c *cmdCall) (*CommandResult, *Error) {
-	return c.hide(st, "false", "%s and its subtree are shown again\n")
+	return c.hide(st, false, "%s and its subtree are shown again\n")
 }
 
-func (c *cmdCall) hide(st *Store, hidden, format string) (*CommandResult, *Error) {
-	r := &request{op: "hide", fields: map[string]RawMessage{
-		"sessionId": jsonx.AppendString(nil, c.sessionID), "nodeId": jsonx.AppendString(nil, c.args[0]), "hidden": RawMessage(hidden)}}
-	data, err := opHide(st, r)
+func (c *cmdCall) hide(st *Store, hidden bool, format string) (*CommandResult, *Error) {
+	data, err := st.Hide(c.sessionID, c.args[0], hidden)
 	if err != nil {
-		return nil, err
+		return nil, typedErr(err)
 	}
 	return &CommandResult{Text: jsonx.Sprintf(format, c.args[0]), Data: data}, nil
 }
 
 func cmdPrefer(st *Store, c *cmdCall) (*CommandResult, *Error) {
-	data, err := c.tool(st, "prefer", map[string]string{"nodeId": c.args[0]})
-	if err != nil {
+	// Prefer clears the preferred path for "": the command names a node.
+	if err := checkName("nodeId", c.args[0], MaxNodeIDLength); err != nil {
 		return nil, err
+	}
+	data, err := st.Prefer(c.sessionID, c.args[0])
+	if err != nil {
+		return nil, typedErr(err)
 	}
 	return &CommandResult{Text: jsonx.Sprintf("the path to %s is preferred\n", c.args[0]), Data: data}, nil
 }
@@ -483,15 +480,12 @@ func cmdSnapshotSave(st *Store, c *cmdCall) (*CommandResult, *Error) {
 }
 
 func cmdSnapshotLoad(st *Store, c *cmdCall) (*CommandResult, *Error) {
-	r := &request{op: "snapshot.load", fields: map[string]RawMessage{
-		"sessionId": jsonx.AppendString(nil, c.sessionID), "snapshot": RawMessage(c.args[0])}}
-	data, err := opSnapshotLoad(st, r)
+	status, err := st.LoadSnapshot(c.sessionID, []byte(c.args[0]))
 	if err != nil {
-		return nil, err
+		return nil, typedErr(err)
 	}
-	status := data.(Status)
 	return &CommandResult{Text: jsonx.Sprintf("loaded a snapshot of %s: %s, cursor %s on branch %s\n",
-		status.SessionID, plural(status.NodeCount, "node"), orNone(status.Cursor, "none"), status.ActiveBranch), Data: data}, nil
+		status.SessionID, plural(status.NodeCount, "node"), orNone(status.Cursor, "none"), status.ActiveBranch), Data: status}, nil
 }
 
 func cmdHelp(st *Store, c *cmdCall) (*CommandResult, *Error) {
@@ -541,16 +535,16 @@ func cmdFork(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		return nil, invalidf("/fork needs a user message; node %q is %s", n.ID, what)
 	}
 	id := st.sessionID()
-	now := st.timestamp()
 	var f *Session
 	if p := s.parent[i]; p >= 0 {
-		f = s.forkAt(p, id, now)
+		f, _ = st.fork(s, p, id, "", "fork") // no branch asked: never fails
 	} else {
+		now := st.timestamp()
 		f = newSession(id, s.title, now)
 		f.recordSource(s, -1, SourceFork, now)
+		st.put(f)
+		st.markDirty(f, 0, true, "fork")
 	}
-	st.put(f)
-	st.markDirty(f, 0, true, "fork")
 	draft := MessageText(n.Message)
 	status := f.status()
 	return &CommandResult{
@@ -562,16 +556,19 @@ func cmdFork(st *Store, c *cmdCall) (*CommandResult, *Error) {
 }
 
 func cmdClone(st *Store, c *cmdCall) (*CommandResult, *Error) {
-	fields := map[string]string{}
+	newID := ""
 	if len(c.args) == 1 {
-		fields["newSessionId"] = c.args[0]
+		// Clone draws an id for "": the command names one.
+		if err := checkName("newSessionId", c.args[0], MaxSessionIDLength); err != nil {
+			return nil, err
+		}
+		newID = c.args[0]
 	}
-	data, err := c.tool(st, "clone", fields)
+	status, err := st.Clone(c.sessionID, newID)
 	if err != nil {
-		return nil, err
+		return nil, typedErr(err)
 	}
-	status := data.(Status)
-	return &CommandResult{Text: jsonx.Sprintf("cloned %s into %s: %s, cursor %s\n", c.sessionID, status.SessionID, plural(status.NodeCount, "node"), orNone(status.Cursor, "none")), Data: data}, nil
+	return &CommandResult{Text: jsonx.Sprintf("cloned %s into %s: %s, cursor %s\n", c.sessionID, status.SessionID, plural(status.NodeCount, "node"), orNone(status.Cursor, "none")), Data: status}, nil
 }
 
 func cmdSession(st *Store, c *cmdCall) (*CommandResult, *Error) {

@@ -107,10 +107,7 @@ func (r *request) nameField(field, value string, max int) *Error {
 	if jsonx.LoneSurrogate(r.fields[field]) >= 0 {
 		return invalidf("field %q holds a lone UTF-16 surrogate; ids and branch names must be valid Unicode", field)
 	}
-	if p := NameProblem(value, max); p != "" {
-		return invalidf("field %q %s: %q (ids and branch names are 1–%d visible characters on one line)", field, p, value, max)
-	}
-	return nil
+	return checkName(field, value, max)
 }
 
 // nodeIDField returns a required node-id field checked by NameProblem.

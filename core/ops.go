@@ -66,12 +66,10 @@ func opCreate(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := st.taken(id); err != nil {
+	s, err := st.create(id, title, r.op)
+	if err != nil {
 		return nil, err
 	}
-	s := newSession(id, title, st.timestamp())
-	st.put(s)
-	st.markDirty(s, 0, false, r.op)
 	return s.status(), nil
 }
 
@@ -95,19 +93,13 @@ func opAppend(st *Store, r *request) (any, *Error) {
 	default:
 		return nil, invalidf("field \"message\" (a chat message) or \"entry\" (an entry {kind, …}) is required for operation \"append\"")
 	}
-	p, err := r.placement(s)
+	branch, err := r.branchName("branch", false)
 	if err != nil {
 		return nil, err
 	}
-	if n.Entry != nil {
-		if err := s.checkEntryPlace(n.Kind, n.Entry, p.parent, "entry"); err != nil {
-			return nil, err
-		}
+	if err := st.appendNode(s, n, branch, r.op); err != nil {
+		return nil, err
 	}
-	n.ID, n.Timestamp = st.nodeID(s, nil), st.timestamp()
-	from := len(s.nodes)
-	s.add(n, p)
-	st.touch(s, from, false, r.op)
 	return RawMessage(n.AppendJSON(nil)), nil
 }
 
@@ -190,6 +182,21 @@ func opBranches(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
+	return s.branchList(), nil
+}
+
+// Branches lists the session's branches in order of creation (the value
+// of "branches"), or SESSION_NOT_FOUND, INVALID_ARGUMENT.
+func (st *Store) Branches(sessionID string) ([]BranchInfo, error) {
+	s, err := st.liveSession(sessionID)
+	if err != nil {
+		return nil, err
+	}
+	return s.branchList(), nil
+}
+
+// branchList builds the value of branches.
+func (s *Session) branchList() []BranchInfo {
 	out := make([]BranchInfo, 0, len(s.branches))
 	for _, b := range s.branches {
 		out = append(out, BranchInfo{
@@ -200,7 +207,7 @@ func opBranches(st *Store, r *request) (any, *Error) {
 			Active:    b.name == s.active,
 		})
 	}
-	return out, nil
+	return out
 }
 
 func opJump(st *Store, r *request) (any, *Error) {
@@ -208,9 +215,7 @@ func opJump(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	s.cursor = i
-	s.setActive(s.nodes[i].Branch)
-	st.touch(s, len(s.nodes), false, r.op)
+	st.jump(s, i, r.op)
 	return s.status(), nil
 }
 
@@ -242,15 +247,10 @@ func opFork(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	f := s.forkAt(at, newID, st.timestamp())
-	if branch != "" && branch != f.active {
-		if b := f.byName[branch]; b != nil {
-			return nil, invalidf("branch %q already exists on the path to node %q and does not end there", branch, s.nodes[at].ID)
-		}
-		f.setActive(branch)
+	f, err := st.fork(s, at, newID, branch, r.op)
+	if err != nil {
+		return nil, err
 	}
-	st.put(f)
-	st.markDirty(f, 0, true, r.op)
 	return f.status(), nil
 }
 
@@ -286,12 +286,7 @@ func opClone(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	now := st.timestamp()
-	c := s.clone(newID, now)
-	c.recordSource(s, s.cursor, SourceClone, now)
-	st.put(c)
-	st.markDirty(c, 0, true, r.op)
-	return c.status(), nil
+	return st.clone(s, newID, r.op).status(), nil
 }
 
 // Context is the value of context: the cursor, the root→cursor path as an
@@ -471,11 +466,9 @@ func opBranch(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.checkBranchTarget(i, name); err != nil {
+	if err := st.branch(s, i, name, r.op); err != nil {
 		return nil, err
 	}
-	s.branchAt(i, name)
-	st.touch(s, len(s.nodes), false, r.op)
 	return s.status(), nil
 }
 
@@ -522,7 +515,11 @@ type SessionSummary struct {
 	Project string `json:"project,omitempty"`
 }
 
-func opSessions(st *Store, r *request) (any, *Error) {
+func opSessions(st *Store, r *request) (any, *Error) { return st.sessionList(), nil }
+
+// sessionList builds the value of sessions; a paged-out session gives the
+// counts its stub keeps.
+func (st *Store) sessionList() []SessionSummary {
 	out := make([]SessionSummary, 0, len(st.order))
 	for _, id := range st.order {
 		s := st.sessions[id]
@@ -541,5 +538,5 @@ func opSessions(st *Store, r *request) (any, *Error) {
 			Project:      s.project,
 		})
 	}
-	return out, nil
+	return out
 }

@@ -166,24 +166,21 @@ func parseSearchRequest(st *Store, r *request) (*searchRequest, *Error) {
 	if q.query, err = r.str("query"); err != nil {
 		return nil, err
 	}
-	if strings.TrimSpace(q.query) == "" {
-		return nil, invalidf("field \"query\" must not be empty")
-	}
-	if n := utf8.RuneCountInString(q.query); n > MaxQueryLength {
-		return nil, invalidf("field \"query\" is %d characters long; the longest query is %d", n, MaxQueryLength)
+	if err := checkQuery(q.query); err != nil {
+		return nil, err
 	}
 	if r.has("sessionId") {
 		if q.session, err = r.existing(st); err != nil {
 			return nil, err
 		}
-	} else if st.stubs > 0 {
-		return nil, st.pageFault(st.pagedIDs()...) // every session is searched
+	} else if err := st.allLoaded(); err != nil {
+		return nil, err
 	}
 	if q.branch, err = r.branchName("branch", false); err != nil {
 		return nil, err
 	}
-	if q.session != nil && q.branch != "" && q.session.byName[q.branch] == nil {
-		return nil, errorf(NotFound, "branch %q does not exist in session %q", q.branch, q.session.id)
+	if err := q.checkBranch(); err != nil {
+		return nil, err
 	}
 	if r.has("limit") {
 		var limit float64
@@ -197,17 +194,98 @@ func parseSearchRequest(st *Store, r *request) (*searchRequest, *Error) {
 		if jsonx.Unmarshal(r.fields["roles"], &roles) != nil {
 			return nil, invalidf("field \"roles\" must be an array of role names such as [\"user\", \"assistant\"]")
 		}
-		for i, role := range roles {
-			if role == "" {
-				return nil, invalidf("field \"roles\"[%d] must not be empty", i)
-			}
-			if q.roles == nil {
-				q.roles = make(map[string]bool)
-			}
-			q.roles[role] = true
+		if err := q.setRoles(roles); err != nil {
+			return nil, err
 		}
 	}
 	return q, nil
+}
+
+// checkQuery refuses an empty or too long query.
+func checkQuery(query string) *Error {
+	if strings.TrimSpace(query) == "" {
+		return invalidf("field \"query\" must not be empty")
+	}
+	if n := utf8.RuneCountInString(query); n > MaxQueryLength {
+		return invalidf("field \"query\" is %d characters long; the longest query is %d", n, MaxQueryLength)
+	}
+	return nil
+}
+
+// allLoaded is nil when every session is in memory, so a search of them
+// all may run; else the page fault naming the paged-out ones.
+func (st *Store) allLoaded() *Error {
+	if st.stubs > 0 {
+		return st.pageFault(st.pagedIDs()...)
+	}
+	return nil
+}
+
+// checkBranch refuses a branch the searched session does not have.
+func (q *searchRequest) checkBranch() *Error {
+	if q.session != nil && q.branch != "" && q.session.byName[q.branch] == nil {
+		return errorf(NotFound, "branch %q does not exist in session %q", q.branch, q.session.id)
+	}
+	return nil
+}
+
+// setRoles keeps only nodes of these roles; an empty name is refused.
+func (q *searchRequest) setRoles(roles []string) *Error {
+	for i, role := range roles {
+		if role == "" {
+			return invalidf("field \"roles\"[%d] must not be empty", i)
+		}
+		if q.roles == nil {
+			q.roles = make(map[string]bool)
+		}
+		q.roles[role] = true
+	}
+	return nil
+}
+
+// SearchOptions narrow a Search; the zero value searches every session.
+type SearchOptions struct {
+	SessionID string   // only this session ("" for all)
+	Branch    string   // only nodes on this branch ("" for any)
+	Roles     []string // only messages of these roles (nil for any)
+	Limit     int      // the most hits answered, 1–MaxSearchLimit; 0 for DefaultSearchLimit
+}
+
+// Search finds the nodes whose text matches query, typos allowed (see
+// package core/internal/search for the matching and the ranking): the
+// best hits first with their snippets and the UTF-16 ranges matched. It
+// fails with INVALID_ARGUMENT (an empty or over-long query, a bad limit
+// or role), SESSION_NOT_FOUND, NOT_FOUND (a branch the session lacks).
+func (st *Store) Search(query string, opts SearchOptions) (SearchResult, error) {
+	if err := checkQuery(query); err != nil {
+		return SearchResult{}, err
+	}
+	q := &searchRequest{query: query, branch: opts.Branch, limit: DefaultSearchLimit}
+	var err *Error
+	if opts.SessionID == "" {
+		err = st.allLoaded()
+	} else {
+		q.session, err = st.liveSession(opts.SessionID)
+	}
+	if err == nil && q.branch != "" {
+		err = checkName("branch", q.branch, MaxBranchNameLength)
+	}
+	if err == nil {
+		err = q.checkBranch()
+	}
+	if err == nil && opts.Limit != 0 {
+		if opts.Limit < 1 || opts.Limit > MaxSearchLimit {
+			err = invalidf("field \"limit\" must be an integer from 1 to %d", MaxSearchLimit)
+		}
+		q.limit = opts.Limit
+	}
+	if err == nil {
+		err = q.setRoles(opts.Roles)
+	}
+	if err != nil {
+		return SearchResult{}, err
+	}
+	return st.runSearch(q), nil
 }
 
 func opSearch(st *Store, r *request) (any, *Error) {
@@ -215,6 +293,11 @@ func opSearch(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
+	return st.runSearch(q), nil
+}
+
+// runSearch runs a validated search.
+func (st *Store) runSearch(q *searchRequest) SearchResult {
 	ix := st.index()
 	owners := st.searchOwners
 	keep := search.Filter{Owner: func(k uint32) bool {
@@ -236,7 +319,7 @@ func opSearch(st *Store, r *request) (any, *Error) {
 		res.Hits = append(res.Hits, SearchHit{SessionID: s.id, NodeID: n.ID, Branch: n.Branch, Role: n.Role(),
 			Score: h.Score, Snippet: h.Snippet, Ranges: h.Ranges})
 	}
-	return res, nil
+	return res
 }
 
 // indexNode adds node i of s to ix as a document of s's owner key.

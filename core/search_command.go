@@ -11,11 +11,10 @@ import (
 // command's session; text is one line per hit, the matched characters
 // between « and ».
 func cmdSearch(st *Store, c *cmdCall) (*CommandResult, *Error) {
-	data, err := c.tool(st, "search", map[string]string{"query": c.args[0]})
+	res, err := st.Search(c.args[0], SearchOptions{SessionID: c.sessionID})
 	if err != nil {
-		return nil, err
+		return nil, typedErr(err)
 	}
-	res := data.(SearchResult)
 	var b strings.Builder
 	for _, h := range res.Hits {
 		jsonx.Fprintf(&b, "%s [%s] %s: %s\n", h.NodeID, h.Branch, h.Role, markRanges(h.Snippet, h.Ranges))

@@ -83,7 +83,19 @@ func opSnapshotLoad(st *Store, r *request) (any, *Error) {
 	if !r.has("snapshot") {
 		return nil, invalidf("field \"snapshot\" is required for operation \"snapshot.load\"")
 	}
-	s, hasTitle, err := parseSnapshotOf(r.fields["snapshot"], id, r.snapshotValid())
+	s, err := st.loadSnapshot(id, r.fields["snapshot"], r.snapshotValid(), r.op)
+	if err != nil {
+		return nil, err
+	}
+	return s.status(), nil
+}
+
+// loadSnapshot parses raw (valid: known valid, compact JSON) as session id
+// and stores it in place of a session of that id (keeping its creation
+// time, tool, project and, when the snapshot has none, title), recording
+// the change under op; a trashed id is SESSION_ALREADY_EXISTS.
+func (st *Store) loadSnapshot(id string, raw []byte, valid bool, op string) (*Session, *Error) {
+	s, hasTitle, err := parseSnapshotOf(raw, id, valid)
 	if err != nil {
 		return nil, err
 	}
@@ -104,8 +116,8 @@ func opSnapshotLoad(st *Store, r *request) (any, *Error) {
 	}
 	s.updatedAt = now
 	st.put(s)
-	st.markDirty(s, 0, true, r.op)
-	return s.status(), nil
+	st.markDirty(s, 0, true, op)
+	return s, nil
 }
 
 // opRestore brings back a session the JS shim read from IndexedDB: a

@@ -1,0 +1,400 @@
+package core
+
+// The typed API: the store's operations as Go methods, for a Go program
+// that keeps sessions without JSON requests (see ExampleStore_typed). Each
+// method is the operation of the same name in SPEC.md with its fields as
+// arguments: it validates them as the operation validates its request
+// (the messages name the request's field, "nodeId", "branch", …), changes
+// nothing when it fails, and records its change in the change log under
+// the operation's name, exactly as Call does. The operation handlers
+// (ops.go) decode a request and call the same code.
+//
+// A method returns a non-nil error only as an *Error, whose Code is one of
+// SPEC.md's; errors.Is(err, ErrNodeNotFound) and the like tell them apart.
+
+// AppendOptions are the optional fields of append.
+type AppendOptions struct {
+	// Branch names an existing branch to append to (at its tip, the
+	// cursor moving there); "" appends at the cursor, on the active
+	// branch or on a new "<active>-N" when the cursor is not its tip.
+	Branch string
+}
+
+// ForkOptions are the optional fields of fork.
+type ForkOptions struct {
+	// NewSessionID is the id of the new session; "" draws one.
+	NewSessionID string
+	// Branch is the active branch of the new session; "" keeps the
+	// branch of the fork node.
+	Branch string
+}
+
+// failed turns an operation's *Error into an error, nil staying nil (a nil
+// *Error in an error interface would not compare equal to nil).
+func failed(err *Error) error {
+	if err == nil {
+		return nil
+	}
+	return err
+}
+
+// checkName applies NameProblem to an id or branch name given as argument
+// field of a typed call: INVALID_ARGUMENT naming the field.
+func checkName(field, value string, max int) *Error {
+	if p := NameProblem(value, max); p != "" {
+		return invalidf("field %q %s: %q (ids and branch names are 1–%d visible characters on one line)", field, p, value, max)
+	}
+	return nil
+}
+
+// liveSession returns the session sessionID names, checking the id first.
+func (st *Store) liveSession(sessionID string) (*Session, *Error) {
+	if err := checkName("sessionId", sessionID, MaxSessionIDLength); err != nil {
+		return nil, err
+	}
+	return st.session(sessionID)
+}
+
+// sessionNode returns the session and the index of the node the two ids
+// name: SESSION_NOT_FOUND, NODE_NOT_FOUND or INVALID_ARGUMENT.
+func (st *Store) sessionNode(sessionID, nodeID string) (*Session, int32, *Error) {
+	s, err := st.liveSession(sessionID)
+	if err != nil {
+		return nil, -1, err
+	}
+	if err := checkName("nodeId", nodeID, MaxNodeIDLength); err != nil {
+		return nil, -1, err
+	}
+	i, err := s.lookup(nodeID)
+	return s, i, err
+}
+
+// Create makes an empty session sessionID with title ("" for none): its
+// Status, or SESSION_ALREADY_EXISTS (also for an id in the trash) or
+// INVALID_ARGUMENT for a malformed id.
+func (st *Store) Create(sessionID, title string) (Status, error) {
+	if err := checkName("sessionId", sessionID, MaxSessionIDLength); err != nil {
+		return Status{}, err
+	}
+	s, err := st.create(sessionID, title, "create")
+	if err != nil {
+		return Status{}, err
+	}
+	return s.status(), nil
+}
+
+// create makes and stores an empty session, recording it under op.
+func (st *Store) create(id, title, op string) (*Session, *Error) {
+	if err := st.taken(id); err != nil {
+		return nil, err
+	}
+	s := newSession(id, title, st.timestamp())
+	st.put(s)
+	st.markDirty(s, 0, false, op)
+	return s, nil
+}
+
+// Append adds message (a chat message object, {"role":…,"content":…,…}
+// as SPEC.md describes it) to the session as a child of its cursor, or at
+// the tip of opts.Branch, and moves the cursor to it: the new node, or
+// INVALID_ARGUMENT (a bad message, naming its field "message.…"),
+// SESSION_NOT_FOUND or NOT_FOUND (an unknown branch).
+func (st *Store) Append(sessionID string, message RawMessage, opts AppendOptions) (*Node, error) {
+	s, err := st.liveSession(sessionID)
+	if err != nil {
+		return nil, err
+	}
+	n := &Node{Kind: KindMessage}
+	if n.Message, n.role, err = validateMessageOf(message, "message", false); err != nil {
+		return nil, err
+	}
+	return st.appendTyped(s, n, opts)
+}
+
+// AppendEntry is Append for an entry ({"kind":…, …fields}: a model or
+// thinking-level change, a compaction, a custom entry; see ParseEntry).
+func (st *Store) AppendEntry(sessionID string, entry RawMessage, opts AppendOptions) (*Node, error) {
+	s, err := st.liveSession(sessionID)
+	if err != nil {
+		return nil, err
+	}
+	n := &Node{}
+	if n.Kind, n.Entry, err = ParseEntry(entry, "entry"); err != nil {
+		return nil, err
+	}
+	return st.appendTyped(s, n, opts)
+}
+
+// appendTyped checks opts.Branch and appends n (see appendNode).
+func (st *Store) appendTyped(s *Session, n *Node, opts AppendOptions) (*Node, error) {
+	if opts.Branch != "" {
+		if err := checkName("branch", opts.Branch, MaxBranchNameLength); err != nil {
+			return nil, err
+		}
+	}
+	if err := st.appendNode(s, n, opts.Branch, "append"); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// appendNode places n (a validated message or entry, its id not set) in s
+// where an append on branch goes (see Session.place), gives it an id and
+// a timestamp, moves the cursor to it and records the change under op.
+func (st *Store) appendNode(s *Session, n *Node, branch, op string) *Error {
+	p, err := s.place(branch)
+	if err != nil {
+		return err
+	}
+	if n.Entry != nil {
+		if err := s.checkEntryPlace(n.Kind, n.Entry, p.parent, "entry"); err != nil {
+			return err
+		}
+	}
+	n.ID, n.Timestamp = st.nodeID(s, nil), st.timestamp()
+	from := len(s.nodes)
+	s.add(n, p)
+	st.touch(s, from, false, op)
+	return nil
+}
+
+// Jump moves the session's cursor to nodeID, making the node's branch the
+// active one: the session's Status, or SESSION_NOT_FOUND, NODE_NOT_FOUND,
+// INVALID_ARGUMENT.
+func (st *Store) Jump(sessionID, nodeID string) (Status, error) {
+	s, i, err := st.sessionNode(sessionID, nodeID)
+	if err != nil {
+		return Status{}, err
+	}
+	st.jump(s, i, "jump")
+	return s.status(), nil
+}
+
+// jump moves the cursor of s to node i and records it under op.
+func (st *Store) jump(s *Session, i int32, op string) {
+	s.cursor = i
+	s.setActive(s.nodes[i].Branch)
+	st.touch(s, len(s.nodes), false, op)
+}
+
+// Branch moves the cursor to nodeID and makes branch, a new name (or the
+// name of the branch whose tip is nodeID), the active branch: the next
+// append starts it. The session's Status, or INVALID_ARGUMENT (a name in
+// use elsewhere, a malformed one), SESSION_NOT_FOUND, NODE_NOT_FOUND.
+func (st *Store) Branch(sessionID, nodeID, branch string) (Status, error) {
+	s, i, err := st.sessionNode(sessionID, nodeID)
+	if err != nil {
+		return Status{}, err
+	}
+	if err := checkName("branch", branch, MaxBranchNameLength); err != nil {
+		return Status{}, err
+	}
+	if err := st.branch(s, i, branch, "branch"); err != nil {
+		return Status{}, err
+	}
+	return s.status(), nil
+}
+
+// branch checks and makes name the active branch at node i of s,
+// recording it under op.
+func (st *Store) branch(s *Session, i int32, name, op string) *Error {
+	if err := s.checkBranchTarget(i, name); err != nil {
+		return err
+	}
+	s.branchAt(i, name)
+	st.touch(s, len(s.nodes), false, op)
+	return nil
+}
+
+// Fork makes a new session of the root→nodeID path of sessionID (the same
+// node ids, branches, messages and annotations, a source record naming
+// where it came from), its cursor at the node: the new session's Status,
+// or SESSION_NOT_FOUND, NODE_NOT_FOUND, SESSION_ALREADY_EXISTS (for
+// opts.NewSessionID), INVALID_ARGUMENT.
+func (st *Store) Fork(sessionID, nodeID string, opts ForkOptions) (Status, error) {
+	s, at, err := st.sessionNode(sessionID, nodeID)
+	if err != nil {
+		return Status{}, err
+	}
+	if opts.Branch != "" {
+		if err := checkName("branch", opts.Branch, MaxBranchNameLength); err != nil {
+			return Status{}, err
+		}
+	}
+	newID, err := st.newSessionIDOf(opts.NewSessionID)
+	if err != nil {
+		return Status{}, err
+	}
+	f, err := st.fork(s, at, newID, opts.Branch, "fork")
+	if err != nil {
+		return Status{}, err
+	}
+	return f.status(), nil
+}
+
+// newSessionIDOf checks a new session's id, or draws one for "".
+func (st *Store) newSessionIDOf(id string) (string, *Error) {
+	if id == "" {
+		return st.sessionID(), nil
+	}
+	if err := checkName("newSessionId", id, MaxSessionIDLength); err != nil {
+		return "", err
+	}
+	if err := st.taken(id); err != nil {
+		return "", err
+	}
+	return id, nil
+}
+
+// fork stores the fork of s at node at as session newID, branch its
+// active branch ("" for the node's), recording it under op.
+func (st *Store) fork(s *Session, at int32, newID, branch, op string) (*Session, *Error) {
+	f := s.forkAt(at, newID, st.timestamp())
+	if branch != "" && branch != f.active {
+		if b := f.byName[branch]; b != nil {
+			return nil, invalidf("branch %q already exists on the path to node %q and does not end there", branch, s.nodes[at].ID)
+		}
+		f.setActive(branch)
+	}
+	st.put(f)
+	st.markDirty(f, 0, true, op)
+	return f, nil
+}
+
+// Clone makes a new session with every node, branch, annotation and the
+// cursor of sessionID (newSessionID, or a drawn id for ""): the new
+// session's Status, or SESSION_NOT_FOUND, SESSION_ALREADY_EXISTS,
+// INVALID_ARGUMENT.
+func (st *Store) Clone(sessionID, newSessionID string) (Status, error) {
+	s, err := st.liveSession(sessionID)
+	if err != nil {
+		return Status{}, err
+	}
+	newID, err := st.newSessionIDOf(newSessionID)
+	if err != nil {
+		return Status{}, err
+	}
+	return st.clone(s, newID, "clone").status(), nil
+}
+
+// clone stores a copy of s as session newID, recording it under op.
+func (st *Store) clone(s *Session, newID, op string) *Session {
+	now := st.timestamp()
+	c := s.clone(newID, now)
+	c.recordSource(s, s.cursor, SourceClone, now)
+	st.put(c)
+	st.markDirty(c, 0, true, op)
+	return c
+}
+
+// Context returns what the model sees at the session's cursor: the
+// root→cursor path as a messages array (a compaction's summary replacing
+// what it compacted) and the configuration in force there; or
+// SESSION_NOT_FOUND, INVALID_ARGUMENT.
+func (st *Store) Context(sessionID string) (Context, error) {
+	s, err := st.liveSession(sessionID)
+	if err != nil {
+		return Context{}, err
+	}
+	return s.context(), nil
+}
+
+// Status returns the state of one session (the value of "session"), or
+// SESSION_NOT_FOUND, INVALID_ARGUMENT.
+func (st *Store) Status(sessionID string) (Status, error) {
+	s, err := st.liveSession(sessionID)
+	if err != nil {
+		return Status{}, err
+	}
+	return s.status(), nil
+}
+
+// Sessions lists every session outside the trash, in the order they were
+// made (the value of "sessions"). It never fails.
+func (st *Store) Sessions() []SessionSummary { return st.sessionList() }
+
+// Label sets the label of nodeID ("" clears it; at most 1,000 characters,
+// no control characters): the node's Marks after the call, or
+// SESSION_NOT_FOUND, NODE_NOT_FOUND, INVALID_ARGUMENT.
+func (st *Store) Label(sessionID, nodeID, label string) (Marks, error) {
+	s, i, err := st.sessionNode(sessionID, nodeID)
+	if err != nil {
+		return Marks{}, err
+	}
+	if err := checkLabel(label); err != nil {
+		return Marks{}, err
+	}
+	st.addAnnotation(s, &Annotation{Kind: AnnotationLabel, NodeID: s.nodes[i].ID, Label: label}, "label")
+	return s.marks(i), nil
+}
+
+// Hide hides (hidden true) or shows again the subtree of nodeID in the
+// tree views; context and the nodes are unchanged. The node's Marks, or
+// SESSION_NOT_FOUND, NODE_NOT_FOUND, INVALID_ARGUMENT.
+func (st *Store) Hide(sessionID, nodeID string, hidden bool) (Marks, error) {
+	s, i, err := st.sessionNode(sessionID, nodeID)
+	if err != nil {
+		return Marks{}, err
+	}
+	st.addAnnotation(s, &Annotation{Kind: AnnotationHide, NodeID: s.nodes[i].ID, Hidden: hidden}, "hide")
+	return s.marks(i), nil
+}
+
+// Prefer makes the root→nodeID path the preferred one ("" clears it): the
+// node's Marks, or SESSION_NOT_FOUND, NODE_NOT_FOUND, INVALID_ARGUMENT.
+func (st *Store) Prefer(sessionID, nodeID string) (Marks, error) {
+	if nodeID == "" {
+		s, err := st.liveSession(sessionID)
+		if err != nil {
+			return Marks{}, err
+		}
+		st.addAnnotation(s, &Annotation{Kind: AnnotationPrefer}, "prefer")
+		return s.marks(-1), nil
+	}
+	s, i, err := st.sessionNode(sessionID, nodeID)
+	if err != nil {
+		return Marks{}, err
+	}
+	st.addAnnotation(s, &Annotation{Kind: AnnotationPrefer, NodeID: nodeID}, "prefer")
+	return s.marks(i), nil
+}
+
+// Rename sets the session's title ("" clears it; at most MaxTitleLength
+// characters, no control characters): its Status, or SESSION_NOT_FOUND,
+// INVALID_ARGUMENT.
+func (st *Store) Rename(sessionID, title string) (Status, error) {
+	s, err := st.liveSession(sessionID)
+	if err != nil {
+		return Status{}, err
+	}
+	if err := checkTitle(title); err != nil {
+		return Status{}, err
+	}
+	st.addAnnotation(s, &Annotation{Kind: AnnotationTitle, Title: title}, "rename")
+	return s.status(), nil
+}
+
+// SaveSnapshot returns the session's snapshot (snapshot v1 of SPEC.md,
+// compact JSON), or SESSION_NOT_FOUND, INVALID_ARGUMENT.
+func (st *Store) SaveSnapshot(sessionID string) ([]byte, error) {
+	s, err := st.liveSession(sessionID)
+	if err != nil {
+		return nil, err
+	}
+	return snapshotValue{s}.AppendJSON(nil), nil
+}
+
+// LoadSnapshot makes session sessionID from snapshot (snapshot v1; its own
+// id is ignored), replacing a session of that id: its Status, or
+// INVALID_SNAPSHOT naming the first fault, SESSION_ALREADY_EXISTS (the id
+// is in the trash), INVALID_ARGUMENT.
+func (st *Store) LoadSnapshot(sessionID string, snapshot []byte) (Status, error) {
+	if err := checkName("sessionId", sessionID, MaxSessionIDLength); err != nil {
+		return Status{}, err
+	}
+	s, err := st.loadSnapshot(sessionID, snapshot, false, "snapshot.load")
+	if err != nil {
+		return Status{}, err
+	}
+	return s.status(), nil
+}
