@@ -23,13 +23,15 @@ const modulePath = "github.com/sessiontree/sessiontree"
 // packages of the module it may import: imports only go down. A new
 // package under core/ must be added here, in its place.
 var layers = map[string][]string{
-	"core/internal/jsonx":   {},
-	"core/internal/search":  {},
+	"core/internal/jsonx":  {},
+	"core/internal/search": {},
+	// tidy: the tree layout the map draws with.
+	"core/internal/tidy":    {},
 	"core/internal/cite":    {"core/internal/jsonx"},
 	"core/internal/formats": {"core/internal/jsonx", "core/internal/cite"},
 	// benchdata: the benchmarks' corpora, imported by test files only.
 	"core/internal/benchdata": {"core/internal/jsonx"},
-	"core":                    {"core/internal/jsonx", "core/internal/search", "core/internal/formats", "core/internal/cite", "core/internal/benchdata"},
+	"core":                    {"core/internal/jsonx", "core/internal/search", "core/internal/formats", "core/internal/cite", "core/internal/benchdata", "core/internal/tidy"},
 	"core/wire":               {"core", "core/internal/jsonx", "core/internal/benchdata"},
 	// protocolgen: the program go generate runs to write the JS side of
 	// the contract (js/protocol.js, blocks of js/sessiontree.d.ts).

@@ -3,6 +3,8 @@ package core
 import (
 	"sync/atomic"
 	"time"
+
+	"github.com/sessiontree/sessiontree/core/internal/tidy"
 )
 
 // mapSegments is a session cut into segments for the map (see opMap): a
@@ -33,7 +35,7 @@ type mapSegments struct {
 	// the segment, visOf[seg] its place or −1).
 	vis   []int32
 	visOf []int32
-	x     []float64 // by visible place, in layoutTidy's units
+	x     []float64 // by visible place, in tidy.Layout's units
 	y     []int32   // by visible place: depth in segments, roots 0
 }
 
@@ -153,7 +155,7 @@ func (m *mapSegments) visible(seg int32) bool {
 	return !m.hidden[seg] || m.parent[seg] < 0 || !m.hidden[m.parent[seg]]
 }
 
-// layout lays out the visible segments with layoutTidy (a segment is one
+// layout lays out the visible segments with tidy.Layout (a segment is one
 // node of the tidy tree; its level is its depth in segments).
 func (m *mapSegments) layout() {
 	m.visOf = make([]int32, len(m.first))
@@ -172,7 +174,7 @@ func (m *mapSegments) layout() {
 		}
 		parent = append(parent, p)
 	}
-	m.x = layoutTidy(tidyTree{parent: parent})
+	m.x = tidy.Layout(parent)
 	m.y = make([]int32, len(m.vis))
 	for k, p := range parent {
 		if p >= 0 {

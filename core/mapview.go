@@ -16,7 +16,7 @@ const (
 )
 
 // opMap answers "map": the session as a tidy tree of segments (runs of
-// nodes without a fork, see mapSegments) laid out by layoutTidy, in
+// nodes without a fork, see mapSegments) laid out by tidy.Layout, in
 // columns, one entry per visible segment in segment order (parents
 // first):
 //

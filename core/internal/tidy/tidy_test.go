@@ -1,4 +1,4 @@
-package core
+package tidy
 
 import (
 	"testing"
@@ -22,7 +22,7 @@ func TestLayoutTidy(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			require.Equal(t, tt.want, layoutTidy(tidyTree{parent: tt.parent}))
+			require.Equal(t, tt.want, Layout(tt.parent))
 		})
 	}
 }
@@ -41,7 +41,7 @@ func TestLayoutTidyKeepsLevelsApart(t *testing.T) {
 		}
 		depth[v] = depth[parent[v]] + 1
 	}
-	x := layoutTidy(tidyTree{parent: parent})
+	x := Layout(parent)
 	byLevel := map[int32][]float64{}
 	for v := 0; v < n; v++ {
 		byLevel[depth[v]] = append(byLevel[depth[v]], x[v])
@@ -73,7 +73,7 @@ func TestLayoutTidyMillionDeepChain(t *testing.T) {
 	for v := range parent {
 		parent[v] = int32(v - 1)
 	}
-	x := layoutTidy(tidyTree{parent: parent})
+	x := Layout(parent)
 	require.Len(t, x, n)
 	require.Equal(t, 0.0, x[n-1])
 }

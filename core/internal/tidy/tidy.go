@@ -1,15 +1,15 @@
-package core
+// Package tidy lays out a rooted, ordered tree as a tidy drawing: the x
+// of every node, a parent centred over its children, subtrees as close as
+// their contours allow (Walker's algorithm in Buchheim, Jünger and
+// Leipert's linear-time form; see Layout). The session map (core's "map"
+// operation) lays out its segments with it.
+package tidy
 
-// tidyTree is a rooted, ordered tree given by parent links, laid out by
-// layoutTidy. Nodes are numbered 0 … n−1 so that every parent comes before
-// its children (parent[v] < v; −1 for a root); siblings are ordered by
-// number. Several roots are laid out side by side as the children of one
-// virtual root.
-type tidyTree struct {
-	parent []int32
-}
-
-// layoutTidy returns the x of every node of t, in units of the minimum
+// Layout returns the x of every node of the tree whose parent links are
+// parent: nodes are numbered 0 … n−1 so that every parent comes before its
+// children (parent[v] < v; −1 for a root), siblings ordered by number, and
+// several roots are laid out side by side as the children of one virtual
+// root. The x are in units of the minimum
 // distance between neighbouring nodes of one level (leftmost node at 0),
 // for a drawing where a node's level is its depth. It is the tidy-tree
 // layout of Walker (1990) in the linear-time form of Buchheim, Jünger and
@@ -22,12 +22,12 @@ type tidyTree struct {
 // post-order (the reverse of a pre-order that visits children right to
 // left), the second over the numbering (parents first), so a chain of
 // 1,000,000 nodes is fine. Time and memory O(n).
-func layoutTidy(t tidyTree) []float64 {
-	n := len(t.parent)
+func Layout(parent []int32) []float64 {
+	n := len(parent)
 	if n == 0 {
 		return nil
 	}
-	w := newTidyWalk(t.parent)
+	w := newWalk(parent)
 	order := w.postOrder()
 	for _, v := range order {
 		w.firstVisit(v)
@@ -57,9 +57,9 @@ func layoutTidy(t tidyTree) []float64 {
 	return x[:n]
 }
 
-// tidyWalk holds the per-node fields of the BJL algorithm, one slice each,
+// walk holds the per-node fields of the BJL algorithm, one slice each,
 // plus the child lists (first, last, next, previous sibling).
-type tidyWalk struct {
+type walk struct {
 	parent                     []int32 // −1 → the virtual root n
 	first, last, next, prev    []int32 // children, −1 for none
 	number                     []int32 // 1-based place among siblings
@@ -68,11 +68,11 @@ type tidyWalk struct {
 	prelim, mod, shift, change []float64
 }
 
-// newTidyWalk builds the walk's fields for parent links (see tidyTree),
+// newWalk builds the walk's fields for parent links (see Layout),
 // with the virtual root n above every root.
-func newTidyWalk(parent []int32) *tidyWalk {
+func newWalk(parent []int32) *walk {
 	n := len(parent) + 1
-	w := &tidyWalk{parent: make([]int32, n)}
+	w := &walk{parent: make([]int32, n)}
 	for _, s := range []*[]int32{&w.first, &w.last, &w.next, &w.prev, &w.thread, &w.defaultAncestor} {
 		*s = make([]int32, n)
 		for i := range *s {
@@ -113,7 +113,7 @@ func newTidyWalk(parent []int32) *tidyWalk {
 
 // postOrder returns every node, the virtual root last, children before
 // their parent and left siblings' subtrees before right ones.
-func (w *tidyWalk) postOrder() []int32 {
+func (w *walk) postOrder() []int32 {
 	n := len(w.parent)
 	order := make([]int32, 0, n)
 	stack := []int32{int32(n - 1)}
@@ -134,7 +134,7 @@ func (w *tidyWalk) postOrder() []int32 {
 // firstVisit is FirstWalk(v) once v's children are done: a leaf goes one
 // unit right of its left sibling; a parent executes its children's shifts
 // and is centred over them.
-func (w *tidyWalk) firstVisit(v int32) {
+func (w *walk) firstVisit(v int32) {
 	left := w.prev[v]
 	if w.first[v] < 0 {
 		if left >= 0 {
@@ -152,14 +152,14 @@ func (w *tidyWalk) firstVisit(v int32) {
 	}
 }
 
-func (w *tidyWalk) nextLeft(v int32) int32 {
+func (w *walk) nextLeft(v int32) int32 {
 	if w.first[v] >= 0 {
 		return w.first[v]
 	}
 	return w.thread[v]
 }
 
-func (w *tidyWalk) nextRight(v int32) int32 {
+func (w *walk) nextRight(v int32) int32 {
 	if w.last[v] >= 0 {
 		return w.last[v]
 	}
@@ -169,7 +169,7 @@ func (w *tidyWalk) nextRight(v int32) int32 {
 // apportion pushes the subtree of v right of its left siblings' subtrees,
 // following the contours level by level, and sets the threads where one
 // contour is deeper than the other. It returns the new default ancestor.
-func (w *tidyWalk) apportion(v, defaultAncestor int32) int32 {
+func (w *walk) apportion(v, defaultAncestor int32) int32 {
 	left := w.prev[v]
 	if left < 0 {
 		return defaultAncestor
@@ -211,7 +211,7 @@ func (w *tidyWalk) apportion(v, defaultAncestor int32) int32 {
 
 // moveSubtree moves the subtree of wr right by shift and records the
 // share of each subtree between wl and wr (applied by executeShifts).
-func (w *tidyWalk) moveSubtree(wl, wr int32, shift float64) {
+func (w *walk) moveSubtree(wl, wr int32, shift float64) {
 	subtrees := float64(w.number[wr] - w.number[wl])
 	w.change[wr] -= shift / subtrees
 	w.shift[wr] += shift
@@ -222,7 +222,7 @@ func (w *tidyWalk) moveSubtree(wl, wr int32, shift float64) {
 
 // executeShifts applies the shifts moveSubtree recorded on v's children,
 // right to left, in one pass.
-func (w *tidyWalk) executeShifts(v int32) {
+func (w *walk) executeShifts(v int32) {
 	shift, change := 0.0, 0.0
 	for c := w.last[v]; c >= 0; c = w.prev[c] {
 		w.prelim[c] += shift
