@@ -84,6 +84,86 @@ type stubEntry struct {
 	Source *stubSource `json:"source"`
 }
 
+// readStubs reads page.stub's "sessions" array, each member its type
+// (unknown members ignored); valid says raw is known to be valid, compact
+// JSON (see jsonx.Scanner.Valid).
+func readStubs(raw []byte, valid bool) ([]stubEntry, error) {
+	sc := &jsonx.Scanner{Data: raw, Valid: valid}
+	var list []stubEntry
+	err := sc.Array(func(int) error {
+		var e stubEntry
+		err := sc.Object(func(key []byte) error {
+			v, _, serr := sc.Value()
+			if serr != nil {
+				return serr
+			}
+			return e.set(key, v)
+		})
+		list = append(list, e)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if serr := sc.End(); serr != nil {
+		return nil, serr
+	}
+	return list, nil
+}
+
+// set reads one member of a page.stub entry.
+func (e *stubEntry) set(key, v []byte) (err error) {
+	switch string(key) {
+	case "sessionId":
+		e.SessionID, err = stringValue(v, false)
+	case "title":
+		e.Title, err = nullableString(v)
+	case "createdAt":
+		e.CreatedAt, err = stringValue(v, true)
+	case "updatedAt":
+		e.UpdatedAt, err = stringValue(v, true)
+	case "nodeCount":
+		e.NodeCount, err = intValue(v)
+	case "cursor":
+		e.Cursor, err = nullableString(v)
+	case "activeBranch":
+		e.ActiveBranch, err = nullableString(v)
+	case "tool":
+		e.Tool, err = stringValue(v, true)
+	case "project":
+		e.Project, err = stringValue(v, true)
+	case "source":
+		e.Source, err = readStubSource(v)
+	}
+	return err
+}
+
+// readStubSource reads a page.stub entry's "source" (null for none).
+func readStubSource(raw []byte) (*stubSource, error) {
+	if string(raw) == "null" {
+		return nil, nil
+	}
+	src := &stubSource{}
+	sc := &jsonx.Scanner{Data: raw, Valid: true}
+	err := sc.Object(func(key []byte) error {
+		v, _, serr := sc.Value()
+		if serr != nil {
+			return serr
+		}
+		var err error
+		switch string(key) {
+		case "sessionId":
+			src.SessionID, err = stringValue(v, true)
+		case "nodeId":
+			src.NodeID, err = nullableString(v)
+		case "via":
+			src.Via, err = stringValue(v, true)
+		}
+		return err
+	})
+	return src, err
+}
+
 // opPageStub adds or updates paged-out sessions from their stored
 // summaries, in the order given:
 //
@@ -95,8 +175,8 @@ type stubEntry struct {
 // shim takes its stored changes in by sync.merge). Records no change.
 // The value is {"stubs": the number of stubs now}.
 func opPageStub(st *Store, r *request) (any, *Error) {
-	var list []stubEntry
-	if err := jsonx.Unmarshal(r.fields["sessions"], &list); err != nil || !r.has("sessions") {
+	list, err := readStubs(r.fields["sessions"], r.valid)
+	if err != nil || !r.has("sessions") {
 		return nil, invalidf("field \"sessions\" must be an array of session summaries for operation \"page.stub\"")
 	}
 	for i, e := range list {

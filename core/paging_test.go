@@ -131,3 +131,40 @@ func TestAnImportIntoAPagedOutSessionFaultsBeforeItAddsAnything(t *testing.T) {
 	assert.True(t, res.Sessions[0].Existing)
 	assert.Equal(t, 0, res.Sessions[0].Added)
 }
+
+// TestReadStubsTakesEachMemberOfItsType reads page.stub's list with its
+// narrow reader: every member of its type, null where a member may be
+// null, unknown members ignored, and any other type refused.
+func TestReadStubsTakesEachMemberOfItsType(t *testing.T) {
+	list, err := readStubs([]byte(`[{"sessionId":"a","title":null,"createdAt":"c","updatedAt":"u","nodeCount":12,"cursor":"n\u00e9","activeBranch":"main","tool":"codex","project":"/p","source":{"sessionId":"b","nodeId":null,"via":"fork"},"later":{"x":[1]}},{"sessionId":"b","title":"T","tool":null}]`), false)
+	require.NoError(t, err)
+	require.Len(t, list, 2)
+	a, b := list[0], list[1]
+	assert.Equal(t, "a", a.SessionID)
+	assert.Nil(t, a.Title)
+	assert.Equal(t, []string{"c", "u", "codex", "/p"}, []string{a.CreatedAt, a.UpdatedAt, a.Tool, a.Project})
+	assert.Equal(t, 12, a.NodeCount)
+	require.NotNil(t, a.Cursor)
+	assert.Equal(t, "né", *a.Cursor)
+	require.NotNil(t, a.Source)
+	assert.Equal(t, stubSource{SessionID: "b", Via: "fork"}, *a.Source)
+	require.NotNil(t, b.Title)
+	assert.Equal(t, "T", *b.Title)
+	assert.Equal(t, "", b.Tool)
+	assert.Nil(t, b.Cursor)
+	assert.Nil(t, b.Source)
+
+	for _, bad := range []string{
+		`{"sessionId":"a"}`,
+		`[{"sessionId":1}]`,
+		`[{"sessionId":"a","nodeCount":1.5}]`,
+		`[{"sessionId":"a","nodeCount":"3"}]`,
+		`[{"sessionId":"a","cursor":3}]`,
+		`[{"sessionId":"a","source":"b"}]`,
+		`[{"sessionId":"a"}] x`,
+		`[{"sessionId":"a",}]`,
+	} {
+		_, err := readStubs([]byte(bad), false)
+		assert.Error(t, err, bad)
+	}
+}
