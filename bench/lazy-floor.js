@@ -72,3 +72,25 @@ export async function runInWorker(name) {
   worker.terminate();
   return { listMs, sessions: sessions.length };
 }
+
+/**
+ * The wasm start floor: from a new module worker to the first answer of
+ * sessiontree's wasm started in it, with nothing stored (see
+ * wasm-start-worker.js). A first call of any store in a worker that runs
+ * this wasm cannot come sooner.
+ * @param {string} wasmURL
+ * @returns {Promise<{startMs: number}>} milliseconds
+ */
+export async function runWasmStart(wasmURL) {
+  const t0 = performance.now();
+  const worker = new Worker(new URL("./wasm-start-worker.js", import.meta.url), { type: "module" });
+  const ok = await new Promise((resolve, reject) => {
+    worker.onmessage = ({ data }) => resolve(data);
+    worker.onerror = (e) => reject(new Error(e.message));
+    worker.postMessage(String(new URL(wasmURL, location.href)));
+  });
+  const startMs = performance.now() - t0;
+  worker.terminate();
+  if (ok !== true) throw new Error("bench: the wasm's first call failed");
+  return { startMs };
+}

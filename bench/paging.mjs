@@ -6,7 +6,10 @@
 // same floor run in a module worker (its start and one round trip added:
 // the least a store in a worker can take; bench/lazy-floor.js runInWorker), the
 // first `context` of the 1,000-node session beside the floor opening it,
-// and the tab's memory (RSS of the browser's renderer processes, from
+// init() → that first context beside the wasm start floor (a worker that
+// only starts the wasm and answers one call, nothing stored:
+// bench/lazy-floor.js runWasmStart; a first context needs the wasm
+// running, so no store on this wasm opens one sooner), and the tab's memory (RSS of the browser's renderer processes, from
 // Chromium's SystemInfo.getProcessInfo, with ten sessions open; and the
 // wasm memory). No figure is asserted: bench/RESULTS.md keeps them.
 //
@@ -77,7 +80,7 @@ async function measureSize(browser, baseURL, n) {
   for (let i = 0; i < n; i += 250) await writeSessions(page, db, i, Math.min(n, i + 250));
   await writeBig(page, db);
   await page.close();
-  const st = [], floor = [], stOpen = [], floorOpen = [], workerFloor = [];
+  const st = [], floor = [], stOpen = [], floorOpen = [], workerFloor = [], toOpen = [], wasmStart = [];
   let mb = 0, wasmMB = 0;
   for (let r = 0; r < RUNS; r++) {
     const p = await context.newPage();
@@ -91,10 +94,11 @@ async function measureSize(browser, baseURL, n) {
       const ctx = await window.tree.call({ operation: "context", sessionId: "big" });
       const t2 = performance.now();
       if (!list.ok || !ctx.ok || ctx.value.messages.length !== 1000) throw new Error("bench: a call failed");
-      return { list: t1 - t0, open: t2 - t1, count: list.value.length };
+      return { list: t1 - t0, open: t2 - t1, toOpen: t2 - t0, count: list.value.length };
     }, db);
     st.push(t.list);
     stOpen.push(t.open);
+    toOpen.push(t.toOpen);
     if (r === RUNS - 1) {
       await p.evaluate(async () => {
         for (let i = 0; i < 10; i++) await window.tree.call({ operation: "context", sessionId: "s" + i });
@@ -112,20 +116,21 @@ async function measureSize(browser, baseURL, n) {
     const wt = await f.evaluate(async (db) => (await import("/bench/lazy-floor.js")).runInWorker(db), db);
     if (wt.sessions !== n + 1) throw new Error("bench: the worker floor listed " + wt.sessions + " sessions");
     workerFloor.push(wt.listMs);
+    wasmStart.push((await f.evaluate(async () => (await import("/bench/lazy-floor.js")).runWasmStart("/js/sessiontree.wasm"))).startMs);
     await f.close();
   }
   await context.close();
-  return { n, st: median(st), floor: median(floor), workerFloor: median(workerFloor), stOpen: median(stOpen), floorOpen: median(floorOpen), mb, wasmMB };
+  return { n, st: median(st), floor: median(floor), workerFloor: median(workerFloor), stOpen: median(stOpen), floorOpen: median(floorOpen), toOpen: median(toOpen), wasmStart: median(wasmStart), mb, wasmMB };
 }
 
 const { server, browser } = await startBench([]);
 try {
   console.log(`sessions paged on demand: ${RUNS} runs per size (medians), ${MESSAGES} messages of ~260 characters a session, plus one of ${BIG}`);
-  console.log("sessions | nodes | init→sessions ms | lazy floor ms | ratio | worker floor ms | ratio | first context (1,000 nodes) ms | floor open ms | ratio | renderer RSS MB (10 open) | wasm MB");
+  console.log("sessions | nodes | init→sessions ms | lazy floor ms | ratio | worker floor ms | ratio | first context (1,000 nodes) ms | floor open ms | ratio | init→first context ms | wasm start floor ms | ratio | renderer RSS MB (10 open) | wasm MB");
   for (const n of SIZES) {
     const m = await measureSize(browser, server.baseURL, n);
     const f = (x) => x.toFixed(0);
-    console.log(`${n} | ${n * MESSAGES + BIG} | ${f(m.st)} | ${f(m.floor)} | ${(m.st / m.floor).toFixed(1)}x | ${f(m.workerFloor)} | ${(m.st / m.workerFloor).toFixed(1)}x | ${f(m.stOpen)} | ${f(m.floorOpen)} | ${(m.stOpen / m.floorOpen).toFixed(1)}x | ${f(m.mb)} | ${f(m.wasmMB)}`);
+    console.log(`${n} | ${n * MESSAGES + BIG} | ${f(m.st)} | ${f(m.floor)} | ${(m.st / m.floor).toFixed(1)}x | ${f(m.workerFloor)} | ${(m.st / m.workerFloor).toFixed(1)}x | ${f(m.stOpen)} | ${f(m.floorOpen)} | ${(m.stOpen / m.floorOpen).toFixed(1)}x | ${f(m.toOpen)} | ${f(m.wasmStart)} | ${(m.toOpen / m.wasmStart).toFixed(1)}x | ${f(m.mb)} | ${f(m.wasmMB)}`);
   }
 } finally {
   await browser.close();

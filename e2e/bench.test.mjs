@@ -39,17 +39,19 @@ test('node bench/run.mjs --short --prose runs the real-prose corpus of the Go di
   assert.deepEqual([...new Set(recalls)], ['100%'], `sessiontree finds every message holding the word meant: ${st}`);
 });
 
-test('node bench/paging.mjs --quick prints init → sessions and the first context beside the lazy floor (in the page and in a worker) at 100 and 1,000 sessions', () => {
+test('node bench/paging.mjs --quick prints init → sessions and the first context beside the lazy floor (in the page and in a worker) and the wasm start floor at 100 and 1,000 sessions', () => {
   const run = fileURLToPath(new URL('../bench/paging.mjs', import.meta.url));
   const out = spawnSync(process.execPath, [run, '--quick'], { encoding: 'utf8', timeout: 900000 });
   assert.equal(out.status, 0, `exit ${out.status}\n${out.stdout}\n${out.stderr}`);
   const rows = out.stdout.split('\n').filter((l) => /^\d+ \| /.test(l)).map((l) => l.split(' | '));
   assert.deepEqual(rows.map((r) => [r[0], r[1]]), [['100', '11000'], ['1000', '101000']], out.stdout);
   for (const r of rows) {
-    assert.equal(r.length, 12, r.join(' | '));
-    for (const i of [2, 3, 5, 7, 8, 10]) assert.ok(Number(r[i]) > 0, `column ${i} is a measured figure: ${r.join(' | ')}`);
+    assert.equal(r.length, 15, r.join(' | '));
+    for (const i of [2, 3, 5, 7, 8, 10, 11, 13]) assert.ok(Number(r[i]) > 0, `column ${i} is a measured figure: ${r.join(' | ')}`);
     assert.match(r[4], /^\d+\.\dx$/, 'the ratio to the floor');
     assert.match(r[6], /^\d+\.\dx$/, 'the ratio to the worker floor');
-    assert.ok(Number(r[11]) < 64, `wasm memory stays bounded by the budget, not the history: ${r[11]} MB`);
+    assert.match(r[12], /^\d+\.\dx$/, 'the ratio to the wasm start floor');
+    assert.ok(Number(r[10]) >= Number(r[7]), 'init → first context includes the first context');
+    assert.ok(Number(r[14]) < 64, `wasm memory stays bounded by the budget, not the history: ${r[14]} MB`);
   }
 });
