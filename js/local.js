@@ -315,7 +315,7 @@ export class LocalTree extends TreeAPI {
     this._lastCallAt = performance.now();
     if (fault && typeof text === "string") fault.sessionId = requestSession(text);
     // Requests cross as UTF-8 bytes: the wasm copies them once, where a
-    // string is copied twice (see argBytes in wasm/main.go); measured, an
+    // string is copied twice (see argBytes in wasm/convert.go); measured, an
     // append costs the wasm call about half as much this way.
     if (typeof text === "string") text = utf8Encoder.encode(text);
     // An answer parsed here may come back with non-ASCII escaped (the
