@@ -223,8 +223,9 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
       window.channel.postMessage('start');
       const context = await window.context;
       const list = await window.tree.call({ operation: 'sessions' });
-      return { context, list };
+      return { context, list, pulls: (await window.tree._debug()).writer.pulls };
     });
+    assert.equal(late.pulls, 0, 'no other tab stored while the wasm started: no pull came before the first call');
     assert.equal(late.context.ok, true);
     assert.deepEqual(late.context.value.messages.map((m) => m.content), ['session 2 message 0', 'session 2 message 1']);
     assert.deepEqual(early.list.value, late.list.value, 'the early list is core\'s');
@@ -235,6 +236,36 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
     assert.equal('tool' in byId.get('s0003'), false);
     assert.equal(byId.get('s0004').activeBranch, 'main');
     await page.close();
+
+    // Another page stores while a tree's wasm is held: the tree listened
+    // from before it read IndexedDB, so it takes that in at start, before
+    // its first call.
+    const held = await open(env);
+    await held.evaluate(async (db) => {
+      const heard = [];
+      window.channel = new BroadcastChannel('held-d');
+      window.channel.onmessage = ({ data }) => heard.push(data);
+      window.tree = await window.sessiontree.init({ dbName: db, workerURL: '/e2e/fixtures/held-start-worker.js?channel=held-d' });
+      while (!heard.includes('waiting')) await new Promise((r) => setTimeout(r, 20));
+    }, db);
+    const other = await open(env);
+    await other.evaluate(async (db) => {
+      const tree = await window.sessiontree.init({ dbName: db });
+      for (const request of [{ operation: 'append', sessionId: 's0003', message: { role: 'user', content: 'stored meanwhile' } }, { operation: 'create', sessionId: 'meanwhile' }]) {
+        const env = await tree.call(request);
+        if (!env.ok) throw new Error(JSON.stringify(env));
+      }
+      await tree.close();
+    }, db);
+    await other.close();
+    const tookIn = await held.evaluate(async () => {
+      window.channel.postMessage('start');
+      const context = await window.tree.call({ operation: 'context', sessionId: 's0003' });
+      const list = await window.tree.call({ operation: 'sessions' });
+      return { last: context.value.messages.at(-1).content, made: list.value.some((s) => s.sessionId === 'meanwhile'), pulls: (await window.tree._debug()).writer.pulls };
+    });
+    assert.deepEqual(tookIn, { last: 'stored meanwhile', made: true, pulls: 1 });
+    await held.close();
 
     // A tree closed before its wasm started: init again at once starts a
     // new one, which writes (the first is closed once it has started).
@@ -268,7 +299,7 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
       const after = await tree.call({ operation: 'sessions' });
       return { listed: list.ok && list.value.length, context, after, events };
     }, db);
-    assert.equal(failed.listed, 39);
+    assert.equal(failed.listed, 40, 'the 39 and the one made meanwhile');
     assert.equal(failed.after.error?.code, 'STORAGE_ERROR', 'once closed, sessions too answers STORAGE_ERROR');
     assert.equal(failed.context.ok, false);
     assert.equal(failed.context.error.code, 'STORAGE_ERROR');

@@ -7,6 +7,7 @@
 
 import { openStore, Writer, DB_DEFAULT_NAME } from "./store.js";
 import { Pager, stubRequest } from "./store/pager.js";
+import { listenFromStart } from "./store/coordinator.js";
 import { mutatePaged, noteFault, requestSession, retryPaged } from "./local-paging.js";
 import { listRestorePoints, restoreSnapshot, saveSnapshot } from "./local-snapshots.js";
 import { escapeLoneSurrogates, requestOperation } from "./request-text.js";
@@ -15,7 +16,7 @@ import { contextAnswer, contextWire } from "./local-context.js";
 import { TreeAPI, checkMemoryBudget, errorEnvelope } from "./tree-api.js";
 import { ERROR } from "./protocol.js";
 import { answeredInColumns, envelopeFailed } from "./envelope.js";
-import { IN_WORKER, exitedMessage, guardHandle, loadRuntime, onRuntimeExit } from "./runtime.js";
+import { IN_WORKER, exitedMessage, guardHandle, loadRuntime, mark, onRuntimeExit } from "./runtime.js";
 import { hasSession, importBytes, importJob, importSnapshot, importText } from "./local-import.js";
 import { importFileList } from "./folder-import.js";
 import { nextTask } from "./tasks.js";
@@ -104,6 +105,9 @@ export function initLocal(options = {}, onListed = null) {
 async function create(wasmURL, dbName, memoryBudget, pageBudget, onListed = null) {
   let tree = null;
   const early = [];
+  // Heard from before IndexedDB is read: the tree pulls at start only when
+  // another tab committed since (a pull is a transaction calls wait behind).
+  const listening = dbName === null ? null : listenFromStart(dbName);
   // The wasm starts while IndexedDB is opened and read: neither waits for
   // the other (at 100,000 stored nodes the read is ~0.2 s, the start ~0.3 s).
   const storage = dbName === null
@@ -124,6 +128,7 @@ async function create(wasmURL, dbName, memoryBudget, pageBudget, onListed = null
     [runtime, { db, stored }] = await Promise.all([started, read]);
   } catch (err) {
     storage.then(({ db }) => db?.close(), () => {}); // the runtime failed: let go of the database too
+    listening?.channel?.close();
     throw err;
   }
   const handle = guardHandle(runtime.api.newStore(runtime.memory), runtime.state);
@@ -136,30 +141,22 @@ async function create(wasmURL, dbName, memoryBudget, pageBudget, onListed = null
   if (!env.ok) {
     handle.free();
     db?.close();
+    listening?.channel?.close();
     throw new Error(`sessiontree: the stored sessions in IndexedDB database ${JSON.stringify(dbName)} could not be listed (${env.error.code}: ${env.error.message}); nothing was changed`);
   }
   handle.drain(false); // restoring records no change, but be sure
   mark("sessiontree:restored");
   if (runtime.state.exited !== null) {
     db?.close();
+    listening?.channel?.close();
     throw new Error(`sessiontree: ${runtime.state.exited} while the stored sessions were restored; nothing was changed`);
   }
-  tree = new LocalTree(handle, db, dbName, stored, runtime.memory, pageBudget);
+  tree = new LocalTree(handle, db, dbName, stored, runtime.memory, pageBudget, listening?.channel);
+  if (listening?.heard) tree._writer?.pull();
   for (const [reason, message] of early) tree._storageClosed(reason, message);
   const t = tree;
   const stop = onRuntimeExit(() => (stop(), t._exited(runtime.state.exited)));
   return tree;
-}
-
-/**
- * Set a User Timing mark, where the page has them: init() marks
- * "sessiontree:runtime" (the wasm started), "sessiontree:read" (IndexedDB
- * read) and "sessiontree:restored" (every stored session in the core as a stub), for
- * the browser's performance panel and benchmarks.
- * @param {string} name
- */
-function mark(name) {
-  globalThis.performance?.mark?.(name);
 }
 
 /**
@@ -174,8 +171,9 @@ export class LocalTree extends TreeAPI {
    * @param {{gen: number, metas: object[]}} stored what init read from the database (the sessions core holds as stubs)
    * @param {WebAssembly.Memory} memory the wasm memory, for context answered in columns
    * @param {number} [pageBudget] bytes of stored sessions kept loaded (see Pager)
+   * @param {BroadcastChannel|null} [channel] the channel to other tabs, opened before the database was read (see create); by default the Writer opens its own
    */
-  constructor(handle, db, dbName, stored, memory, pageBudget = 0) {
+  constructor(handle, db, dbName, stored, memory, pageBudget = 0, channel = undefined) {
     super(JSON.parse(handle.operations()), db !== null);
     this._handle = handle;
     this._memory = memory;
@@ -188,7 +186,7 @@ export class LocalTree extends TreeAPI {
     this._db = db;
     this._dbName = dbName;
     this._writer = db
-      ? new Writer(db, handle, { gen: stored.gen, metas: stored.metas, emit: (e) => this._emit(e), keepsCursor: (op) => this._operationInfo.get(op)?.keepsCursor === true })
+      ? new Writer(db, handle, { gen: stored.gen, metas: stored.metas, channel, emit: (e) => this._emit(e), keepsCursor: (op) => this._operationInfo.get(op)?.keepsCursor === true })
       : null;
     /** The paged-out sessions (store/pager.js); null without a Writer (every session stays in memory). */
     this._pager = this._writer ? new Pager(db, handle, this._writer, { metas: stored.metas.filter((m) => !m.deletedAt), budget: pageBudget }) : null;

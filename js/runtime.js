@@ -184,3 +184,14 @@ export function guardHandle(raw, state) {
 export function exitedMessage(reason) {
   return `storage error: the store stopped: ${reason}; nothing acknowledged was lost; call init() again or reload the page`;
 }
+
+/**
+ * Set a User Timing mark, where the page has them: init() marks
+ * "sessiontree:runtime" (the wasm started), "sessiontree:read" (IndexedDB
+ * read) and "sessiontree:restored" (every stored session in the core as a stub), for
+ * the browser's performance panel and benchmarks.
+ * @param {string} name
+ */
+export function mark(name) {
+  globalThis.performance?.mark?.(name);
+}

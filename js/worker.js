@@ -76,8 +76,7 @@ const imports = new Map();
 
 /**
  * Trees whose init may answer before their wasm started, by id: {listed
- * (Promise of the stored metas), answered (init answered with them),
- * ready (Promise<LocalTree>), failed (the init's error once it failed),
+ * (Promise of the stored metas), ready (Promise<LocalTree>), failed (the init's error once it failed),
  * dbName}. Calls for them wait on ready, in order. A tree leaves when it
  * is ready (then it is in trees).
  */
@@ -119,15 +118,13 @@ const methods = {
     if (id === undefined) {
       id = nextTree++;
       ids.set(ready, id);
-      const entry = { listed: metas, answered: false, ready, failed: null, dbName: options?.dbName };
+      const entry = { listed: metas, ready, failed: null, dbName: options?.dbName };
       early.set(id, entry);
       ready.then((tree) => {
         early.delete(id);
+        // What other tabs stored since IndexedDB was read the tree took in
+        // itself (js/local.js create listens from before the read).
         adopt(id, tree);
-        // Init answered before the tree listened to other tabs: take in
-        // what they stored since IndexedDB was read (their announcements
-        // of it went unheard).
-        if (entry.answered) tree._writer?.pull();
       }, (err) => {
         entry.failed = err;
         postMessage({ tree: id, event: { type: "storage", state: "closed", reason: "failed", message: String(err?.message ?? err) } });
@@ -138,7 +135,6 @@ const methods = {
       // Whichever comes first: the list (answer now) or the whole start.
       const first = await Promise.race([entry.listed.then((m) => ({ metas: m })), ready.then(() => ({}))]);
       if (first.metas && early.has(id)) {
-        entry.answered = true;
         return { tree: id, infos: OPERATION_INFOS, persistent: true, marks: initMarks(), sessions: sessionsFromMetas(first.metas) };
       }
     }

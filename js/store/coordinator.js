@@ -221,3 +221,27 @@ export class Coordinator {
     else this.wantedByOther = true;
   }
 }
+
+/**
+ * The BroadcastChannel tabs announce their commits on for database
+ * dbName ("sessiontree:" + dbName), or null where there is none.
+ * @param {string} dbName
+ * @returns {BroadcastChannel|null}
+ */
+export function openChannel(dbName) {
+  return typeof BroadcastChannel === "function" ? new BroadcastChannel("sessiontree:" + dbName) : null;
+}
+
+/**
+ * Open the channel for dbName before the database is read and note
+ * whether another tab announced a commit before a Coordinator takes the
+ * channel over (`heard`; a request for the lock is no commit): what that
+ * read may have missed. channel is null where there is no BroadcastChannel.
+ * @param {string} dbName
+ * @returns {{channel: BroadcastChannel|null, heard: boolean}}
+ */
+export function listenFromStart(dbName) {
+  const state = { channel: openChannel(dbName), heard: false };
+  if (state.channel) state.channel.onmessage = (event) => (state.heard ||= !event.data?.want);
+  return state;
+}

@@ -16,7 +16,7 @@ import { envelopeFailed } from "../envelope.js";
 import { WRITE_STORES } from "./erase.js";
 import { ChangeLog, forgetErased } from "../change-events.js";
 import { ABORTED, Transaction, applyPlan } from "./executor.js";
-import { ANNOUNCE_MS, Coordinator } from "./coordinator.js";
+import { ANNOUNCE_MS, Coordinator, openChannel } from "./coordinator.js";
 
 /**
  * Bytes of core's drain a Writer takes per piece (the handle's
@@ -106,12 +106,14 @@ export class Writer {
    * @param {IDBDatabase} db
    * @param {{callInternal: (request: string|Uint8Array) => string, drain: (withNodes: boolean) => string, drainBytes: (limit?: number) => Uint8Array}} handle the wasm store handle
    *   (its internal operations restore, sync.merge and sync.forget take in what other tabs stored)
-   * @param {{gen: number, metas: object[], emit: (event: object) => void, keepsCursor: (operation: string) => boolean, locks?: {request: Function}|null}} options
+   * @param {{gen: number, metas: object[], emit: (event: object) => void, keepsCursor: (operation: string) => boolean, locks?: {request: Function}|null, channel?: BroadcastChannel|null}} options
    *   gen and metas as read by readAllSessions; emit is called for every committed change, local or remote;
    *   keepsCursor tells the operations whose changes never move a cursor (the wasm's operations());
    *   locks: the Web Locks manager (default navigator.locks; null: none, every write reads the gen)
+   *   channel: the BroadcastChannel "sessiontree:" + db.name, opened by the caller (default: one
+   *   opened here; null: none)
    */
-  constructor(db, handle, { gen, metas, emit, keepsCursor, locks }) {
+  constructor(db, handle, { gen, metas, emit, keepsCursor, locks, channel }) {
     this.db = db;
     this.handle = handle;
     this.keepsCursor = keepsCursor;
@@ -143,13 +145,13 @@ export class Writer {
     this.flushTimer = null;
     /** Appends whose meta record was left unwritten (for benchmarks). */
     this.metaDeferred = 0;
-    /** Write transactions of calls that read the gen and those that skipped it under the lock, and waits for the lock (for tests and benchmarks). */
-    this.stats = { genReads: 0, genSkipped: 0, lockWaits: 0 };
+    /** Write transactions of calls that read the gen and those that skipped it under the lock, waits for the lock, and pulls of what other tabs stored (for tests and benchmarks). */
+    this.stats = { genReads: 0, genSkipped: 0, lockWaits: 0, pulls: 0 };
     /** The gen, the write lock and the channel to other tabs (store/coordinator.js). */
     this.coord = new Coordinator(db.name, {
       gen,
       locks: locks !== undefined ? locks : globalThis.navigator?.locks ?? null,
-      channel: typeof BroadcastChannel === "function" ? new BroadcastChannel("sessiontree:" + db.name) : null,
+      channel: channel !== undefined ? channel : openChannel(db.name),
       idle: () => this.idle,
       lastBusy: () => this.lastBusy,
       onWrite: () => this.pull(),
@@ -264,7 +266,7 @@ export class Writer {
       if (this.coord.mustTake && !this.closedReason && this.queue.some((j) => j.fn)) refused = await this.coord.takeLock();
       const until = this.queue.findIndex((j) => j.task);
       let batch = this.queue.splice(0, until < 0 ? this.queue.length : until);
-      if (batch.some((j) => j.fn === null && !j.flush)) this.pullQueued = null;
+      if (batch.some((j) => j.fn === null && !j.flush)) (this.pullQueued = null), this.stats.pulls++;
       if (refused) {
         // Never write without the lock: the tab holding it skips the gen
         // read, and would write over what this one stored.
