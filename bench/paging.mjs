@@ -10,8 +10,9 @@
 // only starts the wasm and answers one call, nothing stored:
 // bench/lazy-floor.js runWasmStart; a first context needs the wasm
 // running, so no store on this wasm opens one sooner), and the tab's memory (RSS of the browser's renderer processes, from
-// Chromium's SystemInfo.getProcessInfo, with ten sessions open; and the
-// wasm memory). No figure is asserted: bench/RESULTS.md keeps them.
+// Chromium's SystemInfo.getProcessInfo, with ten sessions open, beside
+// the same sum with the page loaded before init(): what the browser holds
+// without sessiontree; and the wasm memory). No figure is asserted: bench/RESULTS.md keeps them.
 //
 //   node bench/paging.mjs           100, 1,000, 3,000 and 10,000 sessions
 //   node bench/paging.mjs --quick   100 and 1,000 (e2e/bench.test.mjs runs it in make test)
@@ -81,11 +82,12 @@ async function measureSize(browser, baseURL, n) {
   await writeBig(page, db);
   await page.close();
   const st = [], floor = [], stOpen = [], floorOpen = [], workerFloor = [], toOpen = [], wasmStart = [];
-  let mb = 0, wasmMB = 0;
+  let mb = 0, mbBefore = 0, wasmMB = 0;
   for (let r = 0; r < RUNS; r++) {
     const p = await context.newPage();
     await p.goto(baseURL + "e2e/fixtures/shim.html");
     await p.waitForFunction(() => window.sessiontree !== undefined);
+    if (r === RUNS - 1) mbBefore = await rendererMB(browser);
     const t = await p.evaluate(async (db) => {
       const t0 = performance.now();
       window.tree = await window.sessiontree.init({ dbName: db });
@@ -120,17 +122,17 @@ async function measureSize(browser, baseURL, n) {
     await f.close();
   }
   await context.close();
-  return { n, st: median(st), floor: median(floor), workerFloor: median(workerFloor), stOpen: median(stOpen), floorOpen: median(floorOpen), toOpen: median(toOpen), wasmStart: median(wasmStart), mb, wasmMB };
+  return { n, st: median(st), floor: median(floor), workerFloor: median(workerFloor), stOpen: median(stOpen), floorOpen: median(floorOpen), toOpen: median(toOpen), wasmStart: median(wasmStart), mb, mbBefore, wasmMB };
 }
 
 const { server, browser } = await startBench([]);
 try {
   console.log(`sessions paged on demand: ${RUNS} runs per size (medians), ${MESSAGES} messages of ~260 characters a session, plus one of ${BIG}`);
-  console.log("sessions | nodes | init→sessions ms | lazy floor ms | ratio | worker floor ms | ratio | first context (1,000 nodes) ms | floor open ms | ratio | init→first context ms | wasm start floor ms | ratio | renderer RSS MB (10 open) | wasm MB");
+  console.log("sessions | nodes | init→sessions ms | lazy floor ms | ratio | worker floor ms | ratio | first context (1,000 nodes) ms | floor open ms | ratio | init→first context ms | wasm start floor ms | ratio | renderer RSS MB (10 open) | renderer RSS MB before init | wasm MB");
   for (const n of SIZES) {
     const m = await measureSize(browser, server.baseURL, n);
     const f = (x) => x.toFixed(0);
-    console.log(`${n} | ${n * MESSAGES + BIG} | ${f(m.st)} | ${f(m.floor)} | ${(m.st / m.floor).toFixed(1)}x | ${f(m.workerFloor)} | ${(m.st / m.workerFloor).toFixed(1)}x | ${f(m.stOpen)} | ${f(m.floorOpen)} | ${(m.stOpen / m.floorOpen).toFixed(1)}x | ${f(m.toOpen)} | ${f(m.wasmStart)} | ${(m.toOpen / m.wasmStart).toFixed(1)}x | ${f(m.mb)} | ${f(m.wasmMB)}`);
+    console.log(`${n} | ${n * MESSAGES + BIG} | ${f(m.st)} | ${f(m.floor)} | ${(m.st / m.floor).toFixed(1)}x | ${f(m.workerFloor)} | ${(m.st / m.workerFloor).toFixed(1)}x | ${f(m.stOpen)} | ${f(m.floorOpen)} | ${(m.stOpen / m.floorOpen).toFixed(1)}x | ${f(m.toOpen)} | ${f(m.wasmStart)} | ${(m.toOpen / m.wasmStart).toFixed(1)}x | ${f(m.mb)} | ${f(m.mbBefore)} | ${f(m.wasmMB)}`);
   }
 } finally {
   await browser.close();

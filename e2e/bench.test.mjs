@@ -46,12 +46,12 @@ test('node bench/paging.mjs --quick prints init → sessions and the first conte
   const rows = out.stdout.split('\n').filter((l) => /^\d+ \| /.test(l)).map((l) => l.split(' | '));
   assert.deepEqual(rows.map((r) => [r[0], r[1]]), [['100', '11000'], ['1000', '101000']], out.stdout);
   for (const r of rows) {
-    assert.equal(r.length, 15, r.join(' | '));
-    for (const i of [2, 3, 5, 7, 8, 10, 11, 13]) assert.ok(Number(r[i]) > 0, `column ${i} is a measured figure: ${r.join(' | ')}`);
+    assert.equal(r.length, 16, r.join(' | '));
+    for (const i of [2, 3, 5, 7, 8, 10, 11, 13, 14]) assert.ok(Number(r[i]) > 0, `column ${i} is a measured figure: ${r.join(' | ')}`);
     assert.match(r[4], /^\d+\.\dx$/, 'the ratio to the floor');
     assert.match(r[6], /^\d+\.\dx$/, 'the ratio to the worker floor');
     assert.match(r[12], /^\d+\.\dx$/, 'the ratio to the wasm start floor');
     assert.ok(Number(r[10]) >= Number(r[7]), 'init → first context includes the first context');
-    assert.ok(Number(r[14]) < 64, `wasm memory stays bounded by the budget, not the history: ${r[14]} MB`);
+    assert.ok(Number(r[15]) < 64, `wasm memory stays bounded by the budget, not the history: ${r[15]} MB`);
   }
 });
