@@ -43,8 +43,8 @@ type mapSegments struct {
 // since the last call that only extend a run lengthen its segment (O(1)
 // each, the layout kept); anything else (a fork, a new root or branch, a
 // new annotation) cuts the session again and lays it out again, O(nodes).
-func (s *Session) mapOf() *mapSegments {
-	m := s.mapc
+func (st *Store) mapOf(s *Session) *mapSegments {
+	m := st.views.maps[s]
 	if m != nil && m.annotations == len(s.annotations) && m.extend(s) {
 		return m
 	}
@@ -52,7 +52,7 @@ func (s *Session) mapOf() *mapSegments {
 	m.layout()
 	m.id = mapLayouts.Add(1)
 	m.base = m.nodes
-	s.mapc = m
+	st.views.keepMap(s, m)
 	return m
 }
 

@@ -53,7 +53,7 @@ func opMap(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	m := s.mapOf()
+	m := st.mapOf(s)
 	v := mapValue{s: s, m: m, forks: st.mapForks(s, m), source: st.mapSource(s, m)}
 	if from, ok := m.deltaFrom(since, len(s.nodes)); ok {
 		return &mapDelta{v, from}, nil

@@ -65,14 +65,6 @@ type Session struct {
 	// file's cursor was at the last import of the session ("" for none).
 	lastImport string
 
-	// rows is the display order of tree.rows, kept while no node is
-	// added (nodes are append-only, so their count says whether it is
-	// still right; see rowOrder).
-	rows *rowOrderCache
-	// mapc is the map's segments and layout (mapsegments.go), kept
-	// across appends that only extend runs.
-	mapc *mapSegments
-
 	search *search.Index // the store's search index while the session is live in a store
 
 	texts textCache // context's message texts, for ContextView.Texts

@@ -73,6 +73,10 @@ type Store struct {
 	// searchOwners[k] (key 0 is no owner).
 	searchOwners []*Session
 
+	// views is what tree.rows and map keep of each session between calls
+	// (viewcache.go).
+	views viewCaches
+
 	budget    int64        // memory budget in bytes; 0: none (see checkMemory)
 	inUse     func() int64 // the memory held, for the budget
 	mapped    func() int64 // Options.MemoryMapped, or nil
@@ -149,6 +153,7 @@ func (st *Store) put(s *Session) {
 		st.order = append(st.order, s.id)
 	} else if old != s {
 		st.unindex(old)
+		st.views.forget(old)
 		if old.paged != nil {
 			st.stubs--
 		}

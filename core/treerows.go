@@ -64,7 +64,7 @@ func opTreeRows(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	v := &treeRows{s: s, windowed: w.windowed}
-	v.order, v.rowOf, v.start = s.rowOrder()
+	v.order, v.rowOf, v.start = st.rowOrder(s)
 	v.from, v.to = w.from(len(v.order))
 	if w.around != "" {
 		i, err := s.lookup(w.around)
@@ -163,8 +163,8 @@ type rowOrderCache struct {
 // integers: no text, no per-node allocation. Kept until a node is added,
 // so the slices of a large session a panel asks one after the other cost
 // one walk (12 bytes a node).
-func (s *Session) rowOrder() (order, rowOf, start []int32) {
-	if c := s.rows; c != nil && c.n == len(s.nodes) {
+func (st *Store) rowOrder(s *Session) (order, rowOf, start []int32) {
+	if c := st.views.rowsOf(s); c != nil {
 		return c.order, c.rowOf, c.start
 	}
 	start, list, roots := s.childLists()
@@ -191,7 +191,7 @@ func (s *Session) rowOrder() (order, rowOf, start []int32) {
 			i = kids[0] // a linear run continues without the stack
 		}
 	}
-	s.rows = &rowOrderCache{n, order, rowOf, start}
+	st.views.keepRows(s, &rowOrderCache{n, order, rowOf, start})
 	return order, rowOf, start
 }
 

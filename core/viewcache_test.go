@@ -1,0 +1,44 @@
+package core
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestViewCachesAreKeptWhileTheSessionStandsAndDroppedWhenItLeaves: the
+// row order and the map tree.rows and map keep live in the store, by
+// session; an append makes the row order stale (it is made again), and a
+// session replaced (snapshot.load), paged out or deleted leaves nothing
+// behind.
+func TestViewCachesAreKeptWhileTheSessionStandsAndDroppedWhenItLeaves(t *testing.T) {
+	st := opsStore(t)
+	st.TrackChanges(true)
+	views := func() (int, int) { return len(st.views.rows), len(st.views.maps) }
+	rowsAndMap := func() {
+		ok[RawMessage](t, st, `{"operation":"tree.rows","sessionId":"s"}`)
+		ok[RawMessage](t, st, `{"operation":"map","sessionId":"s"}`)
+	}
+	rowsAndMap()
+	s, _ := st.session("s")
+	kept := st.views.rowsOf(s)
+	require.NotNil(t, kept)
+	rowsAndMap()
+	assert.Same(t, kept, st.views.rowsOf(s), "a second tree.rows reuses the order")
+	ok[any](t, st, obj{"operation": "append", "sessionId": "s", "message": obj{"role": "user", "content": "more"}})
+	assert.Nil(t, st.views.rowsOf(s), "an append makes the kept order stale")
+	rowsAndMap()
+	assert.NotSame(t, kept, st.views.rowsOf(s))
+
+	snap := snapshot(t, st, "s")
+	ok[Status](t, st, obj{"operation": "snapshot.load", "sessionId": "s", "snapshot": RawMessage(snap)})
+	rows, maps := views()
+	assert.Equal(t, [2]int{0, 0}, [2]int{rows, maps}, "the replaced session's views are dropped")
+
+	rowsAndMap()
+	st.DrainChanges(true)
+	ok[obj](t, st, `{"operation":"page.out","sessionId":"s"}`)
+	rows, maps = views()
+	assert.Equal(t, [2]int{0, 0}, [2]int{rows, maps}, "a paged-out session's views are dropped")
+}
