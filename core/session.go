@@ -79,11 +79,6 @@ type Session struct {
 	// searchKey is the owner key of the session's documents in the index it
 	// is attached to or warming into (see Store.searchOwners).
 	searchKey uint32
-
-	// slab is set only while parseNodes reads a snapshot (see newNode);
-	// slabLeft is about how many more nodes it expects.
-	slab     []Node
-	slabLeft int
 }
 
 func newSession(id, title, now string) *Session {

@@ -213,10 +213,9 @@ func parseNodes(sc *jsonx.Scanner, size int) (*Session, error) {
 	s.children = make([]int32, 0, guess)
 	// Parsing: nodes come from slabs sized by the nodes the array's bytes
 	// can hold (150 bytes or more each), strings are shared with the request.
-	s.slab, s.slabLeft = []Node{}, size/150
-	defer func() { s.slab, s.slabLeft = nil, 0 }()
+	alloc := &nodeAlloc{left: size / 150}
 	err := sc.Array(func(i int) error {
-		n, parent, err := s.parseNodeAt(sc, i)
+		n, parent, err := s.parseNodeAt(sc, i, alloc)
 		if err != nil {
 			return err
 		}
@@ -230,13 +229,13 @@ func parseNodes(sc *jsonx.Scanner, size int) (*Session, error) {
 }
 
 // requestString decodes a string member of a snapshot node (absent or
-// null gives ""). While a snapshot is parsed (s.slab set), a plain string
+// null gives ""). While a snapshot is parsed (alloc set), a plain string
 // is not copied: the string shares the request's bytes, which the session
 // keeps anyway for its messages (Store.Call keeps parts of its request; in
 // wasm an allocation per id and timestamp was a visible share of a load).
 // f and bit name the member raw is (see nodeFields.plainBody).
-func (s *Session) requestString(f *nodeFields, raw []byte, bit uint8) (string, bool) {
-	if s.slab != nil {
+func requestString(f *nodeFields, raw []byte, bit uint8, alloc *nodeAlloc) (string, bool) {
+	if alloc != nil {
 		if body, plain := f.plainBody(raw, bit); plain {
 			if len(body) == 0 {
 				return "", true
@@ -251,20 +250,28 @@ func (s *Session) requestString(f *nodeFields, raw []byte, bit uint8) (string, b
 // nodeSlab is how many nodes a snapshot parse allocates at a time.
 const nodeSlab = 512
 
-// newNode returns a zero node: while a snapshot is parsed, from a slab of
+// nodeAlloc is where a snapshot's parse takes its nodes from: slabs of
 // nodeSlab nodes allocated together (one allocation instead of 512; nodes
-// are never freed one by one, since sessions only grow).
-func (s *Session) newNode() *Node {
-	if s.slab == nil {
+// are never freed one by one, since sessions only grow). left is about how
+// many more nodes the snapshot holds.
+type nodeAlloc struct {
+	slab []Node
+	left int
+}
+
+// newNode returns a zero node, from a's slab (a new Node for a nil a:
+// one node parsed alone).
+func (a *nodeAlloc) newNode() *Node {
+	if a == nil {
 		return &Node{}
 	}
-	if len(s.slab) == 0 {
-		k := min(nodeSlab, max(s.slabLeft, 16))
-		s.slab = make([]Node, k)
-		s.slabLeft -= k
+	if len(a.slab) == 0 {
+		k := min(nodeSlab, max(a.left, 16))
+		a.slab = make([]Node, k)
+		a.left -= k
 	}
-	n := &s.slab[0]
-	s.slab = s.slab[1:]
+	n := &a.slab[0]
+	a.slab = a.slab[1:]
 	return n
 }
 
@@ -286,7 +293,7 @@ type nodeFields struct {
 // parseNode validates nodes[i], the object raw, against the nodes before it.
 func (s *Session) parseNode(raw []byte, i int, valid bool) (*Node, int32, *Error) {
 	sc := jsonx.Scanner{Data: raw, Valid: valid}
-	n, parent, err := s.parseNodeAt(&sc, i)
+	n, parent, err := s.parseNodeAt(&sc, i, nil)
 	if err == nil && sc.End() != nil {
 		return nil, 0, snapshotFault("nodes[%d] is not valid JSON", i)
 	}
@@ -302,8 +309,8 @@ func (s *Session) parseNode(raw []byte, i int, valid bool) (*Node, int32, *Error
 // member's value is read once, where it stands) and validates it against
 // the nodes before it, except for a repeated id: the caller checks that
 // once the node is pushed (the id map's size stays put), which saves a map
-// lookup per node.
-func (s *Session) parseNodeAt(sc *jsonx.Scanner, i int) (*Node, int32, *Error) {
+// lookup per node. Its nodes come from alloc (nil: one node parsed alone).
+func (s *Session) parseNodeAt(sc *jsonx.Scanner, i int, alloc *nodeAlloc) (*Node, int32, *Error) {
 	if sc.Peek() != '{' {
 		if _, _, err := sc.Value(); err != nil {
 			return nil, 0, snapshotFault("field \"nodes\" is not valid JSON: %s", jsonx.ErrorText(err))
@@ -312,7 +319,7 @@ func (s *Session) parseNodeAt(sc *jsonx.Scanner, i int) (*Node, int32, *Error) {
 	}
 	var f nodeFields
 	if s.fastNodeFields(sc, &f) {
-		return s.nodeOf(&f, "", i, sc.Valid)
+		return s.nodeOf(&f, "", i, sc.Valid, alloc)
 	}
 	var unknown string
 	serr := sc.Object(func(key []byte) error {
@@ -357,7 +364,7 @@ func (s *Session) parseNodeAt(sc *jsonx.Scanner, i int) (*Node, int32, *Error) {
 	if serr != nil {
 		return nil, 0, snapshotFault("field \"nodes\" is not valid JSON: %s", jsonx.ErrorText(serr))
 	}
-	return s.nodeOf(&f, unknown, i, sc.Valid)
+	return s.nodeOf(&f, unknown, i, sc.Valid, alloc)
 }
 
 // Bits of nodeFields.ascii.
@@ -438,12 +445,13 @@ func (s *Session) fastNodeFields(sc *jsonx.Scanner, f *nodeFields) bool {
 
 // nodeOf validates the members of nodes[i] and builds the node. Strings
 // the session already holds (the parent's id, branch names, roles) are
-// shared rather than copied: 100,000 nodes allocate a third less.
-func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool) (*Node, int32, *Error) {
+// shared rather than copied: 100,000 nodes allocate a third less. The
+// node comes from alloc (see parseNodeAt).
+func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool, alloc *nodeAlloc) (*Node, int32, *Error) {
 	if unknown != "" {
 		return nil, 0, snapshotFault("nodes[%d] has unknown field %q", i, unknown)
 	}
-	id, ok := s.requestString(f, f.id, asciiID)
+	id, ok := requestString(f, f.id, asciiID, alloc)
 	if !ok || id == "" {
 		return nil, 0, snapshotFault("nodes[%d] has an empty or missing id", i)
 	}
@@ -488,7 +496,7 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool) (*Nod
 			return nil, 0, snapshotFault("node %q has a bad branch: it must be a name of 1–128 characters without control characters", id)
 		}
 	}
-	ts, ok := s.requestString(f, f.timestamp, asciiTimestamp)
+	ts, ok := requestString(f, f.timestamp, asciiTimestamp, alloc)
 	if !ok || !validTimestamp(ts) {
 		return nil, 0, snapshotFault("node %q has a bad timestamp: it must be an RFC 3339 string", id)
 	}
@@ -496,7 +504,7 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool) (*Nod
 	if string(f.kind) != `"message"` {
 		kind, _, _ = nodeField(f.kind)
 	}
-	n := s.newNode()
+	n := alloc.newNode()
 	n.ID, n.ParentID, n.Branch, n.Timestamp = id, parentID, branch, ts
 	if IsEntryKind(kind) {
 		if f.entry == nil {
