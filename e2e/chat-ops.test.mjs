@@ -75,6 +75,9 @@ test('one tab: context with ids (the plain context still in columns), leaf and s
     await value(page, { operation: 'jump', sessionId: 'c', nodeId: u1 });
     const a2 = (await value(page, { operation: 'append', sessionId: 'c', message: { role: 'assistant', content: 'Day 1: the museums.' } })).id;
 
+    // Settled first: a context is answered in columns when no write is
+    // queued (the append's meta flush may still be).
+    await page.evaluate(() => window.tree.flush());
     const before = (await page.evaluate(() => window.tree._debug())).columnAnswers;
     const plain = await method(page, 'context', 'c');
     assert.equal(plain.value.nodeIds, undefined, 'the plain context has no ids');
