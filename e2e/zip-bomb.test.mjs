@@ -1,16 +1,17 @@
-// ZIP bombs on the explorer's ZIP path (static/import-files.js readImports):
-// an entry whose header declares 3 GB is refused before it is inflated, and
-// one whose header lies (says 100 bytes, inflates to 300 MB) is stopped at
-// the memory budget (ZIP_ENTRY_BUDGET, here a smaller one) and its rest
-// passed over without inflating; both reports name the entry, its
-// declared and actual size and the budget, and the ZIP's other entries are
-// still read. Generated here (a 300 MB run of spaces deflates to ~300 KB),
-// never a real 3 GB file. Runs in Node, like e2e/zip-fuzz.test.mjs; needs
-// static/vendor/fflate.js (make build).
+// ZIP bombs on the store's ZIP path (js/zip-read.js readZip, which
+// tree.importZip runs in the store's worker): an entry whose header
+// declares 3 GB is refused before it is inflated, and one whose header lies
+// (says 100 bytes, inflates to 300 MB) is stopped at the memory budget
+// (ZIP_ENTRY_BUDGET, here a smaller one) and its rest passed over without
+// inflating; both reports name the entry, its declared and actual size and
+// the budget, and the ZIP's other entries are still read. Generated here (a
+// 300 MB run of spaces deflates to ~300 KB), never a real 3 GB file. The
+// reader runs in Node, like e2e/zip-fuzz.test.mjs (needs js/vendor/fflate.js:
+// make build).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
-import { readImports, ZIP_ENTRY_BUDGET } from '../static/import-files.js';
+import { readZip, ZIP_ENTRY_BUDGET } from '../js/zip-read.js';
 
 /**
  * A deflate stream of n MiB of spaces, built without compressing n MiB:
@@ -64,11 +65,7 @@ function zipOf(entries) {
   return new File([Buffer.concat([...locals, dir, end])], 'bomb.zip');
 }
 
-async function piecesOf(file, options) {
-  const out = [];
-  for await (const p of readImports([{ file, path: file.name, inFolder: false }], options)) out.push(p);
-  return out;
-}
+const piecesOf = (file, options) => readZip(file, options);
 
 const good = { name: 'claude/s.jsonl', data: Buffer.from('{"type":"user","uuid":"u","parentUuid":null,"sessionId":"s","message":{"role":"user","content":"hi"}}\n') };
 

@@ -88,6 +88,11 @@ const PRECACHE = [
   "../js/local-import.js",
   "../js/folder-import.js",
   "../js/folder-entries.js",
+  // tree.importZip's, loaded when a ZIP is imported (the worker bundle holds them too).
+  "../js/zip-import.js",
+  "../js/zip-read.js",
+  "../js/zip-attachments.js",
+  "../js/vendor/fflate.js",
   "../js/local-snapshots.js",
   "../js/local-paging.js",
   "../js/local-context.js",
