@@ -131,8 +131,8 @@ node_modules/.package-lock.json: package.json package-lock.json
 # (pinned in package-lock.json) so the pages load them from their own
 # origin: markdown-it and DOMPurify (ES module builds), highlight.js's core
 # and the grammars of HLJS_LANGUAGES (loaded only when a code block asks for
-# one; static/render-message.js names the same list), and fflate's browser
-# ES module (loaded only when a ZIP is imported, by static/import-files.js).
+# one; static/render-message.js names the same list). (fflate, for ZIPs,
+# is the store's: see JS_VENDOR.)
 # Source-map comments are dropped (the maps are not copied).
 VENDOR         := static/vendor
 HLJS_LANGUAGES := bash c cpp csharp css diff go java javascript json markdown php python ruby rust shell sql typescript xml yaml
@@ -150,8 +150,6 @@ $(VENDOR)/.copied: node_modules/.package-lock.json Makefile
 	cp node_modules/markdown-it/LICENSE $(VENDOR)/markdown-it.LICENSE.txt
 	cp node_modules/dompurify/LICENSE $(VENDOR)/purify.LICENSE.txt
 	cp node_modules/@highlightjs/cdn-assets/LICENSE $(VENDOR)/highlight/LICENSE.txt
-	sed '/^\/\/# sourceMappingURL=/d' node_modules/fflate/esm/browser.js > $(VENDOR)/fflate.js
-	cp node_modules/fflate/LICENSE $(VENDOR)/fflate.LICENSE.txt
 	@touch $@
 
 deps: node_modules/.package-lock.json
