@@ -1029,7 +1029,8 @@ export interface SessionTree {
    * becomes a string in the page's thread. Account files and the HTML view
    * are skipped; other entries are attachments, not stored, listed on the
    * conversations naming them. INVALID_ARGUMENT for a bad file or option,
-   * or "import aborted; nothing was imported" (aborted while reading).
+   * or "import aborted; nothing was imported" (aborted while reading);
+   * STORAGE_ERROR when the store fails (its worker stopped). Never rejects.
    */
   importZip(file: FileInput, options?: ImportZipOptions): Promise<Envelope<ZipResult>>;
   /**

@@ -8,7 +8,7 @@ import { spliceJSON } from "./request-text.js";
 import { ERROR } from "./protocol.js";
 import { chatOps } from "./chat-ops.js";
 import { gatherEntries } from "./folder-entries.js";
-import { checkOptions, checkString, errorEnvelope, invalidArgument } from "./api-errors.js";
+import { checkOptions, checkString, errorEnvelope, invalidArgument, unansweredEnvelope } from "./api-errors.js";
 
 export { checkImportArgs, checkMemoryBudget, checkOptions, checkString, closedEnvelope, errorEnvelope, invalidArgument, MAX_MEMORY_BUDGET, restartError, unansweredEnvelope } from "./api-errors.js";
 
@@ -385,7 +385,7 @@ export class TreeAPI {
    * @returns {Promise<object>} the envelope; value {entries: [{kind: "text", name, size, refs, envelope}
    *   | {kind: "skip", name, reason} | {kind: "error", name, message}]} in the ZIP's order (envelope:
    *   the entry's import, as importFile's). INVALID_ARGUMENT for a bad file or option, or "import
-   *   aborted; nothing was imported"; never rejects
+   *   aborted; nothing was imported"; STORAGE_ERROR when the store fails; never rejects
    */
   async importZip(file, options) {
     const bad = checkOptions("importZip", options);
@@ -401,7 +401,8 @@ export class TreeAPI {
     else return invalidArgument("importZip", "file", "must be a File, Blob, ArrayBuffer or Uint8Array", file);
     if (signal?.aborted) return errorEnvelope(ERROR.INVALID_ARGUMENT, "import aborted; nothing was imported");
     const zipName = name ?? (typeof blob.name === "string" && blob.name !== "" ? blob.name : "archive.zip");
-    return this._importZip(blob, { name: zipName, budget, onProgress: onProgress ?? undefined, signal: signal ?? undefined });
+    // A store that fails (its reader did not load, its worker stopped) answers STORAGE_ERROR: never a rejection.
+    return this._importZip(blob, { name: zipName, budget, onProgress: onProgress ?? undefined, signal: signal ?? undefined }).catch(unansweredEnvelope);
   }
 
 

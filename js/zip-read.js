@@ -63,6 +63,9 @@ const MIME_TYPES = {
  *   | {kind: "error", name: string, message: string}} ZipPiece
  */
 
+/** What feedUnzip answers when the signal stopped it. */
+const ABORTED = Symbol("aborted");
+
 /** Load fflate once, lazily. */
 let fflate = null;
 function loadFflate() {
@@ -214,8 +217,8 @@ function sortingUnzip(lib, zipName, budget, state) {
  * MATCH_SLICE_MS (a well compressed chunk can inflate to megabytes).
  * @param {Blob} file @param {object} unzip @param {string} zipName
  * @param {((p: {name: string, read: number, total: number}) => void)|undefined} onProgress
- * @param {AbortSignal|undefined} signal stops the reading (the result is then "aborted")
- * @returns {Promise<string|null|"aborted">} null, or why the ZIP could not be read through
+ * @param {AbortSignal|undefined} signal stops the reading (the result is then ABORTED)
+ * @returns {Promise<string|null|typeof ABORTED>} null, or why the ZIP could not be read through
  */
 async function feedUnzip(file, unzip, zipName, onProgress, signal) {
   let read = 0;
@@ -231,7 +234,7 @@ async function feedUnzip(file, unzip, zipName, onProgress, signal) {
         if (performance.now() - since > MATCH_SLICE_MS) {
           await pause();
           since = performance.now();
-          if (signal?.aborted) return "aborted";
+          if (signal?.aborted) return ABORTED;
         }
       }
       read += value.length;
@@ -277,7 +280,7 @@ export async function readZip(file, { name, budget = ZIP_ENTRY_BUDGET, onProgres
   const state = { texts: [], attachments: [], skips: [], entries: 0 };
   const unzip = sortingUnzip(lib, zipName, budget, state);
   const broken = await feedUnzip(file, unzip, zipName, onProgress, signal);
-  if (broken === "aborted") return null;
+  if (broken === ABORTED) return null;
   if (state.entries === 0) {
     return [{ kind: "error", name: zipName, message: broken === null ? "not a ZIP file, or a damaged one: no entry found in it" : `not a ZIP file, or a damaged one (${broken}): no entry could be read` }];
   }
