@@ -411,3 +411,32 @@ both('importZip imports each text entry of a ZIP as importText imports its text,
   assert.deepEqual(r.bad.notZip, [{ kind: 'error', name: 'hello.zip', message: 'not a ZIP file, or a damaged one: no entry found in it' }]);
   await page.close();
 });
+
+both('importZip aborted while an entry is imported stores neither it nor the entries after it; the ones before stay', async () => {
+  const page = await shimPage();
+  // Three entries of the fixture's conversation, 240 copies each under other ids (about 3.3 MB each:
+  // several slices, so the abort the page sends on the second entry's first progress arrives before it is stored).
+  const id = JSON.parse(fixtureText)[0].id;
+  const entry = (n) => strToU8('[' + Array.from({ length: 240 }, (_, i) => fixtureText.trim().slice(1, -1).replaceAll(id, `${id}-${n}-${i}`)).join(',') + ']');
+  const zip = zipSync({ 'a.json': entry('a'), 'b.json': entry('b'), 'c.json': entry('c') });
+  const r = await page.evaluate(async (zip) => {
+    const tree = await window.sessiontree.init({ persist: false });
+    const controller = new AbortController();
+    const env = await tree.importZip(new Blob([new Uint8Array(zip)]), {
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.phase === 'import' && p.name.endsWith('b.json')) controller.abort();
+      },
+    });
+    const sessions = (await tree.call({ operation: 'sessions' })).value.map((s) => s.sessionId);
+    return { entries: env.value.entries.map((e) => [e.name, e.envelope.ok ? e.envelope.value.sessions.length : e.envelope.error.message]), sessions };
+  }, [...zip]);
+  assert.deepEqual(r.entries, [
+    ['archive.zip › a.json', 240],
+    ['archive.zip › b.json', 'import aborted; nothing was imported'],
+    ['archive.zip › c.json', 'import aborted; nothing was imported'],
+  ]);
+  assert.equal(r.sessions.length, 240);
+  assert.ok(r.sessions.every((s) => s.includes('-a-')), r.sessions.slice(0, 5).join(' '));
+  await page.close();
+});

@@ -1,8 +1,9 @@
 // Matching the attachments of an export ZIP (images, audio, files) to the
 // conversations that name them, by asset pointer id, file name or the
 // conversation's folder, scanning the export's JSON bytes element by
-// element with pauses; and the path helpers zip-read.js shares. Runs where
-// the store runs (tree.importZip, js/zip-import.js). No DOM.
+// element with pauses; and the small helpers zip-read.js shares with the
+// explorer (extension, utf16Order, describeAttachment). The matching runs
+// where the store runs (tree.importZip, js/zip-import.js). No DOM.
 
 /**
  * A file of a ZIP that is not read as text (an image, audio, another file).
@@ -23,20 +24,28 @@
 /** Bytes of JSON scanned between two looks at the clock. */
 const SCAN_CHECK = 64 << 10;
 
-/** Time in ms reading a ZIP or matching its attachments may run before it lets the page run. */
+/** Time in ms reading a ZIP or matching its attachments may run before it lets other tasks run (an abort message, or the page in the page's thread). */
 export const MATCH_SLICE_MS = 30;
 
-/** Let the page run: other tasks, input, painting. */
+/** Let other tasks run (in the page's thread: input, painting). */
 export const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-/** The extension of a path, lower case, without the dot ("" when none). */
+/**
+ * The extension of a path, lower case, without the dot ("" when none).
+ * @param {string} path "a/b.JSON" → "json"
+ * @returns {string}
+ */
 export function extension(path) {
   const base = path.slice(path.lastIndexOf("/") + 1);
   const dot = base.lastIndexOf(".");
   return dot <= 0 ? "" : base.slice(dot + 1).toLowerCase();
 }
 
-/** The last part of a path. */
+/**
+ * The last part of a path ("a/b.json" → "b.json").
+ * @param {string} path
+ * @returns {string}
+ */
 export function basename(path) {
   return path.slice(path.lastIndexOf("/") + 1);
 }
