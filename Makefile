@@ -89,14 +89,26 @@ PANEL_STYLES := static/panel-styles.js
 # service worker's scope). js/worker.js stays the source, and what a custom
 # worker imports.
 WORKER_BUNDLES := js/worker.bundle.js static/store-worker.bundle.js
-BUNDLE_BANNER  := Built by make with esbuild: js/worker.js and its modules, and js/wasm_exec.js (Copyright 2018 The Go Authors, BSD-style license: third_party/go/LICENSE). Do not edit.
+BUNDLE_BANNER  := Built by make with esbuild: js/worker.js and its modules, js/wasm_exec.js (Copyright 2018 The Go Authors, BSD-style license: third_party/go/LICENSE) and fflate 0.8.3 (Arjun Barrett, MIT license: third_party/fflate/LICENSE). Do not edit.
 
-build: $(WASM) $(WASM_EXEC) $(PANEL_STYLES) vendor $(WORKER_BUNDLES)
+# The store's own library (js/vendor/, gitignored, in the npm package):
+# fflate's browser ES module, which js/zip-read.js loads with import() the
+# first time tree.importZip reads a ZIP (inlined in the worker bundles;
+# fetched from here by an unbundled worker or a bundler's build), copied
+# from node_modules (pinned in package-lock.json) with its license.
+JS_VENDOR      := js/vendor/fflate.js
 
-js/worker.bundle.js: $(filter-out js/worker.bundle.js,$(wildcard js/*.js)) $(wildcard js/store/*.js) $(WASM_EXEC) node_modules/.package-lock.json
+$(JS_VENDOR): node_modules/.package-lock.json Makefile
+	mkdir -p js/vendor
+	sed '/^\/\/# sourceMappingURL=/d' node_modules/fflate/esm/browser.js > $@
+	cp node_modules/fflate/LICENSE js/vendor/fflate.LICENSE.txt
+
+build: $(WASM) $(WASM_EXEC) $(PANEL_STYLES) vendor $(JS_VENDOR) $(WORKER_BUNDLES)
+
+js/worker.bundle.js: $(filter-out js/worker.bundle.js,$(wildcard js/*.js)) $(wildcard js/store/*.js) $(WASM_EXEC) $(JS_VENDOR) node_modules/.package-lock.json
 	node_modules/.bin/esbuild js/worker.js --bundle --format=esm --log-level=warning --log-override:ignored-bare-import=silent --outfile=$@ --banner:js='// $(BUNDLE_BANNER)'
 
-static/store-worker.bundle.js: static/store-worker.js $(filter-out js/worker.bundle.js,$(wildcard js/*.js)) $(wildcard js/store/*.js) $(WASM_EXEC) node_modules/.package-lock.json
+static/store-worker.bundle.js: static/store-worker.js $(filter-out js/worker.bundle.js,$(wildcard js/*.js)) $(wildcard js/store/*.js) $(WASM_EXEC) $(JS_VENDOR) node_modules/.package-lock.json
 	node_modules/.bin/esbuild static/store-worker.js --bundle --format=esm --log-level=warning --log-override:ignored-bare-import=silent --outfile=$@ --banner:js='// $(BUNDLE_BANNER)'
 
 $(PANEL_STYLES): static/theme.css static/session-tree-panel.css static/map.css tools/css-module.mjs
@@ -119,8 +131,8 @@ node_modules/.package-lock.json: package.json package-lock.json
 # (pinned in package-lock.json) so the pages load them from their own
 # origin: markdown-it and DOMPurify (ES module builds), highlight.js's core
 # and the grammars of HLJS_LANGUAGES (loaded only when a code block asks for
-# one; static/render-message.js names the same list), and fflate's browser
-# ES module (loaded only when a ZIP is imported, by static/import-files.js).
+# one; static/render-message.js names the same list). (fflate, for ZIPs,
+# is the store's: see JS_VENDOR.)
 # Source-map comments are dropped (the maps are not copied).
 VENDOR         := static/vendor
 HLJS_LANGUAGES := bash c cpp csharp css diff go java javascript json markdown php python ruby rust shell sql typescript xml yaml
@@ -138,8 +150,6 @@ $(VENDOR)/.copied: node_modules/.package-lock.json Makefile
 	cp node_modules/markdown-it/LICENSE $(VENDOR)/markdown-it.LICENSE.txt
 	cp node_modules/dompurify/LICENSE $(VENDOR)/purify.LICENSE.txt
 	cp node_modules/@highlightjs/cdn-assets/LICENSE $(VENDOR)/highlight/LICENSE.txt
-	sed '/^\/\/# sourceMappingURL=/d' node_modules/fflate/esm/browser.js > $(VENDOR)/fflate.js
-	cp node_modules/fflate/LICENSE $(VENDOR)/fflate.LICENSE.txt
 	@touch $@
 
 deps: node_modules/.package-lock.json
@@ -215,4 +225,4 @@ bench: build deps
 clean:
 	rm -f $(WASM) $(WASM_EXEC) $(PANEL_STYLES) $(WORKER_BUNDLES) js/*.gz js/*.br
 	rm -f sessiontree-*.tgz
-	rm -rf .cache e2e/artifacts $(VENDOR)
+	rm -rf .cache e2e/artifacts $(VENDOR) js/vendor

@@ -4,10 +4,12 @@
 // File, a Blob, an ArrayBuffer and a Uint8Array, progress and abort,
 // envelopes for every bad argument, loadSnapshot round trips byte for
 // byte, and loadSnapshot of a ~25 MB snapshot timed against the raw-bytes
-// call (printed, not asserted).
+// call (printed, not asserted); importZip of an export ZIP, each entry's
+// envelope the one importText gives its text.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { zipSync, strToU8 } from 'fflate';
 import { setup, openShimPage, watchPage, FIXTURES_DIR } from './helpers.mjs';
 
 /** A ChatGPT export (one conversation of 13 records with branches, 14 KB) from the shared fixtures. */
@@ -351,5 +353,90 @@ both('loadSnapshot of a ~25 MB snapshot against the raw-bytes call (median of 3;
   assert.ok(r.megabytes > 24 && r.megabytes < 30, `snapshot of ${r.megabytes} MB`);
   const mode = worker === false ? 'page thread' : 'worker';
   console.log(`# loadSnapshot ${r.megabytes.toFixed(1)} MB (${mode}), median of ${ROUNDS}: raw call(bytes) ${r.raw.toFixed(0)} ms; loadSnapshot(bytes) ${r.bytes.toFixed(0)} ms = ${(r.bytes / r.raw).toFixed(2)}x; by hand from the Blob (README) ${r.byHand.toFixed(0)} ms; loadSnapshot(Blob) ${r.blob.toFixed(0)} ms = ${(r.blob / r.raw).toFixed(2)}x of raw, ${(r.blob / r.byHand).toFixed(2)}x of by hand; importFile(Blob, a new session) ${r.importFile.toFixed(0)} ms = ${(r.importFile / r.raw).toFixed(2)}x; runs ${JSON.stringify(r.runs, (k, v) => (typeof v === 'number' ? Math.round(v) : v))}`);
+  await page.close();
+});
+
+both('importZip imports each text entry of a ZIP as importText imports its text, lists the rest, and answers bad arguments with envelopes', async () => {
+  const page = await shimPage();
+  const zip = zipSync({
+    'export/conversations.json': strToU8(fixtureText),
+    'export/user.json': strToU8('{"id":"u"}'),
+    'export/notes.json': strToU8('{"not": "an export"}'),
+    'export/photo.png': new Uint8Array(300).fill(7),
+  });
+  const r = await page.evaluate(async ({ text, zip }) => {
+    const want = await (await window.sessiontree.init({ persist: false })).importText(text);
+    const tree = await window.sessiontree.init({ persist: false });
+    const bytes = new Uint8Array(zip);
+    const fromFile = await tree.importZip(new File([bytes], 'export.zip'));
+    const other = await window.sessiontree.init({ persist: false });
+    const phases = new Set();
+    const fromBytes = await other.importZip(bytes, { name: 'given.zip', onProgress: (p) => phases.add(p.phase) });
+    const early = new AbortController();
+    early.abort();
+    const bad = {
+      file: await tree.importZip('PK'),
+      budget: await tree.importZip(bytes, { budget: 0 }),
+      name: await tree.importZip(bytes, { name: '' }),
+      options: await tree.importZip(bytes, 3),
+      aborted: await tree.importZip(bytes, { signal: early.signal }),
+      notZip: (await tree.importZip(new Blob(['hello']), { name: 'hello.zip' })).value.entries,
+    };
+    return { want, fromFile, fromBytes, phases: [...phases].sort(), bytesLeft: bytes.length, bad };
+  }, { text: fixtureText, zip: [...zip] });
+  assert.equal(r.fromFile.ok, true, JSON.stringify(r.fromFile));
+  const entries = r.fromFile.value.entries;
+  assert.deepEqual(entries.map((e) => [e.kind, e.name]), [
+    ['text', 'export.zip › export/conversations.json'],
+    ['text', 'export.zip › export/notes.json'],
+    ['skip', 'export.zip › export/user.json'],
+    ['skip', 'export.zip'],
+  ]);
+  assert.deepEqual(entries[0].envelope, r.want, 'the same envelope as importText of the text');
+  assert.equal(entries[0].size, Buffer.byteLength(fixtureText));
+  assert.deepEqual(entries[0].refs, []);
+  assert.equal(entries[1].envelope.ok, false);
+  assert.equal(entries[1].envelope.error.reason, 'NOTHING_TO_IMPORT');
+  assert.equal(entries[2].reason, 'account data, not conversations');
+  assert.equal(entries[3].reason, '1 file not stored, named by no conversation read: photo.png (image/png, 300 B)');
+  assert.equal(r.fromBytes.value.entries[0].name, 'given.zip › export/conversations.json');
+  assert.deepEqual(r.fromBytes.value.entries[0].envelope, r.want);
+  assert.deepEqual(r.phases, ['import', 'read']);
+  assert.equal(r.bytesLeft, zip.length, "the caller's bytes are still whole (copied, not transferred)");
+  assert.match(r.bad.file.error.message, /^importZip: argument "file" must be a File, Blob, ArrayBuffer or Uint8Array; got "PK"$/);
+  assert.match(r.bad.budget.error.message, /^importZip: argument "options.budget" must be a positive integer of bytes; got 0$/);
+  assert.match(r.bad.name.error.message, /^importZip: argument "options.name" must be a non-empty string/);
+  assert.match(r.bad.options.error.message, /^importZip: argument "options" must be an object/);
+  assert.deepEqual(r.bad.aborted, { ok: false, error: { code: 'INVALID_ARGUMENT', message: 'import aborted; nothing was imported' } });
+  assert.deepEqual(r.bad.notZip, [{ kind: 'error', name: 'hello.zip', message: 'not a ZIP file, or a damaged one: no entry found in it' }]);
+  await page.close();
+});
+
+both('importZip aborted while an entry is imported stores neither it nor the entries after it; the ones before stay', async () => {
+  const page = await shimPage();
+  // Three entries of the fixture's conversation, 240 copies each under other ids (about 3.3 MB each:
+  // several slices, so the abort the page sends on the second entry's first progress arrives before it is stored).
+  const id = JSON.parse(fixtureText)[0].id;
+  const entry = (n) => strToU8('[' + Array.from({ length: 240 }, (_, i) => fixtureText.trim().slice(1, -1).replaceAll(id, `${id}-${n}-${i}`)).join(',') + ']');
+  const zip = zipSync({ 'a.json': entry('a'), 'b.json': entry('b'), 'c.json': entry('c') });
+  const r = await page.evaluate(async (zip) => {
+    const tree = await window.sessiontree.init({ persist: false });
+    const controller = new AbortController();
+    const env = await tree.importZip(new Blob([new Uint8Array(zip)]), {
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.phase === 'import' && p.name.endsWith('b.json')) controller.abort();
+      },
+    });
+    const sessions = (await tree.call({ operation: 'sessions' })).value.map((s) => s.sessionId);
+    return { entries: env.value.entries.map((e) => [e.name, e.envelope.ok ? e.envelope.value.sessions.length : e.envelope.error.message]), sessions };
+  }, [...zip]);
+  assert.deepEqual(r.entries, [
+    ['archive.zip › a.json', 240],
+    ['archive.zip › b.json', 'import aborted; nothing was imported'],
+    ['archive.zip › c.json', 'import aborted; nothing was imported'],
+  ]);
+  assert.equal(r.sessions.length, 240);
+  assert.ok(r.sessions.every((s) => s.includes('-a-')), r.sessions.slice(0, 5).join(' '));
   await page.close();
 });

@@ -3,7 +3,8 @@
 // each export's layout) through the file input and by drag and drop,
 // several files at once, a folder of Claude Code transcripts (the
 // webkitdirectory input), and damaged ZIPs, which give a clear error in
-// the report and no exception.
+// the report and no exception. The store reads the ZIPs (tree.importZip, in
+// its worker); the page hands it the File.
 // Screenshots: e2e/artifacts/import-zip-<width>x<height>.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -197,12 +198,12 @@ test('import-zip: a ChatGPT ZIP through the file input imports every conversatio
     await page.locator('#session-list li[data-session-id="gpt-a"].selected').waitFor();
     await page.locator('#panel .row.cursor[data-node-id="a-a2"]').waitFor();
     await page.screenshot({ path: artifactPath('import-zip-1366x850.png') });
-    // fflate was loaded on demand, from the page's own files.
-    const loaded = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.includes('fflate')));
-    assert.deepEqual(loaded, ['/static/vendor/fflate.js']);
-    // And kept by the service worker, so a ZIP imports offline too.
+    // The ZIP was unzipped by the store, in its worker (fflate is in the worker's bundle): the page never loads it.
+    const loaded = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.includes('fflate') || p.includes('zip-read')));
+    assert.deepEqual(loaded, []);
+    // The service worker keeps the worker's bundle and the unbundled modules, so a ZIP imports offline too.
     const sw = await page.evaluate(async () => (await fetch('/static/sw.js')).text());
-    assert.ok(sw.includes('"./vendor/fflate.js"') && sw.includes('"./import-files.js"'));
+    assert.ok(sw.includes('"./store-worker.bundle.js"') && sw.includes('"../js/vendor/fflate.js"') && sw.includes('"./import-files.js"'));
     assert.deepEqual(errors, []);
   } finally {
     await env.close();
@@ -396,7 +397,9 @@ test('import-zip: a dropped folder is walked (readEntries in batches, subfolders
     const { page, baseURL, errors } = env;
     await page.goto(baseURL + 'e2e/fixtures/smoke.html');
     const out = await page.evaluate(async () => {
-      const { sourcesFromDrop, readImports, matchAttachments } = await import('/static/import-files.js');
+      const { sourcesFromDrop, readImports } = await import('/static/import-files.js');
+      const { matchAttachments: matchBytes } = await import('/js/zip-attachments.js');
+      const matchAttachments = (text, attachments) => matchBytes(new TextEncoder().encode(text), attachments);
       // FileSystemEntry stand-ins: a synthetic DataTransfer cannot hold a folder.
       const fileEntry = (dir, name, text) => ({ isDirectory: false, name, fullPath: `${dir}/${name}`, file: (ok) => ok(new File([text], name)) });
       const dirEntry = (fullPath, children, batch = 2) => ({
@@ -478,9 +481,9 @@ test('import-zip: a large ChatGPT ZIP is unzipped in chunks while the page keeps
   const env = await explorer();
   try {
     const { page, errors } = env;
-    // The reading alone (unzip, decode, attachments matched), timed in the page.
+    // The reading alone (unzip, attachments matched): the store's reader, run in the page to time it.
     const reading = await page.evaluate(async (bytes) => {
-      const { readImports } = await import('/static/import-files.js');
+      const { readZip } = await import('/js/zip-read.js');
       const file = new File([new Uint8Array(bytes)], 'big.zip');
       let n = 0;
       let maxGap = 0;
@@ -493,7 +496,7 @@ test('import-zip: a large ChatGPT ZIP is unzipped in chunks while the page keeps
       }, 0);
       const t0 = performance.now();
       const pieces = [];
-      for await (const p of readImports([{ file, path: 'big.zip', inFolder: false }])) pieces.push({ kind: p.kind, size: p.size, refs: p.refs?.length });
+      for (const p of await readZip(file)) pieces.push({ kind: p.kind, size: p.size, refs: p.refs?.length });
       const ms = performance.now() - t0;
       clearInterval(timer);
       return { pieces, ms, n, maxGap };

@@ -1,6 +1,6 @@
 // The typed API (js/sessiontree.d.ts) checked by the pinned TypeScript
 // compiler: e2e/types/ok.ts, a program using call with several
-// operations, the thin methods, importFile and loadSnapshot, compiles
+// operations, the thin methods, importFile, importZip and loadSnapshot, compiles
 // under --strict; each e2e/types/bad-*.ts, one mistake each, does not, and
 // fails with the expected error code at the expected place.
 import { before, test } from 'node:test';

@@ -17,6 +17,7 @@ import { TreeAPI, checkMemoryBudget, errorEnvelope } from "./tree-api.js";
 import { ERROR } from "./protocol.js";
 import { answeredInColumns, envelopeFailed } from "./envelope.js";
 import { IN_WORKER, exitedMessage, guardHandle, loadRuntime, mark, onRuntimeExit } from "./runtime.js";
+export { onRuntimeExit } from "./runtime.js";
 import { hasSession, importBytes, importJob, importSnapshot, importText } from "./local-import.js";
 import { importFileList } from "./folder-import.js";
 import { nextTask } from "./tasks.js";
@@ -25,9 +26,6 @@ import { parseChangeBytes, readCounts, restoreRequest } from "./store/records.js
 
 /** Bytes of core's drain taken per piece without storage (see _finish; the Writer's DRAIN_BYTES). */
 const EVENT_DRAIN_BYTES = 2 << 20;
-
-export { onRuntimeExit } from "./runtime.js";
-
 
 const utf8Encoder = new TextEncoder();
 
@@ -50,7 +48,6 @@ const DEFAULT_MEMORY_BUDGET = 2 ** 31;
 /** Trees shared per IndexedDB database name within this thread: dbName → Promise<LocalTree> (js/worker.js unshares one closed before it started). */
 export const shared = new Map();
 
-
 /**
  * Start a store in this thread: what init() of js/sessiontree.js does with
  * {worker: false}, and what js/worker.js does for the page. Same options
@@ -59,10 +56,8 @@ export const shared = new Map();
  *
  * Rejects (never resolves to an empty store) when the wasm cannot be
  * loaded, IndexedDB cannot be opened or read, or a stored session is
- * corrupt; nothing stored is written in that case.
- *
- * Rejects too for a memoryBudget that is not a positive integer up to
- * 2^32 bytes.
+ * corrupt (nothing stored is written then), and for a memoryBudget that
+ * is not a positive integer up to 2^32 bytes.
  *
  * If the Go program exits (a fatal error: out of memory), every later call
  * of the trees it ran answers STORAGE_ERROR (exitedMessage) and
@@ -379,6 +374,11 @@ export class LocalTree extends TreeAPI {
   /** See importFileList in js/folder-import.js. */
   _importFiles(files, dir, options) {
     return importFileList(this, files, dir, options);
+  }
+
+  /** See importZipFile in js/zip-import.js (loaded with import() the first time a ZIP is imported). */
+  async _importZip(file, options) {
+    return (await import("./zip-import.js")).importZipFile(this, file, options);
   }
 
   /** See importSnapshot in js/local-import.js. */

@@ -679,6 +679,51 @@ export interface ImportFileOptions {
   sliceBytes?: number;
 }
 
+export interface ImportZipOptions {
+  /** The ZIP's name in the entries' names ("name › path/inside.json"); default the File's name, else "archive.zip". */
+  name?: string;
+  /**
+   * Bytes all the ZIP's JSON and JSON lines entries together may inflate
+   * to (default 256 MiB). An entry that declares more is refused before it
+   * is inflated; one that inflates past it (a ZIP bomb whose header lies)
+   * is stopped there. Either is an "error" entry naming its declared and
+   * actual size and this budget.
+   */
+  budget?: number;
+  /**
+   * Called while the ZIP is read (phase "read": bytes of the ZIP, name the
+   * ZIP's) and while each entry is imported (phase "import": the entry's
+   * work as importFile counts it, name the entry's).
+   */
+  onProgress?: (progress: { phase: "read" | "import"; name: string; read: number; total: number }) => void;
+  /** Aborting while the ZIP is read imports nothing; later it stops the entry being imported and the ones after it (the ones before stay). */
+  signal?: AbortSignal;
+}
+
+/** One entry of importZip's report (names are "archive.zip › path/inside.json"; a note about the whole ZIP has its name). */
+export type ZipEntry =
+  | {
+      /** A JSON or JSON lines entry, imported as importFile imports a file (format "auto"). */
+      kind: "text";
+      name: string;
+      /** Its bytes, inflated. */
+      size: number;
+      /** The ZIP's attachments (not stored) its conversations name, each on the message naming it (null: found by the conversation's folder). */
+      refs: { conversationId: string; title: string; files: { file: { name: string; type: string; size: number | null }; messageId: string | null }[] }[];
+      /** Its import's envelope, as importFile's. */
+      envelope: Envelope<ImportResult>;
+    }
+  /** Left out on purpose: account data, the HTML view, a ZIP inside the ZIP, the attachments no conversation names. */
+  | { kind: "skip"; name: string; reason: string }
+  /** The ZIP damaged or cut off, an entry damaged, or refused (a ZIP bomb: the message starts "refused:"). */
+  | { kind: "error"; name: string; message: string };
+
+/** The report of importZip. */
+export interface ZipResult {
+  /** In the ZIP's order: the damage first, then the imported entries, then what was left out. */
+  entries: ZipEntry[];
+}
+
 /** What loadSnapshot takes: the snapshot as a file, its JSON text or UTF-8 bytes, or the object. */
 export type SnapshotInput = Blob | ArrayBuffer | Uint8Array | string | Snapshot;
 
@@ -974,6 +1019,20 @@ export interface SessionTree {
    * files gives a session, or "import aborted; nothing was imported".
    */
   importFiles(entries: FolderInput, options?: ImportFilesOptions): Promise<Envelope<FilesResult>>;
+  /**
+   * Import an export ZIP (ChatGPT's, Claude.ai's, or any ZIP of exports and
+   * transcripts) where the store runs, as bytes: the ZIP crosses to the
+   * store's worker as the Blob it is and is streamed there; its JSON and
+   * JSON lines entries are inflated within `budget` (a ZIP bomb is refused
+   * with an entry naming its sizes and the budget) and imported one after
+   * another as importFile imports a file, each stored on its own; no entry
+   * becomes a string in the page's thread. Account files and the HTML view
+   * are skipped; other entries are attachments, not stored, listed on the
+   * conversations naming them. INVALID_ARGUMENT for a bad file or option,
+   * or "import aborted; nothing was imported" (aborted while reading);
+   * STORAGE_ERROR when the store fails (its worker stopped). Never rejects.
+   */
+  importZip(file: FileInput, options?: ImportZipOptions): Promise<Envelope<ZipResult>>;
   /**
    * Import an export file's text (format "auto" detects it). Large texts,
    * or any call with onProgress or signal, are read in slices with a yield

@@ -8,7 +8,7 @@ import { spliceJSON } from "./request-text.js";
 import { ERROR } from "./protocol.js";
 import { chatOps } from "./chat-ops.js";
 import { gatherEntries } from "./folder-entries.js";
-import { checkOptions, checkString, errorEnvelope, invalidArgument } from "./api-errors.js";
+import { checkOptions, checkString, errorEnvelope, invalidArgument, unansweredEnvelope } from "./api-errors.js";
 
 export { checkImportArgs, checkMemoryBudget, checkOptions, checkString, closedEnvelope, errorEnvelope, invalidArgument, MAX_MEMORY_BUDGET, restartError, unansweredEnvelope } from "./api-errors.js";
 
@@ -34,8 +34,8 @@ function answeredWithin(promise, ms) {
 
 /**
  * The shared part of a session store. Subclasses implement call, callText,
- * importText, _importBytes, saveSnapshot, listSnapshots, restoreSnapshot,
- * refresh, flush, close and _storageState.
+ * importText, _importBytes, _importFiles, _importZip, saveSnapshot,
+ * listSnapshots, restoreSnapshot, refresh, flush, close and _storageState.
  */
 export class TreeAPI {
   /**
@@ -362,6 +362,47 @@ export class TreeAPI {
     if (gathered.error) return errorEnvelope(ERROR.INVALID_ARGUMENT, `importFiles: ${gathered.error}`);
     if (signal?.aborted) return errorEnvelope(ERROR.INVALID_ARGUMENT, "import aborted; nothing was imported");
     return this._importFiles(gathered.files, gathered.dir, { onProgress: onProgress ?? undefined, signal: signal ?? undefined });
+  }
+
+  /**
+   * Import an export ZIP as ChatGPT and Claude.ai hand them out (or any ZIP of exports and
+   * transcripts) where the store runs, as bytes: the ZIP crosses to the store's worker as
+   * the Blob it is (no copy) and is streamed there; its JSON and JSON lines entries are
+   * inflated into bytes within `budget` (an entry that declares more is refused before it
+   * is inflated, one that inflates past it — a ZIP bomb — is stopped there, each reported
+   * naming the entry, its declared and actual size and the budget) and imported one after
+   * another as importFile imports a file (format "auto"), each stored on its own. Account
+   * files (users.json, projects.json, …) and the HTML view are skipped; other entries
+   * (images, audio, files) are attachments, not stored, listed on the conversations that
+   * name them (`refs`). No entry becomes a string in the page's thread.
+   * @param {Blob|ArrayBuffer|Uint8Array} file the ZIP
+   * @param {{name?: string, budget?: number, onProgress?: (p: {phase: "read"|"import", name: string, read: number, total: number}) => void, signal?: AbortSignal}} [options]
+   *   name: the ZIP's name in the entries' names ("name › path/inside.json"; default the File's
+   *   name, else "archive.zip"); budget: bytes all text entries may inflate to (default 256 MiB);
+   *   onProgress: bytes of the ZIP read (phase "read"), then each entry's import work (phase
+   *   "import", as importFile's); signal: an abort while reading imports nothing, later it stops
+   *   the entry being imported and the ones after it
+   * @returns {Promise<object>} the envelope; value {entries: [{kind: "text", name, size, refs, envelope}
+   *   | {kind: "skip", name, reason} | {kind: "error", name, message}]} in the ZIP's order (envelope:
+   *   the entry's import, as importFile's). INVALID_ARGUMENT for a bad file or option, or "import
+   *   aborted; nothing was imported"; STORAGE_ERROR when the store fails; never rejects
+   */
+  async importZip(file, options) {
+    const bad = checkOptions("importZip", options);
+    if (bad) return bad;
+    const { name, budget, onProgress, signal } = options ?? {};
+    if (name !== undefined && (typeof name !== "string" || name === "")) return invalidArgument("importZip", "options.name", "must be a non-empty string", name);
+    if (budget !== undefined && !(Number.isInteger(budget) && budget > 0)) return invalidArgument("importZip", "options.budget", "must be a positive integer of bytes", budget);
+    if (onProgress !== undefined && onProgress !== null && typeof onProgress !== "function") return invalidArgument("importZip", "options.onProgress", "must be a function", onProgress);
+    if (signal !== undefined && signal !== null && !(typeof AbortSignal === "function" && signal instanceof AbortSignal)) return invalidArgument("importZip", "options.signal", "must be an AbortSignal", signal);
+    let blob;
+    if (file instanceof Blob) blob = file;
+    else if (file instanceof Uint8Array || file instanceof ArrayBuffer) blob = new Blob([file]); // a copy: the caller's stays theirs
+    else return invalidArgument("importZip", "file", "must be a File, Blob, ArrayBuffer or Uint8Array", file);
+    if (signal?.aborted) return errorEnvelope(ERROR.INVALID_ARGUMENT, "import aborted; nothing was imported");
+    const zipName = name ?? (typeof blob.name === "string" && blob.name !== "" ? blob.name : "archive.zip");
+    // A store that fails (its reader did not load, its worker stopped) answers STORAGE_ERROR: never a rejection.
+    return this._importZip(blob, { name: zipName, budget, onProgress: onProgress ?? undefined, signal: signal ?? undefined }).catch(unansweredEnvelope);
   }
 
 

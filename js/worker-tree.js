@@ -258,7 +258,22 @@ export class WorkerTree extends TreeAPI {
   }
 
   /**
-   * Send an import (importText or importBytes) to the worker, with
+   * importZip's import (TreeAPI.importZip checked the arguments): the ZIP
+   * crosses to the worker as the Blob it is (a structured clone of a Blob
+   * is a reference to the browser's copy, not its bytes) and is read,
+   * inflated and imported there (LocalTree._importZip): no entry of it is
+   * read in the page's thread. onProgress and the signal as in importText.
+   * @param {Blob} file
+   * @param {{name: string, budget?: number, onProgress?: Function, signal?: AbortSignal}} options
+   * @returns {Promise<object>} the envelope
+   */
+  _importZip(file, { name, budget, onProgress, signal }) {
+    const flags = { progress: typeof onProgress === "function", signal: !!signal };
+    return this._sendImport("importZip", [file, { name, budget }, flags], [], onProgress, signal);
+  }
+
+  /**
+   * Send an import (importText, importBytes, importFiles or importZip) to the worker, with
    * onProgress for its progress messages and an abort message when signal
    * aborts; resolves to its envelope (STORAGE_ERROR when the worker does
    * not answer).

@@ -21,7 +21,10 @@
 //                                         tree.importFiles: files [{path, data:
 //                                         Uint8Array}] (buffers transferred), dir a
 //                                         FileSystemDirectoryHandle or null
-//   abort           args [id]             aborts that importText, importBytes or importFiles
+//   importZip       args [file, {name, budget}, {progress, signal}]
+//                                         tree.importZip: file the ZIP's Blob, read
+//                                         and inflated here (js/zip-import.js)
+//   abort           args [id]             aborts that importText, importBytes, importFiles or importZip
 //   saveSnapshot, listSnapshots, restoreSnapshot, refresh, flush, close,
 //   storageState, debug                   → what the LocalTree method resolves to
 // Worker → page: {id, ok: true, value} | {id, ok: false, error: message},
@@ -71,7 +74,7 @@ let nextTree = 1;
 /** The User Timing marks init() sets (js/local.js), passed on to the page's timeline. */
 const INIT_MARKS = ["sessiontree:runtime", "sessiontree:read", "sessiontree:restored"];
 
-/** AbortControllers of running importText and importBytes calls, by request id. */
+/** AbortControllers of running imports (importText, importBytes, importFiles, importZip), by request id. */
 const imports = new Map();
 
 /**
@@ -175,6 +178,15 @@ const methods = {
     if (controller) imports.set(id, controller);
     try {
       return await tree._importFiles(files, dir, { signal: controller?.signal, onProgress: progress ? (value) => postMessage({ progress: id, value }) : undefined });
+    } finally {
+      imports.delete(id);
+    }
+  },
+  async importZip(tree, file, { name, budget }, { progress, signal }, id) {
+    const controller = signal ? new AbortController() : null;
+    if (controller) imports.set(id, controller);
+    try {
+      return await tree._importZip(file, { name, budget, signal: controller?.signal, onProgress: progress ? (value) => postMessage({ progress: id, value }) : undefined });
     } finally {
       imports.delete(id);
     }

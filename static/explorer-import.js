@@ -1,11 +1,13 @@
 // The explorer's import of chosen or dropped files, folders and ZIP
 // archives (import-files.js reads them into pieces): one piece after
-// another through the tree's importFile or importText, each large one with
-// the progress bar and its Cancel, into one report (explorer-report.js
-// shows it). Also the ZIP files of a folder "Open a folder…" reads
-// (open-folder.js).
+// another through the tree's importFile, importText or importZip (a ZIP is
+// read, inflated and imported by the store, in its worker: the page never
+// holds an entry's text), each large one with the progress bar and its
+// Cancel, into one report (explorer-report.js shows it). Also the ZIP files
+// of a folder "Open a folder…" reads (open-folder.js).
 
-import { describeAttachment, readImports } from "./import-files.js";
+import { readImports } from "./import-files.js";
+import { describeAttachment } from "../js/zip-attachments.js";
 import { snapshotSessionId } from "./restore-points.js";
 import { hideProgress, showProgress } from "./explorer-report.js";
 import { ERROR, REASON } from "../js/protocol.js";
@@ -36,20 +38,51 @@ export async function readSources(ctx, sources, unreadable = []) {
   });
   for await (const piece of pieces) {
     hideProgress();
-    if (piece.name.includes(" › ")) fromArchive = true;
-    if (piece.kind === "error") {
-      report.errors.push(`${piece.name}: ${piece.message}`);
-      report.files.push({ name: piece.name, text: piece.message, kind: "error" });
-      continue;
-    }
-    if (piece.kind === "skip") {
-      report.files.push({ name: piece.name, text: `skipped: ${piece.reason}`, kind: "skipped" });
-      continue;
-    }
-    await importPiece(ctx, piece, report);
+    if (piece.kind === "zip") {
+      fromArchive = true;
+      await importZip(ctx, piece, report);
+    } else if (!notePiece(piece, report)) await importPiece(ctx, piece, report);
   }
   hideProgress();
   return { ...report, files: report.files.length > 1 || fromArchive ? report.files : [] };
+}
+
+/**
+ * Put an error or skip piece (of readImports, or an entry of importZip's
+ * report) into the report.
+ * @returns {boolean} whether it was one
+ */
+function notePiece(piece, report) {
+  if (piece.kind === "error") {
+    report.errors.push(`${piece.name}: ${piece.message}`);
+    report.files.push({ name: piece.name, text: piece.message, kind: "error" });
+    return true;
+  }
+  if (piece.kind === "skip") {
+    report.files.push({ name: piece.name, text: `skipped: ${piece.reason}`, kind: "skipped" });
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Import a ZIP through tree.importZip (read, inflated and imported in the
+ * store's worker) into the report, entry by entry as a text piece's: the
+ * progress bar (reading the ZIP, then each large entry) and its Cancel,
+ * which stops the entry being imported and the ones after it.
+ */
+async function importZip(ctx, { name, file }, report) {
+  ctx.setStatus(`Reading ${name}…`);
+  const abort = new AbortController();
+  const onProgress = ({ phase, name: at, read, total }) => {
+    if (total > PROGRESS_BYTES) showProgress(`${phase === "read" ? "Reading" : "Importing"} ${at}…`, total > 0 ? read / total : 0, abort);
+    else hideProgress();
+    if (phase === "import") ctx.setStatus(`Importing ${at}…`);
+  };
+  const env = await ctx.tree.importZip(file, { name, onProgress, signal: abort.signal });
+  hideProgress();
+  if (!env.ok) return recordImport(name, env, [], abort.signal.aborted, report);
+  for (const entry of env.value.entries) if (!notePiece(entry, report)) recordImport(entry.name, entry.envelope, entry.refs, abort.signal.aborted, report);
 }
 
 /**
@@ -59,7 +92,7 @@ export async function readSources(ctx, sources, unreadable = []) {
  * it is a snapshot of a session already here: then its text goes through
  * importText, which asks whether to replace the session or add a copy.
  */
-async function importPiece(ctx, { name, text, file, size, refs }, report) {
+async function importPiece(ctx, { name, text, file, size }, report) {
   ctx.setStatus(`Importing ${name}…`);
   const big = size > PROGRESS_BYTES;
   const abort = new AbortController();
@@ -70,7 +103,20 @@ async function importPiece(ctx, { name, text, file, size, refs }, report) {
   else if (file && !snapshotOfSession(ctx, await file.slice(0, 4096).text())) env = await ctx.tree.importFile(file, options);
   else env = await ctx.tree.importText(text ?? (await file.text()), "auto", options);
   hideProgress();
-  if (!env.ok && abort.signal.aborted) {
+  recordImport(name, env, [], abort.signal.aborted, report);
+}
+
+/**
+ * Put one import's envelope into the report: its sessions, warnings (each
+ * naming the file) and a line for the file; a cancelled one as cancelled;
+ * inside a ZIP or folder, a file no format reads as skipped; and the
+ * attachments of a ZIP its conversations name (refs), not stored.
+ * @param {string} name @param {object} env @param {object[]} refs
+ * @param {boolean} aborted whether the import was cancelled
+ * @param {object} report
+ */
+function recordImport(name, env, refs, aborted, report) {
+  if (!env.ok && aborted) {
     report.files.push({ name, text: "cancelled: nothing was imported", kind: "skipped" });
     report.warnings.push({ message: `${name}: import cancelled; nothing was imported` });
     return;

@@ -23,7 +23,6 @@ const PRECACHE = [
   "./list-minimap.js",
   "./map.css",
   "./import-files.js",
-  "./zip-attachments.js",
   "./explorer-storage.js",
   "./explorer-report.js",
   "./open-folder.js",
@@ -68,8 +67,6 @@ const PRECACHE = [
   "./render-message.js",
   "./vendor/markdown-it.js",
   "./vendor/purify.js",
-  // Loaded only when a ZIP is imported; kept so that works offline too.
-  "./vendor/fflate.js",
   "./vendor/highlight/core.js",
   // The grammars of CODE_LANGUAGES (render-message.js), as the Makefile copies them.
   ...["bash", "c", "cpp", "csharp", "css", "diff", "go", "java", "javascript", "json", "markdown", "php", "python", "ruby", "rust", "shell", "sql", "typescript", "xml", "yaml"].map((l) => `./vendor/highlight/languages/${l}.js`),
@@ -88,6 +85,11 @@ const PRECACHE = [
   "../js/local-import.js",
   "../js/folder-import.js",
   "../js/folder-entries.js",
+  // tree.importZip's, loaded when a ZIP is imported (the worker bundle holds them too).
+  "../js/zip-import.js",
+  "../js/zip-read.js",
+  "../js/zip-attachments.js",
+  "../js/vendor/fflate.js",
   "../js/local-snapshots.js",
   "../js/local-paging.js",
   "../js/local-context.js",

@@ -65,6 +65,14 @@ export async function example(file: File, bytes: Uint8Array<ArrayBuffer>, signal
   await tree.importFile(bytes);
   await tree.importFile(bytes.buffer, { format: "chatgpt" });
   await tree.importFile(new Blob([bytes]));
+  const zip = await tree.importZip(file, { name: "export.zip", budget: 64 << 20, signal, onProgress: ({ phase, name, read, total }) => out.push(`${phase} ${name} ${read}/${total}`) });
+  if (zip.ok) {
+    for (const e of zip.value.entries) {
+      if (e.kind === "text") out.push(e.name, String(e.size), ...e.refs.map((r) => r.conversationId), e.envelope.ok ? e.envelope.value.format : e.envelope.error.code);
+      else out.push(e.kind === "skip" ? e.reason : e.message);
+    }
+  }
+  await tree.importZip(bytes);
   await tree.loadSnapshot("demo", file);
   await tree.loadSnapshot("demo", bytes, { signal });
   await tree.loadSnapshot("demo", '{"version":1,"sessionId":"demo","cursor":null,"activeBranch":"main","nodes":[]}');

@@ -1,28 +1,51 @@
 // Matching the attachments of an export ZIP (images, audio, files) to the
 // conversations that name them, by asset pointer id, file name or the
-// conversation's folder, scanning the export's JSON element by element with
-// pauses; and the path helpers import-files.js shares. No DOM.
+// conversation's folder, scanning the export's JSON bytes element by
+// element with pauses; and the small helpers zip-read.js shares with the
+// explorer (extension, utf16Order, describeAttachment). The matching runs
+// where the store runs (tree.importZip, js/zip-import.js). No DOM.
 
-/** @typedef {import("./import-files.js").Attachment} Attachment */
-/** @typedef {import("./import-files.js").ConversationFiles} ConversationFiles */
+/**
+ * A file of a ZIP that is not read as text (an image, audio, another file).
+ * @typedef {object} Attachment
+ * @property {string} name  path inside the ZIP
+ * @property {string} type  MIME type guessed from the extension, "" when unknown
+ * @property {number | null} size  uncompressed size in bytes, null when the ZIP's entry header does not say
+ */
 
-/** Characters of JSON text scanned between two looks at the clock. */
+/**
+ * The attachments one conversation names.
+ * @typedef {object} ConversationFiles
+ * @property {string} conversationId  the conversation's id in the export (its session id)
+ * @property {string} title
+ * @property {{file: Attachment, messageId: string | null}[]} files  messageId: the message naming it (null: found by the conversation's folder)
+ */
+
+/** Bytes of JSON scanned between two looks at the clock. */
 const SCAN_CHECK = 64 << 10;
 
-/** Time in ms reading a ZIP or matching its attachments may run before it lets the page run. */
+/** Time in ms reading a ZIP or matching its attachments may run before it lets other tasks run (an abort message, or the page in the page's thread). */
 export const MATCH_SLICE_MS = 30;
 
-/** Let the page run: other tasks, input, painting. */
+/** Let other tasks run (in the page's thread: input, painting). */
 export const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-/** The extension of a path, lower case, without the dot ("" when none). */
+/**
+ * The extension of a path, lower case, without the dot ("" when none).
+ * @param {string} path "a/b.JSON" → "json"
+ * @returns {string}
+ */
 export function extension(path) {
   const base = path.slice(path.lastIndexOf("/") + 1);
   const dot = base.lastIndexOf(".");
   return dot <= 0 ? "" : base.slice(dot + 1).toLowerCase();
 }
 
-/** The last part of a path. */
+/**
+ * The last part of a path ("a/b.json" → "b.json").
+ * @param {string} path
+ * @returns {string}
+ */
 export function basename(path) {
   return path.slice(path.lastIndexOf("/") + 1);
 }
@@ -34,36 +57,37 @@ function pointerId(pointer) {
 }
 
 /**
- * The text of each object element of a top-level JSON array, in order (a
+ * The bytes of each object element of a top-level JSON array, in order (a
  * top-level object: the whole text), found by a scan that only tracks
- * strings and nesting, pausing every MATCH_SLICE_MS. Stops quietly
- * at text that is not JSON of that shape.
- * @param {string} text
- * @returns {AsyncGenerator<string>}
+ * strings and nesting (the bytes it looks for are ASCII, which never occur
+ * inside a UTF-8 sequence), pausing every MATCH_SLICE_MS. Stops quietly
+ * at bytes that are not JSON of that shape.
+ * @param {Uint8Array} bytes UTF-8, a byte order mark allowed
+ * @returns {AsyncGenerator<Uint8Array>} views of bytes
  */
-async function* jsonElements(text) {
-  const n = text.length;
-  let i = 0;
-  while (i < n && text.charCodeAt(i) <= 32) i++;
-  if (text[i] === "{") {
-    yield text;
+async function* jsonElements(bytes) {
+  const n = bytes.length;
+  let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (i < n && bytes[i] <= 32) i++;
+  if (bytes[i] === 123) {
+    yield bytes.subarray(i);
     return;
   }
-  if (text[i] !== "[") return;
+  if (bytes[i] !== 91) return;
   let depth = 0;
   let start = -1;
   let nextCheck = i + SCAN_CHECK;
   let since = performance.now();
   for (; i < n; i++) {
-    const c = text.charCodeAt(i);
+    const c = bytes[i];
     if (c === 34) {
       // Jump to the closing quote: the next one not escaped by an odd run of backslashes.
       let j = i;
       for (;;) {
-        j = text.indexOf('"', j + 1);
+        j = bytes.indexOf(34, j + 1);
         if (j < 0) return;
         let k = j - 1;
-        while (text.charCodeAt(k) === 92) k--;
+        while (bytes[k] === 92) k--;
         if ((j - 1 - k) % 2 === 0) break;
       }
       i = j;
@@ -73,7 +97,7 @@ async function* jsonElements(text) {
     } else if (c === 125 || c === 93) {
       depth--;
       if (depth === 1 && start >= 0) {
-        yield text.slice(start, i + 1);
+        yield bytes.subarray(start, i + 1);
         start = -1;
       } else if (depth <= 0) return;
     }
@@ -88,6 +112,20 @@ async function* jsonElements(text) {
 }
 
 /**
+ * The UTF-16 byte order a text's byte order mark names ("utf-16le" for
+ * FF FE, "utf-16be" for FE FF), or null for any other start (UTF-8, with
+ * or without its own mark).
+ * @param {Uint8Array} bytes the text's first bytes (2 or more)
+ * @returns {"utf-16le"|"utf-16be"|null}
+ */
+export function utf16Order(bytes) {
+  if (bytes.length < 2) return null;
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return "utf-16le";
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return "utf-16be";
+  return null;
+}
+
+/**
  * Which attachments each conversation of an export names. ChatGPT: the
  * `asset_pointer`s anywhere in a message (images, audio) and the
  * `metadata.attachments` (by id, else name); the export stores a file as
@@ -96,22 +134,26 @@ async function* jsonElements(text) {
  * by `file_uuid` or `file_name`. Data that is not such an export (or not
  * JSON: JSON lines are not looked into) gives [].
  *
- * Loops only (no recursion). The text is cut into its conversations by a
- * scan and each is parsed on its own (JSON.parse), pausing every
- * MATCH_SLICE_MS, so a large export neither blocks the page nor is held
- * parsed whole. It runs only for a ZIP that holds attachments.
- * @param {string} text  the export's text
+ * Loops only (no recursion). The bytes are cut into their conversations by
+ * a scan and each is decoded and parsed on its own (JSON.parse), pausing
+ * every MATCH_SLICE_MS, so a large export is neither held parsed whole nor
+ * held as one string. It runs only for a ZIP that holds attachments. An
+ * export saved as UTF-16 (its byte order mark first) is converted first.
+ * @param {Uint8Array} bytes  the export's bytes (UTF-8, or UTF-16 with its byte order mark)
  * @param {Attachment[]} attachments  the ZIP's files that are not text
  * @returns {Promise<ConversationFiles[]>}  conversations naming at least one, in the export's order; never rejects
  */
-export async function matchAttachments(text, attachments) {
+export async function matchAttachments(bytes, attachments) {
+  const order = utf16Order(bytes);
+  if (order !== null) bytes = new TextEncoder().encode(new TextDecoder(order).decode(bytes));
   const index = attachmentIndex(attachments);
+  const decoder = new TextDecoder();
   const out = [];
   let since = performance.now();
-  for await (const piece of jsonElements(text)) {
+  for await (const piece of jsonElements(bytes)) {
     let found = null;
     try {
-      found = conversationFiles(JSON.parse(piece), index);
+      found = conversationFiles(JSON.parse(decoder.decode(piece)), index);
     } catch {
       // Not JSON after all, or a shape no export has: nothing to match.
     }
@@ -190,4 +232,25 @@ function conversationFiles(conv, { byId, byName, byFolder }) {
   if (found.size === 0) return null;
   const title = typeof conv.title === "string" ? conv.title : typeof conv.name === "string" ? conv.name : "";
   return { conversationId, title, files: [...found].map(([file, messageId]) => ({ file, messageId })) };
+}
+
+/**
+ * An attachment as "photo.png (image/png, 12.3 kB)".
+ * @param {Attachment} a
+ * @returns {string}
+ */
+export function describeAttachment(a) {
+  const facts = [a.type || "unknown type", a.size === null ? "size unknown" : formatSize(a.size)];
+  return `${basename(a.name)} (${facts.join(", ")})`;
+}
+
+/**
+ * Bytes as "820 B", "12.3 kB", "4.1 MB" (decimal units).
+ * @param {number} n bytes
+ * @returns {string}
+ */
+export function formatSize(n) {
+  if (n < 1000) return `${n} B`;
+  if (n < 1e6) return `${(n / 1e3).toFixed(1)} kB`;
+  return `${(n / 1e6).toFixed(1)} MB`;
 }

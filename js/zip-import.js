@@ -1,0 +1,70 @@
+// tree.importZip where the store runs (in its worker by default): an
+// export ZIP read as bytes (js/zip-read.js: streamed, its text entries
+// inflated within a memory budget, a ZIP bomb refused) and each text entry
+// imported as importFile imports a file (LocalTree._importBytes, format
+// "auto"), one after another, each stored on its own. Loaded with import()
+// the first time a ZIP is imported.
+
+import { closedEnvelope, errorEnvelope } from "./api-errors.js";
+import { ERROR, REASON } from "./protocol.js";
+import { readZip } from "./zip-read.js";
+
+/** @typedef {import("./zip-attachments.js").ConversationFiles} ConversationFiles */
+
+/**
+ * One entry of an importZip report, in the ZIP's order: `{kind: "text",
+ * name, size, refs, envelope}` an entry imported (envelope: its import's,
+ * as importFile's; size: its inflated bytes; refs: the ZIP's attachments
+ * its conversations name), or the skip and error pieces of readZip
+ * (`{kind: "skip", name, reason}`, `{kind: "error", name, message}`).
+ * @typedef {{kind: "text", name: string, size: number, refs: ConversationFiles[], envelope: object}
+ *   | {kind: "skip", name: string, reason: string}
+ *   | {kind: "error", name: string, message: string}} ZipEntryReport
+ */
+
+/** The envelope of an entry not imported because the import was aborted. */
+const abortedEnvelope = () => errorEnvelope(ERROR.INVALID_ARGUMENT, "import aborted; nothing was imported");
+
+/**
+ * Import an export ZIP (TreeAPI.importZip checked the arguments): read it
+ * (readZip), then import its text entries one after another through
+ * tree._importBytes (format "auto"), each stored on its own; an entry's
+ * bytes are let go once it is imported. onProgress gets `{phase: "read",
+ * name, read, total}` (bytes of the ZIP) while it is read and `{phase:
+ * "import", name, read, total}` (an entry's work, as importFile's) while
+ * an entry is imported. An abort while reading imports nothing; during an
+ * entry, that entry and the ones after it are not imported (their
+ * envelopes say so) and the ones before stay.
+ * @param {import("./local.js").LocalTree} tree
+ * @param {Blob} file the ZIP
+ * @param {{name?: string, budget?: number, onProgress?: (p: {phase: "read"|"import", name: string, read: number, total: number}) => void, signal?: AbortSignal}} options
+ * @returns {Promise<object>} the envelope; value {entries: ZipEntryReport[]}; INVALID_ARGUMENT
+ *   "import aborted; nothing was imported" for an abort while reading, STORAGE_ERROR after close()
+ */
+export async function importZipFile(tree, file, { name, budget, onProgress, signal } = {}) {
+  if (tree._writer?.closedReason) return closedEnvelope(tree._writer.closedReason, "nothing was imported");
+  const progress = (p) => {
+    try {
+      onProgress?.(p);
+    } catch (err) {
+      console.error("sessiontree: an onProgress callback threw", err);
+    }
+  };
+  const pieces = await readZip(file, { name, budget, signal, onProgress: (p) => progress({ phase: "read", ...p }) });
+  if (pieces === null || signal?.aborted) return abortedEnvelope();
+  const entries = [];
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i];
+    pieces[i] = null; // its bytes go once it is imported
+    if (p.kind !== "text") {
+      entries.push(p);
+      continue;
+    }
+    let envelope;
+    if (signal?.aborted) envelope = abortedEnvelope();
+    else if (p.size === 0) envelope = { ok: false, error: { code: ERROR.INVALID_ARGUMENT, message: "the file is empty: nothing to import", reason: REASON.NOTHING_TO_IMPORT } };
+    else envelope = await tree._importBytes(p.bytes, "auto", { signal, onProgress: ({ read, total }) => progress({ phase: "import", name: p.name, read, total }) });
+    entries.push({ kind: "text", name: p.name, size: p.size, refs: p.refs, envelope });
+  }
+  return { ok: true, value: { entries } };
+}
