@@ -30,19 +30,19 @@ type jsonUnmarshaler interface {
 // A TypeError is a JSON value that does not fit the Go value it is
 // decoded into (json.UnmarshalTypeError).
 type TypeError struct {
-	Value  string       // "string", "number 1.5", "object", …
-	Type   reflect.Type // the Go type it could not be assigned to
-	Offset int64        // input bytes read when it was met
-	Struct string       // name of the struct type holding the field
-	Field  string       // dotted path of the field
+	Value  string // "string", "number 1.5", "object", …
+	Type   string // the Go type it could not be assigned to ("[]string")
+	Offset int64  // input bytes read when it was met
+	Struct string // name of the struct type holding the field
+	Field  string // dotted path of the field
 }
 
 // Error gives encoding/json's wording ("json: cannot unmarshal …").
 func (e *TypeError) Error() string {
 	if e.Struct != "" || e.Field != "" {
-		return "json: cannot unmarshal " + e.Value + " into Go struct field " + e.Struct + "." + e.Field + " of type " + e.Type.String()
+		return "json: cannot unmarshal " + e.Value + " into Go struct field " + e.Struct + "." + e.Field + " of type " + e.Type
 	}
-	return "json: cannot unmarshal " + e.Value + " into Go value of type " + e.Type.String()
+	return "json: cannot unmarshal " + e.Value + " into Go value of type " + e.Type
 }
 
 // Unmarshal decodes the JSON value data into v, which must be a non-nil
@@ -84,7 +84,7 @@ func (d *jsonDecoder) skip() []byte {
 
 func (d *jsonDecoder) typeError(what string, t reflect.Type) {
 	if d.err == nil {
-		d.err = &TypeError{Value: what, Type: t, Offset: int64(d.pos), Struct: d.strct, Field: strings.Join(d.fields, ".")}
+		d.err = &TypeError{Value: what, Type: t.String(), Offset: int64(d.pos), Struct: d.strct, Field: strings.Join(d.fields, ".")}
 	}
 }
 
