@@ -16,20 +16,29 @@ import (
 // Unmarshal's wording from Mismatch, for the messages that quote it).
 //
 // Every function takes v, one valid JSON value, white space around it
-// allowed; none checks the syntax again (run CheckSyntax first on text
-// that may not be JSON), and none panics on any input.
+// allowed; none checks the syntax of a value it does not read (run
+// CheckSyntax first on text that may not be JSON, for its error), and
+// none panics on any input.
 
-// Match returns the index in names of the field an object key fills, as
-// Unmarshal matches a key to struct fields: the exact name, else the first
-// name equal to it ignoring case; -1 when no name matches.
+// Match returns the index in names (ASCII field names) of the field an
+// object key fills, as Unmarshal matches a key to struct fields: the exact
+// name, else the first name equal to it ignoring case; -1 when no name
+// matches.
 func Match(key []byte, names []string) int {
 	for i, name := range names {
 		if string(key) == name {
 			return i
 		}
 	}
+	// A key of ASCII letters can only fold to a name of its length (the
+	// names are ASCII; a non-ASCII key may fold to one, the long s "ſ" to
+	// "s"), so most unknown keys are settled by their length.
+	ascii := true
+	for _, c := range key {
+		ascii = ascii && c < 0x80
+	}
 	for i, name := range names {
-		if strings.EqualFold(string(key), name) {
+		if (!ascii || len(key) == len(name)) && strings.EqualFold(string(key), name) {
 			return i
 		}
 	}
@@ -39,14 +48,16 @@ func Match(key []byte, names []string) int {
 // ReadObject calls fn, in the object's order, for each member of the
 // object v whose key matches one of names (see Match), with the field's
 // index and the member's value; other members are skipped. It reports
-// false, calling nothing, when v is not an object.
+// false, calling nothing, when v is not an object (and false, having
+// called fn for the members before the fault, when v is not valid JSON
+// after all).
 func ReadObject(v []byte, names []string, fn func(field int, v []byte)) bool {
 	s := Scanner{Data: v}
 	s.SkipSpace()
 	if s.Peek() != '{' {
 		return false
 	}
-	_ = s.Object(func(key []byte) error {
+	err := s.Object(func(key []byte) error {
 		field := Match(key, names)
 		raw, _, err := s.Value()
 		if err != nil {
@@ -57,19 +68,19 @@ func ReadObject(v []byte, names []string, fn func(field int, v []byte)) bool {
 		}
 		return nil
 	})
-	return true
+	return err == nil && s.End() == nil
 }
 
 // ReadMembers calls fn for each member of the object v with its decoded
 // key (only valid during the call) and its value. It reports false,
-// calling nothing, when v is not an object.
+// calling nothing, when v is not an object (see ReadObject for invalid v).
 func ReadMembers(v []byte, fn func(key []byte, v []byte)) bool {
 	s := Scanner{Data: v}
 	s.SkipSpace()
 	if s.Peek() != '{' {
 		return false
 	}
-	_ = s.Object(func(key []byte) error {
+	err := s.Object(func(key []byte) error {
 		raw, _, err := s.Value()
 		if err != nil {
 			return err
@@ -77,22 +88,23 @@ func ReadMembers(v []byte, fn func(key []byte, v []byte)) bool {
 		fn(key, raw)
 		return nil
 	})
-	return true
+	return err == nil && s.End() == nil
 }
 
 // ReadArray calls fn for each element of the array v with its index and
-// value. It reports false, calling nothing, when v is not an array.
+// value. It reports false, calling nothing, when v is not an array (see
+// ReadObject for invalid v).
 func ReadArray(v []byte, fn func(i int, v []byte)) bool {
 	s := Scanner{Data: v}
 	s.SkipSpace()
 	if s.Peek() != '[' {
 		return false
 	}
-	_ = s.Elements(func(i int, raw []byte, _ bool) error {
+	err := s.Elements(func(i int, raw []byte, _ bool) error {
 		fn(i, raw)
 		return nil
 	})
-	return true
+	return err == nil && s.End() == nil
 }
 
 // first returns the first byte of v after white space, 0 when none.
@@ -131,7 +143,7 @@ func ReadString(v []byte, dst *string) bool {
 		}
 		return ok
 	case 'n':
-		return true
+		return IsNull(v)
 	}
 	return false
 }
@@ -232,6 +244,9 @@ func ReadIntPtr(v []byte, dst **int) bool {
 func ReadRaws(v []byte, dst *[]RawMessage) bool {
 	switch first(v) {
 	case 'n':
+		if !IsNull(v) {
+			return false
+		}
 		*dst = nil
 		return true
 	case '[':
@@ -239,9 +254,11 @@ func ReadRaws(v []byte, dst *[]RawMessage) bool {
 		if list == nil {
 			list = []RawMessage{}
 		}
-		ReadArray(v, func(_ int, raw []byte) {
+		if !ReadArray(v, func(_ int, raw []byte) {
 			list = append(list, raw[:len(raw):len(raw)])
-		})
+		}) {
+			return false
+		}
 		*dst = list
 		return true
 	}
@@ -254,16 +271,22 @@ func ReadRaws(v []byte, dst *[]RawMessage) bool {
 func ReadRawMap(v []byte, dst *map[string]RawMessage) bool {
 	switch first(v) {
 	case 'n':
+		if !IsNull(v) {
+			return false
+		}
 		*dst = nil
 		return true
 	case '{':
-		if *dst == nil {
-			*dst = map[string]RawMessage{}
-		}
 		m := *dst
-		ReadMembers(v, func(key []byte, raw []byte) {
+		if m == nil {
+			m = map[string]RawMessage{}
+		}
+		if !ReadMembers(v, func(key []byte, raw []byte) {
 			m[string(key)] = raw[:len(raw):len(raw)]
-		})
+		}) {
+			return false
+		}
+		*dst = m
 		return true
 	}
 	return false
@@ -276,6 +299,9 @@ func ReadRawMap(v []byte, dst *map[string]RawMessage) bool {
 func ReadStrings(v []byte, dst *[]string) bool {
 	switch first(v) {
 	case 'n':
+		if !IsNull(v) {
+			return false
+		}
 		*dst = nil
 		return true
 	case '[':
@@ -284,11 +310,13 @@ func ReadStrings(v []byte, dst *[]string) bool {
 			list = []string{}
 		}
 		ok := true
-		ReadArray(v, func(_ int, raw []byte) {
+		if !ReadArray(v, func(_ int, raw []byte) {
 			var s string
 			ok = ReadString(raw, &s) && ok
 			list = append(list, s)
-		})
+		}) {
+			return false
+		}
 		*dst = list
 		return ok
 	}

@@ -93,3 +93,22 @@ func TestMismatchWordsTheErrorAsUnmarshal(t *testing.T) {
 		assert.Equal(t, ErrorText(want), ErrorText(Mismatch([]byte(in), []byte(in), "[]jsonx.RawMessage", "", "")), "%s", in)
 	}
 }
+
+func TestReadersRejectTextThatIsNotJSON(t *testing.T) {
+	for _, in := range []string{``, ` `, `[1,`, `{"a":}`, `{"a":1} x`, `"x`, `1 2`, `tru`, `nul`, `[1] ]`, `-`, `01`} {
+		data := []byte(in)
+		var s string
+		var sp *string
+		var b bool
+		var f float64
+		var n int
+		var np *int
+		var raws []RawMessage
+		var m map[string]RawMessage
+		var strs []string
+		got := []bool{ReadString(data, &s), ReadStringPtr(data, &sp), ReadBool(data, &b), ReadFloat(data, &f), ReadInt(data, &n),
+			ReadIntPtr(data, &np), ReadRaws(data, &raws), ReadRawMap(data, &m), ReadStrings(data, &strs),
+			ReadObject(data, nil, func(int, []byte) {}), ReadArray(data, func(int, []byte) {})}
+		assert.Equal(t, make([]bool, len(got)), got, "readers of %q", in)
+	}
+}
