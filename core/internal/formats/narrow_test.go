@@ -23,7 +23,8 @@ var fieldValues = []string{
 	`{}`, `{"messageID":"m","created":5,"status":"completed","input":{"a":1},"output":"o","error":"e"}`,
 	`{"messageID":1}`, `{"status":1}`, `{"output":2}`, `{"messages":[{"role":"user"}]}`, `{"messages":"x"}`,
 	`[]`, `["x",1,null,{}]`, `[{"file_name":"f","extracted_content":"c"},null]`, `[{"file_name":1}]`, `["a"]`,
-	`[{"reasoning":"r"}]`, `[{"send_date":"d","extra":{"reasoning":"r"}},3]`,
+	`[{"reasoning":"r"}]`, `[{"send_date":"d","extra":{"reasoning":"r"}},3]`, `{"reasoning":1,"type":"t"}`, `{"type":2}`,
+	`[{"extra":{"reasoning":1}}]`, `[{"extra":"x"}]`, `[{"extra":null,"send_date":null}]`,
 }
 
 // recordVariants returns base (an object) with each of keys (and its
@@ -260,5 +261,43 @@ func TestClineUIMessagesReadAsTheTaggedStruct(t *testing.T) {
 		got, err := rawList([]byte(data))
 		assert.Equal(t, errText(oldErr), errText(err), "rawList(%s)", data)
 		assert.Equal(t, old, got, "rawList(%s)", data)
+	}
+}
+
+func TestSillyTavernMessagesReadAsTheTaggedStruct(t *testing.T) {
+	for _, data := range recordVariants(`{"name":"n","is_user":true,"mes":"hi","extra":{"reasoning":"r","type":"narrator"}}`, sillyTavernMessageFields) {
+		var old struct {
+			Name      string             `json:"name"`
+			IsUser    bool               `json:"is_user"`
+			IsSystem  bool               `json:"is_system"`
+			SendDate  jsonx.RawMessage   `json:"send_date"`
+			Mes       *string            `json:"mes"`
+			Swipes    []jsonx.RawMessage `json:"swipes"`
+			SwipeID   *int               `json:"swipe_id"`
+			SwipeInfo []struct {
+				SendDate jsonx.RawMessage `json:"send_date"`
+				Extra    struct {
+					Reasoning string `json:"reasoning"`
+				} `json:"extra"`
+			} `json:"swipe_info"`
+			Extra struct {
+				Reasoning string `json:"reasoning"`
+				Type      string `json:"type"`
+			} `json:"extra"`
+		}
+		oldOK := json.Unmarshal([]byte(data), &old) == nil
+		var got sillyTavernMessage
+		if !assert.Equal(t, oldOK, got.read([]byte(data)) || data == "null", "message %s", data) || !oldOK {
+			continue
+		}
+		want := sillyTavernMessage{Name: old.Name, IsUser: old.IsUser, IsSystem: old.IsSystem, SendDate: old.SendDate, Mes: old.Mes,
+			Swipes: old.Swipes, SwipeID: old.SwipeID, Extra: sillyTavernExtra(old.Extra)}
+		if old.SwipeInfo != nil {
+			want.SwipeInfo = []sillyTavernSwipe{}
+		}
+		for _, sw := range old.SwipeInfo {
+			want.SwipeInfo = append(want.SwipeInfo, sillyTavernSwipe{SendDate: sw.SendDate, Extra: sillyTavernExtra{Reasoning: sw.Extra.Reasoning}})
+		}
+		assert.Equal(t, want, got, "message %s", data)
 	}
 }
