@@ -309,9 +309,12 @@ func ReadStrings(v []byte, dst *[]string) bool {
 		if list == nil {
 			list = []string{}
 		}
-		ok := true
-		if !ReadArray(v, func(_ int, raw []byte) {
+		old, ok := *dst, true
+		if !ReadArray(v, func(i int, raw []byte) {
 			var s string
+			if i < len(old) {
+				s = old[i] // null leaves an element alone
+			}
 			ok = ReadString(raw, &s) && ok
 			list = append(list, s)
 		}) {
