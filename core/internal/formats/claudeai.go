@@ -179,8 +179,11 @@ func (m *claudeAIMessage) readAttachments(v []byte) bool {
 	if list == nil {
 		list = []claudeAIAttachment{}
 	}
-	if !jsonx.ReadArray(v, func(_ int, el []byte) {
+	if !jsonx.ReadArray(v, func(i int, el []byte) {
 		var a claudeAIAttachment
+		if i < len(m.Attachments) {
+			a = m.Attachments[i] // a repeated key reads into the first's elements
+		}
 		if !jsonx.IsNull(el) {
 			ok = jsonx.ReadObject(el, claudeAIAttachmentFields, func(field int, v []byte) {
 				if field == 0 {

@@ -24,7 +24,8 @@ var fieldValues = []string{
 	`{"messageID":1}`, `{"status":1}`, `{"output":2}`, `{"messages":[{"role":"user"}]}`, `{"messages":"x"}`,
 	`[]`, `["x",1,null,{}]`, `[{"file_name":"f","extracted_content":"c"},null]`, `[{"file_name":1}]`, `["a"]`,
 	`[{"reasoning":"r"}]`, `[{"send_date":"d","extra":{"reasoning":"r"}},3]`, `{"reasoning":1,"type":"t"}`, `{"type":2}`,
-	`[{"extra":{"reasoning":1}}]`, `[{"extra":"x"}]`, `[{"extra":null,"send_date":null}]`,
+	`[{"extra":{"reasoning":1}}]`, `[{"extra":"x"}]`, `[{"extra":null,"send_date":null}]`, `{"systemRole":"r","title":"t"}`,
+	`{"systemRole":1,"title":2}`, `[{"id":"c","apiName":1,"arguments":"{}"},"x",null]`,
 }
 
 // recordVariants returns base (an object) with each of keys (and its
@@ -297,6 +298,70 @@ func TestSillyTavernMessagesReadAsTheTaggedStruct(t *testing.T) {
 		}
 		for _, sw := range old.SwipeInfo {
 			want.SwipeInfo = append(want.SwipeInfo, sillyTavernSwipe{SendDate: sw.SendDate, Extra: sillyTavernExtra{Reasoning: sw.Extra.Reasoning}})
+		}
+		assert.Equal(t, want, got, "message %s", data)
+	}
+}
+
+func TestLobeChatRecordsReadWhatFitsAsTheTaggedStructs(t *testing.T) {
+	for _, data := range recordVariants(`{"id":"s","config":{"systemRole":"be brief"},"meta":{"title":"t"}}`, lobeSessionFields) {
+		var old struct {
+			ID     string `json:"id"`
+			Config struct {
+				SystemRole string `json:"systemRole"`
+			} `json:"config"`
+			Meta struct {
+				Title string `json:"title"`
+			} `json:"meta"`
+			CreatedAt jsonx.RawMessage `json:"createdAt"`
+			CreateAt  jsonx.RawMessage `json:"createAt"`
+		}
+		_ = json.Unmarshal([]byte(data), &old)
+		var got lobeSession
+		got.read([]byte(data))
+		assert.Equal(t, lobeSession{ID: old.ID, SystemRole: old.Config.SystemRole, Title: old.Meta.Title, CreatedAt: old.CreatedAt, CreateAt: old.CreateAt}, got, "session %s", data)
+	}
+	for _, data := range recordVariants(`{"id":"t","title":"x","sessionId":"s","createdAt":1}`, lobeTopicFields) {
+		var old struct {
+			ID        string           `json:"id"`
+			Title     string           `json:"title"`
+			SessionID string           `json:"sessionId"`
+			CreatedAt jsonx.RawMessage `json:"createdAt"`
+			CreateAt  jsonx.RawMessage `json:"createAt"`
+		}
+		_ = json.Unmarshal([]byte(data), &old)
+		var got lobeTopic
+		got.read([]byte(data))
+		assert.Equal(t, lobeTopic(old), got, "topic %s", data)
+	}
+	for _, data := range recordVariants(`{"id":"m","role":"assistant","content":"hi","tools":[{"id":"c","apiName":"a","arguments":"{}"}]}`, lobeMessageFields) {
+		var old struct {
+			ID         string           `json:"id"`
+			Role       string           `json:"role"`
+			Content    jsonx.RawMessage `json:"content"`
+			SessionID  string           `json:"sessionId"`
+			TopicID    string           `json:"topicId"`
+			ParentID   string           `json:"parentId"`
+			CreatedAt  jsonx.RawMessage `json:"createdAt"`
+			CreateAt   jsonx.RawMessage `json:"createAt"`
+			ToolCallID string           `json:"tool_call_id"`
+			Name       string           `json:"name"`
+			Tools      []struct {
+				ID        string `json:"id"`
+				APIName   string `json:"apiName"`
+				Arguments string `json:"arguments"`
+			} `json:"tools"`
+		}
+		_ = json.Unmarshal([]byte(data), &old)
+		var got lobeMessage
+		got.read([]byte(data))
+		want := lobeMessage{ID: old.ID, Role: old.Role, Content: old.Content, SessionID: old.SessionID, TopicID: old.TopicID, ParentID: old.ParentID,
+			CreatedAt: old.CreatedAt, CreateAt: old.CreateAt, ToolCallID: old.ToolCallID, Name: old.Name}
+		if old.Tools != nil {
+			want.Tools = []lobeTool{}
+		}
+		for _, tc := range old.Tools {
+			want.Tools = append(want.Tools, lobeTool(tc))
 		}
 		assert.Equal(t, want, got, "message %s", data)
 	}

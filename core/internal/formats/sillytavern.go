@@ -116,8 +116,11 @@ func (m *sillyTavernMessage) readSwipeInfo(v []byte) bool {
 	if list == nil {
 		list = []sillyTavernSwipe{}
 	}
-	if !jsonx.ReadArray(v, func(_ int, el []byte) {
+	if !jsonx.ReadArray(v, func(i int, el []byte) {
 		var sw sillyTavernSwipe
+		if i < len(m.SwipeInfo) {
+			sw = m.SwipeInfo[i] // a repeated key reads into the first's elements
+		}
 		if !jsonx.IsNull(el) {
 			ok = jsonx.ReadObject(el, sillyTavernSwipeFields, func(field int, v []byte) {
 				if field == 0 {
