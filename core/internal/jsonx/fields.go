@@ -355,3 +355,37 @@ func Mismatch(data, v []byte, goType, strct, field string) *TypeError {
 	}
 	return &TypeError{Value: what, Type: goType, Offset: int64(at), Struct: strct, Field: field}
 }
+
+// ReadList stores the array v in *list as Unmarshal stores one in a slice
+// of structs: each element is read by read into the element already at
+// its index (a repeated key reads into the first's), else into a zero
+// one; a null element is left as it is. Null sets *list to nil, an empty
+// array gives an empty slice; a value that is not an array leaves *list
+// alone. It reports false when v is not an array or null, or when read
+// reported false for an element (the other elements are read all the
+// same).
+func ReadList[T any](v []byte, list *[]T, read func(el []byte, t *T) bool) bool {
+	if IsNull(v) {
+		*list = nil
+		return true
+	}
+	old, ok := *list, true
+	out := old[:0]
+	if out == nil {
+		out = []T{}
+	}
+	if !ReadArray(v, func(i int, el []byte) {
+		var t T
+		if i < len(old) {
+			t = old[i]
+		}
+		if !IsNull(el) {
+			ok = read(el, &t) && ok
+		}
+		out = append(out, t)
+	}) {
+		return false
+	}
+	*list = out
+	return ok
+}
