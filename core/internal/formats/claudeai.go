@@ -162,42 +162,22 @@ func (m *claudeAIMessage) read(raw []byte) bool {
 		case 5:
 			ok = jsonx.ReadStringPtr(v, &m.Parent) && ok
 		case 6:
-			ok = m.readAttachments(v) && ok
+			ok = jsonx.ReadList(v, &m.Attachments, readClaudeAIAttachment) && ok
 		}
 	}) && ok
 	return ok
 }
 
-// readAttachments reads the attachments array v (null clears them).
-func (m *claudeAIMessage) readAttachments(v []byte) bool {
-	if jsonx.IsNull(v) {
-		m.Attachments = nil
-		return true
-	}
+// readClaudeAIAttachment reads an attachment el into a.
+func readClaudeAIAttachment(el []byte, a *claudeAIAttachment) bool {
 	ok := true
-	list := m.Attachments[:0]
-	if list == nil {
-		list = []claudeAIAttachment{}
-	}
-	if !jsonx.ReadArray(v, func(i int, el []byte) {
-		var a claudeAIAttachment
-		if i < len(m.Attachments) {
-			a = m.Attachments[i] // a repeated key reads into the first's elements
+	ok = jsonx.ReadObject(el, claudeAIAttachmentFields, func(field int, v []byte) {
+		if field == 0 {
+			ok = jsonx.ReadString(v, &a.FileName) && ok
+		} else {
+			ok = jsonx.ReadStringPtr(v, &a.ExtractedContent) && ok
 		}
-		if !jsonx.IsNull(el) {
-			ok = jsonx.ReadObject(el, claudeAIAttachmentFields, func(field int, v []byte) {
-				if field == 0 {
-					ok = jsonx.ReadString(v, &a.FileName) && ok
-				} else {
-					ok = jsonx.ReadStringPtr(v, &a.ExtractedContent) && ok
-				}
-			}) && ok
-		}
-		list = append(list, a)
-	}) {
-		return false
-	}
-	m.Attachments = list
+	}) && ok
 	return ok
 }
 

@@ -102,33 +102,16 @@ func (m *lobeMessage) read(v []byte) {
 		case 7:
 			m.CreateAt = v
 		case 10:
-			m.readTools(v)
+			_ = jsonx.ReadList(v, &m.Tools, readLobeTool)
 		default:
 			_ = jsonx.ReadString(v, strs[field])
 		}
 	})
 }
 
-// readTools reads what fits of "tools": null clears them, an element that
-// is not an object is an empty call.
-func (m *lobeMessage) readTools(v []byte) {
-	if jsonx.IsNull(v) {
-		m.Tools = nil
-		return
-	}
-	list := m.Tools[:0]
-	if list == nil {
-		list = []lobeTool{}
-	}
-	if jsonx.ReadArray(v, func(i int, el []byte) {
-		var tc lobeTool
-		if i < len(m.Tools) {
-			tc = m.Tools[i] // a repeated key reads into the first's elements
-		}
-		strs := [...]*string{&tc.ID, &tc.APIName, &tc.Arguments}
-		jsonx.ReadObject(el, lobeToolFields, func(field int, v []byte) { _ = jsonx.ReadString(v, strs[field]) })
-		list = append(list, tc)
-	}) {
-		m.Tools = list
-	}
+// readLobeTool reads what fits of a tool call el into tc.
+func readLobeTool(el []byte, tc *lobeTool) bool {
+	strs := [...]*string{&tc.ID, &tc.APIName, &tc.Arguments}
+	jsonx.ReadObject(el, lobeToolFields, func(field int, v []byte) { _ = jsonx.ReadString(v, strs[field]) })
+	return true
 }

@@ -97,7 +97,7 @@ func (m *sillyTavernMessage) read(raw []byte) bool {
 		case 6:
 			ok = jsonx.ReadIntPtr(v, &m.SwipeID) && ok
 		case 7:
-			ok = m.readSwipeInfo(v) && ok
+			ok = jsonx.ReadList(v, &m.SwipeInfo, readSillyTavernSwipe) && ok
 		case 8:
 			ok = m.Extra.read(v, true) && ok
 		}
@@ -105,36 +105,16 @@ func (m *sillyTavernMessage) read(raw []byte) bool {
 	return ok
 }
 
-// readSwipeInfo reads "swipe_info", an array of objects (null clears it).
-func (m *sillyTavernMessage) readSwipeInfo(v []byte) bool {
-	if jsonx.IsNull(v) {
-		m.SwipeInfo = nil
-		return true
-	}
+// readSillyTavernSwipe reads a swipe_info element el into sw.
+func readSillyTavernSwipe(el []byte, sw *sillyTavernSwipe) bool {
 	ok := true
-	list := m.SwipeInfo[:0]
-	if list == nil {
-		list = []sillyTavernSwipe{}
-	}
-	if !jsonx.ReadArray(v, func(i int, el []byte) {
-		var sw sillyTavernSwipe
-		if i < len(m.SwipeInfo) {
-			sw = m.SwipeInfo[i] // a repeated key reads into the first's elements
+	ok = jsonx.ReadObject(el, sillyTavernSwipeFields, func(field int, v []byte) {
+		if field == 0 {
+			sw.SendDate = v
+		} else {
+			ok = sw.Extra.read(v, false) && ok
 		}
-		if !jsonx.IsNull(el) {
-			ok = jsonx.ReadObject(el, sillyTavernSwipeFields, func(field int, v []byte) {
-				if field == 0 {
-					sw.SendDate = v
-				} else {
-					ok = sw.Extra.read(v, false) && ok
-				}
-			}) && ok
-		}
-		list = append(list, sw)
-	}) {
-		return false
-	}
-	m.SwipeInfo = list
+	}) && ok
 	return ok
 }
 
