@@ -104,7 +104,7 @@ func (m *clineUI) read(raw []byte) bool {
 func ConvertClineTask(model *Model, files ClineTaskFiles) (Conversation, []Warning) {
 	var w warnings
 	warn := w.warn
-	api, err := rawList(files.API)
+	api, err := jsonx.RawArray(files.API)
 	if err != nil {
 		return Conversation{ID: files.TaskID, Skip: jsonx.Sprintf("task %q: api_conversation_history.json is not an array of messages (%s); skipped", files.TaskID, err.Error())}, nil
 	}
@@ -120,7 +120,7 @@ func ConvertClineTask(model *Model, files ClineTaskFiles) (Conversation, []Warni
 	var ui []clineUI
 	var uiRaw []jsonx.RawMessage
 	if files.UI != nil {
-		if uiRaw, err = rawList(files.UI); err != nil {
+		if uiRaw, err = jsonx.RawArray(files.UI); err != nil {
 			warn("ui_messages.json is not an array; its timestamps and costs are left out")
 			uiRaw = nil
 		}

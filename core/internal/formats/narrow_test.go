@@ -259,9 +259,9 @@ func TestClineUIMessagesReadAsTheTaggedStruct(t *testing.T) {
 	for _, data := range []string{``, `x`, `[1,`, `null`, `"s"`, `{}`, `[]`, ` [1, {"a" : 2}] `} {
 		var old []jsonx.RawMessage
 		oldErr := jsonx.Unmarshal([]byte(data), &old)
-		got, err := rawList([]byte(data))
-		assert.Equal(t, errText(oldErr), errText(err), "rawList(%s)", data)
-		assert.Equal(t, old, got, "rawList(%s)", data)
+		got, err := jsonx.RawArray([]byte(data))
+		assert.Equal(t, errText(oldErr), errText(err), "jsonx.RawArray(%s)", data)
+		assert.Equal(t, old, got, "jsonx.RawArray(%s)", data)
 	}
 }
 

@@ -64,7 +64,7 @@ func convertOpenAIArray(model *Model, top jsonx.RawMessage) ([]Conversation, []W
 		}
 		return []Conversation{c}, warns, nil
 	}
-	msgs, err := rawList(top)
+	msgs, err := jsonx.RawArray(top)
 	if err != nil {
 		return nil, nil, jsonx.TextError("openai import: the messages could not be read: %s", jsonx.ErrorText(err))
 	}

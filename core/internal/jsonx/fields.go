@@ -332,7 +332,8 @@ func ReadStrings(v []byte, dst *[]string) bool {
 // "string"). strct and field name the struct field it was read for, as
 // in the message ("ocSession", "time.created"); both "" for a value that
 // is not a field. Its offset is where Unmarshal would have stopped: after
-// a string, number or bool, at the start of an object or array.
+// a string, number or bool, at the start of an object or array; a number
+// that does not fit a numeric type is quoted ("number 1.5").
 func Mismatch(data, v []byte, goType, strct, field string) *TypeError {
 	v = trim(v)
 	at := cap(data) - cap(v)
@@ -352,6 +353,9 @@ func Mismatch(data, v []byte, goType, strct, field string) *TypeError {
 	}
 	if what != "object" && what != "array" {
 		at += len(v)
+	}
+	if what == "number" && numericType(goType) {
+		what = "number " + string(v) // a number that does not fit the type
 	}
 	return &TypeError{Value: what, Type: goType, Offset: int64(at), Struct: strct, Field: field}
 }
@@ -388,4 +392,29 @@ func ReadList[T any](v []byte, list *[]T, read func(el []byte, t *T) bool) bool 
 	}
 	*list = out
 	return ok
+}
+
+// numericType reports whether goType names one of Go's integer or float
+// types, whose misfits Unmarshal words with the number.
+func numericType(goType string) bool {
+	switch goType {
+	case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "uintptr", "float32", "float64":
+		return true
+	}
+	return false
+}
+
+// RawArray parses data, a text that may not be JSON, as an array of raw
+// values (sub-slices of data; null gives nil), with Unmarshal's errors
+// into a []RawMessage: the *SyntaxError, or a *TypeError for a value that
+// is not an array.
+func RawArray(data []byte) ([]RawMessage, error) {
+	if err := CheckSyntax(data); err != nil {
+		return nil, err
+	}
+	var list []RawMessage
+	if !ReadRaws(data, &list) {
+		return nil, Mismatch(data, data, "[]jsonx.RawMessage", "", "")
+	}
+	return list, nil
 }

@@ -87,6 +87,21 @@ func TestMismatchWordsTheErrorAsUnmarshal(t *testing.T) {
 		})
 		assert.Equal(t, ErrorText(want), ErrorText(got), "%s", in)
 	}
+	type sized struct {
+		Size *int `json:"size"`
+	}
+	for _, in := range []string{`{"size":1.5}`, `{"size":"1"}`, `{"size":1e99}`} {
+		data := []byte(in)
+		var r sized
+		want := Unmarshal(data, &r)
+		var got error
+		ReadObject(data, []string{"size"}, func(_ int, v []byte) {
+			if !ReadIntPtr(v, &r.Size) {
+				got = Mismatch(data, v, "int", "sized", "size")
+			}
+		})
+		assert.Equal(t, ErrorText(want), ErrorText(got), "%s", in)
+	}
 	for _, in := range []string{`"x"`, ` 1 `, `{"a":1}`, `true`} {
 		var list []RawMessage
 		want := Unmarshal([]byte(in), &list)
