@@ -71,17 +71,41 @@ func stubOf(s *Session) *Session {
 // stubEntry is one session of a page.stub request: its stored summary.
 // Cursor and ActiveBranch absent (nil) keep what the stub holds.
 type stubEntry struct {
-	SessionID    string  `json:"sessionId"`
-	Title        *string `json:"title"`
-	CreatedAt    string  `json:"createdAt"`
-	UpdatedAt    string  `json:"updatedAt"`
-	NodeCount    int     `json:"nodeCount"`
-	Cursor       *string `json:"cursor"`
-	ActiveBranch *string `json:"activeBranch"`
-	Tool         string  `json:"tool"`
-	Project      string  `json:"project"`
+	SessionID    string
+	Title        *string
+	CreatedAt    string
+	UpdatedAt    string
+	NodeCount    int
+	Cursor       *string
+	ActiveBranch *string
+	Tool         string
+	Project      string
 	// Source is the stored summary's source link (appendSourceMeta).
-	Source *stubSource `json:"source"`
+	Source *stubSource
+}
+
+// stubEntryFields are the keys of stubEntry's fields, in order.
+var stubEntryFields = []string{"sessionId", "title", "createdAt", "updatedAt", "nodeCount", "cursor", "activeBranch", "tool", "project", "source"}
+
+// readStubEntry reads the page.stub entry el into e and reports whether
+// every field has its type.
+func readStubEntry(el []byte, e *stubEntry) bool {
+	strs := [...]*string{0: &e.SessionID, 2: &e.CreatedAt, 3: &e.UpdatedAt, 7: &e.Tool, 8: &e.Project}
+	ptrs := [...]**string{1: &e.Title, 5: &e.Cursor, 6: &e.ActiveBranch}
+	ok := true
+	ok = jsonx.ReadObject(el, stubEntryFields, func(field int, v []byte) {
+		switch field {
+		case 1, 5, 6:
+			ok = jsonx.ReadStringPtr(v, ptrs[field]) && ok
+		case 4:
+			ok = jsonx.ReadInt(v, &e.NodeCount) && ok
+		case 9:
+			ok = readStubSource(v, &e.Source) && ok
+		default:
+			ok = jsonx.ReadString(v, strs[field]) && ok
+		}
+	}) && ok
+	return ok
 }
 
 // opPageStub adds or updates paged-out sessions from their stored
@@ -96,7 +120,7 @@ type stubEntry struct {
 // The value is {"stubs": the number of stubs now}.
 func opPageStub(st *Store, r *request) (any, *Error) {
 	var list []stubEntry
-	if err := jsonx.Unmarshal(r.fields["sessions"], &list); err != nil || !r.has("sessions") {
+	if !jsonx.ReadList(r.fields["sessions"], &list, readStubEntry) || !r.has("sessions") {
 		return nil, invalidf("field \"sessions\" must be an array of session summaries for operation \"page.stub\"")
 	}
 	for i, e := range list {
