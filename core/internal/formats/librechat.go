@@ -125,6 +125,40 @@ func readLibreMessages(dec *jsonx.Tokens) ([]libreMsg, error) {
 	return msgs, nil
 }
 
+// readLibreConversation reads a conversation object: its members other
+// than the messages (raw), and its messages ("messages", else
+// "messagesTree"; the first one present). err is the first fault, with
+// what was read before it.
+func readLibreConversation(raw []byte) (top map[string]jsonx.RawMessage, msgs []libreMsg, err error) {
+	dec := jsonx.NewTokens(raw)
+	top = map[string]jsonx.RawMessage{}
+	if _, err := dec.Token(); err != nil {
+		return top, msgs, err
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return top, msgs, err
+		}
+		key, _ := tok.(string)
+		if (key == "messages" || key == "messagesTree") && msgs == nil {
+			if msgs, err = readLibreMessages(dec); err != nil {
+				return top, msgs, err
+			}
+			if msgs == nil {
+				msgs = []libreMsg{}
+			}
+			continue
+		}
+		val, err := dec.Raw()
+		if err != nil {
+			return top, msgs, err
+		}
+		top[key] = val
+	}
+	return top, msgs, nil
+}
+
 // convertLibreChat converts one LibreChat conversation (element k).
 func convertLibreChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning) {
 	var c Conversation
@@ -132,36 +166,7 @@ func convertLibreChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, 
 		c.Skip = jsonx.Sprintf("conversation %d is not an object; skipped", k)
 		return c, nil
 	}
-	dec := jsonx.NewTokens(raw)
-	var msgs []libreMsg
-	top := map[string]jsonx.RawMessage{}
-	readErr := func() error {
-		if _, err := dec.Token(); err != nil {
-			return err
-		}
-		for dec.More() {
-			tok, err := dec.Token()
-			if err != nil {
-				return err
-			}
-			key, _ := tok.(string)
-			if (key == "messages" || key == "messagesTree") && msgs == nil {
-				if msgs, err = readLibreMessages(dec); err != nil {
-					return err
-				}
-				if msgs == nil {
-					msgs = []libreMsg{}
-				}
-				continue
-			}
-			val, err := dec.Raw()
-			if err != nil {
-				return err
-			}
-			top[key] = val
-		}
-		return nil
-	}()
+	top, msgs, readErr := readLibreConversation(raw)
 	var id, title string
 	_ = jsonx.ReadString(top["conversationId"], &id)
 	_ = jsonx.ReadString(top["title"], &title)
