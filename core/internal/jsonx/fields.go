@@ -224,6 +224,25 @@ func ReadInt(v []byte, dst *int) bool {
 	return true
 }
 
+// ReadUint stores the number v in *dst when it is a non-negative integer
+// that fits in a uint64 (written without a fraction or an exponent). Null
+// leaves *dst alone; any other value reports false.
+func ReadUint(v []byte, dst *uint64) bool {
+	if IsNull(v) {
+		return true
+	}
+	lit, ok := number(v)
+	if !ok {
+		return false
+	}
+	n, err := strconv.ParseUint(lit, 10, 64)
+	if err != nil {
+		return false
+	}
+	*dst = n
+	return true
+}
+
 // ReadIntPtr is ReadInt into a pointer: null sets it to nil; any other
 // value allocates it first when nil (so a value that does not fit leaves
 // a pointer to 0 and reports false, as Unmarshal does).

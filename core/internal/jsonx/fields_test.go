@@ -41,6 +41,10 @@ func TestReadersDecodeLikeEncodingJSON(t *testing.T) {
 			assert.Equal(t, json.Unmarshal(data, &wn) == nil, ReadInt(data, &n), "ReadInt ok")
 			assert.Equal(t, wn, n, "ReadInt")
 
+			u, wu := uint64(3), uint64(3)
+			assert.Equal(t, json.Unmarshal(data, &wu) == nil, ReadUint(data, &u), "ReadUint ok")
+			assert.Equal(t, wu, u, "ReadUint")
+
 			var np, wnp *int
 			assert.Equal(t, json.Unmarshal(data, &wnp) == nil, ReadIntPtr(data, &np), "ReadIntPtr ok")
 			assert.Equal(t, wnp, np, "ReadIntPtr")
