@@ -8,9 +8,11 @@ import (
 )
 
 // A small reflection-based decoder that does what json.Unmarshal does for
-// the values the importers and request fields decode (encoding/json would
-// add about 152 KB gzip of wasm, see doc.go): structs with `json` tags (keys matched
-// exactly, else case-insensitively), strings, bools, numbers into floats
+// the values the ChatGPT reader decodes (the other readers and the
+// requests use the narrow readers of fields.go, which keep its rules;
+// encoding/json would add about 152 KB gzip of wasm, see doc.go): structs
+// with `json` tags (keys matched exactly, else case-insensitively),
+// strings, bools, numbers into floats
 // and integers, slices, arrays, maps with string or integer keys, pointers,
 // `any` (map[string]any, []any, float64, string, bool, nil) and types with
 // an UnmarshalJSON method (RawMessage). As json.Unmarshal: the whole input
