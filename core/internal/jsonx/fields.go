@@ -15,10 +15,10 @@ import (
 // another type is reported (false from the Read functions; a *TypeError in
 // Unmarshal's wording from Mismatch, for the messages that quote it).
 //
-// Every function takes v, one valid JSON value, white space around it
-// allowed; none checks the syntax of a value it does not read (run
-// CheckSyntax first on text that may not be JSON, for its error), and
-// none panics on any input.
+// Every function takes v, one JSON value, white space around it allowed.
+// Text that is not JSON after all reads as a misfit (false), never a
+// panic; run CheckSyntax first where a message must quote the syntax
+// error.
 
 // Match returns the index in names (ASCII field names) of the field an
 // object key fills, as Unmarshal matches a key to struct fields: the exact
