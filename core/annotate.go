@@ -241,7 +241,7 @@ func opHide(st *Store, r *request) (any, *Error) {
 	}
 	hidden := true
 	if r.has("hidden") {
-		if jsonx.Unmarshal(r.fields["hidden"], &hidden) != nil {
+		if !jsonx.ReadBool(r.fields["hidden"], &hidden) {
 			return nil, invalidf("field \"hidden\" must be true or false")
 		}
 	}

@@ -7,18 +7,51 @@ import (
 )
 
 // chatgptSourceHead is the part of a ChatGPT mapping entry (a node's
-// Source) that says what a message without text is.
+// Source) that says what a message without text is: message.author.name,
+// message.recipient and message.metadata.is_visually_hidden_from_conversation.
 type chatgptSourceHead struct {
-	Message *struct {
-		Author *struct {
-			Name *string `json:"name"`
-		} `json:"author"`
-		Recipient string `json:"recipient"`
-		Metadata  *struct {
-			Hidden bool `json:"is_visually_hidden_from_conversation"`
-		} `json:"metadata"`
-	} `json:"message"`
+	name      *string // the message's author's name
+	recipient string
+	hidden    bool
 }
+
+// The fields chatgptSourceHead reads, level by level.
+var (
+	sourceMessageField = []string{"message"}
+	sourceHeadFields   = []string{"author", "recipient", "metadata"}
+	authorNameField    = []string{"name"}
+	hiddenField        = []string{"is_visually_hidden_from_conversation"}
+)
+
+// read reads what fits of the mapping entry src (a field of another type
+// is left out; null clears what it stands for).
+func (h *chatgptSourceHead) read(src []byte) {
+	jsonx.ReadObject(src, sourceMessageField, func(_ int, v []byte) {
+		if jsonx.IsNull(v) {
+			*h = chatgptSourceHead{}
+			return
+		}
+		jsonx.ReadObject(v, sourceHeadFields, func(field int, v []byte) {
+			switch field {
+			case 0:
+				if jsonx.IsNull(v) {
+					h.name = nil
+				}
+				jsonx.ReadObject(v, authorNameField, func(_ int, v []byte) { _ = jsonx.ReadStringPtr(v, &h.name) })
+			case 1:
+				_ = jsonx.ReadString(v, &h.recipient)
+			case 2:
+				if jsonx.IsNull(v) {
+					h.hidden = false
+				}
+				jsonx.ReadObject(v, hiddenField, func(_ int, v []byte) { _ = jsonx.ReadBool(v, &h.hidden) })
+			}
+		})
+	})
+}
+
+// messageHeadFields are the fields describeEmpty reads of a message.
+var messageHeadFields = []string{"role", "name", "tool_calls"}
 
 // describeEmpty returns what a message node without text is, for its
 // preview: "system (hidden by ChatGPT)" (or any role) for a message ChatGPT
@@ -30,33 +63,36 @@ func describeEmpty(n *Node) string {
 	if n.Kind != KindMessage || n.Message == nil {
 		return ""
 	}
-	var head struct {
-		Role      string             `json:"role"`
-		Name      string             `json:"name"`
-		ToolCalls []jsonx.RawMessage `json:"tool_calls"`
-	}
-	_ = jsonx.Unmarshal(n.Message, &head)
-	role := head.Role
-	var src chatgptSourceHead
+	var role, name string
+	var toolCalls []jsonx.RawMessage
+	jsonx.ReadObject(n.Message, messageHeadFields, func(field int, v []byte) {
+		switch field {
+		case 0:
+			_ = jsonx.ReadString(v, &role)
+		case 1:
+			_ = jsonx.ReadString(v, &name)
+		case 2:
+			_ = jsonx.ReadRaws(v, &toolCalls)
+		}
+	})
+	var m chatgptSourceHead
 	if len(n.Source) > 0 && n.Source[0] == '{' {
-		_ = jsonx.Unmarshal(n.Source, &src)
+		m.read(n.Source)
 	}
-	m := src.Message
-	name := head.Name
-	if name == "" && m != nil && m.Author != nil && m.Author.Name != nil {
-		name = *m.Author.Name
+	if name == "" && m.name != nil {
+		name = *m.name
 	}
 	switch {
-	case m != nil && m.Metadata != nil && m.Metadata.Hidden:
+	case m.hidden:
 		return role + " (hidden by ChatGPT)"
 	case role == "tool" || role == "toolResult" || role == "function":
 		if name == "" {
 			return "tool result"
 		}
 		return "tool result: " + toolName(name, "web")
-	case m != nil && m.Recipient != "" && m.Recipient != "all":
-		return "called " + toolName(m.Recipient, "search")
-	case len(head.ToolCalls) > 0:
+	case m.recipient != "" && m.recipient != "all":
+		return "called " + toolName(m.recipient, "search")
+	case len(toolCalls) > 0:
 		return "called a tool"
 	}
 	return role + " (empty)"

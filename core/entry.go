@@ -51,7 +51,7 @@ func ParseEntry(raw RawMessage, field string) (string, *Entry, *Error) {
 		return "", nil, invalidf("%s.kind is missing (one of: %s)", field, strings.Join(EntryKinds(), ", "))
 	}
 	var kind string
-	if jsonx.Unmarshal(kraw, &kind) != nil {
+	if !jsonx.ReadString(kraw, &kind) {
 		return "", nil, invalidf("%s.kind must be a string", field)
 	}
 	if !IsEntryKind(kind) {
@@ -76,10 +76,11 @@ func entryObject(raw RawMessage, field string) (map[string]RawMessage, *Error) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, invalidf("%s must be a JSON object", field)
 	}
-	var fields map[string]RawMessage
-	if err := jsonx.Unmarshal(raw, &fields); err != nil {
+	if err := jsonx.CheckSyntax(raw); err != nil {
 		return nil, invalidf("%s is not valid JSON: %s", field, jsonx.ErrorText(err))
 	}
+	var fields map[string]RawMessage
+	jsonx.ReadRawMap(raw, &fields) // an object (checked above)
 	return fields, nil
 }
 
@@ -110,7 +111,7 @@ func entryFields(kind string, fields map[string]RawMessage, field string) (*Entr
 	e := &Entry{}
 	str := func(name string, nonEmpty bool) (string, *Error) {
 		var s string
-		if err := jsonx.Unmarshal(fields[name], &s); err != nil || isNull(fields[name]) {
+		if !jsonx.ReadString(fields[name], &s) || isNull(fields[name]) {
 			if nonEmpty {
 				return "", invalidf("%s.%s must be a non-empty string", field, name)
 			}
@@ -146,7 +147,7 @@ func entryFields(kind string, fields map[string]RawMessage, field string) (*Entr
 			return nil, err
 		}
 	case KindActiveToolsChange:
-		if jsonx.Unmarshal(fields["tools"], &e.Tools) != nil || e.Tools == nil {
+		if !jsonx.ReadStrings(fields["tools"], &e.Tools) || e.Tools == nil {
 			return nil, invalidf("%s.tools must be an array of tool names", field)
 		}
 		for i, t := range e.Tools {
@@ -163,7 +164,7 @@ func entryFields(kind string, fields map[string]RawMessage, field string) (*Entr
 		}
 		if v, ok := fields["tokensBefore"]; ok {
 			var n uint64
-			if jsonx.Unmarshal(v, &n) != nil || isNull(v) || bytes.ContainsAny(v, ".eE") {
+			if !jsonx.ReadUint(v, &n) || isNull(v) || bytes.ContainsAny(v, ".eE") {
 				return nil, invalidf("%s.tokensBefore must be a non-negative integer", field)
 			}
 			e.TokensBefore, _ = jsonx.CompactRaw(v)
@@ -187,7 +188,7 @@ func entryFields(kind string, fields map[string]RawMessage, field string) (*Entr
 		}
 		if v, ok := fields["display"]; ok {
 			var d bool
-			if jsonx.Unmarshal(v, &d) != nil || isNull(v) {
+			if !jsonx.ReadBool(v, &d) || isNull(v) {
 				return nil, invalidf("%s.display must be true or false", field)
 			}
 			e.Display = &d
@@ -213,13 +214,13 @@ func validContent(raw RawMessage, field string) *Error {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) > 0 && raw[0] == '"' {
 		var s string
-		if jsonx.Unmarshal(raw, &s) == nil {
+		if jsonx.ReadString(raw, &s) {
 			return nil
 		}
 	}
 	if len(raw) > 0 && raw[0] == '[' {
 		var parts []RawMessage
-		if jsonx.Unmarshal(raw, &parts) != nil {
+		if !jsonx.ReadRaws(raw, &parts) {
 			return invalidf("%s is not a valid array", field)
 		}
 		for i, p := range parts {

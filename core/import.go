@@ -67,7 +67,7 @@ func opImport(st *Store, r *request) (any, *Error) {
 	}
 	if data[0] == '"' {
 		var text string
-		if err := jsonx.Unmarshal(data, &text); err != nil {
+		if !jsonx.ReadString(data, &text) {
 			return nil, invalidf("field \"data\" is not a valid JSON string")
 		}
 		data = []byte(text)

@@ -30,18 +30,41 @@ type ImportBatches struct {
 //
 // INVALID_ARGUMENT when files is not a list of {path, size} with a
 // non-negative integer size, or bytes is not a positive integer.
+// batchFile is a file of an import.batches request.
+type batchFile struct {
+	Path string
+	Size int64
+}
+
+// pathSizeFields are the keys of a file's path and size.
+var pathSizeFields = []string{"path", "size"}
+
+// readBatchFile reads a file el of import.batches into f and reports
+// whether it is an object whose path is a string and size an integer.
+func readBatchFile(el []byte, f *batchFile) bool {
+	ok := true
+	ok = jsonx.ReadObject(el, pathSizeFields, func(field int, v []byte) {
+		if field == 0 {
+			ok = jsonx.ReadString(v, &f.Path) && ok
+		} else {
+			n := int(f.Size) // an int has 64 bits on every target core builds for
+			ok = jsonx.ReadInt(v, &n) && ok
+			f.Size = int64(n)
+		}
+	}) && ok
+	return ok
+}
+
 func opImportBatches(st *Store, r *request) (any, *Error) {
-	var list []struct {
-		Path string `json:"path"`
-		Size int64  `json:"size"`
-	}
-	if err := jsonx.Unmarshal(r.fields["files"], &list); err != nil || !r.has("files") {
+	var list []batchFile
+	if !jsonx.ReadList(r.fields["files"], &list, readBatchFile) || !r.has("files") {
 		return nil, invalidf("field \"files\" must be a list of {path, size} for operation \"import.batches\"")
 	}
-	var limit int64
-	if err := jsonx.Unmarshal(r.fields["bytes"], &limit); err != nil || limit <= 0 {
+	var n int
+	if !jsonx.ReadInt(r.fields["bytes"], &n) || n <= 0 {
 		return nil, invalidf("field \"bytes\" must be a positive integer for operation \"import.batches\"")
 	}
+	limit := int64(n)
 	files := make([]ImportFile, len(list))
 	for i, f := range list {
 		if f.Size < 0 {

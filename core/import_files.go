@@ -301,17 +301,55 @@ func pathProject(p string) string {
 	return ""
 }
 
+// manifestEntry is one file of ParseFileManifest's list.
+type manifestEntry struct {
+	Path *string
+	Size *int
+}
+
+// manifestEntryType is how errors name a manifestEntry: as Unmarshal named
+// the anonymous struct it decoded each file into.
+const manifestEntryType = `struct { Path *string "json:\"path\""; Size *int "json:\"size\"" }`
+
+// readManifest reads the file list; the error (quoted to the caller) is
+// the syntax error, or the first value that does not fit, in Unmarshal's
+// words.
+func readManifest(manifest []byte) ([]manifestEntry, error) {
+	if err := jsonx.CheckSyntax(manifest); err != nil {
+		return nil, err
+	}
+	var first error
+	misfit := func(ok bool, v []byte, typ, field string) {
+		if !ok && first == nil {
+			first = jsonx.Mismatch(manifest, v, typ, "", field)
+		}
+	}
+	var entries []manifestEntry
+	ok := jsonx.ReadList(manifest, &entries, func(el []byte, e *manifestEntry) bool {
+		misfit(jsonx.ReadObject(el, pathSizeFields, func(field int, v []byte) {
+			if field == 0 {
+				misfit(jsonx.ReadStringPtr(v, &e.Path), v, "string", "path")
+			} else {
+				misfit(jsonx.ReadIntPtr(v, &e.Size), v, "int", "size")
+			}
+		}), el, manifestEntryType, "")
+		return true
+	})
+	misfit(ok, manifest, "[]"+manifestEntryType, "")
+	if first != nil {
+		return nil, first
+	}
+	return entries, nil
+}
+
 // ParseFileManifest splits data, the files' bytes one after another, by
 // manifest, a JSON array [{"path": string, "size": bytes}, …] in the same
 // order (the wasm binding's importFiles: one buffer of bytes, no JSON
 // text). Errors (INVALID_ARGUMENT): a manifest that is not such an array,
 // or sizes that do not add up to len(data).
 func ParseFileManifest(manifest, data []byte) ([]ImportFile, *Error) {
-	var entries []struct {
-		Path *string `json:"path"`
-		Size *int    `json:"size"`
-	}
-	if err := jsonx.Unmarshal(manifest, &entries); err != nil {
+	entries, err := readManifest(manifest)
+	if err != nil {
 		return nil, invalidf("the file list must be a JSON array of {path, size}: %s", err.Error())
 	}
 	files := make([]ImportFile, 0, len(entries))

@@ -71,97 +71,41 @@ func stubOf(s *Session) *Session {
 // stubEntry is one session of a page.stub request: its stored summary.
 // Cursor and ActiveBranch absent (nil) keep what the stub holds.
 type stubEntry struct {
-	SessionID    string  `json:"sessionId"`
-	Title        *string `json:"title"`
-	CreatedAt    string  `json:"createdAt"`
-	UpdatedAt    string  `json:"updatedAt"`
-	NodeCount    int     `json:"nodeCount"`
-	Cursor       *string `json:"cursor"`
-	ActiveBranch *string `json:"activeBranch"`
-	Tool         string  `json:"tool"`
-	Project      string  `json:"project"`
+	SessionID    string
+	Title        *string
+	CreatedAt    string
+	UpdatedAt    string
+	NodeCount    int
+	Cursor       *string
+	ActiveBranch *string
+	Tool         string
+	Project      string
 	// Source is the stored summary's source link (appendSourceMeta).
-	Source *stubSource `json:"source"`
+	Source *stubSource
 }
 
-// readStubs reads page.stub's "sessions" array, each member its type
-// (unknown members ignored); valid says raw is known to be valid, compact
-// JSON (see jsonx.Scanner.Valid).
-func readStubs(raw []byte, valid bool) ([]stubEntry, error) {
-	sc := &jsonx.Scanner{Data: raw, Valid: valid}
-	var list []stubEntry
-	err := sc.Array(func(int) error {
-		var e stubEntry
-		err := sc.Object(func(key []byte) error {
-			v, _, serr := sc.Value()
-			if serr != nil {
-				return serr
-			}
-			return e.set(key, v)
-		})
-		list = append(list, e)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	if serr := sc.End(); serr != nil {
-		return nil, serr
-	}
-	return list, nil
-}
+// stubEntryFields are the keys of stubEntry's fields, in order.
+var stubEntryFields = []string{"sessionId", "title", "createdAt", "updatedAt", "nodeCount", "cursor", "activeBranch", "tool", "project", "source"}
 
-// set reads one member of a page.stub entry.
-func (e *stubEntry) set(key, v []byte) (err error) {
-	switch string(key) {
-	case "sessionId":
-		e.SessionID, err = stringValue(v, false)
-	case "title":
-		e.Title, err = nullableString(v)
-	case "createdAt":
-		e.CreatedAt, err = stringValue(v, true)
-	case "updatedAt":
-		e.UpdatedAt, err = stringValue(v, true)
-	case "nodeCount":
-		e.NodeCount, err = intValue(v)
-	case "cursor":
-		e.Cursor, err = nullableString(v)
-	case "activeBranch":
-		e.ActiveBranch, err = nullableString(v)
-	case "tool":
-		e.Tool, err = stringValue(v, true)
-	case "project":
-		e.Project, err = stringValue(v, true)
-	case "source":
-		e.Source, err = readStubSource(v)
-	}
-	return err
-}
-
-// readStubSource reads a page.stub entry's "source" (null for none).
-func readStubSource(raw []byte) (*stubSource, error) {
-	if string(raw) == "null" {
-		return nil, nil
-	}
-	src := &stubSource{}
-	sc := &jsonx.Scanner{Data: raw, Valid: true}
-	err := sc.Object(func(key []byte) error {
-		v, _, serr := sc.Value()
-		if serr != nil {
-			return serr
+// readStubEntry reads the page.stub entry el into e and reports whether
+// every field has its type.
+func readStubEntry(el []byte, e *stubEntry) bool {
+	strs := [...]*string{0: &e.SessionID, 2: &e.CreatedAt, 3: &e.UpdatedAt, 7: &e.Tool, 8: &e.Project}
+	ptrs := [...]**string{1: &e.Title, 5: &e.Cursor, 6: &e.ActiveBranch}
+	ok := true
+	ok = jsonx.ReadObject(el, stubEntryFields, func(field int, v []byte) {
+		switch field {
+		case 1, 5, 6:
+			ok = jsonx.ReadStringPtr(v, ptrs[field]) && ok
+		case 4:
+			ok = jsonx.ReadInt(v, &e.NodeCount) && ok
+		case 9:
+			ok = readStubSource(v, &e.Source) && ok
+		default:
+			ok = jsonx.ReadString(v, strs[field]) && ok
 		}
-		var err error
-		switch string(key) {
-		case "sessionId":
-			src.SessionID, err = stringValue(v, true)
-		case "nodeId":
-			src.NodeID, err = nullableString(v)
-		case "via":
-			src.Via, err = stringValue(v, true)
-		}
-		return err
-	})
-	return src, err
+	}) && ok
+	return ok
 }
 
 // opPageStub adds or updates paged-out sessions from their stored
@@ -175,8 +119,8 @@ func readStubSource(raw []byte) (*stubSource, error) {
 // shim takes its stored changes in by sync.merge). Records no change.
 // The value is {"stubs": the number of stubs now}.
 func opPageStub(st *Store, r *request) (any, *Error) {
-	list, err := readStubs(r.fields["sessions"], r.valid)
-	if err != nil || !r.has("sessions") {
+	var list []stubEntry
+	if !jsonx.ReadList(r.fields["sessions"], &list, readStubEntry) || !r.has("sessions") {
 		return nil, invalidf("field \"sessions\" must be an array of session summaries for operation \"page.stub\"")
 	}
 	for i, e := range list {

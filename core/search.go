@@ -184,14 +184,14 @@ func parseSearchRequest(st *Store, r *request) (*searchRequest, *Error) {
 	}
 	if r.has("limit") {
 		var limit float64
-		if jsonx.Unmarshal(r.fields["limit"], &limit) != nil || limit != float64(int(limit)) || limit < 1 || limit > MaxSearchLimit {
+		if !jsonx.ReadFloat(r.fields["limit"], &limit) || limit != float64(int(limit)) || limit < 1 || limit > MaxSearchLimit {
 			return nil, invalidf("field \"limit\" must be an integer from 1 to %d", MaxSearchLimit)
 		}
 		q.limit = int(limit)
 	}
 	if r.has("roles") {
 		var roles []string
-		if jsonx.Unmarshal(r.fields["roles"], &roles) != nil {
+		if !jsonx.ReadStrings(r.fields["roles"], &roles) {
 			return nil, invalidf("field \"roles\" must be an array of role names such as [\"user\", \"assistant\"]")
 		}
 		if err := q.setRoles(roles); err != nil {

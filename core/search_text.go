@@ -147,10 +147,6 @@ func plainMessageText(raw []byte) (text string, ok bool) {
 	return jsonx.DecodeString(content, true), true
 }
 
-// partKeys are contentPart's fields as the decoder names them: a part
-// with a key that matches one only ignoring case goes to the decoder.
-var partKeys = []string{"type", "text", "thinking", "name", "input", "content"}
-
 // partsText returns what decodedMessageText gives of a content array
 // whose parts are all strings, text parts ({"type","text": a string}) or
 // thinking parts ({"type","thinking": a string}), other members ignored:
@@ -195,10 +191,8 @@ func partsText(content []byte) (text string, ok bool) {
 			case string(key) == "thinking" && thinking == nil:
 				thinking = v
 			default:
-				for _, p := range partKeys {
-					if strings.EqualFold(string(key), p) {
-						return errNotParts // a tool part, a repeated or case-folded field
-					}
+				if jsonx.Match(key, contentPartFields) >= 0 {
+					return errNotParts // a tool part, a repeated or case-folded field
 				}
 			}
 			return nil

@@ -112,9 +112,36 @@ func (s *Session) appendSourceMeta(b []byte) []byte {
 // stubSource is the "source" member of a page.stub entry (the stored
 // meta's; see appendSourceMeta).
 type stubSource struct {
-	SessionID string  `json:"sessionId"`
-	NodeID    *string `json:"nodeId"`
-	Via       string  `json:"via"`
+	SessionID string
+	NodeID    *string
+	Via       string
+}
+
+// stubSourceFields are the keys of stubSource's fields, in order.
+var stubSourceFields = []string{"sessionId", "nodeId", "via"}
+
+// readStubSource reads a page.stub entry's "source" v into *e (null sets
+// it to nil) and reports whether every field has its type.
+func readStubSource(v []byte, e **stubSource) bool {
+	if jsonx.IsNull(v) {
+		*e = nil
+		return true
+	}
+	if *e == nil {
+		*e = &stubSource{}
+	}
+	s, ok := *e, true
+	ok = jsonx.ReadObject(v, stubSourceFields, func(field int, v []byte) {
+		switch field {
+		case 0:
+			ok = jsonx.ReadString(v, &s.SessionID) && ok
+		case 1:
+			ok = jsonx.ReadStringPtr(v, &s.NodeID) && ok
+		case 2:
+			ok = jsonx.ReadString(v, &s.Via) && ok
+		}
+	}) && ok
+	return ok
 }
 
 // link returns the stub source as a sourceLink (nil for none or a bad one:

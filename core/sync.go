@@ -37,9 +37,9 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 	if !ok || len(bytes.TrimSpace(raw)) == 0 || bytes.TrimSpace(raw)[0] != '[' {
 		return nil, invalidf("field \"nodes\" must be an array of nodes for operation \"sync.merge\"")
 	}
-	var list []RawMessage
-	if err := jsonx.Unmarshal(raw, &list); err != nil {
-		return nil, invalidf("field \"nodes\" must be an array: %s", jsonx.ErrorText(err))
+	list, jerr := jsonx.RawArray(raw)
+	if jerr != nil {
+		return nil, invalidf("field \"nodes\" must be an array: %s", jsonx.ErrorText(jerr))
 	}
 	title, err := r.optStr("title")
 	if err != nil {
@@ -60,8 +60,8 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 
 	var annotations []RawMessage
 	if r.has("annotations") {
-		if err := jsonx.Unmarshal(r.fields["annotations"], &annotations); err != nil {
-			return nil, invalidf("field \"annotations\" must be an array: %s", jsonx.ErrorText(err))
+		if annotations, jerr = jsonx.RawArray(r.fields["annotations"]); jerr != nil {
+			return nil, invalidf("field \"annotations\" must be an array: %s", jsonx.ErrorText(jerr))
 		}
 	}
 

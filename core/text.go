@@ -11,19 +11,63 @@ import (
 
 // contentPart is the part of a content part sessiontree reads text from.
 type contentPart struct {
-	Type     string     `json:"type"`
-	Text     RawMessage `json:"text"`
-	Thinking string     `json:"thinking"`
-	Name     string     `json:"name"`
-	Input    RawMessage `json:"input"`
-	Content  RawMessage `json:"content"`
+	Type, Thinking, Name string
+	Text, Input, Content RawMessage
 }
 
+// The fields MessageText reads: of a content part, in the order of
+// readContentPart's switch; of a message; of a tool call and its function.
+var (
+	contentPartFields = []string{"type", "text", "thinking", "name", "input", "content"}
+	messageTextFields = []string{"content", "tool_calls"}
+	functionField     = []string{"function"}
+	functionFields    = []string{"name", "arguments"}
+)
+
+// read reads the part raw and reports whether it is an object whose
+// fields fit.
+func (p *contentPart) read(raw []byte) bool {
+	ok := true
+	ok = jsonx.ReadObject(raw, contentPartFields, func(field int, v []byte) {
+		switch field {
+		case 0:
+			ok = jsonx.ReadString(v, &p.Type) && ok
+		case 1:
+			p.Text = v
+		case 2:
+			ok = jsonx.ReadString(v, &p.Thinking) && ok
+		case 3:
+			ok = jsonx.ReadString(v, &p.Name) && ok
+		case 4:
+			p.Input = v
+		case 5:
+			p.Content = v
+		}
+	}) && ok
+	return ok
+}
+
+// toolCall is what MessageText reads of a tool call.
 type toolCall struct {
-	Function struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
-	} `json:"function"`
+	Name, Arguments string // of its function
+}
+
+// readToolCall reads the tool call el into c and reports whether it fits.
+func readToolCall(el []byte, c *toolCall) bool {
+	ok := true
+	ok = jsonx.ReadObject(el, functionField, func(_ int, v []byte) {
+		if jsonx.IsNull(v) {
+			return
+		}
+		ok = jsonx.ReadObject(v, functionFields, func(field int, v []byte) {
+			if field == 0 {
+				ok = jsonx.ReadString(v, &c.Name) && ok
+			} else {
+				ok = jsonx.ReadString(v, &c.Arguments) && ok
+			}
+		}) && ok
+	}) && ok
+	return ok
 }
 
 // MessageText returns the readable text of a raw chat message: string
@@ -40,18 +84,24 @@ func MessageText(raw RawMessage) string {
 // decodedMessageText is MessageText through the decoder, for every shape
 // of message (plainMessageText reads the common ones in one pass).
 func decodedMessageText(raw RawMessage) string {
-	var head messageHead
-	if err := jsonx.Unmarshal(raw, &head); err != nil {
+	var content, toolCalls RawMessage
+	if !jsonx.ReadObject(raw, messageTextFields, func(field int, v []byte) {
+		if field == 0 {
+			content = v
+		} else {
+			toolCalls = v
+		}
+	}) {
 		return ""
 	}
 	var pieces []string
-	pieces = appendContentText(pieces, head.Content, 0)
-	if len(head.ToolCalls) > 0 && head.ToolCalls[0] == '[' {
+	pieces = appendContentText(pieces, content, 0)
+	if len(toolCalls) > 0 && toolCalls[0] == '[' {
 		var calls []toolCall
-		if jsonx.Unmarshal(head.ToolCalls, &calls) == nil {
+		if jsonx.ReadList(toolCalls, &calls, readToolCall) {
 			for _, c := range calls {
-				if c.Function.Name != "" || c.Function.Arguments != "" {
-					pieces = append(pieces, "[tool call: "+c.Function.Name+"] "+c.Function.Arguments)
+				if c.Name != "" || c.Arguments != "" {
+					pieces = append(pieces, "[tool call: "+c.Name+"] "+c.Arguments)
 				}
 			}
 		}
@@ -68,12 +118,12 @@ func appendContentText(pieces []string, content RawMessage, depth int) []string 
 	switch content[0] {
 	case '"':
 		var s string
-		if jsonx.Unmarshal(content, &s) == nil && s != "" {
+		if jsonx.ReadString(content, &s) && s != "" {
 			pieces = append(pieces, s)
 		}
 	case '[':
 		var parts []RawMessage
-		if jsonx.Unmarshal(content, &parts) != nil {
+		if !jsonx.ReadRaws(content, &parts) {
 			return pieces
 		}
 		for _, raw := range parts {
@@ -85,7 +135,7 @@ func appendContentText(pieces []string, content RawMessage, depth int) []string 
 				continue
 			}
 			var p contentPart
-			if jsonx.Unmarshal(raw, &p) != nil {
+			if !p.read(raw) {
 				continue
 			}
 			switch {

@@ -145,7 +145,7 @@ const maxRowIndex = 1<<31 - 1
 // rowCount returns a field that must be an integer from 0 to maxRowIndex.
 func (r *request) rowCount(field string) (int, *Error) {
 	var v float64
-	if jsonx.Unmarshal(r.fields[field], &v) != nil || v < 0 || v > maxRowIndex || v != float64(int(v)) {
+	if !jsonx.ReadFloat(r.fields[field], &v) || v < 0 || v > maxRowIndex || v != float64(int(v)) {
 		return 0, invalidf("field %q must be an integer from 0 to %d", field, maxRowIndex)
 	}
 	return int(v), nil

@@ -280,12 +280,10 @@ func (r *resolver) place(list []Source) string {
 // its JSON array, else "".
 func entityName(field string) string {
 	var v []jsonx.RawMessage
-	if jsonx.Unmarshal([]byte(field), &v) != nil || len(v) < 2 {
+	if jsonx.CheckSyntax([]byte(field)) != nil || !jsonx.ReadRaws([]byte(field), &v) || len(v) < 2 {
 		return ""
 	}
 	var name string
-	if jsonx.Unmarshal(v[1], &name) != nil {
-		return ""
-	}
+	_ = jsonx.ReadString(v[1], &name) // "" when it is not a string
 	return name
 }

@@ -17,20 +17,20 @@ type index struct {
 
 // page is a cited page as the metadata's items and entries hold it.
 type page struct {
-	Title       string  `json:"title"`
-	URL         string  `json:"url"`
-	Attribution string  `json:"attribution"`
-	Refs        []ref   `json:"refs"`
-	RefID       *ref    `json:"ref_id"`
-	Meta        *page   `json:"metadata"`
-	StartIx     float64 `json:"start_ix"`
+	Title       string
+	URL         string
+	Attribution string
+	Refs        []ref
+	RefID       *ref  // ref_id
+	Meta        *page // metadata
+	StartIx     float64
 }
 
 // ref names one search result of a turn.
 type ref struct {
-	TurnIndex jsonx.RawMessage `json:"turn_index"`
-	RefType   string           `json:"ref_type"`
-	RefIndex  jsonx.RawMessage `json:"ref_index"`
+	TurnIndex jsonx.RawMessage
+	RefType   string
+	RefIndex  jsonx.RawMessage
 }
 
 func (r ref) key() string {
@@ -39,27 +39,28 @@ func (r ref) key() string {
 
 // metadata is the part of a ChatGPT message's metadata index reads.
 type metadata struct {
-	ContentReferences []struct {
-		MatchedText *string  `json:"matched_text"`
-		Items       []page   `json:"items"`
-		SafeURLs    []string `json:"safe_urls"`
-	} `json:"content_references"`
-	SearchResultGroups []struct {
-		Entries []page `json:"entries"`
-	} `json:"search_result_groups"`
-	Citations []page `json:"citations"`
+	ContentReferences  []contentRef
+	SearchResultGroups []resultGroup
+	Citations          []page
+}
+
+// contentRef is a content reference: a marker's text and its pages.
+type contentRef struct {
+	MatchedText *string
+	Items       []page
+	SafeURLs    []string
+}
+
+// resultGroup is a search result group: the pages one search found.
+type resultGroup struct {
+	Entries []page
 }
 
 // readIndex reads raw metadata; a field of another shape is skipped, and
 // metadata that is not an object gives an empty index.
 func readIndex(raw []byte) index {
 	idx := index{byMarker: map[string][]Source{}, byRef: map[string]Source{}}
-	var m metadata
-	if len(raw) == 0 || jsonx.Unmarshal(raw, &m) != nil {
-		if len(raw) > 0 {
-			m = metadataFieldByField(raw)
-		}
-	}
+	m := readMetadata(raw)
 	for _, cr := range m.ContentReferences {
 		if cr.MatchedText == nil || strings.TrimSpace(*cr.MatchedText) == "" {
 			continue
@@ -103,20 +104,6 @@ func readIndex(raw []byte) index {
 		idx.old = append(idx.old, s)
 	}
 	return idx
-}
-
-// metadataFieldByField reads each of metadata's three fields on its own,
-// so that one of another shape does not lose the others.
-func metadataFieldByField(raw []byte) metadata {
-	var m metadata
-	var fields map[string]jsonx.RawMessage
-	if jsonx.Unmarshal(raw, &fields) != nil {
-		return m
-	}
-	_ = jsonx.Unmarshal(fields["content_references"], &m.ContentReferences)
-	_ = jsonx.Unmarshal(fields["search_result_groups"], &m.SearchResultGroups)
-	_ = jsonx.Unmarshal(fields["citations"], &m.Citations)
-	return m
 }
 
 // source returns a page as a Source, ok false when its URL is not http(s).
@@ -163,6 +150,13 @@ func HostOf(raw string) string {
 	return strings.TrimPrefix(strings.ToLower(rest), "www.")
 }
 
+// recordFields are the fields MetadataOf reads of a record, metadataField
+// the one it reads of its message.
+var (
+	recordFields  = []string{"message", "metadata"}
+	metadataField = []string{"metadata"}
+)
+
 // MetadataOf returns the message metadata a node's source record holds: a
 // ChatGPT mapping entry's message.metadata, or the record's own metadata;
 // nil for none.
@@ -170,17 +164,29 @@ func MetadataOf(source []byte) []byte {
 	if len(source) == 0 || source[0] != '{' {
 		return nil
 	}
-	var rec struct {
-		Message *struct {
-			Metadata jsonx.RawMessage `json:"metadata"`
-		} `json:"message"`
-		Metadata jsonx.RawMessage `json:"metadata"`
-	}
-	if jsonx.Unmarshal(source, &rec) != nil {
+	if jsonx.CheckSyntax(source) != nil {
 		return nil
 	}
-	if rec.Message != nil && len(rec.Message.Metadata) > 0 {
-		return rec.Message.Metadata
+	var message, meta []byte
+	hasMessage, ok := false, true
+	ok = jsonx.ReadObject(source, recordFields, func(field int, v []byte) {
+		switch {
+		case field == 1:
+			meta = v
+		case jsonx.IsNull(v):
+			hasMessage, message = false, nil
+		default:
+			// A message that is not an object is a misfit (nil); one
+			// without metadata keeps what an earlier "message" held.
+			hasMessage = true
+			ok = jsonx.ReadObject(v, metadataField, func(_ int, v []byte) { message = v }) && ok
+		}
+	}) && ok
+	switch {
+	case !ok:
+		return nil
+	case hasMessage && len(message) > 0:
+		return message[:len(message):len(message)]
 	}
-	return rec.Metadata
+	return meta[:len(meta):len(meta)]
 }

@@ -30,17 +30,25 @@ func detectChatbotUI(sn *Sniff) bool {
 	return false
 }
 
+// chatbotUIExportFields are the fields convertChatbotUI reads.
+var chatbotUIExportFields = []string{"history"}
+
 // convertChatbotUI converts the export object's "history" chats.
 func convertChatbotUI(model *Model, top jsonx.RawMessage) ([]Conversation, []Warning, error) {
-	var export struct {
-		History []jsonx.RawMessage `json:"history"`
-	}
-	if err := jsonx.Unmarshal(top, &export); err != nil {
+	var history []jsonx.RawMessage
+	var err error
+	// top is an object: Whole is given nothing else.
+	jsonx.ReadObject(top, chatbotUIExportFields, func(_ int, v []byte) {
+		if !jsonx.ReadRaws(v, &history) && err == nil {
+			err = jsonx.Mismatch(top, v, "[]jsonx.RawMessage", "", "history")
+		}
+	})
+	if err != nil {
 		return nil, nil, jsonx.TextError("chatbotui import: the export could not be read: %s", jsonx.ErrorText(err))
 	}
 	var convs []Conversation
 	var warns []Warning
-	for k, raw := range export.History {
+	for k, raw := range history {
 		c, w := convertChatbotUIChat(model, raw, k)
 		convs = append(convs, c)
 		warns = append(warns, w...)
@@ -49,6 +57,57 @@ func convertChatbotUI(model *Model, top jsonx.RawMessage) ([]Conversation, []War
 		return nil, warns, jsonx.TextError("chatbotui import: the export's history holds no chat")
 	}
 	return convs, warns, nil
+}
+
+// chatbotUIChat is what convertChatbotUIChat reads of a chat.
+type chatbotUIChat struct {
+	ID, Name, Prompt *string
+	Messages         []jsonx.RawMessage
+}
+
+// chatbotUIChatFields are the keys of chatbotUIChat's fields, in order.
+var chatbotUIChatFields = []string{"id", "name", "prompt", "messages"}
+
+// read reads the chat object raw and reports whether every field it
+// reads has the right type (the chat is skipped otherwise).
+func (c *chatbotUIChat) read(raw []byte) bool {
+	ok := true
+	ok = jsonx.ReadObject(raw, chatbotUIChatFields, func(field int, v []byte) {
+		switch field {
+		case 0:
+			ok = jsonx.ReadStringPtr(v, &c.ID) && ok
+		case 1:
+			ok = jsonx.ReadStringPtr(v, &c.Name) && ok
+		case 2:
+			ok = jsonx.ReadStringPtr(v, &c.Prompt) && ok
+		case 3:
+			ok = jsonx.ReadRaws(v, &c.Messages) && ok
+		}
+	}) && ok
+	return ok
+}
+
+// roleContent is a message's role and raw content.
+type roleContent struct {
+	Role    string
+	Content jsonx.RawMessage
+}
+
+// roleContentFields are the keys of roleContent's fields, in order.
+var roleContentFields = []string{"role", "content"}
+
+// read reads the message object raw and reports whether its role is a
+// string (or null) where it has one.
+func (m *roleContent) read(raw []byte) bool {
+	ok := true
+	ok = jsonx.ReadObject(raw, roleContentFields, func(field int, v []byte) {
+		if field == 0 {
+			ok = jsonx.ReadString(v, &m.Role) && ok
+		} else {
+			m.Content = v
+		}
+	}) && ok
+	return ok
 }
 
 // convertChatbotUIChat converts one chat: an optional system message from
@@ -61,13 +120,8 @@ func convertChatbotUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversati
 		return c, nil
 	}
 	var fields map[string]jsonx.RawMessage
-	var chat struct {
-		ID       *string            `json:"id"`
-		Name     *string            `json:"name"`
-		Prompt   *string            `json:"prompt"`
-		Messages []jsonx.RawMessage `json:"messages"`
-	}
-	if err := jsonx.Unmarshal(raw, &chat); err != nil || jsonx.Unmarshal(raw, &fields) != nil {
+	var chat chatbotUIChat
+	if !chat.read(raw) || !jsonx.ReadRawMap(raw, &fields) {
 		c.Skip = jsonx.Sprintf("chat %d could not be read; skipped", k)
 		return c, nil
 	}
@@ -107,11 +161,8 @@ func convertChatbotUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversati
 		c.Records = append(c.Records, Record{Message: append(msg, '}'), Source: src})
 	}
 	for i, m := range chat.Messages {
-		var msg struct {
-			Role    string           `json:"role"`
-			Content jsonx.RawMessage `json:"content"`
-		}
-		if len(m) == 0 || m[0] != '{' || jsonx.Unmarshal(m, &msg) != nil || msg.Role == "" {
+		var msg roleContent
+		if len(m) == 0 || m[0] != '{' || !msg.read(m) || msg.Role == "" {
 			warns = append(warns, Warning{SessionID: c.ID, Message: jsonx.Sprintf("%s: message %d has no role; skipped", name, i)})
 			c.Unusable++
 			continue

@@ -86,31 +86,106 @@ func convertClaudeAIWhole(model *Model, top jsonx.RawMessage) ([]Conversation, [
 	return convs, warns, nil
 }
 
+// claudeAIConv is what convertClaudeAI reads of a conversation.
+type claudeAIConv struct {
+	UUID, Name           string
+	CreatedAt, UpdatedAt jsonx.RawMessage
+	CurrentLeaf          string
+	Messages             []jsonx.RawMessage
+}
+
+// claudeAIConvFields are the keys of claudeAIConv's fields, in order.
+var claudeAIConvFields = []string{"uuid", "name", "created_at", "updated_at", "current_leaf_message_uuid", "chat_messages"}
+
+// read reads the conversation object raw and reports whether every field
+// it reads has the right type (the conversation is skipped otherwise).
+func (c *claudeAIConv) read(raw []byte) bool {
+	ok := true
+	ok = jsonx.ReadObject(raw, claudeAIConvFields, func(field int, v []byte) {
+		switch field {
+		case 0:
+			ok = jsonx.ReadString(v, &c.UUID) && ok
+		case 1:
+			ok = jsonx.ReadString(v, &c.Name) && ok
+		case 2:
+			c.CreatedAt = v
+		case 3:
+			c.UpdatedAt = v
+		case 4:
+			ok = jsonx.ReadString(v, &c.CurrentLeaf) && ok
+		case 5:
+			ok = jsonx.ReadRaws(v, &c.Messages) && ok
+		}
+	}) && ok
+	return ok
+}
+
 type claudeAIMessage struct {
-	UUID        string             `json:"uuid"`
-	Sender      string             `json:"sender"`
-	Text        *string            `json:"text"`
-	Content     []jsonx.RawMessage `json:"content"`
-	CreatedAt   jsonx.RawMessage   `json:"created_at"`
-	Parent      *string            `json:"parent_message_uuid"`
-	Attachments []struct {
-		FileName         string  `json:"file_name"`
-		ExtractedContent *string `json:"extracted_content"`
-	} `json:"attachments"`
+	UUID        string
+	Sender      string
+	Text        *string
+	Content     []jsonx.RawMessage
+	CreatedAt   jsonx.RawMessage
+	Parent      *string
+	Attachments []claudeAIAttachment
+}
+
+// claudeAIAttachment is what claudeAIMessageJSON reads of an attachment.
+type claudeAIAttachment struct {
+	FileName         string
+	ExtractedContent *string
+}
+
+// claudeAIMessageFields are the keys of claudeAIMessage's fields, in
+// order; claudeAIAttachmentFields claudeAIAttachment's.
+var (
+	claudeAIMessageFields    = []string{"uuid", "sender", "text", "content", "created_at", "parent_message_uuid", "attachments"}
+	claudeAIAttachmentFields = []string{"file_name", "extracted_content"}
+)
+
+// read reads the message object raw and reports whether every field it
+// reads has the right type (the message is skipped otherwise).
+func (m *claudeAIMessage) read(raw []byte) bool {
+	ok := true
+	ok = jsonx.ReadObject(raw, claudeAIMessageFields, func(field int, v []byte) {
+		switch field {
+		case 0:
+			ok = jsonx.ReadString(v, &m.UUID) && ok
+		case 1:
+			ok = jsonx.ReadString(v, &m.Sender) && ok
+		case 2:
+			ok = jsonx.ReadStringPtr(v, &m.Text) && ok
+		case 3:
+			ok = jsonx.ReadRaws(v, &m.Content) && ok
+		case 4:
+			m.CreatedAt = v
+		case 5:
+			ok = jsonx.ReadStringPtr(v, &m.Parent) && ok
+		case 6:
+			ok = jsonx.ReadList(v, &m.Attachments, readClaudeAIAttachment) && ok
+		}
+	}) && ok
+	return ok
+}
+
+// readClaudeAIAttachment reads an attachment el into a.
+func readClaudeAIAttachment(el []byte, a *claudeAIAttachment) bool {
+	ok := true
+	ok = jsonx.ReadObject(el, claudeAIAttachmentFields, func(field int, v []byte) {
+		if field == 0 {
+			ok = jsonx.ReadString(v, &a.FileName) && ok
+		} else {
+			ok = jsonx.ReadStringPtr(v, &a.ExtractedContent) && ok
+		}
+	}) && ok
+	return ok
 }
 
 // convertClaudeAI converts conversation k of a Claude.ai export.
 func convertClaudeAI(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning) {
 	var c Conversation
-	var conv struct {
-		UUID        string             `json:"uuid"`
-		Name        string             `json:"name"`
-		CreatedAt   jsonx.RawMessage   `json:"created_at"`
-		UpdatedAt   jsonx.RawMessage   `json:"updated_at"`
-		CurrentLeaf string             `json:"current_leaf_message_uuid"`
-		Messages    []jsonx.RawMessage `json:"chat_messages"`
-	}
-	if len(raw) == 0 || raw[0] != '{' || jsonx.Unmarshal(raw, &conv) != nil {
+	var conv claudeAIConv
+	if len(raw) == 0 || raw[0] != '{' || !conv.read(raw) {
 		c.Skip = jsonx.Sprintf("conversation %d could not be read; skipped", k)
 		return c, nil
 	}
@@ -134,7 +209,7 @@ func convertClaudeAI(model *Model, raw jsonx.RawMessage, k int) (Conversation, [
 	linked := false
 	for i, m := range conv.Messages {
 		var msg claudeAIMessage
-		if len(m) == 0 || m[0] != '{' || jsonx.Unmarshal(m, &msg) != nil {
+		if len(m) == 0 || m[0] != '{' || !msg.read(m) {
 			warn("message %d could not be read; skipped", i)
 			c.Unusable++
 			continue

@@ -67,12 +67,35 @@ func convertClineWhole(model *Model, top jsonx.RawMessage) ([]Conversation, []Wa
 }
 
 type clineUI struct {
-	Ts    jsonx.RawMessage `json:"ts"`
-	Type  string           `json:"type"`
-	Ask   string           `json:"ask"`
-	Say   string           `json:"say"`
-	Text  string           `json:"text"`
-	Index *int             `json:"conversationHistoryIndex"`
+	Ts                   jsonx.RawMessage
+	Type, Ask, Say, Text string
+	Index                *int // conversationHistoryIndex
+}
+
+// clineUIFields are the keys of clineUI's fields, in order.
+var clineUIFields = []string{"ts", "type", "ask", "say", "text", "conversationHistoryIndex"}
+
+// read reads the UI message object raw and reports whether every field it
+// reads has the right type.
+func (m *clineUI) read(raw []byte) bool {
+	ok := true
+	ok = jsonx.ReadObject(raw, clineUIFields, func(field int, v []byte) {
+		switch field {
+		case 0:
+			m.Ts = v
+		case 1:
+			ok = jsonx.ReadString(v, &m.Type) && ok
+		case 2:
+			ok = jsonx.ReadString(v, &m.Ask) && ok
+		case 3:
+			ok = jsonx.ReadString(v, &m.Say) && ok
+		case 4:
+			ok = jsonx.ReadString(v, &m.Text) && ok
+		case 5:
+			ok = jsonx.ReadIntPtr(v, &m.Index) && ok
+		}
+	}) && ok
+	return ok || jsonx.IsNull(raw)
 }
 
 // ConvertClineTask converts one task folder (see the mapping above). A
@@ -81,8 +104,8 @@ type clineUI struct {
 func ConvertClineTask(model *Model, files ClineTaskFiles) (Conversation, []Warning) {
 	var w warnings
 	warn := w.warn
-	var api []jsonx.RawMessage
-	if err := jsonx.Unmarshal(files.API, &api); err != nil {
+	api, err := jsonx.RawArray(files.API)
+	if err != nil {
 		return Conversation{ID: files.TaskID, Skip: jsonx.Sprintf("task %q: api_conversation_history.json is not an array of messages (%s); skipped", files.TaskID, err.Error())}, nil
 	}
 	id := files.TaskID
@@ -97,13 +120,13 @@ func ConvertClineTask(model *Model, files ClineTaskFiles) (Conversation, []Warni
 	var ui []clineUI
 	var uiRaw []jsonx.RawMessage
 	if files.UI != nil {
-		if jsonx.Unmarshal(files.UI, &uiRaw) != nil {
+		if uiRaw, err = jsonx.RawArray(files.UI); err != nil {
 			warn("ui_messages.json is not an array; its timestamps and costs are left out")
 			uiRaw = nil
 		}
 		for i, raw := range uiRaw {
 			var m clineUI
-			if jsonx.Unmarshal(raw, &m) != nil {
+			if !m.read(raw) {
 				warn("ui_messages.json[%d] is not a UI message; it is left out", i)
 				m.Type = "(unreadable)"
 			}

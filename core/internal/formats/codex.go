@@ -316,7 +316,7 @@ func (r *codexReader) event(id string, pf map[string]jsonx.RawMessage, n int, at
 		return
 	}
 	var turns int
-	if jsonx.Unmarshal(pf["num_turns"], &turns) != nil || turns < 0 {
+	if !jsonx.ReadInt(pf["num_turns"], &turns) || turns < 0 {
 		r.warn("line %d: thread_rolled_back has no usable num_turns; nothing is dropped", n)
 		turns = 0
 	}

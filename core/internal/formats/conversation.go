@@ -115,7 +115,7 @@ type Label struct {
 // not one).
 func isoStamp(raw jsonx.RawMessage) string {
 	var text string
-	if len(raw) == 0 || raw[0] != '"' || jsonx.Unmarshal(raw, &text) != nil {
+	if len(raw) == 0 || raw[0] != '"' || !jsonx.ReadString(raw, &text) {
 		return ""
 	}
 	t, err := time.Parse(time.RFC3339Nano, text)
@@ -234,7 +234,7 @@ func unixSeconds(raw jsonx.RawMessage) float64 {
 	}
 	if raw[0] == '"' {
 		var text string
-		if jsonx.Unmarshal(raw, &text) != nil {
+		if !jsonx.ReadString(raw, &text) {
 			return 0
 		}
 		t, err := time.Parse(time.RFC3339Nano, text)
@@ -244,7 +244,7 @@ func unixSeconds(raw jsonx.RawMessage) float64 {
 		return float64(t.UnixNano()) / 1e9
 	}
 	var v float64
-	if jsonx.Unmarshal(raw, &v) != nil || v <= 0 || math.IsInf(v, 0) {
+	if !jsonx.ReadFloat(raw, &v) || v <= 0 || math.IsInf(v, 0) {
 		return 0
 	}
 	switch {

@@ -125,6 +125,40 @@ func readLibreMessages(dec *jsonx.Tokens) ([]libreMsg, error) {
 	return msgs, nil
 }
 
+// readLibreConversation reads a conversation object: its members other
+// than the messages (raw), and its messages ("messages", else
+// "messagesTree"; the first one present). err is the first fault, with
+// what was read before it.
+func readLibreConversation(raw []byte) (top map[string]jsonx.RawMessage, msgs []libreMsg, err error) {
+	dec := jsonx.NewTokens(raw)
+	top = map[string]jsonx.RawMessage{}
+	if _, err := dec.Token(); err != nil {
+		return top, msgs, err
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return top, msgs, err
+		}
+		key, _ := tok.(string)
+		if (key == "messages" || key == "messagesTree") && msgs == nil {
+			if msgs, err = readLibreMessages(dec); err != nil {
+				return top, msgs, err
+			}
+			if msgs == nil {
+				msgs = []libreMsg{}
+			}
+			continue
+		}
+		val, err := dec.Raw()
+		if err != nil {
+			return top, msgs, err
+		}
+		top[key] = val
+	}
+	return top, msgs, nil
+}
+
 // convertLibreChat converts one LibreChat conversation (element k).
 func convertLibreChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning) {
 	var c Conversation
@@ -132,39 +166,10 @@ func convertLibreChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, 
 		c.Skip = jsonx.Sprintf("conversation %d is not an object; skipped", k)
 		return c, nil
 	}
-	dec := jsonx.NewTokens(raw)
-	var msgs []libreMsg
-	top := map[string]jsonx.RawMessage{}
-	readErr := func() error {
-		if _, err := dec.Token(); err != nil {
-			return err
-		}
-		for dec.More() {
-			tok, err := dec.Token()
-			if err != nil {
-				return err
-			}
-			key, _ := tok.(string)
-			if (key == "messages" || key == "messagesTree") && msgs == nil {
-				if msgs, err = readLibreMessages(dec); err != nil {
-					return err
-				}
-				if msgs == nil {
-					msgs = []libreMsg{}
-				}
-				continue
-			}
-			val, err := dec.Raw()
-			if err != nil {
-				return err
-			}
-			top[key] = val
-		}
-		return nil
-	}()
+	top, msgs, readErr := readLibreConversation(raw)
 	var id, title string
-	_ = jsonx.Unmarshal(top["conversationId"], &id)
-	_ = jsonx.Unmarshal(top["title"], &title)
+	_ = jsonx.ReadString(top["conversationId"], &id)
+	_ = jsonx.ReadString(top["title"], &title)
 	c.Title = title
 	derived := id == ""
 	if derived {
@@ -190,7 +195,7 @@ func convertLibreChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, 
 	warn := w.warn
 	ids := make([]string, len(msgs))
 	for i := range msgs {
-		_ = jsonx.Unmarshal(msgs[i].get("messageId"), &ids[i])
+		_ = jsonx.ReadString(msgs[i].get("messageId"), &ids[i])
 	}
 	for i := range msgs {
 		m := &msgs[i]
@@ -211,7 +216,7 @@ func convertLibreChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, 
 			warn("message %q has no parentMessageId; it becomes a root", ids[i])
 		case bytes.Equal(praw, []byte("null")):
 		default:
-			if jsonx.Unmarshal(praw, &parent) != nil {
+			if !jsonx.ReadString(praw, &parent) {
 				warn("message %q has a parentMessageId that is not a string; it becomes a root", ids[i])
 			}
 			if parent == LibreRoot {
@@ -238,13 +243,20 @@ func convertLibreChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, 
 	return c, w.warns
 }
 
+// libreTypeText and libreValue are the fields libreMessageJSON reads of a
+// content part and of its text object.
+var (
+	libreTypeText = []string{"type", "text"}
+	libreValue    = []string{"value"}
+)
+
 // libreMessageJSON returns {"role","content"}: role "user" for
 // isCreatedByUser, else "assistant"; content the "text", or, when that is
 // empty, the "content" parts (text parts whose text is {"value":…} become
 // plain {"type":"text","text":…}; other parts are kept as they are).
 func libreMessageJSON(m *libreMsg) jsonx.RawMessage {
 	var byUser bool
-	_ = jsonx.Unmarshal(m.get("isCreatedByUser"), &byUser)
+	_ = jsonx.ReadBool(m.get("isCreatedByUser"), &byUser)
 	role := "assistant"
 	if byUser {
 		role = "user"
@@ -253,14 +265,14 @@ func libreMessageJSON(m *libreMsg) jsonx.RawMessage {
 	b = jsonx.AppendString(b, role)
 	b = append(b, `,"content":`...)
 	var text string
-	_ = jsonx.Unmarshal(m.get("text"), &text)
+	_ = jsonx.ReadString(m.get("text"), &text)
 	parts := m.get("content")
 	if text != "" || len(parts) == 0 || parts[0] != '[' {
 		b = jsonx.AppendString(b, text)
 		return append(b, '}')
 	}
 	var items []jsonx.RawMessage
-	if jsonx.Unmarshal(parts, &items) != nil {
+	if !jsonx.ReadRaws(parts, &items) {
 		b = jsonx.AppendString(b, text)
 		return append(b, '}')
 	}
@@ -270,22 +282,24 @@ func libreMessageJSON(m *libreMsg) jsonx.RawMessage {
 		if len(it) == 0 || it[0] != '{' {
 			continue
 		}
-		var p struct {
-			Type string           `json:"type"`
-			Text jsonx.RawMessage `json:"text"`
-		}
-		_ = jsonx.Unmarshal(it, &p)
+		var typ string
+		var text jsonx.RawMessage
+		jsonx.ReadObject(it, libreTypeText, func(field int, v []byte) {
+			if field == 0 {
+				_ = jsonx.ReadString(v, &typ)
+			} else {
+				text = v
+			}
+		})
 		if n > 0 {
 			b = append(b, ',')
 		}
 		n++
-		if p.Type == "text" && len(p.Text) > 0 && p.Text[0] == '{' {
-			var v struct {
-				Value string `json:"value"`
-			}
-			_ = jsonx.Unmarshal(p.Text, &v)
+		if typ == "text" && len(text) > 0 && text[0] == '{' {
+			var value string
+			jsonx.ReadObject(text, libreValue, func(_ int, v []byte) { _ = jsonx.ReadString(v, &value) })
 			b = append(b, `{"type":"text","text":`...)
-			b = jsonx.AppendString(b, v.Value)
+			b = jsonx.AppendString(b, value)
 			b = append(b, '}')
 			continue
 		}

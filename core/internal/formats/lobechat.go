@@ -31,46 +31,6 @@ import (
 // The title is the topic's, else the agent's, else the first user prompt;
 // the project the agent's title ("Inbox" for the default session).
 
-type lobeSession struct {
-	ID     string `json:"id"`
-	Config struct {
-		SystemRole string `json:"systemRole"`
-	} `json:"config"`
-	Meta struct {
-		Title string `json:"title"`
-	} `json:"meta"`
-	CreatedAt jsonx.RawMessage `json:"createdAt"`
-	CreateAt  jsonx.RawMessage `json:"createAt"`
-}
-
-type lobeTopic struct {
-	ID        string           `json:"id"`
-	Title     string           `json:"title"`
-	SessionID string           `json:"sessionId"`
-	CreatedAt jsonx.RawMessage `json:"createdAt"`
-	CreateAt  jsonx.RawMessage `json:"createAt"`
-}
-
-type lobeMessage struct {
-	ID         string           `json:"id"`
-	Role       string           `json:"role"`
-	Content    jsonx.RawMessage `json:"content"`
-	SessionID  string           `json:"sessionId"`
-	TopicID    string           `json:"topicId"`
-	ParentID   string           `json:"parentId"`
-	CreatedAt  jsonx.RawMessage `json:"createdAt"`
-	CreateAt   jsonx.RawMessage `json:"createAt"`
-	ToolCallID string           `json:"tool_call_id"`
-	Name       string           `json:"name"`
-	Tools      []struct {
-		ID        string `json:"id"`
-		APIName   string `json:"apiName"`
-		Arguments string `json:"arguments"`
-	} `json:"tools"`
-	raw  jsonx.RawMessage
-	time float64
-}
-
 // detectLobeChat reports whether the data is a LobeChat export object.
 func detectLobeChat(sn *Sniff) bool {
 	st := sn.Keys["state"]
@@ -90,43 +50,47 @@ func lobeState(state jsonx.RawMessage) (map[string]lobeSession, []lobeTopic, []l
 	ss := bytes.TrimSpace(f["sessions"])
 	if len(ss) > 0 && ss[0] == '{' { // version 1: nested, keyed by id
 		var nested map[string]jsonx.RawMessage
-		if err := jsonx.Unmarshal(ss, &nested); err != nil {
-			return nil, nil, nil, jsonx.TextError("lobechat import: \"state.sessions\" is not readable: %s", err.Error())
+		if !jsonx.ReadRawMap(ss, &nested) {
+			return nil, nil, nil, jsonx.TextError("lobechat import: \"state.sessions\" is not readable: %s", JSONFault(ss))
 		}
 		for _, key := range sortedKeys(nested) {
 			var s lobeSession
-			_ = jsonx.Unmarshal(nested[key], &s)
+			s.read(nested[key])
 			if s.ID == "" {
 				s.ID = key
 			}
 			sessions[s.ID] = s
 			sf, _ := RawFields(bytes.TrimSpace(nested[key]))
 			var chats, tops map[string]jsonx.RawMessage
-			_ = jsonx.Unmarshal(sf["chats"], &chats)
-			_ = jsonx.Unmarshal(sf["topics"], &tops)
+			_ = jsonx.ReadRawMap(sf["chats"], &chats)
+			_ = jsonx.ReadRawMap(sf["topics"], &tops)
 			for _, k := range sortedKeys(chats) {
 				rawMsgs = append(rawMsgs, lobeWithSession(chats[k], s.ID))
 			}
 			for _, k := range sortedKeys(tops) {
 				var t lobeTopic
-				_ = jsonx.Unmarshal(tops[k], &t)
+				t.read(tops[k])
 				t.SessionID = s.ID
 				topics = append(topics, t)
 			}
 		}
 	} else {
-		var list []lobeSession
-		_ = jsonx.Unmarshal(ss, &list)
-		for _, s := range list {
+		jsonx.ReadArray(ss, func(_ int, v []byte) {
+			var s lobeSession
+			s.read(v)
 			sessions[s.ID] = s
-		}
-		_ = jsonx.Unmarshal(f["topics"], &topics)
-		_ = jsonx.Unmarshal(f["messages"], &rawMsgs)
+		})
+		jsonx.ReadArray(f["topics"], func(_ int, v []byte) {
+			var t lobeTopic
+			t.read(v)
+			topics = append(topics, t)
+		})
+		_ = jsonx.ReadRaws(f["messages"], &rawMsgs)
 	}
 	msgs := make([]lobeMessage, 0, len(rawMsgs))
 	for _, raw := range rawMsgs {
 		var m lobeMessage
-		_ = jsonx.Unmarshal(raw, &m)
+		m.read(raw)
 		m.raw = compactSource(bytes.TrimSpace(raw))
 		m.time = unixSeconds(m.CreatedAt)
 		if m.time == 0 {
@@ -199,7 +163,7 @@ func convertLobeChat(model *Model, top jsonx.RawMessage) ([]Conversation, []Warn
 // lobeConversation converts one (session, topic) pair's messages.
 func lobeConversation(model *Model, s lobeSession, t lobeTopic, msgs []lobeMessage) (Conversation, []Warning) {
 	m0 := msgs[0]
-	c := Conversation{ID: "lobechat-" + m0.SessionID, Title: t.Title, Project: s.Meta.Title}
+	c := Conversation{ID: "lobechat-" + m0.SessionID, Title: t.Title, Project: s.Title}
 	if m0.TopicID != "" {
 		c.ID = "lobechat-" + m0.TopicID
 	}
@@ -207,7 +171,7 @@ func lobeConversation(model *Model, s lobeSession, t lobeTopic, msgs []lobeMessa
 		c.Project = "Inbox"
 	}
 	if c.Title == "" {
-		c.Title = s.Meta.Title
+		c.Title = s.Title
 	}
 	w := warnings{session: c.ID, prefix: "session " + jsonx.Sprintf("%q", c.ID) + ": "}
 	warn := w.warn
@@ -221,9 +185,9 @@ func lobeConversation(model *Model, s lobeSession, t lobeTopic, msgs []lobeMessa
 		return 0
 	})
 	root := ""
-	if s.Config.SystemRole != "" {
+	if s.SystemRole != "" {
 		root = c.ID + "-system"
-		msg := jsonx.AppendString([]byte(`{"role":"system","content":`), s.Config.SystemRole)
+		msg := jsonx.AppendString([]byte(`{"role":"system","content":`), s.SystemRole)
 		c.Records = append(c.Records, Record{ID: root, Message: append(msg, '}'), Written: true, Time: msgs[0].time})
 	}
 	ids := map[string]bool{}

@@ -64,32 +64,77 @@ func convertOpenAIArray(model *Model, top jsonx.RawMessage) ([]Conversation, []W
 		}
 		return []Conversation{c}, warns, nil
 	}
-	var msgs []jsonx.RawMessage
-	if err := jsonx.Unmarshal(top, &msgs); err != nil {
+	msgs, err := jsonx.RawArray(top)
+	if err != nil {
 		return nil, nil, jsonx.TextError("openai import: the messages could not be read: %s", jsonx.ErrorText(err))
 	}
 	c, warns := openAIConversation(model, msgs, "", "the conversation", "")
 	return []Conversation{c}, warns, nil
 }
 
+// openAIObject is what convertOpenAIObject reads of an object.
+type openAIObject struct {
+	Messages              []jsonx.RawMessage
+	Title, Name, CustomID *string
+	Body                  *struct{ Messages []jsonx.RawMessage }
+}
+
+// openAIObjectFields are the keys of openAIObject's fields, in order.
+var openAIObjectFields = []string{"messages", "title", "name", "custom_id", "body"}
+
+// read reads the object raw and reports whether every field it reads has
+// the right type (raw may also be null, which has none).
+func (o *openAIObject) read(raw []byte) bool {
+	if jsonx.IsNull(raw) {
+		return true
+	}
+	ok := true
+	ok = jsonx.ReadObject(raw, openAIObjectFields, func(field int, v []byte) {
+		switch field {
+		case 0:
+			ok = jsonx.ReadRaws(v, &o.Messages) && ok
+		case 1:
+			ok = jsonx.ReadStringPtr(v, &o.Title) && ok
+		case 2:
+			ok = jsonx.ReadStringPtr(v, &o.Name) && ok
+		case 3:
+			ok = jsonx.ReadStringPtr(v, &o.CustomID) && ok
+		case 4:
+			ok = o.readBody(v) && ok
+		}
+	}) && ok
+	return ok
+}
+
+// readBody reads "body", a Batch API line's request: null clears it.
+func (o *openAIObject) readBody(v []byte) bool {
+	if jsonx.IsNull(v) {
+		o.Body = nil
+		return true
+	}
+	if o.Body == nil {
+		o.Body = &struct{ Messages []jsonx.RawMessage }{}
+	}
+	ok := true
+	ok = jsonx.ReadObject(v, openAIMessagesField, func(_ int, v []byte) {
+		ok = jsonx.ReadRaws(v, &o.Body.Messages) && ok
+	}) && ok
+	return ok
+}
+
+// openAIMessagesField is the one field readBody reads.
+var openAIMessagesField = []string{"messages"}
+
 // convertOpenAIObject converts an object with "messages" (and maybe a
 // "title" or "name"); what names it in warnings ("line 3"), and key tells
 // it from other conversations of the same file (see openAIConversation).
 func convertOpenAIObject(model *Model, raw jsonx.RawMessage, what, key string) (Conversation, []Warning) {
-	var obj struct {
-		Messages []jsonx.RawMessage `json:"messages"`
-		Title    *string            `json:"title"`
-		Name     *string            `json:"name"`
-		CustomID *string            `json:"custom_id"`
-		Body     *struct {
-			Messages []jsonx.RawMessage `json:"messages"`
-		} `json:"body"`
-	}
-	err := jsonx.Unmarshal(raw, &obj)
-	if err == nil && obj.Messages == nil && obj.Body != nil {
+	var obj openAIObject
+	ok := obj.read(raw)
+	if ok && obj.Messages == nil && obj.Body != nil {
 		obj.Messages = obj.Body.Messages // a Batch API line: {custom_id, method, url, body}
 	}
-	if err != nil || obj.Messages == nil {
+	if !ok || obj.Messages == nil {
 		return Conversation{Skip: jsonx.Sprintf("%s has no \"messages\" array of messages; skipped", what)}, nil
 	}
 	title := ""

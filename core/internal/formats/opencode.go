@@ -67,55 +67,6 @@ func OpenCodeKind(path string) (kind, owner string) {
 	return "", ""
 }
 
-type ocSession struct {
-	ID        string `json:"id"`
-	Directory string `json:"directory"`
-	ParentID  string `json:"parentID"`
-	Title     string `json:"title"`
-	Time      ocTime `json:"time"`
-	Revert    *struct {
-		MessageID string `json:"messageID"`
-	} `json:"revert"`
-	raw jsonx.RawMessage
-}
-
-type ocTime struct {
-	Created jsonx.RawMessage `json:"created"`
-}
-
-type ocMessage struct {
-	ID        string           `json:"id"`
-	SessionID string           `json:"sessionID"`
-	Role      string           `json:"role"`
-	ParentID  string           `json:"parentID"`
-	Time      ocTime           `json:"time"`
-	Error     jsonx.RawMessage `json:"error"`
-	raw       jsonx.RawMessage
-	parts     []ocPart
-}
-
-type ocPart struct {
-	ID        string           `json:"id"`
-	MessageID string           `json:"messageID"`
-	Type      string           `json:"type"`
-	Text      *string          `json:"text"`
-	Ignored   bool             `json:"ignored"`
-	Mime      string           `json:"mime"`
-	Filename  string           `json:"filename"`
-	URL       string           `json:"url"`
-	CallID    string           `json:"callID"`
-	Tool      string           `json:"tool"`
-	State     *ocToolState     `json:"state"`
-	raw       jsonx.RawMessage `json:"-"`
-}
-
-type ocToolState struct {
-	Status string           `json:"status"`
-	Input  jsonx.RawMessage `json:"input"`
-	Output *string          `json:"output"`
-	Error  string           `json:"error"`
-}
-
 // ConvertOpenCode converts the files of an OpenCode storage tree: one
 // conversation per session file (messages of a session with no session
 // file make one too, with a warning). Files that cannot be read are named
@@ -135,7 +86,7 @@ func ConvertOpenCode(model *Model, files []File) ([]Conversation, []Warning) {
 		switch kind {
 		case "session":
 			s := &ocSession{}
-			if err := jsonx.Unmarshal(data, s); err != nil || s.ID == "" {
+			if err := readOCRecord(data, s.read); err != nil || s.ID == "" {
 				bad("session", errOr(err, "no id"))
 				continue
 			}
@@ -143,7 +94,7 @@ func ConvertOpenCode(model *Model, files []File) ([]Conversation, []Warning) {
 			sessions[s.ID] = s
 		case "message":
 			m := &ocMessage{}
-			if err := jsonx.Unmarshal(data, m); err != nil || m.ID == "" || m.SessionID == "" {
+			if err := readOCRecord(data, m.read); err != nil || m.ID == "" || m.SessionID == "" {
 				bad("message", errOr(err, "no id or sessionID"))
 				continue
 			}
@@ -152,7 +103,7 @@ func ConvertOpenCode(model *Model, files []File) ([]Conversation, []Warning) {
 			bySession[m.SessionID] = append(bySession[m.SessionID], m)
 		case "part":
 			var p ocPart
-			if err := jsonx.Unmarshal(data, &p); err != nil || p.ID == "" || p.MessageID == "" {
+			if err := readOCRecord(data, p.read); err != nil || p.ID == "" || p.MessageID == "" {
 				bad("part", errOr(err, "no id or messageID"))
 				continue
 			}

@@ -20,6 +20,9 @@ import (
 // the chat it was cloned from (openWebUIParentSession). Field names as in Open WebUI's
 // src/lib/components/chat/Chat.svelte and LibreChat's importer test data.
 
+// openWebUIProbeFields are the fields of a row's chat detection looks for.
+var openWebUIProbeFields = []string{"history", "messages"}
+
 // detectOpenWebUI reports whether the first record is an Open WebUI chat
 // row, or a bare chat object with a history.
 func detectOpenWebUI(sn *Sniff) bool {
@@ -27,11 +30,8 @@ func detectOpenWebUI(sn *Sniff) bool {
 		return false
 	}
 	if raw, ok := sn.Keys["chat"]; ok && len(raw) > 0 && raw[0] == '{' {
-		var probe struct {
-			History  jsonx.RawMessage `json:"history"`
-			Messages jsonx.RawMessage `json:"messages"`
-		}
-		return jsonx.Unmarshal(raw, &probe) == nil && (probe.History != nil || probe.Messages != nil)
+		found := false
+		return jsonx.ReadObject(raw, openWebUIProbeFields, func(int, []byte) { found = true }) && found
 	}
 	raw, ok := sn.Keys["history"]
 	return ok && len(raw) > 0 && raw[0] == '{'
@@ -286,16 +286,10 @@ func openWebUIMessageJSON(m *openWebUIMessage) jsonx.RawMessage {
 // contentPartsOK reports whether raw is an array of objects (what a
 // message's content array must be).
 func contentPartsOK(raw jsonx.RawMessage) bool {
-	var parts []jsonx.RawMessage
-	if jsonx.Unmarshal(raw, &parts) != nil {
-		return false
-	}
-	for _, p := range parts {
-		if len(p) == 0 || p[0] != '{' {
-			return false
-		}
-	}
-	return true
+	objects := true
+	return jsonx.ReadArray(raw, func(_ int, p []byte) {
+		objects = objects && len(p) > 0 && p[0] == '{'
+	}) && objects
 }
 
 // openWebUIReasoning splits a content string holding reasoning blocks,

@@ -2,7 +2,6 @@ package formats
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
@@ -74,31 +73,7 @@ func piKey(key []byte) int {
 	case "message":
 		return 5
 	}
-	return fieldIndex(key, piLineKeys)
-}
-
-// fieldIndex returns the index of key in names, else of the first name
-// key matches ignoring case (as encoding/json and jsonx.Unmarshal match
-// struct fields), -1 for none.
-func fieldIndex(key []byte, names []string) int {
-	for i, n := range names {
-		if string(key) == n {
-			return i
-		}
-	}
-	// A key of ASCII letters can only fold to a name of its length (the
-	// names are ASCII; a non-ASCII key may fold to one, the long s "ſ" to
-	// "s"), so most unknown keys are settled by their length.
-	ascii := true
-	for _, c := range key {
-		ascii = ascii && c < 0x80
-	}
-	for i, n := range names {
-		if (!ascii || len(key) == len(n)) && strings.EqualFold(string(key), n) {
-			return i
-		}
-	}
-	return -1
+	return jsonx.Match(key, piLineKeys)
 }
 
 // readPiLine reads the entry line raw in one pass; ok is false when raw
@@ -336,7 +311,7 @@ func readPiHeader(raw []byte) (h piHeader, ok bool) {
 		if serr != nil {
 			return serr
 		}
-		switch fieldIndex(key, piHeaderKeys) {
+		switch jsonx.Match(key, piHeaderKeys) {
 		case 0:
 			ok = setString(&h.Type, v) && ok
 		case 1:
@@ -375,7 +350,7 @@ func (h *piHeader) extension(v []byte) bool {
 	sc := jsonx.Scanner{Data: v}
 	_ = sc.Object(func(key []byte) error {
 		m, _, _ := sc.Value()
-		switch fieldIndex(key, piHeaderExtKeys) {
+		switch jsonx.Match(key, piHeaderExtKeys) {
 		case 0:
 			ok = setStringPtr(&ext.Title, m) && ok
 		case 1:

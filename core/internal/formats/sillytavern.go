@@ -46,23 +46,97 @@ func detectSillyTavern(sn *Sniff) bool {
 }
 
 type sillyTavernMessage struct {
-	Name      string             `json:"name"`
-	IsUser    bool               `json:"is_user"`
-	IsSystem  bool               `json:"is_system"`
-	SendDate  jsonx.RawMessage   `json:"send_date"`
-	Mes       *string            `json:"mes"`
-	Swipes    []jsonx.RawMessage `json:"swipes"`
-	SwipeID   *int               `json:"swipe_id"`
-	SwipeInfo []struct {
-		SendDate jsonx.RawMessage `json:"send_date"`
-		Extra    struct {
-			Reasoning string `json:"reasoning"`
-		} `json:"extra"`
-	} `json:"swipe_info"`
-	Extra struct {
-		Reasoning string `json:"reasoning"`
-		Type      string `json:"type"`
-	} `json:"extra"`
+	Name      string
+	IsUser    bool
+	IsSystem  bool
+	SendDate  jsonx.RawMessage
+	Mes       *string
+	Swipes    []jsonx.RawMessage
+	SwipeID   *int
+	SwipeInfo []sillyTavernSwipe
+	Extra     sillyTavernExtra
+}
+
+// sillyTavernSwipe is what the reader reads of a swipe_info element.
+type sillyTavernSwipe struct {
+	SendDate jsonx.RawMessage
+	Extra    sillyTavernExtra
+}
+
+// sillyTavernExtra is what the reader reads of a message's "extra".
+type sillyTavernExtra struct {
+	Reasoning, Type string
+}
+
+// The keys of the fields of sillyTavernMessage, sillyTavernSwipe and
+// sillyTavernExtra, in order.
+var (
+	sillyTavernMessageFields = []string{"name", "is_user", "is_system", "send_date", "mes", "swipes", "swipe_id", "swipe_info", "extra"}
+	sillyTavernSwipeFields   = []string{"send_date", "extra"}
+	sillyTavernExtraFields   = []string{"reasoning", "type"}
+)
+
+// read reads the message object raw and reports whether every field it
+// reads has the right type (the line is skipped otherwise).
+func (m *sillyTavernMessage) read(raw []byte) bool {
+	ok := true
+	ok = jsonx.ReadObject(raw, sillyTavernMessageFields, func(field int, v []byte) {
+		switch field {
+		case 0:
+			ok = jsonx.ReadString(v, &m.Name) && ok
+		case 1:
+			ok = jsonx.ReadBool(v, &m.IsUser) && ok
+		case 2:
+			ok = jsonx.ReadBool(v, &m.IsSystem) && ok
+		case 3:
+			m.SendDate = v
+		case 4:
+			ok = jsonx.ReadStringPtr(v, &m.Mes) && ok
+		case 5:
+			ok = jsonx.ReadRaws(v, &m.Swipes) && ok
+		case 6:
+			ok = jsonx.ReadIntPtr(v, &m.SwipeID) && ok
+		case 7:
+			ok = jsonx.ReadList(v, &m.SwipeInfo, readSillyTavernSwipe) && ok
+		case 8:
+			ok = m.Extra.read(v, true) && ok
+		}
+	}) && ok
+	return ok
+}
+
+// readSillyTavernSwipe reads a swipe_info element el into sw.
+func readSillyTavernSwipe(el []byte, sw *sillyTavernSwipe) bool {
+	ok := true
+	ok = jsonx.ReadObject(el, sillyTavernSwipeFields, func(field int, v []byte) {
+		if field == 0 {
+			sw.SendDate = v
+		} else {
+			ok = sw.Extra.read(v, false) && ok
+		}
+	}) && ok
+	return ok
+}
+
+// read reads an "extra" object (null leaves it); withType says whether
+// its "type" is read (a swipe's extra has only "reasoning").
+func (e *sillyTavernExtra) read(v []byte, withType bool) bool {
+	if jsonx.IsNull(v) {
+		return true
+	}
+	names := sillyTavernExtraFields
+	if !withType {
+		names = names[:1]
+	}
+	ok := true
+	ok = jsonx.ReadObject(v, names, func(field int, v []byte) {
+		if field == 0 {
+			ok = jsonx.ReadString(v, &e.Reasoning) && ok
+		} else {
+			ok = jsonx.ReadString(v, &e.Type) && ok
+		}
+	}) && ok
+	return ok
 }
 
 // sillyTavernReader reads a chat line by line into one conversation.
@@ -99,7 +173,7 @@ func (r *sillyTavernReader) Line(raw []byte, f map[string]jsonx.RawMessage, n in
 		return
 	}
 	var m sillyTavernMessage
-	if f == nil || jsonx.Unmarshal(raw, &m) != nil || m.Mes == nil {
+	if f == nil || !m.read(raw) || m.Mes == nil {
 		r.warn("line %d is not a SillyTavern message (it has no mes); skipped", n)
 		return
 	}

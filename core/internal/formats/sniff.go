@@ -37,7 +37,7 @@ func (sn *Sniff) has(fields ...string) bool {
 // a string).
 func (sn *Sniff) str(field string) string {
 	var s string
-	_ = jsonx.Unmarshal(sn.Keys[field], &s)
+	_ = jsonx.ReadString(sn.Keys[field], &s)
 	return s
 }
 

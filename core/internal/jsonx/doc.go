@@ -13,11 +13,17 @@
 //     escaped to ASCII), Marshal (encoding/json's bytes without HTML
 //     escaping) and the Appender interface for values that write
 //     themselves.
-//   - Decoding: Unmarshal and the Tokens reader (encoding/json's results;
-//     *TypeError in encoding/json's wording), CompactRaw, Valid and
-//     CheckSyntax. There is one grammar, the Scanner's: every syntax error
-//     is a *SyntaxError with our own message, the byte offset, and the
-//     line and column (from 1, columns in bytes).
+//   - Decoding: the narrow readers (ReadObject, Match, ReadString,
+//     ReadInt, ReadRaws, ReadList, …; fields.go), with which the importers
+//     and requests read the few fields they need, written out per field
+//     with Unmarshal's rules (Mismatch words a misfit as Unmarshal did);
+//     RawArray; the Tokens reader (json.Decoder's tokens); Unmarshal, a
+//     reflection decoder giving encoding/json's results (*TypeError in
+//     encoding/json's wording), which only the ChatGPT reader still uses;
+//     CompactRaw, Valid and CheckSyntax. There is one grammar, the
+//     Scanner's: every syntax error is a *SyntaxError with our own
+//     message, the byte offset, and the line and column (from 1, columns
+//     in bytes).
 //   - RawMessage, and Sprintf, Fprintf and TextError (fmt's output for the
 //     few verbs core uses).
 //

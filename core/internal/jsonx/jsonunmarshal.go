@@ -8,9 +8,11 @@ import (
 )
 
 // A small reflection-based decoder that does what json.Unmarshal does for
-// the values the importers and request fields decode (encoding/json would
-// add about 152 KB gzip of wasm, see doc.go): structs with `json` tags (keys matched
-// exactly, else case-insensitively), strings, bools, numbers into floats
+// the values the ChatGPT reader decodes (the other readers and the
+// requests use the narrow readers of fields.go, which keep its rules;
+// encoding/json would add about 152 KB gzip of wasm, see doc.go): structs
+// with `json` tags (keys matched exactly, else case-insensitively),
+// strings, bools, numbers into floats
 // and integers, slices, arrays, maps with string or integer keys, pointers,
 // `any` (map[string]any, []any, float64, string, bool, nil) and types with
 // an UnmarshalJSON method (RawMessage). As json.Unmarshal: the whole input
@@ -30,19 +32,19 @@ type jsonUnmarshaler interface {
 // A TypeError is a JSON value that does not fit the Go value it is
 // decoded into (json.UnmarshalTypeError).
 type TypeError struct {
-	Value  string       // "string", "number 1.5", "object", …
-	Type   reflect.Type // the Go type it could not be assigned to
-	Offset int64        // input bytes read when it was met
-	Struct string       // name of the struct type holding the field
-	Field  string       // dotted path of the field
+	Value  string // "string", "number 1.5", "object", …
+	Type   string // the Go type it could not be assigned to ("[]string")
+	Offset int64  // input bytes read when it was met
+	Struct string // name of the struct type holding the field
+	Field  string // dotted path of the field
 }
 
 // Error gives encoding/json's wording ("json: cannot unmarshal …").
 func (e *TypeError) Error() string {
 	if e.Struct != "" || e.Field != "" {
-		return "json: cannot unmarshal " + e.Value + " into Go struct field " + e.Struct + "." + e.Field + " of type " + e.Type.String()
+		return "json: cannot unmarshal " + e.Value + " into Go struct field " + e.Struct + "." + e.Field + " of type " + e.Type
 	}
-	return "json: cannot unmarshal " + e.Value + " into Go value of type " + e.Type.String()
+	return "json: cannot unmarshal " + e.Value + " into Go value of type " + e.Type
 }
 
 // Unmarshal decodes the JSON value data into v, which must be a non-nil
@@ -84,7 +86,7 @@ func (d *jsonDecoder) skip() []byte {
 
 func (d *jsonDecoder) typeError(what string, t reflect.Type) {
 	if d.err == nil {
-		d.err = &TypeError{Value: what, Type: t, Offset: int64(d.pos), Struct: d.strct, Field: strings.Join(d.fields, ".")}
+		d.err = &TypeError{Value: what, Type: t.String(), Offset: int64(d.pos), Struct: d.strct, Field: strings.Join(d.fields, ".")}
 	}
 }
 
@@ -409,64 +411,4 @@ func (d *jsonDecoder) anyValue() any {
 	var x any
 	d.value(reflect.ValueOf(&x).Elem())
 	return x
-}
-
-// Delim is a delimiter token: '[', ']', '{' or '}' (json.Delim).
-type Delim byte
-
-// String returns the delimiter as a one-character string.
-func (d Delim) String() string { return string(rune(d)) }
-
-// Tokens reads a JSON text token by token, as json.Decoder's Token,
-// more and Decode(&RawMessage) do (commas and colons are skipped), for
-// walks that must not recurse or re-read a subtree.
-type Tokens struct{ s Scanner }
-
-// NewTokens returns a Tokens reading data from its first byte.
-func NewTokens(data []byte) *Tokens { return &Tokens{s: Scanner{Data: data}} }
-
-// sep skips white space and one ',' or ':' with the white space after it.
-func (t *Tokens) sep() {
-	t.s.SkipSpace()
-	if c := t.s.Peek(); c == ',' || c == ':' {
-		t.s.Pos++
-		t.s.SkipSpace()
-	}
-}
-
-// More reports whether the current array or object has another element.
-func (t *Tokens) More() bool {
-	t.sep()
-	c := t.s.Peek()
-	return t.s.Pos < len(t.s.Data) && c != ']' && c != '}'
-}
-
-// Token returns the next token: a Delim, or a string, float64, bool or
-// nil for a scalar (an object key is a string).
-func (t *Tokens) Token() (any, error) {
-	t.sep()
-	switch c := t.s.Peek(); c {
-	case '[', ']', '{', '}':
-		t.s.Pos++
-		return Delim(c), nil
-	}
-	raw, err := t.Raw()
-	if err != nil {
-		return nil, err
-	}
-	var v any
-	if err := Unmarshal(raw, &v); err != nil {
-		return nil, err
-	}
-	return v, nil
-}
-
-// Raw returns the bytes of the next whole value.
-func (t *Tokens) Raw() (RawMessage, error) {
-	t.sep()
-	raw, _, err := t.s.Value()
-	if err != nil {
-		return nil, err
-	}
-	return raw, nil
 }
