@@ -179,6 +179,9 @@ func (st *Store) startImport(data []byte, format string, growth int) (*ImportJob
 	if err := st.checkMemory("import", 0, len(data), growth); err != nil {
 		return nil, err
 	}
+	if isZIP(data) {
+		return nil, invalidf("import data is a ZIP archive, not an export file: import it with importZip, which reads its entries (the explorer does), or unzip it first")
+	}
 	sn, serr := formats.SniffData(data)
 	if serr != nil {
 		return nil, invalidf("%s", serr.Error())
@@ -480,4 +483,11 @@ func (j *ImportJob) Finish() (*ImportResult, *Error) {
 		return nil, j.err
 	}
 	return j.res, nil
+}
+
+// isZIP reports whether data starts as a ZIP archive does: a local file
+// header or, for an empty archive, the end of central directory record
+// (PKWARE's APPNOTE.TXT, 4.3.7 and 4.3.16).
+func isZIP(data []byte) bool {
+	return bytes.HasPrefix(data, []byte("PK\x03\x04")) || bytes.HasPrefix(data, []byte("PK\x05\x06"))
 }

@@ -163,6 +163,14 @@ func TestImportsReportImportErrors(t *testing.T) {
 	assert.Equal(t, &Error{Code: InvalidArgument, Message: "import data is empty"}, err)
 	assert.Equal(t, 0, im.last, "a refused start uses no id")
 
+	// A ZIP given as an export file is named for what it is.
+	for _, zip := range []string{"PK\x03\x04\x14\x00\x00\x00\x08\x00", "PK\x05\x06" + strings.Repeat("\x00", 18)} {
+		_, _, err = im.Start([]byte(zip), "auto")
+		require.NotNil(t, err)
+		assert.Equal(t, InvalidArgument, err.Code)
+		assert.Contains(t, err.Message, "import data is a ZIP archive, not an export file: import it with importZip")
+	}
+
 	// Every conversation imported before: the job adds nothing, and says so.
 	_, err = st.Import([]byte(twoOpenWebUIChats), "auto")
 	require.Nil(t, err)
