@@ -13,18 +13,17 @@ import (
 // echomine's test suites). chatgpt_read.go and chatgpt_message.go read a
 // conversation; this file makes its records and links.
 
-// convertChatGPTConversation converts conversation k of an export, raw;
-// valid says raw is valid JSON without insignificant white space (an
-// element the array reader checked and compacted): values are then only
-// skipped, not checked again. It returns the conversation, its warnings
-// and, when it cannot be imported, the reason.
-func convertChatGPTConversation(model *Model, raw jsonx.RawMessage, k int, valid bool) (Conversation, []Warning, string) {
+// convertChatGPTConversation converts conversation k of an export, raw
+// (Importer.Item: the top-level object, or an element Scan left, which is
+// not an object). It returns the conversation, its warnings and, when it
+// cannot be imported, the reason.
+func convertChatGPTConversation(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning, string) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return Conversation{}, nil, jsonx.Sprintf("conversation %d is not an object; skipped", k)
 	}
 	f := newChatGPTReader()
 	defer f.release()
-	sc := jsonx.Scanner{Data: raw, Valid: valid}
+	sc := jsonx.Scanner{Data: raw}
 	err := f.scan(&sc)
 	if err == nil {
 		if serr := sc.End(); serr != nil {

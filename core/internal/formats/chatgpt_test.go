@@ -28,10 +28,10 @@ type chatgptRead struct {
 	Records, Warnings        []string
 }
 
-// readChatGPTThreeWays reads raw as Item does, as ItemValid does (raw
-// compacted, when it is valid JSON) and as Scan does (raw as an array's
-// only element, in place), fails the test when they differ, and returns
-// what Item made of it.
+// readChatGPTThreeWays reads raw as Item does, again compacted (when it
+// is valid JSON) and as Scan does (raw as an array's only element, in
+// place), fails the test when they differ, and returns what Item made of
+// it.
 func readChatGPTThreeWays(t testing.TB, raw []byte) chatgptRead {
 	t.Helper()
 	read := func(c Conversation, w []Warning, skip string) chatgptRead {
@@ -50,13 +50,13 @@ func readChatGPTThreeWays(t testing.TB, raw []byte) chatgptRead {
 		}
 		return r
 	}
-	item := read(convertChatGPTConversation(stubModel, raw, 3, false))
+	item := read(convertChatGPTConversation(stubModel, raw, 3))
 	if len(raw) == 0 || raw[0] != '{' || !jsonx.Valid(raw) {
 		return item // Item's alone: not a conversation, or bad syntax
 	}
-	valid := read(convertChatGPTConversation(stubModel, jsonx.CompactBytes(raw), 3, true))
-	if !assert.ObjectsAreEqual(item, valid) {
-		t.Fatalf("read as checked and compact, %q gives\n%+v\nnot\n%+v", raw, valid, item)
+	compact := read(convertChatGPTConversation(stubModel, jsonx.CompactBytes(raw), 3))
+	if !assert.ObjectsAreEqual(item, compact) {
+		t.Fatalf("compacted, %q gives\n%+v\nnot\n%+v", raw, compact, item)
 	}
 	arr := ArrayReader{Scanner: jsonx.Scanner{Data: append(append([]byte("[ "), raw...), " ]"...)}}
 	require.NoError(t, arr.Start())
