@@ -44,7 +44,7 @@ FUZZ_TARGETS  := FuzzCall:./core:50000 FuzzSnapshotLoad:./core:90000 \
                  FuzzUnmarshal:./core/internal/jsonx:120000 \
                  FuzzAppendString:./core/internal/jsonx:10000 \
                  FuzzImportClaudeAI:./core:100000 FuzzImportSillyTavern:./core:15000 \
-                 FuzzChatGPTOnePass:./core/internal/formats:50000 \
+                 FuzzChatGPTReader:./core/internal/formats:50000 \
                  FuzzPiOnePass:./core:20000 FuzzClaudeCodeOnePass:./core:15000 \
                  FuzzLineTimes:./core/internal/formats:30000 FuzzPartsText:./core:40000 \
                  FuzzImportOpenAI:./core:20000 \

@@ -381,11 +381,7 @@ func (j *ImportJob) readElement() {
 	if spaced {
 		raw = jsonx.CompactBytes(raw)
 	}
-	item := j.im.Item
-	if j.im.ItemValid != nil {
-		item = j.im.ItemValid // raw is checked and compact
-	}
-	c, warns := item(importChecks, raw, j.item)
+	c, warns := j.im.Item(importChecks, raw, j.item)
 	j.item++
 	j.warn(warns)
 	j.build(c)

@@ -4,28 +4,27 @@ import "github.com/sessiontree/sessiontree/core/internal/jsonx"
 
 // The ChatGPT importer's reader of a conversation where it stands in the
 // export: the array reader's scanner is handed over at an element that
-// nobody has checked yet, and the one-pass reader checks its syntax while
-// it reads it (Scanner.Valid false), so each byte of a conversation is
-// scanned once. Before, the array reader checked and compacted each
-// element first and the one-pass reader walked it again: the check was a
-// tenth of a 20 MB import in the browser (issue 15).
+// nobody has checked yet, and the reader checks its syntax while it reads
+// it (Scanner.Valid false), so each byte of a conversation is scanned
+// once. Before, the array reader checked and compacted each element first
+// and the reader walked it again: the check was a tenth of a 20 MB import
+// in the browser (issue 15).
 
 // scanChatGPTConversation is Importer.Scan for ChatGPT: the conversation
-// k at sc, read in one pass, or ok false (the scanner anywhere) for one
-// the one-pass reader leaves to the decoding path, bytes that are not
-// UTF-8 and bad syntax, which the caller reads again as an element (and
-// the array reader reports).
+// k at sc, read in one pass, or ok false (the scanner anywhere) for an
+// element that is not an object or has bad syntax, which the caller reads
+// again as an element (Item says the one is not a conversation; the
+// array reader reports the other).
 func scanChatGPTConversation(model *Model, sc *jsonx.Scanner, k int) (c Conversation, warns []Warning, ok bool) {
 	if sc.Valid || sc.Peek() != '{' {
 		return c, nil, false
 	}
-	start := sc.Pos
 	f := newChatGPTReader()
 	defer f.release()
-	if !f.scan(sc) || !jsonx.ValidUTF8(sc.Data[start:sc.Pos]) {
+	if f.scan(sc) != nil {
 		return c, nil, false
 	}
-	c, warns, c.Skip = chatgptConvert(model, f, true, k)
+	c, warns, c.Skip = chatgptConvert(model, f, k)
 	return c, warns, true
 }
 

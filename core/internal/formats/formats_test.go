@@ -56,7 +56,7 @@ func TestAChatGPTConversationBecomesRecordsLinkedByParent(t *testing.T) {
 		`"r":{"id":"r","parent":null,"message":null},` +
 		`"a":{"id":"a","parent":"r","message":{"id":"a","author":{"role":"user"},"create_time":1,"content":{"content_type":"text","parts":["hi"]}}},` +
 		`"b":{"id":"b","parent":"a","message":{"id":"b","author":{"role":"assistant"},"create_time":2,"content":{"content_type":"text","parts":["yo"]}}}}}`)
-	c, _, skip := convertChatGPTConversation(stubModel, raw, 0, false)
+	c, _, skip := convertChatGPTConversation(stubModel, raw, 0)
 	require.Empty(t, skip)
 	assert.Equal(t, "c1", c.ID)
 	assert.Equal(t, "T", c.Title)

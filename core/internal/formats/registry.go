@@ -35,14 +35,10 @@ type Importer struct {
 	// the top-level object itself. A conversation it cannot use comes back
 	// with Skip set.
 	Item func(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning)
-	// ItemValid, when not nil, is Item for an element the array reader
-	// has checked: valid JSON without insignificant white space, which it
-	// need not check again.
-	ItemValid func(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning)
 	// Scan, when not nil, converts the element of a top-level array at
 	// the scanner (not checked yet; see ArrayReader.NextScanned) in one
 	// pass that also checks it, or reports ok false, with the scanner
-	// anywhere, for an element it leaves to ItemValid or Item.
+	// anywhere, for an element it leaves to Item.
 	Scan func(model *Model, sc *jsonx.Scanner, k int) (c Conversation, warns []Warning, ok bool)
 	// Whole converts a top-level object holding several conversations;
 	// nil means the object is one conversation (Item). An error is a
@@ -88,12 +84,7 @@ func init() {
 		}},
 		{Name: "chatgpt", Looks: "objects with \"mapping\"", Detect: func(sn *Sniff) bool { return sn.Shape != 'l' && sn.has("mapping") },
 			Item: func(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning) {
-				c, warns, err := convertChatGPTConversation(model, raw, k, false)
-				c.Skip = err
-				return c, warns
-			},
-			ItemValid: func(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning) {
-				c, warns, err := convertChatGPTConversation(model, raw, k, true)
+				c, warns, err := convertChatGPTConversation(model, raw, k)
 				c.Skip = err
 				return c, warns
 			},
