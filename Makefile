@@ -41,7 +41,6 @@ FUZZTIME      ?= 10s
 # 2-core machine here. Entries are target:package:executions.
 FUZZ_TARGETS  := FuzzCall:./core:50000 FuzzSnapshotLoad:./core:90000 \
                  FuzzValid:./core/internal/jsonx:60000 \
-                 FuzzUnmarshal:./core/internal/jsonx:120000 \
                  FuzzAppendString:./core/internal/jsonx:10000 \
                  FuzzImportClaudeAI:./core:100000 FuzzImportSillyTavern:./core:15000 \
                  FuzzChatGPTReader:./core/internal/formats:50000 \

@@ -1,10 +1,9 @@
 package core
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
-
-	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // A text command answers the same envelope as every operation; its value
@@ -25,9 +24,9 @@ func ExampleStore_Call_command() {
 	var env struct {
 		Value CommandResult `json:"value"`
 	}
-	_ = jsonx.Unmarshal(st.Call([]byte(`{"operation":"command","sessionId":"demo","line":"/tree tree"}`)), &env)
+	_ = json.Unmarshal(st.Call([]byte(`{"operation":"command","sessionId":"demo","line":"/tree tree"}`)), &env)
 	fmt.Print(env.Value.Text)
-	_ = jsonx.Unmarshal(st.Call([]byte(`{"operation":"command","sessionId":"demo","line":"/fork n3"}`)), &env)
+	_ = json.Unmarshal(st.Call([]byte(`{"operation":"command","sessionId":"demo","line":"/fork n3"}`)), &env)
 	fmt.Print(env.Value.Text)
 	fmt.Println(string(st.Call([]byte(`{"operation":"command","sessionId":"demo","line":"/fork n2"}`))))
 	// Output:

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -28,7 +27,7 @@ func transcript(tb testing.TB, st *Store, id string, lines ...string) string {
 			Text    string  `json:"text"`
 			Draft   *string `json:"draft"`
 		}
-		require.NoError(tb, jsonx.Unmarshal(env.Value, &res))
+		require.NoError(tb, json.Unmarshal(env.Value, &res))
 		b.WriteString(res.Text)
 	}
 	return b.String()
@@ -182,7 +181,7 @@ func TestForkCommand(t *testing.T) {
 		assert.Equal(t, "Explore option B", *res.Draft)
 		data, _ := json.Marshal(res.Data)
 		var status Status
-		require.NoError(t, jsonx.Unmarshal(data, &status))
+		require.NoError(t, json.Unmarshal(data, &status))
 		assert.Equal(t, "n0001", *status.Cursor)
 		assert.Equal(t, 1, status.NodeCount)
 		ctx := ok[Context](t, st, obj{"operation": "context", "sessionId": status.SessionID})
@@ -196,7 +195,7 @@ func TestForkCommand(t *testing.T) {
 		assert.Equal(t, "Explore option A", *res.Draft)
 		data, _ := json.Marshal(res.Data)
 		var status Status
-		require.NoError(t, jsonx.Unmarshal(data, &status))
+		require.NoError(t, json.Unmarshal(data, &status))
 		assert.Nil(t, status.Cursor)
 		assert.Equal(t, 0, status.NodeCount)
 		assert.Equal(t, "main", status.ActiveBranch)
@@ -254,7 +253,7 @@ func FuzzCommand(f *testing.F) {
 		}
 		out := st.Call(req)
 		var env envelope
-		if jsonx.Unmarshal(out, &env) != nil {
+		if json.Unmarshal(out, &env) != nil {
 			t.Fatalf("reply is not one JSON envelope: %q", out)
 		}
 		if !env.OK && snapshot(t, st, "demo") != before {

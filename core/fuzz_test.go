@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // FuzzCall: any bytes in give exactly one valid JSON envelope out, and no
@@ -122,7 +120,7 @@ func FuzzCall(f *testing.F) {
 				Message string `json:"message"`
 			} `json:"error"`
 		}
-		if err := jsonx.Unmarshal(out, &env); err != nil || env.OK == nil {
+		if err := json.Unmarshal(out, &env); err != nil || env.OK == nil {
 			t.Fatalf("reply is not an envelope: %q", out)
 		}
 		if *env.OK && !json.Valid(req) {

@@ -8,7 +8,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/stretchr/testify/require"
 )
 
@@ -64,7 +63,7 @@ func do(tb testing.TB, st *Store, req any) envelope {
 	out := call(raw)
 	require.True(tb, json.Valid(out), "reply is not JSON: %s", out)
 	var env envelope
-	require.NoError(tb, jsonx.Unmarshal(out, &env))
+	require.NoError(tb, json.Unmarshal(out, &env))
 	return env
 }
 
@@ -85,7 +84,7 @@ func ok[T any](tb testing.TB, st *Store, req any) T {
 	env := do(tb, st, req)
 	require.True(tb, env.OK, "request %v failed: %+v", req, env.Error)
 	var v T
-	require.NoError(tb, jsonx.Unmarshal(env.Value, &v))
+	require.NoError(tb, json.Unmarshal(env.Value, &v))
 	return v
 }
 

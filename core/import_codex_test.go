@@ -2,9 +2,9 @@ package core
 
 import (
 	"bytes"
+	"encoding/json"
 	"testing"
 
-	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -21,7 +21,7 @@ func snapParents(t *testing.T, st *Store, id string) (parents, kinds map[string]
 			ParentID *string
 		}
 	}
-	require.NoError(t, jsonx.Unmarshal([]byte(snapshot(t, st, id)), &snap))
+	require.NoError(t, json.Unmarshal([]byte(snapshot(t, st, id)), &snap))
 	parents, kinds = map[string]string{}, map[string]string{}
 	for _, n := range snap.Nodes {
 		parents[n.ID], kinds[n.ID] = "", n.Kind

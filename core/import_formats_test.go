@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/sessiontree/sessiontree/core/internal/formats"
-	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -37,7 +36,7 @@ func shapeOf(tb testing.TB, st *Store, id string) treeShape {
 			Branch   string  `json:"branch"`
 		} `json:"nodes"`
 	}
-	require.NoError(tb, jsonx.Unmarshal([]byte(snapshot(tb, st, id)), &snap))
+	require.NoError(tb, json.Unmarshal([]byte(snapshot(tb, st, id)), &snap))
 	sh := treeShape{Nodes: len(snap.Nodes)}
 	kids := map[string]int{}
 	branches := map[string]bool{}
@@ -229,7 +228,7 @@ func TestImportFixtureContent(t *testing.T) {
 		ctx := ok[Context](t, st, obj{"operation": "context", "sessionId": "f883fb40-6e5c-45fd-92d4-883a5595560f"})
 		require.Len(t, ctx.Messages, 3)
 		var first struct{ Role, Content string }
-		require.NoError(t, jsonx.Unmarshal(ctx.Messages[0], &first))
+		require.NoError(t, json.Unmarshal(ctx.Messages[0], &first))
 		assert.Equal(t, "system", first.Role)
 		assert.True(t, strings.HasPrefix(first.Content, "You are ChatGPT"))
 	})

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
-
-	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // fuzzImport checks one importer on any input: the import operation
@@ -25,7 +23,7 @@ func fuzzImport(f *testing.F, format string, seeds ...string) {
 		}
 		out := st.Call(req)
 		var env envelope
-		if !json.Valid(out) || jsonx.Unmarshal(out, &env) != nil {
+		if !json.Valid(out) || json.Unmarshal(out, &env) != nil {
 			t.Fatalf("import answered no envelope: %s", out)
 		}
 		if env.OK == (env.Error != nil) {
@@ -35,7 +33,7 @@ func fuzzImport(f *testing.F, format string, seeds ...string) {
 			return
 		}
 		var res ImportResult
-		if err := jsonx.Unmarshal(env.Value, &res); err != nil || len(res.Sessions) == 0 {
+		if err := json.Unmarshal(env.Value, &res); err != nil || len(res.Sessions) == 0 {
 			t.Fatalf("a successful import made no session: %s", out)
 		}
 		for _, s := range res.Sessions {

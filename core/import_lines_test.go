@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -317,7 +318,7 @@ func TestThePiHeaderEntryTakesAnIDNoEntryHas(t *testing.T) {
 				ParentID *string
 			}
 		}
-		require.NoError(t, jsonx.Unmarshal([]byte(snapshot(t, st, "pi-ids")), &snap))
+		require.NoError(t, json.Unmarshal([]byte(snapshot(t, st, "pi-ids")), &snap))
 		require.Len(t, snap.Nodes, 3)
 		assert.Equal(t, "session-3", snap.Nodes[0].ID, "spaced %v: the header's entry", spaced)
 		assert.Equal(t, "session-3", *snap.Nodes[1].ParentID, "spaced %v: the file's root hangs off the header", spaced)

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -54,7 +53,7 @@ func TestImportPi(t *testing.T) {
 			}
 			Annotations []obj
 		}
-		require.NoError(t, jsonx.Unmarshal([]byte(snapshot(t, st, "pi-sess")), &snap))
+		require.NoError(t, json.Unmarshal([]byte(snapshot(t, st, "pi-sess")), &snap))
 		for _, n := range snap.Nodes {
 			kinds[n.ID] = n.Kind
 		}
@@ -109,7 +108,7 @@ func TestImportPi(t *testing.T) {
 				Entry    obj
 			}
 		}
-		require.NoError(t, jsonx.Unmarshal([]byte(snapshot(t, st, "old")), &snap))
+		require.NoError(t, json.Unmarshal([]byte(snapshot(t, st, "old")), &snap))
 		require.Len(t, snap.Nodes, 6, "the header and five entries")
 		for k := 2; k < 6; k++ {
 			assert.Equal(t, snap.Nodes[k-1].ID, *snap.Nodes[k].ParentID, "entry %d follows the one before", k)
@@ -158,7 +157,7 @@ func TestImportPi(t *testing.T) {
 func withoutSources(tb testing.TB, snap string) string {
 	tb.Helper()
 	var v map[string]any
-	require.NoError(tb, jsonx.Unmarshal([]byte(snap), &v))
+	require.NoError(tb, json.Unmarshal([]byte(snap), &v))
 	for _, n := range v["nodes"].([]any) {
 		delete(n.(map[string]any), "source")
 	}
@@ -172,7 +171,7 @@ func withoutSources(tb testing.TB, snap string) string {
 func withoutImportRecords(tb testing.TB, snap string) string {
 	tb.Helper()
 	var v map[string]any
-	require.NoError(tb, jsonx.Unmarshal([]byte(snap), &v))
+	require.NoError(tb, json.Unmarshal([]byte(snap), &v))
 	var kept []any
 	for _, a := range v["annotations"].([]any) {
 		if a.(map[string]any)["kind"] != AnnotationImport {
@@ -289,7 +288,7 @@ func TestExport(t *testing.T) {
 		assert.Equal(t, "ex_1.openai.json", ex.Filename)
 		assert.Equal(t, "[\n  {\"content\":\"Plan **two** days\",\"role\":\"user\"},\n  {\"content\":[{\"text\":\"Day 1: Louvre\\nDay 2: Orsay\",\"type\":\"text\"}],\"role\":\"assistant\"}\n]\n", ex.Text)
 		var msgs []RawMessage
-		require.NoError(t, jsonx.Unmarshal([]byte(ex.Text), &msgs))
+		require.NoError(t, json.Unmarshal([]byte(ex.Text), &msgs))
 		ctx := ok[Context](t, st, obj{"operation": "context", "sessionId": "ex/1"})
 		assert.Equal(t, ctx.Messages, msgs)
 	})

@@ -9,8 +9,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // internalOps are the operations only CallInternal answers.
@@ -225,7 +223,7 @@ func TestCallRefusesInternalOperationsAsUnknown(t *testing.T) {
 		t.Run("CallInternal answers "+name, func(t *testing.T) {
 			st := opsStore(t)
 			env := envelope{}
-			require.NoError(t, jsonx.Unmarshal(st.CallInternal([]byte(requests[name](st))), &env))
+			require.NoError(t, json.Unmarshal(st.CallInternal([]byte(requests[name](st))), &env))
 			assert.True(t, env.OK, "%+v", env.Error)
 		})
 	}

@@ -1,13 +1,13 @@
 package core
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -583,7 +583,7 @@ func FuzzSearch(f *testing.F) {
 			return
 		}
 		var res SearchResult
-		require.NoError(t, jsonx.Unmarshal(env.Value, &res))
+		require.NoError(t, json.Unmarshal(env.Value, &res))
 		for _, h := range res.Hits {
 			highlighted(t, h)
 			for k := 1; k < len(h.Ranges); k++ {

@@ -1,10 +1,10 @@
 package core
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
-	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -130,7 +130,7 @@ func TestMessagesAreLossless(t *testing.T) {
 	ok[Status](t, other, `{"operation":"snapshot.load","sessionId":"l","snapshot":`+text+`}`)
 	assert.Equal(t, string(env.Value), string(do(t, other, `{"operation":"context","sessionId":"l"}`).Value))
 	var decoded struct{ Messages []RawMessage }
-	require.NoError(t, jsonx.Unmarshal(env.Value, &decoded))
+	require.NoError(t, json.Unmarshal(env.Value, &decoded))
 	assert.Equal(t, message, string(decoded.Messages[0]))
 }
 

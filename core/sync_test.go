@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -161,7 +160,7 @@ func snapshotNodes(tb testing.TB, st *Store, id string) []any {
 	var snap struct {
 		Nodes []any `json:"nodes"`
 	}
-	require.NoError(tb, jsonx.Unmarshal([]byte(snapshot(tb, st, id)), &snap))
+	require.NoError(tb, json.Unmarshal([]byte(snapshot(tb, st, id)), &snap))
 	return snap.Nodes
 }
 

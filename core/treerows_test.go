@@ -1,10 +1,10 @@
 package core
 
 import (
+	"encoding/json"
 	"strconv"
 	"testing"
 
-	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -59,11 +59,11 @@ func (c treeColumns) rowsAt(tb testing.TB, off int, full []TreeRow) []TreeRow {
 	}
 	for _, raw := range c.Label {
 		var pair [2]RawMessage
-		require.NoError(tb, jsonx.Unmarshal(raw, &pair))
+		require.NoError(tb, json.Unmarshal(raw, &pair))
 		var i int
-		require.NoError(tb, jsonx.Unmarshal(pair[0], &i))
+		require.NoError(tb, json.Unmarshal(pair[0], &i))
 		require.True(tb, i >= off && i < off+len(out), "label row %d lies in the rows sent", i)
-		require.NoError(tb, jsonx.Unmarshal(pair[1], &out[i-off].Label))
+		require.NoError(tb, json.Unmarshal(pair[1], &out[i-off].Label))
 	}
 	return out
 }

@@ -27,35 +27,9 @@ func benchText(b *testing.B) []byte {
 
 var benchSink any
 
-// BenchmarkUnmarshal decodes about 500 KB of snapshots into any and into
-// raw members, the two ways the importers read records.
-func BenchmarkUnmarshal(b *testing.B) {
-	data := benchText(b)
-	b.Run("any", func(b *testing.B) {
-		b.SetBytes(int64(len(data)))
-		for i := 0; i < b.N; i++ {
-			var v any
-			if err := Unmarshal(data, &v); err != nil {
-				b.Fatal(err)
-			}
-			benchSink = v
-		}
-	})
-	b.Run("raw-elements", func(b *testing.B) {
-		b.SetBytes(int64(len(data)))
-		for i := 0; i < b.N; i++ {
-			var v []RawMessage
-			if err := Unmarshal(data, &v); err != nil {
-				b.Fatal(err)
-			}
-			benchSink = v
-		}
-	})
-}
-
-// BenchmarkUnmarshalSyntax checks and compacts the same text: Valid and
+// BenchmarkSyntax checks and compacts the same text: Valid and
 // CompactRaw, the syntax check alone and with the copy.
-func BenchmarkUnmarshalSyntax(b *testing.B) {
+func BenchmarkSyntax(b *testing.B) {
 	data := benchText(b)
 	b.Run("Valid", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))

@@ -16,11 +16,10 @@
 //   - Decoding: the narrow readers (ReadObject, Match, ReadString,
 //     ReadInt, ReadRaws, ReadList, …; fields.go), with which the importers
 //     and requests read the few fields they need, written out per field
-//     with Unmarshal's rules (Mismatch words a misfit as Unmarshal did);
-//     RawArray; the Tokens reader (json.Decoder's tokens); Unmarshal, a
-//     reflection decoder giving encoding/json's results (*TypeError in
-//     encoding/json's wording), which only the ChatGPT reader still uses;
-//     CompactRaw, Valid and CheckSyntax. There is one grammar, the
+//     with encoding/json's rules (Mismatch words a misfit as
+//     json.Unmarshal does, a *TypeError); RawArray; the Tokens reader
+//     (json.Decoder's tokens); CompactRaw, Valid and CheckSyntax. There
+//     is no reflection decoder: every reader names its fields. There is one grammar, the
 //     Scanner's: every syntax error is a *SyntaxError with our own
 //     message, the byte offset, and the line and column (from 1, columns
 //     in bytes).
@@ -28,6 +27,6 @@
 //     few verbs core uses).
 //
 // Offsets, lengths and sizes are in bytes unless a comment says otherwise;
-// nothing here recurses over the nesting of its input except Marshal and
-// Unmarshal, whose depth the syntax check bounds.
+// nothing here recurses over the nesting of its input except Marshal,
+// whose depth the syntax check bounds.
 package jsonx

@@ -7,13 +7,14 @@ import (
 
 // Narrow readers: the few typed reads an importer or a request makes of a
 // value the Scanner has handed out (so already valid JSON), written out per
-// field instead of found by reflection. They keep Unmarshal's rules, so a
-// reader built on them accepts, skips and fails exactly where Unmarshal did:
+// field instead of found by reflection. They keep encoding/json's Unmarshal
+// rules, so a reader built on them accepts, skips and fails exactly where
+// the reflection decoder they replaced did:
 // an object's keys name fields as encoding/json matches them (the exact
 // name, else ignoring case; a later duplicate wins), null leaves a value
 // alone (and sets a pointer, a slice or a map to nil), and a value of
 // another type is reported (false from the Read functions; a *TypeError in
-// Unmarshal's wording from Mismatch, for the messages that quote it).
+// encoding/json's wording from Mismatch, for the messages that quote it).
 //
 // Every function takes v, one JSON value, white space around it allowed.
 // Text that is not JSON after all reads as a misfit (false), never a
@@ -436,4 +437,22 @@ func RawArray(data []byte) ([]RawMessage, error) {
 		return nil, Mismatch(data, data, "[]jsonx.RawMessage", "", "")
 	}
 	return list, nil
+}
+
+// A TypeError is a JSON value that does not fit the Go value it is
+// decoded into (json.UnmarshalTypeError).
+type TypeError struct {
+	Value  string // "string", "number 1.5", "object", …
+	Type   string // the Go type it could not be assigned to ("[]string")
+	Offset int64  // input bytes read when it was met
+	Struct string // name of the struct type holding the field
+	Field  string // dotted path of the field
+}
+
+// Error gives encoding/json's wording ("json: cannot unmarshal …").
+func (e *TypeError) Error() string {
+	if e.Struct != "" || e.Field != "" {
+		return "json: cannot unmarshal " + e.Value + " into Go struct field " + e.Struct + "." + e.Field + " of type " + e.Type
+	}
+	return "json: cannot unmarshal " + e.Value + " into Go value of type " + e.Type
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -199,35 +198,6 @@ type chatgptNodeShape struct {
 	} `json:"message"`
 	Parent   *string  `json:"parent"`
 	Children []string `json:"children"`
-}
-
-// FuzzUnmarshal decodes any input with Unmarshal and json.Unmarshal into
-// fresh values of the types core decodes into and requires the same values
-// and errors.
-func FuzzUnmarshal(f *testing.F) {
-	addSeeds(f)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, newTarget := range []func() any{
-			func() any { return new(any) },
-			func() any { return new(unmarshalSample) },
-			func() any { return new(map[string]RawMessage) },
-			func() any { return new([]RawMessage) },
-			func() any { return new(piLineShape) },
-			func() any { return new(chatgptNodeShape) },
-			func() any { return new(float64) },
-			func() any { return new([]string) },
-		} {
-			want, got := newTarget(), newTarget()
-			wantErr := json.Unmarshal(data, want)
-			gotErr := Unmarshal(data, got)
-			if msg := unmarshalErrorsDiffer(data, gotErr, wantErr); msg != "" {
-				t.Fatalf("into %T: %s", want, msg)
-			}
-			if !reflect.DeepEqual(want, got) {
-				t.Fatalf("Unmarshal(%q) into %T = %#v, want %#v", data, want, got, want)
-			}
-		}
-	})
 }
 
 // FuzzAppendString writes any Go string with the append helpers and reads
