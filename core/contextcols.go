@@ -117,15 +117,17 @@ type textsLayout struct {
 // Texts lays the context out over its session's text cache, filling the
 // cache for the path's messages not in it yet.
 func (v ContextView) Texts() *ContextTexts {
-	s, path := v.s, v.path
-	tc := &s.texts
+	s, path, tc := v.s, v.path, v.tc
+	if tc == nil {
+		tc = &textCache{} // a view no store keeps a cache for: laid out afresh
+	}
 	if len(tc.spans) < len(s.nodes) {
 		tc.spans = append(tc.spans, make([]textSpan, len(s.nodes)-len(tc.spans))...)
 	}
-	lay, ok := s.textsAfterMemo(path)
+	lay, ok := s.textsAfterMemo(tc, path)
 	if !ok {
 		lay = textsLayout{rows: make([]int32, 0, 3*len(path)+3), state: s.stateAt(path)}
-		s.addTextRows(&lay, path, path)
+		s.addTextRows(tc, &lay, path, path)
 	}
 	cols := &ContextTexts{Cursor: v.cursor(), State: lay.state, Roles: tc.roles, Other: lay.other, Rows: lay.rows}
 	if 2*lay.units >= len(tc.ascii)+int(tc.wideUnits) {
@@ -174,8 +176,8 @@ func (v ContextView) Texts() *ContextTexts {
 // of the memo is ever written again (a layout that does not continue the
 // memo starts new rows; one that continues it but is not kept as the memo
 // is a copy, see Texts). Other is copied when appended to.
-func (s *Session) textsAfterMemo(path []int32) (lay textsLayout, ok bool) {
-	m := &s.texts.last
+func (s *Session) textsAfterMemo(tc *textCache, path []int32) (lay textsLayout, ok bool) {
+	m := &tc.last
 	if m.depth == 0 || int(m.depth) > len(path) || path[m.depth-1] != m.last {
 		return lay, false
 	}
@@ -197,15 +199,14 @@ func (s *Session) textsAfterMemo(path []int32) (lay textsLayout, ok bool) {
 	for _, i := range added {
 		lay.state.apply(s.nodes[i])
 	}
-	s.addTextRows(&lay, path, added)
+	s.addTextRows(tc, &lay, path, added)
 	return lay, true
 }
 
 // addTextRows appends to lay the rows of the context messages of nodes, a
 // part of path (its end, or all of it), filling the text cache for those
 // not in it yet.
-func (s *Session) addTextRows(lay *textsLayout, path, nodes []int32) {
-	tc := &s.texts
+func (s *Session) addTextRows(tc *textCache, lay *textsLayout, path, nodes []int32) {
 	grown := false
 	add := func(i int32, n *Node) {
 		sp := tc.spans[i]
@@ -216,7 +217,7 @@ func (s *Session) addTextRows(lay *textsLayout, path, nodes []int32) {
 				// cache by append copied it over and over (85 MB allocated
 				// for the first context of a 100,000-deep path, instead of
 				// its 10.5 MB of text).
-				tc.ascii = slices.Grow(tc.ascii, s.uncachedTextBytes(nodes, len(nodes) == len(path)))
+				tc.ascii = slices.Grow(tc.ascii, s.uncachedTextBytes(tc, nodes, len(nodes) == len(path)))
 				grown = true
 			}
 			msg = contextMessage(n)
@@ -248,11 +249,11 @@ func (s *Session) addTextRows(lay *textsLayout, path, nodes []int32) {
 // uncachedTextBytes is the room, in bytes, the texts of the context
 // messages of nodes that are not in the cache yet take at most; nodes is
 // a whole path (whole) or the compaction-free end of one.
-func (s *Session) uncachedTextBytes(nodes []int32, whole bool) int {
+func (s *Session) uncachedTextBytes(tc *textCache, nodes []int32, whole bool) int {
 	need := 0
 	count := func(i int32, n *Node) {
 		switch {
-		case s.texts.spans[i].code != 0:
+		case tc.spans[i].code != 0:
 		case n.Kind == KindMessage:
 			need += len(n.Message)
 		default: // summaries and entries: rare, built to be measured

@@ -73,7 +73,7 @@ func TestContextColumnsAlongARandomWalk(t *testing.T) {
 					}
 				}
 				s := st.sessions[session]
-				if m := s.texts.last; m.depth > 0 && s.isAncestor(m.last, s.cursor) {
+				if m := st.views.textsOf(s).last; m.depth > 0 && s.isAncestor(m.last, s.cursor) {
 					memoUsed++ // the path goes on from the memo's (compactions aside)
 				}
 				want, got, _ := contextBothWays(t, st, session)

@@ -306,6 +306,9 @@ type Context struct {
 type ContextView struct {
 	s    *Session
 	path []int32 // root first; empty with no cursor
+	// tc is the session's text cache the store keeps for Texts (see
+	// viewCaches); nil in a view made for its Context alone.
+	tc *textCache
 }
 
 func opContext(st *Store, r *request) (any, *Error) {
@@ -313,7 +316,7 @@ func opContext(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.contextValue(s)
+	return r.contextValue(st, s)
 }
 
 // contextView returns the session's context at its cursor.

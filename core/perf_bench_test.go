@@ -119,7 +119,7 @@ func BenchmarkContextTextsFirst(b *testing.B) {
 	req := []byte(`{"operation":"context","sessionId":"perf"}`)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		st.sessions["perf"].texts = textCache{}
+		st.views.forget(st.sessions["perf"])
 		perfSink = st.Run(req).Value.(ContextView).Texts().ASCII
 	}
 }

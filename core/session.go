@@ -67,7 +67,6 @@ type Session struct {
 
 	search *search.Index // the store's search index while the session is live in a store
 
-	texts textCache // context's message texts, for ContextView.Texts
 	// lastPath is the path the last context walked (see contextPath).
 	lastPath []int32
 

@@ -1,21 +1,38 @@
 package core
 
 // viewCaches is what the tree's views keep between calls, by session: the
-// display order of tree.rows (rowOrderCache) and the map's segments and
-// layout (mapSegments). They belong to the views, not to the session:
+// display order of tree.rows (rowOrderCache), the map's segments and
+// layout (mapSegments) and the text cache context answers in columns
+// lay out over (textCache). They belong to the views, not to the session:
 // each entry says the node count it was made at, which is enough to know
 // whether it still holds, since a session only grows (a session replaced
 // by another object — snapshot.load, a page-out, a restore — is dropped
 // by the Store when it leaves, see forget).
 type viewCaches struct {
-	rows map[*Session]*rowOrderCache
-	maps map[*Session]*mapSegments
+	rows  map[*Session]*rowOrderCache
+	maps  map[*Session]*mapSegments
+	texts map[*Session]*textCache
 }
 
 // forget drops what the views keep of s (s left the store or was replaced).
 func (v *viewCaches) forget(s *Session) {
 	delete(v.rows, s)
 	delete(v.maps, s)
+	delete(v.texts, s)
+}
+
+// textsOf returns the text cache of s, made empty on first use. It grows
+// with the session (its spans are by node index, and nodes only append).
+func (v *viewCaches) textsOf(s *Session) *textCache {
+	tc := v.texts[s]
+	if tc == nil {
+		if v.texts == nil {
+			v.texts = make(map[*Session]*textCache)
+		}
+		tc = &textCache{}
+		v.texts[s] = tc
+	}
+	return tc
 }
 
 // rowsOf returns the kept row order of s, nil when none holds.

@@ -8,24 +8,29 @@ import (
 )
 
 // TestViewCachesAreKeptWhileTheSessionStandsAndDroppedWhenItLeaves: the
-// row order and the map tree.rows and map keep live in the store, by
-// session; an append makes the row order stale (it is made again), and a
+// row order and the map tree.rows and map keep, and the text cache of
+// context in columns, live in the store, by session; an append makes the row order stale (it is made again), and a
 // session replaced (snapshot.load), paged out or deleted leaves nothing
 // behind.
 func TestViewCachesAreKeptWhileTheSessionStandsAndDroppedWhenItLeaves(t *testing.T) {
 	st := opsStore(t)
 	st.TrackChanges(true)
-	views := func() (int, int) { return len(st.views.rows), len(st.views.maps) }
+	views := func() (int, int) { return len(st.views.rows) + len(st.views.texts), len(st.views.maps) }
 	rowsAndMap := func() {
 		ok[RawMessage](t, st, `{"operation":"tree.rows","sessionId":"s"}`)
 		ok[RawMessage](t, st, `{"operation":"map","sessionId":"s"}`)
+		cols := st.Run([]byte(`{"operation":"context","sessionId":"s"}`)).Value.(ContextView).Texts()
+		require.NotEmpty(t, cols.Rows, "the context laid out over the session's text cache")
 	}
 	rowsAndMap()
 	s, _ := st.session("s")
 	kept := st.views.rowsOf(s)
 	require.NotNil(t, kept)
+	texts := st.views.texts[s]
+	require.NotNil(t, texts)
 	rowsAndMap()
 	assert.Same(t, kept, st.views.rowsOf(s), "a second tree.rows reuses the order")
+	assert.Same(t, texts, st.views.texts[s], "a second context reuses the text cache")
 	ok[any](t, st, obj{"operation": "append", "sessionId": "s", "message": obj{"role": "user", "content": "more"}})
 	assert.Nil(t, st.views.rowsOf(s), "an append makes the kept order stale")
 	rowsAndMap()
