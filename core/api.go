@@ -296,7 +296,7 @@ func (st *Store) Context(sessionID string) (Context, error) {
 	if err != nil {
 		return Context{}, err
 	}
-	return s.context(), nil
+	return s.contextView(st.views.pathOf(s)).Context(), nil
 }
 
 // Status returns the state of one session (the value of "session"), or

@@ -23,6 +23,7 @@ func TestContextPathIsThePathAfterAnyEarlierOne(t *testing.T) {
 		want []int32
 	}
 	var earlier []given
+	memo := st.views.pathOf(s)
 	for k := 0; k < 600; k++ {
 		switch r := rng.IntN(10); {
 		case r < 6 || len(s.nodes) == 0: // a chat turn: an append at the cursor
@@ -32,7 +33,7 @@ func TestContextPathIsThePathAfterAnyEarlierOne(t *testing.T) {
 			ok[map[string]any](t, st, fmt.Sprintf(`{"operation":"jump","sessionId":"p","nodeId":%q}`, id))
 		default: // a context asked for twice
 		}
-		got := s.contextPath(s.cursor)
+		got := s.contextPath(s.cursor, memo)
 		want := s.path(s.cursor)
 		require.Equal(t, want, got, "step %d, cursor %d", k, s.cursor)
 		earlier = append(earlier, given{got, slices.Clone(want)})
@@ -40,5 +41,6 @@ func TestContextPathIsThePathAfterAnyEarlierOne(t *testing.T) {
 	for k, g := range earlier {
 		assert.Equal(t, g.want, g.path, "the path given at step %d is unchanged", k)
 	}
-	assert.Nil(t, s.contextPath(-1))
+	assert.Nil(t, s.contextPath(-1, memo))
+	assert.Equal(t, s.path(s.cursor), s.contextPath(s.cursor, nil), "without a memo, the path walked afresh")
 }

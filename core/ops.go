@@ -320,8 +320,8 @@ func opContext(st *Store, r *request) (any, *Error) {
 }
 
 // contextView returns the session's context at its cursor.
-func (s *Session) contextView() ContextView {
-	return ContextView{s: s, path: s.contextPath(s.cursor)}
+func (s *Session) contextView(memo *pathMemo) ContextView {
+	return ContextView{s: s, path: s.contextPath(s.cursor, memo)}
 }
 
 // Context returns the value of context (see Session.context).
@@ -392,7 +392,7 @@ func (c Context) appendTail(b []byte) []byte {
 // Message nodes give their message, summary nodes SummaryMessage,
 // custom_message entries a user message; other entries add none (they
 // shape State instead).
-func (s *Session) context() Context { return s.contextView().Context() }
+func (s *Session) context() Context { return s.contextView(nil).Context() }
 
 // contextMessage is the message node n gives context (contextNodes
 // lists the nodes that give one).

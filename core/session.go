@@ -67,9 +67,6 @@ type Session struct {
 
 	search *search.Index // the store's search index while the session is live in a store
 
-	// lastPath is the path the last context walked (see contextPath).
-	lastPath []int32
-
 	// warming is the index WarmSearch is adding this session to, and
 	// warmed how many of its nodes it added so far (search is set once
 	// all are in); a search scans the nodes from warmed on (Store.rest).
@@ -304,14 +301,18 @@ func (s *Session) path(i int32) []int32 {
 // walk of a 100,000-deep path was most of a turn's time in core). Nodes
 // and their parents never change, so a path stays the path; a caller of
 // an earlier answer holds a slice of its own length, and no element
-// before the end of lastPath is written again. The caller must not
-// change the slice.
-func (s *Session) contextPath(i int32) []int32 {
-	last := s.lastPath
+// before the end of memo's path is written again. The caller must not
+// change the slice. memo is the path the last context of s walked (kept
+// by the store's view caches); nil walks the path afresh.
+func (s *Session) contextPath(i int32, memo *pathMemo) []int32 {
+	if memo == nil {
+		return s.path(i)
+	}
+	last := memo.path
 	n := int32(len(last))
 	if i < 0 || n == 0 || s.depth[i] < n {
-		s.lastPath = s.path(i)
-		return s.lastPath
+		memo.path = s.path(i)
+		return memo.path
 	}
 	added := s.depth[i] - n
 	j := i
@@ -319,15 +320,15 @@ func (s *Session) contextPath(i int32) []int32 {
 		j = s.parent[j]
 	}
 	if j != last[n-1] {
-		s.lastPath = s.path(i)
-		return s.lastPath
+		memo.path = s.path(i)
+		return memo.path
 	}
 	out := slices.Grow(last, int(added))[:s.depth[i]]
 	for k := s.depth[i] - 1; k >= n; k-- {
 		out[k] = i
 		i = s.parent[i]
 	}
-	s.lastPath = out
+	memo.path = out
 	return out
 }
 

@@ -2,8 +2,8 @@ package core
 
 // viewCaches is what the tree's views keep between calls, by session: the
 // display order of tree.rows (rowOrderCache), the map's segments and
-// layout (mapSegments) and the text cache context answers in columns
-// lay out over (textCache). They belong to the views, not to the session:
+// layout (mapSegments), the text cache context answers in columns lay
+// out over (textCache) and the path the last context walked (pathMemo). They belong to the views, not to the session:
 // each entry says the node count it was made at, which is enough to know
 // whether it still holds, since a session only grows (a session replaced
 // by another object — snapshot.load, a page-out, a restore — is dropped
@@ -12,6 +12,24 @@ type viewCaches struct {
 	rows  map[*Session]*rowOrderCache
 	maps  map[*Session]*mapSegments
 	texts map[*Session]*textCache
+	paths map[*Session]*pathMemo
+}
+
+// pathMemo is the root→cursor path the last context of a session walked
+// (see Session.contextPath).
+type pathMemo struct{ path []int32 }
+
+// pathOf returns the path memo of s, made empty on first use.
+func (v *viewCaches) pathOf(s *Session) *pathMemo {
+	m := v.paths[s]
+	if m == nil {
+		if v.paths == nil {
+			v.paths = make(map[*Session]*pathMemo)
+		}
+		m = &pathMemo{}
+		v.paths[s] = m
+	}
+	return m
 }
 
 // forget drops what the views keep of s (s left the store or was replaced).
@@ -19,6 +37,7 @@ func (v *viewCaches) forget(s *Session) {
 	delete(v.rows, s)
 	delete(v.maps, s)
 	delete(v.texts, s)
+	delete(v.paths, s)
 }
 
 // textsOf returns the text cache of s, made empty on first use. It grows
