@@ -188,9 +188,9 @@ func number(v []byte) (string, bool) {
 	return string(v), true
 }
 
-// ReadFloat stores the number v in *dst. Null leaves *dst alone; another
-// value, or a number out of float64's range, reports false.
-func ReadFloat(v []byte, dst *float64) bool {
+// readNumber stores the number v in *dst as parse reads its text. Null
+// leaves *dst alone; another value, or one parse refuses, reports false.
+func readNumber[T any](v []byte, dst *T, parse func(string) (T, error)) bool {
 	if IsNull(v) {
 		return true
 	}
@@ -198,50 +198,35 @@ func ReadFloat(v []byte, dst *float64) bool {
 	if !ok {
 		return false
 	}
-	f, err := strconv.ParseFloat(lit, 64)
+	n, err := parse(lit)
 	if err != nil {
 		return false
 	}
-	*dst = f
+	*dst = n
 	return true
+}
+
+// ReadFloat stores the number v in *dst. Null leaves *dst alone; another
+// value, or a number out of float64's range, reports false.
+func ReadFloat(v []byte, dst *float64) bool {
+	return readNumber(v, dst, func(lit string) (float64, error) { return strconv.ParseFloat(lit, 64) })
 }
 
 // ReadInt stores the number v in *dst when it is an integer that fits in
 // an int (written without a fraction or an exponent, as Unmarshal wants
 // it). Null leaves *dst alone; any other value reports false.
 func ReadInt(v []byte, dst *int) bool {
-	if IsNull(v) {
-		return true
-	}
-	lit, ok := number(v)
-	if !ok {
-		return false
-	}
-	n, err := strconv.ParseInt(lit, 10, strconv.IntSize)
-	if err != nil {
-		return false
-	}
-	*dst = int(n)
-	return true
+	return readNumber(v, dst, func(lit string) (int, error) {
+		n, err := strconv.ParseInt(lit, 10, strconv.IntSize)
+		return int(n), err
+	})
 }
 
 // ReadUint stores the number v in *dst when it is a non-negative integer
 // that fits in a uint64 (written without a fraction or an exponent). Null
 // leaves *dst alone; any other value reports false.
 func ReadUint(v []byte, dst *uint64) bool {
-	if IsNull(v) {
-		return true
-	}
-	lit, ok := number(v)
-	if !ok {
-		return false
-	}
-	n, err := strconv.ParseUint(lit, 10, 64)
-	if err != nil {
-		return false
-	}
-	*dst = n
-	return true
+	return readNumber(v, dst, func(lit string) (uint64, error) { return strconv.ParseUint(lit, 10, 64) })
 }
 
 // ReadIntPtr is ReadInt into a pointer: null sets it to nil; any other
