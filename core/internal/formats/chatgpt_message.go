@@ -19,16 +19,11 @@ import (
 // message given again replaces the first.
 func chatgptMessageAt(sc *jsonx.Scanner, e *chatgptEntry) error {
 	e.msg, e.time, e.role, e.keep, e.reason = nil, 0, "", false, ""
-	sc.SkipSpace()
-	if sc.Peek() != '{' {
-		raw, _, serr := sc.Value()
-		if serr != nil {
-			return serr
+	if object, wrong, err := skipNonObject(sc); !object {
+		if wrong != nil {
+			e.reason = "could not be read: " + chatgptWrong("", wrong, "an object")
 		}
-		if raw[0] != 'n' {
-			e.reason = "could not be read: " + chatgptWrong("", raw, "an object")
-		}
-		return nil
+		return err
 	}
 	msg, t, role, reason, err := chatgptMessageIn(sc)
 	if err != nil {
@@ -128,16 +123,11 @@ func chatgptMessageIn(sc *jsonx.Scanner) (_ jsonx.RawMessage, _ float64, strRole
 // readChatGPTAuthor reads the author object (or null: has false) at the
 // scanner; a value of another type sets *wrong (when empty).
 func readChatGPTAuthor(sc *jsonx.Scanner, wrong *string) (has bool, role, name string, err error) {
-	sc.SkipSpace()
-	if sc.Peek() != '{' {
-		raw, _, serr := sc.Value()
-		if serr != nil {
-			return false, "", "", serr
+	if object, bad, serr := skipNonObject(sc); !object {
+		if bad != nil {
+			setWrong(wrong, "author", bad, "an object")
 		}
-		if raw[0] != 'n' {
-			setWrong(wrong, "author", raw, "an object")
-		}
-		return false, "", "", nil
+		return false, "", "", serr
 	}
 	err = sc.Object(func(key []byte) error {
 		k := string(key)
@@ -263,14 +253,9 @@ func (c *chatgptContent) readThoughts(sc *jsonx.Scanner) error {
 		return nil
 	}
 	return sc.Array(func(int) error {
-		sc.SkipSpace()
-		if sc.Peek() != '{' {
-			raw, _, serr := sc.Value()
-			if serr != nil {
-				return serr
-			}
-			c.wrong = c.wrong || raw[0] != 'n'
-			return nil
+		if object, wrong, err := skipNonObject(sc); !object {
+			c.wrong = c.wrong || wrong != nil
+			return err
 		}
 		var summary, text string
 		err := sc.Object(func(key []byte) error {

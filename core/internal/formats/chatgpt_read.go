@@ -243,16 +243,11 @@ func (f *chatgptReader) scan(sc *jsonx.Scanner) error {
 func (f *chatgptReader) mapping(sc *jsonx.Scanner) error {
 	clear(f.table)
 	f.keys, f.hasMapping, f.entries = f.keys[:0], false, nil
-	sc.SkipSpace()
-	if sc.Peek() != '{' {
-		raw, _, serr := sc.Value()
-		if serr != nil {
-			return serr
+	if object, wrong, err := skipNonObject(sc); !object {
+		if wrong != nil {
+			setWrong(&f.conv.Wrong, "mapping", wrong, "an object")
 		}
-		if raw[0] != 'n' {
-			setWrong(&f.conv.Wrong, "mapping", raw, "an object")
-		}
-		return nil
+		return err
 	}
 	f.hasMapping = true
 	if f.table == nil {
@@ -304,14 +299,12 @@ func (f *chatgptReader) newEntry() *chatgptEntry {
 // its reason in reason. The caller warns of both.
 func (f *chatgptReader) node(sc *jsonx.Scanner) (*chatgptEntry, error) {
 	e := f.newEntry()
-	sc.SkipSpace()
-	if sc.Peek() != '{' {
-		raw, _, serr := sc.Value()
-		if serr != nil {
-			return nil, serr
+	if object, wrong, err := skipNonObject(sc); !object {
+		if err != nil {
+			return nil, err
 		}
-		if raw[0] != 'n' {
-			e.bad = chatgptWrong("", raw, "an object")
+		if wrong != nil {
+			e.bad = chatgptWrong("", wrong, "an object")
 		}
 		return e, nil
 	}
@@ -454,4 +447,22 @@ func (f *chatgptReader) roots(keys []string) []string {
 		}
 	}
 	return roots
+}
+
+// skipNonObject reads the value at sc unless an object starts there:
+// object reports that one does (nothing is read then); otherwise wrong is
+// the value read, nil for null, or err the syntax error that stopped it.
+func skipNonObject(sc *jsonx.Scanner) (object bool, wrong []byte, err error) {
+	sc.SkipSpace()
+	if sc.Peek() == '{' {
+		return true, nil, nil
+	}
+	raw, _, serr := sc.Value()
+	if serr != nil {
+		return false, nil, serr
+	}
+	if raw[0] == 'n' {
+		return false, nil, nil
+	}
+	return false, raw, nil
 }
