@@ -12,7 +12,11 @@ package core
 // of the public API sees the answer the session would have given had it
 // stayed in memory. PagedOut never leaves the shim.
 
-import "github.com/sessiontree/sessiontree/core/internal/jsonx"
+import (
+	"bytes"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+)
 
 // PagedOut is the internal error code of a call that needed a session
 // whose nodes are not in memory (a stub; see the file comment). It is not
@@ -69,43 +73,81 @@ func stubOf(s *Session) *Session {
 }
 
 // stubEntry is one session of a page.stub request: its stored summary.
-// Cursor and ActiveBranch absent (nil) keep what the stub holds.
+// Title, Cursor and ActiveBranch count only where their has bit is set
+// (a member absent or null keeps what the stub holds).
 type stubEntry struct {
 	SessionID    string
-	Title        *string
+	Title        string
 	CreatedAt    string
 	UpdatedAt    string
 	NodeCount    int
-	Cursor       *string
-	ActiveBranch *string
+	Cursor       string
+	ActiveBranch string
 	Tool         string
 	Project      string
 	// Source is the stored summary's source link (appendSourceMeta).
 	Source *stubSource
+	has    stubHas
 }
+
+// stubHas says which of a stubEntry's optional members were given.
+type stubHas uint8
+
+const (
+	hasTitle stubHas = 1 << iota
+	hasCursor
+	hasActiveBranch
+)
 
 // stubEntryFields are the keys of stubEntry's fields, in order.
 var stubEntryFields = []string{"sessionId", "title", "createdAt", "updatedAt", "nodeCount", "cursor", "activeBranch", "tool", "project", "source"}
 
-// readStubEntry reads the page.stub entry el into e and reports whether
-// every field has its type.
-func readStubEntry(el []byte, e *stubEntry) bool {
-	strs := [...]*string{0: &e.SessionID, 2: &e.CreatedAt, 3: &e.UpdatedAt, 7: &e.Tool, 8: &e.Project}
-	ptrs := [...]**string{1: &e.Title, 5: &e.Cursor, 6: &e.ActiveBranch}
+// stubSubstringsBytes is the size of a page.stub list (bytes) from which
+// it reads its strings as substrings of one copy (jsonx.Substrings): the
+// start-up's stubs of every stored session (about 250 bytes a session).
+// Smaller lists (another tab's few sessions) decode each string, so one
+// stub never holds a large copy alive.
+const stubSubstringsBytes = 16 << 10
+
+// readStubEntry reads the page.stub entry el into e, its strings through
+// strs (nil: one allocation each), and reports whether every field has
+// its type.
+func readStubEntry(strs *jsonx.Substrings, el []byte, e *stubEntry) bool {
+	dst := [...]*string{&e.SessionID, &e.Title, &e.CreatedAt, &e.UpdatedAt, nil, &e.Cursor, &e.ActiveBranch, &e.Tool, &e.Project}
 	ok := true
 	ok = jsonx.ReadObject(el, stubEntryFields, func(field int, v []byte) {
 		switch field {
-		case 1, 5, 6:
-			ok = jsonx.ReadStringPtr(v, ptrs[field]) && ok
 		case 4:
 			ok = jsonx.ReadInt(v, &e.NodeCount) && ok
 		case 9:
 			ok = readStubSource(v, &e.Source) && ok
+		case 1, 5, 6:
+			bit := [...]stubHas{1: hasTitle, 5: hasCursor, 6: hasActiveBranch}[field]
+			if jsonx.IsNull(v) {
+				e.has &^= bit
+				return
+			}
+			e.has |= bit
+			ok = strs.ReadString(v, dst[field]) && ok
 		default:
-			ok = jsonx.ReadString(v, strs[field]) && ok
+			ok = strs.ReadString(v, dst[field]) && ok
 		}
 	}) && ok
 	return ok
+}
+
+// readStubEntries reads page.stub's "sessions" list v, reporting false
+// when it is not a list of entries of the right types.
+func readStubEntries(v []byte) ([]stubEntry, bool) {
+	var strs *jsonx.Substrings
+	if len(v) >= stubSubstringsBytes {
+		strs = jsonx.NewSubstrings(v)
+	}
+	// Room for every entry at once (at most one "sessionId" key each, and
+	// one in its source): growing the list copied it ten times over.
+	list := make([]stubEntry, 0, bytes.Count(v, []byte(`"sessionId"`)))
+	ok := jsonx.ReadList(v, &list, func(el []byte, e *stubEntry) bool { return readStubEntry(strs, el, e) })
+	return list, ok
 }
 
 // opPageStub adds or updates paged-out sessions from their stored
@@ -119,8 +161,8 @@ func readStubEntry(el []byte, e *stubEntry) bool {
 // shim takes its stored changes in by sync.merge). Records no change.
 // The value is {"stubs": the number of stubs now}.
 func opPageStub(st *Store, r *request) (any, *Error) {
-	var list []stubEntry
-	if !jsonx.ReadList(r.fields["sessions"], &list, readStubEntry) || !r.has("sessions") {
+	list, ok := readStubEntries(r.fields["sessions"])
+	if !ok || !r.has("sessions") {
 		return nil, invalidf("field \"sessions\" must be an array of session summaries for operation \"page.stub\"")
 	}
 	for i, e := range list {
@@ -128,7 +170,8 @@ func opPageStub(st *Store, r *request) (any, *Error) {
 			return nil, invalidf("page.stub: session %d has no sessionId or a negative nodeCount", i)
 		}
 	}
-	for _, e := range list {
+	for i := range list {
+		e := &list[i]
 		s := st.sessions[e.SessionID]
 		if s != nil && s.paged == nil {
 			continue
@@ -137,8 +180,8 @@ func opPageStub(st *Store, r *request) (any, *Error) {
 			s = &Session{id: e.SessionID, active: DefaultBranch, cursor: -1, preferred: -1, paged: &pageStub{}}
 			st.put(s)
 		}
-		if e.Title != nil {
-			s.title = *e.Title
+		if e.has&hasTitle != 0 {
+			s.title = e.Title
 		}
 		if e.CreatedAt != "" {
 			s.createdAt = e.CreatedAt
@@ -146,11 +189,11 @@ func opPageStub(st *Store, r *request) (any, *Error) {
 		s.updatedAt = e.UpdatedAt
 		s.setOrigin(e.Tool, e.Project)
 		s.paged.nodeCount = e.NodeCount
-		if e.Cursor != nil {
-			s.paged.cursor = *e.Cursor
+		if e.has&hasCursor != 0 {
+			s.paged.cursor = e.Cursor
 		}
-		if e.ActiveBranch != nil {
-			s.active = *e.ActiveBranch
+		if e.has&hasActiveBranch != 0 {
+			s.active = e.ActiveBranch
 		}
 		if l := e.Source.link(); l != nil {
 			s.source = l

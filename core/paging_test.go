@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sessiontree/sessiontree/core/internal/jsonx"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -138,26 +136,23 @@ func TestAnImportIntoAPagedOutSessionFaultsBeforeItAddsAnything(t *testing.T) {
 // narrow reader: every member of its type, null where a member may be
 // null, unknown members ignored, and any other type refused.
 func TestReadStubsTakesEachMemberOfItsType(t *testing.T) {
-	readStubs := func(raw []byte) (list []stubEntry, ok bool) {
-		ok = jsonx.ReadList(raw, &list, readStubEntry)
-		return list, ok
-	}
+	readStubs := func(raw []byte) ([]stubEntry, bool) { return readStubEntries(raw) }
 	list, ok := readStubs([]byte(`[{"sessionId":"a","title":null,"createdAt":"c","updatedAt":"u","nodeCount":12,"cursor":"n\u00e9","activeBranch":"main","tool":"codex","project":"/p","source":{"sessionId":"b","nodeId":null,"via":"fork"},"later":{"x":[1]}},{"sessionId":"b","title":"T","tool":null}]`))
 	require.True(t, ok)
 	require.Len(t, list, 2)
 	a, b := list[0], list[1]
 	assert.Equal(t, "a", a.SessionID)
-	assert.Nil(t, a.Title)
+	assert.Zero(t, a.has&hasTitle, "a null title keeps the stub's")
 	assert.Equal(t, []string{"c", "u", "codex", "/p"}, []string{a.CreatedAt, a.UpdatedAt, a.Tool, a.Project})
 	assert.Equal(t, 12, a.NodeCount)
-	require.NotNil(t, a.Cursor)
-	assert.Equal(t, "né", *a.Cursor)
+	assert.NotZero(t, a.has&hasCursor)
+	assert.Equal(t, "né", a.Cursor)
 	require.NotNil(t, a.Source)
 	assert.Equal(t, stubSource{SessionID: "b", Via: "fork"}, *a.Source)
-	require.NotNil(t, b.Title)
-	assert.Equal(t, "T", *b.Title)
+	assert.NotZero(t, b.has&hasTitle)
+	assert.Equal(t, "T", b.Title)
 	assert.Equal(t, "", b.Tool)
-	assert.Nil(t, b.Cursor)
+	assert.Zero(t, b.has&hasCursor)
 	assert.Nil(t, b.Source)
 
 	for _, bad := range []string{
