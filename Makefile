@@ -39,7 +39,7 @@ FUZZTIME      ?= 10s
 # busy worker (go.dev/issue/75804, fixed in Go 1.27); a count has no deadline.
 # Each count is about what the target runs in 5 s (FuzzCall 10 s) on an idle
 # 2-core machine here. Entries are target:package:executions.
-FUZZ_TARGETS  := FuzzCall:./core:50000 FuzzSnapshotLoad:./core:90000 \
+FUZZ_TARGETS  := FuzzCall:./core:50000 FuzzSnapshotLoad:./core:90000 FuzzPageStubPacked:./core:50000 \
                  FuzzValid:./core/internal/jsonx:60000 \
                  FuzzAppendString:./core/internal/jsonx:10000 \
                  FuzzImportClaudeAI:./core:100000 FuzzImportSillyTavern:./core:15000 \

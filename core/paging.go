@@ -165,9 +165,20 @@ func opPageStub(st *Store, r *request) (any, *Error) {
 	if !ok || !r.has("sessions") {
 		return nil, invalidf("field \"sessions\" must be an array of session summaries for operation \"page.stub\"")
 	}
+	n, err := st.pageStub(list)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]int{"stubs": n}, nil
+}
+
+// pageStub adds or updates the stubs of list (see opPageStub) and returns
+// how many stubs the store holds; it fails with InvalidArgument, changing
+// nothing, when an entry has no sessionId or a negative node count.
+func (st *Store) pageStub(list []stubEntry) (int, *Error) {
 	for i, e := range list {
 		if e.SessionID == "" || e.NodeCount < 0 {
-			return nil, invalidf("page.stub: session %d has no sessionId or a negative nodeCount", i)
+			return 0, invalidf("page.stub: session %d has no sessionId or a negative nodeCount", i)
 		}
 	}
 	for i := range list {
@@ -199,7 +210,7 @@ func opPageStub(st *Store, r *request) (any, *Error) {
 			s.source = l
 		}
 	}
-	return map[string]int{"stubs": st.stubs}, nil
+	return st.stubs, nil
 }
 
 // opPageOut takes a session's nodes out of memory, leaving its stub:

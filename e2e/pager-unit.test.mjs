@@ -3,7 +3,7 @@
 // and the sessionId a request's text names.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { stubRequest, PAGED_OUT_HEAD } from '../js/store/pager.js';
+import { packStubs, stubRequest, PAGED_OUT_HEAD } from '../js/store/pager.js';
 import { requestSession } from '../js/local-paging.js';
 
 const meta = { sessionId: 's"1', title: 't', createdAt: 'c', updatedAt: 'u', nodeCount: 3, cursor: null, activeBranch: 'main', folded: 0, gen: 4 };
@@ -18,6 +18,53 @@ test('stubRequest gives each session its summary, and its cursor only when it is
     assert.deepEqual(request, { operation: 'page.stub', sessions: c.want }, c.name);
   }
   assert.deepEqual(JSON.parse(new TextDecoder().decode(stubRequest([{ ...meta, title: undefined }]))).sessions[0].title, '', 'a meta without title stubs an empty one');
+});
+
+/** Read packStubs' bytes back into page.stub's JSON summaries (core/paging_packed.go's layout), as a check of the writer. */
+function unpack(bytes) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = 0;
+  const u32 = () => ((at += 4), view.getUint32(at - 4, true));
+  const str = () => {
+    const n = u32();
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(at, (at += n)));
+  };
+  const list = [];
+  for (let count = u32(); count > 0; count--) {
+    const nodes = u32();
+    const flags = bytes[at++];
+    const e = { sessionId: str() };
+    if (flags & 1) e.title = str();
+    e.createdAt = str();
+    e.updatedAt = str();
+    if (flags & 2) e.cursor = str();
+    if (flags & 4) e.activeBranch = str();
+    e.tool = str();
+    e.project = str();
+    if (flags & 8) e.source = { sessionId: str(), ...(flags & 16 ? { nodeId: str() } : {}), via: str() };
+    e.nodeCount = nodes === 0xffffffff ? -1 : nodes;
+    list.push(e);
+  }
+  assert.equal(at, bytes.length, 'nothing follows the last summary');
+  return list;
+}
+
+test('packStubs writes the summaries stubRequest writes as JSON, every cursor followed', () => {
+  const metas = [
+    meta,
+    { sessionId: 'é🙂', title: 'Fork of "x"', createdAt: '2026-01-02T03:04:05.000Z', updatedAt: '2026-01-03T00:00:00.000Z', nodeCount: 12, cursor: 'n0012', activeBranch: 'side', tool: 'codex', project: '/home/me/p', source: { sessionId: 'a', nodeId: 'n0002', via: 'fork' } },
+    { sessionId: 'c', nodeCount: null, source: { sessionId: 'a', nodeId: null, via: 'clone' } },
+    { sessionId: 'd', title: 'bad count', nodeCount: 1.5 },
+  ];
+  const json = JSON.parse(new TextDecoder().decode(stubRequest(metas))).sessions;
+  const packed = unpack(packStubs(metas));
+  assert.equal(packed.length, json.length);
+  for (let i = 0; i < json.length; i++) {
+    const want = { tool: '', project: '', createdAt: '', updatedAt: '', ...json[i], nodeCount: Number.isInteger(json[i].nodeCount ?? 0) ? json[i].nodeCount ?? 0 : -1 };
+    if (want.source && want.source.nodeId === null) delete want.source.nodeId;
+    assert.deepEqual(packed[i], want, `summary ${i}`);
+  }
+  assert.deepEqual(unpack(packStubs([])), []);
 });
 
 test('requestSession reads the sessionId member of a short request text as core does, and nothing of a long one', () => {

@@ -6,7 +6,7 @@
 // page's own thread. Both keep the Promise API of js/tree-api.js.
 
 import { openStore, Writer, DB_DEFAULT_NAME } from "./store.js";
-import { Pager, stubRequest } from "./store/pager.js";
+import { Pager, packStubs } from "./store/pager.js";
 import { listenFromStart } from "./store/coordinator.js";
 import { mutatePaged, noteFault, requestSession, retryPaged } from "./local-paging.js";
 import { listRestorePoints, restoreSnapshot, saveSnapshot } from "./local-snapshots.js";
@@ -131,7 +131,7 @@ async function create(wasmURL, dbName, memoryBudget, pageBudget, onListed = null
   // Every stored session becomes a stub (its summary): its nodes are read
   // when a call first needs them (store/pager.js).
   const live = stored.metas.filter((m) => !m.deletedAt);
-  let env = live.length > 0 ? JSON.parse(handle.callInternal(stubRequest(live))) : { ok: true };
+  let env = live.length > 0 ? JSON.parse(handle.pageStub(packStubs(live))) : { ok: true };
   for (const { meta, snapshot } of stored.trashed) if (env.ok) env = JSON.parse(handle.callInternal(restoreRequest(meta, snapshot)));
   if (!env.ok) {
     handle.free();

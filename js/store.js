@@ -16,7 +16,7 @@ export { DB_DEFAULT_NAME, DB_VERSION, openDatabase, upgrades } from "./store/sch
 export { CHUNK_SIZE, getSnapshot, listSnapshots, nodeRange, parseChangeBytes, putSnapshot, readAllSessions, restoreRequest } from "./store/records.js";
 export { Writer, storageErrorEnvelope } from "./store/writer.js";
 export { STORAGE_ERROR } from "./protocol.js";
-export { PAGED_OUT_HEAD, Pager, readMetas, stubRequest } from "./store/pager.js";
+export { PAGED_OUT_HEAD, Pager, packStubs, readMetas, stubRequest } from "./store/pager.js";
 
 /**
  * Open (creating or upgrading) the database `name` and read the meta

@@ -26,6 +26,7 @@ type method func(h *handle, args []js.Value) any
 var methods = map[string]method{
 	"call":            (*handle).call,
 	"callInternal":    (*handle).callInternal,
+	"pageStub":        (*handle).pageStub,
 	"operations":      (*handle).operations,
 	"context":         (*handle).context,
 	"importText":      (*handle).importText,

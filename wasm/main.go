@@ -21,6 +21,9 @@
 //	callInternal(request: string | Uint8Array) → envelope: string
 //	    core.Store.CallInternal: every operation, the shim's own restore,
 //	    sync.merge and sync.forget too.
+//	pageStub(summaries: Uint8Array) → envelope: string
+//	    core.Store.PageStubPacked: the stored sessions' summaries, packed
+//	    (js/store/pager.js packStubs), as stubs; {"ok":true,"value":{"stubs":n}}.
 //	operations() → string
 //	    core.OperationInfosJSON: [{"name","readOnly","keepsCursor","public"}…].
 //	context(request: string | Uint8Array, held?: number[]) → string

@@ -336,6 +336,20 @@ func TestBindingCallsInternalOperationsOnlyThroughCallInternal(t *testing.T) {
 	assert.Equal(t, `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"callInternal takes the request as a JSON string or as UTF-8 bytes in a Uint8Array"}}`, h.Call("callInternal", 1).String())
 }
 
+func TestPageStubTakesPackedSummaries(t *testing.T) {
+	h := storeHandle(t)
+	// One summary: 2 nodes, no optional member, id "p", the other strings empty.
+	packed := []byte{1, 0, 0, 0, 2, 0, 0, 0, 0, 1, 0, 0, 0, 'p', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+	u8 := js.Global().Get("Uint8Array").New(len(packed))
+	js.CopyBytesToJS(u8, packed)
+	assert.Equal(t, `{"ok":true,"value":{"stubs":1}}`, h.Call("pageStub", u8).String())
+	assert.Contains(t, h.Call("call", `{"operation":"sessions"}`).String(), `{"sessionId":"p","title":"","nodeCount":2,`)
+	cut := js.Global().Get("Uint8Array").New(len(packed) - 1)
+	js.CopyBytesToJS(cut, packed[:len(packed)-1])
+	assert.Equal(t, `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"page.stub: packed summary 0 (from byte 4) is cut short"}}`, h.Call("pageStub", cut).String())
+	assert.Equal(t, `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"pageStub takes the packed summaries as a Uint8Array"}}`, h.Call("pageStub", "x").String())
+}
+
 func TestTheHandleHasExactlyTheMethodsOfTheTable(t *testing.T) {
 	h := storeHandle(t)
 	keys := js.Global().Get("Object").Call("keys", h)
@@ -377,6 +391,7 @@ func TestTheRealMethodsTurnPanicsIntoEnvelopes(t *testing.T) {
 	args := map[string][]any{
 		"call":         {`{"operation":"sessions"}`},
 		"callInternal": {`{"operation":"sessions"}`},
+		"pageStub":     {js.Global().Get("Uint8Array").New(4)},
 		"context":      {`{"operation":"context","sessionId":"s"}`},
 		// A snapshot with no nodes gets past the checks that need no store
 		// (an empty array does not).

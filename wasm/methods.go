@@ -43,6 +43,21 @@ func (h *handle) callInternal(args []js.Value) any {
 	return bulk(len(req), func() string { return bytesString(h.st.CallInternal(req)) })
 }
 
+// pageStub(summaries): core.Store.PageStubPacked, answered as an envelope.
+func (h *handle) pageStub(args []js.Value) any {
+	data, ok := argBytes(args, 0)
+	if !ok || (len(args) > 0 && args[0].Type() == js.TypeString) {
+		return badArgument("pageStub takes the packed summaries as a Uint8Array")
+	}
+	return bulk(len(data), func() string {
+		n, err := h.st.PageStubPacked(data)
+		if err != nil {
+			return string(core.ErrorEnvelope(err.(*core.Error)))
+		}
+		return `{"ok":true,"value":{"stubs":` + strconv.Itoa(n) + `}}`
+	})
+}
+
 // operations(): core.OperationInfosJSON.
 func (h *handle) operations([]js.Value) any {
 	return bytesString(core.OperationInfosJSON())
