@@ -175,3 +175,46 @@ test('import-loose: chosen files go to the store as files (no text read on the p
   }
 });
 
+/** A snapshot of one session, as snapshot.save writes it. */
+const snapshotOf = (sessionId, texts) => JSON.stringify({
+  version: 1, sessionId, title: `Snapshot ${sessionId}`, cursor: `n${texts.length - 1}`, activeBranch: 'main',
+  nodes: texts.map((content, i) => ({ id: `n${i}`, parentId: i === 0 ? null : `n${i - 1}`, branch: 'main', kind: 'message', timestamp: `2026-01-02T03:04:0${i}.000Z`, message: { role: i % 2 ? 'assistant' : 'user', content } })),
+});
+
+test('import-loose: importZip with existingSnapshots "hold" reports a snapshot of a session the store has, with its bytes, and imports the rest', async () => {
+  const env = await setup();
+  try {
+    const { page, baseURL, errors } = env;
+    await page.goto(baseURL + 'e2e/fixtures/shim.html');
+    await page.locator('#status', { hasText: 'ready' }).waitFor();
+    const zip = [...zipSync({ 'old.snapshot.json': strToU8(snapshotOf('old', ['hi', 'yo', 'more'])), 'new.snapshot.json': strToU8(snapshotOf('new', ['a'])), 'cc.jsonl': strToU8(broken) })];
+    const out = await page.evaluate(async ({ zip, old }) => {
+      const tree = await window.sessiontree.init({ dbName: 'hold' });
+      await tree.loadSnapshot('old', old);
+      const file = new File([new Uint8Array(zip)], 'x.zip');
+      const held = await tree.importZip(file, { existingSnapshots: 'hold' });
+      const entries = await Promise.all(held.value.entries.map(async (e) => ({ ...e, data: e.data instanceof Blob ? await e.data.text() : undefined, envelope: e.envelope ? [e.envelope.ok, e.envelope.value?.format] : undefined, refs: undefined })));
+      const oldAfterHold = (await tree.call({ operation: 'session', sessionId: 'old' })).value.nodeCount;
+      const merged = await tree.importZip(file);
+      const bad = await tree.importZip(file, { existingSnapshots: 'ask' });
+      return { entries, oldAfterHold, merged: merged.value.entries.map((e) => [e.kind, e.name, e.envelope.value.sessions.map((s) => [s.sessionId, s.existing, s.added])]), bad: bad.error, old: (await tree.call({ operation: 'session', sessionId: 'old' })).value.nodeCount };
+    }, { zip, old: snapshotOf('old', ['hi', 'yo']) });
+    assert.deepEqual(out.entries, [
+      { kind: 'snapshot', name: 'x.zip › old.snapshot.json', size: snapshotOf('old', ['hi', 'yo', 'more']).length, sessionId: 'old', data: snapshotOf('old', ['hi', 'yo', 'more']), envelope: undefined, refs: undefined },
+      { kind: 'text', name: 'x.zip › new.snapshot.json', size: snapshotOf('new', ['a']).length, envelope: [true, 'snapshot'], data: undefined, refs: undefined },
+      { kind: 'text', name: 'x.zip › cc.jsonl', size: broken.length, envelope: [true, 'claude-code'], data: undefined, refs: undefined },
+    ]);
+    assert.equal(out.oldAfterHold, 2, 'a held snapshot changes nothing');
+    // Without the option such an entry merges, as importFile merges it.
+    assert.deepEqual(out.merged, [
+      ['text', 'x.zip › old.snapshot.json', [['old', true, 1]]],
+      ['text', 'x.zip › new.snapshot.json', [['new', true, 0]]],
+      ['text', 'x.zip › cc.jsonl', [['cc-z', true, 0]]],
+    ]);
+    assert.equal(out.old, 3);
+    assert.deepEqual(out.bad, { code: 'INVALID_ARGUMENT', message: 'importZip: argument "options.existingSnapshots" must be "merge" or "hold"; got "ask"' });
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
