@@ -218,3 +218,63 @@ test('import-loose: importZip with existingSnapshots "hold" reports a snapshot o
     await env.close();
   }
 });
+
+test('import-loose: a snapshot of a session here inside a ZIP asks "replace or add a copy", as a loose one does; the other entries import', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1366, height: 850 }, colorScheme: 'light' } });
+  try {
+    const { page, baseURL, errors } = env;
+    await openExplorer(page, baseURL);
+    const text = (await page.evaluate(() => window.explorer.tree.callText({ operation: 'snapshot.save', sessionId: 'demo' }))).replace(/^\{"ok":true,"value":/, '').slice(0, -1);
+    const savedContext = await explorerCall(page, { operation: 'context', sessionId: 'demo' });
+    await explorerCall(page, { operation: 'append', sessionId: 'demo', message: { role: 'user', content: 'Something new' } });
+    await spyImports(page);
+    const zip = upload('backup.zip', zipSync({ 'demo.snapshot.json': strToU8(text), 'cc.jsonl': strToU8(broken) }), 'application/zip');
+    const choice = page.getByRole('dialog', { name: 'This session is already here' });
+
+    // Replace: the session becomes the entry's, the state before is a restore point.
+    await page.locator('#import-file').setInputFiles(zip);
+    await choice.waitFor();
+    assert.equal(await page.locator('#snapshot-choice-text').textContent(), 'This snapshot is of “Demo: a long weekend in Lisbon” (demo), already a session here (14 nodes; 13 in the file).');
+    await page.screenshot({ path: artifactPath('import-zip-snapshot-choice-1366x850-light.png') });
+    await choice.getByRole('button', { name: 'Replace it' }).click();
+    let r = await report(page, 'Imported 2 sessions');
+    assert.deepEqual(r.files, ['backup.zip › demo.snapshot.json1 session (snapshot)', 'backup.zip › cc.jsonl1 session (claude-code)']);
+    assert.ok(r.warnings.some((w) => /^demoreplaced; the state before is kept as restore point “Before import /.test(w)), r.warnings.join('\n'));
+    assert.deepEqual(await explorerCall(page, { operation: 'context', sessionId: 'demo' }), savedContext);
+    assert.deepEqual((await page.evaluate(() => window.explorer.tree.listSnapshots('demo'))).value.map((p) => p.nodeCount), [14]);
+    // The ZIP went to the store whole, asked to hold such entries; the page read only the held entry's text.
+    let calls = await page.evaluate(() => window.importCalls);
+    assert.deepEqual(calls.importZip, [`backup.zip ${zip.buffer.length} "hold"`]);
+    assert.deepEqual(calls.importFile, []);
+    assert.deepEqual(calls.importText, [text.length]);
+    assert.deepEqual(calls.blobText, [Buffer.byteLength(text)]);
+
+    // A copy: a new session beside it, titled as a copy.
+    await page.locator('#report-close').click();
+    await page.setInputFiles('#import-file', []);
+    await page.locator('#import-file').setInputFiles(zip);
+    await choice.waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement.value), 'copy');
+    await page.keyboard.press('Enter');
+    r = await report(page, 'Imported 1 session · 1 already here');
+    assert.deepEqual(r.files, ['backup.zip › demo.snapshot.json1 session (snapshot)', 'backup.zip › cc.jsonl1 session (claude-code)']);
+    const sessions = await explorerCall(page, { operation: 'sessions' });
+    assert.deepEqual(sessions.map((s) => [s.sessionId, s.nodeCount]).sort(), [['cc-z', 2], ['demo', 13], ['demo-copy', 13]]);
+    assert.equal(await page.locator('#session-list .session[data-session-id="demo-copy"] .session-title').textContent(), 'Demo: a long weekend in Lisbon (copy)');
+
+    // Escape: that entry imports nothing, and the report says why.
+    await page.locator('#report-close').click();
+    await page.setInputFiles('#import-file', []);
+    await page.locator('#import-file').setInputFiles(zip);
+    await choice.waitFor();
+    await page.keyboard.press('Escape');
+    r = await report(page, 'Already here: 1 session, nothing new');
+    assert.match(await page.locator('#report-skipped').textContent(), /already a session here; you chose to import nothing/);
+    assert.equal((await explorerCall(page, { operation: 'sessions' })).length, 3);
+    calls = await page.evaluate(() => window.importCalls);
+    assert.deepEqual(calls.importFile, []);
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});

@@ -4,7 +4,7 @@
 // store, in its worker: the page never holds an export's text), each large
 // one with the progress bar and its Cancel, into one report
 // (explorer-report.js shows it). A sessiontree snapshot of a session
-// already here, a loose file, goes through importText
+// already here, a loose file or a ZIP entry, goes through importText
 // instead, which the explorer wraps to ask whether to replace the session
 // or add a copy (restore-points.js). Also the ZIP files of a folder "Open a
 // folder…" reads (open-folder.js).
@@ -67,7 +67,10 @@ function notePiece(piece, report) {
  * Import a ZIP through tree.importZip (read, inflated and imported in the
  * store's worker) into the report, entry by entry as a file piece's: the
  * progress bar (reading the ZIP, then each large entry) and its Cancel,
- * which stops the entry being imported and the ones after it.
+ * which stops the entry being imported and the ones after it. An entry
+ * that is a snapshot of a session here is held by the store
+ * (existingSnapshots "hold") and imported afterwards as a loose one is
+ * (importSnapshot), so the replace-or-copy question is asked for it too.
  */
 async function importZip(ctx, { name, file }, report) {
   ctx.setStatus(`Reading ${name}…`);
@@ -77,10 +80,13 @@ async function importZip(ctx, { name, file }, report) {
     else hideProgress();
     if (phase === "import") ctx.setStatus(`Importing ${at}…`);
   };
-  const env = await ctx.tree.importZip(file, { name, onProgress, signal: abort.signal });
+  const env = await ctx.tree.importZip(file, { name, onProgress, signal: abort.signal, existingSnapshots: "hold" });
   hideProgress();
   if (!env.ok) return recordImport(name, env, [], abort.signal.aborted, report);
-  for (const entry of env.value.entries) if (!notePiece(entry, report)) recordImport(entry.name, entry.envelope, entry.refs, abort.signal.aborted, report);
+  for (const entry of env.value.entries) {
+    if (entry.kind === "snapshot") await importSnapshot(ctx, entry.name, entry.data, report);
+    else if (!notePiece(entry, report)) recordImport(entry.name, entry.envelope, entry.refs, abort.signal.aborted, report);
+  }
 }
 
 /**
@@ -112,8 +118,8 @@ async function importPiece(ctx, { name, file, size }, report) {
 }
 
 /**
- * Import a sessiontree snapshot of a session already here (a loose file)
- * into the report: its text goes through
+ * Import a sessiontree snapshot of a session already here (a loose file,
+ * or a ZIP entry the store held) into the report: its text goes through
  * importText, which the explorer wraps to ask whether to replace the
  * session or add a copy (the one import whose text the page reads: the
  * question needs the file's node count, and a copy its id changed).
