@@ -299,3 +299,21 @@ export async function explorerCall(page, request) {
   if (!env.ok) throw new Error(`${request.operation}: ${JSON.stringify(env.error)}`);
   return env.value;
 }
+
+/**
+ * Wait for the explorer's import report titled title (a substring) and
+ * give it as text: its title, session lines, file lines, warnings (errors
+ * among them) and errors alone.
+ * @param {import('playwright-core').Page} page
+ * @param {string} title
+ */
+export async function importReport(page, title) {
+  await page.locator('#report-title', { hasText: title }).waitFor();
+  return {
+    title: await page.locator('#report-title').textContent(),
+    sessions: await page.locator('#report-sessions li').allTextContents(),
+    files: await page.locator('#report-files li').allTextContents(),
+    warnings: await page.locator('#report-warnings li').allTextContents(),
+    errors: await page.locator('#report-warnings li.error').allTextContents(),
+  };
+}

@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setup, openExplorer, artifactPath, explorerCall, REPO_ROOT, ARTIFACTS_DIR } from './helpers.mjs';
+import { setup, openExplorer, artifactPath, explorerCall, importReport, REPO_ROOT, ARTIFACTS_DIR } from './helpers.mjs';
 
 const TESTDATA = path.join(REPO_ROOT, 'core', 'testdata');
 const ROLLOUT = 'rollout-2025-10-06T09-15-00-0199a213-81c0-7800-8aa1-bbab2a035a53.jsonl';
@@ -58,16 +58,8 @@ function homeFolder() {
   return root;
 }
 
-/** Wait for the report titled title; its title, session lines and file lines. */
-async function report(page, title) {
-  await page.locator('#report-title', { hasText: title }).waitFor();
-  return {
-    title: await page.locator('#report-title').textContent(),
-    sessions: await page.locator('#report-sessions li').allTextContents(),
-    files: await page.locator('#report-files li').allTextContents(),
-    errors: await page.locator('#report-warnings li.error').allTextContents(),
-  };
-}
+/** Wait for the report titled title; its title, session, file, warning and error lines. */
+const report = importReport;
 
 /** The session list as shown: each row's title and its tool · project line. */
 const listed = (page) => page.locator('#session-list li').evaluateAll((lis) => lis.map((li) => `${li.querySelector('.session-title').textContent} | ${li.querySelector('.session-source')?.textContent ?? ''}`));

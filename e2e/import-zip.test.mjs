@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { zipSync, strToU8, Zip, ZipDeflate } from 'fflate';
-import { setup, artifactPath, openExplorer, explorerCall } from './helpers.mjs';
+import { setup, artifactPath, openExplorer, explorerCall, importReport } from './helpers.mjs';
 
 // ------------------------------------------------------------ the exports
 
@@ -148,15 +148,7 @@ async function explorer(viewport = { width: 1366, height: 850 }) {
 }
 
 /** Wait for the import report and return its title, files, sessions and warnings as text. */
-async function report(page, title) {
-  await page.locator('#report-title', { hasText: title }).waitFor();
-  return {
-    title: await page.locator('#report-title').textContent(),
-    files: await page.locator('#report-files li').allTextContents(),
-    sessions: await page.locator('#report-sessions li').allTextContents(),
-    warnings: await page.locator('#report-warnings li').allTextContents(),
-  };
-}
+const report = importReport;
 
 /** Node count of each listed session, by id (the demo session left out). */
 async function nodeCounts(page) {
@@ -425,7 +417,7 @@ test('import-zip: a dropped folder is walked (readEntries in batches, subfolders
       };
       const { sources, unreadable } = await sourcesFromDrop(dt);
       const pieces = [];
-      for await (const p of readImports(sources)) pieces.push(p.kind === 'text' ? `${p.kind} ${p.name}` : `${p.kind} ${p.name}: ${p.reason ?? p.message}`);
+      for await (const p of readImports(sources)) pieces.push(p.kind === 'file' ? `${p.kind} ${p.name}` : `${p.kind} ${p.name}: ${p.reason ?? p.message}`);
       const claude = [{ uuid: 'c1', name: 'With files', chat_messages: [{ uuid: 'm1', sender: 'human', attachments: [{ file_name: 'notes.txt', file_size: 12 }], files: [{ file_name: 'cat.jpg', file_uuid: 'uuid-cat' }] }] }];
       const matched = await matchAttachments(JSON.stringify(claude), [
         { name: 'notes.txt', type: 'text/plain', size: 12 },
@@ -446,7 +438,7 @@ test('import-zip: a dropped folder is walked (readEntries in batches, subfolders
     });
     assert.deepEqual(out.paths, ['proj/a.jsonl (folder)', 'proj/b.jsonl (folder)', 'proj/readme.md (folder)', 'proj/x.json (folder)', 'proj/sub/c.jsonl (folder)', 'loose.json']);
     assert.deepEqual(out.unreadable, [{ name: 'locked', reason: 'the folder cannot be read (not allowed)' }]);
-    assert.deepEqual(out.pieces, ['text proj/a.jsonl', 'text proj/b.jsonl', 'skip proj/readme.md: not an export file (.md)', 'text proj/x.json', 'text proj/sub/c.jsonl', 'text loose.json']);
+    assert.deepEqual(out.pieces, ['file proj/a.jsonl', 'file proj/b.jsonl', 'skip proj/readme.md: not an export file (.md)', 'file proj/x.json', 'file proj/sub/c.jsonl', 'file loose.json']);
     assert.deepEqual(out.matched, [{
       conversationId: 'c1', title: 'With files',
       files: [

@@ -691,6 +691,14 @@ export interface ImportZipOptions {
    */
   budget?: number;
   /**
+   * What an entry that is a sessiontree snapshot of a session the store
+   * already has becomes: "merge" (default) imports it as importFile does
+   * (merged into the session); "hold" imports nothing of it and reports it
+   * as a "snapshot" entry with its bytes, for the caller to ask (replace
+   * the session, add a copy) and load it (loadSnapshot) as chosen.
+   */
+  existingSnapshots?: "merge" | "hold";
+  /**
    * Called while the ZIP is read (phase "read": bytes of the ZIP, name the
    * ZIP's) and while each entry is imported (phase "import": the entry's
    * work as importFile counts it, name the entry's).
@@ -718,10 +726,22 @@ export type ZipEntry =
   /** The ZIP damaged or cut off, an entry damaged, or refused (a ZIP bomb: the message starts "refused:"). */
   | { kind: "error"; name: string; message: string };
 
-/** The report of importZip. */
-export interface ZipResult {
+/** An entry of importZip's report with existingSnapshots "hold": a sessiontree snapshot of a session the store has, not imported. */
+export interface ZipHeldSnapshot {
+  kind: "snapshot";
+  name: string;
+  /** Its bytes, inflated. */
+  size: number;
+  /** The session it is a snapshot of. */
+  sessionId: string;
+  /** Its bytes (the snapshot's JSON), to load as the caller chooses (loadSnapshot, importFile). */
+  data: Blob;
+}
+
+/** The report of importZip (Entry: ZipEntry, or with existingSnapshots "hold" also ZipHeldSnapshot). */
+export interface ZipResult<Entry = ZipEntry> {
   /** In the ZIP's order: the damage first, then the imported entries, then what was left out. */
-  entries: ZipEntry[];
+  entries: Entry[];
 }
 
 /** What loadSnapshot takes: the snapshot as a file, its JSON text or UTF-8 bytes, or the object. */
@@ -1031,7 +1051,10 @@ export interface SessionTree {
    * conversations naming them. INVALID_ARGUMENT for a bad file or option,
    * or "import aborted; nothing was imported" (aborted while reading);
    * STORAGE_ERROR when the store fails (its worker stopped). Never rejects.
+   * With existingSnapshots "hold", a snapshot of a session the store has
+   * is reported with its bytes (ZipHeldSnapshot) instead of merged.
    */
+  importZip(file: FileInput, options: ImportZipOptions & { existingSnapshots: "hold" }): Promise<Envelope<ZipResult<ZipEntry | ZipHeldSnapshot>>>;
   importZip(file: FileInput, options?: ImportZipOptions): Promise<Envelope<ZipResult>>;
   /**
    * Import an export file's text (format "auto" detects it). Large texts,

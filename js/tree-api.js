@@ -375,23 +375,29 @@ export class TreeAPI {
    * files (users.json, projects.json, …) and the HTML view are skipped; other entries
    * (images, audio, files) are attachments, not stored, listed on the conversations that
    * name them (`refs`). No entry becomes a string in the page's thread.
+   * With `existingSnapshots: "hold"`, an entry that is a sessiontree
+   * snapshot of a session the store has is not merged into it (as
+   * importFile would) but held: reported as `{kind: "snapshot", name, size,
+   * sessionId, data}` (data: its bytes as a Blob), for the caller to ask
+   * and load (loadSnapshot) or import (importFile) as chosen.
    * @param {Blob|ArrayBuffer|Uint8Array} file the ZIP
-   * @param {{name?: string, budget?: number, onProgress?: (p: {phase: "read"|"import", name: string, read: number, total: number}) => void, signal?: AbortSignal}} [options]
+   * @param {{name?: string, budget?: number, existingSnapshots?: "merge"|"hold", onProgress?: (p: {phase: "read"|"import", name: string, read: number, total: number}) => void, signal?: AbortSignal}} [options]
    *   name: the ZIP's name in the entries' names ("name › path/inside.json"; default the File's
    *   name, else "archive.zip"); budget: bytes all text entries may inflate to (default 256 MiB);
    *   onProgress: bytes of the ZIP read (phase "read"), then each entry's import work (phase
    *   "import", as importFile's); signal: an abort while reading imports nothing, later it stops
-   *   the entry being imported and the ones after it
+   *   the entry being imported and the ones after it; existingSnapshots: "merge" (default) or "hold"
    * @returns {Promise<object>} the envelope; value {entries: [{kind: "text", name, size, refs, envelope}
-   *   | {kind: "skip", name, reason} | {kind: "error", name, message}]} in the ZIP's order (envelope:
+   *   | {kind: "snapshot", name, size, sessionId, data} | {kind: "skip", name, reason} | {kind: "error", name, message}]} in the ZIP's order (envelope:
    *   the entry's import, as importFile's). INVALID_ARGUMENT for a bad file or option, or "import
    *   aborted; nothing was imported"; STORAGE_ERROR when the store fails; never rejects
    */
   async importZip(file, options) {
     const bad = checkOptions("importZip", options);
     if (bad) return bad;
-    const { name, budget, onProgress, signal } = options ?? {};
+    const { name, budget, existingSnapshots, onProgress, signal } = options ?? {};
     if (name !== undefined && (typeof name !== "string" || name === "")) return invalidArgument("importZip", "options.name", "must be a non-empty string", name);
+    if (existingSnapshots !== undefined && existingSnapshots !== "merge" && existingSnapshots !== "hold") return invalidArgument("importZip", "options.existingSnapshots", "must be \"merge\" or \"hold\"", existingSnapshots);
     if (budget !== undefined && !(Number.isInteger(budget) && budget > 0)) return invalidArgument("importZip", "options.budget", "must be a positive integer of bytes", budget);
     if (onProgress !== undefined && onProgress !== null && typeof onProgress !== "function") return invalidArgument("importZip", "options.onProgress", "must be a function", onProgress);
     if (signal !== undefined && signal !== null && !(typeof AbortSignal === "function" && signal instanceof AbortSignal)) return invalidArgument("importZip", "options.signal", "must be an AbortSignal", signal);
@@ -402,7 +408,7 @@ export class TreeAPI {
     if (signal?.aborted) return errorEnvelope(ERROR.INVALID_ARGUMENT, "import aborted; nothing was imported");
     const zipName = name ?? (typeof blob.name === "string" && blob.name !== "" ? blob.name : "archive.zip");
     // A store that fails (its reader did not load, its worker stopped) answers STORAGE_ERROR: never a rejection.
-    return this._importZip(blob, { name: zipName, budget, onProgress: onProgress ?? undefined, signal: signal ?? undefined }).catch(unansweredEnvelope);
+    return this._importZip(blob, { name: zipName, budget, hold: existingSnapshots === "hold", onProgress: onProgress ?? undefined, signal: signal ?? undefined }).catch(unansweredEnvelope);
   }
 
 

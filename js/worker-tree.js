@@ -264,12 +264,12 @@ export class WorkerTree extends TreeAPI {
    * inflated and imported there (LocalTree._importZip): no entry of it is
    * read in the page's thread. onProgress and the signal as in importText.
    * @param {Blob} file
-   * @param {{name: string, budget?: number, onProgress?: Function, signal?: AbortSignal}} options
+   * @param {{name: string, budget?: number, hold?: boolean, onProgress?: Function, signal?: AbortSignal}} options
    * @returns {Promise<object>} the envelope
    */
-  _importZip(file, { name, budget, onProgress, signal }) {
+  _importZip(file, { name, budget, hold, onProgress, signal }) {
     const flags = { progress: typeof onProgress === "function", signal: !!signal };
-    return this._sendImport("importZip", [file, { name, budget }, flags], [], onProgress, signal);
+    return this._sendImport("importZip", [file, { name, budget, hold }, flags], [], onProgress, signal);
   }
 
   /**

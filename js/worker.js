@@ -21,7 +21,7 @@
 //                                         tree.importFiles: files [{path, data:
 //                                         Uint8Array}] (buffers transferred), dir a
 //                                         FileSystemDirectoryHandle or null
-//   importZip       args [file, {name, budget}, {progress, signal}]
+//   importZip       args [file, {name, budget, hold}, {progress, signal}]
 //                                         tree.importZip: file the ZIP's Blob, read
 //                                         and inflated here (js/zip-import.js)
 //   abort           args [id]             aborts that importText, importBytes, importFiles or importZip
@@ -182,11 +182,11 @@ const methods = {
       imports.delete(id);
     }
   },
-  async importZip(tree, file, { name, budget }, { progress, signal }, id) {
+  async importZip(tree, file, { name, budget, hold }, { progress, signal }, id) {
     const controller = signal ? new AbortController() : null;
     if (controller) imports.set(id, controller);
     try {
-      return await tree._importZip(file, { name, budget, signal: controller?.signal, onProgress: progress ? (value) => postMessage({ progress: id, value }) : undefined });
+      return await tree._importZip(file, { name, budget, hold, signal: controller?.signal, onProgress: progress ? (value) => postMessage({ progress: id, value }) : undefined });
     } finally {
       imports.delete(id);
     }

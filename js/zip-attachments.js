@@ -2,7 +2,7 @@
 // conversations that name them, by asset pointer id, file name or the
 // conversation's folder, scanning the export's JSON bytes element by
 // element with pauses; and the small helpers zip-read.js shares with the
-// explorer (extension, utf16Order, describeAttachment). The matching runs
+// explorer (extension, describeAttachment). The matching runs
 // where the store runs (tree.importZip, js/zip-import.js). No DOM.
 
 /**
@@ -118,7 +118,7 @@ async function* jsonElements(bytes) {
  * @param {Uint8Array} bytes the text's first bytes (2 or more)
  * @returns {"utf-16le"|"utf-16be"|null}
  */
-export function utf16Order(bytes) {
+function utf16Order(bytes) {
   if (bytes.length < 2) return null;
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return "utf-16le";
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return "utf-16be";

@@ -2,11 +2,13 @@
 // export ZIP read as bytes (js/zip-read.js: streamed, its text entries
 // inflated within a memory budget, a ZIP bomb refused) and each text entry
 // imported as importFile imports a file (LocalTree._importBytes, format
-// "auto"), one after another, each stored on its own. Loaded with import()
-// the first time a ZIP is imported.
+// "auto"), one after another, each stored on its own; a snapshot of a
+// session the store has held back for the caller to ask about, when asked
+// to. Loaded with import() the first time a ZIP is imported.
 
 import { closedEnvelope, errorEnvelope } from "./api-errors.js";
 import { ERROR, REASON } from "./protocol.js";
+import { snapshotSessionId } from "./request-text.js";
 import { readZip } from "./zip-read.js";
 
 /** @typedef {import("./zip-attachments.js").ConversationFiles} ConversationFiles */
@@ -15,9 +17,12 @@ import { readZip } from "./zip-read.js";
  * One entry of an importZip report, in the ZIP's order: `{kind: "text",
  * name, size, refs, envelope}` an entry imported (envelope: its import's,
  * as importFile's; size: its inflated bytes; refs: the ZIP's attachments
- * its conversations name), or the skip and error pieces of readZip
- * (`{kind: "skip", name, reason}`, `{kind: "error", name, message}`).
+ * its conversations name), `{kind: "snapshot", name, size, sessionId,
+ * data}` a sessiontree snapshot of a session the store has, held (not
+ * imported; data: its bytes as a Blob), or the skip and error pieces of
+ * readZip (`{kind: "skip", name, reason}`, `{kind: "error", name, message}`).
  * @typedef {{kind: "text", name: string, size: number, refs: ConversationFiles[], envelope: object}
+ *   | {kind: "snapshot", name: string, size: number, sessionId: string, data: Blob}
  *   | {kind: "skip", name: string, reason: string}
  *   | {kind: "error", name: string, message: string}} ZipEntryReport
  */
@@ -34,14 +39,17 @@ const abortedEnvelope = () => errorEnvelope(ERROR.INVALID_ARGUMENT, "import abor
  * "import", name, read, total}` (an entry's work, as importFile's) while
  * an entry is imported. An abort while reading imports nothing; during an
  * entry, that entry and the ones after it are not imported (their
- * envelopes say so) and the ones before stay.
+ * envelopes say so) and the ones before stay. With hold, an entry whose
+ * start names a snapshot of a session the store has (snapshotSessionId,
+ * as importFile's route to snapshot.load reads it; the session asked of
+ * core) is not imported but reported with its bytes (heldSnapshot).
  * @param {import("./local.js").LocalTree} tree
  * @param {Blob} file the ZIP
- * @param {{name?: string, budget?: number, onProgress?: (p: {phase: "read"|"import", name: string, read: number, total: number}) => void, signal?: AbortSignal}} options
+ * @param {{name?: string, budget?: number, hold?: boolean, onProgress?: (p: {phase: "read"|"import", name: string, read: number, total: number}) => void, signal?: AbortSignal}} options
  * @returns {Promise<object>} the envelope; value {entries: ZipEntryReport[]}; INVALID_ARGUMENT
  *   "import aborted; nothing was imported" for an abort while reading, STORAGE_ERROR after close()
  */
-export async function importZipFile(tree, file, { name, budget, onProgress, signal } = {}) {
+export async function importZipFile(tree, file, { name, budget, hold = false, onProgress, signal } = {}) {
   if (tree._writer?.closedReason) return closedEnvelope(tree._writer.closedReason, "nothing was imported");
   const progress = (p) => {
     try {
@@ -60,6 +68,11 @@ export async function importZipFile(tree, file, { name, budget, onProgress, sign
       entries.push(p);
       continue;
     }
+    const held = hold && !signal?.aborted ? heldSnapshot(tree, p) : null;
+    if (held !== null) {
+      entries.push(held);
+      continue;
+    }
     let envelope;
     if (signal?.aborted) envelope = abortedEnvelope();
     else if (p.size === 0) envelope = { ok: false, error: { code: ERROR.INVALID_ARGUMENT, message: "the file is empty: nothing to import", reason: REASON.NOTHING_TO_IMPORT } };
@@ -67,4 +80,18 @@ export async function importZipFile(tree, file, { name, budget, onProgress, sign
     entries.push({ kind: "text", name: p.name, size: p.size, refs: p.refs, envelope });
   }
   return { ok: true, value: { entries } };
+}
+
+/**
+ * An entry's report as a held snapshot (`{kind: "snapshot", name, size,
+ * sessionId, data}`, data a Blob of its bytes) when its start is a
+ * sessiontree snapshot of a session the store has, else null (import it).
+ * @param {import("./local.js").LocalTree} tree
+ * @param {{name: string, size: number, bytes: Uint8Array}} p a text piece of readZip
+ * @returns {ZipEntryReport|null}
+ */
+function heldSnapshot(tree, p) {
+  const sessionId = snapshotSessionId(p.bytes);
+  if (sessionId === null || !tree._hasSession(sessionId)) return null;
+  return { kind: "snapshot", name: p.name, size: p.size, sessionId, data: new Blob([p.bytes], { type: "application/json" }) };
 }

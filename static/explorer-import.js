@@ -1,14 +1,18 @@
 // The explorer's import of chosen or dropped files, folders and ZIP
-// archives (import-files.js reads them into pieces): one piece after
-// another through the tree's importFile, importText or importZip (a ZIP is
-// read, inflated and imported by the store, in its worker: the page never
-// holds an entry's text), each large one with the progress bar and its
-// Cancel, into one report (explorer-report.js shows it). Also the ZIP files
-// of a folder "Open a folder…" reads (open-folder.js).
+// archives (import-files.js sorts them into pieces): one piece after
+// another through the tree's importFile or importZip (each read by the
+// store, in its worker: the page never holds an export's text), each large
+// one with the progress bar and its Cancel, into one report
+// (explorer-report.js shows it). A sessiontree snapshot of a session
+// already here, a loose file or a ZIP entry, goes through importText
+// instead, which the explorer wraps to ask whether to replace the session
+// or add a copy (restore-points.js). Also the ZIP files of a folder "Open a
+// folder…" reads (open-folder.js).
 
 import { readImports } from "./import-files.js";
 import { describeAttachment } from "../js/zip-attachments.js";
 import { snapshotSessionId } from "./restore-points.js";
+import { SNAPSHOT_HEAD_BYTES } from "../js/request-text.js";
 import { hideProgress, showProgress } from "./explorer-report.js";
 import { ERROR, REASON } from "../js/protocol.js";
 
@@ -31,13 +35,7 @@ export async function readSources(ctx, sources, unreadable = []) {
     report.files.push({ name: u.name, text: u.reason, kind: "error" });
   }
   let fromArchive = sources.some((s) => s.inFolder);
-  const pieces = readImports(sources, {
-    onProgress: ({ name, read, total }) => {
-      if (total > PROGRESS_BYTES) showProgress(`Reading ${name}…`, total > 0 ? read / total : 0);
-    },
-  });
-  for await (const piece of pieces) {
-    hideProgress();
+  for await (const piece of readImports(sources)) {
     if (piece.kind === "zip") {
       fromArchive = true;
       await importZip(ctx, piece, report);
@@ -67,9 +65,12 @@ function notePiece(piece, report) {
 
 /**
  * Import a ZIP through tree.importZip (read, inflated and imported in the
- * store's worker) into the report, entry by entry as a text piece's: the
+ * store's worker) into the report, entry by entry as a file piece's: the
  * progress bar (reading the ZIP, then each large entry) and its Cancel,
- * which stops the entry being imported and the ones after it.
+ * which stops the entry being imported and the ones after it. An entry
+ * that is a snapshot of a session here is held by the store
+ * (existingSnapshots "hold") and imported afterwards as a loose one is
+ * (importSnapshot), so the replace-or-copy question is asked for it too.
  */
 async function importZip(ctx, { name, file }, report) {
   ctx.setStatus(`Reading ${name}…`);
@@ -79,31 +80,60 @@ async function importZip(ctx, { name, file }, report) {
     else hideProgress();
     if (phase === "import") ctx.setStatus(`Importing ${at}…`);
   };
-  const env = await ctx.tree.importZip(file, { name, onProgress, signal: abort.signal });
+  const env = await ctx.tree.importZip(file, { name, onProgress, signal: abort.signal, existingSnapshots: "hold" });
   hideProgress();
   if (!env.ok) return recordImport(name, env, [], abort.signal.aborted, report);
-  for (const entry of env.value.entries) if (!notePiece(entry, report)) recordImport(entry.name, entry.envelope, entry.refs, abort.signal.aborted, report);
+  for (const entry of env.value.entries) {
+    if (entry.kind === "snapshot") await importSnapshot(ctx, entry.name, entry.data, report);
+    else if (!notePiece(entry, report)) recordImport(entry.name, entry.envelope, entry.refs, abort.signal.aborted, report);
+  }
 }
 
 /**
- * Import one text or file of readImports into the report. A large one
- * shows the progress bar, whose Cancel button aborts it (nothing of it is
- * stored then). A file piece is read by the store (tree.importFile), unless
- * it is a snapshot of a session already here: then its text goes through
- * importText, which asks whether to replace the session or add a copy.
+ * Import one file of readImports into the report: read by the store
+ * (tree.importFile), whatever its size. A large one shows the progress
+ * bar, whose Cancel button aborts it (nothing of it is stored then). A
+ * snapshot of a session already here goes to importSnapshot instead.
  */
-async function importPiece(ctx, { name, text, file, size }, report) {
+async function importPiece(ctx, { name, file, size }, report) {
+  if (size === 0) {
+    const error = { code: ERROR.INVALID_ARGUMENT, message: "the file is empty: nothing to import", reason: REASON.NOTHING_TO_IMPORT };
+    return recordImport(name, { ok: false, error }, [], false, report);
+  }
+  let head;
+  try {
+    head = await file.slice(0, SNAPSHOT_HEAD_BYTES).text();
+  } catch (err) {
+    return notePiece({ kind: "error", name, message: `cannot be read (${err?.message ?? err})` }, report);
+  }
+  if (snapshotOfSession(ctx, head)) return importSnapshot(ctx, name, file, report);
   ctx.setStatus(`Importing ${name}…`);
   const big = size > PROGRESS_BYTES;
   const abort = new AbortController();
   if (big) showProgress(`Importing ${name}…`, 0, abort);
   const options = big ? { onProgress: ({ read, total }) => showProgress(`Importing ${name}…`, total > 0 ? read / total : 0, abort), signal: abort.signal } : undefined;
-  let env;
-  if ((file ? file.size : text.length) === 0) env = { ok: false, error: { code: ERROR.INVALID_ARGUMENT, message: "the file is empty: nothing to import", reason: REASON.NOTHING_TO_IMPORT } };
-  else if (file && !snapshotOfSession(ctx, await file.slice(0, 4096).text())) env = await ctx.tree.importFile(file, options);
-  else env = await ctx.tree.importText(text ?? (await file.text()), "auto", options);
+  const env = await ctx.tree.importFile(file, options);
   hideProgress();
   recordImport(name, env, [], abort.signal.aborted, report);
+}
+
+/**
+ * Import a sessiontree snapshot of a session already here (a loose file,
+ * or a ZIP entry the store held) into the report: its text goes through
+ * importText, which the explorer wraps to ask whether to replace the
+ * session or add a copy (the one import whose text the page reads: the
+ * question needs the file's node count, and a copy its id changed).
+ * @param {object} ctx @param {string} name @param {Blob} data @param {object} report
+ */
+async function importSnapshot(ctx, name, data, report) {
+  ctx.setStatus(`Importing ${name}…`);
+  let text;
+  try {
+    text = await data.text();
+  } catch (err) {
+    return notePiece({ kind: "error", name, message: `cannot be read (${err?.message ?? err})` }, report);
+  }
+  recordImport(name, await ctx.tree.importText(text, "auto"), [], false, report);
 }
 
 /**

@@ -152,8 +152,8 @@ const importContext = () => ({ tree: state.tree, setStatus, hasSession: (id) => 
 
 /**
  * Import what was chosen or dropped: files, folders, ZIP archives (see
- * import-files.js), one after another through tree.importText, importFile
- * or importZip (explorer-import.js), then show one report for all of them
+ * import-files.js), one after another through tree.importFile or
+ * importZip (explorer-import.js), then show one report for all of them
  * (sessions, per-file lines, warnings).
  * @param {import("./import-files.js").Source[]} sources
  * @param {{name: string, reason: string}[]} [unreadable] folders a drop could not read

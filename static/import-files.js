@@ -1,23 +1,17 @@
 // Reading what a person gives the explorer to import: files chosen or
 // dropped, folders (a dropped directory, or <input webkitdirectory>), and
-// ZIP archives as ChatGPT and Claude.ai hand them out. Each becomes a text
-// for tree.importText, a file the store reads itself (tree.importFile), or
-// a ZIP the store reads itself (tree.importZip: streamed, inflated and
-// imported in the store's worker, so no entry of it becomes a string on
-// the page), plus notes on what was left out.
+// ZIP archives as ChatGPT and Claude.ai hand them out. Each becomes a file
+// the store reads itself (tree.importFile, in its worker: the page never
+// reads an export's text, whatever its size) or a ZIP the store reads
+// itself (tree.importZip: streamed, inflated and imported in the store's
+// worker, so no entry of it becomes a string on the page), plus notes on
+// what was left out.
 //
 // No DOM here beyond the File and DataTransfer objects the page passes in.
 
-import { extension, utf16Order } from "../js/zip-attachments.js";
+import { extension } from "../js/zip-attachments.js";
 
-/**
- * A file outside a ZIP this large (bytes) is not read as text here: its
- * piece is the File, which the store reads itself (tree.importFile, in its
- * worker), so a 200 MB export never becomes a string on the page.
- */
-export const FILE_PIECE_BYTES = 16 * 1024 * 1024;
-
-/** Extensions of folder files that are read as export text. */
+/** Extensions of folder files that are imported as exports. */
 const TEXT_EXTENSIONS = new Set(["json", "jsonl", "ndjson"]);
 
 /**
@@ -32,15 +26,13 @@ const TEXT_EXTENSIONS = new Set(["json", "jsonl", "ndjson"]);
 
 /**
  * One result of readImports.
- * - `{kind: "text", name, text, size}`: a text to import; `size` in bytes.
- * - `{kind: "file", name, file, size}`: a file of FILE_PIECE_BYTES or more
- *   (or in UTF-16), not read: the store reads it (tree.importFile).
+ * - `{kind: "file", name, file, size}`: a file, not read: the store reads
+ *   it (tree.importFile); `size` in bytes.
  * - `{kind: "zip", name, file, size}`: a ZIP, not read: the store reads
  *   it (tree.importZip).
  * - `{kind: "skip", name, reason}`: a file left out on purpose.
  * - `{kind: "error", name, message}`: a file that could not be read.
- * @typedef {{kind: "text", name: string, text: string, size: number}
- *   | {kind: "file" | "zip", name: string, file: File, size: number}
+ * @typedef {{kind: "file" | "zip", name: string, file: File, size: number}
  *   | {kind: "skip", name: string, reason: string}
  *   | {kind: "error", name: string, message: string}} ImportPiece
  */
@@ -115,21 +107,19 @@ async function looksLikeZip(file) {
 }
 
 /**
- * Read sources into pieces to import, one at a time, with notes on what
- * was left out. A ZIP (by its signature or a .zip name) is not read here:
- * it is a "zip" piece for tree.importZip. Outside ZIPs, a chosen file is
- * read as text whatever its name; a file inside a folder only when it is
- * JSON, JSON lines or a ZIP; one of FILE_PIECE_BYTES or more, or one in
- * UTF-16 (a byte order mark first), is not read but handed on as a "file"
- * piece (the store converts UTF-16 and says so).
+ * Sort sources into pieces to import, one at a time, with notes on what
+ * was left out; no file is read here beyond its first 4 bytes. A ZIP (by
+ * its signature or a .zip name) is a "zip" piece for tree.importZip; any
+ * other chosen file, whatever its name, and a JSON or JSON lines file
+ * inside a folder, is a "file" piece for tree.importFile (the store reads
+ * it in its worker, converts UTF-16 and says so, and reports an empty or
+ * unreadable file).
  *
- * Never throws: a file that cannot be read is an "error" piece.
+ * Never throws: a file whose start cannot be read is an "error" piece.
  * @param {Source[]} sources
- * @param {{onProgress?: (p: {name: string, read: number, total: number}) => void}} [options]
- *   onProgress: while a file is read as text, bytes read so far and the file's size
  * @returns {AsyncGenerator<ImportPiece>}
  */
-export async function* readImports(sources, { onProgress } = {}) {
+export async function* readImports(sources) {
   for (const { file, path, inFolder } of sources) {
     const ext = extension(path);
     let zip = ext === "zip";
@@ -139,55 +129,8 @@ export async function* readImports(sources, { onProgress } = {}) {
       yield { kind: "error", name: path, message: `cannot be read (${err?.message ?? err})` };
       continue;
     }
-    if (zip) {
-      yield { kind: "zip", name: path, file, size: file.size };
-      continue;
-    }
-    if (inFolder && !TEXT_EXTENSIONS.has(ext)) {
-      yield { kind: "skip", name: path, reason: ext === "" ? "not an export file" : `not an export file (.${ext})` };
-      continue;
-    }
-    // UTF-16 (its byte order mark first) is the store's to convert: it says so in the report.
-    if (file.size >= FILE_PIECE_BYTES || (await utf16BOM(file)) !== null) {
-      yield { kind: "file", name: path, file, size: file.size };
-      continue;
-    }
-    let text;
-    try {
-      text = await readText(file, path, onProgress);
-    } catch (err) {
-      yield { kind: "error", name: path, message: `cannot be read (${err?.message ?? err})` };
-      continue;
-    }
-    yield { kind: "text", name: path, text, size: file.size };
+    if (zip) yield { kind: "zip", name: path, file, size: file.size };
+    else if (inFolder && !TEXT_EXTENSIONS.has(ext)) yield { kind: "skip", name: path, reason: ext === "" ? "not an export file" : `not an export file (.${ext})` };
+    else yield { kind: "file", name: path, file, size: file.size };
   }
-}
-
-/**
- * The UTF-16 byte order a Blob's byte order mark names ("utf-16le" for
- * FF FE, "utf-16be" for FE FF), or null for any other start (UTF-8, with
- * or without its own mark).
- * @param {Blob} blob
- * @returns {Promise<"utf-16le"|"utf-16be"|null>}
- */
-async function utf16BOM(blob) {
-  if (blob.size < 2) return null;
-  return utf16Order(new Uint8Array(await blob.slice(0, 2).arrayBuffer()));
-}
-
-/** A file's text (UTF-8), read in chunks with progress. */
-async function readText(file, name, onProgress) {
-  const reader = file.stream().getReader();
-  const decoder = new TextDecoder();
-  const parts = [];
-  let read = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    read += value.length;
-    parts.push(decoder.decode(value, { stream: true }));
-    onProgress?.({ name, read, total: file.size });
-  }
-  parts.push(decoder.decode());
-  return parts.join("");
 }

@@ -221,7 +221,7 @@ export class RestorePoints {
   /**
    * When `text` is a snapshot of a session that already exists, ask
    * whether to replace it or import it as a copy, do it, and resolve to an
-   * import-shaped envelope (`{ok, value: {sessions, warnings, skipped}}`);
+   * import-shaped envelope (`{ok, value: {format: "snapshot", sessions, warnings, skipped}}`);
    * cancelled, an envelope with no session and the reason skipped. Null
    * when the text is not such a snapshot (import it as usual).
    * @param {string} text
@@ -242,7 +242,7 @@ export class RestorePoints {
     const answer = await ask(this.choice, this.choice.querySelector("button[value=copy]"));
     const tree = this.page.tree();
     const load = (sessionId) => tree.call(`{"operation":"snapshot.load","sessionId":${JSON.stringify(sessionId)},"snapshot":${withSessionId(text, sessionId)}}`);
-    const done = (env, warnings = []) => (env.ok ? { ok: true, value: { sessions: [env.value], warnings, skipped: [] } } : env);
+    const done = (env, warnings = []) => (env.ok ? { ok: true, value: { format: "snapshot", sessions: [env.value], warnings, skipped: [] } } : env);
     if (answer === "replace") {
       const kept = await tree.saveSnapshot(id, autoName("Before import"));
       if (!kept.ok) return { ok: false, error: { code: kept.error.code, message: `not replaced: the current state could not be kept (${kept.error.message})` } };
@@ -255,6 +255,6 @@ export class RestorePoints {
       if (env.ok) this.page.setTitle(newId, `${title} (copy)`);
       return done(env);
     }
-    return { ok: true, value: { sessions: [], warnings: [], skipped: [{ sessionId: id, title, reason: "already a session here; you chose to import nothing" }] } };
+    return { ok: true, value: { format: "snapshot", sessions: [], warnings: [], skipped: [{ sessionId: id, title, reason: "already a session here; you chose to import nothing" }] } };
   }
 }

@@ -73,6 +73,13 @@ export async function example(file: File, bytes: Uint8Array<ArrayBuffer>, signal
     }
   }
   await tree.importZip(bytes);
+  const held = await tree.importZip(file, { existingSnapshots: "hold" });
+  if (held.ok) {
+    for (const e of held.value.entries) {
+      if (e.kind === "snapshot") await tree.loadSnapshot(e.sessionId, e.data);
+      else if (e.kind === "text") out.push(e.name);
+    }
+  }
   await tree.loadSnapshot("demo", file);
   await tree.loadSnapshot("demo", bytes, { signal });
   await tree.loadSnapshot("demo", '{"version":1,"sessionId":"demo","cursor":null,"activeBranch":"main","nodes":[]}');
