@@ -45,7 +45,7 @@ FUZZ_TARGETS  := FuzzCall:./core:50000 FuzzSnapshotLoad:./core:90000 FuzzPageStu
                  FuzzImportClaudeAI:./core:100000 FuzzImportSillyTavern:./core:15000 \
                  FuzzChatGPTReader:./core/internal/formats:50000 \
                  FuzzPiOnePass:./core:20000 FuzzClaudeCodeOnePass:./core:15000 \
-                 FuzzLineTimes:./core/internal/formats:30000 FuzzPartsText:./core:40000 \
+                 FuzzLineTimes:./core/internal/formats:30000 FuzzPartsText:./core/internal/msgtext:40000 \
                  FuzzImportOpenAI:./core:20000 \
                  FuzzImportCodex:./core:15000 \
                  FuzzImportGemini:./core:15000 \

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/msgtext"
 )
 
 // entryKinds lists the entry kinds with their fields in wire order; a field
@@ -351,7 +352,7 @@ func entryText(kind string, e *Entry) string {
 	case KindCustom:
 		return e.CustomType
 	case KindCustomMessage:
-		return strings.Join(appendContentText(nil, e.Content, 0), "\n")
+		return msgtext.ContentText(e.Content)
 	case KindSessionInfo:
 		if e.Name == "" {
 			return "(name cleared)"

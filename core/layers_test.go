@@ -28,10 +28,11 @@ var layers = map[string][]string{
 	// tidy: the tree layout the map draws with.
 	"core/internal/tidy":    {},
 	"core/internal/cite":    {"core/internal/jsonx"},
+	"core/internal/msgtext": {"core/internal/jsonx", "core/internal/search", "core/internal/cite"},
 	"core/internal/formats": {"core/internal/jsonx", "core/internal/cite"},
 	// benchdata: the benchmarks' corpora, imported by test files only.
 	"core/internal/benchdata": {"core/internal/jsonx"},
-	"core":                    {"core/internal/jsonx", "core/internal/search", "core/internal/formats", "core/internal/cite", "core/internal/benchdata", "core/internal/tidy"},
+	"core":                    {"core/internal/jsonx", "core/internal/search", "core/internal/formats", "core/internal/cite", "core/internal/msgtext", "core/internal/benchdata", "core/internal/tidy"},
 	"core/wire":               {"core", "core/internal/jsonx", "core/internal/benchdata"},
 	// protocolgen: the program go generate runs to write the JS side of
 	// the contract (js/protocol.js, blocks of js/sessiontree.d.ts).

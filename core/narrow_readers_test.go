@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/msgtext"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -126,7 +127,7 @@ func TestDecodedMessageTextIsTheDecodersText(t *testing.T) {
 		`{"tool_calls":[{"function":{"name":1}},{"function":{"name":"g"}}]}`, `{"tool_calls":[{"function":"x"}]}`, `{"tool_calls":[3]}`,
 		`{"content":[{"type":"tool_result","content":[{"type":"tool_result","content":[{"type":"tool_result","content":[{"type":"tool_result","content":[{"type":"tool_result","content":"deep"}]}]}]}]}]}`,
 		`{"Content":"case","content":[{"text":"later"}],"Tool_Calls":[{"Function":{"Name":"N"}}]}`} {
-		assert.Equal(t, oldMessageText([]byte(in)), decodedMessageText(RawMessage(in)), "decodedMessageText(%s)", in)
+		assert.Equal(t, oldMessageText([]byte(in)), msgtext.Decoded([]byte(in)), "msgtext.Decoded(%s)", in)
 	}
 }
 

@@ -3,44 +3,15 @@ package core
 import (
 	"testing"
 
+	"github.com/sessiontree/sessiontree/core/internal/msgtext"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// partsTextCases are content shapes partsText reads itself or leaves to
-// the decoder; either way MessageText must give what the decoder gives.
-var partsTextCases = []string{
-	`{"role":"user","content":[{"type":"text","text":"one"},{"type":"text","text":"two é"}]}`,
-	`{"role":"assistant","content":[{"type":"thinking","thinking":"hmm","signature":"x"},{"type":"text","text":"so"}]}`,
-	`{"role":"user","content":["a string part",{"type":"text","text":""},{"text":"no type"}]}`,
-	`{"role":"user","content":[{"type":"text","text":"a\nb \u00e9 \ud83c\udf89"}]}`,
-	`{"role":"user","content":[{"type":"text","text":"both","thinking":"t"}]}`,
-	`{"role":"user","content":[{"type":"thinking","thinking":""}]}`,
-	`{"role":"user","content":[{"type":"image","source":{"data":"..."}}]}`,
-	`{"role":"assistant","content":[{"type":"tool_use","name":"bash","input":{"cmd":"ls"}}]}`,
-	`{"role":"user","content":[{"type":"tool_result","content":[{"type":"text","text":"out"}]}]}`,
-	`{"role":"user","content":[{"type":"text","Text":"case folded"}]}`,
-	`{"role":"user","content":[{"type":"text","text":"first","text":"again"}]}`,
-	`{"role":"user","content":[{"type":5,"text":"a number type"}]}`,
-	`{"role":"user","content":[{"type":"text","thinking":7,"text":"x"}]}`,
-	`{"role":"user","content":[{"type":"text","text":7}]}`,
-	`{"role":"user","content":[{"t\u0065xt":"escaped key"}]}`,
-	`{"role":"user","content":[1,null,[]]}`,
-	`{"role":"user","content":[]}`,
-	`{"role":"assistant","content":[{"type":"text","text":"x"}],"tool_calls":[{"function":{"name":"f","arguments":"{}"}}]}`,
-}
-
-func TestPartsTextIsWhatTheDecoderGives(t *testing.T) {
-	read := 0
-	for _, m := range partsTextCases {
-		want := decodedMessageText(RawMessage(m))
-		assert.Equal(t, want, MessageText(RawMessage(m)), m)
-		if _, ok := plainMessageText([]byte(m)); ok {
-			read++
-		}
-	}
-	assert.Equal(t, 6, read, "the text and thinking parts are read in one pass, the rest decoded")
-	// Every message of every fixture import.
+// TestMessageTextIsWhatTheDecoderGives holds MessageText's one-pass
+// reading to the decoder's (msgtext.Decoded) on every message of every
+// fixture import.
+func TestMessageTextIsWhatTheDecoderGives(t *testing.T) {
 	for _, name := range fixtureFiles {
 		st := testStore(t)
 		res, err := st.Import(fixture(t, name), "auto")
@@ -48,26 +19,9 @@ func TestPartsTextIsWhatTheDecoderGives(t *testing.T) {
 		for _, s := range res.Sessions {
 			for _, n := range st.Session(s.SessionID).nodes {
 				if n.Message != nil {
-					assert.Equal(t, decodedMessageText(n.Message), MessageText(n.Message), "%s: %s", name, n.ID)
+					assert.Equal(t, msgtext.Decoded(n.Message), MessageText(n.Message), "%s: %s", name, n.ID)
 				}
 			}
 		}
 	}
-}
-
-func FuzzPartsText(f *testing.F) {
-	for _, m := range partsTextCases {
-		f.Add(m)
-	}
-	f.Fuzz(func(t *testing.T, m string) {
-		msg, _, err := validateMessageOf(RawMessage(m), "message", false)
-		if err != nil {
-			return // only what a session can hold
-		}
-		if got, ok := plainMessageText(msg); ok {
-			if want := decodedMessageText(msg); got != want {
-				t.Fatalf("%s: one pass %q, decoder %q", msg, got, want)
-			}
-		}
-	})
 }

@@ -1,4 +1,4 @@
-package core
+package msgtext
 
 import (
 	"strings"
@@ -8,10 +8,10 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/cite"
 )
 
-// plainPrefix is how much of a text PlainText reads for a preview, in
+// PlainPrefix is how much of a text PlainText reads for a preview, in
 // bytes: Markdown syntax only takes characters out, so a preview of
 // PreviewLength characters is made from far less than this.
-const plainPrefix = 4096
+const PlainPrefix = 4096
 
 // PlainText returns Markdown text as the plain text a one-line preview
 // shows: citation and other private-use markers taken out (cite.Strip);

@@ -1,0 +1,59 @@
+package msgtext
+
+import (
+	"testing"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/stretchr/testify/assert"
+)
+
+// partsTextCases are content shapes partsText reads itself or leaves to
+// the decoder; either way MessageText must give what the decoder gives.
+var partsTextCases = []string{
+	`{"role":"user","content":[{"type":"text","text":"one"},{"type":"text","text":"two é"}]}`,
+	`{"role":"assistant","content":[{"type":"thinking","thinking":"hmm","signature":"x"},{"type":"text","text":"so"}]}`,
+	`{"role":"user","content":["a string part",{"type":"text","text":""},{"text":"no type"}]}`,
+	`{"role":"user","content":[{"type":"text","text":"a\nb \u00e9 \ud83c\udf89"}]}`,
+	`{"role":"user","content":[{"type":"text","text":"both","thinking":"t"}]}`,
+	`{"role":"user","content":[{"type":"thinking","thinking":""}]}`,
+	`{"role":"user","content":[{"type":"image","source":{"data":"..."}}]}`,
+	`{"role":"assistant","content":[{"type":"tool_use","name":"bash","input":{"cmd":"ls"}}]}`,
+	`{"role":"user","content":[{"type":"tool_result","content":[{"type":"text","text":"out"}]}]}`,
+	`{"role":"user","content":[{"type":"text","Text":"case folded"}]}`,
+	`{"role":"user","content":[{"type":"text","text":"first","text":"again"}]}`,
+	`{"role":"user","content":[{"type":5,"text":"a number type"}]}`,
+	`{"role":"user","content":[{"type":"text","thinking":7,"text":"x"}]}`,
+	`{"role":"user","content":[{"type":"text","text":7}]}`,
+	`{"role":"user","content":[{"t\u0065xt":"escaped key"}]}`,
+	`{"role":"user","content":[1,null,[]]}`,
+	`{"role":"user","content":[]}`,
+	`{"role":"assistant","content":[{"type":"text","text":"x"}],"tool_calls":[{"function":{"name":"f","arguments":"{}"}}]}`,
+}
+
+func TestPartsTextIsWhatTheDecoderGives(t *testing.T) {
+	read := 0
+	for _, m := range partsTextCases {
+		want := Decoded([]byte(m))
+		assert.Equal(t, want, MessageText([]byte(m)), m)
+		if _, ok := plainMessageText([]byte(m)); ok {
+			read++
+		}
+	}
+	assert.Equal(t, 6, read, "the text and thinking parts are read in one pass, the rest decoded")
+}
+
+func FuzzPartsText(f *testing.F) {
+	for _, m := range partsTextCases {
+		f.Add(m)
+	}
+	f.Fuzz(func(t *testing.T, m string) {
+		if !jsonx.Valid([]byte(m)) {
+			return // a message is valid JSON where it is held
+		}
+		if got, ok := plainMessageText([]byte(m)); ok {
+			if want := Decoded([]byte(m)); got != want {
+				t.Fatalf("%s: one pass %q, decoder %q", m, got, want)
+			}
+		}
+	})
+}
