@@ -3,6 +3,7 @@ package core
 import (
 	"sort"
 
+	"github.com/sessiontree/sessiontree/core/internal/formats"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
@@ -11,7 +12,7 @@ import (
 // before the next is read, so memory follows a batch, not the folder
 // (js/folder-import.js). Which files go together is core's to say: a
 // group of files read as one import (an OpenCode storage tree, a Cline
-// task folder; groupFiles) is never cut, and a file no format reads is
+// task folder; formats.GroupFiles) is never cut, and a file no format reads is
 // left out with its reason, so its bytes are never copied in.
 
 // ImportBatches is the value of import.batches.
@@ -70,9 +71,9 @@ func opImportBatches(st *Store, r *request) (any, *Error) {
 		if f.Size < 0 {
 			return nil, invalidf("import.batches: file %d (%q) has a negative size", i, f.Path)
 		}
-		files[i].Path = cleanPath(f.Path)
+		files[i].Path = formats.CleanPath(f.Path)
 	}
-	groups, skipped := groupFiles(files)
+	groups, skipped := formats.GroupFiles(files)
 	v := &ImportBatches{Batches: [][]int{}, Skipped: [][2]any{}}
 	for i, why := range skipped {
 		if why != "" {
@@ -83,7 +84,7 @@ func opImportBatches(st *Store, r *request) (any, *Error) {
 	var size int64
 	for _, g := range groups {
 		var n int64
-		for _, k := range g.files {
+		for _, k := range g.Files {
 			n += list[k].Size
 		}
 		if len(batch) > 0 && size+n > limit {
@@ -91,7 +92,7 @@ func opImportBatches(st *Store, r *request) (any, *Error) {
 			v.Batches = append(v.Batches, batch)
 			batch, size = nil, 0
 		}
-		batch = append(batch, g.files...)
+		batch = append(batch, g.Files...)
 		size += n
 	}
 	if len(batch) > 0 {

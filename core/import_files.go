@@ -43,16 +43,8 @@ type FileReport struct {
 	Skipped  string `json:"skipped,omitempty"`
 }
 
-// fileGroup is the files read as one import: a single file (content
-// detection), a Cline task folder, or an OpenCode storage tree.
-type fileGroup struct {
-	layout string // "file", "cline", "opencode"
-	path   string // the file, the task folder, or the storage folder
-	files  []int
-}
-
 // ImportFiles imports a set of files at once, as a coding agent or chat app
-// keeps them on disk (see groupFiles for the layouts recognised): each
+// keeps them on disk (see formats.GroupFiles for the layouts recognised): each
 // group is read first, then every session found is added (or grown, for a
 // session imported before: only new nodes are added, so importing the same
 // folder twice adds nothing). A file that cannot be read is reported in
@@ -61,9 +53,9 @@ type fileGroup struct {
 func (st *Store) ImportFiles(files []ImportFile) (*FilesResult, *Error) {
 	res := &FilesResult{Sessions: []FileSession{}, Skipped: []ImportSkipped{}, Warnings: []ImportWarning{}, Files: []FileReport{}}
 	for i := range files {
-		files[i].Path = cleanPath(files[i].Path)
+		files[i].Path = formats.CleanPath(files[i].Path)
 	}
-	groups, skipped := groupFiles(files)
+	groups, skipped := formats.GroupFiles(files)
 	reports := map[string]*FileReport{}
 	for i, f := range files {
 		res.Files = append(res.Files, FileReport{Path: f.Path, Skipped: skipped[i]})
@@ -72,14 +64,14 @@ func (st *Store) ImportFiles(files []ImportFile) (*FilesResult, *Error) {
 		reports[res.Files[i].Path] = &res.Files[i]
 	}
 	var jobs []*ImportJob
-	var owners []fileGroup
+	var owners []formats.FileGroup
 	for _, g := range groups {
 		j, err := st.readGroup(files, g)
 		if err != nil {
-			for _, k := range g.files {
+			for _, k := range g.Files {
 				reports[files[k].Path].Skipped = err.Message
 			}
-			res.Warnings = append(res.Warnings, ImportWarning{Message: g.path + ": " + err.Message})
+			res.Warnings = append(res.Warnings, ImportWarning{Message: g.Path + ": " + err.Message})
 			continue
 		}
 		jobs, owners = append(jobs, j), append(owners, g)
@@ -101,21 +93,21 @@ func (st *Store) ImportFiles(files []ImportFile) (*FilesResult, *Error) {
 			continue // reading succeeded, so adding cannot fail
 		}
 		for _, w := range r.Warnings {
-			w.Message = g.path + ": " + w.Message
+			w.Message = g.Path + ": " + w.Message
 			res.Warnings = append(res.Warnings, w)
 		}
 		res.Skipped = append(res.Skipped, r.Skipped...)
 		for _, s := range r.Sessions {
 			if s.Project == "" {
-				s.Project = pathProject(g.path)
+				s.Project = formats.PathProject(g.Path)
 				st.sessions[s.SessionID].setOrigin(r.Format, s.Project)
 			}
-			res.Sessions = append(res.Sessions, FileSession{ImportedSession: s, Tool: r.Format, Path: g.path})
+			res.Sessions = append(res.Sessions, FileSession{ImportedSession: s, Tool: r.Format, Path: g.Path})
 		}
-		for _, f := range g.files {
+		for _, f := range g.Files {
 			rep := reports[files[f].Path]
 			rep.Tool = r.Format
-			if f == g.files[0] {
+			if f == g.Files[0] {
 				rep.Sessions = len(r.Sessions)
 			}
 		}
@@ -126,24 +118,24 @@ func (st *Store) ImportFiles(files []ImportFile) (*FilesResult, *Error) {
 // readGroup reads one group into a job whose sessions are ready to add: a
 // single file through StartImport and its steps, a folder layout through
 // its reader.
-func (st *Store) readGroup(files []ImportFile, g fileGroup) (*ImportJob, *Error) {
+func (st *Store) readGroup(files []ImportFile, g formats.FileGroup) (*ImportJob, *Error) {
 	var convs []formats.Conversation
 	var warns []ImportWarning
-	for _, k := range g.files {
+	for _, k := range g.Files {
 		// As a request's text is (dispatch's check): bytes that are not
 		// UTF-8 would make sessions whose snapshots do not load back.
 		data, _ := importEncoding(files[k].Data)
 		if !jsonx.ValidUTF8(data) {
 			return nil, invalidf("%s is not UTF-8 text (or UTF-16 with its byte order mark); skipped", files[k].Path)
 		}
-		if g.layout != "file" {
+		if g.Layout != "file" {
 			files[k].Data = data // a single file's import converts (and reports) it itself
 		}
 	}
-	name := g.layout
-	switch g.layout {
+	name := g.Layout
+	switch g.Layout {
 	case "file":
-		j, err := st.startImport(files[g.files[0]].Data, "auto", ImportJobGrowth)
+		j, err := st.startImport(files[g.Files[0]].Data, "auto", ImportJobGrowth)
 		if err != nil {
 			return nil, err
 		}
@@ -155,8 +147,8 @@ func (st *Store) readGroup(files []ImportFile, g fileGroup) (*ImportJob, *Error)
 		}
 		return j, nil
 	case "cline":
-		tf := formats.ClineTaskFiles{TaskID: g.path[strings.LastIndexByte(g.path, '/')+1:]}
-		for _, k := range g.files {
+		tf := formats.ClineTaskFiles{TaskID: g.Path[strings.LastIndexByte(g.Path, '/')+1:]}
+		for _, k := range g.Files {
 			switch base := files[k].Path[strings.LastIndexByte(files[k].Path, '/')+1:]; base {
 			case "api_conversation_history.json":
 				tf.API = files[k].Data
@@ -172,8 +164,8 @@ func (st *Store) readGroup(files []ImportFile, g fileGroup) (*ImportJob, *Error)
 		c, w := formats.ConvertClineTask(importChecks, tf)
 		convs, warns = []formats.Conversation{c}, w
 	case "opencode":
-		set := make([]formats.File, 0, len(g.files))
-		for _, k := range g.files {
+		set := make([]formats.File, 0, len(g.Files))
+		for _, k := range g.Files {
 			set = append(set, files[k])
 		}
 		convs, warns = formats.ConvertOpenCode(importChecks, set)
@@ -189,116 +181,6 @@ func (st *Store) readGroup(files []ImportFile, g fileGroup) (*ImportJob, *Error)
 		return nil, j.err
 	}
 	return j, nil
-}
-
-// cleanPath returns p with "/" between names, without a leading "./" or "/".
-func cleanPath(p string) string {
-	p = strings.ReplaceAll(p, "\\", "/")
-	for strings.HasPrefix(p, "./") || strings.HasPrefix(p, "/") {
-		p = strings.TrimPrefix(strings.TrimPrefix(p, "./"), "/")
-	}
-	return p
-}
-
-// sessionExtensions are the names of files read as single sessions; others
-// outside a recognised layout are skipped.
-var sessionExtensions = []string{".json", ".jsonl", ".ndjson", ".aider.chat.history.md"}
-
-// groupFiles sorts files into groups by layout: OpenCode's storage tree
-// (storage/session|message|part/…, one group), Cline and Roo Code task
-// folders (tasks/<id>/…, one group per task), and every other JSON, JSON
-// lines or Aider history file alone, read by content detection (Codex
-// sessions/YYYY/MM/DD/rollout-*.jsonl, Claude Code projects/<slug>/*.jsonl
-// and its sub-agent files, Gemini CLI tmp/<hash>/chats/, Pi
-// sessions/--<cwd>--/, exports). skipped[i] says why file i is in no group.
-func groupFiles(files []ImportFile) (groups []fileGroup, skipped []string) {
-	skipped = make([]string, len(files))
-	tasks := map[string]int{} // task folder → its group
-	open := -1
-	for i, f := range files {
-		p := f.Path
-		base := p[strings.LastIndexByte(p, '/')+1:]
-		if kind, _ := formats.OpenCodeKind(p); kind != "" && (strings.Contains("/"+p, "/storage/") || strings.HasPrefix(base, "ses_") || strings.HasPrefix(base, "msg_") || strings.HasPrefix(base, "prt_")) {
-			if open < 0 {
-				root := p
-				if k := strings.Index("/"+p, "/storage/"); k >= 0 {
-					root = p[:k+len("storage")]
-				}
-				open = len(groups)
-				groups = append(groups, fileGroup{layout: "opencode", path: root})
-			}
-			groups[open].files = append(groups[open].files, i)
-			continue
-		}
-		if dir, ok := clineTaskDir(p); ok {
-			switch base {
-			case "api_conversation_history.json", "ui_messages.json", "task_metadata.json":
-				g, ok := tasks[dir]
-				if !ok {
-					g = len(groups)
-					tasks[dir] = g
-					groups = append(groups, fileGroup{layout: "cline", path: dir})
-				}
-				groups[g].files = append(groups[g].files, i)
-			default:
-				skipped[i] = "not a conversation file of the task folder; skipped"
-			}
-			continue
-		}
-		known := false
-		for _, ext := range sessionExtensions {
-			known = known || strings.HasSuffix(strings.ToLower(base), ext)
-		}
-		if !known {
-			skipped[i] = "not a session file (JSON, JSON lines or an Aider history); skipped"
-			continue
-		}
-		groups = append(groups, fileGroup{layout: "file", path: p, files: []int{i}})
-	}
-	return groups, skipped
-}
-
-// clineTaskDir returns the folder of a file in tasks/<id>/ (Cline and Roo
-// Code), or a lone api_conversation_history.json's folder.
-func clineTaskDir(p string) (string, bool) {
-	parts := strings.Split(p, "/")
-	n := len(parts)
-	if n >= 3 && parts[n-3] == "tasks" {
-		return strings.Join(parts[:n-1], "/"), true
-	}
-	if parts[n-1] == "api_conversation_history.json" {
-		return strings.Join(parts[:n-1], "/"), true
-	}
-	return "", false
-}
-
-// pathProject returns the project a path names: Claude Code's
-// projects/<slug>/ (the cwd with "/" written "-", read back as "/": a "-"
-// in a folder name reads as "/" too), Pi's sessions/--<cwd>--/ likewise,
-// Gemini CLI's tmp/<hash>/ (the hash), the folder holding an Aider
-// .aider.chat.history.md (its repository, as the folder chosen names it);
-// "" for others.
-func pathProject(p string) string {
-	parts := strings.Split(p, "/")
-	if n := len(parts); n >= 2 && parts[n-1] == ".aider.chat.history.md" {
-		return strings.Join(parts[:n-1], "/")
-	}
-	for i := len(parts) - 2; i >= 1; i-- {
-		switch dir := parts[i]; parts[i-1] {
-		case "projects":
-			if strings.HasPrefix(dir, "-") {
-				return strings.ReplaceAll(dir, "-", "/")
-			}
-			return dir
-		case "sessions":
-			if strings.HasPrefix(dir, "--") && strings.HasSuffix(dir, "--") && len(dir) > 4 {
-				return "/" + strings.ReplaceAll(dir[2:len(dir)-2], "-", "/")
-			}
-		case "tmp":
-			return dir
-		}
-	}
-	return ""
 }
 
 // manifestEntry is one file of ParseFileManifest's list.
