@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"strconv"
 	"syscall/js"
 
@@ -51,8 +52,9 @@ func (h *handle) pageStub(args []js.Value) any {
 	}
 	return bulk(len(data), func() string {
 		n, err := h.st.PageStubPacked(data)
-		if err != nil {
-			return string(core.ErrorEnvelope(err.(*core.Error)))
+		var e *core.Error
+		if errors.As(err, &e) {
+			return string(core.ErrorEnvelope(e))
 		}
 		return `{"ok":true,"value":{"stubs":` + strconv.Itoa(n) + `}}`
 	})
