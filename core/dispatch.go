@@ -249,7 +249,13 @@ func ErrorEnvelope(err *Error) []byte {
 // ways passes true); a failure after a guess runs again without it.
 func (st *Store) call(req []byte, guess, withInternal bool) Answer {
 	if !jsonx.ValidUTF8(req) {
-		return Answer{Err: invalidf("request is not valid UTF-8")}
+		if !withInternal {
+			return Answer{Err: invalidf("request is not valid UTF-8")}
+		}
+		// The shim's own requests carry stored records: builds before
+		// importEncoding replaced such bytes stored them as imported, and
+		// a session holding one must still load. Read as U+FFFD.
+		req, _, _ = replaceInvalidUTF8(req)
 	}
 	trimmed := bytes.TrimSpace(req)
 	if len(trimmed) == 0 || trimmed[0] != '{' {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // FuzzCall: any bytes in give exactly one valid JSON envelope out, and no
@@ -81,7 +82,13 @@ func FuzzCall(f *testing.F) {
 		before := st.Call([]byte(`{"operation":"snapshot.save","sessionId":"s"}`))
 		out := st.CallInternal(req)
 		pub := setup()
-		if got := pub.Call(req); string(got) != string(out) {
+		// CallInternal reads bytes that are not UTF-8 as U+FFFD (stored
+		// records of earlier builds), where Call refuses the request.
+		pubReq := req
+		if !utf8.Valid(req) {
+			pubReq, _, _ = replaceInvalidUTF8(req)
+		}
+		if got := pub.Call(pubReq); string(got) != string(out) {
 			if !strings.Contains(string(got), `"message":"unknown operation `) {
 				t.Fatalf("Call and CallInternal answer %q differently:\nCall         %s\nCallInternal %s", req, got, out)
 			}

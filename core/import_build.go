@@ -394,7 +394,7 @@ func (t *importTree) cursor(c *formats.Conversation, order []int32) int32 {
 			return i
 		}
 		t.warn("current message %q is not in the conversation; the cursor is on the newest leaf", c.Current)
-	} else {
+	} else if !c.NewestLeaf {
 		t.warn("the conversation names no current message; the cursor is on the newest leaf")
 	}
 	for _, i := range order {

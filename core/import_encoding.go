@@ -1,8 +1,11 @@
 package core
 
 import (
+	"bytes"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
 // importEncoding brings an export file's bytes to UTF-8 without a byte
@@ -11,19 +14,49 @@ import (
 // its BOM (FF FE little-endian, FE FF big-endian: PowerShell's `>` and
 // Notepad's "Unicode" save) is converted, its unpaired surrogates becoming
 // U+FFFD (unicode/utf16.Decode), with note saying so for the report.
-// Any other bytes are returned as they are, note empty. An odd trailing
-// byte of UTF-16 text is dropped (a cut-off file: the importers report
-// where its JSON ends).
+// UTF-8 with bytes that are not UTF-8 has each such byte replaced by
+// U+FFFD (as encoding/json reads them: one for each byte), with
+// note counting them: kept, they would make sessions whose snapshots no
+// request can carry back. Valid UTF-8 is returned as it is, note empty. An
+// odd trailing byte of UTF-16 text is dropped (a cut-off file: the
+// importers report where its JSON ends).
 func importEncoding(data []byte) (out []byte, note string) {
 	switch {
 	case len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF:
-		return data[3:], ""
+		data = data[3:]
 	case len(data) >= 2 && data[0] == 0xFF && data[1] == 0xFE:
 		return fromUTF16(data[2:], false), "the file is UTF-16 (little-endian); it was read as such"
 	case len(data) >= 2 && data[0] == 0xFE && data[1] == 0xFF:
 		return fromUTF16(data[2:], true), "the file is UTF-16 (big-endian); it was read as such"
 	}
-	return data, ""
+	if jsonx.ValidUTF8(data) {
+		return data, ""
+	}
+	out, bad, first := replaceInvalidUTF8(data)
+	line := 1 + bytes.Count(data[:first], []byte{'\n'})
+	return out, jsonx.Sprintf("the file is not valid UTF-8: %s (the first on line %d) read as U+FFFD", plural(bad, "byte"), line)
+}
+
+// replaceInvalidUTF8 returns b with every byte that does not belong to a
+// UTF-8 sequence replaced by U+FFFD, how many there were and the offset
+// of the first.
+func replaceInvalidUTF8(b []byte) (out []byte, bad, first int) {
+	out = make([]byte, 0, len(b)+len(b)/8)
+	first = -1
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			if first < 0 {
+				first = i
+			}
+			bad++
+			out = utf8.AppendRune(out, utf8.RuneError)
+		} else {
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	return out, bad, first
 }
 
 // fromUTF16 converts UTF-16 code units (bytes in pairs, big-endian when

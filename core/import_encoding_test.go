@@ -2,6 +2,7 @@ package core
 
 import (
 	"encoding/binary"
+	"os"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -79,4 +80,57 @@ func TestImportReadsAUTF16OrBOMExport(t *testing.T) {
 		ctx := string(st.Call([]byte(`{"operation":"context","sessionId":"enc"}`)))
 		assert.Contains(t, ctx, `"content":"héllo 🎉"`, tc.name)
 	}
+}
+
+// TestImportReadsBytesThatAreNotUTF8AsReplacementCharacters imports a file
+// whose strings hold bytes that are not UTF-8, alone and inside a Cline
+// task folder: each byte is read as U+FFFD, a warning counts them and
+// names the line, and the sessions' snapshots load back (a byte kept as it
+// was would make a snapshot no request can carry).
+func TestImportReadsBytesThatAreNotUTF8AsReplacementCharacters(t *testing.T) {
+	st := testStore(t)
+	data := []byte("[{\"role\":\"user\",\"content\":\"first\"},\n{\"role\":\"assistant\",\"content\":\"caf\xe9 \xff\xfe bad\"}]")
+	res, err := st.Import(data, "auto")
+	require.Nil(t, err)
+	assert.Equal(t, []string{"the file is not valid UTF-8: 3 bytes (the first on line 2) read as U+FFFD"}, warningTexts(res))
+	id := res.Sessions[0].SessionID
+	ctx := ok[map[string]any](t, st, obj{"operation": "context", "sessionId": id})
+	assert.Equal(t, "caf\ufffd \ufffd\ufffd bad", ctx["messages"].([]any)[1].(map[string]any)["content"])
+	snap := snapshot(t, st, id)
+	other := testStore(t)
+	ok[Status](t, other, `{"operation":"snapshot.load","sessionId":"`+id+`","snapshot":`+snap+`}`)
+
+	// Inside a task folder: the file is named.
+	dir := "testdata/folders/cline/tasks/"
+	entries, rerr := os.ReadDir(dir)
+	require.NoError(t, rerr)
+	task := dir + entries[0].Name() + "/"
+	api, rerr := os.ReadFile(task + "api_conversation_history.json")
+	require.NoError(t, rerr)
+	k := strings.Index(string(api), `"text": "`) + len(`"text": "`)
+	bad := append(append(append([]byte{}, api[:k]...), 0xff), api[k:]...)
+	fres, ferr := testStore(t).ImportFiles([]ImportFile{{Path: "tasks/t1/api_conversation_history.json", Data: bad}})
+	require.Nil(t, ferr)
+	require.Len(t, fres.Sessions, 1)
+	var texts []string
+	for _, w := range fres.Warnings {
+		texts = append(texts, w.Message)
+	}
+	assert.Equal(t, []string{"tasks/t1: api_conversation_history.json: the file is not valid UTF-8: 1 byte (the first on line 1) read as U+FFFD"}, texts)
+}
+
+// TestStoredBytesThatAreNotUTF8StillRestore: records an earlier build
+// stored with bytes that are not UTF-8 (it kept an import's bytes as they
+// were) restore through the shim's CallInternal, each byte as U+FFFD; the
+// public Call still refuses such a request.
+func TestStoredBytesThatAreNotUTF8StillRestore(t *testing.T) {
+	snap := "{\"version\":1,\"sessionId\":\"old\",\"cursor\":\"a\",\"activeBranch\":\"main\",\"nodes\":[{\"id\":\"a\",\"parentId\":null,\"branch\":\"main\",\"kind\":\"message\",\"timestamp\":\"2026-01-02T03:04:05.006Z\",\"message\":{\"role\":\"user\",\"content\":\"caf\xe9\"}}]}"
+	st := testStore(t)
+	restore := `{"operation":"restore","title":"Old","createdAt":"2026-01-02T03:04:05.006Z","updatedAt":"2026-01-02T03:04:05.006Z","snapshot":` + snap + `}`
+	env := st.Call([]byte(restore))
+	assert.Contains(t, string(env), "request is not valid UTF-8")
+	out := st.CallInternal([]byte(restore))
+	require.True(t, strings.HasPrefix(string(out), `{"ok":true`), string(out))
+	ctx := ok[map[string]any](t, st, obj{"operation": "context", "sessionId": "old"})
+	assert.Equal(t, "caf\ufffd", ctx["messages"].([]any)[0].(map[string]any)["content"])
 }

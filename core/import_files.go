@@ -120,16 +120,17 @@ func (st *Store) ImportFiles(files []ImportFile) (*FilesResult, *Error) {
 // its reader.
 func (st *Store) readGroup(files []ImportFile, g formats.FileGroup) (*ImportJob, *Error) {
 	var convs []formats.Conversation
-	var warns []ImportWarning
+	var warns, encodings []ImportWarning
 	for _, k := range g.Files {
 		// As a request's text is (dispatch's check): bytes that are not
-		// UTF-8 would make sessions whose snapshots do not load back.
-		data, _ := importEncoding(files[k].Data)
-		if !jsonx.ValidUTF8(data) {
-			return nil, invalidf("%s is not UTF-8 text (or UTF-16 with its byte order mark); skipped", files[k].Path)
-		}
+		// UTF-8 would make sessions whose snapshots do not load back, so
+		// importEncoding replaces them, and says so.
 		if g.Layout != "file" {
+			data, note := importEncoding(files[k].Data)
 			files[k].Data = data // a single file's import converts (and reports) it itself
+			if note != "" {
+				encodings = append(encodings, ImportWarning{Message: files[k].Path[strings.LastIndexByte(files[k].Path, '/')+1:] + ": " + note})
+			}
 		}
 	}
 	name := g.Layout
@@ -172,6 +173,7 @@ func (st *Store) readGroup(files []ImportFile, g formats.FileGroup) (*ImportJob,
 	}
 	j := &ImportJob{st: st, data: []byte{'{'}, im: &formats.Importer{Name: name}, readDone: true,
 		res: &ImportResult{Format: name, Sessions: []ImportedSession{}, Skipped: []ImportSkipped{}, Warnings: []ImportWarning{}}}
+	j.res.Warnings = append(j.res.Warnings, encodings...)
 	j.warn(warns)
 	for _, c := range convs {
 		j.build(c)

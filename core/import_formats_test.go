@@ -99,15 +99,15 @@ func TestImportFixtures(t *testing.T) {
 		{file: "librechat/librechat-tree.json", format: "librechat", sessions: []session{
 			{"4a86c40e-e627-4454-b158-889680e23ad3", "Troubleshooting Python Virtual Environment Activation Issue",
 				treeShape{9, 1, 2, "1f062c99-ff0a-4cf4-a1cf-7150261a24e2", []string{"main", "main-2", "main-3"}}},
-		}, warnings: []string{"names no current message; the cursor is on the newest leaf"}},
+		}},
 		{file: "librechat/librechat-opts-nonr-branches.json", format: "librechat", sessions: []session{
 			{"27b593be-9500-479c-94cb-050cab8f5033", "Original",
 				treeShape{5, 2, 1, "de9a4e7c-020d-4856-a5a6-ce6794efef99", []string{"main", "main-2", "main-3"}}},
-		}, warnings: []string{"names no current message; the cursor is on the newest leaf"}},
+		}},
 		{file: "librechat/librechat-export.json", format: "librechat", sessions: []session{
 			{"af1ea676-f525-444f-a9ed-7c8dbf062733", "Conversation 1. Web Search",
 				treeShape{6, 1, 0, "645b925b-ef14-451f-9be3-814de55a5ae4", []string{"main"}}},
-		}, warnings: []string{"names no current message; the cursor is on the newest leaf"}},
+		}},
 		{file: "librechat/chatbotui-export.json", format: "chatbotui", sessions: []session{
 			{"493cb218-9ebb-4d35-af8b-5aded3f351be", "Hello what are you able to do?", treeShape{5, 1, 0, "m32bd70cf", []string{"main"}}},
 			{"f883fb40-6e5c-45fd-92d4-883a5595560f", "Give me the code that inverts ...", treeShape{3, 1, 0, "mfcd46134", []string{"main"}}},
@@ -118,12 +118,9 @@ func TestImportFixtures(t *testing.T) {
 		}, warnings: []string{
 			`message "83a7cabd-3642-45d6-ba73-9b9f843b9ab1" names parent "8ae40e91-fa63-40a9-969d-70c0c1d6175e", which is not in the conversation; it becomes a root`,
 			`message "4899826e-499f-4f24-ae6e-f2ac31cddfd4" names parent "718670f5-3e6b-4b3e-9a70-bc3e5ac90f92", which is not in the conversation; it becomes a root`,
-			"names no current message; the cursor is on the newest leaf",
 		}},
 		{file: "claude-code/dag_compact_after_rewind.jsonl", format: "claude-code", sessions: []session{
 			{"s1", "Start", treeShape{12, 1, 1, "p1a", []string{"main", "main-2"}}},
-		}, warnings: []string{
-			"names no current message; the cursor is on the newest leaf",
 		}},
 		{file: "librechat/chatgpt-tree.json", format: "chatgpt", sessions: []session{
 			{"d5dc5307-6807-41a0-8b04-4acee626eeb7", "Assist user with summary",
@@ -492,7 +489,7 @@ func TestImportToleranceRules(t *testing.T) {
 				assert.Equal(t, want, snapshot(t, other, "c1"), "round %d", round)
 			}
 		})
-		t.Run(f.name+": the cursor is the export's current message, else the newest leaf with a warning", func(t *testing.T) {
+		t.Run(f.name+": the cursor is the export's current message, else the newest leaf (the format's rule: no warning)", func(t *testing.T) {
 			st := testStore(t)
 			res := mustImport(t, st, f.write(branchy, "d1"), f.name)
 			sh := shapeOf(t, st, "c1")
@@ -502,7 +499,7 @@ func TestImportToleranceRules(t *testing.T) {
 				assert.Empty(t, res.Warnings)
 			} else {
 				assert.Equal(t, "d2", sh.Cursor)
-				assert.Contains(t, texts, "names no current message; the cursor is on the newest leaf")
+				assert.NotContains(t, texts, "names no current message", "the format never names one")
 			}
 			assert.Equal(t, 1, sh.BranchPoints)
 			assert.Equal(t, []string{"main", "main-2"}, sh.Branches)

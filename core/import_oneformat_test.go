@@ -88,7 +88,6 @@ func TestImportToleranceOneFormat(t *testing.T) {
 		assert.Equal(t, []string{
 			`session "c1": 1 file-history-snapshot line(s) carry no message; skipped (lines 3)`,
 			`session "c1": summary line 1 ("Old title", for leaf "d1") is not the title; only one title is kept`,
-			`the conversation names no current message; the cursor is on the newest leaf`,
 		}, warningTexts(res))
 	})
 	t.Run("claude code: the newest leaf chosen for the cursor is never a sidechain while a main leaf exists", func(t *testing.T) {
@@ -179,7 +178,8 @@ func TestImportDetection(t *testing.T) {
 		{"a truncated array", `[{"mapping":{}},`, `import data is not valid JSON: unexpected end of JSON input at line 1, column 17`},
 		{"an array cut off inside its first object", "[{\"title\":\"Plan\",\n\"mapping\":{\"a\":{\"id\":\"a\",\"mess", `import data is not valid JSON: unexpected end of JSON input at line 2, column 31`},
 		{"a single string", `"chat"`, `import data must be a JSON object, an array or JSON lines`},
-		{"a bare word", `chat`, `import data is not valid JSON: invalid character 'c' looking for a value at line 1, column 1`},
+		{"a Markdown note", "# Notes\r\nMeeting at noon", `import data is not JSON, JSON lines or an Aider chat history: it begins "# Notes" (as JSON: invalid character '#' looking for a value at line 1, column 1)`},
+		{"a bare word", `chat`, `import data is not JSON, JSON lines or an Aider chat history: it begins "chat" (as JSON: invalid character 'c' looking for a value at line 1, column 1)`},
 		{"a JSON-lines file named as a JSON format", "{\"mapping\":{}}\n{\"mapping\":{}}", `chatgpt import: the data is JSON lines, but chatgpt exports are one JSON document`},
 	}
 	for _, tc := range errs {

@@ -87,11 +87,10 @@ func TestCallParsedEscapesOtherLargeAnswersInOnePass(t *testing.T) {
 	}
 }
 
-func TestCallParsedGivesCallsAnswerWhenItHoldsBytesThatAreNotUTF8(t *testing.T) {
-	// Store.Import takes bytes as they are, so a message can hold bytes
-	// that are not UTF-8. A browser decodes them with one U+FFFD per
-	// maximal invalid subpart ("\xe2\x82" is one); escaping them one by one
-	// would give another string than callText's, so the answer is Call's.
+func TestCallParsedGivesCallsAnswerWhenAnImportHeldBytesThatAreNotUTF8(t *testing.T) {
+	// Store.Import reads each byte that is not UTF-8 as U+FFFD (and says
+	// so), so no message holds one: the answers, escaped or not, are
+	// Call's, with the replacement characters.
 	st := newStore(t)
 	data := "{\"version\":1,\"sessionId\":\"raw\",\"cursor\":\"a\",\"activeBranch\":\"main\",\"nodes\":[{\"id\":\"a\",\"parentId\":null,\"branch\":\"main\",\"kind\":\"message\",\"timestamp\":\"2026-11-29T12:00:00.000Z\",\"message\":{\"role\":\"user\",\"content\":\"caf\xc3\xa9 x\xe2\x82y\xff\"}}]}"
 	_, err := st.Import([]byte(data), "snapshot")
@@ -99,8 +98,15 @@ func TestCallParsedGivesCallsAnswerWhenItHoldsBytesThatAreNotUTF8(t *testing.T) 
 	mustCall(t, st, `{"operation":"jump","sessionId":"raw","nodeId":"a"}`)
 	req := []byte(`{"operation":"context","sessionId":"raw"}`)
 	plain := st.Call(req)
-	assert.Contains(t, string(plain), "\"content\":\"caf\xc3\xa9 x\xe2\x82y\xff\"")
-	assert.Equal(t, string(plain), string(CallParsed(st, req)))
+	assert.Contains(t, string(plain), "\"content\":\"caf\xc3\xa9 x\ufffd\ufffdy\ufffd\"")
+	sameJSON := func(a, b []byte) {
+		t.Helper()
+		var x, y any
+		require.NoError(t, json.Unmarshal(a, &x))
+		require.NoError(t, json.Unmarshal(b, &y))
+		assert.Equal(t, x, y)
+	}
+	sameJSON(plain, CallParsed(st, req))
 	// The same for a large answer escaped in a pass of its own.
 	for i := 0; i < 600; i++ {
 		mustCall(t, st, `{"operation":"append","sessionId":"raw","message":{"role":"user","content":"deploy the pipeline again, deploy the pipeline again, deploy the pipeline again, café"}}`)
@@ -108,7 +114,7 @@ func TestCallParsedGivesCallsAnswerWhenItHoldsBytesThatAreNotUTF8(t *testing.T) 
 	req = []byte(`{"operation":"snapshot.save","sessionId":"raw"}`)
 	plain = st.Call(req)
 	require.Greater(t, len(plain), asciiPassBytes)
-	assert.Equal(t, string(plain), string(CallParsed(st, req)))
+	sameJSON(plain, CallParsed(st, req))
 }
 
 // mustCall sends a request that must succeed.

@@ -395,7 +395,9 @@ func claudeCodeTitle(model *Model, msg jsonx.RawMessage) string {
 }
 
 func (r *claudeCodeReader) Finish() ([]Conversation, []Warning) {
-	c := Conversation{ID: r.sessionID, Records: r.recs, Created: r.created, ParentSession: r.parent}
+	// A transcript names no current message: the newest leaf off the
+	// sidechains is where Claude Code goes on.
+	c := Conversation{ID: r.sessionID, Records: r.recs, Created: r.created, ParentSession: r.parent, NewestLeaf: true}
 	if c.ID == "" || !r.model.SessionID(c.ID) {
 		c.ID = "claude-code-" + HexString(r.hash.Sum(nil)[:8])
 	}

@@ -31,6 +31,10 @@ type Conversation struct {
 	Updated float64  // Unix seconds, 0 when unknown
 	Records []Record // the nodes-to-be, in the export's order
 	Current string   // the export's own current leaf, "" when none
+	// NewestLeaf says the format never names a current message: the
+	// newest leaf is its cursor by rule (Claude Code, LibreChat), so a
+	// conversation without one is not reported as lacking it.
+	NewestLeaf bool
 	// Linear says the records form one chain in their order (exports
 	// without parent links); records with an empty ID get generated ids.
 	Linear bool

@@ -161,7 +161,7 @@ func readLibreConversation(raw []byte) (top map[string]jsonx.RawMessage, msgs []
 
 // convertLibreChat converts one LibreChat conversation (element k).
 func convertLibreChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning) {
-	var c Conversation
+	c := Conversation{NewestLeaf: true} // LibreChat's export names no current message
 	if len(raw) == 0 || raw[0] != '{' {
 		c.Skip = jsonx.Sprintf("conversation %d is not an object; skipped", k)
 		return c, nil

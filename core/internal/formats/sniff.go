@@ -66,6 +66,12 @@ func SniffData(data []byte) (*Sniff, error) {
 		if jsonx.Valid(data) {
 			return nil, jsonx.TextError("import data must be a JSON object, an array or JSON lines")
 		}
+		// Not even the start of JSON (a Markdown note, a text file, a
+		// binary file): say what it is not and how it begins, keeping the
+		// JSON reader's fault for a JSON file with a stray first character.
+		if !strings.ContainsRune(`"-0123456789tfn`, rune(data[0])) {
+			return nil, jsonx.TextError("import data is not JSON, JSON lines or an Aider chat history: it begins %q (as JSON: %s)", firstWords(data), JSONFault(data))
+		}
 		return nil, jsonx.TextError("import data is not valid JSON: %s", JSONFault(data))
 	}
 	sc := jsonx.Scanner{Data: data}
@@ -179,6 +185,18 @@ func compactSource(raw []byte) jsonx.RawMessage {
 		return jsonx.CompactBytes(raw)
 	}
 	return raw
+}
+
+// firstWords returns the start of data for a message: its first line, at
+// most 24 characters of it (whole UTF-8 characters; bytes that are not
+// UTF-8 as U+FFFD).
+func firstWords(data []byte) string {
+	line, _, _ := bytes.Cut(data, []byte{'\n'})
+	s := strings.ToValidUTF8(strings.TrimRight(string(line), "\r"), "\uFFFD")
+	if r := []rune(s); len(r) > 24 {
+		s = string(r[:24]) + "…"
+	}
+	return s
 }
 
 // JSONFault describes the first syntax error in data, which is known not to
