@@ -53,6 +53,27 @@ export async function run(name, open) {
 }
 
 /**
+ * What any search without an index on disk must do once: read every
+ * stored node record (chunks and single nodes) and the text of each, in
+ * one read-only transaction; the figure printed beside sessiontree's
+ * search across a paged store.
+ * @param {string} name the IndexedDB database
+ * @returns {Promise<{readMs: number, records: number}>}
+ */
+export async function readEverything(name) {
+  const t0 = performance.now();
+  const db = await req(indexedDB.open(name));
+  const tx = db.transaction(["chunks", "nodes"]);
+  const [chunks, nodes] = await Promise.all([req(tx.objectStore("chunks").getAll()), req(tx.objectStore("nodes").getAll())]);
+  const decoder = new TextDecoder();
+  let chars = 0;
+  for (const c of chunks) chars += (typeof c === "string" ? c : decoder.decode(c)).length;
+  for (const n of nodes) chars += n.length;
+  db.close();
+  return { readMs: performance.now() - t0, records: chunks.length + nodes.length, chars };
+}
+
+/**
  * The floor of a store that runs in a Worker, as sessiontree's does: start
  * a module worker (bench/lazy-floor-worker.js), have it open the database
  * and list the sessions as openList does, and receive the list. What it
