@@ -25,6 +25,12 @@ function contextTexts(panel) {
   return panel.locator('.messages .message-body').allTextContents();
 }
 
+/** Wait (up to 10 s) until the panel's context shows texts (it follows the chat's change a moment later), then assert it. */
+async function contextShows(panel, texts) {
+  for (let i = 0; i < 100 && JSON.stringify(await contextTexts(panel)) !== JSON.stringify(texts); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.deepEqual(await contextTexts(panel), texts);
+}
+
 /** Copy the demo session's tree into `sessionId` of the chat demo (setup through the API). */
 async function seedDemo(page, sessionId) {
   await page.evaluate(async (sid) => {
@@ -568,7 +574,7 @@ test('embedding demo: two messages, a branch, a jump back — chat and panel agr
     assert.deepEqual(await chat(), ['Hello there', 'You said “Hello there” (2 words).', 'Plan a beach day', 'You said “Plan a beach day” (4 words).']);
     await panel.locator('.row').nth(5).waitFor();
     assert.equal(await panel.locator('.row').count(), 6);
-    assert.deepEqual(await contextTexts(panel), await chat());
+    await contextShows(panel, await chat());
 
     // Jump back to the old tip in the panel: a click previews it (the chat
     // stays), Continue from here moves there and the chat shows that history.
@@ -580,7 +586,7 @@ test('embedding demo: two messages, a branch, a jump back — chat and panel agr
     await page.locator('#branch-name', { hasText: 'branch main' }).waitFor();
     await page.locator('#history .bubble .text', { hasText: /^Plan a picnic$/ }).waitFor();
     assert.deepEqual(await chat(), ['Hello there', 'You said “Hello there” (2 words).', 'Plan a picnic', 'You said “Plan a picnic” (3 words).']);
-    assert.deepEqual(await contextTexts(panel), await chat());
+    await contextShows(panel, await chat());
     assert.equal(await panel.locator('.row.cursor').getAttribute('data-node-id'), oldTip);
     const branches = await call(page, { operation: 'branches', sessionId: 'chat-demo' });
     assert.deepEqual(branches.map((b) => [b.name, b.nodeCount, b.active]), [['main', 4, true], ['beach', 2, false]]);
