@@ -230,7 +230,7 @@ func (a Answer) Envelope() []byte {
 
 // ErrorEnvelope returns the envelope for err:
 // {"ok":false,"error":{"code":…,"message":…}}, with "reason":… after the
-// message when err has a Reason.
+// message when err has a Reason, then "files":[…] when it has Files.
 func ErrorEnvelope(err *Error) []byte {
 	b := []byte(`{"ok":false,"error":{"code":`)
 	b = jsonx.AppendString(b, string(err.Code))
@@ -239,6 +239,12 @@ func ErrorEnvelope(err *Error) []byte {
 	if err.Reason != "" {
 		b = append(b, `,"reason":`...)
 		b = jsonx.AppendString(b, string(err.Reason))
+	}
+	if len(err.Files) > 0 {
+		if raw, merr := jsonx.Marshal(err.Files); merr == nil { // plain strings and ints: never fails
+			b = append(b, `,"files":`...)
+			b = append(b, raw...)
+		}
 	}
 	return append(b, "}}"...)
 }

@@ -36,6 +36,11 @@ type Error struct {
 	// that acts on it (see Reason); "" for most failures. The envelope
 	// carries it as error.reason only when set.
 	Reason Reason
+	// Files is set by ImportFiles when no file gave a session: each file
+	// with why nothing was read from it (the message joins the same), for
+	// a caller that lists them one by one. The envelope carries it as
+	// error.files only when set.
+	Files []FileReport
 }
 
 // Error returns "CODE: message".

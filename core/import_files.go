@@ -49,7 +49,8 @@ type FileReport struct {
 // session imported before: only new nodes are added, so importing the same
 // folder twice adds nothing). A file that cannot be read is reported in
 // Files and its warnings, never fails the others; nothing is added when no
-// file gives a session (INVALID_ARGUMENT naming each file's reason).
+// file gives a session (INVALID_ARGUMENT naming each file's reason, in its
+// message and one by one in its Files).
 func (st *Store) ImportFiles(files []ImportFile) (*FilesResult, *Error) {
 	res := &FilesResult{Sessions: []FileSession{}, Skipped: []ImportSkipped{}, Warnings: []ImportWarning{}, Files: []FileReport{}}
 	for i := range files {
@@ -84,7 +85,9 @@ func (st *Store) ImportFiles(files []ImportFile) (*FilesResult, *Error) {
 		if len(why) == 0 {
 			why = append(why, "no files were given")
 		}
-		return nil, invalidf("nothing imported: %s", strings.Join(why, "; "))
+		err := invalidf("nothing imported: %s", strings.Join(why, "; "))
+		err.Files = res.Files
+		return nil, err
 	}
 	for k, j := range jobs {
 		g := owners[k]

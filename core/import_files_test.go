@@ -210,6 +210,20 @@ func TestImportFilesLayouts(t *testing.T) {
 		}, fileSessions(res))
 		assert.Equal(t, FileReport{Path: "notes.txt", Skipped: "not a session file (JSON, JSON lines or an Aider history); skipped"}, res.Files[2])
 	})
+	t.Run("a folder where no file gives a session is refused, each file named with its reason", func(t *testing.T) {
+		st := testStore(t)
+		_, err := st.ImportFiles([]ImportFile{
+			{Path: "junk/notes.md", Data: []byte("# notes")},
+			{Path: "junk/sub/cut.json", Data: []byte(`{"conversations": [`)},
+		})
+		require.NotNil(t, err)
+		assert.Contains(t, err.Message, "nothing imported: junk/notes.md: not a session file")
+		require.Len(t, err.Files, 2)
+		assert.Equal(t, FileReport{Path: "junk/notes.md", Skipped: "not a session file (JSON, JSON lines or an Aider history); skipped"}, err.Files[0])
+		assert.Equal(t, "junk/sub/cut.json", err.Files[1].Path)
+		assert.Contains(t, err.Message, "junk/sub/cut.json: "+err.Files[1].Skipped)
+		assert.Empty(t, st.Sessions())
+	})
 	t.Run("a manifest splits one buffer into files; sizes that do not add up are refused", func(t *testing.T) {
 		files, err := ParseFileManifest([]byte(`[{"path":"a.json","size":2},{"path":"b/c.jsonl","size":3}]`), []byte("{}abc"))
 		require.Nil(t, err)

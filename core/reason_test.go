@@ -55,4 +55,6 @@ func TestErrorEnvelopeWritesTheReasonAfterTheMessage(t *testing.T) {
 	assert.Equal(t, `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"m","reason":"NOTHING_TO_IMPORT"}}`,
 		string(ErrorEnvelope(&Error{Code: InvalidArgument, Message: "m", Reason: NothingToImport})))
 	assert.Equal(t, `{"ok":false,"error":{"code":"NOT_FOUND","message":"m"}}`, string(ErrorEnvelope(&Error{Code: NotFound, Message: "m"})))
+	assert.Equal(t, `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"m","files":[{"path":"a.md","sessions":0,"skipped":"not a session file"}]}}`,
+		string(ErrorEnvelope(&Error{Code: InvalidArgument, Message: "m", Files: []FileReport{{Path: "a.md", Skipped: "not a session file"}}})))
 }

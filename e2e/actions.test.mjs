@@ -42,6 +42,60 @@ function controlBoxes(panelEl) {
     });
 }
 
+/**
+ * The shown toast covers no control, nor the panel's head and toolbar,
+ * and its text stays inside its rounded corners (each line's first and
+ * last letter within the curve).
+ */
+async function assertToastCoversNothing(panel) {
+  const m = await panel.evaluate((p) => {
+    const t = p.shadowRoot.querySelector('.status');
+    const r = t.getBoundingClientRect();
+    const box = { l: r.left, t: r.top, r: r.right, b: r.bottom };
+    const rect = (e) => {
+      const x = e.getBoundingClientRect();
+      return { name: e.className, l: x.left, t: x.top, r: x.right, b: x.bottom };
+    };
+    const range = document.createRange();
+    range.selectNodeContents(t);
+    const lines = [...range.getClientRects()].map((x) => ({ l: x.left, t: x.top, r: x.right, b: x.bottom }));
+    return { box, radius: parseFloat(getComputedStyle(t).borderTopLeftRadius), lines, head: [...p.shadowRoot.querySelectorAll('.head, .tools')].map(rect) };
+  });
+  const { box, radius, lines, head } = m;
+  const overlaps = (c) => Math.min(c.r, box.r) - Math.max(c.l, box.l) > 0 && Math.min(c.b, box.b) - Math.max(c.t, box.t) > 0;
+  assert.deepEqual((await panel.evaluate(controlBoxes)).filter(overlaps), []);
+  assert.deepEqual(head.filter(overlaps), []);
+  // A point is inside the rounded box unless it lies in a corner square beyond the arc.
+  const inside = (x, y) => {
+    const cx = x < box.l + radius ? box.l + radius : x > box.r - radius ? box.r - radius : x;
+    const cy = y < box.t + radius ? box.t + radius : y > box.b - radius ? box.b - radius : y;
+    return (x - cx) ** 2 + (y - cy) ** 2 <= radius ** 2 + 0.5;
+  };
+  assert.ok(lines.length > 0);
+  for (const l of lines) for (const [x, y] of [[l.l, l.t], [l.r, l.t], [l.l, l.b], [l.r, l.b]]) assert.ok(inside(x, y), `text corner (${x}, ${y}) outside the toast's rounded box ${JSON.stringify(box)} r=${radius}`);
+}
+
+test('phone (390×844): the fork toast of several lines keeps its letters inside its corners and covers no control or the head', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 390, height: 844 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    const panel = await openExplorer(page, baseURL);
+    const tip = (await demoRows(page)).find((r) => r.tipOf === 'main-2');
+    await panel.locator(`.row[data-node-id="${tip.id}"]`).click();
+    await page.locator('#tab-tree').click();
+    await panel.locator('.act-more').click();
+    await panel.locator('.act-fork').click();
+    const toast = panel.locator('.status', { hasText: `Forked at ${tip.id}` });
+    await toast.waitFor();
+    assert.ok((await toast.evaluate((t) => t.getBoundingClientRect().height)) > 40, 'the toast takes several lines');
+    await assertToastCoversNothing(panel);
+    await page.screenshot({ path: artifactPath('actions-fork-toast-390x844.png') });
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
 test('fork and clone: titles of their own, ids in the sessions list, a toast that covers no control', async () => {
   const env = await setup({ contextOptions: { viewport: { width: 1366, height: 850 } } });
   try {
@@ -59,17 +113,12 @@ test('fork and clone: titles of their own, ids in the sessions list, a toast tha
     assert.equal(await forkItem.locator('.session-id').textContent(), forkId);
     assert.equal(await page.locator('#session-list .session.selected').getAttribute('data-session-id'), forkId);
     assert.equal(await panel.locator('.head .title').textContent(), forkTitle);
-    // The toast names what happened, is polite, and sits over no control.
-    const toast = panel.locator('.head .status');
+    // The toast names what happened, is polite, and sits over no control nor the head.
+    const toast = panel.locator('.status');
     await toast.waitFor();
     assert.equal(await toast.textContent(), `Forked at ${budgetTip.id}: “${forkTitle}”, session ${forkId}`);
     assert.equal(await toast.getAttribute('aria-live'), 'polite');
-    const box = await toast.evaluate((e) => {
-      const r = e.getBoundingClientRect();
-      return { l: r.left, t: r.top, r: r.right, b: r.bottom };
-    });
-    const covered = (await panel.evaluate(controlBoxes)).filter((c) => Math.min(c.r, box.r) - Math.max(c.l, box.l) > 0 && Math.min(c.b, box.b) - Math.max(c.t, box.t) > 0);
-    assert.deepEqual(covered, []);
+    await assertToastCoversNothing(panel);
     await page.screenshot({ path: artifactPath('actions-fork-toast-1366x850.png') });
 
     // Clone the fork: "(copy)" after the fork's title, its own id.
@@ -80,7 +129,7 @@ test('fork and clone: titles of their own, ids in the sessions list, a toast tha
     const cloneId = await cloneItem.getAttribute('data-session-id');
     assert.ok(![forkId, 'demo'].includes(cloneId));
     assert.equal(await cloneItem.locator('.session-id').textContent(), cloneId);
-    await panel.locator('.head .status', { hasText: `Cloned: “${cloneTitle}”, session ${cloneId}` }).waitFor();
+    await panel.locator('.status', { hasText: `Cloned: “${cloneTitle}”, session ${cloneId}` }).waitFor();
     const forkedSession = await call(page, { operation: 'session', sessionId: forkId });
     assert.equal(forkedSession.cursor, budgetTip.id);
 

@@ -199,6 +199,7 @@ test('dialogs on a phone: the branch prompt shows over the tree pane and is oper
     await page.locator('#tab-tree').click();
     const first = rows[0].id;
     await panel.evaluate((p, id) => p.focusNode(id), first);
+    await panel.locator('.act-more').click(); // a phone keeps the less-used actions behind More
     await panel.locator('.act-summary').click();
     await panel.locator('.prompt-dialog[open]').waitFor();
     await page.keyboard.press('Control+A');

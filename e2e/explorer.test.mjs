@@ -89,6 +89,15 @@ test('explorer: demo session, jump by click, import with report, export, reload'
     assert.equal(await page.locator('.row.cursor').getAttribute('data-node-id'), imported.cursor);
     assert.equal(await page.locator('#report-warnings li').count(), 0);
     assert.equal(await page.locator('#session-list .session.selected .session-title').textContent(), 'Assist user with summary');
+    // A context card naming its model keeps its branch name whole; the model name gives way (its whole name in the tooltip).
+    await page.locator('session-tree-panel .message-head .model').first().waitFor();
+    const heads = await page.locator('session-tree-panel .message-head:has(.model)').evaluateAll((hs) => hs.map((h) => {
+      const b = h.querySelector('.branch-name');
+      const m = h.querySelector('.model');
+      return { branch: b.textContent, whole: b.scrollWidth <= b.clientWidth, model: m.title };
+    }));
+    assert.ok(heads.length >= 3, `${heads.length} cards with a model`);
+    for (const h of heads) assert.deepEqual(h, { branch: 'main', whole: true, model: 'model text-davinci-002-render-sha' });
     await page.screenshot({ path: artifactPath('explorer-import.png') });
     // The same file again adds nothing, and the report says so.
     await page.locator('#report-close').click();

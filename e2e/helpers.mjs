@@ -303,7 +303,8 @@ export async function explorerCall(page, request) {
 /**
  * Wait for the explorer's import report titled title (a substring) and
  * give it as text: its title, session lines, file lines, warnings (errors
- * among them) and errors alone.
+ * among them) and errors alone (those among the warnings, then the failed
+ * file lines as "name: reason").
  * @param {import('playwright-core').Page} page
  * @param {string} title
  */
@@ -314,6 +315,10 @@ export async function importReport(page, title) {
     sessions: await page.locator('#report-sessions li').allTextContents(),
     files: await page.locator('#report-files li').allTextContents(),
     warnings: await page.locator('#report-warnings li').allTextContents(),
-    errors: await page.locator('#report-warnings li.error').allTextContents(),
+    // Failures: of one file, under warnings; of several, a ZIP or a folder, on their file's line only.
+    errors: [
+      ...(await page.locator('#report-warnings li.error').allTextContents()),
+      ...(await page.locator('#report-files li.error').evaluateAll((ls) => ls.map((l) => `${l.querySelector('.report-file-name').textContent}: ${l.querySelector('.report-file-text').textContent}`))),
+    ],
   };
 }

@@ -235,3 +235,29 @@ test('explorer: "Refresh folder" re-reads the folder of a directory handle, reme
     await env.close();
   }
 });
+
+test('explorer: a folder with nothing usable lists each file with its reason, once (no run-on warning)', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1366, height: 850 } } });
+  try {
+    const { page, baseURL } = env;
+    await openExplorer(page, baseURL);
+    const junk = path.join(ARTIFACTS_DIR, 'folder-import', 'junk');
+    fs.rmSync(junk, { recursive: true, force: true });
+    fs.mkdirSync(path.join(junk, 'sub'), { recursive: true });
+    fs.writeFileSync(path.join(junk, 'notes.md'), '# notes\n');
+    fs.writeFileSync(path.join(junk, 'a.bin'), Buffer.from([0, 1, 2, 3]));
+    fs.writeFileSync(path.join(junk, 'sub', 'cut.json'), '{"conversations": [');
+    await page.setInputFiles('#open-folder', junk);
+    const r = await report(page, 'Nothing imported');
+    assert.equal(await page.locator('#import-report').evaluate((e) => e.classList.contains('failed')), true);
+    assert.deepEqual(r.files.map((f) => f.split(/skipped: /)[0]).sort(), ['junk/a.bin', 'junk/notes.md', 'junk/sub/cut.json']);
+    const cut = r.files.find((f) => f.startsWith('junk/sub/cut.json'));
+    assert.ok(r.files.every((f) => /skipped: .+/.test(f)), r.files.join('\n'));
+    assert.match(cut, /^junk\/sub\/cut\.jsonskipped: .*JSON/);
+    assert.deepEqual([r.warnings, r.errors], [[], []]);
+    await page.screenshot({ path: artifactPath('import-folder-junk-1366x850.png') });
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});

@@ -323,8 +323,9 @@ test('import-zip: a damaged ZIP gives a clear error in the report, not an except
     await page.setInputFiles('#import-file', [upload('cut.zip', cut), upload('junk.zip', junk), upload('text.zip', text), upload('corrupt.zip', corrupt)]);
     const r = await report(page, 'Nothing imported');
     assert.equal(await page.locator('#import-report').evaluate((e) => e.classList.contains('failed')), true);
-    const failures = await page.locator('#report-warnings li.error').allTextContents();
-    assert.deepEqual(failures, [
+    // Each failure once: on its file's line, not again under warnings.
+    assert.deepEqual(r.warnings, []);
+    assert.deepEqual(r.errors, [
       'cut.zip: the ZIP is damaged or cut off (invalid zip data); only the entries before the damage were read',
       'cut.zip › conversations.json: the ZIP ends inside this entry (cut off); it was not imported',
       'junk.zip: not a ZIP file, or a damaged one: no entry found in it',
@@ -373,7 +374,7 @@ test('import-zip: a ZIP cut off after its conversations.json still imports the c
     await page.setInputFiles('#import-file', upload('claude-cut.zip', cut));
     const r = await report(page, 'Imported 2 sessions');
     assert.deepEqual(await nodeCounts(page), { 'claude-1': 4, 'claude-2': 2 });
-    const failures = await page.locator('#report-warnings li.error').allTextContents();
+    const failures = r.errors;
     assert.equal(failures.length, 1, failures.join('\n'));
     assert.match(failures[0], /^claude-cut\.zip: the ZIP is damaged or cut off \(.+\); only the entries before the damage were read$/);
     assert.equal(r.files[1], 'claude-cut.zip › conversations.json2 sessions (claudeai)');

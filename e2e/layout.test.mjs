@@ -169,7 +169,7 @@ test('layout: panes tall enough, no overlapping controls, one pane at a time on 
   }
 });
 
-test('phone: the pane tabs work by keyboard and picking a session shows its tree', async () => {
+test('phone: the pane tabs work by keyboard, picking a session shows its tree, and every node action is reachable without sideways scrolling', async () => {
   const env = await setup({ contextOptions: { viewport: { width: 390, height: 844 } } });
   try {
     const { page, baseURL, errors } = env;
@@ -236,8 +236,28 @@ test('phone: the pane tabs work by keyboard and picking a session shows its tree
     assert.equal(await panel.locator('.messages .message').last().getAttribute('data-node-id'), budgetTip);
     await panel.locator('.preview-bar').waitFor();
     await page.screenshot({ path: artifactPath('layout-390x844-light-preview.png') });
-    // A comparison chosen in the tree pane shows in the context pane.
+    // The node actions: nothing scrolls sideways out of sight; the less-used
+    // ones wait behind "More", a disclosure button the keyboard opens.
     await page.locator('#tab-tree').click();
+    const bar = panel.locator('.actions');
+    const fits = () => bar.evaluate((b) => {
+      const box = b.getBoundingClientRect();
+      const shown = [...b.querySelectorAll('.action')].filter((a) => a.getClientRects().length > 0);
+      return b.scrollWidth <= b.clientWidth && shown.every((a) => a.getBoundingClientRect().left >= box.left && a.getBoundingClientRect().right <= box.right);
+    });
+    const more = panel.locator('.act-more');
+    assert.deepEqual(await bar.locator('.action:visible').allTextContents(), ['Continue from here', 'Branch…', 'More']);
+    assert.equal(await more.getAttribute('aria-expanded'), 'false');
+    assert.equal(await fits(), true);
+    await more.focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await more.getAttribute('aria-expanded'), 'true');
+    assert.deepEqual(await bar.locator('.action:visible').allTextContents(), ['Continue from here', 'Branch…', 'Less', 'Branch + summary…', 'Fork', 'Clone', 'Label…', 'Hide', 'Prefer', 'Compare…']);
+    assert.equal(await fits(), true);
+    await page.keyboard.press('Tab'); // the first action it showed follows it in the Tab order
+    assert.equal(await panel.evaluate((p) => p.shadowRoot.activeElement?.textContent), 'Branch + summary…');
+    await page.screenshot({ path: artifactPath('layout-390x844-light-more.png') });
+    // A comparison chosen in the tree pane shows in the context pane.
     await panel.locator('.act-compare').click();
     const mainTip = await panel.evaluate((p) => p._value.rows.find((r) => r.tipOf === 'main').id);
     await panel.locator(`.row[data-node-id="${mainTip}"]`).click();

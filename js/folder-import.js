@@ -65,7 +65,9 @@ export async function walkDirectory(dir) {
  * stored when it is aborted or one of them cannot be stored (each session
  * whole: a batch is one transaction), and its envelope says how many
  * files were. A batch refused (past the memory budget, nothing readable
- * in it) is reported on its files and the next one goes on.
+ * in it) is reported on its files and the next one goes on; when none
+ * gave a session, the failure lists every file with its reason
+ * (error.files, as core's ImportFiles gives it).
  * @param {import("./local.js").LocalTree} tree
  * @param {FolderFile[]} files
  * @param {FileSystemDirectoryHandle|null} dir walked here when given
@@ -108,7 +110,8 @@ export async function importFileList(tree, files, dir, { onProgress, signal } = 
     if (!env.ok && env.error.code !== ERROR.INVALID_ARGUMENT) return done === 0 ? env : { ...env, error: { ...env.error, message: `${env.error.message}; ${stored}` } };
     if (!env.ok) {
       failed ??= env;
-      for (const f of part) report.files.set(f.path, { path: f.path, sessions: 0, skipped: env.error.message });
+      const why = new Map((env.error.files ?? []).map((r) => [r.path, r])); // each file's reason, as core gave it
+      for (const f of part) report.files.set(f.path, why.get(f.path) ?? { path: f.path, sessions: 0, skipped: env.error.message });
       continue;
     }
     done += part.length;
@@ -117,7 +120,7 @@ export async function importFileList(tree, files, dir, { onProgress, signal } = 
     report.warnings.push(...env.value.warnings);
     for (const r of env.value.files) report.files.set(r.path, r);
   }
-  if (report.sessions.length === 0 && failed) return failed;
+  if (report.sessions.length === 0 && failed) return { ...failed, error: { ...failed.error, files: files.map((f) => report.files.get(f.path)) } };
   return { ok: true, value: { ...report, files: files.map((f) => report.files.get(f.path)) } };
 }
 

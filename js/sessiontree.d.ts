@@ -28,10 +28,12 @@ export const ERROR: Readonly<{ [K in ErrorCode]: K }>;
  * What every call resolves to (T unknown when the call does not say: narrow
  * it before use). A failure's `reason`, when present, is its cause finer than
  * its code (`REASON`, js/protocol.js): act on it, never on the message's wording.
+ * An importFiles where no file gave a session fails with `files`: each file
+ * with why nothing was read from it (the message joins the same).
  */
 export type Envelope<T = unknown> =
   | { ok: true; value: T }
-  | { ok: false; error: { code: ErrorCode; message: string; reason?: string } };
+  | { ok: false; error: { code: ErrorCode; message: string; reason?: string; files?: FilesResult["files"] } };
 
 /**
  * A message's role: the ones chat APIs share, offered by editors, or any

@@ -271,6 +271,8 @@ async function feedUnzip(file, unzip, zipName, onProgress, signal) {
  */
 export async function readZip(file, { name, budget = ZIP_ENTRY_BUDGET, onProgress, signal } = {}) {
   const zipName = name ?? (typeof file?.name === "string" && file.name !== "" ? file.name : "archive.zip");
+  // A 0-byte file says so, as an empty loose file does (not "a damaged ZIP").
+  if (file?.size === 0) return [{ kind: "error", name: zipName, message: "the file is empty: nothing to import" }];
   let lib;
   try {
     lib = await loadFflate();

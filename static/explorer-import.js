@@ -22,7 +22,8 @@ const PROGRESS_BYTES = 512 * 1024;
 /**
  * Import sources one after another (as importFiles) into a report, shown
  * by the caller: its per-file lines only when several were read, or a ZIP
- * or folder.
+ * or folder; then each failure is said on its file's line only (errors
+ * empty), else once among the errors.
  * @param {{tree: object, setStatus: (text: string) => void, hasSession: (id: string) => boolean}} ctx
  * @param {import("./import-files.js").Source[]} sources
  * @param {{name: string, reason: string}[]} [unreadable] folders a drop could not read
@@ -42,7 +43,9 @@ export async function readSources(ctx, sources, unreadable = []) {
     } else if (!notePiece(piece, report)) await importPiece(ctx, piece, report);
   }
   hideProgress();
-  return { ...report, files: report.files.length > 1 || fromArchive ? report.files : [] };
+  if (report.files.length <= 1 && !fromArchive) return { ...report, files: [] };
+  // Each failure and cancellation is on its file's line, with its reason: said once, not again as a warning.
+  return { ...report, errors: [], warnings: report.warnings.filter((w) => !w.cancelled) };
 }
 
 /**
@@ -148,7 +151,7 @@ async function importSnapshot(ctx, name, data, report) {
 function recordImport(name, env, refs, aborted, report) {
   if (!env.ok && aborted) {
     report.files.push({ name, text: "cancelled: nothing was imported", kind: "skipped" });
-    report.warnings.push({ message: `${name}: import cancelled; nothing was imported` });
+    report.warnings.push({ message: `${name}: import cancelled; nothing was imported`, cancelled: true });
     return;
   }
   if (!env.ok) {

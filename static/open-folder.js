@@ -37,17 +37,21 @@ export function groupByOrigin(sessions) {
 /**
  * The explorer's report of an importFiles envelope: sessions, one line per
  * file (its tool and sessions, or why it was skipped), one line per tool
- * and project with its count, warnings. Pure.
+ * and project with its count, warnings; of a folder that gave nothing, one
+ * line per file with its reason. Pure.
  * @param {object} env the envelope of tree.importFiles
  * @param {boolean} aborted whether the import was cancelled
  */
 export function folderReport(env, aborted) {
+  const fileLine = (f) => ({ name: f.path, text: f.skipped ? `skipped: ${f.skipped}` : `${f.tool}${f.sessions > 0 ? ` · ${f.sessions} ${f.sessions === 1 ? "session" : "sessions"}` : ""}`, kind: f.skipped ? "skipped" : "imported" });
   if (!env.ok) {
+    // A folder where no file gave a session: each file on its line with its reason (core's error.files), said once.
+    const files = aborted || !Array.isArray(env.error.files) ? [] : env.error.files.map(fileLine);
     const message = aborted ? "import cancelled; nothing was imported" : env.error.message;
-    return { sessions: [], warnings: [], errors: [message], skipped: [], files: [] };
+    return { sessions: [], warnings: [], errors: files.length > 0 ? [] : [message], skipped: [], files };
   }
   const v = env.value;
-  const files = v.files.map((f) => ({ name: f.path, text: f.skipped ? `skipped: ${f.skipped}` : `${f.tool}${f.sessions > 0 ? ` · ${f.sessions} ${f.sessions === 1 ? "session" : "sessions"}` : ""}`, kind: f.skipped ? "skipped" : "imported" }));
+  const files = v.files.map(fileLine);
   const origins = groupByOrigin(v.sessions).map((g) => ({ name: `${g.tool}${g.project ? ` · ${g.project}` : ""}`, text: `${g.count} ${g.count === 1 ? "session" : "sessions"}`, kind: "imported" }));
   return { sessions: v.sessions, warnings: v.warnings, errors: [], skipped: v.skipped, files: [...origins, ...files] };
 }

@@ -8,6 +8,9 @@
 
 import { button, el } from "./dom.js";
 
+/** The actions a narrow panel keeps behind its "More" button. */
+const SECONDARY = ["summary", "fork", "clone", "label", "hide", "prefer", "compare"];
+
 /**
  * The toolbar, the prompt and the comparison view: `toolbar`, `prompt`
  * and `diffView` are elements for the caller to place.
@@ -56,7 +59,29 @@ export class PanelActions {
       prefer: a("prefer", "Prefer", "Mark the path to this node as preferred", () => this._prefer()),
       compare: a("compare", "Compare…", "Compare this node with another one", () => this._startCompare()),
     };
+    this._addMore();
     this.update();
+  }
+
+  /**
+   * The "More" disclosure of a narrow panel (a phone): the less-used
+   * actions (SECONDARY) hide behind it and show on rows of their own when
+   * it is pressed (aria-expanded); a wide panel shows every action and
+   * hides the button (session-tree-panel.css).
+   */
+  _addMore() {
+    for (const name of SECONDARY) this.buttons[name].classList.add("secondary");
+    this.moreButton = button("action act-more", "More", "Show the other actions: Branch + summary, Fork, Clone, Label, Hide, Prefer, Compare");
+    this.moreButton.setAttribute("aria-expanded", "false");
+    this.moreButton.addEventListener("click", () => this.showMore(!this.toolbar.classList.contains("more-open")));
+    this.buttons.branch.after(this.moreButton); // in place whether open or not; what it shows follows it
+  }
+
+  /** Show or hide the less-used actions behind "More" (a narrow panel). @param {boolean} open */
+  showMore(open) {
+    this.toolbar.classList.toggle("more-open", open);
+    this.moreButton.setAttribute("aria-expanded", String(open));
+    this.moreButton.textContent = open ? "Less" : "More";
   }
 
   /** Whether the prompt dialog is open. */

@@ -207,9 +207,15 @@ export class ContextPane {
     const badge = el("span", "role", kind === "message" || note !== null ? role : kind.replace(/_/g, " "));
     badge.dataset.role = li.dataset.role;
     head.append(badge);
-    head.append(el("span", "meta branch-name", node.branch));
+    const branch = el("span", "meta branch-name", node.branch);
+    branch.title = `branch ${node.branch}`;
+    head.append(branch);
     const model = node.message?.model ?? node.source?.message?.metadata?.model_slug;
-    if (typeof model === "string") head.append(el("span", "meta model", model));
+    if (typeof model === "string") {
+      const m = el("span", "meta model", model);
+      m.title = `model ${model}`; // its whole name, where the head cuts it
+      head.append(m);
+    }
     const time = el("time", "meta time", formatTime(node.timestamp));
     time.dateTime = node.timestamp;
     head.append(time);

@@ -11,11 +11,11 @@ const FILTER_LABELS = { default: "Default", "no-tools": "No tools", user: "User 
 
 /**
  * Build the panel's shadow root: the overlay toggle and backdrop, the frame
- * (head with title, stats, toast and close; toolbar with search, filter
- * and "Compact runs"; the tree column and the context pane with its
- * composer) and the prompt dialog. Sets the panel's element fields
- * (_shadow, _toggle, _backdrop, _frame, _title, _stats, _closeButton,
- * _status, _filterSelect, _compactBox).
+ * (head with title, stats and close; toolbar with search, filter and
+ * "Compact runs"; the tree column and the context pane with its composer,
+ * each with an anchor for the toast) and the prompt dialog. Sets the
+ * panel's element fields (_shadow, _toggle, _backdrop, _frame, _title,
+ * _stats, _closeButton, _status, _toastAnchors, _filterSelect, _compactBox).
  * @param {SessionTreePanel} panel
  */
 export function buildFrame(panel) {
@@ -47,12 +47,17 @@ export function buildFrame(panel) {
   panel._title = el("h2", "title", "No session");
   panel._stats = el("span", "stats");
   panel._closeButton = button("icon close", "×", "Close the session tree");
-  // The toast (_setStatus): in the head, never over a control; polite.
+  // The toast (_setStatus): polite; at the foot of the tree column (or of
+  // the context pane when it alone shows), over the last rows, never over
+  // a control or the head. A zero-height anchor holds it there.
   panel._status = el("p", "status");
   panel._status.setAttribute("role", "status");
   panel._status.setAttribute("aria-live", "polite");
   panel._status.hidden = true;
-  head.append(panel._title, panel._stats, panel._status, panel._closeButton);
+  panel._status.addEventListener("click", () => (panel._status.hidden = true)); // only an error takes clicks
+  panel._toastAnchors = { tree: el("div", "toast-anchor"), context: el("div", "toast-anchor") };
+  panel._toastAnchors.tree.append(panel._status);
+  head.append(panel._title, panel._stats, panel._closeButton);
 
   // Toolbar: search, filter, compact runs.
   const tools = el("div", "tools");
@@ -72,9 +77,9 @@ export function buildFrame(panel) {
   // Body: tree and context side by side (stacked when narrow).
   const body = el("div", "body");
   const treeCol = el("div", "tree-col");
-  treeCol.append(panel._view.scroller, panel._actions.toolbar);
+  treeCol.append(panel._view.scroller, panel._toastAnchors.tree, panel._actions.toolbar);
   panel._composer.element.hidden = !panel.hasAttribute("composer");
-  panel._context.element.append(panel._composer.element);
+  panel._context.element.append(panel._toastAnchors.context, panel._composer.element);
   body.append(treeCol, panel._context.element);
 
   frame.append(head, tools, body);

@@ -330,8 +330,8 @@ export class SessionTreePanel extends PanelAttributes {
   }
 
   /**
-   * Show a short confirmation in the panel's toast (in the head, never
-   * over a control; announced politely; gone after 3 s).
+   * Show a short confirmation in the panel's toast (at the foot of the
+   * tree, over no control; announced politely; gone after 3 s).
    * @param {string} text
    */
   notify(text) {
@@ -398,6 +398,9 @@ export class SessionTreePanel extends PanelAttributes {
   }
 
   _setStatus(text, isError = true) {
+    // Where it can be seen: the context pane's foot when the tree column is not shown.
+    const anchor = this._toastAnchors[this.getAttribute("pane") === "context" ? "context" : "tree"];
+    if (text !== "" && this._status.parentNode !== anchor) anchor.append(this._status);
     this._status.textContent = text;
     this._status.classList.toggle("error", isError);
     this._status.hidden = text === "";

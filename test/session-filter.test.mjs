@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { filterByOrigin, formatCount, originOptions, projectLabel, toolLabel } from '../static/session-filter.js';
-import { joinReports } from '../static/open-folder.js';
+import { folderReport, joinReports } from '../static/open-folder.js';
 import { dateOptions, inRange } from '../static/session-dates.js';
 
 const sessions = [
@@ -89,4 +89,14 @@ test('open-folder: a folder report and its ZIP files\' join; the folder\'s "noth
   assert.deepEqual(joined.files.map((f) => f.name), ['a.txt', 'x.zip › conversations.json']);
   const failed = joinReports(empty, { ...zips, sessions: [], errors: ['x.zip: damaged'] });
   assert.deepEqual(failed.errors, ['nothing imported: a.txt: not a session file', 'x.zip: damaged']);
+});
+
+test('open-folder: a folder where no file gave a session lists each file with its reason (core\'s error.files), said once', () => {
+  const env = { ok: false, error: { code: 'INVALID_ARGUMENT', message: 'nothing imported: j/a.md: not a session file; j/b.json: not valid JSON', files: [{ path: 'j/a.md', sessions: 0, skipped: 'not a session file' }, { path: 'j/b.json', sessions: 0, skipped: 'not valid JSON' }] } };
+  const r = folderReport(env, false);
+  assert.deepEqual(r.files, [{ name: 'j/a.md', text: 'skipped: not a session file', kind: 'skipped' }, { name: 'j/b.json', text: 'skipped: not valid JSON', kind: 'skipped' }]);
+  assert.deepEqual([r.sessions, r.errors, r.warnings], [[], [], []]);
+  // Without the list (an older store, a failure of another kind): the message, once.
+  assert.deepEqual(folderReport({ ok: false, error: { code: 'STORAGE_ERROR', message: 'quota' } }, false).errors, ['quota']);
+  assert.deepEqual(folderReport(env, true), { sessions: [], warnings: [], errors: ['import cancelled; nothing was imported'], skipped: [], files: [] });
 });

@@ -1,0 +1,126 @@
+// Text contrast in the explorer and the panel, light and dark: the small
+// text a new user found just under WCAG's 4.5:1 in light mode (the cursor
+// row's "● cursor" and branch chip, role badges on plain, path and
+// selected rows, the selected session's meta lines, the context's chip
+// labels and message meta) is measured from the computed colours, each
+// over the backgrounds behind it composed (alpha and color-mix included),
+// and must reach 4.5:1.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { setup, openExplorer, importReport, FIXTURES_DIR } from './helpers.mjs';
+
+/** The text measured: [what, selector, root ("page" or "panel")]. */
+const TEXTS = [
+  ['cursor mark', '.row.cursor .cursor-mark', 'panel'],
+  ['branch chip on the cursor row', '.row.cursor .branch', 'panel'],
+  ['branch chips', '.row .branch', 'panel'],
+  ['role badge on the selected row', '.row.active .role', 'panel'],
+  ['role badges on the cursor row', '.row.cursor .role', 'panel'],
+  ['user badges', '.row .role[data-role="user"]', 'panel'],
+  ['assistant badges', '.row .role[data-role="assistant"]', 'panel'],
+  ['context chip label', '.chip-name', 'panel'],
+  ['context message meta', '.message-head .meta', 'panel'],
+  ['selected session meta', '#session-list .session.selected .session-meta span', 'page'],
+  ['selected session id', '#session-list .session.selected .session-id', 'page'],
+  ['selected session source', '#session-list .session.selected .session-source', 'page'],
+  ['session meta', '#session-list .session .session-meta span', 'page'],
+];
+
+/**
+ * Contrast ratios of every element matching each of texts, in the page:
+ * [what, ratio, colour, background] of the lowest per entry (null: none shown).
+ */
+function measureContrast(texts) {
+  const parse = (c) => {
+    let m = c.match(/^rgba?\(([^)]+)\)$/);
+    if (m) {
+      const p = m[1].split(/[\s,/]+/).filter(Boolean).map(Number);
+      return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+    }
+    m = c.match(/^color\(srgb ([^)]+)\)$/);
+    if (m) {
+      const p = m[1].split(/[\s/]+/).filter(Boolean).map(Number);
+      return [p[0] * 255, p[1] * 255, p[2] * 255, p.length > 3 ? p[3] : 1];
+    }
+    throw new Error(`colour not understood: ${c}`);
+  };
+  const over = (top, under) => {
+    const a = top[3] + under[3] * (1 - top[3]);
+    if (a === 0) return [0, 0, 0, 0];
+    return [0, 1, 2].map((i) => (top[i] * top[3] + under[i] * under[3] * (1 - top[3])) / a).concat(a);
+  };
+  const parentOf = (n) => n.parentElement ?? (n.parentNode instanceof ShadowRoot ? n.parentNode.host : null);
+  // The backdrop: every ancestor's background, from the top down.
+  const background = (e) => {
+    const layers = [];
+    for (let a = e; a; a = parentOf(a)) {
+      const bg = parse(getComputedStyle(a).backgroundColor);
+      layers.push(bg);
+      if (bg[3] === 1) break;
+    }
+    return layers.reverse().reduce((under, top) => over(top, under), [255, 255, 255, 1]);
+  };
+  const lum = ([r, g, b]) => {
+    const f = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const ratio = (a, b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
+  const shadow = document.querySelector('#panel').shadowRoot;
+  const hex = (c) => '#' + c.slice(0, 3).map((v) => Math.round(v).toString(16).padStart(2, '0')).join('');
+  return texts.map(([what, selector, root]) => {
+    let worst = null;
+    for (const e of (root === 'panel' ? shadow : document).querySelectorAll(selector)) {
+      if (e.getClientRects().length === 0 || !e.textContent.trim()) continue;
+      const bg = background(e);
+      const fg = over(parse(getComputedStyle(e).color), bg);
+      const r = ratio(fg, bg);
+      if (worst === null || r < worst[1]) worst = [what, Math.round(r * 100) / 100, hex(fg), hex(bg), e.textContent.trim().slice(0, 20)];
+    }
+    return worst ?? [what, null];
+  });
+}
+
+for (const scheme of ['light', 'dark']) {
+  test(`contrast (${scheme}): the small text of rows, chips, badges and the session list reaches 4.5:1`, async () => {
+    const env = await setup({ contextOptions: { viewport: { width: 1366, height: 850 }, colorScheme: scheme } });
+    try {
+      const { page, baseURL, errors } = env;
+      const panel = await openExplorer(page, baseURL);
+      // An imported session, selected: its list entry has an id and a source line.
+      await page.setInputFiles('#import-file', path.join(FIXTURES_DIR, 'librechat', 'chatgpt-tree.json'));
+      await importReport(page, 'Imported 1 session');
+      await page.locator('#report-close').click();
+      await panel.locator('.title', { hasText: 'Assist user with summary' }).waitFor();
+      await panel.locator('.row.cursor').click(); // the selected row is the cursor's
+      const first = await measureAll(page);
+      // The demo too: its model chip, and a selected row off the cursor's path.
+      await page.locator('#session-list .session', { hasText: 'Demo: a long weekend in Lisbon' }).click();
+      await panel.locator('.title', { hasText: 'Demo: a long weekend in Lisbon' }).waitFor();
+      await panel.locator('.row.cursor').waitFor();
+      await panel.locator('.scroller').focus();
+      await page.keyboard.press('ArrowDown');
+      const second = await measureAll(page);
+      // The cursor on a user message: its badge on the cursor row's fill.
+      const user = await panel.evaluate((p) => p.shadowRoot.querySelector('.row:not(.cursor) .role[data-role="user"]').closest('.row').dataset.nodeId);
+      await panel.locator(`.row[data-node-id="${user}"]`).click();
+      await panel.locator('.act-jump').click();
+      await panel.locator(`.row.cursor[data-node-id="${user}"]`).waitFor();
+      const third = await measureAll(page);
+      const all = [...first, ...second, ...third];
+      const low = all.filter(([, r]) => r !== null && r < 4.5);
+      assert.deepEqual(low, [], `${scheme}: text under 4.5:1`);
+      const missing = TEXTS.map(([what]) => what).filter((what) => !all.some(([w, r]) => w === what && r !== null));
+      assert.deepEqual(missing, [], 'texts not found to measure');
+      assert.deepEqual(errors, []);
+    } finally {
+      await env.close();
+    }
+  });
+}
+
+/** measureContrast in the page, once the panel has drawn. */
+async function measureAll(page) {
+  await page.waitForTimeout(150);
+  return page.evaluate(measureContrast, TEXTS);
+}
