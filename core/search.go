@@ -142,6 +142,12 @@ func (st *Store) unindex(s *Session) {
 	if st.search == nil {
 		return
 	}
+	if s.search == st.search || s.warming == st.search {
+		// Its documents are dead: the owner table lets go of the session, so
+		// a paged-out or replaced session's nodes are not kept alive until
+		// the next rebuild (at 10,000 sessions, a gigabyte after a search).
+		st.searchOwners[s.searchKey] = nil
+	}
 	if s.search == st.search {
 		s.search = nil
 		st.search.Detached(len(s.nodes))
@@ -323,7 +329,7 @@ func (st *Store) runSearch(q *searchRequest) SearchResult {
 	owners := st.searchOwners
 	keep := search.Filter{Owner: func(k uint32) bool {
 		s := owners[k]
-		return (s.search == ix || s.warming == ix) && (q.session == nil || s == q.session)
+		return s != nil && (s.search == ix || s.warming == ix) && (q.session == nil || s == q.session)
 	}}
 	if q.branch != "" || q.roles != nil {
 		keep.Node = func(k uint32, i int32) bool {
