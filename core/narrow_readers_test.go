@@ -165,7 +165,7 @@ func TestDescribeEmptyReadsTheSourceAsTheDecoder(t *testing.T) {
 }
 
 func TestStubEntriesAndBatchFilesReadAsTheTaggedStructs(t *testing.T) {
-	// A list over stubSubstringsBytes reads its strings as substrings of one copy.
+	// A long list, as a start-up sent them before they were packed.
 	big := string(stubRequestOf(200))
 	big = big[strings.Index(big, "[") : len(big)-1]
 	for _, in := range []string{`[]`, `[null]`, `[{"sessionId":"s","title":"t","nodeCount":3,"cursor":null,"source":{"sessionId":"p","nodeId":"n","via":"fork"}}]`,

@@ -12,11 +12,7 @@ package core
 // of the public API sees the answer the session would have given had it
 // stayed in memory. PagedOut never leaves the shim.
 
-import (
-	"bytes"
-
-	"github.com/sessiontree/sessiontree/core/internal/jsonx"
-)
+import "github.com/sessiontree/sessiontree/core/internal/jsonx"
 
 // PagedOut is the internal error code of a call that needed a session
 // whose nodes are not in memory (a stub; see the file comment). It is not
@@ -102,17 +98,9 @@ const (
 // stubEntryFields are the keys of stubEntry's fields, in order.
 var stubEntryFields = []string{"sessionId", "title", "createdAt", "updatedAt", "nodeCount", "cursor", "activeBranch", "tool", "project", "source"}
 
-// stubSubstringsBytes is the size of a page.stub list (bytes) from which
-// it reads its strings as substrings of one copy (jsonx.Substrings): the
-// start-up's stubs of every stored session (about 250 bytes a session).
-// Smaller lists (another tab's few sessions) decode each string, so one
-// stub never holds a large copy alive.
-const stubSubstringsBytes = 16 << 10
-
-// readStubEntry reads the page.stub entry el into e, its strings through
-// strs (nil: one allocation each), and reports whether every field has
-// its type.
-func readStubEntry(strs *jsonx.Substrings, el []byte, e *stubEntry) bool {
+// readStubEntry reads the page.stub entry el into e and reports whether
+// every field has its type.
+func readStubEntry(el []byte, e *stubEntry) bool {
 	dst := [...]*string{&e.SessionID, &e.Title, &e.CreatedAt, &e.UpdatedAt, nil, &e.Cursor, &e.ActiveBranch, &e.Tool, &e.Project}
 	ok := true
 	ok = jsonx.ReadObject(el, stubEntryFields, func(field int, v []byte) {
@@ -128,25 +116,21 @@ func readStubEntry(strs *jsonx.Substrings, el []byte, e *stubEntry) bool {
 				return
 			}
 			e.has |= bit
-			ok = strs.ReadString(v, dst[field]) && ok
+			ok = jsonx.ReadString(v, dst[field]) && ok
 		default:
-			ok = strs.ReadString(v, dst[field]) && ok
+			ok = jsonx.ReadString(v, dst[field]) && ok
 		}
 	}) && ok
 	return ok
 }
 
 // readStubEntries reads page.stub's "sessions" list v, reporting false
-// when it is not a list of entries of the right types.
+// when it is not a list of entries of the right types. The shim sends a
+// few sessions this way (another tab's); start-up's thousands come packed
+// (paging_packed.go).
 func readStubEntries(v []byte) ([]stubEntry, bool) {
-	var strs *jsonx.Substrings
-	if len(v) >= stubSubstringsBytes {
-		strs = jsonx.NewSubstrings(v)
-	}
-	// Room for every entry at once (at most one "sessionId" key each, and
-	// one in its source): growing the list copied it ten times over.
-	list := make([]stubEntry, 0, bytes.Count(v, []byte(`"sessionId"`)))
-	ok := jsonx.ReadList(v, &list, func(el []byte, e *stubEntry) bool { return readStubEntry(strs, el, e) })
+	var list []stubEntry
+	ok := jsonx.ReadList(v, &list, readStubEntry)
 	return list, ok
 }
 
