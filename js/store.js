@@ -4,8 +4,9 @@
 // tree logic lives in the wasm core. The parts, one job each:
 //
 //   store/schema.js   object stores, stepwise upgrades, opening the database
-//   store/records.js  how nodes, annotations, meta and restore points are
-//                     encoded in records; reading and writing them
+//   store/records.js  how nodes, annotations and meta are encoded in
+//                     records; reading and writing them
+//   store/restore-points.js  the named snapshots saveSnapshot keeps
 //   store/writer.js   the Writer: one transaction per batch of calls, the
 //                     Web Lock and BroadcastChannel protocol between tabs
 
@@ -13,7 +14,8 @@ import { openDatabase } from "./store/schema.js";
 import { readMetas } from "./store/pager.js";
 
 export { DB_DEFAULT_NAME, DB_VERSION, openDatabase, upgrades } from "./store/schema.js";
-export { CHUNK_SIZE, getSnapshot, listSnapshots, nodeRange, parseChangeBytes, putSnapshot, readAllSessions, restoreRequest } from "./store/records.js";
+export { CHUNK_SIZE, nodeRange, parseChangeBytes, readAllSessions, restoreRequest } from "./store/records.js";
+export { getSnapshot, listSnapshots, putSnapshot } from "./store/restore-points.js";
 export { Writer, storageErrorEnvelope } from "./store/writer.js";
 export { STORAGE_ERROR } from "./protocol.js";
 export { PAGED_OUT_HEAD, Pager, packStubs, readMetas, stubRequest } from "./store/pager.js";

@@ -100,6 +100,7 @@ const PRECACHE = [
   "../js/store.js",
   "../js/store/schema.js",
   "../js/store/records.js",
+  "../js/store/restore-points.js",
   "../js/store/writer.js",
   "../js/store/take-in.js",
   "../js/store/plan.js",

@@ -85,22 +85,23 @@ function fakeTx(initial = {}) {
 }
 
 
-test('writeChanges plans the records of a new session: whole chunks, node records for the rest, one meta', () => {
+test('writeChanges plans the records of a new session: chunk records, the last one shorter, and one meta', () => {
   const tx = fakeTx();
   const blocks = parseChangeBytes(utf8(block({ operation: 'import', nodes: chain('n', 0, CHUNK_SIZE + 2), annotations: ['{"a":1}'] })));
   const written = writeChanges(tx, blocks, 7, () => undefined);
   assert.ok(written instanceof Map, 'no fold: answered at once');
   const puts = tx.log.filter(([op]) => op === 'put').map(([, store, k]) => `${store}:${JSON.stringify(k)}`);
-  assert.deepEqual(puts, ['annotations:["s",0]', 'chunks:["s",0]', `nodes:["s",${CHUNK_SIZE}]`, `nodes:["s",${CHUNK_SIZE + 1}]`, 'sessions:"s"']);
+  assert.deepEqual(puts, ['annotations:["s",0]', 'chunks:["s",0]', `chunks:["s",${CHUNK_SIZE}]`, 'sessions:"s"']);
   assert.deepEqual(tx.log.filter(([op]) => op === 'delete').map(([, store]) => store), ['chunks', 'nodes', 'annotations'], 'a new session replaces whatever was stored');
   const meta = tx.data.sessions.get('"s"').v;
   assert.equal(meta.gen, 7);
   assert.equal(meta.op, 'import');
-  assert.equal(meta.folded, CHUNK_SIZE);
+  assert.equal(meta.folded, CHUNK_SIZE + 2);
   assert.equal(meta.epoch, 0);
   assert.equal(meta.tail, undefined, 'no defer: no tail');
-  assert.deepEqual({ ...written.get('s'), meta: undefined }, { epoch: 0, count: CHUNK_SIZE + 2, folded: CHUNK_SIZE, acount: 1, tail: false, meta: undefined, deferred: false });
+  assert.deepEqual({ ...written.get('s'), meta: undefined }, { epoch: 0, count: CHUNK_SIZE + 2, folded: CHUNK_SIZE + 2, acount: 1, tail: false, meta: undefined, deferred: false });
   assert.equal(text(tx.data.chunks.get('["s",0]').v).split(',\n').length, CHUNK_SIZE);
+  assert.equal(text(tx.data.chunks.get(`["s",${CHUNK_SIZE}]`).v).split(',\n').length, 2);
 });
 
 test('writeChanges appends node records from where the stored ones end, and a reset starts a new epoch', async (t) => {
@@ -154,8 +155,9 @@ test('writeChanges writes a drain in pieces: a block with more writes no meta; t
   const second = parseChangeBytes(utf8(block({ operation: 'import', from: CHUNK_SIZE, nodes: chain('n', CHUNK_SIZE, n), meta })));
   writeChanges(tx, second, 4, () => undefined, null, written);
   assert.equal(tx.data.sessions.get('"s"').v.nodeCount, n);
-  assert.equal(tx.data.chunks.size, 1);
-  assert.equal(tx.data.nodes.size, 1);
+  assert.equal(tx.data.chunks.size, 2, 'the last piece is a chunk too');
+  assert.equal(tx.data.nodes.size, 0);
+  assert.equal(tx.data.sessions.get('"s"').v.folded, n);
 });
 
 test('writeChanges with defer leaves an append\'s meta unwritten only when it follows from the node', async (t) => {

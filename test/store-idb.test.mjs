@@ -5,7 +5,8 @@ import 'fake-indexeddb/auto';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openDatabase, STORES } from '../js/store/schema.js';
-import { CHUNK_SIZE, diskState, getSnapshot, listSnapshots, maxGen, parseChangeBytes, putSnapshot, readAllSessions, writeChanges } from '../js/store/records.js';
+import { CHUNK_SIZE, chunkNodeCount, diskState, maxGen, parseChangeBytes, readAllSessions, readNodes, writeChanges } from '../js/store/records.js';
+import { getSnapshot, listSnapshots, putSnapshot } from '../js/store/restore-points.js';
 import { block, chain, text, utf8 } from './changes.mjs';
 
 let dbs = 0;
@@ -55,13 +56,55 @@ test('a session written and read back is the snapshot of its nodes and annotatio
 test('appends across transactions fold into chunk records and read back in order', async () => {
   const db = await freshDB();
   const n = CHUNK_SIZE + 5;
-  let written = await commit(db, block({ operation: 'import', nodes: chain('n', 0, CHUNK_SIZE - 1) }), 1);
-  written = await commit(db, block({ from: CHUNK_SIZE - 1, nodes: chain('n', CHUNK_SIZE - 1, n) }), 2, written);
-  assert.equal(written.get('s').folded, CHUNK_SIZE);
+  let written = await commit(db, block({ operation: 'import', nodes: chain('n', 0, 3) }), 1);
+  assert.equal(written.get('s').folded, 3, 'a session written whole is chunk records only');
+  written = await commit(db, block({ from: 3, nodes: chain('n', 3, CHUNK_SIZE + 2) }), 2, written);
+  assert.equal(written.get('s').folded, 3, 'a tail under CHUNK_SIZE stays node records');
+  written = await commit(db, block({ from: CHUNK_SIZE + 2, nodes: chain('n', CHUNK_SIZE + 2, n) }), 3, written);
+  assert.equal(written.get('s').folded, CHUNK_SIZE + 3, 'CHUNK_SIZE node records fold into one chunk after the short one');
   const { snaps } = await snapshots(db);
   assert.deepEqual(snaps[0].nodes.map((x) => x.id), chain('n', 0, n).map((x) => JSON.parse(x).id));
   const tx = db.transaction(STORES, 'readonly');
-  assert.equal(await maxGen(tx.objectStore('sessions')), 2);
+  assert.equal(await maxGen(tx.objectStore('sessions')), 3);
+  const chunks = await new Promise((resolve) => (tx.objectStore('chunks').getAll().onsuccess = (e) => resolve(e.target.result)));
+  assert.deepEqual(chunks.map(chunkNodeCount), [3, CHUNK_SIZE]);
+  db.close();
+});
+
+test('a session written whole is stored in chunks of any length, and read from any node', async () => {
+  const db = await freshDB();
+  const n = 2 * CHUNK_SIZE + 503;
+  const ids = chain('n', 0, n).map((x) => JSON.parse(x).id);
+  let written = await commit(db, block({ operation: 'import', nodes: chain('n', 0, CHUNK_SIZE + 500) }), 1);
+  assert.equal(written.get('s').folded, CHUNK_SIZE + 500);
+  written = await commit(db, block({ from: CHUNK_SIZE + 500, nodes: chain('n', CHUNK_SIZE + 500, n) }), 2, written);
+  assert.equal(written.get('s').folded, 2 * CHUNK_SIZE + 500, 'whole chunks of an append after the chunks go straight into a chunk record');
+  const tx = db.transaction(STORES, 'readonly');
+  const meta = await new Promise((resolve) => (tx.objectStore('sessions').get('s').onsuccess = (e) => resolve(e.target.result)));
+  const keys = await new Promise((resolve) => (tx.objectStore('chunks').getAllKeys().onsuccess = (e) => resolve(e.target.result)));
+  assert.deepEqual(keys, [['s', 0], ['s', CHUNK_SIZE], ['s', CHUNK_SIZE + 500]]);
+  for (const from of [0, 1, CHUNK_SIZE - 1, CHUNK_SIZE, CHUNK_SIZE + 499, CHUNK_SIZE + 500, 2 * CHUNK_SIZE + 499, 2 * CHUNK_SIZE + 500, n - 1, n]) {
+    const nodes = await readNodes(tx, meta, from);
+    assert.deepEqual(nodes.map((x) => JSON.parse(x).id), ids.slice(from), `from ${from}`);
+  }
+  db.close();
+});
+
+test('a drain in pieces stores the session in chunk records only', async () => {
+  const db = await freshDB();
+  const n = CHUNK_SIZE + 7;
+  const meta = { sessionId: 's', nodeCount: n, annotationCount: 0, cursor: `n${n - 1}`, activeBranch: 'main' };
+  const tx = db.transaction(STORES, 'readwrite');
+  const done = new Promise((resolve) => (tx.oncomplete = resolve));
+  let written = await writeChanges(tx, parseChangeBytes(utf8(block({ operation: 'import', nodes: chain('n', 0, CHUNK_SIZE), more: true, meta }))), 1, () => undefined);
+  written = await writeChanges(tx, parseChangeBytes(utf8(block({ operation: 'import', from: CHUNK_SIZE, nodes: chain('n', CHUNK_SIZE, n), meta }))), 1, () => undefined, null, written);
+  await done;
+  assert.equal(written.get('s').folded, n);
+  const { snaps } = await snapshots(db);
+  assert.deepEqual(snaps[0].nodes.map((x) => x.id), chain('n', 0, n).map((x) => JSON.parse(x).id));
+  const counts = db.transaction(['chunks', 'nodes'], 'readonly');
+  const count = (name) => new Promise((resolve) => (counts.objectStore(name).count().onsuccess = (e) => resolve(e.target.result)));
+  assert.deepEqual([await count('chunks'), await count('nodes')], [2, 0]);
   db.close();
 });
 

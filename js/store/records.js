@@ -51,6 +51,22 @@ function chunkText(chunk) {
 }
 
 /**
+ * The number of nodes in a chunk record: its newlines plus one (node JSON
+ * never holds a raw newline; see SEP).
+ * @param {Uint8Array|string} chunk
+ * @returns {number}
+ */
+export function chunkNodeCount(chunk) {
+  let n = 1;
+  if (typeof chunk === "string") {
+    for (let i = chunk.indexOf("\n"); i >= 0; i = chunk.indexOf("\n", i + 1)) n++;
+  } else {
+    for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) n++;
+  }
+  return n;
+}
+
+/**
  * The key range of every record of one session in "nodes" or "chunks".
  * @param {string} sessionId
  * @param {number} [from] first seq (or chunk start), default 0
@@ -151,8 +167,12 @@ export async function readNodes(tx, meta, from) {
   const folded = meta.folded ?? 0;
   const out = [];
   if (from < folded) {
-    const start = Math.floor(from / CHUNK_SIZE) * CHUNK_SIZE;
-    const chunks = await requestPromise(tx.objectStore("chunks").getAll(IDBKeyRange.bound([id, start], [id, folded - 1])));
+    // The chunk holding node `from`: the last one starting at or before it
+    // (chunks have any length, see the schema).
+    const chunkStore = tx.objectStore("chunks");
+    const at = from === 0 ? null : await requestPromise(chunkStore.openKeyCursor(IDBKeyRange.bound([id, 0], [id, from]), "prev"));
+    const start = at ? at.key[1] : 0;
+    const chunks = await requestPromise(chunkStore.getAll(IDBKeyRange.bound([id, start], [id, folded - 1])));
     readCounts.chunks += chunks.length;
     for (const c of chunks) for (const n of chunkText(c).split(SEP)) out.push(n);
     out.splice(0, from - start);
@@ -221,8 +241,10 @@ export async function readSnapshot(tx, meta) {
   ]);
   readCounts.chunks += chunks.length;
   readCounts.nodes += tail.length;
-  if (chunks.length * CHUNK_SIZE !== folded || (folded + tail.length !== meta.nodeCount && !(meta.tail === true && folded + tail.length > meta.nodeCount))) {
-    throw new Error(`session ${quote(id)} has ${chunks.length} chunk and ${tail.length} node records but its metadata says ${meta.nodeCount} nodes, ${folded} of them in chunks`);
+  let inChunks = 0;
+  for (const c of chunks) inChunks += chunkNodeCount(c);
+  if (inChunks !== folded || (folded + tail.length !== meta.nodeCount && !(meta.tail === true && folded + tail.length > meta.nodeCount))) {
+    throw new Error(`session ${quote(id)} has ${inChunks} nodes in ${chunks.length} chunk records and ${tail.length} node records but its metadata says ${meta.nodeCount} nodes, ${folded} of them in chunks`);
   }
   if (folded + tail.length > meta.nodeCount) deriveTail(meta, tail[tail.length - 1], folded + tail.length);
   const parts = [`{"version":${SNAPSHOT_VERSION},"sessionId":${quote(id)},"cursor":${quote(meta.cursor)},"activeBranch":${quote(meta.activeBranch)},"nodes":[`];
@@ -337,10 +359,10 @@ function replaceRecords(store, b, k) {
   nodes.delete(nodeRange(id));
   notes.delete(nodeRange(id));
   b.annotations.forEach((a, i) => notes.put(a, [id, i]));
-  const folded = Math.floor(b.count / CHUNK_SIZE) * CHUNK_SIZE;
-  for (let s = 0; s < folded; s += CHUNK_SIZE) chunks.put(b.chunk(s, s + CHUNK_SIZE), [id, s]);
-  for (let s = folded; s < b.count; s++) nodes.put(b.node(s), [id, s]);
-  return { epoch: (k?.epoch ?? 0) + (b.reset ? 1 : 0), count: b.count, folded, acount: b.annotations.length, tail: false, meta: null, deferred: false };
+  // Every node goes into chunk records, the last one shorter: a session
+  // written whole is ~count/CHUNK_SIZE records, not one per node.
+  for (let s = 0; s < b.count; s += CHUNK_SIZE) chunks.put(b.chunk(s, Math.min(s + CHUNK_SIZE, b.count)), [id, s]);
+  return { epoch: (k?.epoch ?? 0) + (b.reset ? 1 : 0), count: b.count, folded: b.count, acount: b.annotations.length, tail: false, meta: null, deferred: false };
 }
 
 /**
@@ -412,7 +434,7 @@ export function writeChanges(tx, blocks, gen, storedState, defer = null, written
     if (b.more) {
       // The session's nodes go on in a later block (its meta is written with the last).
       if (state.count >= b.meta.nodeCount) throw new Error(`internal: session ${quote(id)} has ${b.meta.nodeCount} nodes in memory, and a block that is not its last ends at ${state.count}`);
-      written.set(id, state);
+      written.set(id, { ...state, piece: state.count === state.folded });
       metas.delete(id); // an earlier block's meta is not this session's last
       continue;
     }
@@ -467,10 +489,17 @@ function appendRecords(store, b, k) {
   let folded = k.folded;
   if (b.count > 0) {
     let i = 0;
-    if (k.count === k.folded && b.count >= CHUNK_SIZE) {
-      // No node records stored after the chunks (a block that goes on
-      // from a "more" one, see parseChangeBytes): whole chunks are
-      // written as chunk records, as folding them would.
+    if (k.piece === true) {
+      // A block that goes on from a "more" one written in this
+      // transaction (see parseChangeBytes), which left no node records
+      // after its chunks: its nodes are written as chunk records too, the
+      // last one shorter, as a session written whole is.
+      const chunks = store("chunks");
+      for (; i < b.count; i += CHUNK_SIZE) chunks.put(b.chunk(i, Math.min(i + CHUNK_SIZE, b.count)), [id, b.from + i]);
+      folded = b.from + b.count;
+    } else if (k.count === k.folded && b.count >= CHUNK_SIZE) {
+      // No node records stored after the chunks: whole chunks are written
+      // as chunk records, as folding them would.
       const chunks = store("chunks");
       for (; i + CHUNK_SIZE <= b.count; i += CHUNK_SIZE) chunks.put(b.chunk(i, i + CHUNK_SIZE), [id, b.from + i]);
       folded += i;
@@ -526,55 +555,4 @@ async function foldTail(nodes, chunks, id, state) {
     nodes.delete(range);
     state.folded += CHUNK_SIZE;
   }
-}
-
-/**
- * Keep a restore point: record {sessionId, name, createdAt, nodeCount,
- * snapshot} (snapshot: the session's snapshot as JSON text) under
- * [sessionId, name], replacing one of the same name. Resolves once
- * committed (durability "strict"); rejects with the browser's error.
- * @param {IDBDatabase} db
- * @param {{sessionId: string, name: string, createdAt: string, nodeCount: number, snapshot: string}} record
- * @returns {Promise<void>}
- */
-export function putSnapshot(db, record) {
-  return snapshotRequest(db, "readwrite", (store) => store.put(record, [record.sessionId, record.name]));
-}
-
-/**
- * Every restore point of a session, in name order.
- * @param {IDBDatabase} db @param {string} sessionId
- * @returns {Promise<object[]>} records as putSnapshot stored them
- */
-export function listSnapshots(db, sessionId) {
-  return snapshotRequest(db, "readonly", (store) => store.getAll(IDBKeyRange.bound([sessionId, ""], [sessionId, []])));
-}
-
-/**
- * One restore point.
- * @param {IDBDatabase} db @param {string} sessionId @param {string} name
- * @returns {Promise<object|undefined>} the record, undefined when there is none of that name
- */
-export function getSnapshot(db, sessionId, name) {
-  return snapshotRequest(db, "readonly", (store) => store.get([sessionId, name]));
-}
-
-/**
- * One request on the "snapshots" store in a transaction of its own;
- * resolves to its result once the transaction completes. Rejects with the
- * browser's own error (a DOMException: InvalidStateError for a closed
- * connection, DataError for a bad key, the transaction's error, e.g.
- * QuotaExceededError, when it aborts), so callers can name it.
- */
-function snapshotRequest(db, mode, fn) {
-  return new Promise((resolve, reject) => {
-    const tx = db.transaction(["snapshots"], mode, mode === "readwrite" ? { durability: "strict" } : undefined);
-    const req = fn(tx.objectStore("snapshots"));
-    let result;
-    req.onsuccess = () => {
-      result = req.result;
-    };
-    tx.oncomplete = () => resolve(result);
-    tx.onabort = () => reject(tx.error ?? new DOMException("the snapshot transaction was aborted", "AbortError"));
-  });
 }

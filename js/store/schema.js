@@ -3,34 +3,42 @@
 // records are encoded is store/records.js; who writes them, and when, is
 // store/writer.js.
 //
-// Schema version 4 (object stores, out-of-line keys; version 3 has the
-// records of version 2 and differs only in the write protocol: writers
-// hold the Web Lock "sessiontree-write:" + dbName, see store/writer.js;
-// version 4 adds `tail` to the meta: a meta written with tail: true may be
-// followed by node records it does not count, which readers take in):
+// Schema version 5 (object stores, out-of-line keys):
 //   sessions   key sessionId        value meta {sessionId, title, cursor, activeBranch, createdAt,
 //                                    updatedAt, nodeCount, annotationCount, folded, epoch, gen, op,
 //                                    tail?};
 //                                    index "gen" on gen
-//   chunks     key [sessionId, start]  value CHUNK_SIZE nodes (snapshot form) joined by ",\n",
-//                                    as UTF-8 bytes (a Uint8Array; older records are the same
-//                                    text as a string, and both are read);
-//                                    start = 0, CHUNK_SIZE, … < folded
+//   chunks     key [sessionId, start]  value the nodes start… (snapshot form) joined by ",\n", as
+//                                    UTF-8 bytes (a Uint8Array; older records are the same text as
+//                                    a string, and both are read); the chunks of a session cover
+//                                    nodes 0 … folded-1 one after another, each up to CHUNK_SIZE
+//                                    nodes long (a chunk's length is its newlines plus one)
 //   nodes      key [sessionId, seq]  value one node JSON string, folded ≤ seq < nodeCount
 //   annotations key [sessionId, seq] value one annotation record (label, hide, prefer) as a JSON
 //                                    string, 0 ≤ seq < annotationCount (see core/annotate.go)
 //   snapshots  key [sessionId, name] value {sessionId, name, createdAt, nodeCount, snapshot: JSON string}
 // seq is a node's position in append order, the same in every tab (see
-// store/writer.js). An append writes one node record and the meta record; every
-// CHUNK_SIZE appends the small records are folded into one chunk record, so
-// a restore reads ~nodeCount/CHUNK_SIZE records (structured clone per record
-// dominates reads: TOOLCHAIN.md measures 100,000 nodes as single records
-// 2.3 s, as 100 chunk records 0.53 s). gen is a database-wide counter: each
-// committed write transaction stamps the sessions it wrote with the highest
-// stored gen + 1, so a tab finds what other tabs wrote since it last looked
-// by one index read. epoch counts the times a session was replaced as a
-// whole (snapshot.load, a fork or clone target, an import).
+// store/writer.js). A session written whole (an import, a load, a fork or
+// clone target) is stored as chunk records only, the last one shorter; an
+// append writes one node record and the meta record (a meta written with
+// tail: true may be followed by node records it does not count, which
+// readers take in), and once CHUNK_SIZE node records follow the chunks
+// they are folded into one more chunk. So a restore reads
+// ~nodeCount/CHUNK_SIZE records (structured clone per record dominates
+// reads: TOOLCHAIN.md measures 100,000 nodes as single records 2.3 s, as
+// 100 chunk records 0.53 s), and a folder of 2,000 imported sessions is
+// ~2,000 node-bearing records, not one per node. gen is a database-wide
+// counter: each committed write transaction stamps the sessions it wrote
+// with the highest stored gen + 1, so a tab finds what other tabs wrote
+// since it last looked by one index read. epoch counts the times a
+// session was replaced as a whole (snapshot.load, a fork or clone target,
+// an import).
 //
+// Versions 2 to 4 had the same records, but every chunk held exactly
+// CHUNK_SIZE nodes (start = 0, CHUNK_SIZE, …): a session under CHUNK_SIZE
+// nodes was one node record per node. Version 3 writers hold the Web Lock
+// "sessiontree-write:" + dbName (see store/writer.js); version 4 added
+// the meta's `tail`.
 // Version 1 (the foundation release): sessions (meta without folded, epoch,
 // gen, op), nodes [sessionId, seq] for every node and [sessionId, "a", seq]
 // for every annotation record (added by issue 3 within version 1), snapshots.
@@ -39,7 +47,7 @@
 export const DB_DEFAULT_NAME = "sessiontree";
 
 /** The schema version this build creates and reads. */
-export const DB_VERSION = 4;
+export const DB_VERSION = 5;
 
 /** The object stores holding sessions (every read and write of them takes all four). */
 export const STORES = ["sessions", "chunks", "nodes", "annotations"];
@@ -88,6 +96,11 @@ export const upgrades = [
   // append's meta unwritten (tail: true, see store/writer.js), which a
   // version 3 tab would read as a corrupt session: raising the version
   // closes those tabs.
+  () => {},
+  // 4 → 5: the records stay as they are (chunks of exactly CHUNK_SIZE
+  // nodes are version 5 chunks). Version 5 writers store a session written
+  // whole in chunks of any length, which a version 4 tab would read as a
+  // corrupt session: raising the version closes those tabs.
   () => {},
 ];
 
