@@ -3,8 +3,8 @@
 // is cut at multiples of 1,000 nodes, its blocks before the last say
 // `more`, and a block that goes on from one writes whole chunk records.
 // A persisted load of such a session, with annotations, reads back the
-// same after a reload, as chunk records of 1,000 nodes and the rest as
-// node records, and appends after it fold as before.
+// same after a reload, as chunk records of 1,000 nodes and the rest as one
+// shorter chunk (schema 5), and appends after it fold as before.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, openShimPage } from './helpers.mjs';
@@ -52,14 +52,14 @@ test(`a persisted load of ${NODES} nodes, drained in pieces, reads back the same
       return tree.callText({ operation: 'snapshot.save', sessionId: 'big' });
     }, { dbName, n: NODES });
     assert.ok(saved.length > 2 * (2 << 20), `the snapshot is ${saved.length} bytes: more than two pieces of 2 MiB`);
-    assert.deepEqual(await records(page, dbName, 'big'), [12, 345, 2], 'twelve chunk records of 1,000 nodes, the rest node records, both annotations');
+    assert.deepEqual(await records(page, dbName, 'big'), [13, 0, 2], 'twelve chunk records of 1,000 nodes, one of the last 345, both annotations');
 
     await page.close();
     page = await openShimPage(env);
     const again = await page.evaluate(async ({ dbName }) => {
       const tree = await window.sessiontree.init({ dbName });
       const text = await tree.callText({ operation: 'snapshot.save', sessionId: 'big' });
-      for (let i = 0; i < 700; i++) {
+      for (let i = 0; i < 1002; i++) {
         const env = await tree.call({ operation: 'append', sessionId: 'big', message: { role: 'user', content: `more ${i}` } });
         if (!env.ok) throw new Error(JSON.stringify(env.error));
       }
@@ -67,7 +67,7 @@ test(`a persisted load of ${NODES} nodes, drained in pieces, reads back the same
       return text;
     }, { dbName });
     assert.equal(again, saved, 'after a reload the session reads back byte for byte');
-    assert.deepEqual(await records(page, dbName, 'big'), [13, 45, 2], '700 appends after it: one more chunk folded');
+    assert.deepEqual(await records(page, dbName, 'big'), [14, 2, 2], '1,002 appends after it: one more chunk folded, two node records');
 
     await page.close();
     page = await openShimPage(env);
@@ -75,7 +75,7 @@ test(`a persisted load of ${NODES} nodes, drained in pieces, reads back the same
       const tree = await window.sessiontree.init({ dbName });
       return (await tree.call({ operation: 'session', sessionId: 'big' })).value.nodeCount;
     }, { dbName });
-    assert.equal(count, NODES + 700);
+    assert.equal(count, NODES + 1002);
     assert.deepEqual(env.errors, []);
   } finally {
     await env.close();

@@ -42,13 +42,13 @@ export function changeEvent(b, nodeIds) {
 
 /**
  * The ids of a block's nodes, when it has at most EVENT_NODE_IDS of them.
- * @param {{count: number, node: (i: number) => string}} b a parsed block (store/records.js parseChangeBytes)
+ * @param {{count: number, node: (i: number) => string, nodeId?: (i: number) => string|undefined}} b a parsed block (store/records.js parseChangeBytes)
  * @returns {string[]|null}
  */
 export function blockNodeIds(b) {
   if (b.count > EVENT_NODE_IDS) return null;
   const ids = [];
-  for (let i = 0; i < b.count; i++) ids.push(nodeIdOf(b.node(i)));
+  for (let i = 0; i < b.count; i++) ids.push(b.nodeId ? b.nodeId(i) : nodeIdOf(b.node(i)));
   return ids;
 }
 

@@ -34,6 +34,18 @@ test('parseChangeBytes reads blocks, their nodes as bytes and their annotations'
   assert.deepEqual(parseChangeBytes(new Uint8Array(0)), []);
 });
 
+test('a block\'s node ids are read from the start of each line, escapes and all', () => {
+  const lines = [
+    '{"id":"plain","parentId":null,"kind":"message"}',
+    '{"id":"q\\"uo\\\\te","parentId":"plain","kind":"message"}',
+    '{"id":"\\u00e9t\u00e9 🌍","kind":"message"}',
+    '{"kind":"message","id":"later"}',
+  ];
+  const [b] = parseChangeBytes(utf8(block({ nodes: lines })));
+  assert.deepEqual([0, 1, 2, 3].map((i) => b.nodeId(i)), ['plain', 'q"uo\\te', 'été 🌍', 'later']);
+  assert.deepEqual([0, 1, 2, 3].map((i) => b.nodeId(i)), lines.map((l) => JSON.parse(l).id), 'as JSON.parse reads them');
+});
+
 test('parseChangeBytes refuses bytes that are not core\'s blocks', async (t) => {
   const good = block({ nodes: [node('a', 0), node('a', 1)] });
   const cases = [

@@ -90,7 +90,8 @@ export function nodeRange(sessionId, from = 0) {
  * Annotations are decoded (JSON strings, stored as they are).
  * @param {Uint8Array} bytes
  * `size` is the bytes of the block's node lines.
- * @returns {{sessionId: string, operation: string, reset: boolean, from: number, count: number, annotationFrom: number, annotationCount: number, more?: boolean, meta: object, annotations: string[], size: number, node: (i: number) => string, chunk: (s: number, e: number) => Uint8Array}[]}
+ * `nodeId(i)` is node i's id, read without decoding the rest of its line.
+ * @returns {{sessionId: string, operation: string, reset: boolean, from: number, count: number, annotationFrom: number, annotationCount: number, more?: boolean, meta: object, annotations: string[], size: number, node: (i: number) => string, nodeId: (i: number) => string|undefined, chunk: (s: number, e: number) => Uint8Array}[]}
  */
 export function parseChangeBytes(bytes) {
   const blocks = [];
@@ -123,10 +124,30 @@ export function parseChangeBytes(bytes) {
     }
     head.size = n > 0 ? ends[n - 1] - starts[0] : 0; // the node lines' bytes (the Pager weighs sessions by them)
     head.node = (i) => utf8Decoder.decode(bytes.subarray(starts[i], ends[i]));
+    head.nodeId = (i) => nodeIdAt(bytes, starts[i], ends[i]);
     head.chunk = (s, e) => bytes.slice(starts[s], ends[e - 1]);
     blocks.push(head);
   }
   return blocks;
+}
+
+/** `{"id":"`, the start core writes every node line with. */
+const ID_HEAD = utf8Encoder.encode('{"id":"');
+
+/**
+ * The id of the node whose JSON is bytes[start, end), decoding only the
+ * id's own bytes when the line starts as core writes it ({"id":"…",
+ * …), else the whole line.
+ * @param {Uint8Array} bytes @param {number} start @param {number} end
+ * @returns {string|undefined}
+ */
+export function nodeIdAt(bytes, start, end) {
+  let i = start;
+  for (let k = 0; k < ID_HEAD.length; k++, i++) {
+    if (bytes[i] !== ID_HEAD[k]) return JSON.parse(utf8Decoder.decode(bytes.subarray(start, end))).id;
+  }
+  while (i < end && bytes[i] !== 34) i += bytes[i] === 92 ? 2 : 1; // to the closing quote, past escapes
+  return JSON.parse(utf8Decoder.decode(bytes.subarray(start + ID_HEAD.length - 1, i + 1)));
 }
 
 /**
