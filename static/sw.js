@@ -25,6 +25,8 @@ const PRECACHE = [
   "./import-files.js",
   "./explorer-storage.js",
   "./explorer-report.js",
+  "./explorer-search.js",
+  "./title-search.js",
   "./open-folder.js",
   "./folder-handle.js",
   "./explorer-import.js",
