@@ -293,7 +293,7 @@ test('import-zip: a folder of Claude Code transcripts and a ZIP through "Import 
     const r = await report(page, 'Imported 5 sessions');
     assert.deepEqual(await nodeCounts(page), { 'cc-first': 4, 'cc-second': 2, 'cc-third': 5, 'gpt-a': 5, 'gpt-b': 2 });
     const line = (name) => r.files.find((f) => f.startsWith(name));
-    assert.equal(line('my-project/notes.txt'), 'my-project/notes.txtskipped: not a session file (JSON, JSON lines or an Aider history); skipped');
+    assert.equal(line('my-project/notes.txt'), 'my-project/notes.txtskipped: not a session file (JSON, JSON lines or an Aider history)');
     assert.match(line('my-project/settings.json'), /^my-project\/settings\.jsonskipped: /);
     assert.equal(line('my-project/older/third.jsonl'), 'my-project/older/third.jsonlclaude-code · 1 session');
     assert.equal(line('my-project/chatgpt-export.zip › conversations.json'), 'my-project/chatgpt-export.zip › conversations.json2 sessions (chatgpt)');

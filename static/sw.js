@@ -25,6 +25,7 @@ const PRECACHE = [
   "./import-files.js",
   "./explorer-storage.js",
   "./explorer-report.js",
+  "./report-lines.js",
   "./explorer-search.js",
   "./title-search.js",
   "./open-folder.js",
