@@ -1,9 +1,10 @@
 // The explorer's import report in words (static/report-lines.js, and
 // static/open-folder.js's folderReport, which uses it): a skipped file
-// says "skipped" once. Pure, in Node.
+// says "skipped" once, and a warning names its session by title. Pure, in
+// Node.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { skippedLine } from '../static/report-lines.js';
+import { reportTitles, skippedLine, warningView } from '../static/report-lines.js';
 import { folderReport } from '../static/open-folder.js';
 
 test('report: a skipped file says "skipped" once, whether or not core\'s reason ends with it', () => {
@@ -38,4 +39,26 @@ test('report: a folder\'s file lines, as folderReport makes them from importFile
   ]);
   const failed = folderReport({ ok: false, error: { message: 'nothing imported', files: env.value.files.slice(1) } }, false);
   assert.deepEqual(failed.files.map((f) => f.text), ['skipped: not a session file (JSON, JSON lines or an Aider history)']);
+});
+
+test('report: a warning names its session by title, the id kept; core\'s "session "<id>": " left to the label', () => {
+  const titleOf = reportTitles({
+    sessions: [
+      { sessionId: '88a8d761-7b9a-4bf1-a8ca-c1febe6bf358', title: 'Research data-border-color usage' },
+      { sessionId: 'untitled' },
+    ],
+    skipped: [{ sessionId: 'gone', title: 'Corrupted entry', reason: 'no mapping; skipped' }],
+  });
+  const cases = [
+    [{ sessionId: '88a8d761-7b9a-4bf1-a8ca-c1febe6bf358', message: 'session "88a8d761-7b9a-4bf1-a8ca-c1febe6bf358": 1 user line(s) carry no message; skipped (lines 3)' },
+      { session: { id: '88a8d761-7b9a-4bf1-a8ca-c1febe6bf358', name: 'Research data-border-color usage' }, text: '1 user line(s) carry no message; skipped (lines 3)' }],
+    [{ sessionId: '88a8d761-7b9a-4bf1-a8ca-c1febe6bf358', message: 'message "c" names parent "a", which is not in the conversation; it becomes a root' },
+      { session: { id: '88a8d761-7b9a-4bf1-a8ca-c1febe6bf358', name: 'Research data-border-color usage' }, text: 'message "c" names parent "a", which is not in the conversation; it becomes a root' }],
+    [{ sessionId: 'gone', message: 'session "other": x' }, { session: { id: 'gone', name: 'Corrupted entry' }, text: 'session "other": x' }],
+    [{ sessionId: 'untitled', message: 'y' }, { session: { id: 'untitled', name: 'untitled' }, text: 'y' }],
+    [{ sessionId: 'elsewhere', message: 'z' }, { session: { id: 'elsewhere', name: 'elsewhere' }, text: 'z' }],
+    [{ message: 'the file is UTF-16 (little-endian); it was read as such', file: 'a.json' }, { session: null, text: 'the file is UTF-16 (little-endian); it was read as such' }],
+  ];
+  for (const [w, want] of cases) assert.deepEqual(warningView(w, titleOf, false), want, w.message);
+  assert.deepEqual(warningView({ message: 'm', file: 'a.json' }, titleOf, true), { session: null, text: 'a.json: m' }, 'of several files, the file first');
 });
