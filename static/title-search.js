@@ -62,8 +62,9 @@ function tokensOf(folded) {
  * @param {string} word
  * @param {string} folded
  * @param {{text: string, at: number}[]} tokens
+ * @param {Map<string, object | null>} nearby the word's nearToken answer by token, of this query (titles share words)
  */
-function matchWord(word, folded, tokens) {
+function matchWord(word, folded, tokens, nearby) {
   const whole = tokens.find((t) => t.text === word);
   if (whole) return { score: SCORE.word, from: whole.at, to: whole.at + word.length };
   const prefix = tokens.find((t) => t.text.startsWith(word));
@@ -72,35 +73,60 @@ function matchWord(word, folded, tokens) {
     const at = folded.indexOf(word);
     if (at >= 0) return { score: SCORE.infix, from: at, to: at + word.length };
   }
-  const near = nearToken(word, tokens.map((t) => t.text));
-  if (near) return { score: SCORE.near, from: tokens[near.index].at, to: tokens[near.index].at + near.end };
+  for (const t of tokens) {
+    let near = nearby.get(t.text);
+    if (near === undefined) nearby.set(t.text, (near = nearToken(word, [t.text])));
+    if (near) return { score: SCORE.near, from: t.at, to: t.at + near.end };
+  }
   return null;
+}
+
+/** Titles folded with their words, kept across queries (typing runs one per key): cleared past CACHE_MAX. */
+const folds = new Map();
+const CACHE_MAX = 50_000;
+
+/** A title folded (fold: per character or whole, the same) with its words. */
+function foldedTitle(title) {
+  let f = folds.get(title);
+  if (!f) {
+    if (folds.size >= CACHE_MAX) folds.clear();
+    const folded = fold(title);
+    f = { folded, tokens: tokensOf(folded), spaced: folded.replace(/\s+/g, " ").trim() };
+    folds.set(title, f);
+  }
+  return f;
 }
 
 /**
  * How a session's title matches the query's words: the score (0: it does
- * not, every word must match) and the ranges to mark in the title.
+ * not, every word must match) and where, in the folded title.
  * @param {string} title
  * @param {string[]} words folded
  * @param {string} phrase the words joined by one space
- * @returns {{score: number, ranges: [number, number][]}}
+ * @param {Map<string, object | null>[]} nearby per word, see matchWord
+ * @returns {{score: number, spans: [number, number][]}}
  */
-function matchTitle(title, words, phrase) {
-  const { folded, start, end } = foldMap(title);
-  const tokens = tokensOf(folded);
-  const ranges = [];
+function matchTitle(title, words, phrase, nearby) {
+  const { folded, tokens, spaced } = foldedTitle(title);
+  const spans = [];
   let score = 0;
-  for (const w of words) {
-    const m = matchWord(w, folded, tokens);
-    if (!m) return { score: 0, ranges: [] };
+  for (const [k, w] of words.entries()) {
+    const m = matchWord(w, folded, tokens, nearby[k]);
+    if (!m) return { score: 0, spans: [] };
     score += m.score;
-    ranges.push([start[m.from], end[m.to - 1]]);
+    spans.push([m.from, m.to]);
   }
   // The title itself, or the words together as typed, rank first.
-  const spaced = folded.replace(/\s+/g, " ").trim();
   if (spaced === phrase) score += 10;
   else if (words.length > 1 && spaced.includes(phrase)) score += 2 * words.length;
-  return { score, ranges };
+  return { score, spans };
+}
+
+/** Spans of a title's folded text as ranges of the title (UTF-16 offsets). */
+function rangesOf(title, spans) {
+  if (spans.length === 0) return [];
+  const { start, end } = foldMap(title);
+  return spans.map(([from, to]) => [start[from], end[to - 1]]);
 }
 
 /**
@@ -122,13 +148,16 @@ export function matchTitles(sessions, query, { limit = 5 } = {}) {
   if (words.length === 0) return { total: 0, matches: [] };
   const phrase = words.join(" ");
   const id = words.length === 1 && query.trim().length >= MIN_ID_PREFIX ? query.trim().toLowerCase() : null;
+  const nearby = words.map(() => new Map());
   const found = [];
   sessions.forEach((session, order) => {
     const idScore = id !== null && session.sessionId.toLowerCase().startsWith(id) ? (session.sessionId.length === id.length ? 20 : SCORE.prefix) : 0;
-    const byTitle = session.title && session.title !== session.sessionId ? matchTitle(session.title, words, phrase) : { score: 0, ranges: [] };
+    const byTitle = session.title && session.title !== session.sessionId ? matchTitle(session.title, words, phrase, nearby) : { score: 0, spans: [] };
     if (byTitle.score === 0 && idScore === 0) return;
-    found.push({ session, ranges: byTitle.ranges, byId: byTitle.score === 0, score: Math.max(byTitle.score, idScore), order });
+    found.push({ session, spans: byTitle.spans, byId: byTitle.score === 0, score: Math.max(byTitle.score, idScore), order });
   });
   found.sort((a, b) => b.score - a.score || a.order - b.order);
-  return { total: found.length, matches: found.slice(0, limit).map(({ session, ranges, byId }) => ({ session, ranges, byId })) };
+  // Only the sessions shown are mapped back to their titles' characters.
+  const matches = found.slice(0, limit).map(({ session, spans, byId }) => ({ session, ranges: rangesOf(session.title, spans), byId }));
+  return { total: found.length, matches };
 }

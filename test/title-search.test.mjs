@@ -59,6 +59,8 @@ test('title search: foldMap maps the folded text back to the original, character
   assert.deepEqual(m.start, [0, 1, 2, 2, 4, 4]);
   assert.deepEqual(m.end, [1, 2, 4, 4, 5, 5]);
   assert.equal(fold('Ἀθῆναι ΟΔΟΣ İstanbul'), 'αθηναι οδοσ istanbul');
+  for (const s of [...sessions.map((x) => x.title), 'Ἀθῆναι ΟΔΟΣ İstanbul', 'Ａé😀ﬁ ß'])
+    assert.equal(foldMap(s).folded, fold(s), `${s}: folded by character as whole (matching folds whole, marks map by character)`);
 });
 
 test('session filter box: accents and case folded, as the search over every session', () => {
