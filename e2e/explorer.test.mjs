@@ -237,3 +237,84 @@ test('explorer: search over every session highlights hits and opens them', async
     await env.close();
   }
 });
+
+test('explorer: search over every session finds sessions by title, typos and accents forgiven, above the messages', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1400, height: 820 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    await open(page, baseURL + 'static/');
+    await page.setInputFiles('#import-file', CHATGPT_MODERN);
+    await page.locator('#report-title', { hasText: 'Imported 2 sessions' }).waitFor();
+    await page.locator('#report-close').click();
+    await call(page, { operation: 'create', sessionId: 'dessert', title: 'Crème brûlée à la maison' });
+    await call(page, { operation: 'append', sessionId: 'dessert', message: { role: 'user', content: 'How long in the oven?' } });
+    await page.evaluate(() => window.explorer.refresh());
+    const list = page.locator('#global-hits');
+    /** The dropdown as lines: a heading as "# text", an item as "session-id[@node]: its lines". */
+    const lines = () => list.locator('li').evaluateAll((ls) => ls.map((l) => (l.getAttribute('role') === 'option'
+      ? `${l.dataset.sessionId}${l.dataset.nodeId ? '@' : ''}: ${[...l.children].map((c) => c.textContent).join(' | ')}`
+      : `# ${l.textContent}`)));
+    // Emptied first, so the dropdown shown is the query's, once its messages are searched.
+    const search = async (query) => {
+      await page.locator('#global-search').fill('');
+      await list.waitFor({ state: 'hidden' });
+      await page.locator('#global-search').fill(query);
+      await page.locator('#global-hits[aria-busy="false"]').waitFor();
+    };
+
+    // Accents and case folded; the words marked on the title as written; the session has no message about it.
+    await search('creme BRULEE');
+    assert.deepEqual(await lines(), ['# 1 session by title', 'dessert: Crème brûlée à la maison | 1 node · just now', '# No matches in messages']);
+    assert.deepEqual(await list.locator('.title-hit mark').allTextContents(), ['Crème', 'brûlée']);
+    assert.equal(await list.locator('.title-hit').getAttribute('title'), 'dessert', 'the id is the tooltip');
+    await page.screenshot({ path: artifactPath('explorer-search-titles.png') });
+
+    // A typo in a title's word; the messages the core finds follow, under their own heading.
+    const staging = '6b0f0d9c-0000-4000-8000-000000000001';
+    await search('stagnig');
+    const got = await lines();
+    assert.deepEqual(got.slice(0, 2), ['# 1 session by title', `${staging}: Deploying the staging cluster | ChatGPT · 5 nodes · ${got[1].slice(-10)}`]);
+    assert.match(got[1], /· \d{4}-\d\d-\d\d$/, 'an old session: its date');
+    assert.deepEqual(await list.locator('.title-hit mark').allTextContents(), ['staging']);
+    assert.match(got[2], /^# \d+ match(es)? in messages$/);
+    assert.ok(got.length > 3 && got.slice(3).every((l) => l.startsWith(`${staging}@: Deploying the staging cluster · `)), got.join('\n'));
+    assert.ok(got.some((l) => /helm rollback staging/.test(l)), got.join('\n'));
+    assert.equal(await list.locator('.hits-head.group').count(), 1);
+
+    // Arrows walk the items over the headings; Enter opens a session found by title.
+    await page.locator('#global-search').press('ArrowDown');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.nodeId ?? 'session'), 'session');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await page.evaluate(() => typeof document.activeElement.dataset.nodeId), 'string', 'the first message, past its heading');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Enter');
+    await page.locator('session-tree-panel .title', { hasText: 'Deploying the staging cluster' }).waitFor();
+    assert.equal(await list.isHidden(), true);
+    assert.equal(await page.locator('#session-list li.selected').getAttribute('data-session-id'), staging);
+
+    // The start of an id finds its session (the id shown); a click opens it.
+    const pasta = '6b0f0d9c-0000-4000-8000-000000000003';
+    await search(pasta.slice(0, 36));
+    assert.deepEqual((await lines()).slice(0, 2), ['# 1 session by title', `${pasta}: Weeknight pasta | ${pasta} · ChatGPT · 2 nodes · 2025-08-24`]);
+    await list.locator('.title-hit').click();
+    await page.locator('session-tree-panel .title', { hasText: 'Weeknight pasta' }).waitFor();
+
+    // Enter in the box opens the best title.
+    await page.locator('#global-search').fill('Crème brûlée à la maison');
+    await page.locator('#global-search').press('Enter');
+    await page.locator('session-tree-panel .title', { hasText: 'Crème brûlée à la maison' }).waitFor();
+
+    // The dropdown in light and dark, wide and on a phone.
+    for (const [width, height] of [[1400, 820], [390, 844]]) {
+      await page.setViewportSize({ width, height });
+      for (const scheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await search('stagnig');
+        await page.screenshot({ path: artifactPath(`explorer-search-titles-${width}-${scheme}.png`) });
+      }
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});

@@ -143,7 +143,7 @@ test('explorer: "Open a folder…" imports a directory of every layout and repor
     const lines = await env.page.locator('#report-files li').allTextContents();
     assert.ok(lines.includes('cline · /home/dev/app1 session'), lines.join('\n'));
     assert.ok(lines.includes('opencode · /home/dev/site2 sessions'), lines.join('\n'));
-    assert.ok(lines.includes('agents/README.txtskipped: not a session file (JSON, JSON lines or an Aider history); skipped'), lines.join('\n'));
+    assert.ok(lines.includes('agents/README.txtskipped: not a session file (JSON, JSON lines or an Aider history)'), lines.join('\n'));
     await env.page.locator('#session-list li', { hasText: 'Fix the header layout' }).waitFor();
     for (const scheme of ['light', 'dark']) {
       await env.page.emulateMedia({ colorScheme: scheme });

@@ -245,7 +245,7 @@ test('import-loose: a snapshot of a session here inside a ZIP asks "replace or a
     await choice.getByRole('button', { name: 'Replace it' }).click();
     let r = await report(page, 'Imported 2 sessions');
     assert.deepEqual(r.files, ['backup.zip › demo.snapshot.json1 session (snapshot)', 'backup.zip › cc.jsonl1 session (claude-code)']);
-    assert.ok(r.warnings.some((w) => /^demoreplaced; the state before is kept as restore point “Before import /.test(w)), r.warnings.join('\n'));
+    assert.ok(r.warnings.some((w) => /^Demo: a long weekend in Lisbonreplaced; the state before is kept as restore point “Before import /.test(w)), r.warnings.join('\n'));
     assert.deepEqual(await explorerCall(page, { operation: 'context', sessionId: 'demo' }), savedContext);
     assert.deepEqual((await page.evaluate(() => window.explorer.tree.listSnapshots('demo'))).value.map((p) => p.nodeCount), [14]);
     // The ZIP went to the store whole, asked to hold such entries; the page read only the held entry's text.

@@ -183,9 +183,12 @@ test('import-zip: a ChatGPT ZIP through the file input imports every conversatio
     // Attachments: by name, type and size, on the message naming them.
     const att = r.warnings.filter((w) => /attachment/.test(w));
     assert.deepEqual(att, [
-      'gpt-a2 attachments in the ZIP, recorded here but not stored: file-HeRon123-heron.png (image/png, 2.0 kB) on message a-u1; file-NoTes456-notes.pdf (application/pdf, 300 B) on message a-u1',
-      'gpt-b1 attachment in the ZIP, recorded here but not stored: file_00000000aa11-0b1c.wav (audio/wav, 5.0 kB)',
+      'Photo of a heron2 attachments in the ZIP, recorded here but not stored: file-HeRon123-heron.png (image/png, 2.0 kB) on message a-u1; file-NoTes456-notes.pdf (application/pdf, 300 B) on message a-u1',
+      'Voice chat1 attachment in the ZIP, recorded here but not stored: file_00000000aa11-0b1c.wav (audio/wav, 5.0 kB)',
     ]);
+    // Each names its conversation by title, the id its tooltip.
+    const labels = page.locator('#report-warnings .warning-session');
+    assert.deepEqual(await labels.evaluateAll((ls) => ls.map((l) => `${l.textContent} (${l.title})`)), ['Photo of a heron (gpt-a)', 'Voice chat (gpt-b)']);
     // The first imported session is opened.
     await page.locator('#session-list li[data-session-id="gpt-a"].selected').waitFor();
     await page.locator('#panel .row.cursor[data-node-id="a-a2"]').waitFor();
@@ -293,7 +296,7 @@ test('import-zip: a folder of Claude Code transcripts and a ZIP through "Import 
     const r = await report(page, 'Imported 5 sessions');
     assert.deepEqual(await nodeCounts(page), { 'cc-first': 4, 'cc-second': 2, 'cc-third': 5, 'gpt-a': 5, 'gpt-b': 2 });
     const line = (name) => r.files.find((f) => f.startsWith(name));
-    assert.equal(line('my-project/notes.txt'), 'my-project/notes.txtskipped: not a session file (JSON, JSON lines or an Aider history); skipped');
+    assert.equal(line('my-project/notes.txt'), 'my-project/notes.txtskipped: not a session file (JSON, JSON lines or an Aider history)');
     assert.match(line('my-project/settings.json'), /^my-project\/settings\.jsonskipped: /);
     assert.equal(line('my-project/older/third.jsonl'), 'my-project/older/third.jsonlclaude-code · 1 session');
     assert.equal(line('my-project/chatgpt-export.zip › conversations.json'), 'my-project/chatgpt-export.zip › conversations.json2 sessions (chatgpt)');
@@ -516,7 +519,7 @@ test('import-zip: a large ChatGPT ZIP is unzipped in chunks while the page keeps
     const counts = await nodeCounts(page);
     assert.equal(Object.keys(counts).length, 300);
     assert.equal(counts['big-7'], 40);
-    assert.deepEqual(r.warnings.filter((w) => /attachment/.test(w)), ['big-71 attachment in the ZIP, recorded here but not stored: file-Big1-cat.png (image/png, 10.0 kB) on message c7m0']);
+    assert.deepEqual(r.warnings.filter((w) => /attachment/.test(w)), ['chat 71 attachment in the ZIP, recorded here but not stored: file-Big1-cat.png (image/png, 10.0 kB) on message c7m0']);
     assert.ok(beats.n > 20, `timer ticks during the import: ${beats.n}`);
     console.log(`# ZIP of ${(zip.length / 1e6).toFixed(2)} MB (${(json.length / 1e6).toFixed(1)} MB of JSON) imported in ${ms} ms; ${beats.n} timer ticks, longest gap ${beats.maxGap.toFixed(0)} ms`);
     assert.deepEqual(errors, []);
@@ -543,7 +546,7 @@ test('import-zip: a ZIP written as a stream (no sizes in the entry headers) impo
     await page.setInputFiles('#import-file', upload('streamed.zip', Buffer.concat(chunks)));
     const r = await report(page, 'Imported 2 sessions');
     assert.deepEqual(await nodeCounts(page), { 'gpt-a': 5, 'gpt-b': 2 });
-    assert.deepEqual(r.warnings.filter((w) => /attachment/.test(w)), ['gpt-a1 attachment in the ZIP, recorded here but not stored: file-HeRon123-heron.png (image/png, 2.0 kB) on message a-u1']);
+    assert.deepEqual(r.warnings.filter((w) => /attachment/.test(w)), ['Photo of a heron1 attachment in the ZIP, recorded here but not stored: file-HeRon123-heron.png (image/png, 2.0 kB) on message a-u1']);
     assert.deepEqual(errors, []);
   } finally {
     await env.close();

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setup, FIXTURES_DIR } from './helpers.mjs';
+import { setup, artifactPath, FIXTURES_DIR } from './helpers.mjs';
 
 const FIXTURES = FIXTURES_DIR;
 
@@ -145,6 +145,9 @@ test('import: dropping a Claude Code transcript and an Open WebUI export on the 
     const warnings = await page.locator('#report-warnings li').allTextContents();
     assert.equal(warnings.length, 2, warnings.join('\n')); // a transcript names no current message by design: not reported
     assert.match(warnings[0], /names parent "8ae40e91-fa63-40a9-969d-70c0c1d6175e", which is not in the conversation; it becomes a root/);
+    // The transcript has no title: its warning's session is named by its id, as in the sessions above.
+    const label = page.locator('#report-warnings li').first().locator('.warning-session');
+    assert.deepEqual(await label.evaluate((l) => [l.tagName, l.textContent, l.title, l.dataset.sessionId]), ['CODE', '88a8d761-7b9a-4bf1-a8ca-c1febe6bf358', '', '88a8d761-7b9a-4bf1-a8ca-c1febe6bf358']);
 
     // Open the Claude Code session: its cursor path is in the context pane.
     await page.locator('#session-list li[data-session-id="88a8d761-7b9a-4bf1-a8ca-c1febe6bf358"] button').click();
@@ -196,6 +199,34 @@ test('import in the explorer: an export saved as UTF-16, and the OpenAI messages
     assert.ok(made, 'an openai- session was made');
     const back = await explorerCall(page, { operation: 'context', sessionId: made.sessionId });
     assert.deepEqual(back.messages, demo.messages);
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('import in the explorer: a warning names its session by title, the id its tooltip, and says the rest once', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1400, height: 820 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    await page.goto(baseURL + 'static/');
+    await page.waitForSelector('body[data-ready="true"]');
+    const id = '0b7f3c2e-5d41-4a8e-9c3b-2f6d7e8a9b10';
+    const line = (o) => JSON.stringify({ sessionId: id, timestamp: '2025-10-09T08:53:56.974Z', ...o });
+    const transcript = [
+      line({ type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'Plan the sidechain refactor' } }),
+      line({ type: 'assistant', uuid: 'a1', parentUuid: 'u1', message: { role: 'assistant', content: [{ type: 'text', text: 'Start with the parser.' }] } }),
+      line({ type: 'user', uuid: 'u2', parentUuid: 'a1' }),
+    ].join('\n');
+    await page.setInputFiles('#import-file', { name: `${id}.jsonl`, mimeType: '', buffer: Buffer.from(transcript) });
+    await page.locator('#report-title', { hasText: 'Imported 1 session' }).waitFor();
+    const items = await page.locator('#report-warnings li').evaluateAll((ls) => ls.map((l) => {
+      const label = l.querySelector('.warning-session');
+      return [label.tagName, label.textContent, label.title, l.querySelector('.warning-text').textContent];
+    }));
+    assert.deepEqual(items, [['SPAN', 'Plan the sidechain refactor', id, 'line 3: record "u2" has an unusable message (its message must be a JSON object); it is kept as a custom entry that does not reach the model']]);
+    assert.equal(await page.locator('#report-sessions .report-session-title').getAttribute('title'), id);
+    await page.locator('#import-report').screenshot({ path: artifactPath('import-report-titles.png') });
     assert.deepEqual(errors, []);
   } finally {
     await env.close();

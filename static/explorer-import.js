@@ -15,6 +15,7 @@ import { snapshotSessionId } from "./restore-points.js";
 import { SNAPSHOT_HEAD_BYTES } from "../js/request-text.js";
 import { hideProgress, showProgress } from "./explorer-report.js";
 import { ERROR, REASON } from "../js/protocol.js";
+import { skippedLine } from "./report-lines.js";
 
 /** Files larger than this (bytes) show a progress bar while importing. */
 const PROGRESS_BYTES = 512 * 1024;
@@ -60,7 +61,7 @@ function notePiece(piece, report) {
     return true;
   }
   if (piece.kind === "skip") {
-    report.files.push({ name: piece.name, text: `skipped: ${piece.reason}`, kind: "skipped" });
+    report.files.push({ name: piece.name, text: skippedLine(piece.reason), kind: "skipped" });
     return true;
   }
   return false;

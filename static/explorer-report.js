@@ -4,6 +4,7 @@
 // progress bar (#import-progress) with its Cancel button.
 
 import { el } from "./dom.js";
+import { reportTitles, warningView } from "./report-lines.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -30,6 +31,21 @@ export function cancelImport() {
 }
 
 /**
+ * The label of the session a warning or a skipped conversation is about:
+ * its name (its title, else its id), the id as its tooltip and data.
+ * @param {string} id "" when it has none
+ * @param {string} name
+ */
+function sessionLabel(id, name) {
+  const label = el(name === id ? "code" : "span", "warning-session", name);
+  if (id) {
+    label.dataset.sessionId = id;
+    if (name !== id) label.title = id;
+  }
+  return label;
+}
+
+/**
  * Show the import report: sessions, one line per file or ZIP entry (when
  * several were read, or a ZIP or folder), skipped conversations, warnings.
  * @param {{sessions: object[], warnings: {sessionId?: string, message: string, file?: string}[], errors: string[], skipped?: object[], files?: {name: string, text: string, kind: "imported" | "skipped" | "error"}[]}} report
@@ -45,7 +61,9 @@ export function showReport({ sessions, warnings, errors, skipped = [], files = [
       const li = el("li");
       const size = `${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"}` + (Number.isInteger(s.branchCount) ? ` · ${s.branchCount} ${s.branchCount === 1 ? "branch" : "branches"}` : "") +
         (s.existing ? (s.added > 0 ? ` · ${s.added} new` : " · already here, nothing new") : "");
-      li.append(el("span", "report-session-title", s.title || s.sessionId), el("span", "report-session-size", size));
+      const title = el("span", "report-session-title", s.title || s.sessionId);
+      if (s.title) title.title = s.sessionId;
+      li.append(title, el("span", "report-session-size", size));
       return li;
     }),
   );
@@ -62,8 +80,8 @@ export function showReport({ sessions, warnings, errors, skipped = [], files = [
   $("report-skipped").replaceChildren(
     ...skipped.map((k) => {
       const li = el("li", "warning");
-      const name = k.title || k.sessionId || k.id;
-      if (name) li.append(el("code", "warning-session", String(name)));
+      const id = k.sessionId || k.id;
+      if (k.title || id) li.append(sessionLabel(id ? String(id) : "", String(k.title || id)));
       li.append(el("span", "warning-text", String(k.reason ?? k.message ?? JSON.stringify(k))));
       return li;
     }),
@@ -71,14 +89,15 @@ export function showReport({ sessions, warnings, errors, skipped = [], files = [
   // A skipped conversation is also a warning: list it once, under "skipped".
   const reasons = new Set(skipped.map((k) => k.reason));
   const all = [...errors.map((message) => ({ message, error: true })), ...warnings.filter((w) => !reasons.has(w.message))];
+  const titleOf = reportTitles({ sessions, skipped });
   $("report-warnings-title").hidden = all.length === 0;
   $("report-warnings-title").textContent = `${all.length} ${all.length === 1 ? "warning" : "warnings"}`;
   $("report-warnings").replaceChildren(
     ...all.map((w) => {
       const li = el("li", w.error ? "error" : "warning");
-      if (w.sessionId) li.append(el("code", "warning-session", w.sessionId));
-      // Of several files, a warning that names no session says which file it is about.
-      li.append(el("span", "warning-text", !w.sessionId && w.file && files.length > 1 ? `${w.file}: ${w.message}` : w.message));
+      const { session, text } = warningView(w, titleOf, files.length > 1);
+      if (session) li.append(sessionLabel(session.id, session.name));
+      li.append(el("span", "warning-text", text));
       return li;
     }),
   );

@@ -10,7 +10,8 @@
 
 import { init } from "../js/sessiontree.js";
 import { createDemoSession, DEMO_SESSION_ID } from "./demo.js";
-import { filterSessions, highlightPieces, relativeTime, snapshotFileName } from "./tree-model.js";
+import { filterSessions, relativeTime, snapshotFileName } from "./tree-model.js";
+import { GlobalSearch } from "./explorer-search.js";
 import { NARROW, PaneTabs } from "./explorer-panes.js";
 import { openFamilyMembers, rememberView } from "./explorer-map.js";
 import { sourcesFromDrop, sourcesFromFiles } from "./import-files.js";
@@ -297,91 +298,25 @@ function closeDropdowns(keep) {
   }
 }
 
-/** Show the search box over every session when the core has `search`. */
+/**
+ * The search box over every session (explorer-search.js): sessions by
+ * their title as shown here, and messages through the core's `search`.
+ */
 function offerSearch() {
-  if (!state.tree.hasOperation("search")) return;
   $("global-search-box").hidden = false;
-  let timer = 0;
-  let seq = 0;
-  const input = $("global-search");
-  const list = $("global-hits");
-  const run = async () => {
-    const query = input.value.trim();
-    const mine = ++seq;
-    if (query === "") {
-      list.hidden = true;
-      return;
-    }
-    const res = await state.tree.search(query, { limit: 30 });
-    if (mine !== seq) return;
-    if (!res.ok) {
-      list.replaceChildren(el("li", "hits-head", res.error.message));
-      closeDropdowns("global");
-      list.hidden = false;
-      return;
-    }
-    const titles = new Map(state.sessions.map((s) => [s.sessionId, titleOf(s)]));
-    const items = res.value.hits.map((hit) => {
-      const li = el("li");
-      li.setAttribute("role", "option");
-      li.tabIndex = -1;
-      li.dataset.sessionId = hit.sessionId;
-      li.dataset.nodeId = hit.nodeId;
-      li.append(el("span", "hit-session", `${titles.get(hit.sessionId) ?? hit.sessionId} · ${hit.role} · ${hit.branch}`));
-      const snip = el("span", "hit-snippet");
-      for (const p of highlightPieces(hit.snippet, hit.ranges)) snip.append(p.hit ? el("mark", "", p.text) : document.createTextNode(p.text));
-      li.append(snip);
-      return li;
-    });
-    const n = res.value.total;
-    list.replaceChildren(el("li", "hits-head", n === 0 ? "No matches" : `${n} ${n === 1 ? "match" : "matches"}`), ...items);
-    closeDropdowns("global");
-    list.hidden = false;
-  };
-  const openHit = async (li) => {
-    list.hidden = true;
-    showPane("tree");
-    await selectSession(li.dataset.sessionId);
-    await $("panel").refresh();
-    $("panel").focusNode(li.dataset.nodeId);
-  };
-  input.addEventListener("input", () => {
-    clearTimeout(timer);
-    timer = setTimeout(run, 120);
+  const search = new GlobalSearch($("global-search"), $("global-hits"), {
+    tree: () => state.tree,
+    sessions: () => state.sessions.map((s) => ({ ...s, title: titleOf(s) })),
+    opened: () => closeDropdowns("global"),
+    open: async (sessionId, nodeId) => {
+      showPane("tree");
+      await selectSession(sessionId);
+      if (nodeId === null) return;
+      await $("panel").refresh();
+      $("panel").focusNode(nodeId);
+    },
   });
-  input.addEventListener("keydown", (e) => {
-    if (e.key === "ArrowDown") {
-      e.preventDefault();
-      list.querySelector("li[role=option]")?.focus();
-    } else if (e.key === "Escape") {
-      list.hidden = true;
-    } else if (e.key === "Enter") {
-      e.preventDefault();
-      clearTimeout(timer);
-      run().then(() => {
-        const first = list.querySelector("li[role=option]");
-        if (first) openHit(first);
-      });
-    }
-  });
-  list.addEventListener("click", (e) => {
-    const li = e.target.closest("li[role=option]");
-    if (li) openHit(li);
-  });
-  list.addEventListener("keydown", (e) => {
-    const li = e.target.closest("li[role=option]");
-    if (!li) return;
-    if (e.key === "Enter") openHit(li);
-    else if (e.key === "ArrowDown") (li.nextElementSibling ?? li).focus();
-    else if (e.key === "ArrowUp") (li.previousElementSibling?.matches("[role=option]") ? li.previousElementSibling : input).focus();
-    else if (e.key === "Escape") {
-      list.hidden = true;
-      input.focus();
-    }
-  });
-  document.addEventListener("click", (e) => {
-    if (!e.target.closest(".global-search")) list.hidden = true;
-  });
+  search.connect();
 }
 
 // ------------------------------------------------------------------- start

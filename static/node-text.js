@@ -78,37 +78,58 @@ export function relativeTime(iso, now = Date.now()) {
 }
 
 /**
+ * Text as it is compared when matching: lower case, accents and other
+ * combining marks removed (NFKD), a final sigma as any sigma, as the core's
+ * search folds it ("Café" → "cafe"). Folding a string character by
+ * character gives the same result as folding it whole.
+ * @param {string} text
+ * @returns {string}
+ */
+export function fold(text) {
+  return text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/ς/g, "σ");
+}
+
+/**
  * Sessions whose title or id contains every word of the query, forgiving
  * typos: a word matches a word of the title or id (or its start) within
  * an edit distance of 1 for words of 4 to 7 characters and 2 from 8 on;
- * shorter words must appear as typed. Case-insensitive; order kept; an
- * empty query keeps every session.
+ * shorter words must appear as typed. Case- and accent-insensitive (fold);
+ * order kept; an empty query keeps every session.
  * @param {{sessionId: string, title?: string}[]} sessions
  * @param {string} query
  * @returns {{sessionId: string, title?: string}[]}
  */
 export function filterSessions(sessions, query) {
-  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const words = fold(query).split(/\s+/).filter(Boolean);
   if (words.length === 0) return sessions;
   return sessions.filter((s) => {
-    const hay = `${s.title ?? ""} ${s.sessionId}`.toLowerCase();
+    const hay = fold(`${s.title ?? ""} ${s.sessionId}`);
     const tokens = hay.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-    return words.every((w) => hay.includes(w) || fuzzyToken(w, tokens));
+    return words.every((w) => hay.includes(w) || nearToken(w, tokens) !== null);
   });
 }
 
-/** Whether word is within its allowed edit distance of a token or of a token's start. */
-function fuzzyToken(word, tokens) {
+/**
+ * The first token word is near: within its allowed edit distance (1 for 4
+ * to 7 characters, 2 from 8 on, none below) of the whole token or of the
+ * token's start ("lisbn" for "lisbon's"). Both already folded.
+ * @param {string} word
+ * @param {string[]} tokens
+ * @returns {{index: number, end: number} | null} the token's index and the UTF-16 length of the part matched
+ */
+export function nearToken(word, tokens) {
   const n = [...word].length;
   const max = n >= 8 ? 2 : n >= 4 ? 1 : 0;
-  if (max === 0) return false;
-  for (const t of tokens) {
+  if (max === 0) return null;
+  for (let index = 0; index < tokens.length; index++) {
+    const t = tokens[index];
     const chars = [...t];
-    if (Math.abs(chars.length - n) <= max && editDistance(word, t, max) <= max) return true;
-    // A word typed as the start of a longer token ("lisbn" for "lisbon's").
-    if (chars.length > n && editDistance(word, chars.slice(0, n).join(""), max) <= max) return true;
+    if (Math.abs(chars.length - n) <= max && editDistance(word, t, max) <= max) return { index, end: t.length };
+    // A word typed as the start of a longer token.
+    const head = chars.slice(0, n).join("");
+    if (chars.length > n && editDistance(word, head, max) <= max) return { index, end: head.length };
   }
-  return false;
+  return null;
 }
 
 /**

@@ -12,6 +12,7 @@
 
 import { hideProgress, showProgress, showReport } from "./explorer-report.js";
 import { mayRead, recallFolder, rememberFolder } from "./folder-handle.js";
+import { skippedLine } from "./report-lines.js";
 
 /** The tools whose folders "Open a folder…" reads, as its title names them. */
 export const FOLDER_TOOLS = ["Claude Code", "Codex", "Gemini CLI", "Pi", "Cline / Roo Code", "OpenCode", "Aider", "LobeChat"];
@@ -43,7 +44,7 @@ export function groupByOrigin(sessions) {
  * @param {boolean} aborted whether the import was cancelled
  */
 export function folderReport(env, aborted) {
-  const fileLine = (f) => ({ name: f.path, text: f.skipped ? `skipped: ${f.skipped}` : `${f.tool}${f.sessions > 0 ? ` · ${f.sessions} ${f.sessions === 1 ? "session" : "sessions"}` : ""}`, kind: f.skipped ? "skipped" : "imported" });
+  const fileLine = (f) => ({ name: f.path, text: f.skipped ? skippedLine(f.skipped) : `${f.tool}${f.sessions > 0 ? ` · ${f.sessions} ${f.sessions === 1 ? "session" : "sessions"}` : ""}`, kind: f.skipped ? "skipped" : "imported" });
   if (!env.ok) {
     // A folder where no file gave a session: each file on its line with its reason (core's error.files), said once.
     const files = aborted || !Array.isArray(env.error.files) ? [] : env.error.files.map(fileLine);

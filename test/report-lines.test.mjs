@@ -1,0 +1,64 @@
+// The explorer's import report in words (static/report-lines.js, and
+// static/open-folder.js's folderReport, which uses it): a skipped file
+// says "skipped" once, and a warning names its session by title. Pure, in
+// Node.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { reportTitles, skippedLine, warningView } from '../static/report-lines.js';
+import { folderReport } from '../static/open-folder.js';
+
+test('report: a skipped file says "skipped" once, whether or not core\'s reason ends with it', () => {
+  const cases = [
+    ['not a session file (JSON, JSON lines or an Aider history); skipped', 'skipped: not a session file (JSON, JSON lines or an Aider history)'],
+    ['the task folder has no api_conversation_history.json (what the model saw); skipped', 'skipped: the task folder has no api_conversation_history.json (what the model saw)'],
+    ['conversation "c1" (Trip): none of its 3 records could be used;  skipped ', 'skipped: conversation "c1" (Trip): none of its 3 records could be used'],
+    ['not a conversation export', 'skipped: not a conversation export'],
+    ['2 user line(s) carry no message; skipped (lines 1, 4)', 'skipped: 2 user line(s) carry no message; skipped (lines 1, 4)'], // "skipped" there is about lines, not the file
+    ['a file named skipped', 'skipped: a file named skipped'],
+  ];
+  for (const [reason, want] of cases) assert.equal(skippedLine(reason), want, reason);
+});
+
+test('report: a folder\'s file lines, as folderReport makes them from importFiles', () => {
+  const env = {
+    ok: true,
+    value: {
+      sessions: [{ sessionId: 's1', title: 'Plan the trip', tool: 'pi', project: '/p' }],
+      warnings: [],
+      skipped: [],
+      files: [
+        { path: 'pi/a.jsonl', tool: 'pi', sessions: 1 },
+        { path: 'agents/README.txt', sessions: 0, skipped: 'not a session file (JSON, JSON lines or an Aider history); skipped' },
+      ],
+    },
+  };
+  assert.deepEqual(folderReport(env, false).files.map((f) => `${f.name}: ${f.text} (${f.kind})`), [
+    'pi · /p: 1 session (imported)',
+    'pi/a.jsonl: pi · 1 session (imported)',
+    'agents/README.txt: skipped: not a session file (JSON, JSON lines or an Aider history) (skipped)',
+  ]);
+  const failed = folderReport({ ok: false, error: { message: 'nothing imported', files: env.value.files.slice(1) } }, false);
+  assert.deepEqual(failed.files.map((f) => f.text), ['skipped: not a session file (JSON, JSON lines or an Aider history)']);
+});
+
+test('report: a warning names its session by title, the id kept; core\'s "session "<id>": " left to the label', () => {
+  const titleOf = reportTitles({
+    sessions: [
+      { sessionId: '88a8d761-7b9a-4bf1-a8ca-c1febe6bf358', title: 'Research data-border-color usage' },
+      { sessionId: 'untitled' },
+    ],
+    skipped: [{ sessionId: 'gone', title: 'Corrupted entry', reason: 'no mapping; skipped' }],
+  });
+  const cases = [
+    [{ sessionId: '88a8d761-7b9a-4bf1-a8ca-c1febe6bf358', message: 'session "88a8d761-7b9a-4bf1-a8ca-c1febe6bf358": 1 user line(s) carry no message; skipped (lines 3)' },
+      { session: { id: '88a8d761-7b9a-4bf1-a8ca-c1febe6bf358', name: 'Research data-border-color usage' }, text: '1 user line(s) carry no message; skipped (lines 3)' }],
+    [{ sessionId: '88a8d761-7b9a-4bf1-a8ca-c1febe6bf358', message: 'message "c" names parent "a", which is not in the conversation; it becomes a root' },
+      { session: { id: '88a8d761-7b9a-4bf1-a8ca-c1febe6bf358', name: 'Research data-border-color usage' }, text: 'message "c" names parent "a", which is not in the conversation; it becomes a root' }],
+    [{ sessionId: 'gone', message: 'session "other": x' }, { session: { id: 'gone', name: 'Corrupted entry' }, text: 'session "other": x' }],
+    [{ sessionId: 'untitled', message: 'y' }, { session: { id: 'untitled', name: 'untitled' }, text: 'y' }],
+    [{ sessionId: 'elsewhere', message: 'z' }, { session: { id: 'elsewhere', name: 'elsewhere' }, text: 'z' }],
+    [{ message: 'the file is UTF-16 (little-endian); it was read as such', file: 'a.json' }, { session: null, text: 'the file is UTF-16 (little-endian); it was read as such' }],
+  ];
+  for (const [w, want] of cases) assert.deepEqual(warningView(w, titleOf, false), want, w.message);
+  assert.deepEqual(warningView({ message: 'm', file: 'a.json' }, titleOf, true), { session: null, text: 'a.json: m' }, 'of several files, the file first');
+});
