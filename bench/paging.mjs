@@ -32,26 +32,33 @@ const MESSAGES = 100;
 const BIG = 1000;
 const RUNS = quick ? 2 : 3;
 
-/** Store sessions `from` … `to - 1` of 100 messages each into database db (the schema an init made). */
+/**
+ * Store sessions `from` … `to - 1` of 100 messages each into database db
+ * (the schema an init made), as an import stores them since schema 5: one
+ * chunk record of the session's nodes and its meta record.
+ */
 function writeSessions(page, db, from, to) {
   return page.evaluate(async ({ db, from, to, messages }) => {
     const req = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
     const idb = await req(indexedDB.open(db));
-    const tx = idb.transaction(["sessions", "nodes"], "readwrite");
+    const tx = idb.transaction(["sessions", "chunks"], "readwrite");
+    const utf8 = new TextEncoder();
     const done = new Promise((resolve, reject) => ((tx.oncomplete = resolve), (tx.onabort = () => reject(tx.error))));
     const words = ["branch", "context", "model", "answer", "question", "session", "append", "cursor", "snapshot", "token", "prompt", "reply"];
     for (let i = from; i < to; i++) {
       const id = "s" + i;
       const at = new Date(Date.UTC(2026, 0, 1) + i * 60000).toISOString();
       let parent = null;
+      const nodes = [];
       for (let k = 0; k < messages; k++) {
         let text = `session ${i} message ${k}:`;
         for (let w = (i * 7 + k) % 12; text.length < 260; w = (w * 5 + 3) % 12) text += " " + words[w];
         const node = { id: `${id}n${k}`, parentId: parent, branch: "main", kind: "message", timestamp: at, message: { role: k % 2 ? "assistant" : "user", content: text } };
-        tx.objectStore("nodes").put(JSON.stringify(node), [id, k]);
+        nodes.push(JSON.stringify(node));
         parent = node.id;
       }
-      tx.objectStore("sessions").put({ sessionId: id, title: `session ${i}`, cursor: parent, activeBranch: "main", createdAt: at, updatedAt: at, nodeCount: messages, annotationCount: 0, folded: 0, epoch: 0, gen: 1, op: "import" }, id);
+      tx.objectStore("chunks").put(utf8.encode(nodes.join(",\n")), [id, 0]);
+      tx.objectStore("sessions").put({ sessionId: id, title: `session ${i}`, cursor: parent, activeBranch: "main", createdAt: at, updatedAt: at, nodeCount: messages, annotationCount: 0, folded: messages, epoch: 0, gen: 1, op: "import" }, id);
     }
     await done;
     idb.close();

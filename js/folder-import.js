@@ -16,6 +16,9 @@ import { nextTask } from "./tasks.js";
 
 /** @typedef {import("./folder-entries.js").FolderFile} FolderFile */
 
+/** What a file's data becomes once importBatch copied it into the wasm. */
+const COPIED = new Uint8Array(0);
+
 /** Bytes copied into the wasm per call (and between two looks at the abort signal). */
 const COPY_BYTES = 1 << 20;
 
@@ -164,6 +167,7 @@ async function importBatch(tree, files, { progress, signal, total, before, abort
       if (failed) return (tree._handle.importCancel(buffer), JSON.parse(failed));
     }
     manifest.push({ path: f.path, size: bytes.length });
+    f.data = COPIED; // its bytes are in the wasm now: a folder's are never all held here at once
     read += bytes.length;
     progress(before + read, total);
     // The search index's build (LocalTree._warmSearch) waits while calls
