@@ -101,11 +101,6 @@ func (s *Session) annotate(a *Annotation) {
 			}
 			s.labels[i] = a.Label
 		}
-		if s.search != nil {
-			s.search.Replace(s.searchKey, i, searchText(s, i), timestampMillis(s.nodes[i].Timestamp))
-		} else if s.warming != nil && int(i) < s.warmed {
-			s.abandonWarming() // warmed again from the start, labels and all
-		}
 	case AnnotationHide:
 		if !a.Hidden {
 			delete(s.hiddenRoots, i)
