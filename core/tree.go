@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/treeview"
 )
 
 // TreeRow is one node of the value of tree, in display order (a preorder
@@ -52,33 +53,6 @@ const maxIndent = 24
 
 // textPreviewLength is the preview length in the ASCII tree, in characters.
 const textPreviewLength = 60
-
-// childLists returns, for every node, its children in append order, as
-// offsets into one shared slice (a counting sort: no per-node allocation),
-// plus the roots.
-func (s *Session) childLists() (start []int32, list []int32, roots []int32) {
-	n := len(s.nodes)
-	start = make([]int32, n+1)
-	for i := 0; i < n; i++ {
-		if p := s.parent[i]; p >= 0 {
-			start[p+1]++
-		}
-	}
-	for i := 0; i < n; i++ {
-		start[i+1] += start[i]
-	}
-	fill := append([]int32(nil), start[:n]...)
-	list = make([]int32, start[n])
-	for i := 0; i < n; i++ {
-		if p := s.parent[i]; p >= 0 {
-			list[fill[p]] = int32(i)
-			fill[p]++
-		} else {
-			roots = append(roots, int32(i))
-		}
-	}
-	return start, list, roots
-}
 
 func opTree(st *Store, r *request) (any, *Error) {
 	s, err := r.existing(st)
@@ -170,7 +144,7 @@ func (s *Session) treeView(showHidden bool) Tree {
 			}
 		}
 	}
-	start, list, roots := s.childLists()
+	start, list, roots := treeview.ChildLists(s.parent)
 	for _, root := range roots {
 		t.Roots = append(t.Roots, s.nodes[root].ID)
 	}
