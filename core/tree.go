@@ -123,26 +123,18 @@ func (s *Session) treeView(showHidden bool) Tree {
 		Roots:        []string{},
 		Rows:         make([]TreeRow, 0, len(s.nodes)),
 	}
-	onPath := make([]bool, len(s.nodes))
-	for _, i := range s.path(s.cursor) {
-		onPath[i] = true
-	}
+	vt := s.viewTree()
+	onPath := vt.PathFlags(s.cursor) // nil without a cursor
 	tipOf := make(map[int32]string, len(s.branches))
 	for _, b := range s.branches {
 		if b.tip >= 0 {
 			tipOf[b.tip] = b.name
 		}
 	}
-	hidden, preferred := s.hiddenFlags(), s.preferredFlags()
+	hidden, preferred := vt.HiddenFlags(), vt.PathFlags(s.preferred)
 	var size []int32 // subtree sizes, only when something is hidden
 	if hidden != nil {
-		size = make([]int32, len(s.nodes))
-		for i := len(s.nodes) - 1; i >= 0; i-- {
-			size[i]++
-			if p := s.parent[i]; p >= 0 {
-				size[p] += size[i]
-			}
-		}
+		size = vt.SubtreeSizes()
 	}
 	start, list, roots := treeview.ChildLists(s.parent)
 	for _, root := range roots {
@@ -188,7 +180,7 @@ func (s *Session) treeView(showHidden bool) Tree {
 				Depth:      int(s.depth[i]),
 				Indent:     f.indent,
 				ChildCount: int(start[i+1] - start[i]),
-				OnPath:     onPath[i],
+				OnPath:     onPath != nil && onPath[i],
 				Cursor:     i == s.cursor,
 				TipOf:      tipOf[i],
 				Label:      s.labels[i],
@@ -235,8 +227,8 @@ func (s *Session) treeView(showHidden bool) Tree {
 // its prefix, the others with below. Only the last node of a run can be a
 // hidden root; it is drawn as a placeholder line.
 // lineMarks is what drawLine needs besides the node: branch tips, subtree
-// sizes (for hidden lines), the cursor path and whether hidden subtrees are
-// drawn.
+// sizes (for hidden lines), the cursor path (nil without a cursor) and
+// whether hidden subtrees are drawn.
 type lineMarks struct {
 	tipOf      map[int32]string
 	size       []int32
@@ -285,7 +277,7 @@ func (s *Session) drawLine(text *strings.Builder, i int32, prefix string, m line
 	text.WriteString(n.ID)
 	if s.hiddenRoots[i] && !m.showHidden {
 		jsonx.Fprintf(text, " [hidden: %s]", plural(int(m.size[i]), "node"))
-		if m.onPath[i] && s.cursor >= 0 {
+		if m.onPath != nil && m.onPath[i] {
 			text.WriteString("  ← cursor inside")
 		}
 		text.WriteByte('\n')

@@ -7,16 +7,6 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/treeview"
 )
 
-// Row flags of the value of tree.rows (bit values of its "flags" column).
-const (
-	rowOnPath     = 1 << iota // on the root→cursor path
-	rowCursor                 // the cursor
-	rowHidden                 // hidden (the node or an ancestor)
-	rowHiddenRoot             // the hide annotation is on this node
-	rowPreferred              // on the preferred path
-	rowDescribed              // the preview describes a message without text
-)
-
 // opTreeRows answers "tree.rows": the rows of tree, in the same display
 // order, in a columnar form for views of large sessions (the explorer's
 // panel). Encoded by hand, without reflection, and without the ASCII text,
@@ -28,7 +18,8 @@ const (
 //	 "id":[N ids],"parent":[N row indexes, -1 for a root],
 //	 "branch":[N indexes into branches],"kind":[N into kinds],"role":[N into roles],
 //	 "preview":[N],"depth":[N],"childCount":[N],"flags":[N bit sets: 1 onPath,
-//	 2 cursor, 4 hidden, 8 hiddenRoot, 16 preferred, 32 described],
+//	 2 cursor, 4 hidden, 8 hiddenRoot, 16 preferred, 32 described
+//	 (treeview.RowOnPath, …)],
 //	 "tipOf":[[row, branch index]…],"label":[[row, label]…]}
 //
 // A window (optional request fields, all integers are row indexes in
@@ -281,38 +272,18 @@ func appendMarks(b []byte, tips, labels []treeview.Mark, branches *treeview.Name
 	return b
 }
 
-// appendFlags appends the flags column of rows (see the row flags).
+// appendFlags appends the flags column of rows (treeview.RowFlags, and
+// RowDescribed from each node's preview).
 func (v *treeRows) appendFlags(b []byte, rows []int32) []byte {
 	s := v.s
-	onPath := make([]bool, len(s.nodes))
-	for _, i := range s.path(s.cursor) {
-		onPath[i] = true
-	}
-	hidden, preferred := s.hiddenFlags(), s.preferredFlags()
-	for k, i := range rows {
+	for k, f := range s.viewTree().RowFlags(rows, s.cursor, s.preferred) {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		f := 0
-		if onPath[i] {
-			f |= rowOnPath
+		if n := s.nodes[rows[k]]; n.previewText() != "" && n.described {
+			f |= treeview.RowDescribed
 		}
-		if i == s.cursor {
-			f |= rowCursor
-		}
-		if hidden != nil && hidden[i] {
-			f |= rowHidden
-		}
-		if len(s.hiddenRoots) > 0 && s.hiddenRoots[i] {
-			f |= rowHiddenRoot
-		}
-		if preferred != nil && preferred[i] {
-			f |= rowPreferred
-		}
-		if n := s.nodes[i]; n.previewText() != "" && n.described {
-			f |= rowDescribed
-		}
-		b = jsonx.AppendInt(b, f)
+		b = jsonx.AppendInt(b, int(f))
 	}
 	return b
 }

@@ -235,3 +235,27 @@ func TestMapRevisions(t *testing.T) {
 		})
 	}
 }
+
+func TestNodeFlags(t *testing.T) {
+	parent, branch := forked()
+	plain, hidden := tree(parent, branch), tree(parent, branch, 2)
+	assert.Nil(t, plain.HiddenFlags(), "nothing hidden")
+	assert.Equal(t, []bool{false, false, true, true, true, true, false}, hidden.HiddenFlags(), "u2 and below")
+	assert.Nil(t, plain.PathFlags(-1), "no path")
+	assert.Equal(t, []bool{true, true, true, false, true, true, false}, plain.PathFlags(5), "root to a3")
+	assert.Equal(t, []int32{7, 6, 4, 1, 2, 1, 1}, plain.SubtreeSizes())
+}
+
+func TestRowFlags(t *testing.T) {
+	parent, branch := forked()
+	tr := tree(parent, branch, 4)
+	rows := RowOrder(tr.Parent).Order[2:6] // u2, a2, u3, a3
+	got := tr.RowFlags(rows, 3, 5)
+	assert.Equal(t, []uint8{
+		RowOnPath | RowPreferred,
+		RowOnPath | RowCursor,
+		RowHidden | RowHiddenRoot | RowPreferred,
+		RowHidden | RowPreferred,
+	}, got, "RowFlags(%v, cursor a2, preferred a3)", rows)
+	assert.Equal(t, []uint8{0, 0}, tree(parent, branch).RowFlags([]int32{0, 6}, -1, -1), "no cursor, nothing hidden or preferred")
+}
