@@ -119,9 +119,20 @@ func (m *Map) Extend(t *Tree) bool {
 func cut(t *Tree) *Map {
 	n := t.Len()
 	m := &Map{SegOf: make([]int32, n)}
+	// Each node's branch is asked once where a run goes on: the parent's,
+	// mostly the node before, is remembered from its own turn.
+	known, knownBranch := int32(-1), ""
+	sameBranch := func(p, i int32) bool {
+		bp := knownBranch
+		if p != known {
+			bp = t.Branch(p)
+		}
+		known, knownBranch = i, t.Branch(i)
+		return bp == knownBranch
+	}
 	for i := 0; i < n; i++ {
 		p := t.Parent[i]
-		if p >= 0 && t.Children[p] == 1 && t.Branch(p) == t.Branch(int32(i)) && !t.HiddenRoots[int32(i)] {
+		if p >= 0 && t.Children[p] == 1 && sameBranch(p, int32(i)) && !t.HiddenRoots[int32(i)] {
 			seg := m.SegOf[p]
 			m.SegOf[i] = seg
 			m.Last[seg] = int32(i)
