@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
-	"github.com/sessiontree/sessiontree/core/internal/treeview"
 )
 
 // TreeRow is one node of the value of tree, in display order (a preorder
@@ -46,10 +45,6 @@ type Tree struct {
 	Rows         []TreeRow `json:"rows"`
 	Text         string    `json:"text"`
 }
-
-// maxIndent caps the drawn nesting of the ASCII tree; deeper branch points
-// are drawn at this level so a line never grows without bound.
-const maxIndent = 24
 
 // textPreviewLength is the preview length in the ASCII tree, in characters.
 const textPreviewLength = 60
@@ -136,39 +131,14 @@ func (s *Session) treeView(showHidden bool) Tree {
 	if hidden != nil {
 		size = vt.SubtreeSizes()
 	}
-	start, list, roots := treeview.ChildLists(s.parent)
-	for _, root := range roots {
-		t.Roots = append(t.Roots, s.nodes[root].ID)
-	}
-
-	// A frame is a linear run to draw: it starts at node and follows single
-	// children. quiet frames (inside a hidden subtree) add rows only.
-	type frame struct {
-		node      int32
-		indent    int
-		prefix    string // drawn before the run's first connector
-		connector string // "├─ ", "└─ " or ""
-		quiet     bool
+	for i, p := range s.parent {
+		if p < 0 {
+			t.Roots = append(t.Roots, s.nodes[i].ID)
+		}
 	}
 	var text strings.Builder
-	var run []int32
-	stack := make([]frame, 0, 64)
-	for k := len(roots) - 1; k >= 0; k-- {
-		stack = append(stack, frame{node: roots[k]})
-	}
-	for len(stack) > 0 {
-		f := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		run = run[:0]
-		for i := f.node; ; {
-			run = append(run, i)
-			kids := list[start[i]:start[i+1]]
-			if len(kids) != 1 || (!f.quiet && !showHidden && s.hiddenRoots[i]) {
-				break
-			}
-			i = kids[0]
-		}
-		for _, i := range run {
+	for run := range vt.Runs(showHidden) {
+		for _, i := range run.Nodes {
 			n := s.nodes[i]
 			t.Rows = append(t.Rows, TreeRow{
 				ID:         n.ID,
@@ -178,8 +148,8 @@ func (s *Session) treeView(showHidden bool) Tree {
 				Role:       n.Role(),
 				Preview:    n.previewText(),
 				Depth:      int(s.depth[i]),
-				Indent:     f.indent,
-				ChildCount: int(start[i+1] - start[i]),
+				Indent:     run.Indent,
+				ChildCount: int(s.children[i]),
 				OnPath:     onPath != nil && onPath[i],
 				Cursor:     i == s.cursor,
 				TipOf:      tipOf[i],
@@ -189,34 +159,8 @@ func (s *Session) treeView(showHidden bool) Tree {
 				Preferred:  preferred != nil && preferred[i],
 			})
 		}
-		// The prefix under the run's first line: continue the line of a
-		// sibling below it ("│  ") or leave blank space.
-		below := f.prefix
-		if f.indent < maxIndent {
-			switch f.connector {
-			case "├─ ":
-				below += "│  "
-			case "└─ ":
-				below += "   "
-			}
-		}
-		last := run[len(run)-1]
-		if !f.quiet {
-			s.drawRun(&text, run, f.prefix+f.connector, below, lineMarks{tipOf, size, onPath, showHidden})
-		}
-		kids := list[start[last]:start[last+1]]
-		quiet := f.quiet || (!showHidden && s.hiddenRoots[last])
-		if len(kids) == 1 {
-			stack = append(stack, frame{node: kids[0], indent: f.indent, prefix: below, quiet: quiet})
-			continue
-		}
-		indent := f.indent + 1
-		for k := len(kids) - 1; k >= 0; k-- {
-			conn := "├─ "
-			if k == len(kids)-1 {
-				conn = "└─ "
-			}
-			stack = append(stack, frame{node: kids[k], indent: indent, prefix: below, connector: conn, quiet: quiet})
+		if !run.Quiet {
+			s.drawRun(&text, run.Nodes, run.First, run.Below, lineMarks{tipOf, size, onPath, showHidden})
 		}
 	}
 	t.Text = text.String()

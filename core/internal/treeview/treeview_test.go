@@ -259,3 +259,69 @@ func TestRowFlags(t *testing.T) {
 	}, got, "RowFlags(%v, cursor a2, preferred a3)", rows)
 	assert.Equal(t, []uint8{0, 0}, tree(parent, branch).RowFlags([]int32{0, 6}, -1, -1), "no cursor, nothing hidden or preferred")
 }
+
+// runsOf lists t's runs as "first|below|indent|nodes" (quiet ones with a "~").
+func runsOf(t *Tree, showHidden bool) []string {
+	var out []string
+	for r := range t.Runs(showHidden) {
+		quiet := ""
+		if r.Quiet {
+			quiet = "~"
+		}
+		out = append(out, fmt.Sprintf("%s%q|%q|%d|%v", quiet, r.First, r.Below, r.Indent, r.Nodes))
+	}
+	return out
+}
+
+func TestRuns(t *testing.T) {
+	parent, branch := forked()
+	assert.Equal(t, []string{
+		`""|""|0|[0 1]`,
+		`"├─ "|"│  "|1|[2]`,
+		`"│  ├─ "|"│  │  "|2|[3]`,
+		`"│  └─ "|"│     "|2|[4 5]`,
+		`"└─ "|"   "|1|[6]`,
+	}, runsOf(tree(parent, branch), false), "a1 forks (u2, a4), then u2 (a2, u3)")
+	assert.Equal(t, []string{
+		`""|""|0|[0 1]`,
+		`"├─ "|"│  "|1|[2]`,
+		`~"│  ├─ "|"│  │  "|2|[3]`,
+		`~"│  └─ "|"│     "|2|[4 5]`,
+		`"└─ "|"   "|1|[6]`,
+	}, runsOf(tree(parent, branch, 2), false), "the runs under hidden u2 are quiet")
+	assert.Equal(t, runsOf(tree(parent, branch), true), runsOf(tree(parent, branch, 2), true), "showHidden draws them")
+}
+
+func TestRunsStopWideningAtMaxIndent(t *testing.T) {
+	// A comb: each node has a leaf and a next node, MaxIndent+3 levels deep.
+	var parent []int32
+	p := int32(-1)
+	for k := 0; k < MaxIndent+3; k++ {
+		parent = append(parent, p)
+		parent = append(parent, int32(len(parent)-1)) // the leaf
+		p = int32(len(parent) - 2)
+	}
+	branch := make([]string, len(parent))
+	widest := 0
+	deepest := 0
+	for r := range tree(parent, branch).Runs(false) {
+		widest = max(widest, len([]rune(r.Below)))
+		deepest = max(deepest, r.Indent)
+	}
+	assert.Equal(t, 3*(MaxIndent-1), widest, "three characters a level below the root's, up to MaxIndent")
+	assert.Greater(t, deepest, MaxIndent, "Indent still counts every level")
+}
+
+func TestRunsOfAMillionDeepChainAreOne(t *testing.T) {
+	const n = 1_000_000
+	parent := make([]int32, n)
+	for i := range parent {
+		parent[i] = int32(i) - 1
+	}
+	count := 0
+	for r := range (&Tree{Parent: parent}).Runs(false) {
+		count++
+		assert.Len(t, r.Nodes, n)
+	}
+	assert.Equal(t, 1, count)
+}
