@@ -119,13 +119,14 @@ func (r *request) rowCount(field string) (int, *Error) {
 	return int(v), nil
 }
 
-// treeRows is the value of tree.rows for the rows [from, to) of order; it
-// writes itself into the reply (jsonx.Appender), so the bytes are copied once.
+// treeRows is the value of tree.rows for the rows [from, to) of the
+// session's display order (the kept treeview.Rows); it writes itself into
+// the reply (jsonx.Appender), so the bytes are copied once.
 type treeRows struct {
 	s *Session
 	*treeview.Rows
 	from, to int
-	windowed bool
+	windowed bool // a window field was given: the value says its "offset"
 }
 
 // AppendJSON appends the rows' JSON encoding to b.
