@@ -101,11 +101,6 @@ func (s *Session) annotate(a *Annotation) {
 			}
 			s.labels[i] = a.Label
 		}
-		if s.search != nil {
-			s.search.Replace(s.searchKey, i, searchText(s, i), timestampMillis(s.nodes[i].Timestamp))
-		} else if s.warming != nil && int(i) < s.warmed {
-			s.abandonWarming() // warmed again from the start, labels and all
-		}
 	case AnnotationHide:
 		if !a.Hidden {
 			delete(s.hiddenRoots, i)
@@ -134,19 +129,6 @@ func (s *Session) Label(nodeID string) string {
 	return ""
 }
 
-// hiddenFlags returns, for every node, whether it is hidden: hidden itself
-// or below a hidden node. Nil when nothing is hidden.
-func (s *Session) hiddenFlags() []bool {
-	if len(s.hiddenRoots) == 0 {
-		return nil
-	}
-	h := make([]bool, len(s.nodes))
-	for i := range s.nodes {
-		h[i] = s.hiddenRoots[int32(i)] || (s.parent[i] >= 0 && h[s.parent[i]])
-	}
-	return h
-}
-
 // isHidden reports whether node i is hidden (itself or by an ancestor).
 func (s *Session) isHidden(i int32) bool {
 	for ; i >= 0 && len(s.hiddenRoots) > 0; i = s.parent[i] {
@@ -155,19 +137,6 @@ func (s *Session) isHidden(i int32) bool {
 		}
 	}
 	return false
-}
-
-// preferredFlags returns, for every node, whether it is on the preferred
-// path. Nil when no path is preferred.
-func (s *Session) preferredFlags() []bool {
-	if s.preferred < 0 {
-		return nil
-	}
-	p := make([]bool, len(s.nodes))
-	for _, i := range s.path(s.preferred) {
-		p[i] = true
-	}
-	return p
 }
 
 // Marks is the value of label, hide and prefer: the node's annotations

@@ -26,13 +26,16 @@ var layers = map[string][]string{
 	"core/internal/jsonx":  {},
 	"core/internal/search": {},
 	// tidy: the tree layout the map draws with.
-	"core/internal/tidy":    {},
-	"core/internal/cite":    {"core/internal/jsonx"},
-	"core/internal/msgtext": {"core/internal/jsonx", "core/internal/search", "core/internal/cite"},
-	"core/internal/formats": {"core/internal/jsonx", "core/internal/cite"},
+	"core/internal/tidy": {},
+	// treeview: the views of a tree (row order, the map's segments), on
+	// plain arrays, laid out with tidy.
+	"core/internal/treeview": {"core/internal/tidy"},
+	"core/internal/cite":     {"core/internal/jsonx"},
+	"core/internal/msgtext":  {"core/internal/jsonx", "core/internal/search", "core/internal/cite"},
+	"core/internal/formats":  {"core/internal/jsonx", "core/internal/cite"},
 	// benchdata: the benchmarks' corpora, imported by test files only.
 	"core/internal/benchdata": {"core/internal/jsonx"},
-	"core":                    {"core/internal/jsonx", "core/internal/search", "core/internal/formats", "core/internal/cite", "core/internal/msgtext", "core/internal/benchdata", "core/internal/tidy"},
+	"core":                    {"core/internal/jsonx", "core/internal/search", "core/internal/formats", "core/internal/cite", "core/internal/msgtext", "core/internal/benchdata", "core/internal/tidy", "core/internal/treeview"},
 	"core/wire":               {"core", "core/internal/jsonx", "core/internal/benchdata"},
 	// protocolgen: the program go generate runs to write the JS side of
 	// the contract (js/protocol.js, blocks of js/sessiontree.d.ts).
@@ -146,6 +149,8 @@ func TestLayerViolationsCatchAWrongImport(t *testing.T) {
 		{"search folding with x/text is allowed", "core/internal/search", []string{"golang.org/x/text/unicode/norm"}, false, false},
 		{"jsonx using x/text is refused", "core/internal/jsonx", []string{"golang.org/x/text/unicode/norm"}, false, true},
 		{"an internal package using a third-party library is refused", "core/internal/search", []string{"github.com/agnivade/levenshtein"}, false, true},
+		{"treeview laying out with tidy is allowed", "core/internal/treeview", []string{"sort", m + "core/internal/tidy"}, false, false},
+		{"treeview importing jsonx is refused", "core/internal/treeview", []string{m + "core/internal/jsonx"}, false, true},
 		{"a package missing from the table is refused", "core/internal/extra", []string{"strings"}, false, true},
 	}
 	for _, tc := range cases {

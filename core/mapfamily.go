@@ -1,6 +1,9 @@
 package core
 
-import "github.com/sessiontree/sessiontree/core/internal/jsonx"
+import (
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/treeview"
+)
 
 // The family on the map: where sessions made from this one hang off it
 // ("forks"), and where this session left the one it was made from
@@ -27,10 +30,10 @@ type mapFork struct {
 }
 
 // mapForks places the sessions whose source is s at the nodes of s they
-// were made at, in store order; a link whose node s does not have (or
+// were made at on m, s's map (t its tree), in store order; a link whose node s does not have (or
 // that no node names: an import whose sessions are not both in memory)
 // is left out.
-func (st *Store) mapForks(s *Session, m *mapSegments) []mapFork {
+func (st *Store) mapForks(s *Session, t *treeview.Tree, m *treeview.Map) []mapFork {
 	var forks []mapFork
 	for _, id := range st.familyChildren()[s.id] {
 		e := st.familyEdge(id)
@@ -41,7 +44,7 @@ func (st *Store) mapForks(s *Session, m *mapSegments) []mapFork {
 		if !ok {
 			continue
 		}
-		seg, off := m.place(s, i)
+		seg, off := m.Place(t, i)
 		forks = append(forks, mapFork{seg, off, id, *e.NodeID, e.Kind})
 		if len(forks) == MaxMapForks {
 			break
@@ -50,9 +53,9 @@ func (st *Store) mapForks(s *Session, m *mapSegments) []mapFork {
 	return forks
 }
 
-// mapSource places the node s was made at on s's own map: nil when s has
+// mapSource places the node s was made at on s's own map m (t its tree): nil when s has
 // no source, or its node is unknown or not in s (an SDK fork with new ids).
-func (st *Store) mapSource(s *Session, m *mapSegments) *mapFork {
+func (st *Store) mapSource(s *Session, t *treeview.Tree, m *treeview.Map) *mapFork {
 	if s.source == nil || s.source.sessionID == s.id {
 		return nil
 	}
@@ -64,7 +67,7 @@ func (st *Store) mapSource(s *Session, m *mapSegments) *mapFork {
 	if !ok {
 		return nil
 	}
-	seg, off := m.place(s, i)
+	seg, off := m.Place(t, i)
 	return &mapFork{seg, off, e.ParentSessionID, *e.NodeID, e.Kind}
 }
 

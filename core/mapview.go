@@ -2,21 +2,14 @@ package core
 
 import (
 	"math"
-	"sort"
 	"strconv"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
-)
-
-// Segment flags of the value of map (bit values of its "flags" column).
-const (
-	segOnPath     = 1 << iota // some of its nodes are on the root→cursor path
-	segPreferred              // some of its nodes are on the preferred path
-	segHiddenRoot             // it stands, collapsed, for a hidden subtree
+	"github.com/sessiontree/sessiontree/core/internal/treeview"
 )
 
 // opMap answers "map": the session as a tidy tree of segments (runs of
-// nodes without a fork, see mapSegments) laid out by tidy.Layout, in
+// nodes without a fork, see treeview.Map) laid out by tidy.Layout, in
 // columns, one entry per visible segment in segment order (parents
 // first):
 //
@@ -27,7 +20,7 @@ const (
 //	 "length":[S node counts],"first":[S node ids],"last":[S node ids],
 //	 "branch":[S indexes into branches],
 //	 "flags":[S bit sets: 1 on the cursor's path, 2 on the preferred path,
-//	          4 a hidden subtree drawn collapsed],
+//	          4 a hidden subtree drawn collapsed (treeview.SegOnPath, …)],
 //	 "hidden":[[segment, nodes in the hidden subtree]…],
 //	 "cursor":{"segment","offset","nodeId"}|null,
 //	 "preferred":{"segment","offset","nodeId"}|null,
@@ -42,8 +35,9 @@ const (
 // subtree is placed at the end of the collapsed segment. Errors: those of
 // "sessionId" (INVALID_ARGUMENT, SESSION_NOT_FOUND).
 //
-// The layout is kept with the session: an answer after appends that only
-// extend runs costs O(segments), without a walk over the nodes.
+// The layout is kept by the store, by session (mapOf): an answer after
+// appends that only extend runs costs O(segments), without a walk over
+// the nodes.
 func opMap(st *Store, r *request) (any, *Error) {
 	s, err := r.existing(st)
 	if err != nil {
@@ -53,9 +47,10 @@ func opMap(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	m := st.mapOf(s)
-	v := mapValue{s: s, m: m, forks: st.mapForks(s, m), source: st.mapSource(s, m)}
-	if from, ok := m.deltaFrom(since, len(s.nodes)); ok {
+	t := s.viewTree()
+	m := st.mapOf(s, t)
+	v := mapValue{s: s, t: t, m: m, forks: st.mapForks(s, t, m), source: st.mapSource(s, t, m)}
+	if from, ok := m.DeltaFrom(since, len(s.nodes)); ok {
 		return &mapDelta{v, from}, nil
 	}
 	return &v, nil
@@ -64,26 +59,22 @@ func opMap(st *Store, r *request) (any, *Error) {
 // mapValue is the value of map; it writes itself into the reply.
 type mapValue struct {
 	s      *Session
-	m      *mapSegments
+	t      *treeview.Tree // s's tree, as m read it
+	m      *treeview.Map
 	forks  []mapFork // mapfamily.go
 	source *mapFork
 }
 
 // AppendJSON appends the map's JSON encoding (see opMap) to b.
 func (v *mapValue) AppendJSON(b []byte) []byte {
-	m := v.m
 	branches, branchCol, tips := v.branchTable()
-	width, height := 0.0, int32(0)
-	for k := range m.vis {
-		width = math.Max(width, m.x[k])
-		height = max(height, m.y[k])
-	}
+	width, height := v.m.Size()
 	b = v.appendHead(b, `,"count":`)
 	b = append(b, `,"width":`...)
 	b = appendUnits(b, width)
 	b = append(b, `,"height":`...)
 	b = jsonx.AppendInt(b, int(height))
-	b = appendNames(b, `,"branches":[`, branches.list)
+	b = appendNames(b, `,"branches":[`, branches.List)
 	b = v.appendColumns(b, branchCol)
 	b = v.appendMarks(b)
 	b = appendTips(b, tips)
@@ -100,26 +91,26 @@ func (v *mapValue) appendHead(b []byte, sep string) []byte {
 	b = append(b, `,"nodeCount":`...)
 	b = jsonx.AppendInt(b, len(s.nodes))
 	b = append(b, `,"revision":`...)
-	b = jsonx.AppendString(b, m.revision(len(s.nodes)))
+	b = jsonx.AppendString(b, m.Revision(len(s.nodes)))
 	b = append(b, sep...)
-	return jsonx.AppendInt(b, len(m.vis))
+	return jsonx.AppendInt(b, len(m.Vis))
 }
 
 // branchTable names the branches of the answer: each visible segment's
 // branch index (in segment order, so the same layout always numbers them
 // alike), then each branch tip's [segment, offset, branch index].
-func (v *mapValue) branchTable() (*names, []int32, [][3]int32) {
+func (v *mapValue) branchTable() (*treeview.Names, []int32, [][3]int32) {
 	s, m := v.s, v.m
-	branches := newNames()
-	branchCol := make([]int32, len(m.vis))
-	for k, seg := range m.vis {
-		branchCol[k] = int32(branches.of(s.nodes[m.first[seg]].Branch))
+	branches := treeview.NewNames()
+	branchCol := make([]int32, len(m.Vis))
+	for k, seg := range m.Vis {
+		branchCol[k] = int32(branches.Of(s.nodes[m.First[seg]].Branch))
 	}
 	var tips [][3]int32
 	for _, br := range s.branches {
 		if br.tip >= 0 {
-			seg, off := m.place(s, br.tip)
-			tips = append(tips, [3]int32{seg, off, int32(branches.of(br.name))})
+			seg, off := m.Place(v.t, br.tip)
+			tips = append(tips, [3]int32{seg, off, int32(branches.Of(br.name))})
 		}
 	}
 	return branches, branchCol, tips
@@ -140,11 +131,11 @@ func appendTips(b []byte, tips [][3]int32) []byte {
 // appendColumns appends the per-segment columns, from ,"parent": to the
 // "hidden" list.
 func (v *mapValue) appendColumns(b []byte, branchCol []int32) []byte {
-	s, m := v.s, v.m
-	flags := v.flags()
+	s, t, m := v.s, v.t, v.m
+	flags := m.Flags(s.cursor, s.preferred)
 	col := func(b []byte, head string, f func(b []byte, k int, seg int32) []byte) []byte {
 		b = append(b, head...)
-		for k, seg := range m.vis {
+		for k, seg := range m.Vis {
 			if k > 0 {
 				b = append(b, ',')
 			}
@@ -153,57 +144,31 @@ func (v *mapValue) appendColumns(b []byte, branchCol []int32) []byte {
 		return append(b, ']')
 	}
 	b = col(b, `,"parent":[`, func(b []byte, k int, seg int32) []byte {
-		p := m.parent[seg]
+		p := m.Parent[seg]
 		if p >= 0 {
-			p = m.visOf[p]
+			p = m.VisOf[p]
 		}
 		return jsonx.AppendInt(b, int(p))
 	})
-	b = col(b, `,"x":[`, func(b []byte, k int, _ int32) []byte { return appendUnits(b, m.x[k]) })
-	b = col(b, `,"y":[`, func(b []byte, k int, _ int32) []byte { return jsonx.AppendInt(b, int(m.y[k])) })
-	b = col(b, `,"length":[`, func(b []byte, _ int, seg int32) []byte { return jsonx.AppendInt(b, int(m.length(s, seg))) })
-	b = col(b, `,"first":[`, func(b []byte, _ int, seg int32) []byte { return jsonx.AppendString(b, s.nodes[m.first[seg]].ID) })
-	b = col(b, `,"last":[`, func(b []byte, _ int, seg int32) []byte { return jsonx.AppendString(b, s.nodes[m.last[seg]].ID) })
+	b = col(b, `,"x":[`, func(b []byte, k int, _ int32) []byte { return appendUnits(b, m.X[k]) })
+	b = col(b, `,"y":[`, func(b []byte, k int, _ int32) []byte { return jsonx.AppendInt(b, int(m.Y[k])) })
+	b = col(b, `,"length":[`, func(b []byte, _ int, seg int32) []byte { return jsonx.AppendInt(b, int(m.Length(t, seg))) })
+	b = col(b, `,"first":[`, func(b []byte, _ int, seg int32) []byte { return jsonx.AppendString(b, s.nodes[m.First[seg]].ID) })
+	b = col(b, `,"last":[`, func(b []byte, _ int, seg int32) []byte { return jsonx.AppendString(b, s.nodes[m.Last[seg]].ID) })
 	b = col(b, `,"branch":[`, func(b []byte, k int, _ int32) []byte { return jsonx.AppendInt(b, int(branchCol[k])) })
 	b = col(b, `,"flags":[`, func(b []byte, k int, _ int32) []byte { return jsonx.AppendInt(b, int(flags[k])) })
 	b = append(b, `,"hidden":[`...)
 	n := 0
-	for k, seg := range m.vis {
-		if t := m.hiddenTotals[seg]; t > 0 {
+	for k, seg := range m.Vis {
+		if total := m.HiddenTotals[seg]; total > 0 {
 			if n > 0 {
 				b = append(b, ',')
 			}
 			n++
-			b = appendInts(b, int32(k), t)
+			b = appendInts(b, int32(k), total)
 		}
 	}
 	return append(b, ']')
-}
-
-// flags returns each visible segment's flags (segOnPath, segPreferred,
-// segHiddenRoot): the paths are followed segment by segment.
-func (v *mapValue) flags() []uint8 {
-	s, m := v.s, v.m
-	flags := make([]uint8, len(m.vis))
-	for _, end := range []struct {
-		node int32
-		flag uint8
-	}{{s.cursor, segOnPath}, {s.preferred, segPreferred}} {
-		if end.node < 0 {
-			continue
-		}
-		for seg := m.segOf[end.node]; seg >= 0; seg = m.parent[seg] {
-			if k := m.visOf[seg]; k >= 0 {
-				flags[k] |= end.flag
-			}
-		}
-	}
-	for k, seg := range m.vis {
-		if m.hiddenTotals[seg] > 0 {
-			flags[k] |= segHiddenRoot
-		}
-	}
-	return flags
 }
 
 // appendMarks appends the cursor, the preferred end and the labels.
@@ -218,7 +183,7 @@ func (v *mapValue) appendMarks(b []byte) []byte {
 			b = append(b, "null"...)
 			continue
 		}
-		seg, off := m.place(s, end.node)
+		seg, off := m.Place(v.t, end.node)
 		b = append(b, `{"segment":`...)
 		b = jsonx.AppendInt(b, int(seg))
 		b = append(b, `,"offset":`...)
@@ -228,22 +193,22 @@ func (v *mapValue) appendMarks(b []byte) []byte {
 		b = append(b, '}')
 	}
 	b = append(b, `,"labels":[`...)
-	labels := make([]rowMark, 0, len(s.labels))
+	labels := make([]treeview.Mark, 0, len(s.labels))
 	for i, text := range s.labels {
-		labels = append(labels, rowMark{i, text})
+		labels = append(labels, treeview.Mark{Row: i, Text: text})
 	}
-	sortMarks(labels)
+	treeview.SortMarks(labels)
 	for k, l := range labels {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		seg, off := m.place(s, l.row)
+		seg, off := m.Place(v.t, l.Row)
 		b = append(b, '[')
 		b = jsonx.AppendInt(b, int(seg))
 		b = append(b, ',')
 		b = jsonx.AppendInt(b, int(off))
 		b = append(b, ',')
-		b = jsonx.AppendString(b, l.text)
+		b = jsonx.AppendString(b, l.Text)
 		b = append(b, ']')
 	}
 	return append(b, ']')
@@ -264,9 +229,4 @@ func appendInts(b []byte, v ...int32) []byte {
 // appendUnits appends a layout coordinate rounded to 1/1000 of a unit.
 func appendUnits(b []byte, x float64) []byte {
 	return strconv.AppendFloat(b, math.Round(x*1000)/1000, 'f', -1, 64)
-}
-
-// sortMarks sorts marks by node index (append order).
-func sortMarks(marks []rowMark) {
-	sort.Slice(marks, func(a, b int) bool { return marks[a].row < marks[b].row })
 }

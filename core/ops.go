@@ -150,7 +150,8 @@ func opList(st *Store, r *request) (any, *Error) {
 
 // list builds the value of list.
 func (s *Session) list() []ListItem {
-	hidden, preferred := s.hiddenFlags(), s.preferredFlags()
+	vt := s.viewTree()
+	hidden, preferred := vt.HiddenFlags(), vt.PathFlags(s.preferred)
 	items := make([]ListItem, len(s.nodes))
 	for i := range s.nodes {
 		items[i] = s.listItem(int32(i))

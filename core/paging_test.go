@@ -201,10 +201,11 @@ func TestAPagedOutSessionLeavesTheSearchIndex(t *testing.T) {
 	ok[Status](t, st, restore)
 	require.True(t, st.WarmSearch(-1))
 	s := st.sessions["s"]
-	key := s.searchKey
-	require.Same(t, s, st.searchOwners[key])
+	key := st.search.of[s].key
+	require.Same(t, s, st.search.owners[key].s)
 	ok[obj](t, st, `{"operation":"page.out","sessionId":"s"}`)
-	assert.Nil(t, st.searchOwners[key], "the index lets go of the paged-out session")
+	assert.Nil(t, st.search.owners[key], "the index lets go of the paged-out session")
+	assert.NotContains(t, st.search.of, s)
 	ok[Status](t, st, `{"operation":"append","sessionId":"t","message":{"role":"user","content":"hello from t"}}`)
 	assert.Equal(t, PagedOut, do(t, st, `{"operation":"search","query":"hello"}`).Error.Code)
 	assert.Equal(t, []string{"s"}, ok[[]string](t, st, `{"operation":"page.faults"}`))

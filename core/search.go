@@ -44,119 +44,6 @@ type SearchResult struct {
 	Total int         `json:"total"`
 }
 
-// index returns the store's search index, created empty when there is
-// none, with every live session registered as one of its owners: attached
-// (every node indexed, later ones as they arrive, Session.push) or being
-// added by WarmSearch (its first s.warmed nodes indexed). Nothing is
-// indexed here: a search finds the nodes not yet indexed by scanning them
-// (see rest), so loading, restoring and importing pay nothing for the
-// index and a search never waits for it (issue 15).
-func (st *Store) index() *search.Index {
-	if st.search == nil {
-		st.search, st.searchOwners = search.NewIndex(), []*Session{nil}
-	}
-	ix := st.search
-	for _, id := range st.order {
-		s := st.sessions[id]
-		if s == nil || s.search == ix || s.warming == ix {
-			continue
-		}
-		s.warming, s.warmed = ix, 0
-		s.searchKey = uint32(len(st.searchOwners))
-		st.searchOwners = append(st.searchOwners, s)
-	}
-	return ix
-}
-
-// rest calls yield with each node of a live session (only of only, when
-// not nil) that the index does not hold yet: the nodes of sessions
-// WarmSearch has not finished, from the first it has not added.
-func (st *Store) rest(ix *search.Index, only *Session) func(yield func(owner uint32, node int32, millis int64) bool) {
-	return func(yield func(uint32, int32, int64) bool) {
-		for _, id := range st.order {
-			s := st.sessions[id]
-			if s == nil || s.warming != ix || only != nil && s != only {
-				continue
-			}
-			for i := s.warmed; i < len(s.nodes); i++ {
-				if !yield(s.searchKey, int32(i), timestampMillis(s.nodes[i].Timestamp)) {
-					return
-				}
-			}
-		}
-	}
-}
-
-// WarmSearch builds the search index, adding at most budget nodes (every
-// node when budget < 0), and reports whether the index now covers every
-// live session. The JS side calls it in the background, a few hundred
-// nodes at a time, after sessions load, restore or import; searches in
-// between are answered exactly all the same (see index). A session is
-// attached (its later appends indexed as they come) once all its nodes
-// are in; a label change in a session still being warmed starts that
-// session over.
-func (st *Store) WarmSearch(budget int) bool {
-	ix := st.index()
-	for _, id := range st.order {
-		s := st.sessions[id]
-		if s == nil || s.search == ix {
-			continue
-		}
-		if s.warming != ix { // a label change started it over
-			s.warming, s.warmed = ix, 0
-			s.searchKey = uint32(len(st.searchOwners))
-			st.searchOwners = append(st.searchOwners, s)
-		}
-		for s.warmed < len(s.nodes) {
-			if budget == 0 {
-				return false
-			}
-			s.indexNode(ix, int32(s.warmed))
-			s.warmed++
-			budget--
-		}
-		s.search, s.warming, s.warmed = ix, nil, 0
-	}
-	return true
-}
-
-// indexSession is called when s becomes the live session under its id,
-// after any session it replaces was taken out (unindex). s itself is
-// indexed later, by WarmSearch or the next search. When taken-out
-// documents outnumber live ones the index is dropped, to be built afresh.
-func (st *Store) indexSession(s *Session) {
-	if st.search == nil || !st.search.Wasteful() {
-		return
-	}
-	for _, id := range st.order {
-		if live := st.sessions[id]; live != nil {
-			live.search, live.warming, live.warmed = nil, nil, 0
-		}
-	}
-	st.search, st.searchOwners = nil, nil
-}
-
-// unindex takes a session that is replaced or dropped out of the index,
-// whether it was attached or still being warmed.
-func (st *Store) unindex(s *Session) {
-	if st.search == nil {
-		return
-	}
-	if s.search == st.search || s.warming == st.search {
-		// Its documents are dead: the owner table lets go of the session, so
-		// a paged-out or replaced session's nodes are not kept alive until
-		// the next rebuild (at 10,000 sessions, a gigabyte after a search).
-		st.searchOwners[s.searchKey] = nil
-	}
-	if s.search == st.search {
-		s.search = nil
-		st.search.Detached(len(s.nodes))
-	}
-	if s.warming == st.search {
-		s.abandonWarming()
-	}
-}
-
 // searchRequest is a validated search request.
 type searchRequest struct {
 	query   string
@@ -326,40 +213,25 @@ func opSearch(st *Store, r *request) (any, *Error) {
 // runSearch runs a validated search.
 func (st *Store) runSearch(q *searchRequest) SearchResult {
 	ix := st.index()
-	owners := st.searchOwners
+	owners := st.search.owners
 	keep := search.Filter{Owner: func(k uint32) bool {
-		s := owners[k]
-		return s != nil && (s.search == ix || s.warming == ix) && (q.session == nil || s == q.session)
+		o := owners[k]
+		return o != nil && (q.session == nil || o.s == q.session)
 	}}
 	if q.branch != "" || q.roles != nil {
 		keep.Node = func(k uint32, i int32) bool {
-			n := owners[k].nodes[i]
+			n := owners[k].s.nodes[i]
 			return (q.branch == "" || n.Branch == q.branch) && (q.roles == nil || q.roles[n.Role()])
 		}
 	}
-	text := func(k uint32, i int32) string { return searchText(owners[k], i) }
-	found := ix.Search(search.Query{Text: q.query, Limit: q.limit, Rest: st.rest(ix, q.session)}, keep, text, func(a, b uint32) bool { return owners[a].id < owners[b].id })
+	text := func(k uint32, i int32) string { return searchText(owners[k].s, i) }
+	found := ix.Search(search.Query{Text: q.query, Limit: q.limit, Rest: st.rest(q.session)}, keep, text, func(a, b uint32) bool { return owners[a].s.id < owners[b].s.id })
 	res := SearchResult{Hits: make([]SearchHit, 0, len(found.Hits)), Total: found.Total}
 	for _, h := range found.Hits {
-		s := owners[h.Owner]
+		s := owners[h.Owner].s
 		n := s.nodes[h.Node]
 		res.Hits = append(res.Hits, SearchHit{SessionID: s.id, NodeID: n.ID, Branch: n.Branch, Role: n.Role(),
 			Score: h.Score, Snippet: h.Snippet, Ranges: h.Ranges})
 	}
 	return res
-}
-
-// indexNode adds node i of s to ix as a document of s's owner key.
-func (s *Session) indexNode(ix *search.Index, i int32) {
-	ix.Add(s.searchKey, i, searchText(s, i), timestampMillis(s.nodes[i].Timestamp))
-}
-
-// abandonWarming drops the documents WarmSearch added for s while s was
-// not yet attached (they are left dead, like a Detached session's).
-func (s *Session) abandonWarming() {
-	if s.warming == nil {
-		return
-	}
-	s.warming.DropOwner(s.searchKey, s.warmed)
-	s.warming, s.warmed = nil, 0
 }

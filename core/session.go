@@ -4,8 +4,6 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
-
-	"github.com/sessiontree/sessiontree/core/internal/search"
 )
 
 // branchInfo is the bookkeeping of one branch. A branch's nodes form a
@@ -64,17 +62,6 @@ type Session struct {
 	// lastImport is the node of the newest import record: where the
 	// file's cursor was at the last import of the session ("" for none).
 	lastImport string
-
-	search *search.Index // the store's search index while the session is live in a store
-
-	// warming is the index WarmSearch is adding this session to, and
-	// warmed how many of its nodes it added so far (search is set once
-	// all are in); a search scans the nodes from warmed on (Store.rest).
-	warming *search.Index
-	warmed  int
-	// searchKey is the owner key of the session's documents in the index it
-	// is attached to or warming into (see Store.searchOwners).
-	searchKey uint32
 }
 
 func newSession(id, title, now string) *Session {
@@ -275,9 +262,6 @@ func (s *Session) push(n *Node, parent int32) {
 	}
 	b.count++
 	b.tip = i
-	if s.search != nil {
-		s.indexNode(s.search, i)
-	}
 }
 
 // path returns the node indexes from a root to i, root first.

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/sessiontree/sessiontree/core/internal/formats"
-	"github.com/sessiontree/sessiontree/core/internal/search"
 )
 
 // Options configure a Store. The zero value uses the system clock and
@@ -68,10 +67,9 @@ type Store struct {
 	faults  []string
 	faulted map[string]bool
 
-	search *search.Index // every node of every session, for search (see index)
-	// searchOwners maps the index's owner keys to sessions: key k is
-	// searchOwners[k] (key 0 is no owner).
-	searchOwners []*Session
+	// search is the search index of every live session's nodes and what
+	// it holds of each (search_index.go).
+	search searchIndex
 
 	// views is what tree.rows and map keep of each session between calls
 	// (viewcache.go).

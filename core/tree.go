@@ -46,39 +46,8 @@ type Tree struct {
 	Text         string    `json:"text"`
 }
 
-// maxIndent caps the drawn nesting of the ASCII tree; deeper branch points
-// are drawn at this level so a line never grows without bound.
-const maxIndent = 24
-
 // textPreviewLength is the preview length in the ASCII tree, in characters.
 const textPreviewLength = 60
-
-// childLists returns, for every node, its children in append order, as
-// offsets into one shared slice (a counting sort: no per-node allocation),
-// plus the roots.
-func (s *Session) childLists() (start []int32, list []int32, roots []int32) {
-	n := len(s.nodes)
-	start = make([]int32, n+1)
-	for i := 0; i < n; i++ {
-		if p := s.parent[i]; p >= 0 {
-			start[p+1]++
-		}
-	}
-	for i := 0; i < n; i++ {
-		start[i+1] += start[i]
-	}
-	fill := append([]int32(nil), start[:n]...)
-	list = make([]int32, start[n])
-	for i := 0; i < n; i++ {
-		if p := s.parent[i]; p >= 0 {
-			list[fill[p]] = int32(i)
-			fill[p]++
-		} else {
-			roots = append(roots, int32(i))
-		}
-	}
-	return start, list, roots
-}
 
 func opTree(st *Store, r *request) (any, *Error) {
 	s, err := r.existing(st)
@@ -149,60 +118,27 @@ func (s *Session) treeView(showHidden bool) Tree {
 		Roots:        []string{},
 		Rows:         make([]TreeRow, 0, len(s.nodes)),
 	}
-	onPath := make([]bool, len(s.nodes))
-	for _, i := range s.path(s.cursor) {
-		onPath[i] = true
-	}
+	vt := s.viewTree()
+	onPath := vt.PathFlags(s.cursor) // nil without a cursor
 	tipOf := make(map[int32]string, len(s.branches))
 	for _, b := range s.branches {
 		if b.tip >= 0 {
 			tipOf[b.tip] = b.name
 		}
 	}
-	hidden, preferred := s.hiddenFlags(), s.preferredFlags()
+	hidden, preferred := vt.HiddenFlags(), vt.PathFlags(s.preferred)
 	var size []int32 // subtree sizes, only when something is hidden
 	if hidden != nil {
-		size = make([]int32, len(s.nodes))
-		for i := len(s.nodes) - 1; i >= 0; i-- {
-			size[i]++
-			if p := s.parent[i]; p >= 0 {
-				size[p] += size[i]
-			}
+		size = vt.SubtreeSizes()
+	}
+	for i, p := range s.parent {
+		if p < 0 {
+			t.Roots = append(t.Roots, s.nodes[i].ID)
 		}
-	}
-	start, list, roots := s.childLists()
-	for _, root := range roots {
-		t.Roots = append(t.Roots, s.nodes[root].ID)
-	}
-
-	// A frame is a linear run to draw: it starts at node and follows single
-	// children. quiet frames (inside a hidden subtree) add rows only.
-	type frame struct {
-		node      int32
-		indent    int
-		prefix    string // drawn before the run's first connector
-		connector string // "├─ ", "└─ " or ""
-		quiet     bool
 	}
 	var text strings.Builder
-	var run []int32
-	stack := make([]frame, 0, 64)
-	for k := len(roots) - 1; k >= 0; k-- {
-		stack = append(stack, frame{node: roots[k]})
-	}
-	for len(stack) > 0 {
-		f := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		run = run[:0]
-		for i := f.node; ; {
-			run = append(run, i)
-			kids := list[start[i]:start[i+1]]
-			if len(kids) != 1 || (!f.quiet && !showHidden && s.hiddenRoots[i]) {
-				break
-			}
-			i = kids[0]
-		}
-		for _, i := range run {
+	for run := range vt.Runs(showHidden) {
+		for _, i := range run.Nodes {
 			n := s.nodes[i]
 			t.Rows = append(t.Rows, TreeRow{
 				ID:         n.ID,
@@ -212,9 +148,9 @@ func (s *Session) treeView(showHidden bool) Tree {
 				Role:       n.Role(),
 				Preview:    n.previewText(),
 				Depth:      int(s.depth[i]),
-				Indent:     f.indent,
-				ChildCount: int(start[i+1] - start[i]),
-				OnPath:     onPath[i],
+				Indent:     run.Indent,
+				ChildCount: int(s.children[i]),
+				OnPath:     onPath != nil && onPath[i],
 				Cursor:     i == s.cursor,
 				TipOf:      tipOf[i],
 				Label:      s.labels[i],
@@ -223,34 +159,8 @@ func (s *Session) treeView(showHidden bool) Tree {
 				Preferred:  preferred != nil && preferred[i],
 			})
 		}
-		// The prefix under the run's first line: continue the line of a
-		// sibling below it ("│  ") or leave blank space.
-		below := f.prefix
-		if f.indent < maxIndent {
-			switch f.connector {
-			case "├─ ":
-				below += "│  "
-			case "└─ ":
-				below += "   "
-			}
-		}
-		last := run[len(run)-1]
-		if !f.quiet {
-			s.drawRun(&text, run, f.prefix+f.connector, below, lineMarks{tipOf, size, onPath, showHidden})
-		}
-		kids := list[start[last]:start[last+1]]
-		quiet := f.quiet || (!showHidden && s.hiddenRoots[last])
-		if len(kids) == 1 {
-			stack = append(stack, frame{node: kids[0], indent: f.indent, prefix: below, quiet: quiet})
-			continue
-		}
-		indent := f.indent + 1
-		for k := len(kids) - 1; k >= 0; k-- {
-			conn := "├─ "
-			if k == len(kids)-1 {
-				conn = "└─ "
-			}
-			stack = append(stack, frame{node: kids[k], indent: indent, prefix: below, connector: conn, quiet: quiet})
+		if !run.Quiet {
+			s.drawRun(&text, run.Nodes, run.First, run.Below, lineMarks{tipOf, size, onPath, showHidden})
 		}
 	}
 	t.Text = text.String()
@@ -261,8 +171,8 @@ func (s *Session) treeView(showHidden bool) Tree {
 // its prefix, the others with below. Only the last node of a run can be a
 // hidden root; it is drawn as a placeholder line.
 // lineMarks is what drawLine needs besides the node: branch tips, subtree
-// sizes (for hidden lines), the cursor path and whether hidden subtrees are
-// drawn.
+// sizes (for hidden lines), the cursor path (nil without a cursor) and
+// whether hidden subtrees are drawn.
 type lineMarks struct {
 	tipOf      map[int32]string
 	size       []int32
@@ -311,7 +221,7 @@ func (s *Session) drawLine(text *strings.Builder, i int32, prefix string, m line
 	text.WriteString(n.ID)
 	if s.hiddenRoots[i] && !m.showHidden {
 		jsonx.Fprintf(text, " [hidden: %s]", plural(int(m.size[i]), "node"))
-		if m.onPath[i] && s.cursor >= 0 {
+		if m.onPath != nil && m.onPath[i] {
 			text.WriteString("  ← cursor inside")
 		}
 		text.WriteByte('\n')

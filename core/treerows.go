@@ -2,19 +2,9 @@ package core
 
 import (
 	"slices"
-	"sort"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
-)
-
-// Row flags of the value of tree.rows (bit values of its "flags" column).
-const (
-	rowOnPath     = 1 << iota // on the root→cursor path
-	rowCursor                 // the cursor
-	rowHidden                 // hidden (the node or an ancestor)
-	rowHiddenRoot             // the hide annotation is on this node
-	rowPreferred              // on the preferred path
-	rowDescribed              // the preview describes a message without text
+	"github.com/sessiontree/sessiontree/core/internal/treeview"
 )
 
 // opTreeRows answers "tree.rows": the rows of tree, in the same display
@@ -28,7 +18,8 @@ const (
 //	 "id":[N ids],"parent":[N row indexes, -1 for a root],
 //	 "branch":[N indexes into branches],"kind":[N into kinds],"role":[N into roles],
 //	 "preview":[N],"depth":[N],"childCount":[N],"flags":[N bit sets: 1 onPath,
-//	 2 cursor, 4 hidden, 8 hiddenRoot, 16 preferred, 32 described],
+//	 2 cursor, 4 hidden, 8 hiddenRoot, 16 preferred, 32 described
+//	 (treeview.RowOnPath, …)],
 //	 "tipOf":[[row, branch index]…],"label":[[row, label]…]}
 //
 // A window (optional request fields, all integers are row indexes in
@@ -63,17 +54,16 @@ func opTreeRows(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &treeRows{s: s, windowed: w.windowed}
-	v.order, v.rowOf, v.start = st.rowOrder(s)
-	v.from, v.to = w.from(len(v.order))
+	v := &treeRows{s: s, Rows: st.rowOrder(s), windowed: w.windowed}
+	v.from, v.to = treeview.Window(w.offset, w.limit, len(v.Order))
 	if w.around != "" {
 		i, err := s.lookup(w.around)
 		if err != nil {
 			return nil, err
 		}
-		v.from, v.to = centred(int(v.rowOf[i]), w.limit, len(v.order))
-	} else if w.offset > len(v.order) {
-		return nil, invalidf("field \"offset\" is %d, past the last row (the session has %d rows)", w.offset, len(v.order))
+		v.from, v.to = treeview.Centred(int(v.RowOf[i]), w.limit, len(v.Order))
+	} else if w.offset > len(v.Order) {
+		return nil, invalidf("field \"offset\" is %d, past the last row (the session has %d rows)", w.offset, len(v.Order))
 	}
 	return v, nil
 }
@@ -84,28 +74,6 @@ type rowWindow struct {
 	offset   int
 	limit    int // -1: no limit
 	around   string
-}
-
-// from returns the rows [from, to) the window asks of count rows when it
-// is given by offset and limit.
-func (w rowWindow) from(count int) (int, int) {
-	from := min(w.offset, count)
-	to := count
-	if w.limit >= 0 && from+w.limit < to {
-		to = from + w.limit
-	}
-	return from, to
-}
-
-// centred returns the rows [from, to) of a window of limit rows around
-// row at, moved to fit in 0 … count.
-func centred(at, limit, count int) (int, int) {
-	if limit >= count {
-		return 0, count
-	}
-	from := at - limit/2
-	from = max(0, min(from, count-limit))
-	return from, from + limit
 }
 
 // rowWindow reads the window fields of a tree.rows request.
@@ -151,108 +119,20 @@ func (r *request) rowCount(field string) (int, *Error) {
 	return int(v), nil
 }
 
-// rowOrderCache is a session's display order for the node count n.
-type rowOrderCache struct {
-	n                   int
-	order, rowOf, start []int32
-}
-
-// rowOrder returns the nodes in the display order of tree's rows (a
-// preorder walk, roots and children in append order), each node's row
-// (rowOf[node]) and the children lists of childLists (start). A loop over
-// integers: no text, no per-node allocation. Kept until a node is added,
-// so the slices of a large session a panel asks one after the other cost
-// one walk (12 bytes a node).
-func (st *Store) rowOrder(s *Session) (order, rowOf, start []int32) {
-	if c := st.views.rowsOf(s); c != nil {
-		return c.order, c.rowOf, c.start
-	}
-	start, list, roots := s.childLists()
-	n := len(s.nodes)
-	order = make([]int32, 0, n)
-	rowOf = make([]int32, n)
-	stack := make([]int32, 0, 64)
-	for k := len(roots) - 1; k >= 0; k-- {
-		stack = append(stack, roots[k])
-	}
-	for len(stack) > 0 {
-		i := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for {
-			rowOf[i] = int32(len(order))
-			order = append(order, i)
-			kids := list[start[i]:start[i+1]]
-			if len(kids) == 0 {
-				break
-			}
-			for k := len(kids) - 1; k > 0; k-- {
-				stack = append(stack, kids[k])
-			}
-			i = kids[0] // a linear run continues without the stack
-		}
-	}
-	st.views.keepRows(s, &rowOrderCache{n, order, rowOf, start})
-	return order, rowOf, start
-}
-
-// treeRows is the value of tree.rows for the rows [from, to) of order; it
-// writes itself into the reply (jsonx.Appender), so the bytes are copied once.
+// treeRows is the value of tree.rows for the rows [from, to) of the
+// session's display order (the kept treeview.Rows); it writes itself into
+// the reply (jsonx.Appender), so the bytes are copied once.
 type treeRows struct {
-	s            *Session
-	order, rowOf []int32
-	start        []int32
-	from, to     int
-	windowed     bool
-}
-
-// names is a table of names in order of first use, for the name columns.
-type names struct {
-	list  []string
-	index map[string]int
-	last  int // index of the name asked last (consecutive rows mostly share one)
-}
-
-func newNames() *names { return &names{index: map[string]int{}, last: -1} }
-
-// of returns the index of name, adding it when new.
-func (t *names) of(name string) int {
-	if t.last >= 0 && t.list[t.last] == name {
-		return t.last
-	}
-	i, ok := t.index[name]
-	if !ok {
-		i = len(t.list)
-		t.index[name] = i
-		t.list = append(t.list, name)
-	}
-	t.last = i
-	return i
-}
-
-// rowMark is a sparse column entry: a row and a text (a branch tip's
-// branch, a label).
-type rowMark struct {
-	row  int32
-	text string
-}
-
-// sparse returns the marks of the nodes in m whose rows lie in [from, to),
-// by row.
-func sparse(m map[int32]string, rowOf []int32, from, to int) []rowMark {
-	var out []rowMark
-	for i, text := range m {
-		if r := int(rowOf[i]); r >= from && r < to {
-			out = append(out, rowMark{int32(r), text})
-		}
-	}
-	sort.Slice(out, func(a, b int) bool { return out[a].row < out[b].row })
-	return out
+	s *Session
+	*treeview.Rows
+	from, to int
+	windowed bool // a window field was given: the value says its "offset"
 }
 
 // AppendJSON appends the rows' JSON encoding to b.
 func (v *treeRows) AppendJSON(b []byte) []byte {
 	s := v.s
-	rows := v.order[v.from:v.to]
+	rows := v.Order[v.from:v.to]
 	// Previews first: they are most of the bytes, so their lengths size
 	// the reply once.
 	size := 512
@@ -268,19 +148,19 @@ func (v *treeRows) AppendJSON(b []byte) []byte {
 			tipOf[br.tip] = br.name
 		}
 	}
-	tips := sparse(tipOf, v.rowOf, v.from, v.to)
-	labels := sparse(s.labels, v.rowOf, v.from, v.to)
+	tips := treeview.Sparse(tipOf, v.RowOf, v.from, v.to)
+	labels := treeview.Sparse(s.labels, v.RowOf, v.from, v.to)
 
-	branches, kinds, roles := newNames(), newNames(), newNames()
+	branches, kinds, roles := treeview.NewNames(), treeview.NewNames(), treeview.NewNames()
 	nameCol := make([]int32, 3*len(rows))
 	for k, i := range rows {
 		n := s.nodes[i]
-		nameCol[3*k] = int32(branches.of(n.Branch))
-		nameCol[3*k+1] = int32(kinds.of(n.Kind))
-		nameCol[3*k+2] = int32(roles.of(n.Role()))
+		nameCol[3*k] = int32(branches.Of(n.Branch))
+		nameCol[3*k+1] = int32(kinds.Of(n.Kind))
+		nameCol[3*k+2] = int32(roles.Of(n.Role()))
 	}
 	for _, t := range tips {
-		branches.of(t.text)
+		branches.Of(t.Text)
 	}
 
 	b = append(b, `{"sessionId":`...)
@@ -294,14 +174,14 @@ func (v *treeRows) AppendJSON(b []byte) []byte {
 	b = append(b, `,"activeBranch":`...)
 	b = jsonx.AppendString(b, s.active)
 	b = append(b, `,"count":`...)
-	b = jsonx.AppendInt(b, len(v.order))
+	b = jsonx.AppendInt(b, len(v.Order))
 	if v.windowed {
 		b = append(b, `,"offset":`...)
 		b = jsonx.AppendInt(b, v.from)
 	}
-	b = appendNames(b, `,"branches":[`, branches.list)
-	b = appendNames(b, `,"kinds":[`, kinds.list)
-	b = appendNames(b, `,"roles":[`, roles.list)
+	b = appendNames(b, `,"branches":[`, branches.List)
+	b = appendNames(b, `,"kinds":[`, kinds.List)
+	b = appendNames(b, `,"roles":[`, roles.List)
 	b = v.appendNodeColumns(b, rows, nameCol)
 	b = append(b, `],"flags":[`...)
 	b = v.appendFlags(b, rows)
@@ -328,7 +208,7 @@ func (v *treeRows) appendNodeColumns(b []byte, rows, nameCol []int32) []byte {
 		}
 		p := -1
 		if s.parent[i] >= 0 {
-			p = int(v.rowOf[s.parent[i]])
+			p = int(v.RowOf[s.parent[i]])
 		}
 		b = jsonx.AppendInt(b, p)
 	}
@@ -360,23 +240,23 @@ func (v *treeRows) appendNodeColumns(b []byte, rows, nameCol []int32) []byte {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = jsonx.AppendInt(b, int(v.start[i+1]-v.start[i]))
+		b = jsonx.AppendInt(b, int(v.Start[i+1]-v.Start[i]))
 	}
 	return b
 }
 
 // appendMarks appends the sparse columns after the flags column (which it
 // closes): tipOf as [row, branch index] and label as [row, text].
-func appendMarks(b []byte, tips, labels []rowMark, branches *names) []byte {
+func appendMarks(b []byte, tips, labels []treeview.Mark, branches *treeview.Names) []byte {
 	b = append(b, `],"tipOf":[`...)
 	for k, t := range tips {
 		if k > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '[')
-		b = jsonx.AppendInt(b, int(t.row))
+		b = jsonx.AppendInt(b, int(t.Row))
 		b = append(b, ',')
-		b = jsonx.AppendInt(b, branches.index[t.text])
+		b = jsonx.AppendInt(b, branches.Index[t.Text])
 		b = append(b, ']')
 	}
 	b = append(b, `],"label":[`...)
@@ -385,46 +265,26 @@ func appendMarks(b []byte, tips, labels []rowMark, branches *names) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, '[')
-		b = jsonx.AppendInt(b, int(l.row))
+		b = jsonx.AppendInt(b, int(l.Row))
 		b = append(b, ',')
-		b = jsonx.AppendString(b, l.text)
+		b = jsonx.AppendString(b, l.Text)
 		b = append(b, ']')
 	}
 	return b
 }
 
-// appendFlags appends the flags column of rows (see the row flags).
+// appendFlags appends the flags column of rows (treeview.RowFlags, and
+// RowDescribed from each node's preview).
 func (v *treeRows) appendFlags(b []byte, rows []int32) []byte {
 	s := v.s
-	onPath := make([]bool, len(s.nodes))
-	for _, i := range s.path(s.cursor) {
-		onPath[i] = true
-	}
-	hidden, preferred := s.hiddenFlags(), s.preferredFlags()
-	for k, i := range rows {
+	for k, f := range s.viewTree().RowFlags(rows, s.cursor, s.preferred) {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		f := 0
-		if onPath[i] {
-			f |= rowOnPath
+		if n := s.nodes[rows[k]]; n.previewText() != "" && n.described {
+			f |= treeview.RowDescribed
 		}
-		if i == s.cursor {
-			f |= rowCursor
-		}
-		if hidden != nil && hidden[i] {
-			f |= rowHidden
-		}
-		if len(s.hiddenRoots) > 0 && s.hiddenRoots[i] {
-			f |= rowHiddenRoot
-		}
-		if preferred != nil && preferred[i] {
-			f |= rowPreferred
-		}
-		if n := s.nodes[i]; n.previewText() != "" && n.described {
-			f |= rowDescribed
-		}
-		b = jsonx.AppendInt(b, f)
+		b = jsonx.AppendInt(b, int(f))
 	}
 	return b
 }

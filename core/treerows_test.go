@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/sessiontree/sessiontree/core/internal/treeview"
 )
 
 // treeColumns is the value of tree.rows as Go reads it back.
@@ -50,7 +52,7 @@ func (c treeColumns) rowsAt(tb testing.TB, off int, full []TreeRow) []TreeRow {
 		out[k] = TreeRow{
 			ID: c.ID[k], ParentID: parent, Branch: c.Branches[c.Branch[k]], Kind: c.Kinds[c.Kind[k]], Role: c.Roles[c.Role[k]],
 			Preview: c.Preview[k], Depth: c.Depth[k], ChildCount: c.ChildCount[k],
-			OnPath: f&rowOnPath != 0, Cursor: f&rowCursor != 0, Hidden: f&rowHidden != 0, HiddenRoot: f&rowHiddenRoot != 0, Preferred: f&rowPreferred != 0,
+			OnPath: f&treeview.RowOnPath != 0, Cursor: f&treeview.RowCursor != 0, Hidden: f&treeview.RowHidden != 0, HiddenRoot: f&treeview.RowHiddenRoot != 0, Preferred: f&treeview.RowPreferred != 0,
 		}
 	}
 	for _, t := range c.TipOf {
@@ -201,7 +203,7 @@ func TestTreeRowsWindow(t *testing.T) {
 			assert.Equal(t, full[tc.offset:tc.offset+len(tc.ids)], c.rowsOf(t, full))
 			seen := false
 			for _, f := range c.Flags {
-				seen = seen || f&rowCursor != 0
+				seen = seen || f&treeview.RowCursor != 0
 			}
 			assert.Equal(t, tc.cursorSeen, seen)
 		}

@@ -1,24 +1,47 @@
 package core
 
+import "github.com/sessiontree/sessiontree/core/internal/treeview"
+
 // viewCaches is what the tree's views keep between calls, by session: the
-// display order of tree.rows (rowOrderCache), the map's segments and
-// layout (mapSegments), the text cache context answers in columns lay
-// out over (textCache) and the path the last context walked (pathMemo).
-// They belong to the views, not to the session: each entry says the node
-// count it was made at, or grows with the session, which is enough since
-// a session only grows (a session replaced by another object —
+// display order of tree.rows (treeview.Rows), the map's segments and
+// layout (keptMap), the text cache context answers in columns lay out
+// over (textCache) and the path the last context walked (pathMemo). They
+// belong to the views, not to the session: each entry says the node count
+// it was made at, or grows with the session, which is enough since a
+// session only grows (a session replaced by another object —
 // snapshot.load, a page-out, a restore — is dropped by the Store when it
 // leaves, see forget).
 type viewCaches struct {
-	rows  map[*Session]*rowOrderCache
-	maps  map[*Session]*mapSegments
+	rows  map[*Session]*treeview.Rows
+	maps  map[*Session]*keptMap
 	texts map[*Session]*textCache
 	paths map[*Session]*pathMemo
+}
+
+// keptMap is a session's map kept between map calls: the segments and
+// layout, and the session's annotation count when they were made or last
+// extended (a hide may change the cut).
+type keptMap struct {
+	m           *treeview.Map
+	annotations int
 }
 
 // pathMemo is the root→cursor path the last context of a session walked
 // (see Session.contextPath).
 type pathMemo struct{ path []int32 }
+
+// viewTree returns the tree the views read of s: its own parent, depth and
+// child-count slices and hidden roots, shared, not copied.
+func (s *Session) viewTree() *treeview.Tree {
+	nodes := s.nodes // the session does not change while a view reads it
+	return &treeview.Tree{
+		Parent:      s.parent,
+		Depth:       s.depth,
+		Children:    s.children,
+		Branch:      func(i int32) string { return nodes[i].Branch },
+		HiddenRoots: s.hiddenRoots,
+	}
+}
 
 // forget drops what the views keep of s (s left the store or was replaced).
 func (v *viewCaches) forget(s *Session) {
@@ -28,28 +51,44 @@ func (v *viewCaches) forget(s *Session) {
 	delete(v.paths, s)
 }
 
-// rowsOf returns the kept row order of s, nil when none holds.
-func (v *viewCaches) rowsOf(s *Session) *rowOrderCache {
-	if c := v.rows[s]; c != nil && c.n == len(s.nodes) {
+// rowsOf returns the kept row order of s, nil when none holds (none was
+// made, or nodes were added since).
+func (v *viewCaches) rowsOf(s *Session) *treeview.Rows {
+	if c := v.rows[s]; c != nil && len(c.RowOf) == len(s.nodes) {
 		return c
 	}
 	return nil
 }
 
-// keepRows keeps the row order of s.
-func (v *viewCaches) keepRows(s *Session, c *rowOrderCache) {
-	if v.rows == nil {
-		v.rows = make(map[*Session]*rowOrderCache)
+// rowOrder returns the display order of s's rows (treeview.RowOrder), kept
+// until a node is added, so the slices of a large session a panel asks one
+// after the other cost one walk.
+func (st *Store) rowOrder(s *Session) *treeview.Rows {
+	if c := st.views.rowsOf(s); c != nil {
+		return c
 	}
-	v.rows[s] = c
+	c := treeview.RowOrder(s.parent)
+	if st.views.rows == nil {
+		st.views.rows = make(map[*Session]*treeview.Rows)
+	}
+	st.views.rows[s] = c
+	return c
 }
 
-// keepMap keeps the map segments of s.
-func (v *viewCaches) keepMap(s *Session, m *mapSegments) {
-	if v.maps == nil {
-		v.maps = make(map[*Session]*mapSegments)
+// mapOf returns the map of s brought up to date: nodes appended since the
+// last call that only extend a run lengthen its segment (O(1) each, the
+// layout kept); anything else (a fork, a new root or branch, a new
+// annotation) cuts the session again and lays it out again, O(nodes).
+func (st *Store) mapOf(s *Session, t *treeview.Tree) *treeview.Map {
+	if k := st.views.maps[s]; k != nil && k.annotations == len(s.annotations) && k.m.Extend(t) {
+		return k.m
 	}
-	v.maps[s] = m
+	m := treeview.NewMap(t)
+	if st.views.maps == nil {
+		st.views.maps = make(map[*Session]*keptMap)
+	}
+	st.views.maps[s] = &keptMap{m, len(s.annotations)}
+	return m
 }
 
 // textsOf returns the text cache of s, made empty on first use. It grows

@@ -8,7 +8,8 @@ import (
 // Index is a full-text index of documents: each is the text of node number
 // node of an owner, a non-zero key of the caller's choosing (core: one
 // document per node of every live session, the key naming the session,
-// kept up to date as nodes arrive and sessions are added or replaced).
+// brought up to date by each search as sessions grow, are added or are
+// replaced).
 // Nothing is rebuilt per query. Owner 0 is no owner: it marks a dead
 // document. An Index is not safe for concurrent use.
 //
@@ -104,24 +105,6 @@ func (ix *Index) DropOwner(owner uint32, n int) {
 func (ix *Index) Detached(n int) {
 	ix.live -= n
 	ix.dead += n
-}
-
-// DocCount returns the number of documents ever added (live and dead):
-// a mark for DropSince.
-func (ix *Index) DocCount() int {
-	return len(ix.docs)
-}
-
-// DropSince makes dead the documents added since mark whose owner is
-// owner and whose node is node or later (appends taken back).
-func (ix *Index) DropSince(mark int, owner uint32, node int32) {
-	for d := mark; d < len(ix.docs); d++ {
-		if ix.docs[d].owner == owner && ix.docs[d].node >= node {
-			ix.docs[d].owner = 0
-			ix.live--
-			ix.dead++
-		}
-	}
 }
 
 // LiveDocs returns the number of documents of attached owners.

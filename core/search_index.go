@@ -1,0 +1,201 @@
+package core
+
+import "github.com/sessiontree/sessiontree/core/internal/search"
+
+// searchIndex is the store's search consumer: the index of every live
+// session's nodes and, by session, how much of each it holds. It belongs
+// to the search, not to the sessions: a Session knows nothing of it. What
+// it keeps of a session is a node count and an annotation count, enough
+// since a session only grows (a session replaced by another object —
+// snapshot.load, a page-out, a restore — leaves through unindex). The
+// zero value holds no index; the first search or WarmSearch makes one.
+type searchIndex struct {
+	ix *search.Index // nil until the first search or WarmSearch
+	// owners maps the index's owner keys to what the index holds of a
+	// session: key k is owners[k]; key 0 (no owner) and the key of a
+	// session that left are nil, so their documents are never hits and
+	// the index keeps no session alive.
+	owners []*searchOwner
+	of     map[*Session]*searchOwner // the live sessions registered in ix
+}
+
+// searchOwner is what the index holds of one session: the documents of
+// its first indexed nodes, under owner key key.
+type searchOwner struct {
+	s   *Session
+	key uint32
+	// indexed is how many of s's nodes (the first ones, in append order)
+	// are documents of key.
+	indexed int
+	// attached is set once WarmSearch added every node: the nodes s gains
+	// later are indexed when the next search or WarmSearch catches up
+	// (catchUp). Until then a search scans the nodes from indexed on
+	// (Store.rest).
+	attached bool
+	// notes is len(s.annotations) when the index last read s's labels
+	// (a label is part of a node's searchable text).
+	notes int
+}
+
+// register makes s an owner of the index with no node indexed yet.
+func (sx *searchIndex) register(s *Session) *searchOwner {
+	o := &searchOwner{s: s, key: uint32(len(sx.owners)), notes: len(s.annotations)}
+	sx.owners = append(sx.owners, o)
+	if sx.of == nil {
+		sx.of = make(map[*Session]*searchOwner)
+	}
+	sx.of[s] = o
+	return o
+}
+
+// leave takes o out of the index: its documents become dead and its owner
+// slot is emptied, so a paged-out or replaced session's nodes are not kept
+// alive until the next rebuild (at 10,000 sessions, a gigabyte after a
+// search).
+func (sx *searchIndex) leave(o *searchOwner) {
+	sx.owners[o.key] = nil
+	delete(sx.of, o.s)
+	if o.attached {
+		sx.ix.Detached(o.indexed)
+	} else {
+		sx.ix.DropOwner(o.key, o.indexed)
+	}
+}
+
+// catchUp brings o up to date with its session and returns the owner now
+// holding it: the documents of nodes whose label changed since the last
+// reading are replaced (attached) or the session starts over under a new
+// key (still being warmed: warmed again from the start, labels and all);
+// an attached session's new nodes are indexed.
+func (sx *searchIndex) catchUp(o *searchOwner) *searchOwner {
+	s := o.s
+	for _, a := range s.annotations[o.notes:] {
+		if a.Kind != AnnotationLabel {
+			continue
+		}
+		i := s.index[a.NodeID]
+		if int(i) >= o.indexed {
+			continue // indexed later, with its label
+		}
+		if !o.attached {
+			sx.leave(o)
+			return sx.register(s)
+		}
+		sx.ix.Replace(o.key, i, searchText(s, i), timestampMillis(s.nodes[i].Timestamp))
+	}
+	o.notes = len(s.annotations)
+	if o.attached {
+		for o.indexed < len(s.nodes) {
+			o.add(sx.ix)
+		}
+	}
+	return o
+}
+
+// add indexes o's next node.
+func (o *searchOwner) add(ix *search.Index) {
+	i := int32(o.indexed)
+	ix.Add(o.key, i, searchText(o.s, i), timestampMillis(o.s.nodes[i].Timestamp))
+	o.indexed++
+}
+
+// index returns the store's search index, created empty when there is
+// none, with every live session registered as one of its owners and
+// caught up (catchUp): attached (every node indexed) or being added by
+// WarmSearch (its first indexed nodes in). Nothing is indexed here but
+// what an attached session gained since: a search finds the nodes not
+// yet indexed by scanning them (see rest), so loading, restoring and
+// importing pay nothing for the index and a search never waits for it
+// (issue 15).
+func (st *Store) index() *search.Index {
+	sx := &st.search
+	if sx.ix == nil {
+		sx.ix, sx.owners = search.NewIndex(), []*searchOwner{nil}
+	}
+	for _, id := range st.order {
+		s := st.sessions[id]
+		if s == nil {
+			continue
+		}
+		if o := sx.of[s]; o == nil {
+			sx.register(s)
+		} else {
+			sx.catchUp(o)
+		}
+	}
+	return sx.ix
+}
+
+// rest calls yield with each node of a live session (only of only, when
+// not nil) that the index does not hold yet: the nodes of sessions
+// WarmSearch has not finished, from the first it has not added. index
+// must have run since the last change.
+func (st *Store) rest(only *Session) func(yield func(owner uint32, node int32, millis int64) bool) {
+	return func(yield func(uint32, int32, int64) bool) {
+		for _, id := range st.order {
+			s := st.sessions[id]
+			if s == nil || only != nil && s != only {
+				continue
+			}
+			o := st.search.of[s]
+			if o == nil || o.attached {
+				continue
+			}
+			for i := o.indexed; i < len(s.nodes); i++ {
+				if !yield(o.key, int32(i), timestampMillis(s.nodes[i].Timestamp)) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// WarmSearch builds the search index, adding at most budget nodes (every
+// node when budget < 0), and reports whether the index now covers every
+// live session. The JS side calls it in the background, a few hundred
+// nodes at a time, after sessions load, restore or import; searches in
+// between are answered exactly all the same (see index). A session is
+// attached (its later appends indexed by the next search or WarmSearch)
+// once all its nodes are in; a label change in a session still being
+// warmed starts that session over.
+func (st *Store) WarmSearch(budget int) bool {
+	ix := st.index()
+	for _, id := range st.order {
+		s := st.sessions[id]
+		if s == nil {
+			continue
+		}
+		o := st.search.of[s] // registered by index
+		if o.attached {
+			continue
+		}
+		for o.indexed < len(s.nodes) {
+			if budget == 0 {
+				return false
+			}
+			o.add(ix)
+			budget--
+		}
+		o.attached = true
+	}
+	return true
+}
+
+// indexSession is called when s becomes the live session under its id,
+// after any session it replaces was taken out (unindex). s itself is
+// indexed later, by WarmSearch or the next search. When taken-out
+// documents outnumber live ones the index is dropped, to be built afresh.
+func (st *Store) indexSession(s *Session) {
+	if st.search.ix == nil || !st.search.ix.Wasteful() {
+		return
+	}
+	st.search = searchIndex{}
+}
+
+// unindex takes a session that is replaced or dropped out of the index,
+// whether it was attached or still being warmed.
+func (st *Store) unindex(s *Session) {
+	if o := st.search.of[s]; o != nil {
+		st.search.leave(o)
+	}
+}
