@@ -316,3 +316,29 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
     await env.close();
   }
 });
+
+test('sessions a search loaded are indexed once the tab is quiet, and the next search answers from the index', async () => {
+  const env = await setup();
+  try {
+    const db = 'paging-indexed';
+    const first = await open(env);
+    await first.evaluate(async (db) => (await window.sessiontree.init({ dbName: db })).close(), db);
+    await writeSessions(first, { db, count: 200, nodes: 40 });
+    await first.close();
+    const page = await open(env);
+    await page.evaluate(async (db) => {
+      window.tree = await window.sessiontree.init({ dbName: db });
+    }, db);
+    const found = await value(page, { operation: 'search', query: 'session 150 message 2', limit: 1 });
+    assert.equal(found.hits[0].nodeId, 's0150n2');
+    let d = await debug(page);
+    assert.equal(d.pager.paged, 0, 'the search loaded every session (the budget holds them)');
+    // The loads start the index's build in the background, as an import does.
+    await page.waitForFunction(async () => (await window.tree._debug()).indexComplete === true, null, { timeout: 30_000, polling: 200 });
+    const again = await value(page, { operation: 'search', query: 'session 150 message 2', limit: 1 });
+    assert.deepEqual(again, found, 'the index answers as the scan did');
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});

@@ -184,7 +184,7 @@ export class LocalTree extends TreeAPI {
       ? new Writer(db, handle, { gen: stored.gen, metas: stored.metas, channel, emit: (e) => this._emit(e), keepsCursor: (op) => this._operationInfo.get(op)?.keepsCursor === true })
       : null;
     /** The paged-out sessions (store/pager.js); null without a Writer (every session stays in memory). */
-    this._pager = this._writer ? new Pager(db, handle, this._writer, { metas: stored.metas.filter((m) => !m.deletedAt), budget: pageBudget }) : null;
+    this._pager = this._writer ? new Pager(db, handle, this._writer, { metas: stored.metas.filter((m) => !m.deletedAt), budget: pageBudget, onLoaded: () => this._warmSearch() }) : null;
     if (this._writer) this._writer.pager = this._pager;
     this._memorySnapshots = new Map(); // for persist: false
     this._warmTask = null;

@@ -135,3 +135,23 @@ test('restore points are kept by session and name, a name replacing its older re
   assert.equal(await getSnapshot(db, 's', 'zz'), undefined);
   db.close();
 });
+
+test('the Pager loads a paged-out session from its records and then calls onLoaded (the search index builds after loads)', async () => {
+  const { Pager } = await import('../js/store/pager.js');
+  const db = await freshDB();
+  await commit(db, block({ operation: 'import', nodes: chain('n', 0, 3) }), 1);
+  const { metas } = await snapshots(db);
+  const taken = [];
+  const handle = { callInternal: (request) => (taken.push(JSON.parse(text(request)).operation), '{"ok":true,"value":{}}') };
+  const writer = { known: new Map(), owned: new Set(), closedReason: null, between: (fn) => Promise.resolve().then(fn) };
+  let loaded = 0;
+  const pager = new Pager(db, handle, writer, { metas, budget: 1 << 20, onLoaded: () => loaded++ });
+  assert.equal(pager.isPaged('s'), true);
+  await pager.load(['s']);
+  assert.deepEqual(taken, ['restore']);
+  assert.equal(pager.isPaged('s'), false);
+  assert.equal(loaded, 1, 'once, after the load');
+  await pager.load(['s']);
+  assert.equal(loaded, 1, 'a session already loaded loads nothing and calls nothing');
+  db.close();
+});

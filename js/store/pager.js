@@ -196,11 +196,13 @@ export class Pager {
    * @param {IDBDatabase} db
    * @param {{callInternal: (request: string|Uint8Array) => string}} handle the wasm store handle
    * @param {import("./writer.js").Writer} writer
-   * @param {{metas: object[], budget: number}} options metas: the sessions core holds as stubs;
-   *   budget: bytes of stored session records (their snapshot's size) kept loaded before the least recently used are paged out
+   * @param {{metas: object[], budget: number, onLoaded?: () => void}} options metas: the sessions core holds as stubs;
+   *   budget: bytes of stored session records (their snapshot's size) kept loaded before the least recently used are paged out;
+   *   onLoaded: called after sessions were loaded (LocalTree builds their search index then)
    */
-  constructor(db, handle, writer, { metas, budget }) {
+  constructor(db, handle, writer, { metas, budget, onLoaded = null }) {
     this.db = db;
+    this.onLoaded = onLoaded;
     this.handle = handle;
     this.writer = writer;
     this.budget = budget;
@@ -349,6 +351,7 @@ export class Pager {
       this.stats.loaded++;
     }
     this.stats.loadMs += performance.now() - t0;
+    this.onLoaded?.();
   }
 
   _take(id, request) {
