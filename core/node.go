@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/sessiontree/sessiontree/core/internal/entries"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
@@ -78,7 +79,7 @@ func (n *Node) AppendJSON(b []byte) []byte {
 	}
 	if n.Entry != nil {
 		b = append(b, `,"entry":`...)
-		b = appendEntryJSON(b, n.Entry, n.Kind)
+		b = entries.AppendJSON(b, n.Entry, n.Kind)
 	}
 	if n.Source != nil {
 		b = append(b, `,"source":`...)

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sessiontree/sessiontree/core/internal/entries"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
@@ -404,7 +405,7 @@ func contextMessage(n *Node) RawMessage {
 	case KindCompaction:
 		return CompactionMessage(n.Entry.Summary)
 	case KindCustomMessage:
-		return customMessage(n.Entry)
+		return entries.CustomMessage(n.Entry)
 	}
 	return n.Message
 }

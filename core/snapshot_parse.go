@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"unsafe"
 
+	"github.com/sessiontree/sessiontree/core/internal/entries"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
@@ -513,11 +514,11 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool, alloc
 		if f.message != nil || f.summary != nil {
 			return nil, 0, snapshotFault("node %q of kind %q must not have a message or summary", id, kind)
 		}
-		e, err := parseEntryBody(kind, f.entry, jsonx.Sprintf("node %q entry", id))
-		if err == nil {
-			err = s.checkEntryPlaceOf(kind, e, parent, id, jsonx.Sprintf("node %q entry", id))
+		e, perr := entries.ParseBody(kind, f.entry, jsonx.Sprintf("node %q entry", id))
+		if perr != nil {
+			return nil, 0, snapshotFault("%s", perr.Error())
 		}
-		if err != nil {
+		if err := s.checkEntryPlaceOf(kind, e, parent, id, jsonx.Sprintf("node %q entry", id)); err != nil {
 			return nil, 0, snapshotFault("%s", err.Message)
 		}
 		n.Entry = e
@@ -554,7 +555,7 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool, alloc
 		}
 		n.Summary = summary
 	default:
-		return nil, 0, snapshotFault("node %q has a bad kind %q (known: %s)", id, kind, knownKinds())
+		return nil, 0, snapshotFault("node %q has a bad kind %q (known: %s)", id, kind, entries.NodeKinds())
 	}
 	n.Kind = kind
 	if f.source != nil {

@@ -3,17 +3,18 @@ package core
 import (
 	"unicode/utf8"
 
+	"github.com/sessiontree/sessiontree/core/internal/entries"
 	"github.com/sessiontree/sessiontree/core/internal/msgtext"
 )
 
 // nodeText returns the readable text of a node: its message text or its
-// summary, or the text of its entry (see entryText).
+// summary, or the text of its entry (see entries.Text).
 func nodeText(n *Node) string {
 	if n.Kind == KindSummary {
 		return n.Summary
 	}
 	if n.Entry != nil {
-		return entryText(n.Kind, n.Entry)
+		return entries.Text(n.Kind, n.Entry)
 	}
 	if n.Message != nil {
 		return MessageText(n.Message)
