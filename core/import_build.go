@@ -6,6 +6,7 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/formats"
 	"github.com/sessiontree/sessiontree/core/internal/importplan"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/names"
 )
 
 // importTree is a conversation's records planned as a tree
@@ -71,7 +72,7 @@ func conversationName(id, title string) string {
 func (t *importTree) session(c *formats.Conversation, order []int32, cursor int32) *Session {
 	var keep func(string) bool
 	if c.KeepBranches {
-		keep = validName
+		keep = names.ValidBranch
 	}
 	how := t.Branches(order, cursor, keep)
 	s := newSession(t.ID, c.Title, importplan.UnixTime(c.Created))
@@ -119,7 +120,7 @@ func (t *importTree) session(c *formats.Conversation, order []int32, cursor int3
 	}
 	s.cursor = s.index[t.Records[cursor].ID]
 	s.active = s.nodes[s.cursor].Branch
-	if c.KeepBranches && validName(c.Active) {
+	if c.KeepBranches && names.ValidBranch(c.Active) {
 		s.active = c.Active
 		if s.byName[c.Active] == nil {
 			s.addBranch(c.Active, s.cursor)
