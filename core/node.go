@@ -30,7 +30,7 @@ type Node struct {
 	preview string // cached preview, computed on first use
 	hasPrev bool
 	// described says the preview describes a message without text
-	// (describeEmpty), set with the preview.
+	// (msgtext.DescribeEmpty), set with the preview.
 	described bool
 }
 

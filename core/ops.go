@@ -121,7 +121,7 @@ type ListItem struct {
 	Hidden    bool    `json:"hidden"`
 	Preferred bool    `json:"preferred"`
 	// Described says Preview describes a message without text ("called
-	// search", "tool result: web"; see describeEmpty), not its text.
+	// search", "tool result: web"; see msgtext.DescribeEmpty), not its text.
 	Described bool `json:"described,omitempty"`
 }
 
