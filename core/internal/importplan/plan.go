@@ -84,13 +84,6 @@ func (t *Tree) Plan(c *formats.Conversation, validate Validate) (order []int32, 
 	return order, t.cursor(c, order), true
 }
 
-// Index returns the index of the record with id id, and whether there is
-// one (after Plan).
-func (t *Tree) Index(id string) (int32, bool) {
-	i, ok := t.at[id]
-	return i, ok
-}
-
 // chain links the records of a linear conversation in their order; a
 // record without an id gets one derived from the conversation, its
 // position and its message, so importing the same file again gives the
