@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/names"
 )
 
 // Annotation kinds. Annotations are records about nodes kept beside them:
@@ -382,7 +383,7 @@ func (s *Session) parseAnnotation(raw []byte, k int) (*Annotation, *Error) {
 	}
 	a.NodeID = id
 	ts, _, ok := nodeField(f.timestamp)
-	if !ok || !validTimestamp(ts) {
+	if !ok || !names.ValidTimestamp(ts) {
 		return nil, snapshotFault("%s has a bad timestamp: it must be an RFC 3339 string", at)
 	}
 	a.Timestamp = ts

@@ -367,7 +367,7 @@ func cmdContext(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	}
 	ctx := s.context()
 	var b strings.Builder
-	jsonx.Fprintf(&b, "cursor %s, %s; state: %s\n", orNone(ctx.Cursor, "none"), plural(len(ctx.Messages), "message"), describeState(ctx.State))
+	jsonx.Fprintf(&b, "cursor %s, %s; state: %s\n", orNone(ctx.Cursor, "none"), plural(len(ctx.Messages), "message"), ctx.State.Describe())
 	// One line per message, from the nodes (their cached previews): a
 	// message made from a summary, compaction or custom message names the
 	// node kind after its role.
@@ -585,6 +585,6 @@ func cmdSession(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	jsonx.Fprintf(&b, "\ncursor %s on branch %s, depth %d\n%s, %s, %s\nstate: %s\ncreated %s, updated %s\n",
 		orNone(status.Cursor, "none"), status.ActiveBranch, status.Depth,
 		plural(status.NodeCount, "node"), plural(status.BranchCount, "branch"), plural(status.LeafCount, "leaf"),
-		describeState(s.stateAt(s.path(s.cursor))), status.CreatedAt, status.UpdatedAt)
+		s.stateAt(s.path(s.cursor)).Describe(), status.CreatedAt, status.UpdatedAt)
 	return &CommandResult{Text: b.String(), Data: status}, nil
 }

@@ -261,34 +261,3 @@ func FuzzCommand(f *testing.F) {
 		}
 	})
 }
-
-// FuzzParseEntry: any entry object is accepted or refused with an
-// INVALID_ARGUMENT naming a field, and an accepted entry re-encodes to
-// JSON that parses back to the same bytes.
-func FuzzParseEntry(f *testing.F) {
-	for _, e := range []string{
-		`{"kind":"model_change","provider":"p","model":"m"}`, `{"kind":"active_tools_change","tools":[]}`,
-		`{"kind":"compaction","summary":"s","firstKeptNodeId":"x","tokensBefore":0}`,
-		`{"kind":"custom","customType":"t","data":{"a":[1,2.5e3]}}`, `{"kind":"custom_message","customType":"t","content":[{"type":"text","text":"x"}],"display":false,"details":null}`,
-		`{"kind":"session_info","name":""}`, `{"kind":"thinking_level_change","level":"high"}`, `{}`, `[]`, `{"kind":1}`,
-	} {
-		f.Add(e)
-	}
-	f.Fuzz(func(t *testing.T, raw string) {
-		kind, e, err := ParseEntry(RawMessage(raw), "entry")
-		if err != nil {
-			if err.Code != InvalidArgument || !strings.HasPrefix(err.Message, "entry") {
-				t.Fatalf("ParseEntry(%q) = %v, want INVALID_ARGUMENT naming entry", raw, err)
-			}
-			return
-		}
-		wire := appendEntryJSON(nil, e, kind)
-		again, err := parseEntryBody(kind, wire, "entry")
-		if err != nil {
-			t.Fatalf("re-encoded entry %s does not parse: %v", wire, err)
-		}
-		if got := string(appendEntryJSON(nil, again, kind)); got != string(wire) {
-			t.Fatalf("entry round trip: %s != %s", got, wire)
-		}
-	})
-}

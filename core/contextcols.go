@@ -197,7 +197,7 @@ func (s *Session) textsAfterMemo(tc *textCache, path []int32) (lay textsLayout, 
 		otherPrefix: len(m.other),
 	}
 	for _, i := range added {
-		lay.state.apply(s.nodes[i])
+		lay.state.Apply(s.nodes[i].Kind, s.nodes[i].Entry)
 	}
 	s.addTextRows(tc, &lay, path, added)
 	return lay, true

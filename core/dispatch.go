@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sessiontree/sessiontree/core/internal/importplan"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
@@ -259,9 +260,9 @@ func (st *Store) call(req []byte, guess, withInternal bool) Answer {
 			return Answer{Err: invalidf("request is not valid UTF-8")}
 		}
 		// The shim's own requests carry stored records: builds before
-		// importEncoding replaced such bytes stored them as imported, and
+		// importplan.ToUTF8 replaced such bytes stored them as imported, and
 		// a session holding one must still load. Read as U+FFFD.
-		req, _, _ = replaceInvalidUTF8(req)
+		req, _, _ = importplan.ReplaceInvalidUTF8(req)
 	}
 	trimmed := bytes.TrimSpace(req)
 	if len(trimmed) == 0 || trimmed[0] != '{' {

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sessiontree/sessiontree/core/internal/entries"
 	"github.com/sessiontree/sessiontree/core/internal/formats"
 )
 
@@ -96,7 +97,7 @@ func (s *Session) exportView(text, context, all bool) *formats.ExportSession {
 		case n.Kind == KindSummary:
 			n.Text = n.Summary
 		case n.Entry != nil:
-			n.Text = entryText(n.Kind, n.Entry)
+			n.Text = entries.Text(n.Kind, n.Entry)
 		}
 	}
 	for k, a := range s.annotations {

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/sessiontree/sessiontree/core/internal/importplan"
 )
 
 // FuzzCall: any bytes in give exactly one valid JSON envelope out, and no
@@ -86,7 +88,7 @@ func FuzzCall(f *testing.F) {
 		// records of earlier builds), where Call refuses the request.
 		pubReq := req
 		if !utf8.Valid(req) {
-			pubReq, _, _ = replaceInvalidUTF8(req)
+			pubReq, _, _ = importplan.ReplaceInvalidUTF8(req)
 		}
 		if got := pub.Call(pubReq); string(got) != string(out) {
 			if !strings.Contains(string(got), `"message":"unknown operation `) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sessiontree/sessiontree/core/internal/formats"
+	"github.com/sessiontree/sessiontree/core/internal/importplan"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
@@ -160,7 +161,7 @@ type ImportJob struct {
 // StartImport detects or looks up the format of data and returns a job
 // that reads it (see ImportJob). Data in UTF-8, with or without a byte
 // order mark, or in UTF-16 with one (converted, with a warning saying so;
-// see importEncoding). Errors (INVALID_ARGUMENT): empty data, an
+// see importplan.ToUTF8). Errors (INVALID_ARGUMENT): empty data, an
 // unknown format name, a format that cannot be detected, data that is not
 // JSON or JSON lines (naming line and column), data whose import would
 // pass the memory budget (see CheckMemory: nothing is read).
@@ -171,7 +172,7 @@ func (st *Store) StartImport(data []byte, format string) (*ImportJob, *Error) {
 // startImport is StartImport with the import's estimated growth per byte
 // of data: ImportGrowth, or ImportJobGrowth for a job of Imports.
 func (st *Store) startImport(data []byte, format string, growth int) (*ImportJob, *Error) {
-	data, encoding := importEncoding(data) // a BOM, or UTF-16 text: see importEncoding
+	data, encoding := importplan.ToUTF8(data) // a BOM, or UTF-16 text: see importplan.ToUTF8
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
 		return nil, invalidf("import data is empty")
@@ -179,7 +180,7 @@ func (st *Store) startImport(data []byte, format string, growth int) (*ImportJob
 	if err := st.checkMemory("import", 0, len(data), growth); err != nil {
 		return nil, err
 	}
-	if isZIP(data) {
+	if importplan.IsZIP(data) {
 		return nil, invalidf("import data is a ZIP archive, not an export file: import it with importZip, which reads its entries (the explorer does), or unzip it first")
 	}
 	sn, serr := formats.SniffData(data)
@@ -479,11 +480,4 @@ func (j *ImportJob) Finish() (*ImportResult, *Error) {
 		return nil, j.err
 	}
 	return j.res, nil
-}
-
-// isZIP reports whether data starts as a ZIP archive does: a local file
-// header or, for an empty archive, the end of central directory record
-// (PKWARE's APPNOTE.TXT, 4.3.7 and 4.3.16).
-func isZIP(data []byte) bool {
-	return bytes.HasPrefix(data, []byte("PK\x03\x04")) || bytes.HasPrefix(data, []byte("PK\x05\x06"))
 }

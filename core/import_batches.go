@@ -1,9 +1,8 @@
 package core
 
 import (
-	"sort"
-
 	"github.com/sessiontree/sessiontree/core/internal/formats"
+	"github.com/sessiontree/sessiontree/core/internal/importplan"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
@@ -67,11 +66,12 @@ func opImportBatches(st *Store, r *request) (any, *Error) {
 	}
 	limit := int64(n)
 	files := make([]ImportFile, len(list))
+	sizes := make([]int64, len(list))
 	for i, f := range list {
 		if f.Size < 0 {
 			return nil, invalidf("import.batches: file %d (%q) has a negative size", i, f.Path)
 		}
-		files[i].Path = formats.CleanPath(f.Path)
+		files[i].Path, sizes[i] = formats.CleanPath(f.Path), f.Size
 	}
 	groups, skipped := formats.GroupFiles(files)
 	v := &ImportBatches{Batches: [][]int{}, Skipped: [][2]any{}}
@@ -80,24 +80,6 @@ func opImportBatches(st *Store, r *request) (any, *Error) {
 			v.Skipped = append(v.Skipped, [2]any{i, why})
 		}
 	}
-	var batch []int
-	var size int64
-	for _, g := range groups {
-		var n int64
-		for _, k := range g.Files {
-			n += list[k].Size
-		}
-		if len(batch) > 0 && size+n > limit {
-			sort.Ints(batch)
-			v.Batches = append(v.Batches, batch)
-			batch, size = nil, 0
-		}
-		batch = append(batch, g.Files...)
-		size += n
-	}
-	if len(batch) > 0 {
-		sort.Ints(batch)
-		v.Batches = append(v.Batches, batch)
-	}
+	v.Batches = importplan.Batches(groups, sizes, limit)
 	return v, nil
 }

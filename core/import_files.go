@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sessiontree/sessiontree/core/internal/formats"
+	"github.com/sessiontree/sessiontree/core/internal/importplan"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
@@ -127,9 +128,9 @@ func (st *Store) readGroup(files []ImportFile, g formats.FileGroup) (*ImportJob,
 	for _, k := range g.Files {
 		// As a request's text is (dispatch's check): bytes that are not
 		// UTF-8 would make sessions whose snapshots do not load back, so
-		// importEncoding replaces them, and says so.
+		// importplan.ToUTF8 replaces them, and says so.
 		if g.Layout != "file" {
-			data, note := importEncoding(files[k].Data)
+			data, note := importplan.ToUTF8(files[k].Data)
 			files[k].Data = data // a single file's import converts (and reports) it itself
 			if note != "" {
 				encodings = append(encodings, ImportWarning{Message: files[k].Path[strings.LastIndexByte(files[k].Path, '/')+1:] + ": " + note})

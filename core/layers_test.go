@@ -33,9 +33,16 @@ var layers = map[string][]string{
 	"core/internal/cite":     {"core/internal/jsonx"},
 	"core/internal/msgtext":  {"core/internal/jsonx", "core/internal/search", "core/internal/cite"},
 	"core/internal/formats":  {"core/internal/jsonx", "core/internal/cite"},
+	// importplan: the pure parts of an import (encodings, the records
+	// planned as a tree, batches), on formats' records.
+	"core/internal/importplan": {"core/internal/jsonx", "core/internal/formats"},
+	// names: the rules for session ids, node ids and branch names.
+	"core/internal/names": {"core/internal/jsonx", "core/internal/formats"},
+	// entries: the entry nodes' kinds, checks, JSON, text and state.
+	"core/internal/entries": {"core/internal/jsonx", "core/internal/formats", "core/internal/msgtext"},
 	// benchdata: the benchmarks' corpora, imported by test files only.
 	"core/internal/benchdata": {"core/internal/jsonx"},
-	"core":                    {"core/internal/jsonx", "core/internal/search", "core/internal/formats", "core/internal/cite", "core/internal/msgtext", "core/internal/benchdata", "core/internal/tidy", "core/internal/treeview"},
+	"core":                    {"core/internal/jsonx", "core/internal/search", "core/internal/formats", "core/internal/cite", "core/internal/msgtext", "core/internal/benchdata", "core/internal/tidy", "core/internal/treeview", "core/internal/importplan", "core/internal/entries", "core/internal/names"},
 	"core/wire":               {"core", "core/internal/jsonx", "core/internal/benchdata"},
 	// protocolgen: the program go generate runs to write the JS side of
 	// the contract (js/protocol.js, blocks of js/sessiontree.d.ts).

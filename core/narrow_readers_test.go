@@ -131,39 +131,6 @@ func TestDecodedMessageTextIsTheDecodersText(t *testing.T) {
 	}
 }
 
-func TestDescribeEmptyReadsTheSourceAsTheDecoder(t *testing.T) {
-	type head struct {
-		Message *struct {
-			Author *struct {
-				Name *string `json:"name"`
-			} `json:"author"`
-			Recipient string `json:"recipient"`
-			Metadata  *struct {
-				Hidden bool `json:"is_visually_hidden_from_conversation"`
-			} `json:"metadata"`
-		} `json:"message"`
-	}
-	for _, in := range []string{`{}`, `{"message":null}`, `{"message":5}`, `{"message":{"author":{"name":"a"},"recipient":"web.run","metadata":{"is_visually_hidden_from_conversation":true}}}`,
-		`{"message":{"author":{"name":"a"}},"message":{"recipient":"r"}}`, `{"message":{"author":{"name":"a"}},"message":null,"message":{"recipient":"r"}}`,
-		`{"message":{"author":{"name":"a"},"author":null}}`, `{"message":{"author":{"name":"a"},"author":5}}`, `{"message":{"author":{"name":1}}}`,
-		`{"message":{"metadata":{"is_visually_hidden_from_conversation":true},"metadata":{}}}`, `{"message":{"metadata":{"is_visually_hidden_from_conversation":true},"metadata":null}}`,
-		`{"message":{"metadata":{"is_visually_hidden_from_conversation":"yes"},"recipient":2}}`, `{"MESSAGE":{"Author":{"NAME":"x"}}}`} {
-		var old head
-		_ = json.Unmarshal([]byte(in), &old)
-		var want chatgptSourceHead
-		if m := old.Message; m != nil {
-			want.recipient = m.Recipient
-			if m.Author != nil {
-				want.name = m.Author.Name
-			}
-			want.hidden = m.Metadata != nil && m.Metadata.Hidden
-		}
-		var got chatgptSourceHead
-		got.read([]byte(in))
-		assert.Equal(t, want, got, "source %s", in)
-	}
-}
-
 func TestStubEntriesAndBatchFilesReadAsTheTaggedStructs(t *testing.T) {
 	// A long list, as a start-up sent them before they were packed.
 	big := string(stubRequestOf(200))

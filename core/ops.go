@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sessiontree/sessiontree/core/internal/entries"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
@@ -120,7 +121,7 @@ type ListItem struct {
 	Hidden    bool    `json:"hidden"`
 	Preferred bool    `json:"preferred"`
 	// Described says Preview describes a message without text ("called
-	// search", "tool result: web"; see describeEmpty), not its text.
+	// search", "tool result: web"; see msgtext.DescribeEmpty), not its text.
 	Described bool `json:"described,omitempty"`
 }
 
@@ -404,7 +405,7 @@ func contextMessage(n *Node) RawMessage {
 	case KindCompaction:
 		return CompactionMessage(n.Entry.Summary)
 	case KindCustomMessage:
-		return customMessage(n.Entry)
+		return entries.CustomMessage(n.Entry)
 	}
 	return n.Message
 }

@@ -51,34 +51,6 @@ func FuzzPlainText(f *testing.F) {
 	})
 }
 
-func TestDescribeEmpty(t *testing.T) {
-	node := func(message, source string) *Node {
-		n := &Node{Kind: KindMessage, Message: RawMessage(message)}
-		if source != "" {
-			n.Source = RawMessage(source)
-		}
-		return n
-	}
-	tests := []struct {
-		name string
-		n    *Node
-		want string
-	}{
-		{"a system message ChatGPT hid", node(`{"role":"system","content":""}`, `{"message":{"author":{"role":"system"},"metadata":{"is_visually_hidden_from_conversation":true},"recipient":"all"}}`), "system (hidden by ChatGPT)"},
-		{"an assistant turn addressed to the web tool", node(`{"role":"assistant","content":""}`, `{"message":{"author":{"role":"assistant"},"recipient":"web.run","metadata":{}}}`), "called search"},
-		{"an assistant turn addressed to python", node(`{"role":"assistant","content":""}`, `{"message":{"recipient":"python"}}`), "called python"},
-		{"a web tool's result", node(`{"role":"tool","content":"","name":"web"}`, ""), "tool result: web"},
-		{"a tool result named in the source", node(`{"role":"tool","content":""}`, `{"message":{"author":{"role":"tool","name":"browser"}}}`), "tool result: web"},
-		{"an empty user message", node(`{"role":"user","content":""}`, ""), "user (empty)"},
-		{"a summary is not described", &Node{Kind: KindSummary}, ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, describeEmpty(tt.n))
-		})
-	}
-}
-
 func TestListSaysWhichPreviewsDescribeAMessage(t *testing.T) {
 	st := testStore(t)
 	call := func(req string) string { return string(st.Call([]byte(req))) }

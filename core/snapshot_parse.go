@@ -7,7 +7,9 @@ import (
 	"strconv"
 	"unsafe"
 
+	"github.com/sessiontree/sessiontree/core/internal/entries"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/names"
 )
 
 //go:noinline
@@ -60,7 +62,7 @@ func parseSnapshotOf(raw RawMessage, wantID string, valid bool) (*Session, bool,
 		}
 	}
 	id, ok := jsonx.ParseString(top["sessionId"])
-	if !ok || !validSessionID(id) {
+	if !ok || !names.ValidSessionID(id) {
 		return nil, false, snapshotFault("field \"sessionId\" must be a non-empty string")
 	}
 	if wantID != "" && id != wantID {
@@ -87,7 +89,7 @@ func parseSnapshotOf(raw RawMessage, wantID string, valid bool) (*Session, bool,
 	if !ok || active == "" {
 		return nil, false, snapshotFault("field \"activeBranch\" must be a non-empty string")
 	}
-	if !validName(active) {
+	if !names.ValidBranch(active) {
 		return nil, false, snapshotFault("activeBranch %q must be 1–128 characters without control characters", active)
 	}
 
@@ -492,12 +494,12 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool, alloc
 	}
 	if branch == "" {
 		branch, _, ok = nodeField(f.branch)
-		if !ok || !validName(branch) {
+		if !ok || !names.ValidBranch(branch) {
 			return nil, 0, snapshotFault("node %q has a bad branch: it must be a name of 1–128 characters without control characters", id)
 		}
 	}
 	ts, ok := requestString(f, f.timestamp, asciiTimestamp, alloc)
-	if !ok || !validTimestamp(ts) {
+	if !ok || !names.ValidTimestamp(ts) {
 		return nil, 0, snapshotFault("node %q has a bad timestamp: it must be an RFC 3339 string", id)
 	}
 	kind := KindMessage
@@ -513,11 +515,11 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool, alloc
 		if f.message != nil || f.summary != nil {
 			return nil, 0, snapshotFault("node %q of kind %q must not have a message or summary", id, kind)
 		}
-		e, err := parseEntryBody(kind, f.entry, jsonx.Sprintf("node %q entry", id))
-		if err == nil {
-			err = s.checkEntryPlaceOf(kind, e, parent, id, jsonx.Sprintf("node %q entry", id))
+		e, perr := entries.ParseBody(kind, f.entry, jsonx.Sprintf("node %q entry", id))
+		if perr != nil {
+			return nil, 0, snapshotFault("%s", perr.Error())
 		}
-		if err != nil {
+		if err := s.checkEntryPlaceOf(kind, e, parent, id, jsonx.Sprintf("node %q entry", id)); err != nil {
 			return nil, 0, snapshotFault("%s", err.Message)
 		}
 		n.Entry = e
@@ -554,7 +556,7 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool, alloc
 		}
 		n.Summary = summary
 	default:
-		return nil, 0, snapshotFault("node %q has a bad kind %q (known: %s)", id, kind, knownKinds())
+		return nil, 0, snapshotFault("node %q has a bad kind %q (known: %s)", id, kind, entries.NodeKinds())
 	}
 	n.Kind = kind
 	if f.source != nil {

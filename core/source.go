@@ -169,10 +169,10 @@ func (t *importTree) linkSource(s *Session, c *formats.Conversation) {
 		return
 	}
 	if p := NameProblem(c.ParentSession, MaxSessionIDLength); p != "" {
-		t.warn("the session it was forked from %s: %q; the link is dropped", p, c.ParentSession)
+		t.Warn("the session it was forked from %s: %q; the link is dropped", p, c.ParentSession)
 		return
 	}
-	ts := t.fallback
+	ts := t.Fallback
 	if ts == "" {
 		ts = s.createdAt
 	}

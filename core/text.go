@@ -3,17 +3,18 @@ package core
 import (
 	"unicode/utf8"
 
+	"github.com/sessiontree/sessiontree/core/internal/entries"
 	"github.com/sessiontree/sessiontree/core/internal/msgtext"
 )
 
 // nodeText returns the readable text of a node: its message text or its
-// summary, or the text of its entry (see entryText).
+// summary, or the text of its entry (see entries.Text).
 func nodeText(n *Node) string {
 	if n.Kind == KindSummary {
 		return n.Summary
 	}
 	if n.Entry != nil {
-		return entryText(n.Kind, n.Entry)
+		return entries.Text(n.Kind, n.Entry)
 	}
 	if n.Message != nil {
 		return MessageText(n.Message)
@@ -27,7 +28,7 @@ const PreviewLength = msgtext.PreviewLength
 // previewText returns the node's preview, computing and caching it on
 // first use: its text as plain text (PlainText of at most msgtext.PlainPrefix
 // bytes of it) folded to PreviewLength characters, or for a message
-// without text what it is (describeEmpty; described says so).
+// without text what it is (msgtext.DescribeEmpty; described says so).
 func (n *Node) previewText() string {
 	if !n.hasPrev {
 		text := nodeText(n)
@@ -39,8 +40,8 @@ func (n *Node) previewText() string {
 			text = text[:cut]
 		}
 		n.preview = Preview(PlainText(text), PreviewLength)
-		if n.preview == "" {
-			n.preview = describeEmpty(n)
+		if n.preview == "" && n.Kind == KindMessage {
+			n.preview = msgtext.DescribeEmpty(n.Message, n.Source)
 			n.described = n.preview != ""
 		}
 		n.hasPrev = true

@@ -1,8 +1,8 @@
 // Package msgtext reads the text of a chat message: its readable text
 // (string content, text and thinking parts, tool calls named with their
 // arguments, a bracketed placeholder for parts without text), a one-line
-// preview cut between whole characters, and Markdown reduced to the plain
-// text a preview shows. Pure functions of the message's JSON bytes (valid
+// preview cut between whole characters, Markdown reduced to the plain
+// text a preview shows, and what a message without text is (DescribeEmpty). Pure functions of the message's JSON bytes (valid
 // JSON, as core holds messages); nothing here knows a session or a node.
 // Imports jsonx, search (the grapheme extenders a cut must not split) and
 // cite (citation markers).

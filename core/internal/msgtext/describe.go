@@ -1,4 +1,4 @@
-package core
+package msgtext
 
 import (
 	"strings"
@@ -50,22 +50,24 @@ func (h *chatgptSourceHead) read(src []byte) {
 	})
 }
 
-// messageHeadFields are the fields describeEmpty reads of a message.
+// messageHeadFields are the fields DescribeEmpty reads of a message.
 var messageHeadFields = []string{"role", "name", "tool_calls"}
 
-// describeEmpty returns what a message node without text is, for its
-// preview: "system (hidden by ChatGPT)" (or any role) for a message ChatGPT
-// hid from the conversation, "called search" for an assistant turn
-// addressed to a tool (ChatGPT's recipient; "web…" and "browser" are
-// search), "called NAME" for tool calls, "tool result: NAME" for a tool's
-// answer, "ROLE (empty)" otherwise. "" for nodes that are not messages.
-func describeEmpty(n *Node) string {
-	if n.Kind != KindMessage || n.Message == nil {
+// DescribeEmpty returns what a chat message without text is, for its
+// preview, from the message and, when the import kept it, the record it
+// came from (source; ChatGPT's mapping entry, nil for none): "system
+// (hidden by ChatGPT)" (or any role) for a message ChatGPT hid from the
+// conversation, "called search" for an assistant turn addressed to a tool
+// (ChatGPT's recipient; "web…" and "browser" are search), "called NAME"
+// for tool calls, "tool result: NAME" for a tool's answer, "ROLE (empty)"
+// otherwise. "" for a nil message.
+func DescribeEmpty(message, source []byte) string {
+	if message == nil {
 		return ""
 	}
 	var role, name string
 	var toolCalls []jsonx.RawMessage
-	jsonx.ReadObject(n.Message, messageHeadFields, func(field int, v []byte) {
+	jsonx.ReadObject(message, messageHeadFields, func(field int, v []byte) {
 		switch field {
 		case 0:
 			_ = jsonx.ReadString(v, &role)
@@ -76,8 +78,8 @@ func describeEmpty(n *Node) string {
 		}
 	})
 	var m chatgptSourceHead
-	if len(n.Source) > 0 && n.Source[0] == '{' {
-		m.read(n.Source)
+	if len(source) > 0 && source[0] == '{' {
+		m.read(source)
 	}
 	if name == "" && m.name != nil {
 		name = *m.name

@@ -1,4 +1,4 @@
-package core
+package importplan
 
 import (
 	"bytes"
@@ -8,19 +8,19 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
-// importEncoding brings an export file's bytes to UTF-8 without a byte
-// order mark, as the importers read them: a UTF-8 BOM (EF BB BF, written
-// by Windows editors such as Notepad) is dropped, and text in UTF-16 with
-// its BOM (FF FE little-endian, FE FF big-endian: PowerShell's `>` and
+// ToUTF8 brings an export file's bytes to UTF-8 without a byte order
+// mark, as the importers read them: a UTF-8 BOM (EF BB BF, written by
+// Windows editors such as Notepad) is dropped, and text in UTF-16 with its
+// BOM (FF FE little-endian, FE FF big-endian: PowerShell's `>` and
 // Notepad's "Unicode" save) is converted, its unpaired surrogates becoming
 // U+FFFD (unicode/utf16.Decode), with note saying so for the report.
 // UTF-8 with bytes that are not UTF-8 has each such byte replaced by
-// U+FFFD (as encoding/json reads them: one for each byte), with
-// note counting them: kept, they would make sessions whose snapshots no
-// request can carry back. Valid UTF-8 is returned as it is, note empty. An
-// odd trailing byte of UTF-16 text is dropped (a cut-off file: the
-// importers report where its JSON ends).
-func importEncoding(data []byte) (out []byte, note string) {
+// U+FFFD (as encoding/json reads them: one for each byte), with note
+// counting them: kept, they would make sessions whose snapshots no request
+// can carry back. Valid UTF-8 is returned as it is (the same slice, past a
+// BOM), note empty. An odd trailing byte of UTF-16 text is dropped (a
+// cut-off file: the importers report where its JSON ends).
+func ToUTF8(data []byte) (out []byte, note string) {
 	switch {
 	case len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF:
 		data = data[3:]
@@ -32,15 +32,20 @@ func importEncoding(data []byte) (out []byte, note string) {
 	if jsonx.ValidUTF8(data) {
 		return data, ""
 	}
-	out, bad, first := replaceInvalidUTF8(data)
+	out, bad, first := ReplaceInvalidUTF8(data)
 	line := 1 + bytes.Count(data[:first], []byte{'\n'})
-	return out, jsonx.Sprintf("the file is not valid UTF-8: %s (the first on line %d) read as U+FFFD", plural(bad, "byte"), line)
+	bytesWord := "1 byte"
+	if bad != 1 {
+		bytesWord = jsonx.Sprintf("%d bytes", bad)
+	}
+	return out, jsonx.Sprintf("the file is not valid UTF-8: %s (the first on line %d) read as U+FFFD", bytesWord, line)
 }
 
-// replaceInvalidUTF8 returns b with every byte that does not belong to a
-// UTF-8 sequence replaced by U+FFFD, how many there were and the offset
-// of the first.
-func replaceInvalidUTF8(b []byte) (out []byte, bad, first int) {
+// ReplaceInvalidUTF8 returns a copy of b with every byte that does not
+// belong to a UTF-8 sequence replaced by U+FFFD (one for each byte, as
+// encoding/json reads them), how many there were and the offset of the
+// first (−1 for none).
+func ReplaceInvalidUTF8(b []byte) (out []byte, bad, first int) {
 	out = make([]byte, 0, len(b)+len(b)/8)
 	first = -1
 	for i := 0; i < len(b); {
@@ -84,4 +89,11 @@ func fromUTF16(b []byte, big bool) []byte {
 		}
 	}
 	return out
+}
+
+// IsZIP reports whether data starts as a ZIP archive does: a local file
+// header or, for an empty archive, the end of central directory record
+// (PKWARE's APPNOTE.TXT, 4.3.7 and 4.3.16).
+func IsZIP(data []byte) bool {
+	return bytes.HasPrefix(data, []byte("PK\x03\x04")) || bytes.HasPrefix(data, []byte("PK\x05\x06"))
 }

@@ -1,9 +1,10 @@
-package core
+package names
 
 import (
 	"testing"
 	"time"
 
+	"github.com/sessiontree/sessiontree/core/internal/formats"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -21,13 +22,13 @@ func TestTimestampsAreCheckedLikeTimeParse(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := time.Parse(time.RFC3339Nano, c)
-		assert.Equal(t, err == nil, validTimestamp(c), "%s", c)
-		if len(c) == len(TimeLayout) && isTimeLayout(c) {
+		assert.Equal(t, err == nil, ValidTimestamp(c), "%s", c)
+		if len(c) == len(formats.TimeLayout) && IsTimeLayout(c) {
 			assert.NoError(t, err, "the fast path accepted %s", c)
 		}
 	}
-	assert.True(t, isTimeLayout("2024-02-29T00:00:00.000Z"), "the fast path takes the form sessiontree writes")
-	assert.True(t, validTimestamp("2026-11-29T22:13:42+01:00"), "other RFC 3339 forms still pass through time.Parse")
+	assert.True(t, IsTimeLayout("2024-02-29T00:00:00.000Z"), "the fast path takes the form sessiontree writes")
+	assert.True(t, ValidTimestamp("2026-11-29T22:13:42+01:00"), "other RFC 3339 forms still pass through time.Parse")
 }
 
 func FuzzTimeLayout(f *testing.F) {
@@ -35,18 +36,18 @@ func FuzzTimeLayout(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if len(s) != len(TimeLayout) {
+		if len(s) != len(formats.TimeLayout) {
 			return
 		}
 		// The hand check accepts exactly the strings of its form that
 		// time.Parse accepts.
 		_, err := time.Parse(time.RFC3339Nano, s)
-		fast := isTimeLayout(s)
+		fast := IsTimeLayout(s)
 		if fast && err != nil {
-			t.Fatalf("isTimeLayout accepts %q, time.Parse does not: %v", s, err)
+			t.Fatalf("IsTimeLayout accepts %q, time.Parse does not: %v", s, err)
 		}
 		if !fast && err == nil && s[19] == '.' && s[23] == 'Z' && s[10] == 'T' {
-			t.Fatalf("isTimeLayout refuses %q, which time.Parse accepts", s)
+			t.Fatalf("IsTimeLayout refuses %q, which time.Parse accepts", s)
 		}
 	})
 }
