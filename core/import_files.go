@@ -90,11 +90,19 @@ func (st *Store) ImportFiles(files []ImportFile) (*FilesResult, *Error) {
 		err.Files = res.Files
 		return nil, err
 	}
+	// A session a job would add to may be paged out (a stub): every such
+	// session is asked for before any job adds anything, so the call fails
+	// with PagedOut having changed nothing, and is made again once they are
+	// loaded (a job's own Finish would fail alone, after the jobs before it
+	// had added their sessions).
+	if err := importFilesPaged(jobs); err != nil {
+		return nil, err
+	}
 	for k, j := range jobs {
 		g := owners[k]
 		r, err := j.Finish()
 		if err != nil {
-			continue // reading succeeded, so adding cannot fail
+			continue // reading succeeded and no session is paged out, so adding cannot fail
 		}
 		for _, w := range r.Warnings {
 			w.Message = g.Path + ": " + w.Message
@@ -117,6 +125,19 @@ func (st *Store) ImportFiles(files []ImportFile) (*FilesResult, *Error) {
 		}
 	}
 	return res, nil
+}
+
+// importFilesPaged asks for every stub the jobs' commits would reach
+// (importPaged records each as a fault) and returns the first job's
+// PagedOut error, or nil when they reach none.
+func importFilesPaged(jobs []*ImportJob) *Error {
+	var first *Error
+	for _, j := range jobs {
+		if err := j.importPaged(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 // readGroup reads one group into a job whose sessions are ready to add: a

@@ -82,6 +82,13 @@ func (im *Imports) TakeBuffer(id int) (data []byte, ok bool) {
 	return data, ok
 }
 
+// PutBack gives buffer id its bytes back after TakeBuffer took them, for
+// a call that failed with PagedOut having changed nothing: the shim loads
+// the sessions it needed and makes the call again with the same id.
+func (im *Imports) PutBack(id int, data []byte) {
+	im.buffers[id] = data
+}
+
 // Start starts an import of data in format ("auto" or "" detects it; see
 // Store.StartImport for the errors, which leave nothing behind) and
 // returns the new job's id and its total work in bytes (see

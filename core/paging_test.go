@@ -218,3 +218,39 @@ func TestAPagedOutSessionLeavesTheSearchIndex(t *testing.T) {
 	assert.Contains(t, ids, "t")
 	assert.Contains(t, ids, "s")
 }
+
+func TestAFolderImportIntoAPagedOutSessionFaultsBeforeItAddsAnything(t *testing.T) {
+	st := testStore(t)
+	st.TrackChanges(true)
+	mustImportFiles(t, st, folderFiles(t, "cline"))
+	st.DrainChanges(true)
+	id := "1733000000000"
+	before := ok[Status](t, st, obj{"operation": "session", "sessionId": id}).NodeCount
+	restore := restoreOf(t, st, id)
+	ok[obj](t, st, obj{"operation": "page.out", "sessionId": id})
+	// The grown task folder, and a file of a session not here (first in the folder's order).
+	grown := append(folderFiles(t, "lobechat")[:1], folderFiles(t, "cline-grown")...)
+	_, err := st.ImportFiles(grown)
+	require.NotNil(t, err, "the grown task reaches a paged-out session")
+	assert.Equal(t, PagedOut, err.Code, err.Message)
+	assert.Equal(t, []string{id}, ok[[]string](t, st, `{"operation":"page.faults"}`))
+	assert.Empty(t, string(st.DrainChanges(true)), "nothing was added, not even the other file's session")
+
+	ok[Status](t, st, restore)
+	res := mustImportFiles(t, st, folderFiles(t, "lobechat")[:1])
+	require.NotEmpty(t, res.Sessions)
+	res = mustImportFiles(t, st, grown)
+	var task *FileSession
+	for i := range res.Sessions {
+		if res.Sessions[i].SessionID == id {
+			task = &res.Sessions[i]
+		}
+	}
+	require.NotNil(t, task, "the grown task is in the report")
+	assert.True(t, task.Existing)
+	assert.Positive(t, task.Added)
+	assert.Greater(t, ok[Status](t, st, obj{"operation": "session", "sessionId": id}).NodeCount, before)
+	for _, f := range res.Files {
+		assert.True(t, f.Tool != "" || f.Skipped != "", "file %q says what became of it", f.Path)
+	}
+}

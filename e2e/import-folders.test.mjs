@@ -236,6 +236,36 @@ test('explorer: "Refresh folder" re-reads the folder of a directory handle, reme
   }
 });
 
+test('explorer: after a reload (the stored sessions not in memory), the same folder grown adds its new nodes, and every file says what became of it', async () => {
+  const root = path.join(ARTIFACTS_DIR, 'folder-import', 'paged');
+  fs.rmSync(root, { recursive: true, force: true });
+  copyTree(path.join(TESTDATA, 'folders', 'cline'), path.join(root, 'cline'));
+  fs.mkdirSync(path.join(root, '.claude', 'projects', '-home-me-web'), { recursive: true });
+  fs.writeFileSync(path.join(root, '.claude', 'projects', '-home-me-web', 'cc-web.jsonl'), CLAUDE);
+  const env = await setup({ contextOptions: { viewport: { width: 1280, height: 800 } } });
+  try {
+    const { page } = env;
+    env.page.setDefaultNavigationTimeout(120_000);
+    await openExplorer(page, env.baseURL);
+    await page.setInputFiles('#open-folder', root);
+    await report(page, 'Imported 2 sessions');
+    const before = (await explorerCall(page, { operation: 'sessions' })).find((s) => s.tool === 'cline');
+
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    copyTree(path.join(TESTDATA, 'folders', 'cline-grown'), path.join(root, 'cline'));
+    await page.setInputFiles('#open-folder', root);
+    const again = await report(page, 'Imported 1 session · 1 already here');
+    assert.match(again.sessions.find((l) => l.startsWith('Add a README')) ?? '', / · \d+ new$/, again.sessions.join('\n'));
+    assert.ok(again.files.every((f) => !f.includes('undefined')), again.files.join('\n'));
+    const after = (await explorerCall(page, { operation: 'sessions' })).find((s) => s.tool === 'cline');
+    assert.ok(after.nodeCount > before.nodeCount, `${before.nodeCount} → ${after.nodeCount} nodes`);
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
 test('explorer: a folder with nothing usable lists each file with its reason, once (no run-on warning)', async () => {
   const env = await setup({ contextOptions: { viewport: { width: 1366, height: 850 } } });
   try {

@@ -132,7 +132,8 @@ export async function importFileList(tree, files, dir, { onProgress, signal } = 
  * Import one batch of files: their bytes copied into one wasm import
  * buffer in pieces of COPY_BYTES with a yield and a look at the signal
  * between them, then core.Store.ImportFiles in one write
- * (handle.importFiles), stored in one IndexedDB transaction; an abort
+ * (handle.importFiles, made again when it needed paged-out sessions:
+ * js/local-paging.js mutatePaged), stored in one IndexedDB transaction; an abort
  * before it commits leaves nothing of the batch behind.
  * @param {import("./local.js").LocalTree} tree
  * @param {FolderFile[]} files
@@ -178,7 +179,9 @@ async function importBatch(tree, files, { progress, signal, total, before, abort
     if (signal?.aborted) return (tree._handle.importCancel(buffer), aborted);
   }
   const text = JSON.stringify(manifest);
-  const env = await tree._mutate(() => tree._handle.importFiles(text, buffer), { signal, aborted: JSON.stringify(aborted) });
+  // A session the files grow may be paged out: core then changes nothing
+  // and keeps the buffer, and the call is made again once it is loaded.
+  const env = await tree._mutatePaged(() => tree._handle.importFiles(text, buffer), { signal, aborted: JSON.stringify(aborted) });
   if (!env.ok) tree._handle.importCancel(buffer); // not run (an abort, a closed Writer): the buffer is still there
   else progress(before + 2 * size, total);
   return env;

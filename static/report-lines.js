@@ -10,7 +10,9 @@
  * @returns {string}
  */
 export function skippedLine(reason) {
-  return `skipped: ${String(reason).replace(/;\s*skipped\s*$/, "")}`;
+  // A format not detected lists every format tried (a paragraph on a file
+  // of a folder that is simply not a conversation): its first words say it.
+  return `skipped: ${String(reason).replace(/; tried: [\s\S]*$/, "").replace(/;\s*skipped\s*$/, "")}`;
 }
 
 /**
@@ -29,9 +31,10 @@ export function reportTitles({ sessions = [], skipped = [] }) {
 /**
  * How a warning reads in the report: the session it is about, by title
  * where known (`name`; its id stays in `id`), and its text, less the
- * `session "<id>": ` core begins it with when it names that session (the
- * label says which); of several files, a warning that names no session
- * says its file first.
+ * words core names that session by (`session "<id>": `, `conversation
+ * "<id>" (<title>): `; the label says which), also after a folder's
+ * `<file>: `; of several files, a warning that names no session says its
+ * file first.
  * @param {{sessionId?: string, message: string, file?: string}} w
  * @param {(id: string) => string | undefined} titleOf of reportTitles
  * @param {boolean} manyFiles whether the report is of several files
@@ -39,7 +42,24 @@ export function reportTitles({ sessions = [], skipped = [] }) {
  */
 export function warningView(w, titleOf, manyFiles) {
   if (!w.sessionId) return { session: null, text: w.file && manyFiles ? `${w.file}: ${w.message}` : w.message };
-  const prefix = `session ${JSON.stringify(w.sessionId)}: `;
-  const text = w.message.startsWith(prefix) ? w.message.slice(prefix.length) : w.message;
-  return { session: { id: w.sessionId, name: titleOf(w.sessionId) || w.sessionId }, text };
+  const title = titleOf(w.sessionId);
+  return { session: { id: w.sessionId, name: title || w.sessionId }, text: unnamed(w.message, w.sessionId, title) };
+}
+
+/**
+ * message less the words naming its own session, which the label says:
+ * `session "<id>": `, `conversation "<id>": ` or `conversation "<id>"
+ * (<title>): `, at its start or after the `<file>: ` a folder's warnings
+ * begin with (the file is kept).
+ * @param {string} message @param {string} id @param {string} [title]
+ */
+function unnamed(message, id, title) {
+  const q = JSON.stringify(id);
+  const names = [`session ${q}: `, `conversation ${q}: `];
+  if (title) names.push(`conversation ${q} (${title}): `);
+  for (const name of names) {
+    const at = message.indexOf(name);
+    if (at === 0 || (at > 2 && message.startsWith(": ", at - 2))) return message.slice(0, at) + message.slice(at + name.length);
+  }
+  return message;
 }

@@ -12,7 +12,8 @@ import (
 // bytes fill import buffer id (used up) one after another, as manifest (a
 // JSON string [{"path","size"},…]; core.ParseFileManifest) lists them: a
 // folder crosses as one buffer of bytes, never as JSON text. Answers the
-// envelope of the report (core.FilesResult).
+// envelope of the report (core.FilesResult). A PagedOut answer leaves the
+// buffer in place, for the call made again once the sessions are loaded.
 func (h *handle) importFiles(args []js.Value) any {
 	if !argIs(args, 0, js.TypeString) || !argIs(args, 1, js.TypeNumber) {
 		return badArgument("importFiles takes the file list as a JSON string and the id of an import buffer")
@@ -29,6 +30,9 @@ func (h *handle) importFiles(args []js.Value) any {
 	return bulk(len(data), func() string {
 		res, err := h.st.ImportFiles(files)
 		if err != nil {
+			if err.Code == core.PagedOut {
+				h.imports.PutBack(args[1].Int(), data) // changed nothing: made again once the sessions are loaded
+			}
 			return string(core.ErrorEnvelope(err))
 		}
 		return string(core.ValueEnvelope(res))
