@@ -60,3 +60,24 @@ test('explorer: 10,000 sessions list a page of rows at a time; scroll, filter an
     await env.close();
   }
 });
+
+test('explorer: when the demo session is far down the list (a history newer than it), start-up opens the newest session and makes one page of rows', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1280, height: 800 } } });
+  try {
+    const { page } = env;
+    await openExplorer(page, env.baseURL);
+    // 400 sessions newer than the demo (written in 2099): the demo is row 401.
+    await writeSessions(page, { db: 'sessiontree', count: 400, nodes: 2, start: Date.UTC(2099, 0, 1) });
+    await page.goto(env.baseURL + 'static/'); // no address: a new visit
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.locator('#session-count', { hasText: '401' }).waitFor();
+    const selected = page.locator('#session-list li.session.selected');
+    await selected.waitFor();
+    assert.equal(await selected.getAttribute('data-session-id'), 's0399', 'the newest session, at the top');
+    assert.equal(await rows(page), PAGE, 'one page of rows, not every row down to the demo');
+    await page.locator('#panel .row.cursor', { hasText: 'session 399 message 1' }).waitFor();
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});

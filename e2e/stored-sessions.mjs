@@ -6,10 +6,11 @@
  * Store `count` sessions of `nodes` messages each straight into IndexedDB
  * database `db` (the schema of this build, made by an init before): the
  * records a Writer would have written, in one transaction. Session i is
- * "s" + i (4 digits), its messages "session i message k".
+ * "s" + i (4 digits), its messages "session i message k", written at
+ * `start` (Unix milliseconds, default 2026-01-01) plus i minutes.
  */
-export function writeSessions(page, { db, count, nodes }) {
-  return page.evaluate(async ({ db, count, nodes }) => {
+export function writeSessions(page, { db, count, nodes, start = Date.UTC(2026, 0, 1) }) {
+  return page.evaluate(async ({ db, count, nodes, start }) => {
     const req = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
     const idb = await req(indexedDB.open(db));
     const tx = idb.transaction(['sessions', 'nodes'], 'readwrite');
@@ -17,7 +18,7 @@ export function writeSessions(page, { db, count, nodes }) {
     const pad = (n) => String(n).padStart(4, '0');
     for (let i = 0; i < count; i++) {
       const id = 's' + pad(i);
-      const at = new Date(Date.UTC(2026, 0, 1) + i * 60000).toISOString();
+      const at = new Date(start + i * 60000).toISOString();
       let parent = null;
       for (let k = 0; k < nodes; k++) {
         const node = { id: `${id}n${k}`, parentId: parent, branch: 'main', kind: 'message', timestamp: at, message: { role: k % 2 ? 'assistant' : 'user', content: `session ${i} message ${k}` } };
@@ -28,5 +29,5 @@ export function writeSessions(page, { db, count, nodes }) {
     }
     await done;
     idb.close();
-  }, { db, count, nodes });
+  }, { db, count, nodes, start });
 }

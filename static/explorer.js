@@ -24,7 +24,7 @@ import { el } from "./dom.js";
 import { openAddress, Router } from "./explorer-route.js";
 import { wireOpenFolder } from "./open-folder.js";
 import { projectLabel, SessionFilter, toolLabel } from "./session-filter.js";
-import { PagedList } from "./session-list-pages.js";
+import { PAGE_SIZE, PagedList } from "./session-list-pages.js";
 import { availableChoices, download, exportChoice, snapshotText } from "./explorer-export.js";
 import "./session-tree-panel.js";
 
@@ -451,7 +451,11 @@ async function start() {
   state.open = openRoute;
   state.route = new Router({ open: openRoute });
   const wanted = state.route.current();
-  const first = state.sessions.find((s) => s.sessionId === wanted?.session) ?? state.sessions.find((s) => s.sessionId === DEMO_SESSION_ID) ?? state.sessions[0];
+  // Without an address, the demo session opens if it is on the list's
+  // first page, else the newest session: opening a row far down would
+  // make every page of rows above it (40,000 sessions: seconds of layout).
+  const demoAt = state.sessions.findIndex((s) => s.sessionId === DEMO_SESSION_ID);
+  const first = state.sessions.find((s) => s.sessionId === wanted?.session) ?? (demoAt >= 0 && demoAt < PAGE_SIZE ? state.sessions[demoAt] : state.sessions[0]);
   setStatus("");
   if (first) await selectSession(first.sessionId, "replace"); // sets the panel's session, which loads it
   await $("panel").updateComplete;
