@@ -125,7 +125,8 @@ test('a fork of a fork and an imported Pi fork are drawn in the map and open wit
     await page.mouse.click(p.x, p.y);
     await page.waitForFunction(() => document.querySelector('#panel').sessionId === 'trip-fork2');
     await page.waitForFunction((id) => ((p) => p._model.viewNode ?? p._model.value?.cursor)(document.querySelector('#panel')) === id, ids[1]);
-    assert.match(await page.evaluate(() => location.hash), /session=trip-fork2&node=/);
+    // The address follows once the session is open (the history entry is pushed after the open).
+    await page.waitForFunction(() => /session=trip-fork2&node=/.test(location.hash));
     const again = await familyLayout(page, 'trip-fork2', 3);
     assert.equal(again.members.find((m) => m.current).sessionId, 'trip-fork2');
 
