@@ -192,33 +192,6 @@ func TestASearchThatWouldLoadPastTheBudgetIsRefused(t *testing.T) {
 	assert.Equal(t, []string{"a"}, ok[[]string](t, small, `{"operation":"page.faults"}`))
 }
 
-// TestAPagedOutSessionLeavesTheSearchIndex: paging out a session the index
-// held lets go of it (its owner slot is emptied, so its nodes are not kept
-// alive by the index until a rebuild); searches then find the others, and
-// the session again once it is restored.
-func TestAPagedOutSessionLeavesTheSearchIndex(t *testing.T) {
-	st, restore, _ := pagedStore(t)
-	ok[Status](t, st, restore)
-	require.True(t, st.WarmSearch(-1))
-	s := st.sessions["s"]
-	key := st.search.of[s].key
-	require.Same(t, s, st.search.owners[key].s)
-	ok[obj](t, st, `{"operation":"page.out","sessionId":"s"}`)
-	assert.Nil(t, st.search.owners[key], "the index lets go of the paged-out session")
-	assert.NotContains(t, st.search.of, s)
-	ok[Status](t, st, `{"operation":"append","sessionId":"t","message":{"role":"user","content":"hello from t"}}`)
-	assert.Equal(t, PagedOut, do(t, st, `{"operation":"search","query":"hello"}`).Error.Code)
-	assert.Equal(t, []string{"s"}, ok[[]string](t, st, `{"operation":"page.faults"}`))
-	ok[Status](t, st, restore)
-	res := ok[SearchResult](t, st, `{"operation":"search","query":"hello"}`)
-	var ids []string
-	for _, h := range res.Hits {
-		ids = append(ids, h.SessionID)
-	}
-	assert.Contains(t, ids, "t")
-	assert.Contains(t, ids, "s")
-}
-
 func TestAFolderImportIntoAPagedOutSessionFaultsBeforeItAddsAnything(t *testing.T) {
 	st := testStore(t)
 	st.TrackChanges(true)

@@ -66,8 +66,6 @@ func parseSearchRequest(st *Store, r *request) (*searchRequest, *Error) {
 		if q.session, err = r.existing(st); err != nil {
 			return nil, err
 		}
-	} else if err := st.allLoaded(); err != nil {
-		return nil, err
 	}
 	if q.branch, err = r.branchName("branch", false); err != nil {
 		return nil, err
@@ -91,6 +89,11 @@ func parseSearchRequest(st *Store, r *request) (*searchRequest, *Error) {
 			return nil, err
 		}
 	}
+	if q.session == nil {
+		if err := st.searchable(q.branch != "" || q.roles != nil); err != nil {
+			return nil, err
+		}
+	}
 	return q, nil
 }
 
@@ -105,22 +108,34 @@ func checkQuery(query string) *Error {
 	return nil
 }
 
-// allLoaded is nil when every session is in memory, so a search of them
-// all may run; else the page fault naming the paged-out ones.
-func (st *Store) allLoaded() *Error {
+// searchable is nil when a search across every session may run: each
+// session is in memory, or paged out with its documents retained in the
+// index and current (searchIndex.retain, current); else the page fault
+// naming the paged-out sessions to load first. A search that filters by
+// branch or role (filtered) reads the nodes of every session, so then
+// every paged-out one is loaded.
+func (st *Store) searchable(filtered bool) *Error {
 	if st.stubs == 0 {
 		return nil
 	}
-	ids := st.pagedIDs()
+	var ids []string
 	nodes := 0
-	for _, id := range ids {
-		nodes += st.sessions[id].paged.nodeCount
+	for _, id := range st.pagedIDs() {
+		s := st.sessions[id]
+		if !filtered && st.search.current(s) {
+			continue
+		}
+		ids = append(ids, id)
+		nodes += s.paged.nodeCount
 	}
-	// Until the index is on disk a search across every session loads every
-	// paged-out one at once; past the memory budget that ended in the
-	// collector running without pause for many minutes (10,000 sessions of
-	// 100 messages: 3 GB of wasm). Refused instead, as a changing call
-	// estimated over the budget is.
+	if len(ids) == 0 {
+		return nil
+	}
+	// Sessions never indexed are loaded all at once (their documents are
+	// retained as they leave again); past the memory budget that ended in
+	// the collector running without pause for many minutes (10,000
+	// sessions of 100 messages: 3 GB of wasm). Refused instead, as a
+	// changing call estimated over the budget is.
 	if err := st.checkMemory("search", 0, nodes, LoadedNodeBytes); err != nil {
 		return invalidf("a search across every session is refused: it would load the %d sessions not in memory (%d nodes) at once, about %d bytes of memory, and with the %d bytes in use that passes the memory budget of %d bytes (init option memoryBudget); search within one session (field \"sessionId\"); nothing was changed",
 			len(ids), nodes, int64(nodes)*LoadedNodeBytes, st.inUse(), st.budget)
@@ -176,9 +191,7 @@ func (st *Store) Search(query string, opts SearchOptions) (SearchResult, error) 
 	}
 	q := &searchRequest{query: query, branch: opts.Branch, limit: DefaultSearchLimit}
 	var err *Error
-	if opts.SessionID == "" {
-		err = st.allLoaded()
-	} else {
+	if opts.SessionID != "" {
 		q.session, err = st.liveSession(opts.SessionID)
 	}
 	if err == nil && q.branch != "" {
@@ -196,10 +209,17 @@ func (st *Store) Search(query string, opts SearchOptions) (SearchResult, error) 
 	if err == nil {
 		err = q.setRoles(opts.Roles)
 	}
+	if err == nil && q.session == nil {
+		err = st.searchable(q.branch != "" || q.roles != nil)
+	}
 	if err != nil {
 		return SearchResult{}, err
 	}
-	return st.runSearch(q), nil
+	res, err := st.runSearch(q)
+	if err != nil {
+		return SearchResult{}, err
+	}
+	return res, nil
 }
 
 func opSearch(st *Store, r *request) (any, *Error) {
@@ -207,16 +227,19 @@ func opSearch(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return st.runSearch(q), nil
+	return st.runSearch(q)
 }
 
-// runSearch runs a validated search.
-func (st *Store) runSearch(q *searchRequest) SearchResult {
+// runSearch runs a validated search. Hits in sessions paged out with
+// their documents retained need their text (a snippet, the proximity of
+// several words): the search fails with the page fault naming those
+// sessions, having changed nothing, and runs again once they are loaded.
+func (st *Store) runSearch(q *searchRequest) (SearchResult, *Error) {
 	ix := st.index()
 	owners := st.search.owners
 	keep := search.Filter{Owner: func(k uint32) bool {
 		o := owners[k]
-		return o != nil && (q.session == nil || o.s == q.session)
+		return o != nil && st.sessions[o.s.id] == o.s && (q.session == nil || o.s == q.session)
 	}}
 	if q.branch != "" || q.roles != nil {
 		keep.Node = func(k uint32, i int32) bool {
@@ -224,8 +247,26 @@ func (st *Store) runSearch(q *searchRequest) SearchResult {
 			return (q.branch == "" || n.Branch == q.branch) && (q.roles == nil || q.roles[n.Role()])
 		}
 	}
-	text := func(k uint32, i int32) string { return searchText(owners[k].s, i) }
+	var paged []string // sessions paged out whose text the answer needs
+	var seen map[uint32]bool
+	text := func(k uint32, i int32) string {
+		o := owners[k]
+		if o.s.paged != nil {
+			if !seen[k] {
+				if seen == nil {
+					seen = map[uint32]bool{}
+				}
+				seen[k] = true
+				paged = append(paged, o.s.id)
+			}
+			return ""
+		}
+		return searchText(o.s, i)
+	}
 	found := ix.Search(search.Query{Text: q.query, Limit: q.limit, Rest: st.rest(q.session)}, keep, text, func(a, b uint32) bool { return owners[a].s.id < owners[b].s.id })
+	if len(paged) > 0 {
+		return SearchResult{}, st.pageFault(paged...)
+	}
 	res := SearchResult{Hits: make([]SearchHit, 0, len(found.Hits)), Total: found.Total}
 	for _, h := range found.Hits {
 		s := owners[h.Owner].s
@@ -233,5 +274,5 @@ func (st *Store) runSearch(q *searchRequest) SearchResult {
 		res.Hits = append(res.Hits, SearchHit{SessionID: s.id, NodeID: n.ID, Branch: n.Branch, Role: n.Role(),
 			Score: h.Score, Snippet: h.Snippet, Ranges: h.Ranges})
 	}
-	return res
+	return res, nil
 }

@@ -35,6 +35,16 @@ type searchOwner struct {
 	// notes is len(s.annotations) when the index last read s's labels
 	// (a label is part of a node's searchable text).
 	notes int
+	// sum is the digest of the documents of the first indexed nodes
+	// (sumDoc over each node's id and text, in order), checked when a
+	// paged-out session comes back (relink); stale once a document was
+	// replaced (a label), until retain takes it again.
+	sum   uint64
+	stale bool
+	// at is, while s is a stub (paged out), the session's updatedAt when
+	// it left memory: the documents are current while the stub still
+	// says so and holds as many nodes (current).
+	at string
 }
 
 // register makes s an owner of the index with no node indexed yet.
@@ -82,6 +92,7 @@ func (sx *searchIndex) catchUp(o *searchOwner) *searchOwner {
 			return sx.register(s)
 		}
 		sx.ix.Replace(o.key, i, searchText(s, i), timestampMillis(s.nodes[i].Timestamp))
+		o.stale = true
 	}
 	o.notes = len(s.annotations)
 	if o.attached {
@@ -95,8 +106,96 @@ func (sx *searchIndex) catchUp(o *searchOwner) *searchOwner {
 // add indexes o's next node.
 func (o *searchOwner) add(ix *search.Index) {
 	i := int32(o.indexed)
-	ix.Add(o.key, i, searchText(o.s, i), timestampMillis(o.s.nodes[i].Timestamp))
+	text := searchText(o.s, i)
+	ix.Add(o.key, i, text, timestampMillis(o.s.nodes[i].Timestamp))
+	o.sum = sumDoc(o.sum, o.s.nodes[i].ID, text)
 	o.indexed++
+}
+
+// sumDoc folds one document, a node's id and its search text, into the
+// digest sum: 64-bit FNV-1a (Fowler, Noll and Vo; the offset basis when
+// sum is 0) over the id, a zero byte, the text and a zero byte.
+func sumDoc(sum uint64, id, text string) uint64 {
+	const prime = 1099511628211
+	if sum == 0 {
+		sum = 14695981039346656037
+	}
+	for i := 0; i < len(id); i++ {
+		sum = (sum ^ uint64(id[i])) * prime
+	}
+	sum *= prime
+	for i := 0; i < len(text); i++ {
+		sum = (sum ^ uint64(text[i])) * prime
+	}
+	return sum * prime
+}
+
+// sumOf returns the digest of the documents of the first n nodes of s as
+// add would have made them now.
+func sumOf(s *Session, n int) uint64 {
+	var sum uint64
+	for i := 0; i < n; i++ {
+		sum = sumDoc(sum, s.nodes[i].ID, searchText(s, int32(i)))
+	}
+	return sum
+}
+
+// retain keeps the documents of old, a session leaving memory (page.out),
+// in the index under stub, the stub standing for it: indexed in full
+// first, so a search across every session finds its nodes without
+// loading it, and loads only the sessions whose text its answer needs
+// (runSearch). Nothing is kept while there is no index (no search yet);
+// the first search across every session loads them all, as a search of
+// sessions never indexed must.
+func (sx *searchIndex) retain(old, stub *Session) {
+	if sx.ix == nil {
+		return
+	}
+	o := sx.of[old]
+	if o == nil {
+		o = sx.register(old)
+	} else {
+		o = sx.catchUp(o)
+	}
+	for o.indexed < len(old.nodes) {
+		o.add(sx.ix)
+	}
+	o.attached = true
+	if o.stale {
+		o.sum, o.stale = sumOf(old, o.indexed), false
+	}
+	delete(sx.of, old)
+	o.s, o.at = stub, old.updatedAt
+	sx.of[stub] = o
+}
+
+// relink gives the documents retain kept under stub back to s, the
+// session read in for it, when s begins with the very nodes they were
+// made of (its digest over them matches: another tab may have replaced
+// the session meanwhile), and reports whether it did; else they are
+// dropped. The nodes s holds beyond them are indexed by the next search
+// or WarmSearch (catchUp).
+func (sx *searchIndex) relink(stub, s *Session) bool {
+	o := sx.of[stub]
+	if o == nil {
+		return false
+	}
+	if o.indexed > len(s.nodes) || sumOf(s, o.indexed) != o.sum {
+		sx.leave(o)
+		return false
+	}
+	delete(sx.of, stub)
+	o.s, o.notes, o.at = s, len(s.annotations), ""
+	sx.of[s] = o
+	return true
+}
+
+// current reports whether the documents retained for stub s hold every
+// node it stands for, as they were stored: the stub has neither grown nor
+// been updated (a label, a moved cursor) since its session left memory.
+func (sx *searchIndex) current(s *Session) bool {
+	o := sx.of[s]
+	return o != nil && o.indexed == s.paged.nodeCount && o.at == s.updatedAt
 }
 
 // index returns the store's search index, created empty when there is
@@ -114,8 +213,8 @@ func (st *Store) index() *search.Index {
 	}
 	for _, id := range st.order {
 		s := st.sessions[id]
-		if s == nil {
-			continue
+		if s == nil || s.paged != nil {
+			continue // a stub's documents, if any, were retained whole
 		}
 		if o := sx.of[s]; o == nil {
 			sx.register(s)
@@ -162,7 +261,7 @@ func (st *Store) WarmSearch(budget int) bool {
 	ix := st.index()
 	for _, id := range st.order {
 		s := st.sessions[id]
-		if s == nil {
+		if s == nil || s.paged != nil {
 			continue
 		}
 		o := st.search.of[s] // registered by index

@@ -150,7 +150,14 @@ func (st *Store) put(s *Session) {
 	if !ok {
 		st.order = append(st.order, s.id)
 	} else if old != s {
-		st.unindex(old)
+		switch {
+		case s.paged != nil && old.paged == nil:
+			st.search.retain(old, s) // page.out: its documents stay
+		case old.paged != nil && s.paged == nil && st.search.relink(old, s):
+			// paged in: the documents kept for it are its own
+		default:
+			st.unindex(old)
+		}
 		st.views.forget(old)
 		if old.paged != nil {
 			st.stubs--

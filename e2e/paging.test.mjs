@@ -30,6 +30,19 @@ async function value(page, request) {
 
 const debug = (page) => page.evaluate(() => window.tree._debug());
 
+/** Store 200 sessions of 40 messages in database db, then open a page whose window.tree is init({dbName: db, ...options}). */
+async function openStored(env, db, options) {
+  const first = await open(env);
+  await first.evaluate(async (db) => (await window.sessiontree.init({ dbName: db })).close(), db);
+  await writeSessions(first, { db, count: 200, nodes: 40 });
+  await first.close();
+  const page = await open(env);
+  await page.evaluate(async (options) => {
+    window.tree = await window.sessiontree.init(options);
+  }, { dbName: db, ...options });
+  return page;
+}
+
 test('3,000 stored sessions: sessions before any node record is read, a never-opened session answers, eviction keeps the bytes, two tabs lose nothing', async () => {
   const env = await setup();
   try {
@@ -320,15 +333,7 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
 test('sessions a search loaded are indexed once the tab is quiet, and the next search answers from the index', async () => {
   const env = await setup();
   try {
-    const db = 'paging-indexed';
-    const first = await open(env);
-    await first.evaluate(async (db) => (await window.sessiontree.init({ dbName: db })).close(), db);
-    await writeSessions(first, { db, count: 200, nodes: 40 });
-    await first.close();
-    const page = await open(env);
-    await page.evaluate(async (db) => {
-      window.tree = await window.sessiontree.init({ dbName: db });
-    }, db);
+    const page = await openStored(env, 'paging-indexed', {});
     const found = await value(page, { operation: 'search', query: 'session 150 message 2', limit: 1 });
     assert.equal(found.hits[0].nodeId, 's0150n2');
     let d = await debug(page);
@@ -337,6 +342,41 @@ test('sessions a search loaded are indexed once the tab is quiet, and the next s
     await page.waitForFunction(async () => (await window.tree._debug()).indexComplete === true, null, { timeout: 30_000, polling: 200 });
     const again = await value(page, { operation: 'search', query: 'session 150 message 2', limit: 1 });
     assert.deepEqual(again, found, 'the index answers as the scan did');
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('sessions paged out keep their search documents: a search loads only the sessions its hits show', async () => {
+  const env = await setup();
+  try {
+    const db = 'paging-retained';
+    // A page budget of a few sessions' records: most are paged out again after a search.
+    const page = await openStored(env, db, { pageBudget: 64 * 1024 });
+    const quince = await value(page, { operation: 'append', sessionId: 's0005', message: { role: 'user', content: 'a quince for session five' } });
+    // The first search across every session loads them all; the least recently used leave again.
+    const found = await value(page, { operation: 'search', query: 'session 150 message 2', limit: 1 });
+    assert.equal(found.hits[0].nodeId, 's0150n2');
+    await page.waitForFunction(async () => (await window.tree._debug()).pager.paged > 150, null, { timeout: 30_000, polling: 100 });
+    let d = await debug(page);
+    const loadedBefore = d.pager.loaded;
+    const hit = await value(page, { operation: 'search', query: 'quince', limit: 5 });
+    assert.deepEqual(hit.hits.map((h) => [h.sessionId, h.nodeId, h.snippet]), [['s0005', quince.id, 'a quince for session five']]);
+    d = await debug(page);
+    // s0005 was used first, so it left first: its hit needs its text (the snippet), so it alone is loaded.
+    assert.equal(d.pager.loaded - loadedBefore, 1, `only the session of the hit is loaded, not the ${d.pager.paged} paged out`);
+    const none = await value(page, { operation: 'search', query: 'medlar', limit: 5 });
+    assert.deepEqual(none, { hits: [], total: 0 });
+    assert.equal((await debug(page)).pager.loaded - loadedBefore, 1, 'a search without hits loads nothing');
+    // The answer is the one a tab that keeps everything in memory gives.
+    const all = await value(page, { operation: 'search', query: 'session 7 message 3', limit: 5 });
+    const fresh = await open(env);
+    await fresh.evaluate(async (db) => {
+      window.tree = await window.sessiontree.init({ dbName: db });
+    }, db);
+    assert.deepEqual(await value(fresh, { operation: 'search', query: 'session 7 message 3', limit: 5 }), all);
+    assert.equal((await debug(fresh)).pager.paged, 0, 'the other tab holds every session');
     assert.deepEqual(env.errors, []);
   } finally {
     await env.close();

@@ -1,0 +1,158 @@
+package core
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// pagedSearch runs a search on st as the JS shim does: while it faults
+// (PAGED_OUT), the sessions page.faults names are restored from restores
+// and it runs again. It returns the answer and the sessions it loaded.
+func pagedSearch(t *testing.T, st *Store, query string, fields obj, restores map[string]string) (SearchResult, []string) {
+	t.Helper()
+	req := obj{"operation": "search", "query": query}
+	for k, v := range fields {
+		req[k] = v
+	}
+	var loaded []string
+	for tries := 0; tries < 4; tries++ {
+		env := do(t, st, req)
+		if env.OK {
+			var res SearchResult
+			require.NoError(t, json.Unmarshal(env.Value, &res))
+			return res, loaded
+		}
+		require.Equal(t, PagedOut, env.Error.Code, env.Error.Message)
+		for _, id := range ok[[]string](t, st, `{"operation":"page.faults"}`) {
+			ok[Status](t, st, restores[id])
+			loaded = append(loaded, id)
+		}
+	}
+	t.Fatalf("search(%q) still faults after 4 loads", query)
+	return SearchResult{}, nil
+}
+
+// seedFruit fills st with four sessions of a few messages each.
+func seedFruit(t *testing.T, st *Store) {
+	seedTexts(t, st, "a", "an apple a day", "pears and plums in the orchard", "the damson jam")
+	seedTexts(t, st, "b", "apple pie with cream", "a quince tree", "plums")
+	seedTexts(t, st, "c", "the orchard gate", "greengage and apple", "medlar")
+	seedTexts(t, st, "d", "nothing of fruit here", "apple", "walnut and apple cake")
+}
+
+// TestAPagedOutSessionKeepsItsSearchDocuments: a session paged out after
+// the index holds it keeps its documents in the index, so a search across
+// every session loads only the sessions whose text its answer shows (a
+// snippet, the proximity of several words), and answers exactly as a
+// store that never paged anything out.
+func TestAPagedOutSessionKeepsItsSearchDocuments(t *testing.T) {
+	whole := testStore(t)
+	seedFruit(t, whole)
+	require.True(t, whole.WarmSearch(-1))
+	st := testStore(t)
+	seedFruit(t, st)
+	restores := map[string]string{}
+	for _, id := range []string{"a", "b", "c", "d"} {
+		restores[id] = restoreOf(t, st, id)
+	}
+	require.True(t, st.WarmSearch(-1))
+	key := st.search.of[st.Session("b")].key
+	for _, id := range []string{"a", "b", "c", "d"} {
+		ok[obj](t, st, obj{"operation": "page.out", "sessionId": id})
+	}
+	stub := st.Session("b")
+	require.NotNil(t, stub.paged)
+	assert.Same(t, stub, st.search.owners[key].s, "the stub holds the session's documents")
+	assert.Equal(t, 12, st.search.ix.LiveDocs())
+
+	for _, q := range []struct {
+		query  string
+		fields obj
+		loads  []string
+	}{
+		{"quince", nil, []string{"b"}},
+		{"medlar", nil, []string{"c"}},
+		{"medlra", nil, nil}, // c is in memory since the query before
+		{"nowhere", nil, nil},
+		{"orchard plums", obj{"limit": 1}, []string{"a"}},
+		{"apple", obj{"limit": 2}, []string{"d"}},
+		{"apple", nil, nil},
+		{"walnut", obj{"roles": []string{"user"}}, nil},
+	} {
+		want := runSearch(t, whole, q.query, q.fields)
+		got, loaded := pagedSearch(t, st, q.query, q.fields, restores)
+		assert.Equal(t, want, got, "search(%q)", q.query)
+		assert.ElementsMatch(t, q.loads, loaded, "search(%q) loads only the sessions of its hits", q.query)
+	}
+	assert.Same(t, st.Session("b"), st.search.owners[key].s, "a loaded session takes its documents back")
+	assert.Equal(t, 12, st.search.ix.LiveDocs(), "nothing indexed twice")
+}
+
+// TestASearchLoadsAStubWhoseDocumentsAreNotCurrent: a stub another tab
+// wrote to (its summary grew, or changed) is loaded for a search across
+// every session; a session that comes back with other nodes than the
+// ones its documents were made of loses them, and is indexed afresh.
+func TestASearchLoadsAStubWhoseDocumentsAreNotCurrent(t *testing.T) {
+	st := testStore(t)
+	seedTexts(t, st, "a", "apricot")
+	seedTexts(t, st, "b", "blackberry")
+	require.True(t, st.WarmSearch(-1))
+	restoreA := restoreOf(t, st, "a")
+	ok[obj](t, st, `{"operation":"page.out","sessionId":"a"}`)
+	assert.Equal(t, []string{"b/n0002"}, hitIDsOf(ok[SearchResult](t, st, `{"operation":"search","query":"blackberry"}`), true), "a's documents answer for it")
+	// Another tab appended to a: its stub grows.
+	other := testStore(t)
+	seedTexts(t, other, "a", "apricot")
+	seedTexts(t, other, "a", "a ripe fig")
+	ok[map[string]int](t, st, obj{"operation": "page.stub", "sessions": []obj{{"sessionId": "a", "nodeCount": 2, "updatedAt": "2026-12-01T00:00:00.000Z"}}})
+	assert.Equal(t, PagedOut, do(t, st, `{"operation":"search","query":"blackberry"}`).Error.Code, "the grown stub is loaded even for a hit elsewhere")
+	assert.Equal(t, []string{"a"}, ok[[]string](t, st, `{"operation":"page.faults"}`))
+	ok[Status](t, st, restoreOf(t, other, "a"))
+	assert.Equal(t, []string{"a/n0002"}, hitIDsOf(ok[SearchResult](t, st, `{"operation":"search","query":"fig"}`), true), "the appended node is found")
+	assert.Equal(t, []string{"a/n0001"}, hitIDsOf(ok[SearchResult](t, st, `{"operation":"search","query":"apricot"}`), true))
+
+	// A session replaced under the same id (a snapshot.load in another
+	// tab) comes back with other nodes: the documents kept are dropped.
+	ok[obj](t, st, `{"operation":"page.out","sessionId":"a"}`)
+	ok[Status](t, st, restoreA) // holds only n0001 "apricot"… as stored by the first tab
+	assert.Equal(t, []string{"a/n0001"}, hitIDsOf(ok[SearchResult](t, st, `{"operation":"search","query":"apricot"}`), true))
+	assert.Empty(t, hitIDsOf(ok[SearchResult](t, st, `{"operation":"search","query":"fig"}`), true), "the node it no longer holds is gone")
+	replaced := testStore(t)
+	seedTexts(t, replaced, "a", "cherry")
+	ok[obj](t, st, `{"operation":"page.out","sessionId":"a"}`)
+	ok[Status](t, st, restoreOf(t, replaced, "a")) // n0001 is now "cherry"
+	assert.Empty(t, hitIDsOf(ok[SearchResult](t, st, `{"operation":"search","query":"apricot"}`), true), "the old text is gone")
+	assert.Equal(t, []string{"a/n0001"}, hitIDsOf(ok[SearchResult](t, st, `{"operation":"search","query":"cherry"}`), true))
+}
+
+// stubOfTwo returns a store of session a ("apricot") and session b (text
+// b), both indexed, and a paged out.
+func stubOfTwo(t *testing.T, b string) *Store {
+	st := testStore(t)
+	seedTexts(t, st, "a", "apricot")
+	seedTexts(t, st, "b", b)
+	require.True(t, st.WarmSearch(-1))
+	ok[obj](t, st, `{"operation":"page.out","sessionId":"a"}`)
+	return st
+}
+
+// TestAFilteredSearchLoadsEveryStub: a search across every session by
+// role or branch reads every session's nodes, so every stub is loaded.
+func TestAFilteredSearchLoadsEveryStub(t *testing.T) {
+	st := stubOfTwo(t, "blackberry")
+	assert.Equal(t, PagedOut, do(t, st, `{"operation":"search","query":"blackberry","roles":["user"]}`).Error.Code)
+	assert.Equal(t, []string{"a"}, ok[[]string](t, st, `{"operation":"page.faults"}`))
+	assert.Equal(t, []string{"b/n0002"}, hitIDsOf(ok[SearchResult](t, st, `{"operation":"search","query":"blackberry"}`), true), "unfiltered, a's documents answer")
+}
+
+// TestAPagedOutSessionLeavesTheIndexWhenDeleted: a stub taken out of the
+// store (deleted, forgotten) takes its documents with it.
+func TestAPagedOutSessionLeavesTheIndexWhenDeleted(t *testing.T) {
+	st := stubOfTwo(t, "apricot too")
+	ok[obj](t, st, `{"operation":"sync.forget","sessionId":"a"}`)
+	assert.Equal(t, []string{"b/n0002"}, hitIDsOf(ok[SearchResult](t, st, `{"operation":"search","query":"apricot"}`), true))
+	assert.Equal(t, 1, st.search.ix.LiveDocs())
+}
