@@ -17,6 +17,11 @@ type searchIndex struct {
 	// the index keeps no session alive.
 	owners []*searchOwner
 	of     map[*Session]*searchOwner // the live sessions registered in ix
+	// kept and keptRev are the index and its revision when its bytes were
+	// last kept or taken (search_save.go): nothing to keep again until it
+	// changes.
+	kept    *search.Index
+	keptRev int
 }
 
 // searchOwner is what the index holds of one session: the documents of

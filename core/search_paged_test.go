@@ -36,7 +36,7 @@ func pagedSearch(t *testing.T, st *Store, query string, fields obj, restores map
 }
 
 // seedFruit fills st with four sessions of a few messages each.
-func seedFruit(t *testing.T, st *Store) {
+func seedFruit(t testing.TB, st *Store) {
 	seedTexts(t, st, "a", "an apple a day", "pears and plums in the orchard", "the damson jam")
 	seedTexts(t, st, "b", "apple pie with cream", "a quince tree", "plums")
 	seedTexts(t, st, "c", "the orchard gate", "greengage and apple", "medlar")

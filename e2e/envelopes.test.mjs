@@ -7,7 +7,7 @@
 // either and do what their JSDoc says with bad arguments.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, openShimPage, stubStore, watchPage } from './helpers.mjs';
+import { setup, openShimPage, stubStore, waitUntil, watchPage } from './helpers.mjs';
 
 let env;
 /** A second browser context (its own IndexedDB) for the tests run with the store in the page's thread. */
@@ -399,7 +399,7 @@ test('a store worker that failed answers every envelope helper with STORAGE_ERRO
   await w.evaluate(() => setTimeout(() => {
     throw new Error('simulated worker crash');
   }, 0));
-  await page.waitForFunction(async () => (await window.tree.storage()).state === 'closed');
+  await waitUntil(page, async () => (await window.tree.storage()).state === 'closed');
   const r = await page.evaluate(async () => {
     const tree = window.tree;
     const out = {};

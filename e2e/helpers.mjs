@@ -109,6 +109,26 @@ export function watchPage(page, errors) {
 export const STEP_TIMEOUT_MS = 180_000;
 
 /**
+ * Wait until fn(arg), evaluated in the page (it may be async), is truthy,
+ * polling every interval ms; rejects after timeout ms naming what it
+ * waited for. page.waitForFunction does not await a promise its function
+ * returns (a promise is truthy), so a wait on an async call goes here.
+ * @param {import('playwright-core').Page} page
+ * @param {Function} fn @param {any} [arg]
+ * @param {{timeout?: number, interval?: number}} [options]
+ * @returns {Promise<any>} fn's last value
+ */
+export async function waitUntil(page, fn, arg, { timeout = 30_000, interval = 100 } = {}) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const v = await page.evaluate(fn, arg);
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`waitUntil: still false after ${timeout} ms: ${fn.toString().slice(0, 200)}`);
+    await new Promise((resolve) => setTimeout(resolve, interval));
+  }
+}
+
+/**
  * Starts the static server (root: repo root, free port) and a browser with
  * one context and one watched page.
  *

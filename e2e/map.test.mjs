@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { setup, artifactPath } from './helpers.mjs';
+import { setup, artifactPath, waitUntil } from './helpers.mjs';
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -158,7 +158,7 @@ test('the map draws five named branches, labels, a hidden branch and the preferr
 
     // Enter jumps: the session's cursor moves to the focused node.
     await page.keyboard.press('Enter');
-    await page.waitForFunction(async (id) => (await window.explorer.tree.call({ operation: 'session', sessionId: 'five' })).value.cursor === id, ids.alpha1);
+    await waitUntil(page, async (id) => (await window.explorer.tree.call({ operation: 'session', sessionId: 'five' })).value.cursor === id, ids.alpha1);
     const after = await mapModel(page, 'five');
     await page.waitForFunction((id) => document.querySelector('#panel')._map.mapView.model?.cursor?.nodeId === id, ids.alpha1);
     assert.ok(after.count >= m.count);
@@ -166,7 +166,7 @@ test('the map draws five named branches, labels, a hidden branch and the preferr
     // A double click on gamma's tip jumps there.
     const gamma = await pixelAt(page, segOf(ids.gamma1), 1);
     await page.mouse.dblclick(gamma.page.x, gamma.page.y);
-    await page.waitForFunction(async (id) => (await window.explorer.tree.call({ operation: 'session', sessionId: 'five' })).value.cursor === id, ids.gamma2);
+    await waitUntil(page, async (id) => (await window.explorer.tree.call({ operation: 'session', sessionId: 'five' })).value.cursor === id, ids.gamma2);
 
     // Fit and Go to cursor keep the cursor on screen.
     await panel.locator('.map-button', { hasText: 'Go to cursor' }).click();

@@ -7,7 +7,7 @@
 // version opens with its sessions paged.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup } from './helpers.mjs';
+import { setup, waitUntil } from './helpers.mjs';
 import { writeSessions } from './stored-sessions.mjs';
 
 const SHIM = 'e2e/fixtures/shim.html';
@@ -121,7 +121,7 @@ test('a database written at every earlier schema version opens with its sessions
   const env = await setup();
   try {
     const page = await open(env);
-    for (const version of [1, 2, 3, 4]) {
+    for (const version of [1, 2, 3, 4, 5]) {
       const db = `paging-v${version}`;
       await page.evaluate(async ({ db, version }) => {
         const { upgrades } = await import('/js/store/schema.js');
@@ -339,7 +339,7 @@ test('sessions a search loaded are indexed once the tab is quiet, and the next s
     let d = await debug(page);
     assert.equal(d.pager.paged, 0, 'the search loaded every session (the budget holds them)');
     // The loads start the index's build in the background, as an import does.
-    await page.waitForFunction(async () => (await window.tree._debug()).indexComplete === true, null, { timeout: 30_000, polling: 200 });
+    await waitUntil(page, async () => (await window.tree._debug()).indexComplete === true);
     const again = await value(page, { operation: 'search', query: 'session 150 message 2', limit: 1 });
     assert.deepEqual(again, found, 'the index answers as the scan did');
     assert.deepEqual(env.errors, []);
@@ -358,7 +358,7 @@ test('sessions paged out keep their search documents: a search loads only the se
     // The first search across every session loads them all; the least recently used leave again.
     const found = await value(page, { operation: 'search', query: 'session 150 message 2', limit: 1 });
     assert.equal(found.hits[0].nodeId, 's0150n2');
-    await page.waitForFunction(async () => (await window.tree._debug()).pager.paged > 150, null, { timeout: 30_000, polling: 100 });
+    await waitUntil(page, async () => (await window.tree._debug()).pager.paged > 150);
     let d = await debug(page);
     const loadedBefore = d.pager.loaded;
     const hit = await value(page, { operation: 'search', query: 'quince', limit: 5 });
@@ -377,6 +377,47 @@ test('sessions paged out keep their search documents: a search loads only the se
     }, db);
     assert.deepEqual(await value(fresh, { operation: 'search', query: 'session 7 message 3', limit: 5 }), all);
     assert.equal((await debug(fresh)).pager.paged, 0, 'the other tab holds every session');
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('the search index a page kept answers the next page: its first search loads only the sessions of its hits, and erasing a session deletes it', async () => {
+  const env = await setup();
+  try {
+    const db = 'paging-kept';
+    const page = await openStored(env, db, {});
+    const query = { operation: 'search', query: 'session 150 message 2', limit: 5 };
+    const first = await value(page, query);
+    assert.equal(first.hits[0].nodeId, 's0150n2');
+    // Once the index holds every session and the tab is quiet, the worker keeps it.
+    await waitUntil(page, async () => (await window.tree._debug()).keptSaves >= 1, null, { timeout: 60_000 });
+    await page.evaluate(() => window.tree.close());
+    await page.close();
+
+    const next = await open(env);
+    await next.evaluate(async (db) => {
+      window.tree = await window.sessiontree.init({ dbName: db });
+    }, db);
+    assert.equal((await debug(next)).pager.paged, 200, 'nothing loaded yet');
+    assert.deepEqual(await value(next, query), first, 'the same answer');
+    let d = await debug(next);
+    assert.equal(d.pager.loaded, 1, 'only the session of the hits (s0150) is loaded, not 200');
+    // A session changed since the index was kept is loaded and indexed afresh.
+    await value(next, { operation: 'append', sessionId: 's0007', message: { role: 'user', content: 'a medlar in session seven' } });
+    const medlar = await value(next, { operation: 'search', query: 'medlar', limit: 5 });
+    assert.deepEqual(medlar.hits.map((h) => h.sessionId), ['s0007']);
+    // Erasing a session deletes the kept index (it holds the session's words).
+    await value(next, { operation: 'delete', sessionId: 's0009', permanent: true });
+    const kept = await next.evaluate(async (db) => {
+      const req = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+      const idb = await req(indexedDB.open(db));
+      const record = await req(idb.transaction('search').objectStore('search').get('index'));
+      idb.close();
+      return record === undefined ? null : record.bytes.length;
+    }, db);
+    assert.equal(kept, null, 'no kept index after an erasure');
     assert.deepEqual(env.errors, []);
   } finally {
     await env.close();

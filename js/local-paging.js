@@ -7,9 +7,14 @@
 import { errorEnvelope } from "./tree-api.js";
 import { PAGED_OUT, STORAGE_ERROR } from "./protocol.js";
 import { envelopeCode } from "./envelope.js";
+import { IN_WORKER } from "./runtime.js";
+import { readKeptIndex, writeKeptIndex } from "./store/search-keep.js";
 
 /** Times a call is run again after loading the paged-out sessions it needed, before it answers STORAGE_ERROR. */
 const PAGE_TRIES = 4;
+
+/** Milliseconds without a call before the complete search index is kept (see keepSearchSoon). */
+const KEEP_QUIET_MS = 2000;
 
 /** Requests longer than this (UTF-16 code units) are not searched for their sessionId (see requestSession). */
 const SESSION_SCAN = 4096;
@@ -69,6 +74,9 @@ export async function retryPaged(tree, attempt, failed) {
         if (fault.sessionId !== null) tree._pager.touch(fault.sessionId);
         return answer;
       }
+      // A search across every session: first the index a page kept, if
+      // any, so that only the sessions its hits show need loading.
+      if (fault.op === "search" && fault.ids.length > 1 && (await takeKeptIndex(tree))) continue;
       if (tries === PAGE_TRIES) return failed(errorEnvelope(STORAGE_ERROR, `storage error: the sessions ${JSON.stringify(fault.ids)} could not be kept in memory for the call; nothing was changed`));
       pinned.push(...fault.ids);
       try {
@@ -98,4 +106,44 @@ export function mutatePaged(tree, fn, options) {
     noteFault(tree, answer, fault);
     return answer;
   }, options), (env) => env);
+}
+
+/**
+ * Once per tree, before its first search across every session loads
+ * sessions: read the search index a page kept (store/search-keep.js) into
+ * core (handle.searchLoad). Resolves to whether core took any session's
+ * documents (false: none kept, damaged, or core had an index already).
+ * @param {import("./local.js").LocalTree} tree
+ * @returns {Promise<boolean>}
+ */
+export async function takeKeptIndex(tree) {
+  if (tree._keptTried || !tree._db) return false;
+  tree._keptTried = true;
+  const bytes = await readKeptIndex(tree._db);
+  if (bytes === null || tree._closed) return false;
+  return tree._handle.searchLoad(bytes) > 0;
+}
+
+/**
+ * The search index is complete: keep it for later pages once the tab has
+ * been quiet KEEP_QUIET_MS (handle.searchSave gives null when nothing
+ * changed since it was last kept). Only in the store's Worker: the bytes
+ * take a while to write out (~0.2 s at 1,000,000 nodes), which a page's
+ * own thread must not spend.
+ * @param {import("./local.js").LocalTree} tree
+ */
+export function keepSearchSoon(tree) {
+  if (!IN_WORKER || !tree._writer || tree._keepTimer) return;
+  const step = () => {
+    tree._keepTimer = null;
+    if (tree._closed || tree._writer.closedReason) return;
+    const quiet = performance.now() - tree._lastCallAt;
+    if (quiet < KEEP_QUIET_MS || !tree._writer.idle) {
+      tree._keepTimer = setTimeout(step, KEEP_QUIET_MS - Math.min(quiet, KEEP_QUIET_MS - 100));
+      return;
+    }
+    const bytes = tree._handle.searchSave();
+    if (bytes) writeKeptIndex(tree._db, bytes).then((ok) => ok && tree._keptSaves++);
+  };
+  tree._keepTimer = setTimeout(step, KEEP_QUIET_MS);
 }

@@ -8,7 +8,7 @@
 import { openStore, Writer, DB_DEFAULT_NAME } from "./store.js";
 import { Pager, packStubs } from "./store/pager.js";
 import { listenFromStart } from "./store/coordinator.js";
-import { mutatePaged, noteFault, requestSession, retryPaged } from "./local-paging.js";
+import { keepSearchSoon, mutatePaged, noteFault, requestSession, retryPaged } from "./local-paging.js";
 import { listRestorePoints, restoreSnapshot, saveSnapshot } from "./local-snapshots.js";
 import { escapeLoneSurrogates, requestOperation } from "./request-text.js";
 import { CachePlan, TextCaches } from "./context-columns.js";
@@ -195,6 +195,7 @@ export class LocalTree extends TreeAPI {
     /** performance.now() of the last call (the search index is warmed only after a quiet spell). */
     this._lastCallAt = 0;
     this._closed = false;
+    Object.assign(this, { _keepTimer: null, _keptTried: false, _keptSaves: 0 }); // the kept search index (local-paging.js)
     this._warmSearch();
   }
 
@@ -306,7 +307,7 @@ export class LocalTree extends TreeAPI {
     // repeat "operation"): a read-only name is confirmed by parsing.
     const op = requestOperation(text, (name) => this._readOnly(name));
     this._lastCallAt = performance.now();
-    if (fault && typeof text === "string") fault.sessionId = requestSession(text);
+    if (fault) [fault.op, fault.sessionId] = [op, typeof text === "string" ? requestSession(text) : null];
     // Requests cross as UTF-8 bytes: the wasm copies them once, where a
     // string is copied twice (see argBytes in wasm/convert.go); measured, an
     // append costs the wasm call about half as much this way.
@@ -560,6 +561,7 @@ export class LocalTree extends TreeAPI {
       while (!done && deadline !== null && !deadline.didTimeout && deadline.timeRemaining() > 8);
       this._warmMs += performance.now() - t0;
       if (!done) this._warmTask = idle(step);
+      else keepSearchSoon(this);
     };
     this._warmTask = idle(step);
   }
@@ -589,10 +591,10 @@ export class LocalTree extends TreeAPI {
    * memory in use and this store's budget in bytes (memory: the handle's
    * memory(); after the Go program exited, its STORAGE_ERROR envelope
    * instead).
-   * @returns {Promise<{writer: object|null, columnAnswers: number, indexComplete: boolean, indexMs: number, operations: string, wasmBytes: number, importWasmBytes: number, memory: {inUse: number, budget: number}}>}
+   * @returns {Promise<{writer: object|null, columnAnswers: number, keptSaves: number, indexComplete: boolean, indexMs: number, operations: string, wasmBytes: number, importWasmBytes: number, memory: {inUse: number, budget: number}}>}
    */
   async _debug() {
     const pager = this._pager ? { ...this._pager.stats, paged: this._pager.paged.size, inMemory: this._pager.lru.size, bytes: this._pager.bytes, budget: this._pager.budget } : null;
-    return { writer: this._writer ? { ...this._writer.stats } : null, pager, readCounts: { ...readCounts }, columnAnswers: this._columnAnswers, indexComplete: this._handle.warm(0), indexMs: this._warmMs, operations: this._handle.operations(), wasmBytes: this._memory.buffer.byteLength, importWasmBytes: this._importWasmBytes, memory: JSON.parse(this._handle.memory()) };
+    return { writer: this._writer ? { ...this._writer.stats } : null, pager, readCounts: { ...readCounts }, columnAnswers: this._columnAnswers, keptSaves: this._keptSaves, indexComplete: this._handle.warm(0), indexMs: this._warmMs, operations: this._handle.operations(), wasmBytes: this._memory.buffer.byteLength, importWasmBytes: this._importWasmBytes, memory: JSON.parse(this._handle.memory()) };
   }
 }

@@ -110,6 +110,7 @@ const PRECACHE = [
   "../js/store/executor.js",
   "../js/store/coordinator.js",
   "../js/store/pager.js",
+  "../js/store/search-keep.js",
   "../js/store/erase.js",
   "../js/change-events.js",
   "../js/chat-ops.js",

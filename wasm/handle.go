@@ -40,6 +40,8 @@ var methods = map[string]method{
 	"setMemoryBudget": (*handle).setMemoryBudget,
 	"memory":          (*handle).memory,
 	"warm":            (*handle).warm,
+	"searchSave":      (*handle).searchSave,
+	"searchLoad":      (*handle).searchLoad,
 	"drain":           (*handle).drain,
 	"drainBytes":      (*handle).drainBytes,
 	"free":            (*handle).free,

@@ -50,6 +50,13 @@
 //	    by manifest [{"path","size"},…]; the value is the files' report.
 //	warm(budget: number) → done: boolean
 //	    core.Store.WarmSearch: indexes up to budget nodes (default 1000).
+//	searchSave() → bytes: Uint8Array | null
+//	    core.Store.SearchIndexBytes: the search index to keep, null when
+//	    there is none or it is not complete.
+//	searchLoad(bytes: Uint8Array) → sessions: number
+//	    core.Store.LoadSearchIndex: the sessions whose kept documents were
+//	    taken (0 when the store already has an index), -1 when the bytes
+//	    are not a search index.
 //	drain(withNodes: boolean) → changes: string
 //	    core.Store.DrainChanges.
 //	drainBytes(limit?) → changes: Uint8Array
@@ -72,7 +79,7 @@
 // "message":"internal error in NAME: …"}}, so a bug in core never throws
 // into JS or stops the Go program. A method whose usual answer is not an
 // envelope (importBuffer's id, operations' array, importAppend's "",
-// importStep's progress, warm's boolean, drain's lines, drainBytes' bytes,
+// importStep's progress, warm's boolean, searchSave's bytes, searchLoad's number, drain's lines, drainBytes' bytes,
 // importCancel's and free's null, newStore's handle) gives that envelope
 // string in its place.
 //

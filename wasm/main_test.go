@@ -404,6 +404,7 @@ func TestTheRealMethodsTurnPanicsIntoEnvelopes(t *testing.T) {
 		"importFiles":     {`[]`, 1},
 		"importCancel":    {1},
 		"warm":            {10},
+		"searchSave":      {},
 		"drain":           {true},
 		"drainBytes":      {},
 		"setMemoryBudget": {10},
@@ -411,6 +412,10 @@ func TestTheRealMethodsTurnPanicsIntoEnvelopes(t *testing.T) {
 	}
 	// Methods that never reach the store answer as usual.
 	answers := map[string]func(t *testing.T, out js.Value){
+		// Two bytes are no search index: refused before the store is reached.
+		"searchLoad": func(t *testing.T, out js.Value) {
+			assert.Equal(t, -1, out.Int())
+		},
 		"operations": func(t *testing.T, out js.Value) {
 			assert.True(t, strings.HasPrefix(out.String(), `[{"name":"append",`), out.String())
 		},
@@ -422,7 +427,7 @@ func TestTheRealMethodsTurnPanicsIntoEnvelopes(t *testing.T) {
 			continue // last (deferred): it releases the others
 		}
 		if check, ok := answers[name]; ok {
-			check(t, h.Call(name))
+			check(t, h.Call(name, bytes))
 			continue
 		}
 		a, ok := args[name]

@@ -198,6 +198,36 @@ func (h *handle) warm(args []js.Value) any {
 	return h.st.WarmSearch(budget)
 }
 
+// searchSave(): core.Store.SearchIndexBytes as a Uint8Array, or null.
+func (h *handle) searchSave([]js.Value) any {
+	b := h.st.SearchIndexBytes()
+	if b == nil {
+		return nil
+	}
+	out := uint8Array.New(len(b))
+	js.CopyBytesToJS(out, b)
+	return out
+}
+
+// searchLoad(bytes): core.Store.LoadSearchIndex of a Uint8Array; the
+// sessions taken, or -1 for bytes that are not a search index (or no
+// Uint8Array).
+func (h *handle) searchLoad(args []js.Value) any {
+	if !argIs(args, 0, js.TypeObject) || !args[0].InstanceOf(uint8Array) {
+		return -1
+	}
+	data, _ := argBytes(args, 0)
+	var n int
+	bulk(len(data), func() string {
+		var err error
+		if n, err = h.st.LoadSearchIndex(data); err != nil {
+			n = -1
+		}
+		return ""
+	})
+	return n
+}
+
 // drain(withNodes): core.Store.DrainChanges, withNodes as JS truthiness.
 func (h *handle) drain(args []js.Value) any {
 	withNodes := len(args) > 0 && args[0].Truthy()

@@ -13,8 +13,8 @@
 
 import { STORES } from "./schema.js";
 
-/** The stores a write transaction takes: the session stores and the restore points an erasure deletes. */
-export const WRITE_STORES = [...STORES, "snapshots"];
+/** The stores a write transaction takes: the session stores, and the restore points and kept search index an erasure deletes. */
+export const WRITE_STORES = [...STORES, "snapshots", "search"];
 
 /**
  * Delete every record of session `sessionId` inside the readwrite
@@ -29,6 +29,7 @@ export function eraseSession(tx, sessionId, gen) {
   const records = IDBKeyRange.bound([sessionId, 0], [sessionId, Infinity]);
   for (const name of ["chunks", "nodes", "annotations"]) tx.objectStore(name).delete(records);
   tx.objectStore("snapshots").delete(IDBKeyRange.bound([sessionId, ""], [sessionId, []]));
+  tx.objectStore("search").delete("index"); // it holds the session's words: built again without them
   tx.objectStore("sessions").put(tombstone(sessionId, gen), sessionId);
 }
 

@@ -3,7 +3,7 @@
 // records are encoded is store/records.js; who writes them, and when, is
 // store/writer.js.
 //
-// Schema version 5 (object stores, out-of-line keys):
+// Schema version 6 (object stores, out-of-line keys):
 //   sessions   key sessionId        value meta {sessionId, title, cursor, activeBranch, createdAt,
 //                                    updatedAt, nodeCount, annotationCount, folded, epoch, gen, op,
 //                                    tail?};
@@ -17,6 +17,9 @@
 //   annotations key [sessionId, seq] value one annotation record (label, hide, prefer) as a JSON
 //                                    string, 0 ≤ seq < annotationCount (see core/annotate.go)
 //   snapshots  key [sessionId, name] value {sessionId, name, createdAt, nodeCount, snapshot: JSON string}
+//   search     key "index"           value {bytes: Uint8Array, savedAt}: the search index kept
+//                                    between pages (store/search-keep.js, core/search_save.go), a
+//                                    cache: deleted with any erased session, rebuilt when missing
 // seq is a node's position in append order, the same in every tab (see
 // store/writer.js). A session written whole (an import, a load, a fork or
 // clone target) is stored as chunk records only, the last one shorter; an
@@ -34,7 +37,7 @@
 // session was replaced as a whole (snapshot.load, a fork or clone target,
 // an import).
 //
-// Versions 2 to 4 had the same records, but every chunk held exactly
+// Version 5 had no search store. Versions 2 to 4 had the same records, but every chunk held exactly
 // CHUNK_SIZE nodes (start = 0, CHUNK_SIZE, …): a session under CHUNK_SIZE
 // nodes was one node record per node. Version 3 writers hold the Web Lock
 // "sessiontree-write:" + dbName (see store/writer.js); version 4 added
@@ -47,7 +50,7 @@
 export const DB_DEFAULT_NAME = "sessiontree";
 
 /** The schema version this build creates and reads. */
-export const DB_VERSION = 5;
+export const DB_VERSION = 6;
 
 /** The object stores holding sessions (every read and write of them takes all four). */
 export const STORES = ["sessions", "chunks", "nodes", "annotations"];
@@ -102,6 +105,10 @@ export const upgrades = [
   // whole in chunks of any length, which a version 4 tab would read as a
   // corrupt session: raising the version closes those tabs.
   () => {},
+  // 5 → 6: the search index kept between pages, in a store of its own.
+  (db) => {
+    db.createObjectStore("search");
+  },
 ];
 
 const quote = JSON.stringify;

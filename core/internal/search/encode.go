@@ -1,0 +1,266 @@
+package search
+
+import (
+	"errors"
+	"math"
+	"unicode/utf8"
+)
+
+// The index as bytes, kept by the caller (the JS shim: in IndexedDB) so a
+// fresh page searches without reading every document again. Only the
+// documents and the postings are written; the vocabulary's lookup tables
+// are rebuilt on reading. Little-endian unsigned varints (LEB128, as
+// encoding/binary's Uvarint) throughout:
+//
+//	docs    count, then per document: owner, node, millis (zig-zag)
+//	terms   count, then per term: kind (0 a word: its length and UTF-8
+//	        bytes; 1 an unspaced character or pair: its key), then its
+//	        postings: count, first document, gaps to the next
+//
+// Dead documents, and terms only they held, are left out, so the documents are numbered afresh and
+// the index read back holds as many documents as live ones were written
+// (the rarity of a term counts them, as an index rebuilt from the live
+// owners would).
+
+// errCorrupt is the error of Decode for bytes that are not an index.
+var errCorrupt = errors.New("search: the stored index is damaged")
+
+// Encode appends the index to buf (see the comment above) and returns it.
+// owner maps each owner to the key it is written under; 0 leaves its
+// documents out (a session whose documents are not to be kept).
+func (ix *Index) Encode(buf []byte, owner func(uint32) uint32) []byte {
+	renum := make([]int32, len(ix.docs)) // old document → new number + 1, 0 when left out
+	n := int32(0)
+	for d, ref := range ix.docs {
+		if ref.owner != 0 && owner(ref.owner) != 0 {
+			n++
+			renum[d] = n
+		}
+	}
+	buf = appendUvarint(buf, uint64(n))
+	for d, ref := range ix.docs {
+		if renum[d] != 0 {
+			buf = appendUvarint(buf, uint64(owner(ref.owner)))
+			buf = appendUvarint(buf, uint64(ref.node))
+			buf = appendUvarint(buf, uint64(ref.millis<<1^ref.millis>>63))
+		}
+	}
+	keys := make([]uint64, len(ix.postings))
+	for key, t := range ix.chars {
+		keys[t] = key
+	}
+	// A term none of the documents written holds is left out (an erased
+	// session's words go with it).
+	live := func(p []int32) bool {
+		for _, d := range p {
+			if renum[d] != 0 {
+				return true
+			}
+		}
+		return false
+	}
+	terms := 0
+	for _, p := range ix.postings {
+		if live(p) {
+			terms++
+		}
+	}
+	buf = appendUvarint(buf, uint64(terms))
+	post := make([]int32, 0, 64)
+	for t, p := range ix.postings {
+		if !live(p) {
+			continue
+		}
+		if w := ix.word[t]; w != "" {
+			buf = append(buf, 0)
+			buf = appendUvarint(buf, uint64(len(w)))
+			buf = append(buf, w...)
+		} else {
+			buf = append(buf, 1)
+			buf = appendUvarint(buf, keys[t])
+		}
+		post = post[:0]
+		for _, d := range p {
+			if renum[d] != 0 {
+				post = append(post, renum[d]-1)
+			}
+		}
+		buf = appendUvarint(buf, uint64(len(post)))
+		prev := int32(0)
+		for _, d := range post {
+			buf = appendUvarint(buf, uint64(d-prev))
+			prev = d
+		}
+	}
+	return buf
+}
+
+// Decode reads an index Encode wrote, the documents of owners 1 … owners
+// only. It fails, returning nil, on bytes that are not one (cut, damaged,
+// an owner out of range, postings out of order): the caller builds its
+// index afresh then.
+func Decode(data []byte, owners uint32) (*Index, error) {
+	r := reader{data: data, ok: true}
+	ix := NewIndex()
+	n := r.count(3) // a document is at least three bytes
+	ix.docs = make([]docRef, 0, n)
+	for i := 0; i < n && r.ok; i++ {
+		o, node, z := r.uvarint(), r.uvarint(), r.uvarint()
+		if o == 0 || o > uint64(owners) || node > math.MaxInt32 {
+			r.ok = false
+		}
+		ix.docs = append(ix.docs, docRef{owner: uint32(o), node: int32(node), millis: int64(z>>1) ^ -int64(z&1)})
+	}
+	ix.live = len(ix.docs)
+	terms := r.count(3) // a term is at least three bytes
+	for t := 0; t < terms && r.ok; t++ {
+		var term int32
+		switch r.byte() {
+		case 0:
+			w := r.bytes(r.count(1))
+			if len(w) == 0 || !utf8.Valid(w) || ix.lookupWord(w) >= 0 {
+				r.ok = false
+				continue
+			}
+			term = ix.wordTerm(w)
+		case 1:
+			key := r.uvarint()
+			if _, dup := ix.chars[key]; dup {
+				r.ok = false
+				continue
+			}
+			term = ix.charTerm(key)
+		default:
+			r.ok = false
+			continue
+		}
+		np := r.count(1)
+		p := make([]int32, 0, np)
+		d := int64(0)
+		for i := 0; i < np && r.ok; i++ {
+			gap := r.uvarint() // the first document, then the gap to the next
+			if i > 0 && gap == 0 || gap >= uint64(len(ix.docs)) {
+				r.ok = false
+				break
+			}
+			d += int64(gap)
+			if d >= int64(len(ix.docs)) {
+				r.ok = false
+				break
+			}
+			p = append(p, int32(d))
+		}
+		ix.postings[term] = p
+		if len(p) > 0 {
+			ix.last[term] = p[len(p)-1]
+		}
+	}
+	if !r.ok || r.at != len(r.data) {
+		return nil, errCorrupt
+	}
+	return ix, nil
+}
+
+// appendUvarint appends v as an unsigned LEB128 varint.
+func appendUvarint(buf []byte, v uint64) []byte {
+	for v >= 0x80 {
+		buf = append(buf, byte(v)|0x80)
+		v >>= 7
+	}
+	return append(buf, byte(v))
+}
+
+// reader reads Encode's bytes; ok turns false at the first thing out of
+// place, and every read after it gives zero values.
+type reader struct {
+	data []byte
+	at   int
+	ok   bool
+}
+
+func (r *reader) byte() byte {
+	if !r.ok || r.at >= len(r.data) {
+		r.ok = false
+		return 0
+	}
+	r.at++
+	return r.data[r.at-1]
+}
+
+func (r *reader) uvarint() uint64 {
+	var v uint64
+	for shift := 0; shift < 64; shift += 7 {
+		c := r.byte()
+		if !r.ok {
+			return 0
+		}
+		v |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			return v
+		}
+	}
+	r.ok = false
+	return 0
+}
+
+// count reads a count of items of at least min bytes each, refusing one
+// the bytes left cannot hold (so a damaged count never allocates).
+func (r *reader) count(min int) int {
+	v := r.uvarint()
+	if v > uint64(len(r.data)-r.at)/uint64(min) {
+		r.ok = false
+		return 0
+	}
+	return int(v)
+}
+
+func (r *reader) bytes(n int) []byte {
+	if !r.ok || n > len(r.data)-r.at {
+		r.ok = false
+		return nil
+	}
+	r.at += n
+	return r.data[r.at-n : r.at]
+}
+
+// CheckOwners reports whether the documents are exactly nodes 0 …
+// sizes[k]-1 of each owner k (1 ≤ k < len(sizes)), each once: what a
+// caller that read an index back checks against its own table before it
+// takes it, so no document names a node its owner does not have.
+func (ix *Index) CheckOwners(sizes []int) bool {
+	start := make([]int, len(sizes)+1) // owner k's nodes are seen[start[k] : start[k]+sizes[k]]
+	for k := 1; k < len(sizes); k++ {
+		if sizes[k] < 0 {
+			return false
+		}
+		start[k+1] = start[k] + sizes[k]
+	}
+	if start[len(sizes)] != len(ix.docs) {
+		return false
+	}
+	seen := make([]bool, len(ix.docs))
+	for _, d := range ix.docs {
+		k := int(d.owner)
+		if k < 1 || k >= len(sizes) || int(d.node) >= sizes[k] || seen[start[k]+int(d.node)] {
+			return false
+		}
+		seen[start[k]+int(d.node)] = true
+	}
+	return true
+}
+
+// Revision changes whenever documents are added or die: a caller that
+// kept the index's bytes at one revision keeps them again only past it.
+func (ix *Index) Revision() int { return len(ix.docs) + ix.dead }
+
+// DropOwners makes dead, in one pass, the documents of every owner drop
+// reports true for (a session whose stored documents are not current).
+func (ix *Index) DropOwners(drop func(owner uint32) bool) {
+	for d := range ix.docs {
+		if o := ix.docs[d].owner; o != 0 && drop(o) {
+			ix.docs[d].owner = 0
+			ix.live--
+			ix.dead++
+		}
+	}
+}

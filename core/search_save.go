@@ -1,0 +1,202 @@
+package core
+
+import (
+	"errors"
+	"unicode/utf8"
+
+	"github.com/sessiontree/sessiontree/core/internal/search"
+)
+
+// The search index kept between pages. SearchIndexBytes writes the
+// documents of every session the index holds in full and current, under a
+// table naming each session; the JS shim keeps the bytes in IndexedDB and
+// hands them to LoadSearchIndex in a fresh page before its first search
+// across every session, which then loads only the sessions its hits show
+// (see searchIndex.retain) instead of every stored session. The bytes are
+// a cache: a session whose stored copy changed since (grown, relabelled,
+// replaced, deleted) is left out on reading and loaded by the search as
+// one never indexed.
+//
+//	"STSX" 1
+//	sessions  count, then per session: id, node count, updatedAt (each
+//	          string as its byte length and UTF-8 bytes), digest
+//	          (searchOwner.sum) — owner keys 1, 2, … in this order
+//	index     search.Index.Encode
+//
+// Numbers are unsigned LEB128 varints.
+
+// searchMagic starts the bytes of SearchIndexBytes (format 1).
+const searchMagic = "STSX\x01"
+
+// errSearchBytes is LoadSearchIndex's error for bytes that are not a
+// search index of this format.
+var errSearchBytes = errors.New("the stored search index is damaged or of another version; it is built again")
+
+// SearchIndexBytes returns the search index as bytes to keep (see the file
+// comment), or nil when there is no index, the index does not yet hold
+// every session (WarmSearch has not finished: the bytes would leave the
+// rest out), or nothing changed since the bytes it last returned or the
+// ones LoadSearchIndex took.
+func (st *Store) SearchIndexBytes() []byte {
+	if st.search.ix == nil || !st.WarmSearch(0) {
+		return nil
+	}
+	sx := &st.search
+	if sx.kept == sx.ix && sx.keptRev == sx.ix.Revision() {
+		return nil
+	}
+	sx.kept, sx.keptRev = sx.ix, sx.ix.Revision()
+	keys := make([]uint32, len(sx.owners))
+	table := []byte(searchMagic)
+	var n uint32
+	var entries []byte
+	for k, o := range sx.owners {
+		if o == nil || st.sessions[o.s.id] != o.s {
+			continue
+		}
+		s, at := o.s, o.at
+		if s.paged == nil {
+			if !o.attached || o.indexed != len(s.nodes) || o.notes != len(s.annotations) {
+				continue
+			}
+			if o.stale {
+				o.sum, o.stale = sumOf(s, o.indexed), false
+			}
+			at = s.updatedAt
+		} else if !sx.current(s) {
+			continue
+		}
+		n++
+		keys[k] = n
+		entries = appendString(entries, s.id)
+		entries = appendUvarint(entries, uint64(o.indexed))
+		entries = appendString(entries, at)
+		entries = appendUvarint(entries, o.sum)
+	}
+	table = appendUvarint(table, uint64(n))
+	table = append(table, entries...)
+	return sx.ix.Encode(table, func(k uint32) uint32 { return keys[k] })
+}
+
+// savedSession is one session of the table of SearchIndexBytes.
+type savedSession struct {
+	id, at  string
+	indexed int
+	sum     uint64
+}
+
+// LoadSearchIndex replaces the store's search index with the one of bytes
+// SearchIndexBytes wrote (in this page or another), and returns how many
+// sessions it took the documents of: those still as they were (a stub
+// with the node count and updatedAt written, a session in memory whose
+// first nodes give the digest written); the others' documents are dropped
+// and those sessions are indexed as new ones (the shim calls it before a
+// page's first search across every session, when at most the few sessions
+// opened so far are indexed). Bytes that are not such an index fail with
+// an error, the store unchanged.
+func (st *Store) LoadSearchIndex(data []byte) (int, error) {
+	table, rest, ok := readSearchTable(data)
+	if !ok {
+		return 0, errSearchBytes
+	}
+	ix, err := search.Decode(rest, uint32(len(table)))
+	sizes := make([]int, len(table)+1)
+	for i, e := range table {
+		sizes[i+1] = e.indexed
+	}
+	if err != nil || !ix.CheckOwners(sizes) {
+		return 0, errSearchBytes
+	}
+	sx := searchIndex{ix: ix, owners: make([]*searchOwner, len(table)+1), of: make(map[*Session]*searchOwner, len(table))}
+	for i, e := range table {
+		s := st.sessions[e.id]
+		if s == nil || sx.of[s] != nil {
+			continue
+		}
+		o := &searchOwner{s: s, key: uint32(i + 1), indexed: e.indexed, attached: true, sum: e.sum}
+		if s.paged != nil {
+			if e.indexed != s.paged.nodeCount || e.at != s.updatedAt {
+				continue
+			}
+			o.at = e.at
+		} else {
+			if e.indexed > len(s.nodes) || sumOf(s, e.indexed) != e.sum {
+				continue
+			}
+			o.notes = len(s.annotations)
+		}
+		sx.owners[o.key] = o
+		sx.of[s] = o
+	}
+	ix.DropOwners(func(k uint32) bool { return sx.owners[k] == nil })
+	sx.kept, sx.keptRev = ix, ix.Revision()
+	st.search = sx
+	return len(sx.of), nil
+}
+
+// readSearchTable reads the magic and the session table of
+// SearchIndexBytes, returning the rest (the index).
+func readSearchTable(data []byte) (table []savedSession, rest []byte, ok bool) {
+	if len(data) < len(searchMagic) || string(data[:len(searchMagic)]) != searchMagic {
+		return nil, nil, false
+	}
+	data = data[len(searchMagic):]
+	n, data, ok := readUvarint(data)
+	if !ok || n > uint64(len(data))/4 { // an entry is at least four bytes
+		return nil, nil, false
+	}
+	table = make([]savedSession, n)
+	for i := range table {
+		e := &table[i]
+		var indexed uint64
+		if e.id, data, ok = readString(data); !ok || e.id == "" {
+			return nil, nil, false
+		}
+		if indexed, data, ok = readUvarint(data); !ok || indexed > 1<<31 {
+			return nil, nil, false
+		}
+		e.indexed = int(indexed)
+		if e.at, data, ok = readString(data); !ok {
+			return nil, nil, false
+		}
+		if e.sum, data, ok = readUvarint(data); !ok {
+			return nil, nil, false
+		}
+	}
+	return table, data, true
+}
+
+// appendUvarint appends v as an unsigned LEB128 varint.
+func appendUvarint(b []byte, v uint64) []byte {
+	for v >= 0x80 {
+		b = append(b, byte(v)|0x80)
+		v >>= 7
+	}
+	return append(b, byte(v))
+}
+
+// appendString appends s as its byte length (a varint) and its bytes.
+func appendString(b []byte, s string) []byte {
+	return append(appendUvarint(b, uint64(len(s))), s...)
+}
+
+// readUvarint reads an unsigned LEB128 varint off the front of b.
+func readUvarint(b []byte) (uint64, []byte, bool) {
+	var v uint64
+	for i := 0; i < len(b) && i < 10; i++ {
+		v |= uint64(b[i]&0x7f) << (7 * i)
+		if b[i] < 0x80 {
+			return v, b[i+1:], true
+		}
+	}
+	return 0, nil, false
+}
+
+// readString reads a string appendString wrote (valid UTF-8 only).
+func readString(b []byte) (string, []byte, bool) {
+	n, b, ok := readUvarint(b)
+	if !ok || n > uint64(len(b)) || !utf8.Valid(b[:n]) {
+		return "", nil, false
+	}
+	return string(b[:n]), b[n:], true
+}

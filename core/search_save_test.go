@@ -1,0 +1,152 @@
+package core
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// freshPage returns a store holding the sessions of from (restored from
+// their snapshots, as the shim restores stored sessions) with ids paged
+// out to stubs, and the restore requests of every session.
+func freshPage(t *testing.T, from *Store, ids []string, paged ...string) (*Store, map[string]string) {
+	t.Helper()
+	st := testStore(t)
+	restores := map[string]string{}
+	for _, id := range ids {
+		restores[id] = restoreOf(t, from, id)
+		ok[Status](t, st, restores[id])
+	}
+	for _, id := range paged {
+		ok[obj](t, st, obj{"operation": "page.out", "sessionId": id})
+	}
+	return st, restores
+}
+
+func TestASavedSearchIndexAnswersAFreshPageWithoutLoadingEverySession(t *testing.T) {
+	ids := []string{"a", "b", "c", "d"}
+	whole := testStore(t)
+	seedFruit(t, whole)
+	require.True(t, whole.WarmSearch(-1))
+	assert.Nil(t, testStore(t).SearchIndexBytes(), "no index, nothing to keep")
+	partial := testStore(t)
+	seedFruit(t, partial)
+	partial.WarmSearch(3)
+	assert.Nil(t, partial.SearchIndexBytes(), "an index still being built is not kept")
+
+	// The page that saved it had paged two sessions out.
+	first := testStore(t)
+	seedFruit(t, first)
+	require.True(t, first.WarmSearch(-1))
+	ok[obj](t, first, `{"operation":"page.out","sessionId":"a"}`)
+	ok[obj](t, first, `{"operation":"page.out","sessionId":"c"}`)
+	data := first.SearchIndexBytes()
+	require.NotEmpty(t, data)
+	assert.Nil(t, first.SearchIndexBytes(), "nothing changed since")
+
+	// A fresh page: every session a stub but d, which it opened.
+	st, restores := freshPage(t, whole, ids, "a", "b", "c")
+	n, err := st.LoadSearchIndex(data)
+	require.NoError(t, err)
+	assert.Equal(t, 4, n, "every session is as it was saved")
+	assert.Equal(t, 12, st.search.ix.LiveDocs())
+	for _, q := range []struct {
+		query string
+		loads []string
+	}{
+		{"quince", []string{"b"}},
+		{"nowhere", nil},
+		{"apple", []string{"a", "c"}}, // b is in memory since the query before
+		{"orchard plums", nil},
+	} {
+		got, loaded := pagedSearch(t, st, q.query, nil, restores)
+		assert.Equal(t, runSearch(t, whole, q.query, nil), got, "search(%q)", q.query)
+		assert.ElementsMatch(t, q.loads, loaded, "search(%q) loads only the sessions of its hits", q.query)
+	}
+	// Taken again over an index of its own: the sessions as they were are taken, the rest indexed afresh.
+	seedTexts(t, st, "d", "a late apple")
+	n, err = st.LoadSearchIndex(data)
+	require.NoError(t, err)
+	assert.Equal(t, 4, n, "every session begins with the nodes written (d grew since: its new node is indexed as new)")
+	seedTexts(t, whole, "d", "a late apple")
+	got, loaded := pagedSearch(t, st, "apple", nil, restores)
+	hits := func(res SearchResult) (out []string) {
+		for _, h := range res.Hits {
+			out = append(out, h.SessionID+": "+h.Snippet) // the two stores number and time new nodes apart
+		}
+		return out
+	}
+	assert.ElementsMatch(t, hits(runSearch(t, whole, "apple", nil)), hits(got))
+	assert.Empty(t, loaded)
+}
+
+func TestASavedSearchIndexLeavesOutWhatChangedSince(t *testing.T) {
+	first := testStore(t)
+	seedFruit(t, first)
+	require.True(t, first.WarmSearch(-1))
+	data := first.SearchIndexBytes()
+
+	// Since then: another tab appended to b (its stub grew), c was
+	// replaced by other nodes, d was deleted.
+	later := testStore(t)
+	seedFruit(t, later)
+	seedTexts(t, later, "b", "a fig as well")
+	replaced := testStore(t)
+	seedTexts(t, replaced, "c", "cherry", "chestnut", "cloudberry")
+	st := testStore(t)
+	restores := map[string]string{"a": restoreOf(t, later, "a"), "b": restoreOf(t, later, "b"), "c": restoreOf(t, replaced, "c")}
+	for _, id := range []string{"a", "b", "c"} {
+		ok[Status](t, st, restores[id])
+	}
+	ok[obj](t, st, `{"operation":"page.out","sessionId":"a"}`)
+	ok[obj](t, st, `{"operation":"page.out","sessionId":"b"}`)
+	n, err := st.LoadSearchIndex(data)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n, "only a is as it was saved")
+	assert.Equal(t, 3, st.search.ix.LiveDocs(), "a's documents")
+
+	want := testStore(t)
+	for _, id := range []string{"a", "b", "c"} {
+		ok[Status](t, want, restores[id])
+	}
+	for _, query := range []string{"fig", "apple", "chestnut", "walnut", "medlar"} {
+		got, _ := pagedSearch(t, st, query, nil, restores)
+		assert.Equal(t, hitIDsOf(runSearch(t, want, query, nil), true), hitIDsOf(got, true), "search(%q)", query)
+	}
+}
+
+func TestLoadSearchIndexRefusesDamagedBytes(t *testing.T) {
+	first := testStore(t)
+	seedFruit(t, first)
+	require.True(t, first.WarmSearch(-1))
+	data := first.SearchIndexBytes()
+	for n := 0; n < len(data); n++ {
+		st := testStore(t)
+		seedFruit(t, st)
+		_, err := st.LoadSearchIndex(data[:n])
+		require.Error(t, err, "cut at %d of %d bytes", n, len(data))
+		assert.Nil(t, st.search.ix, "the store is unchanged")
+	}
+	bad := append([]byte{}, data...)
+	bad[4] = 2 // another format version
+	_, err := testStore(t).LoadSearchIndex(bad)
+	assert.Error(t, err)
+}
+
+func FuzzLoadSearchIndex(f *testing.F) {
+	first := testStore(f)
+	seedFruit(f, first)
+	first.WarmSearch(-1)
+	f.Add(first.SearchIndexBytes())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		st := testStore(t)
+		seedFruit(t, st)
+		if _, err := st.LoadSearchIndex(data); err != nil {
+			return
+		}
+		for _, q := range []string{"apple", "orchard plums", "quince"} {
+			ok[SearchResult](t, st, obj{"operation": "search", "query": q})
+		}
+	})
+}

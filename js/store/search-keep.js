@@ -1,0 +1,52 @@
+// The search index kept between pages (core/search_save.go): once the
+// index holds every session and the tab has been quiet a while, the
+// Worker writes core's bytes of it to the "search" store; a fresh page's
+// first search across every session reads them back into core before it
+// loads any session, and then loads only the sessions its hits show (and
+// those changed since the bytes were written). The record is a cache:
+// missing, damaged or out of date, the index is built as without it.
+// Erasing a session deletes it (store/erase.js), since it holds the
+// session's words.
+
+/** The object store and key of the kept index (store/schema.js). */
+const STORE = "search";
+const KEY = "index";
+
+/**
+ * The kept index's bytes, or null when there are none (or the read
+ * failed: a cache only).
+ * @param {IDBDatabase} db
+ * @returns {Promise<Uint8Array|null>}
+ */
+export function readKeptIndex(db) {
+  return new Promise((resolve) => {
+    try {
+      const req = db.transaction(STORE, "readonly").objectStore(STORE).get(KEY);
+      req.onsuccess = () => resolve(req.result?.bytes instanceof Uint8Array ? req.result.bytes : null);
+      req.onerror = () => resolve(null);
+    } catch {
+      resolve(null); // a database of an older schema, or closed
+    }
+  });
+}
+
+/**
+ * Write the kept index's bytes. Resolves to whether they were stored (a
+ * full disk, a closed database: false, and the next page builds the index
+ * as without them).
+ * @param {IDBDatabase} db
+ * @param {Uint8Array} bytes
+ * @returns {Promise<boolean>}
+ */
+export function writeKeptIndex(db, bytes) {
+  return new Promise((resolve) => {
+    try {
+      const tx = db.transaction(STORE, "readwrite");
+      tx.objectStore(STORE).put({ bytes, savedAt: new Date().toISOString() }, KEY);
+      tx.oncomplete = () => resolve(true);
+      tx.onabort = tx.onerror = () => resolve(false);
+    } catch {
+      resolve(false);
+    }
+  });
+}
