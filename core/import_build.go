@@ -5,7 +5,6 @@ import (
 
 	"github.com/sessiontree/sessiontree/core/internal/formats"
 	"github.com/sessiontree/sessiontree/core/internal/importplan"
-	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/sessiontree/sessiontree/core/internal/names"
 )
 
@@ -43,7 +42,7 @@ func (st *Store) buildImported(c formats.Conversation) (*Session, []ImportWarnin
 	}
 	if len(c.Records) == 0 {
 		if c.Unusable > 0 {
-			return nil, t.Warnings, invalidf("%s: none of its %d records could be used; skipped", conversationName(t.ID, c.Title), c.Unusable)
+			return nil, t.Warnings, invalidf("%s: none of its %d records could be used; skipped", formats.ConversationName("conversation", c.Title, t.ID), c.Unusable)
 		}
 		s := newSession(t.ID, c.Title, importplan.UnixTime(c.Created))
 		s.updatedAt = importplan.UnixTime(c.Updated)
@@ -51,20 +50,11 @@ func (st *Store) buildImported(c formats.Conversation) (*Session, []ImportWarnin
 	}
 	order, cursor, ok := t.Plan(&c, validateImported)
 	if !ok {
-		return nil, t.Warnings, invalidf("%s: none of its %d records could be used; skipped", conversationName(t.ID, c.Title), len(c.Records))
+		return nil, t.Warnings, invalidf("%s: none of its %d records could be used; skipped", formats.ConversationName("conversation", c.Title, t.ID), len(c.Records))
 	}
 	s := t.session(&c, order, cursor)
 	t.annotate(s, &c)
 	return s, t.Warnings, nil
-}
-
-// conversationName names a conversation in a message: `conversation "id"
-// (title)`, without the parentheses when it has no title.
-func conversationName(id, title string) string {
-	if title == "" {
-		return jsonx.Sprintf("conversation %q", id)
-	}
-	return jsonx.Sprintf("conversation %q (%s)", id, title)
 }
 
 // session adds the records as nodes of a new session, in order, each on

@@ -129,7 +129,7 @@ func TestImportFixtures(t *testing.T) {
 		{file: "librechat/chatgpt-modern-export.json", format: "chatgpt", sessions: []session{
 			{"6b0f0d9c-0000-4000-8000-000000000001", "Deploying the staging cluster", treeShape{5, 1, 0, "assistant-2", []string{"main"}}},
 			{"6b0f0d9c-0000-4000-8000-000000000003", "Weeknight pasta", treeShape{2, 1, 0, "assistant-3", []string{"main"}}},
-		}, skipped: 1, warnings: []string{`conversation "6b0f0d9c-0000-4000-8000-000000000002" (Corrupted entry) has no mapping; skipped`}},
+		}, skipped: 1, warnings: []string{`conversation "Corrupted entry" has no messages (its "mapping" is missing); skipped`}},
 		{file: "librechat/chatgpt-citations.json", format: "chatgpt", sessions: []session{
 			{"d6523d1e-7ec3-474f-a363-0e9dffdb3d93", "Citation Convo", treeShape{2, 1, 0, "4b3aec6b-5146-4bad-ae8e-204fdb6accda", []string{"main"}}},
 		}, warnings: []string{

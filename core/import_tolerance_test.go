@@ -157,3 +157,30 @@ func TestImportEmptyJSONLines(t *testing.T) {
 		assert.Contains(t, err.Message, "has no messages; skipped")
 	})
 }
+
+func TestImportWarningsNameTheConversationOnce(t *testing.T) {
+	const fineChatGPT = `{"id":"c-2","title":"Fine","mapping":{"a":{"id":"a","parent":null,"children":[],"message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["hi"]}}}}}`
+	cases := []struct{ name, data, want string }{
+		{"a ChatGPT conversation without mapping is named by its title",
+			`[` + fineChatGPT + `,{"id":"c-1","title":"Corrupted entry"}]`,
+			`conversation "Corrupted entry" has no messages (its "mapping" is missing); skipped`},
+		{"a ChatGPT conversation without a title is named by its id",
+			`[` + fineChatGPT + `,{"id":"c-1"}]`,
+			`conversation "c-1" has no messages (its "mapping" is missing); skipped`},
+		{"an empty Claude.ai conversation is named by its title",
+			`[{"uuid":"u1","name":"Plans","chat_messages":[]},{"uuid":"u2","name":"x","chat_messages":[{"uuid":"m","sender":"human","text":"hi","content":[{"type":"text","text":"hi"}]}]}]`,
+			`conversation "Plans" has no messages; it is an empty session`},
+		{"a Claude.ai conversation whose every message is unusable is named by its title",
+			`[{"uuid":"u1","name":"Plans","chat_messages":[{"uuid":"m","sender":"bot","text":"hi"}]},{"uuid":"u2","name":"x","chat_messages":[{"uuid":"m","sender":"human","text":"hi","content":[{"type":"text","text":"hi"}]}]}]`,
+			`conversation "Plans": none of its 1 records could be used; skipped`},
+		{"an Open WebUI message whose id is not its key says so once",
+			`[{"id":"w","title":"Trip","chat":{"history":{"currentId":"k","messages":{"k":{"id":"other","parentId":null,"childrenIds":[],"role":"user","content":"q"}}}}}]`,
+			`chat "Trip": message "k" carries another id, "other"; its key is used`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := mustImport(t, testStore(t), []byte(tc.data), "auto")
+			assert.Contains(t, warningTexts(res), tc.want)
+		})
+	}
+}
