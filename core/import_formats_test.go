@@ -113,7 +113,7 @@ func TestImportFixtures(t *testing.T) {
 			{"f883fb40-6e5c-45fd-92d4-883a5595560f", "Give me the code that inverts ...", treeShape{3, 1, 0, "mfcd46134", []string{"main"}}},
 		}},
 		{file: "claude-code/sidechain_integrated.jsonl", format: "claude-code", sessions: []session{
-			{"88a8d761-7b9a-4bf1-a8ca-c1febe6bf358", "",
+			{"88a8d761-7b9a-4bf1-a8ca-c1febe6bf358", "Research data-border-color usage and CSS class mat...",
 				treeShape{6, 3, 0, "91c82c1c-29b0-4149-a261-e5582d944ac6", []string{"main", "sidechain", "sidechain-2"}}},
 		}, warnings: []string{
 			`message "83a7cabd-3642-45d6-ba73-9b9f843b9ab1" names parent "8ae40e91-fa63-40a9-969d-70c0c1d6175e", which is not in the conversation; it becomes a root`,
