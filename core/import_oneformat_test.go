@@ -86,8 +86,8 @@ func TestImportToleranceOneFormat(t *testing.T) {
 		res := mustImport(t, st, data, "auto")
 		assert.Equal(t, "Plan the trip", res.Sessions[0].Title)
 		assert.Equal(t, []string{
-			`session "c1": 1 file-history-snapshot line(s) carry no message; skipped (lines 3)`,
-			`session "c1": summary line 1 ("Old title", for leaf "d1") is not the title; only one title is kept`,
+			`session "Plan the trip": 1 file-history-snapshot line(s) carry no message; skipped (lines 3)`,
+			`session "Plan the trip": summary line 1 ("Old title", for leaf "d1") is not the title; only one title is kept`,
 		}, warningTexts(res))
 	})
 	t.Run("claude code: the newest leaf chosen for the cursor is never a sidechain while a main leaf exists", func(t *testing.T) {
