@@ -166,13 +166,13 @@ type claudeCodeReader struct {
 	recs      []Record
 	summaries []claudeCodeSummary
 	warnings  // lines without uuid skipped by type, told in Finish
-	// What may title the session (see titles): the earliest prompt of
-	// the main line, sub-agent task and prompt of a sidechain.
-	first, task, side titleCandidate
-	created           float64
-	hash              hash.Hash
-	lines             int
-	bounds            map[string]bool // uuids of compact_boundary lines
+	created   float64
+	hash      hash.Hash
+	lines     int
+	bounds    map[string]bool // uuids of compact_boundary lines
+	first     titleCandidate  // what may title the session (see titles): the main line's first prompt,
+	task      titleCandidate  // the first sub-agent task,
+	side      titleCandidate  // a sidechain's first prompt
 }
 
 func newClaudeCodeReader(model *Model) LineReader {
