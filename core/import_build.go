@@ -5,7 +5,6 @@ import (
 
 	"github.com/sessiontree/sessiontree/core/internal/formats"
 	"github.com/sessiontree/sessiontree/core/internal/importplan"
-	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/sessiontree/sessiontree/core/internal/names"
 )
 
@@ -34,16 +33,15 @@ func validateImported(raw RawMessage, what string, written bool) (RawMessage, st
 // is rejected (a conversation with no records is an empty session). Nodes
 // are added parents first, in time order. The path to the cursor is
 // branch "main"; every other child of a branch point opens an
-// automatically named branch.
+// automatically named branch. Its times are the data's (see session): a
+// conversation that gives none is undated.
 func (st *Store) buildImported(c formats.Conversation) (*Session, []ImportWarning, *Error) {
 	id, warns := st.importNames(&c)
 	t := &importTree{importplan.Tree{ID: id, Warnings: warns}}
-	if t.Fallback = importplan.UnixTime(c.Created); t.Fallback == "" && (len(c.Records) > 0 || len(c.Labels) > 0) {
-		t.Fallback = st.timestamp()
-	}
+	t.Fallback = importplan.UnixTime(c.Created)
 	if len(c.Records) == 0 {
 		if c.Unusable > 0 {
-			return nil, t.Warnings, invalidf("%s: none of its %d records could be used; skipped", conversationName(t.ID, c.Title), c.Unusable)
+			return nil, t.Warnings, invalidf("%s: none of its %d records could be used; skipped", formats.ConversationName("conversation", c.Title, t.ID), c.Unusable)
 		}
 		s := newSession(t.ID, c.Title, importplan.UnixTime(c.Created))
 		s.updatedAt = importplan.UnixTime(c.Updated)
@@ -51,25 +49,20 @@ func (st *Store) buildImported(c formats.Conversation) (*Session, []ImportWarnin
 	}
 	order, cursor, ok := t.Plan(&c, validateImported)
 	if !ok {
-		return nil, t.Warnings, invalidf("%s: none of its %d records could be used; skipped", conversationName(t.ID, c.Title), len(c.Records))
+		return nil, t.Warnings, invalidf("%s: none of its %d records could be used; skipped", formats.ConversationName("conversation", c.Title, t.ID), len(c.Records))
 	}
-	s := t.session(&c, order, cursor)
+	s := t.session(&c, order, cursor, st.timestamp)
 	t.annotate(s, &c)
 	return s, t.Warnings, nil
 }
 
-// conversationName names a conversation in a message: `conversation "id"
-// (title)`, without the parentheses when it has no title.
-func conversationName(id, title string) string {
-	if title == "" {
-		return jsonx.Sprintf("conversation %q", id)
-	}
-	return jsonx.Sprintf("conversation %q (%s)", id, title)
-}
-
 // session adds the records as nodes of a new session, in order, each on
-// the branch its importplan.Branching gives.
-func (t *importTree) session(c *formats.Conversation, order []int32, cursor int32) *Session {
+// the branch its importplan.Branching gives. A node whose record gives no
+// time takes t.Fallback, else the earliest time a record gives, else now()
+// (a node has a time, SPEC.md); the session's creation and update times
+// are the conversation's, else its records' earliest and newest, else ""
+// (undated: not the import's time, which would pose it as brand new).
+func (t *importTree) session(c *formats.Conversation, order []int32, cursor int32, now func() string) *Session {
 	var keep func(string) bool
 	if c.KeepBranches {
 		keep = names.ValidBranch
@@ -80,6 +73,8 @@ func (t *importTree) session(c *formats.Conversation, order []int32, cursor int3
 	s.branches, s.byName = nil, make(map[string]*branchInfo)
 	s.reserve(len(order))
 	next := map[string]int{} // see autoBranchNameFrom: this build only adds branches
+	var undated []*Node      // nodes whose record gives no time
+	var first, last string   // the earliest and newest times the records give
 	for _, i := range order {
 		rec := &t.Records[i]
 		n := &Node{ID: rec.ID, Kind: KindMessage, Source: rec.Source}
@@ -112,12 +107,20 @@ func (t *importTree) session(c *formats.Conversation, order []int32, cursor int3
 		if n.Timestamp == "" {
 			n.Timestamp = importplan.UnixTime(rec.Time)
 		}
-		if n.Timestamp == "" {
-			n.Timestamp = t.Fallback
+		switch {
+		case n.Timestamp == "":
+			undated = append(undated, n)
+		case first == "":
+			first, last = n.Timestamp, n.Timestamp
+		case n.Timestamp < first: // TimeLayout strings sort as their times
+			first = n.Timestamp
+		case n.Timestamp > last:
+			last = n.Timestamp
 		}
 		t.placeEntry(s, n, pi, rec.Source)
 		s.push(n, pi)
 	}
+	t.dates(s, undated, first, last, now)
 	s.cursor = s.index[t.Records[cursor].ID]
 	s.active = s.nodes[s.cursor].Branch
 	if c.KeepBranches && names.ValidBranch(c.Active) {
@@ -127,6 +130,27 @@ func (t *importTree) session(c *formats.Conversation, order []int32, cursor int3
 		}
 	}
 	return s
+}
+
+// dates gives the nodes in undated a time and the session its creation
+// and update times when the conversation gives none (see session): first
+// and last are the earliest and newest times its records give.
+func (t *importTree) dates(s *Session, undated []*Node, first, last string, now func() string) {
+	if t.Fallback == "" {
+		t.Fallback = first
+	}
+	if t.Fallback == "" && len(undated) > 0 {
+		t.Fallback = now()
+	}
+	for _, n := range undated {
+		n.Timestamp = t.Fallback
+	}
+	if s.createdAt == "" {
+		s.createdAt = first
+	}
+	if s.updatedAt == "" {
+		s.updatedAt = last
+	}
 }
 
 // placeEntry checks an entry node against its place: a compaction that

@@ -78,7 +78,7 @@ func TestImportChatGPTModernExportWarnsAboutAConversationWithoutMapping(t *testi
 	assert.Equal(t, []string{"6b0f0d9c-0000-4000-8000-000000000001", "6b0f0d9c-0000-4000-8000-000000000003"}, ids)
 	require.Len(t, res.Warnings, 1)
 	assert.Equal(t, "6b0f0d9c-0000-4000-8000-000000000002", res.Warnings[0].SessionID)
-	assert.Equal(t, `conversation "6b0f0d9c-0000-4000-8000-000000000002" (Corrupted entry) has no mapping; skipped`, res.Warnings[0].Message)
+	assert.Equal(t, `conversation "Corrupted entry" has no messages (its "mapping" is missing); skipped`, res.Warnings[0].Message)
 	assert.Equal(t, "assistant-2", *res.Sessions[0].Cursor)
 	assert.Equal(t, "assistant-3", *res.Sessions[1].Cursor)
 

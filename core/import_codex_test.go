@@ -58,11 +58,11 @@ func TestImportCodex(t *testing.T) {
 		assert.Equal(t, treeShape{29, 1, 2, "L28", []string{"main", "main-2", "main-3"}}, shapeOf(t, st, id))
 		assert.Equal(t, codexSampleContext, roleTexts(t, st, id), "the replacement history, under the instructions")
 		assert.Equal(t, []string{
-			`session "` + id + `": 1 event_msg agent_message line(s): they repeat response items; counted once (lines 15)`,
-			`session "` + id + `": 1 event_msg task_started line(s): the model does not see them; skipped (lines 5)`,
-			`session "` + id + `": 1 event_msg token_count line(s): the model does not see them; skipped (lines 16)`,
-			`session "` + id + `": 1 event_msg user_message line(s): they repeat response items; counted once (lines 7)`,
-			`session "` + id + `": 1 turn_context (model and effort unchanged) line(s): the model does not see them; skipped (lines 26)`,
+			`session "Add a test for the price parser": 1 event_msg agent_message line(s): they repeat response items; counted once (lines 15)`,
+			`session "Add a test for the price parser": 1 event_msg task_started line(s): the model does not see them; skipped (lines 5)`,
+			`session "Add a test for the price parser": 1 event_msg token_count line(s): the model does not see them; skipped (lines 16)`,
+			`session "Add a test for the price parser": 1 event_msg user_message line(s): they repeat response items; counted once (lines 7)`,
+			`session "Add a test for the price parser": 1 turn_context (model and effort unchanged) line(s): the model does not see them; skipped (lines 26)`,
 		}, warningTexts(res))
 		parents, kinds := snapParents(t, st, id)
 		assert.Equal(t, "L14", parents["L17"], "the rolled-back turn stays, a branch the cursor left")
@@ -154,5 +154,5 @@ func TestImportCodexMid2025(t *testing.T) {
 	require.Len(t, res.Sessions, 1)
 	assert.Equal(t, "hello", res.Sessions[0].Title)
 	assert.Equal(t, []string{"user: <environment_context>cwd</environment_context>", "user: hello", "assistant: hi"}, roleTexts(t, st, "5973b6c0-94b8-487b-a530-2aeb6098ae0e"))
-	assert.Equal(t, []string{`session "5973b6c0-94b8-487b-a530-2aeb6098ae0e": 2 record_type (state) line(s): the model does not see them; skipped (lines 2, 5)`}, warningTexts(res))
+	assert.Equal(t, []string{`session "hello": 2 record_type (state) line(s): the model does not see them; skipped (lines 2, 5)`}, warningTexts(res))
 }

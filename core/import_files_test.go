@@ -161,7 +161,7 @@ func TestImportLobeChat(t *testing.T) {
 		"user: And keep rows without a match?",
 		"assistant: Use a LEFT JOIN.",
 	}
-	dangling := `session "lobechat-tp_sql": message "m6" replies to "m0-deleted", which is not in this conversation; it is attached to the root`
+	dangling := `session "Joining tables": message "m6" replies to "m0-deleted", which is not in this conversation; it is attached to the root`
 	t.Run("a version 7 export gives one session per session and topic, forks as branches", func(t *testing.T) {
 		st := testStore(t)
 		res := mustImport(t, st, v7, "auto")

@@ -113,7 +113,7 @@ func TestImportFixtures(t *testing.T) {
 			{"f883fb40-6e5c-45fd-92d4-883a5595560f", "Give me the code that inverts ...", treeShape{3, 1, 0, "mfcd46134", []string{"main"}}},
 		}},
 		{file: "claude-code/sidechain_integrated.jsonl", format: "claude-code", sessions: []session{
-			{"88a8d761-7b9a-4bf1-a8ca-c1febe6bf358", "",
+			{"88a8d761-7b9a-4bf1-a8ca-c1febe6bf358", "Research data-border-color usage and CSS class mat...",
 				treeShape{6, 3, 0, "91c82c1c-29b0-4149-a261-e5582d944ac6", []string{"main", "sidechain", "sidechain-2"}}},
 		}, warnings: []string{
 			`message "83a7cabd-3642-45d6-ba73-9b9f843b9ab1" names parent "8ae40e91-fa63-40a9-969d-70c0c1d6175e", which is not in the conversation; it becomes a root`,
@@ -129,7 +129,7 @@ func TestImportFixtures(t *testing.T) {
 		{file: "librechat/chatgpt-modern-export.json", format: "chatgpt", sessions: []session{
 			{"6b0f0d9c-0000-4000-8000-000000000001", "Deploying the staging cluster", treeShape{5, 1, 0, "assistant-2", []string{"main"}}},
 			{"6b0f0d9c-0000-4000-8000-000000000003", "Weeknight pasta", treeShape{2, 1, 0, "assistant-3", []string{"main"}}},
-		}, skipped: 1, warnings: []string{`conversation "6b0f0d9c-0000-4000-8000-000000000002" (Corrupted entry) has no mapping; skipped`}},
+		}, skipped: 1, warnings: []string{`conversation "Corrupted entry" has no messages (its "mapping" is missing); skipped`}},
 		{file: "librechat/chatgpt-citations.json", format: "chatgpt", sessions: []session{
 			{"d6523d1e-7ec3-474f-a363-0e9dffdb3d93", "Citation Convo", treeShape{2, 1, 0, "4b3aec6b-5146-4bad-ae8e-204fdb6accda", []string{"main"}}},
 		}, warnings: []string{

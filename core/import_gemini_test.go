@@ -30,7 +30,7 @@ func TestImportGemini(t *testing.T) {
 			"user: Only explain, do not fix",
 			"assistant: add() returns a - b; it should return a + b.",
 		}, roleTexts(t, st, id), "info, warning and the /stats command do not reach the model")
-		assert.Equal(t, []string{`session "` + id + `": 2 $set line(s) only move lastUpdated; skipped (lines 3, 5)`}, warningTexts(res))
+		assert.Equal(t, []string{`session "Debug the failing npm test": 2 $set line(s) only move lastUpdated; skipped (lines 3, 5)`}, warningTexts(res))
 		parents, kinds := snapParents(t, st, id)
 		assert.Equal(t, "u2", parents["u3"], "the rewound prompt stays, a branch the cursor left")
 		assert.Equal(t, "u2", parents["L14"])

@@ -12,9 +12,8 @@ import (
 // whose id a conversation earlier in the data already took is skipped;
 // when nothing was read the job fails naming the reasons.
 func (j *ImportJob) prepare() {
-	st, res := j.st, j.res
+	res := j.res
 	j.prepared = true
-	now := st.timestamp()
 	seen := map[string]bool{}
 	for _, s := range j.made {
 		if seen[s.id] {
@@ -22,9 +21,8 @@ func (j *ImportJob) prepare() {
 			continue
 		}
 		seen[s.id] = true
-		if s.createdAt == "" {
-			s.createdAt = now
-		}
+		// An undated conversation stays undated (createdAt ""): the
+		// import's time would show it as brand new.
 		if s.updatedAt == "" {
 			s.updatedAt = s.createdAt
 		}

@@ -19,8 +19,8 @@ func TestImportToleranceOneFormat(t *testing.T) {
 		st := testStore(t)
 		res := mustImport(t, st, data, "auto")
 		assert.Equal(t, []string{
-			`chat "w" (w): message "a" lists child "x", which is not in the chat; ignored`,
-			`chat "w" (w): message "a" lists child "c", whose parentId is null; parentId wins: "c" stays a root`,
+			`chat "w": message "a" lists child "x", which is not in the chat; ignored`,
+			`chat "w": message "a" lists child "c", whose parentId is null; parentId wins: the child stays a root`,
 		}, warningTexts(res))
 		sh := shapeOf(t, st, "w")
 		assert.Equal(t, treeShape{3, 2, 0, "b", []string{"main", "main-2"}}, sh)
@@ -86,8 +86,8 @@ func TestImportToleranceOneFormat(t *testing.T) {
 		res := mustImport(t, st, data, "auto")
 		assert.Equal(t, "Plan the trip", res.Sessions[0].Title)
 		assert.Equal(t, []string{
-			`session "c1": 1 file-history-snapshot line(s) carry no message; skipped (lines 3)`,
-			`session "c1": summary line 1 ("Old title", for leaf "d1") is not the title; only one title is kept`,
+			`session "Plan the trip": 1 file-history-snapshot line(s) carry no message; skipped (lines 3)`,
+			`session "Plan the trip": summary line 1 ("Old title", for leaf "d1") is not the title; only one title is kept`,
 		}, warningTexts(res))
 	})
 	t.Run("claude code: the newest leaf chosen for the cursor is never a sidechain while a main leaf exists", func(t *testing.T) {
@@ -107,7 +107,7 @@ func TestImportToleranceOneFormat(t *testing.T) {
 		sh := shapeOf(t, st, "x")
 		assert.Equal(t, treeShape{2, 1, 0, sh.Cursor, []string{"main"}}, sh)
 		assert.Regexp(t, `^m[0-9a-f]{8}$`, sh.Cursor, "an id derived from the chat, position and message")
-		assert.Equal(t, []string{`chat "x" (n): message 2 has no role; skipped`}, warningTexts(res))
+		assert.Equal(t, []string{`chat "n": message 2 has no role; skipped`}, warningTexts(res))
 	})
 	t.Run("chatbot ui: a chat without an id gets one derived from its content, so a second import finds it", func(t *testing.T) {
 		data := []byte(`{"version":4,"history":[{"name":"n","messages":[{"role":"user","content":"a"}]}],"folders":[]}`)

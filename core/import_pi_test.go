@@ -40,7 +40,7 @@ func TestImportPi(t *testing.T) {
 		assert.Equal(t, "Trip", s.Title, "the newest session_info name")
 		assert.Equal(t, treeShape{13, 1, 1, "m4", []string{"main", "main-2"}}, shapeOf(t, st, "pi-sess"))
 		assert.Equal(t, []string{
-			`session "pi-sess": line 12: weird_future_type entry "w1" is of a type sessiontree does not know; it is kept as a custom entry "pi/weird_future_type" holding the line`,
+			`session "Trip": line 12: weird_future_type entry "w1" is of a type sessiontree does not know; it is kept as a custom entry "pi/weird_future_type" holding the line`,
 		}, warningTexts(res))
 
 		kinds := map[string]string{}

@@ -157,3 +157,67 @@ func TestImportEmptyJSONLines(t *testing.T) {
 		assert.Contains(t, err.Message, "has no messages; skipped")
 	})
 }
+
+func TestImportWarningsNameTheConversationOnce(t *testing.T) {
+	const fineChatGPT = `{"id":"c-2","title":"Fine","mapping":{"a":{"id":"a","parent":null,"children":[],"message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["hi"]}}}}}`
+	cases := []struct{ name, data, want string }{
+		{"a ChatGPT conversation without mapping is named by its title",
+			`[` + fineChatGPT + `,{"id":"c-1","title":"Corrupted entry"}]`,
+			`conversation "Corrupted entry" has no messages (its "mapping" is missing); skipped`},
+		{"a ChatGPT conversation without a title is named by its id",
+			`[` + fineChatGPT + `,{"id":"c-1"}]`,
+			`conversation "c-1" has no messages (its "mapping" is missing); skipped`},
+		{"an empty Claude.ai conversation is named by its title",
+			`[{"uuid":"u1","name":"Plans","chat_messages":[]},{"uuid":"u2","name":"x","chat_messages":[{"uuid":"m","sender":"human","text":"hi","content":[{"type":"text","text":"hi"}]}]}]`,
+			`conversation "Plans" has no messages; it is an empty session`},
+		{"a Claude.ai conversation whose every message is unusable is named by its title",
+			`[{"uuid":"u1","name":"Plans","chat_messages":[{"uuid":"m","sender":"bot","text":"hi"}]},{"uuid":"u2","name":"x","chat_messages":[{"uuid":"m","sender":"human","text":"hi","content":[{"type":"text","text":"hi"}]}]}]`,
+			`conversation "Plans": none of its 1 records could be used; skipped`},
+		{"an Open WebUI message whose id is not its key says so once",
+			`[{"id":"w","title":"Trip","chat":{"history":{"currentId":"k","messages":{"k":{"id":"other","parentId":null,"childrenIds":[],"role":"user","content":"q"}}}}}]`,
+			`chat "Trip": message "k" carries another id, "other"; its key is used`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := mustImport(t, testStore(t), []byte(tc.data), "auto")
+			assert.Contains(t, warningTexts(res), tc.want)
+		})
+	}
+}
+
+// A Claude Code session is titled by its summary, else its first prompt,
+// else (a file without the main line's prompt) the task its Task call
+// gave a sub-agent, as Claude Code shows the call, else a sidechain's
+// first prompt (a sub-agent's own transcript begins with its task).
+func TestImportClaudeCodeTitles(t *testing.T) {
+	const (
+		prompt = `{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"cc","timestamp":"2025-11-19T22:53:00.000Z","message":{"role":"user","content":"Fix the border colours"}}`
+		meta   = `{"type":"user","uuid":"u0","parentUuid":null,"isMeta":true,"sessionId":"cc","timestamp":"2025-11-19T22:52:00.000Z","message":{"role":"user","content":"Caveat: local commands"}}`
+		task   = `{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"cc","timestamp":"2025-11-19T22:53:34.908Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Task","input":{"subagent_type":"general-purpose","description":"Research data-border-color usage","prompt":"Research how data-border-color is used in the code base and report back."}}]}}`
+		agent  = `{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"cc","timestamp":"2025-11-19T22:53:34.908Z","message":{"role":"assistant","content":[{"type":"text","text":"On it."},{"type":"tool_use","id":"t1","name":"Agent","input":{"subagent_type":"Explore","description":"Find the colour tokens","prompt":"List every colour token."}}]}}`
+		side1  = `{"type":"user","uuid":"s1","parentUuid":null,"isSidechain":true,"agentId":"e1c84ba5","sessionId":"cc","timestamp":"2025-11-19T22:53:35.000Z","message":{"role":"user","content":"Research how data-border-color is used in the code base and report back."}}`
+		side2  = `{"type":"assistant","uuid":"s2","parentUuid":"s1","isSidechain":true,"agentId":"e1c84ba5","sessionId":"cc","timestamp":"2025-11-19T22:53:39.112Z","message":{"role":"assistant","content":[{"type":"text","text":"I'll research it."}]}}`
+		result = `{"type":"user","uuid":"s3","parentUuid":"s2","isSidechain":true,"agentId":"e1c84ba5","sessionId":"cc","timestamp":"2025-11-19T22:53:40.000Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","content":"12 files"}]}}`
+	)
+	cases := []struct {
+		name  string
+		lines []string
+		want  string
+	}{
+		{"a transcript with its first prompt is titled by it, not by its sub-agent's task",
+			[]string{meta, prompt, task, side1, side2}, "Fix the border colours"},
+		{"a transcript without its first prompt is titled by its sub-agent's task",
+			[]string{task, side2, result}, "Research data-border-color usage"},
+		{"an Agent call (the Task tool's later name) titles it too",
+			[]string{agent, side2}, "Find the colour tokens"},
+		{"a sub-agent's own transcript is titled by the task it was sent",
+			[]string{side2, result, side1}, "Research how data-border-color is used in the code base and r…"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := mustImport(t, testStore(t), []byte(strings.Join(tc.lines, "\n")+"\n"), "claude-code")
+			require.Len(t, res.Sessions, 1)
+			assert.Equal(t, tc.want, res.Sessions[0].Title)
+		})
+	}
+}

@@ -19,7 +19,9 @@ type Status struct {
 	BranchCount  int     `json:"branchCount"`
 	LeafCount    int     `json:"leafCount"`
 	// Depth is the number of nodes on the root→cursor path (0 with no cursor).
-	Depth     int    `json:"depth"`
+	Depth int `json:"depth"`
+	// CreatedAt and UpdatedAt are RFC 3339 UTC times, "" for a session
+	// imported from data that holds no time (undated, docs/IMPORTERS.md).
 	CreatedAt string `json:"createdAt"`
 	UpdatedAt string `json:"updatedAt"`
 }
@@ -512,7 +514,8 @@ type SessionSummary struct {
 	NodeCount    int     `json:"nodeCount"`
 	Cursor       *string `json:"cursor"`
 	ActiveBranch string  `json:"activeBranch"`
-	UpdatedAt    string  `json:"updatedAt"`
+	// UpdatedAt is as Status's: "" for an undated import.
+	UpdatedAt string `json:"updatedAt"`
 	// Tool is the format of the import that made the session ("codex",
 	// "claude-code", "chatgpt", …), Project the folder its conversation
 	// worked in (a coding agent's cwd); each left out when unknown.

@@ -143,9 +143,8 @@ func opRestore(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	now := st.timestamp()
-	if created == "" {
-		created = now
+	if created == "" && !r.has("createdAt") {
+		created = st.timestamp() // "" is an undated session's: it stays so
 	}
 	if updated == "" {
 		updated = created

@@ -120,7 +120,7 @@ test('explorer: demo session, jump by click, import with report, export, reload'
     assert.match(await page.locator('#report-sessions .report-session-size').first().textContent(), /^5 nodes/);
     // The conversation without mapping: named with its reason (under "skipped" when the core
     // reports skipped conversations, else as a warning), and listed once.
-    const skippedText = 'conversation "6b0f0d9c-0000-4000-8000-000000000002" (Corrupted entry) has no mapping; skipped';
+    const skippedText = 'has no messages (its "mapping" is missing); skipped'; // the label names the conversation
     const listed = [...(await page.locator('#report-skipped li .warning-text').allTextContents()), ...(await page.locator('#report-warnings li .warning-text').allTextContents())];
     assert.deepEqual(listed, [skippedText]);
     await page.screenshot({ path: artifactPath('explorer-report.png') });

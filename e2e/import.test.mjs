@@ -145,9 +145,11 @@ test('import: dropping a Claude Code transcript and an Open WebUI export on the 
     const warnings = await page.locator('#report-warnings li').allTextContents();
     assert.equal(warnings.length, 2, warnings.join('\n')); // a transcript names no current message by design: not reported
     assert.match(warnings[0], /names parent "8ae40e91-fa63-40a9-969d-70c0c1d6175e", which is not in the conversation; it becomes a root/);
-    // The transcript has no title: its warning's session is named by its id, as in the sessions above.
+    // The transcript lacks its first prompt: it is titled by its sub-agent's task (the Task call's
+    // description), and its warning's session is named by that title, the id its tooltip.
+    assert.match(rows[0], /^Research data-border-color usage and CSS class mat\.\.\./);
     const label = page.locator('#report-warnings li').first().locator('.warning-session');
-    assert.deepEqual(await label.evaluate((l) => [l.tagName, l.textContent, l.title, l.dataset.sessionId]), ['CODE', '88a8d761-7b9a-4bf1-a8ca-c1febe6bf358', '', '88a8d761-7b9a-4bf1-a8ca-c1febe6bf358']);
+    assert.deepEqual(await label.evaluate((l) => [l.tagName, l.textContent, l.title, l.dataset.sessionId]), ['SPAN', 'Research data-border-color usage and CSS class mat...', '88a8d761-7b9a-4bf1-a8ca-c1febe6bf358', '88a8d761-7b9a-4bf1-a8ca-c1febe6bf358']);
 
     // Open the Claude Code session: its cursor path is in the context pane.
     await page.locator('#session-list li[data-session-id="88a8d761-7b9a-4bf1-a8ca-c1febe6bf358"] button').click();

@@ -6,7 +6,8 @@
 // on demand).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, openExplorer, artifactPath } from './helpers.mjs';
+import path from 'node:path';
+import { setup, openExplorer, artifactPath, importReport, FIXTURES_DIR } from './helpers.mjs';
 import { writeSessions } from './stored-sessions.mjs';
 
 const COUNT = 10_000;
@@ -76,6 +77,46 @@ test('explorer: when the demo session is far down the list (a history newer than
     assert.equal(await selected.getAttribute('data-session-id'), 's0399', 'the newest session, at the top');
     assert.equal(await rows(page), PAGE, 'one page of rows, not every row down to the demo');
     await page.locator('#panel .row.cursor', { hasText: 'session 399 message 1' }).waitFor();
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('explorer: a conversation whose export holds no date (Chatbot UI) reads "undated", below every dated session, after a reload too', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1280, height: 800 } } });
+  try {
+    const { page } = env;
+    await openExplorer(page, env.baseURL);
+    for (const [file, title] of [['chatgpt-modern-export.json', 'Imported 2 sessions'], ['chatbotui-export.json', 'Imported 2 sessions']]) {
+      await page.setInputFiles('#import-file', path.join(FIXTURES_DIR, 'librechat', file));
+      await importReport(page, title);
+      await page.locator('#report-close').click();
+    }
+    const listed = () => page.locator('#session-list li.session').evaluateAll((ls) => ls.map((l) => `${l.querySelector('.session-title').textContent} | ${l.querySelector('.session-updated').textContent}`));
+    const want = [
+      'Demo: a long weekend in Lisbon | just now',
+      'Weeknight pasta | 2025-08-24',
+      'Deploying the staging cluster | 2025-08-24',
+      'Hello what are you able to do? | undated',
+      'Give me the code that inverts ... | undated',
+    ];
+    await page.locator('#session-count', { hasText: '5' }).waitFor();
+    assert.deepEqual(await listed(), want);
+    for (const [width, height] of [[1280, 800], [390, 844]]) {
+      await page.setViewportSize({ width, height });
+      if (width < 700) await page.locator('#tab-sessions').click(); // one pane at a time
+      for (const scheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.locator('#session-list li.session').last().evaluate((li) => li.scrollIntoView({ block: 'end' }));
+        await page.screenshot({ path: artifactPath(`session-list-undated-${width}-${scheme}.png`) });
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.locator('#session-count', { hasText: '5' }).waitFor();
+    assert.deepEqual(await listed(), want, 'the stored sessions stay undated');
     assert.deepEqual(env.errors, []);
   } finally {
     await env.close();

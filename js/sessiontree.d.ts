@@ -117,7 +117,9 @@ export interface SessionStatus {
   leafCount: number;
   /** Nodes on the root→cursor path (0 with no cursor). */
   depth: number;
+  /** RFC 3339 UTC, milliseconds; "" for a session imported from data that holds no time (undated). */
   createdAt: string;
+  /** As createdAt: "" for an undated import until something is appended. */
   updatedAt: string;
 }
 
@@ -459,6 +461,7 @@ export interface SessionSummary {
   nodeCount: number;
   cursor: string | null;
   activeBranch: string;
+  /** RFC 3339 UTC, milliseconds; "" for an undated import (its data holds no time). */
   updatedAt: string;
   /** The format of the import that made the session ("codex", "claude-code", …); absent when unknown. */
   tool?: string;

@@ -81,8 +81,11 @@ export function showReport({ sessions, warnings, errors, skipped = [], files = [
     ...skipped.map((k) => {
       const li = el("li", "warning");
       const id = k.sessionId || k.id;
+      const reason = String(k.reason ?? k.message ?? JSON.stringify(k));
+      // The label names the conversation: the reason's text does not again.
+      const text = id ? warningView({ sessionId: String(id), message: reason }, () => k.title || undefined, false).text : reason;
       if (k.title || id) li.append(sessionLabel(id ? String(id) : "", String(k.title || id)));
-      li.append(el("span", "warning-text", String(k.reason ?? k.message ?? JSON.stringify(k))));
+      li.append(el("span", "warning-text", text));
       return li;
     }),
   );

@@ -8,7 +8,8 @@
 // the DOM only through textContent.
 
 import { el } from "./dom.js";
-import { highlightPieces, relativeTime } from "./node-text.js";
+import { highlightPieces } from "./node-text.js";
+import { updatedText } from "./session-dates.js";
 import { matchTitles } from "./title-search.js";
 import { toolLabel } from "./session-filter.js";
 
@@ -54,7 +55,7 @@ function sessionItem({ session: s, ranges, byId }, now) {
   li.classList.add("title-hit");
   const title = el("span", "hit-title");
   title.append(...marked(s.title, ranges));
-  const meta = [s.tool ? toolLabel(s.tool) : null, `${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"}`, relativeTime(s.updatedAt, now)];
+  const meta = [s.tool ? toolLabel(s.tool) : null, `${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"}`, updatedText(s.updatedAt, now)];
   if (byId && s.title !== s.sessionId) meta.unshift(s.sessionId);
   li.append(title, el("span", "hit-session", meta.filter(Boolean).join(" · ")));
   li.title = s.sessionId;

@@ -10,7 +10,8 @@
 
 import { init } from "../js/sessiontree.js";
 import { createDemoSession, DEMO_SESSION_ID } from "./demo.js";
-import { filterSessions, relativeTime, snapshotFileName } from "./tree-model.js";
+import { filterSessions, snapshotFileName } from "./tree-model.js";
+import { byActivity, updatedText } from "./session-dates.js";
 import { GlobalSearch } from "./explorer-search.js";
 import { NARROW, PaneTabs } from "./explorer-panes.js";
 import { openFamilyMembers, rememberView } from "./explorer-map.js";
@@ -70,7 +71,7 @@ async function must(request) {
 
 async function loadSessions() {
   const list = await must({ operation: "sessions" });
-  list.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.sessionId < b.sessionId ? -1 : 1));
+  list.sort(byActivity);
   state.sessions = list;
   state.origin.update(list);
   $("import-hint").classList.toggle("compact", list.length > 1); // the list needs the room more than the text
@@ -106,7 +107,7 @@ function sessionRow(s) {
   // The id tells apart sessions of one title (a fork, a clone, a re-import).
   if (s.title !== s.sessionId) button.append(el("span", "session-id", s.sessionId));
   const meta = el("span", "session-meta");
-  meta.append(el("span", "session-size", `${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"}`), el("span", "session-updated", relativeTime(s.updatedAt, state.now)));
+  meta.append(el("span", "session-size", `${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"}`), el("span", "session-updated", updatedText(s.updatedAt, state.now)));
   button.append(meta);
   if (s.tool) button.append(el("span", "session-source", s.project ? `${toolLabel(s.tool)} · ${projectLabel(s.project)}` : toolLabel(s.tool)));
   button.title = s.project ? `${s.sessionId} · ${s.project}` : s.sessionId;

@@ -31,10 +31,10 @@ export function reportTitles({ sessions = [], skipped = [] }) {
 /**
  * How a warning reads in the report: the session it is about, by title
  * where known (`name`; its id stays in `id`), and its text, less the
- * words core names that session by (`session "<id>": `, `conversation
- * "<id>" (<title>): `; the label says which), also after a folder's
- * `<file>: `; of several files, a warning that names no session says its
- * file first.
+ * words core names that session by (`session "<id>"`, `conversation
+ * "<title>"`, `chat "<id>"`…; the label says which), also after a
+ * folder's `<file>: `; of several files, a warning that names no session
+ * says its file first. A skipped conversation's reason reads the same way.
  * @param {{sessionId?: string, message: string, file?: string}} w
  * @param {(id: string) => string | undefined} titleOf of reportTitles
  * @param {boolean} manyFiles whether the report is of several files
@@ -48,18 +48,23 @@ export function warningView(w, titleOf, manyFiles) {
 
 /**
  * message less the words naming its own session, which the label says:
- * `session "<id>": `, `conversation "<id>": ` or `conversation "<id>"
- * (<title>): `, at its start or after the `<file>: ` a folder's warnings
- * begin with (the file is kept).
+ * `session`, `conversation` or `chat` and its id or title quoted (core
+ * names a conversation once, by title, else by id), with the `: ` after
+ * them, at its start or after the `<file>: ` a folder's warnings begin
+ * with (the file is kept): `conversation "Trip" has no messages` → `has
+ * no messages`.
  * @param {string} message @param {string} id @param {string} [title]
  */
 function unnamed(message, id, title) {
-  const q = JSON.stringify(id);
-  const names = [`session ${q}: `, `conversation ${q}: `];
-  if (title) names.push(`conversation ${q} (${title}): `);
-  for (const name of names) {
-    const at = message.indexOf(name);
-    if (at === 0 || (at > 2 && message.startsWith(": ", at - 2))) return message.slice(0, at) + message.slice(at + name.length);
+  for (const noun of ["session", "conversation", "chat"]) {
+    for (const name of title ? [id, title] : [id]) {
+      const words = `${noun} ${JSON.stringify(name)}`;
+      const at = message.indexOf(words);
+      if (at !== 0 && !(at > 2 && message.startsWith(": ", at - 2))) continue;
+      const rest = message.slice(at + words.length);
+      const sep = rest.startsWith(": ") ? 2 : rest.startsWith(" ") ? 1 : -1;
+      if (sep > 0) return message.slice(0, at) + rest.slice(sep);
+    }
   }
   return message;
 }

@@ -5,6 +5,8 @@
 // date select offers the ranges that tell sessions apart, each with its
 // count. Pure: `now` is passed in.
 
+import { relativeTime } from "./node-text.js";
+
 const DAY = 24 * 60 * 60 * 1000;
 
 /**
@@ -18,6 +20,30 @@ const RANGES = [
   { value: "30d", label: "Past 30 days", since: (now) => now - 30 * DAY },
   { value: "365d", label: "Past year", since: (now) => now - 365 * DAY },
 ];
+
+/**
+ * How a session's row says when it was last active: relativeTime's words,
+ * or "undated" when its updatedAt is unknown ("" for a conversation whose
+ * export holds no date, which the list sorts below the dated ones).
+ * @param {string | undefined} updatedAt
+ * @param {number} now ms since the epoch
+ */
+export function updatedText(updatedAt, now) {
+  return relativeTime(updatedAt ?? "", now) || "undated";
+}
+
+/**
+ * The list's order: the newest activity first, undated sessions (updatedAt
+ * "") after every dated one, ties by id. For Array.prototype.sort.
+ * @param {{sessionId: string, updatedAt?: string}} a
+ * @param {{sessionId: string, updatedAt?: string}} b
+ */
+export function byActivity(a, b) {
+  const ta = a.updatedAt ?? "";
+  const tb = b.updatedAt ?? "";
+  if (ta !== tb) return ta < tb ? 1 : -1; // "" is less than any date: last
+  return a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0;
+}
 
 /** The value of the range "older than a year". */
 export const OLDER = "older";

@@ -63,17 +63,26 @@ test('report: a warning names its session by title, the id kept; core\'s "sessio
   assert.deepEqual(warningView({ message: 'm', file: 'a.json' }, titleOf, true), { session: null, text: 'a.json: m' }, 'of several files, the file first');
 });
 
-test('report: a warning loses the words naming its own session after a folder\'s file too, and in the "conversation" form', () => {
+test('report: a warning loses the words naming its own session, by id or title, after a folder\'s file too', () => {
   const titleOf = reportTitles({ sessions: [{ sessionId: 'd652', title: 'Citation Convo' }, { sessionId: '0199', title: 'Add a test' }] });
   const cases = [
-    ['d652', 'conversation "d652" (Citation Convo): message "4b3a" lists child "aaa2", which is not in the mapping; ignored', 'message "4b3a" lists child "aaa2", which is not in the mapping; ignored'],
-    ['d652', 'exports/c.json: conversation "d652" (Citation Convo): message "4b3a" lists child "aaa2"', 'exports/c.json: message "4b3a" lists child "aaa2"'],
+    ['d652', 'conversation "Citation Convo": message "4b3a" lists child "aaa2", which is not in the mapping; ignored', 'message "4b3a" lists child "aaa2", which is not in the mapping; ignored'],
+    ['d652', 'exports/c.json: conversation "Citation Convo": message "4b3a" lists child "aaa2"', 'exports/c.json: message "4b3a" lists child "aaa2"'],
+    ['d652', 'chat "d652": message 2 has no role; skipped', 'message 2 has no role; skipped'],
+    ['d652', 'conversation "Citation Convo" has no messages; it is an empty session', 'has no messages; it is an empty session'],
     ['0199', '.codex/sessions/r.jsonl: session "0199": 1 event_msg token_count line(s): the model does not see them; skipped (lines 16)', '.codex/sessions/r.jsonl: 1 event_msg token_count line(s): the model does not see them; skipped (lines 16)'],
     ['0199', 'conversation "0199": no messages', 'no messages'],
     ['0199', 'a.jsonl: a note about session "0199": kept', 'a.jsonl: a note about session "0199": kept'], // not where a name begins
-    ['d652', 'conversation "d652" (Other title): x', 'conversation "d652" (Other title): x'], // a title that is not its own is left
+    ['d652', 'conversation "Other title": x', 'conversation "Other title": x'], // a title that is not its own is left
+    ['d652', 'conversation "d652"s', 'conversation "d652"s'], // not followed by ": " or a space
   ];
   for (const [sessionId, message, want] of cases) assert.equal(warningView({ sessionId, message }, titleOf, true).text, want, message);
+});
+
+test('report: a skipped conversation\'s reason, after its label, does not name it again', () => {
+  const reason = 'conversation "Corrupted entry" has no messages (its "mapping" is missing); skipped';
+  assert.deepEqual(warningView({ sessionId: '6b0f', message: reason }, () => 'Corrupted entry', false),
+    { session: { id: '6b0f', name: 'Corrupted entry' }, text: 'has no messages (its "mapping" is missing); skipped' });
 });
 
 test('report: a file of a folder whose format was not detected says so in its first words, without the list of every format tried', () => {

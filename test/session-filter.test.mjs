@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { filterByOrigin, formatCount, originOptions, projectLabel, toolLabel } from '../static/session-filter.js';
 import { folderReport, joinReports } from '../static/open-folder.js';
-import { dateOptions, inRange } from '../static/session-dates.js';
+import { byActivity, dateOptions, inRange, updatedText } from '../static/session-dates.js';
 
 const sessions = [
   { sessionId: 'a', tool: 'codex', project: '/home/me/api', nodeCount: 3400 },
@@ -99,4 +99,20 @@ test('open-folder: a folder where no file gave a session lists each file with it
   // Without the list (an older store, a failure of another kind): the message, once.
   assert.deepEqual(folderReport({ ok: false, error: { code: 'STORAGE_ERROR', message: 'quota' } }, false).errors, ['quota']);
   assert.deepEqual(folderReport(env, true), { sessions: [], warnings: [], errors: ['import cancelled; nothing was imported'], skipped: [], files: [] });
+});
+
+test('session-dates: an undated session (updatedAt "", an export without dates) reads "undated" and sorts below every dated one', () => {
+  const now = Date.parse('2026-12-02T15:00:00Z');
+  assert.equal(updatedText('', now), 'undated');
+  assert.equal(updatedText(undefined, now), 'undated');
+  assert.equal(updatedText('2026-12-02T14:59:50Z', now), 'just now');
+  assert.equal(updatedText('2024-05-01T17:37:40.879Z', now), '2024-05-01');
+  const list = [
+    { sessionId: 'u2', updatedAt: '' },
+    { sessionId: 'old', updatedAt: '2024-05-01T17:37:40.879Z' },
+    { sessionId: 'u1', updatedAt: '' },
+    { sessionId: 'new', updatedAt: '2026-12-02T14:00:00.000Z' },
+    { sessionId: 'none' },
+  ];
+  assert.deepEqual(list.sort(byActivity).map((s) => s.sessionId), ['new', 'old', 'none', 'u1', 'u2']);
 });

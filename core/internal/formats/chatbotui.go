@@ -138,10 +138,7 @@ func convertChatbotUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversati
 		c.ID = ""
 		return c, nil
 	}
-	name := jsonx.Sprintf("chat %q", c.ID)
-	if c.Title != "" {
-		name += jsonx.Sprintf(" (%s)", c.Title)
-	}
+	name := ConversationName("chat", c.Title, c.ID)
 	var warns []Warning
 	if chat.Prompt != nil && *chat.Prompt != "" {
 		// The chat's settings (model, prompt, temperature, folder) are its

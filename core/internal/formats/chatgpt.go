@@ -57,14 +57,11 @@ func chatgptConvert(model *Model, f *chatgptReader, k int) (Conversation, []Warn
 		c.Title = *conv.Title
 	}
 	name := jsonx.Sprintf("conversation %d", k)
-	if c.ID != "" {
-		name = jsonx.Sprintf("conversation %q", c.ID)
-	}
-	if c.Title != "" {
-		name += jsonx.Sprintf(" (%s)", c.Title)
+	if c.ID != "" || c.Title != "" {
+		name = ConversationName("conversation", c.Title, c.ID)
 	}
 	if !f.hasMapping {
-		return c, nil, jsonx.Sprintf("%s has no mapping; skipped", name)
+		return c, nil, jsonx.Sprintf("%s has no messages (its \"mapping\" is missing); skipped", name)
 	}
 	if conv.CreateTime != nil {
 		c.Created = *conv.CreateTime

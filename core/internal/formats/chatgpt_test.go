@@ -87,7 +87,7 @@ var chatgptCases = []struct {
 			`a<: {"role":"user","content":"hi \"there\"\né"}`,
 			`b<a: {"role":"assistant","content":"yo\nsecond part"}`,
 		}, Warnings: []string{
-			`conversation "c1" (T): message "a" lists child "x", which is not in the mapping; ignored`,
+			`conversation "T": message "a" lists child "x", which is not in the mapping; ignored`,
 		}}},
 	{"a conversation without an id gets one derived from its creation time and roots",
 		`{"title":"no id","create_time":1700000000.5,"mapping":{"r":{"id":"r","message":null},"a":{"parent":"r","message":{"author":{"role":"user"},"content":{"content_type":"text","parts":[]}}}}}`,
@@ -96,10 +96,10 @@ var chatgptCases = []struct {
 		}}},
 	{"a null mapping skips the conversation",
 		`{"id":"c2","mapping":null}`,
-		chatgptRead{ID: "c2", Skip: `conversation "c2" has no mapping; skipped`}},
+		chatgptRead{ID: "c2", Skip: `conversation "c2" has no messages (its "mapping" is missing); skipped`}},
 	{"a missing mapping skips the conversation",
 		`{"id":"c3"}`,
-		chatgptRead{ID: "c3", Skip: `conversation "c3" has no mapping; skipped`}},
+		chatgptRead{ID: "c3", Skip: `conversation "c3" has no messages (its "mapping" is missing); skipped`}},
 	{"an empty mapping is an empty session",
 		`{"id":"c4","mapping":{}}`,
 		chatgptRead{ID: "c4", Warnings: []string{
@@ -220,7 +220,7 @@ var chatgptCases = []struct {
 			`ké<ké: {"role":"user","content":"p"}`,
 			`z<ké: {"role":"tool","content":"z","name":"n"}`,
 		}, Warnings: []string{
-			`conversation 3 (té): message "ké" lists child "", which is not in the mapping; ignored`,
+			`conversation "té": message "ké" lists child "", which is not in the mapping; ignored`,
 		}}},
 	{"a conversation with white space keeps its records' sources compacted",
 		`{ "id" : "c22", "mapping" : { "a" : { "parent" : null , "message" : { "author" : { "role" : "user" } , "content" : { "content_type" : "text" , "parts" : [ "spaced" ] } } } } }`,

@@ -200,10 +200,7 @@ func convertClaudeAI(model *Model, raw jsonx.RawMessage, k int) (Conversation, [
 		c.ID = ""
 		return c, nil
 	}
-	name := jsonx.Sprintf("conversation %q", c.ID)
-	if c.Title != "" {
-		name += jsonx.Sprintf(" (%s)", c.Title)
-	}
+	name := ConversationName("conversation", c.Title, c.ID)
 	w := warnings{session: c.ID, prefix: name + ": "}
 	warn := w.warn
 	linked := false
@@ -235,7 +232,7 @@ func convertClaudeAI(model *Model, raw jsonx.RawMessage, k int) (Conversation, [
 		c.Linear = true
 	}
 	if len(c.Records) == 0 && c.Unusable == 0 {
-		warn("has no messages; it is an empty session")
+		w.warns = append(w.warns, Warning{SessionID: c.ID, Message: name + " has no messages; it is an empty session"})
 	}
 	if derived {
 		renameDerived(&c, w.warns, "claudeai-")

@@ -165,13 +165,14 @@ type claudeCodeReader struct {
 	parent    string // the first forkedFrom's sessionId: the session this one was branched from
 	recs      []Record
 	summaries []claudeCodeSummary
-	warnings         // lines without uuid skipped by type, told in Finish
-	firstText string // the earliest user message's text, for a title
-	firstTime float64
+	warnings  // lines without uuid skipped by type, told in Finish
 	created   float64
 	hash      hash.Hash
 	lines     int
 	bounds    map[string]bool // uuids of compact_boundary lines
+	first     titleCandidate  // what may title the session (see titles): the main line's first prompt,
+	task      titleCandidate  // the first sub-agent task,
+	side      titleCandidate  // a sidechain's first prompt
 }
 
 func newClaudeCodeReader(model *Model) LineReader {
@@ -280,9 +281,7 @@ func (r *claudeCodeReader) line(raw []byte, l *claudeCodeLine, n int) {
 		}
 		if err == nil {
 			rec.Message, rec.Written, rec.Role = msg, true, role
-			if l.Type == "user" && !l.IsSidechain && !l.IsMeta && (r.firstText == "" || t < r.firstTime) && !bytes.Contains(msg, []byte(`"tool_result"`)) {
-				r.firstText, r.firstTime = claudeCodeTitle(r.model, msg), t
-			}
+			r.titles(l, msg, t)
 		} else {
 			r.warn("%s has an unusable message (%s); it is kept as a custom entry that does not reach the model", what(), err.Error())
 			rec.Kind, rec.Entry = KindCustom, &Entry{CustomType: "claude-code/" + l.Type}
@@ -345,6 +344,62 @@ func (r *claudeCodeReader) compaction(msg jsonx.RawMessage, boundary string) (*E
 	return e, err == nil
 }
 
+// titleCandidate is the earliest text of one kind that may title a
+// session, and its time.
+type titleCandidate struct {
+	text string
+	time float64
+}
+
+// earlier says whether a text at time t comes before the one kept.
+func (c *titleCandidate) earlier(t float64) bool { return c.text == "" || t < c.time }
+
+// titles notes what message msg (of line l, at time t) offers a title:
+// a user prompt (not a tool result, not isMeta) on the main line or on a
+// sidechain, or the task a Task (Agent) tool call gives a sub-agent, by
+// its description, as Claude Code shows the call.
+func (r *claudeCodeReader) titles(l *claudeCodeLine, msg jsonx.RawMessage, t float64) {
+	switch {
+	case l.IsMeta:
+	case l.Type == "user" && !bytes.Contains(msg, []byte(`"tool_result"`)):
+		c := &r.first
+		if l.IsSidechain {
+			c = &r.side
+		}
+		if c.earlier(t) {
+			c.text, c.time = claudeCodeTitle(r.model, msg), t
+		}
+	case l.Type == "assistant" && !l.IsSidechain && r.task.earlier(t) && bytes.Contains(msg, []byte(`"subagent_type"`)):
+		if d := claudeCodeTask(msg); d != "" {
+			r.task.text, r.task.time = claudeCodeTitle(r.model, append(jsonx.AppendString([]byte(`{"role":"user","content":`), d), '}')), t
+		}
+	}
+}
+
+// claudeCodeTask returns the description of the first Task (or Agent)
+// tool call of an assistant message, "" when it has none.
+func claudeCodeTask(msg jsonx.RawMessage) string {
+	f, err := RawFields(msg)
+	if err != nil || len(f["content"]) == 0 || f["content"][0] != '[' {
+		return ""
+	}
+	var desc string
+	sc := jsonx.Scanner{Data: f["content"]}
+	_ = sc.Elements(func(_ int, v []byte, _ bool) error {
+		part, err := RawFields(v)
+		if desc != "" || err != nil {
+			return nil
+		}
+		typ, _ := jsonx.ParseString(part["type"])
+		name, _ := jsonx.ParseString(part["name"])
+		if input, err := RawFields(part["input"]); err == nil && typ == "tool_use" && (name == "Task" || name == "Agent") {
+			desc, _ = jsonx.ParseString(input["description"])
+		}
+		return nil
+	})
+	return strings.TrimSpace(desc)
+}
+
 // claudeCodeTitle returns the plain-text title a user message gives: a
 // slash command's name and arguments when it is one
 // (<command-name>/init</command-name><command-args>…</command-args>),
@@ -403,7 +458,9 @@ func (r *claudeCodeReader) Finish() ([]Conversation, []Warning) {
 	}
 	r.finish(func(string) string { return " carry no message; skipped" })
 	// The title: the summary of the newest summarised leaf, else the
-	// first user message.
+	// first user prompt, else (no prompt of the main line in the file)
+	// the first sub-agent task, else a sidechain's first prompt (a
+	// sub-agent's transcript: its task as the Task call sent it).
 	best := -1
 	var bestTime float64
 	at := make(map[string]float64, len(c.Records))
@@ -418,7 +475,13 @@ func (r *claudeCodeReader) Finish() ([]Conversation, []Warning) {
 	if best < 0 && len(r.summaries) > 0 {
 		best = len(r.summaries) - 1
 	}
-	c.Title = r.firstText
+	c.Title = r.first.text
+	if c.Title == "" {
+		c.Title = r.task.text
+	}
+	if c.Title == "" {
+		c.Title = r.side.text
+	}
 	for i, s := range r.summaries {
 		if i == best {
 			c.Title = s.text

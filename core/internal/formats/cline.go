@@ -189,12 +189,13 @@ func ConvertClineTask(model *Model, files ClineTaskFiles) (Conversation, []Warni
 			warn("task_metadata.json is not valid JSON; it is left out")
 		}
 	}
+	name := ConversationName("session", c.Title, id)
 	for i := range w.warns {
 		w.warns[i].SessionID = id
-		w.warns[i].Message = jsonx.Sprintf("session %q: %s", id, w.warns[i].Message)
+		w.warns[i].Message = name + ": " + w.warns[i].Message
 	}
 	if len(api) == 0 && len(ui) == 0 {
-		c.Skip = jsonx.Sprintf("session %q has no messages; skipped", id)
+		c.Skip = name + " has no messages; skipped"
 	}
 	return c, w.warns
 }

@@ -270,12 +270,13 @@ func finishSession(c Conversation, warns []Warning, none string, empty bool) ([]
 	if len(c.Records) == 0 && empty {
 		warns = append(warns, Warning{Message: jsonx.Sprintf("it has no %s; it is an empty session", none)})
 	}
+	name := ConversationName("session", c.Title, c.ID)
 	for i := range warns {
 		warns[i].SessionID = c.ID
-		warns[i].Message = jsonx.Sprintf("session %q: %s", c.ID, warns[i].Message)
+		warns[i].Message = name + ": " + warns[i].Message
 	}
 	if len(c.Records) == 0 && !empty {
-		c.Skip = jsonx.Sprintf("session %q has no %s; skipped", c.ID, none)
+		c.Skip = jsonx.Sprintf("%s has no %s; skipped", name, none)
 	}
 	return []Conversation{c}, warns
 }

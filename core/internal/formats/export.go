@@ -168,8 +168,12 @@ func exportPi(s *ExportSession) []byte {
 	if headerNode {
 		b = appendObjectFields(b, s.Nodes[0].Entry.Data, "type", "version", "id", "sessiontree")
 	} else {
+		created := s.CreatedAt
+		if created == "" && len(s.Nodes) > 0 {
+			created = s.Nodes[0].Timestamp // an undated session: Pi's header needs a time
+		}
 		b = append(b, `,"timestamp":`...)
-		b = jsonx.AppendString(b, s.CreatedAt)
+		b = jsonx.AppendString(b, created)
 		b = append(b, `,"cwd":""`...)
 	}
 	b = append(b, `,"sessiontree":{"title":`...)

@@ -180,10 +180,7 @@ func convertLibreChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, 
 		return c, nil
 	}
 	c.ID = id
-	name := jsonx.Sprintf("conversation %q", id)
-	if title != "" {
-		name += jsonx.Sprintf(" (%s)", title)
-	}
+	name := ConversationName("conversation", title, id)
 	if readErr != nil {
 		c.Skip = jsonx.Sprintf("%s could not be read: %v; skipped", name, readErr)
 		return c, nil

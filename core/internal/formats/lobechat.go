@@ -173,7 +173,7 @@ func lobeConversation(model *Model, s lobeSession, t lobeTopic, msgs []lobeMessa
 	if c.Title == "" {
 		c.Title = s.Title
 	}
-	w := warnings{session: c.ID, prefix: "session " + jsonx.Sprintf("%q", c.ID) + ": "}
+	w := warnings{session: c.ID, prefix: ConversationName("session", c.Title, c.ID) + ": "}
 	warn := w.warn
 	slices.SortStableFunc(msgs, func(a, b lobeMessage) int {
 		switch {

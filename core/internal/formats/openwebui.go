@@ -81,10 +81,7 @@ func convertOpenWebUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversati
 	if c.Skip != "" {
 		return c, nil
 	}
-	name := jsonx.Sprintf("chat %q", c.ID)
-	if c.Title != "" {
-		name += jsonx.Sprintf(" (%s)", c.Title)
-	}
+	name := ConversationName("chat", c.Title, c.ID)
 	entries, current, hasCurrent := openWebUIEntries(chat)
 	var warns []Warning
 	if len(entries) == 0 {
@@ -191,7 +188,7 @@ func openWebUIRecords(c *Conversation, entries []openWebUIEntry, name, current s
 			if strings.HasPrefix(e.key, "#") {
 				id = mid
 			} else {
-				warn("message %q carries the id %q; the key %q is used", e.key, mid, e.key)
+				warn("message %q carries another id, %q; its key is used", e.key, mid)
 			}
 		}
 		if id == "" || strings.HasPrefix(id, "#") {
@@ -234,7 +231,7 @@ func openWebUIRecords(c *Conversation, entries []openWebUIEntry, name, current s
 			cp, _ := jsonx.ParseString(cm.parentID)
 			if cp != rec.ID {
 				if cp == "" {
-					warn("message %q lists child %q, whose parentId is null; parentId wins: %q stays a root", rec.ID, child, child)
+					warn("message %q lists child %q, whose parentId is null; parentId wins: the child stays a root", rec.ID, child)
 				} else {
 					warn("message %q lists child %q, whose parentId is %q; parentId wins", rec.ID, child, cp)
 				}

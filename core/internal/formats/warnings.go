@@ -67,3 +67,15 @@ func cappedList(ns []int, max int) string {
 	}
 	return b.String()
 }
+
+// ConversationName names a conversation in a warning, once: noun (the
+// export's word, "conversation" or "chat") and its title quoted, else its
+// id quoted: `conversation "Weeknight pasta"`. The warning's SessionID
+// carries the id; the explorer labels the warning with the title and
+// drops these words from its text (static/report-lines.js).
+func ConversationName(noun, title, id string) string {
+	if title == "" {
+		return jsonx.Sprintf("%s %q", noun, id)
+	}
+	return jsonx.Sprintf("%s %q", noun, title)
+}
