@@ -1,6 +1,10 @@
 package core
 
-import "github.com/sessiontree/sessiontree/core/internal/search"
+import (
+	"time"
+
+	"github.com/sessiontree/sessiontree/core/internal/search"
+)
 
 // searchIndex is the store's search consumer: the index of every live
 // session's nodes and, by session, how much of each it holds. It belongs
@@ -22,6 +26,7 @@ type searchIndex struct {
 	// changes.
 	kept    *search.Index
 	keptRev int
+	keptAt  time.Time
 }
 
 // searchOwner is what the index holds of one session: the documents of
@@ -302,4 +307,11 @@ func (st *Store) unindex(s *Session) {
 	if o := st.search.of[s]; o != nil {
 		st.search.leave(o)
 	}
+}
+
+// forgetKept is called when a session leaves the store (deleted, erased,
+// dropped by another tab): the kept index holds its words, so it is kept
+// again at the next chance (SearchIndexBytes), however little changed.
+func (st *Store) forgetKept() {
+	st.search.kept = nil
 }

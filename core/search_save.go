@@ -2,6 +2,7 @@ package core
 
 import (
 	"errors"
+	"time"
 	"unicode/utf8"
 
 	"github.com/sessiontree/sessiontree/core/internal/search"
@@ -32,20 +33,37 @@ const searchMagic = "STSX\x01"
 // search index of this format.
 var errSearchBytes = errors.New("the stored search index is damaged or of another version; it is built again")
 
+// Keeping the index again: the whole of it is written each time (at
+// 1,000,000 nodes some tens of megabytes), so a chat's turns do not each
+// rewrite it. What changed since is not lost meanwhile: a session stored
+// since the bytes were kept is left out of them on reading and loaded.
+const (
+	// KeepSearchShare: kept again once the documents added or dropped since
+	// reach this share of the index (1/KeepSearchShare of its documents)…
+	KeepSearchShare = 16
+	// KeepSearchEvery: …or once this long passed with any change.
+	KeepSearchEvery = 10 * time.Minute
+)
+
 // SearchIndexBytes returns the search index as bytes to keep (see the file
 // comment), or nil when there is no index, the index does not yet hold
 // every session (WarmSearch has not finished: the bytes would leave the
-// rest out), or nothing changed since the bytes it last returned or the
-// ones LoadSearchIndex took.
+// rest out), or it changed too little since the bytes it last returned or
+// LoadSearchIndex took (see KeepSearchShare); a session removed (deleted,
+// erased, dropped by another tab) makes it keep them again, without its
+// words.
 func (st *Store) SearchIndexBytes() []byte {
 	if st.search.ix == nil || !st.WarmSearch(0) {
 		return nil
 	}
 	sx := &st.search
-	if sx.kept == sx.ix && sx.keptRev == sx.ix.Revision() {
-		return nil
+	if sx.kept == sx.ix {
+		changed := sx.ix.Revision() - sx.keptRev
+		if changed == 0 || changed*KeepSearchShare < sx.ix.LiveDocs() && st.now().Sub(sx.keptAt) < KeepSearchEvery {
+			return nil
+		}
 	}
-	sx.kept, sx.keptRev = sx.ix, sx.ix.Revision()
+	sx.kept, sx.keptRev, sx.keptAt = sx.ix, sx.ix.Revision(), st.now()
 	keys := make([]uint32, len(sx.owners))
 	table := []byte(searchMagic)
 	var n uint32
@@ -129,7 +147,7 @@ func (st *Store) LoadSearchIndex(data []byte) (int, error) {
 		sx.of[s] = o
 	}
 	ix.DropOwners(func(k uint32) bool { return sx.owners[k] == nil })
-	sx.kept, sx.keptRev = ix, ix.Revision()
+	sx.kept, sx.keptRev, sx.keptAt = ix, ix.Revision(), st.now()
 	st.search = sx
 	return len(sx.of), nil
 }

@@ -150,3 +150,25 @@ func FuzzLoadSearchIndex(f *testing.F) {
 		}
 	})
 }
+
+func TestTheIndexIsKeptAgainOnlyPastAShareOfChangesOrWhenASessionLeaves(t *testing.T) {
+	st := testStore(t)
+	for i := 0; i < 10; i++ {
+		texts := make([]string, 10)
+		for k := range texts {
+			texts[k] = "plum and pear number " + string(rune('a'+k))
+		}
+		seedTexts(t, st, string(rune('a'+i)), texts...)
+	}
+	require.True(t, st.WarmSearch(-1))
+	require.NotNil(t, st.SearchIndexBytes(), "the first time")
+	seedTexts(t, st, "a", "one more")
+	require.True(t, st.WarmSearch(-1))
+	assert.Nil(t, st.SearchIndexBytes(), "1 document of 101 is under 1/16")
+	seedTexts(t, st, "b", "2", "3", "4", "5", "6", "7")
+	require.True(t, st.WarmSearch(-1))
+	assert.NotNil(t, st.SearchIndexBytes(), "7 of 107 reach 1/16")
+	assert.Nil(t, st.SearchIndexBytes())
+	ok[obj](t, st, `{"operation":"delete","sessionId":"c","permanent":true}`)
+	assert.NotNil(t, st.SearchIndexBytes(), "a session gone: its words must go from the kept bytes")
+}

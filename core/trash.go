@@ -49,6 +49,7 @@ func (st *Store) remove(s *Session) {
 		st.stubs--
 	}
 	st.unindex(s)
+	st.forgetKept()
 	st.views.forget(s)
 	delete(st.sessions, s.id)
 	if i := slices.Index(st.order, s.id); i >= 0 {
