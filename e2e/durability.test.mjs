@@ -441,6 +441,36 @@ test('a tree closed while it holds the write lock, writes, or waits for it lets 
   }
 });
 
+test('a session erased and made again under its id in one page reaches the other page as the new session: its text, not the erased one, and appends go on from its nodes', async () => {
+  const env = await setup();
+  try {
+    const a = await open(env, env.page);
+    assert.equal(await initTree(a), null);
+    await value(a, { operation: 'append.many', sessionId: 'x', create: true, messages: [{ role: 'user', content: 'apple pie' }] });
+    const b = await open(env);
+    // Without a worker the two calls below join one transaction: page a
+    // never reads the erased session's tombstone, only the new session.
+    assert.equal(await initTree(b, { dbName: 'durable', worker: false }), null);
+    await value(b, { operation: 'context', sessionId: 'x' });
+    const [erased, made] = await b.evaluate(() => Promise.all([
+      window.tree.call({ operation: 'delete', sessionId: 'x', permanent: true }),
+      window.tree.call({ operation: 'append.many', sessionId: 'x', create: true, messages: [{ role: 'user', content: 'banana bread' }] }),
+    ]));
+    assert.deepEqual(erased.value, { erased: ['x'] });
+    await a.evaluate(() => window.tree.refresh());
+    const context = await value(a, { operation: 'context', sessionId: 'x' });
+    assert.deepEqual(context.messages, [{ role: 'user', content: 'banana bread' }], 'the new session, as stored');
+    assert.deepEqual((await value(a, { operation: 'search', query: 'apple' })).hits, [], 'the erased text is gone');
+    const next = await value(a, { operation: 'append', sessionId: 'x', message: { role: 'user', content: 'cherry' } });
+    assert.equal(next.parentId, made.value.nodeIds[0]);
+    await reload(a);
+    assert.deepEqual((await value(a, { operation: 'context', sessionId: 'x' })).messages.map((m) => m.content), ['banana bread', 'cherry']);
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
 test('annotations (labels, hidden subtrees) are stored, reach the other page and survive a reload', async () => {
   const env = await setup();
   try {
