@@ -172,3 +172,25 @@ func TestTheIndexIsKeptAgainOnlyPastAShareOfChangesOrWhenASessionLeaves(t *testi
 	ok[obj](t, st, `{"operation":"delete","sessionId":"c","permanent":true}`)
 	assert.NotNil(t, st.SearchIndexBytes(), "a session gone: its words must go from the kept bytes")
 }
+
+func TestErasingASessionInTheTrashKeepsTheIndexAgain(t *testing.T) {
+	// The shim deletes the kept bytes with every erasure (store/erase.js):
+	// they hold the session's words. The index is then kept again at the
+	// next chance, or a fresh page would find none and load every session.
+	for _, erase := range []string{
+		`{"operation":"trash.empty","sessionId":"c"}`,
+		`{"operation":"trash.empty"}`,
+		`{"operation":"sync.forget","sessionId":"c"}`, // another tab erased it
+	} {
+		t.Run(erase, func(t *testing.T) {
+			st := testStore(t)
+			seedFruit(t, st)
+			require.True(t, st.WarmSearch(-1))
+			ok[obj](t, st, `{"operation":"delete","sessionId":"c"}`)
+			require.NotNil(t, st.SearchIndexBytes(), "c left the store")
+			require.Nil(t, st.SearchIndexBytes())
+			ok[obj](t, st, erase)
+			assert.NotNil(t, st.SearchIndexBytes(), "the erasure deleted the kept bytes")
+		})
+	}
+}
