@@ -47,8 +47,11 @@ const (
 
 // SearchIndexBytes returns the search index as bytes to keep (see the file
 // comment), or nil when there is no index, the index does not yet hold
-// every session (WarmSearch has not finished: the bytes would leave the
-// rest out), or it changed too little since the bytes it last returned or
+// every session (WarmSearch has not finished, or a paged-out session's
+// documents are not in it as it is stored: the bytes would leave the rest
+// out, and written over those an earlier page kept, a fresh page's index
+// of the few sessions it opened would make the next page load every
+// session), or it changed too little since the bytes it last returned or
 // LoadSearchIndex took (see KeepSearchShare); a session removed (deleted,
 // erased, dropped by another tab) makes it keep them again, without its
 // words.
@@ -57,6 +60,11 @@ func (st *Store) SearchIndexBytes() []byte {
 		return nil
 	}
 	sx := &st.search
+	for _, id := range st.pagedIDs() {
+		if !sx.current(st.sessions[id]) {
+			return nil
+		}
+	}
 	if sx.kept == sx.ix {
 		changed := sx.ix.Revision() - sx.keptRev
 		if changed == 0 || changed*KeepSearchShare < sx.ix.LiveDocs() && st.now().Sub(sx.keptAt) < KeepSearchEvery {

@@ -194,3 +194,27 @@ func TestErasingASessionInTheTrashKeepsTheIndexAgain(t *testing.T) {
 		})
 	}
 }
+
+func TestAFreshPageDoesNotKeepAnIndexWithoutItsPagedOutSessions(t *testing.T) {
+	// A fresh page holds every stored session as a stub, the index it
+	// builds at start holds none of them: kept, it would write over the
+	// index an earlier page kept, and the next search would load them all.
+	ids := []string{"a", "b", "c", "d"}
+	whole := testStore(t)
+	seedFruit(t, whole)
+	st, restores := freshPage(t, whole, ids, "a", "b", "c")
+	require.True(t, st.WarmSearch(-1), "d, the one session in memory, is indexed")
+	assert.Nil(t, st.SearchIndexBytes(), "a, b and c are not in the index")
+	// A search across every session loads them; paged out again, they keep their documents.
+	pagedSearch(t, st, "apple", nil, restores)
+	require.True(t, st.WarmSearch(-1))
+	for _, id := range []string{"a", "b"} {
+		ok[obj](t, st, obj{"operation": "page.out", "sessionId": id})
+	}
+	data := st.SearchIndexBytes()
+	require.NotNil(t, data, "the index holds every session")
+	next, _ := freshPage(t, whole, ids, ids...)
+	n, err := next.LoadSearchIndex(data)
+	require.NoError(t, err)
+	assert.Equal(t, 4, n)
+}
