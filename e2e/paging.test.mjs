@@ -423,3 +423,38 @@ test('the search index a page kept answers the next page: its first search loads
     await env.close();
   }
 });
+
+test('a page that has not yet heard of an erasure in another tab does not keep its search index, which holds the erased words', async () => {
+  const env = await setup();
+  try {
+    const db = 'paging-kept-erased';
+    const page = await openStored(env, db, {});
+    assert.equal((await value(page, { operation: 'search', query: 'session 9 message 3', limit: 1 })).hits[0].nodeId, 's0009n3');
+    // Another tab erases s0009 (store/erase.js: records gone, a tombstone,
+    // the kept index deleted); its announcement has not reached this page,
+    // whose index, complete, is kept once the page is quiet.
+    await page.evaluate(async (db) => {
+      const req = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+      const idb = await req(indexedDB.open(db));
+      const tx = idb.transaction(['sessions', 'nodes', 'search'], 'readwrite');
+      const gen = Math.max(...(await req(tx.objectStore('sessions').getAll())).map((m) => m.gen ?? 0));
+      tx.objectStore('nodes').delete(IDBKeyRange.bound(['s0009', 0], ['s0009', Infinity]));
+      tx.objectStore('sessions').put({ sessionId: 's0009', erased: true, gen: gen + 1, createdAt: '', nodeCount: 0, annotationCount: 0, op: 'trash.empty' }, 's0009');
+      tx.objectStore('search').delete('index');
+      await new Promise((resolve) => (tx.oncomplete = resolve));
+      idb.close();
+    }, db);
+    await waitUntil(page, async () => { const d = await window.tree._debug(); return d.keptSaves + d.keptRefused > 0; }, null, { timeout: 60_000 });
+    const kept = await page.evaluate(async (db) => {
+      const req = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+      const idb = await req(indexedDB.open(db));
+      const record = await req(idb.transaction('search').objectStore('search').get('index'));
+      idb.close();
+      return record === undefined ? null : new TextDecoder().decode(record.bytes).includes('s0009');
+    }, db);
+    assert.equal(kept, null, 'the erased session\'s words are not written back');
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});

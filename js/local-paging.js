@@ -143,7 +143,7 @@ export function keepSearchSoon(tree) {
       return;
     }
     const bytes = tree._handle.searchSave();
-    if (bytes) writeKeptIndex(tree._db, bytes).then((ok) => ok && tree._keptSaves++);
+    if (bytes) writeKeptIndex(tree._db, bytes, tree._writer.gen).then((ok) => (ok ? tree._keptSaves++ : tree._keptRefused++));
   };
   tree._keepTimer = setTimeout(step, KEEP_QUIET_MS);
 }
