@@ -121,16 +121,21 @@ export function mutatePaged(tree, fn, options) {
  * Once per tree, before its first search across every session loads
  * sessions: read the search index a page kept (store/search-keep.js) into
  * core (handle.searchLoad). Resolves to whether core took any session's
- * documents (false: none kept, damaged, or core had an index already).
+ * documents (false: none kept, damaged, or read before). Searches that
+ * ask while the read is under way wait for it and get its answer (run
+ * again, they need only the sessions of their hits), not false, which
+ * would have them load every session or be refused.
  * @param {import("./local.js").LocalTree} tree
  * @returns {Promise<boolean>}
  */
-export async function takeKeptIndex(tree) {
-  if (tree._keptTried || !tree._db) return false;
+export function takeKeptIndex(tree) {
+  if (tree._keptTaking) return tree._keptTaking;
+  if (tree._keptTried || !tree._db) return Promise.resolve(false);
   tree._keptTried = true;
-  const bytes = await readKeptIndex(tree._db);
-  if (bytes === null || tree._closed) return false;
-  return tree._handle.searchLoad(bytes) > 0;
+  tree._keptTaking = readKeptIndex(tree._db)
+    .then((bytes) => bytes !== null && !tree._closed && tree._handle.searchLoad(bytes) > 0)
+    .finally(() => (tree._keptTaking = null));
+  return tree._keptTaking;
 }
 
 /**

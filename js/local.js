@@ -195,7 +195,7 @@ export class LocalTree extends TreeAPI {
     /** performance.now() of the last call (the search index is warmed only after a quiet spell). */
     this._lastCallAt = 0;
     this._closed = false;
-    Object.assign(this, { _keepTimer: null, _keptTried: false, _keptSaves: 0, _keptRefused: 0 }); // the kept search index (local-paging.js)
+    Object.assign(this, { _keepTimer: null, _keptTried: false, _keptTaking: null, _keptSaves: 0, _keptRefused: 0 }); // the kept search index (local-paging.js)
     this._warmSearch();
   }
 
