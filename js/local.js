@@ -582,15 +582,13 @@ export class LocalTree extends TreeAPI {
    * Internal counters for tests and benchmarks, the same in both threads
    * (WorkerTree asks the worker): the Writer's stats (null without one),
    * context answers given in columns, the search index's bytes kept and
-   * those not written (another tab wrote since, or the write failed; see
-   * writeKeptIndex in js/store/search-keep.js), whether the search index is
-   * complete and the milliseconds its build took so far (in slices, not
-   * counting the time between them), the wasm's operation table (its JSON
-   * text), the size of the wasm memory in bytes, its size when the last
-   * sliced import (importText, importFile) was stored or failed (the
-   * import's peak, before the search index is built for it; 0 before
-   * one), and the Go runtime's
-   * memory in use and this store's budget in bytes (memory: the handle's
+   * not written (writeKeptIndex), whether the search index is complete
+   * and the milliseconds its build took so far (in slices, not counting
+   * the time between them), the wasm's operation table (its JSON text),
+   * the size of the wasm memory in bytes, its size when the last sliced
+   * import (importText, importFile) was stored or failed (the import's
+   * peak, before the search index is built for it; 0 before one), and the
+   * Go runtime's memory in use and this store's budget in bytes (memory: the handle's
    * memory(); after the Go program exited, its STORAGE_ERROR envelope
    * instead).
    * @returns {Promise<{writer: object|null, columnAnswers: number, keptSaves: number, keptRefused: number, indexComplete: boolean, indexMs: number, operations: string, wasmBytes: number, importWasmBytes: number, memory: {inUse: number, budget: number}}>}
