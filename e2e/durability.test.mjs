@@ -5,7 +5,7 @@
 // IndexedDB starts empty.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, stubStore, inStore } from './helpers.mjs';
+import { setup, stubStore, inStore, waitUntil } from './helpers.mjs';
 
 const SHIM = 'e2e/fixtures/shim.html';
 
@@ -724,7 +724,8 @@ test('a newer schema opened in another tab closes this tab\'s connection and tel
       req.onerror = () => resolve('error');
     }));
     assert.equal(opened, 'opened', 'this tab let go of the database');
-    const event = await a.evaluate(() => window.events.find((e) => e.type === 'storage'));
+    // The worker's storage event reaches the page after b's open may have: waited for.
+    const event = await waitUntil(a, () => window.events.find((e) => e.type === 'storage'));
     assert.equal(event.state, 'closed');
     assert.equal(event.reason, 'versionchange');
     assert.match(event.message, /newer version .* another tab; this tab no longer saves changes: reload it/);
