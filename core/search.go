@@ -135,7 +135,9 @@ func (st *Store) searchable(filtered bool) *Error {
 	// retained as they leave again); past the memory budget that ended in
 	// the collector running without pause for many minutes (10,000
 	// sessions of 100 messages: 3 GB of wasm). Refused instead, as a
-	// changing call estimated over the budget is.
+	// changing call estimated over the budget is (the shim then reads the
+	// index a page kept, if it has not, and runs the search again: see
+	// retryPaged in js/local-paging.js).
 	if err := st.checkMemory("search", 0, nodes, LoadedNodeBytes); err != nil {
 		return invalidf("a search across every session is refused: it would load the %d sessions not in memory (%d nodes) at once, about %d bytes of memory, and with the %d bytes in use that passes the memory budget of %d bytes (init option memoryBudget); search within one session (field \"sessionId\"); nothing was changed",
 			len(ids), nodes, int64(nodes)*LoadedNodeBytes, st.inUse(), st.budget)

@@ -311,7 +311,8 @@ func (st *Store) unindex(s *Session) {
 
 // forgetKept is called when a session leaves the store (deleted, erased,
 // dropped by another tab): the kept index holds its words, so it is kept
-// again at the next chance (SearchIndexBytes), however little changed.
+// again at the next chance (SearchIndexBytes), however little changed. So
+// is a session in the trash erased: the erasure deleted the kept index.
 func (st *Store) forgetKept() {
 	st.search.kept = nil
 }

@@ -1,7 +1,9 @@
 package core
 
 import (
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"time"
 	"unicode/utf8"
 
@@ -18,16 +20,21 @@ import (
 // replaced, deleted) is left out on reading and loaded by the search as
 // one never indexed.
 //
-//	"STSX" 1
+//	"STSX" 2
 //	sessions  count, then per session: id, node count, updatedAt (each
 //	          string as its byte length and UTF-8 bytes), digest
 //	          (searchOwner.sum) — owner keys 1, 2, … in this order
 //	index     search.Index.Encode
+//	check     CRC-32 (IEEE) of every byte before it, 4 bytes little-endian
 //
-// Numbers are unsigned LEB128 varints.
+// Numbers are unsigned LEB128 varints. The check refuses bytes damaged
+// where they still read as an index (a letter of a word changed): the
+// documents of a paged-out session are taken on its node count and
+// updatedAt alone, and would answer for it unchecked until its hits load
+// it. Format 1 had no check.
 
-// searchMagic starts the bytes of SearchIndexBytes (format 1).
-const searchMagic = "STSX\x01"
+// searchMagic starts the bytes of SearchIndexBytes (format 2).
+const searchMagic = "STSX\x02"
 
 // errSearchBytes is LoadSearchIndex's error for bytes that are not a
 // search index of this format.
@@ -47,8 +54,11 @@ const (
 
 // SearchIndexBytes returns the search index as bytes to keep (see the file
 // comment), or nil when there is no index, the index does not yet hold
-// every session (WarmSearch has not finished: the bytes would leave the
-// rest out), or it changed too little since the bytes it last returned or
+// every session (WarmSearch has not finished, or a paged-out session's
+// documents are not in it as it is stored: the bytes would leave the rest
+// out, and written over those an earlier page kept, a fresh page's index
+// of the few sessions it opened would make the next page load every
+// session), or it changed too little since the bytes it last returned or
 // LoadSearchIndex took (see KeepSearchShare); a session removed (deleted,
 // erased, dropped by another tab) makes it keep them again, without its
 // words.
@@ -57,6 +67,11 @@ func (st *Store) SearchIndexBytes() []byte {
 		return nil
 	}
 	sx := &st.search
+	for _, id := range st.pagedIDs() {
+		if !sx.current(st.sessions[id]) {
+			return nil
+		}
+	}
 	if sx.kept == sx.ix {
 		changed := sx.ix.Revision() - sx.keptRev
 		if changed == 0 || changed*KeepSearchShare < sx.ix.LiveDocs() && st.now().Sub(sx.keptAt) < KeepSearchEvery {
@@ -93,7 +108,8 @@ func (st *Store) SearchIndexBytes() []byte {
 	}
 	table = appendUvarint(table, uint64(n))
 	table = append(table, entries...)
-	return sx.ix.Encode(table, func(k uint32) uint32 { return keys[k] })
+	out := sx.ix.Encode(table, func(k uint32) uint32 { return keys[k] })
+	return binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out))
 }
 
 // savedSession is one session of the table of SearchIndexBytes.
@@ -113,7 +129,11 @@ type savedSession struct {
 // opened so far are indexed). Bytes that are not such an index fail with
 // an error, the store unchanged.
 func (st *Store) LoadSearchIndex(data []byte) (int, error) {
-	table, rest, ok := readSearchTable(data)
+	end := len(data) - 4
+	if end < len(searchMagic) || crc32.ChecksumIEEE(data[:end]) != binary.LittleEndian.Uint32(data[end:]) {
+		return 0, errSearchBytes
+	}
+	table, rest, ok := readSearchTable(data[:end])
 	if !ok {
 		return 0, errSearchBytes
 	}

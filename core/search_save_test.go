@@ -1,6 +1,9 @@
 package core
 
 import (
+	"bytes"
+	"encoding/binary"
+	"hash/crc32"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -121,28 +124,42 @@ func TestLoadSearchIndexRefusesDamagedBytes(t *testing.T) {
 	seedFruit(t, first)
 	require.True(t, first.WarmSearch(-1))
 	data := first.SearchIndexBytes()
+	body := data[:len(data)-4]
 	for n := 0; n < len(data); n++ {
 		st := testStore(t)
 		seedFruit(t, st)
 		_, err := st.LoadSearchIndex(data[:n])
 		require.Error(t, err, "cut at %d of %d bytes", n, len(data))
+		if n < len(body) {
+			// Cut and checked again: the reading itself refuses it.
+			_, err = st.LoadSearchIndex(checked(body[:n]))
+			require.Error(t, err, "cut at %d of %d bytes, checked", n, len(body))
+		}
 		assert.Nil(t, st.search.ix, "the store is unchanged")
 	}
-	bad := append([]byte{}, data...)
-	bad[4] = 2 // another format version
-	_, err := testStore(t).LoadSearchIndex(bad)
+	bad := append([]byte{}, body...)
+	bad[4] = 1 // format 1, without the check
+	_, err := testStore(t).LoadSearchIndex(checked(bad))
 	assert.Error(t, err)
 }
 
+// checked returns body with the check SearchIndexBytes ends its bytes with.
+func checked(body []byte) []byte {
+	return binary.LittleEndian.AppendUint32(append([]byte{}, body...), crc32.ChecksumIEEE(body))
+}
+
+// FuzzLoadSearchIndex reads fuzzed bytes with a good check, so that
+// what is fuzzed is the reading of the table and the index.
 func FuzzLoadSearchIndex(f *testing.F) {
 	first := testStore(f)
 	seedFruit(f, first)
 	first.WarmSearch(-1)
-	f.Add(first.SearchIndexBytes())
-	f.Fuzz(func(t *testing.T, data []byte) {
+	data := first.SearchIndexBytes()
+	f.Add(data[:len(data)-4])
+	f.Fuzz(func(t *testing.T, body []byte) {
 		st := testStore(t)
 		seedFruit(t, st)
-		if _, err := st.LoadSearchIndex(data); err != nil {
+		if _, err := st.LoadSearchIndex(checked(body)); err != nil {
 			return
 		}
 		for _, q := range []string{"apple", "orchard plums", "quince"} {
@@ -171,4 +188,67 @@ func TestTheIndexIsKeptAgainOnlyPastAShareOfChangesOrWhenASessionLeaves(t *testi
 	assert.Nil(t, st.SearchIndexBytes())
 	ok[obj](t, st, `{"operation":"delete","sessionId":"c","permanent":true}`)
 	assert.NotNil(t, st.SearchIndexBytes(), "a session gone: its words must go from the kept bytes")
+}
+
+func TestErasingASessionInTheTrashKeepsTheIndexAgain(t *testing.T) {
+	// The shim deletes the kept bytes with every erasure (store/erase.js):
+	// they hold the session's words. The index is then kept again at the
+	// next chance, or a fresh page would find none and load every session.
+	for _, erase := range []string{
+		`{"operation":"trash.empty","sessionId":"c"}`,
+		`{"operation":"trash.empty"}`,
+		`{"operation":"sync.forget","sessionId":"c"}`, // another tab erased it
+	} {
+		t.Run(erase, func(t *testing.T) {
+			st := testStore(t)
+			seedFruit(t, st)
+			require.True(t, st.WarmSearch(-1))
+			ok[obj](t, st, `{"operation":"delete","sessionId":"c"}`)
+			require.NotNil(t, st.SearchIndexBytes(), "c left the store")
+			require.Nil(t, st.SearchIndexBytes())
+			ok[obj](t, st, erase)
+			assert.NotNil(t, st.SearchIndexBytes(), "the erasure deleted the kept bytes")
+		})
+	}
+}
+
+func TestAFreshPageDoesNotKeepAnIndexWithoutItsPagedOutSessions(t *testing.T) {
+	// A fresh page holds every stored session as a stub, the index it
+	// builds at start holds none of them: kept, it would write over the
+	// index an earlier page kept, and the next search would load them all.
+	ids := []string{"a", "b", "c", "d"}
+	whole := testStore(t)
+	seedFruit(t, whole)
+	st, restores := freshPage(t, whole, ids, "a", "b", "c")
+	require.True(t, st.WarmSearch(-1), "d, the one session in memory, is indexed")
+	assert.Nil(t, st.SearchIndexBytes(), "a, b and c are not in the index")
+	// A search across every session loads them; paged out again, they keep their documents.
+	pagedSearch(t, st, "apple", nil, restores)
+	require.True(t, st.WarmSearch(-1))
+	for _, id := range []string{"a", "b"} {
+		ok[obj](t, st, obj{"operation": "page.out", "sessionId": id})
+	}
+	data := st.SearchIndexBytes()
+	require.NotNil(t, data, "the index holds every session")
+	next, _ := freshPage(t, whole, ids, ids...)
+	n, err := next.LoadSearchIndex(data)
+	require.NoError(t, err)
+	assert.Equal(t, 4, n)
+}
+
+func TestASavedSearchIndexDamagedInsideAWordIsRefused(t *testing.T) {
+	// Bytes that still read as an index (one letter of a word changed)
+	// would answer for the paged-out sessions, whose text nothing checks
+	// before their hits are loaded: "quince" found nowhere.
+	whole := testStore(t)
+	seedFruit(t, whole)
+	require.True(t, whole.WarmSearch(-1))
+	data := whole.SearchIndexBytes()
+	at := bytes.Index(data, []byte("quince"))
+	require.Positive(t, at)
+	data[at+5] = 'f'
+	st, _ := freshPage(t, whole, []string{"a", "b", "c", "d"}, "a", "b", "c", "d")
+	_, err := st.LoadSearchIndex(data)
+	assert.Error(t, err)
+	assert.True(t, st.search.ix == nil, "the store is unchanged")
 }

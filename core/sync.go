@@ -159,6 +159,7 @@ func opSyncForget(st *Store, r *request) (any, *Error) {
 	s := st.trash[id]
 	if s != nil {
 		delete(st.trash, id)
+		st.forgetKept() // its erasure deleted the kept index (store/erase.js)
 	} else if s = st.sessions[id]; s == nil {
 		return nil, errorf(SessionNotFound, "session %q does not exist", id)
 	} else {

@@ -173,6 +173,9 @@ func opTrashEmpty(st *Store, r *request) (any, *Error) {
 		delete(st.trash, id)
 		st.markErased(id, r.op)
 	}
+	if len(ids) > 0 {
+		st.forgetKept() // the erasure deletes the kept index (store/erase.js)
+	}
 	return Erased{Erased: append([]string{}, ids...)}, nil
 }
 

@@ -5,7 +5,7 @@
 // IndexedDB starts empty.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, stubStore, inStore } from './helpers.mjs';
+import { setup, stubStore, inStore, waitUntil } from './helpers.mjs';
 
 const SHIM = 'e2e/fixtures/shim.html';
 
@@ -441,6 +441,36 @@ test('a tree closed while it holds the write lock, writes, or waits for it lets 
   }
 });
 
+test('a session erased and made again under its id in one page reaches the other page as the new session: its text, not the erased one, and appends go on from its nodes', async () => {
+  const env = await setup();
+  try {
+    const a = await open(env, env.page);
+    assert.equal(await initTree(a), null);
+    await value(a, { operation: 'append.many', sessionId: 'x', create: true, messages: [{ role: 'user', content: 'apple pie' }] });
+    const b = await open(env);
+    // Without a worker the two calls below join one transaction: page a
+    // never reads the erased session's tombstone, only the new session.
+    assert.equal(await initTree(b, { dbName: 'durable', worker: false }), null);
+    await value(b, { operation: 'context', sessionId: 'x' });
+    const [erased, made] = await b.evaluate(() => Promise.all([
+      window.tree.call({ operation: 'delete', sessionId: 'x', permanent: true }),
+      window.tree.call({ operation: 'append.many', sessionId: 'x', create: true, messages: [{ role: 'user', content: 'banana bread' }] }),
+    ]));
+    assert.deepEqual(erased.value, { erased: ['x'] });
+    await a.evaluate(() => window.tree.refresh());
+    const context = await value(a, { operation: 'context', sessionId: 'x' });
+    assert.deepEqual(context.messages, [{ role: 'user', content: 'banana bread' }], 'the new session, as stored');
+    assert.deepEqual((await value(a, { operation: 'search', query: 'apple' })).hits, [], 'the erased text is gone');
+    const next = await value(a, { operation: 'append', sessionId: 'x', message: { role: 'user', content: 'cherry' } });
+    assert.equal(next.parentId, made.value.nodeIds[0]);
+    await reload(a);
+    assert.deepEqual((await value(a, { operation: 'context', sessionId: 'x' })).messages.map((m) => m.content), ['banana bread', 'cherry']);
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
 test('annotations (labels, hidden subtrees) are stored, reach the other page and survive a reload', async () => {
   const env = await setup();
   try {
@@ -694,7 +724,8 @@ test('a newer schema opened in another tab closes this tab\'s connection and tel
       req.onerror = () => resolve('error');
     }));
     assert.equal(opened, 'opened', 'this tab let go of the database');
-    const event = await a.evaluate(() => window.events.find((e) => e.type === 'storage'));
+    // The worker's storage event reaches the page after b's open may have: waited for.
+    const event = await waitUntil(a, () => window.events.find((e) => e.type === 'storage'));
     assert.equal(event.state, 'closed');
     assert.equal(event.reason, 'versionchange');
     assert.match(event.message, /newer version .* another tab; this tab no longer saves changes: reload it/);
@@ -705,7 +736,7 @@ test('a newer schema opened in another tab closes this tab\'s connection and tel
 
     // A tab of this build opening the database a newer one stored is told to reload.
     const late = await open(env);
-    assert.equal(await initTree(late), 'sessiontree: IndexedDB database "durable" was stored by a newer version of this site (schema above 5); reload the page to get that version');
+    assert.equal(await initTree(late), 'sessiontree: IndexedDB database "durable" was stored by a newer version of this site (schema above 6); reload the page to get that version');
 
     // An old tab holding version 1 open without letting go blocks our upgrade.
     const old = await open(env);
@@ -722,7 +753,7 @@ test('a newer schema opened in another tab closes this tab\'s connection and tel
     const c = await open(env);
     // init() settles with the reason (it does not wait for the old tab).
     const err = await initTree(c, { dbName: 'old-db' });
-    assert.match(String(err), /^sessiontree: IndexedDB database "old-db" is held open at version 1 by another tab, which blocks the upgrade to version 5; close the other tabs of this site and reload$/);
+    assert.match(String(err), /^sessiontree: IndexedDB database "old-db" is held open at version 1 by another tab, which blocks the upgrade to version 6; close the other tabs of this site and reload$/);
     assert.deepEqual(env.errors, []);
   } finally {
     await env.close();
@@ -789,7 +820,7 @@ test('a version-1 database is upgraded keeping every session, node, annotation a
         };
       };
     }));
-    assert.deepEqual(layout, { version: 5, chunks: 2, nodes: 501, annotations: 2 });
+    assert.deepEqual(layout, { version: 6, chunks: 2, nodes: 501, annotations: 2 });
     await reload(page);
     const reloaded = await value(page, { operation: 'snapshot.save', sessionId: 'legacy' });
     assert.deepEqual(reloaded.nodes, [...snap.nodes, added]);

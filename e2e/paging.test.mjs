@@ -330,6 +330,24 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
   }
 });
 
+/** A search across every session whose hits are all in one stored session, s0150. */
+const KEPT_QUERY = { operation: 'search', query: 'session 150 message 2', limit: 5 };
+
+/**
+ * Store the 200 sessions of openStored in database db, answer query on a
+ * page, wait until that page kept its search index, and close it;
+ * resolves to the answer.
+ */
+async function keptBy(env, db, query) {
+  const page = await openStored(env, db, {});
+  const answer = await value(page, query);
+  // Once the index holds every session and the tab is quiet, the worker keeps it.
+  await waitUntil(page, async () => (await window.tree._debug()).keptSaves >= 1, null, { timeout: 60_000 });
+  await page.evaluate(() => window.tree.close());
+  await page.close();
+  return answer;
+}
+
 test('sessions a search loaded are indexed once the tab is quiet, and the next search answers from the index', async () => {
   const env = await setup();
   try {
@@ -387,14 +405,9 @@ test('the search index a page kept answers the next page: its first search loads
   const env = await setup();
   try {
     const db = 'paging-kept';
-    const page = await openStored(env, db, {});
-    const query = { operation: 'search', query: 'session 150 message 2', limit: 5 };
-    const first = await value(page, query);
+    const query = KEPT_QUERY;
+    const first = await keptBy(env, db, query);
     assert.equal(first.hits[0].nodeId, 's0150n2');
-    // Once the index holds every session and the tab is quiet, the worker keeps it.
-    await waitUntil(page, async () => (await window.tree._debug()).keptSaves >= 1, null, { timeout: 60_000 });
-    await page.evaluate(() => window.tree.close());
-    await page.close();
 
     const next = await open(env);
     await next.evaluate(async (db) => {
@@ -418,6 +431,61 @@ test('the search index a page kept answers the next page: its first search loads
       return record === undefined ? null : record.bytes.length;
     }, db);
     assert.equal(kept, null, 'no kept index after an erasure');
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('with the search index a page kept, a search across every session answers where loading every session would pass the memory budget', async () => {
+  const env = await setup();
+  try {
+    const first = await keptBy(env, 'paging-kept-budget', KEPT_QUERY);
+    // 8,000 stored nodes loaded at once would take ~16 MB (core.LoadedNodeBytes a node): past this budget.
+    const next = await open(env);
+    await next.evaluate(async (db) => {
+      window.tree = await window.sessiontree.init({ dbName: db, memoryBudget: 12 << 20 });
+    }, 'paging-kept-budget');
+    // Two searches at once (a search box as the user types): both wait for the one read of the kept index.
+    const [again, other] = await next.evaluate((query) => Promise.all([window.tree.call(query), window.tree.call({ ...query, query: 'session 150 message 3' })]), KEPT_QUERY);
+    assert.deepEqual(again, { ok: true, value: first });
+    assert.equal(other.ok, true, JSON.stringify(other.error));
+    assert.equal((await debug(next)).pager.loaded, 1, 'only the session of the hits is loaded');
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('a page that has not yet heard of an erasure in another tab does not keep its search index, which holds the erased words', async () => {
+  const env = await setup();
+  try {
+    const db = 'paging-kept-erased';
+    const page = await openStored(env, db, {});
+    assert.equal((await value(page, { operation: 'search', query: 'session 9 message 3', limit: 1 })).hits[0].nodeId, 's0009n3');
+    // Another tab erases s0009 (store/erase.js: records gone, a tombstone,
+    // the kept index deleted); its announcement has not reached this page,
+    // whose index, complete, is kept once the page is quiet.
+    await page.evaluate(async (db) => {
+      const req = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+      const idb = await req(indexedDB.open(db));
+      const tx = idb.transaction(['sessions', 'nodes', 'search'], 'readwrite');
+      const gen = Math.max(...(await req(tx.objectStore('sessions').getAll())).map((m) => m.gen ?? 0));
+      tx.objectStore('nodes').delete(IDBKeyRange.bound(['s0009', 0], ['s0009', Infinity]));
+      tx.objectStore('sessions').put({ sessionId: 's0009', erased: true, gen: gen + 1, createdAt: '', nodeCount: 0, annotationCount: 0, op: 'trash.empty' }, 's0009');
+      tx.objectStore('search').delete('index');
+      await new Promise((resolve) => (tx.oncomplete = resolve));
+      idb.close();
+    }, db);
+    await waitUntil(page, async () => { const d = await window.tree._debug(); return d.keptSaves + d.keptRefused > 0; }, null, { timeout: 60_000 });
+    const kept = await page.evaluate(async (db) => {
+      const req = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+      const idb = await req(indexedDB.open(db));
+      const record = await req(idb.transaction('search').objectStore('search').get('index'));
+      idb.close();
+      return record === undefined ? null : new TextDecoder().decode(record.bytes).includes('s0009');
+    }, db);
+    assert.equal(kept, null, 'the erased session\'s words are not written back');
     assert.deepEqual(env.errors, []);
   } finally {
     await env.close();

@@ -5,7 +5,7 @@
 // caller sees the answer the session would have given had it stayed.
 
 import { errorEnvelope } from "./tree-api.js";
-import { PAGED_OUT, STORAGE_ERROR } from "./protocol.js";
+import { ERROR, PAGED_OUT, STORAGE_ERROR } from "./protocol.js";
 import { envelopeCode } from "./envelope.js";
 import { IN_WORKER } from "./runtime.js";
 import { readKeptIndex, writeKeptIndex } from "./store/search-keep.js";
@@ -43,13 +43,16 @@ export function requestSession(text) {
 /**
  * If answer (an envelope's text, or a context header) is PAGED_OUT, put
  * the sessions core needed in fault.ids (core's page.faults, read at once
- * so the calls of one transaction each get their own).
+ * so the calls of one transaction each get their own); note in
+ * fault.code the code of any failed answer.
  * @param {import("./local.js").LocalTree} tree
  * @param {string} answer
- * @param {{ids: string[]|null}|null} fault
+ * @param {{ids: string[]|null, code?: string|null}|null} fault
  */
 export function noteFault(tree, answer, fault) {
-  if (fault && envelopeCode(answer) === PAGED_OUT) fault.ids = JSON.parse(tree._handle.callInternal('{"operation":"page.faults"}')).value;
+  if (!fault) return;
+  fault.code = envelopeCode(answer);
+  if (fault.code === PAGED_OUT) fault.ids = JSON.parse(tree._handle.callInternal('{"operation":"page.faults"}')).value;
 }
 
 /**
@@ -71,6 +74,12 @@ export async function retryPaged(tree, attempt, failed) {
       const fault = { ids: null, sessionId: null };
       const answer = await attempt(fault);
       if (fault.ids === null) {
+        // A search across every session refused for the memory its
+        // paged-out sessions would take, loaded at once: with the index a
+        // page kept, only the few its hits show may need loading. (A
+        // search refused for its own fields reads the kept index a little
+        // early, once.)
+        if (fault.op === "search" && fault.code === ERROR.INVALID_ARGUMENT && (await takeKeptIndex(tree))) continue;
         if (fault.sessionId !== null) tree._pager.touch(fault.sessionId);
         return answer;
       }
@@ -112,16 +121,21 @@ export function mutatePaged(tree, fn, options) {
  * Once per tree, before its first search across every session loads
  * sessions: read the search index a page kept (store/search-keep.js) into
  * core (handle.searchLoad). Resolves to whether core took any session's
- * documents (false: none kept, damaged, or core had an index already).
+ * documents (false: none kept, damaged, or read before). Searches that
+ * ask while the read is under way wait for it and get its answer (run
+ * again, they need only the sessions of their hits), not false, which
+ * would have them load every session or be refused.
  * @param {import("./local.js").LocalTree} tree
  * @returns {Promise<boolean>}
  */
-export async function takeKeptIndex(tree) {
-  if (tree._keptTried || !tree._db) return false;
+export function takeKeptIndex(tree) {
+  if (tree._keptTaking) return tree._keptTaking;
+  if (tree._keptTried || !tree._db) return Promise.resolve(false);
   tree._keptTried = true;
-  const bytes = await readKeptIndex(tree._db);
-  if (bytes === null || tree._closed) return false;
-  return tree._handle.searchLoad(bytes) > 0;
+  tree._keptTaking = readKeptIndex(tree._db)
+    .then((bytes) => bytes !== null && !tree._closed && tree._handle.searchLoad(bytes) > 0)
+    .finally(() => (tree._keptTaking = null));
+  return tree._keptTaking;
 }
 
 /**
@@ -143,7 +157,7 @@ export function keepSearchSoon(tree) {
       return;
     }
     const bytes = tree._handle.searchSave();
-    if (bytes) writeKeptIndex(tree._db, bytes).then((ok) => ok && tree._keptSaves++);
+    if (bytes) writeKeptIndex(tree._db, bytes, tree._writer.gen).then((ok) => (ok ? tree._keptSaves++ : tree._keptRefused++));
   };
   tree._keepTimer = setTimeout(step, KEEP_QUIET_MS);
 }

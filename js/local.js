@@ -195,7 +195,7 @@ export class LocalTree extends TreeAPI {
     /** performance.now() of the last call (the search index is warmed only after a quiet spell). */
     this._lastCallAt = 0;
     this._closed = false;
-    Object.assign(this, { _keepTimer: null, _keptTried: false, _keptSaves: 0 }); // the kept search index (local-paging.js)
+    Object.assign(this, { _keepTimer: null, _keptTried: false, _keptTaking: null, _keptSaves: 0, _keptRefused: 0 }); // the kept search index (local-paging.js)
     this._warmSearch();
   }
 
@@ -581,20 +581,20 @@ export class LocalTree extends TreeAPI {
   /**
    * Internal counters for tests and benchmarks, the same in both threads
    * (WorkerTree asks the worker): the Writer's stats (null without one),
-   * context answers given in columns, whether the search index is
-   * complete and the milliseconds its build took so far (in slices, not
-   * counting the time between them), the wasm's operation table (its JSON
-   * text), the size of the wasm memory in bytes, its size when the last
-   * sliced import (importText, importFile) was stored or failed (the
-   * import's peak, before the search index is built for it; 0 before
-   * one), and the Go runtime's
-   * memory in use and this store's budget in bytes (memory: the handle's
+   * context answers given in columns, the search index's bytes kept and
+   * not written (writeKeptIndex), whether the search index is complete
+   * and the milliseconds its build took so far (in slices, not counting
+   * the time between them), the wasm's operation table (its JSON text),
+   * the size of the wasm memory in bytes, its size when the last sliced
+   * import (importText, importFile) was stored or failed (the import's
+   * peak, before the search index is built for it; 0 before one), and the
+   * Go runtime's memory in use and this store's budget in bytes (memory: the handle's
    * memory(); after the Go program exited, its STORAGE_ERROR envelope
    * instead).
-   * @returns {Promise<{writer: object|null, columnAnswers: number, keptSaves: number, indexComplete: boolean, indexMs: number, operations: string, wasmBytes: number, importWasmBytes: number, memory: {inUse: number, budget: number}}>}
+   * @returns {Promise<{writer: object|null, columnAnswers: number, keptSaves: number, keptRefused: number, indexComplete: boolean, indexMs: number, operations: string, wasmBytes: number, importWasmBytes: number, memory: {inUse: number, budget: number}}>}
    */
   async _debug() {
     const pager = this._pager ? { ...this._pager.stats, paged: this._pager.paged.size, inMemory: this._pager.lru.size, bytes: this._pager.bytes, budget: this._pager.budget } : null;
-    return { writer: this._writer ? { ...this._writer.stats } : null, pager, readCounts: { ...readCounts }, columnAnswers: this._columnAnswers, keptSaves: this._keptSaves, indexComplete: this._handle.warm(0), indexMs: this._warmMs, operations: this._handle.operations(), wasmBytes: this._memory.buffer.byteLength, importWasmBytes: this._importWasmBytes, memory: JSON.parse(this._handle.memory()) };
+    return { writer: this._writer ? { ...this._writer.stats } : null, pager, readCounts: { ...readCounts }, columnAnswers: this._columnAnswers, keptSaves: this._keptSaves, keptRefused: this._keptRefused, indexComplete: this._handle.warm(0), indexMs: this._warmMs, operations: this._handle.operations(), wasmBytes: this._memory.buffer.byteLength, importWasmBytes: this._importWasmBytes, memory: JSON.parse(this._handle.memory()) };
   }
 }

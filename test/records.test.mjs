@@ -109,14 +109,14 @@ test('writeChanges plans the records of a new session: chunk records, the last o
   assert.equal(meta.gen, 7);
   assert.equal(meta.op, 'import');
   assert.equal(meta.folded, CHUNK_SIZE + 2);
-  assert.equal(meta.epoch, 0);
+  assert.equal(meta.epoch, 7, 'a new session\'s epoch is the gen that wrote it');
   assert.equal(meta.tail, undefined, 'no defer: no tail');
-  assert.deepEqual({ ...written.get('s'), meta: undefined }, { epoch: 0, count: CHUNK_SIZE + 2, folded: CHUNK_SIZE + 2, acount: 1, tail: false, meta: undefined, deferred: false });
+  assert.deepEqual({ ...written.get('s'), meta: undefined }, { epoch: 7, count: CHUNK_SIZE + 2, folded: CHUNK_SIZE + 2, acount: 1, tail: false, meta: undefined, deferred: false });
   assert.equal(text(tx.data.chunks.get('["s",0]').v).split(',\n').length, CHUNK_SIZE);
   assert.equal(text(tx.data.chunks.get(`["s",${CHUNK_SIZE}]`).v).split(',\n').length, 2);
 });
 
-test('writeChanges appends node records from where the stored ones end, and a reset starts a new epoch', async (t) => {
+test('writeChanges appends node records from where the stored ones end, and a reset starts a new epoch: its gen', async (t) => {
   const stored = diskState({ sessionId: 's', nodeCount: 3, annotationCount: 0, folded: 0, epoch: 2 });
   await t.test('an append puts one node record and the meta', () => {
     const tx = fakeTx();
@@ -126,13 +126,13 @@ test('writeChanges appends node records from where the stored ones end, and a re
     assert.equal(written.get('s').count, 4);
     assert.equal(written.get('s').epoch, 2);
   });
-  await t.test('a reset replaces the records and adds one to the epoch', () => {
+  await t.test('a reset replaces the records and its epoch becomes the gen', () => {
     const tx = fakeTx();
     const blocks = parseChangeBytes(utf8(block({ operation: 'snapshot.load', reset: true, nodes: chain('m', 0, 2) })));
     const written = writeChanges(tx, blocks, 9, () => stored);
     assert.equal(tx.log.filter(([op]) => op === 'delete').length, 3);
-    assert.equal(written.get('s').epoch, 3);
-    assert.equal(tx.data.sessions.get('"s"').v.epoch, 3);
+    assert.equal(written.get('s').epoch, 9);
+    assert.equal(tx.data.sessions.get('"s"').v.epoch, 9);
   });
   await t.test('a block that does not continue what is stored throws and names the session', () => {
     const blocks = parseChangeBytes(utf8(block({ from: 5, nodes: [node('n', 5, 'n4')] })));

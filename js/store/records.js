@@ -362,15 +362,23 @@ export function mergeRequest(meta, nodes, annotations, follow) {
 /**
  * Replace a session's stored node, chunk and annotation records by those of
  * change block b (a reset, or a session not stored yet), inside writeChanges'
- * transaction. k is the session's stored state (undefined when new).
- * Returns the session's new stored state; throws when b does not start at
- * node 0.
+ * transaction. Returns the session's new stored state; throws when b does
+ * not start at node 0.
+ *
+ * The epoch becomes the transaction's gen (see schema.js), for a session
+ * not stored yet too: its id may have been erased and made again
+ * (trash.empty, then a create or an import) before another tab heard of
+ * the erasure, and that tab, holding the erased session with as many
+ * nodes and annotations, took the new one for the old one with only its
+ * cursor moved (take-in.js), showed and searched the erased text, and
+ * appended under its nodes. A gen is never stamped twice, so no earlier
+ * session of the id had it.
  * @param {(name: string) => IDBObjectStore} store the transaction's stores by name
  * @param {object} b a change block (parseChangeBytes)
- * @param {object|undefined} k
+ * @param {number} gen the gen the transaction stamps
  * @returns {object}
  */
-function replaceRecords(store, b, k) {
+function replaceRecords(store, b, gen) {
   const id = b.sessionId;
   if (b.from !== 0) throw new Error(`internal: a new session ${quote(id)} starts at node ${b.from}`);
   const chunks = store("chunks");
@@ -383,7 +391,7 @@ function replaceRecords(store, b, k) {
   // Every node goes into chunk records, the last one shorter: a session
   // written whole is ~count/CHUNK_SIZE records, not one per node.
   for (let s = 0; s < b.count; s += CHUNK_SIZE) chunks.put(b.chunk(s, Math.min(s + CHUNK_SIZE, b.count)), [id, s]);
-  return { epoch: (k?.epoch ?? 0) + (b.reset ? 1 : 0), count: b.count, folded: b.count, acount: b.annotations.length, tail: false, meta: null, deferred: false };
+  return { epoch: gen, count: b.count, folded: b.count, acount: b.annotations.length, tail: false, meta: null, deferred: false };
 }
 
 /**
@@ -445,7 +453,7 @@ export function writeChanges(tx, blocks, gen, storedState, defer = null, written
     let state;
     if (b.reset || !k) {
       folds.delete(id); // its records are replaced
-      state = replaceRecords(store, b, k);
+      state = replaceRecords(store, b, gen);
     } else {
       state = appendRecords(store, b, k);
       // Folded after every block's puts: the last block's state folds the

@@ -33,9 +33,12 @@
 // ~2,000 node-bearing records, not one per node. gen is a database-wide
 // counter: each committed write transaction stamps the sessions it wrote
 // with the highest stored gen + 1, so a tab finds what other tabs wrote
-// since it last looked by one index read. epoch counts the times a
-// session was replaced as a whole (snapshot.load, a fork or clone target,
-// an import).
+// since it last looked by one index read. epoch is the gen of the
+// transaction that last wrote a session as a whole (made it, or replaced
+// it: snapshot.load, a fork or clone target, an import), so a tab tells a
+// session replaced, or erased and made again under its id, from one that
+// only grew (records.js replaceRecords; earlier builds counted the
+// replacements from 0, which a session made again started over).
 //
 // Version 5 had no search store. Versions 2 to 4 had the same records, but every chunk held exactly
 // CHUNK_SIZE nodes (start = 0, CHUNK_SIZE, …): a session under CHUNK_SIZE

@@ -8,6 +8,8 @@
 // Erasing a session deletes it (store/erase.js), since it holds the
 // session's words.
 
+import { maxGen } from "./records.js";
+
 /** The object store and key of the kept index (store/schema.js). */
 const STORE = "search";
 const KEY = "index";
@@ -31,19 +33,28 @@ export function readKeptIndex(db) {
 }
 
 /**
- * Write the kept index's bytes. Resolves to whether they were stored (a
- * full disk, a closed database: false, and the next page builds the index
- * as without them).
+ * Write the kept index's bytes, made from the sessions as this tab knows
+ * them at gen (the highest gen it has taken in). Resolves to whether they
+ * were stored: not when another tab wrote since (its change not heard
+ * yet: an erasure there deleted the kept index, and these bytes would put
+ * the erased session's words back), nor on a full disk or a closed
+ * database; the next page then builds the index as without them.
  * @param {IDBDatabase} db
  * @param {Uint8Array} bytes
+ * @param {number} gen
  * @returns {Promise<boolean>}
  */
-export function writeKeptIndex(db, bytes) {
+export function writeKeptIndex(db, bytes, gen) {
   return new Promise((resolve) => {
     try {
-      const tx = db.transaction(STORE, "readwrite");
-      tx.objectStore(STORE).put({ bytes, savedAt: new Date().toISOString() }, KEY);
-      tx.oncomplete = () => resolve(true);
+      const tx = db.transaction(["sessions", STORE], "readwrite");
+      let stored = false;
+      maxGen(tx.objectStore("sessions")).then((disk) => {
+        if (disk > gen) return;
+        tx.objectStore(STORE).put({ bytes, savedAt: new Date().toISOString() }, KEY);
+        stored = true;
+      }, () => {});
+      tx.oncomplete = () => resolve(stored);
       tx.onabort = tx.onerror = () => resolve(false);
     } catch {
       resolve(false);
