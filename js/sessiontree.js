@@ -320,6 +320,11 @@ class Connection {
       this.trees.get(data.tree)?._event(data.event);
       return;
     }
+    if (data.events !== undefined) {
+      const t = this.trees.get(data.tree);
+      if (t) for (const event of data.events) t._event(event);
+      return;
+    }
     if (data.ready !== undefined) {
       const t = this.trees.get(data.tree);
       if (t) t._early = null;
