@@ -54,13 +54,22 @@ export function inRange(session, range, now) {
 export function dateOptions(sessions, now) {
   const total = sessions.length;
   const out = [{ value: "*", text: `Any time (${total})` }];
+  // One pass, each time read once (inRange per range read 60,000 sessions' times five times over).
+  const since = RANGES.map((r) => r.since(now));
+  const counts = RANGES.map(() => 0);
+  let older = 0;
+  for (const s of sessions) {
+    const t = timeOf(s);
+    if (Number.isNaN(t)) continue;
+    for (let i = 0; i < since.length; i++) if (t >= since[i]) counts[i]++;
+    if (t < since.at(-1)) older++;
+  }
   let narrower = 0;
-  for (const r of RANGES) {
-    const count = sessions.filter((s) => inRange(s, r.value, now)).length;
+  RANGES.forEach((r, i) => {
+    const count = counts[i];
     if (count > narrower && count < total) out.push({ value: r.value, text: `${r.label} (${count})` });
     narrower = count;
-  }
-  const older = sessions.filter((s) => inRange(s, OLDER, now)).length;
+  });
   if (older > 0 && older < total) out.push({ value: OLDER, text: `Older than a year (${older})` });
   return out;
 }
