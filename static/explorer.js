@@ -24,6 +24,7 @@ import { el } from "./dom.js";
 import { openAddress, Router } from "./explorer-route.js";
 import { wireOpenFolder } from "./open-folder.js";
 import { projectLabel, SessionFilter, toolLabel } from "./session-filter.js";
+import { newestFirst } from "./session-dates.js";
 import { PAGE_SIZE, PagedList } from "./session-list-pages.js";
 import { availableChoices, download, exportChoice, snapshotText } from "./explorer-export.js";
 import "./session-tree-panel.js";
@@ -59,6 +60,9 @@ function setStatus(text, isError = false) {
   s.hidden = text === "";
 }
 
+/** Let the page run (input, paint) before going on. */
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
 /** Call the tree; resolve to the value or throw an Error naming the failure. */
 async function must(request) {
   const env = await state.tree.call(request);
@@ -69,14 +73,13 @@ async function must(request) {
 // ---------------------------------------------------------------- sessions
 
 async function loadSessions() {
-  const list = await must({ operation: "sessions" });
-  // Core lists sessions oldest first, and an import makes its sessions in
-  // order: reversed, the list is nearly newest first already, and the
-  // sort's runs take that in about n comparisons (60,000 sessions: 106 ms
-  // sorted as they came).
-  list.reverse().sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.sessionId < b.sessionId ? -1 : 1));
+  const list = newestFirst(await must({ operation: "sessions" }));
+  // A task each for the order, the filters and the rows: each reads every
+  // session (60,000 after a dataset's import), together they held the page.
+  await nextTask();
   state.sessions = list;
   state.origin.update(list);
+  await nextTask();
   $("import-hint").classList.toggle("compact", list.length > 1); // the list needs the room more than the text
 
   renderSessions(false);
