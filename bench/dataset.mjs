@@ -68,6 +68,7 @@ try {
   });
 
   console.error("dataset bench: importFile, then again…");
+  await page.evaluate(watchTasks);
   const imp = await page.evaluate(async () => {
     const tree = await window.sessiontree.init({ dbName: "dataset-bench" });
     const file = document.getElementById("dataset").files[0];
