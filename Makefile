@@ -23,8 +23,9 @@
 #                other figure (bench/perf.mjs), and the sessions paged on
 #                demand (bench/paging.mjs: init → first sessions beside the
 #                lazy floor at 100 … 10,000 sessions; --quick: 100, 1,000),
-#                the map at 100,000 and 1,000,000 nodes (bench/map.mjs), and
-#                a 1 GB folder of agent histories (bench/folders.mjs)
+#                the map at 100,000 and 1,000,000 nodes (bench/map.mjs),
+#                a 1 GB folder of agent histories (bench/folders.mjs), and a
+#                60,000-line fine-tuning dataset JSONL (bench/dataset.mjs)
 #
 # Tool versions are pinned here and in tools/go.mod and package-lock.json.
 
@@ -220,6 +221,7 @@ bench: build deps
 	$(NODE) bench/longtasks.mjs
 	$(NODE) bench/map.mjs
 	$(NODE) bench/folders.mjs
+	$(NODE) bench/dataset.mjs
 
 clean:
 	rm -f $(WASM) $(WASM_EXEC) $(PANEL_STYLES) $(WORKER_BUNDLES) js/*.gz js/*.br

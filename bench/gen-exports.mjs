@@ -8,6 +8,7 @@
 //   node bench/gen-exports.mjs chatgpt [--mb 20] [--seed N] > conversations.json
 //   node bench/gen-exports.mjs claude-code --mb 20 > session.jsonl
 //   node bench/gen-exports.mjs pi --mb 20 > session.jsonl
+//   node bench/gen-exports.mjs dataset --mb 55 > train.jsonl   (fine-tuning JSONL)
 //
 //   import { genChatGPT } from "./gen-exports.mjs";
 //   const pieces = genChatGPT({ mb: 20 });   // string pieces; join("") is the file
@@ -273,8 +274,33 @@ export function genCodex({ mb = 0.5, seed = 20261204 } = {}) {
   return lines;
 }
 
+/**
+ * A fine-tuning dataset JSONL in OpenAI chat format: one conversation a
+ * line, {"messages":[…]}, a system message on every third line, a user
+ * question of one to three sentences and an answer of five to ten (~900
+ * bytes a line); `lines` lines, or fewer when mb MB is reached first.
+ * @param {{mb?: number, lines?: number, seed?: number}} [options]
+ * @returns {string[]} the file's lines, each ending in "\n"
+ */
+export function genDataset({ mb = Infinity, lines = Infinity, seed = 20261205 } = {}) {
+  if (mb === Infinity && lines === Infinity) mb = 55;
+  const rand = prng(seed);
+  const out = [];
+  let size = 0;
+  for (let i = 0; i < lines && size < mb * 1e6; i++) {
+    const messages = [];
+    if (i % 3 === 0) messages.push({ role: "system", content: "You are a careful assistant. Answer briefly." });
+    messages.push({ role: "user", content: prose(rand, 1 + Math.floor(rand() * 3)) });
+    messages.push({ role: "assistant", content: prose(rand, 5 + Math.floor(rand() * 6)) });
+    const line = JSON.stringify({ messages }) + "\n";
+    out.push(line);
+    size += line.length;
+  }
+  return out;
+}
+
 /** The generators by format name. */
-export const GENERATORS = { chatgpt: genChatGPT, "claude-code": genClaudeCode, pi: genPi, codex: genCodex };
+export const GENERATORS = { chatgpt: genChatGPT, "claude-code": genClaudeCode, pi: genPi, codex: genCodex, dataset: genDataset };
 
 if (typeof process !== "undefined" && import.meta.url === `file://${process.argv[1]}`) {
   const [format, ...rest] = process.argv.slice(2);

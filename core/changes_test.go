@@ -150,3 +150,45 @@ func TestDrainInPiecesOfAppendsStartsWhereTheLastDrainEnded(t *testing.T) {
 	}
 	assert.Equal(t, [][3]int{{300, 700, 1}, {1000, 800, 0}}, got, "the first cut is at the next multiple of 1000")
 }
+
+// TestChangeMarksStayOnePerSession marks sessions, changes the list of
+// marks in each way it changes (a drain in pieces, an erase, a sync
+// removal) and marks them again: every drained session appears in one
+// block only, with every node since its last drain (the marks are found
+// by an index, rebuilt after each such change).
+func TestChangeMarksStayOnePerSession(t *testing.T) {
+	st := testStore(t)
+	st.TrackChanges(true)
+	ids := make([]string, 40)
+	for i := range ids {
+		ids[i] = "s" + strconv.Itoa(i)
+		ok[any](t, st, `{"operation":"create","sessionId":"`+ids[i]+`"}`)
+		ok[any](t, st, `{"operation":"append","sessionId":"`+ids[i]+`","message":{"role":"user","content":"a"}}`)
+	}
+	// A small limit drains a few sessions a piece: the rest keep their marks.
+	piece, more := st.DrainChangesUpTo(1)
+	require.True(t, more)
+	first := parseDrain(t, piece)
+	require.Len(t, first, 1)
+	// Marked again: the drained session gets a new mark, the others keep theirs.
+	for _, id := range []string{ids[0], ids[1], ids[39]} {
+		ok[any](t, st, `{"operation":"append","sessionId":"`+id+`","message":{"role":"assistant","content":"b"}}`)
+	}
+	ok[any](t, st, `{"operation":"delete","sessionId":"s5","permanent":true}`)
+	ok[any](t, st, `{"operation":"append","sessionId":"s6","message":{"role":"assistant","content":"c"}}`)
+	blocks := map[string]int{}
+	nodes := map[string]int{}
+	for _, b := range parseDrain(t, st.DrainChanges(true)) {
+		id := b.head["sessionId"].(string)
+		blocks[id]++
+		nodes[id] += len(b.nodes)
+	}
+	for id, n := range blocks {
+		assert.Equal(t, 1, n, "session %s drained in one block", id)
+	}
+	assert.Len(t, blocks, 40, "every session not drained before, and the one drained and changed again")
+	assert.Equal(t, 1, nodes[first[0].head["sessionId"].(string)], "the session drained first gives only its new node")
+	assert.Equal(t, 2, nodes[ids[39]], "a session marked twice gives both its nodes once")
+	assert.Equal(t, 2, nodes["s6"])
+	assert.Equal(t, 0, nodes["s5"], "an erased session's block has no nodes")
+}

@@ -59,7 +59,8 @@ type Store struct {
 
 	track    bool
 	dirty    []dirtyMark
-	drainBuf []byte // DrainChangesUpTo's pieces, reused while a drain lasts
+	dirtyAt  map[string]int // index of each session's mark in dirty; nil: to be rebuilt (see dirtyIndex)
+	drainBuf []byte         // DrainChangesUpTo's pieces, reused while a drain lasts
 
 	// stubs counts the paged-out sessions (paging.go); faults and faulted
 	// are the stubs calls needed since the last page.faults.

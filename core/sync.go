@@ -165,11 +165,8 @@ func opSyncForget(st *Store, r *request) (any, *Error) {
 	} else {
 		st.remove(s)
 	}
-	for i := range st.dirty {
-		if st.dirty[i].id == s.id {
-			st.dirty = append(st.dirty[:i], st.dirty[i+1:]...)
-			break
-		}
+	if i := st.dirtyIndex(s.id); i >= 0 {
+		st.setDirty(append(st.dirty[:i], st.dirty[i+1:]...))
 	}
 	return map[string]string{"sessionId": s.id}, nil
 }

@@ -26,6 +26,7 @@ import { DB_DEFAULT_NAME } from "./store/schema.js";
 import { ERROR, STORAGE_ERROR } from "./protocol.js";
 import { TreeAPI, checkMemoryBudget, restartError } from "./tree-api.js";
 import { WorkerTree, shared } from "./worker-tree.js";
+import { joinParts } from "./answer-parts.js";
 
 export { ERROR, STORAGE_ERROR };
 
@@ -320,6 +321,11 @@ class Connection {
       this.trees.get(data.tree)?._event(data.event);
       return;
     }
+    if (data.events !== undefined) {
+      const t = this.trees.get(data.tree);
+      if (t) for (const event of data.events) t._event(event);
+      return;
+    }
     if (data.ready !== undefined) {
       const t = this.trees.get(data.tree);
       if (t) t._early = null;
@@ -337,8 +343,12 @@ class Connection {
     }
     const p = this.pending.get(data.id);
     if (!p) return;
+    if (data.part !== undefined) {
+      ((p.parts ??= [])[data.at] ??= []).push(data.part);
+      return;
+    }
     this.pending.delete(data.id);
-    if (data.ok) p.resolve(data.value);
+    if (data.ok) p.resolve(data.split ? joinParts(data.value, data.split, p.parts ?? []) : data.value);
     else p.reject(new Error(data.error));
   }
 

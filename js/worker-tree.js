@@ -167,6 +167,7 @@ export class WorkerTree extends TreeAPI {
       return asText ? JSON.stringify(env) : env;
     }
     if (typeof answer === "string") return asText ? answer : JSON.parse(answer);
+    if (answer.envelope) return answer.envelope; // a long list, read in the worker (js/answer-parts.js)
     // Columns answers are built in the order they arrived: each extends
     // the text caches as the worker's CachePlan expects.
     const built = this._contexts.then(() => this._buildContext(answer));

@@ -28,7 +28,10 @@
 //   saveSnapshot, listSnapshots, restoreSnapshot, refresh, flush, close,
 //   storageState, debug                   → what the LocalTree method resolves to
 // Worker → page: {id, ok: true, value} | {id, ok: false, error: message},
-//   {progress: id, value}, {tree, event} for every subscriber event,
+//   the long lists of a value in parts before it ({id, part, at}, then the
+//   value with `split`: postAnswer), a long `call` answer as {envelope},
+//   {progress: id, value}, {tree, events} for the subscriber events of a
+//   task (at most EVENT_BATCH a message), {tree, event} for a failed start,
 //   {tree, ready: true, marks} when a tree whose init answered early has started,
 //   {exited: reason} when the Go program ended (a fatal error such as out of
 //   memory): posted from inside the call that ended it, before that call's
@@ -45,6 +48,7 @@
 import { initLocal, onRuntimeExit, shared as localTrees } from "./local.js";
 import { OPERATIONS } from "./protocol.js";
 import { sessionsFromMetas } from "./store/pager.js";
+import { readLongList, splitAnswer } from "./answer-parts.js";
 // Every module the store needs, named here too so they are all fetched at
 // once when this one is parsed, not level by level (a worker has no
 // modulepreload; through a service worker each level costs a round trip).
@@ -93,10 +97,37 @@ function initMarks() {
   return INIT_MARKS.map((name) => [name, performance.getEntriesByName(name, "mark").at(-1)?.startTime]).filter(([, at]) => at !== undefined).map(([name, at]) => [name, performance.timeOrigin + at]);
 }
 
+/** The most subscriber events one message to the page carries. */
+const EVENT_BATCH = 2000;
+
+/**
+ * A subscriber that posts tree id's events to the page in batches,
+ * {tree, events}: those of one task together (at its end, before any
+ * answer of the calls they belong to), at most EVENT_BATCH a message. One
+ * message per event was 60,000 messages for an import of 60,000
+ * conversations, each a task of the page's.
+ * @param {number} id
+ * @returns {(event: object) => void}
+ */
+function eventPoster(id) {
+  let queued = [];
+  const post = () => {
+    if (queued.length === 0) return;
+    const events = queued;
+    queued = [];
+    postMessage({ tree: id, events });
+  };
+  return (event) => {
+    if (queued.length === 0) queueMicrotask(post);
+    queued.push(event);
+    if (queued.length >= EVENT_BATCH) post();
+  };
+}
+
 /** Put a tree that is ready under its id, its events posted to the page, and tell the page (its early list no longer answers). */
 function adopt(id, tree) {
   trees.set(id, tree);
-  tree.subscribe((event) => postMessage({ tree: id, event }));
+  tree.subscribe(eventPoster(id));
   postMessage({ tree: id, ready: true, marks: initMarks() });
 }
 
@@ -144,8 +175,9 @@ const methods = {
     const tree = await ready;
     return { tree: id, infos: [...tree._operationInfo.values()], persistent: tree.persistent, marks: initMarks() };
   },
-  call(tree, bytes, asText) {
-    return tree._request(bytes, asText, true);
+  async call(tree, bytes, asText) {
+    const answer = await tree._request(bytes, asText, true);
+    return asText ? answer : readLongList(answer);
   },
   async importText(tree, text, format, { progress, signal, sliceBytes }, id) {
     const controller = signal ? new AbortController() : null;
@@ -204,6 +236,18 @@ const methods = {
   debug: (tree) => tree._debug(),
 };
 
+/**
+ * Post answer id's value: its long lists in parts first, each its own
+ * message {id, part, at}, then the value without them and `split`
+ * naming them (js/answer-parts.js; the page puts them back).
+ */
+function postAnswer(id, value) {
+  const cut = splitAnswer(value);
+  if (cut === null) return postMessage({ id, ok: true, value }, transferables(value));
+  for (const [at, part] of cut.parts) postMessage({ id, part, at });
+  postMessage({ id, ok: true, value: cut.value, split: cut.split });
+}
+
 /** The ArrayBuffers of a context answered in columns, to transfer. */
 function transferables(value) {
   return value && typeof value === "object" && value.columns ? [value.ascii.buffer, value.wide.buffer, value.rows.buffer] : [];
@@ -230,8 +274,7 @@ self.onmessage = async ({ data }) => {
         tree = await entry.ready;
       }
     }
-    const value = await method(tree, ...args, id);
-    postMessage({ id, ok: true, value }, transferables(value));
+    postAnswer(id, await method(tree, ...args, id));
   } catch (err) {
     postMessage({ id, ok: false, error: String(err?.message ?? err) });
   }

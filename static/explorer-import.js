@@ -167,9 +167,10 @@ function recordImport(name, env, refs, aborted, report) {
     return;
   }
   const v = env.value;
-  report.sessions.push(...v.sessions);
-  report.warnings.push(...v.warnings.map((w) => ({ ...w, file: name })));
-  if (Array.isArray(v.skipped)) report.skipped.push(...v.skipped);
+  // A loop, not push(...list): a dataset JSONL's 60,000 sessions (or a warning a line) as arguments can overflow the stack.
+  for (const s of v.sessions) report.sessions.push(s);
+  for (const w of v.warnings) report.warnings.push({ ...w, file: name });
+  if (Array.isArray(v.skipped)) for (const k of v.skipped) report.skipped.push(k);
   const n = v.sessions.length;
   const k = Array.isArray(v.skipped) ? v.skipped.length : 0;
   report.files.push({ name, text: `${n} ${n === 1 ? "session" : "sessions"} (${v.format})${k > 0 ? `, ${k} skipped` : ""}`, kind: n === 0 ? "skipped" : "imported" });

@@ -1,10 +1,17 @@
 // The explorer's import report (#import-report in index.html): the
 // sessions made, one line per file or ZIP entry, the conversations skipped
 // and the warnings, every text through textContent; and the import's
-// progress bar (#import-progress) with its Cancel button.
+// progress bar (#import-progress) with its Cancel button. Each list shows
+// its first REPORT_ROWS rows and a last row saying how many more there
+// are, with a button that shows REPORT_ROWS more: a dataset JSONL of
+// 60,000 conversations drew 60,000 rows (seconds of layout, and every
+// later layout of the page slower).
 
-import { el } from "./dom.js";
-import { reportTitles, warningView } from "./report-lines.js";
+import { button, el } from "./dom.js";
+import { count, moreLine, reportTitle, reportTitles, warningView } from "./report-lines.js";
+
+/** The rows a list of the report shows at first, and adds at each "Show more". */
+export const REPORT_ROWS = 100;
 
 const $ = (id) => document.getElementById(id);
 
@@ -51,59 +58,81 @@ function sessionLabel(id, name) {
  * @param {{sessions: object[], warnings: {sessionId?: string, message: string, file?: string}[], errors: string[], skipped?: object[], files?: {name: string, text: string, kind: "imported" | "skipped" | "error"}[]}} report
  */
 export function showReport({ sessions, warnings, errors, skipped = [], files = [] }) {
-  const n = sessions.length;
-  // A session already here that gained nothing: "already here", not "imported".
-  const fresh = sessions.filter((s) => !(s.existing && s.added === 0)).length;
-  $("report-title").textContent = n === 0 ? "Nothing imported" : fresh === 0 ? `Already here: ${n} ${n === 1 ? "session" : "sessions"}, nothing new` : `Imported ${fresh} ${fresh === 1 ? "session" : "sessions"}${fresh < n ? ` · ${n - fresh} already here` : ""}`;
-  $("import-report").classList.toggle("failed", n === 0);
-  $("report-sessions").replaceChildren(
-    ...sessions.map((s) => {
-      const li = el("li");
-      const size = `${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"}` + (Number.isInteger(s.branchCount) ? ` · ${s.branchCount} ${s.branchCount === 1 ? "branch" : "branches"}` : "") +
-        (s.existing ? (s.added > 0 ? ` · ${s.added} new` : " · already here, nothing new") : "");
-      const title = el("span", "report-session-title", s.title || s.sessionId);
-      if (s.title) title.title = s.sessionId;
-      li.append(title, el("span", "report-session-size", size));
-      return li;
-    }),
-  );
+  $("report-title").textContent = reportTitle(sessions);
+  $("import-report").classList.toggle("failed", sessions.length === 0);
+  fillList($("report-sessions"), sessions, (s) => {
+    const li = el("li");
+    const size = `${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"}` + (Number.isInteger(s.branchCount) ? ` · ${s.branchCount} ${s.branchCount === 1 ? "branch" : "branches"}` : "") +
+      (s.existing ? (s.added > 0 ? ` · ${s.added} new` : " · already here, nothing new") : "");
+    const title = el("span", "report-session-title", s.title || s.sessionId);
+    if (s.title) title.title = s.sessionId;
+    li.append(title, el("span", "report-session-size", size));
+    return li;
+  });
   $("report-files-title").hidden = files.length === 0;
-  $("report-files").replaceChildren(
-    ...files.map((f) => {
-      const li = el("li", `report-file ${f.kind}`);
-      li.append(el("code", "report-file-name", f.name), el("span", "report-file-text", f.text));
-      return li;
-    }),
-  );
+  fillList($("report-files"), files, (f) => {
+    const li = el("li", `report-file ${f.kind}`);
+    li.append(el("code", "report-file-name", f.name), el("span", "report-file-text", f.text));
+    return li;
+  });
   $("report-skipped-title").hidden = skipped.length === 0;
-  $("report-skipped-title").textContent = `${skipped.length} skipped`;
-  $("report-skipped").replaceChildren(
-    ...skipped.map((k) => {
-      const li = el("li", "warning");
-      const id = k.sessionId || k.id;
-      const reason = String(k.reason ?? k.message ?? JSON.stringify(k));
-      // The label names the conversation: the reason's text does not again.
-      const text = id ? warningView({ sessionId: String(id), message: reason }, () => k.title || undefined, false).text : reason;
-      if (k.title || id) li.append(sessionLabel(id ? String(id) : "", String(k.title || id)));
-      li.append(el("span", "warning-text", text));
-      return li;
-    }),
-  );
+  $("report-skipped-title").textContent = `${count(skipped.length)} skipped`;
+  fillList($("report-skipped"), skipped, (k) => {
+    const li = el("li", "warning");
+    const id = k.sessionId || k.id;
+    const reason = String(k.reason ?? k.message ?? JSON.stringify(k));
+    // The label names the conversation: the reason's text does not again.
+    const text = id ? warningView({ sessionId: String(id), message: reason }, () => k.title || undefined, false).text : reason;
+    if (k.title || id) li.append(sessionLabel(id ? String(id) : "", String(k.title || id)));
+    li.append(el("span", "warning-text", text));
+    return li;
+  });
   // A skipped conversation is also a warning: list it once, under "skipped".
   const reasons = new Set(skipped.map((k) => k.reason));
-  const all = [...errors.map((message) => ({ message, error: true })), ...warnings.filter((w) => !reasons.has(w.message))];
+  const all = errors.map((message) => ({ message, error: true }));
+  for (const w of warnings) if (!reasons.has(w.message)) all.push(w);
   const titleOf = reportTitles({ sessions, skipped });
   $("report-warnings-title").hidden = all.length === 0;
-  $("report-warnings-title").textContent = `${all.length} ${all.length === 1 ? "warning" : "warnings"}`;
-  $("report-warnings").replaceChildren(
-    ...all.map((w) => {
-      const li = el("li", w.error ? "error" : "warning");
-      const { session, text } = warningView(w, titleOf, files.length > 1);
-      if (session) li.append(sessionLabel(session.id, session.name));
-      li.append(el("span", "warning-text", text));
-      return li;
-    }),
-  );
+  $("report-warnings-title").textContent = `${count(all.length)} ${all.length === 1 ? "warning" : "warnings"}`;
+  fillList($("report-warnings"), all, (w) => {
+    const li = el("li", w.error ? "error" : "warning");
+    const { session, text } = warningView(w, titleOf, files.length > 1);
+    if (session) li.append(sessionLabel(session.id, session.name));
+    li.append(el("span", "warning-text", text));
+    return li;
+  });
   $("import-report").hidden = false;
 }
 
+
+/**
+ * Fill a report list with the rows makeRow makes of items: the first
+ * REPORT_ROWS, and while some are left a last row (li.report-more) saying
+ * how many ("… and 59,900 more") with a button that makes REPORT_ROWS more.
+ * @template T
+ * @param {HTMLElement} list @param {T[]} items @param {(item: T) => HTMLElement} makeRow
+ */
+function fillList(list, items, makeRow) {
+  const more = el("li", "report-more");
+  const left = el("span", "report-more-text");
+  const next = button("button report-more-button", `Show ${REPORT_ROWS} more`);
+  more.append(left, next);
+  let made = 0;
+  const grow = () => {
+    const end = Math.min(items.length, made + REPORT_ROWS);
+    const rows = [];
+    for (let i = made; i < end; i++) rows.push(makeRow(items[i]));
+    made = end;
+    return rows;
+  };
+  const tail = () => {
+    if (made < items.length) left.textContent = moreLine(made, items.length);
+    else more.remove();
+    return made < items.length ? [more] : [];
+  };
+  next.addEventListener("click", () => {
+    more.before(...grow());
+    tail();
+  });
+  list.replaceChildren(...grow(), ...tail());
+}

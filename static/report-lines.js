@@ -2,6 +2,38 @@
 // them): a skipped file's line, and each warning's session named by its
 // title. Pure, no DOM.
 
+/** A count as the report writes it: 60000 → "60,000". @param {number} n */
+export function count(n) {
+  return n.toLocaleString("en-US");
+}
+
+/**
+ * The last line of a report list that shows `shown` of `total` rows:
+ * "… and 59,950 more".
+ * @param {number} shown @param {number} total
+ * @returns {string}
+ */
+export function moreLine(shown, total) {
+  return `… and ${count(total - shown)} more`;
+}
+
+/**
+ * The report's title, its one summary line: how many sessions an import
+ * made, how many of them were here already, or that it made none.
+ * @param {{existing?: boolean, added?: number}[]} sessions the import's sessions
+ * @returns {string}
+ */
+export function reportTitle(sessions) {
+  const n = sessions.length;
+  // A session already here that gained nothing: "already here", not "imported".
+  let fresh = 0;
+  for (const s of sessions) if (!(s.existing && s.added === 0)) fresh++;
+  const of = (k) => `${count(k)} ${k === 1 ? "session" : "sessions"}`;
+  if (n === 0) return "Nothing imported";
+  if (fresh === 0) return `Already here: ${of(n)}, nothing new`;
+  return `Imported ${of(fresh)}${fresh < n ? ` · ${count(n - fresh)} already here` : ""}`;
+}
+
 /**
  * A file's report line when nothing was read from it: "skipped: " and the
  * reason, without the "; skipped" many of core's reasons end with already

@@ -52,6 +52,40 @@ export const OLDER = "older";
 const timeOf = (s) => Date.parse(s.updatedAt ?? "");
 
 /**
+ * Whether t is a time as core writes it, "2026-12-03T04:14:41.502Z": such
+ * strings compare as their times do (dateOptions compares them without
+ * Date.parse, 60,000 of which were most of a list's refresh).
+ * @param {unknown} t
+ */
+const canonical = (t) => typeof t === "string" && t.length === 24 && t[10] === "T" && t[23] === "Z" && t[19] === ".";
+
+/**
+ * Sessions newest first — updatedAt descending, then sessionId ascending —
+ * in a new array: grouped by updatedAt, so only the distinct times are
+ * sorted (an import's 60,000 sessions share a few thousand; compared one
+ * by one they took 100 ms), then each group by id. Pure.
+ * @template {{sessionId: string, updatedAt?: string}} T
+ * @param {T[]} sessions
+ * @returns {T[]}
+ */
+export function newestFirst(sessions) {
+  const groups = new Map();
+  for (const s of sessions) {
+    const k = String(s.updatedAt ?? "");
+    const g = groups.get(k);
+    if (g === undefined) groups.set(k, [s]);
+    else g.push(s);
+  }
+  const out = [];
+  for (const k of [...groups.keys()].sort().reverse()) {
+    const g = groups.get(k);
+    if (g.length > 1) g.sort((a, b) => (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0));
+    for (const s of g) out.push(s);
+  }
+  return out;
+}
+
+/**
  * Whether a session is in a date range (null: any time). A session with
  * no readable updatedAt is in "any time" only.
  * @param {{updatedAt?: string}} session
@@ -80,13 +114,29 @@ export function inRange(session, range, now) {
 export function dateOptions(sessions, now) {
   const total = sessions.length;
   const out = [{ value: "*", text: `Any time (${total})` }];
+  // One pass, each time read once (inRange per range read 60,000 sessions' times five times over).
+  const since = RANGES.map((r) => r.since(now));
+  const sinceText = since.map((t) => new Date(t).toISOString());
+  const counts = RANGES.map(() => 0);
+  let older = 0;
+  for (const s of sessions) {
+    const u = s.updatedAt;
+    if (canonical(u)) {
+      for (let i = 0; i < since.length; i++) if (u >= sinceText[i]) counts[i]++;
+      if (u < sinceText.at(-1)) older++;
+      continue;
+    }
+    const t = timeOf(s);
+    if (Number.isNaN(t)) continue;
+    for (let i = 0; i < since.length; i++) if (t >= since[i]) counts[i]++;
+    if (t < since.at(-1)) older++;
+  }
   let narrower = 0;
-  for (const r of RANGES) {
-    const count = sessions.filter((s) => inRange(s, r.value, now)).length;
+  RANGES.forEach((r, i) => {
+    const count = counts[i];
     if (count > narrower && count < total) out.push({ value: r.value, text: `${r.label} (${count})` });
     narrower = count;
-  }
-  const older = sessions.filter((s) => inRange(s, OLDER, now)).length;
+  });
   if (older > 0 && older < total) out.push({ value: OLDER, text: `Older than a year (${older})` });
   return out;
 }

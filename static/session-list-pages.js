@@ -45,14 +45,20 @@ export class PagedList {
   /**
    * Show items: the first page, and every page up to index `upTo` (the
    * row that must be in the list, e.g. the selected one; -1 for none).
+   * With `keep` (a refresh of the same list) as many rows as were made
+   * before instead, wherever `upTo` is: a session selected before an import
+   * of 60,000 newer ones is then its last row, and following it made them all.
    * @param {T[]} items
    * @param {number} [upTo]
+   * @param {{keep?: boolean}} [options]
    */
-  show(items, upTo = -1) {
+  show(items, upTo = -1, { keep = false } = {}) {
+    const before = this.made;
     this.items = items;
     this.made = 0;
     this.observer.disconnect();
-    const count = Math.min(items.length, Math.max(this.pageSize, Math.ceil((upTo + 1) / this.pageSize) * this.pageSize));
+    const rows = keep ? before : Math.ceil((upTo + 1) / this.pageSize) * this.pageSize;
+    const count = Math.min(items.length, Math.max(this.pageSize, rows));
     this.list.replaceChildren(...this.rows(0, count));
     this.made = count;
     this.watch();

@@ -81,6 +81,7 @@ const PRECACHE = [
   "./chat-history.js",
   "../js/sessiontree.js",
   "../js/worker-tree.js",
+  "../js/answer-parts.js",
   "../js/worker.js",
   "../js/worker.bundle.js",
   "../js/local.js",

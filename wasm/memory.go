@@ -5,6 +5,7 @@ package main
 import (
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 
 	"github.com/sessiontree/sessiontree/core"
 )
@@ -63,6 +64,25 @@ const importHeadroom = 1.5
 // bounds every file from 22 MB on).
 const importHeadroomMin = 32 << 20
 
+// importSlack is what the lowered limit leaves free above the heap an
+// import has made live, as a share of it (see setImportLimit): a file of
+// many small conversations (a fine-tuning dataset JSONL: 20,000 lines of
+// 17 MB grew the live heap by 35 MB, twice the file) holds more than
+// importHeadroom times its bytes, and a limit below its live heap made
+// the collector run again and again (3 of the wasm's 4.7 s on that file,
+// more the larger it was). Like GOGC=50, on what the import added only.
+const importSlack = 0.5
+
+// liveHeap is the heap the last collection found live, in bytes.
+func liveHeap() int64 {
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(sample[0].Value.Uint64())
+}
+
 // importJob names one running import job of one handle.
 type importJob struct {
 	im  *core.Imports
@@ -72,6 +92,7 @@ type importJob struct {
 var (
 	importJobs = map[importJob]int{} // running jobs and their data's size in bytes
 	importBase int64                 // memory in use when the first of them started
+	importLive int64                 // the live heap then (liveHeap)
 	// importDrain says the last job ended and the limit stays lowered
 	// until the changes it made are drained (the Writer's drainBytes
 	// writes every imported node again: 808 MB of wasm memory for a
@@ -86,6 +107,7 @@ func importBegan(j importJob, size int) {
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
 		importBase = int64(m.Sys - m.HeapReleased) // what the memory limit counts
+		importLive = liveHeap()
 	}
 	importJobs[j] = size
 	setImportLimit()
@@ -152,5 +174,19 @@ func setImportLimit() {
 	for _, size := range importJobs {
 		total += int64(size)
 	}
-	debug.SetMemoryLimit(min(memoryLimit, importBase+max(int64(importHeadroom*float64(total)), importHeadroomMin)))
+	limit := importBase + max(int64(importHeadroom*float64(total)), importHeadroomMin)
+	// Never below what the import made live and importSlack of it again.
+	if grown := liveHeap() - importLive; grown > 0 {
+		limit = max(limit, importBase+grown+int64(importSlack*float64(grown)))
+	}
+	debug.SetMemoryLimit(min(memoryLimit, limit))
+}
+
+// importGrew raises the lowered limit of the running import jobs when
+// what they made live needs it (see importSlack); the handle calls it
+// after each step.
+func importGrew() {
+	if len(importJobs) > 0 {
+		setImportLimit()
+	}
 }

@@ -161,6 +161,7 @@ func (h *handle) importStep(args []js.Value) any {
 	if !ok {
 		return badArgument("importStep: no such import job")
 	}
+	importGrew()
 	return `{"done":` + strconv.FormatBool(p.Done) + `,"read":` + strconv.Itoa(p.Read) + `,"total":` + strconv.Itoa(p.Total) + "}"
 }
 

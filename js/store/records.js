@@ -384,9 +384,14 @@ function replaceRecords(store, b, gen) {
   const chunks = store("chunks");
   const nodes = store("nodes");
   const notes = store("annotations");
-  chunks.delete(nodeRange(id));
-  nodes.delete(nodeRange(id));
-  notes.delete(nodeRange(id));
+  if (k !== undefined) {
+    // A session not stored yet (no meta, not even an erased one's
+    // tombstone) has no records to delete: three deletes a session were a
+    // third of storing a 60,000-line dataset JSONL's new sessions.
+    chunks.delete(nodeRange(id));
+    nodes.delete(nodeRange(id));
+    notes.delete(nodeRange(id));
+  }
   b.annotations.forEach((a, i) => notes.put(a, [id, i]));
   // Every node goes into chunk records, the last one shorter: a session
   // written whole is ~count/CHUNK_SIZE records, not one per node.
@@ -406,7 +411,8 @@ function replaceRecords(store, b, gen) {
  * aborts tx) when a block does not continue what is stored.
  *
  * With `defer` (a writer holding the write lock, see store/writer.js),
- * every meta record written has `tail: true`, and a session whose change
+ * every meta record written of a session whose blocks are only appends
+ * has `tail: true` (one written whole has none), and a session whose change
  * is only appends after such a record, with a meta that deriveTail gives
  * back exactly from its last node, gets no meta put at all when defer(id)
  * says so: one record per append. Its state then has `deferred: true`
@@ -487,9 +493,16 @@ export function writeChanges(tx, blocks, gen, storedState, defer = null, written
         continue;
       }
       meta.folded = state.folded; // final only after the folds
-      if (defer !== null) meta.tail = true;
+      // tail: true lets the session's next appends leave this meta as it is
+      // (deriveTail); the Writer writes it whole again once appends pause.
+      // A session written whole here (an import's, a load's: not plain)
+      // gets none: its next append writes its meta anyway (derivable needs a
+      // node line drained in an append), and 60,000 imported sessions with
+      // tail: true were 60,000 metas written again by that flush.
+      const tail = defer !== null && plain.get(id) === true;
+      if (tail) meta.tail = true;
       store("sessions").put(meta, id);
-      state.tail = defer !== null;
+      state.tail = tail;
       state.meta = meta;
     }
     return written;
