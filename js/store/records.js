@@ -365,20 +365,17 @@ export function mergeRequest(meta, nodes, annotations, follow) {
  * transaction. Returns the session's new stored state; throws when b does
  * not start at node 0.
  *
- * The epoch becomes the transaction's gen (see schema.js), for a session
- * not stored yet too: its id may have been erased and made again
- * (trash.empty, then a create or an import) before another tab heard of
- * the erasure, and that tab, holding the erased session with as many
- * nodes and annotations, took the new one for the old one with only its
- * cursor moved (take-in.js), showed and searched the erased text, and
- * appended under its nodes. A gen is never stamped twice, so no earlier
- * session of the id had it.
+ * The epoch becomes the transaction's gen (see schema.js), for a new
+ * session too: an id erased and made again before another tab heard of
+ * the erasure must not be taken there for the erased session (take-in.js).
+ * A gen is never stamped twice, so no earlier session of the id had it.
  * @param {(name: string) => IDBObjectStore} store the transaction's stores by name
  * @param {object} b a change block (parseChangeBytes)
+ * @param {object|undefined} k what is stored of the session (undefined: nothing, no records to delete)
  * @param {number} gen the gen the transaction stamps
  * @returns {object}
  */
-function replaceRecords(store, b, gen) {
+function replaceRecords(store, b, k, gen) {
   const id = b.sessionId;
   if (b.from !== 0) throw new Error(`internal: a new session ${quote(id)} starts at node ${b.from}`);
   const chunks = store("chunks");
@@ -459,7 +456,7 @@ export function writeChanges(tx, blocks, gen, storedState, defer = null, written
     let state;
     if (b.reset || !k) {
       folds.delete(id); // its records are replaced
-      state = replaceRecords(store, b, gen);
+      state = replaceRecords(store, b, k, gen);
     } else {
       state = appendRecords(store, b, k);
       // Folded after every block's puts: the last block's state folds the
