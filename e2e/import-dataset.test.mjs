@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setup, openExplorer, explorerCall } from './helpers.mjs';
+import { setup, openExplorer, explorerCall, artifactPath } from './helpers.mjs';
 import { genDataset } from '../bench/gen-exports.mjs';
 
 const CONVERSATIONS = 3000;
@@ -67,6 +67,17 @@ test('explorer: a dataset JSONL of 3,000 conversations imports every line; the r
     assert.equal(await page.locator('#report-warnings-title').textContent(), `${warnings} warnings`);
     assert.equal(await rows(page, 'report-warnings').count(), REPORT_ROWS);
     assert.equal(await page.locator('#report-warnings .report-more-text').textContent(), `… and ${warnings - REPORT_ROWS} more`);
+    // How the counted rest reads, at desktop and phone widths, light and dark.
+    for (const [width, height] of [[1280, 800], [390, 844]]) {
+      await page.setViewportSize({ width, height });
+      for (const colorScheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme });
+        await page.locator('#report-sessions .report-more').scrollIntoViewIfNeeded();
+        await page.screenshot({ path: artifactPath(`import-dataset-report-more-${width}-${colorScheme}.png`) });
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.locator('#report-warnings .report-more-button').click();
     assert.equal(await rows(page, 'report-warnings').count(), warnings, '"Show 100 more" draws the rest');
     assert.equal(await page.locator('#report-warnings .report-more').count(), 0, 'with nothing left, the last row goes');
