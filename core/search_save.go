@@ -102,11 +102,11 @@ func (st *Store) SearchIndexBytes() []byte {
 		n++
 		keys[k] = n
 		entries = appendString(entries, s.id)
-		entries = appendUvarint(entries, uint64(o.indexed))
+		entries = binary.AppendUvarint(entries, uint64(o.indexed))
 		entries = appendString(entries, at)
-		entries = appendUvarint(entries, o.sum)
+		entries = binary.AppendUvarint(entries, o.sum)
 	}
-	table = appendUvarint(table, uint64(n))
+	table = binary.AppendUvarint(table, uint64(n))
 	table = append(table, entries...)
 	out := sx.ix.Encode(table, func(k uint32) uint32 { return keys[k] })
 	return binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out))
@@ -204,30 +204,18 @@ func readSearchTable(data []byte) (table []savedSession, rest []byte, ok bool) {
 	return table, data, true
 }
 
-// appendUvarint appends v as an unsigned LEB128 varint.
-func appendUvarint(b []byte, v uint64) []byte {
-	for v >= 0x80 {
-		b = append(b, byte(v)|0x80)
-		v >>= 7
-	}
-	return append(b, byte(v))
-}
-
 // appendString appends s as its byte length (a varint) and its bytes.
 func appendString(b []byte, s string) []byte {
-	return append(appendUvarint(b, uint64(len(s))), s...)
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
 
-// readUvarint reads an unsigned LEB128 varint off the front of b.
+// readUvarint reads an unsigned LEB128 varint (binary.Uvarint) off the front of b.
 func readUvarint(b []byte) (uint64, []byte, bool) {
-	var v uint64
-	for i := 0; i < len(b) && i < 10; i++ {
-		v |= uint64(b[i]&0x7f) << (7 * i)
-		if b[i] < 0x80 {
-			return v, b[i+1:], true
-		}
+	v, n := binary.Uvarint(b)
+	if n <= 0 {
+		return 0, nil, false
 	}
-	return 0, nil, false
+	return v, b[n:], true
 }
 
 // readString reads a string appendString wrote (valid UTF-8 only).

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"encoding/binary"
 	"errors"
 	"math"
 	"unicode/utf8"
@@ -37,12 +38,12 @@ func (ix *Index) Encode(buf []byte, owner func(uint32) uint32) []byte {
 			renum[d] = n
 		}
 	}
-	buf = appendUvarint(buf, uint64(n))
+	buf = binary.AppendUvarint(buf, uint64(n))
 	for d, ref := range ix.docs {
 		if renum[d] != 0 {
-			buf = appendUvarint(buf, uint64(owner(ref.owner)))
-			buf = appendUvarint(buf, uint64(ref.node))
-			buf = appendUvarint(buf, uint64(ref.millis<<1^ref.millis>>63))
+			buf = binary.AppendUvarint(buf, uint64(owner(ref.owner)))
+			buf = binary.AppendUvarint(buf, uint64(ref.node))
+			buf = binary.AppendUvarint(buf, uint64(ref.millis<<1^ref.millis>>63))
 		}
 	}
 	keys := make([]uint64, len(ix.postings))
@@ -65,7 +66,7 @@ func (ix *Index) Encode(buf []byte, owner func(uint32) uint32) []byte {
 			terms++
 		}
 	}
-	buf = appendUvarint(buf, uint64(terms))
+	buf = binary.AppendUvarint(buf, uint64(terms))
 	post := make([]int32, 0, 64)
 	for t, p := range ix.postings {
 		if !live(p) {
@@ -73,11 +74,11 @@ func (ix *Index) Encode(buf []byte, owner func(uint32) uint32) []byte {
 		}
 		if w := ix.word[t]; w != "" {
 			buf = append(buf, 0)
-			buf = appendUvarint(buf, uint64(len(w)))
+			buf = binary.AppendUvarint(buf, uint64(len(w)))
 			buf = append(buf, w...)
 		} else {
 			buf = append(buf, 1)
-			buf = appendUvarint(buf, keys[t])
+			buf = binary.AppendUvarint(buf, keys[t])
 		}
 		post = post[:0]
 		for _, d := range p {
@@ -85,10 +86,10 @@ func (ix *Index) Encode(buf []byte, owner func(uint32) uint32) []byte {
 				post = append(post, renum[d]-1)
 			}
 		}
-		buf = appendUvarint(buf, uint64(len(post)))
+		buf = binary.AppendUvarint(buf, uint64(len(post)))
 		prev := int32(0)
 		for _, d := range post {
-			buf = appendUvarint(buf, uint64(d-prev))
+			buf = binary.AppendUvarint(buf, uint64(d-prev))
 			prev = d
 		}
 	}
@@ -161,15 +162,6 @@ func Decode(data []byte, owners uint32) (*Index, error) {
 	return ix, nil
 }
 
-// appendUvarint appends v as an unsigned LEB128 varint.
-func appendUvarint(buf []byte, v uint64) []byte {
-	for v >= 0x80 {
-		buf = append(buf, byte(v)|0x80)
-		v >>= 7
-	}
-	return append(buf, byte(v))
-}
-
 // reader reads Encode's bytes; ok turns false at the first thing out of
 // place, and every read after it gives zero values.
 type reader struct {
@@ -188,19 +180,16 @@ func (r *reader) byte() byte {
 }
 
 func (r *reader) uvarint() uint64 {
-	var v uint64
-	for shift := 0; shift < 64; shift += 7 {
-		c := r.byte()
-		if !r.ok {
-			return 0
-		}
-		v |= uint64(c&0x7f) << shift
-		if c < 0x80 {
-			return v
-		}
+	if !r.ok {
+		return 0
 	}
-	r.ok = false
-	return 0
+	v, n := binary.Uvarint(r.data[r.at:])
+	if n <= 0 {
+		r.ok = false
+		return 0
+	}
+	r.at += n
+	return v
 }
 
 // count reads a count of items of at least min bytes each, refusing one
