@@ -167,95 +167,6 @@ func (s *Session) marks(i int32) Marks {
 	return m
 }
 
-// addAnnotation records a new annotation on s for operation op.
-func (st *Store) addAnnotation(s *Session, a *Annotation, op string) {
-	a.Timestamp = st.timestamp()
-	from := len(s.annotations)
-	s.annotate(a)
-	st.touch(s, len(s.nodes), false, op)
-	st.markAnnotated(s, from)
-}
-
-func opLabel(st *Store, r *request) (any, *Error) {
-	s, i, err := r.sessionNode(st)
-	if err != nil {
-		return nil, err
-	}
-	if _, present := r.fields["label"]; !present {
-		return nil, invalidf("field \"label\" is required for operation \"label\" (\"\" clears the label)")
-	}
-	label, err := r.optStr("label")
-	if err != nil {
-		return nil, err
-	}
-	if err := checkLabel(label); err != nil {
-		return nil, err
-	}
-	st.addAnnotation(s, &Annotation{Kind: AnnotationLabel, NodeID: s.nodes[i].ID, Label: label}, r.op)
-	return s.marks(i), nil
-}
-
-// checkLabel limits a label to 1,000 characters of valid text without
-// control characters.
-func checkLabel(label string) *Error {
-	if label != "" && !validText(label, 1000) {
-		return invalidf("field \"label\" must be at most 1000 characters without control characters")
-	}
-	return nil
-}
-
-func opHide(st *Store, r *request) (any, *Error) {
-	s, i, err := r.sessionNode(st)
-	if err != nil {
-		return nil, err
-	}
-	hidden := true
-	if r.has("hidden") {
-		if !jsonx.ReadBool(r.fields["hidden"], &hidden) {
-			return nil, invalidf("field \"hidden\" must be true or false")
-		}
-	}
-	st.addAnnotation(s, &Annotation{Kind: AnnotationHide, NodeID: s.nodes[i].ID, Hidden: hidden}, r.op)
-	return s.marks(i), nil
-}
-
-func opPrefer(st *Store, r *request) (any, *Error) {
-	s, err := r.existing(st)
-	if err != nil {
-		return nil, err
-	}
-	if _, present := r.fields["nodeId"]; !present {
-		return nil, invalidf("field \"nodeId\" is required for operation \"prefer\" (null clears the preferred path)")
-	}
-	i := int32(-1)
-	if r.has("nodeId") {
-		id, err := r.nodeIDField("nodeId")
-		if err != nil {
-			return nil, err
-		}
-		if i, err = s.lookup(id); err != nil {
-			return nil, err
-		}
-	}
-	st.addAnnotation(s, &Annotation{Kind: AnnotationPrefer, NodeID: s.nodeID(i)}, r.op)
-	return s.marks(i), nil
-}
-
-// sessionNode returns the session named by "sessionId" and the index of
-// the node named by "nodeId".
-func (r *request) sessionNode(st *Store) (*Session, int32, *Error) {
-	s, err := r.existing(st)
-	if err != nil {
-		return nil, -1, err
-	}
-	id, err := r.nodeIDField("nodeId")
-	if err != nil {
-		return nil, -1, err
-	}
-	i, err := s.lookup(id)
-	return s, i, err
-}
-
 // appendAnnotations appends `,"annotations":[…]` when s has any.
 func (s *Session) appendAnnotations(b []byte) []byte {
 	if len(s.annotations) == 0 {
@@ -416,4 +327,25 @@ func validText(s string, max int) bool {
 		}
 	}
 	return true
+}
+
+// MaxTitleLength is the longest session title rename takes, in characters.
+const MaxTitleLength = 1000
+
+// checkTitle limits a title to MaxTitleLength characters of valid text
+// without control characters ("" is allowed: no title).
+func checkTitle(title string) *Error {
+	if title != "" && !validText(title, MaxTitleLength) {
+		return invalidf("field \"title\" must be at most %d characters without control characters", MaxTitleLength)
+	}
+	return nil
+}
+
+// checkLabel limits a label to 1,000 characters of valid text without
+// control characters.
+func checkLabel(label string) *Error {
+	if label != "" && !validText(label, 1000) {
+		return invalidf("field \"label\" must be at most 1000 characters without control characters")
+	}
+	return nil
 }

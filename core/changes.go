@@ -266,7 +266,7 @@ func (d *dirtyMark) appendBlock(b []byte, s *Session, from, end int, withNodes b
 		b = append(b, `,"more":true`...)
 	}
 	b = append(b, `,"meta":`...)
-	b = s.appendMeta(b)
+	b = appendMeta(s, b)
 	b = append(b, "}\n"...)
 	if !withNodes {
 		return b
@@ -285,7 +285,7 @@ func (d *dirtyMark) appendBlock(b []byte, s *Session, from, end int, withNodes b
 	return b
 }
 
-func (s *Session) appendMeta(b []byte) []byte {
+func appendMeta(s *Session, b []byte) []byte {
 	b = append(b, `{"sessionId":`...)
 	b = jsonx.AppendString(b, s.id)
 	b = append(b, `,"title":`...)

@@ -116,6 +116,16 @@ type textsLayout struct {
 
 // Texts lays the context out over its session's text cache, filling the
 // cache for the path's messages not in it yet.
+// ContextView is what the context operation answers (Answer.Value) before
+// it is encoded: the session's context at its cursor (View) with the text
+// cache the store keeps for the session, which Texts lays it out over.
+type ContextView struct {
+	View
+	// tc is the session's text cache (see viewCaches); nil in a view made
+	// for its Context alone.
+	tc *textCache
+}
+
 func (v ContextView) Texts() *ContextTexts {
 	s, path, tc := v.s, v.path, v.tc
 	if tc == nil {
@@ -124,10 +134,10 @@ func (v ContextView) Texts() *ContextTexts {
 	if len(tc.spans) < len(s.nodes) {
 		tc.spans = append(tc.spans, make([]textSpan, len(s.nodes)-len(tc.spans))...)
 	}
-	lay, ok := s.textsAfterMemo(tc, path)
+	lay, ok := textsAfterMemo(s, tc, path)
 	if !ok {
 		lay = textsLayout{rows: make([]int32, 0, 3*len(path)+3), state: s.stateAt(path)}
-		s.addTextRows(tc, &lay, path, path)
+		addTextRows(s, tc, &lay, path, path)
 	}
 	cols := &ContextTexts{Cursor: v.cursor(), State: lay.state, Roles: tc.roles, Other: lay.other, Rows: lay.rows}
 	if 2*lay.units >= len(tc.ascii)+int(tc.wideUnits) {
@@ -176,7 +186,7 @@ func (v ContextView) Texts() *ContextTexts {
 // of the memo is ever written again (a layout that does not continue the
 // memo starts new rows; one that continues it but is not kept as the memo
 // is a copy, see Texts). Other is copied when appended to.
-func (s *Session) textsAfterMemo(tc *textCache, path []int32) (lay textsLayout, ok bool) {
+func textsAfterMemo(s *Session, tc *textCache, path []int32) (lay textsLayout, ok bool) {
 	m := &tc.last
 	if m.depth == 0 || int(m.depth) > len(path) || path[m.depth-1] != m.last {
 		return lay, false
@@ -199,14 +209,14 @@ func (s *Session) textsAfterMemo(tc *textCache, path []int32) (lay textsLayout, 
 	for _, i := range added {
 		lay.state.Apply(s.nodes[i].Kind, s.nodes[i].Entry)
 	}
-	s.addTextRows(tc, &lay, path, added)
+	addTextRows(s, tc, &lay, path, added)
 	return lay, true
 }
 
 // addTextRows appends to lay the rows of the context messages of nodes, a
 // part of path (its end, or all of it), filling the text cache for those
 // not in it yet.
-func (s *Session) addTextRows(tc *textCache, lay *textsLayout, path, nodes []int32) {
+func addTextRows(s *Session, tc *textCache, lay *textsLayout, path, nodes []int32) {
 	grown := false
 	add := func(i int32, n *Node) {
 		sp := tc.spans[i]
@@ -217,7 +227,7 @@ func (s *Session) addTextRows(tc *textCache, lay *textsLayout, path, nodes []int
 				// cache by append copied it over and over (85 MB allocated
 				// for the first context of a 100,000-deep path, instead of
 				// its 10.5 MB of text).
-				tc.ascii = slices.Grow(tc.ascii, s.uncachedTextBytes(tc, nodes, len(nodes) == len(path)))
+				tc.ascii = slices.Grow(tc.ascii, uncachedTextBytes(s, tc, nodes, len(nodes) == len(path)))
 				grown = true
 			}
 			msg = contextMessage(n)
@@ -249,7 +259,7 @@ func (s *Session) addTextRows(tc *textCache, lay *textsLayout, path, nodes []int
 // uncachedTextBytes is the room, in bytes, the texts of the context
 // messages of nodes that are not in the cache yet take at most; nodes is
 // a whole path (whole) or the compaction-free end of one.
-func (s *Session) uncachedTextBytes(tc *textCache, nodes []int32, whole bool) int {
+func uncachedTextBytes(s *Session, tc *textCache, nodes []int32, whole bool) int {
 	need := 0
 	count := func(i int32, n *Node) {
 		switch {

@@ -16,8 +16,7 @@ type contextIDs struct{ v ContextView }
 // contextValue returns the value of a context request: the plain view,
 // or with ids the view wrapped so that it is written with its node ids.
 func (r *request) contextValue(st *Store, s *Session) (any, *Error) {
-	v := s.contextView(st.views.pathOf(s))
-	v.tc = st.views.textsOf(s)
+	v := ContextView{View: s.contextView(st.views.pathOf(s)), tc: st.views.textsOf(s)}
 	ids, err := r.optBool("ids")
 	if err != nil || !ids {
 		return v, err

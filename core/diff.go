@@ -54,22 +54,6 @@ func (s *Session) resolveRef(ref, field string) (int32, DiffEnd, *Error) {
 	return -1, DiffEnd{}, errorf(NotFound, "%s: %q is neither a node nor a branch of session %q", field, ref, s.id)
 }
 
-func opDiff(st *Store, r *request) (any, *Error) {
-	s, err := r.existing(st)
-	if err != nil {
-		return nil, err
-	}
-	from, err := r.nodeIDField("from")
-	if err != nil {
-		return nil, err
-	}
-	to, err := r.nodeIDField("to")
-	if err != nil {
-		return nil, err
-	}
-	return s.diff(from, to)
-}
-
 // diff compares the root→node paths of two references. Both walks are
 // loops bounded by the depth of the deeper node.
 func (s *Session) diff(fromRef, toRef string) (*Diff, *Error) {

@@ -58,9 +58,9 @@ func opExport(st *Store, r *request) (any, *Error) {
 	case ex.Write == nil:
 		text = append(s.appendSnapshot(nil), '\n')
 	case scope != ex.Scope:
-		text = ex.WriteTree(s.exportView(ex.Text, ex.Context, true))
+		text = ex.WriteTree(exportView(s, ex.Text, ex.Context, true))
 	default:
-		text = ex.Write(s.exportView(ex.Text, ex.Context, false))
+		text = ex.Write(exportView(s, ex.Text, ex.Context, false))
 	}
 	return Export{Format: format, Scope: scope, Filename: formats.ExportFilename(s.id) + ex.Ext, MimeType: ex.MIME, Text: string(text)}, nil
 }
@@ -68,7 +68,7 @@ func opExport(st *Store, r *request) (any, *Error) {
 // exportView hands the session to an exporter: its nodes, path and
 // annotations, without the store's indexes, and the path's texts (every
 // node's when all) and the context messages when text and context say so.
-func (s *Session) exportView(text, context, all bool) *formats.ExportSession {
+func exportView(s *Session, text, context, all bool) *formats.ExportSession {
 	v := &formats.ExportSession{ID: s.id, Title: s.title, CreatedAt: s.createdAt, Active: s.active,
 		Nodes: make([]formats.ExportNode, len(s.nodes)), Cursor: s.cursor, Path: s.path(s.cursor),
 		Annotations: make([]RawMessage, len(s.annotations))}

@@ -97,11 +97,11 @@ func (t *importTree) session(c *formats.Conversation, order []int32, cursor int3
 		case importplan.BranchMain:
 			n.Branch = DefaultBranch
 		case importplan.BranchRoot:
-			n.Branch = s.branchFor(rec.Branch, DefaultBranch, next)
+			n.Branch = branchFor(s, rec.Branch, DefaultBranch, next)
 		case importplan.BranchParent:
 			n.Branch = s.nodes[pi].Branch
 		default:
-			n.Branch = s.branchFor(rec.Branch, s.nodes[pi].Branch, next)
+			n.Branch = branchFor(s, rec.Branch, s.nodes[pi].Branch, next)
 		}
 		n.Timestamp = rec.Stamp
 		if n.Timestamp == "" {
@@ -193,7 +193,7 @@ func (t *importTree) annotate(s *Session, c *formats.Conversation) {
 // branchFor names a branch an import opens: hint itself when it is a
 // free name, else a name derived from hint, or from from when there is no
 // hint (next: see autoBranchNameFrom).
-func (s *Session) branchFor(hint, from string, next map[string]int) string {
+func branchFor(s *Session, hint, from string, next map[string]int) string {
 	if hint == "" {
 		return s.autoBranchNameFrom(from, next)
 	}
@@ -201,4 +201,26 @@ func (s *Session) branchFor(hint, from string, next map[string]int) string {
 		return hint
 	}
 	return s.autoBranchNameFrom(hint, next)
+}
+
+// linkSource appends the import's source record when the conversation
+// names the session it was forked from (formats.Conversation's
+// ParentSession) and s has none yet (sessiontree's own exports carry
+// theirs among their annotations). A link that is not a valid session id
+// is dropped with a warning: links never fail an import. The link is kept
+// even when that session is not in the store: family resolves it when it
+// arrives.
+func (t *importTree) linkSource(s *Session, c *formats.Conversation) {
+	if c.ParentSession == "" || s.source != nil || c.ParentSession == s.id {
+		return
+	}
+	if p := NameProblem(c.ParentSession, MaxSessionIDLength); p != "" {
+		t.Warn("the session it was forked from %s: %q; the link is dropped", p, c.ParentSession)
+		return
+	}
+	ts := t.Fallback
+	if ts == "" {
+		ts = s.createdAt
+	}
+	s.annotate(&Annotation{Kind: AnnotationSource, SourceSession: c.ParentSession, Via: SourceImport, Timestamp: ts})
 }

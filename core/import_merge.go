@@ -78,13 +78,13 @@ func (j *ImportJob) commit(s *Session) {
 		s = into
 	} else {
 		if fromTool {
-			s.recordImport(s.cursor)
+			recordImport(s, s.cursor)
 		}
 		st.put(s)
 		st.markDirty(s, 0, true, "import")
 	}
 	s.setOrigin(j.res.Format, project)
-	report := s.importReport(exists, added)
+	report := importReport(s, exists, added)
 	report.Warnings, report.Project = j.perWarn[s.id], project
 	j.res.Sessions = append(j.res.Sessions, report)
 }
@@ -92,7 +92,7 @@ func (j *ImportJob) commit(s *Session) {
 // importReport is the import report's entry for s as it stands after an
 // import that added `added` of its nodes (existing: it was there before),
 // with no warnings or project.
-func (s *Session) importReport(existing bool, added int) ImportedSession {
+func importReport(s *Session, existing bool, added int) ImportedSession {
 	roots := 0
 	for _, p := range s.parent {
 		if p < 0 {
@@ -120,7 +120,7 @@ func opImportReport(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.importReport(false, len(s.nodes)), nil
+	return importReport(s, false, len(s.nodes)), nil
 }
 
 // mergeImported adds to s the nodes of the imported session im whose ids
@@ -205,7 +205,7 @@ func (st *Store) followImport(s, im *Session, from int, record bool) {
 		s.setActive(s.nodes[cur].Branch)
 	}
 	if record && (!known || cur != last) {
-		s.recordImport(cur)
+		recordImport(s, cur)
 	}
 }
 
@@ -215,7 +215,7 @@ func (st *Store) followImport(s, im *Session, from int, record bool) {
 // it runs); nothing for no node or when the newest record names it
 // already (a file sessiontree exported carries the records of the session
 // it came from).
-func (s *Session) recordImport(cur int32) {
+func recordImport(s *Session, cur int32) {
 	if cur >= 0 && s.nodes[cur].ID != s.lastImport {
 		n := s.nodes[cur]
 		s.annotate(&Annotation{Kind: AnnotationImport, NodeID: n.ID, Timestamp: n.Timestamp})

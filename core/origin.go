@@ -34,18 +34,3 @@ func (s *Session) appendOrigin(b []byte) []byte {
 	}
 	return b
 }
-
-// restoreOrigin takes a restore request's optional "tool" and "project"
-// (strings; INVALID_ARGUMENT naming the field otherwise).
-func (s *Session) restoreOrigin(r *request) *Error {
-	tool, err := r.optStr("tool")
-	if err != nil {
-		return err
-	}
-	project, err := r.optStr("project")
-	if err != nil {
-		return err
-	}
-	s.setOrigin(tool, project)
-	return nil
-}

@@ -20,12 +20,6 @@ import "github.com/sessiontree/sessiontree/core/internal/jsonx"
 // names and repeats the call, so no public caller ever sees it.
 const PagedOut Code = "PAGED_OUT"
 
-// pageStub is what a paged-out session keeps of the session it stands
-// for, beside the Session's own id, title, times and active branch.
-type pageStub struct {
-	nodeCount int
-	cursor    string // "" for none
-}
 
 // pageFault records that the call needed session id, which is a stub, and
 // returns the PagedOut error to fail it with.

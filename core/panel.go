@@ -10,7 +10,7 @@ type PanelView struct {
 	Tree    Tree   `json:"tree"`
 }
 
-func (s *Session) panelView() PanelView {
+func panelView(s *Session) PanelView {
 	return PanelView{Session: s.status(), Tree: s.tree()}
 }
 
@@ -33,6 +33,6 @@ func panelOp(op string) func(st *Store, r *request) (any, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		return s.panelView(), nil
+		return panelView(s), nil
 	}
 }

@@ -8,17 +8,7 @@ package core
 // tree); the records go wherever annotations go: a snapshot's
 // "annotations" array, IndexedDB's annotation records, other tabs.
 
-// MaxTitleLength is the longest session title rename takes, in characters.
-const MaxTitleLength = 1000
 
-// checkTitle limits a title to MaxTitleLength characters of valid text
-// without control characters ("" is allowed: no title).
-func checkTitle(title string) *Error {
-	if title != "" && !validText(title, MaxTitleLength) {
-		return invalidf("field \"title\" must be at most %d characters without control characters", MaxTitleLength)
-	}
-	return nil
-}
 
 // opRename answers {"operation":"rename","sessionId":…,"title":…}: the
 // session's title becomes title ("" clears it) by an appended title

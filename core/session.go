@@ -205,16 +205,6 @@ func (s *Session) place(branch string) (placement, *Error) {
 	return placement{parent: s.cursor, branch: s.autoBranchName(s.active), newBranch: true}, nil
 }
 
-// placement reads the request's optional "branch" and decides where the
-// next append to s goes (see place), changing nothing.
-func (r *request) placement(s *Session) (placement, *Error) {
-	branch, err := r.branchName("branch", false)
-	if err != nil {
-		return placement{}, err
-	}
-	return s.place(branch)
-}
-
 // add appends n (already validated, ID set, ParentID and Branch to be set
 // from p) and moves the cursor and active branch to it.
 func (s *Session) add(n *Node, p placement) {
@@ -360,4 +350,11 @@ func (s *Session) clone(id, now string) *Session {
 	}
 	c.copyAnnotations(s)
 	return c
+}
+
+// pageStub is what a paged-out session keeps of the session it stands
+// for, beside the Session's own id, title, times and active branch.
+type pageStub struct {
+	nodeCount int
+	cursor    string // "" for none
 }

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"github.com/sessiontree/sessiontree/core/internal/formats"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
@@ -155,26 +154,4 @@ func (e *stubSource) link() *sourceLink {
 		l.nodeID = *e.NodeID
 	}
 	return l
-}
-
-// linkSource appends the import's source record when the conversation
-// names the session it was forked from (formats.Conversation's
-// ParentSession) and s has none yet (sessiontree's own exports carry
-// theirs among their annotations). A link that is not a valid session id
-// is dropped with a warning: links never fail an import. The link is kept
-// even when that session is not in the store: family resolves it when it
-// arrives.
-func (t *importTree) linkSource(s *Session, c *formats.Conversation) {
-	if c.ParentSession == "" || s.source != nil || c.ParentSession == s.id {
-		return
-	}
-	if p := NameProblem(c.ParentSession, MaxSessionIDLength); p != "" {
-		t.Warn("the session it was forked from %s: %q; the link is dropped", p, c.ParentSession)
-		return
-	}
-	ts := t.Fallback
-	if ts == "" {
-		ts = s.createdAt
-	}
-	s.annotate(&Annotation{Kind: AnnotationSource, SourceSession: c.ParentSession, Via: SourceImport, Timestamp: ts})
 }

@@ -69,7 +69,7 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 	// repeated ids, a compaction's kept node on its path); a fault undoes
 	// the nodes pushed so far, so the cost is O(len(nodes) + branches),
 	// never O(session).
-	undo := s.markPush()
+	undo := markPush(s)
 	for i, rawNode := range list {
 		n, parent, perr := s.parseNode(rawNode, i, false)
 		if perr != nil {
@@ -118,7 +118,7 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 // search or WarmSearch runs, never during the call that pushed them.
 //
 //go:noinline // small enough to inline, which copied its undo into each of opSyncMerge's three faults (2.7 KB)
-func (s *Session) markPush() func() {
+func markPush(s *Session) func() {
 	n := len(s.nodes)
 	leaves := s.leaves
 	branches := append([]*branchInfo(nil), s.branches...)

@@ -25,7 +25,7 @@ type TrashItem struct {
 	UpdatedAt string `json:"updatedAt"`
 }
 
-func (s *Session) trashItem() TrashItem {
+func trashItem(s *Session) TrashItem {
 	return TrashItem{SessionID: s.id, Title: s.title, NodeCount: len(s.nodes), DeletedAt: s.deletedAt, UpdatedAt: s.updatedAt}
 }
 
@@ -101,7 +101,7 @@ func opDelete(st *Store, r *request) (any, *Error) {
 	}
 	st.toTrash(s, st.timestamp())
 	st.markDirty(s, len(s.nodes), false, r.op)
-	return s.trashItem(), nil
+	return trashItem(s), nil
 }
 
 // opTrashList answers {"operation":"trash.list"}: the sessions in the
@@ -109,7 +109,7 @@ func opDelete(st *Store, r *request) (any, *Error) {
 func opTrashList(st *Store, r *request) (any, *Error) {
 	out := make([]TrashItem, 0, len(st.trash))
 	for _, s := range st.trash {
-		out = append(out, s.trashItem())
+		out = append(out, trashItem(s))
 	}
 	slices.SortFunc(out, func(a, b TrashItem) int {
 		if c := strings.Compare(b.DeletedAt, a.DeletedAt); c != 0 {

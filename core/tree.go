@@ -49,39 +49,6 @@ type Tree struct {
 // textPreviewLength is the preview length in the ASCII tree, in characters.
 const textPreviewLength = 60
 
-func opTree(st *Store, r *request) (any, *Error) {
-	s, err := r.existing(st)
-	if err != nil {
-		return nil, err
-	}
-	show, err := r.optBool("showHidden")
-	if err != nil {
-		return nil, err
-	}
-	t := s.treeView(show)
-	return RawMessage(t.AppendJSON(make([]byte, 0, 64+len(t.Text)+len(t.Rows)*192))), nil
-}
-
-// optBool returns an optional boolean field: false when absent or null,
-// INVALID_ARGUMENT when it is not a boolean.
-func (r *request) optBool(field string) (bool, *Error) {
-	if !r.has(field) {
-		return false, nil
-	}
-	return r.boolField(field)
-}
-
-// boolField returns a boolean field (INVALID_ARGUMENT when it is not one).
-func (r *request) boolField(field string) (bool, *Error) {
-	switch string(r.fields[field]) {
-	case "true":
-		return true, nil
-	case "false":
-		return false, nil
-	}
-	return false, invalidf("field %q must be true or false", field)
-}
-
 // Elision of linear runs: a stretch of more than maxPlain plain nodes is
 // drawn as its first keepPlain nodes, one "···" line and its last
 // keepPlain nodes.

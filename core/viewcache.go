@@ -26,23 +26,6 @@ type keptMap struct {
 	annotations int
 }
 
-// pathMemo is the root→cursor path the last context of a session walked
-// (see Session.contextPath).
-type pathMemo struct{ path []int32 }
-
-// viewTree returns the tree the views read of s: its own parent, depth and
-// child-count slices and hidden roots, shared, not copied.
-func (s *Session) viewTree() *treeview.Tree {
-	nodes := s.nodes // the session does not change while a view reads it
-	return &treeview.Tree{
-		Parent:      s.parent,
-		Depth:       s.depth,
-		Children:    s.children,
-		Branch:      func(i int32) string { return nodes[i].Branch },
-		HiddenRoots: s.hiddenRoots,
-	}
-}
-
 // forget drops what the views keep of s (s left the store or was replaced).
 func (v *viewCaches) forget(s *Session) {
 	delete(v.rows, s)

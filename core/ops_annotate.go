@@ -1,0 +1,84 @@
+package core
+
+import "github.com/sessiontree/sessiontree/core/internal/jsonx"
+
+// addAnnotation records a new annotation on s for operation op.
+func (st *Store) addAnnotation(s *Session, a *Annotation, op string) {
+	a.Timestamp = st.timestamp()
+	from := len(s.annotations)
+	s.annotate(a)
+	st.touch(s, len(s.nodes), false, op)
+	st.markAnnotated(s, from)
+}
+
+func opLabel(st *Store, r *request) (any, *Error) {
+	s, i, err := r.sessionNode(st)
+	if err != nil {
+		return nil, err
+	}
+	if _, present := r.fields["label"]; !present {
+		return nil, invalidf("field \"label\" is required for operation \"label\" (\"\" clears the label)")
+	}
+	label, err := r.optStr("label")
+	if err != nil {
+		return nil, err
+	}
+	if err := checkLabel(label); err != nil {
+		return nil, err
+	}
+	st.addAnnotation(s, &Annotation{Kind: AnnotationLabel, NodeID: s.nodes[i].ID, Label: label}, r.op)
+	return s.marks(i), nil
+}
+
+
+func opHide(st *Store, r *request) (any, *Error) {
+	s, i, err := r.sessionNode(st)
+	if err != nil {
+		return nil, err
+	}
+	hidden := true
+	if r.has("hidden") {
+		if !jsonx.ReadBool(r.fields["hidden"], &hidden) {
+			return nil, invalidf("field \"hidden\" must be true or false")
+		}
+	}
+	st.addAnnotation(s, &Annotation{Kind: AnnotationHide, NodeID: s.nodes[i].ID, Hidden: hidden}, r.op)
+	return s.marks(i), nil
+}
+
+func opPrefer(st *Store, r *request) (any, *Error) {
+	s, err := r.existing(st)
+	if err != nil {
+		return nil, err
+	}
+	if _, present := r.fields["nodeId"]; !present {
+		return nil, invalidf("field \"nodeId\" is required for operation \"prefer\" (null clears the preferred path)")
+	}
+	i := int32(-1)
+	if r.has("nodeId") {
+		id, err := r.nodeIDField("nodeId")
+		if err != nil {
+			return nil, err
+		}
+		if i, err = s.lookup(id); err != nil {
+			return nil, err
+		}
+	}
+	st.addAnnotation(s, &Annotation{Kind: AnnotationPrefer, NodeID: s.nodeID(i)}, r.op)
+	return s.marks(i), nil
+}
+
+// sessionNode returns the session named by "sessionId" and the index of
+// the node named by "nodeId".
+func (r *request) sessionNode(st *Store) (*Session, int32, *Error) {
+	s, err := r.existing(st)
+	if err != nil {
+		return nil, -1, err
+	}
+	id, err := r.nodeIDField("nodeId")
+	if err != nil {
+		return nil, -1, err
+	}
+	i, err := s.lookup(id)
+	return s, i, err
+}

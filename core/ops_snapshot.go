@@ -1,0 +1,128 @@
+package core
+
+func opSnapshotSave(st *Store, r *request) (any, *Error) {
+	s, err := r.existing(st)
+	if err != nil {
+		return nil, err
+	}
+	return snapshotValue{s}, nil
+}
+
+func opSnapshotLoad(st *Store, r *request) (any, *Error) {
+	id, err := r.sessionID()
+	if err != nil {
+		return nil, err
+	}
+	if !r.has("snapshot") {
+		return nil, invalidf("field \"snapshot\" is required for operation \"snapshot.load\"")
+	}
+	s, err := st.loadSnapshot(id, r.fields["snapshot"], r.snapshotValid(), r.op)
+	if err != nil {
+		return nil, err
+	}
+	return s.status(), nil
+}
+
+// loadSnapshot parses raw (valid: known valid, compact JSON) as session id
+// and stores it in place of a session of that id (keeping its creation
+// time, tool, project and, when the snapshot has none, title), recording
+// the change under op; a trashed id is SESSION_ALREADY_EXISTS.
+func (st *Store) loadSnapshot(id string, raw []byte, valid bool, op string) (*Session, *Error) {
+	s, hasTitle, err := parseSnapshotOf(raw, id, valid)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkSnapshotNames(s); err != nil {
+		return nil, err
+	}
+	if st.trash[id] != nil {
+		return nil, st.taken(id)
+	}
+	now := st.timestamp()
+	s.createdAt = now
+	if old := st.sessions[id]; old != nil {
+		s.createdAt = old.createdAt
+		s.tool, s.project = old.tool, old.project
+		if !hasTitle {
+			s.title = old.title
+		}
+	}
+	s.updatedAt = now
+	st.put(s)
+	st.markDirty(s, 0, true, op)
+	return s, nil
+}
+
+// opRestore brings back a session the JS shim read from IndexedDB: a
+// snapshot plus the stored title and times. It records no change, since the
+// session is already stored.
+func opRestore(st *Store, r *request) (any, *Error) {
+	if !r.has("snapshot") {
+		return nil, invalidf("field \"snapshot\" is required for operation \"restore\"")
+	}
+	s, _, err := parseSnapshotOf(r.fields["snapshot"], "", r.snapshotValid())
+	if err != nil {
+		return nil, err
+	}
+	title, err := r.optStr("title")
+	if err != nil {
+		return nil, err
+	}
+	created, err := r.optStr("createdAt")
+	if err != nil {
+		return nil, err
+	}
+	updated, err := r.optStr("updatedAt")
+	if err != nil {
+		return nil, err
+	}
+	if created == "" && !r.has("createdAt") {
+		created = st.timestamp() // "" is an undated session's: it stays so
+	}
+	if updated == "" {
+		updated = created
+	}
+	if title != "" {
+		s.title = title
+	}
+	if err := restoreOrigin(s, r); err != nil {
+		return nil, err
+	}
+	s.createdAt, s.updatedAt = created, updated
+	deleted, err := r.optStr("deletedAt")
+	if err != nil {
+		return nil, err
+	}
+	if old := st.trash[s.id]; old != nil {
+		delete(st.trash, s.id)
+	}
+	if deleted != "" {
+		// A session another tab (or an earlier page) put in the trash.
+		if old := st.sessions[s.id]; old != nil {
+			st.remove(old)
+		}
+		s.deletedAt = deleted
+		if st.trash == nil {
+			st.trash = make(map[string]*Session)
+		}
+		st.trash[s.id] = s
+		return trashItem(s), nil
+	}
+	st.put(s)
+	return s.status(), nil
+}
+
+// restoreOrigin takes a restore request's optional "tool" and "project"
+// (strings; INVALID_ARGUMENT naming the field otherwise).
+func restoreOrigin(s *Session, r *request) *Error {
+	tool, err := r.optStr("tool")
+	if err != nil {
+		return err
+	}
+	project, err := r.optStr("project")
+	if err != nil {
+		return err
+	}
+	s.setOrigin(tool, project)
+	return nil
+}
