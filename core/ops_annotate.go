@@ -30,7 +30,6 @@ func opLabel(st *Store, r *request) (any, *Error) {
 	return s.marks(i), nil
 }
 
-
 func opHide(st *Store, r *request) (any, *Error) {
 	s, i, err := r.sessionNode(st)
 	if err != nil {

@@ -20,7 +20,6 @@ import "github.com/sessiontree/sessiontree/core/internal/jsonx"
 // names and repeats the call, so no public caller ever sees it.
 const PagedOut Code = "PAGED_OUT"
 
-
 // pageFault records that the call needed session id, which is a stub, and
 // returns the PagedOut error to fail it with.
 func (st *Store) pageFault(ids ...string) *Error {

@@ -8,8 +8,6 @@ package core
 // tree); the records go wherever annotations go: a snapshot's
 // "annotations" array, IndexedDB's annotation records, other tabs.
 
-
-
 // opRename answers {"operation":"rename","sessionId":…,"title":…}: the
 // session's title becomes title ("" clears it) by an appended title
 // record. The value is the session status. SESSION_NOT_FOUND,
