@@ -85,22 +85,22 @@ func (a *Annotation) AppendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-// annotate records a (whose node exists) and updates the derived marks.
-func (s *Session) annotate(a *Annotation) {
-	s.annotations = append(s.annotations, a)
+// Annotate records a (whose node exists) and updates the derived marks.
+func (s *Session) Annotate(a *Annotation) {
+	s.Annotations = append(s.Annotations, a)
 	i := int32(-1)
 	if a.NodeID != "" {
-		i = s.index[a.NodeID]
+		i = s.Index[a.NodeID]
 	}
 	switch a.Kind {
 	case AnnotationLabel:
 		if a.Label == "" {
-			delete(s.labels, i)
+			delete(s.Labels, i)
 		} else {
-			if s.labels == nil {
-				s.labels = make(map[int32]string)
+			if s.Labels == nil {
+				s.Labels = make(map[int32]string)
 			}
-			s.labels[i] = a.Label
+			s.Labels[i] = a.Label
 		}
 	case AnnotationHide:
 		if !a.Hidden {
@@ -112,27 +112,27 @@ func (s *Session) annotate(a *Annotation) {
 			s.hiddenRoots[i] = true
 		}
 	case AnnotationPrefer:
-		s.preferred = i
+		s.Preferred = i
 	case AnnotationTitle:
-		s.title = a.Title
+		s.Title = a.Title
 	case AnnotationSource:
-		s.source = &sourceLink{sessionID: a.SourceSession, nodeID: a.SourceNode, via: a.Via}
+		s.Source = &SourceLink{SessionID: a.SourceSession, NodeID: a.SourceNode, Via: a.Via}
 	case AnnotationImport:
-		s.lastImport = a.NodeID
+		s.LastImport = a.NodeID
 	}
 }
 
 // Label returns the node's label ("" when none).
 func (s *Session) Label(nodeID string) string {
-	if i, ok := s.index[nodeID]; ok {
-		return s.labels[i]
+	if i, ok := s.Index[nodeID]; ok {
+		return s.Labels[i]
 	}
 	return ""
 }
 
 // isHidden reports whether node i is hidden (itself or by an ancestor).
 func (s *Session) isHidden(i int32) bool {
-	for ; i >= 0 && len(s.hiddenRoots) > 0; i = s.parent[i] {
+	for ; i >= 0 && len(s.hiddenRoots) > 0; i = s.Parent[i] {
 		if s.hiddenRoots[i] {
 			return true
 		}
@@ -153,27 +153,27 @@ type Marks struct {
 	PreferredNode *string `json:"preferredNode"`
 }
 
-func (s *Session) marks(i int32) Marks {
-	m := Marks{SessionID: s.id, PreferredNode: nullable(s.nodeID(s.preferred))}
+func (s *Session) Marks(i int32) Marks {
+	m := Marks{SessionID: s.id, PreferredNode: Nullable(s.NodeID(s.Preferred))}
 	if i < 0 {
 		return m
 	}
-	m.NodeID = nullable(s.nodes[i].ID)
-	if l, ok := s.labels[i]; ok {
+	m.NodeID = Nullable(s.Nodes[i].ID)
+	if l, ok := s.Labels[i]; ok {
 		m.Label = &l
 	}
 	m.Hidden = s.isHidden(i)
-	m.Preferred = s.preferred >= 0 && s.isAncestor(i, s.preferred)
+	m.Preferred = s.Preferred >= 0 && s.IsAncestor(i, s.Preferred)
 	return m
 }
 
 // appendAnnotations appends `,"annotations":[…]` when s has any.
 func (s *Session) appendAnnotations(b []byte) []byte {
-	if len(s.annotations) == 0 {
+	if len(s.Annotations) == 0 {
 		return b
 	}
 	b = append(b, `,"annotations":[`...)
-	for k, a := range s.annotations {
+	for k, a := range s.Annotations {
 		if k > 0 {
 			b = append(b, ',')
 		}
@@ -186,30 +186,30 @@ func (s *Session) appendAnnotations(b []byte) []byte {
 // session's nodes and records them in order.
 func (s *Session) parseAnnotations(raw []byte) *Error {
 	if len(raw) == 0 || raw[0] != '[' {
-		return snapshotFault("field \"annotations\" must be an array")
+		return SnapshotFault("field \"annotations\" must be an array")
 	}
 	sc := jsonx.Scanner{Data: raw}
 	perr := sc.Elements(func(k int, v []byte, _ bool) error {
-		a, err := s.parseAnnotation(v, k)
+		a, err := s.ParseAnnotation(v, k)
 		if err != nil {
 			return err
 		}
-		s.annotate(a)
+		s.Annotate(a)
 		return nil
 	})
 	if perr != nil {
 		if e, ok := perr.(*Error); ok {
 			return e
 		}
-		return snapshotFault("field \"annotations\" is not valid JSON: %s", jsonx.ErrorText(perr))
+		return SnapshotFault("field \"annotations\" is not valid JSON: %s", jsonx.ErrorText(perr))
 	}
 	return nil
 }
 
-func (s *Session) parseAnnotation(raw []byte, k int) (*Annotation, *Error) {
+func (s *Session) ParseAnnotation(raw []byte, k int) (*Annotation, *Error) {
 	at := jsonx.Sprintf("annotations[%d]", k)
 	if len(raw) == 0 || raw[0] != '{' {
-		return nil, snapshotFault("%s must be an object", at)
+		return nil, SnapshotFault("%s must be an object", at)
 	}
 	var f struct{ kind, nodeID, label, hidden, title, timestamp, srcSession, srcNode, via []byte }
 	var unknown string
@@ -242,15 +242,15 @@ func (s *Session) parseAnnotation(raw []byte, k int) (*Annotation, *Error) {
 		return nil
 	})
 	if unknown != "" {
-		return nil, snapshotFault("%s has unknown field %q", at, unknown)
+		return nil, SnapshotFault("%s has unknown field %q", at, unknown)
 	}
 	kind, _, _ := nodeField(f.kind)
 	a := &Annotation{Kind: kind}
 	switch kind {
 	case AnnotationLabel:
 		label, present, ok := nodeField(f.label)
-		if !present || !ok || checkLabel(label) != nil {
-			return nil, snapshotFault("%s needs a label string of at most 1000 characters without control characters", at)
+		if !present || !ok || CheckLabel(label) != nil {
+			return nil, SnapshotFault("%s needs a label string of at most 1000 characters without control characters", at)
 		}
 		a.Label = label
 	case AnnotationHide:
@@ -259,13 +259,13 @@ func (s *Session) parseAnnotation(raw []byte, k int) (*Annotation, *Error) {
 			a.Hidden = true
 		case "false":
 		default:
-			return nil, snapshotFault("%s needs \"hidden\": true or false", at)
+			return nil, SnapshotFault("%s needs \"hidden\": true or false", at)
 		}
 	case AnnotationPrefer, AnnotationImport:
 	case AnnotationTitle:
 		title, present, ok := nodeField(f.title)
-		if !present || !ok || checkTitle(title) != nil {
-			return nil, snapshotFault("%s needs a title string of at most %d characters without control characters", at, MaxTitleLength)
+		if !present || !ok || CheckTitle(title) != nil {
+			return nil, SnapshotFault("%s needs a title string of at most %d characters without control characters", at, MaxTitleLength)
 		}
 		a.Title = title
 	case AnnotationSource:
@@ -273,29 +273,29 @@ func (s *Session) parseAnnotation(raw []byte, k int) (*Annotation, *Error) {
 			return nil, err
 		}
 	default:
-		return nil, snapshotFault("%s has a bad kind %q (known: label, hide, prefer, title, source, import)", at, kind)
+		return nil, SnapshotFault("%s has a bad kind %q (known: label, hide, prefer, title, source, import)", at, kind)
 	}
 	if kind != AnnotationLabel && f.label != nil || kind != AnnotationHide && f.hidden != nil || kind != AnnotationTitle && f.title != nil ||
 		sourceMembersOnly(kind, f.srcSession, f.srcNode, f.via) {
-		return nil, snapshotFault("%s has a field that a %s annotation does not have", at, kind)
+		return nil, SnapshotFault("%s has a field that a %s annotation does not have", at, kind)
 	}
 	id, present, ok := nodeField(f.nodeID)
 	sessionWide := kind == AnnotationTitle || kind == AnnotationSource
 	if !ok || (!present && kind != AnnotationPrefer && !sessionWide) || (present && sessionWide) {
 		if sessionWide {
-			return nil, snapshotFault("%s needs \"nodeId\": null (a %s names the session, not a node)", at, kind)
+			return nil, SnapshotFault("%s needs \"nodeId\": null (a %s names the session, not a node)", at, kind)
 		}
-		return nil, snapshotFault("%s needs a nodeId", at)
+		return nil, SnapshotFault("%s needs a nodeId", at)
 	}
 	if present {
-		if _, found := s.index[id]; !found {
-			return nil, snapshotFault("%s names node %q, which is not in the snapshot", at, id)
+		if _, found := s.Index[id]; !found {
+			return nil, SnapshotFault("%s names node %q, which is not in the snapshot", at, id)
 		}
 	}
 	a.NodeID = id
 	ts, _, ok := nodeField(f.timestamp)
 	if !ok || !names.ValidTimestamp(ts) {
-		return nil, snapshotFault("%s has a bad timestamp: it must be an RFC 3339 string", at)
+		return nil, SnapshotFault("%s has a bad timestamp: it must be an RFC 3339 string", at)
 	}
 	a.Timestamp = ts
 	return a, nil
@@ -305,12 +305,12 @@ func (s *Session) parseAnnotation(raw []byte, k int) (*Annotation, *Error) {
 // in order, but for src's source and import records (f names its own
 // source, and no import of src's file goes to f).
 func (f *Session) copyAnnotations(src *Session) {
-	for _, a := range src.annotations {
+	for _, a := range src.Annotations {
 		if a.Kind == AnnotationSource || a.Kind == AnnotationImport {
 			continue
 		}
-		if _, ok := f.index[a.NodeID]; ok || a.NodeID == "" {
-			f.annotate(a)
+		if _, ok := f.Index[a.NodeID]; ok || a.NodeID == "" {
+			f.Annotate(a)
 		}
 	}
 }
@@ -332,20 +332,20 @@ func validText(s string, max int) bool {
 // MaxTitleLength is the longest session title rename takes, in characters.
 const MaxTitleLength = 1000
 
-// checkTitle limits a title to MaxTitleLength characters of valid text
+// CheckTitle limits a title to MaxTitleLength characters of valid text
 // without control characters ("" is allowed: no title).
-func checkTitle(title string) *Error {
+func CheckTitle(title string) *Error {
 	if title != "" && !validText(title, MaxTitleLength) {
-		return invalidf("field \"title\" must be at most %d characters without control characters", MaxTitleLength)
+		return Invalidf("field \"title\" must be at most %d characters without control characters", MaxTitleLength)
 	}
 	return nil
 }
 
-// checkLabel limits a label to 1,000 characters of valid text without
+// CheckLabel limits a label to 1,000 characters of valid text without
 // control characters.
-func checkLabel(label string) *Error {
+func CheckLabel(label string) *Error {
 	if label != "" && !validText(label, 1000) {
-		return invalidf("field \"label\" must be at most 1000 characters without control characters")
+		return Invalidf("field \"label\" must be at most 1000 characters without control characters")
 	}
 	return nil
 }

@@ -42,7 +42,7 @@ func failed(err *Error) error {
 // field of a typed call: INVALID_ARGUMENT naming the field.
 func checkName(field, value string, max int) *Error {
 	if p := NameProblem(value, max); p != "" {
-		return invalidf("field %q %s: %q (ids and branch names are 1–%d visible characters on one line)", field, p, value, max)
+		return Invalidf("field %q %s: %q (ids and branch names are 1–%d visible characters on one line)", field, p, value, max)
 	}
 	return nil
 }
@@ -65,7 +65,7 @@ func (st *Store) sessionNode(sessionID, nodeID string) (*Session, int32, *Error)
 	if err := checkName("nodeId", nodeID, MaxNodeIDLength); err != nil {
 		return nil, -1, err
 	}
-	i, err := s.lookup(nodeID)
+	i, err := s.Lookup(nodeID)
 	return s, i, err
 }
 
@@ -80,7 +80,7 @@ func (st *Store) Create(sessionID, title string) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	return s.status(), nil
+	return s.Status(), nil
 }
 
 // create makes and stores an empty session, recording it under op.
@@ -88,7 +88,7 @@ func (st *Store) create(id, title, op string) (*Session, *Error) {
 	if err := st.taken(id); err != nil {
 		return nil, err
 	}
-	s := newSession(id, title, st.timestamp())
+	s := NewSession(id, title, st.timestamp())
 	st.put(s)
 	st.markDirty(s, 0, false, op)
 	return s, nil
@@ -105,7 +105,7 @@ func (st *Store) Append(sessionID string, message RawMessage, opts AppendOptions
 		return nil, err
 	}
 	n := &Node{Kind: KindMessage}
-	if n.Message, n.role, err = validateMessageOf(message, "message", false); err != nil {
+	if n.Message, n.MessageRole, err = ValidateMessageOf(message, "message", false); err != nil {
 		return nil, err
 	}
 	return st.appendTyped(s, n, opts)
@@ -142,18 +142,18 @@ func (st *Store) appendTyped(s *Session, n *Node, opts AppendOptions) (*Node, er
 // where an append on branch goes (see Session.place), gives it an id and
 // a timestamp, moves the cursor to it and records the change under op.
 func (st *Store) appendNode(s *Session, n *Node, branch, op string) *Error {
-	p, err := s.place(branch)
+	p, err := s.Place(branch)
 	if err != nil {
 		return err
 	}
 	if n.Entry != nil {
-		if err := s.checkEntryPlace(n.Kind, n.Entry, p.parent, "entry"); err != nil {
+		if err := s.CheckEntryPlace(n.Kind, n.Entry, p.Parent, "entry"); err != nil {
 			return err
 		}
 	}
 	n.ID, n.Timestamp = st.nodeID(s, nil), st.timestamp()
-	from := len(s.nodes)
-	s.add(n, p)
+	from := len(s.Nodes)
+	s.Add(n, p)
 	st.touch(s, from, false, op)
 	return nil
 }
@@ -167,14 +167,14 @@ func (st *Store) Jump(sessionID, nodeID string) (Status, error) {
 		return Status{}, err
 	}
 	st.jump(s, i, "jump")
-	return s.status(), nil
+	return s.Status(), nil
 }
 
 // jump moves the cursor of s to node i and records it under op.
 func (st *Store) jump(s *Session, i int32, op string) {
-	s.cursor = i
-	s.setActive(s.nodes[i].Branch)
-	st.touch(s, len(s.nodes), false, op)
+	s.Cursor = i
+	s.SetActive(s.Nodes[i].Branch)
+	st.touch(s, len(s.Nodes), false, op)
 }
 
 // Branch moves the cursor to nodeID and makes branch, a new name (or the
@@ -192,17 +192,17 @@ func (st *Store) Branch(sessionID, nodeID, branch string) (Status, error) {
 	if err := st.branch(s, i, branch, "branch"); err != nil {
 		return Status{}, err
 	}
-	return s.status(), nil
+	return s.Status(), nil
 }
 
 // branch checks and makes name the active branch at node i of s,
 // recording it under op.
 func (st *Store) branch(s *Session, i int32, name, op string) *Error {
-	if err := s.checkBranchTarget(i, name); err != nil {
+	if err := s.CheckBranchTarget(i, name); err != nil {
 		return err
 	}
-	s.branchAt(i, name)
-	st.touch(s, len(s.nodes), false, op)
+	s.BranchAt(i, name)
+	st.touch(s, len(s.Nodes), false, op)
 	return nil
 }
 
@@ -229,7 +229,7 @@ func (st *Store) Fork(sessionID, nodeID string, opts ForkOptions) (Status, error
 	if err != nil {
 		return Status{}, err
 	}
-	return f.status(), nil
+	return f.Status(), nil
 }
 
 // newSessionIDOf checks a new session's id, or draws one for "".
@@ -249,12 +249,12 @@ func (st *Store) newSessionIDOf(id string) (string, *Error) {
 // fork stores the fork of s at node at as session newID, branch its
 // active branch ("" for the node's), recording it under op.
 func (st *Store) fork(s *Session, at int32, newID, branch, op string) (*Session, *Error) {
-	f := s.forkAt(at, newID, st.timestamp())
-	if branch != "" && branch != f.active {
-		if b := f.byName[branch]; b != nil {
-			return nil, invalidf("branch %q already exists on the path to node %q and does not end there", branch, s.nodes[at].ID)
+	f := s.ForkAt(at, newID, st.timestamp())
+	if branch != "" && branch != f.Active {
+		if b := f.ByName[branch]; b != nil {
+			return nil, Invalidf("branch %q already exists on the path to node %q and does not end there", branch, s.Nodes[at].ID)
 		}
-		f.setActive(branch)
+		f.SetActive(branch)
 	}
 	st.put(f)
 	st.markDirty(f, 0, true, op)
@@ -274,14 +274,14 @@ func (st *Store) Clone(sessionID, newSessionID string) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	return st.clone(s, newID, "clone").status(), nil
+	return st.clone(s, newID, "clone").Status(), nil
 }
 
 // clone stores a copy of s as session newID, recording it under op.
 func (st *Store) clone(s *Session, newID, op string) *Session {
 	now := st.timestamp()
-	c := s.clone(newID, now)
-	c.recordSource(s, s.cursor, SourceClone, now)
+	c := s.Clone(newID, now)
+	c.RecordSource(s, s.Cursor, SourceClone, now)
 	st.put(c)
 	st.markDirty(c, 0, true, op)
 	return c
@@ -296,7 +296,7 @@ func (st *Store) Context(sessionID string) (Context, error) {
 	if err != nil {
 		return Context{}, err
 	}
-	return s.contextView(st.views.pathOf(s)).Context(), nil
+	return s.ContextView(st.views.pathOf(s)).Context(), nil
 }
 
 // Status returns the state of one session (the value of "session"), or
@@ -306,7 +306,7 @@ func (st *Store) Status(sessionID string) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	return s.status(), nil
+	return s.Status(), nil
 }
 
 // Sessions lists every session outside the trash, in the order they were
@@ -321,11 +321,11 @@ func (st *Store) Label(sessionID, nodeID, label string) (Marks, error) {
 	if err != nil {
 		return Marks{}, err
 	}
-	if err := checkLabel(label); err != nil {
+	if err := CheckLabel(label); err != nil {
 		return Marks{}, err
 	}
-	st.addAnnotation(s, &Annotation{Kind: AnnotationLabel, NodeID: s.nodes[i].ID, Label: label}, "label")
-	return s.marks(i), nil
+	st.addAnnotation(s, &Annotation{Kind: AnnotationLabel, NodeID: s.Nodes[i].ID, Label: label}, "label")
+	return s.Marks(i), nil
 }
 
 // Hide hides (hidden true) or shows again the subtree of nodeID in the
@@ -336,8 +336,8 @@ func (st *Store) Hide(sessionID, nodeID string, hidden bool) (Marks, error) {
 	if err != nil {
 		return Marks{}, err
 	}
-	st.addAnnotation(s, &Annotation{Kind: AnnotationHide, NodeID: s.nodes[i].ID, Hidden: hidden}, "hide")
-	return s.marks(i), nil
+	st.addAnnotation(s, &Annotation{Kind: AnnotationHide, NodeID: s.Nodes[i].ID, Hidden: hidden}, "hide")
+	return s.Marks(i), nil
 }
 
 // Prefer makes the root→nodeID path the preferred one ("" clears it): the
@@ -349,14 +349,14 @@ func (st *Store) Prefer(sessionID, nodeID string) (Marks, error) {
 			return Marks{}, err
 		}
 		st.addAnnotation(s, &Annotation{Kind: AnnotationPrefer}, "prefer")
-		return s.marks(-1), nil
+		return s.Marks(-1), nil
 	}
 	s, i, err := st.sessionNode(sessionID, nodeID)
 	if err != nil {
 		return Marks{}, err
 	}
 	st.addAnnotation(s, &Annotation{Kind: AnnotationPrefer, NodeID: nodeID}, "prefer")
-	return s.marks(i), nil
+	return s.Marks(i), nil
 }
 
 // Rename sets the session's title ("" clears it; at most MaxTitleLength
@@ -367,11 +367,11 @@ func (st *Store) Rename(sessionID, title string) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	if err := checkTitle(title); err != nil {
+	if err := CheckTitle(title); err != nil {
 		return Status{}, err
 	}
 	st.addAnnotation(s, &Annotation{Kind: AnnotationTitle, Title: title}, "rename")
-	return s.status(), nil
+	return s.Status(), nil
 }
 
 // SaveSnapshot returns the session's snapshot (snapshot v1 of SPEC.md,
@@ -381,7 +381,7 @@ func (st *Store) SaveSnapshot(sessionID string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return snapshotValue{s}.AppendJSON(nil), nil
+	return SnapshotValue{s}.AppendJSON(nil), nil
 }
 
 // LoadSnapshot makes session sessionID from snapshot (snapshot v1; its own
@@ -396,5 +396,5 @@ func (st *Store) LoadSnapshot(sessionID string, snapshot []byte) (Status, error)
 	if err != nil {
 		return Status{}, err
 	}
-	return s.status(), nil
+	return s.Status(), nil
 }

@@ -44,7 +44,7 @@ func opAppendMany(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	if r.has("title") && !create {
-		return nil, invalidf("field \"title\" of operation \"append.many\" is only for a session it creates (\"create\": true); rename a session with operation \"rename\"")
+		return nil, Invalidf("field \"title\" of operation \"append.many\" is only for a session it creates (\"create\": true); rename a session with operation \"rename\"")
 	}
 	msgs, roles, err := r.messageList("messages", create)
 	if err != nil {
@@ -55,9 +55,9 @@ func opAppendMany(st *Store, r *request) (any, *Error) {
 	case create && st.taken(id) != nil:
 		return nil, st.taken(id)
 	case create:
-		s = newSession(id, title, st.timestamp())
+		s = NewSession(id, title, st.timestamp())
 	case s == nil:
-		return nil, errorf(SessionNotFound, "session %q does not exist", id)
+		return nil, Errorf(SessionNotFound, "session %q does not exist", id)
 	}
 	p, err := r.placement(s)
 	if err != nil {
@@ -66,18 +66,18 @@ func opAppendMany(st *Store, r *request) (any, *Error) {
 	if create {
 		st.put(s)
 	}
-	from := len(s.nodes)
-	s.reserve(len(msgs))
+	from := len(s.Nodes)
+	s.Reserve(len(msgs))
 	out := AppendMany{NodeIDs: make([]string, len(msgs))}
 	now := st.timestamp()
 	for k, m := range msgs {
-		n := &Node{Kind: KindMessage, Message: m, role: roles[k], ID: st.nodeID(s, nil), Timestamp: now}
-		s.add(n, p)
-		p = placement{parent: s.cursor, branch: s.active}
+		n := &Node{Kind: KindMessage, Message: m, MessageRole: roles[k], ID: st.nodeID(s, nil), Timestamp: now}
+		s.Add(n, p)
+		p = Placement{Parent: s.Cursor, Branch: s.Active}
 		out.NodeIDs[k] = n.ID
 	}
 	st.touch(s, from, false, r.op)
-	out.Session = s.status()
+	out.Session = s.Status()
 	return out, nil
 }
 
@@ -87,16 +87,16 @@ func opAppendMany(st *Store, r *request) (any, *Error) {
 func (r *request) messageList(field string, allowEmpty bool) ([]RawMessage, []string, *Error) {
 	raw := bytes.TrimSpace(r.fields[field])
 	if !r.has(field) {
-		return nil, nil, invalidf("field %q (an array of chat messages) is required for operation %q", field, r.op)
+		return nil, nil, Invalidf("field %q (an array of chat messages) is required for operation %q", field, r.op)
 	}
 	if raw[0] != '[' {
-		return nil, nil, invalidf("field %q must be an array of chat messages", field)
+		return nil, nil, Invalidf("field %q must be an array of chat messages", field)
 	}
 	var msgs []RawMessage
 	var roles []string
 	sc := jsonx.Scanner{Data: raw, Valid: r.valid}
 	perr := sc.Elements(func(k int, v []byte, _ bool) error {
-		m, role, err := validateMessageOf(v, jsonx.Sprintf("%s[%d]", field, k), r.valid)
+		m, role, err := ValidateMessageOf(v, jsonx.Sprintf("%s[%d]", field, k), r.valid)
 		if err != nil {
 			return err
 		}
@@ -107,10 +107,10 @@ func (r *request) messageList(field string, allowEmpty bool) ([]RawMessage, []st
 		if e, ok := perr.(*Error); ok {
 			return nil, nil, e
 		}
-		return nil, nil, invalidf("field %q is not valid JSON: %s", field, jsonx.ErrorText(perr))
+		return nil, nil, Invalidf("field %q is not valid JSON: %s", field, jsonx.ErrorText(perr))
 	}
 	if len(msgs) == 0 && !allowEmpty {
-		return nil, nil, invalidf("field %q must hold at least one message", field)
+		return nil, nil, Invalidf("field %q must hold at least one message", field)
 	}
 	return msgs, roles, nil
 }

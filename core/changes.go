@@ -68,11 +68,11 @@ func (st *Store) markDirty(s *Session, from int, reset bool, op string) {
 	if !st.track {
 		return
 	}
-	if i := st.dirtyIndex(s.id); i >= 0 {
+	if i := st.dirtyIndex(s.ID()); i >= 0 {
 		if st.dirty[i].erased {
 			// Erased, then made again in the same drain: all of it is
 			// new (the writer replaces every record).
-			st.dirty[i] = dirtyMark{id: s.id, reset: true, op: op}
+			st.dirty[i] = dirtyMark{id: s.ID(), reset: true, op: op}
 			return
 		}
 		if reset {
@@ -84,7 +84,7 @@ func (st *Store) markDirty(s *Session, from int, reset bool, op string) {
 		st.dirty[i].op = op
 		return
 	}
-	st.addDirty(dirtyMark{id: s.id, reset: reset, from: from, afrom: len(s.annotations), op: op})
+	st.addDirty(dirtyMark{id: s.ID(), reset: reset, from: from, afrom: len(s.Annotations), op: op})
 }
 
 // markErased records that operation op erased session id for good: what
@@ -114,7 +114,7 @@ func (st *Store) markAnnotated(s *Session, from int) {
 	if !st.track {
 		return
 	}
-	if i := st.dirtyIndex(s.id); i >= 0 && from < st.dirty[i].afrom {
+	if i := st.dirtyIndex(s.ID()); i >= 0 && from < st.dirty[i].afrom {
 		st.dirty[i].afrom = from
 	}
 }
@@ -152,7 +152,7 @@ func (st *Store) DrainChanges(withNodes bool) []byte {
 		if st.dirty[i].erased {
 			b = st.dirty[i].appendErased(b)
 		} else if s, from := st.drained(st.dirty[i]); s != nil {
-			b = st.dirty[i].appendBlock(b, s, from, len(s.nodes), withNodes)
+			b = st.dirty[i].appendBlock(b, s, from, len(s.Nodes), withNodes)
 		}
 	}
 	st.setDirty(st.dirty[:0])
@@ -204,17 +204,17 @@ func (st *Store) DrainChangesUpTo(limit int) (piece []byte, more bool) {
 			done++
 			continue
 		}
-		end := len(s.nodes)
-		size := len(b) + 512 + len(s.title) + len(s.tool) + len(s.project)
-		for i := from; i < len(s.nodes); i++ {
+		end := len(s.Nodes)
+		size := len(b) + 512 + len(s.Title) + len(s.Tool) + len(s.Project)
+		for i := from; i < len(s.Nodes); i++ {
 			if i > from && i%DrainGroupNodes == 0 && size >= limit {
 				end = i
 				break
 			}
-			size += nodeSize(s.nodes[i])
+			size += nodeSize(s.Nodes[i])
 		}
 		b = d.appendBlock(b, s, from, end, true)
-		if end < len(s.nodes) {
+		if end < len(s.Nodes) {
 			// The rest continues this block: no longer a reset, with
 			// every annotation (those of a reset from 0) still to come.
 			if d.reset {
@@ -240,7 +240,7 @@ func (st *Store) DrainChangesUpTo(limit int) (piece []byte, more bool) {
 // "more":true (see DrainChangesUpTo).
 func (d *dirtyMark) appendBlock(b []byte, s *Session, from, end int, withNodes bool) []byte {
 	b = append(b, `{"sessionId":`...)
-	b = jsonx.AppendString(b, s.id)
+	b = jsonx.AppendString(b, s.ID())
 	b = append(b, `,"operation":`...)
 	b = jsonx.AppendString(b, d.op)
 	b = append(b, `,"reset":`...)
@@ -253,16 +253,16 @@ func (d *dirtyMark) appendBlock(b []byte, s *Session, from, end int, withNodes b
 	if d.reset {
 		afrom = 0
 	}
-	afrom = min(afrom, len(s.annotations))
-	acount := len(s.annotations) - afrom
-	if end < len(s.nodes) {
+	afrom = min(afrom, len(s.Annotations))
+	acount := len(s.Annotations) - afrom
+	if end < len(s.Nodes) {
 		acount = 0
 	}
 	b = append(b, `,"annotationFrom":`...)
 	b = jsonx.AppendInt(b, afrom)
 	b = append(b, `,"annotationCount":`...)
 	b = jsonx.AppendInt(b, acount)
-	if end < len(s.nodes) {
+	if end < len(s.Nodes) {
 		b = append(b, `,"more":true`...)
 	}
 	b = append(b, `,"meta":`...)
@@ -272,13 +272,13 @@ func (d *dirtyMark) appendBlock(b []byte, s *Session, from, end int, withNodes b
 		return b
 	}
 	for i := from; i < end; i++ {
-		b = s.nodes[i].AppendJSON(b)
+		b = s.Nodes[i].AppendJSON(b)
 		if i < end-1 {
 			b = append(b, ',')
 		}
 		b = append(b, '\n')
 	}
-	for _, a := range s.annotations[afrom : afrom+acount] {
+	for _, a := range s.Annotations[afrom : afrom+acount] {
 		b = a.AppendJSON(b)
 		b = append(b, '\n')
 	}
@@ -287,27 +287,27 @@ func (d *dirtyMark) appendBlock(b []byte, s *Session, from, end int, withNodes b
 
 func appendMeta(s *Session, b []byte) []byte {
 	b = append(b, `{"sessionId":`...)
-	b = jsonx.AppendString(b, s.id)
+	b = jsonx.AppendString(b, s.ID())
 	b = append(b, `,"title":`...)
-	b = jsonx.AppendString(b, s.title)
+	b = jsonx.AppendString(b, s.Title)
 	b = append(b, `,"cursor":`...)
-	b = jsonx.AppendNullableString(b, s.nodeID(s.cursor))
+	b = jsonx.AppendNullableString(b, s.NodeID(s.Cursor))
 	b = append(b, `,"activeBranch":`...)
-	b = jsonx.AppendString(b, s.active)
+	b = jsonx.AppendString(b, s.Active)
 	b = append(b, `,"createdAt":`...)
-	b = jsonx.AppendString(b, s.createdAt)
+	b = jsonx.AppendString(b, s.CreatedAt)
 	b = append(b, `,"updatedAt":`...)
-	b = jsonx.AppendString(b, s.updatedAt)
+	b = jsonx.AppendString(b, s.UpdatedAt)
 	b = append(b, `,"nodeCount":`...)
-	b = jsonx.AppendInt(b, len(s.nodes))
+	b = jsonx.AppendInt(b, len(s.Nodes))
 	b = append(b, `,"annotationCount":`...)
-	b = jsonx.AppendInt(b, len(s.annotations))
-	b = s.appendOrigin(b)
-	if s.deletedAt != "" {
+	b = jsonx.AppendInt(b, len(s.Annotations))
+	b = s.AppendOrigin(b)
+	if s.DeletedAt != "" {
 		b = append(b, `,"deletedAt":`...)
-		b = jsonx.AppendString(b, s.deletedAt)
+		b = jsonx.AppendString(b, s.DeletedAt)
 	}
-	b = s.appendSourceMeta(b)
+	b = s.AppendSourceMeta(b)
 	return append(b, '}')
 }
 
@@ -325,7 +325,7 @@ func (st *Store) drained(d dirtyMark) (*Session, int) {
 	if d.reset {
 		from = 0
 	}
-	return s, min(from, len(s.nodes))
+	return s, min(from, len(s.Nodes))
 }
 
 // drainSize estimates the bytes of DrainChanges(true): each node's fields
@@ -338,11 +338,11 @@ func (st *Store) drainSize() int {
 		if s == nil {
 			continue
 		}
-		size += 512 + len(s.title) + len(s.tool) + len(s.project)
-		for i := from; i < len(s.nodes); i++ {
-			size += nodeSize(s.nodes[i])
+		size += 512 + len(s.Title) + len(s.Tool) + len(s.Project)
+		for i := from; i < len(s.Nodes); i++ {
+			size += nodeSize(s.Nodes[i])
 		}
-		size += 160 * len(s.annotations)
+		size += 160 * len(s.Annotations)
 	}
 	return size + size/16
 }

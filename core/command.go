@@ -130,7 +130,7 @@ func opCommand(st *Store, r *request) (any, *Error) {
 	}
 	if !cmd.noSession {
 		if !r.has("sessionId") {
-			return nil, invalidf("field \"sessionId\" is required for %s", usageOf(c.name))
+			return nil, Invalidf("field \"sessionId\" is required for %s", usageOf(c.name))
 		}
 		// The session need not exist yet: /tree snapshot load creates it;
 		// every other command fails with SESSION_NOT_FOUND in its run.
@@ -150,7 +150,7 @@ func opCommand(st *Store, r *request) (any, *Error) {
 func parseCommand(line string) (*cmdCall, command, *Error) {
 	text := strings.TrimSpace(line)
 	if !strings.HasPrefix(text, "/") {
-		return nil, command{}, invalidf("a command starts with \"/\", as in /tree help; got %q", clipText(text))
+		return nil, command{}, Invalidf("a command starts with \"/\", as in /tree help; got %q", clipText(text))
 	}
 	// The command's name: the longest run of leading words that names a
 	// command ("tree snapshot load" before "tree snapshot").
@@ -184,7 +184,7 @@ func parseCommand(line string) (*cmdCall, command, *Error) {
 			return nil, command{}, err
 		}
 		if len(args) < cmd.min || len(args) > cmd.max {
-			return nil, command{}, invalidf("%s takes %s; usage: %s", "/"+name, argCount(cmd), usageOf(name))
+			return nil, command{}, Invalidf("%s takes %s; usage: %s", "/"+name, argCount(cmd), usageOf(name))
 		}
 		return &cmdCall{name: name, args: args}, cmd, nil
 	}
@@ -195,7 +195,7 @@ func parseCommand(line string) (*cmdCall, command, *Error) {
 			unknown += " " + words[1]
 		}
 	}
-	return nil, command{}, errorf(NotFound, "unknown command %q; %s", unknown, UsageLine())
+	return nil, command{}, Errorf(NotFound, "unknown command %q; %s", unknown, UsageLine())
 }
 
 func argCount(cmd command) string {
@@ -203,7 +203,7 @@ func argCount(cmd command) string {
 	case cmd.max == 0:
 		return "no arguments"
 	case cmd.min == cmd.max:
-		return plural(cmd.min, "argument")
+		return Plural(cmd.min, "argument")
 	default:
 		return jsonx.Sprintf("%d to %d arguments", cmd.min, cmd.max)
 	}
@@ -253,7 +253,7 @@ func nextWord(text string, pos int) (string, int, *Error) {
 			pos++
 			for {
 				if pos >= len(text) {
-					return "", 0, invalidf("unterminated \" quote in the command arguments")
+					return "", 0, Invalidf("unterminated \" quote in the command arguments")
 				}
 				if text[pos] == '\\' && pos+1 < len(text) && (text[pos+1] == '"' || text[pos+1] == '\\') {
 					b.WriteByte(text[pos+1])
@@ -270,7 +270,7 @@ func nextWord(text string, pos int) (string, int, *Error) {
 		case c == '\'':
 			end := strings.IndexByte(text[pos+1:], '\'')
 			if end < 0 {
-				return "", 0, invalidf("unterminated ' quote in the command arguments")
+				return "", 0, Invalidf("unterminated ' quote in the command arguments")
 			}
 			b.WriteString(text[pos+1 : pos+1+end])
 			pos += end + 2
@@ -297,17 +297,17 @@ func cmdList(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	items := s.list()
+	items := s.List()
 	var b strings.Builder
 	for k, it := range items {
-		jsonx.Fprintf(&b, "%s [%s] %s: %s", it.ID, it.Branch, it.Role, Preview(it.Preview, textPreviewLength))
+		jsonx.Fprintf(&b, "%s [%s] %s: %s", it.ID, it.Branch, it.Role, Preview(it.Preview, TextPreviewLength))
 		if it.Label != "" {
 			b.WriteString("  [label: " + it.Label + "]")
 		}
 		if it.Hidden {
 			b.WriteString("  (hidden)")
 		}
-		if int32(k) == s.cursor {
+		if int32(k) == s.Cursor {
 			b.WriteString("  ← cursor")
 		}
 		b.WriteByte('\n')
@@ -329,7 +329,7 @@ func cmdBranches(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		if br.Active {
 			mark = "* "
 		}
-		jsonx.Fprintf(&b, "%s%s  tip %s  base %s  %s\n", mark, br.Name, orDash(br.Tip), orDash(br.Base), plural(br.NodeCount, "node"))
+		jsonx.Fprintf(&b, "%s%s  tip %s  base %s  %s\n", mark, br.Name, orDash(br.Tip), orDash(br.Base), Plural(br.NodeCount, "node"))
 	}
 	return &CommandResult{Text: b.String(), Data: data}, nil
 }
@@ -350,9 +350,9 @@ func cmdTree(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		return nil, err
 	}
 	if len(c.args) == 1 && c.args[0] != "all" {
-		return nil, invalidf("/tree tree takes no argument or \"all\", not %q; usage: %s", c.args[0], usageOf(c.name))
+		return nil, Invalidf("/tree tree takes no argument or \"all\", not %q; usage: %s", c.args[0], usageOf(c.name))
 	}
-	t := s.treeView(len(c.args) == 1)
+	t := s.TreeView(len(c.args) == 1)
 	text := t.Text
 	if text == "" {
 		text = "(no nodes)\n"
@@ -365,18 +365,18 @@ func cmdContext(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	ctx := s.context()
+	ctx := s.Context()
 	var b strings.Builder
-	jsonx.Fprintf(&b, "cursor %s, %s; state: %s\n", orNone(ctx.Cursor, "none"), plural(len(ctx.Messages), "message"), ctx.State.Describe())
+	jsonx.Fprintf(&b, "cursor %s, %s; state: %s\n", orNone(ctx.Cursor, "none"), Plural(len(ctx.Messages), "message"), ctx.State.Describe())
 	// One line per message, from the nodes (their cached previews): a
 	// message made from a summary, compaction or custom message names the
 	// node kind after its role.
-	s.contextNodes(s.path(s.cursor), func(_ int32, n *Node) {
-		role := n.role
+	s.ContextNodes(s.Path(s.Cursor), func(_ int32, n *Node) {
+		role := n.MessageRole
 		if n.Kind != KindMessage {
 			role = "user · " + n.Kind
 		}
-		jsonx.Fprintf(&b, "[%s] %s\n", role, Preview(n.previewText(), textPreviewLength))
+		jsonx.Fprintf(&b, "[%s] %s\n", role, Preview(n.PreviewText(), TextPreviewLength))
 	})
 	return &CommandResult{Text: b.String(), Data: ctx}, nil
 }
@@ -442,13 +442,13 @@ func cmdDiff(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := s.diff(c.args[0], c.args[1])
+	d, err := s.Diff(c.args[0], c.args[1])
 	if err != nil {
 		return nil, err
 	}
 	var b strings.Builder
 	if d.Ancestor != nil {
-		jsonx.Fprintf(&b, "%s and %s part after %s (%s in common)\n", c.args[0], c.args[1], *d.Ancestor, plural(d.Common, "node"))
+		jsonx.Fprintf(&b, "%s and %s part after %s (%s in common)\n", c.args[0], c.args[1], *d.Ancestor, Plural(d.Common, "node"))
 	} else {
 		jsonx.Fprintf(&b, "%s and %s share no node (different roots)\n", c.args[0], c.args[1])
 	}
@@ -457,14 +457,14 @@ func cmdDiff(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		nodes []DiffNode
 	}{{"-", d.FromOnly}, {"+", d.ToOnly}} {
 		for k := 0; k < len(side.nodes); k++ {
-			if len(side.nodes) > maxPlain && k == keepPlain {
-				skip := len(side.nodes) - 2*keepPlain
+			if len(side.nodes) > MaxPlain && k == KeepPlain {
+				skip := len(side.nodes) - 2*KeepPlain
 				jsonx.Fprintf(&b, "%s ··· %d nodes (%s … %s)\n", side.mark, skip, side.nodes[k].ID, side.nodes[k+skip-1].ID)
 				k += skip - 1
 				continue
 			}
 			n := side.nodes[k]
-			jsonx.Fprintf(&b, "%s %s %s: %s\n", side.mark, n.ID, n.Role, Preview(n.Text, textPreviewLength))
+			jsonx.Fprintf(&b, "%s %s %s: %s\n", side.mark, n.ID, n.Role, Preview(n.Text, TextPreviewLength))
 		}
 	}
 	return &CommandResult{Text: b.String(), Data: d}, nil
@@ -475,7 +475,7 @@ func cmdSnapshotSave(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	snap := s.appendSnapshot(nil)
+	snap := s.AppendSnapshot(nil)
 	return &CommandResult{Text: string(snap) + "\n", Data: RawMessage(snap)}, nil
 }
 
@@ -485,7 +485,7 @@ func cmdSnapshotLoad(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		return nil, typedErr(err)
 	}
 	return &CommandResult{Text: jsonx.Sprintf("loaded a snapshot of %s: %s, cursor %s on branch %s\n",
-		status.SessionID, plural(status.NodeCount, "node"), orNone(status.Cursor, "none"), status.ActiveBranch), Data: status}, nil
+		status.SessionID, Plural(status.NodeCount, "node"), orNone(status.Cursor, "none"), status.ActiveBranch), Data: status}, nil
 }
 
 func cmdHelp(st *Store, c *cmdCall) (*CommandResult, *Error) {
@@ -516,40 +516,40 @@ func cmdFork(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	i, err := s.lookup(c.args[0])
+	i, err := s.Lookup(c.args[0])
 	if err != nil {
 		return nil, err
 	}
-	n := s.nodes[i]
-	if n.Kind != KindMessage || n.role != "user" {
+	n := s.Nodes[i]
+	if n.Kind != KindMessage || n.MessageRole != "user" {
 		what := "a " + n.Kind + " entry"
 		switch n.Kind {
 		case KindMessage:
-			what = "an " + n.role + " message"
-			if !strings.ContainsAny(n.role[:1], "aeiou") {
-				what = "a " + n.role + " message"
+			what = "an " + n.MessageRole + " message"
+			if !strings.ContainsAny(n.MessageRole[:1], "aeiou") {
+				what = "a " + n.MessageRole + " message"
 			}
 		case KindSummary:
 			what = "a summary"
 		}
-		return nil, invalidf("/fork needs a user message; node %q is %s", n.ID, what)
+		return nil, Invalidf("/fork needs a user message; node %q is %s", n.ID, what)
 	}
 	id := st.sessionID()
 	var f *Session
-	if p := s.parent[i]; p >= 0 {
+	if p := s.Parent[i]; p >= 0 {
 		f, _ = st.fork(s, p, id, "", "fork") // no branch asked: never fails
 	} else {
 		now := st.timestamp()
-		f = newSession(id, s.title, now)
-		f.recordSource(s, -1, SourceFork, now)
+		f = NewSession(id, s.Title, now)
+		f.RecordSource(s, -1, SourceFork, now)
 		st.put(f)
 		st.markDirty(f, 0, true, "fork")
 	}
 	draft := MessageText(n.Message)
-	status := f.status()
+	status := f.Status()
 	return &CommandResult{
 		Text: jsonx.Sprintf("forked %s before %s into %s: %s, cursor %s\ndraft: %s\n",
-			s.id, n.ID, f.id, plural(status.NodeCount, "node"), orNone(status.Cursor, "none"), draft),
+			s.ID(), n.ID, f.ID(), Plural(status.NodeCount, "node"), orNone(status.Cursor, "none"), draft),
 		Data:  status,
 		Draft: &draft,
 	}, nil
@@ -568,7 +568,7 @@ func cmdClone(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	if err != nil {
 		return nil, typedErr(err)
 	}
-	return &CommandResult{Text: jsonx.Sprintf("cloned %s into %s: %s, cursor %s\n", c.sessionID, status.SessionID, plural(status.NodeCount, "node"), orNone(status.Cursor, "none")), Data: status}, nil
+	return &CommandResult{Text: jsonx.Sprintf("cloned %s into %s: %s, cursor %s\n", c.sessionID, status.SessionID, Plural(status.NodeCount, "node"), orNone(status.Cursor, "none")), Data: status}, nil
 }
 
 func cmdSession(st *Store, c *cmdCall) (*CommandResult, *Error) {
@@ -576,7 +576,7 @@ func cmdSession(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	status := s.status()
+	status := s.Status()
 	var b strings.Builder
 	jsonx.Fprintf(&b, "session %s", status.SessionID)
 	if status.Title != "" {
@@ -584,7 +584,7 @@ func cmdSession(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	}
 	jsonx.Fprintf(&b, "\ncursor %s on branch %s, depth %d\n%s, %s, %s\nstate: %s\ncreated %s, updated %s\n",
 		orNone(status.Cursor, "none"), status.ActiveBranch, status.Depth,
-		plural(status.NodeCount, "node"), plural(status.BranchCount, "branch"), plural(status.LeafCount, "leaf"),
-		s.stateAt(s.path(s.cursor)).Describe(), status.CreatedAt, status.UpdatedAt)
+		Plural(status.NodeCount, "node"), Plural(status.BranchCount, "branch"), Plural(status.LeafCount, "leaf"),
+		s.StateAt(s.Path(s.Cursor)).Describe(), status.CreatedAt, status.UpdatedAt)
 	return &CommandResult{Text: b.String(), Data: status}, nil
 }

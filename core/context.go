@@ -26,7 +26,7 @@ type Status struct {
 	UpdatedAt string `json:"updatedAt"`
 }
 
-func nullable(s string) *string {
+func Nullable(s string) *string {
 	if s == "" {
 		return nil
 	}
@@ -34,22 +34,22 @@ func nullable(s string) *string {
 }
 
 //go:noinline // called once per operation; inlined copies cost wasm size
-func (s *Session) status() Status {
+func (s *Session) Status() Status {
 	depth := 0
-	if s.cursor >= 0 {
-		depth = int(s.depth[s.cursor])
+	if s.Cursor >= 0 {
+		depth = int(s.Depth[s.Cursor])
 	}
 	return Status{
 		SessionID:    s.id,
-		Title:        s.title,
-		Cursor:       nullable(s.nodeID(s.cursor)),
-		ActiveBranch: s.active,
-		NodeCount:    len(s.nodes),
-		BranchCount:  len(s.branches),
-		LeafCount:    s.leaves,
+		Title:        s.Title,
+		Cursor:       Nullable(s.NodeID(s.Cursor)),
+		ActiveBranch: s.Active,
+		NodeCount:    len(s.Nodes),
+		BranchCount:  len(s.Branches),
+		LeafCount:    s.Leaves,
 		Depth:        depth,
-		CreatedAt:    s.createdAt,
-		UpdatedAt:    s.updatedAt,
+		CreatedAt:    s.CreatedAt,
+		UpdatedAt:    s.UpdatedAt,
 	}
 }
 
@@ -75,27 +75,27 @@ type ListItem struct {
 }
 
 func (s *Session) listItem(i int32) ListItem {
-	n := s.nodes[i]
+	n := s.Nodes[i]
 	return ListItem{
-		Label:     s.labels[i],
+		Label:     s.Labels[i],
 		ID:        n.ID,
-		ParentID:  nullable(n.ParentID),
+		ParentID:  Nullable(n.ParentID),
 		Branch:    n.Branch,
 		Kind:      n.Kind,
 		Role:      n.Role(),
 		Timestamp: n.Timestamp,
-		Depth:     int(s.depth[i]),
-		Preview:   n.previewText(),
-		Described: n.described,
+		Depth:     int(s.Depth[i]),
+		Preview:   n.PreviewText(),
+		Described: n.Described,
 	}
 }
 
-// list builds the value of list.
-func (s *Session) list() []ListItem {
-	vt := s.viewTree()
-	hidden, preferred := vt.HiddenFlags(), vt.PathFlags(s.preferred)
-	items := make([]ListItem, len(s.nodes))
-	for i := range s.nodes {
+// List builds the value of List.
+func (s *Session) List() []ListItem {
+	vt := s.ViewTree()
+	hidden, preferred := vt.HiddenFlags(), vt.PathFlags(s.Preferred)
+	items := make([]ListItem, len(s.Nodes))
+	for i := range s.Nodes {
 		items[i] = s.listItem(int32(i))
 		items[i].Hidden = hidden != nil && hidden[i]
 		items[i].Preferred = preferred != nil && preferred[i]
@@ -112,33 +112,33 @@ type BranchInfo struct {
 	Active    bool    `json:"active"`
 }
 
-// branchList builds the value of branches.
-func (s *Session) branchList() []BranchInfo {
-	out := make([]BranchInfo, 0, len(s.branches))
-	for _, b := range s.branches {
+// BranchList builds the value of branches.
+func (s *Session) BranchList() []BranchInfo {
+	out := make([]BranchInfo, 0, len(s.Branches))
+	for _, b := range s.Branches {
 		out = append(out, BranchInfo{
-			Name:      b.name,
-			Tip:       nullable(s.nodeID(b.tip)),
-			Base:      nullable(s.nodeID(b.base)),
-			NodeCount: b.count,
-			Active:    b.name == s.active,
+			Name:      b.Name,
+			Tip:       Nullable(s.NodeID(b.Tip)),
+			Base:      Nullable(s.NodeID(b.Base)),
+			NodeCount: b.Count,
+			Active:    b.Name == s.Active,
 		})
 	}
 	return out
 }
 
-// forkAt returns a new session holding the root→node path of s (the same
+// ForkAt returns a new session holding the root→node path of s (the same
 // ids, branches and messages), the cursor at the node.
-func (s *Session) forkAt(at int32, id, now string) *Session {
-	f := newSession(id, s.title, now)
-	f.branches, f.byName = nil, make(map[string]*branchInfo)
-	for _, i := range s.path(at) {
-		f.push(s.nodes[i], f.indexOf(s.parent[i], s))
+func (s *Session) ForkAt(at int32, id, now string) *Session {
+	f := NewSession(id, s.Title, now)
+	f.Branches, f.ByName = nil, make(map[string]*Branch)
+	for _, i := range s.Path(at) {
+		f.Push(s.Nodes[i], f.indexOf(s.Parent[i], s))
 	}
-	f.cursor = int32(len(f.nodes) - 1)
-	f.active = s.nodes[at].Branch
+	f.Cursor = int32(len(f.Nodes) - 1)
+	f.Active = s.Nodes[at].Branch
 	f.copyAnnotations(s)
-	f.recordSource(s, at, SourceFork, now)
+	f.RecordSource(s, at, SourceFork, now)
 	return f
 }
 
@@ -147,7 +147,7 @@ func (f *Session) indexOf(i int32, src *Session) int32 {
 	if i < 0 {
 		return -1
 	}
-	return f.index[src.nodes[i].ID]
+	return f.Index[src.Nodes[i].ID]
 }
 
 // Context is the value of context: the cursor, the root→cursor path as an
@@ -163,28 +163,28 @@ type Context struct {
 // the same after later calls. It encodes as its Context (AppendJSON). Only
 // Session.ContextView makes one: the zero value is not usable.
 type View struct {
-	s    *Session
-	path []int32 // root first; empty with no cursor
+	Session *Session
+	Path    []int32 // root first; empty with no cursor
 }
 
-// contextView returns the session's context at its cursor.
-func (s *Session) contextView(memo *pathMemo) View {
-	return View{s: s, path: s.contextPath(s.cursor, memo)}
+// ContextView returns the session's context at its cursor.
+func (s *Session) ContextView(memo *PathMemo) View {
+	return View{Session: s, Path: s.ContextPath(s.Cursor, memo)}
 }
 
 // Context returns the value of context (see Session.context).
 func (v View) Context() Context {
-	msgs := make([]RawMessage, 0, len(v.path)+1)
-	v.s.contextNodes(v.path, func(_ int32, n *Node) { msgs = append(msgs, contextMessage(n)) })
-	return Context{Cursor: v.cursor(), Messages: msgs, State: v.s.stateAt(v.path)}
+	msgs := make([]RawMessage, 0, len(v.Path)+1)
+	v.Session.ContextNodes(v.Path, func(_ int32, n *Node) { msgs = append(msgs, ContextMessage(n)) })
+	return Context{Cursor: v.Cursor(), Messages: msgs, State: v.Session.StateAt(v.Path)}
 }
 
-// cursor is the id of the path's last node, nil for an empty path.
-func (v View) cursor() *string {
-	if len(v.path) == 0 {
+// Cursor is the id of the path's last node, nil for an empty path.
+func (v View) Cursor() *string {
+	if len(v.Path) == 0 {
 		return nil
 	}
-	return nullable(v.s.nodes[v.path[len(v.path)-1]].ID)
+	return Nullable(v.Session.Nodes[v.Path[len(v.Path)-1]].ID)
 }
 
 // AppendJSON appends the view's Context as JSON (Context.AppendJSON).
@@ -234,17 +234,17 @@ func (c Context) appendTail(b []byte) []byte {
 	return append(b, '}')
 }
 
-// context builds the value of context. The newest compaction on the path
+// Context builds the value of Context. The newest compaction on the path
 // replaces everything before its firstKeptNodeId: the messages are its
 // summary (CompactionMessage) and then the path from firstKeptNodeId on.
 // Message nodes give their message, summary nodes SummaryMessage,
 // custom_message entries a user message; other entries add none (they
 // shape State instead).
-func (s *Session) context() Context { return s.contextView(nil).Context() }
+func (s *Session) Context() Context { return s.ContextView(nil).Context() }
 
-// contextMessage is the message node n gives context (contextNodes
+// ContextMessage is the message node n gives context (contextNodes
 // lists the nodes that give one).
-func contextMessage(n *Node) RawMessage {
+func ContextMessage(n *Node) RawMessage {
 	switch n.Kind {
 	case KindSummary:
 		return SummaryMessage(n.Summary)
@@ -256,62 +256,62 @@ func contextMessage(n *Node) RawMessage {
 	return n.Message
 }
 
-// contextNodes calls fn, in order, with each node of path (root first) that
+// ContextNodes calls fn, in order, with each node of path (root first) that
 // gives context a message: the newest compaction first when there is one
 // (then only the path from its firstKeptNodeId on, other compactions
 // skipped), message, summary and custom_message nodes.
-func (s *Session) contextNodes(path []int32, fn func(i int32, n *Node)) {
+func (s *Session) ContextNodes(path []int32, fn func(i int32, n *Node)) {
 	start := 0
 	for k := len(path) - 1; k >= 0; k-- {
-		if n := s.nodes[path[k]]; n.Kind == KindCompaction {
+		if n := s.Nodes[path[k]]; n.Kind == KindCompaction {
 			fn(path[k], n)
-			start = int(s.depth[s.index[n.Entry.FirstKeptNodeID]]) - 1
+			start = int(s.Depth[s.Index[n.Entry.FirstKeptNodeID]]) - 1
 			break
 		}
 	}
 	for _, i := range path[start:] {
-		if n := s.nodes[i]; contextKind(n.Kind) {
+		if n := s.Nodes[i]; ContextKind(n.Kind) {
 			fn(i, n)
 		}
 	}
 }
 
-// contextKind reports whether nodes of kind k give a context message
+// ContextKind reports whether nodes of kind k give a context message
 // (after the last compaction on the path, which gives one itself).
-func contextKind(k string) bool {
+func ContextKind(k string) bool {
 	return k == KindMessage || k == KindSummary || k == KindCustomMessage
 }
 
-// checkBranchTarget validates branching at node i to name: an unused name,
+// CheckBranchTarget validates branching at node i to name: an unused name,
 // or the name of the branch whose tip is i (a plain jump).
-func (s *Session) checkBranchTarget(i int32, name string) *Error {
-	if b := s.byName[name]; b != nil && b.tip != i {
-		if b.count == 0 && b.base == i {
+func (s *Session) CheckBranchTarget(i int32, name string) *Error {
+	if b := s.ByName[name]; b != nil && b.Tip != i {
+		if b.Count == 0 && b.Base == i {
 			return nil
 		}
-		return invalidf("branch %q already exists in session %q; choose another name or jump to its tip", name, s.id)
+		return Invalidf("branch %q already exists in session %q; choose another name or jump to its tip", name, s.id)
 	}
 	return nil
 }
 
-// branchAt moves the cursor to i and makes name the active branch.
-func (s *Session) branchAt(i int32, name string) {
-	s.cursor = i
-	s.setActive(name)
+// BranchAt moves the cursor to i and makes name the active branch.
+func (s *Session) BranchAt(i int32, name string) {
+	s.Cursor = i
+	s.SetActive(name)
 }
 
-// pathMemo is the root→cursor path the last context of a session walked
+// PathMemo is the root→cursor path the last context of a session walked
 // (see Session.contextPath).
-type pathMemo struct{ path []int32 }
+type PathMemo struct{ path []int32 }
 
-// viewTree returns the tree the views read of s: its own parent, depth and
+// ViewTree returns the tree the views read of s: its own parent, depth and
 // child-count slices and hidden roots, shared, not copied.
-func (s *Session) viewTree() *treeview.Tree {
-	nodes := s.nodes // the session does not change while a view reads it
+func (s *Session) ViewTree() *treeview.Tree {
+	nodes := s.Nodes // the session does not change while a view reads it
 	return &treeview.Tree{
-		Parent:      s.parent,
-		Depth:       s.depth,
-		Children:    s.children,
+		Parent:      s.Parent,
+		Depth:       s.Depth,
+		Children:    s.Children,
 		Branch:      func(i int32) string { return nodes[i].Branch },
 		HiddenRoots: s.hiddenRoots,
 	}

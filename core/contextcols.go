@@ -127,19 +127,19 @@ type ContextView struct {
 }
 
 func (v ContextView) Texts() *ContextTexts {
-	s, path, tc := v.s, v.path, v.tc
+	s, path, tc := v.Session, v.Path, v.tc
 	if tc == nil {
 		tc = &textCache{} // a view no store keeps a cache for: laid out afresh
 	}
-	if len(tc.spans) < len(s.nodes) {
-		tc.spans = append(tc.spans, make([]textSpan, len(s.nodes)-len(tc.spans))...)
+	if len(tc.spans) < len(s.Nodes) {
+		tc.spans = append(tc.spans, make([]textSpan, len(s.Nodes)-len(tc.spans))...)
 	}
 	lay, ok := textsAfterMemo(s, tc, path)
 	if !ok {
-		lay = textsLayout{rows: make([]int32, 0, 3*len(path)+3), state: s.stateAt(path)}
+		lay = textsLayout{rows: make([]int32, 0, 3*len(path)+3), state: s.StateAt(path)}
 		addTextRows(s, tc, &lay, path, path)
 	}
-	cols := &ContextTexts{Cursor: v.cursor(), State: lay.state, Roles: tc.roles, Other: lay.other, Rows: lay.rows}
+	cols := &ContextTexts{Cursor: v.Cursor(), State: lay.state, Roles: tc.roles, Other: lay.other, Rows: lay.rows}
 	if 2*lay.units >= len(tc.ascii)+int(tc.wideUnits) {
 		// The path holds at least half of the cache: the cache itself.
 		if tc.id == 0 {
@@ -160,7 +160,7 @@ func (v ContextView) Texts() *ContextTexts {
 	cols.Rows = slices.Clone(lay.rows)
 	var wideUnits int32
 	k := 0
-	s.contextNodes(path, func(i int32, n *Node) {
+	s.ContextNodes(path, func(i int32, n *Node) {
 		sp := tc.spans[i]
 		switch {
 		case sp.code < 0:
@@ -193,7 +193,7 @@ func textsAfterMemo(s *Session, tc *textCache, path []int32) (lay textsLayout, o
 	}
 	added := path[m.depth:]
 	for _, i := range added {
-		if s.nodes[i].Kind == KindCompaction {
+		if s.Nodes[i].Kind == KindCompaction {
 			return lay, false
 		}
 	}
@@ -207,7 +207,7 @@ func textsAfterMemo(s *Session, tc *textCache, path []int32) (lay textsLayout, o
 		otherPrefix: len(m.other),
 	}
 	for _, i := range added {
-		lay.state.Apply(s.nodes[i].Kind, s.nodes[i].Entry)
+		lay.state.Apply(s.Nodes[i].Kind, s.Nodes[i].Entry)
 	}
 	addTextRows(s, tc, &lay, path, added)
 	return lay, true
@@ -230,13 +230,13 @@ func addTextRows(s *Session, tc *textCache, lay *textsLayout, path, nodes []int3
 				tc.ascii = slices.Grow(tc.ascii, uncachedTextBytes(s, tc, nodes, len(nodes) == len(path)))
 				grown = true
 			}
-			msg = contextMessage(n)
+			msg = ContextMessage(n)
 			sp = tc.add(msg)
 			tc.spans[i] = sp
 		}
 		if sp.code < 0 {
 			if msg == nil {
-				msg = contextMessage(n)
+				msg = ContextMessage(n)
 			}
 			lay.other = append(lay.other, msg)
 			lay.rows = append(lay.rows, -1, 0, 0)
@@ -246,12 +246,12 @@ func addTextRows(s *Session, tc *textCache, lay *textsLayout, path, nodes []int3
 		lay.rows = append(lay.rows, sp.code-1, sp.start, sp.end)
 	}
 	if len(nodes) == len(path) {
-		s.contextNodes(path, add)
+		s.ContextNodes(path, add)
 		return
 	}
 	for _, i := range nodes { // no compaction among them (textsAfterMemo)
-		if contextKind(s.nodes[i].Kind) {
-			add(i, s.nodes[i])
+		if ContextKind(s.Nodes[i].Kind) {
+			add(i, s.Nodes[i])
 		}
 	}
 }
@@ -267,16 +267,16 @@ func uncachedTextBytes(s *Session, tc *textCache, nodes []int32, whole bool) int
 		case n.Kind == KindMessage:
 			need += len(n.Message)
 		default: // summaries and entries: rare, built to be measured
-			need += len(contextMessage(n))
+			need += len(ContextMessage(n))
 		}
 	}
 	if whole {
-		s.contextNodes(nodes, count)
+		s.ContextNodes(nodes, count)
 		return need
 	}
 	for _, i := range nodes {
-		if contextKind(s.nodes[i].Kind) {
-			count(i, s.nodes[i])
+		if ContextKind(s.Nodes[i].Kind) {
+			count(i, s.Nodes[i])
 		}
 	}
 	return need

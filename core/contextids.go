@@ -16,7 +16,7 @@ type contextIDs struct{ v ContextView }
 // contextValue returns the value of a context request: the plain view,
 // or with ids the view wrapped so that it is written with its node ids.
 func (r *request) contextValue(st *Store, s *Session) (any, *Error) {
-	v := ContextView{View: s.contextView(st.views.pathOf(s)), tc: st.views.textsOf(s)}
+	v := ContextView{View: s.ContextView(st.views.pathOf(s)), tc: st.views.textsOf(s)}
 	ids, err := r.optBool("ids")
 	if err != nil || !ids {
 		return v, err
@@ -44,32 +44,32 @@ type ContextIDs struct {
 
 // Value returns the ContextIDs the view gives.
 func (c contextIDs) Value() ContextIDs {
-	s := c.v.s
+	s := c.v.Session
 	var nodes []int32
-	s.contextNodes(c.v.path, func(i int32, _ *Node) { nodes = append(nodes, i) })
+	s.ContextNodes(c.v.Path, func(i int32, _ *Node) { nodes = append(nodes, i) })
 	ctx := c.v.Context()
 	out := ContextIDs{Cursor: ctx.Cursor, Messages: ctx.Messages, State: ctx.State, NodeIDs: make([]string, len(nodes)), Siblings: make([][]string, len(nodes))}
 	// The children of each parent on the path, in one pass over the
 	// nodes (only the counts are kept in the session).
 	kids := make(map[int32][]string, len(nodes))
 	for _, i := range nodes {
-		if p := s.parent[i]; p < 0 || s.children[p] > 1 {
+		if p := s.Parent[i]; p < 0 || s.Children[p] > 1 {
 			kids[p] = nil
 		}
 	}
 	if len(kids) > 0 {
-		for j := range s.nodes {
-			if list, ok := kids[s.parent[j]]; ok {
-				kids[s.parent[j]] = append(list, s.nodes[j].ID)
+		for j := range s.Nodes {
+			if list, ok := kids[s.Parent[j]]; ok {
+				kids[s.Parent[j]] = append(list, s.Nodes[j].ID)
 			}
 		}
 	}
 	for k, i := range nodes {
-		out.NodeIDs[k] = s.nodes[i].ID
-		if list, ok := kids[s.parent[i]]; ok {
+		out.NodeIDs[k] = s.Nodes[i].ID
+		if list, ok := kids[s.Parent[i]]; ok {
 			out.Siblings[k] = list
 		} else {
-			out.Siblings[k] = []string{s.nodes[i].ID}
+			out.Siblings[k] = []string{s.Nodes[i].ID}
 		}
 	}
 	return out

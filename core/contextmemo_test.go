@@ -73,7 +73,7 @@ func TestContextColumnsAlongARandomWalk(t *testing.T) {
 					}
 				}
 				s := st.sessions[session]
-				if m := st.views.textsOf(s).last; m.depth > 0 && s.isAncestor(m.last, s.cursor) {
+				if m := st.views.textsOf(s).last; m.depth > 0 && s.IsAncestor(m.last, s.Cursor) {
 					memoUsed++ // the path goes on from the memo's (compactions aside)
 				}
 				want, got, _ := contextBothWays(t, st, session)
@@ -91,6 +91,6 @@ func TestContextColumnsAlongARandomWalk(t *testing.T) {
 func onPath(t *testing.T, st *Store, session, id string) bool {
 	t.Helper()
 	s := st.sessions[session]
-	i, ok := s.index[id]
-	return ok && s.cursor >= 0 && s.isAncestor(i, s.cursor)
+	i, ok := s.Index[id]
+	return ok && s.Cursor >= 0 && s.IsAncestor(i, s.Cursor)
 }

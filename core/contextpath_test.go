@@ -26,21 +26,21 @@ func TestContextPathIsThePathAfterAnyEarlierOne(t *testing.T) {
 	memo := st.views.pathOf(s)
 	for k := 0; k < 600; k++ {
 		switch r := rng.IntN(10); {
-		case r < 6 || len(s.nodes) == 0: // a chat turn: an append at the cursor
+		case r < 6 || len(s.Nodes) == 0: // a chat turn: an append at the cursor
 			ok[map[string]any](t, st, fmt.Sprintf(`{"operation":"append","sessionId":"p","message":{"role":"user","content":"m%d"}}`, k))
 		case r < 8: // a jump to any node: a branch, an earlier node, a later one
-			id := s.nodes[rng.IntN(len(s.nodes))].ID
+			id := s.Nodes[rng.IntN(len(s.Nodes))].ID
 			ok[map[string]any](t, st, fmt.Sprintf(`{"operation":"jump","sessionId":"p","nodeId":%q}`, id))
 		default: // a context asked for twice
 		}
-		got := s.contextPath(s.cursor, memo)
-		want := s.path(s.cursor)
-		require.Equal(t, want, got, "step %d, cursor %d", k, s.cursor)
+		got := s.ContextPath(s.Cursor, memo)
+		want := s.Path(s.Cursor)
+		require.Equal(t, want, got, "step %d, cursor %d", k, s.Cursor)
 		earlier = append(earlier, given{got, slices.Clone(want)})
 	}
 	for k, g := range earlier {
 		assert.Equal(t, g.want, g.path, "the path given at step %d is unchanged", k)
 	}
-	assert.Nil(t, s.contextPath(-1, memo))
-	assert.Equal(t, s.path(s.cursor), s.contextPath(s.cursor, nil), "without a memo, the path walked afresh")
+	assert.Nil(t, s.ContextPath(-1, memo))
+	assert.Equal(t, s.Path(s.Cursor), s.ContextPath(s.Cursor, nil), "without a memo, the path walked afresh")
 }

@@ -53,7 +53,7 @@ func TestDeepChain(t *testing.T) {
 	out = string(st.Call([]byte(`{"operation":"tree","sessionId":"deep"}`)))
 	assert.True(t, strings.HasPrefix(out, `{"ok":true,"value":{"sessionId":"deep","cursor":"c99999","activeBranch":"main","roots":["c0"],"rows":[`))
 	assert.Equal(t, n, strings.Count(out, `"indent":0,`), "a linear run stays at one indent")
-	tree := s.tree()
+	tree := s.Tree()
 	require.Len(t, tree.Rows, n)
 	assert.Equal(t, n, tree.Rows[n-1].Depth)
 	assert.True(t, tree.Rows[n-1].Cursor)
@@ -71,7 +71,7 @@ func TestDeepChain(t *testing.T) {
 	node := ok[obj](t, st, `{"operation":"append","sessionId":"deep","message":{"role":"user","content":"a fork deep down"}}`)
 	assert.Equal(t, "c50000", node["parentId"])
 	assert.Equal(t, "main-2", node["branch"])
-	assert.Len(t, s.context().Messages, 50_002)
+	assert.Len(t, s.Context().Messages, 50_002)
 }
 
 func lastLine(text string) string {

@@ -38,25 +38,25 @@ type Diff struct {
 // branch name (its tip; a branch with no node yet gives its base). Neither
 // is NOT_FOUND naming the reference.
 func (s *Session) resolveRef(ref, field string) (int32, DiffEnd, *Error) {
-	if i, ok := s.index[ref]; ok {
+	if i, ok := s.Index[ref]; ok {
 		return i, DiffEnd{Ref: ref, NodeID: ref}, nil
 	}
-	if b := s.byName[ref]; b != nil {
-		i := b.tip
+	if b := s.ByName[ref]; b != nil {
+		i := b.Tip
 		if i < 0 {
-			i = b.base
+			i = b.Base
 		}
 		if i >= 0 {
-			return i, DiffEnd{Ref: ref, NodeID: s.nodes[i].ID, Branch: ref}, nil
+			return i, DiffEnd{Ref: ref, NodeID: s.Nodes[i].ID, Branch: ref}, nil
 		}
-		return -1, DiffEnd{}, errorf(NotFound, "%s: branch %q of session %q has no node yet", field, ref, s.id)
+		return -1, DiffEnd{}, Errorf(NotFound, "%s: branch %q of session %q has no node yet", field, ref, s.id)
 	}
-	return -1, DiffEnd{}, errorf(NotFound, "%s: %q is neither a node nor a branch of session %q", field, ref, s.id)
+	return -1, DiffEnd{}, Errorf(NotFound, "%s: %q is neither a node nor a branch of session %q", field, ref, s.id)
 }
 
-// diff compares the root→node paths of two references. Both walks are
+// Diff compares the root→node paths of two references. Both walks are
 // loops bounded by the depth of the deeper node.
-func (s *Session) diff(fromRef, toRef string) (*Diff, *Error) {
+func (s *Session) Diff(fromRef, toRef string) (*Diff, *Error) {
 	a, fromEnd, err := s.resolveRef(fromRef, "from")
 	if err != nil {
 		return nil, err
@@ -67,23 +67,23 @@ func (s *Session) diff(fromRef, toRef string) (*Diff, *Error) {
 	}
 	var aSide, bSide []int32
 	x, y := a, b
-	for x >= 0 && y >= 0 && s.depth[x] > s.depth[y] {
+	for x >= 0 && y >= 0 && s.Depth[x] > s.Depth[y] {
 		aSide = append(aSide, x)
-		x = s.parent[x]
+		x = s.Parent[x]
 	}
-	for x >= 0 && y >= 0 && s.depth[y] > s.depth[x] {
+	for x >= 0 && y >= 0 && s.Depth[y] > s.Depth[x] {
 		bSide = append(bSide, y)
-		y = s.parent[y]
+		y = s.Parent[y]
 	}
 	for x != y {
 		aSide = append(aSide, x)
 		bSide = append(bSide, y)
-		x, y = s.parent[x], s.parent[y]
+		x, y = s.Parent[x], s.Parent[y]
 	}
-	d := &Diff{SessionID: s.id, From: fromEnd, To: toEnd, Ancestor: nullable(s.nodeID(x)),
+	d := &Diff{SessionID: s.id, From: fromEnd, To: toEnd, Ancestor: Nullable(s.NodeID(x)),
 		FromOnly: s.diffNodes(aSide), ToOnly: s.diffNodes(bSide)}
 	if x >= 0 {
-		d.Common = int(s.depth[x])
+		d.Common = int(s.Depth[x])
 	}
 	return d, nil
 }
@@ -93,8 +93,8 @@ func (s *Session) diff(fromRef, toRef string) (*Diff, *Error) {
 func (s *Session) diffNodes(side []int32) []DiffNode {
 	out := make([]DiffNode, len(side))
 	for k, i := range side {
-		n := s.nodes[i]
-		out[len(side)-1-k] = DiffNode{ID: n.ID, Branch: n.Branch, Kind: n.Kind, Role: n.Role(), Text: nodeText(n)}
+		n := s.Nodes[i]
+		out[len(side)-1-k] = DiffNode{ID: n.ID, Branch: n.Branch, Kind: n.Kind, Role: n.Role(), Text: NodeText(n)}
 	}
 	return out
 }

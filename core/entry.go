@@ -22,40 +22,40 @@ func IsEntryKind(kind string) bool { return entries.IsKind(kind) }
 func ParseEntry(raw RawMessage, field string) (string, *Entry, *Error) {
 	kind, e, err := entries.Parse(raw, field)
 	if err != nil {
-		return "", nil, invalidf("%s", err.Error())
+		return "", nil, Invalidf("%s", err.Error())
 	}
 	return kind, e, nil
 }
 
-// checkEntryPlace validates what an entry says about the tree around the
+// CheckEntryPlace validates what an entry says about the tree around the
 // place it goes (under parent): a compaction's firstKeptNodeId must be on
 // the root→parent path.
-func (s *Session) checkEntryPlace(kind string, e *Entry, parent int32, field string) *Error {
-	return s.checkEntryPlaceOf(kind, e, parent, "", field)
+func (s *Session) CheckEntryPlace(kind string, e *Entry, parent int32, field string) *Error {
+	return s.CheckEntryPlaceOf(kind, e, parent, "", field)
 }
 
-// checkEntryPlaceOf is checkEntryPlace for an entry whose id is known
+// CheckEntryPlaceOf is checkEntryPlace for an entry whose id is known
 // (self: an import or a snapshot): a compaction may also name itself,
 // which keeps nothing before it in context (Pi's buildSessionContext for
 // a compaction whose firstKeptEntryId is on no entry of the path).
-func (s *Session) checkEntryPlaceOf(kind string, e *Entry, parent int32, self, field string) *Error {
+func (s *Session) CheckEntryPlaceOf(kind string, e *Entry, parent int32, self, field string) *Error {
 	if kind != KindCompaction || self != "" && e.FirstKeptNodeID == self {
 		return nil
 	}
-	j, ok := s.index[e.FirstKeptNodeID]
-	if !ok || !s.isAncestor(j, parent) {
-		return invalidf("%s.firstKeptNodeId %q must be a node on the path from the root to the compaction's parent", field, e.FirstKeptNodeID)
+	j, ok := s.Index[e.FirstKeptNodeID]
+	if !ok || !s.IsAncestor(j, parent) {
+		return Invalidf("%s.firstKeptNodeId %q must be a node on the path from the root to the compaction's parent", field, e.FirstKeptNodeID)
 	}
 	return nil
 }
 
-// isAncestor reports whether a is b or an ancestor of b.
-func (s *Session) isAncestor(a, b int32) bool {
-	if a < 0 || b < 0 || s.depth[a] > s.depth[b] {
+// IsAncestor reports whether a is b or an ancestor of b.
+func (s *Session) IsAncestor(a, b int32) bool {
+	if a < 0 || b < 0 || s.Depth[a] > s.Depth[b] {
 		return false
 	}
-	for b >= 0 && s.depth[b] > s.depth[a] {
-		b = s.parent[b]
+	for b >= 0 && s.Depth[b] > s.Depth[a] {
+		b = s.Parent[b]
 	}
 	return a == b
 }
@@ -80,11 +80,11 @@ type ModelState = entries.ModelState
 // (entries.State).
 type State = entries.State
 
-// stateAt returns the state in force along path (root first).
-func (s *Session) stateAt(path []int32) State {
+// StateAt returns the state in force along path (root first).
+func (s *Session) StateAt(path []int32) State {
 	var st State
 	for _, i := range path {
-		n := s.nodes[i]
+		n := s.Nodes[i]
 		st.Apply(n.Kind, n.Entry)
 	}
 	return st

@@ -62,16 +62,16 @@ var (
 	ErrNotFound             = &Error{Code: NotFound}
 )
 
-// errorf and the other error constructors are kept out of line
+// Errorf and the other error constructors are kept out of line
 // (go:noinline): they run only on failures, and inlining them at each of
 // their hundreds of call sites cost about 16 KB gzip of wasm (issue 8).
 //
 //go:noinline
-func errorf(code Code, format string, args ...any) *Error {
+func Errorf(code Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: jsonx.Sprintf(format, args...)}
 }
 
 //go:noinline
-func invalidf(format string, args ...any) *Error {
-	return errorf(InvalidArgument, format, args...)
+func Invalidf(format string, args ...any) *Error {
+	return Errorf(InvalidArgument, format, args...)
 }

@@ -41,7 +41,7 @@ func opExport(st *Store, r *request) (any, *Error) {
 	}
 	ex, ok := formats.Exporters[format]
 	if !ok {
-		return nil, invalidf("field \"format\": unknown export format %q (known: %s)", format, strings.Join(ExportFormats(), ", "))
+		return nil, Invalidf("field \"format\": unknown export format %q (known: %s)", format, strings.Join(ExportFormats(), ", "))
 	}
 	scope, err := r.optStr("scope")
 	if err != nil {
@@ -51,33 +51,33 @@ func opExport(st *Store, r *request) (any, *Error) {
 		scope = ex.Scope
 	}
 	if !slices.Contains(ex.Scopes(), scope) {
-		return nil, invalidf("field \"scope\": export format %q writes scope %s, not %q", format, strings.Join(ex.Scopes(), " or "), scope)
+		return nil, Invalidf("field \"scope\": export format %q writes scope %s, not %q", format, strings.Join(ex.Scopes(), " or "), scope)
 	}
 	var text []byte
 	switch {
 	case ex.Write == nil:
-		text = append(s.appendSnapshot(nil), '\n')
+		text = append(s.AppendSnapshot(nil), '\n')
 	case scope != ex.Scope:
 		text = ex.WriteTree(exportView(s, ex.Text, ex.Context, true))
 	default:
 		text = ex.Write(exportView(s, ex.Text, ex.Context, false))
 	}
-	return Export{Format: format, Scope: scope, Filename: formats.ExportFilename(s.id) + ex.Ext, MimeType: ex.MIME, Text: string(text)}, nil
+	return Export{Format: format, Scope: scope, Filename: formats.ExportFilename(s.ID()) + ex.Ext, MimeType: ex.MIME, Text: string(text)}, nil
 }
 
 // exportView hands the session to an exporter: its nodes, path and
 // annotations, without the store's indexes, and the path's texts (every
 // node's when all) and the context messages when text and context say so.
 func exportView(s *Session, text, context, all bool) *formats.ExportSession {
-	v := &formats.ExportSession{ID: s.id, Title: s.title, CreatedAt: s.createdAt, Active: s.active,
-		Nodes: make([]formats.ExportNode, len(s.nodes)), Cursor: s.cursor, Path: s.path(s.cursor),
-		Annotations: make([]RawMessage, len(s.annotations))}
+	v := &formats.ExportSession{ID: s.ID(), Title: s.Title, CreatedAt: s.CreatedAt, Active: s.Active,
+		Nodes: make([]formats.ExportNode, len(s.Nodes)), Cursor: s.Cursor, Path: s.Path(s.Cursor),
+		Annotations: make([]RawMessage, len(s.Annotations))}
 	if context {
-		v.Context = s.context().Messages
+		v.Context = s.Context().Messages
 	}
-	for i, n := range s.nodes {
+	for i, n := range s.Nodes {
 		v.Nodes[i] = formats.ExportNode{ID: n.ID, ParentID: n.ParentID, Branch: n.Branch, Kind: n.Kind, Timestamp: n.Timestamp,
-			Role: n.Role(), Message: n.Message, Summary: n.Summary, Entry: n.Entry, Label: s.labels[int32(i)], Source: n.Source}
+			Role: n.Role(), Message: n.Message, Summary: n.Summary, Entry: n.Entry, Label: s.Labels[int32(i)], Source: n.Source}
 	}
 	texts := v.Path
 	if all {
@@ -100,7 +100,7 @@ func exportView(s *Session, text, context, all bool) *formats.ExportSession {
 			n.Text = entries.Text(n.Kind, n.Entry)
 		}
 	}
-	for k, a := range s.annotations {
+	for k, a := range s.Annotations {
 		v.Annotations[k] = a.AppendJSON(nil)
 		if a.Kind == AnnotationLabel {
 			v.Labels = append(v.Labels, formats.ExportLabel{NodeID: a.NodeID, Label: a.Label, Timestamp: a.Timestamp})

@@ -56,7 +56,7 @@ func opFamily(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	if st.sessions[id] == nil {
-		return nil, errorf(SessionNotFound, "session %q does not exist", id)
+		return nil, Errorf(SessionNotFound, "session %q does not exist", id)
 	}
 	children := st.familyChildren()
 	root := st.familyRoot(id)
@@ -88,8 +88,8 @@ func opFamily(st *Store, r *request) (any, *Error) {
 func (st *Store) familyChildren() map[string][]string {
 	children := map[string][]string{}
 	for _, id := range st.order {
-		if s := st.sessions[id]; s != nil && s.source != nil && s.source.sessionID != id {
-			children[s.source.sessionID] = append(children[s.source.sessionID], id)
+		if s := st.sessions[id]; s != nil && s.Source != nil && s.Source.SessionID != id {
+			children[s.Source.SessionID] = append(children[s.Source.SessionID], id)
 		}
 	}
 	return children
@@ -102,10 +102,10 @@ func (st *Store) familyRoot(id string) string {
 	seen := map[string]bool{id: true}
 	for {
 		s := st.sessions[id]
-		if s == nil || s.source == nil || seen[s.source.sessionID] {
+		if s == nil || s.Source == nil || seen[s.Source.SessionID] {
 			return id
 		}
-		id = s.source.sessionID
+		id = s.Source.SessionID
 		seen[id] = true
 	}
 }
@@ -116,11 +116,11 @@ func (st *Store) familyMember(id string) FamilyMember {
 	if s == nil {
 		return FamilyMember{SessionID: id, Missing: true}
 	}
-	n := len(s.nodes)
-	if s.paged != nil {
-		n = s.paged.nodeCount
+	n := len(s.Nodes)
+	if s.Paged != nil {
+		n = s.Paged.NodeCount
 	}
-	return FamilyMember{SessionID: id, Title: s.title, NodeCount: n}
+	return FamilyMember{SessionID: id, Title: s.Title, NodeCount: n}
 }
 
 // familyEdge is the link of session id (in the store, with a source) to
@@ -128,12 +128,12 @@ func (st *Store) familyMember(id string) FamilyMember {
 // sessions last share, when both are in memory (see forkPoint).
 func (st *Store) familyEdge(id string) FamilyEdge {
 	s := st.sessions[id]
-	e := FamilyEdge{SessionID: id, ParentSessionID: s.source.sessionID, Kind: s.source.via}
-	node := s.source.nodeID
+	e := FamilyEdge{SessionID: id, ParentSessionID: s.Source.SessionID, Kind: s.Source.Via}
+	node := s.Source.NodeID
 	if node == "" {
-		node = s.source.forkPointOf(st.sessions[s.source.sessionID], s)
+		node = s.Source.forkPointOf(st.sessions[s.Source.SessionID], s)
 	}
-	e.NodeID = nullable(node)
+	e.NodeID = Nullable(node)
 	return e
 }
 
@@ -145,14 +145,14 @@ func (st *Store) familyEdge(id string) FamilyEdge {
 // new file repeats the path it was forked from, ids and all) left the
 // parent at. "" when either is not in memory or they share no id.
 func forkPoint(parent, child *Session) string {
-	if parent == nil || parent.paged != nil || child.paged != nil {
+	if parent == nil || parent.Paged != nil || child.Paged != nil {
 		return ""
 	}
 	found := ""
-	for _, n := range child.nodes {
-		i, ok := parent.index[n.ID]
+	for _, n := range child.Nodes {
+		i, ok := parent.Index[n.ID]
 		switch {
-		case ok && sameNode(parent.nodes[i], n):
+		case ok && sameNode(parent.Nodes[i], n):
 			found = n.ID
 		case found != "":
 			return found
@@ -163,14 +163,14 @@ func forkPoint(parent, child *Session) string {
 
 // forkPointOf returns forkPoint(parent, child) for child's link l, kept
 // while both sessions have the node counts it was found at.
-func (l *sourceLink) forkPointOf(parent, child *Session) string {
-	if parent == nil || parent.paged != nil || child.paged != nil {
+func (l *SourceLink) forkPointOf(parent, child *Session) string {
+	if parent == nil || parent.Paged != nil || child.Paged != nil {
 		return ""
 	}
-	if at := [2]int{len(parent.nodes), len(child.nodes)}; !l.pointKnown || at != l.pointAt {
-		l.point, l.pointAt, l.pointKnown = forkPoint(parent, child), at, true
+	if at := [2]int{len(parent.Nodes), len(child.Nodes)}; !l.PointKnown || at != l.PointAt {
+		l.Point, l.PointAt, l.PointKnown = forkPoint(parent, child), at, true
 	}
-	return l.point
+	return l.Point
 }
 
 // sameNode reports whether a and b are the same record of two sessions.

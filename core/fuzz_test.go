@@ -108,10 +108,10 @@ func FuzzCall(f *testing.F) {
 		// (fastNodeFields, fastMessage): the same bytes, and the same
 		// session afterwards.
 		general := setup()
-		fastLayouts = false
+		FastLayouts = false
 		want := general.CallInternal(req)
 		wantAfter := general.Call([]byte(`{"operation":"snapshot.save","sessionId":"s"}`))
-		fastLayouts = true
+		FastLayouts = true
 		if string(out) != string(want) {
 			t.Fatalf("the fast layout paths changed the reply to %q:\nfast    %s\ngeneral %s", req, out, want)
 		}

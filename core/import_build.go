@@ -17,7 +17,7 @@ type importTree struct {
 // validateImported is importplan's Validate: validateMessageOf, its error
 // as a plain error.
 func validateImported(raw RawMessage, what string, written bool) (RawMessage, string, error) {
-	msg, role, err := validateMessageOf(raw, what, written)
+	msg, role, err := ValidateMessageOf(raw, what, written)
 	if err != nil {
 		return nil, "", errors.New(err.Message)
 	}
@@ -41,15 +41,15 @@ func (st *Store) buildImported(c formats.Conversation) (*Session, []ImportWarnin
 	t.Fallback = importplan.UnixTime(c.Created)
 	if len(c.Records) == 0 {
 		if c.Unusable > 0 {
-			return nil, t.Warnings, invalidf("%s: none of its %d records could be used; skipped", formats.ConversationName("conversation", c.Title, t.ID), c.Unusable)
+			return nil, t.Warnings, Invalidf("%s: none of its %d records could be used; skipped", formats.ConversationName("conversation", c.Title, t.ID), c.Unusable)
 		}
-		s := newSession(t.ID, c.Title, importplan.UnixTime(c.Created))
-		s.updatedAt = importplan.UnixTime(c.Updated)
+		s := NewSession(t.ID, c.Title, importplan.UnixTime(c.Created))
+		s.UpdatedAt = importplan.UnixTime(c.Updated)
 		return s, t.Warnings, nil
 	}
 	order, cursor, ok := t.Plan(&c, validateImported)
 	if !ok {
-		return nil, t.Warnings, invalidf("%s: none of its %d records could be used; skipped", formats.ConversationName("conversation", c.Title, t.ID), len(c.Records))
+		return nil, t.Warnings, Invalidf("%s: none of its %d records could be used; skipped", formats.ConversationName("conversation", c.Title, t.ID), len(c.Records))
 	}
 	s := t.session(&c, order, cursor, st.timestamp)
 	t.annotate(s, &c)
@@ -68,10 +68,10 @@ func (t *importTree) session(c *formats.Conversation, order []int32, cursor int3
 		keep = names.ValidBranch
 	}
 	how := t.Branches(order, cursor, keep)
-	s := newSession(t.ID, c.Title, importplan.UnixTime(c.Created))
-	s.updatedAt = importplan.UnixTime(c.Updated)
-	s.branches, s.byName = nil, make(map[string]*branchInfo)
-	s.reserve(len(order))
+	s := NewSession(t.ID, c.Title, importplan.UnixTime(c.Created))
+	s.UpdatedAt = importplan.UnixTime(c.Updated)
+	s.Branches, s.ByName = nil, make(map[string]*Branch)
+	s.Reserve(len(order))
 	next := map[string]int{} // see autoBranchNameFrom: this build only adds branches
 	var undated []*Node      // nodes whose record gives no time
 	var first, last string   // the earliest and newest times the records give
@@ -84,11 +84,11 @@ func (t *importTree) session(c *formats.Conversation, order []int32, cursor int3
 		case rec.Kind != "" && rec.Kind != KindMessage:
 			n.Kind, n.Entry = rec.Kind, rec.Entry
 		default:
-			n.Message, n.role = t.Msgs[i], t.Roles[i]
+			n.Message, n.MessageRole = t.Msgs[i], t.Roles[i]
 		}
 		pi := int32(-1)
 		if p := t.Par[i]; p >= 0 {
-			pi = s.index[t.Records[p].ID]
+			pi = s.Index[t.Records[p].ID]
 			n.ParentID = t.Records[p].ID
 		}
 		switch how[i] {
@@ -99,9 +99,9 @@ func (t *importTree) session(c *formats.Conversation, order []int32, cursor int3
 		case importplan.BranchRoot:
 			n.Branch = branchFor(s, rec.Branch, DefaultBranch, next)
 		case importplan.BranchParent:
-			n.Branch = s.nodes[pi].Branch
+			n.Branch = s.Nodes[pi].Branch
 		default:
-			n.Branch = branchFor(s, rec.Branch, s.nodes[pi].Branch, next)
+			n.Branch = branchFor(s, rec.Branch, s.Nodes[pi].Branch, next)
 		}
 		n.Timestamp = rec.Stamp
 		if n.Timestamp == "" {
@@ -118,15 +118,15 @@ func (t *importTree) session(c *formats.Conversation, order []int32, cursor int3
 			last = n.Timestamp
 		}
 		t.placeEntry(s, n, pi, rec.Source)
-		s.push(n, pi)
+		s.Push(n, pi)
 	}
 	t.dates(s, undated, first, last, now)
-	s.cursor = s.index[t.Records[cursor].ID]
-	s.active = s.nodes[s.cursor].Branch
+	s.Cursor = s.Index[t.Records[cursor].ID]
+	s.Active = s.Nodes[s.Cursor].Branch
 	if c.KeepBranches && names.ValidBranch(c.Active) {
-		s.active = c.Active
-		if s.byName[c.Active] == nil {
-			s.addBranch(c.Active, s.cursor)
+		s.Active = c.Active
+		if s.ByName[c.Active] == nil {
+			s.AddBranch(c.Active, s.Cursor)
 		}
 	}
 	return s
@@ -145,11 +145,11 @@ func (t *importTree) dates(s *Session, undated []*Node, first, last string, now 
 	for _, n := range undated {
 		n.Timestamp = t.Fallback
 	}
-	if s.createdAt == "" {
-		s.createdAt = first
+	if s.CreatedAt == "" {
+		s.CreatedAt = first
 	}
-	if s.updatedAt == "" {
-		s.updatedAt = last
+	if s.UpdatedAt == "" {
+		s.UpdatedAt = last
 	}
 }
 
@@ -160,7 +160,7 @@ func (t *importTree) placeEntry(s *Session, n *Node, parent int32, source RawMes
 	if n.Entry == nil {
 		return
 	}
-	if err := s.checkEntryPlaceOf(n.Kind, n.Entry, parent, n.ID, "entry"); err != nil {
+	if err := s.CheckEntryPlaceOf(n.Kind, n.Entry, parent, n.ID, "entry"); err != nil {
 		t.Warn("%s %q: %s; it is kept as a custom entry (customType %q) that does not reach the model", n.Kind, n.ID, err.Message, "import:"+n.Kind)
 		n.Kind, n.Entry = KindCustom, &Entry{CustomType: "import:" + n.Kind, Data: source}
 	}
@@ -169,7 +169,7 @@ func (t *importTree) placeEntry(s *Session, n *Node, parent int32, source RawMes
 // annotate applies the conversation's labels and annotations.
 func (t *importTree) annotate(s *Session, c *formats.Conversation) {
 	for _, l := range c.Labels {
-		if _, ok := s.index[l.Target]; !ok {
+		if _, ok := s.Index[l.Target]; !ok {
 			t.Warn("%s labels %q, which is not in the conversation; the label %q is dropped", l.What, l.Target, l.Label)
 			continue
 		}
@@ -177,15 +177,15 @@ func (t *importTree) annotate(s *Session, c *formats.Conversation) {
 		if ts == "" {
 			ts = t.Fallback
 		}
-		s.annotate(&Annotation{Kind: AnnotationLabel, NodeID: l.Target, Label: l.Label, Timestamp: ts})
+		s.Annotate(&Annotation{Kind: AnnotationLabel, NodeID: l.Target, Label: l.Label, Timestamp: ts})
 	}
 	for k, raw := range c.Annotations {
-		a, err := s.parseAnnotation(raw, k)
+		a, err := s.ParseAnnotation(raw, k)
 		if err != nil {
 			t.Warn("annotation %d is dropped: %s", k, err.Message)
 			continue
 		}
-		s.annotate(a)
+		s.Annotate(a)
 	}
 	t.linkSource(s, c)
 }
@@ -195,12 +195,12 @@ func (t *importTree) annotate(s *Session, c *formats.Conversation) {
 // hint (next: see autoBranchNameFrom).
 func branchFor(s *Session, hint, from string, next map[string]int) string {
 	if hint == "" {
-		return s.autoBranchNameFrom(from, next)
+		return s.AutoBranchNameFrom(from, next)
 	}
-	if s.byName[hint] == nil {
+	if s.ByName[hint] == nil {
 		return hint
 	}
-	return s.autoBranchNameFrom(hint, next)
+	return s.AutoBranchNameFrom(hint, next)
 }
 
 // linkSource appends the import's source record when the conversation
@@ -211,7 +211,7 @@ func branchFor(s *Session, hint, from string, next map[string]int) string {
 // even when that session is not in the store: family resolves it when it
 // arrives.
 func (t *importTree) linkSource(s *Session, c *formats.Conversation) {
-	if c.ParentSession == "" || s.source != nil || c.ParentSession == s.id {
+	if c.ParentSession == "" || s.Source != nil || c.ParentSession == s.ID() {
 		return
 	}
 	if p := NameProblem(c.ParentSession, MaxSessionIDLength); p != "" {
@@ -220,7 +220,7 @@ func (t *importTree) linkSource(s *Session, c *formats.Conversation) {
 	}
 	ts := t.Fallback
 	if ts == "" {
-		ts = s.createdAt
+		ts = s.CreatedAt
 	}
-	s.annotate(&Annotation{Kind: AnnotationSource, SourceSession: c.ParentSession, Via: SourceImport, Timestamp: ts})
+	s.Annotate(&Annotation{Kind: AnnotationSource, SourceSession: c.ParentSession, Via: SourceImport, Timestamp: ts})
 }

@@ -86,7 +86,7 @@ func (st *Store) ImportFiles(files []ImportFile) (*FilesResult, *Error) {
 		if len(why) == 0 {
 			why = append(why, "no files were given")
 		}
-		err := invalidf("nothing imported: %s", strings.Join(why, "; "))
+		err := Invalidf("nothing imported: %s", strings.Join(why, "; "))
 		err.Files = res.Files
 		return nil, err
 	}
@@ -112,7 +112,7 @@ func (st *Store) ImportFiles(files []ImportFile) (*FilesResult, *Error) {
 		for _, s := range r.Sessions {
 			if s.Project == "" {
 				s.Project = formats.PathProject(g.Path)
-				st.sessions[s.SessionID].setOrigin(r.Format, s.Project)
+				st.sessions[s.SessionID].SetOrigin(r.Format, s.Project)
 			}
 			res.Sessions = append(res.Sessions, FileSession{ImportedSession: s, Tool: r.Format, Path: g.Path})
 		}
@@ -185,7 +185,7 @@ func (st *Store) readGroup(files []ImportFile, g formats.FileGroup) (*ImportJob,
 			}
 		}
 		if tf.API == nil {
-			return nil, invalidf("the task folder has no api_conversation_history.json (what the model saw); skipped")
+			return nil, Invalidf("the task folder has no api_conversation_history.json (what the model saw); skipped")
 		}
 		c, w := formats.ConvertClineTask(importChecks, tf)
 		convs, warns = []formats.Conversation{c}, w
@@ -259,19 +259,19 @@ func readManifest(manifest []byte) ([]manifestEntry, error) {
 func ParseFileManifest(manifest, data []byte) ([]ImportFile, *Error) {
 	entries, err := readManifest(manifest)
 	if err != nil {
-		return nil, invalidf("the file list must be a JSON array of {path, size}: %s", err.Error())
+		return nil, Invalidf("the file list must be a JSON array of {path, size}: %s", err.Error())
 	}
 	files := make([]ImportFile, 0, len(entries))
 	pos := 0
 	for i, e := range entries {
 		if e.Path == nil || e.Size == nil || *e.Size < 0 || *e.Size > len(data)-pos {
-			return nil, invalidf("file %d of the list needs a path and a size within the %d bytes given", i, len(data))
+			return nil, Invalidf("file %d of the list needs a path and a size within the %d bytes given", i, len(data))
 		}
 		files = append(files, ImportFile{Path: *e.Path, Data: data[pos : pos+*e.Size : pos+*e.Size]})
 		pos += *e.Size
 	}
 	if pos != len(data) {
-		return nil, invalidf("the file list's sizes add up to %d bytes, but %d were given", pos, len(data))
+		return nil, Invalidf("the file list's sizes add up to %d bytes, but %d were given", pos, len(data))
 	}
 	return files, nil
 }

@@ -284,7 +284,7 @@ func writeOpenWebUI(chats ...owuiChat) []byte {
 		for _, r := range c.recs {
 			m := obj{"id": r.id, "childrenIds": append([]string{}, children[r.id]...), "role": r.role(), "content": r.text, "timestamp": epoch + r.t}
 			if !r.noParent {
-				m["parentId"] = nullable(r.parent)
+				m["parentId"] = Nullable(r.parent)
 			}
 			msgs[r.id] = m
 		}
@@ -329,7 +329,7 @@ func writeClaudeCode(session string, recs []rec) []byte {
 		m := obj{"type": role, "uuid": r.id, "sessionId": session, "isSidechain": false, "timestamp": isoTime(r.t),
 			"message": obj{"role": role, "content": []any{obj{"type": "text", "text": r.text}}}}
 		if !r.noParent {
-			m["parentUuid"] = nullable(r.parent)
+			m["parentUuid"] = Nullable(r.parent)
 		}
 		line, _ := json.Marshal(m)
 		b.Write(line)
@@ -349,7 +349,7 @@ func writePi(session string, recs []rec, current string) []byte {
 		m := obj{"type": "message", "id": r.id, "timestamp": isoTime(r.t),
 			"message": obj{"role": r.role(), "content": []any{obj{"type": "text", "text": r.text}}}}
 		if !r.noParent {
-			m["parentId"] = nullable(r.parent)
+			m["parentId"] = Nullable(r.parent)
 		}
 		line, _ := json.Marshal(m)
 		if r.id == current {
@@ -382,7 +382,7 @@ func writeChatGPT(id string, recs []rec, current string) []byte {
 		m := obj{"id": r.id, "children": kids, "message": obj{"id": r.id, "author": obj{"role": r.role()},
 			"create_time": epoch + r.t, "content": obj{"content_type": "text", "parts": []any{r.text}}}}
 		if !r.noParent {
-			m["parent"] = nullable(r.parent)
+			m["parent"] = Nullable(r.parent)
 		}
 		mapping[r.id] = m
 	}

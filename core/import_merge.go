@@ -16,18 +16,18 @@ func (j *ImportJob) prepare() {
 	j.prepared = true
 	seen := map[string]bool{}
 	for _, s := range j.made {
-		if seen[s.id] {
-			j.skip(s.id, s.title, jsonx.Sprintf("conversation %q appears again in the data; the first is kept and this one skipped", s.id))
+		if seen[s.ID()] {
+			j.skip(s.ID(), s.Title, jsonx.Sprintf("conversation %q appears again in the data; the first is kept and this one skipped", s.ID()))
 			continue
 		}
-		seen[s.id] = true
+		seen[s.ID()] = true
 		// An undated conversation stays undated (createdAt ""): the
 		// import's time would show it as brand new.
-		if s.updatedAt == "" {
-			s.updatedAt = s.createdAt
+		if s.UpdatedAt == "" {
+			s.UpdatedAt = s.CreatedAt
 		}
 		w := 1
-		for _, n := range s.nodes {
+		for _, n := range s.Nodes {
 			w += len(n.Message) + len(n.Source)
 		}
 		j.kept = append(j.kept, s)
@@ -42,7 +42,7 @@ func (j *ImportJob) prepare() {
 		if len(msgs) == 0 {
 			msgs = append(msgs, "the data holds no conversation")
 		}
-		j.err = invalidf("nothing imported: %s", strings.Join(msgs, "; "))
+		j.err = Invalidf("nothing imported: %s", strings.Join(msgs, "; "))
 		return
 	}
 	j.perWarn = map[string]int{}
@@ -57,19 +57,19 @@ func (j *ImportJob) prepare() {
 func (j *ImportJob) commit(s *Session) {
 	st := j.st
 	project := j.projects[s]
-	into, exists := st.sessions[s.id]
-	if exists && len(into.nodes) > 0 && len(s.nodes) > 0 && !sharesNode(into, s) || st.trash[s.id] != nil {
+	into, exists := st.sessions[s.ID()]
+	if exists && len(into.Nodes) > 0 && len(s.Nodes) > 0 && !sharesNode(into, s) || st.trash[s.ID()] != nil {
 		// The id is taken by another conversation (no node in common: the
 		// same Pi session id, or the demo's, exported from another
 		// browser): the import goes to the first "<id>-N" that holds this
 		// one already (a second import adds nothing), else to a free one.
-		from := s.id
+		from := s.ID()
 		into, exists = st.importTarget(s)
-		j.res.Warnings = append(j.res.Warnings, ImportWarning{SessionID: s.id, Message: jsonx.Sprintf(
-			"session %q already holds another conversation (no node in common with this one); it is imported as session %q", from, s.id)})
-		j.perWarn[s.id]++
+		j.res.Warnings = append(j.res.Warnings, ImportWarning{SessionID: s.ID(), Message: jsonx.Sprintf(
+			"session %q already holds another conversation (no node in common with this one); it is imported as session %q", from, s.ID())})
+		j.perWarn[s.ID()]++
 	}
-	added := len(s.nodes)
+	added := len(s.Nodes)
 	// A sessiontree snapshot is no tool's file: its cursor is sessiontree's
 	// own, and it imports as itself (no import record).
 	fromTool := j.res.Format != "snapshot"
@@ -78,14 +78,14 @@ func (j *ImportJob) commit(s *Session) {
 		s = into
 	} else {
 		if fromTool {
-			recordImport(s, s.cursor)
+			recordImport(s, s.Cursor)
 		}
 		st.put(s)
 		st.markDirty(s, 0, true, "import")
 	}
-	s.setOrigin(j.res.Format, project)
+	s.SetOrigin(j.res.Format, project)
 	report := importReport(s, exists, added)
-	report.Warnings, report.Project = j.perWarn[s.id], project
+	report.Warnings, report.Project = j.perWarn[s.ID()], project
 	j.res.Sessions = append(j.res.Sessions, report)
 }
 
@@ -94,14 +94,14 @@ func (j *ImportJob) commit(s *Session) {
 // with no warnings or project.
 func importReport(s *Session, existing bool, added int) ImportedSession {
 	roots := 0
-	for _, p := range s.parent {
+	for _, p := range s.Parent {
 		if p < 0 {
 			roots++
 		}
 	}
 	return ImportedSession{
-		SessionID: s.id, Title: s.title, Existing: existing, Added: added, NodeCount: len(s.nodes),
-		Cursor: nullable(s.nodeID(s.cursor)), BranchCount: len(s.branches), RootCount: roots,
+		SessionID: s.ID(), Title: s.Title, Existing: existing, Added: added, NodeCount: len(s.Nodes),
+		Cursor: Nullable(s.NodeID(s.Cursor)), BranchCount: len(s.Branches), RootCount: roots,
 	}
 }
 
@@ -120,7 +120,7 @@ func opImportReport(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return importReport(s, false, len(s.nodes)), nil
+	return importReport(s, false, len(s.Nodes)), nil
 }
 
 // mergeImported adds to s the nodes of the imported session im whose ids
@@ -135,9 +135,9 @@ func opImportReport(st *Store, r *request) (any, *Error) {
 // differs: what was imported is append-only, and a label the user set
 // stays.
 func (st *Store) mergeImported(s, im *Session, record bool) int {
-	from := len(s.nodes)
-	for _, n := range im.nodes {
-		if _, ok := s.index[n.ID]; ok {
+	from := len(s.Nodes)
+	for _, n := range im.Nodes {
+		if _, ok := s.Index[n.ID]; ok {
 			continue
 		}
 		c := *n
@@ -147,33 +147,33 @@ func (st *Store) mergeImported(s, im *Session, record bool) int {
 		c.Source = bytes.Clone(n.Source)
 		parent := int32(-1)
 		base := DefaultBranch
-		if p, ok := s.index[n.ParentID]; ok && n.ParentID != "" {
+		if p, ok := s.Index[n.ParentID]; ok && n.ParentID != "" {
 			parent = p
-			base = s.nodes[p].Branch
+			base = s.Nodes[p].Branch
 		} else {
 			c.ParentID = ""
 		}
-		if b := s.byName[base]; b != nil && (parent >= 0 && b.tip == parent || b.count == 0 && b.base == parent) {
+		if b := s.ByName[base]; b != nil && (parent >= 0 && b.Tip == parent || b.Count == 0 && b.Base == parent) {
 			c.Branch = base
 		} else {
-			c.Branch = s.autoBranchName(base)
+			c.Branch = s.AutoBranchName(base)
 		}
-		s.push(&c, parent)
+		s.Push(&c, parent)
 	}
-	added := len(s.nodes) - from
-	afrom, cursor := len(s.annotations), s.cursor
-	for _, a := range im.annotations {
-		if i, ok := s.index[a.NodeID]; ok && a.NodeID != "" && int(i) >= from && a.Kind != AnnotationImport {
+	added := len(s.Nodes) - from
+	afrom, cursor := len(s.Annotations), s.Cursor
+	for _, a := range im.Annotations {
+		if i, ok := s.Index[a.NodeID]; ok && a.NodeID != "" && int(i) >= from && a.Kind != AnnotationImport {
 			c := *a
-			s.annotate(&c)
+			s.Annotate(&c)
 		}
 	}
 	st.followImport(s, im, from, record)
-	if added == 0 && afrom == len(s.annotations) && cursor == s.cursor {
+	if added == 0 && afrom == len(s.Annotations) && cursor == s.Cursor {
 		return 0 // nothing new: the session is left exactly as it was
 	}
-	if im.updatedAt > s.updatedAt {
-		s.updatedAt = im.updatedAt
+	if im.UpdatedAt > s.UpdatedAt {
+		s.UpdatedAt = im.UpdatedAt
 	}
 	st.markDirty(s, from, false, "import")
 	st.markAnnotated(s, afrom)
@@ -193,16 +193,16 @@ func (st *Store) mergeImported(s, im *Session, record bool) int {
 // added, and only the path rule applies. With record, the file's cursor is
 // then recorded, unless the record already says it.
 func (st *Store) followImport(s, im *Session, from int, record bool) {
-	cur, ok := s.index[im.nodeID(im.cursor)]
+	cur, ok := s.Index[im.NodeID(im.Cursor)]
 	if !ok {
 		return
 	}
-	last, known := s.index[s.lastImport]
-	known = known && s.lastImport != ""
+	last, known := s.Index[s.LastImport]
+	known = known && s.LastImport != ""
 	moved := known && cur != last || !known && int(cur) >= from
-	if moved && cur != s.cursor && (s.cursor < 0 || known && s.cursor == last || s.isAncestor(s.cursor, cur)) {
-		s.cursor = cur
-		s.setActive(s.nodes[cur].Branch)
+	if moved && cur != s.Cursor && (s.Cursor < 0 || known && s.Cursor == last || s.IsAncestor(s.Cursor, cur)) {
+		s.Cursor = cur
+		s.SetActive(s.Nodes[cur].Branch)
 	}
 	if record && (!known || cur != last) {
 		recordImport(s, cur)
@@ -216,17 +216,17 @@ func (st *Store) followImport(s, im *Session, from int, record bool) {
 // already (a file sessiontree exported carries the records of the session
 // it came from).
 func recordImport(s *Session, cur int32) {
-	if cur >= 0 && s.nodes[cur].ID != s.lastImport {
-		n := s.nodes[cur]
-		s.annotate(&Annotation{Kind: AnnotationImport, NodeID: n.ID, Timestamp: n.Timestamp})
+	if cur >= 0 && s.Nodes[cur].ID != s.LastImport {
+		n := s.Nodes[cur]
+		s.Annotate(&Annotation{Kind: AnnotationImport, NodeID: n.ID, Timestamp: n.Timestamp})
 	}
 }
 
 // sharesNode reports whether the imported session im has a node id that s
 // has.
 func sharesNode(s, im *Session) bool {
-	for _, n := range im.nodes {
-		if _, ok := s.index[n.ID]; ok {
+	for _, n := range im.Nodes {
+		if _, ok := s.Index[n.ID]; ok {
 			return true
 		}
 	}
@@ -237,12 +237,12 @@ func sharesNode(s, im *Session) bool {
 // first "<id>-N" (N from 2) that is free or holds a node of im, and
 // returns that session when it exists.
 func (st *Store) importTarget(im *Session) (*Session, bool) {
-	base := im.id
+	base := im.ID()
 	for n := 2; ; n++ {
 		id := base + "-" + string(jsonx.AppendInt(nil, n))
 		into, ok := st.sessions[id]
 		if st.trash[id] == nil && (!ok || sharesNode(into, im)) {
-			im.id = id
+			im.SetID(id)
 			return into, ok
 		}
 	}

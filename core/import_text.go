@@ -31,7 +31,7 @@ func (j *ImportJob) readTextLine() {
 // not agree on being text (shape 't') or JSON.
 func textMismatch(name string, shape byte) *Error {
 	if shape == 't' {
-		return invalidf("%s import: the data is text, but %s exports are JSON", name, name)
+		return Invalidf("%s import: the data is text, but %s exports are JSON", name, name)
 	}
-	return invalidf("%s import: the data is JSON, but %s exports are text", name, name)
+	return Invalidf("%s import: the data is JSON, but %s exports are text", name, name)
 }

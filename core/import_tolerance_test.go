@@ -48,7 +48,7 @@ func roleTexts(t *testing.T, st *Store, id string) []string {
 	ctx := ok[Context](t, st, obj{"operation": "context", "sessionId": id})
 	out := make([]string, 0, len(ctx.Messages))
 	for _, m := range ctx.Messages {
-		_, role, err := validateMessage(m, "m")
+		_, role, err := ValidateMessage(m, "m")
 		require.Nil(t, err)
 		out = append(out, role+": "+MessageText(m))
 	}

@@ -50,7 +50,7 @@ func (im *Imports) NewBuffer(sizeHint int) (int, *Error) {
 func (im *Imports) Grow(id, n int) (tail []byte, err *Error) {
 	buf, ok := im.buffers[id]
 	if !ok || n < 0 {
-		return nil, invalidf("no import buffer %d to append %d bytes to", id, n)
+		return nil, Invalidf("no import buffer %d to append %d bytes to", id, n)
 	}
 	if cap(buf)-len(buf) < n {
 		size := 2*cap(buf) + n

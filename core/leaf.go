@@ -5,22 +5,22 @@ package core
 // turn and wants the conversation as it went on from there: the newest
 // leaf under that node, not the node itself.
 
-// newestLeaf returns the newest node (the highest append index) of the
+// NewestLeaf returns the newest node (the highest append index) of the
 // subtree rooted at i: nodes come after their parents, so the newest node
 // of a subtree has no child and is its newest leaf. One loop over the
 // nodes after i; i < 0 means the whole session (its last node, or -1).
-func (s *Session) newestLeaf(i int32) int32 {
+func (s *Session) NewestLeaf(i int32) int32 {
 	if i < 0 {
-		return int32(len(s.nodes)) - 1
+		return int32(len(s.Nodes)) - 1
 	}
-	if s.children[i] == 0 {
+	if s.Children[i] == 0 {
 		return i
 	}
-	in := make([]bool, len(s.nodes)-int(i)) // in[j-i]: node j is under i
+	in := make([]bool, len(s.Nodes)-int(i)) // in[j-i]: node j is under i
 	in[0] = true
 	leaf := i
-	for j := i + 1; j < int32(len(s.nodes)); j++ {
-		if p := s.parent[j]; p >= i && in[p-i] {
+	for j := i + 1; j < int32(len(s.Nodes)); j++ {
+		if p := s.Parent[j]; p >= i && in[p-i] {
 			in[j-i] = true
 			leaf = j
 		}

@@ -36,7 +36,7 @@ func (v *mapDelta) AppendJSON(b []byte) []byte {
 	branches, _, tips := v.branchTable()
 	b = v.appendHead(b, `,"delta":true,"count":`)
 	b = append(b, `,"changed":[`...)
-	for k, seg := range m.Grown(v.from, len(s.nodes)) {
+	for k, seg := range m.Grown(v.from, len(s.Nodes)) {
 		if k > 0 {
 			b = append(b, ',')
 		}
@@ -45,13 +45,13 @@ func (v *mapDelta) AppendJSON(b []byte) []byte {
 		b = append(b, ',')
 		b = jsonx.AppendInt(b, int(m.Length(v.t, seg)))
 		b = append(b, ',')
-		b = jsonx.AppendString(b, s.nodes[m.Last[seg]].ID)
+		b = jsonx.AppendString(b, s.Nodes[m.Last[seg]].ID)
 		b = append(b, ']')
 	}
 	b = append(b, ']')
 	b = appendNames(b, `,"branches":[`, branches.List)
 	b = append(b, `,"flags":[`...)
-	for k, f := range m.Flags(s.cursor, s.preferred) {
+	for k, f := range m.Flags(s.Cursor, s.Preferred) {
 		if k > 0 {
 			b = append(b, ',')
 		}

@@ -35,12 +35,12 @@ type mapFork struct {
 // is left out.
 func (st *Store) mapForks(s *Session, t *treeview.Tree, m *treeview.Map) []mapFork {
 	var forks []mapFork
-	for _, id := range st.familyChildren()[s.id] {
+	for _, id := range st.familyChildren()[s.ID()] {
 		e := st.familyEdge(id)
 		if e.NodeID == nil {
 			continue
 		}
-		i, ok := s.index[*e.NodeID]
+		i, ok := s.Index[*e.NodeID]
 		if !ok {
 			continue
 		}
@@ -56,14 +56,14 @@ func (st *Store) mapForks(s *Session, t *treeview.Tree, m *treeview.Map) []mapFo
 // mapSource places the node s was made at on s's own map m (t its tree): nil when s has
 // no source, or its node is unknown or not in s (an SDK fork with new ids).
 func (st *Store) mapSource(s *Session, t *treeview.Tree, m *treeview.Map) *mapFork {
-	if s.source == nil || s.source.sessionID == s.id {
+	if s.Source == nil || s.Source.SessionID == s.ID() {
 		return nil
 	}
-	e := st.familyEdge(s.id)
+	e := st.familyEdge(s.ID())
 	if e.NodeID == nil {
 		return nil
 	}
-	i, ok := s.index[*e.NodeID]
+	i, ok := s.Index[*e.NodeID]
 	if !ok {
 		return nil
 	}

@@ -47,10 +47,10 @@ func opMap(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	t := s.viewTree()
+	t := s.ViewTree()
 	m := st.mapOf(s, t)
 	v := mapValue{s: s, t: t, m: m, forks: st.mapForks(s, t, m), source: st.mapSource(s, t, m)}
-	if from, ok := m.DeltaFrom(since, len(s.nodes)); ok {
+	if from, ok := m.DeltaFrom(since, len(s.Nodes)); ok {
 		return &mapDelta{v, from}, nil
 	}
 	return &v, nil
@@ -87,11 +87,11 @@ func (v *mapValue) AppendJSON(b []byte) []byte {
 func (v *mapValue) appendHead(b []byte, sep string) []byte {
 	s, m := v.s, v.m
 	b = append(b, `{"sessionId":`...)
-	b = jsonx.AppendString(b, s.id)
+	b = jsonx.AppendString(b, s.ID())
 	b = append(b, `,"nodeCount":`...)
-	b = jsonx.AppendInt(b, len(s.nodes))
+	b = jsonx.AppendInt(b, len(s.Nodes))
 	b = append(b, `,"revision":`...)
-	b = jsonx.AppendString(b, m.Revision(len(s.nodes)))
+	b = jsonx.AppendString(b, m.Revision(len(s.Nodes)))
 	b = append(b, sep...)
 	return jsonx.AppendInt(b, len(m.Vis))
 }
@@ -104,13 +104,13 @@ func (v *mapValue) branchTable() (*treeview.Names, []int32, [][3]int32) {
 	branches := treeview.NewNames()
 	branchCol := make([]int32, len(m.Vis))
 	for k, seg := range m.Vis {
-		branchCol[k] = int32(branches.Of(s.nodes[m.First[seg]].Branch))
+		branchCol[k] = int32(branches.Of(s.Nodes[m.First[seg]].Branch))
 	}
 	var tips [][3]int32
-	for _, br := range s.branches {
-		if br.tip >= 0 {
-			seg, off := m.Place(v.t, br.tip)
-			tips = append(tips, [3]int32{seg, off, int32(branches.Of(br.name))})
+	for _, br := range s.Branches {
+		if br.Tip >= 0 {
+			seg, off := m.Place(v.t, br.Tip)
+			tips = append(tips, [3]int32{seg, off, int32(branches.Of(br.Name))})
 		}
 	}
 	return branches, branchCol, tips
@@ -132,7 +132,7 @@ func appendTips(b []byte, tips [][3]int32) []byte {
 // "hidden" list.
 func (v *mapValue) appendColumns(b []byte, branchCol []int32) []byte {
 	s, t, m := v.s, v.t, v.m
-	flags := m.Flags(s.cursor, s.preferred)
+	flags := m.Flags(s.Cursor, s.Preferred)
 	col := func(b []byte, head string, f func(b []byte, k int, seg int32) []byte) []byte {
 		b = append(b, head...)
 		for k, seg := range m.Vis {
@@ -153,8 +153,8 @@ func (v *mapValue) appendColumns(b []byte, branchCol []int32) []byte {
 	b = col(b, `,"x":[`, func(b []byte, k int, _ int32) []byte { return appendUnits(b, m.X[k]) })
 	b = col(b, `,"y":[`, func(b []byte, k int, _ int32) []byte { return jsonx.AppendInt(b, int(m.Y[k])) })
 	b = col(b, `,"length":[`, func(b []byte, _ int, seg int32) []byte { return jsonx.AppendInt(b, int(m.Length(t, seg))) })
-	b = col(b, `,"first":[`, func(b []byte, _ int, seg int32) []byte { return jsonx.AppendString(b, s.nodes[m.First[seg]].ID) })
-	b = col(b, `,"last":[`, func(b []byte, _ int, seg int32) []byte { return jsonx.AppendString(b, s.nodes[m.Last[seg]].ID) })
+	b = col(b, `,"first":[`, func(b []byte, _ int, seg int32) []byte { return jsonx.AppendString(b, s.Nodes[m.First[seg]].ID) })
+	b = col(b, `,"last":[`, func(b []byte, _ int, seg int32) []byte { return jsonx.AppendString(b, s.Nodes[m.Last[seg]].ID) })
 	b = col(b, `,"branch":[`, func(b []byte, k int, _ int32) []byte { return jsonx.AppendInt(b, int(branchCol[k])) })
 	b = col(b, `,"flags":[`, func(b []byte, k int, _ int32) []byte { return jsonx.AppendInt(b, int(flags[k])) })
 	b = append(b, `,"hidden":[`...)
@@ -177,7 +177,7 @@ func (v *mapValue) appendMarks(b []byte) []byte {
 	for _, end := range []struct {
 		head string
 		node int32
-	}{{`,"cursor":`, s.cursor}, {`,"preferred":`, s.preferred}} {
+	}{{`,"cursor":`, s.Cursor}, {`,"preferred":`, s.Preferred}} {
 		b = append(b, end.head...)
 		if end.node < 0 {
 			b = append(b, "null"...)
@@ -189,12 +189,12 @@ func (v *mapValue) appendMarks(b []byte) []byte {
 		b = append(b, `,"offset":`...)
 		b = jsonx.AppendInt(b, int(off))
 		b = append(b, `,"nodeId":`...)
-		b = jsonx.AppendString(b, s.nodes[end.node].ID)
+		b = jsonx.AppendString(b, s.Nodes[end.node].ID)
 		b = append(b, '}')
 	}
 	b = append(b, `,"labels":[`...)
-	labels := make([]treeview.Mark, 0, len(s.labels))
-	for i, text := range s.labels {
+	labels := make([]treeview.Mark, 0, len(s.Labels))
+	for i, text := range s.Labels {
 		labels = append(labels, treeview.Mark{Row: i, Text: text})
 	}
 	treeview.SortMarks(labels)

@@ -30,7 +30,7 @@ func NameProblem(s string, max int) string { return names.Problem(s, max) }
 // is INVALID_ARGUMENT naming the field and the value.
 func (r *request) nameField(field, value string, max int) *Error {
 	if jsonx.LoneSurrogate(r.fields[field]) >= 0 {
-		return invalidf("field %q holds a lone UTF-16 surrogate; ids and branch names must be valid Unicode", field)
+		return Invalidf("field %q holds a lone UTF-16 surrogate; ids and branch names must be valid Unicode", field)
 	}
 	return checkName(field, value, max)
 }
@@ -74,15 +74,15 @@ func (st *Store) importNames(c *formats.Conversation) (string, []ImportWarning) 
 // like a request (restore, which brings back what the store itself wrote,
 // keeps the older, looser check so that no stored session is lost).
 func checkSnapshotNames(s *Session) *Error {
-	for _, b := range s.branches {
-		if p := NameProblem(b.name, MaxBranchNameLength); p != "" {
-			return snapshotFault("branch name %q %s", b.name, p)
+	for _, b := range s.Branches {
+		if p := NameProblem(b.Name, MaxBranchNameLength); p != "" {
+			return SnapshotFault("branch name %q %s", b.Name, p)
 		}
 	}
-	for i := range s.nodes {
-		if id := s.nodes[i].ID; !names.PlainASCII(id) {
+	for i := range s.Nodes {
+		if id := s.Nodes[i].ID; !names.PlainASCII(id) {
 			if p := NameProblem(id, MaxNodeIDLength); p != "" {
-				return snapshotFault("node id %q %s", id, p)
+				return SnapshotFault("node id %q %s", id, p)
 			}
 		}
 	}

@@ -162,7 +162,7 @@ func TestStubEntriesAndBatchFilesReadAsTheTaggedStructs(t *testing.T) {
 		var want []stubEntry
 		for _, e := range old {
 			w := stubEntry{SessionID: e.SessionID, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, NodeCount: e.NodeCount,
-				Tool: e.Tool, Project: e.Project, Source: (*stubSource)(e.Source)}
+				Tool: e.Tool, Project: e.Project, Source: (*StubSource)(e.Source)}
 			for _, o := range []struct {
 				from *string
 				to   *string

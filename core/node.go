@@ -26,18 +26,18 @@ type Node struct {
 	Entry     *Entry
 	Source    RawMessage
 
-	role    string // cached message role, set by validation
-	preview string // cached preview, computed on first use
-	hasPrev bool
-	// described says the preview describes a message without text
+	MessageRole string // cached message role, set by validation
+	preview     string // cached preview, computed on first use
+	HasPreview  bool
+	// Described says the preview describes a message without text
 	// (msgtext.DescribeEmpty), set with the preview.
-	described bool
+	Described bool
 }
 
-// fastLayouts turns on the fast paths for the layout sessiontree writes
+// FastLayouts turns on the fast paths for the layout sessiontree writes
 // (fastNodeFields, fastMessage). Tests turn it off to compare every answer
 // with the general parser's (FuzzCall).
-var fastLayouts = true
+var FastLayouts = true
 
 // Role returns the node's message role ("user", "assistant", …); a summary
 // node reports "summary" and an entry node its kind ("model_change", …).
@@ -45,7 +45,7 @@ func (n *Node) Role() string {
 	if n.Kind != KindMessage {
 		return n.Kind
 	}
-	return n.role
+	return n.MessageRole
 }
 
 // MarshalJSON encodes the node in its snapshot form, fields in a fixed order.
@@ -93,23 +93,23 @@ type messageHead struct {
 	ToolCalls RawMessage `json:"tool_calls"`
 }
 
-// validateMessage checks a raw chat message and returns it compacted with
+// ValidateMessage checks a raw chat message and returns it compacted with
 // its role. field names the message in error messages ("message",
 // "nodes[3].message").
 //
 // A message is a JSON object with a non-empty string "role" and a "content"
 // that is a string, an array of objects (content parts) or, for the
 // assistant role, null.
-func validateMessage(raw RawMessage, field string) (RawMessage, string, *Error) {
-	return validateMessageOf(raw, field, false)
+func ValidateMessage(raw RawMessage, field string) (RawMessage, string, *Error) {
+	return ValidateMessageOf(raw, field, false)
 }
 
-// validateMessageOf is validateMessage; valid says raw is known to be
+// ValidateMessageOf is validateMessage; valid says raw is known to be
 // valid JSON without insignificant white space (see scanner.valid).
-func validateMessageOf(raw RawMessage, field string, valid bool) (RawMessage, string, *Error) {
+func ValidateMessageOf(raw RawMessage, field string, valid bool) (RawMessage, string, *Error) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return nil, "", invalidf("%s must be a JSON object", field)
+		return nil, "", Invalidf("%s must be a JSON object", field)
 	}
 	sc := jsonx.Scanner{Data: trimmed, Valid: valid}
 	msg, role, jerr, err := messageAt(&sc, field)
@@ -119,7 +119,7 @@ func validateMessageOf(raw RawMessage, field string, valid bool) (RawMessage, st
 		}
 	}
 	if jerr != nil {
-		return nil, "", invalidf("%s is not valid JSON: %s", field, jsonx.ErrorText(jerr))
+		return nil, "", Invalidf("%s is not valid JSON: %s", field, jsonx.ErrorText(jerr))
 	}
 	if err != nil {
 		return nil, "", err
@@ -133,7 +133,7 @@ func validateMessageOf(raw RawMessage, field string, valid bool) (RawMessage, st
 // sc.pos where it was, for anything else: the general parser (object)
 // reads that and gives every error its message.
 func fastMessage(sc *jsonx.Scanner) (role, content []byte, ok bool) {
-	if !fastLayouts {
+	if !FastLayouts {
 		return nil, nil, false
 	}
 	start := sc.Pos
@@ -178,29 +178,29 @@ func messageAt(sc *jsonx.Scanner, field string) (msg RawMessage, roleText string
 	}
 	msg = sc.Data[start:sc.Pos]
 	if role == nil {
-		return msg, "", nil, invalidf("%s.role is missing", field)
+		return msg, "", nil, Invalidf("%s.role is missing", field)
 	}
 	roleText, ok := roleString(role)
 	if !ok {
-		return msg, "", nil, invalidf("%s.role must be a string", field)
+		return msg, "", nil, Invalidf("%s.role must be a string", field)
 	}
 	if strings.TrimSpace(roleText) == "" {
-		return msg, "", nil, invalidf("%s.role must not be empty", field)
+		return msg, "", nil, Invalidf("%s.role must not be empty", field)
 	}
 	if content == nil {
-		return msg, "", nil, invalidf("%s.content is missing (use a string, an array of content parts, or null for an assistant message)", field)
+		return msg, "", nil, Invalidf("%s.content is missing (use a string, an array of content parts, or null for an assistant message)", field)
 	}
 	switch content[0] {
 	case '"':
 	case 'n':
 		if roleText != "assistant" {
-			return msg, "", nil, invalidf("%s.content may be null only for an assistant message, not for role %q", field, roleText)
+			return msg, "", nil, Invalidf("%s.content may be null only for an assistant message, not for role %q", field, roleText)
 		}
 	case '[':
 		cs := jsonx.Scanner{Data: content, Valid: true} // already scanned
 		perr := cs.Elements(func(i int, p []byte, _ bool) error {
 			if p[0] != '{' {
-				return invalidf("%s.content[%d] must be an object (a content part)", field, i)
+				return Invalidf("%s.content[%d] must be an object (a content part)", field, i)
 			}
 			return nil
 		})
@@ -208,14 +208,14 @@ func messageAt(sc *jsonx.Scanner, field string) (msg RawMessage, roleText string
 			return msg, "", nil, e
 		}
 	default:
-		return msg, "", nil, invalidf("%s.content must be a string, an array of content parts, or null", field)
+		return msg, "", nil, Invalidf("%s.content must be a string, an array of content parts, or null", field)
 	}
 	// Compact only when there is white space between tokens; otherwise the
 	// bytes are kept as they are.
 	if !sc.Valid && sc.Spaced {
 		compact, cerr := jsonx.CompactRaw(msg)
 		if cerr != nil {
-			return msg, "", nil, invalidf("%s is not valid JSON: %v", field, cerr)
+			return msg, "", nil, Invalidf("%s is not valid JSON: %v", field, cerr)
 		}
 		return compact, roleText, nil, nil
 	}

@@ -7,7 +7,7 @@ import (
 // touch stamps the session as updated and records the change by operation
 // op for persistence. from is the node count before the call.
 func (st *Store) touch(s *Session, from int, reset bool, op string) {
-	s.updatedAt = st.timestamp()
+	s.UpdatedAt = st.timestamp()
 	st.markDirty(s, from, reset, op)
 }
 
@@ -24,7 +24,7 @@ func opCreate(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.status(), nil
+	return s.Status(), nil
 }
 
 func opAppend(st *Store, r *request) (any, *Error) {
@@ -35,17 +35,17 @@ func opAppend(st *Store, r *request) (any, *Error) {
 	n := &Node{Kind: KindMessage}
 	switch hasMsg, hasEntry := r.has("message"), r.has("entry"); {
 	case hasMsg && hasEntry:
-		return nil, invalidf("fields \"message\" and \"entry\" exclude each other: append takes one of them")
+		return nil, Invalidf("fields \"message\" and \"entry\" exclude each other: append takes one of them")
 	case hasEntry:
 		if n.Kind, n.Entry, err = ParseEntry(r.fields["entry"], "entry"); err != nil {
 			return nil, err
 		}
 	case hasMsg:
-		if n.Message, n.role, err = validateMessageOf(r.fields["message"], "message", r.valid); err != nil {
+		if n.Message, n.MessageRole, err = ValidateMessageOf(r.fields["message"], "message", r.valid); err != nil {
 			return nil, err
 		}
 	default:
-		return nil, invalidf("field \"message\" (a chat message) or \"entry\" (an entry {kind, …}) is required for operation \"append\"")
+		return nil, Invalidf("field \"message\" (a chat message) or \"entry\" (an entry {kind, …}) is required for operation \"append\"")
 	}
 	branch, err := r.branchName("branch", false)
 	if err != nil {
@@ -62,7 +62,7 @@ func opList(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return listJSON(s.list()), nil
+	return listJSON(s.List()), nil
 }
 
 func opNode(st *Store, r *request) (any, *Error) {
@@ -70,7 +70,7 @@ func opNode(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return RawMessage(s.nodes[i].AppendJSON(nil)), nil
+	return RawMessage(s.Nodes[i].AppendJSON(nil)), nil
 }
 
 func opBranches(st *Store, r *request) (any, *Error) {
@@ -78,7 +78,7 @@ func opBranches(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.branchList(), nil
+	return s.BranchList(), nil
 }
 
 // Branches lists the session's branches in order of creation (the value
@@ -88,7 +88,7 @@ func (st *Store) Branches(sessionID string) ([]BranchInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.branchList(), nil
+	return s.BranchList(), nil
 }
 
 func opJump(st *Store, r *request) (any, *Error) {
@@ -97,7 +97,7 @@ func opJump(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	st.jump(s, i, r.op)
-	return s.status(), nil
+	return s.Status(), nil
 }
 
 // newSessionID returns the request's "newSessionId" or a generated one.
@@ -132,7 +132,7 @@ func opFork(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return f.status(), nil
+	return f.Status(), nil
 }
 
 func opClone(st *Store, r *request) (any, *Error) {
@@ -144,7 +144,7 @@ func opClone(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return st.clone(s, newID, r.op).status(), nil
+	return st.clone(s, newID, r.op).Status(), nil
 }
 
 func opContext(st *Store, r *request) (any, *Error) {
@@ -160,7 +160,7 @@ func opSession(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.status(), nil
+	return s.Status(), nil
 }
 
 func opBranch(st *Store, r *request) (any, *Error) {
@@ -175,7 +175,7 @@ func opBranch(st *Store, r *request) (any, *Error) {
 	if err := st.branch(s, i, name, r.op); err != nil {
 		return nil, err
 	}
-	return s.status(), nil
+	return s.Status(), nil
 }
 
 func opBranchSummary(st *Store, r *request) (any, *Error) {
@@ -192,16 +192,16 @@ func opBranchSummary(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	if strings.TrimSpace(summary) == "" {
-		return nil, invalidf("field \"summary\" must not be empty")
+		return nil, Invalidf("field \"summary\" must not be empty")
 	}
-	if err := s.checkBranchTarget(i, name); err != nil {
+	if err := s.CheckBranchTarget(i, name); err != nil {
 		return nil, err
 	}
-	from := len(s.nodes)
-	s.branchAt(i, name)
-	p, _ := s.place("")
+	from := len(s.Nodes)
+	s.BranchAt(i, name)
+	p, _ := s.Place("")
 	n := &Node{ID: st.nodeID(s, nil), Kind: KindSummary, Timestamp: st.timestamp(), Summary: summary}
-	s.add(n, p)
+	s.Add(n, p)
 	st.touch(s, from, false, r.op)
 	return RawMessage(n.AppendJSON(nil)), nil
 }
@@ -230,19 +230,19 @@ func (st *Store) sessionList() []SessionSummary {
 	out := make([]SessionSummary, 0, len(st.order))
 	for _, id := range st.order {
 		s := st.sessions[id]
-		count, cursor := len(s.nodes), s.nodeID(s.cursor)
-		if s.paged != nil {
-			count, cursor = s.paged.nodeCount, s.paged.cursor
+		count, cursor := len(s.Nodes), s.NodeID(s.Cursor)
+		if s.Paged != nil {
+			count, cursor = s.Paged.NodeCount, s.Paged.Cursor
 		}
 		out = append(out, SessionSummary{
-			SessionID:    s.id,
-			Title:        s.title,
+			SessionID:    s.ID(),
+			Title:        s.Title,
 			NodeCount:    count,
-			Cursor:       nullable(cursor),
-			ActiveBranch: s.active,
-			UpdatedAt:    s.updatedAt,
-			Tool:         s.tool,
-			Project:      s.project,
+			Cursor:       Nullable(cursor),
+			ActiveBranch: s.Active,
+			UpdatedAt:    s.UpdatedAt,
+			Tool:         s.Tool,
+			Project:      s.Project,
 		})
 	}
 	return out
@@ -250,10 +250,10 @@ func (st *Store) sessionList() []SessionSummary {
 
 // placement reads the request's optional "branch" and decides where the
 // next append to s goes (see place), changing nothing.
-func (r *request) placement(s *Session) (placement, *Error) {
+func (r *request) placement(s *Session) (Placement, *Error) {
 	branch, err := r.branchName("branch", false)
 	if err != nil {
-		return placement{}, err
+		return Placement{}, err
 	}
-	return s.place(branch)
+	return s.Place(branch)
 }

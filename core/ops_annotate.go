@@ -5,9 +5,9 @@ import "github.com/sessiontree/sessiontree/core/internal/jsonx"
 // addAnnotation records a new annotation on s for operation op.
 func (st *Store) addAnnotation(s *Session, a *Annotation, op string) {
 	a.Timestamp = st.timestamp()
-	from := len(s.annotations)
-	s.annotate(a)
-	st.touch(s, len(s.nodes), false, op)
+	from := len(s.Annotations)
+	s.Annotate(a)
+	st.touch(s, len(s.Nodes), false, op)
 	st.markAnnotated(s, from)
 }
 
@@ -17,17 +17,17 @@ func opLabel(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	if _, present := r.fields["label"]; !present {
-		return nil, invalidf("field \"label\" is required for operation \"label\" (\"\" clears the label)")
+		return nil, Invalidf("field \"label\" is required for operation \"label\" (\"\" clears the label)")
 	}
 	label, err := r.optStr("label")
 	if err != nil {
 		return nil, err
 	}
-	if err := checkLabel(label); err != nil {
+	if err := CheckLabel(label); err != nil {
 		return nil, err
 	}
-	st.addAnnotation(s, &Annotation{Kind: AnnotationLabel, NodeID: s.nodes[i].ID, Label: label}, r.op)
-	return s.marks(i), nil
+	st.addAnnotation(s, &Annotation{Kind: AnnotationLabel, NodeID: s.Nodes[i].ID, Label: label}, r.op)
+	return s.Marks(i), nil
 }
 
 func opHide(st *Store, r *request) (any, *Error) {
@@ -38,11 +38,11 @@ func opHide(st *Store, r *request) (any, *Error) {
 	hidden := true
 	if r.has("hidden") {
 		if !jsonx.ReadBool(r.fields["hidden"], &hidden) {
-			return nil, invalidf("field \"hidden\" must be true or false")
+			return nil, Invalidf("field \"hidden\" must be true or false")
 		}
 	}
-	st.addAnnotation(s, &Annotation{Kind: AnnotationHide, NodeID: s.nodes[i].ID, Hidden: hidden}, r.op)
-	return s.marks(i), nil
+	st.addAnnotation(s, &Annotation{Kind: AnnotationHide, NodeID: s.Nodes[i].ID, Hidden: hidden}, r.op)
+	return s.Marks(i), nil
 }
 
 func opPrefer(st *Store, r *request) (any, *Error) {
@@ -51,7 +51,7 @@ func opPrefer(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	if _, present := r.fields["nodeId"]; !present {
-		return nil, invalidf("field \"nodeId\" is required for operation \"prefer\" (null clears the preferred path)")
+		return nil, Invalidf("field \"nodeId\" is required for operation \"prefer\" (null clears the preferred path)")
 	}
 	i := int32(-1)
 	if r.has("nodeId") {
@@ -59,12 +59,12 @@ func opPrefer(st *Store, r *request) (any, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		if i, err = s.lookup(id); err != nil {
+		if i, err = s.Lookup(id); err != nil {
 			return nil, err
 		}
 	}
-	st.addAnnotation(s, &Annotation{Kind: AnnotationPrefer, NodeID: s.nodeID(i)}, r.op)
-	return s.marks(i), nil
+	st.addAnnotation(s, &Annotation{Kind: AnnotationPrefer, NodeID: s.NodeID(i)}, r.op)
+	return s.Marks(i), nil
 }
 
 // sessionNode returns the session named by "sessionId" and the index of
@@ -78,6 +78,6 @@ func (r *request) sessionNode(st *Store) (*Session, int32, *Error) {
 	if err != nil {
 		return nil, -1, err
 	}
-	i, err := s.lookup(id)
+	i, err := s.Lookup(id)
 	return s, i, err
 }

@@ -5,7 +5,7 @@ func opSnapshotSave(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return snapshotValue{s}, nil
+	return SnapshotValue{s}, nil
 }
 
 func opSnapshotLoad(st *Store, r *request) (any, *Error) {
@@ -14,13 +14,13 @@ func opSnapshotLoad(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	if !r.has("snapshot") {
-		return nil, invalidf("field \"snapshot\" is required for operation \"snapshot.load\"")
+		return nil, Invalidf("field \"snapshot\" is required for operation \"snapshot.load\"")
 	}
 	s, err := st.loadSnapshot(id, r.fields["snapshot"], r.snapshotValid(), r.op)
 	if err != nil {
 		return nil, err
 	}
-	return s.status(), nil
+	return s.Status(), nil
 }
 
 // loadSnapshot parses raw (valid: known valid, compact JSON) as session id
@@ -28,7 +28,7 @@ func opSnapshotLoad(st *Store, r *request) (any, *Error) {
 // time, tool, project and, when the snapshot has none, title), recording
 // the change under op; a trashed id is SESSION_ALREADY_EXISTS.
 func (st *Store) loadSnapshot(id string, raw []byte, valid bool, op string) (*Session, *Error) {
-	s, hasTitle, err := parseSnapshotOf(raw, id, valid)
+	s, hasTitle, err := ParseSnapshotOf(raw, id, valid)
 	if err != nil {
 		return nil, err
 	}
@@ -39,15 +39,15 @@ func (st *Store) loadSnapshot(id string, raw []byte, valid bool, op string) (*Se
 		return nil, st.taken(id)
 	}
 	now := st.timestamp()
-	s.createdAt = now
+	s.CreatedAt = now
 	if old := st.sessions[id]; old != nil {
-		s.createdAt = old.createdAt
-		s.tool, s.project = old.tool, old.project
+		s.CreatedAt = old.CreatedAt
+		s.Tool, s.Project = old.Tool, old.Project
 		if !hasTitle {
-			s.title = old.title
+			s.Title = old.Title
 		}
 	}
-	s.updatedAt = now
+	s.UpdatedAt = now
 	st.put(s)
 	st.markDirty(s, 0, true, op)
 	return s, nil
@@ -58,9 +58,9 @@ func (st *Store) loadSnapshot(id string, raw []byte, valid bool, op string) (*Se
 // session is already stored.
 func opRestore(st *Store, r *request) (any, *Error) {
 	if !r.has("snapshot") {
-		return nil, invalidf("field \"snapshot\" is required for operation \"restore\"")
+		return nil, Invalidf("field \"snapshot\" is required for operation \"restore\"")
 	}
-	s, _, err := parseSnapshotOf(r.fields["snapshot"], "", r.snapshotValid())
+	s, _, err := ParseSnapshotOf(r.fields["snapshot"], "", r.snapshotValid())
 	if err != nil {
 		return nil, err
 	}
@@ -83,33 +83,33 @@ func opRestore(st *Store, r *request) (any, *Error) {
 		updated = created
 	}
 	if title != "" {
-		s.title = title
+		s.Title = title
 	}
 	if err := restoreOrigin(s, r); err != nil {
 		return nil, err
 	}
-	s.createdAt, s.updatedAt = created, updated
+	s.CreatedAt, s.UpdatedAt = created, updated
 	deleted, err := r.optStr("deletedAt")
 	if err != nil {
 		return nil, err
 	}
-	if old := st.trash[s.id]; old != nil {
-		delete(st.trash, s.id)
+	if old := st.trash[s.ID()]; old != nil {
+		delete(st.trash, s.ID())
 	}
 	if deleted != "" {
 		// A session another tab (or an earlier page) put in the trash.
-		if old := st.sessions[s.id]; old != nil {
+		if old := st.sessions[s.ID()]; old != nil {
 			st.remove(old)
 		}
-		s.deletedAt = deleted
+		s.DeletedAt = deleted
 		if st.trash == nil {
 			st.trash = make(map[string]*Session)
 		}
-		st.trash[s.id] = s
+		st.trash[s.ID()] = s
 		return trashItem(s), nil
 	}
 	st.put(s)
-	return s.status(), nil
+	return s.Status(), nil
 }
 
 // restoreOrigin takes a restore request's optional "tool" and "project"
@@ -123,6 +123,6 @@ func restoreOrigin(s *Session, r *request) *Error {
 	if err != nil {
 		return err
 	}
-	s.setOrigin(tool, project)
+	s.SetOrigin(tool, project)
 	return nil
 }

@@ -14,7 +14,7 @@ func opLeaf(st *Store, r *request) (any, *Error) {
 			return nil, err
 		}
 	}
-	return Leaf{SessionID: s.id, NodeID: nullable(s.nodeID(at)), Leaf: nullable(s.nodeID(s.newestLeaf(at)))}, nil
+	return Leaf{SessionID: s.ID(), NodeID: Nullable(s.NodeID(at)), Leaf: Nullable(s.NodeID(s.NewestLeaf(at)))}, nil
 }
 
 // opSwitch answers {"operation":"switch","sessionId":…,"nodeId"|"branch":…}:
@@ -31,32 +31,32 @@ func opSwitch(st *Store, r *request) (any, *Error) {
 	}
 	hasNode, hasBranch := r.has("nodeId"), r.has("branch")
 	if hasNode == hasBranch {
-		return nil, invalidf("operation \"switch\" takes exactly one of the fields \"nodeId\" (go to the newest leaf under it) and \"branch\" (go to its tip)")
+		return nil, Invalidf("operation \"switch\" takes exactly one of the fields \"nodeId\" (go to the newest leaf under it) and \"branch\" (go to its tip)")
 	}
 	if hasNode {
 		_, at, err := r.sessionNode(st)
 		if err != nil {
 			return nil, err
 		}
-		leaf := s.newestLeaf(at)
-		s.cursor = leaf
-		s.setActive(s.nodes[leaf].Branch)
+		leaf := s.NewestLeaf(at)
+		s.Cursor = leaf
+		s.SetActive(s.Nodes[leaf].Branch)
 	} else {
 		name, err := r.branchName("branch", true)
 		if err != nil {
 			return nil, err
 		}
-		b := s.byName[name]
+		b := s.ByName[name]
 		if b == nil {
-			return nil, errorf(NotFound, "branch %q does not exist in session %q", name, s.id)
+			return nil, Errorf(NotFound, "branch %q does not exist in session %q", name, s.ID())
 		}
-		if b.tip >= 0 {
-			s.cursor = b.tip
+		if b.Tip >= 0 {
+			s.Cursor = b.Tip
 		}
-		s.setActive(name)
+		s.SetActive(name)
 	}
-	st.touch(s, len(s.nodes), false, r.op)
-	return s.status(), nil
+	st.touch(s, len(s.Nodes), false, r.op)
+	return s.Status(), nil
 }
 
 func opDiff(st *Store, r *request) (any, *Error) {
@@ -72,7 +72,7 @@ func opDiff(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.diff(from, to)
+	return s.Diff(from, to)
 }
 
 func opTree(st *Store, r *request) (any, *Error) {
@@ -84,7 +84,7 @@ func opTree(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	t := s.treeView(show)
+	t := s.TreeView(show)
 	return RawMessage(t.AppendJSON(make([]byte, 0, 64+len(t.Text)+len(t.Rows)*192))), nil
 }
 
@@ -105,5 +105,5 @@ func (r *request) boolField(field string) (bool, *Error) {
 	case "false":
 		return false, nil
 	}
-	return false, invalidf("field %q must be true or false", field)
+	return false, Invalidf("field %q must be true or false", field)
 }

@@ -10,27 +10,27 @@ import "github.com/sessiontree/sessiontree/core/internal/jsonx"
 // ("tool", "project"), and taken back by "restore" and "page.stub". A
 // snapshot does not carry them.
 
-// setOrigin records tool and project where the session has none yet. A
+// SetOrigin records tool and project where the session has none yet. A
 // snapshot import is no tool: its sessions came from sessiontree itself.
-func (s *Session) setOrigin(tool, project string) {
-	if s.tool == "" && tool != "snapshot" {
-		s.tool = tool
+func (s *Session) SetOrigin(tool, project string) {
+	if s.Tool == "" && tool != "snapshot" {
+		s.Tool = tool
 	}
-	if s.project == "" {
-		s.project = project
+	if s.Project == "" {
+		s.Project = project
 	}
 }
 
-// appendOrigin appends the members `,"tool":…,"project":…` of the
+// AppendOrigin appends the members `,"tool":…,"project":…` of the
 // drained metadata, each only when known.
-func (s *Session) appendOrigin(b []byte) []byte {
-	if s.tool != "" {
+func (s *Session) AppendOrigin(b []byte) []byte {
+	if s.Tool != "" {
 		b = append(b, `,"tool":`...)
-		b = jsonx.AppendString(b, s.tool)
+		b = jsonx.AppendString(b, s.Tool)
 	}
-	if s.project != "" {
+	if s.Project != "" {
 		b = append(b, `,"project":`...)
-		b = jsonx.AppendString(b, s.project)
+		b = jsonx.AppendString(b, s.Project)
 	}
 	return b
 }

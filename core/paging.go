@@ -33,9 +33,9 @@ func (st *Store) pageFault(ids ...string) *Error {
 		}
 	}
 	if len(ids) == 1 {
-		return errorf(PagedOut, "session %q is not in memory", ids[0])
+		return Errorf(PagedOut, "session %q is not in memory", ids[0])
 	}
-	return errorf(PagedOut, "%d sessions are not in memory", len(ids))
+	return Errorf(PagedOut, "%d sessions are not in memory", len(ids))
 }
 
 // pagedIDs returns the ids of every stub, in creation order.
@@ -45,7 +45,7 @@ func (st *Store) pagedIDs() []string {
 		return nil
 	}
 	for _, id := range st.order {
-		if s := st.sessions[id]; s != nil && s.paged != nil {
+		if s := st.sessions[id]; s != nil && s.Paged != nil {
 			ids = append(ids, id)
 		}
 	}
@@ -54,11 +54,13 @@ func (st *Store) pagedIDs() []string {
 
 // stubOf returns a stub standing for s (which may itself be one).
 func stubOf(s *Session) *Session {
-	if s.paged != nil {
+	if s.Paged != nil {
 		return s
 	}
-	return &Session{id: s.id, title: s.title, createdAt: s.createdAt, updatedAt: s.updatedAt, active: s.active, tool: s.tool, project: s.project,
-		cursor: -1, preferred: -1, source: s.source, paged: &pageStub{nodeCount: len(s.nodes), cursor: s.nodeID(s.cursor)}}
+	stub := NewStub(s.ID(), &PageStub{NodeCount: len(s.Nodes), Cursor: s.NodeID(s.Cursor)})
+	stub.Title, stub.CreatedAt, stub.UpdatedAt, stub.Active = s.Title, s.CreatedAt, s.UpdatedAt, s.Active
+	stub.Tool, stub.Project, stub.Source = s.Tool, s.Project, s.Source
+	return stub
 }
 
 // stubEntry is one session of a page.stub request: its stored summary.
@@ -75,7 +77,7 @@ type stubEntry struct {
 	Tool         string
 	Project      string
 	// Source is the stored summary's source link (appendSourceMeta).
-	Source *stubSource
+	Source *StubSource
 	has    stubHas
 }
 
@@ -101,7 +103,7 @@ func readStubEntry(el []byte, e *stubEntry) bool {
 		case 4:
 			ok = jsonx.ReadInt(v, &e.NodeCount) && ok
 		case 9:
-			ok = readStubSource(v, &e.Source) && ok
+			ok = ReadStubSource(v, &e.Source) && ok
 		case 1, 5, 6:
 			bit := [...]stubHas{1: hasTitle, 5: hasCursor, 6: hasActiveBranch}[field]
 			if jsonx.IsNull(v) {
@@ -140,7 +142,7 @@ func readStubEntries(v []byte) ([]stubEntry, bool) {
 func opPageStub(st *Store, r *request) (any, *Error) {
 	list, ok := readStubEntries(r.fields["sessions"])
 	if !ok || !r.has("sessions") {
-		return nil, invalidf("field \"sessions\" must be an array of session summaries for operation \"page.stub\"")
+		return nil, Invalidf("field \"sessions\" must be an array of session summaries for operation \"page.stub\"")
 	}
 	n, err := st.pageStub(list)
 	if err != nil {
@@ -155,36 +157,37 @@ func opPageStub(st *Store, r *request) (any, *Error) {
 func (st *Store) pageStub(list []stubEntry) (int, *Error) {
 	for i, e := range list {
 		if e.SessionID == "" || e.NodeCount < 0 {
-			return 0, invalidf("page.stub: session %d has no sessionId or a negative nodeCount", i)
+			return 0, Invalidf("page.stub: session %d has no sessionId or a negative nodeCount", i)
 		}
 	}
 	for i := range list {
 		e := &list[i]
 		s := st.sessions[e.SessionID]
-		if s != nil && s.paged == nil {
+		if s != nil && s.Paged == nil {
 			continue
 		}
 		if s == nil {
-			s = &Session{id: e.SessionID, active: DefaultBranch, cursor: -1, preferred: -1, paged: &pageStub{}}
+			s = NewStub(e.SessionID, &PageStub{})
+			s.Active = DefaultBranch
 			st.put(s)
 		}
 		if e.has&hasTitle != 0 {
-			s.title = e.Title
+			s.Title = e.Title
 		}
 		if e.CreatedAt != "" {
-			s.createdAt = e.CreatedAt
+			s.CreatedAt = e.CreatedAt
 		}
-		s.updatedAt = e.UpdatedAt
-		s.setOrigin(e.Tool, e.Project)
-		s.paged.nodeCount = e.NodeCount
+		s.UpdatedAt = e.UpdatedAt
+		s.SetOrigin(e.Tool, e.Project)
+		s.Paged.NodeCount = e.NodeCount
 		if e.has&hasCursor != 0 {
-			s.paged.cursor = e.Cursor
+			s.Paged.Cursor = e.Cursor
 		}
 		if e.has&hasActiveBranch != 0 {
-			s.active = e.ActiveBranch
+			s.Active = e.ActiveBranch
 		}
-		if l := e.Source.link(); l != nil {
-			s.source = l
+		if l := e.Source.Link(); l != nil {
+			s.Source = l
 		}
 	}
 	return st.stubs, nil
@@ -204,18 +207,18 @@ func opPageOut(st *Store, r *request) (any, *Error) {
 	}
 	s := st.sessions[id]
 	if s == nil {
-		return nil, errorf(SessionNotFound, "session %q does not exist", id)
+		return nil, Errorf(SessionNotFound, "session %q does not exist", id)
 	}
 	for _, d := range st.dirty {
 		if d.id == id {
-			return nil, invalidf("session %q has changes not yet stored; it stays in memory", id)
+			return nil, Invalidf("session %q has changes not yet stored; it stays in memory", id)
 		}
 	}
 	stub := stubOf(s)
 	if stub != s {
 		st.put(stub)
 	}
-	return map[string]any{"sessionId": id, "nodeCount": stub.paged.nodeCount}, nil
+	return map[string]any{"sessionId": id, "nodeCount": stub.Paged.NodeCount}, nil
 }
 
 // opPageFaults answers the ids of the sessions calls faulted on (PagedOut)
@@ -243,24 +246,24 @@ func (j *ImportJob) importPaged() *Error {
 	}
 	var ids []string
 	for _, s := range j.kept {
-		into := st.sessions[s.id]
+		into := st.sessions[s.ID()]
 		if into == nil {
 			continue
 		}
-		if into.paged != nil {
-			ids = append(ids, s.id)
+		if into.Paged != nil {
+			ids = append(ids, s.ID())
 			continue
 		}
-		if len(into.nodes) == 0 || len(s.nodes) == 0 || sharesNode(into, s) {
+		if len(into.Nodes) == 0 || len(s.Nodes) == 0 || sharesNode(into, s) {
 			continue
 		}
 		for n := 2; ; n++ {
-			next := st.sessions[s.id+"-"+string(jsonx.AppendInt(nil, n))]
+			next := st.sessions[s.ID()+"-"+string(jsonx.AppendInt(nil, n))]
 			if next == nil {
 				break
 			}
-			if next.paged != nil {
-				ids = append(ids, next.id)
+			if next.Paged != nil {
+				ids = append(ids, next.ID())
 			} else if sharesNode(next, s) {
 				break
 			}

@@ -11,7 +11,7 @@ type PanelView struct {
 }
 
 func panelView(s *Session) PanelView {
-	return PanelView{Session: s.status(), Tree: s.tree()}
+	return PanelView{Session: s.Status(), Tree: s.Tree()}
 }
 
 // panelOp wraps operation op for the panel: it runs op's handler (recording

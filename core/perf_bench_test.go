@@ -71,8 +71,8 @@ func BenchmarkList(b *testing.B) {
 	req := []byte(`{"operation":"list","sessionId":"perf"}`)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		for _, n := range s.nodes {
-			n.hasPrev = false
+		for _, n := range s.Nodes {
+			n.HasPreview = false
 		}
 		perfSink = st.Call(req)
 	}

@@ -47,7 +47,7 @@ func TestTrimNumberSuffix(t *testing.T) {
 		"main-2": "main", "main-12": "main", "main": "main", "main-": "main-", "-2": "", "a-b-3": "a-b", "v2": "v2", "x-2a": "x-2a", "": "",
 	} {
 		t.Run(name+" gives "+want, func(t *testing.T) {
-			assert.Equal(t, want, trimNumberSuffix(name), "trimNumberSuffix(%q)", name)
+			assert.Equal(t, want, TrimNumberSuffix(name), "trimNumberSuffix(%q)", name)
 		})
 	}
 }
@@ -59,7 +59,7 @@ func TestTreeAndListEncodeLikeEncodingJSON(t *testing.T) {
 	ok[Status](t, st, `{"operation":"append","sessionId":"b","message":{"role":"user","content":"<html> & \"quotes\" \u2028 naïve"}}`)
 	s := st.Session("b")
 	t.Run("tree rows with labels, hidden and preferred nodes, branch tips", func(t *testing.T) {
-		tr := s.tree()
+		tr := s.Tree()
 		type plain Tree
 		want, err := jsonx.Marshal(plain(tr))
 		require.NoError(t, err)
@@ -69,7 +69,7 @@ func TestTreeAndListEncodeLikeEncodingJSON(t *testing.T) {
 		assert.Contains(t, string(want), `"label":`)
 	})
 	t.Run("list items", func(t *testing.T) {
-		want, err := jsonx.Marshal(s.list())
+		want, err := jsonx.Marshal(s.List())
 		require.NoError(t, err)
 		assert.Equal(t, string(want), string(do(t, st, `{"operation":"list","sessionId":"b"}`).Value))
 		assert.Contains(t, string(want), `"label":`)

@@ -19,15 +19,15 @@ func opRename(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	if _, present := r.fields["title"]; !present {
-		return nil, invalidf("field \"title\" is required for operation \"rename\" (\"\" clears the title)")
+		return nil, Invalidf("field \"title\" is required for operation \"rename\" (\"\" clears the title)")
 	}
 	title, err := r.optStr("title")
 	if err != nil {
 		return nil, err
 	}
-	if err := checkTitle(title); err != nil {
+	if err := CheckTitle(title); err != nil {
 		return nil, err
 	}
 	st.addAnnotation(s, &Annotation{Kind: AnnotationTitle, Title: title}, r.op)
-	return s.status(), nil
+	return s.Status(), nil
 }

@@ -76,14 +76,14 @@ func parseSearchRequest(st *Store, r *request) (*searchRequest, *Error) {
 	if r.has("limit") {
 		var limit float64
 		if !jsonx.ReadFloat(r.fields["limit"], &limit) || limit != float64(int(limit)) || limit < 1 || limit > MaxSearchLimit {
-			return nil, invalidf("field \"limit\" must be an integer from 1 to %d", MaxSearchLimit)
+			return nil, Invalidf("field \"limit\" must be an integer from 1 to %d", MaxSearchLimit)
 		}
 		q.limit = int(limit)
 	}
 	if r.has("roles") {
 		var roles []string
 		if !jsonx.ReadStrings(r.fields["roles"], &roles) {
-			return nil, invalidf("field \"roles\" must be an array of role names such as [\"user\", \"assistant\"]")
+			return nil, Invalidf("field \"roles\" must be an array of role names such as [\"user\", \"assistant\"]")
 		}
 		if err := q.setRoles(roles); err != nil {
 			return nil, err
@@ -100,10 +100,10 @@ func parseSearchRequest(st *Store, r *request) (*searchRequest, *Error) {
 // checkQuery refuses an empty or too long query.
 func checkQuery(query string) *Error {
 	if strings.TrimSpace(query) == "" {
-		return invalidf("field \"query\" must not be empty")
+		return Invalidf("field \"query\" must not be empty")
 	}
 	if n := utf8.RuneCountInString(query); n > MaxQueryLength {
-		return invalidf("field \"query\" is %d characters long; the longest query is %d", n, MaxQueryLength)
+		return Invalidf("field \"query\" is %d characters long; the longest query is %d", n, MaxQueryLength)
 	}
 	return nil
 }
@@ -126,7 +126,7 @@ func (st *Store) searchable(filtered bool) *Error {
 			continue
 		}
 		ids = append(ids, id)
-		nodes += s.paged.nodeCount
+		nodes += s.Paged.NodeCount
 	}
 	if len(ids) == 0 {
 		return nil
@@ -139,7 +139,7 @@ func (st *Store) searchable(filtered bool) *Error {
 	// index a page kept, if it has not, and runs the search again: see
 	// retryPaged in js/local-paging.js).
 	if err := st.checkMemory("search", 0, nodes, LoadedNodeBytes); err != nil {
-		return invalidf("a search across every session is refused: it would load the %d sessions not in memory (%d nodes) at once, about %d bytes of memory, and with the %d bytes in use that passes the memory budget of %d bytes (init option memoryBudget); search within one session (field \"sessionId\"); nothing was changed",
+		return Invalidf("a search across every session is refused: it would load the %d sessions not in memory (%d nodes) at once, about %d bytes of memory, and with the %d bytes in use that passes the memory budget of %d bytes (init option memoryBudget); search within one session (field \"sessionId\"); nothing was changed",
 			len(ids), nodes, int64(nodes)*LoadedNodeBytes, st.inUse(), st.budget)
 	}
 	return st.pageFault(ids...)
@@ -154,8 +154,8 @@ const LoadedNodeBytes = 2048
 
 // checkBranch refuses a branch the searched session does not have.
 func (q *searchRequest) checkBranch() *Error {
-	if q.session != nil && q.branch != "" && q.session.byName[q.branch] == nil {
-		return errorf(NotFound, "branch %q does not exist in session %q", q.branch, q.session.id)
+	if q.session != nil && q.branch != "" && q.session.ByName[q.branch] == nil {
+		return Errorf(NotFound, "branch %q does not exist in session %q", q.branch, q.session.ID())
 	}
 	return nil
 }
@@ -164,7 +164,7 @@ func (q *searchRequest) checkBranch() *Error {
 func (q *searchRequest) setRoles(roles []string) *Error {
 	for i, role := range roles {
 		if role == "" {
-			return invalidf("field \"roles\"[%d] must not be empty", i)
+			return Invalidf("field \"roles\"[%d] must not be empty", i)
 		}
 		if q.roles == nil {
 			q.roles = make(map[string]bool)
@@ -204,7 +204,7 @@ func (st *Store) Search(query string, opts SearchOptions) (SearchResult, error) 
 	}
 	if err == nil && opts.Limit != 0 {
 		if opts.Limit < 1 || opts.Limit > MaxSearchLimit {
-			err = invalidf("field \"limit\" must be an integer from 1 to %d", MaxSearchLimit)
+			err = Invalidf("field \"limit\" must be an integer from 1 to %d", MaxSearchLimit)
 		}
 		q.limit = opts.Limit
 	}
@@ -241,11 +241,11 @@ func (st *Store) runSearch(q *searchRequest) (SearchResult, *Error) {
 	owners := st.search.owners
 	keep := search.Filter{Owner: func(k uint32) bool {
 		o := owners[k]
-		return o != nil && st.sessions[o.s.id] == o.s && (q.session == nil || o.s == q.session)
+		return o != nil && st.sessions[o.s.ID()] == o.s && (q.session == nil || o.s == q.session)
 	}}
 	if q.branch != "" || q.roles != nil {
 		keep.Node = func(k uint32, i int32) bool {
-			n := owners[k].s.nodes[i]
+			n := owners[k].s.Nodes[i]
 			return (q.branch == "" || n.Branch == q.branch) && (q.roles == nil || q.roles[n.Role()])
 		}
 	}
@@ -253,27 +253,27 @@ func (st *Store) runSearch(q *searchRequest) (SearchResult, *Error) {
 	var seen map[uint32]bool
 	text := func(k uint32, i int32) string {
 		o := owners[k]
-		if o.s.paged != nil {
+		if o.s.Paged != nil {
 			if !seen[k] {
 				if seen == nil {
 					seen = map[uint32]bool{}
 				}
 				seen[k] = true
-				paged = append(paged, o.s.id)
+				paged = append(paged, o.s.ID())
 			}
 			return ""
 		}
 		return searchText(o.s, i)
 	}
-	found := ix.Search(search.Query{Text: q.query, Limit: q.limit, Rest: st.rest(q.session)}, keep, text, func(a, b uint32) bool { return owners[a].s.id < owners[b].s.id })
+	found := ix.Search(search.Query{Text: q.query, Limit: q.limit, Rest: st.rest(q.session)}, keep, text, func(a, b uint32) bool { return owners[a].s.ID() < owners[b].s.ID() })
 	if len(paged) > 0 {
 		return SearchResult{}, st.pageFault(paged...)
 	}
 	res := SearchResult{Hits: make([]SearchHit, 0, len(found.Hits)), Total: found.Total}
 	for _, h := range found.Hits {
 		s := owners[h.Owner].s
-		n := s.nodes[h.Node]
-		res.Hits = append(res.Hits, SearchHit{SessionID: s.id, NodeID: n.ID, Branch: n.Branch, Role: n.Role(),
+		n := s.Nodes[h.Node]
+		res.Hits = append(res.Hits, SearchHit{SessionID: s.ID(), NodeID: n.ID, Branch: n.Branch, Role: n.Role(),
 			Score: h.Score, Snippet: h.Snippet, Ranges: h.Ranges})
 	}
 	return res, nil

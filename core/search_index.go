@@ -59,7 +59,7 @@ type searchOwner struct {
 
 // register makes s an owner of the index with no node indexed yet.
 func (sx *searchIndex) register(s *Session) *searchOwner {
-	o := &searchOwner{s: s, key: uint32(len(sx.owners)), notes: len(s.annotations)}
+	o := &searchOwner{s: s, key: uint32(len(sx.owners)), notes: len(s.Annotations)}
 	sx.owners = append(sx.owners, o)
 	if sx.of == nil {
 		sx.of = make(map[*Session]*searchOwner)
@@ -89,11 +89,11 @@ func (sx *searchIndex) leave(o *searchOwner) {
 // an attached session's new nodes are indexed.
 func (sx *searchIndex) catchUp(o *searchOwner) *searchOwner {
 	s := o.s
-	for _, a := range s.annotations[o.notes:] {
+	for _, a := range s.Annotations[o.notes:] {
 		if a.Kind != AnnotationLabel {
 			continue
 		}
-		i := s.index[a.NodeID]
+		i := s.Index[a.NodeID]
 		if int(i) >= o.indexed {
 			continue // indexed later, with its label
 		}
@@ -101,12 +101,12 @@ func (sx *searchIndex) catchUp(o *searchOwner) *searchOwner {
 			sx.leave(o)
 			return sx.register(s)
 		}
-		sx.ix.Replace(o.key, i, searchText(s, i), timestampMillis(s.nodes[i].Timestamp))
+		sx.ix.Replace(o.key, i, searchText(s, i), timestampMillis(s.Nodes[i].Timestamp))
 		o.stale = true
 	}
-	o.notes = len(s.annotations)
+	o.notes = len(s.Annotations)
 	if o.attached {
-		for o.indexed < len(s.nodes) {
+		for o.indexed < len(s.Nodes) {
 			o.add(sx.ix)
 		}
 	}
@@ -117,8 +117,8 @@ func (sx *searchIndex) catchUp(o *searchOwner) *searchOwner {
 func (o *searchOwner) add(ix *search.Index) {
 	i := int32(o.indexed)
 	text := searchText(o.s, i)
-	ix.Add(o.key, i, text, timestampMillis(o.s.nodes[i].Timestamp))
-	o.sum = sumDoc(o.sum, o.s.nodes[i].ID, text)
+	ix.Add(o.key, i, text, timestampMillis(o.s.Nodes[i].Timestamp))
+	o.sum = sumDoc(o.sum, o.s.Nodes[i].ID, text)
 	o.indexed++
 }
 
@@ -145,7 +145,7 @@ func sumDoc(sum uint64, id, text string) uint64 {
 func sumOf(s *Session, n int) uint64 {
 	var sum uint64
 	for i := 0; i < n; i++ {
-		sum = sumDoc(sum, s.nodes[i].ID, searchText(s, int32(i)))
+		sum = sumDoc(sum, s.Nodes[i].ID, searchText(s, int32(i)))
 	}
 	return sum
 }
@@ -167,7 +167,7 @@ func (sx *searchIndex) retain(old, stub *Session) {
 	} else {
 		o = sx.catchUp(o)
 	}
-	for o.indexed < len(old.nodes) {
+	for o.indexed < len(old.Nodes) {
 		o.add(sx.ix)
 	}
 	o.attached = true
@@ -175,7 +175,7 @@ func (sx *searchIndex) retain(old, stub *Session) {
 		o.sum, o.stale = sumOf(old, o.indexed), false
 	}
 	delete(sx.of, old)
-	o.s, o.at = stub, old.updatedAt
+	o.s, o.at = stub, old.UpdatedAt
 	sx.of[stub] = o
 }
 
@@ -190,12 +190,12 @@ func (sx *searchIndex) relink(stub, s *Session) bool {
 	if o == nil {
 		return false
 	}
-	if o.indexed > len(s.nodes) || sumOf(s, o.indexed) != o.sum {
+	if o.indexed > len(s.Nodes) || sumOf(s, o.indexed) != o.sum {
 		sx.leave(o)
 		return false
 	}
 	delete(sx.of, stub)
-	o.s, o.notes, o.at = s, len(s.annotations), ""
+	o.s, o.notes, o.at = s, len(s.Annotations), ""
 	sx.of[s] = o
 	return true
 }
@@ -205,7 +205,7 @@ func (sx *searchIndex) relink(stub, s *Session) bool {
 // been updated (a label, a moved cursor) since its session left memory.
 func (sx *searchIndex) current(s *Session) bool {
 	o := sx.of[s]
-	return o != nil && o.indexed == s.paged.nodeCount && o.at == s.updatedAt
+	return o != nil && o.indexed == s.Paged.NodeCount && o.at == s.UpdatedAt
 }
 
 // index returns the store's search index, created empty when there is
@@ -223,7 +223,7 @@ func (st *Store) index() *search.Index {
 	}
 	for _, id := range st.order {
 		s := st.sessions[id]
-		if s == nil || s.paged != nil {
+		if s == nil || s.Paged != nil {
 			continue // a stub's documents, if any, were retained whole
 		}
 		if o := sx.of[s]; o == nil {
@@ -250,8 +250,8 @@ func (st *Store) rest(only *Session) func(yield func(owner uint32, node int32, m
 			if o == nil || o.attached {
 				continue
 			}
-			for i := o.indexed; i < len(s.nodes); i++ {
-				if !yield(o.key, int32(i), timestampMillis(s.nodes[i].Timestamp)) {
+			for i := o.indexed; i < len(s.Nodes); i++ {
+				if !yield(o.key, int32(i), timestampMillis(s.Nodes[i].Timestamp)) {
 					return
 				}
 			}
@@ -271,14 +271,14 @@ func (st *Store) WarmSearch(budget int) bool {
 	ix := st.index()
 	for _, id := range st.order {
 		s := st.sessions[id]
-		if s == nil || s.paged != nil {
+		if s == nil || s.Paged != nil {
 			continue
 		}
 		o := st.search.of[s] // registered by index
 		if o.attached {
 			continue
 		}
-		for o.indexed < len(s.nodes) {
+		for o.indexed < len(s.Nodes) {
 			if budget == 0 {
 				return false
 			}

@@ -64,7 +64,7 @@ func TestAPagedOutSessionKeepsItsSearchDocuments(t *testing.T) {
 		ok[obj](t, st, obj{"operation": "page.out", "sessionId": id})
 	}
 	stub := st.Session("b")
-	require.NotNil(t, stub.paged)
+	require.NotNil(t, stub.Paged)
 	assert.Same(t, stub, st.search.owners[key].s, "the stub holds the session's documents")
 	assert.Equal(t, 12, st.search.ix.LiveDocs())
 

@@ -84,24 +84,24 @@ func (st *Store) SearchIndexBytes() []byte {
 	var n uint32
 	var entries []byte
 	for k, o := range sx.owners {
-		if o == nil || st.sessions[o.s.id] != o.s {
+		if o == nil || st.sessions[o.s.ID()] != o.s {
 			continue
 		}
 		s, at := o.s, o.at
-		if s.paged == nil {
-			if !o.attached || o.indexed != len(s.nodes) || o.notes != len(s.annotations) {
+		if s.Paged == nil {
+			if !o.attached || o.indexed != len(s.Nodes) || o.notes != len(s.Annotations) {
 				continue
 			}
 			if o.stale {
 				o.sum, o.stale = sumOf(s, o.indexed), false
 			}
-			at = s.updatedAt
+			at = s.UpdatedAt
 		} else if !sx.current(s) {
 			continue
 		}
 		n++
 		keys[k] = n
-		entries = appendString(entries, s.id)
+		entries = appendString(entries, s.ID())
 		entries = binary.AppendUvarint(entries, uint64(o.indexed))
 		entries = appendString(entries, at)
 		entries = binary.AppendUvarint(entries, o.sum)
@@ -152,16 +152,16 @@ func (st *Store) LoadSearchIndex(data []byte) (int, error) {
 			continue
 		}
 		o := &searchOwner{s: s, key: uint32(i + 1), indexed: e.indexed, attached: true, sum: e.sum}
-		if s.paged != nil {
-			if e.indexed != s.paged.nodeCount || e.at != s.updatedAt {
+		if s.Paged != nil {
+			if e.indexed != s.Paged.NodeCount || e.at != s.UpdatedAt {
 				continue
 			}
 			o.at = e.at
 		} else {
-			if e.indexed > len(s.nodes) || sumOf(s, e.indexed) != e.sum {
+			if e.indexed > len(s.Nodes) || sumOf(s, e.indexed) != e.sum {
 				continue
 			}
-			o.notes = len(s.annotations)
+			o.notes = len(s.Annotations)
 		}
 		sx.owners[o.key] = o
 		sx.of[s] = o

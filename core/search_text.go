@@ -13,16 +13,16 @@ import (
 // own. When a node's label changes, Session.annotate indexes it again
 // (search.Index.Replace).
 func searchText(s *Session, i int32) string {
-	n := s.nodes[i]
+	n := s.Nodes[i]
 	text, ok := "", false
 	if n.Kind == KindMessage && n.Message != nil {
 		text, ok = msgtext.Plain(n.Message)
 	}
 	if !ok {
-		text = nodeText(n)
+		text = NodeText(n)
 	}
 	text = cite.Strip(text) // citation markers: nothing to find, nothing to show in a snippet
-	if label := s.labels[i]; label != "" {
+	if label := s.Labels[i]; label != "" {
 		text += "\n" + label
 	}
 	return text

@@ -17,7 +17,7 @@ func TestMessageTextIsWhatTheDecoderGives(t *testing.T) {
 		res, err := st.Import(fixture(t, name), "auto")
 		require.Nil(t, err, name)
 		for _, s := range res.Sessions {
-			for _, n := range st.Session(s.SessionID).nodes {
+			for _, n := range st.Session(s.SessionID).Nodes {
 				if n.Message != nil {
 					assert.Equal(t, msgtext.Decoded(n.Message), MessageText(n.Message), "%s: %s", name, n.ID)
 				}

@@ -15,26 +15,26 @@ const SnapshotVersion = 1
 // migrations[1] and every older snapshot still loads.
 var migrations = map[int]func(map[string][]byte) (map[string][]byte, error){}
 
-// appendSnapshot appends the session's snapshot:
+// AppendSnapshot appends the session's snapshot:
 //
 //	{"version":1,"sessionId":…,"title"?:…,"cursor":…|null,"activeBranch":…,"nodes":[…],"annotations"?:[…]}
 //
 // "title" is written only when the session has one, "annotations" (see
 // Annotation) only when it has any. Nodes are in append
 // order, every parent before its children.
-func (s *Session) appendSnapshot(b []byte) []byte {
+func (s *Session) AppendSnapshot(b []byte) []byte {
 	b = append(b, `{"version":1,"sessionId":`...)
 	b = jsonx.AppendString(b, s.id)
-	if s.title != "" {
+	if s.Title != "" {
 		b = append(b, `,"title":`...)
-		b = jsonx.AppendString(b, s.title)
+		b = jsonx.AppendString(b, s.Title)
 	}
 	b = append(b, `,"cursor":`...)
-	b = jsonx.AppendNullableString(b, s.nodeID(s.cursor))
+	b = jsonx.AppendNullableString(b, s.NodeID(s.Cursor))
 	b = append(b, `,"activeBranch":`...)
-	b = jsonx.AppendString(b, s.active)
+	b = jsonx.AppendString(b, s.Active)
 	b = append(b, `,"nodes":[`...)
-	for i, n := range s.nodes {
+	for i, n := range s.Nodes {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -45,22 +45,22 @@ func (s *Session) appendSnapshot(b []byte) []byte {
 	return append(b, '}')
 }
 
-// snapshotValue is the value of snapshot.save: the session's snapshot,
+// SnapshotValue is the value of snapshot.save: the session's snapshot,
 // written straight into the envelope with room made for it once (growing
 // the buffer step by step allocated 7× the snapshot's size).
-type snapshotValue struct{ s *Session }
+type SnapshotValue struct{ s *Session }
 
 // AppendJSON appends the session's snapshot to b.
-func (v snapshotValue) AppendJSON(b []byte) []byte {
-	size := 256 + len(v.s.id) + len(v.s.title)
-	for _, n := range v.s.nodes {
+func (v SnapshotValue) AppendJSON(b []byte) []byte {
+	size := 256 + len(v.s.id) + len(v.s.Title)
+	for _, n := range v.s.Nodes {
 		size += 96 + 2*len(n.ID) + len(n.Branch) + len(n.Kind) + len(n.Timestamp) + len(n.Message) + len(n.Summary) + len(n.Source)
 	}
-	return v.s.appendSnapshot(slices.Grow(b, size))
+	return v.s.AppendSnapshot(slices.Grow(b, size))
 }
 
-// clip returns raw cut to 40 bytes for error messages.
-func clip(raw []byte) string {
+// Clip returns raw cut to 40 bytes for error messages.
+func Clip(raw []byte) string {
 	if len(raw) > 40 {
 		return string(raw[:40]) + "…"
 	}

@@ -73,14 +73,14 @@ func FuzzSnapshotLoad(f *testing.F) {
 				panic(fmt.Sprintf("HANG on %q", snap))
 			}
 		}()
-		s, _, err := parseSnapshotOf(snap, "", false)
+		s, _, err := ParseSnapshotOf(snap, "", false)
 		if compact, cerr := jsonx.CompactRaw(snap); cerr == nil && bytes.Equal(compact, snap) {
-			fast, _, ferr := parseSnapshotOf(snap, "", true)
+			fast, _, ferr := ParseSnapshotOf(snap, "", true)
 			if (ferr == nil) != (err == nil) || ferr != nil && ferr.Message != err.Message {
 				t.Fatalf("the compact-input path answers %q differently: %v, general %v", snap, ferr, err)
 			}
-			if fast != nil && s != nil && len(fast.nodes) != len(s.nodes) {
-				t.Fatalf("the compact-input path gives %d nodes for %q, general %d", len(fast.nodes), snap, len(s.nodes))
+			if fast != nil && s != nil && len(fast.Nodes) != len(s.Nodes) {
+				t.Fatalf("the compact-input path gives %d nodes for %q, general %d", len(fast.Nodes), snap, len(s.Nodes))
 			}
 		}
 		if err != nil {
@@ -93,7 +93,7 @@ func FuzzSnapshotLoad(f *testing.F) {
 			t.Fatalf("bytes that are not JSON were accepted: %q", snap)
 		}
 		// Through the operation: load, save, load the saved bytes, save again.
-		id := mustJSON(t, s.id)
+		id := mustJSON(t, s.ID())
 		st := testStore(t)
 		out := st.Call([]byte(`{"operation":"snapshot.load","sessionId":` + string(id) + `,"snapshot":` + string(snap) + `}`))
 		if !json.Valid(out) {
@@ -107,13 +107,13 @@ func FuzzSnapshotLoad(f *testing.F) {
 			}
 			return
 		}
-		saved := snapshot(t, st, s.id)
+		saved := snapshot(t, st, s.ID())
 		other := testStore(t)
 		again := other.Call([]byte(`{"operation":"snapshot.load","sessionId":` + string(id) + `,"snapshot":` + saved + `}`))
 		if !bytes.HasPrefix(again, []byte(`{"ok":true`)) {
 			t.Fatalf("a saved snapshot does not load: %s\nsaved %s\nfrom %q", again, saved, snap)
 		}
-		if resaved := snapshot(t, other, s.id); resaved != saved {
+		if resaved := snapshot(t, other, s.ID()); resaved != saved {
 			t.Fatalf("save, load, save differs:\nfirst  %s\nsecond %s", saved, resaved)
 		}
 	})
@@ -121,12 +121,12 @@ func FuzzSnapshotLoad(f *testing.F) {
 
 func TestSnapshotFuzzSeedsLoad(t *testing.T) {
 	for _, seed := range snapshotSeeds(t) {
-		s, _, err := parseSnapshotOf(seed, "", true)
+		s, _, err := ParseSnapshotOf(seed, "", true)
 		if err != nil {
 			t.Fatalf("seed %s: %v", seed, err)
 		}
-		if s.id == "tree" && len(s.nodes) != 5 {
-			t.Errorf("seed tree has %d nodes, want 5", len(s.nodes))
+		if s.ID() == "tree" && len(s.Nodes) != 5 {
+			t.Errorf("seed tree has %d nodes, want 5", len(s.Nodes))
 		}
 	}
 }

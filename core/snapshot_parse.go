@@ -13,44 +13,44 @@ import (
 )
 
 //go:noinline
-func snapshotFault(format string, args ...any) *Error {
-	return errorf(InvalidSnapshot, "snapshot: "+format, args...)
+func SnapshotFault(format string, args ...any) *Error {
+	return Errorf(InvalidSnapshot, "snapshot: "+format, args...)
 }
 
-// parseSnapshot validates a snapshot and builds the session it describes.
+// ParseSnapshot validates a snapshot and builds the session it describes.
 // wantID, when not empty, is the session id the snapshot must carry. The
 // error is INVALID_SNAPSHOT naming the first fault.
-func parseSnapshot(raw RawMessage, wantID string) (*Session, bool, *Error) {
-	return parseSnapshotOf(raw, wantID, false)
+func ParseSnapshot(raw RawMessage, wantID string) (*Session, bool, *Error) {
+	return ParseSnapshotOf(raw, wantID, false)
 }
 
-// parseSnapshotOf is parseSnapshot; valid says raw is a request field
+// ParseSnapshotOf is parseSnapshot; valid says raw is a request field
 // already validated and compacted by Call, so the scanners only find where
 // values end instead of validating every byte again (see scanner.valid).
-func parseSnapshotOf(raw RawMessage, wantID string, valid bool) (*Session, bool, *Error) {
+func ParseSnapshotOf(raw RawMessage, wantID string, valid bool) (*Session, bool, *Error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
-		return nil, false, snapshotFault("must be a JSON object")
+		return nil, false, SnapshotFault("must be a JSON object")
 	}
-	top, early, serr := scanSnapshotTop(raw, valid)
+	top, early, serr := ScanSnapshotTop(raw, valid)
 	if serr != nil {
-		return nil, false, snapshotFault("is not valid JSON: %s", jsonx.ErrorText(serr))
+		return nil, false, SnapshotFault("is not valid JSON: %s", jsonx.ErrorText(serr))
 	}
 	vraw, ok := top["version"]
 	if !ok {
-		return nil, false, snapshotFault("field \"version\" is missing")
+		return nil, false, SnapshotFault("field \"version\" is missing")
 	}
 	version, verr := strconv.Atoi(string(vraw))
 	if verr != nil {
-		return nil, false, snapshotFault("field \"version\" must be an integer, got %s", clip(vraw))
+		return nil, false, SnapshotFault("field \"version\" must be an integer, got %s", Clip(vraw))
 	}
 	if version < 1 || version > SnapshotVersion {
-		return nil, false, snapshotFault("version %d is not supported (this build reads versions 1 to %d)", version, SnapshotVersion)
+		return nil, false, SnapshotFault("version %d is not supported (this build reads versions 1 to %d)", version, SnapshotVersion)
 	}
 	for v := version; v < SnapshotVersion; v++ {
 		next, err := migrations[v](top)
 		if err != nil {
-			return nil, false, snapshotFault("migrating from version %d: %v", v, err)
+			return nil, false, SnapshotFault("migrating from version %d: %v", v, err)
 		}
 		top = next
 	}
@@ -58,45 +58,45 @@ func parseSnapshotOf(raw RawMessage, wantID string, valid bool) (*Session, bool,
 		switch key {
 		case "version", "sessionId", "title", "cursor", "activeBranch", "nodes", "annotations":
 		default:
-			return nil, false, snapshotFault("unknown field %q", key)
+			return nil, false, SnapshotFault("unknown field %q", key)
 		}
 	}
 	id, ok := jsonx.ParseString(top["sessionId"])
 	if !ok || !names.ValidSessionID(id) {
-		return nil, false, snapshotFault("field \"sessionId\" must be a non-empty string")
+		return nil, false, SnapshotFault("field \"sessionId\" must be a non-empty string")
 	}
 	if wantID != "" && id != wantID {
-		return nil, false, snapshotFault("sessionId %q differs from the request's sessionId %q", id, wantID)
+		return nil, false, SnapshotFault("sessionId %q differs from the request's sessionId %q", id, wantID)
 	}
 	title := ""
 	traw, hasTitle := top["title"]
 	if hasTitle {
 		if title, ok = jsonx.ParseString(traw); !ok {
-			return nil, false, snapshotFault("field \"title\" must be a string")
+			return nil, false, SnapshotFault("field \"title\" must be a string")
 		}
 	}
 	nraw, ok := top["nodes"]
 	if !ok || len(nraw) == 0 || nraw[0] != '[' {
-		return nil, false, snapshotFault("field \"nodes\" must be an array")
+		return nil, false, SnapshotFault("field \"nodes\" must be an array")
 	}
 	cursor := ""
 	if c, ok := top["cursor"]; ok && string(c) != "null" {
 		if cursor, ok = jsonx.ParseString(c); !ok || cursor == "" {
-			return nil, false, snapshotFault("field \"cursor\" must be a node id or null")
+			return nil, false, SnapshotFault("field \"cursor\" must be a node id or null")
 		}
 	}
 	active, ok := jsonx.ParseString(top["activeBranch"])
 	if !ok || active == "" {
-		return nil, false, snapshotFault("field \"activeBranch\" must be a non-empty string")
+		return nil, false, SnapshotFault("field \"activeBranch\" must be a non-empty string")
 	}
 	if !names.ValidBranch(active) {
-		return nil, false, snapshotFault("activeBranch %q must be 1–128 characters without control characters", active)
+		return nil, false, SnapshotFault("activeBranch %q must be 1–128 characters without control characters", active)
 	}
 
 	var s *Session
 	var perr error
 	if early != nil {
-		s, perr = early.s, early.err
+		s, perr = early.Session, early.err
 	} else {
 		sc := jsonx.Scanner{Data: nraw, Valid: valid}
 		s, perr = parseNodes(&sc, len(nraw))
@@ -105,24 +105,24 @@ func parseSnapshotOf(raw RawMessage, wantID string, valid bool) (*Session, bool,
 		if e, ok := perr.(*Error); ok {
 			return nil, false, e
 		}
-		return nil, false, snapshotFault("field \"nodes\" is not valid JSON: %s", jsonx.ErrorText(perr))
+		return nil, false, SnapshotFault("field \"nodes\" is not valid JSON: %s", jsonx.ErrorText(perr))
 	}
-	s.id, s.title = id, title
+	s.id, s.Title = id, title
 	if araw, ok := top["annotations"]; ok {
 		if err := s.parseAnnotations(araw); err != nil {
 			return nil, false, err
 		}
 	}
 	if cursor != "" {
-		i, ok := s.index[cursor]
+		i, ok := s.Index[cursor]
 		if !ok {
-			return nil, false, snapshotFault("cursor %q is not a node of the snapshot", cursor)
+			return nil, false, SnapshotFault("cursor %q is not a node of the snapshot", cursor)
 		}
-		s.cursor = i
+		s.Cursor = i
 	}
-	s.active = active
-	if s.byName[active] == nil {
-		s.addBranch(active, s.cursor)
+	s.Active = active
+	if s.ByName[active] == nil {
+		s.AddBranch(active, s.Cursor)
 	}
 	return s, hasTitle, nil
 }
@@ -141,18 +141,18 @@ func nodeField(raw []byte) (value string, present, ok bool) {
 // over the snapshot's members (see scanSnapshotTop): the session it makes,
 // or the first fault in it.
 type earlyNodes struct {
-	s   *Session
-	err error
-	raw []byte // the array's bytes
+	Session *Session
+	err     error
+	raw     []byte // the array's bytes
 }
 
-// scanSnapshotTop reads the members of a snapshot object into a map of raw
+// ScanSnapshotTop reads the members of a snapshot object into a map of raw
 // values, like scanObjectOf. When "version" (the current one) comes before
 // "nodes", as in every snapshot sessiontree writes, the nodes are parsed
 // where they stand instead of being skipped and read again: the array is
 // nearly all of a snapshot's bytes. A fault in them is kept in earlyNodes
 // and reported after the checks of the other members, as before.
-func scanSnapshotTop(raw []byte, valid bool) (map[string][]byte, *earlyNodes, error) {
+func ScanSnapshotTop(raw []byte, valid bool) (map[string][]byte, *earlyNodes, error) {
 	var early *earlyNodes
 	var version []byte
 	current := strconv.Itoa(SnapshotVersion)
@@ -184,7 +184,7 @@ func scanSnapshotTop(raw []byte, valid bool) (map[string][]byte, *earlyNodes, er
 				return false, err
 			}
 		}
-		early = &earlyNodes{s: s, err: perr, raw: sc.Data[start:sc.Pos]}
+		early = &earlyNodes{Session: s, err: perr, raw: sc.Data[start:sc.Pos]}
 		return true, nil
 	})
 	if err != nil {
@@ -200,19 +200,19 @@ func scanSnapshotTop(raw []byte, valid bool) (map[string][]byte, *earlyNodes, er
 // session (id, title, cursor and active branch still to set). size is
 // about the array's length in bytes.
 func parseNodes(sc *jsonx.Scanner, size int) (*Session, error) {
-	s := newSession("", "", "")
-	s.branches, s.byName = nil, make(map[string]*branchInfo)
+	s := NewSession("", "", "")
+	s.Branches, s.ByName = nil, make(map[string]*Branch)
 	// A node of a snapshot takes about 200 bytes or more: size the id map
 	// once instead of growing it step by step (map growth was a visible
 	// part of loading in wasm, where string hashing is slow).
 	guess := min(size/200, 1<<22)
-	s.index = make(map[string]int32, guess)
+	s.Index = make(map[string]int32, guess)
 	// The per-node slices likewise (growing them copied them over and
 	// over: 5 % of a load natively).
-	s.nodes = make([]*Node, 0, guess)
-	s.parent = make([]int32, 0, guess)
-	s.depth = make([]int32, 0, guess)
-	s.children = make([]int32, 0, guess)
+	s.Nodes = make([]*Node, 0, guess)
+	s.Parent = make([]int32, 0, guess)
+	s.Depth = make([]int32, 0, guess)
+	s.Children = make([]int32, 0, guess)
 	// Parsing: nodes come from slabs sized by the nodes the array's bytes
 	// can hold (150 bytes or more each), strings are shared with the request.
 	alloc := &nodeAlloc{left: size / 150}
@@ -221,9 +221,9 @@ func parseNodes(sc *jsonx.Scanner, size int) (*Session, error) {
 		if err != nil {
 			return err
 		}
-		s.push(n, parent)
-		if len(s.index) != len(s.nodes) {
-			return snapshotFault("nodes[%d] repeats the id %q", i, n.ID)
+		s.Push(n, parent)
+		if len(s.Index) != len(s.Nodes) {
+			return SnapshotFault("nodes[%d] repeats the id %q", i, n.ID)
 		}
 		return nil
 	})
@@ -292,16 +292,16 @@ type nodeFields struct {
 	msgFault bool
 }
 
-// parseNode validates nodes[i], the object raw, against the nodes before it.
-func (s *Session) parseNode(raw []byte, i int, valid bool) (*Node, int32, *Error) {
+// ParseNode validates nodes[i], the object raw, against the nodes before it.
+func (s *Session) ParseNode(raw []byte, i int, valid bool) (*Node, int32, *Error) {
 	sc := jsonx.Scanner{Data: raw, Valid: valid}
 	n, parent, err := s.parseNodeAt(&sc, i, nil)
 	if err == nil && sc.End() != nil {
-		return nil, 0, snapshotFault("nodes[%d] is not valid JSON", i)
+		return nil, 0, SnapshotFault("nodes[%d] is not valid JSON", i)
 	}
 	if err == nil {
-		if _, dup := s.index[n.ID]; dup {
-			return nil, 0, snapshotFault("nodes[%d] repeats the id %q", i, n.ID)
+		if _, dup := s.Index[n.ID]; dup {
+			return nil, 0, SnapshotFault("nodes[%d] repeats the id %q", i, n.ID)
 		}
 	}
 	return n, parent, err
@@ -315,9 +315,9 @@ func (s *Session) parseNode(raw []byte, i int, valid bool) (*Node, int32, *Error
 func (s *Session) parseNodeAt(sc *jsonx.Scanner, i int, alloc *nodeAlloc) (*Node, int32, *Error) {
 	if sc.Peek() != '{' {
 		if _, _, err := sc.Value(); err != nil {
-			return nil, 0, snapshotFault("field \"nodes\" is not valid JSON: %s", jsonx.ErrorText(err))
+			return nil, 0, SnapshotFault("field \"nodes\" is not valid JSON: %s", jsonx.ErrorText(err))
 		}
-		return nil, 0, snapshotFault("nodes[%d] must be an object", i)
+		return nil, 0, SnapshotFault("nodes[%d] must be an object", i)
 	}
 	var f nodeFields
 	if s.fastNodeFields(sc, &f) {
@@ -364,7 +364,7 @@ func (s *Session) parseNodeAt(sc *jsonx.Scanner, i int, alloc *nodeAlloc) (*Node
 		return nil
 	})
 	if serr != nil {
-		return nil, 0, snapshotFault("field \"nodes\" is not valid JSON: %s", jsonx.ErrorText(serr))
+		return nil, 0, SnapshotFault("field \"nodes\" is not valid JSON: %s", jsonx.ErrorText(serr))
 	}
 	return s.nodeOf(&f, unknown, i, sc.Valid, alloc)
 }
@@ -404,7 +404,7 @@ func (f *nodeFields) plainBody(tok []byte, bit uint8) ([]byte, bool) {
 // quarter of a 100,000-node load in wasm (see docs/DECISIONS.md, "Issue 8
 // — fourth pass").
 func (s *Session) fastNodeFields(sc *jsonx.Scanner, f *nodeFields) bool {
-	if !fastLayouts {
+	if !FastLayouts {
 		return false
 	}
 	start := sc.Pos
@@ -451,33 +451,33 @@ func (s *Session) fastNodeFields(sc *jsonx.Scanner, f *nodeFields) bool {
 // node comes from alloc (see parseNodeAt).
 func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool, alloc *nodeAlloc) (*Node, int32, *Error) {
 	if unknown != "" {
-		return nil, 0, snapshotFault("nodes[%d] has unknown field %q", i, unknown)
+		return nil, 0, SnapshotFault("nodes[%d] has unknown field %q", i, unknown)
 	}
 	id, ok := requestString(f, f.id, asciiID, alloc)
 	if !ok || id == "" {
-		return nil, 0, snapshotFault("nodes[%d] has an empty or missing id", i)
+		return nil, 0, SnapshotFault("nodes[%d] has an empty or missing id", i)
 	}
 	parent := int32(-1)
 	parentID := ""
 	if body, plain := f.plainBody(f.parentID, asciiParent); plain {
 		// Most nodes follow their parent: try the previous node before the
 		// id map.
-		if last := len(s.nodes) - 1; last >= 0 && s.nodes[last].ID == string(body) {
-			parent, parentID = int32(last), s.nodes[last].ID
-		} else if p, found := s.index[string(body)]; found {
-			parent, parentID = p, s.nodes[p].ID
+		if last := len(s.Nodes) - 1; last >= 0 && s.Nodes[last].ID == string(body) {
+			parent, parentID = int32(last), s.Nodes[last].ID
+		} else if p, found := s.Index[string(body)]; found {
+			parent, parentID = p, s.Nodes[p].ID
 		}
 	}
 	if parent < 0 {
 		var hasParent bool
 		parentID, hasParent, ok = nodeField(f.parentID)
 		if !ok {
-			return nil, 0, snapshotFault("node %q has a parentId that is not a string or null", id)
+			return nil, 0, SnapshotFault("node %q has a parentId that is not a string or null", id)
 		}
 		if hasParent {
-			p, found := s.index[parentID]
+			p, found := s.Index[parentID]
 			if !found {
-				return nil, 0, snapshotFault("node %q has parentId %q, which is not an earlier node", id, parentID)
+				return nil, 0, SnapshotFault("node %q has parentId %q, which is not an earlier node", id, parentID)
 			}
 			parent = p
 		}
@@ -486,21 +486,21 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool, alloc
 	if body, plain := f.plainBody(f.branch, asciiBranch); plain {
 		// Names seen before were validated then; consecutive nodes mostly
 		// share one (a map lookup per node was 4.7 % of a load in wasm).
-		if b := s.lastBranch; b != nil && b.name == string(body) {
-			branch = b.name
-		} else if b := s.byName[string(body)]; b != nil {
-			branch = b.name
+		if b := s.LastBranch; b != nil && b.Name == string(body) {
+			branch = b.Name
+		} else if b := s.ByName[string(body)]; b != nil {
+			branch = b.Name
 		}
 	}
 	if branch == "" {
 		branch, _, ok = nodeField(f.branch)
 		if !ok || !names.ValidBranch(branch) {
-			return nil, 0, snapshotFault("node %q has a bad branch: it must be a name of 1–128 characters without control characters", id)
+			return nil, 0, SnapshotFault("node %q has a bad branch: it must be a name of 1–128 characters without control characters", id)
 		}
 	}
 	ts, ok := requestString(f, f.timestamp, asciiTimestamp, alloc)
 	if !ok || !names.ValidTimestamp(ts) {
-		return nil, 0, snapshotFault("node %q has a bad timestamp: it must be an RFC 3339 string", id)
+		return nil, 0, SnapshotFault("node %q has a bad timestamp: it must be an RFC 3339 string", id)
 	}
 	kind := KindMessage
 	if string(f.kind) != `"message"` {
@@ -510,53 +510,53 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool, alloc
 	n.ID, n.ParentID, n.Branch, n.Timestamp = id, parentID, branch, ts
 	if IsEntryKind(kind) {
 		if f.entry == nil {
-			return nil, 0, snapshotFault("node %q of kind %q has no entry object", id, kind)
+			return nil, 0, SnapshotFault("node %q of kind %q has no entry object", id, kind)
 		}
 		if f.message != nil || f.summary != nil {
-			return nil, 0, snapshotFault("node %q of kind %q must not have a message or summary", id, kind)
+			return nil, 0, SnapshotFault("node %q of kind %q must not have a message or summary", id, kind)
 		}
 		e, perr := entries.ParseBody(kind, f.entry, jsonx.Sprintf("node %q entry", id))
 		if perr != nil {
-			return nil, 0, snapshotFault("%s", perr.Error())
+			return nil, 0, SnapshotFault("%s", perr.Error())
 		}
-		if err := s.checkEntryPlaceOf(kind, e, parent, id, jsonx.Sprintf("node %q entry", id)); err != nil {
-			return nil, 0, snapshotFault("%s", err.Message)
+		if err := s.CheckEntryPlaceOf(kind, e, parent, id, jsonx.Sprintf("node %q entry", id)); err != nil {
+			return nil, 0, SnapshotFault("%s", err.Message)
 		}
 		n.Entry = e
 	} else if f.entry != nil && (kind == KindMessage || kind == KindSummary) {
-		return nil, 0, snapshotFault("node %q of kind %q must not have an entry", id, kind)
+		return nil, 0, SnapshotFault("node %q of kind %q must not have an entry", id, kind)
 	}
 	switch {
 	case IsEntryKind(kind):
 	case kind == KindMessage:
 		if f.message == nil {
-			return nil, 0, snapshotFault("node %q of kind \"message\" has no message", id)
+			return nil, 0, SnapshotFault("node %q of kind \"message\" has no message", id)
 		}
 		if f.summary != nil {
-			return nil, 0, snapshotFault("node %q of kind \"message\" must not have a summary", id)
+			return nil, 0, SnapshotFault("node %q of kind \"message\" must not have a summary", id)
 		}
 		// The field name is formatted only for a fault: fmt.Sprintf per node
 		// was a visible share of loading 100,000 nodes.
 		msg, role := f.message, f.role
 		if f.msgFault || role == "" {
 			var err *Error
-			if msg, role, err = validateMessageOf(f.message, "message", valid); err != nil {
-				_, _, err = validateMessage(f.message, jsonx.Sprintf("node %q message", id))
-				return nil, 0, snapshotFault("%s", err.Message)
+			if msg, role, err = ValidateMessageOf(f.message, "message", valid); err != nil {
+				_, _, err = ValidateMessage(f.message, jsonx.Sprintf("node %q message", id))
+				return nil, 0, SnapshotFault("%s", err.Message)
 			}
 		}
-		n.Message, n.role = msg, role
+		n.Message, n.MessageRole = msg, role
 	case kind == KindSummary:
 		summary, present, ok := nodeField(f.summary)
 		if !present || !ok {
-			return nil, 0, snapshotFault("node %q of kind \"summary\" has no summary string", id)
+			return nil, 0, SnapshotFault("node %q of kind \"summary\" has no summary string", id)
 		}
 		if f.message != nil {
-			return nil, 0, snapshotFault("node %q of kind \"summary\" must not have a message", id)
+			return nil, 0, SnapshotFault("node %q of kind \"summary\" must not have a message", id)
 		}
 		n.Summary = summary
 	default:
-		return nil, 0, snapshotFault("node %q has a bad kind %q (known: %s)", id, kind, entries.NodeKinds())
+		return nil, 0, SnapshotFault("node %q has a bad kind %q (known: %s)", id, kind, entries.NodeKinds())
 	}
 	n.Kind = kind
 	if f.source != nil {

@@ -213,12 +213,12 @@ func TestSnapshotNodesAreParsedDuringTheMemberWalk(t *testing.T) {
 		`{"version":1,"nodes":[],"sessionId":"s","cursor":null,"activeBranch":"main","nodes":[` + n + `]}`: false,
 	}
 	for text, inPlace := range cases {
-		top, early, err := scanSnapshotTop([]byte(text), false)
+		top, early, err := ScanSnapshotTop([]byte(text), false)
 		require.NoError(t, err, text)
 		assert.Equal(t, inPlace, early != nil, text)
 		assert.Equal(t, "[", string(top["nodes"][:1]), text)
 		if early != nil {
-			assert.Equal(t, 1, len(early.s.nodes), text)
+			assert.Equal(t, 1, len(early.Session.Nodes), text)
 		}
 	}
 }

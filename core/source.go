@@ -33,26 +33,26 @@ const (
 	SourceImport = "import"
 )
 
-// sourceLink is a session's newest source record, kept on the Session
+// SourceLink is a session's newest source record, kept on the Session
 // (and on its stub, so the family of paged-out sessions needs no load).
-type sourceLink struct {
-	sessionID string
-	nodeID    string // "" when unknown
-	via       string
+type SourceLink struct {
+	SessionID string
+	NodeID    string // "" when unknown
+	Via       string
 
-	// point is forkPoint's answer for a link naming no node, found when
+	// Point is forkPoint's answer for a link naming no node, found when
 	// the parent and this session had the node counts pointAt (sessions
 	// only grow, so it stands while both do): the map asks it at every
 	// answer, and the walk is over every node of the session.
-	point      string
-	pointAt    [2]int
-	pointKnown bool
+	Point      string
+	PointAt    [2]int
+	PointKnown bool
 }
 
-// recordSource appends a source record to the new session f (made from
+// RecordSource appends a source record to the new session f (made from
 // node at of src; at -1 for no node) stamped now.
-func (f *Session) recordSource(src *Session, at int32, via, now string) {
-	f.annotate(&Annotation{Kind: AnnotationSource, SourceSession: src.id, SourceNode: src.nodeID(at), Via: via, Timestamp: now})
+func (f *Session) RecordSource(src *Session, at int32, via, now string) {
+	f.Annotate(&Annotation{Kind: AnnotationSource, SourceSession: src.id, SourceNode: src.NodeID(at), Via: via, Timestamp: now})
 }
 
 // appendSourceJSON appends the source members of a source record.
@@ -70,17 +70,17 @@ func (a *Annotation) appendSourceJSON(b []byte) []byte {
 func (a *Annotation) parseSource(session, node, via []byte, at string) *Error {
 	sid, present, ok := nodeField(session)
 	if !present || !ok || NameProblem(sid, MaxSessionIDLength) != "" {
-		return snapshotFault("%s needs a sourceSessionId string (1–%d visible characters)", at, MaxSessionIDLength)
+		return SnapshotFault("%s needs a sourceSessionId string (1–%d visible characters)", at, MaxSessionIDLength)
 	}
 	nid, _, ok := nodeField(node)
 	if !ok || nid != "" && NameProblem(nid, MaxNodeIDLength) != "" {
-		return snapshotFault("%s has a bad sourceNodeId: a node id string or null", at)
+		return SnapshotFault("%s has a bad sourceNodeId: a node id string or null", at)
 	}
 	v, _, _ := nodeField(via)
 	switch v {
 	case SourceFork, SourceClone, SourceImport:
 	default:
-		return snapshotFault("%s has a bad via %q (known: fork, clone, import)", at, v)
+		return SnapshotFault("%s has a bad via %q (known: fork, clone, import)", at, v)
 	}
 	a.SourceSession, a.SourceNode, a.Via = sid, nid, v
 	return nil
@@ -92,25 +92,25 @@ func sourceMembersOnly(kind string, session, node, via []byte) bool {
 	return kind != AnnotationSource && (session != nil || node != nil || via != nil)
 }
 
-// appendSourceMeta appends `,"source":{"sessionId","nodeId","via"}` to a
+// AppendSourceMeta appends `,"source":{"sessionId","nodeId","via"}` to a
 // session's stored summary (its meta record) when it has a source, so a
 // stub made from that summary keeps the link (see opPageStub).
-func (s *Session) appendSourceMeta(b []byte) []byte {
-	if s.source == nil {
+func (s *Session) AppendSourceMeta(b []byte) []byte {
+	if s.Source == nil {
 		return b
 	}
 	b = append(b, `,"source":{"sessionId":`...)
-	b = jsonx.AppendString(b, s.source.sessionID)
+	b = jsonx.AppendString(b, s.Source.SessionID)
 	b = append(b, `,"nodeId":`...)
-	b = jsonx.AppendNullableString(b, s.source.nodeID)
+	b = jsonx.AppendNullableString(b, s.Source.NodeID)
 	b = append(b, `,"via":`...)
-	b = jsonx.AppendString(b, s.source.via)
+	b = jsonx.AppendString(b, s.Source.Via)
 	return append(b, '}')
 }
 
-// stubSource is the "source" member of a page.stub entry (the stored
+// StubSource is the "source" member of a page.stub entry (the stored
 // meta's; see appendSourceMeta).
-type stubSource struct {
+type StubSource struct {
 	SessionID string
 	NodeID    *string
 	Via       string
@@ -119,15 +119,15 @@ type stubSource struct {
 // stubSourceFields are the keys of stubSource's fields, in order.
 var stubSourceFields = []string{"sessionId", "nodeId", "via"}
 
-// readStubSource reads a page.stub entry's "source" v into *e (null sets
+// ReadStubSource reads a page.stub entry's "source" v into *e (null sets
 // it to nil) and reports whether every field has its type.
-func readStubSource(v []byte, e **stubSource) bool {
+func ReadStubSource(v []byte, e **StubSource) bool {
 	if jsonx.IsNull(v) {
 		*e = nil
 		return true
 	}
 	if *e == nil {
-		*e = &stubSource{}
+		*e = &StubSource{}
 	}
 	s, ok := *e, true
 	ok = jsonx.ReadObject(v, stubSourceFields, func(field int, v []byte) {
@@ -143,15 +143,15 @@ func readStubSource(v []byte, e **stubSource) bool {
 	return ok
 }
 
-// link returns the stub source as a sourceLink (nil for none or a bad one:
+// Link returns the stub source as a sourceLink (nil for none or a bad one:
 // a stored summary never fails page.stub for it).
-func (e *stubSource) link() *sourceLink {
+func (e *StubSource) Link() *SourceLink {
 	if e == nil || NameProblem(e.SessionID, MaxSessionIDLength) != "" {
 		return nil
 	}
-	l := &sourceLink{sessionID: e.SessionID, via: e.Via}
+	l := &SourceLink{SessionID: e.SessionID, Via: e.Via}
 	if e.NodeID != nil {
-		l.nodeID = *e.NodeID
+		l.NodeID = *e.NodeID
 	}
 	return l
 }

@@ -118,7 +118,7 @@ func (st *Store) nodeID(s *Session, taken map[string]bool) string {
 		if id == "" {
 			continue
 		}
-		if _, ok := s.index[id]; !ok && !taken[id] {
+		if _, ok := s.Index[id]; !ok && !taken[id] {
 			return id
 		}
 	}
@@ -136,38 +136,38 @@ func (st *Store) sessionID() string {
 
 func (st *Store) session(id string) (*Session, *Error) {
 	if s := st.sessions[id]; s != nil {
-		if s.paged != nil {
+		if s.Paged != nil {
 			return nil, st.pageFault(id)
 		}
 		return s, nil
 	}
-	return nil, errorf(SessionNotFound, "session %q does not exist", id)
+	return nil, Errorf(SessionNotFound, "session %q does not exist", id)
 }
 
 // put adds or replaces a session, keeping a replaced session's place in
 // the order and the count of stubs (see paging.go).
 func (st *Store) put(s *Session) {
-	old, ok := st.sessions[s.id]
+	old, ok := st.sessions[s.ID()]
 	if !ok {
-		st.order = append(st.order, s.id)
+		st.order = append(st.order, s.ID())
 	} else if old != s {
 		switch {
-		case s.paged != nil && old.paged == nil:
+		case s.Paged != nil && old.Paged == nil:
 			st.search.retain(old, s) // page.out: its documents stay
-		case old.paged != nil && s.paged == nil && st.search.relink(old, s):
+		case old.Paged != nil && s.Paged == nil && st.search.relink(old, s):
 			// paged in: the documents kept for it are its own
 		default:
 			st.unindex(old)
 		}
 		st.views.forget(old)
-		if old.paged != nil {
+		if old.Paged != nil {
 			st.stubs--
 		}
 	}
-	if s.paged != nil && old != s {
+	if s.Paged != nil && old != s {
 		st.stubs++
 	}
-	st.sessions[s.id] = s
+	st.sessions[s.ID()] = s
 	st.indexSession(s)
 }
 

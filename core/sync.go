@@ -35,11 +35,11 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 	}
 	raw, ok := r.fields["nodes"]
 	if !ok || len(bytes.TrimSpace(raw)) == 0 || bytes.TrimSpace(raw)[0] != '[' {
-		return nil, invalidf("field \"nodes\" must be an array of nodes for operation \"sync.merge\"")
+		return nil, Invalidf("field \"nodes\" must be an array of nodes for operation \"sync.merge\"")
 	}
 	list, jerr := jsonx.RawArray(raw)
 	if jerr != nil {
-		return nil, invalidf("field \"nodes\" must be an array: %s", jsonx.ErrorText(jerr))
+		return nil, Invalidf("field \"nodes\" must be an array: %s", jsonx.ErrorText(jerr))
 	}
 	title, err := r.optStr("title")
 	if err != nil {
@@ -61,7 +61,7 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 	var annotations []RawMessage
 	if r.has("annotations") {
 		if annotations, jerr = jsonx.RawArray(r.fields["annotations"]); jerr != nil {
-			return nil, invalidf("field \"annotations\" must be an array: %s", jsonx.ErrorText(jerr))
+			return nil, Invalidf("field \"annotations\" must be an array: %s", jsonx.ErrorText(jerr))
 		}
 	}
 
@@ -71,16 +71,16 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 	// never O(session).
 	undo := markPush(s)
 	for i, rawNode := range list {
-		n, parent, perr := s.parseNode(rawNode, i, false)
+		n, parent, perr := s.ParseNode(rawNode, i, false)
 		if perr != nil {
 			undo()
 			return nil, perr
 		}
-		s.push(n, parent)
+		s.Push(n, parent)
 	}
 	parsed := make([]*Annotation, len(annotations))
 	for k, raw := range annotations {
-		a, aerr := s.parseAnnotation(raw, k)
+		a, aerr := s.ParseAnnotation(raw, k)
 		if aerr != nil {
 			undo()
 			return nil, aerr
@@ -88,26 +88,26 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 		parsed[k] = a
 	}
 	if cursor != "" {
-		i, ok := s.index[cursor]
+		i, ok := s.Index[cursor]
 		if !ok {
 			undo()
-			return nil, snapshotFault("cursor %q is not a node of the merge", cursor)
+			return nil, SnapshotFault("cursor %q is not a node of the merge", cursor)
 		}
-		s.cursor = i
+		s.Cursor = i
 	}
 	for _, a := range parsed {
-		s.annotate(a)
+		s.Annotate(a)
 	}
 	if active != "" {
-		s.setActive(active)
+		s.SetActive(active)
 	}
 	if title != "" {
-		s.title = title
+		s.Title = title
 	}
-	if updated > s.updatedAt {
-		s.updatedAt = updated
+	if updated > s.UpdatedAt {
+		s.UpdatedAt = updated
 	}
-	return s.status(), nil
+	return s.Status(), nil
 }
 
 // markPush remembers the session's node tables and returns a function that
@@ -119,28 +119,28 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 //
 //go:noinline // small enough to inline, which copied its undo into each of opSyncMerge's three faults (2.7 KB)
 func markPush(s *Session) func() {
-	n := len(s.nodes)
-	leaves := s.leaves
-	branches := append([]*branchInfo(nil), s.branches...)
-	saved := make([]branchInfo, len(branches))
+	n := len(s.Nodes)
+	leaves := s.Leaves
+	branches := append([]*Branch(nil), s.Branches...)
+	saved := make([]Branch, len(branches))
 	for i, b := range branches {
 		saved[i] = *b
 	}
 	return func() {
-		for i := len(s.nodes) - 1; i >= n; i-- {
-			if p := s.parent[i]; p >= 0 {
-				s.children[p]--
+		for i := len(s.Nodes) - 1; i >= n; i-- {
+			if p := s.Parent[i]; p >= 0 {
+				s.Children[p]--
 			}
-			delete(s.index, s.nodes[i].ID)
+			delete(s.Index, s.Nodes[i].ID)
 		}
-		s.nodes, s.parent, s.depth, s.children = s.nodes[:n], s.parent[:n], s.depth[:n], s.children[:n]
-		s.leaves = leaves
-		s.branches = branches
-		s.byName = make(map[string]*branchInfo, len(branches))
-		s.lastBranch = nil
+		s.Nodes, s.Parent, s.Depth, s.Children = s.Nodes[:n], s.Parent[:n], s.Depth[:n], s.Children[:n]
+		s.Leaves = leaves
+		s.Branches = branches
+		s.ByName = make(map[string]*Branch, len(branches))
+		s.LastBranch = nil
 		for i, b := range branches {
 			*b = saved[i]
-			s.byName[b.name] = b
+			s.ByName[b.Name] = b
 		}
 	}
 }
@@ -161,12 +161,12 @@ func opSyncForget(st *Store, r *request) (any, *Error) {
 		delete(st.trash, id)
 		st.forgetKept() // its erasure deleted the kept index (store/erase.js)
 	} else if s = st.sessions[id]; s == nil {
-		return nil, errorf(SessionNotFound, "session %q does not exist", id)
+		return nil, Errorf(SessionNotFound, "session %q does not exist", id)
 	} else {
 		st.remove(s)
 	}
-	if i := st.dirtyIndex(s.id); i >= 0 {
+	if i := st.dirtyIndex(s.ID()); i >= 0 {
 		st.setDirty(append(st.dirty[:i], st.dirty[i+1:]...))
 	}
-	return map[string]string{"sessionId": s.id}, nil
+	return map[string]string{"sessionId": s.ID()}, nil
 }

@@ -7,9 +7,9 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/msgtext"
 )
 
-// nodeText returns the readable text of a node: its message text or its
+// NodeText returns the readable text of a node: its message text or its
 // summary, or the text of its entry (see entries.Text).
-func nodeText(n *Node) string {
+func NodeText(n *Node) string {
 	if n.Kind == KindSummary {
 		return n.Summary
 	}
@@ -25,13 +25,13 @@ func nodeText(n *Node) string {
 // PreviewLength is the length of a node preview, in characters (runes).
 const PreviewLength = msgtext.PreviewLength
 
-// previewText returns the node's preview, computing and caching it on
+// PreviewText returns the node's preview, computing and caching it on
 // first use: its text as plain text (PlainText of at most msgtext.PlainPrefix
 // bytes of it) folded to PreviewLength characters, or for a message
 // without text what it is (msgtext.DescribeEmpty; described says so).
-func (n *Node) previewText() string {
-	if !n.hasPrev {
-		text := nodeText(n)
+func (n *Node) PreviewText() string {
+	if !n.HasPreview {
+		text := NodeText(n)
 		if len(text) > msgtext.PlainPrefix {
 			cut := msgtext.PlainPrefix
 			for cut > 0 && !utf8.RuneStart(text[cut]) {
@@ -42,9 +42,9 @@ func (n *Node) previewText() string {
 		n.preview = Preview(PlainText(text), PreviewLength)
 		if n.preview == "" && n.Kind == KindMessage {
 			n.preview = msgtext.DescribeEmpty(n.Message, n.Source)
-			n.described = n.preview != ""
+			n.Described = n.preview != ""
 		}
-		n.hasPrev = true
+		n.HasPreview = true
 	}
 	return n.preview
 }

@@ -26,17 +26,17 @@ type TrashItem struct {
 }
 
 func trashItem(s *Session) TrashItem {
-	return TrashItem{SessionID: s.id, Title: s.title, NodeCount: len(s.nodes), DeletedAt: s.deletedAt, UpdatedAt: s.updatedAt}
+	return TrashItem{SessionID: s.ID(), Title: s.Title, NodeCount: len(s.Nodes), DeletedAt: s.DeletedAt, UpdatedAt: s.UpdatedAt}
 }
 
 // taken reports whether id names a session of the store or of its trash:
 // a new session may not take it.
 func (st *Store) taken(id string) *Error {
 	if st.sessions[id] != nil {
-		return errorf(SessionAlreadyExists, "session %q already exists", id)
+		return Errorf(SessionAlreadyExists, "session %q already exists", id)
 	}
 	if st.trash[id] != nil {
-		return errorf(SessionAlreadyExists, "session %q is in the trash; restore it or empty the trash first", id)
+		return Errorf(SessionAlreadyExists, "session %q is in the trash; restore it or empty the trash first", id)
 	}
 	return nil
 }
@@ -45,14 +45,14 @@ func (st *Store) taken(id string) *Error {
 // index (not out of the trash or the change marks); a stub (paging.go)
 // no longer counts as one.
 func (st *Store) remove(s *Session) {
-	if s.paged != nil {
+	if s.Paged != nil {
 		st.stubs--
 	}
 	st.unindex(s)
 	st.forgetKept()
 	st.views.forget(s)
-	delete(st.sessions, s.id)
-	if i := slices.Index(st.order, s.id); i >= 0 {
+	delete(st.sessions, s.ID())
+	if i := slices.Index(st.order, s.ID()); i >= 0 {
 		st.order = slices.Delete(st.order, i, i+1)
 	}
 }
@@ -60,11 +60,11 @@ func (st *Store) remove(s *Session) {
 // toTrash moves the live session s into the trash, deleted at at.
 func (st *Store) toTrash(s *Session, at string) {
 	st.remove(s)
-	s.deletedAt = at
+	s.DeletedAt = at
 	if st.trash == nil {
 		st.trash = make(map[string]*Session)
 	}
-	st.trash[s.id] = s
+	st.trash[s.ID()] = s
 }
 
 // fromTrash brings the trashed session s back into the store (last in
@@ -73,9 +73,9 @@ func (st *Store) toTrash(s *Session, at string) {
 // documents s had as dead ones of their owner s, which must never match
 // again (the live session is indexed afresh under a new owner key).
 func (st *Store) fromTrash(s *Session) *Session {
-	delete(st.trash, s.id)
+	delete(st.trash, s.ID())
 	back := *s
-	back.deletedAt = ""
+	back.DeletedAt = ""
 	st.put(&back)
 	return &back
 }
@@ -96,11 +96,11 @@ func opDelete(st *Store, r *request) (any, *Error) {
 	}
 	if permanent {
 		st.remove(s)
-		st.markErased(s.id, r.op)
-		return Erased{Erased: []string{s.id}}, nil
+		st.markErased(s.ID(), r.op)
+		return Erased{Erased: []string{s.ID()}}, nil
 	}
 	st.toTrash(s, st.timestamp())
-	st.markDirty(s, len(s.nodes), false, r.op)
+	st.markDirty(s, len(s.Nodes), false, r.op)
 	return trashItem(s), nil
 }
 
@@ -129,7 +129,7 @@ func (r *request) trashed(st *Store) (*Session, *Error) {
 	if s := st.trash[id]; s != nil {
 		return s, nil
 	}
-	return nil, errorf(SessionNotFound, "session %q is not in the trash", id)
+	return nil, Errorf(SessionNotFound, "session %q is not in the trash", id)
 }
 
 // opTrashRestore answers {"operation":"trash.restore","sessionId":…}: the
@@ -142,8 +142,8 @@ func opTrashRestore(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	s = st.fromTrash(s)
-	st.markDirty(s, len(s.nodes), false, r.op)
-	return s.status(), nil
+	st.markDirty(s, len(s.Nodes), false, r.op)
+	return s.Status(), nil
 }
 
 // Erased is the value of trash.empty and of delete with "permanent": the
@@ -162,7 +162,7 @@ func opTrashEmpty(st *Store, r *request) (any, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		ids = []string{s.id}
+		ids = []string{s.ID()}
 	} else {
 		for id := range st.trash {
 			ids = append(ids, id)

@@ -46,19 +46,19 @@ type Tree struct {
 	Text         string    `json:"text"`
 }
 
-// textPreviewLength is the preview length in the ASCII tree, in characters.
-const textPreviewLength = 60
+// TextPreviewLength is the preview length in the ASCII tree, in characters.
+const TextPreviewLength = 60
 
-// Elision of linear runs: a stretch of more than maxPlain plain nodes is
-// drawn as its first keepPlain nodes, one "···" line and its last
-// keepPlain nodes.
+// Elision of linear runs: a stretch of more than MaxPlain plain nodes is
+// drawn as its first KeepPlain nodes, one "···" line and its last
+// KeepPlain nodes.
 const (
-	maxPlain  = 12
-	keepPlain = 2
+	MaxPlain  = 12
+	KeepPlain = 2
 )
 
-// tree builds the value of tree. The text draws one line per node in the
-// manner of the Pi coding agent's tree view: a linear run stays at one
+// Tree builds the value of Tree. The text draws one line per node in the
+// manner of the Pi coding agent's Tree view: a linear run stays at one
 // indent, a branch point opens "├─ "/"└─ " connectors. Beyond Pi:
 //
 //   - inside a linear run, a stretch of more than maxPlain plain nodes is
@@ -73,54 +73,54 @@ const (
 //
 // Previews are cut between whole characters (Preview). Rows hold every
 // node in the same preorder, hidden or elided ones included.
-func (s *Session) tree() Tree { return s.treeView(false) }
+func (s *Session) Tree() Tree { return s.TreeView(false) }
 
-// treeView is tree; with showHidden the text also draws hidden subtrees,
+// TreeView is tree; with showHidden the text also draws hidden subtrees,
 // marking the hidden node "(hidden)" instead of folding it into one line.
-func (s *Session) treeView(showHidden bool) Tree {
+func (s *Session) TreeView(showHidden bool) Tree {
 	t := Tree{
 		SessionID:    s.id,
-		Cursor:       nullable(s.nodeID(s.cursor)),
-		ActiveBranch: s.active,
+		Cursor:       Nullable(s.NodeID(s.Cursor)),
+		ActiveBranch: s.Active,
 		Roots:        []string{},
-		Rows:         make([]TreeRow, 0, len(s.nodes)),
+		Rows:         make([]TreeRow, 0, len(s.Nodes)),
 	}
-	vt := s.viewTree()
-	onPath := vt.PathFlags(s.cursor) // nil without a cursor
-	tipOf := make(map[int32]string, len(s.branches))
-	for _, b := range s.branches {
-		if b.tip >= 0 {
-			tipOf[b.tip] = b.name
+	vt := s.ViewTree()
+	onPath := vt.PathFlags(s.Cursor) // nil without a cursor
+	tipOf := make(map[int32]string, len(s.Branches))
+	for _, b := range s.Branches {
+		if b.Tip >= 0 {
+			tipOf[b.Tip] = b.Name
 		}
 	}
-	hidden, preferred := vt.HiddenFlags(), vt.PathFlags(s.preferred)
+	hidden, preferred := vt.HiddenFlags(), vt.PathFlags(s.Preferred)
 	var size []int32 // subtree sizes, only when something is hidden
 	if hidden != nil {
 		size = vt.SubtreeSizes()
 	}
-	for i, p := range s.parent {
+	for i, p := range s.Parent {
 		if p < 0 {
-			t.Roots = append(t.Roots, s.nodes[i].ID)
+			t.Roots = append(t.Roots, s.Nodes[i].ID)
 		}
 	}
 	var text strings.Builder
 	for run := range vt.Runs(showHidden) {
 		for _, i := range run.Nodes {
-			n := s.nodes[i]
+			n := s.Nodes[i]
 			t.Rows = append(t.Rows, TreeRow{
 				ID:         n.ID,
-				ParentID:   nullable(n.ParentID),
+				ParentID:   Nullable(n.ParentID),
 				Branch:     n.Branch,
 				Kind:       n.Kind,
 				Role:       n.Role(),
-				Preview:    n.previewText(),
-				Depth:      int(s.depth[i]),
+				Preview:    n.PreviewText(),
+				Depth:      int(s.Depth[i]),
 				Indent:     run.Indent,
-				ChildCount: int(s.children[i]),
+				ChildCount: int(s.Children[i]),
 				OnPath:     onPath != nil && onPath[i],
-				Cursor:     i == s.cursor,
+				Cursor:     i == s.Cursor,
 				TipOf:      tipOf[i],
-				Label:      s.labels[i],
+				Label:      s.Labels[i],
 				Hidden:     hidden != nil && hidden[i],
 				HiddenRoot: s.hiddenRoots[i],
 				Preferred:  preferred != nil && preferred[i],
@@ -150,8 +150,8 @@ type lineMarks struct {
 func (s *Session) drawRun(text *strings.Builder, run []int32, first, below string, m lineMarks) {
 	plain := func(k int) bool {
 		i := run[k]
-		_, labeled := s.labels[i]
-		return k > 0 && k < len(run)-1 && i != s.cursor && !labeled && m.tipOf[i] == "" && i != s.preferred && !s.hiddenRoots[i]
+		_, labeled := s.Labels[i]
+		return k > 0 && k < len(run)-1 && i != s.Cursor && !labeled && m.tipOf[i] == "" && i != s.Preferred && !s.hiddenRoots[i]
 	}
 	for k := 0; k < len(run); k++ {
 		prefix := below
@@ -163,13 +163,13 @@ func (s *Session) drawRun(text *strings.Builder, run []int32, first, below strin
 			for end+1 < len(run) && plain(end+1) {
 				end++
 			}
-			if end-k+1 > maxPlain {
-				for _, j := range run[k : k+keepPlain] {
+			if end-k+1 > MaxPlain {
+				for _, j := range run[k : k+KeepPlain] {
 					s.drawLine(text, j, prefix, m)
 					prefix = below
 				}
-				from, to := k+keepPlain, end-keepPlain
-				jsonx.Fprintf(text, "%s··· %d nodes (%s … %s)\n", prefix, to-from+1, s.nodes[run[from]].ID, s.nodes[run[to]].ID)
+				from, to := k+KeepPlain, end-KeepPlain
+				jsonx.Fprintf(text, "%s··· %d nodes (%s … %s)\n", prefix, to-from+1, s.Nodes[run[from]].ID, s.Nodes[run[to]].ID)
 				for _, j := range run[to+1 : end+1] {
 					s.drawLine(text, j, prefix, m)
 				}
@@ -183,11 +183,11 @@ func (s *Session) drawRun(text *strings.Builder, run []int32, first, below strin
 
 // drawLine writes the text line of node i.
 func (s *Session) drawLine(text *strings.Builder, i int32, prefix string, m lineMarks) {
-	n := s.nodes[i]
+	n := s.Nodes[i]
 	text.WriteString(prefix)
 	text.WriteString(n.ID)
 	if s.hiddenRoots[i] && !m.showHidden {
-		jsonx.Fprintf(text, " [hidden: %s]", plural(int(m.size[i]), "node"))
+		jsonx.Fprintf(text, " [hidden: %s]", Plural(int(m.size[i]), "node"))
 		if m.onPath != nil && m.onPath[i] {
 			text.WriteString("  ← cursor inside")
 		}
@@ -197,34 +197,34 @@ func (s *Session) drawLine(text *strings.Builder, i int32, prefix string, m line
 	text.WriteByte(' ')
 	text.WriteString(n.Role())
 	text.WriteString(": ")
-	text.WriteString(Preview(nodeText(n), textPreviewLength))
+	text.WriteString(Preview(NodeText(n), TextPreviewLength))
 	if tip := m.tipOf[i]; tip != "" {
 		text.WriteString("  [")
 		text.WriteString(tip)
-		if tip == s.active {
+		if tip == s.Active {
 			text.WriteByte('*')
 		}
 		text.WriteByte(']')
 	}
-	if label, ok := s.labels[i]; ok {
+	if label, ok := s.Labels[i]; ok {
 		text.WriteString("  [label: ")
 		text.WriteString(label)
 		text.WriteByte(']')
 	}
-	if i == s.preferred {
+	if i == s.Preferred {
 		text.WriteString("  ★ preferred")
 	}
 	if s.hiddenRoots[i] {
 		text.WriteString("  (hidden)")
 	}
-	if i == s.cursor {
+	if i == s.Cursor {
 		text.WriteString("  ← cursor")
 	}
 	text.WriteByte('\n')
 }
 
-// plural returns "1 node", "2 nodes", "3 branches", "0 leaves".
-func plural(n int, noun string) string {
+// Plural returns "1 node", "2 nodes", "3 branches", "0 leaves".
+func Plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}

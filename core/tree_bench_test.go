@@ -18,7 +18,7 @@ func BenchmarkTreeText(b *testing.B) {
 			s := st.Session("c")
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				sink = s.tree()
+				sink = s.Tree()
 			}
 		})
 	}
@@ -58,7 +58,7 @@ func BenchmarkContextWithEntries(b *testing.B) {
 	s := st.Session("e")
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		sink = s.context()
+		sink = s.Context()
 	}
 }
 

@@ -140,7 +140,7 @@ func TestTreeJSONMatchesEncodingJSON(t *testing.T) {
 	buildBranchy(t, st, "b")
 	annotateBranchy(t, st, "b")
 	ok[obj](t, st, `{"operation":"append","sessionId":"b","message":{"role":"user","content":"<b>\"quoted\" \u2028 line"}}`)
-	tree := st.Session("b").tree()
+	tree := st.Session("b").Tree()
 	type plain Tree // no MarshalJSON
 	want, err := jsonx.Marshal(plain(tree))
 	require.NoError(t, err)

@@ -57,13 +57,13 @@ func opTreeRows(st *Store, r *request) (any, *Error) {
 	v := &treeRows{s: s, Rows: st.rowOrder(s), windowed: w.windowed}
 	v.from, v.to = treeview.Window(w.offset, w.limit, len(v.Order))
 	if w.around != "" {
-		i, err := s.lookup(w.around)
+		i, err := s.Lookup(w.around)
 		if err != nil {
 			return nil, err
 		}
 		v.from, v.to = treeview.Centred(int(v.RowOf[i]), w.limit, len(v.Order))
 	} else if w.offset > len(v.Order) {
-		return nil, invalidf("field \"offset\" is %d, past the last row (the session has %d rows)", w.offset, len(v.Order))
+		return nil, Invalidf("field \"offset\" is %d, past the last row (the session has %d rows)", w.offset, len(v.Order))
 	}
 	return v, nil
 }
@@ -95,9 +95,9 @@ func (r *request) rowWindow() (rowWindow, *Error) {
 	if r.has("around") {
 		switch {
 		case r.has("offset"):
-			return w, invalidf("field \"around\" cannot be given with \"offset\"; give one of them")
+			return w, Invalidf("field \"around\" cannot be given with \"offset\"; give one of them")
 		case !r.has("limit"):
-			return w, invalidf("field \"around\" needs \"limit\", the number of rows to send around the node")
+			return w, Invalidf("field \"around\" needs \"limit\", the number of rows to send around the node")
 		}
 		if w.around, err = r.nodeIDField("around"); err != nil {
 			return w, err
@@ -114,7 +114,7 @@ const maxRowIndex = 1<<31 - 1
 func (r *request) rowCount(field string) (int, *Error) {
 	var v float64
 	if !jsonx.ReadFloat(r.fields[field], &v) || v < 0 || v > maxRowIndex || v != float64(int(v)) {
-		return 0, invalidf("field %q must be an integer from 0 to %d", field, maxRowIndex)
+		return 0, Invalidf("field %q must be an integer from 0 to %d", field, maxRowIndex)
 	}
 	return int(v), nil
 }
@@ -137,24 +137,24 @@ func (v *treeRows) AppendJSON(b []byte) []byte {
 	// the reply once.
 	size := 512
 	for _, i := range rows {
-		n := s.nodes[i]
-		size += len(n.previewText()) + len(n.ID) + 40
+		n := s.Nodes[i]
+		size += len(n.PreviewText()) + len(n.ID) + 40
 	}
 	b = slices.Grow(b, size)
 
-	tipOf := make(map[int32]string, len(s.branches))
-	for _, br := range s.branches {
-		if br.tip >= 0 {
-			tipOf[br.tip] = br.name
+	tipOf := make(map[int32]string, len(s.Branches))
+	for _, br := range s.Branches {
+		if br.Tip >= 0 {
+			tipOf[br.Tip] = br.Name
 		}
 	}
 	tips := treeview.Sparse(tipOf, v.RowOf, v.from, v.to)
-	labels := treeview.Sparse(s.labels, v.RowOf, v.from, v.to)
+	labels := treeview.Sparse(s.Labels, v.RowOf, v.from, v.to)
 
 	branches, kinds, roles := treeview.NewNames(), treeview.NewNames(), treeview.NewNames()
 	nameCol := make([]int32, 3*len(rows))
 	for k, i := range rows {
-		n := s.nodes[i]
+		n := s.Nodes[i]
 		nameCol[3*k] = int32(branches.Of(n.Branch))
 		nameCol[3*k+1] = int32(kinds.Of(n.Kind))
 		nameCol[3*k+2] = int32(roles.Of(n.Role()))
@@ -164,15 +164,15 @@ func (v *treeRows) AppendJSON(b []byte) []byte {
 	}
 
 	b = append(b, `{"sessionId":`...)
-	b = jsonx.AppendString(b, s.id)
+	b = jsonx.AppendString(b, s.ID())
 	b = append(b, `,"cursor":`...)
-	if s.cursor < 0 {
+	if s.Cursor < 0 {
 		b = append(b, "null"...)
 	} else {
-		b = jsonx.AppendString(b, s.nodes[s.cursor].ID)
+		b = jsonx.AppendString(b, s.Nodes[s.Cursor].ID)
 	}
 	b = append(b, `,"activeBranch":`...)
-	b = jsonx.AppendString(b, s.active)
+	b = jsonx.AppendString(b, s.Active)
 	b = append(b, `,"count":`...)
 	b = jsonx.AppendInt(b, len(v.Order))
 	if v.windowed {
@@ -199,7 +199,7 @@ func (v *treeRows) appendNodeColumns(b []byte, rows, nameCol []int32) []byte {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = jsonx.AppendString(b, s.nodes[i].ID)
+		b = jsonx.AppendString(b, s.Nodes[i].ID)
 	}
 	b = append(b, `],"parent":[`...)
 	for k, i := range rows {
@@ -207,8 +207,8 @@ func (v *treeRows) appendNodeColumns(b []byte, rows, nameCol []int32) []byte {
 			b = append(b, ',')
 		}
 		p := -1
-		if s.parent[i] >= 0 {
-			p = int(v.RowOf[s.parent[i]])
+		if s.Parent[i] >= 0 {
+			p = int(v.RowOf[s.Parent[i]])
 		}
 		b = jsonx.AppendInt(b, p)
 	}
@@ -226,14 +226,14 @@ func (v *treeRows) appendNodeColumns(b []byte, rows, nameCol []int32) []byte {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = jsonx.AppendString(b, s.nodes[i].previewText())
+		b = jsonx.AppendString(b, s.Nodes[i].PreviewText())
 	}
 	b = append(b, `],"depth":[`...)
 	for k, i := range rows {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = jsonx.AppendInt(b, int(s.depth[i]))
+		b = jsonx.AppendInt(b, int(s.Depth[i]))
 	}
 	b = append(b, `],"childCount":[`...)
 	for k, i := range rows {
@@ -277,11 +277,11 @@ func appendMarks(b []byte, tips, labels []treeview.Mark, branches *treeview.Name
 // RowDescribed from each node's preview).
 func (v *treeRows) appendFlags(b []byte, rows []int32) []byte {
 	s := v.s
-	for k, f := range s.viewTree().RowFlags(rows, s.cursor, s.preferred) {
+	for k, f := range s.ViewTree().RowFlags(rows, s.Cursor, s.Preferred) {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		if n := s.nodes[rows[k]]; n.previewText() != "" && n.described {
+		if n := s.Nodes[rows[k]]; n.PreviewText() != "" && n.Described {
 			f |= treeview.RowDescribed
 		}
 		b = jsonx.AppendInt(b, int(f))

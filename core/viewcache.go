@@ -15,7 +15,7 @@ type viewCaches struct {
 	rows  map[*Session]*treeview.Rows
 	maps  map[*Session]*keptMap
 	texts map[*Session]*textCache
-	paths map[*Session]*pathMemo
+	paths map[*Session]*PathMemo
 }
 
 // keptMap is a session's map kept between map calls: the segments and
@@ -37,7 +37,7 @@ func (v *viewCaches) forget(s *Session) {
 // rowsOf returns the kept row order of s, nil when none holds (none was
 // made, or nodes were added since).
 func (v *viewCaches) rowsOf(s *Session) *treeview.Rows {
-	if c := v.rows[s]; c != nil && len(c.RowOf) == len(s.nodes) {
+	if c := v.rows[s]; c != nil && len(c.RowOf) == len(s.Nodes) {
 		return c
 	}
 	return nil
@@ -50,7 +50,7 @@ func (st *Store) rowOrder(s *Session) *treeview.Rows {
 	if c := st.views.rowsOf(s); c != nil {
 		return c
 	}
-	c := treeview.RowOrder(s.parent)
+	c := treeview.RowOrder(s.Parent)
 	if st.views.rows == nil {
 		st.views.rows = make(map[*Session]*treeview.Rows)
 	}
@@ -63,14 +63,14 @@ func (st *Store) rowOrder(s *Session) *treeview.Rows {
 // layout kept); anything else (a fork, a new root or branch, a new
 // annotation) cuts the session again and lays it out again, O(nodes).
 func (st *Store) mapOf(s *Session, t *treeview.Tree) *treeview.Map {
-	if k := st.views.maps[s]; k != nil && k.annotations == len(s.annotations) && k.m.Extend(t) {
+	if k := st.views.maps[s]; k != nil && k.annotations == len(s.Annotations) && k.m.Extend(t) {
 		return k.m
 	}
 	m := treeview.NewMap(t)
 	if st.views.maps == nil {
 		st.views.maps = make(map[*Session]*keptMap)
 	}
-	st.views.maps[s] = &keptMap{m, len(s.annotations)}
+	st.views.maps[s] = &keptMap{m, len(s.Annotations)}
 	return m
 }
 
@@ -79,7 +79,7 @@ func (st *Store) mapOf(s *Session, t *treeview.Tree) *treeview.Map {
 func (v *viewCaches) textsOf(s *Session) *textCache { return entryOf(&v.texts, s) }
 
 // pathOf returns the path memo of s, made empty on first use.
-func (v *viewCaches) pathOf(s *Session) *pathMemo { return entryOf(&v.paths, s) }
+func (v *viewCaches) pathOf(s *Session) *PathMemo { return entryOf(&v.paths, s) }
 
 // entryOf returns (*m)[s], a new zero T on first use (m made then too).
 func entryOf[T any](m *map[*Session]*T, s *Session) *T {
