@@ -69,7 +69,7 @@ WASM_EXEC     := js/wasm_exec.js
 # error constructors): go vet checks their format strings as it checks
 # fmt's. Names match case-insensitively in any package and method names
 # too (go doc cmd/vet, -printf.funcs).
-PRINTF_FUNCS  := errorf,invalidf,snapshotFault,sprintf,textError,fprintf,appendf,warn,warnf
+PRINTF_FUNCS  := errorf,invalidf,snapshotFault,Errorf,Invalidf,SnapshotFault,sprintf,textError,fprintf,appendf,warn,warnf
 GO_SOURCES    := $(shell find core wasm -name '*.go' -not -name '*_test.go') go.mod go.sum
 
 .PHONY: all build vendor package serve generate test test-go test-node test-wasm test-fuzz test-e2e fuzz lint bench clean deps

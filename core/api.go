@@ -1,5 +1,7 @@
 package core
 
+import "github.com/sessiontree/sessiontree/core/internal/tree"
+
 // The typed API: the store's operations as Go methods, for a Go program
 // that keeps sessions without JSON requests (see ExampleStore_typed). Each
 // method is the operation of the same name in SPEC.md with its fields as
@@ -42,7 +44,7 @@ func failed(err *Error) error {
 // field of a typed call: INVALID_ARGUMENT naming the field.
 func checkName(field, value string, max int) *Error {
 	if p := NameProblem(value, max); p != "" {
-		return Invalidf("field %q %s: %q (ids and branch names are 1–%d visible characters on one line)", field, p, value, max)
+		return tree.Invalidf("field %q %s: %q (ids and branch names are 1–%d visible characters on one line)", field, p, value, max)
 	}
 	return nil
 }
@@ -88,7 +90,7 @@ func (st *Store) create(id, title, op string) (*Session, *Error) {
 	if err := st.taken(id); err != nil {
 		return nil, err
 	}
-	s := NewSession(id, title, st.timestamp())
+	s := tree.NewSession(id, title, st.timestamp())
 	st.put(s)
 	st.markDirty(s, 0, false, op)
 	return s, nil
@@ -105,7 +107,7 @@ func (st *Store) Append(sessionID string, message RawMessage, opts AppendOptions
 		return nil, err
 	}
 	n := &Node{Kind: KindMessage}
-	if n.Message, n.MessageRole, err = ValidateMessageOf(message, "message", false); err != nil {
+	if n.Message, n.MessageRole, err = tree.ValidateMessageOf(message, "message", false); err != nil {
 		return nil, err
 	}
 	return st.appendTyped(s, n, opts)
@@ -252,7 +254,7 @@ func (st *Store) fork(s *Session, at int32, newID, branch, op string) (*Session,
 	f := s.ForkAt(at, newID, st.timestamp())
 	if branch != "" && branch != f.Active {
 		if b := f.ByName[branch]; b != nil {
-			return nil, Invalidf("branch %q already exists on the path to node %q and does not end there", branch, s.Nodes[at].ID)
+			return nil, tree.Invalidf("branch %q already exists on the path to node %q and does not end there", branch, s.Nodes[at].ID)
 		}
 		f.SetActive(branch)
 	}
@@ -321,7 +323,7 @@ func (st *Store) Label(sessionID, nodeID, label string) (Marks, error) {
 	if err != nil {
 		return Marks{}, err
 	}
-	if err := CheckLabel(label); err != nil {
+	if err := tree.CheckLabel(label); err != nil {
 		return Marks{}, err
 	}
 	st.addAnnotation(s, &Annotation{Kind: AnnotationLabel, NodeID: s.Nodes[i].ID, Label: label}, "label")
@@ -367,7 +369,7 @@ func (st *Store) Rename(sessionID, title string) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	if err := CheckTitle(title); err != nil {
+	if err := tree.CheckTitle(title); err != nil {
 		return Status{}, err
 	}
 	st.addAnnotation(s, &Annotation{Kind: AnnotationTitle, Title: title}, "rename")
@@ -381,7 +383,7 @@ func (st *Store) SaveSnapshot(sessionID string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return SnapshotValue{s}.AppendJSON(nil), nil
+	return tree.SnapshotValue{Session: s}.AppendJSON(nil), nil
 }
 
 // LoadSnapshot makes session sessionID from snapshot (snapshot v1; its own

@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // Bulk append: many messages in one call, appended as a chain (each under
@@ -44,7 +45,7 @@ func opAppendMany(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	if r.has("title") && !create {
-		return nil, Invalidf("field \"title\" of operation \"append.many\" is only for a session it creates (\"create\": true); rename a session with operation \"rename\"")
+		return nil, tree.Invalidf("field \"title\" of operation \"append.many\" is only for a session it creates (\"create\": true); rename a session with operation \"rename\"")
 	}
 	msgs, roles, err := r.messageList("messages", create)
 	if err != nil {
@@ -55,9 +56,9 @@ func opAppendMany(st *Store, r *request) (any, *Error) {
 	case create && st.taken(id) != nil:
 		return nil, st.taken(id)
 	case create:
-		s = NewSession(id, title, st.timestamp())
+		s = tree.NewSession(id, title, st.timestamp())
 	case s == nil:
-		return nil, Errorf(SessionNotFound, "session %q does not exist", id)
+		return nil, tree.Errorf(SessionNotFound, "session %q does not exist", id)
 	}
 	p, err := r.placement(s)
 	if err != nil {
@@ -73,7 +74,7 @@ func opAppendMany(st *Store, r *request) (any, *Error) {
 	for k, m := range msgs {
 		n := &Node{Kind: KindMessage, Message: m, MessageRole: roles[k], ID: st.nodeID(s, nil), Timestamp: now}
 		s.Add(n, p)
-		p = Placement{Parent: s.Cursor, Branch: s.Active}
+		p = tree.Placement{Parent: s.Cursor, Branch: s.Active}
 		out.NodeIDs[k] = n.ID
 	}
 	st.touch(s, from, false, r.op)
@@ -87,16 +88,16 @@ func opAppendMany(st *Store, r *request) (any, *Error) {
 func (r *request) messageList(field string, allowEmpty bool) ([]RawMessage, []string, *Error) {
 	raw := bytes.TrimSpace(r.fields[field])
 	if !r.has(field) {
-		return nil, nil, Invalidf("field %q (an array of chat messages) is required for operation %q", field, r.op)
+		return nil, nil, tree.Invalidf("field %q (an array of chat messages) is required for operation %q", field, r.op)
 	}
 	if raw[0] != '[' {
-		return nil, nil, Invalidf("field %q must be an array of chat messages", field)
+		return nil, nil, tree.Invalidf("field %q must be an array of chat messages", field)
 	}
 	var msgs []RawMessage
 	var roles []string
 	sc := jsonx.Scanner{Data: raw, Valid: r.valid}
 	perr := sc.Elements(func(k int, v []byte, _ bool) error {
-		m, role, err := ValidateMessageOf(v, jsonx.Sprintf("%s[%d]", field, k), r.valid)
+		m, role, err := tree.ValidateMessageOf(v, jsonx.Sprintf("%s[%d]", field, k), r.valid)
 		if err != nil {
 			return err
 		}
@@ -107,10 +108,10 @@ func (r *request) messageList(field string, allowEmpty bool) ([]RawMessage, []st
 		if e, ok := perr.(*Error); ok {
 			return nil, nil, e
 		}
-		return nil, nil, Invalidf("field %q is not valid JSON: %s", field, jsonx.ErrorText(perr))
+		return nil, nil, tree.Invalidf("field %q is not valid JSON: %s", field, jsonx.ErrorText(perr))
 	}
 	if len(msgs) == 0 && !allowEmpty {
-		return nil, nil, Invalidf("field %q must hold at least one message", field)
+		return nil, nil, tree.Invalidf("field %q must hold at least one message", field)
 	}
 	return msgs, roles, nil
 }

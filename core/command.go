@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // Text commands for chat frontends (SPEC.md "Commands"): the operation
@@ -130,7 +131,7 @@ func opCommand(st *Store, r *request) (any, *Error) {
 	}
 	if !cmd.noSession {
 		if !r.has("sessionId") {
-			return nil, Invalidf("field \"sessionId\" is required for %s", usageOf(c.name))
+			return nil, tree.Invalidf("field \"sessionId\" is required for %s", usageOf(c.name))
 		}
 		// The session need not exist yet: /tree snapshot load creates it;
 		// every other command fails with SESSION_NOT_FOUND in its run.
@@ -150,7 +151,7 @@ func opCommand(st *Store, r *request) (any, *Error) {
 func parseCommand(line string) (*cmdCall, command, *Error) {
 	text := strings.TrimSpace(line)
 	if !strings.HasPrefix(text, "/") {
-		return nil, command{}, Invalidf("a command starts with \"/\", as in /tree help; got %q", clipText(text))
+		return nil, command{}, tree.Invalidf("a command starts with \"/\", as in /tree help; got %q", clipText(text))
 	}
 	// The command's name: the longest run of leading words that names a
 	// command ("tree snapshot load" before "tree snapshot").
@@ -184,7 +185,7 @@ func parseCommand(line string) (*cmdCall, command, *Error) {
 			return nil, command{}, err
 		}
 		if len(args) < cmd.min || len(args) > cmd.max {
-			return nil, command{}, Invalidf("%s takes %s; usage: %s", "/"+name, argCount(cmd), usageOf(name))
+			return nil, command{}, tree.Invalidf("%s takes %s; usage: %s", "/"+name, argCount(cmd), usageOf(name))
 		}
 		return &cmdCall{name: name, args: args}, cmd, nil
 	}
@@ -195,7 +196,7 @@ func parseCommand(line string) (*cmdCall, command, *Error) {
 			unknown += " " + words[1]
 		}
 	}
-	return nil, command{}, Errorf(NotFound, "unknown command %q; %s", unknown, UsageLine())
+	return nil, command{}, tree.Errorf(NotFound, "unknown command %q; %s", unknown, UsageLine())
 }
 
 func argCount(cmd command) string {
@@ -203,7 +204,7 @@ func argCount(cmd command) string {
 	case cmd.max == 0:
 		return "no arguments"
 	case cmd.min == cmd.max:
-		return Plural(cmd.min, "argument")
+		return tree.Plural(cmd.min, "argument")
 	default:
 		return jsonx.Sprintf("%d to %d arguments", cmd.min, cmd.max)
 	}
@@ -253,7 +254,7 @@ func nextWord(text string, pos int) (string, int, *Error) {
 			pos++
 			for {
 				if pos >= len(text) {
-					return "", 0, Invalidf("unterminated \" quote in the command arguments")
+					return "", 0, tree.Invalidf("unterminated \" quote in the command arguments")
 				}
 				if text[pos] == '\\' && pos+1 < len(text) && (text[pos+1] == '"' || text[pos+1] == '\\') {
 					b.WriteByte(text[pos+1])
@@ -270,7 +271,7 @@ func nextWord(text string, pos int) (string, int, *Error) {
 		case c == '\'':
 			end := strings.IndexByte(text[pos+1:], '\'')
 			if end < 0 {
-				return "", 0, Invalidf("unterminated ' quote in the command arguments")
+				return "", 0, tree.Invalidf("unterminated ' quote in the command arguments")
 			}
 			b.WriteString(text[pos+1 : pos+1+end])
 			pos += end + 2
@@ -300,7 +301,7 @@ func cmdList(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	items := s.List()
 	var b strings.Builder
 	for k, it := range items {
-		jsonx.Fprintf(&b, "%s [%s] %s: %s", it.ID, it.Branch, it.Role, Preview(it.Preview, TextPreviewLength))
+		jsonx.Fprintf(&b, "%s [%s] %s: %s", it.ID, it.Branch, it.Role, Preview(it.Preview, tree.TextPreviewLength))
 		if it.Label != "" {
 			b.WriteString("  [label: " + it.Label + "]")
 		}
@@ -329,7 +330,7 @@ func cmdBranches(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		if br.Active {
 			mark = "* "
 		}
-		jsonx.Fprintf(&b, "%s%s  tip %s  base %s  %s\n", mark, br.Name, orDash(br.Tip), orDash(br.Base), Plural(br.NodeCount, "node"))
+		jsonx.Fprintf(&b, "%s%s  tip %s  base %s  %s\n", mark, br.Name, orDash(br.Tip), orDash(br.Base), tree.Plural(br.NodeCount, "node"))
 	}
 	return &CommandResult{Text: b.String(), Data: data}, nil
 }
@@ -350,7 +351,7 @@ func cmdTree(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		return nil, err
 	}
 	if len(c.args) == 1 && c.args[0] != "all" {
-		return nil, Invalidf("/tree tree takes no argument or \"all\", not %q; usage: %s", c.args[0], usageOf(c.name))
+		return nil, tree.Invalidf("/tree tree takes no argument or \"all\", not %q; usage: %s", c.args[0], usageOf(c.name))
 	}
 	t := s.TreeView(len(c.args) == 1)
 	text := t.Text
@@ -367,7 +368,7 @@ func cmdContext(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	}
 	ctx := s.Context()
 	var b strings.Builder
-	jsonx.Fprintf(&b, "cursor %s, %s; state: %s\n", orNone(ctx.Cursor, "none"), Plural(len(ctx.Messages), "message"), ctx.State.Describe())
+	jsonx.Fprintf(&b, "cursor %s, %s; state: %s\n", orNone(ctx.Cursor, "none"), tree.Plural(len(ctx.Messages), "message"), ctx.State.Describe())
 	// One line per message, from the nodes (their cached previews): a
 	// message made from a summary, compaction or custom message names the
 	// node kind after its role.
@@ -376,7 +377,7 @@ func cmdContext(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		if n.Kind != KindMessage {
 			role = "user · " + n.Kind
 		}
-		jsonx.Fprintf(&b, "[%s] %s\n", role, Preview(n.PreviewText(), TextPreviewLength))
+		jsonx.Fprintf(&b, "[%s] %s\n", role, Preview(n.PreviewText(), tree.TextPreviewLength))
 	})
 	return &CommandResult{Text: b.String(), Data: ctx}, nil
 }
@@ -448,7 +449,7 @@ func cmdDiff(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	}
 	var b strings.Builder
 	if d.Ancestor != nil {
-		jsonx.Fprintf(&b, "%s and %s part after %s (%s in common)\n", c.args[0], c.args[1], *d.Ancestor, Plural(d.Common, "node"))
+		jsonx.Fprintf(&b, "%s and %s part after %s (%s in common)\n", c.args[0], c.args[1], *d.Ancestor, tree.Plural(d.Common, "node"))
 	} else {
 		jsonx.Fprintf(&b, "%s and %s share no node (different roots)\n", c.args[0], c.args[1])
 	}
@@ -457,14 +458,14 @@ func cmdDiff(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		nodes []DiffNode
 	}{{"-", d.FromOnly}, {"+", d.ToOnly}} {
 		for k := 0; k < len(side.nodes); k++ {
-			if len(side.nodes) > MaxPlain && k == KeepPlain {
-				skip := len(side.nodes) - 2*KeepPlain
+			if len(side.nodes) > tree.MaxPlain && k == tree.KeepPlain {
+				skip := len(side.nodes) - 2*tree.KeepPlain
 				jsonx.Fprintf(&b, "%s ··· %d nodes (%s … %s)\n", side.mark, skip, side.nodes[k].ID, side.nodes[k+skip-1].ID)
 				k += skip - 1
 				continue
 			}
 			n := side.nodes[k]
-			jsonx.Fprintf(&b, "%s %s %s: %s\n", side.mark, n.ID, n.Role, Preview(n.Text, TextPreviewLength))
+			jsonx.Fprintf(&b, "%s %s %s: %s\n", side.mark, n.ID, n.Role, Preview(n.Text, tree.TextPreviewLength))
 		}
 	}
 	return &CommandResult{Text: b.String(), Data: d}, nil
@@ -485,7 +486,7 @@ func cmdSnapshotLoad(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		return nil, typedErr(err)
 	}
 	return &CommandResult{Text: jsonx.Sprintf("loaded a snapshot of %s: %s, cursor %s on branch %s\n",
-		status.SessionID, Plural(status.NodeCount, "node"), orNone(status.Cursor, "none"), status.ActiveBranch), Data: status}, nil
+		status.SessionID, tree.Plural(status.NodeCount, "node"), orNone(status.Cursor, "none"), status.ActiveBranch), Data: status}, nil
 }
 
 func cmdHelp(st *Store, c *cmdCall) (*CommandResult, *Error) {
@@ -532,7 +533,7 @@ func cmdFork(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		case KindSummary:
 			what = "a summary"
 		}
-		return nil, Invalidf("/fork needs a user message; node %q is %s", n.ID, what)
+		return nil, tree.Invalidf("/fork needs a user message; node %q is %s", n.ID, what)
 	}
 	id := st.sessionID()
 	var f *Session
@@ -540,7 +541,7 @@ func cmdFork(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		f, _ = st.fork(s, p, id, "", "fork") // no branch asked: never fails
 	} else {
 		now := st.timestamp()
-		f = NewSession(id, s.Title, now)
+		f = tree.NewSession(id, s.Title, now)
 		f.RecordSource(s, -1, SourceFork, now)
 		st.put(f)
 		st.markDirty(f, 0, true, "fork")
@@ -549,7 +550,7 @@ func cmdFork(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	status := f.Status()
 	return &CommandResult{
 		Text: jsonx.Sprintf("forked %s before %s into %s: %s, cursor %s\ndraft: %s\n",
-			s.ID(), n.ID, f.ID(), Plural(status.NodeCount, "node"), orNone(status.Cursor, "none"), draft),
+			s.ID(), n.ID, f.ID(), tree.Plural(status.NodeCount, "node"), orNone(status.Cursor, "none"), draft),
 		Data:  status,
 		Draft: &draft,
 	}, nil
@@ -568,7 +569,7 @@ func cmdClone(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	if err != nil {
 		return nil, typedErr(err)
 	}
-	return &CommandResult{Text: jsonx.Sprintf("cloned %s into %s: %s, cursor %s\n", c.sessionID, status.SessionID, Plural(status.NodeCount, "node"), orNone(status.Cursor, "none")), Data: status}, nil
+	return &CommandResult{Text: jsonx.Sprintf("cloned %s into %s: %s, cursor %s\n", c.sessionID, status.SessionID, tree.Plural(status.NodeCount, "node"), orNone(status.Cursor, "none")), Data: status}, nil
 }
 
 func cmdSession(st *Store, c *cmdCall) (*CommandResult, *Error) {
@@ -584,7 +585,7 @@ func cmdSession(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	}
 	jsonx.Fprintf(&b, "\ncursor %s on branch %s, depth %d\n%s, %s, %s\nstate: %s\ncreated %s, updated %s\n",
 		orNone(status.Cursor, "none"), status.ActiveBranch, status.Depth,
-		Plural(status.NodeCount, "node"), Plural(status.BranchCount, "branch"), Plural(status.LeafCount, "leaf"),
+		tree.Plural(status.NodeCount, "node"), tree.Plural(status.BranchCount, "branch"), tree.Plural(status.LeafCount, "leaf"),
 		s.StateAt(s.Path(s.Cursor)).Describe(), status.CreatedAt, status.UpdatedAt)
 	return &CommandResult{Text: b.String(), Data: status}, nil
 }

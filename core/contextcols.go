@@ -8,6 +8,7 @@ import (
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/sessiontree/sessiontree/core/internal/search"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // ContextTexts is a context laid out for a caller that builds the
@@ -120,7 +121,7 @@ type textsLayout struct {
 // it is encoded: the session's context at its cursor (View) with the text
 // cache the store keeps for the session, which Texts lays it out over.
 type ContextView struct {
-	View
+	tree.View
 	// tc is the session's text cache (see viewCaches); nil in a view made
 	// for its Context alone.
 	tc *textCache
@@ -230,13 +231,13 @@ func addTextRows(s *Session, tc *textCache, lay *textsLayout, path, nodes []int3
 				tc.ascii = slices.Grow(tc.ascii, uncachedTextBytes(s, tc, nodes, len(nodes) == len(path)))
 				grown = true
 			}
-			msg = ContextMessage(n)
+			msg = tree.ContextMessage(n)
 			sp = tc.add(msg)
 			tc.spans[i] = sp
 		}
 		if sp.code < 0 {
 			if msg == nil {
-				msg = ContextMessage(n)
+				msg = tree.ContextMessage(n)
 			}
 			lay.other = append(lay.other, msg)
 			lay.rows = append(lay.rows, -1, 0, 0)
@@ -250,7 +251,7 @@ func addTextRows(s *Session, tc *textCache, lay *textsLayout, path, nodes []int3
 		return
 	}
 	for _, i := range nodes { // no compaction among them (textsAfterMemo)
-		if ContextKind(s.Nodes[i].Kind) {
+		if tree.ContextKind(s.Nodes[i].Kind) {
 			add(i, s.Nodes[i])
 		}
 	}
@@ -267,7 +268,7 @@ func uncachedTextBytes(s *Session, tc *textCache, nodes []int32, whole bool) int
 		case n.Kind == KindMessage:
 			need += len(n.Message)
 		default: // summaries and entries: rare, built to be measured
-			need += len(ContextMessage(n))
+			need += len(tree.ContextMessage(n))
 		}
 	}
 	if whole {
@@ -275,7 +276,7 @@ func uncachedTextBytes(s *Session, tc *textCache, nodes []int32, whole bool) int
 		return need
 	}
 	for _, i := range nodes {
-		if ContextKind(s.Nodes[i].Kind) {
+		if tree.ContextKind(s.Nodes[i].Kind) {
 			count(i, s.Nodes[i])
 		}
 	}

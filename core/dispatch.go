@@ -9,6 +9,7 @@ import (
 
 	"github.com/sessiontree/sessiontree/core/internal/importplan"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // operation is one entry of the dispatch table.
@@ -220,7 +221,7 @@ func (a Answer) Envelope() []byte {
 	if !ok {
 		var merr error
 		if raw, merr = jsonx.Marshal(a.Value); merr != nil {
-			return ErrorEnvelope(Invalidf("internal error encoding the value of %q: %v", a.Operation, merr))
+			return ErrorEnvelope(tree.Invalidf("internal error encoding the value of %q: %v", a.Operation, merr))
 		}
 	}
 	out := make([]byte, 0, len(raw)+len(head)+1)
@@ -257,7 +258,7 @@ func ErrorEnvelope(err *Error) []byte {
 func (st *Store) call(req []byte, guess, withInternal bool) Answer {
 	if !jsonx.ValidUTF8(req) {
 		if !withInternal {
-			return Answer{Err: Invalidf("request is not valid UTF-8")}
+			return Answer{Err: tree.Invalidf("request is not valid UTF-8")}
 		}
 		// The shim's own requests carry stored records: builds before
 		// importplan.ToUTF8 replaced such bytes stored them as imported, and
@@ -266,7 +267,7 @@ func (st *Store) call(req []byte, guess, withInternal bool) Answer {
 	}
 	trimmed := bytes.TrimSpace(req)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return Answer{Err: Invalidf("request must be a JSON object like {\"operation\":\"session\",\"sessionId\":\"demo\"}")}
+		return Answer{Err: tree.Invalidf("request must be a JSON object like {\"operation\":\"session\",\"sessionId\":\"demo\"}")}
 	}
 	a, guessed := st.dispatch(trimmed, guess, withInternal)
 	if a.Err != nil && guessed {
@@ -285,19 +286,19 @@ func (st *Store) call(req []byte, guess, withInternal bool) Answer {
 func (st *Store) dispatch(req []byte, guess, withInternal bool) (_ Answer, guessed bool) {
 	fields, unchecked, guessed, serr := scanRequest(req, guess)
 	if serr != nil {
-		return Answer{Err: Invalidf("request is not valid JSON: %s", jsonx.ErrorText(serr))}, guessed
+		return Answer{Err: tree.Invalidf("request is not valid JSON: %s", jsonx.ErrorText(serr))}, guessed
 	}
 	r := &request{fields: fields, valid: true, unchecked: unchecked}
 	opRaw, ok := fields["operation"]
 	if !ok {
-		return Answer{Err: Invalidf("request has no \"operation\" field")}, guessed
+		return Answer{Err: tree.Invalidf("request has no \"operation\" field")}, guessed
 	}
 	if r.op, ok = jsonx.ParseString(opRaw); !ok {
-		return Answer{Err: Invalidf("field \"operation\" must be a string")}, guessed
+		return Answer{Err: tree.Invalidf("field \"operation\" must be a string")}, guessed
 	}
 	op, ok := operations[r.op]
 	if !ok || op.flags&internal != 0 && !withInternal {
-		return Answer{Err: Invalidf("unknown operation %q (known: %s)", r.op, strings.Join(Operations(), ", "))}, guessed
+		return Answer{Err: tree.Invalidf("unknown operation %q (known: %s)", r.op, strings.Join(Operations(), ", "))}, guessed
 	}
 	if op.flags&(internal|readOnly) == 0 {
 		// A read leaves only garbage, which the collector takes back: it
@@ -318,7 +319,7 @@ func (st *Store) dispatch(req []byte, guess, withInternal bool) (_ Answer, guess
 			}
 		}
 		if !known {
-			return Answer{Err: Invalidf("unknown field %q for operation %q (allowed: %s)", name, r.op, strings.Join(op.fields, ", "))}, guessed
+			return Answer{Err: tree.Invalidf("unknown field %q for operation %q (allowed: %s)", name, r.op, strings.Join(op.fields, ", "))}, guessed
 		}
 	}
 	opName := r.op // op.run may rename r.op (panelOp)
@@ -410,7 +411,7 @@ func (r *request) has(field string) bool {
 // str returns a required string field.
 func (r *request) str(field string) (string, *Error) {
 	if !r.has(field) {
-		return "", Invalidf("field %q is required for operation %q", field, r.op)
+		return "", tree.Invalidf("field %q is required for operation %q", field, r.op)
 	}
 	return r.optStr(field)
 }
@@ -422,7 +423,7 @@ func (r *request) optStr(field string) (string, *Error) {
 	}
 	s, ok := jsonx.ParseString(r.fields[field])
 	if !ok {
-		return "", Invalidf("field %q must be a string", field)
+		return "", tree.Invalidf("field %q must be a string", field)
 	}
 	return s, nil
 }
@@ -449,7 +450,7 @@ func (r *request) idField(field string) (string, *Error) {
 func (r *request) branchName(field string, required bool) (string, *Error) {
 	if !r.has(field) {
 		if required {
-			return "", Invalidf("field %q is required for operation %q", field, r.op)
+			return "", tree.Invalidf("field %q is required for operation %q", field, r.op)
 		}
 		return "", nil
 	}
@@ -478,7 +479,7 @@ func (r *request) existing(st *Store) (*Session, *Error) {
 func ValueEnvelope(v any) []byte {
 	out, err := jsonx.Marshal(v)
 	if err != nil {
-		return ErrorEnvelope(Invalidf("internal error encoding a value: %v", err))
+		return ErrorEnvelope(tree.Invalidf("internal error encoding a value: %v", err))
 	}
 	b := make([]byte, 0, len(out)+20)
 	b = append(b, `{"ok":true,"value":`...)

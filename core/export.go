@@ -6,6 +6,7 @@ import (
 
 	"github.com/sessiontree/sessiontree/core/internal/entries"
 	"github.com/sessiontree/sessiontree/core/internal/formats"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // Export is the value of export: a file to save. Text is the file's
@@ -41,7 +42,7 @@ func opExport(st *Store, r *request) (any, *Error) {
 	}
 	ex, ok := formats.Exporters[format]
 	if !ok {
-		return nil, Invalidf("field \"format\": unknown export format %q (known: %s)", format, strings.Join(ExportFormats(), ", "))
+		return nil, tree.Invalidf("field \"format\": unknown export format %q (known: %s)", format, strings.Join(ExportFormats(), ", "))
 	}
 	scope, err := r.optStr("scope")
 	if err != nil {
@@ -51,7 +52,7 @@ func opExport(st *Store, r *request) (any, *Error) {
 		scope = ex.Scope
 	}
 	if !slices.Contains(ex.Scopes(), scope) {
-		return nil, Invalidf("field \"scope\": export format %q writes scope %s, not %q", format, strings.Join(ex.Scopes(), " or "), scope)
+		return nil, tree.Invalidf("field \"scope\": export format %q writes scope %s, not %q", format, strings.Join(ex.Scopes(), " or "), scope)
 	}
 	var text []byte
 	switch {

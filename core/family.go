@@ -1,5 +1,7 @@
 package core
 
+import "github.com/sessiontree/sessiontree/core/internal/tree"
+
 // The family of a session: the sessions linked to it by source records
 // (source.go), up to the root ancestor and down to every descendant, as a
 // graph. Read-only; it needs no session's nodes but to find the node an
@@ -56,7 +58,7 @@ func opFamily(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	if st.sessions[id] == nil {
-		return nil, Errorf(SessionNotFound, "session %q does not exist", id)
+		return nil, tree.Errorf(SessionNotFound, "session %q does not exist", id)
 	}
 	children := st.familyChildren()
 	root := st.familyRoot(id)
@@ -131,9 +133,9 @@ func (st *Store) familyEdge(id string) FamilyEdge {
 	e := FamilyEdge{SessionID: id, ParentSessionID: s.Source.SessionID, Kind: s.Source.Via}
 	node := s.Source.NodeID
 	if node == "" {
-		node = s.Source.forkPointOf(st.sessions[s.Source.SessionID], s)
+		node = forkPointOf(s.Source, st.sessions[s.Source.SessionID], s)
 	}
-	e.NodeID = Nullable(node)
+	e.NodeID = tree.Nullable(node)
 	return e
 }
 
@@ -163,7 +165,7 @@ func forkPoint(parent, child *Session) string {
 
 // forkPointOf returns forkPoint(parent, child) for child's link l, kept
 // while both sessions have the node counts it was found at.
-func (l *SourceLink) forkPointOf(parent, child *Session) string {
+func forkPointOf(l *tree.SourceLink, parent, child *Session) string {
 	if parent == nil || parent.Paged != nil || child.Paged != nil {
 		return ""
 	}

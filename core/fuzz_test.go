@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sessiontree/sessiontree/core/internal/importplan"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // FuzzCall: any bytes in give exactly one valid JSON envelope out, and no
@@ -108,10 +109,10 @@ func FuzzCall(f *testing.F) {
 		// (fastNodeFields, fastMessage): the same bytes, and the same
 		// session afterwards.
 		general := setup()
-		FastLayouts = false
+		tree.FastLayouts = false
 		want := general.CallInternal(req)
 		wantAfter := general.Call([]byte(`{"operation":"snapshot.save","sessionId":"s"}`))
-		FastLayouts = true
+		tree.FastLayouts = true
 		if string(out) != string(want) {
 			t.Fatalf("the fast layout paths changed the reply to %q:\nfast    %s\ngeneral %s", req, out, want)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/formats"
 	"github.com/sessiontree/sessiontree/core/internal/importplan"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // ImportResult is the value of import: the report of what was read.
@@ -56,7 +57,7 @@ type ImportSkipped struct {
 
 func opImport(st *Store, r *request) (any, *Error) {
 	if !r.has("data") {
-		return nil, Invalidf("field \"data\" is required for operation \"import\" (the export's text, or its JSON value)")
+		return nil, tree.Invalidf("field \"data\" is required for operation \"import\" (the export's text, or its JSON value)")
 	}
 	format, err := r.optStr("format")
 	if err != nil {
@@ -64,12 +65,12 @@ func opImport(st *Store, r *request) (any, *Error) {
 	}
 	data := []byte(r.fields["data"])
 	if data[0] != '"' && data[0] != '{' && data[0] != '[' {
-		return nil, Invalidf("field \"data\" must be the export's text (a string) or its JSON object or array, not %s", Clip(data))
+		return nil, tree.Invalidf("field \"data\" must be the export's text (a string) or its JSON object or array, not %s", tree.Clip(data))
 	}
 	if data[0] == '"' {
 		var text string
 		if !jsonx.ReadString(data, &text) {
-			return nil, Invalidf("field \"data\" is not a valid JSON string")
+			return nil, tree.Invalidf("field \"data\" is not a valid JSON string")
 		}
 		data = []byte(text)
 	}
@@ -97,7 +98,7 @@ func (st *Store) Import(data []byte, format string) (*ImportResult, *Error) {
 // the importers while they read (see formats.Model).
 var importChecks = &formats.Model{
 	Message: func(raw RawMessage, what string) (RawMessage, string, error) {
-		msg, role, err := ValidateMessage(raw, what)
+		msg, role, err := tree.ValidateMessage(raw, what)
 		if err != nil {
 			return nil, "", errors.New(err.Message)
 		}
@@ -175,17 +176,17 @@ func (st *Store) startImport(data []byte, format string, growth int) (*ImportJob
 	data, encoding := importplan.ToUTF8(data) // a BOM, or UTF-16 text: see importplan.ToUTF8
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
-		return nil, Invalidf("import data is empty")
+		return nil, tree.Invalidf("import data is empty")
 	}
 	if err := st.checkMemory("import", 0, len(data), growth); err != nil {
 		return nil, err
 	}
 	if importplan.IsZIP(data) {
-		return nil, Invalidf("import data is a ZIP archive, not an export file: import it with importZip, which reads its entries (the explorer does), or unzip it first")
+		return nil, tree.Invalidf("import data is a ZIP archive, not an export file: import it with importZip, which reads its entries (the explorer does), or unzip it first")
 	}
 	sn, serr := formats.SniffData(data)
 	if serr != nil {
-		return nil, Invalidf("%s", serr.Error())
+		return nil, tree.Invalidf("%s", serr.Error())
 	}
 	var im *formats.Importer
 	switch format {
@@ -201,11 +202,11 @@ func (st *Store) startImport(data []byte, format string, growth int) (*ImportJob
 				// No first object to detect by: a file cut off inside its
 				// first conversation looks the same, so say which it is.
 				if err := jsonx.CheckSyntax(data); err != nil {
-					return nil, Invalidf("import data is not valid JSON: %s", err.Error())
+					return nil, tree.Invalidf("import data is not valid JSON: %s", err.Error())
 				}
-				return nil, nothingToImport(Invalidf("import data is an empty array or holds no object: nothing to import"))
+				return nil, nothingToImport(tree.Invalidf("import data is an empty array or holds no object: nothing to import"))
 			}
-			return nil, nothingToImport(Invalidf("could not detect the format of the import data: %s", formats.Undetected(sn)))
+			return nil, nothingToImport(tree.Invalidf("could not detect the format of the import data: %s", formats.Undetected(sn)))
 		}
 	default:
 		for k := range formats.Importers {
@@ -214,7 +215,7 @@ func (st *Store) startImport(data []byte, format string, growth int) (*ImportJob
 			}
 		}
 		if im == nil {
-			return nil, Invalidf("unknown import format %q (known: %s)", format, strings.Join(ImportFormats(), ", "))
+			return nil, tree.Invalidf("unknown import format %q (known: %s)", format, strings.Join(ImportFormats(), ", "))
 		}
 	}
 	shape := sn.Shape
@@ -224,11 +225,11 @@ func (st *Store) startImport(data []byte, format string, growth int) (*ImportJob
 	case im.Lines != nil && (im.Whole == nil || shape == 'l'):
 		shape = 'l' // one object is a file of one line
 	case shape == 'l':
-		return nil, Invalidf("%s import: the data is JSON lines, but %s exports are one JSON document", im.Name, im.Name)
+		return nil, tree.Invalidf("%s import: the data is JSON lines, but %s exports are one JSON document", im.Name, im.Name)
 	case shape == '[' && im.WholeArray:
 		shape = '{' // the array is one conversation: Whole reads it
 	case shape == '[' && im.Item == nil:
-		return nil, Invalidf("%s import: the data must be a JSON object, not an array", im.Name)
+		return nil, tree.Invalidf("%s import: the data must be a JSON object, not an array", im.Name)
 	}
 	j := &ImportJob{st: st, data: data, im: im, shape: shape,
 		res: &ImportResult{Format: im.Name, Sessions: []ImportedSession{}, Skipped: []ImportSkipped{}, Warnings: []ImportWarning{}}}
@@ -239,7 +240,7 @@ func (st *Store) startImport(data []byte, format string, growth int) (*ImportJob
 	case '[':
 		j.arr = &formats.ArrayReader{Scanner: jsonx.Scanner{Data: data}}
 		if err := j.arr.Start(); err != nil {
-			return nil, Invalidf("import data is not valid JSON: %s", formats.JSONFault(data))
+			return nil, tree.Invalidf("import data is not valid JSON: %s", formats.JSONFault(data))
 		}
 	case 'l':
 		j.lines = im.Lines(importChecks)
@@ -326,7 +327,7 @@ func (j *ImportJob) warn(ws []ImportWarning) {
 func (j *ImportJob) readObject() {
 	j.pos, j.readDone = len(j.data), true
 	if j.im.Name == "snapshot" {
-		s, _, err := ParseSnapshot(j.data, "")
+		s, _, err := tree.ParseSnapshot(j.data, "")
 		if err != nil {
 			j.fail(err)
 			return
@@ -338,7 +339,7 @@ func (j *ImportJob) readObject() {
 		convs, warns, err := j.im.Whole(importChecks, j.data)
 		j.warn(warns)
 		if err != nil {
-			j.fail(Invalidf("%s", err.Error()))
+			j.fail(tree.Invalidf("%s", err.Error()))
 			return
 		}
 		for _, c := range convs {
@@ -373,7 +374,7 @@ func (j *ImportJob) readElement() {
 	j.pos = j.arr.Scanner.Pos
 	switch {
 	case err != nil:
-		j.fail(Invalidf("import data is not valid JSON: %s", formats.JSONFault(j.data)))
+		j.fail(tree.Invalidf("import data is not valid JSON: %s", formats.JSONFault(j.data)))
 		return
 	case raw == nil:
 		j.pos, j.readDone = len(j.data), true

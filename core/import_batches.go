@@ -4,6 +4,7 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/formats"
 	"github.com/sessiontree/sessiontree/core/internal/importplan"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // A folder too large to import in one go (its bytes and the sessions read
@@ -58,18 +59,18 @@ func readBatchFile(el []byte, f *batchFile) bool {
 func opImportBatches(st *Store, r *request) (any, *Error) {
 	var list []batchFile
 	if !jsonx.ReadList(r.fields["files"], &list, readBatchFile) || !r.has("files") {
-		return nil, Invalidf("field \"files\" must be a list of {path, size} for operation \"import.batches\"")
+		return nil, tree.Invalidf("field \"files\" must be a list of {path, size} for operation \"import.batches\"")
 	}
 	var n int
 	if !jsonx.ReadInt(r.fields["bytes"], &n) || n <= 0 {
-		return nil, Invalidf("field \"bytes\" must be a positive integer for operation \"import.batches\"")
+		return nil, tree.Invalidf("field \"bytes\" must be a positive integer for operation \"import.batches\"")
 	}
 	limit := int64(n)
 	files := make([]ImportFile, len(list))
 	sizes := make([]int64, len(list))
 	for i, f := range list {
 		if f.Size < 0 {
-			return nil, Invalidf("import.batches: file %d (%q) has a negative size", i, f.Path)
+			return nil, tree.Invalidf("import.batches: file %d (%q) has a negative size", i, f.Path)
 		}
 		files[i].Path, sizes[i] = formats.CleanPath(f.Path), f.Size
 	}

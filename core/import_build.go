@@ -6,6 +6,7 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/formats"
 	"github.com/sessiontree/sessiontree/core/internal/importplan"
 	"github.com/sessiontree/sessiontree/core/internal/names"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // importTree is a conversation's records planned as a tree
@@ -17,7 +18,7 @@ type importTree struct {
 // validateImported is importplan's Validate: validateMessageOf, its error
 // as a plain error.
 func validateImported(raw RawMessage, what string, written bool) (RawMessage, string, error) {
-	msg, role, err := ValidateMessageOf(raw, what, written)
+	msg, role, err := tree.ValidateMessageOf(raw, what, written)
 	if err != nil {
 		return nil, "", errors.New(err.Message)
 	}
@@ -41,15 +42,15 @@ func (st *Store) buildImported(c formats.Conversation) (*Session, []ImportWarnin
 	t.Fallback = importplan.UnixTime(c.Created)
 	if len(c.Records) == 0 {
 		if c.Unusable > 0 {
-			return nil, t.Warnings, Invalidf("%s: none of its %d records could be used; skipped", formats.ConversationName("conversation", c.Title, t.ID), c.Unusable)
+			return nil, t.Warnings, tree.Invalidf("%s: none of its %d records could be used; skipped", formats.ConversationName("conversation", c.Title, t.ID), c.Unusable)
 		}
-		s := NewSession(t.ID, c.Title, importplan.UnixTime(c.Created))
+		s := tree.NewSession(t.ID, c.Title, importplan.UnixTime(c.Created))
 		s.UpdatedAt = importplan.UnixTime(c.Updated)
 		return s, t.Warnings, nil
 	}
 	order, cursor, ok := t.Plan(&c, validateImported)
 	if !ok {
-		return nil, t.Warnings, Invalidf("%s: none of its %d records could be used; skipped", formats.ConversationName("conversation", c.Title, t.ID), len(c.Records))
+		return nil, t.Warnings, tree.Invalidf("%s: none of its %d records could be used; skipped", formats.ConversationName("conversation", c.Title, t.ID), len(c.Records))
 	}
 	s := t.session(&c, order, cursor, st.timestamp)
 	t.annotate(s, &c)
@@ -68,9 +69,9 @@ func (t *importTree) session(c *formats.Conversation, order []int32, cursor int3
 		keep = names.ValidBranch
 	}
 	how := t.Branches(order, cursor, keep)
-	s := NewSession(t.ID, c.Title, importplan.UnixTime(c.Created))
+	s := tree.NewSession(t.ID, c.Title, importplan.UnixTime(c.Created))
 	s.UpdatedAt = importplan.UnixTime(c.Updated)
-	s.Branches, s.ByName = nil, make(map[string]*Branch)
+	s.Branches, s.ByName = nil, make(map[string]*tree.Branch)
 	s.Reserve(len(order))
 	next := map[string]int{} // see autoBranchNameFrom: this build only adds branches
 	var undated []*Node      // nodes whose record gives no time

@@ -7,6 +7,7 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/formats"
 	"github.com/sessiontree/sessiontree/core/internal/importplan"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // ImportFile is one file of ImportFiles: its path relative to the folder
@@ -33,15 +34,6 @@ type FileSession struct {
 	ImportedSession
 	Tool string `json:"tool"`
 	Path string `json:"path"`
-}
-
-// FileReport says what became of one file: the tool that read it and how
-// many sessions it gave, or Skipped, why nothing was read from it.
-type FileReport struct {
-	Path     string `json:"path"`
-	Tool     string `json:"tool,omitempty"`
-	Sessions int    `json:"sessions"`
-	Skipped  string `json:"skipped,omitempty"`
 }
 
 // ImportFiles imports a set of files at once, as a coding agent or chat app
@@ -86,7 +78,7 @@ func (st *Store) ImportFiles(files []ImportFile) (*FilesResult, *Error) {
 		if len(why) == 0 {
 			why = append(why, "no files were given")
 		}
-		err := Invalidf("nothing imported: %s", strings.Join(why, "; "))
+		err := tree.Invalidf("nothing imported: %s", strings.Join(why, "; "))
 		err.Files = res.Files
 		return nil, err
 	}
@@ -185,7 +177,7 @@ func (st *Store) readGroup(files []ImportFile, g formats.FileGroup) (*ImportJob,
 			}
 		}
 		if tf.API == nil {
-			return nil, Invalidf("the task folder has no api_conversation_history.json (what the model saw); skipped")
+			return nil, tree.Invalidf("the task folder has no api_conversation_history.json (what the model saw); skipped")
 		}
 		c, w := formats.ConvertClineTask(importChecks, tf)
 		convs, warns = []formats.Conversation{c}, w
@@ -259,19 +251,19 @@ func readManifest(manifest []byte) ([]manifestEntry, error) {
 func ParseFileManifest(manifest, data []byte) ([]ImportFile, *Error) {
 	entries, err := readManifest(manifest)
 	if err != nil {
-		return nil, Invalidf("the file list must be a JSON array of {path, size}: %s", err.Error())
+		return nil, tree.Invalidf("the file list must be a JSON array of {path, size}: %s", err.Error())
 	}
 	files := make([]ImportFile, 0, len(entries))
 	pos := 0
 	for i, e := range entries {
 		if e.Path == nil || e.Size == nil || *e.Size < 0 || *e.Size > len(data)-pos {
-			return nil, Invalidf("file %d of the list needs a path and a size within the %d bytes given", i, len(data))
+			return nil, tree.Invalidf("file %d of the list needs a path and a size within the %d bytes given", i, len(data))
 		}
 		files = append(files, ImportFile{Path: *e.Path, Data: data[pos : pos+*e.Size : pos+*e.Size]})
 		pos += *e.Size
 	}
 	if pos != len(data) {
-		return nil, Invalidf("the file list's sizes add up to %d bytes, but %d were given", pos, len(data))
+		return nil, tree.Invalidf("the file list's sizes add up to %d bytes, but %d were given", pos, len(data))
 	}
 	return files, nil
 }

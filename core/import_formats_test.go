@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sessiontree/sessiontree/core/internal/formats"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -284,7 +285,7 @@ func writeOpenWebUI(chats ...owuiChat) []byte {
 		for _, r := range c.recs {
 			m := obj{"id": r.id, "childrenIds": append([]string{}, children[r.id]...), "role": r.role(), "content": r.text, "timestamp": epoch + r.t}
 			if !r.noParent {
-				m["parentId"] = Nullable(r.parent)
+				m["parentId"] = tree.Nullable(r.parent)
 			}
 			msgs[r.id] = m
 		}
@@ -329,7 +330,7 @@ func writeClaudeCode(session string, recs []rec) []byte {
 		m := obj{"type": role, "uuid": r.id, "sessionId": session, "isSidechain": false, "timestamp": isoTime(r.t),
 			"message": obj{"role": role, "content": []any{obj{"type": "text", "text": r.text}}}}
 		if !r.noParent {
-			m["parentUuid"] = Nullable(r.parent)
+			m["parentUuid"] = tree.Nullable(r.parent)
 		}
 		line, _ := json.Marshal(m)
 		b.Write(line)
@@ -349,7 +350,7 @@ func writePi(session string, recs []rec, current string) []byte {
 		m := obj{"type": "message", "id": r.id, "timestamp": isoTime(r.t),
 			"message": obj{"role": r.role(), "content": []any{obj{"type": "text", "text": r.text}}}}
 		if !r.noParent {
-			m["parentId"] = Nullable(r.parent)
+			m["parentId"] = tree.Nullable(r.parent)
 		}
 		line, _ := json.Marshal(m)
 		if r.id == current {
@@ -382,7 +383,7 @@ func writeChatGPT(id string, recs []rec, current string) []byte {
 		m := obj{"id": r.id, "children": kids, "message": obj{"id": r.id, "author": obj{"role": r.role()},
 			"create_time": epoch + r.t, "content": obj{"content_type": "text", "parts": []any{r.text}}}}
 		if !r.noParent {
-			m["parent"] = Nullable(r.parent)
+			m["parent"] = tree.Nullable(r.parent)
 		}
 		mapping[r.id] = m
 	}

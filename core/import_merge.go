@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // prepare orders the commit of the sessions read: each weighs the bytes of
@@ -42,7 +43,7 @@ func (j *ImportJob) prepare() {
 		if len(msgs) == 0 {
 			msgs = append(msgs, "the data holds no conversation")
 		}
-		j.err = Invalidf("nothing imported: %s", strings.Join(msgs, "; "))
+		j.err = tree.Invalidf("nothing imported: %s", strings.Join(msgs, "; "))
 		return
 	}
 	j.perWarn = map[string]int{}
@@ -101,7 +102,7 @@ func importReport(s *Session, existing bool, added int) ImportedSession {
 	}
 	return ImportedSession{
 		SessionID: s.ID(), Title: s.Title, Existing: existing, Added: added, NodeCount: len(s.Nodes),
-		Cursor: Nullable(s.NodeID(s.Cursor)), BranchCount: len(s.Branches), RootCount: roots,
+		Cursor: tree.Nullable(s.NodeID(s.Cursor)), BranchCount: len(s.Branches), RootCount: roots,
 	}
 }
 

@@ -1,6 +1,10 @@
 package core
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/sessiontree/sessiontree/core/internal/tree"
+)
 
 // readTextLine reads the next line of a text export (formats.TextReader):
 // the line as it stands, without its line end ("\n" or "\r\n"), white
@@ -31,7 +35,7 @@ func (j *ImportJob) readTextLine() {
 // not agree on being text (shape 't') or JSON.
 func textMismatch(name string, shape byte) *Error {
 	if shape == 't' {
-		return Invalidf("%s import: the data is text, but %s exports are JSON", name, name)
+		return tree.Invalidf("%s import: the data is text, but %s exports are JSON", name, name)
 	}
-	return Invalidf("%s import: the data is JSON, but %s exports are text", name, name)
+	return tree.Invalidf("%s import: the data is JSON, but %s exports are text", name, name)
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -48,7 +49,7 @@ func roleTexts(t *testing.T, st *Store, id string) []string {
 	ctx := ok[Context](t, st, obj{"operation": "context", "sessionId": id})
 	out := make([]string, 0, len(ctx.Messages))
 	for _, m := range ctx.Messages {
-		_, role, err := ValidateMessage(m, "m")
+		_, role, err := tree.ValidateMessage(m, "m")
 		require.Nil(t, err)
 		out = append(out, role+": "+MessageText(m))
 	}

@@ -1,5 +1,7 @@
 package core
 
+import "github.com/sessiontree/sessiontree/core/internal/tree"
+
 // Imports holds one store's sliced imports for a caller that must never
 // block for long and names things by number (the wasm binding, whose
 // importBuffer, importAppend, importStart, importStep, importFinish and
@@ -50,7 +52,7 @@ func (im *Imports) NewBuffer(sizeHint int) (int, *Error) {
 func (im *Imports) Grow(id, n int) (tail []byte, err *Error) {
 	buf, ok := im.buffers[id]
 	if !ok || n < 0 {
-		return nil, Invalidf("no import buffer %d to append %d bytes to", id, n)
+		return nil, tree.Invalidf("no import buffer %d to append %d bytes to", id, n)
 	}
 	if cap(buf)-len(buf) < n {
 		size := 2*cap(buf) + n

@@ -40,9 +40,12 @@ var layers = map[string][]string{
 	"core/internal/names": {"core/internal/jsonx", "core/internal/formats"},
 	// entries: the entry nodes' kinds, checks, JSON, text and state.
 	"core/internal/entries": {"core/internal/jsonx", "core/internal/formats", "core/internal/msgtext"},
+	// tree: the session tree itself (sessions, nodes, branches,
+	// annotations, the snapshot codec, the context), typed, with no store.
+	"core/internal/tree": {"core/internal/jsonx", "core/internal/formats", "core/internal/entries", "core/internal/msgtext", "core/internal/names", "core/internal/treeview"},
 	// benchdata: the benchmarks' corpora, imported by test files only.
 	"core/internal/benchdata": {"core/internal/jsonx"},
-	"core":                    {"core/internal/jsonx", "core/internal/search", "core/internal/formats", "core/internal/cite", "core/internal/msgtext", "core/internal/benchdata", "core/internal/tidy", "core/internal/treeview", "core/internal/importplan", "core/internal/entries", "core/internal/names"},
+	"core":                    {"core/internal/jsonx", "core/internal/search", "core/internal/formats", "core/internal/cite", "core/internal/msgtext", "core/internal/benchdata", "core/internal/tidy", "core/internal/treeview", "core/internal/importplan", "core/internal/entries", "core/internal/names", "core/internal/tree"},
 	"core/wire":               {"core", "core/internal/jsonx", "core/internal/benchdata"},
 	// protocolgen: the program go generate runs to write the JS side of
 	// the contract (js/protocol.js, blocks of js/sessiontree.d.ts).

@@ -3,6 +3,8 @@ package core
 import (
 	"runtime"
 	"runtime/metrics"
+
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // The memory budget: a store given one (Options.MemoryBudget,
@@ -150,5 +152,5 @@ func (st *Store) checkMemory(what string, incoming, grow, growth int) *Error {
 
 //go:noinline
 func tooLarge(what string, size int, need, held, limit int64) *Error {
-	return Invalidf("%s of %d bytes refused: it needs about %d bytes of memory, and with the %d bytes in use that passes the memory budget of %d bytes (init option memoryBudget); nothing was changed", what, size, need, held, limit)
+	return tree.Invalidf("%s of %d bytes refused: it needs about %d bytes of memory, and with the %d bytes in use that passes the memory budget of %d bytes (init option memoryBudget); nothing was changed", what, size, need, held, limit)
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/formats"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/sessiontree/sessiontree/core/internal/names"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // The longest session id, node id and branch name, in code points (see
@@ -30,7 +31,7 @@ func NameProblem(s string, max int) string { return names.Problem(s, max) }
 // is INVALID_ARGUMENT naming the field and the value.
 func (r *request) nameField(field, value string, max int) *Error {
 	if jsonx.LoneSurrogate(r.fields[field]) >= 0 {
-		return Invalidf("field %q holds a lone UTF-16 surrogate; ids and branch names must be valid Unicode", field)
+		return tree.Invalidf("field %q holds a lone UTF-16 surrogate; ids and branch names must be valid Unicode", field)
 	}
 	return checkName(field, value, max)
 }
@@ -76,13 +77,13 @@ func (st *Store) importNames(c *formats.Conversation) (string, []ImportWarning) 
 func checkSnapshotNames(s *Session) *Error {
 	for _, b := range s.Branches {
 		if p := NameProblem(b.Name, MaxBranchNameLength); p != "" {
-			return SnapshotFault("branch name %q %s", b.Name, p)
+			return tree.SnapshotFault("branch name %q %s", b.Name, p)
 		}
 	}
 	for i := range s.Nodes {
 		if id := s.Nodes[i].ID; !names.PlainASCII(id) {
 			if p := NameProblem(id, MaxNodeIDLength); p != "" {
-				return SnapshotFault("node id %q %s", id, p)
+				return tree.SnapshotFault("node id %q %s", id, p)
 			}
 		}
 	}

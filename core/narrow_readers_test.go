@@ -7,6 +7,7 @@ import (
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/sessiontree/sessiontree/core/internal/msgtext"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -162,7 +163,7 @@ func TestStubEntriesAndBatchFilesReadAsTheTaggedStructs(t *testing.T) {
 		var want []stubEntry
 		for _, e := range old {
 			w := stubEntry{SessionID: e.SessionID, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, NodeCount: e.NodeCount,
-				Tool: e.Tool, Project: e.Project, Source: (*StubSource)(e.Source)}
+				Tool: e.Tool, Project: e.Project, Source: (*tree.StubSource)(e.Source)}
 			for _, o := range []struct {
 				from *string
 				to   *string

@@ -2,6 +2,8 @@ package core
 
 import (
 	"strings"
+
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // touch stamps the session as updated and records the change by operation
@@ -35,17 +37,17 @@ func opAppend(st *Store, r *request) (any, *Error) {
 	n := &Node{Kind: KindMessage}
 	switch hasMsg, hasEntry := r.has("message"), r.has("entry"); {
 	case hasMsg && hasEntry:
-		return nil, Invalidf("fields \"message\" and \"entry\" exclude each other: append takes one of them")
+		return nil, tree.Invalidf("fields \"message\" and \"entry\" exclude each other: append takes one of them")
 	case hasEntry:
 		if n.Kind, n.Entry, err = ParseEntry(r.fields["entry"], "entry"); err != nil {
 			return nil, err
 		}
 	case hasMsg:
-		if n.Message, n.MessageRole, err = ValidateMessageOf(r.fields["message"], "message", r.valid); err != nil {
+		if n.Message, n.MessageRole, err = tree.ValidateMessageOf(r.fields["message"], "message", r.valid); err != nil {
 			return nil, err
 		}
 	default:
-		return nil, Invalidf("field \"message\" (a chat message) or \"entry\" (an entry {kind, …}) is required for operation \"append\"")
+		return nil, tree.Invalidf("field \"message\" (a chat message) or \"entry\" (an entry {kind, …}) is required for operation \"append\"")
 	}
 	branch, err := r.branchName("branch", false)
 	if err != nil {
@@ -192,7 +194,7 @@ func opBranchSummary(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	if strings.TrimSpace(summary) == "" {
-		return nil, Invalidf("field \"summary\" must not be empty")
+		return nil, tree.Invalidf("field \"summary\" must not be empty")
 	}
 	if err := s.CheckBranchTarget(i, name); err != nil {
 		return nil, err
@@ -238,7 +240,7 @@ func (st *Store) sessionList() []SessionSummary {
 			SessionID:    s.ID(),
 			Title:        s.Title,
 			NodeCount:    count,
-			Cursor:       Nullable(cursor),
+			Cursor:       tree.Nullable(cursor),
 			ActiveBranch: s.Active,
 			UpdatedAt:    s.UpdatedAt,
 			Tool:         s.Tool,
@@ -250,10 +252,10 @@ func (st *Store) sessionList() []SessionSummary {
 
 // placement reads the request's optional "branch" and decides where the
 // next append to s goes (see place), changing nothing.
-func (r *request) placement(s *Session) (Placement, *Error) {
+func (r *request) placement(s *Session) (tree.Placement, *Error) {
 	branch, err := r.branchName("branch", false)
 	if err != nil {
-		return Placement{}, err
+		return tree.Placement{}, err
 	}
 	return s.Place(branch)
 }

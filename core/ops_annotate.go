@@ -1,6 +1,9 @@
 package core
 
-import "github.com/sessiontree/sessiontree/core/internal/jsonx"
+import (
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
+)
 
 // addAnnotation records a new annotation on s for operation op.
 func (st *Store) addAnnotation(s *Session, a *Annotation, op string) {
@@ -17,13 +20,13 @@ func opLabel(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	if _, present := r.fields["label"]; !present {
-		return nil, Invalidf("field \"label\" is required for operation \"label\" (\"\" clears the label)")
+		return nil, tree.Invalidf("field \"label\" is required for operation \"label\" (\"\" clears the label)")
 	}
 	label, err := r.optStr("label")
 	if err != nil {
 		return nil, err
 	}
-	if err := CheckLabel(label); err != nil {
+	if err := tree.CheckLabel(label); err != nil {
 		return nil, err
 	}
 	st.addAnnotation(s, &Annotation{Kind: AnnotationLabel, NodeID: s.Nodes[i].ID, Label: label}, r.op)
@@ -38,7 +41,7 @@ func opHide(st *Store, r *request) (any, *Error) {
 	hidden := true
 	if r.has("hidden") {
 		if !jsonx.ReadBool(r.fields["hidden"], &hidden) {
-			return nil, Invalidf("field \"hidden\" must be true or false")
+			return nil, tree.Invalidf("field \"hidden\" must be true or false")
 		}
 	}
 	st.addAnnotation(s, &Annotation{Kind: AnnotationHide, NodeID: s.Nodes[i].ID, Hidden: hidden}, r.op)
@@ -51,7 +54,7 @@ func opPrefer(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	if _, present := r.fields["nodeId"]; !present {
-		return nil, Invalidf("field \"nodeId\" is required for operation \"prefer\" (null clears the preferred path)")
+		return nil, tree.Invalidf("field \"nodeId\" is required for operation \"prefer\" (null clears the preferred path)")
 	}
 	i := int32(-1)
 	if r.has("nodeId") {

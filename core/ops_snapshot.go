@@ -1,11 +1,13 @@
 package core
 
+import "github.com/sessiontree/sessiontree/core/internal/tree"
+
 func opSnapshotSave(st *Store, r *request) (any, *Error) {
 	s, err := r.existing(st)
 	if err != nil {
 		return nil, err
 	}
-	return SnapshotValue{s}, nil
+	return tree.SnapshotValue{Session: s}, nil
 }
 
 func opSnapshotLoad(st *Store, r *request) (any, *Error) {
@@ -14,7 +16,7 @@ func opSnapshotLoad(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	if !r.has("snapshot") {
-		return nil, Invalidf("field \"snapshot\" is required for operation \"snapshot.load\"")
+		return nil, tree.Invalidf("field \"snapshot\" is required for operation \"snapshot.load\"")
 	}
 	s, err := st.loadSnapshot(id, r.fields["snapshot"], r.snapshotValid(), r.op)
 	if err != nil {
@@ -28,7 +30,7 @@ func opSnapshotLoad(st *Store, r *request) (any, *Error) {
 // time, tool, project and, when the snapshot has none, title), recording
 // the change under op; a trashed id is SESSION_ALREADY_EXISTS.
 func (st *Store) loadSnapshot(id string, raw []byte, valid bool, op string) (*Session, *Error) {
-	s, hasTitle, err := ParseSnapshotOf(raw, id, valid)
+	s, hasTitle, err := tree.ParseSnapshotOf(raw, id, valid)
 	if err != nil {
 		return nil, err
 	}
@@ -58,9 +60,9 @@ func (st *Store) loadSnapshot(id string, raw []byte, valid bool, op string) (*Se
 // session is already stored.
 func opRestore(st *Store, r *request) (any, *Error) {
 	if !r.has("snapshot") {
-		return nil, Invalidf("field \"snapshot\" is required for operation \"restore\"")
+		return nil, tree.Invalidf("field \"snapshot\" is required for operation \"restore\"")
 	}
-	s, _, err := ParseSnapshotOf(r.fields["snapshot"], "", r.snapshotValid())
+	s, _, err := tree.ParseSnapshotOf(r.fields["snapshot"], "", r.snapshotValid())
 	if err != nil {
 		return nil, err
 	}

@@ -1,5 +1,7 @@
 package core
 
+import "github.com/sessiontree/sessiontree/core/internal/tree"
+
 // opLeaf answers {"operation":"leaf","sessionId":…,"nodeId"?:…}: the
 // newest leaf under nodeId, or of the whole session without it.
 // SESSION_NOT_FOUND, NODE_NOT_FOUND.
@@ -14,7 +16,7 @@ func opLeaf(st *Store, r *request) (any, *Error) {
 			return nil, err
 		}
 	}
-	return Leaf{SessionID: s.ID(), NodeID: Nullable(s.NodeID(at)), Leaf: Nullable(s.NodeID(s.NewestLeaf(at)))}, nil
+	return Leaf{SessionID: s.ID(), NodeID: tree.Nullable(s.NodeID(at)), Leaf: tree.Nullable(s.NodeID(s.NewestLeaf(at)))}, nil
 }
 
 // opSwitch answers {"operation":"switch","sessionId":…,"nodeId"|"branch":…}:
@@ -31,7 +33,7 @@ func opSwitch(st *Store, r *request) (any, *Error) {
 	}
 	hasNode, hasBranch := r.has("nodeId"), r.has("branch")
 	if hasNode == hasBranch {
-		return nil, Invalidf("operation \"switch\" takes exactly one of the fields \"nodeId\" (go to the newest leaf under it) and \"branch\" (go to its tip)")
+		return nil, tree.Invalidf("operation \"switch\" takes exactly one of the fields \"nodeId\" (go to the newest leaf under it) and \"branch\" (go to its tip)")
 	}
 	if hasNode {
 		_, at, err := r.sessionNode(st)
@@ -48,7 +50,7 @@ func opSwitch(st *Store, r *request) (any, *Error) {
 		}
 		b := s.ByName[name]
 		if b == nil {
-			return nil, Errorf(NotFound, "branch %q does not exist in session %q", name, s.ID())
+			return nil, tree.Errorf(NotFound, "branch %q does not exist in session %q", name, s.ID())
 		}
 		if b.Tip >= 0 {
 			s.Cursor = b.Tip
@@ -105,5 +107,5 @@ func (r *request) boolField(field string) (bool, *Error) {
 	case "false":
 		return false, nil
 	}
-	return false, Invalidf("field %q must be true or false", field)
+	return false, tree.Invalidf("field %q must be true or false", field)
 }

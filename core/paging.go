@@ -12,7 +12,10 @@ package core
 // of the public API sees the answer the session would have given had it
 // stayed in memory. PagedOut never leaves the shim.
 
-import "github.com/sessiontree/sessiontree/core/internal/jsonx"
+import (
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
+)
 
 // PagedOut is the internal error code of a call that needed a session
 // whose nodes are not in memory (a stub; see the file comment). It is not
@@ -33,9 +36,9 @@ func (st *Store) pageFault(ids ...string) *Error {
 		}
 	}
 	if len(ids) == 1 {
-		return Errorf(PagedOut, "session %q is not in memory", ids[0])
+		return tree.Errorf(PagedOut, "session %q is not in memory", ids[0])
 	}
-	return Errorf(PagedOut, "%d sessions are not in memory", len(ids))
+	return tree.Errorf(PagedOut, "%d sessions are not in memory", len(ids))
 }
 
 // pagedIDs returns the ids of every stub, in creation order.
@@ -57,7 +60,7 @@ func stubOf(s *Session) *Session {
 	if s.Paged != nil {
 		return s
 	}
-	stub := NewStub(s.ID(), &PageStub{NodeCount: len(s.Nodes), Cursor: s.NodeID(s.Cursor)})
+	stub := tree.NewStub(s.ID(), &tree.PageStub{NodeCount: len(s.Nodes), Cursor: s.NodeID(s.Cursor)})
 	stub.Title, stub.CreatedAt, stub.UpdatedAt, stub.Active = s.Title, s.CreatedAt, s.UpdatedAt, s.Active
 	stub.Tool, stub.Project, stub.Source = s.Tool, s.Project, s.Source
 	return stub
@@ -77,7 +80,7 @@ type stubEntry struct {
 	Tool         string
 	Project      string
 	// Source is the stored summary's source link (appendSourceMeta).
-	Source *StubSource
+	Source *tree.StubSource
 	has    stubHas
 }
 
@@ -103,7 +106,7 @@ func readStubEntry(el []byte, e *stubEntry) bool {
 		case 4:
 			ok = jsonx.ReadInt(v, &e.NodeCount) && ok
 		case 9:
-			ok = ReadStubSource(v, &e.Source) && ok
+			ok = tree.ReadStubSource(v, &e.Source) && ok
 		case 1, 5, 6:
 			bit := [...]stubHas{1: hasTitle, 5: hasCursor, 6: hasActiveBranch}[field]
 			if jsonx.IsNull(v) {
@@ -142,7 +145,7 @@ func readStubEntries(v []byte) ([]stubEntry, bool) {
 func opPageStub(st *Store, r *request) (any, *Error) {
 	list, ok := readStubEntries(r.fields["sessions"])
 	if !ok || !r.has("sessions") {
-		return nil, Invalidf("field \"sessions\" must be an array of session summaries for operation \"page.stub\"")
+		return nil, tree.Invalidf("field \"sessions\" must be an array of session summaries for operation \"page.stub\"")
 	}
 	n, err := st.pageStub(list)
 	if err != nil {
@@ -157,7 +160,7 @@ func opPageStub(st *Store, r *request) (any, *Error) {
 func (st *Store) pageStub(list []stubEntry) (int, *Error) {
 	for i, e := range list {
 		if e.SessionID == "" || e.NodeCount < 0 {
-			return 0, Invalidf("page.stub: session %d has no sessionId or a negative nodeCount", i)
+			return 0, tree.Invalidf("page.stub: session %d has no sessionId or a negative nodeCount", i)
 		}
 	}
 	for i := range list {
@@ -167,7 +170,7 @@ func (st *Store) pageStub(list []stubEntry) (int, *Error) {
 			continue
 		}
 		if s == nil {
-			s = NewStub(e.SessionID, &PageStub{})
+			s = tree.NewStub(e.SessionID, &tree.PageStub{})
 			s.Active = DefaultBranch
 			st.put(s)
 		}
@@ -207,11 +210,11 @@ func opPageOut(st *Store, r *request) (any, *Error) {
 	}
 	s := st.sessions[id]
 	if s == nil {
-		return nil, Errorf(SessionNotFound, "session %q does not exist", id)
+		return nil, tree.Errorf(SessionNotFound, "session %q does not exist", id)
 	}
 	for _, d := range st.dirty {
 		if d.id == id {
-			return nil, Invalidf("session %q has changes not yet stored; it stays in memory", id)
+			return nil, tree.Invalidf("session %q has changes not yet stored; it stays in memory", id)
 		}
 	}
 	stub := stubOf(s)

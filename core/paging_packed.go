@@ -3,6 +3,8 @@ package core
 import (
 	"encoding/binary"
 	"unicode/utf8"
+
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // The packed form of page.stub's summaries, what the JS shim sends at
@@ -101,7 +103,7 @@ func readPackedStubs(data []byte) ([]stubEntry, *Error) {
 	p := &packedReader{data: data, text: string(data)}
 	count := p.uint32()
 	if p.bad == "" && uint64(count) > uint64(len(data))/25 { // a summary takes at least 25 bytes
-		return nil, Invalidf("page.stub: %d packed summaries cannot fit in %d bytes", count, len(data))
+		return nil, tree.Invalidf("page.stub: %d packed summaries cannot fit in %d bytes", count, len(data))
 	}
 	list := make([]stubEntry, count)
 	for i := range list {
@@ -122,7 +124,7 @@ func readPackedStubs(data []byte) ([]stubEntry, *Error) {
 		}
 		e.Tool, e.Project = p.string(), p.string()
 		if flags&StubHasSource != 0 {
-			e.Source = &StubSource{SessionID: p.string()}
+			e.Source = &tree.StubSource{SessionID: p.string()}
 			if flags&StubHasSourceNodeID != 0 {
 				id := p.string()
 				e.Source.NodeID = &id
@@ -130,7 +132,7 @@ func readPackedStubs(data []byte) ([]stubEntry, *Error) {
 			e.Source.Via = p.string()
 		}
 		if p.bad != "" {
-			return nil, Invalidf("page.stub: packed summary %d (from byte %d) is %s", i, start, p.bad)
+			return nil, tree.Invalidf("page.stub: packed summary %d (from byte %d) is %s", i, start, p.bad)
 		}
 		if nodes == 0xFFFFFFFF {
 			e.NodeCount = -1 // refused by pageStub, as a negative nodeCount
@@ -139,10 +141,10 @@ func readPackedStubs(data []byte) ([]stubEntry, *Error) {
 		}
 	}
 	if p.bad != "" {
-		return nil, Invalidf("page.stub: the packed summaries are %s", p.bad)
+		return nil, tree.Invalidf("page.stub: the packed summaries are %s", p.bad)
 	}
 	if p.pos != len(data) {
-		return nil, Invalidf("page.stub: %d bytes follow the last packed summary", len(data)-p.pos)
+		return nil, tree.Invalidf("page.stub: %d bytes follow the last packed summary", len(data)-p.pos)
 	}
 	return list, nil
 }

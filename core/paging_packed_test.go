@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -62,11 +63,11 @@ func TestPageStubPackedAnswersAsPageStub(t *testing.T) {
 	rounds := [][]stubEntry{{
 		{SessionID: "a", Title: "First", CreatedAt: "2026-01-02T03:04:05.000Z", UpdatedAt: "2026-01-02T03:05:05.000Z", NodeCount: 4, Cursor: "n0004", ActiveBranch: "main", Tool: "codex", Project: "/home/me/p", has: hasTitle | hasCursor | hasActiveBranch},
 		{SessionID: "b-é", Title: "Forked \"quoted\"", CreatedAt: "2026-01-03T00:00:00.000Z", UpdatedAt: "2026-01-03T00:00:00.000Z", NodeCount: 6, Cursor: "", ActiveBranch: "side", has: hasTitle | hasCursor | hasActiveBranch,
-			Source: &StubSource{SessionID: "a", NodeID: &node, Via: "fork"}},
+			Source: &tree.StubSource{SessionID: "a", NodeID: &node, Via: "fork"}},
 		{SessionID: "c", UpdatedAt: "2026-01-04T00:00:00.000Z", NodeCount: 0},
 	}, {
 		{SessionID: "a", Title: "First, renamed", UpdatedAt: "2026-01-05T00:00:00.000Z", NodeCount: 5, has: hasTitle},
-		{SessionID: "d", Title: "New", UpdatedAt: "2026-01-06T00:00:00.000Z", NodeCount: 1, Cursor: "n0001", has: hasTitle | hasCursor, Source: &StubSource{SessionID: "c", Via: "clone"}},
+		{SessionID: "d", Title: "New", UpdatedAt: "2026-01-06T00:00:00.000Z", NodeCount: 1, Cursor: "n0001", has: hasTitle | hasCursor, Source: &tree.StubSource{SessionID: "c", Via: "clone"}},
 	}}
 	viaJSON, packed := New(Options{}), New(Options{})
 	for r, list := range rounds {
@@ -96,11 +97,6 @@ func TestPageStubPackedAnswersAsPageStub(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 4, packed.stubs)
-}
-
-// MarshalJSON writes a stubSource as a page.stub entry's "source".
-func (e *StubSource) MarshalJSON() ([]byte, error) {
-	return json.Marshal(map[string]any{"sessionId": e.SessionID, "nodeId": e.NodeID, "via": e.Via})
 }
 
 // TestPageStubPackedRefusesBadDataAndChangesNothing cuts, pads and
@@ -140,7 +136,7 @@ func TestPageStubPackedRefusesBadDataAndChangesNothing(t *testing.T) {
 // takes makes a store whose sessions answer is well-formed.
 func FuzzPageStubPacked(f *testing.F) {
 	node := "n1"
-	f.Add(packStubs([]stubEntry{{SessionID: "a", Title: "A", NodeCount: 2, Cursor: "n2", has: hasTitle | hasCursor, Source: &StubSource{SessionID: "b", NodeID: &node, Via: "fork"}}}))
+	f.Add(packStubs([]stubEntry{{SessionID: "a", Title: "A", NodeCount: 2, Cursor: "n2", has: hasTitle | hasCursor, Source: &tree.StubSource{SessionID: "b", NodeID: &node, Via: "fork"}}}))
 	f.Add([]byte{1, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		st := New(Options{})

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -148,7 +149,7 @@ func TestReadStubsTakesEachMemberOfItsType(t *testing.T) {
 	assert.NotZero(t, a.has&hasCursor)
 	assert.Equal(t, "né", a.Cursor)
 	require.NotNil(t, a.Source)
-	assert.Equal(t, StubSource{SessionID: "b", Via: "fork"}, *a.Source)
+	assert.Equal(t, tree.StubSource{SessionID: "b", Via: "fork"}, *a.Source)
 	assert.NotZero(t, b.has&hasTitle)
 	assert.Equal(t, "T", b.Title)
 	assert.Equal(t, "", b.Tool)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -47,7 +48,7 @@ func TestTrimNumberSuffix(t *testing.T) {
 		"main-2": "main", "main-12": "main", "main": "main", "main-": "main-", "-2": "", "a-b-3": "a-b", "v2": "v2", "x-2a": "x-2a", "": "",
 	} {
 		t.Run(name+" gives "+want, func(t *testing.T) {
-			assert.Equal(t, want, TrimNumberSuffix(name), "trimNumberSuffix(%q)", name)
+			assert.Equal(t, want, tree.TrimNumberSuffix(name), "trimNumberSuffix(%q)", name)
 		})
 	}
 }

@@ -16,11 +16,6 @@ import "slices"
 // answered by core, listed here so the shim takes it from the contract.
 const StorageError Code = "STORAGE_ERROR"
 
-// Reason is the cause of a failure finer than its code, in the envelope
-// as error.reason: a caller that acts on a cause reads this, never the
-// message's wording. Most failures have none.
-type Reason string
-
 // The reasons of the contract.
 const (
 	// NothingToImport: import data that no format reads, or a JSON array

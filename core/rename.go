@@ -1,5 +1,7 @@
 package core
 
+import "github.com/sessiontree/sessiontree/core/internal/tree"
+
 // Renaming a session. The title is an appended record, never an edit: a
 // rename appends a "title" annotation (see AnnotationTitle) and the
 // newest one is the title that sessions, session and every view show. No
@@ -19,13 +21,13 @@ func opRename(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	if _, present := r.fields["title"]; !present {
-		return nil, Invalidf("field \"title\" is required for operation \"rename\" (\"\" clears the title)")
+		return nil, tree.Invalidf("field \"title\" is required for operation \"rename\" (\"\" clears the title)")
 	}
 	title, err := r.optStr("title")
 	if err != nil {
 		return nil, err
 	}
-	if err := CheckTitle(title); err != nil {
+	if err := tree.CheckTitle(title); err != nil {
 		return nil, err
 	}
 	st.addAnnotation(s, &Annotation{Kind: AnnotationTitle, Title: title}, r.op)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/sessiontree/sessiontree/core/internal/search"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // Limits of the search request.
@@ -76,14 +77,14 @@ func parseSearchRequest(st *Store, r *request) (*searchRequest, *Error) {
 	if r.has("limit") {
 		var limit float64
 		if !jsonx.ReadFloat(r.fields["limit"], &limit) || limit != float64(int(limit)) || limit < 1 || limit > MaxSearchLimit {
-			return nil, Invalidf("field \"limit\" must be an integer from 1 to %d", MaxSearchLimit)
+			return nil, tree.Invalidf("field \"limit\" must be an integer from 1 to %d", MaxSearchLimit)
 		}
 		q.limit = int(limit)
 	}
 	if r.has("roles") {
 		var roles []string
 		if !jsonx.ReadStrings(r.fields["roles"], &roles) {
-			return nil, Invalidf("field \"roles\" must be an array of role names such as [\"user\", \"assistant\"]")
+			return nil, tree.Invalidf("field \"roles\" must be an array of role names such as [\"user\", \"assistant\"]")
 		}
 		if err := q.setRoles(roles); err != nil {
 			return nil, err
@@ -100,10 +101,10 @@ func parseSearchRequest(st *Store, r *request) (*searchRequest, *Error) {
 // checkQuery refuses an empty or too long query.
 func checkQuery(query string) *Error {
 	if strings.TrimSpace(query) == "" {
-		return Invalidf("field \"query\" must not be empty")
+		return tree.Invalidf("field \"query\" must not be empty")
 	}
 	if n := utf8.RuneCountInString(query); n > MaxQueryLength {
-		return Invalidf("field \"query\" is %d characters long; the longest query is %d", n, MaxQueryLength)
+		return tree.Invalidf("field \"query\" is %d characters long; the longest query is %d", n, MaxQueryLength)
 	}
 	return nil
 }
@@ -139,7 +140,7 @@ func (st *Store) searchable(filtered bool) *Error {
 	// index a page kept, if it has not, and runs the search again: see
 	// retryPaged in js/local-paging.js).
 	if err := st.checkMemory("search", 0, nodes, LoadedNodeBytes); err != nil {
-		return Invalidf("a search across every session is refused: it would load the %d sessions not in memory (%d nodes) at once, about %d bytes of memory, and with the %d bytes in use that passes the memory budget of %d bytes (init option memoryBudget); search within one session (field \"sessionId\"); nothing was changed",
+		return tree.Invalidf("a search across every session is refused: it would load the %d sessions not in memory (%d nodes) at once, about %d bytes of memory, and with the %d bytes in use that passes the memory budget of %d bytes (init option memoryBudget); search within one session (field \"sessionId\"); nothing was changed",
 			len(ids), nodes, int64(nodes)*LoadedNodeBytes, st.inUse(), st.budget)
 	}
 	return st.pageFault(ids...)
@@ -155,7 +156,7 @@ const LoadedNodeBytes = 2048
 // checkBranch refuses a branch the searched session does not have.
 func (q *searchRequest) checkBranch() *Error {
 	if q.session != nil && q.branch != "" && q.session.ByName[q.branch] == nil {
-		return Errorf(NotFound, "branch %q does not exist in session %q", q.branch, q.session.ID())
+		return tree.Errorf(NotFound, "branch %q does not exist in session %q", q.branch, q.session.ID())
 	}
 	return nil
 }
@@ -164,7 +165,7 @@ func (q *searchRequest) checkBranch() *Error {
 func (q *searchRequest) setRoles(roles []string) *Error {
 	for i, role := range roles {
 		if role == "" {
-			return Invalidf("field \"roles\"[%d] must not be empty", i)
+			return tree.Invalidf("field \"roles\"[%d] must not be empty", i)
 		}
 		if q.roles == nil {
 			q.roles = make(map[string]bool)
@@ -204,7 +205,7 @@ func (st *Store) Search(query string, opts SearchOptions) (SearchResult, error) 
 	}
 	if err == nil && opts.Limit != 0 {
 		if opts.Limit < 1 || opts.Limit > MaxSearchLimit {
-			err = Invalidf("field \"limit\" must be an integer from 1 to %d", MaxSearchLimit)
+			err = tree.Invalidf("field \"limit\" must be an integer from 1 to %d", MaxSearchLimit)
 		}
 		q.limit = opts.Limit
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/sessiontree/sessiontree/core/internal/cite"
 	"github.com/sessiontree/sessiontree/core/internal/msgtext"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // searchText returns the text search sees for node i of s: the message
@@ -19,7 +20,7 @@ func searchText(s *Session, i int32) string {
 		text, ok = msgtext.Plain(n.Message)
 	}
 	if !ok {
-		text = NodeText(n)
+		text = tree.NodeText(n)
 	}
 	text = cite.Strip(text) // citation markers: nothing to find, nothing to show in a snippet
 	if label := s.Labels[i]; label != "" {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // snapshotSeeds returns snapshots of sessions of every shape (messages,
@@ -73,9 +74,9 @@ func FuzzSnapshotLoad(f *testing.F) {
 				panic(fmt.Sprintf("HANG on %q", snap))
 			}
 		}()
-		s, _, err := ParseSnapshotOf(snap, "", false)
+		s, _, err := tree.ParseSnapshotOf(snap, "", false)
 		if compact, cerr := jsonx.CompactRaw(snap); cerr == nil && bytes.Equal(compact, snap) {
-			fast, _, ferr := ParseSnapshotOf(snap, "", true)
+			fast, _, ferr := tree.ParseSnapshotOf(snap, "", true)
 			if (ferr == nil) != (err == nil) || ferr != nil && ferr.Message != err.Message {
 				t.Fatalf("the compact-input path answers %q differently: %v, general %v", snap, ferr, err)
 			}
@@ -121,7 +122,7 @@ func FuzzSnapshotLoad(f *testing.F) {
 
 func TestSnapshotFuzzSeedsLoad(t *testing.T) {
 	for _, seed := range snapshotSeeds(t) {
-		s, _, err := ParseSnapshotOf(seed, "", true)
+		s, _, err := tree.ParseSnapshotOf(seed, "", true)
 		if err != nil {
 			t.Fatalf("seed %s: %v", seed, err)
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -213,7 +214,7 @@ func TestSnapshotNodesAreParsedDuringTheMemberWalk(t *testing.T) {
 		`{"version":1,"nodes":[],"sessionId":"s","cursor":null,"activeBranch":"main","nodes":[` + n + `]}`: false,
 	}
 	for text, inPlace := range cases {
-		top, early, err := ScanSnapshotTop([]byte(text), false)
+		top, early, err := tree.ScanSnapshotTop([]byte(text), false)
 		require.NoError(t, err, text)
 		assert.Equal(t, inPlace, early != nil, text)
 		assert.Equal(t, "[", string(top["nodes"][:1]), text)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sessiontree/sessiontree/core/internal/formats"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // Options configure a Store. The zero value uses the system clock and
@@ -141,7 +142,7 @@ func (st *Store) session(id string) (*Session, *Error) {
 		}
 		return s, nil
 	}
-	return nil, Errorf(SessionNotFound, "session %q does not exist", id)
+	return nil, tree.Errorf(SessionNotFound, "session %q does not exist", id)
 }
 
 // put adds or replaces a session, keeping a replaced session's place in

@@ -12,6 +12,7 @@ import (
 	"bytes"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // opSyncMerge appends nodes written by another tab to an existing session:
@@ -35,11 +36,11 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 	}
 	raw, ok := r.fields["nodes"]
 	if !ok || len(bytes.TrimSpace(raw)) == 0 || bytes.TrimSpace(raw)[0] != '[' {
-		return nil, Invalidf("field \"nodes\" must be an array of nodes for operation \"sync.merge\"")
+		return nil, tree.Invalidf("field \"nodes\" must be an array of nodes for operation \"sync.merge\"")
 	}
 	list, jerr := jsonx.RawArray(raw)
 	if jerr != nil {
-		return nil, Invalidf("field \"nodes\" must be an array: %s", jsonx.ErrorText(jerr))
+		return nil, tree.Invalidf("field \"nodes\" must be an array: %s", jsonx.ErrorText(jerr))
 	}
 	title, err := r.optStr("title")
 	if err != nil {
@@ -61,7 +62,7 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 	var annotations []RawMessage
 	if r.has("annotations") {
 		if annotations, jerr = jsonx.RawArray(r.fields["annotations"]); jerr != nil {
-			return nil, Invalidf("field \"annotations\" must be an array: %s", jsonx.ErrorText(jerr))
+			return nil, tree.Invalidf("field \"annotations\" must be an array: %s", jsonx.ErrorText(jerr))
 		}
 	}
 
@@ -91,7 +92,7 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 		i, ok := s.Index[cursor]
 		if !ok {
 			undo()
-			return nil, SnapshotFault("cursor %q is not a node of the merge", cursor)
+			return nil, tree.SnapshotFault("cursor %q is not a node of the merge", cursor)
 		}
 		s.Cursor = i
 	}
@@ -121,8 +122,8 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 func markPush(s *Session) func() {
 	n := len(s.Nodes)
 	leaves := s.Leaves
-	branches := append([]*Branch(nil), s.Branches...)
-	saved := make([]Branch, len(branches))
+	branches := append([]*tree.Branch(nil), s.Branches...)
+	saved := make([]tree.Branch, len(branches))
 	for i, b := range branches {
 		saved[i] = *b
 	}
@@ -136,7 +137,7 @@ func markPush(s *Session) func() {
 		s.Nodes, s.Parent, s.Depth, s.Children = s.Nodes[:n], s.Parent[:n], s.Depth[:n], s.Children[:n]
 		s.Leaves = leaves
 		s.Branches = branches
-		s.ByName = make(map[string]*Branch, len(branches))
+		s.ByName = make(map[string]*tree.Branch, len(branches))
 		s.LastBranch = nil
 		for i, b := range branches {
 			*b = saved[i]
@@ -161,7 +162,7 @@ func opSyncForget(st *Store, r *request) (any, *Error) {
 		delete(st.trash, id)
 		st.forgetKept() // its erasure deleted the kept index (store/erase.js)
 	} else if s = st.sessions[id]; s == nil {
-		return nil, Errorf(SessionNotFound, "session %q does not exist", id)
+		return nil, tree.Errorf(SessionNotFound, "session %q does not exist", id)
 	} else {
 		st.remove(s)
 	}

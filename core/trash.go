@@ -3,6 +3,8 @@ package core
 import (
 	"slices"
 	"strings"
+
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // The trash. "delete" takes a session out of the store — out of sessions,
@@ -33,10 +35,10 @@ func trashItem(s *Session) TrashItem {
 // a new session may not take it.
 func (st *Store) taken(id string) *Error {
 	if st.sessions[id] != nil {
-		return Errorf(SessionAlreadyExists, "session %q already exists", id)
+		return tree.Errorf(SessionAlreadyExists, "session %q already exists", id)
 	}
 	if st.trash[id] != nil {
-		return Errorf(SessionAlreadyExists, "session %q is in the trash; restore it or empty the trash first", id)
+		return tree.Errorf(SessionAlreadyExists, "session %q is in the trash; restore it or empty the trash first", id)
 	}
 	return nil
 }
@@ -129,7 +131,7 @@ func (r *request) trashed(st *Store) (*Session, *Error) {
 	if s := st.trash[id]; s != nil {
 		return s, nil
 	}
-	return nil, Errorf(SessionNotFound, "session %q is not in the trash", id)
+	return nil, tree.Errorf(SessionNotFound, "session %q is not in the trash", id)
 }
 
 // opTrashRestore answers {"operation":"trash.restore","sessionId":…}: the

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 	"github.com/sessiontree/sessiontree/core/internal/treeview"
 )
 
@@ -63,7 +64,7 @@ func opTreeRows(st *Store, r *request) (any, *Error) {
 		}
 		v.from, v.to = treeview.Centred(int(v.RowOf[i]), w.limit, len(v.Order))
 	} else if w.offset > len(v.Order) {
-		return nil, Invalidf("field \"offset\" is %d, past the last row (the session has %d rows)", w.offset, len(v.Order))
+		return nil, tree.Invalidf("field \"offset\" is %d, past the last row (the session has %d rows)", w.offset, len(v.Order))
 	}
 	return v, nil
 }
@@ -95,9 +96,9 @@ func (r *request) rowWindow() (rowWindow, *Error) {
 	if r.has("around") {
 		switch {
 		case r.has("offset"):
-			return w, Invalidf("field \"around\" cannot be given with \"offset\"; give one of them")
+			return w, tree.Invalidf("field \"around\" cannot be given with \"offset\"; give one of them")
 		case !r.has("limit"):
-			return w, Invalidf("field \"around\" needs \"limit\", the number of rows to send around the node")
+			return w, tree.Invalidf("field \"around\" needs \"limit\", the number of rows to send around the node")
 		}
 		if w.around, err = r.nodeIDField("around"); err != nil {
 			return w, err
@@ -114,7 +115,7 @@ const maxRowIndex = 1<<31 - 1
 func (r *request) rowCount(field string) (int, *Error) {
 	var v float64
 	if !jsonx.ReadFloat(r.fields[field], &v) || v < 0 || v > maxRowIndex || v != float64(int(v)) {
-		return 0, Invalidf("field %q must be an integer from 0 to %d", field, maxRowIndex)
+		return 0, tree.Invalidf("field %q must be an integer from 0 to %d", field, maxRowIndex)
 	}
 	return int(v), nil
 }

@@ -1,6 +1,9 @@
 package core
 
-import "github.com/sessiontree/sessiontree/core/internal/treeview"
+import (
+	"github.com/sessiontree/sessiontree/core/internal/tree"
+	"github.com/sessiontree/sessiontree/core/internal/treeview"
+)
 
 // viewCaches is what the tree's views keep between calls, by session: the
 // display order of tree.rows (treeview.Rows), the map's segments and
@@ -15,7 +18,7 @@ type viewCaches struct {
 	rows  map[*Session]*treeview.Rows
 	maps  map[*Session]*keptMap
 	texts map[*Session]*textCache
-	paths map[*Session]*PathMemo
+	paths map[*Session]*tree.PathMemo
 }
 
 // keptMap is a session's map kept between map calls: the segments and
@@ -79,7 +82,7 @@ func (st *Store) mapOf(s *Session, t *treeview.Tree) *treeview.Map {
 func (v *viewCaches) textsOf(s *Session) *textCache { return entryOf(&v.texts, s) }
 
 // pathOf returns the path memo of s, made empty on first use.
-func (v *viewCaches) pathOf(s *Session) *PathMemo { return entryOf(&v.paths, s) }
+func (v *viewCaches) pathOf(s *Session) *tree.PathMemo { return entryOf(&v.paths, s) }
 
 // entryOf returns (*m)[s], a new zero T on first use (m made then too).
 func entryOf[T any](m *map[*Session]*T, s *Session) *T {

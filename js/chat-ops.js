@@ -1,7 +1,7 @@
 // The operations a chat app needs, as typed methods of every SessionTree
 // (installed on TreeAPI's prototype by js/tree-api.js): one call() each,
 // so each resolves to call()'s envelope and a bad argument is core's
-// INVALID_ARGUMENT, never a throw. The operations are core's (core/leaf.go,
+// INVALID_ARGUMENT, never a throw. The operations are core's (core/ops_view.go,
 // core/rename.go, core/trash.go, core/appendmany.go); see the README's
 // operation table.
 

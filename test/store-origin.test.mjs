@@ -1,4 +1,4 @@
-// A session's tool and project (core/origin.go) come back after a reload:
+// A session's tool and project (core/internal/tree/origin.go) come back after a reload:
 // the stored meta record keeps what core drained, and the restore and
 // page.stub requests the store builds from it pass them to core.
 import { test } from 'node:test';

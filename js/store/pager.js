@@ -69,7 +69,7 @@ export async function readMetas(db) {
  */
 function stubSummary(m, follow) {
   const e = { sessionId: m.sessionId, title: m.title ?? "", createdAt: m.createdAt, updatedAt: m.updatedAt, nodeCount: m.nodeCount };
-  if (m.tool) e.tool = m.tool; // the import's tool and project (core/origin.go)
+  if (m.tool) e.tool = m.tool; // the import's tool and project (core/internal/tree/origin.go)
   if (m.project) e.project = m.project;
   if (m.source) e.source = m.source; // the family of a stub needs no load
   if (follow) {
@@ -164,7 +164,7 @@ export function packStubs(metas) {
  * opSessions, core/paging.go opPageStub): one summary per meta in order,
  * `{sessionId, title, nodeCount, cursor (null when none), activeBranch
  * ("main" when the meta has none), updatedAt, tool?, project?}`, tool
- * left out when unknown or "snapshot" (core/origin.go). js/worker.js
+ * left out when unknown or "snapshot" (core/internal/tree/origin.go). js/worker.js
  * sends it with init's early answer, and the page answers `sessions` with
  * it while the wasm starts; e2e/paging.test.mjs compares it with core's.
  * @param {object[]} metas the stored sessions' meta records (no trash)

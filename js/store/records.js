@@ -336,7 +336,7 @@ export function restoreRequest(meta, snapshot) {
   const fields = { operation: "restore", title: meta.title, createdAt: meta.createdAt, updatedAt: meta.updatedAt };
   // A session in the trash goes back into core's trash (see core/trash.go).
   if (meta.deletedAt) fields.deletedAt = meta.deletedAt;
-  // The tool and project the import recorded (core/origin.go): the snapshot does not carry them.
+  // The tool and project the import recorded (core/internal/tree/origin.go): the snapshot does not carry them.
   if (meta.tool) fields.tool = meta.tool;
   if (meta.project) fields.project = meta.project;
   return spliceJSON(fields, [["snapshot", snapshot]]);

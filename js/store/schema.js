@@ -15,7 +15,7 @@
 //                                    nodes long (a chunk's length is its newlines plus one)
 //   nodes      key [sessionId, seq]  value one node JSON string, folded ≤ seq < nodeCount
 //   annotations key [sessionId, seq] value one annotation record (label, hide, prefer) as a JSON
-//                                    string, 0 ≤ seq < annotationCount (see core/annotate.go)
+//                                    string, 0 ≤ seq < annotationCount (see core/internal/tree/annotate.go)
 //   snapshots  key [sessionId, name] value {sessionId, name, createdAt, nodeCount, snapshot: JSON string}
 //   search     key "index"           value {bytes: Uint8Array, savedAt}: the search index kept
 //                                    between pages (store/search-keep.js, core/search_save.go), a

@@ -52,7 +52,7 @@ type Conversation struct {
 	// ParentSession is the id of the session this one was forked from, as
 	// the export says (Pi's parentSession, Codex's forked_from_id, Claude
 	// Code's forkedFrom.sessionId, Open WebUI's originalChatId; links.go);
-	// "" for none. Core keeps it as a source record (core/source.go).
+	// "" for none. Core keeps it as a source record (core/internal/tree/source.go).
 	ParentSession string
 	// Skip, when set, says the conversation cannot be imported and why.
 	Skip string

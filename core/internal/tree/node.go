@@ -1,10 +1,11 @@
-package core
+package tree
 
 import (
 	"bytes"
 	"strings"
 
 	"github.com/sessiontree/sessiontree/core/internal/entries"
+	"github.com/sessiontree/sessiontree/core/internal/formats"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
 
@@ -23,7 +24,7 @@ type Node struct {
 	Timestamp string
 	Message   RawMessage
 	Summary   string
-	Entry     *Entry
+	Entry     *formats.Entry
 	Source    RawMessage
 
 	MessageRole string // cached message role, set by validation
@@ -42,7 +43,7 @@ var FastLayouts = true
 // Role returns the node's message role ("user", "assistant", …); a summary
 // node reports "summary" and an entry node its kind ("model_change", …).
 func (n *Node) Role() string {
-	if n.Kind != KindMessage {
+	if n.Kind != formats.KindMessage {
 		return n.Kind
 	}
 	return n.MessageRole
@@ -70,7 +71,7 @@ func (n *Node) AppendJSON(b []byte) []byte {
 		b = append(b, `,"message":`...)
 		b = append(b, n.Message...)
 	}
-	if n.Kind == KindSummary {
+	if n.Kind == formats.KindSummary {
 		b = append(b, `,"summary":`...)
 		b = jsonx.AppendString(b, n.Summary)
 	}

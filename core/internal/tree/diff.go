@@ -1,4 +1,4 @@
-package core
+package tree
 
 // DiffEnd is one end of a diff: the reference as given and the node it
 // names.

@@ -1,4 +1,4 @@
-package core
+package tree
 
 import "github.com/sessiontree/sessiontree/core/internal/jsonx"
 
@@ -74,4 +74,18 @@ func Errorf(code Code, format string, args ...any) *Error {
 //go:noinline
 func Invalidf(format string, args ...any) *Error {
 	return Errorf(InvalidArgument, format, args...)
+}
+
+// Reason is the cause of a failure finer than its code, in the envelope
+// as error.reason: a caller that acts on a cause reads this, never the
+// message's wording. Most failures have none.
+type Reason string
+
+// FileReport says what became of one file: the tool that read it and how
+// many sessions it gave, or Skipped, why nothing was read from it.
+type FileReport struct {
+	Path     string `json:"path"`
+	Tool     string `json:"tool,omitempty"`
+	Sessions int    `json:"sessions"`
+	Skipped  string `json:"skipped,omitempty"`
 }

@@ -1,4 +1,4 @@
-package core
+package tree
 
 import (
 	"slices"
@@ -48,15 +48,15 @@ func (s *Session) AppendSnapshot(b []byte) []byte {
 // SnapshotValue is the value of snapshot.save: the session's snapshot,
 // written straight into the envelope with room made for it once (growing
 // the buffer step by step allocated 7× the snapshot's size).
-type SnapshotValue struct{ s *Session }
+type SnapshotValue struct{ Session *Session }
 
 // AppendJSON appends the session's snapshot to b.
 func (v SnapshotValue) AppendJSON(b []byte) []byte {
-	size := 256 + len(v.s.id) + len(v.s.Title)
-	for _, n := range v.s.Nodes {
+	size := 256 + len(v.Session.id) + len(v.Session.Title)
+	for _, n := range v.Session.Nodes {
 		size += 96 + 2*len(n.ID) + len(n.Branch) + len(n.Kind) + len(n.Timestamp) + len(n.Message) + len(n.Summary) + len(n.Source)
 	}
-	return v.s.AppendSnapshot(slices.Grow(b, size))
+	return v.Session.AppendSnapshot(slices.Grow(b, size))
 }
 
 // Clip returns raw cut to 40 bytes for error messages.

@@ -1,9 +1,10 @@
-package core
+package tree
 
 import (
 	"slices"
 
 	"github.com/sessiontree/sessiontree/core/internal/entries"
+	"github.com/sessiontree/sessiontree/core/internal/formats"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/sessiontree/sessiontree/core/internal/treeview"
 )
@@ -246,11 +247,11 @@ func (s *Session) Context() Context { return s.ContextView(nil).Context() }
 // lists the nodes that give one).
 func ContextMessage(n *Node) RawMessage {
 	switch n.Kind {
-	case KindSummary:
+	case formats.KindSummary:
 		return SummaryMessage(n.Summary)
-	case KindCompaction:
-		return CompactionMessage(n.Entry.Summary)
-	case KindCustomMessage:
+	case formats.KindCompaction:
+		return entries.CompactionMessage(n.Entry.Summary)
+	case formats.KindCustomMessage:
 		return entries.CustomMessage(n.Entry)
 	}
 	return n.Message
@@ -263,7 +264,7 @@ func ContextMessage(n *Node) RawMessage {
 func (s *Session) ContextNodes(path []int32, fn func(i int32, n *Node)) {
 	start := 0
 	for k := len(path) - 1; k >= 0; k-- {
-		if n := s.Nodes[path[k]]; n.Kind == KindCompaction {
+		if n := s.Nodes[path[k]]; n.Kind == formats.KindCompaction {
 			fn(path[k], n)
 			start = int(s.Depth[s.Index[n.Entry.FirstKeptNodeID]]) - 1
 			break
@@ -279,7 +280,7 @@ func (s *Session) ContextNodes(path []int32, fn func(i int32, n *Node)) {
 // ContextKind reports whether nodes of kind k give a context message
 // (after the last compaction on the path, which gives one itself).
 func ContextKind(k string) bool {
-	return k == KindMessage || k == KindSummary || k == KindCustomMessage
+	return k == formats.KindMessage || k == formats.KindSummary || k == formats.KindCustomMessage
 }
 
 // CheckBranchTarget validates branching at node i to name: an unused name,
@@ -315,4 +316,36 @@ func (s *Session) ViewTree() *treeview.Tree {
 		Branch:      func(i int32) string { return nodes[i].Branch },
 		HiddenRoots: s.hiddenRoots,
 	}
+}
+
+// AppendJSON appends the item as encoding/json would encode ListItem.
+func (it *ListItem) AppendJSON(b []byte) []byte {
+	b = append(b, `{"id":`...)
+	b = jsonx.AppendString(b, it.ID)
+	b = append(b, `,"parentId":`...)
+	b = jsonx.AppendOptString(b, it.ParentID)
+	b = append(b, `,"branch":`...)
+	b = jsonx.AppendString(b, it.Branch)
+	b = append(b, `,"kind":`...)
+	b = jsonx.AppendString(b, it.Kind)
+	b = append(b, `,"role":`...)
+	b = jsonx.AppendString(b, it.Role)
+	b = append(b, `,"timestamp":`...)
+	b = jsonx.AppendString(b, it.Timestamp)
+	b = append(b, `,"depth":`...)
+	b = jsonx.AppendInt(b, it.Depth)
+	b = append(b, `,"preview":`...)
+	b = jsonx.AppendString(b, it.Preview)
+	if it.Label != "" {
+		b = append(b, `,"label":`...)
+		b = jsonx.AppendString(b, it.Label)
+	}
+	b = append(b, `,"hidden":`...)
+	b = jsonx.AppendBool(b, it.Hidden)
+	b = append(b, `,"preferred":`...)
+	b = jsonx.AppendBool(b, it.Preferred)
+	if it.Described {
+		b = append(b, `,"described":true`...)
+	}
+	return append(b, '}')
 }

@@ -1,9 +1,10 @@
-package core
+package tree
 
 import (
 	"strings"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/msgtext"
 )
 
 // TreeRow is one node of the value of tree, in display order (a preorder
@@ -197,7 +198,7 @@ func (s *Session) drawLine(text *strings.Builder, i int32, prefix string, m line
 	text.WriteByte(' ')
 	text.WriteString(n.Role())
 	text.WriteString(": ")
-	text.WriteString(Preview(NodeText(n), TextPreviewLength))
+	text.WriteString(msgtext.Preview(NodeText(n), TextPreviewLength))
 	if tip := m.tipOf[i]; tip != "" {
 		text.WriteString("  [")
 		text.WriteString(tip)

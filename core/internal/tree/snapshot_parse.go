@@ -1,4 +1,4 @@
-package core
+package tree
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/sessiontree/sessiontree/core/internal/entries"
+	"github.com/sessiontree/sessiontree/core/internal/formats"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/sessiontree/sessiontree/core/internal/names"
 )
@@ -502,13 +503,13 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool, alloc
 	if !ok || !names.ValidTimestamp(ts) {
 		return nil, 0, SnapshotFault("node %q has a bad timestamp: it must be an RFC 3339 string", id)
 	}
-	kind := KindMessage
+	kind := formats.KindMessage
 	if string(f.kind) != `"message"` {
 		kind, _, _ = nodeField(f.kind)
 	}
 	n := alloc.newNode()
 	n.ID, n.ParentID, n.Branch, n.Timestamp = id, parentID, branch, ts
-	if IsEntryKind(kind) {
+	if entries.IsKind(kind) {
 		if f.entry == nil {
 			return nil, 0, SnapshotFault("node %q of kind %q has no entry object", id, kind)
 		}
@@ -523,12 +524,12 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool, alloc
 			return nil, 0, SnapshotFault("%s", err.Message)
 		}
 		n.Entry = e
-	} else if f.entry != nil && (kind == KindMessage || kind == KindSummary) {
+	} else if f.entry != nil && (kind == formats.KindMessage || kind == formats.KindSummary) {
 		return nil, 0, SnapshotFault("node %q of kind %q must not have an entry", id, kind)
 	}
 	switch {
-	case IsEntryKind(kind):
-	case kind == KindMessage:
+	case entries.IsKind(kind):
+	case kind == formats.KindMessage:
 		if f.message == nil {
 			return nil, 0, SnapshotFault("node %q of kind \"message\" has no message", id)
 		}
@@ -546,7 +547,7 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool, alloc
 			}
 		}
 		n.Message, n.MessageRole = msg, role
-	case kind == KindSummary:
+	case kind == formats.KindSummary:
 		summary, present, ok := nodeField(f.summary)
 		if !present || !ok {
 			return nil, 0, SnapshotFault("node %q of kind \"summary\" has no summary string", id)

@@ -1,7 +1,8 @@
-package core
+package tree
 
 import (
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/names"
 )
 
 // Where a session came from. fork and clone append a "source" annotation
@@ -69,11 +70,11 @@ func (a *Annotation) appendSourceJSON(b []byte) []byte {
 // fields; at names the record in the error (INVALID_SNAPSHOT).
 func (a *Annotation) parseSource(session, node, via []byte, at string) *Error {
 	sid, present, ok := nodeField(session)
-	if !present || !ok || NameProblem(sid, MaxSessionIDLength) != "" {
-		return SnapshotFault("%s needs a sourceSessionId string (1–%d visible characters)", at, MaxSessionIDLength)
+	if !present || !ok || names.Problem(sid, names.MaxSessionIDLength) != "" {
+		return SnapshotFault("%s needs a sourceSessionId string (1–%d visible characters)", at, names.MaxSessionIDLength)
 	}
 	nid, _, ok := nodeField(node)
-	if !ok || nid != "" && NameProblem(nid, MaxNodeIDLength) != "" {
+	if !ok || nid != "" && names.Problem(nid, names.MaxNodeIDLength) != "" {
 		return SnapshotFault("%s has a bad sourceNodeId: a node id string or null", at)
 	}
 	v, _, _ := nodeField(via)
@@ -111,9 +112,9 @@ func (s *Session) AppendSourceMeta(b []byte) []byte {
 // StubSource is the "source" member of a page.stub entry (the stored
 // meta's; see appendSourceMeta).
 type StubSource struct {
-	SessionID string
-	NodeID    *string
-	Via       string
+	SessionID string  `json:"sessionId"`
+	NodeID    *string `json:"nodeId"`
+	Via       string  `json:"via"`
 }
 
 // stubSourceFields are the keys of stubSource's fields, in order.
@@ -146,7 +147,7 @@ func ReadStubSource(v []byte, e **StubSource) bool {
 // Link returns the stub source as a sourceLink (nil for none or a bad one:
 // a stored summary never fails page.stub for it).
 func (e *StubSource) Link() *SourceLink {
-	if e == nil || NameProblem(e.SessionID, MaxSessionIDLength) != "" {
+	if e == nil || names.Problem(e.SessionID, names.MaxSessionIDLength) != "" {
 		return nil
 	}
 	l := &SourceLink{SessionID: e.SessionID, Via: e.Via}

@@ -1,9 +1,11 @@
-package core
+package tree
 
 import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/sessiontree/sessiontree/core/internal/formats"
 )
 
 // Branch is the bookkeeping of one branch. A branch's nodes form a
@@ -75,8 +77,8 @@ func NewSession(id, title, now string) *Session {
 		ByName:    make(map[string]*Branch),
 		Preferred: -1,
 	}
-	s.Active = DefaultBranch
-	s.AddBranch(DefaultBranch, -1)
+	s.Active = formats.DefaultBranch
+	s.AddBranch(formats.DefaultBranch, -1)
 	return s
 }
 

@@ -1,4 +1,4 @@
-package core
+package tree
 
 // The newest leaf under a node, and switching to a branch in one call.
 // A chat app's "version 2 / 3" switcher jumps to another version of a
