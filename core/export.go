@@ -1,12 +1,8 @@
 package core
 
 import (
-	"slices"
-	"strings"
-
 	"github.com/sessiontree/sessiontree/core/internal/entries"
 	"github.com/sessiontree/sessiontree/core/internal/formats"
-	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // Export is the value of export: a file to save. Text is the file's
@@ -25,45 +21,6 @@ type Export struct {
 // ExportFormats returns the names of the export formats, sorted.
 func ExportFormats() []string {
 	return formats.ExportFormats()
-}
-
-// opExport answers export: {sessionId, format, scope?}. scope is "path" or
-// "tree"; absent, the format's own (markdown and openai write the path,
-// snapshot and pi the whole tree). A scope the format cannot write is
-// INVALID_ARGUMENT naming the scopes it can.
-func opExport(st *Store, r *request) (any, *Error) {
-	s, err := r.existing(st)
-	if err != nil {
-		return nil, err
-	}
-	format, err := r.str("format")
-	if err != nil {
-		return nil, err
-	}
-	ex, ok := formats.Exporters[format]
-	if !ok {
-		return nil, tree.Invalidf("field \"format\": unknown export format %q (known: %s)", format, strings.Join(ExportFormats(), ", "))
-	}
-	scope, err := r.optStr("scope")
-	if err != nil {
-		return nil, err
-	}
-	if scope == "" && !r.has("scope") {
-		scope = ex.Scope
-	}
-	if !slices.Contains(ex.Scopes(), scope) {
-		return nil, tree.Invalidf("field \"scope\": export format %q writes scope %s, not %q", format, strings.Join(ex.Scopes(), " or "), scope)
-	}
-	var text []byte
-	switch {
-	case ex.Write == nil:
-		text = append(s.AppendSnapshot(nil), '\n')
-	case scope != ex.Scope:
-		text = ex.WriteTree(exportView(s, ex.Text, ex.Context, true))
-	default:
-		text = ex.Write(exportView(s, ex.Text, ex.Context, false))
-	}
-	return Export{Format: format, Scope: scope, Filename: formats.ExportFilename(s.ID()) + ex.Ext, MimeType: ex.MIME, Text: string(text)}, nil
 }
 
 // exportView hands the session to an exporter: its nodes, path and

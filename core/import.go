@@ -55,28 +55,6 @@ type ImportSkipped struct {
 	Reason    string `json:"reason"`
 }
 
-func opImport(st *Store, r *request) (any, *Error) {
-	if !r.has("data") {
-		return nil, tree.Invalidf("field \"data\" is required for operation \"import\" (the export's text, or its JSON value)")
-	}
-	format, err := r.optStr("format")
-	if err != nil {
-		return nil, err
-	}
-	data := []byte(r.fields["data"])
-	if data[0] != '"' && data[0] != '{' && data[0] != '[' {
-		return nil, tree.Invalidf("field \"data\" must be the export's text (a string) or its JSON object or array, not %s", tree.Clip(data))
-	}
-	if data[0] == '"' {
-		var text string
-		if !jsonx.ReadString(data, &text) {
-			return nil, tree.Invalidf("field \"data\" is not a valid JSON string")
-		}
-		data = []byte(text)
-	}
-	return st.Import(data, format)
-}
-
 // Import reads an export (data: its bytes) in the named format ("" or
 // "auto" detects it) and adds one session per conversation. The result
 // reports the sessions made, the conversations skipped and warnings for
@@ -481,4 +459,18 @@ func (j *ImportJob) Finish() (*ImportResult, *Error) {
 		return nil, j.err
 	}
 	return j.res, nil
+}
+
+// The reasons of the contract.
+const (
+	// NothingToImport: import data that no format reads, or a JSON array
+	// that holds no record (INVALID_ARGUMENT). Inside a ZIP or a folder
+	// such a file is left out rather than failing the import.
+	NothingToImport Reason = "NOTHING_TO_IMPORT"
+)
+
+// nothingToImport gives err the reason NothingToImport.
+func nothingToImport(err *Error) *Error {
+	err.Reason = NothingToImport
+	return err
 }

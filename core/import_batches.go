@@ -1,10 +1,7 @@
 package core
 
 import (
-	"github.com/sessiontree/sessiontree/core/internal/formats"
-	"github.com/sessiontree/sessiontree/core/internal/importplan"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
-	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // A folder too large to import in one go (its bytes and the sessions read
@@ -54,33 +51,4 @@ func readBatchFile(el []byte, f *batchFile) bool {
 		}
 	}) && ok
 	return ok
-}
-
-func opImportBatches(st *Store, r *request) (any, *Error) {
-	var list []batchFile
-	if !jsonx.ReadList(r.fields["files"], &list, readBatchFile) || !r.has("files") {
-		return nil, tree.Invalidf("field \"files\" must be a list of {path, size} for operation \"import.batches\"")
-	}
-	var n int
-	if !jsonx.ReadInt(r.fields["bytes"], &n) || n <= 0 {
-		return nil, tree.Invalidf("field \"bytes\" must be a positive integer for operation \"import.batches\"")
-	}
-	limit := int64(n)
-	files := make([]ImportFile, len(list))
-	sizes := make([]int64, len(list))
-	for i, f := range list {
-		if f.Size < 0 {
-			return nil, tree.Invalidf("import.batches: file %d (%q) has a negative size", i, f.Path)
-		}
-		files[i].Path, sizes[i] = formats.CleanPath(f.Path), f.Size
-	}
-	groups, skipped := formats.GroupFiles(files)
-	v := &ImportBatches{Batches: [][]int{}, Skipped: [][2]any{}}
-	for i, why := range skipped {
-		if why != "" {
-			v.Skipped = append(v.Skipped, [2]any{i, why})
-		}
-	}
-	v.Batches = importplan.Batches(groups, sizes, limit)
-	return v, nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/sessiontree/sessiontree/core/internal/formats"
 	"github.com/sessiontree/sessiontree/core/internal/importplan"
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/sessiontree/sessiontree/core/internal/names"
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
@@ -224,4 +225,26 @@ func (t *importTree) linkSource(s *Session, c *formats.Conversation) {
 		ts = s.CreatedAt
 	}
 	s.Annotate(&Annotation{Kind: AnnotationSource, SourceSession: c.ParentSession, Via: SourceImport, Timestamp: ts})
+}
+
+// importNames returns the session id an imported conversation gets (its
+// own; a generated one when it has none; a derived one, with a warning,
+// when NameProblem refuses its own) and the warnings of renaming its
+// unusable message ids (names.RenameUnusableNodeIDs).
+func (st *Store) importNames(c *formats.Conversation) (string, []ImportWarning) {
+	id := c.ID
+	if id == "" {
+		id = st.sessionID()
+	}
+	var warns []ImportWarning
+	warn := func(format string, args ...any) {
+		warns = append(warns, ImportWarning{SessionID: id, Message: jsonx.Sprintf(format, args...)})
+	}
+	if p := NameProblem(id, MaxSessionIDLength); p != "" {
+		orig := id
+		id = names.DerivedSessionID(orig)
+		warn("the conversation's id %q %s; it is imported as %q", orig, p, id)
+	}
+	names.RenameUnusableNodeIDs(c, warn)
+	return id, warns
 }

@@ -106,24 +106,6 @@ func importReport(s *Session, existing bool, added int) ImportedSession {
 	}
 }
 
-// opImportReport answers the import report's entry of a session as an
-// import that made it whole would give it (existing false, every node
-// added, no warnings):
-//
-//	{"operation":"import.report","sessionId":…}
-//
-// importFile's snapshot fast path (js/local-import.js importSnapshot)
-// loads a file with snapshot.load, then asks this, so its report is
-// core's as on every other import path. SESSION_NOT_FOUND for an unknown
-// session; PAGED_OUT for a stub (the shim loads it and asks again).
-func opImportReport(st *Store, r *request) (any, *Error) {
-	s, err := r.existing(st)
-	if err != nil {
-		return nil, err
-	}
-	return importReport(s, false, len(s.Nodes)), nil
-}
-
 // mergeImported adds to s the nodes of the imported session im whose ids
 // s does not have, parents first, and returns how many. A node continues
 // its parent's branch when the parent is that branch's tip (a root of an

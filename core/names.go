@@ -1,7 +1,6 @@
 package core
 
 import (
-	"github.com/sessiontree/sessiontree/core/internal/formats"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/sessiontree/sessiontree/core/internal/names"
 	"github.com/sessiontree/sessiontree/core/internal/tree"
@@ -46,46 +45,4 @@ func (r *request) nodeIDField(field string) (string, *Error) {
 		return "", err
 	}
 	return id, nil
-}
-
-// importNames returns the session id an imported conversation gets (its
-// own; a generated one when it has none; a derived one, with a warning,
-// when NameProblem refuses its own) and the warnings of renaming its
-// unusable message ids (names.RenameUnusableNodeIDs).
-func (st *Store) importNames(c *formats.Conversation) (string, []ImportWarning) {
-	id := c.ID
-	if id == "" {
-		id = st.sessionID()
-	}
-	var warns []ImportWarning
-	warn := func(format string, args ...any) {
-		warns = append(warns, ImportWarning{SessionID: id, Message: jsonx.Sprintf(format, args...)})
-	}
-	if p := NameProblem(id, MaxSessionIDLength); p != "" {
-		orig := id
-		id = names.DerivedSessionID(orig)
-		warn("the conversation's id %q %s; it is imported as %q", orig, p, id)
-	}
-	names.RenameUnusableNodeIDs(c, warn)
-	return id, warns
-}
-
-// checkSnapshotNames applies NameProblem to the branch names and node ids
-// of a session snapshot.load built: a snapshot given by a caller is checked
-// like a request (restore, which brings back what the store itself wrote,
-// keeps the older, looser check so that no stored session is lost).
-func checkSnapshotNames(s *Session) *Error {
-	for _, b := range s.Branches {
-		if p := NameProblem(b.Name, MaxBranchNameLength); p != "" {
-			return tree.SnapshotFault("branch name %q %s", b.Name, p)
-		}
-	}
-	for i := range s.Nodes {
-		if id := s.Nodes[i].ID; !names.PlainASCII(id) {
-			if p := NameProblem(id, MaxNodeIDLength); p != "" {
-				return tree.SnapshotFault("node id %q %s", id, p)
-			}
-		}
-	}
-	return nil
 }

@@ -6,13 +6,6 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
-// touch stamps the session as updated and records the change by operation
-// op for persistence. from is the node count before the call.
-func (st *Store) touch(s *Session, from int, reset bool, op string) {
-	s.UpdatedAt = st.timestamp()
-	st.markDirty(s, from, reset, op)
-}
-
 func opCreate(st *Store, r *request) (any, *Error) {
 	id, err := r.sessionID()
 	if err != nil {
@@ -225,30 +218,6 @@ type SessionSummary struct {
 }
 
 func opSessions(st *Store, r *request) (any, *Error) { return st.sessionList(), nil }
-
-// sessionList builds the value of sessions; a paged-out session gives the
-// counts its stub keeps.
-func (st *Store) sessionList() []SessionSummary {
-	out := make([]SessionSummary, 0, len(st.order))
-	for _, id := range st.order {
-		s := st.sessions[id]
-		count, cursor := len(s.Nodes), s.NodeID(s.Cursor)
-		if s.Paged != nil {
-			count, cursor = s.Paged.NodeCount, s.Paged.Cursor
-		}
-		out = append(out, SessionSummary{
-			SessionID:    s.ID(),
-			Title:        s.Title,
-			NodeCount:    count,
-			Cursor:       tree.Nullable(cursor),
-			ActiveBranch: s.Active,
-			UpdatedAt:    s.UpdatedAt,
-			Tool:         s.Tool,
-			Project:      s.Project,
-		})
-	}
-	return out
-}
 
 // placement reads the request's optional "branch" and decides where the
 // next append to s goes (see place), changing nothing.

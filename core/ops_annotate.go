@@ -5,15 +5,6 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
-// addAnnotation records a new annotation on s for operation op.
-func (st *Store) addAnnotation(s *Session, a *Annotation, op string) {
-	a.Timestamp = st.timestamp()
-	from := len(s.Annotations)
-	s.Annotate(a)
-	st.touch(s, len(s.Nodes), false, op)
-	st.markAnnotated(s, from)
-}
-
 func opLabel(st *Store, r *request) (any, *Error) {
 	s, i, err := r.sessionNode(st)
 	if err != nil {

@@ -25,36 +25,6 @@ func opSnapshotLoad(st *Store, r *request) (any, *Error) {
 	return s.Status(), nil
 }
 
-// loadSnapshot parses raw (valid: known valid, compact JSON) as session id
-// and stores it in place of a session of that id (keeping its creation
-// time, tool, project and, when the snapshot has none, title), recording
-// the change under op; a trashed id is SESSION_ALREADY_EXISTS.
-func (st *Store) loadSnapshot(id string, raw []byte, valid bool, op string) (*Session, *Error) {
-	s, hasTitle, err := tree.ParseSnapshotOf(raw, id, valid)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkSnapshotNames(s); err != nil {
-		return nil, err
-	}
-	if st.trash[id] != nil {
-		return nil, st.taken(id)
-	}
-	now := st.timestamp()
-	s.CreatedAt = now
-	if old := st.sessions[id]; old != nil {
-		s.CreatedAt = old.CreatedAt
-		s.Tool, s.Project = old.Tool, old.Project
-		if !hasTitle {
-			s.Title = old.Title
-		}
-	}
-	s.UpdatedAt = now
-	st.put(s)
-	st.markDirty(s, 0, true, op)
-	return s, nil
-}
-
 // opRestore brings back a session the JS shim read from IndexedDB: a
 // snapshot plus the stored title and times. It records no change, since the
 // session is already stored.

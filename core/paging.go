@@ -132,28 +132,6 @@ func readStubEntries(v []byte) ([]stubEntry, bool) {
 	return list, ok
 }
 
-// opPageStub adds or updates paged-out sessions from their stored
-// summaries, in the order given:
-//
-//	{"operation":"page.stub","sessions":[{"sessionId","title","createdAt","updatedAt","nodeCount","cursor"?,"activeBranch"?,"tool"?,"project"?},…]}
-//
-// An unknown id becomes a stub at the end of the order; a stub takes the
-// summary (without "cursor" and "activeBranch" it keeps its own: a tab that
-// moved its cursor keeps it); a session in memory is left as it is (the
-// shim takes its stored changes in by sync.merge). Records no change.
-// The value is {"stubs": the number of stubs now}.
-func opPageStub(st *Store, r *request) (any, *Error) {
-	list, ok := readStubEntries(r.fields["sessions"])
-	if !ok || !r.has("sessions") {
-		return nil, tree.Invalidf("field \"sessions\" must be an array of session summaries for operation \"page.stub\"")
-	}
-	n, err := st.pageStub(list)
-	if err != nil {
-		return nil, err
-	}
-	return map[string]int{"stubs": n}, nil
-}
-
 // pageStub adds or updates the stubs of list (see opPageStub) and returns
 // how many stubs the store holds; it fails with InvalidArgument, changing
 // nothing, when an entry has no sessionId or a negative node count.
@@ -194,48 +172,6 @@ func (st *Store) pageStub(list []stubEntry) (int, *Error) {
 		}
 	}
 	return st.stubs, nil
-}
-
-// opPageOut takes a session's nodes out of memory, leaving its stub:
-//
-//	{"operation":"page.out","sessionId":…}
-//
-// Refused (INVALID_ARGUMENT) while the session has changes not yet
-// drained: they are not stored yet. A stub stays as it is. Records no
-// change. The value is {"sessionId","nodeCount"}.
-func opPageOut(st *Store, r *request) (any, *Error) {
-	id, err := r.sessionID()
-	if err != nil {
-		return nil, err
-	}
-	s := st.sessions[id]
-	if s == nil {
-		return nil, tree.Errorf(SessionNotFound, "session %q does not exist", id)
-	}
-	for _, d := range st.dirty {
-		if d.id == id {
-			return nil, tree.Invalidf("session %q has changes not yet stored; it stays in memory", id)
-		}
-	}
-	stub := stubOf(s)
-	if stub != s {
-		st.put(stub)
-	}
-	return map[string]any{"sessionId": id, "nodeCount": stub.Paged.NodeCount}, nil
-}
-
-// opPageFaults answers the ids of the sessions calls faulted on (PagedOut)
-// since the last page.faults, in the order they were needed, and forgets
-// them:
-//
-//	{"operation":"page.faults"} → ["a","b"]
-func opPageFaults(st *Store, r *request) (any, *Error) {
-	ids := st.faults
-	if ids == nil {
-		ids = []string{}
-	}
-	st.faults, st.faulted = nil, nil
-	return ids, nil
 }
 
 // importPaged reports the stubs the commits of j would reach (the session

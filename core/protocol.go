@@ -16,20 +16,6 @@ import "slices"
 // answered by core, listed here so the shim takes it from the contract.
 const StorageError Code = "STORAGE_ERROR"
 
-// The reasons of the contract.
-const (
-	// NothingToImport: import data that no format reads, or a JSON array
-	// that holds no record (INVALID_ARGUMENT). Inside a ZIP or a folder
-	// such a file is left out rather than failing the import.
-	NothingToImport Reason = "NOTHING_TO_IMPORT"
-)
-
-// nothingToImport gives err the reason NothingToImport.
-func nothingToImport(err *Error) *Error {
-	err.Reason = NothingToImport
-	return err
-}
-
 // The heads of every envelope core writes (Call, CallInternal, the
 // binding's answers): an answer starts with exactly one of them, so a
 // reader of the envelope's text can tell the outcome, and cut out the

@@ -174,3 +174,34 @@ func (st *Store) put(s *Session) {
 
 // Session returns the session with id, or nil.
 func (st *Store) Session(id string) *Session { return st.sessions[id] }
+
+// touch stamps the session as updated and records the change by operation
+// op for persistence. from is the node count before the call.
+func (st *Store) touch(s *Session, from int, reset bool, op string) {
+	s.UpdatedAt = st.timestamp()
+	st.markDirty(s, from, reset, op)
+}
+
+// sessionList builds the value of sessions; a paged-out session gives the
+// counts its stub keeps.
+func (st *Store) sessionList() []SessionSummary {
+	out := make([]SessionSummary, 0, len(st.order))
+	for _, id := range st.order {
+		s := st.sessions[id]
+		count, cursor := len(s.Nodes), s.NodeID(s.Cursor)
+		if s.Paged != nil {
+			count, cursor = s.Paged.NodeCount, s.Paged.Cursor
+		}
+		out = append(out, SessionSummary{
+			SessionID:    s.ID(),
+			Title:        s.Title,
+			NodeCount:    count,
+			Cursor:       tree.Nullable(cursor),
+			ActiveBranch: s.Active,
+			UpdatedAt:    s.UpdatedAt,
+			Tool:         s.Tool,
+			Project:      s.Project,
+		})
+	}
+	return out
+}

@@ -1,0 +1,58 @@
+package core
+
+import (
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
+)
+
+func parseSearchRequest(st *Store, r *request) (*searchRequest, *Error) {
+	q := &searchRequest{limit: DefaultSearchLimit}
+	var err *Error
+	if q.query, err = r.str("query"); err != nil {
+		return nil, err
+	}
+	if err := checkQuery(q.query); err != nil {
+		return nil, err
+	}
+	if r.has("sessionId") {
+		if q.session, err = r.existing(st); err != nil {
+			return nil, err
+		}
+	}
+	if q.branch, err = r.branchName("branch", false); err != nil {
+		return nil, err
+	}
+	if err := q.checkBranch(); err != nil {
+		return nil, err
+	}
+	if r.has("limit") {
+		var limit float64
+		if !jsonx.ReadFloat(r.fields["limit"], &limit) || limit != float64(int(limit)) || limit < 1 || limit > MaxSearchLimit {
+			return nil, tree.Invalidf("field \"limit\" must be an integer from 1 to %d", MaxSearchLimit)
+		}
+		q.limit = int(limit)
+	}
+	if r.has("roles") {
+		var roles []string
+		if !jsonx.ReadStrings(r.fields["roles"], &roles) {
+			return nil, tree.Invalidf("field \"roles\" must be an array of role names such as [\"user\", \"assistant\"]")
+		}
+		if err := q.setRoles(roles); err != nil {
+			return nil, err
+		}
+	}
+	if q.session == nil {
+		if err := st.searchable(q.branch != "" || q.roles != nil); err != nil {
+			return nil, err
+		}
+	}
+	return q, nil
+}
+
+func opSearch(st *Store, r *request) (any, *Error) {
+	q, err := parseSearchRequest(st, r)
+	if err != nil {
+		return nil, err
+	}
+	return st.runSearch(q)
+}

@@ -1,0 +1,321 @@
+package core
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
+)
+
+// opPageStub adds or updates paged-out sessions from their stored
+// summaries, in the order given:
+//
+//	{"operation":"page.stub","sessions":[{"sessionId","title","createdAt","updatedAt","nodeCount","cursor"?,"activeBranch"?,"tool"?,"project"?},…]}
+//
+// An unknown id becomes a stub at the end of the order; a stub takes the
+// summary (without "cursor" and "activeBranch" it keeps its own: a tab that
+// moved its cursor keeps it); a session in memory is left as it is (the
+// shim takes its stored changes in by sync.merge). Records no change.
+// The value is {"stubs": the number of stubs now}.
+func opPageStub(st *Store, r *request) (any, *Error) {
+	list, ok := readStubEntries(r.fields["sessions"])
+	if !ok || !r.has("sessions") {
+		return nil, tree.Invalidf("field \"sessions\" must be an array of session summaries for operation \"page.stub\"")
+	}
+	n, err := st.pageStub(list)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]int{"stubs": n}, nil
+}
+
+// opPageOut takes a session's nodes out of memory, leaving its stub:
+//
+//	{"operation":"page.out","sessionId":…}
+//
+// Refused (INVALID_ARGUMENT) while the session has changes not yet
+// drained: they are not stored yet. A stub stays as it is. Records no
+// change. The value is {"sessionId","nodeCount"}.
+func opPageOut(st *Store, r *request) (any, *Error) {
+	id, err := r.sessionID()
+	if err != nil {
+		return nil, err
+	}
+	s := st.sessions[id]
+	if s == nil {
+		return nil, tree.Errorf(SessionNotFound, "session %q does not exist", id)
+	}
+	for _, d := range st.dirty {
+		if d.id == id {
+			return nil, tree.Invalidf("session %q has changes not yet stored; it stays in memory", id)
+		}
+	}
+	stub := stubOf(s)
+	if stub != s {
+		st.put(stub)
+	}
+	return map[string]any{"sessionId": id, "nodeCount": stub.Paged.NodeCount}, nil
+}
+
+// opPageFaults answers the ids of the sessions calls faulted on (PagedOut)
+// since the last page.faults, in the order they were needed, and forgets
+// them:
+//
+//	{"operation":"page.faults"} → ["a","b"]
+func opPageFaults(st *Store, r *request) (any, *Error) {
+	ids := st.faults
+	if ids == nil {
+		ids = []string{}
+	}
+	st.faults, st.faulted = nil, nil
+	return ids, nil
+}
+
+// opSyncMerge appends nodes written by another tab to an existing session:
+//
+//	{"operation":"sync.merge","sessionId":…,"nodes":[node…],"annotations"?:[annotation…],"title"?:…,"updatedAt"?:…,"cursor"?:…,"activeBranch"?:…}
+//
+// nodes are in snapshot form, in the order they were stored (every parent
+// before its children); each parent is a node of the session or an earlier
+// node of the list, and no id may repeat one the session already has.
+// annotations (snapshot form, see Annotation) are recorded after the nodes,
+// in order. Without "cursor" and "activeBranch" the session's cursor and
+// active branch stay where they are (a tab that moved its own cursor keeps
+// it); with them the session takes them (a tab that only watches follows the
+// writer's cursor). updatedAt is taken when it is later than the
+// session's; a non-empty title replaces the session's. Faults are INVALID_SNAPSHOT naming the node; a failed merge
+// changes nothing. The value is the session status.
+func opSyncMerge(st *Store, r *request) (any, *Error) {
+	s, err := r.existing(st)
+	if err != nil {
+		return nil, err
+	}
+	raw, ok := r.fields["nodes"]
+	if !ok || len(bytes.TrimSpace(raw)) == 0 || bytes.TrimSpace(raw)[0] != '[' {
+		return nil, tree.Invalidf("field \"nodes\" must be an array of nodes for operation \"sync.merge\"")
+	}
+	list, jerr := jsonx.RawArray(raw)
+	if jerr != nil {
+		return nil, tree.Invalidf("field \"nodes\" must be an array: %s", jsonx.ErrorText(jerr))
+	}
+	title, err := r.optStr("title")
+	if err != nil {
+		return nil, err
+	}
+	updated, err := r.optStr("updatedAt")
+	if err != nil {
+		return nil, err
+	}
+	cursor, err := r.optStr("cursor")
+	if err != nil {
+		return nil, err
+	}
+	active, err := r.branchName("activeBranch", false)
+	if err != nil {
+		return nil, err
+	}
+
+	var annotations []RawMessage
+	if r.has("annotations") {
+		if annotations, jerr = jsonx.RawArray(r.fields["annotations"]); jerr != nil {
+			return nil, tree.Invalidf("field \"annotations\" must be an array: %s", jsonx.ErrorText(jerr))
+		}
+	}
+
+	// Each node is checked against the session as it grows (parents,
+	// repeated ids, a compaction's kept node on its path); a fault undoes
+	// the nodes pushed so far, so the cost is O(len(nodes) + branches),
+	// never O(session).
+	undo := markPush(s)
+	for i, rawNode := range list {
+		n, parent, perr := s.ParseNode(rawNode, i, false)
+		if perr != nil {
+			undo()
+			return nil, perr
+		}
+		s.Push(n, parent)
+	}
+	parsed := make([]*Annotation, len(annotations))
+	for k, raw := range annotations {
+		a, aerr := s.ParseAnnotation(raw, k)
+		if aerr != nil {
+			undo()
+			return nil, aerr
+		}
+		parsed[k] = a
+	}
+	if cursor != "" {
+		i, ok := s.Index[cursor]
+		if !ok {
+			undo()
+			return nil, tree.SnapshotFault("cursor %q is not a node of the merge", cursor)
+		}
+		s.Cursor = i
+	}
+	for _, a := range parsed {
+		s.Annotate(a)
+	}
+	if active != "" {
+		s.SetActive(active)
+	}
+	if title != "" {
+		s.Title = title
+	}
+	if updated > s.UpdatedAt {
+		s.UpdatedAt = updated
+	}
+	return s.Status(), nil
+}
+
+// opSyncForget drops a session from memory without recording a change:
+//
+//	{"operation":"sync.forget","sessionId":…}
+//
+// The shim uses it to undo a session that a failed write had created, so
+// memory matches what is stored. The value is {"sessionId":…}.
+func opSyncForget(st *Store, r *request) (any, *Error) {
+	id, err := r.sessionID()
+	if err != nil {
+		return nil, err
+	}
+	s := st.trash[id]
+	if s != nil {
+		delete(st.trash, id)
+		st.forgetKept() // its erasure deleted the kept index (store/erase.js)
+	} else if s = st.sessions[id]; s == nil {
+		return nil, tree.Errorf(SessionNotFound, "session %q does not exist", id)
+	} else {
+		st.remove(s)
+	}
+	if i := st.dirtyIndex(s.ID()); i >= 0 {
+		st.setDirty(append(st.dirty[:i], st.dirty[i+1:]...))
+	}
+	return map[string]string{"sessionId": s.ID()}, nil
+}
+
+// opDelete answers {"operation":"delete","sessionId":…,"permanent"?:bool}:
+// the session leaves the store for the trash (the value is its
+// TrashItem), or with "permanent": true is erased at once (the value is
+// {"erased":[id]}). SESSION_NOT_FOUND for a session that is not in the
+// store (one in the trash included).
+func opDelete(st *Store, r *request) (any, *Error) {
+	s, err := r.existing(st)
+	if err != nil {
+		return nil, err
+	}
+	permanent, err := r.optBool("permanent")
+	if err != nil {
+		return nil, err
+	}
+	if permanent {
+		st.remove(s)
+		st.markErased(s.ID(), r.op)
+		return Erased{Erased: []string{s.ID()}}, nil
+	}
+	st.toTrash(s, st.timestamp())
+	st.markDirty(s, len(s.Nodes), false, r.op)
+	return trashItem(s), nil
+}
+
+// opTrashList answers {"operation":"trash.list"}: the sessions in the
+// trash, the most recently deleted first.
+func opTrashList(st *Store, r *request) (any, *Error) {
+	out := make([]TrashItem, 0, len(st.trash))
+	for _, s := range st.trash {
+		out = append(out, trashItem(s))
+	}
+	slices.SortFunc(out, func(a, b TrashItem) int {
+		if c := strings.Compare(b.DeletedAt, a.DeletedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.SessionID, b.SessionID)
+	})
+	return out, nil
+}
+
+// trashed returns the trashed session named by field "sessionId".
+func (r *request) trashed(st *Store) (*Session, *Error) {
+	id, err := r.sessionID()
+	if err != nil {
+		return nil, err
+	}
+	if s := st.trash[id]; s != nil {
+		return s, nil
+	}
+	return nil, tree.Errorf(SessionNotFound, "session %q is not in the trash", id)
+}
+
+// opTrashRestore answers {"operation":"trash.restore","sessionId":…}: the
+// session comes back from the trash as it was (nodes, cursor, branches,
+// annotations). The value is its status. SESSION_NOT_FOUND when it is not
+// in the trash.
+func opTrashRestore(st *Store, r *request) (any, *Error) {
+	s, err := r.trashed(st)
+	if err != nil {
+		return nil, err
+	}
+	s = st.fromTrash(s)
+	st.markDirty(s, len(s.Nodes), false, r.op)
+	return s.Status(), nil
+}
+
+// opTrashEmpty answers {"operation":"trash.empty","sessionId"?:…}: the
+// session named, or every session in the trash, is erased for good.
+// SESSION_NOT_FOUND when the session named is not in the trash.
+func opTrashEmpty(st *Store, r *request) (any, *Error) {
+	var ids []string
+	if r.has("sessionId") {
+		s, err := r.trashed(st)
+		if err != nil {
+			return nil, err
+		}
+		ids = []string{s.ID()}
+	} else {
+		for id := range st.trash {
+			ids = append(ids, id)
+		}
+		slices.Sort(ids)
+	}
+	for _, id := range ids {
+		delete(st.trash, id)
+		st.markErased(id, r.op)
+	}
+	if len(ids) > 0 {
+		st.forgetKept() // the erasure deletes the kept index (store/erase.js)
+	}
+	return Erased{Erased: append([]string{}, ids...)}, nil
+}
+
+// opSyncTrash moves a session between the store and the trash without
+// recording a change, as another tab stored it:
+//
+//	{"operation":"sync.trash","sessionId":…,"deletedAt":…|null}
+//
+// With deletedAt a live session goes to the trash; with null a trashed
+// one comes back. The value is {"sessionId":…}.
+func opSyncTrash(st *Store, r *request) (any, *Error) {
+	id, err := r.sessionID()
+	if err != nil {
+		return nil, err
+	}
+	at, err := r.optStr("deletedAt")
+	if err != nil {
+		return nil, err
+	}
+	if at != "" {
+		s, err := st.session(id)
+		if err != nil {
+			return nil, err
+		}
+		st.toTrash(s, at)
+	} else {
+		s, err := r.trashed(st)
+		if err != nil {
+			return nil, err
+		}
+		st.fromTrash(s)
+	}
+	return map[string]string{"sessionId": id}, nil
+}

@@ -1,0 +1,56 @@
+package core
+
+import (
+	"github.com/sessiontree/sessiontree/core/internal/names"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
+)
+
+// loadSnapshot parses raw (valid: known valid, compact JSON) as session id
+// and stores it in place of a session of that id (keeping its creation
+// time, tool, project and, when the snapshot has none, title), recording
+// the change under op; a trashed id is SESSION_ALREADY_EXISTS.
+func (st *Store) loadSnapshot(id string, raw []byte, valid bool, op string) (*Session, *Error) {
+	s, hasTitle, err := tree.ParseSnapshotOf(raw, id, valid)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkSnapshotNames(s); err != nil {
+		return nil, err
+	}
+	if st.trash[id] != nil {
+		return nil, st.taken(id)
+	}
+	now := st.timestamp()
+	s.CreatedAt = now
+	if old := st.sessions[id]; old != nil {
+		s.CreatedAt = old.CreatedAt
+		s.Tool, s.Project = old.Tool, old.Project
+		if !hasTitle {
+			s.Title = old.Title
+		}
+	}
+	s.UpdatedAt = now
+	st.put(s)
+	st.markDirty(s, 0, true, op)
+	return s, nil
+}
+
+// checkSnapshotNames applies NameProblem to the branch names and node ids
+// of a session snapshot.load built: a snapshot given by a caller is checked
+// like a request (restore, which brings back what the store itself wrote,
+// keeps the older, looser check so that no stored session is lost).
+func checkSnapshotNames(s *Session) *Error {
+	for _, b := range s.Branches {
+		if p := NameProblem(b.Name, MaxBranchNameLength); p != "" {
+			return tree.SnapshotFault("branch name %q %s", b.Name, p)
+		}
+	}
+	for i := range s.Nodes {
+		if id := s.Nodes[i].ID; !names.PlainASCII(id) {
+			if p := NameProblem(id, MaxNodeIDLength); p != "" {
+				return tree.SnapshotFault("node id %q %s", id, p)
+			}
+		}
+	}
+	return nil
+}
