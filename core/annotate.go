@@ -1,10 +1,10 @@
 package core
 
-// addAnnotation records a new annotation on s for operation op.
-func (st *Store) addAnnotation(s *Session, a *Annotation, op string) {
-	a.Timestamp = st.timestamp()
+// AddAnnotation records a new annotation on s for operation op.
+func (st *Store) AddAnnotation(s *Session, a *Annotation, op string) {
+	a.Timestamp = st.Timestamp()
 	from := len(s.Annotations)
 	s.Annotate(a)
-	st.touch(s, len(s.Nodes), false, op)
+	st.Touch(s, len(s.Nodes), false, op)
 	st.markAnnotated(s, from)
 }

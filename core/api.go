@@ -40,31 +40,31 @@ func failed(err *Error) error {
 	return err
 }
 
-// checkName applies NameProblem to an id or branch name given as argument
+// CheckName applies NameProblem to an id or branch name given as argument
 // field of a typed call: INVALID_ARGUMENT naming the field.
-func checkName(field, value string, max int) *Error {
+func CheckName(field, value string, max int) *Error {
 	if p := NameProblem(value, max); p != "" {
 		return tree.Invalidf("field %q %s: %q (ids and branch names are 1–%d visible characters on one line)", field, p, value, max)
 	}
 	return nil
 }
 
-// liveSession returns the session sessionID names, checking the id first.
-func (st *Store) liveSession(sessionID string) (*Session, *Error) {
-	if err := checkName("sessionId", sessionID, MaxSessionIDLength); err != nil {
+// LiveSession returns the session sessionID names, checking the id first.
+func (st *Store) LiveSession(sessionID string) (*Session, *Error) {
+	if err := CheckName("sessionId", sessionID, MaxSessionIDLength); err != nil {
 		return nil, err
 	}
-	return st.session(sessionID)
+	return st.Lookup(sessionID)
 }
 
 // sessionNode returns the session and the index of the node the two ids
 // name: SESSION_NOT_FOUND, NODE_NOT_FOUND or INVALID_ARGUMENT.
 func (st *Store) sessionNode(sessionID, nodeID string) (*Session, int32, *Error) {
-	s, err := st.liveSession(sessionID)
+	s, err := st.LiveSession(sessionID)
 	if err != nil {
 		return nil, -1, err
 	}
-	if err := checkName("nodeId", nodeID, MaxNodeIDLength); err != nil {
+	if err := CheckName("nodeId", nodeID, MaxNodeIDLength); err != nil {
 		return nil, -1, err
 	}
 	i, err := s.Lookup(nodeID)
@@ -75,24 +75,24 @@ func (st *Store) sessionNode(sessionID, nodeID string) (*Session, int32, *Error)
 // Status, or SESSION_ALREADY_EXISTS (also for an id in the trash) or
 // INVALID_ARGUMENT for a malformed id.
 func (st *Store) Create(sessionID, title string) (Status, error) {
-	if err := checkName("sessionId", sessionID, MaxSessionIDLength); err != nil {
+	if err := CheckName("sessionId", sessionID, MaxSessionIDLength); err != nil {
 		return Status{}, err
 	}
-	s, err := st.create(sessionID, title, "create")
+	s, err := st.CreateAs(sessionID, title, "create")
 	if err != nil {
 		return Status{}, err
 	}
 	return s.Status(), nil
 }
 
-// create makes and stores an empty session, recording it under op.
-func (st *Store) create(id, title, op string) (*Session, *Error) {
-	if err := st.taken(id); err != nil {
+// CreateAs makes and stores an empty session, recording it under op.
+func (st *Store) CreateAs(id, title, op string) (*Session, *Error) {
+	if err := st.Taken(id); err != nil {
 		return nil, err
 	}
-	s := tree.NewSession(id, title, st.timestamp())
-	st.put(s)
-	st.markDirty(s, 0, false, op)
+	s := tree.NewSession(id, title, st.Timestamp())
+	st.Put(s)
+	st.MarkDirty(s, 0, false, op)
 	return s, nil
 }
 
@@ -102,7 +102,7 @@ func (st *Store) create(id, title, op string) (*Session, *Error) {
 // INVALID_ARGUMENT (a bad message, naming its field "message.…"),
 // SESSION_NOT_FOUND or NOT_FOUND (an unknown branch).
 func (st *Store) Append(sessionID string, message RawMessage, opts AppendOptions) (*Node, error) {
-	s, err := st.liveSession(sessionID)
+	s, err := st.LiveSession(sessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +116,7 @@ func (st *Store) Append(sessionID string, message RawMessage, opts AppendOptions
 // AppendEntry is Append for an entry ({"kind":…, …fields}: a model or
 // thinking-level change, a compaction, a custom entry; see ParseEntry).
 func (st *Store) AppendEntry(sessionID string, entry RawMessage, opts AppendOptions) (*Node, error) {
-	s, err := st.liveSession(sessionID)
+	s, err := st.LiveSession(sessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -130,20 +130,20 @@ func (st *Store) AppendEntry(sessionID string, entry RawMessage, opts AppendOpti
 // appendTyped checks opts.Branch and appends n (see appendNode).
 func (st *Store) appendTyped(s *Session, n *Node, opts AppendOptions) (*Node, error) {
 	if opts.Branch != "" {
-		if err := checkName("branch", opts.Branch, MaxBranchNameLength); err != nil {
+		if err := CheckName("branch", opts.Branch, MaxBranchNameLength); err != nil {
 			return nil, err
 		}
 	}
-	if err := st.appendNode(s, n, opts.Branch, "append"); err != nil {
+	if err := st.AppendNode(s, n, opts.Branch, "append"); err != nil {
 		return nil, err
 	}
 	return n, nil
 }
 
-// appendNode places n (a validated message or entry, its id not set) in s
+// AppendNode places n (a validated message or entry, its id not set) in s
 // where an append on branch goes (see Session.place), gives it an id and
 // a timestamp, moves the cursor to it and records the change under op.
-func (st *Store) appendNode(s *Session, n *Node, branch, op string) *Error {
+func (st *Store) AppendNode(s *Session, n *Node, branch, op string) *Error {
 	p, err := s.Place(branch)
 	if err != nil {
 		return err
@@ -153,10 +153,10 @@ func (st *Store) appendNode(s *Session, n *Node, branch, op string) *Error {
 			return err
 		}
 	}
-	n.ID, n.Timestamp = st.nodeID(s, nil), st.timestamp()
+	n.ID, n.Timestamp = st.DrawNodeID(s, nil), st.Timestamp()
 	from := len(s.Nodes)
 	s.Add(n, p)
-	st.touch(s, from, false, op)
+	st.Touch(s, from, false, op)
 	return nil
 }
 
@@ -168,15 +168,15 @@ func (st *Store) Jump(sessionID, nodeID string) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	st.jump(s, i, "jump")
+	st.JumpTo(s, i, "jump")
 	return s.Status(), nil
 }
 
-// jump moves the cursor of s to node i and records it under op.
-func (st *Store) jump(s *Session, i int32, op string) {
+// JumpTo moves the cursor of s to node i and records it under op.
+func (st *Store) JumpTo(s *Session, i int32, op string) {
 	s.Cursor = i
 	s.SetActive(s.Nodes[i].Branch)
-	st.touch(s, len(s.Nodes), false, op)
+	st.Touch(s, len(s.Nodes), false, op)
 }
 
 // Branch moves the cursor to nodeID and makes branch, a new name (or the
@@ -188,23 +188,23 @@ func (st *Store) Branch(sessionID, nodeID, branch string) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	if err := checkName("branch", branch, MaxBranchNameLength); err != nil {
+	if err := CheckName("branch", branch, MaxBranchNameLength); err != nil {
 		return Status{}, err
 	}
-	if err := st.branch(s, i, branch, "branch"); err != nil {
+	if err := st.BranchAt(s, i, branch, "branch"); err != nil {
 		return Status{}, err
 	}
 	return s.Status(), nil
 }
 
-// branch checks and makes name the active branch at node i of s,
+// BranchAt checks and makes name the active BranchAt at node i of s,
 // recording it under op.
-func (st *Store) branch(s *Session, i int32, name, op string) *Error {
+func (st *Store) BranchAt(s *Session, i int32, name, op string) *Error {
 	if err := s.CheckBranchTarget(i, name); err != nil {
 		return err
 	}
 	s.BranchAt(i, name)
-	st.touch(s, len(s.Nodes), false, op)
+	st.Touch(s, len(s.Nodes), false, op)
 	return nil
 }
 
@@ -219,7 +219,7 @@ func (st *Store) Fork(sessionID, nodeID string, opts ForkOptions) (Status, error
 		return Status{}, err
 	}
 	if opts.Branch != "" {
-		if err := checkName("branch", opts.Branch, MaxBranchNameLength); err != nil {
+		if err := CheckName("branch", opts.Branch, MaxBranchNameLength); err != nil {
 			return Status{}, err
 		}
 	}
@@ -227,7 +227,7 @@ func (st *Store) Fork(sessionID, nodeID string, opts ForkOptions) (Status, error
 	if err != nil {
 		return Status{}, err
 	}
-	f, err := st.fork(s, at, newID, opts.Branch, "fork")
+	f, err := st.ForkAt(s, at, newID, opts.Branch, "fork")
 	if err != nil {
 		return Status{}, err
 	}
@@ -237,29 +237,29 @@ func (st *Store) Fork(sessionID, nodeID string, opts ForkOptions) (Status, error
 // newSessionIDOf checks a new session's id, or draws one for "".
 func (st *Store) newSessionIDOf(id string) (string, *Error) {
 	if id == "" {
-		return st.sessionID(), nil
+		return st.DrawSessionID(), nil
 	}
-	if err := checkName("newSessionId", id, MaxSessionIDLength); err != nil {
+	if err := CheckName("newSessionId", id, MaxSessionIDLength); err != nil {
 		return "", err
 	}
-	if err := st.taken(id); err != nil {
+	if err := st.Taken(id); err != nil {
 		return "", err
 	}
 	return id, nil
 }
 
-// fork stores the fork of s at node at as session newID, branch its
+// ForkAt stores the ForkAt of s at node at as session newID, branch its
 // active branch ("" for the node's), recording it under op.
-func (st *Store) fork(s *Session, at int32, newID, branch, op string) (*Session, *Error) {
-	f := s.ForkAt(at, newID, st.timestamp())
+func (st *Store) ForkAt(s *Session, at int32, newID, branch, op string) (*Session, *Error) {
+	f := s.ForkAt(at, newID, st.Timestamp())
 	if branch != "" && branch != f.Active {
 		if b := f.ByName[branch]; b != nil {
 			return nil, tree.Invalidf("branch %q already exists on the path to node %q and does not end there", branch, s.Nodes[at].ID)
 		}
 		f.SetActive(branch)
 	}
-	st.put(f)
-	st.markDirty(f, 0, true, op)
+	st.Put(f)
+	st.MarkDirty(f, 0, true, op)
 	return f, nil
 }
 
@@ -268,7 +268,7 @@ func (st *Store) fork(s *Session, at int32, newID, branch, op string) (*Session,
 // session's Status, or SESSION_NOT_FOUND, SESSION_ALREADY_EXISTS,
 // INVALID_ARGUMENT.
 func (st *Store) Clone(sessionID, newSessionID string) (Status, error) {
-	s, err := st.liveSession(sessionID)
+	s, err := st.LiveSession(sessionID)
 	if err != nil {
 		return Status{}, err
 	}
@@ -276,16 +276,16 @@ func (st *Store) Clone(sessionID, newSessionID string) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	return st.clone(s, newID, "clone").Status(), nil
+	return st.CloneAs(s, newID, "clone").Status(), nil
 }
 
-// clone stores a copy of s as session newID, recording it under op.
-func (st *Store) clone(s *Session, newID, op string) *Session {
-	now := st.timestamp()
+// CloneAs stores a copy of s as session newID, recording it under op.
+func (st *Store) CloneAs(s *Session, newID, op string) *Session {
+	now := st.Timestamp()
 	c := s.Clone(newID, now)
 	c.RecordSource(s, s.Cursor, SourceClone, now)
-	st.put(c)
-	st.markDirty(c, 0, true, op)
+	st.Put(c)
+	st.MarkDirty(c, 0, true, op)
 	return c
 }
 
@@ -294,17 +294,17 @@ func (st *Store) clone(s *Session, newID, op string) *Session {
 // what it compacted) and the configuration in force there; or
 // SESSION_NOT_FOUND, INVALID_ARGUMENT.
 func (st *Store) Context(sessionID string) (Context, error) {
-	s, err := st.liveSession(sessionID)
+	s, err := st.LiveSession(sessionID)
 	if err != nil {
 		return Context{}, err
 	}
-	return s.ContextView(st.views.pathOf(s)).Context(), nil
+	return s.ContextView(st.Views.PathOf(s)).Context(), nil
 }
 
 // Status returns the state of one session (the value of "session"), or
 // SESSION_NOT_FOUND, INVALID_ARGUMENT.
 func (st *Store) Status(sessionID string) (Status, error) {
-	s, err := st.liveSession(sessionID)
+	s, err := st.LiveSession(sessionID)
 	if err != nil {
 		return Status{}, err
 	}
@@ -313,7 +313,7 @@ func (st *Store) Status(sessionID string) (Status, error) {
 
 // Sessions lists every session outside the trash, in the order they were
 // made (the value of "sessions"). It never fails.
-func (st *Store) Sessions() []SessionSummary { return st.sessionList() }
+func (st *Store) Sessions() []SessionSummary { return st.SessionList() }
 
 // Label sets the label of nodeID ("" clears it; at most 1,000 characters,
 // no control characters): the node's Marks after the call, or
@@ -326,7 +326,7 @@ func (st *Store) Label(sessionID, nodeID, label string) (Marks, error) {
 	if err := tree.CheckLabel(label); err != nil {
 		return Marks{}, err
 	}
-	st.addAnnotation(s, &Annotation{Kind: AnnotationLabel, NodeID: s.Nodes[i].ID, Label: label}, "label")
+	st.AddAnnotation(s, &Annotation{Kind: AnnotationLabel, NodeID: s.Nodes[i].ID, Label: label}, "label")
 	return s.Marks(i), nil
 }
 
@@ -338,7 +338,7 @@ func (st *Store) Hide(sessionID, nodeID string, hidden bool) (Marks, error) {
 	if err != nil {
 		return Marks{}, err
 	}
-	st.addAnnotation(s, &Annotation{Kind: AnnotationHide, NodeID: s.Nodes[i].ID, Hidden: hidden}, "hide")
+	st.AddAnnotation(s, &Annotation{Kind: AnnotationHide, NodeID: s.Nodes[i].ID, Hidden: hidden}, "hide")
 	return s.Marks(i), nil
 }
 
@@ -346,18 +346,18 @@ func (st *Store) Hide(sessionID, nodeID string, hidden bool) (Marks, error) {
 // node's Marks, or SESSION_NOT_FOUND, NODE_NOT_FOUND, INVALID_ARGUMENT.
 func (st *Store) Prefer(sessionID, nodeID string) (Marks, error) {
 	if nodeID == "" {
-		s, err := st.liveSession(sessionID)
+		s, err := st.LiveSession(sessionID)
 		if err != nil {
 			return Marks{}, err
 		}
-		st.addAnnotation(s, &Annotation{Kind: AnnotationPrefer}, "prefer")
+		st.AddAnnotation(s, &Annotation{Kind: AnnotationPrefer}, "prefer")
 		return s.Marks(-1), nil
 	}
 	s, i, err := st.sessionNode(sessionID, nodeID)
 	if err != nil {
 		return Marks{}, err
 	}
-	st.addAnnotation(s, &Annotation{Kind: AnnotationPrefer, NodeID: nodeID}, "prefer")
+	st.AddAnnotation(s, &Annotation{Kind: AnnotationPrefer, NodeID: nodeID}, "prefer")
 	return s.Marks(i), nil
 }
 
@@ -365,21 +365,21 @@ func (st *Store) Prefer(sessionID, nodeID string) (Marks, error) {
 // characters, no control characters): its Status, or SESSION_NOT_FOUND,
 // INVALID_ARGUMENT.
 func (st *Store) Rename(sessionID, title string) (Status, error) {
-	s, err := st.liveSession(sessionID)
+	s, err := st.LiveSession(sessionID)
 	if err != nil {
 		return Status{}, err
 	}
 	if err := tree.CheckTitle(title); err != nil {
 		return Status{}, err
 	}
-	st.addAnnotation(s, &Annotation{Kind: AnnotationTitle, Title: title}, "rename")
+	st.AddAnnotation(s, &Annotation{Kind: AnnotationTitle, Title: title}, "rename")
 	return s.Status(), nil
 }
 
 // SaveSnapshot returns the session's snapshot (snapshot v1 of SPEC.md,
 // compact JSON), or SESSION_NOT_FOUND, INVALID_ARGUMENT.
 func (st *Store) SaveSnapshot(sessionID string) ([]byte, error) {
-	s, err := st.liveSession(sessionID)
+	s, err := st.LiveSession(sessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -391,10 +391,10 @@ func (st *Store) SaveSnapshot(sessionID string) ([]byte, error) {
 // INVALID_SNAPSHOT naming the first fault, SESSION_ALREADY_EXISTS (the id
 // is in the trash), INVALID_ARGUMENT.
 func (st *Store) LoadSnapshot(sessionID string, snapshot []byte) (Status, error) {
-	if err := checkName("sessionId", sessionID, MaxSessionIDLength); err != nil {
+	if err := CheckName("sessionId", sessionID, MaxSessionIDLength); err != nil {
 		return Status{}, err
 	}
-	s, err := st.loadSnapshot(sessionID, snapshot, false, "snapshot.load")
+	s, err := st.LoadSession(sessionID, snapshot, false, "snapshot.load")
 	if err != nil {
 		return Status{}, err
 	}

@@ -11,7 +11,7 @@ import (
 // the last drain, or every node after a replace (snapshot.load).
 
 type dirtyMark struct {
-	id    string
+	ID    string
 	reset bool   // every stored node of the session is to be replaced
 	from  int    // first node index not yet handed out (when !reset)
 	afrom int    // first annotation index not yet handed out (when !reset)
@@ -26,19 +26,19 @@ type dirtyMark struct {
 func (st *Store) TrackChanges(on bool) {
 	st.track = on
 	if !on {
-		st.setDirty(nil)
+		st.SetDirty(nil)
 	}
 }
 
-// dirtyIndex returns the index of session id's mark in st.dirty, or -1.
+// DirtyIndex returns the index of session id's mark in st.dirty, or -1.
 // It looks it up in st.dirtyAt, rebuilt from st.dirty when nil: a scan of
 // st.dirty per mark made an import of n new sessions O(n²) (20,000
 // conversations of a dataset JSONL: 1.6 s in wasm, growing with the square).
-func (st *Store) dirtyIndex(id string) int {
+func (st *Store) DirtyIndex(id string) int {
 	if st.dirtyAt == nil {
-		st.dirtyAt = make(map[string]int, len(st.dirty))
-		for i := range st.dirty {
-			st.dirtyAt[st.dirty[i].id] = i
+		st.dirtyAt = make(map[string]int, len(st.Dirty))
+		for i := range st.Dirty {
+			st.dirtyAt[st.Dirty[i].ID] = i
 		}
 	}
 	if i, ok := st.dirtyAt[id]; ok {
@@ -50,51 +50,51 @@ func (st *Store) dirtyIndex(id string) int {
 // addDirty appends mark d (of a session that has none) to st.dirty.
 func (st *Store) addDirty(d dirtyMark) {
 	if st.dirtyAt != nil {
-		st.dirtyAt[d.id] = len(st.dirty)
+		st.dirtyAt[d.ID] = len(st.Dirty)
 	}
-	st.dirty = append(st.dirty, d)
+	st.Dirty = append(st.Dirty, d)
 }
 
-// setDirty replaces st.dirty by marks (any change but addDirty's goes
+// SetDirty replaces st.dirty by marks (any change but addDirty's goes
 // through it: the index is rebuilt when next needed).
-func (st *Store) setDirty(marks []dirtyMark) {
-	st.dirty, st.dirtyAt = marks, nil
+func (st *Store) SetDirty(marks []dirtyMark) {
+	st.Dirty, st.dirtyAt = marks, nil
 }
 
-// markDirty records that operation op changed session s. from is the
+// MarkDirty records that operation op changed session s. from is the
 // number of nodes it had before the call; reset says every node was
 // replaced.
-func (st *Store) markDirty(s *Session, from int, reset bool, op string) {
+func (st *Store) MarkDirty(s *Session, from int, reset bool, op string) {
 	if !st.track {
 		return
 	}
-	if i := st.dirtyIndex(s.ID()); i >= 0 {
-		if st.dirty[i].erased {
+	if i := st.DirtyIndex(s.ID()); i >= 0 {
+		if st.Dirty[i].erased {
 			// Erased, then made again in the same drain: all of it is
 			// new (the writer replaces every record).
-			st.dirty[i] = dirtyMark{id: s.ID(), reset: true, op: op}
+			st.Dirty[i] = dirtyMark{ID: s.ID(), reset: true, op: op}
 			return
 		}
 		if reset {
-			st.dirty[i].reset = true
+			st.Dirty[i].reset = true
 		}
-		if from < st.dirty[i].from {
-			st.dirty[i].from = from
+		if from < st.Dirty[i].from {
+			st.Dirty[i].from = from
 		}
-		st.dirty[i].op = op
+		st.Dirty[i].op = op
 		return
 	}
-	st.addDirty(dirtyMark{id: s.ID(), reset: reset, from: from, afrom: len(s.Annotations), op: op})
+	st.addDirty(dirtyMark{ID: s.ID(), reset: reset, from: from, afrom: len(s.Annotations), op: op})
 }
 
-// markErased records that operation op erased session id for good: what
+// MarkErased records that operation op erased session id for good: what
 // was marked for it before is dropped, and its drain block says erased.
-func (st *Store) markErased(id, op string) {
+func (st *Store) MarkErased(id, op string) {
 	if !st.track {
 		return
 	}
-	st.setDirty(slices.DeleteFunc(st.dirty, func(d dirtyMark) bool { return d.id == id }))
-	st.addDirty(dirtyMark{id: id, erased: true, op: op})
+	st.SetDirty(slices.DeleteFunc(st.Dirty, func(d dirtyMark) bool { return d.ID == id }))
+	st.addDirty(dirtyMark{ID: id, erased: true, op: op})
 }
 
 // appendErased appends the block of an erased session: its header alone,
@@ -102,7 +102,7 @@ func (st *Store) markErased(id, op string) {
 //	{"sessionId":…,"operation":…,"erased":true,"reset":false,"from":0,"count":0,"annotationFrom":0,"annotationCount":0,"meta":null}
 func (d *dirtyMark) appendErased(b []byte) []byte {
 	b = append(b, `{"sessionId":`...)
-	b = jsonx.AppendString(b, d.id)
+	b = jsonx.AppendString(b, d.ID)
 	b = append(b, `,"operation":`...)
 	b = jsonx.AppendString(b, d.op)
 	return append(b, `,"erased":true,"reset":false,"from":0,"count":0,"annotationFrom":0,"annotationCount":0,"meta":null}`+"\n"...)
@@ -114,8 +114,8 @@ func (st *Store) markAnnotated(s *Session, from int) {
 	if !st.track {
 		return
 	}
-	if i := st.dirtyIndex(s.ID()); i >= 0 && from < st.dirty[i].afrom {
-		st.dirty[i].afrom = from
+	if i := st.DirtyIndex(s.ID()); i >= 0 && from < st.Dirty[i].afrom {
+		st.Dirty[i].afrom = from
 	}
 }
 
@@ -146,16 +146,16 @@ func (st *Store) DrainChanges(withNodes bool) []byte {
 		// Sized once: growing a 255 MB drain (a 1,000,000-node load) by
 		// doubling left as much again in dead copies, and the wasm memory
 		// never shrinks.
-		b = make([]byte, 0, st.drainSize())
+		b = make([]byte, 0, st.DrainSize())
 	}
-	for i := range st.dirty {
-		if st.dirty[i].erased {
-			b = st.dirty[i].appendErased(b)
-		} else if s, from := st.drained(st.dirty[i]); s != nil {
-			b = st.dirty[i].appendBlock(b, s, from, len(s.Nodes), withNodes)
+	for i := range st.Dirty {
+		if st.Dirty[i].erased {
+			b = st.Dirty[i].appendErased(b)
+		} else if s, from := st.drained(st.Dirty[i]); s != nil {
+			b = st.Dirty[i].appendBlock(b, s, from, len(s.Nodes), withNodes)
 		}
 	}
-	st.setDirty(st.dirty[:0])
+	st.SetDirty(st.Dirty[:0])
 	return b
 }
 
@@ -190,12 +190,12 @@ func (st *Store) DrainChangesUpTo(limit int) (piece []byte, more bool) {
 		return st.DrainChanges(true), false
 	}
 	if cap(st.drainBuf) == 0 {
-		st.drainBuf = make([]byte, 0, min(st.drainSize(), limit+limit/4))
+		st.drainBuf = make([]byte, 0, min(st.DrainSize(), limit+limit/4))
 	}
 	b := st.drainBuf[:0]
 	done := 0 // marks drained whole
-	for done < len(st.dirty) && (len(b) < limit || len(b) == 0) {
-		d := &st.dirty[done]
+	for done < len(st.Dirty) && (len(b) < limit || len(b) == 0) {
+		d := &st.Dirty[done]
 		s, from := st.drained(*d)
 		if d.erased {
 			b = d.appendErased(b)
@@ -225,8 +225,8 @@ func (st *Store) DrainChangesUpTo(limit int) (piece []byte, more bool) {
 		}
 		done++
 	}
-	st.setDirty(append(st.dirty[:0], st.dirty[done:]...))
-	more = len(st.dirty) > 0
+	st.SetDirty(append(st.Dirty[:0], st.Dirty[done:]...))
+	more = len(st.Dirty) > 0
 	st.drainBuf = b
 	if !more && cap(b) > 64<<10 {
 		st.drainBuf = nil // a large drain is over: let its buffer go
@@ -314,9 +314,9 @@ func appendMeta(s *Session, b []byte) []byte {
 // drained returns the session of a dirty mark (nil when it is gone) and
 // the first node its drain carries: 0 for a reset, never past the end.
 func (st *Store) drained(d dirtyMark) (*Session, int) {
-	s := st.sessions[d.id]
+	s := st.ByID[d.ID]
 	if s == nil {
-		s = st.trash[d.id]
+		s = st.Trash[d.ID]
 	}
 	if s == nil || d.erased {
 		return nil, 0
@@ -328,12 +328,12 @@ func (st *Store) drained(d dirtyMark) (*Session, int) {
 	return s, min(from, len(s.Nodes))
 }
 
-// drainSize estimates the bytes of DrainChanges(true): each node's fields
+// DrainSize estimates the bytes of DrainChanges(true): each node's fields
 // as they stand plus its JSON punctuation and escapes (a few over are
 // cheaper than a regrowth), and each header and annotation line.
-func (st *Store) drainSize() int {
+func (st *Store) DrainSize() int {
 	size := 0
-	for _, d := range st.dirty {
+	for _, d := range st.Dirty {
 		s, from := st.drained(d)
 		if s == nil {
 			continue

@@ -110,7 +110,7 @@ type cmdCall struct {
 
 // session returns the command's session.
 func (c *cmdCall) session(st *Store) (*Session, *Error) {
-	return st.session(c.sessionID)
+	return st.Lookup(c.sessionID)
 }
 
 // typedErr returns the *Error a typed method (api.go) failed with, nil
@@ -428,7 +428,7 @@ func (c *cmdCall) hide(st *Store, hidden bool, format string) (*CommandResult, *
 
 func cmdPrefer(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	// Prefer clears the preferred path for "": the command names a node.
-	if err := checkName("nodeId", c.args[0], MaxNodeIDLength); err != nil {
+	if err := CheckName("nodeId", c.args[0], MaxNodeIDLength); err != nil {
 		return nil, err
 	}
 	data, err := st.Prefer(c.sessionID, c.args[0])
@@ -535,16 +535,16 @@ func cmdFork(st *Store, c *cmdCall) (*CommandResult, *Error) {
 		}
 		return nil, tree.Invalidf("/fork needs a user message; node %q is %s", n.ID, what)
 	}
-	id := st.sessionID()
+	id := st.DrawSessionID()
 	var f *Session
 	if p := s.Parent[i]; p >= 0 {
-		f, _ = st.fork(s, p, id, "", "fork") // no branch asked: never fails
+		f, _ = st.ForkAt(s, p, id, "", "fork") // no branch asked: never fails
 	} else {
-		now := st.timestamp()
+		now := st.Timestamp()
 		f = tree.NewSession(id, s.Title, now)
 		f.RecordSource(s, -1, SourceFork, now)
-		st.put(f)
-		st.markDirty(f, 0, true, "fork")
+		st.Put(f)
+		st.MarkDirty(f, 0, true, "fork")
 	}
 	draft := MessageText(n.Message)
 	status := f.Status()
@@ -560,7 +560,7 @@ func cmdClone(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	newID := ""
 	if len(c.args) == 1 {
 		// Clone draws an id for "": the command names one.
-		if err := checkName("newSessionId", c.args[0], MaxSessionIDLength); err != nil {
+		if err := CheckName("newSessionId", c.args[0], MaxSessionIDLength); err != nil {
 			return nil, err
 		}
 		newID = c.args[0]

@@ -67,24 +67,24 @@ type ContextTexts struct {
 	Prefix, OtherPrefix int
 }
 
-// textCache holds the unescaped texts of a session's plain context
+// TextCache holds the unescaped texts of a session's plain context
 // messages (see ContextTexts), filled as contexts first reach their
 // nodes. Nodes never change, so nothing in it is ever stale.
-type textCache struct {
+type TextCache struct {
 	id          uint64 // ContextTexts.Cache; 0 until first handed over
-	ascii, wide []byte
+	Ascii, Wide []byte
 	wideUnits   int32      // UTF-16 code units of wide
 	roles       [][]byte   // distinct roles, as in ContextTexts.Rows
-	spans       []textSpan // by node index; code 0: not cached yet
-	last        textsMemo  // the last context laid out over the cache itself
+	spans       []TextSpan // by node index; code 0: not cached yet
+	Last        textsMemo  // the last context laid out over the cache itself
 	layouts     uint64     // the layouts kept as last so far (ContextTexts.Layout)
 }
 
-// textSpan is one node's entry in the cache: code is 1 + the row code of
+// TextSpan is one node's entry in the cache: code is 1 + the row code of
 // ContextTexts.Rows, or -1 for a message that is not plain; start and
 // end are in UTF-16 code units of its buffer's decoded string, and
 // from and to are its bytes in that buffer.
-type textSpan struct{ code, start, end, from, to int32 }
+type TextSpan struct{ Code, Start, End, From, To int32 }
 
 // textsMemo is the last context Texts laid out over the text cache itself,
 // kept so that the next one along the same path handles only the nodes
@@ -94,8 +94,8 @@ type textSpan struct{ code, start, end, from, to int32 }
 // on the added part changes what the earlier nodes give, so it is laid
 // out whole again.
 type textsMemo struct {
-	depth int32 // the path's length; 0: no memo
-	last  int32 // the path's last node
+	Depth int32 // the path's length; 0: no memo
+	Last  int32 // the path's last node
 	rows  []int32
 	other []RawMessage
 	units int // UTF-16 code units of the path's plain texts
@@ -122,18 +122,18 @@ type textsLayout struct {
 // cache the store keeps for the session, which Texts lays it out over.
 type ContextView struct {
 	tree.View
-	// tc is the session's text cache (see viewCaches); nil in a view made
+	// TextCache is the session's text cache (see viewCaches); nil in a view made
 	// for its Context alone.
-	tc *textCache
+	TextCache *TextCache
 }
 
 func (v ContextView) Texts() *ContextTexts {
-	s, path, tc := v.Session, v.Path, v.tc
+	s, path, tc := v.Session, v.Path, v.TextCache
 	if tc == nil {
-		tc = &textCache{} // a view no store keeps a cache for: laid out afresh
+		tc = &TextCache{} // a view no store keeps a cache for: laid out afresh
 	}
 	if len(tc.spans) < len(s.Nodes) {
-		tc.spans = append(tc.spans, make([]textSpan, len(s.Nodes)-len(tc.spans))...)
+		tc.spans = append(tc.spans, make([]TextSpan, len(s.Nodes)-len(tc.spans))...)
 	}
 	lay, ok := textsAfterMemo(s, tc, path)
 	if !ok {
@@ -141,18 +141,18 @@ func (v ContextView) Texts() *ContextTexts {
 		addTextRows(s, tc, &lay, path, path)
 	}
 	cols := &ContextTexts{Cursor: v.Cursor(), State: lay.state, Roles: tc.roles, Other: lay.other, Rows: lay.rows}
-	if 2*lay.units >= len(tc.ascii)+int(tc.wideUnits) {
+	if 2*lay.units >= len(tc.Ascii)+int(tc.wideUnits) {
 		// The path holds at least half of the cache: the cache itself.
 		if tc.id == 0 {
 			tc.id = textCacheIDs.Add(1)
 		}
-		cols.ASCII, cols.Wide, cols.Cache = tc.ascii, tc.wide, tc.id
+		cols.ASCII, cols.Wide, cols.Cache = tc.Ascii, tc.Wide, tc.id
 		tc.layouts++
 		id := tc.layouts
 		cols.Layout, cols.Base, cols.Prefix, cols.OtherPrefix = id, lay.base, lay.prefix, lay.otherPrefix
-		tc.last = textsMemo{depth: int32(len(path)), rows: lay.rows, other: lay.other, units: lay.units, state: lay.state, id: id}
+		tc.Last = textsMemo{Depth: int32(len(path)), rows: lay.rows, other: lay.other, units: lay.units, state: lay.state, id: id}
 		if len(path) > 0 {
-			tc.last.last = path[len(path)-1]
+			tc.Last.Last = path[len(path)-1]
 		}
 		return cols
 	}
@@ -164,15 +164,15 @@ func (v ContextView) Texts() *ContextTexts {
 	s.ContextNodes(path, func(i int32, n *Node) {
 		sp := tc.spans[i]
 		switch {
-		case sp.code < 0:
-		case (sp.code-1)&2 == 0:
+		case sp.Code < 0:
+		case (sp.Code-1)&2 == 0:
 			start := int32(len(cols.ASCII))
-			cols.ASCII = append(cols.ASCII, tc.ascii[sp.from:sp.to]...)
-			cols.Rows[k+1], cols.Rows[k+2] = start, start+sp.end-sp.start
+			cols.ASCII = append(cols.ASCII, tc.Ascii[sp.From:sp.To]...)
+			cols.Rows[k+1], cols.Rows[k+2] = start, start+sp.End-sp.Start
 		default:
-			cols.Wide = append(cols.Wide, tc.wide[sp.from:sp.to]...)
-			cols.Rows[k+1], cols.Rows[k+2] = wideUnits, wideUnits+sp.end-sp.start
-			wideUnits += sp.end - sp.start
+			cols.Wide = append(cols.Wide, tc.Wide[sp.From:sp.To]...)
+			cols.Rows[k+1], cols.Rows[k+2] = wideUnits, wideUnits+sp.End-sp.Start
+			wideUnits += sp.End - sp.Start
 		}
 		k += 3
 	})
@@ -187,12 +187,12 @@ func (v ContextView) Texts() *ContextTexts {
 // of the memo is ever written again (a layout that does not continue the
 // memo starts new rows; one that continues it but is not kept as the memo
 // is a copy, see Texts). Other is copied when appended to.
-func textsAfterMemo(s *Session, tc *textCache, path []int32) (lay textsLayout, ok bool) {
-	m := &tc.last
-	if m.depth == 0 || int(m.depth) > len(path) || path[m.depth-1] != m.last {
+func textsAfterMemo(s *Session, tc *TextCache, path []int32) (lay textsLayout, ok bool) {
+	m := &tc.Last
+	if m.Depth == 0 || int(m.Depth) > len(path) || path[m.Depth-1] != m.Last {
 		return lay, false
 	}
-	added := path[m.depth:]
+	added := path[m.Depth:]
 	for _, i := range added {
 		if s.Nodes[i].Kind == KindCompaction {
 			return lay, false
@@ -217,25 +217,25 @@ func textsAfterMemo(s *Session, tc *textCache, path []int32) (lay textsLayout, o
 // addTextRows appends to lay the rows of the context messages of nodes, a
 // part of path (its end, or all of it), filling the text cache for those
 // not in it yet.
-func addTextRows(s *Session, tc *textCache, lay *textsLayout, path, nodes []int32) {
+func addTextRows(s *Session, tc *TextCache, lay *textsLayout, path, nodes []int32) {
 	grown := false
 	add := func(i int32, n *Node) {
 		sp := tc.spans[i]
 		var msg RawMessage // built once per node (a summary's is built, not stored)
-		if sp.code == 0 {
+		if sp.Code == 0 {
 			if !grown {
 				// Room for the texts not cached yet, made once: growing the
 				// cache by append copied it over and over (85 MB allocated
 				// for the first context of a 100,000-deep path, instead of
 				// its 10.5 MB of text).
-				tc.ascii = slices.Grow(tc.ascii, uncachedTextBytes(s, tc, nodes, len(nodes) == len(path)))
+				tc.Ascii = slices.Grow(tc.Ascii, uncachedTextBytes(s, tc, nodes, len(nodes) == len(path)))
 				grown = true
 			}
 			msg = tree.ContextMessage(n)
-			sp = tc.add(msg)
+			sp = tc.Add(msg)
 			tc.spans[i] = sp
 		}
-		if sp.code < 0 {
+		if sp.Code < 0 {
 			if msg == nil {
 				msg = tree.ContextMessage(n)
 			}
@@ -243,8 +243,8 @@ func addTextRows(s *Session, tc *textCache, lay *textsLayout, path, nodes []int3
 			lay.rows = append(lay.rows, -1, 0, 0)
 			return
 		}
-		lay.units += int(sp.end - sp.start)
-		lay.rows = append(lay.rows, sp.code-1, sp.start, sp.end)
+		lay.units += int(sp.End - sp.Start)
+		lay.rows = append(lay.rows, sp.Code-1, sp.Start, sp.End)
 	}
 	if len(nodes) == len(path) {
 		s.ContextNodes(path, add)
@@ -260,11 +260,11 @@ func addTextRows(s *Session, tc *textCache, lay *textsLayout, path, nodes []int3
 // uncachedTextBytes is the room, in bytes, the texts of the context
 // messages of nodes that are not in the cache yet take at most; nodes is
 // a whole path (whole) or the compaction-free end of one.
-func uncachedTextBytes(s *Session, tc *textCache, nodes []int32, whole bool) int {
+func uncachedTextBytes(s *Session, tc *TextCache, nodes []int32, whole bool) int {
 	need := 0
 	count := func(i int32, n *Node) {
 		switch {
-		case tc.spans[i].code != 0:
+		case tc.spans[i].Code != 0:
 		case n.Kind == KindMessage:
 			need += len(n.Message)
 		default: // summaries and entries: rare, built to be measured
@@ -287,14 +287,14 @@ func uncachedTextBytes(s *Session, tc *textCache, nodes []int32, whole bool) int
 // (ContextTexts.Cache).
 var textCacheIDs atomic.Uint64
 
-// add puts the text of message m in the cache and returns its span.
-func (tc *textCache) add(m RawMessage) textSpan {
-	start := len(tc.ascii)
-	tc.ascii = slices.Grow(tc.ascii, len(m)) // amortised: append's growth
-	out, role, contentFirst, ascii, ok := appendPlainMessage(tc.ascii, m)
+// Add puts the text of message m in the cache and returns its span.
+func (tc *TextCache) Add(m RawMessage) TextSpan {
+	start := len(tc.Ascii)
+	tc.Ascii = slices.Grow(tc.Ascii, len(m)) // amortised: append's growth
+	out, role, contentFirst, ascii, ok := appendPlainMessage(tc.Ascii, m)
 	if !ok {
-		tc.ascii = tc.ascii[:start]
-		return textSpan{code: -1}
+		tc.Ascii = tc.Ascii[:start]
+		return TextSpan{Code: -1}
 	}
 	r := -1
 	for k, known := range tc.roles {
@@ -312,22 +312,22 @@ func (tc *textCache) add(m RawMessage) textSpan {
 		code |= 1
 	}
 	if ascii {
-		tc.ascii = out
-		return textSpan{code: code + 1, start: int32(start), end: int32(len(out)), from: int32(start), to: int32(len(out))}
+		tc.Ascii = out
+		return TextSpan{Code: code + 1, Start: int32(start), End: int32(len(out)), From: int32(start), To: int32(len(out))}
 	}
 	text := out[start:]
 	if !jsonx.ValidUTF8(text) {
 		// Only Store.Import through the Go API keeps bytes that are not
 		// UTF-8; a decoder would replace them its own way, so the offsets
 		// could not be known here. Such a message stays JSON.
-		tc.ascii = out[:start]
-		return textSpan{code: -1}
+		tc.Ascii = out[:start]
+		return TextSpan{Code: -1}
 	}
 	units := int32(search.UTF16Len(unsafe.String(unsafe.SliceData(text), len(text))))
-	sp := textSpan{code: (code | 2) + 1, start: tc.wideUnits, end: tc.wideUnits + units, from: int32(len(tc.wide)), to: int32(len(tc.wide) + len(text))}
-	tc.wide = append(tc.wide, text...)
+	sp := TextSpan{Code: (code | 2) + 1, Start: tc.wideUnits, End: tc.wideUnits + units, From: int32(len(tc.Wide)), To: int32(len(tc.Wide) + len(text))}
+	tc.Wide = append(tc.Wide, text...)
 	tc.wideUnits += units
-	tc.ascii = out[:start]
+	tc.Ascii = out[:start]
 	return sp
 }
 

@@ -72,8 +72,8 @@ func TestContextColumnsAlongARandomWalk(t *testing.T) {
 						ids = append(ids, v.Value.ID)
 					}
 				}
-				s := st.sessions[session]
-				if m := st.views.textsOf(s).last; m.depth > 0 && s.IsAncestor(m.last, s.Cursor) {
+				s := st.ByID[session]
+				if m := st.Views.TextsOf(s).Last; m.Depth > 0 && s.IsAncestor(m.Last, s.Cursor) {
 					memoUsed++ // the path goes on from the memo's (compactions aside)
 				}
 				want, got, _ := contextBothWays(t, st, session)
@@ -90,7 +90,7 @@ func TestContextColumnsAlongARandomWalk(t *testing.T) {
 // onPath reports whether node id is on the path to the session's cursor.
 func onPath(t *testing.T, st *Store, session, id string) bool {
 	t.Helper()
-	s := st.sessions[session]
+	s := st.ByID[session]
 	i, ok := s.Index[id]
 	return ok && s.Cursor >= 0 && s.IsAncestor(i, s.Cursor)
 }

@@ -303,7 +303,7 @@ func (st *Store) dispatch(req []byte, guess, withInternal bool) (_ Answer, guess
 	if op.flags&(internal|readOnly) == 0 {
 		// A read leaves only garbage, which the collector takes back: it
 		// is answered even past the budget, so a full store still reads.
-		if err := st.checkMemory("request", 0, len(req), RequestGrowth); err != nil {
+		if err := st.Reserve("request", 0, len(req), RequestGrowth); err != nil {
 			return Answer{Err: err}, guessed
 		}
 	}
@@ -470,7 +470,7 @@ func (r *request) existing(st *Store) (*Session, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return st.session(id)
+	return st.Lookup(id)
 }
 
 // ValueEnvelope returns {"ok":true,"value":…} for v, encoded like every

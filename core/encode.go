@@ -6,8 +6,8 @@ package core
 // order, omitempty as tagged); TestTreeAndListEncodeLikeEncodingJSON checks
 // that.
 
-// listJSON encodes the value of list.
-func listJSON(items []ListItem) RawMessage {
+// ListJSON encodes the value of list.
+func ListJSON(items []ListItem) RawMessage {
 	b := make([]byte, 0, len(items)*200+2)
 	b = append(b, '[')
 	for i := range items {

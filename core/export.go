@@ -23,10 +23,10 @@ func ExportFormats() []string {
 	return formats.ExportFormats()
 }
 
-// exportView hands the session to an exporter: its nodes, path and
+// ExportView hands the session to an exporter: its nodes, path and
 // annotations, without the store's indexes, and the path's texts (every
 // node's when all) and the context messages when text and context say so.
-func exportView(s *Session, text, context, all bool) *formats.ExportSession {
+func ExportView(s *Session, text, context, all bool) *formats.ExportSession {
 	v := &formats.ExportSession{ID: s.ID(), Title: s.Title, CreatedAt: s.CreatedAt, Active: s.Active,
 		Nodes: make([]formats.ExportNode, len(s.Nodes)), Cursor: s.Cursor, Path: s.Path(s.Cursor),
 		Annotations: make([]RawMessage, len(s.Annotations))}

@@ -57,7 +57,7 @@ func opFamily(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	if st.sessions[id] == nil {
+	if st.ByID[id] == nil {
 		return nil, tree.Errorf(SessionNotFound, "session %q does not exist", id)
 	}
 	children := st.familyChildren()
@@ -89,8 +89,8 @@ func opFamily(st *Store, r *request) (any, *Error) {
 // (store order); sources not in the store are keys too.
 func (st *Store) familyChildren() map[string][]string {
 	children := map[string][]string{}
-	for _, id := range st.order {
-		if s := st.sessions[id]; s != nil && s.Source != nil && s.Source.SessionID != id {
+	for _, id := range st.Order {
+		if s := st.ByID[id]; s != nil && s.Source != nil && s.Source.SessionID != id {
 			children[s.Source.SessionID] = append(children[s.Source.SessionID], id)
 		}
 	}
@@ -103,7 +103,7 @@ func (st *Store) familyChildren() map[string][]string {
 func (st *Store) familyRoot(id string) string {
 	seen := map[string]bool{id: true}
 	for {
-		s := st.sessions[id]
+		s := st.ByID[id]
 		if s == nil || s.Source == nil || seen[s.Source.SessionID] {
 			return id
 		}
@@ -114,7 +114,7 @@ func (st *Store) familyRoot(id string) string {
 
 // familyMember describes session id (Missing when it is not in the store).
 func (st *Store) familyMember(id string) FamilyMember {
-	s := st.sessions[id]
+	s := st.ByID[id]
 	if s == nil {
 		return FamilyMember{SessionID: id, Missing: true}
 	}
@@ -129,11 +129,11 @@ func (st *Store) familyMember(id string) FamilyMember {
 // its source. An import's link without a node gets the node the two
 // sessions last share, when both are in memory (see forkPoint).
 func (st *Store) familyEdge(id string) FamilyEdge {
-	s := st.sessions[id]
+	s := st.ByID[id]
 	e := FamilyEdge{SessionID: id, ParentSessionID: s.Source.SessionID, Kind: s.Source.Via}
 	node := s.Source.NodeID
 	if node == "" {
-		node = forkPointOf(s.Source, st.sessions[s.Source.SessionID], s)
+		node = forkPointOf(s.Source, st.ByID[s.Source.SessionID], s)
 	}
 	e.NodeID = tree.Nullable(node)
 	return e

@@ -156,7 +156,7 @@ func (st *Store) startImport(data []byte, format string, growth int) (*ImportJob
 	if len(data) == 0 {
 		return nil, tree.Invalidf("import data is empty")
 	}
-	if err := st.checkMemory("import", 0, len(data), growth); err != nil {
+	if err := st.Reserve("import", 0, len(data), growth); err != nil {
 		return nil, err
 	}
 	if importplan.IsZIP(data) {

@@ -28,8 +28,8 @@ type ImportBatches struct {
 //
 // INVALID_ARGUMENT when files is not a list of {path, size} with a
 // non-negative integer size, or bytes is not a positive integer.
-// batchFile is a file of an import.batches request.
-type batchFile struct {
+// BatchFile is a file of an import.batches request.
+type BatchFile struct {
 	Path string
 	Size int64
 }
@@ -37,9 +37,9 @@ type batchFile struct {
 // pathSizeFields are the keys of a file's path and size.
 var pathSizeFields = []string{"path", "size"}
 
-// readBatchFile reads a file el of import.batches into f and reports
+// ReadBatchFile reads a file el of import.batches into f and reports
 // whether it is an object whose path is a string and size an integer.
-func readBatchFile(el []byte, f *batchFile) bool {
+func ReadBatchFile(el []byte, f *BatchFile) bool {
 	ok := true
 	ok = jsonx.ReadObject(el, pathSizeFields, func(field int, v []byte) {
 		if field == 0 {

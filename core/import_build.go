@@ -53,7 +53,7 @@ func (st *Store) buildImported(c formats.Conversation) (*Session, []ImportWarnin
 	if !ok {
 		return nil, t.Warnings, tree.Invalidf("%s: none of its %d records could be used; skipped", formats.ConversationName("conversation", c.Title, t.ID), len(c.Records))
 	}
-	s := t.session(&c, order, cursor, st.timestamp)
+	s := t.session(&c, order, cursor, st.Timestamp)
 	t.annotate(s, &c)
 	return s, t.Warnings, nil
 }
@@ -234,7 +234,7 @@ func (t *importTree) linkSource(s *Session, c *formats.Conversation) {
 func (st *Store) importNames(c *formats.Conversation) (string, []ImportWarning) {
 	id := c.ID
 	if id == "" {
-		id = st.sessionID()
+		id = st.DrawSessionID()
 	}
 	var warns []ImportWarning
 	warn := func(format string, args ...any) {

@@ -104,7 +104,7 @@ func (st *Store) ImportFiles(files []ImportFile) (*FilesResult, *Error) {
 		for _, s := range r.Sessions {
 			if s.Project == "" {
 				s.Project = formats.PathProject(g.Path)
-				st.sessions[s.SessionID].SetOrigin(r.Format, s.Project)
+				st.ByID[s.SessionID].SetOrigin(r.Format, s.Project)
 			}
 			res.Sessions = append(res.Sessions, FileSession{ImportedSession: s, Tool: r.Format, Path: g.Path})
 		}

@@ -58,8 +58,8 @@ func (j *ImportJob) prepare() {
 func (j *ImportJob) commit(s *Session) {
 	st := j.st
 	project := j.projects[s]
-	into, exists := st.sessions[s.ID()]
-	if exists && len(into.Nodes) > 0 && len(s.Nodes) > 0 && !sharesNode(into, s) || st.trash[s.ID()] != nil {
+	into, exists := st.ByID[s.ID()]
+	if exists && len(into.Nodes) > 0 && len(s.Nodes) > 0 && !sharesNode(into, s) || st.Trash[s.ID()] != nil {
 		// The id is taken by another conversation (no node in common: the
 		// same Pi session id, or the demo's, exported from another
 		// browser): the import goes to the first "<id>-N" that holds this
@@ -81,19 +81,19 @@ func (j *ImportJob) commit(s *Session) {
 		if fromTool {
 			recordImport(s, s.Cursor)
 		}
-		st.put(s)
-		st.markDirty(s, 0, true, "import")
+		st.Put(s)
+		st.MarkDirty(s, 0, true, "import")
 	}
 	s.SetOrigin(j.res.Format, project)
-	report := importReport(s, exists, added)
+	report := ImportReportOf(s, exists, added)
 	report.Warnings, report.Project = j.perWarn[s.ID()], project
 	j.res.Sessions = append(j.res.Sessions, report)
 }
 
-// importReport is the import report's entry for s as it stands after an
+// ImportReportOf is the import report's entry for s as it stands after an
 // import that added `added` of its nodes (existing: it was there before),
 // with no warnings or project.
-func importReport(s *Session, existing bool, added int) ImportedSession {
+func ImportReportOf(s *Session, existing bool, added int) ImportedSession {
 	roots := 0
 	for _, p := range s.Parent {
 		if p < 0 {
@@ -158,7 +158,7 @@ func (st *Store) mergeImported(s, im *Session, record bool) int {
 	if im.UpdatedAt > s.UpdatedAt {
 		s.UpdatedAt = im.UpdatedAt
 	}
-	st.markDirty(s, from, false, "import")
+	st.MarkDirty(s, from, false, "import")
 	st.markAnnotated(s, afrom)
 	return added
 }
@@ -223,8 +223,8 @@ func (st *Store) importTarget(im *Session) (*Session, bool) {
 	base := im.ID()
 	for n := 2; ; n++ {
 		id := base + "-" + string(jsonx.AppendInt(nil, n))
-		into, ok := st.sessions[id]
-		if st.trash[id] == nil && (!ok || sharesNode(into, im)) {
+		into, ok := st.ByID[id]
+		if st.Trash[id] == nil && (!ok || sharesNode(into, im)) {
 			im.SetID(id)
 			return into, ok
 		}

@@ -15,14 +15,14 @@ import "github.com/sessiontree/sessiontree/core/internal/tree"
 // like Store, it is not safe for concurrent use.
 type Imports struct {
 	st      *Store
-	last    int                // the last id given out
-	buffers map[int][]byte     // texts arriving in slices
+	Last    int                // the last id given out
+	Buffers map[int][]byte     // texts arriving in slices
 	jobs    map[int]*ImportJob // imports started and not yet finished or cancelled
 }
 
 // NewImports returns an empty table of imports into st.
 func NewImports(st *Store) *Imports {
-	return &Imports{st: st, buffers: map[int][]byte{}, jobs: map[int]*ImportJob{}}
+	return &Imports{st: st, Buffers: map[int][]byte{}, jobs: map[int]*ImportJob{}}
 }
 
 // maxBufferHint caps NewBuffer's size hint: 1 GiB, a quarter of wasm32's
@@ -35,12 +35,12 @@ const maxBufferHint = 1 << 30
 // (sizeHint for the buffer, plus the import's growth, ImportJobGrowth) is
 // refused with INVALID_ARGUMENT before anything is allocated.
 func (im *Imports) NewBuffer(sizeHint int) (int, *Error) {
-	if err := im.st.checkMemory("import buffer", max(sizeHint, 0), max(sizeHint, 0), ImportJobGrowth); err != nil {
+	if err := im.st.Reserve("import buffer", max(sizeHint, 0), max(sizeHint, 0), ImportJobGrowth); err != nil {
 		return 0, err
 	}
-	im.last++
-	im.buffers[im.last] = make([]byte, 0, min(max(sizeHint, 0), maxBufferHint))
-	return im.last, nil
+	im.Last++
+	im.Buffers[im.Last] = make([]byte, 0, min(max(sizeHint, 0), maxBufferHint))
+	return im.Last, nil
 }
 
 // Grow lengthens buffer id by n bytes and returns those n bytes for the
@@ -50,13 +50,13 @@ func (im *Imports) NewBuffer(sizeHint int) (int, *Error) {
 // (INVALID_ARGUMENT, nothing changed): id names no buffer, n is negative,
 // or the larger buffer would pass the memory budget.
 func (im *Imports) Grow(id, n int) (tail []byte, err *Error) {
-	buf, ok := im.buffers[id]
+	buf, ok := im.Buffers[id]
 	if !ok || n < 0 {
 		return nil, tree.Invalidf("no import buffer %d to append %d bytes to", id, n)
 	}
 	if cap(buf)-len(buf) < n {
 		size := 2*cap(buf) + n
-		if err := im.st.checkMemory("import buffer", size, 0, 0); err != nil {
+		if err := im.st.Reserve("import buffer", size, 0, 0); err != nil {
 			return nil, err
 		}
 		grown := make([]byte, len(buf), size)
@@ -64,7 +64,7 @@ func (im *Imports) Grow(id, n int) (tail []byte, err *Error) {
 		buf = grown
 	}
 	buf = buf[:len(buf)+n]
-	im.buffers[id] = buf
+	im.Buffers[id] = buf
 	return buf[len(buf)-n:], nil
 }
 
@@ -79,8 +79,8 @@ func (im *Imports) Append(id int, data []byte) (ok bool) {
 // TakeBuffer removes buffer id and returns its bytes, to start an import
 // of them: a buffer is used once. ok is false when id names no buffer.
 func (im *Imports) TakeBuffer(id int) (data []byte, ok bool) {
-	data, ok = im.buffers[id]
-	delete(im.buffers, id)
+	data, ok = im.Buffers[id]
+	delete(im.Buffers, id)
 	return data, ok
 }
 
@@ -88,7 +88,7 @@ func (im *Imports) TakeBuffer(id int) (data []byte, ok bool) {
 // a call that failed with PagedOut having changed nothing: the shim loads
 // the sessions it needed and makes the call again with the same id.
 func (im *Imports) PutBack(id int, data []byte) {
-	im.buffers[id] = data
+	im.Buffers[id] = data
 }
 
 // Start starts an import of data in format ("auto" or "" detects it; see
@@ -103,10 +103,10 @@ func (im *Imports) Start(data []byte, format string) (job, total int, err *Error
 	if err != nil {
 		return 0, 0, err
 	}
-	im.last++
-	im.jobs[im.last] = j
+	im.Last++
+	im.jobs[im.Last] = j
 	_, total = j.Progress()
-	return im.last, total, nil
+	return im.Last, total, nil
 }
 
 // ImportProgress is where a job stands after a step, in bytes of work (see
@@ -158,5 +158,5 @@ func (im *Imports) Finish(job int) (res *ImportResult, found bool, err *Error) {
 // nothing; one cancelled while adding sessions keeps those it added.
 func (im *Imports) Cancel(id int) {
 	delete(im.jobs, id)
-	delete(im.buffers, id)
+	delete(im.Buffers, id)
 }

@@ -89,16 +89,16 @@ func TestImportsGrowBuffersByDoubling(t *testing.T) {
 		tail, err := im.Grow(buf, 3)
 		require.Nil(t, err)
 		copy(tail, "abc")
-		caps = append(caps, cap(im.buffers[buf]))
+		caps = append(caps, cap(im.Buffers[buf]))
 	}
 	assert.Equal(t, []int{4, 11, 11, 25, 25}, caps, "a full buffer grows to twice its capacity plus what is added")
-	assert.Equal(t, strings.Repeat("abc", 5), string(im.buffers[buf]))
+	assert.Equal(t, strings.Repeat("abc", 5), string(im.Buffers[buf]))
 	_, err := im.Grow(buf, -1)
 	assert.ErrorIs(t, err, ErrInvalidArgument, "a negative length is refused")
-	assert.Len(t, im.buffers[buf], 15, "and changes nothing")
+	assert.Len(t, im.Buffers[buf], 15, "and changes nothing")
 
 	neg, _ := im.NewBuffer(-5)
-	assert.Equal(t, 0, cap(im.buffers[neg]), "a negative hint counts as 0")
+	assert.Equal(t, 0, cap(im.Buffers[neg]), "a negative hint counts as 0")
 }
 
 func TestImportsRefuseIdsThatNameNothing(t *testing.T) {
@@ -161,7 +161,7 @@ func TestImportsReportImportErrors(t *testing.T) {
 	_, _, err := im.Start([]byte("  "), "auto")
 	require.NotNil(t, err)
 	assert.Equal(t, &Error{Code: InvalidArgument, Message: "import data is empty"}, err)
-	assert.Equal(t, 0, im.last, "a refused start uses no id")
+	assert.Equal(t, 0, im.Last, "a refused start uses no id")
 
 	// A ZIP given as an export file is named for what it is.
 	for _, zip := range []string{"PK\x03\x04\x14\x00\x00\x00\x08\x00", "PK\x05\x06" + strings.Repeat("\x00", 18)} {

@@ -48,7 +48,7 @@ func opMap(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	t := s.ViewTree()
-	m := st.mapOf(s, t)
+	m := st.MapOf(s, t)
 	v := mapValue{s: s, t: t, m: m, forks: st.mapForks(s, t, m), source: st.mapSource(s, t, m)}
 	if from, ok := m.DeltaFrom(since, len(s.Nodes)); ok {
 		return &mapDelta{v, from}, nil

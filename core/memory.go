@@ -93,7 +93,7 @@ func (st *Store) MemoryBudget() int64 { return st.budget }
 // budget; else INVALID_ARGUMENT naming the request's size, the estimate,
 // the memory in use and the limit, in bytes.
 func (st *Store) CheckMemory(n int) *Error {
-	return st.checkMemory("request", n, n, RequestGrowth)
+	return st.Reserve("request", n, n, RequestGrowth)
 }
 
 // PrecheckBytes is the request size from which the wasm binding calls
@@ -102,14 +102,14 @@ func (st *Store) CheckMemory(n int) *Error {
 // Call once their operation is known.
 const PrecheckBytes = 1 << 20
 
-// rereadCalls is how many calls checkMemory answers from its last reading
+// RereadCalls is how many calls checkMemory answers from its last reading
 // of the memory in use (less what it estimated they need) before it reads
 // it again: runtime/metrics takes about 85 µs in wasm (measured in
 // Chromium, an append's call 77–147 µs without it), so reading it for
 // every call nearly doubled a small call's cost.
-const rereadCalls = 64
+const RereadCalls = 64
 
-// checkMemory checks that incoming bytes about to be allocated, plus the
+// Reserve checks that incoming bytes about to be allocated, plus the
 // growth of answering grow bytes of request (grow × growth bytes per
 // byte), fit the budget on top of the memory in use. The memory in use is
 // read (Options.MemoryInUse) when the estimate needs more than a quarter
@@ -121,7 +121,7 @@ const rereadCalls = 64
 // holds its pages, notably after the binding's bulk calls, which run with
 // the collector paused) and the check made again. what names the thing
 // refused ("request", "import", "import buffer").
-func (st *Store) checkMemory(what string, incoming, grow, growth int) *Error {
+func (st *Store) Reserve(what string, incoming, grow, growth int) *Error {
 	if st.budget <= 0 {
 		return nil
 	}
@@ -130,16 +130,16 @@ func (st *Store) checkMemory(what string, incoming, grow, growth int) *Error {
 	if st.mapped != nil {
 		mapped = st.mapped()
 	}
-	if st.sinceRead < rereadCalls && need < st.room/4 && mapped == st.mappedAt {
+	if st.sinceRead < RereadCalls && need < st.room/4 && mapped == st.mappedAt {
 		st.sinceRead++
 		st.room -= need
 		return nil
 	}
 	st.mappedAt = mapped
-	held := st.inUse()
+	held := st.InUse()
 	if held+need > st.budget && need <= st.budget {
 		runtime.GC()
-		held = st.inUse()
+		held = st.InUse()
 	}
 	st.sinceRead = 0
 	st.room = st.budget - held

@@ -18,7 +18,7 @@ func budgetStore(tb testing.TB, limit int64, held *int64) *Store {
 	tb.Helper()
 	st := testStore(tb)
 	st.SetMemoryBudget(limit)
-	st.inUse = func() int64 { return *held }
+	st.InUse = func() int64 { return *held }
 	return st
 }
 
@@ -63,13 +63,13 @@ func TestMemoryBudgetRefusesWhatWouldPassIt(t *testing.T) {
 		defer func() { held = 1000 }()
 		req := []byte(`{"operation":"append","sessionId":"small","message":{"role":"user","content":"x"}}`)
 		calls := 0
-		for ; calls <= rereadCalls; calls++ {
+		for ; calls <= RereadCalls; calls++ {
 			if e := do(t, st, req); !e.OK {
 				assert.Contains(t, e.Error.Message, "memory budget")
 				break
 			}
 		}
-		assert.LessOrEqual(t, calls, rereadCalls)
+		assert.LessOrEqual(t, calls, RereadCalls)
 		assert.Contains(t, fails(t, st, req, InvalidArgument), "memory budget", "and every change after, while it lasts")
 		ok[json.RawMessage](t, st, map[string]any{"operation": "context", "sessionId": "small"})
 		ok[json.RawMessage](t, st, map[string]any{"operation": "snapshot.save", "sessionId": "small"})
@@ -88,7 +88,7 @@ func TestMemoryBudgetCollectsOnceBeforeRefusing(t *testing.T) {
 	reads := 0
 	st := testStore(t)
 	st.SetMemoryBudget(10_000)
-	st.inUse = func() int64 { // garbage until a collection: the second read is lower
+	st.InUse = func() int64 { // garbage until a collection: the second read is lower
 		reads++
 		if reads == 1 {
 			return 9_990
@@ -103,12 +103,12 @@ func TestMemoryBudgetReadsTheGaugeOnlyWhenItMatters(t *testing.T) {
 	reads := 0
 	st := testStore(t)
 	st.SetMemoryBudget(1 << 20)
-	st.inUse = func() int64 { reads++; return 1000 }
+	st.InUse = func() int64 { reads++; return 1000 }
 	small := []byte(`{"operation":"jump","sessionId":"a","nodeId":"n0001"}`) // changes the cursor: checked
 	ok[json.RawMessage](t, st, map[string]any{"operation": "create", "sessionId": "a"})
 	ok[json.RawMessage](t, st, map[string]any{"operation": "append", "sessionId": "a", "message": map[string]any{"role": "user", "content": "x"}})
 	reads = 0
-	for i := 0; i < 2*rereadCalls; i++ {
+	for i := 0; i < 2*RereadCalls; i++ {
 		ok[json.RawMessage](t, st, small)
 	}
 	assert.Equal(t, 1, reads, "small calls: once after rereadCalls calls")
@@ -178,7 +178,7 @@ func TestCheckMemoryCountsTheCopyOfARequest(t *testing.T) {
 	held := int64(0)
 	n := 1000
 	st := budgetStore(t, int64(n*RequestGrowth), &held)
-	assert.Nil(t, st.checkMemory("request", 0, n, RequestGrowth), "in memory already: n × RequestGrowth fits")
+	assert.Nil(t, st.Reserve("request", 0, n, RequestGrowth), "in memory already: n × RequestGrowth fits")
 	err := st.CheckMemory(n)
 	require.NotNil(t, err, "not yet copied: n more bytes do not")
 	assert.Contains(t, err.Message, "request of 1000 bytes refused: it needs about 4000 bytes")

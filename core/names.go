@@ -32,7 +32,7 @@ func (r *request) nameField(field, value string, max int) *Error {
 	if jsonx.LoneSurrogate(r.fields[field]) >= 0 {
 		return tree.Invalidf("field %q holds a lone UTF-16 surrogate; ids and branch names must be valid Unicode", field)
 	}
-	return checkName(field, value, max)
+	return CheckName(field, value, max)
 }
 
 // nodeIDField returns a required node-id field checked by NameProblem.

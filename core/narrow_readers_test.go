@@ -156,21 +156,21 @@ func TestStubEntriesAndBatchFilesReadAsTheTaggedStructs(t *testing.T) {
 			} `json:"source"`
 		}
 		oldOK := json.Unmarshal([]byte(in), &old) == nil
-		got, gotOK := readStubEntries([]byte(in))
+		got, gotOK := ReadStubEntries([]byte(in))
 		if !assert.Equal(t, oldOK, gotOK, "stubs %s", in) || !oldOK {
 			continue
 		}
-		var want []stubEntry
+		var want []StubEntry
 		for _, e := range old {
-			w := stubEntry{SessionID: e.SessionID, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, NodeCount: e.NodeCount,
+			w := StubEntry{SessionID: e.SessionID, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, NodeCount: e.NodeCount,
 				Tool: e.Tool, Project: e.Project, Source: (*tree.StubSource)(e.Source)}
 			for _, o := range []struct {
 				from *string
 				to   *string
-				bit  stubHas
-			}{{e.Title, &w.Title, hasTitle}, {e.Cursor, &w.Cursor, hasCursor}, {e.ActiveBranch, &w.ActiveBranch, hasActiveBranch}} {
+				bit  StubHas
+			}{{e.Title, &w.Title, HasTitle}, {e.Cursor, &w.Cursor, HasCursor}, {e.ActiveBranch, &w.ActiveBranch, HasActiveBranch}} {
 				if o.from != nil {
-					*o.to, w.has = *o.from, w.has|o.bit
+					*o.to, w.Has = *o.from, w.Has|o.bit
 				}
 			}
 			want = append(want, w)
@@ -186,10 +186,10 @@ func TestStubEntriesAndBatchFilesReadAsTheTaggedStructs(t *testing.T) {
 			Size int64  `json:"size"`
 		}
 		oldOK := json.Unmarshal([]byte(in), &old) == nil
-		var got []batchFile
-		if assert.Equal(t, oldOK, readList(in, &got, readBatchFile), "files %s", in) && oldOK {
+		var got []BatchFile
+		if assert.Equal(t, oldOK, readList(in, &got, ReadBatchFile), "files %s", in) && oldOK {
 			for i := range old {
-				assert.Equal(t, batchFile(old[i]), got[i], "files %s", in)
+				assert.Equal(t, BatchFile(old[i]), got[i], "files %s", in)
 			}
 		}
 	}

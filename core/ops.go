@@ -15,7 +15,7 @@ func opCreate(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := st.create(id, title, r.op)
+	s, err := st.CreateAs(id, title, r.op)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +46,7 @@ func opAppend(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := st.appendNode(s, n, branch, r.op); err != nil {
+	if err := st.AppendNode(s, n, branch, r.op); err != nil {
 		return nil, err
 	}
 	return RawMessage(n.AppendJSON(nil)), nil
@@ -57,7 +57,7 @@ func opList(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return listJSON(s.List()), nil
+	return ListJSON(s.List()), nil
 }
 
 func opNode(st *Store, r *request) (any, *Error) {
@@ -79,7 +79,7 @@ func opBranches(st *Store, r *request) (any, *Error) {
 // Branches lists the session's branches in order of creation (the value
 // of "branches"), or SESSION_NOT_FOUND, INVALID_ARGUMENT.
 func (st *Store) Branches(sessionID string) ([]BranchInfo, error) {
-	s, err := st.liveSession(sessionID)
+	s, err := st.LiveSession(sessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -91,20 +91,20 @@ func opJump(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	st.jump(s, i, r.op)
+	st.JumpTo(s, i, r.op)
 	return s.Status(), nil
 }
 
 // newSessionID returns the request's "newSessionId" or a generated one.
 func (st *Store) newSessionID(r *request) (string, *Error) {
 	if !r.has("newSessionId") {
-		return st.sessionID(), nil
+		return st.DrawSessionID(), nil
 	}
 	id, err := r.idField("newSessionId")
 	if err != nil {
 		return "", err
 	}
-	if err := st.taken(id); err != nil {
+	if err := st.Taken(id); err != nil {
 		return "", err
 	}
 	return id, nil
@@ -123,7 +123,7 @@ func opFork(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := st.fork(s, at, newID, branch, r.op)
+	f, err := st.ForkAt(s, at, newID, branch, r.op)
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +139,7 @@ func opClone(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return st.clone(s, newID, r.op).Status(), nil
+	return st.CloneAs(s, newID, r.op).Status(), nil
 }
 
 func opContext(st *Store, r *request) (any, *Error) {
@@ -167,7 +167,7 @@ func opBranch(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := st.branch(s, i, name, r.op); err != nil {
+	if err := st.BranchAt(s, i, name, r.op); err != nil {
 		return nil, err
 	}
 	return s.Status(), nil
@@ -195,9 +195,9 @@ func opBranchSummary(st *Store, r *request) (any, *Error) {
 	from := len(s.Nodes)
 	s.BranchAt(i, name)
 	p, _ := s.Place("")
-	n := &Node{ID: st.nodeID(s, nil), Kind: KindSummary, Timestamp: st.timestamp(), Summary: summary}
+	n := &Node{ID: st.DrawNodeID(s, nil), Kind: KindSummary, Timestamp: st.Timestamp(), Summary: summary}
 	s.Add(n, p)
-	st.touch(s, from, false, r.op)
+	st.Touch(s, from, false, r.op)
 	return RawMessage(n.AppendJSON(nil)), nil
 }
 
@@ -217,7 +217,7 @@ type SessionSummary struct {
 	Project string `json:"project,omitempty"`
 }
 
-func opSessions(st *Store, r *request) (any, *Error) { return st.sessionList(), nil }
+func opSessions(st *Store, r *request) (any, *Error) { return st.SessionList(), nil }
 
 // placement reads the request's optional "branch" and decides where the
 // next append to s goes (see place), changing nothing.

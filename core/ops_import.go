@@ -43,12 +43,12 @@ func opAppendMany(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	s := st.sessions[id]
+	s := st.ByID[id]
 	switch {
-	case create && st.taken(id) != nil:
-		return nil, st.taken(id)
+	case create && st.Taken(id) != nil:
+		return nil, st.Taken(id)
 	case create:
-		s = tree.NewSession(id, title, st.timestamp())
+		s = tree.NewSession(id, title, st.Timestamp())
 	case s == nil:
 		return nil, tree.Errorf(SessionNotFound, "session %q does not exist", id)
 	}
@@ -57,19 +57,19 @@ func opAppendMany(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	if create {
-		st.put(s)
+		st.Put(s)
 	}
 	from := len(s.Nodes)
 	s.Reserve(len(msgs))
 	out := AppendMany{NodeIDs: make([]string, len(msgs))}
-	now := st.timestamp()
+	now := st.Timestamp()
 	for k, m := range msgs {
-		n := &Node{Kind: KindMessage, Message: m, MessageRole: roles[k], ID: st.nodeID(s, nil), Timestamp: now}
+		n := &Node{Kind: KindMessage, Message: m, MessageRole: roles[k], ID: st.DrawNodeID(s, nil), Timestamp: now}
 		s.Add(n, p)
 		p = tree.Placement{Parent: s.Cursor, Branch: s.Active}
 		out.NodeIDs[k] = n.ID
 	}
-	st.touch(s, from, false, r.op)
+	st.Touch(s, from, false, r.op)
 	out.Session = s.Status()
 	return out, nil
 }
@@ -140,9 +140,9 @@ func opExport(st *Store, r *request) (any, *Error) {
 	case ex.Write == nil:
 		text = append(s.AppendSnapshot(nil), '\n')
 	case scope != ex.Scope:
-		text = ex.WriteTree(exportView(s, ex.Text, ex.Context, true))
+		text = ex.WriteTree(ExportView(s, ex.Text, ex.Context, true))
 	default:
-		text = ex.Write(exportView(s, ex.Text, ex.Context, false))
+		text = ex.Write(ExportView(s, ex.Text, ex.Context, false))
 	}
 	return Export{Format: format, Scope: scope, Filename: formats.ExportFilename(s.ID()) + ex.Ext, MimeType: ex.MIME, Text: string(text)}, nil
 }
@@ -170,8 +170,8 @@ func opImport(st *Store, r *request) (any, *Error) {
 }
 
 func opImportBatches(st *Store, r *request) (any, *Error) {
-	var list []batchFile
-	if !jsonx.ReadList(r.fields["files"], &list, readBatchFile) || !r.has("files") {
+	var list []BatchFile
+	if !jsonx.ReadList(r.fields["files"], &list, ReadBatchFile) || !r.has("files") {
 		return nil, tree.Invalidf("field \"files\" must be a list of {path, size} for operation \"import.batches\"")
 	}
 	var n int
@@ -213,5 +213,5 @@ func opImportReport(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return importReport(s, false, len(s.Nodes)), nil
+	return ImportReportOf(s, false, len(s.Nodes)), nil
 }

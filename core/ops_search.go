@@ -5,24 +5,24 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
-func parseSearchRequest(st *Store, r *request) (*searchRequest, *Error) {
-	q := &searchRequest{limit: DefaultSearchLimit}
+func parseSearchRequest(st *Store, r *request) (*SearchRequest, *Error) {
+	q := &SearchRequest{Limit: DefaultSearchLimit}
 	var err *Error
-	if q.query, err = r.str("query"); err != nil {
+	if q.Query, err = r.str("query"); err != nil {
 		return nil, err
 	}
-	if err := checkQuery(q.query); err != nil {
+	if err := CheckQuery(q.Query); err != nil {
 		return nil, err
 	}
 	if r.has("sessionId") {
-		if q.session, err = r.existing(st); err != nil {
+		if q.Session, err = r.existing(st); err != nil {
 			return nil, err
 		}
 	}
-	if q.branch, err = r.branchName("branch", false); err != nil {
+	if q.Branch, err = r.branchName("branch", false); err != nil {
 		return nil, err
 	}
-	if err := q.checkBranch(); err != nil {
+	if err := q.CheckBranch(); err != nil {
 		return nil, err
 	}
 	if r.has("limit") {
@@ -30,19 +30,19 @@ func parseSearchRequest(st *Store, r *request) (*searchRequest, *Error) {
 		if !jsonx.ReadFloat(r.fields["limit"], &limit) || limit != float64(int(limit)) || limit < 1 || limit > MaxSearchLimit {
 			return nil, tree.Invalidf("field \"limit\" must be an integer from 1 to %d", MaxSearchLimit)
 		}
-		q.limit = int(limit)
+		q.Limit = int(limit)
 	}
 	if r.has("roles") {
 		var roles []string
 		if !jsonx.ReadStrings(r.fields["roles"], &roles) {
 			return nil, tree.Invalidf("field \"roles\" must be an array of role names such as [\"user\", \"assistant\"]")
 		}
-		if err := q.setRoles(roles); err != nil {
+		if err := q.SetRoles(roles); err != nil {
 			return nil, err
 		}
 	}
-	if q.session == nil {
-		if err := st.searchable(q.branch != "" || q.roles != nil); err != nil {
+	if q.Session == nil {
+		if err := st.Searchable(q.Branch != "" || q.Roles != nil); err != nil {
 			return nil, err
 		}
 	}
@@ -54,5 +54,5 @@ func opSearch(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return st.runSearch(q)
+	return st.RunSearch(q)
 }

@@ -18,7 +18,7 @@ func opSnapshotLoad(st *Store, r *request) (any, *Error) {
 	if !r.has("snapshot") {
 		return nil, tree.Invalidf("field \"snapshot\" is required for operation \"snapshot.load\"")
 	}
-	s, err := st.loadSnapshot(id, r.fields["snapshot"], r.snapshotValid(), r.op)
+	s, err := st.LoadSession(id, r.fields["snapshot"], r.snapshotValid(), r.op)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +49,7 @@ func opRestore(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	if created == "" && !r.has("createdAt") {
-		created = st.timestamp() // "" is an undated session's: it stays so
+		created = st.Timestamp() // "" is an undated session's: it stays so
 	}
 	if updated == "" {
 		updated = created
@@ -65,22 +65,22 @@ func opRestore(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	if old := st.trash[s.ID()]; old != nil {
-		delete(st.trash, s.ID())
+	if old := st.Trash[s.ID()]; old != nil {
+		delete(st.Trash, s.ID())
 	}
 	if deleted != "" {
 		// A session another tab (or an earlier page) put in the trash.
-		if old := st.sessions[s.ID()]; old != nil {
-			st.remove(old)
+		if old := st.ByID[s.ID()]; old != nil {
+			st.Remove(old)
 		}
 		s.DeletedAt = deleted
-		if st.trash == nil {
-			st.trash = make(map[string]*Session)
+		if st.Trash == nil {
+			st.Trash = make(map[string]*Session)
 		}
-		st.trash[s.ID()] = s
-		return trashItem(s), nil
+		st.Trash[s.ID()] = s
+		return TrashItemOf(s), nil
 	}
-	st.put(s)
+	st.Put(s)
 	return s.Status(), nil
 }
 

@@ -20,11 +20,11 @@ import (
 // shim takes its stored changes in by sync.merge). Records no change.
 // The value is {"stubs": the number of stubs now}.
 func opPageStub(st *Store, r *request) (any, *Error) {
-	list, ok := readStubEntries(r.fields["sessions"])
+	list, ok := ReadStubEntries(r.fields["sessions"])
 	if !ok || !r.has("sessions") {
 		return nil, tree.Invalidf("field \"sessions\" must be an array of session summaries for operation \"page.stub\"")
 	}
-	n, err := st.pageStub(list)
+	n, err := st.PageStubOf(list)
 	if err != nil {
 		return nil, err
 	}
@@ -43,18 +43,18 @@ func opPageOut(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	s := st.sessions[id]
+	s := st.ByID[id]
 	if s == nil {
 		return nil, tree.Errorf(SessionNotFound, "session %q does not exist", id)
 	}
-	for _, d := range st.dirty {
-		if d.id == id {
+	for _, d := range st.Dirty {
+		if d.ID == id {
 			return nil, tree.Invalidf("session %q has changes not yet stored; it stays in memory", id)
 		}
 	}
-	stub := stubOf(s)
+	stub := StubOf(s)
 	if stub != s {
-		st.put(stub)
+		st.Put(stub)
 	}
 	return map[string]any{"sessionId": id, "nodeCount": stub.Paged.NodeCount}, nil
 }
@@ -65,11 +65,11 @@ func opPageOut(st *Store, r *request) (any, *Error) {
 //
 //	{"operation":"page.faults"} → ["a","b"]
 func opPageFaults(st *Store, r *request) (any, *Error) {
-	ids := st.faults
+	ids := st.Faults
 	if ids == nil {
 		ids = []string{}
 	}
-	st.faults, st.faulted = nil, nil
+	st.Faults, st.Faulted = nil, nil
 	return ids, nil
 }
 
@@ -128,7 +128,7 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 	// repeated ids, a compaction's kept node on its path); a fault undoes
 	// the nodes pushed so far, so the cost is O(len(nodes) + branches),
 	// never O(session).
-	undo := markPush(s)
+	undo := MarkPush(s)
 	for i, rawNode := range list {
 		n, parent, perr := s.ParseNode(rawNode, i, false)
 		if perr != nil {
@@ -180,17 +180,17 @@ func opSyncForget(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	s := st.trash[id]
+	s := st.Trash[id]
 	if s != nil {
-		delete(st.trash, id)
-		st.forgetKept() // its erasure deleted the kept index (store/erase.js)
-	} else if s = st.sessions[id]; s == nil {
+		delete(st.Trash, id)
+		st.ForgetKept() // its erasure deleted the kept index (store/erase.js)
+	} else if s = st.ByID[id]; s == nil {
 		return nil, tree.Errorf(SessionNotFound, "session %q does not exist", id)
 	} else {
-		st.remove(s)
+		st.Remove(s)
 	}
-	if i := st.dirtyIndex(s.ID()); i >= 0 {
-		st.setDirty(append(st.dirty[:i], st.dirty[i+1:]...))
+	if i := st.DirtyIndex(s.ID()); i >= 0 {
+		st.SetDirty(append(st.Dirty[:i], st.Dirty[i+1:]...))
 	}
 	return map[string]string{"sessionId": s.ID()}, nil
 }
@@ -210,21 +210,21 @@ func opDelete(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	if permanent {
-		st.remove(s)
-		st.markErased(s.ID(), r.op)
+		st.Remove(s)
+		st.MarkErased(s.ID(), r.op)
 		return Erased{Erased: []string{s.ID()}}, nil
 	}
-	st.toTrash(s, st.timestamp())
-	st.markDirty(s, len(s.Nodes), false, r.op)
-	return trashItem(s), nil
+	st.ToTrash(s, st.Timestamp())
+	st.MarkDirty(s, len(s.Nodes), false, r.op)
+	return TrashItemOf(s), nil
 }
 
 // opTrashList answers {"operation":"trash.list"}: the sessions in the
 // trash, the most recently deleted first.
 func opTrashList(st *Store, r *request) (any, *Error) {
-	out := make([]TrashItem, 0, len(st.trash))
-	for _, s := range st.trash {
-		out = append(out, trashItem(s))
+	out := make([]TrashItem, 0, len(st.Trash))
+	for _, s := range st.Trash {
+		out = append(out, TrashItemOf(s))
 	}
 	slices.SortFunc(out, func(a, b TrashItem) int {
 		if c := strings.Compare(b.DeletedAt, a.DeletedAt); c != 0 {
@@ -241,7 +241,7 @@ func (r *request) trashed(st *Store) (*Session, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	if s := st.trash[id]; s != nil {
+	if s := st.Trash[id]; s != nil {
 		return s, nil
 	}
 	return nil, tree.Errorf(SessionNotFound, "session %q is not in the trash", id)
@@ -256,8 +256,8 @@ func opTrashRestore(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	s = st.fromTrash(s)
-	st.markDirty(s, len(s.Nodes), false, r.op)
+	s = st.FromTrash(s)
+	st.MarkDirty(s, len(s.Nodes), false, r.op)
 	return s.Status(), nil
 }
 
@@ -273,17 +273,17 @@ func opTrashEmpty(st *Store, r *request) (any, *Error) {
 		}
 		ids = []string{s.ID()}
 	} else {
-		for id := range st.trash {
+		for id := range st.Trash {
 			ids = append(ids, id)
 		}
 		slices.Sort(ids)
 	}
 	for _, id := range ids {
-		delete(st.trash, id)
-		st.markErased(id, r.op)
+		delete(st.Trash, id)
+		st.MarkErased(id, r.op)
 	}
 	if len(ids) > 0 {
-		st.forgetKept() // the erasure deletes the kept index (store/erase.js)
+		st.ForgetKept() // the erasure deletes the kept index (store/erase.js)
 	}
 	return Erased{Erased: append([]string{}, ids...)}, nil
 }
@@ -305,17 +305,17 @@ func opSyncTrash(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	if at != "" {
-		s, err := st.session(id)
+		s, err := st.Lookup(id)
 		if err != nil {
 			return nil, err
 		}
-		st.toTrash(s, at)
+		st.ToTrash(s, at)
 	} else {
 		s, err := r.trashed(st)
 		if err != nil {
 			return nil, err
 		}
-		st.fromTrash(s)
+		st.FromTrash(s)
 	}
 	return map[string]string{"sessionId": id}, nil
 }

@@ -27,12 +27,12 @@ const PagedOut Code = "PAGED_OUT"
 // returns the PagedOut error to fail it with.
 func (st *Store) pageFault(ids ...string) *Error {
 	for _, id := range ids {
-		if !st.faulted[id] {
-			if st.faulted == nil {
-				st.faulted = map[string]bool{}
+		if !st.Faulted[id] {
+			if st.Faulted == nil {
+				st.Faulted = map[string]bool{}
 			}
-			st.faulted[id] = true
-			st.faults = append(st.faults, id)
+			st.Faulted[id] = true
+			st.Faults = append(st.Faults, id)
 		}
 	}
 	if len(ids) == 1 {
@@ -44,19 +44,19 @@ func (st *Store) pageFault(ids ...string) *Error {
 // pagedIDs returns the ids of every stub, in creation order.
 func (st *Store) pagedIDs() []string {
 	var ids []string
-	if st.stubs == 0 {
+	if st.Stubs == 0 {
 		return nil
 	}
-	for _, id := range st.order {
-		if s := st.sessions[id]; s != nil && s.Paged != nil {
+	for _, id := range st.Order {
+		if s := st.ByID[id]; s != nil && s.Paged != nil {
 			ids = append(ids, id)
 		}
 	}
 	return ids
 }
 
-// stubOf returns a stub standing for s (which may itself be one).
-func stubOf(s *Session) *Session {
+// StubOf returns a stub standing for s (which may itself be one).
+func StubOf(s *Session) *Session {
 	if s.Paged != nil {
 		return s
 	}
@@ -66,10 +66,10 @@ func stubOf(s *Session) *Session {
 	return stub
 }
 
-// stubEntry is one session of a page.stub request: its stored summary.
+// StubEntry is one session of a page.stub request: its stored summary.
 // Title, Cursor and ActiveBranch count only where their has bit is set
 // (a member absent or null keeps what the stub holds).
-type stubEntry struct {
+type StubEntry struct {
 	SessionID    string
 	Title        string
 	CreatedAt    string
@@ -81,16 +81,16 @@ type stubEntry struct {
 	Project      string
 	// Source is the stored summary's source link (appendSourceMeta).
 	Source *tree.StubSource
-	has    stubHas
+	Has    StubHas
 }
 
-// stubHas says which of a stubEntry's optional members were given.
-type stubHas uint8
+// StubHas says which of a stubEntry's optional members were given.
+type StubHas uint8
 
 const (
-	hasTitle stubHas = 1 << iota
-	hasCursor
-	hasActiveBranch
+	HasTitle StubHas = 1 << iota
+	HasCursor
+	HasActiveBranch
 )
 
 // stubEntryFields are the keys of stubEntry's fields, in order.
@@ -98,7 +98,7 @@ var stubEntryFields = []string{"sessionId", "title", "createdAt", "updatedAt", "
 
 // readStubEntry reads the page.stub entry el into e and reports whether
 // every field has its type.
-func readStubEntry(el []byte, e *stubEntry) bool {
+func readStubEntry(el []byte, e *StubEntry) bool {
 	dst := [...]*string{&e.SessionID, &e.Title, &e.CreatedAt, &e.UpdatedAt, nil, &e.Cursor, &e.ActiveBranch, &e.Tool, &e.Project}
 	ok := true
 	ok = jsonx.ReadObject(el, stubEntryFields, func(field int, v []byte) {
@@ -108,12 +108,12 @@ func readStubEntry(el []byte, e *stubEntry) bool {
 		case 9:
 			ok = tree.ReadStubSource(v, &e.Source) && ok
 		case 1, 5, 6:
-			bit := [...]stubHas{1: hasTitle, 5: hasCursor, 6: hasActiveBranch}[field]
+			bit := [...]StubHas{1: HasTitle, 5: HasCursor, 6: HasActiveBranch}[field]
 			if jsonx.IsNull(v) {
-				e.has &^= bit
+				e.Has &^= bit
 				return
 			}
-			e.has |= bit
+			e.Has |= bit
 			ok = jsonx.ReadString(v, dst[field]) && ok
 		default:
 			ok = jsonx.ReadString(v, dst[field]) && ok
@@ -122,20 +122,20 @@ func readStubEntry(el []byte, e *stubEntry) bool {
 	return ok
 }
 
-// readStubEntries reads page.stub's "sessions" list v, reporting false
+// ReadStubEntries reads page.stub's "sessions" list v, reporting false
 // when it is not a list of entries of the right types. The shim sends a
 // few sessions this way (another tab's); start-up's thousands come packed
 // (paging_packed.go).
-func readStubEntries(v []byte) ([]stubEntry, bool) {
-	var list []stubEntry
+func ReadStubEntries(v []byte) ([]StubEntry, bool) {
+	var list []StubEntry
 	ok := jsonx.ReadList(v, &list, readStubEntry)
 	return list, ok
 }
 
-// pageStub adds or updates the stubs of list (see opPageStub) and returns
+// PageStubOf adds or updates the stubs of list (see opPageStub) and returns
 // how many stubs the store holds; it fails with InvalidArgument, changing
 // nothing, when an entry has no sessionId or a negative node count.
-func (st *Store) pageStub(list []stubEntry) (int, *Error) {
+func (st *Store) PageStubOf(list []StubEntry) (int, *Error) {
 	for i, e := range list {
 		if e.SessionID == "" || e.NodeCount < 0 {
 			return 0, tree.Invalidf("page.stub: session %d has no sessionId or a negative nodeCount", i)
@@ -143,16 +143,16 @@ func (st *Store) pageStub(list []stubEntry) (int, *Error) {
 	}
 	for i := range list {
 		e := &list[i]
-		s := st.sessions[e.SessionID]
+		s := st.ByID[e.SessionID]
 		if s != nil && s.Paged == nil {
 			continue
 		}
 		if s == nil {
 			s = tree.NewStub(e.SessionID, &tree.PageStub{})
 			s.Active = DefaultBranch
-			st.put(s)
+			st.Put(s)
 		}
-		if e.has&hasTitle != 0 {
+		if e.Has&HasTitle != 0 {
 			s.Title = e.Title
 		}
 		if e.CreatedAt != "" {
@@ -161,17 +161,17 @@ func (st *Store) pageStub(list []stubEntry) (int, *Error) {
 		s.UpdatedAt = e.UpdatedAt
 		s.SetOrigin(e.Tool, e.Project)
 		s.Paged.NodeCount = e.NodeCount
-		if e.has&hasCursor != 0 {
+		if e.Has&HasCursor != 0 {
 			s.Paged.Cursor = e.Cursor
 		}
-		if e.has&hasActiveBranch != 0 {
+		if e.Has&HasActiveBranch != 0 {
 			s.Active = e.ActiveBranch
 		}
 		if l := e.Source.Link(); l != nil {
 			s.Source = l
 		}
 	}
-	return st.stubs, nil
+	return st.Stubs, nil
 }
 
 // importPaged reports the stubs the commits of j would reach (the session
@@ -180,12 +180,12 @@ func (st *Store) pageStub(list []stubEntry) (int, *Error) {
 // commit, so an import that needs a paged-out session changes nothing.
 func (j *ImportJob) importPaged() *Error {
 	st := j.st
-	if st.stubs == 0 {
+	if st.Stubs == 0 {
 		return nil
 	}
 	var ids []string
 	for _, s := range j.kept {
-		into := st.sessions[s.ID()]
+		into := st.ByID[s.ID()]
 		if into == nil {
 			continue
 		}
@@ -197,7 +197,7 @@ func (j *ImportJob) importPaged() *Error {
 			continue
 		}
 		for n := 2; ; n++ {
-			next := st.sessions[s.ID()+"-"+string(jsonx.AppendInt(nil, n))]
+			next := st.ByID[s.ID()+"-"+string(jsonx.AppendInt(nil, n))]
 			if next == nil {
 				break
 			}

@@ -42,7 +42,7 @@ func (st *Store) PageStubPacked(data []byte) (int, error) {
 	list, err := readPackedStubs(data)
 	if err == nil {
 		var n int
-		if n, err = st.pageStub(list); err == nil {
+		if n, err = st.PageStubOf(list); err == nil {
 			return n, nil
 		}
 	}
@@ -99,13 +99,13 @@ func (p *packedReader) fail(what string) {
 }
 
 // readPackedStubs reads the packed summaries of data.
-func readPackedStubs(data []byte) ([]stubEntry, *Error) {
+func readPackedStubs(data []byte) ([]StubEntry, *Error) {
 	p := &packedReader{data: data, text: string(data)}
 	count := p.uint32()
 	if p.bad == "" && uint64(count) > uint64(len(data))/25 { // a summary takes at least 25 bytes
 		return nil, tree.Invalidf("page.stub: %d packed summaries cannot fit in %d bytes", count, len(data))
 	}
-	list := make([]stubEntry, count)
+	list := make([]StubEntry, count)
 	for i := range list {
 		e := &list[i]
 		start := p.pos
@@ -113,14 +113,14 @@ func readPackedStubs(data []byte) ([]stubEntry, *Error) {
 		flags := p.byte()
 		e.SessionID = p.string()
 		if flags&StubHasTitle != 0 {
-			e.Title, e.has = p.string(), e.has|hasTitle
+			e.Title, e.Has = p.string(), e.Has|HasTitle
 		}
 		e.CreatedAt, e.UpdatedAt = p.string(), p.string()
 		if flags&StubHasCursor != 0 {
-			e.Cursor, e.has = p.string(), e.has|hasCursor
+			e.Cursor, e.Has = p.string(), e.Has|HasCursor
 		}
 		if flags&StubHasActiveBranch != 0 {
-			e.ActiveBranch, e.has = p.string(), e.has|hasActiveBranch
+			e.ActiveBranch, e.Has = p.string(), e.Has|HasActiveBranch
 		}
 		e.Tool, e.Project = p.string(), p.string()
 		if flags&StubHasSource != 0 {

@@ -72,7 +72,7 @@ func TestARestoredStubAnswersAsIfItHadStayed(t *testing.T) {
 	assert.Equal(t, snap, snapshot(t, st, "s"))
 	assert.Equal(t, sessions, string(st.Call([]byte(`{"operation":"sessions"}`))), "the session is back in its place")
 	ok[obj](t, st, `{"operation":"search","query":"hello"}`)
-	assert.Equal(t, 0, st.stubs)
+	assert.Equal(t, 0, st.Stubs)
 }
 
 func TestPageStubAddsAndUpdatesStubsOnly(t *testing.T) {
@@ -93,7 +93,7 @@ func TestPageStubAddsAndUpdatesStubsOnly(t *testing.T) {
 		"an update without cursor keeps the stub's cursor and title")
 	fails(t, st, `{"operation":"page.stub","sessions":[{"nodeCount":1}]}`, InvalidArgument)
 	ok[obj](t, st, `{"operation":"sync.forget","sessionId":"p"}`)
-	assert.Equal(t, 0, st.stubs, "a stub can be forgotten")
+	assert.Equal(t, 0, st.Stubs, "a stub can be forgotten")
 }
 
 func TestPageOutRefusesASessionWithChangesNotDrained(t *testing.T) {
@@ -137,23 +137,23 @@ func TestAnImportIntoAPagedOutSessionFaultsBeforeItAddsAnything(t *testing.T) {
 // narrow reader: every member of its type, null where a member may be
 // null, unknown members ignored, and any other type refused.
 func TestReadStubsTakesEachMemberOfItsType(t *testing.T) {
-	readStubs := func(raw []byte) ([]stubEntry, bool) { return readStubEntries(raw) }
+	readStubs := func(raw []byte) ([]StubEntry, bool) { return ReadStubEntries(raw) }
 	list, ok := readStubs([]byte(`[{"sessionId":"a","title":null,"createdAt":"c","updatedAt":"u","nodeCount":12,"cursor":"n\u00e9","activeBranch":"main","tool":"codex","project":"/p","source":{"sessionId":"b","nodeId":null,"via":"fork"},"later":{"x":[1]}},{"sessionId":"b","title":"T","tool":null}]`))
 	require.True(t, ok)
 	require.Len(t, list, 2)
 	a, b := list[0], list[1]
 	assert.Equal(t, "a", a.SessionID)
-	assert.Zero(t, a.has&hasTitle, "a null title keeps the stub's")
+	assert.Zero(t, a.Has&HasTitle, "a null title keeps the stub's")
 	assert.Equal(t, []string{"c", "u", "codex", "/p"}, []string{a.CreatedAt, a.UpdatedAt, a.Tool, a.Project})
 	assert.Equal(t, 12, a.NodeCount)
-	assert.NotZero(t, a.has&hasCursor)
+	assert.NotZero(t, a.Has&HasCursor)
 	assert.Equal(t, "né", a.Cursor)
 	require.NotNil(t, a.Source)
 	assert.Equal(t, tree.StubSource{SessionID: "b", Via: "fork"}, *a.Source)
-	assert.NotZero(t, b.has&hasTitle)
+	assert.NotZero(t, b.Has&HasTitle)
 	assert.Equal(t, "T", b.Title)
 	assert.Equal(t, "", b.Tool)
-	assert.Zero(t, b.has&hasCursor)
+	assert.Zero(t, b.Has&HasCursor)
 	assert.Nil(t, b.Source)
 
 	for _, bad := range []string{

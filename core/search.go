@@ -44,17 +44,17 @@ type SearchResult struct {
 	Total int         `json:"total"`
 }
 
-// searchRequest is a validated search request.
-type searchRequest struct {
-	query   string
-	session *Session // nil: every session
-	branch  string
-	roles   map[string]bool
-	limit   int
+// SearchRequest is a validated search request.
+type SearchRequest struct {
+	Query   string
+	Session *Session // nil: every session
+	Branch  string
+	Roles   map[string]bool
+	Limit   int
 }
 
-// checkQuery refuses an empty or too long query.
-func checkQuery(query string) *Error {
+// CheckQuery refuses an empty or too long query.
+func CheckQuery(query string) *Error {
 	if strings.TrimSpace(query) == "" {
 		return tree.Invalidf("field \"query\" must not be empty")
 	}
@@ -64,21 +64,21 @@ func checkQuery(query string) *Error {
 	return nil
 }
 
-// searchable is nil when a search across every session may run: each
+// Searchable is nil when a search across every session may run: each
 // session is in memory, or paged out with its documents retained in the
 // index and current (searchIndex.retain, current); else the page fault
 // naming the paged-out sessions to load first. A search that filters by
 // branch or role (filtered) reads the nodes of every session, so then
 // every paged-out one is loaded.
-func (st *Store) searchable(filtered bool) *Error {
-	if st.stubs == 0 {
+func (st *Store) Searchable(filtered bool) *Error {
+	if st.Stubs == 0 {
 		return nil
 	}
 	var ids []string
 	nodes := 0
 	for _, id := range st.pagedIDs() {
-		s := st.sessions[id]
-		if !filtered && st.search.current(s) {
+		s := st.ByID[id]
+		if !filtered && st.Index.current(s) {
 			continue
 		}
 		ids = append(ids, id)
@@ -94,9 +94,9 @@ func (st *Store) searchable(filtered bool) *Error {
 	// changing call estimated over the budget is (the shim then reads the
 	// index a page kept, if it has not, and runs the search again: see
 	// retryPaged in js/local-paging.js).
-	if err := st.checkMemory("search", 0, nodes, LoadedNodeBytes); err != nil {
+	if err := st.Reserve("search", 0, nodes, LoadedNodeBytes); err != nil {
 		return tree.Invalidf("a search across every session is refused: it would load the %d sessions not in memory (%d nodes) at once, about %d bytes of memory, and with the %d bytes in use that passes the memory budget of %d bytes (init option memoryBudget); search within one session (field \"sessionId\"); nothing was changed",
-			len(ids), nodes, int64(nodes)*LoadedNodeBytes, st.inUse(), st.budget)
+			len(ids), nodes, int64(nodes)*LoadedNodeBytes, st.InUse(), st.budget)
 	}
 	return st.pageFault(ids...)
 }
@@ -108,24 +108,24 @@ func (st *Store) searchable(filtered bool) *Error {
 // which the collector holds about two thirds live.
 const LoadedNodeBytes = 2048
 
-// checkBranch refuses a branch the searched session does not have.
-func (q *searchRequest) checkBranch() *Error {
-	if q.session != nil && q.branch != "" && q.session.ByName[q.branch] == nil {
-		return tree.Errorf(NotFound, "branch %q does not exist in session %q", q.branch, q.session.ID())
+// CheckBranch refuses a branch the searched session does not have.
+func (q *SearchRequest) CheckBranch() *Error {
+	if q.Session != nil && q.Branch != "" && q.Session.ByName[q.Branch] == nil {
+		return tree.Errorf(NotFound, "branch %q does not exist in session %q", q.Branch, q.Session.ID())
 	}
 	return nil
 }
 
-// setRoles keeps only nodes of these roles; an empty name is refused.
-func (q *searchRequest) setRoles(roles []string) *Error {
+// SetRoles keeps only nodes of these roles; an empty name is refused.
+func (q *SearchRequest) SetRoles(roles []string) *Error {
 	for i, role := range roles {
 		if role == "" {
 			return tree.Invalidf("field \"roles\"[%d] must not be empty", i)
 		}
-		if q.roles == nil {
-			q.roles = make(map[string]bool)
+		if q.Roles == nil {
+			q.Roles = make(map[string]bool)
 		}
-		q.roles[role] = true
+		q.Roles[role] = true
 	}
 	return nil
 }
@@ -144,82 +144,82 @@ type SearchOptions struct {
 // fails with INVALID_ARGUMENT (an empty or over-long query, a bad limit
 // or role), SESSION_NOT_FOUND, NOT_FOUND (a branch the session lacks).
 func (st *Store) Search(query string, opts SearchOptions) (SearchResult, error) {
-	if err := checkQuery(query); err != nil {
+	if err := CheckQuery(query); err != nil {
 		return SearchResult{}, err
 	}
-	q := &searchRequest{query: query, branch: opts.Branch, limit: DefaultSearchLimit}
+	q := &SearchRequest{Query: query, Branch: opts.Branch, Limit: DefaultSearchLimit}
 	var err *Error
 	if opts.SessionID != "" {
-		q.session, err = st.liveSession(opts.SessionID)
+		q.Session, err = st.LiveSession(opts.SessionID)
 	}
-	if err == nil && q.branch != "" {
-		err = checkName("branch", q.branch, MaxBranchNameLength)
+	if err == nil && q.Branch != "" {
+		err = CheckName("branch", q.Branch, MaxBranchNameLength)
 	}
 	if err == nil {
-		err = q.checkBranch()
+		err = q.CheckBranch()
 	}
 	if err == nil && opts.Limit != 0 {
 		if opts.Limit < 1 || opts.Limit > MaxSearchLimit {
 			err = tree.Invalidf("field \"limit\" must be an integer from 1 to %d", MaxSearchLimit)
 		}
-		q.limit = opts.Limit
+		q.Limit = opts.Limit
 	}
 	if err == nil {
-		err = q.setRoles(opts.Roles)
+		err = q.SetRoles(opts.Roles)
 	}
-	if err == nil && q.session == nil {
-		err = st.searchable(q.branch != "" || q.roles != nil)
+	if err == nil && q.Session == nil {
+		err = st.Searchable(q.Branch != "" || q.Roles != nil)
 	}
 	if err != nil {
 		return SearchResult{}, err
 	}
-	res, err := st.runSearch(q)
+	res, err := st.RunSearch(q)
 	if err != nil {
 		return SearchResult{}, err
 	}
 	return res, nil
 }
 
-// runSearch runs a validated search. Hits in sessions paged out with
+// RunSearch runs a validated search. Hits in sessions paged out with
 // their documents retained need their text (a snippet, the proximity of
 // several words): the search fails with the page fault naming those
 // sessions, having changed nothing, and runs again once they are loaded.
-func (st *Store) runSearch(q *searchRequest) (SearchResult, *Error) {
+func (st *Store) RunSearch(q *SearchRequest) (SearchResult, *Error) {
 	ix := st.index()
-	owners := st.search.owners
+	owners := st.Index.Owners
 	keep := search.Filter{Owner: func(k uint32) bool {
 		o := owners[k]
-		return o != nil && st.sessions[o.s.ID()] == o.s && (q.session == nil || o.s == q.session)
+		return o != nil && st.ByID[o.Session.ID()] == o.Session && (q.Session == nil || o.Session == q.Session)
 	}}
-	if q.branch != "" || q.roles != nil {
+	if q.Branch != "" || q.Roles != nil {
 		keep.Node = func(k uint32, i int32) bool {
-			n := owners[k].s.Nodes[i]
-			return (q.branch == "" || n.Branch == q.branch) && (q.roles == nil || q.roles[n.Role()])
+			n := owners[k].Session.Nodes[i]
+			return (q.Branch == "" || n.Branch == q.Branch) && (q.Roles == nil || q.Roles[n.Role()])
 		}
 	}
 	var paged []string // sessions paged out whose text the answer needs
 	var seen map[uint32]bool
 	text := func(k uint32, i int32) string {
 		o := owners[k]
-		if o.s.Paged != nil {
+		if o.Session.Paged != nil {
 			if !seen[k] {
 				if seen == nil {
 					seen = map[uint32]bool{}
 				}
 				seen[k] = true
-				paged = append(paged, o.s.ID())
+				paged = append(paged, o.Session.ID())
 			}
 			return ""
 		}
-		return searchText(o.s, i)
+		return searchText(o.Session, i)
 	}
-	found := ix.Search(search.Query{Text: q.query, Limit: q.limit, Rest: st.rest(q.session)}, keep, text, func(a, b uint32) bool { return owners[a].s.ID() < owners[b].s.ID() })
+	found := ix.Search(search.Query{Text: q.Query, Limit: q.Limit, Rest: st.rest(q.Session)}, keep, text, func(a, b uint32) bool { return owners[a].Session.ID() < owners[b].Session.ID() })
 	if len(paged) > 0 {
 		return SearchResult{}, st.pageFault(paged...)
 	}
 	res := SearchResult{Hits: make([]SearchHit, 0, len(found.Hits)), Total: found.Total}
 	for _, h := range found.Hits {
-		s := owners[h.Owner].s
+		s := owners[h.Owner].Session
 		n := s.Nodes[h.Node]
 		res.Hits = append(res.Hits, SearchHit{SessionID: s.ID(), NodeID: n.ID, Branch: n.Branch, Role: n.Role(),
 			Score: h.Score, Snippet: h.Snippet, Ranges: h.Ranges})

@@ -6,21 +6,21 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/search"
 )
 
-// searchIndex is the store's search consumer: the index of every live
+// SearchIndex is the store's search consumer: the index of every live
 // session's nodes and, by session, how much of each it holds. It belongs
 // to the search, not to the sessions: a Session knows nothing of it. What
 // it keeps of a session is a node count and an annotation count, enough
 // since a session only grows (a session replaced by another object —
 // snapshot.load, a page-out, a restore — leaves through unindex). The
 // zero value holds no index; the first search or WarmSearch makes one.
-type searchIndex struct {
-	ix *search.Index // nil until the first search or WarmSearch
-	// owners maps the index's owner keys to what the index holds of a
-	// session: key k is owners[k]; key 0 (no owner) and the key of a
+type SearchIndex struct {
+	Docs *search.Index // nil until the first search or WarmSearch
+	// Owners maps the index's owner keys to what the index holds of a
+	// session: key k is Owners[k]; key 0 (no owner) and the key of a
 	// session that left are nil, so their documents are never hits and
 	// the index keeps no session alive.
-	owners []*searchOwner
-	of     map[*Session]*searchOwner // the live sessions registered in ix
+	Owners []*searchOwner
+	Of     map[*Session]*searchOwner // the live sessions registered in ix
 	// kept and keptRev are the index and its revision when its bytes were
 	// last kept or taken (search_save.go): nothing to keep again until it
 	// changes.
@@ -32,11 +32,11 @@ type searchIndex struct {
 // searchOwner is what the index holds of one session: the documents of
 // its first indexed nodes, under owner key key.
 type searchOwner struct {
-	s   *Session
-	key uint32
-	// indexed is how many of s's nodes (the first ones, in append order)
+	Session *Session
+	Key     uint32
+	// Indexed is how many of s's nodes (the first ones, in append order)
 	// are documents of key.
-	indexed int
+	Indexed int
 	// attached is set once WarmSearch added every node: the nodes s gains
 	// later are indexed when the next search or WarmSearch catches up
 	// (catchUp). Until then a search scans the nodes from indexed on
@@ -58,13 +58,13 @@ type searchOwner struct {
 }
 
 // register makes s an owner of the index with no node indexed yet.
-func (sx *searchIndex) register(s *Session) *searchOwner {
-	o := &searchOwner{s: s, key: uint32(len(sx.owners)), notes: len(s.Annotations)}
-	sx.owners = append(sx.owners, o)
-	if sx.of == nil {
-		sx.of = make(map[*Session]*searchOwner)
+func (sx *SearchIndex) register(s *Session) *searchOwner {
+	o := &searchOwner{Session: s, Key: uint32(len(sx.Owners)), notes: len(s.Annotations)}
+	sx.Owners = append(sx.Owners, o)
+	if sx.Of == nil {
+		sx.Of = make(map[*Session]*searchOwner)
 	}
-	sx.of[s] = o
+	sx.Of[s] = o
 	return o
 }
 
@@ -72,13 +72,13 @@ func (sx *searchIndex) register(s *Session) *searchOwner {
 // slot is emptied, so a paged-out or replaced session's nodes are not kept
 // alive until the next rebuild (at 10,000 sessions, a gigabyte after a
 // search).
-func (sx *searchIndex) leave(o *searchOwner) {
-	sx.owners[o.key] = nil
-	delete(sx.of, o.s)
+func (sx *SearchIndex) leave(o *searchOwner) {
+	sx.Owners[o.Key] = nil
+	delete(sx.Of, o.Session)
 	if o.attached {
-		sx.ix.Detached(o.indexed)
+		sx.Docs.Detached(o.Indexed)
 	} else {
-		sx.ix.DropOwner(o.key, o.indexed)
+		sx.Docs.DropOwner(o.Key, o.Indexed)
 	}
 }
 
@@ -87,27 +87,27 @@ func (sx *searchIndex) leave(o *searchOwner) {
 // reading are replaced (attached) or the session starts over under a new
 // key (still being warmed: warmed again from the start, labels and all);
 // an attached session's new nodes are indexed.
-func (sx *searchIndex) catchUp(o *searchOwner) *searchOwner {
-	s := o.s
+func (sx *SearchIndex) catchUp(o *searchOwner) *searchOwner {
+	s := o.Session
 	for _, a := range s.Annotations[o.notes:] {
 		if a.Kind != AnnotationLabel {
 			continue
 		}
 		i := s.Index[a.NodeID]
-		if int(i) >= o.indexed {
+		if int(i) >= o.Indexed {
 			continue // indexed later, with its label
 		}
 		if !o.attached {
 			sx.leave(o)
 			return sx.register(s)
 		}
-		sx.ix.Replace(o.key, i, searchText(s, i), timestampMillis(s.Nodes[i].Timestamp))
+		sx.Docs.Replace(o.Key, i, searchText(s, i), timestampMillis(s.Nodes[i].Timestamp))
 		o.stale = true
 	}
 	o.notes = len(s.Annotations)
 	if o.attached {
-		for o.indexed < len(s.Nodes) {
-			o.add(sx.ix)
+		for o.Indexed < len(s.Nodes) {
+			o.add(sx.Docs)
 		}
 	}
 	return o
@@ -115,11 +115,11 @@ func (sx *searchIndex) catchUp(o *searchOwner) *searchOwner {
 
 // add indexes o's next node.
 func (o *searchOwner) add(ix *search.Index) {
-	i := int32(o.indexed)
-	text := searchText(o.s, i)
-	ix.Add(o.key, i, text, timestampMillis(o.s.Nodes[i].Timestamp))
-	o.sum = sumDoc(o.sum, o.s.Nodes[i].ID, text)
-	o.indexed++
+	i := int32(o.Indexed)
+	text := searchText(o.Session, i)
+	ix.Add(o.Key, i, text, timestampMillis(o.Session.Nodes[i].Timestamp))
+	o.sum = sumDoc(o.sum, o.Session.Nodes[i].ID, text)
+	o.Indexed++
 }
 
 // sumDoc folds one document, a node's id and its search text, into the
@@ -157,26 +157,26 @@ func sumOf(s *Session, n int) uint64 {
 // (runSearch). Nothing is kept while there is no index (no search yet);
 // the first search across every session loads them all, as a search of
 // sessions never indexed must.
-func (sx *searchIndex) retain(old, stub *Session) {
-	if sx.ix == nil {
+func (sx *SearchIndex) retain(old, stub *Session) {
+	if sx.Docs == nil {
 		return
 	}
-	o := sx.of[old]
+	o := sx.Of[old]
 	if o == nil {
 		o = sx.register(old)
 	} else {
 		o = sx.catchUp(o)
 	}
-	for o.indexed < len(old.Nodes) {
-		o.add(sx.ix)
+	for o.Indexed < len(old.Nodes) {
+		o.add(sx.Docs)
 	}
 	o.attached = true
 	if o.stale {
-		o.sum, o.stale = sumOf(old, o.indexed), false
+		o.sum, o.stale = sumOf(old, o.Indexed), false
 	}
-	delete(sx.of, old)
-	o.s, o.at = stub, old.UpdatedAt
-	sx.of[stub] = o
+	delete(sx.Of, old)
+	o.Session, o.at = stub, old.UpdatedAt
+	sx.Of[stub] = o
 }
 
 // relink gives the documents retain kept under stub back to s, the
@@ -185,27 +185,27 @@ func (sx *searchIndex) retain(old, stub *Session) {
 // the session meanwhile), and reports whether it did; else they are
 // dropped. The nodes s holds beyond them are indexed by the next search
 // or WarmSearch (catchUp).
-func (sx *searchIndex) relink(stub, s *Session) bool {
-	o := sx.of[stub]
+func (sx *SearchIndex) relink(stub, s *Session) bool {
+	o := sx.Of[stub]
 	if o == nil {
 		return false
 	}
-	if o.indexed > len(s.Nodes) || sumOf(s, o.indexed) != o.sum {
+	if o.Indexed > len(s.Nodes) || sumOf(s, o.Indexed) != o.sum {
 		sx.leave(o)
 		return false
 	}
-	delete(sx.of, stub)
-	o.s, o.notes, o.at = s, len(s.Annotations), ""
-	sx.of[s] = o
+	delete(sx.Of, stub)
+	o.Session, o.notes, o.at = s, len(s.Annotations), ""
+	sx.Of[s] = o
 	return true
 }
 
 // current reports whether the documents retained for stub s hold every
 // node it stands for, as they were stored: the stub has neither grown nor
 // been updated (a label, a moved cursor) since its session left memory.
-func (sx *searchIndex) current(s *Session) bool {
-	o := sx.of[s]
-	return o != nil && o.indexed == s.Paged.NodeCount && o.at == s.UpdatedAt
+func (sx *SearchIndex) current(s *Session) bool {
+	o := sx.Of[s]
+	return o != nil && o.Indexed == s.Paged.NodeCount && o.at == s.UpdatedAt
 }
 
 // index returns the store's search index, created empty when there is
@@ -217,22 +217,22 @@ func (sx *searchIndex) current(s *Session) bool {
 // importing pay nothing for the index and a search never waits for it
 // (issue 15).
 func (st *Store) index() *search.Index {
-	sx := &st.search
-	if sx.ix == nil {
-		sx.ix, sx.owners = search.NewIndex(), []*searchOwner{nil}
+	sx := &st.Index
+	if sx.Docs == nil {
+		sx.Docs, sx.Owners = search.NewIndex(), []*searchOwner{nil}
 	}
-	for _, id := range st.order {
-		s := st.sessions[id]
+	for _, id := range st.Order {
+		s := st.ByID[id]
 		if s == nil || s.Paged != nil {
 			continue // a stub's documents, if any, were retained whole
 		}
-		if o := sx.of[s]; o == nil {
+		if o := sx.Of[s]; o == nil {
 			sx.register(s)
 		} else {
 			sx.catchUp(o)
 		}
 	}
-	return sx.ix
+	return sx.Docs
 }
 
 // rest calls yield with each node of a live session (only of only, when
@@ -241,17 +241,17 @@ func (st *Store) index() *search.Index {
 // must have run since the last change.
 func (st *Store) rest(only *Session) func(yield func(owner uint32, node int32, millis int64) bool) {
 	return func(yield func(uint32, int32, int64) bool) {
-		for _, id := range st.order {
-			s := st.sessions[id]
+		for _, id := range st.Order {
+			s := st.ByID[id]
 			if s == nil || only != nil && s != only {
 				continue
 			}
-			o := st.search.of[s]
+			o := st.Index.Of[s]
 			if o == nil || o.attached {
 				continue
 			}
-			for i := o.indexed; i < len(s.Nodes); i++ {
-				if !yield(o.key, int32(i), timestampMillis(s.Nodes[i].Timestamp)) {
+			for i := o.Indexed; i < len(s.Nodes); i++ {
+				if !yield(o.Key, int32(i), timestampMillis(s.Nodes[i].Timestamp)) {
 					return
 				}
 			}
@@ -269,16 +269,16 @@ func (st *Store) rest(only *Session) func(yield func(owner uint32, node int32, m
 // warmed starts that session over.
 func (st *Store) WarmSearch(budget int) bool {
 	ix := st.index()
-	for _, id := range st.order {
-		s := st.sessions[id]
+	for _, id := range st.Order {
+		s := st.ByID[id]
 		if s == nil || s.Paged != nil {
 			continue
 		}
-		o := st.search.of[s] // registered by index
+		o := st.Index.Of[s] // registered by index
 		if o.attached {
 			continue
 		}
-		for o.indexed < len(s.Nodes) {
+		for o.Indexed < len(s.Nodes) {
 			if budget == 0 {
 				return false
 			}
@@ -295,24 +295,24 @@ func (st *Store) WarmSearch(budget int) bool {
 // indexed later, by WarmSearch or the next search. When taken-out
 // documents outnumber live ones the index is dropped, to be built afresh.
 func (st *Store) indexSession(s *Session) {
-	if st.search.ix == nil || !st.search.ix.Wasteful() {
+	if st.Index.Docs == nil || !st.Index.Docs.Wasteful() {
 		return
 	}
-	st.search = searchIndex{}
+	st.Index = SearchIndex{}
 }
 
 // unindex takes a session that is replaced or dropped out of the index,
 // whether it was attached or still being warmed.
 func (st *Store) unindex(s *Session) {
-	if o := st.search.of[s]; o != nil {
-		st.search.leave(o)
+	if o := st.Index.Of[s]; o != nil {
+		st.Index.leave(o)
 	}
 }
 
-// forgetKept is called when a session leaves the store (deleted, erased,
+// ForgetKept is called when a session leaves the store (deleted, erased,
 // dropped by another tab): the kept index holds its words, so it is kept
 // again at the next chance (SearchIndexBytes), however little changed. So
 // is a session in the trash erased: the erasure deleted the kept index.
-func (st *Store) forgetKept() {
-	st.search.kept = nil
+func (st *Store) ForgetKept() {
+	st.Index.kept = nil
 }

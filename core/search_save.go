@@ -63,37 +63,37 @@ const (
 // erased, dropped by another tab) makes it keep them again, without its
 // words.
 func (st *Store) SearchIndexBytes() []byte {
-	if st.search.ix == nil || !st.WarmSearch(0) {
+	if st.Index.Docs == nil || !st.WarmSearch(0) {
 		return nil
 	}
-	sx := &st.search
+	sx := &st.Index
 	for _, id := range st.pagedIDs() {
-		if !sx.current(st.sessions[id]) {
+		if !sx.current(st.ByID[id]) {
 			return nil
 		}
 	}
-	if sx.kept == sx.ix {
-		changed := sx.ix.Revision() - sx.keptRev
-		if changed == 0 || changed*KeepSearchShare < sx.ix.LiveDocs() && st.now().Sub(sx.keptAt) < KeepSearchEvery {
+	if sx.kept == sx.Docs {
+		changed := sx.Docs.Revision() - sx.keptRev
+		if changed == 0 || changed*KeepSearchShare < sx.Docs.LiveDocs() && st.now().Sub(sx.keptAt) < KeepSearchEvery {
 			return nil
 		}
 	}
-	sx.kept, sx.keptRev, sx.keptAt = sx.ix, sx.ix.Revision(), st.now()
-	keys := make([]uint32, len(sx.owners))
+	sx.kept, sx.keptRev, sx.keptAt = sx.Docs, sx.Docs.Revision(), st.now()
+	keys := make([]uint32, len(sx.Owners))
 	table := []byte(searchMagic)
 	var n uint32
 	var entries []byte
-	for k, o := range sx.owners {
-		if o == nil || st.sessions[o.s.ID()] != o.s {
+	for k, o := range sx.Owners {
+		if o == nil || st.ByID[o.Session.ID()] != o.Session {
 			continue
 		}
-		s, at := o.s, o.at
+		s, at := o.Session, o.at
 		if s.Paged == nil {
-			if !o.attached || o.indexed != len(s.Nodes) || o.notes != len(s.Annotations) {
+			if !o.attached || o.Indexed != len(s.Nodes) || o.notes != len(s.Annotations) {
 				continue
 			}
 			if o.stale {
-				o.sum, o.stale = sumOf(s, o.indexed), false
+				o.sum, o.stale = sumOf(s, o.Indexed), false
 			}
 			at = s.UpdatedAt
 		} else if !sx.current(s) {
@@ -102,13 +102,13 @@ func (st *Store) SearchIndexBytes() []byte {
 		n++
 		keys[k] = n
 		entries = appendString(entries, s.ID())
-		entries = binary.AppendUvarint(entries, uint64(o.indexed))
+		entries = binary.AppendUvarint(entries, uint64(o.Indexed))
 		entries = appendString(entries, at)
 		entries = binary.AppendUvarint(entries, o.sum)
 	}
 	table = binary.AppendUvarint(table, uint64(n))
 	table = append(table, entries...)
-	out := sx.ix.Encode(table, func(k uint32) uint32 { return keys[k] })
+	out := sx.Docs.Encode(table, func(k uint32) uint32 { return keys[k] })
 	return binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out))
 }
 
@@ -145,13 +145,13 @@ func (st *Store) LoadSearchIndex(data []byte) (int, error) {
 	if err != nil || !ix.CheckOwners(sizes) {
 		return 0, errSearchBytes
 	}
-	sx := searchIndex{ix: ix, owners: make([]*searchOwner, len(table)+1), of: make(map[*Session]*searchOwner, len(table))}
+	sx := SearchIndex{Docs: ix, Owners: make([]*searchOwner, len(table)+1), Of: make(map[*Session]*searchOwner, len(table))}
 	for i, e := range table {
-		s := st.sessions[e.id]
-		if s == nil || sx.of[s] != nil {
+		s := st.ByID[e.id]
+		if s == nil || sx.Of[s] != nil {
 			continue
 		}
-		o := &searchOwner{s: s, key: uint32(i + 1), indexed: e.indexed, attached: true, sum: e.sum}
+		o := &searchOwner{Session: s, Key: uint32(i + 1), Indexed: e.indexed, attached: true, sum: e.sum}
 		if s.Paged != nil {
 			if e.indexed != s.Paged.NodeCount || e.at != s.UpdatedAt {
 				continue
@@ -163,13 +163,13 @@ func (st *Store) LoadSearchIndex(data []byte) (int, error) {
 			}
 			o.notes = len(s.Annotations)
 		}
-		sx.owners[o.key] = o
-		sx.of[s] = o
+		sx.Owners[o.Key] = o
+		sx.Of[s] = o
 	}
-	ix.DropOwners(func(k uint32) bool { return sx.owners[k] == nil })
+	ix.DropOwners(func(k uint32) bool { return sx.Owners[k] == nil })
 	sx.kept, sx.keptRev, sx.keptAt = ix, ix.Revision(), st.now()
-	st.search = sx
-	return len(sx.of), nil
+	st.Index = sx
+	return len(sx.Of), nil
 }
 
 // readSearchTable reads the magic and the session table of

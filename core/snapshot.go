@@ -5,11 +5,11 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
-// loadSnapshot parses raw (valid: known valid, compact JSON) as session id
+// LoadSession parses raw (valid: known valid, compact JSON) as session id
 // and stores it in place of a session of that id (keeping its creation
 // time, tool, project and, when the snapshot has none, title), recording
 // the change under op; a trashed id is SESSION_ALREADY_EXISTS.
-func (st *Store) loadSnapshot(id string, raw []byte, valid bool, op string) (*Session, *Error) {
+func (st *Store) LoadSession(id string, raw []byte, valid bool, op string) (*Session, *Error) {
 	s, hasTitle, err := tree.ParseSnapshotOf(raw, id, valid)
 	if err != nil {
 		return nil, err
@@ -17,12 +17,12 @@ func (st *Store) loadSnapshot(id string, raw []byte, valid bool, op string) (*Se
 	if err := checkSnapshotNames(s); err != nil {
 		return nil, err
 	}
-	if st.trash[id] != nil {
-		return nil, st.taken(id)
+	if st.Trash[id] != nil {
+		return nil, st.Taken(id)
 	}
-	now := st.timestamp()
+	now := st.Timestamp()
 	s.CreatedAt = now
-	if old := st.sessions[id]; old != nil {
+	if old := st.ByID[id]; old != nil {
 		s.CreatedAt = old.CreatedAt
 		s.Tool, s.Project = old.Tool, old.Project
 		if !hasTitle {
@@ -30,8 +30,8 @@ func (st *Store) loadSnapshot(id string, raw []byte, valid bool, op string) (*Se
 		}
 	}
 	s.UpdatedAt = now
-	st.put(s)
-	st.markDirty(s, 0, true, op)
+	st.Put(s)
+	st.MarkDirty(s, 0, true, op)
 	return s, nil
 }
 

@@ -52,33 +52,33 @@ func RandomID() string {
 // binding calls it from the JS event loop only; native callers serialise
 // their calls.
 type Store struct {
-	now      func() time.Time
-	newID    func() string
-	sessions map[string]*Session
-	order    []string            // session ids in order of creation
-	trash    map[string]*Session // deleted sessions, by id (see trash.go)
+	now   func() time.Time
+	NewID func() string
+	ByID  map[string]*Session
+	Order []string            // session ids in order of creation
+	Trash map[string]*Session // deleted sessions, by id (see trash.go)
 
 	track    bool
-	dirty    []dirtyMark
+	Dirty    []dirtyMark
 	dirtyAt  map[string]int // index of each session's mark in dirty; nil: to be rebuilt (see dirtyIndex)
 	drainBuf []byte         // DrainChangesUpTo's pieces, reused while a drain lasts
 
-	// stubs counts the paged-out sessions (paging.go); faults and faulted
-	// are the stubs calls needed since the last page.faults.
-	stubs   int
-	faults  []string
-	faulted map[string]bool
+	// Stubs counts the paged-out sessions (paging.go); faults and faulted
+	// are the Stubs calls needed since the last page.faults.
+	Stubs   int
+	Faults  []string
+	Faulted map[string]bool
 
-	// search is the search index of every live session's nodes and what
+	// Index is the Index index of every live session's nodes and what
 	// it holds of each (search_index.go).
-	search searchIndex
+	Index SearchIndex
 
-	// views is what tree.rows and map keep of each session between calls
+	// Views is what tree.rows and map keep of each session between calls
 	// (viewcache.go).
-	views viewCaches
+	Views viewCaches
 
 	budget    int64        // memory budget in bytes; 0: none (see checkMemory)
-	inUse     func() int64 // the memory held, for the budget
+	InUse     func() int64 // the memory held, for the budget
 	mapped    func() int64 // Options.MemoryMapped, or nil
 	room      int64        // the budget less the memory in use at the last reading, less the estimates since
 	sinceRead int          // calls checked since that reading
@@ -89,33 +89,33 @@ type Store struct {
 // New returns an empty store.
 func New(opts Options) *Store {
 	st := &Store{
-		now:      opts.Now,
-		newID:    opts.NewID,
-		sessions: make(map[string]*Session),
-		budget:   max(opts.MemoryBudget, 0),
-		inUse:    opts.MemoryInUse,
-		mapped:   opts.MemoryMapped,
+		now:    opts.Now,
+		NewID:  opts.NewID,
+		ByID:   make(map[string]*Session),
+		budget: max(opts.MemoryBudget, 0),
+		InUse:  opts.MemoryInUse,
+		mapped: opts.MemoryMapped,
 	}
-	if st.inUse == nil {
-		st.inUse = MemoryInUse
+	if st.InUse == nil {
+		st.InUse = MemoryInUse
 	}
 	if st.now == nil {
 		st.now = time.Now
 	}
-	if st.newID == nil {
-		st.newID = RandomID
+	if st.NewID == nil {
+		st.NewID = RandomID
 	}
 	return st
 }
 
-func (st *Store) timestamp() string {
+func (st *Store) Timestamp() string {
 	return st.now().UTC().Format(TimeLayout)
 }
 
-// nodeID draws a node id unused in s.
-func (st *Store) nodeID(s *Session, taken map[string]bool) string {
+// DrawNodeID draws a node id unused in s.
+func (st *Store) DrawNodeID(s *Session, taken map[string]bool) string {
 	for {
-		id := st.newID()
+		id := st.NewID()
 		if id == "" {
 			continue
 		}
@@ -125,18 +125,18 @@ func (st *Store) nodeID(s *Session, taken map[string]bool) string {
 	}
 }
 
-// sessionID draws a session id unused in the store.
-func (st *Store) sessionID() string {
+// DrawSessionID draws a session id unused in the store.
+func (st *Store) DrawSessionID() string {
 	for {
-		id := st.newID()
-		if id != "" && st.taken(id) == nil {
+		id := st.NewID()
+		if id != "" && st.Taken(id) == nil {
 			return id
 		}
 	}
 }
 
-func (st *Store) session(id string) (*Session, *Error) {
-	if s := st.sessions[id]; s != nil {
+func (st *Store) Lookup(id string) (*Session, *Error) {
+	if s := st.ByID[id]; s != nil {
 		if s.Paged != nil {
 			return nil, st.pageFault(id)
 		}
@@ -145,49 +145,49 @@ func (st *Store) session(id string) (*Session, *Error) {
 	return nil, tree.Errorf(SessionNotFound, "session %q does not exist", id)
 }
 
-// put adds or replaces a session, keeping a replaced session's place in
+// Put adds or replaces a session, keeping a replaced session's place in
 // the order and the count of stubs (see paging.go).
-func (st *Store) put(s *Session) {
-	old, ok := st.sessions[s.ID()]
+func (st *Store) Put(s *Session) {
+	old, ok := st.ByID[s.ID()]
 	if !ok {
-		st.order = append(st.order, s.ID())
+		st.Order = append(st.Order, s.ID())
 	} else if old != s {
 		switch {
 		case s.Paged != nil && old.Paged == nil:
-			st.search.retain(old, s) // page.out: its documents stay
-		case old.Paged != nil && s.Paged == nil && st.search.relink(old, s):
+			st.Index.retain(old, s) // page.out: its documents stay
+		case old.Paged != nil && s.Paged == nil && st.Index.relink(old, s):
 			// paged in: the documents kept for it are its own
 		default:
 			st.unindex(old)
 		}
-		st.views.forget(old)
+		st.Views.Forget(old)
 		if old.Paged != nil {
-			st.stubs--
+			st.Stubs--
 		}
 	}
 	if s.Paged != nil && old != s {
-		st.stubs++
+		st.Stubs++
 	}
-	st.sessions[s.ID()] = s
+	st.ByID[s.ID()] = s
 	st.indexSession(s)
 }
 
 // Session returns the session with id, or nil.
-func (st *Store) Session(id string) *Session { return st.sessions[id] }
+func (st *Store) Session(id string) *Session { return st.ByID[id] }
 
-// touch stamps the session as updated and records the change by operation
+// Touch stamps the session as updated and records the change by operation
 // op for persistence. from is the node count before the call.
-func (st *Store) touch(s *Session, from int, reset bool, op string) {
-	s.UpdatedAt = st.timestamp()
-	st.markDirty(s, from, reset, op)
+func (st *Store) Touch(s *Session, from int, reset bool, op string) {
+	s.UpdatedAt = st.Timestamp()
+	st.MarkDirty(s, from, reset, op)
 }
 
-// sessionList builds the value of sessions; a paged-out session gives the
+// SessionList builds the value of sessions; a paged-out session gives the
 // counts its stub keeps.
-func (st *Store) sessionList() []SessionSummary {
-	out := make([]SessionSummary, 0, len(st.order))
-	for _, id := range st.order {
-		s := st.sessions[id]
+func (st *Store) SessionList() []SessionSummary {
+	out := make([]SessionSummary, 0, len(st.Order))
+	for _, id := range st.Order {
+		s := st.ByID[id]
 		count, cursor := len(s.Nodes), s.NodeID(s.Cursor)
 		if s.Paged != nil {
 			count, cursor = s.Paged.NodeCount, s.Paged.Cursor

@@ -12,7 +12,7 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
-// markPush remembers the session's node tables and returns a function that
+// MarkPush remembers the session's node tables and returns a function that
 // takes back every node pushed since: the node, parent, depth and children
 // tables are cut back, the new ids leave the index and the branch table is
 // restored. It handles pushes only (no cursor moves, no annotations). The
@@ -20,7 +20,7 @@ import (
 // search or WarmSearch runs, never during the call that pushed them.
 //
 //go:noinline // small enough to inline, which copied its undo into each of opSyncMerge's three faults (2.7 KB)
-func markPush(s *Session) func() {
+func MarkPush(s *Session) func() {
 	n := len(s.Nodes)
 	leaves := s.Leaves
 	branches := append([]*tree.Branch(nil), s.Branches...)

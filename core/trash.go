@@ -26,58 +26,58 @@ type TrashItem struct {
 	UpdatedAt string `json:"updatedAt"`
 }
 
-func trashItem(s *Session) TrashItem {
+func TrashItemOf(s *Session) TrashItem {
 	return TrashItem{SessionID: s.ID(), Title: s.Title, NodeCount: len(s.Nodes), DeletedAt: s.DeletedAt, UpdatedAt: s.UpdatedAt}
 }
 
-// taken reports whether id names a session of the store or of its trash:
+// Taken reports whether id names a session of the store or of its trash:
 // a new session may not take it.
-func (st *Store) taken(id string) *Error {
-	if st.sessions[id] != nil {
+func (st *Store) Taken(id string) *Error {
+	if st.ByID[id] != nil {
 		return tree.Errorf(SessionAlreadyExists, "session %q already exists", id)
 	}
-	if st.trash[id] != nil {
+	if st.Trash[id] != nil {
 		return tree.Errorf(SessionAlreadyExists, "session %q is in the trash; restore it or empty the trash first", id)
 	}
 	return nil
 }
 
-// remove takes session s out of the store's sessions, order and search
+// Remove takes session s out of the store's sessions, order and search
 // index (not out of the trash or the change marks); a stub (paging.go)
 // no longer counts as one.
-func (st *Store) remove(s *Session) {
+func (st *Store) Remove(s *Session) {
 	if s.Paged != nil {
-		st.stubs--
+		st.Stubs--
 	}
 	st.unindex(s)
-	st.forgetKept()
-	st.views.forget(s)
-	delete(st.sessions, s.ID())
-	if i := slices.Index(st.order, s.ID()); i >= 0 {
-		st.order = slices.Delete(st.order, i, i+1)
+	st.ForgetKept()
+	st.Views.Forget(s)
+	delete(st.ByID, s.ID())
+	if i := slices.Index(st.Order, s.ID()); i >= 0 {
+		st.Order = slices.Delete(st.Order, i, i+1)
 	}
 }
 
-// toTrash moves the live session s into the trash, deleted at at.
-func (st *Store) toTrash(s *Session, at string) {
-	st.remove(s)
+// ToTrash moves the live session s into the trash, deleted at at.
+func (st *Store) ToTrash(s *Session, at string) {
+	st.Remove(s)
 	s.DeletedAt = at
-	if st.trash == nil {
-		st.trash = make(map[string]*Session)
+	if st.Trash == nil {
+		st.Trash = make(map[string]*Session)
 	}
-	st.trash[s.ID()] = s
+	st.Trash[s.ID()] = s
 }
 
-// fromTrash brings the trashed session s back into the store (last in
+// FromTrash brings the trashed session s back into the store (last in
 // the order, searchable again) and returns it. It comes back as a new
 // Session value sharing s's nodes and tables: the search index keeps the
 // documents s had as dead ones of their owner s, which must never match
 // again (the live session is indexed afresh under a new owner key).
-func (st *Store) fromTrash(s *Session) *Session {
-	delete(st.trash, s.ID())
+func (st *Store) FromTrash(s *Session) *Session {
+	delete(st.Trash, s.ID())
 	back := *s
 	back.DeletedAt = ""
-	st.put(&back)
+	st.Put(&back)
 	return &back
 }
 

@@ -55,7 +55,7 @@ func opTreeRows(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &treeRows{s: s, Rows: st.rowOrder(s), windowed: w.windowed}
+	v := &treeRows{s: s, Rows: st.RowOrder(s), windowed: w.windowed}
 	v.from, v.to = treeview.Window(w.offset, w.limit, len(v.Order))
 	if w.around != "" {
 		i, err := s.Lookup(w.around)

@@ -15,9 +15,9 @@ import (
 // snapshot.load, a page-out, a restore — is dropped by the Store when it
 // leaves, see forget).
 type viewCaches struct {
-	rows  map[*Session]*treeview.Rows
-	maps  map[*Session]*keptMap
-	texts map[*Session]*textCache
+	Rows  map[*Session]*treeview.Rows
+	Maps  map[*Session]*keptMap
+	Texts map[*Session]*TextCache
 	paths map[*Session]*tree.PathMemo
 }
 
@@ -29,60 +29,60 @@ type keptMap struct {
 	annotations int
 }
 
-// forget drops what the views keep of s (s left the store or was replaced).
-func (v *viewCaches) forget(s *Session) {
-	delete(v.rows, s)
-	delete(v.maps, s)
-	delete(v.texts, s)
+// Forget drops what the views keep of s (s left the store or was replaced).
+func (v *viewCaches) Forget(s *Session) {
+	delete(v.Rows, s)
+	delete(v.Maps, s)
+	delete(v.Texts, s)
 	delete(v.paths, s)
 }
 
-// rowsOf returns the kept row order of s, nil when none holds (none was
+// RowsOf returns the kept row order of s, nil when none holds (none was
 // made, or nodes were added since).
-func (v *viewCaches) rowsOf(s *Session) *treeview.Rows {
-	if c := v.rows[s]; c != nil && len(c.RowOf) == len(s.Nodes) {
+func (v *viewCaches) RowsOf(s *Session) *treeview.Rows {
+	if c := v.Rows[s]; c != nil && len(c.RowOf) == len(s.Nodes) {
 		return c
 	}
 	return nil
 }
 
-// rowOrder returns the display order of s's rows (treeview.RowOrder), kept
+// RowOrder returns the display order of s's rows (treeview.RowOrder), kept
 // until a node is added, so the slices of a large session a panel asks one
 // after the other cost one walk.
-func (st *Store) rowOrder(s *Session) *treeview.Rows {
-	if c := st.views.rowsOf(s); c != nil {
+func (st *Store) RowOrder(s *Session) *treeview.Rows {
+	if c := st.Views.RowsOf(s); c != nil {
 		return c
 	}
 	c := treeview.RowOrder(s.Parent)
-	if st.views.rows == nil {
-		st.views.rows = make(map[*Session]*treeview.Rows)
+	if st.Views.Rows == nil {
+		st.Views.Rows = make(map[*Session]*treeview.Rows)
 	}
-	st.views.rows[s] = c
+	st.Views.Rows[s] = c
 	return c
 }
 
-// mapOf returns the map of s brought up to date: nodes appended since the
+// MapOf returns the map of s brought up to date: nodes appended since the
 // last call that only extend a run lengthen its segment (O(1) each, the
 // layout kept); anything else (a fork, a new root or branch, a new
 // annotation) cuts the session again and lays it out again, O(nodes).
-func (st *Store) mapOf(s *Session, t *treeview.Tree) *treeview.Map {
-	if k := st.views.maps[s]; k != nil && k.annotations == len(s.Annotations) && k.m.Extend(t) {
+func (st *Store) MapOf(s *Session, t *treeview.Tree) *treeview.Map {
+	if k := st.Views.Maps[s]; k != nil && k.annotations == len(s.Annotations) && k.m.Extend(t) {
 		return k.m
 	}
 	m := treeview.NewMap(t)
-	if st.views.maps == nil {
-		st.views.maps = make(map[*Session]*keptMap)
+	if st.Views.Maps == nil {
+		st.Views.Maps = make(map[*Session]*keptMap)
 	}
-	st.views.maps[s] = &keptMap{m, len(s.Annotations)}
+	st.Views.Maps[s] = &keptMap{m, len(s.Annotations)}
 	return m
 }
 
-// textsOf returns the text cache of s, made empty on first use. It grows
+// TextsOf returns the text cache of s, made empty on first use. It grows
 // with the session (its spans are by node index, and nodes only append).
-func (v *viewCaches) textsOf(s *Session) *textCache { return entryOf(&v.texts, s) }
+func (v *viewCaches) TextsOf(s *Session) *TextCache { return entryOf(&v.Texts, s) }
 
-// pathOf returns the path memo of s, made empty on first use.
-func (v *viewCaches) pathOf(s *Session) *tree.PathMemo { return entryOf(&v.paths, s) }
+// PathOf returns the path memo of s, made empty on first use.
+func (v *viewCaches) PathOf(s *Session) *tree.PathMemo { return entryOf(&v.paths, s) }
 
 // entryOf returns (*m)[s], a new zero T on first use (m made then too).
 func entryOf[T any](m *map[*Session]*T, s *Session) *T {

@@ -15,7 +15,7 @@ import (
 func TestViewCachesAreKeptWhileTheSessionStandsAndDroppedWhenItLeaves(t *testing.T) {
 	st := opsStore(t)
 	st.TrackChanges(true)
-	views := func() (int, int) { return len(st.views.rows) + len(st.views.texts), len(st.views.maps) }
+	views := func() (int, int) { return len(st.Views.Rows) + len(st.Views.Texts), len(st.Views.Maps) }
 	rowsAndMap := func() {
 		ok[RawMessage](t, st, `{"operation":"tree.rows","sessionId":"s"}`)
 		ok[RawMessage](t, st, `{"operation":"map","sessionId":"s"}`)
@@ -23,18 +23,18 @@ func TestViewCachesAreKeptWhileTheSessionStandsAndDroppedWhenItLeaves(t *testing
 		require.NotEmpty(t, cols.Rows, "the context laid out over the session's text cache")
 	}
 	rowsAndMap()
-	s, _ := st.session("s")
-	kept := st.views.rowsOf(s)
+	s, _ := st.Lookup("s")
+	kept := st.Views.RowsOf(s)
 	require.NotNil(t, kept)
-	texts := st.views.texts[s]
+	texts := st.Views.Texts[s]
 	require.NotNil(t, texts)
 	rowsAndMap()
-	assert.Same(t, kept, st.views.rowsOf(s), "a second tree.rows reuses the order")
-	assert.Same(t, texts, st.views.texts[s], "a second context reuses the text cache")
+	assert.Same(t, kept, st.Views.RowsOf(s), "a second tree.rows reuses the order")
+	assert.Same(t, texts, st.Views.Texts[s], "a second context reuses the text cache")
 	ok[any](t, st, obj{"operation": "append", "sessionId": "s", "message": obj{"role": "user", "content": "more"}})
-	assert.Nil(t, st.views.rowsOf(s), "an append makes the kept order stale")
+	assert.Nil(t, st.Views.RowsOf(s), "an append makes the kept order stale")
 	rowsAndMap()
-	assert.NotSame(t, kept, st.views.rowsOf(s))
+	assert.NotSame(t, kept, st.Views.RowsOf(s))
 
 	snap := snapshot(t, st, "s")
 	ok[Status](t, st, obj{"operation": "snapshot.load", "sessionId": "s", "snapshot": RawMessage(snap)})
