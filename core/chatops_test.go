@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessiontree/sessiontree/core/internal/store"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -161,7 +162,7 @@ func TestRenameAppendsATitleRecord(t *testing.T) {
 func TestAppendManyAppendsAChainInOneCall(t *testing.T) {
 	st := chatStore(t)
 	t.Run("the messages go on as a chain under the cursor", func(t *testing.T) {
-		got := ok[AppendMany](t, st, `{"operation":"append.many","sessionId":"c","messages":[{"role":"assistant","content":"a3"},{"role":"user","content":"u4"}]}`)
+		got := ok[store.AppendMany](t, st, `{"operation":"append.many","sessionId":"c","messages":[{"role":"assistant","content":"a3"},{"role":"user","content":"u4"}]}`)
 		assert.Equal(t, []string{"n0005", "n0006"}, got.NodeIDs)
 		assert.Equal(t, "n0006", *got.Session.Cursor)
 		node := ok[Node](t, st, `{"operation":"node","sessionId":"c","nodeId":"n0006"}`)
@@ -171,7 +172,7 @@ func TestAppendManyAppendsAChainInOneCall(t *testing.T) {
 		assert.Contains(t, d, `"from":4,"count":2`)
 	})
 	t.Run("create makes the session, for a migration", func(t *testing.T) {
-		got := ok[AppendMany](t, st, `{"operation":"append.many","sessionId":"old-1","create":true,"title":"Old chat","messages":[{"role":"system","content":"s"},{"role":"user","content":"u"},{"role":"assistant","content":"a"}]}`)
+		got := ok[store.AppendMany](t, st, `{"operation":"append.many","sessionId":"old-1","create":true,"title":"Old chat","messages":[{"role":"system","content":"s"},{"role":"user","content":"u"},{"role":"assistant","content":"a"}]}`)
 		assert.Equal(t, 3, got.Session.NodeCount)
 		assert.Equal(t, "Old chat", got.Session.Title)
 		assert.Equal(t, 3, got.Session.Depth)

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/store"
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
@@ -428,7 +429,7 @@ func (c *cmdCall) hide(st *Store, hidden bool, format string) (*CommandResult, *
 
 func cmdPrefer(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	// Prefer clears the preferred path for "": the command names a node.
-	if err := CheckName("nodeId", c.args[0], MaxNodeIDLength); err != nil {
+	if err := store.CheckName("nodeId", c.args[0], MaxNodeIDLength); err != nil {
 		return nil, err
 	}
 	data, err := st.Prefer(c.sessionID, c.args[0])
@@ -560,7 +561,7 @@ func cmdClone(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	newID := ""
 	if len(c.args) == 1 {
 		// Clone draws an id for "": the command names one.
-		if err := CheckName("newSessionId", c.args[0], MaxSessionIDLength); err != nil {
+		if err := store.CheckName("newSessionId", c.args[0], MaxSessionIDLength); err != nil {
 			return nil, err
 		}
 		newID = c.args[0]

@@ -8,6 +8,7 @@ import (
 	"unicode/utf16"
 	"unsafe"
 
+	"github.com/sessiontree/sessiontree/core/internal/store"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -210,12 +211,12 @@ func FuzzContextColumns(f *testing.F) {
 func TestTextCacheLeavesBytesThatAreNotUTF8AsJSON(t *testing.T) {
 	// Only Store.Import (Go API) keeps such bytes; a browser's decoder
 	// would replace them in its own way, so the offsets could not be known.
-	var tc TextCache
+	var tc store.TextCache
 	assert.Equal(t, int32(-1), tc.Add(RawMessage("{\"role\":\"user\",\"content\":\"a\xf0\x9f\x98b\"}")).Code)
 	assert.Empty(t, tc.Ascii)
 	assert.Empty(t, tc.Wide)
 	sp := tc.Add(RawMessage(`{"role":"user","content":"é"}`))
-	assert.Equal(t, TextSpan{Code: 2 + 1, Start: 0, End: 1, From: 0, To: 2}, sp)
+	assert.Equal(t, store.TextSpan{Code: 2 + 1, Start: 0, End: 1, From: 0, To: 2}, sp)
 }
 
 func TestContextColumnsOfSessionsThatShareNodes(t *testing.T) {

@@ -34,8 +34,8 @@ func TestImportsRunAJobInSteps(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []ImportProgress{
-		{false, 220, 716}, {false, 357, 716}, {false, 358, 716}, // reading
-		{false, 600, 716}, {true, 716, 716}, // storing, one session a step
+		{Done: false, Read: 220, Total: 716}, {Done: false, Read: 357, Total: 716}, {Done: false, Read: 358, Total: 716}, // reading
+		{Done: false, Read: 600, Total: 716}, {Done: true, Read: 716, Total: 716}, // storing, one session a step
 	}, steps)
 	res, found, err := im.Finish(job)
 	require.True(t, found)

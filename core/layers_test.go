@@ -43,9 +43,13 @@ var layers = map[string][]string{
 	// tree: the session tree itself (sessions, nodes, branches,
 	// annotations, the snapshot codec, the context), typed, with no store.
 	"core/internal/tree": {"core/internal/jsonx", "core/internal/formats", "core/internal/entries", "core/internal/msgtext", "core/internal/names", "core/internal/treeview"},
+	// store: the sessions of a page by id, with the clock, the ids, the
+	// change log, paging, the memory budget, the trash, imports and the
+	// search index, and the typed operations on them.
+	"core/internal/store": {"core/internal/jsonx", "core/internal/search", "core/internal/formats", "core/internal/cite", "core/internal/msgtext", "core/internal/treeview", "core/internal/importplan", "core/internal/entries", "core/internal/names", "core/internal/tree"},
 	// benchdata: the benchmarks' corpora, imported by test files only.
 	"core/internal/benchdata": {"core/internal/jsonx"},
-	"core":                    {"core/internal/jsonx", "core/internal/search", "core/internal/formats", "core/internal/cite", "core/internal/msgtext", "core/internal/benchdata", "core/internal/tidy", "core/internal/treeview", "core/internal/importplan", "core/internal/entries", "core/internal/names", "core/internal/tree"},
+	"core":                    {"core/internal/jsonx", "core/internal/search", "core/internal/formats", "core/internal/cite", "core/internal/msgtext", "core/internal/benchdata", "core/internal/tidy", "core/internal/treeview", "core/internal/importplan", "core/internal/entries", "core/internal/names", "core/internal/tree", "core/internal/store"},
 	"core/wire":               {"core", "core/internal/jsonx", "core/internal/benchdata"},
 	// protocolgen: the program go generate runs to write the JS side of
 	// the contract (js/protocol.js, blocks of js/sessiontree.d.ts).

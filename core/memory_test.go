@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessiontree/sessiontree/core/internal/store"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -63,13 +64,13 @@ func TestMemoryBudgetRefusesWhatWouldPassIt(t *testing.T) {
 		defer func() { held = 1000 }()
 		req := []byte(`{"operation":"append","sessionId":"small","message":{"role":"user","content":"x"}}`)
 		calls := 0
-		for ; calls <= RereadCalls; calls++ {
+		for ; calls <= store.RereadCalls; calls++ {
 			if e := do(t, st, req); !e.OK {
 				assert.Contains(t, e.Error.Message, "memory budget")
 				break
 			}
 		}
-		assert.LessOrEqual(t, calls, RereadCalls)
+		assert.LessOrEqual(t, calls, store.RereadCalls)
 		assert.Contains(t, fails(t, st, req, InvalidArgument), "memory budget", "and every change after, while it lasts")
 		ok[json.RawMessage](t, st, map[string]any{"operation": "context", "sessionId": "small"})
 		ok[json.RawMessage](t, st, map[string]any{"operation": "snapshot.save", "sessionId": "small"})
@@ -108,7 +109,7 @@ func TestMemoryBudgetReadsTheGaugeOnlyWhenItMatters(t *testing.T) {
 	ok[json.RawMessage](t, st, map[string]any{"operation": "create", "sessionId": "a"})
 	ok[json.RawMessage](t, st, map[string]any{"operation": "append", "sessionId": "a", "message": map[string]any{"role": "user", "content": "x"}})
 	reads = 0
-	for i := 0; i < 2*RereadCalls; i++ {
+	for i := 0; i < 2*store.RereadCalls; i++ {
 		ok[json.RawMessage](t, st, small)
 	}
 	assert.Equal(t, 1, reads, "small calls: once after rereadCalls calls")

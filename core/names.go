@@ -3,6 +3,7 @@ package core
 import (
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/sessiontree/sessiontree/core/internal/names"
+	"github.com/sessiontree/sessiontree/core/internal/store"
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
@@ -32,7 +33,7 @@ func (r *request) nameField(field, value string, max int) *Error {
 	if jsonx.LoneSurrogate(r.fields[field]) >= 0 {
 		return tree.Invalidf("field %q holds a lone UTF-16 surrogate; ids and branch names must be valid Unicode", field)
 	}
-	return CheckName(field, value, max)
+	return store.CheckName(field, value, max)
 }
 
 // nodeIDField returns a required node-id field checked by NameProblem.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/sessiontree/sessiontree/core/internal/msgtext"
+	"github.com/sessiontree/sessiontree/core/internal/store"
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 	"github.com/stretchr/testify/assert"
 )
@@ -156,19 +157,19 @@ func TestStubEntriesAndBatchFilesReadAsTheTaggedStructs(t *testing.T) {
 			} `json:"source"`
 		}
 		oldOK := json.Unmarshal([]byte(in), &old) == nil
-		got, gotOK := ReadStubEntries([]byte(in))
+		got, gotOK := store.ReadStubEntries([]byte(in))
 		if !assert.Equal(t, oldOK, gotOK, "stubs %s", in) || !oldOK {
 			continue
 		}
-		var want []StubEntry
+		var want []store.StubEntry
 		for _, e := range old {
-			w := StubEntry{SessionID: e.SessionID, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, NodeCount: e.NodeCount,
+			w := store.StubEntry{SessionID: e.SessionID, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, NodeCount: e.NodeCount,
 				Tool: e.Tool, Project: e.Project, Source: (*tree.StubSource)(e.Source)}
 			for _, o := range []struct {
 				from *string
 				to   *string
-				bit  StubHas
-			}{{e.Title, &w.Title, HasTitle}, {e.Cursor, &w.Cursor, HasCursor}, {e.ActiveBranch, &w.ActiveBranch, HasActiveBranch}} {
+				bit  store.StubHas
+			}{{e.Title, &w.Title, store.HasTitle}, {e.Cursor, &w.Cursor, store.HasCursor}, {e.ActiveBranch, &w.ActiveBranch, store.HasActiveBranch}} {
 				if o.from != nil {
 					*o.to, w.Has = *o.from, w.Has|o.bit
 				}
@@ -186,10 +187,10 @@ func TestStubEntriesAndBatchFilesReadAsTheTaggedStructs(t *testing.T) {
 			Size int64  `json:"size"`
 		}
 		oldOK := json.Unmarshal([]byte(in), &old) == nil
-		var got []BatchFile
-		if assert.Equal(t, oldOK, readList(in, &got, ReadBatchFile), "files %s", in) && oldOK {
+		var got []store.BatchFile
+		if assert.Equal(t, oldOK, readList(in, &got, store.ReadBatchFile), "files %s", in) && oldOK {
 			for i := range old {
-				assert.Equal(t, BatchFile(old[i]), got[i], "files %s", in)
+				assert.Equal(t, store.BatchFile(old[i]), got[i], "files %s", in)
 			}
 		}
 	}

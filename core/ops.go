@@ -3,6 +3,7 @@ package core
 import (
 	"strings"
 
+	"github.com/sessiontree/sessiontree/core/internal/store"
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
@@ -57,7 +58,7 @@ func opList(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return ListJSON(s.List()), nil
+	return store.ListJSON(s.List()), nil
 }
 
 func opNode(st *Store, r *request) (any, *Error) {
@@ -199,22 +200,6 @@ func opBranchSummary(st *Store, r *request) (any, *Error) {
 	s.Add(n, p)
 	st.Touch(s, from, false, r.op)
 	return RawMessage(n.AppendJSON(nil)), nil
-}
-
-// SessionSummary is one entry of the value of sessions.
-type SessionSummary struct {
-	SessionID    string  `json:"sessionId"`
-	Title        string  `json:"title"`
-	NodeCount    int     `json:"nodeCount"`
-	Cursor       *string `json:"cursor"`
-	ActiveBranch string  `json:"activeBranch"`
-	// UpdatedAt is as Status's: "" for an undated import.
-	UpdatedAt string `json:"updatedAt"`
-	// Tool is the format of the import that made the session ("codex",
-	// "claude-code", "chatgpt", …), Project the folder its conversation
-	// worked in (a coding agent's cwd); each left out when unknown.
-	Tool    string `json:"tool,omitempty"`
-	Project string `json:"project,omitempty"`
 }
 
 func opSessions(st *Store, r *request) (any, *Error) { return st.SessionList(), nil }

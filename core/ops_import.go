@@ -8,6 +8,7 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/formats"
 	"github.com/sessiontree/sessiontree/core/internal/importplan"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/store"
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
@@ -61,7 +62,7 @@ func opAppendMany(st *Store, r *request) (any, *Error) {
 	}
 	from := len(s.Nodes)
 	s.Reserve(len(msgs))
-	out := AppendMany{NodeIDs: make([]string, len(msgs))}
+	out := store.AppendMany{NodeIDs: make([]string, len(msgs))}
 	now := st.Timestamp()
 	for k, m := range msgs {
 		n := &Node{Kind: KindMessage, Message: m, MessageRole: roles[k], ID: st.DrawNodeID(s, nil), Timestamp: now}
@@ -140,9 +141,9 @@ func opExport(st *Store, r *request) (any, *Error) {
 	case ex.Write == nil:
 		text = append(s.AppendSnapshot(nil), '\n')
 	case scope != ex.Scope:
-		text = ex.WriteTree(ExportView(s, ex.Text, ex.Context, true))
+		text = ex.WriteTree(store.ExportView(s, ex.Text, ex.Context, true))
 	default:
-		text = ex.Write(ExportView(s, ex.Text, ex.Context, false))
+		text = ex.Write(store.ExportView(s, ex.Text, ex.Context, false))
 	}
 	return Export{Format: format, Scope: scope, Filename: formats.ExportFilename(s.ID()) + ex.Ext, MimeType: ex.MIME, Text: string(text)}, nil
 }
@@ -170,8 +171,8 @@ func opImport(st *Store, r *request) (any, *Error) {
 }
 
 func opImportBatches(st *Store, r *request) (any, *Error) {
-	var list []BatchFile
-	if !jsonx.ReadList(r.fields["files"], &list, ReadBatchFile) || !r.has("files") {
+	var list []store.BatchFile
+	if !jsonx.ReadList(r.fields["files"], &list, store.ReadBatchFile) || !r.has("files") {
 		return nil, tree.Invalidf("field \"files\" must be a list of {path, size} for operation \"import.batches\"")
 	}
 	var n int
@@ -188,7 +189,7 @@ func opImportBatches(st *Store, r *request) (any, *Error) {
 		files[i].Path, sizes[i] = formats.CleanPath(f.Path), f.Size
 	}
 	groups, skipped := formats.GroupFiles(files)
-	v := &ImportBatches{Batches: [][]int{}, Skipped: [][2]any{}}
+	v := &store.ImportBatches{Batches: [][]int{}, Skipped: [][2]any{}}
 	for i, why := range skipped {
 		if why != "" {
 			v.Skipped = append(v.Skipped, [2]any{i, why})
@@ -213,5 +214,5 @@ func opImportReport(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return ImportReportOf(s, false, len(s.Nodes)), nil
+	return store.ImportReportOf(s, false, len(s.Nodes)), nil
 }

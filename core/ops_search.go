@@ -2,16 +2,17 @@ package core
 
 import (
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/store"
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
-func parseSearchRequest(st *Store, r *request) (*SearchRequest, *Error) {
-	q := &SearchRequest{Limit: DefaultSearchLimit}
+func parseSearchRequest(st *Store, r *request) (*store.SearchRequest, *Error) {
+	q := &store.SearchRequest{Limit: store.DefaultSearchLimit}
 	var err *Error
 	if q.Query, err = r.str("query"); err != nil {
 		return nil, err
 	}
-	if err := CheckQuery(q.Query); err != nil {
+	if err := store.CheckQuery(q.Query); err != nil {
 		return nil, err
 	}
 	if r.has("sessionId") {
@@ -27,8 +28,8 @@ func parseSearchRequest(st *Store, r *request) (*SearchRequest, *Error) {
 	}
 	if r.has("limit") {
 		var limit float64
-		if !jsonx.ReadFloat(r.fields["limit"], &limit) || limit != float64(int(limit)) || limit < 1 || limit > MaxSearchLimit {
-			return nil, tree.Invalidf("field \"limit\" must be an integer from 1 to %d", MaxSearchLimit)
+		if !jsonx.ReadFloat(r.fields["limit"], &limit) || limit != float64(int(limit)) || limit < 1 || limit > store.MaxSearchLimit {
+			return nil, tree.Invalidf("field \"limit\" must be an integer from 1 to %d", store.MaxSearchLimit)
 		}
 		q.Limit = int(limit)
 	}

@@ -1,6 +1,9 @@
 package core
 
-import "github.com/sessiontree/sessiontree/core/internal/tree"
+import (
+	"github.com/sessiontree/sessiontree/core/internal/store"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
+)
 
 func opSnapshotSave(st *Store, r *request) (any, *Error) {
 	s, err := r.existing(st)
@@ -78,7 +81,7 @@ func opRestore(st *Store, r *request) (any, *Error) {
 			st.Trash = make(map[string]*Session)
 		}
 		st.Trash[s.ID()] = s
-		return TrashItemOf(s), nil
+		return store.TrashItemOf(s), nil
 	}
 	st.Put(s)
 	return s.Status(), nil

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/store"
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
@@ -20,7 +21,7 @@ import (
 // shim takes its stored changes in by sync.merge). Records no change.
 // The value is {"stubs": the number of stubs now}.
 func opPageStub(st *Store, r *request) (any, *Error) {
-	list, ok := ReadStubEntries(r.fields["sessions"])
+	list, ok := store.ReadStubEntries(r.fields["sessions"])
 	if !ok || !r.has("sessions") {
 		return nil, tree.Invalidf("field \"sessions\" must be an array of session summaries for operation \"page.stub\"")
 	}
@@ -52,7 +53,7 @@ func opPageOut(st *Store, r *request) (any, *Error) {
 			return nil, tree.Invalidf("session %q has changes not yet stored; it stays in memory", id)
 		}
 	}
-	stub := StubOf(s)
+	stub := store.StubOf(s)
 	if stub != s {
 		st.Put(stub)
 	}
@@ -128,7 +129,7 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 	// repeated ids, a compaction's kept node on its path); a fault undoes
 	// the nodes pushed so far, so the cost is O(len(nodes) + branches),
 	// never O(session).
-	undo := MarkPush(s)
+	undo := store.MarkPush(s)
 	for i, rawNode := range list {
 		n, parent, perr := s.ParseNode(rawNode, i, false)
 		if perr != nil {
@@ -216,7 +217,7 @@ func opDelete(st *Store, r *request) (any, *Error) {
 	}
 	st.ToTrash(s, st.Timestamp())
 	st.MarkDirty(s, len(s.Nodes), false, r.op)
-	return TrashItemOf(s), nil
+	return store.TrashItemOf(s), nil
 }
 
 // opTrashList answers {"operation":"trash.list"}: the sessions in the
@@ -224,7 +225,7 @@ func opDelete(st *Store, r *request) (any, *Error) {
 func opTrashList(st *Store, r *request) (any, *Error) {
 	out := make([]TrashItem, 0, len(st.Trash))
 	for _, s := range st.Trash {
-		out = append(out, TrashItemOf(s))
+		out = append(out, store.TrashItemOf(s))
 	}
 	slices.SortFunc(out, func(a, b TrashItem) int {
 		if c := strings.Compare(b.DeletedAt, a.DeletedAt); c != 0 {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/sessiontree/sessiontree/core/internal/store"
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -12,7 +13,7 @@ import (
 
 // packStubs writes entries in PageStubPacked's form, as the shim's
 // packStubs (js/store/pager.js) does.
-func packStubs(entries []StubEntry) []byte {
+func packStubs(entries []store.StubEntry) []byte {
 	b := binary.LittleEndian.AppendUint32(nil, uint32(len(entries)))
 	str := func(s string) { b = append(binary.LittleEndian.AppendUint32(b, uint32(len(s))), s...) }
 	for _, e := range entries {
@@ -22,23 +23,23 @@ func packStubs(entries []StubEntry) []byte {
 		}
 		b = binary.LittleEndian.AppendUint32(b, nodes)
 		var flags byte
-		for bit, set := range map[byte]bool{StubHasTitle: e.Has&HasTitle != 0, StubHasCursor: e.Has&HasCursor != 0, StubHasActiveBranch: e.Has&HasActiveBranch != 0,
-			StubHasSource: e.Source != nil, StubHasSourceNodeID: e.Source != nil && e.Source.NodeID != nil} {
+		for bit, set := range map[byte]bool{store.StubHasTitle: e.Has&store.HasTitle != 0, store.StubHasCursor: e.Has&store.HasCursor != 0, store.StubHasActiveBranch: e.Has&store.HasActiveBranch != 0,
+			store.StubHasSource: e.Source != nil, store.StubHasSourceNodeID: e.Source != nil && e.Source.NodeID != nil} {
 			if set {
 				flags |= bit
 			}
 		}
 		b = append(b, flags)
 		str(e.SessionID)
-		if e.Has&HasTitle != 0 {
+		if e.Has&store.HasTitle != 0 {
 			str(e.Title)
 		}
 		str(e.CreatedAt)
 		str(e.UpdatedAt)
-		if e.Has&HasCursor != 0 {
+		if e.Has&store.HasCursor != 0 {
 			str(e.Cursor)
 		}
-		if e.Has&HasActiveBranch != 0 {
+		if e.Has&store.HasActiveBranch != 0 {
 			str(e.ActiveBranch)
 		}
 		str(e.Tool)
@@ -60,27 +61,27 @@ func packStubs(entries []StubEntry) []byte {
 // second round that updates the stubs (keeping a cursor where none is given).
 func TestPageStubPackedAnswersAsPageStub(t *testing.T) {
 	node := "n0002"
-	rounds := [][]StubEntry{{
-		{SessionID: "a", Title: "First", CreatedAt: "2026-01-02T03:04:05.000Z", UpdatedAt: "2026-01-02T03:05:05.000Z", NodeCount: 4, Cursor: "n0004", ActiveBranch: "main", Tool: "codex", Project: "/home/me/p", Has: HasTitle | HasCursor | HasActiveBranch},
-		{SessionID: "b-é", Title: "Forked \"quoted\"", CreatedAt: "2026-01-03T00:00:00.000Z", UpdatedAt: "2026-01-03T00:00:00.000Z", NodeCount: 6, Cursor: "", ActiveBranch: "side", Has: HasTitle | HasCursor | HasActiveBranch,
+	rounds := [][]store.StubEntry{{
+		{SessionID: "a", Title: "First", CreatedAt: "2026-01-02T03:04:05.000Z", UpdatedAt: "2026-01-02T03:05:05.000Z", NodeCount: 4, Cursor: "n0004", ActiveBranch: "main", Tool: "codex", Project: "/home/me/p", Has: store.HasTitle | store.HasCursor | store.HasActiveBranch},
+		{SessionID: "b-é", Title: "Forked \"quoted\"", CreatedAt: "2026-01-03T00:00:00.000Z", UpdatedAt: "2026-01-03T00:00:00.000Z", NodeCount: 6, Cursor: "", ActiveBranch: "side", Has: store.HasTitle | store.HasCursor | store.HasActiveBranch,
 			Source: &tree.StubSource{SessionID: "a", NodeID: &node, Via: "fork"}},
 		{SessionID: "c", UpdatedAt: "2026-01-04T00:00:00.000Z", NodeCount: 0},
 	}, {
-		{SessionID: "a", Title: "First, renamed", UpdatedAt: "2026-01-05T00:00:00.000Z", NodeCount: 5, Has: HasTitle},
-		{SessionID: "d", Title: "New", UpdatedAt: "2026-01-06T00:00:00.000Z", NodeCount: 1, Cursor: "n0001", Has: HasTitle | HasCursor, Source: &tree.StubSource{SessionID: "c", Via: "clone"}},
+		{SessionID: "a", Title: "First, renamed", UpdatedAt: "2026-01-05T00:00:00.000Z", NodeCount: 5, Has: store.HasTitle},
+		{SessionID: "d", Title: "New", UpdatedAt: "2026-01-06T00:00:00.000Z", NodeCount: 1, Cursor: "n0001", Has: store.HasTitle | store.HasCursor, Source: &tree.StubSource{SessionID: "c", Via: "clone"}},
 	}}
 	viaJSON, packed := New(Options{}), New(Options{})
 	for r, list := range rounds {
 		var sessions []map[string]any
 		for _, e := range list {
 			m := map[string]any{"sessionId": e.SessionID, "createdAt": e.CreatedAt, "updatedAt": e.UpdatedAt, "nodeCount": e.NodeCount, "tool": e.Tool, "project": e.Project}
-			if e.Has&HasTitle != 0 {
+			if e.Has&store.HasTitle != 0 {
 				m["title"] = e.Title
 			}
-			if e.Has&HasCursor != 0 {
+			if e.Has&store.HasCursor != 0 {
 				m["cursor"] = e.Cursor
 			}
-			if e.Has&HasActiveBranch != 0 {
+			if e.Has&store.HasActiveBranch != 0 {
 				m["activeBranch"] = e.ActiveBranch
 			}
 			if e.Source != nil {
@@ -103,8 +104,8 @@ func TestPageStubPackedAnswersAsPageStub(t *testing.T) {
 // damages a packed list: each is INVALID_ARGUMENT naming what is wrong,
 // and the store keeps what it had.
 func TestPageStubPackedRefusesBadDataAndChangesNothing(t *testing.T) {
-	good := packStubs([]StubEntry{{SessionID: "a", Title: "A", NodeCount: 2, Has: HasTitle}, {SessionID: "b", NodeCount: 1}})
-	badUTF8 := packStubs([]StubEntry{{SessionID: "a\xff", NodeCount: 1}})
+	good := packStubs([]store.StubEntry{{SessionID: "a", Title: "A", NodeCount: 2, Has: store.HasTitle}, {SessionID: "b", NodeCount: 1}})
+	badUTF8 := packStubs([]store.StubEntry{{SessionID: "a\xff", NodeCount: 1}})
 	for name, c := range map[string]struct {
 		data []byte
 		want string
@@ -114,12 +115,12 @@ func TestPageStubPackedRefusesBadDataAndChangesNothing(t *testing.T) {
 		"trailing":       {append(append([]byte{}, good...), 0), "1 bytes follow the last packed summary"},
 		"count too high": {binary.LittleEndian.AppendUint32(nil, 1<<30), "1073741824 packed summaries cannot fit in 4 bytes"},
 		"not UTF-8":      {badUTF8, "packed summary 0 (from byte 4) is a string that is not UTF-8"},
-		"no id":          {packStubs([]StubEntry{{NodeCount: 1}}), "session 0 has no sessionId or a negative nodeCount"},
-		"bad node count": {packStubs([]StubEntry{{SessionID: "a", NodeCount: -1}}), "session 0 has no sessionId or a negative nodeCount"},
+		"no id":          {packStubs([]store.StubEntry{{NodeCount: 1}}), "session 0 has no sessionId or a negative nodeCount"},
+		"bad node count": {packStubs([]store.StubEntry{{SessionID: "a", NodeCount: -1}}), "session 0 has no sessionId or a negative nodeCount"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			st := New(Options{})
-			_, err := st.PageStubPacked(packStubs([]StubEntry{{SessionID: "kept", NodeCount: 3}}))
+			_, err := st.PageStubPacked(packStubs([]store.StubEntry{{SessionID: "kept", NodeCount: 3}}))
 			require.NoError(t, err)
 			before := string(st.CallInternal([]byte(`{"operation":"sessions"}`)))
 			_, err = st.PageStubPacked(c.data)
@@ -136,7 +137,7 @@ func TestPageStubPackedRefusesBadDataAndChangesNothing(t *testing.T) {
 // takes makes a store whose sessions answer is well-formed.
 func FuzzPageStubPacked(f *testing.F) {
 	node := "n1"
-	f.Add(packStubs([]StubEntry{{SessionID: "a", Title: "A", NodeCount: 2, Cursor: "n2", Has: HasTitle | HasCursor, Source: &tree.StubSource{SessionID: "b", NodeID: &node, Via: "fork"}}}))
+	f.Add(packStubs([]store.StubEntry{{SessionID: "a", Title: "A", NodeCount: 2, Cursor: "n2", Has: store.HasTitle | store.HasCursor, Source: &tree.StubSource{SessionID: "b", NodeID: &node, Via: "fork"}}}))
 	f.Add([]byte{1, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		st := New(Options{})

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessiontree/sessiontree/core/internal/store"
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -137,23 +138,23 @@ func TestAnImportIntoAPagedOutSessionFaultsBeforeItAddsAnything(t *testing.T) {
 // narrow reader: every member of its type, null where a member may be
 // null, unknown members ignored, and any other type refused.
 func TestReadStubsTakesEachMemberOfItsType(t *testing.T) {
-	readStubs := func(raw []byte) ([]StubEntry, bool) { return ReadStubEntries(raw) }
+	readStubs := func(raw []byte) ([]store.StubEntry, bool) { return store.ReadStubEntries(raw) }
 	list, ok := readStubs([]byte(`[{"sessionId":"a","title":null,"createdAt":"c","updatedAt":"u","nodeCount":12,"cursor":"n\u00e9","activeBranch":"main","tool":"codex","project":"/p","source":{"sessionId":"b","nodeId":null,"via":"fork"},"later":{"x":[1]}},{"sessionId":"b","title":"T","tool":null}]`))
 	require.True(t, ok)
 	require.Len(t, list, 2)
 	a, b := list[0], list[1]
 	assert.Equal(t, "a", a.SessionID)
-	assert.Zero(t, a.Has&HasTitle, "a null title keeps the stub's")
+	assert.Zero(t, a.Has&store.HasTitle, "a null title keeps the stub's")
 	assert.Equal(t, []string{"c", "u", "codex", "/p"}, []string{a.CreatedAt, a.UpdatedAt, a.Tool, a.Project})
 	assert.Equal(t, 12, a.NodeCount)
-	assert.NotZero(t, a.Has&HasCursor)
+	assert.NotZero(t, a.Has&store.HasCursor)
 	assert.Equal(t, "né", a.Cursor)
 	require.NotNil(t, a.Source)
 	assert.Equal(t, tree.StubSource{SessionID: "b", Via: "fork"}, *a.Source)
-	assert.NotZero(t, b.Has&HasTitle)
+	assert.NotZero(t, b.Has&store.HasTitle)
 	assert.Equal(t, "T", b.Title)
 	assert.Equal(t, "", b.Tool)
-	assert.Zero(t, b.Has&HasCursor)
+	assert.Zero(t, b.Has&store.HasCursor)
 	assert.Nil(t, b.Source)
 
 	for _, bad := range []string{

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sessiontree/sessiontree/core/internal/benchdata"
+	"github.com/sessiontree/sessiontree/core/internal/store"
 )
 
 // benchCorpus returns n deterministic chat-like messages of 8 to 30 words
@@ -63,7 +64,7 @@ func BenchmarkSearchIndexBuild(b *testing.B) {
 	st, _ := benchStore(b, 100_000)
 	b.ResetTimer()
 	for b.Loop() {
-		st.Index = SearchIndex{}
+		st.Index = store.SearchIndex{}
 		st.WarmSearch(-1)
 	}
 }

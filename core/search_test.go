@@ -8,6 +8,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/sessiontree/sessiontree/core/internal/store"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -272,7 +273,7 @@ func TestSearchRejectsBadRequests(t *testing.T) {
 		{"a missing query", obj{}, InvalidArgument, `field "query" is required for operation "search"`},
 		{"a blank query", obj{"query": "  "}, InvalidArgument, `field "query" must not be empty`},
 		{"a query that is not a string", obj{"query": 3}, InvalidArgument, `field "query" must be a string`},
-		{"a huge query", obj{"query": strings.Repeat("a", MaxQueryLength+1)}, InvalidArgument, `field "query" is 1001 characters long; the longest query is 1000`},
+		{"a huge query", obj{"query": strings.Repeat("a", store.MaxQueryLength+1)}, InvalidArgument, `field "query" is 1001 characters long; the longest query is 1000`},
 		{"a fractional limit", obj{"query": "a", "limit": 1.5}, InvalidArgument, `field "limit" must be an integer from 1 to 1000`},
 		{"a zero limit", obj{"query": "a", "limit": 0}, InvalidArgument, `field "limit" must be an integer from 1 to 1000`},
 		{"roles that are not an array", obj{"query": "a", "roles": "user"}, InvalidArgument, `field "roles" must be an array of role names such as ["user", "assistant"]`},

@@ -1,207 +1,93 @@
 package core
 
-import (
-	"math/rand/v2"
-	"time"
-
-	"github.com/sessiontree/sessiontree/core/internal/formats"
-	"github.com/sessiontree/sessiontree/core/internal/tree"
-)
-
-// Options configure a Store. The zero value uses the system clock and
-// RandomID's ids (math/rand/v2).
-type Options struct {
-	// Now returns the current time; timestamps are written in UTC with
-	// milliseconds (TimeLayout). Nil means time.Now.
-	Now func() time.Time
-	// NewID returns a candidate id for a node or a generated session. A
-	// candidate already taken is drawn again, so a generator that repeats
-	// itself forever makes the call loop: tests pass a counter. Nil means
-	// RandomID.
-	NewID func() string
-	// MemoryBudget is the memory, in bytes, the program may hold after a
-	// public request, import or import buffer is answered; one that would
-	// pass it is refused (see CheckMemory). 0 means no budget; the wasm
-	// binding gives DefaultMemoryBudget.
-	MemoryBudget int64
-	// MemoryInUse returns the bytes the program holds now, for the budget.
-	// Nil means MemoryInUse (runtime/metrics); tests pass a fake.
-	MemoryInUse func() int64
-	// MemoryMapped, when set, returns cheaply the bytes the program has
-	// mapped (in wasm, the linear memory's size, which only grows): the
-	// budget reads MemoryInUse again whenever it grew since the last
-	// reading (see checkMemory). Nil: only the call count says when.
-	MemoryMapped func() int64
-}
-
-// RandomID returns 8 lowercase hex characters (32 random bits from
-// math/rand/v2), the id length the Pi coding agent uses. Ids are not
-// secrets: uniqueness within a store is checked by the caller, and
-// math/rand/v2 is seeded by the runtime (crypto.getRandomValues in a
-// browser), while crypto/rand would add 177 KB raw, 54 KB gzip -9 to the
-// wasm (measured in issue 14).
-func RandomID() string {
-	v := rand.Uint32()
-	var b [4]byte
-	b[0], b[1], b[2], b[3] = byte(v>>24), byte(v>>16), byte(v>>8), byte(v)
-	return formats.HexString(b[:])
-}
+import "github.com/sessiontree/sessiontree/core/internal/store"
 
 // Store holds every session of one page (or one process) and answers
-// requests through Call. It is not safe for concurrent use: the wasm
-// binding calls it from the JS event loop only; native callers serialise
-// their calls.
+// requests through Call, Run and CallInternal (dispatch.go). Its typed
+// operations (Append, Jump, Branch, Fork, Context, Label, Import,
+// Search, …) are the store's (core/internal/store). It is not safe for
+// concurrent use: the wasm binding calls it from the JS event loop only;
+// native callers serialise their calls.
 type Store struct {
-	now   func() time.Time
-	NewID func() string
-	ByID  map[string]*Session
-	Order []string            // session ids in order of creation
-	Trash map[string]*Session // deleted sessions, by id (see trash.go)
-
-	track    bool
-	Dirty    []dirtyMark
-	dirtyAt  map[string]int // index of each session's mark in dirty; nil: to be rebuilt (see dirtyIndex)
-	drainBuf []byte         // DrainChangesUpTo's pieces, reused while a drain lasts
-
-	// Stubs counts the paged-out sessions (paging.go); faults and faulted
-	// are the Stubs calls needed since the last page.faults.
-	Stubs   int
-	Faults  []string
-	Faulted map[string]bool
-
-	// Index is the Index index of every live session's nodes and what
-	// it holds of each (search_index.go).
-	Index SearchIndex
-
-	// Views is what tree.rows and map keep of each session between calls
-	// (viewcache.go).
-	Views viewCaches
-
-	budget    int64        // memory budget in bytes; 0: none (see checkMemory)
-	InUse     func() int64 // the memory held, for the budget
-	mapped    func() int64 // Options.MemoryMapped, or nil
-	room      int64        // the budget less the memory in use at the last reading, less the estimates since
-	sinceRead int          // calls checked since that reading
-	mappedAt  int64        // mapped() at that reading
-
+	*store.Store
 }
+
+// Options configure a Store (store.Options). The zero value uses the
+// system clock and RandomID's ids.
+type Options = store.Options
 
 // New returns an empty store.
-func New(opts Options) *Store {
-	st := &Store{
-		now:    opts.Now,
-		NewID:  opts.NewID,
-		ByID:   make(map[string]*Session),
-		budget: max(opts.MemoryBudget, 0),
-		InUse:  opts.MemoryInUse,
-		mapped: opts.MemoryMapped,
-	}
-	if st.InUse == nil {
-		st.InUse = MemoryInUse
-	}
-	if st.now == nil {
-		st.now = time.Now
-	}
-	if st.NewID == nil {
-		st.NewID = RandomID
-	}
-	return st
+func New(opts Options) *Store { return &Store{store.New(opts)} }
+
+// RandomID returns 8 lowercase hex characters, the id length the Pi coding
+// agent uses (store.RandomID).
+func RandomID() string { return store.RandomID() }
+
+// MemoryInUse returns the bytes the program holds now (store.MemoryInUse,
+// from runtime/metrics).
+func MemoryInUse() int64 { return store.MemoryInUse() }
+
+// The memory budget (see store.DefaultMemoryBudget and the others): the
+// binding's default budget in bytes, the request size from which the
+// binding asks before copying a request, and the growth factors of a
+// request, an import and an import job.
+const (
+	DefaultMemoryBudget = store.DefaultMemoryBudget
+	PrecheckBytes       = store.PrecheckBytes
+	RequestGrowth       = store.RequestGrowth
+	ImportGrowth        = store.ImportGrowth
+	ImportJobGrowth     = store.ImportJobGrowth
+)
+
+// PagedOut is the code of a call that named a session whose nodes are not
+// in memory; the shim loads it and calls again (store.PagedOut).
+const PagedOut = store.PagedOut
+
+// NothingToImport is the reason of import data no format reads
+// (store.NothingToImport).
+const NothingToImport = store.NothingToImport
+
+// Imports is a table of imports sent in slices and run in steps
+// (store.Imports).
+type Imports = store.Imports
+
+// NewImports returns an empty table of imports into st.
+func NewImports(st *Store) *Imports { return store.NewImports(st.Store) }
+
+// The values of the typed operations and their options (see core/internal/store).
+type (
+	AppendOptions   = store.AppendOptions
+	ForkOptions     = store.ForkOptions
+	ImportJob       = store.ImportJob
+	ImportProgress  = store.ImportProgress
+	ImportResult    = store.ImportResult
+	ImportedSession = store.ImportedSession
+	ImportSkipped   = store.ImportSkipped
+	ImportFile      = store.ImportFile
+	FileSession     = store.FileSession
+	FilesResult     = store.FilesResult
+	Export          = store.Export
+	SearchHit       = store.SearchHit
+	SearchResult    = store.SearchResult
+	SearchOptions   = store.SearchOptions
+	SessionSummary  = store.SessionSummary
+	TrashItem       = store.TrashItem
+	Erased          = store.Erased
+	ContextView     = store.ContextView
+	ContextTexts    = store.ContextTexts
+)
+
+// ParseFileManifest reads the manifest and data of an import of several
+// files into their ImportFiles (store.ParseFileManifest); a bad manifest
+// is INVALID_ARGUMENT naming the entry.
+func ParseFileManifest(manifest, data []byte) ([]ImportFile, *Error) {
+	return store.ParseFileManifest(manifest, data)
 }
 
-func (st *Store) Timestamp() string {
-	return st.now().UTC().Format(TimeLayout)
-}
+// DrainGroupNodes is the most nodes of one session a drained change
+// carries in one record (store.DrainGroupNodes).
+const DrainGroupNodes = store.DrainGroupNodes
 
-// DrawNodeID draws a node id unused in s.
-func (st *Store) DrawNodeID(s *Session, taken map[string]bool) string {
-	for {
-		id := st.NewID()
-		if id == "" {
-			continue
-		}
-		if _, ok := s.Index[id]; !ok && !taken[id] {
-			return id
-		}
-	}
-}
-
-// DrawSessionID draws a session id unused in the store.
-func (st *Store) DrawSessionID() string {
-	for {
-		id := st.NewID()
-		if id != "" && st.Taken(id) == nil {
-			return id
-		}
-	}
-}
-
-func (st *Store) Lookup(id string) (*Session, *Error) {
-	if s := st.ByID[id]; s != nil {
-		if s.Paged != nil {
-			return nil, st.pageFault(id)
-		}
-		return s, nil
-	}
-	return nil, tree.Errorf(SessionNotFound, "session %q does not exist", id)
-}
-
-// Put adds or replaces a session, keeping a replaced session's place in
-// the order and the count of stubs (see paging.go).
-func (st *Store) Put(s *Session) {
-	old, ok := st.ByID[s.ID()]
-	if !ok {
-		st.Order = append(st.Order, s.ID())
-	} else if old != s {
-		switch {
-		case s.Paged != nil && old.Paged == nil:
-			st.Index.retain(old, s) // page.out: its documents stay
-		case old.Paged != nil && s.Paged == nil && st.Index.relink(old, s):
-			// paged in: the documents kept for it are its own
-		default:
-			st.unindex(old)
-		}
-		st.Views.Forget(old)
-		if old.Paged != nil {
-			st.Stubs--
-		}
-	}
-	if s.Paged != nil && old != s {
-		st.Stubs++
-	}
-	st.ByID[s.ID()] = s
-	st.indexSession(s)
-}
-
-// Session returns the session with id, or nil.
-func (st *Store) Session(id string) *Session { return st.ByID[id] }
-
-// Touch stamps the session as updated and records the change by operation
-// op for persistence. from is the node count before the call.
-func (st *Store) Touch(s *Session, from int, reset bool, op string) {
-	s.UpdatedAt = st.Timestamp()
-	st.MarkDirty(s, from, reset, op)
-}
-
-// SessionList builds the value of sessions; a paged-out session gives the
-// counts its stub keeps.
-func (st *Store) SessionList() []SessionSummary {
-	out := make([]SessionSummary, 0, len(st.Order))
-	for _, id := range st.Order {
-		s := st.ByID[id]
-		count, cursor := len(s.Nodes), s.NodeID(s.Cursor)
-		if s.Paged != nil {
-			count, cursor = s.Paged.NodeCount, s.Paged.Cursor
-		}
-		out = append(out, SessionSummary{
-			SessionID:    s.ID(),
-			Title:        s.Title,
-			NodeCount:    count,
-			Cursor:       tree.Nullable(cursor),
-			ActiveBranch: s.Active,
-			UpdatedAt:    s.UpdatedAt,
-			Tool:         s.Tool,
-			Project:      s.Project,
-		})
-	}
-	return out
-}
+// ExportFormats returns the names of the formats export writes
+// (store.ExportFormats).
+func ExportFormats() []string { return store.ExportFormats() }

@@ -1,9 +1,10 @@
-package core
+package store
 
 import (
 	"time"
 
 	"github.com/sessiontree/sessiontree/core/internal/search"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // SearchIndex is the store's search consumer: the index of every live
@@ -20,7 +21,7 @@ type SearchIndex struct {
 	// session that left are nil, so their documents are never hits and
 	// the index keeps no session alive.
 	Owners []*searchOwner
-	Of     map[*Session]*searchOwner // the live sessions registered in ix
+	Of     map[*tree.Session]*searchOwner // the live sessions registered in ix
 	// kept and keptRev are the index and its revision when its bytes were
 	// last kept or taken (search_save.go): nothing to keep again until it
 	// changes.
@@ -32,7 +33,7 @@ type SearchIndex struct {
 // searchOwner is what the index holds of one session: the documents of
 // its first indexed nodes, under owner key key.
 type searchOwner struct {
-	Session *Session
+	Session *tree.Session
 	Key     uint32
 	// Indexed is how many of s's nodes (the first ones, in append order)
 	// are documents of key.
@@ -58,11 +59,11 @@ type searchOwner struct {
 }
 
 // register makes s an owner of the index with no node indexed yet.
-func (sx *SearchIndex) register(s *Session) *searchOwner {
+func (sx *SearchIndex) register(s *tree.Session) *searchOwner {
 	o := &searchOwner{Session: s, Key: uint32(len(sx.Owners)), notes: len(s.Annotations)}
 	sx.Owners = append(sx.Owners, o)
 	if sx.Of == nil {
-		sx.Of = make(map[*Session]*searchOwner)
+		sx.Of = make(map[*tree.Session]*searchOwner)
 	}
 	sx.Of[s] = o
 	return o
@@ -90,7 +91,7 @@ func (sx *SearchIndex) leave(o *searchOwner) {
 func (sx *SearchIndex) catchUp(o *searchOwner) *searchOwner {
 	s := o.Session
 	for _, a := range s.Annotations[o.notes:] {
-		if a.Kind != AnnotationLabel {
+		if a.Kind != tree.AnnotationLabel {
 			continue
 		}
 		i := s.Index[a.NodeID]
@@ -142,7 +143,7 @@ func sumDoc(sum uint64, id, text string) uint64 {
 
 // sumOf returns the digest of the documents of the first n nodes of s as
 // add would have made them now.
-func sumOf(s *Session, n int) uint64 {
+func sumOf(s *tree.Session, n int) uint64 {
 	var sum uint64
 	for i := 0; i < n; i++ {
 		sum = sumDoc(sum, s.Nodes[i].ID, searchText(s, int32(i)))
@@ -157,7 +158,7 @@ func sumOf(s *Session, n int) uint64 {
 // (runSearch). Nothing is kept while there is no index (no search yet);
 // the first search across every session loads them all, as a search of
 // sessions never indexed must.
-func (sx *SearchIndex) retain(old, stub *Session) {
+func (sx *SearchIndex) retain(old, stub *tree.Session) {
 	if sx.Docs == nil {
 		return
 	}
@@ -185,7 +186,7 @@ func (sx *SearchIndex) retain(old, stub *Session) {
 // the session meanwhile), and reports whether it did; else they are
 // dropped. The nodes s holds beyond them are indexed by the next search
 // or WarmSearch (catchUp).
-func (sx *SearchIndex) relink(stub, s *Session) bool {
+func (sx *SearchIndex) relink(stub, s *tree.Session) bool {
 	o := sx.Of[stub]
 	if o == nil {
 		return false
@@ -203,7 +204,7 @@ func (sx *SearchIndex) relink(stub, s *Session) bool {
 // current reports whether the documents retained for stub s hold every
 // node it stands for, as they were stored: the stub has neither grown nor
 // been updated (a label, a moved cursor) since its session left memory.
-func (sx *SearchIndex) current(s *Session) bool {
+func (sx *SearchIndex) current(s *tree.Session) bool {
 	o := sx.Of[s]
 	return o != nil && o.Indexed == s.Paged.NodeCount && o.at == s.UpdatedAt
 }
@@ -239,7 +240,7 @@ func (st *Store) index() *search.Index {
 // not nil) that the index does not hold yet: the nodes of sessions
 // WarmSearch has not finished, from the first it has not added. index
 // must have run since the last change.
-func (st *Store) rest(only *Session) func(yield func(owner uint32, node int32, millis int64) bool) {
+func (st *Store) rest(only *tree.Session) func(yield func(owner uint32, node int32, millis int64) bool) {
 	return func(yield func(uint32, int32, int64) bool) {
 		for _, id := range st.Order {
 			s := st.ByID[id]
@@ -294,7 +295,7 @@ func (st *Store) WarmSearch(budget int) bool {
 // after any session it replaces was taken out (unindex). s itself is
 // indexed later, by WarmSearch or the next search. When taken-out
 // documents outnumber live ones the index is dropped, to be built afresh.
-func (st *Store) indexSession(s *Session) {
+func (st *Store) indexSession(s *tree.Session) {
 	if st.Index.Docs == nil || !st.Index.Docs.Wasteful() {
 		return
 	}
@@ -303,7 +304,7 @@ func (st *Store) indexSession(s *Session) {
 
 // unindex takes a session that is replaced or dropped out of the index,
 // whether it was attached or still being warmed.
-func (st *Store) unindex(s *Session) {
+func (st *Store) unindex(s *tree.Session) {
 	if o := st.Index.Of[s]; o != nil {
 		st.Index.leave(o)
 	}

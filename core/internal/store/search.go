@@ -1,9 +1,10 @@
-package core
+package store
 
 import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/sessiontree/sessiontree/core/internal/names"
 	"github.com/sessiontree/sessiontree/core/internal/search"
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
@@ -47,14 +48,14 @@ type SearchResult struct {
 // SearchRequest is a validated search request.
 type SearchRequest struct {
 	Query   string
-	Session *Session // nil: every session
+	Session *tree.Session // nil: every session
 	Branch  string
 	Roles   map[string]bool
 	Limit   int
 }
 
 // CheckQuery refuses an empty or too long query.
-func CheckQuery(query string) *Error {
+func CheckQuery(query string) *tree.Error {
 	if strings.TrimSpace(query) == "" {
 		return tree.Invalidf("field \"query\" must not be empty")
 	}
@@ -70,7 +71,7 @@ func CheckQuery(query string) *Error {
 // naming the paged-out sessions to load first. A search that filters by
 // branch or role (filtered) reads the nodes of every session, so then
 // every paged-out one is loaded.
-func (st *Store) Searchable(filtered bool) *Error {
+func (st *Store) Searchable(filtered bool) *tree.Error {
 	if st.Stubs == 0 {
 		return nil
 	}
@@ -109,15 +110,15 @@ func (st *Store) Searchable(filtered bool) *Error {
 const LoadedNodeBytes = 2048
 
 // CheckBranch refuses a branch the searched session does not have.
-func (q *SearchRequest) CheckBranch() *Error {
+func (q *SearchRequest) CheckBranch() *tree.Error {
 	if q.Session != nil && q.Branch != "" && q.Session.ByName[q.Branch] == nil {
-		return tree.Errorf(NotFound, "branch %q does not exist in session %q", q.Branch, q.Session.ID())
+		return tree.Errorf(tree.NotFound, "branch %q does not exist in session %q", q.Branch, q.Session.ID())
 	}
 	return nil
 }
 
 // SetRoles keeps only nodes of these roles; an empty name is refused.
-func (q *SearchRequest) SetRoles(roles []string) *Error {
+func (q *SearchRequest) SetRoles(roles []string) *tree.Error {
 	for i, role := range roles {
 		if role == "" {
 			return tree.Invalidf("field \"roles\"[%d] must not be empty", i)
@@ -148,12 +149,12 @@ func (st *Store) Search(query string, opts SearchOptions) (SearchResult, error) 
 		return SearchResult{}, err
 	}
 	q := &SearchRequest{Query: query, Branch: opts.Branch, Limit: DefaultSearchLimit}
-	var err *Error
+	var err *tree.Error
 	if opts.SessionID != "" {
 		q.Session, err = st.LiveSession(opts.SessionID)
 	}
 	if err == nil && q.Branch != "" {
-		err = CheckName("branch", q.Branch, MaxBranchNameLength)
+		err = CheckName("branch", q.Branch, names.MaxBranchNameLength)
 	}
 	if err == nil {
 		err = q.CheckBranch()
@@ -184,7 +185,7 @@ func (st *Store) Search(query string, opts SearchOptions) (SearchResult, error) 
 // their documents retained need their text (a snippet, the proximity of
 // several words): the search fails with the page fault naming those
 // sessions, having changed nothing, and runs again once they are loaded.
-func (st *Store) RunSearch(q *SearchRequest) (SearchResult, *Error) {
+func (st *Store) RunSearch(q *SearchRequest) (SearchResult, *tree.Error) {
 	ix := st.index()
 	owners := st.Index.Owners
 	keep := search.Filter{Owner: func(k uint32) bool {

@@ -1,4 +1,4 @@
-package core
+package store
 
 // Synchronisation with other tabs. The JS shim keeps every session in
 // IndexedDB; when another tab (another Store on the same database) has
@@ -20,7 +20,7 @@ import (
 // search or WarmSearch runs, never during the call that pushed them.
 //
 //go:noinline // small enough to inline, which copied its undo into each of opSyncMerge's three faults (2.7 KB)
-func MarkPush(s *Session) func() {
+func MarkPush(s *tree.Session) func() {
 	n := len(s.Nodes)
 	leaves := s.Leaves
 	branches := append([]*tree.Branch(nil), s.Branches...)

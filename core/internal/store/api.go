@@ -1,6 +1,10 @@
-package core
+package store
 
-import "github.com/sessiontree/sessiontree/core/internal/tree"
+import (
+	"github.com/sessiontree/sessiontree/core/internal/formats"
+	"github.com/sessiontree/sessiontree/core/internal/names"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
+)
 
 // The typed API: the store's operations as Go methods, for a Go program
 // that keeps sessions without JSON requests (see ExampleStore_typed). Each
@@ -33,7 +37,7 @@ type ForkOptions struct {
 
 // failed turns an operation's *Error into an error, nil staying nil (a nil
 // *Error in an error interface would not compare equal to nil).
-func failed(err *Error) error {
+func failed(err *tree.Error) error {
 	if err == nil {
 		return nil
 	}
@@ -42,16 +46,16 @@ func failed(err *Error) error {
 
 // CheckName applies NameProblem to an id or branch name given as argument
 // field of a typed call: INVALID_ARGUMENT naming the field.
-func CheckName(field, value string, max int) *Error {
-	if p := NameProblem(value, max); p != "" {
+func CheckName(field, value string, max int) *tree.Error {
+	if p := names.Problem(value, max); p != "" {
 		return tree.Invalidf("field %q %s: %q (ids and branch names are 1–%d visible characters on one line)", field, p, value, max)
 	}
 	return nil
 }
 
 // LiveSession returns the session sessionID names, checking the id first.
-func (st *Store) LiveSession(sessionID string) (*Session, *Error) {
-	if err := CheckName("sessionId", sessionID, MaxSessionIDLength); err != nil {
+func (st *Store) LiveSession(sessionID string) (*tree.Session, *tree.Error) {
+	if err := CheckName("sessionId", sessionID, names.MaxSessionIDLength); err != nil {
 		return nil, err
 	}
 	return st.Lookup(sessionID)
@@ -59,12 +63,12 @@ func (st *Store) LiveSession(sessionID string) (*Session, *Error) {
 
 // sessionNode returns the session and the index of the node the two ids
 // name: SESSION_NOT_FOUND, NODE_NOT_FOUND or INVALID_ARGUMENT.
-func (st *Store) sessionNode(sessionID, nodeID string) (*Session, int32, *Error) {
+func (st *Store) sessionNode(sessionID, nodeID string) (*tree.Session, int32, *tree.Error) {
 	s, err := st.LiveSession(sessionID)
 	if err != nil {
 		return nil, -1, err
 	}
-	if err := CheckName("nodeId", nodeID, MaxNodeIDLength); err != nil {
+	if err := CheckName("nodeId", nodeID, names.MaxNodeIDLength); err != nil {
 		return nil, -1, err
 	}
 	i, err := s.Lookup(nodeID)
@@ -74,19 +78,19 @@ func (st *Store) sessionNode(sessionID, nodeID string) (*Session, int32, *Error)
 // Create makes an empty session sessionID with title ("" for none): its
 // Status, or SESSION_ALREADY_EXISTS (also for an id in the trash) or
 // INVALID_ARGUMENT for a malformed id.
-func (st *Store) Create(sessionID, title string) (Status, error) {
-	if err := CheckName("sessionId", sessionID, MaxSessionIDLength); err != nil {
-		return Status{}, err
+func (st *Store) Create(sessionID, title string) (tree.Status, error) {
+	if err := CheckName("sessionId", sessionID, names.MaxSessionIDLength); err != nil {
+		return tree.Status{}, err
 	}
 	s, err := st.CreateAs(sessionID, title, "create")
 	if err != nil {
-		return Status{}, err
+		return tree.Status{}, err
 	}
 	return s.Status(), nil
 }
 
 // CreateAs makes and stores an empty session, recording it under op.
-func (st *Store) CreateAs(id, title, op string) (*Session, *Error) {
+func (st *Store) CreateAs(id, title, op string) (*tree.Session, *tree.Error) {
 	if err := st.Taken(id); err != nil {
 		return nil, err
 	}
@@ -101,12 +105,12 @@ func (st *Store) CreateAs(id, title, op string) (*Session, *Error) {
 // the tip of opts.Branch, and moves the cursor to it: the new node, or
 // INVALID_ARGUMENT (a bad message, naming its field "message.…"),
 // SESSION_NOT_FOUND or NOT_FOUND (an unknown branch).
-func (st *Store) Append(sessionID string, message RawMessage, opts AppendOptions) (*Node, error) {
+func (st *Store) Append(sessionID string, message tree.RawMessage, opts AppendOptions) (*tree.Node, error) {
 	s, err := st.LiveSession(sessionID)
 	if err != nil {
 		return nil, err
 	}
-	n := &Node{Kind: KindMessage}
+	n := &tree.Node{Kind: formats.KindMessage}
 	if n.Message, n.MessageRole, err = tree.ValidateMessageOf(message, "message", false); err != nil {
 		return nil, err
 	}
@@ -115,22 +119,22 @@ func (st *Store) Append(sessionID string, message RawMessage, opts AppendOptions
 
 // AppendEntry is Append for an entry ({"kind":…, …fields}: a model or
 // thinking-level change, a compaction, a custom entry; see ParseEntry).
-func (st *Store) AppendEntry(sessionID string, entry RawMessage, opts AppendOptions) (*Node, error) {
+func (st *Store) AppendEntry(sessionID string, entry tree.RawMessage, opts AppendOptions) (*tree.Node, error) {
 	s, err := st.LiveSession(sessionID)
 	if err != nil {
 		return nil, err
 	}
-	n := &Node{}
-	if n.Kind, n.Entry, err = ParseEntry(entry, "entry"); err != nil {
+	n := &tree.Node{}
+	if n.Kind, n.Entry, err = tree.ParseEntry(entry, "entry"); err != nil {
 		return nil, err
 	}
 	return st.appendTyped(s, n, opts)
 }
 
 // appendTyped checks opts.Branch and appends n (see appendNode).
-func (st *Store) appendTyped(s *Session, n *Node, opts AppendOptions) (*Node, error) {
+func (st *Store) appendTyped(s *tree.Session, n *tree.Node, opts AppendOptions) (*tree.Node, error) {
 	if opts.Branch != "" {
-		if err := CheckName("branch", opts.Branch, MaxBranchNameLength); err != nil {
+		if err := CheckName("branch", opts.Branch, names.MaxBranchNameLength); err != nil {
 			return nil, err
 		}
 	}
@@ -143,7 +147,7 @@ func (st *Store) appendTyped(s *Session, n *Node, opts AppendOptions) (*Node, er
 // AppendNode places n (a validated message or entry, its id not set) in s
 // where an append on branch goes (see Session.place), gives it an id and
 // a timestamp, moves the cursor to it and records the change under op.
-func (st *Store) AppendNode(s *Session, n *Node, branch, op string) *Error {
+func (st *Store) AppendNode(s *tree.Session, n *tree.Node, branch, op string) *tree.Error {
 	p, err := s.Place(branch)
 	if err != nil {
 		return err
@@ -163,17 +167,17 @@ func (st *Store) AppendNode(s *Session, n *Node, branch, op string) *Error {
 // Jump moves the session's cursor to nodeID, making the node's branch the
 // active one: the session's Status, or SESSION_NOT_FOUND, NODE_NOT_FOUND,
 // INVALID_ARGUMENT.
-func (st *Store) Jump(sessionID, nodeID string) (Status, error) {
+func (st *Store) Jump(sessionID, nodeID string) (tree.Status, error) {
 	s, i, err := st.sessionNode(sessionID, nodeID)
 	if err != nil {
-		return Status{}, err
+		return tree.Status{}, err
 	}
 	st.JumpTo(s, i, "jump")
 	return s.Status(), nil
 }
 
 // JumpTo moves the cursor of s to node i and records it under op.
-func (st *Store) JumpTo(s *Session, i int32, op string) {
+func (st *Store) JumpTo(s *tree.Session, i int32, op string) {
 	s.Cursor = i
 	s.SetActive(s.Nodes[i].Branch)
 	st.Touch(s, len(s.Nodes), false, op)
@@ -183,23 +187,23 @@ func (st *Store) JumpTo(s *Session, i int32, op string) {
 // name of the branch whose tip is nodeID), the active branch: the next
 // append starts it. The session's Status, or INVALID_ARGUMENT (a name in
 // use elsewhere, a malformed one), SESSION_NOT_FOUND, NODE_NOT_FOUND.
-func (st *Store) Branch(sessionID, nodeID, branch string) (Status, error) {
+func (st *Store) Branch(sessionID, nodeID, branch string) (tree.Status, error) {
 	s, i, err := st.sessionNode(sessionID, nodeID)
 	if err != nil {
-		return Status{}, err
+		return tree.Status{}, err
 	}
-	if err := CheckName("branch", branch, MaxBranchNameLength); err != nil {
-		return Status{}, err
+	if err := CheckName("branch", branch, names.MaxBranchNameLength); err != nil {
+		return tree.Status{}, err
 	}
 	if err := st.BranchAt(s, i, branch, "branch"); err != nil {
-		return Status{}, err
+		return tree.Status{}, err
 	}
 	return s.Status(), nil
 }
 
 // BranchAt checks and makes name the active BranchAt at node i of s,
 // recording it under op.
-func (st *Store) BranchAt(s *Session, i int32, name, op string) *Error {
+func (st *Store) BranchAt(s *tree.Session, i int32, name, op string) *tree.Error {
 	if err := s.CheckBranchTarget(i, name); err != nil {
 		return err
 	}
@@ -213,33 +217,33 @@ func (st *Store) BranchAt(s *Session, i int32, name, op string) *Error {
 // where it came from), its cursor at the node: the new session's Status,
 // or SESSION_NOT_FOUND, NODE_NOT_FOUND, SESSION_ALREADY_EXISTS (for
 // opts.NewSessionID), INVALID_ARGUMENT.
-func (st *Store) Fork(sessionID, nodeID string, opts ForkOptions) (Status, error) {
+func (st *Store) Fork(sessionID, nodeID string, opts ForkOptions) (tree.Status, error) {
 	s, at, err := st.sessionNode(sessionID, nodeID)
 	if err != nil {
-		return Status{}, err
+		return tree.Status{}, err
 	}
 	if opts.Branch != "" {
-		if err := CheckName("branch", opts.Branch, MaxBranchNameLength); err != nil {
-			return Status{}, err
+		if err := CheckName("branch", opts.Branch, names.MaxBranchNameLength); err != nil {
+			return tree.Status{}, err
 		}
 	}
 	newID, err := st.newSessionIDOf(opts.NewSessionID)
 	if err != nil {
-		return Status{}, err
+		return tree.Status{}, err
 	}
 	f, err := st.ForkAt(s, at, newID, opts.Branch, "fork")
 	if err != nil {
-		return Status{}, err
+		return tree.Status{}, err
 	}
 	return f.Status(), nil
 }
 
 // newSessionIDOf checks a new session's id, or draws one for "".
-func (st *Store) newSessionIDOf(id string) (string, *Error) {
+func (st *Store) newSessionIDOf(id string) (string, *tree.Error) {
 	if id == "" {
 		return st.DrawSessionID(), nil
 	}
-	if err := CheckName("newSessionId", id, MaxSessionIDLength); err != nil {
+	if err := CheckName("newSessionId", id, names.MaxSessionIDLength); err != nil {
 		return "", err
 	}
 	if err := st.Taken(id); err != nil {
@@ -250,7 +254,7 @@ func (st *Store) newSessionIDOf(id string) (string, *Error) {
 
 // ForkAt stores the ForkAt of s at node at as session newID, branch its
 // active branch ("" for the node's), recording it under op.
-func (st *Store) ForkAt(s *Session, at int32, newID, branch, op string) (*Session, *Error) {
+func (st *Store) ForkAt(s *tree.Session, at int32, newID, branch, op string) (*tree.Session, *tree.Error) {
 	f := s.ForkAt(at, newID, st.Timestamp())
 	if branch != "" && branch != f.Active {
 		if b := f.ByName[branch]; b != nil {
@@ -267,23 +271,23 @@ func (st *Store) ForkAt(s *Session, at int32, newID, branch, op string) (*Sessio
 // cursor of sessionID (newSessionID, or a drawn id for ""): the new
 // session's Status, or SESSION_NOT_FOUND, SESSION_ALREADY_EXISTS,
 // INVALID_ARGUMENT.
-func (st *Store) Clone(sessionID, newSessionID string) (Status, error) {
+func (st *Store) Clone(sessionID, newSessionID string) (tree.Status, error) {
 	s, err := st.LiveSession(sessionID)
 	if err != nil {
-		return Status{}, err
+		return tree.Status{}, err
 	}
 	newID, err := st.newSessionIDOf(newSessionID)
 	if err != nil {
-		return Status{}, err
+		return tree.Status{}, err
 	}
 	return st.CloneAs(s, newID, "clone").Status(), nil
 }
 
 // CloneAs stores a copy of s as session newID, recording it under op.
-func (st *Store) CloneAs(s *Session, newID, op string) *Session {
+func (st *Store) CloneAs(s *tree.Session, newID, op string) *tree.Session {
 	now := st.Timestamp()
 	c := s.Clone(newID, now)
-	c.RecordSource(s, s.Cursor, SourceClone, now)
+	c.RecordSource(s, s.Cursor, tree.SourceClone, now)
 	st.Put(c)
 	st.MarkDirty(c, 0, true, op)
 	return c
@@ -293,20 +297,20 @@ func (st *Store) CloneAs(s *Session, newID, op string) *Session {
 // root→cursor path as a messages array (a compaction's summary replacing
 // what it compacted) and the configuration in force there; or
 // SESSION_NOT_FOUND, INVALID_ARGUMENT.
-func (st *Store) Context(sessionID string) (Context, error) {
+func (st *Store) Context(sessionID string) (tree.Context, error) {
 	s, err := st.LiveSession(sessionID)
 	if err != nil {
-		return Context{}, err
+		return tree.Context{}, err
 	}
 	return s.ContextView(st.Views.PathOf(s)).Context(), nil
 }
 
 // Status returns the state of one session (the value of "session"), or
 // SESSION_NOT_FOUND, INVALID_ARGUMENT.
-func (st *Store) Status(sessionID string) (Status, error) {
+func (st *Store) Status(sessionID string) (tree.Status, error) {
 	s, err := st.LiveSession(sessionID)
 	if err != nil {
-		return Status{}, err
+		return tree.Status{}, err
 	}
 	return s.Status(), nil
 }
@@ -318,61 +322,61 @@ func (st *Store) Sessions() []SessionSummary { return st.SessionList() }
 // Label sets the label of nodeID ("" clears it; at most 1,000 characters,
 // no control characters): the node's Marks after the call, or
 // SESSION_NOT_FOUND, NODE_NOT_FOUND, INVALID_ARGUMENT.
-func (st *Store) Label(sessionID, nodeID, label string) (Marks, error) {
+func (st *Store) Label(sessionID, nodeID, label string) (tree.Marks, error) {
 	s, i, err := st.sessionNode(sessionID, nodeID)
 	if err != nil {
-		return Marks{}, err
+		return tree.Marks{}, err
 	}
 	if err := tree.CheckLabel(label); err != nil {
-		return Marks{}, err
+		return tree.Marks{}, err
 	}
-	st.AddAnnotation(s, &Annotation{Kind: AnnotationLabel, NodeID: s.Nodes[i].ID, Label: label}, "label")
+	st.AddAnnotation(s, &tree.Annotation{Kind: tree.AnnotationLabel, NodeID: s.Nodes[i].ID, Label: label}, "label")
 	return s.Marks(i), nil
 }
 
 // Hide hides (hidden true) or shows again the subtree of nodeID in the
 // tree views; context and the nodes are unchanged. The node's Marks, or
 // SESSION_NOT_FOUND, NODE_NOT_FOUND, INVALID_ARGUMENT.
-func (st *Store) Hide(sessionID, nodeID string, hidden bool) (Marks, error) {
+func (st *Store) Hide(sessionID, nodeID string, hidden bool) (tree.Marks, error) {
 	s, i, err := st.sessionNode(sessionID, nodeID)
 	if err != nil {
-		return Marks{}, err
+		return tree.Marks{}, err
 	}
-	st.AddAnnotation(s, &Annotation{Kind: AnnotationHide, NodeID: s.Nodes[i].ID, Hidden: hidden}, "hide")
+	st.AddAnnotation(s, &tree.Annotation{Kind: tree.AnnotationHide, NodeID: s.Nodes[i].ID, Hidden: hidden}, "hide")
 	return s.Marks(i), nil
 }
 
 // Prefer makes the root→nodeID path the preferred one ("" clears it): the
 // node's Marks, or SESSION_NOT_FOUND, NODE_NOT_FOUND, INVALID_ARGUMENT.
-func (st *Store) Prefer(sessionID, nodeID string) (Marks, error) {
+func (st *Store) Prefer(sessionID, nodeID string) (tree.Marks, error) {
 	if nodeID == "" {
 		s, err := st.LiveSession(sessionID)
 		if err != nil {
-			return Marks{}, err
+			return tree.Marks{}, err
 		}
-		st.AddAnnotation(s, &Annotation{Kind: AnnotationPrefer}, "prefer")
+		st.AddAnnotation(s, &tree.Annotation{Kind: tree.AnnotationPrefer}, "prefer")
 		return s.Marks(-1), nil
 	}
 	s, i, err := st.sessionNode(sessionID, nodeID)
 	if err != nil {
-		return Marks{}, err
+		return tree.Marks{}, err
 	}
-	st.AddAnnotation(s, &Annotation{Kind: AnnotationPrefer, NodeID: nodeID}, "prefer")
+	st.AddAnnotation(s, &tree.Annotation{Kind: tree.AnnotationPrefer, NodeID: nodeID}, "prefer")
 	return s.Marks(i), nil
 }
 
 // Rename sets the session's title ("" clears it; at most MaxTitleLength
 // characters, no control characters): its Status, or SESSION_NOT_FOUND,
 // INVALID_ARGUMENT.
-func (st *Store) Rename(sessionID, title string) (Status, error) {
+func (st *Store) Rename(sessionID, title string) (tree.Status, error) {
 	s, err := st.LiveSession(sessionID)
 	if err != nil {
-		return Status{}, err
+		return tree.Status{}, err
 	}
 	if err := tree.CheckTitle(title); err != nil {
-		return Status{}, err
+		return tree.Status{}, err
 	}
-	st.AddAnnotation(s, &Annotation{Kind: AnnotationTitle, Title: title}, "rename")
+	st.AddAnnotation(s, &tree.Annotation{Kind: tree.AnnotationTitle, Title: title}, "rename")
 	return s.Status(), nil
 }
 
@@ -390,13 +394,13 @@ func (st *Store) SaveSnapshot(sessionID string) ([]byte, error) {
 // id is ignored), replacing a session of that id: its Status, or
 // INVALID_SNAPSHOT naming the first fault, SESSION_ALREADY_EXISTS (the id
 // is in the trash), INVALID_ARGUMENT.
-func (st *Store) LoadSnapshot(sessionID string, snapshot []byte) (Status, error) {
-	if err := CheckName("sessionId", sessionID, MaxSessionIDLength); err != nil {
-		return Status{}, err
+func (st *Store) LoadSnapshot(sessionID string, snapshot []byte) (tree.Status, error) {
+	if err := CheckName("sessionId", sessionID, names.MaxSessionIDLength); err != nil {
+		return tree.Status{}, err
 	}
 	s, err := st.LoadSession(sessionID, snapshot, false, "snapshot.load")
 	if err != nil {
-		return Status{}, err
+		return tree.Status{}, err
 	}
 	return s.Status(), nil
 }

@@ -1,4 +1,4 @@
-package core
+package store
 
 import (
 	"bytes"
@@ -33,7 +33,7 @@ func (j *ImportJob) readTextLine() {
 
 // textMismatch is the error of an import whose named format and data do
 // not agree on being text (shape 't') or JSON.
-func textMismatch(name string, shape byte) *Error {
+func textMismatch(name string, shape byte) *tree.Error {
 	if shape == 't' {
 		return tree.Invalidf("%s import: the data is text, but %s exports are JSON", name, name)
 	}

@@ -1,9 +1,10 @@
-package core
+package store
 
 import (
 	"slices"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // Change tracking for persistence. The JS shim writes to IndexedDB only what
@@ -64,7 +65,7 @@ func (st *Store) SetDirty(marks []dirtyMark) {
 // MarkDirty records that operation op changed session s. from is the
 // number of nodes it had before the call; reset says every node was
 // replaced.
-func (st *Store) MarkDirty(s *Session, from int, reset bool, op string) {
+func (st *Store) MarkDirty(s *tree.Session, from int, reset bool, op string) {
 	if !st.track {
 		return
 	}
@@ -110,7 +111,7 @@ func (d *dirtyMark) appendErased(b []byte) []byte {
 
 // markAnnotated records that session s gained annotations; from is the
 // number it had before the call. Call it after markDirty (or touch).
-func (st *Store) markAnnotated(s *Session, from int) {
+func (st *Store) markAnnotated(s *tree.Session, from int) {
 	if !st.track {
 		return
 	}
@@ -238,7 +239,7 @@ func (st *Store) DrainChangesUpTo(limit int) (piece []byte, more bool) {
 // lines of nodes from to end-1 (withNodes), and, when end is the
 // session's end, the annotation lines; a block that stops short says
 // "more":true (see DrainChangesUpTo).
-func (d *dirtyMark) appendBlock(b []byte, s *Session, from, end int, withNodes bool) []byte {
+func (d *dirtyMark) appendBlock(b []byte, s *tree.Session, from, end int, withNodes bool) []byte {
 	b = append(b, `{"sessionId":`...)
 	b = jsonx.AppendString(b, s.ID())
 	b = append(b, `,"operation":`...)
@@ -285,7 +286,7 @@ func (d *dirtyMark) appendBlock(b []byte, s *Session, from, end int, withNodes b
 	return b
 }
 
-func appendMeta(s *Session, b []byte) []byte {
+func appendMeta(s *tree.Session, b []byte) []byte {
 	b = append(b, `{"sessionId":`...)
 	b = jsonx.AppendString(b, s.ID())
 	b = append(b, `,"title":`...)
@@ -313,7 +314,7 @@ func appendMeta(s *Session, b []byte) []byte {
 
 // drained returns the session of a dirty mark (nil when it is gone) and
 // the first node its drain carries: 0 for a reset, never past the end.
-func (st *Store) drained(d dirtyMark) (*Session, int) {
+func (st *Store) drained(d dirtyMark) (*tree.Session, int) {
 	s := st.ByID[d.ID]
 	if s == nil {
 		s = st.Trash[d.ID]
@@ -348,7 +349,7 @@ func (st *Store) DrainSize() int {
 }
 
 // nodeSize estimates the bytes of n's node line (see drainSize).
-func nodeSize(n *Node) int {
+func nodeSize(n *tree.Node) int {
 	size := 96 + len(n.ID) + len(n.ParentID) + len(n.Branch) + len(n.Kind) + len(n.Timestamp) +
 		len(n.Message) + len(n.Summary) + len(n.Source)
 	if n.Entry != nil {

@@ -1,4 +1,4 @@
-package core
+package store
 
 // Sessions paged out of memory. The JS shim keeps every session in
 // IndexedDB and, at start-up, gives core only each session's summary (a
@@ -13,6 +13,7 @@ package core
 // stayed in memory. PagedOut never leaves the shim.
 
 import (
+	"github.com/sessiontree/sessiontree/core/internal/formats"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
@@ -21,11 +22,11 @@ import (
 // whose nodes are not in memory (a stub; see the file comment). It is not
 // one of SPEC.md's six codes: the JS shim loads the sessions page.faults
 // names and repeats the call, so no public caller ever sees it.
-const PagedOut Code = "PAGED_OUT"
+const PagedOut tree.Code = "PAGED_OUT"
 
 // pageFault records that the call needed session id, which is a stub, and
 // returns the PagedOut error to fail it with.
-func (st *Store) pageFault(ids ...string) *Error {
+func (st *Store) pageFault(ids ...string) *tree.Error {
 	for _, id := range ids {
 		if !st.Faulted[id] {
 			if st.Faulted == nil {
@@ -56,7 +57,7 @@ func (st *Store) pagedIDs() []string {
 }
 
 // StubOf returns a stub standing for s (which may itself be one).
-func StubOf(s *Session) *Session {
+func StubOf(s *tree.Session) *tree.Session {
 	if s.Paged != nil {
 		return s
 	}
@@ -135,7 +136,7 @@ func ReadStubEntries(v []byte) ([]StubEntry, bool) {
 // PageStubOf adds or updates the stubs of list (see opPageStub) and returns
 // how many stubs the store holds; it fails with InvalidArgument, changing
 // nothing, when an entry has no sessionId or a negative node count.
-func (st *Store) PageStubOf(list []StubEntry) (int, *Error) {
+func (st *Store) PageStubOf(list []StubEntry) (int, *tree.Error) {
 	for i, e := range list {
 		if e.SessionID == "" || e.NodeCount < 0 {
 			return 0, tree.Invalidf("page.stub: session %d has no sessionId or a negative nodeCount", i)
@@ -149,7 +150,7 @@ func (st *Store) PageStubOf(list []StubEntry) (int, *Error) {
 		}
 		if s == nil {
 			s = tree.NewStub(e.SessionID, &tree.PageStub{})
-			s.Active = DefaultBranch
+			s.Active = formats.DefaultBranch
 			st.Put(s)
 		}
 		if e.Has&HasTitle != 0 {
@@ -178,7 +179,7 @@ func (st *Store) PageStubOf(list []StubEntry) (int, *Error) {
 // of each conversation's id, and the "<id>-N" it may be renamed to), as a
 // PagedOut error, or nil when there are none: checked before the first
 // commit, so an import that needs a paged-out session changes nothing.
-func (j *ImportJob) importPaged() *Error {
+func (j *ImportJob) importPaged() *tree.Error {
 	st := j.st
 	if st.Stubs == 0 {
 		return nil

@@ -1,4 +1,4 @@
-package core
+package store
 
 import (
 	"github.com/sessiontree/sessiontree/core/internal/tree"
@@ -15,10 +15,10 @@ import (
 // snapshot.load, a page-out, a restore — is dropped by the Store when it
 // leaves, see forget).
 type viewCaches struct {
-	Rows  map[*Session]*treeview.Rows
-	Maps  map[*Session]*keptMap
-	Texts map[*Session]*TextCache
-	paths map[*Session]*tree.PathMemo
+	Rows  map[*tree.Session]*treeview.Rows
+	Maps  map[*tree.Session]*keptMap
+	Texts map[*tree.Session]*TextCache
+	paths map[*tree.Session]*tree.PathMemo
 }
 
 // keptMap is a session's map kept between map calls: the segments and
@@ -30,7 +30,7 @@ type keptMap struct {
 }
 
 // Forget drops what the views keep of s (s left the store or was replaced).
-func (v *viewCaches) Forget(s *Session) {
+func (v *viewCaches) Forget(s *tree.Session) {
 	delete(v.Rows, s)
 	delete(v.Maps, s)
 	delete(v.Texts, s)
@@ -39,7 +39,7 @@ func (v *viewCaches) Forget(s *Session) {
 
 // RowsOf returns the kept row order of s, nil when none holds (none was
 // made, or nodes were added since).
-func (v *viewCaches) RowsOf(s *Session) *treeview.Rows {
+func (v *viewCaches) RowsOf(s *tree.Session) *treeview.Rows {
 	if c := v.Rows[s]; c != nil && len(c.RowOf) == len(s.Nodes) {
 		return c
 	}
@@ -49,13 +49,13 @@ func (v *viewCaches) RowsOf(s *Session) *treeview.Rows {
 // RowOrder returns the display order of s's rows (treeview.RowOrder), kept
 // until a node is added, so the slices of a large session a panel asks one
 // after the other cost one walk.
-func (st *Store) RowOrder(s *Session) *treeview.Rows {
+func (st *Store) RowOrder(s *tree.Session) *treeview.Rows {
 	if c := st.Views.RowsOf(s); c != nil {
 		return c
 	}
 	c := treeview.RowOrder(s.Parent)
 	if st.Views.Rows == nil {
-		st.Views.Rows = make(map[*Session]*treeview.Rows)
+		st.Views.Rows = make(map[*tree.Session]*treeview.Rows)
 	}
 	st.Views.Rows[s] = c
 	return c
@@ -65,13 +65,13 @@ func (st *Store) RowOrder(s *Session) *treeview.Rows {
 // last call that only extend a run lengthen its segment (O(1) each, the
 // layout kept); anything else (a fork, a new root or branch, a new
 // annotation) cuts the session again and lays it out again, O(nodes).
-func (st *Store) MapOf(s *Session, t *treeview.Tree) *treeview.Map {
+func (st *Store) MapOf(s *tree.Session, t *treeview.Tree) *treeview.Map {
 	if k := st.Views.Maps[s]; k != nil && k.annotations == len(s.Annotations) && k.m.Extend(t) {
 		return k.m
 	}
 	m := treeview.NewMap(t)
 	if st.Views.Maps == nil {
-		st.Views.Maps = make(map[*Session]*keptMap)
+		st.Views.Maps = make(map[*tree.Session]*keptMap)
 	}
 	st.Views.Maps[s] = &keptMap{m, len(s.Annotations)}
 	return m
@@ -79,18 +79,18 @@ func (st *Store) MapOf(s *Session, t *treeview.Tree) *treeview.Map {
 
 // TextsOf returns the text cache of s, made empty on first use. It grows
 // with the session (its spans are by node index, and nodes only append).
-func (v *viewCaches) TextsOf(s *Session) *TextCache { return entryOf(&v.Texts, s) }
+func (v *viewCaches) TextsOf(s *tree.Session) *TextCache { return entryOf(&v.Texts, s) }
 
 // PathOf returns the path memo of s, made empty on first use.
-func (v *viewCaches) PathOf(s *Session) *tree.PathMemo { return entryOf(&v.paths, s) }
+func (v *viewCaches) PathOf(s *tree.Session) *tree.PathMemo { return entryOf(&v.paths, s) }
 
 // entryOf returns (*m)[s], a new zero T on first use (m made then too).
-func entryOf[T any](m *map[*Session]*T, s *Session) *T {
+func entryOf[T any](m *map[*tree.Session]*T, s *tree.Session) *T {
 	if e := (*m)[s]; e != nil {
 		return e
 	}
 	if *m == nil {
-		*m = make(map[*Session]*T)
+		*m = make(map[*tree.Session]*T)
 	}
 	e := new(T)
 	(*m)[s] = e

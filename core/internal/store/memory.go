@@ -1,4 +1,4 @@
-package core
+package store
 
 import (
 	"runtime"
@@ -92,7 +92,7 @@ func (st *Store) MemoryBudget() int64 { return st.budget }
 // (whatever its operation: no read takes a request that large). Nil when it fits or there is no
 // budget; else INVALID_ARGUMENT naming the request's size, the estimate,
 // the memory in use and the limit, in bytes.
-func (st *Store) CheckMemory(n int) *Error {
+func (st *Store) CheckMemory(n int) *tree.Error {
 	return st.Reserve("request", n, n, RequestGrowth)
 }
 
@@ -121,7 +121,7 @@ const RereadCalls = 64
 // holds its pages, notably after the binding's bulk calls, which run with
 // the collector paused) and the check made again. what names the thing
 // refused ("request", "import", "import buffer").
-func (st *Store) Reserve(what string, incoming, grow, growth int) *Error {
+func (st *Store) Reserve(what string, incoming, grow, growth int) *tree.Error {
 	if st.budget <= 0 {
 		return nil
 	}
@@ -151,6 +151,6 @@ func (st *Store) Reserve(what string, incoming, grow, growth int) *Error {
 }
 
 //go:noinline
-func tooLarge(what string, size int, need, held, limit int64) *Error {
+func tooLarge(what string, size int, need, held, limit int64) *tree.Error {
 	return tree.Invalidf("%s of %d bytes refused: it needs about %d bytes of memory, and with the %d bytes in use that passes the memory budget of %d bytes (init option memoryBudget); nothing was changed", what, size, need, held, limit)
 }

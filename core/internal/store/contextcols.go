@@ -1,4 +1,4 @@
-package core
+package store
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/sessiontree/sessiontree/core/internal/formats"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/sessiontree/sessiontree/core/internal/search"
 	"github.com/sessiontree/sessiontree/core/internal/tree"
@@ -33,12 +34,12 @@ import (
 type ContextTexts struct {
 	// Cursor and State are those of the context's Context.
 	Cursor *string
-	State  State
+	State  tree.State
 	// Roles are the distinct roles Rows index, as JSON string bodies
 	// without escapes.
 	Roles [][]byte
 	// Other holds the messages that are not plain, in order, as stored.
-	Other []RawMessage
+	Other []tree.RawMessage
 	// ASCII holds texts that are all ASCII; Wide the others, as UTF-8.
 	ASCII, Wide []byte
 	// Cache is not 0 when ASCII and Wide are a session's text cache
@@ -97,18 +98,18 @@ type textsMemo struct {
 	Depth int32 // the path's length; 0: no memo
 	Last  int32 // the path's last node
 	rows  []int32
-	other []RawMessage
+	other []tree.RawMessage
 	units int // UTF-16 code units of the path's plain texts
-	state State
+	state tree.State
 	id    uint64 // ContextTexts.Layout
 }
 
 // textsLayout is a context's rows before the buffers are chosen.
 type textsLayout struct {
 	rows  []int32
-	other []RawMessage
+	other []tree.RawMessage
 	units int
-	state State
+	state tree.State
 	base  uint64 // the memo's id when the layout continues it, else 0
 	// prefix and otherPrefix are the memo's message and Other counts
 	// when base is not 0.
@@ -161,7 +162,7 @@ func (v ContextView) Texts() *ContextTexts {
 	cols.Rows = slices.Clone(lay.rows)
 	var wideUnits int32
 	k := 0
-	s.ContextNodes(path, func(i int32, n *Node) {
+	s.ContextNodes(path, func(i int32, n *tree.Node) {
 		sp := tc.spans[i]
 		switch {
 		case sp.Code < 0:
@@ -187,14 +188,14 @@ func (v ContextView) Texts() *ContextTexts {
 // of the memo is ever written again (a layout that does not continue the
 // memo starts new rows; one that continues it but is not kept as the memo
 // is a copy, see Texts). Other is copied when appended to.
-func textsAfterMemo(s *Session, tc *TextCache, path []int32) (lay textsLayout, ok bool) {
+func textsAfterMemo(s *tree.Session, tc *TextCache, path []int32) (lay textsLayout, ok bool) {
 	m := &tc.Last
 	if m.Depth == 0 || int(m.Depth) > len(path) || path[m.Depth-1] != m.Last {
 		return lay, false
 	}
 	added := path[m.Depth:]
 	for _, i := range added {
-		if s.Nodes[i].Kind == KindCompaction {
+		if s.Nodes[i].Kind == formats.KindCompaction {
 			return lay, false
 		}
 	}
@@ -217,11 +218,11 @@ func textsAfterMemo(s *Session, tc *TextCache, path []int32) (lay textsLayout, o
 // addTextRows appends to lay the rows of the context messages of nodes, a
 // part of path (its end, or all of it), filling the text cache for those
 // not in it yet.
-func addTextRows(s *Session, tc *TextCache, lay *textsLayout, path, nodes []int32) {
+func addTextRows(s *tree.Session, tc *TextCache, lay *textsLayout, path, nodes []int32) {
 	grown := false
-	add := func(i int32, n *Node) {
+	add := func(i int32, n *tree.Node) {
 		sp := tc.spans[i]
-		var msg RawMessage // built once per node (a summary's is built, not stored)
+		var msg tree.RawMessage // built once per node (a summary's is built, not stored)
 		if sp.Code == 0 {
 			if !grown {
 				// Room for the texts not cached yet, made once: growing the
@@ -260,12 +261,12 @@ func addTextRows(s *Session, tc *TextCache, lay *textsLayout, path, nodes []int3
 // uncachedTextBytes is the room, in bytes, the texts of the context
 // messages of nodes that are not in the cache yet take at most; nodes is
 // a whole path (whole) or the compaction-free end of one.
-func uncachedTextBytes(s *Session, tc *TextCache, nodes []int32, whole bool) int {
+func uncachedTextBytes(s *tree.Session, tc *TextCache, nodes []int32, whole bool) int {
 	need := 0
-	count := func(i int32, n *Node) {
+	count := func(i int32, n *tree.Node) {
 		switch {
 		case tc.spans[i].Code != 0:
-		case n.Kind == KindMessage:
+		case n.Kind == formats.KindMessage:
 			need += len(n.Message)
 		default: // summaries and entries: rare, built to be measured
 			need += len(tree.ContextMessage(n))
@@ -288,7 +289,7 @@ func uncachedTextBytes(s *Session, tc *TextCache, nodes []int32, whole bool) int
 var textCacheIDs atomic.Uint64
 
 // Add puts the text of message m in the cache and returns its span.
-func (tc *TextCache) Add(m RawMessage) TextSpan {
+func (tc *TextCache) Add(m tree.RawMessage) TextSpan {
 	start := len(tc.Ascii)
 	tc.Ascii = slices.Grow(tc.Ascii, len(m)) // amortised: append's growth
 	out, role, contentFirst, ascii, ok := appendPlainMessage(tc.Ascii, m)
@@ -344,7 +345,7 @@ const (
 // bytes, and returns the role's body (a role with escapes is not plain),
 // whether content came first, and whether the text is all ASCII. ok is
 // false for any other form, with b's content past its length unspecified.
-func appendPlainMessage(b []byte, m RawMessage) (out, role []byte, contentFirst, ascii, ok bool) {
+func appendPlainMessage(b []byte, m tree.RawMessage) (out, role []byte, contentFirst, ascii, ok bool) {
 	if len(m) < 2 || m[0] != '{' || m[len(m)-1] != '}' {
 		return b, nil, false, false, false
 	}

@@ -1,8 +1,10 @@
-package core
+package store
 
 import (
 	"github.com/sessiontree/sessiontree/core/internal/entries"
 	"github.com/sessiontree/sessiontree/core/internal/formats"
+	"github.com/sessiontree/sessiontree/core/internal/msgtext"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // Export is the value of export: a file to save. Text is the file's
@@ -26,10 +28,10 @@ func ExportFormats() []string {
 // ExportView hands the session to an exporter: its nodes, path and
 // annotations, without the store's indexes, and the path's texts (every
 // node's when all) and the context messages when text and context say so.
-func ExportView(s *Session, text, context, all bool) *formats.ExportSession {
+func ExportView(s *tree.Session, text, context, all bool) *formats.ExportSession {
 	v := &formats.ExportSession{ID: s.ID(), Title: s.Title, CreatedAt: s.CreatedAt, Active: s.Active,
 		Nodes: make([]formats.ExportNode, len(s.Nodes)), Cursor: s.Cursor, Path: s.Path(s.Cursor),
-		Annotations: make([]RawMessage, len(s.Annotations))}
+		Annotations: make([]tree.RawMessage, len(s.Annotations))}
 	if context {
 		v.Context = s.Context().Messages
 	}
@@ -50,9 +52,9 @@ func ExportView(s *Session, text, context, all bool) *formats.ExportSession {
 		}
 		n := &v.Nodes[i]
 		switch {
-		case n.Kind == KindMessage:
-			n.Text = MessageText(n.Message)
-		case n.Kind == KindSummary:
+		case n.Kind == formats.KindMessage:
+			n.Text = msgtext.MessageText(n.Message)
+		case n.Kind == formats.KindSummary:
 			n.Text = n.Summary
 		case n.Entry != nil:
 			n.Text = entries.Text(n.Kind, n.Entry)
@@ -60,7 +62,7 @@ func ExportView(s *Session, text, context, all bool) *formats.ExportSession {
 	}
 	for k, a := range s.Annotations {
 		v.Annotations[k] = a.AppendJSON(nil)
-		if a.Kind == AnnotationLabel {
+		if a.Kind == tree.AnnotationLabel {
 			v.Labels = append(v.Labels, formats.ExportLabel{NodeID: a.NodeID, Label: a.Label, Timestamp: a.Timestamp})
 		}
 	}

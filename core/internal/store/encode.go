@@ -1,4 +1,6 @@
-package core
+package store
+
+import "github.com/sessiontree/sessiontree/core/internal/tree"
 
 // Hand-written encoder for list items (tree rows have theirs in tree.go):
 // encoding/json spends most of its time in reflection there. It gives
@@ -7,7 +9,7 @@ package core
 // that.
 
 // ListJSON encodes the value of list.
-func ListJSON(items []ListItem) RawMessage {
+func ListJSON(items []tree.ListItem) tree.RawMessage {
 	b := make([]byte, 0, len(items)*200+2)
 	b = append(b, '[')
 	for i := range items {

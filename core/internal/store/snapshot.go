@@ -1,4 +1,4 @@
-package core
+package store
 
 import (
 	"github.com/sessiontree/sessiontree/core/internal/names"
@@ -9,7 +9,7 @@ import (
 // and stores it in place of a session of that id (keeping its creation
 // time, tool, project and, when the snapshot has none, title), recording
 // the change under op; a trashed id is SESSION_ALREADY_EXISTS.
-func (st *Store) LoadSession(id string, raw []byte, valid bool, op string) (*Session, *Error) {
+func (st *Store) LoadSession(id string, raw []byte, valid bool, op string) (*tree.Session, *tree.Error) {
 	s, hasTitle, err := tree.ParseSnapshotOf(raw, id, valid)
 	if err != nil {
 		return nil, err
@@ -39,15 +39,15 @@ func (st *Store) LoadSession(id string, raw []byte, valid bool, op string) (*Ses
 // of a session snapshot.load built: a snapshot given by a caller is checked
 // like a request (restore, which brings back what the store itself wrote,
 // keeps the older, looser check so that no stored session is lost).
-func checkSnapshotNames(s *Session) *Error {
+func checkSnapshotNames(s *tree.Session) *tree.Error {
 	for _, b := range s.Branches {
-		if p := NameProblem(b.Name, MaxBranchNameLength); p != "" {
+		if p := names.Problem(b.Name, names.MaxBranchNameLength); p != "" {
 			return tree.SnapshotFault("branch name %q %s", b.Name, p)
 		}
 	}
 	for i := range s.Nodes {
 		if id := s.Nodes[i].ID; !names.PlainASCII(id) {
-			if p := NameProblem(id, MaxNodeIDLength); p != "" {
+			if p := names.Problem(id, names.MaxNodeIDLength); p != "" {
 				return tree.SnapshotFault("node id %q %s", id, p)
 			}
 		}

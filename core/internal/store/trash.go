@@ -1,4 +1,4 @@
-package core
+package store
 
 import (
 	"slices"
@@ -26,18 +26,18 @@ type TrashItem struct {
 	UpdatedAt string `json:"updatedAt"`
 }
 
-func TrashItemOf(s *Session) TrashItem {
+func TrashItemOf(s *tree.Session) TrashItem {
 	return TrashItem{SessionID: s.ID(), Title: s.Title, NodeCount: len(s.Nodes), DeletedAt: s.DeletedAt, UpdatedAt: s.UpdatedAt}
 }
 
 // Taken reports whether id names a session of the store or of its trash:
 // a new session may not take it.
-func (st *Store) Taken(id string) *Error {
+func (st *Store) Taken(id string) *tree.Error {
 	if st.ByID[id] != nil {
-		return tree.Errorf(SessionAlreadyExists, "session %q already exists", id)
+		return tree.Errorf(tree.SessionAlreadyExists, "session %q already exists", id)
 	}
 	if st.Trash[id] != nil {
-		return tree.Errorf(SessionAlreadyExists, "session %q is in the trash; restore it or empty the trash first", id)
+		return tree.Errorf(tree.SessionAlreadyExists, "session %q is in the trash; restore it or empty the trash first", id)
 	}
 	return nil
 }
@@ -45,7 +45,7 @@ func (st *Store) Taken(id string) *Error {
 // Remove takes session s out of the store's sessions, order and search
 // index (not out of the trash or the change marks); a stub (paging.go)
 // no longer counts as one.
-func (st *Store) Remove(s *Session) {
+func (st *Store) Remove(s *tree.Session) {
 	if s.Paged != nil {
 		st.Stubs--
 	}
@@ -59,11 +59,11 @@ func (st *Store) Remove(s *Session) {
 }
 
 // ToTrash moves the live session s into the trash, deleted at at.
-func (st *Store) ToTrash(s *Session, at string) {
+func (st *Store) ToTrash(s *tree.Session, at string) {
 	st.Remove(s)
 	s.DeletedAt = at
 	if st.Trash == nil {
-		st.Trash = make(map[string]*Session)
+		st.Trash = make(map[string]*tree.Session)
 	}
 	st.Trash[s.ID()] = s
 }
@@ -73,7 +73,7 @@ func (st *Store) ToTrash(s *Session, at string) {
 // Session value sharing s's nodes and tables: the search index keeps the
 // documents s had as dead ones of their owner s, which must never match
 // again (the live session is indexed afresh under a new owner key).
-func (st *Store) FromTrash(s *Session) *Session {
+func (st *Store) FromTrash(s *tree.Session) *tree.Session {
 	delete(st.Trash, s.ID())
 	back := *s
 	back.DeletedAt = ""

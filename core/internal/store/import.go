@@ -1,4 +1,4 @@
-package core
+package store
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/formats"
 	"github.com/sessiontree/sessiontree/core/internal/importplan"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/msgtext"
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
@@ -22,7 +23,7 @@ type ImportResult struct {
 	Format   string            `json:"format"`
 	Sessions []ImportedSession `json:"sessions"`
 	Skipped  []ImportSkipped   `json:"skipped"`
-	Warnings []ImportWarning   `json:"warnings"`
+	Warnings []formats.Warning `json:"warnings"`
 }
 
 // ImportedSession describes one session an import created or added to:
@@ -64,7 +65,7 @@ type ImportSkipped struct {
 // grew adds its new turns (see ImportedSession.Existing). An import that
 // yields no session is an error (INVALID_ARGUMENT). Import is
 // StartImport, Step until done, then Finish.
-func (st *Store) Import(data []byte, format string) (*ImportResult, *Error) {
+func (st *Store) Import(data []byte, format string) (*ImportResult, *tree.Error) {
 	job, err := st.StartImport(data, format)
 	if err != nil {
 		return nil, err
@@ -75,15 +76,15 @@ func (st *Store) Import(data []byte, format string) (*ImportResult, *Error) {
 // importChecks are core's rules for what a session may hold, applied by
 // the importers while they read (see formats.Model).
 var importChecks = &formats.Model{
-	Message: func(raw RawMessage, what string) (RawMessage, string, error) {
+	Message: func(raw tree.RawMessage, what string) (tree.RawMessage, string, error) {
 		msg, role, err := tree.ValidateMessage(raw, what)
 		if err != nil {
 			return nil, "", errors.New(err.Message)
 		}
 		return msg, role, nil
 	},
-	Entry: func(body RawMessage, what string) (*Entry, error) {
-		_, e, err := ParseEntry(body, what)
+	Entry: func(body tree.RawMessage, what string) (*formats.Entry, error) {
+		_, e, err := tree.ParseEntry(body, what)
 		if err != nil {
 			return nil, errors.New(err.Message)
 		}
@@ -92,7 +93,7 @@ var importChecks = &formats.Model{
 	// Every id an importer finds is passed on: buildImported replaces one
 	// that NameProblem refuses by a derived id, with a warning.
 	SessionID: func(id string) bool { return id != "" },
-	Preview:   func(msg RawMessage, n int) string { return Preview(MessageText(msg), n) },
+	Preview:   func(msg tree.RawMessage, n int) string { return msgtext.Preview(msgtext.MessageText(msg), n) },
 }
 
 // ImportJob is an import in progress, for callers that must not block for
@@ -106,7 +107,7 @@ var importChecks = &formats.Model{
 type ImportJob struct {
 	// blocked is the PagedOut error of a commit that would reach a
 	// paged-out session (see importPaged), until the next Step.
-	blocked *Error
+	blocked *tree.Error
 
 	st    *Store
 	data  []byte
@@ -121,14 +122,14 @@ type ImportJob struct {
 	text   formats.TextReader
 
 	res      *ImportResult
-	made     []*Session
-	projects map[*Session]string // the project of each session made, when known
-	err      *Error
+	made     []*tree.Session
+	projects map[*tree.Session]string // the project of each session made, when known
+	err      *tree.Error
 	readDone bool
 
 	// The commit: sessions are added a few at a time after reading.
 	prepared  bool
-	kept      []*Session
+	kept      []*tree.Session
 	weights   []int // bytes of each kept session's messages and sources
 	next      int   // kept sessions added so far
 	committed int   // their weight
@@ -144,13 +145,13 @@ type ImportJob struct {
 // unknown format name, a format that cannot be detected, data that is not
 // JSON or JSON lines (naming line and column), data whose import would
 // pass the memory budget (see CheckMemory: nothing is read).
-func (st *Store) StartImport(data []byte, format string) (*ImportJob, *Error) {
+func (st *Store) StartImport(data []byte, format string) (*ImportJob, *tree.Error) {
 	return st.startImport(data, format, ImportGrowth)
 }
 
 // startImport is StartImport with the import's estimated growth per byte
 // of data: ImportGrowth, or ImportJobGrowth for a job of Imports.
-func (st *Store) startImport(data []byte, format string, growth int) (*ImportJob, *Error) {
+func (st *Store) startImport(data []byte, format string, growth int) (*ImportJob, *tree.Error) {
 	data, encoding := importplan.ToUTF8(data) // a BOM, or UTF-16 text: see importplan.ToUTF8
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
@@ -193,7 +194,7 @@ func (st *Store) startImport(data []byte, format string, growth int) (*ImportJob
 			}
 		}
 		if im == nil {
-			return nil, tree.Invalidf("unknown import format %q (known: %s)", format, strings.Join(ImportFormats(), ", "))
+			return nil, tree.Invalidf("unknown import format %q (known: %s)", format, strings.Join(formats.ImportFormats(), ", "))
 		}
 	}
 	shape := sn.Shape
@@ -210,9 +211,9 @@ func (st *Store) startImport(data []byte, format string, growth int) (*ImportJob
 		return nil, tree.Invalidf("%s import: the data must be a JSON object, not an array", im.Name)
 	}
 	j := &ImportJob{st: st, data: data, im: im, shape: shape,
-		res: &ImportResult{Format: im.Name, Sessions: []ImportedSession{}, Skipped: []ImportSkipped{}, Warnings: []ImportWarning{}}}
+		res: &ImportResult{Format: im.Name, Sessions: []ImportedSession{}, Skipped: []ImportSkipped{}, Warnings: []formats.Warning{}}}
 	if encoding != "" {
-		j.res.Warnings = append(j.res.Warnings, ImportWarning{Message: encoding})
+		j.res.Warnings = append(j.res.Warnings, formats.Warning{Message: encoding})
 	}
 	switch shape {
 	case '[':
@@ -293,11 +294,11 @@ func (j *ImportJob) Step(budget int) bool {
 	return j.finished
 }
 
-func (j *ImportJob) fail(err *Error) {
+func (j *ImportJob) fail(err *tree.Error) {
 	j.err, j.readDone, j.pos = err, true, len(j.data)
 }
 
-func (j *ImportJob) warn(ws []ImportWarning) {
+func (j *ImportJob) warn(ws []formats.Warning) {
 	j.res.Warnings = append(j.res.Warnings, ws...)
 }
 
@@ -336,7 +337,7 @@ func (j *ImportJob) readObject() {
 func (j *ImportJob) readElement() {
 	if j.im.Scan != nil {
 		var c formats.Conversation
-		var warns []ImportWarning
+		var warns []formats.Warning
 		if j.arr.NextScanned(func(sc *jsonx.Scanner) (ok bool) {
 			c, warns, ok = j.im.Scan(importChecks, sc, j.item)
 			return ok
@@ -399,14 +400,14 @@ func (j *ImportJob) readLine() {
 		if ok {
 			last := len(bytes.TrimSpace(j.data[next:])) == 0
 			if last && se.Offset >= len(line) { // the JSON ends early
-				j.res.Warnings = append(j.res.Warnings, ImportWarning{Message: jsonx.Sprintf(
+				j.res.Warnings = append(j.res.Warnings, formats.Warning{Message: jsonx.Sprintf(
 					"line %d is cut off (%d bytes, the JSON ends early); it is skipped and the %d lines before it are kept", j.lineNo, len(line), j.lineNo-1)})
 				return
 			}
 			lead := len(j.data[start:]) - len(bytes.TrimLeft(j.data[start:], " \t\r"))
 			se.Line, se.Column = j.lineNo, se.Column+lead
 			// One broken line never loses the file: it is skipped, named.
-			j.res.Warnings = append(j.res.Warnings, ImportWarning{Message: jsonx.Sprintf(
+			j.res.Warnings = append(j.res.Warnings, formats.Warning{Message: jsonx.Sprintf(
 				"line %d is not valid JSON: %s; it is skipped", j.lineNo, se)})
 			return
 		}
@@ -429,7 +430,7 @@ func (j *ImportJob) build(c formats.Conversation) {
 	j.made = append(j.made, s)
 	if c.Project != "" {
 		if j.projects == nil {
-			j.projects = map[*Session]string{}
+			j.projects = map[*tree.Session]string{}
 		}
 		j.projects[s] = c.Project
 	}
@@ -437,7 +438,7 @@ func (j *ImportJob) build(c formats.Conversation) {
 
 func (j *ImportJob) skip(id, title, reason string) {
 	j.res.Skipped = append(j.res.Skipped, ImportSkipped{SessionID: id, Title: title, Reason: reason})
-	j.res.Warnings = append(j.res.Warnings, ImportWarning{SessionID: id, Message: reason})
+	j.res.Warnings = append(j.res.Warnings, formats.Warning{SessionID: id, Message: reason})
 }
 
 // Finish runs the steps left and returns the report (see Step for what is
@@ -448,7 +449,7 @@ func (j *ImportJob) skip(id, title, reason string) {
 // A commit that would reach a paged-out session fails the call with
 // PagedOut before anything is added, and leaves the job as it was: Finish
 // again once the sessions are loaded.
-func (j *ImportJob) Finish() (*ImportResult, *Error) {
+func (j *ImportJob) Finish() (*ImportResult, *tree.Error) {
 	for !j.Step(math.MaxInt) {
 		if err := j.blocked; err != nil {
 			j.blocked = nil
@@ -466,11 +467,11 @@ const (
 	// NothingToImport: import data that no format reads, or a JSON array
 	// that holds no record (INVALID_ARGUMENT). Inside a ZIP or a folder
 	// such a file is left out rather than failing the import.
-	NothingToImport Reason = "NOTHING_TO_IMPORT"
+	NothingToImport tree.Reason = "NOTHING_TO_IMPORT"
 )
 
 // nothingToImport gives err the reason NothingToImport.
-func nothingToImport(err *Error) *Error {
+func nothingToImport(err *tree.Error) *tree.Error {
 	err.Reason = NothingToImport
 	return err
 }

@@ -1,4 +1,4 @@
-package core
+package store
 
 import (
 	"encoding/binary"
@@ -99,7 +99,7 @@ func (p *packedReader) fail(what string) {
 }
 
 // readPackedStubs reads the packed summaries of data.
-func readPackedStubs(data []byte) ([]StubEntry, *Error) {
+func readPackedStubs(data []byte) ([]StubEntry, *tree.Error) {
 	p := &packedReader{data: data, text: string(data)}
 	count := p.uint32()
 	if p.bad == "" && uint64(count) > uint64(len(data))/25 { // a summary takes at least 25 bytes

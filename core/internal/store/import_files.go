@@ -1,4 +1,4 @@
-package core
+package store
 
 import (
 	"math"
@@ -18,10 +18,10 @@ type ImportFile = formats.File
 // to, the conversations skipped, the warnings (each naming its file), and
 // one line per file saying what became of it.
 type FilesResult struct {
-	Sessions []FileSession   `json:"sessions"`
-	Skipped  []ImportSkipped `json:"skipped"`
-	Warnings []ImportWarning `json:"warnings"`
-	Files    []FileReport    `json:"files"`
+	Sessions []FileSession     `json:"sessions"`
+	Skipped  []ImportSkipped   `json:"skipped"`
+	Warnings []formats.Warning `json:"warnings"`
+	Files    []tree.FileReport `json:"files"`
 }
 
 // FileSession is an ImportedSession with the tool that wrote it (the
@@ -44,15 +44,15 @@ type FileSession struct {
 // Files and its warnings, never fails the others; nothing is added when no
 // file gives a session (INVALID_ARGUMENT naming each file's reason, in its
 // message and one by one in its Files).
-func (st *Store) ImportFiles(files []ImportFile) (*FilesResult, *Error) {
-	res := &FilesResult{Sessions: []FileSession{}, Skipped: []ImportSkipped{}, Warnings: []ImportWarning{}, Files: []FileReport{}}
+func (st *Store) ImportFiles(files []ImportFile) (*FilesResult, *tree.Error) {
+	res := &FilesResult{Sessions: []FileSession{}, Skipped: []ImportSkipped{}, Warnings: []formats.Warning{}, Files: []tree.FileReport{}}
 	for i := range files {
 		files[i].Path = formats.CleanPath(files[i].Path)
 	}
 	groups, skipped := formats.GroupFiles(files)
-	reports := map[string]*FileReport{}
+	reports := map[string]*tree.FileReport{}
 	for i, f := range files {
-		res.Files = append(res.Files, FileReport{Path: f.Path, Skipped: skipped[i]})
+		res.Files = append(res.Files, tree.FileReport{Path: f.Path, Skipped: skipped[i]})
 	}
 	for i := range res.Files {
 		reports[res.Files[i].Path] = &res.Files[i]
@@ -65,7 +65,7 @@ func (st *Store) ImportFiles(files []ImportFile) (*FilesResult, *Error) {
 			for _, k := range g.Files {
 				reports[files[k].Path].Skipped = err.Message
 			}
-			res.Warnings = append(res.Warnings, ImportWarning{Message: g.Path + ": " + err.Message})
+			res.Warnings = append(res.Warnings, formats.Warning{Message: g.Path + ": " + err.Message})
 			continue
 		}
 		jobs, owners = append(jobs, j), append(owners, g)
@@ -122,8 +122,8 @@ func (st *Store) ImportFiles(files []ImportFile) (*FilesResult, *Error) {
 // importFilesPaged asks for every stub the jobs' commits would reach
 // (importPaged records each as a fault) and returns the first job's
 // PagedOut error, or nil when they reach none.
-func importFilesPaged(jobs []*ImportJob) *Error {
-	var first *Error
+func importFilesPaged(jobs []*ImportJob) *tree.Error {
+	var first *tree.Error
 	for _, j := range jobs {
 		if err := j.importPaged(); err != nil && first == nil {
 			first = err
@@ -135,9 +135,9 @@ func importFilesPaged(jobs []*ImportJob) *Error {
 // readGroup reads one group into a job whose sessions are ready to add: a
 // single file through StartImport and its steps, a folder layout through
 // its reader.
-func (st *Store) readGroup(files []ImportFile, g formats.FileGroup) (*ImportJob, *Error) {
+func (st *Store) readGroup(files []ImportFile, g formats.FileGroup) (*ImportJob, *tree.Error) {
 	var convs []formats.Conversation
-	var warns, encodings []ImportWarning
+	var warns, encodings []formats.Warning
 	for _, k := range g.Files {
 		// As a request's text is (dispatch's check): bytes that are not
 		// UTF-8 would make sessions whose snapshots do not load back, so
@@ -146,7 +146,7 @@ func (st *Store) readGroup(files []ImportFile, g formats.FileGroup) (*ImportJob,
 			data, note := importplan.ToUTF8(files[k].Data)
 			files[k].Data = data // a single file's import converts (and reports) it itself
 			if note != "" {
-				encodings = append(encodings, ImportWarning{Message: files[k].Path[strings.LastIndexByte(files[k].Path, '/')+1:] + ": " + note})
+				encodings = append(encodings, formats.Warning{Message: files[k].Path[strings.LastIndexByte(files[k].Path, '/')+1:] + ": " + note})
 			}
 		}
 	}
@@ -189,7 +189,7 @@ func (st *Store) readGroup(files []ImportFile, g formats.FileGroup) (*ImportJob,
 		convs, warns = formats.ConvertOpenCode(importChecks, set)
 	}
 	j := &ImportJob{st: st, data: []byte{'{'}, im: &formats.Importer{Name: name}, readDone: true,
-		res: &ImportResult{Format: name, Sessions: []ImportedSession{}, Skipped: []ImportSkipped{}, Warnings: []ImportWarning{}}}
+		res: &ImportResult{Format: name, Sessions: []ImportedSession{}, Skipped: []ImportSkipped{}, Warnings: []formats.Warning{}}}
 	j.res.Warnings = append(j.res.Warnings, encodings...)
 	j.warn(warns)
 	for _, c := range convs {
@@ -248,7 +248,7 @@ func readManifest(manifest []byte) ([]manifestEntry, error) {
 // order (the wasm binding's importFiles: one buffer of bytes, no JSON
 // text). Errors (INVALID_ARGUMENT): a manifest that is not such an array,
 // or sizes that do not add up to len(data).
-func ParseFileManifest(manifest, data []byte) ([]ImportFile, *Error) {
+func ParseFileManifest(manifest, data []byte) ([]ImportFile, *tree.Error) {
 	entries, err := readManifest(manifest)
 	if err != nil {
 		return nil, tree.Invalidf("the file list must be a JSON array of {path, size}: %s", err.Error())

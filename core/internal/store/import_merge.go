@@ -1,9 +1,10 @@
-package core
+package store
 
 import (
 	"bytes"
 	"strings"
 
+	"github.com/sessiontree/sessiontree/core/internal/formats"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
@@ -55,7 +56,7 @@ func (j *ImportJob) prepare() {
 // commit adds session s to the store, or, when the store has a session of
 // its id (an earlier import of the same conversation, or one created while
 // this import ran), adds to that session the nodes it lacks.
-func (j *ImportJob) commit(s *Session) {
+func (j *ImportJob) commit(s *tree.Session) {
 	st := j.st
 	project := j.projects[s]
 	into, exists := st.ByID[s.ID()]
@@ -66,7 +67,7 @@ func (j *ImportJob) commit(s *Session) {
 		// one already (a second import adds nothing), else to a free one.
 		from := s.ID()
 		into, exists = st.importTarget(s)
-		j.res.Warnings = append(j.res.Warnings, ImportWarning{SessionID: s.ID(), Message: jsonx.Sprintf(
+		j.res.Warnings = append(j.res.Warnings, formats.Warning{SessionID: s.ID(), Message: jsonx.Sprintf(
 			"session %q already holds another conversation (no node in common with this one); it is imported as session %q", from, s.ID())})
 		j.perWarn[s.ID()]++
 	}
@@ -93,7 +94,7 @@ func (j *ImportJob) commit(s *Session) {
 // ImportReportOf is the import report's entry for s as it stands after an
 // import that added `added` of its nodes (existing: it was there before),
 // with no warnings or project.
-func ImportReportOf(s *Session, existing bool, added int) ImportedSession {
+func ImportReportOf(s *tree.Session, existing bool, added int) ImportedSession {
 	roots := 0
 	for _, p := range s.Parent {
 		if p < 0 {
@@ -117,7 +118,7 @@ func ImportReportOf(s *Session, existing bool, added int) ImportedSession {
 // their annotations, are left as they are, even where the data now
 // differs: what was imported is append-only, and a label the user set
 // stays.
-func (st *Store) mergeImported(s, im *Session, record bool) int {
+func (st *Store) mergeImported(s, im *tree.Session, record bool) int {
 	from := len(s.Nodes)
 	for _, n := range im.Nodes {
 		if _, ok := s.Index[n.ID]; ok {
@@ -129,7 +130,7 @@ func (st *Store) mergeImported(s, im *Session, record bool) int {
 		// session must not keep alive.
 		c.Source = bytes.Clone(n.Source)
 		parent := int32(-1)
-		base := DefaultBranch
+		base := formats.DefaultBranch
 		if p, ok := s.Index[n.ParentID]; ok && n.ParentID != "" {
 			parent = p
 			base = s.Nodes[p].Branch
@@ -146,7 +147,7 @@ func (st *Store) mergeImported(s, im *Session, record bool) int {
 	added := len(s.Nodes) - from
 	afrom, cursor := len(s.Annotations), s.Cursor
 	for _, a := range im.Annotations {
-		if i, ok := s.Index[a.NodeID]; ok && a.NodeID != "" && int(i) >= from && a.Kind != AnnotationImport {
+		if i, ok := s.Index[a.NodeID]; ok && a.NodeID != "" && int(i) >= from && a.Kind != tree.AnnotationImport {
 			c := *a
 			s.Annotate(&c)
 		}
@@ -175,7 +176,7 @@ func (st *Store) mergeImported(s, im *Session, record bool) int {
 // before they were kept) the file's cursor moved when it is a node just
 // added, and only the path rule applies. With record, the file's cursor is
 // then recorded, unless the record already says it.
-func (st *Store) followImport(s, im *Session, from int, record bool) {
+func (st *Store) followImport(s, im *tree.Session, from int, record bool) {
 	cur, ok := s.Index[im.NodeID(im.Cursor)]
 	if !ok {
 		return
@@ -198,16 +199,16 @@ func (st *Store) followImport(s, im *Session, from int, record bool) {
 // it runs); nothing for no node or when the newest record names it
 // already (a file sessiontree exported carries the records of the session
 // it came from).
-func recordImport(s *Session, cur int32) {
+func recordImport(s *tree.Session, cur int32) {
 	if cur >= 0 && s.Nodes[cur].ID != s.LastImport {
 		n := s.Nodes[cur]
-		s.Annotate(&Annotation{Kind: AnnotationImport, NodeID: n.ID, Timestamp: n.Timestamp})
+		s.Annotate(&tree.Annotation{Kind: tree.AnnotationImport, NodeID: n.ID, Timestamp: n.Timestamp})
 	}
 }
 
 // sharesNode reports whether the imported session im has a node id that s
 // has.
-func sharesNode(s, im *Session) bool {
+func sharesNode(s, im *tree.Session) bool {
 	for _, n := range im.Nodes {
 		if _, ok := s.Index[n.ID]; ok {
 			return true
@@ -219,7 +220,7 @@ func sharesNode(s, im *Session) bool {
 // importTarget renames im, whose id another conversation holds, to the
 // first "<id>-N" (N from 2) that is free or holds a node of im, and
 // returns that session when it exists.
-func (st *Store) importTarget(im *Session) (*Session, bool) {
+func (st *Store) importTarget(im *tree.Session) (*tree.Session, bool) {
 	base := im.ID()
 	for n := 2; ; n++ {
 		id := base + "-" + string(jsonx.AppendInt(nil, n))

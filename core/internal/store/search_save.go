@@ -1,4 +1,4 @@
-package core
+package store
 
 import (
 	"encoding/binary"
@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sessiontree/sessiontree/core/internal/search"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // The search index kept between pages. SearchIndexBytes writes the
@@ -145,7 +146,7 @@ func (st *Store) LoadSearchIndex(data []byte) (int, error) {
 	if err != nil || !ix.CheckOwners(sizes) {
 		return 0, errSearchBytes
 	}
-	sx := SearchIndex{Docs: ix, Owners: make([]*searchOwner, len(table)+1), Of: make(map[*Session]*searchOwner, len(table))}
+	sx := SearchIndex{Docs: ix, Owners: make([]*searchOwner, len(table)+1), Of: make(map[*tree.Session]*searchOwner, len(table))}
 	for i, e := range table {
 		s := st.ByID[e.id]
 		if s == nil || sx.Of[s] != nil {

@@ -1,4 +1,4 @@
-package core
+package store
 
 import "github.com/sessiontree/sessiontree/core/internal/tree"
 
@@ -34,7 +34,7 @@ const maxBufferHint = 1 << 30
 // a memory budget, a buffer whose text could not be imported within it
 // (sizeHint for the buffer, plus the import's growth, ImportJobGrowth) is
 // refused with INVALID_ARGUMENT before anything is allocated.
-func (im *Imports) NewBuffer(sizeHint int) (int, *Error) {
+func (im *Imports) NewBuffer(sizeHint int) (int, *tree.Error) {
 	if err := im.st.Reserve("import buffer", max(sizeHint, 0), max(sizeHint, 0), ImportJobGrowth); err != nil {
 		return 0, err
 	}
@@ -49,7 +49,7 @@ func (im *Imports) NewBuffer(sizeHint int) (int, *Error) {
 // n, so a text that arrives in k slices is copied O(log k) times. Errors
 // (INVALID_ARGUMENT, nothing changed): id names no buffer, n is negative,
 // or the larger buffer would pass the memory budget.
-func (im *Imports) Grow(id, n int) (tail []byte, err *Error) {
+func (im *Imports) Grow(id, n int) (tail []byte, err *tree.Error) {
 	buf, ok := im.Buffers[id]
 	if !ok || n < 0 {
 		return nil, tree.Invalidf("no import buffer %d to append %d bytes to", id, n)
@@ -98,7 +98,7 @@ func (im *Imports) PutBack(id int, data []byte) {
 // afterwards. Its memory is checked with ImportJobGrowth, as NewBuffer
 // checks it (StartImport's ImportGrowth refused a buffer NewBuffer had
 // made for any file over about 235 MB under the default budget).
-func (im *Imports) Start(data []byte, format string) (job, total int, err *Error) {
+func (im *Imports) Start(data []byte, format string) (job, total int, err *tree.Error) {
 	j, err := im.st.startImport(data, format, ImportJobGrowth)
 	if err != nil {
 		return 0, 0, err
@@ -140,7 +140,7 @@ func (im *Imports) Step(job, budget int) (p ImportProgress, ok bool) {
 // Finish runs what is left of job, removes it and returns its report or
 // its error (see ImportJob.Finish). found is false, and res and err nil,
 // when job names no job.
-func (im *Imports) Finish(job int) (res *ImportResult, found bool, err *Error) {
+func (im *Imports) Finish(job int) (res *ImportResult, found bool, err *tree.Error) {
 	j, found := im.jobs[job]
 	if !found {
 		return nil, false, nil

@@ -1,4 +1,4 @@
-package core
+package store
 
 import (
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"

@@ -1,4 +1,4 @@
-package core
+package store
 
 import (
 	"errors"
@@ -18,7 +18,7 @@ type importTree struct {
 
 // validateImported is importplan's Validate: validateMessageOf, its error
 // as a plain error.
-func validateImported(raw RawMessage, what string, written bool) (RawMessage, string, error) {
+func validateImported(raw tree.RawMessage, what string, written bool) (tree.RawMessage, string, error) {
 	msg, role, err := tree.ValidateMessageOf(raw, what, written)
 	if err != nil {
 		return nil, "", errors.New(err.Message)
@@ -37,7 +37,7 @@ func validateImported(raw RawMessage, what string, written bool) (RawMessage, st
 // branch "main"; every other child of a branch point opens an
 // automatically named branch. Its times are the data's (see session): a
 // conversation that gives none is undated.
-func (st *Store) buildImported(c formats.Conversation) (*Session, []ImportWarning, *Error) {
+func (st *Store) buildImported(c formats.Conversation) (*tree.Session, []formats.Warning, *tree.Error) {
 	id, warns := st.importNames(&c)
 	t := &importTree{importplan.Tree{ID: id, Warnings: warns}}
 	t.Fallback = importplan.UnixTime(c.Created)
@@ -64,7 +64,7 @@ func (st *Store) buildImported(c formats.Conversation) (*Session, []ImportWarnin
 // (a node has a time, SPEC.md); the session's creation and update times
 // are the conversation's, else its records' earliest and newest, else ""
 // (undated: not the import's time, which would pose it as brand new).
-func (t *importTree) session(c *formats.Conversation, order []int32, cursor int32, now func() string) *Session {
+func (t *importTree) session(c *formats.Conversation, order []int32, cursor int32, now func() string) *tree.Session {
 	var keep func(string) bool
 	if c.KeepBranches {
 		keep = names.ValidBranch
@@ -75,15 +75,15 @@ func (t *importTree) session(c *formats.Conversation, order []int32, cursor int3
 	s.Branches, s.ByName = nil, make(map[string]*tree.Branch)
 	s.Reserve(len(order))
 	next := map[string]int{} // see autoBranchNameFrom: this build only adds branches
-	var undated []*Node      // nodes whose record gives no time
+	var undated []*tree.Node // nodes whose record gives no time
 	var first, last string   // the earliest and newest times the records give
 	for _, i := range order {
 		rec := &t.Records[i]
-		n := &Node{ID: rec.ID, Kind: KindMessage, Source: rec.Source}
+		n := &tree.Node{ID: rec.ID, Kind: formats.KindMessage, Source: rec.Source}
 		switch {
-		case rec.Kind == KindSummary:
-			n.Kind, n.Summary = KindSummary, rec.Summary
-		case rec.Kind != "" && rec.Kind != KindMessage:
+		case rec.Kind == formats.KindSummary:
+			n.Kind, n.Summary = formats.KindSummary, rec.Summary
+		case rec.Kind != "" && rec.Kind != formats.KindMessage:
 			n.Kind, n.Entry = rec.Kind, rec.Entry
 		default:
 			n.Message, n.MessageRole = t.Msgs[i], t.Roles[i]
@@ -97,9 +97,9 @@ func (t *importTree) session(c *formats.Conversation, order []int32, cursor int3
 		case importplan.BranchKept:
 			n.Branch = rec.Branch
 		case importplan.BranchMain:
-			n.Branch = DefaultBranch
+			n.Branch = formats.DefaultBranch
 		case importplan.BranchRoot:
-			n.Branch = branchFor(s, rec.Branch, DefaultBranch, next)
+			n.Branch = branchFor(s, rec.Branch, formats.DefaultBranch, next)
 		case importplan.BranchParent:
 			n.Branch = s.Nodes[pi].Branch
 		default:
@@ -137,7 +137,7 @@ func (t *importTree) session(c *formats.Conversation, order []int32, cursor int3
 // dates gives the nodes in undated a time and the session its creation
 // and update times when the conversation gives none (see session): first
 // and last are the earliest and newest times its records give.
-func (t *importTree) dates(s *Session, undated []*Node, first, last string, now func() string) {
+func (t *importTree) dates(s *tree.Session, undated []*tree.Node, first, last string, now func() string) {
 	if t.Fallback == "" {
 		t.Fallback = first
 	}
@@ -158,18 +158,18 @@ func (t *importTree) dates(s *Session, undated []*Node, first, last string, now 
 // placeEntry checks an entry node against its place: a compaction that
 // keeps a node off its path cannot be replayed, so it stays in the tree as
 // a custom entry that does not reach the model.
-func (t *importTree) placeEntry(s *Session, n *Node, parent int32, source RawMessage) {
+func (t *importTree) placeEntry(s *tree.Session, n *tree.Node, parent int32, source tree.RawMessage) {
 	if n.Entry == nil {
 		return
 	}
 	if err := s.CheckEntryPlaceOf(n.Kind, n.Entry, parent, n.ID, "entry"); err != nil {
 		t.Warn("%s %q: %s; it is kept as a custom entry (customType %q) that does not reach the model", n.Kind, n.ID, err.Message, "import:"+n.Kind)
-		n.Kind, n.Entry = KindCustom, &Entry{CustomType: "import:" + n.Kind, Data: source}
+		n.Kind, n.Entry = formats.KindCustom, &formats.Entry{CustomType: "import:" + n.Kind, Data: source}
 	}
 }
 
 // annotate applies the conversation's labels and annotations.
-func (t *importTree) annotate(s *Session, c *formats.Conversation) {
+func (t *importTree) annotate(s *tree.Session, c *formats.Conversation) {
 	for _, l := range c.Labels {
 		if _, ok := s.Index[l.Target]; !ok {
 			t.Warn("%s labels %q, which is not in the conversation; the label %q is dropped", l.What, l.Target, l.Label)
@@ -179,7 +179,7 @@ func (t *importTree) annotate(s *Session, c *formats.Conversation) {
 		if ts == "" {
 			ts = t.Fallback
 		}
-		s.Annotate(&Annotation{Kind: AnnotationLabel, NodeID: l.Target, Label: l.Label, Timestamp: ts})
+		s.Annotate(&tree.Annotation{Kind: tree.AnnotationLabel, NodeID: l.Target, Label: l.Label, Timestamp: ts})
 	}
 	for k, raw := range c.Annotations {
 		a, err := s.ParseAnnotation(raw, k)
@@ -195,7 +195,7 @@ func (t *importTree) annotate(s *Session, c *formats.Conversation) {
 // branchFor names a branch an import opens: hint itself when it is a
 // free name, else a name derived from hint, or from from when there is no
 // hint (next: see autoBranchNameFrom).
-func branchFor(s *Session, hint, from string, next map[string]int) string {
+func branchFor(s *tree.Session, hint, from string, next map[string]int) string {
 	if hint == "" {
 		return s.AutoBranchNameFrom(from, next)
 	}
@@ -212,11 +212,11 @@ func branchFor(s *Session, hint, from string, next map[string]int) string {
 // is dropped with a warning: links never fail an import. The link is kept
 // even when that session is not in the store: family resolves it when it
 // arrives.
-func (t *importTree) linkSource(s *Session, c *formats.Conversation) {
+func (t *importTree) linkSource(s *tree.Session, c *formats.Conversation) {
 	if c.ParentSession == "" || s.Source != nil || c.ParentSession == s.ID() {
 		return
 	}
-	if p := NameProblem(c.ParentSession, MaxSessionIDLength); p != "" {
+	if p := names.Problem(c.ParentSession, names.MaxSessionIDLength); p != "" {
 		t.Warn("the session it was forked from %s: %q; the link is dropped", p, c.ParentSession)
 		return
 	}
@@ -224,23 +224,23 @@ func (t *importTree) linkSource(s *Session, c *formats.Conversation) {
 	if ts == "" {
 		ts = s.CreatedAt
 	}
-	s.Annotate(&Annotation{Kind: AnnotationSource, SourceSession: c.ParentSession, Via: SourceImport, Timestamp: ts})
+	s.Annotate(&tree.Annotation{Kind: tree.AnnotationSource, SourceSession: c.ParentSession, Via: tree.SourceImport, Timestamp: ts})
 }
 
 // importNames returns the session id an imported conversation gets (its
 // own; a generated one when it has none; a derived one, with a warning,
 // when NameProblem refuses its own) and the warnings of renaming its
 // unusable message ids (names.RenameUnusableNodeIDs).
-func (st *Store) importNames(c *formats.Conversation) (string, []ImportWarning) {
+func (st *Store) importNames(c *formats.Conversation) (string, []formats.Warning) {
 	id := c.ID
 	if id == "" {
 		id = st.DrawSessionID()
 	}
-	var warns []ImportWarning
+	var warns []formats.Warning
 	warn := func(format string, args ...any) {
-		warns = append(warns, ImportWarning{SessionID: id, Message: jsonx.Sprintf(format, args...)})
+		warns = append(warns, formats.Warning{SessionID: id, Message: jsonx.Sprintf(format, args...)})
 	}
-	if p := NameProblem(id, MaxSessionIDLength); p != "" {
+	if p := names.Problem(id, names.MaxSessionIDLength); p != "" {
 		orig := id
 		id = names.DerivedSessionID(orig)
 		warn("the conversation's id %q %s; it is imported as %q", orig, p, id)

@@ -1,9 +1,10 @@
-package core
+package store
 
 import (
 	"time"
 
 	"github.com/sessiontree/sessiontree/core/internal/cite"
+	"github.com/sessiontree/sessiontree/core/internal/formats"
 	"github.com/sessiontree/sessiontree/core/internal/msgtext"
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
@@ -13,10 +14,10 @@ import (
 // summary or the entry's text, then the node's label on a line of its
 // own. When a node's label changes, Session.annotate indexes it again
 // (search.Index.Replace).
-func searchText(s *Session, i int32) string {
+func searchText(s *tree.Session, i int32) string {
 	n := s.Nodes[i]
 	text, ok := "", false
-	if n.Kind == KindMessage && n.Message != nil {
+	if n.Kind == formats.KindMessage && n.Message != nil {
 		text, ok = msgtext.Plain(n.Message)
 	}
 	if !ok {
@@ -32,7 +33,7 @@ func searchText(s *Session, i int32) string {
 // timestampMillis reads a node timestamp as Unix milliseconds; the layout
 // sessiontree writes is read without time.Parse.
 func timestampMillis(ts string) int64 {
-	if len(ts) == len(TimeLayout) && ts[4] == '-' && ts[10] == 'T' && ts[19] == '.' && ts[23] == 'Z' {
+	if len(ts) == len(formats.TimeLayout) && ts[4] == '-' && ts[10] == 'T' && ts[19] == '.' && ts[23] == 'Z' {
 		num := func(from, to int) (int, bool) {
 			v := 0
 			for i := from; i < to; i++ {

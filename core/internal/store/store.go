@@ -1,0 +1,225 @@
+package store
+
+import (
+	"math/rand/v2"
+	"time"
+
+	"github.com/sessiontree/sessiontree/core/internal/formats"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
+)
+
+// Options configure a Store. The zero value uses the system clock and
+// RandomID's ids (math/rand/v2).
+type Options struct {
+	// Now returns the current time; timestamps are written in UTC with
+	// milliseconds (TimeLayout). Nil means time.Now.
+	Now func() time.Time
+	// NewID returns a candidate id for a node or a generated session. A
+	// candidate already taken is drawn again, so a generator that repeats
+	// itself forever makes the call loop: tests pass a counter. Nil means
+	// RandomID.
+	NewID func() string
+	// MemoryBudget is the memory, in bytes, the program may hold after a
+	// public request, import or import buffer is answered; one that would
+	// pass it is refused (see CheckMemory). 0 means no budget; the wasm
+	// binding gives DefaultMemoryBudget.
+	MemoryBudget int64
+	// MemoryInUse returns the bytes the program holds now, for the budget.
+	// Nil means MemoryInUse (runtime/metrics); tests pass a fake.
+	MemoryInUse func() int64
+	// MemoryMapped, when set, returns cheaply the bytes the program has
+	// mapped (in wasm, the linear memory's size, which only grows): the
+	// budget reads MemoryInUse again whenever it grew since the last
+	// reading (see checkMemory). Nil: only the call count says when.
+	MemoryMapped func() int64
+}
+
+// RandomID returns 8 lowercase hex characters (32 random bits from
+// math/rand/v2), the id length the Pi coding agent uses. Ids are not
+// secrets: uniqueness within a store is checked by the caller, and
+// math/rand/v2 is seeded by the runtime (crypto.getRandomValues in a
+// browser), while crypto/rand would add 177 KB raw, 54 KB gzip -9 to the
+// wasm (measured in issue 14).
+func RandomID() string {
+	v := rand.Uint32()
+	var b [4]byte
+	b[0], b[1], b[2], b[3] = byte(v>>24), byte(v>>16), byte(v>>8), byte(v)
+	return formats.HexString(b[:])
+}
+
+// Store holds every session of one page (or one process): the sessions by
+// id, the clock and the ids it draws, the change log, the pages, the
+// memory budget, the trash and the search index, with the typed
+// operations on them (api.go). Package core answers requests over it. It
+// is not safe for concurrent use: the wasm binding calls it from the JS
+// event loop only; native callers serialise their calls.
+type Store struct {
+	now   func() time.Time
+	NewID func() string
+	ByID  map[string]*tree.Session
+	Order []string                 // session ids in order of creation
+	Trash map[string]*tree.Session // deleted sessions, by id (see trash.go)
+
+	track    bool
+	Dirty    []dirtyMark
+	dirtyAt  map[string]int // index of each session's mark in dirty; nil: to be rebuilt (see dirtyIndex)
+	drainBuf []byte         // DrainChangesUpTo's pieces, reused while a drain lasts
+
+	// Stubs counts the paged-out sessions (paging.go); faults and faulted
+	// are the Stubs calls needed since the last page.faults.
+	Stubs   int
+	Faults  []string
+	Faulted map[string]bool
+
+	// Index is the Index index of every live session's nodes and what
+	// it holds of each (search_index.go).
+	Index SearchIndex
+
+	// Views is what tree.rows and map keep of each session between calls
+	// (viewcache.go).
+	Views viewCaches
+
+	budget    int64        // memory budget in bytes; 0: none (see checkMemory)
+	InUse     func() int64 // the memory held, for the budget
+	mapped    func() int64 // Options.MemoryMapped, or nil
+	room      int64        // the budget less the memory in use at the last reading, less the estimates since
+	sinceRead int          // calls checked since that reading
+	mappedAt  int64        // mapped() at that reading
+
+}
+
+// New returns an empty store.
+func New(opts Options) *Store {
+	st := &Store{
+		now:    opts.Now,
+		NewID:  opts.NewID,
+		ByID:   make(map[string]*tree.Session),
+		budget: max(opts.MemoryBudget, 0),
+		InUse:  opts.MemoryInUse,
+		mapped: opts.MemoryMapped,
+	}
+	if st.InUse == nil {
+		st.InUse = MemoryInUse
+	}
+	if st.now == nil {
+		st.now = time.Now
+	}
+	if st.NewID == nil {
+		st.NewID = RandomID
+	}
+	return st
+}
+
+func (st *Store) Timestamp() string {
+	return st.now().UTC().Format(formats.TimeLayout)
+}
+
+// DrawNodeID draws a node id unused in s.
+func (st *Store) DrawNodeID(s *tree.Session, taken map[string]bool) string {
+	for {
+		id := st.NewID()
+		if id == "" {
+			continue
+		}
+		if _, ok := s.Index[id]; !ok && !taken[id] {
+			return id
+		}
+	}
+}
+
+// DrawSessionID draws a session id unused in the store.
+func (st *Store) DrawSessionID() string {
+	for {
+		id := st.NewID()
+		if id != "" && st.Taken(id) == nil {
+			return id
+		}
+	}
+}
+
+func (st *Store) Lookup(id string) (*tree.Session, *tree.Error) {
+	if s := st.ByID[id]; s != nil {
+		if s.Paged != nil {
+			return nil, st.pageFault(id)
+		}
+		return s, nil
+	}
+	return nil, tree.Errorf(tree.SessionNotFound, "session %q does not exist", id)
+}
+
+// Put adds or replaces a session, keeping a replaced session's place in
+// the order and the count of stubs (see paging.go).
+func (st *Store) Put(s *tree.Session) {
+	old, ok := st.ByID[s.ID()]
+	if !ok {
+		st.Order = append(st.Order, s.ID())
+	} else if old != s {
+		switch {
+		case s.Paged != nil && old.Paged == nil:
+			st.Index.retain(old, s) // page.out: its documents stay
+		case old.Paged != nil && s.Paged == nil && st.Index.relink(old, s):
+			// paged in: the documents kept for it are its own
+		default:
+			st.unindex(old)
+		}
+		st.Views.Forget(old)
+		if old.Paged != nil {
+			st.Stubs--
+		}
+	}
+	if s.Paged != nil && old != s {
+		st.Stubs++
+	}
+	st.ByID[s.ID()] = s
+	st.indexSession(s)
+}
+
+// Session returns the session with id, or nil.
+func (st *Store) Session(id string) *tree.Session { return st.ByID[id] }
+
+// Touch stamps the session as updated and records the change by operation
+// op for persistence. from is the node count before the call.
+func (st *Store) Touch(s *tree.Session, from int, reset bool, op string) {
+	s.UpdatedAt = st.Timestamp()
+	st.MarkDirty(s, from, reset, op)
+}
+
+// SessionList builds the value of sessions; a paged-out session gives the
+// counts its stub keeps.
+func (st *Store) SessionList() []SessionSummary {
+	out := make([]SessionSummary, 0, len(st.Order))
+	for _, id := range st.Order {
+		s := st.ByID[id]
+		count, cursor := len(s.Nodes), s.NodeID(s.Cursor)
+		if s.Paged != nil {
+			count, cursor = s.Paged.NodeCount, s.Paged.Cursor
+		}
+		out = append(out, SessionSummary{
+			SessionID:    s.ID(),
+			Title:        s.Title,
+			NodeCount:    count,
+			Cursor:       tree.Nullable(cursor),
+			ActiveBranch: s.Active,
+			UpdatedAt:    s.UpdatedAt,
+			Tool:         s.Tool,
+			Project:      s.Project,
+		})
+	}
+	return out
+}
+
+// SessionSummary is one entry of the value of sessions.
+type SessionSummary struct {
+	SessionID    string  `json:"sessionId"`
+	Title        string  `json:"title"`
+	NodeCount    int     `json:"nodeCount"`
+	Cursor       *string `json:"cursor"`
+	ActiveBranch string  `json:"activeBranch"`
+	// UpdatedAt is as Status's: "" for an undated import.
+	UpdatedAt string `json:"updatedAt"`
+	// Tool is the format of the import that made the session ("codex",
+	// "claude-code", "chatgpt", …), Project the folder its conversation
+	// worked in (a coding agent's cwd); each left out when unknown.
+	Tool    string `json:"tool,omitempty"`
+	Project string `json:"project,omitempty"`
+}
