@@ -47,9 +47,13 @@ var layers = map[string][]string{
 	// change log, paging, the memory budget, the trash, imports and the
 	// search index, and the typed operations on them.
 	"core/internal/store": {"core/internal/jsonx", "core/internal/search", "core/internal/formats", "core/internal/cite", "core/internal/msgtext", "core/internal/treeview", "core/internal/importplan", "core/internal/entries", "core/internal/names", "core/internal/tree"},
+	// importer: the driver from the formats' conversations to the store's
+	// sessions: jobs in steps, merges into sessions imported before,
+	// folders of files, batches.
+	"core/internal/importer": {"core/internal/formats", "core/internal/importplan", "core/internal/jsonx", "core/internal/msgtext", "core/internal/names", "core/internal/store", "core/internal/tree"},
 	// benchdata: the benchmarks' corpora, imported by test files only.
 	"core/internal/benchdata": {"core/internal/jsonx"},
-	"core":                    {"core/internal/jsonx", "core/internal/search", "core/internal/formats", "core/internal/cite", "core/internal/msgtext", "core/internal/benchdata", "core/internal/tidy", "core/internal/treeview", "core/internal/importplan", "core/internal/entries", "core/internal/names", "core/internal/tree", "core/internal/store"},
+	"core":                    {"core/internal/jsonx", "core/internal/search", "core/internal/formats", "core/internal/cite", "core/internal/msgtext", "core/internal/benchdata", "core/internal/tidy", "core/internal/treeview", "core/internal/importplan", "core/internal/entries", "core/internal/names", "core/internal/tree", "core/internal/store", "core/internal/importer"},
 	"core/wire":               {"core", "core/internal/jsonx", "core/internal/benchdata"},
 	// protocolgen: the program go generate runs to write the JS side of
 	// the contract (js/protocol.js, blocks of js/sessiontree.d.ts).

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessiontree/sessiontree/core/internal/importer"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/sessiontree/sessiontree/core/internal/msgtext"
 	"github.com/sessiontree/sessiontree/core/internal/store"
@@ -187,10 +188,10 @@ func TestStubEntriesAndBatchFilesReadAsTheTaggedStructs(t *testing.T) {
 			Size int64  `json:"size"`
 		}
 		oldOK := json.Unmarshal([]byte(in), &old) == nil
-		var got []store.BatchFile
-		if assert.Equal(t, oldOK, readList(in, &got, store.ReadBatchFile), "files %s", in) && oldOK {
+		var got []importer.BatchFile
+		if assert.Equal(t, oldOK, readList(in, &got, importer.ReadBatchFile), "files %s", in) && oldOK {
 			for i := range old {
-				assert.Equal(t, store.BatchFile(old[i]), got[i], "files %s", in)
+				assert.Equal(t, importer.BatchFile(old[i]), got[i], "files %s", in)
 			}
 		}
 	}

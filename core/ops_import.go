@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sessiontree/sessiontree/core/internal/formats"
+	"github.com/sessiontree/sessiontree/core/internal/importer"
 	"github.com/sessiontree/sessiontree/core/internal/importplan"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/sessiontree/sessiontree/core/internal/store"
@@ -171,8 +172,8 @@ func opImport(st *Store, r *request) (any, *Error) {
 }
 
 func opImportBatches(st *Store, r *request) (any, *Error) {
-	var list []store.BatchFile
-	if !jsonx.ReadList(r.fields["files"], &list, store.ReadBatchFile) || !r.has("files") {
+	var list []importer.BatchFile
+	if !jsonx.ReadList(r.fields["files"], &list, importer.ReadBatchFile) || !r.has("files") {
 		return nil, tree.Invalidf("field \"files\" must be a list of {path, size} for operation \"import.batches\"")
 	}
 	var n int
@@ -189,7 +190,7 @@ func opImportBatches(st *Store, r *request) (any, *Error) {
 		files[i].Path, sizes[i] = formats.CleanPath(f.Path), f.Size
 	}
 	groups, skipped := formats.GroupFiles(files)
-	v := &store.ImportBatches{Batches: [][]int{}, Skipped: [][2]any{}}
+	v := &importer.ImportBatches{Batches: [][]int{}, Skipped: [][2]any{}}
 	for i, why := range skipped {
 		if why != "" {
 			v.Skipped = append(v.Skipped, [2]any{i, why})
@@ -214,5 +215,5 @@ func opImportReport(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return store.ImportReportOf(s, false, len(s.Nodes)), nil
+	return importer.ImportReportOf(s, false, len(s.Nodes)), nil
 }

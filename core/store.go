@@ -1,6 +1,9 @@
 package core
 
-import "github.com/sessiontree/sessiontree/core/internal/store"
+import (
+	"github.com/sessiontree/sessiontree/core/internal/importer"
+	"github.com/sessiontree/sessiontree/core/internal/store"
+)
 
 // Store holds every session of one page (or one process) and answers
 // requests through Call, Run and CallInternal (dispatch.go). Its typed
@@ -44,28 +47,28 @@ const (
 const PagedOut = store.PagedOut
 
 // NothingToImport is the reason of import data no format reads
-// (store.NothingToImport).
-const NothingToImport = store.NothingToImport
+// (importer.NothingToImport).
+const NothingToImport = importer.NothingToImport
 
 // Imports is a table of imports sent in slices and run in steps
-// (store.Imports).
-type Imports = store.Imports
+// (importer.Imports).
+type Imports = importer.Imports
 
 // NewImports returns an empty table of imports into st.
-func NewImports(st *Store) *Imports { return store.NewImports(st.Store) }
+func NewImports(st *Store) *Imports { return importer.NewImports(st.Store) }
 
 // The values of the typed operations and their options (see core/internal/store).
 type (
 	AppendOptions   = store.AppendOptions
 	ForkOptions     = store.ForkOptions
-	ImportJob       = store.ImportJob
-	ImportProgress  = store.ImportProgress
-	ImportResult    = store.ImportResult
-	ImportedSession = store.ImportedSession
-	ImportSkipped   = store.ImportSkipped
-	ImportFile      = store.ImportFile
-	FileSession     = store.FileSession
-	FilesResult     = store.FilesResult
+	ImportJob       = importer.ImportJob
+	ImportProgress  = importer.ImportProgress
+	ImportResult    = importer.ImportResult
+	ImportedSession = importer.ImportedSession
+	ImportSkipped   = importer.ImportSkipped
+	ImportFile      = importer.ImportFile
+	FileSession     = importer.FileSession
+	FilesResult     = importer.FilesResult
 	Export          = store.Export
 	SearchHit       = store.SearchHit
 	SearchResult    = store.SearchResult
@@ -78,15 +81,46 @@ type (
 )
 
 // ParseFileManifest reads the manifest and data of an import of several
-// files into their ImportFiles (store.ParseFileManifest); a bad manifest
+// files into their ImportFiles (importer.ParseFileManifest); a bad manifest
 // is INVALID_ARGUMENT naming the entry.
 func ParseFileManifest(manifest, data []byte) ([]ImportFile, *Error) {
-	return store.ParseFileManifest(manifest, data)
+	return importer.ParseFileManifest(manifest, data)
 }
 
 // DrainGroupNodes is the most nodes of one session a drained change
 // carries in one record (store.DrainGroupNodes).
 const DrainGroupNodes = store.DrainGroupNodes
+
+// Import reads an export (data: its bytes) in the named format ("" or
+// "auto" detects it) and adds one session per conversation
+// (importer.Import). The result reports the sessions made, the
+// conversations skipped and warnings for what was skipped or guessed. A
+// conversation that is already a session adds only the nodes the session
+// does not have, so a second import adds nothing. An import that yields no
+// session is INVALID_ARGUMENT; one that would grow a session not in memory
+// is PAGED_OUT, having added nothing.
+func (st *Store) Import(data []byte, format string) (*ImportResult, *Error) {
+	return importer.Import(st.Store, data, format)
+}
+
+// StartImport detects or looks up the format of data and returns a job
+// that reads it in steps (importer.StartImport, ImportJob). Errors are
+// INVALID_ARGUMENT: empty data, an unknown format name, a format that
+// cannot be detected, data that is not JSON or JSON lines (naming line and
+// column), data whose import would pass the memory budget.
+func (st *Store) StartImport(data []byte, format string) (*ImportJob, *Error) {
+	return importer.StartImport(st.Store, data, format)
+}
+
+// ImportFiles imports a set of files at once, as a coding agent or chat
+// app keeps them on disk (importer.ImportFiles): each group of files is
+// read, then every session found is added or grown. A file that cannot be
+// read is reported in Files and never fails the others; nothing is added
+// when no file gives a session (INVALID_ARGUMENT naming each file's
+// reason).
+func (st *Store) ImportFiles(files []ImportFile) (*FilesResult, *Error) {
+	return importer.ImportFiles(st.Store, files)
+}
 
 // ExportFormats returns the names of the formats export writes
 // (store.ExportFormats).

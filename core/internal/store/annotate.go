@@ -8,5 +8,5 @@ func (st *Store) AddAnnotation(s *tree.Session, a *tree.Annotation, op string) {
 	from := len(s.Annotations)
 	s.Annotate(a)
 	st.Touch(s, len(s.Nodes), false, op)
-	st.markAnnotated(s, from)
+	st.MarkAnnotated(s, from)
 }

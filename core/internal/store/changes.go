@@ -109,9 +109,9 @@ func (d *dirtyMark) appendErased(b []byte) []byte {
 	return append(b, `,"erased":true,"reset":false,"from":0,"count":0,"annotationFrom":0,"annotationCount":0,"meta":null}`+"\n"...)
 }
 
-// markAnnotated records that session s gained annotations; from is the
+// MarkAnnotated records that session s gained annotations; from is the
 // number it had before the call. Call it after markDirty (or touch).
-func (st *Store) markAnnotated(s *tree.Session, from int) {
+func (st *Store) MarkAnnotated(s *tree.Session, from int) {
 	if !st.track {
 		return
 	}

@@ -24,9 +24,9 @@ import (
 // names and repeats the call, so no public caller ever sees it.
 const PagedOut tree.Code = "PAGED_OUT"
 
-// pageFault records that the call needed session id, which is a stub, and
+// PageFault records that the call needed session id, which is a stub, and
 // returns the PagedOut error to fail it with.
-func (st *Store) pageFault(ids ...string) *tree.Error {
+func (st *Store) PageFault(ids ...string) *tree.Error {
 	for _, id := range ids {
 		if !st.Faulted[id] {
 			if st.Faulted == nil {
@@ -173,44 +173,4 @@ func (st *Store) PageStubOf(list []StubEntry) (int, *tree.Error) {
 		}
 	}
 	return st.Stubs, nil
-}
-
-// importPaged reports the stubs the commits of j would reach (the session
-// of each conversation's id, and the "<id>-N" it may be renamed to), as a
-// PagedOut error, or nil when there are none: checked before the first
-// commit, so an import that needs a paged-out session changes nothing.
-func (j *ImportJob) importPaged() *tree.Error {
-	st := j.st
-	if st.Stubs == 0 {
-		return nil
-	}
-	var ids []string
-	for _, s := range j.kept {
-		into := st.ByID[s.ID()]
-		if into == nil {
-			continue
-		}
-		if into.Paged != nil {
-			ids = append(ids, s.ID())
-			continue
-		}
-		if len(into.Nodes) == 0 || len(s.Nodes) == 0 || sharesNode(into, s) {
-			continue
-		}
-		for n := 2; ; n++ {
-			next := st.ByID[s.ID()+"-"+string(jsonx.AppendInt(nil, n))]
-			if next == nil {
-				break
-			}
-			if next.Paged != nil {
-				ids = append(ids, next.ID())
-			} else if sharesNode(next, s) {
-				break
-			}
-		}
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	return st.pageFault(ids...)
 }

@@ -99,7 +99,7 @@ func (st *Store) Searchable(filtered bool) *tree.Error {
 		return tree.Invalidf("a search across every session is refused: it would load the %d sessions not in memory (%d nodes) at once, about %d bytes of memory, and with the %d bytes in use that passes the memory budget of %d bytes (init option memoryBudget); search within one session (field \"sessionId\"); nothing was changed",
 			len(ids), nodes, int64(nodes)*LoadedNodeBytes, st.InUse(), st.budget)
 	}
-	return st.pageFault(ids...)
+	return st.PageFault(ids...)
 }
 
 // LoadedNodeBytes is the memory a stored node takes once its session is
@@ -216,7 +216,7 @@ func (st *Store) RunSearch(q *SearchRequest) (SearchResult, *tree.Error) {
 	}
 	found := ix.Search(search.Query{Text: q.Query, Limit: q.Limit, Rest: st.rest(q.Session)}, keep, text, func(a, b uint32) bool { return owners[a].Session.ID() < owners[b].Session.ID() })
 	if len(paged) > 0 {
-		return SearchResult{}, st.pageFault(paged...)
+		return SearchResult{}, st.PageFault(paged...)
 	}
 	res := SearchResult{Hits: make([]SearchHit, 0, len(found.Hits)), Total: found.Total}
 	for _, h := range found.Hits {

@@ -140,7 +140,7 @@ func (st *Store) DrawSessionID() string {
 func (st *Store) Lookup(id string) (*tree.Session, *tree.Error) {
 	if s := st.ByID[id]; s != nil {
 		if s.Paged != nil {
-			return nil, st.pageFault(id)
+			return nil, st.PageFault(id)
 		}
 		return s, nil
 	}

@@ -1,4 +1,4 @@
-package store
+package importer
 
 import (
 	"math"
@@ -7,6 +7,7 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/formats"
 	"github.com/sessiontree/sessiontree/core/internal/importplan"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/store"
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
@@ -44,7 +45,7 @@ type FileSession struct {
 // Files and its warnings, never fails the others; nothing is added when no
 // file gives a session (INVALID_ARGUMENT naming each file's reason, in its
 // message and one by one in its Files).
-func (st *Store) ImportFiles(files []ImportFile) (*FilesResult, *tree.Error) {
+func ImportFiles(st *store.Store, files []ImportFile) (*FilesResult, *tree.Error) {
 	res := &FilesResult{Sessions: []FileSession{}, Skipped: []ImportSkipped{}, Warnings: []formats.Warning{}, Files: []tree.FileReport{}}
 	for i := range files {
 		files[i].Path = formats.CleanPath(files[i].Path)
@@ -60,7 +61,7 @@ func (st *Store) ImportFiles(files []ImportFile) (*FilesResult, *tree.Error) {
 	var jobs []*ImportJob
 	var owners []formats.FileGroup
 	for _, g := range groups {
-		j, err := st.readGroup(files, g)
+		j, err := readGroup(st, files, g)
 		if err != nil {
 			for _, k := range g.Files {
 				reports[files[k].Path].Skipped = err.Message
@@ -135,7 +136,7 @@ func importFilesPaged(jobs []*ImportJob) *tree.Error {
 // readGroup reads one group into a job whose sessions are ready to add: a
 // single file through StartImport and its steps, a folder layout through
 // its reader.
-func (st *Store) readGroup(files []ImportFile, g formats.FileGroup) (*ImportJob, *tree.Error) {
+func readGroup(st *store.Store, files []ImportFile, g formats.FileGroup) (*ImportJob, *tree.Error) {
 	var convs []formats.Conversation
 	var warns, encodings []formats.Warning
 	for _, k := range g.Files {
@@ -153,7 +154,7 @@ func (st *Store) readGroup(files []ImportFile, g formats.FileGroup) (*ImportJob,
 	name := g.Layout
 	switch g.Layout {
 	case "file":
-		j, err := st.startImport(files[g.Files[0]].Data, "auto", ImportJobGrowth)
+		j, err := startImport(st, files[g.Files[0]].Data, "auto", store.ImportJobGrowth)
 		if err != nil {
 			return nil, err
 		}
@@ -266,4 +267,44 @@ func ParseFileManifest(manifest, data []byte) ([]ImportFile, *tree.Error) {
 		return nil, tree.Invalidf("the file list's sizes add up to %d bytes, but %d were given", pos, len(data))
 	}
 	return files, nil
+}
+
+// importPaged reports the stubs the commits of j would reach (the session
+// of each conversation's id, and the "<id>-N" it may be renamed to), as a
+// PagedOut error, or nil when there are none: checked before the first
+// commit, so an import that needs a paged-out session changes nothing.
+func (j *ImportJob) importPaged() *tree.Error {
+	st := j.st
+	if st.Stubs == 0 {
+		return nil
+	}
+	var ids []string
+	for _, s := range j.kept {
+		into := st.ByID[s.ID()]
+		if into == nil {
+			continue
+		}
+		if into.Paged != nil {
+			ids = append(ids, s.ID())
+			continue
+		}
+		if len(into.Nodes) == 0 || len(s.Nodes) == 0 || sharesNode(into, s) {
+			continue
+		}
+		for n := 2; ; n++ {
+			next := st.ByID[s.ID()+"-"+string(jsonx.AppendInt(nil, n))]
+			if next == nil {
+				break
+			}
+			if next.Paged != nil {
+				ids = append(ids, next.ID())
+			} else if sharesNode(next, s) {
+				break
+			}
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	return st.PageFault(ids...)
 }

@@ -1,4 +1,4 @@
-package store
+package importer
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/importplan"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/sessiontree/sessiontree/core/internal/names"
+	"github.com/sessiontree/sessiontree/core/internal/store"
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
@@ -37,8 +38,8 @@ func validateImported(raw tree.RawMessage, what string, written bool) (tree.RawM
 // branch "main"; every other child of a branch point opens an
 // automatically named branch. Its times are the data's (see session): a
 // conversation that gives none is undated.
-func (st *Store) buildImported(c formats.Conversation) (*tree.Session, []formats.Warning, *tree.Error) {
-	id, warns := st.importNames(&c)
+func buildImported(st *store.Store, c formats.Conversation) (*tree.Session, []formats.Warning, *tree.Error) {
+	id, warns := importNames(st, &c)
 	t := &importTree{importplan.Tree{ID: id, Warnings: warns}}
 	t.Fallback = importplan.UnixTime(c.Created)
 	if len(c.Records) == 0 {
@@ -231,7 +232,7 @@ func (t *importTree) linkSource(s *tree.Session, c *formats.Conversation) {
 // own; a generated one when it has none; a derived one, with a warning,
 // when NameProblem refuses its own) and the warnings of renaming its
 // unusable message ids (names.RenameUnusableNodeIDs).
-func (st *Store) importNames(c *formats.Conversation) (string, []formats.Warning) {
+func importNames(st *store.Store, c *formats.Conversation) (string, []formats.Warning) {
 	id := c.ID
 	if id == "" {
 		id = st.DrawSessionID()

@@ -1,4 +1,4 @@
-package store
+package importer
 
 import (
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"

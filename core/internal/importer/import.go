@@ -1,4 +1,4 @@
-package store
+package importer
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/importplan"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/sessiontree/sessiontree/core/internal/msgtext"
+	"github.com/sessiontree/sessiontree/core/internal/store"
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
@@ -65,8 +66,8 @@ type ImportSkipped struct {
 // grew adds its new turns (see ImportedSession.Existing). An import that
 // yields no session is an error (INVALID_ARGUMENT). Import is
 // StartImport, Step until done, then Finish.
-func (st *Store) Import(data []byte, format string) (*ImportResult, *tree.Error) {
-	job, err := st.StartImport(data, format)
+func Import(st *store.Store, data []byte, format string) (*ImportResult, *tree.Error) {
+	job, err := StartImport(st, data, format)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +110,7 @@ type ImportJob struct {
 	// paged-out session (see importPaged), until the next Step.
 	blocked *tree.Error
 
-	st    *Store
+	st    *store.Store
 	data  []byte
 	im    *formats.Importer
 	shape byte
@@ -145,13 +146,13 @@ type ImportJob struct {
 // unknown format name, a format that cannot be detected, data that is not
 // JSON or JSON lines (naming line and column), data whose import would
 // pass the memory budget (see CheckMemory: nothing is read).
-func (st *Store) StartImport(data []byte, format string) (*ImportJob, *tree.Error) {
-	return st.startImport(data, format, ImportGrowth)
+func StartImport(st *store.Store, data []byte, format string) (*ImportJob, *tree.Error) {
+	return startImport(st, data, format, store.ImportGrowth)
 }
 
 // startImport is StartImport with the import's estimated growth per byte
 // of data: ImportGrowth, or ImportJobGrowth for a job of Imports.
-func (st *Store) startImport(data []byte, format string, growth int) (*ImportJob, *tree.Error) {
+func startImport(st *store.Store, data []byte, format string, growth int) (*ImportJob, *tree.Error) {
 	data, encoding := importplan.ToUTF8(data) // a BOM, or UTF-16 text: see importplan.ToUTF8
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
@@ -421,7 +422,7 @@ func (j *ImportJob) build(c formats.Conversation) {
 		j.skip(c.ID, c.Title, c.Skip)
 		return
 	}
-	s, warns, err := j.st.buildImported(c)
+	s, warns, err := buildImported(j.st, c)
 	j.warn(warns)
 	if err != nil {
 		j.skip(c.ID, c.Title, err.Message)

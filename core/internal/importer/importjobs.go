@@ -1,6 +1,9 @@
-package store
+package importer
 
-import "github.com/sessiontree/sessiontree/core/internal/tree"
+import (
+	"github.com/sessiontree/sessiontree/core/internal/store"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
+)
 
 // Imports holds one store's sliced imports for a caller that must never
 // block for long and names things by number (the wasm binding, whose
@@ -14,14 +17,14 @@ import "github.com/sessiontree/sessiontree/core/internal/tree"
 // reported by an ok of false, never by a panic. Make one with NewImports;
 // like Store, it is not safe for concurrent use.
 type Imports struct {
-	st      *Store
+	st      *store.Store
 	Last    int                // the last id given out
 	Buffers map[int][]byte     // texts arriving in slices
 	jobs    map[int]*ImportJob // imports started and not yet finished or cancelled
 }
 
 // NewImports returns an empty table of imports into st.
-func NewImports(st *Store) *Imports {
+func NewImports(st *store.Store) *Imports {
 	return &Imports{st: st, Buffers: map[int][]byte{}, jobs: map[int]*ImportJob{}}
 }
 
@@ -35,7 +38,7 @@ const maxBufferHint = 1 << 30
 // (sizeHint for the buffer, plus the import's growth, ImportJobGrowth) is
 // refused with INVALID_ARGUMENT before anything is allocated.
 func (im *Imports) NewBuffer(sizeHint int) (int, *tree.Error) {
-	if err := im.st.Reserve("import buffer", max(sizeHint, 0), max(sizeHint, 0), ImportJobGrowth); err != nil {
+	if err := im.st.Reserve("import buffer", max(sizeHint, 0), max(sizeHint, 0), store.ImportJobGrowth); err != nil {
 		return 0, err
 	}
 	im.Last++
@@ -99,7 +102,7 @@ func (im *Imports) PutBack(id int, data []byte) {
 // checks it (StartImport's ImportGrowth refused a buffer NewBuffer had
 // made for any file over about 235 MB under the default budget).
 func (im *Imports) Start(data []byte, format string) (job, total int, err *tree.Error) {
-	j, err := im.st.startImport(data, format, ImportJobGrowth)
+	j, err := startImport(im.st, data, format, store.ImportJobGrowth)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -147,7 +150,7 @@ func (im *Imports) Finish(job int) (res *ImportResult, found bool, err *tree.Err
 	}
 	delete(im.jobs, job)
 	res, err = j.Finish()
-	if err != nil && err.Code == PagedOut {
+	if err != nil && err.Code == store.PagedOut {
 		im.jobs[job] = j // unchanged: finished again once the sessions are loaded
 	}
 	return res, true, err

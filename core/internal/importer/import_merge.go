@@ -1,4 +1,4 @@
-package store
+package importer
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/sessiontree/sessiontree/core/internal/formats"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/store"
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
@@ -66,7 +67,7 @@ func (j *ImportJob) commit(s *tree.Session) {
 		// browser): the import goes to the first "<id>-N" that holds this
 		// one already (a second import adds nothing), else to a free one.
 		from := s.ID()
-		into, exists = st.importTarget(s)
+		into, exists = importTarget(st, s)
 		j.res.Warnings = append(j.res.Warnings, formats.Warning{SessionID: s.ID(), Message: jsonx.Sprintf(
 			"session %q already holds another conversation (no node in common with this one); it is imported as session %q", from, s.ID())})
 		j.perWarn[s.ID()]++
@@ -76,7 +77,7 @@ func (j *ImportJob) commit(s *tree.Session) {
 	// own, and it imports as itself (no import record).
 	fromTool := j.res.Format != "snapshot"
 	if exists {
-		added = st.mergeImported(into, s, fromTool)
+		added = mergeImported(st, into, s, fromTool)
 		s = into
 	} else {
 		if fromTool {
@@ -118,7 +119,7 @@ func ImportReportOf(s *tree.Session, existing bool, added int) ImportedSession {
 // their annotations, are left as they are, even where the data now
 // differs: what was imported is append-only, and a label the user set
 // stays.
-func (st *Store) mergeImported(s, im *tree.Session, record bool) int {
+func mergeImported(st *store.Store, s, im *tree.Session, record bool) int {
 	from := len(s.Nodes)
 	for _, n := range im.Nodes {
 		if _, ok := s.Index[n.ID]; ok {
@@ -152,7 +153,7 @@ func (st *Store) mergeImported(s, im *tree.Session, record bool) int {
 			s.Annotate(&c)
 		}
 	}
-	st.followImport(s, im, from, record)
+	followImport(st, s, im, from, record)
 	if added == 0 && afrom == len(s.Annotations) && cursor == s.Cursor {
 		return 0 // nothing new: the session is left exactly as it was
 	}
@@ -160,7 +161,7 @@ func (st *Store) mergeImported(s, im *tree.Session, record bool) int {
 		s.UpdatedAt = im.UpdatedAt
 	}
 	st.MarkDirty(s, from, false, "import")
-	st.markAnnotated(s, afrom)
+	st.MarkAnnotated(s, afrom)
 	return added
 }
 
@@ -176,7 +177,7 @@ func (st *Store) mergeImported(s, im *tree.Session, record bool) int {
 // before they were kept) the file's cursor moved when it is a node just
 // added, and only the path rule applies. With record, the file's cursor is
 // then recorded, unless the record already says it.
-func (st *Store) followImport(s, im *tree.Session, from int, record bool) {
+func followImport(st *store.Store, s, im *tree.Session, from int, record bool) {
 	cur, ok := s.Index[im.NodeID(im.Cursor)]
 	if !ok {
 		return
@@ -220,7 +221,7 @@ func sharesNode(s, im *tree.Session) bool {
 // importTarget renames im, whose id another conversation holds, to the
 // first "<id>-N" (N from 2) that is free or holds a node of im, and
 // returns that session when it exists.
-func (st *Store) importTarget(im *tree.Session) (*tree.Session, bool) {
+func importTarget(st *store.Store, im *tree.Session) (*tree.Session, bool) {
 	base := im.ID()
 	for n := 2; ; n++ {
 		id := base + "-" + string(jsonx.AppendInt(nil, n))
