@@ -51,9 +51,12 @@ var layers = map[string][]string{
 	// sessions: jobs in steps, merges into sessions imported before,
 	// folders of files, batches.
 	"core/internal/importer": {"core/internal/formats", "core/internal/importplan", "core/internal/jsonx", "core/internal/msgtext", "core/internal/names", "core/internal/store", "core/internal/tree"},
+	// command: the text commands (/tree jump …), parsed and run over the
+	// store's typed operations, never through JSON.
+	"core/internal/command": {"core/internal/formats", "core/internal/jsonx", "core/internal/msgtext", "core/internal/names", "core/internal/store", "core/internal/tree"},
 	// benchdata: the benchmarks' corpora, imported by test files only.
 	"core/internal/benchdata": {"core/internal/jsonx"},
-	"core":                    {"core/internal/jsonx", "core/internal/search", "core/internal/formats", "core/internal/cite", "core/internal/msgtext", "core/internal/benchdata", "core/internal/tidy", "core/internal/treeview", "core/internal/importplan", "core/internal/entries", "core/internal/names", "core/internal/tree", "core/internal/store", "core/internal/importer"},
+	"core":                    {"core/internal/jsonx", "core/internal/search", "core/internal/formats", "core/internal/cite", "core/internal/msgtext", "core/internal/benchdata", "core/internal/tidy", "core/internal/treeview", "core/internal/importplan", "core/internal/entries", "core/internal/names", "core/internal/tree", "core/internal/store", "core/internal/importer", "core/internal/command"},
 	"core/wire":               {"core", "core/internal/jsonx", "core/internal/benchdata"},
 	// protocolgen: the program go generate runs to write the JS side of
 	// the contract (js/protocol.js, blocks of js/sessiontree.d.ts).

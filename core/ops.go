@@ -77,16 +77,6 @@ func opBranches(st *Store, r *request) (any, *Error) {
 	return s.BranchList(), nil
 }
 
-// Branches lists the session's branches in order of creation (the value
-// of "branches"), or SESSION_NOT_FOUND, INVALID_ARGUMENT.
-func (st *Store) Branches(sessionID string) ([]BranchInfo, error) {
-	s, err := st.LiveSession(sessionID)
-	if err != nil {
-		return nil, err
-	}
-	return s.BranchList(), nil
-}
-
 func opJump(st *Store, r *request) (any, *Error) {
 	s, i, err := r.sessionNode(st)
 	if err != nil {

@@ -404,3 +404,13 @@ func (st *Store) LoadSnapshot(sessionID string, snapshot []byte) (tree.Status, e
 	}
 	return s.Status(), nil
 }
+
+// Branches lists the session's branches in order of creation (the value
+// of "branches"), or SESSION_NOT_FOUND, INVALID_ARGUMENT.
+func (st *Store) Branches(sessionID string) ([]tree.BranchInfo, error) {
+	s, err := st.LiveSession(sessionID)
+	if err != nil {
+		return nil, err
+	}
+	return s.BranchList(), nil
+}

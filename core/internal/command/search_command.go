@@ -1,17 +1,19 @@
-package core
+package command
 
 import (
 	"strings"
 	"unicode/utf16"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/store"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // cmdSearch answers `/tree search <query>`: the search operation within the
 // command's session; text is one line per hit, the matched characters
 // between « and ».
-func cmdSearch(st *Store, c *cmdCall) (*CommandResult, *Error) {
-	res, err := st.Search(c.args[0], SearchOptions{SessionID: c.sessionID})
+func cmdSearch(st *store.Store, c *Call) (*Result, *tree.Error) {
+	res, err := st.Search(c.args[0], store.SearchOptions{SessionID: c.SessionID})
 	if err != nil {
 		return nil, typedErr(err)
 	}
@@ -25,7 +27,7 @@ func cmdSearch(st *Store, c *cmdCall) (*CommandResult, *Error) {
 	case res.Total > len(res.Hits):
 		jsonx.Fprintf(&b, "(%d of %d hits)\n", len(res.Hits), res.Total)
 	}
-	return &CommandResult{Text: b.String(), Data: res}, nil
+	return &Result{Text: b.String(), Data: res}, nil
 }
 
 // markRanges returns snippet with each [start, end) range (UTF-16 code
