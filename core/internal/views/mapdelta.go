@@ -1,4 +1,4 @@
-package core
+package views
 
 import "github.com/sessiontree/sessiontree/core/internal/jsonx"
 
@@ -23,27 +23,27 @@ import "github.com/sessiontree/sessiontree/core/internal/jsonx"
 // revision that is not a string (INVALID_ARGUMENT). What a revision names
 // and which segments grew are treeview.Map's (Revision, DeltaFrom, Grown).
 
-// mapDelta is the value of map given a current revision: the segments
+// MapDelta is the value of map given a current revision: the segments
 // grown since node count `from`, and the marks.
-type mapDelta struct {
-	mapValue
-	from int
+type MapDelta struct {
+	Map
+	From int
 }
 
 // AppendJSON appends the delta's JSON encoding (see the comment above) to b.
-func (v *mapDelta) AppendJSON(b []byte) []byte {
-	s, m := v.s, v.m
+func (v *MapDelta) AppendJSON(b []byte) []byte {
+	s, m := v.Session, v.Layout
 	branches, _, tips := v.branchTable()
 	b = v.appendHead(b, `,"delta":true,"count":`)
 	b = append(b, `,"changed":[`...)
-	for k, seg := range m.Grown(v.from, len(s.Nodes)) {
+	for k, seg := range m.Grown(v.From, len(s.Nodes)) {
 		if k > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '[')
 		b = jsonx.AppendInt(b, int(m.VisOf[seg]))
 		b = append(b, ',')
-		b = jsonx.AppendInt(b, int(m.Length(v.t, seg)))
+		b = jsonx.AppendInt(b, int(m.Length(v.Tree, seg)))
 		b = append(b, ',')
 		b = jsonx.AppendString(b, s.Nodes[m.Last[seg]].ID)
 		b = append(b, ']')
@@ -60,6 +60,6 @@ func (v *mapDelta) AppendJSON(b []byte) []byte {
 	b = append(b, ']')
 	b = v.appendMarks(b)
 	b = appendTips(b, tips)
-	b = appendFamilyMarks(b, v.forks, v.source)
+	b = appendFamilyMarks(b, v.Forks, v.Source)
 	return append(b, '}')
 }

@@ -1,6 +1,9 @@
-package core
+package views
 
-import "github.com/sessiontree/sessiontree/core/internal/tree"
+import (
+	"github.com/sessiontree/sessiontree/core/internal/store"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
+)
 
 // The family of a session: the sessions linked to it by source records
 // (source.go), up to the root ancestor and down to every descendant, as a
@@ -50,44 +53,9 @@ type FamilyEdge struct {
 	Kind            string  `json:"kind"`
 }
 
-// opFamily answers {"operation":"family","sessionId":…}: the session's
-// Family. SESSION_NOT_FOUND when the session is not in the store.
-func opFamily(st *Store, r *request) (any, *Error) {
-	id, err := r.sessionID()
-	if err != nil {
-		return nil, err
-	}
-	if st.ByID[id] == nil {
-		return nil, tree.Errorf(SessionNotFound, "session %q does not exist", id)
-	}
-	children := st.familyChildren()
-	root := st.familyRoot(id)
-	f := &Family{SessionID: id, Root: root}
-	seen := map[string]bool{root: true}
-	for queue := []string{root}; len(queue) > 0; queue = queue[1:] {
-		cur := queue[0]
-		f.Members = append(f.Members, st.familyMember(cur))
-		if cur != root {
-			f.Edges = append(f.Edges, st.familyEdge(cur))
-		}
-		for _, c := range children[cur] {
-			if seen[c] {
-				continue
-			}
-			if len(seen) == MaxFamilyMembers {
-				f.Truncated = true
-				break
-			}
-			seen[c] = true
-			queue = append(queue, c)
-		}
-	}
-	return f, nil
-}
-
-// familyChildren maps each source session id to the sessions made from it
+// FamilyChildren maps each source session id to the sessions made from it
 // (store order); sources not in the store are keys too.
-func (st *Store) familyChildren() map[string][]string {
+func FamilyChildren(st *store.Store) map[string][]string {
 	children := map[string][]string{}
 	for _, id := range st.Order {
 		if s := st.ByID[id]; s != nil && s.Source != nil && s.Source.SessionID != id {
@@ -97,10 +65,10 @@ func (st *Store) familyChildren() map[string][]string {
 	return children
 }
 
-// familyRoot follows source links up from id while they lead to a session
+// FamilyRoot follows source links up from id while they lead to a session
 // not seen yet and returns the topmost: a session without a source, a
 // missing one, or where a cycle closes.
-func (st *Store) familyRoot(id string) string {
+func FamilyRoot(st *store.Store, id string) string {
 	seen := map[string]bool{id: true}
 	for {
 		s := st.ByID[id]
@@ -112,8 +80,8 @@ func (st *Store) familyRoot(id string) string {
 	}
 }
 
-// familyMember describes session id (Missing when it is not in the store).
-func (st *Store) familyMember(id string) FamilyMember {
+// FamilyMemberOf describes session id (Missing when it is not in the store).
+func FamilyMemberOf(st *store.Store, id string) FamilyMember {
 	s := st.ByID[id]
 	if s == nil {
 		return FamilyMember{SessionID: id, Missing: true}
@@ -125,10 +93,10 @@ func (st *Store) familyMember(id string) FamilyMember {
 	return FamilyMember{SessionID: id, Title: s.Title, NodeCount: n}
 }
 
-// familyEdge is the link of session id (in the store, with a source) to
+// FamilyEdgeOf is the link of session id (in the store, with a source) to
 // its source. An import's link without a node gets the node the two
 // sessions last share, when both are in memory (see forkPoint).
-func (st *Store) familyEdge(id string) FamilyEdge {
+func FamilyEdgeOf(st *store.Store, id string) FamilyEdge {
 	s := st.ByID[id]
 	e := FamilyEdge{SessionID: id, ParentSessionID: s.Source.SessionID, Kind: s.Source.Via}
 	node := s.Source.NodeID
@@ -146,7 +114,7 @@ func (st *Store) familyEdge(id string) FamilyEdge {
 // node a copying fork (Pi's, Codex's: the
 // new file repeats the path it was forked from, ids and all) left the
 // parent at. "" when either is not in memory or they share no id.
-func forkPoint(parent, child *Session) string {
+func forkPoint(parent, child *tree.Session) string {
 	if parent == nil || parent.Paged != nil || child.Paged != nil {
 		return ""
 	}
@@ -165,7 +133,7 @@ func forkPoint(parent, child *Session) string {
 
 // forkPointOf returns forkPoint(parent, child) for child's link l, kept
 // while both sessions have the node counts it was found at.
-func forkPointOf(l *tree.SourceLink, parent, child *Session) string {
+func forkPointOf(l *tree.SourceLink, parent, child *tree.Session) string {
 	if parent == nil || parent.Paged != nil || child.Paged != nil {
 		return ""
 	}
@@ -176,6 +144,6 @@ func forkPointOf(l *tree.SourceLink, parent, child *Session) string {
 }
 
 // sameNode reports whether a and b are the same record of two sessions.
-func sameNode(a, b *Node) bool {
+func sameNode(a, b *tree.Node) bool {
 	return a.Kind == b.Kind && a.Timestamp == b.Timestamp && string(a.Message) == string(b.Message)
 }

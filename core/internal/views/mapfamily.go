@@ -1,7 +1,9 @@
-package core
+package views
 
 import (
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/store"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 	"github.com/sessiontree/sessiontree/core/internal/treeview"
 )
 
@@ -29,14 +31,14 @@ type mapFork struct {
 	kind      string
 }
 
-// mapForks places the sessions whose source is s at the nodes of s they
+// MapForks places the sessions whose source is s at the nodes of s they
 // were made at on m, s's map (t its tree), in store order; a link whose node s does not have (or
 // that no node names: an import whose sessions are not both in memory)
 // is left out.
-func (st *Store) mapForks(s *Session, t *treeview.Tree, m *treeview.Map) []mapFork {
+func MapForks(st *store.Store, s *tree.Session, t *treeview.Tree, m *treeview.Map) []mapFork {
 	var forks []mapFork
-	for _, id := range st.familyChildren()[s.ID()] {
-		e := st.familyEdge(id)
+	for _, id := range FamilyChildren(st)[s.ID()] {
+		e := FamilyEdgeOf(st, id)
 		if e.NodeID == nil {
 			continue
 		}
@@ -53,13 +55,13 @@ func (st *Store) mapForks(s *Session, t *treeview.Tree, m *treeview.Map) []mapFo
 	return forks
 }
 
-// mapSource places the node s was made at on s's own map m (t its tree): nil when s has
+// MapSource places the node s was made at on s's own map m (t its tree): nil when s has
 // no source, or its node is unknown or not in s (an SDK fork with new ids).
-func (st *Store) mapSource(s *Session, t *treeview.Tree, m *treeview.Map) *mapFork {
+func MapSource(st *store.Store, s *tree.Session, t *treeview.Tree, m *treeview.Map) *mapFork {
 	if s.Source == nil || s.Source.SessionID == s.ID() {
 		return nil
 	}
-	e := st.familyEdge(s.ID())
+	e := FamilyEdgeOf(st, s.ID())
 	if e.NodeID == nil {
 		return nil
 	}

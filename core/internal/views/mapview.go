@@ -1,74 +1,27 @@
-package core
+package views
 
 import (
 	"math"
 	"strconv"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/tree"
 	"github.com/sessiontree/sessiontree/core/internal/treeview"
 )
 
-// opMap answers "map": the session as a tidy tree of segments (runs of
-// nodes without a fork, see treeview.Map) laid out by tidy.Layout, in
-// columns, one entry per visible segment in segment order (parents
-// first):
-//
-//	{"sessionId","nodeCount":N,"count":S,"width":W,"height":H,
-//	 "branches":[names],
-//	 "parent":[S segment indexes, −1 for a root],
-//	 "x":[S numbers: layout units, 0 … W],"y":[S depths in segments, 0 … H],
-//	 "length":[S node counts],"first":[S node ids],"last":[S node ids],
-//	 "branch":[S indexes into branches],
-//	 "flags":[S bit sets: 1 on the cursor's path, 2 on the preferred path,
-//	          4 a hidden subtree drawn collapsed (treeview.SegOnPath, …)],
-//	 "hidden":[[segment, nodes in the hidden subtree]…],
-//	 "cursor":{"segment","offset","nodeId"}|null,
-//	 "preferred":{"segment","offset","nodeId"}|null,
-//	 "labels":[[segment, offset, label]…],"tips":[[segment, offset, branch index]…],
-//	 "forks":[[segment, offset, sessionId, kind]…],"source":{…}|null}
-//
-// forks and source place the family on the map (mapfamily.go).
-//
-// A node is addressed by its segment and its offset in it (0 is "first",
-// length−1 is "last"); the nodes of a segment are consecutive rows of
-// tree.rows, so a view finds their ids there. A mark inside a hidden
-// subtree is placed at the end of the collapsed segment. Errors: those of
-// "sessionId" (INVALID_ARGUMENT, SESSION_NOT_FOUND).
-//
-// The layout is kept by the store, by session (mapOf): an answer after
-// appends that only extend runs costs O(segments), without a walk over
-// the nodes.
-func opMap(st *Store, r *request) (any, *Error) {
-	s, err := r.existing(st)
-	if err != nil {
-		return nil, err
-	}
-	since, err := r.optStr("revision")
-	if err != nil {
-		return nil, err
-	}
-	t := s.ViewTree()
-	m := st.MapOf(s, t)
-	v := mapValue{s: s, t: t, m: m, forks: st.mapForks(s, t, m), source: st.mapSource(s, t, m)}
-	if from, ok := m.DeltaFrom(since, len(s.Nodes)); ok {
-		return &mapDelta{v, from}, nil
-	}
-	return &v, nil
-}
-
-// mapValue is the value of map; it writes itself into the reply.
-type mapValue struct {
-	s      *Session
-	t      *treeview.Tree // s's tree, as m read it
-	m      *treeview.Map
-	forks  []mapFork // mapfamily.go
-	source *mapFork
+// Map is the value of map; it writes itself into the reply.
+type Map struct {
+	Session *tree.Session
+	Tree    *treeview.Tree // s's tree, as m read it
+	Layout  *treeview.Map
+	Forks   []mapFork // mapfamily.go
+	Source  *mapFork
 }
 
 // AppendJSON appends the map's JSON encoding (see opMap) to b.
-func (v *mapValue) AppendJSON(b []byte) []byte {
+func (v *Map) AppendJSON(b []byte) []byte {
 	branches, branchCol, tips := v.branchTable()
-	width, height := v.m.Size()
+	width, height := v.Layout.Size()
 	b = v.appendHead(b, `,"count":`)
 	b = append(b, `,"width":`...)
 	b = appendUnits(b, width)
@@ -78,14 +31,14 @@ func (v *mapValue) AppendJSON(b []byte) []byte {
 	b = v.appendColumns(b, branchCol)
 	b = v.appendMarks(b)
 	b = appendTips(b, tips)
-	b = appendFamilyMarks(b, v.forks, v.source)
+	b = appendFamilyMarks(b, v.Forks, v.Source)
 	return append(b, '}')
 }
 
 // appendHead appends {"sessionId","nodeCount","revision", then sep and
 // the visible segments' count: the start of a whole map and of a delta.
-func (v *mapValue) appendHead(b []byte, sep string) []byte {
-	s, m := v.s, v.m
+func (v *Map) appendHead(b []byte, sep string) []byte {
+	s, m := v.Session, v.Layout
 	b = append(b, `{"sessionId":`...)
 	b = jsonx.AppendString(b, s.ID())
 	b = append(b, `,"nodeCount":`...)
@@ -99,8 +52,8 @@ func (v *mapValue) appendHead(b []byte, sep string) []byte {
 // branchTable names the branches of the answer: each visible segment's
 // branch index (in segment order, so the same layout always numbers them
 // alike), then each branch tip's [segment, offset, branch index].
-func (v *mapValue) branchTable() (*treeview.Names, []int32, [][3]int32) {
-	s, m := v.s, v.m
+func (v *Map) branchTable() (*treeview.Names, []int32, [][3]int32) {
+	s, m := v.Session, v.Layout
 	branches := treeview.NewNames()
 	branchCol := make([]int32, len(m.Vis))
 	for k, seg := range m.Vis {
@@ -109,7 +62,7 @@ func (v *mapValue) branchTable() (*treeview.Names, []int32, [][3]int32) {
 	var tips [][3]int32
 	for _, br := range s.Branches {
 		if br.Tip >= 0 {
-			seg, off := m.Place(v.t, br.Tip)
+			seg, off := m.Place(v.Tree, br.Tip)
 			tips = append(tips, [3]int32{seg, off, int32(branches.Of(br.Name))})
 		}
 	}
@@ -130,8 +83,8 @@ func appendTips(b []byte, tips [][3]int32) []byte {
 
 // appendColumns appends the per-segment columns, from ,"parent": to the
 // "hidden" list.
-func (v *mapValue) appendColumns(b []byte, branchCol []int32) []byte {
-	s, t, m := v.s, v.t, v.m
+func (v *Map) appendColumns(b []byte, branchCol []int32) []byte {
+	s, t, m := v.Session, v.Tree, v.Layout
 	flags := m.Flags(s.Cursor, s.Preferred)
 	col := func(b []byte, head string, f func(b []byte, k int, seg int32) []byte) []byte {
 		b = append(b, head...)
@@ -172,8 +125,8 @@ func (v *mapValue) appendColumns(b []byte, branchCol []int32) []byte {
 }
 
 // appendMarks appends the cursor, the preferred end and the labels.
-func (v *mapValue) appendMarks(b []byte) []byte {
-	s, m := v.s, v.m
+func (v *Map) appendMarks(b []byte) []byte {
+	s, m := v.Session, v.Layout
 	for _, end := range []struct {
 		head string
 		node int32
@@ -183,7 +136,7 @@ func (v *mapValue) appendMarks(b []byte) []byte {
 			b = append(b, "null"...)
 			continue
 		}
-		seg, off := m.Place(v.t, end.node)
+		seg, off := m.Place(v.Tree, end.node)
 		b = append(b, `{"segment":`...)
 		b = jsonx.AppendInt(b, int(seg))
 		b = append(b, `,"offset":`...)
@@ -202,7 +155,7 @@ func (v *mapValue) appendMarks(b []byte) []byte {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		seg, off := m.Place(v.t, l.Row)
+		seg, off := m.Place(v.Tree, l.Row)
 		b = append(b, '[')
 		b = jsonx.AppendInt(b, int(seg))
 		b = append(b, ',')
