@@ -3,7 +3,6 @@ package core
 import (
 	"strings"
 
-	"github.com/sessiontree/sessiontree/core/internal/store"
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
@@ -58,7 +57,7 @@ func opList(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return store.ListJSON(s.List()), nil
+	return tree.ListJSON(s.List()), nil
 }
 
 func opNode(st *Store, r *request) (any, *Error) {

@@ -11,6 +11,7 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/sessiontree/sessiontree/core/internal/store"
 	"github.com/sessiontree/sessiontree/core/internal/tree"
+	"github.com/sessiontree/sessiontree/core/internal/views"
 )
 
 // opAppendMany answers
@@ -142,9 +143,9 @@ func opExport(st *Store, r *request) (any, *Error) {
 	case ex.Write == nil:
 		text = append(s.AppendSnapshot(nil), '\n')
 	case scope != ex.Scope:
-		text = ex.WriteTree(store.ExportView(s, ex.Text, ex.Context, true))
+		text = ex.WriteTree(views.ExportView(s, ex.Text, ex.Context, true))
 	default:
-		text = ex.Write(store.ExportView(s, ex.Text, ex.Context, false))
+		text = ex.Write(views.ExportView(s, ex.Text, ex.Context, false))
 	}
 	return Export{Format: format, Scope: scope, Filename: formats.ExportFilename(s.ID()) + ex.Ext, MimeType: ex.MIME, Text: string(text)}, nil
 }

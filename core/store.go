@@ -3,6 +3,7 @@ package core
 import (
 	"github.com/sessiontree/sessiontree/core/internal/importer"
 	"github.com/sessiontree/sessiontree/core/internal/store"
+	"github.com/sessiontree/sessiontree/core/internal/views"
 )
 
 // Store holds every session of one page (or one process) and answers
@@ -69,7 +70,7 @@ type (
 	ImportFile      = importer.ImportFile
 	FileSession     = importer.FileSession
 	FilesResult     = importer.FilesResult
-	Export          = store.Export
+	Export          = views.Export
 	SearchHit       = store.SearchHit
 	SearchResult    = store.SearchResult
 	SearchOptions   = store.SearchOptions
@@ -123,5 +124,5 @@ func (st *Store) ImportFiles(files []ImportFile) (*FilesResult, *Error) {
 }
 
 // ExportFormats returns the names of the formats export writes
-// (store.ExportFormats).
-func ExportFormats() []string { return store.ExportFormats() }
+// (views.ExportFormats).
+func ExportFormats() []string { return views.ExportFormats() }

@@ -349,3 +349,16 @@ func (it *ListItem) AppendJSON(b []byte) []byte {
 	}
 	return append(b, '}')
 }
+
+// ListJSON encodes the value of list.
+func ListJSON(items []ListItem) RawMessage {
+	b := make([]byte, 0, len(items)*200+2)
+	b = append(b, '[')
+	for i := range items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = items[i].AppendJSON(b)
+	}
+	return append(b, ']')
+}

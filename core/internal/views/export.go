@@ -1,4 +1,4 @@
-package store
+package views
 
 import (
 	"github.com/sessiontree/sessiontree/core/internal/entries"
