@@ -20,7 +20,7 @@ test('stubRequest gives each session its summary, and its cursor only when it is
   assert.deepEqual(JSON.parse(new TextDecoder().decode(stubRequest([{ ...meta, title: undefined }]))).sessions[0].title, '', 'a meta without title stubs an empty one');
 });
 
-/** Read packStubs' bytes back into page.stub's JSON summaries (core/paging_packed.go's layout), as a check of the writer. */
+/** Read packStubs' bytes back into page.stub's JSON summaries (core/internal/store/paging_packed.go's layout), as a check of the writer. */
 function unpack(bytes) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let at = 0;

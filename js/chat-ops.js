@@ -2,7 +2,7 @@
 // (installed on TreeAPI's prototype by js/tree-api.js): one call() each,
 // so each resolves to call()'s envelope and a bad argument is core's
 // INVALID_ARGUMENT, never a throw. The operations are core's (core/ops_view.go,
-// core/rename.go, core/trash.go, core/appendmany.go); see the README's
+// core/rename.go, core/internal/store/trash.go, core/appendmany.go); see the README's
 // operation table.
 
 /** @typedef {{ok: true, value: any} | {ok: false, error: {code: string, message: string}}} Envelope */

@@ -1,6 +1,6 @@
 // The map of a session as pure data: no DOM, no canvas. It turns the value
 // of core's `map` operation (segments — runs of nodes without a fork —
-// laid out as a tidy tree in the store's Worker, see core/mapview.go) into
+// laid out as a tidy tree in the store's Worker, see core/internal/views/mapview.go) into
 // world coordinates in CSS pixels at zoom 1, and answers what the view asks:
 // where a node is drawn, which node is under a point, the neighbours of a
 // node for the keys, the transform that fits the map or centres a node.
@@ -24,7 +24,7 @@ export const MIN_ZOOM = 0.02;
 export const MAX_ZOOM = 4000;
 /** Fewer CSS px than this between two nodes of a run and they are not drawn one by one. */
 export const NODE_SPACING = 10;
-/** Segment flags (core/mapview.go). */
+/** Segment flags (core/internal/views/mapview.go). */
 export const ON_PATH = 1;
 export const PREFERRED = 2;
 export const HIDDEN_ROOT = 4;
@@ -79,7 +79,7 @@ export function buildMapModel(value, { idAt } = {}) {
 
 /**
  * The whole `map` value from an earlier one and a delta answer (a `map`
- * request given the earlier answer's revision; core/mapdelta.go): the
+ * request given the earlier answer's revision; core/internal/views/mapdelta.go): the
  * segments that grew take their new length and last id, every other field
  * the delta has replaces the earlier one. The earlier value is not changed.
  * @param {object} earlier a whole map value (SessionMap)

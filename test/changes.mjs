@@ -1,4 +1,4 @@
-// Change blocks as core's DrainChanges(true) writes them (core/changes.go,
+// Change blocks as core's DrainChanges(true) writes them (core/internal/store/changes.go,
 // appendBlock), for the store's Node tests.
 
 /**

@@ -1,5 +1,5 @@
 // Erasing a session from IndexedDB for good (trash.empty, delete with
-// permanent: see core/trash.go), in the Writer's transaction. A session
+// permanent: see core/internal/store/trash.go), in the Writer's transaction. A session
 // in the trash keeps its records (its meta record says deletedAt); an
 // erased one keeps none: its chunk, node and annotation records and its
 // restore points are deleted, and its meta record becomes a tombstone

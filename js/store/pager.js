@@ -92,7 +92,7 @@ export function stubRequest(metas, follow = () => true) {
   return utf8Encoder.encode(JSON.stringify({ operation: "page.stub", sessions: metas.map((m) => stubSummary(m, follow(m))) }));
 }
 
-/** Flags of a packed summary: which optional members follow (core/paging_packed.go StubHas…). */
+/** Flags of a packed summary: which optional members follow (core/internal/store/paging_packed.go StubHas…). */
 const HAS_TITLE = 1, HAS_CURSOR = 2, HAS_BRANCH = 4, HAS_SOURCE = 8, HAS_SOURCE_NODE = 16;
 
 /**
@@ -161,7 +161,7 @@ export function packStubs(metas) {
 /**
  * The value of core's `sessions` answer for a store that holds exactly
  * these stubs (what stubRequest(metas) makes of them; core/ops.go
- * opSessions, core/paging.go opPageStub): one summary per meta in order,
+ * opSessions, core/internal/store/paging.go opPageStub): one summary per meta in order,
  * `{sessionId, title, nodeCount, cursor (null when none), activeBranch
  * ("main" when the meta has none), updatedAt, tool?, project?}`, tool
  * left out when unknown or "snapshot" (core/internal/tree/origin.go). js/worker.js

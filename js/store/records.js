@@ -334,7 +334,7 @@ export function byCreation(a, b) {
  */
 export function restoreRequest(meta, snapshot) {
   const fields = { operation: "restore", title: meta.title, createdAt: meta.createdAt, updatedAt: meta.updatedAt };
-  // A session in the trash goes back into core's trash (see core/trash.go).
+  // A session in the trash goes back into core's trash (see core/internal/store/trash.go).
   if (meta.deletedAt) fields.deletedAt = meta.deletedAt;
   // The tool and project the import recorded (core/internal/tree/origin.go): the snapshot does not carry them.
   if (meta.tool) fields.tool = meta.tool;

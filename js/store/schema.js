@@ -18,7 +18,7 @@
 //                                    string, 0 ≤ seq < annotationCount (see core/internal/tree/annotate.go)
 //   snapshots  key [sessionId, name] value {sessionId, name, createdAt, nodeCount, snapshot: JSON string}
 //   search     key "index"           value {bytes: Uint8Array, savedAt}: the search index kept
-//                                    between pages (store/search-keep.js, core/search_save.go), a
+//                                    between pages (store/search-keep.js, core/internal/store/search_save.go), a
 //                                    cache: deleted with any erased session, rebuilt when missing
 // seq is a node's position in append order, the same in every tab (see
 // store/writer.js). A session written whole (an import, a load, a fork or

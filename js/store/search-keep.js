@@ -1,4 +1,4 @@
-// The search index kept between pages (core/search_save.go): once the
+// The search index kept between pages (core/internal/store/search_save.go): once the
 // index holds every session and the tab has been quiet a while, the
 // Worker writes core's bytes of it to the "search" store; a fresh page's
 // first search across every session reads them back into core before it

@@ -88,6 +88,7 @@ func init() {
 	}
 }
 
+// Usage returns the usage of the command name: "/tree jump <nodeId>".
 func Usage(name string) string {
 	u := "/" + name
 	if a := commandByName[name].args; a != "" {

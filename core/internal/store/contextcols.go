@@ -116,18 +116,19 @@ type textsLayout struct {
 	prefix, otherPrefix int
 }
 
-// Texts lays the context out over its session's text cache, filling the
-// cache for the path's messages not in it yet.
 // ContextView is what the context operation answers (Answer.Value) before
 // it is encoded: the session's context at its cursor (View) with the text
 // cache the store keeps for the session, which Texts lays it out over.
 type ContextView struct {
 	tree.View
-	// TextCache is the session's text cache (see viewCaches); nil in a view made
-	// for its Context alone.
+	// TextCache is the session's text cache (see viewCaches); nil in a
+	// view made for its Context alone.
 	TextCache *TextCache
 }
 
+// Texts lays the context out over its session's text cache (filling the
+// cache for the path's messages not in it yet): the columns core/wire
+// answers context in.
 func (v ContextView) Texts() *ContextTexts {
 	s, path, tc := v.Session, v.Path, v.TextCache
 	if tc == nil {

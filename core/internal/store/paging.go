@@ -88,6 +88,7 @@ type StubEntry struct {
 // StubHas says which of a stubEntry's optional members were given.
 type StubHas uint8
 
+// The members a stub entry may give besides its id and counts.
 const (
 	HasTitle StubHas = 1 << iota
 	HasCursor

@@ -110,6 +110,7 @@ func New(opts Options) *Store {
 	return st
 }
 
+// Timestamp returns the store's clock now in TimeLayout (UTC, milliseconds).
 func (st *Store) Timestamp() string {
 	return st.now().UTC().Format(formats.TimeLayout)
 }
@@ -137,6 +138,8 @@ func (st *Store) DrawSessionID() string {
 	}
 }
 
+// Lookup returns the live session with id: SESSION_NOT_FOUND when there
+// is none, PAGED_OUT (recording the fault) when it is a stub.
 func (st *Store) Lookup(id string) (*tree.Session, *tree.Error) {
 	if s := st.ByID[id]; s != nil {
 		if s.Paged != nil {

@@ -26,6 +26,7 @@ type TrashItem struct {
 	UpdatedAt string `json:"updatedAt"`
 }
 
+// TrashItemOf returns the trash listing of s, a session in the trash.
 func TrashItemOf(s *tree.Session) TrashItem {
 	return TrashItem{SessionID: s.ID(), Title: s.Title, NodeCount: len(s.Nodes), DeletedAt: s.DeletedAt, UpdatedAt: s.UpdatedAt}
 }

@@ -153,6 +153,8 @@ type Marks struct {
 	PreferredNode *string `json:"preferredNode"`
 }
 
+// Marks returns node i's marks (its label, hidden, preferred) and the
+// session's preferred node; i < 0 gives the session's alone.
 func (s *Session) Marks(i int32) Marks {
 	m := Marks{SessionID: s.id, PreferredNode: Nullable(s.NodeID(s.Preferred))}
 	if i < 0 {
@@ -206,6 +208,9 @@ func (s *Session) parseAnnotations(raw []byte) *Error {
 	return nil
 }
 
+// ParseAnnotation reads raw, the k-th member of a snapshot's
+// "annotations" array, against s's nodes. A fault is INVALID_SNAPSHOT
+// naming annotations[k] and the field.
 func (s *Session) ParseAnnotation(raw []byte, k int) (*Annotation, *Error) {
 	at := jsonx.Sprintf("annotations[%d]", k)
 	if len(raw) == 0 || raw[0] != '{' {

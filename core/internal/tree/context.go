@@ -27,6 +27,8 @@ type Status struct {
 	UpdatedAt string `json:"updatedAt"`
 }
 
+// Nullable returns nil for "", else a pointer to s: the JSON null of an
+// empty id.
 func Nullable(s string) *string {
 	if s == "" {
 		return nil

@@ -66,6 +66,9 @@ type Session struct {
 	LastImport string
 }
 
+// NewSession returns an empty session with the id and title, made at now
+// (a timestamp in TimeLayout): no node, no cursor, the default branch
+// active.
 func NewSession(id, title, now string) *Session {
 	s := &Session{
 		id:        id,
@@ -328,6 +331,7 @@ func (s *Session) Lookup(id string) (int32, *Error) {
 	return -1, Errorf(NodeNotFound, "node %q is not in session %q", id, s.id)
 }
 
+// NodeID returns the id of node i, "" for i < 0 (no node).
 func (s *Session) NodeID(i int32) string {
 	if i < 0 {
 		return ""
