@@ -239,28 +239,10 @@ func (s *Scanner) Value() (raw []byte, spaced bool, err *SyntaxError) {
 					spaced = spaced || s.Pos != p
 				}
 				continue
-			case c == '"':
-				if _, err := s.skipString(); err != nil {
-					return nil, spaced, err
-				}
-			case c == '-' || isDigit(c):
-				if err := s.skipNumber(); err != nil {
-					return nil, spaced, err
-				}
-			case c == 't':
-				if err := s.skipLiteral("true"); err != nil {
-					return nil, spaced, err
-				}
-			case c == 'f':
-				if err := s.skipLiteral("false"); err != nil {
-					return nil, spaced, err
-				}
-			case c == 'n':
-				if err := s.skipLiteral("null"); err != nil {
-					return nil, spaced, err
-				}
 			default:
-				return nil, spaced, s.Unexpected("looking for a value")
+				if err := s.skipScalar(c); err != nil {
+					return nil, spaced, err
+				}
 			}
 			expectValue = false
 		}
@@ -297,6 +279,25 @@ func (s *Scanner) Value() (raw []byte, spaced bool, err *SyntaxError) {
 			return nil, spaced, s.Unexpected("after array element, expected ',' or ']'")
 		}
 	}
+}
+
+// skipScalar moves past the string, number or literal that starts with c
+// (at Pos); anything else is the error of a missing value.
+func (s *Scanner) skipScalar(c byte) *SyntaxError {
+	switch {
+	case c == '"':
+		_, err := s.skipString()
+		return err
+	case c == '-' || isDigit(c):
+		return s.skipNumber()
+	case c == 't':
+		return s.skipLiteral("true")
+	case c == 'f':
+		return s.skipLiteral("false")
+	case c == 'n':
+		return s.skipLiteral("null")
+	}
+	return s.Unexpected("looking for a value")
 }
 
 // SkipValid moves past one value of valid, compact JSON and returns its

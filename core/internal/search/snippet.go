@@ -69,23 +69,7 @@ func (ix *Index) locate(text string, p parsedQuery) location {
 			var sig uint64
 			for wi := range p.words {
 				w := &p.words[wi]
-				points, n := 0, len(tok)
-				switch {
-				case runesEqual(tok, w.runes):
-					points = pointsExact
-				case len(tok) > len(w.runes) && runesEqual(tok[:len(w.runes)], w.runes):
-					points, n = pointsPrefix, len(w.runes)
-				case allowance(len(w.runes), len(tok)) > 0:
-					k := allowance(len(w.runes), len(tok))
-					if sig == 0 {
-						sig = runeSignature(tok)
-					}
-					if signatureClose(w.sig, sig, k) {
-						if d := boundedDistance(w.runes, tok, k, &ix.rows); d <= k {
-							points = typoPoints(d)
-						}
-					}
-				}
+				points, n := ix.wordMatch(w, tok, &sig)
 				if points == 0 {
 					continue
 				}
@@ -108,51 +92,7 @@ func (ix *Index) locate(text string, p parsedQuery) location {
 			}
 		}
 	}
-	// Highlight each unit's matches of its best kind only.
-	kept := matches[:0]
-	for _, m := range matches {
-		if matchKind(m.points) == matchKind(bestPoints[m.unit]) {
-			kept = append(kept, m)
-		}
-	}
-	ranges := make([][2]int, len(kept))
-	for i, m := range kept {
-		ranges[i] = [2]int{m.start, m.end}
-	}
-	loc := location{ranges: mergeRanges(ranges), all: true, proximity: proximityMax}
-	if len(kept) > 0 {
-		a := bestWindow(text, kept, nq)
-		loc.anchor = [2]int{a.start, a.end}
-		for _, r := range loc.ranges {
-			if r[0] <= a.start && a.start < r[1] {
-				loc.anchor = r // the merged highlight holding it
-				break
-			}
-		}
-	}
-	lo, hi := -1, -1
-	for qi := range bestPoints {
-		if bestPoints[qi] == 0 {
-			loc.all = false
-			continue
-		}
-		if lo < 0 || bestAt[qi] < lo {
-			lo = bestAt[qi]
-		}
-		if bestAt[qi] > hi {
-			hi = bestAt[qi]
-		}
-	}
-	if nq > 1 && lo >= 0 {
-		gap := hi - lo - (nq - 1)
-		if gap > 0 {
-			loc.proximity -= gap
-		}
-		if loc.proximity < 0 {
-			loc.proximity = 0
-		}
-	}
-	return loc
+	return locationOf(text, matches, bestPoints, bestAt)
 }
 
 // windowSpan is how many characters after its first highlight a snippet
@@ -334,4 +274,82 @@ func makeSnippet(text string, ranges [][2]int, at [2]int) (string, [][2]int) {
 		out = [][2]int{}
 	}
 	return b.String(), out
+}
+
+// wordMatch returns the points token tok earns for query word w (0 for
+// none) and how many of its characters the match covers: all of them, or
+// the word's length for a prefix match. sig is tok's rune signature,
+// computed on first need and kept for the other words.
+func (ix *Index) wordMatch(w *queryWord, tok []rune, sig *uint64) (points, n int) {
+	n = len(tok)
+	switch {
+	case runesEqual(tok, w.runes):
+		points = pointsExact
+	case len(tok) > len(w.runes) && runesEqual(tok[:len(w.runes)], w.runes):
+		points, n = pointsPrefix, len(w.runes)
+	case allowance(len(w.runes), len(tok)) > 0:
+		k := allowance(len(w.runes), len(tok))
+		if *sig == 0 {
+			*sig = runeSignature(tok)
+		}
+		if signatureClose(w.sig, *sig, k) {
+			if d := boundedDistance(w.runes, tok, k, &ix.rows); d <= k {
+				points = typoPoints(d)
+			}
+		}
+	}
+	return points, n
+}
+
+// locationOf makes the location of text's matches: each query unit's
+// matches of its best kind highlighted (merged ranges), the anchor of the
+// best window, whether every unit matched, and proximity less the gap
+// between the units' best tokens (bestAt).
+func locationOf(text string, matches []match, bestPoints, bestAt []int) location {
+	nq := len(bestPoints)
+	// Highlight each unit's matches of its best kind only.
+	kept := matches[:0]
+	for _, m := range matches {
+		if matchKind(m.points) == matchKind(bestPoints[m.unit]) {
+			kept = append(kept, m)
+		}
+	}
+	ranges := make([][2]int, len(kept))
+	for i, m := range kept {
+		ranges[i] = [2]int{m.start, m.end}
+	}
+	loc := location{ranges: mergeRanges(ranges), all: true, proximity: proximityMax}
+	if len(kept) > 0 {
+		a := bestWindow(text, kept, nq)
+		loc.anchor = [2]int{a.start, a.end}
+		for _, r := range loc.ranges {
+			if r[0] <= a.start && a.start < r[1] {
+				loc.anchor = r // the merged highlight holding it
+				break
+			}
+		}
+	}
+	lo, hi := -1, -1
+	for qi := range bestPoints {
+		if bestPoints[qi] == 0 {
+			loc.all = false
+			continue
+		}
+		if lo < 0 || bestAt[qi] < lo {
+			lo = bestAt[qi]
+		}
+		if bestAt[qi] > hi {
+			hi = bestAt[qi]
+		}
+	}
+	if nq > 1 && lo >= 0 {
+		gap := hi - lo - (nq - 1)
+		if gap > 0 {
+			loc.proximity -= gap
+		}
+		if loc.proximity < 0 {
+			loc.proximity = 0
+		}
+	}
+	return loc
 }

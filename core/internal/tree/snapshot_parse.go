@@ -458,6 +458,37 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool, alloc
 	if !ok || id == "" {
 		return nil, 0, SnapshotFault("nodes[%d] has an empty or missing id", i)
 	}
+	parent, parentID, err := s.nodeParent(f, id)
+	if err != nil {
+		return nil, 0, err
+	}
+	branch, err := s.nodeBranch(f, id)
+	if err != nil {
+		return nil, 0, err
+	}
+	ts, ok := requestString(f, f.timestamp, asciiTimestamp, alloc)
+	if !ok || !names.ValidTimestamp(ts) {
+		return nil, 0, SnapshotFault("node %q has a bad timestamp: it must be an RFC 3339 string", id)
+	}
+	kind := formats.KindMessage
+	if string(f.kind) != `"message"` {
+		kind, _, _ = nodeField(f.kind)
+	}
+	n := alloc.newNode()
+	n.ID, n.ParentID, n.Branch, n.Timestamp = id, parentID, branch, ts
+	if err := s.fillNode(n, f, kind, id, parent, valid); err != nil {
+		return nil, 0, err
+	}
+	n.Kind = kind
+	if f.source != nil {
+		n.Source = RawMessage(jsonx.CompactBytes(f.source))
+	}
+	return n, parent, nil
+}
+
+// nodeParent resolves the parentId of node id: its index and id, -1 and
+// "" for a root. A parent that is not an earlier node is a fault.
+func (s *Session) nodeParent(f *nodeFields, id string) (int32, string, *Error) {
 	parent := int32(-1)
 	parentID := ""
 	if body, plain := f.plainBody(f.parentID, asciiParent); plain {
@@ -471,18 +502,25 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool, alloc
 	}
 	if parent < 0 {
 		var hasParent bool
+		var ok bool
 		parentID, hasParent, ok = nodeField(f.parentID)
 		if !ok {
-			return nil, 0, SnapshotFault("node %q has a parentId that is not a string or null", id)
+			return 0, "", SnapshotFault("node %q has a parentId that is not a string or null", id)
 		}
 		if hasParent {
 			p, found := s.Index[parentID]
 			if !found {
-				return nil, 0, SnapshotFault("node %q has parentId %q, which is not an earlier node", id, parentID)
+				return 0, "", SnapshotFault("node %q has parentId %q, which is not an earlier node", id, parentID)
 			}
 			parent = p
 		}
 	}
+	return parent, parentID, nil
+}
+
+// nodeBranch reads the branch of node id: a name seen before is taken
+// without a copy, a new one is checked.
+func (s *Session) nodeBranch(f *nodeFields, id string) (string, *Error) {
 	branch := ""
 	if body, plain := f.plainBody(f.branch, asciiBranch); plain {
 		// Names seen before were validated then; consecutive nodes mostly
@@ -494,47 +532,44 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool, alloc
 		}
 	}
 	if branch == "" {
+		var ok bool
 		branch, _, ok = nodeField(f.branch)
 		if !ok || !names.ValidBranch(branch) {
-			return nil, 0, SnapshotFault("node %q has a bad branch: it must be a name of 1–128 characters without control characters", id)
+			return "", SnapshotFault("node %q has a bad branch: it must be a name of 1–128 characters without control characters", id)
 		}
 	}
-	ts, ok := requestString(f, f.timestamp, asciiTimestamp, alloc)
-	if !ok || !names.ValidTimestamp(ts) {
-		return nil, 0, SnapshotFault("node %q has a bad timestamp: it must be an RFC 3339 string", id)
-	}
-	kind := formats.KindMessage
-	if string(f.kind) != `"message"` {
-		kind, _, _ = nodeField(f.kind)
-	}
-	n := alloc.newNode()
-	n.ID, n.ParentID, n.Branch, n.Timestamp = id, parentID, branch, ts
+	return branch, nil
+}
+
+// fillNode sets node id's entry, message or summary from f by its kind
+// (valid: the snapshot is known valid JSON, see ParseSnapshotOf).
+func (s *Session) fillNode(n *Node, f *nodeFields, kind, id string, parent int32, valid bool) *Error {
 	if entries.IsKind(kind) {
 		if f.entry == nil {
-			return nil, 0, SnapshotFault("node %q of kind %q has no entry object", id, kind)
+			return SnapshotFault("node %q of kind %q has no entry object", id, kind)
 		}
 		if f.message != nil || f.summary != nil {
-			return nil, 0, SnapshotFault("node %q of kind %q must not have a message or summary", id, kind)
+			return SnapshotFault("node %q of kind %q must not have a message or summary", id, kind)
 		}
 		e, perr := entries.ParseBody(kind, f.entry, jsonx.Sprintf("node %q entry", id))
 		if perr != nil {
-			return nil, 0, SnapshotFault("%s", perr.Error())
+			return SnapshotFault("%s", perr.Error())
 		}
 		if err := s.CheckEntryPlaceOf(kind, e, parent, id, jsonx.Sprintf("node %q entry", id)); err != nil {
-			return nil, 0, SnapshotFault("%s", err.Message)
+			return SnapshotFault("%s", err.Message)
 		}
 		n.Entry = e
 	} else if f.entry != nil && (kind == formats.KindMessage || kind == formats.KindSummary) {
-		return nil, 0, SnapshotFault("node %q of kind %q must not have an entry", id, kind)
+		return SnapshotFault("node %q of kind %q must not have an entry", id, kind)
 	}
 	switch {
 	case entries.IsKind(kind):
 	case kind == formats.KindMessage:
 		if f.message == nil {
-			return nil, 0, SnapshotFault("node %q of kind \"message\" has no message", id)
+			return SnapshotFault("node %q of kind \"message\" has no message", id)
 		}
 		if f.summary != nil {
-			return nil, 0, SnapshotFault("node %q of kind \"message\" must not have a summary", id)
+			return SnapshotFault("node %q of kind \"message\" must not have a summary", id)
 		}
 		// The field name is formatted only for a fault: fmt.Sprintf per node
 		// was a visible share of loading 100,000 nodes.
@@ -543,25 +578,21 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool, alloc
 			var err *Error
 			if msg, role, err = ValidateMessageOf(f.message, "message", valid); err != nil {
 				_, _, err = ValidateMessage(f.message, jsonx.Sprintf("node %q message", id))
-				return nil, 0, SnapshotFault("%s", err.Message)
+				return SnapshotFault("%s", err.Message)
 			}
 		}
 		n.Message, n.MessageRole = msg, role
 	case kind == formats.KindSummary:
 		summary, present, ok := nodeField(f.summary)
 		if !present || !ok {
-			return nil, 0, SnapshotFault("node %q of kind \"summary\" has no summary string", id)
+			return SnapshotFault("node %q of kind \"summary\" has no summary string", id)
 		}
 		if f.message != nil {
-			return nil, 0, SnapshotFault("node %q of kind \"summary\" must not have a message", id)
+			return SnapshotFault("node %q of kind \"summary\" must not have a message", id)
 		}
 		n.Summary = summary
 	default:
-		return nil, 0, SnapshotFault("node %q has a bad kind %q (known: %s)", id, kind, entries.NodeKinds())
+		return SnapshotFault("node %q has a bad kind %q (known: %s)", id, kind, entries.NodeKinds())
 	}
-	n.Kind = kind
-	if f.source != nil {
-		n.Source = RawMessage(jsonx.CompactBytes(f.source))
-	}
-	return n, parent, nil
+	return nil
 }
