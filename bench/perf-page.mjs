@@ -113,7 +113,7 @@ window.perf = {
     out.saveText = saveText.ms;
     out.saveIdentical = saveText.last === '{"ok":true,"value":' + text + "}";
     // The first context after a load also fills the session's text cache
-    // (core/internal/store/contextcols.go); later ones read the cache.
+    // (core/internal/views/contextcols.go); later ones read the cache.
     out.contextFirst = (await timed(1, async () => must(await tree.call({ operation: "context", sessionId: "perf" }), "context"))).ms;
     const ctx = await timed(runs, async () => must(await tree.call({ operation: "context", sessionId: "perf" }), "context"));
     if (ctx.last.messages.length !== messages) throw new Error(`context gave ${ctx.last.messages.length} messages`);

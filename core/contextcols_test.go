@@ -8,7 +8,7 @@ import (
 	"unicode/utf16"
 	"unsafe"
 
-	"github.com/sessiontree/sessiontree/core/internal/store"
+	"github.com/sessiontree/sessiontree/core/internal/views"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -140,7 +140,7 @@ func TestContextColumnsGiveTheSameMessages(t *testing.T) {
 
 	// Asked again, the same answer, from the cache itself: no text copied.
 	cols := contextTexts(t, st, `{"operation":"context","sessionId":"s"}`)
-	assert.Equal(t, uintptr(unsafe.Pointer(unsafe.SliceData(st.Views.TextsOf(st.ByID["s"]).Ascii))), uintptr(unsafe.Pointer(unsafe.SliceData(cols.ASCII))), "the cache's own buffer")
+	assert.Equal(t, uintptr(unsafe.Pointer(unsafe.SliceData(st.views.TextsOf(st.ByID["s"]).Ascii))), uintptr(unsafe.Pointer(unsafe.SliceData(cols.ASCII))), "the cache's own buffer")
 	want2, got2, _ := contextBothWays(t, st, "s")
 	assert.Equal(t, want, want2)
 	assert.Equal(t, got, got2)
@@ -155,7 +155,7 @@ func TestContextColumnsGiveTheSameMessages(t *testing.T) {
 		assert.JSONEq(t, string(want[i]), got[i], "message %d", i)
 	}
 	cols = contextTexts(t, st, `{"operation":"context","sessionId":"s"}`)
-	assert.NotEqual(t, uintptr(unsafe.Pointer(unsafe.SliceData(st.Views.TextsOf(st.ByID["s"]).Ascii))), uintptr(unsafe.Pointer(unsafe.SliceData(cols.ASCII))), "a copy")
+	assert.NotEqual(t, uintptr(unsafe.Pointer(unsafe.SliceData(st.views.TextsOf(st.ByID["s"]).Ascii))), uintptr(unsafe.Pointer(unsafe.SliceData(cols.ASCII))), "a copy")
 	assert.Equal(t, "plain ASCII", string(cols.ASCII))
 }
 
@@ -211,12 +211,12 @@ func FuzzContextColumns(f *testing.F) {
 func TestTextCacheLeavesBytesThatAreNotUTF8AsJSON(t *testing.T) {
 	// Only Store.Import (Go API) keeps such bytes; a browser's decoder
 	// would replace them in its own way, so the offsets could not be known.
-	var tc store.TextCache
+	var tc views.TextCache
 	assert.Equal(t, int32(-1), tc.Add(RawMessage("{\"role\":\"user\",\"content\":\"a\xf0\x9f\x98b\"}")).Code)
 	assert.Empty(t, tc.Ascii)
 	assert.Empty(t, tc.Wide)
 	sp := tc.Add(RawMessage(`{"role":"user","content":"é"}`))
-	assert.Equal(t, store.TextSpan{Code: 2 + 1, Start: 0, End: 1, From: 0, To: 2}, sp)
+	assert.Equal(t, views.TextSpan{Code: 2 + 1, Start: 0, End: 1, From: 0, To: 2}, sp)
 }
 
 func TestContextColumnsOfSessionsThatShareNodes(t *testing.T) {

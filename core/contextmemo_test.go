@@ -73,7 +73,7 @@ func TestContextColumnsAlongARandomWalk(t *testing.T) {
 					}
 				}
 				s := st.ByID[session]
-				if m := st.Views.TextsOf(s).Last; m.Depth > 0 && s.IsAncestor(m.Last, s.Cursor) {
+				if m := st.views.TextsOf(s).Last; m.Depth > 0 && s.IsAncestor(m.Last, s.Cursor) {
 					memoUsed++ // the path goes on from the memo's (compactions aside)
 				}
 				want, got, _ := contextBothWays(t, st, session)

@@ -46,7 +46,7 @@ var layers = map[string][]string{
 	// store: the sessions of a page by id, with the clock, the ids, the
 	// change log, paging, the memory budget, the trash, imports and the
 	// search index, and the typed operations on them.
-	"core/internal/store": {"core/internal/jsonx", "core/internal/search", "core/internal/formats", "core/internal/cite", "core/internal/msgtext", "core/internal/treeview", "core/internal/importplan", "core/internal/entries", "core/internal/names", "core/internal/tree"},
+	"core/internal/store": {"core/internal/cite", "core/internal/formats", "core/internal/jsonx", "core/internal/msgtext", "core/internal/names", "core/internal/search", "core/internal/tree"},
 	// importer: the driver from the formats' conversations to the store's
 	// sessions: jobs in steps, merges into sessions imported before,
 	// folders of files, batches.
@@ -56,7 +56,7 @@ var layers = map[string][]string{
 	"core/internal/command": {"core/internal/formats", "core/internal/jsonx", "core/internal/msgtext", "core/internal/names", "core/internal/store", "core/internal/tree"},
 	// views: the values of tree.rows, map and family, written straight
 	// into the reply from the store's sessions and kept caches.
-	"core/internal/views": {"core/internal/entries", "core/internal/formats", "core/internal/jsonx", "core/internal/msgtext", "core/internal/store", "core/internal/tree", "core/internal/treeview"},
+	"core/internal/views": {"core/internal/entries", "core/internal/formats", "core/internal/jsonx", "core/internal/msgtext", "core/internal/search", "core/internal/store", "core/internal/tree", "core/internal/treeview"},
 	// benchdata: the benchmarks' corpora, imported by test files only.
 	"core/internal/benchdata": {"core/internal/jsonx"},
 	"core":                    {"core/internal/jsonx", "core/internal/search", "core/internal/formats", "core/internal/cite", "core/internal/msgtext", "core/internal/benchdata", "core/internal/tidy", "core/internal/treeview", "core/internal/importplan", "core/internal/entries", "core/internal/names", "core/internal/tree", "core/internal/store", "core/internal/importer", "core/internal/command", "core/internal/views"},

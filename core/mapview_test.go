@@ -90,11 +90,11 @@ func TestMapCutsRunsAtForksAndLaysThemOut(t *testing.T) {
 
 	t.Run("appends that extend a run lengthen its segment and keep the layout", func(t *testing.T) {
 		s, _ := st.Lookup("s")
-		before := st.MapOf(s, s.ViewTree())
+		before := st.views.MapOf(s, s.ViewTree())
 		for k := 0; k < 3; k++ {
 			ok[any](t, st, obj{"operation": "append", "sessionId": "s", "message": obj{"role": "user", "content": fmt.Sprint(k)}})
 		}
-		require.Same(t, before, st.MapOf(s, s.ViewTree()))
+		require.Same(t, before, st.views.MapOf(s, s.ViewTree()))
 		m := ok[mapColumns](t, st, obj{"operation": "map", "sessionId": "s"})
 		require.Equal(t, []int{2, 1, 4, 2, 1}, m.Length)
 		require.Equal(t, []float64{1, 0.5, 0, 1, 1.5}, m.X)

@@ -54,7 +54,7 @@ func opTreeRows(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &views.TreeRows{Session: s, Rows: st.RowOrder(s), Windowed: w.windowed}
+	v := &views.TreeRows{Session: s, Rows: st.views.RowOrder(s), Windowed: w.windowed}
 	v.From, v.To = treeview.Window(w.offset, w.limit, len(v.Order))
 	if w.around != "" {
 		i, err := s.Lookup(w.around)
@@ -159,7 +159,7 @@ func opMap(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	t := s.ViewTree()
-	m := st.MapOf(s, t)
+	m := st.views.MapOf(s, t)
 	v := views.Map{Session: s, Tree: t, Layout: m, Forks: views.MapForks(st.Store, s, t, m), Source: views.MapSource(st.Store, s, t, m)}
 	if from, ok := m.DeltaFrom(since, len(s.Nodes)); ok {
 		return &views.MapDelta{Map: v, From: from}, nil

@@ -14,6 +14,9 @@ import (
 // native callers serialise their calls.
 type Store struct {
 	*store.Store
+	// views is what tree.rows, map and context keep of each session
+	// between calls, dropped when the session leaves the store.
+	views views.Caches
 }
 
 // Options configure a Store (store.Options). The zero value uses the
@@ -21,7 +24,11 @@ type Store struct {
 type Options = store.Options
 
 // New returns an empty store.
-func New(opts Options) *Store { return &Store{store.New(opts)} }
+func New(opts Options) *Store {
+	st := &Store{Store: store.New(opts)}
+	st.Store.OnLeave = st.views.Forget
+	return st
+}
 
 // RandomID returns 8 lowercase hex characters, the id length the Pi coding
 // agent uses (store.RandomID).
@@ -77,8 +84,8 @@ type (
 	SessionSummary  = store.SessionSummary
 	TrashItem       = store.TrashItem
 	Erased          = store.Erased
-	ContextView     = store.ContextView
-	ContextTexts    = store.ContextTexts
+	ContextView     = views.ContextView
+	ContextTexts    = views.ContextTexts
 )
 
 // ParseFileManifest reads the manifest and data of an import of several

@@ -15,7 +15,7 @@ import (
 func TestViewCachesAreKeptWhileTheSessionStandsAndDroppedWhenItLeaves(t *testing.T) {
 	st := opsStore(t)
 	st.TrackChanges(true)
-	views := func() (int, int) { return len(st.Views.Rows) + len(st.Views.Texts), len(st.Views.Maps) }
+	views := func() (int, int) { return len(st.views.Rows) + len(st.views.Texts), len(st.views.Maps) }
 	rowsAndMap := func() {
 		ok[RawMessage](t, st, `{"operation":"tree.rows","sessionId":"s"}`)
 		ok[RawMessage](t, st, `{"operation":"map","sessionId":"s"}`)
@@ -24,17 +24,17 @@ func TestViewCachesAreKeptWhileTheSessionStandsAndDroppedWhenItLeaves(t *testing
 	}
 	rowsAndMap()
 	s, _ := st.Lookup("s")
-	kept := st.Views.RowsOf(s)
+	kept := st.views.RowsOf(s)
 	require.NotNil(t, kept)
-	texts := st.Views.Texts[s]
+	texts := st.views.Texts[s]
 	require.NotNil(t, texts)
 	rowsAndMap()
-	assert.Same(t, kept, st.Views.RowsOf(s), "a second tree.rows reuses the order")
-	assert.Same(t, texts, st.Views.Texts[s], "a second context reuses the text cache")
+	assert.Same(t, kept, st.views.RowsOf(s), "a second tree.rows reuses the order")
+	assert.Same(t, texts, st.views.Texts[s], "a second context reuses the text cache")
 	ok[any](t, st, obj{"operation": "append", "sessionId": "s", "message": obj{"role": "user", "content": "more"}})
-	assert.Nil(t, st.Views.RowsOf(s), "an append makes the kept order stale")
+	assert.Nil(t, st.views.RowsOf(s), "an append makes the kept order stale")
 	rowsAndMap()
-	assert.NotSame(t, kept, st.Views.RowsOf(s))
+	assert.NotSame(t, kept, st.views.RowsOf(s))
 
 	snap := snapshot(t, st, "s")
 	ok[Status](t, st, obj{"operation": "snapshot.load", "sessionId": "s", "snapshot": RawMessage(snap)})

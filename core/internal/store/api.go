@@ -302,7 +302,7 @@ func (st *Store) Context(sessionID string) (tree.Context, error) {
 	if err != nil {
 		return tree.Context{}, err
 	}
-	return s.ContextView(st.Views.PathOf(s)).Context(), nil
+	return s.ContextView(st.PathOf(s)).Context(), nil
 }
 
 // Status returns the state of one session (the value of "session"), or

@@ -71,13 +71,17 @@ type Store struct {
 	Faults  []string
 	Faulted map[string]bool
 
-	// Index is the Index index of every live session's nodes and what
+	// Index is the search index of every live session's nodes and what
 	// it holds of each (search_index.go).
 	Index SearchIndex
 
-	// Views is what tree.rows and map keep of each session between calls
-	// (viewcache.go).
-	Views viewCaches
+	// paths is the path the last context of each session walked (see
+	// PathOf).
+	paths map[*tree.Session]*tree.PathMemo
+	// OnLeave, when set, is told of each session object that leaves the
+	// store: replaced by another (snapshot.load, a page-out or page-in, a
+	// restore) or removed. Package core drops what its views keep of it.
+	OnLeave func(*tree.Session)
 
 	budget    int64        // memory budget in bytes; 0: none (see checkMemory)
 	InUse     func() int64 // the memory held, for the budget
@@ -165,7 +169,7 @@ func (st *Store) Put(s *tree.Session) {
 		default:
 			st.unindex(old)
 		}
-		st.Views.Forget(old)
+		st.leave(old)
 		if old.Paged != nil {
 			st.Stubs--
 		}
@@ -225,4 +229,26 @@ type SessionSummary struct {
 	// worked in (a coding agent's cwd); each left out when unknown.
 	Tool    string `json:"tool,omitempty"`
 	Project string `json:"project,omitempty"`
+}
+
+// leave forgets what is kept of s, which left the store (see OnLeave).
+func (st *Store) leave(s *tree.Session) {
+	delete(st.paths, s)
+	if st.OnLeave != nil {
+		st.OnLeave(s)
+	}
+}
+
+// PathOf returns the path memo of s (the root→cursor path its last
+// context walked), made empty on first use.
+func (st *Store) PathOf(s *tree.Session) *tree.PathMemo {
+	if m := st.paths[s]; m != nil {
+		return m
+	}
+	if st.paths == nil {
+		st.paths = make(map[*tree.Session]*tree.PathMemo)
+	}
+	m := new(tree.PathMemo)
+	st.paths[s] = m
+	return m
 }

@@ -52,7 +52,7 @@ func (st *Store) Remove(s *tree.Session) {
 	}
 	st.unindex(s)
 	st.ForgetKept()
-	st.Views.Forget(s)
+	st.leave(s)
 	delete(st.ByID, s.ID())
 	if i := slices.Index(st.Order, s.ID()); i >= 0 {
 		st.Order = slices.Delete(st.Order, i, i+1)

@@ -1,24 +1,23 @@
-package store
+package views
 
 import (
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 	"github.com/sessiontree/sessiontree/core/internal/treeview"
 )
 
-// viewCaches is what the tree's views keep between calls, by session: the
-// display order of tree.rows (treeview.Rows), the map's segments and
-// layout (keptMap), the text cache context answers in columns lay out
-// over (textCache) and the path the last context walked (pathMemo). They
-// belong to the views, not to the session: each entry says the node count
-// it was made at, or grows with the session, which is enough since a
-// session only grows (a session replaced by another object —
-// snapshot.load, a page-out, a restore — is dropped by the Store when it
-// leaves, see forget).
-type viewCaches struct {
+// Caches is what the views keep between calls, by session: the display
+// order of tree.rows (treeview.Rows), the map's segments and layout
+// (keptMap) and the text cache context answers in columns lay out over
+// (TextCache). They belong to the views, neither to the session nor to the
+// store: each entry says the node count it was made at, or grows with the
+// session, which is enough since a session only grows. A session replaced
+// by another object (snapshot.load, a page-out, a restore) or removed is
+// dropped by Forget, which package core hands the store as its OnLeave.
+// The zero value is ready to use.
+type Caches struct {
 	Rows  map[*tree.Session]*treeview.Rows
 	Maps  map[*tree.Session]*keptMap
 	Texts map[*tree.Session]*TextCache
-	paths map[*tree.Session]*tree.PathMemo
 }
 
 // keptMap is a session's map kept between map calls: the segments and
@@ -30,16 +29,15 @@ type keptMap struct {
 }
 
 // Forget drops what the views keep of s (s left the store or was replaced).
-func (v *viewCaches) Forget(s *tree.Session) {
+func (v *Caches) Forget(s *tree.Session) {
 	delete(v.Rows, s)
 	delete(v.Maps, s)
 	delete(v.Texts, s)
-	delete(v.paths, s)
 }
 
 // RowsOf returns the kept row order of s, nil when none holds (none was
 // made, or nodes were added since).
-func (v *viewCaches) RowsOf(s *tree.Session) *treeview.Rows {
+func (v *Caches) RowsOf(s *tree.Session) *treeview.Rows {
 	if c := v.Rows[s]; c != nil && len(c.RowOf) == len(s.Nodes) {
 		return c
 	}
@@ -49,15 +47,15 @@ func (v *viewCaches) RowsOf(s *tree.Session) *treeview.Rows {
 // RowOrder returns the display order of s's rows (treeview.RowOrder), kept
 // until a node is added, so the slices of a large session a panel asks one
 // after the other cost one walk.
-func (st *Store) RowOrder(s *tree.Session) *treeview.Rows {
-	if c := st.Views.RowsOf(s); c != nil {
+func (v *Caches) RowOrder(s *tree.Session) *treeview.Rows {
+	if c := v.RowsOf(s); c != nil {
 		return c
 	}
 	c := treeview.RowOrder(s.Parent)
-	if st.Views.Rows == nil {
-		st.Views.Rows = make(map[*tree.Session]*treeview.Rows)
+	if v.Rows == nil {
+		v.Rows = make(map[*tree.Session]*treeview.Rows)
 	}
-	st.Views.Rows[s] = c
+	v.Rows[s] = c
 	return c
 }
 
@@ -65,24 +63,21 @@ func (st *Store) RowOrder(s *tree.Session) *treeview.Rows {
 // last call that only extend a run lengthen its segment (O(1) each, the
 // layout kept); anything else (a fork, a new root or branch, a new
 // annotation) cuts the session again and lays it out again, O(nodes).
-func (st *Store) MapOf(s *tree.Session, t *treeview.Tree) *treeview.Map {
-	if k := st.Views.Maps[s]; k != nil && k.annotations == len(s.Annotations) && k.m.Extend(t) {
+func (v *Caches) MapOf(s *tree.Session, t *treeview.Tree) *treeview.Map {
+	if k := v.Maps[s]; k != nil && k.annotations == len(s.Annotations) && k.m.Extend(t) {
 		return k.m
 	}
 	m := treeview.NewMap(t)
-	if st.Views.Maps == nil {
-		st.Views.Maps = make(map[*tree.Session]*keptMap)
+	if v.Maps == nil {
+		v.Maps = make(map[*tree.Session]*keptMap)
 	}
-	st.Views.Maps[s] = &keptMap{m, len(s.Annotations)}
+	v.Maps[s] = &keptMap{m, len(s.Annotations)}
 	return m
 }
 
 // TextsOf returns the text cache of s, made empty on first use. It grows
 // with the session (its spans are by node index, and nodes only append).
-func (v *viewCaches) TextsOf(s *tree.Session) *TextCache { return entryOf(&v.Texts, s) }
-
-// PathOf returns the path memo of s, made empty on first use.
-func (v *viewCaches) PathOf(s *tree.Session) *tree.PathMemo { return entryOf(&v.paths, s) }
+func (v *Caches) TextsOf(s *tree.Session) *TextCache { return entryOf(&v.Texts, s) }
 
 // entryOf returns (*m)[s], a new zero T on first use (m made then too).
 func entryOf[T any](m *map[*tree.Session]*T, s *tree.Session) *T {

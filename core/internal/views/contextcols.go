@@ -1,4 +1,4 @@
-package store
+package views
 
 import (
 	"bytes"
@@ -121,7 +121,7 @@ type textsLayout struct {
 // cache the store keeps for the session, which Texts lays it out over.
 type ContextView struct {
 	tree.View
-	// TextCache is the session's text cache (see viewCaches); nil in a
+	// TextCache is the session's text cache (see Caches); nil in a
 	// view made for its Context alone.
 	TextCache *TextCache
 }
