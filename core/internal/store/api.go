@@ -201,7 +201,7 @@ func (st *Store) Branch(sessionID, nodeID, branch string) (tree.Status, error) {
 	return s.Status(), nil
 }
 
-// BranchAt checks and makes name the active BranchAt at node i of s,
+// BranchAt checks and makes name the active branch at node i of s,
 // recording it under op.
 func (st *Store) BranchAt(s *tree.Session, i int32, name, op string) *tree.Error {
 	if err := s.CheckBranchTarget(i, name); err != nil {
@@ -252,7 +252,7 @@ func (st *Store) newSessionIDOf(id string) (string, *tree.Error) {
 	return id, nil
 }
 
-// ForkAt stores the ForkAt of s at node at as session newID, branch its
+// ForkAt stores the fork of s at node at as session newID, branch its
 // active branch ("" for the node's), recording it under op.
 func (st *Store) ForkAt(s *tree.Session, at int32, newID, branch, op string) (*tree.Session, *tree.Error) {
 	f := s.ForkAt(at, newID, st.Timestamp())

@@ -31,9 +31,9 @@ func (st *Store) TrackChanges(on bool) {
 	}
 }
 
-// DirtyIndex returns the index of session id's mark in st.dirty, or -1.
-// It looks it up in st.dirtyAt, rebuilt from st.dirty when nil: a scan of
-// st.dirty per mark made an import of n new sessions O(n²) (20,000
+// DirtyIndex returns the index of session id's mark in st.Dirty, or -1.
+// It looks it up in st.dirtyAt, rebuilt from st.Dirty when nil: a scan of
+// st.Dirty per mark made an import of n new sessions O(n²) (20,000
 // conversations of a dataset JSONL: 1.6 s in wasm, growing with the square).
 func (st *Store) DirtyIndex(id string) int {
 	if st.dirtyAt == nil {
@@ -48,7 +48,7 @@ func (st *Store) DirtyIndex(id string) int {
 	return -1
 }
 
-// addDirty appends mark d (of a session that has none) to st.dirty.
+// addDirty appends mark d (of a session that has none) to st.Dirty.
 func (st *Store) addDirty(d dirtyMark) {
 	if st.dirtyAt != nil {
 		st.dirtyAt[d.ID] = len(st.Dirty)
@@ -56,7 +56,7 @@ func (st *Store) addDirty(d dirtyMark) {
 	st.Dirty = append(st.Dirty, d)
 }
 
-// SetDirty replaces st.dirty by marks (any change but addDirty's goes
+// SetDirty replaces st.Dirty by marks (any change but addDirty's goes
 // through it: the index is rebuilt when next needed).
 func (st *Store) SetDirty(marks []dirtyMark) {
 	st.Dirty, st.dirtyAt = marks, nil

@@ -66,7 +66,7 @@ type Store struct {
 	drainBuf []byte         // DrainChangesUpTo's pieces, reused while a drain lasts
 
 	// Stubs counts the paged-out sessions (paging.go); faults and faulted
-	// are the Stubs calls needed since the last page.faults.
+	// are the stubs calls needed since the last page.faults.
 	Stubs   int
 	Faults  []string
 	Faulted map[string]bool

@@ -93,7 +93,7 @@ func (s *Session) listItem(i int32) ListItem {
 	}
 }
 
-// List builds the value of List.
+// List builds the value of list.
 func (s *Session) List() []ListItem {
 	vt := s.ViewTree()
 	hidden, preferred := vt.HiddenFlags(), vt.PathFlags(s.Preferred)
@@ -237,7 +237,7 @@ func (c Context) appendTail(b []byte) []byte {
 	return append(b, '}')
 }
 
-// Context builds the value of Context. The newest compaction on the path
+// Context builds the value of context. The newest compaction on the path
 // replaces everything before its firstKeptNodeId: the messages are its
 // summary (CompactionMessage) and then the path from firstKeptNodeId on.
 // Message nodes give their message, summary nodes SummaryMessage,

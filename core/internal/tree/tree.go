@@ -58,7 +58,7 @@ const (
 	KeepPlain = 2
 )
 
-// Tree builds the value of Tree. The text draws one line per node in the
+// Tree builds the value of tree. The text draws one line per node in the
 // manner of the Pi coding agent's Tree view: a linear run stays at one
 // indent, a branch point opens "├─ "/"└─ " connectors. Beyond Pi:
 //
