@@ -140,7 +140,7 @@ func TestContextColumnsGiveTheSameMessages(t *testing.T) {
 
 	// Asked again, the same answer, from the cache itself: no text copied.
 	cols := contextTexts(t, st, `{"operation":"context","sessionId":"s"}`)
-	assert.Equal(t, uintptr(unsafe.Pointer(unsafe.SliceData(st.views.TextsOf(st.ByID["s"]).Ascii))), uintptr(unsafe.Pointer(unsafe.SliceData(cols.ASCII))), "the cache's own buffer")
+	assert.Equal(t, uintptr(unsafe.Pointer(unsafe.SliceData(st.views.TextsOf(st.s.ByID["s"]).Ascii))), uintptr(unsafe.Pointer(unsafe.SliceData(cols.ASCII))), "the cache's own buffer")
 	want2, got2, _ := contextBothWays(t, st, "s")
 	assert.Equal(t, want, want2)
 	assert.Equal(t, got, got2)
@@ -155,7 +155,7 @@ func TestContextColumnsGiveTheSameMessages(t *testing.T) {
 		assert.JSONEq(t, string(want[i]), got[i], "message %d", i)
 	}
 	cols = contextTexts(t, st, `{"operation":"context","sessionId":"s"}`)
-	assert.NotEqual(t, uintptr(unsafe.Pointer(unsafe.SliceData(st.views.TextsOf(st.ByID["s"]).Ascii))), uintptr(unsafe.Pointer(unsafe.SliceData(cols.ASCII))), "a copy")
+	assert.NotEqual(t, uintptr(unsafe.Pointer(unsafe.SliceData(st.views.TextsOf(st.s.ByID["s"]).Ascii))), uintptr(unsafe.Pointer(unsafe.SliceData(cols.ASCII))), "a copy")
 	assert.Equal(t, "plain ASCII", string(cols.ASCII))
 }
 

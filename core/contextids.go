@@ -16,7 +16,7 @@ type contextIDs struct{ v ContextView }
 // contextValue returns the value of a context request: the plain view,
 // or with ids the view wrapped so that it is written with its node ids.
 func (r *request) contextValue(st *Store, s *Session) (any, *Error) {
-	v := ContextView{View: s.ContextView(st.PathOf(s)), TextCache: st.views.TextsOf(s)}
+	v := ContextView{View: s.ContextView(st.s.PathOf(s)), TextCache: st.views.TextsOf(s)}
 	ids, err := r.optBool("ids")
 	if err != nil || !ids {
 		return v, err

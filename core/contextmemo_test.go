@@ -72,7 +72,7 @@ func TestContextColumnsAlongARandomWalk(t *testing.T) {
 						ids = append(ids, v.Value.ID)
 					}
 				}
-				s := st.ByID[session]
+				s := st.s.ByID[session]
 				if m := st.views.TextsOf(s).Last; m.Depth > 0 && s.IsAncestor(m.Last, s.Cursor) {
 					memoUsed++ // the path goes on from the memo's (compactions aside)
 				}
@@ -90,7 +90,7 @@ func TestContextColumnsAlongARandomWalk(t *testing.T) {
 // onPath reports whether node id is on the path to the session's cursor.
 func onPath(t *testing.T, st *Store, session, id string) bool {
 	t.Helper()
-	s := st.ByID[session]
+	s := st.s.ByID[session]
 	i, ok := s.Index[id]
 	return ok && s.Cursor >= 0 && s.IsAncestor(i, s.Cursor)
 }

@@ -23,7 +23,7 @@ func TestContextPathIsThePathAfterAnyEarlierOne(t *testing.T) {
 		want []int32
 	}
 	var earlier []given
-	memo := st.PathOf(s)
+	memo := st.s.PathOf(s)
 	for k := 0; k < 600; k++ {
 		switch r := rng.IntN(10); {
 		case r < 6 || len(s.Nodes) == 0: // a chat turn: an append at the cursor

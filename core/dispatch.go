@@ -40,9 +40,9 @@ const (
 // "node" (one full node), the internal "restore", "sync.merge" and
 // "sync.forget" (used by the JS shim through CallInternal to bring back a
 // session from IndexedDB and to take in what other tabs stored; see
-// sync.go), the annotations "label", "hide" and
-// "prefer" (annotate.go), "diff" (diff.go), "command" (command.go) and the
-// panel service "remote.list|session|jump|fork" (panel.go). Filled in init
+// ops_store.go), the annotations "label", "hide" and "prefer"
+// (ops_annotate.go), "diff" (ops_view.go), "command" (ops_command.go) and
+// the panel service "remote.list|session|jump|fork" (panel.go). Filled in init
 // to break the reference cycle with Call.
 var operations map[string]operation
 
@@ -303,7 +303,7 @@ func (st *Store) dispatch(req []byte, guess, withInternal bool) (_ Answer, guess
 	if op.flags&(internal|readOnly) == 0 {
 		// A read leaves only garbage, which the collector takes back: it
 		// is answered even past the budget, so a full store still reads.
-		if err := st.Reserve("request", 0, len(req), RequestGrowth); err != nil {
+		if err := st.s.Reserve("request", 0, len(req), RequestGrowth); err != nil {
 			return Answer{Err: err}, guessed
 		}
 	}
@@ -391,7 +391,7 @@ type request struct {
 	op     string
 	fields map[string]RawMessage
 	// valid: every field was scanned by Call, so it is valid JSON without
-	// insignificant white space (requests built by commands are not).
+	// insignificant white space (always so: no request is built elsewhere).
 	valid bool
 	// unchecked: the "snapshot" field was only delimited by Call, not
 	// validated (see scanRequest); the snapshot parser validates it.
@@ -470,7 +470,7 @@ func (r *request) existing(st *Store) (*Session, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return st.Lookup(id)
+	return st.s.Lookup(id)
 }
 
 // ValueEnvelope returns {"ok":true,"value":…} for v, encoded like every

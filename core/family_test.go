@@ -76,7 +76,7 @@ func TestForkAndCloneRecordTheirSource(t *testing.T) {
 }
 
 // lastSession returns the id of the store's newest session.
-func lastSession(st *Store) string { return st.Order[len(st.Order)-1] }
+func lastSession(st *Store) string { return st.s.Order[len(st.s.Order)-1] }
 
 // familyShapeWithout is familyShape less member and edge of session id.
 func familyShapeWithout(f Family, id string) string {

@@ -27,7 +27,7 @@ func TestImportedSessionTimes(t *testing.T) {
 		assert.Equal(t, "", status.CreatedAt)
 		assert.Equal(t, "", status.UpdatedAt)
 		// A node has a time (SPEC.md): the import's, the clock's first tick.
-		assert.Equal(t, "2026-11-29T12:00:00.001Z", st.ByID[status.SessionID].Nodes[0].Timestamp)
+		assert.Equal(t, "2026-11-29T12:00:00.001Z", st.s.ByID[status.SessionID].Nodes[0].Timestamp)
 	})
 	t.Run("an undated session stays undated when the store restores it", func(t *testing.T) {
 		st := testStore(t)
@@ -66,6 +66,6 @@ func TestImportedSessionTimes(t *testing.T) {
 		status := ok[Status](t, st, `{"operation":"session","sessionId":"g"}`)
 		assert.Equal(t, "2025-08-24T01:46:41.000Z", status.CreatedAt)
 		assert.Equal(t, "2025-08-24T01:46:42.000Z", status.UpdatedAt)
-		assert.Equal(t, "2025-08-24T01:46:41.000Z", st.ByID["g"].Nodes[0].Timestamp)
+		assert.Equal(t, "2025-08-24T01:46:41.000Z", st.s.ByID["g"].Nodes[0].Timestamp)
 	})
 }

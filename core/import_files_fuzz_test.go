@@ -22,7 +22,7 @@ func fuzzFiles(f *testing.F, paths [3]string, seeds ...[3]string) {
 		st := testStore(t)
 		res, err := st.ImportFiles([]ImportFile{{Path: paths[0], Data: a}, {Path: paths[1], Data: b}, {Path: paths[2], Data: c}})
 		if err != nil {
-			if len(st.ByID) != 0 {
+			if len(st.s.ByID) != 0 {
 				t.Fatalf("a failed import added sessions: %v", err)
 			}
 			return

@@ -168,7 +168,7 @@ func TestImportFixtures(t *testing.T) {
 			}
 
 			assertReimportAddsNothing(t, st, data)
-			assert.Len(t, st.ByID, len(tc.sessions))
+			assert.Len(t, st.s.ByID, len(tc.sessions))
 		})
 	}
 }
@@ -472,7 +472,7 @@ func TestImportToleranceRules(t *testing.T) {
 			st := testStore(t)
 			recs := append(append([]rec(nil), branchy...), rec{id: "c2", parent: "a1", text: "again", t: 9})
 			res := mustImport(t, st, f.write(recs, "d2"), f.name)
-			assert.Equal(t, 6, st.ByID["c1"].Len())
+			assert.Equal(t, 6, st.s.ByID["c1"].Len())
 			assert.Regexp(t, `message "c2" appears again \(record [56]\); the first is kept and this one skipped`, strings.Join(warningTexts(res), "\n"))
 			n := ok[obj](t, st, obj{"operation": "node", "sessionId": "c1", "nodeId": "c2"})
 			assert.Equal(t, "b1", n["parentId"], "the first record of c2 is the one kept")
@@ -517,8 +517,8 @@ func TestImportToleranceRules(t *testing.T) {
 			data := f.write(branchy, "d2")
 			mustImport(t, st, data, "auto")
 			assertReimportAddsNothing(t, st, data)
-			assert.Len(t, st.ByID, 1)
-			assert.Equal(t, 6, st.ByID["c1"].Len())
+			assert.Len(t, st.s.ByID, 1)
+			assert.Equal(t, 6, st.s.ByID["c1"].Len())
 		})
 		t.Run(f.name+": a broken document is an error naming line and column (a broken JSON line is skipped)", func(t *testing.T) {
 			st := testStore(t)
@@ -533,13 +533,13 @@ func TestImportToleranceRules(t *testing.T) {
 			if f.name == "pi" || f.name == "claude-code" {
 				require.Nil(t, err)
 				assert.Contains(t, strings.Join(warningTexts(res), "\n"), fmt.Sprintf(`line %d is not valid JSON: invalid character '!' after object member, expected ',' or '}' at line %d, column %d; it is skipped`, line, line, col))
-				assert.Equal(t, 5, st.ByID["c1"].Len(), "every other line is kept")
+				assert.Equal(t, 5, st.s.ByID["c1"].Len(), "every other line is kept")
 				return
 			}
 			require.NotNil(t, err)
 			assert.Equal(t, InvalidArgument, err.Code)
 			assert.Regexp(t, fmt.Sprintf(`^import data is not valid JSON( lines)?: invalid character '!' after (object member, expected ',' or '\}'|array element, expected ',' or '\]') at line %d, column %d$`, line, col), err.Message)
-			assert.Empty(t, st.ByID)
+			assert.Empty(t, st.s.ByID)
 		})
 	}
 }

@@ -56,7 +56,7 @@ func TestImportAgain(t *testing.T) {
 			assert.Equal(t, 2, got.Added)
 			assert.Equal(t, 6, got.NodeCount)
 			assert.Equal(t, treeShape{6, 1, 0, "f1", []string{"main"}}, shapeOf(t, st, id), "the new turns continue main")
-			assert.Len(t, st.ByID, 1)
+			assert.Len(t, st.s.ByID, 1)
 			assert.Contains(t, snapshot(t, st, id), `"label":"mine"`, "what the user added stays")
 			assertReimportAddsNothing(t, st, now)
 		})
@@ -107,7 +107,7 @@ func TestImportAgain(t *testing.T) {
 		assert.Equal(t, "p1-2", again.Sessions[0].SessionID)
 		assert.True(t, again.Sessions[0].Existing)
 		assert.Equal(t, 0, again.Sessions[0].Added)
-		assert.Len(t, st.ByID, 2)
+		assert.Len(t, st.s.ByID, 2)
 	})
 	t.Run("a grown Claude Code file adds its new lines", func(t *testing.T) {
 		st := testStore(t)

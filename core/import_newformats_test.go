@@ -59,7 +59,7 @@ func TestImportClaudeAI(t *testing.T) {
 			st := testStore(t)
 			res := mustImport(t, st, []byte(tc.data), "auto")
 			assert.Contains(t, strings.Join(warningTexts(res), "\n"), tc.warning)
-			assert.Equal(t, tc.nodes, st.ByID["c"].Len())
+			assert.Equal(t, tc.nodes, st.s.ByID["c"].Len())
 		})
 	}
 	t.Run("a conversation without a uuid gets a stable id; its grown file adds the new turns", func(t *testing.T) {

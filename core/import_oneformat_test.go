@@ -40,7 +40,7 @@ func TestImportToleranceOneFormat(t *testing.T) {
 		res := mustImport(t, st, data, "auto")
 		require.Len(t, res.Sessions, 2)
 		assert.Empty(t, res.Skipped)
-		assert.Equal(t, 1, st.ByID["dup"].Len())
+		assert.Equal(t, 1, st.s.ByID["dup"].Len())
 		assert.Contains(t, warningTexts(res), `message "m1" appears again (record 1); the first is kept and this one skipped`)
 	})
 	t.Run("librechat: several conversations in an array import each, a cycle in one is cut", func(t *testing.T) {
@@ -49,7 +49,7 @@ func TestImportToleranceOneFormat(t *testing.T) {
 		st := testStore(t)
 		res := mustImport(t, st, data, "auto")
 		require.Len(t, res.Sessions, 2)
-		assert.Equal(t, 6, st.ByID["bad"].Len())
+		assert.Equal(t, 6, st.s.ByID["bad"].Len())
 		assert.Empty(t, res.Skipped)
 	})
 	t.Run("librechat: the recursive form with nesting and no parentMessageId uses the nesting", func(t *testing.T) {
@@ -66,7 +66,7 @@ func TestImportToleranceOneFormat(t *testing.T) {
 		data = append(data, `{"type":"user","uuid":"e1","parentUuid":"d2","message":{"role":"us`...)
 		st := testStore(t)
 		res := mustImport(t, st, data, "auto")
-		assert.Equal(t, 6, st.ByID["c1"].Len())
+		assert.Equal(t, 6, st.s.ByID["c1"].Len())
 		assert.Contains(t, warningTexts(res)[0], "line 7 is cut off")
 	})
 	t.Run("claude code: a broken line in the middle is skipped with a warning naming line and column", func(t *testing.T) {
@@ -76,7 +76,7 @@ func TestImportToleranceOneFormat(t *testing.T) {
 		res, err := st.Import([]byte(strings.Join(lines, "\n")), "auto")
 		require.Nil(t, err)
 		assert.Equal(t, `line 3 is not valid JSON: invalid character ',' looking for an object key at line 3, column 16; it is skipped`, warningTexts(res)[0])
-		assert.Equal(t, 5, st.ByID["c1"].Len())
+		assert.Equal(t, 5, st.s.ByID["c1"].Len())
 	})
 	t.Run("claude code: summary lines title the session and lines without messages are counted", func(t *testing.T) {
 		data := append([]byte(`{"type":"summary","summary":"Old title","leafUuid":"d1"}`+"\n"+
@@ -115,7 +115,7 @@ func TestImportToleranceOneFormat(t *testing.T) {
 		res := mustImport(t, st, data, "auto")
 		assert.True(t, strings.HasPrefix(res.Sessions[0].SessionID, "chatbotui-"))
 		assertReimportAddsNothing(t, st, data)
-		assert.Len(t, st.ByID, 1)
+		assert.Len(t, st.s.ByID, 1)
 	})
 	t.Run("chatbot ui: a lone surrogate escape is reported naming the generated message id", func(t *testing.T) {
 		data := []byte(`{"version":4,"history":[{"id":"s","name":"n","messages":[{"role":"user","content":"a \udc00 b"}]}]}`)
@@ -214,9 +214,9 @@ func TestImportJobSteps(t *testing.T) {
 		seen = append(seen, done)
 		assert.Equal(t, 2*len(data), total)
 		if done <= len(data) {
-			assert.Empty(t, st.ByID, "nothing is added while reading")
+			assert.Empty(t, st.s.ByID, "nothing is added while reading")
 		}
-		sessionsSeen[len(st.ByID)] = true
+		sessionsSeen[len(st.s.ByID)] = true
 	}
 	assert.Greater(t, len(seen), 10)
 	assert.True(t, sort.IntsAreSorted(seen))

@@ -27,7 +27,7 @@ func ccLine(typ, uuid, parent, extra string) string {
 func assertReimportAddsNothing(t *testing.T, st *Store, data []byte) {
 	t.Helper()
 	before := map[string]string{}
-	for id := range st.ByID {
+	for id := range st.s.ByID {
 		before[id] = snapshot(t, st, id)
 	}
 	res, err := st.Import(data, "auto")
@@ -40,7 +40,7 @@ func assertReimportAddsNothing(t *testing.T, st *Store, data []byte) {
 	for id, snap := range before {
 		assert.Equal(t, snap, snapshot(t, st, id), "session %q is unchanged", id)
 	}
-	assert.Len(t, st.ByID, len(before))
+	assert.Len(t, st.s.ByID, len(before))
 }
 
 // roleTexts returns the context of a session as role: text lines.
@@ -61,7 +61,7 @@ func TestImportClaudeCodeTolerance(t *testing.T) {
 		data := ccLine("user", "u1", "", "") + ccLine("assistant", "a2", "u1", "") + ccLine("assistant", "a2", "u1", "") + ccLine("user", "u3", "a2", "")
 		st := testStore(t)
 		res := mustImport(t, st, []byte(data), "auto")
-		assert.Equal(t, 3, st.ByID["cc"].Len())
+		assert.Equal(t, 3, st.s.ByID["cc"].Len())
 		assert.Contains(t, warningTexts(res), `message "a2" appears again (record 2); the first is kept and this one skipped`)
 		assert.Equal(t, []string{"user: u1 text", "assistant: a2 text", "user: u3 text"}, roleTexts(t, st, "cc"))
 	})
@@ -69,7 +69,7 @@ func TestImportClaudeCodeTolerance(t *testing.T) {
 		data := ccLine("user", "u1", "", "") + ccLine("assistant", "a2", "u1", `"message":{"role":"assistant"}`) + ccLine("user", "u3", "a2", "")
 		st := testStore(t)
 		res := mustImport(t, st, []byte(data), "auto")
-		assert.Equal(t, 3, st.ByID["cc"].Len())
+		assert.Equal(t, 3, st.s.ByID["cc"].Len())
 		assert.Contains(t, strings.Join(warningTexts(res), "\n"), `line 2: record "a2" has an unusable message (its message.content is missing`)
 		assert.Equal(t, []string{"user: u1 text", "user: u3 text"}, roleTexts(t, st, "cc"))
 	})
@@ -120,7 +120,7 @@ func TestImportPiTolerance(t *testing.T) {
 		st := testStore(t)
 		res := mustImport(t, st, []byte(data), "auto")
 		assert.Contains(t, warningTexts(res), `line 3 is not valid JSON: invalid character 'o' looking for an object key at line 3, column 28; it is skipped`)
-		assert.Equal(t, 3, st.ByID["p"].Len(), "the header, a and c")
+		assert.Equal(t, 3, st.s.ByID["p"].Len(), "the header, a and c")
 		assert.Equal(t, []string{"user: q", "assistant: r"}, roleTexts(t, st, "p"))
 	})
 }

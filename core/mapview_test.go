@@ -89,7 +89,7 @@ func TestMapCutsRunsAtForksAndLaysThemOut(t *testing.T) {
 	})
 
 	t.Run("appends that extend a run lengthen its segment and keep the layout", func(t *testing.T) {
-		s, _ := st.Lookup("s")
+		s, _ := st.s.Lookup("s")
 		before := st.views.MapOf(s, s.ViewTree())
 		for k := 0; k < 3; k++ {
 			ok[any](t, st, obj{"operation": "append", "sessionId": "s", "message": obj{"role": "user", "content": fmt.Sprint(k)}})

@@ -19,7 +19,7 @@ func budgetStore(tb testing.TB, limit int64, held *int64) *Store {
 	tb.Helper()
 	st := testStore(tb)
 	st.SetMemoryBudget(limit)
-	st.InUse = func() int64 { return *held }
+	st.s.InUse = func() int64 { return *held }
 	return st
 }
 
@@ -89,7 +89,7 @@ func TestMemoryBudgetCollectsOnceBeforeRefusing(t *testing.T) {
 	reads := 0
 	st := testStore(t)
 	st.SetMemoryBudget(10_000)
-	st.InUse = func() int64 { // garbage until a collection: the second read is lower
+	st.s.InUse = func() int64 { // garbage until a collection: the second read is lower
 		reads++
 		if reads == 1 {
 			return 9_990
@@ -104,7 +104,7 @@ func TestMemoryBudgetReadsTheGaugeOnlyWhenItMatters(t *testing.T) {
 	reads := 0
 	st := testStore(t)
 	st.SetMemoryBudget(1 << 20)
-	st.InUse = func() int64 { reads++; return 1000 }
+	st.s.InUse = func() int64 { reads++; return 1000 }
 	small := []byte(`{"operation":"jump","sessionId":"a","nodeId":"n0001"}`) // changes the cursor: checked
 	ok[json.RawMessage](t, st, map[string]any{"operation": "create", "sessionId": "a"})
 	ok[json.RawMessage](t, st, map[string]any{"operation": "append", "sessionId": "a", "message": map[string]any{"role": "user", "content": "x"}})
@@ -179,7 +179,7 @@ func TestCheckMemoryCountsTheCopyOfARequest(t *testing.T) {
 	held := int64(0)
 	n := 1000
 	st := budgetStore(t, int64(n*RequestGrowth), &held)
-	assert.Nil(t, st.Reserve("request", 0, n, RequestGrowth), "in memory already: n × RequestGrowth fits")
+	assert.Nil(t, st.s.Reserve("request", 0, n, RequestGrowth), "in memory already: n × RequestGrowth fits")
 	err := st.CheckMemory(n)
 	require.NotNil(t, err, "not yet copied: n more bytes do not")
 	assert.Contains(t, err.Message, "request of 1000 bytes refused: it needs about 4000 bytes")

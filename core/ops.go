@@ -15,7 +15,7 @@ func opCreate(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := st.CreateAs(id, title, r.op)
+	s, err := st.s.CreateAs(id, title, r.op)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +46,7 @@ func opAppend(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := st.AppendNode(s, n, branch, r.op); err != nil {
+	if err := st.s.AppendNode(s, n, branch, r.op); err != nil {
 		return nil, err
 	}
 	return RawMessage(n.AppendJSON(nil)), nil
@@ -81,20 +81,20 @@ func opJump(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	st.JumpTo(s, i, r.op)
+	st.s.JumpTo(s, i, r.op)
 	return s.Status(), nil
 }
 
 // newSessionID returns the request's "newSessionId" or a generated one.
 func (st *Store) newSessionID(r *request) (string, *Error) {
 	if !r.has("newSessionId") {
-		return st.DrawSessionID(), nil
+		return st.s.DrawSessionID(), nil
 	}
 	id, err := r.idField("newSessionId")
 	if err != nil {
 		return "", err
 	}
-	if err := st.Taken(id); err != nil {
+	if err := st.s.Taken(id); err != nil {
 		return "", err
 	}
 	return id, nil
@@ -113,7 +113,7 @@ func opFork(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := st.ForkAt(s, at, newID, branch, r.op)
+	f, err := st.s.ForkAt(s, at, newID, branch, r.op)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +129,7 @@ func opClone(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return st.CloneAs(s, newID, r.op).Status(), nil
+	return st.s.CloneAs(s, newID, r.op).Status(), nil
 }
 
 func opContext(st *Store, r *request) (any, *Error) {
@@ -157,7 +157,7 @@ func opBranch(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := st.BranchAt(s, i, name, r.op); err != nil {
+	if err := st.s.BranchAt(s, i, name, r.op); err != nil {
 		return nil, err
 	}
 	return s.Status(), nil
@@ -185,13 +185,13 @@ func opBranchSummary(st *Store, r *request) (any, *Error) {
 	from := len(s.Nodes)
 	s.BranchAt(i, name)
 	p, _ := s.Place("")
-	n := &Node{ID: st.DrawNodeID(s, nil), Kind: KindSummary, Timestamp: st.Timestamp(), Summary: summary}
+	n := &Node{ID: st.s.DrawNodeID(s, nil), Kind: KindSummary, Timestamp: st.s.Timestamp(), Summary: summary}
 	s.Add(n, p)
-	st.Touch(s, from, false, r.op)
+	st.s.Touch(s, from, false, r.op)
 	return RawMessage(n.AppendJSON(nil)), nil
 }
 
-func opSessions(st *Store, r *request) (any, *Error) { return st.SessionList(), nil }
+func opSessions(st *Store, r *request) (any, *Error) { return st.s.SessionList(), nil }
 
 // placement reads the request's optional "branch" and decides where the
 // next append to s goes (see place), changing nothing.

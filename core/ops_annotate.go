@@ -20,7 +20,7 @@ func opLabel(st *Store, r *request) (any, *Error) {
 	if err := tree.CheckLabel(label); err != nil {
 		return nil, err
 	}
-	st.AddAnnotation(s, &Annotation{Kind: AnnotationLabel, NodeID: s.Nodes[i].ID, Label: label}, r.op)
+	st.s.AddAnnotation(s, &Annotation{Kind: AnnotationLabel, NodeID: s.Nodes[i].ID, Label: label}, r.op)
 	return s.Marks(i), nil
 }
 
@@ -35,7 +35,7 @@ func opHide(st *Store, r *request) (any, *Error) {
 			return nil, tree.Invalidf("field \"hidden\" must be true or false")
 		}
 	}
-	st.AddAnnotation(s, &Annotation{Kind: AnnotationHide, NodeID: s.Nodes[i].ID, Hidden: hidden}, r.op)
+	st.s.AddAnnotation(s, &Annotation{Kind: AnnotationHide, NodeID: s.Nodes[i].ID, Hidden: hidden}, r.op)
 	return s.Marks(i), nil
 }
 
@@ -57,7 +57,7 @@ func opPrefer(st *Store, r *request) (any, *Error) {
 			return nil, err
 		}
 	}
-	st.AddAnnotation(s, &Annotation{Kind: AnnotationPrefer, NodeID: s.NodeID(i)}, r.op)
+	st.s.AddAnnotation(s, &Annotation{Kind: AnnotationPrefer, NodeID: s.NodeID(i)}, r.op)
 	return s.Marks(i), nil
 }
 

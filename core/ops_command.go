@@ -26,7 +26,7 @@ func opCommand(st *Store, r *request) (any, *Error) {
 			return nil, err
 		}
 	}
-	res, err := cmd.Run(st.Store, c)
+	res, err := cmd.Run(st.s, c)
 	if err != nil {
 		return nil, err
 	}

@@ -46,12 +46,12 @@ func opAppendMany(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	s := st.ByID[id]
+	s := st.s.ByID[id]
 	switch {
-	case create && st.Taken(id) != nil:
-		return nil, st.Taken(id)
+	case create && st.s.Taken(id) != nil:
+		return nil, st.s.Taken(id)
 	case create:
-		s = tree.NewSession(id, title, st.Timestamp())
+		s = tree.NewSession(id, title, st.s.Timestamp())
 	case s == nil:
 		return nil, tree.Errorf(SessionNotFound, "session %q does not exist", id)
 	}
@@ -60,19 +60,19 @@ func opAppendMany(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	if create {
-		st.Put(s)
+		st.s.Put(s)
 	}
 	from := len(s.Nodes)
 	s.Reserve(len(msgs))
 	out := store.AppendMany{NodeIDs: make([]string, len(msgs))}
-	now := st.Timestamp()
+	now := st.s.Timestamp()
 	for k, m := range msgs {
-		n := &Node{Kind: KindMessage, Message: m, MessageRole: roles[k], ID: st.DrawNodeID(s, nil), Timestamp: now}
+		n := &Node{Kind: KindMessage, Message: m, MessageRole: roles[k], ID: st.s.DrawNodeID(s, nil), Timestamp: now}
 		s.Add(n, p)
 		p = tree.Placement{Parent: s.Cursor, Branch: s.Active}
 		out.NodeIDs[k] = n.ID
 	}
-	st.Touch(s, from, false, r.op)
+	st.s.Touch(s, from, false, r.op)
 	out.Session = s.Status()
 	return out, nil
 }
@@ -172,6 +172,13 @@ func opImport(st *Store, r *request) (any, *Error) {
 	return st.Import(data, format)
 }
 
+// opImportBatches answers how to import a list of files in batches of at
+// most "bytes" bytes each (a group larger than that is a batch of its own):
+//
+//	{"operation":"import.batches","files":[{"path","size"}…],"bytes":N}
+//
+// INVALID_ARGUMENT when files is not a list of {path, size} with a
+// non-negative integer size, or bytes is not a positive integer.
 func opImportBatches(st *Store, r *request) (any, *Error) {
 	var list []importer.BatchFile
 	if !jsonx.ReadList(r.fields["files"], &list, importer.ReadBatchFile) || !r.has("files") {

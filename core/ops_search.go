@@ -43,7 +43,7 @@ func parseSearchRequest(st *Store, r *request) (*store.SearchRequest, *Error) {
 		}
 	}
 	if q.Session == nil {
-		if err := st.Searchable(q.Branch != "" || q.Roles != nil); err != nil {
+		if err := st.s.Searchable(q.Branch != "" || q.Roles != nil); err != nil {
 			return nil, err
 		}
 	}
@@ -55,5 +55,5 @@ func opSearch(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return st.RunSearch(q)
+	return st.s.RunSearch(q)
 }

@@ -21,7 +21,7 @@ func opSnapshotLoad(st *Store, r *request) (any, *Error) {
 	if !r.has("snapshot") {
 		return nil, tree.Invalidf("field \"snapshot\" is required for operation \"snapshot.load\"")
 	}
-	s, err := st.LoadSession(id, r.fields["snapshot"], r.snapshotValid(), r.op)
+	s, err := st.s.LoadSession(id, r.fields["snapshot"], r.snapshotValid(), r.op)
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +52,7 @@ func opRestore(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	if created == "" && !r.has("createdAt") {
-		created = st.Timestamp() // "" is an undated session's: it stays so
+		created = st.s.Timestamp() // "" is an undated session's: it stays so
 	}
 	if updated == "" {
 		updated = created
@@ -68,22 +68,22 @@ func opRestore(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	if old := st.Trash[s.ID()]; old != nil {
-		delete(st.Trash, s.ID())
+	if old := st.s.Trash[s.ID()]; old != nil {
+		delete(st.s.Trash, s.ID())
 	}
 	if deleted != "" {
 		// A session another tab (or an earlier page) put in the trash.
-		if old := st.ByID[s.ID()]; old != nil {
-			st.Remove(old)
+		if old := st.s.ByID[s.ID()]; old != nil {
+			st.s.Remove(old)
 		}
 		s.DeletedAt = deleted
-		if st.Trash == nil {
-			st.Trash = make(map[string]*Session)
+		if st.s.Trash == nil {
+			st.s.Trash = make(map[string]*Session)
 		}
-		st.Trash[s.ID()] = s
+		st.s.Trash[s.ID()] = s
 		return store.TrashItemOf(s), nil
 	}
-	st.Put(s)
+	st.s.Put(s)
 	return s.Status(), nil
 }
 

@@ -25,7 +25,7 @@ func opPageStub(st *Store, r *request) (any, *Error) {
 	if !ok || !r.has("sessions") {
 		return nil, tree.Invalidf("field \"sessions\" must be an array of session summaries for operation \"page.stub\"")
 	}
-	n, err := st.PageStubOf(list)
+	n, err := st.s.PageStubOf(list)
 	if err != nil {
 		return nil, err
 	}
@@ -44,18 +44,18 @@ func opPageOut(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	s := st.ByID[id]
+	s := st.s.ByID[id]
 	if s == nil {
 		return nil, tree.Errorf(SessionNotFound, "session %q does not exist", id)
 	}
-	for _, d := range st.Dirty {
+	for _, d := range st.s.Dirty {
 		if d.ID == id {
 			return nil, tree.Invalidf("session %q has changes not yet stored; it stays in memory", id)
 		}
 	}
 	stub := store.StubOf(s)
 	if stub != s {
-		st.Put(stub)
+		st.s.Put(stub)
 	}
 	return map[string]any{"sessionId": id, "nodeCount": stub.Paged.NodeCount}, nil
 }
@@ -66,11 +66,11 @@ func opPageOut(st *Store, r *request) (any, *Error) {
 //
 //	{"operation":"page.faults"} → ["a","b"]
 func opPageFaults(st *Store, r *request) (any, *Error) {
-	ids := st.Faults
+	ids := st.s.Faults
 	if ids == nil {
 		ids = []string{}
 	}
-	st.Faults, st.Faulted = nil, nil
+	st.s.Faults, st.s.Faulted = nil, nil
 	return ids, nil
 }
 
@@ -181,17 +181,17 @@ func opSyncForget(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	s := st.Trash[id]
+	s := st.s.Trash[id]
 	if s != nil {
-		delete(st.Trash, id)
-		st.ForgetKept() // its erasure deleted the kept index (store/erase.js)
-	} else if s = st.ByID[id]; s == nil {
+		delete(st.s.Trash, id)
+		st.s.ForgetKept() // its erasure deleted the kept index (store/erase.js)
+	} else if s = st.s.ByID[id]; s == nil {
 		return nil, tree.Errorf(SessionNotFound, "session %q does not exist", id)
 	} else {
-		st.Remove(s)
+		st.s.Remove(s)
 	}
-	if i := st.DirtyIndex(s.ID()); i >= 0 {
-		st.SetDirty(append(st.Dirty[:i], st.Dirty[i+1:]...))
+	if i := st.s.DirtyIndex(s.ID()); i >= 0 {
+		st.s.SetDirty(append(st.s.Dirty[:i], st.s.Dirty[i+1:]...))
 	}
 	return map[string]string{"sessionId": s.ID()}, nil
 }
@@ -211,20 +211,20 @@ func opDelete(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	if permanent {
-		st.Remove(s)
-		st.MarkErased(s.ID(), r.op)
+		st.s.Remove(s)
+		st.s.MarkErased(s.ID(), r.op)
 		return Erased{Erased: []string{s.ID()}}, nil
 	}
-	st.ToTrash(s, st.Timestamp())
-	st.MarkDirty(s, len(s.Nodes), false, r.op)
+	st.s.ToTrash(s, st.s.Timestamp())
+	st.s.MarkDirty(s, len(s.Nodes), false, r.op)
 	return store.TrashItemOf(s), nil
 }
 
 // opTrashList answers {"operation":"trash.list"}: the sessions in the
 // trash, the most recently deleted first.
 func opTrashList(st *Store, r *request) (any, *Error) {
-	out := make([]TrashItem, 0, len(st.Trash))
-	for _, s := range st.Trash {
+	out := make([]TrashItem, 0, len(st.s.Trash))
+	for _, s := range st.s.Trash {
 		out = append(out, store.TrashItemOf(s))
 	}
 	slices.SortFunc(out, func(a, b TrashItem) int {
@@ -242,7 +242,7 @@ func (r *request) trashed(st *Store) (*Session, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	if s := st.Trash[id]; s != nil {
+	if s := st.s.Trash[id]; s != nil {
 		return s, nil
 	}
 	return nil, tree.Errorf(SessionNotFound, "session %q is not in the trash", id)
@@ -257,8 +257,8 @@ func opTrashRestore(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	s = st.FromTrash(s)
-	st.MarkDirty(s, len(s.Nodes), false, r.op)
+	s = st.s.FromTrash(s)
+	st.s.MarkDirty(s, len(s.Nodes), false, r.op)
 	return s.Status(), nil
 }
 
@@ -274,17 +274,17 @@ func opTrashEmpty(st *Store, r *request) (any, *Error) {
 		}
 		ids = []string{s.ID()}
 	} else {
-		for id := range st.Trash {
+		for id := range st.s.Trash {
 			ids = append(ids, id)
 		}
 		slices.Sort(ids)
 	}
 	for _, id := range ids {
-		delete(st.Trash, id)
-		st.MarkErased(id, r.op)
+		delete(st.s.Trash, id)
+		st.s.MarkErased(id, r.op)
 	}
 	if len(ids) > 0 {
-		st.ForgetKept() // the erasure deletes the kept index (store/erase.js)
+		st.s.ForgetKept() // the erasure deletes the kept index (store/erase.js)
 	}
 	return Erased{Erased: append([]string{}, ids...)}, nil
 }
@@ -306,17 +306,17 @@ func opSyncTrash(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	if at != "" {
-		s, err := st.Lookup(id)
+		s, err := st.s.Lookup(id)
 		if err != nil {
 			return nil, err
 		}
-		st.ToTrash(s, at)
+		st.s.ToTrash(s, at)
 	} else {
 		s, err := r.trashed(st)
 		if err != nil {
 			return nil, err
 		}
-		st.FromTrash(s)
+		st.s.FromTrash(s)
 	}
 	return map[string]string{"sessionId": id}, nil
 }

@@ -57,7 +57,7 @@ func opSwitch(st *Store, r *request) (any, *Error) {
 		}
 		s.SetActive(name)
 	}
-	st.Touch(s, len(s.Nodes), false, r.op)
+	st.s.Touch(s, len(s.Nodes), false, r.op)
 	return s.Status(), nil
 }
 

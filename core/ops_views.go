@@ -146,7 +146,7 @@ func (r *request) rowCount(field string) (int, *Error) {
 // subtree is placed at the end of the collapsed segment. Errors: those of
 // "sessionId" (INVALID_ARGUMENT, SESSION_NOT_FOUND).
 //
-// The layout is kept by the store, by session (mapOf): an answer after
+// The layout is kept by the views, by session (Caches.MapOf): an answer after
 // appends that only extend runs costs O(segments), without a walk over
 // the nodes.
 func opMap(st *Store, r *request) (any, *Error) {
@@ -160,7 +160,7 @@ func opMap(st *Store, r *request) (any, *Error) {
 	}
 	t := s.ViewTree()
 	m := st.views.MapOf(s, t)
-	v := views.Map{Session: s, Tree: t, Layout: m, Forks: views.MapForks(st.Store, s, t, m), Source: views.MapSource(st.Store, s, t, m)}
+	v := views.Map{Session: s, Tree: t, Layout: m, Forks: views.MapForks(st.s, s, t, m), Source: views.MapSource(st.s, s, t, m)}
 	if from, ok := m.DeltaFrom(since, len(s.Nodes)); ok {
 		return &views.MapDelta{Map: v, From: from}, nil
 	}
@@ -174,18 +174,18 @@ func opFamily(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	if st.ByID[id] == nil {
+	if st.s.ByID[id] == nil {
 		return nil, tree.Errorf(SessionNotFound, "session %q does not exist", id)
 	}
-	children := views.FamilyChildren(st.Store)
-	root := views.FamilyRoot(st.Store, id)
+	children := views.FamilyChildren(st.s)
+	root := views.FamilyRoot(st.s, id)
 	f := &Family{SessionID: id, Root: root}
 	seen := map[string]bool{root: true}
 	for queue := []string{root}; len(queue) > 0; queue = queue[1:] {
 		cur := queue[0]
-		f.Members = append(f.Members, views.FamilyMemberOf(st.Store, cur))
+		f.Members = append(f.Members, views.FamilyMemberOf(st.s, cur))
 		if cur != root {
-			f.Edges = append(f.Edges, views.FamilyEdgeOf(st.Store, cur))
+			f.Edges = append(f.Edges, views.FamilyEdgeOf(st.s, cur))
 		}
 		for _, c := range children[cur] {
 			if seen[c] {

@@ -97,7 +97,7 @@ func TestPageStubPackedAnswersAsPageStub(t *testing.T) {
 			assert.Equal(t, string(viaJSON.CallInternal([]byte(req))), string(packed.CallInternal([]byte(req))), "round %d: %s", r, req)
 		}
 	}
-	assert.Equal(t, 4, packed.Stubs)
+	assert.Equal(t, 4, packed.s.Stubs)
 }
 
 // TestPageStubPackedRefusesBadDataAndChangesNothing cuts, pads and
@@ -145,7 +145,7 @@ func FuzzPageStubPacked(f *testing.F) {
 			var e *Error
 			require.ErrorAs(t, err, &e)
 			require.Equal(t, InvalidArgument, e.Code)
-			require.Equal(t, 0, st.Stubs)
+			require.Equal(t, 0, st.s.Stubs)
 			return
 		}
 		require.True(t, json.Valid(st.CallInternal([]byte(`{"operation":"sessions"}`))))

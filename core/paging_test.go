@@ -73,7 +73,7 @@ func TestARestoredStubAnswersAsIfItHadStayed(t *testing.T) {
 	assert.Equal(t, snap, snapshot(t, st, "s"))
 	assert.Equal(t, sessions, string(st.Call([]byte(`{"operation":"sessions"}`))), "the session is back in its place")
 	ok[obj](t, st, `{"operation":"search","query":"hello"}`)
-	assert.Equal(t, 0, st.Stubs)
+	assert.Equal(t, 0, st.s.Stubs)
 }
 
 func TestPageStubAddsAndUpdatesStubsOnly(t *testing.T) {
@@ -94,7 +94,7 @@ func TestPageStubAddsAndUpdatesStubsOnly(t *testing.T) {
 		"an update without cursor keeps the stub's cursor and title")
 	fails(t, st, `{"operation":"page.stub","sessions":[{"nodeCount":1}]}`, InvalidArgument)
 	ok[obj](t, st, `{"operation":"sync.forget","sessionId":"p"}`)
-	assert.Equal(t, 0, st.Stubs, "a stub can be forgotten")
+	assert.Equal(t, 0, st.s.Stubs, "a stub can be forgotten")
 }
 
 func TestPageOutRefusesASessionWithChangesNotDrained(t *testing.T) {

@@ -29,7 +29,7 @@ func panelOp(op string) func(st *Store, r *request) (any, *Error) {
 		if status, ok := v.(Status); ok {
 			id = status.SessionID
 		}
-		s, err := st.Lookup(id)
+		s, err := st.s.Lookup(id)
 		if err != nil {
 			return nil, err
 		}

@@ -119,7 +119,7 @@ func BenchmarkContextTextsFirst(b *testing.B) {
 	req := []byte(`{"operation":"context","sessionId":"perf"}`)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		st.views.Forget(st.ByID["perf"])
+		st.views.Forget(st.s.ByID["perf"])
 		perfSink = st.Run(req).Value.(ContextView).Texts().ASCII
 	}
 }

@@ -30,6 +30,6 @@ func opRename(st *Store, r *request) (any, *Error) {
 	if err := tree.CheckTitle(title); err != nil {
 		return nil, err
 	}
-	st.AddAnnotation(s, &Annotation{Kind: AnnotationTitle, Title: title}, r.op)
+	st.s.AddAnnotation(s, &Annotation{Kind: AnnotationTitle, Title: title}, r.op)
 	return s.Status(), nil
 }

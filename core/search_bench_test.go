@@ -47,7 +47,7 @@ func BenchmarkSearch(b *testing.B) {
 	for _, t := range benchCorpus(100_000) {
 		text += len(t)
 	}
-	indexMB, textMB := float64(st.Index.Docs.SizeBytes())/1e6, float64(text)/1e6
+	indexMB, textMB := float64(st.s.Index.Docs.SizeBytes())/1e6, float64(text)/1e6
 	for _, q := range []string{"deployment", "depolyment", "authentcaiton", "kubernetes cluster", "deplo", "item4242", "a"} {
 		req := []byte(fmt.Sprintf(`{"operation":"search","query":%q,"limit":20}`, q))
 		b.Run(q, func(b *testing.B) {
@@ -64,7 +64,7 @@ func BenchmarkSearchIndexBuild(b *testing.B) {
 	st, _ := benchStore(b, 100_000)
 	b.ResetTimer()
 	for b.Loop() {
-		st.Index = store.SearchIndex{}
+		st.s.Index = store.SearchIndex{}
 		st.WarmSearch(-1)
 	}
 }

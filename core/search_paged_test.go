@@ -59,14 +59,14 @@ func TestAPagedOutSessionKeepsItsSearchDocuments(t *testing.T) {
 		restores[id] = restoreOf(t, st, id)
 	}
 	require.True(t, st.WarmSearch(-1))
-	key := st.Index.Of[st.Session("b")].Key
+	key := st.s.Index.Of[st.Session("b")].Key
 	for _, id := range []string{"a", "b", "c", "d"} {
 		ok[obj](t, st, obj{"operation": "page.out", "sessionId": id})
 	}
 	stub := st.Session("b")
 	require.NotNil(t, stub.Paged)
-	assert.Same(t, stub, st.Index.Owners[key].Session, "the stub holds the session's documents")
-	assert.Equal(t, 12, st.Index.Docs.LiveDocs())
+	assert.Same(t, stub, st.s.Index.Owners[key].Session, "the stub holds the session's documents")
+	assert.Equal(t, 12, st.s.Index.Docs.LiveDocs())
 
 	for _, q := range []struct {
 		query  string
@@ -87,8 +87,8 @@ func TestAPagedOutSessionKeepsItsSearchDocuments(t *testing.T) {
 		assert.Equal(t, want, got, "search(%q)", q.query)
 		assert.ElementsMatch(t, q.loads, loaded, "search(%q) loads only the sessions of its hits", q.query)
 	}
-	assert.Same(t, st.Session("b"), st.Index.Owners[key].Session, "a loaded session takes its documents back")
-	assert.Equal(t, 12, st.Index.Docs.LiveDocs(), "nothing indexed twice")
+	assert.Same(t, st.Session("b"), st.s.Index.Owners[key].Session, "a loaded session takes its documents back")
+	assert.Equal(t, 12, st.s.Index.Docs.LiveDocs(), "nothing indexed twice")
 }
 
 // TestASearchLoadsAStubWhoseDocumentsAreNotCurrent: a stub another tab
@@ -154,5 +154,5 @@ func TestAPagedOutSessionLeavesTheIndexWhenDeleted(t *testing.T) {
 	st := stubOfTwo(t, "apricot too")
 	ok[obj](t, st, `{"operation":"sync.forget","sessionId":"a"}`)
 	assert.Equal(t, []string{"b/n0002"}, hitIDsOf(ok[SearchResult](t, st, `{"operation":"search","query":"apricot"}`), true))
-	assert.Equal(t, 1, st.Index.Docs.LiveDocs())
+	assert.Equal(t, 1, st.s.Index.Docs.LiveDocs())
 }

@@ -53,7 +53,7 @@ func TestASavedSearchIndexAnswersAFreshPageWithoutLoadingEverySession(t *testing
 	n, err := st.LoadSearchIndex(data)
 	require.NoError(t, err)
 	assert.Equal(t, 4, n, "every session is as it was saved")
-	assert.Equal(t, 12, st.Index.Docs.LiveDocs())
+	assert.Equal(t, 12, st.s.Index.Docs.LiveDocs())
 	for _, q := range []struct {
 		query string
 		loads []string
@@ -107,7 +107,7 @@ func TestASavedSearchIndexLeavesOutWhatChangedSince(t *testing.T) {
 	n, err := st.LoadSearchIndex(data)
 	require.NoError(t, err)
 	assert.Equal(t, 1, n, "only a is as it was saved")
-	assert.Equal(t, 3, st.Index.Docs.LiveDocs(), "a's documents")
+	assert.Equal(t, 3, st.s.Index.Docs.LiveDocs(), "a's documents")
 
 	want := testStore(t)
 	for _, id := range []string{"a", "b", "c"} {
@@ -135,7 +135,7 @@ func TestLoadSearchIndexRefusesDamagedBytes(t *testing.T) {
 			_, err = st.LoadSearchIndex(checked(body[:n]))
 			require.Error(t, err, "cut at %d of %d bytes, checked", n, len(body))
 		}
-		assert.Nil(t, st.Index.Docs, "the store is unchanged")
+		assert.Nil(t, st.s.Index.Docs, "the store is unchanged")
 	}
 	bad := append([]byte{}, body...)
 	bad[4] = 1 // format 1, without the check
@@ -250,5 +250,5 @@ func TestASavedSearchIndexDamagedInsideAWordIsRefused(t *testing.T) {
 	st, _ := freshPage(t, whole, []string{"a", "b", "c", "d"}, "a", "b", "c", "d")
 	_, err := st.LoadSearchIndex(data)
 	assert.Error(t, err)
-	assert.True(t, st.Index.Docs == nil, "the store is unchanged")
+	assert.True(t, st.s.Index.Docs == nil, "the store is unchanged")
 }

@@ -367,7 +367,7 @@ func TestSearchIndexFollowsEveryOperation(t *testing.T) {
 		assert.Equal(t, 1500-1, runSearch(t, st, "mango", obj{"limit": 1}).Total)
 		assert.Equal(t, []string{"big/m0"}, found("papaya 3"))
 		assert.Equal(t, []string{}, found("papaya 2"))
-		assert.Equal(t, 0, st.Index.Docs.DeadDocs(), "the index was rebuilt")
+		assert.Equal(t, 0, st.s.Index.Docs.DeadDocs(), "the index was rebuilt")
 		assert.Equal(t, []string{"main/n0003"}, found("cherries"))
 		assert.Equal(t, []string{"cloned/k1"}, found("kiwis"))
 	})
@@ -403,17 +403,17 @@ func TestSearchNeverBuildsTheIndex(t *testing.T) {
 		"version": 1, "sessionId": "b", "cursor": "k1", "activeBranch": "main", "nodes": []obj{
 			{"id": "k1", "parentId": nil, "branch": "main", "kind": "message", "timestamp": "2026-01-01T00:00:00.000Z", "message": obj{"role": "user", "content": "walnut bread"}},
 		}}})
-	assert.Nil(t, st.Index.Docs, "loading and appending build no index")
-	assert.Empty(t, st.Index.Of)
+	assert.Nil(t, st.s.Index.Docs, "loading and appending build no index")
+	assert.Empty(t, st.s.Index.Of)
 
 	assert.Equal(t, []string{"b/k1", "a/n0001"}, hitIDsOf(runSearch(t, st, "walnut", nil), true), "found by a scan")
-	require.NotNil(t, st.Index.Docs)
-	assert.Equal(t, 0, st.Index.Docs.LiveDocs(), "the search indexed nothing")
+	require.NotNil(t, st.s.Index.Docs)
+	assert.Equal(t, 0, st.s.Index.Docs.LiveDocs(), "the search indexed nothing")
 	require.True(t, st.WarmSearch(-1))
-	assert.Equal(t, 2, st.Index.Docs.LiveDocs())
+	assert.Equal(t, 2, st.s.Index.Docs.LiveDocs())
 	more := seedTexts(t, st, "a", "walnut cake")
 	assert.Equal(t, []string{"a/" + more[0], "b/k1", "a/n0001"}, hitIDsOf(runSearch(t, st, "walnut", nil), true), "later appends are indexed by the next search")
-	assert.Equal(t, 3, st.Index.Docs.LiveDocs())
+	assert.Equal(t, 3, st.s.Index.Docs.LiveDocs())
 }
 
 // TestSearchDuringTheBuildAnswersExactly searches after every slice of
@@ -458,7 +458,7 @@ func TestSearchDuringTheBuildAnswersExactly(t *testing.T) {
 			break
 		}
 	}
-	assert.Equal(t, 10, st.Index.Docs.LiveDocs())
+	assert.Equal(t, 10, st.s.Index.Docs.LiveDocs())
 }
 
 func TestWarmSearchBuildsTheIndexInSlices(t *testing.T) {
@@ -467,7 +467,7 @@ func TestWarmSearchBuildsTheIndexInSlices(t *testing.T) {
 	b := seedTexts(t, st, "b", "plum five", "plum six", "plum seven")
 	seedTexts(t, st, "c", "plum eight", "plum nine")
 	assert.False(t, st.WarmSearch(3), "3 of 9 nodes")
-	assert.Equal(t, 3, st.Index.Of[st.Session("a")].Indexed)
+	assert.Equal(t, 3, st.s.Index.Of[st.Session("a")].Indexed)
 
 	// Changes while warming: an append to the session being warmed, a
 	// label on a node already warmed (that session starts over), a
@@ -475,7 +475,7 @@ func TestWarmSearchBuildsTheIndexInSlices(t *testing.T) {
 	more := seedTexts(t, st, "a", "plum ten")
 	ok[obj](t, st, obj{"operation": "label", "sessionId": "a", "nodeId": a[0], "label": "damson"})
 	assert.False(t, st.WarmSearch(0))
-	assert.Equal(t, 0, st.Index.Of[st.Session("a")].Indexed, "a label on a warmed node starts the session over")
+	assert.Equal(t, 0, st.s.Index.Of[st.Session("a")].Indexed, "a label on a warmed node starts the session over")
 	assert.False(t, st.WarmSearch(6))
 	ok[Status](t, st, obj{"operation": "snapshot.load", "sessionId": "b", "snapshot": obj{
 		"version": 1, "sessionId": "b", "cursor": "k1", "activeBranch": "main", "nodes": []obj{
@@ -491,7 +491,7 @@ func TestWarmSearchBuildsTheIndexInSlices(t *testing.T) {
 	assert.Equal(t, []string{"a/" + a[0]}, hitIDsOf(runSearch(t, st, "damson", nil), true))
 	assert.Empty(t, hitIDsOf(runSearch(t, st, "seven", nil), true), "the replaced session's nodes are gone")
 	assert.Empty(t, hitIDsOf(runSearch(t, st, "eight", nil), true), "the forgotten session's nodes are gone")
-	assert.Equal(t, 6, st.Index.Docs.LiveDocs())
+	assert.Equal(t, 6, st.s.Index.Docs.LiveDocs())
 	_ = b
 	later := seedTexts(t, st, "a", "plum eleven")
 	assert.Equal(t, []string{"a/" + later[0]}, hitIDsOf(runSearch(t, st, "eleven", nil), true), "a warmed session's appends are indexed by the next search")
@@ -618,6 +618,6 @@ func TestAnAttachedSessionIsCaughtUpByTheNextSearch(t *testing.T) {
 	assert.Equal(t, []string{"a/" + ids[0]}, hitIDsOf(runSearch(t, st, "greengage", nil), true), "a label on an indexed node replaces its document")
 	assert.Equal(t, []string{"a/" + more[0]}, hitIDsOf(runSearch(t, st, "medlar", nil), true), "a node labelled before it was indexed is indexed with its label")
 	assert.Empty(t, hitIDsOf(runSearch(t, st, "sorbet", nil), true), "a merge taken back leaves nothing")
-	assert.Equal(t, 3, st.Index.Docs.LiveDocs())
-	assert.Equal(t, 1, st.Index.Docs.DeadDocs(), "the relabelled node's old document")
+	assert.Equal(t, 3, st.s.Index.Docs.LiveDocs())
+	assert.Equal(t, 1, st.s.Index.Docs.DeadDocs(), "the relabelled node's old document")
 }

@@ -7,13 +7,16 @@ import (
 )
 
 // Store holds every session of one page (or one process) and answers
-// requests through Call, Run and CallInternal (dispatch.go). Its typed
-// operations (Append, Jump, Branch, Fork, Context, Label, Import,
-// Search, …) are the store's (core/internal/store). It is not safe for
-// concurrent use: the wasm binding calls it from the JS event loop only;
-// native callers serialise their calls.
+// requests through Call, Run and CallInternal (dispatch.go) or its typed
+// methods (api.go: Create, Append, Jump, Branch, Fork, Context, Label,
+// Search, Import, …), over the store of core/internal/store. Make one with
+// New: the zero value is not usable. It is not safe for concurrent use:
+// the wasm binding calls it from the JS event loop only; native callers
+// serialise their calls.
 type Store struct {
-	*store.Store
+	// s is the store of the sessions (core/internal/store); Store's typed
+	// methods (api.go) forward to it, its handlers (ops*.go) use it.
+	s *store.Store
 	// views is what tree.rows, map and context keep of each session
 	// between calls, dropped when the session leaves the store.
 	views views.Caches
@@ -25,8 +28,8 @@ type Options = store.Options
 
 // New returns an empty store.
 func New(opts Options) *Store {
-	st := &Store{Store: store.New(opts)}
-	st.Store.OnLeave = st.views.Forget
+	st := &Store{s: store.New(opts)}
+	st.s.OnLeave = st.views.Forget
 	return st
 }
 
@@ -63,7 +66,7 @@ const NothingToImport = importer.NothingToImport
 type Imports = importer.Imports
 
 // NewImports returns an empty table of imports into st.
-func NewImports(st *Store) *Imports { return importer.NewImports(st.Store) }
+func NewImports(st *Store) *Imports { return importer.NewImports(st.s) }
 
 // The values of the typed operations and their options (see core/internal/store).
 type (
@@ -108,7 +111,7 @@ const DrainGroupNodes = store.DrainGroupNodes
 // session is INVALID_ARGUMENT; one that would grow a session not in memory
 // is PAGED_OUT, having added nothing.
 func (st *Store) Import(data []byte, format string) (*ImportResult, *Error) {
-	return importer.Import(st.Store, data, format)
+	return importer.Import(st.s, data, format)
 }
 
 // StartImport detects or looks up the format of data and returns a job
@@ -117,7 +120,7 @@ func (st *Store) Import(data []byte, format string) (*ImportResult, *Error) {
 // cannot be detected, data that is not JSON or JSON lines (naming line and
 // column), data whose import would pass the memory budget.
 func (st *Store) StartImport(data []byte, format string) (*ImportJob, *Error) {
-	return importer.StartImport(st.Store, data, format)
+	return importer.StartImport(st.s, data, format)
 }
 
 // ImportFiles imports a set of files at once, as a coding agent or chat
@@ -127,8 +130,41 @@ func (st *Store) StartImport(data []byte, format string) (*ImportJob, *Error) {
 // when no file gives a session (INVALID_ARGUMENT naming each file's
 // reason).
 func (st *Store) ImportFiles(files []ImportFile) (*FilesResult, *Error) {
-	return importer.ImportFiles(st.Store, files)
+	return importer.ImportFiles(st.s, files)
 }
+
+// The limits of search (see store.DefaultSearchLimit and the others): the
+// hits answered when the request gives no limit and the most it may ask,
+// the longest query in characters, a snippet's length in characters, the
+// bytes of stored sessions a search may load before it is refused, and
+// when the kept index is written again (a share of its documents changed,
+// or this long, a time.Duration, passed with any change).
+const (
+	DefaultSearchLimit = store.DefaultSearchLimit
+	MaxSearchLimit     = store.MaxSearchLimit
+	MaxQueryLength     = store.MaxQueryLength
+	SnippetLength      = store.SnippetLength
+	LoadedNodeBytes    = store.LoadedNodeBytes
+	KeepSearchShare    = store.KeepSearchShare
+	KeepSearchEvery    = store.KeepSearchEvery
+)
+
+// The flags of a packed stub summary (Store.PageStubPacked): which
+// optional members follow.
+const (
+	StubHasTitle        = store.StubHasTitle
+	StubHasCursor       = store.StubHasCursor
+	StubHasActiveBranch = store.StubHasActiveBranch
+	StubHasSource       = store.StubHasSource
+	StubHasSourceNodeID = store.StubHasSourceNodeID
+)
+
+// AppendMany is the value of append.many (store.AppendMany).
+type AppendMany = store.AppendMany
+
+// DefaultStepBudget is the work an import job's Step does when given no
+// budget, in bytes of the export read (importer.DefaultStepBudget).
+const DefaultStepBudget = importer.DefaultStepBudget
 
 // ExportFormats returns the names of the formats export writes
 // (views.ExportFormats).

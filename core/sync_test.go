@@ -16,7 +16,7 @@ func tabStore(tb testing.TB, prefix string) *Store {
 	tb.Helper()
 	st := testStore(tb)
 	seq := 0
-	st.NewID = func() string {
+	st.s.NewID = func() string {
 		seq++
 		return fmt.Sprintf("%s%04d", prefix, seq)
 	}
@@ -191,7 +191,7 @@ func TestDrainIsSizedOnceAndNotFarOver(t *testing.T) {
 	st := perfStore(t, 2000) // chat messages of the benchmark corpus
 	st.TrackChanges(true)
 	st.Call(append(append([]byte(`{"operation":"snapshot.load","sessionId":"perf","snapshot":`), perfSnapshot(2000)...), '}'))
-	est := st.DrainSize()
+	est := st.s.DrainSize()
 	out := st.DrainChanges(true)
 	assert.GreaterOrEqual(t, est, len(out), "the estimate covers the drain: no regrowth")
 	assert.Less(t, est, len(out)*3/2, "the estimate is not far over")

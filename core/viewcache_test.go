@@ -23,7 +23,7 @@ func TestViewCachesAreKeptWhileTheSessionStandsAndDroppedWhenItLeaves(t *testing
 		require.NotEmpty(t, cols.Rows, "the context laid out over the session's text cache")
 	}
 	rowsAndMap()
-	s, _ := st.Lookup("s")
+	s, _ := st.s.Lookup("s")
 	kept := st.views.RowsOf(s)
 	require.NotNil(t, kept)
 	texts := st.views.Texts[s]

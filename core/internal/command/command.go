@@ -40,7 +40,7 @@ type Result struct {
 	Draft *string `json:"draft,omitempty"`
 }
 
-// Command is one entry of the Command table.
+// Command is one entry of the command table (commands).
 type Command struct {
 	name    string // the command's words without the slash: "tree jump", "fork"
 	args    string // argument synopsis for the usage line: "<nodeId> <name>"

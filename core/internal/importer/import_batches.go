@@ -21,13 +21,6 @@ type ImportBatches struct {
 	Skipped [][2]any `json:"skipped"`
 }
 
-// opImportBatches answers how to import a list of files in batches of at
-// most "bytes" bytes each (a group larger than that is a batch of its own):
-//
-//	{"operation":"import.batches","files":[{"path","size"}…],"bytes":N}
-//
-// INVALID_ARGUMENT when files is not a list of {path, size} with a
-// non-negative integer size, or bytes is not a positive integer.
 // BatchFile is a file of an import.batches request.
 type BatchFile struct {
 	Path string

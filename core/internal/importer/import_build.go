@@ -17,7 +17,7 @@ type importTree struct {
 	importplan.Tree
 }
 
-// validateImported is importplan's Validate: validateMessageOf, its error
+// validateImported is importplan's Validate: tree.ValidateMessageOf, its error
 // as a plain error.
 func validateImported(raw tree.RawMessage, what string, written bool) (tree.RawMessage, string, error) {
 	msg, role, err := tree.ValidateMessageOf(raw, what, written)
@@ -75,7 +75,7 @@ func (t *importTree) session(c *formats.Conversation, order []int32, cursor int3
 	s.UpdatedAt = importplan.UnixTime(c.Updated)
 	s.Branches, s.ByName = nil, make(map[string]*tree.Branch)
 	s.Reserve(len(order))
-	next := map[string]int{} // see autoBranchNameFrom: this build only adds branches
+	next := map[string]int{} // see Session.AutoBranchNameFrom: this build only adds branches
 	var undated []*tree.Node // nodes whose record gives no time
 	var first, last string   // the earliest and newest times the records give
 	for _, i := range order {
@@ -195,7 +195,7 @@ func (t *importTree) annotate(s *tree.Session, c *formats.Conversation) {
 
 // branchFor names a branch an import opens: hint itself when it is a
 // free name, else a name derived from hint, or from from when there is no
-// hint (next: see autoBranchNameFrom).
+// hint (next: see Session.AutoBranchNameFrom).
 func branchFor(s *tree.Session, hint, from string, next map[string]int) string {
 	if hint == "" {
 		return s.AutoBranchNameFrom(from, next)

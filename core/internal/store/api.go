@@ -7,16 +7,16 @@ import (
 )
 
 // The typed API: the store's operations as Go methods, for a Go program
-// that keeps sessions without JSON requests (see ExampleStore_typed). Each
+// that keeps sessions without JSON requests (see core's ExampleStore_typed). Each
 // method is the operation of the same name in SPEC.md with its fields as
 // arguments: it validates them as the operation validates its request
 // (the messages name the request's field, "nodeId", "branch", …), changes
 // nothing when it fails, and records its change in the change log under
-// the operation's name, exactly as Call does. The operation handlers
-// (ops.go) decode a request and call the same code.
+// the operation's name, exactly as core's Call does. Core's handlers
+// (core/ops*.go) decode a request and call the same code.
 //
 // A method returns a non-nil error only as an *Error, whose Code is one of
-// SPEC.md's; errors.Is(err, ErrNodeNotFound) and the like tell them apart.
+// SPEC.md's; errors.Is(err, tree.ErrNodeNotFound) and the like tell them apart.
 
 // AppendOptions are the optional fields of append.
 type AppendOptions struct {
@@ -44,7 +44,7 @@ func failed(err *tree.Error) error {
 	return err
 }
 
-// CheckName applies NameProblem to an id or branch name given as argument
+// CheckName applies names.Problem to an id or branch name given as argument
 // field of a typed call: INVALID_ARGUMENT naming the field.
 func CheckName(field, value string, max int) *tree.Error {
 	if p := names.Problem(value, max); p != "" {
@@ -118,7 +118,7 @@ func (st *Store) Append(sessionID string, message tree.RawMessage, opts AppendOp
 }
 
 // AppendEntry is Append for an entry ({"kind":…, …fields}: a model or
-// thinking-level change, a compaction, a custom entry; see ParseEntry).
+// thinking-level change, a compaction, a custom entry; see tree.ParseEntry).
 func (st *Store) AppendEntry(sessionID string, entry tree.RawMessage, opts AppendOptions) (*tree.Node, error) {
 	s, err := st.LiveSession(sessionID)
 	if err != nil {
@@ -131,7 +131,7 @@ func (st *Store) AppendEntry(sessionID string, entry tree.RawMessage, opts Appen
 	return st.appendTyped(s, n, opts)
 }
 
-// appendTyped checks opts.Branch and appends n (see appendNode).
+// appendTyped checks opts.Branch and appends n (see AppendNode).
 func (st *Store) appendTyped(s *tree.Session, n *tree.Node, opts AppendOptions) (*tree.Node, error) {
 	if opts.Branch != "" {
 		if err := CheckName("branch", opts.Branch, names.MaxBranchNameLength); err != nil {
@@ -145,7 +145,7 @@ func (st *Store) appendTyped(s *tree.Session, n *tree.Node, opts AppendOptions) 
 }
 
 // AppendNode places n (a validated message or entry, its id not set) in s
-// where an append on branch goes (see Session.place), gives it an id and
+// where an append on branch goes (see Session.Place), gives it an id and
 // a timestamp, moves the cursor to it and records the change under op.
 func (st *Store) AppendNode(s *tree.Session, n *tree.Node, branch, op string) *tree.Error {
 	p, err := s.Place(branch)

@@ -110,7 +110,7 @@ func (d *dirtyMark) appendErased(b []byte) []byte {
 }
 
 // MarkAnnotated records that session s gained annotations; from is the
-// number it had before the call. Call it after markDirty (or touch).
+// number it had before the call. Call it after MarkDirty (or Touch).
 func (st *Store) MarkAnnotated(s *tree.Session, from int) {
 	if !st.track {
 		return
@@ -135,8 +135,8 @@ func (st *Store) MarkAnnotated(s *tree.Session, from int) {
 // annotations with indexes A to A+J-1.
 // meta is {"sessionId","title","cursor","activeBranch","createdAt",
 // "updatedAt","nodeCount","annotationCount","deletedAt"?,"tool"?,"project"?,"source"?}
-// (source: {"sessionId","nodeId","via"}, see appendSourceMeta). With reset the session's
-// stored nodes and annotations are replaced by these (N and A are 0).
+// (source: {"sessionId","nodeId","via"}, see Session.AppendSourceMeta).
+// With reset the session's stored nodes and annotations are replaced by these (N and A are 0).
 // Lines end with "\n"; node JSON never contains a raw newline. With
 // withNodes false the node lines are left out (count stays the number of
 // nodes that changed). An empty string means nothing changed. The bytes
@@ -348,7 +348,7 @@ func (st *Store) DrainSize() int {
 	return size + size/16
 }
 
-// nodeSize estimates the bytes of n's node line (see drainSize).
+// nodeSize estimates the bytes of n's node line (see DrainSize).
 func nodeSize(n *tree.Node) int {
 	size := 96 + len(n.ID) + len(n.ParentID) + len(n.Branch) + len(n.Kind) + len(n.Timestamp) +
 		len(n.Message) + len(n.Summary) + len(n.Source)

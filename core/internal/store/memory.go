@@ -102,7 +102,7 @@ func (st *Store) CheckMemory(n int) *tree.Error {
 // Call once their operation is known.
 const PrecheckBytes = 1 << 20
 
-// RereadCalls is how many calls checkMemory answers from its last reading
+// RereadCalls is how many calls Reserve answers from its last reading
 // of the memory in use (less what it estimated they need) before it reads
 // it again: runtime/metrics takes about 85 µs in wasm (measured in
 // Chromium, an append's call 77–147 µs without it), so reading it for
@@ -115,7 +115,7 @@ const RereadCalls = 64
 // read (Options.MemoryInUse) when the estimate needs more than a quarter
 // of the room the last reading left, when the mapped memory grew since
 // (Options.MemoryMapped: a call whose request is small may still grow the
-// heap, a clone of a large session), or every rereadCalls calls; in
+// heap, a clone of a large session), or every RereadCalls calls; in
 // between, each call's estimate is taken from that room. Over the budget,
 // one collection is run (runtime.GC: garbage from earlier calls still
 // holds its pages, notably after the binding's bulk calls, which run with

@@ -24,8 +24,7 @@ import (
 // names and repeats the call, so no public caller ever sees it.
 const PagedOut tree.Code = "PAGED_OUT"
 
-// PageFault records that the call needed session id, which is a stub, and
-// returns the PagedOut error to fail it with.
+// PageFault records that the call needed the stubs ids and returns the PagedOut error to fail it with.
 func (st *Store) PageFault(ids ...string) *tree.Error {
 	for _, id := range ids {
 		if !st.Faulted[id] {
@@ -80,12 +79,12 @@ type StubEntry struct {
 	ActiveBranch string
 	Tool         string
 	Project      string
-	// Source is the stored summary's source link (appendSourceMeta).
+	// Source is the stored summary's source link (Session.AppendSourceMeta).
 	Source *tree.StubSource
 	Has    StubHas
 }
 
-// StubHas says which of a stubEntry's optional members were given.
+// StubHas says which of a StubEntry's optional members were given.
 type StubHas uint8
 
 // The members a stub entry may give besides its id and counts.
@@ -95,7 +94,7 @@ const (
 	HasActiveBranch
 )
 
-// stubEntryFields are the keys of stubEntry's fields, in order.
+// stubEntryFields are the keys of StubEntry's fields, in order.
 var stubEntryFields = []string{"sessionId", "title", "createdAt", "updatedAt", "nodeCount", "cursor", "activeBranch", "tool", "project", "source"}
 
 // readStubEntry reads the page.stub entry el into e and reports whether

@@ -135,7 +135,7 @@ func readPackedStubs(data []byte) ([]StubEntry, *tree.Error) {
 			return nil, tree.Invalidf("page.stub: packed summary %d (from byte %d) is %s", i, start, p.bad)
 		}
 		if nodes == 0xFFFFFFFF {
-			e.NodeCount = -1 // refused by pageStub, as a negative nodeCount
+			e.NodeCount = -1 // refused by PageStubOf, as a negative nodeCount
 		} else {
 			e.NodeCount = int(nodes)
 		}

@@ -65,9 +65,9 @@ func CheckQuery(query string) *tree.Error {
 	return nil
 }
 
-// Searchable is nil when a search across every session may run: each
+// Searchable returns nil when a search across every session may run: each
 // session is in memory, or paged out with its documents retained in the
-// index and current (searchIndex.retain, current); else the page fault
+// index and current (SearchIndex.retain, current); else the page fault
 // naming the paged-out sessions to load first. A search that filters by
 // branch or role (filtered) reads the nodes of every session, so then
 // every paged-out one is loaded.

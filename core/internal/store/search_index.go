@@ -40,7 +40,7 @@ type searchOwner struct {
 	Indexed int
 	// attached is set once WarmSearch added every node: the nodes s gains
 	// later are indexed when the next search or WarmSearch catches up
-	// (catchUp). Until then a search scans the nodes from indexed on
+	// (catchUp). Until then a search scans the nodes from Indexed on
 	// (Store.rest).
 	attached bool
 	// notes is len(s.annotations) when the index last read s's labels
@@ -155,7 +155,7 @@ func sumOf(s *tree.Session, n int) uint64 {
 // in the index under stub, the stub standing for it: indexed in full
 // first, so a search across every session finds its nodes without
 // loading it, and loads only the sessions whose text its answer needs
-// (runSearch). Nothing is kept while there is no index (no search yet);
+// (RunSearch). Nothing is kept while there is no index (no search yet);
 // the first search across every session loads them all, as a search of
 // sessions never indexed must.
 func (sx *SearchIndex) retain(old, stub *tree.Session) {

@@ -16,7 +16,7 @@ import (
 // table naming each session; the JS shim keeps the bytes in IndexedDB and
 // hands them to LoadSearchIndex in a fresh page before its first search
 // across every session, which then loads only the sessions its hits show
-// (see searchIndex.retain) instead of every stored session. The bytes are
+// (see SearchIndex.retain) instead of every stored session. The bytes are
 // a cache: a session whose stored copy changed since (grown, relabelled,
 // replaced, deleted) is left out on reading and loaded by the search as
 // one never indexed.

@@ -12,8 +12,8 @@ import (
 // searchText returns the text search sees for node i of s: the message
 // text (string content, text parts, tool-call names and arguments), the
 // summary or the entry's text, then the node's label on a line of its
-// own. When a node's label changes, Session.annotate indexes it again
-// (search.Index.Replace).
+// own. When a node's label changes, the next search or WarmSearch
+// indexes it again (catchUp, search.Index.Replace).
 func searchText(s *tree.Session, i int32) string {
 	n := s.Nodes[i]
 	text, ok := "", false

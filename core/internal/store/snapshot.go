@@ -35,7 +35,7 @@ func (st *Store) LoadSession(id string, raw []byte, valid bool, op string) (*tre
 	return s, nil
 }
 
-// checkSnapshotNames applies NameProblem to the branch names and node ids
+// checkSnapshotNames applies names.Problem to the branch names and node ids
 // of a session snapshot.load built: a snapshot given by a caller is checked
 // like a request (restore, which brings back what the store itself wrote,
 // keeps the older, looser check so that no stored session is lost).

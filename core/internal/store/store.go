@@ -30,7 +30,7 @@ type Options struct {
 	// MemoryMapped, when set, returns cheaply the bytes the program has
 	// mapped (in wasm, the linear memory's size, which only grows): the
 	// budget reads MemoryInUse again whenever it grew since the last
-	// reading (see checkMemory). Nil: only the call count says when.
+	// reading (see Reserve). Nil: only the call count says when.
 	MemoryMapped func() int64
 }
 
@@ -62,7 +62,7 @@ type Store struct {
 
 	track    bool
 	Dirty    []dirtyMark
-	dirtyAt  map[string]int // index of each session's mark in dirty; nil: to be rebuilt (see dirtyIndex)
+	dirtyAt  map[string]int // index of each session's mark in Dirty; nil: to be rebuilt (see DirtyIndex)
 	drainBuf []byte         // DrainChangesUpTo's pieces, reused while a drain lasts
 
 	// Stubs counts the paged-out sessions (paging.go); faults and faulted
@@ -83,7 +83,7 @@ type Store struct {
 	// restore) or removed. Package core drops what its views keep of it.
 	OnLeave func(*tree.Session)
 
-	budget    int64        // memory budget in bytes; 0: none (see checkMemory)
+	budget    int64        // memory budget in bytes; 0: none (see Reserve)
 	InUse     func() int64 // the memory held, for the budget
 	mapped    func() int64 // Options.MemoryMapped, or nil
 	room      int64        // the budget less the memory in use at the last reading, less the estimates since

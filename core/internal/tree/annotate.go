@@ -25,7 +25,7 @@ const (
 	AnnotationPrefer = "prefer"
 	// AnnotationTitle renames the session: {"kind":"title","nodeId":null,
 	// "title":…}; the newest one is the session's title ("" clears it).
-	// It names no node (see rename.go).
+	// It names no node (see core/rename.go).
 	AnnotationTitle = "title"
 	// AnnotationSource (source.go) names the session this one was made
 	// from: {"kind":"source","nodeId":null,"sourceSessionId":…,
@@ -35,7 +35,7 @@ const (
 	// import of the session's source read it: {"kind":"import",
 	// "nodeId":…}, timestamped with that node's time. The newest one tells
 	// the next import of that source whether the user moved the cursor
-	// since (import_merge.go).
+	// since (importer/import_merge.go).
 	AnnotationImport = "import"
 )
 

@@ -36,6 +36,9 @@ func Nullable(s string) *string {
 	return &s
 }
 
+// Status returns the session's state: the value of session and of the
+// operations that change it.
+//
 //go:noinline // called once per operation; inlined copies cost wasm size
 func (s *Session) Status() Status {
 	depth := 0
@@ -175,7 +178,7 @@ func (s *Session) ContextView(memo *PathMemo) View {
 	return View{Session: s, Path: s.ContextPath(s.Cursor, memo)}
 }
 
-// Context returns the value of context (see Session.context).
+// Context returns the value of context (see Session.Context).
 func (v View) Context() Context {
 	msgs := make([]RawMessage, 0, len(v.Path)+1)
 	v.Session.ContextNodes(v.Path, func(_ int32, n *Node) { msgs = append(msgs, ContextMessage(n)) })
@@ -245,7 +248,7 @@ func (c Context) appendTail(b []byte) []byte {
 // shape State instead).
 func (s *Session) Context() Context { return s.ContextView(nil).Context() }
 
-// ContextMessage is the message node n gives context (contextNodes
+// ContextMessage is the message node n gives context (ContextNodes
 // lists the nodes that give one).
 func ContextMessage(n *Node) RawMessage {
 	switch n.Kind {
@@ -304,7 +307,7 @@ func (s *Session) BranchAt(i int32, name string) {
 }
 
 // PathMemo is the root→cursor path the last context of a session walked
-// (see Session.contextPath).
+// (see Session.ContextPath).
 type PathMemo struct{ path []int32 }
 
 // ViewTree returns the tree the views read of s: its own parent, depth and

@@ -29,7 +29,7 @@ func (s *Session) CheckEntryPlace(kind string, e *formats.Entry, parent int32, f
 	return s.CheckEntryPlaceOf(kind, e, parent, "", field)
 }
 
-// CheckEntryPlaceOf is checkEntryPlace for an entry whose id is known
+// CheckEntryPlaceOf is CheckEntryPlace for an entry whose id is known
 // (self: an import or a snapshot): a compaction may also name itself,
 // which keeps nothing before it in context (Pi's buildSessionContext for
 // a compaction whose firstKeptEntryId is on no entry of the path).

@@ -71,6 +71,8 @@ func Errorf(code Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: jsonx.Sprintf(format, args...)}
 }
 
+// Invalidf returns an INVALID_ARGUMENT *Error with the formatted message.
+//
 //go:noinline
 func Invalidf(format string, args ...any) *Error {
 	return Errorf(InvalidArgument, format, args...)

@@ -105,8 +105,8 @@ func ValidateMessage(raw RawMessage, field string) (RawMessage, string, *Error) 
 	return ValidateMessageOf(raw, field, false)
 }
 
-// ValidateMessageOf is validateMessage; valid says raw is known to be
-// valid JSON without insignificant white space (see scanner.valid).
+// ValidateMessageOf is ValidateMessage; valid says raw is known to be
+// valid JSON without insignificant white space (see jsonx.Scanner.Valid).
 func ValidateMessageOf(raw RawMessage, field string, valid bool) (RawMessage, string, *Error) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || trimmed[0] != '{' {

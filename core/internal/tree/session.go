@@ -23,7 +23,7 @@ type Branch struct {
 // over it is a loop; nothing recurses, so a 1,000,000-deep chain is fine.
 type Session struct {
 	// Paged is non-nil for a stub: a session whose nodes are not in
-	// memory (see paging.go); every field below but the id, title, times
+	// memory (see package store, paging.go); every field below but the id, title, times
 	// and active branch is then empty.
 	Paged *PageStub
 
@@ -51,7 +51,7 @@ type Session struct {
 	ByName   map[string]*Branch
 	// LastBranch is the branch of the last push: consecutive nodes mostly
 	// share one, and a map lookup per node is slow in wasm. Whatever drops
-	// a branch from byName resets it.
+	// a branch from ByName resets it.
 	LastBranch *Branch
 
 	// Annotations (annotate.go): the append-only records and the marks
@@ -115,6 +115,9 @@ func (s *Session) ID() string { return s.id }
 // Len returns the number of nodes.
 func (s *Session) Len() int { return len(s.Nodes) }
 
+// AddBranch appends an empty branch name, based at node base, to the
+// branch table and returns it.
+//
 //go:noinline // called once per operation; inlined copies cost wasm size
 func (s *Session) AddBranch(name string, base int32) *Branch {
 	b := &Branch{Name: name, Base: base, Tip: -1}
@@ -164,11 +167,11 @@ func (s *Session) AutoBranchName(name string) string {
 	return s.AutoBranchNameFrom(name, nil)
 }
 
-// AutoBranchNameFrom is autoBranchName for a caller that only adds
+// AutoBranchNameFrom is AutoBranchName for a caller that only adds
 // branches while it runs (the import builder): next, when not nil, keeps
 // per base name the suffix to try first, so a conversation with 1,500
 // branches off "main" no longer probes every taken name for each new one
-// (12% of a Pi import's time, issue 15). The names are autoBranchName's:
+// (12% of a Pi import's time, issue 15). The names are AutoBranchName's:
 // with no branch removed, every suffix below next[base] stays taken.
 func (s *Session) AutoBranchNameFrom(name string, next map[string]int) string {
 	base := TrimNumberSuffix(name)
@@ -286,7 +289,7 @@ func (s *Session) Path(i int32) []int32 {
 	return out
 }
 
-// ContextPath is path(i) for a context: when the last context's path is
+// ContextPath is Path(i) for a context: when the last context's path is
 // a prefix of i's path (a chat turn: an append, then a context), only the
 // nodes after it are walked, and they are appended to it in place (the
 // walk of a 100,000-deep path was most of a turn's time in core). Nodes
@@ -294,7 +297,7 @@ func (s *Session) Path(i int32) []int32 {
 // an earlier answer holds a slice of its own length, and no element
 // before the end of memo's path is written again. The caller must not
 // change the slice. memo is the path the last context of s walked (kept
-// by the store's view caches); nil walks the path afresh.
+// by the store, Store.PathOf); nil walks the path afresh.
 func (s *Session) ContextPath(i int32, memo *PathMemo) []int32 {
 	if memo == nil {
 		return s.Path(i)
@@ -323,7 +326,7 @@ func (s *Session) ContextPath(i int32, memo *PathMemo) []int32 {
 	return out
 }
 
-// node returns the node with id, or NODE_NOT_FOUND.
+// Lookup returns the index of the node with id, or NODE_NOT_FOUND.
 func (s *Session) Lookup(id string) (int32, *Error) {
 	if i, ok := s.Index[id]; ok {
 		return i, nil

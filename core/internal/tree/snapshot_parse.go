@@ -13,6 +13,8 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/names"
 )
 
+// SnapshotFault returns an INVALID_SNAPSHOT *Error: "snapshot: " and the formatted text.
+//
 //go:noinline
 func SnapshotFault(format string, args ...any) *Error {
 	return Errorf(InvalidSnapshot, "snapshot: "+format, args...)
@@ -25,7 +27,7 @@ func ParseSnapshot(raw RawMessage, wantID string) (*Session, bool, *Error) {
 	return ParseSnapshotOf(raw, wantID, false)
 }
 
-// ParseSnapshotOf is parseSnapshot; valid says raw is a request field
+// ParseSnapshotOf is ParseSnapshot; valid says raw is a request field
 // already validated and compacted by Call, so the scanners only find where
 // values end instead of validating every byte again (see scanner.valid).
 func ParseSnapshotOf(raw RawMessage, wantID string, valid bool) (*Session, bool, *Error) {
@@ -139,7 +141,7 @@ func nodeField(raw []byte) (value string, present, ok bool) {
 }
 
 // earlyNodes is the "nodes" array of a snapshot parsed during the walk
-// over the snapshot's members (see scanSnapshotTop): the session it makes,
+// over the snapshot's members (see ScanSnapshotTop): the session it makes,
 // or the first fault in it.
 type earlyNodes struct {
 	Session *Session
@@ -148,7 +150,7 @@ type earlyNodes struct {
 }
 
 // ScanSnapshotTop reads the members of a snapshot object into a map of raw
-// values, like scanObjectOf. When "version" (the current one) comes before
+// values, like jsonx.ScanMembers. When "version" (the current one) comes before
 // "nodes", as in every snapshot sessiontree writes, the nodes are parsed
 // where they stand instead of being skipped and read again: the array is
 // nearly all of a snapshot's bytes. A fault in them is kept in earlyNodes

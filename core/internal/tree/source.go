@@ -41,8 +41,8 @@ type SourceLink struct {
 	NodeID    string // "" when unknown
 	Via       string
 
-	// Point is forkPoint's answer for a link naming no node, found when
-	// the parent and this session had the node counts pointAt (sessions
+	// Point is the views' forkPoint answer for a link naming no node, found when
+	// the parent and this session had the node counts PointAt (sessions
 	// only grow, so it stands while both do): the map asks it at every
 	// answer, and the walk is over every node of the session.
 	Point      string
@@ -110,14 +110,14 @@ func (s *Session) AppendSourceMeta(b []byte) []byte {
 }
 
 // StubSource is the "source" member of a page.stub entry (the stored
-// meta's; see appendSourceMeta).
+// meta's; see Session.AppendSourceMeta).
 type StubSource struct {
 	SessionID string  `json:"sessionId"`
 	NodeID    *string `json:"nodeId"`
 	Via       string  `json:"via"`
 }
 
-// stubSourceFields are the keys of stubSource's fields, in order.
+// stubSourceFields are the keys of StubSource's fields, in order.
 var stubSourceFields = []string{"sessionId", "nodeId", "via"}
 
 // ReadStubSource reads a page.stub entry's "source" v into *e (null sets
@@ -144,7 +144,7 @@ func ReadStubSource(v []byte, e **StubSource) bool {
 	return ok
 }
 
-// Link returns the stub source as a sourceLink (nil for none or a bad one:
+// Link returns the stub source as a SourceLink (nil for none or a bad one:
 // a stored summary never fails page.stub for it).
 func (e *StubSource) Link() *SourceLink {
 	if e == nil || names.Problem(e.SessionID, names.MaxSessionIDLength) != "" {

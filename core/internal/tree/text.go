@@ -26,7 +26,7 @@ func NodeText(n *Node) string {
 // PreviewText returns the node's preview, computing and caching it on
 // first use: its text as plain text (PlainText of at most msgtext.PlainPrefix
 // bytes of it) folded to msgtext.PreviewLength characters, or for a message
-// without text what it is (msgtext.DescribeEmpty; described says so).
+// without text what it is (msgtext.DescribeEmpty; Described says so).
 func (n *Node) PreviewText() string {
 	if !n.HasPreview {
 		text := NodeText(n)

@@ -37,7 +37,7 @@ type TreeRow struct {
 }
 
 // Tree is the value of tree: rows for a panel (every node, hidden ones
-// flagged) and a text rendering (see Session.tree).
+// flagged) and a text rendering (see Session.Tree).
 type Tree struct {
 	SessionID    string    `json:"sessionId"`
 	Cursor       *string   `json:"cursor"`
@@ -59,11 +59,11 @@ const (
 )
 
 // Tree builds the value of tree. The text draws one line per node in the
-// manner of the Pi coding agent's Tree view: a linear run stays at one
+// manner of the Pi coding agent's tree view: a linear run stays at one
 // indent, a branch point opens "├─ "/"└─ " connectors. Beyond Pi:
 //
-//   - inside a linear run, a stretch of more than maxPlain plain nodes is
-//     drawn as its first and last keepPlain nodes around one line
+//   - inside a linear run, a stretch of more than MaxPlain plain nodes is
+//     drawn as its first and last KeepPlain nodes around one line
 //     "··· N nodes (first … last)"; a node is plain unless it starts or ends
 //     the run, is the cursor, has a label, is a branch tip or ends the
 //     preferred path — a 10,000-node chain takes 7 lines;
@@ -76,7 +76,7 @@ const (
 // node in the same preorder, hidden or elided ones included.
 func (s *Session) Tree() Tree { return s.TreeView(false) }
 
-// TreeView is tree; with showHidden the text also draws hidden subtrees,
+// TreeView is Tree; with showHidden the text also draws hidden subtrees,
 // marking the hidden node "(hidden)" instead of folding it into one line.
 func (s *Session) TreeView(showHidden bool) Tree {
 	t := Tree{
@@ -135,9 +135,6 @@ func (s *Session) TreeView(showHidden bool) Tree {
 	return t
 }
 
-// drawRun writes the text lines of one linear run: the first with first as
-// its prefix, the others with below. Only the last node of a run can be a
-// hidden root; it is drawn as a placeholder line.
 // lineMarks is what drawLine needs besides the node: branch tips, subtree
 // sizes (for hidden lines), the cursor path (nil without a cursor) and
 // whether hidden subtrees are drawn.
@@ -148,6 +145,9 @@ type lineMarks struct {
 	showHidden bool
 }
 
+// drawRun writes the text lines of one linear run: the first with first as
+// its prefix, the others with below. Only the last node of a run can be a
+// hidden root; it is drawn as a placeholder line.
 func (s *Session) drawRun(text *strings.Builder, run []int32, first, below string, m lineMarks) {
 	plain := func(k int) bool {
 		i := run[k]

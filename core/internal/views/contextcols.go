@@ -27,7 +27,7 @@ import (
 // members, non-string content, a lone surrogate escape) stays JSON in
 // Other.
 //
-// The buffers are the session's text cache (see textCache) when the path
+// The buffers are the session's text cache (see TextCache) when the path
 // holds at least half of it, so a context asked for again copies no text
 // at all; otherwise the path's texts are copied out of the cache. The
 // caller must not change any of the slices.
@@ -118,7 +118,8 @@ type textsLayout struct {
 
 // ContextView is what the context operation answers (Answer.Value) before
 // it is encoded: the session's context at its cursor (View) with the text
-// cache the store keeps for the session, which Texts lays it out over.
+// cache the views keep for the session (Caches), which Texts lays it out
+// over.
 type ContextView struct {
 	tree.View
 	// TextCache is the session's text cache (see Caches); nil in a

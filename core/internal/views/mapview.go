@@ -12,7 +12,7 @@ import (
 // Map is the value of map; it writes itself into the reply.
 type Map struct {
 	Session *tree.Session
-	Tree    *treeview.Tree // s's tree, as m read it
+	Tree    *treeview.Tree // the session's tree, as Layout read it
 	Layout  *treeview.Map
 	Forks   []mapFork // mapfamily.go
 	Source  *mapFork
