@@ -2,8 +2,6 @@ package core
 
 import (
 	"bytes"
-	"slices"
-	"strings"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/sessiontree/sessiontree/core/internal/store"
@@ -44,20 +42,11 @@ func opPageOut(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	s := st.s.ByID[id]
-	if s == nil {
-		return nil, tree.Errorf(SessionNotFound, "session %q does not exist", id)
+	n, err := st.s.PageOut(id)
+	if err != nil {
+		return nil, err
 	}
-	for _, d := range st.s.Dirty {
-		if d.ID == id {
-			return nil, tree.Invalidf("session %q has changes not yet stored; it stays in memory", id)
-		}
-	}
-	stub := store.StubOf(s)
-	if stub != s {
-		st.s.Put(stub)
-	}
-	return map[string]any{"sessionId": id, "nodeCount": stub.Paged.NodeCount}, nil
+	return map[string]any{"sessionId": id, "nodeCount": n}, nil
 }
 
 // opPageFaults answers the ids of the sessions calls faulted on (PagedOut)
@@ -66,12 +55,7 @@ func opPageOut(st *Store, r *request) (any, *Error) {
 //
 //	{"operation":"page.faults"} → ["a","b"]
 func opPageFaults(st *Store, r *request) (any, *Error) {
-	ids := st.s.Faults
-	if ids == nil {
-		ids = []string{}
-	}
-	st.s.Faults, st.s.Faulted = nil, nil
-	return ids, nil
+	return st.s.TakeFaults(), nil
 }
 
 // opSyncMerge appends nodes written by another tab to an existing session:
@@ -125,49 +109,7 @@ func opSyncMerge(st *Store, r *request) (any, *Error) {
 		}
 	}
 
-	// Each node is checked against the session as it grows (parents,
-	// repeated ids, a compaction's kept node on its path); a fault undoes
-	// the nodes pushed so far, so the cost is O(len(nodes) + branches),
-	// never O(session).
-	undo := store.MarkPush(s)
-	for i, rawNode := range list {
-		n, parent, perr := s.ParseNode(rawNode, i, false)
-		if perr != nil {
-			undo()
-			return nil, perr
-		}
-		s.Push(n, parent)
-	}
-	parsed := make([]*Annotation, len(annotations))
-	for k, raw := range annotations {
-		a, aerr := s.ParseAnnotation(raw, k)
-		if aerr != nil {
-			undo()
-			return nil, aerr
-		}
-		parsed[k] = a
-	}
-	if cursor != "" {
-		i, ok := s.Index[cursor]
-		if !ok {
-			undo()
-			return nil, tree.SnapshotFault("cursor %q is not a node of the merge", cursor)
-		}
-		s.Cursor = i
-	}
-	for _, a := range parsed {
-		s.Annotate(a)
-	}
-	if active != "" {
-		s.SetActive(active)
-	}
-	if title != "" {
-		s.Title = title
-	}
-	if updated > s.UpdatedAt {
-		s.UpdatedAt = updated
-	}
-	return s.Status(), nil
+	return st.s.SyncMerge(s, list, annotations, title, updated, cursor, active)
 }
 
 // opSyncForget drops a session from memory without recording a change:
@@ -181,19 +123,10 @@ func opSyncForget(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	s := st.s.Trash[id]
-	if s != nil {
-		delete(st.s.Trash, id)
-		st.s.ForgetKept() // its erasure deleted the kept index (store/erase.js)
-	} else if s = st.s.ByID[id]; s == nil {
-		return nil, tree.Errorf(SessionNotFound, "session %q does not exist", id)
-	} else {
-		st.s.Remove(s)
+	if err := st.s.Forget(id); err != nil {
+		return nil, err
 	}
-	if i := st.s.DirtyIndex(s.ID()); i >= 0 {
-		st.s.SetDirty(append(st.s.Dirty[:i], st.s.Dirty[i+1:]...))
-	}
-	return map[string]string{"sessionId": s.ID()}, nil
+	return map[string]string{"sessionId": id}, nil
 }
 
 // opDelete answers {"operation":"delete","sessionId":…,"permanent"?:bool}:
@@ -211,41 +144,16 @@ func opDelete(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	if permanent {
-		st.s.Remove(s)
-		st.s.MarkErased(s.ID(), r.op)
+		st.s.Erase(s, r.op)
 		return Erased{Erased: []string{s.ID()}}, nil
 	}
-	st.s.ToTrash(s, st.s.Timestamp())
-	st.s.MarkDirty(s, len(s.Nodes), false, r.op)
-	return store.TrashItemOf(s), nil
+	return st.s.Delete(s, r.op), nil
 }
 
 // opTrashList answers {"operation":"trash.list"}: the sessions in the
 // trash, the most recently deleted first.
 func opTrashList(st *Store, r *request) (any, *Error) {
-	out := make([]TrashItem, 0, len(st.s.Trash))
-	for _, s := range st.s.Trash {
-		out = append(out, store.TrashItemOf(s))
-	}
-	slices.SortFunc(out, func(a, b TrashItem) int {
-		if c := strings.Compare(b.DeletedAt, a.DeletedAt); c != 0 {
-			return c
-		}
-		return strings.Compare(a.SessionID, b.SessionID)
-	})
-	return out, nil
-}
-
-// trashed returns the trashed session named by field "sessionId".
-func (r *request) trashed(st *Store) (*Session, *Error) {
-	id, err := r.sessionID()
-	if err != nil {
-		return nil, err
-	}
-	if s := st.s.Trash[id]; s != nil {
-		return s, nil
-	}
-	return nil, tree.Errorf(SessionNotFound, "session %q is not in the trash", id)
+	return st.s.TrashList(), nil
 }
 
 // opTrashRestore answers {"operation":"trash.restore","sessionId":…}: the
@@ -253,13 +161,15 @@ func (r *request) trashed(st *Store) (*Session, *Error) {
 // annotations). The value is its status. SESSION_NOT_FOUND when it is not
 // in the trash.
 func opTrashRestore(st *Store, r *request) (any, *Error) {
-	s, err := r.trashed(st)
+	id, err := r.sessionID()
 	if err != nil {
 		return nil, err
 	}
-	s = st.s.FromTrash(s)
-	st.s.MarkDirty(s, len(s.Nodes), false, r.op)
-	return s.Status(), nil
+	s, err := st.s.Trashed(id)
+	if err != nil {
+		return nil, err
+	}
+	return st.s.Restore(s, r.op), nil
 }
 
 // opTrashEmpty answers {"operation":"trash.empty","sessionId"?:…}: the
@@ -268,25 +178,16 @@ func opTrashRestore(st *Store, r *request) (any, *Error) {
 func opTrashEmpty(st *Store, r *request) (any, *Error) {
 	var ids []string
 	if r.has("sessionId") {
-		s, err := r.trashed(st)
+		id, err := r.sessionID()
 		if err != nil {
 			return nil, err
 		}
-		ids = []string{s.ID()}
-	} else {
-		for id := range st.s.Trash {
-			ids = append(ids, id)
+		if _, err := st.s.Trashed(id); err != nil {
+			return nil, err
 		}
-		slices.Sort(ids)
+		ids = []string{id}
 	}
-	for _, id := range ids {
-		delete(st.s.Trash, id)
-		st.s.MarkErased(id, r.op)
-	}
-	if len(ids) > 0 {
-		st.s.ForgetKept() // the erasure deletes the kept index (store/erase.js)
-	}
-	return Erased{Erased: append([]string{}, ids...)}, nil
+	return Erased{Erased: st.s.EmptyTrash(ids, r.op)}, nil
 }
 
 // opSyncTrash moves a session between the store and the trash without
@@ -305,18 +206,8 @@ func opSyncTrash(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	if at != "" {
-		s, err := st.s.Lookup(id)
-		if err != nil {
-			return nil, err
-		}
-		st.s.ToTrash(s, at)
-	} else {
-		s, err := r.trashed(st)
-		if err != nil {
-			return nil, err
-		}
-		st.s.FromTrash(s)
+	if err := st.s.SyncTrash(id, at); err != nil {
+		return nil, err
 	}
 	return map[string]string{"sessionId": id}, nil
 }

@@ -27,19 +27,19 @@ type dirtyMark struct {
 func (st *Store) TrackChanges(on bool) {
 	st.track = on
 	if !on {
-		st.SetDirty(nil)
+		st.setDirty(nil)
 	}
 }
 
-// DirtyIndex returns the index of session id's mark in st.Dirty, or -1.
-// It looks it up in st.dirtyAt, rebuilt from st.Dirty when nil: a scan of
-// st.Dirty per mark made an import of n new sessions O(n²) (20,000
+// dirtyIndex returns the index of session id's mark in st.dirty, or -1.
+// It looks it up in st.dirtyAt, rebuilt from st.dirty when nil: a scan of
+// st.dirty per mark made an import of n new sessions O(n²) (20,000
 // conversations of a dataset JSONL: 1.6 s in wasm, growing with the square).
-func (st *Store) DirtyIndex(id string) int {
+func (st *Store) dirtyIndex(id string) int {
 	if st.dirtyAt == nil {
-		st.dirtyAt = make(map[string]int, len(st.Dirty))
-		for i := range st.Dirty {
-			st.dirtyAt[st.Dirty[i].ID] = i
+		st.dirtyAt = make(map[string]int, len(st.dirty))
+		for i := range st.dirty {
+			st.dirtyAt[st.dirty[i].ID] = i
 		}
 	}
 	if i, ok := st.dirtyAt[id]; ok {
@@ -48,18 +48,18 @@ func (st *Store) DirtyIndex(id string) int {
 	return -1
 }
 
-// addDirty appends mark d (of a session that has none) to st.Dirty.
+// addDirty appends mark d (of a session that has none) to st.dirty.
 func (st *Store) addDirty(d dirtyMark) {
 	if st.dirtyAt != nil {
-		st.dirtyAt[d.ID] = len(st.Dirty)
+		st.dirtyAt[d.ID] = len(st.dirty)
 	}
-	st.Dirty = append(st.Dirty, d)
+	st.dirty = append(st.dirty, d)
 }
 
-// SetDirty replaces st.Dirty by marks (any change but addDirty's goes
+// setDirty replaces st.dirty by marks (any change but addDirty's goes
 // through it: the index is rebuilt when next needed).
-func (st *Store) SetDirty(marks []dirtyMark) {
-	st.Dirty, st.dirtyAt = marks, nil
+func (st *Store) setDirty(marks []dirtyMark) {
+	st.dirty, st.dirtyAt = marks, nil
 }
 
 // MarkDirty records that operation op changed session s. from is the
@@ -69,32 +69,32 @@ func (st *Store) MarkDirty(s *tree.Session, from int, reset bool, op string) {
 	if !st.track {
 		return
 	}
-	if i := st.DirtyIndex(s.ID()); i >= 0 {
-		if st.Dirty[i].erased {
+	if i := st.dirtyIndex(s.ID()); i >= 0 {
+		if st.dirty[i].erased {
 			// Erased, then made again in the same drain: all of it is
 			// new (the writer replaces every record).
-			st.Dirty[i] = dirtyMark{ID: s.ID(), reset: true, op: op}
+			st.dirty[i] = dirtyMark{ID: s.ID(), reset: true, op: op}
 			return
 		}
 		if reset {
-			st.Dirty[i].reset = true
+			st.dirty[i].reset = true
 		}
-		if from < st.Dirty[i].from {
-			st.Dirty[i].from = from
+		if from < st.dirty[i].from {
+			st.dirty[i].from = from
 		}
-		st.Dirty[i].op = op
+		st.dirty[i].op = op
 		return
 	}
 	st.addDirty(dirtyMark{ID: s.ID(), reset: reset, from: from, afrom: len(s.Annotations), op: op})
 }
 
-// MarkErased records that operation op erased session id for good: what
+// markErased records that operation op erased session id for good: what
 // was marked for it before is dropped, and its drain block says erased.
-func (st *Store) MarkErased(id, op string) {
+func (st *Store) markErased(id, op string) {
 	if !st.track {
 		return
 	}
-	st.SetDirty(slices.DeleteFunc(st.Dirty, func(d dirtyMark) bool { return d.ID == id }))
+	st.setDirty(slices.DeleteFunc(st.dirty, func(d dirtyMark) bool { return d.ID == id }))
 	st.addDirty(dirtyMark{ID: id, erased: true, op: op})
 }
 
@@ -115,8 +115,8 @@ func (st *Store) MarkAnnotated(s *tree.Session, from int) {
 	if !st.track {
 		return
 	}
-	if i := st.DirtyIndex(s.ID()); i >= 0 && from < st.Dirty[i].afrom {
-		st.Dirty[i].afrom = from
+	if i := st.dirtyIndex(s.ID()); i >= 0 && from < st.dirty[i].afrom {
+		st.dirty[i].afrom = from
 	}
 }
 
@@ -149,14 +149,14 @@ func (st *Store) DrainChanges(withNodes bool) []byte {
 		// never shrinks.
 		b = make([]byte, 0, st.DrainSize())
 	}
-	for i := range st.Dirty {
-		if st.Dirty[i].erased {
-			b = st.Dirty[i].appendErased(b)
-		} else if s, from := st.drained(st.Dirty[i]); s != nil {
-			b = st.Dirty[i].appendBlock(b, s, from, len(s.Nodes), withNodes)
+	for i := range st.dirty {
+		if st.dirty[i].erased {
+			b = st.dirty[i].appendErased(b)
+		} else if s, from := st.drained(st.dirty[i]); s != nil {
+			b = st.dirty[i].appendBlock(b, s, from, len(s.Nodes), withNodes)
 		}
 	}
-	st.SetDirty(st.Dirty[:0])
+	st.setDirty(st.dirty[:0])
 	return b
 }
 
@@ -195,8 +195,8 @@ func (st *Store) DrainChangesUpTo(limit int) (piece []byte, more bool) {
 	}
 	b := st.drainBuf[:0]
 	done := 0 // marks drained whole
-	for done < len(st.Dirty) && (len(b) < limit || len(b) == 0) {
-		d := &st.Dirty[done]
+	for done < len(st.dirty) && (len(b) < limit || len(b) == 0) {
+		d := &st.dirty[done]
 		s, from := st.drained(*d)
 		if d.erased {
 			b = d.appendErased(b)
@@ -226,8 +226,8 @@ func (st *Store) DrainChangesUpTo(limit int) (piece []byte, more bool) {
 		}
 		done++
 	}
-	st.SetDirty(append(st.Dirty[:0], st.Dirty[done:]...))
-	more = len(st.Dirty) > 0
+	st.setDirty(append(st.dirty[:0], st.dirty[done:]...))
+	more = len(st.dirty) > 0
 	st.drainBuf = b
 	if !more && cap(b) > 64<<10 {
 		st.drainBuf = nil // a large drain is over: let its buffer go
@@ -334,7 +334,7 @@ func (st *Store) drained(d dirtyMark) (*tree.Session, int) {
 // cheaper than a regrowth), and each header and annotation line.
 func (st *Store) DrainSize() int {
 	size := 0
-	for _, d := range st.Dirty {
+	for _, d := range st.dirty {
 		s, from := st.drained(d)
 		if s == nil {
 			continue

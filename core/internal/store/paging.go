@@ -27,12 +27,12 @@ const PagedOut tree.Code = "PAGED_OUT"
 // PageFault records that the call needed the stubs ids and returns the PagedOut error to fail it with.
 func (st *Store) PageFault(ids ...string) *tree.Error {
 	for _, id := range ids {
-		if !st.Faulted[id] {
-			if st.Faulted == nil {
-				st.Faulted = map[string]bool{}
+		if !st.faulted[id] {
+			if st.faulted == nil {
+				st.faulted = map[string]bool{}
 			}
-			st.Faulted[id] = true
-			st.Faults = append(st.Faults, id)
+			st.faulted[id] = true
+			st.faults = append(st.faults, id)
 		}
 	}
 	if len(ids) == 1 {
@@ -173,4 +173,37 @@ func (st *Store) PageStubOf(list []StubEntry) (int, *tree.Error) {
 		}
 	}
 	return st.Stubs, nil
+}
+
+// PageOut takes session id's nodes out of memory, leaving its stub (a
+// stub stays as it is), recording no change: the node count the stub
+// stands for. SESSION_NOT_FOUND for an unknown id; INVALID_ARGUMENT while
+// the session has changes not yet drained (they are not stored yet).
+func (st *Store) PageOut(id string) (int, *tree.Error) {
+	s := st.ByID[id]
+	if s == nil {
+		return 0, tree.Errorf(tree.SessionNotFound, "session %q does not exist", id)
+	}
+	for _, d := range st.dirty {
+		if d.ID == id {
+			return 0, tree.Invalidf("session %q has changes not yet stored; it stays in memory", id)
+		}
+	}
+	stub := StubOf(s)
+	if stub != s {
+		st.Put(stub)
+	}
+	return stub.Paged.NodeCount, nil
+}
+
+// TakeFaults returns the ids of the stubs calls faulted on (PagedOut)
+// since the last TakeFaults, in the order they were needed, and forgets
+// them; never nil.
+func (st *Store) TakeFaults() []string {
+	ids := st.faults
+	if ids == nil {
+		ids = []string{}
+	}
+	st.faults, st.faulted = nil, nil
+	return ids
 }

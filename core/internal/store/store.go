@@ -61,15 +61,15 @@ type Store struct {
 	Trash map[string]*tree.Session // deleted sessions, by id (see trash.go)
 
 	track    bool
-	Dirty    []dirtyMark
+	dirty    []dirtyMark
 	dirtyAt  map[string]int // index of each session's mark in Dirty; nil: to be rebuilt (see DirtyIndex)
 	drainBuf []byte         // DrainChangesUpTo's pieces, reused while a drain lasts
 
 	// Stubs counts the paged-out sessions (paging.go); faults and faulted
 	// are the stubs calls needed since the last page.faults.
 	Stubs   int
-	Faults  []string
-	Faulted map[string]bool
+	faults  []string
+	faulted map[string]bool
 
 	// Index is the search index of every live session's nodes and what
 	// it holds of each (search_index.go).

@@ -2,6 +2,7 @@ package store
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
@@ -59,8 +60,8 @@ func (st *Store) Remove(s *tree.Session) {
 	}
 }
 
-// ToTrash moves the live session s into the trash, deleted at at.
-func (st *Store) ToTrash(s *tree.Session, at string) {
+// toTrash moves the live session s into the trash, deleted at at.
+func (st *Store) toTrash(s *tree.Session, at string) {
 	st.Remove(s)
 	s.DeletedAt = at
 	if st.Trash == nil {
@@ -69,12 +70,12 @@ func (st *Store) ToTrash(s *tree.Session, at string) {
 	st.Trash[s.ID()] = s
 }
 
-// FromTrash brings the trashed session s back into the store (last in
+// fromTrash brings the trashed session s back into the store (last in
 // the order, searchable again) and returns it. It comes back as a new
 // Session value sharing s's nodes and tables: the search index keeps the
 // documents s had as dead ones of their owner s, which must never match
 // again (the live session is indexed afresh under a new owner key).
-func (st *Store) FromTrash(s *tree.Session) *tree.Session {
+func (st *Store) fromTrash(s *tree.Session) *tree.Session {
 	delete(st.Trash, s.ID())
 	back := *s
 	back.DeletedAt = ""
@@ -86,4 +87,112 @@ func (st *Store) FromTrash(s *tree.Session) *tree.Session {
 // ids of the sessions erased for good.
 type Erased struct {
 	Erased []string `json:"erased"`
+}
+
+// Trashed returns the session id names in the trash, or SESSION_NOT_FOUND.
+func (st *Store) Trashed(id string) (*tree.Session, *tree.Error) {
+	if s := st.Trash[id]; s != nil {
+		return s, nil
+	}
+	return nil, tree.Errorf(tree.SessionNotFound, "session %q is not in the trash", id)
+}
+
+// Delete moves the live session s into the trash (deleted now) and
+// records it under op: its TrashItem.
+func (st *Store) Delete(s *tree.Session, op string) TrashItem {
+	st.toTrash(s, st.Timestamp())
+	st.MarkDirty(s, len(s.Nodes), false, op)
+	return TrashItemOf(s)
+}
+
+// Erase removes the live session s for good and records its erasure
+// under op.
+func (st *Store) Erase(s *tree.Session, op string) {
+	st.Remove(s)
+	st.markErased(s.ID(), op)
+}
+
+// TrashList returns the sessions in the trash, the most recently deleted
+// first (then by id).
+func (st *Store) TrashList() []TrashItem {
+	out := make([]TrashItem, 0, len(st.Trash))
+	for _, s := range st.Trash {
+		out = append(out, TrashItemOf(s))
+	}
+	slices.SortFunc(out, func(a, b TrashItem) int {
+		if c := strings.Compare(b.DeletedAt, a.DeletedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.SessionID, b.SessionID)
+	})
+	return out
+}
+
+// Restore brings the trashed session s back as it was and records it
+// under op: its status.
+func (st *Store) Restore(s *tree.Session, op string) tree.Status {
+	s = st.fromTrash(s)
+	st.MarkDirty(s, len(s.Nodes), false, op)
+	return s.Status()
+}
+
+// EmptyTrash erases the trashed sessions ids for good (every trashed
+// session, in id order, when ids is nil), records each erasure under op
+// and returns the ids erased.
+func (st *Store) EmptyTrash(ids []string, op string) []string {
+	if ids == nil {
+		for id := range st.Trash {
+			ids = append(ids, id)
+		}
+		slices.Sort(ids)
+	}
+	for _, id := range ids {
+		delete(st.Trash, id)
+		st.markErased(id, op)
+	}
+	if len(ids) > 0 {
+		st.ForgetKept() // the erasure deletes the kept index (store/erase.js)
+	}
+	return append([]string{}, ids...)
+}
+
+// SyncTrash moves session id between the store and the trash as another
+// tab stored it, recording no change: with at (its deletion time) a live
+// session goes to the trash; with "" a trashed one comes back.
+// SESSION_NOT_FOUND (or PAGED_OUT) when it is not where it should be.
+func (st *Store) SyncTrash(id, at string) *tree.Error {
+	if at != "" {
+		s, err := st.Lookup(id)
+		if err != nil {
+			return err
+		}
+		st.toTrash(s, at)
+		return nil
+	}
+	s, err := st.Trashed(id)
+	if err != nil {
+		return err
+	}
+	st.fromTrash(s)
+	return nil
+}
+
+// Forget drops session id from memory, or from the trash, without
+// recording a change, and drops its pending change mark: the shim undoes
+// a session a failed write had created, so memory matches what is
+// stored. SESSION_NOT_FOUND when it is in neither.
+func (st *Store) Forget(id string) *tree.Error {
+	s := st.Trash[id]
+	if s != nil {
+		delete(st.Trash, id)
+		st.ForgetKept() // its erasure deleted the kept index (store/erase.js)
+	} else if s = st.ByID[id]; s == nil {
+		return tree.Errorf(tree.SessionNotFound, "session %q does not exist", id)
+	} else {
+		st.Remove(s)
+	}
+	if i := st.dirtyIndex(s.ID()); i >= 0 {
+		st.setDirty(append(st.dirty[:i], st.dirty[i+1:]...))
+	}
+	return nil
 }
