@@ -68,22 +68,10 @@ func opRestore(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	if old := st.s.Trash[s.ID()]; old != nil {
-		delete(st.s.Trash, s.ID())
-	}
+	st.s.PutRestored(s, deleted)
 	if deleted != "" {
-		// A session another tab (or an earlier page) put in the trash.
-		if old := st.s.ByID[s.ID()]; old != nil {
-			st.s.Remove(old)
-		}
-		s.DeletedAt = deleted
-		if st.s.Trash == nil {
-			st.s.Trash = make(map[string]*Session)
-		}
-		st.s.Trash[s.ID()] = s
 		return store.TrashItemOf(s), nil
 	}
-	st.s.Put(s)
 	return s.Status(), nil
 }
 

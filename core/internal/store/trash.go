@@ -196,3 +196,24 @@ func (st *Store) Forget(id string) *tree.Error {
 	}
 	return nil
 }
+
+// PutRestored puts s, a session read back from storage, where it was
+// stored, recording no change: into the trash when deletedAt is set (a
+// session another tab or an earlier page deleted, leaving the store if it
+// was live), else into the store. Either replaces what the store held
+// under its id.
+func (st *Store) PutRestored(s *tree.Session, deletedAt string) {
+	delete(st.Trash, s.ID())
+	if deletedAt == "" {
+		st.Put(s)
+		return
+	}
+	if old := st.ByID[s.ID()]; old != nil {
+		st.Remove(old)
+	}
+	s.DeletedAt = deletedAt
+	if st.Trash == nil {
+		st.Trash = make(map[string]*tree.Session)
+	}
+	st.Trash[s.ID()] = s
+}
