@@ -179,15 +179,10 @@ func opBranchSummary(st *Store, r *request) (any, *Error) {
 	if strings.TrimSpace(summary) == "" {
 		return nil, tree.Invalidf("field \"summary\" must not be empty")
 	}
-	if err := s.CheckBranchTarget(i, name); err != nil {
+	n, err := st.s.SummarizeBranch(s, i, name, summary, r.op)
+	if err != nil {
 		return nil, err
 	}
-	from := len(s.Nodes)
-	s.BranchAt(i, name)
-	p, _ := s.Place("")
-	n := &Node{ID: st.s.DrawNodeID(s, nil), Kind: KindSummary, Timestamp: st.s.Timestamp(), Summary: summary}
-	s.Add(n, p)
-	st.s.Touch(s, from, false, r.op)
 	return RawMessage(n.AppendJSON(nil)), nil
 }
 

@@ -9,7 +9,6 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/importer"
 	"github.com/sessiontree/sessiontree/core/internal/importplan"
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
-	"github.com/sessiontree/sessiontree/core/internal/store"
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 	"github.com/sessiontree/sessiontree/core/internal/views"
 )
@@ -59,22 +58,7 @@ func opAppendMany(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	if create {
-		st.s.Put(s)
-	}
-	from := len(s.Nodes)
-	s.Reserve(len(msgs))
-	out := store.AppendMany{NodeIDs: make([]string, len(msgs))}
-	now := st.s.Timestamp()
-	for k, m := range msgs {
-		n := &Node{Kind: KindMessage, Message: m, MessageRole: roles[k], ID: st.s.DrawNodeID(s, nil), Timestamp: now}
-		s.Add(n, p)
-		p = tree.Placement{Parent: s.Cursor, Branch: s.Active}
-		out.NodeIDs[k] = n.ID
-	}
-	st.s.Touch(s, from, false, r.op)
-	out.Session = s.Status()
-	return out, nil
+	return st.s.AppendChain(s, create, msgs, roles, p, r.op), nil
 }
 
 // messageList reads a field holding an array of chat messages, each

@@ -40,24 +40,16 @@ func opSwitch(st *Store, r *request) (any, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		leaf := s.NewestLeaf(at)
-		s.Cursor = leaf
-		s.SetActive(s.Nodes[leaf].Branch)
+		st.s.SwitchToLeaf(s, at, r.op)
 	} else {
 		name, err := r.branchName("branch", true)
 		if err != nil {
 			return nil, err
 		}
-		b := s.ByName[name]
-		if b == nil {
-			return nil, tree.Errorf(NotFound, "branch %q does not exist in session %q", name, s.ID())
+		if err := st.s.SwitchToBranch(s, name, r.op); err != nil {
+			return nil, err
 		}
-		if b.Tip >= 0 {
-			s.Cursor = b.Tip
-		}
-		s.SetActive(name)
 	}
-	st.s.Touch(s, len(s.Nodes), false, r.op)
 	return s.Status(), nil
 }
 

@@ -521,8 +521,7 @@ func cmdFork(st *store.Store, c *Call) (*Result, *tree.Error) {
 		now := st.Timestamp()
 		f = tree.NewSession(id, s.Title, now)
 		f.RecordSource(s, -1, tree.SourceFork, now)
-		st.Put(f)
-		st.MarkDirty(f, 0, true, "fork")
+		st.PutNew(f, "fork")
 	}
 	draft := msgtext.MessageText(n.Message)
 	status := f.Status()

@@ -83,8 +83,7 @@ func (j *ImportJob) commit(s *tree.Session) {
 		if fromTool {
 			recordImport(s, s.Cursor)
 		}
-		st.Put(s)
-		st.MarkDirty(s, 0, true, "import")
+		st.PutNew(s, "import")
 	}
 	s.SetOrigin(j.res.Format, project)
 	report := ImportReportOf(s, exists, added)
@@ -119,8 +118,32 @@ func ImportReportOf(s *tree.Session, existing bool, added int) ImportedSession {
 // their annotations, are left as they are, even where the data now
 // differs: what was imported is append-only, and a label the user set
 // stays.
-func mergeImported(st *store.Store, s, im *tree.Session, record bool) int {
-	from := len(s.Nodes)
+func mergeImported(st *store.Store, s, im *tree.Session, record bool) (added int) {
+	st.Record(s, "import", func() bool {
+		from, afrom, cursor := len(s.Nodes), len(s.Annotations), s.Cursor
+		addNodes(s, im)
+		added = len(s.Nodes) - from
+		for _, a := range im.Annotations {
+			if i, ok := s.Index[a.NodeID]; ok && a.NodeID != "" && int(i) >= from && a.Kind != tree.AnnotationImport {
+				c := *a
+				s.Annotate(&c)
+			}
+		}
+		followImport(st, s, im, from, record)
+		if added == 0 && afrom == len(s.Annotations) && cursor == s.Cursor {
+			return false // nothing new: the session is left exactly as it was
+		}
+		if im.UpdatedAt > s.UpdatedAt {
+			s.UpdatedAt = im.UpdatedAt
+		}
+		return true
+	})
+	return added
+}
+
+// addNodes adds to s the nodes of im whose ids s does not have, parents
+// first, on branches as mergeImported says.
+func addNodes(s, im *tree.Session) {
 	for _, n := range im.Nodes {
 		if _, ok := s.Index[n.ID]; ok {
 			continue
@@ -145,24 +168,6 @@ func mergeImported(st *store.Store, s, im *tree.Session, record bool) int {
 		}
 		s.Push(&c, parent)
 	}
-	added := len(s.Nodes) - from
-	afrom, cursor := len(s.Annotations), s.Cursor
-	for _, a := range im.Annotations {
-		if i, ok := s.Index[a.NodeID]; ok && a.NodeID != "" && int(i) >= from && a.Kind != tree.AnnotationImport {
-			c := *a
-			s.Annotate(&c)
-		}
-	}
-	followImport(st, s, im, from, record)
-	if added == 0 && afrom == len(s.Annotations) && cursor == s.Cursor {
-		return 0 // nothing new: the session is left exactly as it was
-	}
-	if im.UpdatedAt > s.UpdatedAt {
-		s.UpdatedAt = im.UpdatedAt
-	}
-	st.MarkDirty(s, from, false, "import")
-	st.MarkAnnotated(s, afrom)
-	return added
 }
 
 // followImport moves s's cursor to the file's cursor (im's; from is the

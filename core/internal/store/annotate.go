@@ -7,6 +7,6 @@ func (st *Store) AddAnnotation(s *tree.Session, a *tree.Annotation, op string) {
 	a.Timestamp = st.Timestamp()
 	from := len(s.Annotations)
 	s.Annotate(a)
-	st.Touch(s, len(s.Nodes), false, op)
-	st.MarkAnnotated(s, from)
+	st.touch(s, len(s.Nodes), false, op)
+	st.markAnnotated(s, from)
 }

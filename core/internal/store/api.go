@@ -96,7 +96,7 @@ func (st *Store) CreateAs(id, title, op string) (*tree.Session, *tree.Error) {
 	}
 	s := tree.NewSession(id, title, st.Timestamp())
 	st.Put(s)
-	st.MarkDirty(s, 0, false, op)
+	st.markDirty(s, 0, false, op)
 	return s, nil
 }
 
@@ -160,7 +160,7 @@ func (st *Store) AppendNode(s *tree.Session, n *tree.Node, branch, op string) *t
 	n.ID, n.Timestamp = st.DrawNodeID(s, nil), st.Timestamp()
 	from := len(s.Nodes)
 	s.Add(n, p)
-	st.Touch(s, from, false, op)
+	st.touch(s, from, false, op)
 	return nil
 }
 
@@ -180,7 +180,7 @@ func (st *Store) Jump(sessionID, nodeID string) (tree.Status, error) {
 func (st *Store) JumpTo(s *tree.Session, i int32, op string) {
 	s.Cursor = i
 	s.SetActive(s.Nodes[i].Branch)
-	st.Touch(s, len(s.Nodes), false, op)
+	st.touch(s, len(s.Nodes), false, op)
 }
 
 // Branch moves the cursor to nodeID and makes branch, a new name (or the
@@ -208,7 +208,46 @@ func (st *Store) BranchAt(s *tree.Session, i int32, name, op string) *tree.Error
 		return err
 	}
 	s.BranchAt(i, name)
-	st.Touch(s, len(s.Nodes), false, op)
+	st.touch(s, len(s.Nodes), false, op)
+	return nil
+}
+
+// SummarizeBranch makes name the active branch at node i of s (checked
+// as BranchAt checks it) and starts it with a summary node holding
+// summary: the new node. It records the change under op.
+func (st *Store) SummarizeBranch(s *tree.Session, i int32, name, summary, op string) (*tree.Node, *tree.Error) {
+	if err := s.CheckBranchTarget(i, name); err != nil {
+		return nil, err
+	}
+	from := len(s.Nodes)
+	s.BranchAt(i, name)
+	p, _ := s.Place("") // the active branch at the cursor: never fails
+	n := &tree.Node{ID: st.DrawNodeID(s, nil), Kind: formats.KindSummary, Timestamp: st.Timestamp(), Summary: summary}
+	s.Add(n, p)
+	st.touch(s, from, false, op)
+	return n, nil
+}
+
+// SwitchToLeaf moves the cursor of s to the newest leaf under node i (see
+// Session.NewestLeaf), making its branch the active one, and records it
+// under op.
+func (st *Store) SwitchToLeaf(s *tree.Session, i int32, op string) {
+	st.JumpTo(s, s.NewestLeaf(i), op)
+}
+
+// SwitchToBranch makes branch name of s the active one, the cursor at its
+// tip (left where it is for a branch with no node yet), and records it
+// under op: NOT_FOUND for a branch s does not have.
+func (st *Store) SwitchToBranch(s *tree.Session, name, op string) *tree.Error {
+	b := s.ByName[name]
+	if b == nil {
+		return tree.Errorf(tree.NotFound, "branch %q does not exist in session %q", name, s.ID())
+	}
+	if b.Tip >= 0 {
+		s.Cursor = b.Tip
+	}
+	s.SetActive(name)
+	st.touch(s, len(s.Nodes), false, op)
 	return nil
 }
 
@@ -262,8 +301,7 @@ func (st *Store) ForkAt(s *tree.Session, at int32, newID, branch, op string) (*t
 		}
 		f.SetActive(branch)
 	}
-	st.Put(f)
-	st.MarkDirty(f, 0, true, op)
+	st.PutNew(f, op)
 	return f, nil
 }
 
@@ -288,8 +326,7 @@ func (st *Store) CloneAs(s *tree.Session, newID, op string) *tree.Session {
 	now := st.Timestamp()
 	c := s.Clone(newID, now)
 	c.RecordSource(s, s.Cursor, tree.SourceClone, now)
-	st.Put(c)
-	st.MarkDirty(c, 0, true, op)
+	st.PutNew(c, op)
 	return c
 }
 

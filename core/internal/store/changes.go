@@ -62,10 +62,10 @@ func (st *Store) setDirty(marks []dirtyMark) {
 	st.dirty, st.dirtyAt = marks, nil
 }
 
-// MarkDirty records that operation op changed session s. from is the
+// markDirty records that operation op changed session s. from is the
 // number of nodes it had before the call; reset says every node was
 // replaced.
-func (st *Store) MarkDirty(s *tree.Session, from int, reset bool, op string) {
+func (st *Store) markDirty(s *tree.Session, from int, reset bool, op string) {
 	if !st.track {
 		return
 	}
@@ -109,9 +109,9 @@ func (d *dirtyMark) appendErased(b []byte) []byte {
 	return append(b, `,"erased":true,"reset":false,"from":0,"count":0,"annotationFrom":0,"annotationCount":0,"meta":null}`+"\n"...)
 }
 
-// MarkAnnotated records that session s gained annotations; from is the
-// number it had before the call. Call it after MarkDirty (or Touch).
-func (st *Store) MarkAnnotated(s *tree.Session, from int) {
+// markAnnotated records that session s gained annotations; from is the
+// number it had before the call. Call it after markDirty (or touch).
+func (st *Store) markAnnotated(s *tree.Session, from int) {
 	if !st.track {
 		return
 	}

@@ -31,7 +31,7 @@ func (st *Store) LoadSession(id string, raw []byte, valid bool, op string) (*tre
 	}
 	s.UpdatedAt = now
 	st.Put(s)
-	st.MarkDirty(s, 0, true, op)
+	st.markDirty(s, 0, true, op)
 	return s, nil
 }
 

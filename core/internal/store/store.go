@@ -184,11 +184,32 @@ func (st *Store) Put(s *tree.Session) {
 // Session returns the session with id, or nil.
 func (st *Store) Session(id string) *tree.Session { return st.ByID[id] }
 
-// Touch stamps the session as updated and records the change by operation
+// PutNew stores s, a session made by operation op (created, forked,
+// cloned, imported), and records all of it as new.
+func (st *Store) PutNew(s *tree.Session, op string) {
+	st.Put(s)
+	st.markDirty(s, 0, true, op)
+}
+
+// Record runs edit on s, a stored session, and records what edit reports
+// it changed under op: the nodes and annotations appended since it began
+// (a session only grows) and its metadata. It does not stamp the session
+// as updated: edit sets UpdatedAt as it sees fit (an import keeps the
+// file's time). The importer's merge is its caller: every other change is
+// made by a method of the store, which records it itself.
+func (st *Store) Record(s *tree.Session, op string, edit func() (changed bool)) {
+	from, afrom := len(s.Nodes), len(s.Annotations)
+	if edit() {
+		st.markDirty(s, from, false, op)
+		st.markAnnotated(s, afrom)
+	}
+}
+
+// touch stamps the session as updated and records the change by operation
 // op for persistence. from is the node count before the call.
-func (st *Store) Touch(s *tree.Session, from int, reset bool, op string) {
+func (st *Store) touch(s *tree.Session, from int, reset bool, op string) {
 	s.UpdatedAt = st.Timestamp()
-	st.MarkDirty(s, from, reset, op)
+	st.markDirty(s, from, reset, op)
 }
 
 // SessionList builds the value of sessions; a paged-out session gives the

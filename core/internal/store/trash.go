@@ -101,7 +101,7 @@ func (st *Store) Trashed(id string) (*tree.Session, *tree.Error) {
 // records it under op: its TrashItem.
 func (st *Store) Delete(s *tree.Session, op string) TrashItem {
 	st.toTrash(s, st.Timestamp())
-	st.MarkDirty(s, len(s.Nodes), false, op)
+	st.markDirty(s, len(s.Nodes), false, op)
 	return TrashItemOf(s)
 }
 
@@ -132,7 +132,7 @@ func (st *Store) TrashList() []TrashItem {
 // under op: its status.
 func (st *Store) Restore(s *tree.Session, op string) tree.Status {
 	s = st.fromTrash(s)
-	st.MarkDirty(s, len(s.Nodes), false, op)
+	st.markDirty(s, len(s.Nodes), false, op)
 	return s.Status()
 }
 
