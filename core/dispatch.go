@@ -288,7 +288,7 @@ func (st *Store) dispatch(req []byte, guess, withInternal bool) (_ Answer, guess
 	if serr != nil {
 		return Answer{Err: tree.Invalidf("request is not valid JSON: %s", jsonx.ErrorText(serr))}, guessed
 	}
-	r := &request{fields: fields, valid: true, unchecked: unchecked}
+	r := &request{fields: fields, unchecked: unchecked}
 	opRaw, ok := fields["operation"]
 	if !ok {
 		return Answer{Err: tree.Invalidf("request has no \"operation\" field")}, guessed
@@ -389,10 +389,10 @@ func scanRequest(data []byte, guess bool) (fields map[string]RawMessage, uncheck
 // request gives typed access to the fields of one request.
 type request struct {
 	op     string
+	// fields: every one was scanned by Call, so it is valid JSON without
+	// insignificant white space (no request is built elsewhere), but for
+	// an unchecked "snapshot".
 	fields map[string]RawMessage
-	// valid: every field was scanned by Call, so it is valid JSON without
-	// insignificant white space (always so: no request is built elsewhere).
-	valid bool
 	// unchecked: the "snapshot" field was only delimited by Call, not
 	// validated (see scanRequest); the snapshot parser validates it.
 	unchecked bool
@@ -400,7 +400,7 @@ type request struct {
 
 // snapshotValid tells the snapshot parser whether the "snapshot" field is
 // known to be valid, compact JSON.
-func (r *request) snapshotValid() bool { return r.valid && !r.unchecked }
+func (r *request) snapshotValid() bool { return !r.unchecked }
 
 // has reports whether field is present and not null.
 func (r *request) has(field string) bool {

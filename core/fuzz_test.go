@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/sessiontree/sessiontree/core/internal/importplan"
-	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
 // FuzzCall: any bytes in give exactly one valid JSON envelope out, and no
@@ -104,20 +103,6 @@ func FuzzCall(f *testing.F) {
 		plain := setup()
 		if want := plain.call(req, false, true).Envelope(); string(out) != string(want) {
 			t.Fatalf("guessing the snapshot's end changed the reply to %q:\nguess    %s\nno guess %s", req, out, want)
-		}
-		// The same without the fast paths for sessiontree's own layout
-		// (fastNodeFields, fastMessage): the same bytes, and the same
-		// session afterwards.
-		general := setup()
-		tree.FastLayouts = false
-		want := general.CallInternal(req)
-		wantAfter := general.Call([]byte(`{"operation":"snapshot.save","sessionId":"s"}`))
-		tree.FastLayouts = true
-		if string(out) != string(want) {
-			t.Fatalf("the fast layout paths changed the reply to %q:\nfast    %s\ngeneral %s", req, out, want)
-		}
-		if after := st.Call([]byte(`{"operation":"snapshot.save","sessionId":"s"}`)); string(after) != string(wantAfter) {
-			t.Fatalf("the fast layout paths changed the session after %q:\nfast    %s\ngeneral %s", req, after, wantAfter)
 		}
 		if !json.Valid(out) {
 			t.Fatalf("reply is not JSON: %q", out)

@@ -36,7 +36,7 @@ func opAppend(st *Store, r *request) (any, *Error) {
 			return nil, err
 		}
 	case hasMsg:
-		if n.Message, n.MessageRole, err = tree.ValidateMessageOf(r.fields["message"], "message", r.valid); err != nil {
+		if n.Message, n.MessageRole, err = tree.ValidateMessageOf(r.fields["message"], "message", true); err != nil {
 			return nil, err
 		}
 	default:

@@ -74,9 +74,9 @@ func (r *request) messageList(field string, allowEmpty bool) ([]RawMessage, []st
 	}
 	var msgs []RawMessage
 	var roles []string
-	sc := jsonx.Scanner{Data: raw, Valid: r.valid}
+	sc := jsonx.Scanner{Data: raw, Valid: true}
 	perr := sc.Elements(func(k int, v []byte, _ bool) error {
-		m, role, err := tree.ValidateMessageOf(v, jsonx.Sprintf("%s[%d]", field, k), r.valid)
+		m, role, err := tree.ValidateMessageOf(v, jsonx.Sprintf("%s[%d]", field, k), true)
 		if err != nil {
 			return err
 		}

@@ -35,10 +35,10 @@ type Node struct {
 	Described bool
 }
 
-// FastLayouts turns on the fast paths for the layout sessiontree writes
+// fastLayouts turns on the fast paths for the layout sessiontree writes
 // (fastNodeFields, fastMessage). Tests turn it off to compare every answer
-// with the general parser's (FuzzCall).
-var FastLayouts = true
+// with the general parser's (FuzzFastLayouts).
+var fastLayouts = true
 
 // Role returns the node's message role ("user", "assistant", …); a summary
 // node reports "summary" and an entry node its kind ("model_change", …).
@@ -134,7 +134,7 @@ func ValidateMessageOf(raw RawMessage, field string, valid bool) (RawMessage, st
 // sc.pos where it was, for anything else: the general parser (object)
 // reads that and gives every error its message.
 func fastMessage(sc *jsonx.Scanner) (role, content []byte, ok bool) {
-	if !FastLayouts {
+	if !fastLayouts {
 		return nil, nil, false
 	}
 	start := sc.Pos

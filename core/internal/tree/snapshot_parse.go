@@ -407,7 +407,7 @@ func (f *nodeFields) plainBody(tok []byte, bit uint8) ([]byte, bool) {
 // quarter of a 100,000-node load in wasm (see docs/DECISIONS.md, "Issue 8
 // — fourth pass").
 func (s *Session) fastNodeFields(sc *jsonx.Scanner, f *nodeFields) bool {
-	if !FastLayouts {
+	if !fastLayouts {
 		return false
 	}
 	start := sc.Pos
