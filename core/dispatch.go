@@ -388,7 +388,7 @@ func scanRequest(data []byte, guess bool) (fields map[string]RawMessage, uncheck
 
 // request gives typed access to the fields of one request.
 type request struct {
-	op     string
+	op string
 	// fields: every one was scanned by Call, so it is valid JSON without
 	// insignificant white space (no request is built elsewhere), but for
 	// an unchecked "snapshot".
