@@ -160,7 +160,7 @@ func opMap(st *Store, r *request) (any, *Error) {
 	}
 	t := s.ViewTree()
 	m := st.views.MapOf(s, t)
-	v := views.Map{Session: s, Tree: t, Layout: m, Forks: views.MapForks(st.s, s, t, m), Source: views.MapSource(st.s, s, t, m)}
+	v := views.Map{Session: s, Tree: t, Layout: m, Forks: st.views.MapForks(st.s, s, t, m), Source: st.views.MapSource(st.s, s, t, m)}
 	if from, ok := m.DeltaFrom(since, len(s.Nodes)); ok {
 		return &views.MapDelta{Map: v, From: from}, nil
 	}
@@ -177,27 +177,5 @@ func opFamily(st *Store, r *request) (any, *Error) {
 	if st.s.ByID[id] == nil {
 		return nil, tree.Errorf(SessionNotFound, "session %q does not exist", id)
 	}
-	children := views.FamilyChildren(st.s)
-	root := views.FamilyRoot(st.s, id)
-	f := &Family{SessionID: id, Root: root}
-	seen := map[string]bool{root: true}
-	for queue := []string{root}; len(queue) > 0; queue = queue[1:] {
-		cur := queue[0]
-		f.Members = append(f.Members, views.FamilyMemberOf(st.s, cur))
-		if cur != root {
-			f.Edges = append(f.Edges, views.FamilyEdgeOf(st.s, cur))
-		}
-		for _, c := range children[cur] {
-			if seen[c] {
-				continue
-			}
-			if len(seen) == MaxFamilyMembers {
-				f.Truncated = true
-				break
-			}
-			seen[c] = true
-			queue = append(queue, c)
-		}
-	}
-	return f, nil
+	return st.views.Family(st.s, id), nil
 }

@@ -40,14 +40,6 @@ type SourceLink struct {
 	SessionID string
 	NodeID    string // "" when unknown
 	Via       string
-
-	// Point is the views' forkPoint answer for a link naming no node, found when
-	// the parent and this session had the node counts PointAt (sessions
-	// only grow, so it stands while both do): the map asks it at every
-	// answer, and the walk is over every node of the session.
-	Point      string
-	PointAt    [2]int
-	PointKnown bool
 }
 
 // RecordSource appends a source record to the new session f (made from

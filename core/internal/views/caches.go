@@ -18,6 +18,18 @@ type Caches struct {
 	Rows  map[*tree.Session]*treeview.Rows
 	Maps  map[*tree.Session]*keptMap
 	Texts map[*tree.Session]*TextCache
+	// Points: the node a session without one named in its source link
+	// was made at (see forkPoint), by the session.
+	Points map[*tree.Session]forkPointKept
+}
+
+// forkPointKept is a found fork point: the node's id ("" for none), the
+// parent it was found in, and the node counts of the parent and the child
+// it was found at.
+type forkPointKept struct {
+	node   string
+	parent *tree.Session
+	at     [2]int
 }
 
 // keptMap is a session's map kept between map calls: the segments and
@@ -33,6 +45,7 @@ func (v *Caches) Forget(s *tree.Session) {
 	delete(v.Rows, s)
 	delete(v.Maps, s)
 	delete(v.Texts, s)
+	delete(v.Points, s)
 }
 
 // RowsOf returns the kept row order of s, nil when none holds (none was

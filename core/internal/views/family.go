@@ -53,9 +53,37 @@ type FamilyEdge struct {
 	Kind            string  `json:"kind"`
 }
 
-// FamilyChildren maps each source session id to the sessions made from it
+// Family answers family for session id, in the store: the walk from its
+// root ancestor down, breadth first, cut at MaxFamilyMembers.
+func (v *Caches) Family(st *store.Store, id string) *Family {
+	children := familyChildren(st)
+	root := familyRoot(st, id)
+	f := &Family{SessionID: id, Root: root}
+	seen := map[string]bool{root: true}
+	for queue := []string{root}; len(queue) > 0; queue = queue[1:] {
+		cur := queue[0]
+		f.Members = append(f.Members, familyMember(st, cur))
+		if cur != root {
+			f.Edges = append(f.Edges, v.familyEdge(st, cur))
+		}
+		for _, c := range children[cur] {
+			if seen[c] {
+				continue
+			}
+			if len(seen) == MaxFamilyMembers {
+				f.Truncated = true
+				break
+			}
+			seen[c] = true
+			queue = append(queue, c)
+		}
+	}
+	return f
+}
+
+// familyChildren maps each source session id to the sessions made from it
 // (store order); sources not in the store are keys too.
-func FamilyChildren(st *store.Store) map[string][]string {
+func familyChildren(st *store.Store) map[string][]string {
 	children := map[string][]string{}
 	for _, id := range st.Order {
 		if s := st.ByID[id]; s != nil && s.Source != nil && s.Source.SessionID != id {
@@ -65,10 +93,10 @@ func FamilyChildren(st *store.Store) map[string][]string {
 	return children
 }
 
-// FamilyRoot follows source links up from id while they lead to a session
+// familyRoot follows source links up from id while they lead to a session
 // not seen yet and returns the topmost: a session without a source, a
 // missing one, or where a cycle closes.
-func FamilyRoot(st *store.Store, id string) string {
+func familyRoot(st *store.Store, id string) string {
 	seen := map[string]bool{id: true}
 	for {
 		s := st.ByID[id]
@@ -80,8 +108,8 @@ func FamilyRoot(st *store.Store, id string) string {
 	}
 }
 
-// FamilyMemberOf describes session id (Missing when it is not in the store).
-func FamilyMemberOf(st *store.Store, id string) FamilyMember {
+// familyMember describes session id (Missing when it is not in the store).
+func familyMember(st *store.Store, id string) FamilyMember {
 	s := st.ByID[id]
 	if s == nil {
 		return FamilyMember{SessionID: id, Missing: true}
@@ -93,28 +121,28 @@ func FamilyMemberOf(st *store.Store, id string) FamilyMember {
 	return FamilyMember{SessionID: id, Title: s.Title, NodeCount: n}
 }
 
-// FamilyEdgeOf is the link of session id (in the store, with a source) to
+// familyEdge is the link of session id (in the store, with a source) to
 // its source. An import's link without a node gets the node the two
 // sessions last share, when both are in memory (see forkPoint).
-func FamilyEdgeOf(st *store.Store, id string) FamilyEdge {
+func (v *Caches) familyEdge(st *store.Store, id string) FamilyEdge {
 	s := st.ByID[id]
 	e := FamilyEdge{SessionID: id, ParentSessionID: s.Source.SessionID, Kind: s.Source.Via}
 	node := s.Source.NodeID
 	if node == "" {
-		node = forkPointOf(s.Source, st.ByID[s.Source.SessionID], s)
+		node = v.forkPoint(st.ByID[s.Source.SessionID], s)
 	}
 	e.NodeID = tree.Nullable(node)
 	return e
 }
 
-// forkPoint returns the id of the last node of child (in append order)
+// findForkPoint returns the id of the last node of child (in append order)
 // of the first run whose ids parent also has, with the same kind, time
 // and message (ids alone may mean other things in two files: Codex's are
 // line numbers; a header entry of each file differs and is passed): the
 // node a copying fork (Pi's, Codex's: the
 // new file repeats the path it was forked from, ids and all) left the
 // parent at. "" when either is not in memory or they share no id.
-func forkPoint(parent, child *tree.Session) string {
+func findForkPoint(parent, child *tree.Session) string {
 	if parent == nil || parent.Paged != nil || child.Paged != nil {
 		return ""
 	}
@@ -131,16 +159,24 @@ func forkPoint(parent, child *tree.Session) string {
 	return found
 }
 
-// forkPointOf returns forkPoint(parent, child) for child's link l, kept
-// while both sessions have the node counts it was found at.
-func forkPointOf(l *tree.SourceLink, parent, child *tree.Session) string {
+// forkPoint returns findForkPoint(parent, child), kept by child while
+// its parent is the same session with the node counts it was found at (sessions only grow,
+// so it stands while both do): the map asks it at every answer, and the
+// walk is over every node of the session.
+func (v *Caches) forkPoint(parent, child *tree.Session) string {
 	if parent == nil || parent.Paged != nil || child.Paged != nil {
 		return ""
 	}
-	if at := [2]int{len(parent.Nodes), len(child.Nodes)}; !l.PointKnown || at != l.PointAt {
-		l.Point, l.PointAt, l.PointKnown = forkPoint(parent, child), at, true
+	at := [2]int{len(parent.Nodes), len(child.Nodes)}
+	if p, ok := v.Points[child]; ok && p.parent == parent && p.at == at {
+		return p.node
 	}
-	return l.Point
+	node := findForkPoint(parent, child)
+	if v.Points == nil {
+		v.Points = make(map[*tree.Session]forkPointKept)
+	}
+	v.Points[child] = forkPointKept{node, parent, at}
+	return node
 }
 
 // sameNode reports whether a and b are the same record of two sessions.

@@ -35,10 +35,10 @@ type mapFork struct {
 // were made at on m, s's map (t its tree), in store order; a link whose node s does not have (or
 // that no node names: an import whose sessions are not both in memory)
 // is left out.
-func MapForks(st *store.Store, s *tree.Session, t *treeview.Tree, m *treeview.Map) []mapFork {
+func (v *Caches) MapForks(st *store.Store, s *tree.Session, t *treeview.Tree, m *treeview.Map) []mapFork {
 	var forks []mapFork
-	for _, id := range FamilyChildren(st)[s.ID()] {
-		e := FamilyEdgeOf(st, id)
+	for _, id := range familyChildren(st)[s.ID()] {
+		e := v.familyEdge(st, id)
 		if e.NodeID == nil {
 			continue
 		}
@@ -57,11 +57,11 @@ func MapForks(st *store.Store, s *tree.Session, t *treeview.Tree, m *treeview.Ma
 
 // MapSource places the node s was made at on s's own map m (t its tree): nil when s has
 // no source, or its node is unknown or not in s (an SDK fork with new ids).
-func MapSource(st *store.Store, s *tree.Session, t *treeview.Tree, m *treeview.Map) *mapFork {
+func (v *Caches) MapSource(st *store.Store, s *tree.Session, t *treeview.Tree, m *treeview.Map) *mapFork {
 	if s.Source == nil || s.Source.SessionID == s.ID() {
 		return nil
 	}
-	e := FamilyEdgeOf(st, s.ID())
+	e := v.familyEdge(st, s.ID())
 	if e.NodeID == nil {
 		return nil
 	}
