@@ -18,7 +18,7 @@ func TestImportBatchesKeepGroupsWholeAndLeaveOutWhatNoFormatReads(t *testing.T) 
 		`{"path":"tasks/t1/ui_messages.json","size":30},` + // 5: … the same task
 		`{"path":"huge.jsonl","size":500}` + // 6: alone, larger than a batch
 		`]}`
-	v := ok[importer.ImportBatches](t, st, req)
+	v := ok[importer.Batches](t, st, req)
 	require.Equal(t, [][]int{{0}, {1}, {3, 4, 5}, {6}}, v.Batches)
 	require.Len(t, v.Skipped, 1)
 	require.Equal(t, float64(2), v.Skipped[0][0])
@@ -36,5 +36,5 @@ func TestImportBatchesRefusesBadFields(t *testing.T) {
 	} {
 		fails(t, st, req, InvalidArgument)
 	}
-	require.Equal(t, [][]int{}, ok[importer.ImportBatches](t, st, `{"operation":"import.batches","files":[],"bytes":10}`).Batches)
+	require.Equal(t, [][]int{}, ok[importer.Batches](t, st, `{"operation":"import.batches","files":[],"bytes":10}`).Batches)
 }

@@ -182,7 +182,7 @@ func opImportBatches(st *Store, r *request) (any, *Error) {
 		files[i].Path, sizes[i] = formats.CleanPath(f.Path), f.Size
 	}
 	groups, skipped := formats.GroupFiles(files)
-	v := &importer.ImportBatches{Batches: [][]int{}, Skipped: [][2]any{}}
+	v := &importer.Batches{Batches: [][]int{}, Skipped: [][2]any{}}
 	for i, why := range skipped {
 		if why != "" {
 			v.Skipped = append(v.Skipped, [2]any{i, why})
@@ -207,5 +207,5 @@ func opImportReport(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	return importer.ImportReportOf(s, false, len(s.Nodes)), nil
+	return importer.NewSessionReport(s, false, len(s.Nodes)), nil
 }

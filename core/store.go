@@ -72,12 +72,12 @@ func NewImports(st *Store) *Imports { return importer.NewImports(st.s) }
 type (
 	AppendOptions   = store.AppendOptions
 	ForkOptions     = store.ForkOptions
-	ImportJob       = importer.ImportJob
-	ImportProgress  = importer.ImportProgress
-	ImportResult    = importer.ImportResult
-	ImportedSession = importer.ImportedSession
-	ImportSkipped   = importer.ImportSkipped
-	ImportFile      = importer.ImportFile
+	ImportJob       = importer.Job
+	ImportProgress  = importer.Progress
+	ImportResult    = importer.Result
+	ImportedSession = importer.SessionReport
+	ImportSkipped   = importer.Skipped
+	ImportFile      = importer.File
 	FileSession     = importer.FileSession
 	FilesResult     = importer.FilesResult
 	Export          = views.Export
@@ -120,7 +120,7 @@ func (st *Store) Import(data []byte, format string) (*ImportResult, *Error) {
 // cannot be detected, data that is not JSON or JSON lines (naming line and
 // column), data whose import would pass the memory budget.
 func (st *Store) StartImport(data []byte, format string) (*ImportJob, *Error) {
-	return importer.StartImport(st.s, data, format)
+	return importer.Start(st.s, data, format)
 }
 
 // ImportFiles imports a set of files at once, as a coding agent or chat

@@ -3,6 +3,6 @@
 // conversation planned as a tree (package importplan) and built into a
 // session, merged into the session imported before when there is one (only
 // new nodes are added, so importing a file twice adds nothing), and added
-// to the store. Imports run as jobs in steps (ImportJob, Imports for data
+// to the store. Imports run as jobs in steps (Job, Imports for data
 // sent in slices), and folders of files by layout (ImportFiles).
 package importer

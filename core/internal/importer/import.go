@@ -14,27 +14,27 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
-// ImportResult is the value of import: the report of what was read.
+// Result is the value of import: the report of what was read.
 // Sessions lists the sessions made (one per conversation imported);
 // Skipped the conversations that could not be imported, each with the
 // reason; Warnings everything that was skipped or guessed, each naming the
 // conversation and record (a skipped conversation has a warning too, so a
 // reader of Warnings alone misses nothing).
-type ImportResult struct {
+type Result struct {
 	Format   string            `json:"format"`
-	Sessions []ImportedSession `json:"sessions"`
-	Skipped  []ImportSkipped   `json:"skipped"`
+	Sessions []SessionReport `json:"sessions"`
+	Skipped  []Skipped   `json:"skipped"`
 	Warnings []formats.Warning `json:"warnings"`
 }
 
-// ImportedSession describes one session an import created or added to:
+// SessionReport describes one session an import created or added to:
 // its node count, branch count (the path to the cursor is "main", every
 // other branch of the export has its own), number of roots, and how many
 // of the warnings name it. Existing says the session was there before (an
 // earlier import of the same conversation): Added counts the nodes this
 // import added to it (0 when the data holds nothing new); for a new
 // session Added is NodeCount.
-type ImportedSession struct {
+type SessionReport struct {
 	SessionID   string  `json:"sessionId"`
 	Title       string  `json:"title"`
 	Existing    bool    `json:"existing"`
@@ -49,9 +49,9 @@ type ImportedSession struct {
 	Project string `json:"project,omitempty"`
 }
 
-// ImportSkipped is one conversation an import could not use: its id and
+// Skipped is one conversation an import could not use: its id and
 // title where the export gives them, and the reason.
-type ImportSkipped struct {
+type Skipped struct {
 	SessionID string `json:"sessionId,omitempty"`
 	Title     string `json:"title,omitempty"`
 	Reason    string `json:"reason"`
@@ -63,11 +63,11 @@ type ImportSkipped struct {
 // what was skipped or guessed. A conversation that is already a session
 // (the same id: an earlier import of the file) adds only the nodes the
 // session does not have, so a second import adds nothing and a file that
-// grew adds its new turns (see ImportedSession.Existing). An import that
+// grew adds its new turns (see SessionReport.Existing). An import that
 // yields no session is an error (INVALID_ARGUMENT). Import is
-// StartImport, Step until done, then Finish.
-func Import(st *store.Store, data []byte, format string) (*ImportResult, *tree.Error) {
-	job, err := StartImport(st, data, format)
+// Start, Step until done, then Finish.
+func Import(st *store.Store, data []byte, format string) (*Result, *tree.Error) {
+	job, err := Start(st, data, format)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +97,7 @@ var importChecks = &formats.Model{
 	Preview:   func(msg tree.RawMessage, n int) string { return msgtext.Preview(msgtext.MessageText(msg), n) },
 }
 
-// ImportJob is an import in progress, for callers that must not block for
+// Job is an import in progress, for callers that must not block for
 // long (the wasm binding runs a 50 MB import in slices and yields to the
 // page between them). Make one with Store.StartImport, call Step until it
 // reports done, then Finish for the report. The job reads all of the data
@@ -105,7 +105,7 @@ var importChecks = &formats.Model{
 // changes nothing; then it adds the sessions a few per step. Other calls
 // may run between steps. The data passes through once: elements of a
 // top-level array and JSON lines are read one at a time.
-type ImportJob struct {
+type Job struct {
 	// blocked is the PagedOut error of a commit that would reach a
 	// paged-out session (see importPaged), until the next Step.
 	blocked *tree.Error
@@ -122,7 +122,7 @@ type ImportJob struct {
 	lines  formats.LineReader
 	text   formats.TextReader
 
-	res      *ImportResult
+	res      *Result
 	made     []*tree.Session
 	projects map[*tree.Session]string // the project of each session made, when known
 	err      *tree.Error
@@ -139,20 +139,20 @@ type ImportJob struct {
 	finished  bool
 }
 
-// StartImport detects or looks up the format of data and returns a job
-// that reads it (see ImportJob). Data in UTF-8, with or without a byte
+// Start detects or looks up the format of data and returns a job
+// that reads it (see Job). Data in UTF-8, with or without a byte
 // order mark, or in UTF-16 with one (converted, with a warning saying so;
 // see importplan.ToUTF8). Errors (INVALID_ARGUMENT): empty data, an
 // unknown format name, a format that cannot be detected, data that is not
 // JSON or JSON lines (naming line and column), data whose import would
 // pass the memory budget (see CheckMemory: nothing is read).
-func StartImport(st *store.Store, data []byte, format string) (*ImportJob, *tree.Error) {
+func Start(st *store.Store, data []byte, format string) (*Job, *tree.Error) {
 	return startImport(st, data, format, store.ImportGrowth)
 }
 
-// startImport is StartImport with the import's estimated growth per byte
+// startImport is Start with the import's estimated growth per byte
 // of data: ImportGrowth, or ImportJobGrowth for a job of Imports.
-func startImport(st *store.Store, data []byte, format string, growth int) (*ImportJob, *tree.Error) {
+func startImport(st *store.Store, data []byte, format string, growth int) (*Job, *tree.Error) {
 	data, encoding := importplan.ToUTF8(data) // a BOM, or UTF-16 text: see importplan.ToUTF8
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
@@ -211,8 +211,8 @@ func startImport(st *store.Store, data []byte, format string, growth int) (*Impo
 	case shape == '[' && im.Item == nil:
 		return nil, tree.Invalidf("%s import: the data must be a JSON object, not an array", im.Name)
 	}
-	j := &ImportJob{st: st, data: data, im: im, shape: shape,
-		res: &ImportResult{Format: im.Name, Sessions: []ImportedSession{}, Skipped: []ImportSkipped{}, Warnings: []formats.Warning{}}}
+	j := &Job{st: st, data: data, im: im, shape: shape,
+		res: &Result{Format: im.Name, Sessions: []SessionReport{}, Skipped: []Skipped{}, Warnings: []formats.Warning{}}}
 	if encoding != "" {
 		j.res.Warnings = append(j.res.Warnings, formats.Warning{Message: encoding})
 	}
@@ -234,7 +234,7 @@ func startImport(st *store.Store, data []byte, format string, growth int) (*Impo
 // bytes: the total is twice the size of the (trimmed UTF-8) data — reading
 // it, then adding the sessions (counted by the size of their messages,
 // scaled to the data's size).
-func (j *ImportJob) Progress() (done, total int) {
+func (j *Job) Progress() (done, total int) {
 	n := len(j.data)
 	switch {
 	case !j.prepared:
@@ -252,7 +252,7 @@ func (j *ImportJob) Progress() (done, total int) {
 // while a large import is stored and indexed. After an error the job is
 // done and Finish returns the error; an error can only happen while
 // reading, before anything is added.
-func (j *ImportJob) Step(budget int) bool {
+func (j *Job) Step(budget int) bool {
 	if j.finished {
 		return true
 	}
@@ -295,16 +295,16 @@ func (j *ImportJob) Step(budget int) bool {
 	return j.finished
 }
 
-func (j *ImportJob) fail(err *tree.Error) {
+func (j *Job) fail(err *tree.Error) {
 	j.err, j.readDone, j.pos = err, true, len(j.data)
 }
 
-func (j *ImportJob) warn(ws []formats.Warning) {
+func (j *Job) warn(ws []formats.Warning) {
 	j.res.Warnings = append(j.res.Warnings, ws...)
 }
 
 // readObject converts a top-level object.
-func (j *ImportJob) readObject() {
+func (j *Job) readObject() {
 	j.pos, j.readDone = len(j.data), true
 	if j.im.Name == "snapshot" {
 		s, _, err := tree.ParseSnapshot(j.data, "")
@@ -335,7 +335,7 @@ func (j *ImportJob) readObject() {
 // readElement converts the next element of a top-level array: in one
 // pass where the importer can (Importer.Scan), else checked and compacted
 // by the array reader first.
-func (j *ImportJob) readElement() {
+func (j *Job) readElement() {
 	if j.im.Scan != nil {
 		var c formats.Conversation
 		var warns []formats.Warning
@@ -373,7 +373,7 @@ func (j *ImportJob) readElement() {
 // JSON is skipped with a warning naming its line and column (a cut-off
 // last line, the file copied while being written, says so); the lines
 // around it are kept.
-func (j *ImportJob) readLine() {
+func (j *Job) readLine() {
 	if j.pos >= len(j.data) {
 		j.readDone = true
 		convs, warns := j.lines.Finish()
@@ -417,7 +417,7 @@ func (j *ImportJob) readLine() {
 }
 
 // build turns one converted conversation into a pending session.
-func (j *ImportJob) build(c formats.Conversation) {
+func (j *Job) build(c formats.Conversation) {
 	if c.Skip != "" {
 		j.skip(c.ID, c.Title, c.Skip)
 		return
@@ -437,8 +437,8 @@ func (j *ImportJob) build(c formats.Conversation) {
 	}
 }
 
-func (j *ImportJob) skip(id, title, reason string) {
-	j.res.Skipped = append(j.res.Skipped, ImportSkipped{SessionID: id, Title: title, Reason: reason})
+func (j *Job) skip(id, title, reason string) {
+	j.res.Skipped = append(j.res.Skipped, Skipped{SessionID: id, Title: title, Reason: reason})
 	j.res.Warnings = append(j.res.Warnings, formats.Warning{SessionID: id, Message: reason})
 }
 
@@ -450,7 +450,7 @@ func (j *ImportJob) skip(id, title, reason string) {
 // A commit that would reach a paged-out session fails the call with
 // PagedOut before anything is added, and leaves the job as it was: Finish
 // again once the sessions are loaded.
-func (j *ImportJob) Finish() (*ImportResult, *tree.Error) {
+func (j *Job) Finish() (*Result, *tree.Error) {
 	for !j.Step(math.MaxInt) {
 		if err := j.blocked; err != nil {
 			j.blocked = nil

@@ -12,8 +12,8 @@ import (
 // task folder; formats.GroupFiles) is never cut, and a file no format reads is
 // left out with its reason, so its bytes are never copied in.
 
-// ImportBatches is the value of import.batches.
-type ImportBatches struct {
+// Batches is the value of import.batches.
+type Batches struct {
 	// Batches lists the files of each batch by their index in the
 	// request's list, in the list's order.
 	Batches [][]int `json:"batches"`

@@ -11,28 +11,28 @@ import (
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
-// ImportFile is one file of ImportFiles: its path relative to the folder
+// File is one file of ImportFiles: its path relative to the folder
 // chosen ("/" between names; a "\" is read as "/") and its bytes.
-type ImportFile = formats.File
+type File = formats.File
 
 // FilesResult is the report of ImportFiles: every session made or added
 // to, the conversations skipped, the warnings (each naming its file), and
 // one line per file saying what became of it.
 type FilesResult struct {
 	Sessions []FileSession     `json:"sessions"`
-	Skipped  []ImportSkipped   `json:"skipped"`
+	Skipped  []Skipped   `json:"skipped"`
 	Warnings []formats.Warning `json:"warnings"`
 	Files    []tree.FileReport `json:"files"`
 }
 
-// FileSession is an ImportedSession with the tool that wrote it (the
+// FileSession is a SessionReport with the tool that wrote it (the
 // format's name: "claude-code", "opencode", …) and the file or folder it
 // came from (a task or storage folder for the multi-file layouts). Project
 // is the tool's working folder where known: the conversation's own, else
 // one the path gives (Claude Code's projects/<slug>, Pi's sessions/--cwd--,
 // Gemini CLI's tmp/<hash>).
 type FileSession struct {
-	ImportedSession
+	SessionReport
 	Tool string `json:"tool"`
 	Path string `json:"path"`
 }
@@ -45,8 +45,8 @@ type FileSession struct {
 // Files and its warnings, never fails the others; nothing is added when no
 // file gives a session (INVALID_ARGUMENT naming each file's reason, in its
 // message and one by one in its Files).
-func ImportFiles(st *store.Store, files []ImportFile) (*FilesResult, *tree.Error) {
-	res := &FilesResult{Sessions: []FileSession{}, Skipped: []ImportSkipped{}, Warnings: []formats.Warning{}, Files: []tree.FileReport{}}
+func ImportFiles(st *store.Store, files []File) (*FilesResult, *tree.Error) {
+	res := &FilesResult{Sessions: []FileSession{}, Skipped: []Skipped{}, Warnings: []formats.Warning{}, Files: []tree.FileReport{}}
 	for i := range files {
 		files[i].Path = formats.CleanPath(files[i].Path)
 	}
@@ -58,7 +58,7 @@ func ImportFiles(st *store.Store, files []ImportFile) (*FilesResult, *tree.Error
 	for i := range res.Files {
 		reports[res.Files[i].Path] = &res.Files[i]
 	}
-	var jobs []*ImportJob
+	var jobs []*Job
 	var owners []formats.FileGroup
 	for _, g := range groups {
 		j, err := readGroup(st, files, g)
@@ -107,7 +107,7 @@ func ImportFiles(st *store.Store, files []ImportFile) (*FilesResult, *tree.Error
 				s.Project = formats.PathProject(g.Path)
 				st.ByID[s.SessionID].SetOrigin(r.Format, s.Project)
 			}
-			res.Sessions = append(res.Sessions, FileSession{ImportedSession: s, Tool: r.Format, Path: g.Path})
+			res.Sessions = append(res.Sessions, FileSession{SessionReport: s, Tool: r.Format, Path: g.Path})
 		}
 		for _, f := range g.Files {
 			rep := reports[files[f].Path]
@@ -123,7 +123,7 @@ func ImportFiles(st *store.Store, files []ImportFile) (*FilesResult, *tree.Error
 // importFilesPaged asks for every stub the jobs' commits would reach
 // (importPaged records each as a fault) and returns the first job's
 // PagedOut error, or nil when they reach none.
-func importFilesPaged(jobs []*ImportJob) *tree.Error {
+func importFilesPaged(jobs []*Job) *tree.Error {
 	var first *tree.Error
 	for _, j := range jobs {
 		if err := j.importPaged(); err != nil && first == nil {
@@ -134,9 +134,9 @@ func importFilesPaged(jobs []*ImportJob) *tree.Error {
 }
 
 // readGroup reads one group into a job whose sessions are ready to add: a
-// single file through StartImport and its steps, a folder layout through
+// single file through Start and its steps, a folder layout through
 // its reader.
-func readGroup(st *store.Store, files []ImportFile, g formats.FileGroup) (*ImportJob, *tree.Error) {
+func readGroup(st *store.Store, files []File, g formats.FileGroup) (*Job, *tree.Error) {
 	var convs []formats.Conversation
 	var warns, encodings []formats.Warning
 	for _, k := range g.Files {
@@ -189,8 +189,8 @@ func readGroup(st *store.Store, files []ImportFile, g formats.FileGroup) (*Impor
 		}
 		convs, warns = formats.ConvertOpenCode(importChecks, set)
 	}
-	j := &ImportJob{st: st, data: []byte{'{'}, im: &formats.Importer{Name: name}, readDone: true,
-		res: &ImportResult{Format: name, Sessions: []ImportedSession{}, Skipped: []ImportSkipped{}, Warnings: []formats.Warning{}}}
+	j := &Job{st: st, data: []byte{'{'}, im: &formats.Importer{Name: name}, readDone: true,
+		res: &Result{Format: name, Sessions: []SessionReport{}, Skipped: []Skipped{}, Warnings: []formats.Warning{}}}
 	j.res.Warnings = append(j.res.Warnings, encodings...)
 	j.warn(warns)
 	for _, c := range convs {
@@ -249,18 +249,18 @@ func readManifest(manifest []byte) ([]manifestEntry, error) {
 // order (the wasm binding's importFiles: one buffer of bytes, no JSON
 // text). Errors (INVALID_ARGUMENT): a manifest that is not such an array,
 // or sizes that do not add up to len(data).
-func ParseFileManifest(manifest, data []byte) ([]ImportFile, *tree.Error) {
+func ParseFileManifest(manifest, data []byte) ([]File, *tree.Error) {
 	entries, err := readManifest(manifest)
 	if err != nil {
 		return nil, tree.Invalidf("the file list must be a JSON array of {path, size}: %s", err.Error())
 	}
-	files := make([]ImportFile, 0, len(entries))
+	files := make([]File, 0, len(entries))
 	pos := 0
 	for i, e := range entries {
 		if e.Path == nil || e.Size == nil || *e.Size < 0 || *e.Size > len(data)-pos {
 			return nil, tree.Invalidf("file %d of the list needs a path and a size within the %d bytes given", i, len(data))
 		}
-		files = append(files, ImportFile{Path: *e.Path, Data: data[pos : pos+*e.Size : pos+*e.Size]})
+		files = append(files, File{Path: *e.Path, Data: data[pos : pos+*e.Size : pos+*e.Size]})
 		pos += *e.Size
 	}
 	if pos != len(data) {
@@ -273,7 +273,7 @@ func ParseFileManifest(manifest, data []byte) ([]ImportFile, *tree.Error) {
 // of each conversation's id, and the "<id>-N" it may be renamed to), as a
 // PagedOut error, or nil when there are none: checked before the first
 // commit, so an import that needs a paged-out session changes nothing.
-func (j *ImportJob) importPaged() *tree.Error {
+func (j *Job) importPaged() *tree.Error {
 	st := j.st
 	if st.Stubs == 0 {
 		return nil

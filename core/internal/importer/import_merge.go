@@ -14,7 +14,7 @@ import (
 // its messages and sources, so progress moves with the work. A session
 // whose id a conversation earlier in the data already took is skipped;
 // when nothing was read the job fails naming the reasons.
-func (j *ImportJob) prepare() {
+func (j *Job) prepare() {
 	res := j.res
 	j.prepared = true
 	seen := map[string]bool{}
@@ -57,7 +57,7 @@ func (j *ImportJob) prepare() {
 // commit adds session s to the store, or, when the store has a session of
 // its id (an earlier import of the same conversation, or one created while
 // this import ran), adds to that session the nodes it lacks.
-func (j *ImportJob) commit(s *tree.Session) {
+func (j *Job) commit(s *tree.Session) {
 	st := j.st
 	project := j.projects[s]
 	into, exists := st.ByID[s.ID()]
@@ -86,22 +86,22 @@ func (j *ImportJob) commit(s *tree.Session) {
 		st.PutNew(s, "import")
 	}
 	s.SetOrigin(j.res.Format, project)
-	report := ImportReportOf(s, exists, added)
+	report := NewSessionReport(s, exists, added)
 	report.Warnings, report.Project = j.perWarn[s.ID()], project
 	j.res.Sessions = append(j.res.Sessions, report)
 }
 
-// ImportReportOf is the import report's entry for s as it stands after an
+// NewSessionReport is the import report's entry for s as it stands after an
 // import that added `added` of its nodes (existing: it was there before),
 // with no warnings or project.
-func ImportReportOf(s *tree.Session, existing bool, added int) ImportedSession {
+func NewSessionReport(s *tree.Session, existing bool, added int) SessionReport {
 	roots := 0
 	for _, p := range s.Parent {
 		if p < 0 {
 			roots++
 		}
 	}
-	return ImportedSession{
+	return SessionReport{
 		SessionID: s.ID(), Title: s.Title, Existing: existing, Added: added, NodeCount: len(s.Nodes),
 		Cursor: tree.Nullable(s.NodeID(s.Cursor)), BranchCount: len(s.Branches), RootCount: roots,
 	}

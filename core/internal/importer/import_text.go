@@ -9,7 +9,7 @@ import (
 // readTextLine reads the next line of a text export (formats.TextReader):
 // the line as it stands, without its line end ("\n" or "\r\n"), white
 // space kept.
-func (j *ImportJob) readTextLine() {
+func (j *Job) readTextLine() {
 	if j.pos >= len(j.data) {
 		j.readDone = true
 		convs, warns := j.text.Finish()

@@ -20,12 +20,12 @@ type Imports struct {
 	st      *store.Store
 	Last    int                // the last id given out
 	Buffers map[int][]byte     // texts arriving in slices
-	jobs    map[int]*ImportJob // imports started and not yet finished or cancelled
+	jobs    map[int]*Job // imports started and not yet finished or cancelled
 }
 
 // NewImports returns an empty table of imports into st.
 func NewImports(st *store.Store) *Imports {
-	return &Imports{st: st, Buffers: map[int][]byte{}, jobs: map[int]*ImportJob{}}
+	return &Imports{st: st, Buffers: map[int][]byte{}, jobs: map[int]*Job{}}
 }
 
 // maxBufferHint caps NewBuffer's size hint: 1 GiB, a quarter of wasm32's
@@ -97,9 +97,9 @@ func (im *Imports) PutBack(id int, data []byte) {
 // Start starts an import of data in format ("auto" or "" detects it; see
 // Store.StartImport for the errors, which leave nothing behind) and
 // returns the new job's id and its total work in bytes (see
-// ImportJob.Progress). The job keeps data: the caller must not change it
+// Job.Progress). The job keeps data: the caller must not change it
 // afterwards. Its memory is checked with ImportJobGrowth, as NewBuffer
-// checks it (StartImport's ImportGrowth refused a buffer NewBuffer had
+// checks it (Start's ImportGrowth refused a buffer NewBuffer had
 // made for any file over about 235 MB under the default budget).
 func (im *Imports) Start(data []byte, format string) (job, total int, err *tree.Error) {
 	j, err := startImport(im.st, data, format, store.ImportJobGrowth)
@@ -112,9 +112,9 @@ func (im *Imports) Start(data []byte, format string) (job, total int, err *tree.
 	return im.Last, total, nil
 }
 
-// ImportProgress is where a job stands after a step, in bytes of work (see
-// ImportJob.Progress): Done once Finish has nothing left to do.
-type ImportProgress struct {
+// Progress is where a job stands after a step, in bytes of work (see
+// Job.Progress): Done once Finish has nothing left to do.
+type Progress struct {
 	Done  bool `json:"done"`
 	Read  int  `json:"read"`
 	Total int  `json:"total"`
@@ -124,13 +124,13 @@ type ImportProgress struct {
 const DefaultStepBudget = 1 << 20
 
 // Step does about budget bytes of job's work (DefaultStepBudget when
-// budget ≤ 0; see ImportJob.Step) and reports where it stands. ok is false
+// budget ≤ 0; see Job.Step) and reports where it stands. ok is false
 // when job names no job. A job that failed is done; Finish returns its
 // error.
-func (im *Imports) Step(job, budget int) (p ImportProgress, ok bool) {
+func (im *Imports) Step(job, budget int) (p Progress, ok bool) {
 	j, ok := im.jobs[job]
 	if !ok {
-		return ImportProgress{}, false
+		return Progress{}, false
 	}
 	if budget <= 0 {
 		budget = DefaultStepBudget
@@ -141,9 +141,9 @@ func (im *Imports) Step(job, budget int) (p ImportProgress, ok bool) {
 }
 
 // Finish runs what is left of job, removes it and returns its report or
-// its error (see ImportJob.Finish). found is false, and res and err nil,
+// its error (see Job.Finish). found is false, and res and err nil,
 // when job names no job.
-func (im *Imports) Finish(job int) (res *ImportResult, found bool, err *tree.Error) {
+func (im *Imports) Finish(job int) (res *Result, found bool, err *tree.Error) {
 	j, found := im.jobs[job]
 	if !found {
 		return nil, false, nil
