@@ -22,8 +22,8 @@ import (
 // reader of Warnings alone misses nothing).
 type Result struct {
 	Format   string            `json:"format"`
-	Sessions []SessionReport `json:"sessions"`
-	Skipped  []Skipped   `json:"skipped"`
+	Sessions []SessionReport   `json:"sessions"`
+	Skipped  []Skipped         `json:"skipped"`
 	Warnings []formats.Warning `json:"warnings"`
 }
 

@@ -20,7 +20,7 @@ type File = formats.File
 // one line per file saying what became of it.
 type FilesResult struct {
 	Sessions []FileSession     `json:"sessions"`
-	Skipped  []Skipped   `json:"skipped"`
+	Skipped  []Skipped         `json:"skipped"`
 	Warnings []formats.Warning `json:"warnings"`
 	Files    []tree.FileReport `json:"files"`
 }

@@ -18,9 +18,9 @@ import (
 // like Store, it is not safe for concurrent use.
 type Imports struct {
 	st      *store.Store
-	Last    int                // the last id given out
-	Buffers map[int][]byte     // texts arriving in slices
-	jobs    map[int]*Job // imports started and not yet finished or cancelled
+	Last    int            // the last id given out
+	Buffers map[int][]byte // texts arriving in slices
+	jobs    map[int]*Job   // imports started and not yet finished or cancelled
 }
 
 // NewImports returns an empty table of imports into st.
