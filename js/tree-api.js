@@ -5,7 +5,7 @@
 // the wasm in a module Worker). No wasm, no IndexedDB here.
 
 import { spliceJSON } from "./request-text.js";
-import { ERROR } from "./protocol.js";
+import { ERROR, OPERATIONS } from "./protocol.js";
 import { chatOps } from "./chat-ops.js";
 import { gatherEntries } from "./folder-entries.js";
 import { checkOptions, checkString, errorEnvelope, invalidArgument, unansweredEnvelope } from "./api-errors.js";
@@ -31,6 +31,9 @@ function answeredWithin(promise, ms) {
   const late = new Promise((resolve) => (timer = setTimeout(() => resolve(null), ms)));
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
+
+/** Every operation as the wasm's handle.operations() lists them, from the generated contract: [{name, readOnly, keepsCursor, public}]. */
+export const OPERATION_INFOS = Object.freeze(Object.entries(OPERATIONS).map(([name, info]) => Object.freeze({ name, ...info })));
 
 /**
  * The shared part of a session store. Subclasses implement call, callText,

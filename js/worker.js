@@ -46,8 +46,8 @@
 // 118-137 ms / 18-38 ms). The wasm hands out envelopes as strings anyway.
 
 import { initLocal, onRuntimeExit, shared as localTrees } from "./local.js";
-import { OPERATIONS } from "./protocol.js";
-import { sessionsFromMetas } from "./store/pager.js";
+import { OPERATION_INFOS } from "./tree-api.js";
+import { sessionsFromMetas } from "./store/listing.js";
 import { readLongList, splitAnswer } from "./answer-parts.js";
 // Every module the store needs, named here too so they are all fetched at
 // once when this one is parsed, not level by level (a worker has no
@@ -89,8 +89,6 @@ const imports = new Map();
  */
 const early = new Map();
 
-/** Every operation, as the wasm's handle.operations() lists them (from the generated contract). */
-const OPERATION_INFOS = Object.entries(OPERATIONS).map(([name, info]) => ({ name, ...info }));
 
 /** The User Timing marks of init so far, as [name, ms since the epoch]. */
 function initMarks() {

@@ -5,7 +5,7 @@
 // in nodes: "All tools (12 · 4,180 nodes)", "Codex (5 · 3,402 nodes)", …;
 // the projects are those of the tool chosen. The size is the sum of the
 // sessions' nodeCount, which `sessions` answers from the stored meta
-// records without reading a node (js/store/pager.js sessionsFromMetas);
+// records without reading a node (js/store/listing.js sessionsFromMetas);
 // no byte size is stored per session. A third select chooses by last
 // activity (static/session-dates.js). Shown only when there is something
 // to choose between.

@@ -14,7 +14,8 @@
 
 import { STORES } from "./schema.js";
 import { ENVELOPE_FAILED_HEAD, PAGED_OUT } from "../protocol.js";
-import { byCreation, diskState, mergeRequest, readNodes, readSnapshot, requestPromise, restoreRequest } from "./records.js";
+import { diskState, mergeRequest, readNodes, readSnapshot, requestPromise, restoreRequest } from "./records.js";
+import { liveMetas } from "./listing.js";
 
 const utf8Encoder = new TextEncoder();
 
@@ -45,11 +46,7 @@ export async function readMetas(db) {
     throw new Error(`sessiontree: cannot read IndexedDB database ${quote(db.name)}: ${err.message}`);
   }
   try {
-    const all = await requestPromise(tx.objectStore("sessions").getAll());
-    let gen = 0;
-    for (const m of all) gen = Math.max(gen, m.gen ?? 0); // an erased session's tombstone counts too
-    const metas = all.filter((m) => m.erased !== true); // tombstones hold nothing (store/erase.js)
-    metas.sort(byCreation);
+    const { gen, metas } = liveMetas(await requestPromise(tx.objectStore("sessions").getAll()));
     await Promise.all(metas.filter((m) => m.tail === true).map((m) => readNodes(tx, m, m.nodeCount)));
     // Sessions in the trash are read whole: core keeps them in its trash, never as stubs.
     const inTrash = metas.filter((m) => m.deletedAt);
@@ -156,34 +153,6 @@ export function packStubs(metas) {
     }
   }
   return out.subarray(0, at);
-}
-
-/**
- * The value of core's `sessions` answer for a store that holds exactly
- * these stubs (what stubRequest(metas) makes of them; core/ops.go
- * opSessions, core/internal/store/paging.go opPageStub): one summary per meta in order,
- * `{sessionId, title, nodeCount, cursor (null when none), activeBranch
- * ("main" when the meta has none), updatedAt, tool?, project?}`, tool
- * left out when unknown or "snapshot" (core/internal/tree/origin.go). js/worker.js
- * sends it with init's early answer, and the page answers `sessions` with
- * it while the wasm starts; e2e/paging.test.mjs compares it with core's.
- * @param {object[]} metas the stored sessions' meta records (no trash)
- * @returns {object[]}
- */
-export function sessionsFromMetas(metas) {
-  return metas.map((m) => {
-    const s = {
-      sessionId: m.sessionId,
-      title: m.title ?? "",
-      nodeCount: m.nodeCount ?? 0,
-      cursor: m.cursor || null,
-      activeBranch: typeof m.activeBranch === "string" ? m.activeBranch : "main",
-      updatedAt: m.updatedAt ?? "",
-    };
-    if (m.tool && m.tool !== "snapshot") s.tool = m.tool;
-    if (m.project) s.project = m.project;
-    return s;
-  });
 }
 
 /**

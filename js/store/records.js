@@ -9,6 +9,9 @@ import { STORES } from "./schema.js";
 import { concatUTF8, spliceJSON } from "../request-text.js";
 import { CHUNK_SIZE, SNAPSHOT_VERSION } from "../protocol.js";
 import { eraseSession } from "./erase.js";
+import { byCreation, requestPromise } from "./listing.js";
+
+export { byCreation, requestPromise };
 
 /**
  * Node and chunk records read so far in this thread (readNodes,
@@ -150,18 +153,6 @@ export function nodeIdAt(bytes, start, end) {
   return JSON.parse(utf8Decoder.decode(bytes.subarray(start + ID_HEAD.length - 1, i + 1)));
 }
 
-/**
- * Wrap a request in a promise. Awaiting it keeps the transaction active:
- * the continuation runs in the microtask checkpoint of the success event.
- * @param {IDBRequest} req
- * @returns {Promise<any>}
- */
-export function requestPromise(req) {
-  return new Promise((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error);
-  });
-}
 
 /**
  * The highest gen stored (0 for none).
@@ -320,10 +311,6 @@ export function diskState(meta) {
   return { epoch: meta.epoch ?? 0, count: meta.nodeCount, folded: meta.folded ?? 0, acount: meta.annotationCount ?? 0, tail: meta.tail === true, meta };
 }
 
-/** Orders meta records by createdAt, then sessionId: the order sessions are restored in. */
-export function byCreation(a, b) {
-  return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0;
-}
 
 /**
  * Build the request of core's internal "restore" for a stored session, as

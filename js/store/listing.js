@@ -1,0 +1,136 @@
+// The list of stored sessions, read from IndexedDB's meta records alone.
+// The worker reads it at start (pager.js readMetas) and so does the page,
+// in its own thread, while the worker and its wasm start (readList,
+// js/sessiontree.js Connection.init): a page that lists sessions first
+// pays the read of one object store, as a plain IndexedDB page would, not
+// the start of a worker as well. It imports only schema.js, which the page
+// has loaded already.
+
+import { DB_VERSION } from "./schema.js";
+
+/**
+ * Wrap a request in a promise. Awaiting it keeps the transaction active:
+ * the continuation runs in the microtask checkpoint of the success event.
+ * @param {IDBRequest} req
+ * @returns {Promise<any>}
+ */
+export function requestPromise(req) {
+  return new Promise((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+}
+
+/** Orders meta records by createdAt, then sessionId: the order sessions are restored in. */
+export function byCreation(a, b) {
+  return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0;
+}
+
+/**
+ * The live meta records among all those of the sessions store (erased
+ * sessions' tombstones left out: they hold nothing, store/erase.js), in
+ * creation order, and the highest gen stored (a tombstone's counts too).
+ * @param {object[]} all
+ * @returns {{gen: number, metas: object[]}}
+ */
+export function liveMetas(all) {
+  let gen = 0;
+  for (const m of all) gen = Math.max(gen, m.gen ?? 0);
+  const metas = all.filter((m) => m.erased !== true);
+  metas.sort(byCreation);
+  return { gen, metas };
+}
+
+/**
+ * Every record of store (whose keys are its records' sessionId) read
+ * `batch` at a time, in key order: each read's records are decoded in a
+ * task of their own.
+ * @param {IDBObjectStore} store @param {number} batch
+ * @returns {Promise<object[]>}
+ */
+async function readBatched(store, batch) {
+  const all = [];
+  for (let range = null; ; ) {
+    const part = await requestPromise(store.getAll(range, batch));
+    for (const m of part) all.push(m);
+    if (part.length < batch) return all;
+    range = IDBKeyRange.lowerBound(part[part.length - 1].sessionId, true);
+  }
+}
+
+/**
+ * The value of core's `sessions` answer for a store that holds exactly
+ * these stubs (what pager.js stubRequest(metas) makes of them; core/ops.go
+ * opSessions, core/internal/store/paging.go): one summary per meta in order,
+ * `{sessionId, title, nodeCount, cursor (null when none), activeBranch
+ * ("main" when the meta has none), updatedAt, tool?, project?}`, tool
+ * left out when unknown or "snapshot" (core/internal/tree/origin.go). The
+ * page answers `sessions` with it while the wasm starts (readList, and
+ * js/worker.js init's early answer); e2e/paging.test.mjs compares it with
+ * core's.
+ * @param {object[]} metas the stored sessions' meta records (no trash)
+ * @returns {object[]}
+ */
+export function sessionsFromMetas(metas) {
+  return metas.map((m) => {
+    const s = {
+      sessionId: m.sessionId,
+      title: m.title ?? "",
+      nodeCount: m.nodeCount ?? 0,
+      cursor: m.cursor || null,
+      activeBranch: typeof m.activeBranch === "string" ? m.activeBranch : "main",
+      updatedAt: m.updatedAt ?? "",
+    };
+    if (m.tool && m.tool !== "snapshot") s.tool = m.tool;
+    if (m.project) s.project = m.project;
+    return s;
+  });
+}
+
+/** Meta records the page decodes in one task (see readBatched). */
+const LIST_BATCH = 1000;
+
+/**
+ * Read the value of `sessions` from IndexedDB database `name` in this
+ * thread, without creating or upgrading it: the database is opened at the
+ * version it has and closed again once read (at once when another tab asks
+ * for a new version). Resolves to null, having changed nothing, whenever
+ * the worker's own start must answer instead: no IndexedDB, no such
+ * database (the open's upgrade is aborted, so none is made), a schema
+ * other than DB_VERSION (the worker upgrades it), a session whose meta
+ * lags its node records (tail: true), or a failed read. Never
+ * rejects.
+ * @param {string} name
+ * @returns {Promise<object[]|null>} sessionsFromMetas of the stored sessions not in the trash
+ */
+export function readList(name) {
+  return new Promise((resolve) => {
+    let req;
+    try {
+      req = globalThis.indexedDB.open(name);
+    } catch {
+      resolve(null);
+      return;
+    }
+    req.onupgradeneeded = () => req.transaction.abort(); // no such database: the worker makes it
+    req.onerror = (event) => {
+      event.preventDefault?.();
+      resolve(null);
+    };
+    req.onsuccess = async () => {
+      const db = req.result;
+      db.onversionchange = () => db.close();
+      try {
+        if (db.version !== DB_VERSION) return resolve(null);
+        const { metas } = liveMetas(await readBatched(db.transaction("sessions", "readonly").objectStore("sessions"), LIST_BATCH));
+        // A meta with tail: true (a tab killed before its meta flush) is
+        // brought up to date from node records by the worker (pager.js).
+        resolve(metas.some((m) => m.tail === true) ? null : sessionsFromMetas(metas.filter((m) => !m.deletedAt)));
+      } catch {
+        resolve(null);
+      } finally {
+        db.close();
+      }
+    };
+  });
+}
