@@ -203,7 +203,8 @@ async function devChat(dev, scenario) {
   try {
     const wasm = [];
     await inPage(async (page) => {
-      page.on('response', (r) => new URL(r.url()).pathname.endsWith('.wasm') && wasm.push(r.status()));
+      // init() may also ask with a HEAD whether the wasm is served (js/sessiontree.js pageList).
+      page.on('response', (r) => new URL(r.url()).pathname.endsWith('.wasm') && r.request().method() === 'GET' && wasm.push(r.status()));
       await devChatScenario(page, `${dev.url}?api=${chat.baseURL}${scenario}/v1`, chat, scenario);
     });
     assert.deepEqual(wasm, [200], 'the wasm is fetched once, and found');

@@ -1,7 +1,7 @@
 // The page tests in a second engine: Firefox ESR (Debian's firefox-esr,
 // scripts/ensure-firefox.sh), driven by puppeteer-core over WebDriver BiDi.
 //
-// The tests of shim, durability and panel named below run unchanged in
+// The tests of shim, durability, page-list and panel named below run unchanged in
 // Firefox: each file runs in a child `node --test` with
 // SESSIONTREE_BROWSER=firefox (e2e/helpers.mjs then hands out Firefox pages
 // dressed as playwright-core's, e2e/firefox.mjs) and --test-name-pattern
@@ -46,6 +46,10 @@ const CHOSEN = {
     'a page writing in turn holds the write lock and reads the stored gen once; a write of another page in between is taken in before its next write',
     'an exceeded quota (stubbed QuotaExceededError) gives a STORAGE_ERROR envelope, memory is rolled back and the earlier data survives a reload',
     'storage() reports usage, quota and persistence for the explorer',
+  ],
+  'page-list.test.mjs': [
+    'a persisted init() answers `sessions` from the page\'s own read before its worker runs; calls made meanwhile wait and answer in order, and the list is core\'s',
+    'when the default worker cannot start after init() answered from the page\'s list, the store runs in the page\'s thread; a worker asked for by URL that cannot start closes the tree',
   ],
   'panel.test.mjs': [
     'Continue from here after a click fires jump and updates the context; actions change the tree as the store says',

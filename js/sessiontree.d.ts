@@ -1154,13 +1154,16 @@ export const SessionTree: abstract new (...args: never[]) => SessionTree;
 
 /**
  * Start sessiontree; see InitOptions. With the store in its worker and
- * persisted (the default) it resolves once IndexedDB is read and the
- * wasm's server answered, before the wasm has compiled and started:
- * `call({operation: "sessions"})` answers at once from the stored
- * sessions' records, every other call waits for the wasm (a start that
- * then fails closes the tree: StorageEvent reason "failed"). Rejects if
- * the worker cannot start, IndexedDB cannot be read or the wasm cannot be
- * fetched (the message names the HTTP status).
+ * persisted (the default) it resolves once the stored sessions' records
+ * are read (by the page itself while the worker starts, or by the worker)
+ * and the wasm's server answered, before the wasm has compiled and started:
+ * `call({operation: "sessions"})` answers at once from those records,
+ * every other call waits for the wasm and answers in the order made (a
+ * start that then fails closes the tree: StorageEvent reason "failed";
+ * the package's own worker failing to load runs the store in the page's
+ * thread instead). Rejects if the worker cannot start before that,
+ * IndexedDB cannot be read or the wasm cannot be fetched (the message
+ * names the HTTP status).
  */
 export function init(options?: InitOptions): Promise<SessionTree>;
 

@@ -23,9 +23,10 @@
 // and store/*.js.
 
 import { DB_DEFAULT_NAME } from "./store/schema.js";
+import { readList } from "./store/listing.js";
 import { ERROR, STORAGE_ERROR } from "./protocol.js";
-import { TreeAPI, checkMemoryBudget, restartError } from "./tree-api.js";
-import { WorkerTree, shared } from "./worker-tree.js";
+import { OPERATION_INFOS, TreeAPI, checkMemoryBudget, restartError } from "./tree-api.js";
+import { WorkerTree, closing, shared } from "./worker-tree.js";
 import { joinParts } from "./answer-parts.js";
 
 export { ERROR, STORAGE_ERROR };
@@ -122,9 +123,11 @@ export function init(options = {}) {
   const dbName = options.dbName ?? DB_DEFAULT_NAME;
   const start = async () => {
     let connection = null;
+    // Begun before the worker is made: reading the list is what the first screen waits for.
+    const listed = persist ? pageList({ dbName, wasmURL: wasmURL.href }) : null;
     try {
       connection = options.workerURL ? connect(new URL(options.workerURL, base)) : pageWorker();
-      return await connection.init({ wasmURL: wasmURL.href, dbName, persist, memoryBudget: options.memoryBudget, pageBudget: options.pageBudget });
+      return await connection.init({ wasmURL: wasmURL.href, dbName, persist, memoryBudget: options.memoryBudget, pageBudget: options.pageBudget }, listed);
     } catch (err) {
       // The default worker could not start at all (module workers
       // unsupported, a policy forbidding workers, offline outside a
@@ -139,11 +142,30 @@ export function init(options = {}) {
   };
   if (!persist) return start();
   if (!shared.has(dbName)) {
-    const p = start();
+    const closed = closing.get(dbName);
+    closing.delete(dbName);
+    const p = closed ? closed.then(start) : start();
     shared.set(dbName, p);
     p.catch(() => shared.delete(dbName));
   }
   return shared.get(dbName);
+}
+
+/**
+ * The session list of a persisted tree, read in this thread while its
+ * worker starts (readList): null when the worker's
+ * start must answer instead, which is also when the wasm's server does not
+ * answer a HEAD request for it with 2xx (a missing wasm rejects init, as
+ * the worker finds). Never rejects.
+ * @param {{dbName: string, wasmURL: string}} options
+ * @returns {Promise<object[]|null>}
+ */
+function pageList({ dbName, wasmURL }) {
+  if (!globalThis.indexedDB) return Promise.resolve(null);
+  // The (empty) body is read: an unread one leaves the request open until
+  // the page goes, which Chromium then reports as aborted.
+  const served = fetch(wasmURL, { method: "HEAD" }).then((r) => r.arrayBuffer().then(() => r.ok), () => false);
+  return Promise.all([readList(dbName), served]).then(([sessions, ok]) => (ok ? sessions : null));
 }
 
 /**
@@ -173,7 +195,7 @@ function connect(url, start = () => new Worker(url, { type: "module", name: "ses
   const key = url?.href ?? "";
   let c = workers.get(key);
   if (!c || c.failed) {
-    c = new Connection(url?.href ?? "sessiontree/worker.js", url ? adoptStarted(url, start) : start);
+    c = new Connection(url?.href ?? "sessiontree/worker.js", url ? adoptStarted(url, start) : start, url === null);
     workers.set(key, c);
   }
   return c;
@@ -228,9 +250,11 @@ class Connection {
   /**
    * @param {string} url the worker's script (for messages)
    * @param {() => Worker} start makes a Worker (again at each restart)
+   * @param {boolean} [own] the package's default worker: when it cannot start, the store runs in the page's thread
    */
-  constructor(url, start) {
+  constructor(url, start, own = false) {
     this.url = url;
+    this.own = own;
     this.startWorker = start;
     this.next = 1;
     /** Requests in flight by id: {resolve, reject, progress?, tree?, op, args}. */
@@ -291,23 +315,84 @@ class Connection {
     return { id, promise };
   }
 
-  /** Start a tree in the worker. @returns {Promise<WorkerTree>} */
-  async init(options) {
-    const { tree, infos, persistent, marks, sessions } = await this.send("init", undefined, [options]).promise;
+  /**
+   * Start a tree in the worker. When listed (a persisted tree's session
+   * list read in this thread meanwhile: pageList) comes first, resolve at
+   * once with a tree that answers `sessions` from it and holds every other
+   * call until the worker's tree has started (WorkerTree._hold).
+   * @param {object} options @param {Promise<object[]|null>|null} [listed]
+   * @returns {Promise<WorkerTree>}
+   */
+  async init(options, listed = null) {
+    const answer = this.send("init", undefined, [options]).promise;
+    if (listed) {
+      const first = await Promise.race([answer.then(() => null, () => null), listed]);
+      if (first !== null) {
+        const t = new WorkerTree(this, null, OPERATION_INFOS, true, options.dbName, options);
+        t._early = JSON.stringify(first);
+        t._hold(answer.then((value) => this._adopt(value, options, t), (err) => this._unstarted(t, err, options)));
+        return t;
+      }
+    }
+    return this._adopt(await answer, options);
+  }
+
+  /**
+   * The tree of the worker's init answer: t (a tree answered from the
+   * page's list) given its id, else a new tree; the one already known when
+   * an init of the same database answered before.
+   * @param {{tree: number, infos: object[], persistent: boolean, marks: [string, number][], sessions?: object[]}} answer
+   * @param {object} options @param {WorkerTree} [t]
+   * @returns {WorkerTree}
+   */
+  _adopt({ tree, infos, persistent, marks, sessions }, options, t = undefined) {
     setMarks(marks);
-    let t = this.trees.get(tree);
-    if (!t) {
+    const known = this.trees.get(tree);
+    if (t) {
+      t._id = tree;
+      // The worker's list, read after the page's, answers instead; none
+      // when its tree has started already.
+      t._early = sessions ? JSON.stringify(sessions) : null;
+      if (known) return t; // the same database's tree, reached through two objects
+    } else if (known) {
+      return known;
+    } else {
       t = new WorkerTree(this, tree, infos, persistent, options.persist ? options.dbName : null, options);
-      this.trees.set(tree, t);
       // Answered before the wasm started: the list answers `sessions`
       // here until the worker says the tree is ready (WorkerTree._early).
       if (sessions) t._early = JSON.stringify(sessions);
     }
+    this.trees.set(tree, t);
     return t;
+  }
+
+  /**
+   * The worker's init of t, a tree answered from the page's list, failed.
+   * When the worker itself could not start (the package's default worker,
+   * before any tree started in it), the store runs in this thread instead,
+   * as init() does when it finds that out first; otherwise the tree
+   * closes: its subscribers get {type: "storage", state: "closed",
+   * reason: "failed", message} and its calls answer STORAGE_ERROR.
+   * @param {WorkerTree} t @param {Error} err @param {object} options
+   */
+  async _unstarted(t, err, options) {
+    if (this.own && this.failed && this.trees.size === 0) {
+      console.warn(`${err.message}; running the store in the page's thread`);
+      try {
+        const { initLocal } = await import("./local.js");
+        t._fallBack(await initLocal(options));
+        return;
+      } catch (failed) {
+        err = failed;
+      }
+    }
+    t._failed = err;
+    t._storageClosed("failed", String(err?.message ?? err));
   }
 
   /** Whether a request of tree is in flight (then a `sessions` call must wait behind it in the worker). @param {WorkerTree} tree */
   busy(tree) {
+    if (tree._waiting > 0) return true;
     for (const p of this.pending.values()) if (p.tree === tree) return true;
     return false;
   }

@@ -12,6 +12,9 @@ import { ERROR } from "./protocol.js";
 /** Trees shared per IndexedDB database name within this page (worker mode; local.js keeps its own): init() in js/sessiontree.js fills it, a tree whose storage closed leaves it. */
 export const shared = new Map();
 
+/** Databases whose tree was closed while it waited for its worker: a Promise settled once the close was posted (init() in js/sessiontree.js waits for it). */
+export const closing = new Map();
+
 /**
  * Blobs up to this many bytes (64 MiB) importFile reads in the page and
  * transfers to the worker as bytes; larger ones cross as Blobs, read in
@@ -64,6 +67,17 @@ function isSessionsRequest(request) {
 }
 
 /**
+ * Whether a request as call() takes it (an object, a JSON text, bytes) is
+ * exactly `{"operation": "sessions"}`.
+ * @param {any} request
+ */
+function isSessionsCall(request) {
+  if (request instanceof ArrayBuffer) request = new Uint8Array(request);
+  if (typeof request === "string" || request instanceof Uint8Array) return isSessionsRequest(request);
+  return request !== null && typeof request === "object" && request.operation === "sessions" && Object.keys(request).length === 1;
+}
+
+/**
  * One session store — every session of one IndexedDB database (or of
  * memory, with persist: false) — whose store runs in the page's worker.
  * Obtain it from init(). Every method is the same as LocalTree's
@@ -99,10 +113,66 @@ export class WorkerTree extends TreeAPI {
      * flight is answered from it (a fresh copy each time).
      */
     this._early = null;
+    /**
+     * While the tree waits for its worker's tree to start (it was answered
+     * from the page's own list: Connection.init), a Promise that settles
+     * then, else null; _waiting counts the calls held on it (see _route).
+     */
+    this._gate = null;
+    this._waiting = 0;
+    /** The LocalTree that answers instead once the store fell back to the page's thread (_fallBack), else null. */
+    this._local = null;
+    /** Why the worker's tree did not start, once it did not (then every call answers STORAGE_ERROR with it). */
+    this._failed = null;
   }
 
   _send(op, args, transfer, progress) {
+    if (this._failed) return { id: 0, promise: Promise.reject(this._failed) };
     return this._connection.send(op, this, args, transfer, progress);
+  }
+
+  /**
+   * Hold the calls that need the worker until started settles: the
+   * worker's tree got its id (Connection._adopt), or the store fell back to
+   * the page's thread (_fallBack), or it failed (_failed). Held calls run
+   * in the order they were made.
+   * @param {Promise<unknown>} started
+   */
+  _hold(started) {
+    const gate = started.then(() => {}, () => {});
+    this._gate = gate;
+    gate.then(() => {
+      if (this._gate === gate && this._waiting === 0) this._gate = null;
+    });
+  }
+
+  /**
+   * Run own (the method `name` of this class) with args now, or once the
+   * gate opens if the tree is held (a `sessions` call with no other call
+   * held is answered from the page's list at once), or the LocalTree's
+   * method of the same name after a fall back.
+   * @param {Function} own @param {string} name @param {any[]} args
+   */
+  _route(own, name, args) {
+    if (this._local !== null) return this._local[name](...args);
+    if (this._gate === null || (name === "call" && this._waiting === 0 && this._early !== null && isSessionsCall(args[0]))) return own.apply(this, args);
+    this._waiting++;
+    return this._gate.then(() => {
+      if (--this._waiting === 0) this._gate = null;
+      return this._local !== null ? this._local[name](...args) : own.apply(this, args);
+    });
+  }
+
+  /**
+   * The store runs in the page's thread after all (the worker could not
+   * start: Connection._unstarted): local answers every call from now on,
+   * and its events reach this tree's subscribers.
+   * @param {import("./local.js").LocalTree} local
+   */
+  _fallBack(local) {
+    this._local = local;
+    this._early = null;
+    local.subscribe((event) => this._emit(event));
   }
 
   /**
@@ -363,8 +433,16 @@ export class WorkerTree extends TreeAPI {
    */
   close() {
     this._closedByCaller = true;
-    this._send("close", []).promise.catch(() => {});
     this._unshare();
+    const close = () => {
+      if (this._local !== null) this._local.close();
+      else this._send("close", []).promise.catch(() => {});
+    };
+    if (this._gate === null) return void close();
+    // Posted once the worker's tree has its id; a new init() of the
+    // database waits until then, so the worker starts a new tree for it.
+    const posted = this._gate.then(close);
+    if (this._dbName !== null) closing.set(this._dbName, posted.then(() => {}));
   }
 
   /** For storage(): the worker's answer, or "closed" with the error when it does not answer. */
@@ -393,4 +471,20 @@ export class WorkerTree extends TreeAPI {
     this._unshare();
     this._emit({ type: "storage", state: "closed", reason, message });
   }
+}
+
+/**
+ * The methods that reach the worker, held while the tree starts and
+ * answered by the LocalTree's method of the same name after a fall back
+ * (WorkerTree._route); close() does the same itself.
+ */
+for (const name of ["call", "callText", "importText", "_importBytes", "_importFiles", "_importZip", "_callOwned", "saveSnapshot", "listSnapshots", "restoreSnapshot", "refresh", "flush", "_storageState", "_debug"]) {
+  const own = WorkerTree.prototype[name];
+  Object.defineProperty(WorkerTree.prototype, name, {
+    value: function (...args) {
+      return this._route(own, name, args);
+    },
+    writable: true,
+    configurable: true,
+  });
 }

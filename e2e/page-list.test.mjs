@@ -1,0 +1,145 @@
+// A persisted init() reads the session list in the page's own thread
+// while its worker starts (js/store/listing.js readList, js/sessiontree.js
+// Connection.init): it answers `sessions` before the worker runs at all,
+// holds every other call until the worker's tree has started and answers
+// them in the order they were made; when the package's default worker
+// cannot start, the store runs in the page's thread instead, and a worker
+// that was asked for by URL and cannot start closes the tree.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup } from './helpers.mjs';
+import { writeSessions } from './stored-sessions.mjs';
+
+const SHIM = 'e2e/fixtures/shim.html';
+
+async function open(env, setupScript) {
+  const page = await env.newPage();
+  if (setupScript) await page.addInitScript(setupScript);
+  await page.goto(env.baseURL + SHIM);
+  await page.waitForFunction(() => window.sessiontree !== undefined);
+  return page;
+}
+
+/** Store count sessions of 2 messages in database db, from a page of their own. */
+async function stored(env, db, count) {
+  const page = await open(env);
+  await page.evaluate(async (db) => (await window.sessiontree.init({ dbName: db })).close(), db);
+  await writeSessions(page, { db, count, nodes: 2 });
+  await page.close();
+}
+
+test('a persisted init() answers `sessions` from the page\'s own read before its worker runs; calls made meanwhile wait and answer in order, and the list is core\'s', async () => {
+  const env = await setup();
+  try {
+    const db = 'page-list';
+    await stored(env, db, 30);
+    const page = await open(env);
+    const r = await page.evaluate(async (db) => {
+      const channel = new BroadcastChannel('late-a');
+      const heard = [];
+      channel.onmessage = ({ data }) => heard.push(data);
+      const tree = await window.sessiontree.init({ dbName: db, workerURL: '/e2e/fixtures/late-worker.js?channel=late-a' });
+      const early = await tree.call({ operation: 'sessions' });
+      const settled = [];
+      const track = (name, p) => p.then((env) => (settled.push(name), env));
+      const create = track('create', tree.call({ operation: 'create', sessionId: 'made-meanwhile', title: 'made while the worker waited' }));
+      const after = track('sessions', tree.call({ operation: 'sessions' }));
+      const append = track('append', tree.call({ operation: 'append', sessionId: 's0003', message: { role: 'user', content: 'made while the worker waited' } }));
+      const text = track('callText', tree.callText({ operation: 'session', sessionId: 'made-meanwhile' }));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const before = { settled: [...settled], heard: [...heard] };
+      while (!heard.includes('loaded')) await new Promise((resolve) => setTimeout(resolve, 20));
+      channel.postMessage('start');
+      const answers = { create: await create, after: await after, append: await append, text: JSON.parse(await text) };
+      const core = await tree.call({ operation: 'sessions' });
+      const context = await tree.call({ operation: 'context', sessionId: 's0003' });
+      return { early, before, settled, answers, core, context: context.value.messages.map((m) => m.content) };
+    }, db);
+    assert.equal(r.early.ok, true);
+    assert.equal(r.early.value.length, 30);
+    assert.deepEqual(r.before.settled, [], 'every call but the first `sessions` waits for the worker');
+    assert.equal(r.answers.create.ok, true, JSON.stringify(r.answers.create));
+    assert.equal(r.answers.append.ok, true, JSON.stringify(r.answers.append));
+    assert.deepEqual(r.answers.after.value.map((s) => s.sessionId).slice(-2), ['s0029', 'made-meanwhile'], 'the `sessions` made after the create answers after it');
+    assert.equal(r.answers.text.value.title, 'made while the worker waited');
+    assert.equal(r.settled.indexOf('create') < r.settled.indexOf('sessions'), true, JSON.stringify(r.settled));
+    assert.deepEqual(r.context, ['session 3 message 0', 'session 3 message 1', 'made while the worker waited']);
+    const untouched = (list) => list.filter((s) => s.sessionId !== 's0003' && s.sessionId !== 'made-meanwhile');
+    assert.deepEqual(untouched(r.early.value), untouched(r.core.value), 'the page\'s list is core\'s');
+    await page.close();
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('when the default worker cannot start after init() answered from the page\'s list, the store runs in the page\'s thread; a worker asked for by URL that cannot start closes the tree', async () => {
+  const env = await setup();
+  try {
+    const db = 'page-list-fallback';
+    await stored(env, db, 12);
+    const warnings = [];
+    const broken = await open(env, () => {
+      const Real = window.Worker;
+      window.Worker = class extends Real {
+        constructor(url, options) {
+          super(new URL('/e2e/fixtures/failing-worker.js', location.href), options);
+        }
+      };
+    });
+    broken.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
+    const fell = await broken.evaluate(async (db) => {
+      const tree = await window.sessiontree.init({ dbName: db });
+      const list = await tree.call({ operation: 'sessions' });
+      const append = await tree.call({ operation: 'append', sessionId: 's0004', message: { role: 'user', content: 'in the page' } });
+      const context = await tree.call({ operation: 'context', sessionId: 's0004' });
+      await tree.flush();
+      return { listed: list.value.length, append: append.ok, last: context.value.messages.at(-1).content, pageRunsGo: typeof globalThis.sessiontreeWasm !== 'undefined' };
+    }, db);
+    assert.deepEqual(fell, { listed: 12, append: true, last: 'in the page', pageRunsGo: true });
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0], /^sessiontree: the store worker .*worker\.js failed.*; running the store in the page's thread$/);
+    await broken.close();
+
+    // What the page's thread stored is there for the next page, in its worker.
+    const next = await open(env);
+    const last = await next.evaluate(async (db) => {
+      const tree = await window.sessiontree.init({ dbName: db });
+      return (await tree.call({ operation: 'context', sessionId: 's0004' })).value.messages.at(-1).content;
+    }, db);
+    assert.equal(last, 'in the page');
+
+    const closed = await next.evaluate(async (db) => {
+      const events = [];
+      const tree = await window.sessiontree.init({ dbName: db + '-other', workerURL: '/no/such/worker.js' }).catch((err) => err);
+      if (tree instanceof Error) return { rejected: tree.message };
+      tree.subscribe((e) => events.push(e));
+      const append = await tree.call({ operation: 'append', sessionId: 's0001', message: { role: 'user', content: 'x' } });
+      return { append: append.error?.code, events: events.map((e) => [e.type, e.state, e.reason]) };
+    }, db);
+    // A database the page never stored in has no list to answer from: init rejects, as it always did.
+    assert.match(closed.rejected ?? '', /^sessiontree: the store worker .*no\/such\/worker\.js failed/);
+    await next.close();
+
+    // A stored one has: init answers from it, then the tree closes.
+    const asked = await open(env);
+    const shut = await asked.evaluate(async (db) => {
+      const tree = await window.sessiontree.init({ dbName: db, workerURL: '/e2e/fixtures/failing-worker.js' });
+      const events = [];
+      tree.subscribe((e) => events.push(e));
+      const list = await tree.call({ operation: 'sessions' });
+      const append = await tree.call({ operation: 'append', sessionId: 's0001', message: { role: 'user', content: 'x' } });
+      const after = await tree.call({ operation: 'sessions' });
+      return { listed: list.value.length, append: append.error?.code, message: append.error?.message, after: after.error?.code, events: events.map((e) => [e.type, e.state, e.reason]) };
+    }, db);
+    assert.equal(shut.listed, 12);
+    assert.equal(shut.append, 'STORAGE_ERROR');
+    assert.match(shut.message, /the store worker .*failing-worker\.js failed: .*this worker fails on purpose/);
+    assert.equal(shut.after, 'STORAGE_ERROR');
+    assert.deepEqual(shut.events, [['storage', 'closed', 'failed']]);
+    await asked.close();
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
