@@ -79,6 +79,8 @@ test('selecting a row previews its path; only Continue from here moves the curso
     await panel.locator(`.row.cursor[data-node-id="${stay}"]`).waitFor();
     assert.equal((await session()).cursor, stay);
 
+    // The panel tells `jump` once it has drawn the moved cursor (panel-actions.js jump).
+    await page.waitForFunction(() => window.events.filter(([t]) => t === 'jump').length === 3);
     const events = await page.evaluate(() => window.events.filter(([t]) => t !== 'select'));
     assert.deepEqual(events, [
       ['preview', budgetTip],
