@@ -442,7 +442,7 @@ export class WorkerTree extends TreeAPI {
     // Posted once the worker's tree has its id; a new init() of the
     // database waits until then, so the worker starts a new tree for it.
     const posted = this._gate.then(close);
-    if (this._dbName !== null) closing.set(this._dbName, posted.then(() => {}));
+    if (this._dbName !== null) closing.set(this._dbName, posted);
   }
 
   /** For storage(): the worker's answer, or "closed" with the error when it does not answer. */
