@@ -502,3 +502,41 @@ test('a page that has not yet heard of an erasure in another tab does not keep i
     await env.close();
   }
 });
+
+test('calls made one after another answer in that order while a paged-out session loads: a read after a write sees it, a read before it does not', async () => {
+  const env = await setup();
+  try {
+    const page = await openStored(env, 'paging-order', {});
+    const answers = await page.evaluate(async () => {
+      const t = window.tree;
+      const calls = [
+        t.call({ operation: 'context', sessionId: 's0003' }), // a read of a stub, before the append to it
+        t.call({ operation: 'append', sessionId: 's0003', message: { role: 'user', content: 'one more' } }),
+        t.call({ operation: 'sessions' }),
+        t.call({ operation: 'session', sessionId: 's0003' }),
+        t.call({ operation: 'append', sessionId: 's0004', message: { role: 'user', content: 'and here' } }),
+        t.callText({ operation: 'context', sessionId: 's0004' }),
+      ];
+      return (await Promise.all(calls)).map((a) => (typeof a === 'string' ? JSON.parse(a) : a));
+    });
+    for (const a of answers) assert.equal(a.ok, true, JSON.stringify(a.error));
+    const [before, , list, session, , after] = answers.map((a) => a.value);
+    assert.equal(before.messages.length, 40, 'the context asked before the append does not hold it');
+    assert.equal(list.find((s) => s.sessionId === 's0003').nodeCount, 41, '`sessions` asked after the append counts it');
+    assert.equal(session.nodeCount, 41);
+    assert.equal(after.messages.length, 41);
+    assert.equal(after.messages[40].content, 'and here');
+    // Made while the writer is idle: each read right after its write.
+    const again = await page.evaluate(async () => {
+      const t = window.tree;
+      const w = t.call({ operation: 'append', sessionId: 's0005', message: { role: 'user', content: 'x' } });
+      const r = t.call({ operation: 'sessions' });
+      await w;
+      return (await r).value.find((s) => s.sessionId === 's0005').nodeCount;
+    });
+    assert.equal(again, 41);
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});

@@ -10,6 +10,7 @@ import { IN_WORKER } from "./runtime.js";
 import { nextTask } from "./tasks.js";
 import { ERROR } from "./protocol.js";
 import { envelopeCode } from "./envelope.js";
+import { callPaged } from "./local-paging.js";
 
 /** @typedef {import("./local.js").LocalTree} LocalTree */
 
@@ -290,7 +291,7 @@ async function mayLoad(tree, blob) {
  */
 export function hasSession(tree, id) {
   // A paged-out session (PAGED_OUT, store/pager.js) exists too; its fault is taken so no load follows.
-  const answer = tree._call(utf8Encoder.encode(JSON.stringify({ operation: "session", sessionId: id })), true, { ids: null });
+  const answer = callPaged(tree, utf8Encoder.encode(JSON.stringify({ operation: "session", sessionId: id })), true, { ids: null });
   return envelopeCode(answer) !== ERROR.SESSION_NOT_FOUND;
 }
 

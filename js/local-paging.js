@@ -41,18 +41,72 @@ export function requestSession(text) {
 }
 
 /**
+ * What a call held back by another's load (see held) answers in place of
+ * running: nothing ran, and retryPaged runs it again once that call has.
+ */
+export const HELD_ANSWER = '{"ok":true,"value":null}';
+
+/**
  * If answer (an envelope's text, or a context header) is PAGED_OUT, put
  * the sessions core needed in fault.ids (core's page.faults, read at once
- * so the calls of one transaction each get their own); note in
- * fault.code the code of any failed answer.
+ * so the calls of one transaction each get their own) and hold back the
+ * calls made after this one until it runs again (tree._pageHold, see held);
+ * note in fault.code the code of any failed answer.
  * @param {import("./local.js").LocalTree} tree
  * @param {string} answer
- * @param {{ids: string[]|null, code?: string|null}|null} fault
+ * @param {{ids: string[]|null, code?: string|null, call?: object}|null} fault
  */
 export function noteFault(tree, answer, fault) {
   if (!fault) return;
   fault.code = envelopeCode(answer);
-  if (fault.code === PAGED_OUT) fault.ids = JSON.parse(tree._handle.callInternal('{"operation":"page.faults"}')).value;
+  if (fault.code !== PAGED_OUT) return;
+  fault.ids = JSON.parse(tree._handle.callInternal('{"operation":"page.faults"}')).value;
+  if (!tree._pageHold && fault.call) {
+    let release;
+    const done = new Promise((resolve) => (release = resolve));
+    tree._pageHold = { call: fault.call, done, release };
+  }
+}
+
+/**
+ * Whether the call of fault must wait instead of running now: another
+ * call made before it answered PAGED_OUT and has not yet run again with
+ * its sessions loaded. Calls are answered in the order they were made,
+ * so a read made after a write to a paged-out session sees the write,
+ * and one made before it does not. When true, fault.held is the promise
+ * to wait for, and the caller answers HELD_ANSWER without running core.
+ * @param {import("./local.js").LocalTree} tree
+ * @param {{call?: object, held?: Promise<void>|null}|null} fault
+ * @returns {boolean}
+ */
+export function held(tree, fault) {
+  const hold = tree._pageHold;
+  if (!fault?.call || !hold || hold.call === fault.call) return false;
+  fault.held = hold.done;
+  return true;
+}
+
+/**
+ * tree's handle.call(text, parsed), noting in fault the sessions a
+ * PAGED_OUT answer needed (see noteFault); HELD_ANSWER without running
+ * while an earlier call waits for its sessions (see held).
+ * @param {import("./local.js").LocalTree} tree
+ * @param {string|Uint8Array} text the request @param {boolean} parsed see handle.call
+ * @param {object|null} fault @returns {string} the envelope's text
+ */
+export function callPaged(tree, text, parsed, fault) {
+  if (held(tree, fault)) return HELD_ANSWER;
+  const answer = tree._handle.call(text, parsed);
+  noteFault(tree, answer, fault);
+  return answer;
+}
+
+/** Let the calls held back by call's load (see held) run: theirs come after call's next try, which is queued first. */
+function release(tree, call) {
+  const hold = tree._pageHold;
+  if (hold?.call !== call) return;
+  tree._pageHold = null;
+  hold.release();
 }
 
 /**
@@ -60,19 +114,32 @@ export function noteFault(tree, answer, fault) {
  * PAGED_OUT (fault.ids set to the sessions it needed, see noteFault), load
  * them (Pager.load) and run it again; they stay loaded until it
  * answered. A load that fails, or PAGE_TRIES loads, answers STORAGE_ERROR
- * through failed; core changed nothing then.
+ * through failed; core changed nothing then. Meanwhile the calls made
+ * after it wait (see held), so answers keep the order of the calls.
  * @template T
  * @param {import("./local.js").LocalTree} tree
- * @param {(fault: {ids: string[]|null, sessionId: string|null}) => Promise<T>} attempt
+ * @param {(fault: {ids: string[]|null, sessionId: string|null, call: object, held: Promise<void>|null}) => Promise<T>} attempt
+ *   one try; it must check held(tree, fault) before running core, and queue
+ *   or run synchronously (the calls it held back are let go right after)
  * @param {(env: object) => T} failed
  * @returns {Promise<T>}
  */
 export async function retryPaged(tree, attempt, failed) {
   const pinned = [];
+  const call = {}; // this call, across its tries (see held)
   try {
     for (let tries = 0; ; tries++) {
-      const fault = { ids: null, sessionId: null };
+      const fault = { ids: null, sessionId: null, call, held: null };
+      // The calls this one held back go on after this task, so after this
+      // try, which is queued (or run) at once; failing again, it holds them again.
+      release(tree, call);
       const answer = await attempt(fault);
+      if (fault.held) {
+        // Held back (see held): nothing ran; run once the call before has.
+        await fault.held;
+        tries--;
+        continue;
+      }
       if (fault.ids === null) {
         // A search across every session refused for the memory its
         // paged-out sessions would take, loaded at once: with the index a
@@ -95,6 +162,7 @@ export async function retryPaged(tree, attempt, failed) {
       }
     }
   } finally {
+    release(tree, call);
     tree._pager.unpin(pinned);
   }
 }
@@ -111,6 +179,7 @@ export async function retryPaged(tree, attempt, failed) {
 export function mutatePaged(tree, fn, options) {
   if (!tree._pager) return tree._mutate(fn, options);
   return retryPaged(tree, (fault) => tree._mutate(() => {
+    if (held(tree, fault)) return HELD_ANSWER;
     const answer = fn();
     noteFault(tree, answer, fault);
     return answer;

@@ -8,7 +8,7 @@
 import { openStore, Writer, DB_DEFAULT_NAME } from "./store.js";
 import { Pager, packStubs } from "./store/pager.js";
 import { listenFromStart } from "./store/coordinator.js";
-import { keepSearchSoon, mutatePaged, noteFault, requestSession, retryPaged } from "./local-paging.js";
+import { callPaged, held, keepSearchSoon, mutatePaged, requestSession, retryPaged } from "./local-paging.js";
 import { listRestorePoints, restoreSnapshot, saveSnapshot } from "./local-snapshots.js";
 import { escapeLoneSurrogates, requestOperation } from "./request-text.js";
 import { CachePlan, TextCaches } from "./context-columns.js";
@@ -185,6 +185,8 @@ export class LocalTree extends TreeAPI {
       : null;
     /** The paged-out sessions (store/pager.js); null without a Writer (every session stays in memory). */
     this._pager = this._writer ? new Pager(db, handle, this._writer, { metas: stored.metas.filter((m) => !m.deletedAt), budget: pageBudget, onLoaded: () => this._warmSearch() }) : null;
+    /** The call waiting for its paged-out sessions, which holds back those made after it (see held in js/local-paging.js); null for none. */
+    this._pageHold = null;
     if (this._writer) this._writer.pager = this._pager;
     this._memorySnapshots = new Map(); // for persist: false
     this._warmTask = null;
@@ -272,13 +274,6 @@ export class LocalTree extends TreeAPI {
     return retryPaged(this, attempt, failed);
   }
 
-  /** handle.call, noting in fault the sessions a PAGED_OUT answer needed (see noteFault in js/local-paging.js). */
-  _call(text, parsed, fault) {
-    const answer = this._handle.call(text, parsed);
-    noteFault(this, answer, fault);
-    return answer;
-  }
-
   /**
    * One try of _request: fault is where core's PAGED_OUT answer leaves
    * the sessions to load (null with no Pager) and the request's sessionId.
@@ -286,6 +281,7 @@ export class LocalTree extends TreeAPI {
   _requestOnce(request, asText, wire, fault) {
     const keepText = asText || wire;
     const answer = (env) => Promise.resolve(keepText ? JSON.stringify(env) : env);
+    if (held(this, fault)) return Promise.resolve(null);
     let text;
     if (typeof request === "string") {
       // TextEncoder would make a lone surrogate U+FFFD without a word:
@@ -320,8 +316,8 @@ export class LocalTree extends TreeAPI {
       return Promise.resolve(wire ? this._contextWire(text, fault) : this._context(text, fault));
     }
     if (this._writer) {
-      if (this._readOnly(op) && this._writer.idle) return this._finish(this._call(text, parsed, fault), keepText);
-      return this._writer.run(() => this._call(text, parsed, fault)).then((t) => (keepText ? t : JSON.parse(t)));
+      if (this._readOnly(op) && this._writer.idle) return this._finish(callPaged(this, text, parsed, fault), keepText);
+      return this._writer.run(() => callPaged(this, text, parsed, fault)).then((t) => (keepText ? t : JSON.parse(t)));
     }
     return this._finish(this._handle.call(text, parsed), keepText);
   }
