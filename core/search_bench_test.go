@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sessiontree/sessiontree/core/internal/benchdata"
+	"github.com/sessiontree/sessiontree/core/internal/search"
 	"github.com/sessiontree/sessiontree/core/internal/store"
 )
 
@@ -67,4 +68,38 @@ func BenchmarkSearchIndexBuild(b *testing.B) {
 		st.s.Index = store.SearchIndex{}
 		st.WarmSearch(-1)
 	}
+}
+
+// BenchmarkSearchIndexLoad: a fresh page taking the search index an
+// earlier one kept (100,000 documents), its bytes reported.
+func BenchmarkSearchIndexLoad(b *testing.B) {
+	st, _ := benchStore(b, 100_000)
+	st.WarmSearch(-1)
+	data := st.s.SearchIndexBytes()
+	if data == nil {
+		b.Fatal("no index bytes")
+	}
+	for b.Loop() {
+		if _, err := st.s.LoadSearchIndex(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(data))/1e6, "MB")
+}
+
+// BenchmarkSearchIndexDecode: reading back the kept index of 1,000 sessions of 100
+// messages (benchdata's corpus, a minute apart), its bytes reported.
+func BenchmarkSearchIndexDecode(b *testing.B) {
+	corpus := benchdata.Corpus(100_000)
+	ix := search.NewIndex()
+	for d, text := range corpus {
+		ix.Add(uint32(d/100+1), int32(d%100), text, 1767225600000+int64(d)*60_000)
+	}
+	data := ix.Encode(nil, func(o uint32) uint32 { return o })
+	for b.Loop() {
+		if _, err := search.Decode(data, 1000); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(data))/1e6, "MB")
 }

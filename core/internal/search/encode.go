@@ -13,7 +13,10 @@ import (
 // are rebuilt on reading. Little-endian unsigned varints (LEB128, as
 // encoding/binary's Uvarint) throughout:
 //
-//	docs    count, then per document: owner, node, millis (zig-zag)
+//	docs    count, then per document: its owner, node and millis, each
+//	        as the zig-zag difference from the document before's (0 for
+//	        the first): a session's documents follow each other, so most
+//	        take a byte each
 //	terms   count, then per term: kind (0 a word: its length and UTF-8
 //	        bytes; 1 an unspaced character or pair: its key), then its
 //	        postings: count, first document, gaps to the next
@@ -39,11 +42,14 @@ func (ix *Index) Encode(buf []byte, owner func(uint32) uint32) []byte {
 		}
 	}
 	buf = binary.AppendUvarint(buf, uint64(n))
+	var prev docRef
 	for d, ref := range ix.docs {
 		if renum[d] != 0 {
-			buf = binary.AppendUvarint(buf, uint64(owner(ref.owner)))
-			buf = binary.AppendUvarint(buf, uint64(ref.node))
-			buf = binary.AppendUvarint(buf, uint64(ref.millis<<1^ref.millis>>63))
+			o := owner(ref.owner)
+			buf = appendZigzag(buf, int64(o)-int64(prev.owner))
+			buf = appendZigzag(buf, int64(ref.node)-int64(prev.node))
+			buf = appendZigzag(buf, ref.millis-prev.millis)
+			prev = docRef{owner: o, node: ref.node, millis: ref.millis}
 		}
 	}
 	keys := make([]uint64, len(ix.postings))
@@ -105,12 +111,15 @@ func Decode(data []byte, owners uint32) (*Index, error) {
 	ix := NewIndex()
 	n := r.count(3) // a document is at least three bytes
 	ix.docs = make([]docRef, 0, n)
+	var o, node, millis int64
 	for i := 0; i < n && r.ok; i++ {
-		o, node, z := r.uvarint(), r.uvarint(), r.uvarint()
-		if o == 0 || o > uint64(owners) || node > math.MaxInt32 {
+		o += r.zigzag()
+		node += r.zigzag()
+		millis += r.zigzag()
+		if o <= 0 || o > int64(owners) || node < 0 || node > math.MaxInt32 {
 			r.ok = false
 		}
-		ix.docs = append(ix.docs, docRef{owner: uint32(o), node: int32(node), millis: int64(z>>1) ^ -int64(z&1)})
+		ix.docs = append(ix.docs, docRef{owner: uint32(o), node: int32(node), millis: millis})
 	}
 	ix.live = len(ix.docs)
 	terms := r.count(3) // a term is at least three bytes
@@ -139,7 +148,12 @@ func Decode(data []byte, owners uint32) (*Index, error) {
 		p := make([]int32, 0, np)
 		d := int64(0)
 		for i := 0; i < np && r.ok; i++ {
-			gap := r.uvarint() // the first document, then the gap to the next
+			var gap uint64 // the first document, then the gap to the next: r.uvarint, inline (the most read)
+			if at := r.at; at < len(r.data) && r.data[at] < 0x80 {
+				gap, r.at = uint64(r.data[at]), at+1
+			} else {
+				gap = r.longUvarint()
+			}
 			if i > 0 && gap == 0 || gap >= uint64(len(ix.docs)) {
 				r.ok = false
 				break
@@ -179,7 +193,32 @@ func (r *reader) byte() byte {
 	return r.data[r.at-1]
 }
 
+// uvarint reads one varint; a value under 128 (one byte, as most are)
+// inline. Once ok is false the values it reads no longer matter: every
+// caller stops at it.
 func (r *reader) uvarint() uint64 {
+	if at := r.at; at < len(r.data) {
+		if b := r.data[at]; b < 0x80 {
+			r.at = at + 1
+			return uint64(b)
+		}
+	}
+	return r.longUvarint()
+}
+
+// zigzag reads a signed varint in zig-zag form (see appendZigzag).
+func (r *reader) zigzag() int64 {
+	z := r.uvarint()
+	return int64(z>>1) ^ -int64(z&1)
+}
+
+// appendZigzag appends v as a varint in zig-zag form (0, -1, 1, -2, … as
+// 0, 1, 2, 3, …), as Protocol Buffers' sint64.
+func appendZigzag(buf []byte, v int64) []byte {
+	return binary.AppendUvarint(buf, uint64(v<<1^v>>63))
+}
+
+func (r *reader) longUvarint() uint64 {
 	if !r.ok {
 		return 0
 	}

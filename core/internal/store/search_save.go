@@ -21,7 +21,7 @@ import (
 // replaced, deleted) is left out on reading and loaded by the search as
 // one never indexed.
 //
-//	"STSX" 2
+//	"STSX" 3
 //	sessions  count, then per session: id, node count, updatedAt (each
 //	          string as its byte length and UTF-8 bytes), digest
 //	          (searchOwner.sum) — owner keys 1, 2, … in this order
@@ -32,10 +32,11 @@ import (
 // where they still read as an index (a letter of a word changed): the
 // documents of a paged-out session are taken on its node count and
 // updatedAt alone, and would answer for it unchecked until its hits load
-// it. Format 1 had no check.
+// it. Format 1 had no check; format 2 wrote each document's owner, node
+// and millis whole (three times the bytes).
 
-// searchMagic starts the bytes of SearchIndexBytes (format 2).
-const searchMagic = "STSX\x02"
+// searchMagic starts the bytes of SearchIndexBytes (format 3).
+const searchMagic = "STSX\x03"
 
 // errSearchBytes is LoadSearchIndex's error for bytes that are not a
 // search index of this format.
