@@ -172,25 +172,34 @@ func TestReadStubsTakesEachMemberOfItsType(t *testing.T) {
 	}
 }
 
-// TestASearchThatWouldLoadPastTheBudgetIsRefused: a search across every
-// session loads the paged-out ones at once; when their nodes would pass
-// the memory budget it is refused (INVALID_ARGUMENT naming the sessions,
-// nodes, bytes and budget, no fault recorded), and one within a session
-// still answers; under the budget it faults as before.
-func TestASearchThatWouldLoadPastTheBudgetIsRefused(t *testing.T) {
+// TestAFilteredSearchThatWouldLoadPastTheBudgetIsRefused: a search across
+// every session filtered by role loads every paged-out one at once; when
+// their nodes would pass the memory budget it is refused (INVALID_ARGUMENT
+// naming the sessions, nodes, bytes and budget, no fault recorded), and
+// one within a session still answers; under the budget it faults as
+// before. Unfiltered, it faults on them all whatever their size (the shim
+// reads them a batch at a time, Pager.indexThrough) and makes the index
+// their documents stay in as they are paged out again.
+func TestAFilteredSearchThatWouldLoadPastTheBudgetIsRefused(t *testing.T) {
 	inUse := int64(1 << 20)
 	st := New(Options{MemoryBudget: 64 << 20, MemoryInUse: func() int64 { return inUse }})
 	ok[map[string]int](t, st, obj{"operation": "page.stub", "sessions": []obj{
 		{"sessionId": "a", "nodeCount": 20000}, {"sessionId": "b", "nodeCount": 20000},
 	}})
-	msg := fails(t, st, `{"operation":"search","query":"hello"}`, InvalidArgument)
-	assert.Equal(t, "a search across every session is refused: it would load the 2 sessions not in memory (40000 nodes) at once, about 81920000 bytes of memory, and with the 1048576 bytes in use that passes the memory budget of 67108864 bytes (init option memoryBudget); search within one session (field \"sessionId\"); nothing was changed", msg)
+	msg := fails(t, st, `{"operation":"search","query":"hello","roles":["user"]}`, InvalidArgument)
+	assert.Equal(t, "a search across every session filtered by branch or role is refused: it would load the 2 sessions not in memory (40000 nodes) at once, about 81920000 bytes of memory, and with the 1048576 bytes in use that passes the memory budget of 67108864 bytes (init option memoryBudget); search without the filter, or within one session (field \"sessionId\"); nothing was changed", msg)
 	assert.Empty(t, ok[[]string](t, st, `{"operation":"page.faults"}`), "nothing to load")
 	assert.Equal(t, PagedOut, do(t, st, `{"operation":"search","query":"hello","sessionId":"a"}`).Error.Code, "within one session it loads that one")
+	ok[[]string](t, st, `{"operation":"page.faults"}`)
+
+	assert.Nil(t, st.s.Index.Docs, "no index before a search across every session")
+	assert.Equal(t, PagedOut, do(t, st, `{"operation":"search","query":"hello"}`).Error.Code, "unfiltered, it faults whatever the size")
+	assert.Equal(t, []string{"a", "b"}, ok[[]string](t, st, `{"operation":"page.faults"}`))
+	assert.NotNil(t, st.s.Index.Docs, "the index their documents stay in")
 
 	small := New(Options{MemoryBudget: 64 << 20, MemoryInUse: func() int64 { return inUse }})
 	ok[map[string]int](t, small, obj{"operation": "page.stub", "sessions": []obj{{"sessionId": "a", "nodeCount": 100}}})
-	assert.Equal(t, PagedOut, do(t, small, `{"operation":"search","query":"hello"}`).Error.Code)
+	assert.Equal(t, PagedOut, do(t, small, `{"operation":"search","query":"hello","roles":["user"]}`).Error.Code)
 	assert.Equal(t, []string{"a"}, ok[[]string](t, small, `{"operation":"page.faults"}`))
 }
 

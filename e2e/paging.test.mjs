@@ -384,16 +384,18 @@ test('sessions paged out keep their search documents: a search loads only the se
     // A page budget of a few sessions' records: most are paged out again after a search.
     const page = await openStored(env, db, { pageBudget: 64 * 1024 });
     const quince = await value(page, { operation: 'append', sessionId: 's0005', message: { role: 'user', content: 'a quince for session five' } });
-    // The first search across every session loads them all; the least recently used leave again.
+    // The first search across every session reads them a batch at a time, each batch paged out again.
     const found = await value(page, { operation: 'search', query: 'session 150 message 2', limit: 1 });
     assert.equal(found.hits[0].nodeId, 's0150n2');
     await waitUntil(page, async () => (await window.tree._debug()).pager.paged > 150);
+    // Sessions opened since make s0005, used before them, leave (the budget holds a few).
+    for (let i = 100; i < 140; i++) await value(page, { operation: 'session', sessionId: `s0${i}` });
     let d = await debug(page);
     const loadedBefore = d.pager.loaded;
     const hit = await value(page, { operation: 'search', query: 'quince', limit: 5 });
     assert.deepEqual(hit.hits.map((h) => [h.sessionId, h.nodeId, h.snippet]), [['s0005', quince.id, 'a quince for session five']]);
     d = await debug(page);
-    // s0005 was used first, so it left first: its hit needs its text (the snippet), so it alone is loaded.
+    // s0005 left: its hit needs its text (the snippet), so it alone is loaded.
     assert.equal(d.pager.loaded - loadedBefore, 1, `only the session of the hit is loaded, not the ${d.pager.paged} paged out`);
     const none = await value(page, { operation: 'search', query: 'medlar', limit: 5 });
     assert.deepEqual(none, { hits: [], total: 0 });
@@ -535,6 +537,36 @@ test('calls made one after another answer in that order while a paged-out sessio
       return (await r).value.find((s) => s.sessionId === 's0005').nodeCount;
     });
     assert.equal(again, 41);
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('a search across every session never indexed reads them a batch at a time, each paged out again with its search documents kept', async () => {
+  const env = await setup();
+  try {
+    // 200 stored sessions of 40 nodes; a page budget of 20,000 bytes is 50 nodes (Pager NODE_BYTES, 400 a node): two sessions a batch.
+    const page = await openStored(env, 'paging-through', { pageBudget: 20000 });
+    const found = await value(page, { operation: 'search', query: 'session 150 message 2', limit: 1 });
+    assert.equal(found.hits[0].nodeId, 's0150n2');
+    let d = await debug(page);
+    assert.equal(d.pager.batches, 100, JSON.stringify(d.pager));
+    assert.ok(d.pager.batchPeak <= 2, `at most one batch loaded at a time: ${JSON.stringify(d.pager)}`);
+    assert.ok(d.pager.paged >= 190, `each batch paged out again: ${JSON.stringify(d.pager)}`);
+    // Its documents stayed: the next search loads only the session whose text its hit shows.
+    const before = d.pager.loaded;
+    const again = await value(page, { operation: 'search', query: 'session 42 message 7', limit: 1 });
+    assert.equal(again.hits[0].nodeId, 's0042n7');
+    d = await debug(page);
+    assert.equal(d.pager.loaded - before, 1, JSON.stringify(d.pager));
+    // The same answers as a tab that holds every session.
+    const fresh = await open(env);
+    await fresh.evaluate(async () => {
+      window.tree = await window.sessiontree.init({ dbName: 'paging-through' });
+    });
+    assert.deepEqual(await value(fresh, { operation: 'search', query: 'session 42 message 7', limit: 1 }), again);
+    assert.equal((await debug(fresh)).pager.batches, 0, 'within the default budget, one load');
     assert.deepEqual(env.errors, []);
   } finally {
     await env.close();

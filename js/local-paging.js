@@ -61,7 +61,9 @@ export function noteFault(tree, answer, fault) {
   fault.code = envelopeCode(answer);
   if (fault.code !== PAGED_OUT) return;
   fault.ids = JSON.parse(tree._handle.callInternal('{"operation":"page.faults"}')).value;
-  if (!tree._pageHold && fault.call) {
+  // A search does not hold the calls after it: across every session its
+  // loads can take seconds, and it may answer with what they changed.
+  if (!tree._pageHold && fault.call && fault.op !== "search") {
     let release;
     const done = new Promise((resolve) => (release = resolve));
     tree._pageHold = { call: fault.call, done, release };
@@ -115,7 +117,9 @@ function release(tree, call) {
  * them (Pager.load) and run it again; they stay loaded until it
  * answered. A load that fails, or PAGE_TRIES loads, answers STORAGE_ERROR
  * through failed; core changed nothing then. Meanwhile the calls made
- * after it wait (see held), so answers keep the order of the calls.
+ * after it wait (see held), so answers keep the order of the calls. A
+ * search across every session first takes the index a page kept, then
+ * reads the sessions still not indexed a batch at a time (Pager.indexThrough).
  * @template T
  * @param {import("./local.js").LocalTree} tree
  * @param {(fault: {ids: string[]|null, sessionId: string|null, call: object, held: Promise<void>|null}) => Promise<T>} attempt
@@ -127,6 +131,7 @@ function release(tree, call) {
 export async function retryPaged(tree, attempt, failed) {
   const pinned = [];
   const call = {}; // this call, across its tries (see held)
+  let indexed = false; // a search's sessions read through (Pager.indexThrough) once
   try {
     for (let tries = 0; ; tries++) {
       const fault = { ids: null, sessionId: null, call, held: null };
@@ -153,6 +158,17 @@ export async function retryPaged(tree, attempt, failed) {
       // A search across every session: first the index a page kept, if
       // any, so that only the sessions its hits show need loading.
       if (fault.op === "search" && fault.ids.length > 1 && (await takeKeptIndex(tree))) continue;
+      // Sessions never indexed, more than one batch of them: read a batch
+      // at a time, each paged out again with its documents kept (Pager.indexThrough).
+      if (fault.op === "search" && !indexed && tree._pager.batches(fault.ids) > 1) {
+        indexed = true;
+        try {
+          await tree._pager.indexThrough(fault.ids);
+        } catch (err) {
+          return failed(errorEnvelope(STORAGE_ERROR, `storage error: a stored session could not be read (${err?.message ?? err}); nothing was changed`));
+        }
+        continue;
+      }
       if (tries === PAGE_TRIES) return failed(errorEnvelope(STORAGE_ERROR, `storage error: the sessions ${JSON.stringify(fault.ids)} could not be kept in memory for the call; nothing was changed`));
       pinned.push(...fault.ids);
       try {
@@ -201,8 +217,14 @@ export function takeKeptIndex(tree) {
   if (tree._keptTaking) return tree._keptTaking;
   if (tree._keptTried || !tree._db) return Promise.resolve(false);
   tree._keptTried = true;
+  const t0 = performance.now();
   tree._keptTaking = readKeptIndex(tree._db)
-    .then((bytes) => bytes !== null && !tree._closed && tree._handle.searchLoad(bytes) > 0)
+    .then((bytes) => {
+      const t1 = performance.now();
+      const took = bytes !== null && !tree._closed && tree._handle.searchLoad(bytes) > 0;
+      tree._keptRead = { bytes: bytes?.length ?? 0, readMs: t1 - t0, loadMs: performance.now() - t1 }; // for benchmarks (_debug)
+      return took;
+    })
     .finally(() => (tree._keptTaking = null));
   return tree._keptTaking;
 }

@@ -197,7 +197,7 @@ export class LocalTree extends TreeAPI {
     /** performance.now() of the last call (the search index is warmed only after a quiet spell). */
     this._lastCallAt = 0;
     this._closed = false;
-    Object.assign(this, { _keepTimer: null, _keptTried: false, _keptTaking: null, _keptSaves: 0, _keptRefused: 0 }); // the kept search index (local-paging.js)
+    Object.assign(this, { _keepTimer: null, _keptTried: false, _keptTaking: null, _keptSaves: 0, _keptRefused: 0, _keptRead: null }); // the kept search index (local-paging.js)
     this._warmSearch();
   }
 
@@ -591,6 +591,6 @@ export class LocalTree extends TreeAPI {
    */
   async _debug() {
     const pager = this._pager ? { ...this._pager.stats, paged: this._pager.paged.size, inMemory: this._pager.lru.size, bytes: this._pager.bytes, budget: this._pager.budget } : null;
-    return { writer: this._writer ? { ...this._writer.stats } : null, pager, readCounts: { ...readCounts }, columnAnswers: this._columnAnswers, keptSaves: this._keptSaves, keptRefused: this._keptRefused, indexComplete: this._handle.warm(0), indexMs: this._warmMs, operations: this._handle.operations(), wasmBytes: this._memory.buffer.byteLength, importWasmBytes: this._importWasmBytes, memory: JSON.parse(this._handle.memory()) };
+    return { writer: this._writer ? { ...this._writer.stats } : null, pager, readCounts: { ...readCounts }, columnAnswers: this._columnAnswers, keptSaves: this._keptSaves, keptRefused: this._keptRefused, keptRead: this._keptRead, indexComplete: this._handle.warm(0), indexMs: this._warmMs, operations: this._handle.operations(), wasmBytes: this._memory.buffer.byteLength, importWasmBytes: this._importWasmBytes, memory: JSON.parse(this._handle.memory()) };
   }
 }

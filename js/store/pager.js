@@ -156,6 +156,13 @@ export function packStubs(metas) {
 }
 
 /**
+ * Nodes read into core at a time by Pager.indexThrough (~2.5 KB of wasm
+ * memory each while loaded), fewer when the page budget holds fewer
+ * (pageBudget / NODE_BYTES).
+ */
+const INDEX_BATCH_NODES = 50_000;
+
+/**
  * Which sessions of one tree are stubs in core, which are loaded (least
  * recently used first) and how many bytes the loaded ones weigh; loads and
  * evicts them. One per LocalTree with a Writer.
@@ -190,8 +197,13 @@ export class Pager {
     /** Bytes drained for sessions not weighed yet (the Writer's onSizes), taken by touch. */
     this.sizes = new Map();
     writer.onSizes = (sizes) => this._sized(sizes);
-    /** Loads, sessions loaded, sessions paged out, and the milliseconds loads took (for tests and benchmarks). */
-    this.stats = { loads: 0, loaded: 0, evictions: 0, loadMs: 0 };
+    /**
+     * Loads, sessions loaded, sessions paged out, the milliseconds loads
+     * took and the part of them core took to restore what was read, indexThrough's batches, the most sessions loaded at the end of
+     * one and the milliseconds their page-outs took (core indexes them
+     * then), for tests and benchmarks.
+     */
+    this.stats = { loads: 0, loaded: 0, evictions: 0, loadMs: 0, takeMs: 0, batches: 0, batchPeak: 0, batchOutMs: 0 };
   }
 
   /** @param {string} id @returns {boolean} whether core holds session id as a stub */
@@ -299,6 +311,7 @@ export class Pager {
     const metas = await Promise.all(ids.map((id) => requestPromise(tx.objectStore("sessions").get(id))));
     const snapshots = await Promise.all(metas.map((m) => (m ? readSnapshot(tx, m) : null)));
     this.stats.loads++;
+    const t1 = performance.now();
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i];
       const meta = metas[i];
@@ -320,6 +333,7 @@ export class Pager {
       this.stats.loaded++;
     }
     this.stats.loadMs += performance.now() - t0;
+    this.stats.takeMs += performance.now() - t1;
     this.onLoaded?.();
   }
 
@@ -335,18 +349,70 @@ export class Pager {
   }
 
   _evict() {
-    for (const [id, bytes] of this.lru) {
+    for (const id of this.lru.keys()) {
       if (this.bytes <= this.budget) break;
-      if (this.pinned.has(id)) continue;
-      let status = null;
-      if (this.writer.owned.has(id)) status = JSON.parse(this.handle.callInternal(JSON.stringify({ operation: "session", sessionId: id }))).value;
-      const env = JSON.parse(this.handle.callInternal(JSON.stringify({ operation: "page.out", sessionId: id })));
-      if (!env.ok) continue; // changes not stored yet: it stays
-      if (status) this.own.set(id, { cursor: status.cursor ?? "", activeBranch: status.activeBranch });
-      this.lru.delete(id);
-      this.bytes -= bytes;
-      this.paged.add(id);
-      this.stats.evictions++;
+      if (!this.pinned.has(id)) this._pageOut(id);
+    }
+  }
+
+  /** Page loaded session id out (core's page.out); not when core refuses (changes not stored yet). */
+  _pageOut(id) {
+    let status = null;
+    if (this.writer.owned.has(id)) status = JSON.parse(this.handle.callInternal(JSON.stringify({ operation: "session", sessionId: id }))).value;
+    const env = JSON.parse(this.handle.callInternal(JSON.stringify({ operation: "page.out", sessionId: id })));
+    if (!env.ok) return; // changes not stored yet: it stays
+    if (status) this.own.set(id, { cursor: status.cursor ?? "", activeBranch: status.activeBranch });
+    this.bytes -= this.lru.get(id);
+    this.lru.delete(id);
+    this.paged.add(id);
+    this.stats.evictions++;
+  }
+
+  /** How many batches of indexThrough the stubs among ids take (0 for none). @param {string[]} ids @returns {number} */
+  batches(ids) {
+    let nodes = 0;
+    for (const id of ids) if (this.paged.has(id)) nodes += this.writer.known.get(id)?.count ?? 0;
+    return Math.ceil(nodes / this._batchNodes());
+  }
+
+  _batchNodes() {
+    return Math.max(1, Math.min(INDEX_BATCH_NODES, Math.floor(this.budget / NODE_BYTES)));
+  }
+
+  /**
+   * For a search across every session (see Store.Searchable in
+   * core/internal/store/search.go): read the stubs among ids into core
+   * about INDEX_BATCH_NODES nodes at a time, and page each batch out again
+   * at once, unless a call pinned a session of it meanwhile. Core indexes a
+   * session in full as it leaves and keeps its documents (SearchIndex.retain),
+   * so the search then needs loaded only the sessions its hits show, and
+   * the wasm holds one batch at a time, never the whole history (which
+   * grows its memory for good: a Go heap never gives it back).
+   * Rejects as load does.
+   * @param {string[]} ids
+   * @returns {Promise<void>}
+   */
+  async indexThrough(ids) {
+    const paged = ids.filter((id) => this.paged.has(id));
+    const most = this._batchNodes();
+    for (let at = 0; at < paged.length; ) {
+      const batch = [];
+      for (let nodes = 0; at < paged.length && nodes < most; at++) {
+        batch.push(paged[at]);
+        nodes += this.writer.known.get(paged[at])?.count ?? 0;
+      }
+      try {
+        await this.load(batch);
+      } finally {
+        this.unpin(batch);
+      }
+      this.stats.batchPeak = Math.max(this.stats.batchPeak, this.lru.size);
+      await this.writer.between(async () => {
+        const t0 = performance.now();
+        for (const id of batch) if (!this.pinned.has(id) && this.lru.has(id)) this._pageOut(id);
+        this.stats.batchOutMs += performance.now() - t0;
+      });
+      this.stats.batches++;
     }
   }
 }

@@ -70,7 +70,8 @@ func CheckQuery(query string) *tree.Error {
 // index and current (SearchIndex.retain, current); else the page fault
 // naming the paged-out sessions to load first. A search that filters by
 // branch or role (filtered) reads the nodes of every session, so then
-// every paged-out one is loaded.
+// every paged-out one is loaded, and it is refused (INVALID_ARGUMENT)
+// when they would pass the memory budget together.
 func (st *Store) Searchable(filtered bool) *tree.Error {
 	if st.Stubs == 0 {
 		return nil
@@ -88,15 +89,20 @@ func (st *Store) Searchable(filtered bool) *tree.Error {
 	if len(ids) == 0 {
 		return nil
 	}
-	// Sessions never indexed are loaded all at once (their documents are
-	// retained as they leave again); past the memory budget that ended in
-	// the collector running without pause for many minutes (10,000
-	// sessions of 100 messages: 3 GB of wasm). Refused instead, as a
-	// changing call estimated over the budget is (the shim then reads the
-	// index a page kept, if it has not, and runs the search again: see
-	// retryPaged in js/local-paging.js).
+	if !filtered {
+		// The shim reads sessions never indexed a batch at a time and pages
+		// each batch out again at once (Pager.indexThrough in
+		// js/store/pager.js): their documents stay in the index as they
+		// leave (retain), which must exist for that.
+		st.index()
+		return st.PageFault(ids...)
+	}
+	// A filtered search needs every node loaded at once; past the memory
+	// budget that ended in the collector running without pause for many
+	// minutes (10,000 sessions of 100 messages: 3 GB of wasm). Refused
+	// instead, as a changing call estimated over the budget is.
 	if err := st.Reserve("search", 0, nodes, LoadedNodeBytes); err != nil {
-		return tree.Invalidf("a search across every session is refused: it would load the %d sessions not in memory (%d nodes) at once, about %d bytes of memory, and with the %d bytes in use that passes the memory budget of %d bytes (init option memoryBudget); search within one session (field \"sessionId\"); nothing was changed",
+		return tree.Invalidf("a search across every session filtered by branch or role is refused: it would load the %d sessions not in memory (%d nodes) at once, about %d bytes of memory, and with the %d bytes in use that passes the memory budget of %d bytes (init option memoryBudget); search without the filter, or within one session (field \"sessionId\"); nothing was changed",
 			len(ids), nodes, int64(nodes)*LoadedNodeBytes, st.InUse(), st.budget)
 	}
 	return st.PageFault(ids...)
