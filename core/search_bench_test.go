@@ -103,3 +103,51 @@ func BenchmarkSearchIndexDecode(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(data))/1e6, "MB")
 }
+
+// BenchmarkSearchPaged: searches across 10,000 sessions of 100 messages
+// (~260 characters, bench/paging.mjs's text), all paged out with their
+// documents kept but the ten of the hits, which stay loaded and indexed,
+// as in a tab after its first search.
+func BenchmarkSearchPaged(b *testing.B) {
+	const sessions = 10_000
+	words := []string{"branch", "context", "model", "answer", "question", "session", "append", "cursor", "snapshot", "token", "prompt", "reply"}
+	st := New(Options{})
+	var sb strings.Builder
+	for i := range sessions {
+		sb.Reset()
+		fmt.Fprintf(&sb, `{"operation":"snapshot.load","sessionId":"s%d","snapshot":{"version":1,"sessionId":"s%d","cursor":null,"activeBranch":"main","nodes":[`, i, i)
+		parent := "null"
+		for k := range 100 {
+			if k > 0 {
+				sb.WriteByte(',')
+			}
+			text := fmt.Sprintf("session %d message %d:", i, k)
+			for w := (i*7 + k) % 12; len(text) < 260; w = (w*5 + 3) % 12 {
+				text += " " + words[w]
+			}
+			fmt.Fprintf(&sb, `{"id":"s%dn%d","parentId":%s,"branch":"main","kind":"message","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":%q}}`, i, k, parent, text)
+			parent = fmt.Sprintf(`"s%dn%d"`, i, k)
+		}
+		sb.WriteString(`]}}`)
+		if out := st.Call([]byte(sb.String())); !strings.HasPrefix(string(out), `{"ok":true`) {
+			b.Fatalf("%.200s", out)
+		}
+	}
+	st.WarmSearch(0) // the index their documents stay in
+	for i := range sessions {
+		if i%1000 != 7 {
+			if _, err := st.s.PageOut(fmt.Sprintf("s%d", i)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	st.WarmSearch(-1)
+	for _, q := range []string{"zzzz", "session 5007 message 3", "branch cursor"} {
+		req := []byte(fmt.Sprintf(`{"operation":"search","query":%q,"limit":20}`, q))
+		b.Run(q, func(b *testing.B) {
+			for b.Loop() {
+				searchSink = st.Call(req)
+			}
+		})
+	}
+}

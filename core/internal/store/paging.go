@@ -47,9 +47,9 @@ func (st *Store) pagedIDs() []string {
 	if st.Stubs == 0 {
 		return nil
 	}
-	for _, id := range st.Order {
-		if s := st.ByID[id]; s != nil && s.Paged != nil {
-			ids = append(ids, id)
+	for _, s := range st.list {
+		if s.Paged != nil {
+			ids = append(ids, s.ID())
 		}
 	}
 	return ids

@@ -78,12 +78,11 @@ func (st *Store) Searchable(filtered bool) *tree.Error {
 	}
 	var ids []string
 	nodes := 0
-	for _, id := range st.pagedIDs() {
-		s := st.ByID[id]
-		if !filtered && st.Index.current(s) {
+	for _, s := range st.list {
+		if s.Paged == nil || !filtered && st.Index.current(s) {
 			continue
 		}
-		ids = append(ids, id)
+		ids = append(ids, s.ID())
 		nodes += s.Paged.NodeCount
 	}
 	if len(ids) == 0 {

@@ -222,9 +222,8 @@ func (st *Store) index() *search.Index {
 	if sx.Docs == nil {
 		sx.Docs, sx.Owners = search.NewIndex(), []*searchOwner{nil}
 	}
-	for _, id := range st.Order {
-		s := st.ByID[id]
-		if s == nil || s.Paged != nil {
+	for _, s := range st.list {
+		if s.Paged != nil {
 			continue // a stub's documents, if any, were retained whole
 		}
 		if o := sx.Of[s]; o == nil {
@@ -242,9 +241,8 @@ func (st *Store) index() *search.Index {
 // must have run since the last change.
 func (st *Store) rest(only *tree.Session) func(yield func(owner uint32, node int32, millis int64) bool) {
 	return func(yield func(uint32, int32, int64) bool) {
-		for _, id := range st.Order {
-			s := st.ByID[id]
-			if s == nil || only != nil && s != only {
+		for _, s := range st.list {
+			if only != nil && s != only {
 				continue
 			}
 			o := st.Index.Of[s]
@@ -270,9 +268,8 @@ func (st *Store) rest(only *tree.Session) func(yield func(owner uint32, node int
 // warmed starts that session over.
 func (st *Store) WarmSearch(budget int) bool {
 	ix := st.index()
-	for _, id := range st.Order {
-		s := st.ByID[id]
-		if s == nil || s.Paged != nil {
+	for _, s := range st.list {
+		if s.Paged != nil {
 			continue
 		}
 		o := st.Index.Of[s] // registered by index

@@ -55,8 +55,13 @@ func (st *Store) Remove(s *tree.Session) {
 	st.ForgetKept()
 	st.leave(s)
 	delete(st.ByID, s.ID())
-	if i := slices.Index(st.Order, s.ID()); i >= 0 {
+	if i, ok := st.place[s.ID()]; ok {
+		delete(st.place, s.ID())
 		st.Order = slices.Delete(st.Order, i, i+1)
+		st.list = slices.Delete(st.list, i, i+1)
+		for ; i < len(st.Order); i++ {
+			st.place[st.Order[i]] = i
+		}
 	}
 }
 
