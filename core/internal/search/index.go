@@ -57,6 +57,7 @@ type Index struct {
 	points []uint64 // per document: the weights collected so far (see weight)
 	epoch  uint32
 	mark   []uint32 // per term: the query word that last matched it
+	left   []int32  // the documents intersect has left
 	rows   [3][]int
 	runes  []rune
 	folded []foldedRune

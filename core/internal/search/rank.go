@@ -2,6 +2,8 @@ package search
 
 import (
 	"math"
+	"math/bits"
+	"slices"
 	"sort"
 )
 
@@ -239,7 +241,9 @@ func (ix *Index) searchIndexed(units []queryUnit, p parsedQuery, keep Filter, te
 // intersect returns the documents every unit matches, leaving each one's
 // points in ix.points. The units are walked rarest first; the stamp of a
 // document counts the units it has matched so far, so nothing is cleared
-// between queries.
+// between queries. Once few documents are left, a unit whose posting
+// lists are long is not walked: each document left is looked up in them
+// instead (binary search), when that costs less (see probeCost).
 func (ix *Index) intersect(units []queryUnit) []int32 {
 	for len(ix.stamp) < len(ix.docs) {
 		ix.stamp = append(ix.stamp, 0)
@@ -253,10 +257,14 @@ func (ix *Index) intersect(units []queryUnit) []int32 {
 	}
 	base := ix.epoch
 	ix.epoch += m + 1
-	var matched []int32
+	left := ix.left[:0] // the documents every unit so far matched
 	for j, u := range units {
 		want := base + uint32(j)
-		last := j == len(units)-1
+		if j > 0 && probeCost(ix, u, len(left)) < u.cost {
+			left = ix.probe(u, left, want)
+			continue
+		}
+		left = left[:0]
 		for _, tm := range u.terms {
 			for _, d := range ix.postings[tm.term] {
 				st := ix.stamp[d]
@@ -270,13 +278,40 @@ func (ix *Index) intersect(units []queryUnit) []int32 {
 				}
 				ix.stamp[d] = want + 1
 				ix.points[d] += tm.points
-				if last {
-					matched = append(matched, d)
-				}
+				left = append(left, d)
 			}
 		}
 	}
-	return matched
+	ix.left = left
+	return left
+}
+
+// probeCost estimates the steps of looking up n documents in the posting
+// lists of u's terms, for intersect to weigh against walking them (u.cost).
+func probeCost(ix *Index, u queryUnit, n int) int {
+	cost := 0
+	for _, tm := range u.terms {
+		cost += n * (bits.Len(uint(len(ix.postings[tm.term]))) + 1)
+	}
+	return cost
+}
+
+// probe keeps, of the documents left (each stamped want by the units
+// before), those in a posting list of u's terms, stamping them want+1 and
+// adding the points of the first such term, as walking the lists would.
+func (ix *Index) probe(u queryUnit, left []int32, want uint32) []int32 {
+	kept := left[:0]
+	for _, d := range left {
+		for _, tm := range u.terms {
+			if _, found := slices.BinarySearch(ix.postings[tm.term], d); found {
+				ix.stamp[d] = want + 1
+				ix.points[d] += tm.points
+				kept = append(kept, d)
+				break
+			}
+		}
+	}
+	return kept
 }
 
 // better orders candidates: more points (match points, then rarity; see

@@ -161,3 +161,31 @@ func TestScanRanksAsTheIndexDoes(t *testing.T) {
 		}
 	}
 }
+
+// TestALookupOfFewDocumentsRanksAsTheWalk: a rare word beside words in
+// every document (the later units are looked up, not walked: see
+// intersect) ranks and counts as the scan of the same texts does, typos,
+// prefixes and several terms to a word included.
+func TestALookupOfFewDocumentsRanksAsTheWalk(t *testing.T) {
+	var texts []string
+	for i := 0; i < 3000; i++ {
+		text := fmt.Sprintf("session %d message alpha beta", i)
+		if i%997 == 0 {
+			text += " quokka"
+		}
+		if i%1499 == 0 {
+			text += " quokkas betamax"
+		}
+		texts = append(texts, text)
+	}
+	indexed := newCorpus(texts, len(texts))
+	scanned := newCorpus(texts, 0)
+	for _, query := range []string{"quokka alpha beta", "quokka session message", "quoka alpha", "quokk bet", "session 1499 message", "alpha quokkas beta", "betamax alpha"} {
+		want := scanned.search(query, 50)
+		require.NotEmpty(t, want, query)
+		assert.Equal(t, want, indexed.search(query, 50), "search(%q)", query)
+		u, ok := indexed.ix.units(parseQuery(query, nil))
+		require.True(t, ok)
+		assert.Less(t, probeCost(indexed.ix, u[len(u)-1], 10), u[len(u)-1].cost, "%q: its last unit is looked up", query)
+	}
+}
