@@ -142,7 +142,7 @@ func BenchmarkSearchPaged(b *testing.B) {
 		}
 	}
 	st.WarmSearch(-1)
-	for _, q := range []string{"zzzz", "session 5007 message 3", "branch cursor"} {
+	for _, q := range []string{"zzzz", "session 5007 message 3", "branch cursor", "snapshto"} {
 		req := []byte(fmt.Sprintf(`{"operation":"search","query":%q,"limit":20}`, q))
 		b.Run(q, func(b *testing.B) {
 			for b.Loop() {

@@ -396,7 +396,11 @@ func TestSearchIndexFollowsEveryOperation(t *testing.T) {
 	})
 }
 
-func TestSearchNeverBuildsTheIndex(t *testing.T) {
+// TestASearchIndexesAFewNodesAndScansTheRest: loading and appending build
+// no index; a search across every session indexes at most
+// store.SearchWarmNodes of the nodes not yet indexed and finds the rest
+// by a scan; a search within one session indexes nothing.
+func TestASearchIndexesAFewNodesAndScansTheRest(t *testing.T) {
 	st := testStore(t)
 	seedTexts(t, st, "a", "walnuts in autumn")
 	ok[Status](t, st, obj{"operation": "snapshot.load", "sessionId": "b", "snapshot": obj{
@@ -405,15 +409,35 @@ func TestSearchNeverBuildsTheIndex(t *testing.T) {
 		}}})
 	assert.Nil(t, st.s.Index.Docs, "loading and appending build no index")
 	assert.Empty(t, st.s.Index.Of)
-
-	assert.Equal(t, []string{"b/k1", "a/n0001"}, hitIDsOf(runSearch(t, st, "walnut", nil), true), "found by a scan")
+	assert.Equal(t, []string{"b/k1"}, hitIDsOf(runSearch(t, st, "walnut", obj{"sessionId": "b"}), true))
 	require.NotNil(t, st.s.Index.Docs)
-	assert.Equal(t, 0, st.s.Index.Docs.LiveDocs(), "the search indexed nothing")
-	require.True(t, st.WarmSearch(-1))
-	assert.Equal(t, 2, st.s.Index.Docs.LiveDocs())
+	assert.Equal(t, 0, st.s.Index.Docs.LiveDocs(), "a search within one session indexes nothing")
+
+	assert.Equal(t, []string{"b/k1", "a/n0001"}, hitIDsOf(runSearch(t, st, "walnut", nil), true))
+	assert.Equal(t, 2, st.s.Index.Docs.LiveDocs(), "a few nodes: indexed by the search")
 	more := seedTexts(t, st, "a", "walnut cake")
 	assert.Equal(t, []string{"a/" + more[0], "b/k1", "a/n0001"}, hitIDsOf(runSearch(t, st, "walnut", nil), true), "later appends are indexed by the next search")
 	assert.Equal(t, 3, st.s.Index.Docs.LiveDocs())
+
+	// More than the search indexes: the rest is scanned, and found.
+	nodes := make([]obj, store.SearchWarmNodes+10)
+	for i := range nodes {
+		text := fmt.Sprintf("filler %d", i)
+		if i == len(nodes)-1 {
+			text = "a walnut at the end"
+		}
+		var parent any
+		if i > 0 {
+			parent = fmt.Sprintf("f%d", i-1)
+		}
+		nodes[i] = obj{"id": fmt.Sprintf("f%d", i), "parentId": parent, "branch": "main", "kind": "message", "timestamp": "2026-01-01T00:00:00.000Z", "message": obj{"role": "user", "content": text}}
+	}
+	ok[Status](t, st, obj{"operation": "snapshot.load", "sessionId": "c", "snapshot": obj{"version": 1, "sessionId": "c", "cursor": nil, "activeBranch": "main", "nodes": nodes}})
+	res := runSearch(t, st, "walnut", nil)
+	assert.Contains(t, hitIDsOf(res, true), fmt.Sprintf("c/f%d", len(nodes)-1), "found by the scan")
+	assert.Equal(t, 3+store.SearchWarmNodes, st.s.Index.Docs.LiveDocs(), "indexed: store.SearchWarmNodes of them")
+	require.True(t, st.WarmSearch(-1))
+	assert.Equal(t, res, runSearch(t, st, "walnut", nil), "the index answers as the scan did")
 }
 
 // TestSearchDuringTheBuildAnswersExactly searches after every slice of

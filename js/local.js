@@ -529,7 +529,7 @@ export class LocalTree extends TreeAPI {
    * reports the index complete. Started at init and after every change,
    * and put off while calls keep coming (less than WARM_QUIET_MS apart).
    * A search before it is done is answered exactly all the same (the core
-   * scans the nodes not yet indexed) and builds nothing. In a worker (no
+   * indexes a few thousand nodes and scans the rest). In a worker (no
    * requestIdleCallback, and no page to keep painting) the slices run back
    * to back for up to WORKER_WARM_MS at a time, each in a task of its own
    * (nextTask) so calls are answered in between.

@@ -107,6 +107,15 @@ func (st *Store) Searchable(filtered bool) *tree.Error {
 	return st.PageFault(ids...)
 }
 
+// SearchWarmNodes is how many nodes not yet indexed a search across every
+// session indexes before it runs (WarmSearch); it scans the rest. Indexing
+// a node costs about 1.4 times scanning it (100,000 messages, natively:
+// 156 ms against 111 ms), and the searches after it then find it indexed:
+// the sessions a search loaded for its hits, searched again back to back,
+// with no quiet spell for the background build. Few enough that a search
+// after a large import or restore still never waits for its index.
+const SearchWarmNodes = 5000
+
 // LoadedNodeBytes is the memory a stored node takes once its session is
 // loaded for a search (bytes; the node, its message and its search
 // documents): 3,001 sessions of 100 messages of ~260 characters left the
@@ -191,6 +200,9 @@ func (st *Store) Search(query string, opts SearchOptions) (SearchResult, error) 
 // several words): the search fails with the page fault naming those
 // sessions, having changed nothing, and runs again once they are loaded.
 func (st *Store) RunSearch(q *SearchRequest) (SearchResult, *tree.Error) {
+	if q.Session == nil {
+		st.WarmSearch(SearchWarmNodes)
+	}
 	ix := st.index()
 	owners := st.Index.Owners
 	keep := search.Filter{Owner: func(k uint32) bool {
