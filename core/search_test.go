@@ -3,6 +3,7 @@ package core
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -644,4 +645,64 @@ func TestAnAttachedSessionIsCaughtUpByTheNextSearch(t *testing.T) {
 	assert.Empty(t, hitIDsOf(runSearch(t, st, "sorbet", nil), true), "a merge taken back leaves nothing")
 	assert.Equal(t, 3, st.s.Index.Docs.LiveDocs())
 	assert.Equal(t, 1, st.s.Index.Docs.DeadDocs(), "the relabelled node's old document")
+}
+
+// TestOwnersHoldLiveSessions: every owner the search index still lists
+// holds the session the store has under its id, through whatever makes a
+// session leave or be replaced (trash, restore, erase, a snapshot loaded
+// over it, paging out and in, another tab's forget, the kept index read
+// back): the search keeps an owner's hits on that alone.
+func TestOwnersHoldLiveSessions(t *testing.T) {
+	st := testStore(t)
+	st.TrackChanges(true)
+	for _, id := range []string{"a", "b", "c", "d", "e"} {
+		seedTexts(t, st, id, "hazelnut "+id, "almond "+id)
+	}
+	check := func(step string) {
+		t.Helper()
+		st.Call([]byte(`{"operation":"search","query":"hazelnut"}`)) // PAGED_OUT while e is a stub
+		st.s.TakeFaults()
+		for k, o := range st.s.Index.Owners {
+			if o != nil {
+				assert.Same(t, st.s.ByID[o.Session.ID()], o.Session, "%s: owner %d (%s)", step, k, o.Session.ID())
+			}
+		}
+	}
+	check("seeded")
+	ok[TrashItem](t, st, `{"operation":"delete","sessionId":"b"}`)
+	check("b in the trash")
+	ok[Status](t, st, `{"operation":"trash.restore","sessionId":"b"}`)
+	check("b restored")
+	ok[Erased](t, st, `{"operation":"delete","sessionId":"c","permanent":true}`)
+	check("c erased")
+	ok[Status](t, st, obj{"operation": "snapshot.load", "sessionId": "d", "snapshot": json.RawMessage(snapshot(t, st, "d"))})
+	check("d loaded again over itself")
+	st.DrainChanges(true)
+	restore := restoreOf(t, st, "e")
+	ok[obj](t, st, `{"operation":"page.out","sessionId":"e"}`)
+	check("e paged out")
+	ok[Status](t, st, restore)
+	check("e paged in")
+	ok[obj](t, st, obj{"operation": "sync.forget", "sessionId": "a"})
+	check("a forgotten")
+	kept := st.s.SearchIndexBytes()
+	require.NotNil(t, kept)
+	_, err := st.s.LoadSearchIndex(kept)
+	require.NoError(t, err)
+	check("the kept index read back")
+	assert.Equal(t, []string{"b", "d", "e"}, sessionsOf(runSearch(t, st, "hazelnut", nil)))
+}
+
+// sessionsOf returns the sessions of the hits, sorted, each once.
+func sessionsOf(res SearchResult) []string {
+	seen := map[string]bool{}
+	var ids []string
+	for _, h := range res.Hits {
+		if !seen[h.SessionID] {
+			seen[h.SessionID] = true
+			ids = append(ids, h.SessionID)
+		}
+	}
+	sort.Strings(ids)
+	return ids
 }

@@ -205,9 +205,12 @@ func (st *Store) RunSearch(q *SearchRequest) (SearchResult, *tree.Error) {
 	}
 	ix := st.index()
 	owners := st.Index.Owners
+	// An owner left (Owners[k] nil) whenever its session left the store or
+	// was replaced (Put, Remove: see SearchIndex.leave); one still in
+	// Owners holds a live session (TestOwnersHoldLiveSessions).
 	keep := search.Filter{Owner: func(k uint32) bool {
 		o := owners[k]
-		return o != nil && st.ByID[o.Session.ID()] == o.Session && (q.Session == nil || o.Session == q.Session)
+		return o != nil && (q.Session == nil || o.Session == q.Session)
 	}}
 	if q.Branch != "" || q.Roles != nil {
 		keep.Node = func(k uint32, i int32) bool {
