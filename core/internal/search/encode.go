@@ -52,6 +52,7 @@ func (ix *Index) Encode(buf []byte, owner func(uint32) uint32) []byte {
 			prev = docRef{owner: o, node: ref.node, millis: ref.millis}
 		}
 	}
+	ix.unpackAll()
 	keys := make([]uint64, len(ix.postings))
 	for key, t := range ix.chars {
 		keys[t] = key
@@ -67,7 +68,7 @@ func (ix *Index) Encode(buf []byte, owner func(uint32) uint32) []byte {
 		return false
 	}
 	terms := 0
-	for _, p := range ix.postings {
+	for _, p := range ix.postings { // unpacked above
 		if live(p) {
 			terms++
 		}
@@ -104,8 +105,10 @@ func (ix *Index) Encode(buf []byte, owner func(uint32) uint32) []byte {
 
 // Decode reads an index Encode wrote, the documents of owners 1 … owners
 // only. It fails, returning nil, on bytes that are not one (cut, damaged,
-// an owner out of range, postings out of order): the caller builds its
-// index afresh then.
+// an owner out of range): the caller builds its index afresh then. The
+// postings stay packed in data (which the index keeps) until a query
+// needs them; a list found out of order or out of range then reads as
+// empty and the index reports itself Damaged.
 func Decode(data []byte, owners uint32) (*Index, error) {
 	r := reader{data: data, ok: true}
 	ix := NewIndex()
@@ -144,32 +147,18 @@ func Decode(data []byte, owners uint32) (*Index, error) {
 			r.ok = false
 			continue
 		}
+		// Left packed until a query reaches the term (see Index.list): a
+		// fresh page's first search reads the vocabulary and the documents,
+		// not every posting (at 1,000,000 nodes most of the bytes).
 		np := r.count(1)
-		p := make([]int32, 0, np)
-		d := int64(0)
-		for i := 0; i < np && r.ok; i++ {
-			var gap uint64 // the first document, then the gap to the next: r.uvarint, inline (the most read)
-			if at := r.at; at < len(r.data) && r.data[at] < 0x80 {
-				gap, r.at = uint64(r.data[at]), at+1
-			} else {
-				gap = r.longUvarint()
-			}
-			if i > 0 && gap == 0 || gap >= uint64(len(ix.docs)) {
-				r.ok = false
-				break
-			}
-			d += int64(gap)
-			if d >= int64(len(ix.docs)) {
-				r.ok = false
-				break
-			}
-			p = append(p, int32(d))
+		start := r.at
+		r.skip(np)
+		for len(ix.packed) <= int(term) {
+			ix.packed = append(ix.packed, packedList{})
 		}
-		ix.postings[term] = p
-		if len(p) > 0 {
-			ix.last[term] = p[len(p)-1]
-		}
+		ix.packed[term] = packedList{bytes: r.data[start:r.at], n: int32(np)}
 	}
+	ix.packedDocs = int32(len(ix.docs))
 	if !r.ok || r.at != len(r.data) {
 		return nil, errCorrupt
 	}
@@ -204,6 +193,22 @@ func (r *reader) uvarint() uint64 {
 		}
 	}
 	return r.longUvarint()
+}
+
+// skip moves past n varints: each ends at its first byte under 0x80.
+func (r *reader) skip(n int) {
+	for ; n > 0 && r.ok; n-- {
+		for {
+			if r.at >= len(r.data) {
+				r.ok = false
+				return
+			}
+			r.at++
+			if r.data[r.at-1] < 0x80 {
+				break
+			}
+		}
+	}
 }
 
 // zigzag reads a signed varint in zig-zag form (see appendZigzag).

@@ -114,3 +114,44 @@ func FuzzDecode(f *testing.F) {
 		got.Search(Query{Text: "a some", Limit: 5}, Filter{}, text, func(a, b uint32) bool { return a < b })
 	})
 }
+
+// TestDecodeLeavesThePostingsPackedUntilAQueryNeedsThem: a decoded index
+// answers as the one written, decoding a term's list only when a query
+// reaches it, with the documents added since after them.
+func TestDecodeLeavesThePostingsPackedUntilAQueryNeedsThem(t *testing.T) {
+	ix := NewIndex()
+	for i, text := range encodeTexts {
+		ix.Add(1, int32(i), text, int64(i))
+	}
+	got, err := Decode(ix.Encode(nil, func(o uint32) uint32 { return o }), 1)
+	require.NoError(t, err)
+	packed := 0
+	for _, pk := range got.packed {
+		if pk.n > 0 {
+			packed++
+		}
+	}
+	assert.Equal(t, len(got.postings), packed, "every list packed")
+	texts := [][]string{append([]string{}, encodeTexts...)}
+	assert.Equal(t, searchAll(ix, texts, "deployment"), searchAll(got, texts, "deployment"))
+	assert.Less(t, countPacked(got), packed, "the lists it reached were read")
+	assert.Greater(t, countPacked(got), 0, "the rest stay packed")
+	// Added since: after the packed ones, and found with them.
+	texts[0] = append(texts[0], "deployment again")
+	ix.Add(1, int32(len(encodeTexts)), "deployment again", 99)
+	got.Add(1, int32(len(encodeTexts)), "deployment again", 99)
+	for _, q := range encodeQueries {
+		assert.Equal(t, searchAll(ix, texts, q), searchAll(got, texts, q), q)
+	}
+	assert.False(t, got.Damaged())
+}
+
+func countPacked(ix *Index) int {
+	n := 0
+	for _, pk := range ix.packed {
+		if pk.n > 0 {
+			n++
+		}
+	}
+	return n
+}

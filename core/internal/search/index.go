@@ -41,6 +41,14 @@ type Index struct {
 	first    map[rune][]int32    // word terms by first rune
 	pair     map[[2]rune][]int32 // word terms of 2+ runes by their first two runes
 
+	// packed is, per term read back by Decode and not yet reached by a
+	// query, its postings as Encode wrote them (see list); packedDocs the
+	// documents Decode read, which they must stay below; damaged is set
+	// when one of them did not (see Damaged).
+	packed     []packedList
+	packedDocs int32
+	damaged    bool
+
 	docs []docRef
 	// less orders owners for the ranking's last tie-break (set by search).
 	less func(a, b uint32) bool
@@ -190,6 +198,65 @@ func (ix *Index) Add(owner uint32, i int32, text string, millis int64) {
 	ix.buf = word[:0]
 }
 
+// packedList is one term's postings as Encode wrote them: n varints.
+type packedList struct {
+	bytes []byte
+	n     int32
+}
+
+// list returns term t's postings, decoding them first when Decode left
+// them packed; those added since follow them (their documents are newer).
+func (ix *Index) list(t int32) []int32 {
+	if int(t) < len(ix.packed) && ix.packed[t].n > 0 {
+		ix.unpack(t)
+	}
+	return ix.postings[t]
+}
+
+// count returns the number of term t's postings, packed or not.
+func (ix *Index) count(t int32) int {
+	n := len(ix.postings[t])
+	if int(t) < len(ix.packed) {
+		n += int(ix.packed[t].n)
+	}
+	return n
+}
+
+// unpack decodes term t's packed postings in front of those added since.
+// A list out of order or past the documents read makes the term's packed
+// postings read as none, and the index Damaged.
+func (ix *Index) unpack(t int32) {
+	pk := ix.packed[t]
+	ix.packed[t] = packedList{}
+	p := make([]int32, 0, int(pk.n)+len(ix.postings[t]))
+	r := reader{data: pk.bytes, ok: true}
+	d := int64(0)
+	for i := 0; i < int(pk.n); i++ {
+		gap := r.uvarint() // the first document, then the gap to the next
+		d += int64(gap)
+		if !r.ok || i > 0 && gap == 0 || gap >= uint64(ix.packedDocs) || d >= int64(ix.packedDocs) {
+			ix.damaged = true
+			p = p[:0]
+			break
+		}
+		p = append(p, int32(d))
+	}
+	ix.postings[t] = append(p, ix.postings[t]...)
+}
+
+// unpackAll decodes every packed list (Encode writes them all).
+func (ix *Index) unpackAll() {
+	for t := range ix.packed {
+		ix.list(int32(t))
+	}
+}
+
+// Damaged reports whether a list Decode left packed turned out not to be
+// one (out of order, or naming a document it did not read): its term then
+// found nothing. The bytes passed their check, so only a fault in
+// writing them could do this; the caller builds its index afresh.
+func (ix *Index) Damaged() bool { return ix.damaged }
+
 // post adds document d to term t's postings once.
 func (ix *Index) post(t, d int32) {
 	if ix.last[t] == d {
@@ -329,6 +396,9 @@ func (ix *Index) SizeBytes() int {
 	n := 0
 	for t, p := range ix.postings {
 		n += cap(p)*4 + 24 + len(ix.word[t]) + 16 + 8 + 4 + 4
+	}
+	for _, pk := range ix.packed {
+		n += len(pk.bytes) + 28
 	}
 	n += cap(ix.slots)*4 + cap(ix.hash)*4 + len(ix.chars)*24
 	for i, l := range ix.byLen {

@@ -137,7 +137,7 @@ func (ix *Index) units(p parsedQuery) (units []queryUnit, ok bool) {
 			return nil, false
 		}
 		for _, tm := range units[i].terms {
-			units[i].cost += len(ix.postings[tm.term])
+			units[i].cost += ix.count(tm.term)
 		}
 	}
 	sort.SliceStable(units, func(i, j int) bool { return units[i].cost < units[j].cost })

@@ -80,7 +80,7 @@ const (
 // added, dead ones too (the postings keep them until a rebuild), and
 // those of a scan in progress (see scanned).
 func (ix *Index) weight(points int, t int32) uint64 {
-	n := len(ix.postings[t])
+	n := ix.count(t)
 	if ix.scan != nil {
 		n += ix.scan.df[ix.word[t]]
 	}
@@ -266,7 +266,7 @@ func (ix *Index) intersect(units []queryUnit) []int32 {
 		}
 		left = left[:0]
 		for _, tm := range u.terms {
-			for _, d := range ix.postings[tm.term] {
+			for _, d := range ix.list(tm.term) {
 				st := ix.stamp[d]
 				if j == 0 {
 					if st > base {
@@ -291,7 +291,7 @@ func (ix *Index) intersect(units []queryUnit) []int32 {
 func probeCost(ix *Index, u queryUnit, n int) int {
 	cost := 0
 	for _, tm := range u.terms {
-		cost += n * (bits.Len(uint(len(ix.postings[tm.term]))) + 1)
+		cost += n * (bits.Len(uint(ix.count(tm.term))) + 1)
 	}
 	return cost
 }
@@ -303,7 +303,7 @@ func (ix *Index) probe(u queryUnit, left []int32, want uint32) []int32 {
 	kept := left[:0]
 	for _, d := range left {
 		for _, tm := range u.terms {
-			if _, found := slices.BinarySearch(ix.postings[tm.term], d); found {
+			if _, found := slices.BinarySearch(ix.list(tm.term), d); found {
 				ix.stamp[d] = want + 1
 				ix.points[d] += tm.points
 				kept = append(kept, d)

@@ -274,7 +274,7 @@ func (ix *Index) totalDocs() int {
 func (ix *Index) charWeight(key uint64, p parsedQuery) uint64 {
 	n := 0
 	if t, ok := ix.chars[key]; ok {
-		n = len(ix.postings[t])
+		n = ix.count(t)
 	}
 	if sc := ix.scan; sc != nil {
 		for ri, run := range p.runs {

@@ -235,6 +235,15 @@ func (st *Store) RunSearch(q *SearchRequest) (SearchResult, *tree.Error) {
 		return searchText(o.Session, i)
 	}
 	found := ix.Search(search.Query{Text: q.Query, Limit: q.Limit, Rest: st.rest(q.Session)}, keep, text, func(a, b uint32) bool { return owners[a].Session.ID() < owners[b].Session.ID() })
+	if ix.Damaged() {
+		// A list of the kept index read back was not one (search.Decode):
+		// built afresh, the paged-out sessions' documents gone with it.
+		st.Index = SearchIndex{}
+		if err := st.Searchable(q.Branch != "" || q.Roles != nil); err != nil {
+			return SearchResult{}, err
+		}
+		return st.RunSearch(q)
+	}
 	if len(paged) > 0 {
 		return SearchResult{}, st.PageFault(paged...)
 	}
