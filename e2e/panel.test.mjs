@@ -25,6 +25,16 @@ function contextTexts(panel) {
   return panel.locator('.messages .message-body').allTextContents();
 }
 
+/** The context pane's texts once it shows n messages (it is drawn after the tree's rows), or as it is after 5 s. */
+async function contextOf(panel, n) {
+  for (let tries = 0; tries < 100; tries++) {
+    const texts = await contextTexts(panel);
+    if (texts.length === n) return texts;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return contextTexts(panel);
+}
+
 /** Wait (up to 10 s) until the panel's context shows texts (it follows the chat's change a moment later), then assert it. */
 async function contextShows(panel, texts) {
   for (let i = 0; i < 100 && JSON.stringify(await contextTexts(panel)) !== JSON.stringify(texts); i++) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -148,7 +158,7 @@ test('keyboard only: open, move, fold, jump, search, close — the context follo
     await page.keyboard.press('Shift+Enter');
     await drawer.locator(`.row.cursor[data-node-id="${rows[7].id}"]`).waitFor();
     assert.equal((await status()).cursor, rows[7].id);
-    const texts = await contextTexts(drawer);
+    const texts = await contextOf(drawer, 5);
     assert.equal(texts.length, 5);
     assert.equal(texts[4], 'Go on Saturday instead and split it: Sintra in the morning, Cascais by the sea in the afternoon, back by train along the coast.');
     // The chat behind follows too.
