@@ -201,9 +201,11 @@ func (st *Store) Search(query string, opts SearchOptions) (SearchResult, error) 
 // sessions, having changed nothing, and runs again once they are loaded.
 func (st *Store) RunSearch(q *SearchRequest) (SearchResult, *tree.Error) {
 	if q.Session == nil {
-		st.WarmSearch(SearchWarmNodes)
+		st.WarmSearch(SearchWarmNodes) // which makes the index first (index)
+	} else {
+		st.index()
 	}
-	ix := st.index()
+	ix := st.Index.Docs
 	owners := st.Index.Owners
 	// An owner left (Owners[k] nil) whenever its session left the store or
 	// was replaced (Put, Remove: see SearchIndex.leave); one still in
