@@ -73,6 +73,70 @@ test('a persisted init() answers `sessions` from the page\'s own read before its
   }
 });
 
+test('the worker takes the meta records the page read instead of reading them again (the trash comes back whole); when another tab wrote since the page read them, it reads them itself', async () => {
+  const env = await setup();
+  try {
+    const db = 'page-list-given';
+    await stored(env, db, 10);
+    const trashing = await open(env);
+    await trashing.evaluate(async (db) => {
+      const tree = await window.sessiontree.init({ dbName: db });
+      await tree.call({ operation: 'delete', sessionId: 's0002' });
+      await tree.flush(); // its meta written without tail: true (a tail would send both reads to the worker's own)
+      await tree.close();
+    }, db);
+    await trashing.close();
+
+    const page = await open(env);
+    const given = await page.evaluate(async (db) => {
+      const tree = await window.sessiontree.init({ dbName: db });
+      const list = await tree.call({ operation: 'sessions' });
+      const trash = await tree.call({ operation: 'trash.list' });
+      const context = await tree.call({ operation: 'context', sessionId: 's0002' });
+      const restored = await tree.call({ operation: 'trash.restore', sessionId: 's0002' });
+      const after = await tree.call({ operation: 'context', sessionId: 's0002' });
+      return { listed: list.value.length, trash: trash.value.map((t) => t.sessionId), inTrash: context.error?.code, restored: restored.ok, messages: after.value.messages.map((m) => m.content), counts: (await tree._debug()).readCounts };
+    }, db);
+    assert.deepEqual(given, { listed: 9, trash: ['s0002'], inTrash: 'SESSION_NOT_FOUND', restored: true, messages: ['session 2 message 0', 'session 2 message 1'], counts: { chunks: 0, nodes: 2, metas: 0, given: 1 } });
+    await page.close();
+
+    // The page reads the list; another tab appends before the worker runs
+    // (it hears nothing of it then); the worker finds the gen moved and
+    // reads the meta records itself.
+    const late = await open(env);
+    const other = await open(env);
+    await late.evaluate(async (db) => {
+      const channel = new BroadcastChannel('late-given');
+      const heard = [];
+      channel.onmessage = ({ data }) => heard.push(data);
+      window.tree = await window.sessiontree.init({ dbName: db, workerURL: '/e2e/fixtures/late-worker.js?channel=late-given' });
+      window.early = (await window.tree.call({ operation: 'sessions' })).value.find((s) => s.sessionId === 's0001').nodeCount;
+      while (!heard.includes('loaded')) await new Promise((resolve) => setTimeout(resolve, 20));
+      window.startWorker = () => channel.postMessage('start');
+    }, db);
+    const appended = await other.evaluate(async (db) => {
+      const tree = await window.sessiontree.init({ dbName: db });
+      const env = await tree.call({ operation: 'append', sessionId: 's0001', message: { role: 'user', content: 'from the other tab' } });
+      await tree.flush();
+      await tree.close();
+      return env.ok;
+    }, db);
+    assert.equal(appended, true);
+    const read = await late.evaluate(async () => {
+      window.startWorker();
+      const list = await window.tree.call({ operation: 'context', sessionId: 's0001' });
+      const sessions = await window.tree.call({ operation: 'sessions' });
+      return { early: window.early, messages: list.value.messages.map((m) => m.content), nodeCount: sessions.value.find((s) => s.sessionId === 's0001').nodeCount, counts: (await window.tree._debug()).readCounts };
+    });
+    assert.deepEqual(read, { early: 2, messages: ['session 1 message 0', 'session 1 message 1', 'from the other tab'], nodeCount: 3, counts: { chunks: 0, nodes: 3, metas: 1, given: 0 } });
+    await late.close();
+    await other.close();
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
 test('when the default worker cannot start after init() answered from the page\'s list, the store runs in the page\'s thread; a worker asked for by URL that cannot start closes the tree', async () => {
   const env = await setup();
   try {

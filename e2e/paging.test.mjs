@@ -62,7 +62,7 @@ test('3,000 stored sessions: sessions before any node record is read, a never-op
     assert.equal(list.length, SESSIONS);
     assert.deepEqual(list[1234], { sessionId: 's1234', title: 'title 1234', nodeCount: NODES, cursor: `s1234n${NODES - 1}`, activeBranch: 'main', updatedAt: list[1234].updatedAt });
     let d = await debug(a);
-    assert.deepEqual(d.readCounts, { chunks: 0, nodes: 0 }, 'init and sessions read no node or chunk record');
+    assert.deepEqual(d.readCounts, { chunks: 0, nodes: 0, metas: 0, given: 1 }, 'init and sessions read no node or chunk record; the worker took the meta records the page read');
     assert.equal(d.pager.paged, SESSIONS);
 
     // A never-opened session: its context, as stored.

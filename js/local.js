@@ -72,9 +72,11 @@ export const shared = new Map();
  * @param {((metas: object[]) => void)|null} [onListed] for a persisted tree this call
  *   creates: called with the stored metas (no trash, in core's order) once IndexedDB is read
  *   and the wasm's server answered, before the runtime starts (js/worker.js answers early)
+ * @param {Promise<object[]|null>|null} [given] for a persisted tree this call creates: the records of
+ *   the "sessions" store as the page read them (see openStore), or null to read them here
  * @returns {Promise<LocalTree>}
  */
-export function initLocal(options = {}, onListed = null) {
+export function initLocal(options = {}, onListed = null, given = null) {
   options = options ?? {};
   const bad = checkMemoryBudget(options.memoryBudget);
   if (bad) return Promise.reject(new Error(`sessiontree: init: ${bad}`));
@@ -90,14 +92,14 @@ export function initLocal(options = {}, onListed = null) {
   if (!(Number.isInteger(pageBudget) && pageBudget >= 0)) return Promise.reject(new Error(`sessiontree: init: option "pageBudget" must be a non-negative integer of bytes; got ${JSON.stringify(options.pageBudget)}`));
   if (!persist) return create(wasmURL, null, budget, 0);
   if (!shared.has(dbName)) {
-    const p = create(wasmURL, dbName, budget, pageBudget, onListed);
+    const p = create(wasmURL, dbName, budget, pageBudget, onListed, given);
     shared.set(dbName, p);
     p.catch(() => shared.delete(dbName));
   }
   return shared.get(dbName);
 }
 
-async function create(wasmURL, dbName, memoryBudget, pageBudget, onListed = null) {
+async function create(wasmURL, dbName, memoryBudget, pageBudget, onListed = null, given = null) {
   let tree = null;
   const early = [];
   // Heard from before IndexedDB is read: the tree pulls at start only when
@@ -108,6 +110,7 @@ async function create(wasmURL, dbName, memoryBudget, pageBudget, onListed = null
   const storage = dbName === null
     ? Promise.resolve({ db: null, stored: { gen: 0, metas: [], trashed: [] } })
     : openStore(dbName, {
+      given,
       onClose: (reason, message) => (tree ? tree._storageClosed(reason, message) : early.push([reason, message])),
     });
   // With onListed, Go starts (holding this thread) a task after the list is answered.

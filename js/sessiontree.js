@@ -123,11 +123,15 @@ export function init(options = {}) {
   const dbName = options.dbName ?? DB_DEFAULT_NAME;
   const start = async () => {
     let connection = null;
-    // Begun before the worker is made: reading the list is what the first screen waits for.
-    const listed = persist ? pageList({ dbName, wasmURL: wasmURL.href }) : null;
+    // Begun before the worker is made: reading the list is what the first
+    // screen waits for. The records read go to the worker as they come
+    // (it reads them only when the page could not).
+    const list = nextList++;
+    const give = (...args) => queueMicrotask(() => connection?.send("metas", undefined, [list, ...args]).promise.catch(() => {}));
+    const listed = persist ? pageList({ dbName, wasmURL: wasmURL.href }, give) : null;
     try {
       connection = options.workerURL ? connect(new URL(options.workerURL, base)) : pageWorker();
-      return await connection.init({ wasmURL: wasmURL.href, dbName, persist, memoryBudget: options.memoryBudget, pageBudget: options.pageBudget }, listed);
+      return await connection.init({ wasmURL: wasmURL.href, dbName, persist, memoryBudget: options.memoryBudget, pageBudget: options.pageBudget }, listed, persist ? { list } : null);
     } catch (err) {
       // The default worker could not start at all (module workers
       // unsupported, a policy forbidding workers, offline outside a
@@ -156,17 +160,27 @@ export function init(options = {}) {
  * worker starts (readList): null when the worker's
  * start must answer instead, which is also when the wasm's server does not
  * answer a HEAD request for it with 2xx (a missing wasm rejects init, as
- * the worker finds). Never rejects.
+ * the worker finds). Never rejects. give(records) is called with each
+ * part of the meta records read, then give(null, whole) once: whole false
+ * when the worker must read them itself.
  * @param {{dbName: string, wasmURL: string}} options
+ * @param {(records: object[]|null, whole?: boolean) => void} give
  * @returns {Promise<object[]|null>}
  */
-function pageList({ dbName, wasmURL }) {
-  if (!globalThis.indexedDB) return Promise.resolve(null);
+function pageList({ dbName, wasmURL }, give) {
+  if (!globalThis.indexedDB) {
+    give(null, false);
+    return Promise.resolve(null);
+  }
   // The (empty) body is read: an unread one leaves the request open until
   // the page goes, which Chromium then reports as aborted.
   const served = fetch(wasmURL, { method: "HEAD" }).then((r) => r.arrayBuffer().then(() => r.ok), () => false);
-  return Promise.all([readList(dbName), served]).then(([sessions, ok]) => (ok ? sessions : null));
+  const read = readList(dbName, (records) => give(records)).then((sessions) => (give(null, sessions !== null), sessions));
+  return Promise.all([read, served]).then(([sessions, ok]) => (ok ? sessions : null));
 }
+
+/** Numbers the session lists pages read for the worker (js/worker.js `metas`). */
+let nextList = 1;
 
 /**
  * The worker for an init() that names none: the one this page already
@@ -321,10 +335,11 @@ class Connection {
    * once with a tree that answers `sessions` from it and holds every other
    * call until the worker's tree has started (WorkerTree._hold).
    * @param {object} options @param {Promise<object[]|null>|null} [listed]
+   * @param {{list: number}|null} [given] the page sends the meta records it reads as list n (js/worker.js `metas`)
    * @returns {Promise<WorkerTree>}
    */
-  async init(options, listed = null) {
-    const answer = this.send("init", undefined, [options]).promise;
+  async init(options, listed = null, given = null) {
+    const answer = this.send("init", undefined, given ? [options, given] : [options]).promise;
     if (listed) {
       const first = await Promise.race([answer.then(() => null, () => null), listed]);
       if (first !== null) {
@@ -463,7 +478,8 @@ class Connection {
     this.restarting = new Promise((resolve) => (done = resolve));
     this._start();
     for (const p of inflight) {
-      if (p.op === "init") this.send("init", undefined, p.args).promise.then(p.resolve, p.reject);
+      // Without its `given`: the new worker reads the meta records itself.
+      if (p.op === "init") this.send("init", undefined, p.args.slice(0, 1)).promise.then(p.resolve, p.reject);
       else p.reject(restartError(reason, p.tree ? p.tree.persistent : true));
     }
     (async () => {

@@ -11,7 +11,7 @@
 //                     Web Lock and BroadcastChannel protocol between tabs
 
 import { openDatabase } from "./store/schema.js";
-import { readMetas } from "./store/pager.js";
+import { readMetas, takeMetas } from "./store/pager.js";
 
 export { DB_DEFAULT_NAME, DB_VERSION, openDatabase, upgrades } from "./store/schema.js";
 export { CHUNK_SIZE, nodeRange, parseChangeBytes, readAllSessions, restoreRequest } from "./store/records.js";
@@ -27,13 +27,17 @@ export { PAGED_OUT_HEAD, Pager, packStubs, readMetas, stubRequest } from "./stor
  * Rejects, with the database closed again, when either fails (see
  * openDatabase and readMetas); a failed read is never an empty store.
  * @param {string} name
- * @param {{onClose?: (reason: string, message: string) => void}} [options] called when the open connection is closed later (see openDatabase)
+ * @param {{onClose?: (reason: string, message: string) => void, given?: Promise<object[]|null>|null}} [options]
+ *   onClose: called when the open connection is closed later (see openDatabase); given: every
+ *   record of the "sessions" store as the page read it meanwhile (js/worker.js init), taken
+ *   instead of a read of its own when the stored gen still matches (takeMetas); null: read here
  * @returns {Promise<{db: IDBDatabase, stored: {gen: number, metas: object[]}}>}
  */
-export async function openStore(name, { onClose } = {}) {
+export async function openStore(name, { onClose, given = null } = {}) {
   const db = await openDatabase(name, { onClose });
   try {
-    return { db, stored: await readMetas(db) };
+    const records = await given;
+    return { db, stored: (records && (await takeMetas(db, records))) ?? (await readMetas(db)) };
   } catch (err) {
     db.close();
     throw err;

@@ -4,10 +4,15 @@
 // talks to it with the messages below; nothing else should.
 //
 // Page → worker: {id, op, tree?, args}
-//   init            args [options]        → {tree, infos, persistent, marks, sessions?}
+//   init            args [options, given?] → {tree, infos, persistent, marks, sessions?}
 //                                           (marks: [name, ms since the epoch] of init's User Timing marks);
 //                                           a persisted tree answers once IndexedDB is read, before
-//                                           its wasm starts, with `sessions` (methods.init)
+//                                           its wasm starts, with `sessions` (methods.init);
+//                                           given {list: n}: the page reads the meta records and
+//                                           sends them as `metas` messages with list n
+//   metas           args [n, records|null, end?] records: the next meta records the page read for
+//                                           init's list n; end (records null): true when the page read
+//                                           them all, false when the worker must read them itself
 //   call            args [request, asText] → envelope text, or a context in
 //                                           columns (LocalTree._contextWire);
 //                                           request: a JSON string or UTF-8 bytes
@@ -78,6 +83,26 @@ let nextTree = 1;
 /** The User Timing marks init() sets (js/local.js), passed on to the page's timeline. */
 const INIT_MARKS = ["sessiontree:runtime", "sessiontree:read", "sessiontree:restored"];
 
+/**
+ * The meta records pages are reading for an init (its `given`), by list
+ * number: {records, done (resolves to records once all came, or to null)}.
+ * An entry leaves with its last message.
+ */
+const givenLists = new Map();
+
+/**
+ * The records list n brings, as a Promise that resolves once the page sent
+ * them all (to null when it could not read them: the store reads its own).
+ * @param {{list: number}|null|undefined} given @returns {Promise<object[]|null>|null}
+ */
+function givenRecords(given) {
+  if (!(given && Number.isInteger(given.list))) return null;
+  let settle;
+  const done = new Promise((resolve) => (settle = resolve));
+  givenLists.set(given.list, { records: [], settle });
+  return done;
+}
+
 /** AbortControllers of running imports (importText, importBytes, importFiles, importZip), by request id. */
 const imports = new Map();
 
@@ -142,10 +167,10 @@ const methods = {
    * and the page's subscribers get {type: "storage", state: "closed",
    * reason: "failed", message}. A failure before it rejects init.
    */
-  async init(_, options) {
+  async init(_, options, given) {
     let listed;
     const metas = new Promise((resolve) => (listed = resolve));
-    const ready = initLocal(options, listed);
+    const ready = initLocal(options, listed, givenRecords(given));
     let id = ids.get(ready);
     if (id === undefined) {
       id = nextTree++;
@@ -172,6 +197,17 @@ const methods = {
     }
     const tree = await ready;
     return { tree: id, infos: [...tree._operationInfo.values()], persistent: tree.persistent, marks: initMarks() };
+  },
+  /** A part of list n's meta records (see givenLists), or its end. */
+  metas(_, n, records, end) {
+    const entry = givenLists.get(n);
+    if (!entry) return false; // an init of a database already open here, or a worker started again
+    if (records) for (const r of records) entry.records.push(r);
+    else {
+      givenLists.delete(n);
+      entry.settle(end === true ? entry.records : null);
+    }
+    return true;
   },
   async call(tree, bytes, asText) {
     const answer = await tree._request(bytes, asText, true);
@@ -257,7 +293,7 @@ self.onmessage = async ({ data }) => {
     const method = Object.hasOwn(methods, op) ? methods[op] : null;
     if (!method) throw new Error(`sessiontree worker: unknown message ${JSON.stringify(op)}`);
     let tree = null;
-    if (op !== "init" && op !== "abort") {
+    if (op !== "init" && op !== "abort" && op !== "metas") {
       tree = trees.get(data.tree) ?? null;
       const entry = tree ? null : early.get(data.tree);
       if (!tree && !entry) throw new Error(`sessiontree worker: no tree ${data.tree}`);

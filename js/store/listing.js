@@ -44,14 +44,16 @@ export function liveMetas(all) {
 /**
  * Every record of store (whose keys are its records' sessionId) read
  * `batch` at a time, in key order: each read's records are decoded in a
- * task of their own.
+ * task of their own, and handed to onPart (when given) as they come.
  * @param {IDBObjectStore} store @param {number} batch
+ * @param {((records: object[]) => void)|null} onPart
  * @returns {Promise<object[]>}
  */
-async function readBatched(store, batch) {
+async function readBatched(store, batch, onPart) {
   const all = [];
   for (let range = null; ; ) {
     const part = await requestPromise(store.getAll(range, batch));
+    onPart?.(part);
     for (const m of part) all.push(m);
     if (part.length < batch) return all;
     range = IDBKeyRange.lowerBound(part[part.length - 1].sessionId, true);
@@ -100,10 +102,19 @@ const LIST_BATCH = 1000;
  * other than DB_VERSION (the worker upgrades it), a session whose meta
  * lags its node records (tail: true), or a failed read. Never
  * rejects.
+ *
+ * The worker takes the records read here instead of reading them again
+ * (js/worker.js `metas`, store/pager.js takeMetas): two reads of one
+ * object store at once take about twice as long as one, in Chromium as
+ * in its IndexedDB backend, since it serves them in turn
+ * (bench/RESULTS.md). onPart is called with each part read, in key
+ * order, as it comes: every record of the store, trash and tombstones
+ * too, as stored.
  * @param {string} name
+ * @param {((records: object[]) => void)|null} [onPart]
  * @returns {Promise<object[]|null>} sessionsFromMetas of the stored sessions not in the trash
  */
-export function readList(name) {
+export function readList(name, onPart = null) {
   return new Promise((resolve) => {
     let req;
     try {
@@ -122,7 +133,7 @@ export function readList(name) {
       db.onversionchange = () => db.close();
       try {
         if (db.version !== DB_VERSION) return resolve(null);
-        const { metas } = liveMetas(await readBatched(db.transaction("sessions", "readonly").objectStore("sessions"), LIST_BATCH));
+        const { metas } = liveMetas(await readBatched(db.transaction("sessions", "readonly").objectStore("sessions"), LIST_BATCH, onPart));
         // A meta with tail: true (a tab killed before its meta flush) is
         // brought up to date from node records by the worker (pager.js).
         resolve(metas.some((m) => m.tail === true) ? null : sessionsFromMetas(metas.filter((m) => !m.deletedAt)));

@@ -14,7 +14,7 @@
 
 import { STORES } from "./schema.js";
 import { ENVELOPE_FAILED_HEAD, PAGED_OUT } from "../protocol.js";
-import { diskState, mergeRequest, readNodes, readSnapshot, requestPromise, restoreRequest } from "./records.js";
+import { diskState, maxGen, mergeRequest, readCounts, readNodes, readSnapshot, requestPromise, restoreRequest } from "./records.js";
 import { liveMetas } from "./listing.js";
 
 const utf8Encoder = new TextEncoder();
@@ -38,23 +38,67 @@ export const PAGED_OUT_HEAD = ENVELOPE_FAILED_HEAD + JSON.stringify(PAGED_OUT);
  * @returns {Promise<{gen: number, metas: object[], trashed: {meta: object, snapshot: Uint8Array}[]}>}
  */
 export async function readMetas(db) {
-  const quote = JSON.stringify;
-  let tx;
-  try {
-    tx = db.transaction(STORES, "readonly");
-  } catch (err) {
-    throw new Error(`sessiontree: cannot read IndexedDB database ${quote(db.name)}: ${err.message}`);
-  }
+  const tx = readTransaction(db);
   try {
     const { gen, metas } = liveMetas(await requestPromise(tx.objectStore("sessions").getAll()));
+    readCounts.metas++;
     await Promise.all(metas.filter((m) => m.tail === true).map((m) => readNodes(tx, m, m.nodeCount)));
-    // Sessions in the trash are read whole: core keeps them in its trash, never as stubs.
-    const inTrash = metas.filter((m) => m.deletedAt);
-    const snapshots = await Promise.all(inTrash.map((m) => readSnapshot(tx, m)));
-    return { gen, metas, trashed: inTrash.map((meta, i) => ({ meta, snapshot: snapshots[i] })) };
+    return { gen, metas, trashed: await readTrash(tx, metas) };
   } catch (err) {
-    throw new Error(`sessiontree: reading IndexedDB database ${quote(db.name)} failed, nothing was changed: ${err?.message ?? err}`);
+    throw readFailed(db, err);
   }
+}
+
+/**
+ * What readMetas would read, from the meta records `all` that the page
+ * read in its own thread (js/store/listing.js readList) while this one
+ * started: the store is read once, not twice at the same time. Only the
+ * gen is read again (and the sessions in the trash, whole), in one
+ * read-only transaction. Resolves to null, having read nothing else, when
+ * the stored gen is no longer the one of `all` (another tab wrote since
+ * the page read them) or a record has `tail: true`: then readMetas reads
+ * the store itself. The caller listens to other tabs from before this
+ * call (js/local.js create), so nothing written after it goes unheard.
+ * Rejects, naming the database, when the read fails.
+ * @param {IDBDatabase} db @param {object[]} all every record of the "sessions" store, as stored
+ * @returns {Promise<{gen: number, metas: object[], trashed: {meta: object, snapshot: Uint8Array}[]}|null>}
+ */
+export async function takeMetas(db, all) {
+  const tx = readTransaction(db);
+  try {
+    const { gen, metas } = liveMetas(all);
+    if (metas.some((m) => m.tail === true) || (await maxGen(tx.objectStore("sessions"))) !== gen) return null;
+    const trashed = await readTrash(tx, metas);
+    readCounts.given++;
+    return { gen, metas, trashed };
+  } catch (err) {
+    throw readFailed(db, err);
+  }
+}
+
+/** A read-only transaction over every store, or the error naming the database. @param {IDBDatabase} db */
+function readTransaction(db) {
+  try {
+    return db.transaction(STORES, "readonly");
+  } catch (err) {
+    throw new Error(`sessiontree: cannot read IndexedDB database ${JSON.stringify(db.name)}: ${err.message}`);
+  }
+}
+
+/** The error of a failed start-up read of db. @param {IDBDatabase} db @param {any} err */
+function readFailed(db, err) {
+  return new Error(`sessiontree: reading IndexedDB database ${JSON.stringify(db.name)} failed, nothing was changed: ${err?.message ?? err}`);
+}
+
+/**
+ * Sessions in the trash are read whole: core keeps them in its trash, never as stubs.
+ * @param {IDBTransaction} tx @param {object[]} metas
+ * @returns {Promise<{meta: object, snapshot: Uint8Array}[]>}
+ */
+async function readTrash(tx, metas) {
+  const inTrash = metas.filter((m) => m.deletedAt);
+  const snapshots = await Promise.all(inTrash.map((m) => readSnapshot(tx, m)));
+  return inTrash.map((meta, i) => ({ meta, snapshot: snapshots[i] }));
 }
 
 /**

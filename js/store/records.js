@@ -16,9 +16,11 @@ export { byCreation, requestPromise };
 /**
  * Node and chunk records read so far in this thread (readNodes,
  * readSnapshot), for tests and benchmarks: start-up reads none
- * (sessions are paged in on demand, store/pager.js).
+ * (sessions are paged in on demand, store/pager.js); and the start-ups
+ * that read the meta records themselves (metas: store/pager.js readMetas)
+ * or took those the page read (given: takeMetas).
  */
-export const readCounts = { chunks: 0, nodes: 0 };
+export const readCounts = { chunks: 0, nodes: 0, metas: 0, given: 0 };
 
 /** Nodes per chunk record (core's DrainGroupNodes, from the contract). */
 export { CHUNK_SIZE };
