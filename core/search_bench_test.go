@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sessiontree/sessiontree/core/internal/benchdata"
 	"github.com/sessiontree/sessiontree/core/internal/search"
@@ -117,6 +118,9 @@ func BenchmarkSearchPaged(b *testing.B) {
 		sb.Reset()
 		fmt.Fprintf(&sb, `{"operation":"snapshot.load","sessionId":"s%d","snapshot":{"version":1,"sessionId":"s%d","cursor":null,"activeBranch":"main","nodes":[`, i, i)
 		parent := "null"
+		// Session i written at minute i, as bench/paging.mjs writes them: the
+		// sessions are indexed oldest first.
+		at := time.Date(2026, 1, 1, 0, i, 0, 0, time.UTC).Format("2006-01-02T15:04:05.000Z")
 		for k := range 100 {
 			if k > 0 {
 				sb.WriteByte(',')
@@ -125,7 +129,7 @@ func BenchmarkSearchPaged(b *testing.B) {
 			for w := (i*7 + k) % 12; len(text) < 260; w = (w*5 + 3) % 12 {
 				text += " " + words[w]
 			}
-			fmt.Fprintf(&sb, `{"id":"s%dn%d","parentId":%s,"branch":"main","kind":"message","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":%q}}`, i, k, parent, text)
+			fmt.Fprintf(&sb, `{"id":"s%dn%d","parentId":%s,"branch":"main","kind":"message","timestamp":%q,"message":{"role":"user","content":%q}}`, i, k, parent, at, text)
 			parent = fmt.Sprintf(`"s%dn%d"`, i, k)
 		}
 		sb.WriteString(`]}}`)

@@ -163,13 +163,14 @@ func (ix *Index) Search(q Query, keep Filter, text func(owner uint32, node int32
 	if several && pool < proximityPool {
 		pool = proximityPool
 	}
-	top := make([]candidate, 0, pool)
+	best := newTop(ix, pool)
 	if ok {
-		top = ix.searchIndexed(units, p, keep, text, pool, top, &res)
+		ix.searchIndexed(units, p, keep, text, best, &res)
 	}
 	if ix.scan != nil {
-		top = ix.addScanned(ix.scan, p, pool, top, &res)
+		ix.addScanned(ix.scan, p, best, &res)
 	}
+	top := best.best()
 	maxPoints := (ix.unitCount(p)*pointsExact)*(proximityMax+1) + proximityMax
 	located := make(map[uint64]location, len(top))
 	for i := range top {
@@ -207,10 +208,9 @@ func (ix *Index) Search(q Query, keep Filter, text func(owner uint32, node int32
 // docKey is a map key for node of owner.
 func docKey(owner uint32, node int32) uint64 { return uint64(owner)<<32 | uint64(uint32(node)) }
 
-// searchIndexed adds to top (a heap of at most pool, see pushTop) the
-// indexed documents that match every unit and that keep keeps, counting
-// them in res.Total.
-func (ix *Index) searchIndexed(units []queryUnit, p parsedQuery, keep Filter, text func(uint32, int32) string, pool int, top []candidate, res *Result) []candidate {
+// searchIndexed offers best the indexed documents that match every unit
+// and that keep keeps, counting them in res.Total.
+func (ix *Index) searchIndexed(units []queryUnit, p parsedQuery, keep Filter, text func(uint32, int32) string, best *top, res *Result) {
 	matched := ix.intersect(units)
 	needsCheck := false
 	for _, run := range p.runs {
@@ -218,7 +218,10 @@ func (ix *Index) searchIndexed(units []queryUnit, p parsedQuery, keep Filter, te
 	}
 	var last uint32 // the owner of the previous matching document (0 at first), and keep.Owner of it
 	lastOK := false
-	for _, d := range matched {
+	// Latest indexed first: a history is mostly indexed oldest first, and
+	// newer ranks first among equal points, so the best come early and
+	// most of the rest fall below best's floor at once (see top).
+	for _, d := range slices.Backward(matched) {
 		ref := &ix.docs[d]
 		if ref.owner == 0 {
 			continue
@@ -233,9 +236,8 @@ func (ix *Index) searchIndexed(units []queryUnit, p parsedQuery, keep Filter, te
 			continue
 		}
 		res.Total++
-		top = pushTop(top, candidate{doc: d, owner: ref.owner, node: ref.node, points: ix.points[d], millis: ref.millis}, pool, ix)
+		best.push(candidate{doc: d, owner: ref.owner, node: ref.node, points: ix.points[d], millis: ref.millis})
 	}
-	return top
 }
 
 // intersect returns the documents every unit matches, leaving each one's
@@ -332,37 +334,4 @@ func (ix *Index) better(a, b candidate) bool {
 		return ix.less(a.owner, b.owner)
 	}
 	return a.node > b.node
-}
-
-// pushTop keeps the best n candidates in a heap whose root is the worst.
-func pushTop(h []candidate, c candidate, n int, ix *Index) []candidate {
-	if len(h) < n {
-		h = append(h, c)
-		for i := len(h) - 1; i > 0; {
-			parent := (i - 1) / 2
-			if !ix.better(h[parent], h[i]) {
-				break
-			}
-			h[parent], h[i] = h[i], h[parent]
-			i = parent
-		}
-		return h
-	}
-	if !ix.better(c, h[0]) {
-		return h
-	}
-	h[0] = c
-	for i := 0; ; {
-		worst := i
-		for _, k := range []int{2*i + 1, 2*i + 2} {
-			if k < len(h) && ix.better(h[worst], h[k]) {
-				worst = k
-			}
-		}
-		if worst == i {
-			return h
-		}
-		h[i], h[worst] = h[worst], h[i]
-		i = worst
-	}
 }

@@ -225,9 +225,9 @@ func (ix *Index) runeBytes(tok []rune) []byte {
 	return b
 }
 
-// addScanned adds the hits of a scan to top (see pushTop), weighed as the
-// index weighs its own, counting them in res.Total. ix.scan must be sc.
-func (ix *Index) addScanned(sc *scanned, p parsedQuery, pool int, top []candidate, res *Result) []candidate {
+// addScanned offers best the hits of a scan, weighed as the index weighs
+// its own, counting them in res.Total. ix.scan must be sc.
+func (ix *Index) addScanned(sc *scanned, p parsedQuery, best *top, res *Result) {
 	var runs uint64
 	for _, key := range runKeys(p) {
 		runs += ix.charWeight(key, p)
@@ -243,9 +243,8 @@ func (ix *Index) addScanned(sc *scanned, p parsedQuery, pool int, top []candidat
 			points += w
 		}
 		res.Total++
-		top = pushTop(top, candidate{doc: -1, owner: h.owner, node: h.node, points: points, millis: h.millis}, pool, ix)
+		best.push(candidate{doc: -1, owner: h.owner, node: h.node, points: points, millis: h.millis})
 	}
-	return top
 }
 
 // wordWeight is weight for the word term word, which the index may not
