@@ -102,7 +102,7 @@ async function measureSize(browser, baseURL, n) {
   for (let i = 0; i < n; i += 250) await writeSessions(page, db, i, Math.min(n, i + 250));
   await writeBig(page, db);
   await page.close();
-  const st = [], floor = [], stOpen = [], floorOpen = [], workerFloor = [], toOpen = [], wasmStart = [];
+  const st = [], floor = [], stOpen = [], floorOpen = [], workerFloor = [], toOpen = [], wasmStart = [], marks = [];
   let mb = 0, mbBefore = 0, wasmMB = 0, search = null;
   for (let r = 0; r < RUNS; r++) {
     const p = await context.newPage();
@@ -117,11 +117,15 @@ async function measureSize(browser, baseURL, n) {
       const ctx = await window.tree.call({ operation: "context", sessionId: "big" });
       const t2 = performance.now();
       if (!list.ok || !ctx.ok || ctx.value.messages.length !== 1000) throw new Error("bench: a call failed");
-      return { list: t1 - t0, open: t2 - t1, toOpen: t2 - t0, count: list.value.length };
+      // Where init → first context goes: the worker's marks (js/local.js), passed to this page.
+      const at = (name) => (performance.getEntriesByName(name, "mark").at(-1)?.startTime ?? NaN) - t0;
+      const marks = { read: at("sessiontree:read"), runtime: at("sessiontree:runtime"), restored: at("sessiontree:restored") };
+      return { list: t1 - t0, open: t2 - t1, toOpen: t2 - t0, count: list.value.length, marks };
     }, db);
     st.push(t.list);
     stOpen.push(t.open);
     toOpen.push(t.toOpen);
+    marks.push(t.marks);
     if (r === RUNS - 1) {
       await p.evaluate(async () => {
         for (let i = 0; i < 10; i++) await window.tree.call({ operation: "context", sessionId: "s" + i });
@@ -146,7 +150,8 @@ async function measureSize(browser, baseURL, n) {
     await f.close();
   }
   await context.close();
-  return { n, st: median(st), floor: median(floor), workerFloor: median(workerFloor), stOpen: median(stOpen), floorOpen: median(floorOpen), toOpen: median(toOpen), wasmStart: median(wasmStart), mb, mbBefore, wasmMB, search };
+  const mark = (name) => median(marks.map((m) => m[name]).filter(Number.isFinite));
+  return { n, marks: { read: mark("read"), runtime: mark("runtime"), restored: mark("restored") }, st: median(st), floor: median(floor), workerFloor: median(workerFloor), stOpen: median(stOpen), floorOpen: median(floorOpen), toOpen: median(toOpen), wasmStart: median(wasmStart), mb, mbBefore, wasmMB, search };
 }
 
 /**
@@ -232,13 +237,16 @@ const { server, browser } = await startBench([]);
 try {
   console.log(`sessions paged on demand: ${RUNS} runs per size (medians), ${MESSAGES} messages of ~260 characters a session, plus one of ${BIG}`);
   console.log("sessions | nodes | init→sessions ms | lazy floor ms | ratio | worker floor ms | ratio | first context (1,000 nodes) ms | floor open ms | ratio | init→first context ms | wasm start floor ms | ratio | renderer RSS MB (10 open) | renderer RSS MB before init | wasm MB");
-  const searches = [];
+  const searches = [], where = [];
   for (const n of SIZES) {
     const m = await measureSize(browser, server.baseURL, n);
     const f = (x) => x.toFixed(0);
     if (m.search) searches.push([n, m.search]);
+    where.push(`${n} | ms after init(): meta records read ${f(m.marks.read)}, wasm runtime started ${f(m.marks.runtime)}, sessions handed to core ${f(m.marks.restored)}, first context answered ${f(m.toOpen)}`);
     console.log(`${n} | ${n * MESSAGES + BIG} | ${f(m.st)} | ${f(m.floor)} | ${(m.st / m.floor).toFixed(1)}x | ${f(m.workerFloor)} | ${(m.st / m.workerFloor).toFixed(1)}x | ${f(m.stOpen)} | ${f(m.floorOpen)} | ${(m.stOpen / m.floorOpen).toFixed(1)}x | ${f(m.toOpen)} | ${f(m.wasmStart)} | ${(m.toOpen / m.wasmStart).toFixed(1)}x | ${f(m.mb)} | ${f(m.mbBefore)} | ${f(m.wasmMB)}`);
   }
+  console.log("\nwhere init() → first context goes (medians of the worker's marks):");
+  for (const line of where) console.log(line);
   if (searches.length > 0) {
     console.log("\nsearch across every session (no index on disk: the first query loads every session; paged-out sessions keep their documents in the index, so a later query loads only the sessions its hits show; targets at 1,000,000 nodes: p50 ≤ 10 ms, p95 ≤ 50 ms)");
     console.log("sessions | nodes | first query ms | p50 ms | p95 ms (10 more, back to back) | p50 ms | p95 ms (10 more, 1 s apart) | sessions loaded a query p50 / max (1 s apart) | read every node record once (floor) ms | wasm MB after | index kept after s | next page's first query ms (index kept) | sessions it loaded");

@@ -290,10 +290,15 @@ func (ix *Index) intersect(units []queryUnit) []int32 {
 
 // probeCost estimates the steps of looking up n documents in the posting
 // lists of u's terms, for intersect to weigh against walking them (u.cost).
+// It stops counting once past u.cost: a prefix of a few letters can reach
+// thousands of terms.
 func probeCost(ix *Index, u queryUnit, n int) int {
 	cost := 0
 	for _, tm := range u.terms {
 		cost += n * (bits.Len(uint(ix.count(tm.term))) + 1)
+		if cost >= u.cost {
+			break
+		}
 	}
 	return cost
 }
