@@ -164,10 +164,14 @@ async function measureSearch(p, n) {
   return p.evaluate(async (n) => {
     const queries = [`session ${Math.floor(n / 2)} message 3`, "snapshto", "branch cursor", `session ${n - 1} message 7`, "zzzz"];
     const times = [];
+    const near = []; // back to back: the sessions each query loaded, and the pager's page-outs meanwhile
     for (const query of [queries[0], ...queries, ...queries]) {
+      const was = (await window.tree._debug()).pager;
       const t0 = performance.now();
       const env = await window.tree.call({ operation: "search", query, limit: 20 });
       times.push(performance.now() - t0);
+      const now = (await window.tree._debug()).pager;
+      near.push([now.loaded - was.loaded, now.evictions - was.evictions]);
       if (!env.ok) throw new Error(`bench: search ${JSON.stringify(query)} failed: ${env.error.message}`);
     }
     // The same ten again, a second apart, as a person reads the hits
@@ -184,7 +188,7 @@ async function measureSearch(p, n) {
       loads.push((await window.tree._debug()).pager.loaded - before);
       if (!env.ok) throw new Error(`bench: search ${JSON.stringify(query)} failed: ${env.error.message}`);
     }
-    const each = queries.map((q, i) => [q, Math.round(times[1 + i]), Math.round(paused[i])]);
+    const each = queries.map((q, i) => [q, Math.round(times[1 + i]), Math.round(paused[i]), near[1 + i]]);
     const rest = times.slice(1).sort((a, b) => a - b);
     paused.sort((a, b) => a - b);
     const d = await window.tree._debug();
@@ -251,7 +255,7 @@ try {
     console.log("\nsearch across every session (no index on disk: the first query loads every session; paged-out sessions keep their documents in the index, so a later query loads only the sessions its hits show; targets at 1,000,000 nodes: p50 ≤ 10 ms, p95 ≤ 50 ms)");
     console.log("sessions | nodes | first query ms | p50 ms | p95 ms (10 more, back to back) | p50 ms | p95 ms (10 more, 1 s apart) | sessions loaded a query p50 / max (1 s apart) | read every node record once (floor) ms | wasm MB after | index kept after s | next page's first query ms (index kept) | sessions it loaded");
     for (const [n, s] of searches) console.log(`${n} | the first query read ${s.through.batches} batches: reads ${s.through.loadMs.toFixed(0)} ms (restored in core ${s.through.takeMs.toFixed(0)} ms), page-outs ${s.through.outMs.toFixed(0)} ms; index built in the background ${s.through.indexMs.toFixed(0)} ms (all queries)`);
-    for (const [n, s] of searches) console.log(`${n} | each query's first time, back to back / 1 s apart (ms): ${s.each.map(([q, a, b]) => `${JSON.stringify(q)} ${a} / ${b}`).join(", ")}`);
+    for (const [n, s] of searches) console.log(`${n} | each query's first time, back to back / 1 s apart (ms): ${s.each.map(([q, a, b]) => `${JSON.stringify(q)} ${a} / ${b}`).join(", ")}; back to back, sessions each loaded / paged out: ${s.each.map(([, , , [l, e]]) => `${l} / ${e}`).join(", ")}`);
     for (const [n, s] of searches) console.log(`${n} | a fresh page: init() to the wasm started ${s.keptRead?.startMs.toFixed(0)} ms (not in its first query's figure); kept index ${s.keptRead?.bytes ?? 0} bytes, read ${s.keptRead?.readMs.toFixed(0)} ms, taken by core ${s.keptRead?.loadMs.toFixed(0)} ms, then the sessions of its hits loaded in ${s.keptRead?.pagerMs.toFixed(0)} ms`);
     for (const [n, s] of searches) console.log(`${n} | ${n * MESSAGES + BIG} | ${s.firstMs.toFixed(0)} | ${s.p50.toFixed(0)} | ${s.p95.toFixed(0)} | ${s.pausedP50.toFixed(0)} | ${s.pausedP95.toFixed(0)} | ${s.loadsP50} / ${s.loadsMax} | ${s.readMs.toFixed(0)} | ${s.wasmMB.toFixed(0)} | ${(s.keptWaitMs / 1000).toFixed(0)} | ${s.keptFirstMs.toFixed(0)} | ${s.keptLoads}`);
   }
