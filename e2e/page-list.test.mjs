@@ -73,7 +73,7 @@ test('a persisted init() answers `sessions` from the page\'s own read before its
   }
 });
 
-test('the worker takes the meta records the page read instead of reading them again (the trash comes back whole); when another tab wrote since the page read them, it reads them itself', async () => {
+test('the worker takes the meta records the page read instead of reading them again (the trash comes back whole, a meta with tail: true is brought up to date); when another tab wrote since the page read them, it reads them itself', async () => {
   const env = await setup();
   try {
     const db = 'page-list-given';
@@ -131,6 +131,34 @@ test('the worker takes the meta records the page read instead of reading them ag
     assert.deepEqual(read, { early: 2, messages: ['session 1 message 0', 'session 1 message 1', 'from the other tab'], nodeCount: 3, counts: { chunks: 0, nodes: 3, metas: 1, given: 0 } });
     await late.close();
     await other.close();
+
+    // A tab killed before its meta flush leaves a meta with tail: true and
+    // node records after its nodeCount (written here as such a tab leaves
+    // them): the page does not answer from its list, but the worker still
+    // takes its records, and reads the node records after that meta.
+    const tailing = await open(env);
+    await tailing.evaluate(async (db) => {
+      const req = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+      const idb = await req(indexedDB.open(db));
+      const tx = idb.transaction(['sessions', 'nodes'], 'readwrite');
+      const meta = await req(tx.objectStore('sessions').get('s0003'));
+      meta.tail = true;
+      tx.objectStore('sessions').put(meta, 's0003');
+      const node = { id: 's0003n2', parentId: 's0003n1', branch: 'main', kind: 'message', timestamp: meta.updatedAt, message: { role: 'user', content: 'after the meta' } };
+      tx.objectStore('nodes').put(JSON.stringify(node), ['s0003', 2]);
+      await new Promise((resolve, reject) => ((tx.oncomplete = resolve), (tx.onabort = () => reject(tx.error))));
+      idb.close();
+    }, db);
+    await tailing.close();
+    const next = await open(env);
+    const taken = await next.evaluate(async (db) => {
+      const tree = await window.sessiontree.init({ dbName: db });
+      const list = await tree.call({ operation: 'sessions' });
+      const context = await tree.call({ operation: 'context', sessionId: 's0003' });
+      return { nodeCount: list.value.find((s) => s.sessionId === 's0003').nodeCount, last: context.value.messages.at(-1).content, counts: (await tree._debug()).readCounts };
+    }, db);
+    assert.deepEqual(taken, { nodeCount: 3, last: 'after the meta', counts: { chunks: 0, nodes: 1 + 3, metas: 0, given: 1 } });
+    await next.close();
     assert.deepEqual(env.errors, []);
   } finally {
     await env.close();

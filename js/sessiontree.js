@@ -162,7 +162,7 @@ export function init(options = {}) {
  * answer a HEAD request for it with 2xx (a missing wasm rejects init, as
  * the worker finds). Never rejects. give(records) is called with each
  * part of the meta records read, then give(null, whole) once: whole false
- * when the worker must read them itself.
+ * when they were not all read (the worker reads them itself).
  * @param {{dbName: string, wasmURL: string}} options
  * @param {(records: object[]|null, whole?: boolean) => void} give
  * @returns {Promise<object[]|null>}
@@ -175,7 +175,8 @@ function pageList({ dbName, wasmURL }, give) {
   // The (empty) body is read: an unread one leaves the request open until
   // the page goes, which Chromium then reports as aborted.
   const served = fetch(wasmURL, { method: "HEAD" }).then((r) => r.arrayBuffer().then(() => r.ok), () => false);
-  const read = readList(dbName, (records) => give(records)).then((sessions) => (give(null, sessions !== null), sessions));
+  let whole = false;
+  const read = readList(dbName, (part) => (part ? give(part) : (whole = true))).then((sessions) => (give(null, whole), sessions));
   return Promise.all([read, served]).then(([sessions, ok]) => (ok ? sessions : null));
 }
 

@@ -109,9 +109,10 @@ const LIST_BATCH = 1000;
  * in its IndexedDB backend, since it serves them in turn
  * (bench/RESULTS.md). onPart is called with each part read, in key
  * order, as it comes: every record of the store, trash and tombstones
- * too, as stored.
+ * too, as stored; then with null once every record was read (also when a
+ * tail sends the list to the worker: it reads the node records after it).
  * @param {string} name
- * @param {((records: object[]) => void)|null} [onPart]
+ * @param {((records: object[]|null) => void)|null} [onPart]
  * @returns {Promise<object[]|null>} sessionsFromMetas of the stored sessions not in the trash
  */
 export function readList(name, onPart = null) {
@@ -134,6 +135,7 @@ export function readList(name, onPart = null) {
       try {
         if (db.version !== DB_VERSION) return resolve(null);
         const { metas } = liveMetas(await readBatched(db.transaction("sessions", "readonly").objectStore("sessions"), LIST_BATCH, onPart));
+        onPart?.(null);
         // A meta with tail: true (a tab killed before its meta flush) is
         // brought up to date from node records by the worker (pager.js).
         resolve(metas.some((m) => m.tail === true) ? null : sessionsFromMetas(metas.filter((m) => !m.deletedAt)));

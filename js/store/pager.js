@@ -54,10 +54,10 @@ export async function readMetas(db) {
  * read in its own thread (js/store/listing.js readList) while this one
  * started: the store is read once, not twice at the same time. Only the
  * gen is read again (and the sessions in the trash, whole), in one
- * read-only transaction. Resolves to null, having read nothing else, when
- * the stored gen is no longer the one of `all` (another tab wrote since
- * the page read them) or a record has `tail: true`: then readMetas reads
- * the store itself. The caller listens to other tabs from before this
+ * read-only transaction, and, as readMetas does, the node records after
+ * a meta with `tail: true`. Resolves to null, having read nothing else,
+ * when the stored gen is no longer the one of `all` (another tab wrote
+ * since the page read them): then readMetas reads the store itself. The caller listens to other tabs from before this
  * call (js/local.js create), so nothing written after it goes unheard.
  * Rejects, naming the database, when the read fails.
  * @param {IDBDatabase} db @param {object[]} all every record of the "sessions" store, as stored
@@ -67,7 +67,8 @@ export async function takeMetas(db, all) {
   const tx = readTransaction(db);
   try {
     const { gen, metas } = liveMetas(all);
-    if (metas.some((m) => m.tail === true) || (await maxGen(tx.objectStore("sessions"))) !== gen) return null;
+    if ((await maxGen(tx.objectStore("sessions"))) !== gen) return null;
+    await Promise.all(metas.filter((m) => m.tail === true).map((m) => readNodes(tx, m, m.nodeCount)));
     const trashed = await readTrash(tx, metas);
     readCounts.given++;
     return { gen, metas, trashed };
