@@ -246,7 +246,7 @@ try {
     const m = await measureSize(browser, server.baseURL, n);
     const f = (x) => x.toFixed(0);
     if (m.search) searches.push([n, m.search]);
-    where.push(`${n} | ms after init(): meta records read ${f(m.marks.read)}, wasm runtime started ${f(m.marks.runtime)}, sessions handed to core ${f(m.marks.restored)}, first context answered ${f(m.toOpen)}`);
+    where.push(`at ${n} sessions, ms after init(): meta records read ${f(m.marks.read)}, wasm runtime started ${f(m.marks.runtime)}, sessions handed to core ${f(m.marks.restored)}, first context answered ${f(m.toOpen)}`);
     console.log(`${n} | ${n * MESSAGES + BIG} | ${f(m.st)} | ${f(m.floor)} | ${(m.st / m.floor).toFixed(1)}x | ${f(m.workerFloor)} | ${(m.st / m.workerFloor).toFixed(1)}x | ${f(m.stOpen)} | ${f(m.floorOpen)} | ${(m.stOpen / m.floorOpen).toFixed(1)}x | ${f(m.toOpen)} | ${f(m.wasmStart)} | ${(m.toOpen / m.wasmStart).toFixed(1)}x | ${f(m.mb)} | ${f(m.mbBefore)} | ${f(m.wasmMB)}`);
   }
   console.log("\nwhere init() → first context goes (medians of the worker's marks):");

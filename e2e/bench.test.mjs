@@ -54,4 +54,11 @@ test('node bench/paging.mjs --quick prints init → sessions and the first conte
     assert.ok(Number(r[10]) >= Number(r[7]), 'init → first context includes the first context');
     assert.ok(Number(r[15]) < 64, `wasm memory stays bounded by the budget, not the history: ${r[15]} MB`);
   }
+  // Where init() → first context goes, from the worker's marks: each figure measured, none after the context.
+  const where = out.stdout.split('\n').filter((l) => l.startsWith('at ') && l.includes('ms after init()'));
+  assert.equal(where.length, 2, out.stdout);
+  for (const line of where) {
+    const [read, runtime, restored, answered] = [...line.matchAll(/ (\d+)(?:,|$)/g)].map((m) => Number(m[1]));
+    assert.ok(read > 0 && runtime > 0 && restored >= runtime && answered >= restored, line);
+  }
 });
