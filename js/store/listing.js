@@ -1,10 +1,11 @@
 // The list of stored sessions, read from IndexedDB's meta records alone.
-// The worker reads it at start (pager.js readMetas) and so does the page,
-// in its own thread, while the worker and its wasm start (readList,
-// js/sessiontree.js Connection.init): a page that lists sessions first
-// pays the read of one object store, as a plain IndexedDB page would, not
-// the start of a worker as well. It imports only schema.js, which the page
-// has loaded already.
+// The page reads it in its own thread while the worker and its wasm start
+// (readList, js/sessiontree.js Connection.init): a page that lists
+// sessions first pays the read of one object store, as a plain IndexedDB
+// page would, not the start of a worker as well. The worker takes the
+// records the page read (pager.js takeMetas), or reads them itself
+// (readMetas) when the page could not. It imports only schema.js, which
+// the page has loaded already.
 
 import { DB_VERSION } from "./schema.js";
 

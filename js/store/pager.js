@@ -1,5 +1,6 @@
 // Sessions paged on demand (issue 24). At start-up the store reads only
-// the meta record of each stored session (readMetas) and hands core a
+// the meta record of each stored session (readMetas, or takeMetas of the
+// records the page read for its list) and hands core a
 // stub per session (core's internal page.stub: id, title, times, node
 // count, cursor, active branch), so `sessions` is answered before any node
 // record is read. A call that needs a stub's nodes fails inside core with
