@@ -96,7 +96,7 @@ const givenLists = new Map();
  * @param {{list: number}|null|undefined} given @returns {Promise<object[]|null>|null}
  */
 function givenRecords(given) {
-  if (!(given && Number.isInteger(given.list))) return null;
+  if (!(given && Number.isInteger(given.list)) || givenLists.has(given.list)) return null; // a list already awaited is not taken twice
   let settle;
   const done = new Promise((resolve) => (settle = resolve));
   givenLists.set(given.list, { records: [], settle });
