@@ -134,8 +134,9 @@ test('the worker takes the meta records the page read instead of reading them ag
 
     // A tab killed before its meta flush leaves a meta with tail: true and
     // node records after its nodeCount (written here as such a tab leaves
-    // them): the page does not answer from its list, but the worker still
-    // takes its records, and reads the node records after that meta.
+    // them): the page brings it up to date from them and answers from its
+    // list before the worker runs; the worker takes its records and reads
+    // the node records after that meta.
     const tailing = await open(env);
     await tailing.evaluate(async (db) => {
       const req = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
@@ -144,7 +145,7 @@ test('the worker takes the meta records the page read instead of reading them ag
       const meta = await req(tx.objectStore('sessions').get('s0003'));
       meta.tail = true;
       tx.objectStore('sessions').put(meta, 's0003');
-      const node = { id: 's0003n2', parentId: 's0003n1', branch: 'main', kind: 'message', timestamp: meta.updatedAt, message: { role: 'user', content: 'after the meta' } };
+      const node = { id: 's0003n2', parentId: 's0003n1', branch: 'side', kind: 'message', timestamp: '2026-06-01T00:00:00.000Z', message: { role: 'user', content: 'after the meta' } };
       tx.objectStore('nodes').put(JSON.stringify(node), ['s0003', 2]);
       await new Promise((resolve, reject) => ((tx.oncomplete = resolve), (tx.onabort = () => reject(tx.error))));
       idb.close();
@@ -152,12 +153,24 @@ test('the worker takes the meta records the page read instead of reading them ag
     await tailing.close();
     const next = await open(env);
     const taken = await next.evaluate(async (db) => {
-      const tree = await window.sessiontree.init({ dbName: db });
-      const list = await tree.call({ operation: 'sessions' });
+      const channel = new BroadcastChannel('late-tail');
+      const heard = [];
+      channel.onmessage = ({ data }) => heard.push(data);
+      const tree = await Promise.race([
+        window.sessiontree.init({ dbName: db, workerURL: '/e2e/fixtures/late-worker.js?channel=late-tail' }),
+        new Promise((resolve) => setTimeout(() => resolve(null), 5000)),
+      ]);
+      if (tree === null) return { early: 'init() waited for the worker' };
+      const pick = (list) => list.value.find((s) => s.sessionId === 's0003');
+      const { nodeCount, cursor, activeBranch, updatedAt } = pick(await tree.call({ operation: 'sessions' }));
+      while (!heard.includes('loaded')) await new Promise((resolve) => setTimeout(resolve, 20));
+      channel.postMessage('start');
       const context = await tree.call({ operation: 'context', sessionId: 's0003' });
-      return { nodeCount: list.value.find((s) => s.sessionId === 's0003').nodeCount, last: context.value.messages.at(-1).content, counts: (await tree._debug()).readCounts };
+      const core = pick(await tree.call({ operation: 'sessions' }));
+      return { early: { nodeCount, cursor, activeBranch, updatedAt }, core: { nodeCount: core.nodeCount, cursor: core.cursor, activeBranch: core.activeBranch, updatedAt: core.updatedAt }, last: context.value.messages.at(-1).content, counts: (await tree._debug()).readCounts };
     }, db);
-    assert.deepEqual(taken, { nodeCount: 3, last: 'after the meta', counts: { chunks: 0, nodes: 1 + 3, metas: 0, given: 1 } });
+    const derived = { nodeCount: 3, cursor: 's0003n2', activeBranch: 'side', updatedAt: '2026-06-01T00:00:00.000Z' };
+    assert.deepEqual(taken, { early: derived, core: derived, last: 'after the meta', counts: { chunks: 0, nodes: 1 + 3, metas: 0, given: 1 } });
     await next.close();
     assert.deepEqual(env.errors, []);
   } finally {

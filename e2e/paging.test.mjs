@@ -258,6 +258,9 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
       const heard = [];
       window.channel = new BroadcastChannel('held-d');
       window.channel.onmessage = ({ data }) => heard.push(data);
+      // What other tabs announce on the store's channel, heard here too.
+      window.announced = [];
+      new BroadcastChannel('sessiontree:' + db).onmessage = ({ data }) => data?.gen !== undefined && window.announced.push(data.gen);
       window.tree = await window.sessiontree.init({ dbName: db, workerURL: '/e2e/fixtures/held-start-worker.js?channel=held-d' });
       while (!heard.includes('waiting')) await new Promise((r) => setTimeout(r, 20));
     }, db);
@@ -272,6 +275,11 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
     }, db);
     await other.close();
     const tookIn = await held.evaluate(async () => {
+      // Messages from two threads reach a third in no set order: the
+      // other tab's announcement is let reach the held worker before
+      // "start" does (heard here, then a moment more).
+      while (window.announced.length === 0) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 100));
       window.channel.postMessage('start');
       const context = await window.tree.call({ operation: 'context', sessionId: 's0003' });
       const list = await window.tree.call({ operation: 'sessions' });

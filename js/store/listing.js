@@ -22,6 +22,25 @@ export function requestPromise(req) {
   });
 }
 
+/**
+ * Bring a meta record with `tail: true` up to date with the node records
+ * stored after its nodeCount, in place: appends made under a writer's
+ * held lock write only their node record (see writeChanges), so the
+ * session's node count, cursor, branch and updatedAt are those of its
+ * last stored node, and its last operation an append.
+ * @param {object} meta the record as read (changed in place)
+ * @param {string} last the session's last node record (JSON)
+ * @param {number} count the stored node count
+ */
+export function deriveTail(meta, last, count) {
+  const node = JSON.parse(last);
+  meta.nodeCount = count;
+  meta.cursor = node.id;
+  meta.activeBranch = node.branch;
+  meta.updatedAt = node.timestamp;
+  meta.op = "append";
+}
+
 /** Orders meta records by createdAt, then sessionId: the order sessions are restored in. */
 export function byCreation(a, b) {
   return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0;
@@ -90,6 +109,21 @@ export function sessionsFromMetas(metas) {
   });
 }
 
+/**
+ * Bring each meta with `tail: true` (a tab killed, or closed, before its
+ * meta flush: store/writer.js) up to date, in place, from the node records
+ * stored after its nodeCount, as the worker's own read does
+ * (store/records.js readNodes). Such metas are few: those of the sessions
+ * a tab appended to last.
+ * @param {IDBTransaction} tx over "sessions" and "nodes" @param {object[]} metas
+ * @returns {Promise<void>}
+ */
+async function readTails(tx, metas) {
+  const tails = metas.filter((m) => m.tail === true);
+  const after = await Promise.all(tails.map((m) => requestPromise(tx.objectStore("nodes").getAll(IDBKeyRange.bound([m.sessionId, m.nodeCount], [m.sessionId, Infinity])))));
+  tails.forEach((m, i) => after[i].length > 0 && deriveTail(m, after[i].at(-1), m.nodeCount + after[i].length));
+}
+
 /** Meta records the page decodes in one task (see readBatched). */
 const LIST_BATCH = 1000;
 
@@ -100,9 +134,9 @@ const LIST_BATCH = 1000;
  * for a new version). Resolves to null, having changed nothing, whenever
  * the worker's own start must answer instead: no IndexedDB, no such
  * database (the open's upgrade is aborted, so none is made), a schema
- * other than DB_VERSION (the worker upgrades it), a session whose meta
- * lags its node records (tail: true), or a failed read. Never
- * rejects.
+ * other than DB_VERSION (the worker upgrades it), or a failed read. A
+ * meta that lags its node records (tail: true) is brought up to date from
+ * them (readTails). Never rejects.
  *
  * The worker takes the records read here instead of reading them again
  * (js/worker.js `metas`, store/pager.js takeMetas): two reads of one
@@ -110,8 +144,8 @@ const LIST_BATCH = 1000;
  * in its IndexedDB backend, since it serves them in turn
  * (bench/RESULTS.md). onPart is called with each part read, in key
  * order, as it comes: every record of the store, trash and tombstones
- * too, as stored; then with null once every record was read (also when a
- * tail sends the list to the worker: it reads the node records after it).
+ * too, as stored (a tail's node records the worker reads itself); then
+ * with null once every record was read.
  * @param {string} name
  * @param {((records: object[]|null) => void)|null} [onPart]
  * @returns {Promise<object[]|null>} sessionsFromMetas of the stored sessions not in the trash
@@ -135,11 +169,11 @@ export function readList(name, onPart = null) {
       db.onversionchange = () => db.close();
       try {
         if (db.version !== DB_VERSION) return resolve(null);
-        const { metas } = liveMetas(await readBatched(db.transaction("sessions", "readonly").objectStore("sessions"), LIST_BATCH, onPart));
+        const tx = db.transaction(["sessions", "nodes"], "readonly");
+        const { metas } = liveMetas(await readBatched(tx.objectStore("sessions"), LIST_BATCH, onPart));
         onPart?.(null);
-        // A meta with tail: true (a tab killed before its meta flush) is
-        // brought up to date from node records by the worker (pager.js).
-        resolve(metas.some((m) => m.tail === true) ? null : sessionsFromMetas(metas.filter((m) => !m.deletedAt)));
+        await readTails(tx, metas);
+        resolve(sessionsFromMetas(metas.filter((m) => !m.deletedAt)));
       } catch {
         resolve(null);
       } finally {

@@ -9,9 +9,9 @@ import { STORES } from "./schema.js";
 import { concatUTF8, spliceJSON } from "../request-text.js";
 import { CHUNK_SIZE, SNAPSHOT_VERSION } from "../protocol.js";
 import { eraseSession } from "./erase.js";
-import { byCreation, requestPromise } from "./listing.js";
+import { byCreation, deriveTail, requestPromise } from "./listing.js";
 
-export { byCreation, requestPromise };
+export { byCreation, deriveTail, requestPromise };
 
 /**
  * Node and chunk records read so far in this thread (readNodes,
@@ -199,25 +199,6 @@ export async function readNodes(tx, meta, from) {
   }
   if (out.length > meta.nodeCount - from) deriveTail(meta, out[out.length - 1], out.length + from);
   return out;
-}
-
-/**
- * Bring a meta record with `tail: true` up to date with the node records
- * stored after its nodeCount, in place: appends made under a writer's
- * held lock write only their node record (see writeChanges), so the
- * session's node count, cursor, branch and updatedAt are those of its
- * last stored node, and its last operation an append.
- * @param {object} meta the record as read (changed in place)
- * @param {string} last the session's last node record (JSON)
- * @param {number} count the stored node count
- */
-export function deriveTail(meta, last, count) {
-  const node = JSON.parse(last);
-  meta.nodeCount = count;
-  meta.cursor = node.id;
-  meta.activeBranch = node.branch;
-  meta.updatedAt = node.timestamp;
-  meta.op = "append";
 }
 
 /**
