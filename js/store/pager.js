@@ -38,43 +38,46 @@ export const PAGED_OUT_HEAD = ENVELOPE_FAILED_HEAD + JSON.stringify(PAGED_OUT);
  * @param {IDBDatabase} db
  * @returns {Promise<{gen: number, metas: object[], trashed: {meta: object, snapshot: Uint8Array}[]}>}
  */
-export async function readMetas(db) {
-  const tx = readTransaction(db);
-  try {
-    const { gen, metas } = liveMetas(await requestPromise(tx.objectStore("sessions").getAll()));
-    readCounts.metas++;
-    await Promise.all(metas.filter((m) => m.tail === true).map((m) => readNodes(tx, m, m.nodeCount)));
-    return { gen, metas, trashed: await readTrash(tx, metas) };
-  } catch (err) {
-    throw readFailed(db, err);
-  }
+export function readMetas(db) {
+  return startRead(db, null);
 }
 
 /**
  * What readMetas would read, from the meta records `all` that the page
  * read in its own thread (js/store/listing.js readList) while this one
  * started: the store is read once, not twice at the same time. Only the
- * gen is read again (and the sessions in the trash, whole), in one
- * read-only transaction, and, as readMetas does, the node records after
- * a meta with `tail: true`. Resolves to null, having read nothing else,
+ * gen is read again (and the sessions in the trash, whole, and the node
+ * records after a meta with `tail: true`, as readMetas does), in one
+ * read-only transaction. Resolves to null, having read nothing else,
  * when the stored gen is no longer the one of `all` (another tab wrote
- * since the page read them): then readMetas reads the store itself. The caller listens to other tabs from before this
- * call (js/local.js create), so nothing written after it goes unheard.
- * Rejects, naming the database, when the read fails.
+ * since the page read them): then readMetas reads the store itself. The
+ * caller listens to other tabs from before this call (js/local.js
+ * create), so nothing written after it goes unheard. Rejects, naming the
+ * database, when the read fails.
  * @param {IDBDatabase} db @param {object[]} all every record of the "sessions" store, as stored
  * @returns {Promise<{gen: number, metas: object[], trashed: {meta: object, snapshot: Uint8Array}[]}|null>}
  */
-export async function takeMetas(db, all) {
+export function takeMetas(db, all) {
+  return startRead(db, all);
+}
+
+/**
+ * readMetas (all null) and takeMetas: one read-only transaction.
+ * @param {IDBDatabase} db @param {object[]|null} all
+ */
+async function startRead(db, all) {
   const tx = readTransaction(db);
   try {
-    const { gen, metas } = liveMetas(all);
-    if ((await maxGen(tx.objectStore("sessions"))) !== gen) return null;
+    const { gen, metas } = liveMetas(all ?? (await requestPromise(tx.objectStore("sessions").getAll())));
+    if (all && (await maxGen(tx.objectStore("sessions"))) !== gen) return null;
+    readCounts[all ? "given" : "metas"]++;
     await Promise.all(metas.filter((m) => m.tail === true).map((m) => readNodes(tx, m, m.nodeCount)));
-    const trashed = await readTrash(tx, metas);
-    readCounts.given++;
-    return { gen, metas, trashed };
+    // Sessions in the trash are read whole: core keeps them in its trash, never as stubs.
+    const inTrash = metas.filter((m) => m.deletedAt);
+    const snapshots = await Promise.all(inTrash.map((m) => readSnapshot(tx, m)));
+    return { gen, metas, trashed: inTrash.map((meta, i) => ({ meta, snapshot: snapshots[i] })) };
   } catch (err) {
-    throw readFailed(db, err);
+    throw new Error(`sessiontree: reading IndexedDB database ${JSON.stringify(db.name)} failed, nothing was changed: ${err?.message ?? err}`);
   }
 }
 
@@ -85,22 +88,6 @@ function readTransaction(db) {
   } catch (err) {
     throw new Error(`sessiontree: cannot read IndexedDB database ${JSON.stringify(db.name)}: ${err.message}`);
   }
-}
-
-/** The error of a failed start-up read of db. @param {IDBDatabase} db @param {any} err */
-function readFailed(db, err) {
-  return new Error(`sessiontree: reading IndexedDB database ${JSON.stringify(db.name)} failed, nothing was changed: ${err?.message ?? err}`);
-}
-
-/**
- * Sessions in the trash are read whole: core keeps them in its trash, never as stubs.
- * @param {IDBTransaction} tx @param {object[]} metas
- * @returns {Promise<{meta: object, snapshot: Uint8Array}[]>}
- */
-async function readTrash(tx, metas) {
-  const inTrash = metas.filter((m) => m.deletedAt);
-  const snapshots = await Promise.all(inTrash.map((m) => readSnapshot(tx, m)));
-  return inTrash.map((meta, i) => ({ meta, snapshot: snapshots[i] }));
 }
 
 /**
