@@ -173,17 +173,14 @@ func (ix *Index) Search(q Query, keep Filter, text func(owner uint32, node int32
 	top := best.best()
 	maxPoints := (ix.unitCount(p)*pointsExact)*(proximityMax+1) + proximityMax
 	located := make(map[uint64]location, len(top))
-	for i := range top {
-		c := &top[i]
-		if several {
-			loc := ix.locate(text(c.owner, c.node), p)
-			located[docKey(c.owner, c.node)] = loc
-			c.prox = loc.proximity
-		} else {
-			c.prox = proximityMax
+	if several {
+		top = ix.proximityCut(top, q.Limit, p, text, located)
+	} else {
+		for i := range top {
+			top[i].prox = proximityMax
 		}
+		sort.Slice(top, func(i, j int) bool { return ix.better(top[i], top[j]) })
 	}
-	sort.Slice(top, func(i, j int) bool { return ix.better(top[i], top[j]) })
 	if len(top) > q.Limit {
 		top = top[:q.Limit]
 	}
@@ -203,6 +200,45 @@ func (ix *Index) Search(q Query, keep Filter, text func(owner uint32, node int32
 		})
 	}
 	return res
+}
+
+// proximityCut measures the proximity of the candidates of a several-word
+// query (locate, kept in located) and returns them best first, leaving
+// out those that cannot be among the best limit whatever their proximity.
+// Proximity orders only candidates of equal points, and the last ties
+// after it (newer, owner, node) are known before it: walked in points
+// order then those ties, once limit candidates are known to rank first —
+// those of higher points, then those of the group of equal points at the
+// most proximity — the rest of the group ranks below them all. A query
+// whose words stand side by side in most hits ("session 5000 message 3"
+// among thousands of one-typo matches) measures about limit candidates
+// instead of the whole pool. The answer is the one measuring every
+// candidate gives.
+func (ix *Index) proximityCut(top []candidate, limit int, p parsedQuery, text func(uint32, int32) string, located map[uint64]location) []candidate {
+	for i := range top {
+		top[i].prox = 0
+	}
+	sort.Slice(top, func(i, j int) bool { return ix.better(top[i], top[j]) })
+	kept := 0 // top[:kept] are measured and may be among the best limit
+	for kept < len(top) && kept < limit {
+		above, group, atMax := kept, top[kept].points, 0
+		for kept < len(top) && top[kept].points == group && above+atMax < limit {
+			c := &top[kept]
+			loc := ix.locate(text(c.owner, c.node), p)
+			located[docKey(c.owner, c.node)] = loc
+			c.prox = loc.proximity
+			if c.prox == proximityMax {
+				atMax++
+			}
+			kept++
+		}
+		if above+atMax >= limit {
+			break // the rest rank below limit others
+		}
+	}
+	top = top[:kept]
+	sort.Slice(top, func(i, j int) bool { return ix.better(top[i], top[j]) })
+	return top
 }
 
 // docKey is a map key for node of owner.

@@ -189,3 +189,52 @@ func TestALookupOfFewDocumentsRanksAsTheWalk(t *testing.T) {
 		assert.Less(t, probeCost(indexed.ix, u[len(u)-1], 10), u[len(u)-1].cost, "%q: its last unit is looked up", query)
 	}
 }
+
+// TestProximityCutKeepsTheAnswer: proximityCut measures only the
+// candidates that can be among the best limit, and the hits are the
+// first limit of those a search measuring its whole pool returns (limit
+// 200 = proximityPool), scores and snippets too: texts of a few words in
+// random order (ties in points everywhere, proximity from 0 to the most),
+// queries of two and three words, exact and one typo away, indexed and
+// scanned.
+func TestProximityCutKeepsTheAnswer(t *testing.T) {
+	words := []string{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"}
+	rnd := uint32(7)
+	next := func(n int) int { rnd = rnd*1664525 + 1013904223; return int(rnd>>16) % n }
+	texts := make([]string, 150)
+	for i := range texts {
+		s := words[next(len(words))]
+		for k := next(12); k >= 0; k-- {
+			s += " " + words[next(len(words))]
+		}
+		texts[i] = s
+	}
+	search := func(c *corpus, query string, limit int) []Hit {
+		q := Query{Text: query, Limit: limit}
+		if c.indexed < len(c.texts) {
+			q.Rest = func(yield func(uint32, int32, int64) bool) {
+				for i := c.indexed; i < len(c.texts); i++ {
+					if !yield(1, int32(i), int64(i/3)) {
+						return
+					}
+				}
+			}
+		}
+		return c.ix.Search(q, Filter{}, func(_ uint32, n int32) string { return c.texts[n] }, func(a, b uint32) bool { return a < b }).Hits
+	}
+	measured := 0
+	for _, indexed := range []int{len(texts), 100} {
+		c := newCorpus(texts, indexed)
+		for _, query := range []string{"alpha bravo", "bravo alpha", "delta echo golf", "alhpa bravo", "charlie hotle", "echo"} {
+			all := search(c, query, proximityPool)
+			require.NotEmpty(t, all, query)
+			for _, limit := range []int{1, 3, 10, 40} {
+				got := search(c, query, limit)
+				want := all[:min(limit, len(all))]
+				assert.Equal(t, want, got, "%q limit %d, %d indexed", query, limit, indexed)
+				measured += len(got)
+			}
+		}
+	}
+	assert.Greater(t, measured, 200)
+}
