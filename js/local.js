@@ -134,7 +134,7 @@ async function create(wasmURL, dbName, memoryBudget, pageBudget, onListed = null
   // Every stored session becomes a stub (its summary): its nodes are read
   // when a call first needs them (store/pager.js).
   const live = stored.metas.filter((m) => !m.deletedAt);
-  let env = live.length > 0 ? JSON.parse(handle.pageStub(packStubs(live))) : { ok: true };
+  let env = live.length > 0 ? JSON.parse(handle.pageStub(packStubs(live), true)) : { ok: true };
   for (const { meta, snapshot } of stored.trashed) if (env.ok) env = JSON.parse(handle.callInternal(restoreRequest(meta, snapshot)));
   if (!env.ok) {
     handle.free();
@@ -554,10 +554,10 @@ export class LocalTree extends TreeAPI {
         this._warmTask = setTimeout(() => (this._warmTask = idle(step)), WARM_QUIET_MS - quiet);
         return;
       }
-      let done = false;
+      this._handle.settle(); // the collection create() held (pageStub's hold) runs now, while quiet
       const t0 = performance.now();
-      do done = this._handle.warm(WARM_NODES);
-      while (!done && deadline !== null && !deadline.didTimeout && deadline.timeRemaining() > 8);
+      let done = this._handle.warm(WARM_NODES);
+      while (!done && deadline !== null && !deadline.didTimeout && deadline.timeRemaining() > 8) done = this._handle.warm(WARM_NODES);
       this._warmMs += performance.now() - t0;
       if (!done) this._warmTask = idle(step);
       else keepSearchSoon(this);

@@ -145,6 +145,7 @@ const AFTER_EXIT = {
   operations: () => "[]",
   free: () => null,
   importCancel: () => null,
+  settle: () => null,
 };
 
 /**

@@ -27,6 +27,7 @@ var methods = map[string]method{
 	"call":            (*handle).call,
 	"callInternal":    (*handle).callInternal,
 	"pageStub":        (*handle).pageStub,
+	"settle":          (*handle).settle,
 	"operations":      (*handle).operations,
 	"context":         (*handle).context,
 	"importText":      (*handle).importText,

@@ -21,9 +21,14 @@
 //	callInternal(request: string | Uint8Array) → envelope: string
 //	    core.Store.CallInternal: every operation, the shim's own restore,
 //	    sync.merge and sync.forget too.
-//	pageStub(summaries: Uint8Array) → envelope: string
+//	pageStub(summaries: Uint8Array, hold?: boolean) → envelope: string
 //	    core.Store.PageStubPacked: the stored sessions' summaries, packed
 //	    (js/store/pager.js packStubs), as stubs; {"ok":true,"value":{"stubs":n}}.
+//	    hold: true leaves the collector paused until settle() (see
+//	    holdCollector): the start's first calls do not wait for it.
+//	settle() → null
+//	    ends the pause pageStub's hold left (settleCollector); nothing when
+//	    there is none.
 //	operations() → string
 //	    core.OperationInfosJSON: [{"name","readOnly","keepsCursor","public"}…].
 //	context(request: string | Uint8Array, held?: number[]) → string

@@ -350,6 +350,53 @@ func TestPageStubTakesPackedSummaries(t *testing.T) {
 	assert.Equal(t, `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"pageStub takes the packed summaries as a Uint8Array"}}`, h.Call("pageStub", "x").String())
 }
 
+// gcPercent reads the collector's percentage without changing it.
+func gcPercent() int {
+	p := debug.SetGCPercent(-1)
+	debug.SetGCPercent(p)
+	return p
+}
+
+func TestPageStubHoldsTheCollectorUntilSettle(t *testing.T) {
+	h := storeHandle(t)
+	before := gcPercent()
+	require.Positive(t, before)
+	packed := []byte{1, 0, 0, 0, 2, 0, 0, 0, 0, 1, 0, 0, 0, 'p', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+	u8 := js.Global().Get("Uint8Array").New(len(packed))
+	js.CopyBytesToJS(u8, packed)
+
+	// Without hold, pageStub gives the percentage back (bulk's pause only).
+	assert.Equal(t, `{"ok":true,"value":{"stubs":1}}`, h.Call("pageStub", u8).String())
+	assert.Equal(t, before, gcPercent())
+	assert.Equal(t, int64(memoryLimit), debug.SetMemoryLimit(-1))
+
+	// With hold, the collector stays paused under a lowered limit until settle.
+	packed[13] = 'q'
+	js.CopyBytesToJS(u8, packed)
+	assert.Equal(t, `{"ok":true,"value":{"stubs":2}}`, h.Call("pageStub", u8, true).String())
+	assert.Equal(t, -1, gcPercent())
+	assert.Less(t, debug.SetMemoryLimit(-1), int64(memoryLimit))
+	assert.Contains(t, h.Call("call", `{"operation":"sessions"}`).String(), `"sessionId":"q"`, "calls answer while it is held")
+	assert.True(t, h.Call("settle").IsNull())
+	assert.Equal(t, before, gcPercent())
+	assert.Equal(t, int64(memoryLimit), debug.SetMemoryLimit(-1))
+	h.Call("settle") // nothing held: nothing changes
+	assert.Equal(t, before, gcPercent())
+
+	// An import job that begins while it is held settles it, and gives the
+	// percentage back when it has ended and drained.
+	holdCollector()
+	require.Equal(t, -1, gcPercent())
+	job := importJob{job: -7}
+	importBegan(job, 1<<10)
+	assert.Equal(t, 0, heldGCPercent, "the import took over")
+	assert.Equal(t, -1, gcPercent(), "paused by the import")
+	importEnded(job)
+	importDrained()
+	assert.Equal(t, before, gcPercent())
+	assert.Equal(t, int64(memoryLimit), debug.SetMemoryLimit(-1))
+}
+
 func TestTheHandleHasExactlyTheMethodsOfTheTable(t *testing.T) {
 	h := storeHandle(t)
 	keys := js.Global().Get("Object").Call("keys", h)
@@ -416,6 +463,7 @@ func TestTheRealMethodsTurnPanicsIntoEnvelopes(t *testing.T) {
 		"operations": func(t *testing.T, out js.Value) {
 			assert.True(t, strings.HasPrefix(out.String(), `[{"name":"append",`), out.String())
 		},
+		"settle": func(t *testing.T, out js.Value) { assert.True(t, out.IsNull()) },
 	}
 	h := (&handle{}).object(methods)
 	defer func() { assert.True(t, h.Call("free").IsNull()) }()

@@ -44,6 +44,49 @@ func bulk(size int, f func() string) string {
 	return f()
 }
 
+// holdHeadroom is how far, in bytes, memory in use may grow above what it
+// was when holdCollector paused the collector before the collector runs
+// all the same (the soft memory limit): the start's first calls (a
+// context of 1,000 nodes, a few loads) need a few megabytes.
+const holdHeadroom = 64 << 20
+
+// heldGCPercent is the collector's percentage from before holdCollector
+// paused it, 0 when it is not held.
+var heldGCPercent = 0
+
+// holdCollector pauses the collector after the stored sessions' stubs
+// were taken at start (pageStub with hold), until settleCollector or until
+// memory in use grows holdHeadroom (the soft memory limit). pageStub runs
+// paused (bulk), so the first allocation after it collected the heap it
+// made: at 10,000 stubs 80–110 ms in wasm, on the path of the page's
+// first context (measured in the Worker, bench/RESULTS.md). Held, that
+// collection runs when the shim settles, once the tree is quiet. Not
+// while an import job runs or drains (it has its own limit).
+func holdCollector() {
+	if heldGCPercent != 0 || len(importJobs) > 0 || importDrain {
+		return
+	}
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	prev := debug.SetGCPercent(-1)
+	if prev < 0 {
+		return // paused already: nothing to give back
+	}
+	heldGCPercent = prev
+	debug.SetMemoryLimit(min(memoryLimit, int64(m.Sys-m.HeapReleased)+holdHeadroom))
+}
+
+// settleCollector gives back the percentage and the memory limit
+// holdCollector held; nothing when it holds none.
+func settleCollector() {
+	if heldGCPercent == 0 {
+		return
+	}
+	debug.SetGCPercent(heldGCPercent)
+	heldGCPercent = 0
+	debug.SetMemoryLimit(memoryLimit)
+}
+
 // importHeadroom bounds the Go heap while import jobs run: the soft memory
 // limit is lowered to the memory in use when the first job started (which
 // holds the jobs' data, already copied in) plus importHeadroom times the
@@ -103,6 +146,7 @@ var (
 // importBegan notes that job started on data of size bytes and lowers the
 // memory limit (see importHeadroom).
 func importBegan(j importJob, size int) {
+	settleCollector() // an import sets its own limit
 	if len(importJobs) == 0 {
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)

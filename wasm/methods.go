@@ -49,7 +49,7 @@ func (h *handle) pageStub(args []js.Value) any {
 	if !ok || (len(args) > 0 && args[0].Type() == js.TypeString) {
 		return badArgument("pageStub takes the packed summaries as a Uint8Array")
 	}
-	return bulk(len(data), func() string {
+	out := bulk(len(data), func() string {
 		n, err := h.st.PageStubPacked(data)
 		// A type assertion, not errors.As: that one links reflection
 		// (13 KB of gzipped wasm); PageStubPacked fails with *core.Error only.
@@ -58,6 +58,16 @@ func (h *handle) pageStub(args []js.Value) any {
 		}
 		return `{"ok":true,"value":{"stubs":` + strconv.Itoa(n) + `}}`
 	})
+	if argIs(args, 1, js.TypeBoolean) && args[1].Bool() {
+		holdCollector()
+	}
+	return out
+}
+
+// settle(): settleCollector.
+func (h *handle) settle([]js.Value) any {
+	settleCollector()
+	return nil
 }
 
 // operations(): core.OperationInfosJSON.
