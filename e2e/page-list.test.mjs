@@ -40,6 +40,11 @@ test('a persisted init() answers `sessions` from the page\'s own read before its
       channel.onmessage = ({ data }) => heard.push(data);
       const tree = await window.sessiontree.init({ dbName: db, workerURL: '/e2e/fixtures/late-worker.js?channel=late-a' });
       const early = await tree.call({ operation: 'sessions' });
+      // Each early answer is the caller's own: changing one changes no other.
+      const changed = await tree.call({ operation: 'sessions' });
+      changed.value[0].title = 'changed by its caller';
+      changed.value.length = 1;
+      const again = await tree.call({ operation: 'sessions' });
       const settled = [];
       const track = (name, p) => p.then((env) => (settled.push(name), env));
       const create = track('create', tree.call({ operation: 'create', sessionId: 'made-meanwhile', title: 'made while the worker waited' }));
@@ -53,10 +58,13 @@ test('a persisted init() answers `sessions` from the page\'s own read before its
       const answers = { create: await create, after: await after, append: await append, text: JSON.parse(await text) };
       const core = await tree.call({ operation: 'sessions' });
       const context = await tree.call({ operation: 'context', sessionId: 's0003' });
-      return { early, before, settled, answers, core, context: context.value.messages.map((m) => m.content) };
+      return { early, again, before, settled, answers, core, context: context.value.messages.map((m) => m.content) };
     }, db);
     assert.equal(r.early.ok, true);
     assert.equal(r.early.value.length, 30);
+    assert.deepEqual(r.again, r.early, 'a caller that changes its answer changes no later one');
+    assert.equal(r.again.value.length, 30);
+    assert.equal(r.early.value[0].title, 'title 0');
     assert.deepEqual(r.before.settled, [], 'every call but the first `sessions` waits for the worker');
     assert.equal(r.answers.create.ok, true, JSON.stringify(r.answers.create));
     assert.equal(r.answers.append.ok, true, JSON.stringify(r.answers.append));

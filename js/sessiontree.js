@@ -345,7 +345,7 @@ class Connection {
       const first = await Promise.race([answer.then(() => null, () => null), listed]);
       if (first !== null) {
         const t = new WorkerTree(this, null, OPERATION_INFOS, true, options.dbName, options);
-        t._early = JSON.stringify(first);
+        t._early = first;
         t._hold(answer.then((value) => this._adopt(value, options, t), (err) => this._unstarted(t, err, options)));
         return t;
       }
@@ -368,7 +368,7 @@ class Connection {
       t._id = tree;
       // The worker's list, read after the page's, answers instead; none
       // when its tree has started already.
-      t._early = sessions ? JSON.stringify(sessions) : null;
+      t._early = sessions ?? null;
       if (known) return t; // the same database's tree, reached through two objects
     } else if (known) {
       return known;
@@ -376,7 +376,7 @@ class Connection {
       t = new WorkerTree(this, tree, infos, persistent, options.persist ? options.dbName : null, options);
       // Answered before the wasm started: the list answers `sessions`
       // here until the worker says the tree is ready (WorkerTree._early).
-      if (sessions) t._early = JSON.stringify(sessions);
+      if (sessions) t._early = sessions;
     }
     this.trees.set(tree, t);
     return t;
