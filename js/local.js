@@ -202,6 +202,7 @@ export class LocalTree extends TreeAPI {
     this._closed = false;
     Object.assign(this, { _keepTimer: null, _keptTried: false, _keptTaking: null, _keptSaves: 0, _keptRefused: 0, _keptRead: null }); // the kept search index (local-paging.js)
     this._warmSearch();
+    setTimeout(() => this._closed || this._handle.settle(), 2000); // the collection create() held runs within 2 s, quiet or not
   }
 
   /**

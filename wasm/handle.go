@@ -97,7 +97,11 @@ func (h *handle) free([]js.Value) any {
 // (a native test checks it).
 func guardedFunc(name string, f func(args []js.Value) any) js.Func {
 	return js.FuncOf(func(_ js.Value, args []js.Value) any {
-		return guard(name, func() any { return f(args) })
+		out := guard(name, func() any { return f(args) })
+		if heldGCPercent != 0 {
+			settleIfGrown()
+		}
+		return out
 	})
 }
 

@@ -350,6 +350,9 @@ func TestPageStubTakesPackedSummaries(t *testing.T) {
 	assert.Equal(t, `{"ok":false,"error":{"code":"INVALID_ARGUMENT","message":"pageStub takes the packed summaries as a Uint8Array"}}`, h.Call("pageStub", "x").String())
 }
 
+// grown keeps a large allocation alive (TestPageStubHoldsTheCollectorUntilSettle).
+var grown []byte
+
 // gcPercent reads the collector's percentage without changing it.
 func gcPercent() int {
 	p := debug.SetGCPercent(-1)
@@ -382,6 +385,17 @@ func TestPageStubHoldsTheCollectorUntilSettle(t *testing.T) {
 	assert.Equal(t, int64(memoryLimit), debug.SetMemoryLimit(-1))
 	h.Call("settle") // nothing held: nothing changes
 	assert.Equal(t, before, gcPercent())
+
+	// A call after which the heap has grown holdHeadroom ends the hold.
+	assert.Equal(t, `{"ok":true,"value":{"stubs":2}}`, h.Call("pageStub", u8, true).String())
+	require.Equal(t, -1, gcPercent())
+	h.Call("memory")
+	assert.Equal(t, -1, gcPercent(), "a call that grew the heap little keeps it")
+	grown = make([]byte, holdHeadroom+1<<20)
+	h.Call("memory")
+	assert.Equal(t, before, gcPercent(), "held no more")
+	assert.Equal(t, int64(memoryLimit), debug.SetMemoryLimit(-1))
+	grown = nil
 
 	// An import job that begins while it is held settles it, and gives the
 	// percentage back when it has ended and drained.

@@ -44,19 +44,43 @@ func bulk(size int, f func() string) string {
 	return f()
 }
 
-// holdHeadroom is how far, in bytes, memory in use may grow above what it
-// was when holdCollector paused the collector before the collector runs
-// all the same (the soft memory limit): the start's first calls (a
-// context of 1,000 nodes, a few loads) need a few megabytes.
+// holdHeadroom is how far, in bytes, the heap may grow while
+// holdCollector holds the collector: after a handle call that left it
+// grown more, the hold ends (settleIfGrown); within one call the soft
+// memory limit, 4× as far above memory in use, makes the collector run
+// all the same. The start's first calls (a context of 1,000 nodes, a few
+// loads) need a few megabytes; a first search of a store never indexed
+// reads batches of 50,000 nodes.
 const holdHeadroom = 64 << 20
 
-// heldGCPercent is the collector's percentage from before holdCollector
-// paused it, 0 when it is not held.
-var heldGCPercent = 0
+var (
+	heldGCPercent = 0    // the collector's percentage from before holdCollector paused it, 0 when it is not held
+	heldHeap      uint64 // the heap's object bytes then (heapObjects)
+)
+
+// heapObjects is the bytes of the heap's objects, live or not yet
+// collected.
+func heapObjects() uint64 {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return sample[0].Value.Uint64()
+}
+
+// settleIfGrown ends the hold once the heap grew holdHeadroom beyond
+// where it was when the hold began (guardedFunc asks after each call
+// while one is held).
+func settleIfGrown() {
+	if heldGCPercent != 0 && heapObjects() > heldHeap+holdHeadroom {
+		settleCollector()
+	}
+}
 
 // holdCollector pauses the collector after the stored sessions' stubs
 // were taken at start (pageStub with hold), until settleCollector or until
-// memory in use grows holdHeadroom (the soft memory limit). pageStub runs
+// the heap grows holdHeadroom (settleIfGrown). pageStub runs
 // paused (bulk), so the first allocation after it collected the heap it
 // made: at 10,000 stubs 80–110 ms in wasm, on the path of the page's
 // first context (measured in the Worker, bench/RESULTS.md). Held, that
@@ -72,8 +96,8 @@ func holdCollector() {
 	if prev < 0 {
 		return // paused already: nothing to give back
 	}
-	heldGCPercent = prev
-	debug.SetMemoryLimit(min(memoryLimit, int64(m.Sys-m.HeapReleased)+holdHeadroom))
+	heldGCPercent, heldHeap = prev, heapObjects()
+	debug.SetMemoryLimit(min(memoryLimit, int64(m.Sys-m.HeapReleased)+4*holdHeadroom))
 }
 
 // settleCollector gives back the percentage and the memory limit
