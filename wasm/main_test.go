@@ -386,6 +386,12 @@ func TestPageStubHoldsTheCollectorUntilSettle(t *testing.T) {
 	h.Call("settle") // nothing held: nothing changes
 	assert.Equal(t, before, gcPercent())
 
+	// A refused pageStub holds nothing.
+	cut := js.Global().Get("Uint8Array").New(len(packed) - 1)
+	js.CopyBytesToJS(cut, packed[:len(packed)-1])
+	assert.Contains(t, h.Call("pageStub", cut, true).String(), `"code":"INVALID_ARGUMENT"`)
+	assert.Equal(t, before, gcPercent())
+
 	// A call after which the heap has grown holdHeadroom ends the hold.
 	assert.Equal(t, `{"ok":true,"value":{"stubs":2}}`, h.Call("pageStub", u8, true).String())
 	require.Equal(t, -1, gcPercent())

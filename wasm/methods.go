@@ -49,6 +49,7 @@ func (h *handle) pageStub(args []js.Value) any {
 	if !ok || (len(args) > 0 && args[0].Type() == js.TypeString) {
 		return badArgument("pageStub takes the packed summaries as a Uint8Array")
 	}
+	taken := false
 	out := bulk(len(data), func() string {
 		n, err := h.st.PageStubPacked(data)
 		// A type assertion, not errors.As: that one links reflection
@@ -56,9 +57,10 @@ func (h *handle) pageStub(args []js.Value) any {
 		if e, ok := err.(*core.Error); ok && e != nil {
 			return string(core.ErrorEnvelope(e))
 		}
+		taken = true
 		return `{"ok":true,"value":{"stubs":` + strconv.Itoa(n) + `}}`
 	})
-	if argIs(args, 1, js.TypeBoolean) && args[1].Bool() {
+	if taken && argIs(args, 1, js.TypeBoolean) && args[1].Bool() {
 		holdCollector()
 	}
 	return out
