@@ -73,7 +73,7 @@ function isSessionsRequest(request) {
  * @param {object[]} summaries
  * @returns {object[]}
  */
-export function copySummaries(summaries) {
+function copySummaries(summaries) {
   return summaries.map((s) => ({ ...s }));
 }
 

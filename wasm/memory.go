@@ -54,26 +54,19 @@ func bulk(size int, f func() string) string {
 const holdHeadroom = 64 << 20
 
 var (
-	heldGCPercent = 0    // the collector's percentage from before holdCollector paused it, 0 when it is not held
-	heldHeap      uint64 // the heap's object bytes then (heapObjects)
+	heldGCPercent = 0   // the collector's percentage from before holdCollector paused it, 0 when it is not held
+	heldHeap      int64 // the heap's object bytes then, live or not yet collected (heapObjects)
 )
 
 // heapObjects is the bytes of the heap's objects, live or not yet
 // collected.
-func heapObjects() uint64 {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	metrics.Read(sample)
-	if sample[0].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return sample[0].Value.Uint64()
-}
+func heapObjects() int64 { return heapMetric("/memory/classes/heap/objects:bytes") }
 
 // settleIfGrown ends the hold once the heap grew holdHeadroom beyond
 // where it was when the hold began (guardedFunc asks after each call
 // while one is held).
 func settleIfGrown() {
-	if heldGCPercent != 0 && heapObjects() > heldHeap+holdHeadroom {
+	if heapObjects() > heldHeap+holdHeadroom {
 		settleCollector()
 	}
 }
@@ -141,8 +134,12 @@ const importHeadroomMin = 32 << 20
 const importSlack = 0.5
 
 // liveHeap is the heap the last collection found live, in bytes.
-func liveHeap() int64 {
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+func liveHeap() int64 { return heapMetric("/gc/heap/live:bytes") }
+
+// heapMetric reads one runtime/metrics value in bytes (0 when the
+// runtime does not have it).
+func heapMetric(name string) int64 {
+	sample := []metrics.Sample{{Name: name}}
 	metrics.Read(sample)
 	if sample[0].Value.Kind() != metrics.KindUint64 {
 		return 0
