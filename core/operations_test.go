@@ -250,4 +250,7 @@ func TestOperationInfosJSONIsTheArrayOfOperationInfos(t *testing.T) {
 	require.NoError(t, json.Unmarshal(OperationInfosJSON(), &got))
 	assert.Equal(t, OperationInfos(), got)
 	assert.True(t, strings.HasPrefix(string(OperationInfosJSON()), `[{"name":"append","readOnly":false,"keepsCursor":false,"public":true},`), "%s", OperationInfosJSON())
+	want, err := json.Marshal(OperationInfos())
+	require.NoError(t, err)
+	assert.Equal(t, string(want), string(OperationInfosJSON()), "the bytes encoding/json makes of OperationInfos")
 }
