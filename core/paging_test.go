@@ -97,6 +97,29 @@ func TestPageStubAddsAndUpdatesStubsOnly(t *testing.T) {
 	assert.Equal(t, 0, st.s.Stubs, "a stub can be forgotten")
 }
 
+// TestPageStubMakesEachNewStubOnce: a list that names a new session twice
+// makes one stub of it (the last entry's summary), beside the sessions the
+// store already holds, and every stub answers as its own session.
+func TestPageStubMakesEachNewStubOnce(t *testing.T) {
+	st := opsStore(t)
+	got := ok[map[string]int](t, st, obj{"operation": "page.stub", "sessions": []obj{
+		{"sessionId": "p", "title": "first", "nodeCount": 1},
+		{"sessionId": "q", "title": "q", "nodeCount": 2},
+		{"sessionId": "p", "title": "second", "nodeCount": 3},
+	}})
+	assert.Equal(t, 2, got["stubs"])
+	var list []SessionSummary
+	require.NoError(t, json.Unmarshal(ok[RawMessage](t, st, `{"operation":"sessions"}`), &list))
+	require.Len(t, list, 3)
+	assert.Equal(t, []string{"s", "p", "q"}, []string{list[0].SessionID, list[1].SessionID, list[2].SessionID})
+	assert.Equal(t, "second", list[1].Title)
+	assert.Equal(t, 3, list[1].NodeCount)
+	assert.Equal(t, "q", list[2].Title)
+	assert.Equal(t, 2, list[2].NodeCount)
+	fails(t, st, `{"operation":"context","sessionId":"q"}`, PagedOut)
+	assert.Equal(t, []string{"q"}, ok[[]string](t, st, `{"operation":"page.faults"}`))
+}
+
 func TestPageOutRefusesASessionWithChangesNotDrained(t *testing.T) {
 	st := opsStore(t)
 	ok[obj](t, st, `{"operation":"append","sessionId":"s","message":{"role":"user","content":"x"}}`)

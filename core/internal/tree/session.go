@@ -105,6 +105,34 @@ func NewStub(id string, page *PageStub) *Session {
 	return &Session{id: id, Cursor: -1, Preferred: -1, Paged: page}
 }
 
+// Stubs makes stubs as NewStub does, n sessions and their pages in one
+// allocation each instead of two allocations a stub: the start stubs every
+// stored session at once (10,000: a fifth less time natively, and far
+// less in wasm not yet optimised). A slab stays in memory while any of its
+// stubs does; a stub replaced when its session is loaded leaves its slot
+// unused (~0.5 KB).
+type Stubs struct {
+	sessions []Session
+	pages    []PageStub
+}
+
+// NewStubs returns a maker with room for n stubs; past them, New
+// allocates one at a time.
+func NewStubs(n int) *Stubs {
+	return &Stubs{sessions: make([]Session, n), pages: make([]PageStub, n)}
+}
+
+// New returns a stub (see NewStub) with id and an empty page.
+func (m *Stubs) New(id string) *Session {
+	if len(m.sessions) == 0 {
+		return NewStub(id, &PageStub{})
+	}
+	s, page := &m.sessions[0], &m.pages[0]
+	m.sessions, m.pages = m.sessions[1:], m.pages[1:]
+	*s = Session{id: id, Cursor: -1, Preferred: -1, Paged: page}
+	return s
+}
+
 // SetID gives s the id. Only a session no store holds yet may be renamed
 // (an import choosing a free id for a conversation).
 func (s *Session) SetID(id string) { s.id = id }

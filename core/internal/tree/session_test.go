@@ -132,3 +132,24 @@ func TestLookupOfAMissingNodeIsNodeNotFound(t *testing.T) {
 	assert.True(t, errors.Is(err, ErrNodeNotFound))
 	assert.Equal(t, `node "nope" is not in session "s"`, err.Message)
 }
+
+// TestStubsMakesStubsAsNewStubDoes: each stub of a slab is what NewStub
+// makes, its own session and page (writing one changes no other), and past
+// the slab's room New still makes them.
+func TestStubsMakesStubsAsNewStubDoes(t *testing.T) {
+	m := NewStubs(2)
+	var made []*Session
+	for _, id := range []string{"a", "b", "c"} {
+		made = append(made, m.New(id))
+	}
+	for i, s := range made {
+		want := NewStub(s.ID(), &PageStub{})
+		assert.Equal(t, want, s, "stub %d", i)
+	}
+	assert.Equal(t, []string{"a", "b", "c"}, []string{made[0].ID(), made[1].ID(), made[2].ID()})
+	made[0].Title, made[0].Paged.NodeCount = "changed", 7
+	assert.Equal(t, "", made[1].Title)
+	assert.Equal(t, 0, made[1].Paged.NodeCount)
+	assert.NotSame(t, made[0].Paged, made[1].Paged)
+	assert.Equal(t, 0, len(m.sessions), "the slab is used up; c was made alone")
+}
