@@ -220,14 +220,20 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
       const tree = await window.sessiontree.init({ dbName: db, workerURL: '/e2e/fixtures/held-start-worker.js?channel=held-a' });
       window.tree = tree;
       const list = await tree.call({ operation: 'sessions' });
+      // The worker's init has answered (the tree has its id) with `same`:
+      // it took the records this page read, so this page's list still
+      // answers `sessions` while the wasm is held.
+      while (tree._id === null) await new Promise((r) => setTimeout(r, 20));
+      const again = await Promise.race([tree.call({ operation: 'sessions' }), new Promise((r) => setTimeout(() => r('waited for the wasm'), 3000))]);
       // A call that needs the wasm waits for it: once the runtime is held
       // at its start (it said so), the call has still not answered.
       let answered = false;
       window.context = tree.call({ operation: 'context', sessionId: 's0002' }).then((env) => ((answered = true), env));
       while (!heard.includes('waiting')) await new Promise((r) => setTimeout(r, 20));
       await new Promise((r) => setTimeout(r, 50));
-      return { list, answered, heard: [...heard] };
+      return { list, again, answered, heard: [...heard] };
     }, db);
+    assert.deepEqual(early.again, early.list, 'after the worker answered init, the page\'s list answers');
     assert.equal(early.list.ok, true, JSON.stringify(early.list.error));
     assert.equal(early.list.value.length, 39, 'the trashed session is not listed');
     assert.equal(early.answered, false, 'context waits for the wasm');

@@ -69,9 +69,9 @@ export const shared = new Map();
  *   wasmURL (required; init() in js/sessiontree.js passes its default, the
  *   package's sessiontree.wasm) is resolved against the thread's location.
  *   memoryBudget: see init() in js/sessiontree.js (bytes; default 2 GiB)
- * @param {((metas: object[]) => void)|null} [onListed] for a persisted tree this call
+ * @param {((metas: object[], taken: boolean) => void)|null} [onListed] for a persisted tree this call
  *   creates: called with the stored metas (no trash, in core's order) once IndexedDB is read
- *   and the wasm's server answered, before the runtime starts (js/worker.js answers early)
+ *   and the wasm's server answered, before the tree is made (js/worker.js answers early); taken: they are the records given
  * @param {Promise<object[]|null>|null} [given] for a persisted tree this call creates: the records of
  *   the "sessions" store as the page read them (see openStore), or null to read them here
  * @returns {Promise<LocalTree>}
@@ -113,17 +113,17 @@ async function create(wasmURL, dbName, memoryBudget, pageBudget, onListed = null
       given,
       onClose: (reason, message) => (tree ? tree._storageClosed(reason, message) : early.push([reason, message])),
     });
-  // With onListed, Go starts (holding this thread) a task after the list is answered.
+  // With onListed the stubs wait a task for the list's answer; Go too, unless the page read it (given).
   let runtime, db, stored, listed = null;
   const posted = onListed ? new Promise((resolve) => (listed = () => setTimeout(resolve, 0))) : undefined;
-  const loading = loadRuntime(wasmURL, posted);
+  const loading = loadRuntime(wasmURL, given ? undefined : posted);
   const started = loading.then((runtime) => (mark("sessiontree:runtime"), runtime));
   const read = storage.then((s) => (mark("sessiontree:read"), s));
   if (onListed) {
-    Promise.all([read, loading.fetched]).then(([s]) => onListed(s.stored.metas.filter((m) => !m.deletedAt)), () => {}).finally(listed);
+    Promise.all([read, loading.fetched]).then(([s]) => onListed(s.stored.metas.filter((m) => !m.deletedAt), s.taken === true), () => {}).finally(listed);
   }
   try {
-    [runtime, { db, stored }] = await Promise.all([started, read]);
+    [runtime, { db, stored }] = await Promise.all([started, read, posted]);
   } catch (err) {
     storage.then(({ db }) => db?.close(), () => {}); // the runtime failed: let go of the database too
     listening?.channel?.close();

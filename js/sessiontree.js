@@ -357,18 +357,20 @@ class Connection {
    * The tree of the worker's init answer: t (a tree answered from the
    * page's list) given its id, else a new tree; the one already known when
    * an init of the same database answered before.
-   * @param {{tree: number, infos: object[], persistent: boolean, marks: [string, number][], sessions?: object[]}} answer
+   * @param {{tree: number, infos: object[], persistent: boolean, marks: [string, number][], sessions?: object[], same?: boolean}} answer
+   *   same: the worker's list is the one this page read (it took those records)
    * @param {object} options @param {WorkerTree} [t]
    * @returns {WorkerTree}
    */
-  _adopt({ tree, infos, persistent, marks, sessions }, options, t = undefined) {
+  _adopt({ tree, infos, persistent, marks, sessions, same }, options, t = undefined) {
     setMarks(marks);
     const known = this.trees.get(tree);
     if (t) {
       t._id = tree;
-      // The worker's list, read after the page's, answers instead; none
-      // when its tree has started already.
-      t._early = sessions ?? null;
+      // The worker's list, read after the page's, answers instead (or the
+      // page's own, when the worker took its records); none when its tree
+      // has started already.
+      if (same !== true) t._early = sessions ?? null;
       if (known) return t; // the same database's tree, reached through two objects
     } else if (known) {
       return known;

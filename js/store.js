@@ -31,13 +31,15 @@ export { PAGED_OUT_HEAD, Pager, packStubs, readMetas, stubRequest } from "./stor
  *   onClose: called when the open connection is closed later (see openDatabase); given: every
  *   record of the "sessions" store as the page read it meanwhile (js/worker.js init), taken
  *   instead of a read of its own when the stored gen still matches (takeMetas); null: read here
- * @returns {Promise<{db: IDBDatabase, stored: {gen: number, metas: object[]}}>}
+ * @returns {Promise<{db: IDBDatabase, stored: {gen: number, metas: object[]}, taken: boolean}>}
+ *   taken: stored is made of the records given (they were not read again)
  */
 export async function openStore(name, { onClose, given = null } = {}) {
   const db = await openDatabase(name, { onClose });
   try {
     const records = await given;
-    return { db, stored: (records && (await takeMetas(db, records))) ?? (await readMetas(db)) };
+    const took = records && (await takeMetas(db, records));
+    return { db, stored: took ?? (await readMetas(db)), taken: !!took };
   } catch (err) {
     db.close();
     throw err;

@@ -4,10 +4,11 @@
 // talks to it with the messages below; nothing else should.
 //
 // Page → worker: {id, op, tree?, args}
-//   init            args [options, given?] → {tree, infos, persistent, marks, sessions?}
+//   init            args [options, given?] → {tree, infos, persistent, marks, sessions?, same?}
 //                                           (marks: [name, ms since the epoch] of init's User Timing marks);
 //                                           a persisted tree answers once IndexedDB is read, before
-//                                           its wasm starts, with `sessions` (methods.init);
+//                                           its wasm starts, with `sessions` (methods.init), or
+//                                           same: true when that list is the one the page read;
 //                                           given {list: n}: the page reads the meta records and
 //                                           sends them as `metas` messages with list n
 //   metas           args [n, records|null, end?] records: the next meta records the page read for
@@ -85,21 +86,27 @@ const INIT_MARKS = ["sessiontree:runtime", "sessiontree:read", "sessiontree:rest
 
 /**
  * The meta records pages are reading for an init (its `given`), by list
- * number: {records, done (resolves to records once all came, or to null)}.
+ * number: {done (givenRecords' Promise, its records so far), settle (resolves it)}.
  * An entry leaves with its last message.
  */
 const givenLists = new Map();
 
 /**
  * The records list n brings, as a Promise that resolves once the page sent
- * them all (to null when it could not read them: the store reads its own).
- * @param {{list: number}|null|undefined} given @returns {Promise<object[]|null>|null}
+ * them all (to null when it could not read them: the store reads its own),
+ * with `records`, those come so far (the array it resolves to), and
+ * `onPart`, called after each part came when set (js/store/start-stubs.js
+ * stubs them as they come).
+ * @param {{list: number}|null|undefined} given
+ * @returns {Promise<object[]|null> & {records: object[], onPart: (() => void)|null} | null}
  */
 function givenRecords(given) {
   if (!(given && Number.isInteger(given.list)) || givenLists.has(given.list)) return null; // a list already awaited is not taken twice
   let settle;
   const done = new Promise((resolve) => (settle = resolve));
-  givenLists.set(given.list, { records: [], settle });
+  done.records = [];
+  done.onPart = null;
+  givenLists.set(given.list, { done, settle });
   return done;
 }
 
@@ -169,7 +176,7 @@ const methods = {
    */
   async init(_, options, given) {
     let listed;
-    const metas = new Promise((resolve) => (listed = resolve));
+    const metas = new Promise((resolve) => (listed = (m, taken) => resolve({ metas: m, taken })));
     const ready = initLocal(options, listed, givenRecords(given));
     let id = ids.get(ready);
     if (id === undefined) {
@@ -190,9 +197,12 @@ const methods = {
     const entry = early.get(id);
     if (entry) {
       // Whichever comes first: the list (answer now) or the whole start.
-      const first = await Promise.race([entry.listed.then((m) => ({ metas: m })), ready.then(() => ({}))]);
+      const first = await Promise.race([entry.listed, ready.then(() => ({}))]);
       if (first.metas && early.has(id)) {
-        return { tree: id, infos: OPERATION_INFOS, persistent: true, marks: initMarks(), sessions: sessionsFromMetas(first.metas) };
+        // Made of the records the page read (taken), the list is the one the
+        // page answers with: `same` instead (10,000 sessions: ~50-80 ms less here).
+        const list = first.taken ? { same: true } : { sessions: sessionsFromMetas(first.metas) };
+        return { tree: id, infos: OPERATION_INFOS, persistent: true, marks: initMarks(), ...list };
       }
     }
     const tree = await ready;
@@ -202,10 +212,12 @@ const methods = {
   metas(_, n, records, end) {
     const entry = givenLists.get(n);
     if (!entry) return false; // an init of a database already open here, or a worker started again
-    if (records) for (const r of records) entry.records.push(r);
-    else {
+    if (records) {
+      for (const r of records) entry.done.records.push(r);
+      entry.done.onPart?.();
+    } else {
       givenLists.delete(n);
-      entry.settle(end === true ? entry.records : null);
+      entry.settle(end === true ? entry.done.records : null);
     }
     return true;
   },
