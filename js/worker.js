@@ -86,27 +86,21 @@ const INIT_MARKS = ["sessiontree:runtime", "sessiontree:read", "sessiontree:rest
 
 /**
  * The meta records pages are reading for an init (its `given`), by list
- * number: {done (givenRecords' Promise, its records so far), settle (resolves it)}.
+ * number: {records, done (resolves to records once all came, or to null)}.
  * An entry leaves with its last message.
  */
 const givenLists = new Map();
 
 /**
  * The records list n brings, as a Promise that resolves once the page sent
- * them all (to null when it could not read them: the store reads its own),
- * with `records`, those come so far (the array it resolves to), and
- * `onPart`, called after each part came when set (js/store/start-stubs.js
- * stubs them as they come).
- * @param {{list: number}|null|undefined} given
- * @returns {Promise<object[]|null> & {records: object[], onPart: (() => void)|null} | null}
+ * them all (to null when it could not read them: the store reads its own).
+ * @param {{list: number}|null|undefined} given @returns {Promise<object[]|null>|null}
  */
 function givenRecords(given) {
   if (!(given && Number.isInteger(given.list)) || givenLists.has(given.list)) return null; // a list already awaited is not taken twice
   let settle;
   const done = new Promise((resolve) => (settle = resolve));
-  done.records = [];
-  done.onPart = null;
-  givenLists.set(given.list, { done, settle });
+  givenLists.set(given.list, { records: [], settle });
   return done;
 }
 
@@ -212,12 +206,10 @@ const methods = {
   metas(_, n, records, end) {
     const entry = givenLists.get(n);
     if (!entry) return false; // an init of a database already open here, or a worker started again
-    if (records) {
-      for (const r of records) entry.done.records.push(r);
-      entry.done.onPart?.();
-    } else {
+    if (records) for (const r of records) entry.records.push(r);
+    else {
       givenLists.delete(n);
-      entry.settle(end === true ? entry.done.records : null);
+      entry.settle(end === true ? entry.records : null);
     }
     return true;
   },
