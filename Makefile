@@ -215,6 +215,7 @@ bench: build deps
 	$(NODE) bench/run.mjs
 	$(NODE) bench/run.mjs --prose
 	$(NODE) bench/paging.mjs
+	$(NODE) bench/first-load.mjs
 	$(NODE) bench/perf.mjs
 	$(NODE) bench/appends.mjs
 	$(NODE) bench/turn.mjs

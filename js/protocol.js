@@ -141,4 +141,4 @@ export const ENVELOPE_COLUMNS_HEAD = "{\"ok\":true,\"columns\":";
  * The methods of the wasm store handle (newStore()), sorted: wasm/handle.go's table.
  * @type {readonly string[]}
  */
-export const HANDLE_METHODS = Object.freeze(["call", "callInternal", "context", "drain", "drainBytes", "free", "importAppend", "importBuffer", "importCancel", "importFiles", "importFinish", "importStart", "importStep", "importText", "memory", "operations", "pageStub", "searchLoad", "searchSave", "setMemoryBudget", "settle", "warm"]);
+export const HANDLE_METHODS = Object.freeze(["call", "callInternal", "context", "drain", "drainBytes", "free", "importAppend", "importBuffer", "importCancel", "importFiles", "importFinish", "importStart", "importStep", "importText", "memory", "operations", "pageStub", "searchLoad", "searchSave", "setMemoryBudget", "settle", "warm", "warmLoad"]);

@@ -41,6 +41,7 @@ var methods = map[string]method{
 	"setMemoryBudget": (*handle).setMemoryBudget,
 	"memory":          (*handle).memory,
 	"warm":            (*handle).warm,
+	"warmLoad":        (*handle).warmLoad,
 	"searchSave":      (*handle).searchSave,
 	"searchLoad":      (*handle).searchLoad,
 	"drain":           (*handle).drain,

@@ -55,6 +55,10 @@
 //	    by manifest [{"path","size"},…]; the value is the files' report.
 //	warm(budget: number) → done: boolean
 //	    core.Store.WarmSearch: indexes up to budget nodes (default 1000).
+//	warmLoad() → ran: boolean
+//	    runs a stub's first context once on a scratch store, so that V8
+//	    compiles its code (lazily, at a first call) while the shim waits for
+//	    IndexedDB (see warm.go); false when it ran before.
 //	searchSave() → bytes: Uint8Array | null
 //	    core.Store.SearchIndexBytes: the search index to keep, null when
 //	    there is none or it is not complete.

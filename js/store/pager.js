@@ -227,6 +227,8 @@ export class Pager {
     /** The cursor and branch this tab had in a session it moved the cursor of, when it was paged out. */
     this.own = new Map();
     this.evicting = null;
+    /** Whether the wasm compiled the code of a load ahead (handle.warmLoad, at the first). */
+    this.warmed = false;
     /** Bytes drained for sessions not weighed yet (the Writer's onSizes), taken by touch. */
     this.sizes = new Map();
     writer.onSizes = (sizes) => this._sized(sizes);
@@ -341,7 +343,10 @@ export class Pager {
     if (ids.length === 0) return;
     const t0 = performance.now();
     const tx = this.db.transaction(STORES, "readonly");
-    const metas = await Promise.all(ids.map((id) => requestPromise(tx.objectStore("sessions").get(id))));
+    const reading = Promise.all(ids.map((id) => requestPromise(tx.objectStore("sessions").get(id))));
+    if (!this.warmed) this.handle.warmLoad?.(); // compiles the code of what follows, while IndexedDB reads (wasm/warm.go)
+    this.warmed = true;
+    const metas = await reading;
     const snapshots = await Promise.all(metas.map((m) => (m ? readSnapshot(tx, m) : null)));
     this.stats.loads++;
     const t1 = performance.now();
