@@ -484,6 +484,8 @@ func TestTheRealMethodsTurnPanicsIntoEnvelopes(t *testing.T) {
 			assert.True(t, strings.HasPrefix(out.String(), `[{"name":"append",`), out.String())
 		},
 		"settle": func(t *testing.T, out js.Value) { assert.True(t, out.IsNull()) },
+		// Its scratch store is its own: true when it ran, false after.
+		"warmLoad": func(t *testing.T, out js.Value) { assert.Equal(t, js.TypeBoolean, out.Type()) },
 	}
 	h := (&handle{}).object(methods)
 	defer func() { assert.True(t, h.Call("free").IsNull()) }()
