@@ -3,7 +3,6 @@
 package main
 
 import (
-	"strconv"
 	"syscall/js"
 
 	"github.com/sessiontree/sessiontree/core"
@@ -58,8 +57,7 @@ func warmLoadOn(st *core.Store) []string {
 		return string(out)
 	}
 	var answers []string
-	n, err := st.PageStubPacked(packedStub("warm", 4))
-	answers = append(answers, `{"stubs":`+strconv.Itoa(n)+`,"error":`+strconv.Quote(errorText(err))+`}`)
+	answers = append(answers, string(st.CallInternal([]byte(`{"operation":"page.stub","sessions":[{"sessionId":"warm","nodeCount":4}]}`))))
 	answers = append(answers, columns())
 	answers = append(answers, string(st.CallInternal([]byte(`{"operation":"page.faults"}`))))
 	answers = append(answers, string(st.CallInternal([]byte(`{"operation":"restore","title":"warm","createdAt":"2026-01-01T00:00:00.000Z","updatedAt":"2026-01-01T00:00:03.000Z","snapshot":`+warmSnapshot+`}`))))
@@ -67,25 +65,4 @@ func warmLoadOn(st *core.Store) []string {
 	answers = append(answers, string(wire.CallParsed(st, []byte(`{"operation":"session","sessionId":"warm"}`))))
 	st.DrainChanges(true)
 	return answers
-}
-
-// errorText is err's message, "" for none.
-func errorText(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// packedStub is one stub summary in PageStubPacked's form: id, no title,
-// no times, nodes nodes.
-func packedStub(id string, nodes uint32) []byte {
-	b := []byte{1, 0, 0, 0}
-	b = append(b, byte(nodes), byte(nodes>>8), byte(nodes>>16), byte(nodes>>24), 0)
-	for _, s := range []string{id, "", "", "", ""} { // sessionId, createdAt, updatedAt, tool, project
-		n := len(s)
-		b = append(b, byte(n), byte(n>>8), byte(n>>16), byte(n>>24))
-		b = append(b, s...)
-	}
-	return b
 }

@@ -18,7 +18,7 @@ import (
 func TestWarmLoadRunsAStubsFirstContext(t *testing.T) {
 	answers := warmLoadOn(core.New(core.Options{}))
 	require.Len(t, answers, 6)
-	assert.Equal(t, `{"stubs":1,"error":""}`, answers[0])
+	assert.Equal(t, `{"ok":true,"value":{"stubs":1}}`, answers[0])
 	assert.Contains(t, answers[1], `"code":"PAGED_OUT"`)
 	assert.Equal(t, `{"ok":true,"value":["warm"]}`, answers[2])
 	assert.True(t, strings.HasPrefix(answers[3], `{"ok":true,`), answers[3])

@@ -144,14 +144,10 @@ func (st *Store) PageStubOf(list []StubEntry) (int, *tree.Error) {
 			return 0, tree.Invalidf("page.stub: session %d has no sessionId or a negative nodeCount", i)
 		}
 	}
-	fresh := 0
-	for i := range list {
-		if st.ByID[list[i].SessionID] == nil {
-			fresh++
-		}
-	}
-	st.reserve(fresh)
-	stubs := tree.NewStubs(fresh)
+	// Room for every entry: at start all are new; the few a later call
+	// updates leave slots that go with their slab.
+	st.reserve(len(list))
+	stubs := tree.NewStubs(len(list))
 	for i := range list {
 		e := &list[i]
 		s := st.ByID[e.SessionID]
