@@ -3,6 +3,7 @@ package core
 import (
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/sessiontree/sessiontree/core/internal/store"
@@ -69,7 +70,13 @@ func TestPageStubPackedAnswersAsPageStub(t *testing.T) {
 	}, {
 		{SessionID: "a", Title: "First, renamed", UpdatedAt: "2026-01-05T00:00:00.000Z", NodeCount: 5, Has: store.HasTitle},
 		{SessionID: "d", Title: "New", UpdatedAt: "2026-01-06T00:00:00.000Z", NodeCount: 1, Cursor: "n0001", Has: store.HasTitle | store.HasCursor, Source: &tree.StubSource{SessionID: "c", Via: "clone"}},
-	}}
+	}, nil}
+	// A third round of 1,300 new ones and an update: several of the chunks
+	// the reader and page.stub take in one call (512).
+	for i := 0; i < 1300; i++ {
+		rounds[2] = append(rounds[2], store.StubEntry{SessionID: fmt.Sprintf("m%04d", i), Title: fmt.Sprint("many ", i), UpdatedAt: fmt.Sprintf("2026-02-01T00:%02d:%02d.000Z", i/60%60, i%60), NodeCount: i % 7, Has: store.HasTitle})
+	}
+	rounds[2] = append(rounds[2], store.StubEntry{SessionID: "c", Title: "C at last", UpdatedAt: "2026-03-01T00:00:00.000Z", NodeCount: 2, Has: store.HasTitle})
 	viaJSON, packed := New(Options{}), New(Options{})
 	for r, list := range rounds {
 		var sessions []map[string]any
@@ -97,7 +104,7 @@ func TestPageStubPackedAnswersAsPageStub(t *testing.T) {
 			assert.Equal(t, string(viaJSON.CallInternal([]byte(req))), string(packed.CallInternal([]byte(req))), "round %d: %s", r, req)
 		}
 	}
-	assert.Equal(t, 4, packed.s.Stubs)
+	assert.Equal(t, 1304, packed.s.Stubs)
 }
 
 // TestPageStubPackedRefusesBadDataAndChangesNothing cuts, pads and
@@ -106,6 +113,14 @@ func TestPageStubPackedAnswersAsPageStub(t *testing.T) {
 func TestPageStubPackedRefusesBadDataAndChangesNothing(t *testing.T) {
 	good := packStubs([]store.StubEntry{{SessionID: "a", Title: "A", NodeCount: 2, Has: store.HasTitle}, {SessionID: "b", NodeCount: 1}})
 	badUTF8 := packStubs([]store.StubEntry{{SessionID: "a\xff", NodeCount: 1}})
+	// Past the chunks the reader takes in one call (512): summary 1100 is bad.
+	many := make([]store.StubEntry, 1300)
+	for i := range many {
+		many[i] = store.StubEntry{SessionID: fmt.Sprintf("s%04d", i), NodeCount: 1}
+	}
+	many[1100].SessionID = "s\xff"
+	manyBad := fmt.Sprintf("packed summary 1100 (from byte %d) is a string that is not UTF-8", len(packStubs(many[:1100])))
+	many[1100].SessionID, many[1200].NodeCount = "s1100", -1
 	for name, c := range map[string]struct {
 		data []byte
 		want string
@@ -117,6 +132,12 @@ func TestPageStubPackedRefusesBadDataAndChangesNothing(t *testing.T) {
 		"not UTF-8":      {badUTF8, "packed summary 0 (from byte 4) is a string that is not UTF-8"},
 		"no id":          {packStubs([]store.StubEntry{{NodeCount: 1}}), "session 0 has no sessionId or a negative nodeCount"},
 		"bad node count": {packStubs([]store.StubEntry{{SessionID: "a", NodeCount: -1}}), "session 0 has no sessionId or a negative nodeCount"},
+		"many, one not UTF-8": {func() []byte {
+			bad := append([]store.StubEntry{}, many...)
+			bad[1100].SessionID, bad[1200].NodeCount = "s\xff", 1
+			return packStubs(bad)
+		}(), manyBad},
+		"many, one bad node count": {packStubs(many), "session 1200 has no sessionId or a negative nodeCount"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			st := New(Options{})

@@ -83,9 +83,15 @@ func TestAPagedOutSessionKeepsItsSearchDocuments(t *testing.T) {
 		{"walnut", obj{"roles": []string{"user"}}, nil},
 	} {
 		want := runSearch(t, whole, q.query, q.fields)
+		reused := st.s.Index.Docs.Reused()
 		got, loaded := pagedSearch(t, st, q.query, q.fields, restores)
 		assert.Equal(t, want, got, "search(%q)", q.query)
 		assert.ElementsMatch(t, q.loads, loaded, "search(%q) loads only the sessions of its hits", q.query)
+		if len(loaded) > 0 {
+			// Loading relinked the documents: the index is unchanged, and
+			// the search run again ranks from the pool its first run kept.
+			assert.Equal(t, reused+1, st.s.Index.Docs.Reused(), "search(%q) run again after its loads", q.query)
+		}
 	}
 	assert.Same(t, st.Session("b"), st.s.Index.Owners[key].Session, "a loaded session takes its documents back")
 	assert.Equal(t, 12, st.s.Index.Docs.LiveDocs(), "nothing indexed twice")

@@ -289,6 +289,7 @@ func (ix *Index) Revision() int { return len(ix.docs) + ix.dead }
 // DropOwners makes dead, in one pass, the documents of every owner drop
 // reports true for (a session whose stored documents are not current).
 func (ix *Index) DropOwners(drop func(owner uint32) bool) {
+	ix.gen++
 	for d := range ix.docs {
 		if o := ix.docs[d].owner; o != 0 && drop(o) {
 			ix.docs[d].owner = 0

@@ -57,6 +57,12 @@ type Index struct {
 	scan *scanned
 	live int // documents of attached owners
 	dead int // documents of detached owners, and replaced documents
+	// gen counts the changes to the documents (added, made dead); kept is
+	// the ranked pool of the last query that asked to keep it (Query.Keep),
+	// made at gen kept.gen.
+	gen    uint64
+	kept   *keptPool
+	reused int // queries answered from kept (see Reused)
 
 	// Scratch space reused by add and by queries (a Store is not used
 	// concurrently).
@@ -106,6 +112,7 @@ func (ix *Index) DropOwner(owner uint32, n int) {
 	}
 	ix.live -= n
 	ix.dead += n
+	ix.gen++
 }
 
 // Detached records that an owner of n documents left the index: they are
@@ -114,7 +121,12 @@ func (ix *Index) DropOwner(owner uint32, n int) {
 func (ix *Index) Detached(n int) {
 	ix.live -= n
 	ix.dead += n
+	ix.gen++
 }
+
+// Reused returns how many queries were answered from a kept pool
+// (Query.Keep) so far, for tests.
+func (ix *Index) Reused() int { return ix.reused }
 
 // LiveDocs returns the number of documents of attached owners.
 func (ix *Index) LiveDocs() int { return ix.live }
@@ -148,6 +160,7 @@ func (ix *Index) Add(owner uint32, i int32, text string, millis int64) {
 	d := int32(len(ix.docs))
 	ix.docs = append(ix.docs, docRef{owner: owner, node: i, millis: millis})
 	ix.live++
+	ix.gen++
 	word := ix.buf[:0]
 	prev := rune(-1) // previous unspaced rune in the current run, -1 for none
 	for k := 0; k < len(text); {
@@ -228,20 +241,39 @@ func (ix *Index) count(t int32) int {
 func (ix *Index) unpack(t int32) {
 	pk := ix.packed[t]
 	ix.packed[t] = packedList{}
-	p := make([]int32, 0, int(pk.n)+len(ix.postings[t]))
-	r := reader{data: pk.bytes, ok: true}
-	d := int64(0)
-	for i := 0; i < int(pk.n); i++ {
-		gap := r.uvarint() // the first document, then the gap to the next
-		d += int64(gap)
-		if !r.ok || i > 0 && gap == 0 || gap >= uint64(ix.packedDocs) || d >= int64(ix.packedDocs) {
-			ix.damaged = true
-			p = p[:0]
-			break
-		}
-		p = append(p, int32(d))
+	u := unpacking{r: reader{data: pk.bytes, ok: true}, p: make([]int32, 0, int(pk.n)+len(ix.postings[t]))}
+	for left := int(pk.n); left > 0 && !u.bad; left -= loopChunk { // in chunks, so that optimised code takes over (see loopChunk)
+		ix.unpackChunk(&u, min(left, loopChunk))
 	}
-	ix.postings[t] = append(p, ix.postings[t]...)
+	if u.bad {
+		ix.damaged = true
+		u.p = u.p[:0]
+	}
+	ix.postings[t] = append(u.p, ix.postings[t]...)
+}
+
+// unpacking is one packed list's decoding, from one chunk to the next.
+type unpacking struct {
+	r   reader
+	d   int64   // the last document decoded
+	p   []int32 // the documents decoded
+	bad bool    // a gap out of order or past the documents read
+}
+
+// unpackChunk decodes the next n postings of u (see unpack); it stops at
+// the first bad one, setting u.bad.
+//
+//go:noinline
+func (ix *Index) unpackChunk(u *unpacking, n int) {
+	for ; n > 0; n-- {
+		gap := u.r.uvarint() // the first document, then the gap to the next
+		u.d += int64(gap)
+		if !u.r.ok || len(u.p) > 0 && gap == 0 || gap >= uint64(ix.packedDocs) || u.d >= int64(ix.packedDocs) {
+			u.bad = true
+			return
+		}
+		u.p = append(u.p, int32(u.d))
+	}
 }
 
 // unpackAll decodes every packed list (Encode writes them all).

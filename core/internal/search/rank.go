@@ -116,6 +116,24 @@ type Query struct {
 	// texts are scanned, so the answer is exact while an index is still
 	// being built; their owners must be keys the text function knows.
 	Rest func(yield func(owner uint32, node int32, millis int64) bool)
+	// Keep keeps the ranked pool of this query (the candidates before
+	// proximity and snippets) when no document was scanned, and answers
+	// from the pool kept, without walking the postings again, when the
+	// last query that kept one had the same Text and Limit and the index's
+	// documents have not changed since (none added or made dead). Only for
+	// a caller whose Filter keeps the same documents whenever they have not
+	// changed (every attached owner's, none by node): the store, which runs
+	// a search again once the sessions holding its hits' text are loaded.
+	Keep bool
+}
+
+// keptPool is the ranked pool of a query (Query.Keep).
+type keptPool struct {
+	text  string
+	limit int
+	gen   uint64
+	pool  []candidate
+	total int
 }
 
 // Hit is one document found.
@@ -157,20 +175,22 @@ func (ix *Index) Search(q Query, keep Filter, text func(owner uint32, node int32
 		ix.scan = ix.scanRest(q.Rest, p, keep, text)
 		defer func() { ix.scan = nil }()
 	}
-	units, ok := ix.units(p)
 	several := nq > 1
-	pool := q.Limit
-	if several && pool < proximityPool {
-		pool = proximityPool
+	// A pool is kept only when the ranking read no text: nothing scanned,
+	// no run of more than two unspaced characters checked in each text.
+	readText := ix.scan != nil && ix.scan.n > 0 || p.needsCheck()
+	var top []candidate
+	if k := ix.kept; q.Keep && !readText && k != nil && k.gen == ix.gen && k.text == q.Text && k.limit == q.Limit {
+		top = slices.Clone(k.pool) // proximityCut reorders it
+		res.Total = k.total
+		ix.reused++
+	} else {
+		top = ix.rank(p, several, q.Limit, keep, text, &res)
+		ix.kept = nil
+		if q.Keep && !readText {
+			ix.kept = &keptPool{text: q.Text, limit: q.Limit, gen: ix.gen, pool: slices.Clone(top), total: res.Total}
+		}
 	}
-	best := newTop(ix, pool)
-	if ok {
-		ix.searchIndexed(units, p, keep, text, best, &res)
-	}
-	if ix.scan != nil {
-		ix.addScanned(ix.scan, p, best, &res)
-	}
-	top := best.best()
 	maxPoints := (ix.unitCount(p)*pointsExact)*(proximityMax+1) + proximityMax
 	located := make(map[uint64]location, len(top))
 	if several {
@@ -200,6 +220,37 @@ func (ix *Index) Search(q Query, keep Filter, text func(owner uint32, node int32
 		})
 	}
 	return res
+}
+
+// needsCheck reports whether a document the postings match must have its
+// text read to know it holds p's runs (one of more than two characters:
+// the postings hold each character and pair).
+func (p parsedQuery) needsCheck() bool {
+	for _, run := range p.runs {
+		if len(run) > 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// rank returns the best candidates for p (of a query of several words
+// when several: a pool of at least proximityPool for proximityCut), in
+// no particular order, counting the matches in res.Total.
+func (ix *Index) rank(p parsedQuery, several bool, limit int, keep Filter, text func(uint32, int32) string, res *Result) []candidate {
+	units, ok := ix.units(p)
+	pool := limit
+	if several && pool < proximityPool {
+		pool = proximityPool
+	}
+	best := newTop(ix, pool)
+	if ok {
+		ix.searchIndexed(units, p, keep, text, best, res)
+	}
+	if ix.scan != nil {
+		ix.addScanned(ix.scan, p, best, res)
+	}
+	return best.best()
 }
 
 // proximityCut measures the proximity of the candidates of a several-word
@@ -248,31 +299,62 @@ func docKey(owner uint32, node int32) uint64 { return uint64(owner)<<32 | uint64
 // and that keep keeps, counting them in res.Total.
 func (ix *Index) searchIndexed(units []queryUnit, p parsedQuery, keep Filter, text func(uint32, int32) string, best *top, res *Result) {
 	matched := ix.intersect(units)
-	needsCheck := false
-	for _, run := range p.runs {
-		needsCheck = needsCheck || len(run) > 2
-	}
-	var last uint32 // the owner of the previous matching document (0 at first), and keep.Owner of it
-	lastOK := false
+	needsCheck := p.needsCheck()
+	o := offering{p: p, keep: keep, text: text, best: best, res: res, needsCheck: needsCheck}
 	// Latest indexed first: a history is mostly indexed oldest first, and
 	// newer ranks first among equal points, so the best come early and
-	// most of the rest fall below best's floor at once (see top).
+	// most of the rest fall below best's floor at once (see top). In
+	// chunks, so that optimised code takes over (see loopChunk).
+	for end := len(matched); end > 0; end -= loopChunk {
+		ix.offer(&o, matched[max(0, end-loopChunk):end])
+	}
+}
+
+// loopChunk is the most items a loop over posting lists or matches
+// handles in one call of its function. V8 runs a call of a wasm function
+// to its end in the code it began in (it has no on-stack replacement for
+// wasm; https://v8.dev/blog/wasm-dynamic-tiering): a loop over 500,000
+// postings in one call ran wholly in baseline code (Liftoff) on a page's
+// first query of a common word, several times slower than the optimised
+// code (TurboFan) compiled for its function in the background meanwhile,
+// which later calls run.
+const loopChunk = 4096
+
+// offering is what searchIndexed's walk over the matches carries from one
+// chunk to the next.
+type offering struct {
+	p          parsedQuery
+	keep       Filter
+	text       func(uint32, int32) string
+	best       *top
+	res        *Result
+	needsCheck bool
+	last       uint32 // the owner of the previous matching document (0 at first)
+	lastOK     bool   // keep.Owner of last
+}
+
+// offer offers o.best the documents of matched, latest first, that o.keep
+// keeps and (when o.needsCheck) whose text holds the query's runs,
+// counting them in o.res.Total. One call per chunk (see loopChunk).
+//
+//go:noinline
+func (ix *Index) offer(o *offering, matched []int32) {
 	for _, d := range slices.Backward(matched) {
 		ref := &ix.docs[d]
 		if ref.owner == 0 {
 			continue
 		}
-		if ref.owner != last {
-			last, lastOK = ref.owner, keep.Owner == nil || keep.Owner(ref.owner)
+		if ref.owner != o.last {
+			o.last, o.lastOK = ref.owner, o.keep.Owner == nil || o.keep.Owner(ref.owner)
 		}
-		if !lastOK || keep.Node != nil && !keep.Node(ref.owner, ref.node) {
+		if !o.lastOK || o.keep.Node != nil && !o.keep.Node(ref.owner, ref.node) {
 			continue
 		}
-		if needsCheck && !ix.locate(text(ref.owner, ref.node), p).all {
+		if o.needsCheck && !ix.locate(o.text(ref.owner, ref.node), o.p).all {
 			continue
 		}
-		res.Total++
-		best.push(candidate{doc: d, owner: ref.owner, node: ref.node, points: ix.points[d], millis: ref.millis})
+		o.res.Total++
+		o.best.push(candidate{doc: d, owner: ref.owner, node: ref.node, points: ix.points[d], millis: ref.millis})
 	}
 }
 
@@ -304,23 +386,40 @@ func (ix *Index) intersect(units []queryUnit) []int32 {
 		}
 		left = left[:0]
 		for _, tm := range u.terms {
-			for _, d := range ix.list(tm.term) {
-				st := ix.stamp[d]
-				if j == 0 {
-					if st > base {
-						continue
-					}
-					ix.points[d] = 0
-				} else if st != want {
-					continue
-				}
-				ix.stamp[d] = want + 1
-				ix.points[d] += tm.points
-				left = append(left, d)
+			list := ix.list(tm.term)
+			for len(list) > 0 { // in chunks, so that optimised code takes over (see loopChunk)
+				n := min(len(list), loopChunk)
+				left = ix.walk(list[:n], left, j == 0, want, tm.points)
+				list = list[n:]
 			}
 		}
 	}
 	ix.left = left
+	return left
+}
+
+// walk appends to left the documents of list (postings of one term of
+// query unit j) that the units before j all matched, stamping them
+// base+j+1 and adding points: for the first unit (first), every document
+// not yet stamped by another of its terms, its points starting at 0. One
+// call per chunk (see loopChunk).
+//
+//go:noinline
+func (ix *Index) walk(list, left []int32, first bool, want uint32, points uint64) []int32 {
+	for _, d := range list {
+		st := ix.stamp[d]
+		if first {
+			if st > want {
+				continue
+			}
+			ix.points[d] = 0
+		} else if st != want {
+			continue
+		}
+		ix.stamp[d] = want + 1
+		ix.points[d] += points
+		left = append(left, d)
+	}
 	return left
 }
 

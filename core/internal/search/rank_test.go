@@ -238,3 +238,128 @@ func TestProximityCutKeepsTheAnswer(t *testing.T) {
 	}
 	assert.Greater(t, measured, 200)
 }
+
+// TestLoopsInChunksAnswerAsOneLoop: the walks over posting lists and
+// matches, and the decoding of a packed list, run in calls of loopChunk
+// items (see loopChunk). Lists of several chunks — 3·loopChunk+123
+// documents over four owners in turn, the second left out by the filter —
+// answer as the scan does, count every match, and answer the same once
+// encoded and decoded; a packed list bad in its last chunk reads as none.
+func TestLoopsInChunksAnswerAsOneLoop(t *testing.T) {
+	const n = 3*loopChunk + 123
+	texts := make([][]string, 4)
+	ix := NewIndex()
+	want := map[string]int{}
+	for i := 0; i < n; i++ {
+		owner := uint32(1 + i*4/n)
+		text := fmt.Sprintf("note %d alpha", i)
+		if i%3 == 0 {
+			text += " beta"
+		}
+		ix.Add(owner, int32(len(texts[owner-1])), text, int64(i))
+		texts[owner-1] = append(texts[owner-1], text)
+		if owner != 2 {
+			want["alpha"]++
+			if i%3 == 0 {
+				want["alpha beta"]++
+			}
+		}
+	}
+	keep := Filter{Owner: func(o uint32) bool { return o != 2 }}
+	text := func(o uint32, node int32) string { return texts[o-1][node] }
+	less := func(a, b uint32) bool { return a < b }
+	scan := func(yield func(uint32, int32, int64) bool) {
+		i := 0
+		for o := range texts {
+			for node := range texts[o] {
+				if !yield(uint32(o+1), int32(node), int64(i)) {
+					return
+				}
+				i++
+			}
+		}
+	}
+	decoded, err := Decode(ix.Encode(nil, func(o uint32) uint32 { return o }), 4)
+	require.NoError(t, err)
+	for _, q := range []string{"alpha", "alpha beta", "alpga beta", "beta note"} {
+		got := ix.Search(Query{Text: q, Limit: 30}, keep, text, less)
+		scanned := NewIndex().Search(Query{Text: q, Limit: 30, Rest: scan}, keep, text, less)
+		assert.Equal(t, scanned, got, q)
+		if c, ok := want[q]; ok {
+			assert.Equal(t, c, got.Total, q)
+		}
+		assert.Equal(t, got, decoded.Search(Query{Text: q, Limit: 30}, keep, text, less), "%q, decoded", q)
+	}
+	assert.Len(t, ix.Search(Query{Text: "alpha", Limit: 30}, keep, text, less).Hits, 30)
+	assert.False(t, decoded.Damaged())
+
+	// A gap of 0 in the last chunk of "alpha"'s packed list: damaged, and
+	// the term finds nothing (not the documents decoded before it).
+	bad, err := Decode(ix.Encode(nil, func(o uint32) uint32 { return o }), 4)
+	require.NoError(t, err)
+	term := bad.lookupWord([]byte("alpha"))
+	require.GreaterOrEqual(t, term, int32(0))
+	pk := bad.packed[term]
+	require.Greater(t, int(pk.n), 2*loopChunk)
+	pk.bytes = append([]byte{}, pk.bytes...)
+	pk.bytes[len(pk.bytes)-1] = 0
+	bad.packed[term] = pk
+	assert.Zero(t, bad.Search(Query{Text: "alpha", Limit: 30}, keep, text, less).Total)
+	assert.True(t, bad.Damaged())
+}
+
+// TestAKeptPoolAnswersTheSameQueryAgain: a query with Keep keeps its
+// ranked pool; the same query asked again while the documents have not
+// changed answers from it — with the texts it could not read the first
+// time, as the store's retry after loading the sessions of its hits does,
+// equal to a ranking afresh — and never after a document was added or
+// made dead, for another text or limit, without Keep, or when ranking
+// read texts (a run of three unspaced characters).
+func TestAKeptPoolAnswersTheSameQueryAgain(t *testing.T) {
+	texts := [][]string{{}, {}, {}}
+	ix := NewIndex()
+	add := func(owner uint32, text string) {
+		ix.Add(owner, int32(len(texts[owner-1])), text, int64(len(ix.docs)))
+		texts[owner-1] = append(texts[owner-1], text)
+	}
+	for i := 0; i < 300; i++ {
+		add(uint32(1+i%3), fmt.Sprintf("note %d about the snapshot of a branch 我喜歡用", i))
+	}
+	text := func(o uint32, n int32) string { return texts[o-1][n] }
+	paged := func(o uint32, n int32) string { // owner 3 not in memory
+		if o == 3 {
+			return ""
+		}
+		return text(o, n)
+	}
+	less := func(a, b uint32) bool { return a < b }
+	all := Filter{}
+	no1 := Filter{Owner: func(o uint32) bool { return o != 1 }} // consulted only by a ranking
+	owners := func(r Result) map[uint32]int {
+		m := map[uint32]int{}
+		for _, h := range r.Hits {
+			m[h.Owner]++
+		}
+		return m
+	}
+	for _, q := range []string{"snapshto", "snapshot branch"} {
+		want := ix.Search(Query{Text: q, Limit: 20}, all, text, less)
+		require.Len(t, want.Hits, 20, q)
+		ix.Search(Query{Text: q, Limit: 20, Keep: true}, all, paged, less)
+		assert.Equal(t, want, ix.Search(Query{Text: q, Limit: 20, Keep: true}, all, text, less), "%q: from the pool, the texts read now", q)
+		assert.Equal(t, want, ix.Search(Query{Text: q, Limit: 20, Keep: true}, no1, text, less), "%q: the pool again (its filter not asked)", q)
+		assert.Zero(t, owners(ix.Search(Query{Text: q, Limit: 19, Keep: true}, no1, text, less))[1], "%q: another limit ranks afresh", q)
+		assert.Zero(t, owners(ix.Search(Query{Text: q + " note", Limit: 20, Keep: true}, no1, text, less))[1], "%q: another text ranks afresh", q)
+		assert.Zero(t, owners(ix.Search(Query{Text: q, Limit: 20}, no1, text, less))[1], "%q: without Keep it ranks afresh", q)
+	}
+	ix.Search(Query{Text: "snapshot", Limit: 20, Keep: true}, all, text, less)
+	add(2, "the newest snapshot")
+	got := ix.Search(Query{Text: "snapshot", Limit: 20, Keep: true}, no1, text, less)
+	assert.Zero(t, owners(got)[1], "a document added: ranked afresh")
+	assert.Equal(t, "the newest snapshot", got.Hits[0].Snippet)
+	ix.Search(Query{Text: "snapshot", Limit: 20, Keep: true}, all, text, less)
+	ix.Detached(0)
+	assert.Zero(t, owners(ix.Search(Query{Text: "snapshot", Limit: 20, Keep: true}, no1, text, less))[1], "an owner detached: ranked afresh")
+	ix.Search(Query{Text: "喜歡用", Limit: 20, Keep: true}, all, text, less)
+	assert.Zero(t, owners(ix.Search(Query{Text: "喜歡用", Limit: 20, Keep: true}, no1, text, less))[1], "a run of three characters reads texts: never kept")
+}

@@ -148,6 +148,26 @@ func (st *Store) PageStubOf(list []StubEntry) (int, *tree.Error) {
 	// updates leave slots that go with their slab.
 	st.reserve(len(list))
 	stubs := tree.NewStubs(len(list))
+	for i := 0; i < len(list); i += startChunk { // in chunks, so that optimised code takes over (see startChunk)
+		st.pageStubChunk(list[i:min(len(list), i+startChunk)], stubs)
+	}
+	return st.Stubs, nil
+}
+
+// startChunk is the most sessions a loop of the start (page.stub, the
+// packed summaries) handles in one call of its function. V8 runs a call
+// of a wasm function to its end in the code it began in (it has no
+// on-stack replacement for wasm; https://v8.dev/blog/wasm-dynamic-tiering),
+// and at start-up all of it is baseline code (Liftoff): over 10,000
+// sessions in one call, the optimised code (TurboFan) compiled for the
+// loop's function in the background meanwhile was never run.
+const startChunk = 512
+
+// pageStubChunk is PageStubOf for one chunk of its checked list, making
+// new stubs from stubs.
+//
+//go:noinline
+func (st *Store) pageStubChunk(list []StubEntry, stubs *tree.Stubs) {
 	for i := range list {
 		e := &list[i]
 		s := st.ByID[e.SessionID]
@@ -178,7 +198,6 @@ func (st *Store) PageStubOf(list []StubEntry) (int, *tree.Error) {
 			s.Source = l
 		}
 	}
-	return st.Stubs, nil
 }
 
 // PageOut takes session id's nodes out of memory, leaving its stub (a

@@ -106,6 +106,25 @@ func readPackedStubs(data []byte) ([]StubEntry, *tree.Error) {
 		return nil, tree.Invalidf("page.stub: %d packed summaries cannot fit in %d bytes", count, len(data))
 	}
 	list := make([]StubEntry, count)
+	for i := 0; i < len(list); i += startChunk { // in chunks, so that optimised code takes over (see startChunk)
+		if err := p.stubs(list[i:min(len(list), i+startChunk)], i); err != nil {
+			return nil, err
+		}
+	}
+	if p.bad != "" {
+		return nil, tree.Invalidf("page.stub: the packed summaries are %s", p.bad)
+	}
+	if p.pos != len(data) {
+		return nil, tree.Invalidf("page.stub: %d bytes follow the last packed summary", len(data)-p.pos)
+	}
+	return list, nil
+}
+
+// stubs reads the next len(list) packed summaries into list, the first
+// of them summary number first.
+//
+//go:noinline
+func (p *packedReader) stubs(list []StubEntry, first int) *tree.Error {
 	for i := range list {
 		e := &list[i]
 		start := p.pos
@@ -132,7 +151,7 @@ func readPackedStubs(data []byte) ([]StubEntry, *tree.Error) {
 			e.Source.Via = p.string()
 		}
 		if p.bad != "" {
-			return nil, tree.Invalidf("page.stub: packed summary %d (from byte %d) is %s", i, start, p.bad)
+			return tree.Invalidf("page.stub: packed summary %d (from byte %d) is %s", first+i, start, p.bad)
 		}
 		if nodes == 0xFFFFFFFF {
 			e.NodeCount = -1 // refused by PageStubOf, as a negative nodeCount
@@ -140,11 +159,5 @@ func readPackedStubs(data []byte) ([]StubEntry, *tree.Error) {
 			e.NodeCount = int(nodes)
 		}
 	}
-	if p.bad != "" {
-		return nil, tree.Invalidf("page.stub: the packed summaries are %s", p.bad)
-	}
-	if p.pos != len(data) {
-		return nil, tree.Invalidf("page.stub: %d bytes follow the last packed summary", len(data)-p.pos)
-	}
-	return list, nil
+	return nil
 }

@@ -236,7 +236,11 @@ func (st *Store) RunSearch(q *SearchRequest) (SearchResult, *tree.Error) {
 		}
 		return searchText(o.Session, i)
 	}
-	found := ix.Search(search.Query{Text: q.Query, Limit: q.Limit, Rest: st.rest(q.Session)}, keep, text, func(a, b uint32) bool { return owners[a].Session.ID() < owners[b].Session.ID() })
+	// Across every session, unfiltered, the ranking is kept (Query.Keep)
+	// for the same search run again once the sessions its hits need are
+	// loaded: loading relinks their documents, so the index is unchanged.
+	sq := search.Query{Text: q.Query, Limit: q.Limit, Rest: st.rest(q.Session), Keep: q.Session == nil && keep.Node == nil}
+	found := ix.Search(sq, keep, text, func(a, b uint32) bool { return owners[a].Session.ID() < owners[b].Session.ID() })
 	if ix.Damaged() {
 		// A list of the kept index read back was not one (search.Decode):
 		// built afresh, the paged-out sessions' documents gone with it.
