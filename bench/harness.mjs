@@ -47,3 +47,26 @@ export async function rendererMB(browser) {
   }
   return kb / 1024;
 }
+
+/**
+ * The resident memory of the renderer processes (pages and their workers)
+ * of the Chromium profile in userDataDir, in MB: a persistent context has
+ * no browser-wide CDP session to ask SystemInfo.getProcessInfo, so the
+ * renderers are found in /proc by their command line (--type=renderer and
+ * the profile's directory; Linux).
+ * @param {string} userDataDir the profile's directory, as given to launchPersistent
+ * @returns {number}
+ */
+export function profileRendererMB(userDataDir) {
+  let kb = 0;
+  for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      if (!cmd.includes("--type=renderer") || !cmd.includes(userDataDir)) continue;
+      kb += Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))[1]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return kb / 1024;
+}

@@ -13,6 +13,11 @@
 // Chromium's SystemInfo.getProcessInfo, with ten sessions open, beside
 // the same sum with the page loaded before init(): what the browser holds
 // without sessiontree; and the wasm memory). No figure is asserted: bench/RESULTS.md keeps them.
+// Each size is measured twice: in a fresh browser context (a first visit:
+// incognito, its IndexedDB in memory, the wasm compiled anew on every page)
+// and in a returning user's browser (a persistent profile of its own: its
+// IndexedDB on disk, and V8's cache of the wasm it compiled kept between
+// pages; its first visit is not counted), the floors in the same profile.
 //
 // Without --quick it also times `search` across every session of the last
 // run's tree (none opened but the ten above): the first query (it loads
@@ -27,10 +32,15 @@
 // p95 ≤ 50 ms at 1,000,000 nodes).
 //
 //   node bench/paging.mjs           100, 1,000, 3,000 and 10,000 sessions
-//   node bench/paging.mjs --quick   100 and 1,000 (e2e/bench.test.mjs runs it in make test)
+//   node bench/paging.mjs --quick   100 and 1,000, returning at 100 (e2e/bench.test.mjs runs it in make test)
 //   node bench/paging.mjs --sizes=10000   the sizes given
+//   node bench/paging.mjs --no-returning  without the returning user's profile
 
-import { rendererMB, startBench } from "./harness.mjs";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { launchPersistent } from "../e2e/helpers.mjs";
+import { profileRendererMB, rendererMB, startBench } from "./harness.mjs";
 
 const quick = process.argv.includes("--quick");
 const sizesArg = process.argv.find((a) => a.startsWith("--sizes="));
@@ -92,8 +102,17 @@ function writeBig(page, db) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-async function measureSize(browser, baseURL, n) {
-  const context = await browser.newContext();
+/**
+ * Write the history of n sessions in the given browser context and measure
+ * it (see the top of this file). A returning user's profile (`returning`:
+ * a persistent context, its IndexedDB on disk and V8's cache of compiled
+ * wasm kept between pages) gets one visit first that is not counted: a
+ * first visit's compile, measured by the fresh contexts.
+ * @param {import("playwright-core").BrowserContext} context
+ * @param {() => Promise<number>} rss the MB of the context's renderer processes
+ * @returns {Promise<object>} the medians, the memory and the search figures
+ */
+async function measureSize(context, rss, baseURL, n, returning) {
   const page = await context.newPage();
   await page.goto(baseURL + "e2e/fixtures/shim.html");
   await page.waitForFunction(() => window.sessiontree !== undefined);
@@ -104,11 +123,12 @@ async function measureSize(browser, baseURL, n) {
   await page.close();
   const st = [], floor = [], stOpen = [], floorOpen = [], workerFloor = [], toOpen = [], wasmStart = [], marks = [];
   let mb = 0, mbBefore = 0, wasmMB = 0, search = null;
-  for (let r = 0; r < RUNS; r++) {
+  const skip = returning ? 1 : 0;
+  for (let r = 0; r < RUNS + skip; r++) {
     const p = await context.newPage();
     await p.goto(baseURL + "e2e/fixtures/shim.html");
     await p.waitForFunction(() => window.sessiontree !== undefined);
-    if (r === RUNS - 1) mbBefore = await rendererMB(browser);
+    if (r === RUNS + skip - 1) mbBefore = await rss();
     const t = await p.evaluate(async (db) => {
       const t0 = performance.now();
       window.tree = await window.sessiontree.init({ dbName: db });
@@ -122,17 +142,19 @@ async function measureSize(browser, baseURL, n) {
       const marks = { read: at("sessiontree:read"), runtime: at("sessiontree:runtime"), restored: at("sessiontree:restored") };
       return { list: t1 - t0, open: t2 - t1, toOpen: t2 - t0, count: list.value.length, marks };
     }, db);
-    st.push(t.list);
-    stOpen.push(t.open);
-    toOpen.push(t.toOpen);
-    marks.push(t.marks);
-    if (r === RUNS - 1) {
+    if (r >= skip) {
+      st.push(t.list);
+      stOpen.push(t.open);
+      toOpen.push(t.toOpen);
+      marks.push(t.marks);
+    }
+    if (r === RUNS + skip - 1) {
       await p.evaluate(async () => {
         for (let i = 0; i < 10; i++) await window.tree.call({ operation: "context", sessionId: "s" + i });
       });
-      mb = await rendererMB(browser);
+      mb = await rss();
       wasmMB = (await p.evaluate(() => window.tree._debug())).wasmBytes / 2 ** 20;
-      if (!quick) search = await measureSearch(p, n);
+      if (!quick && !returning) search = await measureSearch(p, n);
       if (search) Object.assign(search, await measureKept(context, baseURL, p, db, n));
     }
     await p.close();
@@ -140,16 +162,18 @@ async function measureSize(browser, baseURL, n) {
     await f.goto(baseURL + "e2e/fixtures/shim.html");
     const ft = await f.evaluate(async (db) => (await import("/bench/lazy-floor.js")).run(db, "big"), db);
     if (ft.messages !== 1000) throw new Error("bench: the floor opened " + ft.messages + " messages");
-    floor.push(ft.listMs);
-    floorOpen.push(ft.openMs);
     const wt = await f.evaluate(async (db) => (await import("/bench/lazy-floor.js")).runInWorker(db), db);
     if (wt.sessions !== n + 1) throw new Error("bench: the worker floor listed " + wt.sessions + " sessions");
-    workerFloor.push(wt.listMs);
-    wasmStart.push((await f.evaluate(async () => (await import("/bench/lazy-floor.js")).runWasmStart("/js/sessiontree.wasm"))).startMs);
-    if (search && r === RUNS - 1) search.readMs = (await f.evaluate(async (db) => (await import("/bench/lazy-floor.js")).readEverything(db), db)).readMs;
+    const ws = await f.evaluate(async () => (await import("/bench/lazy-floor.js")).runWasmStart("/js/sessiontree.wasm"));
+    if (r >= skip) {
+      floor.push(ft.listMs);
+      floorOpen.push(ft.openMs);
+      workerFloor.push(wt.listMs);
+      wasmStart.push(ws.startMs);
+    }
+    if (search && r === RUNS + skip - 1) search.readMs = (await f.evaluate(async (db) => (await import("/bench/lazy-floor.js")).readEverything(db), db)).readMs;
     await f.close();
   }
-  await context.close();
   const mark = (name) => median(marks.map((m) => m[name]).filter(Number.isFinite));
   return { n, marks: { read: mark("read"), runtime: mark("runtime"), restored: mark("restored") }, st: median(st), floor: median(floor), workerFloor: median(workerFloor), stOpen: median(stOpen), floorOpen: median(floorOpen), toOpen: median(toOpen), wasmStart: median(wasmStart), mb, mbBefore, wasmMB, search };
 }
@@ -171,7 +195,7 @@ async function measureSearch(p, n) {
       const env = await window.tree.call({ operation: "search", query, limit: 20 });
       times.push(performance.now() - t0);
       const now = (await window.tree._debug()).pager;
-      near.push([now.loaded - was.loaded, now.evictions - was.evictions]);
+      near.push([now.loaded - was.loaded, now.evictions - was.evictions, now.loadMs - was.loadMs]);
       if (!env.ok) throw new Error(`bench: search ${JSON.stringify(query)} failed: ${env.error.message}`);
     }
     // The same ten again, a second apart, as a person reads the hits
@@ -243,7 +267,8 @@ try {
   console.log("sessions | nodes | init→sessions ms | lazy floor ms | ratio | worker floor ms | ratio | first context (1,000 nodes) ms | floor open ms | ratio | init→first context ms | wasm start floor ms | ratio | renderer RSS MB (10 open) | renderer RSS MB before init | wasm MB");
   const searches = [], where = [];
   for (const n of SIZES) {
-    const m = await measureSize(browser, server.baseURL, n);
+    const context = await browser.newContext();
+    const m = await measureSize(context, () => rendererMB(browser), server.baseURL, n, false).finally(() => context.close());
     const f = (x) => x.toFixed(0);
     if (m.search) searches.push([n, m.search]);
     where.push(`at ${n} sessions, ms after init(): meta records read ${f(m.marks.read)}, wasm runtime started ${f(m.marks.runtime)}, sessions handed to core ${f(m.marks.restored)}, first context answered ${f(m.toOpen)}`);
@@ -255,10 +280,24 @@ try {
     console.log("\nsearch across every session (no index on disk: the first query loads every session; paged-out sessions keep their documents in the index, so a later query loads only the sessions its hits show; targets at 1,000,000 nodes: p50 ≤ 10 ms, p95 ≤ 50 ms)");
     console.log("sessions | nodes | first query ms | p50 ms | p95 ms (10 more, back to back) | p50 ms | p95 ms (10 more, 1 s apart) | sessions loaded a query p50 / max (1 s apart) | read every node record once (floor) ms | wasm MB after | index kept after s | next page's first query ms (index kept) | sessions it loaded");
     for (const [n, s] of searches) console.log(`${n} | the first query read ${s.through.batches} batches: reads ${s.through.loadMs.toFixed(0)} ms (restored in core ${s.through.takeMs.toFixed(0)} ms), page-outs ${s.through.outMs.toFixed(0)} ms; index built in the background ${s.through.indexMs.toFixed(0)} ms (all queries)`);
-    for (const [n, s] of searches) console.log(`${n} | each query's first time, back to back / 1 s apart (ms): ${s.each.map(([q, a, b]) => `${JSON.stringify(q)} ${a} / ${b}`).join(", ")}; back to back, sessions each loaded / paged out: ${s.each.map(([, , , [l, e]]) => `${l} / ${e}`).join(", ")}`);
+    for (const [n, s] of searches) console.log(`${n} | each query's first time, back to back / 1 s apart (ms): ${s.each.map(([q, a, b]) => `${JSON.stringify(q)} ${a} / ${b}`).join(", ")}; back to back, sessions each loaded / paged out (ms loading): ${s.each.map(([, , , [l, e, ms]]) => `${l} / ${e} (${ms.toFixed(0)})`).join(", ")}`);
     for (const [n, s] of searches) console.log(`${n} | a fresh page: init() to the wasm started ${s.keptRead?.startMs.toFixed(0)} ms (not in its first query's figure); kept index ${s.keptRead?.bytes ?? 0} bytes, read ${s.keptRead?.readMs.toFixed(0)} ms, taken by core ${s.keptRead?.loadMs.toFixed(0)} ms, then the sessions of its hits loaded in ${s.keptRead?.pagerMs.toFixed(0)} ms`);
     for (const [n, s] of searches) console.log(`${n} | ${n * MESSAGES + BIG} | ${s.firstMs.toFixed(0)} | ${s.p50.toFixed(0)} | ${s.p95.toFixed(0)} | ${s.pausedP50.toFixed(0)} | ${s.pausedP95.toFixed(0)} | ${s.loadsP50} / ${s.loadsMax} | ${s.readMs.toFixed(0)} | ${s.wasmMB.toFixed(0)} | ${(s.keptWaitMs / 1000).toFixed(0)} | ${s.keptFirstMs.toFixed(0)} | ${s.keptLoads}`);
   }
+  console.log(`\na returning user's browser: a persistent profile per size (IndexedDB on disk; V8 keeps the wasm it compiled between pages, as a visitor's browser does), its first visit not counted, ${RUNS} runs after it (medians), the floors measured in the same profile; same columns`);
+  const returning = [];
+  for (const n of process.argv.includes("--no-returning") ? [] : quick ? SIZES.slice(0, 1) : SIZES) {
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), "sessiontree-paging-"));
+    const context = await launchPersistent(profile);
+    const m = await measureSize(context, () => profileRendererMB(profile), server.baseURL, n, true).finally(async () => {
+      await context.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+    });
+    const f = (x) => x.toFixed(0);
+    returning.push(`returning, at ${n} sessions, ms after init(): meta records read ${f(m.marks.read)}, wasm runtime started ${f(m.marks.runtime)}, sessions handed to core ${f(m.marks.restored)}, first context answered ${f(m.toOpen)}`);
+    console.log(`returning ${n} | ${n * MESSAGES + BIG} | ${f(m.st)} | ${f(m.floor)} | ${(m.st / m.floor).toFixed(1)}x | ${f(m.workerFloor)} | ${(m.st / m.workerFloor).toFixed(1)}x | ${f(m.stOpen)} | ${f(m.floorOpen)} | ${(m.stOpen / m.floorOpen).toFixed(1)}x | ${f(m.toOpen)} | ${f(m.wasmStart)} | ${(m.toOpen / m.wasmStart).toFixed(1)}x | ${f(m.mb)} | ${f(m.mbBefore)} | ${f(m.wasmMB)}`);
+  }
+  for (const line of returning) console.log(line);
 } finally {
   await browser.close();
   await server.close();

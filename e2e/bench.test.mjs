@@ -39,7 +39,7 @@ test('node bench/run.mjs --short --prose runs the real-prose corpus of the Go di
   assert.deepEqual([...new Set(recalls)], ['100%'], `sessiontree finds every message holding the word meant: ${st}`);
 });
 
-test('node bench/paging.mjs --quick prints init → sessions and the first context beside the lazy floor (in the page and in a worker) and the wasm start floor at 100 and 1,000 sessions', () => {
+test('node bench/paging.mjs --quick prints init → sessions and the first context beside the lazy floor (in the page and in a worker) and the wasm start floor at 100 and 1,000 sessions, and at 100 in a returning user\'s profile', () => {
   const run = fileURLToPath(new URL('../bench/paging.mjs', import.meta.url));
   const out = spawnSync(process.execPath, [run, '--quick'], { encoding: 'utf8', timeout: 900000 });
   assert.equal(out.status, 0, `exit ${out.status}\n${out.stdout}\n${out.stderr}`);
@@ -54,9 +54,18 @@ test('node bench/paging.mjs --quick prints init → sessions and the first conte
     assert.ok(Number(r[10]) >= Number(r[7]), 'init → first context includes the first context');
     assert.ok(Number(r[15]) < 64, `wasm memory stays bounded by the budget, not the history: ${r[15]} MB`);
   }
+  // The same columns in a returning user's browser (a persistent profile), at the first size.
+  const again = out.stdout.split('\n').filter((l) => l.startsWith('returning ') && l.includes(' | ')).map((l) => l.slice('returning '.length).split(' | '));
+  assert.deepEqual(again.map((r) => [r[0], r[1]]), [['100', '11000']], out.stdout);
+  for (const r of again) {
+    assert.equal(r.length, 16, r.join(' | '));
+    for (const i of [2, 3, 5, 7, 8, 10, 11, 13, 14]) assert.ok(Number(r[i]) > 0, `column ${i} is a measured figure: ${r.join(' | ')}`);
+    assert.match(r[12], /^\d+\.\dx$/, 'the ratio to the wasm start floor');
+    assert.ok(Number(r[10]) >= Number(r[7]), 'init → first context includes the first context');
+  }
   // Where init() → first context goes, from the worker's marks: each figure measured, none after the context.
-  const where = out.stdout.split('\n').filter((l) => l.startsWith('at ') && l.includes('ms after init()'));
-  assert.equal(where.length, 2, out.stdout);
+  const where = out.stdout.split('\n').filter((l) => (l.startsWith('at ') || l.startsWith('returning, at ')) && l.includes('ms after init()'));
+  assert.equal(where.length, 3, out.stdout);
   for (const line of where) {
     const [read, runtime, restored, answered] = [...line.matchAll(/ (\d+)(?:,|$)/g)].map((m) => Number(m[1]));
     assert.ok(read > 0 && runtime > 0 && restored >= runtime && answered >= restored, line);
