@@ -3,6 +3,7 @@ package core
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"hash/crc32"
 	"testing"
 
@@ -276,4 +277,44 @@ func TestAKeptIndexWithABadListIsBuiltAgain(t *testing.T) {
 	assert.Equal(t, want, runSearch(t, st, "apple", nil))
 	assert.False(t, st.s.Index.Docs.Damaged(), "the index was built afresh")
 	assert.Equal(t, runSearch(t, first, "plum", nil), runSearch(t, st, "plum", nil))
+}
+
+// TestALargeKeptIndexIsCheckedWhole: the check of a kept index is
+// computed a chunk at a time (64 KiB a call); over several chunks it is
+// still the CRC-32 of every byte, and a byte changed past the first
+// chunk is refused. The dropping of sessions changed since runs in
+// chunks too: one whose messages differ loses its documents, in the last
+// chunk of them.
+func TestALargeKeptIndexIsCheckedWhole(t *testing.T) {
+	seed := func(st *Store, last string) {
+		for s := 0; s < 3; s++ {
+			texts := make([]string, 2000)
+			for i := range texts {
+				texts[i] = fmt.Sprintf("message %d of session %d says word%d and word%d", i, s, i*7+s, i*13+s)
+				if s == 2 {
+					texts[i] += last
+				}
+			}
+			seedTexts(t, st, fmt.Sprint("s", s), texts...)
+		}
+	}
+	first := testStore(t)
+	seed(first, "")
+	require.True(t, first.WarmSearch(-1))
+	data := first.SearchIndexBytes()
+	body := data[:len(data)-4]
+	require.Greater(t, len(body), 3*64<<10, "several chunks")
+	assert.Equal(t, crc32.ChecksumIEEE(body), binary.LittleEndian.Uint32(data[len(body):]))
+	bad := append([]byte{}, data...)
+	bad[2*64<<10+100] ^= 1
+	_, err := testStore(t).LoadSearchIndex(bad)
+	assert.Error(t, err, "a byte changed in the third chunk")
+
+	st := testStore(t)
+	seed(st, " (written again)")
+	n, err := st.LoadSearchIndex(data)
+	require.NoError(t, err)
+	assert.Equal(t, 2, n, "the session written again loses its documents")
+	assert.Equal(t, 2000, st.s.Index.Docs.DeadDocs())
+	assert.Equal(t, 4000, st.s.Index.Docs.LiveDocs())
 }

@@ -114,19 +114,51 @@ func Decode(data []byte, owners uint32) (*Index, error) {
 	ix := NewIndex()
 	n := r.count(3) // a document is at least three bytes
 	ix.docs = make([]docRef, 0, n)
-	var o, node, millis int64
-	for i := 0; i < n && r.ok; i++ {
-		o += r.zigzag()
-		node += r.zigzag()
-		millis += r.zigzag()
-		if o <= 0 || o > int64(owners) || node < 0 || node > math.MaxInt32 {
-			r.ok = false
-		}
-		ix.docs = append(ix.docs, docRef{owner: uint32(o), node: int32(node), millis: millis})
+	var sums docSums
+	// Every loop in chunks, so that optimised code takes over (see loopChunk).
+	for left := n; left > 0 && r.ok; left -= loopChunk {
+		ix.decodeDocs(&r, min(left, loopChunk), owners, &sums)
 	}
 	ix.live = len(ix.docs)
 	terms := r.count(3) // a term is at least three bytes
-	for t := 0; t < terms && r.ok; t++ {
+	for left := terms; left > 0 && r.ok; left -= loopChunk {
+		ix.decodeTerms(&r, min(left, loopChunk))
+	}
+	ix.packedDocs = int32(len(ix.docs))
+	if !r.ok || r.at != len(r.data) {
+		return nil, errCorrupt
+	}
+	return ix, nil
+}
+
+// docSums is the document Decode read last: each member of the next is a
+// zig-zag delta from it.
+type docSums struct{ owner, node, millis int64 }
+
+// decodeDocs reads the next n documents of Decode into ix.docs, from the
+// sums of the one before. An owner out of 1 … owners or a node out of
+// range stops r.
+//
+//go:noinline
+func (ix *Index) decodeDocs(r *reader, n int, owners uint32, s *docSums) {
+	for ; n > 0 && r.ok; n-- {
+		s.owner += r.zigzag()
+		s.node += r.zigzag()
+		s.millis += r.zigzag()
+		if s.owner <= 0 || s.owner > int64(owners) || s.node < 0 || s.node > math.MaxInt32 {
+			r.ok = false
+		}
+		ix.docs = append(ix.docs, docRef{owner: uint32(s.owner), node: int32(s.node), millis: s.millis})
+	}
+}
+
+// decodeTerms reads the next n terms of Decode: each a word (0, its
+// length, its UTF-8 bytes) or a character key (1, a varint), then its
+// postings, left packed. A repeated or empty term stops r.
+//
+//go:noinline
+func (ix *Index) decodeTerms(r *reader, n int) {
+	for ; n > 0 && r.ok; n-- {
 		var term int32
 		switch r.byte() {
 		case 0:
@@ -152,17 +184,14 @@ func Decode(data []byte, owners uint32) (*Index, error) {
 		// not every posting (at 1,000,000 nodes most of the bytes).
 		np := r.count(1)
 		start := r.at
-		r.skip(np)
+		for left := np; left > 0 && r.ok; left -= loopChunk {
+			r.skip(min(left, loopChunk))
+		}
 		for len(ix.packed) <= int(term) {
 			ix.packed = append(ix.packed, packedList{})
 		}
 		ix.packed[term] = packedList{bytes: r.data[start:r.at], n: int32(np)}
 	}
-	ix.packedDocs = int32(len(ix.docs))
-	if !r.ok || r.at != len(r.data) {
-		return nil, errCorrupt
-	}
-	return ix, nil
 }
 
 // reader reads Encode's bytes; ok turns false at the first thing out of
@@ -196,6 +225,9 @@ func (r *reader) uvarint() uint64 {
 }
 
 // skip moves past n varints: each ends at its first byte under 0x80.
+// Called a chunk at a time (see loopChunk).
+//
+//go:noinline
 func (r *reader) skip(n int) {
 	for ; n > 0 && r.ok; n-- {
 		for {
@@ -272,7 +304,20 @@ func (ix *Index) CheckOwners(sizes []int) bool {
 		return false
 	}
 	seen := make([]bool, len(ix.docs))
-	for _, d := range ix.docs {
+	for i := 0; i < len(ix.docs); i += loopChunk { // in chunks, so that optimised code takes over (see loopChunk)
+		if !checkOwners(ix.docs[i:min(len(ix.docs), i+loopChunk)], sizes, start, seen) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkOwners is CheckOwners for one chunk of the documents, marking each
+// in seen (owner k's node i at start[k]+i).
+//
+//go:noinline
+func checkOwners(docs []docRef, sizes, start []int, seen []bool) bool {
+	for _, d := range docs {
 		k := int(d.owner)
 		if k < 1 || k >= len(sizes) || int(d.node) >= sizes[k] || seen[start[k]+int(d.node)] {
 			return false
@@ -290,11 +335,24 @@ func (ix *Index) Revision() int { return len(ix.docs) + ix.dead }
 // reports true for (a session whose stored documents are not current).
 func (ix *Index) DropOwners(drop func(owner uint32) bool) {
 	ix.gen++
-	for d := range ix.docs {
-		if o := ix.docs[d].owner; o != 0 && drop(o) {
-			ix.docs[d].owner = 0
-			ix.live--
-			ix.dead++
+	for i := 0; i < len(ix.docs); i += loopChunk { // in chunks, so that optimised code takes over (see loopChunk)
+		n := dropOwners(ix.docs[i:min(len(ix.docs), i+loopChunk)], drop)
+		ix.live -= n
+		ix.dead += n
+	}
+}
+
+// dropOwners is DropOwners for one chunk of the documents; it returns how
+// many it made dead.
+//
+//go:noinline
+func dropOwners(docs []docRef, drop func(owner uint32) bool) int {
+	n := 0
+	for d := range docs {
+		if o := docs[d].owner; o != 0 && drop(o) {
+			docs[d].owner = 0
+			n++
 		}
 	}
+	return n
 }

@@ -292,6 +292,12 @@ func TestLoopsInChunksAnswerAsOneLoop(t *testing.T) {
 	}
 	assert.Len(t, ix.Search(Query{Text: "alpha", Limit: 30}, keep, text, less).Hits, 30)
 	assert.False(t, decoded.Damaged())
+	sizes := []int{0, len(texts[0]), len(texts[1]), len(texts[2]), len(texts[3])}
+	assert.True(t, decoded.CheckOwners(sizes), "every document read, each node once")
+	sizes[3], sizes[4] = sizes[3]+1, sizes[4]-1
+	assert.False(t, decoded.CheckOwners(sizes), "the last owner's last node (in the last chunk) is past its size")
+	_, err = Decode(ix.Encode(nil, func(o uint32) uint32 { return o }), 3)
+	assert.Error(t, err, "owner 4's documents, in the last chunk, are past the owners")
 
 	// A gap of 0 in the last chunk of "alpha"'s packed list: damaged, and
 	// the term finds nothing (not the documents decoded before it).
