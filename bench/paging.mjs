@@ -261,6 +261,18 @@ async function measureKept(context, baseURL, p, db, n) {
   return { keptWaitMs, ...r };
 }
 
+const f = (x) => x.toFixed(0);
+
+/** The table's row of size n's measures m (measureSize), after prefix. */
+function sizeRow(prefix, n, m) {
+  return `${prefix}${n} | ${n * MESSAGES + BIG} | ${f(m.st)} | ${f(m.floor)} | ${(m.st / m.floor).toFixed(1)}x | ${f(m.workerFloor)} | ${(m.st / m.workerFloor).toFixed(1)}x | ${f(m.stOpen)} | ${f(m.floorOpen)} | ${(m.stOpen / m.floorOpen).toFixed(1)}x | ${f(m.toOpen)} | ${f(m.wasmStart)} | ${(m.toOpen / m.wasmStart).toFixed(1)}x | ${f(m.mb)} | ${f(m.mbBefore)} | ${f(m.wasmMB)}`;
+}
+
+/** Where init() → first context went at size n (the worker's marks in m), after prefix. */
+function whereLine(prefix, n, m) {
+  return `${prefix}at ${n} sessions, ms after init(): meta records read ${f(m.marks.read)}, wasm runtime started ${f(m.marks.runtime)}, sessions handed to core ${f(m.marks.restored)}, first context answered ${f(m.toOpen)}`;
+}
+
 const { server, browser } = await startBench([]);
 try {
   console.log(`sessions paged on demand: ${RUNS} runs per size (medians), ${MESSAGES} messages of ~260 characters a session, plus one of ${BIG}`);
@@ -269,10 +281,9 @@ try {
   for (const n of SIZES) {
     const context = await browser.newContext();
     const m = await measureSize(context, () => rendererMB(browser), server.baseURL, n, false).finally(() => context.close());
-    const f = (x) => x.toFixed(0);
     if (m.search) searches.push([n, m.search]);
-    where.push(`at ${n} sessions, ms after init(): meta records read ${f(m.marks.read)}, wasm runtime started ${f(m.marks.runtime)}, sessions handed to core ${f(m.marks.restored)}, first context answered ${f(m.toOpen)}`);
-    console.log(`${n} | ${n * MESSAGES + BIG} | ${f(m.st)} | ${f(m.floor)} | ${(m.st / m.floor).toFixed(1)}x | ${f(m.workerFloor)} | ${(m.st / m.workerFloor).toFixed(1)}x | ${f(m.stOpen)} | ${f(m.floorOpen)} | ${(m.stOpen / m.floorOpen).toFixed(1)}x | ${f(m.toOpen)} | ${f(m.wasmStart)} | ${(m.toOpen / m.wasmStart).toFixed(1)}x | ${f(m.mb)} | ${f(m.mbBefore)} | ${f(m.wasmMB)}`);
+    where.push(whereLine("", n, m));
+    console.log(sizeRow("", n, m));
   }
   console.log("\nwhere init() → first context goes (medians of the worker's marks):");
   for (const line of where) console.log(line);
@@ -293,9 +304,8 @@ try {
       await context.close();
       fs.rmSync(profile, { recursive: true, force: true });
     });
-    const f = (x) => x.toFixed(0);
-    returning.push(`returning, at ${n} sessions, ms after init(): meta records read ${f(m.marks.read)}, wasm runtime started ${f(m.marks.runtime)}, sessions handed to core ${f(m.marks.restored)}, first context answered ${f(m.toOpen)}`);
-    console.log(`returning ${n} | ${n * MESSAGES + BIG} | ${f(m.st)} | ${f(m.floor)} | ${(m.st / m.floor).toFixed(1)}x | ${f(m.workerFloor)} | ${(m.st / m.workerFloor).toFixed(1)}x | ${f(m.stOpen)} | ${f(m.floorOpen)} | ${(m.stOpen / m.floorOpen).toFixed(1)}x | ${f(m.toOpen)} | ${f(m.wasmStart)} | ${(m.toOpen / m.wasmStart).toFixed(1)}x | ${f(m.mb)} | ${f(m.mbBefore)} | ${f(m.wasmMB)}`);
+    returning.push(whereLine("returning, ", n, m));
+    console.log(sizeRow("returning ", n, m));
   }
   for (const line of returning) console.log(line);
 } finally {

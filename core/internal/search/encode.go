@@ -334,7 +334,6 @@ func (ix *Index) Revision() int { return len(ix.docs) + ix.dead }
 // DropOwners makes dead, in one pass, the documents of every owner drop
 // reports true for (a session whose stored documents are not current).
 func (ix *Index) DropOwners(drop func(owner uint32) bool) {
-	ix.gen++
 	for i := 0; i < len(ix.docs); i += loopChunk { // in chunks, so that optimised code takes over (see loopChunk)
 		n := dropOwners(ix.docs[i:min(len(ix.docs), i+loopChunk)], drop)
 		ix.live -= n

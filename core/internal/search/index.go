@@ -57,10 +57,8 @@ type Index struct {
 	scan *scanned
 	live int // documents of attached owners
 	dead int // documents of detached owners, and replaced documents
-	// gen counts the changes to the documents (added, made dead); kept is
-	// the ranked pool of the last query that asked to keep it (Query.Keep),
-	// made at gen kept.gen.
-	gen    uint64
+	// kept is the ranked pool of the last query that asked to keep it
+	// (Query.Keep), made at Revision kept.revision.
 	kept   *keptPool
 	reused int // queries answered from kept (see Reused)
 
@@ -112,7 +110,6 @@ func (ix *Index) DropOwner(owner uint32, n int) {
 	}
 	ix.live -= n
 	ix.dead += n
-	ix.gen++
 }
 
 // Detached records that an owner of n documents left the index: they are
@@ -121,7 +118,6 @@ func (ix *Index) DropOwner(owner uint32, n int) {
 func (ix *Index) Detached(n int) {
 	ix.live -= n
 	ix.dead += n
-	ix.gen++
 }
 
 // Reused returns how many queries were answered from a kept pool
@@ -160,7 +156,6 @@ func (ix *Index) Add(owner uint32, i int32, text string, millis int64) {
 	d := int32(len(ix.docs))
 	ix.docs = append(ix.docs, docRef{owner: owner, node: i, millis: millis})
 	ix.live++
-	ix.gen++
 	word := ix.buf[:0]
 	prev := rune(-1) // previous unspaced rune in the current run, -1 for none
 	for k := 0; k < len(text); {

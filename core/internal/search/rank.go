@@ -129,11 +129,11 @@ type Query struct {
 
 // keptPool is the ranked pool of a query (Query.Keep).
 type keptPool struct {
-	text  string
-	limit int
-	gen   uint64
-	pool  []candidate
-	total int
+	text     string
+	limit    int
+	revision int // the index's Revision when it was kept
+	pool     []candidate
+	total    int
 }
 
 // Hit is one document found.
@@ -180,7 +180,7 @@ func (ix *Index) Search(q Query, keep Filter, text func(owner uint32, node int32
 	// no run of more than two unspaced characters checked in each text.
 	readText := ix.scan != nil && ix.scan.n > 0 || p.needsCheck()
 	var top []candidate
-	if k := ix.kept; q.Keep && !readText && k != nil && k.gen == ix.gen && k.text == q.Text && k.limit == q.Limit {
+	if k := ix.kept; q.Keep && !readText && k != nil && k.revision == ix.Revision() && k.text == q.Text && k.limit == q.Limit {
 		top = slices.Clone(k.pool) // proximityCut reorders it
 		res.Total = k.total
 		ix.reused++
@@ -188,7 +188,7 @@ func (ix *Index) Search(q Query, keep Filter, text func(owner uint32, node int32
 		top = ix.rank(p, several, q.Limit, keep, text, &res)
 		ix.kept = nil
 		if q.Keep && !readText {
-			ix.kept = &keptPool{text: q.Text, limit: q.Limit, gen: ix.gen, pool: slices.Clone(top), total: res.Total}
+			ix.kept = &keptPool{text: q.Text, limit: q.Limit, revision: ix.Revision(), pool: slices.Clone(top), total: res.Total}
 		}
 	}
 	maxPoints := (ix.unitCount(p)*pointsExact)*(proximityMax+1) + proximityMax

@@ -364,8 +364,10 @@ func TestAKeptPoolAnswersTheSameQueryAgain(t *testing.T) {
 	assert.Zero(t, owners(got)[1], "a document added: ranked afresh")
 	assert.Equal(t, "the newest snapshot", got.Hits[0].Snippet)
 	ix.Search(Query{Text: "snapshot", Limit: 20, Keep: true}, all, text, less)
-	ix.Detached(0)
-	assert.Zero(t, owners(ix.Search(Query{Text: "snapshot", Limit: 20, Keep: true}, no1, text, less))[1], "an owner detached: ranked afresh")
+	ix.DropOwner(3, len(texts[2]))
+	got = ix.Search(Query{Text: "snapshot", Limit: 20, Keep: true}, no1, text, less)
+	assert.Zero(t, owners(got)[1], "an owner's documents made dead: ranked afresh")
+	assert.Zero(t, owners(got)[3], "an owner's documents made dead: ranked afresh")
 	ix.Search(Query{Text: "喜歡用", Limit: 20, Keep: true}, all, text, less)
 	assert.Zero(t, owners(ix.Search(Query{Text: "喜歡用", Limit: 20, Keep: true}, no1, text, less))[1], "a run of three characters reads texts: never kept")
 }

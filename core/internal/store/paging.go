@@ -155,12 +155,9 @@ func (st *Store) PageStubOf(list []StubEntry) (int, *tree.Error) {
 }
 
 // startChunk is the most sessions a loop of the start (page.stub, the
-// packed summaries) handles in one call of its function. V8 runs a call
-// of a wasm function to its end in the code it began in (it has no
-// on-stack replacement for wasm; https://v8.dev/blog/wasm-dynamic-tiering),
-// and at start-up all of it is baseline code (Liftoff): over 10,000
-// sessions in one call, the optimised code (TurboFan) compiled for the
-// loop's function in the background meanwhile was never run.
+// packed summaries) handles in one call of its function, so that the
+// optimised code compiled for it meanwhile runs the later chunks (why:
+// the search package's loopChunk). A session costs more than a posting.
 const startChunk = 512
 
 // pageStubChunk is PageStubOf for one chunk of its checked list, making

@@ -177,11 +177,9 @@ func (st *Store) LoadSearchIndex(data []byte) (int, error) {
 // crcChunk is the most bytes one call of crc32 reads in checksum.
 const crcChunk = 64 << 10
 
-// checksum is crc32.ChecksumIEEE(data), computed crcChunk bytes a call:
-// V8 runs a call of a wasm function to its end in the code it began in,
-// so 11 MB in one call (a kept index of 1,000,000 nodes, at a page's first
-// search) ran wholly in baseline code; later calls run the optimised code
-// compiled meanwhile (see startChunk).
+// checksum is crc32.ChecksumIEEE(data), computed crcChunk bytes a call,
+// so that a kept index of 1,000,000 nodes (11 MB, read at a page's first
+// search) is not checked wholly in baseline code (see startChunk).
 func checksum(data []byte) uint32 {
 	var c uint32
 	for len(data) > 0 {
