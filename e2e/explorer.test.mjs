@@ -199,6 +199,9 @@ test('explorer: dark theme and the drop overlay render', async () => {
     await page.dispatchEvent('body', 'drop', { dataTransfer: dt });
     await page.locator('session-tree-panel .title', { hasText: 'dropped' }).waitFor();
     assert.equal(await page.locator('#drop-overlay').isHidden(), true);
+    // The panel draws the tree and its head first, the context after a
+    // paint (static/panel-loader.js _load): wait for it, then read it all.
+    await page.locator('session-tree-panel .messages .message-body', { hasText: 'not bold' }).waitFor();
     assert.deepEqual(await contextTexts(page), ['dropped <b>not bold</b>', 'ok']);
     assert.equal(await page.locator('session-tree-panel .messages b').count(), 0);
     assert.deepEqual(errors, []);
