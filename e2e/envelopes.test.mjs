@@ -109,6 +109,28 @@ async function runCases(page, dbName, cases, { close = false } = {}) {
 const BAD = [undefined, {}, 5, ''];
 const label = (v) => (v === undefined ? 'undefined' : JSON.stringify(v));
 
+both('each init() of a database holds its shared tree: a close() lets go of one hold, and the last closes the tree', async () => {
+  const page = await shimPage();
+  const got = await page.evaluate(async () => {
+    const db = 'held-twice';
+    const append = (tree, content) => tree.call({ operation: 'append', sessionId: 's', message: { role: 'user', content } });
+    // React's StrictMode in development: the effect runs, its cleanup closes, it runs again.
+    const first = await window.sessiontree.init({ dbName: db });
+    const second = await window.sessiontree.init({ dbName: db });
+    await first.call({ operation: 'create', sessionId: 's' });
+    first.close();
+    const afterOne = await append(second, 'after one close');
+    second.close();
+    const afterBoth = await append(second, 'after both');
+    const third = await window.sessiontree.init({ dbName: db });
+    const reopened = await third.call({ operation: 'context', sessionId: 's' });
+    third.close();
+    return { same: first === second, afterOne: afterOne.ok, afterBoth: afterBoth.error?.code, fresh: third !== first, contents: reopened.value?.messages.map((m) => m.content) };
+  });
+  assert.deepEqual(got, { same: true, afterOne: true, afterBoth: 'STORAGE_ERROR', fresh: true, contents: ['after one close'] });
+  await page.close();
+});
+
 both('every helper answers INVALID_ARGUMENT naming the argument for undefined, {}, a number and an empty string, and changes nothing', async () => {
   const page = await shimPage();
   // [label, method, args, the argument's name as the message must show it]

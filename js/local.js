@@ -54,10 +54,9 @@ export const shared = new Map();
  * and sharing: the same dbName in the same thread resolves to the same
  * tree; another dbName, or `persist: false`, gives an independent one.
  *
- * Rejects (never resolves to an empty store) when the wasm cannot be
- * loaded, IndexedDB cannot be opened or read, or a stored session is
- * corrupt (nothing stored is written then), and for a memoryBudget that
- * is not a positive integer up to 2^32 bytes.
+ * Rejects (never resolves to an empty store) when the wasm cannot be loaded, IndexedDB cannot be
+ * opened or read, or a stored session is corrupt (nothing stored is written then), and for a
+ * memoryBudget that is not a positive integer up to 2^32 bytes.
  *
  * If the Go program exits (a fatal error: out of memory), every later call
  * of the trees it ran answers STORAGE_ERROR (exitedMessage) and
@@ -457,13 +456,14 @@ export class LocalTree extends TreeAPI {
   }
 
   /**
-   * Close the IndexedDB connection. Later calls that would change
-   * something, and the restore point helpers, resolve to a STORAGE_ERROR
-   * envelope ("the tree was closed"); reads keep answering from memory.
-   * With persist: false there is no connection and every call keeps
-   * answering. Never throws, also when called again.
+   * Let go of this init()'s hold (TreeAPI._release); with the last, close the IndexedDB
+   * connection. Later calls that would change something, and the restore point helpers,
+   * resolve to a STORAGE_ERROR envelope ("the tree was closed"); reads keep answering from
+   * memory. With persist: false there is no connection and every call keeps answering.
+   * Never throws, also when called again.
    */
   close() {
+    if (!this._release()) return;
     this._closed = true;
     this._writer?.close("the tree was closed");
     this._db?.close();

@@ -1138,10 +1138,15 @@ export interface SessionTree {
   /** Resolves when every write started so far is committed; never rejects. */
   flush(): Promise<void>;
   /**
-   * Close the IndexedDB connection; later mutating calls, and the restore
-   * point helpers, resolve to STORAGE_ERROR "the tree was closed"; reads
-   * keep answering from memory. With persist: false there is nothing to
-   * close and every call keeps answering. Never throws, also when repeated.
+   * Let go of the hold of one init() that resolved to this tree (init() of
+   * the same dbName resolves to the same shared tree, and each call holds
+   * it); with the last hold, close the IndexedDB connection: later
+   * mutating calls, and the restore point helpers, resolve to
+   * STORAGE_ERROR "the tree was closed"; reads keep answering from memory.
+   * So a component may close what it opened (React's StrictMode runs an
+   * effect and its cleanup twice) without closing the tree under another.
+   * With persist: false there is nothing to close and every call keeps
+   * answering. Never throws; call it once per init().
    */
   close(): void;
 }
@@ -1163,7 +1168,8 @@ export const SessionTree: abstract new (...args: never[]) => SessionTree;
  * the package's own worker failing to load runs the store in the page's
  * thread instead). Rejects if the worker cannot start before that,
  * IndexedDB cannot be read or the wasm cannot be fetched (the message
- * names the HTTP status).
+ * names the HTTP status). A second init() with the same dbName resolves
+ * to the same tree, and holds it until its own close() (SessionTree.close).
  */
 export function init(options?: InitOptions): Promise<SessionTree>;
 

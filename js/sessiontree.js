@@ -62,7 +62,11 @@ const workers = new Map();
  * default worker cannot start at all, it warns on the console and runs the
  * store in the page's thread. Calling init() again in
  * the same page with the same dbName resolves to the same shared tree;
- * another dbName, or `persist: false`, gives an independent one.
+ * another dbName, or `persist: false`, gives an independent one. Each
+ * init() holds the tree: `tree.close()` lets go of one hold and closes
+ * the tree with the last, so a component may close what it opened (React's
+ * StrictMode runs an effect and its cleanup twice) without closing the
+ * tree under another init()'s caller.
  *
  * Rejects (never resolves to an empty store) when the worker cannot be
  * started, the wasm cannot be fetched (a server that does not answer
@@ -108,6 +112,11 @@ const workers = new Map();
  * @returns {Promise<SessionTree>}
  */
 export function init(options = {}) {
+  return openTree(options).then((tree) => tree._retain());
+}
+
+/** init()'s work, before the caller's hold on the tree is counted (TreeAPI._retain). */
+function openTree(options) {
   options = options ?? {};
   const bad = checkMemoryBudget(options.memoryBudget);
   if (bad) return Promise.reject(new Error(`sessiontree: init: ${bad}`));

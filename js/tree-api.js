@@ -416,6 +416,34 @@ export class TreeAPI {
 
 
   /**
+   * Count one more init() that resolved to this tree (js/sessiontree.js
+   * init): a second init() of the same dbName resolves to the same tree,
+   * and each caller's close() lets go of its own hold (_release), so a
+   * component that closes what it opened (React's StrictMode mounts twice)
+   * does not close the tree under the others.
+   * @returns {this}
+   */
+  _retain() {
+    this._holders = (this._holders ?? 0) + 1;
+    return this;
+  }
+
+  /**
+   * close()'s first step: let go of one init()'s hold. False while another
+   * init() still holds the tree (it stays open), true when close() must
+   * close it: the last hold, or a tree no init() counted (the worker's own).
+   * @returns {boolean}
+   */
+  _release() {
+    if ((this._holders ?? 0) > 1) {
+      this._holders--;
+      return false;
+    }
+    this._holders = 0;
+    return true;
+  }
+
+  /**
    * Subscribe to changes. fn receives `{type, sessionId, nodeId?}` after
    * each change is applied (and, when persisting, committed): type is the
    * operation that made it, nodeId the session's cursor afterwards. Changes

@@ -439,12 +439,14 @@ export class WorkerTree extends TreeAPI {
   }
 
   /**
-   * Close the IndexedDB connection (in the worker); see LocalTree.close.
+   * Let go of this init()'s hold (TreeAPI._release); with the last, close
+   * the IndexedDB connection (in the worker); see LocalTree.close.
    * Later calls that would change something, and the restore point
    * helpers, resolve to a STORAGE_ERROR envelope; reads keep answering
    * from memory. Never throws.
    */
   close() {
+    if (!this._release()) return;
     this._closedByCaller = true;
     this._unshare();
     const close = () => {
