@@ -557,6 +557,50 @@ test('calls made one after another answer in that order while a paged-out sessio
   }
 });
 
+test('two tabs appending to one paged-out session without waiting: each tab\'s appends stay in the order made, each under its previous one', async () => {
+  const env = await setup();
+  try {
+    const first = await open(env);
+    await first.evaluate(async () => (await window.sessiontree.init({ dbName: 'paging-two-orders' })).close());
+    await writeSessions(first, { db: 'paging-two-orders', count: 200, nodes: 10 });
+    await first.close();
+    const tabs = [await open(env), await open(env)];
+    // A small pageBudget: the other tab's writes and the calls on other
+    // sessions page s0100 out again between a call's tries.
+    for (const tab of tabs) await tab.evaluate(async () => (window.tree = await window.sessiontree.init({ dbName: 'paging-two-orders', pageBudget: 20000 })));
+    const N = 80;
+    const work = (tab, tag) => tab.evaluate(async ({ tag, N }) => {
+      const pending = [];
+      const id = (k) => 's' + String(k % 200).padStart(4, '0');
+      for (let k = 0; k < N; k++) {
+        pending.push(window.tree.call({ operation: 'append', sessionId: 's0100', message: { role: 'user', content: `${tag} ${k}` } }));
+        if (k % 3 === 0) pending.push(window.tree.call({ operation: 'context', sessionId: id(k * 7) }));
+        if (k % 5 === 0) pending.push(window.tree.call({ operation: 'append', sessionId: id(k * 13 + 1), message: { role: 'user', content: `${tag} other ${k}` } }));
+        if (k % 10 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      return (await Promise.all(pending)).filter((a) => !a.ok).map((a) => a.error);
+    }, { tag, N });
+    const failed = await Promise.all([work(tabs[0], 'A'), work(tabs[1], 'B')]);
+    assert.deepEqual(failed, [[], []]);
+    // A third page reads what both wrote (a tab hears of the other's last writes a moment later).
+    const third = await open(env);
+    const saved = await third.evaluate(async () => {
+      const tree = await window.sessiontree.init({ dbName: 'paging-two-orders' });
+      return JSON.parse(await tree.callText({ operation: 'snapshot.save', sessionId: 's0100' })).value.nodes;
+    });
+    const byId = new Map(saved.map((n) => [n.id, n]));
+    for (const tag of ['A', 'B']) {
+      const mine = saved.filter((n) => new RegExp(`^${tag} \\d+$`).test(n.message.content));
+      assert.deepEqual(mine.map((n) => n.message.content), Array.from({ length: N }, (_, k) => `${tag} ${k}`), `${tag}'s appends are stored in the order made`);
+      const parents = mine.slice(1).map((n) => byId.get(n.parentId).message.content);
+      assert.deepEqual(parents, Array.from({ length: N - 1 }, (_, k) => `${tag} ${k}`), `each of ${tag}'s appends is under its previous one`);
+    }
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
 test('a search across every session never indexed reads them a batch at a time, each paged out again with its search documents kept', async () => {
   const env = await setup();
   try {

@@ -63,17 +63,23 @@ export function noteFault(tree, answer, fault) {
   fault.ids = JSON.parse(tree._handle.callInternal('{"operation":"page.faults"}')).value;
   // A search does not hold the calls after it: across every session its
   // loads can take seconds, and it may answer with what they changed.
-  if (!tree._pageHold && fault.call && fault.op !== "search") {
+  // The hold is the earliest call's: a later call that faulted first (a
+  // call whose session another tab's write paged out again faults on its
+  // next try) lets its waiters go, and they wait for the earlier one.
+  const hold = tree._pageHold;
+  if ((!hold || hold.call.seq > fault.call?.seq) && fault.call && fault.op !== "search") {
     let release;
     const done = new Promise((resolve) => (release = resolve));
     tree._pageHold = { call: fault.call, done, release };
+    hold?.release();
   }
 }
 
 /**
  * Whether the call of fault must wait instead of running now: another
  * call made before it answered PAGED_OUT and has not yet run again with
- * its sessions loaded. Calls are answered in the order they were made,
+ * its sessions loaded, or was held back and has not yet queued its next
+ * try (each call's place is its seq, given by retryPaged). Calls are answered in the order they were made,
  * so a read made after a write to a paged-out session sees the write,
  * and one made before it does not. When true, fault.held is the promise
  * to wait for, and the caller answers HELD_ANSWER without running core.
@@ -82,10 +88,40 @@ export function noteFault(tree, answer, fault) {
  * @returns {boolean}
  */
 export function held(tree, fault) {
+  const call = fault?.call;
+  if (!call) return false;
   const hold = tree._pageHold;
-  if (!fault?.call || !hold || hold.call === fault.call) return false;
-  fault.held = hold.done;
+  const waiting = heldCalls(tree);
+  let wait = null;
+  if (hold && hold.call.seq < call.seq) wait = hold.done;
+  // An earlier call held back has not yet queued its next try (a write's
+  // held answer comes after the transaction it was queued in): wait for it,
+  // so that its next try is queued before this one's.
+  else if (earliest(waiting.seqs) < call.seq) wait = new Promise((resolve) => waiting.waiters.push({ seq: call.seq, resolve }));
+  if (!wait) return false;
+  waiting.seqs.add(call.seq);
+  fault.held = wait;
   return true;
+}
+
+/** tree's calls held back (see held) that have not yet queued their next try: their seqs, and the later calls waiting for them. */
+function heldCalls(tree) {
+  return (tree._heldCalls ??= { seqs: new Set(), waiters: [] });
+}
+
+/** The least of seqs (Infinity when empty). */
+function earliest(seqs) {
+  let least = Infinity;
+  for (const s of seqs) if (s < least) least = s;
+  return least;
+}
+
+/** call queues its next try now (or ended): the calls held behind it go once no earlier call is held (see held). */
+function unheld(tree, call) {
+  const waiting = heldCalls(tree);
+  if (!waiting.seqs.delete(call.seq)) return;
+  const least = earliest(waiting.seqs);
+  waiting.waiters = waiting.waiters.filter((w) => (least < w.seq ? true : (w.resolve(), false)));
 }
 
 /**
@@ -111,6 +147,9 @@ function release(tree, call) {
   hold.release();
 }
 
+/** The number of the last call retryPaged started (see held). */
+let callSeq = 0;
+
 /**
  * Run attempt until it needs no paged-out session: when core answered
  * PAGED_OUT (fault.ids set to the sessions it needed, see noteFault), load
@@ -130,7 +169,7 @@ function release(tree, call) {
  */
 export async function retryPaged(tree, attempt, failed) {
   const pinned = [];
-  const call = {}; // this call, across its tries (see held)
+  const call = { seq: ++callSeq }; // this call, across its tries: seq its place in the order calls were made (see held)
   let indexed = false; // a search's sessions read through (Pager.indexThrough) once
   try {
     for (let tries = 0; ; tries++) {
@@ -142,6 +181,7 @@ export async function retryPaged(tree, attempt, failed) {
       if (fault.held) {
         // Held back (see held): nothing ran; run once the call before has.
         await fault.held;
+        unheld(tree, call);
         tries--;
         continue;
       }
@@ -178,6 +218,7 @@ export async function retryPaged(tree, attempt, failed) {
       }
     }
   } finally {
+    unheld(tree, call);
     release(tree, call);
     tree._pager.unpin(pinned);
   }
