@@ -598,6 +598,14 @@ test('embedding demo: two messages, a branch, a jump back — chat and panel agr
     assert.deepEqual(await chat(), ['Hello there', 'You said “Hello there” (2 words).', 'Plan a picnic', 'You said “Plan a picnic” (3 words).']);
     await contextShows(panel, await chat());
     assert.equal(await panel.locator('.row.cursor').getAttribute('data-node-id'), oldTip);
+    // A page's centred text (Vite's React template centres #root) stops at the panel.
+    const aligned = await page.evaluate(() => {
+      const host = document.querySelector('#panel');
+      host.parentElement.style.textAlign = 'center';
+      const message = host.shadowRoot.querySelector('.message');
+      return [getComputedStyle(host).textAlign, getComputedStyle(message).textAlign];
+    });
+    assert.deepEqual(aligned, ['start', 'start']);
     const branches = await call(page, { operation: 'branches', sessionId: 'chat-demo' });
     assert.deepEqual(branches.map((b) => [b.name, b.nodeCount, b.active]), [['main', 4, true], ['beach', 2, false]]);
     await page.screenshot({ path: artifactPath('panel-chat-demo.png') });

@@ -58,6 +58,8 @@ export interface SessionTreePanelAttributes extends SessionTreePanelEventProps {
   mode?: "panel" | "overlay";
   theme?: "" | "light" | "dark";
   pane?: "" | "tree" | "context";
+  /** "list" (default) or "map": the tree column shows the session's rows or its map. */
+  view?: "list" | "map";
   /** Present (true or "") to show the composer. */
   composer?: boolean | "";
   /** What a click on a row does: "preview" (default) or "jump" (moves the cursor: a branch switch). */
