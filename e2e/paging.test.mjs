@@ -601,6 +601,44 @@ test('two tabs appending to one paged-out session without waiting: each tab\'s a
   }
 });
 
+test('meta records damaged outside sessiontree fail their own sessions: the others list, open, search and take appends', async () => {
+  const env = await setup();
+  try {
+    const first = await open(env);
+    await first.evaluate(async () => (await window.sessiontree.init({ dbName: 'paging-damaged' })).close());
+    await writeSessions(first, { db: 'paging-damaged', count: 20, nodes: 5 });
+    await first.evaluate(async () => {
+      const req = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+      const db = await req(indexedDB.open('paging-damaged'));
+      const store = db.transaction('sessions', 'readwrite').objectStore('sessions');
+      const meta = await req(store.get('s0003'));
+      await req(store.put({ ...meta, nodeCount: '5', gen: 'nine' }, 's0003')); // a count that is not one
+      await req(store.put(null, 'zz-null')); // names no session
+      await req(store.put({ title: 'no id', nodeCount: 2, gen: 1 }, 'zz-no-id'));
+      db.close();
+    });
+    await first.close();
+    const page = await open(env);
+    const got = await page.evaluate(async () => {
+      const tree = await window.sessiontree.init({ dbName: 'paging-damaged' });
+      const listed = (await tree.call({ operation: 'sessions' })).value.map((s) => s.sessionId);
+      const healthy = await tree.call({ operation: 'context', sessionId: 's0004' });
+      const damaged = await tree.call({ operation: 'context', sessionId: 's0003' });
+      const appended = await tree.call({ operation: 'append', sessionId: 's0005', message: { role: 'user', content: 'after the damage' } });
+      const found = await tree.call({ operation: 'search', query: 'after the damage', limit: 1, sessionId: 's0005' });
+      return { listed, healthy: healthy.value?.messages.length, damaged: damaged.error, appended: appended.ok, found: found.value?.hits[0]?.sessionId };
+    });
+    assert.deepEqual(got.listed, Array.from({ length: 20 }, (_, i) => 's' + String(i).padStart(4, '0')));
+    assert.equal(got.healthy, 5);
+    assert.equal(got.damaged.code, 'STORAGE_ERROR');
+    assert.match(got.damaged.message, /session "s0003" has .* node records but its metadata says 5 nodes/);
+    assert.deepEqual([got.appended, got.found], [true, 's0005']);
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
 test('a search across every session never indexed reads them a batch at a time, each paged out again with its search documents kept', async () => {
   const env = await setup();
   try {

@@ -27,13 +27,20 @@ export function requestPromise(req) {
  * stored after its nodeCount, in place: appends made under a writer's
  * held lock write only their node record (see writeChanges), so the
  * session's node count, cursor, branch and updatedAt are those of its
- * last stored node, and its last operation an append.
+ * last stored node, and its last operation an append. A last record that
+ * is not JSON changes nothing (the session's load then reports it).
  * @param {object} meta the record as read (changed in place)
  * @param {string} last the session's last node record (JSON)
  * @param {number} count the stored node count
  */
 export function deriveTail(meta, last, count) {
-  const node = JSON.parse(last);
+  let node;
+  try {
+    node = JSON.parse(last);
+  } catch {
+    return; // a damaged record: the meta stays, and the session's load finds it (readSnapshot)
+  }
+  if (node === null || typeof node !== "object") return;
   meta.nodeCount = count;
   meta.cursor = node.id;
   meta.activeBranch = node.branch;
@@ -47,16 +54,39 @@ export function byCreation(a, b) {
 }
 
 /**
+ * The meta records among all that name a session (an object with a
+ * sessionId string), each nodeCount that is not a non-negative safe
+ * integer set to 0 in place (see liveMetas): what the start and a pull of
+ * another tab's writes (store/take-in.js) take, so that a record damaged
+ * outside sessiontree fails its own session only.
+ * @param {any[]} all
+ * @returns {object[]}
+ */
+export function usableMetas(all) {
+  const named = all.filter((m) => m !== null && typeof m === "object" && typeof m.sessionId === "string" && m.sessionId !== "");
+  for (const m of named) if (!Number.isSafeInteger(m.nodeCount) || m.nodeCount < 0) m.nodeCount = 0;
+  return named;
+}
+
+/**
  * The live meta records among all those of the sessions store (erased
  * sessions' tombstones left out: they hold nothing, store/erase.js), in
  * creation order, and the highest gen stored (a tombstone's counts too).
+ * A record damaged outside sessiontree fails its own session, never the
+ * list: one that is not an object or has no sessionId string names no
+ * session and is left out; a gen that is not a safe integer counts as 0;
+ * a nodeCount that is not a non-negative safe integer is taken as 0, so
+ * the session is listed and its load finds its records disagree
+ * (STORAGE_ERROR naming it, store/records.js readSnapshot), where core's
+ * page.stub would refuse every session's stub for it.
  * @param {object[]} all
  * @returns {{gen: number, metas: object[]}}
  */
 export function liveMetas(all) {
   let gen = 0;
-  for (const m of all) gen = Math.max(gen, m.gen ?? 0);
-  const metas = all.filter((m) => m.erased !== true);
+  const named = usableMetas(all);
+  for (const m of named) if (Number.isSafeInteger(m.gen)) gen = Math.max(gen, m.gen);
+  const metas = named.filter((m) => m.erased !== true);
   metas.sort(byCreation);
   return { gen, metas };
 }

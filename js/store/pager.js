@@ -73,9 +73,10 @@ async function startRead(db, all) {
     readCounts[all ? "given" : "metas"]++;
     await Promise.all(metas.filter((m) => m.tail === true).map((m) => readNodes(tx, m, m.nodeCount)));
     // Sessions in the trash are read whole: core keeps them in its trash, never as stubs.
+    // One whose records disagree stays on disk, out of the trash core shows, not failing the start.
     const inTrash = metas.filter((m) => m.deletedAt);
-    const snapshots = await Promise.all(inTrash.map((m) => readSnapshot(tx, m)));
-    return { gen, metas, trashed: inTrash.map((meta, i) => ({ meta, snapshot: snapshots[i] })) };
+    const snapshots = await Promise.all(inTrash.map((m) => readSnapshot(tx, m).catch(() => null)));
+    return { gen, metas, trashed: inTrash.map((meta, i) => ({ meta, snapshot: snapshots[i] })).filter((t) => t.snapshot !== null) };
   } catch (err) {
     throw new Error(`sessiontree: reading IndexedDB database ${JSON.stringify(db.name)} failed, nothing was changed: ${err?.message ?? err}`);
   }

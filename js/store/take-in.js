@@ -7,6 +7,7 @@
 
 import { STORES } from "./schema.js";
 import { byCreation, diskState, mergeRequest, nodeRange, readAnnotations, readNodes, readSnapshot, requestPromise, restoreRequest } from "./records.js";
+import { usableMetas } from "./listing.js";
 import { ERROR } from "../protocol.js";
 
 const quote = JSON.stringify;
@@ -41,7 +42,7 @@ function takeIn(w, id, request) {
  * @param {object[]} remote
  */
 export async function pullSessions(w, tx, pulled, remote) {
-  const metas = await requestPromise(tx.objectStore("sessions").index("gen").getAll(IDBKeyRange.lowerBound(w.gen, true)));
+  const metas = usableMetas(await requestPromise(tx.objectStore("sessions").index("gen").getAll(IDBKeyRange.lowerBound(w.gen, true))));
   metas.sort(byCreation);
   for (const meta of metas) {
     const id = meta.sessionId;
