@@ -30,12 +30,17 @@ async function value(page, request) {
 
 const debug = (page) => page.evaluate(() => window.tree._debug());
 
-/** Store 200 sessions of 40 messages in database db, then open a page whose window.tree is init({dbName: db, ...options}). */
-async function openStored(env, db, options) {
+/** Make database db (an init's schema) and store count sessions of nodes messages in it; resolves to the page that wrote them, still open. */
+async function storeHistory(env, db, { count, nodes }) {
   const first = await open(env);
   await first.evaluate(async (db) => (await window.sessiontree.init({ dbName: db })).close(), db);
-  await writeSessions(first, { db, count: 200, nodes: 40 });
-  await first.close();
+  await writeSessions(first, { db, count, nodes });
+  return first;
+}
+
+/** Store 200 sessions of 40 messages in database db, then open a page whose window.tree is init({dbName: db, ...options}). */
+async function openStored(env, db, options) {
+  await (await storeHistory(env, db, { count: 200, nodes: 40 })).close();
   const page = await open(env);
   await page.evaluate(async (options) => {
     window.tree = await window.sessiontree.init(options);
@@ -560,10 +565,7 @@ test('calls made one after another answer in that order while a paged-out sessio
 test('two tabs appending to one paged-out session without waiting: each tab\'s appends stay in the order made, each under its previous one', async () => {
   const env = await setup();
   try {
-    const first = await open(env);
-    await first.evaluate(async () => (await window.sessiontree.init({ dbName: 'paging-two-orders' })).close());
-    await writeSessions(first, { db: 'paging-two-orders', count: 200, nodes: 10 });
-    await first.close();
+    await (await storeHistory(env, 'paging-two-orders', { count: 200, nodes: 10 })).close();
     const tabs = [await open(env), await open(env)];
     // A small pageBudget: the other tab's writes and the calls on other
     // sessions page s0100 out again between a call's tries.
@@ -604,9 +606,7 @@ test('two tabs appending to one paged-out session without waiting: each tab\'s a
 test('meta records damaged outside sessiontree fail their own sessions: the others list, open, search and take appends', async () => {
   const env = await setup();
   try {
-    const first = await open(env);
-    await first.evaluate(async () => (await window.sessiontree.init({ dbName: 'paging-damaged' })).close());
-    await writeSessions(first, { db: 'paging-damaged', count: 20, nodes: 5 });
+    const first = await storeHistory(env, 'paging-damaged', { count: 20, nodes: 5 });
     await first.evaluate(async () => {
       const req = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
       const db = await req(indexedDB.open('paging-damaged'));

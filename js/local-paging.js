@@ -67,7 +67,7 @@ export function noteFault(tree, answer, fault) {
   // call whose session another tab's write paged out again faults on its
   // next try) lets its waiters go, and they wait for the earlier one.
   const hold = tree._pageHold;
-  if ((!hold || hold.call.seq > fault.call?.seq) && fault.call && fault.op !== "search") {
+  if (fault.call && fault.op !== "search" && (!hold || fault.call.seq < hold.call.seq)) {
     let release;
     const done = new Promise((resolve) => (release = resolve));
     tree._pageHold = { call: fault.call, done, release };
@@ -79,9 +79,9 @@ export function noteFault(tree, answer, fault) {
  * Whether the call of fault must wait instead of running now: another
  * call made before it answered PAGED_OUT and has not yet run again with
  * its sessions loaded, or was held back and has not yet queued its next
- * try (each call's place is its seq, given by retryPaged). Calls are answered in the order they were made,
- * so a read made after a write to a paged-out session sees the write,
- * and one made before it does not. When true, fault.held is the promise
+ * try (each call's place is its seq, given by retryPaged). Calls are
+ * answered in the order they were made, so a read made after a write to a
+ * paged-out session sees the write, and one made before it does not. When true, fault.held is the promise
  * to wait for, and the caller answers HELD_ANSWER without running core.
  * @param {import("./local.js").LocalTree} tree
  * @param {{call?: object, held?: Promise<void>|null}|null} fault
