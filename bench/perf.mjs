@@ -260,7 +260,7 @@ async function millionTab(browser, baseURL, o, errors) {
     JSON.parse(ctxText);
     out.contextParseMs = performance.now() - t;
     // Tree panel first paint: click the session, wait for its rows, then a frame.
-    const button = document.querySelector('li[data-session-id="million"] button');
+    const button = document.querySelector('li[data-session-id="million"] .session-button');
     if (!button) throw new Error("the session list has no entry for the 1,000,000-node session");
     t = performance.now();
     button.click();

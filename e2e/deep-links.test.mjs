@@ -48,7 +48,7 @@ test('deep links: an address opens a node, opening sessions and jumps are histor
     // A second session, opened from the list: a new entry.
     await explorerCall(page, { operation: 'create', sessionId: 'other' });
     const hello = await explorerCall(page, { operation: 'append', sessionId: 'other', message: { role: 'user', content: 'Hello from the other session' } });
-    await page.locator('#session-list li[data-session-id="other"] button').first().click();
+    await page.locator('#session-list li[data-session-id="other"] .session-button').first().click();
     await until(page, 'other', hello.id);
     assert.equal((await shown(page)).hash, '#session=other');
     assert.equal(await page.evaluate(() => history.length), start + 2);

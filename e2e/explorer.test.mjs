@@ -131,6 +131,7 @@ test('explorer: demo session, jump by click, import with report, export, reload'
     const selected = await page.evaluate(() => window.explorer.state.selected);
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export-button').click().then(() => page.locator('#export-list [data-format="snapshot"]').click())]);
     assert.equal(download.suggestedFilename(), `${selected}.snapshot.json`);
+    await page.locator('#status', { hasText: `Exported a snapshot of the whole session as ${selected}.snapshot.json` }).waitFor();
     const text = fs.readFileSync(await download.path(), 'utf8');
     const saved = await call(page, { operation: 'snapshot.save', sessionId: selected });
     assert.deepEqual(JSON.parse(text), saved);

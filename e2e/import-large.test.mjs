@@ -94,7 +94,7 @@ test(`a ${MB} MB ChatGPT export: the explorer stays responsive, Cancel leaves no
     await list.hover();
     await page.mouse.wheel(0, 600);
     await page.waitForFunction(() => document.getElementById('session-list').scrollTop > 0);
-    await page.locator('li[data-session-id="small-20"] button').click();
+    await page.locator('li[data-session-id="small-20"] .session-button').click();
     await page.waitForFunction(() => document.querySelector('li[data-session-id="small-20"]')?.classList.contains('selected') && location.hash === '#session=small-20');
     await page.locator('#panel .row.cursor', { hasText: 'message of small session 20' }).waitFor();
     await page.locator('#session-filter').fill('Small session 7');

@@ -152,7 +152,7 @@ test('import: dropping a Claude Code transcript and an Open WebUI export on the 
     assert.deepEqual(await label.evaluate((l) => [l.tagName, l.textContent, l.title, l.dataset.sessionId]), ['SPAN', 'Research data-border-color usage and CSS class mat...', '88a8d761-7b9a-4bf1-a8ca-c1febe6bf358', '88a8d761-7b9a-4bf1-a8ca-c1febe6bf358']);
 
     // Open the Claude Code session: its cursor path is in the context pane.
-    await page.locator('#session-list li[data-session-id="88a8d761-7b9a-4bf1-a8ca-c1febe6bf358"] button').click();
+    await page.locator('#session-list li[data-session-id="88a8d761-7b9a-4bf1-a8ca-c1febe6bf358"] .session-button').click();
     await page.locator('session-tree-panel .row.cursor[data-node-id="91c82c1c-29b0-4149-a261-e5582d944ac6"]').waitFor();
     assert.equal(await page.locator('session-tree-panel .row').count(), 6);
     await page.locator('session-tree-panel .messages .message-body').first().waitFor();
@@ -161,7 +161,7 @@ test('import: dropping a Claude Code transcript and an Open WebUI export on the 
     assert.match(texts[2], /Excellent research!/);
 
     // And an Open WebUI chat.
-    await page.locator('#session-list li[data-session-id="tool-chat"] button').click();
+    await page.locator('#session-list li[data-session-id="tool-chat"] .session-button').click();
     await page.locator('session-tree-panel .title', { hasText: 'Chat with tool call' }).waitFor();
     await page.locator('session-tree-panel .messages .message-body', { hasText: 'weather in Paris' }).first().waitFor();
     const chat = await page.locator('session-tree-panel .messages .message-body').allTextContents();

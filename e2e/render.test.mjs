@@ -57,7 +57,7 @@ async function showSession(page, sessionId, messages) {
   }));
   await call(page, { operation: 'snapshot.load', sessionId, snapshot: { version: 1, sessionId, cursor: nodes.at(-1).id, activeBranch: 'main', nodes } });
   await page.evaluate(() => window.explorer.refresh());
-  await page.locator(`#session-list li[data-session-id="${sessionId}"] button`).click();
+  await page.locator(`#session-list li[data-session-id="${sessionId}"] .session-button`).click();
   await page.locator(`session-tree-panel .row.cursor[data-node-id="n${messages.length - 1}"]`).waitFor();
   await page.locator('session-tree-panel .messages .message').nth(messages.length - 1).waitFor();
 }

@@ -54,7 +54,7 @@ test('explorer: 10,000 sessions list a page of rows at a time; scroll, filter an
     await page.locator('#panel .row.cursor', { hasText: 'session 5 message 3' }).waitFor();
 
     // A click on a row opens its session.
-    await page.locator('#session-list li[data-session-id="s9990"] button').click();
+    await page.locator('#session-list li[data-session-id="s9990"] .session-button').click();
     await page.locator('#panel .row.cursor', { hasText: 'session 9990 message 3' }).waitFor();
     assert.deepEqual(env.errors, []);
   } finally {

@@ -43,6 +43,8 @@ test('sibling arrows show the newest path of each version, by click and by keybo
     assert.deepEqual(await arrows(train), ['1 / 2', true, false]);
     assert.equal(await message(stay).locator('.siblings').count(), 0);
     assert.equal(await message(ask).locator('.sib-next').getAttribute('aria-label'), 'Next version (2 of 3)');
+    // At the first version, the disabled ‹ names no version (it said "0 of 3").
+    assert.equal(await message(ask).locator('.sib-prev').getAttribute('aria-label'), 'Previous version (none before)');
     await page.screenshot({ path: artifactPath('siblings.png') });
 
     // Click ›: the budget branch, to its tip.

@@ -13,7 +13,7 @@
 import { init } from "../js/sessiontree.js";
 import { chatCompletionsURL, edit, regenerate, reply } from "../js/openai.js";
 import { contentText } from "./tree-model.js";
-import { button, el } from "./dom.js";
+import { button, el, siblingNav } from "./dom.js";
 import { renderMessage } from "./render-message.js";
 import { DEFAULT_SYSTEM, historyItems, loadSettings, newestLeaf, saveSettings } from "./chat-history.js";
 import "./session-tree-panel.js";
@@ -120,20 +120,15 @@ function action(cls, text, title, fn) {
 
 /** "‹ 2 / 3 ›": step to the newest path below the previous or next sibling. */
 function siblingArrows({ index, count, ids }, position) {
-  const nav = el("div", "siblings");
-  nav.setAttribute("role", "group");
-  nav.setAttribute("aria-label", `Version ${index + 1} of ${count}`);
-  const prev = button("sib-prev", "‹", `Previous version (${index} of ${count})`);
-  const next = button("sib-next", "›", `Next version (${index + 2} of ${count})`);
-  prev.disabled = index === 0 || pending !== null;
-  next.disabled = index === count - 1 || pending !== null;
+  const { nav, prev, next } = siblingNav(index, count);
+  prev.disabled ||= pending !== null;
+  next.disabled ||= pending !== null;
   const step = (delta) => {
     focusAfter = { position, dir: delta < 0 ? "prev" : "next" };
     return call({ operation: "jump", nodeId: newestLeaf(lastList, ids[index + delta]) });
   };
   prev.addEventListener("click", () => step(-1));
   next.addEventListener("click", () => step(1));
-  nav.append(prev, el("span", "sib-pos", `${index + 1} / ${count}`), next);
   return nav;
 }
 

@@ -35,3 +35,43 @@ export function button(className, text, title) {
   }
   return b;
 }
+
+/**
+ * Shift an open, absolutely or fixed positioned popup (a menu) sideways so
+ * that it stays at least `margin` px (CSS pixels) inside the viewport: a
+ * menu that opens leftwards from a button near the left edge of a phone
+ * would otherwise start off screen. Sets style.transform; call it after
+ * the popup is shown (hidden popups have no box).
+ * @param {HTMLElement} popup
+ * @param {number} [margin]
+ */
+export function keepInView(popup, margin = 8) {
+  popup.style.transform = "";
+  const r = popup.getBoundingClientRect();
+  const width = document.documentElement.clientWidth;
+  let dx = 0;
+  if (r.right > width - margin) dx = width - margin - r.right;
+  if (r.left + dx < margin) dx = margin - r.left;
+  if (dx !== 0) popup.style.transform = `translateX(${Math.round(dx)}px)`;
+}
+
+/**
+ * "‹ 2 / 3 ›", the arrows under a message with other versions (siblings):
+ * a labelled group, each arrow named by the version it steps to, and
+ * disabled (named "none before" / "none after") at either end. The caller
+ * wires the clicks.
+ * @param {number} index the shown version, 0-based
+ * @param {number} count the versions, 2 or more
+ * @returns {{nav: HTMLElement, prev: HTMLButtonElement, next: HTMLButtonElement}}
+ */
+export function siblingNav(index, count) {
+  const nav = el("div", "siblings");
+  nav.setAttribute("role", "group");
+  nav.setAttribute("aria-label", `Version ${index + 1} of ${count}`);
+  const prev = button("sib-prev", "‹", index > 0 ? `Previous version (${index} of ${count})` : "Previous version (none before)");
+  const next = button("sib-next", "›", index < count - 1 ? `Next version (${index + 2} of ${count})` : "Next version (none after)");
+  prev.disabled = index === 0;
+  next.disabled = index === count - 1;
+  nav.append(prev, el("span", "sib-pos", `${index + 1} / ${count}`), next);
+  return { nav, prev, next };
+}

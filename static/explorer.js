@@ -21,13 +21,14 @@ import { readSources } from "./explorer-import.js";
 import { SessionTitles } from "./session-titles.js";
 import { showStorage } from "./explorer-storage.js";
 import { cancelImport, showReport } from "./explorer-report.js";
-import { el } from "./dom.js";
+import { el, keepInView } from "./dom.js";
 import { openAddress, Router } from "./explorer-route.js";
 import { wireOpenFolder } from "./open-folder.js";
 import { projectLabel, SessionFilter, toolLabel } from "./session-filter.js";
 import { newestFirst } from "./session-dates.js";
 import { PAGE_SIZE, PagedList } from "./session-list-pages.js";
 import { availableChoices, download, exportChoice, snapshotText } from "./explorer-export.js";
+import { SessionActions } from "./session-actions.js";
 import "./session-tree-panel.js";
 
 const $ = (id) => document.getElementById(id);
@@ -125,6 +126,7 @@ function sessionRow(s) {
     selectSession(s.sessionId);
   });
   li.append(button);
+  if (state.actions) li.append(state.actions.rowButton(s, title)); // rename, move to trash (session-actions.js)
   return li;
 }
 
@@ -205,7 +207,12 @@ async function exportAs(format) {
 async function exportFormat(format) {
   const id = state.selected;
   if (id === null) return;
-  if (format === "snapshot") return download(await snapshotText(state.tree, id), snapshotFileName(id), "application/json");
+  if (format === "snapshot") {
+    const name = snapshotFileName(id);
+    download(await snapshotText(state.tree, id), name, "application/json");
+    setStatus(`Exported a snapshot of the whole session as ${name}`);
+    return;
+  }
   const session = state.sessions.find((s) => s.sessionId === id);
   if (format === "html") setStatus("Building the share file…");
   const onProgress = ({ done, total }) => setStatus(`Building the share file… ${done.toLocaleString("en")} of ${total.toLocaleString("en")} nodes`);
@@ -235,6 +242,7 @@ function setMenu(open) {
   if (open) closeDropdowns("export");
   $("export-list").hidden = !open;
   $("export-button").setAttribute("aria-expanded", String(open));
+  if (open) keepInView($("export-list")); // on a phone the button can sit at the left edge
   if (open) $("export-list").querySelector("button")?.focus();
 }
 
@@ -311,12 +319,13 @@ function wireImport() {
 
 /**
  * One dropdown open at a time: close every one of the page's dropdowns but
- * `keep` ("export", "global", "panel").
+ * `keep` ("export", "global", "panel", "session").
  * @param {string} keep
  */
 function closeDropdowns(keep) {
   if (keep !== "global") $("global-hits").hidden = true;
   if (keep !== "panel") $("panel").closeDropdowns?.();
+  if (keep !== "session") state.actions?.closeMenu(false);
   if (keep !== "export" && !$("export-list").hidden) {
     $("export-list").hidden = true;
     $("export-button").setAttribute("aria-expanded", "false");
@@ -362,6 +371,7 @@ function scheduleRefresh() {
     do {
       again = false;
       await loadSessions();
+      await state.actions?.countTrash(); // another tab may have deleted or restored one
       if (state.selected !== null && !state.sessions.some((s) => s.sessionId === state.selected)) {
         state.selected = null;
         await refreshSelected();
@@ -428,6 +438,33 @@ function wireRestorePoints(tree) {
   tree.importText = async (text, format = "auto", options) => (format === "auto" || format === "snapshot" ? await points.importChoice(text) : null) ?? importText(text, format, options);
 }
 
+/**
+ * A session's menu in the list (rename, move to trash) and the trash
+ * dialog (session-actions.js). Rows made before this have no menu button:
+ * the list is shown again once the tree is up.
+ */
+function wireActions() {
+  state.actions = new SessionActions({
+    tree: () => state.tree,
+    titleOf,
+    session: (id) => state.sessions.find((s) => s.sessionId === id),
+    renamed: (id) => state.titles.forget(id),
+    neighbour: (id) => {
+      const shown = state.list.items;
+      const at = shown.findIndex((s) => s.sessionId === id);
+      return (shown[at + 1] ?? shown[at - 1])?.sessionId ?? null;
+    },
+    selected: () => state.selected,
+    select: async (id) => {
+      if (id !== null) await selectSession(id);
+    },
+    changed: () => scheduleRefresh(),
+    opened: () => closeDropdowns("session"),
+    setStatus,
+  });
+  state.actions.wire().catch(() => {});
+}
+
 async function start() {
   state.panes = new PaneTabs({ tabs: $("pane-tabs"), sessions: $("sessions-pane"), panel: $("panel") });
   state.origin = new SessionFilter(renderSessions);
@@ -449,6 +486,7 @@ async function start() {
   state.tree = tree;
   $("panel").tree = tree;
   wireRestorePoints(tree);
+  wireActions();
   window.explorer = { tree, state, panel: $("panel"), refresh: scheduleRefresh };
   await loadSessions();
   if (state.sessions.length === 0) {

@@ -254,3 +254,15 @@ export function formatTime(iso, today = new Date()) {
   if (t.toDateString() === today.toDateString()) return hm;
   return `${t.getFullYear()}-${pad(t.getMonth() + 1)}-${pad(t.getDate())} ${hm}`;
 }
+
+/**
+ * A count and its noun, in English: countOf(1, "branch", "branches") is
+ * "1 branch", countOf(1234, "node") is "1,234 nodes".
+ * @param {number} n
+ * @param {string} one the noun for 1
+ * @param {string} [many] the noun for any other count (one + "s")
+ * @returns {string}
+ */
+export function countOf(n, one, many = `${one}s`) {
+  return `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
+}

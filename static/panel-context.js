@@ -6,7 +6,7 @@
 // goes in through textContent.
 
 import { stripCites } from "./citations.js";
-import { button, el } from "./dom.js";
+import { button, el, siblingNav } from "./dom.js";
 import { NOTE_TYPE } from "./compose-target.js";
 import { highlightCode, messageSource, renderMarkdown, renderMessage } from "./render-message.js";
 import { contentText, describeEntry, formatTime, nodeText } from "./tree-model.js";
@@ -265,16 +265,9 @@ export class ContextPane {
   /** "‹ 2 / 3 ›" under a message with siblings: step to the newest path of the previous or next one. */
   _siblingArrows(id, { index, count }) {
     const foot = el("div", "message-foot");
-    const nav = el("div", "siblings");
-    nav.setAttribute("role", "group");
-    nav.setAttribute("aria-label", `Version ${index + 1} of ${count}`);
-    const prev = button("sib-prev", "‹", `Previous version (${index} of ${count})`);
-    const next = button("sib-next", "›", `Next version (${index + 2} of ${count})`);
-    prev.disabled = index === 0;
-    next.disabled = index === count - 1;
+    const { nav, prev, next } = siblingNav(index, count);
     prev.addEventListener("click", () => this.host.stepSibling(id, -1));
     next.addEventListener("click", () => this.host.stepSibling(id, 1));
-    nav.append(prev, el("span", "sib-pos", `${index + 1} / ${count}`), next);
     foot.append(nav);
     return foot;
   }

@@ -1,7 +1,8 @@
 // The titles the explorer gives sessions it makes (forks, clones, imported
-// copies). No core operation sets a session's title after `create`, so the
-// choice is the page's display of the session, kept in localStorage under
-// one key as `{sessionId: title}` so a reload (and other tabs) keep it.
+// copies), kept in localStorage under one key as `{sessionId: title}` so a
+// reload (and other tabs) keep them. A title the user gives a session goes
+// to core instead (`rename`, session-actions.js), and the page's own title
+// of that session is forgotten (forget), so the one the user gave shows.
 
 /** The localStorage key of the titles. */
 export const TITLES_KEY = "sessiontree.explorer.titles";
@@ -35,10 +36,23 @@ export class SessionTitles {
    */
   set(id, title) {
     this._titles.set(id, title);
+    this._save();
+  }
+
+  /**
+   * Forget the title the page gave session `id` (the session's own shows).
+   * @param {string} id
+   */
+  forget(id) {
+    if (this._titles.delete(id)) this._save();
+  }
+
+  /** Keep the titles; a storage that refuses keeps them for this page only (until reload). */
+  _save() {
     try {
       this._storage?.setItem(TITLES_KEY, JSON.stringify(Object.fromEntries(this._titles)));
     } catch {
-      // Storage refused: the title lasts until reload.
+      // Storage refused.
     }
   }
 

@@ -27,7 +27,7 @@
 
 import { highlightCode, renderMarkdown, renderMessage } from "./render-message.js";
 import { branchGuides } from "./tree-model.js";
-import { describeEntry, formatTime, nodeText } from "./node-text.js";
+import { countOf, describeEntry, formatTime, nodeText } from "./node-text.js";
 import { stripCites } from "./citations.js";
 import { buildMapModel } from "./map-model.js";
 import { mapSVG } from "./map-svg.js";
@@ -317,7 +317,7 @@ function shareMap(doc, model) {
   details.className = "share-map";
   details.open = true;
   const summary = doc.createElement("summary");
-  summary.textContent = `Map · ${model.nodeCount.toLocaleString("en")} nodes, ${model.branches.length} branches`;
+  summary.textContent = `Map · ${countOf(model.nodeCount, "node")}, ${countOf(model.branches.length, "branch", "branches")}`;
   const box = doc.createElement("div");
   box.className = "share-map-box";
   box.append(mapSVG(model, { doc }));

@@ -32,6 +32,7 @@ const PRECACHE = [
   "./folder-handle.js",
   "./explorer-import.js",
   "./session-filter.js",
+  "./session-actions.js",
   "./session-list-pages.js",
   "./session-dates.js",
   "./session-titles.js",

@@ -1,0 +1,142 @@
+// A session's actions in the explorer (static/session-actions.js): a
+// row's "⋯" menu renames the session (core's rename: a reload and another
+// tab show the new title) and moves it to the trash (Undo brings it back,
+// selected); the Trash dialog restores one and erases one for good after
+// a confirmation; all by keyboard, at desktop and phone sizes, and the
+// menu stays on screen. Screenshots: e2e/artifacts/session-actions-*.png.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, openExplorer, explorerCall as call, artifactPath } from './helpers.mjs';
+
+/** The titles of the session list's rows, top to bottom. */
+const rowTitles = (page) => page.locator('#session-list .session-title').allTextContents();
+
+/** Wait until the session list shows exactly these titles (in any order). */
+async function listShows(page, titles) {
+  await page.waitForFunction((want) => {
+    const got = [...document.querySelectorAll('#session-list .session-title')].map((e) => e.textContent).sort();
+    return JSON.stringify(got) === JSON.stringify([...want].sort());
+  }, titles);
+}
+
+test('session actions: rename by keyboard (kept across a reload and seen by another tab), move to trash with Undo, restore and erase from the Trash dialog', async () => {
+  for (const [width, height, scheme] of [[1280, 800, 'light'], [390, 844, 'dark']]) {
+    const env = await setup({ contextOptions: { viewport: { width, height }, colorScheme: scheme } });
+    try {
+      const { page, baseURL, errors } = env;
+      await openExplorer(page, baseURL);
+      const phone = width < 700;
+      if (phone) await page.click('#tab-sessions');
+      await call(page, { operation: 'create', sessionId: 'second', title: 'Second chat' });
+      await call(page, { operation: 'append', sessionId: 'second', message: { role: 'user', content: 'hello' } });
+      await listShows(page, ['Demo: a long weekend in Lisbon', 'Second chat']);
+      assert.equal(await page.locator('#trash-button').isHidden(), true, 'no Trash link while the trash is empty');
+
+      // Rename "Second chat" by keyboard: focus its ⋯ button, Enter opens the menu on its first item.
+      const more = page.locator('.session[data-session-id="second"] .session-more');
+      assert.equal(await more.getAttribute('aria-label'), 'Actions for “Second chat”');
+      await more.focus();
+      await page.keyboard.press('Enter');
+      const menu = page.getByRole('menu', { name: 'Session actions' });
+      await menu.waitFor();
+      assert.equal(await more.getAttribute('aria-expanded'), 'true');
+      assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Rename…');
+      const box = await menu.boundingBox();
+      assert.ok(box.x >= 0 && box.x + box.width <= width, `the menu is on screen (${box.x}…${box.x + box.width} of ${width})`);
+      await page.screenshot({ path: artifactPath(`session-actions-menu-${width}-${scheme}.png`) });
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog', { name: 'Rename session' });
+      await dialog.waitFor();
+      assert.equal(await page.locator('#rename-input').inputValue(), 'Second chat');
+      await page.keyboard.type('Trip to Porto'); // the title is selected: typing replaces it
+      await page.keyboard.press('Enter');
+      await dialog.waitFor({ state: 'hidden' });
+      await listShows(page, ['Demo: a long weekend in Lisbon', 'Trip to Porto']);
+      const renamed = (await call(page, { operation: 'sessions' })).find((s) => s.sessionId === 'second');
+      assert.equal(renamed.title, 'Trip to Porto', 'the title is core\'s (rename), not the page\'s');
+      // Another tab of the same origin sees it, and so does this tab after a reload.
+      const other = await env.context.newPage();
+      await openExplorer(other, baseURL);
+      await listShows(other, ['Demo: a long weekend in Lisbon', 'Trip to Porto']);
+      await other.close();
+
+      // Escape closes the menu and gives focus back to its button.
+      await more.focus();
+      await page.keyboard.press('Enter');
+      await menu.waitFor();
+      await page.keyboard.press('Escape');
+      await menu.waitFor({ state: 'hidden' });
+      assert.equal(await page.evaluate(() => document.activeElement.classList.contains('session-more')), true);
+
+      // Move the selected session (the demo) to the trash: its neighbour is selected, Undo brings it back.
+      await page.locator('.session[data-session-id="demo"] .session-button').click();
+      if (phone) await page.click('#tab-sessions');
+      await page.locator('.session[data-session-id="demo"] .session-more').click();
+      await page.getByRole('menuitem', { name: 'Move to trash' }).click();
+      await page.locator('#undo-text', { hasText: 'Moved “Demo: a long weekend in Lisbon” to the trash' }).waitFor();
+      await listShows(page, ['Trip to Porto']);
+      await page.waitForFunction(() => window.explorer.state.selected === 'second');
+      assert.equal(await page.locator('#trash-button').textContent(), 'Trash (1)');
+      await page.screenshot({ path: artifactPath(`session-actions-undo-${width}-${scheme}.png`) });
+      await page.locator('#undo-button').click();
+      await listShows(page, ['Demo: a long weekend in Lisbon', 'Trip to Porto']);
+      await page.waitForFunction(() => window.explorer.state.selected === 'demo');
+      await page.locator('#trash-button').waitFor({ state: 'hidden' });
+
+      // Trash dialog: both sessions in the trash, restore one, erase the other after the confirmation.
+      await call(page, { operation: 'delete', sessionId: 'second' });
+      await call(page, { operation: 'delete', sessionId: 'demo' });
+      await page.locator('#trash-button', { hasText: 'Trash (2)' }).waitFor();
+      await listShows(page, []);
+      await page.locator('#trash-button').click();
+      const trash = page.getByRole('dialog', { name: 'Trash' });
+      await trash.waitFor();
+      await page.waitForFunction(() => document.querySelectorAll('#trash-list li').length === 2);
+      const names = await page.locator('#trash-list .restore-point-name').allTextContents();
+      assert.deepEqual(names, ['Demo: a long weekend in Lisbon', 'Trip to Porto'], 'newest deletion first');
+      assert.match(await page.locator('#trash-list .restore-point-meta').first().textContent(), /^13 nodes · deleted \d\d:\d\d$/);
+      await page.screenshot({ path: artifactPath(`session-actions-trash-${width}-${scheme}.png`) });
+      await page.locator('#trash-list li', { hasText: 'Trip to Porto' }).getByRole('button', { name: 'Restore' }).click();
+      await page.locator('#trash-message', { hasText: 'Restored “Trip to Porto”' }).waitFor();
+      await listShows(page, ['Trip to Porto']);
+      await page.locator('#trash-list li', { hasText: 'Demo' }).getByRole('button', { name: 'Erase…' }).click();
+      const confirm = page.getByRole('alertdialog', { name: 'Erase for good?' });
+      await confirm.waitFor();
+      assert.equal(await page.locator('#erase-confirm-text').textContent(), 'Erase “Demo: a long weekend in Lisbon” for good? This cannot be undone.');
+      await confirm.getByRole('button', { name: 'Erase' }).click();
+      await page.locator('#trash-message', { hasText: 'Erased “Demo: a long weekend in Lisbon”' }).waitFor();
+      await page.locator('#trash-empty-note').waitFor({ state: 'visible' });
+      assert.deepEqual(await call(page, { operation: 'trash.list' }), []);
+      await page.keyboard.press('Escape');
+      await trash.waitFor({ state: 'hidden' });
+      await page.locator('#trash-button').waitFor({ state: 'hidden' });
+
+      // After a reload: the erased session stays gone (the demo is not made again while a session is stored), the renamed one keeps its title.
+      await page.reload();
+      await page.waitForSelector('body[data-ready="true"]');
+      assert.deepEqual(await rowTitles(page), ['Trip to Porto']);
+      assert.deepEqual(errors, []);
+    } finally {
+      await env.close();
+    }
+  }
+});
+
+test('session actions: a rename core refuses keeps the dialog open with the reason, and the title unchanged', async () => {
+  const env = await setup();
+  try {
+    const { page, baseURL, errors } = env;
+    await openExplorer(page, baseURL);
+    await page.locator('.session[data-session-id="demo"] .session-more').click();
+    await page.getByRole('menuitem', { name: 'Rename…' }).click();
+    await page.locator('#rename-input').fill('Lisbon\u0007trip'); // a control character: core refuses the title
+    await page.locator('#rename-input').press('Enter');
+    await page.locator('#rename-message.error', { hasText: 'Cannot rename:' }).waitFor();
+    assert.equal(await page.getByRole('dialog', { name: 'Rename session' }).isVisible(), true);
+    assert.match(await page.locator('#rename-message').textContent(), /title/);
+    assert.equal((await call(page, { operation: 'session', sessionId: 'demo' })).title, 'Demo: a long weekend in Lisbon');
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});

@@ -1,0 +1,288 @@
+// A session's actions in the explorer: each row of the session list has a
+// "⋯" button whose menu renames the session (core's `rename`, kept in
+// IndexedDB, so every tab and a reload show it) or moves it to the trash
+// (`delete`, with Undo: `trash.restore`); the Trash link under the list
+// opens a dialog of the sessions in the trash (`trash.list`) to restore
+// one, erase one, or erase them all (`trash.empty`, after a confirmation).
+//
+// The menu is one <ul role="menu"> of index.html placed under the button
+// that opened it (arrow keys move, Escape closes, focus goes back); the
+// dialogs are <dialog> elements opened with showModal. Text reaches the
+// DOM only through textContent.
+
+import { button, el, keepInView } from "./dom.js";
+import { formatTime } from "./tree-model.js";
+
+/** Milliseconds the Undo bar stays after a session went to the trash. */
+const UNDO_MS = 10_000;
+
+const $ = (id) => document.getElementById(id);
+
+/**
+ * The explorer's session actions. One per page; wire() once the tree is up.
+ */
+export class SessionActions {
+  /**
+   * @param {object} page what the actions need of the page
+   * @param {() => object} page.tree the page's shared tree (init())
+   * @param {(s: object) => string} page.titleOf the title the page shows for a session entry
+   * @param {(id: string) => object|undefined} page.session the `sessions` entry of an id
+   * @param {(id: string) => void} page.renamed the session got a title in core: the page drops one it kept itself
+   * @param {(id: string) => string|null} page.neighbour the session to select when id leaves the list (null: none)
+   * @param {() => string|null} page.selected the selected session's id
+   * @param {(id: string|null) => Promise<void>} page.select select a session (null: none)
+   * @param {() => Promise<void>} page.changed the sessions changed: reload the list
+   * @param {() => void} page.opened the menu opens: the page closes its other dropdowns
+   * @param {(text: string, isError?: boolean) => void} page.setStatus the page's status line ("" hides it)
+   */
+  constructor(page) {
+    this.page = page;
+    this.menu = $("session-menu");
+    this.menuFor = null; // {sessionId, anchor} while the menu is open
+    this.undoTimer = 0;
+  }
+
+  /** Wire the menu, the dialogs, the Trash link and the Undo bar; then count the trash. */
+  wire() {
+    this.menu.addEventListener("click", (e) => {
+      const b = e.target.closest("button[data-action]");
+      if (b) this._run(b.dataset.action);
+    });
+    this.menu.addEventListener("keydown", (e) => this._menuKey(e));
+    document.addEventListener("click", (e) => {
+      if (this.menuFor && !e.target.closest("#session-menu, .session-more")) this.closeMenu(false);
+    });
+    $("rename-dialog").addEventListener("close", () => this._renamed());
+    $("rename-cancel").addEventListener("click", () => $("rename-dialog").close("cancel"));
+    $("trash-button").addEventListener("click", () => this.openTrash());
+    $("trash-erase-all").addEventListener("click", () => this._eraseAll());
+    $("undo-button").addEventListener("click", () => this._undo());
+    return this.countTrash();
+  }
+
+  /**
+   * The "⋯" button of a session list row, which opens the session's menu.
+   * @param {{sessionId: string}} s the row's `sessions` entry
+   * @param {string} title the title the row shows
+   * @returns {HTMLButtonElement}
+   */
+  rowButton(s, title) {
+    const b = button("session-more", "⋯", `Actions for “${title}”`);
+    b.setAttribute("aria-haspopup", "menu");
+    b.setAttribute("aria-expanded", "false");
+    b.addEventListener("click", (e) => {
+      e.stopPropagation();
+      if (this.menuFor?.anchor === b) this.closeMenu(true);
+      else this.openMenu(s.sessionId, b);
+    });
+    return b;
+  }
+
+  /**
+   * Open the menu of session id under anchor, its first item focused.
+   * @param {string} id @param {HTMLElement} anchor
+   */
+  openMenu(id, anchor) {
+    this.closeMenu(false);
+    this.page.opened();
+    this.menuFor = { sessionId: id, anchor };
+    anchor.setAttribute("aria-expanded", "true");
+    const r = anchor.getBoundingClientRect();
+    this.menu.style.left = "";
+    this.menu.style.top = `${r.bottom + 4}px`;
+    this.menu.style.right = `${Math.max(8, document.documentElement.clientWidth - r.right)}px`;
+    this.menu.hidden = false;
+    keepInView(this.menu);
+    this.menu.querySelector("button")?.focus();
+  }
+
+  /** Close the menu; with refocus, focus goes back to the button that opened it. @param {boolean} refocus */
+  closeMenu(refocus) {
+    const open = this.menuFor;
+    if (!open) return;
+    this.menuFor = null;
+    this.menu.hidden = true;
+    open.anchor.setAttribute("aria-expanded", "false");
+    if (refocus && open.anchor.isConnected) open.anchor.focus();
+  }
+
+  _menuKey(e) {
+    const items = [...this.menu.querySelectorAll("button")];
+    const i = items.indexOf(e.target);
+    if (e.key === "Escape" || e.key === "Tab") {
+      if (e.key === "Escape") e.preventDefault();
+      this.closeMenu(e.key === "Escape");
+    } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      e.preventDefault();
+      items[(i + (e.key === "ArrowDown" ? 1 : items.length - 1)) % items.length]?.focus();
+    }
+  }
+
+  _run(action) {
+    const id = this.menuFor?.sessionId;
+    this.closeMenu(action !== "rename");
+    if (id === undefined) return;
+    if (action === "rename") this.openRename(id);
+    else if (action === "delete") this.moveToTrash(id);
+  }
+
+  /** The title the page shows for session id (its id when it is not listed). */
+  _title(id) {
+    const s = this.page.session(id);
+    return s ? this.page.titleOf(s) : id;
+  }
+
+  /**
+   * Open the rename dialog of session id, its title selected.
+   * @param {string} id
+   */
+  openRename(id) {
+    this.renaming = id;
+    const input = $("rename-input");
+    input.value = this._title(id);
+    $("rename-message").textContent = "";
+    $("rename-dialog").returnValue = "";
+    $("rename-dialog").showModal();
+    input.select();
+  }
+
+  /** The rename dialog closed: rename when its Rename button (or Enter) closed it with a new title. */
+  async _renamed() {
+    const id = this.renaming;
+    const dialog = $("rename-dialog");
+    const title = $("rename-input").value.trim();
+    if (dialog.returnValue !== "rename" || id === undefined || title === "" || title === this._title(id)) return;
+    const env = await this.page.tree().call({ operation: "rename", sessionId: id, title });
+    if (!env.ok) {
+      // Shown in the dialog again, the title kept, so a fix is one edit away.
+      dialog.showModal();
+      $("rename-message").textContent = `Cannot rename: ${env.error.message}`;
+      $("rename-message").classList.add("error");
+      return;
+    }
+    this.page.renamed(id);
+    await this.page.changed(); // the row shows the new title
+  }
+
+  /**
+   * Move session id to the trash, select the session beside it when it was
+   * selected, and offer Undo for UNDO_MS.
+   * @param {string} id
+   */
+  async moveToTrash(id) {
+    const title = this._title(id);
+    const next = this.page.selected() === id ? this.page.neighbour(id) : undefined;
+    const env = await this.page.tree().call({ operation: "delete", sessionId: id });
+    if (!env.ok) {
+      this.page.setStatus(`Cannot move “${title}” to the trash: ${env.error.message}`, true);
+      return;
+    }
+    await this.page.changed();
+    if (next !== undefined) await this.page.select(next);
+    await this.countTrash();
+    this._offerUndo(id, `Moved “${title}” to the trash`);
+  }
+
+  _offerUndo(id, text) {
+    clearTimeout(this.undoTimer);
+    this.page.setStatus(""); // the bar takes the status line's place
+    this.undoId = id;
+    $("undo-text").textContent = text;
+    $("undo-bar").hidden = false;
+    this.undoTimer = setTimeout(() => ($("undo-bar").hidden = true), UNDO_MS);
+  }
+
+  async _undo() {
+    clearTimeout(this.undoTimer);
+    $("undo-bar").hidden = true;
+    if (this.undoId !== undefined) await this.restore(this.undoId, true);
+  }
+
+  /**
+   * Bring session id back from the trash; with select, open it.
+   * @param {string} id @param {boolean} select
+   * @returns {Promise<boolean>} whether it came back
+   */
+  async restore(id, select) {
+    const env = await this.page.tree().call({ operation: "trash.restore", sessionId: id });
+    if (!env.ok) {
+      this.page.setStatus(`Cannot restore the session: ${env.error.message}`, true);
+      return false;
+    }
+    await this.page.changed();
+    if (select) await this.page.select(id);
+    await this.countTrash();
+    return true;
+  }
+
+  /** Show the Trash link with the number of sessions in the trash (hidden when none). */
+  async countTrash() {
+    const env = await this.page.tree().call({ operation: "trash.list" });
+    const n = env.ok ? env.value.length : 0;
+    $("trash-button").textContent = `Trash (${n.toLocaleString("en")})`;
+    $("trash-button").hidden = n === 0;
+    return env.ok ? env.value : [];
+  }
+
+  /** Open the trash dialog: every session in the trash, newest deletion first. */
+  async openTrash() {
+    $("trash-message").textContent = "";
+    await this._fillTrash();
+    if (!$("trash-dialog").open) $("trash-dialog").showModal();
+  }
+
+  async _fillTrash() {
+    const items = (await this.countTrash()).slice().sort((a, b) => (a.deletedAt < b.deletedAt ? 1 : a.deletedAt > b.deletedAt ? -1 : 0));
+    const list = $("trash-list");
+    list.replaceChildren(...items.map((t) => this._trashRow(t)));
+    $("trash-empty-note").hidden = items.length > 0;
+    $("trash-erase-all").hidden = items.length === 0;
+  }
+
+  _trashRow(t) {
+    const li = el("li", "restore-point");
+    const text = el("div", "restore-point-text");
+    text.append(el("span", "restore-point-name", t.title || t.sessionId), el("span", "restore-point-meta", `${t.nodeCount.toLocaleString("en")} ${t.nodeCount === 1 ? "node" : "nodes"} · deleted ${formatTime(t.deletedAt)}`));
+    const actions = el("div", "trash-actions");
+    const restore = button("button", "Restore");
+    restore.addEventListener("click", async () => {
+      if (await this.restore(t.sessionId, false)) {
+        await this._fillTrash();
+        $("trash-message").textContent = `Restored “${t.title || t.sessionId}”`;
+      }
+    });
+    const erase = button("button danger", "Erase…");
+    erase.addEventListener("click", () => this._erase([t]));
+    actions.append(restore, erase);
+    li.append(text, actions);
+    return li;
+  }
+
+  async _eraseAll() {
+    const items = await this.countTrash();
+    if (items.length > 0) await this._erase(items);
+  }
+
+  /** Erase sessions of the trash for good, once the confirmation says so. @param {object[]} items */
+  async _erase(items) {
+    const one = items.length === 1;
+    const name = one ? `“${items[0].title || items[0].sessionId}”` : `the ${items.length.toLocaleString("en")} sessions in the trash`;
+    if (!(await confirmErase(`Erase ${name} for good? This cannot be undone.`))) return;
+    const env = await this.page.tree().call(one ? { operation: "trash.empty", sessionId: items[0].sessionId } : { operation: "trash.empty" });
+    $("trash-message").textContent = env.ok ? `Erased ${name}` : `Cannot erase: ${env.error.message}`;
+    $("trash-message").classList.toggle("error", !env.ok);
+    await this._fillTrash();
+  }
+}
+
+/**
+ * Ask in the erase confirmation dialog; resolves to whether Erase was chosen.
+ * @param {string} text @returns {Promise<boolean>}
+ */
+function confirmErase(text) {
+  const dialog = $("erase-confirm");
+  $("erase-confirm-text").textContent = text;
+  dialog.returnValue = "";
+  dialog.showModal();
+  return new Promise((resolve) => dialog.addEventListener("close", () => resolve(dialog.returnValue === "erase"), { once: true }));
+}
