@@ -562,6 +562,31 @@ test('calls made one after another answer in that order while a paged-out sessio
   }
 });
 
+test('after close(), a loaded session still answers from memory and a paged-out one answers STORAGE_ERROR naming it, in the worker and in the page', async () => {
+  const env = await setup();
+  try {
+    for (const worker of [true, false]) {
+      const page = await openStored(env, `paging-closed-${worker}`, { worker });
+      const answers = await page.evaluate(async () => {
+        const t = window.tree;
+        const opened = await t.call({ operation: 'context', sessionId: 's0001' }); // loaded before the close
+        t.close();
+        return [opened, await t.call({ operation: 'context', sessionId: 's0001' }), await t.call({ operation: 'context', sessionId: 's0002' })];
+      });
+      const [opened, loaded, paged] = answers;
+      assert.equal(opened.ok, true);
+      assert.deepEqual(loaded, opened, `worker ${worker}: the loaded session answers as before`);
+      assert.equal(paged.ok, false);
+      assert.equal(paged.error.code, 'STORAGE_ERROR');
+      assert.equal(paged.error.message, 'storage error: the tree was closed, and session "s0002" is not in memory; nothing was changed', `worker ${worker}`);
+      await page.close();
+    }
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
 test('two tabs appending to one paged-out session without waiting: each tab\'s appends stay in the order made, each under its previous one', async () => {
   const env = await setup();
   try {

@@ -195,6 +195,10 @@ export async function retryPaged(tree, attempt, failed) {
         if (fault.sessionId !== null) tree._pager.touch(fault.sessionId);
         return answer;
       }
+      // A closed tree (close(), another connection's upgrade, an exited
+      // program) reads nothing more: say so, as a change there would.
+      const closed = tree._writer?.closedReason;
+      if (closed) return failed(errorEnvelope(STORAGE_ERROR, `storage error: ${closed}, and ${fault.ids.length === 1 ? `session ${JSON.stringify(fault.ids[0])} is` : `the sessions ${JSON.stringify(fault.ids)} are`} not in memory; nothing was changed`));
       // A search across every session: first the index a page kept, if
       // any, so that only the sessions its hits show need loading.
       if (fault.op === "search" && fault.ids.length > 1 && (await takeKeptIndex(tree))) continue;
