@@ -228,6 +228,15 @@ test('explorer: search over every session highlights hits and opens them', async
     assert.equal(await first.getAttribute('data-session-id'), 'demo');
     assert.deepEqual(await first.locator('mark').allTextContents(), ['Chiado']);
     assert.match(await first.locator('.hit-session').textContent(), /^Demo: a long weekend in Lisbon · assistant · main$/);
+    // The results are wider than the box (a snippet needs the room; they were as narrow as the box) and stay in the window.
+    for (const width of [1400, 1000, 760]) {
+      await page.setViewportSize({ width, height: 820 });
+      const [box, hits] = [await page.locator('#global-search').boundingBox(), await page.locator('#global-hits').boundingBox()];
+      assert.ok(hits.width >= Math.min(560, width - 24) - 1 || hits.width >= box.width, `${width}: results ${hits.width} px wide, the box ${box.width}`);
+      assert.ok(hits.width > box.width || box.width >= 560, `${width}: the results (${hits.width} px) are wider than the box (${box.width} px)`);
+      assert.ok(hits.x >= 0 && hits.x + hits.width <= width, `${width}: the results span ${hits.x}…${hits.x + hits.width}`);
+    }
+    await page.setViewportSize({ width: 1400, height: 820 });
     await page.screenshot({ path: artifactPath('explorer-search.png') });
     await page.locator('#global-search').press('Enter');
     await page.locator('session-tree-panel .title', { hasText: 'Demo: a long weekend in Lisbon' }).waitFor();

@@ -7,7 +7,7 @@
 // opens the first item, arrows walk the items, Escape closes. Text reaches
 // the DOM only through textContent.
 
-import { el } from "./dom.js";
+import { el, keepInView } from "./dom.js";
 import { highlightPieces } from "./node-text.js";
 import { updatedText } from "./session-dates.js";
 import { matchTitles } from "./title-search.js";
@@ -115,6 +115,8 @@ export class GlobalSearch {
     document.addEventListener("click", (e) => {
       if (!e.target.closest(".global-search")) this.list.hidden = true;
     });
+    // Wider than the box (explorer.css): kept inside the window as it changes size.
+    window.addEventListener("resize", () => this.list.hidden || keepInView(this.list));
   }
 
   /**
@@ -156,6 +158,7 @@ export class GlobalSearch {
     this.list.setAttribute("aria-busy", String(busy));
     this.host.opened();
     this.list.hidden = false;
+    keepInView(this.list);
   }
 
   /** The dropdown's items, in order. */
