@@ -294,3 +294,32 @@ test('a huge message shows its start as text and is rendered whole only on Show 
     await env.close();
   }
 });
+
+test('a long tool result shows folded, with no Show more that would show nothing: its summary opens it', async () => {
+  const env = await setup({ contextOptions: { viewport: VIEWPORT } });
+  try {
+    const { page, baseURL, errors } = env;
+    await open(page, baseURL + 'static/');
+    const output = 'line of the build log\n'.repeat(100); // 2,200 characters: past the length that collapses a message
+    await showSession(page, 'render-tool-long', [
+      { role: 'user', content: 'Build it' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'build', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: output },
+      { role: 'assistant', content: 'x'.repeat(900) },
+    ]);
+    const tool = page.locator('#panel .messages .message').nth(2);
+    const body = tool.locator('.message-body');
+    assert.equal(await tool.locator('.show-more').count(), 0, 'no Show more under the folded result');
+    assert.equal(await body.evaluate((b) => b.classList.contains('collapsed')), false);
+    const details = body.locator('details.tool-result');
+    assert.equal(await details.evaluate((d) => d.open), false);
+    await details.locator('summary').click();
+    assert.equal(await details.evaluate((d) => d.open), true);
+    assert.equal(await details.locator('pre').textContent(), output);
+    // A long message that is text still collapses, with its Show more.
+    assert.equal(await page.locator('#panel .messages .message').nth(3).locator('.show-more').count(), 1);
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});

@@ -239,7 +239,8 @@ export class ContextPane {
     li.append(head);
 
     const size = contentText(node.message?.content ?? node.summary ?? "").length;
-    if (size > LONG_MESSAGE || huge) {
+    // A long tool result renders folded (a <details> showing one line): it is its own Show more.
+    if ((size > LONG_MESSAGE && !foldedOnly(body)) || huge) {
       body.classList.add("collapsed");
       const more = button("show-more", "Show more");
       more.setAttribute("aria-expanded", "false");
@@ -248,6 +249,7 @@ export class ContextPane {
         if (!whole) {
           whole = true;
           body.replaceChildren(this._rendered(node, source));
+          if (foldedOnly(body)) for (const d of body.children) d.open = true; // asked for whole: shown unfolded
         }
         const open = body.classList.toggle("collapsed") === false;
         more.textContent = open ? "Show less" : "Show more";
@@ -344,4 +346,10 @@ function markdown(text) {
   const div = el("div", "markdown");
   div.append(renderMarkdown(text));
   return div;
+}
+
+/** Whether a message body shows only folded sections (closed <details>, e.g. a tool's result). @param {HTMLElement} body */
+function foldedOnly(body) {
+  const parts = [...body.children];
+  return parts.length > 0 && parts.every((c) => c.localName === "details" && !c.open);
 }
