@@ -20,8 +20,10 @@ const GAP_X = UNIT_X;
 /** What a hung fork's label says it is, by the kind of its link. */
 const KIND_NAMES = { fork: "fork", clone: "clone", import: "imported fork" };
 
-/** World px kept right of a fork for its label (about 24 characters at 12 px). */
-const LABEL_ROOM = 190;
+/** World px kept right of a fork for its label ("imported fork: " and 24 characters at 12 px, from 6 px right of the fork). */
+export const LABEL_ROOM = 210;
+/** World px a fork's label takes above its top (12 px text, 6 px over the fork's top). */
+const LABEL_HEIGHT = 18;
 /** World px from the node a fork hangs off down to the top of its part. */
 const DROP_Y = 28;
 
@@ -110,11 +112,16 @@ export function hangForks(main, forks) {
   let bottom = main.worldHeight;
   let right = main.worldWidth;
   const out = [];
+  const labels = []; // each hung fork's label box, [left, top, right, bottom]
   for (const f of forks.slice(0, MAX_HUNG_FORKS)) {
     const part = f.value.source ? ownPart(f.value) : { segs: [], width: 0, levels: 0 };
     const anchor = nodePoint(main, f.seg, f.off);
-    const ox = band;
+    let ox = band;
     const oy = anchor.y + DROP_Y;
+    // Past the label of an earlier fork on the same line (forks made at one
+    // node, or at nodes close together): labels never overlap.
+    for (const [, top, right, bottom] of labels) if (oy - LABEL_HEIGHT < bottom && oy > top && ox < right) ox = right + GAP_X / 2;
+    labels.push([ox, oy - LABEL_HEIGHT, ox + LABEL_ROOM, oy]);
     const segs = part.segs.map((g) => ({ ...g, wx: ox + g.x * UNIT_X, wy: oy + g.level * UNIT_Y }));
     out.push({ sessionId: f.sessionId, title: f.title, kind: f.kind, nodeId: f.value.source?.nodeId ?? null, anchor, ox, oy, segs });
     right = Math.max(right, ox + part.width * UNIT_X + LABEL_ROOM);
@@ -223,7 +230,26 @@ export function drawForks(ctx, hung, toScreen, col, focused) {
   for (const f of hung.forks) {
     const top = toScreen({ x: f.ox, y: f.oy });
     ctx.fillStyle = f.sessionId === focused ? col["--text"] : col["--muted"];
-    ctx.fillText(forkLabel(f), top.x + 6, top.y - 6);
+    // The label is drawn at 12 px whatever the zoom, its room is world px: zoomed out, it is cut to its room.
+    const room = toScreen({ x: f.ox + LABEL_ROOM, y: f.oy }).x - top.x - 12;
+    ctx.fillText(cutToWidth(ctx, forkLabel(f), room), top.x + 6, top.y - 6);
   }
   ctx.restore();
+}
+
+/**
+ * text, or as much of its start as fits in width px in ctx's font with "…" after it ("" when not even that fits).
+ * @param {CanvasRenderingContext2D} ctx @param {string} text @param {number} width
+ * @returns {string}
+ */
+export function cutToWidth(ctx, text, width) {
+  if (ctx.measureText(text).width <= width) return text;
+  let lo = 0;
+  let hi = text.length - 1; // the longest start that fits is lo characters
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (ctx.measureText(`${text.slice(0, mid)}…`).width <= width) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo === 0 && ctx.measureText("…").width > width ? "" : `${text.slice(0, lo).trimEnd()}…`;
 }

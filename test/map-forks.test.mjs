@@ -3,7 +3,7 @@
 // core's `map` answers them (core/mapdelta_test.go, mapdelta.go).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { MAX_HUNG_FORKS, hangForks, hitFork, ownPart } from "../static/map-forks.js";
+import { LABEL_ROOM, MAX_HUNG_FORKS, cutToWidth, hangForks, hitFork, ownPart } from "../static/map-forks.js";
 import { MARGIN, SEGMENT_HEIGHT, UNIT_X, UNIT_Y, applyMapDelta, buildMapModel } from "../static/map-model.js";
 
 // A fork made at node "a1" (offset 1 of a 3-node run u1 a1 x): then x
@@ -80,4 +80,33 @@ test("applyMapDelta: grown segments take their length and last id, the marks are
   assert.equal("delta" in v || "changed" in v, false);
   assert.deepEqual(v.x, fork.x);
   assert.deepEqual(earlier.length, [3, 1, 2], "the earlier value is not changed");
+});
+
+test("hangForks: forks made at one node, or at nodes close together, hang with their labels apart; forks far apart keep close bands", () => {
+  const main = buildMapModel({
+    sessionId: "s", nodeCount: 40, revision: "1.40", count: 1, width: 0, height: 0, branches: ["main"], parent: [-1], x: [0], y: [0],
+    length: [40], first: ["u1"], last: ["a20"], branch: [0], flags: [1], hidden: [], cursor: null, preferred: null, labels: [], tips: [], forks: [], source: null,
+  });
+  const empty = { ...fork, source: null };
+  const hung = hangForks(main, [
+    { sessionId: "a", title: "First fork", kind: "fork", seg: 0, off: 3, value: empty },
+    { sessionId: "b", title: "Second fork", kind: "fork", seg: 0, off: 3, value: empty },
+    { sessionId: "c", title: "Far below", kind: "fork", seg: 0, off: 39, value: empty },
+  ]);
+  const [a, b, c] = hung.forks;
+  assert.equal(a.oy, b.oy, "a and b hang off one node");
+  assert.ok(b.ox >= a.ox + LABEL_ROOM, `b's label (from ${b.ox}) starts past a's (${a.ox} … ${a.ox + LABEL_ROOM})`);
+  assert.ok(c.oy - b.oy > 18, "c hangs far below b");
+  assert.ok(c.ox < b.ox + LABEL_ROOM, "c's label shares no line with b's: its band stays close");
+  assert.ok(hung.right >= b.ox + LABEL_ROOM, "the world holds b's label");
+});
+
+test("cutToWidth: a label that does not fit its room keeps the start that does, with an ellipsis; none when not even that fits", () => {
+  const ctx = { measureText: (t) => ({ width: [...t].length * 7 }) }; // 7 px a character
+  assert.equal(cutToWidth(ctx, "fork: Lisbon", 200), "fork: Lisbon");
+  assert.equal(cutToWidth(ctx, "fork: Lisbon", 84), "fork: Lisbon");
+  assert.equal(cutToWidth(ctx, "fork: Lisbon", 83), "fork: Lisb…");
+  assert.equal(cutToWidth(ctx, "fork: Lisbon", 49), "fork:…", "the space before the cut goes");
+  assert.equal(cutToWidth(ctx, "fork: Lisbon", 7), "…");
+  assert.equal(cutToWidth(ctx, "fork: Lisbon", 3), "");
 });
