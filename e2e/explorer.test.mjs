@@ -331,3 +331,27 @@ test('explorer: search over every session finds sessions by title, typos and acc
     await env.close();
   }
 });
+
+test('explorer: "/" from anywhere on the page focuses the session\'s search box; on a phone\'s sessions pane, the box over every session', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1280, height: 800 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    await open(page, baseURL + 'static/');
+    await page.locator('#sessions-pane h2').click(); // focus on the page, outside the panel
+    await page.keyboard.press('/');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'panel');
+    assert.equal(await page.evaluate(() => document.activeElement.shadowRoot.activeElement?.className), 'search', 'the panel\'s search box has focus');
+    // Typed into a box, "/" is a character.
+    await page.locator('#session-filter').focus();
+    await page.keyboard.type('a/b');
+    assert.equal(await page.locator('#session-filter').inputValue(), 'a/b');
+    await page.locator('#session-filter').fill('');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.locator('#tab-sessions').click();
+    await page.keyboard.press('/');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'global-search');
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});

@@ -405,6 +405,15 @@ function wirePanel() {
     await panel.updateComplete; // loading the new session clears the toast: say it after
     panel.notify(`${clone ? "Cloned" : `Forked at ${nodeId}`}: “${title}”, session ${newSessionId}`);
   });
+  // "/" anywhere on the page, as inside the panel: the session's search box,
+  // or, while the panel is not shown (the sessions pane on a phone), the box over every session.
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+    if (e.target.closest?.("input, textarea, select, [contenteditable], session-tree-panel") || document.querySelector("dialog[open]")) return;
+    e.preventDefault();
+    if (panel.sessionId && panel.getClientRects().length > 0) panel.focusSearch();
+    else $("global-search").focus();
+  });
   $("session-filter").addEventListener("input", (e) => {
     state.filter = e.target.value;
     renderSessions();

@@ -112,7 +112,7 @@ export function onPanelKey(panel, e) {
   const target = e.composedPath()[0];
   if (e.key === "/" && !e.ctrlKey && !e.metaKey && !e.altKey && !(target instanceof HTMLInputElement) && !(target instanceof HTMLTextAreaElement)) {
     e.preventDefault();
-    panel._searchBox.focus();
+    panel.focusSearch();
     return;
   }
   if (e.key === "Escape") {

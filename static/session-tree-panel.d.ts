@@ -116,6 +116,8 @@ export declare class SessionTreePanel extends HTMLElement {
   displayTitle: string | null;
   /** Show a short confirmation in the toast (in the head, never over a control; aria-live polite). */
   notify(text: string): void;
+  /** Focus the search box over this session and select its text (what "/" does inside the panel). */
+  focusSearch(): void;
   /** Close the search dropdown (the query and hits stay). */
   closeDropdowns(): void;
   /** Reload the session and redraw. */

@@ -15,7 +15,7 @@
 // subscribe and hasOperation; when not set before the element connects,
 // the page's shared tree from init() is used), `sessionId`, `mode`,
 // `theme`, `pane`, `composer`, `view`, `selectedNodeId`.
-// Methods: `open()`, `close()`, `focusNode(id)`, `previewNode(id)`, `refresh()`; the promise
+// Methods: `open()`, `close()`, `focusNode(id)`, `previewNode(id)`, `focusSearch()`, `refresh()`; the promise
 // `updateComplete` resolves once a reload in progress is done.
 // Events (CustomEvent, bubbling, composed; detail {sessionId, nodeId, …}):
 // `jump` after the cursor moved to nodeId ("Continue from here", Shift+Enter);
@@ -345,6 +345,11 @@ export class SessionTreePanel extends PanelAttributes {
    */
   clearPreview() {
     this._preview(null);
+  }
+
+  /** Focus the search box over this session and select its text (what "/" does inside the panel). */
+  focusSearch() {
+    this._searchBox.focus();
   }
 
   /** Close the search dropdown (the query and the highlighted hits stay). */
