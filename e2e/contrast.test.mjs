@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { setup, openExplorer, importReport, FIXTURES_DIR } from './helpers.mjs';
+import { setup, openExplorer, importReport, explorerCall, FIXTURES_DIR } from './helpers.mjs';
 
 /** The text measured: [what, selector, root ("page" or "panel")]. */
 const TEXTS = [
@@ -20,6 +20,7 @@ const TEXTS = [
   ['user badges', '.row .role[data-role="user"]', 'panel'],
   ['assistant badges', '.row .role[data-role="assistant"]', 'panel'],
   ['context chip label', '.chip-name', 'panel'],
+  ['node labels', '.row .node-label', 'panel'],
   ['context message meta', '.message-head .meta', 'panel'],
   ['selected session meta', '#session-list .session.selected .session-meta span', 'page'],
   ['selected session id', '#session-list .session.selected .session-id', 'page'],
@@ -94,7 +95,9 @@ for (const scheme of ['light', 'dark']) {
       await panel.locator('.title', { hasText: 'Assist user with summary' }).waitFor();
       await panel.locator('.row.cursor').click(); // the selected row is the cursor's
       const first = await measureAll(page);
-      // The demo too: its model chip, and a selected row off the cursor's path.
+      // The demo too: its model chip, a node's label, and a selected row off the cursor's path.
+      const root = (await explorerCall(page, { operation: 'list', sessionId: 'demo' }))[0].id;
+      await explorerCall(page, { operation: 'label', sessionId: 'demo', nodeId: root, label: 'start here' });
       await page.locator('#session-list .session', { hasText: 'Demo: a long weekend in Lisbon' }).click();
       await panel.locator('.title', { hasText: 'Demo: a long weekend in Lisbon' }).waitFor();
       await panel.locator('.row.cursor').waitFor();
