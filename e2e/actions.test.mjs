@@ -132,6 +132,9 @@ test('fork and clone: titles of their own, ids in the sessions list, a toast tha
     await panel.locator('.status', { hasText: `Cloned: “${cloneTitle}”, session ${cloneId}` }).waitFor();
     const forkedSession = await call(page, { operation: 'session', sessionId: forkId });
     assert.equal(forkedSession.cursor, budgetTip.id);
+    // The titles are core's (rename), not only this page's: other tabs, exports and the map's family show them.
+    assert.equal(forkedSession.title, forkTitle);
+    assert.equal((await call(page, { operation: 'session', sessionId: cloneId })).title, cloneTitle);
 
     // Three sessions, three titles; a reload keeps them.
     const titles = () => page.locator('#session-list .session-title').allTextContents();

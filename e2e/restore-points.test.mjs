@@ -128,6 +128,7 @@ test('importing a snapshot of an existing session offers replace or a copy; canc
     const copy = page.locator('#session-list .session[data-session-id="demo-copy"]');
     assert.equal(await copy.locator('.session-title').textContent(), 'Demo: a long weekend in Lisbon (copy)');
     assert.equal(await copy.locator('.session-id').textContent(), 'demo-copy');
+    assert.equal(sessions.find((s) => s.sessionId === 'demo-copy').title, 'Demo: a long weekend in Lisbon (copy)', 'the copy\'s title is core\'s');
     await page.locator('#tab-tree').click();
     await panel.locator('.row.cursor').waitFor();
 

@@ -52,8 +52,17 @@ const showPane = (pane) => state.panes.show(pane);
 /** The title shown for a session (see SessionTitles.titleOf). */
 const titleOf = (s) => state.titles.titleOf(s);
 
-/** Give a session the title this page shows for it, and keep it. */
-const setTitle = (id, title) => state.titles.set(id, title);
+/**
+ * Give a session the title this page made for it (a fork's, a copy's):
+ * core's rename, so every tab, export and the map's family show it; the
+ * page keeps it itself (session-titles.js) where the tree cannot rename.
+ * @param {string} id @param {string} title @returns {Promise<void>}
+ */
+async function setTitle(id, title) {
+  const env = state.tree.hasOperation("rename") ? await state.tree.call({ operation: "rename", sessionId: id, title }) : null;
+  if (env?.ok) state.titles.forget(id);
+  else state.titles.set(id, title);
+}
 
 function setStatus(text, isError = false) {
   const s = $("status");
@@ -399,7 +408,7 @@ function wirePanel() {
     if (!newSessionId) return;
     const source = state.sessions.find((x) => x.sessionId === sessionId);
     const title = state.titles.copyTitle(source, sessionId, clone ? null : nodeId);
-    setTitle(newSessionId, title);
+    await setTitle(newSessionId, title);
     await loadSessions();
     await selectSession(newSessionId);
     await panel.updateComplete; // loading the new session clears the toast: say it after
