@@ -26,7 +26,7 @@ test('session actions: rename by keyboard (kept across a reload and seen by anot
       const { page, baseURL, errors } = env;
       await openExplorer(page, baseURL);
       const phone = width < 700;
-      if (phone) await page.click('#tab-sessions');
+      if (phone) await page.locator('#tab-sessions').click();
       await call(page, { operation: 'create', sessionId: 'second', title: 'Second chat' });
       await call(page, { operation: 'append', sessionId: 'second', message: { role: 'user', content: 'hello' } });
       await listShows(page, ['Demo: a long weekend in Lisbon', 'Second chat']);
@@ -37,17 +37,17 @@ test('session actions: rename by keyboard (kept across a reload and seen by anot
       assert.equal(await more.getAttribute('aria-label'), 'Actions for “Second chat”');
       await more.focus();
       await page.keyboard.press('Enter');
-      const menu = page.getByRole('menu', { name: 'Session actions' });
+      const menu = page.locator('#session-menu[role="menu"][aria-label="Session actions"]');
       await menu.waitFor();
       assert.equal(await more.getAttribute('aria-expanded'), 'true');
       assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Rename…');
-      const box = await menu.boundingBox();
+      const box = await menu.evaluate((m) => { const r = m.getBoundingClientRect(); return { x: r.x, width: r.width }; });
       assert.ok(box.x >= 0 && box.x + box.width <= width, `the menu is on screen (${box.x}…${box.x + box.width} of ${width})`);
       await page.screenshot({ path: artifactPath(`session-actions-menu-${width}-${scheme}.png`) });
       await page.keyboard.press('Enter');
-      const dialog = page.getByRole('dialog', { name: 'Rename session' });
+      const dialog = page.locator('#rename-dialog[aria-labelledby="rename-title"]');
       await dialog.waitFor();
-      assert.equal(await page.locator('#rename-input').inputValue(), 'Second chat');
+      assert.equal(await page.locator('#rename-input').evaluate((i) => i.value), 'Second chat');
       await page.keyboard.type('Trip to Porto'); // the title is selected: typing replaces it
       await page.keyboard.press('Enter');
       await dialog.waitFor({ state: 'hidden' });
@@ -70,9 +70,9 @@ test('session actions: rename by keyboard (kept across a reload and seen by anot
 
       // Move the selected session (the demo) to the trash: its neighbour is selected, Undo brings it back.
       await page.locator('.session[data-session-id="demo"] .session-button').click();
-      if (phone) await page.click('#tab-sessions');
+      if (phone) await page.locator('#tab-sessions').click();
       await page.locator('.session[data-session-id="demo"] .session-more').click();
-      await page.getByRole('menuitem', { name: 'Move to trash' }).click();
+      await page.locator('#session-menu [role="menuitem"][data-action="delete"]').click();
       await page.locator('#undo-text', { hasText: 'Moved “Demo: a long weekend in Lisbon” to the trash' }).waitFor();
       await listShows(page, ['Trip to Porto']);
       await page.waitForFunction(() => window.explorer.state.selected === 'second');
@@ -89,21 +89,23 @@ test('session actions: rename by keyboard (kept across a reload and seen by anot
       await page.locator('#trash-button', { hasText: 'Trash (2)' }).waitFor();
       await listShows(page, []);
       await page.locator('#trash-button').click();
-      const trash = page.getByRole('dialog', { name: 'Trash' });
+      const trash = page.locator('#trash-dialog');
       await trash.waitFor();
       await page.waitForFunction(() => document.querySelectorAll('#trash-list li').length === 2);
       const names = await page.locator('#trash-list .restore-point-name').allTextContents();
       assert.deepEqual(names, ['Demo: a long weekend in Lisbon', 'Trip to Porto'], 'newest deletion first');
       assert.match(await page.locator('#trash-list .restore-point-meta').first().textContent(), /^13 nodes · deleted \d\d:\d\d$/);
       await page.screenshot({ path: artifactPath(`session-actions-trash-${width}-${scheme}.png`) });
-      await page.locator('#trash-list li', { hasText: 'Trip to Porto' }).getByRole('button', { name: 'Restore' }).click();
+      assert.deepEqual(await page.locator('#trash-list li:nth-child(2) button').allTextContents(), ['Restore', 'Erase…']);
+      await page.locator('#trash-list li:nth-child(2) button:first-child').click(); // Trip to Porto's Restore
       await page.locator('#trash-message', { hasText: 'Restored “Trip to Porto”' }).waitFor();
       await listShows(page, ['Trip to Porto']);
-      await page.locator('#trash-list li', { hasText: 'Demo' }).getByRole('button', { name: 'Erase…' }).click();
-      const confirm = page.getByRole('alertdialog', { name: 'Erase for good?' });
+      assert.equal(await page.locator('#trash-list li:first-child .restore-point-name').textContent(), 'Demo: a long weekend in Lisbon');
+      await page.locator('#trash-list li:first-child button.danger').click(); // the demo's Erase…
+      const confirm = page.locator('#erase-confirm[role="alertdialog"]');
       await confirm.waitFor();
       assert.equal(await page.locator('#erase-confirm-text').textContent(), 'Erase “Demo: a long weekend in Lisbon” for good? This cannot be undone.');
-      await confirm.getByRole('button', { name: 'Erase' }).click();
+      await page.locator('#erase-confirm button[value="erase"]').click();
       await page.locator('#trash-message', { hasText: 'Erased “Demo: a long weekend in Lisbon”' }).waitFor();
       await page.locator('#trash-empty-note').waitFor({ state: 'visible' });
       assert.deepEqual(await call(page, { operation: 'trash.list' }), []);
@@ -128,11 +130,11 @@ test('session actions: a rename core refuses keeps the dialog open with the reas
     const { page, baseURL, errors } = env;
     await openExplorer(page, baseURL);
     await page.locator('.session[data-session-id="demo"] .session-more').click();
-    await page.getByRole('menuitem', { name: 'Rename…' }).click();
+    await page.locator('#session-menu [data-action="rename"]').click();
     await page.locator('#rename-input').fill('Lisbon\u0007trip'); // a control character: core refuses the title
-    await page.locator('#rename-input').press('Enter');
+    await page.keyboard.press('Enter'); // in the field, which has focus
     await page.locator('#rename-message.error', { hasText: 'Cannot rename:' }).waitFor();
-    assert.equal(await page.getByRole('dialog', { name: 'Rename session' }).isVisible(), true);
+    assert.equal(await page.locator('#rename-dialog').isVisible(), true);
     assert.match(await page.locator('#rename-message').textContent(), /title/);
     assert.equal((await call(page, { operation: 'session', sessionId: 'demo' })).title, 'Demo: a long weekend in Lisbon');
     assert.deepEqual(errors, []);
