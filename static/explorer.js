@@ -458,8 +458,8 @@ function wireRestorePoints(tree) {
 
 /**
  * A session's menu in the list (rename, move to trash) and the trash
- * dialog (session-actions.js). Rows made before this have no menu button:
- * the list is shown again once the tree is up.
+ * dialog (session-actions.js). Wired before the list is first made, so
+ * every row has its "⋯" button.
  */
 function wireActions() {
   state.actions = new SessionActions({
