@@ -74,6 +74,7 @@ test('session actions: rename by keyboard (kept across a reload and seen by anot
       await page.locator('.session[data-session-id="demo"] .session-more').click();
       await page.locator('#session-menu [role="menuitem"][data-action="delete"]').click();
       await page.locator('#undo-text', { hasText: 'Moved “Demo: a long weekend in Lisbon” to the trash' }).waitFor();
+      assert.equal(await page.evaluate(() => document.activeElement.id), 'undo-button', 'focus goes to Undo, not to the page');
       await listShows(page, ['Trip to Porto']);
       await page.waitForFunction(() => window.explorer.state.selected === 'second');
       assert.equal(await page.locator('#trash-button').textContent(), 'Trash (1)');
@@ -97,6 +98,7 @@ test('session actions: rename by keyboard (kept across a reload and seen by anot
       assert.match(await page.locator('#trash-list .restore-point-meta').first().textContent(), /^13 nodes · deleted \d\d:\d\d$/);
       await page.screenshot({ path: artifactPath(`session-actions-trash-${width}-${scheme}.png`) });
       assert.deepEqual(await page.locator('#trash-list li:nth-child(2) button').allTextContents(), ['Restore', 'Erase…']);
+      assert.deepEqual(await page.locator('#trash-list li:nth-child(2) button').evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-label'))), ['Restore “Trip to Porto”', 'Erase “Trip to Porto”…'], 'each row\'s buttons name its session');
       await page.locator('#trash-list li:nth-child(2) button:first-child').click(); // Trip to Porto's Restore
       await page.locator('#trash-message', { hasText: 'Restored “Trip to Porto”' }).waitFor();
       await listShows(page, ['Trip to Porto']);
@@ -131,12 +133,42 @@ test('session actions: a rename core refuses keeps the dialog open with the reas
     await openExplorer(page, baseURL);
     await page.locator('.session[data-session-id="demo"] .session-more').click();
     await page.locator('#session-menu [data-action="rename"]').click();
+    await page.locator('#rename-input').fill('   ');
+    await page.keyboard.press('Enter');
+    await page.locator('#rename-message.error', { hasText: 'Type a title: spaces alone are none' }).waitFor();
     await page.locator('#rename-input').fill('Lisbon\u0007trip'); // a control character: core refuses the title
     await page.keyboard.press('Enter'); // in the field, which has focus
     await page.locator('#rename-message.error', { hasText: 'Cannot rename:' }).waitFor();
     assert.equal(await page.locator('#rename-dialog').isVisible(), true);
     assert.match(await page.locator('#rename-message').textContent(), /title/);
     assert.equal((await call(page, { operation: 'session', sessionId: 'demo' })).title, 'Demo: a long weekend in Lisbon');
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('session actions: the menu closes when the list scrolls (it would act on a row scrolled away); the demo alone in the trash is not made again on reload', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1280, height: 800 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    await openExplorer(page, baseURL);
+    for (let i = 0; i < 30; i++) await call(page, { operation: 'create', sessionId: `s${i}`, title: `Chat ${i}` });
+    await page.locator('.session[data-session-id="s25"]').waitFor();
+    await page.locator('.session[data-session-id="s25"] .session-more').click();
+    await page.locator('#session-menu').waitFor();
+    await page.locator('#session-list').evaluate((l) => l.scrollBy(0, 300));
+    await page.locator('#session-menu').waitFor({ state: 'hidden' });
+    assert.equal(await page.locator('.session[data-session-id="s25"] .session-more').getAttribute('aria-expanded'), 'false');
+
+    // Every session but the demo erased, the demo in the trash: a reload lists nothing and makes no demo.
+    await call(page, { operation: 'delete', sessionId: 'demo' });
+    for (let i = 0; i < 30; i++) await call(page, { operation: 'delete', sessionId: `s${i}`, permanent: true });
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    assert.deepEqual(await call(page, { operation: 'sessions' }), []);
+    assert.equal(await page.locator('#trash-button').textContent(), 'Trash (1)');
+    assert.equal(await page.locator('#status').isHidden(), true, 'no error at start-up');
     assert.deepEqual(errors, []);
   } finally {
     await env.close();

@@ -122,7 +122,9 @@ function sessionRow(s) {
   const button = el("button", "session-button");
   button.type = "button";
   const title = titleOf(s);
-  button.append(el("span", "session-title", title));
+  const name = el("span", "session-title", title);
+  name.dir = "auto"; // a Hebrew or Arabic title reads right to left, its ellipsis at its end
+  button.append(name);
   // The id tells apart sessions of one title (a fork, a clone, a re-import).
   if (title !== s.sessionId) button.append(el("span", "session-id", s.sessionId));
   const meta = el("span", "session-meta");
@@ -380,7 +382,7 @@ function scheduleRefresh() {
     do {
       again = false;
       await loadSessions();
-      await state.actions?.countTrash(); // another tab may have deleted or restored one
+      await state.actions?.trashChanged(); // another tab may have deleted or restored one
       if (state.selected !== null && !state.sessions.some((s) => s.sessionId === state.selected)) {
         state.selected = null;
         await refreshSelected();
@@ -420,6 +422,7 @@ function wirePanel() {
     if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
     if (e.target.closest?.("input, textarea, select, [contenteditable], session-tree-panel") || document.querySelector("dialog[open]")) return;
     e.preventDefault();
+    closeDropdowns(""); // a menu left open would keep its focus trap
     if (panel.sessionId && panel.getClientRects().length > 0) panel.focusSearch();
     else $("global-search").focus();
   });
@@ -507,9 +510,10 @@ async function start() {
   wireActions();
   window.explorer = { tree, state, panel: $("panel"), refresh: scheduleRefresh };
   await loadSessions();
-  if (state.sessions.length === 0) {
+  // The demo only in an empty store: not when the trash holds sessions (the demo among them, maybe).
+  if (state.sessions.length === 0 && (await state.actions.countTrash()).length === 0) {
     setStatus("Creating the demo session…");
-    await createDemoSession(tree);
+    await createDemoSession(tree).catch((err) => setStatus(`The demo session could not be made: ${err.message}`, true));
     await loadSessions();
     performance.mark("explorer-demo");
   }

@@ -45,6 +45,7 @@ export function buildFrame(panel) {
   // Header: title, stats, close (overlay).
   const head = el("div", "head");
   panel._title = el("h2", "title", "No session");
+  panel._title.dir = "auto"; // a Hebrew or Arabic title reads right to left
   panel._stats = el("span", "stats");
   panel._closeButton = button("icon close", "×", "Close the session tree");
   // The toast (_setStatus): polite; at the foot of the tree column (or of

@@ -52,6 +52,10 @@ export class SessionActions {
     document.addEventListener("click", (e) => {
       if (this.menuFor && !e.target.closest("#session-menu, .session-more")) this.closeMenu(false);
     });
+    // The menu is placed under its row once: when the list scrolls or the window changes, it closes
+    // (left open, it sat beside another row, and acted on one scrolled out of view).
+    document.addEventListener("scroll", (e) => this.menuFor && !this.menu.contains(e.target) && this.closeMenu(false), true);
+    window.addEventListener("resize", () => this.closeMenu(false));
     $("rename-dialog").addEventListener("close", () => this._renamed());
     $("rename-cancel").addEventListener("click", () => $("rename-dialog").close("cancel"));
     $("trash-button").addEventListener("click", () => this.openTrash());
@@ -109,9 +113,14 @@ export class SessionActions {
   _menuKey(e) {
     const items = [...this.menu.querySelectorAll("button")];
     const i = items.indexOf(e.target);
-    if (e.key === "Escape" || e.key === "Tab") {
-      if (e.key === "Escape") e.preventDefault();
-      this.closeMenu(e.key === "Escape");
+    if (e.key === "Escape") {
+      e.preventDefault();
+      this.closeMenu(true);
+    } else if (e.key === "Tab") {
+      this.closeMenu(true); // Tab goes on from the row's "⋯", not from the menu's place at the end of the page
+    } else if (e.key === "Home" || e.key === "End") {
+      e.preventDefault();
+      items[e.key === "Home" ? 0 : items.length - 1]?.focus();
     } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
       e.preventDefault();
       items[(i + (e.key === "ArrowDown" ? 1 : items.length - 1)) % items.length]?.focus();
@@ -141,6 +150,7 @@ export class SessionActions {
     const input = $("rename-input");
     input.value = this._title(id);
     $("rename-message").textContent = "";
+    $("rename-message").classList.remove("error");
     $("rename-dialog").returnValue = "";
     $("rename-dialog").showModal();
     input.select();
@@ -151,17 +161,33 @@ export class SessionActions {
     const id = this.renaming;
     const dialog = $("rename-dialog");
     const title = $("rename-input").value.trim();
-    if (dialog.returnValue !== "rename" || id === undefined || title === "" || title === this._title(id)) return;
+    if (dialog.returnValue === "rename" && title === "") {
+      // Spaces alone: asked again, with the reason.
+      dialog.showModal();
+      this._renameError("Type a title: spaces alone are none");
+      return;
+    }
+    if (dialog.returnValue !== "rename" || id === undefined || title === this._title(id)) return this._focusRow(id);
     const env = await this.page.tree().call({ operation: "rename", sessionId: id, title });
     if (!env.ok) {
       // Shown in the dialog again, the title kept, so a fix is one edit away.
       dialog.showModal();
-      $("rename-message").textContent = `Cannot rename: ${env.error.message}`;
-      $("rename-message").classList.add("error");
+      this._renameError(`Cannot rename: ${env.error.message}`);
       return;
     }
     this.page.renamed(id);
     await this.page.changed(); // the row shows the new title
+    this._focusRow(id);
+  }
+
+  _renameError(text) {
+    $("rename-message").textContent = text;
+    $("rename-message").classList.add("error");
+  }
+
+  /** Focus the "⋯" of session id's row, if it is drawn (where focus was before its menu opened). */
+  _focusRow(id) {
+    for (const b of document.querySelectorAll("#session-list .session-more")) if (b.closest(".session")?.dataset.sessionId === id) return b.focus();
   }
 
   /**
@@ -180,7 +206,8 @@ export class SessionActions {
     await this.page.changed();
     if (next !== undefined) await this.page.select(next);
     await this.countTrash();
-    this._offerUndo(id, `Moved “${title}” to the trash`);
+    this._offerUndo(id, `Moved “${short(title)}” to the trash`);
+    $("undo-button").focus(); // the menu it came from is gone: Enter undoes, Tab goes on
   }
 
   _offerUndo(id, text) {
@@ -195,7 +222,7 @@ export class SessionActions {
   async _undo() {
     clearTimeout(this.undoTimer);
     $("undo-bar").hidden = true;
-    if (this.undoId !== undefined) await this.restore(this.undoId, true);
+    if (this.undoId !== undefined && (await this.restore(this.undoId, true))) this._focusRow(this.undoId);
   }
 
   /**
@@ -206,13 +233,26 @@ export class SessionActions {
   async restore(id, select) {
     const env = await this.page.tree().call({ operation: "trash.restore", sessionId: id });
     if (!env.ok) {
-      this.page.setStatus(`Cannot restore the session: ${env.error.message}`, true);
+      const text = `Cannot restore the session: ${env.error.message}`;
+      if ($("trash-dialog").open) this._trashMessage(text, true);
+      else this.page.setStatus(text, true);
       return false;
     }
     await this.page.changed();
     if (select) await this.page.select(id);
     await this.countTrash();
     return true;
+  }
+
+  /** The trash changed (here or in another tab): count it again, and list it again while its dialog is open. */
+  async trashChanged() {
+    if ($("trash-dialog").open) await this._fillTrash();
+    else await this.countTrash();
+  }
+
+  _trashMessage(text, isError = false) {
+    $("trash-message").textContent = text;
+    $("trash-message").classList.toggle("error", isError);
   }
 
   /** Show the Trash link with the number of sessions in the trash (hidden when none). */
@@ -226,7 +266,7 @@ export class SessionActions {
 
   /** Open the trash dialog: every session in the trash, newest deletion first. */
   async openTrash() {
-    $("trash-message").textContent = "";
+    this._trashMessage("");
     await this._fillTrash();
     if (!$("trash-dialog").open) $("trash-dialog").showModal();
   }
@@ -234,24 +274,36 @@ export class SessionActions {
   async _fillTrash() {
     const items = (await this.countTrash()).slice().sort((a, b) => (a.deletedAt < b.deletedAt ? 1 : a.deletedAt > b.deletedAt ? -1 : 0));
     const list = $("trash-list");
+    // Focus in the list (a row's button, whose row may go) stays at the same place in it.
+    const at = [...list.querySelectorAll("button")].indexOf(document.activeElement);
     list.replaceChildren(...items.map((t) => this._trashRow(t)));
     $("trash-empty-note").hidden = items.length > 0;
     $("trash-erase-all").hidden = items.length === 0;
+    if (at >= 0 || document.activeElement === document.body) {
+      const buttons = list.querySelectorAll("button");
+      (buttons[Math.min(Math.max(at, 0), buttons.length - 1)] ?? $("trash-dialog").querySelector(".icon-button"))?.focus();
+    }
   }
 
   _trashRow(t) {
     const li = el("li", "restore-point");
     const text = el("div", "restore-point-text");
-    text.append(el("span", "restore-point-name", t.title || t.sessionId), el("span", "restore-point-meta", `${t.nodeCount.toLocaleString("en")} ${t.nodeCount === 1 ? "node" : "nodes"} · deleted ${formatTime(t.deletedAt)}`));
+    const name = el("span", "restore-point-name", t.title || t.sessionId);
+    name.dir = "auto";
+    name.title = t.title || t.sessionId; // cut with an ellipsis when long
+    text.append(name, el("span", "restore-point-meta", `${t.nodeCount.toLocaleString("en")} ${t.nodeCount === 1 ? "node" : "nodes"} · deleted ${formatTime(t.deletedAt)}`));
     const actions = el("div", "trash-actions");
+    const shown = short(t.title || t.sessionId);
     const restore = button("button", "Restore");
+    restore.setAttribute("aria-label", `Restore “${shown}”`); // one of many rows: named by its session
     restore.addEventListener("click", async () => {
       if (await this.restore(t.sessionId, false)) {
         await this._fillTrash();
-        $("trash-message").textContent = `Restored “${t.title || t.sessionId}”`;
-      }
+        this._trashMessage(`Restored “${shown}”`);
+      } else await this._fillTrash();
     });
     const erase = button("button danger", "Erase…");
+    erase.setAttribute("aria-label", `Erase “${shown}”…`);
     erase.addEventListener("click", () => this._erase([t]));
     actions.append(restore, erase);
     li.append(text, actions);
@@ -266,13 +318,17 @@ export class SessionActions {
   /** Erase sessions of the trash for good, once the confirmation says so. @param {object[]} items */
   async _erase(items) {
     const one = items.length === 1;
-    const name = one ? `“${items[0].title || items[0].sessionId}”` : `the ${items.length.toLocaleString("en")} sessions in the trash`;
+    const name = one ? `“${short(items[0].title || items[0].sessionId)}”` : `the ${items.length.toLocaleString("en")} sessions in the trash`;
     if (!(await confirmErase(`Erase ${name} for good? This cannot be undone.`))) return;
     const env = await this.page.tree().call(one ? { operation: "trash.empty", sessionId: items[0].sessionId } : { operation: "trash.empty" });
-    $("trash-message").textContent = env.ok ? `Erased ${name}` : `Cannot erase: ${env.error.message}`;
-    $("trash-message").classList.toggle("error", !env.ok);
     await this._fillTrash();
+    this._trashMessage(env.ok ? `Erased ${name}` : `Cannot erase: ${env.error.message}`, !env.ok);
   }
+}
+
+/** A title as a message quotes it: at most 80 characters, cut with "…". @param {string} title */
+function short(title) {
+  return title.length > 80 ? `${title.slice(0, 79)}…` : title;
 }
 
 /**

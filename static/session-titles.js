@@ -4,6 +4,9 @@
 // to core instead (`rename`, session-actions.js), and the page's own title
 // of that session is forgotten (forget), so the one the user gave shows.
 
+/** The most characters (UTF-16 code units, fewer than core counts) a title made here has: core's MaxTitleLength. */
+const MAX_TITLE = 1000;
+
 /** The localStorage key of the titles. */
 export const TITLES_KEY = "sessiontree.explorer.titles";
 
@@ -68,14 +71,18 @@ export class SessionTitles {
 
   /**
    * The title of a fork or a clone: "<title> (fork at <node id>)" or
-   * "<title> (copy)", <title> being what titleOf shows for the source.
+   * "<title> (copy)", <title> being what titleOf shows for the source, cut
+   * with "…" so that the whole is at most 1,000 characters.
    * @param {{sessionId: string, title?: string}|undefined} source undefined: its id stands in
    * @param {string} sourceId
    * @param {string|null} nodeId null for a clone
    * @returns {string}
    */
   copyTitle(source, sourceId, nodeId) {
-    const base = source ? this.titleOf(source) : sourceId;
-    return nodeId === null ? `${base} (copy)` : `${base} (fork at ${nodeId})`;
+    const suffix = nodeId === null ? " (copy)" : ` (fork at ${nodeId})`;
+    let base = source ? this.titleOf(source) : sourceId;
+    // Within core's 1,000 characters (rename refuses more), the base cut with "…".
+    if (base.length + suffix.length > MAX_TITLE) base = `${base.slice(0, MAX_TITLE - suffix.length - 1)}…`;
+    return base + suffix;
   }
 }
