@@ -149,7 +149,7 @@ async function create(wasmURL, dbName, memoryBudget, pageBudget, onListed = null
     throw new Error(`sessiontree: ${runtime.state.exited} while the stored sessions were restored; nothing was changed`);
   }
   tree = new LocalTree(handle, db, dbName, stored, runtime.memory, pageBudget, listening?.channel);
-  if (listening?.heard) tree._writer?.pull();
+  if (listening?.heard || stored.missed?.length > 0) tree._writer?.pull(); // the missed events go with a transaction
   for (const [reason, message] of early) tree._storageClosed(reason, message);
   const t = tree;
   const stop = onRuntimeExit(() => (stop(), t._exited(runtime.state.exited)));
@@ -183,7 +183,7 @@ export class LocalTree extends TreeAPI {
     this._db = db;
     this._dbName = dbName;
     this._writer = db
-      ? new Writer(db, handle, { gen: stored.gen, metas: stored.metas, channel, emit: (e) => this._emit(e), keepsCursor: (op) => this._operationInfo.get(op)?.keepsCursor === true })
+      ? new Writer(db, handle, { gen: stored.gen, metas: stored.metas, missed: stored.missed, channel, emit: (e) => this._emit(e), keepsCursor: (op) => this._operationInfo.get(op)?.keepsCursor === true })
       : null;
     /** The paged-out sessions (store/pager.js); null without a Writer (every session stays in memory). */
     this._pager = this._writer ? new Pager(db, handle, this._writer, { metas: stored.metas.filter((m) => !m.deletedAt), budget: pageBudget, onLoaded: () => this._warmSearch() }) : null;

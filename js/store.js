@@ -12,6 +12,7 @@
 
 import { openDatabase } from "./store/schema.js";
 import { readMetas, takeMetas } from "./store/pager.js";
+import { missedEvents } from "./store/take-in.js";
 
 export { DB_DEFAULT_NAME, DB_VERSION, openDatabase, upgrades } from "./store/schema.js";
 export { CHUNK_SIZE, nodeRange, parseChangeBytes, readAllSessions, restoreRequest } from "./store/records.js";
@@ -31,15 +32,20 @@ export { PAGED_OUT_HEAD, Pager, packStubs, readMetas, stubRequest } from "./stor
  *   onClose: called when the open connection is closed later (see openDatabase); given: every
  *   record of the "sessions" store as the page read it meanwhile (js/worker.js init), taken
  *   instead of a read of its own when the stored gen still matches (takeMetas); null: read here
- * @returns {Promise<{db: IDBDatabase, stored: {gen: number, metas: object[]}, taken: boolean}>}
- *   taken: stored is made of the records given (they were not read again)
+ * @returns {Promise<{db: IDBDatabase, stored: {gen: number, metas: object[], missed?: object[]}, taken: boolean}>}
+ *   taken: stored is made of the records given (they were not read again); missed: when records
+ *   were given but the store moved on since, the events of what other tabs stored meanwhile (the
+ *   page may have answered init() with the records already: its subscribers are told, see Writer)
  */
 export async function openStore(name, { onClose, given = null } = {}) {
   const db = await openDatabase(name, { onClose });
   try {
     const records = await given;
     const took = records && (await takeMetas(db, records));
-    return { db, stored: took ?? (await readMetas(db)), taken: !!took };
+    if (took) return { db, stored: took, taken: true };
+    const stored = await readMetas(db);
+    if (records) stored.missed = missedEvents(records, stored.metas);
+    return { db, stored, taken: false };
   } catch (err) {
     db.close();
     throw err;

@@ -7,7 +7,7 @@
 
 import { STORES } from "./schema.js";
 import { byCreation, diskState, mergeRequest, nodeRange, readAnnotations, readNodes, readSnapshot, requestPromise, restoreRequest } from "./records.js";
-import { usableMetas } from "./listing.js";
+import { liveMetas, usableMetas } from "./listing.js";
 import { ERROR } from "../protocol.js";
 
 const quote = JSON.stringify;
@@ -115,7 +115,32 @@ function forget(w, id) {
   w.known.delete(id);
   w.tailed.delete(id);
   w.owned.delete(id);
+  return erasedEvent(id);
+}
+
+/** The subscriber event of a session another tab erased for good. @param {string} id */
+function erasedEvent(id) {
   return { type: "trash.empty", operation: "trash.empty", sessionId: id, erased: true, remote: true };
+}
+
+/**
+ * The subscriber events of what other tabs stored between two reads of
+ * the "sessions" store at start-up: the page's own (the records init()
+ * may have answered `sessions` with, see js/sessiontree.js) and the
+ * tree's, which took it all in unheard. A session stored with a newer gen
+ * gets the event its meta record says (as pullSessions would send), one
+ * gone from the later read an erasure's. Found by a helper's stress run:
+ * a tab whose worker started late never heard of two renames.
+ * @param {object[]} records every record of the page's read
+ * @param {object[]} metas the live metas of the later read (readMetas)
+ * @returns {object[]}
+ */
+export function missedEvents(records, metas) {
+  const page = liveMetas(records);
+  const events = metas.filter((m) => Number.isSafeInteger(m.gen) && m.gen > page.gen).map(remoteEvent);
+  const now = new Set(metas.map((m) => m.sessionId));
+  for (const m of page.metas) if (!now.has(m.sessionId)) events.push(erasedEvent(m.sessionId));
+  return events;
 }
 
 /**

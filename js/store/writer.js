@@ -106,14 +106,15 @@ export class Writer {
    * @param {IDBDatabase} db
    * @param {{callInternal: (request: string|Uint8Array) => string, drain: (withNodes: boolean) => string, drainBytes: (limit?: number) => Uint8Array}} handle the wasm store handle
    *   (its internal operations restore, sync.merge and sync.forget take in what other tabs stored)
-   * @param {{gen: number, metas: object[], emit: (event: object) => void, keepsCursor: (operation: string) => boolean, locks?: {request: Function}|null, channel?: BroadcastChannel|null}} options
-   *   gen and metas as read by readAllSessions; emit is called for every committed change, local or remote;
+   * @param {{gen: number, metas: object[], missed?: object[], emit: (event: object) => void, keepsCursor: (operation: string) => boolean, locks?: {request: Function}|null, channel?: BroadcastChannel|null}} options
+   *   gen and metas as read by readAllSessions; missed: events of changes taken in with them unheard
+   *   (openStore), emitted with the first transaction's; emit is called for every committed change, local or remote;
    *   keepsCursor tells the operations whose changes never move a cursor (the wasm's operations());
    *   locks: the Web Locks manager (default navigator.locks; null: none, every write reads the gen)
    *   channel: the BroadcastChannel "sessiontree:" + db.name, opened by the caller (default: one
    *   opened here; null: none)
    */
-  constructor(db, handle, { gen, metas, emit, keepsCursor, locks, channel }) {
+  constructor(db, handle, { gen, metas, missed = [], emit, keepsCursor, locks, channel }) {
     this.db = db;
     this.handle = handle;
     this.keepsCursor = keepsCursor;
@@ -127,6 +128,8 @@ export class Writer {
     this.queue = [];
     this.running = null;
     this.pullQueued = null;
+    /** Events of changes taken in at start unheard (see the constructor), sent with the next transaction's. */
+    this.missed = missed;
     /** Why this tab no longer writes (null while it does). */
     this.closedReason = null;
     /** performance.now() when the queue last emptied (the lock's linger and the flush count from there). */
@@ -446,6 +449,7 @@ export class Writer {
     for (const line of this.handle.drain(false).split("\n")) if (line !== "") b.drained.add(JSON.parse(line).sessionId);
     const touched = new Set([...b.pulled.keys(), ...b.drained]);
     await readBack(this, touched);
+    for (const e of this.missed.splice(0)) this.emit(e);
     const env = JSON.stringify(storageErrorEnvelope(failure === ABORTED ? new DOMException("a call stored in the same transaction was cancelled", "AbortError") : failure));
     for (const j of b.batch) {
       if (!j.fn) j.resolve();
@@ -484,6 +488,7 @@ export class Writer {
     }
     for (const id of b.pulled.keys()) this.tailed.delete(id); // another tab wrote it
     for (const e of b.local.events) if (!this.keepsCursor(e.operation) && !e.erased) this.owned.add(e.sessionId);
+    for (const e of this.missed.splice(0)) this.emit(e);
     for (const e of b.remote) this.emit(e);
     this.onSizes?.(b.local.sizes); // before the events: the Pager weighs what they make it touch
     for (const e of b.local.events) this.emit(e);
