@@ -31,7 +31,7 @@ export class SessionActions {
    * @param {(id: string) => string|null} page.neighbour the session to select when id leaves the list (null: none)
    * @param {() => string|null} page.selected the selected session's id
    * @param {(id: string|null) => Promise<void>} page.select select a session (null: none)
-   * @param {() => Promise<void>} page.changed the sessions changed: reload the list
+   * @param {() => Promise<void>} page.changed the sessions changed: reload the list and the trash (trashChanged: the Trash link, an open Trash dialog)
    * @param {() => void} page.opened the menu opens: the page closes its other dropdowns
    * @param {(text: string, isError?: boolean) => void} page.setStatus the page's status line ("" hides it)
    */
@@ -203,9 +203,8 @@ export class SessionActions {
       this.page.setStatus(`Cannot move “${title}” to the trash: ${env.error.message}`, true);
       return;
     }
-    await this.page.changed();
+    await this.page.changed(); // the list and the Trash link
     if (next !== undefined) await this.page.select(next);
-    await this.countTrash();
     this._offerUndo(id, `Moved “${short(title)}” to the trash`);
     $("undo-button").focus(); // the menu it came from is gone: Enter undoes, Tab goes on
   }
@@ -238,9 +237,8 @@ export class SessionActions {
       else this.page.setStatus(text, true);
       return false;
     }
-    await this.page.changed();
+    await this.page.changed(); // the list, the Trash link and an open Trash dialog
     if (select) await this.page.select(id);
-    await this.countTrash();
     return true;
   }
 
@@ -297,10 +295,8 @@ export class SessionActions {
     const restore = button("button", "Restore");
     restore.setAttribute("aria-label", `Restore “${shown}”`); // one of many rows: named by its session
     restore.addEventListener("click", async () => {
-      if (await this.restore(t.sessionId, false)) {
-        await this._fillTrash();
-        this._trashMessage(`Restored “${shown}”`);
-      } else await this._fillTrash();
+      if (await this.restore(t.sessionId, false)) this._trashMessage(`Restored “${shown}”`);
+      else await this._fillTrash(); // another tab may have restored or erased it
     });
     const erase = button("button danger", "Erase…");
     erase.setAttribute("aria-label", `Erase “${shown}”…`);
