@@ -155,3 +155,31 @@ test('the Pager loads a paged-out session from its records and then calls onLoad
   assert.equal(loaded, 1, 'a session already loaded loads nothing and calls nothing');
   db.close();
 });
+
+test('a stub loaded after another tab changed it sends that change\'s event, which the pull then finds taken in', async () => {
+  const { Pager } = await import('../js/store/pager.js');
+  const db = await freshDB();
+  // This tab last saw s with 2 nodes and t with 1; another tab appended to s, erased t and moved u's cursor only.
+  const seen = await commit(db, block({ nodes: chain('n', 0, 2) }) + block({ sessionId: 't', nodes: chain('t', 0, 1) }) + block({ sessionId: 'u', nodes: chain('u', 0, 2) }), 1);
+  await commit(db, block({ from: 2, nodes: chain('n', 2, 3) }), 2, seen);
+  const uMeta = (await snapshots(db)).metas.find((m) => m.sessionId === 'u');
+  const del = db.transaction(STORES, 'readwrite');
+  del.objectStore('sessions').delete('t');
+  del.objectStore('sessions').put({ ...uMeta, cursor: 'u0', gen: 3 }, 'u');
+  await new Promise((resolve) => (del.oncomplete = resolve));
+  const pulls = [];
+  const writer = { known: new Map(seen), owned: new Set(), missed: [], closedReason: null, between: (fn) => Promise.resolve().then(fn), pull: () => pulls.push('pull') };
+  const taken = [];
+  const handle = { callInternal: (request) => (taken.push(JSON.parse(text(request)).operation), '{"ok":true,"value":{}}') };
+  const pager = new Pager(db, handle, writer, { metas: [...seen.values()].map((k) => k.meta), budget: 1 << 20 });
+  await pager.load(['s', 't', 'u']);
+  assert.deepEqual(taken, ['restore', 'sync.forget', 'restore']);
+  assert.deepEqual(writer.missed.map((e) => [e.sessionId, e.operation, e.nodeCount ?? null, e.remote, e.erased ?? false]), [
+    ['s', 'append', 3, true, false],
+    ['t', 'trash.empty', null, true, true],
+  ], 'the append and the erasure are heard; a moved cursor alone is not, as in a pull');
+  assert.equal(pulls.length, 2, 'a pull is queued to send them');
+  assert.equal(writer.known.get('s').count, 3, 'the pull then finds s as loaded');
+  assert.equal(writer.known.has('t'), false);
+  db.close();
+});

@@ -17,6 +17,7 @@ import { STORES } from "./schema.js";
 import { ENVELOPE_FAILED_HEAD, PAGED_OUT } from "../protocol.js";
 import { diskState, maxGen, mergeRequest, readCounts, readNodes, readSnapshot, requestPromise, restoreRequest } from "./records.js";
 import { liveMetas } from "./listing.js";
+import { loadedEvent } from "./take-in.js";
 
 const utf8Encoder = new TextEncoder();
 
@@ -354,17 +355,20 @@ export class Pager {
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i];
       const meta = metas[i];
+      const heard = loadedEvent(id, this.writer.known.get(id), meta);
       if (!meta) {
         // Deleted by another tab since the stub was made.
         this.handle.callInternal(JSON.stringify({ operation: "sync.forget", sessionId: id }));
         this.writer.known.delete(id);
         this.forget(id);
+        this._heard(heard);
         continue;
       }
       this._take(id, restoreRequest(meta, snapshots[i]));
       const own = this.own.get(id);
       if (own && this.writer.owned.has(id)) this._take(id, mergeRequest(meta, [], [], own));
       this.writer.known.set(id, diskState(meta));
+      this._heard(heard);
       this.paged.delete(id);
       this.own.delete(id);
       this.lru.set(id, snapshots[i].length);
@@ -374,6 +378,18 @@ export class Pager {
     this.stats.loadMs += performance.now() - t0;
     this.stats.takeMs += performance.now() - t1;
     this.onLoaded?.();
+  }
+
+  /**
+   * Send the event of another tab's change a load took in unheard
+   * (take-in.js loadedEvent): with the next transaction's, a pull queued
+   * here (which finds the session as loaded and sends nothing of its own).
+   * @param {object|null} event
+   */
+  _heard(event) {
+    if (!event) return;
+    this.writer.missed.push(event);
+    this.writer.pull();
   }
 
   _take(id, request) {

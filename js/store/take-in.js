@@ -144,6 +144,26 @@ export function missedEvents(records, metas) {
 }
 
 /**
+ * The subscriber event of a stub loaded from a stored meta that another
+ * tab changed since this tab last took that session in (was: the
+ * Writer's known state of it): the load takes the change in, so the pull
+ * that follows finds nothing new and would send no event (see
+ * store/pager.js _read). Null when only the cursor moved, as pullSessions
+ * sends nothing then; an erasure's when the meta is gone.
+ * @param {string} id
+ * @param {{epoch: number, count: number, acount: number, meta?: object}|undefined} was
+ * @param {object|undefined} meta the stored meta the load read (undefined: none)
+ * @returns {object|null}
+ */
+export function loadedEvent(id, was, meta) {
+  if (!was) return null;
+  if (!meta) return erasedEvent(id);
+  const now = diskState(meta);
+  const same = was.epoch === now.epoch && was.count === now.count && was.acount === now.acount && !!was.meta?.deletedAt === !!meta.deletedAt;
+  return same ? null : remoteEvent(meta);
+}
+
+/**
  * Take into core the node records stored after the meta of a session
  * whose meta says tail: true (appends of a tab that held the lock and
  * let go, or was killed, before writing the meta; see deriveTail): the
