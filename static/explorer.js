@@ -409,12 +409,14 @@ function wirePanel() {
     const { sessionId, nodeId, newSessionId, clone } = e.detail;
     if (!newSessionId) return;
     const source = state.sessions.find((x) => x.sessionId === sessionId);
-    const title = state.titles.copyTitle(source, sessionId, clone ? null : nodeId);
+    const title = state.titles.copyTitle(source, sessionId, clone ? "copy" : "fork", state.sessions);
     await setTitle(newSessionId, title);
     await loadSessions();
     await selectSession(newSessionId);
     await panel.updateComplete; // loading the new session clears the toast: say it after
-    panel.notify(`${clone ? "Cloned" : `Forked at ${nodeId}`}: “${title}”, session ${newSessionId}`);
+    // A fork holds the path to its node: its node count is that node's place in the path.
+    const count = state.sessions.find((x) => x.sessionId === newSessionId)?.nodeCount;
+    panel.notify(clone ? `Cloned into “${title}”` : `Forked${count > 0 ? ` at message ${count}` : ""} into “${title}”`);
   });
   // "/" anywhere on the page, as inside the panel: the session's search box,
   // or, while the panel is not shown (the sessions pane on a phone), the box over every session.
@@ -444,6 +446,7 @@ function wireRestorePoints(tree) {
     sessionId: () => state.selected,
     session: (id) => state.sessions.find((s) => s.sessionId === id),
     titleOf,
+    copyTitle: (s) => state.titles.copyTitle(s, s.sessionId, "copy", state.sessions),
     sessionIds: () => new Set(state.sessions.map((s) => s.sessionId)),
     setTitle,
     changed: async () => {

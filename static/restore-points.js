@@ -103,7 +103,7 @@ function ask(dialog, focus) {
  * The restore points dialog and the snapshot import choice.
  *
  * The page: `{tree() → SessionTree, sessionId() → string|null,
- * session(id) → {sessionId, title, nodeCount}|undefined, titleOf(session) → string,
+ * session(id) → {sessionId, title, nodeCount}|undefined, titleOf(session) → string, copyTitle(session) → string (a copy's title),
  * sessionIds() → Set<string>, setTitle(id, title) → Promise (names the session), changed() → Promise (reload the list and the panel),
  * select(id) → Promise, notify(text, isError?)}`.
  */
@@ -252,7 +252,7 @@ export class RestorePoints {
     if (answer === "copy") {
       const newId = copyId(id, this.page.sessionIds());
       const env = await load(newId);
-      if (env.ok) await this.page.setTitle(newId, `${title} (copy)`);
+      if (env.ok) await this.page.setTitle(newId, this.page.copyTitle(existing));
       return done(env);
     }
     return { ok: true, value: { format: "snapshot", sessions: [], warnings: [], skipped: [{ sessionId: id, title, reason: "already a session here; you chose to import nothing" }] } };

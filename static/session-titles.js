@@ -70,19 +70,29 @@ export class SessionTitles {
   }
 
   /**
-   * The title of a fork or a clone: "<title> (fork at <node id>)" or
-   * "<title> (copy)", <title> being what titleOf shows for the source, cut
-   * with "…" so that the whole is at most 1,000 characters.
+   * The title of a fork or a clone: "<title> (fork)" or "<title> (copy)",
+   * numbered from 2 ("<title> (copy 2)") when another session already has
+   * that title, <title> being what titleOf shows for the source without
+   * the same kind's suffix (a copy of "Trip (copy)" is "Trip (copy 2)", not
+   * "Trip (copy) (copy)"), cut with "…" so that the whole is at most 1,000
+   * characters. Like a file manager's copies.
    * @param {{sessionId: string, title?: string}|undefined} source undefined: its id stands in
    * @param {string} sourceId
-   * @param {string|null} nodeId null for a clone
+   * @param {"fork"|"copy"} kind
+   * @param {Iterable<{sessionId: string, title?: string}>} [sessions] the sessions whose titles are taken
    * @returns {string}
    */
-  copyTitle(source, sourceId, nodeId) {
-    const suffix = nodeId === null ? " (copy)" : ` (fork at ${nodeId})`;
+  copyTitle(source, sourceId, kind, sessions = []) {
+    const taken = new Set();
+    for (const s of sessions) taken.add(this.titleOf(s));
     let base = source ? this.titleOf(source) : sourceId;
-    // Within core's 1,000 characters (rename refuses more), the base cut with "…".
-    if (base.length + suffix.length > MAX_TITLE) base = `${base.slice(0, MAX_TITLE - suffix.length - 1)}…`;
-    return base + suffix;
+    const own = new RegExp(` \\(${kind}(?: [0-9]+)?\\)$`);
+    if (own.test(base) && base.replace(own, "") !== "") base = base.replace(own, "");
+    for (let n = 1; ; n++) {
+      const suffix = n === 1 ? ` (${kind})` : ` (${kind} ${n})`;
+      // Within core's 1,000 characters (rename refuses more), the base cut with "…".
+      const title = base.length + suffix.length > MAX_TITLE ? `${base.slice(0, MAX_TITLE - suffix.length - 1)}…${suffix}` : base + suffix;
+      if (!taken.has(title)) return title;
+    }
   }
 }

@@ -9,14 +9,23 @@ function storage() {
   return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => m.set(k, String(v)), map: m };
 }
 
-test('copyTitle: "(copy)" or "(fork at id)" after the source\'s title, the whole within core\'s 1,000 characters', () => {
+test('copyTitle: "(copy)" or "(fork)" after the source\'s title, numbered when taken, never stacked, within core\'s 1,000 characters', () => {
   const titles = new SessionTitles(storage());
-  assert.equal(titles.copyTitle({ sessionId: 's', title: 'Trip' }, 's', null), 'Trip (copy)');
-  assert.equal(titles.copyTitle({ sessionId: 's', title: 'Trip' }, 's', 'ab12cd34'), 'Trip (fork at ab12cd34)');
-  assert.equal(titles.copyTitle(undefined, 'gone', null), 'gone (copy)');
-  const long = titles.copyTitle({ sessionId: 's', title: 'T'.repeat(1000) }, 's', null);
+  const trip = { sessionId: 's', title: 'Trip' };
+  assert.equal(titles.copyTitle(trip, 's', 'copy'), 'Trip (copy)');
+  assert.equal(titles.copyTitle(trip, 's', 'fork'), 'Trip (fork)');
+  assert.equal(titles.copyTitle(undefined, 'gone', 'copy'), 'gone (copy)');
+  const sessions = [trip, { sessionId: 'c1', title: 'Trip (copy)' }, { sessionId: 'c2', title: 'Trip (copy 2)' }, { sessionId: 'f1', title: 'Trip (fork)' }];
+  assert.equal(titles.copyTitle(trip, 's', 'copy', sessions), 'Trip (copy 3)', 'the first number not taken');
+  assert.equal(titles.copyTitle(sessions[1], 'c1', 'copy', sessions), 'Trip (copy 3)', 'a copy of a copy is numbered, not "(copy) (copy)"');
+  assert.equal(titles.copyTitle(sessions[3], 'f1', 'fork', sessions), 'Trip (fork 2)');
+  assert.equal(titles.copyTitle(sessions[3], 'f1', 'copy', sessions), 'Trip (fork) (copy)', 'a copy of a fork says both');
+  assert.equal(titles.copyTitle({ sessionId: 'x', title: ' (copy)' }, 'x', 'copy'), ' (copy) (copy)', 'a title of the suffix alone keeps it');
+  const long = titles.copyTitle({ sessionId: 's', title: 'T'.repeat(1000) }, 's', 'copy');
   assert.equal(long.length, 1000);
   assert.equal(long, `${'T'.repeat(992)}… (copy)`);
+  const taken = [{ sessionId: 'l', title: long }];
+  assert.equal(titles.copyTitle({ sessionId: 's', title: 'T'.repeat(1000) }, 's', 'copy', taken), `${'T'.repeat(990)}… (copy 2)`);
 });
 
 test('forget drops the page\'s title, kept in storage, so the session\'s own shows', () => {
