@@ -67,6 +67,12 @@ test('session actions: rename by keyboard (kept across a reload and seen by anot
       await page.keyboard.press('Escape');
       await menu.waitFor({ state: 'hidden' });
       assert.equal(await page.evaluate(() => document.activeElement.classList.contains('session-more')), true);
+      // ArrowUp on the button opens the menu at its last item, as a menu button does.
+      await page.keyboard.press('ArrowUp');
+      await menu.waitFor();
+      assert.equal(await page.evaluate(() => document.activeElement.dataset.action), 'delete');
+      await page.keyboard.press('Escape');
+      await menu.waitFor({ state: 'hidden' });
 
       // Move the selected session (the demo) to the trash: its neighbour is selected, Undo brings it back.
       await page.locator('.session[data-session-id="demo"] .session-button').click();
@@ -79,7 +85,8 @@ test('session actions: rename by keyboard (kept across a reload and seen by anot
       await page.waitForFunction(() => window.explorer.state.selected === 'second');
       assert.equal(await page.locator('#trash-button').textContent(), 'Trash (1)');
       await page.screenshot({ path: artifactPath(`session-actions-undo-${width}-${scheme}.png`) });
-      await page.locator('#undo-button').click();
+      if (phone) await page.locator('#undo-button').click();
+      else await page.keyboard.press('Control+z'); // outside a text field, Ctrl+Z is the bar's Undo
       await listShows(page, ['Demo: a long weekend in Lisbon', 'Trip to Porto']);
       await page.waitForFunction(() => window.explorer.state.selected === 'demo');
       await page.locator('#trash-button').waitFor({ state: 'hidden' });
@@ -142,6 +149,13 @@ test('session actions: a rename core refuses keeps the dialog open with the reas
     assert.equal(await page.locator('#rename-dialog').isVisible(), true);
     assert.match(await page.locator('#rename-message').textContent(), /title/);
     assert.equal((await call(page, { operation: 'session', sessionId: 'demo' })).title, 'Demo: a long weekend in Lisbon');
+    // Moved to the trash (as another tab would) while its rename dialog is open: the dialog closes and says why.
+    await call(page, { operation: 'delete', sessionId: 'demo' });
+    await page.locator('#rename-input').fill('Lisbon trip');
+    await page.keyboard.press('Enter');
+    await page.locator('#status', { hasText: 'Cannot rename “Demo: a long weekend in Lisbon”: it is no longer in the list (moved to the trash or erased, perhaps in another tab)' }).waitFor();
+    assert.equal(await page.locator('#rename-dialog').isVisible(), false);
+    assert.equal((await call(page, { operation: 'trash.list' }))[0].title, 'Demo: a long weekend in Lisbon', 'nothing was renamed');
     assert.deepEqual(errors, []);
   } finally {
     await env.close();

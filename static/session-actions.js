@@ -12,6 +12,7 @@
 
 import { button, el, keepInView } from "./dom.js";
 import { formatTime } from "./tree-model.js";
+import { ERROR } from "../js/protocol.js";
 
 /** Milliseconds the Undo bar stays after a session went to the trash. */
 const UNDO_MS = 10_000;
@@ -61,6 +62,13 @@ export class SessionActions {
     $("trash-button").addEventListener("click", () => this.openTrash());
     $("trash-erase-all").addEventListener("click", () => this._eraseAll());
     $("undo-button").addEventListener("click", () => this._undo());
+    // Ctrl+Z (⌘Z) while the Undo bar shows, outside a text field (whose own undo it is): Undo.
+    document.addEventListener("keydown", (e) => {
+      if (e.key.toLowerCase() !== "z" || !(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey || e.defaultPrevented || $("undo-bar").hidden) return;
+      if (e.target.closest?.("input, textarea, select, [contenteditable], session-tree-panel") || document.querySelector("dialog[open]")) return;
+      e.preventDefault();
+      this._undo();
+    });
     return this.countTrash();
   }
 
@@ -79,14 +87,21 @@ export class SessionActions {
       if (this.menuFor?.anchor === b) this.closeMenu(true);
       else this.openMenu(s.sessionId, b);
     });
+    // As a menu button does (WAI-ARIA APG): ArrowDown opens at the first item, ArrowUp at the last.
+    b.addEventListener("keydown", (e) => {
+      if (e.key !== "ArrowDown" && e.key !== "ArrowUp") return;
+      e.preventDefault();
+      this.openMenu(s.sessionId, b, e.key === "ArrowUp");
+    });
     return b;
   }
 
   /**
-   * Open the menu of session id under anchor, its first item focused.
-   * @param {string} id @param {HTMLElement} anchor
+   * Open the menu of session id under anchor, its first item focused (its
+   * last with last).
+   * @param {string} id @param {HTMLElement} anchor @param {boolean} [last]
    */
-  openMenu(id, anchor) {
+  openMenu(id, anchor, last = false) {
     this.closeMenu(false);
     this.page.opened();
     this.menuFor = { sessionId: id, anchor };
@@ -97,7 +112,8 @@ export class SessionActions {
     this.menu.style.right = `${Math.max(8, document.documentElement.clientWidth - r.right)}px`;
     this.menu.hidden = false;
     keepInView(this.menu);
-    this.menu.querySelector("button")?.focus();
+    const items = this.menu.querySelectorAll("button");
+    items[last ? items.length - 1 : 0]?.focus();
   }
 
   /** Close the menu; with refocus, focus goes back to the button that opened it. @param {boolean} refocus */
@@ -147,8 +163,9 @@ export class SessionActions {
    */
   openRename(id) {
     this.renaming = id;
+    this.renamingTitle = this._title(id); // named so in a message even once it left the list
     const input = $("rename-input");
-    input.value = this._title(id);
+    input.value = this.renamingTitle;
     $("rename-message").textContent = "";
     $("rename-message").classList.remove("error");
     $("rename-dialog").returnValue = "";
@@ -169,6 +186,12 @@ export class SessionActions {
     }
     if (dialog.returnValue !== "rename" || id === undefined || title === this._title(id)) return this._focusRow(id);
     const env = await this.page.tree().call({ operation: "rename", sessionId: id, title });
+    if (!env.ok && env.error.code === ERROR.SESSION_NOT_FOUND) {
+      // Moved to the trash or erased meanwhile, in another tab: nothing to rename here.
+      this.page.setStatus(`Cannot rename “${short(this.renamingTitle)}”: it is no longer in the list (moved to the trash or erased, perhaps in another tab)`, true);
+      await this.page.changed();
+      return;
+    }
     if (!env.ok) {
       // Shown in the dialog again, the title kept, so a fix is one edit away.
       dialog.showModal();
