@@ -84,6 +84,11 @@ test('session actions: rename by keyboard (kept across a reload and seen by anot
       await listShows(page, ['Trip to Porto']);
       await page.waitForFunction(() => window.explorer.state.selected === 'second');
       assert.equal(await page.locator('#trash-button').textContent(), 'Trash (1)');
+      if (!phone) {
+        // Beside the panel, the bar sits over the foot of the session list, not over the panel's buttons.
+        const [bar, list] = await Promise.all(['#undo-bar', '#sessions-pane'].map((sel) => page.locator(sel).evaluate((e) => e.getBoundingClientRect().toJSON())));
+        assert.ok(bar.left >= list.left && bar.right <= list.right, `the Undo bar (${bar.left}…${bar.right}) is within the session list (${list.left}…${list.right})`);
+      }
       await page.screenshot({ path: artifactPath(`session-actions-undo-${width}-${scheme}.png`) });
       if (phone) await page.locator('#undo-button').click();
       else await page.keyboard.press('Control+z'); // outside a text field, Ctrl+Z is the bar's Undo
