@@ -97,8 +97,8 @@ func (st *Store) Prefer(sessionID, nodeID string) (Marks, error) {
 }
 
 // Rename sets the session's title ("" clears it; at most MaxTitleLength
-// characters, no control characters): its Status, or SESSION_NOT_FOUND,
-// INVALID_ARGUMENT.
+// characters, no control characters), keeping its updatedAt: its Status,
+// or SESSION_NOT_FOUND, INVALID_ARGUMENT.
 func (st *Store) Rename(sessionID, title string) (Status, error) {
 	return st.s.Rename(sessionID, title)
 }

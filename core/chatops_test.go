@@ -112,8 +112,14 @@ func TestRenameAppendsATitleRecord(t *testing.T) {
 		return s[strings.Index(s, `"nodes":`):strings.Index(s, `]`)]
 	}
 	before := nodes()
+	updated := ok[Status](t, st, `{"operation":"session","sessionId":"c"}`).UpdatedAt
 	s := ok[Status](t, st, `{"operation":"rename","sessionId":"c","title":"Trip to Lyon"}`)
 	ok[Status](t, st, `{"operation":"rename","sessionId":"c","title":"Lyon, day 2"}`)
+	t.Run("the session keeps its updatedAt: a title is not activity", func(t *testing.T) {
+		assert.NotEmpty(t, updated)
+		assert.Equal(t, updated, s.UpdatedAt)
+		assert.Equal(t, updated, ok[[]SessionSummary](t, st, `{"operation":"sessions"}`)[0].UpdatedAt)
+	})
 	t.Run("the newest title is shown everywhere", func(t *testing.T) {
 		assert.Equal(t, "Trip to Lyon", s.Title)
 		assert.Equal(t, "Lyon, day 2", ok[Status](t, st, `{"operation":"session","sessionId":"c"}`).Title)

@@ -137,7 +137,7 @@ var opContracts = map[string]opContract{
 	"export":         {value: "ExportFile", required: []string{"sessionId", "format"}, types: map[string]string{"format": "ExportFormat"}},
 	"leaf":           {value: "Leaf", required: []string{"sessionId"}, doc: "Read-only: the newest leaf under nodeId (of the whole session without it)."},
 	"switch":         {value: "SessionStatus", required: []string{"sessionId"}, doc: "Exactly one of nodeId (go to the newest leaf under it) and branch (go to its tip)."},
-	"rename":         {value: "SessionStatus", required: []string{"sessionId", "title"}, doc: `An appended title record; "" clears the title.`},
+	"rename":         {value: "SessionStatus", required: []string{"sessionId", "title"}, doc: `An appended title record; "" clears the title. The session's updatedAt stays (a title is not activity).`},
 	"delete":         {value: "TrashItem | Erased", required: []string{"sessionId"}, doc: "To the trash; permanent: true erases at once (value Erased)."},
 	"trash.list":     {value: "TrashItem[]"},
 	"trash.restore":  {value: "SessionStatus", required: []string{"sessionId"}},

@@ -12,7 +12,8 @@ import "github.com/sessiontree/sessiontree/core/internal/tree"
 
 // opRename answers {"operation":"rename","sessionId":…,"title":…}: the
 // session's title becomes title ("" clears it) by an appended title
-// record. The value is the session status. SESSION_NOT_FOUND,
+// record; its updatedAt stays (a title is not activity: a list by last
+// activity keeps its place). The value is the session status. SESSION_NOT_FOUND,
 // INVALID_ARGUMENT (title missing, not a string, too long, or with
 // control characters).
 func opRename(st *Store, r *request) (any, *Error) {
@@ -30,6 +31,6 @@ func opRename(st *Store, r *request) (any, *Error) {
 	if err := tree.CheckTitle(title); err != nil {
 		return nil, err
 	}
-	st.s.AddAnnotation(s, &Annotation{Kind: AnnotationTitle, Title: title}, r.op)
+	st.s.Retitle(s, title, r.op)
 	return s.Status(), nil
 }

@@ -538,7 +538,7 @@ export interface Operations {
   "remote.jump": { request: { sessionId: string; nodeId: string }; value: PanelView };
   "remote.list": { request: { sessionId: string }; value: PanelView };
   "remote.session": { request: { sessionId: string }; value: PanelView };
-  /** An appended title record; "" clears the title. */
+  /** An appended title record; "" clears the title. The session's updatedAt stays (a title is not activity). */
   rename: { request: { sessionId: string; title: string }; value: SessionStatus };
   /** limit 1–1000 (default 20); roles keep these roles ("summary" for summary nodes); branch keeps nodes of that branch. */
   search: { request: { query: string; sessionId?: string; limit?: number; roles?: string[]; branch?: string }; value: SearchResult };

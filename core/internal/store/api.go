@@ -404,7 +404,9 @@ func (st *Store) Prefer(sessionID, nodeID string) (tree.Marks, error) {
 
 // Rename sets the session's title ("" clears it; at most MaxTitleLength
 // characters, no control characters): its Status, or SESSION_NOT_FOUND,
-// INVALID_ARGUMENT.
+// INVALID_ARGUMENT. The session's updatedAt stays: a title is not
+// activity, so a list by last activity (the explorer's) keeps its place,
+// as chat apps keep a renamed chat's.
 func (st *Store) Rename(sessionID, title string) (tree.Status, error) {
 	s, err := st.LiveSession(sessionID)
 	if err != nil {
@@ -413,8 +415,16 @@ func (st *Store) Rename(sessionID, title string) (tree.Status, error) {
 	if err := tree.CheckTitle(title); err != nil {
 		return tree.Status{}, err
 	}
-	st.AddAnnotation(s, &tree.Annotation{Kind: tree.AnnotationTitle, Title: title}, "rename")
+	st.Retitle(s, title, "rename")
 	return s.Status(), nil
+}
+
+// Retitle appends a title record to s (the title checked by the caller)
+// for operation op, keeping s.UpdatedAt: a title is not activity.
+func (st *Store) Retitle(s *tree.Session, title, op string) {
+	updated := s.UpdatedAt
+	st.AddAnnotation(s, &tree.Annotation{Kind: tree.AnnotationTitle, Title: title}, op)
+	s.UpdatedAt = updated
 }
 
 // SaveSnapshot returns the session's snapshot (snapshot v1 of SPEC.md,
