@@ -75,3 +75,14 @@ export function siblingNav(index, count) {
   nav.append(prev, el("span", "sib-pos", `${index + 1} / ${count}`), next);
   return { nav, prev, next };
 }
+
+/**
+ * Whether a page-wide shortcut's key event belongs to something else: it
+ * was typed in a text field or the tree panel (their own keys), or a dialog
+ * is open.
+ * @param {KeyboardEvent} e
+ * @returns {boolean}
+ */
+export function keyTakenElsewhere(e) {
+  return !!e.target.closest?.("input, textarea, select, [contenteditable], session-tree-panel") || document.querySelector("dialog[open]") !== null;
+}

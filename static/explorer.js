@@ -21,7 +21,7 @@ import { readSources } from "./explorer-import.js";
 import { SessionTitles } from "./session-titles.js";
 import { showStorage } from "./explorer-storage.js";
 import { cancelImport, showReport } from "./explorer-report.js";
-import { el, keepInView } from "./dom.js";
+import { el, keepInView, keyTakenElsewhere } from "./dom.js";
 import { openAddress, Router } from "./explorer-route.js";
 import { wireOpenFolder } from "./open-folder.js";
 import { projectLabel, SessionFilter, toolLabel } from "./session-filter.js";
@@ -422,7 +422,7 @@ function wirePanel() {
   // or, while the panel is not shown (the sessions pane on a phone), the box over every session.
   document.addEventListener("keydown", (e) => {
     if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
-    if (e.target.closest?.("input, textarea, select, [contenteditable], session-tree-panel") || document.querySelector("dialog[open]")) return;
+    if (keyTakenElsewhere(e)) return;
     e.preventDefault();
     closeDropdowns(""); // a menu left open would keep its focus trap
     if (panel.sessionId && panel.getClientRects().length > 0) panel.focusSearch();

@@ -10,7 +10,7 @@
 // dialogs are <dialog> elements opened with showModal. Text reaches the
 // DOM only through textContent.
 
-import { button, el, keepInView } from "./dom.js";
+import { button, el, keepInView, keyTakenElsewhere } from "./dom.js";
 import { formatTime } from "./tree-model.js";
 import { ERROR } from "../js/protocol.js";
 
@@ -65,7 +65,7 @@ export class SessionActions {
     // Ctrl+Z (⌘Z) while the Undo bar shows, outside a text field (whose own undo it is): Undo.
     document.addEventListener("keydown", (e) => {
       if (e.key.toLowerCase() !== "z" || !(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey || e.defaultPrevented || $("undo-bar").hidden) return;
-      if (e.target.closest?.("input, textarea, select, [contenteditable], session-tree-panel") || document.querySelector("dialog[open]")) return;
+      if (keyTakenElsewhere(e)) return;
       e.preventDefault();
       this._undo();
     });
