@@ -54,7 +54,7 @@ export async function pullSessions(w, tx, pulled, remote) {
     }
     const state = diskState(meta);
     const trashMoved = k !== undefined && !!k.meta?.deletedAt !== !!meta.deletedAt;
-    if (k && k.epoch === state.epoch && k.count === state.count && k.acount === state.acount) {
+    if (k && sameRecords(k, state)) {
       pulled.set(id, state);
       if (!trashMoved) continue; // only the other tab's cursor moved: each tab keeps its own
       if (!w.pager?.isPaged(id)) {
@@ -158,9 +158,17 @@ export function missedEvents(records, metas) {
 export function loadedEvent(id, was, meta) {
   if (!was) return null;
   if (!meta) return erasedEvent(id);
-  const now = diskState(meta);
-  const same = was.epoch === now.epoch && was.count === now.count && was.acount === now.acount && !!was.meta?.deletedAt === !!meta.deletedAt;
+  const same = sameRecords(was, diskState(meta)) && !!was.meta?.deletedAt === !!meta.deletedAt;
   return same ? null : remoteEvent(meta);
+}
+
+/**
+ * Whether two disk states (records.js diskState) hold the same node and
+ * annotation records: the same epoch and counts (the cursor may differ).
+ * @param {{epoch: number, count: number, acount: number}} a @param {{epoch: number, count: number, acount: number}} b
+ */
+function sameRecords(a, b) {
+  return a.epoch === b.epoch && a.count === b.count && a.acount === b.acount;
 }
 
 /**
