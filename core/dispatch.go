@@ -94,6 +94,7 @@ func init() {
 		"page.stub":      {[]string{"sessions"}, opPageStub, internal},
 		"page.out":       {[]string{"sessionId"}, opPageOut, internal},
 		"page.faults":    {nil, opPageFaults, internal},
+		"page.damaged":   {[]string{"sessionId", "message"}, opPageDamaged, internal},
 		"import.report":  {[]string{"sessionId"}, opImportReport, readOnly | internal},
 		"import.batches": {[]string{"files", "bytes"}, opImportBatches, readOnly | internal},
 	}

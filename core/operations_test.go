@@ -12,7 +12,7 @@ import (
 )
 
 // internalOps are the operations only CallInternal answers.
-var internalOps = []string{"import.batches", "import.report", "page.faults", "page.out", "page.stub", "restore", "sync.forget", "sync.merge", "sync.trash"}
+var internalOps = []string{"import.batches", "import.report", "page.faults", "page.out", "page.stub", "page.damaged", "restore", "sync.forget", "sync.merge", "sync.trash"}
 
 func TestOperationInfosDescribeTheDispatchTable(t *testing.T) {
 	infos := OperationInfos()
@@ -177,9 +177,13 @@ func TestCallRefusesInternalOperationsAsUnknown(t *testing.T) {
 		"sync.trash": func(*Store) string {
 			return `{"operation":"sync.trash","sessionId":"s","deletedAt":"2026-11-29T12:00:01.000Z"}`
 		},
-		"page.stub":     func(*Store) string { return `{"operation":"page.stub","sessions":[{"sessionId":"p","nodeCount":3}]}` },
-		"page.out":      func(*Store) string { return `{"operation":"page.out","sessionId":"s"}` },
-		"page.faults":   func(*Store) string { return `{"operation":"page.faults"}` },
+		"page.stub":   func(*Store) string { return `{"operation":"page.stub","sessions":[{"sessionId":"p","nodeCount":3}]}` },
+		"page.out":    func(*Store) string { return `{"operation":"page.out","sessionId":"s"}` },
+		"page.faults": func(*Store) string { return `{"operation":"page.faults"}` },
+		"page.damaged": func(st *Store) string {
+			st.CallInternal([]byte(`{"operation":"page.stub","sessions":[{"sessionId":"p","nodeCount":3}]}`))
+			return `{"operation":"page.damaged","sessionId":"p","message":"damaged"}`
+		},
 		"import.report": func(*Store) string { return `{"operation":"import.report","sessionId":"s"}` },
 		"import.batches": func(*Store) string {
 			return `{"operation":"import.batches","files":[{"path":"a.jsonl","size":5}],"bytes":10}`

@@ -58,6 +58,28 @@ func opPageFaults(st *Store, r *request) (any, *Error) {
 	return st.s.TakeFaults(), nil
 }
 
+// opPageDamaged marks a paged-out session whose stored records could
+// not be read into memory, so that a search across every session passes
+// over it and names it in "skipped" (store.Store.MarkUnreadable):
+//
+//	{"operation":"page.damaged","sessionId":…,"message":…}
+//
+// Records no change. The value is {"sessionId"}.
+func opPageDamaged(st *Store, r *request) (any, *Error) {
+	id, err := r.sessionID()
+	if err != nil {
+		return nil, err
+	}
+	why, err := r.str("message")
+	if err != nil {
+		return nil, err
+	}
+	if err := st.s.MarkUnreadable(id, why); err != nil {
+		return nil, err
+	}
+	return map[string]string{"sessionId": id}, nil
+}
+
 // opSyncMerge appends nodes written by another tab to an existing session:
 //
 //	{"operation":"sync.merge","sessionId":…,"nodes":[node…],"annotations"?:[annotation…],"title"?:…,"updatedAt"?:…,"cursor"?:…,"activeBranch"?:…}

@@ -2,6 +2,7 @@ package core
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -43,6 +44,19 @@ func seedFruit(t testing.TB, st *Store) {
 	seedTexts(t, st, "d", "nothing of fruit here", "apple", "walnut and apple cake")
 }
 
+// indexedFruit returns a store seeded by seedFruit, every session indexed,
+// and the restore request of each session by id.
+func indexedFruit(t *testing.T) (*Store, map[string]string) {
+	st := testStore(t)
+	seedFruit(t, st)
+	restores := map[string]string{}
+	for _, id := range []string{"a", "b", "c", "d"} {
+		restores[id] = restoreOf(t, st, id)
+	}
+	require.True(t, st.WarmSearch(-1))
+	return st, restores
+}
+
 // TestAPagedOutSessionKeepsItsSearchDocuments: a session paged out after
 // the index holds it keeps its documents in the index, so a search across
 // every session loads only the sessions whose text its answer shows (a
@@ -52,13 +66,7 @@ func TestAPagedOutSessionKeepsItsSearchDocuments(t *testing.T) {
 	whole := testStore(t)
 	seedFruit(t, whole)
 	require.True(t, whole.WarmSearch(-1))
-	st := testStore(t)
-	seedFruit(t, st)
-	restores := map[string]string{}
-	for _, id := range []string{"a", "b", "c", "d"} {
-		restores[id] = restoreOf(t, st, id)
-	}
-	require.True(t, st.WarmSearch(-1))
+	st, restores := indexedFruit(t)
 	key := st.s.Index.Of[st.Session("b")].Key
 	for _, id := range []string{"a", "b", "c", "d"} {
 		ok[obj](t, st, obj{"operation": "page.out", "sessionId": id})
@@ -161,4 +169,52 @@ func TestAPagedOutSessionLeavesTheIndexWhenDeleted(t *testing.T) {
 	ok[obj](t, st, `{"operation":"sync.forget","sessionId":"a"}`)
 	assert.Equal(t, []string{"b/n0002"}, hitIDsOf(ok[SearchResult](t, st, `{"operation":"search","query":"apricot"}`), true))
 	assert.Equal(t, 1, st.s.Index.Docs.LiveDocs())
+}
+
+// TestASearchPassesOverAnUnreadableSession: a stub whose stored records
+// could not be read (the shim's page.damaged, after a failed load) is
+// passed over by a search across every session, which names it in
+// "skipped" and answers from the rest, its documents no longer hits;
+// every other call on it still needs its nodes. Stored again (page.stub)
+// or loaded, it is searched again.
+func TestASearchPassesOverAnUnreadableSession(t *testing.T) {
+	st, restores := indexedFruit(t)
+	for _, id := range []string{"a", "b", "c", "d"} {
+		ok[obj](t, st, obj{"operation": "page.out", "sessionId": id})
+	}
+	assert.Contains(t, fails(t, st, `{"operation":"page.damaged","sessionId":"zz","message":"x"}`, SessionNotFound), "zz")
+	assert.Contains(t, fails(t, st, `{"operation":"page.damaged","sessionId":"b"}`, InvalidArgument), "message")
+	why := `session "b" has 2 nodes in 1 chunk records and 0 node records but its metadata says 3 nodes`
+	ok[obj](t, st, obj{"operation": "page.damaged", "sessionId": "b", "message": why})
+
+	skipped := []SkippedSession{{SessionID: "b", Message: why}}
+	got, loaded := pagedSearch(t, st, "apple", nil, restores)
+	assert.Equal(t, []string{"a/n0001", "c/n0008", "d/n0011", "d/n0012"}, sorted(hitIDsOf(got, true)), "b's apple pie is not a hit")
+	assert.Equal(t, 4, got.Total)
+	assert.Equal(t, skipped, got.Skipped)
+	assert.NotContains(t, loaded, "b")
+	got, _ = pagedSearch(t, st, "quince", nil, restores)
+	assert.Empty(t, got.Hits, "b's documents left the index")
+	assert.Equal(t, skipped, got.Skipped)
+	got, _ = pagedSearch(t, st, "plums", obj{"roles": []string{"user"}}, restores)
+	assert.Equal(t, skipped, got.Skipped, "a filtered search passes over it too")
+	assert.Empty(t, runSearch(t, st, "medlar", obj{"sessionId": "c"}).Skipped, "a search of one session lists none")
+	assert.Equal(t, PagedOut, do(t, st, `{"operation":"context","sessionId":"b"}`).Error.Code, "other calls still need its nodes")
+	_, err := json.Marshal(got)
+	require.NoError(t, err)
+
+	// Stored again by another tab: read again.
+	ok[obj](t, st, obj{"operation": "page.stub", "sessions": []obj{{"sessionId": "b", "title": "b", "createdAt": "2026-01-01T00:00:00Z", "updatedAt": "2026-01-02T00:00:00Z", "nodeCount": 3}}})
+	got, loaded = pagedSearch(t, st, "quince", nil, restores)
+	assert.Equal(t, []string{"b/n0005"}, hitIDsOf(got, true))
+	assert.Nil(t, got.Skipped)
+	assert.Contains(t, loaded, "b")
+	assert.Equal(t, `{"hits":[],"total":0}`, string(do(t, st, `{"operation":"search","query":"zzzzqqq"}`).Value), "no skipped member when none is skipped")
+}
+
+// sorted returns a sorted copy of xs.
+func sorted(xs []string) []string {
+	out := slices.Clone(xs)
+	slices.Sort(out)
+	return out
 }

@@ -83,6 +83,7 @@ type (
 	Export          = views.Export
 	SearchHit       = store.SearchHit
 	SearchResult    = store.SearchResult
+	SkippedSession  = store.SkippedSession
 	SearchOptions   = store.SearchOptions
 	SessionSummary  = store.SessionSummary
 	TrashItem       = store.TrashItem

@@ -18,6 +18,13 @@ async function open(page, url) {
   await page.waitForSelector('body[data-ready="true"]');
 }
 
+/** Open the explorer at url and import file with its picker, its report's title `reported` awaited. */
+async function openImported(page, url, file, reported) {
+  await open(page, url);
+  await page.setInputFiles('#import-file', file);
+  await page.locator('#report-title', { hasText: reported }).waitFor();
+}
+
 /** Texts of the context pane, one per message. */
 function contextTexts(page) {
   return page.locator('session-tree-panel .messages .message-body').allTextContents();
@@ -255,9 +262,7 @@ test('explorer: search over every session finds sessions by title, typos and acc
   const env = await setup({ contextOptions: { viewport: { width: 1400, height: 820 } } });
   try {
     const { page, baseURL, errors } = env;
-    await open(page, baseURL + 'static/');
-    await page.setInputFiles('#import-file', CHATGPT_MODERN);
-    await page.locator('#report-title', { hasText: 'Imported 2 sessions' }).waitFor();
+    await openImported(page, baseURL + 'static/', CHATGPT_MODERN, 'Imported 2 sessions');
     await page.locator('#report-close').click();
     await call(page, { operation: 'create', sessionId: 'dessert', title: 'Crème brûlée à la maison' });
     await call(page, { operation: 'append', sessionId: 'dessert', message: { role: 'user', content: 'How long in the oven?' } });
@@ -326,6 +331,38 @@ test('explorer: search over every session finds sessions by title, typos and acc
         await page.screenshot({ path: artifactPath(`explorer-search-titles-${width}-${scheme}.png`) });
       }
     }
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('explorer: a search over every session names a session whose stored records cannot be read, and finds the rest', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1400, height: 820 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    await openImported(page, baseURL + 'static/', CHATGPT_MODERN, 'Imported 2 sessions');
+    await page.evaluate(() => window.explorer.tree.flush());
+    // Damaged outside sessiontree: the pasta session's meta says more nodes than are stored.
+    await page.evaluate(async () => {
+      const req = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+      const db = await req(indexedDB.open('sessiontree'));
+      const store = db.transaction('sessions', 'readwrite').objectStore('sessions');
+      const meta = await req(store.get('6b0f0d9c-0000-4000-8000-000000000003'));
+      await req(store.put({ ...meta, nodeCount: meta.nodeCount + 5, tail: false }, meta.sessionId));
+      db.close();
+    });
+    await open(page, baseURL + 'static/');
+    await page.locator('#global-search').fill('the');
+    await page.locator('#global-hits[aria-busy="false"]').waitFor();
+    const last = page.locator('#global-hits li.error');
+    assert.equal(await page.locator('#global-hits li').evaluateAll((ls) => ls.findIndex((l) => l.classList.contains('error'))), 3, 'under the heading of the messages, over their hits');
+    assert.equal(await last.textContent(), 'Not searched: “Weeknight pasta”: its stored records cannot be read (open it to see why, or move it to the trash)');
+    assert.match(await last.getAttribute('title'), /session "6b0f0d9c-0000-4000-8000-000000000003" has .* but its metadata says \d+ nodes/);
+    const sessions = await page.locator('#global-hits li[role="option"]').evaluateAll((ls) => [...new Set(ls.map((l) => l.dataset.sessionId))]);
+    assert.ok(sessions.includes('6b0f0d9c-0000-4000-8000-000000000001'), sessions.join());
+    assert.ok(!sessions.includes('6b0f0d9c-0000-4000-8000-000000000003'), sessions.join());
+    await page.screenshot({ path: artifactPath('explorer-search-skipped.png') });
     assert.deepEqual(errors, []);
   } finally {
     await env.close();

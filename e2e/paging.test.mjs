@@ -628,7 +628,7 @@ test('two tabs appending to one paged-out session without waiting: each tab\'s a
   }
 });
 
-test('meta records damaged outside sessiontree fail their own sessions: the others list, open, search and take appends', async () => {
+test('meta records damaged outside sessiontree fail their own sessions: the others list, open, search and take appends; a search across every session passes over them and names them', async () => {
   const env = await setup();
   try {
     const first = await storeHistory(env, 'paging-damaged', { count: 20, nodes: 5 });
@@ -651,13 +651,32 @@ test('meta records damaged outside sessiontree fail their own sessions: the othe
       const damaged = await tree.call({ operation: 'context', sessionId: 's0003' });
       const appended = await tree.call({ operation: 'append', sessionId: 's0005', message: { role: 'user', content: 'after the damage' } });
       const found = await tree.call({ operation: 'search', query: 'after the damage', limit: 1, sessionId: 's0005' });
-      return { listed, healthy: healthy.value?.messages.length, damaged: damaged.error, appended: appended.ok, found: found.value?.hits[0]?.sessionId };
+      const everywhere = [];
+      for (let i = 0; i < 2; i++) everywhere.push((await tree.call({ operation: 'search', query: 'message', limit: 1000 })).value);
+      return { listed, healthy: healthy.value?.messages.length, damaged: damaged.error, appended: appended.ok, found: found.value?.hits[0]?.sessionId, everywhere };
     });
     assert.deepEqual(got.listed, Array.from({ length: 20 }, (_, i) => 's' + String(i).padStart(4, '0')));
     assert.equal(got.healthy, 5);
     assert.equal(got.damaged.code, 'STORAGE_ERROR');
     assert.match(got.damaged.message, /session "s0003" has .* node records but its metadata says 5 nodes/);
     assert.deepEqual([got.appended, got.found], [true, 's0005']);
+    // A search across every session answers from the 19 others and names the damaged one (loaded at once, then a batch at a time).
+    const others = got.listed.filter((id) => id !== 's0003');
+    const checkEverywhere = (value, how) => {
+      assert.deepEqual([...new Set(value.hits.map((h) => h.sessionId))].sort(), others, how);
+      assert.equal(value.total, 95, how);
+      assert.deepEqual(value.skipped.map((s) => s.sessionId), ['s0003'], how);
+      assert.match(value.skipped[0].message, /session "s0003" has .* node records but its metadata says 5 nodes/, how);
+    };
+    checkEverywhere(got.everywhere[0], 'the first search, which tried to load it');
+    checkEverywhere(got.everywhere[1], 'the search after, which does not try again');
+    await page.close();
+    const batched = await open(env);
+    const value = await batched.evaluate(async () => {
+      const tree = await window.sessiontree.init({ dbName: 'paging-damaged', pageBudget: 800 }); // 2 nodes a batch
+      return (await tree.call({ operation: 'search', query: 'message', limit: 1000 })).value;
+    });
+    checkEverywhere(value, 'a search reading sessions a batch at a time');
     assert.deepEqual(env.errors, []);
   } finally {
     await env.close();

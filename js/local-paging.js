@@ -218,6 +218,8 @@ export async function retryPaged(tree, attempt, failed) {
       try {
         await tree._pager.load(fault.ids);
       } catch (err) {
+        // A search passes over a damaged session (marked in core: Pager._unreadable) and names it in `skipped`.
+        if (fault.op === "search" && err?.unreadable) continue;
         return failed(errorEnvelope(STORAGE_ERROR, `storage error: a stored session could not be read (${err?.message ?? err}); nothing was changed`));
       }
     }

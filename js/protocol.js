@@ -36,6 +36,7 @@ export const OPERATIONS = Object.freeze({
   "list": Object.freeze({ readOnly: true, keepsCursor: false, public: true, fields: Object.freeze(["sessionId"]) }),
   "map": Object.freeze({ readOnly: true, keepsCursor: false, public: true, fields: Object.freeze(["sessionId", "revision"]) }),
   "node": Object.freeze({ readOnly: true, keepsCursor: false, public: true, fields: Object.freeze(["sessionId", "nodeId"]) }),
+  "page.damaged": Object.freeze({ readOnly: false, keepsCursor: false, public: false, fields: Object.freeze(["sessionId", "message"]) }),
   "page.faults": Object.freeze({ readOnly: false, keepsCursor: false, public: false, fields: Object.freeze([]) }),
   "page.out": Object.freeze({ readOnly: false, keepsCursor: false, public: false, fields: Object.freeze(["sessionId"]) }),
   "page.stub": Object.freeze({ readOnly: false, keepsCursor: false, public: false, fields: Object.freeze(["sessions"]) }),

@@ -449,10 +449,18 @@ export interface SearchHit {
   ranges: Array<[number, number]>;
 }
 
-/** The value of search: the best hits first (at most `limit`), and how many nodes matched in all. */
+/**
+ * The value of search: the best hits first (at most `limit`), and how many
+ * nodes matched in all. A search across every session lists in `skipped`
+ * the stored sessions it could not read (their IndexedDB records damaged
+ * outside sessiontree), each with a message naming it and what is wrong;
+ * absent when there are none. Any other call on such a session answers
+ * STORAGE_ERROR with that message.
+ */
 export interface SearchResult {
   hits: SearchHit[];
   total: number;
+  skipped?: Array<{ sessionId: string; message: string }>;
 }
 
 export interface SessionSummary {
@@ -572,6 +580,7 @@ export type ChangeOperationName =
   | "import"
   | "jump"
   | "label"
+  | "page.damaged"
   | "page.faults"
   | "page.out"
   | "page.stub"

@@ -72,6 +72,22 @@ function messageItem(hit, titles) {
   return li;
 }
 
+/**
+ * The line over the hits naming the sessions the search passed over
+ * (search's `skipped`: their stored records cannot be read), null for
+ * none; each session's message in the tooltip.
+ * @param {{sessionId: string, message: string}[]|undefined} skipped
+ * @param {Map<string, string>} titles
+ */
+function skippedItem(skipped, titles) {
+  if (!skipped?.length) return null;
+  const names = skipped.map((s) => `“${titles.get(s.sessionId) || s.sessionId}”`);
+  const shown = names.length > 3 ? `${names.slice(0, 3).join(", ")} and ${names.length - 3} more` : names.join(", ");
+  const li = heading(`Not searched: ${shown}: ${skipped.length === 1 ? "its" : "their"} stored records cannot be read (open ${skipped.length === 1 ? "it" : "one"} to see why, or move ${skipped.length === 1 ? "it" : "them"} to the trash)`, "error");
+  li.title = skipped.map((s) => s.message).join("\n");
+  return li;
+}
+
 /** The message part's heading: how many hits, "in messages" when sessions are listed above it. */
 function messagesHead(total, shown, afterTitles) {
   const where = afterTitles ? " in messages" : "";
@@ -142,7 +158,8 @@ export class GlobalSearch {
     if (!res.ok) return this._show([...titles, heading(res.error.message, "error")]);
     const names = new Map(this.host.sessions().map((s) => [s.sessionId, s.title]));
     const hits = res.value.hits.map((hit) => messageItem(hit, names));
-    this._show([...titles, heading(messagesHead(res.value.total, hits.length, titles.length > 0), titles.length > 0 ? "group" : ""), ...hits]);
+    const skipped = skippedItem(res.value.skipped, names);
+    this._show([...titles, heading(messagesHead(res.value.total, hits.length, titles.length > 0), titles.length > 0 ? "group" : ""), ...(skipped ? [skipped] : []), ...hits]);
   }
 
   /** The sessions part: a heading and an item per session found by title (none: nothing). */

@@ -349,9 +349,11 @@ export class Pager {
     if (!this.warmed) this.handle.warmLoad?.(); // compiles the code of what follows, while IndexedDB reads (wasm/warm.go)
     this.warmed = true;
     const metas = await reading;
-    const snapshots = await Promise.all(metas.map((m) => (m ? readSnapshot(tx, m) : null)));
+    // A session whose records disagree fails alone (see _unreadable): the others of the load go on.
+    const snapshots = await Promise.all(metas.map((m) => (m ? readSnapshot(tx, m).catch((err) => err) : null)));
     this.stats.loads++;
     const t1 = performance.now();
+    const unreadable = [];
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i];
       const meta = metas[i];
@@ -364,7 +366,13 @@ export class Pager {
         this._heard(heard);
         continue;
       }
-      this._take(id, restoreRequest(meta, snapshots[i]));
+      try {
+        if (snapshots[i] instanceof Error) throw snapshots[i];
+        this._take(id, restoreRequest(meta, snapshots[i]));
+      } catch (err) {
+        unreadable.push({ sessionId: id, message: String(err?.message ?? err) });
+        continue;
+      }
       const own = this.own.get(id);
       if (own && this.writer.owned.has(id)) this._take(id, mergeRequest(meta, [], [], own));
       this.writer.known.set(id, diskState(meta));
@@ -378,6 +386,23 @@ export class Pager {
     this.stats.loadMs += performance.now() - t0;
     this.stats.takeMs += performance.now() - t1;
     this.onLoaded?.();
+    if (unreadable.length > 0) this._unreadable(unreadable);
+  }
+
+  /**
+   * Sessions of a load whose stored records could not be read or restored
+   * (damaged outside sessiontree): each stays a stub, marked in core
+   * (page.damaged) so that a search across every session passes over it
+   * and names it in `skipped`; the load then rejects with an Error whose
+   * message names them and whose `unreadable` is the list (Pager.indexThrough
+   * and a search go on without them; any other call fails as before).
+   * @param {{sessionId: string, message: string}[]} list
+   */
+  _unreadable(list) {
+    for (const u of list) this.handle.callInternal(JSON.stringify({ operation: "page.damaged", ...u }));
+    const err = new Error(list.map((u) => u.message).join("; "));
+    err.unreadable = list;
+    throw err;
   }
 
   /**
@@ -458,6 +483,8 @@ export class Pager {
       }
       try {
         await this.load(batch);
+      } catch (err) {
+        if (!err?.unreadable) throw err; // a damaged session is passed over (see _unreadable); the rest of its batch loaded
       } finally {
         this.unpin(batch);
       }

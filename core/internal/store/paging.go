@@ -185,6 +185,7 @@ func (st *Store) pageStubChunk(list []StubEntry, stubs *tree.Stubs) {
 		s.UpdatedAt = e.UpdatedAt
 		s.SetOrigin(e.Tool, e.Project)
 		s.Paged.NodeCount = e.NodeCount
+		s.Paged.Unreadable = "" // stored again: worth another read
 		if e.Has&HasCursor != 0 {
 			s.Paged.Cursor = e.Cursor
 		}

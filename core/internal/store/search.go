@@ -39,10 +39,20 @@ type SearchHit struct {
 }
 
 // SearchResult is the value of search: the best hits, best first, and the
-// number of nodes that matched in all.
+// number of nodes that matched in all. A search across every session
+// lists in Skipped the sessions it could not search, their stored records
+// unreadable (Store.MarkUnreadable); omitted when there are none.
 type SearchResult struct {
-	Hits  []SearchHit `json:"hits"`
-	Total int         `json:"total"`
+	Hits    []SearchHit      `json:"hits"`
+	Total   int              `json:"total"`
+	Skipped []SkippedSession `json:"skipped,omitempty"`
+}
+
+// SkippedSession is a session a search across every session passed over:
+// Message says why (its stored records could not be read, and how).
+type SkippedSession struct {
+	SessionID string `json:"sessionId"`
+	Message   string `json:"message"`
 }
 
 // SearchRequest is a validated search request.
@@ -79,7 +89,7 @@ func (st *Store) Searchable(filtered bool) *tree.Error {
 	var ids []string
 	nodes := 0
 	for _, s := range st.list {
-		if s.Paged == nil || !filtered && st.Index.current(s) {
+		if s.Paged == nil || s.Paged.Unreadable != "" || !filtered && st.Index.current(s) {
 			continue
 		}
 		ids = append(ids, s.ID())
@@ -254,6 +264,9 @@ func (st *Store) RunSearch(q *SearchRequest) (SearchResult, *tree.Error) {
 		return SearchResult{}, st.PageFault(paged...)
 	}
 	res := SearchResult{Hits: make([]SearchHit, 0, len(found.Hits)), Total: found.Total}
+	if q.Session == nil {
+		res.Skipped = st.unreadable()
+	}
 	for _, h := range found.Hits {
 		s := owners[h.Owner].Session
 		n := s.Nodes[h.Node]
@@ -261,4 +274,45 @@ func (st *Store) RunSearch(q *SearchRequest) (SearchResult, *tree.Error) {
 			Score: h.Score, Snippet: h.Snippet, Ranges: h.Ranges})
 	}
 	return res, nil
+}
+
+// MarkUnreadable records that the stored records of stub id could not be
+// read into memory (why: how they failed, naming the session), so that a
+// search across every session passes over it and lists it in
+// SearchResult.Skipped instead of failing for one damaged session; the
+// documents retained for it leave the index (they are no longer hits).
+// Every other call on it still needs its nodes and fails as the load did.
+// The mark goes when the stub is updated from its stored summary
+// (page.stub: another tab wrote the session) or the session is loaded.
+// SESSION_NOT_FOUND for an unknown id; INVALID_ARGUMENT for a session in
+// memory or an empty why.
+func (st *Store) MarkUnreadable(id, why string) *tree.Error {
+	s := st.ByID[id]
+	if s == nil {
+		return tree.Errorf(tree.SessionNotFound, "session %q does not exist", id)
+	}
+	if s.Paged == nil {
+		return tree.Invalidf("session %q is in memory, so it was read", id)
+	}
+	if why == "" {
+		return tree.Invalidf("field \"message\" must say why session %q could not be read", id)
+	}
+	s.Paged.Unreadable = why
+	st.unindex(s)
+	return nil
+}
+
+// unreadable lists the stubs marked unreadable (MarkUnreadable), in
+// creation order; nil for none.
+func (st *Store) unreadable() []SkippedSession {
+	if st.Stubs == 0 {
+		return nil
+	}
+	var out []SkippedSession
+	for _, s := range st.list {
+		if s.Paged != nil && s.Paged.Unreadable != "" {
+			out = append(out, SkippedSession{SessionID: s.ID(), Message: s.Paged.Unreadable})
+		}
+	}
+	return out
 }

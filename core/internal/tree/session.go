@@ -406,4 +406,9 @@ func (s *Session) Clone(id, now string) *Session {
 type PageStub struct {
 	NodeCount int
 	Cursor    string // "" for none
+	// Unreadable says why the session's stored records could not be read
+	// into memory when a call last tried ("" when they could, or were not
+	// tried since the stub was last updated): a search across every
+	// session passes over it (store.Store.MarkUnreadable).
+	Unreadable string
 }
