@@ -299,6 +299,9 @@ func (st *Store) call(req []byte, guess, withInternal bool) Answer {
 // internal operation is unknown.
 func (st *Store) dispatch(req []byte, guess, withInternal bool) (_ Answer, guessed bool) {
 	fields, unchecked, guessed, serr := scanRequest(req, guess)
+	if dup, ok := serr.(repeatedField); ok {
+		return Answer{Err: tree.Invalidf("field %q appears more than once in the request; give each field once", string(dup))}, guessed
+	}
 	if serr != nil {
 		return Answer{Err: tree.Invalidf("request is not valid JSON: %s", jsonx.ErrorText(serr))}, guessed
 	}
@@ -361,10 +364,17 @@ func (st *Store) dispatch(req []byte, guess, withInternal bool) (_ Answer, guess
 // its object, so a wrong guess fails the operation, and Call then runs it
 // again without guessing. The delimiting scan was a whole pass over the
 // bytes: 15 % of a snapshot.load in the browser.
+//
+// A member repeated fails the scan with repeatedField naming it: which of
+// two values a request meant cannot be known, and a request spliced from
+// text (a snapshot's, js/tree-api.js loadSnapshot) could otherwise have
+// its text replace the request's own fields.
 func scanRequest(data []byte, guess bool) (fields map[string]RawMessage, unchecked, guessed bool, err error) {
 	var snapshot []byte
 	delimited := -1 // where the snapshot only delimited so far starts
+	members := 0
 	fields, err = jsonx.ScanMembers[RawMessage](data, false, func(sc *jsonx.Scanner, key []byte) (bool, error) {
+		members++
 		if string(key) != "snapshot" {
 			return false, nil
 		}
@@ -397,7 +407,35 @@ func scanRequest(data []byte, guess bool) (fields map[string]RawMessage, uncheck
 	if unchecked && err == nil {
 		fields["snapshot"] = snapshot
 	}
+	if err == nil && members != len(fields) {
+		err = firstRepeated(data)
+	}
 	return fields, unchecked, guessed, err
+}
+
+// repeatedField is the error of a request object that holds a member more
+// than once: its name.
+type repeatedField string
+
+func (f repeatedField) Error() string { return "field " + string(f) + " repeated" }
+
+// firstRepeated returns the repeatedField of the first member of the
+// request object data (scanned by scanRequest: its members valid but for
+// a "snapshot" object, only delimited) whose name an earlier member has.
+func firstRepeated(data []byte) error {
+	seen := map[string]bool{}
+	_, err := jsonx.ScanMembers[RawMessage](data, false, func(sc *jsonx.Scanner, key []byte) (bool, error) {
+		if seen[string(key)] {
+			return true, repeatedField(key)
+		}
+		seen[string(key)] = true
+		if sc.SkipSpace(); string(key) == "snapshot" && sc.Peek() == '{' {
+			sc.SkipValid()
+			return true, nil
+		}
+		return false, nil
+	})
+	return err
 }
 
 // request gives typed access to the fields of one request.

@@ -195,14 +195,43 @@ func TestASnapshotReplacedByALaterSnapshotMemberIsStillValidated(t *testing.T) {
 			}
 		})
 	}
-	t.Run("a valid snapshot replaced by a later one is accepted, the later one restored", func(t *testing.T) {
+	t.Run("a valid snapshot followed by another is refused as a repeated field, and restores nothing", func(t *testing.T) {
 		st := testStore(t)
 		first := strings.Replace(good, `"r"`, `"q"`, 1)
-		ok[Status](t, st, `{"operation":"restore","snapshot":`+first+`,"snapshot":`+good+`}`)
-		sessions := ok[[]Status](t, st, `{"operation":"sessions"}`)
-		require.Len(t, sessions, 1)
-		assert.Equal(t, "r", sessions[0].SessionID)
+		assert.Equal(t, `field "snapshot" appears more than once in the request; give each field once`,
+			fails(t, st, `{"operation":"restore","snapshot":`+first+`,"snapshot":`+good+`}`, InvalidArgument))
+		assert.Empty(t, ok[[]Status](t, st, `{"operation":"sessions"}`))
 	})
+}
+
+// TestARepeatedFieldIsRefused: a request that gives a member twice is
+// refused, naming it, and changes nothing: which value it meant cannot be
+// known, and text spliced into a request (the shim's loadSnapshot) must
+// not replace the request's own fields.
+func TestARepeatedFieldIsRefused(t *testing.T) {
+	st := testStore(t)
+	seedTexts(t, st, "victim", "precious")
+	seedTexts(t, st, "s", "mine")
+	before := map[string]string{"victim": snapshot(t, st, "victim"), "s": snapshot(t, st, "s")}
+	empty := `{"version":1,"sessionId":"victim","cursor":null,"activeBranch":"main","nodes":[]}`
+	cases := map[string]string{
+		`{"operation":"append","sessionId":"s","sessionId":"victim","message":{"role":"user","content":"x"}}`:  "sessionId",
+		`{"operation":"context","sessionId":"s","operation":"append","message":{"role":"user","content":"x"}}`: "operation",
+		`{"operation":"snapshot.load","sessionId":"s","snapshot":` + empty + `,"sessionId":"victim"}`:          "sessionId",
+		`{"operation":"snapshot.load","sessionId":"s","snapshot": ` + empty + ` , "sessionId" : "victim" }`:    "sessionId",
+	}
+	for req, field := range cases {
+		for _, guess := range []bool{true, false} {
+			a := st.call([]byte(req), guess, false)
+			require.NotNil(t, a.Err, "%s (guess %v) succeeded", req, guess)
+			assert.Equal(t, InvalidArgument, a.Err.Code)
+			assert.Equal(t, `field "`+field+`" appears more than once in the request; give each field once`, a.Err.Message, req)
+		}
+	}
+	for id, snap := range before {
+		assert.Equal(t, snap, snapshot(t, st, id), "session %s is unchanged", id)
+	}
+	assert.Empty(t, string(st.DrainChanges(true)))
 }
 
 func TestSnapshotNodesAreParsedDuringTheMemberWalk(t *testing.T) {

@@ -200,7 +200,7 @@ both('every bad argument of importFile and loadSnapshot is an envelope, never a 
     'loadSnapshot("s", null)': 'INVALID_ARGUMENT',
     'loadSnapshot("s", 42)': 'INVALID_ARGUMENT',
     'loadSnapshot("s", empty blob)': 'INVALID_SNAPSHOT',
-    'loadSnapshot("s", not JSON)': 'INVALID_ARGUMENT', // core: the spliced request is not valid JSON
+    'loadSnapshot("s", not JSON)': 'INVALID_SNAPSHOT', // core: the spliced request is not valid JSON, for the snapshot's text
     'loadSnapshot("s", other session)': 'INVALID_SNAPSHOT',
     'loadSnapshot("s", cyclic)': 'INVALID_ARGUMENT',
     'loadSnapshot("s", blob, aborted)': 'INVALID_ARGUMENT',
@@ -208,6 +208,60 @@ both('every bad argument of importFile and loadSnapshot is an envelope, never a 
   });
   assert.equal(r.unchanged, true);
   assert.deepEqual(r.sessions, ['s']);
+  await page.close();
+});
+
+both('loadSnapshot: text after the snapshot\'s object cannot stand for the request\'s fields; a byte order mark is skipped, UTF-16 decoded; faults are about the snapshot', async () => {
+  const page = await shimPage();
+  const r = await page.evaluate(async () => {
+    const tree = await window.sessiontree.init({ persist: false });
+    await tree.create('victim');
+    await tree.append('victim', { role: 'user', content: 'precious' });
+    await tree.create('s');
+    const before = await tree.callText({ operation: 'snapshot.save', sessionId: 'victim' });
+    const utf8 = (t) => new TextEncoder().encode(t);
+    const attack = '{"version":1,"sessionId":"victim","cursor":null,"activeBranch":"main","nodes":[]},"sessionId":"victim"';
+    const answer = (env) => (env.ok ? `OK ${env.value.sessionId} ${env.value.nodeCount}` : `${env.error.code}: ${env.error.message}`);
+    const out = {};
+    for (const [name, given] of Object.entries({ text: attack, bytes: utf8(attack), blob: new Blob([attack]) })) out['attack as ' + name] = answer(await tree.loadSnapshot('s', given));
+    out['not JSON'] = answer(await tree.loadSnapshot('s', utf8('{"version":1,')));
+    out['not JSON, a file'] = answer(await tree.loadSnapshot('s', new Blob(['{"version":1,'])));
+    out['not UTF-8'] = answer(await tree.loadSnapshot('s', new Uint8Array([0x7b, 0xff, 0x7d])));
+    const snap = '{"version":1,"sessionId":"s","cursor":"a","activeBranch":"main","nodes":[{"id":"a","parentId":null,"branch":"main","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":"héllo"}}]}';
+    const bom = new Uint8Array([0xef, 0xbb, 0xbf]);
+    const utf16 = (t, le) => {
+      const out = new Uint8Array(2 + 2 * t.length);
+      out.set(le ? [0xff, 0xfe] : [0xfe, 0xff]);
+      for (let i = 0; i < t.length; i++) out.set(le ? [t.charCodeAt(i) & 255, t.charCodeAt(i) >> 8] : [t.charCodeAt(i) >> 8, t.charCodeAt(i) & 255], 2 + 2 * i);
+      return out;
+    };
+    const marked = {
+      'text with a BOM': '\uFEFF' + snap,
+      'bytes with a UTF-8 BOM': new Uint8Array([...bom, ...utf8(snap)]),
+      'a file with a UTF-8 BOM': new Blob([bom, snap]),
+      'a UTF-16LE file': new Blob([utf16(snap, true)]),
+      'UTF-16BE bytes': utf16(snap, false),
+    };
+    for (const [name, given] of Object.entries(marked)) out[name] = answer(await tree.loadSnapshot('s', given));
+    const loaded = (await tree.context('s')).value.messages;
+    return { out, unchanged: before === (await tree.callText({ operation: 'snapshot.save', sessionId: 'victim' })), loaded };
+  });
+  const following = 'INVALID_SNAPSHOT: snapshot is not one JSON object: text follows its closing brace';
+  assert.deepEqual(r.out, {
+    'attack as text': following,
+    'attack as bytes': following,
+    'attack as blob': following,
+    'not JSON': 'INVALID_SNAPSHOT: snapshot is not valid JSON: unexpected end of JSON input at line 1, column 14',
+    'not JSON, a file': 'INVALID_SNAPSHOT: snapshot is not valid JSON: unexpected end of JSON input at line 1, column 14',
+    'not UTF-8': 'INVALID_SNAPSHOT: snapshot is not valid UTF-8 (nor UTF-16 with a byte order mark)',
+    'text with a BOM': 'OK s 1',
+    'bytes with a UTF-8 BOM': 'OK s 1',
+    'a file with a UTF-8 BOM': 'OK s 1',
+    'a UTF-16LE file': 'OK s 1',
+    'UTF-16BE bytes': 'OK s 1',
+  });
+  assert.equal(r.unchanged, true, 'the victim session is unchanged');
+  assert.deepEqual(r.loaded, [{ role: 'user', content: 'héllo' }]);
   await page.close();
 });
 

@@ -21,7 +21,7 @@ const SESSION_SCAN = 4096;
 
 /**
  * The session a request's JSON text names (its "sessionId" member, read
- * as core reads it: parsed, the last of repeated keys), for the Pager's
+ * as core reads it, parsed; core refuses a repeated key), for the Pager's
  * least recently used order; null for none, for text that is not a JSON
  * object, or for a text over SESSION_SCAN (an import, a snapshot: they
  * change a session, which touches it anyway).

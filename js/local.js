@@ -212,8 +212,8 @@ export class LocalTree extends TreeAPI {
    * is transcoded to UTF-8 first (for 25 MB of non-ASCII text about as
    * long as JSON.parse of it), an object is JSON.stringify'd and then
    * transcoded. The request is what its JSON text says (for an object,
-   * what JSON.stringify makes of it, toJSON included; of repeated keys the
-   * last): the shim routes it by the operation that text names, exactly
+   * what JSON.stringify makes of it, toJSON included; a key given twice is
+   * refused): the shim routes it by the operation that text names, exactly
    * as core runs it. Resolves to the envelope; never rejects for a
    * domain error (bad input gets an INVALID_ARGUMENT envelope). A mutating
    * call resolves only after its change is committed to IndexedDB (and after

@@ -2,7 +2,7 @@
 // pieces, and reading which operation a request names from the very text
 // that is sent to the wasm. No IndexedDB, no wasm: pure text.
 
-import { SNAPSHOT_MEMBERS, SNAPSHOT_VERSION } from "./protocol.js";
+import { ERROR, SNAPSHOT_MEMBERS, SNAPSHOT_VERSION } from "./protocol.js";
 
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder();
@@ -47,6 +47,48 @@ export function spliceJSON(fields, raws) {
   }
   parts.push("}");
   return parts.every((p) => typeof p === "string") ? parts.join("") : concatUTF8(parts);
+}
+
+/**
+ * A snapshot file's text or UTF-8 bytes without the byte order mark it
+ * may start with, as import reads a file: a UTF-8 BOM is dropped, and
+ * bytes that start with a UTF-16 BOM are decoded to text (the BOM dropped,
+ * a lone surrogate read as U+FFFD).
+ * @param {string|Uint8Array} raw
+ * @returns {string|Uint8Array}
+ */
+export function withoutBOM(raw) {
+  if (typeof raw === "string") return raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+  if (raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf) return raw.subarray(3);
+  if (raw[0] === 0xff && raw[1] === 0xfe) return new TextDecoder("utf-16le").decode(raw);
+  if (raw[0] === 0xfe && raw[1] === 0xff) return new TextDecoder("utf-16be").decode(raw);
+  return raw;
+}
+
+/**
+ * The answer of a snapshot.load whose snapshot was spliced into the
+ * request as given (spliceJSON): a request core could not read failed
+ * for the snapshot's text alone (the rest is the shim's), so it answers
+ * INVALID_SNAPSHOT about the snapshot: "not valid JSON" with the column
+ * counted from the snapshot's start on its first line (core counts bytes
+ * of the request's line, `head` of them before the snapshot; a fault past
+ * the snapshot's end is put just after it), "not valid UTF-8", or, for a
+ * member core found repeated, text after the object. Any other answer is
+ * returned as it is.
+ * @param {object} env the envelope @param {number} head UTF-8 bytes of the request before the snapshot
+ * @param {() => number} size the snapshot's UTF-8 bytes (asked only for a fault on its first line)
+ * @returns {object}
+ */
+export function splicedSnapshotAnswer(env, head, size) {
+  if (env?.ok !== false || env.error.code !== ERROR.INVALID_ARGUMENT) return env;
+  const message = env.error.message;
+  const fault = (text) => ({ ok: false, error: { code: ERROR.INVALID_SNAPSHOT, message: text } });
+  if (message.startsWith("request is not valid JSON: ")) {
+    return fault("snapshot is not valid JSON: " + message.slice(27).replace(/ at line 1, column (\d+)$/, (_, c) => ` at line 1, column ${Math.max(1, Math.min(Number(c) - head, size() + 1))}`));
+  }
+  if (message === "request is not valid UTF-8") return fault("snapshot is not valid UTF-8 (nor UTF-16 with a byte order mark)");
+  if (/^field "[^"]*" appears more than once in the request/.test(message)) return fault("snapshot is not one JSON object: text follows its closing brace");
+  return env;
 }
 
 /** Characters (or bytes) of a request's start that requestHead looks at. */
@@ -160,8 +202,8 @@ export const PARSE_LIMIT = 1 << 20;
  * when the text does not start with an object whose first member is
  * "operation" with a string value (see leadingMembers). Reads only the
  * first HEAD_CHARS of the text, so it costs the same for a request of any
- * size. A later member named "operation" would win in core (the last of
- * repeated keys wins): see requestOperation.
+ * size. Core refuses a request that names "operation" twice (or repeats
+ * any key): see requestOperation.
  * @param {string|Uint8Array} text the request as JSON text or its UTF-8 bytes
  * @returns {string|null}
  */
@@ -179,8 +221,8 @@ export function requestHead(text) {
  *
  * The start of the text is read first (requestHead). A name found there
  * is taken as it is unless `confirm(name)` is true; then, as when the
- * start does not name it, the whole text is parsed (JSON.parse, which,
- * like core, keeps the last of repeated keys). A caller confirms the
+ * start does not name it, the whole text is parsed (JSON.parse; a text
+ * that repeats a key is refused by core, whatever is read here). A caller confirms the
  * names it would answer differently (read-only operations, which skip the
  * IndexedDB writer): a wrongly named write-path operation is harmless,
  * since the writer handles every operation.

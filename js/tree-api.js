@@ -4,11 +4,13 @@
 // (js/local.js: the wasm in this thread) and WorkerTree (js/sessiontree.js:
 // the wasm in a module Worker). No wasm, no IndexedDB here.
 
-import { spliceJSON } from "./request-text.js";
+import { splicedSnapshotAnswer, spliceJSON, withoutBOM } from "./request-text.js";
 import { ERROR, OPERATIONS } from "./protocol.js";
 import { chatOps } from "./chat-ops.js";
 import { gatherEntries } from "./folder-entries.js";
 import { checkOptions, checkString, errorEnvelope, invalidArgument, unansweredEnvelope } from "./api-errors.js";
+
+const utf8Encoder = new TextEncoder();
 
 export { checkImportArgs, checkMemoryBudget, checkOptions, checkString, closedEnvelope, errorEnvelope, invalidArgument, MAX_MEMORY_BUDGET, restartError, unansweredEnvelope } from "./api-errors.js";
 
@@ -243,7 +245,11 @@ export class TreeAPI {
    * bytes `}`), never parsed or re-encoded here: bytes are copied once
    * into the request, a Blob is read once straight into it (a Blob of the
    * request's head, the file and "}"); in worker mode the request's
-   * buffer is then transferred, not copied. The session (created if
+   * buffer is then transferred, not copied. A UTF-8 byte order mark is
+   * skipped and a UTF-16 file (with its mark) decoded, as import reads
+   * files. Core refuses a request that repeats a field, so text after the
+   * snapshot's object cannot stand for the request's own fields
+   * (INVALID_SNAPSHOT: splicedSnapshotAnswer). The session (created if
    * absent) is replaced by the snapshot.
    * @param {string} sessionId
    * @param {Blob|ArrayBuffer|Uint8Array|string|object} snapshot
@@ -257,19 +263,28 @@ export class TreeAPI {
     const signal = options?.signal ?? undefined;
     if (signal !== undefined && !(typeof AbortSignal === "function" && signal instanceof AbortSignal)) return invalidArgument("loadSnapshot", "options.signal", "must be an AbortSignal", signal);
     let raw;
+    const pieces = spliceJSON({ operation: "snapshot.load", sessionId }, [["snapshot", ""]]);
+    const head = utf8Encoder.encode(pieces).length - 1; // the request's bytes before the snapshot
     if (snapshot instanceof Blob) {
       if (snapshot.size === 0) return errorEnvelope(ERROR.INVALID_SNAPSHOT, "snapshot is empty");
       // The request as a Blob of three parts (the file's part is not
-      // copied), read once into the buffer that is sent.
-      const pieces = spliceJSON({ operation: "snapshot.load", sessionId }, [["snapshot", ""]]);
+      // copied), read once into the buffer that is sent; past a UTF-8
+      // byte order mark, and a UTF-16 file decoded first.
       let request;
       try {
-        request = new Uint8Array(await new Blob([pieces.slice(0, -1), snapshot, pieces.slice(-1)]).arrayBuffer());
+        const start = new Uint8Array(await snapshot.slice(0, 3).arrayBuffer());
+        if ((start[0] === 0xff && start[1] === 0xfe) || (start[0] === 0xfe && start[1] === 0xff)) {
+          raw = new Uint8Array(await snapshot.arrayBuffer()); // UTF-16: decoded below (withoutBOM)
+        } else {
+          const body = start[0] === 0xef && start[1] === 0xbb && start[2] === 0xbf ? snapshot.slice(3) : snapshot;
+          request = new Uint8Array(await new Blob([pieces.slice(0, -1), body, pieces.slice(-1)]).arrayBuffer());
+        }
       } catch (err) {
         return errorEnvelope(ERROR.INVALID_ARGUMENT, `the snapshot file could not be read: ${err?.message ?? err}`);
       }
       if (signal?.aborted) return errorEnvelope(ERROR.INVALID_ARGUMENT, "load aborted; nothing was loaded");
-      return this._callOwned(request);
+      const size = request ? request.length - head - 1 : 0; // before the request's buffer is transferred
+      if (request) return splicedSnapshotAnswer(await this._callOwned(request), head, () => size);
     } else if (snapshot instanceof Uint8Array || typeof snapshot === "string") {
       raw = snapshot;
     } else if (snapshot instanceof ArrayBuffer) {
@@ -283,10 +298,12 @@ export class TreeAPI {
     } else {
       return invalidArgument("loadSnapshot", "snapshot", "must be a File or Blob, a Uint8Array or ArrayBuffer of its JSON, its JSON text, or the snapshot object", snapshot);
     }
+    raw = withoutBOM(raw);
     if (raw.length === 0) return errorEnvelope(ERROR.INVALID_SNAPSHOT, "snapshot is empty");
     if (signal?.aborted) return errorEnvelope(ERROR.INVALID_ARGUMENT, "load aborted; nothing was loaded");
     const request = spliceJSON({ operation: "snapshot.load", sessionId }, [["snapshot", raw]]);
-    return typeof request === "string" ? this.call(request) : this._callOwned(request);
+    const size = () => (typeof raw === "string" ? utf8Encoder.encode(raw).length : raw.length);
+    return splicedSnapshotAnswer(await (typeof request === "string" ? this.call(request) : this._callOwned(request)), head, size);
   }
 
   /**
