@@ -192,6 +192,44 @@ both('every helper answers INVALID_ARGUMENT naming the argument for undefined, {
   await page.close();
 });
 
+both('bytes of a detached ArrayBuffer (transferred elsewhere) answer INVALID_ARGUMENT envelopes, never a rejection', async () => {
+  const page = await shimPage();
+  const r = await page.evaluate(async () => {
+    const tree = await window.sessiontree.init({ persist: false });
+    const detached = () => {
+      const b = new TextEncoder().encode('{"operation":"sessions"}');
+      structuredClone(b.buffer, { transfer: [b.buffer] });
+      return b;
+    };
+    const out = {};
+    const cases = {
+      'call(view)': () => tree.call(detached()),
+      'call(buffer)': () => tree.call(detached().buffer),
+      'callText(view)': () => tree.callText(detached()).then(JSON.parse),
+      'importFile(view)': () => tree.importFile(detached()),
+      'importFiles([{data: view}])': () => tree.importFiles([{ path: 'a.json', data: detached() }]),
+    };
+    for (const [name, fn] of Object.entries(cases)) {
+      try {
+        const env = await fn();
+        out[name] = env.ok ? 'OK' : `${env.error.code}: ${env.error.message}`;
+      } catch (err) {
+        out[name] = 'REJECTED ' + err.message;
+      }
+    }
+    return { out };
+  });
+  const detachedMessage = 'is an ArrayBuffer (or a view of one) that was transferred elsewhere (detached), so it holds nothing to read';
+  assert.deepEqual(r.out, {
+    'call(view)': `INVALID_ARGUMENT: request ${detachedMessage}`,
+    'call(buffer)': `INVALID_ARGUMENT: request ${detachedMessage}`,
+    'callText(view)': `INVALID_ARGUMENT: request ${detachedMessage}`,
+    'importFile(view)': `INVALID_ARGUMENT: importFile: argument "file" ${detachedMessage}`,
+    'importFiles([{data: view}])': r.out['importFiles([{data: view}])'],
+  });
+  assert.match(r.out['importFiles([{data: view}])'], /entries\[0\]\.data is an ArrayBuffer \(or a view of one\) that was transferred elsewhere \(detached\)/);
+});
+
 both('the helpers that answer no envelope never reject or throw on bad arguments, as documented', async () => {
   const page = await shimPage();
   const cases = [];

@@ -1,6 +1,8 @@
 // What tree.importFiles takes, gathered into files with paths: pure
 // checks of the entries a page passes (js/tree-api.js), no store.
 
+import { DETACHED_BYTES, copyBytes } from "./request-text.js";
+
 /**
  * One file of a folder import: its path relative to the folder chosen
  * ("/" between names) and its bytes, or a Blob not read yet.
@@ -35,8 +37,11 @@ export function gatherEntries(entries) {
     if (e === null || typeof e !== "object" || typeof e.path !== "string" || e.path === "") return { error: `entries[${i}] must be a File or {path, data} with a non-empty path` };
     const { data } = e;
     if (typeof data === "string") files.push({ path: e.path, data: utf8.encode(data) });
-    else if (data instanceof Uint8Array) files.push({ path: e.path, data: data.slice() });
-    else if (data instanceof ArrayBuffer) files.push({ path: e.path, data: new Uint8Array(data.slice(0)) });
+    else if (data instanceof Uint8Array || data instanceof ArrayBuffer) {
+      const copy = copyBytes(data);
+      if (copy === null) return { error: `entries[${i}].data ${DETACHED_BYTES}` };
+      files.push({ path: e.path, data: copy });
+    }
     else if (typeof Blob === "function" && data instanceof Blob) files.push({ path: e.path, data });
     else return { error: `entries[${i}].data must be a Blob, ArrayBuffer, Uint8Array or string` };
   }

@@ -10,7 +10,7 @@ import { Pager, packStubs } from "./store/pager.js";
 import { listenFromStart } from "./store/coordinator.js";
 import { callPaged, held, keepSearchSoon, mutatePaged, requestSession, retryPaged } from "./local-paging.js";
 import { listRestorePoints, restoreSnapshot, saveSnapshot } from "./local-snapshots.js";
-import { escapeLoneSurrogates, requestOperation } from "./request-text.js";
+import { DETACHED_BYTES, escapeLoneSurrogates, requestOperation } from "./request-text.js";
 import { CachePlan, TextCaches } from "./context-columns.js";
 import { contextAnswer, contextWire } from "./local-context.js";
 import { TreeAPI, checkMemoryBudget, errorEnvelope } from "./tree-api.js";
@@ -287,10 +287,9 @@ export class LocalTree extends TreeAPI {
     if (held(this, fault)) return Promise.resolve(null);
     let text;
     if (typeof request === "string") {
-      // TextEncoder would make a lone surrogate U+FFFD without a word:
-      // escaped, it is refused or kept exactly as in an object request.
-      text = escapeLoneSurrogates(request);
+      text = escapeLoneSurrogates(request); // TextEncoder would make a lone surrogate U+FFFD without a word
     } else if (request instanceof Uint8Array || request instanceof ArrayBuffer) {
+      if ((request.buffer ?? request).detached) return answer(errorEnvelope(ERROR.INVALID_ARGUMENT, `request ${DETACHED_BYTES}`));
       text = request instanceof ArrayBuffer ? new Uint8Array(request) : request; // the handle takes bytes as they are
     } else {
       try {

@@ -50,6 +50,25 @@ export function spliceJSON(fields, raws) {
 }
 
 /**
+ * A copy of bytes given as a Uint8Array or an ArrayBuffer (the caller's
+ * stay theirs), or null when they cannot be read: an ArrayBuffer
+ * transferred elsewhere (postMessage, structuredClone) is detached, and
+ * slicing it throws.
+ * @param {Uint8Array|ArrayBuffer} bytes
+ * @returns {Uint8Array|null}
+ */
+export function copyBytes(bytes) {
+  try {
+    return bytes instanceof Uint8Array ? bytes.slice() : new Uint8Array(bytes.slice(0));
+  } catch {
+    return null;
+  }
+}
+
+/** Why copyBytes gave null, after the argument's name. */
+export const DETACHED_BYTES = "is an ArrayBuffer (or a view of one) that was transferred elsewhere (detached), so it holds nothing to read";
+
+/**
  * A snapshot file's text or UTF-8 bytes without the byte order mark it
  * may start with, as import reads a file: a UTF-8 BOM is dropped, and
  * bytes that start with a UTF-16 BOM are decoded to text (the BOM dropped,

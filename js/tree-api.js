@@ -4,7 +4,7 @@
 // (js/local.js: the wasm in this thread) and WorkerTree (js/sessiontree.js:
 // the wasm in a module Worker). No wasm, no IndexedDB here.
 
-import { splicedSnapshotAnswer, spliceJSON, withoutBOM } from "./request-text.js";
+import { DETACHED_BYTES, copyBytes, splicedSnapshotAnswer, spliceJSON, withoutBOM } from "./request-text.js";
 import { ERROR, OPERATIONS } from "./protocol.js";
 import { chatOps } from "./chat-ops.js";
 import { gatherEntries } from "./folder-entries.js";
@@ -348,9 +348,9 @@ export class TreeAPI {
     if (sliceBytes !== undefined && !(Number.isInteger(sliceBytes) && sliceBytes > 0)) return invalidArgument("importFile", "options.sliceBytes", "must be a positive integer", sliceBytes);
     let data;
     if (file instanceof Blob) data = file;
-    else if (file instanceof Uint8Array) data = file.slice(); // a copy: the caller's stays theirs
-    else if (file instanceof ArrayBuffer) data = new Uint8Array(file.slice(0));
+    else if (file instanceof Uint8Array || file instanceof ArrayBuffer) data = copyBytes(file); // a copy: the caller's stays theirs
     else return invalidArgument("importFile", "file", "must be a File, Blob, ArrayBuffer or Uint8Array", file);
+    if (data === null) return errorEnvelope(ERROR.INVALID_ARGUMENT, `importFile: argument "file" ${DETACHED_BYTES}`);
     if (signal?.aborted) return errorEnvelope(ERROR.INVALID_ARGUMENT, "import aborted; nothing was imported");
     return this._importBytes(data, format, { onProgress: onProgress ?? undefined, signal: signal ?? undefined, sliceBytes });
   }
