@@ -122,6 +122,23 @@ test('compression on the fly: br preferred, gzip, identity', async () => {
   assert.equal(wasm.headers['content-encoding'], 'br');
 });
 
+test('warm: every compressible file under static/ and js/ is compressed before it is asked for, symlinks and dot folders passed over', async () => {
+  const warmed = await startServer({ root: path.join(dir, 'root'), port: 0, warm: true });
+  try {
+    // static/: index.html, chat-demo.html, app.js, m.wasm, pre.json, stale.json (not the png, the .d.ts, or link.txt, a symlink).
+    assert.equal(await warmed.warmed, 6);
+    const body = await new Promise((resolve, reject) => http.get(warmed.baseURL + 'static/app.js', { headers: { 'accept-encoding': 'br' } }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve(Buffer.concat(chunks)));
+    }).on('error', reject));
+    assert.equal(zlib.brotliDecompressSync(body).toString(), 'console.log(1);\n'.repeat(500));
+  } finally {
+    await warmed.close();
+  }
+  assert.equal(await srv.warmed, 0, 'without warm nothing is compressed ahead');
+});
+
 test('precompressed sibling used only when newer than the file', async () => {
   const pre = await get('/static/pre.json', { 'accept-encoding': 'gzip' });
   assert.equal(pre.headers['content-encoding'], 'gzip');
