@@ -260,6 +260,31 @@ both('the helpers that answer no envelope never reject or throw on bad arguments
   await page.close();
 });
 
+both('close() stores the calls made before it, then closes: only later ones answer STORAGE_ERROR', async () => {
+  const page = await shimPage();
+  const dbName = 'close-drains-' + (worker === false ? 'page' : 'worker');
+  const r = await page.evaluate(async (dbName) => {
+    const opts = { dbName, ...(new URLSearchParams(location.search).get('worker') === '0' ? { worker: false } : {}) };
+    const tree = await window.sessiontree.init(opts);
+    await tree.create('s');
+    const made = [];
+    for (let i = 0; i < 30; i++) made.push(tree.call({ operation: 'append', sessionId: 's', message: { role: 'user', content: 'before ' + i } }));
+    tree.close();
+    const later = await tree.call({ operation: 'append', sessionId: 's', message: { role: 'user', content: 'after' } });
+    const answers = await Promise.all(made);
+    const state = await tree.storage();
+    const again = await window.sessiontree.init(opts);
+    const stored = (await again.context('s')).value.messages.map((m) => m.content);
+    again.close();
+    return { ok: answers.filter((a) => a.ok).length, later: later.ok ? 'OK' : `${later.error.code}: ${later.error.message}`, state: state.state, stored };
+  }, dbName);
+  assert.equal(r.ok, 30, 'every call made before close() is stored');
+  assert.equal(r.later, 'STORAGE_ERROR: storage error: the tree was closed; the change was not made');
+  assert.equal(r.state, 'closed');
+  assert.deepEqual(r.stored, Array.from({ length: 30 }, (_, i) => 'before ' + i));
+  await page.close();
+});
+
 both('after close() every helper that writes or reads IndexedDB answers STORAGE_ERROR naming the reason; reads of memory keep answering', async () => {
   const page = await shimPage();
   const cases = [
@@ -316,7 +341,9 @@ both('after close() every helper that writes or reads IndexedDB answers STORAGE_
   const stored = await again.evaluate(async () => {
     const tree = await window.sessiontree.init({ dbName: 'closed' });
     const ctx = await tree.call({ operation: 'context', sessionId: 's' });
-    return { messages: ctx.value.messages, points: (await tree.listSnapshots('s')).value.map((p) => p.name), sessions: (await tree.call({ operation: 'sessions' })).value.map((s) => s.sessionId) };
+    const points = await tree.listSnapshots('s');
+    if (!points.ok) return points;
+    return { messages: ctx.value.messages, points: points.value.map((p) => p.name), sessions: (await tree.call({ operation: 'sessions' })).value.map((s) => s.sessionId) };
   });
   assert.deepEqual(stored, { messages: [{ role: 'user', content: 'one' }], points: ['p'], sessions: ['s'] });
   await again.close();

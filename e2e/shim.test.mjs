@@ -193,7 +193,7 @@ test('a failed IndexedDB read at init rejects and leaves the stored data untouch
   await stubStore(broken, () => {
     const real = IDBObjectStore.prototype.getAll;
     IDBObjectStore.prototype.getAll = function (...args) {
-      if (this.name === 'nodes') throw new DOMException('simulated read failure', 'UnknownError');
+      if (this.name === 'sessions') throw new DOMException('simulated read failure', 'UnknownError'); // the meta records init reads
       return real.apply(this, args);
     };
   });

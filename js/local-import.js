@@ -83,7 +83,7 @@ export async function importText(tree, text, format = "auto", options = {}) {
   const bad = checkImportArgs(text, format, options);
   if (bad) return bad;
   options = options ?? {};
-  if (tree._writer?.closedReason) return closedEnvelope(tree._writer.closedReason, "nothing was imported");
+  if (tree._writer?.refusing) return closedEnvelope(tree._writer.refusing, "nothing was imported");
   const { onProgress, signal } = options;
   const sliceBytes = Number.isInteger(options.sliceBytes) && options.sliceBytes > 0 ? options.sliceBytes : 1 << 20;
   if (!onProgress && !signal && text.length < sliceBytes / 3) {
@@ -127,7 +127,7 @@ export async function importText(tree, text, format = "auto", options = {}) {
  */
 export async function importBytes(tree, data, format, options) {
   const { onProgress, signal, sliceBytes } = options;
-  if (tree._writer?.closedReason) return closedEnvelope(tree._writer.closedReason, "nothing was imported");
+  if (tree._writer?.refusing) return closedEnvelope(tree._writer.refusing, "nothing was imported");
   const aborted = () => errorEnvelope(ERROR.INVALID_ARGUMENT, "import aborted; nothing was imported");
   if (format === "auto" || format === "snapshot") {
     // A Blob that may be a snapshot is read whole in one read (each read

@@ -197,7 +197,7 @@ export async function retryPaged(tree, attempt, failed) {
       }
       // A closed tree (close(), another connection's upgrade, an exited
       // program) reads nothing more: say so, as a change there would.
-      const closed = tree._writer?.closedReason;
+      const closed = tree._writer?.refusing;
       if (closed) return failed(errorEnvelope(STORAGE_ERROR, `storage error: ${closed}, and ${fault.ids.length === 1 ? `session ${JSON.stringify(fault.ids[0])} is` : `the sessions ${JSON.stringify(fault.ids)} are`} not in memory; nothing was changed`));
       // A search across every session: first the index a page kept, if
       // any, so that only the sessions its hits show need loading.

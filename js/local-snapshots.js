@@ -17,7 +17,7 @@ import { envelopeValueText } from "./envelope.js";
 export async function saveSnapshot(tree, sessionId, name) {
   const bad = checkString("saveSnapshot", "sessionId", sessionId) ?? (name === undefined ? null : checkString("saveSnapshot", "name", name));
   if (bad) return bad;
-  if (tree._writer?.closedReason) return closedEnvelope(tree._writer.closedReason, "the snapshot was not saved");
+  if (tree._writer?.refusing) return closedEnvelope(tree._writer.refusing, "the snapshot was not saved");
   // The snapshot is kept as the exact text core wrote (callText), so
   // numbers beyond 2^53 keep their digits; it is parsed only to count.
   const text = await tree.callText({ operation: "snapshot.save", sessionId });
@@ -46,7 +46,7 @@ export async function saveSnapshot(tree, sessionId, name) {
 export async function listRestorePoints(tree, sessionId) {
   const bad = checkString("listSnapshots", "sessionId", sessionId);
   if (bad) return bad;
-  if (tree._writer?.closedReason) return closedEnvelope(tree._writer.closedReason, "the restore points could not be read");
+  if (tree._writer?.refusing) return closedEnvelope(tree._writer.refusing, "the restore points could not be read");
   let records;
   try {
     records = tree._db ? await listSnapshots(tree._db, sessionId) : [...tree._memorySnapshots.values()].filter((r) => r.sessionId === sessionId);
@@ -65,7 +65,7 @@ export async function listRestorePoints(tree, sessionId) {
 export async function restoreSnapshot(tree, sessionId, name) {
   const bad = checkString("restoreSnapshot", "sessionId", sessionId) ?? checkString("restoreSnapshot", "name", name);
   if (bad) return bad;
-  if (tree._writer?.closedReason) return closedEnvelope(tree._writer.closedReason, "nothing was restored");
+  if (tree._writer?.refusing) return closedEnvelope(tree._writer.refusing, "nothing was restored");
   let record;
   try {
     record = tree._db ? await getSnapshot(tree._db, sessionId, name) : tree._memorySnapshots.get(JSON.stringify([sessionId, name]));

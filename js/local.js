@@ -318,8 +318,8 @@ export class LocalTree extends TreeAPI {
       return Promise.resolve(wire ? this._contextWire(text, fault) : this._context(text, fault));
     }
     if (this._writer) {
-      if (this._readOnly(op) && this._writer.idle) return this._finish(callPaged(this, text, parsed, fault), keepText);
-      return this._writer.run(() => callPaged(this, text, parsed, fault)).then((t) => (keepText ? t : JSON.parse(t)));
+      if (this._readOnly(op) && (this._writer.idle || this._writer.closedReason)) return this._finish(callPaged(this, text, parsed, fault), keepText);
+      return this._writer.run(() => callPaged(this, text, parsed, fault), { readOnly: this._readOnly(op) }).then((t) => (keepText ? t : JSON.parse(t)));
     }
     return this._finish(this._handle.call(text, parsed), keepText);
   }
@@ -464,8 +464,9 @@ export class LocalTree extends TreeAPI {
   close() {
     if (!this._release()) return;
     this._closed = true;
-    this._writer?.close("the tree was closed");
-    this._db?.close();
+    // The calls made before close() are stored first; later ones answer STORAGE_ERROR.
+    const db = this._db;
+    Promise.resolve(this._writer?.close("the tree was closed", true)).then(() => db?.close(), () => db?.close());
     if (this._dbName !== null && shared.get(this._dbName)) shared.delete(this._dbName);
   }
 
@@ -574,7 +575,7 @@ export class LocalTree extends TreeAPI {
 
   /** For storage(): whether this tree still writes. @returns {Promise<{state: "open"|"closed"|"memory", reason: string|null}>} */
   async _storageState() {
-    return { state: !this._writer ? "memory" : this._writer.closedReason ? "closed" : "open", reason: this._writer?.closedReason ?? null };
+    return { state: !this._writer ? "memory" : this._writer.refusing ? "closed" : "open", reason: this._writer?.refusing ?? null };
   }
 
   /**

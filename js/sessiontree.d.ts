@@ -911,8 +911,10 @@ export interface StorageInfo {
   state: "open" | "closed" | "memory";
   /** Why it is closed, else null. */
   reason: string | null;
-  /** navigator.storage.estimate().usage in bytes (whole site), null when unknown. */
+  /** navigator.storage.estimate().usage in bytes (whole site, a service worker's cache of the app included), null when unknown. */
   usage: number | null;
+  /** The part of usage IndexedDB holds, the sessions (estimate().usageDetails.indexedDB, bytes; Chromium only), else null. */
+  databaseUsage: number | null;
   /** navigator.storage.estimate().quota in bytes, null when unknown. */
   quota: number | null;
   /** navigator.storage.persisted(): exempt from eviction; null when unknown. */
@@ -1149,9 +1151,11 @@ export interface SessionTree {
   /**
    * Let go of the hold of one init() that resolved to this tree (init() of
    * the same dbName resolves to the same shared tree, and each call holds
-   * it); with the last hold, close the IndexedDB connection: later
-   * mutating calls, and the restore point helpers, resolve to
-   * STORAGE_ERROR "the tree was closed"; reads keep answering from memory.
+   * it); with the last hold, close the IndexedDB connection once the
+   * calls made before close() are stored (they answer as if it had not
+   * been called): later mutating calls, and the restore point helpers,
+   * resolve to STORAGE_ERROR "the tree was closed"; reads keep answering
+   * from memory.
    * So a component may close what it opened (React's StrictMode runs an
    * effect and its cleanup twice) without closing the tree under another.
    * With persist: false there is nothing to close and every call keeps

@@ -180,6 +180,31 @@ function isInside(root, p) {
 }
 
 /**
+ * Compress (brotli, what browsers ask for) every compressible file under
+ * static/ and js/ of rootDir ahead of its first request, one at a time:
+ * on a fresh `make serve` the first visit waited ~5 s on 2 cores while
+ * some fifty modules and the wasm were compressed at once. Symlinks and
+ * dot folders are passed over, as requests for them are refused.
+ * @param {string} rootDir @param {(file: string, st: fs.Stats) => Promise<Buffer>} compress
+ * @param {() => boolean} stopped true once the server closed
+ * @returns {Promise<number>} how many files were compressed (or found compressed)
+ */
+async function warmFiles(rootDir, compress, stopped) {
+  let n = 0;
+  for (const dir of ['static', 'js']) {
+    const entries = await fsp.readdir(path.join(rootDir, dir), { recursive: true, withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      const file = path.join(e.parentPath ?? e.path, e.name);
+      if (stopped()) return n;
+      if (!e.isFile() || !COMPRESSIBLE.has(path.extname(e.name).toLowerCase()) || path.relative(rootDir, file).split(path.sep).some((p) => p.startsWith('.'))) continue;
+      const st = await statOrNull(file);
+      if (st && (await compress(file, st).then(() => true, () => false))) n++;
+    }
+  }
+  return n;
+}
+
+/**
  * Starts the server.
  * @param {{root?: string, port?: number, warm?: boolean}} [opts] warm: compress the files under
  *   static/ and js/ at once, one at a time, before they are asked for (the CLI does)
@@ -206,9 +231,7 @@ export async function startServer({ root = DEFAULT_ROOT, port = 8080, warm = fal
     // 1. A precompressed sibling newer than the file.
     const sibling = file + (enc === 'br' ? '.br' : '.gz');
     const sst = await statOrNull(sibling);
-    if (sst && sst.isFile() && sst.mtimeMs >= st.mtimeMs) {
-      return fsp.readFile(sibling);
-    }
+    if (sst && sst.isFile() && sst.mtimeMs >= st.mtimeMs) return fsp.readFile(sibling);
     // 2. On the fly, cached by path + mtime + size.
     const key = `${enc}\0${file}\0${st.mtimeMs}\0${st.size}`;
     const hit = cache.get(key);
@@ -348,39 +371,14 @@ export async function startServer({ root = DEFAULT_ROOT, port = 8080, warm = fal
 
   const actualPort = server.address().port;
   const baseURL = `http://${HOST}:${actualPort}/`;
-  let closed = false;
-  /**
-   * Compress (brotli, what browsers ask for) every compressible file under
-   * static/ and js/ ahead of its first request, one at a time: on a fresh
-   * `make serve` the first visit waited ~8 s on 2 cores while some fifty
-   * modules and the wasm were compressed at once. Symlinks and dot
-   * folders are passed over, as requests for them are refused.
-   * @returns {Promise<number>} how many files were compressed (or found compressed)
-   */
-  const warmCache = async () => {
-    let n = 0;
-    for (const dir of ['static', 'js']) {
-      const entries = await fsp.readdir(path.join(rootDir, dir), { recursive: true, withFileTypes: true }).catch(() => []);
-      for (const e of entries) {
-        const file = path.join(e.parentPath ?? e.path, e.name);
-        if (closed) return n;
-        if (!e.isFile() || !COMPRESSIBLE.has(path.extname(e.name).toLowerCase()) || path.relative(rootDir, file).split(path.sep).some((p) => p.startsWith('.'))) continue;
-        const st = await statOrNull(file);
-        if (st && (await compressed(file, st, 'br').then(() => true, () => false))) n++;
-      }
-    }
-    return n;
-  };
   return {
     server,
-    /** With `warm`, resolves once the files are compressed (see warmCache) to how many; else to 0. */
-    warmed: warm ? warmCache() : Promise.resolve(0),
+    warmed: warm ? warmFiles(rootDir, (file, st) => compressed(file, st, 'br'), () => !server.listening) : Promise.resolve(0),
     port: actualPort,
     baseURL,
     url: `${baseURL}static/`,
     close: () =>
       new Promise((resolve, reject) => {
-        closed = true;
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeAllConnections?.();
       }),

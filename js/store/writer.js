@@ -132,6 +132,8 @@ export class Writer {
     this.missed = missed;
     /** Why this tab no longer writes (null while it does). */
     this.closedReason = null;
+    /** Why this tab takes no more calls while those queued before close(reason, true) run (null: it takes them). */
+    this.closing = null;
     /** performance.now() when the queue last emptied (the lock's linger and the flush count from there). */
     this.lastBusy = 0;
     /**
@@ -190,12 +192,16 @@ export class Writer {
    * envelope's text) instead. An abort that comes once the commit has
    * begun is too late: the call resolves to its own answer. Such a
    * transaction is left to commit by itself (no IDBTransaction.commit()),
-   * so an abort is honoured until its last request is done.
+   * so an abort is honoured until its last request is done. While a
+   * close waits for the calls queued before it (close(reason, true)), a
+   * call that may change something (not `readOnly`) answers STORAGE_ERROR
+   * at once; a read is answered in its turn.
    * @param {() => string} fn
-   * @param {{signal?: AbortSignal, aborted?: string, onStored?: (text: string, nodes: number) => void}} [options]
+   * @param {{signal?: AbortSignal, aborted?: string, onStored?: (text: string, nodes: number) => void, readOnly?: boolean}} [options]
    * @returns {Promise<string>}
    */
   run(fn, options = {}) {
+    if (this.closing && !this.closedReason && !options.readOnly) return Promise.resolve(JSON.stringify({ ok: false, error: { code: STORAGE_ERROR, message: `storage error: ${this.closing}; the change was not made` } }));
     return new Promise((resolve) => {
       this.queue.push({ fn, resolve, signal: options.signal, aborted: options.aborted, onStored: options.onStored });
       this._kick();
@@ -204,7 +210,7 @@ export class Writer {
 
   /** Take in what other tabs stored (queued like a call). @returns {Promise<void>} */
   pull() {
-    if (this.closedReason) return Promise.resolve();
+    if (this.closedReason || this.closing) return Promise.resolve();
     if (!this.pullQueued) {
       this.pullQueued = new Promise((resolve) => {
         this.queue.push({ fn: null, resolve });
@@ -234,11 +240,23 @@ export class Writer {
   /**
    * Stop writing: later calls that change something resolve to a
    * STORAGE_ERROR envelope naming reason; nothing is changed in memory.
-   * @param {string} reason
+   * With afterQueued (the caller's close()), the calls queued before it run
+   * and are stored first (flush), and only calls made after it are refused.
+   * @param {string} reason @param {boolean} [afterQueued]
+   * @returns {Promise<void>} resolves once closed
    */
-  close(reason) {
+  async close(reason, afterQueued = false) {
+    if (afterQueued && !this.closedReason && !this.closing) {
+      this.closing = reason;
+      await this.flush();
+    }
     if (!this.closedReason) this.closedReason = reason;
     this.coord.close();
+  }
+
+  /** Why calls that change something are refused now (close, or a close waiting for the queued calls), else null. */
+  get refusing() {
+    return this.closedReason ?? this.closing;
   }
 
   _kick() {
