@@ -1,9 +1,11 @@
 package core
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/sessiontree/sessiontree/core/internal/formats"
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -221,4 +223,61 @@ func TestImportClaudeCodeTitles(t *testing.T) {
 			assert.Equal(t, tc.want, res.Sessions[0].Title)
 		})
 	}
+}
+
+// TestALibreChatMessageThatIsNotAnObjectIsSkippedAlone: an element of the
+// messages (or of a message's children) that is not an object, and
+// children that are not an array, are passed over with a warning naming
+// them; the conversation keeps every message that is one.
+func TestALibreChatMessageThatIsNotAnObjectIsSkippedAlone(t *testing.T) {
+	msg := func(id, parent, text, children string) string {
+		return fmt.Sprintf(`{"messageId":%q,"parentMessageId":%q,"isCreatedByUser":true,"text":%q%s}`, id, parent, text, children)
+	}
+	data := `{"conversationId":"lc","title":"Mixed","messages":[` +
+		msg("a", formats.LibreRoot, "first", `,"children":[[1,2],`+msg("b", "a", "second", `,"children":"none"`)+`]`) + `,7,` +
+		msg("c", formats.LibreRoot, "third", "") + `]}`
+	st := testStore(t)
+	res := mustImport(t, st, []byte(data), "librechat")
+	require.Len(t, res.Sessions, 1)
+	assert.Equal(t, 3, res.Sessions[0].NodeCount)
+	assert.Equal(t, []string{
+		`conversation "Mixed": element 0 of the children of message 0 is an array, not a message object; skipped`,
+		`conversation "Mixed": the children of message 1 are a string, not an array; skipped`,
+		`conversation "Mixed": element 1 of the messages is a number, not a message object; skipped`,
+	}, warningTexts(res))
+
+	assert.Equal(t, `nothing imported: conversation "none": none of its messages could be used (element 0 of the messages is a number, not a message object); skipped`,
+		fails(t, testStore(t), obj{"operation": "import", "data": `{"conversationId":"none","messages":[1,"x"]}`, "format": "librechat"}, InvalidArgument))
+}
+
+// TestAChatbotUIChatWithAFieldOfAnotherType: a name or prompt of another
+// type is taken as absent, with a warning, and the chat is kept; an id or
+// messages of another type skip the chat, the skip naming the field.
+func TestAChatbotUIChatWithAFieldOfAnotherType(t *testing.T) {
+	data := `{"version":4,"history":[` +
+		`{"id":"named","name":42,"prompt":["p"],"messages":[{"role":"user","content":"kept"}]},` +
+		`{"id":7,"name":"Seven","messages":[{"role":"user","content":"x"}]},` +
+		`{"id":"m","name":"Broken","messages":"none"}],"folders":[]}`
+	st := testStore(t)
+	res := mustImport(t, st, []byte(data), "chatbotui")
+	require.Len(t, res.Sessions, 1)
+	assert.Equal(t, "named", res.Sessions[0].SessionID)
+	assert.Equal(t, 1, res.Sessions[0].NodeCount)
+	assert.Equal(t, []string{
+		`chat "named": its "name" is a number, not a string; taken as absent`,
+		`chat "named": its "prompt" is an array, not a string; taken as absent`,
+		`chat 1 could not be read: its "id" is a number, not a string; skipped`,
+		`chat 2 could not be read: its "messages" is a string, not an array; skipped`,
+	}, warningTexts(res))
+}
+
+// TestNothingImportedSaysFiveReasonsAndHowManyMore: a file read in a
+// format it is not in fails with a reason per line; the message gives the
+// first five and how many more, not all of them.
+func TestNothingImportedSaysFiveReasonsAndHowManyMore(t *testing.T) {
+	data := fixture(t, "librechat/chatgpt-tree.json") // pretty-printed: a line per member
+	msg := fails(t, testStore(t), obj{"operation": "import", "data": string(data), "format": "claude-code"}, InvalidArgument)
+	assert.Equal(t, 5, strings.Count(msg, "is not valid JSON"), msg)
+	assert.Regexp(t, `^nothing imported: line 1 is not valid JSON: .*; and \d+ more$`, msg)
+	assert.Less(t, len(msg), 1000)
 }

@@ -2,6 +2,7 @@ package formats
 
 import (
 	"bytes"
+	"cmp"
 	"maps"
 	"slices"
 
@@ -68,23 +69,32 @@ type chatbotUIChat struct {
 // chatbotUIChatFields are the keys of chatbotUIChat's fields, in order.
 var chatbotUIChatFields = []string{"id", "name", "prompt", "messages"}
 
-// read reads the chat object raw and reports whether every field it
-// reads has the right type (the chat is skipped otherwise).
-func (c *chatbotUIChat) read(raw []byte) bool {
-	ok := true
+// read reads the chat object raw: ok is false when it is not one, and
+// wrong[i] says, for field i of chatbotUIChatFields whose value is of
+// another type than Chatbot UI writes, what it is ("its \"name\" is a
+// number, not a string"); that field is then left as if absent.
+func (c *chatbotUIChat) read(raw []byte) (wrong [4]string, ok bool) {
 	ok = jsonx.ReadObject(raw, chatbotUIChatFields, func(field int, v []byte) {
+		var good bool
 		switch field {
 		case 0:
-			ok = jsonx.ReadStringPtr(v, &c.ID) && ok
+			good = jsonx.ReadStringPtr(v, &c.ID)
 		case 1:
-			ok = jsonx.ReadStringPtr(v, &c.Name) && ok
+			good = jsonx.ReadStringPtr(v, &c.Name)
 		case 2:
-			ok = jsonx.ReadStringPtr(v, &c.Prompt) && ok
+			good = jsonx.ReadStringPtr(v, &c.Prompt)
 		case 3:
-			ok = jsonx.ReadRaws(v, &c.Messages) && ok
+			good = jsonx.ReadRaws(v, &c.Messages)
 		}
-	}) && ok
-	return ok
+		if !good {
+			want := "a string"
+			if field == 3 {
+				want = "an array"
+			}
+			wrong[field] = chatgptWrong(chatbotUIChatFields[field], v, want)
+		}
+	})
+	return wrong, ok
 }
 
 // roleContent is a message's role and raw content.
@@ -121,8 +131,14 @@ func convertChatbotUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversati
 	}
 	var fields map[string]jsonx.RawMessage
 	var chat chatbotUIChat
-	if !chat.read(raw) || !jsonx.ReadRawMap(raw, &fields) {
+	wrong, ok := chat.read(raw)
+	if !ok || !jsonx.ReadRawMap(raw, &fields) {
 		c.Skip = jsonx.Sprintf("chat %d could not be read; skipped", k)
+		return c, nil
+	}
+	// Without its id or messages a chat cannot be taken; its name and prompt it can do without.
+	if why := cmp.Or(wrong[0], wrong[3]); why != "" {
+		c.Skip = jsonx.Sprintf("chat %d could not be read: %s; skipped", k, why)
 		return c, nil
 	}
 	c.ID = hashID("chatbotui-", raw) // a placeholder until renameDerived
@@ -140,6 +156,11 @@ func convertChatbotUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversati
 	}
 	name := ConversationName("chat", c.Title, c.ID)
 	var warns []Warning
+	for _, why := range wrong[1:3] {
+		if why != "" {
+			warns = append(warns, Warning{SessionID: c.ID, Message: jsonx.Sprintf("%s: %s; taken as absent", name, why)})
+		}
+	}
 	if chat.Prompt != nil && *chat.Prompt != "" {
 		// The chat's settings (model, prompt, temperature, folder) are its
 		// own record: the system node's source, without the messages.

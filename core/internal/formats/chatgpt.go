@@ -74,6 +74,9 @@ func chatgptConvert(model *Model, f *chatgptReader, k int) (Conversation, []Warn
 	}
 	w := warnings{session: c.ID}
 	warn := w.warn
+	for _, why := range conv.LeftOut {
+		warn("%s: %s; taken as absent", name, why)
+	}
 	keys := f.prune(name, &c, warn)
 	entries := f.entries
 	chatgptRecords(entries, keys, &f.listed, name, &c, warn)

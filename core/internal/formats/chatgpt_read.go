@@ -50,9 +50,14 @@ type chatgptConversation struct {
 	Title, CurrentNode, ConversationID, ID *string
 	CreateTime, UpdateTime                 *float64
 	// Wrong says which field is of another type than ChatGPT writes (the
-	// first; "its \"title\" is a number, not a string"): the conversation
-	// is then skipped.
+	// first; "its \"id\" is a number, not a string") among the ones a
+	// conversation cannot do without (its ids, its mapping): the
+	// conversation is then skipped.
 	Wrong string
+	// LeftOut says which of the fields it can do without (its title,
+	// times and current node) are of another type: each is taken as
+	// absent, with a warning.
+	LeftOut []string
 }
 
 // chatgptSlab is how many entries newEntry allocates at a time.
@@ -217,24 +222,32 @@ func setWrong(wrong *string, field string, raw []byte, want string) {
 // is a syntax error, with the scanner anywhere.
 func (f *chatgptReader) scan(sc *jsonx.Scanner) error {
 	w := &f.conv.Wrong
+	var loose string // a field the conversation can do without, of another type (LeftOut)
 	return sc.Object(func(key []byte) error {
+		var err error
 		switch string(key) {
 		case "title":
-			return readString(sc, &f.conv.Title, "title", w)
+			err = readString(sc, &f.conv.Title, "title", &loose)
 		case "create_time":
-			return readNumber(sc, &f.conv.CreateTime, "create_time", w)
+			err = readNumber(sc, &f.conv.CreateTime, "create_time", &loose)
 		case "update_time":
-			return readNumber(sc, &f.conv.UpdateTime, "update_time", w)
+			err = readNumber(sc, &f.conv.UpdateTime, "update_time", &loose)
+		case "current_node":
+			err = readString(sc, &f.conv.CurrentNode, "current_node", &loose)
 		case "mapping":
 			return f.mapping(sc)
-		case "current_node":
-			return readString(sc, &f.conv.CurrentNode, "current_node", w)
 		case "conversation_id":
 			return readString(sc, &f.conv.ConversationID, "conversation_id", w)
 		case "id":
 			return readString(sc, &f.conv.ID, "id", w)
+		default:
+			return skipValue(sc)
 		}
-		return skipValue(sc)
+		if loose != "" {
+			f.conv.LeftOut = append(f.conv.LeftOut, loose)
+			loose = ""
+		}
+		return err
 	})
 }
 

@@ -63,87 +63,102 @@ func (m *libreMsg) source() jsonx.RawMessage {
 
 // readLibreMessages reads a messages array, nested through "children" or
 // flat, in one pass over the tokens (no recursion, no re-reading of a
-// subtree, so deep nesting costs linear time).
-func readLibreMessages(dec *jsonx.Tokens) ([]libreMsg, error) {
+// subtree, so deep nesting costs linear time). An element that is not an
+// object, and a "children" that is not an array (nor null), is passed
+// over and described in bad ("element 2 of the messages is an array").
+func readLibreMessages(dec *jsonx.Tokens) (msgs []libreMsg, bad []string, err error) {
 	if tok, err := dec.Token(); err != nil {
-		return nil, err
+		return nil, nil, err
 	} else if tok != jsonx.Delim('[') {
-		return nil, jsonx.TextError("the messages are not an array")
+		return nil, nil, jsonx.TextError("the messages are not an array")
 	}
 	type frame struct {
 		obj     int
 		inArray bool
+		n       int // elements of the array read so far
 	}
-	var msgs []libreMsg
 	stack := []frame{{obj: -1, inArray: true}}
 	for len(stack) > 0 {
-		top := stack[len(stack)-1]
+		top := &stack[len(stack)-1]
 		if !dec.More() {
 			if _, err := dec.Token(); err != nil { // ']' or '}'
-				return nil, err
+				return nil, nil, err
 			}
 			stack = stack[:len(stack)-1]
 			continue
 		}
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
 		if top.inArray {
-			if tok != jsonx.Delim('{') {
-				return nil, jsonx.TextError("a message is not an object (%v)", tok)
+			top.n++
+			if c := dec.Peek(); c != '{' {
+				raw, err := dec.Raw()
+				if err != nil {
+					return nil, nil, err
+				}
+				where := "of the messages"
+				if top.obj >= 0 {
+					where = jsonx.Sprintf("of the children of message %d", top.obj)
+				}
+				bad = append(bad, jsonx.Sprintf("element %d %s is %s, not a message object", top.n-1, where, jsonKind(raw)))
+				continue
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, nil, err
 			}
 			msgs = append(msgs, libreMsg{structParent: top.obj})
 			stack = append(stack, frame{obj: len(msgs) - 1})
 			continue
 		}
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, nil, err
+		}
 		key, _ := tok.(string)
-		if key == "children" {
-			next, err := dec.Token()
-			if err != nil {
-				return nil, err
+		if key == "children" && dec.Peek() == '[' {
+			if _, err := dec.Token(); err != nil {
+				return nil, nil, err
 			}
-			switch next {
-			case jsonx.Delim('['):
-				stack = append(stack, frame{obj: top.obj, inArray: true})
-			case nil:
-			default:
-				return nil, jsonx.TextError("the children of message %d are not an array", top.obj)
-			}
+			stack = append(stack, frame{obj: top.obj, inArray: true})
 			continue
 		}
 		val, err := dec.Raw()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
+		}
+		if key == "children" {
+			if val[0] != 'n' {
+				bad = append(bad, jsonx.Sprintf("the children of message %d are %s, not an array", top.obj, jsonKind(val)))
+			}
+			continue
 		}
 		compact, err := jsonx.CompactRaw(val)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		msgs[top.obj].fields = append(msgs[top.obj].fields, libreField{key, compact})
 	}
-	return msgs, nil
+	return msgs, bad, nil
 }
 
 // readLibreConversation reads a conversation object: its members other
 // than the messages (raw), and its messages ("messages", else
-// "messagesTree"; the first one present). err is the first fault, with
-// what was read before it.
-func readLibreConversation(raw []byte) (top map[string]jsonx.RawMessage, msgs []libreMsg, err error) {
+// "messagesTree"; the first one present), with what was passed over in
+// them (readLibreMessages). err is the first fault, with what was read
+// before it.
+func readLibreConversation(raw []byte) (top map[string]jsonx.RawMessage, msgs []libreMsg, bad []string, err error) {
 	dec := jsonx.NewTokens(raw)
 	top = map[string]jsonx.RawMessage{}
 	if _, err := dec.Token(); err != nil {
-		return top, msgs, err
+		return top, msgs, bad, err
 	}
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return top, msgs, err
+			return top, msgs, bad, err
 		}
 		key, _ := tok.(string)
 		if (key == "messages" || key == "messagesTree") && msgs == nil {
-			if msgs, err = readLibreMessages(dec); err != nil {
-				return top, msgs, err
+			if msgs, bad, err = readLibreMessages(dec); err != nil {
+				return top, msgs, bad, err
 			}
 			if msgs == nil {
 				msgs = []libreMsg{}
@@ -152,11 +167,11 @@ func readLibreConversation(raw []byte) (top map[string]jsonx.RawMessage, msgs []
 		}
 		val, err := dec.Raw()
 		if err != nil {
-			return top, msgs, err
+			return top, msgs, bad, err
 		}
 		top[key] = val
 	}
-	return top, msgs, nil
+	return top, msgs, bad, nil
 }
 
 // convertLibreChat converts one LibreChat conversation (element k).
@@ -166,7 +181,7 @@ func convertLibreChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, 
 		c.Skip = jsonx.Sprintf("conversation %d is not an object; skipped", k)
 		return c, nil
 	}
-	top, msgs, readErr := readLibreConversation(raw)
+	top, msgs, bad, readErr := readLibreConversation(raw)
 	var id, title string
 	_ = jsonx.ReadString(top["conversationId"], &id)
 	_ = jsonx.ReadString(top["title"], &title)
@@ -185,11 +200,18 @@ func convertLibreChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, 
 		c.Skip = jsonx.Sprintf("%s could not be read: %v; skipped", name, readErr)
 		return c, nil
 	}
-	if len(msgs) == 0 {
-		return c, []Warning{{SessionID: id, Message: jsonx.Sprintf("%s has no messages; it is an empty session", name)}}
-	}
 	w := warnings{session: id, prefix: name + ": "}
 	warn := w.warn
+	for _, why := range bad {
+		warn("%s; skipped", why)
+	}
+	if len(msgs) == 0 {
+		if len(bad) > 0 {
+			c.Skip = jsonx.Sprintf("%s: none of its messages could be used (%s); skipped", name, bad[0])
+			return c, nil
+		}
+		return c, []Warning{{SessionID: id, Message: jsonx.Sprintf("%s has no messages; it is an empty session", name)}}
+	}
 	ids := make([]string, len(msgs))
 	for i := range msgs {
 		_ = jsonx.ReadString(msgs[i].get("messageId"), &ids[i])

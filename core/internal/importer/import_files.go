@@ -79,7 +79,7 @@ func ImportFiles(st *store.Store, files []File) (*FilesResult, *tree.Error) {
 		if len(why) == 0 {
 			why = append(why, "no files were given")
 		}
-		err := tree.Invalidf("nothing imported: %s", strings.Join(why, "; "))
+		err := tree.Invalidf("nothing imported: %s", joinReasons(why))
 		err.Files = res.Files
 		return nil, err
 	}

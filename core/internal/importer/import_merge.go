@@ -45,7 +45,7 @@ func (j *Job) prepare() {
 		if len(msgs) == 0 {
 			msgs = append(msgs, "the data holds no conversation")
 		}
-		j.err = tree.Invalidf("nothing imported: %s", strings.Join(msgs, "; "))
+		j.err = tree.Invalidf("nothing imported: %s", joinReasons(msgs))
 		return
 	}
 	j.perWarn = map[string]int{}
@@ -236,4 +236,18 @@ func importTarget(st *store.Store, im *tree.Session) (*tree.Session, bool) {
 			return into, ok
 		}
 	}
+}
+
+// shownReasons is how many reasons a "nothing imported" message gives.
+const shownReasons = 5
+
+// joinReasons joins the reasons nothing was imported: the first
+// shownReasons, then how many more. A file read in a format it is not in
+// has one per line: a ChatGPT export forced to be read as Claude Code
+// JSONL made a message of 48,000 characters.
+func joinReasons(why []string) string {
+	if len(why) <= shownReasons {
+		return strings.Join(why, "; ")
+	}
+	return strings.Join(why[:shownReasons], "; ") + jsonx.Sprintf("; and %d more", len(why)-shownReasons)
 }

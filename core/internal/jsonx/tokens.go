@@ -32,6 +32,13 @@ func (t *Tokens) More() bool {
 	return t.s.Pos < len(t.s.Data) && c != ']' && c != '}'
 }
 
+// Peek returns the first byte of the next token without reading it
+// ('{', '[', '"', a digit, 't', ']', …; 0 at the end of the text).
+func (t *Tokens) Peek() byte {
+	t.sep()
+	return t.s.Peek()
+}
+
 // Token returns the next token: a Delim, or a string, float64, bool or
 // nil for a scalar (an object key is a string).
 func (t *Tokens) Token() (any, error) {
