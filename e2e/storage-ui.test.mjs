@@ -12,7 +12,11 @@ test('explorer: storage usage is shown, and a closed database is reported', asyn
     await page.goto(baseURL + 'static/');
     await page.waitForSelector('body[data-ready="true"]');
     const text = await page.locator('#storage-text').textContent();
-    assert.match(text, /^Stored in this browser: \d+(\.\d)? [KMG]?B of \d+(\.\d)? [KMGT]?B · (kept by the browser|may be cleared under storage pressure)$/);
+    assert.match(text, /^Stored in this browser: \d+(\.\d)? [KMG]?B of \d+(\.\d)? [KMGT]?B( \(\d+(\.\d)? [KMG]?B with the offline app\))? · (kept by the browser|may be cleared under storage pressure)$/);
+    // The sessions' part (IndexedDB) is what the line leads with, where Chromium says it.
+    const info = await page.evaluate(async () => ({ ...(await window.explorer.tree.storage()), details: (await navigator.storage.estimate()).usageDetails }));
+    assert.equal(info.databaseUsage, info.details.indexedDB);
+    assert.ok(text.startsWith(`Stored in this browser: ${await page.evaluate((n) => import('/static/explorer-storage.js').then((m) => m.formatBytes(n)), info.databaseUsage)}`), text);
     // Another tab opens the database at a newer version: this tab closes its
     // connection and says so.
     await page.evaluate(() => new Promise((resolve, reject) => {

@@ -505,7 +505,10 @@ export class TreeAPI {
    * Storage facts for the explorer: whether this tree persists, whether it
    * can still write (`state` "open" or "closed", with the reason), and the
    * browser's estimate of the site's usage and quota in bytes
-   * (navigator.storage.estimate()) with whether the storage is persistent
+   * (navigator.storage.estimate(); the site's, so with a service worker's
+   * cache of the app), the part of it IndexedDB holds, the sessions
+   * (`databaseUsage`, bytes: estimate()'s usageDetails, Chromium only),
+   * with whether the storage is persistent
    * (navigator.storage.persisted(): exempt from eviction under storage
    * pressure). With {requestPersist: true} it first asks for persistence
    * (navigator.storage.persist(); browsers may prompt or decide by site
@@ -519,7 +522,7 @@ export class TreeAPI {
    * that cannot be reached (its worker failed) answers state "closed" with
    * the error as the reason.
    * @param {{requestPersist?: boolean}} [options]
-   * @returns {Promise<{persistent: boolean, state: "open"|"closed"|"memory", reason: string|null, usage: number|null, quota: number|null, persisted: boolean|null, persistPending: boolean}>}
+   * @returns {Promise<{persistent: boolean, state: "open"|"closed"|"memory", reason: string|null, usage: number|null, databaseUsage: number|null, quota: number|null, persisted: boolean|null, persistPending: boolean}>}
    */
   async storage(options = {}) {
     const requestPersist = typeof options === "object" && options !== null && !!options.requestPersist;
@@ -543,17 +546,19 @@ export class TreeAPI {
     }
     let usage = null;
     let quota = null;
+    let databaseUsage = null;
     if (sm && typeof sm.estimate === "function") {
       try {
         const e = await sm.estimate();
         usage = e.usage ?? null;
         quota = e.quota ?? null;
+        databaseUsage = e.usageDetails?.indexedDB ?? null;
       } catch {
         // leave them null
       }
     }
     const { state, reason } = await this._storageState();
-    return { persistent: this._persistent, state, reason, usage, quota, persisted, persistPending };
+    return { persistent: this._persistent, state, reason, usage, databaseUsage, quota, persisted, persistPending };
   }
 }
 

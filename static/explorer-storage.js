@@ -39,7 +39,9 @@ export async function showStorage(tree, requestPersist = false) {
   } else if (info.state === "memory") {
     parts.push("Not saved: this tree lives in memory only.");
   } else {
-    parts.push(`Stored in this browser: ${formatBytes(info.usage)} of ${formatBytes(info.quota)}`);
+    // The site's usage holds the offline copy of the app too (its service worker's cache): the sessions' part where the browser says.
+    parts.push(`Stored in this browser: ${formatBytes(info.databaseUsage ?? info.usage)} of ${formatBytes(info.quota)}`);
+    if (info.databaseUsage != null && info.usage > info.databaseUsage) parts.push(`(${formatBytes(info.usage)} with the offline app)`);
     parts.push(info.persisted ? "· kept by the browser" : "· may be cleared under storage pressure");
   }
   $("storage-text").textContent = parts.join(" ");
