@@ -340,6 +340,7 @@ func (st *Store) dispatch(req []byte, guess, withInternal bool) (_ Answer, guess
 		}
 	}
 	opName := r.op // op.run may rename r.op (panelOp)
+	r.called = r.op
 	v, err := op.run(st, r)
 	if err != nil {
 		return Answer{Operation: opName, Err: err}, guessed
@@ -440,7 +441,11 @@ func firstRepeated(data []byte) error {
 
 // request gives typed access to the fields of one request.
 type request struct {
-	op string
+	// op is the operation that runs: the one the request names, or the
+	// one a panel call runs under it (panelOp: "jump" for "remote.jump"),
+	// which changes record; called is the one the request names, which
+	// error messages name.
+	op, called string
 	// fields: every one was scanned by Call, so it is valid JSON without
 	// insignificant white space (no request is built elsewhere), but for
 	// an unchecked "snapshot".
@@ -463,7 +468,7 @@ func (r *request) has(field string) bool {
 // str returns a required string field.
 func (r *request) str(field string) (string, *Error) {
 	if !r.has(field) {
-		return "", tree.Invalidf("field %q is required for operation %q", field, r.op)
+		return "", tree.Invalidf("field %q is required for operation %q", field, r.called)
 	}
 	return r.optStr(field)
 }
@@ -502,7 +507,7 @@ func (r *request) idField(field string) (string, *Error) {
 func (r *request) branchName(field string, required bool) (string, *Error) {
 	if !r.has(field) {
 		if required {
-			return "", tree.Invalidf("field %q is required for operation %q", field, r.op)
+			return "", tree.Invalidf("field %q is required for operation %q", field, r.called)
 		}
 		return "", nil
 	}

@@ -23,6 +23,13 @@ func TestPanelService(t *testing.T) {
 		assert.Empty(t, st.DrainChanges(false), "reading records no change")
 	})
 
+	t.Run("a field missing is named with the operation the request named", func(t *testing.T) {
+		for _, op := range []string{"remote.list", "remote.session", "remote.jump", "remote.fork"} {
+			assert.Equal(t, `field "sessionId" is required for operation "`+op+`"`, fails(t, st, obj{"operation": op, "sessionId": nil}, InvalidArgument))
+		}
+		assert.Equal(t, `field "nodeId" is required for operation "remote.jump"`, fails(t, st, `{"operation":"remote.jump","sessionId":"demo"}`, InvalidArgument))
+	})
+
 	t.Run("jump answers the moved cursor path and records a jump", func(t *testing.T) {
 		v := ok[PanelView](t, st, `{"operation":"remote.jump","sessionId":"demo","nodeId":"n0002"}`)
 		assert.Equal(t, "n0002", *v.Session.Cursor)
