@@ -156,6 +156,12 @@ test('layout: panes tall enough, no overlapping controls, one pane at a time on 
             continue;
           }
           assert.equal(await tabs.getAttribute('role'), 'tablist');
+          if (size.width >= 375) {
+            // The top bar's four buttons share one row (at 390 px "Export" sat alone on a second).
+            const tops = await page.locator('.topbar .actions .button:visible').evaluateAll((bs) => bs.map((b) => Math.round(b.getBoundingClientRect().top)));
+            assert.equal(tops.length, 4, `${size.width}x${size.height}: the top bar's buttons`);
+            assert.equal(new Set(tops).size, 1, `${size.width}x${size.height}: the top bar's buttons stand at ${tops}`);
+          }
           assert.equal(await page.locator('#tab-tree').getAttribute('aria-selected'), 'true');
           for (const pane of ['tree', 'context', 'sessions']) {
             await page.locator(`#tab-${pane}`).click();
