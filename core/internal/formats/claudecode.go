@@ -456,7 +456,12 @@ func (r *claudeCodeReader) Finish() ([]Conversation, []Warning) {
 	if c.ID == "" || !r.model.SessionID(c.ID) {
 		c.ID = "claude-code-" + HexString(r.hash.Sum(nil)[:8])
 	}
-	r.finish(func(string) string { return " carry no message; skipped" })
+	r.finish(func(kind string) string {
+		if kind == "user" || kind == "assistant" {
+			return " have no uuid; skipped" // a message, but nothing can name it as a parent
+		}
+		return " carry no message; skipped"
+	})
 	// The title: the summary of the newest summarised leaf, else the
 	// first user prompt, else (no prompt of the main line in the file)
 	// the first sub-agent task, else a sidechain's first prompt (a
