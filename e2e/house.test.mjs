@@ -165,7 +165,7 @@ test('a named restore point of a session named like a placeholder comes back wit
   }
 });
 
-test('a request is routed by the text that is sent: a toJSON append, a repeated operation key and bytes are stored', async () => {
+test('a request is routed by the text that is sent: a toJSON append and bytes are stored, a repeated operation key is refused', async () => {
   const env = await setup();
   try {
     const page = await treePage(env);
@@ -179,19 +179,20 @@ test('a request is routed by the text that is sent: a toJSON append, a repeated 
         sessionId: 's',
         toJSON: () => ({ operation: 'append', sessionId: 's', message: { role: 'user', content: 'sent by toJSON' } }),
       });
-      // The last of repeated keys wins, in core and here.
+      // Which of two "operation" members was meant cannot be known: refused, whichever way it is routed.
       out.repeated = await tree.call('{"operation":"list","sessionId":"s","operation":"append","message":{"role":"user","content":"repeated key"}}');
-      out.bytes = await tree.call(new TextEncoder().encode('{"operation":"context","sessionId":"s","operation":"append","message":{"role":"user","content":"as bytes"}}'));
+      out.repeatedBytes = await tree.call(new TextEncoder().encode('{"operation":"context","sessionId":"s","operation":"append","message":{"role":"user","content":"repeated bytes"}}'));
+      out.bytes = await tree.call(new TextEncoder().encode('{"sessionId":"s","message":{"role":"user","content":"as bytes"},"operation":"append"}'));
       // A context that is one: answered from the columns path, same value.
       out.context = await tree.call({ operation: 'context', sessionId: 's' });
       out.contextBytes = await tree.call(new TextEncoder().encode('{"sessionId":"s","operation":"context"}'));
       return out;
     });
-    for (const k of ['toJSON', 'repeated', 'bytes']) assert.equal(r[k].ok, true, `${k}: ${JSON.stringify(r[k].error)}`);
+    for (const k of ['toJSON', 'bytes']) assert.equal(r[k].ok, true, `${k}: ${JSON.stringify(r[k].error)}`);
+    for (const k of ['repeated', 'repeatedBytes']) assert.deepEqual(r[k], { ok: false, error: { code: 'INVALID_ARGUMENT', message: 'field "operation" appears more than once in the request; give each field once' } }, k);
     assert.equal(r.toJSON.value.message.content, 'sent by toJSON');
-    assert.equal(r.repeated.value.message.content, 'repeated key');
     assert.equal(r.bytes.value.message.content, 'as bytes');
-    const texts = ['sent by toJSON', 'repeated key', 'as bytes'];
+    const texts = ['sent by toJSON', 'as bytes'];
     assert.deepEqual(r.context.value.messages.map((m) => m.content), texts);
     assert.deepEqual(r.contextBytes, r.context);
     const dump = await dumpDatabase(page);
@@ -292,7 +293,7 @@ test('tree.operations and hasOperation report the wasm\'s public operations and 
     });
     const publicOps = r.wasm.filter((o) => o.public);
     const want = publicOps.map((o) => [o.name, { readOnly: o.readOnly, keepsCursor: o.keepsCursor }]);
-    assert.deepEqual(r.wasm.filter((o) => !o.public).map((o) => o.name).sort(), ['import.batches', 'import.report', 'page.faults', 'page.out', 'page.stub', 'restore', 'sync.forget', 'sync.merge', 'sync.trash']);
+    assert.deepEqual(r.wasm.filter((o) => !o.public).map((o) => o.name).sort(), ['import.batches', 'import.report', 'page.damaged', 'page.faults', 'page.out', 'page.stub', 'restore', 'sync.forget', 'sync.merge', 'sync.trash']);
     for (const key of ['stored', 'memory']) {
       const t = r[key];
       assert.deepEqual(t.entries, want, `${key}: every public operation, as the wasm reports it`);
