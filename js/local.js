@@ -465,8 +465,8 @@ export class LocalTree extends TreeAPI {
     if (!this._release()) return;
     this._closed = true;
     // The calls made before close() are stored first; later ones answer STORAGE_ERROR.
-    const db = this._db;
-    Promise.resolve(this._writer?.close("the tree was closed", true)).then(() => db?.close(), () => db?.close());
+    const db = this._db, drained = this._writer?.close("the tree was closed", true);
+    if (this._writer?.closedReason !== null) db?.close(); else drained.then(() => db.close(), () => db.close());
     if (this._dbName !== null && shared.get(this._dbName)) shared.delete(this._dbName);
   }
 

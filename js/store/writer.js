@@ -240,15 +240,17 @@ export class Writer {
   /**
    * Stop writing: later calls that change something resolve to a
    * STORAGE_ERROR envelope naming reason; nothing is changed in memory.
-   * With afterQueued (the caller's close()), the calls queued before it run
-   * and are stored first (flush), and only calls made after it are refused.
+   * With afterQueued (the caller's close()), calls still queued run and
+   * are stored first, and only calls made after it are refused. With none
+   * queued it closes at once, as without: a page closed right after
+   * close() still announces what it stored (the coordinator's close).
    * @param {string} reason @param {boolean} [afterQueued]
    * @returns {Promise<void>} resolves once closed
    */
   async close(reason, afterQueued = false) {
-    if (afterQueued && !this.closedReason && !this.closing) {
+    if (afterQueued && !this.closedReason && !this.closing && (this.running || this.queue.length > 0)) {
       this.closing = reason;
-      await this.flush();
+      while (this.running) await this.running;
     }
     if (!this.closedReason) this.closedReason = reason;
     this.coord.close();
