@@ -204,8 +204,10 @@ fuzz:
 test-wasm:
 	./wasm_test.sh -count=1 ./...
 
+# --test-timeout: a page test that hangs fails after 10 minutes (the longest takes ~1) instead of
+# holding the run.
 test-e2e: build deps
-	$(NODE) --test --test-concurrency=1 e2e/
+	$(NODE) --test --test-concurrency=1 --test-timeout=600000 e2e/
 
 test: lint test-go test-node test-fuzz test-wasm test-e2e
 
