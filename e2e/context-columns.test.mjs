@@ -354,7 +354,7 @@ test('chat turns answered with only what follows the last answer (a prefix) stay
       const prefixes = [];
       if (worker) {
         const build = tree._buildContext.bind(tree);
-        tree._buildContext = (a) => (prefixes.push(a.columns.prefix), build(a));
+        tree._buildContext = (a) => (prefixes.push(JSON.parse(a.head).columns.prefix), build(a));
       } else {
         const context = tree._handle.context.bind(tree._handle);
         tree._handle.context = (req, held) => {
@@ -397,5 +397,48 @@ test('chat turns answered with only what follows the last answer (a prefix) stay
     // Session a's 60 turns continue their last answer but for the first and the one after
     // the jump; with six sessions in turn (more than the four caches kept) some start again.
     assert.ok(m.withPrefix >= 58 && m.withPrefix < 120, `${mode}: ${m.withPrefix} of ${m.answers} answers had a prefix`);
+  }
+});
+
+test('a message nested 100,000 levels deep is stored and answered by context, after a reload, with the store in its worker and in the page thread', async () => {
+  const page = await shimPage();
+  const got = await page.evaluate(async () => {
+    const out = {};
+    for (const worker of [true, false]) {
+      for (const depth of [2000, 100000]) {
+        const dbName = `deep-${worker}-${depth}`;
+        let nested = 'x';
+        for (let i = 0; i < depth; i++) nested = [nested];
+        let tree = await window.sessiontree.init({ dbName, worker });
+        await tree.call({ operation: 'create', sessionId: 's' });
+        const appended = await tree.call({ operation: 'append', sessionId: 's', message: { role: 'user', content: 'hi', extra: nested } });
+        // The header crosses from the worker as text: its parsed messages
+        // failed to clone at ~2,000 levels ("Maximum call stack size exceeded").
+        const before = await tree.call({ operation: 'context', sessionId: 's' });
+        await tree.close();
+        tree = await window.sessiontree.init({ dbName, worker });
+        const after = await tree.call({ operation: 'context', sessionId: 's' });
+        const text = await tree.callText({ operation: 'context', sessionId: 's' });
+        /** How deep value's first elements go, and what is at the bottom. */
+        const depthOf = (v) => {
+          let n = 0;
+          while (Array.isArray(v)) (v = v[0]), n++;
+          return `${n}:${v}`;
+        };
+        const extra = (env) => (env.ok ? depthOf(env.value.messages[0]?.extra) : env.error.code + ' ' + env.error.message);
+        out[`${worker ? 'worker' : 'page'} ${depth}`] = {
+          appended: appended.ok,
+          before: extra(before),
+          after: extra(after),
+          same: text === JSON.stringify(after),
+        };
+        await tree.close();
+      }
+    }
+    return out;
+  });
+  for (const [name, r] of Object.entries(got)) {
+    const depth = name.split(' ')[1];
+    assert.deepEqual(r, { appended: true, before: `${depth}:x`, after: `${depth}:x`, same: true }, name);
   }
 });

@@ -43,8 +43,11 @@ export function contextAnswer(tree, request, fault) {
 
 /**
  * A context request answered for another thread (js/worker.js): the
- * envelope text when it is not answered in columns, else `{columns,
- * from, ascii, wide, rows}` — the header, the offsets CachePlan gave,
+ * envelope text when it is not answered in columns, else `{head, from,
+ * ascii, wide, rows}` — the header's JSON text (a string crosses as a
+ * copy, where its parsed `other` messages would be cloned object by
+ * object, and Chromium's clone recurses: a message nested ~2,000 levels
+ * deep failed to cross), the offsets CachePlan gave,
  * copies of the new bytes of both buffers and of the rows (their
  * ArrayBuffers are transferred). The page keeps the decoded strings of
  * the text caches (TextCaches) and builds the envelope with
@@ -53,7 +56,7 @@ export function contextAnswer(tree, request, fault) {
  * @param {import("./local.js").LocalTree} tree
  * @param {Uint8Array} request
  * @param {{ids: string[]|null}|null} fault see noteFault in js/local-paging.js
- * @returns {string|{columns: object, from: {ascii: number, wide: number}, ascii: Uint8Array, wide: Uint8Array, rows: Int32Array}}
+ * @returns {string|{head: string, from: {ascii: number, wide: number}, ascii: Uint8Array, wide: Uint8Array, rows: Int32Array}}
  */
 export function contextWire(tree, request, fault) {
   const head = tree._handle.context(request, tree._plan.held());
@@ -65,5 +68,5 @@ export function contextWire(tree, request, fault) {
   const from = tree._plan.take(c);
   const part = ([address, bytes], at) => new Uint8Array(buffer, address + at, bytes - at).slice();
   const rows = new Int32Array(buffer, c.rows[0], c.rows[1]).slice();
-  return { columns: c, from, ascii: part(c.ascii, from.ascii), wide: part(c.wide, from.wide), rows };
+  return { head, from, ascii: part(c.ascii, from.ascii), wide: part(c.wide, from.wide), rows };
 }

@@ -266,7 +266,8 @@ export class WorkerTree extends TreeAPI {
    * made anew, or one slice when the messages are the last answer's
    * (a chat turn; see contextEnvelope).
    */
-  _buildContext({ columns: c, from, ascii, wide, rows }) {
+  _buildContext({ head, from, ascii, wide, rows }) {
+    const c = JSON.parse(head).columns;
     const whole = (a, w) => this._texts.extend(c.cache, from, a, w);
     if (c.count - c.prefix <= SLICE_MESSAGES && ascii.length + wide.length <= SLICE_BYTES) {
       return contextEnvelope(c, whole(decodeContent(ascii), decodeContent(wide)), rows);

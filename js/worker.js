@@ -288,7 +288,7 @@ function postAnswer(id, value) {
 
 /** The ArrayBuffers of a context answered in columns, to transfer. */
 function transferables(value) {
-  return value && typeof value === "object" && value.columns ? [value.ascii.buffer, value.wide.buffer, value.rows.buffer] : [];
+  return value && typeof value === "object" && typeof value.head === "string" ? [value.ascii.buffer, value.wide.buffer, value.rows.buffer] : [];
 }
 
 self.onmessage = async ({ data }) => {
