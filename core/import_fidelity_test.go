@@ -65,7 +65,7 @@ func TestImportClaudeCodeTitle(t *testing.T) {
 	assert.Equal(t, "ok then <b>fix</b> it", res.Sessions[0].Title, "only Claude Code's own tags are removed")
 }
 
-func TestImportOpenWebUIReasoning(t *testing.T) {
+func TestImportOpenWebUIBlocks(t *testing.T) {
 	cases := []struct {
 		name, content string
 		want          []any
@@ -76,6 +76,17 @@ func TestImportOpenWebUIReasoning(t *testing.T) {
 			[]any{obj{"type": "text", "text": "pre"}, obj{"type": "thinking", "thinking": "one"}, obj{"type": "text", "text": "mid"}, obj{"type": "thinking", "thinking": "two"}}},
 		{"an unclosed block stays text", `<details type=\"reasoning\"><summary>s</summary>half`,
 			[]any{obj{"type": "text", "text": `<details type="reasoning"><summary>s</summary>half`}}},
+		{"a tool call with its result in attributes, between reasoning and text", `<details type=\"reasoning\"><summary>s</summary>look it up</details>\n<details type=\"tool_calls\" done=\"true\" id=\"c9\" name=\"search\" arguments=\"{&quot;q&quot;: &quot;a &amp; b&quot;}\" result=\"&quot;found &lt;3&gt;&quot;\" files=\"\" embeds=\"\">\n<summary>Tool Executed</summary>\n</details>\nDone.`,
+			[]any{obj{"type": "thinking", "thinking": "look it up"},
+				obj{"type": "tool_use", "id": "c9", "name": "search", "input": obj{"q": "a & b"}},
+				obj{"type": "tool_result", "tool_use_id": "c9", "name": "search", "content": "found <3>"},
+				obj{"type": "text", "text": "Done."}}},
+		{"a failed call, a result that is not a JSON string, arguments that are not JSON, and a call with no result", `<details type=\"tool_calls\" done=\"true\" name=\"run\" arguments=\"ls -l\" result=\"{&quot;n&quot;:1}\" error=\"true\"><summary>Tool Error</summary></details><details type=\"tool_calls\" done=\"false\" name=\"wait\"><summary>Executing</summary>\n</details>`,
+			[]any{obj{"type": "tool_use", "id": "call_1", "name": "run", "input": "ls -l"},
+				obj{"type": "tool_result", "tool_use_id": "call_1", "name": "run", "content": `{"n":1}`, "is_error": true},
+				obj{"type": "tool_use", "id": "call_2", "name": "wait", "input": obj{}}}},
+		{"a tool-call block left unclosed stays text", `a<details type=\"tool_calls\" name=\"x\"><summary>s</summary>`,
+			[]any{obj{"type": "text", "text": `a<details type="tool_calls" name="x"><summary>s</summary>`}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

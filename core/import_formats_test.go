@@ -174,13 +174,18 @@ func TestImportFixtures(t *testing.T) {
 }
 
 func TestImportFixtureContent(t *testing.T) {
-	t.Run("open webui turns a reasoning block into a thinking part, keeps tool-call blocks in content and output items in source", func(t *testing.T) {
+	t.Run("open webui turns a reasoning block into a thinking part, a tool-call block into tool_use and tool_result parts, and keeps the record in source", func(t *testing.T) {
 		st := testStore(t)
 		mustImport(t, st, fixture(t, "librechat/openwebui-export.json"), "auto")
 		n := ok[obj](t, st, obj{"operation": "node", "sessionId": "tool-chat", "nodeId": "ta2"})
 		msg := n["message"].(obj)
 		assert.Equal(t, "assistant", msg["role"])
-		assert.Contains(t, msg["content"], `<details type="tool_calls">`)
+		assert.Equal(t, []any{
+			obj{"type": "tool_use", "id": "call_1", "name": "get_weather", "input": obj{"city": "Paris"}},
+			obj{"type": "tool_result", "tool_use_id": "call_1", "name": "get_weather", "content": "Paris: 18C, rain"},
+			obj{"type": "text", "text": "The weather in Paris is 18C with rain."},
+		}, msg["content"], "the block names no tool: its name, id and arguments come from the output item at its place; the body is the result")
+		assert.Contains(t, n["source"].(obj)["content"], `<details type="tool_calls">`, "the record keeps the content as written")
 		out := n["source"].(obj)["output"].([]any)
 		assert.Equal(t, "function_call", out[0].(obj)["type"])
 		r := ok[obj](t, st, obj{"operation": "node", "sessionId": "reasoning-chat", "nodeId": "ra2"})

@@ -45,6 +45,7 @@ type openWebUIMessage struct {
 	role        string
 	content     []byte
 	timestamp   []byte
+	output      []byte // raw "output" (the newer record's items), nil when absent
 }
 
 // readOpenWebUIMessage reads a message record with the one-pass scanner.
@@ -53,7 +54,7 @@ func readOpenWebUIMessage(raw []byte) (*openWebUIMessage, bool) {
 	if err != nil {
 		return nil, false
 	}
-	m := &openWebUIMessage{id: f["id"], parentID: f["parentId"], content: f["content"], timestamp: f["timestamp"]}
+	m := &openWebUIMessage{id: f["id"], parentID: f["parentId"], content: f["content"], timestamp: f["timestamp"], output: f["output"]}
 	m.role, _ = jsonx.ParseString(f["role"])
 	if kids := f["childrenIds"]; len(kids) > 0 && kids[0] == '[' {
 		sc := jsonx.Scanner{Data: kids}
@@ -257,10 +258,10 @@ func openWebUIRecords(c *Conversation, entries []openWebUIEntry, name, current s
 }
 
 // openWebUIMessageJSON returns {"role","content"}: the content as Open
-// WebUI stores it (a string in which tool calls are <details> blocks), an
-// array kept as it is, anything else ""; reasoning blocks become thinking
-// parts (openWebUIReasoning). The whole record, with its output[] items,
-// stays in the node's source.
+// WebUI stores it (a string), an array kept as it is, anything else "";
+// a string's reasoning and tool-call <details> blocks become thinking,
+// tool_use and tool_result parts (openWebUIBlocks). The whole record,
+// with its output[] items, stays in the node's source.
 func openWebUIMessageJSON(m *openWebUIMessage) jsonx.RawMessage {
 	b := []byte(`{"role":`)
 	b = jsonx.AppendString(b, m.role)
@@ -268,7 +269,7 @@ func openWebUIMessageJSON(m *openWebUIMessage) jsonx.RawMessage {
 	content := m.content
 	switch {
 	case len(content) > 0 && content[0] == '"':
-		if parts, ok := openWebUIReasoning(content); ok {
+		if parts, ok := openWebUIBlocks(content, m.output); ok {
 			return append(append(b, parts...), '}')
 		}
 		b = append(b, content...)
@@ -287,53 +288,6 @@ func contentPartsOK(raw jsonx.RawMessage) bool {
 	return jsonx.ReadArray(raw, func(_ int, p []byte) {
 		objects = objects && len(p) > 0 && p[0] == '{'
 	}) && objects
-}
-
-// openWebUIReasoning splits a content string holding reasoning blocks,
-// <details type="reasoning" …><summary>…</summary>text</details>, into
-// content parts: each block a {"type":"thinking","thinking":text} part
-// (its HTML entities decoded and the "> " quote markup Open WebUI shows
-// it with removed), the text around them {"type":"text"} parts. ok is
-// false when the content holds no reasoning block.
-func openWebUIReasoning(raw jsonx.RawMessage) (jsonx.RawMessage, bool) {
-	const open = `<details type="reasoning"`
-	text, ok := jsonx.ParseString(raw)
-	if !ok || !strings.Contains(text, open) {
-		return nil, false
-	}
-	b := []byte{'['}
-	part := func(typ, key, s string) {
-		if strings.TrimSpace(s) == "" {
-			return
-		}
-		if len(b) > 1 {
-			b = append(b, ',')
-		}
-		b = jsonx.AppendString(append(b, `{"type":`...), typ)
-		b = jsonx.AppendString(jsonx.AppendKey(append(b, ','), key), s)
-		b = append(b, '}')
-	}
-	for {
-		i := strings.Index(text, open)
-		if i < 0 {
-			break
-		}
-		end := strings.Index(text[i:], "</details>")
-		if end < 0 {
-			break // an unclosed block stays text
-		}
-		part("text", "text", strings.TrimSpace(text[:i]))
-		block := text[i : i+end]
-		if s := strings.Index(block, "</summary>"); s >= 0 {
-			block = block[s+len("</summary>"):]
-		} else if g := strings.IndexByte(block, '>'); g >= 0 {
-			block = block[g+1:]
-		}
-		part("thinking", "thinking", unquoteReasoning(htmlUnescape(block)))
-		text = text[i+end+len("</details>"):]
-	}
-	part("text", "text", strings.TrimSpace(text))
-	return append(b, ']'), true
 }
 
 // unquoteReasoning removes the "> " Open WebUI puts before each line of
