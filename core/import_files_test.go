@@ -210,6 +210,24 @@ func TestImportFilesLayouts(t *testing.T) {
 		}, fileSessions(res))
 		assert.Equal(t, FileReport{Path: "notes.txt", Skipped: "not a session file (JSON, JSON lines or an Aider history); skipped"}, res.Files[2])
 	})
+	t.Run("two files given the same path are each reported with what they gave", func(t *testing.T) {
+		st := testStore(t)
+		line := func(uuid string) []byte {
+			return []byte(`{"type":"user","uuid":"` + uuid + `","parentUuid":null,"sessionId":"cc-1","timestamp":"2026-01-02T03:04:05.000Z","message":{"role":"user","content":"hello ` + uuid + `"}}` + "\n")
+		}
+		res := mustImportFiles(t, st, []ImportFile{
+			{Path: "a/x.jsonl", Data: line("u1")},
+			{Path: "a/x.jsonl", Data: line("u2")},
+			{Path: "a/x.jsonl", Data: []byte("# notes")},
+		})
+		assert.Equal(t, []string{"claude-code cc-1  | hello u1 | 1/1", "claude-code cc-1-2  | hello u2 | 1/1"}, fileSessions(res))
+		require.Len(t, res.Files, 3)
+		assert.Equal(t, []FileReport{
+			{Path: "a/x.jsonl", Tool: "claude-code", Sessions: 1},
+			{Path: "a/x.jsonl", Tool: "claude-code", Sessions: 1},
+		}, res.Files[:2], "each by its place in the list, not by its path")
+		assert.Contains(t, res.Files[2].Skipped, `import data is not JSON, JSON lines or an Aider chat history: it begins "# notes"`)
+	})
 	t.Run("a folder where no file gives a session is refused, each file named with its reason", func(t *testing.T) {
 		st := testStore(t)
 		_, err := st.ImportFiles([]ImportFile{

@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setup, openExplorer, artifactPath, explorerCall, importReport, REPO_ROOT, ARTIFACTS_DIR } from './helpers.mjs';
+import { setup, openExplorer, openShimPage, artifactPath, explorerCall, importReport, REPO_ROOT, ARTIFACTS_DIR } from './helpers.mjs';
 
 const TESTDATA = path.join(REPO_ROOT, 'core', 'testdata');
 const ROLLOUT = 'rollout-2025-10-06T09-15-00-0199a213-81c0-7800-8aa1-bbab2a035a53.jsonl';
@@ -287,6 +287,38 @@ test('explorer: a folder with nothing usable lists each file with its reason, on
     assert.deepEqual([r.warnings, r.errors], [[], []]);
     await page.screenshot({ path: artifactPath('import-folder-junk-1366x850.png') });
     assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('importFiles: files given the same path are each reported with what they gave, in one import and in batches, with the store in its worker and in the page thread', async () => {
+  const env = await setup();
+  try {
+    const page = await openShimPage(env);
+    const got = await page.evaluate(async () => {
+      const line = (uuid) => new TextEncoder().encode(JSON.stringify({ type: 'user', uuid, parentUuid: null, sessionId: 'cc-1', timestamp: '2026-01-02T03:04:05.000Z', message: { role: 'user', content: `hello ${uuid}` } }) + '\n');
+      const files = () => [
+        { path: 'a/x.jsonl', data: line('u1') },
+        { path: 'a/x.jsonl', data: line('u2') },
+        { path: 'a/x.jsonl', data: new TextEncoder().encode('# notes') },
+      ];
+      const out = {};
+      for (const [name, worker, batched] of [['worker', true, false], ['page thread', false, false], ['batches', false, true]]) {
+        const tree = await window.sessiontree.init({ persist: false, worker });
+        if (batched) {
+          // One file a batch, as a folder of more than BATCH_BYTES is imported.
+          const callInternal = tree._handle.callInternal.bind(tree._handle);
+          tree._handle.callInternal = (text) => (JSON.parse(text).operation === 'import.batches' ? JSON.stringify({ ok: true, value: { batches: [[0], [1], [2]], skipped: [] } }) : callInternal(text));
+        }
+        const r = await tree.importFiles(files());
+        out[name] = r.ok ? r.value.files.map((f) => `${f.path} ${f.tool ?? '-'} ${f.sessions} ${(f.skipped ?? '').slice(0, 30)}`) : r.error;
+        await tree.close();
+      }
+      return out;
+    });
+    const want = ['a/x.jsonl claude-code 1 ', 'a/x.jsonl claude-code 1 ', 'a/x.jsonl - 0 import data is not JSON, JSON '];
+    assert.deepEqual(got, { worker: want, 'page thread': want, batches: want });
   } finally {
     await env.close();
   }

@@ -99,7 +99,11 @@ export async function importFileList(tree, files, dir, { onProgress, signal } = 
   const { batches, skipped } = plan.value;
   // One batch (or none: every file is left out, and core's import says so): as one import.
   if (batches.length <= 1) return importBatch(tree, files, { progress, signal, total: 2 * size, before: 0, aborted: "import aborted; nothing was imported" });
-  const report = { sessions: [], skipped: [], warnings: [], files: new Map(skipped.map(([i, why]) => [files[i].path, { path: files[i].path, sessions: 0, skipped: why }])) };
+  const report = { sessions: [], skipped: [], warnings: [] };
+  // reports[i] says what became of files[i]: by index, as two files may give one path
+  // (core answers a batch's files in the batch's order).
+  const reports = [];
+  for (const [i, why] of skipped) reports[i] = { path: files[i].path, sessions: 0, skipped: why };
   let done = 0;
   let before = 0;
   let failed = null;
@@ -114,18 +118,19 @@ export async function importFileList(tree, files, dir, { onProgress, signal } = 
     if (!env.ok && env.error.code !== ERROR.INVALID_ARGUMENT) return done === 0 ? env : { ...env, error: { ...env.error, message: `${env.error.message}; ${stored}` } };
     if (!env.ok) {
       failed ??= env;
-      const why = new Map((env.error.files ?? []).map((r) => [r.path, r])); // each file's reason, as core gave it
-      for (const f of part) report.files.set(f.path, why.get(f.path) ?? { path: f.path, sessions: 0, skipped: env.error.message });
+      const why = env.error.files ?? []; // each file's reason, as core gave it
+      batch.forEach((i, k) => (reports[i] = why[k] ?? { path: files[i].path, sessions: 0, skipped: env.error.message }));
       continue;
     }
     done += part.length;
     report.sessions.push(...env.value.sessions);
     report.skipped.push(...env.value.skipped);
     report.warnings.push(...env.value.warnings);
-    for (const r of env.value.files) report.files.set(r.path, r);
+    batch.forEach((i, k) => (reports[i] = env.value.files[k]));
   }
-  if (report.sessions.length === 0 && failed) return { ...failed, error: { ...failed.error, files: files.map((f) => report.files.get(f.path)) } };
-  return { ok: true, value: { ...report, files: files.map((f) => report.files.get(f.path)) } };
+  const fileReports = files.map((_, i) => reports[i]);
+  if (report.sessions.length === 0 && failed) return { ...failed, error: { ...failed.error, files: fileReports } };
+  return { ok: true, value: { ...report, files: fileReports } };
 }
 
 /**

@@ -51,12 +51,9 @@ func ImportFiles(st *store.Store, files []File) (*FilesResult, *tree.Error) {
 		files[i].Path = formats.CleanPath(files[i].Path)
 	}
 	groups, skipped := formats.GroupFiles(files)
-	reports := map[string]*tree.FileReport{}
+	// res.Files[k] reports files[k]: by index, as two files may give one path.
 	for i, f := range files {
 		res.Files = append(res.Files, tree.FileReport{Path: f.Path, Skipped: skipped[i]})
-	}
-	for i := range res.Files {
-		reports[res.Files[i].Path] = &res.Files[i]
 	}
 	var jobs []*Job
 	var owners []formats.FileGroup
@@ -64,7 +61,7 @@ func ImportFiles(st *store.Store, files []File) (*FilesResult, *tree.Error) {
 		j, err := readGroup(st, files, g)
 		if err != nil {
 			for _, k := range g.Files {
-				reports[files[k].Path].Skipped = err.Message
+				res.Files[k].Skipped = err.Message
 			}
 			res.Warnings = append(res.Warnings, formats.Warning{Message: g.Path + ": " + err.Message})
 			continue
@@ -110,7 +107,7 @@ func ImportFiles(st *store.Store, files []File) (*FilesResult, *tree.Error) {
 			res.Sessions = append(res.Sessions, FileSession{SessionReport: s, Tool: r.Format, Path: g.Path})
 		}
 		for _, f := range g.Files {
-			rep := reports[files[f].Path]
+			rep := &res.Files[f]
 			rep.Tool = r.Format
 			if f == g.Files[0] {
 				rep.Sessions = len(r.Sessions)
