@@ -78,10 +78,22 @@ export const DETACHED_BYTES = "is an ArrayBuffer (or a view of one) that was tra
  */
 export function withoutBOM(raw) {
   if (typeof raw === "string") return raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
-  if (raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf) return raw.subarray(3);
-  if (raw[0] === 0xff && raw[1] === 0xfe) return new TextDecoder("utf-16le").decode(raw);
-  if (raw[0] === 0xfe && raw[1] === 0xff) return new TextDecoder("utf-16be").decode(raw);
-  return raw;
+  const bom = byteOrderMark(raw);
+  if (bom === "utf-8") return raw.subarray(3);
+  return bom === null ? raw : new TextDecoder(bom).decode(raw);
+}
+
+/**
+ * The encoding the byte order mark at the start of bytes names:
+ * "utf-8", "utf-16le", "utf-16be", or null when they start with none.
+ * @param {Uint8Array} bytes at least their first 3 bytes
+ * @returns {"utf-8"|"utf-16le"|"utf-16be"|null}
+ */
+export function byteOrderMark(bytes) {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return "utf-8";
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return "utf-16le";
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return "utf-16be";
+  return null;
 }
 
 /**

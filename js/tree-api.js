@@ -4,7 +4,7 @@
 // (js/local.js: the wasm in this thread) and WorkerTree (js/sessiontree.js:
 // the wasm in a module Worker). No wasm, no IndexedDB here.
 
-import { DETACHED_BYTES, copyBytes, splicedSnapshotAnswer, spliceJSON, withoutBOM } from "./request-text.js";
+import { DETACHED_BYTES, byteOrderMark, copyBytes, splicedSnapshotAnswer, spliceJSON, withoutBOM } from "./request-text.js";
 import { ERROR, OPERATIONS } from "./protocol.js";
 import { chatOps } from "./chat-ops.js";
 import { gatherEntries } from "./folder-entries.js";
@@ -272,11 +272,11 @@ export class TreeAPI {
       // byte order mark, and a UTF-16 file decoded first.
       let request;
       try {
-        const start = new Uint8Array(await snapshot.slice(0, 3).arrayBuffer());
-        if ((start[0] === 0xff && start[1] === 0xfe) || (start[0] === 0xfe && start[1] === 0xff)) {
-          raw = new Uint8Array(await snapshot.arrayBuffer()); // UTF-16: decoded below (withoutBOM)
+        const bom = byteOrderMark(new Uint8Array(await snapshot.slice(0, 3).arrayBuffer()));
+        if (bom === "utf-16le" || bom === "utf-16be") {
+          raw = new Uint8Array(await snapshot.arrayBuffer()); // decoded below (withoutBOM)
         } else {
-          const body = start[0] === 0xef && start[1] === 0xbb && start[2] === 0xbf ? snapshot.slice(3) : snapshot;
+          const body = bom === "utf-8" ? snapshot.slice(3) : snapshot;
           request = new Uint8Array(await new Blob([pieces.slice(0, -1), body, pieces.slice(-1)]).arrayBuffer());
         }
       } catch (err) {

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  concatUTF8, escapeLoneSurrogates, leadingMembers, PARSE_LIMIT, requestHead, requestOperation, snapshotSessionId, spliceJSON,
+  byteOrderMark, concatUTF8, escapeLoneSurrogates, leadingMembers, PARSE_LIMIT, requestHead, requestOperation, snapshotSessionId, spliceJSON, withoutBOM,
 } from '../js/request-text.js';
 
 const utf8 = (s) => new TextEncoder().encode(s);
@@ -126,4 +126,18 @@ test('leadingMembers reads the first members of an object as JSON does, stopping
       for (const [, v, start, end] of got) assert.deepEqual(JSON.parse(c.input.slice(start, end)), v, 'the span is the value\'s text');
     });
   }
+});
+
+test('byteOrderMark names the encoding a file starts with; withoutBOM drops a UTF-8 mark and decodes UTF-16', () => {
+  assert.equal(byteOrderMark(Uint8Array.of(0xef, 0xbb, 0xbf, 0x7b)), 'utf-8');
+  assert.equal(byteOrderMark(Uint8Array.of(0xff, 0xfe, 0x7b, 0)), 'utf-16le');
+  assert.equal(byteOrderMark(Uint8Array.of(0xfe, 0xff, 0, 0x7b)), 'utf-16be');
+  assert.equal(byteOrderMark(Uint8Array.of(0x7b, 0x7d)), null);
+  assert.equal(byteOrderMark(Uint8Array.of(0xef, 0xbb)), null, 'a cut mark is no mark');
+  assert.equal(byteOrderMark(new Uint8Array(0)), null);
+  assert.deepEqual(withoutBOM(Uint8Array.of(0xef, 0xbb, 0xbf, 0x7b, 0x7d)), utf8('{}'));
+  assert.equal(withoutBOM(Uint8Array.of(0xff, 0xfe, 0x7b, 0, 0xe9, 0, 0x7d, 0)), '{é}');
+  assert.equal(withoutBOM(Uint8Array.of(0xfe, 0xff, 0, 0x7b, 0, 0x7d)), '{}');
+  assert.equal(withoutBOM('\ufeff{}'), '{}');
+  assert.deepEqual(withoutBOM(utf8('{}')), utf8('{}'));
 });
