@@ -407,11 +407,12 @@ test('a message nested 100,000 levels deep is stored and answered by context, af
     for (const worker of [true, false]) {
       for (const depth of [2000, 100000]) {
         const dbName = `deep-${worker}-${depth}`;
-        let nested = 'x';
-        for (let i = 0; i < depth; i++) nested = [nested];
+        // Sent as text: Firefox's JSON.stringify stops at a few thousand
+        // levels (call answers INVALID_ARGUMENT, "too much recursion").
+        const nested = '['.repeat(depth) + '"x"' + ']'.repeat(depth);
         let tree = await window.sessiontree.init({ dbName, worker });
         await tree.call({ operation: 'create', sessionId: 's' });
-        const appended = await tree.call({ operation: 'append', sessionId: 's', message: { role: 'user', content: 'hi', extra: nested } });
+        const appended = await tree.call(`{"operation":"append","sessionId":"s","message":{"role":"user","content":"hi","extra":${nested}}}`);
         // The header crosses from the worker as text: its parsed messages
         // failed to clone at ~2,000 levels ("Maximum call stack size exceeded").
         const before = await tree.call({ operation: 'context', sessionId: 's' });
@@ -430,7 +431,7 @@ test('a message nested 100,000 levels deep is stored and answered by context, af
           appended: appended.ok,
           before: extra(before),
           after: extra(after),
-          same: text === JSON.stringify(after),
+          text: text.includes(`"extra":${nested}`),
         };
         await tree.close();
       }
@@ -439,6 +440,6 @@ test('a message nested 100,000 levels deep is stored and answered by context, af
   });
   for (const [name, r] of Object.entries(got)) {
     const depth = name.split(' ')[1];
-    assert.deepEqual(r, { appended: true, before: `${depth}:x`, after: `${depth}:x`, same: true }, name);
+    assert.deepEqual(r, { appended: true, before: `${depth}:x`, after: `${depth}:x`, text: true }, name);
   }
 });
