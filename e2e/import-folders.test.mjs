@@ -81,6 +81,9 @@ test('explorer: a home folder of every agent imports with tools, projects and ti
     const { page } = env;
     env.page.setDefaultNavigationTimeout(120_000); // a loaded machine; the page's own work is what is checked
     await openExplorer(page, env.baseURL);
+    await page.focus('#import-button');
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+    assert.equal(chooser.isMultiple(), true, 'Enter on Import… opens the file chooser');
     await page.setInputFiles('#open-folder', root);
     const first = await report(page, 'Imported 9 sessions');
     assert.ok(first.files.includes('codex · /home/dev/bookshop1 session'), first.files.join('\n'));
@@ -133,6 +136,12 @@ test('explorer: a home folder of every agent imports with tools, projects and ti
     await page.focus('#session-filter');
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => document.activeElement.id), 'tool-filter');
+    // The top bar's Import… is a button (it was a label, out of the Tab
+    // order): Tab reaches it after the search box (Enter on it opens the
+    // file chooser: checked before the import above).
+    await page.focus('#global-search');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'import-button');
     await page.locator('#report-close').click();
     for (const scheme of ['light', 'dark']) {
       await page.emulateMedia({ colorScheme: scheme });

@@ -273,7 +273,7 @@ function wireImport() {
     },
     readArchives: (files) => readSources(importContext(), sourcesFromFiles(files)),
   });
-  $("hint-import").addEventListener("click", () => input.click());
+  for (const id of ["import-button", "hint-import"]) $(id).addEventListener("click", () => input.click());
   $("export-button").addEventListener("click", () => setMenu($("export-list").hidden));
   $("export-list").addEventListener("click", (e) => {
     const b = e.target.closest("button[data-format]");
