@@ -58,22 +58,26 @@ type toolCall struct {
 	Name, Arguments string // of its function
 }
 
-// readToolCall reads the tool call el into c and reports whether it fits.
+// readToolCall reads the tool call el into c. It never fails, so one odd
+// call does not hide the calls beside it: a name that is not a string is
+// left out, arguments that are not a string (Ollama sends an object) are
+// read as their JSON text, and an element that is not an object gives an
+// empty call (which MessageText skips).
 func readToolCall(el []byte, c *toolCall) bool {
-	ok := true
-	ok = jsonx.ReadObject(el, functionField, func(_ int, v []byte) {
-		if jsonx.IsNull(v) {
-			return
-		}
-		ok = jsonx.ReadObject(v, functionFields, func(field int, v []byte) {
-			if field == 0 {
-				ok = jsonx.ReadString(v, &c.Name) && ok
-			} else {
-				ok = jsonx.ReadString(v, &c.Arguments) && ok
+	jsonx.ReadObject(el, functionField, func(_ int, v []byte) {
+		jsonx.ReadObject(v, functionFields, func(field int, v []byte) {
+			switch {
+			case field == 0:
+				jsonx.ReadString(v, &c.Name)
+			case jsonx.IsNull(v):
+			case len(v) > 0 && v[0] == '"':
+				jsonx.ReadString(v, &c.Arguments)
+			default:
+				c.Arguments = string(jsonx.CompactBytes(v))
 			}
-		}) && ok
-	}) && ok
-	return ok
+		})
+	})
+	return true
 }
 
 // MessageText returns the readable text of a raw chat message: string

@@ -57,3 +57,21 @@ func FuzzPartsText(f *testing.F) {
 		}
 	})
 }
+
+func TestToolCallsOfEveryShapeAreRead(t *testing.T) {
+	cases := []struct{ name, message, want string }{
+		{"string arguments", `{"role":"assistant","content":null,"tool_calls":[{"id":"1","type":"function","function":{"name":"search_web","arguments":"{\"q\":\"zebra\"}"}}]}`,
+			`[tool call: search_web] {"q":"zebra"}`},
+		{"object arguments (Ollama) beside string ones", `{"role":"assistant","content":null,"tool_calls":[{"function":{"name":"search_web","arguments":"{\"q\":\"zebra\"}"}},{"function":{"name":"read_file","arguments":{ "path" : "/etc/hosts" }}}]}`,
+			"[tool call: search_web] {\"q\":\"zebra\"}\n[tool call: read_file] {\"path\":\"/etc/hosts\"}"},
+		{"a number, null and missing arguments", `{"role":"assistant","tool_calls":[{"function":{"name":"a","arguments":42}},{"function":{"name":"b","arguments":null}},{"function":{"name":"c"}}]}`,
+			"[tool call: a] 42\n[tool call: b] \n[tool call: c] "},
+		{"a call that is not an object, and a name that is not a string, hide nothing else", `{"role":"assistant","content":"text","tool_calls":[7,{"function":{"name":5,"arguments":"{}"}},{"function":null},{"function":{"name":"ok","arguments":"x"}}]}`,
+			"text\n[tool call: ] {}\n[tool call: ok] x"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, MessageText([]byte(tc.message)))
+		})
+	}
+}
