@@ -295,6 +295,48 @@ test('a huge message shows its start as text and is rendered whole only on Show 
   }
 });
 
+test('a long run of text without spaces gets break points (<wbr>), never inside a character, with its text unchanged; code blocks are left alone', async () => {
+  const env = await setup({ contextOptions: { viewport: VIEWPORT } });
+  try {
+    const { page, baseURL, errors } = env;
+    await open(page, baseURL + 'static/');
+    const blob = 'QUJD'.repeat(22_500); // a 90,000-character base64 blob (under the huge message's 100,000)
+    const emoji = '👩‍👩‍👧'.repeat(40) + 'é'.repeat(40) + '🇵🇹'.repeat(40); // ZWJ sequences, combining marks, flags
+    const fence = '```\n' + 'x'.repeat(200) + '\n```';
+    await showSession(page, 'render-runs', [
+      { role: 'user', content: `paste: ${blob}` },
+      { role: 'assistant', content: `${emoji}\n\n${fence}` },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: 'y'.repeat(300) } }] },
+    ]);
+    const got = await page.locator('#panel .messages .message-body').evaluateAll((bodies) => bodies.map((b) => {
+      /** The text before each <wbr>, by its last code unit: none may be a joiner or a high surrogate, nor the next a mark or low surrogate. */
+      const bad = [];
+      for (const w of b.querySelectorAll('wbr')) {
+        const before = w.previousSibling?.data ?? '';
+        const after = w.nextSibling?.data ?? '';
+        if (/[\u200d\ud800-\udbff]$/.test(before) || /^[\p{M}\u200d\ufe0f\udc00-\udfff]/u.test(after)) bad.push([before.slice(-4), after.slice(0, 4)]);
+      }
+      return { text: b.textContent, wbr: b.querySelectorAll('wbr').length, inCode: b.querySelectorAll('pre code wbr').length, bad };
+    }));
+    assert.ok(got[0].text === `paste: ${blob}`, `the text is unchanged: ${got[0].text.length} characters, ${got[0].text.slice(0, 40)}…`);
+    assert.ok(got[0].wbr >= 2700 && got[0].wbr <= 2813, `a break point every 32 characters: ${got[0].wbr}`);
+    assert.ok(got[1].text.startsWith(emoji), got[1].text.slice(0, 40));
+    assert.ok(got[1].wbr > 0);
+    assert.deepEqual(got[1].bad, [], 'no break point inside a character, a ZWJ sequence or before a mark');
+    assert.equal(got[1].inCode, 0, 'a code block scrolls and is left alone');
+    assert.ok(got[2].wbr > 0, 'tool arguments too');
+    // Raw shows the exact source, with break points too.
+    const raw = page.locator('#panel .messages .message').nth(0).locator('.raw-toggle');
+    await raw.click();
+    const pre = page.locator('#panel .messages .message').nth(0).locator('pre.raw');
+    assert.ok((await pre.textContent()) === `paste: ${blob}`, 'Raw shows the exact source');
+    assert.ok((await pre.locator('wbr').count()) > 2700);
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
 test('a long tool result shows folded, with no Show more that would show nothing: its summary opens it', async () => {
   const env = await setup({ contextOptions: { viewport: VIEWPORT } });
   try {

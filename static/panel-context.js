@@ -8,7 +8,7 @@
 import { stripCites } from "./citations.js";
 import { button, el, siblingNav } from "./dom.js";
 import { NOTE_TYPE } from "./compose-target.js";
-import { highlightCode, messageSource, renderMarkdown, renderMessage } from "./render-message.js";
+import { breakLongRuns, highlightCode, messageSource, renderMarkdown, renderMessage } from "./render-message.js";
 import { contentText, describeEntry, formatTime, nodeText } from "./tree-model.js";
 
 /** Messages rendered at first in the context pane (older ones on demand). */
@@ -226,6 +226,7 @@ export class ContextPane {
     if (huge) {
       // Its start as text; rendered whole only when asked for (Show more).
       body.append(el("p", "message-huge-more", `A long message (${source.length.toLocaleString("en")} characters): its start shows as text; Show more renders it whole.`), el("p", "message-huge", source.slice(0, HUGE_START)));
+      breakLongRuns(body);
       head.append(this._rawToggle(body, source));
     } else if (source !== null) {
       body.append(this._rendered(node, source));
@@ -313,6 +314,7 @@ export class ContextPane {
       if (rendered === null) {
         rendered = [...body.childNodes];
         const pre = el("pre", "raw", source);
+        breakLongRuns(pre);
         body.replaceChildren(pre);
         body.classList.add("raw-source");
         raw.setAttribute("aria-pressed", "true");
