@@ -44,7 +44,19 @@ test('explorer: 10,000 sessions list a page of rows at a time; scroll, filter an
     await page.locator('#session-list li.session').first().waitFor();
     const kept = await page.locator('#session-list li.session .session-title').allTextContents();
     assert.ok(kept.includes('title 17') && kept.includes('title 1799'), kept.slice(0, 5).join(' | '));
-    await page.fill('#session-filter', '');
+    assert.match(await page.locator('#session-count').textContent(), new RegExp(`^\\d+ of ${COUNT + 1}$`), 'the count says how many the filter keeps');
+    assert.equal(await page.locator('#session-none').isHidden(), true);
+    // Nothing kept: the list says so, with a way back to every session.
+    await page.fill('#session-filter', 'zzz no such title');
+    await page.locator('#session-none').waitFor();
+    assert.equal(await rows(page), 0);
+    assert.equal(await page.locator('#session-count').textContent(), `0 of ${COUNT + 1}`);
+    assert.equal(await page.locator('#session-none p').textContent(), 'No session matches these filters.');
+    await page.locator('#session-none-clear').click();
+    await page.locator('#session-count', { hasText: new RegExp(`^${COUNT + 1}$`) }).waitFor();
+    assert.deepEqual([await page.inputValue('#session-filter'), await page.locator('#session-none').isHidden()], ['', true]);
+    assert.ok((await rows(page)) >= PAGE, 'the rows are back');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'session-filter');
 
     // A deep link to a session near the end: the pages up to it are made, it is selected and opened.
     await page.evaluate(() => (location.hash = 'session=s0005'));

@@ -108,7 +108,12 @@ function renderSessions(follow = true) {
   const shown = state.filter.trim() === "" ? kept : filterSessions(kept.map((s) => ({ ...s, title: titleOf(s) })), state.filter);
   state.now = Date.now();
   state.list.show(shown, follow ? shown.findIndex((s) => s.sessionId === state.selected) : -1, { keep: !follow });
-  $("session-count").textContent = state.sessions.length === 0 ? "" : String(state.sessions.length);
+  const total = state.sessions.length;
+  // "3 of 12" while filters hide some; with none left, say so beside a way back.
+  $("session-count").textContent = total === 0 ? "" : shown.length < total ? `${shown.length} of ${total}` : String(total);
+  const none = total > 0 && shown.length === 0;
+  $("session-none").hidden = !none;
+  $("session-list").hidden = none; // its room goes to the note, not to an empty list above it
 }
 
 /** One row of the session list. */
@@ -431,6 +436,13 @@ function wirePanel() {
   $("session-filter").addEventListener("input", (e) => {
     state.filter = e.target.value;
     renderSessions();
+  });
+  $("session-none-clear").addEventListener("click", () => {
+    $("session-filter").value = "";
+    state.filter = "";
+    state.origin.clear();
+    renderSessions();
+    $("session-filter").focus();
   });
 }
 

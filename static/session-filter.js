@@ -178,6 +178,12 @@ export class SessionFilter {
     $("session-origin").hidden = tools.length <= 2 && projects.length <= 2 && dates.length <= 1;
   }
 
+  /** Choose every tool, project and date again ("All"). */
+  clear() {
+    this.choice = { tool: null, project: null, date: null };
+    this.update(this.sessions);
+  }
+
   /** The sessions of the choice. */
   apply(sessions) {
     const now = this.clock();
