@@ -120,12 +120,14 @@ test('dialogs: modal, named, focus in and back, Escape closes (restore points, c
     // The panel's prompts, each opened by keyboard from its toolbar button.
     const { rows } = await call(page, { operation: 'tree', sessionId: 'demo' });
     const plan = rows.find((r) => r.preview.startsWith('Three days is')).id;
+    // A dialog names the node by its role and the start of its text (not its id).
+    const named = 'assistant “Three days is a good length\\. Friday: Alfama and…”';
     const before = await call(page, { operation: 'branches', sessionId: 'demo' });
     const prompt = { selector: '.prompt-dialog', inPanel: true };
     for (const [action, name] of [
-      ['branch', new RegExp(`^New branch at ${plan}$`)],
-      ['summary', new RegExp(`^Branch \\+ summary at ${plan}$`)],
-      ['label', new RegExp(`^Label ${plan}$`)],
+      ['branch', new RegExp(`^New branch at ${named}$`)],
+      ['summary', new RegExp(`^Branch \\+ summary at ${named}$`)],
+      ['label', new RegExp(`^Label ${named}$`)],
     ]) {
       await panel.evaluate((p, id) => p.focusNode(id), plan);
       await panel.locator(`.act-${action}`).focus();
@@ -247,7 +249,7 @@ test('dialogs in the overlay drawer: the prompt is modal over the drawer; Escape
     await page.keyboard.press('Enter');
     const prompt = { selector: '.prompt-dialog', inPanel: '#drawer' };
     await drawer.locator('.prompt-dialog[open]').waitFor();
-    await assertOpen(page, prompt, { name: new RegExp(`^New branch at ${env2.value.id}$`) });
+    await assertOpen(page, prompt, { name: /^New branch at user “Hello there”$/ });
     await escapeTo(page, prompt, 'branch');
     assert.equal(await drawer.evaluate((p) => p.isOpen), true);
     await page.keyboard.press('Escape');

@@ -11,6 +11,9 @@ import { button, el } from "./dom.js";
 /** The actions a narrow panel keeps behind its "More" button. */
 const SECONDARY = ["summary", "fork", "clone", "label", "hide", "prefer", "compare"];
 
+/** Characters of a node's text a dialog's title names it by (see _nodeName). */
+const NAME_CHARS = 48;
+
 /**
  * The toolbar, the prompt and the comparison view: `toolbar`, `prompt`
  * and `diffView` are elements for the caller to place.
@@ -249,8 +252,8 @@ export class PanelActions {
       return env.ok ? null : env.error.message;
     };
     const answer = withSummary
-      ? await this._ask("New branch name", { title: `Branch + summary at ${nodeId}`, value: suggestion, multiline: true, okText: "Create branch", second: { label: "Summary of what came before", value: model.defaultSummary(nodeId) }, submit })
-      : await this._ask("New branch name", { title: `New branch at ${nodeId}`, value: suggestion, okText: "Create branch", submit });
+      ? await this._ask("New branch name", { title: `Branch + summary at ${this._nodeName(nodeId)}`, value: suggestion, multiline: true, okText: "Create branch", second: { label: "Summary of what came before", value: model.defaultSummary(nodeId) }, submit })
+      : await this._ask("New branch name", { title: `New branch at ${this._nodeName(nodeId)}`, value: suggestion, okText: "Create branch", submit });
     if (answer === null || env === null || !env.ok) return;
     const branch = withSummary ? answer[0] : answer;
     model.active = withSummary ? env.value.id : nodeId;
@@ -293,11 +296,26 @@ export class PanelActions {
     return true;
   }
 
+  /**
+   * How a dialog's title names a node: its role (or kind) and the start of
+   * its text, `user “What is 15 * 17?”` (at most NAME_CHARS characters of
+   * it), else its id.
+   * @param {string} nodeId
+   * @returns {string}
+   */
+  _nodeName(nodeId) {
+    const row = this.host.model.rowById.get(nodeId);
+    const text = (row?.preview ?? "").replace(/\s+/g, " ").trim();
+    if (text === "") return nodeId;
+    const start = text.length > NAME_CHARS ? `${text.slice(0, NAME_CHARS - 1)}…` : text;
+    return `${row.kind === "message" ? row.role : row.kind.replace(/_/g, " ")} “${start}”`;
+  }
+
   async _askLabel() {
     const { host } = this;
     const nodeId = host.model.selectedNodeId;
     if (nodeId === null) return;
-    const label = await this._ask("Label (empty clears it)", { title: `Label ${nodeId}`, value: host.model.rowById.get(nodeId)?.label ?? "", okText: "Save label" });
+    const label = await this._ask("Label (empty clears it)", { title: `Label ${this._nodeName(nodeId)}`, value: host.model.rowById.get(nodeId)?.label ?? "", okText: "Save label" });
     if (label === null) return;
     await this._annotate({ operation: "label", sessionId: host.sessionId(), nodeId, label });
   }
