@@ -548,3 +548,20 @@ func TestImportToleranceRules(t *testing.T) {
 		})
 	}
 }
+
+func TestImportClaudeCodeProjectIsItsCwd(t *testing.T) {
+	st := testStore(t)
+	res := mustImport(t, st, fixture(t, "claude-code/dag_compact_after_rewind.jsonl"), "auto")
+	require.Len(t, res.Sessions, 1)
+	assert.Equal(t, "/tmp", res.Sessions[0].Project, "a file imported alone is filed under the folder its lines ran in")
+	sessions := ok[[]any](t, st, obj{"operation": "sessions"})
+	assert.Equal(t, "/tmp", sessions[0].(obj)["project"])
+
+	st = testStore(t)
+	data := `{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"c1","timestamp":"2025-01-01T00:00:01Z","message":{"role":"user","content":"hi"}}
+{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"c1","cwd":"/home/me/app","timestamp":"2025-01-01T00:00:02Z","message":{"role":"assistant","content":"yo"}}
+{"type":"user","uuid":"u2","parentUuid":"a1","sessionId":"c1","cwd":"/home/me/app/sub","timestamp":"2025-01-01T00:00:03Z","message":{"role":"user","content":"more"}}
+`
+	res = mustImport(t, st, []byte(data), "auto")
+	assert.Equal(t, "/home/me/app", res.Sessions[0].Project, "the first cwd a line gives")
+}

@@ -51,6 +51,7 @@ func detectClaudeCode(sn *Sniff) bool {
 // the strings decoded ("" when missing or not a string), the others raw.
 type claudeCodeLine struct {
 	Type, Subtype, UUID, SessionID, Summary, LeafUUID string
+	Cwd                                               string           // read only while the reader has no project yet
 	ParentUUID                                        jsonx.RawMessage // nil: missing
 	LogicalParentUUID                                 *string          // when a string
 	IsSidechain, IsMeta, IsCompactSummary             bool
@@ -64,14 +65,15 @@ type claudeCodeLine struct {
 
 // The members readClaudeCodeLine reads, by index.
 var claudeCodeKeys = []string{"type", "subtype", "uuid", "sessionId", "summary", "leafUuid", "parentUuid",
-	"logicalParentUuid", "isSidechain", "isMeta", "isCompactSummary", "timestamp", "message", "content", "forkedFrom"}
+	"logicalParentUuid", "isSidechain", "isMeta", "isCompactSummary", "timestamp", "message", "content", "forkedFrom", "cwd"}
 
 // readClaudeCodeLine reads the line raw in one pass (the message checked
 // where it stands, see lineMessage); ok is false when raw is not a valid
 // JSON object (the caller's syntax check names the fault). wantSession
-// says the session id is still to be found (it is decoded only then).
-func readClaudeCodeLine(raw []byte, wantSession bool) (l claudeCodeLine, ok bool) {
-	var vals [15][]byte
+// and wantCwd say the session id and the working folder are still to be
+// found (each is decoded only then).
+func readClaudeCodeLine(raw []byte, wantSession, wantCwd bool) (l claudeCodeLine, ok bool) {
+	var vals [16][]byte
 	sc := jsonx.Scanner{Data: raw}
 	err := sc.Object(func(key []byte) error {
 		i := claudeCodeKey(key)
@@ -103,6 +105,9 @@ func readClaudeCodeLine(raw []byte, wantSession bool) (l claudeCodeLine, ok bool
 	l.Type, l.Subtype, l.UUID, l.Summary, l.LeafUUID = str(0), str(1), str(2), str(4), str(5)
 	if wantSession {
 		l.SessionID = str(3)
+	}
+	if wantCwd {
+		l.Cwd = str(15)
 	}
 	l.ParentUUID = vals[6]
 	if vals[7] != nil && vals[7][0] == '"' {
@@ -149,6 +154,8 @@ func claudeCodeKey(key []byte) int {
 		return 13
 	case "forkedFrom":
 		return 14
+	case "cwd":
+		return 15
 	}
 	return -1
 }
@@ -163,6 +170,7 @@ type claudeCodeReader struct {
 	model     *Model
 	sessionID string
 	parent    string // the first forkedFrom's sessionId: the session this one was branched from
+	project   string // the first line's cwd: the folder Claude Code ran in
 	recs      []Record
 	summaries []claudeCodeSummary
 	warnings  // lines without uuid skipped by type, told in Finish
@@ -183,7 +191,7 @@ func newClaudeCodeReader(model *Model) LineReader {
 // read in one pass (line); false leaves any other to the caller, which
 // names a syntax error or hands Line a value that is not an object.
 func (r *claudeCodeReader) RawLine(raw []byte, n int) bool {
-	l, ok := readClaudeCodeLine(raw, r.sessionID == "")
+	l, ok := readClaudeCodeLine(raw, r.sessionID == "", r.project == "")
 	if !ok {
 		return false
 	}
@@ -193,7 +201,7 @@ func (r *claudeCodeReader) RawLine(raw []byte, n int) bool {
 
 // Line reads a line RawLine did not take: a value that is not an object.
 func (r *claudeCodeReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int) {
-	l, ok := readClaudeCodeLine(raw, r.sessionID == "")
+	l, ok := readClaudeCodeLine(raw, r.sessionID == "", r.project == "")
 	if f == nil || !ok {
 		r.count(raw)
 		r.skip("(not a transcript object)", n)
@@ -215,6 +223,9 @@ func (r *claudeCodeReader) line(raw []byte, l *claudeCodeLine, n int) {
 	r.count(raw)
 	if r.sessionID == "" && l.SessionID != "" {
 		r.sessionID = l.SessionID
+	}
+	if r.project == "" && l.Cwd != "" {
+		r.project = l.Cwd
 	}
 	if r.parent == "" && l.ForkedFrom != nil {
 		r.parent = claudeCodeParentSession(l.ForkedFrom)
@@ -452,7 +463,7 @@ func claudeCodeTitle(model *Model, msg jsonx.RawMessage) string {
 func (r *claudeCodeReader) Finish() ([]Conversation, []Warning) {
 	// A transcript names no current message: the newest leaf off the
 	// sidechains is where Claude Code goes on.
-	c := Conversation{ID: r.sessionID, Records: r.recs, Created: r.created, ParentSession: r.parent, NewestLeaf: true}
+	c := Conversation{ID: r.sessionID, Records: r.recs, Created: r.created, ParentSession: r.parent, Project: r.project, NewestLeaf: true}
 	if c.ID == "" || !r.model.SessionID(c.ID) {
 		c.ID = "claude-code-" + HexString(r.hash.Sum(nil)[:8])
 	}
