@@ -108,3 +108,18 @@ func TestNamesAndIdsAreRefusedWhenBlankOrAmbiguous(t *testing.T) {
 	ok[Status](t, st, `{"operation":"create","sessionId":"\ud83d\ude00"}`)
 	assert.NotNil(t, st.Session("😀"))
 }
+
+func TestARefusedLongIdIsQuotedShort(t *testing.T) {
+	st := testStore(t)
+	buildBranchy(t, st, "s")
+	long := strings.Repeat("x", 10000)
+	for _, req := range []string{
+		`{"operation":"node","sessionId":"s","nodeId":"` + long + `"}`,
+		`{"operation":"create","sessionId":"` + long + `"}`,
+		`{"operation":"branch","sessionId":"s","nodeId":"n0001","branch":"` + long + `"}`,
+	} {
+		msg := fails(t, st, req, InvalidArgument)
+		assert.Less(t, len(msg), 300, "the message quotes the start of the id: %s", msg)
+		assert.Contains(t, msg, `"`+strings.Repeat("x", 64)+`"…`)
+	}
+}

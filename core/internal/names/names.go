@@ -131,3 +131,22 @@ func PlainASCII(id string) bool {
 	}
 	return true
 }
+
+// ShownChars is the most characters of a refused name an error message
+// quotes (Quote).
+const ShownChars = 64
+
+// Quote returns s quoted as an error message shows it (%q): whole up to
+// ShownChars characters, else its first ShownChars characters quoted and
+// "…" after the quote (a refused id of 10,000 characters made a 10 KB
+// message).
+func Quote(s string) string {
+	n := 0
+	for i := range s {
+		if n == ShownChars {
+			return jsonx.Sprintf("%q…", s[:i])
+		}
+		n++
+	}
+	return jsonx.Sprintf("%q", s)
+}

@@ -58,3 +58,12 @@ func TestDefaultIgnorableMatchesUnicode(t *testing.T) {
 	}
 	assert.Empty(t, diff, "code points where DefaultIgnorable differs from Unicode %s", unicode.Version)
 }
+
+func TestQuoteClipsALongName(t *testing.T) {
+	assert.Equal(t, `"main"`, Quote("main"))
+	assert.Equal(t, `"a\"b\n"`, Quote("a\"b\n"))
+	exact := strings.Repeat("é", ShownChars)
+	assert.Equal(t, `"`+exact+`"`, Quote(exact), "ShownChars characters are shown whole")
+	assert.Equal(t, `"`+exact+`"…`, Quote(exact+"xyz"), "more are cut after ShownChars characters, never inside one")
+	assert.Equal(t, `"`+strings.Repeat("x", ShownChars)+`"…`, Quote(strings.Repeat("x", 10000)))
+}

@@ -48,7 +48,7 @@ func failed(err *tree.Error) error {
 // field of a typed call: INVALID_ARGUMENT naming the field.
 func CheckName(field, value string, max int) *tree.Error {
 	if p := names.Problem(value, max); p != "" {
-		return tree.Invalidf("field %q %s: %q (ids and branch names are 1–%d visible characters on one line)", field, p, value, max)
+		return tree.Invalidf("field %q %s: %s (ids and branch names are 1–%d visible characters on one line)", field, p, names.Quote(value), max)
 	}
 	return nil
 }

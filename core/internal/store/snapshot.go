@@ -42,13 +42,13 @@ func (st *Store) LoadSession(id string, raw []byte, valid bool, op string) (*tre
 func checkSnapshotNames(s *tree.Session) *tree.Error {
 	for _, b := range s.Branches {
 		if p := names.Problem(b.Name, names.MaxBranchNameLength); p != "" {
-			return tree.SnapshotFault("branch name %q %s", b.Name, p)
+			return tree.SnapshotFault("branch name %s %s", names.Quote(b.Name), p)
 		}
 	}
 	for i := range s.Nodes {
 		if id := s.Nodes[i].ID; !names.PlainASCII(id) {
 			if p := names.Problem(id, names.MaxNodeIDLength); p != "" {
-				return tree.SnapshotFault("node id %q %s", id, p)
+				return tree.SnapshotFault("node id %s %s", names.Quote(id), p)
 			}
 		}
 	}
