@@ -565,3 +565,21 @@ func TestImportClaudeCodeProjectIsItsCwd(t *testing.T) {
 	res = mustImport(t, st, []byte(data), "auto")
 	assert.Equal(t, "/home/me/app", res.Sessions[0].Project, "the first cwd a line gives")
 }
+
+func TestAnImportedTitleIsOneRenameTakes(t *testing.T) {
+	cases := []struct{ name, title, want string }{
+		{"kept as it is", "Plan a trip to Lisbon", "Plan a trip to Lisbon"},
+		{"a bell, a tab and a newline become spaces", "Fix\u0007 the\tbuild\n\nnow ", "Fix the build now"},
+		{"too long: cut with an ellipsis", strings.Repeat("T", 2000) + "\u0007bell", strings.Repeat("T", 999) + "…"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			st := testStore(t)
+			data := strings.Replace(string(writeChatGPT("c1", []rec{{id: "a", text: "hi", t: 1}}, "a")), `"title":"conv c1"`, `"title":`+string(mustJSON(t, tc.title)), 1)
+			res := mustImport(t, st, []byte(data), "auto")
+			require.Len(t, res.Sessions, 1)
+			assert.Equal(t, tc.want, res.Sessions[0].Title)
+			ok[Status](t, st, obj{"operation": "rename", "sessionId": "c1", "title": res.Sessions[0].Title})
+		})
+	}
+}

@@ -39,6 +39,7 @@ func validateImported(raw tree.RawMessage, what string, written bool) (tree.RawM
 // automatically named branch. Its times are the data's (see session): a
 // conversation that gives none is undated.
 func buildImported(st *store.Store, c formats.Conversation) (*tree.Session, []formats.Warning, *tree.Error) {
+	c.Title = tree.TidyTitle(c.Title)
 	id, warns := importNames(st, &c)
 	t := &importTree{importplan.Tree{ID: id, Warnings: warns}}
 	t.Fallback = importplan.UnixTime(c.Created)

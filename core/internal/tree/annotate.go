@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -344,6 +345,42 @@ func CheckTitle(title string) *Error {
 		return Invalidf("field \"title\" must be at most %d characters without control characters", MaxTitleLength)
 	}
 	return nil
+}
+
+// TidyTitle returns an imported title as rename would take it: each run
+// of control characters (a newline, a tab, U+0007) and white space around
+// them one space, the ends trimmed, and at most MaxTitleLength characters
+// (the last "…"). An export's title is kept, not refused: a ChatGPT title
+// of 2,005 characters holding a bell character was stored as it was,
+// and renaming to it was refused.
+func TidyTitle(title string) string {
+	if validText(title, MaxTitleLength) && strings.TrimSpace(title) == title {
+		return title
+	}
+	var b strings.Builder
+	space := false
+	for _, r := range strings.ToValidUTF8(title, "\uFFFD") {
+		if unicode.IsControl(r) || unicode.IsSpace(r) {
+			space = true
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteRune(r)
+	}
+	out := b.String()
+	if utf8.RuneCountInString(out) > MaxTitleLength {
+		n := 0
+		for i := range out {
+			if n == MaxTitleLength-1 {
+				return strings.TrimRight(out[:i], " ") + "…"
+			}
+			n++
+		}
+	}
+	return out
 }
 
 // CheckLabel limits a label to 1,000 characters of valid text without
