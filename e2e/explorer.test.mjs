@@ -252,6 +252,17 @@ test('explorer: search over every session highlights hits and opens them', async
     const rows = (await call(page, { operation: 'tree', sessionId: 'demo' })).rows;
     assert.equal(rows.find((r) => r.id === active).preview.includes('Chiado'), true);
     assert.equal(nodeId === null || nodeId === active, true);
+    // A hit on another branch than the cursor's opens as a click on its row
+    // does: its path is the one the context pane shows (it showed the cursor's).
+    const cursorBefore = (await call(page, { operation: 'session', sessionId: 'demo' })).cursor;
+    await page.locator('#global-search').fill('Gulbenkian');
+    await page.locator('#global-hits li[role="option"]', { hasText: 'Gulbenkian' }).first().waitFor();
+    await page.locator('#global-search').press('Enter');
+    await page.waitForFunction(() => /Gulbenkian/.test(document.querySelector('#panel')?.shadowRoot?.querySelector('.messages .message:last-child .message-body')?.textContent ?? ''));
+    const viewed = await page.evaluate(() => window.explorer.panel._model.viewNode);
+    assert.match(rows.find((r) => r.id === viewed)?.preview ?? '', /Gulbenkian/, 'the hit is the node viewed');
+    assert.notEqual(viewed, cursorBefore);
+    assert.equal((await call(page, { operation: 'session', sessionId: 'demo' })).cursor, cursorBefore, 'the cursor stays where it was');
     assert.deepEqual(errors, []);
   } finally {
     await env.close();

@@ -362,8 +362,10 @@ function offerSearch() {
       showPane("tree");
       await selectSession(sessionId);
       if (nodeId === null) return;
-      await $("panel").refresh();
-      $("panel").focusNode(nodeId);
+      const panel = $("panel");
+      await panel.refresh();
+      // As a click on its row (and as an address naming it): selected, and its path in the context pane.
+      if (panel.focusNode(nodeId) || (await panel.updateComplete, panel.focusNode(nodeId))) panel.previewNode(nodeId);
     },
   });
   search.connect();
