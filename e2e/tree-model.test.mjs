@@ -69,6 +69,10 @@ test('describeEntry, nodeText and formatTime: the texts the context pane and Cop
     [{ kind: 'other', x: 1 }, '{"kind":"other","x":1}'],
   ];
   for (const [entry, want] of entries) assert.equal(describeEntry(entry), want, entry.kind);
+  // A stored node's entry has no kind of its own: the node's is given (it read as the entry's JSON).
+  assert.equal(describeEntry({ customType: 'claude-code/system/compact_boundary', data: 'Conversation compacted' }, 'custom'), 'Custom (claude-code/system/compact_boundary): Conversation compacted');
+  assert.equal(describeEntry({ summary: 'they talked', firstKeptNodeId: 'cb' }, 'compaction'), 'Compaction: they talked');
+  assert.equal(nodeText({ kind: 'compaction', entry: { summary: 'they talked', firstKeptNodeId: 'cb' } }), 'Compaction: they talked');
   assert.equal(nodeText({ message: { role: 'user', content: 'hello' } }), 'hello');
   assert.equal(nodeText({ message: { role: 'assistant', content: '', tool_calls: [{ function: { name: 'f' } }, { name: 'g' }] } }), '[tool calls: f, g]');
   assert.equal(nodeText({ summary: 'sum' }), 'sum');

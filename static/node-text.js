@@ -203,10 +203,13 @@ export function highlightPieces(text, ranges) {
 /**
  * A one-line description of a Pi entry (model change, tools, …).
  * @param {object} entry the node's `entry` object
+ * @param {string} [kind] the node's kind; by default the entry's own
+ *   `kind` (an append request's entry has one, a stored node's entry not:
+ *   its kind is the node's, and a custom entry read as JSON)
  * @returns {string}
  */
-export function describeEntry(entry) {
-  switch (entry?.kind) {
+export function describeEntry(entry, kind = entry?.kind) {
+  switch (kind) {
     case "model_change":
       return `Model → ${[entry.provider, entry.model].filter(Boolean).join("/")}`;
     case "thinking_level_change":
@@ -216,7 +219,7 @@ export function describeEntry(entry) {
     case "compaction":
       return `Compaction: ${entry.summary ?? ""}`;
     case "custom":
-      return `Custom (${entry.customType ?? "?"})`;
+      return `Custom (${entry.customType ?? "?"})${typeof entry.data === "string" && entry.data !== "" ? `: ${entry.data}` : ""}`;
     case "custom_message":
       return contentText(entry.content) || `Custom message (${entry.customType ?? "?"})`;
     case "session_info":
@@ -236,7 +239,7 @@ export function describeEntry(entry) {
 export function nodeText(node) {
   if (node.message) return contentText(node.message.content) || (Array.isArray(node.message.tool_calls) ? `[tool calls: ${node.message.tool_calls.map((c) => c?.function?.name ?? c?.name ?? "?").join(", ")}]` : "");
   if (typeof node.summary === "string") return node.summary;
-  if (node.entry) return describeEntry(node.entry);
+  if (node.entry) return describeEntry(node.entry, node.entry.kind ?? node.kind);
   return "";
 }
 

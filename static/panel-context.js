@@ -232,7 +232,7 @@ export class ContextPane {
       body.append(this._rendered(node, source));
       head.append(this._rawToggle(body, source));
     } else if (node.entry) {
-      body.append(el("p", "entry-text", describeEntry(node.entry)));
+      body.append(el("p", "entry-text", describeEntry(node.entry, node.entry.kind ?? node.kind)));
     }
     const copy = button("copy", "Copy", "Copy this message");
     copy.addEventListener("click", () => this._copy(node, copy, note ?? stripCites(nodeText(node))));

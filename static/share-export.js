@@ -411,7 +411,7 @@ function nodeArticle(node, row, k) {
     div.append(renderMarkdown(node.summary));
     body.append(div);
   } else if (node.entry) {
-    body.append(el("p", "entry-text", describeEntry(node.entry)));
+    body.append(el("p", "entry-text", describeEntry(node.entry, node.entry.kind ?? node.kind)));
   }
   art.append(head, body);
   return art;
