@@ -109,3 +109,14 @@ func itoa(i int) string {
 	}
 	return string(b)
 }
+
+func TestExportMarkdownSaysAMessageHasNoText(t *testing.T) {
+	st := testStore(t)
+	ok[Status](t, st, obj{"operation": "create", "sessionId": "e"})
+	ok[obj](t, st, obj{"operation": "append", "sessionId": "e", "message": obj{"role": "system", "content": ""}})
+	ok[obj](t, st, obj{"operation": "append", "sessionId": "e", "message": obj{"role": "user", "content": "hi"}})
+	md := ok[Export](t, st, obj{"operation": "export", "sessionId": "e", "format": "markdown"}).Text
+	sys := md[strings.Index(md, "## system"):strings.Index(md, "## user")]
+	assert.True(t, strings.HasSuffix(sys, "</sub>\n\n_(no text)_\n\n"), "an empty message is said to be empty, not a heading over nothing: %q", sys)
+	assert.Contains(t, md, "## user\n")
+}

@@ -58,6 +58,10 @@ func writeMarkdownNode(b *bytes.Buffer, n *ExportNode, extra string) {
 		jsonx.Fprintf(b, "_%s_\n", markdownInline(text))
 		return
 	}
+	if strings.TrimSpace(text) == "" {
+		b.WriteString("_(no text)_\n") // a heading over nothing read as a cut file (ChatGPT's hidden system message)
+		return
+	}
 	if !cite.Has(text) {
 		b.WriteString(strings.TrimRight(markdownContent(text), "\n"))
 		b.WriteByte('\n')
