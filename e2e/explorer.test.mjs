@@ -149,7 +149,10 @@ test('explorer: demo session, jump by click, import with report, export, reload'
     if ((await page.locator('#export-list [data-format="markdown"]').count()) === 1) {
       const [md] = await Promise.all([page.waitForEvent('download'), page.locator('#export-button').click().then(() => page.locator('#export-list [data-format="markdown"]').click())]);
       const exported = await call(page, { operation: 'export', sessionId: selected, format: 'markdown' });
-      assert.equal(md.suggestedFilename(), exported.filename);
+      const title = await page.locator(`#session-list li[data-session-id="${selected}"] .session-title`).textContent();
+      const named = await page.evaluate(async ([id, t]) => (await import('/static/explorer-export.js')).readableFileName(id, t, '.md'), [selected, title]);
+      assert.equal(md.suggestedFilename(), named, `named by its title (the core's name: ${exported.filename})`);
+      assert.ok(named.startsWith(title.slice(0, 10)), named);
       assert.equal(fs.readFileSync(await md.path(), 'utf8'), exported.text);
       assert.match(exported.text, /How do I roll back the deploy\?/);
     }

@@ -65,9 +65,26 @@ test('the share file of the demo opens offline from file:// with the whole tree,
   await openExplorer(page, env.baseURL);
   assert.equal(await page.evaluate(() => window.explorer.state.selected), 'demo');
   const shared = await download(page, 'html');
-  assert.equal(shared.name, 'demo.html');
+  assert.equal(shared.name, 'Demo a long weekend in Lisbon (demo).html', 'named by the title (its ":" taken out) and the id');
+  const names = await page.evaluate(async () => {
+    const { readableFileName } = await import('/static/explorer-export.js');
+    return [
+      readableFileName('d5dc5307-6807-41a0-8b04-4acee626eeb7', 'Assist user with summary', '.md'),
+      readableFileName('s/1', undefined, '.md'),
+      readableFileName('s1', 's1', '.html'),
+      readableFileName('s1', 'a/b\\c: "d"?\n\te. ', '.md'),
+      readableFileName('s1', 'é'.repeat(70), '.map.svg'),
+    ];
+  });
+  assert.deepEqual(names, [
+    'Assist user with summary (d5dc5307).md',
+    's_1.md',
+    's1.html',
+    'a b c d e (s1).md',
+    `${'é'.repeat(60)} (s1).map.svg`,
+  ]);
   assert.match(shared.text, /^<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-/);
-  await page.locator('#status', { hasText: 'Exported the whole tree as demo.html' }).waitFor();
+  await page.locator('#status', { hasText: 'Exported the whole tree as Demo a long weekend in Lisbon (demo).html' }).waitFor();
   const file = path.join(dir, shared.name);
   fs.writeFileSync(file, shared.text);
 
@@ -369,7 +386,7 @@ test('the Markdown export offers this path or the whole tree, and each file says
 
   const pathFile = await download(page, 'markdown');
   const pathExport = await explorerCall(page, { operation: 'export', sessionId: 'demo', format: 'markdown', scope: 'path' });
-  assert.equal(pathFile.name, 'demo.md');
+  assert.equal(pathFile.name, 'Demo a long weekend in Lisbon (demo).md');
   assert.equal(pathFile.text, pathExport.text);
   assert.equal(pathExport.scope, 'path');
   const session = await explorerCall(page, { operation: 'session', sessionId: 'demo' });
@@ -379,7 +396,7 @@ test('the Markdown export offers this path or the whole tree, and each file says
 
   const treeFile = await download(page, 'markdown-tree');
   const treeExport = await explorerCall(page, { operation: 'export', sessionId: 'demo', format: 'markdown', scope: 'tree' });
-  assert.equal(treeFile.name, 'demo.tree.md');
+  assert.equal(treeFile.name, 'Demo a long weekend in Lisbon (demo).tree.md');
   assert.equal(treeFile.text, treeExport.text);
   assert.equal(treeExport.scope, 'tree');
   assert.match(treeFile.text.split('\n')[2], /^Scope: the whole tree \(13 nodes, 1 root, depth first; ● marks the path to the cursor\) · session `demo` · /);
@@ -430,8 +447,8 @@ const FIREFOX = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
 // make test installs Firefox ESR (scripts/ensure-firefox.sh): a missing one fails here, never skips.
 test('the share file opens from file:// in Firefox too, with its tree, context and search', async () => {
   assert.ok(fs.existsSync(FIREFOX), `no Firefox at ${FIREFOX} (scripts/ensure-firefox.sh installs it, or set FIREFOX_PATH)`);
-  const file = path.join(dir, 'demo.html');
-  assert.ok(fs.existsSync(file), 'the first test saved demo.html');
+  const file = path.join(dir, 'Demo a long weekend in Lisbon (demo).html');
+  assert.ok(fs.existsSync(file), 'the first test saved the demo\'s share file');
   const browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true });
   try {
     const page = await browser.newPage();

@@ -29,6 +29,36 @@ export const EXPORT_CHOICES = Object.freeze([
   { key: "map-png", label: "Map · PNG", ext: ".map.png", type: "image/png", hint: "The map of the whole session as a PNG image", needs: "map" },
 ]);
 
+/** The export choices people read (named by the session's title): the others are files for tools, named by its id. */
+const READ_BY_PEOPLE = new Set(["markdown", "markdown-tree", "html", "map-svg", "map-png"]);
+
+/** Characters of a title a file name keeps at most (see readableFileName). */
+const NAME_TITLE_CHARS = 60;
+
+/**
+ * A file name for an export people read: the session's title and its id
+ * (whole up to 12 characters, else its first 8) in parentheses, then ext,
+ * `Plan a trip to Lisbon (d5dc5307).md`; the id alone when there is no
+ * title or it is the id. Characters file systems refuse (\ / : * ? " < >
+ * |, control characters) become spaces, runs of white space one space;
+ * the title keeps at most NAME_TITLE_CHARS characters, never ending in a
+ * dot or a space (Windows drops them).
+ * @param {string} sessionId
+ * @param {string|undefined} title
+ * @param {string} ext the ending, with its dot
+ * @returns {string}
+ */
+export function readableFileName(sessionId, title, ext) {
+  const clean = (s) => String(s ?? "").replace(/[\\/:*?"<>|\u0000-\u001f\u007f]/g, " ").replace(/\s+/g, " ").trim();
+  const id = String(sessionId).replace(/[\\/:*?"<>|\u0000-\u001f\u007f]/g, "_");
+  let name = clean(title);
+  if (name === "" || name === clean(sessionId)) return `${id}${ext}`;
+  const chars = [...name];
+  if (chars.length > NAME_TITLE_CHARS) name = chars.slice(0, NAME_TITLE_CHARS).join("");
+  name = name.replace(/[. ]+$/, "");
+  return `${name} (${id.length <= 12 ? id : id.slice(0, 8)})${ext}`;
+}
+
 /**
  * The choices the page's tree can make (those whose `needs` it has).
  * @param {{hasOperation: (name: string) => boolean}} tree
@@ -53,6 +83,13 @@ export function availableChoices(tree) {
 export async function exportChoice(tree, sessionId, key, options = {}) {
   const choice = EXPORT_CHOICES.find((c) => c.key === key);
   if (!choice) throw new Error(`unknown export ${JSON.stringify(key)}`);
+  const file = await makeChoice(tree, sessionId, choice, options);
+  if (READ_BY_PEOPLE.has(choice.key)) file.name = readableFileName(sessionId, options.title, choice.ext);
+  return file;
+}
+
+/** exportChoice's file, named as the core or share-export.js names it. */
+async function makeChoice(tree, sessionId, choice, options) {
   if (choice.key === "html") {
     const file = await buildShareFile(tree, sessionId, { title: options.title, onProgress: options.onProgress });
     return { text: file.text, name: file.filename, type: choice.type, scope: "tree" };
