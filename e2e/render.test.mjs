@@ -308,6 +308,9 @@ test('a long run of text without spaces gets break points (<wbr>), never inside 
       { role: 'assistant', content: `${emoji}\n\n${fence}` },
       { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: 'y'.repeat(300) } }] },
     ]);
+    // The session shown is this one (its first message), not the one before it.
+    await page.locator('#panel .messages .message-body', { hasText: 'paste: QUJD' }).first().waitFor();
+    await page.locator('#panel .messages .message-body').nth(2).waitFor();
     const got = await page.locator('#panel .messages .message-body').evaluateAll((bodies) => bodies.map((b) => {
       /** The text before each <wbr>, by its last code unit: none may be a joiner or a high surrogate, nor the next a mark or low surrogate. */
       const bad = [];
