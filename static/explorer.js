@@ -360,12 +360,8 @@ function offerSearch() {
     opened: () => closeDropdowns("global"),
     open: async (sessionId, nodeId) => {
       showPane("tree");
-      await selectSession(sessionId);
-      if (nodeId === null) return;
-      const panel = $("panel");
-      await panel.refresh();
-      // As a click on its row (and as an address naming it): selected, and its path in the context pane.
-      if (panel.focusNode(nodeId) || (await panel.updateComplete, panel.focusNode(nodeId))) panel.previewNode(nodeId);
+      // As an address naming it (explorer-route.js openAddress): selected, and its path in the context pane.
+      await state.open({ session: sessionId, node: nodeId });
     },
   });
   search.connect();
