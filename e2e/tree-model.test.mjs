@@ -2,7 +2,7 @@
 // data, run in Node (no browser).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rowsFromColumns, indexSlice, indexRows, branchStarts, describeEntry, nodeText, formatTime } from '../static/tree-model.js';
+import { rowsFromColumns, indexSlice, indexRows, branchStarts, describeEntry, describeNodeEntry, nodeText, formatTime } from '../static/tree-model.js';
 
 // Six rows in display order: a → b → c, b → d (side), a → e → f (other);
 // the cursor on f, d labelled, c the tip of main.
@@ -72,6 +72,8 @@ test('describeEntry, nodeText and formatTime: the texts the context pane and Cop
   // A stored node's entry has no kind of its own: the node's is given (it read as the entry's JSON).
   assert.equal(describeEntry({ customType: 'claude-code/system/compact_boundary', data: 'Conversation compacted' }, 'custom'), 'Custom (claude-code/system/compact_boundary): Conversation compacted');
   assert.equal(describeEntry({ summary: 'they talked', firstKeptNodeId: 'cb' }, 'compaction'), 'Compaction: they talked');
+  assert.equal(describeNodeEntry({ kind: 'custom', entry: { customType: 'x', data: 'y' } }), 'Custom (x): y');
+  assert.equal(describeNodeEntry({ kind: 'custom', entry: { kind: 'model_change', provider: 'p', model: 'm' } }), 'Model → p/m');
   assert.equal(nodeText({ kind: 'compaction', entry: { summary: 'they talked', firstKeptNodeId: 'cb' } }), 'Compaction: they talked');
   assert.equal(nodeText({ message: { role: 'user', content: 'hello' } }), 'hello');
   assert.equal(nodeText({ message: { role: 'assistant', content: '', tool_calls: [{ function: { name: 'f' } }, { name: 'g' }] } }), '[tool calls: f, g]');

@@ -230,6 +230,16 @@ export function describeEntry(entry, kind = entry?.kind) {
 }
 
 /**
+ * describeEntry of a node's entry, read by the node's kind where the entry
+ * names none (a stored node's entry has no `kind`: it is the node's).
+ * @param {{kind?: string, entry: object}} node a `node` answer or snapshot node with an entry
+ * @returns {string}
+ */
+export function describeNodeEntry(node) {
+  return describeEntry(node.entry, node.entry.kind ?? node.kind);
+}
+
+/**
  * The plain text of a node (the `node` answer): its message's text (or the
  * names of its tool calls when it has no text), its summary, or its entry
  * described; "" for none.
@@ -239,7 +249,7 @@ export function describeEntry(entry, kind = entry?.kind) {
 export function nodeText(node) {
   if (node.message) return contentText(node.message.content) || (Array.isArray(node.message.tool_calls) ? `[tool calls: ${node.message.tool_calls.map((c) => c?.function?.name ?? c?.name ?? "?").join(", ")}]` : "");
   if (typeof node.summary === "string") return node.summary;
-  if (node.entry) return describeEntry(node.entry, node.entry.kind ?? node.kind);
+  if (node.entry) return describeNodeEntry(node);
   return "";
 }
 

@@ -9,7 +9,7 @@ import { stripCites } from "./citations.js";
 import { button, el, siblingNav } from "./dom.js";
 import { NOTE_TYPE } from "./compose-target.js";
 import { breakLongRuns, highlightCode, messageSource, renderMarkdown, renderMessage } from "./render-message.js";
-import { contentText, describeEntry, formatTime, nodeText } from "./tree-model.js";
+import { contentText, describeNodeEntry, formatTime, nodeText } from "./tree-model.js";
 
 /** Messages rendered at first in the context pane (older ones on demand). */
 export const CONTEXT_PAGE = 60;
@@ -232,7 +232,7 @@ export class ContextPane {
       body.append(this._rendered(node, source));
       head.append(this._rawToggle(body, source));
     } else if (node.entry) {
-      body.append(el("p", "entry-text", describeEntry(node.entry, node.entry.kind ?? node.kind)));
+      body.append(el("p", "entry-text", describeNodeEntry(node)));
     }
     const copy = button("copy", "Copy", "Copy this message");
     copy.addEventListener("click", () => this._copy(node, copy, note ?? stripCites(nodeText(node))));
