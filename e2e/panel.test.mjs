@@ -396,6 +396,14 @@ test('annotations from the panel: label, prefer, hide — the tree shows what th
     // Ten node rows and one placeholder standing for the three hidden ones.
     assert.equal(await panel.locator('.row[data-node-id]').count(), 10);
     assert.deepEqual(await panel.locator('.row.hidden-gap').evaluateAll((rs) => rs.map((r) => [r.dataset.gap, r.textContent])), [[summary.id, '3 hidden — show']]);
+    // The toast's Undo shows the subtree again, the node selected as it was; then hide it again.
+    const undo = panel.locator('.status .status-action');
+    assert.equal(await undo.textContent(), 'Undo');
+    await undo.click();
+    await panel.locator(`.row.active[data-node-id="${summary.id}"]`).waitFor();
+    assert.deepEqual([(await storeRow(summary.id)).hidden, await panel.locator('.row.hidden-gap').count(), await panel.locator('.status').isHidden()], [false, 0, true]);
+    await panel.locator('.act-hide').click();
+    await row(summary.id).waitFor({ state: 'detached' });
     await panel.locator('select.filter').selectOption('all');
     await panel.locator(`.row.hidden-node[data-node-id="${summary.id}"]`).waitFor();
     assert.equal(await panel.locator('.row').count(), 13);

@@ -19,8 +19,9 @@ const NAME_CHARS = 48;
  * and `diffView` are elements for the caller to place.
  *
  * The host: `{model, uid (a prefix for element ids), tree() → SessionTree,
- * sessionId() → string|null, status(text, isError?), refresh() → Promise,
- * emit(type, detail), renderRows(), focusTree(focusOptions),
+ * sessionId() → string|null, status(text, isError?, action?) (action:
+ * {label, run}, a button in the toast), refresh() → Promise,
+ * emit(type, detail), renderRows(), focusTree(focusOptions), focusNode(id),
  * composerSay?(text) (a line in the composer, kept until the next send)}`.
  */
 export class PanelActions {
@@ -326,7 +327,15 @@ export class PanelActions {
     if (nodeId === null) return;
     const hidden = !host.model.rowById.get(nodeId)?.hiddenRoot;
     if (!(await this._annotate({ operation: "hide", sessionId: host.sessionId(), nodeId, hidden }))) return;
-    if (hidden && host.model.filter !== "all") host.status("Hidden. Choose the “All” filter to see hidden nodes.", false);
+    // Gone from the default view: Undo shows it again, selected as it was.
+    if (hidden && host.model.filter !== "all") host.status("Hidden. Choose the “All” filter to see hidden nodes.", false, { label: "Undo", run: () => this._unhide(nodeId) });
+  }
+
+  /** Undo of a Hide: show the subtree at nodeId again and select it. */
+  async _unhide(nodeId) {
+    const { host } = this;
+    if (!(await this._annotate({ operation: "hide", sessionId: host.sessionId(), nodeId, hidden: false }))) return;
+    host.focusNode(nodeId);
   }
 
   async _prefer() {

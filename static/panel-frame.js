@@ -153,3 +153,41 @@ export function trapFocus(panel, e) {
     first.focus();
   }
 }
+
+/** Milliseconds a toast that is not an error stays. */
+const STATUS_MS = 3000;
+
+/** Milliseconds a toast with an action (Undo) stays: long enough to reach it. */
+const ACTION_STATUS_MS = 8000;
+
+/**
+ * Show text in the panel's toast ("" puts it away), where it can be seen:
+ * the context pane's foot when the tree column is not shown. An error
+ * stays until the next text or a click on it; other text STATUS_MS
+ * (ACTION_STATUS_MS with an action). action adds one button after the
+ * text ({label, run}: Undo of a Hide); a click on it puts the toast away
+ * and calls run().
+ * @param {SessionTreePanel} panel
+ * @param {string} text
+ * @param {boolean} [isError]
+ * @param {{label: string, run: () => void}|null} [action]
+ */
+export function showToast(panel, text, isError = true, action = null) {
+  const status = panel._status;
+  const anchor = panel._toastAnchors[panel.getAttribute("pane") === "context" ? "context" : "tree"];
+  if (text !== "" && status.parentNode !== anchor) anchor.append(status);
+  status.textContent = text;
+  if (action && text !== "") {
+    const act = button("status-action", action.label);
+    act.addEventListener("click", (e) => {
+      e.stopPropagation();
+      showToast(panel, "");
+      action.run();
+    });
+    status.append(" ", act);
+  }
+  status.classList.toggle("error", isError);
+  status.hidden = text === "";
+  clearTimeout(panel._statusTimer);
+  if (text !== "" && !isError) panel._statusTimer = setTimeout(() => (status.hidden = true), action ? ACTION_STATUS_MS : STATUS_MS);
+}

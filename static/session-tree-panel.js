@@ -57,7 +57,7 @@ import { RowsLoader } from "./panel-loader.js";
 import { RowsView } from "./panel-rows-view.js";
 import { SearchBox } from "./panel-search.js";
 import { RowsController } from "./rows-controller.js";
-import { buildFrame, onPanelKey } from "./panel-frame.js";
+import { buildFrame, onPanelKey, showToast } from "./panel-frame.js";
 import { PanelAttributes } from "./panel-attributes.js";
 import { PanelMap } from "./panel-map.js";
 
@@ -93,7 +93,7 @@ export class SessionTreePanel extends PanelAttributes {
       uid: this._uid,
       tree: () => this._tree,
       sessionId: () => this.sessionId,
-      status: (text, isError) => this._setStatus(text, isError),
+      status: (text, isError, action) => this._setStatus(text, isError, action),
       refresh: () => this.refresh(),
       emit: (type, detail) => this._emit(type, detail),
       node: (id) => this._node(id),
@@ -106,6 +106,7 @@ export class SessionTreePanel extends PanelAttributes {
         this._afterLayout();
       },
       focusTree: (options) => this._view.scroller.focus(options),
+      focusNode: (id) => this.focusNode(id),
       openHit: (id) => this._openHit(id),
       stepSibling: (id, delta) => this._stepSibling(id, delta),
       continueHere: () => this._model.viewNode !== null && this._actions.jump(this._model.viewNode),
@@ -402,15 +403,8 @@ export class SessionTreePanel extends PanelAttributes {
     this.dispatchEvent(new CustomEvent(type, { detail: { sessionId: this.sessionId, ...detail }, bubbles: true, composed: true }));
   }
 
-  _setStatus(text, isError = true) {
-    // Where it can be seen: the context pane's foot when the tree column is not shown.
-    const anchor = this._toastAnchors[this.getAttribute("pane") === "context" ? "context" : "tree"];
-    if (text !== "" && this._status.parentNode !== anchor) anchor.append(this._status);
-    this._status.textContent = text;
-    this._status.classList.toggle("error", isError);
-    this._status.hidden = text === "";
-    clearTimeout(this._statusTimer);
-    if (text !== "" && !isError) this._statusTimer = setTimeout(() => (this._status.hidden = true), 3000);
+  _setStatus(text, isError = true, action = null) {
+    showToast(this, text, isError, action);
   }
 
   async _node(nodeId) {
