@@ -178,6 +178,60 @@ test('the share file of the demo opens offline from file:// with the whole tree,
   assert.deepEqual(env.errors, []);
 });
 
+test('the share file with hidden nodes left out holds nothing of them, its cursor at the nearest shown node', async () => {
+  const { page } = env;
+  await openExplorer(page, env.baseURL);
+  const all = (await explorerCall(page, { operation: 'tree', sessionId: 'demo', showHidden: true })).rows;
+  const before = await explorerCall(page, { operation: 'session', sessionId: 'demo' });
+  // Hide the rainy-day subtree (a summary and the two nodes under it) and put the cursor in it.
+  const summary = all.find((r) => r.kind === 'summary');
+  const under = all.filter((r) => r.parentId === summary.id);
+  const inside = [summary, ...under, ...all.filter((r) => under.some((u) => u.id === r.parentId))];
+  assert.equal(inside.length, 3);
+  await explorerCall(page, { operation: 'hide', sessionId: 'demo', nodeId: summary.id, hidden: true });
+  await explorerCall(page, { operation: 'jump', sessionId: 'demo', nodeId: inside.at(-1).id });
+  try {
+    const shown = (await explorerCall(page, { operation: 'tree', sessionId: 'demo', showHidden: true })).rows.filter((r) => !r.hidden);
+    assert.equal(shown.length, 10);
+    const shared = await download(page, 'html-shown');
+    assert.equal(shared.name, 'Demo a long weekend in Lisbon (demo).html');
+    await page.locator('#status', { hasText: 'Exported the tree without its hidden nodes as' }).waitFor();
+    for (const r of inside) assert.equal(shared.text.includes(r.id), false, `the file does not name hidden node ${r.id}`);
+    const hiddenWords = inside.map((r) => r.preview.split(/\s+/).find((w) => w.length > 6 && !shown.some((s) => s.preview.includes(w)))).filter(Boolean);
+    assert.ok(hiddenWords.length > 0);
+    for (const w of hiddenWords) assert.equal(shared.text.includes(w), false, `the file does not hold "${w}"`);
+    const file = path.join(dir, 'shown.html');
+    fs.writeFileSync(file, shared.text);
+    const v = await openShare(file);
+    try {
+      const drawn = await v.page.evaluate(() => ({
+        ids: JSON.parse(document.getElementById('share-data').textContent).rows.map((r) => r.id),
+        dimmed: document.querySelectorAll('#tree .row.hidden-node').length,
+        cursor: document.querySelector('#tree .row.cursor')?.dataset.row,
+        meta: document.querySelector('.share-meta').textContent,
+        map: document.querySelector('.share-map summary')?.textContent,
+        mapHidden: [...document.querySelectorAll('.share-map text')].some((t) => t.textContent.includes('hidden')),
+      }));
+      assert.deepEqual(drawn.ids, shown.map((r) => r.id), 'the rows of the default view, in its order');
+      assert.equal(drawn.dimmed, 0);
+      assert.equal(drawn.cursor, String(shown.findIndex((r) => r.id === summary.parentId)), 'the cursor at its nearest shown ancestor');
+      assert.match(drawn.meta, / · 10 nodes \(3 hidden left out\) · exported /);
+      assert.match(drawn.map, /^Map · 10 nodes, /);
+      assert.equal(drawn.mapHidden, false);
+      assert.deepEqual(v.problems, []);
+    } finally {
+      await v.context.close();
+    }
+    // The whole tree keeps them, dimmed.
+    const whole = await download(page, 'html');
+    for (const r of inside) assert.ok(whole.text.includes(r.id));
+  } finally {
+    await explorerCall(page, { operation: 'hide', sessionId: 'demo', nodeId: summary.id, hidden: false });
+    await explorerCall(page, { operation: 'jump', sessionId: 'demo', nodeId: before.cursor });
+  }
+  assert.deepEqual(env.errors, []);
+});
+
 test('the share file marks what the model sees after a compaction, as context does; its pure helpers keep the data safe', async () => {
   const { page } = env;
   await openExplorer(page, env.baseURL);
@@ -209,12 +263,20 @@ test('the share file marks what the model sees after a compaction, as context do
         { id: 'd', parentId: 'b', kind: 'summary', branch: 'main', summary: 'D' },
         { id: 'e', parentId: null, kind: 'message', branch: 'main', message: { role: 'user', content: 'E' } },
       ]).map((r) => [r.id, r.parent, r.guide, r.children, r.context]),
+      // b hidden (and d under it): a keeps one child, c's guide is a chain's.
+      shownRows: m.shareRows([
+        { id: 'a', parentId: null, kind: 'message', branch: 'main', message: { role: 'user', content: 'A' } },
+        { id: 'b', parentId: 'a', kind: 'message', branch: 'main', message: { role: 'assistant', content: 'B' } },
+        { id: 'c', parentId: 'a', kind: 'compaction', branch: 'x', entry: { summary: 'S', firstKeptNodeId: 'b' } },
+        { id: 'd', parentId: 'b', kind: 'summary', branch: 'main', summary: 'D' },
+      ], [{}, { hidden: true }, {}, { hidden: true }], { hidden: false }).map((r) => [r.id, r.parent, r.guide, r.children, r.keep]),
       name: m.shareFileName('a/b:c'),
     };
   }, id);
   assert.equal(built.json.includes('<'), false);
   assert.equal(built.back, true);
   assert.deepEqual(built.rows, [['a', -1, '', 2, true], ['b', 0, 't', 1, true], ['d', 1, 'l', 0, true], ['c', 0, 'e', 0, true], ['e', -1, '', 0, true]]);
+  assert.deepEqual(built.shownRows, [['a', -1, '', 1, -1], ['c', 0, '', 0, -1]]);
   assert.equal(built.name, 'a_b_c.html');
   assert.match(built.text, /exported 2026-12-01 12:00 UTC/);
 
@@ -382,7 +444,7 @@ test('the Markdown export offers this path or the whole tree, and each file says
   await page.locator('#session-list .session-button', { hasText: 'Demo: a long weekend in Lisbon' }).click();
   await page.waitForFunction(() => window.explorer.state.selected === 'demo');
   const labels = await page.locator('#export-list button').allTextContents();
-  assert.deepEqual(labels, ['Snapshot .snapshot.json', 'Markdown · this path.md', 'Markdown · whole tree.tree.md', 'Share file · whole tree.html', 'OpenAI messages.openai.json', 'Pi session.jsonl', 'Map · SVG.map.svg', 'Map · PNG.map.png']);
+  assert.deepEqual(labels, ['Snapshot .snapshot.json', 'Markdown · this path.md', 'Markdown · whole tree.tree.md', 'Share file · whole tree.html', 'Share file · hidden left out.html', 'OpenAI messages.openai.json', 'Pi session.jsonl', 'Map · SVG.map.svg', 'Map · PNG.map.png']);
 
   const pathFile = await download(page, 'markdown');
   const pathExport = await explorerCall(page, { operation: 'export', sessionId: 'demo', format: 'markdown', scope: 'path' });

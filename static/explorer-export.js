@@ -23,6 +23,7 @@ export const EXPORT_CHOICES = Object.freeze([
   { key: "markdown", format: "markdown", scope: "path", label: "Markdown · this path", ext: ".md", type: "text/markdown", hint: "The path from the root to the session's cursor, as Markdown", needs: "export" },
   { key: "markdown-tree", format: "markdown", scope: "tree", label: "Markdown · whole tree", ext: ".tree.md", type: "text/markdown", hint: "Every node of the session, depth first, as Markdown", needs: "export" },
   { key: "html", label: "Share file · whole tree", ext: ".html", type: "text/html", hint: "One HTML file that opens offline in any browser: the whole tree, the context of any node, search", needs: "snapshot.save" },
+  { key: "html-shown", label: "Share file · hidden left out", ext: ".html", type: "text/html", hint: "The share file without the nodes hidden from the default view (Hide)", needs: "snapshot.save" },
   { key: "openai", format: "openai", scope: "path", label: "OpenAI messages", ext: ".openai.json", type: "application/json", hint: "The messages the model sees at the cursor", needs: "export" },
   { key: "pi", format: "pi", scope: "tree", label: "Pi session", ext: ".jsonl", type: "application/x-ndjson", hint: "The whole tree as a Pi session file", needs: "export" },
   { key: "map-svg", label: "Map · SVG", ext: ".map.svg", type: "image/svg+xml", hint: "The map of the whole session as an SVG image", needs: "map" },
@@ -30,7 +31,7 @@ export const EXPORT_CHOICES = Object.freeze([
 ]);
 
 /** The export choices people read (named by the session's title): the others are files for tools, named by its id. */
-const READ_BY_PEOPLE = new Set(["markdown", "markdown-tree", "html", "map-svg", "map-png"]);
+const READ_BY_PEOPLE = new Set(["markdown", "markdown-tree", "html", "html-shown", "map-svg", "map-png"]);
 
 /** Characters of a title a file name keeps at most (see readableFileName). */
 const NAME_TITLE_CHARS = 60;
@@ -90,8 +91,8 @@ export async function exportChoice(tree, sessionId, key, options = {}) {
 
 /** exportChoice's file, named as the core or share-export.js names it. */
 async function makeChoice(tree, sessionId, choice, options) {
-  if (choice.key === "html") {
-    const file = await buildShareFile(tree, sessionId, { title: options.title, onProgress: options.onProgress });
+  if (choice.key === "html" || choice.key === "html-shown") {
+    const file = await buildShareFile(tree, sessionId, { title: options.title, hidden: choice.key === "html", onProgress: options.onProgress });
     return { text: file.text, name: file.filename, type: choice.type, scope: "tree" };
   }
   if (choice.key === "map-svg" || choice.key === "map-png") return mapFile(tree, sessionId, choice);

@@ -230,11 +230,12 @@ async function exportFormat(format) {
     return;
   }
   const session = state.sessions.find((s) => s.sessionId === id);
-  if (format === "html") setStatus("Building the share file…");
+  if (format.startsWith("html")) setStatus("Building the share file…");
   const onProgress = ({ done, total }) => setStatus(`Building the share file… ${done.toLocaleString("en")} of ${total.toLocaleString("en")} nodes`);
   const file = await exportChoice(state.tree, id, format, { title: session ? titleOf(session) : undefined, onProgress });
   download(file.text, file.name, file.type);
-  setStatus(`Exported ${file.scope === "tree" ? "the whole tree" : "the path to the cursor"} as ${file.name}`);
+  const what = format === "html-shown" ? "the tree without its hidden nodes" : file.scope === "tree" ? "the whole tree" : "the path to the cursor";
+  setStatus(`Exported ${what} as ${file.name}`);
 }
 
 /** Offer the export choices the core can make (explorer-export.js) after "Snapshot". */

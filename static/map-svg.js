@@ -19,10 +19,11 @@ const SVG_NS = "http://www.w3.org/2000/svg";
  *   (default: the page's); colour: a theme token ("--accent", "--branch-3") to an SVG paint — by
  *   default a class per token (`stroke--accent`), which share-viewer.css maps to the theme's
  *   var(--accent) (the share file); an export passes resolved colours; hung: the forks hung beside
- *   the map (map-forks.js hangForks; m's world grown to hold them), drawn muted as the canvas does
+ *   the map (map-forks.js hangForks; m's world grown to hold them), drawn muted as the canvas does;
+ *   hidden: false leaves out the hidden branches (a share file without them), the cursor too if it is in one
  * @returns {SVGSVGElement}
  */
-export function mapSVG(m, { doc = document, colour = (t) => `token:${t}`, hung = null } = {}) {
+export function mapSVG(m, { doc = document, colour = (t) => `token:${t}`, hung = null, hidden: drawHidden = true } = {}) {
   const make = (tag, attrs, text) => {
     const e = doc.createElementNS(SVG_NS, tag);
     // A theme paint ("token:--accent") becomes a class ("stroke--accent"), which the share
@@ -54,6 +55,7 @@ export function mapSVG(m, { doc = document, colour = (t) => `token:${t}`, hung =
     const d = `${from ? `M${from.x} ${from.y}L${x} ${top}` : ""}M${x} ${top}L${x} ${bottom}`;
     const branch = colour(`--branch-${branchColour(m.branch[s])}`);
     const hidden = (m.flags[s] & HIDDEN_ROOT) !== 0;
+    if (hidden && !drawHidden) continue;
     if ((m.flags[s] & (ON_PATH | PREFERRED)) !== 0) {
       const onPath = (m.flags[s] & ON_PATH) !== 0;
       const end = onPath && m.cursor?.segment === s ? nodePoint(m, s, m.cursor.offset).y : bottom;
@@ -74,11 +76,11 @@ export function mapSVG(m, { doc = document, colour = (t) => `token:${t}`, hung =
     for (const t of m.tipsOf.get(s) ?? []) texts.append(make("text", { x: x - 14, y: at(t.off).y + 22, fill: branch, "font-weight": 600 }, t.text));
     for (const l of m.labelsOf.get(s) ?? []) texts.append(make("text", { x: x + 10, y: at(l.off).y + 2, fill: colour("--text") }, `◆ ${l.text}`));
   }
-  if (m.cursor) {
+  if (m.cursor && (drawHidden || (m.flags[m.cursor.segment] & HIDDEN_ROOT) === 0)) {
     const c = nodePoint(m, m.cursor.segment, m.cursor.offset);
     dots.append(make("circle", { cx: c.x, cy: c.y, r: 6, fill: colour("--accent"), stroke: colour("--text"), "stroke-width": 1.5 }));
   }
-  if (m.preferred) {
+  if (m.preferred && (drawHidden || (m.flags[m.preferred.segment] & HIDDEN_ROOT) === 0)) {
     const p = nodePoint(m, m.preferred.segment, m.preferred.offset);
     texts.append(make("text", { x: p.x + 9, y: p.y - 3, fill: colour("--pref"), "font-size": 16 }, "★"));
   }

@@ -27,9 +27,9 @@
 
 import { highlightCode, renderMarkdown, renderMessage } from "./render-message.js";
 import { branchGuides } from "./tree-model.js";
-import { countOf, describeEntry, formatTime, nodeText } from "./node-text.js";
+import { countOf, describeNodeEntry, formatTime, nodeText } from "./node-text.js";
 import { stripCites } from "./citations.js";
-import { buildMapModel } from "./map-model.js";
+import { HIDDEN_ROOT, buildMapModel } from "./map-model.js";
 import { mapSVG } from "./map-svg.js";
 
 /** Version of the share file's JSON data (`version` in it). */
@@ -81,11 +81,17 @@ export function shareFileName(sessionId) {
  * most PREVIEW_CHARS characters) and `text` (the node's whole text, else
  * the preview, and its label, for search).
  *
+ * With `hidden: false` the nodes hidden from the default view (a `hide`d
+ * subtree: its `list` items say `hidden`) have no row, nor anything under
+ * them; `parent` and `keep` index the rows kept (a compaction keeping from
+ * a node left out keeps -1).
+ *
  * @param {object[]} nodes the snapshot's nodes, parents before children
  * @param {object[]} [items] the `list` items of the same nodes (labels, flags)
+ * @param {{hidden?: boolean}} [options] hidden: whether hidden nodes have rows (default true)
  * @returns {object[]} the rows
  */
-export function shareRows(nodes, items = []) {
+export function shareRows(nodes, items = [], { hidden = true } = {}) {
   const index = new Map();
   nodes.forEach((n, i) => index.set(n.id, i));
   const children = nodes.map(() => []);
@@ -103,6 +109,7 @@ export function shareRows(nodes, items = []) {
     const [i, parent] = stack.pop();
     const n = nodes[i];
     const item = items[i] ?? {};
+    if (!hidden && item.hidden === true) continue; // its subtree is hidden with it
     // The core's preview (MessageText: tool calls and results read as text)
     // where the page's nodeText finds no text parts.
     const corePreview = typeof item.preview === "string" ? item.preview : "";
@@ -121,7 +128,7 @@ export function shareRows(nodes, items = []) {
       label: typeof item.label === "string" ? item.label : "",
       hidden: item.hidden === true,
       preferred: item.preferred === true,
-      children: children[i].length,
+      children: 0, // counted below, of the rows kept
       context: CONTEXT_KINDS.has(n.kind) || n.kind === "compaction",
       keep: -1,
       preview: oneLine(corePreview || text || (n.kind === "message" ? "(no text)" : n.kind)).slice(0, PREVIEW_CHARS),
@@ -130,6 +137,7 @@ export function shareRows(nodes, items = []) {
     const kids = children[i];
     for (let k = kids.length - 1; k >= 0; k--) stack.push([kids[k], rowOf[i]]);
   }
+  for (const r of rows) if (r.parent >= 0) rows[r.parent].children++;
   const guides = branchGuides(rows.map((r) => ({ id: r.id, parentId: r.parent < 0 ? null : rows[r.parent].id, childCount: r.children })));
   rows.forEach((r, k) => {
     r.guide = guides[k].replace(/(.)../g, (_, c) => GUIDE_LETTERS[c] ?? " ");
@@ -225,9 +233,11 @@ async function renderRows(nodes, rows, onProgress) {
  * @param {{call: (request: object) => Promise<{ok: boolean, value?: any, error?: {code: string, message: string}}>}} tree
  *   the page's shared tree
  * @param {string} sessionId
- * @param {{now?: Date, title?: string, onProgress?: (p: {done: number, total: number}) => void}} [options]
+ * @param {{now?: Date, title?: string, hidden?: boolean, onProgress?: (p: {done: number, total: number}) => void}} [options]
  *   `now`: the export time written in the file (default: now); `title`: the
- *   title to show (default: the session's title, else its id);
+ *   title to show (default: the session's title, else its id); `hidden`:
+ *   false leaves out the nodes hidden from the default view (shareRows; the
+ *   cursor becomes its nearest shown ancestor), true (default) keeps them, dimmed;
  *   `onProgress`: called after each slice of RENDER_SLICE nodes rendered
  *   (done and total count nodes)
  * @returns {Promise<{filename: string, text: string, nodes: number}>} the
@@ -254,16 +264,16 @@ export async function buildShareFile(tree, sessionId, options = {}) {
   if (/<\/script|<!--/i.test(viewer)) throw new Error("share file: share-viewer.js must not hold </script or <!--");
   if (/<\/style/i.test(theme + css)) throw new Error("share file: theme.css and share-viewer.css must not hold </style");
   const nodes = snapshot.nodes;
-  const rows = shareRows(nodes, items);
+  const keepHidden = options.hidden !== false;
+  const rows = shareRows(nodes, items, { hidden: keepHidden });
   const title = options.title || status.title || sessionId;
   const now = options.now ?? new Date();
-  const cursorIndex = nodes.findIndex((n) => n.id === status.cursor);
   const data = {
     version: SHARE_DATA_VERSION,
     sessionId,
     title,
     activeBranch: status.activeBranch,
-    cursor: rows.findIndex((r) => r.node === cursorIndex),
+    cursor: cursorRow(nodes, rows, status.cursor),
     exportedAt: now.toISOString(),
     rows,
   };
@@ -293,8 +303,8 @@ export async function buildShareFile(tree, sessionId, options = {}) {
   const style = doc.createElement("style");
   style.textContent = `${theme}\n${css}`;
   head.append(titleEl, style);
-  body.append(...pageSkeleton(doc, title, sessionId, rows.length, now), allNodes(doc, all));
-  if (tree.hasOperation?.("map")) body.querySelector(".share-head").after(shareMap(doc, buildMapModel(await must({ operation: "map" }))));
+  body.append(...pageSkeleton(doc, title, sessionId, rows.length, now, nodes.length - rows.length), allNodes(doc, all));
+  if (tree.hasOperation?.("map")) body.querySelector(".share-head").after(shareMap(doc, buildMapModel(await must({ operation: "map" })), keepHidden));
   const json = doc.createElement("script");
   json.type = "application/json";
   json.id = SHARE_DATA_ID;
@@ -308,25 +318,49 @@ export async function buildShareFile(tree, sessionId, options = {}) {
 }
 
 /**
+ * The row of the session's cursor: its own, else (left out as hidden) its
+ * nearest ancestor's, else -1.
+ * @param {object[]} nodes @param {object[]} rows shareRows(nodes, …) @param {string} cursor a node id
+ * @returns {number}
+ */
+function cursorRow(nodes, rows, cursor) {
+  const rowOf = new Map(rows.map((r, k) => [nodes[r.node].id, k]));
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  for (let id = cursor; id !== null && id !== undefined; id = byId.get(id)?.parentId) {
+    if (rowOf.has(id)) return rowOf.get(id);
+  }
+  return -1;
+}
+
+/**
  * The map of the session (map-svg.js), inlined as SVG in a <details>: drawn
  * offline with no script, in the file's theme (its colours are theme.css's
- * tokens, inlined with it).
+ * tokens, inlined with it). Without hidden nodes (keepHidden false) their
+ * collapsed branches are not drawn, nor counted.
  */
-function shareMap(doc, model) {
+function shareMap(doc, model, keepHidden = true) {
   const details = doc.createElement("details");
   details.className = "share-map";
   details.open = true;
   const summary = doc.createElement("summary");
-  summary.textContent = `Map · ${countOf(model.nodeCount, "node")}, ${countOf(model.branches.length, "branch", "branches")}`;
+  let nodes = model.nodeCount;
+  let branches = model.branches.length;
+  if (!keepHidden) {
+    for (const n of model.hiddenCount.values()) nodes -= n;
+    const drawn = new Set();
+    for (let s = 0; s < model.count; s++) if ((model.flags[s] & HIDDEN_ROOT) === 0) drawn.add(model.branch[s]);
+    branches = drawn.size;
+  }
+  summary.textContent = `Map · ${countOf(nodes, "node")}, ${countOf(branches, "branch", "branches")}`;
   const box = doc.createElement("div");
   box.className = "share-map-box";
-  box.append(mapSVG(model, { doc }));
+  box.append(mapSVG(model, { doc, hidden: keepHidden }));
   details.append(summary, box);
   return details;
 }
 
-/** The header, search and the two panes the viewer fills. */
-function pageSkeleton(doc, title, sessionId, count, now) {
+/** The header, search and the two panes the viewer fills (leftOut: hidden nodes left out). */
+function pageSkeleton(doc, title, sessionId, count, now, leftOut) {
   const el = (tag, attrs = {}, text) => {
     const e = doc.createElement(tag);
     for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
@@ -339,7 +373,7 @@ function pageSkeleton(doc, title, sessionId, count, now) {
   about.append(
     "Session ",
     el("code", {}, sessionId),
-    ` · ${count.toLocaleString("en")} ${count === 1 ? "node" : "nodes"} · exported ${now.toISOString().slice(0, 16).replace("T", " ")} UTC · sessiontree share file`,
+    ` · ${count.toLocaleString("en")} ${count === 1 ? "node" : "nodes"}${leftOut > 0 ? ` (${leftOut.toLocaleString("en")} hidden left out)` : ""} · exported ${now.toISOString().slice(0, 16).replace("T", " ")} UTC · sessiontree share file`,
   );
   header.append(h1, about);
 
@@ -411,7 +445,7 @@ function nodeArticle(node, row, k) {
     div.append(renderMarkdown(node.summary));
     body.append(div);
   } else if (node.entry) {
-    body.append(el("p", "entry-text", describeEntry(node.entry, node.entry.kind ?? node.kind)));
+    body.append(el("p", "entry-text", describeNodeEntry(node)));
   }
   art.append(head, body);
   return art;
