@@ -81,6 +81,43 @@ test('a persisted init() answers `sessions` from the page\'s own read before its
   }
 });
 
+test('the package\'s worker is made once the page has read the session list (its start would share the cores with the read), and takes every record read before it', async () => {
+  const env = await setup();
+  try {
+    const db = 'page-list-first';
+    await stored(env, db, 40);
+    // Every Worker made and every success of a read of the "sessions" store, in order.
+    const page = await open(env, () => {
+      window.order = [];
+      const NativeWorker = window.Worker;
+      window.Worker = class extends NativeWorker {
+        constructor(...args) {
+          window.order.push('worker');
+          super(...args);
+        }
+      };
+      const getAll = IDBObjectStore.prototype.getAll;
+      IDBObjectStore.prototype.getAll = function (...args) {
+        const request = getAll.apply(this, args);
+        if (this.name === 'sessions') request.addEventListener('success', () => window.order.push('sessions read'));
+        return request;
+      };
+    });
+    const r = await page.evaluate(async (db) => {
+      const tree = await window.sessiontree.init({ dbName: db });
+      const list = await tree.call({ operation: 'sessions' });
+      const context = await tree.call({ operation: 'context', sessionId: 's0039' });
+      return { order: window.order, listed: list.value.length, messages: context.value.messages.length, counts: (await tree._debug()).readCounts };
+    }, db);
+    assert.deepEqual(r.order, ['sessions read', 'worker'], 'the page read the list, then made the worker (which read no list of its own)');
+    assert.deepEqual([r.listed, r.messages], [40, 2]);
+    assert.deepEqual(r.counts, { chunks: 0, nodes: 2, metas: 0, given: 1 });
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
 test('the worker takes the meta records the page read instead of reading them again (the trash comes back whole, a meta with tail: true is brought up to date); when another tab wrote since the page read them, it reads them itself', async () => {
   const env = await setup();
   try {

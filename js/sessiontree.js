@@ -136,11 +136,20 @@ function openTree(options) {
     // screen waits for. The records read go to the worker as they come
     // (it reads them only when the page could not).
     const list = nextList++;
-    const give = (...args) => queueMicrotask(() => connection?.send("metas", undefined, [list, ...args]).promise.catch(() => {}));
+    const pending = []; // the parts read before the worker was made
+    const send = (args) => connection.send("metas", undefined, [list, ...args]).promise.catch(() => {});
+    const give = (...args) => queueMicrotask(() => (connection ? send(args) : pending.push(args)));
     const listed = persist ? pageList({ dbName, wasmURL: wasmURL.href }, give) : null;
+    const workerURL = options.workerURL ? new URL(options.workerURL, base) : null;
+    // A worker's start (its script fetched and parsed, its database
+    // opened) takes the cores the list's read needs: a worker not yet
+    // running is made once the list is read, or after LIST_FIRST_MS.
+    if (listed && !workerRunning(workerURL)) await Promise.race([listed, new Promise((resolve) => setTimeout(resolve, LIST_FIRST_MS))]);
     try {
-      connection = options.workerURL ? connect(new URL(options.workerURL, base)) : pageWorker();
-      return await connection.init({ wasmURL: wasmURL.href, dbName, persist, memoryBudget: options.memoryBudget, pageBudget: options.pageBudget }, listed, persist ? { list } : null);
+      connection = workerURL ? connect(workerURL) : pageWorker();
+      const started = connection.init({ wasmURL: wasmURL.href, dbName, persist, memoryBudget: options.memoryBudget, pageBudget: options.pageBudget }, listed, persist ? { list } : null);
+      for (const args of pending.splice(0)) send(args);
+      return await started;
     } catch (err) {
       // The default worker could not start at all (module workers
       // unsupported, a policy forbidding workers, offline outside a
@@ -191,6 +200,27 @@ function pageList({ dbName, wasmURL }, give) {
 
 /** Numbers the session lists pages read for the worker (js/worker.js `metas`). */
 let nextList = 1;
+
+/**
+ * Milliseconds init() waits at most for the page's read of the session
+ * list before it makes the store's worker (see openTree): on 2 cores the
+ * worker's start beside the read made the list of 1,000 sessions 78 ms
+ * instead of 54 (bench/RESULTS.md), and a list of up to ~3,000 sessions
+ * is read within it; past it the worker starts beside the rest of the read.
+ */
+const LIST_FIRST_MS = 150;
+
+/**
+ * Whether the worker init() would use is running already (this page
+ * started it, or static/boot.js did before this module loaded), so there
+ * is no start to put off.
+ * @param {URL|null} url the workerURL asked for, null for the package's own
+ */
+function workerRunning(url) {
+  if (url === null) return [...workers.values()].some((c) => !c.failed);
+  const c = workers.get(url.href);
+  return (c !== undefined && !c.failed) || globalThis.sessiontreeStartedWorker?.url === url.href;
+}
 
 /**
  * The worker for an init() that names none: the one this page already

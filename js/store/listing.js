@@ -141,17 +141,24 @@ export function sessionsFromMetas(metas) {
 
 /**
  * Bring each meta with `tail: true` (a tab killed, or closed, before its
- * meta flush: store/writer.js) up to date, in place, from the node records
- * stored after its nodeCount, as the worker's own read does
- * (store/records.js readNodes). Such metas are few: those of the sessions
- * a tab appended to last.
+ * meta flush: store/writer.js) up to date from the node records stored
+ * after its nodeCount, as the worker's own read does (store/records.js
+ * readNodes): metas[k] is replaced by an updated copy, so the record read
+ * stays as stored (readList hands it to the worker, which may post it
+ * only now). Such metas are few: those of the sessions a tab appended to last.
  * @param {IDBTransaction} tx over "sessions" and "nodes" @param {object[]} metas
  * @returns {Promise<void>}
  */
 async function readTails(tx, metas) {
-  const tails = metas.filter((m) => m.tail === true);
-  const after = await Promise.all(tails.map((m) => requestPromise(tx.objectStore("nodes").getAll(IDBKeyRange.bound([m.sessionId, m.nodeCount], [m.sessionId, Infinity])))));
-  tails.forEach((m, i) => after[i].length > 0 && deriveTail(m, after[i].at(-1), m.nodeCount + after[i].length));
+  const at = [];
+  metas.forEach((m, k) => m.tail === true && at.push(k));
+  const after = await Promise.all(at.map((k) => requestPromise(tx.objectStore("nodes").getAll(IDBKeyRange.bound([metas[k].sessionId, metas[k].nodeCount], [metas[k].sessionId, Infinity])))));
+  at.forEach((k, i) => {
+    if (after[i].length === 0) return;
+    const m = { ...metas[k] };
+    deriveTail(m, after[i].at(-1), m.nodeCount + after[i].length);
+    metas[k] = m;
+  });
 }
 
 /** Meta records the page decodes in one task (see readBatched). */
