@@ -57,7 +57,9 @@ const workers = new Map();
  * every call answers STORAGE_ERROR naming the cause and subscribers get
  * `{type: "storage", state: "closed", reason: "failed", message}`. With
  * `worker: false` or `persist: false` init() resolves when the wasm has
- * started. Sessions stay in IndexedDB until a call names them
+ * started. The page reads that list itself and makes the worker once it is
+ * read (at most LIST_FIRST_MS, 150 ms, later), so the worker's start does
+ * not slow the read. Sessions stay in IndexedDB until a call names them
  * (js/store/pager.js). If that
  * default worker cannot start at all, it warns on the console and runs the
  * store in the page's thread. Calling init() again in
