@@ -57,9 +57,9 @@ const workers = new Map();
  * every call answers STORAGE_ERROR naming the cause and subscribers get
  * `{type: "storage", state: "closed", reason: "failed", message}`. With
  * `worker: false` or `persist: false` init() resolves when the wasm has
- * started. The page reads that list itself and makes the worker once it is
- * read (at most LIST_FIRST_MS, 150 ms, later), so the worker's start does
- * not slow the read. Sessions stay in IndexedDB until a call names them
+ * started. The page reads that list itself and makes the worker once its
+ * first 1,000 sessions are read (at most LIST_FIRST_MS, 150 ms, later), so
+ * the worker's start does not slow the read. Sessions stay in IndexedDB until a call names them
  * (js/store/pager.js). If that
  * default worker cannot start at all, it warns on the console and runs the
  * store in the page's thread. Calling init() again in
@@ -140,13 +140,16 @@ function openTree(options) {
     const list = nextList++;
     const pending = []; // the parts read before the worker was made
     const send = (args) => connection.send("metas", undefined, [list, ...args]).promise.catch(() => {});
-    const give = (...args) => queueMicrotask(() => (connection ? send(args) : pending.push(args)));
+    let partRead;
+    const firstPart = new Promise((resolve) => (partRead = resolve));
+    const give = (...args) => (partRead(), queueMicrotask(() => (connection ? send(args) : pending.push(args))));
     const listed = persist ? pageList({ dbName, wasmURL: wasmURL.href }, give) : null;
     const workerURL = options.workerURL ? new URL(options.workerURL, base) : null;
     // A worker's start (its script fetched and parsed, its database
     // opened) takes the cores the list's read needs: a worker not yet
-    // running is made once the list is read, or after LIST_FIRST_MS.
-    if (listed && !workerRunning(workerURL)) await Promise.race([listed, new Promise((resolve) => setTimeout(resolve, LIST_FIRST_MS))]);
+    // running is made once the list's first part is read (the whole list
+    // up to 1,000 sessions), or after LIST_FIRST_MS.
+    if (listed && !workerRunning(workerURL)) await Promise.race([firstPart, listed, new Promise((resolve) => setTimeout(resolve, LIST_FIRST_MS))]);
     try {
       connection = workerURL ? connect(workerURL) : pageWorker();
       const started = connection.init({ wasmURL: wasmURL.href, dbName, persist, memoryBudget: options.memoryBudget, pageBudget: options.pageBudget }, listed, persist ? { list } : null);
@@ -204,11 +207,13 @@ function pageList({ dbName, wasmURL }, give) {
 let nextList = 1;
 
 /**
- * Milliseconds init() waits at most for the page's read of the session
- * list before it makes the store's worker (see openTree): on 2 cores the
- * worker's start beside the read made the list of 1,000 sessions 78 ms
- * instead of 54 (bench/RESULTS.md), and a list of up to ~3,000 sessions
- * is read within it; past it the worker starts beside the rest of the read.
+ * Milliseconds init() waits at most for the first part of the page's read
+ * of the session list (store/listing.js LIST_BATCH records: the whole list
+ * up to 1,000 sessions) before it makes the store's worker (see openTree):
+ * on 2 cores the worker's start beside the read made the list of 1,000
+ * sessions 78 ms instead of 54 (bench/RESULTS.md). A longer list is read
+ * on beside the worker's start, whose wasm a first context needs: waiting
+ * for all 10,000 put that ~100 ms later.
  */
 const LIST_FIRST_MS = 150;
 
