@@ -324,10 +324,11 @@ export async function buildShareFile(tree, sessionId, options = {}) {
  * @returns {number}
  */
 function cursorRow(nodes, rows, cursor) {
-  const rowOf = new Map(rows.map((r, k) => [nodes[r.node].id, k]));
-  const byId = new Map(nodes.map((n) => [n.id, n]));
-  for (let id = cursor; id !== null && id !== undefined; id = byId.get(id)?.parentId) {
-    if (rowOf.has(id)) return rowOf.get(id);
+  const rowOf = new Int32Array(nodes.length).fill(-1);
+  rows.forEach((r, k) => (rowOf[r.node] = k));
+  const index = new Map(nodes.map((n, i) => [n.id, i]));
+  for (let i = index.get(cursor); i !== undefined; i = index.get(nodes[i].parentId)) {
+    if (rowOf[i] >= 0) return rowOf[i];
   }
   return -1;
 }
