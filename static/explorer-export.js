@@ -78,7 +78,8 @@ export function availableChoices(tree) {
  *   the title the page shows for the session; for the share file, progress
  *   in nodes rendered (buildShareFile)
  * @returns {Promise<{text: string|Blob, name: string, type: string, scope: string}>}
- *   the file's text (a Blob for the map's PNG), name and MIME type, and its scope ("path" or "tree")
+ *   the file's text (a Blob for the map's PNG), name and MIME type, and its scope ("path", "tree",
+ *   or "shown": the tree without its hidden nodes)
  * @throws {Error} for an unknown key or a failed call (its message says why)
  */
 export async function exportChoice(tree, sessionId, key, options = {}) {
@@ -93,7 +94,7 @@ export async function exportChoice(tree, sessionId, key, options = {}) {
 async function makeChoice(tree, sessionId, choice, options) {
   if (choice.key === "html" || choice.key === "html-shown") {
     const file = await buildShareFile(tree, sessionId, { title: options.title, hidden: choice.key === "html", onProgress: options.onProgress });
-    return { text: file.text, name: file.filename, type: choice.type, scope: "tree" };
+    return { text: file.text, name: file.filename, type: choice.type, scope: choice.key === "html" ? "tree" : "shown" };
   }
   if (choice.key === "map-svg" || choice.key === "map-png") return mapFile(tree, sessionId, choice);
   const env = await tree.call({ operation: "export", sessionId, format: choice.format, scope: choice.scope });

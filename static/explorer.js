@@ -220,6 +220,9 @@ async function exportAs(format) {
   }
 }
 
+/** What an export's scope (exportChoice) says it holds, in the status line. */
+const EXPORTED = { path: "the path to the cursor", tree: "the whole tree", shown: "the tree without its hidden nodes" };
+
 async function exportFormat(format) {
   const id = state.selected;
   if (id === null) return;
@@ -234,8 +237,7 @@ async function exportFormat(format) {
   const onProgress = ({ done, total }) => setStatus(`Building the share file… ${done.toLocaleString("en")} of ${total.toLocaleString("en")} nodes`);
   const file = await exportChoice(state.tree, id, format, { title: session ? titleOf(session) : undefined, onProgress });
   download(file.text, file.name, file.type);
-  const what = format === "html-shown" ? "the tree without its hidden nodes" : file.scope === "tree" ? "the whole tree" : "the path to the cursor";
-  setStatus(`Exported ${what} as ${file.name}`);
+  setStatus(`Exported ${EXPORTED[file.scope] ?? EXPORTED.tree} as ${file.name}`);
 }
 
 /** Offer the export choices the core can make (explorer-export.js) after "Snapshot". */
