@@ -30,6 +30,27 @@ async function value(page, request) {
 
 const debug = (page) => page.evaluate(() => window.tree._debug());
 
+/**
+ * page.evaluate(fn, arg), failing after STEP_MS with the step the page
+ * said it was waiting for (window.step) instead of hanging until the
+ * file's timeout: the held-start steps wait on messages between threads.
+ */
+async function stepped(page, fn, arg) {
+  let timer;
+  const late = new Promise((resolve) => (timer = setTimeout(resolve, STEP_MS)));
+  try {
+    const result = await Promise.race([page.evaluate(fn, arg).then((value) => ({ value })), late.then(() => null)]);
+    if (result) return result.value;
+    const step = await Promise.race([page.evaluate(() => window.step), new Promise((r) => setTimeout(() => r('(the page does not answer)'), 5000))]);
+    throw new Error(`no answer after ${STEP_MS} ms; the page was waiting for: ${step}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** How long one held-start step may take (its real figure is under a second). */
+const STEP_MS = 90_000;
+
 /** Make database db (an init's schema) and store count sessions of nodes messages in it; resolves to the page that wrote them, still open. */
 async function storeHistory(env, db, { count, nodes }) {
   const first = await open(env);
@@ -217,23 +238,27 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
     await first.close();
 
     const page = await open(env);
-    const early = await page.evaluate(async (db) => {
+    const early = await stepped(page, async (db) => {
       const channel = new BroadcastChannel('held-a');
       const heard = [];
       channel.onmessage = ({ data }) => heard.push(data);
       window.channel = channel;
+      window.step = 'init (held-a)';
       const tree = await window.sessiontree.init({ dbName: db, workerURL: '/e2e/fixtures/held-start-worker.js?channel=held-a' });
       window.tree = tree;
       const list = await tree.call({ operation: 'sessions' });
       // The worker's init has answered (the tree has its id) with `same`:
       // it took the records this page read, so this page's list still
       // answers `sessions` while the wasm is held.
+      window.step = 'the worker\'s init answer (tree._id)';
       while (tree._id === null) await new Promise((r) => setTimeout(r, 20));
       const again = await Promise.race([tree.call({ operation: 'sessions' }), new Promise((r) => setTimeout(() => r('waited for the wasm'), 3000))]);
       // A call that needs the wasm waits for it: once the runtime is held
       // at its start (it said so), the call has still not answered.
+      window.step = 'sessions again';
       let answered = false;
       window.context = tree.call({ operation: 'context', sessionId: 's0002' }).then((env) => ((answered = true), env));
+      window.step = '"waiting" from held-a';
       while (!heard.includes('waiting')) await new Promise((r) => setTimeout(r, 20));
       await new Promise((r) => setTimeout(r, 50));
       return { list, again, answered, heard: [...heard] };
@@ -243,8 +268,9 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
     assert.equal(early.list.value.length, 39, 'the trashed session is not listed');
     assert.equal(early.answered, false, 'context waits for the wasm');
     assert.deepEqual(early.heard, ['waiting'], 'the wasm was held at its start while init and sessions answered');
-    const late = await page.evaluate(async () => {
+    const late = await stepped(page, async () => {
       window.channel.postMessage('start');
+      window.step = 'context after start (held-a)';
       const context = await window.context;
       const list = await window.tree.call({ operation: 'sessions' });
       return { context, list, pulls: (await window.tree._debug()).writer.pulls };
@@ -265,18 +291,21 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
     // from before it read IndexedDB, so it takes that in at start, before
     // its first call.
     const held = await open(env);
-    await held.evaluate(async (db) => {
+    await stepped(held, async (db) => {
       const heard = [];
       window.channel = new BroadcastChannel('held-d');
       window.channel.onmessage = ({ data }) => heard.push(data);
       // What other tabs announce on the store's channel, heard here too.
       window.announced = [];
       new BroadcastChannel('sessiontree:' + db).onmessage = ({ data }) => data?.gen !== undefined && window.announced.push(data.gen);
+      window.step = 'init (held-d)';
       window.tree = await window.sessiontree.init({ dbName: db, workerURL: '/e2e/fixtures/held-start-worker.js?channel=held-d' });
+      window.step = '"waiting" from held-d';
       while (!heard.includes('waiting')) await new Promise((r) => setTimeout(r, 20));
     }, db);
     const other = await open(env);
-    await other.evaluate(async (db) => {
+    await stepped(other, async (db) => {
+      window.step = 'the other tab\'s init and writes';
       const tree = await window.sessiontree.init({ dbName: db });
       for (const request of [{ operation: 'append', sessionId: 's0003', message: { role: 'user', content: 'stored meanwhile' } }, { operation: 'create', sessionId: 'meanwhile' }]) {
         const env = await tree.call(request);
@@ -285,13 +314,15 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
       await tree.close();
     }, db);
     await other.close();
-    const tookIn = await held.evaluate(async () => {
+    const tookIn = await stepped(held, async () => {
       // Messages from two threads reach a third in no set order: the
       // other tab's announcement is let reach the held worker before
       // "start" does (heard here, then a moment more).
+      window.step = 'the other tab\'s announcement';
       while (window.announced.length === 0) await new Promise((r) => setTimeout(r, 20));
       await new Promise((r) => setTimeout(r, 100));
       window.channel.postMessage('start');
+      window.step = 'context after start (held-d)';
       const context = await window.tree.call({ operation: 'context', sessionId: 's0003' });
       const list = await window.tree.call({ operation: 'sessions' });
       return { last: context.value.messages.at(-1).content, made: list.value.some((s) => s.sessionId === 'meanwhile'), pulls: (await window.tree._debug()).writer.pulls };
@@ -302,16 +333,20 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
     // A tree closed before its wasm started: init again at once starts a
     // new one, which writes (the first is closed once it has started).
     const again = await open(env);
-    const reopened = await again.evaluate(async (db) => {
+    const reopened = await stepped(again, async (db) => {
       const channel = new BroadcastChannel('held-c');
       const workerURL = '/e2e/fixtures/held-start-worker.js?channel=held-c';
       const heard = [];
       channel.onmessage = ({ data }) => heard.push(data);
+      window.step = 'first init (held-c)';
       const first = await window.sessiontree.init({ dbName: db, workerURL });
       first.close();
+      window.step = 'second init (held-c)';
       const second = await window.sessiontree.init({ dbName: db, workerURL });
+      window.step = '"waiting" from held-c';
       while (!heard.includes('waiting')) await new Promise((r) => setTimeout(r, 20));
       channel.postMessage('start');
+      window.step = 'rename after start (held-c)';
       const renamed = await second.call({ operation: 'rename', sessionId: 's0006', title: 'renamed after a reopen' });
       const closedWrite = await first.call({ operation: 'rename', sessionId: 's0007', title: 'not by a closed tree' });
       return { distinct: first !== second, renamed: renamed.ok, closed: closedWrite.error?.code };
@@ -321,20 +356,24 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
 
     // The wasm fails to start after init answered: the tree closes.
     const failing = await open(env);
-    const failed = await failing.evaluate(async (db) => {
+    const failed = await stepped(failing, async (db) => {
       const channel = new BroadcastChannel('held-b');
       const heard = [];
       channel.onmessage = ({ data }) => heard.push(data);
       const events = [];
+      window.step = 'init (held-b)';
       const tree = await window.sessiontree.init({ dbName: db, workerURL: '/e2e/fixtures/held-start-worker.js?channel=held-b' });
       tree.subscribe((e) => events.push(e));
       const list = await tree.call({ operation: 'sessions' });
       const closed = new Promise((resolve) => tree.subscribe((e) => e.type === 'storage' && resolve()));
       // init() may answer from the page's own read before the worker runs:
       // "fail" is posted once the worker holds its wasm.
+      window.step = '"waiting" from held-b';
       while (!heard.includes('waiting')) await new Promise((r) => setTimeout(r, 20));
       channel.postMessage('fail');
+      window.step = 'context after fail (held-b)';
       const context = await tree.call({ operation: 'context', sessionId: 's0002' });
+      window.step = 'the storage event after fail (held-b)';
       await closed;
       const after = await tree.call({ operation: 'sessions' });
       return { listed: list.ok && list.value.length, context, after, events };
