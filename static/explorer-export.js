@@ -23,7 +23,7 @@ export const EXPORT_CHOICES = Object.freeze([
   { key: "markdown", format: "markdown", scope: "path", label: "Markdown · this path", ext: ".md", type: "text/markdown", hint: "The path from the root to the session's cursor, as Markdown", needs: "export" },
   { key: "markdown-tree", format: "markdown", scope: "tree", label: "Markdown · whole tree", ext: ".tree.md", type: "text/markdown", hint: "Every node of the session, depth first, as Markdown", needs: "export" },
   { key: "html", label: "Share file · whole tree", ext: ".html", type: "text/html", hint: "One HTML file that opens offline in any browser: the whole tree, the context of any node, search", needs: "snapshot.save" },
-  { key: "html-shown", label: "Share file · hidden left out", ext: ".html", type: "text/html", hint: "The share file without the nodes hidden from the default view (Hide)", needs: "snapshot.save" },
+  { key: "html-shown", label: "Share file · hidden left out", ext: ".shown.html", type: "text/html", hint: "The share file without the nodes hidden from the default view (Hide)", needs: "snapshot.save" },
   { key: "openai", format: "openai", scope: "path", label: "OpenAI messages", ext: ".openai.json", type: "application/json", hint: "The messages the model sees at the cursor", needs: "export" },
   { key: "pi", format: "pi", scope: "tree", label: "Pi session", ext: ".jsonl", type: "application/x-ndjson", hint: "The whole tree as a Pi session file", needs: "export" },
   { key: "map-svg", label: "Map · SVG", ext: ".map.svg", type: "image/svg+xml", hint: "The map of the whole session as an SVG image", needs: "map" },
