@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -105,6 +106,42 @@ func TestImportClaudeCodeTolerance(t *testing.T) {
 		require.NotNil(t, err)
 		assert.Contains(t, err.Message, "nothing imported")
 		assert.Contains(t, err.Message, "line 2 is not valid JSON")
+	})
+}
+
+func TestImportDamagedFirstLine(t *testing.T) {
+	whole := fixture(t, "claude-code/dag_compact_after_rewind.jsonl")
+	st := testStore(t)
+	intact := mustImport(t, st, whole, "auto")
+	first, rest, _ := bytes.Cut(whole, []byte("\n"))
+	want := st.s.ByID["s1"].Len() - 1
+	for name, line := range map[string]string{
+		"cut off":             string(first[:30]),
+		"not JSON":            "garbage",
+		"an open brace":       "{",
+		"an array":            "[1,2,3]",
+		"a NUL byte":          "{\"type\":\"user\",\x00}",
+		"an object cut short": string(first[:len(first)-2]),
+	} {
+		t.Run("line 1 "+name+": the other lines import, line 1 is named as skipped", func(t *testing.T) {
+			st := testStore(t)
+			res := mustImport(t, st, []byte(line+"\n"+string(rest)), "auto")
+			assert.Equal(t, intact.Format, res.Format)
+			require.NotNil(t, st.s.ByID["s1"])
+			assert.Equal(t, want, st.s.ByID["s1"].Len(), "every node but line 1's")
+			found := false
+			for _, w := range warningTexts(res) {
+				// "line 1 is not valid JSON: …; it is skipped", or for a JSON
+				// value that is no object, counted with the lines carrying no message.
+				found = found || strings.HasPrefix(w, "line 1 ") && strings.HasSuffix(w, "it is skipped") || strings.HasSuffix(w, "skipped (lines 1)")
+			}
+			assert.True(t, found, "a warning names line 1: %q", warningTexts(res))
+		})
+	}
+	t.Run("a pretty-printed JSON document that is damaged is not taken for lines", func(t *testing.T) {
+		_, err := testStore(t).Import([]byte("{\n  \"title\": \"x\",\n  \"mapping\": {\n    \"a\": {\"id\": \"a\"}\n  }\n  oops\n}\n"), "auto")
+		require.NotNil(t, err)
+		assert.Contains(t, err.Message, "not valid JSON")
 	})
 }
 

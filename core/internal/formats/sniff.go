@@ -42,8 +42,56 @@ func (sn *Sniff) str(field string) string {
 }
 
 // SniffData finds the shape of data and the fields of its first record,
-// reading no further than that record.
+// reading no further than that record. JSON lines whose first line is
+// damaged (cut off, garbled) are still JSON lines when most of the lines
+// after it are objects (sniffPastDamage): the line readers then skip line
+// 1 with a warning, as any other damaged line, instead of the whole file
+// failing. Errors: the data is not JSON, JSON lines or a text format.
 func SniffData(data []byte) (*Sniff, error) {
+	sn, err := sniffFirst(data)
+	// A first line that is a whole JSON value but no object ("[1,2,3]")
+	// reads as an array holding none; the rest then is not an array.
+	damaged := err != nil || (sn.Shape == '[' && sn.Keys == nil && jsonx.CheckSyntax(data) != nil)
+	if damaged {
+		if past := sniffPastDamage(data); past != nil {
+			return past, nil
+		}
+	}
+	return sn, err
+}
+
+// linesPastDamage is how many lines after a damaged first line
+// sniffPastDamage looks at.
+const linesPastDamage = 5
+
+// sniffPastDamage reads data as JSON lines whose first line is damaged:
+// of the (up to linesPastDamage) non-empty lines after it, more than half
+// must be JSON objects, the first of them the record detection reads. A
+// pretty-printed JSON document has few lines that are whole objects, so
+// it is never taken for lines. Nil when data is not such lines.
+func sniffPastDamage(data []byte) *Sniff {
+	_, pos := NextLine(data, 0)
+	var objects []map[string]jsonx.RawMessage
+	seen := 0
+	for pos < len(data) && seen < linesPastDamage {
+		line, next := NextLine(data, pos)
+		pos = next
+		if len(line) == 0 {
+			continue
+		}
+		seen++
+		if fields, err := RawFields(line); err == nil {
+			objects = append(objects, fields)
+		}
+	}
+	if len(objects) == 0 || 2*len(objects) <= seen {
+		return nil
+	}
+	return &Sniff{Shape: 'l', Keys: objects[0], lines: objects}
+}
+
+// sniffFirst is SniffData without its reading past a damaged first line.
+func sniffFirst(data []byte) (*Sniff, error) {
 	sn := &Sniff{}
 	switch data[0] {
 	case '[':
