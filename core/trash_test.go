@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -125,15 +126,58 @@ func TestTrashedSessionsComeBackFromStorage(t *testing.T) {
 	})
 }
 
-func TestAnImportOfATrashedConversationGoesBeside(t *testing.T) {
+func TestAnImportOfATrashedConversationIsSkipped(t *testing.T) {
 	st := testStore(t)
 	data := `[{"role":"user","content":"hello there"},{"role":"assistant","content":"hi"}]`
 	first := ok[ImportResult](t, st, obj{"operation": "import", "data": data})
 	require.Len(t, first.Sessions, 1)
 	id := first.Sessions[0].SessionID
 	ok[TrashItem](t, st, obj{"operation": "delete", "sessionId": id})
-	again := ok[ImportResult](t, st, obj{"operation": "import", "data": data})
-	require.Len(t, again.Sessions, 1)
-	assert.Equal(t, id+"-2", again.Sessions[0].SessionID)
-	assert.Len(t, ok[[]TrashItem](t, st, `{"operation":"trash.list"}`), 1)
+	before := ok[[]SessionSummary](t, st, `{"operation":"sessions"}`)
+
+	t.Run("its only conversation: SESSION_ALREADY_EXISTS naming the trash, nothing made", func(t *testing.T) {
+		msg := fails(t, st, obj{"operation": "import", "data": data}, SessionAlreadyExists)
+		assert.Equal(t, `nothing imported: session "`+id+`" is in the trash; restore it (or empty the trash) to import it again`, msg)
+		assert.Equal(t, before, ok[[]SessionSummary](t, st, `{"operation":"sessions"}`))
+	})
+	t.Run("beside another: the other imports, the trashed one is reported skipped", func(t *testing.T) {
+		pi := `{"type":"session","version":3,"id":"p","timestamp":"2025-01-01T00:00:00Z","cwd":"/w"}` + "\n" +
+			`{"type":"message","id":"a","parentId":null,"timestamp":"2025-01-01T00:00:01Z","message":{"role":"user","content":[{"type":"text","text":"q"}]}}` + "\n"
+		res := mustImportFiles(t, st, []ImportFile{{Path: "a.json", Data: []byte(data)}, {Path: "p.jsonl", Data: []byte(pi)}})
+		var made, files []string
+		for _, s := range res.Sessions {
+			made = append(made, s.SessionID)
+		}
+		for _, f := range res.Files {
+			files = append(files, fmt.Sprintf("%s %d %s", f.Path, f.Sessions, f.Skipped))
+		}
+		assert.Equal(t, []string{"p"}, made)
+		assert.Equal(t, []string{`a.json 0 nothing imported: session "` + id + `" is in the trash; restore it (or empty the trash) to import it again`, "p.jsonl 1 "}, files)
+		assert.Len(t, ok[[]TrashItem](t, st, `{"operation":"trash.list"}`), 1, "still in the trash, and no copy beside it")
+	})
+	t.Run("one of a ChatGPT export's conversations: the other imports, it is reported skipped", func(t *testing.T) {
+		st := testStore(t)
+		export := fixture(t, "librechat/chatgpt-modern-export.json")
+		all := mustImport(t, st, export, "auto")
+		require.Len(t, all.Sessions, 2)
+		gone, kept := all.Sessions[0].SessionID, all.Sessions[1].SessionID
+		ok[TrashItem](t, st, obj{"operation": "delete", "sessionId": gone})
+		skippedBefore := len(all.Skipped)
+		again := mustImport(t, st, export, "auto")
+		require.Len(t, again.Sessions, 1)
+		assert.Equal(t, kept, again.Sessions[0].SessionID)
+		assert.Equal(t, 0, again.Sessions[0].Added)
+		require.Len(t, again.Skipped, skippedBefore+1)
+		last := again.Skipped[len(again.Skipped)-1]
+		assert.Equal(t, gone, last.SessionID)
+		assert.Contains(t, last.Reason, "is in the trash")
+		assert.Len(t, ok[[]SessionSummary](t, st, `{"operation":"sessions"}`), 1, "no copy of it beside the other")
+	})
+	t.Run("restored, the same data adds nothing", func(t *testing.T) {
+		ok[Status](t, st, obj{"operation": "trash.restore", "sessionId": id})
+		again := ok[ImportResult](t, st, obj{"operation": "import", "data": data})
+		require.Len(t, again.Sessions, 1)
+		assert.Equal(t, id, again.Sessions[0].SessionID)
+		assert.Equal(t, 0, again.Sessions[0].Added)
+	})
 }

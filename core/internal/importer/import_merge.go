@@ -12,18 +12,28 @@ import (
 
 // prepare orders the commit of the sessions read: each weighs the bytes of
 // its messages and sources, so progress moves with the work. A session
-// whose id a conversation earlier in the data already took is skipped;
-// when nothing was read the job fails naming the reasons.
+// whose id a conversation earlier in the data already took is skipped, and
+// so is one whose session is in the trash (as create and snapshot.load
+// refuse it: importing it again must not make a second copy beside it);
+// when nothing was read the job fails naming the reasons:
+// SESSION_ALREADY_EXISTS when every conversation's session is in the
+// trash, else INVALID_ARGUMENT.
 func (j *Job) prepare() {
 	res := j.res
 	j.prepared = true
 	seen := map[string]bool{}
+	trashed := 0
 	for _, s := range j.made {
 		if seen[s.ID()] {
 			j.skip(s.ID(), s.Title, jsonx.Sprintf("conversation %q appears again in the data; the first is kept and this one skipped", s.ID()))
 			continue
 		}
 		seen[s.ID()] = true
+		if j.st.Trash[s.ID()] != nil {
+			j.skip(s.ID(), s.Title, jsonx.Sprintf("session %q is in the trash; restore it (or empty the trash) to import it again", s.ID()))
+			trashed++
+			continue
+		}
 		// An undated conversation stays undated (createdAt ""): the
 		// import's time would show it as brand new.
 		if s.UpdatedAt == "" {
@@ -46,6 +56,9 @@ func (j *Job) prepare() {
 			msgs = append(msgs, "the data holds no conversation")
 		}
 		j.err = tree.Invalidf("nothing imported: %s", joinReasons(msgs))
+		if trashed > 0 && trashed == len(seen) {
+			j.err = tree.Errorf(tree.SessionAlreadyExists, "nothing imported: %s", joinReasons(msgs))
+		}
 		return
 	}
 	j.perWarn = map[string]int{}
@@ -66,10 +79,14 @@ func (j *Job) commit(s *tree.Session) {
 		// same Pi session id, or the demo's, exported from another
 		// browser): the import goes to the first "<id>-N" that holds this
 		// one already (a second import adds nothing), else to a free one.
-		from := s.ID()
+		// A session put in the trash while this import ran gets the same.
+		from, why := s.ID(), "already holds another conversation (no node in common with this one)"
+		if st.Trash[from] != nil {
+			why = "was put in the trash while it was imported"
+		}
 		into, exists = importTarget(st, s)
 		j.res.Warnings = append(j.res.Warnings, formats.Warning{SessionID: s.ID(), Message: jsonx.Sprintf(
-			"session %q already holds another conversation (no node in common with this one); it is imported as session %q", from, s.ID())})
+			"session %q %s; it is imported as session %q", from, why, s.ID())})
 		j.perWarn[s.ID()]++
 	}
 	added := len(s.Nodes)
