@@ -138,3 +138,17 @@ test(`zip fuzz: ${ROUNDS} damaged copies of each export ZIP are read without an 
   assert.ok(texts > ROUNDS / 4, `texts read from damaged ZIPs: ${texts}`);
   assert.ok(errors > ROUNDS / 4, `errors reported: ${errors}`);
 });
+
+test('zip cuts: a ZIP cut at any byte says it is damaged or cut off, also when the cut falls inside an entry\'s local header (where the streamed read stops quietly)', async () => {
+  for (const base of BASES) {
+    const bytes = zipOf(base);
+    const quiet = [];
+    for (let n = 1; n < bytes.length; n++) {
+      const pieces = await piecesOf(bytes.subarray(0, n), base.name);
+      if (!pieces.some((p) => p.kind === 'error')) quiet.push(n);
+    }
+    assert.deepEqual(quiet, [], `${base.name} (${bytes.length} bytes): cuts read as whole ZIPs`);
+    // The one cut that keeps every byte is the whole ZIP: no error.
+    assert.equal((await piecesOf(bytes, base.name)).filter((p) => p.kind === 'error').length, 0);
+  }
+});

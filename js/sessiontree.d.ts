@@ -1064,9 +1064,15 @@ export interface SessionTree {
    * another as importFile imports a file, each stored on its own; no entry
    * becomes a string in the page's thread. Account files and the HTML view
    * are skipped; other entries are attachments, not stored, listed on the
-   * conversations naming them. INVALID_ARGUMENT for a bad file or option,
-   * or "import aborted; nothing was imported" (aborted while reading);
-   * STORAGE_ERROR when the store fails (its worker stopped). Never rejects.
+   * conversations naming them. The answer is a report of the entries: it
+   * is ok once the file was read as far as it goes, even when nothing in
+   * it imported; a file that is no ZIP, an empty or damaged ZIP, and each
+   * entry that failed are `error` entries (or a text entry whose envelope
+   * is the error), so a damaged export still lists what it held.
+   * INVALID_ARGUMENT for a file argument that is not a Blob, ArrayBuffer
+   * or bytes, a bad option, or "import aborted; nothing was imported"
+   * (aborted while reading); STORAGE_ERROR when the store fails (its
+   * worker stopped). Never rejects.
    * With existingSnapshots "hold", a snapshot of a session the store has
    * is reported with its bytes (ZipHeldSnapshot) instead of merged.
    */

@@ -281,12 +281,42 @@ export async function readZip(file, { name, budget = ZIP_ENTRY_BUDGET, onProgres
   }
   const state = { texts: [], attachments: [], skips: [], entries: 0 };
   const unzip = sortingUnzip(lib, zipName, budget, state);
-  const broken = await feedUnzip(file, unzip, zipName, onProgress, signal);
+  let broken = await feedUnzip(file, unzip, zipName, onProgress, signal);
   if (broken === ABORTED) return null;
   if (state.entries === 0) {
     return [{ kind: "error", name: zipName, message: broken === null ? "not a ZIP file, or a damaged one: no entry found in it" : `not a ZIP file, or a damaged one (${broken}): no entry could be read` }];
   }
+  // The streamed reading stops quietly at a local header cut short: a ZIP
+  // without its end record is cut off, whatever was read of it.
+  if (broken === null && !(await hasEndRecord(file))) broken = "its end record is missing: the file is cut off";
   return piecesOf(state, zipName, broken);
+}
+
+/** The end of central directory record's signature, "PK\x05\x06" (APPNOTE.TXT 4.3.16). */
+const END_SIGNATURE = [0x50, 0x4b, 0x05, 0x06];
+
+/** The most bytes from a ZIP's end its end record can start at: 22 bytes and a comment of up to 65,535. */
+const END_SEARCH_BYTES = 22 + 0xffff;
+
+/**
+ * Whether a ZIP ends with its end of central directory record (the PKWARE
+ * ZIP format, APPNOTE.TXT 4.3.16): its signature within END_SEARCH_BYTES
+ * of the end (a comment length that misses the end, which some writers
+ * leave, is let pass). An unreadable file answers true (feedUnzip
+ * reports that).
+ * @param {Blob} file @returns {Promise<boolean>}
+ */
+async function hasEndRecord(file) {
+  let tail;
+  try {
+    tail = new Uint8Array(await file.slice(Math.max(0, file.size - END_SEARCH_BYTES)).arrayBuffer());
+  } catch {
+    return true;
+  }
+  for (let at = tail.length - 22; at >= 0; at--) {
+    if (END_SIGNATURE.every((b, k) => tail[at + k] === b)) return true;
+  }
+  return false;
 }
 
 /**
