@@ -473,17 +473,30 @@ func (r *request) str(field string) (string, *Error) {
 	return r.optStr(field)
 }
 
-// optStr returns an optional string field ("" when absent or null).
+// optStr returns an optional string field ("" when absent or null). A
+// stored text field (storedText) holding a lone surrogate escape is
+// INVALID_ARGUMENT naming it: a Go string would keep U+FFFD in its place,
+// and the title, label or summary stored would not be the one sent.
 func (r *request) optStr(field string) (string, *Error) {
 	if !r.has(field) {
 		return "", nil
 	}
-	s, ok := jsonx.ParseString(r.fields[field])
+	raw := r.fields[field]
+	s, ok := jsonx.ParseString(raw)
 	if !ok {
 		return "", tree.Invalidf("field %q must be a string", field)
 	}
+	if storedText[field] && jsonx.LoneSurrogate(raw) >= 0 {
+		return "", tree.Invalidf("field %q holds a lone UTF-16 surrogate (half of a character cut in two); titles, labels and summaries must be valid Unicode", field)
+	}
 	return s, nil
 }
+
+// storedText are the request fields whose string is stored as it is sent
+// (docs/DECISIONS.md, Names): a session's title, a node's label, a branch
+// summary's text. Ids and branch names have their own check (nameField);
+// message content is kept as its JSON, lone surrogates and all.
+var storedText = map[string]bool{"title": true, "label": true, "summary": true}
 
 // sessionID returns the required, well-formed "sessionId" field.
 func (r *request) sessionID() (string, *Error) {

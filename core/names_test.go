@@ -53,6 +53,37 @@ func TestEveryOperationRefusesInvisibleIdsAndBranchNames(t *testing.T) {
 	})
 }
 
+func TestTitlesLabelsAndSummariesRefuseALoneSurrogate(t *testing.T) {
+	st := testStore(t)
+	ok[Status](t, st, obj{"operation": "create", "sessionId": "s", "title": "kept"})
+	ok[obj](t, st, obj{"operation": "append", "sessionId": "s", "message": obj{"role": "user", "content": "hi"}})
+	before, snap := string(do(t, st, `{"operation":"sessions"}`).Value), snapshot(t, st, "s")
+	for field, req := range map[string]string{
+		"title":   `{"operation":"rename","sessionId":"s","title":"T\ud800"}`,
+		"label":   `{"operation":"label","sessionId":"s","nodeId":"n0001","label":"\udc00x"}`,
+		"summary": `{"operation":"branch.summary","sessionId":"s","nodeId":"n0001","branch":"b","summary":"S\udc00T"}`,
+	} {
+		t.Run(field, func(t *testing.T) {
+			msg := fails(t, st, req, InvalidArgument)
+			assert.True(t, strings.HasPrefix(msg, `field "`+field+`" holds a lone UTF-16 surrogate`), msg)
+		})
+	}
+	t.Run("a new session's title", func(t *testing.T) {
+		fails(t, st, `{"operation":"create","sessionId":"t","title":"\ud83d"}`, InvalidArgument)
+		fails(t, st, `{"operation":"append.many","sessionId":"t","create":true,"title":"\ud83d","messages":[{"role":"user","content":"x"}]}`, InvalidArgument)
+	})
+	t.Run("nothing was changed", func(t *testing.T) {
+		assert.Equal(t, before, string(do(t, st, `{"operation":"sessions"}`).Value))
+		assert.Equal(t, snap, snapshot(t, st, "s"))
+	})
+	t.Run("a surrogate pair is one character, and message content keeps a lone one", func(t *testing.T) {
+		ok[obj](t, st, `{"operation":"rename","sessionId":"s","title":"\ud83d\ude00 trip"}`)
+		assert.Equal(t, "😀 trip", ok[Status](t, st, obj{"operation": "session", "sessionId": "s"}).Title)
+		ok[obj](t, st, `{"operation":"append","sessionId":"s","message":{"role":"user","content":"cut \ud83d"}}`)
+		assert.Contains(t, snapshot(t, st, "s"), `"cut \ud83d"`)
+	})
+}
+
 func TestSnapshotLoadChecksNamesLikeRequests(t *testing.T) {
 	st := testStore(t)
 	ok[Status](t, st, obj{"operation": "create", "sessionId": "s"})

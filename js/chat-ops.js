@@ -32,7 +32,7 @@ export const chatOps = {
   /**
    * rename: the session's title, as an appended title record (the newest
    * wins; no node changes). "" clears it.
-   * @param {string} sessionId @param {string} title at most 1000 characters, no control characters
+   * @param {string} sessionId @param {string} title at most 1000 characters, no control characters or lone surrogates
    * @returns {Promise<Envelope>} value the session status. SESSION_NOT_FOUND, INVALID_ARGUMENT
    */
   rename(sessionId, title) {
