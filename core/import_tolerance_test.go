@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -142,6 +143,40 @@ func TestImportDamagedFirstLine(t *testing.T) {
 		_, err := testStore(t).Import([]byte("{\n  \"title\": \"x\",\n  \"mapping\": {\n    \"a\": {\"id\": \"a\"}\n  }\n  oops\n}\n"), "auto")
 		require.NotNil(t, err)
 		assert.Contains(t, err.Message, "not valid JSON")
+	})
+}
+
+func TestImportOpenWebUIChatsOfTheWrongShapeAreSkipped(t *testing.T) {
+	var rows []any
+	require.NoError(t, json.Unmarshal(fixture(t, "librechat/openwebui-export.json"), &rows))
+	st := testStore(t)
+	whole := mustImport(t, st, fixture(t, "librechat/openwebui-export.json"), "auto")
+	for bad, why := range map[string]string{
+		`{"history":{"messages":5}}`: `its "history.messages" is a number, not an object`,
+		`{"history":"x"}`:            `its "history" is a string, not an object`,
+		`{"messages":{"a":1}}`:       `its "messages" is an object, not an array`,
+	} {
+		t.Run(bad, func(t *testing.T) {
+			var chat any
+			require.NoError(t, json.Unmarshal([]byte(bad), &chat))
+			data, err := json.Marshal(append(append([]any{}, rows...), map[string]any{"id": "broken", "title": "Broken", "chat": chat}))
+			require.NoError(t, err)
+			st := testStore(t)
+			res := mustImport(t, st, data, "auto")
+			assert.Len(t, res.Sessions, len(whole.Sessions), "the good chats import, the broken one makes no session")
+			assert.Nil(t, st.s.ByID["broken"])
+			require.NotEmpty(t, res.Skipped)
+			last := res.Skipped[len(res.Skipped)-1]
+			assert.Equal(t, "broken", last.SessionID)
+			assert.Equal(t, `chat "Broken" could not be read (`+why+`); skipped`, last.Reason)
+		})
+	}
+	t.Run("a chat with no messages at all is still an empty session", func(t *testing.T) {
+		data, err := json.Marshal([]any{map[string]any{"id": "empty", "title": "Empty", "chat": map[string]any{"history": map[string]any{"messages": map[string]any{}}}}})
+		require.NoError(t, err)
+		st := testStore(t)
+		mustImport(t, st, data, "auto")
+		require.NotNil(t, st.s.ByID["empty"])
 	})
 }
 

@@ -86,6 +86,11 @@ func convertOpenWebUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversati
 	entries, current, hasCurrent := openWebUIEntries(chat)
 	var warns []Warning
 	if len(entries) == 0 {
+		if misfit := openWebUIMisfit(chat); misfit != "" {
+			// Not an empty chat: one whose messages could not be read.
+			c.Skip = jsonx.Sprintf("%s could not be read (%s); skipped", name, misfit)
+			return c, nil
+		}
 		warns = append(warns, Warning{SessionID: c.ID, Message: jsonx.Sprintf("%s has no messages; it is an empty session", name)})
 	} else {
 		warns = openWebUIRecords(&c, entries, name, current, hasCurrent)
@@ -167,6 +172,24 @@ func openWebUIEntries(chat map[string]jsonx.RawMessage) (entries []openWebUIEntr
 		})
 	}
 	return entries, current, hasCurrent
+}
+
+// openWebUIMisfit says what holds a chat's messages in a shape no Open
+// WebUI version writes ("its \"history.messages\" is a number, not an
+// object"), "" when there is none: absent and null mean no messages.
+func openWebUIMisfit(chat map[string]jsonx.RawMessage) string {
+	if raw := chat["history"]; len(raw) > 0 && raw[0] != '{' && raw[0] != 'n' {
+		return jsonx.Sprintf("its \"history\" is %s, not an object", jsonKind(raw))
+	}
+	if h, err := RawFields(chat["history"]); err == nil {
+		if raw := h["messages"]; len(raw) > 0 && raw[0] != '{' && raw[0] != 'n' {
+			return jsonx.Sprintf("its \"history.messages\" is %s, not an object", jsonKind(raw))
+		}
+	}
+	if raw := chat["messages"]; len(raw) > 0 && raw[0] != '[' && raw[0] != 'n' {
+		return jsonx.Sprintf("its \"messages\" is %s, not an array", jsonKind(raw))
+	}
+	return ""
 }
 
 // openWebUIRecords turns a chat's message records into c's records and
