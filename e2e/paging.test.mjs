@@ -42,7 +42,7 @@ async function stepped(page, fn, arg) {
     const result = await Promise.race([page.evaluate(fn, arg).then((value) => ({ value })), late.then(() => null)]);
     if (result) return result.value;
     const step = await Promise.race([page.evaluate(() => window.step), new Promise((r) => setTimeout(() => r('(the page does not answer)'), 5000))]);
-    throw new Error(`no answer after ${STEP_MS} ms; the page was waiting for: ${step}`);
+    throw new Error(`no answer after ${STEP_MS} ms; the page was waiting for: ${step ?? '(no step named)'}; the step began: ${fn.toString().slice(0, 160)}`);
   } finally {
     clearTimeout(timer);
   }
@@ -208,12 +208,12 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
   try {
     const db = 'paging-early';
     const first = await open(env);
-    await first.evaluate(async (db) => (await window.sessiontree.init({ dbName: db })).close(), db);
+    await stepped(first, async (db) => (await window.sessiontree.init({ dbName: db })).close(), db);
     await writeSessions(first, { db, count: 40, nodes: 2 });
     // Metas of every shape the list reads: a title to escape, no cursor,
     // no branch, a tool and project, the "snapshot" tool core leaves out,
     // and a session in the trash (not listed).
-    await first.evaluate(async (db) => {
+    await stepped(first, async (db) => {
       const req = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
       const idb = await req(indexedDB.open(db));
       const tx = idb.transaction('sessions', 'readwrite');
@@ -229,7 +229,7 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
       await edit('s0004', (m) => delete m.activeBranch);
       idb.close();
     }, db);
-    await first.evaluate(async (db) => {
+    await stepped(first, async (db) => {
       const tree = await window.sessiontree.init({ dbName: db });
       const env = await tree.call({ operation: 'delete', sessionId: 's0005' });
       if (!env.ok) throw new Error(JSON.stringify(env));
@@ -388,7 +388,7 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
 
     // No wasm at the URL: init rejects, as before, naming the status.
     const missing = await open(env);
-    const message = await missing.evaluate(async (db) => window.sessiontree.init({ dbName: db, wasmURL: '/no/such/sessiontree.wasm' }).then(() => 'resolved', (err) => err.message), db);
+    const message = await stepped(missing, async (db) => window.sessiontree.init({ dbName: db, wasmURL: '/no/such/sessiontree.wasm' }).then(() => 'resolved', (err) => err.message), db);
     assert.match(message, /could not be fetched \(HTTP 404/);
     // The page's own HEAD for the wasm (js/sessiontree.js pageList) is that 404 in its console.
     const [missed, ...others] = env.errors;
