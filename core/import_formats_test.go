@@ -478,7 +478,7 @@ func TestImportToleranceRules(t *testing.T) {
 			recs := append(append([]rec(nil), branchy...), rec{id: "c2", parent: "a1", text: "again", t: 9})
 			res := mustImport(t, st, f.write(recs, "d2"), f.name)
 			assert.Equal(t, 6, st.s.ByID["c1"].Len())
-			assert.Regexp(t, `message "c2" appears again \(record [56]\); the first is kept and this one skipped`, strings.Join(warningTexts(res), "\n"))
+			assert.Regexp(t, `message "c2" appears again \(record [67]\); the first is kept and this one skipped`, strings.Join(warningTexts(res), "\n"))
 			n := ok[obj](t, st, obj{"operation": "node", "sessionId": "c1", "nodeId": "c2"})
 			assert.Equal(t, "b1", n["parentId"], "the first record of c2 is the one kept")
 		})

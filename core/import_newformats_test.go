@@ -48,7 +48,7 @@ func TestImportClaudeAI(t *testing.T) {
 		{"a message with an unknown sender is skipped, named", `[{"uuid":"c","chat_messages":[{"uuid":"m1","sender":"human","text":"a"},{"uuid":"m2","sender":"robot","text":"b"}]}]`,
 			`message 1 ("m2") has sender "robot", which is neither human nor assistant; skipped`, 1},
 		{"a repeated uuid keeps the first", `[{"uuid":"c","chat_messages":[{"uuid":"m1","sender":"human","text":"a"},{"uuid":"m1","sender":"assistant","text":"b"}]}]`,
-			`message "m1" appears again (record 1); the first is kept and this one skipped`, 1},
+			`message "m1" appears again (record 2); the first is kept and this one skipped`, 1},
 		{"a parent cycle is cut", `[{"uuid":"c","chat_messages":[{"uuid":"m1","sender":"human","text":"a","parent_message_uuid":"m2"},{"uuid":"m2","sender":"assistant","text":"b","parent_message_uuid":"m1"}]}]`,
 			`would close a cycle`, 2},
 		{"a message that is not an object is skipped", `[{"uuid":"c","chat_messages":[7,{"uuid":"m1","sender":"human","text":"a"}]}]`,

@@ -41,7 +41,7 @@ func TestImportToleranceOneFormat(t *testing.T) {
 		require.Len(t, res.Sessions, 2)
 		assert.Empty(t, res.Skipped)
 		assert.Equal(t, 1, st.s.ByID["dup"].Len())
-		assert.Contains(t, warningTexts(res), `message "m1" appears again (record 1); the first is kept and this one skipped`)
+		assert.Contains(t, warningTexts(res), `message "m1" appears again (record 2); the first is kept and this one skipped`)
 	})
 	t.Run("librechat: several conversations in an array import each, a cycle in one is cut", func(t *testing.T) {
 		cyc := withRec(branchy, 0, func(r *rec) { r.parent = "d1" })

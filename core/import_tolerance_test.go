@@ -66,7 +66,7 @@ func TestImportClaudeCodeTolerance(t *testing.T) {
 		st := testStore(t)
 		res := mustImport(t, st, []byte(data), "auto")
 		assert.Equal(t, 3, st.s.ByID["cc"].Len())
-		assert.Contains(t, warningTexts(res), `message "a2" appears again (record 2); the first is kept and this one skipped`)
+		assert.Contains(t, warningTexts(res), `message "a2" appears again (record 3); the first is kept and this one skipped`)
 		assert.Equal(t, []string{"user: u1 text", "assistant: a2 text", "user: u3 text"}, roleTexts(t, st, "cc"))
 	})
 	t.Run("a record whose message.content is missing is kept off the model's context, with a warning naming the line", func(t *testing.T) {
@@ -338,8 +338,8 @@ func TestAChatbotUIChatWithAFieldOfAnotherType(t *testing.T) {
 	assert.Equal(t, []string{
 		`chat "named": its "name" is a number, not a string; taken as absent`,
 		`chat "named": its "prompt" is an array, not a string; taken as absent`,
-		`chat 1 could not be read: its "id" is a number, not a string; skipped`,
-		`chat 2 could not be read: its "messages" is a string, not an array; skipped`,
+		`chat 2 could not be read: its "id" is a number, not a string; skipped`,
+		`chat 3 could not be read: its "messages" is a string, not an array; skipped`,
 	}, warningTexts(res))
 }
 

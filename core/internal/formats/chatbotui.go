@@ -126,19 +126,19 @@ func (m *roleContent) read(raw []byte) bool {
 func convertChatbotUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning) {
 	c := Conversation{Linear: true}
 	if len(raw) == 0 || raw[0] != '{' {
-		c.Skip = jsonx.Sprintf("chat %d is not an object; skipped", k)
+		c.Skip = jsonx.Sprintf("chat %d is not an object; skipped", k+1)
 		return c, nil
 	}
 	var fields map[string]jsonx.RawMessage
 	var chat chatbotUIChat
 	wrong, ok := chat.read(raw)
 	if !ok || !jsonx.ReadRawMap(raw, &fields) {
-		c.Skip = jsonx.Sprintf("chat %d could not be read; skipped", k)
+		c.Skip = jsonx.Sprintf("chat %d could not be read; skipped", k+1)
 		return c, nil
 	}
 	// Without its id or messages a chat cannot be taken; its name and prompt it can do without.
 	if why := cmp.Or(wrong[0], wrong[3]); why != "" {
-		c.Skip = jsonx.Sprintf("chat %d could not be read: %s; skipped", k, why)
+		c.Skip = jsonx.Sprintf("chat %d could not be read: %s; skipped", k+1, why)
 		return c, nil
 	}
 	c.ID = hashID("chatbotui-", raw) // a placeholder until renameDerived
@@ -150,7 +150,7 @@ func convertChatbotUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversati
 		c.Title = *chat.Name
 	}
 	if !model.SessionID(c.ID) {
-		c.Skip = jsonx.Sprintf("chat %d has an unusable id %q; skipped", k, c.ID)
+		c.Skip = jsonx.Sprintf("chat %d has an unusable id %q; skipped", k+1, c.ID)
 		c.ID = ""
 		return c, nil
 	}

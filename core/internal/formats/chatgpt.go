@@ -19,7 +19,7 @@ import (
 // cannot be imported, the reason.
 func convertChatGPTConversation(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning, string) {
 	if len(raw) == 0 || raw[0] != '{' {
-		return Conversation{}, nil, jsonx.Sprintf("conversation %d is not an object; skipped", k)
+		return Conversation{}, nil, jsonx.Sprintf("conversation %d is not an object; skipped", k+1)
 	}
 	f := newChatGPTReader()
 	defer f.release()
@@ -31,7 +31,7 @@ func convertChatGPTConversation(model *Model, raw jsonx.RawMessage, k int) (Conv
 		}
 	}
 	if err != nil {
-		return Conversation{}, nil, jsonx.Sprintf("conversation %d could not be read: %s; skipped", k, err.Error())
+		return Conversation{}, nil, jsonx.Sprintf("conversation %d could not be read: %s; skipped", k+1, err.Error())
 	}
 	return chatgptConvert(model, f, k)
 }
@@ -42,7 +42,7 @@ func chatgptConvert(model *Model, f *chatgptReader, k int) (Conversation, []Warn
 	var c Conversation
 	conv := &f.conv
 	if conv.Wrong != "" {
-		return c, nil, jsonx.Sprintf("conversation %d could not be read: %s; skipped", k, conv.Wrong)
+		return c, nil, jsonx.Sprintf("conversation %d could not be read: %s; skipped", k+1, conv.Wrong)
 	}
 	switch {
 	case conv.ConversationID != nil && *conv.ConversationID != "":
@@ -51,12 +51,12 @@ func chatgptConvert(model *Model, f *chatgptReader, k int) (Conversation, []Warn
 		c.ID = *conv.ID
 	}
 	if c.ID != "" && !model.SessionID(c.ID) {
-		return c, nil, jsonx.Sprintf("conversation %d has an unusable id %q; skipped", k, c.ID)
+		return c, nil, jsonx.Sprintf("conversation %d has an unusable id %q; skipped", k+1, c.ID)
 	}
 	if conv.Title != nil {
 		c.Title = *conv.Title
 	}
-	name := jsonx.Sprintf("conversation %d", k)
+	name := jsonx.Sprintf("conversation %d", k+1)
 	if c.ID != "" || c.Title != "" {
 		name = ConversationName("conversation", c.Title, c.ID)
 	}

@@ -186,7 +186,7 @@ func convertClaudeAI(model *Model, raw jsonx.RawMessage, k int) (Conversation, [
 	var c Conversation
 	var conv claudeAIConv
 	if len(raw) == 0 || raw[0] != '{' || !conv.read(raw) {
-		c.Skip = jsonx.Sprintf("conversation %d could not be read; skipped", k)
+		c.Skip = jsonx.Sprintf("conversation %d could not be read; skipped", k+1)
 		return c, nil
 	}
 	c.ID, c.Title, c.Current = conv.UUID, conv.Name, conv.CurrentLeaf
@@ -196,7 +196,7 @@ func convertClaudeAI(model *Model, raw jsonx.RawMessage, k int) (Conversation, [
 		c.ID = hashID("claudeai-", raw) // a placeholder until renameDerived
 	}
 	if !model.SessionID(c.ID) {
-		c.Skip = jsonx.Sprintf("conversation %d has an unusable id %q; skipped", k, c.ID)
+		c.Skip = jsonx.Sprintf("conversation %d has an unusable id %q; skipped", k+1, c.ID)
 		c.ID = ""
 		return c, nil
 	}

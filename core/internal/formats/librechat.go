@@ -178,7 +178,7 @@ func readLibreConversation(raw []byte) (top map[string]jsonx.RawMessage, msgs []
 func convertLibreChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning) {
 	c := Conversation{NewestLeaf: true} // LibreChat's export names no current message
 	if len(raw) == 0 || raw[0] != '{' {
-		c.Skip = jsonx.Sprintf("conversation %d is not an object; skipped", k)
+		c.Skip = jsonx.Sprintf("conversation %d is not an object; skipped", k+1)
 		return c, nil
 	}
 	top, msgs, bad, readErr := readLibreConversation(raw)
@@ -191,7 +191,7 @@ func convertLibreChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, 
 		id = hashID("librechat-", raw) // a placeholder until renameDerived
 	}
 	if !model.SessionID(id) {
-		c.Skip = jsonx.Sprintf("conversation %d has an unusable id %q; skipped", k, id)
+		c.Skip = jsonx.Sprintf("conversation %d has an unusable id %q; skipped", k+1, id)
 		return c, nil
 	}
 	c.ID = id

@@ -107,13 +107,13 @@ func convertOpenWebUIChat(model *Model, raw jsonx.RawMessage, k int) (Conversati
 func openWebUIHead(model *Model, raw jsonx.RawMessage, k int) (c Conversation, chat map[string]jsonx.RawMessage, derived bool) {
 	row, err := RawFields(raw)
 	if err != nil {
-		c.Skip = jsonx.Sprintf("chat %d is not a readable object; skipped", k)
+		c.Skip = jsonx.Sprintf("chat %d is not a readable object; skipped", k+1)
 		return c, nil, false
 	}
 	chat = row // a bare chat object
 	if cr, ok := row["chat"]; ok {
 		if chat, err = RawFields(cr); err != nil {
-			c.Skip = jsonx.Sprintf("chat %d has no readable \"chat\" object; skipped", k)
+			c.Skip = jsonx.Sprintf("chat %d has no readable \"chat\" object; skipped", k+1)
 			return c, nil, false
 		}
 	}
@@ -125,7 +125,7 @@ func openWebUIHead(model *Model, raw jsonx.RawMessage, k int) (c Conversation, c
 		c.ID, derived = hashID("openwebui-", raw), true // a placeholder until renameDerived
 	}
 	if !model.SessionID(c.ID) {
-		c.Skip = jsonx.Sprintf("chat %d has an unusable id %q; skipped", k, c.ID)
+		c.Skip = jsonx.Sprintf("chat %d has an unusable id %q; skipped", k+1, c.ID)
 		c.ID = ""
 		return c, nil, false
 	}

@@ -142,10 +142,10 @@ func (t *Tree) usable(validate Validate) bool {
 		message := rec.Kind == "" || rec.Kind == formats.KindMessage
 		switch {
 		case rec.ID == "":
-			t.Warn("record %d has no id; skipped", i)
+			t.Warn("record %d has no id; skipped", i+1)
 			continue
 		case seen[rec.ID]:
-			t.Warn("message %q appears again (record %d); the first is kept and this one skipped", rec.ID, i)
+			t.Warn("message %q appears again (record %d); the first is kept and this one skipped", rec.ID, i+1)
 			continue
 		case message && rec.Written && rec.Role != "" && strings.TrimSpace(rec.Role) != "":
 			// Written with a string content by the importer: only the
