@@ -335,6 +335,9 @@ func (st *Store) dispatch(req []byte, guess, withInternal bool) (_ Answer, guess
 				break
 			}
 		}
+		if !known && len(op.fields) == 0 {
+			return Answer{Err: tree.Invalidf("unknown field %q for operation %q (it takes no field but \"operation\")", name, r.op)}, guessed
+		}
 		if !known {
 			return Answer{Err: tree.Invalidf("unknown field %q for operation %q (allowed: %s)", name, r.op, strings.Join(op.fields, ", "))}, guessed
 		}
