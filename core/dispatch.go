@@ -280,6 +280,9 @@ func (st *Store) call(req []byte, guess, withInternal bool) Answer {
 		req, _, _ = importplan.ReplaceInvalidUTF8(req)
 	}
 	trimmed := bytes.TrimSpace(req)
+	if bytes.HasPrefix(trimmed, []byte("\uFEFF")) {
+		return Answer{Err: tree.Invalidf("request begins with a byte order mark (U+FEFF): JSON text has none; send the object without it")}
+	}
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return Answer{Err: tree.Invalidf("request must be a JSON object like {\"operation\":\"session\",\"sessionId\":\"demo\"}")}
 	}

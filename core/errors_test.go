@@ -32,6 +32,7 @@ func TestEveryErrorCode(t *testing.T) {
 		{"a request without operation is an invalid argument", `{"sessionId":"s"}`, InvalidArgument, `"operation"`},
 		{"an unknown operation is an invalid argument", `{"operation":"destroy","sessionId":"s"}`, InvalidArgument, `"destroy"`},
 		{"an unknown field is an invalid argument", `{"operation":"jump","sessionId":"s","node":"n0002"}`, InvalidArgument, `"node"`},
+		{"a request that begins with a byte order mark names it", "\uFEFF{\"operation\":\"sessions\"}", InvalidArgument, "byte order mark (U+FEFF)"},
 		{"a field for an operation that takes none says so", `{"operation":"sessions","limit":5}`, InvalidArgument, `unknown field "limit" for operation "sessions" (it takes no field but "operation")`},
 		{"a missing sessionId is an invalid argument", `{"operation":"context"}`, InvalidArgument, `"sessionId"`},
 		{"an ill-typed sessionId is an invalid argument", `{"operation":"context","sessionId":7}`, InvalidArgument, `"sessionId"`},
