@@ -210,8 +210,14 @@ func (r *claudeCodeReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int
 	r.line(raw, &l, n)
 }
 
-// count counts the line raw (the first is hashed: with the line count,
-// it names a file without a session id).
+// BrokenLine is formats.BrokenLiner's: a line skipped as not JSON is
+// counted (a damaged first line is the one hashed).
+func (r *claudeCodeReader) BrokenLine(raw []byte, _ int) {
+	r.count(raw)
+}
+
+// count counts the line raw (the first is hashed: it names a file
+// without a session id).
 func (r *claudeCodeReader) count(raw []byte) {
 	if r.lines++; r.lines == 1 {
 		r.hash.Write(raw)

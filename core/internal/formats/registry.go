@@ -63,6 +63,15 @@ type RawLiner interface {
 	RawLine(raw []byte, n int) bool
 }
 
+// BrokenLiner is a LineReader that is told of line n, raw, which the
+// caller skipped as not valid JSON (and warned of): a reader that names a
+// file without a session id by its first line takes that line even when it
+// is damaged, so the name does not depend on how the lines after it are
+// spaced.
+type BrokenLiner interface {
+	BrokenLine(raw []byte, n int)
+}
+
 // LineReader reads a JSON-lines export, one valid JSON line at a time.
 type LineReader interface {
 	// Line reads line number n (counting every line of the file from 1):

@@ -399,6 +399,9 @@ func (j *Job) readLine() {
 		// syntax error names the line in the file and the column in it.
 		se, ok := jsonx.CheckSyntax(line).(*jsonx.SyntaxError)
 		if ok {
+			if bl, ok := j.lines.(formats.BrokenLiner); ok {
+				bl.BrokenLine(line, j.lineNo)
+			}
 			last := len(bytes.TrimSpace(j.data[next:])) == 0
 			if last && se.Offset >= len(line) { // the JSON ends early
 				j.res.Warnings = append(j.res.Warnings, formats.Warning{Message: jsonx.Sprintf(
