@@ -120,6 +120,15 @@ func (r *piReader) RawLine(raw []byte, n int) bool {
 	return true
 }
 
+// BrokenLine is formats.BrokenLiner's: a line skipped as not JSON is
+// counted, and hashed when it is the first (a damaged header names the
+// file, not the line after it).
+func (r *piReader) BrokenLine(raw []byte, _ int) {
+	if r.lines++; r.lines == 1 {
+		r.hash.Write(raw)
+	}
+}
+
 // Line reads the header, or an entry line RawLine did not take (one that
 // is not an object).
 func (r *piReader) Line(raw []byte, _ map[string]jsonx.RawMessage, n int) {
