@@ -39,6 +39,9 @@ func TestImportReadsAUTF16OrBOMExport(t *testing.T) {
 		{"UTF-8 with a BOM", append([]byte{0xEF, 0xBB, 0xBF}, pi...), ""},
 		{"UTF-16 LE", utf16Bytes(pi, false), "the file is UTF-16 (little-endian); it was read as such"},
 		{"UTF-16 BE", utf16Bytes(pi, true), "the file is UTF-16 (big-endian); it was read as such"},
+		// A copy cut one byte into a character after its last line: the
+		// lines import whole, and the note names the byte left out.
+		{"UTF-16 LE with an odd last byte", append(utf16Bytes(pi, false), '{'), "the file is UTF-16 (little-endian); it was read as such, but for its last byte, which is half a character (the file may be cut off)"},
 	} {
 		st := New(Options{})
 		res, err := st.Import(tc.data, "auto")

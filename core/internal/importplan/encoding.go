@@ -18,16 +18,17 @@ import (
 // U+FFFD (as encoding/json reads them: one for each byte), with note
 // counting them: kept, they would make sessions whose snapshots no request
 // can carry back. Valid UTF-8 is returned as it is (the same slice, past a
-// BOM), note empty. An odd trailing byte of UTF-16 text is dropped (a
-// cut-off file: the importers report where its JSON ends).
+// BOM), note empty. An odd trailing byte of UTF-16 text is dropped, and
+// the note says so (a cut-off file: the importers report where its JSON
+// ends, and a JSON-lines file keeps its whole lines).
 func ToUTF8(data []byte) (out []byte, note string) {
 	switch {
 	case len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF:
 		data = data[3:]
 	case len(data) >= 2 && data[0] == 0xFF && data[1] == 0xFE:
-		return fromUTF16(data[2:], false), "the file is UTF-16 (little-endian); it was read as such"
+		return fromUTF16(data[2:], false), utf16Note("little-endian", len(data))
 	case len(data) >= 2 && data[0] == 0xFE && data[1] == 0xFF:
-		return fromUTF16(data[2:], true), "the file is UTF-16 (big-endian); it was read as such"
+		return fromUTF16(data[2:], true), utf16Note("big-endian", len(data))
 	}
 	if jsonx.ValidUTF8(data) {
 		return data, ""
@@ -39,6 +40,16 @@ func ToUTF8(data []byte) (out []byte, note string) {
 		bytesWord = jsonx.Sprintf("%d bytes", bad)
 	}
 	return out, jsonx.Sprintf("the file is not valid UTF-8: %s (the first on line %d) read as U+FFFD", bytesWord, line)
+}
+
+// utf16Note is ToUTF8's note for UTF-16 text of size bytes (its BOM
+// included) in the byte order named.
+func utf16Note(order string, size int) string {
+	note := "the file is UTF-16 (" + order + "); it was read as such"
+	if size%2 == 1 {
+		note += ", but for its last byte, which is half a character (the file may be cut off)"
+	}
+	return note
 }
 
 // ReplaceInvalidUTF8 returns a copy of b with every byte that does not

@@ -39,7 +39,8 @@ func TestToUTF8ReadsBOMsAndUTF16(t *testing.T) {
 		{"UTF-16 BE", "the file is UTF-16 (big-endian); it was read as such", utf16Of(`{"a":"漢字"}`, true), `{"a":"漢字"}`},
 		{"UTF-16 LE across chunks", "the file is UTF-16 (little-endian); it was read as such", utf16Of(long, false), long},
 		{"a lone surrogate", "the file is UTF-16 (little-endian); it was read as such", []byte{0xFF, 0xFE, 'x', 0, 0x00, 0xD8, 'y', 0}, "x\uFFFDy"},
-		{"an odd last byte", "the file is UTF-16 (little-endian); it was read as such", []byte{0xFF, 0xFE, '[', 0, ']', 0, 'z'}, "[]"},
+		{"an odd last byte", "the file is UTF-16 (little-endian); it was read as such, but for its last byte, which is half a character (the file may be cut off)", []byte{0xFF, 0xFE, '[', 0, ']', 0, 'z'}, "[]"},
+		{"an odd last byte, big-endian", "the file is UTF-16 (big-endian); it was read as such, but for its last byte, which is half a character (the file may be cut off)", []byte{0xFE, 0xFF, 0, '[', 0, ']', 0}, "[]"},
 		{"a BOM alone", "the file is UTF-16 (little-endian); it was read as such", []byte{0xFF, 0xFE}, ""},
 	} {
 		out, note := ToUTF8(tc.in)
