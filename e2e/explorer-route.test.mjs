@@ -24,7 +24,7 @@ function fakeWindow(hash = '') {
   const w = {
     entries: [hash],
     at: 0,
-    location: { get hash() { return w.entries[w.at]; } },
+    location: { get hash() { return w.entries[w.at].replace(/^[^#]*/, ''); }, pathname: '/static/', search: '' },
     history: {
       pushState: (_, __, h) => { w.entries.splice(w.at + 1, Infinity, h); w.at++; },
       replaceState: (_, __, h) => { w.entries[w.at] = h; },
@@ -70,4 +70,21 @@ test('Router: an open that fails is reported, not thrown', async () => {
   w.go(1);
   await new Promise((r) => setImmediate(r));
   assert.deepEqual(errors, ['gone']);
+});
+
+test('Router: clear stops naming the session in the current entry; the entries before it stay', async () => {
+  const w = fakeWindow('#session=a');
+  const opened = [];
+  const router = new Router({ open: (r) => opened.push(r), window: w });
+  router.start();
+  router.push({ session: 'b', node: 'b2' });
+  router.clear();
+  assert.deepEqual(w.entries, ['#session=a', '/static/']);
+  assert.equal(router.current(), null);
+  router.clear(); // nothing named: no change
+  assert.deepEqual(w.entries, ['#session=a', '/static/']);
+  w.go(-1);
+  await Promise.resolve();
+  assert.deepEqual(opened, [{ session: 'a', node: null }], 'Back opens the entry before');
+  router.stop();
 });

@@ -193,3 +193,42 @@ test('session actions: the menu closes when the list scrolls (it would act on a 
     await env.close();
   }
 });
+
+test('session actions: moving the only session, open, to the trash leaves an empty panel: no error, its actions off, no rows on the minimap, the address naming nothing', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1280, height: 800 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    await openExplorer(page, baseURL);
+    const panel = page.locator('#panel');
+    await panel.locator('.row').first().waitFor();
+    assert.equal(await page.evaluate(() => location.hash), '#session=demo');
+    await page.locator('.session[data-session-id="demo"] .session-more').click();
+    await page.locator('#session-menu [data-action="delete"]').click();
+    await page.locator('#undo-text', { hasText: 'Moved “Demo: a long weekend in Lisbon” to the trash' }).waitFor();
+    await page.waitForFunction(() => document.getElementById('panel').getAttribute('session-id') === null);
+    await panel.locator('h2.title', { hasText: 'No session' }).waitFor();
+    await page.waitForFunction(() => document.getElementById('panel').shadowRoot.querySelectorAll('.row').length === 0);
+    // A frame for the minimap to draw in.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const state = await page.evaluate(() => {
+      const root = document.getElementById('panel').shadowRoot;
+      const canvas = root.querySelector('canvas.minimap');
+      const px = canvas ? canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data : [];
+      return {
+        enabled: [...root.querySelectorAll('.actions .action:not(.act-more)')].filter((b) => !b.disabled).map((b) => b.textContent),
+        status: root.querySelector('.status')?.textContent ?? '',
+        painted: px.some((v, i) => i % 4 === 3 && v !== 0),
+        hash: location.hash,
+      };
+    });
+    assert.deepEqual(state, { enabled: [], status: '', painted: false, hash: '' });
+    // A reload opens nothing, and says nothing is missing.
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    await panel.locator('h2.title', { hasText: 'No session' }).waitFor();
+    assert.equal(await page.locator('#status').isHidden(), true);
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});

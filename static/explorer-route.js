@@ -102,6 +102,18 @@ export class Router {
     this._write(route, "replaceState");
   }
 
+  /**
+   * The page shows no session any more (the one shown was moved to the
+   * trash, here or in another tab): the address stops naming it, in the
+   * current history entry, so a reload does not look for it.
+   */
+  clear() {
+    this._shown = null;
+    if (this.current() === null) return;
+    const { pathname, search } = this._win.location;
+    this._win.history.replaceState(null, "", `${pathname ?? ""}${search ?? ""}`);
+  }
+
   _write(route, how) {
     const r = { session: route.session, node: route.node ?? null };
     this._shown = r;

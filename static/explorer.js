@@ -391,6 +391,7 @@ function scheduleRefresh() {
       await state.actions?.trashChanged(); // another tab may have deleted or restored one
       if (state.selected !== null && !state.sessions.some((s) => s.sessionId === state.selected)) {
         state.selected = null;
+        state.route?.clear();
         await refreshSelected();
       }
     } while (again);

@@ -82,6 +82,8 @@ export class ListMinimap {
       this._items = items;
     }
     ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, c.width, c.height); // what was drawn before (another session's rows) goes
+    if (items.length === 0) return; // no session: no rows, no frame
     ctx.drawImage(this._rows, 0, 0);
     const f = this.frame;
     if (!this.probe.isConnected) this.element.after(this.probe);

@@ -155,11 +155,15 @@ export class RowsLoader {
     return this._running;
   }
 
-  /** Show no rows: no session, or it could not be read. */
+  /**
+   * Show no rows: no session, or it could not be read. Everything drawn
+   * from the rows follows (afterLayout): the actions disabled, the
+   * composer, the head, the map and its minimap emptied.
+   */
   _showNothing() {
+    this._ctx = null;
     this.model.clear();
-    this.view.render();
-    this.host.renderHead();
+    this.host.afterLayout();
     this.host.context.render(null);
   }
 
@@ -173,7 +177,10 @@ export class RowsLoader {
     const seq = ++this.seq;
     const model = this.model;
     const view = this.view;
-    if (!this.host.tree() || id === null) return this._showNothing();
+    if (!this.host.tree() || id === null) {
+      this.host.status(""); // an error of the session shown before (moved to the trash meanwhile) is not this one's
+      return this._showNothing();
+    }
     // The tree is drawn first; the context (a second pass over the path)
     // follows after the browser had a chance to paint.
     const t0 = performance.now();
