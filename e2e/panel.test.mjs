@@ -355,6 +355,13 @@ test('Continue from here after a click fires jump and updates the context; actio
       'About €70 a day: €25 for a hostel bed, €20 for food, €10 for transport (a Viva Viagem card) and €15 for sights. That room looks like a fair deal for May.',
     ]);
     await page.screenshot({ path: artifactPath('panel-actions.png') });
+    // Escape closes the comparison shown (a comparison being chosen, a preview: tested elsewhere);
+    // with focus on its ×, focus goes back to the rows, not to the page.
+    await panel.locator('.diff .icon').focus();
+    await page.keyboard.press('Escape');
+    await panel.locator('.diff').waitFor({ state: 'hidden' });
+    assert.equal(await page.evaluate(() => document.querySelector('#panel').shadowRoot.activeElement?.classList.contains('scroller')), true, 'focus on the rows');
+    assert.equal(await panel.locator('.diff *').count(), 0, 'nothing of it kept');
     assert.deepEqual(errors, []);
   } finally {
     await env.close();

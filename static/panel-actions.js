@@ -149,6 +149,20 @@ export class PanelActions {
     return true;
   }
 
+  /**
+   * Close the comparison shown (its ×, Escape): focus inside it goes back
+   * to the tree's rows. False when none was shown.
+   */
+  closeComparison() {
+    const view = this.diffView;
+    if (view.hidden) return false;
+    const focused = view.contains(view.getRootNode().activeElement);
+    view.hidden = true;
+    view.replaceChildren();
+    if (focused) this.host.focusTree({ preventScroll: true });
+    return true;
+  }
+
   async _jumpSelected() {
     const id = this.host.model.selectedNodeId;
     if (id !== null) await this.jump(id);
@@ -383,8 +397,8 @@ export class PanelActions {
     const head = el("div", "diff-head");
     const anc = diff.ancestor ? model.rowById.get(diff.ancestor) : null;
     head.append(el("h4", "", "Compare"), el("span", "stats", anc ? `common ancestor: ${anc.preview || anc.id}` : "no common ancestor"));
-    const closer = button("icon", "×", "Close the comparison");
-    closer.addEventListener("click", () => (view.hidden = true));
+    const closer = button("icon", "×", "Close the comparison (Escape)");
+    closer.addEventListener("click", () => this.closeComparison());
     head.append(closer);
     const cols = el("div", "diff-cols");
     for (const [name, id, list] of [

@@ -104,8 +104,9 @@ function panelSheets() {
 }
 
 /**
- * The panel's own keys: "/" focuses search; Escape closes the prompt, a
- * comparison, the preview or the overlay, in that order; Tab stays inside
+ * The panel's own keys: "/" focuses search; Escape closes the prompt,
+ * a comparison being chosen, the comparison shown, the preview or the
+ * overlay, in that order; Tab stays inside
  * the open overlay drawer.
  * @param {SessionTreePanel} panel @param {KeyboardEvent} e
  */
@@ -123,6 +124,10 @@ export function onPanelKey(panel, e) {
       return;
     }
     if (panel._actions.cancelCompare()) return;
+    if (panel._actions.closeComparison()) {
+      e.preventDefault();
+      return;
+    }
     if (panel._model.viewNode !== null) {
       e.preventDefault();
       panel._preview(null);
