@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { setup, openExplorer, artifactPath, importReport, FIXTURES_DIR } from './helpers.mjs';
+import { setup, openExplorer, explorerCall as call, artifactPath, importReport, FIXTURES_DIR } from './helpers.mjs';
 import { writeSessions } from './stored-sessions.mjs';
 
 const COUNT = 10_000;
@@ -129,6 +129,48 @@ test('explorer: a conversation whose export holds no date (Chatbot UI) reads "un
     await page.waitForSelector('body[data-ready="true"]');
     await page.locator('#session-count', { hasText: '5' }).waitFor();
     assert.deepEqual(await listed(), want, 'the stored sessions stay undated');
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('explorer: the selected session stays in view when a message moves it to the top of the list, and a session opened from elsewhere is scrolled to', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1280, height: 800 } } });
+  try {
+    const { page } = env;
+    await openExplorer(page, env.baseURL);
+    for (let i = 0; i < 40; i++) await call(page, { operation: 'create', sessionId: `s${i}`, title: `Chat ${i}` });
+    await page.locator('#session-count', { hasText: '41' }).waitFor();
+    /** The selected row's place: "in view", or how it misses the list's box. */
+    const seen = () => page.evaluate(() => {
+      const row = document.querySelector('#session-list .session.selected');
+      const list = document.getElementById('session-list').getBoundingClientRect();
+      if (!row) return 'no selected row';
+      const r = row.getBoundingClientRect();
+      return r.bottom > list.top && r.top < list.bottom ? `in view: ${row.dataset.sessionId}` : `out of view: ${row.dataset.sessionId} at ${Math.round(r.top)} (list ${Math.round(list.top)}…${Math.round(list.bottom)})`;
+    });
+    // s0 is near the end (newest first): scroll to it and open it with a click.
+    await page.locator('.session[data-session-id="s0"] .session-button').scrollIntoViewIfNeeded();
+    await page.locator('.session[data-session-id="s0"] .session-button').click();
+    await page.waitForFunction(() => window.explorer.state.selected === 's0');
+    assert.equal(await seen(), 'in view: s0');
+    assert.ok(await page.locator('#session-list').evaluate((l) => l.scrollTop) > 0, 'the list was scrolled down');
+    // A message moves s0 to the top: the list follows it.
+    await call(page, { operation: 'append', sessionId: 's0', message: { role: 'user', content: 'one more' } });
+    await page.waitForFunction(() => document.querySelector('#session-list .session')?.dataset.sessionId === 's0');
+    assert.equal(await seen(), 'in view: s0');
+    // Scrolled away from it by the user, a refresh leaves the list where the user put it.
+    await page.locator('#session-list').evaluate((l) => (l.scrollTop = l.scrollHeight));
+    const at = await page.locator('#session-list').evaluate((l) => l.scrollTop);
+    await call(page, { operation: 'create', sessionId: 'later', title: 'Later chat' });
+    await page.locator('#session-count', { hasText: '42' }).waitFor();
+    assert.match(await seen(), /^out of view: s0/);
+    assert.ok(Math.abs((await page.locator('#session-list').evaluate((l) => l.scrollTop)) - at) < 200, 'the list kept its place');
+    // Opened from outside the list (the address, as a search hit or a fork does): its row is scrolled to.
+    await page.evaluate(() => (location.hash = '#session=s1'));
+    await page.waitForFunction(() => window.explorer.state.selected === 's1');
+    assert.equal(await seen(), 'in view: s1');
     assert.deepEqual(env.errors, []);
   } finally {
     await env.close();

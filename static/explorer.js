@@ -107,13 +107,38 @@ function renderSessions(follow = true) {
   // Titled copies only to filter by text (sessionRow titles the rows it makes): 60,000 copies took 40 ms.
   const shown = state.filter.trim() === "" ? kept : filterSessions(kept.map((s) => ({ ...s, title: titleOf(s) })), state.filter);
   state.now = Date.now();
+  // A refresh (an append moved the selected session to the top) keeps the selected row in view when it was.
+  const seen = !follow && selectedInView();
   state.list.show(shown, follow ? shown.findIndex((s) => s.sessionId === state.selected) : -1, { keep: !follow });
+  if (seen) revealSelected();
   const total = state.sessions.length;
   // "3 of 12" while filters hide some; with none left, say so beside a way back.
   $("session-count").textContent = total === 0 ? "" : shown.length < total ? `${shown.length} of ${total}` : String(total);
   const none = total > 0 && shown.length === 0;
   $("session-none").hidden = !none;
   $("session-list").hidden = none; // its room goes to the note, not to an empty list above it
+}
+
+/** The selected session's row, when it is made. */
+const selectedRow = () => $("session-list").querySelector(".session.selected");
+
+/**
+ * Whether some of the selected session's row shows: within the list's box,
+ * the sessions pane's (which scrolls on a phone) and the window.
+ */
+function selectedInView() {
+  const row = selectedRow();
+  if (!row) return false;
+  const r = row.getBoundingClientRect();
+  const boxes = [$("session-list"), $("sessions-pane")].map((e) => e.getBoundingClientRect());
+  const top = Math.max(0, ...boxes.map((b) => b.top));
+  const bottom = Math.min(innerHeight, ...boxes.map((b) => b.bottom));
+  return r.height > 0 && r.bottom > top && r.top < bottom;
+}
+
+/** Scroll the selected session's row into view, the least that shows it (none when it shows, or is not made). */
+function revealSelected() {
+  if (!selectedInView()) selectedRow()?.scrollIntoView({ block: "nearest" });
 }
 
 /** One row of the session list. */
@@ -158,6 +183,7 @@ async function selectSession(sessionId, history = "push") {
   state.selected = sessionId;
   if (history !== null && state.route) state.route[history]({ session: sessionId, node: changed ? null : state.route.current()?.node ?? null });
   renderSessions();
+  revealSelected(); // opened from a search hit, a fork or an import: its row shows
   await refreshSelected();
 }
 
