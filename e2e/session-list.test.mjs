@@ -135,7 +135,7 @@ test('explorer: a conversation whose export holds no date (Chatbot UI) reads "un
   }
 });
 
-test('explorer: the selected session stays in view when a message moves it to the top of the list, and a session opened from elsewhere is scrolled to', async () => {
+test('explorer: the selected session stays in view when a message moves it to the top of the list, and a session opened from elsewhere is scrolled to; a row\'s tooltip is its whole title and id', async () => {
   const env = await setup({ contextOptions: { viewport: { width: 1280, height: 800 } } });
   try {
     const { page } = env;
@@ -156,6 +156,8 @@ test('explorer: the selected session stays in view when a message moves it to th
     await page.waitForFunction(() => window.explorer.state.selected === 's0');
     assert.equal(await seen(), 'in view: s0');
     assert.ok(await page.locator('#session-list').evaluate((l) => l.scrollTop) > 0, 'the list was scrolled down');
+    // The row's tooltip leads with the whole title (cut off in a narrow row), then the id.
+    assert.equal(await page.locator('.session[data-session-id="s0"] .session-button').getAttribute('title'), 'Chat 0\ns0');
     // A message moves s0 to the top: the list follows it.
     await call(page, { operation: 'append', sessionId: 's0', message: { role: 'user', content: 'one more' } });
     await page.waitForFunction(() => document.querySelector('#session-list .session')?.dataset.sessionId === 's0');

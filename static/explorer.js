@@ -161,7 +161,8 @@ function sessionRow(s) {
   meta.append(el("span", "session-size", `${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"}`), el("span", "session-updated", updatedText(s.updatedAt, state.now)));
   button.append(meta);
   if (s.tool) button.append(el("span", "session-source", s.project ? `${toolLabel(s.tool)} · ${projectLabel(s.project)}` : toolLabel(s.tool)));
-  button.title = s.project ? `${s.sessionId} · ${s.project}` : s.sessionId;
+  // The whole title first: a long one is cut off in the row (copies differ only at its end).
+  button.title = [title === s.sessionId ? null : title, s.sessionId, s.project].filter(Boolean).join("\n");
   button.addEventListener("click", () => {
     showPane("tree");
     selectSession(s.sessionId);
