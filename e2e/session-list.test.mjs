@@ -156,6 +156,14 @@ test('explorer: the selected session stays in view when a message moves it to th
     await page.waitForFunction(() => window.explorer.state.selected === 's0');
     assert.equal(await seen(), 'in view: s0');
     assert.ok(await page.locator('#session-list').evaluate((l) => l.scrollTop) > 0, 'the list was scrolled down');
+    // Opened with Enter, focus stays on its row (the rows are made again), so Tab goes on from there.
+    await page.locator('.session[data-session-id="s1"] .session-button').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => window.explorer.state.selected === 's1');
+    await page.locator('.session.selected[data-session-id="s1"]').waitFor();
+    assert.equal(await page.evaluate(() => `${document.activeElement.closest('.session')?.dataset.sessionId} ${document.activeElement.className}`), 's1 session-button');
+    await page.locator('.session[data-session-id="s0"] .session-button').click();
+    await page.waitForFunction(() => window.explorer.state.selected === 's0');
     // The row's tooltip leads with the whole title (cut off in a narrow row), then the id.
     assert.equal(await page.locator('.session[data-session-id="s0"] .session-button').getAttribute('title'), 'Chat 0\ns0');
     // A message moves s0 to the top: the list follows it.

@@ -26,7 +26,7 @@ import { openAddress, Router } from "./explorer-route.js";
 import { wireOpenFolder } from "./open-folder.js";
 import { projectLabel, SessionFilter, toolLabel } from "./session-filter.js";
 import { newestFirst } from "./session-dates.js";
-import { PAGE_SIZE, PagedList } from "./session-list-pages.js";
+import { PAGE_SIZE, PagedList, revealRow, rowInView } from "./session-list-pages.js";
 import { availableChoices, download, exportChoice, snapshotText } from "./explorer-export.js";
 import { SessionActions } from "./session-actions.js";
 import "./session-tree-panel.js";
@@ -108,7 +108,7 @@ function renderSessions(follow = true) {
   const shown = state.filter.trim() === "" ? kept : filterSessions(kept.map((s) => ({ ...s, title: titleOf(s) })), state.filter);
   state.now = Date.now();
   // A refresh (an append moved the selected session to the top) keeps the selected row in view when it was.
-  const seen = !follow && selectedInView();
+  const seen = !follow && rowInView($("session-list").querySelector(".session.selected"), [$("session-list"), $("sessions-pane")]);
   state.list.show(shown, follow ? shown.findIndex((s) => s.sessionId === state.selected) : -1, { keep: !follow });
   if (seen) revealSelected();
   const total = state.sessions.length;
@@ -119,27 +119,8 @@ function renderSessions(follow = true) {
   $("session-list").hidden = none; // its room goes to the note, not to an empty list above it
 }
 
-/** The selected session's row, when it is made. */
-const selectedRow = () => $("session-list").querySelector(".session.selected");
-
-/**
- * Whether some of the selected session's row shows: within the list's box,
- * the sessions pane's (which scrolls on a phone) and the window.
- */
-function selectedInView() {
-  const row = selectedRow();
-  if (!row) return false;
-  const r = row.getBoundingClientRect();
-  const boxes = [$("session-list"), $("sessions-pane")].map((e) => e.getBoundingClientRect());
-  const top = Math.max(0, ...boxes.map((b) => b.top));
-  const bottom = Math.min(innerHeight, ...boxes.map((b) => b.bottom));
-  return r.height > 0 && r.bottom > top && r.top < bottom;
-}
-
 /** Scroll the selected session's row into view, the least that shows it (none when it shows, or is not made). */
-function revealSelected() {
-  if (!selectedInView()) selectedRow()?.scrollIntoView({ block: "nearest" });
-}
+const revealSelected = () => revealRow($("session-list").querySelector(".session.selected"), [$("session-list"), $("sessions-pane")]);
 
 /** One row of the session list. */
 function sessionRow(s) {
@@ -533,7 +514,7 @@ function wireActions() {
 async function start() {
   state.panes = new PaneTabs({ tabs: $("pane-tabs"), sessions: $("sessions-pane"), panel: $("panel") });
   state.origin = new SessionFilter(renderSessions);
-  state.list = new PagedList($("session-list"), sessionRow);
+  state.list = new PagedList($("session-list"), sessionRow, (li) => li.dataset.sessionId);
   wirePanel();
   rememberView($("panel"));
   wireImport();

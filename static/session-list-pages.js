@@ -24,11 +24,14 @@ export class PagedList {
   /**
    * @param {HTMLElement} list the <ul> that holds the rows
    * @param {(item: T) => HTMLElement} makeRow makes one row (an <li>)
+   * @param {(row: HTMLElement) => string|undefined} [keyOf] names the item a made row shows, so that focus
+   *   inside a row goes to the same item's new row when show() makes them again (none: focus is not kept)
    * @param {number} [pageSize] rows made at a time
    */
-  constructor(list, makeRow, pageSize = PAGE_SIZE) {
+  constructor(list, makeRow, keyOf = () => undefined, pageSize = PAGE_SIZE) {
     this.list = list;
     this.makeRow = makeRow;
+    this.keyOf = keyOf;
     this.pageSize = pageSize;
     /** @type {T[]} */
     this.items = [];
@@ -54,6 +57,10 @@ export class PagedList {
    */
   show(items, upTo = -1, { keep = false } = {}) {
     const before = this.made;
+    // Focus inside a row (a session opened with Enter makes the rows again): its class and row's key.
+    const focused = document.activeElement;
+    const row = this.list.contains(focused) ? [...this.list.children].find((li) => li.contains(focused)) : undefined;
+    const key = row ? this.keyOf(row) : undefined;
     this.items = items;
     this.made = 0;
     this.observer.disconnect();
@@ -62,6 +69,12 @@ export class PagedList {
     this.list.replaceChildren(...this.rows(0, count));
     this.made = count;
     this.watch();
+    if (key !== undefined) {
+      const again = [...this.list.children].find((li) => this.keyOf(li) === key);
+      const classes = [...focused.classList].map((c) => `.${CSS.escape(c)}`).join("");
+      const target = row === focused ? again : classes === "" ? undefined : again?.querySelector(classes);
+      target?.focus({ preventScroll: true });
+    }
   }
 
   /** Make the next page of rows (called when the sentinel nears the view). */
@@ -90,4 +103,27 @@ export class PagedList {
       this.sentinel.remove();
     }
   }
+}
+
+/**
+ * Whether some of row shows: within the box of each element of clips (the
+ * list, a pane that scrolls it) and the window. False for no row.
+ * @param {HTMLElement|null} row @param {HTMLElement[]} clips
+ */
+export function rowInView(row, clips) {
+  if (!row) return false;
+  const r = row.getBoundingClientRect();
+  const boxes = clips.map((e) => e.getBoundingClientRect());
+  const top = Math.max(0, ...boxes.map((b) => b.top));
+  const bottom = Math.min(globalThis.innerHeight, ...boxes.map((b) => b.bottom));
+  return r.height > 0 && r.bottom > top && r.top < bottom;
+}
+
+/**
+ * Scroll row into view, the least that shows it: nothing when it shows
+ * (rowInView) or there is none.
+ * @param {HTMLElement|null} row @param {HTMLElement[]} clips
+ */
+export function revealRow(row, clips) {
+  if (row && !rowInView(row, clips)) row.scrollIntoView({ block: "nearest" });
 }
