@@ -80,6 +80,11 @@ test('restore points: save, append, restore by keyboard — the context is the s
       assert.equal(after[1][0], 'Before Porto');
       const stored = await page.evaluate(() => window.explorer.tree.listSnapshots('demo'));
       assert.deepEqual(stored.value.map((p) => p.nodeCount), [13, 14]);
+      // Saved with no name typed: named by the local time, as the field's placeholder says.
+      await page.locator('#restore-name').fill('');
+      await page.locator('#restore-save button[type="submit"]').click();
+      await page.locator('#restore-message', { hasText: /^Saved “\d{4}-\d\d-\d\d \d\d:\d\d:\d\d” \(13 nodes\)\.$/ }).waitFor();
+      assert.match((await listed(page, 3))[0][0], /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
       // Close with the × button: focus goes back to the opener.
       await page.locator('#restore-dialog .icon-button').click();
       await dialog.waitFor({ state: 'hidden' });

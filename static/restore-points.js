@@ -68,11 +68,15 @@ export function copyId(id, taken) {
   return candidate;
 }
 
-/** "Before restoring “x”, 2026-12-01 11:58" style names for automatic restore points. */
+/**
+ * A restore point's name from the local time: "Before restoring 2026-12-01 11:58:07" (what, then
+ * the time), or the time alone when what is "" (one saved without a name typed).
+ */
 function autoName(what) {
   const d = new Date();
   const pad = (n) => String(n).padStart(2, "0");
-  return `${what} ${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  const time = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  return what === "" ? time : `${what} ${time}`;
 }
 
 /**
@@ -186,7 +190,7 @@ export class RestorePoints {
   async _save() {
     const id = this.page.sessionId();
     const typed = this.nameInput.value.trim();
-    const env = await this.page.tree().saveSnapshot(id, typed === "" ? undefined : typed);
+    const env = await this.page.tree().saveSnapshot(id, typed === "" ? autoName("") : typed);
     if (!env.ok) return this._say(env.error.message, true);
     this.nameInput.value = "";
     this._say(`Saved “${env.value.name}” (${env.value.nodeCount} ${env.value.nodeCount === 1 ? "node" : "nodes"}).`);
