@@ -104,7 +104,7 @@ for (const scheme of ['light', 'dark']) {
   });
 }
 
-test('keyboard only: open, move, fold, jump, search, close — the context follows', async () => {
+test('keyboard only: open, move, fold, jump, search (a hit opened shows its message), close — the context follows', async () => {
   const env = await setup({ contextOptions: { viewport: VIEWPORT } });
   try {
     const { page, baseURL, errors } = env;
@@ -178,6 +178,10 @@ test('keyboard only: open, move, fold, jump, search, close — the context follo
     await drawer.locator('.hits').waitFor({ state: 'hidden' });
     assert.equal(await active(), hostelRow.id);
     assert.equal(await focusedTag(), 'scroller');
+    // Opening the hit previews its path: the context pane ends at its message (the cursor stays).
+    await drawer.locator(`.messages .message:last-child[data-node-id="${hostelRow.id}"]`).waitFor();
+    await drawer.locator('.preview-back').waitFor();
+    assert.equal((await status()).cursor, rows[7].id);
     await page.keyboard.press('Shift+Enter');
     await drawer.locator(`.row.cursor[data-node-id="${hostelRow.id}"]`).waitFor();
     // The row is drawn before the context pane: wait for the pane to end at it.

@@ -1,6 +1,6 @@
 // The search box of <session-tree-panel> and its dropdown of hits: the
 // core's `search` over the session shown (typed queries debounced, Enter
-// opens the first hit, arrows walk the list, Escape clears), the hits put
+// opens the first hit: its row focused, its path previewed; arrows walk the list, Escape clears), the hits put
 // into the RowsController for the rows to highlight. An error of `search`
 // is shown as an error.
 

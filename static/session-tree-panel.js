@@ -562,10 +562,12 @@ export class SessionTreePanel extends PanelAttributes {
     this._emit("preview", { nodeId: leaf, cursor: this._model.viewNode === null });
   }
 
+  /** Open a search hit: its row focused and its path previewed in the context pane (its message shown). */
   _openHit(nodeId) {
+    const open = () => this.focusNode(nodeId) && (this._preview(nodeId), true);
     // While a large session's rows load, a hit outside the window is
-    // focused once they are in.
-    if (!this.focusNode(nodeId) && this._model.partial) this.updateComplete.then(() => this.focusNode(nodeId));
+    // opened once they are in.
+    if (!open() && this._model.partial) this.updateComplete.then(open);
   }
 }
 
