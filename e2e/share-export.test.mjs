@@ -144,6 +144,15 @@ test('the share file of the demo opens offline from file:// with the whole tree,
     await v.page.locator('#share-search').fill('belem monastery');
     await v.page.waitForFunction(() => document.getElementById('search-count').textContent === '2 matches');
     assert.deepEqual(await v.page.locator('#search-results mark').allTextContents(), ['Belém', 'monastery', 'Belém', 'monastery']);
+    // Typos, within the store's allowance: a transposition, a letter left out, one too many; the word found is marked.
+    for (const [query, marked] of [['monsatery', 'monastery'], ['cascis', 'Cascais'], ['gulbenkiann', 'Gulbenkian']]) {
+      await v.page.locator('#share-search').fill(query);
+      await v.page.waitForFunction(() => /^\d+ match(es)?$/.test(document.getElementById('search-count').textContent));
+      assert.equal(await v.page.locator('#search-results mark').first().textContent(), marked, query);
+    }
+    // Three characters or fewer: no typos (a substring only).
+    await v.page.locator('#share-search').fill('cxs');
+    await v.page.waitForFunction(() => document.getElementById('search-count').textContent === 'no match');
     await v.page.locator('#share-search').fill('no such word anywhere');
     await v.page.waitForFunction(() => document.getElementById('search-count').textContent === 'no match');
     await v.page.locator('#share-search').fill('');

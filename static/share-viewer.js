@@ -8,9 +8,10 @@
 // of the tree (#tree), shows the path from the root to the selected node
 // in the context pane (#context) by cloning the node articles the export
 // rendered and sanitized (#all-nodes), and searches every node's text
-// (#share-search): a case- and accent-insensitive substring match of every
-// word of the query, the matches listed (#search-results) and marked in
-// the tree. Text reaches the DOM only through textContent; nothing is
+// (#share-search): a case- and accent-insensitive match of every word of
+// the query, as a substring or, past 3 characters, as a word of the text
+// within the store's typo allowance, the matches listed (#search-results)
+// and marked in the tree. Text reaches the DOM only through textContent; nothing is
 // fetched.
 //
 // The address follows the selection ("#node=<id>"), so a link can open the
@@ -265,20 +266,94 @@
     return { folded: out, starts, ends };
   }
 
+  /** The words of the folded texts: word → the rows holding it, made on the first search of a typo. */
+  let vocabulary = null;
+
   /**
-   * The rows whose text (or id, branch or label) holds every word of query.
+   * Edits a query word of n characters may be away from a word of the
+   * text of l characters, as the store's search allows them
+   * (core/internal/search/distance.go allowance): none for queries of up
+   * to 3 characters, else 1 when the longer word has up to 7, 2 beyond.
+   */
+  function allowance(n, l) {
+    if (n <= 3) return 0;
+    return Math.max(n, l) <= 7 ? 1 : 2;
+  }
+
+  /**
+   * The optimal string alignment distance of a and b (insertions,
+   * deletions, substitutions and the transposition of two adjacent
+   * characters, each 1; Damerau's typos) when at most max, else max + 1.
+   * Compares UTF-16 units of folded words.
+   */
+  function distance(a, b, max) {
+    if (Math.abs(a.length - b.length) > max) return max + 1;
+    let prev2 = [];
+    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const cur = [i];
+      let least = i;
+      for (let j = 1; j <= b.length; j++) {
+        let v = Math.min(prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1), prev[j] + 1, cur[j - 1] + 1);
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2] + 1);
+        cur[j] = v;
+        least = Math.min(least, v);
+      }
+      if (least > max) return max + 1;
+      prev2 = prev;
+      prev = cur;
+    }
+    return Math.min(prev[b.length], max + 1);
+  }
+
+  /**
+   * The words of the texts a query word w reaches: w itself (a substring
+   * of a text), and every word of the texts within its typo allowance
+   * (a word of 4 or more characters: "paintng", "conotations").
+   * @param {string} w folded
+   * @returns {string[]}
+   */
+  function variants(w) {
+    const out = [w];
+    if (w.length <= 3) return out;
+    if (vocabulary === null) {
+      vocabulary = new Map();
+      folded.forEach((t, k) => {
+        for (const word of t.split(/[^\p{L}\p{N}]+/u)) {
+          if (word === "") continue;
+          const holders = vocabulary.get(word);
+          if (holders === undefined) vocabulary.set(word, [k]);
+          else if (holders[holders.length - 1] !== k) holders.push(k);
+        }
+      });
+    }
+    for (const word of vocabulary.keys()) {
+      const max = allowance(w.length, word.length);
+      if (!word.includes(w) && distance(w, word, max) <= max) out.push(word);
+    }
+    return out;
+  }
+
+  /**
+   * The rows whose text (or id, branch or label) holds every word of
+   * query: as a substring, or as a word within its typo allowance.
    * @param {string} query
-   * @returns {{words: string[], hits: number[]}}
+   * @returns {{words: string[], hits: number[]}} words: every text a mark goes on (the query's words and the words their typos reached)
    */
   function find(query) {
-    const words = fold(query).split(/\s+/).filter(Boolean);
-    if (words.length === 0) return { words, hits: [] };
+    const asked = fold(query).split(/\s+/).filter(Boolean);
+    if (asked.length === 0) return { words: asked, hits: [] };
     folded ??= rows.map((r) => fold(`${r.text}\n${r.id}\n${r.branch}\n${r.role}`));
+    const reach = asked.map((w) => {
+      const [exact, ...typos] = variants(w);
+      const rowsOf = new Set(typos.flatMap((word) => vocabulary.get(word)));
+      return { exact, typos, rowsOf };
+    });
     const hits = [];
     folded.forEach((t, k) => {
-      if (words.every((w) => t.includes(w))) hits.push(k);
+      if (reach.every((r) => t.includes(r.exact) || r.rowsOf.has(k))) hits.push(k);
     });
-    return { words, hits };
+    return { words: reach.flatMap((r) => [r.exact, ...r.typos]), hits };
   }
 
   /**
