@@ -20,10 +20,115 @@
 // Keyboard: ↑/↓ move through the tree rows, Home/End to the first/last;
 // in the search box ↓ goes to the results and Enter opens the first;
 // Escape clears the search.
+//
+// The search's pure parts (folding, the typo distance, the vocabulary)
+// come first; the viewer, which reads the page, is the function after.
+
+"use strict";
+
+/** Lower-case, accents removed (NFD without combining marks). */
+function fold(s) {
+  return s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+}
+
+/**
+ * A folded copy of text with, for each UTF-16 unit of it, where its
+ * character starts and ends in text (to map a match back).
+ * @param {string} text
+ * @returns {{folded: string, starts: number[], ends: number[]}}
+ */
+function foldMap(text) {
+  let out = "";
+  const starts = [];
+  const ends = [];
+  let at = 0;
+  for (const ch of text) {
+    const f = fold(ch);
+    out += f;
+    for (let u = 0; u < f.length; u++) {
+      starts.push(at);
+      ends.push(at + ch.length);
+    }
+    at += ch.length;
+  }
+  return { folded: out, starts, ends };
+}
+
+/**
+ * Edits a query word of n characters may be away from a word of the
+ * text of l characters, as the store's search allows them
+ * (core/internal/search/distance.go allowance): none for queries of up
+ * to 3 characters, else 1 when the longer word has up to 7, 2 beyond.
+ */
+function typoAllowance(n, l) {
+  if (n <= 3) return 0;
+  return Math.max(n, l) <= 7 ? 1 : 2;
+}
+
+/**
+ * The optimal string alignment distance of a and b (insertions,
+ * deletions, substitutions and the transposition of two adjacent
+ * characters, each 1; Damerau's typos) when at most max, else max + 1.
+ * Compares UTF-16 units of folded words.
+ */
+function typoDistance(a, b, max) {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev2 = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let least = i;
+    for (let j = 1; j <= b.length; j++) {
+      let v = Math.min(prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1), prev[j] + 1, cur[j - 1] + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2] + 1);
+      cur[j] = v;
+      least = Math.min(least, v);
+    }
+    if (least > max) return max + 1;
+    prev2 = prev;
+    prev = cur;
+  }
+  return Math.min(prev[b.length], max + 1);
+}
+
+/**
+ * The words of a viewer's folded texts and the rows holding each, read
+ * once (the first search of a word past 3 characters), for the typos of
+ * a query word.
+ */
+class Vocabulary {
+  /** @param {string[]} texts folded, one per row */
+  constructor(texts) {
+    /** word → the rows holding it, in order */
+    this.rows = new Map();
+    texts.forEach((t, k) => {
+      for (const word of t.split(/[^\p{L}\p{N}]+/u)) {
+        if (word === "") continue;
+        const holders = this.rows.get(word);
+        if (holders === undefined) this.rows.set(word, [k]);
+        else if (holders[holders.length - 1] !== k) holders.push(k);
+      }
+    });
+  }
+
+  /**
+   * The words of the texts a query word w (folded, of 4 or more
+   * characters) reaches by a typo: those within its allowance
+   * ("paintng", "conotations") that do not hold it already.
+   * @param {string} w
+   * @returns {string[]}
+   */
+  typos(w) {
+    const out = [];
+    for (const word of this.rows.keys()) {
+      const max = typoAllowance(w.length, word.length);
+      if (!word.includes(w) && typoDistance(w, word, max) <= max) out.push(word);
+    }
+    return out;
+  }
+}
 
 (function shareViewer() {
-  "use strict";
-
   /** Messages of a path shown at first, the newest (as the panel's context pane). */
   const CONTEXT_PAGE = 60;
   /** Results listed at most (the count says how many matched). */
@@ -235,104 +340,9 @@
 
   // ------------------------------------------------------------- search
 
-  /** Lower-case, accents removed (NFD without combining marks). */
-  function fold(s) {
-    return s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
-  }
-
-  /** The folded texts, made on the first search. */
+  /** The folded texts, made on the first search; their words, on the first search of a typo. */
   let folded = null;
-
-  /**
-   * A folded copy of text with, for each UTF-16 unit of it, where its
-   * character starts and ends in text (to map a match back).
-   * @param {string} text
-   * @returns {{folded: string, starts: number[], ends: number[]}}
-   */
-  function foldMap(text) {
-    let out = "";
-    const starts = [];
-    const ends = [];
-    let at = 0;
-    for (const ch of text) {
-      const f = fold(ch);
-      out += f;
-      for (let u = 0; u < f.length; u++) {
-        starts.push(at);
-        ends.push(at + ch.length);
-      }
-      at += ch.length;
-    }
-    return { folded: out, starts, ends };
-  }
-
-  /** The words of the folded texts: word → the rows holding it, made on the first search of a typo. */
   let vocabulary = null;
-
-  /**
-   * Edits a query word of n characters may be away from a word of the
-   * text of l characters, as the store's search allows them
-   * (core/internal/search/distance.go allowance): none for queries of up
-   * to 3 characters, else 1 when the longer word has up to 7, 2 beyond.
-   */
-  function allowance(n, l) {
-    if (n <= 3) return 0;
-    return Math.max(n, l) <= 7 ? 1 : 2;
-  }
-
-  /**
-   * The optimal string alignment distance of a and b (insertions,
-   * deletions, substitutions and the transposition of two adjacent
-   * characters, each 1; Damerau's typos) when at most max, else max + 1.
-   * Compares UTF-16 units of folded words.
-   */
-  function distance(a, b, max) {
-    if (Math.abs(a.length - b.length) > max) return max + 1;
-    let prev2 = [];
-    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-      const cur = [i];
-      let least = i;
-      for (let j = 1; j <= b.length; j++) {
-        let v = Math.min(prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1), prev[j] + 1, cur[j - 1] + 1);
-        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2] + 1);
-        cur[j] = v;
-        least = Math.min(least, v);
-      }
-      if (least > max) return max + 1;
-      prev2 = prev;
-      prev = cur;
-    }
-    return Math.min(prev[b.length], max + 1);
-  }
-
-  /**
-   * The words of the texts a query word w reaches: w itself (a substring
-   * of a text), and every word of the texts within its typo allowance
-   * (a word of 4 or more characters: "paintng", "conotations").
-   * @param {string} w folded
-   * @returns {string[]}
-   */
-  function variants(w) {
-    const out = [w];
-    if (w.length <= 3) return out;
-    if (vocabulary === null) {
-      vocabulary = new Map();
-      folded.forEach((t, k) => {
-        for (const word of t.split(/[^\p{L}\p{N}]+/u)) {
-          if (word === "") continue;
-          const holders = vocabulary.get(word);
-          if (holders === undefined) vocabulary.set(word, [k]);
-          else if (holders[holders.length - 1] !== k) holders.push(k);
-        }
-      });
-    }
-    for (const word of vocabulary.keys()) {
-      const max = allowance(w.length, word.length);
-      if (!word.includes(w) && distance(w, word, max) <= max) out.push(word);
-    }
-    return out;
-  }
 
   /**
    * The rows whose text (or id, branch or label) holds every word of
@@ -345,9 +355,8 @@
     if (asked.length === 0) return { words: asked, hits: [] };
     folded ??= rows.map((r) => fold(`${r.text}\n${r.id}\n${r.branch}\n${r.role}`));
     const reach = asked.map((w) => {
-      const [exact, ...typos] = variants(w);
-      const rowsOf = new Set(typos.flatMap((word) => vocabulary.get(word)));
-      return { exact, typos, rowsOf };
+      const typos = w.length <= 3 ? [] : (vocabulary ??= new Vocabulary(folded)).typos(w);
+      return { exact: w, typos, rowsOf: new Set(typos.flatMap((word) => vocabulary.rows.get(word))) };
     });
     const hits = [];
     folded.forEach((t, k) => {
