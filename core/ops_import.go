@@ -45,14 +45,17 @@ func opAppendMany(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	s := st.s.ByID[id]
+	var s *Session
 	switch {
 	case create && st.s.Taken(id) != nil:
 		return nil, st.s.Taken(id)
 	case create:
 		s = tree.NewSession(id, title, st.s.Timestamp())
-	case s == nil:
-		return nil, tree.Errorf(SessionNotFound, "session %q does not exist", id)
+	default:
+		// A paged-out session faults (the caller loads it and asks again), as every other operation's does.
+		if s, err = st.s.Lookup(id); err != nil {
+			return nil, err
+		}
 	}
 	p, err := r.placement(s)
 	if err != nil {

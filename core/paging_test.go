@@ -2,6 +2,8 @@ package core
 
 import (
 	"encoding/json"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -261,3 +263,94 @@ func TestAFolderImportIntoAPagedOutSessionFaultsBeforeItAddsAnything(t *testing.
 		assert.True(t, f.Tool != "" || f.Skipped != "", "file %q says what became of it", f.Path)
 	}
 }
+
+// sessionRequests holds, for every public operation that names a session
+// (a "sessionId" field), a request on opsStore's session "s" that succeeds
+// there (TestEveryOperationOnAPagedOutSessionAnswersAsIfItHadStayed).
+var sessionRequests = map[string]string{
+	"append":         `{"operation":"append","sessionId":"s","message":{"role":"user","content":"more"}}`,
+	"append.many":    `{"operation":"append.many","sessionId":"s","messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"}]}`,
+	"branch":         `{"operation":"branch","sessionId":"s","nodeId":"n0002","branch":"other"}`,
+	"branch.summary": `{"operation":"branch.summary","sessionId":"s","nodeId":"n0002","branch":"sum","summary":"so far"}`,
+	"clone":          `{"operation":"clone","sessionId":"s","newSessionId":"c"}`,
+	"command":        `{"operation":"command","line":"/tree list","sessionId":"s"}`,
+	"create":         `{"operation":"create","sessionId":"new"}`,
+	"delete":         `{"operation":"delete","sessionId":"s"}`,
+	"fork":           `{"operation":"fork","sessionId":"s","nodeId":"n0002","newSessionId":"f"}`,
+	"hide":           `{"operation":"hide","sessionId":"s","nodeId":"n0002"}`,
+	"jump":           `{"operation":"jump","sessionId":"s","nodeId":"n0002"}`,
+	"label":          `{"operation":"label","sessionId":"s","nodeId":"n0001","label":"L"}`,
+	"prefer":         `{"operation":"prefer","sessionId":"s","nodeId":"n0002"}`,
+	"remote.fork":    `{"operation":"remote.fork","sessionId":"s","nodeId":"n0002","branch":"rf"}`,
+	"remote.jump":    `{"operation":"remote.jump","sessionId":"s","nodeId":"n0002"}`,
+	"rename":         `{"operation":"rename","sessionId":"s","title":"Renamed"}`,
+	"search":         `{"operation":"search","query":"hello","sessionId":"s"}`,
+	"snapshot.load":  `{"operation":"snapshot.load","sessionId":"s","snapshot":{"version":1,"sessionId":"s","cursor":null,"activeBranch":"main","nodes":[]}}`,
+	"switch":         `{"operation":"switch","sessionId":"s","branch":"side"}`,
+	"trash.empty":    `{"operation":"trash.empty","sessionId":"s"}`,
+	"trash.restore":  `{"operation":"trash.restore","sessionId":"s"}`,
+}
+
+// TestEveryOperationOnAPagedOutSessionAnswersAsIfItHadStayed runs one
+// request of every public operation naming a session on "s" paged out,
+// loading it as the shim does when the answer is PAGED_OUT (the restore
+// request, then the same request again), and on "s" kept: the answers,
+// the sessions list and the snapshot of "s" after are the same. An
+// operation that wrote into the stub instead of faulting (append.many did:
+// a panic on the stub's nil maps) fails here.
+func TestEveryOperationOnAPagedOutSessionAnswersAsIfItHadStayed(t *testing.T) {
+	for _, info := range OperationInfos() {
+		if !info.Public || !slices.Contains(operations[info.Name].fields, "sessionId") {
+			continue
+		}
+		req, found := sessionRequests[info.Name]
+		if !found {
+			req, found = readOnlyRequests[info.Name]
+		}
+		if !assert.True(t, found, "no request on session s for operation %q", info.Name) {
+			continue
+		}
+		t.Run(info.Name, func(t *testing.T) {
+			kept := opsStore(t)
+			ok[Status](t, kept, `{"operation":"create","sessionId":"t","title":"other"}`)
+			paged, restore, _ := pagedStore(t)
+			// A call as the shim makes it: on PAGED_OUT, "s" is loaded and the call made again.
+			call := func(req string) string {
+				got := string(paged.Call([]byte(req)))
+				if !strings.Contains(got, `"code":"PAGED_OUT"`) {
+					return got
+				}
+				assert.Equal(t, []string{"s"}, ok[[]string](t, paged, `{"operation":"page.faults"}`))
+				ok[Status](t, paged, restore)
+				return string(paged.Call([]byte(req)))
+			}
+			if info.Name == "trash.empty" || info.Name == "trash.restore" {
+				ok[obj](t, kept, `{"operation":"delete","sessionId":"s"}`)
+				require.Contains(t, call(`{"operation":"delete","sessionId":"s"}`), `{"ok":true`)
+			}
+			want := string(kept.Call([]byte(req)))
+			require.Contains(t, want, `{"ok":true`, req)
+			assert.Equal(t, normal(want), normal(call(req)), req)
+			assert.Equal(t, normal(sessionsAnswer(t, kept)), normal(sessionsAnswer(t, paged)))
+			save := `{"operation":"snapshot.save","sessionId":"s"}`
+			assert.Equal(t, normal(string(kept.Call([]byte(save)))), normal(call(save)))
+		})
+	}
+}
+
+// sessionsAnswer is the store's sessions answer.
+func sessionsAnswer(t *testing.T, st *Store) string {
+	return string(st.Call([]byte(`{"operation":"sessions"}`)))
+}
+
+// normal replaces every timestamp in text by "T" (the paged store made
+// more calls before, so its clock is further on) and a map's revision,
+// an opaque counter of the store's changes, by "R".
+func normal(text string) string {
+	return revisionPattern.ReplaceAllString(timestampPattern.ReplaceAllString(text, "T"), `"revision":"R"`)
+}
+
+var (
+	timestampPattern = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z`)
+	revisionPattern  = regexp.MustCompile(`"revision":"[^"]*"`)
+)

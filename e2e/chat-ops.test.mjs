@@ -66,7 +66,7 @@ const chat = [
   { role: 'assistant', content: 'Day 1: the old town.' },
 ];
 
-test('one tab: context with ids (the plain context still in columns), leaf and switch, append.many in one transaction and all or nothing, after a reload', async () => {
+test('one tab: context with ids (the plain context still in columns), leaf and switch, append.many in one transaction and all or nothing, after a reload (on a session not read since: paged out)', async () => {
   const env = await setup();
   try {
     const page = await open(env, env.page);
@@ -128,9 +128,18 @@ test('one tab: context with ids (the plain context still in columns), leaf and s
 
     await page.reload();
     await open(env, page);
+    // append.many as the first call that needs the nodes of a session not read since the reload (paged out): it loads it.
+    const more = await method(page, 'appendMany', 'old', [{ role: 'user', content: 'after the reload' }, { role: 'assistant', content: 'still here' }]);
+    assert.equal(more.ok, true, JSON.stringify(more.error));
+    assert.equal(more.value.session.nodeCount, 6);
     assert.equal((await value(page, { operation: 'session', sessionId: 'm' })).nodeCount, 50, 'the bad call stored nothing');
-    assert.equal((await value(page, { operation: 'session', sessionId: 'old' })).nodeCount, 4);
+    assert.equal((await value(page, { operation: 'session', sessionId: 'old' })).nodeCount, 6);
     assert.deepEqual((await method(page, 'context', 'c', { ids: true })).value.nodeIds, [u1, a2]);
+    await page.reload();
+    await open(env, page);
+    const stored = (await value(page, { operation: 'context', sessionId: 'old' })).messages;
+    assert.deepEqual(stored.slice(-2).map((m) => m.content), ['after the reload', 'still here'], 'stored');
+    assert.equal(stored.length, 6);
     assert.deepEqual(env.errors, []);
   } finally {
     await env.close();
