@@ -3,7 +3,7 @@
 // data, run in Node (no browser).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendRequest, composeTarget, targetText, COMPOSER_ROLES } from '../static/compose-target.js';
+import { appendRequest, composeTarget, targetText, shortId, COMPOSER_ROLES } from '../static/compose-target.js';
 import { RowsController } from '../static/rows-controller.js';
 
 // a → b (tip of main) and a → c (tip of side); d the tip of other under b.
@@ -19,10 +19,10 @@ test('composeTarget and targetText say where the next message goes', () => {
     ['no session', { value: null }, null, 'Pick a session to write in it.'],
     ['an empty session starts it', { value: { cursor: null, activeBranch: 'main' } }, { at: null, branch: 'main', how: 'root', preview: false }, 'Starts the session, on branch main.'],
     ['the cursor at its branch tip replies there', {}, { at: 'b', branch: 'main', how: 'tip', preview: false }, 'Replying at b, on branch main.'],
-    ['a cursor inside its branch opens a new one', { value: { cursor: 'a', activeBranch: 'main' } }, { at: 'a', branch: 'main', how: 'new', preview: false }, 'Replying at a, on a new branch from main (a is not its newest node).'],
+    ['a cursor inside its branch opens a new one', { value: { cursor: 'a', activeBranch: 'main' } }, { at: 'a', branch: 'main', how: 'new', preview: false }, 'Replying at a, on a new branch from main (not its newest node).'],
     ['a branch with no node yet gets its first', { value: { cursor: 'a', activeBranch: 'idea' }, pendingBranch: 'idea' }, { at: 'a', branch: 'idea', how: 'empty', preview: false }, 'Replying at a, on the new branch idea (no message yet: this one is its first).'],
     ['a previewed tip is continued on its branch', { viewNode: 'c' }, { at: 'c', branch: 'side', how: 'tip', preview: true, leaves: null }, "Previewing: Send continues from c (the session's cursor moves there), on branch side."],
-    ['a previewed inner node opens a new branch', { viewNode: 'a' }, { at: 'a', branch: 'main', how: 'new', preview: true, leaves: null }, "Previewing: Send continues from a (the session's cursor moves there), on a new branch from main (a is not its newest node)."],
+    ['a previewed inner node opens a new branch', { viewNode: 'a' }, { at: 'a', branch: 'main', how: 'new', preview: true, leaves: null }, "Previewing: Send continues from a (the session's cursor moves there), on a new branch from main (not its newest node)."],
     ['leaving an empty branch is said', { viewNode: 'c', value: { cursor: 'a', activeBranch: 'idea' }, pendingBranch: 'idea' }, { at: 'c', branch: 'side', how: 'tip', preview: true, leaves: 'idea' }, "Previewing: Send continues from c (the session's cursor moves there), on branch side. The empty branch idea is left (it has no message)."],
   ];
   for (const [name, over, want, text] of cases) {
@@ -55,4 +55,13 @@ test('RowsController.pendingBranch: the active branch while it has no node, else
   c.value = { ...c.value, cursor: null, rows: [] };
   c.setRows([]);
   assert.equal(c.pendingBranch, null, 'an empty session');
+});
+
+test('targetText names a long node id (an imported UUID) by its first 8 characters, once', () => {
+  const uuid = 'aaa292cc-1842-4dbf-bd79-13cf7150366a';
+  assert.equal(shortId(uuid), 'aaa292cc…');
+  assert.equal(shortId('n0001'), 'n0001');
+  assert.equal(shortId('123456789012'), '123456789012');
+  assert.equal(targetText({ at: uuid, branch: 'main-2', how: 'new', preview: true, leaves: null }), "Previewing: Send continues from aaa292cc… (the session's cursor moves there), on a new branch from main-2 (not its newest node).");
+  assert.equal(targetText({ at: uuid, branch: 'main', how: 'tip', preview: false }), 'Replying at aaa292cc…, on branch main.');
 });

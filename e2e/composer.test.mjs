@@ -188,7 +188,7 @@ test('composer: from a preview, Send continues from the previewed node; Fork the
     // Previewing a node that is not a branch's tip: a new branch opens from it.
     const plan = byText('Three days is');
     await panel.locator(`.row[data-node-id="${plan}"]`).click();
-    assert.equal(await panel.locator('.composer-target').textContent(), `Previewing: Send continues from ${plan} (the session's cursor moves there), on a new branch from main (${plan} is not its newest node).`);
+    assert.equal(await panel.locator('.composer-target').textContent(), `Previewing: Send continues from ${plan} (the session's cursor moves there), on a new branch from main (not its newest node).`);
 
     // Fork at the plan, then write in the fork.
     const demoCount = (await call(page, { operation: 'session', sessionId: 'demo' })).nodeCount;
@@ -267,6 +267,19 @@ test('composer: empty text gives a visible message and appends nothing; every co
     await page.keyboard.press('Enter');
     await result(panel, /^User message \S+ sent to branch main\.$/);
     assert.equal((await call(page, { operation: 'session', sessionId: 'demo' })).nodeCount, count + 1);
+    assert.equal(await panel.locator('.composer-text').getAttribute('placeholder'), 'Message… (Ctrl+Enter sends)');
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('composer: on a touch phone the placeholder offers no Ctrl+Enter', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } });
+  try {
+    const { page, baseURL, errors } = env;
+    const panel = await openExplorer(page, baseURL);
+    assert.equal(await panel.locator('.composer-text').getAttribute('placeholder'), 'Message…');
     assert.deepEqual(errors, []);
   } finally {
     await env.close();

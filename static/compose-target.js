@@ -66,10 +66,20 @@ export function composeTarget(model) {
 export function targetText(t) {
   if (t === null) return "Pick a session to write in it.";
   if (t.how === "root") return `Starts the session, on branch ${t.branch}.`;
-  const where = t.how === "tip" ? `on branch ${t.branch}` : t.how === "empty" ? `on the new branch ${t.branch} (no message yet: this one is its first)` : `on a new branch from ${t.branch} (${t.at} is not its newest node)`;
+  const where = t.how === "tip" ? `on branch ${t.branch}` : t.how === "empty" ? `on the new branch ${t.branch} (no message yet: this one is its first)` : `on a new branch from ${t.branch} (not its newest node)`;
   if (t.preview) {
     const left = t.leaves ? ` The empty branch ${t.leaves} is left (it has no message).` : "";
-    return `Previewing: Send continues from ${t.at} (the session's cursor moves there), ${where}.${left}`;
+    return `Previewing: Send continues from ${shortId(t.at)} (the session's cursor moves there), ${where}.${left}`;
   }
-  return `Replying at ${t.at}, ${where}.`;
+  return `Replying at ${shortId(t.at)}, ${where}.`;
+}
+
+/**
+ * A node id as the composer's sentence names it: whole up to 12
+ * characters (sessiontree's own are 8), else its first 8 and "…" (an
+ * imported UUID took four lines on a phone).
+ * @param {string} id
+ */
+export function shortId(id) {
+  return id.length > 12 ? `${id.slice(0, 8)}…` : id;
 }

@@ -41,7 +41,8 @@ export class Composer {
     this.target.id = `${host.uid}-compose-target`;
     this.text = el("textarea", "composer-text");
     this.text.rows = 2;
-    this.text.placeholder = "Message… (Ctrl+Enter sends)";
+    // A touch screen has no Ctrl key to speak of: its Send button is the way.
+    this.text.placeholder = globalThis.matchMedia?.("(any-pointer: fine)").matches === false ? "Message…" : "Message… (Ctrl+Enter sends)";
     this.text.setAttribute("aria-label", "Message");
     this.text.setAttribute("aria-describedby", this.target.id);
     this.text.setAttribute("aria-keyshortcuts", "Control+Enter Meta+Enter");
