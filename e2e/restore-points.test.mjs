@@ -127,6 +127,7 @@ test('importing a snapshot of an existing session offers replace or a copy; canc
     assert.equal(await page.evaluate(() => document.activeElement.value), 'copy');
     await page.keyboard.press('Enter'); // "Import as a copy" has focus
     await page.locator('#report-title', { hasText: 'Imported 1 session' }).waitFor();
+    assert.equal(await page.locator('#report-sessions .report-session-title').textContent(), 'Demo: a long weekend in Lisbon (copy)', 'the report names the copy');
     const sessions = await call(page, { operation: 'sessions' });
     assert.deepEqual(sessions.map((s) => [s.sessionId, s.nodeCount]).sort(), [['demo', 13], ['demo-copy', 13]]);
     await page.locator('#tab-sessions').click();

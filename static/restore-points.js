@@ -256,8 +256,10 @@ export class RestorePoints {
     if (answer === "copy") {
       const newId = copyId(id, this.page.sessionIds());
       const env = await load(newId);
-      if (env.ok) await this.page.setTitle(newId, this.page.copyTitle(existing));
-      return done(env);
+      if (!env.ok) return env;
+      const copyTitle = this.page.copyTitle(existing);
+      await this.page.setTitle(newId, copyTitle);
+      return done({ ok: true, value: { ...env.value, title: copyTitle } }); // the report names the copy as the list does
     }
     return { ok: true, value: { format: "snapshot", sessions: [], warnings: [], skipped: [{ sessionId: id, title, reason: "already a session here; you chose to import nothing" }] } };
   }
