@@ -115,6 +115,14 @@ test('explorer: a conversation whose export holds no date (Chatbot UI) reads "un
     ];
     await page.locator('#session-count', { hasText: '5' }).waitFor();
     assert.deepEqual(await listed(), want);
+    // The date filter has a choice for them, and it keeps only them.
+    const undated = await page.locator('#date-filter option').evaluateAll((os) => os.filter((o) => o.textContent === 'Undated (2)').map((o) => o.value));
+    assert.deepEqual(undated, ['undated']);
+    await page.locator('#date-filter').selectOption('undated');
+    await page.locator('#session-count', { hasText: '2 of 5' }).waitFor();
+    assert.deepEqual(await listed(), want.slice(3));
+    await page.locator('#date-filter').selectOption('*');
+    await page.locator('#session-count', { hasText: /^5$/ }).waitFor();
     for (const [width, height] of [[1280, 800], [390, 844]]) {
       await page.setViewportSize({ width, height });
       if (width < 700) await page.locator('#tab-sessions').click(); // one pane at a time

@@ -48,6 +48,9 @@ export function byActivity(a, b) {
 /** The value of the range "older than a year". */
 export const OLDER = "older";
 
+/** The value of the sessions with no readable time (an export that holds no date: "undated" in the list). */
+export const UNDATED = "undated";
+
 /** A session's last activity in ms since the epoch (NaN when unknown). */
 const timeOf = (s) => Date.parse(s.updatedAt ?? "");
 
@@ -87,7 +90,7 @@ export function newestFirst(sessions) {
 
 /**
  * Whether a session is in a date range (null: any time). A session with
- * no readable updatedAt is in "any time" only.
+ * no readable updatedAt is in "any time" and UNDATED only.
  * @param {{updatedAt?: string}} session
  * @param {string|null} range a value of dateOptions
  * @param {number} now ms since the epoch
@@ -95,7 +98,7 @@ export function newestFirst(sessions) {
 export function inRange(session, range, now) {
   if (range === null) return true;
   const t = timeOf(session);
-  if (Number.isNaN(t)) return false;
+  if (Number.isNaN(t)) return range === UNDATED;
   const widest = RANGES.at(-1).since(now);
   if (range === OLDER) return t < widest;
   const r = RANGES.find((x) => x.value === range);
@@ -106,7 +109,8 @@ export function inRange(session, range, now) {
  * The date select's options for sessions: "Any time (n)" first (value
  * "*"), then each range that holds more sessions than the narrower one
  * before it and fewer than all (so no two options choose the same
- * sessions), then "Older than a year" when some are and not all.
+ * sessions), then "Older than a year" and "Undated" (no readable time),
+ * each when some are and not all.
  * @param {{updatedAt?: string}[]} sessions
  * @param {number} now ms since the epoch
  * @returns {{value: string, text: string}[]}
@@ -119,6 +123,7 @@ export function dateOptions(sessions, now) {
   const sinceText = since.map((t) => new Date(t).toISOString());
   const counts = RANGES.map(() => 0);
   let older = 0;
+  let undated = 0;
   for (const s of sessions) {
     const u = s.updatedAt;
     if (canonical(u)) {
@@ -127,7 +132,10 @@ export function dateOptions(sessions, now) {
       continue;
     }
     const t = timeOf(s);
-    if (Number.isNaN(t)) continue;
+    if (Number.isNaN(t)) {
+      undated++;
+      continue;
+    }
     for (let i = 0; i < since.length; i++) if (t >= since[i]) counts[i]++;
     if (t < since.at(-1)) older++;
   }
@@ -138,5 +146,6 @@ export function dateOptions(sessions, now) {
     narrower = count;
   });
   if (older > 0 && older < total) out.push({ value: OLDER, text: `Older than a year (${older})` });
+  if (undated > 0 && undated < total) out.push({ value: UNDATED, text: `Undated (${undated})` });
   return out;
 }

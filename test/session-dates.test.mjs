@@ -2,7 +2,7 @@
 // held to the rules they replace (a comparator sort, inRange per range).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { OLDER, dateOptions, inRange, newestFirst } from '../static/session-dates.js';
+import { OLDER, UNDATED, dateOptions, inRange, newestFirst } from '../static/session-dates.js';
 
 const NOW = Date.parse('2026-12-03T12:00:00.000Z');
 const DAY = 24 * 60 * 60 * 1000;
@@ -36,4 +36,9 @@ test('dateOptions counts each range as inRange does, canonical times compared as
   assert.equal(options[0].text, `Any time (${list.length})`);
   for (const o of options.slice(1)) assert.match(o.text, new RegExp(`\\(${count(o.value)}\\)$`), `${o.value}: ${o.text}`);
   assert.ok(options.some((o) => o.value === OLDER), 'some sessions are older than a year');
+  assert.equal(options.at(-1).text, `Undated (${list.filter((s) => Number.isNaN(Date.parse(s.updatedAt))).length})`, 'the unreadable times have their own choice');
+  assert.equal(options.at(-1).value, UNDATED);
+  // Every session is in exactly one of the widest range, "older" and "undated".
+  const widest = options.filter((o) => o.value !== '*' && o.value !== OLDER && o.value !== UNDATED).at(-1).value;
+  assert.equal(count(widest) + count(OLDER) + count(UNDATED), list.length);
 });
