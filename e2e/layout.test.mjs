@@ -289,3 +289,27 @@ test('phone: the pane tabs work by keyboard, picking a session shows its tree, a
     await env.close();
   }
 });
+
+test('start-up: the header does not move as the store comes up (the search box is there, disabled, from the first paint), at a phone and a desktop size', async () => {
+  for (const viewport of [{ width: 390, height: 844 }, { width: 1366, height: 850 }]) {
+    const env = await setup({ contextOptions: { viewport } });
+    try {
+      const { page, baseURL, errors } = env;
+      // Layout shifts without input before it, from the first paint on (the Layout Instability API, buffered).
+      await page.addInitScript(() => {
+        window.shifts = [];
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) if (!e.hadRecentInput) window.shifts.push({ value: e.value, nodes: e.sources.map((s) => s.node?.id || s.node?.className || s.node?.nodeName) });
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      await openExplorer(page, baseURL);
+      assert.equal(await page.locator('#global-search').isEnabled(), true, 'enabled once the store answers');
+      const shifts = await page.evaluate(() => window.shifts);
+      const total = shifts.reduce((a, s) => a + s.value, 0);
+      assert.ok(total < 0.01, `layout shift ${total.toFixed(3)} at ${viewport.width}×${viewport.height}: ${JSON.stringify(shifts)}`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await env.close();
+    }
+  }
+});

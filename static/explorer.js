@@ -364,7 +364,7 @@ function closeDropdowns(keep) {
  * their title as shown here, and messages through the core's `search`.
  */
 function offerSearch() {
-  $("global-search-box").hidden = false;
+  $("global-search").disabled = false; // shown (disabled) from the start: the header does not move when it comes
   const search = new GlobalSearch($("global-search"), $("global-hits"), {
     tree: () => state.tree,
     sessions: () => state.sessions.map((s) => ({ ...s, title: titleOf(s) })),
