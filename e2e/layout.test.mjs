@@ -201,6 +201,9 @@ test('phone: the pane tabs work by keyboard, picking a session shows its tree, a
     assert.deepEqual([await selected(), await focused()], ['tab-map', 'tab-map']);
     assert.deepEqual([await panel.getAttribute('pane'), await panel.getAttribute('view'), await panel.getAttribute('aria-labelledby')], ['tree', 'map', 'tab-map']);
     assert.equal(await panel.locator('.map-canvas').isVisible(), true);
+    // Its Fit, Go to cursor and zoom buttons are touch targets too.
+    const mapButtons = await panel.locator('.map-button:visible').evaluateAll((bs) => bs.map((b) => Math.round(b.getBoundingClientRect().height)));
+    assert.ok(mapButtons.length >= 4 && mapButtons.every((h) => h >= 40), `map buttons ${mapButtons} px tall`);
     await page.keyboard.press('ArrowRight');
     assert.deepEqual([await selected(), await focused()], ['tab-context', 'tab-context']);
     assert.equal(await panel.getAttribute('pane'), 'context');
