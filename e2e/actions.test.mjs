@@ -219,6 +219,13 @@ test('tree rows: ★ where the preferred path ends, a "1 hidden" placeholder, se
     const heights = await panel.locator('.row').evaluateAll((rs) => [...new Set(rs.map((r) => r.getBoundingClientRect().height))]);
     assert.equal(heights.length, 1);
     await page.screenshot({ path: artifactPath('actions-roots-1366x850.png') });
+    // On a phone the mark is short ("2/2": the message's text keeps the room), its text unchanged for screen readers.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForFunction(() => document.querySelector('#panel').getAttribute('pane') === 'tree');
+    const narrow = await panel.locator('.row.root-later .root-mark').evaluate((m) => [m.textContent, getComputedStyle(m, '::after').content, Math.round(m.getBoundingClientRect().width)]);
+    assert.deepEqual(narrow.slice(0, 2), ['tree 2 of 2', '"2/2"']);
+    assert.ok(narrow[2] < 30, `the mark is ${narrow[2]} px wide`);
+    await page.screenshot({ path: artifactPath('actions-roots-390x844.png') });
     assert.deepEqual(errors, []);
   } finally {
     await env.close();

@@ -217,7 +217,7 @@ export class RowsView {
       // Each tree of a forest (a Claude Code sidechain, a second root) starts under its own heading.
       r.classList.add("root-start");
       if (item.root > 1) r.classList.add("root-later");
-      r.append(el("span", "root-mark", `tree ${item.root} of ${model.layout.roots}`));
+      r.append(rootMark(item.root, model.layout.roots));
     }
     if (row.hiddenRoot) r.append(el("span", "hidden-mark", "hidden"));
     if (row.cursor && model.pendingBranch !== null) {
@@ -283,4 +283,16 @@ function guides(guide) {
   g.setAttribute("aria-hidden", "true");
   for (let k = 0; k < guide.length; k += 3) g.append(el("span", GUIDE_CLASS[guide.slice(k, k + 3)] ?? "g-blank"));
   return g;
+}
+
+/**
+ * The heading mark of the first row of tree `root` of `roots` in a forest:
+ * "tree 2 of 3", which a narrow panel shows as its data-short "2/3"
+ * (session-tree-panel.css; the text stays for screen readers).
+ * @param {number} root @param {number} roots
+ */
+function rootMark(root, roots) {
+  const mark = el("span", "root-mark", `tree ${root} of ${roots}`);
+  mark.dataset.short = `${root}/${roots}`;
+  return mark;
 }
