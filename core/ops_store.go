@@ -199,6 +199,10 @@ func opTrashRestore(st *Store, r *request) (any, *Error) {
 // SESSION_NOT_FOUND when the session named is not in the trash.
 func opTrashEmpty(st *Store, r *request) (any, *Error) {
 	var ids []string
+	if _, named := r.fields["sessionId"]; named && !r.has("sessionId") {
+		// null (what JSON.stringify makes of NaN or Infinity) would empty the whole trash.
+		return nil, tree.Invalidf("field \"sessionId\" of operation \"trash.empty\" is null: name a session in the trash, or leave the field out to empty the whole trash")
+	}
 	if r.has("sessionId") {
 		id, err := r.sessionID()
 		if err != nil {

@@ -75,6 +75,13 @@ func TestEmptyingTheTrashErasesForGood(t *testing.T) {
 	t.Run("the id is free again", func(t *testing.T) {
 		ok[Status](t, st, `{"operation":"create","sessionId":"c"}`)
 	})
+	t.Run("a null sessionId is refused, not read as every session", func(t *testing.T) {
+		st.DrainChanges(true)
+		msg := fails(t, st, `{"operation":"trash.empty","sessionId":null}`, InvalidArgument)
+		assert.Contains(t, msg, `field "sessionId" of operation "trash.empty" is null`)
+		assert.Empty(t, string(st.DrainChanges(true)), "nothing erased")
+		assert.Len(t, ok[[]TrashItem](t, st, `{"operation":"trash.list"}`), 1, "d is still in the trash")
+	})
 	t.Run("every session", func(t *testing.T) {
 		assert.Equal(t, Erased{Erased: []string{"d"}}, ok[Erased](t, st, `{"operation":"trash.empty"}`))
 		assert.Equal(t, Erased{Erased: []string{}}, ok[Erased](t, st, `{"operation":"trash.empty"}`))

@@ -263,3 +263,81 @@ test('docs/EMBED.md "Migrating an existing chat app\'s data": its sample, run as
     await env.close();
   }
 });
+
+test('calls keep their order past restoreSnapshot and loadSnapshot of a file (which read first): an append made after either, not awaited, lands on what it loaded and stays, with and without the worker', async () => {
+  const env = await setup();
+  try {
+    const page = await open(env, env.page);
+    for (const worker of [true, false]) {
+      const got = await page.evaluate(async ({ worker }) => {
+        const t = await window.sessiontree.init({ dbName: `order-${worker}`, worker });
+        const contents = async () => (await t.context('s')).value.messages.map((m) => m.content);
+        const snap = { version: 1, sessionId: 's', cursor: 'n0', activeBranch: 'main', nodes: [{ id: 'n0', parentId: null, branch: 'main', kind: 'message', timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'plain text' } }] };
+        await t.loadSnapshot('s', snap);
+        await t.saveSnapshot('s', 'rp');
+        await t.append('s', { role: 'assistant', content: 'added later' });
+        // Made together: each call after the restore sees the restored session.
+        const [restored, seen, appended] = await Promise.all([
+          t.restoreSnapshot('s', 'rp'),
+          t.context('s'),
+          t.append('s', { role: 'user', content: 'after the restore' }),
+        ]);
+        const afterRestore = await contents();
+        // The same past a snapshot file, which is read before its load.
+        const file = new Blob([JSON.stringify(snap)], { type: 'application/json' });
+        const [loaded, appended2] = await Promise.all([t.loadSnapshot('s', file), t.append('s', { role: 'user', content: 'after the file' })]);
+        await t.flush();
+        const afterFile = await contents();
+        t.close();
+        return { restored: restored.ok, seen: seen.value.messages.map((m) => m.content), parent: appended.value.parentId, afterRestore, loaded: loaded.ok, parent2: appended2.value.parentId, afterFile };
+      }, { worker });
+      assert.deepEqual(got, {
+        restored: true, seen: ['plain text'], parent: 'n0', afterRestore: ['plain text', 'after the restore'],
+        loaded: true, parent2: 'n0', afterFile: ['plain text', 'after the file'],
+      }, `worker: ${worker}`);
+    }
+    // Stored so: a new page reads the same.
+    await page.reload();
+    await page.waitForFunction(() => window.sessiontree !== undefined);
+    const stored = await page.evaluate(async () => {
+      const t = await window.sessiontree.init({ dbName: 'order-true' });
+      return (await t.context('s')).value.messages.map((m) => m.content);
+    });
+    assert.deepEqual(stored, ['plain text', 'after the file']);
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('emptyTrash and rename refuse what JSON would turn into "absent": NaN, null, a function, a Symbol erase nothing and clear no title', async () => {
+  const env = await setup();
+  try {
+    const page = await open(env, env.page);
+    const got = await page.evaluate(async () => {
+      const t = window.tree;
+      for (const id of ['keep1', 'keep2']) {
+        await t.create(id, { title: id });
+        await t.delete(id);
+      }
+      await t.create('named', { title: 'A title' });
+      const out = [];
+      for (const bad of [NaN, null, Infinity, () => 1, Symbol('s')]) {
+        const e = await t.emptyTrash(bad);
+        const r = await t.rename('named', bad);
+        out.push([e.ok, e.error?.code, r.ok, r.error?.code]);
+      }
+      const empty = await t.emptyTrash('');
+      out.push([empty.ok, empty.error?.code, false, 'INVALID_ARGUMENT']);
+      const raw = await t.call({ operation: 'trash.empty', sessionId: null });
+      return { out, raw: [raw.ok, raw.error?.code], trash: (await t.trash()).value.map((x) => x.sessionId).sort(), title: (await t.call({ operation: 'session', sessionId: 'named' })).value.title };
+    });
+    for (const row of got.out) assert.deepEqual(row, [false, 'INVALID_ARGUMENT', false, 'INVALID_ARGUMENT']);
+    assert.deepEqual(got.raw, [false, 'INVALID_ARGUMENT'], 'core refuses a null sessionId too');
+    assert.deepEqual(got.trash, ['keep1', 'keep2']);
+    assert.equal(got.title, 'A title');
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});

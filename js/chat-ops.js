@@ -1,9 +1,11 @@
 // The operations a chat app needs, as typed methods of every SessionTree
 // (installed on TreeAPI's prototype by js/tree-api.js): one call() each,
 // so each resolves to call()'s envelope and a bad argument is core's
-// INVALID_ARGUMENT, never a throw. The operations are core's (core/ops_view.go,
+// INVALID_ARGUMENT (or, where JSON would lose it, one of its own), never a throw. The operations are core's (core/ops_view.go,
 // core/rename.go, core/internal/store/trash.go, core/appendmany.go); see the README's
 // operation table.
+
+import { invalidArgument } from "./api-errors.js";
 
 /** @typedef {{ok: true, value: any} | {ok: false, error: {code: string, message: string}}} Envelope */
 
@@ -36,6 +38,8 @@ export const chatOps = {
    * @returns {Promise<Envelope>} value the session status. SESSION_NOT_FOUND, INVALID_ARGUMENT
    */
   rename(sessionId, title) {
+    // Checked here: JSON.stringify makes NaN null, which core reads as no title (cleared).
+    if (typeof title !== "string") return Promise.resolve(invalidArgument("rename", "title", 'must be a string ("" clears it)', title));
     return this.call({ operation: "rename", sessionId, title });
   },
 
@@ -75,6 +79,10 @@ export const chatOps = {
    * @returns {Promise<Envelope>} value {erased: [sessionId…]}. SESSION_NOT_FOUND when the session named is not in the trash
    */
   emptyTrash(sessionId) {
+    // Checked here: a value JSON.stringify leaves out (a function, a Symbol) would empty the whole trash.
+    if (sessionId !== undefined && (typeof sessionId !== "string" || sessionId === "")) {
+      return Promise.resolve(invalidArgument("emptyTrash", "sessionId", "must be a session id (a non-empty string), or left out to empty the whole trash", sessionId));
+    }
     return this.call({ operation: "trash.empty", sessionId });
   },
 

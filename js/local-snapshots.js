@@ -73,5 +73,6 @@ export async function restoreSnapshot(tree, sessionId, name) {
     return storageErrorEnvelope(err, "nothing was restored");
   }
   if (!record) return errorEnvelope(ERROR.NOT_FOUND, `no snapshot named ${JSON.stringify(name)} for session ${JSON.stringify(sessionId)}`);
-  return tree.call(spliceJSON({ operation: "snapshot.load", sessionId }, [["snapshot", record.snapshot]]));
+  // Made now: this runs inside tree._prepared, which the calls made meanwhile wait for.
+  return tree._requestNow(spliceJSON({ operation: "snapshot.load", sessionId }, [["snapshot", record.snapshot]]), false);
 }

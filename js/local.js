@@ -267,6 +267,11 @@ export class LocalTree extends TreeAPI {
    * @returns {Promise<object|string|{columns: object}>}
    */
   _request(request, asText, wire = false) {
+    return this._afterPrepared(() => this._requestNow(request, asText, wire));
+  }
+
+  /** _request made now, not after a method preparing its request (TreeAPI._prepared): that method's own. */
+  _requestNow(request, asText, wire = false) {
     if (!this._pager) return this._requestOnce(request, asText, wire, null);
     const keepText = asText || wire;
     return this._retryPaged((fault) => this._requestOnce(request, asText, wire, fault), (env) => (keepText ? JSON.stringify(env) : env));
@@ -428,30 +433,22 @@ export class LocalTree extends TreeAPI {
    * sessionId or name that is not a non-empty string is INVALID_ARGUMENT
    * naming it; a tree that no longer writes (after close()) or a failed
    * IndexedDB read or write is STORAGE_ERROR with the browser's reason.
-   * @param {string} sessionId
-   * @param {string} name
+   * Calls made meanwhile wait for it (TreeAPI._prepared).
+   * @param {string} sessionId @param {string} name
    * @returns {Promise<object>} envelope of snapshot.load; NOT_FOUND for an unknown name
    */
   restoreSnapshot(sessionId, name) {
-    return restoreSnapshot(this, sessionId, name);
+    return this._prepared(() => restoreSnapshot(this, sessionId, name));
   }
 
-  /**
-   * Take in now what other tabs stored since this tab last looked (it
-   * happens by itself when they announce a change on their
-   * BroadcastChannel; this is for callers that cannot wait for that).
-   * @returns {Promise<void>}
-   */
+  /** Take in now what other tabs stored (it happens by itself on their BroadcastChannel message; this is for callers that cannot wait). @returns {Promise<void>} */
   refresh() {
     return this._writer ? this._writer.pull() : Promise.resolve();
   }
 
-  /**
-   * Wait until every write started so far is committed.
-   * @returns {Promise<void>}
-   */
+  /** Wait until every write started so far is committed (a restore point or file being read, TreeAPI._prepared, too). @returns {Promise<void>} */
   flush() {
-    return this._writer ? this._writer.flush() : Promise.resolve();
+    return this._afterPrepared(() => (this._writer ? this._writer.flush() : Promise.resolve()));
   }
 
   /**

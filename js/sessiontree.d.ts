@@ -984,7 +984,7 @@ export interface SessionTree {
   leaf(sessionId: string, nodeId?: string): Promise<Envelope<Leaf>>;
   /** switch: the cursor to the newest leaf under nodeId, or to a branch's tip, in one call. */
   switchTo(sessionId: string, target: { nodeId: string } | { branch: string }): Promise<Envelope<SessionStatus>>;
-  /** rename: the session's title, as an appended record (no node changes); "" clears it. */
+  /** rename: the session's title, as an appended record (no node changes); "" clears it. A title that is not a string is INVALID_ARGUMENT. */
   rename(sessionId: string, title: string): Promise<Envelope<SessionStatus>>;
   /** delete: to the trash (gone from lists, search and other tabs; records kept until the trash is emptied). */
   delete(sessionId: string): Promise<Envelope<TrashItem>>;
@@ -995,7 +995,11 @@ export interface SessionTree {
   trash(): Promise<Envelope<TrashItem[]>>;
   /** trash.restore: a session back from the trash, as it was. SESSION_NOT_FOUND when not in the trash. */
   restoreSession(sessionId: string): Promise<Envelope<SessionStatus>>;
-  /** trash.empty: erase for good the session named, or every session in the trash. */
+  /**
+   * trash.empty: erase for good the session named, or every session in the trash (sessionId
+   * left out). A sessionId given that is not a non-empty string (NaN, null, a function) is
+   * INVALID_ARGUMENT and erases nothing; so is `"sessionId": null` in a call().
+   */
   emptyTrash(sessionId?: string): Promise<Envelope<Erased>>;
   /** append.many: messages as a chain in one call and one transaction, all or nothing; create: true makes the session first. */
   appendMany(sessionId: string, messages: Message[], options?: { branch?: string; create?: boolean; title?: string }): Promise<Envelope<AppendManyResult>>;

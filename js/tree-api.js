@@ -9,6 +9,7 @@ import { ERROR, OPERATIONS } from "./protocol.js";
 import { chatOps } from "./chat-ops.js";
 import { gatherEntries } from "./folder-entries.js";
 import { checkOptions, checkString, errorEnvelope, invalidArgument, unansweredEnvelope } from "./api-errors.js";
+import { afterPrepared, loadSnapshotFile, prepared } from "./call-order.js";
 
 const utf8Encoder = new TextEncoder();
 
@@ -64,6 +65,8 @@ export class TreeAPI {
      */
     this.operations = Object.freeze(operations);
     this._persistent = persistent;
+    /** While a method reads what its request needs (see _prepared): a Promise that settles once it was answered, else null. */
+    this._preparing = null;
     this._listeners = new Set();
     const remote = (operation, fields) => this.call({ operation: "remote." + operation, ...fields });
     /**
@@ -267,24 +270,8 @@ export class TreeAPI {
     const head = utf8Encoder.encode(pieces).length - 1; // the request's bytes before the snapshot
     if (snapshot instanceof Blob) {
       if (snapshot.size === 0) return errorEnvelope(ERROR.INVALID_SNAPSHOT, "snapshot is empty");
-      // The request as a Blob of three parts (the file's part is not
-      // copied), read once into the buffer that is sent; past a UTF-8
-      // byte order mark, and a UTF-16 file decoded first.
-      let request;
-      try {
-        const bom = byteOrderMark(new Uint8Array(await snapshot.slice(0, 3).arrayBuffer()));
-        if (bom === "utf-16le" || bom === "utf-16be") {
-          raw = new Uint8Array(await snapshot.arrayBuffer()); // decoded below (withoutBOM)
-        } else {
-          const body = bom === "utf-8" ? snapshot.slice(3) : snapshot;
-          request = new Uint8Array(await new Blob([pieces.slice(0, -1), body, pieces.slice(-1)]).arrayBuffer());
-        }
-      } catch (err) {
-        return errorEnvelope(ERROR.INVALID_ARGUMENT, `the snapshot file could not be read: ${err?.message ?? err}`);
-      }
-      if (signal?.aborted) return errorEnvelope(ERROR.INVALID_ARGUMENT, "load aborted; nothing was loaded");
-      const size = request ? request.length - head - 1 : 0; // before the request's buffer is transferred
-      if (request) return splicedSnapshotAnswer(await this._callOwned(request), head, () => size);
+      // Read while the calls made after this one wait (_prepared).
+      return this._prepared(() => loadSnapshotFile(this, sessionId, snapshot, signal));
     } else if (snapshot instanceof Uint8Array || typeof snapshot === "string") {
       raw = snapshot;
     } else if (snapshot instanceof ArrayBuffer) {
@@ -315,6 +302,32 @@ export class TreeAPI {
    */
   _callOwned(bytes) {
     return this.call(bytes);
+  }
+
+  /** See prepared in js/call-order.js: calls made while prepare runs wait for it. @template T @param {() => Promise<T>} prepare @returns {Promise<T>} */
+  _prepared(prepare) {
+    return prepared(this, prepare);
+  }
+
+  /** See afterPrepared in js/call-order.js. @template T @param {() => T|Promise<T>} run @returns {T|Promise<T>} */
+  _afterPrepared(run) {
+    return afterPrepared(this, run);
+  }
+
+  /**
+   * call() for a method's own request inside _prepared: made now, not
+   * after the method preparing (itself). LocalTree's (_requestNow);
+   * WorkerTree defines its own.
+   * @param {object|string|Uint8Array} request
+   * @returns {Promise<object>} the envelope
+   */
+  _callNow(request) {
+    return this._requestNow(request, false);
+  }
+
+  /** _callOwned for a method's own request inside _prepared (see _callNow). @param {Uint8Array} bytes @returns {Promise<object>} */
+  _callOwnedNow(bytes) {
+    return this._callNow(bytes);
   }
 
   /**

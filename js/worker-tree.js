@@ -167,6 +167,13 @@ export class WorkerTree extends TreeAPI {
    * @param {Function} own @param {string} name @param {any[]} args
    */
   _route(own, name, args) {
+    // A method reads what its request needs (loadSnapshot of a file): calls made meanwhile go after it.
+    if (this._preparing !== null) return this._preparing.then(() => this._route(own, name, args));
+    return this._routeNow(own, name, args);
+  }
+
+  /** _route, not waiting for a method preparing its request (TreeAPI._prepared): that method's own request. */
+  _routeNow(own, name, args) {
     if (this._local !== null) return this._local[name](...args);
     if (this._gate === null || (name === "call" && this._waiting === 0 && this._early !== null && isSessionsCall(args[0]))) return own.apply(this, args);
     this._waiting++;
@@ -503,4 +510,14 @@ for (const name of ["call", "callText", "importText", "_importBytes", "_importFi
     writable: true,
     configurable: true,
   });
+  // TreeAPI._callNow and _callOwnedNow: a preparing method's own request, made now.
+  if (name === "call" || name === "_callOwned") {
+    Object.defineProperty(WorkerTree.prototype, name === "call" ? "_callNow" : "_callOwnedNow", {
+      value: function (...args) {
+        return this._routeNow(own, name, args);
+      },
+      writable: true,
+      configurable: true,
+    });
+  }
 }

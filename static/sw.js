@@ -101,6 +101,7 @@ const PRECACHE = [
   "../js/tasks.js",
   "../js/tree-api.js",
   "../js/api-errors.js",
+  "../js/call-order.js",
   "../js/context-columns.js",
   "../js/store.js",
   "../js/store/schema.js",

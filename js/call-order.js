@@ -1,0 +1,79 @@
+// Calls keep the order they were made in, also past a method that reads
+// what its request needs before making it (a restore point, a snapshot
+// file): while one prepares (prepared), calls made after it wait
+// (afterPrepared) until it is answered. Without this an append made just
+// after restoreSnapshot was answered first, then replaced by the restore.
+// The preparing method makes its own request through the path that does
+// not wait (TreeAPI._callNow, _callOwnedNow; LocalTree._requestNow).
+
+import { byteOrderMark, splicedSnapshotAnswer, spliceJSON, withoutBOM } from "./request-text.js";
+import { errorEnvelope } from "./api-errors.js";
+import { ERROR } from "./protocol.js";
+
+const utf8Encoder = new TextEncoder();
+
+/**
+ * Run prepare on tree after the method preparing before it, if any; the
+ * calls made meanwhile wait for it (afterPrepared).
+ * @template T
+ * @param {{_preparing: Promise<void>|null}} tree
+ * @param {() => Promise<T>} prepare
+ * @returns {Promise<T>} what prepare resolves to
+ */
+export function prepared(tree, prepare) {
+  const mine = (tree._preparing ?? Promise.resolve()).then(prepare);
+  const settled = mine.then(() => {}, () => {});
+  tree._preparing = settled;
+  settled.then(() => {
+    if (tree._preparing === settled) tree._preparing = null;
+  });
+  return mine;
+}
+
+/**
+ * Run run now, or, while a method of tree prepares its request
+ * (prepared), once it was answered.
+ * @template T
+ * @param {{_preparing: Promise<void>|null}} tree
+ * @param {() => T|Promise<T>} run
+ * @returns {T|Promise<T>}
+ */
+export function afterPrepared(tree, run) {
+  return tree._preparing === null ? run() : tree._preparing.then(run);
+}
+
+/**
+ * TreeAPI.loadSnapshot of a File or Blob (not empty), inside prepared:
+ * the request as a Blob of three parts (the file's part is not copied),
+ * read once into the buffer that is sent; past a UTF-8 byte order mark,
+ * and a UTF-16 file decoded first. Its request is made at once.
+ * @param {import("./tree-api.js").TreeAPI} tree
+ * @param {string} sessionId @param {Blob} snapshot @param {AbortSignal|undefined} signal
+ * @returns {Promise<object>} the envelope
+ */
+export async function loadSnapshotFile(tree, sessionId, snapshot, signal) {
+  const pieces = spliceJSON({ operation: "snapshot.load", sessionId }, [["snapshot", ""]]);
+  const head = utf8Encoder.encode(pieces).length - 1; // the request's bytes before the snapshot
+  let request;
+  let raw;
+  try {
+    const bom = byteOrderMark(new Uint8Array(await snapshot.slice(0, 3).arrayBuffer()));
+    if (bom === "utf-16le" || bom === "utf-16be") {
+      raw = withoutBOM(new Uint8Array(await snapshot.arrayBuffer()));
+    } else {
+      const body = bom === "utf-8" ? snapshot.slice(3) : snapshot;
+      request = new Uint8Array(await new Blob([pieces.slice(0, -1), body, pieces.slice(-1)]).arrayBuffer());
+    }
+  } catch (err) {
+    return errorEnvelope(ERROR.INVALID_ARGUMENT, `the snapshot file could not be read: ${err?.message ?? err}`);
+  }
+  if (signal?.aborted) return errorEnvelope(ERROR.INVALID_ARGUMENT, "load aborted; nothing was loaded");
+  if (request) {
+    const size = request.length - head - 1; // before the request's buffer is transferred
+    return splicedSnapshotAnswer(await tree._callOwnedNow(request), head, () => size);
+  }
+  if (raw.length === 0) return errorEnvelope(ERROR.INVALID_SNAPSHOT, "snapshot is empty");
+  const text = spliceJSON({ operation: "snapshot.load", sessionId }, [["snapshot", raw]]);
+  const answer = typeof text === "string" ? tree._callNow(text) : tree._callOwnedNow(text);
+  return splicedSnapshotAnswer(await answer, head, () => (typeof raw === "string" ? utf8Encoder.encode(raw).length : raw.length));
+}
