@@ -1103,7 +1103,8 @@ export interface SessionTree {
    * letters) or 2 typos (8+); case and accents are ignored; CJK, Thai and
    * emoji match as substrings. `limit` is 1–1000 (default 20). Never
    * rejects: a bad query, options or option is INVALID_ARGUMENT naming it;
-   * after close() it keeps answering from memory.
+   * after close() it keeps answering from memory (STORAGE_ERROR when it
+   * would need a session paged out of memory).
    */
   search(query: string, options?: { sessionId?: string; limit?: number; roles?: string[]; branch?: string }): Promise<Envelope<SearchResult>>;
   /**
@@ -1165,7 +1166,9 @@ export interface SessionTree {
    * calls made before close() are stored (they answer as if it had not
    * been called): later mutating calls, and the restore point helpers,
    * resolve to STORAGE_ERROR "the tree was closed"; reads keep answering
-   * from memory.
+   * from memory (a session paged out of it, not read since the page loaded
+   * or left under pageBudget, answers STORAGE_ERROR: nothing is read from
+   * IndexedDB after close).
    * So a component may close what it opened (React's StrictMode runs an
    * effect and its cleanup twice) without closing the tree under another.
    * With persist: false there is nothing to close and every call keeps
