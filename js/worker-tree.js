@@ -168,7 +168,8 @@ export class WorkerTree extends TreeAPI {
    */
   _route(own, name, args) {
     // A method reads what its request needs (loadSnapshot of a file): calls made meanwhile go after it.
-    if (this._preparing !== null) return this._preparing.then(() => this._route(own, name, args));
+    // Not _route again: a method that began preparing after this call was made must come after it.
+    if (this._preparing !== null) return this._preparing.then(() => this._routeNow(own, name, args));
     return this._routeNow(own, name, args);
   }
 
