@@ -288,12 +288,17 @@ test('calls keep their order past restoreSnapshot and loadSnapshot of a file (wh
         const [loaded, appended2] = await Promise.all([t.loadSnapshot('s', file), t.append('s', { role: 'user', content: 'after the file' })]);
         await t.flush();
         const afterFile = await contents();
+        // Two files, a call made between them: it goes after the first, before the second (which replaces it).
+        const second = new Blob([JSON.stringify({ ...snap, nodes: [{ ...snap.nodes[0], message: { role: 'user', content: 'file B' } }] })]);
+        const between = await Promise.all([t.loadSnapshot('s', file), t.append('s', { role: 'user', content: 'between' }), t.loadSnapshot('s', second)]);
+        const afterTwo = [between.map((e) => e.ok), await contents()];
         t.close();
-        return { restored: restored.ok, seen: seen.value.messages.map((m) => m.content), parent: appended.value.parentId, afterRestore, loaded: loaded.ok, parent2: appended2.value.parentId, afterFile };
+        return { restored: restored.ok, seen: seen.value.messages.map((m) => m.content), parent: appended.value.parentId, afterRestore, loaded: loaded.ok, parent2: appended2.value.parentId, afterFile, afterTwo };
       }, { worker });
       assert.deepEqual(got, {
         restored: true, seen: ['plain text'], parent: 'n0', afterRestore: ['plain text', 'after the restore'],
         loaded: true, parent2: 'n0', afterFile: ['plain text', 'after the file'],
+        afterTwo: [[true, true, true], ['file B']],
       }, `worker: ${worker}`);
     }
     // Stored so: a new page reads the same.
@@ -303,7 +308,7 @@ test('calls keep their order past restoreSnapshot and loadSnapshot of a file (wh
       const t = await window.sessiontree.init({ dbName: 'order-true' });
       return (await t.context('s')).value.messages.map((m) => m.content);
     });
-    assert.deepEqual(stored, ['plain text', 'after the file']);
+    assert.deepEqual(stored, ['file B']);
     assert.deepEqual(env.errors, []);
   } finally {
     await env.close();
