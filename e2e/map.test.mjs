@@ -137,7 +137,11 @@ test('the map draws five named branches, labels, a hidden branch and the preferr
 
     // A click on alpha's tip previews its path in the context pane.
     const alpha = await pixelAt(page, segOf(ids.alpha1), 1);
+    // Hovered, the node's card shows its role and first line; the click hides it (it would cover the preview).
+    await page.mouse.move(alpha.page.x, alpha.page.y);
+    await panel.locator('.map-tip', { hasText: 'alpha2 says hello' }).waitFor();
     await page.mouse.click(alpha.page.x, alpha.page.y);
+    assert.equal(await panel.locator('.map-tip').isHidden(), true, 'the card is hidden by the click');
     await page.waitForFunction((id) => document.querySelector('#panel')._model.viewNode === id, ids.alpha2);
     await page.waitForFunction(() => [...document.querySelector('#panel').shadowRoot.querySelectorAll('.messages .message-body')].at(-1)?.textContent.includes('alpha2 says hello'));
     assert.match(await panel.locator('.map-live').textContent(), /alpha2 says hello/);

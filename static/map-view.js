@@ -39,6 +39,8 @@ export class MapView {
     /** The forks hung beside the map (map-forks.js hangForks), or null. */
     this.hung = null;
     this._hoverFork = null;
+    /** Counts the tips asked for: a tip read after a later one was asked, or after a hide, is not shown. */
+    this._tipAsked = 0;
     this._touched = false; // the user moved the view since it was fitted
     /** Called after each frame with (ctx, colours), to draw on top (map-family.js). */
     this.afterDraw = null;
@@ -332,7 +334,7 @@ export class MapView {
     c.addEventListener("pointerdown", (e) => this._down(e));
     c.addEventListener("pointermove", (e) => this._move(e));
     for (const type of ["pointerup", "pointercancel"]) c.addEventListener(type, (e) => this._up(e));
-    c.addEventListener("pointerleave", () => (this.tip.hidden = true));
+    c.addEventListener("pointerleave", () => this._hideTip());
     c.addEventListener("dblclick", async (e) => {
       const hit = this._hit(e);
       const id = hit && (await this._idOf(hit));
@@ -362,6 +364,7 @@ export class MapView {
     this._pointers.set(e.pointerId, { x: e.clientX, y: e.clientY, startX: e.clientX, startY: e.clientY });
     this._moved = false;
     clearTimeout(this._press);
+    this._hideTip(); // a press acts on the node: its card would cover what it opens
     if (this._pointers.size === 1) this._press = setTimeout(() => !this._moved && this._showTip(e), LONG_PRESS_MS);
   }
 
@@ -461,7 +464,14 @@ export class MapView {
     this.live.textContent = info ? `${info.role}: ${info.text} (${where})` : where;
   }
 
+  /** Hide the tip, and any tip still being read (describe is async). */
+  _hideTip() {
+    this._tipAsked++;
+    this.tip.hidden = true;
+  }
+
   async _showTip(e) {
+    const asked = ++this._tipAsked;
     const hit = this._hit(e);
     const fork = hit ? null : this._hitFork(e);
     if ((fork?.fork.sessionId ?? null) !== this._hoverFork) {
@@ -470,6 +480,7 @@ export class MapView {
     }
     const id = hit && (await this._idOf(hit));
     const info = id ? await this.host.describe(id) : fork ? { role: `${fork.fork.kind === "clone" ? "Clone" : "Fork"}:`, text: `${fork.fork.title || fork.fork.sessionId} — click to open it` } : null;
+    if (asked !== this._tipAsked) return; // the pointer moved on, left or pressed meanwhile
     if (!info) {
       this.tip.hidden = true;
       return;
