@@ -266,8 +266,6 @@ export class TreeAPI {
     const signal = options?.signal ?? undefined;
     if (signal !== undefined && !(typeof AbortSignal === "function" && signal instanceof AbortSignal)) return invalidArgument("loadSnapshot", "options.signal", "must be an AbortSignal", signal);
     let raw;
-    const pieces = spliceJSON({ operation: "snapshot.load", sessionId }, [["snapshot", ""]]);
-    const head = utf8Encoder.encode(pieces).length - 1; // the request's bytes before the snapshot
     if (snapshot instanceof Blob) {
       if (snapshot.size === 0) return errorEnvelope(ERROR.INVALID_SNAPSHOT, "snapshot is empty");
       // Read while the calls made after this one wait (_prepared).
@@ -288,6 +286,8 @@ export class TreeAPI {
     raw = withoutBOM(raw);
     if (raw.length === 0) return errorEnvelope(ERROR.INVALID_SNAPSHOT, "snapshot is empty");
     if (signal?.aborted) return errorEnvelope(ERROR.INVALID_ARGUMENT, "load aborted; nothing was loaded");
+    const pieces = spliceJSON({ operation: "snapshot.load", sessionId }, [["snapshot", ""]]);
+    const head = utf8Encoder.encode(pieces).length - 1; // the request's bytes before the snapshot
     const request = spliceJSON({ operation: "snapshot.load", sessionId }, [["snapshot", raw]]);
     const size = () => (typeof raw === "string" ? utf8Encoder.encode(raw).length : raw.length);
     return splicedSnapshotAnswer(await (typeof request === "string" ? this.call(request) : this._callOwned(request)), head, size);
