@@ -101,6 +101,8 @@ class Vocabulary {
   constructor(texts) {
     /** word → the rows holding it, in order */
     this.rows = new Map();
+    /** query word → the words its typos reached (see typos) */
+    this.reached = new Map();
     texts.forEach((t, k) => {
       for (const word of t.split(/[^\p{L}\p{N}]+/u)) {
         if (word === "") continue;
@@ -119,11 +121,15 @@ class Vocabulary {
    * @returns {string[]}
    */
   typos(w) {
-    const out = [];
+    // Kept per word: each keystroke of a query's later word asks again for its earlier ones.
+    let out = this.reached.get(w);
+    if (out !== undefined) return out;
+    out = [];
     for (const word of this.rows.keys()) {
       const max = typoAllowance(w.length, word.length);
       if (!word.includes(w) && typoDistance(w, word, max) <= max) out.push(word);
     }
+    this.reached.set(w, out);
     return out;
   }
 }
