@@ -176,13 +176,21 @@ test('session actions: the menu closes when the list scrolls (it would act on a 
     await page.locator('.session[data-session-id="s25"]').waitFor();
     await page.locator('.session[data-session-id="s25"] .session-more').click();
     await page.locator('#session-menu').waitFor();
+    // The list made again (a session made elsewhere goes on top) keeps the menu open, under its row's new button.
+    await call(page, { operation: 'create', sessionId: 'elsewhere', title: 'Made elsewhere' });
+    await page.locator('#session-count', { hasText: '32' }).waitFor();
+    await page.evaluate(() => window.explorer.refresh());
+    assert.equal(await page.locator('#session-menu').isVisible(), true, 'the menu stays open');
+    assert.equal(await page.locator('.session[data-session-id="s25"] .session-more').getAttribute('aria-expanded'), 'true');
+    const gap = await page.evaluate(() => document.getElementById('session-menu').getBoundingClientRect().top - document.querySelector('.session[data-session-id="s25"] .session-more').getBoundingClientRect().bottom);
+    assert.ok(Math.abs(gap - 4) < 1, `the menu is 4 px under the row's button: ${gap}`);
     await page.locator('#session-list').evaluate((l) => l.scrollBy(0, 300));
     await page.locator('#session-menu').waitFor({ state: 'hidden' });
     assert.equal(await page.locator('.session[data-session-id="s25"] .session-more').getAttribute('aria-expanded'), 'false');
 
     // Every session but the demo erased, the demo in the trash: a reload lists nothing and makes no demo.
     await call(page, { operation: 'delete', sessionId: 'demo' });
-    for (let i = 0; i < 30; i++) await call(page, { operation: 'delete', sessionId: `s${i}`, permanent: true });
+    for (const id of [...Array.from({ length: 30 }, (_, i) => `s${i}`), 'elsewhere']) await call(page, { operation: 'delete', sessionId: id, permanent: true });
     await page.reload();
     await page.waitForSelector('body[data-ready="true"]');
     assert.deepEqual(await call(page, { operation: 'sessions' }), []);

@@ -111,6 +111,7 @@ function renderSessions(follow = true) {
   const seen = !follow && rowInView($("session-list").querySelector(".session.selected"), [$("session-list"), $("sessions-pane")]);
   state.list.show(shown, follow ? shown.findIndex((s) => s.sessionId === state.selected) : -1, { keep: !follow });
   if (seen) revealSelected();
+  state.actions?.rowsMade((row) => rowInView(row, [$("session-list"), $("sessions-pane")]));
   const total = state.sessions.length;
   // "3 of 12" while filters hide some; with none left, say so beside a way back.
   $("session-count").textContent = total === 0 ? "" : shown.length < total ? `${shown.length} of ${total}` : String(total);

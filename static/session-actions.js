@@ -39,7 +39,7 @@ export class SessionActions {
   constructor(page) {
     this.page = page;
     this.menu = $("session-menu");
-    this.menuFor = null; // {sessionId, anchor} while the menu is open
+    this.menuFor = null; // {sessionId, anchor, bottom: the anchor's bottom when the menu was placed (px)} while the menu is open
     this.undoTimer = 0;
   }
 
@@ -53,9 +53,10 @@ export class SessionActions {
     document.addEventListener("click", (e) => {
       if (this.menuFor && !e.target.closest("#session-menu, .session-more")) this.closeMenu(false);
     });
-    // The menu is placed under its row once: when the list scrolls or the window changes, it closes
-    // (left open, it sat beside another row, and acted on one scrolled out of view).
-    document.addEventListener("scroll", (e) => this.menuFor && !this.menu.contains(e.target) && this.closeMenu(false), true);
+    // The menu is placed under its row once: when the list scrolls the row away or the window changes,
+    // it closes (left open, it sat beside another row, and acted on one scrolled out of view). A scroll
+    // that leaves the row where it was (the browser keeping the view as the rows are made again) does not.
+    document.addEventListener("scroll", (e) => this.menuFor && !this.menu.contains(e.target) && this._rowMoved() && this.closeMenu(false), true);
     window.addEventListener("resize", () => this.closeMenu(false));
     $("rename-dialog").addEventListener("close", () => this._renamed());
     $("rename-cancel").addEventListener("click", () => $("rename-dialog").close("cancel"));
@@ -104,16 +105,49 @@ export class SessionActions {
   openMenu(id, anchor, last = false) {
     this.closeMenu(false);
     this.page.opened();
-    this.menuFor = { sessionId: id, anchor };
+    this.menuFor = { sessionId: id, anchor, bottom: 0 };
+    this._place(anchor);
+    const items = this.menu.querySelectorAll("button");
+    items[last ? items.length - 1 : 0]?.focus();
+  }
+
+  /** Show the menu under anchor, its "⋯" button, which says it is open. @param {HTMLElement} anchor */
+  _place(anchor) {
     anchor.setAttribute("aria-expanded", "true");
     const r = anchor.getBoundingClientRect();
+    this.menuFor.bottom = r.bottom;
     this.menu.style.left = "";
     this.menu.style.top = `${r.bottom + 4}px`;
     this.menu.style.right = `${Math.max(8, document.documentElement.clientWidth - r.right)}px`;
     this.menu.hidden = false;
     keepInView(this.menu);
-    const items = this.menu.querySelectorAll("button");
-    items[last ? items.length - 1 : 0]?.focus();
+  }
+
+  /** Whether the open menu's "⋯" button left the place the menu was put under (or the page). */
+  _rowMoved() {
+    const { anchor, bottom } = this.menuFor;
+    return !anchor.isConnected || Math.abs(anchor.getBoundingClientRect().bottom - bottom) > 2;
+  }
+
+  /**
+   * The list's rows were made again (the sessions changed: a new one, an
+   * append moving one to the top): an open menu moves under its session's
+   * new "⋯" button, or closes when that row is not made or not in view
+   * (inView) — left where it was, it sat beside another row.
+   * @param {(row: HTMLElement) => boolean} inView
+   */
+  rowsMade(inView) {
+    const open = this.menuFor;
+    if (!open || open.anchor.isConnected) return;
+    const row = [...document.querySelectorAll("#session-list .session")].find((r) => r.dataset.sessionId === open.sessionId);
+    const anchor = row?.querySelector(".session-more");
+    if (!anchor || !inView(row)) {
+      this.closeMenu(false);
+      anchor?.focus();
+      return;
+    }
+    this.menuFor = { sessionId: open.sessionId, anchor, bottom: 0 };
+    this._place(anchor);
   }
 
   /** Close the menu; with refocus, focus goes back to the button that opened it. @param {boolean} refocus */
