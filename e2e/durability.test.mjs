@@ -244,24 +244,35 @@ test('two pages appending in turn at the same time both keep writing: neither ho
     await value(a, { operation: 'create', sessionId: 'busy' });
     const APPENDS = 40;
     const run = (page, tag, gap) => page.evaluate(async ({ tag, gap, n }) => {
-      // Start together: each page says it is ready and waits to hear the other.
+      // Start together: each page says it is ready and waits to hear the
+      // other, then makes its first append and waits until the other has
+      // made its first too (on a loaded machine one page could otherwise
+      // make all its appends before the other's first call was made: a
+      // race of the pages' start, not of the write lock).
       const channel = new BroadcastChannel(`start ${gap}`);
-      await new Promise((resolve) => {
-        let heard = false;
-        channel.onmessage = () => {
-          if (heard) return;
-          heard = true;
-          channel.postMessage('ready');
-          resolve();
-        };
-        channel.postMessage('ready');
-      });
-      channel.close();
+      const heard = new Set();
+      let wake = () => {};
+      channel.onmessage = (e) => {
+        if (heard.has(e.data)) return;
+        heard.add(e.data);
+        if (e.data === 'ready') channel.postMessage('ready'); // the other may have said it before this page listened
+        wake();
+      };
+      const hear = async (word) => {
+        while (!heard.has(word)) await new Promise((resolve) => (wake = resolve));
+      };
+      channel.postMessage('ready');
+      await hear('ready');
       for (let i = 0; i < n; i++) {
         const env = await window.tree.call({ operation: 'append', sessionId: 'busy', message: { role: 'user', content: `${tag} ${i}` } });
         if (!env.ok) throw new Error(JSON.stringify(env.error));
+        if (i === 0) {
+          channel.postMessage('wrote');
+          await hear('wrote');
+        }
         if (gap) await new Promise((resolve) => setTimeout(resolve, gap));
       }
+      channel.close();
     }, { tag, gap, n: APPENDS });
     let total = 0;
     for (const gap of [0, 30]) {
