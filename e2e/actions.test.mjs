@@ -111,7 +111,11 @@ test('fork and clone: titles of their own, ids in the sessions list, a toast tha
     const forkId = await forkItem.getAttribute('data-session-id');
     assert.notEqual(forkId, 'demo');
     assert.equal(await forkItem.locator('.session-id').textContent(), forkId);
+    // The row can show (the refresh after the rename) before the page selects it, and the panel
+    // shows the fork's title once it has loaded it: wait for each, then check it.
+    await page.locator('#session-list .session.selected', { hasText: forkTitle }).waitFor();
     assert.equal(await page.locator('#session-list .session.selected').getAttribute('data-session-id'), forkId);
+    await panel.locator('.head .title', { hasText: forkTitle }).waitFor();
     assert.equal(await panel.locator('.head .title').textContent(), forkTitle);
     // The toast names what happened, is polite, and sits over no control nor the head.
     const toast = panel.locator('.status');
@@ -222,7 +226,11 @@ test('tree rows: ★ where the preferred path ends, a "1 hidden" placeholder, se
     // On a phone the mark is short ("2/2": the message's text keeps the room), its text unchanged for screen readers.
     await page.setViewportSize({ width: 390, height: 844 });
     await page.waitForFunction(() => document.querySelector('#panel').getAttribute('pane') === 'tree');
-    const narrow = await panel.locator('.row.root-later .root-mark').evaluate((m) => [m.textContent, getComputedStyle(m, '::after').content, Math.round(m.getBoundingClientRect().width)]);
+    // Found and measured in one task: the rows are drawn again after a resize, and a detached mark has no style.
+    const narrow = await panel.evaluate((p) => {
+      const m = p.shadowRoot.querySelector('.row.root-later .root-mark');
+      return [m.textContent, getComputedStyle(m, '::after').content, Math.round(m.getBoundingClientRect().width)];
+    });
     assert.deepEqual(narrow.slice(0, 2), ['tree 2 of 2', '"2/2"']);
     assert.ok(narrow[2] < 30, `the mark is ${narrow[2]} px wide`);
     await page.screenshot({ path: artifactPath('actions-roots-390x844.png') });
@@ -239,13 +247,16 @@ test('one dropdown at a time: the all-sessions search, the in-session search and
     const panel = await openExplorer(page, baseURL);
     const globalHits = page.locator('#global-hits');
     const panelHits = panel.locator('.hits');
+    // The messages' hits come after the titles' and open the dropdown again, closing the others:
+    // wait for them (aria-busy false) before opening another dropdown.
+    const globalDone = page.locator('#global-hits[aria-busy="false"]');
     await page.locator('#global-search').fill('Lisbon');
-    await globalHits.waitFor();
+    await globalDone.waitFor();
     await panel.locator('.search').fill('Sintra');
     await panelHits.waitFor();
     assert.equal(await globalHits.isVisible(), false);
     await page.locator('#global-search').fill('Sintra');
-    await globalHits.waitFor();
+    await globalDone.waitFor();
     await panelHits.waitFor({ state: 'hidden' });
     // The export menu closes both; opening a search closes it.
     await page.locator('#export-button').click();

@@ -155,7 +155,8 @@ test('import: dropping a Claude Code transcript and an Open WebUI export on the 
     await page.locator('#session-list li[data-session-id="88a8d761-7b9a-4bf1-a8ca-c1febe6bf358"] .session-button').click();
     await page.locator('session-tree-panel .row.cursor[data-node-id="91c82c1c-29b0-4149-a261-e5582d944ac6"]').waitFor();
     assert.equal(await page.locator('session-tree-panel .row').count(), 6);
-    await page.locator('session-tree-panel .messages .message-body').first().waitFor();
+    // The context pane is drawn after the rows (until then it shows the session shown before): wait for this one's.
+    await page.locator('session-tree-panel .messages .message-body', { hasText: 'Excellent research!' }).first().waitFor();
     const texts = await page.locator('session-tree-panel .messages .message-body').allTextContents();
     assert.equal(texts.length, 3);
     assert.match(texts[2], /Excellent research!/);

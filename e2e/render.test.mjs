@@ -59,7 +59,8 @@ async function showSession(page, sessionId, messages) {
   await page.evaluate(() => window.explorer.refresh());
   await page.locator(`#session-list li[data-session-id="${sessionId}"] .session-button`).click();
   await page.locator(`session-tree-panel .row.cursor[data-node-id="n${messages.length - 1}"]`).waitFor();
-  await page.locator('session-tree-panel .messages .message').nth(messages.length - 1).waitFor();
+  // This session's last message: the context pane is drawn after the rows, and until then it shows the demo's (7 messages).
+  await page.locator(`session-tree-panel .messages .message[data-node-id="n${messages.length - 1}"]`).waitFor();
 }
 
 /** Every element of the page and the panel's shadow root with an on* attribute, as "tag@attr". */
@@ -198,7 +199,7 @@ test('thinking parts, tool calls and results, images and attachments render as s
     assert.equal(await bodies.nth(0).locator('code').textContent(), 'this');
     const img = bodies.nth(0).locator('img.inline-image');
     assert.equal(await img.getAttribute('src'), `data:image/png;base64,${png}`);
-    assert.equal(await img.evaluate((i) => i.complete && i.naturalWidth), 1);
+    assert.equal(await img.evaluate(async (i) => (await i.decode(), i.complete && i.naturalWidth)), 1); // a data: image too loads after it is put in the page
     assert.deepEqual(await bodies.nth(0).locator('.placeholder.attachment').allTextContents(), ['[file report.pdf]']);
     // Assistant: a Thinking section, the text, a tool call with its name and arguments.
     assert.equal(await bodies.nth(1).locator('details.thinking summary').textContent(), 'Thinking');
