@@ -195,3 +195,31 @@ test('explorer: the selected session stays in view when a message moves it to th
     await env.close();
   }
 });
+
+test('explorer: opening another session never shows its rows beside the messages of the session shown before', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1280, height: 800 } } });
+  try {
+    const { page } = env;
+    await openExplorer(page, env.baseURL);
+    await page.locator('session-tree-panel .messages .message-body', { hasText: 'Lisbon' }).first().waitFor();
+    await call(page, { operation: 'create', sessionId: 'other', title: 'Other chat' });
+    const { id: nodeId } = await call(page, { operation: 'append', sessionId: 'other', message: { role: 'user', content: 'a question of the other chat' } });
+    await page.locator('.session[data-session-id="other"]').waitFor();
+    // Watch every change of the panel: once the other session's cursor row is drawn, no demo message may show.
+    await page.evaluate((cursor) => {
+      const root = document.querySelector('#panel').shadowRoot;
+      window.seenMixed = [];
+      new MutationObserver(() => {
+        if (!root.querySelector(`.row.cursor[data-node-id="${cursor}"]`)) return;
+        const demo = [...root.querySelectorAll('.messages .message-body')].filter((b) => b.textContent.includes('Lisbon'));
+        if (demo.length > 0) window.seenMixed.push(demo.length);
+      }).observe(root, { subtree: true, childList: true, characterData: true });
+    }, nodeId);
+    await page.locator('.session[data-session-id="other"] .session-button').click();
+    await page.locator('session-tree-panel .messages .message-body', { hasText: 'a question of the other chat' }).waitFor();
+    assert.deepEqual(await page.evaluate(() => window.seenMixed), [], 'the demo\'s messages were shown beside the other session\'s rows');
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});

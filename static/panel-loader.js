@@ -89,6 +89,7 @@ export class RowsLoader {
     this._appendChain = null;
     this._moving = false;
     this._ctx = null; // what the last `context` said: {messages: {length}|null, state}
+    this._contextOf = null; // the session whose context the pane shows
     this._deferred = null; // a large session's fill left for later: {seq, id, t0} (resumeRows)
     /** See _load. */
     this.lastTimings = undefined;
@@ -162,6 +163,7 @@ export class RowsLoader {
    */
   _showNothing() {
     this._ctx = null;
+    this._contextOf = null;
     this.model.clear();
     this.host.afterLayout();
     this.host.context.render(null);
@@ -210,6 +212,8 @@ export class RowsLoader {
     if (partial && !view.scrollRowTo(model.active, anchor)) view.scrollRowTo(value.cursor, null);
     view.placing = false;
     this.host.renderHead();
+    // Another session's messages are not left beside these rows while this one's context is read.
+    if (this._contextOf !== id) this.host.context.render(null);
     /**
      * Where the last load spent its time, in ms: `tree` (the session and
      * tree.rows calls — for a large session the first window only), `layout`
@@ -229,6 +233,7 @@ export class RowsLoader {
     if (seq !== this.seq || id !== this.host.sessionId()) return;
     this._ctx = ctxEnv?.ok ? { messages: { length: ctxEnv.value.messages.length }, state: ctxEnv.value.state } : { messages: null, state: null };
     this.lastTimings.context = performance.now() - t2;
+    this._contextOf = id;
     await this.host.context.render(this._ctx);
     if (!model.partial) return;
     // The map shows no rows: their fill waits until the list is shown (resumeRows).
