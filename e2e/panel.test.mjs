@@ -633,3 +633,50 @@ test('embedding demo: two messages, a branch, a jump back — chat and panel agr
     await env.close();
   }
 });
+
+test('chat demo: a double click on Save & send or Regenerate makes one turn; a message the store refuses comes back to the box, said as an error, and a deleted chat is not shown as if it were there', async () => {
+  const env = await setup({ contextOptions: { viewport: VIEWPORT } });
+  try {
+    const { page, baseURL, errors } = env;
+    await open(page, baseURL + 'static/chat-demo.html');
+    const chat = () => page.locator('#history .bubble .text').allTextContents();
+    const say = async (text, words) => {
+      await page.locator('#input').fill(text);
+      await page.keyboard.press('Enter');
+      await page.locator('#history .bubble .text', { hasText: `You said “${text}” (${words} word${words === 1 ? '' : 's'}).` }).waitFor();
+    };
+    await say('one', 1);
+    await say('two', 1);
+    // Edit "two", then a double click on Save & send: one new version, one reply.
+    await page.locator('#history .bubble[data-role="user"] .act.edit').last().click();
+    await page.locator('.editor textarea').fill('two edited');
+    await page.locator('.editor button[type="submit"]').dblclick();
+    await page.locator('#history .bubble .text', { hasText: 'You said “two edited” (2 words).' }).waitFor();
+    // A later turn: whatever a second click started is in the store before it.
+    await say('three', 1);
+    assert.deepEqual(await chat(), ['one', 'You said “one” (1 word).', 'two edited', 'You said “two edited” (2 words).', 'three', 'You said “three” (1 word).']);
+    // A double click on Regenerate: one more reply beside the first, not a reply under it.
+    await page.locator('#history .bubble[data-role="assistant"] .act.regen').last().dblclick();
+    await page.locator('#history .sib-pos', { hasText: '2 / 2' }).waitFor();
+    await say('four', 1);
+    const nodes = await call(page, { operation: 'list', sessionId: 'chat-demo' });
+    const three = nodes.find((n) => n.preview === 'three');
+    assert.equal(nodes.filter((n) => n.parentId === three.id).length, 2, 'two replies to "three"');
+    assert.equal(nodes.filter((n) => n.preview === 'two edited').length, 1, 'one edited version');
+    assert.equal(nodes.length, 11); // one, reply, two, reply, two edited, reply, three, 2 replies, four, reply
+
+    // The chat deleted (as from another tab): the history says so, a message is refused and comes back.
+    await call(page, { operation: 'delete', sessionId: 'chat-demo', permanent: true });
+    await page.locator('#history .empty.error', { hasText: 'The chat could not be read' }).waitFor();
+    assert.deepEqual(await chat(), []);
+    await page.locator('#input').fill('are you there?');
+    await page.keyboard.press('Enter');
+    await page.locator('#status', { hasText: 'The message was not sent' }).waitFor();
+    assert.equal(await page.locator('#input').inputValue(), 'are you there?');
+    const colours = await page.evaluate(() => [getComputedStyle(document.getElementById('status')).color, getComputedStyle(document.querySelector('#history .empty.error')).color]);
+    assert.equal(colours[0], colours[1], 'the status is in the error colour');
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});

@@ -45,6 +45,23 @@ let editing = null;
 let focusAfter = null;
 let renders = 0;
 let lastList = [];
+/** A turn (send, Save & send, Regenerate) is being made: a second click or key waits for none, it is dropped. */
+let turning = false;
+
+/**
+ * Run turn unless one is being made or a reply streams (a double click on
+ * Save & send or Regenerate made two, the second under the first's reply).
+ * @template T @param {() => Promise<T>} turn @returns {Promise<T|undefined>}
+ */
+async function oneTurn(turn) {
+  if (turning || pending) return undefined;
+  turning = true;
+  try {
+    return await turn();
+  } finally {
+    turning = false;
+  }
+}
 
 const call = (request) => tree.call({ sessionId: CHAT_SESSION, ...request });
 const adapterSettings = () => ({ baseURL: settings.baseURL, model: settings.model, apiKey: settings.apiKey || undefined });
@@ -60,7 +77,13 @@ function roleName(role) {
 async function render() {
   const seq = ++renders;
   const [ctx, session, list] = await Promise.all([call({ operation: "context" }), call({ operation: "session" }), call({ operation: "list" })]);
-  if (seq !== renders || !ctx.ok || !list.ok) return;
+  if (seq !== renders) return;
+  if (!ctx.ok || !list.ok) {
+    // Not the history of before (another tab may have deleted the chat): what went wrong, as an error.
+    lastList = [];
+    $("history").replaceChildren(el("li", "empty error", `The chat could not be read: ${(ctx.ok ? list : ctx).error.message}`));
+    return;
+  }
   lastList = list.value;
   const history = historyItems(list.value, ctx.value.cursor, ctx.value.messages);
   const items = history.map((item, position) => bubble(item, position));
@@ -146,13 +169,15 @@ function editor(id, text) {
     editing = null;
     render();
   });
-  form.addEventListener("submit", async (e) => {
+  form.addEventListener("submit", (e) => {
     e.preventDefault();
-    if (area.value.trim() === "" || pending) return;
-    editing = null;
-    const node = await edit(tree, CHAT_SESSION, id, area.value);
-    if (!node.ok) return showStatus(`The message was not edited: ${node.error.message}`, true);
-    await answer(area.value);
+    if (area.value.trim() === "") return;
+    oneTurn(async () => {
+      editing = null;
+      const node = await edit(tree, CHAT_SESSION, id, area.value);
+      if (!node.ok) return showStatus(`The message was not edited: ${node.error.message}`, true);
+      await answer(area.value);
+    });
   });
   area.addEventListener("keydown", (e) => {
     if (e.key === "Enter" && !e.shiftKey) {
@@ -236,19 +261,29 @@ async function answer(text) {
   await streamed((t, options) => reply(t, CHAT_SESSION, adapterSettings(), options));
 }
 
-async function regenerateAt(id) {
-  if (pending) return;
-  if (settings) return streamed((t, options) => regenerate(t, CHAT_SESSION, id, adapterSettings(), options));
-  const node = await call({ operation: "node", nodeId: id });
-  if (!node.ok || node.value.parentId === null) return;
-  const parent = await call({ operation: "node", nodeId: node.value.parentId });
-  if (!parent.ok) return;
-  await call({ operation: "jump", nodeId: parent.value.id });
-  await answer(contentText(parent.value.message?.content ?? ""));
+function regenerateAt(id) {
+  return oneTurn(async () => {
+    if (settings) return streamed((t, options) => regenerate(t, CHAT_SESSION, id, adapterSettings(), options));
+    const node = await call({ operation: "node", nodeId: id });
+    if (!node.ok || node.value.parentId === null) return;
+    const parent = await call({ operation: "node", nodeId: node.value.parentId });
+    if (!parent.ok) return;
+    await call({ operation: "jump", nodeId: parent.value.id });
+    await answer(contentText(parent.value.message?.content ?? ""));
+  });
 }
 
+/**
+ * Send text as the user's message and answer it.
+ * @param {string} text @returns {Promise<boolean>} false when it was not appended (nothing to send, a turn under way, refused)
+ */
 async function send(text) {
-  if (text.trim() === "" || pending) return;
+  if (text.trim() === "") return false;
+  return (await oneTurn(() => sendNow(text))) ?? false;
+}
+
+/** send, its turn begun: the system prompt first in a new chat with a model, the message, the answer. */
+async function sendNow(text) {
   showStatus("");
   if (settings && settings.system.trim() !== "") {
     // A conversation with a model starts with its system prompt (which also
@@ -257,8 +292,12 @@ async function send(text) {
     if (status.ok && status.value.cursor === null) await call({ operation: "append", message: { role: "system", content: settings.system } });
   }
   const user = await call({ operation: "append", message: { role: "user", content: text } });
-  if (!user.ok) return showStatus(`The message was not sent: ${user.error.message}`, true);
+  if (!user.ok) {
+    showStatus(`The message was not sent: ${user.error.message}`, true);
+    return false;
+  }
   await answer(text);
+  return true;
 }
 
 /** The settings dialog: fill it, check the base URL, keep the settings. */
@@ -315,7 +354,8 @@ async function start() {
     }
     const text = input.value;
     input.value = "";
-    await send(text);
+    // Not sent (refused, or a turn under way): the text comes back unless something new was typed.
+    if (!(await send(text)) && input.value === "") input.value = text;
     input.focus();
   });
   input.addEventListener("keydown", (e) => {
