@@ -680,3 +680,38 @@ test('chat demo: a double click on Save & send or Regenerate makes one turn; a m
     await env.close();
   }
 });
+
+test('a prompt opened on one session is cancelled when the page shows another, and an empty session-id is an empty panel', async () => {
+  const env = await setup({ contextOptions: { viewport: VIEWPORT } });
+  try {
+    const { page, baseURL, errors } = env;
+    await open(page, baseURL + 'static/chat-demo.html');
+    const panel = page.locator('#panel');
+    await page.locator('#input').fill('hello');
+    await page.keyboard.press('Enter');
+    await panel.locator('.row').nth(1).waitFor();
+    const { sessionId: copy } = await call(page, { operation: 'clone', sessionId: 'chat-demo' });
+    const [first] = (await call(page, { operation: 'tree', sessionId: 'chat-demo' })).rows;
+    // Label… on the first node; the page then shows the clone (the same node ids) before the OK.
+    await panel.locator(`.row[data-node-id="${first.id}"]`).click();
+    await panel.locator('.act-label').click();
+    await panel.locator('.prompt-dialog input').fill('meant for the first session');
+    await page.evaluate((id) => (document.querySelector('#panel').sessionId = id), copy);
+    await panel.locator('.prompt-dialog').waitFor({ state: 'hidden' });
+    await page.keyboard.press('Enter');
+    await panel.locator(`.head .title[title="${copy}"]`).waitFor();
+    for (const id of ['chat-demo', copy]) {
+      const labels = (await call(page, { operation: 'tree', sessionId: id })).rows.filter((r) => r.label);
+      assert.deepEqual(labels, [], `no label in ${id}`);
+    }
+    // session-id="" (a page writing `session-id={id ?? ""}`): no session, no error.
+    await page.evaluate(() => document.querySelector('#panel').setAttribute('session-id', ''));
+    await panel.locator('.head .title', { hasText: 'No session' }).waitFor();
+    assert.equal(await page.evaluate(() => document.querySelector('#panel').sessionId), null);
+    assert.equal(await panel.locator('.row').count(), 0);
+    assert.equal(await panel.locator('.status').isVisible(), false, 'no error toast');
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});

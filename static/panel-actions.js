@@ -260,9 +260,10 @@ export class PanelActions {
     // The branch is made from the dialog: a refused name (taken, empty)
     // keeps it open with the text as typed and the reason under it.
     let env = null;
+    const sessionId = host.sessionId(); // the node's, whatever the panel shows by the answer
     const submit = async (answer) => {
       const [branch, summary] = withSummary ? answer : [answer, undefined];
-      const sessionId = host.sessionId();
+      if (sessionId !== host.sessionId()) return "The panel shows another session now.";
       env = await host.tree().call(withSummary ? { operation: "branch.summary", sessionId, nodeId, branch, summary } : { operation: "branch", sessionId, nodeId, branch });
       return env.ok ? null : env.error.message;
     };
@@ -330,9 +331,10 @@ export class PanelActions {
     const { host } = this;
     const nodeId = host.model.selectedNodeId;
     if (nodeId === null) return;
+    const sessionId = host.sessionId(); // the node's: the panel may show another session by the answer
     const label = await this._ask("Label (empty clears it)", { title: `Label ${this._nodeName(nodeId)}`, value: host.model.rowById.get(nodeId)?.label ?? "", okText: "Save label" });
-    if (label === null) return;
-    await this._annotate({ operation: "label", sessionId: host.sessionId(), nodeId, label });
+    if (label === null || sessionId !== host.sessionId()) return;
+    await this._annotate({ operation: "label", sessionId, nodeId, label });
   }
 
   async _toggleHidden() {

@@ -17,9 +17,9 @@ const ElementBase = globalThis.HTMLElement ?? class {};
  * SessionTreePanel. Holds no state of its own.
  */
 export class PanelAttributes extends ElementBase {
-  /** The session shown (attribute session-id). */
+  /** The session shown (attribute session-id); null when none, also for an empty attribute (`session-id={id ?? ""}`). */
   get sessionId() {
-    return this.getAttribute("session-id");
+    return this.getAttribute("session-id") || null;
   }
   set sessionId(id) {
     if (id === null || id === undefined) this.removeAttribute("session-id");

@@ -28,6 +28,8 @@ export interface PanelEventDetail {
   view?: "list" | "map";
   /** `family`: the member of the family chosen in the map's family strip (nodeId: where to open it, or null). */
   openSessionId?: string;
+  /** `dropdown`: always true (the search dropdown opened). */
+  open?: true;
 }
 
 /**

@@ -230,6 +230,9 @@ export class SessionTreePanel extends PanelAttributes {
   attributeChangedCallback(name, old, value) {
     if (old === value) return;
     if (name === "session-id") {
+      // A prompt or comparison opened on the session shown before is not this one's: its OK would act here.
+      this._actions.closePrompt();
+      this._actions.closeComparison();
       this._model.resetView();
       this._context.reset();
       this._composer.reset();
