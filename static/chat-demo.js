@@ -45,21 +45,26 @@ let editing = null;
 let focusAfter = null;
 let renders = 0;
 let lastList = [];
-/** A turn (send, Save & send, Regenerate) is being made: a second click or key waits for none, it is dropped. */
-let turning = false;
+/** The turn (send, Save & send, Regenerate) being made, settled when it is done, or null. */
+let turn = null;
 
 /**
- * Run turn unless one is being made or a reply streams (a double click on
- * Save & send or Regenerate made two, the second under the first's reply).
- * @template T @param {() => Promise<T>} turn @returns {Promise<T|undefined>}
+ * Run a turn unless one is being made or a reply streams: a double click
+ * on Save & send or Regenerate made two, the second under the first's
+ * reply. With wait (a message sent from the composer), it goes after the
+ * turn being made instead.
+ * @template T @param {() => Promise<T>} run @param {{wait?: boolean}} [options]
+ * @returns {Promise<T|undefined>} undefined when refused
  */
-async function oneTurn(turn) {
-  if (turning || pending) return undefined;
-  turning = true;
+async function oneTurn(run, { wait = false } = {}) {
+  while (wait && turn) await turn;
+  if (turn || pending) return undefined;
+  const made = run();
+  turn = made.then(() => {}, () => {});
   try {
-    return await turn();
+    return await made;
   } finally {
-    turning = false;
+    turn = null;
   }
 }
 
@@ -275,11 +280,11 @@ function regenerateAt(id) {
 
 /**
  * Send text as the user's message and answer it.
- * @param {string} text @returns {Promise<boolean>} false when it was not appended (nothing to send, a turn under way, refused)
+ * @param {string} text @returns {Promise<boolean>} false when it was not appended (nothing to send, a reply streaming, refused)
  */
 async function send(text) {
   if (text.trim() === "") return false;
-  return (await oneTurn(() => sendNow(text))) ?? false;
+  return (await oneTurn(() => sendNow(text), { wait: true })) ?? false;
 }
 
 /** send, its turn begun: the system prompt first in a new chat with a model, the message, the answer. */
@@ -354,7 +359,7 @@ async function start() {
     }
     const text = input.value;
     input.value = "";
-    // Not sent (refused, or a turn under way): the text comes back unless something new was typed.
+    // Not sent (refused, or a reply streaming): the text comes back unless something new was typed.
     if (!(await send(text)) && input.value === "") input.value = text;
     input.focus();
   });
