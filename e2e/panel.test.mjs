@@ -97,6 +97,34 @@ for (const scheme of ['light', 'dark']) {
       await page.screenshot({ path: artifactPath(`overlay-${scheme}.png`) });
       await page.keyboard.press('Escape');
       await drawer.locator('.frame').waitFor({ state: 'hidden' });
+      // Open, then taken out of the page: it says it closed and focus goes back; put back, it is closed.
+      // Open, then its mode changed: the same; made an overlay again, it starts closed.
+      const moved = await page.evaluate(async () => {
+        const d = document.querySelector('#drawer');
+        const events = [];
+        for (const type of ['open', 'close']) d.addEventListener(type, () => events.push(type));
+        const opener = document.querySelector('#input');
+        const out = {};
+        opener.focus();
+        d.open();
+        const parent = d.parentElement;
+        d.remove();
+        out.removed = { events: [...events], focus: document.activeElement.id };
+        parent.append(d);
+        out.back = { open: d.isOpen, dataOpen: d.hasAttribute('data-open'), frameHidden: d.shadowRoot.querySelector('.frame').hidden };
+        events.length = 0;
+        opener.focus();
+        d.open();
+        d.setAttribute('mode', 'panel');
+        d.setAttribute('mode', 'overlay');
+        out.mode = { events: [...events], open: d.isOpen, focus: document.activeElement.id };
+        return out;
+      });
+      assert.deepEqual(moved, {
+        removed: { events: ['open', 'close'], focus: 'input' },
+        back: { open: false, dataOpen: false, frameHidden: true },
+        mode: { events: ['open', 'close'], open: false, focus: 'input' },
+      });
       assert.deepEqual(errors, []);
     } finally {
       await env.close();

@@ -63,7 +63,7 @@ export interface SessionTreePanelEvents {
   family: CustomEvent<PanelEventDetail>;
   /** When the search dropdown opens (a page closes its own dropdowns: one open at a time). */
   dropdown: CustomEvent<PanelEventDetail>;
-  /** Overlay drawer opened / closed. */
+  /** Overlay drawer opened / closed (also closed when the element leaves the page or its mode changes). */
   open: CustomEvent<PanelEventDetail>;
   close: CustomEvent<PanelEventDetail>;
 }

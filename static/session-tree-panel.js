@@ -220,6 +220,7 @@ export class SessionTreePanel extends PanelAttributes {
   }
 
   disconnectedCallback() {
+    if (this._open) this._shut(); // put back in the page, it starts closed; focus goes back where it was
     for (const [target, type, fn] of this._listeners) target.removeEventListener(type, fn);
     this._listeners = [];
     this._resize?.disconnect();
@@ -240,7 +241,8 @@ export class SessionTreePanel extends PanelAttributes {
       this._view.scroller.scrollTop = 0;
       this.refresh();
     } else if (name === "mode") {
-      this._applyMode();
+      if (this._open) this._shut(); // an overlay made again starts closed
+      else this._applyMode();
     } else if (name === "view") {
       this._map.setView(this.view);
     } else if (name === "composer") {
@@ -283,12 +285,17 @@ export class SessionTreePanel extends PanelAttributes {
   /** Close the overlay drawer and give focus back (no-op in panel mode). */
   close() {
     if (this.mode !== "overlay" || !this._open) return;
+    this._shut();
+  }
+
+  /** Close the open drawer, whatever the mode now: focus back where it was, event `close`. */
+  _shut() {
     this._open = false;
     this._applyMode();
     const back = this._returnFocus;
     this._returnFocus = null;
-    if (back && back !== document.body && typeof back.focus === "function") back.focus();
-    else this._toggle.focus();
+    if (back && back !== document.body && back.isConnected && typeof back.focus === "function") back.focus();
+    else if (this.isConnected) this._toggle.focus();
     this._emit("close", {});
   }
 
