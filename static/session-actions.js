@@ -57,6 +57,7 @@ export class SessionActions {
     // it closes (left open, it sat beside another row, and acted on one scrolled out of view). A scroll
     // that leaves the row where it was (the browser keeping the view as the rows are made again) does not.
     document.addEventListener("scroll", (e) => this.menuFor && !this.menu.contains(e.target) && this._rowMoved() && this.closeMenu(false), true);
+    this._settling = 0; // frames after the rows were made again, while the browser lays them out (rowsMade)
     window.addEventListener("resize", () => this.closeMenu(false));
     $("rename-dialog").addEventListener("close", () => this._renamed());
     $("rename-cancel").addEventListener("click", () => $("rename-dialog").close("cancel"));
@@ -105,17 +106,16 @@ export class SessionActions {
   openMenu(id, anchor, last = false) {
     this.closeMenu(false);
     this.page.opened();
-    this.menuFor = { sessionId: id, anchor, bottom: 0 };
-    this._place(anchor);
+    this._place(id, anchor);
     const items = this.menu.querySelectorAll("button");
     items[last ? items.length - 1 : 0]?.focus();
   }
 
-  /** Show the menu under anchor, its "⋯" button, which says it is open. @param {HTMLElement} anchor */
-  _place(anchor) {
+  /** Show session id's menu under anchor, its "⋯" button, which says it is open. @param {string} id @param {HTMLElement} anchor */
+  _place(id, anchor) {
     anchor.setAttribute("aria-expanded", "true");
     const r = anchor.getBoundingClientRect();
-    this.menuFor.bottom = r.bottom;
+    this.menuFor = { sessionId: id, anchor, bottom: r.bottom };
     this.menu.style.left = "";
     this.menu.style.top = `${r.bottom + 4}px`;
     this.menu.style.right = `${Math.max(8, document.documentElement.clientWidth - r.right)}px`;
@@ -125,8 +125,14 @@ export class SessionActions {
 
   /** Whether the open menu's "⋯" button left the place the menu was put under (or the page). */
   _rowMoved() {
-    const { anchor, bottom } = this.menuFor;
-    return !anchor.isConnected || Math.abs(anchor.getBoundingClientRect().bottom - bottom) > 2;
+    const { sessionId, anchor, bottom } = this.menuFor;
+    if (!anchor.isConnected) return true;
+    if (Math.abs(anchor.getBoundingClientRect().bottom - bottom) <= 2) return false;
+    // Just after the rows were made, a row moves as the browser sizes the rows around it (and scrolls to
+    // keep the view): the menu follows it. Later, the user scrolled it away.
+    if (this._settling === 0) return true;
+    this._place(sessionId, anchor);
+    return false;
   }
 
   /**
@@ -142,12 +148,14 @@ export class SessionActions {
     const row = [...document.querySelectorAll("#session-list .session")].find((r) => r.dataset.sessionId === open.sessionId);
     const anchor = row?.querySelector(".session-more");
     if (!anchor || !inView(row)) {
+      const focused = this.menu.contains(document.activeElement);
       this.closeMenu(false);
-      anchor?.focus();
+      if (focused) anchor?.focus({ preventScroll: true }); // keyboard users go on from the row, the list stays where it is
       return;
     }
-    this.menuFor = { sessionId: open.sessionId, anchor, bottom: 0 };
-    this._place(anchor);
+    this._place(open.sessionId, anchor);
+    const settle = ++this._settling;
+    requestAnimationFrame(() => requestAnimationFrame(() => settle === this._settling && (this._settling = 0)));
   }
 
   /** Close the menu; with refocus, focus goes back to the button that opened it. @param {boolean} refocus */
