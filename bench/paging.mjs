@@ -1,11 +1,13 @@
 // Issue 24's benchmark: a stored history of N sessions of 100 messages
-// (~260 characters each, plus one session of 1,000 messages), opened by a
+// (~260 characters each, plus three sessions of 1,000 messages), opened by a
 // fresh page. Prints, per size, sessiontree's init() → first `sessions`
 // answer beside the lazy floor's list (bench/lazy-floor.js: plain JS on
 // IndexedDB, measured in the same run on the same records), the ratio, the
 // same floor run in a module worker (its start and one round trip added:
 // the least a store in a worker can take; bench/lazy-floor.js runInWorker), the
-// first `context` of the 1,000-node session beside the floor opening it,
+// first `context` of a 1,000-node session beside the floor opening it,
+// then the first `context` of another one once the store runs (asked at
+// once, and another a second later, as a person chooses one from the list),
 // init() → that first context beside the wasm start floor (a worker that
 // only starts the wasm and answers one call, nothing stored:
 // bench/lazy-floor.js runWasmStart; a first context needs the wasm
@@ -82,21 +84,21 @@ function writeSessions(page, db, from, to) {
   }, { db, from, to, messages: MESSAGES });
 }
 
-/** Store the session "big" of 1,000 messages as one chunk record. */
-function writeBig(page, db) {
-  return page.evaluate(async ({ db, count }) => {
+/** Store the session `id` ("big", "big2") of 1,000 messages as one chunk record. */
+function writeBig(page, db, id) {
+  return page.evaluate(async ({ db, count, id }) => {
     const req = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
     const idb = await req(indexedDB.open(db));
     const tx = idb.transaction(["sessions", "chunks"], "readwrite");
     const done = new Promise((resolve, reject) => ((tx.oncomplete = resolve), (tx.onabort = () => reject(tx.error))));
     const at = "2025-12-31T00:00:00.000Z";
     const nodes = [];
-    for (let k = 0; k < count; k++) nodes.push(JSON.stringify({ id: `big${k}`, parentId: k ? `big${k - 1}` : null, branch: "main", kind: "message", timestamp: at, message: { role: k % 2 ? "assistant" : "user", content: `big message ${k} `.padEnd(260, "x") } }));
-    tx.objectStore("chunks").put(new TextEncoder().encode(nodes.join(",\n")), ["big", 0]);
-    tx.objectStore("sessions").put({ sessionId: "big", title: "big", cursor: `big${count - 1}`, activeBranch: "main", createdAt: at, updatedAt: at, nodeCount: count, annotationCount: 0, folded: count, epoch: 0, gen: 1, op: "import" }, "big");
+    for (let k = 0; k < count; k++) nodes.push(JSON.stringify({ id: `${id}-${k}`, parentId: k ? `${id}-${k - 1}` : null, branch: "main", kind: "message", timestamp: at, message: { role: k % 2 ? "assistant" : "user", content: `${id} message ${k} `.padEnd(260, "x") } }));
+    tx.objectStore("chunks").put(new TextEncoder().encode(nodes.join(",\n")), [id, 0]);
+    tx.objectStore("sessions").put({ sessionId: id, title: id, cursor: `${id}-${count - 1}`, activeBranch: "main", createdAt: at, updatedAt: at, nodeCount: count, annotationCount: 0, folded: count, epoch: 0, gen: 1, op: "import" }, id);
     await done;
     idb.close();
-  }, { db, count: BIG });
+  }, { db, count: BIG, id });
 }
 
 
@@ -119,9 +121,11 @@ async function measureSize(context, rss, baseURL, n, returning) {
   const db = `paging-${n}`;
   await page.evaluate(async (db) => (await window.sessiontree.init({ dbName: db })).close(), db);
   for (let i = 0; i < n; i += 250) await writeSessions(page, db, i, Math.min(n, i + 250));
-  await writeBig(page, db);
+  await writeBig(page, db, "big");
+  await writeBig(page, db, "big2");
+  await writeBig(page, db, "big3");
   await page.close();
-  const st = [], floor = [], stOpen = [], floorOpen = [], workerFloor = [], toOpen = [], wasmStart = [], marks = [];
+  const st = [], floor = [], stOpen = [], warmOpen = [], quietOpen = [], floorOpen = [], workerFloor = [], toOpen = [], wasmStart = [], marks = [];
   let mb = 0, mbBefore = 0, wasmMB = 0, search = null;
   const skip = returning ? 1 : 0;
   for (let r = 0; r < RUNS + skip; r++) {
@@ -136,15 +140,26 @@ async function measureSize(context, rss, baseURL, n, returning) {
       const t1 = performance.now();
       const ctx = await window.tree.call({ operation: "context", sessionId: "big" });
       const t2 = performance.now();
-      if (!list.ok || !ctx.ok || ctx.value.messages.length !== 1000) throw new Error("bench: a call failed");
+      // Two more 1,000-node sessions never opened, once the store runs: one
+      // at once (the store still busy with its start: warm-up, collection),
+      // one a second later (a person choosing it from the list).
+      const ctx2 = await window.tree.call({ operation: "context", sessionId: "big2" });
+      const warm = performance.now() - t2;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const t3 = performance.now();
+      const ctx3 = await window.tree.call({ operation: "context", sessionId: "big3" });
+      const quiet = performance.now() - t3;
+      if (![list, ctx, ctx2, ctx3].every((e) => e.ok) || ![ctx, ctx2, ctx3].every((e) => e.value.messages.length === 1000)) throw new Error("bench: a call failed");
       // Where init → first context goes: the worker's marks (js/local.js), passed to this page.
       const at = (name) => (performance.getEntriesByName(name, "mark").at(-1)?.startTime ?? NaN) - t0;
       const marks = { read: at("sessiontree:read"), runtime: at("sessiontree:runtime"), restored: at("sessiontree:restored") };
-      return { list: t1 - t0, open: t2 - t1, toOpen: t2 - t0, count: list.value.length, marks };
+      return { list: t1 - t0, open: t2 - t1, warm, quiet, toOpen: t2 - t0, count: list.value.length, marks };
     }, db);
     if (r >= skip) {
       st.push(t.list);
       stOpen.push(t.open);
+      warmOpen.push(t.warm);
+      quietOpen.push(t.quiet);
       toOpen.push(t.toOpen);
       marks.push(t.marks);
     }
@@ -163,7 +178,7 @@ async function measureSize(context, rss, baseURL, n, returning) {
     const ft = await f.evaluate(async (db) => (await import("/bench/lazy-floor.js")).run(db, "big"), db);
     if (ft.messages !== 1000) throw new Error("bench: the floor opened " + ft.messages + " messages");
     const wt = await f.evaluate(async (db) => (await import("/bench/lazy-floor.js")).runInWorker(db), db);
-    if (wt.sessions !== n + 1) throw new Error("bench: the worker floor listed " + wt.sessions + " sessions");
+    if (wt.sessions !== n + 3) throw new Error("bench: the worker floor listed " + wt.sessions + " sessions");
     const ws = await f.evaluate(async () => (await import("/bench/lazy-floor.js")).runWasmStart("/js/sessiontree.wasm"));
     if (r >= skip) {
       floor.push(ft.listMs);
@@ -175,7 +190,7 @@ async function measureSize(context, rss, baseURL, n, returning) {
     await f.close();
   }
   const mark = (name) => median(marks.map((m) => m[name]).filter(Number.isFinite));
-  return { n, marks: { read: mark("read"), runtime: mark("runtime"), restored: mark("restored") }, st: median(st), floor: median(floor), workerFloor: median(workerFloor), stOpen: median(stOpen), floorOpen: median(floorOpen), toOpen: median(toOpen), wasmStart: median(wasmStart), mb, mbBefore, wasmMB, search };
+  return { n, marks: { read: mark("read"), runtime: mark("runtime"), restored: mark("restored") }, st: median(st), floor: median(floor), workerFloor: median(workerFloor), stOpen: median(stOpen), warmOpen: median(warmOpen), quietOpen: median(quietOpen), floorOpen: median(floorOpen), toOpen: median(toOpen), wasmStart: median(wasmStart), mb, mbBefore, wasmMB, search };
 }
 
 /**
@@ -265,7 +280,7 @@ const f = (x) => x.toFixed(0);
 
 /** The table's row of size n's measures m (measureSize), after prefix. */
 function sizeRow(prefix, n, m) {
-  return `${prefix}${n} | ${n * MESSAGES + BIG} | ${f(m.st)} | ${f(m.floor)} | ${(m.st / m.floor).toFixed(1)}x | ${f(m.workerFloor)} | ${(m.st / m.workerFloor).toFixed(1)}x | ${f(m.stOpen)} | ${f(m.floorOpen)} | ${(m.stOpen / m.floorOpen).toFixed(1)}x | ${f(m.toOpen)} | ${f(m.wasmStart)} | ${(m.toOpen / m.wasmStart).toFixed(1)}x | ${f(m.mb)} | ${f(m.mbBefore)} | ${f(m.wasmMB)}`;
+  return `${prefix}${n} | ${n * MESSAGES + 3 * BIG} | ${f(m.st)} | ${f(m.floor)} | ${(m.st / m.floor).toFixed(1)}x | ${f(m.workerFloor)} | ${(m.st / m.workerFloor).toFixed(1)}x | ${f(m.stOpen)} | ${f(m.floorOpen)} | ${(m.stOpen / m.floorOpen).toFixed(1)}x | ${f(m.warmOpen)} | ${(m.warmOpen / m.floorOpen).toFixed(1)}x | ${f(m.quietOpen)} | ${(m.quietOpen / m.floorOpen).toFixed(1)}x | ${f(m.toOpen)} | ${f(m.wasmStart)} | ${(m.toOpen / m.wasmStart).toFixed(1)}x | ${f(m.mb)} | ${f(m.mbBefore)} | ${f(m.wasmMB)}`;
 }
 
 /** Where init() → first context went at size n (the worker's marks in m), after prefix. */
@@ -275,8 +290,8 @@ function whereLine(prefix, n, m) {
 
 const { server, browser } = await startBench([]);
 try {
-  console.log(`sessions paged on demand: ${RUNS} runs per size (medians), ${MESSAGES} messages of ~260 characters a session, plus one of ${BIG}`);
-  console.log("sessions | nodes | init→sessions ms | lazy floor ms | ratio | worker floor ms | ratio | first context (1,000 nodes) ms | floor open ms | ratio | init→first context ms | wasm start floor ms | ratio | renderer RSS MB (10 open) | renderer RSS MB before init | wasm MB");
+  console.log(`sessions paged on demand: ${RUNS} runs per size (medians), ${MESSAGES} messages of ~260 characters a session, plus three of ${BIG}`);
+  console.log("sessions | nodes | init→sessions ms | lazy floor ms | ratio | worker floor ms | ratio | first context (1,000 nodes) ms | floor open ms | ratio | another 1,000-node session opened at once ms | ratio | another a second later ms | ratio | init→first context ms | wasm start floor ms | ratio | renderer RSS MB (10 open) | renderer RSS MB before init | wasm MB");
   const searches = [], where = [];
   for (const n of SIZES) {
     const context = await browser.newContext();
@@ -293,7 +308,7 @@ try {
     for (const [n, s] of searches) console.log(`${n} | the first query read ${s.through.batches} batches: reads ${s.through.loadMs.toFixed(0)} ms (restored in core ${s.through.takeMs.toFixed(0)} ms), page-outs ${s.through.outMs.toFixed(0)} ms; index built in the background ${s.through.indexMs.toFixed(0)} ms (all queries)`);
     for (const [n, s] of searches) console.log(`${n} | each query's first time, back to back / 1 s apart (ms): ${s.each.map(([q, a, b]) => `${JSON.stringify(q)} ${a} / ${b}`).join(", ")}; back to back, sessions each loaded / paged out (ms loading): ${s.each.map(([, , , [l, e, ms]]) => `${l} / ${e} (${ms.toFixed(0)})`).join(", ")}`);
     for (const [n, s] of searches) console.log(`${n} | a fresh page: init() to the wasm started ${s.keptRead?.startMs.toFixed(0)} ms (not in its first query's figure); kept index ${s.keptRead?.bytes ?? 0} bytes, read ${s.keptRead?.readMs.toFixed(0)} ms, taken by core ${s.keptRead?.loadMs.toFixed(0)} ms, then the sessions of its hits loaded in ${s.keptRead?.pagerMs.toFixed(0)} ms`);
-    for (const [n, s] of searches) console.log(`${n} | ${n * MESSAGES + BIG} | ${s.firstMs.toFixed(0)} | ${s.p50.toFixed(0)} | ${s.p95.toFixed(0)} | ${s.pausedP50.toFixed(0)} | ${s.pausedP95.toFixed(0)} | ${s.loadsP50} / ${s.loadsMax} | ${s.readMs.toFixed(0)} | ${s.wasmMB.toFixed(0)} | ${(s.keptWaitMs / 1000).toFixed(0)} | ${s.keptFirstMs.toFixed(0)} | ${s.keptLoads}`);
+    for (const [n, s] of searches) console.log(`${n} | ${n * MESSAGES + 3 * BIG} | ${s.firstMs.toFixed(0)} | ${s.p50.toFixed(0)} | ${s.p95.toFixed(0)} | ${s.pausedP50.toFixed(0)} | ${s.pausedP95.toFixed(0)} | ${s.loadsP50} / ${s.loadsMax} | ${s.readMs.toFixed(0)} | ${s.wasmMB.toFixed(0)} | ${(s.keptWaitMs / 1000).toFixed(0)} | ${s.keptFirstMs.toFixed(0)} | ${s.keptLoads}`);
   }
   console.log(`\na returning user's browser: a persistent profile per size (IndexedDB on disk; V8 keeps the wasm it compiled between pages, as a visitor's browser does), its first visit not counted, ${RUNS} runs after it (medians), the floors measured in the same profile; same columns`);
   const returning = [];

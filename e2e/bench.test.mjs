@@ -39,29 +39,31 @@ test('node bench/run.mjs --short --prose runs the real-prose corpus of the Go di
   assert.deepEqual([...new Set(recalls)], ['100%'], `sessiontree finds every message holding the word meant: ${st}`);
 });
 
-test('node bench/paging.mjs --quick prints init → sessions and the first context beside the lazy floor (in the page and in a worker) and the wasm start floor at 100 and 1,000 sessions, and at 100 in a returning user\'s profile', () => {
+test('node bench/paging.mjs --quick prints init → sessions and the first context beside the lazy floor (in the page and in a worker), another session opened once the store runs and the wasm start floor at 100 and 1,000 sessions, and at 100 in a returning user\'s profile', () => {
   const run = fileURLToPath(new URL('../bench/paging.mjs', import.meta.url));
   const out = spawnSync(process.execPath, [run, '--quick'], { encoding: 'utf8', timeout: 900000 });
   assert.equal(out.status, 0, `exit ${out.status}\n${out.stdout}\n${out.stderr}`);
   const rows = out.stdout.split('\n').filter((l) => /^\d+ \| /.test(l)).map((l) => l.split(' | '));
-  assert.deepEqual(rows.map((r) => [r[0], r[1]]), [['100', '11000'], ['1000', '101000']], out.stdout);
+  assert.deepEqual(rows.map((r) => [r[0], r[1]]), [['100', '13000'], ['1000', '103000']], out.stdout);
   for (const r of rows) {
-    assert.equal(r.length, 16, r.join(' | '));
-    for (const i of [2, 3, 5, 7, 8, 10, 11, 13, 14]) assert.ok(Number(r[i]) > 0, `column ${i} is a measured figure: ${r.join(' | ')}`);
+    assert.equal(r.length, 20, r.join(' | '));
+    for (const i of [2, 3, 5, 7, 8, 10, 12, 14, 15, 17, 18]) assert.ok(Number(r[i]) > 0, `column ${i} is a measured figure: ${r.join(' | ')}`);
     assert.match(r[4], /^\d+\.\dx$/, 'the ratio to the floor');
     assert.match(r[6], /^\d+\.\dx$/, 'the ratio to the worker floor');
-    assert.match(r[12], /^\d+\.\dx$/, 'the ratio to the wasm start floor');
-    assert.ok(Number(r[10]) >= Number(r[7]), 'init → first context includes the first context');
-    assert.ok(Number(r[15]) < 64, `wasm memory stays bounded by the budget, not the history: ${r[15]} MB`);
+    assert.match(r[16], /^\d+\.\dx$/, 'the ratio to the wasm start floor');
+    assert.match(r[13], /^\d+\.\dx$/, 'the ratio of an open a second later to the floor');
+    assert.ok(Number(r[14]) >= Number(r[7]), 'init → first context includes the first context');
+    assert.ok(Number(r[19]) < 64, `wasm memory stays bounded by the budget, not the history: ${r[19]} MB`);
   }
   // The same columns in a returning user's browser (a persistent profile), at the first size.
   const again = out.stdout.split('\n').filter((l) => l.startsWith('returning ') && l.includes(' | ')).map((l) => l.slice('returning '.length).split(' | '));
-  assert.deepEqual(again.map((r) => [r[0], r[1]]), [['100', '11000']], out.stdout);
+  assert.deepEqual(again.map((r) => [r[0], r[1]]), [['100', '13000']], out.stdout);
   for (const r of again) {
-    assert.equal(r.length, 16, r.join(' | '));
-    for (const i of [2, 3, 5, 7, 8, 10, 11, 13, 14]) assert.ok(Number(r[i]) > 0, `column ${i} is a measured figure: ${r.join(' | ')}`);
-    assert.match(r[12], /^\d+\.\dx$/, 'the ratio to the wasm start floor');
-    assert.ok(Number(r[10]) >= Number(r[7]), 'init → first context includes the first context');
+    assert.equal(r.length, 20, r.join(' | '));
+    for (const i of [2, 3, 5, 7, 8, 10, 12, 14, 15, 17, 18]) assert.ok(Number(r[i]) > 0, `column ${i} is a measured figure: ${r.join(' | ')}`);
+    assert.match(r[16], /^\d+\.\dx$/, 'the ratio to the wasm start floor');
+    assert.match(r[13], /^\d+\.\dx$/, 'the ratio of an open a second later to the floor');
+    assert.ok(Number(r[14]) >= Number(r[7]), 'init → first context includes the first context');
   }
   // Where init() → first context goes, from the worker's marks: each figure measured, none after the context.
   const where = out.stdout.split('\n').filter((l) => (l.startsWith('at ') || l.startsWith('returning, at ')) && l.includes('ms after init()'));
