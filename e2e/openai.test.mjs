@@ -524,3 +524,49 @@ test('the chat demo on a phone: sending keeps the page where it is (the panel be
     await env.close();
   }
 });
+
+test('the chat demo by keyboard: after Regenerate, an edit\'s Escape and its Save & send, focus is on the same action of the bubble drawn anew, not on <body>', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1366, height: 850 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    await page.goto(baseURL + 'static/chat-demo.html');
+    await page.waitForSelector('body[data-ready="true"]');
+    for (const [i, text] of ['one', 'two'].entries()) {
+      await page.locator('#input').fill(text);
+      await page.keyboard.press('Enter');
+      await page.waitForFunction((n) => document.querySelectorAll('#history > li.bubble').length === n, 2 * (i + 1));
+    }
+    const focused = () => page.evaluate(() => {
+      const a = document.activeElement;
+      const li = a?.closest('#history > li');
+      return { tag: a?.tagName, cls: a?.className ?? '', position: li ? [...li.parentElement.children].indexOf(li) : -1, text: li?.querySelector('.text')?.textContent ?? '', pos: li?.querySelector('.sib-pos')?.textContent ?? '' };
+    });
+    // Regenerate (the last reply, at position 3) by keyboard: the new reply's Regenerate has focus.
+    await page.locator('#history > li').nth(3).locator('.act.regen').focus();
+    await page.keyboard.press('Enter');
+    await page.locator('#history > li').nth(3).locator('.sib-pos', { hasText: '2 / 2' }).waitFor();
+    await page.waitForFunction(() => document.activeElement !== document.body);
+    assert.deepEqual(await focused(), { tag: 'BUTTON', cls: 'act regen', position: 3, text: 'You said “two” (1 word).', pos: '2 / 2' });
+    // Edit (the user's "two", at position 2), then Escape: its Edit has focus again.
+    await page.locator('#history > li').nth(2).locator('.act.edit').focus();
+    await page.keyboard.press('Enter');
+    await page.locator('#history .editor textarea').waitFor();
+    await page.waitForFunction(() => document.activeElement?.matches('#history .editor textarea'));
+    await page.keyboard.press('Escape');
+    await page.locator('#history .editor').waitFor({ state: 'detached' });
+    await page.waitForFunction(() => document.activeElement !== document.body);
+    assert.deepEqual(await focused(), { tag: 'BUTTON', cls: 'act edit', position: 2, text: 'two', pos: '' });
+    // Edit again, Save & send by Enter: the new version's Edit has focus once its answer is drawn.
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.matches('#history .editor textarea'));
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('three');
+    await page.keyboard.press('Enter');
+    await page.locator('#history > li').nth(3).locator('.text', { hasText: 'You said “three” (1 word).' }).waitFor();
+    await page.waitForFunction(() => document.activeElement !== document.body);
+    assert.deepEqual(await focused(), { tag: 'BUTTON', cls: 'act edit', position: 2, text: 'three', pos: '2 / 2' });
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});

@@ -43,6 +43,15 @@ let pending = null;
 let editing = null;
 /** After the next render, focus this sibling arrow: {position (in the history), dir: "prev"|"next"} or null. */
 let focusAfter = null;
+/**
+ * The bubble action to focus once a render draws it enabled:
+ * {position (in the history), selector} or null. Every render draws the
+ * bubbles anew, so focus on an action (Regenerate, Edit, the editor)
+ * would fall to <body>; it goes to the same action of the bubble at the
+ * same place instead (after the editor: its message's Edit), waiting
+ * through the renders of a streamed reply, while its buttons are disabled.
+ */
+let focusKeep = null;
 let renders = 0;
 let lastList = [];
 /** The turn (send, Save & send, Regenerate) being made, settled when it is done, or null. */
@@ -94,6 +103,7 @@ async function render() {
   const items = history.map((item, position) => bubble(item, position));
   if (pending && !pending.appended) items.push(pending.bubble);
   if (items.length === 0) items.push(el("li", "empty", "No messages yet. Say hello!"));
+  const keep = focusKeep ?? focusedAction();
   $("history").replaceChildren(...items);
   if (focusAfter) {
     // After a sibling step the arrows are drawn anew: focus stays on them.
@@ -102,11 +112,27 @@ async function render() {
     const target = foot?.querySelector(`${want}:not(:disabled)`) ?? foot?.querySelector(other);
     focusAfter = null;
     target?.focus();
+  } else if (keep) {
+    const target = $("history").children[keep.position]?.querySelector(keep.selector);
+    focusKeep = target && !target.disabled ? null : keep;
+    if (!focusKeep) target.focus();
+    else (editing ? $("history").querySelector(".editor textarea") : $("history").lastElementChild)?.scrollIntoView({ block: "nearest" });
   } else {
     (editing ? $("history").querySelector(".editor textarea") : $("history").lastElementChild)?.scrollIntoView({ block: "nearest" });
   }
   if (session.ok) $("branch-name").textContent = `branch ${session.value.activeBranch}`;
   $("bot-name").textContent = endpointLabel();
+}
+
+/** The focused bubble action as focusKeep holds it, or null when focus is not on one. */
+function focusedAction() {
+  const active = document.activeElement;
+  const li = active?.closest?.("#history > li");
+  if (!li) return null;
+  const position = [...$("history").children].indexOf(li);
+  if (active.closest(".editor")) return { position, selector: ".act.edit" };
+  const act = ["regen", "edit"].find((cls) => active.matches(`.act.${cls}`));
+  return act ? { position, selector: `.act.${act}` } : null;
 }
 
 /** "model @ host" of the settings, "echo bot" without. */
@@ -350,6 +376,8 @@ async function start() {
   tree.subscribe((e) => {
     if (e.sessionId === CHAT_SESSION) render();
   });
+  // Focus put somewhere (a click, Tab): no earlier bubble action to go back to.
+  document.addEventListener("focusin", () => (focusKeep = null));
   const input = $("input");
   $("composer").addEventListener("submit", async (e) => {
     e.preventDefault();
