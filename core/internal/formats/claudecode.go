@@ -61,6 +61,10 @@ type claudeCodeLine struct {
 	// (asIs); spaced says the line has white space between tokens.
 	role         string
 	asIs, spaced bool
+	// uuidGiven says the line has a uuid member that gives no UUID: an
+	// empty string or another JSON value (uuidKind says which).
+	uuidGiven bool
+	uuidKind  string
 }
 
 // The members readClaudeCodeLine reads, by index.
@@ -103,6 +107,12 @@ func readClaudeCodeLine(raw []byte, wantSession, wantCwd bool) (l claudeCodeLine
 	}
 	str := func(i int) string { s, _ := lineString(vals[i]); return s }
 	l.Type, l.Subtype, l.UUID, l.Summary, l.LeafUUID = str(0), str(1), str(2), str(4), str(5)
+	if l.UUID == "" && vals[2] != nil {
+		l.uuidGiven, l.uuidKind = true, "an empty uuid"
+		if vals[2][0] != '"' {
+			l.uuidKind = "a uuid that is not a string"
+		}
+	}
 	if wantSession {
 		l.SessionID = str(3)
 	}
@@ -244,6 +254,9 @@ func (r *claudeCodeReader) line(raw []byte, l *claudeCodeLine, n int) {
 		kind := l.Type
 		if kind == "" {
 			kind = "(no type)"
+		}
+		if l.uuidGiven {
+			kind += "\x00" + l.uuidKind
 		}
 		r.skip(kind, n)
 		return
@@ -474,7 +487,11 @@ func (r *claudeCodeReader) Finish() ([]Conversation, []Warning) {
 		c.ID = "claude-code-" + HexString(r.hash.Sum(nil)[:8])
 	}
 	r.finish(func(kind string) string {
-		if kind == "user" || kind == "assistant" {
+		kind, why, _ := strings.Cut(kind, "\x00")
+		switch {
+		case why != "":
+			return " have " + why + "; skipped" // its uuid stated but unusable
+		case kind == "user" || kind == "assistant":
 			return " have no uuid; skipped" // a message, but nothing can name it as a parent
 		}
 		return " carry no message; skipped"

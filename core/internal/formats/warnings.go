@@ -31,7 +31,9 @@ func (w *warnings) warn(format string, args ...any) {
 }
 
 // skip notes that line n, of the kind named, was skipped (or counted
-// once): finish tells each kind in one warning.
+// once): finish tells each kind in one warning. A kind may carry a reason
+// after a NUL byte ("user\x00empty"): lines of one kind skipped for two
+// reasons are told apart, and the warning names the kind before it.
 func (w *warnings) skip(kind string, n int) {
 	if w.skipped == nil {
 		w.skipped = map[string][]int{}
@@ -45,7 +47,8 @@ func (w *warnings) skip(kind string, n int) {
 func (w *warnings) finish(tell func(kind string) string) []Warning {
 	for _, kind := range slices.Sorted(maps.Keys(w.skipped)) {
 		ns := w.skipped[kind]
-		w.warn("%d %s line(s)%s (lines %s)", len(ns), kind, tell(kind), cappedList(ns, 5))
+		name, _, _ := strings.Cut(kind, "\x00")
+		w.warn("%d %s line(s)%s (lines %s)", len(ns), name, tell(kind), cappedList(ns, 5))
 	}
 	w.skipped = nil
 	return w.warns
