@@ -100,6 +100,19 @@ func TestImportFilesCline(t *testing.T) {
 		require.NotNil(t, err)
 		assert.Contains(t, err.Message, "tasks/"+id+"/ui_messages.json: the task folder has no api_conversation_history.json")
 	})
+	t.Run("an API history that is not an array is named in plain words, no Go type", func(t *testing.T) {
+		st := testStore(t)
+		files := folderFiles(t, "cline")
+		for i, f := range files {
+			if filepath.Base(f.Path) == "api_conversation_history.json" {
+				files[i].Data = []byte(`{}`)
+			}
+		}
+		_, err := st.ImportFiles(files)
+		require.NotNil(t, err)
+		assert.Contains(t, err.Message, `task "`+id+`": api_conversation_history.json is not an array of messages (the value must be an array, not an object at byte 0); skipped`)
+		assert.NotContains(t, err.Message, "Go value")
+	})
 }
 
 func TestImportFilesOpenCode(t *testing.T) {
@@ -146,6 +159,14 @@ func TestImportFilesOpenCode(t *testing.T) {
 		texts := []string{res.Warnings[0].Message, res.Warnings[1].Message}
 		assert.Contains(t, texts, `storage: part "prt_999" names message "msg_999", which has no message file; skipped`)
 		assert.Contains(t, texts[0]+texts[1], "storage/message/ses_01a/msg_998.json: not an OpenCode message record")
+	})
+	t.Run("a record whose field has another type names the field in plain words, no Go type", func(t *testing.T) {
+		st := testStore(t)
+		files := append(folderFiles(t, "opencode"),
+			ImportFile{Path: "storage/message/ses_01a/msg_997.json", Data: []byte(`{"id":5,"sessionID":"ses_01a","role":"user"}`)})
+		res := mustImportFiles(t, st, files)
+		require.Len(t, res.Warnings, 1)
+		assert.Equal(t, `storage: storage/message/ses_01a/msg_997.json: not an OpenCode message record ("id" must be a string, not a number at byte 7); skipped`, res.Warnings[0].Message)
 	})
 }
 

@@ -109,6 +109,22 @@ func TestImportAgain(t *testing.T) {
 		assert.Equal(t, 0, again.Sessions[0].Added)
 		assert.Len(t, st.s.ByID, 2)
 	})
+	t.Run("the warnings of a conversation imported as <id>-2 name <id>-2, not the other conversation's id", func(t *testing.T) {
+		st := testStore(t)
+		line := func(uuid, parent, text string) string {
+			return `{"type":"user","uuid":"` + uuid + `","parentUuid":"` + parent + `","sessionId":"S","timestamp":"2026-01-02T03:04:05.000Z","message":{"role":"user","content":"` + text + `"}}` + "\n"
+		}
+		mustImport(t, st, []byte(`{"type":"user","uuid":"p","parentUuid":null,"sessionId":"S","timestamp":"2026-01-02T03:04:05.000Z","message":{"role":"user","content":"first chat"}}`+"\n"), "auto")
+		res := mustImport(t, st, []byte(line("x", "ghost", "second chat")+line("y", "x", "reply")), "auto")
+		require.Len(t, res.Sessions, 1)
+		assert.Equal(t, "S-2", res.Sessions[0].SessionID)
+		require.Len(t, res.Warnings, 2)
+		for _, w := range res.Warnings {
+			assert.Equal(t, "S-2", w.SessionID, w.Message)
+		}
+		assert.Contains(t, res.Warnings[0].Message, `"ghost"`)
+		assert.Equal(t, 2, res.Sessions[0].Warnings)
+	})
 	t.Run("a grown Claude Code file adds its new lines", func(t *testing.T) {
 		st := testStore(t)
 		mustImport(t, st, writeClaudeCode("c1", branchy[:4]), "auto")

@@ -52,7 +52,11 @@ func TestImportClaudeAI(t *testing.T) {
 		{"a parent cycle is cut", `[{"uuid":"c","chat_messages":[{"uuid":"m1","sender":"human","text":"a","parent_message_uuid":"m2"},{"uuid":"m2","sender":"assistant","text":"b","parent_message_uuid":"m1"}]}]`,
 			`would close a cycle`, 2},
 		{"a message that is not an object is skipped", `[{"uuid":"c","chat_messages":[7,{"uuid":"m1","sender":"human","text":"a"}]}]`,
-			`message 0 could not be read; skipped`, 1},
+			`message 0 is not a JSON object; skipped`, 1},
+		{"a message whose text is not a string is skipped, the field named", `[{"uuid":"c","chat_messages":[{"uuid":"m0","sender":"human","text":7},{"uuid":"m1","sender":"human","text":"a"}]}]`,
+			`message 0 could not be read (its "text" must be a string); skipped`, 1},
+		{"a message whose content is not an array is skipped, the field named", `[{"uuid":"c","chat_messages":[{"uuid":"m0","sender":"human","content":{}},{"uuid":"m1","sender":"human","text":"a"}]}]`,
+			`message 0 could not be read (its "content" must be an array); skipped`, 1},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -140,6 +144,23 @@ func TestImportSillyTavern(t *testing.T) {
 		assert.Contains(t, texts, "line 2 is not a SillyTavern message (it has no mes); skipped")
 		assert.Contains(t, texts, "line 3: swipe_id does not name one of its 2 swipes; the swipe equal to mes is chosen")
 		assert.Equal(t, []string{"assistant: b"}, roleTexts(t, st, res.Sessions[0].SessionID))
+	})
+	t.Run("an optional field of another type is left out, named, the message kept; mes or is_user of another type skips the line, named", func(t *testing.T) {
+		data := `{"user_name":"u","character_name":"c","create_date":"2025-01-01T00:00:00Z"}` + "\n" +
+			`{"name":"u","is_user":true,"mes":"hello","extra":"x"}` + "\n" +
+			`{"name":"c","is_user":false,"mes":"b","swipes":"ab","swipe_id":"1"}` + "\n" +
+			`{"name":"u","is_user":"yes","mes":"whose?"}` + "\n" +
+			`{"name":"u","is_user":true,"mes":7}` + "\n"
+		st := testStore(t)
+		res := mustImport(t, st, []byte(data), "auto")
+		assert.Equal(t, []string{
+			`session "c": line 2: its "extra" must be an object; it is left out`,
+			`session "c": line 3: its "swipes" must be an array; it is left out`,
+			`session "c": line 3: its "swipe_id" must be a whole number; it is left out`,
+			`session "c": line 4: its "is_user" must be true or false; skipped`,
+			`session "c": line 5: its "mes" must be a string; skipped`,
+		}, warningTexts(res))
+		assert.Equal(t, []string{"user: hello", "assistant: b"}, roleTexts(t, st, res.Sessions[0].SessionID))
 	})
 }
 

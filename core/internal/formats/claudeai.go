@@ -128,6 +128,7 @@ type claudeAIMessage struct {
 	CreatedAt   jsonx.RawMessage
 	Parent      *string
 	Attachments []claudeAIAttachment
+	bad         string // the key of the first field read could not take ("" when read reported true)
 }
 
 // claudeAIAttachment is what claudeAIMessageJSON reads of an attachment.
@@ -148,6 +149,12 @@ var (
 func (m *claudeAIMessage) read(raw []byte) bool {
 	ok := true
 	ok = jsonx.ReadObject(raw, claudeAIMessageFields, func(field int, v []byte) {
+		was := ok
+		defer func() {
+			if was && !ok {
+				m.bad = claudeAIMessageFields[field]
+			}
+		}()
 		switch field {
 		case 0:
 			ok = jsonx.ReadString(v, &m.UUID) && ok
@@ -207,7 +214,16 @@ func convertClaudeAI(model *Model, raw jsonx.RawMessage, k int) (Conversation, [
 	for i, m := range conv.Messages {
 		var msg claudeAIMessage
 		if len(m) == 0 || m[0] != '{' || !msg.read(m) {
-			warn("message %d could not be read; skipped", i)
+			switch msg.bad {
+			case "":
+				warn("message %d is not a JSON object; skipped", i)
+			case "content":
+				warn("message %d could not be read (its \"content\" must be an array); skipped", i)
+			case "attachments":
+				warn("message %d could not be read (its \"attachments\" must be an array of objects); skipped", i)
+			default:
+				warn("message %d could not be read (its %q must be a string); skipped", i, msg.bad)
+			}
 			c.Unusable++
 			continue
 		}

@@ -106,7 +106,7 @@ func ConvertClineTask(model *Model, files ClineTaskFiles) (Conversation, []Warni
 	warn := w.warn
 	api, err := jsonx.RawArray(files.API)
 	if err != nil {
-		return Conversation{ID: files.TaskID, Skip: jsonx.Sprintf("task %q: api_conversation_history.json is not an array of messages (%s); skipped", files.TaskID, err.Error())}, nil
+		return Conversation{ID: files.TaskID, Skip: jsonx.Sprintf("task %q: api_conversation_history.json is not an array of messages (%s); skipped", files.TaskID, jsonx.ErrorText(err))}, nil
 	}
 	id := files.TaskID
 	if id == "" {
@@ -222,7 +222,7 @@ func clineMessage(model *Model, conv string, i int, parent string, raw jsonx.Raw
 			err = jsonx.TextError("it has no content")
 		}
 	}
-	*warns = append(*warns, Warning{Message: jsonx.Sprintf("api_conversation_history.json[%d] is not a usable message (%s); it is kept as a custom entry that does not reach the model", i, err.Error())})
+	*warns = append(*warns, Warning{Message: jsonx.Sprintf("api_conversation_history.json[%d] is not a usable message (%s); it is kept as a custom entry that does not reach the model", i, jsonx.ErrorText(err))})
 	rec.Kind, rec.Entry = KindCustom, &Entry{CustomType: "cline/api-message", Data: rec.Source}
 	return rec
 }

@@ -81,7 +81,7 @@ func ConvertOpenCode(model *Model, files []File) ([]Conversation, []Warning) {
 		kind, _ := OpenCodeKind(f.Path)
 		data := bytes.TrimSpace(f.Data)
 		bad := func(what string, err error) {
-			warns = append(warns, Warning{Message: jsonx.Sprintf("%s: not an OpenCode %s record (%s); skipped", f.Path, what, err.Error())})
+			warns = append(warns, Warning{Message: jsonx.Sprintf("%s: not an OpenCode %s record (%s); skipped", f.Path, what, jsonx.ErrorText(err))})
 		}
 		switch kind {
 		case "session":

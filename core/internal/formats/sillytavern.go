@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"slices"
 	"strconv"
 	"time"
 
@@ -55,7 +56,12 @@ type sillyTavernMessage struct {
 	SwipeID   *int
 	SwipeInfo []sillyTavernSwipe
 	Extra     sillyTavernExtra
+	bad       []string // the keys of the fields read could not take, in order
 }
+
+// sillyTavernExpected says what each field of sillyTavernMessageFields
+// must be, in the words of a warning ("" for send_date, read as it is).
+var sillyTavernExpected = []string{"a string", "true or false", "true or false", "", "a string", "an array", "a whole number", "an array of objects", "an object"}
 
 // sillyTavernSwipe is what the reader reads of a swipe_info element.
 type sillyTavernSwipe struct {
@@ -81,28 +87,50 @@ var (
 func (m *sillyTavernMessage) read(raw []byte) bool {
 	ok := true
 	ok = jsonx.ReadObject(raw, sillyTavernMessageFields, func(field int, v []byte) {
+		good := true
 		switch field {
 		case 0:
-			ok = jsonx.ReadString(v, &m.Name) && ok
+			good = jsonx.ReadString(v, &m.Name)
 		case 1:
-			ok = jsonx.ReadBool(v, &m.IsUser) && ok
+			good = jsonx.ReadBool(v, &m.IsUser)
 		case 2:
-			ok = jsonx.ReadBool(v, &m.IsSystem) && ok
+			good = jsonx.ReadBool(v, &m.IsSystem)
 		case 3:
 			m.SendDate = v
 		case 4:
-			ok = jsonx.ReadStringPtr(v, &m.Mes) && ok
+			good = jsonx.ReadStringPtr(v, &m.Mes)
 		case 5:
-			ok = jsonx.ReadRaws(v, &m.Swipes) && ok
+			good = jsonx.ReadRaws(v, &m.Swipes)
 		case 6:
-			ok = jsonx.ReadIntPtr(v, &m.SwipeID) && ok
+			good = jsonx.ReadIntPtr(v, &m.SwipeID)
 		case 7:
-			ok = jsonx.ReadList(v, &m.SwipeInfo, readSillyTavernSwipe) && ok
+			good = jsonx.ReadList(v, &m.SwipeInfo, readSillyTavernSwipe)
 		case 8:
-			ok = m.Extra.read(v, true) && ok
+			good = m.Extra.read(v, true)
 		}
+		if !good && !slices.Contains(m.bad, sillyTavernMessageFields[field]) {
+			m.bad = append(m.bad, sillyTavernMessageFields[field])
+		}
+		ok = good && ok
 	}) && ok
 	return ok
+}
+
+// leaveOut resets the field of sillyTavernMessageFields named key to
+// its zero value (read left it as far as it got).
+func (m *sillyTavernMessage) leaveOut(key string) {
+	switch key {
+	case "name":
+		m.Name = ""
+	case "swipes":
+		m.Swipes = nil
+	case "swipe_id":
+		m.SwipeID = nil
+	case "swipe_info":
+		m.SwipeInfo = nil
+	case "extra":
+		m.Extra = sillyTavernExtra{}
+	}
 }
 
 // readSillyTavernSwipe reads a swipe_info element el into sw.
@@ -139,6 +167,33 @@ func (e *sillyTavernExtra) read(v []byte, withType bool) bool {
 	return ok
 }
 
+// message reads line n (raw, its fields f) as a message. A field the
+// message needs (its text, whose it is) of another type skips the line,
+// warned; another such field is left out, warned, the message kept.
+func (r *sillyTavernReader) message(raw []byte, f map[string]jsonx.RawMessage, n int) (m sillyTavernMessage, ok bool) {
+	if f == nil {
+		r.warn("line %d is not a SillyTavern message (not a JSON object); skipped", n)
+		return m, false
+	}
+	if !m.read(raw) {
+		for _, key := range m.bad {
+			if i := slices.Index(sillyTavernMessageFields, key); key == "mes" || key == "is_user" || key == "is_system" {
+				r.warn("line %d: its %q must be %s; skipped", n, key, sillyTavernExpected[i])
+				return m, false
+			}
+		}
+		for _, key := range m.bad {
+			r.warn("line %d: its %q must be %s; it is left out", n, key, sillyTavernExpected[slices.Index(sillyTavernMessageFields, key)])
+			m.leaveOut(key)
+		}
+	}
+	if m.Mes == nil {
+		r.warn("line %d is not a SillyTavern message (it has no mes); skipped", n)
+		return m, false
+	}
+	return m, true
+}
+
 // sillyTavernReader reads a chat line by line into one conversation.
 type sillyTavernReader struct {
 	model    *Model
@@ -172,9 +227,8 @@ func (r *sillyTavernReader) Line(raw []byte, f map[string]jsonx.RawMessage, n in
 		r.created = sillyTavernTime(f["create_date"])
 		return
 	}
-	var m sillyTavernMessage
-	if f == nil || !m.read(raw) || m.Mes == nil {
-		r.warn("line %d is not a SillyTavern message (it has no mes); skipped", n)
+	m, ok := r.message(raw, f, n)
+	if !ok {
 		return
 	}
 	if r.key == nil {

@@ -85,6 +85,15 @@ func (j *Job) commit(s *tree.Session) {
 			why = "was put in the trash while it was imported"
 		}
 		into, exists = importTarget(st, s)
+		// What the data said of this conversation is said of its new id:
+		// the old one is the other conversation's.
+		for i := range j.res.Warnings {
+			if j.res.Warnings[i].SessionID == from {
+				j.res.Warnings[i].SessionID = s.ID()
+			}
+		}
+		j.perWarn[s.ID()] += j.perWarn[from]
+		delete(j.perWarn, from)
 		j.res.Warnings = append(j.res.Warnings, formats.Warning{SessionID: s.ID(), Message: jsonx.Sprintf(
 			"session %q %s; it is imported as session %q", from, why, s.ID())})
 		j.perWarn[s.ID()]++

@@ -3,6 +3,7 @@ package jsonx
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -39,4 +40,23 @@ func TestTokensReadAsJSONDecoder(t *testing.T) {
 	}
 	_, err := NewTokens([]byte(`1e400`)).Token()
 	assert.EqualError(t, err, "json: cannot unmarshal number 1e400 into Go value of type float64")
+}
+
+func TestTypeErrorPlainNamesTheFieldAndNoGoType(t *testing.T) {
+	data := []byte(`{"a":{"b":"x"},"n":1.5,"l":{},"f":true,"big":1e400}`)
+	cases := []struct {
+		v, goType, strct, field, want string
+	}{
+		{`"x"`, "formats.ocTime", "ocMessage", "a.b", `"a.b" must be an object, not a string at byte 13`},
+		{`1.5`, "int", "", "n", `"n" must be a whole number in range, not the number 1.5 at byte 22`},
+		{`{}`, "[]jsonx.RawMessage", "", "", `the value must be an array, not an object at byte 27`},
+		{`true`, "*string", "s", "f", `"f" must be a string, not true or false at byte 38`},
+		{`1e400`, "float64", "", "big", `"big" must be a number in range, not the number 1e400 at byte 50`},
+	}
+	for _, c := range cases {
+		at := strings.Index(string(data), c.v)
+		err := Mismatch(data, data[at:at+len(c.v)], c.goType, c.strct, c.field)
+		assert.Equal(t, c.want, ErrorText(err))
+		assert.NotContains(t, ErrorText(err), "Go ")
+	}
 }
