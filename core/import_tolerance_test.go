@@ -353,3 +353,36 @@ func TestNothingImportedSaysFiveReasonsAndHowManyMore(t *testing.T) {
 	assert.Regexp(t, `^nothing imported: line 1 is not valid JSON: .*; and \d+ more$`, msg)
 	assert.Less(t, len(msg), 1000)
 }
+
+func TestImportWarningsSayWhatAFieldIs(t *testing.T) {
+	cases := []struct{ name, data, want string }{
+		{"an Open WebUI message whose role is a number",
+			`[{"id":"w","chat":{"history":{"messages":{"a":{"id":"a","parentId":null,"role":"user","content":"hi"},"b":{"id":"b","parentId":"a","role":3,"content":"yo"}}}}}]`,
+			`message "b" has a role that is not a string; skipped (its replies attach to its parent)`},
+		{"an Open WebUI message whose role is empty",
+			`[{"id":"w","chat":{"history":{"messages":{"a":{"id":"a","parentId":null,"role":"user","content":"hi"},"b":{"id":"b","parentId":"a","role":"","content":"yo"}}}}}]`,
+			`message "b" has an empty role; skipped (its replies attach to its parent)`},
+		{"a LibreChat message whose messageId is a number",
+			`{"conversationId":"r","messages":[{"messageId":"a","parentMessageId":"00000000-0000-0000-0000-000000000000","isCreatedByUser":true,"text":"q"},{"messageId":5,"parentMessageId":"a","isCreatedByUser":false,"text":"r"}]}`,
+			`message 1 has a messageId that is not a string; skipped`},
+		{"a Gemini CLI message whose type is a number",
+			`{"sessionId":"g","projectHash":"h","startTime":"2025-01-01T00:00:00Z","messages":[{"id":"a","type":"user","content":"x"},{"id":"c","type":5,"content":"y"}]}`,
+			`message "c" has a type that is not a string; it is kept as a custom entry`},
+		{"a Pi header whose id is a number",
+			`{"type":"session","version":3,"id":5,"timestamp":"2025-01-01T00:00:00Z","cwd":"/w"}` + "\n" +
+				`{"type":"message","id":"a","parentId":null,"timestamp":"2025-01-01T00:00:01Z","message":{"role":"user","content":"A"}}` + "\n",
+			`line 1 is the session header, but a field of it has another type than Pi writes (id, cwd: strings; version: a whole number); skipped`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := testStore(t).Import([]byte(tc.data), "auto")
+			text := ""
+			if err != nil {
+				text = err.Message
+			} else {
+				text = strings.Join(warningTexts(res), "\n")
+			}
+			assert.Contains(t, text, tc.want)
+		})
+	}
+}

@@ -266,6 +266,10 @@ func (r *geminiReader) messageRecords(raw []byte, f map[string]jsonx.RawMessage,
 	case "info", "error", "warning":
 		return entry()
 	default:
+		if _, ok := jsonx.ParseString(f["type"]); !ok {
+			r.warn("%s: message %q has %s; it is kept as a custom entry", what, id, lacking(f["type"], "type"))
+			return entry()
+		}
 		r.warn("%s: message %q is of a type sessiontree does not know (%q); it is kept as a custom entry", what, id, typ)
 		return entry()
 	}

@@ -219,7 +219,7 @@ func convertLibreChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, 
 	for i := range msgs {
 		m := &msgs[i]
 		if ids[i] == "" {
-			warn("message %d has no messageId; skipped", i)
+			warn("message %d has %s; skipped", i, lacking(msgs[i].get("messageId"), "messageId"))
 			continue
 		}
 		structural := ""

@@ -167,6 +167,8 @@ func ocConversation(model *Model, s *ocSession, msgs []*ocMessage) (Conversation
 		if m.Role == "assistant" && m.ParentID != "" && m.ParentID != prevMsg && replyTo[prevMsg] != m.ParentID {
 			if t, ok := tail[m.ParentID]; ok {
 				parent = t // a reply to an earlier message: a branch
+			} else if m.ParentID == m.ID {
+				warns = append(warns, Warning{SessionID: s.ID, Message: jsonx.Sprintf("session %q: message %q replies to itself; it follows the message before it", s.ID, m.ID)})
 			} else {
 				warns = append(warns, Warning{SessionID: s.ID, Message: jsonx.Sprintf("session %q: message %q replies to %q, which is not in the session; it follows the message before it", s.ID, m.ID, m.ParentID)})
 			}

@@ -43,6 +43,7 @@ type openWebUIMessage struct {
 	parentID    []byte // raw "parentId", nil when absent
 	childrenIDs []string
 	role        string
+	roleRaw     []byte // raw "role", nil when absent
 	content     []byte
 	timestamp   []byte
 	output      []byte // raw "output" (the newer record's items), nil when absent
@@ -55,7 +56,8 @@ func readOpenWebUIMessage(raw []byte) (*openWebUIMessage, bool) {
 		return nil, false
 	}
 	m := &openWebUIMessage{id: f["id"], parentID: f["parentId"], content: f["content"], timestamp: f["timestamp"], output: f["output"]}
-	m.role, _ = jsonx.ParseString(f["role"])
+	m.roleRaw = f["role"]
+	m.role, _ = jsonx.ParseString(m.roleRaw)
 	if kids := f["childrenIds"]; len(kids) > 0 && kids[0] == '[' {
 		sc := jsonx.Scanner{Data: kids}
 		_ = sc.Elements(func(_ int, v []byte, _ bool) error {
@@ -232,7 +234,7 @@ func openWebUIRecords(c *Conversation, entries []openWebUIEntry, name, current s
 			parent = p
 		}
 		if m.role == "" {
-			warn("message %q has no role; skipped (its replies attach to its parent)", id)
+			warn("message %q has %s; skipped (its replies attach to its parent)", id, lacking(m.roleRaw, "role"))
 			dropped[id] = parent
 			continue
 		}

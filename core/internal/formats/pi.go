@@ -147,6 +147,10 @@ func (r *piReader) Line(raw []byte, _ map[string]jsonx.RawMessage, n int) {
 // it is not one.
 func (r *piReader) readHeader(raw []byte, n int) {
 	h, ok := readPiHeader(raw)
+	if !ok && h.Type == "session" {
+		r.warn("line %d is the session header, but a field of it has another type than Pi writes (id, cwd: strings; version: a whole number); skipped", n)
+		return
+	}
 	if !ok || h.Type != "session" {
 		r.warn("line %d comes before the session header; skipped", n)
 		return

@@ -54,6 +54,19 @@ func (w *warnings) finish(tell func(kind string) string) []Warning {
 	return w.warns
 }
 
+// lacking words what a record's field key, whose raw value is raw (nil:
+// absent), lacks to be a usable string, for a warning: "no role", "an
+// empty role", "a role that is not a string".
+func lacking(raw []byte, key string) string {
+	switch {
+	case raw == nil || string(raw) == "null":
+		return "no " + key
+	case raw[0] != '"':
+		return "a " + key + " that is not a string"
+	}
+	return "an empty " + key
+}
+
 // cappedList returns the first max numbers of ns separated by ", ", then
 // " and N more" when there are more: "3, 7, 9 and 12 more".
 func cappedList(ns []int, max int) string {
