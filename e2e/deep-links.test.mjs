@@ -85,3 +85,31 @@ test('deep links: an address opens a node, opening sessions and jumps are histor
     await env.close();
   }
 });
+
+test('deep links: a session opened from the search over every session is named by the address, so a reload opens it again', async () => {
+  const env = await setup();
+  try {
+    const { page, baseURL, errors } = env;
+    await openExplorer(page, baseURL);
+    await explorerCall(page, { operation: 'create', sessionId: 'other' });
+    const hit = await explorerCall(page, { operation: 'append', sessionId: 'other', message: { role: 'user', content: 'A zebra crossing near the harbour' } });
+    await explorerCall(page, { operation: 'append', sessionId: 'other', message: { role: 'assistant', content: 'Noted.' } });
+    await page.locator('#session-list li[data-session-id="demo"] .session-button').first().click();
+    await until(page, 'demo');
+    await page.waitForFunction(() => decodeURIComponent(location.hash) === '#session=demo');
+    await page.locator('#global-search').fill('zebar crossing');
+    await page.locator('#global-hits[aria-busy="false"] li[role="option"][data-node-id]', { hasText: 'zebra crossing' }).first().click();
+    await until(page, 'other', hit.id);
+    await page.waitForFunction((h) => decodeURIComponent(location.hash) === h, `#session=other&node=${hit.id}`);
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    await until(page, 'other', hit.id);
+    assert.equal((await shown(page)).hash, `#session=other&node=${hit.id}`);
+    // Back goes to the session shown before the search.
+    await page.goBack();
+    await until(page, 'demo');
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});

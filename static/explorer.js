@@ -372,7 +372,9 @@ function offerSearch() {
     opened: () => closeDropdowns("global"),
     open: async (sessionId, nodeId) => {
       showPane("tree");
-      // As an address naming it (explorer-route.js openAddress): selected, and its path in the context pane.
+      // As an address naming it (explorer-route.js openAddress): selected, and its path in the context pane;
+      // a step of the user's, so the address names it (a reload or a copied link opens it again).
+      state.route?.push({ session: sessionId, node: nodeId });
       await state.open({ session: sessionId, node: nodeId });
     },
   });
@@ -568,7 +570,9 @@ async function start() {
   const demoAt = state.sessions.findIndex((s) => s.sessionId === DEMO_SESSION_ID);
   const first = state.sessions.find((s) => s.sessionId === wanted?.session) ?? (demoAt >= 0 && demoAt < PAGE_SIZE ? state.sessions[demoAt] : state.sessions[0]);
   setStatus("");
-  if (first) await selectSession(first.sessionId, "replace"); // sets the panel's session, which loads it
+  // Sets the panel's session, which loads it. An address naming it stays
+  // as it is (its node too); otherwise the entry the page opened with names it.
+  if (first) await selectSession(first.sessionId, wanted?.session === first.sessionId ? null : "replace");
   await $("panel").updateComplete;
   if (first && wanted?.node && wanted.session === first.sessionId) await openRoute(wanted);
   state.route.start();
