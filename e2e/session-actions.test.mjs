@@ -240,3 +240,31 @@ test('session actions: moving the only session, open, to the trash leaves an emp
     await env.close();
   }
 });
+
+test('session actions: the Undo bar goes once its session left the trash another way (restored from the Trash dialog): no stale Undo that fails', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1280, height: 800 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    await openExplorer(page, baseURL);
+    await call(page, { operation: 'create', sessionId: 'second', title: 'Second chat' });
+    await listShows(page, ['Demo: a long weekend in Lisbon', 'Second chat']);
+    await page.locator('.session[data-session-id="second"] .session-more').click();
+    await page.locator('#session-menu [data-action="delete"]').click();
+    await page.locator('#undo-text', { hasText: 'Moved “Second chat” to the trash' }).waitFor();
+    await page.locator('#trash-button').click();
+    await page.locator('#trash-list li button', { hasText: 'Restore' }).click();
+    await page.locator('#trash-message', { hasText: 'Restored “Second chat”' }).waitFor();
+    // Within its 10 s: the bar goes because the session left the trash.
+    assert.equal(await page.evaluate(() => document.getElementById('undo-bar').hidden), true);
+    await page.keyboard.press('Escape');
+    await page.locator('#trash-dialog').waitFor({ state: 'hidden' });
+    await listShows(page, ['Demo: a long weekend in Lisbon', 'Second chat']);
+    // Ctrl+Z finds no Undo to run: no error in the status line.
+    await page.keyboard.press('Control+z');
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+    assert.equal(await page.locator('#status').isHidden() || (await page.locator('#status').textContent()) === '', true);
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});

@@ -324,7 +324,16 @@ export class SessionActions {
     const n = env.ok ? env.value.length : 0;
     $("trash-button").textContent = `Trash (${n.toLocaleString("en")})`;
     $("trash-button").hidden = n === 0;
+    // The session the Undo bar offers left the trash (restored or erased, here or in another tab): nothing to undo.
+    if (env.ok && !$("undo-bar").hidden && !env.value.some((t) => t.sessionId === this.undoId)) this._dropUndo();
     return env.ok ? env.value : [];
+  }
+
+  /** Hide the Undo bar and forget what it offered. */
+  _dropUndo() {
+    clearTimeout(this.undoTimer);
+    $("undo-bar").hidden = true;
+    this.undoId = undefined;
   }
 
   /** Open the trash dialog: every session in the trash, newest deletion first. */
