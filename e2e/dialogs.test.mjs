@@ -115,7 +115,11 @@ test('dialogs: modal, named, focus in and back, Escape closes (restore points, c
     await escapeTo(page, choice, 'hint-import');
     await page.locator('#report-title', { hasText: 'Nothing imported' }).waitFor();
     assert.equal((await call(page, { operation: 'sessions' })).length, 1);
-    await page.locator('#report-close').click();
+    // The import report: Escape inside it closes it, focus goes to Import… (not to <body>).
+    await page.locator('#report-close').focus();
+    await page.keyboard.press('Escape');
+    await page.locator('#import-report').waitFor({ state: 'hidden' });
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'import-button');
 
     // The panel's prompts, each opened by keyboard from its toolbar button.
     const { rows } = await call(page, { operation: 'tree', sessionId: 'demo' });

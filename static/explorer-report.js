@@ -106,6 +106,30 @@ export function showReport({ sessions, warnings, errors, skipped = [], files = [
 
 
 /**
+ * Close the report (its × or Escape inside it). Focus in it goes to the
+ * Import… button, or where that is hidden (a phone), the selected
+ * session's row; it fell to <body>.
+ */
+export function closeReport() {
+  const report = $("import-report");
+  const had = report.contains(document.activeElement);
+  report.hidden = true;
+  if (!had) return;
+  const targets = [$("import-button"), document.querySelector("#session-list .session.selected .session-button"), $("hint-import")];
+  targets.find((b) => b && b.offsetParent !== null)?.focus();
+}
+
+/** Wire the report's × and Escape (inside the report) to closeReport. */
+export function wireReport() {
+  $("report-close").addEventListener("click", closeReport);
+  $("import-report").addEventListener("keydown", (e) => {
+    if (e.key !== "Escape" || e.defaultPrevented) return;
+    e.preventDefault();
+    closeReport();
+  });
+}
+
+/**
  * Fill a report list with the rows makeRow makes of items: the first
  * REPORT_ROWS, and while some are left a last row (li.report-more) saying
  * how many ("… and 59,900 more") with a button that makes REPORT_ROWS more.

@@ -20,7 +20,7 @@ import { RestorePoints } from "./restore-points.js";
 import { readSources } from "./explorer-import.js";
 import { SessionTitles } from "./session-titles.js";
 import { showStorage } from "./explorer-storage.js";
-import { cancelImport, showReport } from "./explorer-report.js";
+import { cancelImport, showReport, wireReport } from "./explorer-report.js";
 import { el, keepInView, keyTakenElsewhere } from "./dom.js";
 import { openAddress, Router } from "./explorer-route.js";
 import { wireOpenFolder } from "./open-folder.js";
@@ -312,7 +312,7 @@ function wireImport() {
   document.addEventListener("click", (e) => {
     if (!e.target.closest(".export-menu")) setMenu(false);
   });
-  $("report-close").addEventListener("click", () => ($("import-report").hidden = true));
+  wireReport();
 
   const overlay = $("drop-overlay");
   let depth = 0;
