@@ -139,6 +139,7 @@ test('explorer: demo session, jump by click, import with report, export, reload'
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export-button').click().then(() => page.locator('#export-list [data-format="snapshot"]').click())]);
     assert.equal(download.suggestedFilename(), `${selected}.snapshot.json`);
     await page.locator('#status', { hasText: `Exported a snapshot of the whole session as ${selected}.snapshot.json` }).waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'export-button', 'the chosen item went with its menu: focus on Export, not <body>');
     const text = fs.readFileSync(await download.path(), 'utf8');
     const saved = await call(page, { operation: 'snapshot.save', sessionId: selected });
     assert.deepEqual(JSON.parse(text), saved);

@@ -228,6 +228,8 @@ test('phone: the pane tabs work by keyboard, picking a session shows its tree, a
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.body.dataset.pane === 'tree');
     assert.equal(await selected(), 'tab-tree');
+    // The session's button is hidden with its pane: focus goes to the tab of the pane shown, not to <body>.
+    await page.waitForFunction(() => document.activeElement?.id === 'tab-tree');
     assert.equal(await panel.locator('.scroller').isVisible(), true);
     // The tree rows are 40 px touch targets and keyboard still moves in them.
     // The rows are drawn again for the session picked: measure once laid out.
@@ -248,6 +250,7 @@ test('phone: the pane tabs work by keyboard, picking a session shows its tree, a
     await panel.locator(`.row[data-node-id="${budgetTip}"]`).click();
     await page.waitForFunction(() => document.body.dataset.pane === 'context');
     assert.equal(await selected(), 'tab-context');
+    await page.waitForFunction(() => document.activeElement?.id === 'tab-context'); // the tapped row went with the tree pane
     // The pane shows before the previewed path is drawn in it: wait for the drawing.
     await panel.locator(`.messages .message[data-node-id="${budgetTip}"]`).waitFor();
     assert.equal(await panel.locator('.messages .message').last().getAttribute('data-node-id'), budgetTip);

@@ -70,6 +70,11 @@ export class PaneTabs {
       sessions.setAttribute("aria-labelledby", "tab-sessions");
       panel.setAttribute("role", "tabpanel");
       panel.setAttribute("aria-labelledby", pane === "context" ? "tab-context" : pane === "map" ? "tab-map" : "tab-tree");
+      // Focus in the pane that went (a session chosen in the list, a row
+      // tapped) would be on a hidden element, and Tab would start from the
+      // page's top: it goes to the new pane's tab, once the panel has drawn it.
+      const was = deepActive();
+      if (!focus && was !== document.body) requestAnimationFrame(() => this._focusShown(pane, was));
     } else {
       for (const n of [sessions, panel]) {
         n.removeAttribute("role");
@@ -77,4 +82,22 @@ export class PaneTabs {
       }
     }
   }
+
+  /**
+   * Focus pane's tab when was, the element focused as it was shown, is no
+   * longer shown (hidden, or drawn again: gone) and focus has not moved on.
+   */
+  _focusShown(pane, was) {
+    const now = deepActive();
+    if (this.pane !== pane || (now !== was && now !== document.body)) return;
+    if (was.isConnected && was.checkVisibility?.() !== false) return;
+    this.tabs.querySelector(`[role=tab][data-pane="${pane}"]`)?.focus();
+  }
+}
+
+/** The focused element, inside shadow roots too (document.body when none). */
+function deepActive() {
+  let active = document.activeElement ?? document.body;
+  while (active.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return active;
 }

@@ -296,6 +296,7 @@ function wireImport() {
     const b = e.target.closest("button[data-format]");
     if (!b) return;
     setMenu(false);
+    $("export-button").focus(); // the item goes with its menu
     exportAs(b.dataset.format);
   });
   $("export-list").addEventListener("keydown", (e) => {
