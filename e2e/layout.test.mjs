@@ -9,7 +9,7 @@
 // (<pane>-progress with the import progress shown).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, artifactPath, watchPage, openExplorer } from './helpers.mjs';
+import { setup, artifactPath, watchPage, openExplorer, explorerCall } from './helpers.mjs';
 
 const SIZES = [
   { width: 1366, height: 850 },
@@ -315,6 +315,32 @@ test('start-up: the header does not move as the store comes up (the search box i
       const shifts = await page.evaluate(() => window.shifts);
       const total = shifts.reduce((a, s) => a + s.value, 0);
       assert.ok(total < 0.01, `layout shift ${total.toFixed(3)} at ${viewport.width}×${viewport.height}: ${JSON.stringify(shifts)}`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await env.close();
+    }
+  }
+});
+
+test('phone: a tree row keeps its text beside its chips (branch, a pending branch, the cursor mark): the chips give way, nothing runs past the row', async () => {
+  for (const scheme of ['light', 'dark']) {
+    const env = await setup({ contextOptions: { viewport: { width: 390, height: 844 }, colorScheme: scheme } });
+    try {
+      const { page, baseURL, errors } = env;
+      const panel = await openExplorer(page, baseURL);
+      const demo = await explorerCall(page, { operation: 'tree', sessionId: 'demo' });
+      const at = demo.rows.find((r) => r.preview.startsWith('Three days is'));
+      await explorerCall(page, { operation: 'branch', sessionId: 'demo', nodeId: at.id, branch: 'my-long-branch-name-to-try' });
+      const row = panel.locator('.row.cursor');
+      await row.locator('.branch.pending').waitFor();
+      const m = await row.evaluate((r) => {
+        const box = (sel) => r.querySelector(sel)?.getBoundingClientRect();
+        return { row: r.getBoundingClientRect().toJSON(), preview: box('.preview')?.width ?? 0, chars: r.querySelector('.preview')?.textContent.length ?? 0, cursor: box('.cursor-mark')?.toJSON() };
+      });
+      assert.ok(m.chars > 8, 'the row has text to show');
+      assert.ok(m.preview >= 48, `the text keeps room for a few words: ${m.preview} px`);
+      assert.ok(m.cursor && m.cursor.width >= 8 && m.cursor.right <= m.row.right + 0.5, `the cursor mark shows, within the row: ${JSON.stringify(m.cursor)} in ${JSON.stringify(m.row)}`);
+      await page.screenshot({ path: artifactPath(`layout-390x844-${scheme}-chips.png`) });
       assert.deepEqual(errors, []);
     } finally {
       await env.close();
