@@ -347,3 +347,24 @@ test('phone: a tree row keeps its text beside its chips (branch, a pending branc
     }
   }
 });
+
+test('phone: a hit of the session\'s search shows its match, not only the text before it (the snippet starts near the match)', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 390, height: 844 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    const panel = await openExplorer(page, baseURL);
+    await panel.locator('.search').fill('Regaleira');
+    const hit = panel.locator('.hit-item').first();
+    await hit.locator('mark').waitFor();
+    const m = await hit.evaluate((li) => {
+      const snip = li.querySelector('.snippet').getBoundingClientRect();
+      const mark = li.querySelector('mark').getBoundingClientRect();
+      return { snipRight: snip.right, markRight: mark.right, text: li.querySelector('.snippet').textContent };
+    });
+    assert.ok(m.text.startsWith('…'), `the text before the match is cut: ${m.text}`);
+    assert.ok(m.markRight <= m.snipRight + 0.5, `the match (to ${m.markRight}) shows within the snippet (to ${m.snipRight})`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});

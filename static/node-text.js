@@ -201,6 +201,28 @@ export function highlightPieces(text, ranges) {
 }
 
 /**
+ * A snippet cut so its first highlighted range starts at most `lead` (12)
+ * UTF-16 code units in: the text before it is cut at a space (or at
+ * `lead` units before the range when none is near) and replaced by "…",
+ * and the ranges move with it. A one-line hit list cut at its end (a
+ * phone) showed the text before the match and not the match. Unchanged
+ * when the first range is within `lead`, or there is none.
+ * @param {string} text @param {[number, number][]} ranges @param {number} [lead]
+ * @returns {{text: string, ranges: [number, number][]}}
+ */
+export function leadTrimmed(text, ranges, lead = 12) {
+  const first = Math.min(...(ranges ?? []).map(([a]) => a));
+  if (!Number.isFinite(first) || first <= lead) return { text, ranges: ranges ?? [] };
+  let cut = first - lead;
+  const space = text.indexOf(" ", cut);
+  if (space >= 0 && space < first) cut = space + 1;
+  // Not inside a surrogate pair.
+  if (cut > 0 && cut < text.length && /[\uDC00-\uDFFF]/.test(text[cut])) cut++;
+  const shift = cut - 1; // "…" takes one unit
+  return { text: `…${text.slice(cut)}`, ranges: ranges.map(([a, b]) => [a - shift, b - shift]) };
+}
+
+/**
  * A one-line description of a Pi entry (model change, tools, …).
  * @param {object} entry the node's `entry` object
  * @param {string} [kind] the node's kind; by default the entry's own

@@ -5,6 +5,7 @@
 // is shown as an error.
 
 import { el } from "./dom.js";
+import { leadTrimmed } from "./node-text.js";
 import { markedText } from "./panel-rows-view.js";
 
 /** Hits asked of the core per query. */
@@ -110,7 +111,8 @@ export class SearchBox {
       const role = el("span", "role", hit.role || "?");
       role.dataset.role = hit.role ?? "";
       const snip = el("span", "snippet");
-      snip.append(...markedText(hit.snippet ?? "", hit.ranges ?? []));
+      const { text, ranges } = leadTrimmed(hit.snippet ?? "", hit.ranges ?? []); // the match in sight in a narrow list
+      snip.append(...markedText(text, ranges));
       li.append(role, snip, el("span", "branch", hit.branch ?? ""));
       li.addEventListener("click", () => this._open(hit.nodeId));
       li.addEventListener("keydown", (e) => {

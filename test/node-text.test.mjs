@@ -1,11 +1,28 @@
 // The explorer's pure text helpers (static/node-text.js) in Node.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { countOf } from '../static/node-text.js';
+import { countOf, highlightPieces, leadTrimmed } from '../static/node-text.js';
 
 test('countOf says one thing in the singular and any other count in the plural, with grouped digits', () => {
   assert.equal(countOf(1, 'branch', 'branches'), '1 branch');
   assert.equal(countOf(0, 'branch', 'branches'), '0 branches');
   assert.equal(countOf(2, 'node'), '2 nodes');
   assert.equal(countOf(1234567, 'node'), '1,234,567 nodes');
+});
+
+test('leadTrimmed brings a snippet\'s first match within its first units: cut at a space, "…" before, the ranges moved', () => {
+  const text = 'I am trying to activate a Python virtual environment on Windows and it fails';
+  const at = text.indexOf('virtual');
+  const { text: cut, ranges } = leadTrimmed(text, [[at, at + 7], [at + 8, at + 19]]);
+  assert.equal(cut, '…a Python virtual environment on Windows and it fails');
+  assert.deepEqual(highlightPieces(cut, ranges).filter((p) => p.hit).map((p) => p.text), ['virtual', 'environment']);
+  assert.ok(ranges[0][0] <= 12, `the match starts at ${ranges[0][0]}`);
+  // Near the start already, or no match: unchanged.
+  assert.deepEqual(leadTrimmed('short virtual', [[6, 13]]), { text: 'short virtual', ranges: [[6, 13]] });
+  assert.deepEqual(leadTrimmed(text, []), { text, ranges: [] });
+  // No space near: cut 12 units before the match, never inside a surrogate pair.
+  const emoji = '😀'.repeat(30) + 'match';
+  const e = leadTrimmed(emoji, [[60, 65]]);
+  assert.equal(highlightPieces(e.text, e.ranges).find((p) => p.hit).text, 'match');
+  assert.equal(e.text.codePointAt(1), 0x1f600, 'starts with a whole emoji after the "…"');
 });
