@@ -1,6 +1,7 @@
 package core
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -30,6 +31,23 @@ func TestImportAider(t *testing.T) {
 		n := ok[obj](t, st, obj{"operation": "node", "sessionId": last.SessionID, "nodeId": "L47"})
 		assert.Equal(t, obj{"customType": "aider/tool", "data": obj{"text": "Lint errors in calc.py:\ncalc.py:3: unused import os"}}, n["entry"], "\"> \" marks only the first line of a tool block")
 		assert.Equal(t, []string{res.Skipped[0].Reason}, warningTexts(res))
+	})
+	t.Run("a history whose trailing white space was removed says so, not that Aider opened and closed", func(t *testing.T) {
+		lines := strings.Split(string(sample(t, aiderSample)), "\n")
+		for i, l := range lines {
+			lines[i] = strings.TrimRight(l, " ")
+		}
+		_, err := testStore(t).Import([]byte(strings.Join(lines, "\n")), "auto")
+		require.NotNil(t, err)
+		assert.Contains(t, err.Message, "the run at line 1 has no prompt Aider marked: its prompt lines end in two spaces, and no line of this file does (was its trailing white space removed?); skipped")
+		assert.NotContains(t, err.Message, "Aider opened and closed", "its runs have tool output: not runs Aider opened and closed")
+	})
+	t.Run("prompts without the two-space mark are read as reply text, with a warning that says why", func(t *testing.T) {
+		data := "# aider chat started at 2025-02-10 15:20:01\n\n#### first q\n\nanswer one\n\n#### second q\n\nanswer two\n"
+		st := testStore(t)
+		res := mustImport(t, st, []byte(data), "auto")
+		require.Len(t, res.Sessions, 1)
+		assert.Contains(t, strings.Join(warningTexts(res), "\n"), `no line of this file ends in Aider's two-space mark (was its trailing white space removed?), so its 2 "#### " line(s) are read as reply text, not prompts`)
 	})
 	t.Run("importing again adds nothing; the history grown by a run adds only that run", func(t *testing.T) {
 		data := sample(t, aiderSample)

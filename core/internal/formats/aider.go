@@ -44,6 +44,7 @@ type aiderRun struct {
 	conv Conversation
 	warnings
 	messages int
+	headings int // "#### " lines read as reply text (not ending in the two-space mark)
 }
 
 // aiderReader reads an Aider chat history line by line.
@@ -57,6 +58,10 @@ type aiderReader struct {
 	blank bool     // the previous line was empty
 	when  float64
 	stamp string
+	// marked says a line of the file ends in Aider's two-space linebreak
+	// mark; without any, its trailing white space was removed (an
+	// editor's trim on save) and no prompt can be told from a reply.
+	marked bool
 }
 
 func newAiderReader(model *Model) TextReader { return &aiderReader{model: model} }
@@ -74,6 +79,10 @@ func (r *aiderReader) TextLine(raw []byte, n int) {
 	}
 	blank := strings.TrimSpace(line) == ""
 	defer func() { r.blank = blank }()
+	r.marked = r.marked || strings.HasSuffix(line, "  ")
+	if strings.HasPrefix(line, "#### ") && !strings.HasSuffix(line, "  ") {
+		r.run.headings++
+	}
 	switch {
 	case strings.HasPrefix(line, "#### ") && strings.HasSuffix(line, "  ") || line == "####  ":
 		if r.kind != 'u' {
@@ -184,8 +193,14 @@ func (r *aiderReader) Finish() ([]Conversation, []Warning) {
 		c.Current = c.Records[len(c.Records)-1].ID
 		if run.messages == 0 {
 			c.Skip = jsonx.Sprintf("the run at line %s has no prompt or reply (Aider opened and closed); skipped", c.Records[0].ID[1:])
+			if len(c.Records) > 1 && !r.marked {
+				c.Skip = jsonx.Sprintf("the run at line %s has no prompt Aider marked: its prompt lines end in two spaces, and no line of this file does (was its trailing white space removed?); skipped", c.Records[0].ID[1:])
+			}
 			convs = append(convs, c)
 			continue
+		}
+		if !r.marked && run.headings > 0 {
+			run.warn("no line of this file ends in Aider's two-space mark (was its trailing white space removed?), so its %d \"#### \" line(s) are read as reply text, not prompts", run.headings)
 		}
 		cs, ws := finishSession(c, run.warns, "messages", true)
 		convs = append(convs, cs...)
