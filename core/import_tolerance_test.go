@@ -386,3 +386,20 @@ func TestImportWarningsSayWhatAFieldIs(t *testing.T) {
 		})
 	}
 }
+
+func TestImportADocumentWithSomethingAfterItSaysWhere(t *testing.T) {
+	doc := "{\n  \"history\": [],\n  \"folders\": []\n}"
+	for _, tail := range []string{"\n}garbage\n", "\n\x00\x00\x00\x00"} {
+		_, err := testStore(t).Import([]byte(doc+tail), "auto")
+		require.NotNil(t, err)
+		assert.Contains(t, err.Message, "import data is not valid JSON: invalid character", "%q", tail)
+		assert.Contains(t, err.Message, "after the top-level value at line 5", "%q", tail)
+		assert.NotContains(t, err.Message, "JSON lines", "%q", tail)
+	}
+	// A JSON lines file whose second line is broken still imports its good lines.
+	lines := `{"messages":[{"role":"user","content":"hi"}]}` + "\n" + `{"messages":` + "\n" + `{"messages":[{"role":"user","content":"yo"}]}` + "\n"
+	res, err := testStore(t).Import([]byte(lines), "auto")
+	require.Nil(t, err)
+	assert.Equal(t, "openai", res.Format)
+	assert.Len(t, res.Sessions, 2)
+}

@@ -138,7 +138,10 @@ func sniffFirst(data []byte) (*Sniff, error) {
 		sn.Shape = '{'
 		return sn, nil
 	}
-	if !bytes.ContainsRune(rest[:len(rest)-len(next)], '\n') {
+	// More after the object on the same line, or after an object that
+	// spans lines (a JSON line is one line): a document with something
+	// after it (junk, a file cut and padded), not JSON lines.
+	if !bytes.ContainsRune(rest[:len(rest)-len(next)], '\n') || bytes.ContainsRune(data[:end], '\n') {
 		return nil, jsonx.TextError("import data is not valid JSON: %s", sc.End())
 	}
 	sn.Shape = 'l'
