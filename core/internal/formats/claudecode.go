@@ -187,6 +187,7 @@ type claudeCodeReader struct {
 	created   float64
 	hash      hash.Hash
 	lines     int
+	badTimes  []int           // the lines whose timestamp is not a time, told in Finish
 	bounds    map[string]bool // uuids of compact_boundary lines
 	first     titleCandidate  // what may title the session (see titles): the main line's first prompt,
 	task      titleCandidate  // the first sub-agent task,
@@ -279,6 +280,9 @@ func (r *claudeCodeReader) line(raw []byte, l *claudeCodeLine, n int) {
 		}
 	}
 	t, stamp := lineTimes(l.Timestamp)
+	if t == 0 && stamp == "" && len(l.Timestamp) > 0 && string(l.Timestamp) != "null" {
+		r.badTimes = append(r.badTimes, n)
+	}
 	if t > 0 && (r.created == 0 || t < r.created) {
 		r.created = t
 	}
@@ -485,6 +489,9 @@ func (r *claudeCodeReader) Finish() ([]Conversation, []Warning) {
 	c := Conversation{ID: r.sessionID, Records: r.recs, Created: r.created, ParentSession: r.parent, Project: r.project, NewestLeaf: true}
 	if c.ID == "" || !r.model.SessionID(c.ID) {
 		c.ID = "claude-code-" + HexString(r.hash.Sum(nil)[:8])
+	}
+	if len(r.badTimes) > 0 {
+		r.warn("%d record(s) have a timestamp that is not a time (lines %s); they take their parent's time", len(r.badTimes), cappedList(r.badTimes, 5))
 	}
 	r.finish(func(kind string) string {
 		kind, why, _ := strings.Cut(kind, "\x00")
