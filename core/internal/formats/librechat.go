@@ -245,6 +245,12 @@ func convertLibreChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, 
 				warn("message %q is nested under %q but its parentMessageId is %q; parentMessageId wins", ids[i], structural, parent)
 			}
 		}
+		if by := string(m.get("isCreatedByUser")); by != "true" && by != "false" {
+			warn("message %q has no isCreatedByUser of true or false; it is read as the assistant's", ids[i])
+		}
+		if text, parts := m.get("text"), m.get("content"); len(text) > 0 && text[0] != '"' && string(text) != "null" && (len(parts) == 0 || parts[0] != '[') {
+			warn("message %q has a text that is not a string; its text is read as empty", ids[i])
+		}
 		t := unixSeconds(m.get("createdAt"))
 		if t > 0 && (c.Created == 0 || t < c.Created) {
 			c.Created = t
