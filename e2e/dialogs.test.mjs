@@ -198,6 +198,9 @@ test('dialogs on a phone: the branch prompt shows over the tree pane and is oper
     assert.equal(await panel.locator('.prompt-dialog').evaluate((d) => d.open), false);
     const st = await call(page, { operation: 'session', sessionId: 'demo' });
     assert.deepEqual([st.cursor, st.activeBranch], [plan, 'phone-idea']);
+    // The status names the node as the dialog did (its role and first words), not by its id.
+    await panel.locator('.status', { hasText: 'Branch phone-idea created at assistant “Three days is a good length' }).waitFor();
+    assert.equal((await panel.locator('.status').textContent()).includes(plan), false);
     // The composer in the context pane says where the next message goes.
     await page.locator('#tab-context').click();
     assert.equal(await panel.locator('.composer-target').textContent(), `Replying at ${plan}, on the new branch phone-idea (no message yet: this one is its first).`);

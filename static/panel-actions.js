@@ -276,7 +276,7 @@ export class PanelActions {
     model.view = null; // the cursor moved to the new branch: its path shows (a summary node is past a previewed node)
     await host.refresh();
     host.emit("branch", { nodeId, branch, summaryNodeId: withSummary ? env.value.id : undefined });
-    host.status(`Branch ${branch} created at ${nodeId}; the next message goes there.`, false);
+    host.status(`Branch ${branch} created at ${this._nodeName(nodeId)}; the next message goes there.`, false);
     // After the status line, which may make the head taller: the new
     // summary node may sit below the fold (a phone).
     host.revealActive();
