@@ -256,6 +256,17 @@ test('phone: the pane tabs work by keyboard, picking a session shows its tree, a
     assert.equal(await panel.locator('.messages .message').last().getAttribute('data-node-id'), budgetTip);
     await panel.locator('.preview-bar').waitFor();
     await page.screenshot({ path: artifactPath('layout-390x844-light-preview.png') });
+    // Branch from the previewed node without going back to the tree pane: "Branch here…" in the preview bar.
+    assert.deepEqual(await panel.locator('.preview-bar button:visible').allTextContents(), ['Continue from here', 'Branch here…', 'Back to the cursor']);
+    await panel.locator('.preview-branch').click();
+    await panel.locator('.prompt-dialog[open]').waitFor();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('from-the-context');
+    await page.keyboard.press('Enter');
+    await panel.locator('.head .stats', { hasText: 'on from-the-context' }).waitFor();
+    const branched = await explorerCall(page, { operation: 'session', sessionId: 'demo' });
+    assert.deepEqual([branched.cursor, branched.activeBranch], [budgetTip, 'from-the-context']);
+    assert.equal(await selected(), 'tab-context', 'the pane stays');
     // The node actions: nothing scrolls sideways out of sight; the less-used
     // ones wait behind "More", a disclosure button the keyboard opens.
     await page.locator('#tab-tree').click();

@@ -40,6 +40,8 @@ test('selecting a row previews its path; only Continue from here moves the curso
     assert.equal(await panel.locator('.row.on-path').count(), 7); // the session's path keeps its fill
     assert.equal(await panel.locator('.preview-text').textContent(), 'Previewing a path the session is not on. The session continues from the ● cursor on main.');
     assert.match(await panel.locator('.context-head .stats').textContent(), /5 nodes root → viewed node/);
+    // Beside the tree, its Branch… is at hand: the bar has no "Branch here…" (a phone's context pane has).
+    assert.deepEqual(await panel.locator('.preview-bar button:visible').allTextContents(), ['Continue from here', 'Back to the cursor']);
     await page.screenshot({ path: artifactPath('preview.png') });
 
     // Escape goes back to the session's path.

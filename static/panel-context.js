@@ -67,9 +67,12 @@ export class ContextPane {
     cont.addEventListener("click", () => host.continueHere());
     const back = button("preview-back", "Back to the cursor", "Show the path to the session's cursor again (Escape)");
     back.addEventListener("click", () => host.backToCursor());
+    // Shown only when the context pane shows alone (a phone), where the tree's Branch… is a tab away.
+    const branch = button("preview-branch", "Branch here…", "Start a named branch at the node whose path this is");
+    branch.addEventListener("click", () => host.branchHere());
     this.previewText = el("span", "preview-text");
     const buttons = el("span", "preview-buttons");
-    buttons.append(cont, back);
+    buttons.append(cont, branch, back);
     this.previewBar.append(this.previewText, buttons);
     this.messages = el("ol", "messages");
     this.messages.setAttribute("aria-label", "Messages from the root to the cursor");

@@ -111,6 +111,7 @@ export class SessionTreePanel extends PanelAttributes {
       stepSibling: (id, delta) => this._stepSibling(id, delta),
       continueHere: () => this._model.viewNode !== null && this._actions.jump(this._model.viewNode),
       backToCursor: () => this._preview(null),
+      branchHere: () => this._actions.buttons.branch.click(), // as the tree's Branch… (disabled there: nothing)
       composerSay: (text) => this._composer.say(text),
     };
     this._view = new RowsView(this._model, this._uid);
