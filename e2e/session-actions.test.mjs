@@ -109,6 +109,8 @@ test('session actions: rename by keyboard (kept across a reload and seen by anot
       assert.deepEqual(names, ['Demo: a long weekend in Lisbon', 'Trip to Porto'], 'newest deletion first');
       assert.match(await page.locator('#trash-list .restore-point-meta').first().textContent(), /^13 nodes · deleted \d\d:\d\d$/);
       await page.screenshot({ path: artifactPath(`session-actions-trash-${width}-${scheme}.png`) });
+      // Every title shows whole, on a phone too (its buttons go under it there).
+      assert.deepEqual(await page.locator('#trash-list .restore-point-name').evaluateAll((ns) => ns.filter((n) => n.scrollWidth > n.clientWidth + 1).map((n) => n.textContent)), []);
       assert.deepEqual(await page.locator('#trash-list li:nth-child(2) button').allTextContents(), ['Restore', 'Erase…']);
       assert.deepEqual(await page.locator('#trash-list li:nth-child(2) button').evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-label'))), ['Restore “Trip to Porto”', 'Erase “Trip to Porto”…'], 'each row\'s buttons name its session');
       await page.locator('#trash-list li:nth-child(2) button:first-child').click(); // Trip to Porto's Restore
