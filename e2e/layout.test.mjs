@@ -379,3 +379,29 @@ test('phone: a hit of the session\'s search shows its match, not only the text b
     await env.close();
   }
 });
+
+test('phone: the Undo bar sits above the pane\'s own bar at the foot of the screen (the tree\'s actions, the context\'s composer), not over its buttons', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 390, height: 844 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    await openExplorer(page, baseURL);
+    await explorerCall(page, { operation: 'create', sessionId: 'x', title: 'X' });
+    await page.locator('#tab-sessions').click();
+    await page.locator('.session[data-session-id="x"] .session-more').click();
+    await page.locator('#session-menu [data-action="delete"]').click();
+    await page.locator('#undo-bar').waitFor();
+    for (const [tab, foot] of [['tree', '.actions'], ['map', '.actions'], ['context', '.composer']]) {
+      await page.locator(`#tab-${tab}`).click();
+      await page.waitForFunction((t) => document.body.dataset.pane === t, tab);
+      const m = await page.evaluate((sel) => {
+        const bar = document.getElementById('undo-bar').getBoundingClientRect();
+        const f = document.getElementById('panel').shadowRoot.querySelector(sel).getBoundingClientRect();
+        return { bar: bar.bottom, foot: f.top, shown: bar.height > 0 };
+      }, foot);
+      assert.ok(m.shown && m.bar <= m.foot, `${tab}: the bar (to ${m.bar}) ends above ${foot} (from ${m.foot})`);
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
