@@ -19,6 +19,8 @@ const TEXTS = [
   ['role badges on the cursor row', '.row.cursor .role', 'panel'],
   ['user badges', '.row .role[data-role="user"]', 'panel'],
   ['assistant badges', '.row .role[data-role="assistant"]', 'panel'],
+  ['system badges', '.row .role[data-role="system"]', 'panel'],
+  ['system badges in the context', '.message-head .role[data-role="system"]', 'panel'],
   ['context chip label', '.chip-name', 'panel'],
   ['node labels', '.row .node-label', 'panel'],
   ['context message meta', '.message-head .meta', 'panel'],
@@ -127,3 +129,44 @@ async function measureAll(page) {
   await page.waitForTimeout(150);
   return page.evaluate(measureContrast, TEXTS);
 }
+
+test('focus shows: the map canvas, a session row, the menus\' items and the search hits get a 2 px ring of the accent colour inside them (an inset shadow on the canvas was painted under its pixels; the menus had only a fill of 1.1:1)', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1366, height: 850 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    const panel = await openExplorer(page, baseURL);
+    const ring = (locator) => locator.evaluate((e) => {
+      const s = getComputedStyle(e);
+      return { style: s.outlineStyle, width: s.outlineWidth, offset: s.outlineOffset };
+    });
+    const inside = { style: 'solid', width: '2px', offset: '-2px' };
+    // A session row, reached by Tab (focus-visible).
+    const row = page.locator('#session-list .session-button').first();
+    await row.focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    assert.deepEqual(await ring(page.locator(':focus')), inside, 'the session row');
+    // The Export menu's items, by the keyboard.
+    await page.locator('#export-button').focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('ArrowDown');
+    assert.deepEqual(await ring(page.locator('#export-list button:focus')), inside, 'an Export item');
+    await page.keyboard.press('Escape');
+    // A hit of the search over every session.
+    await page.locator('#global-search').fill('Sintra');
+    await page.locator('#global-hits[aria-busy="false"] li[role="option"]').first().waitFor();
+    await page.locator('#global-search').press('ArrowDown');
+    assert.deepEqual(await ring(page.locator('#global-hits li[role="option"]:focus')), inside, 'a search hit');
+    await page.keyboard.press('Escape');
+    // The map canvas, by the keyboard.
+    await panel.locator('.view-button', { hasText: 'Map' }).click();
+    const canvas = panel.locator('.map-canvas');
+    await canvas.waitFor();
+    await canvas.focus();
+    await page.keyboard.press('ArrowLeft');
+    assert.deepEqual(await ring(canvas), inside, 'the map canvas');
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});

@@ -193,6 +193,8 @@ test('phone: the pane tabs work by keyboard, picking a session shows its tree, a
     // Roving tabindex: only the selected tab is in the Tab order.
     assert.deepEqual(await page.locator('#pane-tabs [role=tab]').evaluateAll((ts) => ts.map((t) => t.tabIndex)), [-1, 0, -1, -1]);
     assert.equal(await page.locator('#sessions-pane').getAttribute('role'), 'tabpanel');
+    // ARIA in HTML allows the role on a <section>, not on an <aside> (axe: aria-allowed-role).
+    assert.equal(await page.locator('#sessions-pane').evaluate((e) => e.tagName), 'SECTION');
     assert.equal(await panel.getAttribute('role'), 'tabpanel');
     assert.equal(await panel.getAttribute('aria-labelledby'), 'tab-tree');
     await page.locator('#tab-tree').focus();

@@ -531,6 +531,8 @@ test('the chat demo by keyboard: after Regenerate, an edit\'s Escape and its Sav
     const { page, baseURL, errors } = env;
     await page.goto(baseURL + 'static/chat-demo.html');
     await page.waitForSelector('body[data-ready="true"]');
+    // The chat is the page's main landmark (axe: landmark-one-main); the tree beside it stays complementary.
+    assert.deepEqual(await page.evaluate(() => [document.querySelectorAll('main').length, document.querySelector('main')?.getAttribute('aria-label'), document.querySelector('main aside') === null]), [1, 'Chat', true]);
     for (const [i, text] of ['one', 'two'].entries()) {
       await page.locator('#input').fill(text);
       await page.keyboard.press('Enter');

@@ -123,6 +123,12 @@ test('the share file of the demo opens offline from file:// with the whole tree,
     });
     assert.match(await v.page.locator('#context-stats').textContent(), /^5 nodes root → selected node · 5 messages to the model$/);
     assert.equal(await v.page.evaluate(() => location.hash), `#node=${encodeURIComponent(target.id)}`);
+    // The context list scrolls and holds no control: the keyboard reaches it (Tab), with a visible ring.
+    for (let k = 0; k < 60 && !(await v.page.evaluate(() => document.activeElement?.id === 'context')); k++) await v.page.keyboard.press('Tab');
+    assert.deepEqual(await v.page.evaluate(() => {
+      const c = document.getElementById('context');
+      return { focused: document.activeElement === c, tabIndex: c.tabIndex, outline: getComputedStyle(c).outlineStyle };
+    }), { focused: true, tabIndex: 0, outline: 'solid' });
     // A link to a node opens the file there.
     const budget = tree.rows.find((r) => r.preview.startsWith('About €70'));
     const linked = await v.context.newPage();

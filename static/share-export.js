@@ -392,7 +392,8 @@ function pageSkeleton(doc, title, sessionId, count, now, leftOut) {
   const ctxPane = el("section", { class: "pane context-pane", id: "context-pane", "aria-labelledby": "context-title" });
   const ctxHead = el("div", { class: "pane-head" });
   ctxHead.append(el("h2", { id: "context-title" }, "Context"), el("span", { id: "context-stats", class: "pane-note" }));
-  ctxPane.append(ctxHead, el("ol", { id: "context", class: "messages", "aria-label": "Messages from the root to the selected node" }));
+  // Focusable: it scrolls, and holds no control a keyboard could reach it by.
+  ctxPane.append(ctxHead, el("ol", { id: "context", class: "messages", tabindex: "0", "aria-label": "Messages from the root to the selected node" }));
   main.append(treePane, ctxPane);
   const noscript = el("p", { class: "nojs-note" }, "This file shows every node below in tree order. Open it with JavaScript on to browse the tree, see the context of any node, and search.");
   return [header, search, main, noscript];
