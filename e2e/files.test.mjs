@@ -466,6 +466,24 @@ both('importZip imports each text entry of a ZIP as importText imports its text,
   await page.close();
 });
 
+test('importZip imports an Aider history in the ZIP (.aider.chat.history.md) as importFiles does, not as an attachment', async () => {
+  worker = undefined;
+  const page = await shimPage();
+  const aider = fs.readFileSync(new URL('../core/testdata/imports/aider/.aider.chat.history.md', import.meta.url), 'utf8');
+  const zip = zipSync({ 'repo/.aider.chat.history.md': strToU8(aider), 'repo/notes.md': strToU8('# notes') });
+  const r = await page.evaluate(async (zip) => {
+    const tree = await window.sessiontree.init({ persist: false });
+    const env = await tree.importZip(new Uint8Array(zip), { name: 'repo.zip' });
+    return env.value.entries.map((e) => [e.kind, e.name, e.envelope?.value?.format ?? e.reason ?? null]);
+  }, [...zip]);
+  assert.deepEqual(r, [
+    ['text', 'repo.zip › repo/.aider.chat.history.md', 'aider'],
+    ['skip', 'repo.zip', '1 file not stored, named by no conversation read: notes.md (text/markdown, 7 B)'],
+  ]);
+  assert.deepEqual(env.errors, []);
+  await page.close();
+});
+
 both('importZip aborted while an entry is imported stores neither it nor the entries after it; the ones before stay', async () => {
   const page = await shimPage();
   // Three entries of the fixture's conversation, 240 copies each under other ids (about 3.3 MB each:

@@ -30,6 +30,9 @@ export const ZIP_ENTRY_BUDGET = 256 << 20;
 /** The most bytes a text entry's buffer starts with, whatever its header declares (16 MiB). */
 const FIRST_BUFFER_BYTES = 16 << 20;
 
+/** The file name of an Aider chat history (at a repository's root): read as export text too. */
+const AIDER_HISTORY = ".aider.chat.history.md";
+
 /** Extensions of entries that are read as export text. */
 const TEXT_EXTENSIONS = new Set(["json", "jsonl", "ndjson"]);
 
@@ -85,6 +88,7 @@ function entryRole(name) {
   if (name.startsWith("__MACOSX/") || base.startsWith("._") || base === ".DS_Store") return "ignore";
   const ext = extension(name);
   if (TEXT_EXTENSIONS.has(ext)) return ACCOUNT_FILES.has(base.toLowerCase()) ? "account data, not conversations" : "text";
+  if (base === AIDER_HISTORY) return "text"; // a repository's Aider history, as importFiles reads it
   if (ext === "html" || ext === "htm") return "the export's web page view (its JSON holds the same conversations)";
   if (ext === "zip") return "a ZIP inside the ZIP is not opened";
   return "attachment";
