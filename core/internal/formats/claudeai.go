@@ -149,28 +149,27 @@ var (
 func (m *claudeAIMessage) read(raw []byte) bool {
 	ok := true
 	ok = jsonx.ReadObject(raw, claudeAIMessageFields, func(field int, v []byte) {
-		was := ok
-		defer func() {
-			if was && !ok {
-				m.bad = claudeAIMessageFields[field]
-			}
-		}()
+		good := true
 		switch field {
 		case 0:
-			ok = jsonx.ReadString(v, &m.UUID) && ok
+			good = jsonx.ReadString(v, &m.UUID)
 		case 1:
-			ok = jsonx.ReadString(v, &m.Sender) && ok
+			good = jsonx.ReadString(v, &m.Sender)
 		case 2:
-			ok = jsonx.ReadStringPtr(v, &m.Text) && ok
+			good = jsonx.ReadStringPtr(v, &m.Text)
 		case 3:
-			ok = jsonx.ReadRaws(v, &m.Content) && ok
+			good = jsonx.ReadRaws(v, &m.Content)
 		case 4:
 			m.CreatedAt = v
 		case 5:
-			ok = jsonx.ReadStringPtr(v, &m.Parent) && ok
+			good = jsonx.ReadStringPtr(v, &m.Parent)
 		case 6:
-			ok = jsonx.ReadList(v, &m.Attachments, readClaudeAIAttachment) && ok
+			good = jsonx.ReadList(v, &m.Attachments, readClaudeAIAttachment)
 		}
+		if !good && m.bad == "" {
+			m.bad = claudeAIMessageFields[field]
+		}
+		ok = good && ok
 	}) && ok
 	return ok
 }

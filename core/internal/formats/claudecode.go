@@ -61,10 +61,9 @@ type claudeCodeLine struct {
 	// (asIs); spaced says the line has white space between tokens.
 	role         string
 	asIs, spaced bool
-	// uuidGiven says the line has a uuid member that gives no UUID: an
-	// empty string or another JSON value (uuidKind says which).
-	uuidGiven bool
-	uuidKind  string
+	// uuidRaw is the raw uuid member (nil when missing), to say what it
+	// is when it gives no UUID.
+	uuidRaw jsonx.RawMessage
 }
 
 // The members readClaudeCodeLine reads, by index.
@@ -107,12 +106,7 @@ func readClaudeCodeLine(raw []byte, wantSession, wantCwd bool) (l claudeCodeLine
 	}
 	str := func(i int) string { s, _ := lineString(vals[i]); return s }
 	l.Type, l.Subtype, l.UUID, l.Summary, l.LeafUUID = str(0), str(1), str(2), str(4), str(5)
-	if l.UUID == "" && vals[2] != nil {
-		l.uuidGiven, l.uuidKind = true, "an empty uuid"
-		if vals[2][0] != '"' {
-			l.uuidKind = "a uuid that is not a string"
-		}
-	}
+	l.uuidRaw = vals[2]
 	if wantSession {
 		l.SessionID = str(3)
 	}
@@ -256,8 +250,8 @@ func (r *claudeCodeReader) line(raw []byte, l *claudeCodeLine, n int) {
 		if kind == "" {
 			kind = "(no type)"
 		}
-		if l.uuidGiven {
-			kind += "\x00" + l.uuidKind
+		if l.uuidRaw != nil && string(l.uuidRaw) != "null" {
+			kind += "\x00" + lacking(l.uuidRaw, "uuid") // stated, but unusable: empty, or not a string
 		}
 		r.skip(kind, n)
 		return

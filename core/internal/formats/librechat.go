@@ -245,7 +245,7 @@ func convertLibreChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, 
 				warn("message %q is nested under %q but its parentMessageId is %q; parentMessageId wins", ids[i], structural, parent)
 			}
 		}
-		if by := string(m.get("isCreatedByUser")); by != "true" && by != "false" {
+		if by := m.get("isCreatedByUser"); string(by) != "true" && string(by) != "false" { // compared without a copy
 			warn("message %q has no isCreatedByUser of true or false; it is read as the assistant's", ids[i])
 		}
 		if text, parts := m.get("text"), m.get("content"); len(text) > 0 && text[0] != '"' && string(text) != "null" && (len(parts) == 0 || parts[0] != '[') {
