@@ -409,3 +409,61 @@ func TestImportADocumentWithSomethingAfterItSaysWhere(t *testing.T) {
 	assert.Equal(t, "openai", res.Format)
 	assert.Len(t, res.Sessions, 2)
 }
+
+// An array export cut off (an unfinished download or copy) keeps the whole
+// conversations before the cut, and names the one it ends inside.
+func TestImportArrayCutShort(t *testing.T) {
+	whole := fixture(t, "librechat/openwebui-export.json")
+	var chats []json.RawMessage
+	require.NoError(t, json.Unmarshal(whole, &chats))
+	require.Len(t, chats, 3)
+	second := bytes.Index(whole, []byte(`"id": "`+idOf(t, chats[1])+`"`))
+	require.Positive(t, second)
+	t.Run("inside the second conversation: the first is imported, the second named as skipped", func(t *testing.T) {
+		st := testStore(t)
+		res := mustImport(t, st, whole[:second+20], "auto")
+		require.Len(t, res.Sessions, 1)
+		assert.Equal(t, idOf(t, chats[0]), res.Sessions[0].SessionID)
+		require.Len(t, res.Skipped, 1)
+		line := 1 + bytes.Count(whole[:bytes.LastIndexByte(whole[:second], '{')], []byte("\n"))
+		assert.Equal(t, fmt.Sprintf("the data ends inside conversation 2 (it begins on line %d): the file is cut off; that conversation and any after it are missing, the 1 before it are imported", line), res.Skipped[0].Reason)
+		t.Run("the whole file imported after adds the rest", func(t *testing.T) {
+			res := mustImport(t, st, whole, "auto")
+			assert.Len(t, res.Sessions, 3)
+			assert.Empty(t, res.Skipped)
+			assert.Len(t, st.s.Order, 3)
+		})
+	})
+	t.Run("without the closing bracket: every conversation is imported, with a warning", func(t *testing.T) {
+		cut := bytes.TrimRight(whole, " \n")
+		res := mustImport(t, testStore(t), cut[:len(cut)-1], "auto")
+		assert.Len(t, res.Sessions, 3)
+		assert.Contains(t, warningTexts(res), "the data ends after conversation 3 without the array's closing ']': the file is cut off, so conversations after it may be missing; the 3 read are imported")
+	})
+	t.Run("ChatGPT's one-pass reader keeps the conversations before the cut too", func(t *testing.T) {
+		data := fixture(t, "librechat/chatgpt-modern-export.json")
+		res := mustImport(t, testStore(t), data[:len(data)-200], "auto")
+		assert.Len(t, res.Sessions, 1, "the first; the second has no mapping")
+		require.Len(t, res.Skipped, 2)
+		assert.Contains(t, res.Skipped[1].Reason, "the data ends inside conversation 3 (it begins on line")
+	})
+	t.Run("inside the first conversation: nothing to import, the fault named", func(t *testing.T) {
+		_, err := testStore(t).Import(whole[:second/2], "auto")
+		require.NotNil(t, err)
+		assert.Contains(t, err.Message, "import data is not valid JSON: unexpected end of JSON input at line")
+	})
+	t.Run("garbled, not cut: the array is refused as before", func(t *testing.T) {
+		bad := bytes.Clone(whole)
+		bad[second] = '#'
+		_, err := testStore(t).Import(bad, "auto")
+		require.NotNil(t, err)
+		assert.Contains(t, err.Message, "import data is not valid JSON: invalid character '#'")
+	})
+}
+
+func idOf(t *testing.T, raw json.RawMessage) string {
+	t.Helper()
+	var v struct{ ID string }
+	require.NoError(t, json.Unmarshal(raw, &v))
+	return v.ID
+}

@@ -350,9 +350,13 @@ func (j *Job) readElement() {
 			return
 		}
 	}
+	begin := j.arr.Scanner.Pos
 	raw, spaced, err := j.arr.Next()
 	j.pos = j.arr.Scanner.Pos
 	switch {
+	case err != nil && j.item > 0 && endsEarly(err, len(j.data)):
+		j.cutShort(begin)
+		return
 	case err != nil:
 		j.fail(tree.Invalidf("import data is not valid JSON: %s", formats.JSONFault(j.data)))
 		return
@@ -367,6 +371,32 @@ func (j *Job) readElement() {
 	j.item++
 	j.warn(warns)
 	j.build(c)
+}
+
+// endsEarly reports whether err is a syntax error at the end of a text of
+// n bytes: the text was cut off, not garbled.
+func endsEarly(err error, n int) bool {
+	var se *jsonx.SyntaxError
+	return errors.As(err, &se) && se.Offset >= n
+}
+
+// cutShort ends the reading of an array whose data stops inside (or just
+// before) its next element, after at least one whole element: a
+// conversations.json cut off by an unfinished download or copy. The
+// conversations read so far are kept; the one begun, if any, is skipped,
+// named by its number and the line it begins on. begin is the byte offset
+// the array reader stood at before the element.
+func (j *Job) cutShort(begin int) {
+	j.pos, j.readDone = len(j.data), true
+	rest := begin + len(j.data[begin:]) - len(bytes.TrimLeft(j.data[begin:], " \t\r\n,"))
+	if rest >= len(j.data) {
+		j.warn([]formats.Warning{{Message: jsonx.Sprintf(
+			"the data ends after conversation %d without the array's closing ']': the file is cut off, so conversations after it may be missing; the %d read are imported", j.item, j.item)}})
+		return
+	}
+	line := 1 + bytes.Count(j.data[:rest], []byte{'\n'})
+	j.skip("", "", jsonx.Sprintf(
+		"the data ends inside conversation %d (it begins on line %d): the file is cut off; that conversation and any after it are missing, the %d before it are imported", j.item+1, line, j.item))
 }
 
 // readLine reads the next line of a JSON-lines export. A line that is not
