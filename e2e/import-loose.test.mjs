@@ -122,7 +122,7 @@ test('import-loose: chosen files go to the store as files (no text read on the p
     await openExplorer(page, baseURL);
     await spyImports(page);
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(owui, 'utf16le')]);
-    await page.setInputFiles('#import-file', [upload('claude.jsonl', claude), upload('broken.jsonl', broken), upload('openwebui-utf16.json', utf16), upload('empty.json', ''), upload('notes.json', '{"hello":"world"}'), upload('empty.zip', '', 'application/zip')]);
+    await page.setInputFiles('#import-file', [upload('claude.jsonl', claude), upload('broken.jsonl', broken), upload('openwebui-utf16.json', utf16), upload('empty\u202enosj.json', ''), upload('notes.json', '{"hello":"world"}'), upload('empty.zip', '', 'application/zip')]);
     const r = await report(page, 'Imported 5 sessions');
     // A file no format reads, loose: an error naming the file, in core's words (the same as importText's).
     const undetected = r.files[4].slice('notes.json'.length);
@@ -131,13 +131,14 @@ test('import-loose: chosen files go to the store as files (no text read on the p
       'claude.jsonl1 session (claude-code)',
       'broken.jsonl1 session (claude-code)',
       'openwebui-utf16.json3 sessions (openwebui)',
-      'empty.jsonthe file is empty: nothing to import',
+      // A name's bidi override (U+202E) is shown as an escape, not obeyed (it would show "empty" then "nosj.json" reversed: "empty.json").
+      'empty\\u{202e}nosj.jsonthe file is empty: nothing to import',
       `notes.json${undetected}`,
       // A 0-byte ZIP is empty, as a 0-byte JSON file is (not "a damaged ZIP").
       'empty.zipthe file is empty: nothing to import',
     ]);
     // Each failure is said once, on its file's line, in red: not again under warnings.
-    assert.deepEqual(await page.locator('#report-files li.error .report-file-name').allTextContents(), ['empty.json', 'notes.json', 'empty.zip']);
+    assert.deepEqual(await page.locator('#report-files li.error .report-file-name').allTextContents(), ['empty\\u{202e}nosj.json', 'notes.json', 'empty.zip']);
     assert.deepEqual(r.sessions, ['Start12 nodes · 2 branches', 'hi2 nodes · 1 branch', 'Chat with reasoning2 nodes · 1 branch', 'Chat with tool call2 nodes · 1 branch', 'Simple linear chat2 nodes · 1 branch']);
     // Warnings that name no session name their file.
     assert.deepEqual(r.warnings, [

@@ -8,7 +8,7 @@
 // later layout of the page slower).
 
 import { button, el } from "./dom.js";
-import { count, moreLine, reportTitle, reportTitles, warningView } from "./report-lines.js";
+import { count, moreLine, reportTitle, reportTitles, shownName, warningView } from "./report-lines.js";
 
 /** The rows a list of the report shows at first, and adds at each "Show more". */
 export const REPORT_ROWS = 100;
@@ -21,7 +21,7 @@ let shownAbort = null;
 /** Show the progress bar at fraction (0–1); its Cancel button aborts abort (an AbortController; none: no button). */
 export function showProgress(label, fraction, abort) {
   $("import-progress").hidden = false;
-  $("progress-label").textContent = label;
+  $("progress-label").textContent = shownName(label);
   $("progress-bar").value = fraction;
   $("import-cancel").hidden = !abort;
   shownAbort = abort ?? null;
@@ -72,7 +72,7 @@ export function showReport({ sessions, warnings, errors, skipped = [], files = [
   $("report-files-title").hidden = files.length === 0;
   fillList($("report-files"), files, (f) => {
     const li = el("li", `report-file ${f.kind}`);
-    li.append(el("code", "report-file-name", f.name), el("span", "report-file-text", f.text));
+    li.append(el("code", "report-file-name", shownName(f.name)), el("span", "report-file-text", shownName(f.text)));
     return li;
   });
   $("report-skipped-title").hidden = skipped.length === 0;
@@ -84,7 +84,7 @@ export function showReport({ sessions, warnings, errors, skipped = [], files = [
     // The label names the conversation: the reason's text does not again.
     const text = id ? warningView({ sessionId: String(id), message: reason }, () => k.title || undefined, false).text : reason;
     if (k.title || id) li.append(sessionLabel(id ? String(id) : "", String(k.title || id)));
-    li.append(el("span", "warning-text", text));
+    li.append(el("span", "warning-text", shownName(text)));
     return li;
   });
   // A skipped conversation is also a warning: list it once, under "skipped".
@@ -98,7 +98,7 @@ export function showReport({ sessions, warnings, errors, skipped = [], files = [
     const li = el("li", w.error ? "error" : "warning");
     const { session, text } = warningView(w, titleOf, files.length > 1);
     if (session) li.append(sessionLabel(session.id, session.name));
-    li.append(el("span", "warning-text", text));
+    li.append(el("span", "warning-text", shownName(text)));
     return li;
   });
   $("import-report").hidden = false;

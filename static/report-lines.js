@@ -35,6 +35,22 @@ export function reportTitle(sessions) {
 }
 
 /**
+ * text with what could disguise a file name shown as visible escapes: C0
+ * and C1 control characters, DEL, and the Unicode
+ * bidirectional embedding, override and isolate controls (U+202A–U+202E,
+ * U+2066–U+2069, which can show "gpj.exe" as "exe.jpg"), each as
+ * "\u{202e}". A ZIP entry's or a folder file's name is any string its
+ * maker chose; the report says what it is. (The marks U+200E, U+200F and
+ * U+061C, found in ordinary right-to-left text, are kept.)
+ * @param {string} text
+ * @returns {string}
+ */
+export function shownName(text) {
+  return String(text).replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u{${c.codePointAt(0).toString(16).padStart(4, "0")}}`);
+}
+
+/**
  * A file's report line when nothing was read from it: "skipped: " and the
  * reason, without the "; skipped" many of core's reasons end with already
  * ("… could be used; skipped"), which would say it twice.

@@ -4,7 +4,7 @@
 // Node.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { reportTitles, skippedLine, warningView } from '../static/report-lines.js';
+import { reportTitles, shownName, skippedLine, warningView } from '../static/report-lines.js';
 import { folderReport } from '../static/open-folder.js';
 
 test('report: a skipped file says "skipped" once, whether or not core\'s reason ends with it', () => {
@@ -88,4 +88,10 @@ test('report: a skipped conversation\'s reason, after its label, does not name i
 test('report: a file of a folder whose format was not detected says so in its first words, without the list of every format tried', () => {
   const reason = 'could not detect the format of the import data: it is a JSON object with the keys "a"; tried: snapshot (a JSON object with "version", "sessionId" and "nodes"); chatgpt (objects with "mapping"); openai (an array of messages with "role")';
   assert.equal(skippedLine(reason), 'skipped: could not detect the format of the import data: it is a JSON object with the keys "a"');
+});
+
+test('report: a name\'s control and bidi override characters are shown as escapes; right-to-left marks and text are kept', () => {
+  assert.equal(shownName('invoice\u202Egpj.exe'), 'invoice\\u{202e}gpj.exe');
+  assert.equal(shownName('a\nb\tc\u0000d\u007f\u0085\u2066e\u2069'), 'a\\u{000a}b\\u{0009}c\\u{0000}d\\u{007f}\\u{0085}\\u{2066}e\\u{2069}');
+  assert.equal(shownName('שלום\u200F.json › مرحبا\u061C/é😀.jsonl'), 'שלום\u200F.json › مرحبا\u061C/é😀.jsonl');
 });
