@@ -41,6 +41,8 @@ func TestImportReadsAUTF16OrBOMExport(t *testing.T) {
 		{"UTF-16 BE", utf16Bytes(pi, true), "the file is UTF-16 (big-endian); it was read as such"},
 		// A copy cut one byte into a character after its last line: the
 		// lines import whole, and the note names the byte left out.
+		{"UTF-16 LE without a BOM", utf16Bytes(pi, false)[2:], "the file is UTF-16 (little-endian, without a byte order mark); it was read as such"},
+		{"UTF-16 BE without a BOM", utf16Bytes(pi, true)[2:], "the file is UTF-16 (big-endian, without a byte order mark); it was read as such"},
 		{"UTF-16 LE with an odd last byte", append(utf16Bytes(pi, false), '{'), "the file is UTF-16 (little-endian); it was read as such, but for its last byte, which is half a character (the file may be cut off)"},
 	} {
 		st := New(Options{})

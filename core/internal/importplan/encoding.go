@@ -2,6 +2,7 @@ package importplan
 
 import (
 	"bytes"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -13,7 +14,9 @@ import (
 // Windows editors such as Notepad) is dropped, and text in UTF-16 with its
 // BOM (FF FE little-endian, FE FF big-endian: PowerShell's `>` and
 // Notepad's "Unicode" save) is converted, its unpaired surrogates becoming
-// U+FFFD (unicode/utf16.Decode), with note saying so for the report.
+// U+FFFD (unicode/utf16.Decode), with note saying so for the report; so is
+// UTF-16 without a BOM whose first two characters are ASCII, the first an
+// export's (bomlessUTF16).
 // UTF-8 with bytes that are not UTF-8 has each such byte replaced by
 // U+FFFD (as encoding/json reads them: one for each byte), with note
 // counting them: kept, they would make sessions whose snapshots no request
@@ -29,6 +32,10 @@ func ToUTF8(data []byte) (out []byte, note string) {
 		return fromUTF16(data[2:], false), utf16Note("little-endian", len(data))
 	case len(data) >= 2 && data[0] == 0xFE && data[1] == 0xFF:
 		return fromUTF16(data[2:], true), utf16Note("big-endian", len(data))
+	case bomlessUTF16(data, false):
+		return fromUTF16(data, false), utf16Note("little-endian, without a byte order mark", len(data))
+	case bomlessUTF16(data, true):
+		return fromUTF16(data, true), utf16Note("big-endian, without a byte order mark", len(data))
 	}
 	if jsonx.ValidUTF8(data) {
 		return data, ""
@@ -40,6 +47,25 @@ func ToUTF8(data []byte) (out []byte, note string) {
 		bytesWord = jsonx.Sprintf("%d bytes", bad)
 	}
 	return out, jsonx.Sprintf("the file is not valid UTF-8: %s (the first on line %d) read as U+FFFD", bytesWord, line)
+}
+
+// bomlessUTF16 reports whether data looks like UTF-16 in the byte order
+// given (big-endian when big) but without its byte order mark, as some
+// tools write it: its first two code units are ASCII, the first one an
+// export's first character ('{', '[', '#' of an Aider history, or white
+// space), so the bytes of either unit's high half are 0. UTF-8 text never
+// has a NUL byte there (JSON allows none outside strings).
+func bomlessUTF16(data []byte, big bool) bool {
+	if len(data) < 4 {
+		return false
+	}
+	lo, hi := 0, 1
+	if big {
+		lo, hi = 1, 0
+	}
+	first, second := data[lo], data[2+lo]
+	return data[hi] == 0 && data[2+hi] == 0 && strings.IndexByte("{[# \t\r\n", first) >= 0 &&
+		second != 0 && second < utf8.RuneSelf
 }
 
 // utf16Note is ToUTF8's note for UTF-16 text of size bytes (its BOM

@@ -41,6 +41,12 @@ func TestToUTF8ReadsBOMsAndUTF16(t *testing.T) {
 		{"a lone surrogate", "the file is UTF-16 (little-endian); it was read as such", []byte{0xFF, 0xFE, 'x', 0, 0x00, 0xD8, 'y', 0}, "x\uFFFDy"},
 		{"an odd last byte", "the file is UTF-16 (little-endian); it was read as such, but for its last byte, which is half a character (the file may be cut off)", []byte{0xFF, 0xFE, '[', 0, ']', 0, 'z'}, "[]"},
 		{"an odd last byte, big-endian", "the file is UTF-16 (big-endian); it was read as such, but for its last byte, which is half a character (the file may be cut off)", []byte{0xFE, 0xFF, 0, '[', 0, ']', 0}, "[]"},
+		{"UTF-16 LE without a BOM", "the file is UTF-16 (little-endian, without a byte order mark); it was read as such", utf16Of(`[{"a":"é"}]`, false)[2:], `[{"a":"é"}]`},
+		{"UTF-16 BE without a BOM", "the file is UTF-16 (big-endian, without a byte order mark); it was read as such", utf16Of("# aider chat started\n", true)[2:], "# aider chat started\n"},
+		{"UTF-16 LE without a BOM, an odd last byte", "the file is UTF-16 (little-endian, without a byte order mark); it was read as such, but for its last byte, which is half a character (the file may be cut off)", append(utf16Of("\n{}", false)[2:], '}'), "\n{}"},
+		// Not taken for UTF-16: a NUL after a character no export begins with, or too short to tell.
+		{"a NUL after a letter", "", []byte("x\x00y\x00"), "x\x00y\x00"},
+		{"two bytes", "", []byte("{\x00"), "{\x00"},
 		{"a BOM alone", "the file is UTF-16 (little-endian); it was read as such", []byte{0xFF, 0xFE}, ""},
 	} {
 		out, note := ToUTF8(tc.in)
