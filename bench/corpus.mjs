@@ -16,6 +16,10 @@
 //   two-words     two planted words that share messages; the second has one typo
 //   accent        accented word queried plain, or plain word queried accented
 //   cjk           one or two characters of a planted Chinese run
+//   prefix-typo   a word being typed: the first 6 or 7 letters of a planted word of
+//                 10–13 letters with one typo after the second letter ("compct" for
+//                 "compaction"; the store takes a word's start within one edit when its
+//                 first two letters are right, core/internal/search/distance.go prefixTypo)
 
 /** mulberry32: a small seeded PRNG returning floats in [0, 1). */
 export function prng(seed) {
@@ -94,6 +98,33 @@ export function typo(rand, w, kind) {
     }
   }
   return chars.join("");
+}
+
+/** w with two of its vowels accented (each taken with odds 0.7, in order). */
+function accentTwo(rand, w) {
+  const chars = [...w];
+  const accents = { a: "á", e: "è", i: "ï", o: "ô", u: "ü" };
+  let done = 0;
+  for (let k = 0; k < chars.length && done < 2; k++) {
+    if (accents[chars[k]] && rand() < 0.7) {
+      chars[k] = accents[chars[k]];
+      done++;
+    }
+  }
+  return chars.join("");
+}
+
+/**
+ * A word being typed with a typo: w's first 6 or 7 letters with one typo
+ * (any kind) after the second letter.
+ */
+function typingTypo(rand, w) {
+  const kinds = ["sub", "del", "ins", "trans"];
+  const typed = w.slice(0, 6 + Math.floor(rand() * 2));
+  let query;
+  do query = typed[0] + typo(rand, typed.slice(1), kinds[Math.floor(rand() * 4)]);
+  while (osa(typed, query) !== 1 || query.slice(0, 2) !== typed.slice(0, 2));
+  return query;
 }
 
 /** Optimal string alignment distance (typos with adjacent transpositions). */
@@ -203,17 +234,7 @@ export function makeCorpus({ messages: count = 100000, seed = 20261129, perClass
   }
   for (let q = 0; q < perClass; q++) {
     const w = target(6, 9);
-    const chars = [...w];
-    const accents = { a: "á", e: "è", i: "ï", o: "ô", u: "ü" };
-    // Accent two vowels.
-    let done = 0;
-    for (let k = 0; k < chars.length && done < 2; k++) {
-      if (accents[chars[k]] && rand() < 0.7) {
-        chars[k] = accents[chars[k]];
-        done++;
-      }
-    }
-    const accented = chars.join("");
+    const accented = accentTwo(rand, w);
     if (q % 2 === 0) {
       queries.push({ cls: "accent", query: stripAccents(accented), truth: plant(accented[0].toUpperCase() + accented.slice(1)) });
     } else {
@@ -227,6 +248,10 @@ export function makeCorpus({ messages: count = 100000, seed = 20261129, perClass
     const cp = [...run];
     const query = q % 2 === 0 ? cp[1] + cp[2] : cp[int(4)];
     queries.push({ cls: "cjk", query, truth: where });
+  }
+  for (let q = 0; q < perClass; q++) {
+    const w = target(10, 13);
+    queries.push({ cls: "prefix-typo", query: typingTypo(rand, w), truth: plant(w) });
   }
   // CJK truth: every message holding the query as a substring (rare
   // characters may repeat across planted runs).

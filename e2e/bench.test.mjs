@@ -13,7 +13,7 @@ test('node bench/run.mjs --short prints the table with every library', () => {
   const lines = out.stdout.split('\n');
   const header = lines.find((l) => l.startsWith('library '));
   assert.ok(header, out.stdout);
-  for (const col of ['build ms', 'p50 ms', 'p95 ms', 'heap MB', 'recall typo1-trans', 'recall typo2', 'recall cjk', 'st speed (p50)']) {
+  for (const col of ['build ms', 'p50 ms', 'p95 ms', 'heap MB', 'recall typo1-trans', 'recall typo2', 'recall cjk', 'recall prefix-typo', 'st speed (p50)']) {
     assert.ok(header.includes(col), `column ${col} in ${header}`);
   }
   for (const lib of ['sessiontree', 'ufuzzy', 'minisearch', 'fuse']) {
@@ -21,7 +21,7 @@ test('node bench/run.mjs --short prints the table with every library', () => {
   }
   const st = lines.find((l) => l.startsWith('sessiontree '));
   const recalls = st.match(/\d+%/g);
-  assert.equal(recalls.length, 9, st);
+  assert.equal(recalls.length, 10, st);
   assert.deepEqual([...new Set(recalls)], ['100%'], `sessiontree finds every planted target: ${st}`);
 });
 

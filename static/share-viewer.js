@@ -92,6 +92,21 @@ function typoDistance(a, b, max) {
 }
 
 /**
+ * Whether a query word w (folded) is the start of word within one edit, a
+ * word being typed with a typo in it ("compct" for "compaction"), as the
+ * store's search takes it (core/internal/search/distance.go prefixTypo):
+ * w of 5 or more characters, word's first two its own, and one of word's
+ * prefixes of w's length, one more or one less (shorter than word) within
+ * one edit of w.
+ * @param {string} w @param {string} word
+ */
+function prefixTypo(w, word) {
+  const n = w.length;
+  if (n < 5 || word.length < n || word[0] !== w[0] || word[1] !== w[1]) return false;
+  return [n, n + 1, n - 1].some((m) => m < word.length && typoDistance(w, word.slice(0, m), 1) <= 1);
+}
+
+/**
  * The words of a viewer's folded texts and the rows holding each, read
  * once (the first search of a word past 3 characters), for the typos of
  * a query word.
@@ -116,7 +131,8 @@ class Vocabulary {
   /**
    * The words of the texts a query word w (folded, of 4 or more
    * characters) reaches by a typo: those within its allowance
-   * ("paintng", "conotations") that do not hold it already.
+   * ("paintng", "conotations"), or starting with it within one edit
+   * (prefixTypo), that do not hold it already.
    * @param {string} w
    * @returns {string[]}
    */
@@ -127,7 +143,7 @@ class Vocabulary {
     out = [];
     for (const word of this.rows.keys()) {
       const max = typoAllowance(w.length, word.length);
-      if (!word.includes(w) && typoDistance(w, word, max) <= max) out.push(word);
+      if (!word.includes(w) && (typoDistance(w, word, max) <= max || prefixTypo(w, word))) out.push(word);
     }
     this.reached.set(w, out);
     return out;

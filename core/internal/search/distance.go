@@ -95,6 +95,38 @@ func boundedDistance(a, b []rune, max int, rows *[3][]int) int {
 	return prev[lb]
 }
 
+// prefixTypoMin is the shortest query word (in characters) that matches
+// a longer word's start within one edit (see prefixTypo): shorter ones
+// reach too many words to mean anything.
+const prefixTypoMin = 5
+
+// prefixTypo returns how many characters of tok a query word w matches as
+// the start of tok within one edit, a word being typed with a typo in it
+// ("compct" for "compaction": "compact" is one insertion away): a prefix
+// of tok of len(w), len(w)+1 or len(w)−1 characters (the first found at
+// distance 0, else 1, in that order), shorter than tok, whose first two
+// characters are w's (the vocabulary's candidates are found by them). 0
+// when none matches or w is shorter than prefixTypoMin. The caller has
+// tried an exact prefix first. (Meilisearch matches the word being typed
+// as a prefix within its typo allowance too:
+// https://www.meilisearch.com/docs/learn/relevancy/typo_tolerance_settings.)
+func prefixTypo(w, tok []rune, rows *[3][]int) int {
+	n := len(w)
+	if n < prefixTypoMin || len(tok) < n || tok[0] != w[0] || tok[1] != w[1] {
+		return 0
+	}
+	best, bestD := 0, 2
+	for _, m := range [3]int{n, n + 1, n - 1} {
+		if m >= len(tok) {
+			continue
+		}
+		if d := boundedDistance(w, tok[:m], 1, rows); d < bestD {
+			best, bestD = m, d
+		}
+	}
+	return best
+}
+
 // allowance is the number of edits a query word of n characters may be
 // away from a word of the text of l characters: maxTypos of the longer of
 // the two, so that two deletions from a 9-letter word (a 7-letter query)

@@ -100,6 +100,17 @@ func (ix *Index) matchWord(w *queryWord) []termMatch {
 			}
 		}
 	}
+	if len(w.runes) >= prefixTypoMin {
+		for _, t := range candidates {
+			if ix.mark[t] == stamp {
+				continue
+			}
+			ix.runes = appendRunes(ix.runes[:0], ix.word[t])
+			if prefixTypo(w.runes, ix.runes, &ix.rows) > 0 {
+				take(t, pointsPrefixTypo)
+			}
+		}
+	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].points > out[j].points })
 	return out
 }

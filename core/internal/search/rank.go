@@ -11,16 +11,17 @@ import (
 //
 // A query is folded like the text (see foldRune) and split into words and
 // unspaced runs (see tokenize). Every word must match a word of the node
-// (AND): exactly, as a prefix of a longer word, or within maxTypos edits
-// (insertion, deletion, substitution, transposition of neighbours). An
-// unspaced run (Chinese, Japanese, Korean, Thai, emoji, …) must occur as a
-// substring, one character included.
+// (AND): exactly, as a prefix of a longer word, within maxTypos edits
+// (insertion, deletion, substitution, transposition of neighbours), or,
+// for words of 5 characters or more, as the start of a longer word within
+// one edit (see prefixTypo). An unspaced run (Chinese, Japanese, Korean,
+// Thai, emoji, …) must occur as a substring, one character included.
 //
 // Ranking: each query word earns points for its best match in the node
-// (exact 6, prefix 4, one typo 2, two typos 1; an unspaced run counts as
-// exact), then, among matches of equal points, the rarity of the word of
-// the node it matched (its inverse document frequency, see weight), so a
-// one-typo match of a common word ranks below the one-typo match of the
+// (exact 6, prefix 4, one typo 2, two typos or a prefix with one 1; an
+// unspaced run counts as exact), then, among matches of equal points, the
+// rarity of the word of the node it matched (its inverse document
+// frequency, see weight), so a one-typo match of a common word ranks below the one-typo match of the
 // rare word the user meant; for queries of several words, words found
 // close together earn up to 15 proximity points, worth less than any
 // difference in match points or rarity; then the newest node first; then
@@ -35,6 +36,9 @@ const (
 	pointsPrefix = 4
 	pointsTypo1  = 2
 	pointsTypo2  = 1
+	// pointsPrefixTypo is a prefix within one edit (see prefixTypo): a
+	// guess at a word being typed, worth what two typos are.
+	pointsPrefixTypo = 1
 	// proximityMax is the most proximity points a hit earns: query words
 	// found next to each other.
 	proximityMax = 15

@@ -152,20 +152,26 @@ func (ix *Index) scanWord(ds *docScan, ascii []byte, tok []rune) {
 			points = pointsPrefix
 		default:
 			k := allowance(len(w.runes), n)
-			if k == 0 || n < len(w.runes)-k || n > len(w.runes)+k {
+			typo := k > 0 && n >= len(w.runes)-k && n <= len(w.runes)+k
+			if !typo && (len(w.runes) < prefixTypoMin || n < len(w.runes)) {
 				continue
 			}
 			if tok == nil {
 				tok = appendRunes(ix.runes[:0], string(ascii))
 				ix.runes = tok
 			}
-			if sig == 0 {
-				sig = runeSignature(tok)
-			}
-			if signatureClose(w.sig, sig, k) {
-				if d := boundedDistance(w.runes, tok, k, &ix.rows); d <= k {
-					points = typoPoints(d)
+			if typo {
+				if sig == 0 {
+					sig = runeSignature(tok)
 				}
+				if signatureClose(w.sig, sig, k) {
+					if d := boundedDistance(w.runes, tok, k, &ix.rows); d <= k {
+						points = typoPoints(d)
+					}
+				}
+			}
+			if points == 0 && prefixTypo(w.runes, tok, &ix.rows) > 0 {
+				points = pointsPrefixTypo
 			}
 		}
 		if points == 0 || points < ds.bestPoints[wi] {

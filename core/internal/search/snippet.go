@@ -278,7 +278,8 @@ func makeSnippet(text string, ranges [][2]int, at [2]int) (string, [][2]int) {
 
 // wordMatch returns the points token tok earns for query word w (0 for
 // none) and how many of its characters the match covers: all of them, or
-// the word's length for a prefix match. sig is tok's rune signature,
+// the word's length for a prefix match (the prefix's, for one within an
+// edit: prefixTypo). sig is tok's rune signature,
 // computed on first need and kept for the other words.
 func (ix *Index) wordMatch(w *queryWord, tok []rune, sig *uint64) (points, n int) {
 	n = len(tok)
@@ -296,6 +297,11 @@ func (ix *Index) wordMatch(w *queryWord, tok []rune, sig *uint64) (points, n int
 			if d := boundedDistance(w.runes, tok, k, &ix.rows); d <= k {
 				points = typoPoints(d)
 			}
+		}
+	}
+	if points == 0 {
+		if m := prefixTypo(w.runes, tok, &ix.rows); m > 0 {
+			points, n = pointsPrefixTypo, m
 		}
 	}
 	return points, n

@@ -46,6 +46,8 @@ func TestSnippetsStandAtTheBestMatch(t *testing.T) {
 		{"the window with every word beats the first word", "apple zebra", "apple " + strings.Repeat("filler ", 40) + "apple and zebra together", "apple and zebra together", []string{"apple", "zebra"}},
 		{"exact matches beat typo matches for the window", "orange kiwi", "orang kiwi " + strings.Repeat("filler ", 40) + "orange kiwi", "orange kiwi", []string{"orange", "kiwi"}},
 		{"a short text is shown whole from its start", "world", "hello world", "hello world", []string{"world"}},
+		{"a word's start within one edit is highlighted as far as it matched", "compct", "after the Compaction step", "Compaction", []string{"Compact"}},
+		{"an exact prefix beats a prefix within one edit", "contai", "a contour and a container", "container", []string{"contai"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
