@@ -3,6 +3,7 @@ package core
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -57,13 +58,9 @@ func TestImportCodex(t *testing.T) {
 		assert.Equal(t, "/home/dev/bookshop", res.Sessions[0].Project, "the project is the session_meta's cwd")
 		assert.Equal(t, treeShape{29, 1, 2, "L28", []string{"main", "main-2", "main-3"}}, shapeOf(t, st, id))
 		assert.Equal(t, codexSampleContext, roleTexts(t, st, id), "the replacement history, under the instructions")
-		assert.Equal(t, []string{
-			`session "Add a test for the price parser": 1 event_msg agent_message line(s): they repeat response items; counted once (lines 15)`,
-			`session "Add a test for the price parser": 1 event_msg task_started line(s): the model does not see them; skipped (lines 5)`,
-			`session "Add a test for the price parser": 1 event_msg token_count line(s): the model does not see them; skipped (lines 16)`,
-			`session "Add a test for the price parser": 1 event_msg user_message line(s): they repeat response items; counted once (lines 7)`,
-			`session "Add a test for the price parser": 1 turn_context (model and effort unchanged) line(s): the model does not see them; skipped (lines 26)`,
-		}, warningTexts(res))
+		// Its task_started, user_message, agent_message, token_count and unchanged
+		// turn_context lines are routine: left out without a warning.
+		assert.Empty(t, warningTexts(res))
 		parents, kinds := snapParents(t, st, id)
 		assert.Equal(t, "L14", parents["L17"], "the rolled-back turn stays, a branch the cursor left")
 		assert.Equal(t, "L14", parents["L21"], "the rollback marker hangs where the history went on")
@@ -154,5 +151,13 @@ func TestImportCodexMid2025(t *testing.T) {
 	require.Len(t, res.Sessions, 1)
 	assert.Equal(t, "hello", res.Sessions[0].Title)
 	assert.Equal(t, []string{"user: <environment_context>cwd</environment_context>", "user: hello", "assistant: hi"}, roleTexts(t, st, "5973b6c0-94b8-487b-a530-2aeb6098ae0e"))
-	assert.Equal(t, []string{`session "hello": 2 record_type (state) line(s): the model does not see them; skipped (lines 2, 5)`}, warningTexts(res))
+	assert.Empty(t, warningTexts(res), "its state lines are routine")
+}
+
+func TestImportCodexWarnsOfAnEventItDoesNotKnow(t *testing.T) {
+	data := sample(t, codexSample)
+	lines := bytes.Count(data, []byte("\n"))
+	data = append(data, `{"timestamp":"2025-10-01T10:09:00.000Z","type":"event_msg","payload":{"type":"brand_new_event","x":1}}`+"\n"...)
+	res := mustImport(t, testStore(t), data, "auto")
+	assert.Equal(t, []string{fmt.Sprintf(`session "Add a test for the price parser": 1 event_msg brand_new_event line(s): the model does not see them; skipped (lines %d)`, lines+1)}, warningTexts(res))
 }

@@ -286,3 +286,79 @@ func TestImportFilesLayouts(t *testing.T) {
 		assert.Equal(t, "the file list's sizes add up to 2 bytes, but 5 were given", err.Message)
 	})
 }
+
+// TestImportFilesClaudeCodeSubAgents: a sub-agent's transcript (its lines
+// carry the parent's sessionId and isSidechain) joins its parent's session
+// as a sidechain, in <id>/subagents/ or beside it as before Claude Code 2,
+// whatever the order the files come in; it never takes the session's id,
+// title or cursor.
+func TestImportFilesClaudeCodeSubAgents(t *testing.T) {
+	const id = "5d1e0000-0000-4000-8000-000000000001"
+	line := func(uuid, parent, role, text string, side bool, extra string) string {
+		p := "null"
+		if parent != "" {
+			p = `"` + parent + `"`
+		}
+		sc := ""
+		if side {
+			sc = `"isSidechain":true,"agentId":"` + extra + `",`
+		}
+		return `{"type":"` + role + `","uuid":"` + uuid + `","parentUuid":` + p + `,` + sc + `"sessionId":"` + id + `","cwd":"/home/me/shop","timestamp":"2026-03-01T10:00:0` + uuid[len(uuid)-1:] + `.000Z","message":{"role":"` + role + `","content":"` + text + `"}}` + "\n"
+	}
+	main := line("m1", "", "user", "Fix the cart", false, "") + line("m2", "m1", "assistant", "Looking at it", false, "") +
+		line("m3", "m2", "user", "Thanks", false, "")
+	subA := line("a1", "", "user", "Find the cart code", true, "a11111") + line("a2", "a1", "assistant", "cart.go", true, "a11111")
+	subB := line("b1", "", "user", "Run the tests", true, "a22222") + line("b2", "b1", "assistant", "All pass", true, "a22222")
+	legacy := line("c1", "", "user", "Read the docs", true, "9f8e7d6c")
+	dir := "projects/-home-me-shop/"
+	files := []ImportFile{
+		{Path: dir + id + "/subagents/agent-a11111.jsonl", Data: []byte(subA)},
+		{Path: dir + "agent-9f8e7d6c.jsonl", Data: []byte(legacy)},
+		{Path: dir + id + ".jsonl", Data: []byte(main)},
+		{Path: dir + id + "/subagents/agent-a22222.jsonl", Data: []byte(subB)},
+	}
+	check := func(t *testing.T, st *Store) {
+		t.Helper()
+		require.Len(t, st.s.Order, 1, "one session: %v", st.s.Order)
+		s := st.s.ByID[id]
+		require.NotNil(t, s)
+		assert.Equal(t, "Fix the cart", s.Title)
+		assert.Equal(t, "m3", s.NodeID(s.Cursor), "the main line's leaf")
+		assert.Equal(t, 8, s.Len())
+		branch := func(n string) string { return s.Nodes[s.Index[n]].Branch }
+		assert.Equal(t, branch("a1"), branch("a2"))
+		assert.Equal(t, branch("b1"), branch("b2"))
+		got := []string{branch("a1"), branch("b1"), branch("c1")}
+		slices.Sort(got)
+		assert.Equal(t, []string{"sidechain", "sidechain-2", "sidechain-3"}, got, "each sub-agent a sidechain of its own")
+		ctx := string(st.Call([]byte(`{"operation":"context","sessionId":"` + id + `"}`)))
+		assert.Contains(t, ctx, "Fix the cart")
+		assert.NotContains(t, ctx, "Find the cart code", "a sub-agent's work is not the model's context")
+	}
+	t.Run("one folder: the sub-agents join the parent's session, listed first or not", func(t *testing.T) {
+		st := testStore(t)
+		res := mustImportFiles(t, st, files)
+		check(t, st)
+		for _, w := range res.Warnings {
+			assert.NotContains(t, w.Message, "already holds another conversation")
+		}
+		again := mustImportFiles(t, st, files)
+		for _, s := range again.Sessions {
+			assert.Equal(t, 0, s.Added, "a second import adds nothing")
+		}
+		check(t, st)
+	})
+	t.Run("a sub-agent imported before its parent, in another call, takes the parent's line, title and cursor after", func(t *testing.T) {
+		st := testStore(t)
+		mustImportFiles(t, st, files[:2])
+		require.NotNil(t, st.s.ByID[id])
+		mustImportFiles(t, st, files[2:])
+		check(t, st)
+	})
+	t.Run("a sub-agent imported after its parent, in another call, leaves the cursor and title", func(t *testing.T) {
+		st := testStore(t)
+		mustImportFiles(t, st, files[2:3])
+		mustImportFiles(t, st, []ImportFile{files[0], files[1], files[3]})
+		check(t, st)
+	})
+}

@@ -141,8 +141,8 @@ test('explorer: "Open a folder…" imports a directory of every layout and repor
     await report.waitFor();
     assert.equal(await env.page.locator('#report-title').textContent(), 'Imported 7 sessions');
     const lines = await env.page.locator('#report-files li').allTextContents();
-    assert.ok(lines.includes('cline · /home/dev/app1 session'), lines.join('\n'));
-    assert.ok(lines.includes('opencode · /home/dev/site2 sessions'), lines.join('\n'));
+    assert.ok(lines.includes('Cline / Roo Code · /home/dev/app1 session'), lines.join('\n'));
+    assert.ok(lines.includes('OpenCode · /home/dev/site2 sessions'), lines.join('\n'));
     assert.ok(lines.includes('agents/README.txtskipped: not a session file (JSON, JSON lines or an Aider history)'), lines.join('\n'));
     await env.page.locator('#session-list li', { hasText: 'Fix the header layout' }).waitFor();
     for (const scheme of ['light', 'dark']) {

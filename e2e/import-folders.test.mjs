@@ -93,8 +93,8 @@ test('explorer: a home folder of every agent imports with tools, projects and ti
     assert.equal(await page.evaluate(() => window.__importClicked), true, 'Enter on Import… opens the file chooser, for several files');
     await page.setInputFiles('#open-folder', root);
     const first = await report(page, 'Imported 9 sessions');
-    assert.ok(first.files.includes('codex · /home/dev/bookshop1 session'), first.files.join('\n'));
-    assert.ok(first.files.includes('aider · home/code/shop2 sessions'), first.files.join('\n'));
+    assert.ok(first.files.includes('Codex · /home/dev/bookshop1 session'), first.files.join('\n'));
+    assert.ok(first.files.includes('Aider · home/code/shop2 sessions'), first.files.join('\n'));
     assert.deepEqual(first.errors, []);
 
     const sessions = (await explorerCall(page, { operation: 'sessions' })).map((s) => `${s.tool ?? '-'} ${s.project ?? '-'} | ${s.title}`).sort();

@@ -298,7 +298,7 @@ test('import-zip: a folder of Claude Code transcripts and a ZIP through "Import 
     const line = (name) => r.files.find((f) => f.startsWith(name));
     assert.equal(line('my-project/notes.txt'), 'my-project/notes.txtskipped: not a session file (JSON, JSON lines or an Aider history)');
     assert.match(line('my-project/settings.json'), /^my-project\/settings\.jsonskipped: /);
-    assert.equal(line('my-project/older/third.jsonl'), 'my-project/older/third.jsonlclaude-code · 1 session');
+    assert.equal(line('my-project/older/third.jsonl'), 'my-project/older/third.jsonlClaude Code · 1 session');
     assert.equal(line('my-project/chatgpt-export.zip › conversations.json'), 'my-project/chatgpt-export.zip › conversations.json2 sessions (chatgpt)');
     assert.equal(r.warnings.filter((w) => /error/i.test(w)).length, 0);
     assert.deepEqual(errors, []);

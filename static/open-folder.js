@@ -13,6 +13,7 @@
 import { hideProgress, showProgress, showReport } from "./explorer-report.js";
 import { mayRead, recallFolder, rememberFolder } from "./folder-handle.js";
 import { skippedLine } from "./report-lines.js";
+import { toolLabel } from "./session-filter.js";
 
 /** The tools whose folders "Open a folder…" reads, as its title names them. */
 export const FOLDER_TOOLS = ["Claude Code", "Codex", "Gemini CLI", "Pi", "Cline / Roo Code", "OpenCode", "Aider", "LobeChat"];
@@ -44,7 +45,7 @@ export function groupByOrigin(sessions) {
  * @param {boolean} aborted whether the import was cancelled
  */
 export function folderReport(env, aborted) {
-  const fileLine = (f) => ({ name: f.path, text: f.skipped ? skippedLine(f.skipped) : `${f.tool}${f.sessions > 0 ? ` · ${f.sessions} ${f.sessions === 1 ? "session" : "sessions"}` : ""}`, kind: f.skipped ? "skipped" : "imported" });
+  const fileLine = (f) => ({ name: f.path, text: f.skipped ? skippedLine(f.skipped) : `${toolLabel(f.tool)}${f.sessions > 0 ? ` · ${f.sessions} ${f.sessions === 1 ? "session" : "sessions"}` : ""}`, kind: f.skipped ? "skipped" : "imported" });
   if (!env.ok) {
     // A folder where no file gave a session: each file on its line with its reason (core's error.files), said once.
     const files = aborted || !Array.isArray(env.error.files) ? [] : env.error.files.map(fileLine);
@@ -53,8 +54,25 @@ export function folderReport(env, aborted) {
   }
   const v = env.value;
   const files = v.files.map(fileLine);
-  const origins = groupByOrigin(v.sessions).map((g) => ({ name: `${g.tool}${g.project ? ` · ${g.project}` : ""}`, text: `${g.count} ${g.count === 1 ? "session" : "sessions"}`, kind: "imported" }));
-  return { sessions: v.sessions, warnings: v.warnings, errors: [], skipped: v.skipped, files: [...origins, ...files] };
+  const origins = groupByOrigin(v.sessions).map((g) => ({ name: `${toolLabel(g.tool)}${g.project ? ` · ${g.project}` : ""}`, text: `${g.count} ${g.count === 1 ? "session" : "sessions"}`, kind: "imported" }));
+  return { sessions: v.sessions, warnings: saidOnce(v), errors: [], skipped: v.skipped, files: [...origins, ...files] };
+}
+
+/**
+ * The warnings of an importFiles value less those its other lists say
+ * already: a file skipped (core warns "<path>: <reason>" too; a folder's
+ * package.json files gave thousands) or a conversation skipped (its
+ * reason, after its file's path). Pure.
+ * @param {{warnings: {sessionId?: string, message: string}[], files: {path: string, skipped?: string}[], skipped: {sessionId?: string, reason: string}[]}} v
+ */
+export function saidOnce(v) {
+  const said = new Set(v.files.filter((f) => f.skipped).map((f) => `${f.path}: ${f.skipped}`));
+  const reasons = new Set(v.skipped.map((k) => k.reason));
+  return v.warnings.filter((w) => {
+    if (said.has(w.message)) return false;
+    const at = w.message.indexOf(": ");
+    return !(reasons.has(w.message) || at > 0 && reasons.has(w.message.slice(at + 2)));
+  });
 }
 
 /**

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { reportTitles, shownName, skippedLine, warningView } from '../static/report-lines.js';
-import { folderReport } from '../static/open-folder.js';
+import { folderReport, saidOnce } from '../static/open-folder.js';
 
 test('report: a skipped file says "skipped" once, whether or not core\'s reason ends with it', () => {
   const cases = [
@@ -33,8 +33,8 @@ test('report: a folder\'s file lines, as folderReport makes them from importFile
     },
   };
   assert.deepEqual(folderReport(env, false).files.map((f) => `${f.name}: ${f.text} (${f.kind})`), [
-    'pi · /p: 1 session (imported)',
-    'pi/a.jsonl: pi · 1 session (imported)',
+    'Pi · /p: 1 session (imported)',
+    'pi/a.jsonl: Pi · 1 session (imported)',
     'agents/README.txt: skipped: not a session file (JSON, JSON lines or an Aider history) (skipped)',
   ]);
   const failed = folderReport({ ok: false, error: { message: 'nothing imported', files: env.value.files.slice(1) } }, false);
@@ -94,4 +94,19 @@ test('report: a name\'s control and bidi override characters are shown as escape
   assert.equal(shownName('invoice\u202Egpj.exe'), 'invoice\\u{202e}gpj.exe');
   assert.equal(shownName('a\nb\tc\u0000d\u007f\u0085\u2066e\u2069'), 'a\\u{000a}b\\u{0009}c\\u{0000}d\\u{007f}\\u{0085}\\u{2066}e\\u{2069}');
   assert.equal(shownName('שלום\u200F.json › مرحبا\u061C/é😀.jsonl'), 'שלום\u200F.json › مرحبا\u061C/é😀.jsonl');
+});
+
+test('report: a folder\'s warnings leave out what its file and skipped lines say already', () => {
+  const undetected = 'could not detect the format of the import data: it is a JSON object with the keys "name"; tried: …';
+  const v = {
+    files: [{ path: 'repo/package.json', skipped: undetected }, { path: 'a/empty.jsonl', tool: 'claude-code', sessions: 0 }, { path: 'b.jsonl', tool: 'pi', sessions: 1 }],
+    skipped: [{ sessionId: 'e1', reason: 'conversation "e1" has no message; skipped' }],
+    warnings: [
+      { message: `repo/package.json: ${undetected}` },
+      { sessionId: 'e1', message: 'a/empty.jsonl: conversation "e1" has no message; skipped' },
+      { sessionId: 's1', message: 'b.jsonl: line 3 is not valid JSON; it is skipped' },
+      { message: 'repo/other.json: the file is UTF-16 (little-endian); it was read as such' },
+    ],
+  };
+  assert.deepEqual(saidOnce(v).map((w) => w.message), ['b.jsonl: line 3 is not valid JSON; it is skipped', 'repo/other.json: the file is UTF-16 (little-endian); it was read as such']);
 });

@@ -481,6 +481,10 @@ func (r *claudeCodeReader) Finish() ([]Conversation, []Warning) {
 	// A transcript names no current message: the newest leaf off the
 	// sidechains is where Claude Code goes on.
 	c := Conversation{ID: r.sessionID, Records: r.recs, Created: r.created, ParentSession: r.parent, Project: r.project, NewestLeaf: true}
+	c.Aside = len(c.Records) > 0
+	for i := range c.Records {
+		c.Aside = c.Aside && c.Records[i].Aside
+	}
 	if c.ID == "" || !r.model.SessionID(c.ID) {
 		c.ID = "claude-code-" + HexString(r.hash.Sum(nil)[:8])
 	}

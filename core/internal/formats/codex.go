@@ -146,8 +146,7 @@ func (r *codexReader) Line(raw []byte, f map[string]jsonx.RawMessage, n int) {
 	case n == 1 && typ == "" && f["id"] != nil && f["instructions"] != nil:
 		typ, payload = "session_meta", raw // mid-2025: the first line is the meta
 	case f["record_type"] != nil && payload == nil:
-		r.skip("record_type (state)", n)
-		return
+		return // a state line: routine, nothing of the conversation (codexRoutine)
 	case payload == nil && typ != "":
 		typ, payload = "response_item", raw // mid-2025: bare response items
 	}
@@ -307,12 +306,28 @@ func codexContextual(text string) bool {
 	return false
 }
 
+// codexRoutine holds the event_msg types a rollout writes on every turn
+// that the model never sees or that repeat its response items (the user's
+// and the agent's messages, the reasoning): left out without a warning,
+// as are the state lines of mid-2025 rollouts and a turn_context that
+// changes neither model nor effort. A warning for each, in every file, made
+// a folder of rollouts a report of hundreds of lines saying nothing was
+// lost. Other types (new ones) are still counted in a warning.
+var codexRoutine = map[string]bool{
+	"token_count": true, "task_started": true, "task_complete": true, "user_message": true,
+	"agent_message": true, "agent_reasoning": true, "agent_reasoning_raw_content": true,
+	"turn_aborted": true, "entered_review_mode": true, "exited_review_mode": true,
+	"undo_completed": true, "context_compacted": true,
+}
+
 // event reads an event_msg line: a rollback changes the chain, any other
 // event is counted (user and agent messages repeat response items).
 func (r *codexReader) event(id string, pf map[string]jsonx.RawMessage, n int, at func(Record) Record) {
 	typ, _ := jsonx.ParseString(pf["type"])
 	if typ != "thread_rolled_back" {
-		r.skip("event_msg "+typ, n)
+		if !codexRoutine[typ] {
+			r.skip("event_msg "+typ, n)
+		}
 		return
 	}
 	var turns int
@@ -372,9 +387,7 @@ func (r *codexReader) turnContext(id string, pf map[string]jsonx.RawMessage, n i
 		body := append(jsonx.AppendString([]byte(`{"kind":"thinking_level_change","level":`), level), '}')
 		r.addEntry(at(Record{ID: rid}), KindThinkingLevelChange, body, n)
 	}
-	if !kept {
-		r.skip("turn_context (model and effort unchanged)", n)
-	}
+	// An unchanged turn_context is routine: no warning (codexRoutine).
 }
 
 // addEntry adds rec as an entry of kind with body (validated by the
@@ -440,8 +453,6 @@ func (r *codexReader) Finish() ([]Conversation, []Warning) {
 	}
 	warns := r.finish(func(kind string) string {
 		switch kind {
-		case "event_msg user_message", "event_msg agent_message", "event_msg agent_reasoning":
-			return ": they repeat response items; counted once"
 		case "(not a rollout line)":
 			return ": skipped"
 		}

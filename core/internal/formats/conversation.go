@@ -44,6 +44,12 @@ type Conversation struct {
 	// Active is the active branch when KeepBranches is set ("" for the
 	// cursor's branch).
 	Active string
+	// Aside says every record is off the main line: a sub-agent's own
+	// transcript (Claude Code's agent-<id>.jsonl, whose lines carry its
+	// parent's sessionId and isSidechain). It joins the session of its id
+	// as a side branch: not renamed to "<id>-N" for lack of a node in
+	// common, and never moving that session's cursor.
+	Aside bool
 	// Labels name nodes (annotations, not nodes), applied in order.
 	Labels []Label
 	// Annotations are annotation records in snapshot form (sessiontree's

@@ -42,6 +42,14 @@ func GroupFiles(files []File) (groups []FileGroup, skipped []string) {
 	for i, f := range files {
 		p := f.Path
 		base := p[strings.LastIndexByte(p, '/')+1:]
+		if dir := junkFolder(p); dir != "" {
+			skipped[i] = "inside " + dir + " (" + junkFolders[dir] + "), not a session file; skipped"
+			continue
+		}
+		if strings.HasSuffix(base, ".meta.json") && strings.HasPrefix(base, "agent-") {
+			skipped[i] = "a Claude Code sub-agent's metadata (its type), not a session file; skipped"
+			continue
+		}
 		if kind, _ := OpenCodeKind(p); kind != "" && (strings.Contains("/"+p, "/storage/") || strings.HasPrefix(base, "ses_") || strings.HasPrefix(base, "msg_") || strings.HasPrefix(base, "prt_")) {
 			if open < 0 {
 				root := p
@@ -80,6 +88,30 @@ func GroupFiles(files []File) (groups []FileGroup, skipped []string) {
 		groups = append(groups, FileGroup{Layout: "file", Path: p, Files: []int{i}})
 	}
 	return groups, skipped
+}
+
+// junkFolders are the folders a folder of histories may hold that never
+// hold one (a repository's packages and version control), with what they
+// are: their files are left out unread (a project's node_modules alone is
+// thousands of package.json files).
+var junkFolders = map[string]string{
+	"node_modules": "packages", ".git": "version control", ".venv": "a Python environment",
+	"__pycache__": "compiled Python",
+}
+
+// junkFolder returns the first folder of path p that is one of
+// junkFolders, "" for none.
+func junkFolder(p string) string {
+	for rest := p; ; {
+		name, more, found := strings.Cut(rest, "/")
+		if !found {
+			return "" // the file's own name
+		}
+		if junkFolders[name] != "" {
+			return name
+		}
+		rest = more
+	}
 }
 
 // clineTaskDir returns the folder of a file in tasks/<id>/ (Cline and Roo

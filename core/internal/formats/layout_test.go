@@ -19,6 +19,11 @@ func TestGroupFilesByTheToolsLayouts(t *testing.T) {
 		"home/cline/tasks/42/settings.json",
 		"home/notes.txt",
 		"home/repo/.aider.chat.history.md",
+		"home/repo/node_modules/left-pad/package.json",
+		"home/repo/.git/logs/HEAD.json",
+		"home/.claude/projects/-home-me/5d1e/subagents/agent-a1.meta.json",
+		"home/.claude/projects/-home-me/5d1e/subagents/agent-a1.jsonl",
+		"home/node_modules.json",
 	}
 	files := make([]File, len(paths))
 	for i, p := range paths {
@@ -30,7 +35,12 @@ func TestGroupFilesByTheToolsLayouts(t *testing.T) {
 		{Layout: "opencode", Path: "home/.local/share/opencode/storage", Files: []int{1, 2}},
 		{Layout: "cline", Path: "home/cline/tasks/42", Files: []int{3, 4}},
 		{Layout: "file", Path: paths[7], Files: []int{7}},
+		{Layout: "file", Path: paths[11], Files: []int{11}},
+		{Layout: "file", Path: paths[12], Files: []int{12}},
 	}, groups)
+	assert.Equal(t, "inside node_modules (packages), not a session file; skipped", skipped[8])
+	assert.Equal(t, "inside .git (version control), not a session file; skipped", skipped[9])
+	assert.Equal(t, "a Claude Code sub-agent's metadata (its type), not a session file; skipped", skipped[10])
 	assert.Equal(t, "not a conversation file of the task folder; skipped", skipped[5])
 	assert.Equal(t, "not a session file (JSON, JSON lines or an Aider history); skipped", skipped[6])
 	assert.Equal(t, "", skipped[0])

@@ -125,6 +125,7 @@ type Job struct {
 	res      *Result
 	made     []*tree.Session
 	projects map[*tree.Session]string // the project of each session made, when known
+	aside    map[*tree.Session]bool   // the sessions made of a sub-agent's transcript (Conversation.Aside)
 	err      *tree.Error
 	readDone bool
 
@@ -462,6 +463,12 @@ func (j *Job) build(c formats.Conversation) {
 		return
 	}
 	j.made = append(j.made, s)
+	if c.Aside {
+		if j.aside == nil {
+			j.aside = map[*tree.Session]bool{}
+		}
+		j.aside[s] = true
+	}
 	if c.Project != "" {
 		if j.projects == nil {
 			j.projects = map[*tree.Session]string{}

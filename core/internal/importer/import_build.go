@@ -100,6 +100,9 @@ func (t *importTree) session(c *formats.Conversation, order []int32, cursor int3
 			n.Branch = rec.Branch
 		case importplan.BranchMain:
 			n.Branch = formats.DefaultBranch
+			if c.Aside { // a sub-agent's own transcript: "sidechain"
+				n.Branch = branchFor(s, rec.Branch, formats.DefaultBranch, next)
+			}
 		case importplan.BranchRoot:
 			n.Branch = branchFor(s, rec.Branch, formats.DefaultBranch, next)
 		case importplan.BranchParent:

@@ -2,6 +2,8 @@ package importer
 
 import (
 	"math"
+	"path"
+	"slices"
 	"strings"
 
 	"github.com/sessiontree/sessiontree/core/internal/formats"
@@ -51,6 +53,17 @@ func ImportFiles(st *store.Store, files []File) (*FilesResult, *tree.Error) {
 		files[i].Path = formats.CleanPath(files[i].Path)
 	}
 	groups, skipped := formats.GroupFiles(files)
+	// A Claude Code sub-agent's transcript after the rest: its session
+	// (its parent's) is made by the parent's file, with the parent's title.
+	slices.SortStableFunc(groups, func(a, b formats.FileGroup) int {
+		switch sa, sb := subAgentFile(a.Path), subAgentFile(b.Path); {
+		case sa == sb:
+			return 0
+		case sa:
+			return 1
+		}
+		return -1
+	})
 	// res.Files[k] reports files[k]: by index, as two files may give one path.
 	for i, f := range files {
 		res.Files = append(res.Files, tree.FileReport{Path: f.Path, Skipped: skipped[i]})
@@ -115,6 +128,14 @@ func ImportFiles(st *store.Store, files []File) (*FilesResult, *tree.Error) {
 		}
 	}
 	return res, nil
+}
+
+// subAgentFile reports whether p names a Claude Code sub-agent's
+// transcript by its file name: agent-<id>.jsonl, beside its parent's
+// (before Claude Code 2) or in <parent's id>/subagents/.
+func subAgentFile(p string) bool {
+	base := path.Base(p)
+	return strings.HasPrefix(base, "agent-") && strings.HasSuffix(base, ".jsonl")
 }
 
 // importFilesPaged asks for every stub the jobs' commits would reach

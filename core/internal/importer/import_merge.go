@@ -74,7 +74,8 @@ func (j *Job) commit(s *tree.Session) {
 	st := j.st
 	project := j.projects[s]
 	into, exists := st.ByID[s.ID()]
-	if exists && len(into.Nodes) > 0 && len(s.Nodes) > 0 && !sharesNode(into, s) || st.Trash[s.ID()] != nil {
+	joins := exists && j.joinsSideChain(into, s)
+	if exists && !joins && len(into.Nodes) > 0 && len(s.Nodes) > 0 && !sharesNode(into, s) || st.Trash[s.ID()] != nil {
 		// The id is taken by another conversation (no node in common: the
 		// same Pi session id, or the demo's, exported from another
 		// browser): the import goes to the first "<id>-N" that holds this
@@ -103,7 +104,12 @@ func (j *Job) commit(s *tree.Session) {
 	// own, and it imports as itself (no import record).
 	fromTool := j.res.Format != "snapshot"
 	if exists {
-		added = mergeImported(st, into, s, fromTool)
+		if j.aside[s] {
+			s.Cursor = -1 // a sub-agent's leaf is never the session's cursor
+		} else if joins {
+			into.Title = s.Title // the main line's title, not a sub-agent's task
+		}
+		added = mergeImported(st, into, s, fromTool && !j.aside[s])
 		s = into
 	} else {
 		if fromTool {
@@ -115,6 +121,30 @@ func (j *Job) commit(s *tree.Session) {
 	report := NewSessionReport(s, exists, added)
 	report.Warnings, report.Project = j.perWarn[s.ID()], project
 	j.res.Sessions = append(j.res.Sessions, report)
+}
+
+// joinsSideChain reports whether the Claude Code conversation im goes into
+// the session s of its id although they have no node in common: one of
+// them is a sub-agent's transcript (the same Claude Code session, whose
+// sub-agents write files of their own under its id). s is one when it was
+// imported from Claude Code and every node of it is on a "sidechain"
+// branch; im, when the job read it as such (Conversation.Aside).
+func (j *Job) joinsSideChain(s, im *tree.Session) bool {
+	if j.res.Format != "claude-code" || len(s.Nodes) == 0 {
+		return false
+	}
+	if j.aside[im] {
+		return true
+	}
+	if s.Tool != "claude-code" {
+		return false
+	}
+	for _, n := range s.Nodes {
+		if !strings.HasPrefix(n.Branch, "sidechain") {
+			return false
+		}
+	}
+	return true
 }
 
 // NewSessionReport is the import report's entry for s as it stands after an
@@ -181,6 +211,9 @@ func addNodes(s, im *tree.Session) {
 		c.Source = bytes.Clone(n.Source)
 		parent := int32(-1)
 		base := formats.DefaultBranch
+		if strings.HasPrefix(n.Branch, "sidechain") {
+			base = "sidechain" // a sub-agent's root (Conversation.Aside) stays a sidechain
+		}
 		if p, ok := s.Index[n.ParentID]; ok && n.ParentID != "" {
 			parent = p
 			base = s.Nodes[p].Branch
@@ -189,6 +222,8 @@ func addNodes(s, im *tree.Session) {
 		}
 		if b := s.ByName[base]; b != nil && (parent >= 0 && b.Tip == parent || b.Count == 0 && b.Base == parent) {
 			c.Branch = base
+		} else if b == nil && parent < 0 && base != formats.DefaultBranch {
+			c.Branch = base // a sidechain's root, its name free
 		} else {
 			c.Branch = s.AutoBranchName(base)
 		}
