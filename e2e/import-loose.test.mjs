@@ -170,6 +170,12 @@ test('import-loose: chosen files go to the store as files (no text read on the p
     await page.setInputFiles('#import-file', upload('big.json', big));
     await page.locator('#import-progress:not([hidden])').waitFor();
     assert.equal(await page.locator('#progress-label').textContent(), 'Importing big.json…');
+    // A second import while it runs is refused, saying why: one progress bar, one report.
+    const before = (await page.evaluate(() => window.importCalls)).importFile.length;
+    await page.setInputFiles('#import-file', upload('claude.jsonl', claude));
+    await page.locator('#status.error', { hasText: 'An import is running: wait for it to end, or Cancel it, then import again' }).waitFor();
+    assert.equal((await page.evaluate(() => window.importCalls)).importFile.length, before, 'the second file was not imported');
+    assert.equal(await page.locator('#import-progress').isVisible(), true, 'the first import\'s bar stays');
     await page.locator('#import-cancel').click();
     const cancelled = await report(page, 'Nothing imported');
     assert.deepEqual(cancelled.warnings, ['big.json: import cancelled; nothing was imported']);

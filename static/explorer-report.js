@@ -18,6 +18,27 @@ const $ = (id) => document.getElementById(id);
 /** The AbortController of the import the progress bar shows (null: none, or no Cancel). */
 let shownAbort = null;
 
+/** Whether an import runs: the explorer runs one at a time (see oneImport). */
+let importing = false;
+
+/**
+ * Run an import (run: the whole of it, its report shown) unless one runs
+ * already: then call refused instead. Two at once shared one progress bar
+ * (the first to end hid it while the other went on) and one report (the
+ * later replaced the earlier, whose sessions were never reported).
+ * @param {() => Promise<void>} run @param {() => void} refused
+ * @returns {Promise<void>}
+ */
+export async function oneImport(run, refused) {
+  if (importing) return refused();
+  importing = true;
+  try {
+    await run();
+  } finally {
+    importing = false;
+  }
+}
+
 /** Show the progress bar at fraction (0–1); its Cancel button aborts abort (an AbortController; none: no button). */
 export function showProgress(label, fraction, abort) {
   $("import-progress").hidden = false;

@@ -20,7 +20,7 @@ import { RestorePoints } from "./restore-points.js";
 import { readSources } from "./explorer-import.js";
 import { SessionTitles } from "./session-titles.js";
 import { showStorage } from "./explorer-storage.js";
-import { cancelImport, showReport, wireReport } from "./explorer-report.js";
+import { cancelImport, oneImport, showReport, wireReport } from "./explorer-report.js";
 import { el, keepInView, keyTakenElsewhere } from "./dom.js";
 import { openAddress, Router } from "./explorer-route.js";
 import { wireOpenFolder } from "./open-folder.js";
@@ -198,13 +198,18 @@ const importContext = () => ({ tree: state.tree, setStatus, hasSession: (id) => 
  */
 async function importFiles(sources, unreadable = []) {
   if (sources.length === 0 && unreadable.length === 0) return;
-  const report = await readSources(importContext(), sources, unreadable);
-  setStatus("");
-  showReport(report);
-  await loadSessions();
-  await openImported(report.sessions);
-  showStorage(state.tree).catch(() => {}); // the storage line counts what was imported
+  await oneImport(async () => {
+    const report = await readSources(importContext(), sources, unreadable);
+    setStatus("");
+    showReport(report);
+    await loadSessions();
+    await openImported(report.sessions);
+    showStorage(state.tree).catch(() => {}); // the storage line counts what was imported
+  }, importRefused);
 }
+
+/** Say that an import was not started because another one runs. */
+const importRefused = () => setStatus("An import is running: wait for it to end, or Cancel it, then import again", true);
 
 /**
  * Open a session an import made (sessions: its report's, in the file's
@@ -284,11 +289,13 @@ function wireImport() {
   $("import-cancel").addEventListener("click", cancelImport);
   wireOpenFolder(() => state.tree, {
     done: async ({ sessions }) => {
+      setStatus("");
       await loadSessions();
       await openImported(sessions);
       showStorage(state.tree).catch(() => {});
     },
     readArchives: (files) => readSources(importContext(), sourcesFromFiles(files)),
+    refused: importRefused,
   });
   for (const id of ["import-button", "hint-import"]) $(id).addEventListener("click", () => input.click());
   $("export-button").addEventListener("click", () => setMenu($("export-list").hidden));

@@ -10,7 +10,7 @@
 // <input webkitdirectory>, whose ZIP files (a folder of downloaded
 // exports) go through the explorer's archive reader.
 
-import { hideProgress, showProgress, showReport } from "./explorer-report.js";
+import { hideProgress, oneImport, showProgress, showReport } from "./explorer-report.js";
 import { mayRead, recallFolder, rememberFolder } from "./folder-handle.js";
 import { skippedLine } from "./report-lines.js";
 import { toolLabel } from "./session-filter.js";
@@ -106,13 +106,14 @@ const isZip = (f) => /\.zip$/i.test(f.name);
  * of an input's folder (the explorer's archive path) into a report of the
  * same shape.
  * @param {() => object} getTree the explorer's tree
- * @param {{done: (report: object) => Promise<void>, readArchives: (files: File[]) => Promise<object>}} hooks
+ * @param {{done: (report: object) => Promise<void>, readArchives: (files: File[]) => Promise<object>, refused: () => void}} hooks
+ *   refused: called instead of an import while another one runs (oneImport)
  */
-export function wireOpenFolder(getTree, { done, readArchives }) {
+export function wireOpenFolder(getTree, { done, readArchives, refused }) {
   const input = document.getElementById("open-folder");
   const title = `Import a whole folder of ${FOLDER_TOOLS.join(", ")} sessions, or of exports`;
   let handle = null; // the folder Refresh re-reads
-  const run = async (source, name, archives = []) => {
+  const run = (source, name, archives = []) => oneImport(async () => {
     const abort = new AbortController();
     const label = `Opening ${name}…`;
     showProgress(label, 0, abort);
@@ -124,7 +125,7 @@ export function wireOpenFolder(getTree, { done, readArchives }) {
     if (archives.length > 0 && !abort.signal.aborted) report = joinReports(report, await readArchives(archives));
     showReport(report);
     await done(report);
-  };
+  }, refused);
   const showRefresh = (dir) => {
     handle = dir;
     const b = document.getElementById("refresh-folder");
