@@ -346,3 +346,41 @@ test('emptyTrash and rename refuse what JSON would turn into "absent": NaN, null
     await env.close();
   }
 });
+
+test('every method refuses a member JSON would drop or make null (NaN, Infinity, a function, a Symbol), naming it, and changes nothing; in the worker and on the page', async () => {
+  const env = await setup();
+  try {
+    const page = await open(env, env.page);
+    for (const worker of [true, false]) {
+      const got = await page.evaluate(async ({ worker, db }) => {
+        const t = worker ? window.tree : await window.sessiontree.init({ dbName: `${db}-page`, worker: false });
+        await t.create('s1', { title: 'One' });
+        const first = (await t.append('s1', { role: 'user', content: 'hello there' })).value.nodeId;
+        const before = (await t.call({ operation: 'sessions' })).value.length;
+        const calls = [
+          ['fork', () => t.fork('s1', first, { newSessionId: NaN })],
+          ['append', () => t.append('s1', { role: 'user', content: 'x' }, { branch: Infinity })],
+          ['create', () => t.create('t5', { title: () => 1 })],
+          ['search', () => t.search('hello', { limit: -Infinity })],
+          ['call', () => t.call({ operation: 'session', sessionId: 's1', extra: Symbol('s') })],
+        ];
+        const out = [];
+        for (const [name, run] of calls) {
+          const e = await run();
+          out.push([name, e.ok, e.error?.code, e.error?.message]);
+        }
+        const count = (await t.call({ operation: 'session', sessionId: 's1' })).value.nodeCount;
+        return { out, sessions: (await t.call({ operation: 'sessions' })).value.length - before, count };
+      }, { worker, db: DB });
+      assert.deepEqual(got.out.map((r) => r.slice(0, 3)), ['fork', 'append', 'create', 'search', 'call'].map((n) => [n, false, 'INVALID_ARGUMENT']), `worker: ${worker}`);
+      assert.deepEqual(got.out.map((r) => r[3].match(/^field "(\w+)" is ([^,]+), which JSON cannot carry/)?.slice(1)), [
+        ['newSessionId', 'NaN'], ['branch', 'Infinity'], ['title', 'a function'], ['limit', '-Infinity'], ['extra', 'a Symbol'],
+      ], JSON.stringify(got.out));
+      assert.equal(got.sessions, 0, 'no session made');
+      assert.equal(got.count, 1, 'no node appended');
+    }
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});

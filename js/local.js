@@ -10,7 +10,7 @@ import { Pager, packStubs } from "./store/pager.js";
 import { listenFromStart } from "./store/coordinator.js";
 import { callPaged, held, keepSearchSoon, mutatePaged, requestSession, retryPaged } from "./local-paging.js";
 import { listRestorePoints, restoreSnapshot, saveSnapshot } from "./local-snapshots.js";
-import { DETACHED_BYTES, escapeLoneSurrogates, requestOperation } from "./request-text.js";
+import { DETACHED_BYTES, escapeLoneSurrogates, requestJSON, requestOperation } from "./request-text.js";
 import { CachePlan, TextCaches } from "./context-columns.js";
 import { contextAnswer, contextWire } from "./local-context.js";
 import { TreeAPI, checkMemoryBudget, errorEnvelope } from "./tree-api.js";
@@ -297,14 +297,9 @@ export class LocalTree extends TreeAPI {
       if ((request.buffer ?? request).detached) return answer(errorEnvelope(ERROR.INVALID_ARGUMENT, `request ${DETACHED_BYTES}`));
       text = request instanceof ArrayBuffer ? new Uint8Array(request) : request; // the handle takes bytes as they are
     } else {
-      try {
-        text = JSON.stringify(request);
-      } catch (err) {
-        return answer(errorEnvelope(ERROR.INVALID_ARGUMENT, `request cannot be encoded as JSON: ${err.message}`));
-      }
-      if (typeof text !== "string") {
-        return answer(errorEnvelope(ERROR.INVALID_ARGUMENT, "request must be an object like {operation: \"session\", sessionId: \"demo\"}"));
-      }
+      const json = requestJSON(request);
+      if (json.error !== undefined) return answer(errorEnvelope(ERROR.INVALID_ARGUMENT, json.error));
+      text = json.text;
     }
     // Routed by the text that is sent (the object may have a toJSON, or
     // repeat "operation"): a read-only name is confirmed by parsing.

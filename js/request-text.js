@@ -65,6 +65,48 @@ export function copyBytes(bytes) {
   }
 }
 
+/**
+ * A request object as JSON text, or the reason it cannot be one: JSON
+ * cannot encode it (a BigInt, a cycle, a throwing toJSON or getter), it
+ * encodes to nothing (undefined, a function), or a top-level member holds a value JSON.stringify
+ * would quietly drop or make null: NaN or ±Infinity, a function, a Symbol.
+ * Each such member is refused by name, so `fork(id, node, {newSessionId:
+ * NaN})` is INVALID_ARGUMENT, not a fork with a made-up id. (undefined
+ * stays "absent"; deeper values, inside a message, are JSON.stringify's:
+ * checking them would cost a walk of every message.)
+ * @param {object} request
+ * @returns {{text: string} | {error: string}} error: the envelope's message
+ */
+export function requestJSON(request) {
+  let text;
+  try {
+    if (request !== null && typeof request === "object" && !Array.isArray(request)) {
+      for (const key of Object.keys(request)) {
+        const why = notJSON(request[key]);
+        if (why) return { error: `field "${key}" is ${why}, which JSON cannot carry: give a string, a finite number, a boolean, null, an array or an object` };
+      }
+    }
+    text = JSON.stringify(request);
+  } catch (err) {
+    return { error: `request cannot be encoded as JSON: ${err?.message ?? err}` };
+  }
+  if (typeof text !== "string") return { error: 'request must be an object like {operation: "session", sessionId: "demo"}' };
+  return { text };
+}
+
+/** What a value JSON.stringify drops or makes null is ("NaN", "a function"…); "" for any other. */
+function notJSON(v) {
+  switch (typeof v) {
+    case "number":
+      return Number.isFinite(v) ? "" : String(v);
+    case "function":
+      return "a function";
+    case "symbol":
+      return "a Symbol";
+  }
+  return "";
+}
+
 /** Why copyBytes gave null, after the argument's name. */
 export const DETACHED_BYTES = "is an ArrayBuffer (or a view of one) that was transferred elsewhere (detached), so it holds nothing to read";
 

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  byteOrderMark, concatUTF8, escapeLoneSurrogates, leadingMembers, PARSE_LIMIT, requestHead, requestOperation, snapshotSessionId, spliceJSON, withoutBOM,
+  byteOrderMark, concatUTF8, escapeLoneSurrogates, leadingMembers, PARSE_LIMIT, requestHead, requestJSON, requestOperation, snapshotSessionId, spliceJSON, withoutBOM,
 } from '../js/request-text.js';
 
 const utf8 = (s) => new TextEncoder().encode(s);
@@ -140,4 +140,14 @@ test('byteOrderMark names the encoding a file starts with; withoutBOM drops a UT
   assert.equal(withoutBOM(Uint8Array.of(0xfe, 0xff, 0, 0x7b, 0, 0x7d)), '{}');
   assert.equal(withoutBOM('\ufeff{}'), '{}');
   assert.deepEqual(withoutBOM(utf8('{}')), utf8('{}'));
+});
+
+test('requestJSON: a top-level member JSON would drop or make null is refused by name; undefined stays absent; deeper values are JSON.stringify\'s', () => {
+  assert.deepEqual(requestJSON({ operation: 'session', sessionId: 's', gone: undefined }), { text: '{"operation":"session","sessionId":"s"}' });
+  for (const [v, why] of [[NaN, 'NaN'], [Infinity, 'Infinity'], [-Infinity, '-Infinity'], [() => 1, 'a function'], [Symbol('x'), 'a Symbol']]) {
+    assert.equal(requestJSON({ operation: 'fork', newSessionId: v }).error, `field "newSessionId" is ${why}, which JSON cannot carry: give a string, a finite number, a boolean, null, an array or an object`);
+  }
+  assert.deepEqual(requestJSON({ operation: 'append', message: { role: 'user', content: 'x', score: NaN } }), { text: '{"operation":"append","message":{"role":"user","content":"x","score":null}}' });
+  assert.match(requestJSON({ operation: 'x', n: 1n }).error, /^request cannot be encoded as JSON: /);
+  assert.equal(requestJSON(undefined).error, 'request must be an object like {operation: "session", sessionId: "demo"}');
 });
