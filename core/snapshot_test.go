@@ -55,6 +55,13 @@ func TestSnapshotRejections(t *testing.T) {
 		{"a summary node without summary", snap(strings.Replace(node("a", "", `"source":{}`), `"kind":"message"`, `"kind":"summary"`, 1)), `node "a" of kind "summary" has no summary`},
 		// Nodes are parsed while the snapshot's members are read; a fault in
 		// them still comes after the faults of the members around them.
+		// A lone surrogate escape in a name or the title would be read as
+		// U+FFFD: the snapshot would not save back as it was given.
+		{"a lone surrogate in a node id", snap(node(`\ud800`, "", msg)), `nodes[0] field "id" holds a lone UTF-16 surrogate`},
+		{"a lone surrogate in a branch", snap(strings.Replace(node("a", "", msg), `"branch":"main"`, `"branch":"b\udfff"`, 1)), `nodes[0] field "branch" holds a lone UTF-16 surrogate`},
+		{"a lone surrogate in a parentId", snap(node("a", "", msg), node("b", `a\ud800`, msg)), `nodes[1] field "parentId" holds a lone UTF-16 surrogate`},
+		{"a lone surrogate in the title", strings.Replace(snap(node("a", "", msg)), `"cursor":null`, `"title":"t\ud800x","cursor":null`, 1), `field "title" holds a lone UTF-16 surrogate`},
+		{"a lone surrogate in activeBranch", strings.Replace(snap(), `"activeBranch":"main"`, `"activeBranch":"\udc00"`, 1), `field "activeBranch" holds a lone UTF-16 surrogate`},
 		{"a bad node and then an unknown field", strings.Replace(snap(node("a", "zz", msg)), `]}`, `],"colour":1}`, 1), `unknown field "colour"`},
 		{"a bad node and then a bad sessionId", strings.Replace(snap(node("a", "zz", msg)), `"sessionId":"s",`, ``, 1) + ``, `"sessionId" must be a non-empty string`},
 		{"a bad node before the version", `{"nodes":[` + node("a", "zz", msg) + `],"version":1,"sessionId":"s","cursor":null,"activeBranch":"main"}`, `node "a" has parentId "zz"`},
@@ -251,4 +258,15 @@ func TestSnapshotNodesAreParsedDuringTheMemberWalk(t *testing.T) {
 			assert.Equal(t, 1, len(early.Session.Nodes), text)
 		}
 	}
+}
+
+// A surrogate pair written as escapes is one character, not a lone half:
+// a snapshot naming a node or branch with one loads.
+func TestSnapshotLoadTakesEscapedSurrogatePairs(t *testing.T) {
+	st := testStore(t)
+	snap := `{"version":1,"sessionId":"p","title":"t\ud83d\ude00","cursor":"a\ud83d\ude00","activeBranch":"b\ud83d\ude00","nodes":[{"id":"a\ud83d\ude00","parentId":null,"branch":"b\ud83d\ude00","kind":"message","timestamp":"2026-11-29T12:00:00.000Z","message":{"role":"user","content":"hi"}}]}`
+	out := string(st.Call([]byte(`{"operation":"snapshot.load","sessionId":"p","snapshot":` + snap + `}`)))
+	require.Contains(t, out, `"ok":true`, out)
+	assert.Contains(t, snapshot(t, st, "p"), `"id":"a😀"`)
+	assert.Contains(t, snapshot(t, st, "p"), `"title":"t😀"`)
 }

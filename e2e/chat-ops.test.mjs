@@ -384,3 +384,31 @@ test('every method refuses a member JSON would drop or make null (NaN, Infinity,
     await env.close();
   }
 });
+
+test('a snapshot whose id, branch or title holds a lone surrogate is INVALID_SNAPSHOT, as an object, as text and as a file, and nothing is stored', async () => {
+  const env = await setup();
+  try {
+    const page = await open(env, env.page);
+    const got = await page.evaluate(async () => {
+      const t = window.tree;
+      const snap = (id, branch, title) => ({ version: 1, sessionId: 'lone', title, cursor: null, activeBranch: 'main', nodes: [{ id, parentId: null, branch, kind: 'message', timestamp: '2024-01-01T00:00:00.000Z', message: { role: 'user', content: 'x' } }] });
+      const out = [];
+      for (const s of [snap('\uD800', 'main', 't'), snap('a', 'b\uDFFF', 't'), snap('a', 'main', 't\uD800')]) {
+        for (const e of [await t.call({ operation: 'snapshot.load', sessionId: 'lone', snapshot: s }), await t.loadSnapshot('lone', JSON.stringify(s)), await t.loadSnapshot('lone', new Blob([JSON.stringify(s)]))]) {
+          out.push([e.ok, e.error?.code, e.error?.message.match(/(field "\w+"|nodes\[0\] field "\w+") holds a lone UTF-16 surrogate/)?.[1] ?? e.error?.message]);
+        }
+      }
+      const stored = (await t.call({ operation: 'sessions' })).value.some((s) => s.sessionId === 'lone');
+      return { out, stored };
+    });
+    assert.deepEqual(got.out, [
+      ...Array(3).fill([false, 'INVALID_SNAPSHOT', 'nodes[0] field "id"']),
+      ...Array(3).fill([false, 'INVALID_SNAPSHOT', 'nodes[0] field "branch"']),
+      ...Array(3).fill([false, 'INVALID_SNAPSHOT', 'field "title"']),
+    ]);
+    assert.equal(got.stored, false);
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});

@@ -2,8 +2,6 @@ package tree
 
 import (
 	"bytes"
-	"maps"
-	"slices"
 	"strconv"
 	"unsafe"
 
@@ -57,12 +55,8 @@ func ParseSnapshotOf(raw RawMessage, wantID string, valid bool) (*Session, bool,
 		}
 		top = next
 	}
-	for _, key := range slices.Sorted(maps.Keys(top)) {
-		switch key {
-		case "version", "sessionId", "title", "cursor", "activeBranch", "nodes", "annotations":
-		default:
-			return nil, false, SnapshotFault("unknown field %q", key)
-		}
+	if err := topFields(top); err != nil {
+		return nil, false, err
 	}
 	id, ok := jsonx.ParseString(top["sessionId"])
 	if !ok || !names.ValidSessionID(id) {
@@ -459,6 +453,9 @@ func (s *Session) nodeOf(f *nodeFields, unknown string, i int, valid bool, alloc
 	id, ok := requestString(f, f.id, asciiID, alloc)
 	if !ok || id == "" {
 		return nil, 0, SnapshotFault("nodes[%d] has an empty or missing id", i)
+	}
+	if err := nodeLone(f, i); err != nil {
+		return nil, 0, err
 	}
 	parent, parentID, err := s.nodeParent(f, id)
 	if err != nil {
