@@ -5,7 +5,8 @@ package core
 
 // Create makes an empty session sessionID with title ("" for none): its
 // Status, or SESSION_ALREADY_EXISTS (also for an id in the trash) or
-// INVALID_ARGUMENT for a malformed id.
+// INVALID_ARGUMENT for a malformed id or a title rename would not take
+// (over MaxTitleLength characters, or a control character).
 func (st *Store) Create(sessionID, title string) (Status, error) {
 	return st.s.Create(sessionID, title)
 }

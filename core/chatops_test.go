@@ -207,3 +207,29 @@ func TestAppendManyAppendsAChainInOneCall(t *testing.T) {
 		assert.Empty(t, string(st.DrainChanges(true)))
 	})
 }
+
+// A title create or append.many gives is one rename would take: at most
+// 1000 characters without control characters. Nothing is made otherwise.
+func TestCreateTakesATitleRenameWouldTake(t *testing.T) {
+	st := testStore(t)
+	long := strings.Repeat("é", MaxTitleLength)
+	ok[Status](t, st, `{"operation":"create","sessionId":"a","title":"`+long+`"}`)
+	for _, title := range []string{"a\\nb", "a\\u0000b", long + "x"} {
+		for _, req := range []string{
+			`{"operation":"create","sessionId":"b","title":"` + title + `"}`,
+			`{"operation":"append.many","sessionId":"b","create":true,"title":"` + title + `","messages":[{"role":"user","content":"hi"}]}`,
+		} {
+			msg := fails(t, st, req, InvalidArgument)
+			assert.Equal(t, `field "title" must be at most 1000 characters without control characters`, msg)
+		}
+	}
+	assert.Len(t, ok[[]SessionSummary](t, st, `{"operation":"sessions"}`), 1, "no session made")
+}
+
+func TestTypedCreateTakesATitleRenameWouldTake(t *testing.T) {
+	st := testStore(t)
+	_, err := st.Create("b", "line one\nline two")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `field "title" must be at most 1000 characters without control characters`)
+	assert.Empty(t, st.Sessions())
+}

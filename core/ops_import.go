@@ -35,6 +35,9 @@ func opAppendMany(st *Store, r *request) (any, *Error) {
 		return nil, err
 	}
 	title, err := r.optStr("title")
+	if err == nil {
+		err = tree.CheckTitle(title) // as rename takes one
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -77,9 +77,13 @@ func (st *Store) sessionNode(sessionID, nodeID string) (*tree.Session, int32, *t
 
 // Create makes an empty session sessionID with title ("" for none): its
 // Status, or SESSION_ALREADY_EXISTS (also for an id in the trash) or
-// INVALID_ARGUMENT for a malformed id.
+// INVALID_ARGUMENT for a malformed id or a title rename would not take
+// (over MaxTitleLength characters, or a control character).
 func (st *Store) Create(sessionID, title string) (tree.Status, error) {
 	if err := CheckName("sessionId", sessionID, names.MaxSessionIDLength); err != nil {
+		return tree.Status{}, err
+	}
+	if err := tree.CheckTitle(title); err != nil {
 		return tree.Status{}, err
 	}
 	s, err := st.CreateAs(sessionID, title, "create")
