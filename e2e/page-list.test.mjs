@@ -45,6 +45,14 @@ test('a persisted init() answers `sessions` from the page\'s own read before its
       changed.value[0].title = 'changed by its caller';
       changed.value.length = 1;
       const again = await tree.call({ operation: 'sessions' });
+      // A request whose getter throws never throws out of call(), before the worker runs too.
+      let threw = null;
+      let bad = null;
+      try {
+        bad = tree.call({ get operation() { throw new Error('a getter that throws'); } });
+      } catch (err) {
+        threw = String(err);
+      }
       const settled = [];
       const track = (name, p) => p.then((env) => (settled.push(name), env));
       const create = track('create', tree.call({ operation: 'create', sessionId: 'made-meanwhile', title: 'made while the worker waited' }));
@@ -55,7 +63,7 @@ test('a persisted init() answers `sessions` from the page\'s own read before its
       const before = { settled: [...settled], heard: [...heard] };
       while (!heard.includes('loaded')) await new Promise((resolve) => setTimeout(resolve, 20));
       channel.postMessage('start');
-      const answers = { create: await create, after: await after, append: await append, text: JSON.parse(await text) };
+      const answers = { create: await create, after: await after, append: await append, text: JSON.parse(await text), bad: await bad, threw };
       const core = await tree.call({ operation: 'sessions' });
       const context = await tree.call({ operation: 'context', sessionId: 's0003' });
       return { early, again, before, settled, answers, core, context: context.value.messages.map((m) => m.content) };
@@ -70,6 +78,8 @@ test('a persisted init() answers `sessions` from the page\'s own read before its
     assert.equal(r.answers.append.ok, true, JSON.stringify(r.answers.append));
     assert.deepEqual(r.answers.after.value.map((s) => s.sessionId).slice(-2), ['s0029', 'made-meanwhile'], 'the `sessions` made after the create answers after it');
     assert.equal(r.answers.text.value.title, 'made while the worker waited');
+    assert.equal(r.answers.threw, null, 'call() did not throw');
+    assert.deepEqual([r.answers.bad.ok, r.answers.bad.error.code], [false, 'INVALID_ARGUMENT'], JSON.stringify(r.answers.bad));
     assert.equal(r.settled.indexOf('create') < r.settled.indexOf('sessions'), true, JSON.stringify(r.settled));
     assert.deepEqual(r.context, ['session 3 message 0', 'session 3 message 1', 'made while the worker waited']);
     const untouched = (list) => list.filter((s) => s.sessionId !== 's0003' && s.sessionId !== 'made-meanwhile');

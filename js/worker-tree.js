@@ -75,9 +75,13 @@ function copySummaries(summaries) {
  * @param {any} request
  */
 function isSessionsCall(request) {
-  if (request instanceof ArrayBuffer) request = new Uint8Array(request);
-  if (typeof request === "string" || request instanceof Uint8Array) return isSessionsRequest(request);
-  return request !== null && typeof request === "object" && request.operation === "sessions" && Object.keys(request).length === 1;
+  try {
+    if (request instanceof ArrayBuffer) request = new Uint8Array(request);
+    if (typeof request === "string" || request instanceof Uint8Array) return isSessionsRequest(request);
+    return request !== null && typeof request === "object" && request.operation === "sessions" && Object.keys(request).length === 1;
+  } catch {
+    return false; // a throwing getter or Proxy: call() answers it as any request (INVALID_ARGUMENT), never throws
+  }
 }
 
 /**
