@@ -493,16 +493,17 @@ func (r *request) optStr(field string) (string, *Error) {
 		return "", tree.Invalidf("field %q must be a string", field)
 	}
 	if storedText[field] && jsonx.LoneSurrogate(raw) >= 0 {
-		return "", tree.Invalidf("field %q holds a lone UTF-16 surrogate (half of a character cut in two); titles, labels and summaries must be valid Unicode", field)
+		return "", tree.Invalidf("field %q holds a lone UTF-16 surrogate (half of a character cut in two); titles, labels, summaries and command lines must be valid Unicode", field)
 	}
 	return s, nil
 }
 
 // storedText are the request fields whose string is stored as it is sent
 // (docs/DECISIONS.md, Names): a session's title, a node's label, a branch
-// summary's text. Ids and branch names have their own check (nameField);
+// summary's text, and a command's line (its words become titles, labels
+// and names). Ids and branch names have their own check (nameField);
 // message content is kept as its JSON, lone surrogates and all.
-var storedText = map[string]bool{"title": true, "label": true, "summary": true}
+var storedText = map[string]bool{"title": true, "label": true, "summary": true, "line": true}
 
 // sessionID returns the required, well-formed "sessionId" field.
 func (r *request) sessionID() (string, *Error) {

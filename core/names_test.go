@@ -62,6 +62,7 @@ func TestTitlesLabelsAndSummariesRefuseALoneSurrogate(t *testing.T) {
 		"title":   `{"operation":"rename","sessionId":"s","title":"T\ud800"}`,
 		"label":   `{"operation":"label","sessionId":"s","nodeId":"n0001","label":"\udc00x"}`,
 		"summary": `{"operation":"branch.summary","sessionId":"s","nodeId":"n0001","branch":"b","summary":"S\udc00T"}`,
+		"line":    `{"operation":"command","sessionId":"s","line":"/tree label n0001 \ud800"}`,
 	} {
 		t.Run(field, func(t *testing.T) {
 			msg := fails(t, st, req, InvalidArgument)
