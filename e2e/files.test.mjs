@@ -434,7 +434,7 @@ both('importZip imports each text entry of a ZIP as importText imports its text,
       name: await tree.importZip(bytes, { name: '' }),
       options: await tree.importZip(bytes, 3),
       aborted: await tree.importZip(bytes, { signal: early.signal }),
-      notZip: (await tree.importZip(new Blob(['hello']), { name: 'hello.zip' })).value.entries,
+      notZip: await tree.importZip(new Blob(['hello']), { name: 'hello.zip' }),
     };
     return { want, fromFile, fromBytes, phases: [...phases].sort(), bytesLeft: bytes.length, bad };
   }, { text: fixtureText, zip: [...zip] });
@@ -462,7 +462,11 @@ both('importZip imports each text entry of a ZIP as importText imports its text,
   assert.match(r.bad.name.error.message, /^importZip: argument "options.name" must be a non-empty string/);
   assert.match(r.bad.options.error.message, /^importZip: argument "options" must be an object/);
   assert.deepEqual(r.bad.aborted, { ok: false, error: { code: 'INVALID_ARGUMENT', message: 'import aborted; nothing was imported' } });
-  assert.deepEqual(r.bad.notZip, [{ kind: 'error', name: 'hello.zip', message: 'not a ZIP file, or a damaged one: no entry found in it' }]);
+  // Nothing imported is an error (as importFiles's), carrying the entries' report.
+  assert.deepEqual(r.bad.notZip, { ok: false, error: {
+    code: 'INVALID_ARGUMENT', reason: 'NOTHING_TO_IMPORT', message: 'nothing imported from hello.zip: hello.zip: not a ZIP file, or a damaged one: no entry found in it',
+    entries: [{ kind: 'error', name: 'hello.zip', message: 'not a ZIP file, or a damaged one: no entry found in it' }],
+  } });
   await page.close();
 });
 

@@ -33,7 +33,7 @@ export const ERROR: Readonly<{ [K in ErrorCode]: K }>;
  */
 export type Envelope<T = unknown> =
   | { ok: true; value: T }
-  | { ok: false; error: { code: ErrorCode; message: string; reason?: string; files?: FilesResult["files"] } };
+  | { ok: false; error: { code: ErrorCode; message: string; reason?: string; files?: FilesResult["files"]; entries?: ZipResult<ZipEntry | ZipHeldSnapshot>["entries"] } };
 
 /**
  * A message's role: the ones chat APIs share, offered by editors, or any
@@ -1068,15 +1068,17 @@ export interface SessionTree {
    * another as importFile imports a file, each stored on its own; no entry
    * becomes a string in the page's thread. Account files and the HTML view
    * are skipped; other entries are attachments, not stored, listed on the
-   * conversations naming them. The answer is a report of the entries: it
-   * is ok once the file was read as far as it goes, even when nothing in
-   * it imported; a file that is no ZIP, an empty or damaged ZIP, and each
-   * entry that failed are `error` entries (or a text entry whose envelope
-   * is the error), so a damaged export still lists what it held.
-   * INVALID_ARGUMENT for a file argument that is not a Blob, ArrayBuffer
-   * or bytes, a bad option, or "import aborted; nothing was imported"
-   * (aborted while reading); STORAGE_ERROR when the store fails (its
-   * worker stopped). Never rejects.
+   * conversations naming them. The answer is a report of the entries, in
+   * the ZIP's order; a file that is no ZIP, an empty or damaged ZIP, and
+   * each entry that failed are `error` entries (or a text entry whose
+   * envelope is the error), so a damaged export still lists what it held.
+   * When no entry gave a session, the answer is INVALID_ARGUMENT with
+   * reason NOTHING_TO_IMPORT, its message naming why for the first
+   * entries and `error.entries` the whole report (as importFiles's
+   * `error.files`). INVALID_ARGUMENT also for a file argument that is not
+   * a Blob, ArrayBuffer or bytes, a bad option, or "import aborted;
+   * nothing was imported" (aborted while reading); STORAGE_ERROR when the
+   * store fails (its worker stopped). Never rejects.
    * With existingSnapshots "hold", a snapshot of a session the store has
    * is reported with its bytes (ZipHeldSnapshot) instead of merged.
    */

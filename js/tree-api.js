@@ -422,8 +422,10 @@ export class TreeAPI {
    *   the entry being imported and the ones after it; existingSnapshots: "merge" (default) or "hold"
    * @returns {Promise<object>} the envelope; value {entries: [{kind: "text", name, size, refs, envelope}
    *   | {kind: "snapshot", name, size, sessionId, data} | {kind: "skip", name, reason} | {kind: "error", name, message}]} in the ZIP's order (envelope:
-   *   the entry's import, as importFile's). INVALID_ARGUMENT for a bad file or option, or "import
-   *   aborted; nothing was imported"; STORAGE_ERROR when the store fails; never rejects
+   *   the entry's import, as importFile's). INVALID_ARGUMENT for a bad argument or option, "import
+   *   aborted; nothing was imported", or, when no entry gave a session (not a ZIP, nothing in it
+   *   readable, every entry refused), reason NOTHING_TO_IMPORT with the same `entries` on the error
+   *   (as importFiles's `files`); STORAGE_ERROR when the store fails; never rejects
    */
   async importZip(file, options) {
     const bad = checkOptions("importZip", options);

@@ -47,7 +47,9 @@ const abortedEnvelope = () => errorEnvelope(ERROR.INVALID_ARGUMENT, "import abor
  * @param {Blob} file the ZIP
  * @param {{name?: string, budget?: number, hold?: boolean, onProgress?: (p: {phase: "read"|"import", name: string, read: number, total: number}) => void, signal?: AbortSignal}} options
  * @returns {Promise<object>} the envelope; value {entries: ZipEntryReport[]}; INVALID_ARGUMENT
- *   "import aborted; nothing was imported" for an abort while reading, STORAGE_ERROR after close()
+ *   "import aborted; nothing was imported" for an abort while reading, INVALID_ARGUMENT with reason
+ *   NOTHING_TO_IMPORT and the same `entries` on the error when no entry gave a session (see
+ *   nothingImported), STORAGE_ERROR after close()
  */
 export async function importZipFile(tree, file, { name, budget, hold = false, onProgress, signal } = {}) {
   if (tree._writer?.closedReason) return closedEnvelope(tree._writer.closedReason, "nothing was imported");
@@ -79,7 +81,26 @@ export async function importZipFile(tree, file, { name, budget, hold = false, on
     else envelope = await tree._importBytes(p.bytes, "auto", { signal, onProgress: ({ read, total }) => progress({ phase: "import", name: p.name, read, total }) });
     entries.push({ kind: "text", name: p.name, size: p.size, refs: p.refs, envelope });
   }
+  if (!entries.some((e) => e.kind === "snapshot" || (e.kind === "text" && e.envelope.ok))) return nothingImported(name, entries);
   return { ok: true, value: { entries } };
+}
+
+/** Entries a nothing-imported message names, at most; the rest are counted. */
+const NAMED_ENTRIES = 5;
+
+/**
+ * The envelope of a ZIP from which nothing was imported (no entry gave a
+ * session or was held): INVALID_ARGUMENT, reason NOTHING_TO_IMPORT, as
+ * importFiles answers a folder that gave nothing, its message naming why
+ * for the first entries and its `entries` the whole report (an app that
+ * checks `ok` does not report a success).
+ * @param {string} name the ZIP's @param {ZipEntryReport[]} entries
+ */
+function nothingImported(name, entries) {
+  const why = entries.map((e) => `${e.name}: ${e.kind === "text" ? e.envelope.error.message : (e.message ?? e.reason)}`);
+  const more = why.length > NAMED_ENTRIES ? `; and ${why.length - NAMED_ENTRIES} more` : "";
+  const message = `nothing imported from ${name}: ${why.length === 0 ? "it holds no entry" : why.slice(0, NAMED_ENTRIES).join("; ") + more}`;
+  return { ok: false, error: { code: ERROR.INVALID_ARGUMENT, reason: REASON.NOTHING_TO_IMPORT, message, entries } };
 }
 
 /**

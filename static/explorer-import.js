@@ -86,8 +86,10 @@ async function importZip(ctx, { name, file }, report) {
   };
   const env = await ctx.tree.importZip(file, { name, onProgress, signal: abort.signal, existingSnapshots: "hold" });
   hideProgress();
-  if (!env.ok) return recordImport(name, env, [], abort.signal.aborted, report);
-  for (const entry of env.value.entries) {
+  // Nothing imported from it: the error carries the entries' report, said entry by entry as ever.
+  const entries = env.ok ? env.value.entries : env.error.entries;
+  if (!entries) return recordImport(name, env, [], abort.signal.aborted, report);
+  for (const entry of entries) {
     if (entry.kind === "snapshot") await importSnapshot(ctx, entry.name, entry.data, report);
     else if (!notePiece(entry, report)) recordImport(entry.name, entry.envelope, entry.refs, abort.signal.aborted, report);
   }
