@@ -54,6 +54,30 @@ export function checkString(method, argument, value) {
   return typeof value === "string" && value !== "" ? null : invalidArgument(method, argument, "must be a non-empty string", value);
 }
 
+/** The longest restore point name, in characters (code points): a title's (core's MaxTitleLength). */
+export const MAX_NAME_LENGTH = 1000;
+
+/**
+ * Check a name a person gives (a restore point's): a non-empty string of
+ * at most MAX_NAME_LENGTH characters without control characters or lone
+ * UTF-16 surrogates, the rule of a session's title.
+ * @param {string} method @param {string} argument @param {unknown} value
+ * @returns {{ok: false, error: object}|null} the INVALID_ARGUMENT envelope, or null when it is one
+ */
+export function checkName(method, argument, value) {
+  const bad = checkString(method, argument, value);
+  if (bad) return bad;
+  let n = 0;
+  for (const c of value) {
+    n++;
+    const u = c.codePointAt(0);
+    if (n > MAX_NAME_LENGTH || u < 0x20 || (u >= 0x7f && u < 0xa0) || (u >= 0xd800 && u <= 0xdfff)) {
+      return invalidArgument(method, argument, `must be at most ${MAX_NAME_LENGTH} characters without control characters or lone surrogates`, value);
+    }
+  }
+  return null;
+}
+
 /**
  * Check an options argument: undefined, null or a plain object (not an
  * array, string or number).

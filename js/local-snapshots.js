@@ -5,7 +5,7 @@
 
 import { getSnapshot, listSnapshots, putSnapshot, storageErrorEnvelope } from "./store.js";
 import { spliceJSON } from "./request-text.js";
-import { checkString, closedEnvelope, errorEnvelope } from "./tree-api.js";
+import { checkName, checkString, closedEnvelope, errorEnvelope } from "./tree-api.js";
 import { ERROR } from "./protocol.js";
 import { envelopeValueText } from "./envelope.js";
 
@@ -15,7 +15,7 @@ import { envelopeValueText } from "./envelope.js";
  * @returns {Promise<object>} envelope; value {name, createdAt, nodeCount}
  */
 export async function saveSnapshot(tree, sessionId, name) {
-  const bad = checkString("saveSnapshot", "sessionId", sessionId) ?? (name === undefined ? null : checkString("saveSnapshot", "name", name));
+  const bad = checkString("saveSnapshot", "sessionId", sessionId) ?? (name === undefined ? null : checkName("saveSnapshot", "name", name));
   if (bad) return bad;
   if (tree._writer?.refusing) return closedEnvelope(tree._writer.refusing, "the snapshot was not saved");
   // The snapshot is kept as the exact text core wrote (callText), so

@@ -1142,7 +1142,9 @@ export interface SessionTree {
   refresh(): Promise<void>;
   /**
    * Keep the current snapshot as a named restore point. Never rejects: a
-   * sessionId or name that is not a non-empty string is INVALID_ARGUMENT
+   * sessionId that is not a non-empty string, or a name that is not one
+   * of at most 1000 characters without control characters or lone
+   * surrogates (a title's rule), is INVALID_ARGUMENT
    * naming it; after close(), or when IndexedDB fails (quota), it is
    * STORAGE_ERROR with the browser's reason (`name: message`).
    */

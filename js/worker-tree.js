@@ -4,7 +4,7 @@
 // js/sessiontree.js) and its answer; contexts answered in columns are
 // built here (js/context-columns.js).
 
-import { TreeAPI, checkImportArgs, checkString, errorEnvelope, unansweredEnvelope } from "./tree-api.js";
+import { TreeAPI, checkImportArgs, checkName, checkString, errorEnvelope, unansweredEnvelope } from "./tree-api.js";
 import { nextTask } from "./tasks.js";
 import { SLICE_BYTES, SLICE_MESSAGES, TextCaches, contextEnvelope, contextEnvelopeSliced, decodeContent } from "./context-columns.js";
 import { ERROR } from "./protocol.js";
@@ -401,7 +401,7 @@ export class WorkerTree extends TreeAPI {
    * @returns {Promise<object>} envelope; value {name, createdAt, nodeCount}
    */
   async saveSnapshot(sessionId, name) {
-    const bad = checkString("saveSnapshot", "sessionId", sessionId) ?? (name === undefined ? null : checkString("saveSnapshot", "name", name));
+    const bad = checkString("saveSnapshot", "sessionId", sessionId) ?? (name === undefined ? null : checkName("saveSnapshot", "name", name));
     return bad ?? this._sendEnvelope("saveSnapshot", [sessionId, name]);
   }
 
