@@ -158,7 +158,7 @@ test('explorer: a home folder of every agent imports with tools, projects and ti
     // The rollout grew: the same folder again adds its new nodes, and nothing else.
     fs.appendFileSync(path.join(root, CODEX_PATH), codexLines.slice(FIRST).join(''));
     await page.setInputFiles('#open-folder', root);
-    const again = await report(page, 'Imported 1 session · 8 already here');
+    const again = await report(page, /^Updated 1 session \(\+\d+ nodes\) · 8 already here$/);
     const codexLine = again.sessions.find((l) => l.startsWith('Add a test for the price parser'));
     assert.match(codexLine, / · \d+ new$/, again.sessions.join('\n'));
     assert.equal(again.sessions.filter((l) => l.endsWith('already here, nothing new')).length, 8);
@@ -220,7 +220,7 @@ test('explorer: "Refresh folder" re-reads the folder of a directory handle, reme
     await page.locator('#import-report').waitFor({ state: 'hidden' });
     await stub(PI + PI_MORE);
     await refresh.click();
-    const grown = await report(page, 'Imported 1 session');
+    const grown = await report(page, /^Updated 1 session \(\+1 node\)$/);
     assert.deepEqual(grown.sessions, ['Parse the flags3 nodes · 1 branch · 1 new']);
 
     await page.reload();
@@ -271,7 +271,7 @@ test('explorer: after a reload (the stored sessions not in memory), the same fol
     await page.waitForSelector('body[data-ready="true"]');
     copyTree(path.join(TESTDATA, 'folders', 'cline-grown'), path.join(root, 'cline'));
     await page.setInputFiles('#open-folder', root);
-    const again = await report(page, 'Imported 1 session · 1 already here');
+    const again = await report(page, /^Updated 1 session \(\+\d+ nodes?\) · 1 already here$/);
     assert.match(again.sessions.find((l) => l.startsWith('Add a README')) ?? '', / · \d+ new$/, again.sessions.join('\n'));
     assert.ok(again.files.every((f) => !f.includes('undefined')), again.files.join('\n'));
     const after = (await explorerCall(page, { operation: 'sessions' })).find((s) => s.tool === 'cline');

@@ -93,6 +93,9 @@ export function joinReports(a, b) {
   };
 }
 
+/** A size in bytes as the progress bar says it: "0.4 MB", "120 MB". */
+export const megabytes = (bytes) => `${(bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0)} MB`;
+
 /** Whether a file is a ZIP archive, by its name. */
 const isZip = (f) => /\.zip$/i.test(f.name);
 
@@ -115,9 +118,9 @@ export function wireOpenFolder(getTree, { done, readArchives, refused }) {
   let handle = null; // the folder Refresh re-reads
   const run = (source, name, archives = []) => oneImport(async () => {
     const abort = new AbortController();
-    const label = `Opening ${name}…`;
-    showProgress(label, 0, abort);
-    const onProgress = ({ read, total }) => showProgress(label, total > 0 ? read / total : 0, abort);
+    showProgress(`Opening ${name}…`, 0, abort);
+    // The folder's size says how long to expect (total is twice it: read, then stored).
+    const onProgress = ({ read, total }) => showProgress(`Opening ${name} · ${megabytes(total / 2)}…`, total > 0 ? read / total : 0, abort);
     const empty = { ok: false, error: { message: "no file besides ZIP archives" } };
     const env = Array.isArray(source) && source.length === 0 ? empty : await getTree().importFiles(source, { signal: abort.signal, onProgress });
     hideProgress();

@@ -19,19 +19,30 @@ export function moreLine(shown, total) {
 
 /**
  * The report's title, its one summary line: how many sessions an import
- * made, how many of them were here already, or that it made none.
+ * made, how many it updated (sessions here that gained nodes: a file that
+ * grew) and by how many nodes, how many were here already and gained
+ * nothing, or that it made none: "Imported 2 sessions · updated 1 session
+ * (+12 nodes) · 8 already here".
  * @param {{existing?: boolean, added?: number}[]} sessions the import's sessions
  * @returns {string}
  */
 export function reportTitle(sessions) {
   const n = sessions.length;
-  // A session already here that gained nothing: "already here", not "imported".
   let fresh = 0;
-  for (const s of sessions) if (!(s.existing && s.added === 0)) fresh++;
+  let grown = 0;
+  let added = 0;
+  for (const s of sessions) {
+    if (!s.existing) fresh++;
+    else if (s.added > 0) [grown, added] = [grown + 1, added + s.added];
+  }
   const of = (k) => `${count(k)} ${k === 1 ? "session" : "sessions"}`;
   if (n === 0) return "Nothing imported";
-  if (fresh === 0) return `Already here: ${of(n)}, nothing new`;
-  return `Imported ${of(fresh)}${fresh < n ? ` · ${count(n - fresh)} already here` : ""}`;
+  if (fresh + grown === 0) return `Already here: ${of(n)}, nothing new`;
+  const parts = [];
+  if (fresh > 0) parts.push(`Imported ${of(fresh)}`);
+  if (grown > 0) parts.push(`${fresh > 0 ? "updated" : "Updated"} ${of(grown)} (+${count(added)} ${added === 1 ? "node" : "nodes"})`);
+  if (n > fresh + grown) parts.push(`${count(n - fresh - grown)} already here`);
+  return parts.join(" · ");
 }
 
 /**

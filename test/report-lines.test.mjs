@@ -4,8 +4,8 @@
 // Node.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { reportTitles, shownName, skippedLine, warningView } from '../static/report-lines.js';
-import { folderReport, saidOnce } from '../static/open-folder.js';
+import { reportTitle, reportTitles, shownName, skippedLine, warningView } from '../static/report-lines.js';
+import { folderReport, megabytes, saidOnce } from '../static/open-folder.js';
 
 test('report: a skipped file says "skipped" once, whether or not core\'s reason ends with it', () => {
   const cases = [
@@ -109,4 +109,20 @@ test('report: a folder\'s warnings leave out what its file and skipped lines say
     ],
   };
   assert.deepEqual(saidOnce(v).map((w) => w.message), ['b.jsonl: line 3 is not valid JSON; it is skipped', 'repo/other.json: the file is UTF-16 (little-endian); it was read as such']);
+});
+
+test('report: the title says what was imported, updated (a file that grew, by how many nodes) and already here', () => {
+  const made = { existing: false, added: 3 };
+  const same = { existing: true, added: 0 };
+  const grew = (added) => ({ existing: true, added });
+  assert.equal(reportTitle([]), 'Nothing imported');
+  assert.equal(reportTitle([made, made]), 'Imported 2 sessions');
+  assert.equal(reportTitle([same, same]), 'Already here: 2 sessions, nothing new');
+  assert.equal(reportTitle([grew(2), ...Array(15).fill(same)]), 'Updated 1 session (+2 nodes) · 15 already here');
+  assert.equal(reportTitle([made, grew(1), grew(1200), same]), 'Imported 1 session · updated 2 sessions (+1,201 nodes) · 1 already here');
+  assert.equal(reportTitle([grew(1)]), 'Updated 1 session (+1 node)');
+});
+
+test('report: a folder\'s size on the progress bar', () => {
+  assert.deepEqual([megabytes(0), megabytes(420_000), megabytes(9_960_000), megabytes(120_400_000)], ['0.0 MB', '0.4 MB', '10.0 MB', '120 MB']);
 });
