@@ -302,3 +302,23 @@ test('in the page thread, a Go runtime that exits leaves every helper answering 
   assert.deepEqual(env.errors, []);
   await page.close();
 });
+
+test('init refuses options of the wrong type, naming them (a number as dbName opened the database "5")', async () => {
+  const page = await openShimPage(env);
+  const messages = await page.evaluate(async () => {
+    const out = [];
+    for (const options of [5, 'x', { dbName: 5 }, { dbName: '' }, { persist: 'no' }, { worker: 0 }]) {
+      out.push(await window.sessiontree.init(options).then(() => 'resolved', (err) => err.message));
+    }
+    return out;
+  });
+  assert.deepEqual(messages, [
+    'sessiontree: init: options must be an object like {dbName: "chats"}; got 5',
+    'sessiontree: init: options must be an object like {dbName: "chats"}; got "x"',
+    'sessiontree: init: option "dbName" must be a non-empty string; got 5',
+    'sessiontree: init: option "dbName" must be a non-empty string; got ""',
+    'sessiontree: init: option "persist" must be true or false; got "no"',
+    'sessiontree: init: option "worker" must be true or false; got 0',
+  ]);
+  await page.close();
+});

@@ -25,7 +25,7 @@
 import { DB_DEFAULT_NAME } from "./store/schema.js";
 import { readList } from "./store/listing.js";
 import { ERROR, STORAGE_ERROR } from "./protocol.js";
-import { OPERATION_INFOS, TreeAPI, checkMemoryBudget, restartError } from "./tree-api.js";
+import { OPERATION_INFOS, TreeAPI, checkInitOptions, restartError } from "./tree-api.js";
 import { WorkerTree, closing, shared } from "./worker-tree.js";
 import { joinParts } from "./answer-parts.js";
 
@@ -110,7 +110,9 @@ const workers = new Map();
  *   (default 2147483648, see above). pageBudget: bytes of stored sessions
  *   (their records' size) kept in the wasm memory; past it the least
  *   recently used are paged out and read again when a call needs them
- *   (default memoryBudget / 8; see js/store/pager.js).
+ *   (default memoryBudget / 8; see js/store/pager.js). Options of another
+ *   type (a dbName that is not a non-empty string, persist or worker not a
+ *   boolean, …) reject naming the option (checkInitOptions).
  * @returns {Promise<SessionTree>}
  */
 export function init(options = {}) {
@@ -119,9 +121,9 @@ export function init(options = {}) {
 
 /** init()'s work, before the caller's hold on the tree is counted (TreeAPI._retain). */
 function openTree(options) {
-  options = options ?? {};
-  const bad = checkMemoryBudget(options.memoryBudget);
+  const bad = checkInitOptions(options);
   if (bad) return Promise.reject(new Error(`sessiontree: init: ${bad}`));
+  options = options ?? {};
   const base = globalThis.location?.href;
   // The one place the wasm's default URL is written: a literal
   // new URL(…, import.meta.url), which every bundler emits as an asset.

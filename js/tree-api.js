@@ -13,7 +13,7 @@ import { afterPrepared, loadSnapshotFile, prepared } from "./call-order.js";
 
 const utf8Encoder = new TextEncoder();
 
-export { checkImportArgs, checkMemoryBudget, checkName, checkOptions, checkString, closedEnvelope, errorEnvelope, invalidArgument, MAX_MEMORY_BUDGET, restartError, unansweredEnvelope } from "./api-errors.js";
+export { checkImportArgs, checkInitOptions, checkMemoryBudget, checkName, checkOptions, checkString, closedEnvelope, errorEnvelope, invalidArgument, MAX_MEMORY_BUDGET, restartError, unansweredEnvelope } from "./api-errors.js";
 
 /**
  * How long storage({requestPersist: true}) waits for
