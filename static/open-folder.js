@@ -53,9 +53,38 @@ export function folderReport(env, aborted) {
     return { sessions: [], warnings: [], errors: files.length > 0 ? [] : [message], skipped: [], files };
   }
   const v = env.value;
-  const files = v.files.map(fileLine);
+  const files = groupLines(v.files, v.sessions, fileLine);
   const origins = groupByOrigin(v.sessions).map((g) => ({ name: `${toolLabel(g.tool)}${g.project ? ` · ${g.project}` : ""}`, text: `${g.count} ${g.count === 1 ? "session" : "sessions"}`, kind: "imported" }));
   return { sessions: v.sessions, warnings: saidOnce(v), errors: [], skipped: v.skipped, files: [...origins, ...files] };
+}
+
+/**
+ * The file lines of a folder report: a tool's folder read as one (an
+ * OpenCode storage tree, a Cline task folder: a session's `path` that is
+ * a folder of the files) is one line, "<folder>: OpenCode · 25 files · 2
+ * sessions", in place of one per file (an OpenCode storage tree is
+ * thousands of part files, and its sessions were counted on its first);
+ * a file of it that was skipped keeps its own line, saying why. Pure.
+ * @param {{path: string, tool?: string, sessions: number, skipped?: string}[]} files
+ * @param {{path: string, tool: string}[]} sessions
+ * @param {(f: object) => {name: string, text: string, kind: string}} fileLine
+ */
+export function groupLines(files, sessions, fileLine) {
+  const folders = new Map(); // a folder read as one → its line
+  for (const s of sessions) if (!folders.has(s.path) && !files.some((f) => f.path === s.path)) folders.set(s.path, { tool: s.tool, files: 0, sessions: 0 });
+  const out = [];
+  for (const f of files) {
+    const folder = f.skipped ? null : [...folders.keys()].find((p) => f.path.startsWith(`${p}/`));
+    if (folder === undefined || folder === null) {
+      out.push(fileLine(f));
+      continue;
+    }
+    const g = folders.get(folder);
+    if (g.files++ === 0) out.push(g.line = { name: folder, text: "", kind: "imported" });
+    g.sessions += f.sessions;
+    g.line.text = `${toolLabel(g.tool)} · ${g.files} ${g.files === 1 ? "file" : "files"} · ${g.sessions} ${g.sessions === 1 ? "session" : "sessions"}`;
+  }
+  return out;
 }
 
 /**

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { reportTitle, reportTitles, shownName, skippedLine, warningView } from '../static/report-lines.js';
-import { folderReport, megabytes, saidOnce } from '../static/open-folder.js';
+import { folderReport, groupLines, megabytes, saidOnce } from '../static/open-folder.js';
 
 test('report: a skipped file says "skipped" once, whether or not core\'s reason ends with it', () => {
   const cases = [
@@ -125,4 +125,28 @@ test('report: the title says what was imported, updated (a file that grew, by ho
 
 test('report: a folder\'s size on the progress bar', () => {
   assert.deepEqual([megabytes(0), megabytes(420_000), megabytes(9_960_000), megabytes(120_400_000)], ['0.0 MB', '0.4 MB', '10.0 MB', '120 MB']);
+});
+
+test('report: a tool\'s folder read as one is one line with its files and sessions counted; its skipped files keep theirs', () => {
+  const files = [
+    { path: 'home/opencode/storage/session/p/ses_1.json', tool: 'opencode', sessions: 2 },
+    { path: 'home/opencode/storage/message/ses_1/msg_1.json', tool: 'opencode', sessions: 0 },
+    { path: 'home/opencode/storage/part/msg_1/prt_1.json', tool: 'opencode', sessions: 0 },
+    { path: 'home/cline/tasks/42/api_conversation_history.json', tool: 'cline', sessions: 1 },
+    { path: 'home/cline/tasks/42/settings.json', sessions: 0, skipped: 'not a conversation file of the task folder; skipped' },
+    { path: 'home/pi/s.jsonl', tool: 'pi', sessions: 1 },
+    { path: 'home/opencode/storage-old/x.json', tool: 'opencode', sessions: 0 },
+  ];
+  const sessions = [
+    { path: 'home/opencode/storage', tool: 'opencode' }, { path: 'home/opencode/storage', tool: 'opencode' },
+    { path: 'home/cline/tasks/42', tool: 'cline' }, { path: 'home/pi/s.jsonl', tool: 'pi' },
+  ];
+  const line = (f) => ({ name: f.path, text: f.skipped ? 'skipped' : f.tool, kind: f.skipped ? 'skipped' : 'imported' });
+  assert.deepEqual(groupLines(files, sessions, line).map((l) => `${l.name}: ${l.text}`), [
+    'home/opencode/storage: OpenCode · 3 files · 2 sessions',
+    'home/cline/tasks/42: Cline / Roo Code · 1 file · 1 session',
+    'home/cline/tasks/42/settings.json: skipped',
+    'home/pi/s.jsonl: pi',
+    'home/opencode/storage-old/x.json: opencode',
+  ]);
 });
