@@ -95,6 +95,8 @@ test('explorer: a home folder of every agent imports with tools, projects and ti
     const first = await report(page, 'Imported 9 sessions');
     assert.ok(first.files.includes('Codex · /home/dev/bookshop1 session'), first.files.join('\n'));
     assert.ok(first.files.includes('Aider · home/code/shop2 sessions'), first.files.join('\n'));
+    // Sessions of several projects: each line says its project.
+    assert.match(first.sessions.find((l) => l.startsWith('Add a test for the price parser')) ?? '', /\/home\/dev\/bookshop · \d+ nodes/, first.sessions.join('\n'));
     assert.deepEqual(first.errors, []);
 
     const sessions = (await explorerCall(page, { operation: 'sessions' })).map((s) => `${s.tool ?? '-'} ${s.project ?? '-'} | ${s.title}`).sort();

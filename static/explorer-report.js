@@ -9,6 +9,7 @@
 
 import { button, el } from "./dom.js";
 import { count, moreLine, reportTitle, reportTitles, shownName, warningView } from "./report-lines.js";
+import { projectLabel } from "./session-filter.js";
 
 /** The rows a list of the report shows at first, and adds at each "Show more". */
 export const REPORT_ROWS = 100;
@@ -81,13 +82,16 @@ function sessionLabel(id, name) {
 export function showReport({ sessions, warnings, errors, skipped = [], files = [] }) {
   $("report-title").textContent = reportTitle(sessions);
   $("import-report").classList.toggle("failed", sessions.length === 0);
+  // Of several projects (a folder), each session says its own: equal titles of two projects differ.
+  const projects = new Set(sessions.map((s) => s.project ?? ""));
   fillList($("report-sessions"), sessions, (s) => {
     const li = el("li");
     const size = `${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"}` + (Number.isInteger(s.branchCount) ? ` · ${s.branchCount} ${s.branchCount === 1 ? "branch" : "branches"}` : "") +
       (s.existing ? (s.added > 0 ? ` · ${s.added} new` : " · already here, nothing new") : "");
     const title = el("span", "report-session-title", s.title || s.sessionId);
     if (s.title) title.title = s.sessionId;
-    li.append(title, el("span", "report-session-size", size));
+    const where = projects.size > 1 && s.project ? `${projectLabel(s.project)} · ` : "";
+    li.append(title, el("span", "report-session-size", where + size));
     return li;
   });
   $("report-files-title").hidden = files.length === 0;
