@@ -124,6 +124,8 @@ test('import-loose: chosen files go to the store as files (no text read on the p
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(owui, 'utf16le')]);
     await page.setInputFiles('#import-file', [upload('claude.jsonl', claude), upload('broken.jsonl', broken), upload('openwebui-utf16.json', utf16), upload('empty\u202enosj.json', ''), upload('notes.json', '{"hello":"world"}'), upload('empty.zip', '', 'application/zip')]);
     const r = await report(page, 'Imported 5 sessions');
+    // The demo session of the first visit is still here: the report offers to move it to the trash.
+    assert.equal(await page.locator('#report-demo').isVisible(), true, 'offered after an import that made sessions');
     // A file no format reads, loose: an error naming the file, in core's words (the same as importText's).
     const undetected = r.files[4].slice('notes.json'.length);
     assert.match(undetected, /^could not detect the format of the import data: it is a JSON object with the keys "hello"; tried: snapshot \(a JSON object with "version", "sessionId" and "nodes"\); chatgpt /);
@@ -156,6 +158,7 @@ test('import-loose: chosen files go to the store as files (no text read on the p
     await page.setInputFiles('#import-file', []);
     await page.setInputFiles('#import-file', upload('claude.jsonl', claude));
     await report(page, 'Already here: 1 session, nothing new');
+    assert.equal(await page.locator('#report-demo').isHidden(), true, 'not offered when nothing new was made');
     assert.match(await page.locator('#report-sessions .report-session-size').first().textContent(), /^12 nodes · 2 branches · already here, nothing new$/);
 
     // A file over 512 KB shows the progress bar with Cancel; Cancel imports nothing.
@@ -163,6 +166,7 @@ test('import-loose: chosen files go to the store as files (no text read on the p
     await page.evaluate(() => {
       const tree = window.explorer.tree;
       const importFile = tree.importFile.bind(tree);
+      window.__importFile = importFile; // put back after Cancel
       // Held until Cancel is clicked, so the click comes first whatever the machine's speed.
       tree.importFile = (file, options) => new Promise((resolve) => options.signal.addEventListener('abort', () => resolve(importFile(file, options)), { once: true }));
     });
@@ -182,6 +186,17 @@ test('import-loose: chosen files go to the store as files (no text read on the p
     calls = await page.evaluate(() => window.importCalls);
     assert.deepEqual(calls.importText, []);
     assert.ok(calls.blobText.every((size) => size <= 4096), calls.blobText.join(', '));
+
+    // A new session again: the offer, taken, moves the demo to the trash with Undo.
+    await page.evaluate(() => { window.explorer.tree.importFile = window.__importFile; });
+    await page.locator('#report-close').click();
+    await page.setInputFiles('#import-file', upload('other.jsonl', claude.replaceAll('"s1"', '"s9"')));
+    await report(page, 'Imported 1 session');
+    await page.locator('#report-demo-trash').click();
+    await page.locator('#undo-bar:not([hidden])', { hasText: 'to the trash' }).waitFor();
+    assert.equal(await page.locator('#report-demo').isHidden(), true);
+    assert.equal((await explorerCall(page, { operation: 'sessions' })).some((s) => s.sessionId === 'demo'), false, 'the demo left the list');
+    assert.deepEqual((await explorerCall(page, { operation: 'trash.list' })).map((s) => s.sessionId), ['demo']);
     assert.deepEqual(errors, []);
   } finally {
     await env.close();

@@ -16,6 +16,19 @@ import { SNAPSHOT_HEAD_BYTES } from "../js/request-text.js";
 import { hideProgress, showProgress } from "./explorer-report.js";
 import { ERROR, REASON } from "../js/protocol.js";
 import { skippedLine } from "./report-lines.js";
+import { DEMO_SESSION_ID } from "./demo.js";
+
+/**
+ * After an import that made sessions, offer in its report to move the demo
+ * session (made on a first visit) to the trash: it stayed among the
+ * user's own histories, counted as "Made here". Undo as for any session.
+ * @param {{hasSession: (id: string) => boolean}} ctx
+ * @param {{sessionId: string, existing?: boolean}[]} sessions the import's
+ */
+export function offerDemoTrash(ctx, sessions) {
+  const made = sessions.some((s) => s.sessionId !== DEMO_SESSION_ID && !s.existing);
+  document.getElementById("report-demo").hidden = !(made && ctx.hasSession(DEMO_SESSION_ID));
+}
 
 /** Files larger than this (bytes) show a progress bar while importing. */
 const PROGRESS_BYTES = 512 * 1024;

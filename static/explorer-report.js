@@ -81,9 +81,10 @@ function sessionLabel(id, name) {
  */
 export function showReport({ sessions, warnings, errors, skipped = [], files = [] }) {
   $("report-title").textContent = reportTitle(sessions);
+  $("report-demo").hidden = true; // the explorer offers it after an import that made sessions (offerDemoTrash)
   $("import-report").classList.toggle("failed", sessions.length === 0);
   // Of several projects (a folder), each session says its own: equal titles of two projects differ.
-  const projects = new Set(sessions.map((s) => s.project ?? ""));
+  const projects = new Set(sessions.map((s) => s.project).filter(Boolean));
   fillList($("report-sessions"), sessions, (s) => {
     const li = el("li");
     const size = `${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"}` + (Number.isInteger(s.branchCount) ? ` · ${s.branchCount} ${s.branchCount === 1 ? "branch" : "branches"}` : "") +

@@ -17,7 +17,7 @@ import { NARROW, PaneTabs } from "./explorer-panes.js";
 import { openFamilyMembers, rememberView } from "./explorer-map.js";
 import { sourcesFromDrop, sourcesFromFiles } from "./import-files.js";
 import { RestorePoints } from "./restore-points.js";
-import { readSources } from "./explorer-import.js";
+import { offerDemoTrash, readSources } from "./explorer-import.js";
 import { SessionTitles } from "./session-titles.js";
 import { showStorage } from "./explorer-storage.js";
 import { cancelImport, oneImport, showReport, wireReport } from "./explorer-report.js";
@@ -203,6 +203,7 @@ async function importFiles(sources, unreadable = []) {
     setStatus("");
     showReport(report);
     await loadSessions();
+    offerDemoTrash(importContext(), report.sessions);
     await openImported(report.sessions);
     showStorage(state.tree).catch(() => {}); // the storage line counts what was imported
   }, importRefused);
@@ -287,10 +288,15 @@ function wireImport() {
     await importFiles(sources);
   });
   $("import-cancel").addEventListener("click", cancelImport);
+  $("report-demo-trash").addEventListener("click", () => {
+    $("report-demo").hidden = true;
+    return state.actions.moveToTrash(DEMO_SESSION_ID);
+  });
   wireOpenFolder(() => state.tree, {
     done: async ({ sessions }) => {
       setStatus("");
       await loadSessions();
+      offerDemoTrash(importContext(), sessions);
       await openImported(sessions);
       showStorage(state.tree).catch(() => {});
     },
