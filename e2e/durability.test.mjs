@@ -625,7 +625,7 @@ test('an exceeded quota (stubbed QuotaExceededError) gives a STORAGE_ERROR envel
     });
     const cases = [
       { what: 'an append', request: { operation: 'append', sessionId: 'q', message: { role: 'user', content: '<big>' } } },
-      { what: 'a create', request: { operation: 'create', sessionId: 'q2', title: '<big>' } },
+      { what: 'a session made with its messages', request: { operation: 'append.many', sessionId: 'q2', create: true, messages: [{ role: 'user', content: '<big>' }] } },
       { what: 'a snapshot load', request: { operation: 'snapshot.load', sessionId: 'q', snapshot: { version: 1, sessionId: 'q', cursor: null, activeBranch: 'main', nodes: [{ id: 'b1', parentId: null, branch: 'main', kind: 'message', timestamp: '2026-11-29T12:00:00.000Z', message: { role: 'user', content: '<big>' } }] } } },
     ];
     for (const { what, request } of cases) {

@@ -68,19 +68,22 @@ export function copyBytes(bytes) {
 /**
  * A request object as JSON text, or the reason it cannot be one: JSON
  * cannot encode it (a BigInt, a cycle, a throwing toJSON or getter), it
- * encodes to nothing (undefined, a function), or a top-level member holds a value JSON.stringify
- * would quietly drop or make null: NaN or ±Infinity, a function, a Symbol.
+ * encodes to nothing (undefined, a function), or a top-level member holds
+ * a value JSON.stringify would quietly drop or make null: NaN or
+ * ±Infinity, a function, a Symbol.
  * Each such member is refused by name, so `fork(id, node, {newSessionId:
  * NaN})` is INVALID_ARGUMENT, not a fork with a made-up id. (undefined
  * stays "absent"; deeper values, inside a message, are JSON.stringify's:
- * checking them would cost a walk of every message.)
+ * checking them would cost a walk of every message; a request with its
+ * own toJSON is sent as JSON.stringify reads it, unchecked.)
  * @param {object} request
  * @returns {{text: string} | {error: string}} error: the envelope's message
  */
 export function requestJSON(request) {
   let text;
   try {
-    if (request !== null && typeof request === "object" && !Array.isArray(request)) {
+    // A request with its own toJSON says what is sent: JSON.stringify's reading of it stands.
+    if (request !== null && typeof request === "object" && !Array.isArray(request) && typeof request.toJSON !== "function") {
       for (const key of Object.keys(request)) {
         const why = notJSON(request[key]);
         if (why) return { error: `field "${key}" is ${why}, which JSON cannot carry: give a string, a finite number, a boolean, null, an array or an object` };

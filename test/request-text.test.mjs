@@ -150,4 +150,5 @@ test('requestJSON: a top-level member JSON would drop or make null is refused by
   assert.deepEqual(requestJSON({ operation: 'append', message: { role: 'user', content: 'x', score: NaN } }), { text: '{"operation":"append","message":{"role":"user","content":"x","score":null}}' });
   assert.match(requestJSON({ operation: 'x', n: 1n }).error, /^request cannot be encoded as JSON: /);
   assert.equal(requestJSON(undefined).error, 'request must be an object like {operation: "session", sessionId: "demo"}');
+  assert.deepEqual(requestJSON({ operation: 'list', toJSON: () => ({ operation: 'session', sessionId: 's' }) }), { text: '{"operation":"session","sessionId":"s"}' }, 'a toJSON says what is sent');
 });
