@@ -342,6 +342,8 @@ func TestImportFilesClaudeCodeSubAgents(t *testing.T) {
 		for _, w := range res.Warnings {
 			assert.NotContains(t, w.Message, "already holds another conversation")
 		}
+		require.Len(t, res.Sessions, 1, "one session, reported once")
+		assert.Equal(t, []any{id, false, 8, 8, "Fix the cart"}, []any{res.Sessions[0].SessionID, res.Sessions[0].Existing, res.Sessions[0].Added, res.Sessions[0].NodeCount, res.Sessions[0].Title})
 		again := mustImportFiles(t, st, files)
 		for _, s := range again.Sessions {
 			assert.Equal(t, 0, s.Added, "a second import adds nothing")
@@ -354,6 +356,19 @@ func TestImportFilesClaudeCodeSubAgents(t *testing.T) {
 		require.NotNil(t, st.s.ByID[id])
 		mustImportFiles(t, st, files[2:])
 		check(t, st)
+	})
+	t.Run("a parent imported as <id>-2 (its id another conversation's) takes its sub-agents there", func(t *testing.T) {
+		st := testStore(t)
+		other := strings.ReplaceAll(strings.ReplaceAll(main, `"m`, `"o`), `"Fix the cart"`, `"Another chat"`)
+		mustImportFiles(t, st, []ImportFile{{Path: "elsewhere/" + id + ".jsonl", Data: []byte(other)}})
+		res := mustImportFiles(t, st, files)
+		require.Len(t, res.Sessions, 1)
+		assert.Equal(t, id+"-2", res.Sessions[0].SessionID)
+		assert.Equal(t, 3, st.s.ByID[id].Len(), "the other conversation is left as it was")
+		moved := st.s.ByID[id+"-2"]
+		require.NotNil(t, moved)
+		assert.Equal(t, 8, moved.Len(), "the parent and its three sub-agents")
+		assert.Equal(t, "m3", moved.NodeID(moved.Cursor))
 	})
 	t.Run("a sub-agent imported after its parent, in another call, leaves the cursor and title", func(t *testing.T) {
 		st := testStore(t)

@@ -159,3 +159,37 @@ test('explorer: "Open a folder…" imports a directory of every layout and repor
     await env.close();
   }
 });
+
+test('importFiles: files left out by name (a node_modules, a .git) are never copied into the store; a folder of only those is refused listing them, unread', async () => {
+  const env = await setup();
+  try {
+    await env.page.goto(env.baseURL + 'e2e/fixtures/shim.html');
+    await env.page.locator('#status', { hasText: 'ready' }).waitFor({ timeout: 10000 });
+    const out = await env.page.evaluate(async (pi) => {
+      const tree = await window.sessiontree.init({ persist: false, worker: false });
+      const sizes = [];
+      const buffer = tree._handle.importBuffer.bind(tree._handle);
+      tree._handle.importBuffer = (n) => (sizes.push(n), buffer(n));
+      const r = await tree.importFiles([
+        { path: 'proj/.pi/agent/sessions/--home-me-cli--/s.jsonl', data: pi },
+        { path: 'proj/node_modules/left-pad/package.json', data: 'x'.repeat(100_000) },
+        { path: 'proj/.git/logs/HEAD.json', data: '{}' },
+      ]);
+      const junk = await tree.importFiles([{ path: 'p/node_modules/a/package.json', data: '{}' }, { path: 'p/notes.txt', data: 'hi' }]);
+      return { sizes, sessions: r.value.sessions.map((s) => s.sessionId), files: r.value.files.map((f) => `${f.path}: ${f.skipped ?? f.tool}`), junk };
+    }, PI);
+    assert.deepEqual(out.sizes, [Buffer.byteLength(PI)], 'only the session file was copied in');
+    assert.deepEqual(out.sessions, ['pi-cli']);
+    assert.deepEqual(out.files, [
+      'proj/.pi/agent/sessions/--home-me-cli--/s.jsonl: pi',
+      'proj/node_modules/left-pad/package.json: inside node_modules (packages), not a session file; skipped',
+      'proj/.git/logs/HEAD.json: inside .git (version control), not a session file; skipped',
+    ]);
+    assert.equal(out.junk.ok, false);
+    assert.equal(out.junk.error.message, 'nothing imported: p/node_modules/a/package.json: inside node_modules (packages), not a session file; skipped; p/notes.txt: not a session file (JSON, JSON lines or an Aider history); skipped');
+    assert.equal(out.junk.error.files.length, 2);
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});

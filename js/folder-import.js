@@ -62,7 +62,7 @@ export async function walkDirectory(dir) {
  * batch imported (importBatch) and stored before the next is read, so a
  * folder of gigabytes never sits in the wasm at once and the sessions of
  * a stored batch can be paged out (store/pager.js) while the next one is
- * read. onProgress({read, total}) in bytes: total is twice the files'
+ * read (files it leaves out are never read). onProgress({read, total}) in bytes: total is twice the files'
  * size, moving through each batch as importBatch says. A folder of one
  * batch is stored in one IndexedDB transaction, and an abort before it
  * commits leaves nothing behind; a larger one keeps the batches already
@@ -97,13 +97,16 @@ export async function importFileList(tree, files, dir, { onProgress, signal } = 
   const plan = JSON.parse(tree._handle.callInternal(JSON.stringify({ operation: "import.batches", files: files.map((f) => ({ path: f.path, size: sizeOf(f) })), bytes: BATCH_BYTES })));
   if (!plan.ok) return plan;
   const { batches, skipped } = plan.value;
-  // One batch (or none: every file is left out, and core's import says so): as one import.
-  if (batches.length <= 1) return importBatch(tree, files, { progress, signal, total: 2 * size, before: 0, aborted: "import aborted; nothing was imported" });
+  // One batch of every file (or no file: core's import says so): as one import. Files core
+  // leaves out (not session files: a repository's node_modules, …) are never copied in.
+  if (files.length === 0 || (batches.length === 1 && skipped.length === 0)) return importBatch(tree, files, { progress, signal, total: 2 * size, before: 0, aborted: "import aborted; nothing was imported" });
   const report = { sessions: [], skipped: [], warnings: [] };
   // reports[i] says what became of files[i]: by index, as two files may give one path
   // (core answers a batch's files in the batch's order).
   const reports = [];
   for (const [i, why] of skipped) reports[i] = { path: files[i].path, sessions: 0, skipped: why };
+  if (batches.length === 0) return nothingToRead(reports);
+  const read = batches.flat().reduce((n, i) => n + sizeOf(files[i]), 0); // the bytes read: the batches'
   let done = 0;
   let before = 0;
   let failed = null;
@@ -112,7 +115,7 @@ export async function importFileList(tree, files, dir, { onProgress, signal } = 
     const part = batch.map((i) => files[i]);
     const partSize = part.reduce((n, f) => n + sizeOf(f), 0);
     const stored = `the first ${done} of ${files.length} files were imported and stored (${report.sessions.length} sessions), the rest was not`;
-    const env = await importBatch(tree, part, { progress, signal, total: 2 * size, before, aborted: done === 0 ? "import aborted; nothing was imported" : `import aborted; ${stored}` });
+    const env = await importBatch(tree, part, { progress, signal, total: 2 * read, before, aborted: done === 0 ? "import aborted; nothing was imported" : `import aborted; ${stored}` });
     before += 2 * partSize;
     if (!env.ok && signal?.aborted) return env; // its message says what was stored
     if (!env.ok && env.error.code !== ERROR.INVALID_ARGUMENT) return done === 0 ? env : { ...env, error: { ...env.error, message: `${env.error.message}; ${stored}` } };
@@ -131,6 +134,22 @@ export async function importFileList(tree, files, dir, { onProgress, signal } = 
   const fileReports = files.map((_, i) => reports[i]);
   if (report.sessions.length === 0 && failed) return { ...failed, error: { ...failed.error, files: fileReports } };
   return { ok: true, value: { ...report, files: fileReports } };
+}
+
+/** Files a nothing-imported message names, at most; the rest are counted. */
+const NAMED_FILES = 5;
+
+/**
+ * The envelope of a folder none of whose files is a session file by its
+ * name (reports: each file's, with its reason): INVALID_ARGUMENT naming the
+ * first files and why, every file in `error.files`, as core's import of
+ * them would answer, without reading them.
+ * @param {{path: string, sessions: number, skipped: string}[]} reports
+ */
+function nothingToRead(reports) {
+  const why = reports.slice(0, NAMED_FILES).map((r) => `${r.path}: ${r.skipped}`).join("; ");
+  const more = reports.length > NAMED_FILES ? `; and ${reports.length - NAMED_FILES} more` : "";
+  return { ok: false, error: { code: ERROR.INVALID_ARGUMENT, message: `nothing imported: ${why}${more}`, files: reports } };
 }
 
 /**

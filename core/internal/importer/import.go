@@ -126,6 +126,11 @@ type Job struct {
 	made     []*tree.Session
 	projects map[*tree.Session]string // the project of each session made, when known
 	aside    map[*tree.Session]bool   // the sessions made of a sub-agent's transcript (Conversation.Aside)
+	// moved maps the id of a conversation imported under another id
+	// ("<id>-N": its own was another's) to that id, so that its
+	// sub-agents' transcripts, read later in the same call, follow it.
+	// ImportFiles shares one among its jobs.
+	moved map[string]string
 	err      *tree.Error
 	readDone bool
 

@@ -101,7 +101,10 @@ func ImportFiles(st *store.Store, files []File) (*FilesResult, *tree.Error) {
 	if err := importFilesPaged(jobs); err != nil {
 		return nil, err
 	}
+	moved := map[string]string{} // see Job.moved
+	reported := map[string]int{} // session id → its entry in res.Sessions
 	for k, j := range jobs {
+		j.moved = moved
 		g := owners[k]
 		r, err := j.Finish()
 		if err != nil {
@@ -117,6 +120,11 @@ func ImportFiles(st *store.Store, files []File) (*FilesResult, *tree.Error) {
 				s.Project = formats.PathProject(g.Path)
 				st.ByID[s.SessionID].SetOrigin(r.Format, s.Project)
 			}
+			if at, ok := reported[s.SessionID]; ok {
+				res.Sessions[at].joined(s) // a sub-agent's file, into its parent's session
+				continue
+			}
+			reported[s.SessionID] = len(res.Sessions)
 			res.Sessions = append(res.Sessions, FileSession{SessionReport: s, Tool: r.Format, Path: g.Path})
 		}
 		for _, f := range g.Files {
@@ -128,6 +136,16 @@ func ImportFiles(st *store.Store, files []File) (*FilesResult, *tree.Error) {
 		}
 	}
 	return res, nil
+}
+
+// joined folds into f the report of a later file's import into the same
+// session (a Claude Code sub-agent's transcript joining its parent's): one
+// entry per session, whether it was there before as the first file found
+// it, its nodes added by every file, the rest as the session now stands.
+func (f *FileSession) joined(s SessionReport) {
+	existing, added, warnings := f.Existing, f.Added+s.Added, f.Warnings+s.Warnings
+	f.SessionReport = s
+	f.Existing, f.Added, f.Warnings = existing, added, warnings
 }
 
 // subAgentFile reports whether p names a Claude Code sub-agent's

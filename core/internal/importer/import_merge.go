@@ -73,6 +73,9 @@ func (j *Job) prepare() {
 func (j *Job) commit(s *tree.Session) {
 	st := j.st
 	project := j.projects[s]
+	if to, ok := j.moved[s.ID()]; ok && j.aside[s] {
+		s.SetID(to) // its parent's conversation went there
+	}
 	into, exists := st.ByID[s.ID()]
 	joins := exists && j.joinsSideChain(into, s)
 	if exists && !joins && len(into.Nodes) > 0 && len(s.Nodes) > 0 && !sharesNode(into, s) || st.Trash[s.ID()] != nil {
@@ -86,6 +89,10 @@ func (j *Job) commit(s *tree.Session) {
 			why = "was put in the trash while it was imported"
 		}
 		into, exists = importTarget(st, s)
+		if j.moved == nil {
+			j.moved = map[string]string{}
+		}
+		j.moved[from] = s.ID()
 		// What the data said of this conversation is said of its new id:
 		// the old one is the other conversation's.
 		for i := range j.res.Warnings {
