@@ -130,7 +130,7 @@ type Job struct {
 	// ("<id>-N": its own was another's) to that id, so that its
 	// sub-agents' transcripts, read later in the same call, follow it.
 	// ImportFiles shares one among its jobs.
-	moved map[string]string
+	moved    map[string]string
 	err      *tree.Error
 	readDone bool
 
