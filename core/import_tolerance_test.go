@@ -426,7 +426,7 @@ func TestImportArrayCutShort(t *testing.T) {
 		assert.Equal(t, idOf(t, chats[0]), res.Sessions[0].SessionID)
 		require.Len(t, res.Skipped, 1)
 		line := 1 + bytes.Count(whole[:bytes.LastIndexByte(whole[:second], '{')], []byte("\n"))
-		assert.Equal(t, fmt.Sprintf("the data ends inside conversation 2 (it begins on line %d): the file is cut off; that conversation and any after it are missing, the 1 before it are imported", line), res.Skipped[0].Reason)
+		assert.Equal(t, fmt.Sprintf("the data ends inside conversation 2 (it begins on line %d): the file is cut off; that conversation and any after it are missing; the 1 before it are read", line), res.Skipped[0].Reason)
 		t.Run("the whole file imported after adds the rest", func(t *testing.T) {
 			res := mustImport(t, st, whole, "auto")
 			assert.Len(t, res.Sessions, 3)
@@ -438,7 +438,7 @@ func TestImportArrayCutShort(t *testing.T) {
 		cut := bytes.TrimRight(whole, " \n")
 		res := mustImport(t, testStore(t), cut[:len(cut)-1], "auto")
 		assert.Len(t, res.Sessions, 3)
-		assert.Contains(t, warningTexts(res), "the data ends after conversation 3 without the array's closing ']': the file is cut off, so conversations after it may be missing; the 3 read are imported")
+		assert.Contains(t, warningTexts(res), "the data ends after conversation 3 without the array's closing ']': the file is cut off, so conversations after it may be missing; the 3 before it are read")
 	})
 	t.Run("ChatGPT's one-pass reader keeps the conversations before the cut too", func(t *testing.T) {
 		data := fixture(t, "librechat/chatgpt-modern-export.json")

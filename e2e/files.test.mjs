@@ -516,3 +516,25 @@ both('importZip aborted while an entry is imported stores neither it nor the ent
   assert.ok(r.sessions.every((s) => s.includes('-a-')), r.sessions.slice(0, 5).join(' '));
   await page.close();
 });
+
+test('importZip from which nothing imported: an abort during its first entry is the abort, and sessions all in the trash are SESSION_ALREADY_EXISTS, each with the entries', async () => {
+  worker = undefined;
+  const page = await shimPage();
+  // One entry of the fixture's conversation, 240 copies under other ids (about 3.3 MB: several
+  // slices, so the abort sent at its first progress arrives before it is stored).
+  const id = JSON.parse(fixtureText)[0].id;
+  const big = strToU8('[' + Array.from({ length: 240 }, (_, i) => fixtureText.trim().slice(1, -1).replaceAll(id, `${id}-${i}`)).join(',') + ']');
+  const zip = zipSync({ 'export/conversations.json': strToU8(fixtureText) });
+  const r = await page.evaluate(async ({ zip, big }) => {
+    const tree = await window.sessiontree.init({ persist: false });
+    const abort = new AbortController();
+    const aborted = await tree.importZip(new Uint8Array(big), { name: 'a.zip', signal: abort.signal, onProgress: (p) => p.phase === 'import' && abort.abort() });
+    const first = await tree.importZip(new Uint8Array(zip), { name: 'a.zip' });
+    for (const s of first.value.entries[0].envelope.value.sessions) await tree.delete(s.sessionId);
+    const trashed = await tree.importZip(new Uint8Array(zip), { name: 'a.zip' });
+    return { aborted, trashed: [trashed.ok, trashed.error?.code, trashed.error?.reason, trashed.error?.entries?.map((e) => e.envelope.error.code)] };
+  }, { zip: [...zip], big: [...zipSync({ 'big.json': big })] });
+  assert.deepEqual(r.aborted, { ok: false, error: { code: 'INVALID_ARGUMENT', message: 'import aborted; nothing was imported' } });
+  assert.deepEqual(r.trashed, [false, 'SESSION_ALREADY_EXISTS', 'NOTHING_TO_IMPORT', ['SESSION_ALREADY_EXISTS']]);
+  await page.close();
+});

@@ -81,7 +81,7 @@ export async function importZipFile(tree, file, { name, budget, hold = false, on
     else envelope = await tree._importBytes(p.bytes, "auto", { signal, onProgress: ({ read, total }) => progress({ phase: "import", name: p.name, read, total }) });
     entries.push({ kind: "text", name: p.name, size: p.size, refs: p.refs, envelope });
   }
-  if (!entries.some((e) => e.kind === "snapshot" || (e.kind === "text" && e.envelope.ok))) return nothingImported(name, entries);
+  if (!entries.some((e) => e.kind === "snapshot" || (e.kind === "text" && e.envelope.ok))) return signal?.aborted ? abortedEnvelope() : nothingImported(name, entries);
   return { ok: true, value: { entries } };
 }
 
@@ -90,7 +90,9 @@ const NAMED_ENTRIES = 5;
 
 /**
  * The envelope of a ZIP from which nothing was imported (no entry gave a
- * session or was held): INVALID_ARGUMENT, reason NOTHING_TO_IMPORT, as
+ * session or was held; not an abort): INVALID_ARGUMENT (or the one code
+ * of every entry, all texts refused alike, as SESSION_ALREADY_EXISTS for
+ * sessions in the trash), reason NOTHING_TO_IMPORT, as
  * importFiles answers a folder that gave nothing, its message naming why
  * for the first entries and its `entries` the whole report (an app that
  * checks `ok` does not report a success).
@@ -100,7 +102,10 @@ function nothingImported(name, entries) {
   const why = entries.map((e) => `${e.name}: ${e.kind === "text" ? e.envelope.error.message : (e.message ?? e.reason)}`);
   const more = why.length > NAMED_ENTRIES ? `; and ${why.length - NAMED_ENTRIES} more` : "";
   const message = `nothing imported from ${name}: ${why.length === 0 ? "it holds no entry" : why.slice(0, NAMED_ENTRIES).join("; ") + more}`;
-  return { ok: false, error: { code: ERROR.INVALID_ARGUMENT, reason: REASON.NOTHING_TO_IMPORT, message, entries } };
+  // Every entry a text refused for one reason (each session in the trash: SESSION_ALREADY_EXISTS): that code, as importFile's.
+  const codes = new Set(entries.map((e) => (e.kind === "text" ? e.envelope.error.code : ERROR.INVALID_ARGUMENT)));
+  const code = codes.size === 1 ? [...codes][0] : ERROR.INVALID_ARGUMENT;
+  return { ok: false, error: { code, reason: REASON.NOTHING_TO_IMPORT, message, entries } };
 }
 
 /**

@@ -397,12 +397,12 @@ func (j *Job) cutShort(begin int) {
 	rest := begin + len(j.data[begin:]) - len(bytes.TrimLeft(j.data[begin:], " \t\r\n,"))
 	if rest >= len(j.data) {
 		j.warn([]formats.Warning{{Message: jsonx.Sprintf(
-			"the data ends after conversation %d without the array's closing ']': the file is cut off, so conversations after it may be missing; the %d read are imported", j.item, j.item)}})
+			"the data ends after conversation %d without the array's closing ']': the file is cut off, so conversations after it may be missing; the %d before it are read", j.item, j.item)}})
 		return
 	}
 	line := 1 + bytes.Count(j.data[:rest], []byte{'\n'})
 	j.skip("", "", jsonx.Sprintf(
-		"the data ends inside conversation %d (it begins on line %d): the file is cut off; that conversation and any after it are missing, the %d before it are imported", j.item+1, line, j.item))
+		"the data ends inside conversation %d (it begins on line %d): the file is cut off; that conversation and any after it are missing; the %d before it are read", j.item+1, line, j.item))
 }
 
 // readLine reads the next line of a JSON-lines export. A line that is not

@@ -153,7 +153,9 @@ func (ix *Index) scanWord(ds *docScan, ascii []byte, tok []rune) {
 		default:
 			k := allowance(len(w.runes), n)
 			typo := k > 0 && n >= len(w.runes)-k && n <= len(w.runes)+k
-			if !typo && (len(w.runes) < prefixTypoMin || n < len(w.runes)) {
+			// A prefix within an edit keeps the first two characters
+			// (prefixTypo): an ASCII token is told by its bytes, unconverted.
+			if !typo && (len(w.runes) < prefixTypoMin || n < len(w.runes) || ascii != nil && (ascii[0] != w.text[0] || ascii[1] != w.text[1])) {
 				continue
 			}
 			if tok == nil {
