@@ -360,7 +360,8 @@ test('Continue from here after a click fires jump and updates the context; actio
     await page.waitForFunction(() => window.events.some((e) => e[0] === 'fork'));
     const fork = (await page.evaluate(() => window.events)).find((e) => e[0] === 'fork')[1];
     assert.equal(fork.nodeId, budgetAnswer.id);
-    await page.locator('#session-list .session.selected').waitFor();
+    // The demo's row is selected until the explorer takes the fork: wait for the fork's own row.
+    await page.locator(`#session-list .session.selected[data-session-id="${fork.newSessionId}"]`).waitFor();
     assert.equal(await page.evaluate(() => window.explorer.state.selected), fork.newSessionId);
     const forked = await call(page, { operation: 'session', sessionId: fork.newSessionId });
     assert.deepEqual([forked.nodeCount, forked.cursor], [5, budgetAnswer.id]);
