@@ -116,3 +116,17 @@ func TestStoredBytesThatAreNotUTF8StillRestore(t *testing.T) {
 	ctx := ok[map[string]any](t, st, obj{"operation": "context", "sessionId": "old"})
 	assert.Equal(t, "caf\ufffd", ctx["messages"].([]any)[0].(map[string]any)["content"])
 }
+
+// Bytes that read as no text are not called empty: the answer says what
+// they were read as.
+func TestImportOfABOMAndHalfACharacterSaysSo(t *testing.T) {
+	_, err := testStore(t).Import([]byte{0xFF, 0xFE, 0xFD}, "auto")
+	require.NotNil(t, err)
+	assert.Equal(t, "import data holds no text: 3 bytes, read as nothing (the file is UTF-16 (little-endian); it was read as such, but for its last byte, which is half a character (the file may be cut off))", err.Message)
+	_, err = testStore(t).Import([]byte{0xEF, 0xBB, 0xBF, ' ', '\n'}, "auto")
+	require.NotNil(t, err)
+	assert.Equal(t, "import data is empty", err.Message, "a UTF-8 BOM and white space: empty, as the text is")
+	_, err = testStore(t).Import(nil, "auto")
+	require.NotNil(t, err)
+	assert.Equal(t, "import data is empty", err.Message)
+}

@@ -159,9 +159,14 @@ func Start(st *store.Store, data []byte, format string) (*Job, *tree.Error) {
 // startImport is Start with the import's estimated growth per byte
 // of data: ImportGrowth, or ImportJobGrowth for a job of Imports.
 func startImport(st *store.Store, data []byte, format string, growth int) (*Job, *tree.Error) {
+	size := len(data)
 	data, encoding := importplan.ToUTF8(data) // a BOM, or UTF-16 text: see importplan.ToUTF8
 	data = bytes.TrimSpace(data)
-	if len(data) == 0 {
+	switch {
+	case len(data) == 0 && encoding != "" && size > 0:
+		// Bytes that read as no text: a byte order mark (and half a character), white space.
+		return nil, tree.Invalidf("import data holds no text: %d bytes, read as nothing (%s)", size, encoding)
+	case len(data) == 0:
 		return nil, tree.Invalidf("import data is empty")
 	}
 	if err := st.Reserve("import", 0, len(data), growth); err != nil {
