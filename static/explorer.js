@@ -198,15 +198,17 @@ const importContext = () => ({ tree: state.tree, setStatus, hasSession: (id) => 
  */
 async function importFiles(sources, unreadable = []) {
   if (sources.length === 0 && unreadable.length === 0) return;
+  let report = null;
   await oneImport(async () => {
-    const report = await readSources(importContext(), sources, unreadable);
+    report = await readSources(importContext(), sources, unreadable);
     setStatus("");
     showReport(report);
-    await loadSessions();
-    offerDemoTrash(importContext(), report.sessions);
-    await openImported(report.sessions);
-    showStorage(state.tree).catch(() => {}); // the storage line counts what was imported
   }, importRefused);
+  if (report === null) return; // refused: another import runs (the next may start from here on)
+  await loadSessions();
+  offerDemoTrash(importContext(), report.sessions);
+  await openImported(report.sessions);
+  showStorage(state.tree).catch(() => {}); // the storage line counts what was imported
 }
 
 /** Say that an import was not started because another one runs. */

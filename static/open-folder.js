@@ -145,7 +145,16 @@ export function wireOpenFolder(getTree, { done, readArchives, refused }) {
   const input = document.getElementById("open-folder");
   const title = `Import a whole folder of ${FOLDER_TOOLS.join(", ")} sessions, or of exports`;
   let handle = null; // the folder Refresh re-reads
-  const run = (source, name, archives = []) => oneImport(async () => {
+  const run = async (source, name, archives = []) => {
+    let report = null;
+    await oneImport(async () => {
+      report = await readFolder(source, name, archives);
+      showReport(report);
+    }, refused);
+    if (report !== null) await done(report); // after the import: the next one may start
+  };
+  /** Import a folder (source: a directory handle or its files) and its ZIP files into one report. */
+  const readFolder = async (source, name, archives) => {
     const abort = new AbortController();
     showProgress(`Opening ${name}…`, 0, abort);
     // The folder's size says how long to expect (total is twice it: read, then stored).
@@ -153,11 +162,9 @@ export function wireOpenFolder(getTree, { done, readArchives, refused }) {
     const empty = { ok: false, error: { message: "no file besides ZIP archives" } };
     const env = Array.isArray(source) && source.length === 0 ? empty : await getTree().importFiles(source, { signal: abort.signal, onProgress });
     hideProgress();
-    let report = folderReport(env, abort.signal.aborted);
-    if (archives.length > 0 && !abort.signal.aborted) report = joinReports(report, await readArchives(archives));
-    showReport(report);
-    await done(report);
-  }, refused);
+    const report = folderReport(env, abort.signal.aborted);
+    return archives.length > 0 && !abort.signal.aborted ? joinReports(report, await readArchives(archives)) : report;
+  };
   const showRefresh = (dir) => {
     handle = dir;
     const b = document.getElementById("refresh-folder");
