@@ -2,6 +2,7 @@ package msgtext
 
 import (
 	"testing"
+	"unicode/utf8"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 	"github.com/stretchr/testify/assert"
@@ -47,8 +48,8 @@ func FuzzPartsText(f *testing.F) {
 		f.Add(m)
 	}
 	f.Fuzz(func(t *testing.T, m string) {
-		if !jsonx.Valid([]byte(m)) {
-			return // a message is valid JSON where it is held
+		if !jsonx.Valid([]byte(m)) || !utf8.ValidString(m) {
+			return // a message is valid JSON and UTF-8 where it is held (a request of other bytes is refused, an import's are replaced)
 		}
 		if got, ok := plainMessageText([]byte(m)); ok {
 			if want := Decoded([]byte(m)); got != want {
