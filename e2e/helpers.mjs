@@ -329,7 +329,18 @@ export async function explorerCall(page, request) {
  * @param {string} title
  */
 export async function importReport(page, title) {
-  await page.locator('#report-title', { hasText: title }).waitFor();
+  try {
+    await page.locator('#report-title', { hasText: title }).waitFor();
+  } catch (err) {
+    // Say what the page showed instead: another report, or a status line (an import refused).
+    const shown = await page.evaluate(() => ({
+      report: document.getElementById('import-report')?.hidden === false ? document.getElementById('report-title')?.textContent : '(no report shown)',
+      status: document.getElementById('status')?.textContent ?? '',
+      progress: document.getElementById('import-progress')?.hidden === false ? document.getElementById('progress-label')?.textContent : '(no progress bar)',
+    })).catch(() => ({}));
+    err.message += `\nthe page showed: ${JSON.stringify(shown)}`;
+    throw err;
+  }
   return {
     title: await page.locator('#report-title').textContent(),
     sessions: await page.locator('#report-sessions li').allTextContents(),

@@ -233,11 +233,24 @@ test('explorer: "Refresh folder" re-reads the folder of a directory handle, reme
     assert.deepEqual((await report(page, 'Already here: 1 session, nothing new')).sessions, ['Parse the flags3 nodes · 1 branch · already here, nothing new']);
 
     // Cancel while the folder is read: the progress bar's button, pressed at the first progress.
+    // The page holds the store's write lock until then (as another tab's writer would), so the
+    // import cannot be stored before its Cancel reaches the worker however slow this machine is:
+    // a CI run once stored all 8 files before the click's abort arrived.
     const before = await explorerCall(page, { operation: 'sessions' });
+    await page.evaluate(() => new Promise((held) => {
+      navigator.locks.request('sessiontree-write:sessiontree', () => new Promise((letGo) => {
+        window.releaseTestLock = letGo;
+        held();
+      }));
+    }));
     await page.evaluate(() => {
       const tree = window.explorer.tree;
       const importFiles = tree.importFiles.bind(tree);
-      tree.importFiles = (entries, options) => importFiles(entries, { ...options, onProgress: (p) => (options.onProgress(p), document.getElementById('import-cancel').click()) });
+      const cancel = () => {
+        document.getElementById('import-cancel').click();
+        setTimeout(() => window.releaseTestLock(), 200); // the abort's message goes first
+      };
+      tree.importFiles = (entries, options) => importFiles(entries, { ...options, onProgress: (p) => (options.onProgress(p), cancel()) });
     });
     const line = (i) => JSON.stringify({ type: 'user', uuid: `c${i}`, parentUuid: i ? `c${i - 1}` : null, sessionId: 'cancel-me', message: { role: 'user', content: 'x'.repeat(400) } }) + '\n';
     const big = path.join(ARTIFACTS_DIR, 'folder-import', 'big');
