@@ -130,3 +130,42 @@ func TestImportOfABOMAndHalfACharacterSaysSo(t *testing.T) {
 	require.NotNil(t, err)
 	assert.Equal(t, "import data is empty", err.Message)
 }
+
+func TestImportReadsLinesEndedByCRAlone(t *testing.T) {
+	claude, err := os.ReadFile("testdata/fixtures/claude-code/dag_compact_after_rewind.jsonl")
+	require.NoError(t, err)
+	for _, tc := range []struct{ name, lf string }{
+		{"Claude Code JSON lines", string(claude)},
+		{"an Aider history", string(sample(t, aiderSample))},
+	} {
+		lf := strings.ReplaceAll(tc.lf, "\r\n", "\n")
+		cr := strings.ReplaceAll(lf, "\n", "\r")
+		lfStore, crStore := New(Options{}), New(Options{})
+		want, ierr := lfStore.Import([]byte(lf), "auto")
+		require.Nil(t, ierr, tc.name)
+		res, ierr := crStore.Import([]byte(cr), "auto")
+		require.Nil(t, ierr, tc.name)
+		assert.Equal(t, want.Format, res.Format, tc.name)
+		require.Len(t, res.Sessions, len(want.Sessions), tc.name)
+		require.NotEmpty(t, want.Sessions, tc.name)
+		for i := range want.Sessions {
+			save := `{"operation":"snapshot.save","sessionId":"` + want.Sessions[i].SessionID + `"}`
+			assert.Equal(t, string(lfStore.Call([]byte(save))), string(crStore.Call([]byte(save))), tc.name)
+		}
+		note := "the file's lines end in a carriage return alone (CR, as classic Mac OS and some converters write them); each was read as a line end"
+		assert.Equal(t, append([]string{note}, warningTexts(want)...), warningTexts(res), tc.name, "the note first, then the same warnings, naming the same lines")
+	}
+	// One JSON document with CR line ends reads as it stands (a CR there is white space), no note.
+	doc, err := os.ReadFile("testdata/fixtures/librechat/chatgpt-tree.json")
+	require.NoError(t, err)
+	require.Contains(t, string(doc), "\n")
+	lf, ierr := New(Options{}).Import(doc, "auto")
+	require.Nil(t, ierr)
+	cr, ierr := New(Options{}).Import([]byte(strings.ReplaceAll(string(doc), "\n", "\r")), "auto")
+	require.Nil(t, ierr)
+	assert.Equal(t, warningTexts(lf), warningTexts(cr))
+	// Two documents on CR lines are no JSON lines (each must be one line): refused as before.
+	_, ierr = New(Options{}).Import([]byte(strings.ReplaceAll(string(doc)+string(doc), "\n", "\r")), "auto")
+	require.NotNil(t, ierr)
+	assert.Contains(t, ierr.Message, "not valid JSON")
+}

@@ -134,3 +134,21 @@ func fromUTF16(b []byte, big bool) []byte {
 func IsZIP(data []byte) bool {
 	return bytes.HasPrefix(data, []byte("PK\x03\x04")) || bytes.HasPrefix(data, []byte("PK\x05\x06"))
 }
+
+// CROnlyNote is the import report's warning for data read by CROnly.
+const CROnlyNote = "the file's lines end in a carriage return alone (CR, as classic Mac OS and some converters write them); each was read as a line end"
+
+// CROnly returns a copy of data with every carriage return ("\r") made a
+// line feed ("\n") when data holds carriage returns but no line feed: JSON
+// lines or a text export whose lines end in CR alone, otherwise one line
+// ("invalid character after the top-level value"). Nil when data holds a
+// line feed or no carriage return. JSON allows no raw CR inside a string,
+// so the change moves no value; it only separates lines. The importer
+// calls it only once the data failed to read as it stands (it scans the
+// whole data for a line feed).
+func CROnly(data []byte) []byte {
+	if bytes.IndexByte(data, '\r') < 0 || bytes.IndexByte(data, '\n') >= 0 {
+		return nil
+	}
+	return bytes.ReplaceAll(data, []byte{'\r'}, []byte{'\n'})
+}
