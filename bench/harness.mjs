@@ -26,47 +26,79 @@ export async function startBench(extraArgs) {
 }
 
 /**
+ * One renderer process as the benchmarks see it: its pid, its resident
+ * memory (VmRSS from /proc, in MB) and whether it runs a dedicated worker
+ * (a thread named "DedicatedWorker"): the tab of a page whose store runs
+ * in its Worker. Linux only.
+ * @typedef {{pid: number, mb: number, worker: boolean}} Renderer
+ */
+
+/**
+ * The Renderer of process pid, null when it is gone.
+ * @param {number|string} pid
+ * @returns {Renderer|null}
+ */
+function renderer(pid) {
+  try {
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))[1]);
+    let worker = false;
+    for (const t of fs.readdirSync(`/proc/${pid}/task`)) {
+      try {
+        if (fs.readFileSync(`/proc/${pid}/task/${t}/comm`, "utf8").startsWith("DedicatedWorker")) worker = true;
+      } catch {
+        // the thread ended meanwhile
+      }
+    }
+    return { pid: Number(pid), mb: kb / 1024, worker };
+  } catch {
+    return null; // gone meanwhile
+  }
+}
+
+/**
+ * The browser's renderer processes (pages, their workers, and the
+ * browser's own: a headless Chromium keeps a WebUI renderer for its top
+ * chrome of ~160 MB, and often a spare one of ~75 MB), their pids from
+ * Chromium's SystemInfo.getProcessInfo.
+ * @param {import("playwright-core").Browser} browser
+ * @returns {Promise<Renderer[]>}
+ */
+export async function renderers(browser) {
+  const cdp = await browser.newBrowserCDPSession();
+  const { processInfo } = await cdp.send("SystemInfo.getProcessInfo");
+  await cdp.detach();
+  return processInfo.filter((p) => p.type === "renderer").map((p) => renderer(p.id)).filter((r) => r !== null);
+}
+
+/**
  * The resident memory of the browser's renderer processes (the pages and
- * their workers), in MB: their pids from Chromium's
- * SystemInfo.getProcessInfo, their VmRSS from /proc (Linux).
+ * their workers, and the browser's own renderers: see renderers), in MB.
  * @param {import("playwright-core").Browser} browser
  * @returns {Promise<number>}
  */
 export async function rendererMB(browser) {
-  const cdp = await browser.newBrowserCDPSession();
-  const { processInfo } = await cdp.send("SystemInfo.getProcessInfo");
-  await cdp.detach();
-  let kb = 0;
-  for (const p of processInfo) {
-    if (p.type !== "renderer") continue;
-    try {
-      kb += Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${p.id}/status`, "utf8"))[1]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return kb / 1024;
+  return (await renderers(browser)).reduce((mb, r) => mb + r.mb, 0);
 }
 
 /**
- * The resident memory of the renderer processes (pages and their workers)
- * of the Chromium profile in userDataDir, in MB: a persistent context has
- * no browser-wide CDP session to ask SystemInfo.getProcessInfo, so the
- * renderers are found in /proc by their command line (--type=renderer and
- * the profile's directory; Linux).
+ * The renderer processes of the Chromium profile in userDataDir (a
+ * persistent context has no browser-wide CDP session to ask
+ * SystemInfo.getProcessInfo, so they are found in /proc by their command
+ * line: --type=renderer and the profile's directory; Linux).
  * @param {string} userDataDir the profile's directory, as given to launchPersistent
- * @returns {number}
+ * @returns {Renderer[]}
  */
-export function profileRendererMB(userDataDir) {
-  let kb = 0;
+export function profileRenderers(userDataDir) {
+  const out = [];
   for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
     try {
       const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
       if (!cmd.includes("--type=renderer") || !cmd.includes(userDataDir)) continue;
-      kb += Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))[1]);
     } catch {
-      // gone meanwhile
+      continue; // gone meanwhile
     }
+    const r = renderer(pid);
+    if (r) out.push(r);
   }
-  return kb / 1024;
+  return out;
 }

@@ -11,10 +11,13 @@
 // init() → that first context beside the wasm start floor (a worker that
 // only starts the wasm and answers one call, nothing stored:
 // bench/lazy-floor.js runWasmStart; a first context needs the wasm
-// running, so no store on this wasm opens one sooner), and the tab's memory (RSS of the browser's renderer processes, from
-// Chromium's SystemInfo.getProcessInfo, with ten sessions open, beside
-// the same sum with the page loaded before init(): what the browser holds
-// without sessiontree; and the wasm memory). No figure is asserted: bench/RESULTS.md keeps them.
+// running, so no store on this wasm opens one sooner), and memory with ten
+// sessions open: the RSS of every renderer process (from Chromium's
+// SystemInfo.getProcessInfo, the browser's own among them: its top
+// chrome's WebUI, a spare) and the tab's RSS (the renderer running the
+// store's worker: the page and its Worker, issue 24's "tab memory"), each
+// beside the same figure with the page loaded before init() (what the
+// browser holds without sessiontree), and the wasm memory. No figure is asserted: bench/RESULTS.md keeps them.
 // Each size is measured twice: in a fresh browser context (a first visit:
 // incognito, its IndexedDB in memory, the wasm compiled anew on every page)
 // and in a returning user's browser (a persistent profile of its own: its
@@ -42,7 +45,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { launchPersistent } from "../e2e/helpers.mjs";
-import { profileRendererMB, rendererMB, startBench } from "./harness.mjs";
+import { profileRenderers, renderers, startBench } from "./harness.mjs";
 
 const quick = process.argv.includes("--quick");
 const sizesArg = process.argv.find((a) => a.startsWith("--sizes="));
@@ -111,7 +114,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
  * wasm kept between pages) gets one visit first that is not counted: a
  * first visit's compile, measured by the fresh contexts.
  * @param {import("playwright-core").BrowserContext} context
- * @param {() => Promise<number>} rss the MB of the context's renderer processes
+ * @param {() => Promise<import("./harness.mjs").Renderer[]>|import("./harness.mjs").Renderer[]} rss the context's renderer processes
  * @returns {Promise<object>} the medians, the memory and the search figures
  */
 async function measureSize(context, rss, baseURL, n, returning) {
@@ -126,13 +129,14 @@ async function measureSize(context, rss, baseURL, n, returning) {
   await writeBig(page, db, "big3");
   await page.close();
   const st = [], floor = [], stOpen = [], warmOpen = [], quietOpen = [], floorOpen = [], workerFloor = [], toOpen = [], wasmStart = [], marks = [];
-  let mb = 0, mbBefore = 0, wasmMB = 0, search = null;
+  let mb = 0, mbBefore = 0, tabMB = 0, tabBefore = 0, wasmMB = 0, search = null;
+  let before = [];
   const skip = returning ? 1 : 0;
   for (let r = 0; r < RUNS + skip; r++) {
     const p = await context.newPage();
     await p.goto(baseURL + "e2e/fixtures/shim.html");
     await p.waitForFunction(() => window.sessiontree !== undefined);
-    if (r === RUNS + skip - 1) mbBefore = await rss();
+    if (r === RUNS + skip - 1) before = await rss();
     const t = await p.evaluate(async (db) => {
       const t0 = performance.now();
       window.tree = await window.sessiontree.init({ dbName: db });
@@ -167,7 +171,15 @@ async function measureSize(context, rss, baseURL, n, returning) {
       await p.evaluate(async () => {
         for (let i = 0; i < 10; i++) await window.tree.call({ operation: "context", sessionId: "s" + i });
       });
-      mb = await rss();
+      // The tab: the renderer running the store's worker (the page's own process); the sum of
+      // every renderer also counts the browser's (its top chrome's WebUI, a spare).
+      const after = await rss();
+      const tab = after.filter((x) => x.worker);
+      const sum = (rows) => rows.reduce((n, x) => n + x.mb, 0);
+      mb = sum(after);
+      mbBefore = sum(before);
+      tabMB = sum(tab);
+      tabBefore = sum(before.filter((x) => tab.some((t) => t.pid === x.pid)));
       wasmMB = (await p.evaluate(() => window.tree._debug())).wasmBytes / 2 ** 20;
       if (!quick && !returning) search = await measureSearch(p, n);
       if (search) Object.assign(search, await measureKept(context, baseURL, p, db, n));
@@ -190,7 +202,7 @@ async function measureSize(context, rss, baseURL, n, returning) {
     await f.close();
   }
   const mark = (name) => median(marks.map((m) => m[name]).filter(Number.isFinite));
-  return { n, marks: { read: mark("read"), runtime: mark("runtime"), restored: mark("restored") }, st: median(st), floor: median(floor), workerFloor: median(workerFloor), stOpen: median(stOpen), warmOpen: median(warmOpen), quietOpen: median(quietOpen), floorOpen: median(floorOpen), toOpen: median(toOpen), wasmStart: median(wasmStart), mb, mbBefore, wasmMB, search };
+  return { n, marks: { read: mark("read"), runtime: mark("runtime"), restored: mark("restored") }, st: median(st), floor: median(floor), workerFloor: median(workerFloor), stOpen: median(stOpen), warmOpen: median(warmOpen), quietOpen: median(quietOpen), floorOpen: median(floorOpen), toOpen: median(toOpen), wasmStart: median(wasmStart), mb, mbBefore, tabMB, tabBefore, wasmMB, search };
 }
 
 /**
@@ -280,7 +292,7 @@ const f = (x) => x.toFixed(0);
 
 /** The table's row of size n's measures m (measureSize), after prefix. */
 function sizeRow(prefix, n, m) {
-  return `${prefix}${n} | ${n * MESSAGES + 3 * BIG} | ${f(m.st)} | ${f(m.floor)} | ${(m.st / m.floor).toFixed(1)}x | ${f(m.workerFloor)} | ${(m.st / m.workerFloor).toFixed(1)}x | ${f(m.stOpen)} | ${f(m.floorOpen)} | ${(m.stOpen / m.floorOpen).toFixed(1)}x | ${f(m.warmOpen)} | ${(m.warmOpen / m.floorOpen).toFixed(1)}x | ${f(m.quietOpen)} | ${(m.quietOpen / m.floorOpen).toFixed(1)}x | ${f(m.toOpen)} | ${f(m.wasmStart)} | ${(m.toOpen / m.wasmStart).toFixed(1)}x | ${f(m.mb)} | ${f(m.mbBefore)} | ${f(m.wasmMB)}`;
+  return `${prefix}${n} | ${n * MESSAGES + 3 * BIG} | ${f(m.st)} | ${f(m.floor)} | ${(m.st / m.floor).toFixed(1)}x | ${f(m.workerFloor)} | ${(m.st / m.workerFloor).toFixed(1)}x | ${f(m.stOpen)} | ${f(m.floorOpen)} | ${(m.stOpen / m.floorOpen).toFixed(1)}x | ${f(m.warmOpen)} | ${(m.warmOpen / m.floorOpen).toFixed(1)}x | ${f(m.quietOpen)} | ${(m.quietOpen / m.floorOpen).toFixed(1)}x | ${f(m.toOpen)} | ${f(m.wasmStart)} | ${(m.toOpen / m.wasmStart).toFixed(1)}x | ${f(m.mb)} | ${f(m.mbBefore)} | ${f(m.wasmMB)} | ${f(m.tabMB)} | ${f(m.tabBefore)}`;
 }
 
 /** Where init() → first context went at size n (the worker's marks in m), after prefix. */
@@ -291,11 +303,11 @@ function whereLine(prefix, n, m) {
 const { server, browser } = await startBench([]);
 try {
   console.log(`sessions paged on demand: ${RUNS} runs per size (medians), ${MESSAGES} messages of ~260 characters a session, plus three of ${BIG}`);
-  console.log("sessions | nodes | init→sessions ms | lazy floor ms | ratio | worker floor ms | ratio | first context (1,000 nodes) ms | floor open ms | ratio | another 1,000-node session opened at once ms | ratio | another a second later ms | ratio | init→first context ms | wasm start floor ms | ratio | renderer RSS MB (10 open) | renderer RSS MB before init | wasm MB");
+  console.log("sessions | nodes | init→sessions ms | lazy floor ms | ratio | worker floor ms | ratio | first context (1,000 nodes) ms | floor open ms | ratio | another 1,000-node session opened at once ms | ratio | another a second later ms | ratio | init→first context ms | wasm start floor ms | ratio | every renderer's RSS MB (10 open) | every renderer's RSS MB before init | wasm MB | tab RSS MB (10 open: the renderer running the store's worker) | the tab's RSS MB before init");
   const searches = [], where = [];
   for (const n of SIZES) {
     const context = await browser.newContext();
-    const m = await measureSize(context, () => rendererMB(browser), server.baseURL, n, false).finally(() => context.close());
+    const m = await measureSize(context, () => renderers(browser), server.baseURL, n, false).finally(() => context.close());
     if (m.search) searches.push([n, m.search]);
     where.push(whereLine("", n, m));
     console.log(sizeRow("", n, m));
@@ -315,7 +327,7 @@ try {
   for (const n of process.argv.includes("--no-returning") ? [] : quick ? SIZES.slice(0, 1) : SIZES) {
     const profile = fs.mkdtempSync(path.join(os.tmpdir(), "sessiontree-paging-"));
     const context = await launchPersistent(profile);
-    const m = await measureSize(context, () => profileRendererMB(profile), server.baseURL, n, true).finally(async () => {
+    const m = await measureSize(context, () => profileRenderers(profile), server.baseURL, n, true).finally(async () => {
       await context.close();
       fs.rmSync(profile, { recursive: true, force: true });
     });

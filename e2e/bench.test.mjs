@@ -46,7 +46,8 @@ test('node bench/paging.mjs --quick prints init → sessions and the first conte
   const rows = out.stdout.split('\n').filter((l) => /^\d+ \| /.test(l)).map((l) => l.split(' | '));
   assert.deepEqual(rows.map((r) => [r[0], r[1]]), [['100', '13000'], ['1000', '103000']], out.stdout);
   for (const r of rows) {
-    assert.equal(r.length, 20, r.join(' | '));
+    assert.equal(r.length, 22, r.join(' | '));
+    assert.ok(Number(r[20]) > 0 && Number(r[20]) <= Number(r[17]), `the tab (the renderer running the store's worker) is found and is one of the renderers: ${r.join(' | ')}`);
     for (const i of [2, 3, 5, 7, 8, 10, 12, 14, 15, 17, 18]) assert.ok(Number(r[i]) > 0, `column ${i} is a measured figure: ${r.join(' | ')}`);
     assert.match(r[4], /^\d+\.\dx$/, 'the ratio to the floor');
     assert.match(r[6], /^\d+\.\dx$/, 'the ratio to the worker floor');
@@ -59,7 +60,8 @@ test('node bench/paging.mjs --quick prints init → sessions and the first conte
   const again = out.stdout.split('\n').filter((l) => l.startsWith('returning ') && l.includes(' | ')).map((l) => l.slice('returning '.length).split(' | '));
   assert.deepEqual(again.map((r) => [r[0], r[1]]), [['100', '13000']], out.stdout);
   for (const r of again) {
-    assert.equal(r.length, 20, r.join(' | '));
+    assert.equal(r.length, 22, r.join(' | '));
+    assert.ok(Number(r[20]) > 0 && Number(r[20]) <= Number(r[17]), `the tab is found in the profile's renderers: ${r.join(' | ')}`);
     for (const i of [2, 3, 5, 7, 8, 10, 12, 14, 15, 17, 18]) assert.ok(Number(r[i]) > 0, `column ${i} is a measured figure: ${r.join(' | ')}`);
     assert.match(r[16], /^\d+\.\dx$/, 'the ratio to the wasm start floor');
     assert.match(r[13], /^\d+\.\dx$/, 'the ratio of an open a second later to the floor');
