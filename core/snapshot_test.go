@@ -62,6 +62,10 @@ func TestSnapshotRejections(t *testing.T) {
 		{"a lone surrogate in a parentId", snap(node("a", "", msg), node("b", `a\ud800`, msg)), `nodes[1] field "parentId" holds a lone UTF-16 surrogate`},
 		{"a lone surrogate in the title", strings.Replace(snap(node("a", "", msg)), `"cursor":null`, `"title":"t\ud800x","cursor":null`, 1), `field "title" holds a lone UTF-16 surrogate`},
 		{"a lone surrogate in activeBranch", strings.Replace(snap(), `"activeBranch":"main"`, `"activeBranch":"\udc00"`, 1), `field "activeBranch" holds a lone UTF-16 surrogate`},
+		// An annotation's title is the session's title, its label a node's name: alike.
+		{"a lone surrogate in a title annotation", strings.Replace(snap(node("a", "", msg)), `]}`, `],"annotations":[{"kind":"title","nodeId":null,"title":"T\ud800",`+ts+`}]}`, 1), `annotations[0] field "title" holds a lone UTF-16 surrogate`},
+		{"a lone surrogate in a label annotation", strings.Replace(snap(node("a", "", msg)), `]}`, `],"annotations":[{"kind":"label","nodeId":"a","label":"L\udc00",`+ts+`}]}`, 1), `annotations[0] field "label" holds a lone UTF-16 surrogate`},
+		{"a lone surrogate in a source annotation", strings.Replace(snap(node("a", "", msg)), `]}`, `],"annotations":[{"kind":"source","nodeId":null,"sourceSessionId":"x\ud800","sourceNodeId":"a","via":"fork",`+ts+`}]}`, 1), `annotations[0] field "sourceSessionId" holds a lone UTF-16 surrogate`},
 		{"a bad node and then an unknown field", strings.Replace(snap(node("a", "zz", msg)), `]}`, `],"colour":1}`, 1), `unknown field "colour"`},
 		{"a bad node and then a bad sessionId", strings.Replace(snap(node("a", "zz", msg)), `"sessionId":"s",`, ``, 1) + ``, `"sessionId" must be a non-empty string`},
 		{"a bad node before the version", `{"nodes":[` + node("a", "zz", msg) + `],"version":1,"sessionId":"s","cursor":null,"activeBranch":"main"}`, `node "a" has parentId "zz"`},

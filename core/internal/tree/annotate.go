@@ -250,6 +250,10 @@ func (s *Session) ParseAnnotation(raw []byte, k int) (*Annotation, *Error) {
 	if unknown != "" {
 		return nil, SnapshotFault("%s has unknown field %q", at, unknown)
 	}
+	if err := loneFault(at, namedRaw{"nodeId", f.nodeID}, namedRaw{"label", f.label}, namedRaw{"title", f.title},
+		namedRaw{"sourceSessionId", f.srcSession}, namedRaw{"sourceNodeId", f.srcNode}); err != nil {
+		return nil, err // as a snapshot's own names (topFields)
+	}
 	kind, _, _ := nodeField(f.kind)
 	a := &Annotation{Kind: kind}
 	switch kind {

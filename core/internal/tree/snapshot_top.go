@@ -26,10 +26,29 @@ func topFields(top map[string][]byte) *Error {
 			return SnapshotFault("unknown field %q", key)
 		}
 	}
-	for _, key := range [...]string{"sessionId", "title", "cursor", "activeBranch"} {
-		if jsonx.LoneSurrogate(top[key]) >= 0 {
-			return SnapshotFault("field %q %s", key, loneWords)
+	return loneFault("", namedRaw{"sessionId", top["sessionId"]}, namedRaw{"title", top["title"]},
+		namedRaw{"cursor", top["cursor"]}, namedRaw{"activeBranch", top["activeBranch"]})
+}
+
+// namedRaw is a snapshot field's name and its raw JSON value (nil when absent).
+type namedRaw struct {
+	name string
+	raw  []byte
+}
+
+// loneFault returns the INVALID_SNAPSHOT fault of the first of fields
+// whose value holds a lone surrogate escape, the field named after prefix
+// ("nodes[3]", "annotations[0]"; "" for the snapshot's own members); nil
+// when none does.
+func loneFault(prefix string, fields ...namedRaw) *Error {
+	for _, f := range fields {
+		if jsonx.LoneSurrogate(f.raw) < 0 {
+			continue
 		}
+		if prefix == "" {
+			return SnapshotFault("field %q %s", f.name, loneWords)
+		}
+		return SnapshotFault("%s field %q %s", prefix, f.name, loneWords)
 	}
 	return nil
 }
@@ -37,13 +56,5 @@ func topFields(top map[string][]byte) *Error {
 // nodeLone returns the fault of nodes[i] when its id, parentId or branch
 // holds a lone surrogate escape, nil when none does.
 func nodeLone(f *nodeFields, i int) *Error {
-	for _, field := range [...]struct {
-		name string
-		raw  []byte
-	}{{"id", f.id}, {"parentId", f.parentID}, {"branch", f.branch}} {
-		if jsonx.LoneSurrogate(field.raw) >= 0 {
-			return SnapshotFault("nodes[%d] field %q %s", i, field.name, loneWords)
-		}
-	}
-	return nil
+	return loneFault(jsonx.Sprintf("nodes[%d]", i), namedRaw{"id", f.id}, namedRaw{"parentId", f.parentID}, namedRaw{"branch", f.branch})
 }
