@@ -108,6 +108,19 @@ function writeBig(page, db, id) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
+ * The memory columns from the renderers before init() and with ten
+ * sessions open (MB): every renderer's sum (the browser's own among them:
+ * its top chrome's WebUI, a spare) and the tab's, the renderer running the
+ * store's worker (the page's own process), before and after.
+ * @param {import("./harness.mjs").Renderer[]} before @param {import("./harness.mjs").Renderer[]} after
+ */
+function memoryFigures(before, after) {
+  const tab = after.filter((x) => x.worker);
+  const sum = (rows) => rows.reduce((n, x) => n + x.mb, 0);
+  return { mb: sum(after), mbBefore: sum(before), tabMB: sum(tab), tabBefore: sum(before.filter((x) => tab.some((t) => t.pid === x.pid))) };
+}
+
+/**
  * Write the history of n sessions in the given browser context and measure
  * it (see the top of this file). A returning user's profile (`returning`:
  * a persistent context, its IndexedDB on disk and V8's cache of compiled
@@ -171,15 +184,7 @@ async function measureSize(context, rss, baseURL, n, returning) {
       await p.evaluate(async () => {
         for (let i = 0; i < 10; i++) await window.tree.call({ operation: "context", sessionId: "s" + i });
       });
-      // The tab: the renderer running the store's worker (the page's own process); the sum of
-      // every renderer also counts the browser's (its top chrome's WebUI, a spare).
-      const after = await rss();
-      const tab = after.filter((x) => x.worker);
-      const sum = (rows) => rows.reduce((n, x) => n + x.mb, 0);
-      mb = sum(after);
-      mbBefore = sum(before);
-      tabMB = sum(tab);
-      tabBefore = sum(before.filter((x) => tab.some((t) => t.pid === x.pid)));
+      ({ mb, mbBefore, tabMB, tabBefore } = memoryFigures(before, await rss()));
       wasmMB = (await p.evaluate(() => window.tree._debug())).wasmBytes / 2 ** 20;
       if (!quick && !returning) search = await measureSearch(p, n);
       if (search) Object.assign(search, await measureKept(context, baseURL, p, db, n));
