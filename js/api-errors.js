@@ -141,7 +141,8 @@ export function checkMemoryBudget(value) {
 /**
  * What is wrong with init()'s options, or null: they must be undefined,
  * null or an object; dbName a non-empty string; persist and worker
- * booleans; wasmURL and workerURL strings or URLs; memoryBudget as
+ * booleans; wasmURL and workerURL strings or URLs (each of these five
+ * null or undefined: its default, as init() always read them); memoryBudget as
  * checkMemoryBudget says. A number given as dbName opened the database
  * "5"; options that were a string were read as none.
  * @param {unknown} options
@@ -151,9 +152,9 @@ export function checkInitOptions(options) {
   if (options === undefined || options === null) return null;
   if (typeof options !== "object" || Array.isArray(options)) return `options must be an object like {dbName: "chats"}; got ${shown(options)}`;
   const { dbName, persist, worker, wasmURL, workerURL } = options;
-  if (dbName !== undefined && (typeof dbName !== "string" || dbName === "")) return `option "dbName" must be a non-empty string; got ${shown(dbName)}`;
+  if (dbName !== undefined && dbName !== null && (typeof dbName !== "string" || dbName === "")) return `option "dbName" must be a non-empty string; got ${shown(dbName)}`;
   for (const [name, v] of [["persist", persist], ["worker", worker]]) {
-    if (v !== undefined && typeof v !== "boolean") return `option "${name}" must be true or false; got ${shown(v)}`;
+    if (v !== undefined && v !== null && typeof v !== "boolean") return `option "${name}" must be true or false; got ${shown(v)}`;
   }
   for (const [name, v] of [["wasmURL", wasmURL], ["workerURL", workerURL]]) {
     if (v !== undefined && v !== null && typeof v !== "string" && !(typeof URL === "function" && v instanceof URL)) return `option "${name}" must be a string or a URL; got ${shown(v)}`;

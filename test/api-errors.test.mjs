@@ -15,7 +15,8 @@ test('checkName: a restore point\'s name follows a title\'s rule (at most 1000 c
 });
 
 test('checkInitOptions: init()\'s options are an object of the types the docs give; what is wrong is named', () => {
-  for (const good of [undefined, null, {}, { dbName: 'chats', persist: false, worker: true, wasmURL: '/x.wasm', workerURL: new URL('https://a.example/w.js'), memoryBudget: 1 << 30 }]) {
+  // null is the default, as init() read these options before they were checked (a config's empty value).
+  for (const good of [undefined, null, {}, { dbName: 'chats', persist: false, worker: true, wasmURL: '/x.wasm', workerURL: new URL('https://a.example/w.js'), memoryBudget: 1 << 30 }, { dbName: null, persist: null, worker: null, wasmURL: null, workerURL: null }]) {
     assert.equal(checkInitOptions(good), null, JSON.stringify(good));
   }
   const cases = [
