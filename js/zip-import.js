@@ -93,7 +93,8 @@ const NAMED_ENTRIES = 5;
  * session or was held; not an abort): INVALID_ARGUMENT (or the one code
  * of every entry, all texts refused alike, as SESSION_ALREADY_EXISTS for
  * sessions in the trash), reason NOTHING_TO_IMPORT, as
- * importFiles answers a folder that gave nothing, its message naming why
+ * importFiles answers a folder that gave nothing (entries skipped as no
+ * export do not count for the code), its message naming why
  * for the first entries and its `entries` the whole report (an app that
  * checks `ok` does not report a success).
  * @param {string} name the ZIP's @param {ZipEntryReport[]} entries
@@ -102,8 +103,10 @@ function nothingImported(name, entries) {
   const why = entries.map((e) => `${e.name}: ${e.kind === "text" ? e.envelope.error.message : (e.message ?? e.reason)}`);
   const more = why.length > NAMED_ENTRIES ? `; and ${why.length - NAMED_ENTRIES} more` : "";
   const message = `nothing imported from ${name}: ${why.length === 0 ? "it holds no entry" : why.slice(0, NAMED_ENTRIES).join("; ") + more}`;
-  // Every entry a text refused for one reason (each session in the trash: SESSION_ALREADY_EXISTS): that code, as importFile's.
-  const codes = new Set(entries.map((e) => (e.kind === "text" ? e.envelope.error.code : ERROR.INVALID_ARGUMENT)));
+  // Every export in it refused for one reason (each session in the trash: SESSION_ALREADY_EXISTS): that
+  // code, as importFile's. Entries left out as no export (a ChatGPT ZIP's user.json, chat.html, images)
+  // do not count; a damaged one does (INVALID_ARGUMENT).
+  const codes = new Set(entries.filter((e) => e.kind !== "skip").map((e) => (e.kind === "text" ? e.envelope.error.code : ERROR.INVALID_ARGUMENT)));
   const code = codes.size === 1 ? [...codes][0] : ERROR.INVALID_ARGUMENT;
   return { ok: false, error: { code, reason: REASON.NOTHING_TO_IMPORT, message, entries } };
 }
