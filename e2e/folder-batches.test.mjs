@@ -56,7 +56,21 @@ test('a folder larger than a batch is imported in batches; aborted after one, th
       const after = (await tree.call({ operation: 'sessions' })).value;
       const fromTwo = after.filter((s) => !listed.some((x) => x.sessionId === s.sessionId));
       const whole = await Promise.all(fromTwo.map(async (s) => (await tree.call({ operation: 'context', sessionId: s.sessionId })).ok));
+
+      // A Claude Code session whose sub-agent's file falls in a later batch than its own (a
+      // rollout larger than a batch between them): one session, reported once.
+      const id = '5d1e0000-0000-4000-8000-0000000000aa';
+      const cc = (uuid, parentUuid, role, text, side) => JSON.stringify({ type: role, uuid, parentUuid, sessionId: id, ...(side ? { isSidechain: true, agentId: 'a1' } : {}), cwd: '/w', timestamp: '2026-03-01T10:00:00.000Z', message: { role, content: text } }) + '\n';
+      const three = [
+        { path: `c/.claude/projects/-w/${id}.jsonl`, data: new Blob([cc('m1', null, 'user', 'Fix the cart') + cc('m2', 'm1', 'assistant', 'Looking at it')]) },
+        { path: 'c/.codex/sessions/2026/10/02/rollout-2026-10-02T09-00-00-0001.jsonl', data: new Blob([enc.encode(genCodex({ mb: 65, seed: 7 }).join(''))]) },
+        { path: `c/.claude/projects/-w/${id}/subagents/agent-a1.jsonl`, data: new Blob([cc('a1', null, 'user', 'Find the cart code', true)]) },
+      ];
+      const third = await tree.importFiles(three);
+      if (!third.ok) throw new Error(`${third.error.code}: ${third.error.message}`);
+      const joined = third.value.sessions.filter((s) => s.sessionId.startsWith(id)).map((s) => [s.sessionId, s.existing, s.added, s.nodeCount, s.title, s.tool, s.path]);
       return {
+        joined,
         mb: bytes / 1e6, events, sessions: first.value.sessions.length, listed: listed.length,
         files: first.value.files.map((f) => [f.path, f.sessions, f.skipped ?? '']), counts,
         second: second.ok ? 'ok' : `${second.error.code}: ${second.error.message}`, added: fromTwo.length, whole,
@@ -76,6 +90,8 @@ test('a folder larger than a batch is imported in batches; aborted after one, th
     assert.equal(Number(m[2]), r.added, 'the sessions it says were stored are listed');
     assert.ok(r.added > 0 && r.added < 140, `some of the second folder was stored (${r.added})`);
     assert.ok(r.whole.every(Boolean));
+    const id = '5d1e0000-0000-4000-8000-0000000000aa';
+    assert.deepEqual(r.joined, [[id, false, 3, 3, 'Fix the cart', 'claude-code', `c/.claude/projects/-w/${id}.jsonl`]], 'the parent and its sub-agent, imported in two batches, are one session reported once');
     assert.deepEqual(errors, []);
   } finally {
     await env.close();

@@ -110,6 +110,7 @@ export async function importFileList(tree, files, dir, { onProgress, signal } = 
   let done = 0;
   let before = 0;
   let failed = null;
+  const reported = new Map(); // sessionId → its entry in report.sessions
   for (const batch of batches) {
     await tree._pager?.evicting; // the sessions of the batch before, paged out
     const part = batch.map((i) => files[i]);
@@ -126,7 +127,7 @@ export async function importFileList(tree, files, dir, { onProgress, signal } = 
       continue;
     }
     done += part.length;
-    report.sessions.push(...env.value.sessions);
+    joinSessions(report.sessions, env.value.sessions, reported);
     report.skipped.push(...env.value.skipped);
     report.warnings.push(...env.value.warnings);
     batch.forEach((i, k) => (reports[i] = env.value.files[k]));
@@ -134,6 +135,30 @@ export async function importFileList(tree, files, dir, { onProgress, signal } = 
   const fileReports = files.map((_, i) => reports[i]);
   if (report.sessions.length === 0 && failed) return { ...failed, error: { ...failed.error, files: fileReports } };
   return { ok: true, value: { ...report, files: fileReports } };
+}
+
+/**
+ * Add a batch's session reports (more) to those of the batches before
+ * (sessions), one entry per session: a session an earlier batch reported
+ * (a Claude Code sub-agent's file, in a later batch than its parent's) is
+ * folded into that entry as core folds it within one call
+ * (FileSession.joined): whether it was there before as the first batch
+ * found it, its nodes added by every batch and its warnings counted
+ * together, its file and tool the first's, the rest as it now stands.
+ * @param {object[]} sessions @param {object[]} more
+ * @param {Map<string, number>} reported sessionId → its index in sessions
+ */
+function joinSessions(sessions, more, reported) {
+  for (const s of more) {
+    const at = reported.get(s.sessionId);
+    if (at === undefined) {
+      reported.set(s.sessionId, sessions.length);
+      sessions.push(s);
+      continue;
+    }
+    const first = sessions[at];
+    sessions[at] = { ...s, tool: first.tool, path: first.path, existing: first.existing, added: first.added + s.added, warnings: first.warnings + s.warnings };
+  }
 }
 
 /** Files a nothing-imported message names, at most; the rest are counted. */

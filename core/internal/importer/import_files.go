@@ -324,7 +324,7 @@ func (j *Job) importPaged() *tree.Error {
 			ids = append(ids, s.ID())
 			continue
 		}
-		if len(into.Nodes) == 0 || len(s.Nodes) == 0 || sharesNode(into, s) {
+		if len(into.Nodes) == 0 || len(s.Nodes) == 0 || sharesNode(into, s) || j.joinsSideChain(into, s) {
 			continue
 		}
 		for n := 2; ; n++ {
@@ -334,7 +334,7 @@ func (j *Job) importPaged() *tree.Error {
 			}
 			if next.Paged != nil {
 				ids = append(ids, next.ID())
-			} else if sharesNode(next, s) {
+			} else if takes(next, s, j.aside[s]) {
 				break
 			}
 		}

@@ -88,7 +88,8 @@ func (j *Job) commit(s *tree.Session) {
 		if st.Trash[from] != nil {
 			why = "was put in the trash while it was imported"
 		}
-		into, exists = importTarget(st, s)
+		into, exists = importTarget(st, s, j.aside[s])
+		joins = exists && j.aside[s]
 		if j.moved == nil {
 			j.moved = map[string]string{}
 		}
@@ -113,8 +114,8 @@ func (j *Job) commit(s *tree.Session) {
 	if exists {
 		if j.aside[s] {
 			s.Cursor = -1 // a sub-agent's leaf is never the session's cursor
-		} else if joins {
-			into.Title = s.Title // the main line's title, not a sub-agent's task
+		} else if joins && !retitled(into) {
+			into.Title = s.Title // the main line's title, not a sub-agent's task (a rename stays)
 		}
 		added = mergeImported(st, into, s, fromTool && !j.aside[s])
 		s = into
@@ -140,11 +141,11 @@ func (j *Job) joinsSideChain(s, im *tree.Session) bool {
 	if j.res.Format != "claude-code" || len(s.Nodes) == 0 {
 		return false
 	}
+	if s.Tool != "claude-code" {
+		return false // a session made here, or another tool's, is no Claude Code parent
+	}
 	if j.aside[im] {
 		return true
-	}
-	if s.Tool != "claude-code" {
-		return false
 	}
 	for _, n := range s.Nodes {
 		if !strings.HasPrefix(n.Branch, "sidechain") {
@@ -280,6 +281,26 @@ func recordImport(s *tree.Session, cur int32) {
 	}
 }
 
+// retitled reports whether s has a title record (a rename): its title is
+// then the caller's, which an import does not replace.
+func retitled(s *tree.Session) bool {
+	for _, a := range s.Annotations {
+		if a.Kind == tree.AnnotationTitle {
+			return true
+		}
+	}
+	return false
+}
+
+// takes reports whether the session s, of im's id or an "<id>-N" of it,
+// is where the imported session im goes: it holds a node of im (an
+// earlier import of the same conversation), or im is a Claude Code
+// sub-agent's transcript (aside) and s a Claude Code session, its parent
+// moved there (by an earlier call: a folder is imported in batches).
+func takes(s, im *tree.Session, aside bool) bool {
+	return sharesNode(s, im) || aside && s.Tool == "claude-code"
+}
+
 // sharesNode reports whether the imported session im has a node id that s
 // has.
 func sharesNode(s, im *tree.Session) bool {
@@ -292,14 +313,15 @@ func sharesNode(s, im *tree.Session) bool {
 }
 
 // importTarget renames im, whose id another conversation holds, to the
-// first "<id>-N" (N from 2) that is free or holds a node of im, and
-// returns that session when it exists.
-func importTarget(st *store.Store, im *tree.Session) (*tree.Session, bool) {
+// first "<id>-N" (N from 2) that is free or takes im (takes), and returns
+// that session when it exists. aside: im is a Claude Code sub-agent's
+// transcript (Conversation.Aside).
+func importTarget(st *store.Store, im *tree.Session, aside bool) (*tree.Session, bool) {
 	base := im.ID()
 	for n := 2; ; n++ {
 		id := base + "-" + string(jsonx.AppendInt(nil, n))
 		into, ok := st.ByID[id]
-		if st.Trash[id] == nil && (!ok || sharesNode(into, im)) {
+		if st.Trash[id] == nil && (!ok || takes(into, im, aside)) {
 			im.SetID(id)
 			return into, ok
 		}
