@@ -70,6 +70,9 @@ type ProtocolSpec struct {
 	// SnapshotVersion and SnapshotMembers: see their declarations.
 	SnapshotVersion int
 	SnapshotMembers []string
+	// MaxTitleLength: see its declaration (the shim checks a restore
+	// point's name by the same rule).
+	MaxTitleLength int
 	// EnvelopeOKHead, EnvelopeFailedHead, EnvelopeColumnsHead: see the
 	// constants.
 	EnvelopeOKHead, EnvelopeFailedHead, EnvelopeColumnsHead string
@@ -158,6 +161,7 @@ func Protocol() ProtocolSpec {
 		ChunkSize:           DrainGroupNodes,
 		SnapshotVersion:     SnapshotVersion,
 		SnapshotMembers:     append([]string(nil), SnapshotMembers...),
+		MaxTitleLength:      MaxTitleLength,
 		EnvelopeOKHead:      EnvelopeOKHead,
 		EnvelopeFailedHead:  EnvelopeFailedHead,
 		EnvelopeColumnsHead: EnvelopeColumnsHead,

@@ -3,7 +3,7 @@
 // their helpers: INVALID_ARGUMENT naming the method and argument,
 // STORAGE_ERROR for a closed or restarted store. No wasm, no IndexedDB.
 
-import { ERROR, REASON } from "./protocol.js";
+import { ERROR, MAX_TITLE_LENGTH, REASON } from "./protocol.js";
 
 /**
  * An error envelope.
@@ -54,8 +54,8 @@ export function checkString(method, argument, value) {
   return typeof value === "string" && value !== "" ? null : invalidArgument(method, argument, "must be a non-empty string", value);
 }
 
-/** The longest restore point name, in characters (code points): a title's (core's MaxTitleLength). */
-export const MAX_NAME_LENGTH = 1000;
+/** The longest restore point name, in characters (code points): a title's (core's MaxTitleLength, generated). */
+export const MAX_NAME_LENGTH = MAX_TITLE_LENGTH;
 
 /**
  * Check a name a person gives (a restore point's): a non-empty string of

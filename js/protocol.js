@@ -115,6 +115,12 @@ export const CHUNK_SIZE = 1000;
 export const SNAPSHOT_VERSION = 1;
 
 /**
+ * The longest session title, in characters (code points), without control characters (core.MaxTitleLength); a restore point's name follows the same rule.
+ * @type {number}
+ */
+export const MAX_TITLE_LENGTH = 1000;
+
+/**
  * A snapshot's members in the order snapshot.save writes them; "title" and "annotations" only when the session has them.
  * @type {readonly string[]}
  */
