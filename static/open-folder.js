@@ -74,7 +74,8 @@ export function groupLines(files, sessions, fileLine) {
   for (const s of sessions) if (!folders.has(s.path) && !files.some((f) => f.path === s.path)) folders.set(s.path, { tool: s.tool, files: 0, sessions: 0 });
   const out = [];
   for (const f of files) {
-    const folder = f.skipped ? null : [...folders.keys()].find((p) => f.path.startsWith(`${p}/`));
+    // A file of the folder's own tool (an export lying inside a task folder is a file of its own).
+    const folder = f.skipped ? null : [...folders.keys()].find((p) => f.path.startsWith(`${p}/`) && folders.get(p).tool === f.tool);
     if (folder === undefined || folder === null) {
       out.push(fileLine(f));
       continue;

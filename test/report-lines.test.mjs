@@ -136,10 +136,12 @@ test('report: a tool\'s folder read as one is one line with its files and sessio
     { path: 'home/cline/tasks/42/settings.json', sessions: 0, skipped: 'not a conversation file of the task folder; skipped' },
     { path: 'home/pi/s.jsonl', tool: 'pi', sessions: 1 },
     { path: 'home/opencode/storage-old/x.json', tool: 'opencode', sessions: 0 },
+    { path: 'home/cline/tasks/42/conversations.json', tool: 'chatgpt', sessions: 3 },
   ];
   const sessions = [
     { path: 'home/opencode/storage', tool: 'opencode' }, { path: 'home/opencode/storage', tool: 'opencode' },
     { path: 'home/cline/tasks/42', tool: 'cline' }, { path: 'home/pi/s.jsonl', tool: 'pi' },
+    { path: 'home/cline/tasks/42/conversations.json', tool: 'chatgpt' },
   ];
   const line = (f) => ({ name: f.path, text: f.skipped ? 'skipped' : f.tool, kind: f.skipped ? 'skipped' : 'imported' });
   assert.deepEqual(groupLines(files, sessions, line).map((l) => `${l.name}: ${l.text}`), [
@@ -148,5 +150,6 @@ test('report: a tool\'s folder read as one is one line with its files and sessio
     'home/cline/tasks/42/settings.json: skipped',
     'home/pi/s.jsonl: pi',
     'home/opencode/storage-old/x.json: opencode',
-  ]);
+    'home/cline/tasks/42/conversations.json: chatgpt',
+  ], 'an export inside a task folder keeps its own line, its sessions not the task\'s');
 });
