@@ -58,12 +58,12 @@ test('a folder larger than a batch is imported in batches; aborted after one, th
       const whole = await Promise.all(fromTwo.map(async (s) => (await tree.call({ operation: 'context', sessionId: s.sessionId })).ok));
 
       // A Claude Code session whose sub-agent's file falls in a later batch than its own (a
-      // rollout larger than a batch between them): one session, reported once.
+      // rollout larger than a batch, 64 MiB, between them): one session, reported once.
       const id = '5d1e0000-0000-4000-8000-0000000000aa';
       const cc = (uuid, parentUuid, role, text, side) => JSON.stringify({ type: role, uuid, parentUuid, sessionId: id, ...(side ? { isSidechain: true, agentId: 'a1' } : {}), cwd: '/w', timestamp: '2026-03-01T10:00:00.000Z', message: { role, content: text } }) + '\n';
       const three = [
         { path: `c/.claude/projects/-w/${id}.jsonl`, data: new Blob([cc('m1', null, 'user', 'Fix the cart') + cc('m2', 'm1', 'assistant', 'Looking at it')]) },
-        { path: 'c/.codex/sessions/2026/10/02/rollout-2026-10-02T09-00-00-0001.jsonl', data: new Blob([enc.encode(genCodex({ mb: 65, seed: 7 }).join(''))]) },
+        { path: 'c/.codex/sessions/2026/10/02/rollout-2026-10-02T09-00-00-0001.jsonl', data: new Blob([enc.encode(genCodex({ mb: 70, seed: 7 }).join(''))]) },
         { path: `c/.claude/projects/-w/${id}/subagents/agent-a1.jsonl`, data: new Blob([cc('a1', null, 'user', 'Find the cart code', true)]) },
       ];
       const third = await tree.importFiles(three);
