@@ -316,28 +316,34 @@ func (j *Job) importPaged() *tree.Error {
 	}
 	var ids []string
 	for _, s := range j.kept {
-		into := st.ByID[s.ID()]
-		if into == nil {
+		base := s.ID()
+		into := st.ByID[base]
+		if into != nil && into.Paged != nil {
+			ids = append(ids, base)
 			continue
 		}
-		if into.Paged != nil {
-			ids = append(ids, s.ID())
+		if j.aside[s] {
+			// parentID looks at every "<id>-N" up to the first free one.
+			laterIDs(st, base, func(n *tree.Session) bool {
+				if n.Paged != nil {
+					ids = append(ids, n.ID())
+				}
+				return false
+			})
 			continue
 		}
-		if len(into.Nodes) == 0 || len(s.Nodes) == 0 || sharesNode(into, s) || j.joinsSideChain(into, s) {
+		// As commit: the id held by another conversation, or in the trash,
+		// sends it along the "<id>-N" to the first that is free or takes it.
+		if st.Trash[base] == nil && (into == nil || len(into.Nodes) == 0 || len(s.Nodes) == 0 || j.takes(into, s)) {
 			continue
 		}
-		for n := 2; ; n++ {
-			next := st.ByID[s.ID()+"-"+string(jsonx.AppendInt(nil, n))]
-			if next == nil {
-				break
+		laterIDs(st, base, func(n *tree.Session) bool {
+			if n.Paged != nil {
+				ids = append(ids, n.ID())
+				return false
 			}
-			if next.Paged != nil {
-				ids = append(ids, next.ID())
-			} else if takes(next, s, j.aside[s]) {
-				break
-			}
-		}
+			return j.takes(n, s)
+		})
 	}
 	if len(ids) == 0 {
 		return nil

@@ -75,6 +75,8 @@ func (j *Job) commit(s *tree.Session) {
 	project := j.projects[s]
 	if to, ok := j.moved[s.ID()]; ok && j.aside[s] {
 		s.SetID(to) // its parent's conversation went there
+	} else if j.aside[s] {
+		s.SetID(j.parentID(s)) // a parent moved to "<id>-N" by an earlier call
 	}
 	into, exists := st.ByID[s.ID()]
 	joins := exists && j.joinsSideChain(into, s)
@@ -88,8 +90,8 @@ func (j *Job) commit(s *tree.Session) {
 		if st.Trash[from] != nil {
 			why = "was put in the trash while it was imported"
 		}
-		into, exists = importTarget(st, s, j.aside[s])
-		joins = exists && j.aside[s]
+		into, exists = j.importTarget(s)
+		joins = exists && j.joinsSideChain(into, s)
 		if j.moved == nil {
 			j.moved = map[string]string{}
 		}
@@ -132,16 +134,15 @@ func (j *Job) commit(s *tree.Session) {
 }
 
 // joinsSideChain reports whether the Claude Code conversation im goes into
-// the session s of its id although they have no node in common: one of
-// them is a sub-agent's transcript (the same Claude Code session, whose
-// sub-agents write files of their own under its id). s is one when it was
-// imported from Claude Code and every node of it is on a "sidechain"
-// branch; im, when the job read it as such (Conversation.Aside).
+// the session s of its id (or an "<id>-N" of it) although they have no
+// node in common: one of them is a sub-agent's transcript (the same Claude
+// Code session, whose sub-agents write files of their own under its id)
+// and s came from Claude Code (fromClaudeCode). s is one when every node
+// of it is on a "sidechain" branch; im, when the job read it as such
+// (Conversation.Aside). A stub (no nodes) never joins: importPaged has it
+// loaded first.
 func (j *Job) joinsSideChain(s, im *tree.Session) bool {
-	if j.res.Format != "claude-code" || len(s.Nodes) == 0 {
-		return false
-	}
-	if s.Tool != "claude-code" {
+	if j.res.Format != "claude-code" || len(s.Nodes) == 0 || !fromClaudeCode(s) {
 		return false // a session made here, or another tool's, is no Claude Code parent
 	}
 	if j.aside[im] {
@@ -292,13 +293,52 @@ func retitled(s *tree.Session) bool {
 	return false
 }
 
+// fromClaudeCode reports whether s came from Claude Code: imported from it
+// here (its tool), or brought by a snapshot of such a session (a snapshot
+// carries no tool, but keeps its import record; a session made here has
+// none).
+func fromClaudeCode(s *tree.Session) bool {
+	return s.Tool == "claude-code" || s.Tool == "" && s.LastImport != ""
+}
+
 // takes reports whether the session s, of im's id or an "<id>-N" of it,
 // is where the imported session im goes: it holds a node of im (an
-// earlier import of the same conversation), or im is a Claude Code
-// sub-agent's transcript (aside) and s a Claude Code session, its parent
+// earlier import of the same conversation), or one of them is a Claude
+// Code sub-agent's transcript of the other (joinsSideChain), the parent
 // moved there (by an earlier call: a folder is imported in batches).
-func takes(s, im *tree.Session, aside bool) bool {
-	return sharesNode(s, im) || aside && s.Tool == "claude-code"
+func (j *Job) takes(s, im *tree.Session) bool {
+	return sharesNode(s, im) || j.joinsSideChain(s, im)
+}
+
+// laterIDs calls stop with the session of each id an imported session of
+// id base may go to after base, "<base>-N" for N from 2 (ids in the trash
+// left out), and returns the first that is free or that stop takes.
+func laterIDs(st *store.Store, base string, stop func(*tree.Session) bool) string {
+	for n := 2; ; n++ {
+		id := base + "-" + string(jsonx.AppendInt(nil, n))
+		if st.Trash[id] != nil {
+			continue
+		}
+		if s, ok := st.ByID[id]; !ok || stop(s) {
+			return id
+		}
+	}
+}
+
+// parentID is the id of the session the Claude Code sub-agent's
+// transcript im goes to: the first of its id and the "<id>-N" after it
+// that came from Claude Code (joinsSideChain: its parent, moved there when
+// the id held another conversation), else its own id (the usual rules
+// then decide).
+func (j *Job) parentID(im *tree.Session) string {
+	base := im.ID()
+	if s := j.st.ByID[base]; s != nil && j.st.Trash[base] == nil && j.joinsSideChain(s, im) {
+		return base
+	}
+	if id := laterIDs(j.st, base, func(s *tree.Session) bool { return j.joinsSideChain(s, im) }); j.st.ByID[id] != nil {
+		return id
+	}
+	return base
 }
 
 // sharesNode reports whether the imported session im has a node id that s
@@ -313,19 +353,12 @@ func sharesNode(s, im *tree.Session) bool {
 }
 
 // importTarget renames im, whose id another conversation holds, to the
-// first "<id>-N" (N from 2) that is free or takes im (takes), and returns
-// that session when it exists. aside: im is a Claude Code sub-agent's
-// transcript (Conversation.Aside).
-func importTarget(st *store.Store, im *tree.Session, aside bool) (*tree.Session, bool) {
-	base := im.ID()
-	for n := 2; ; n++ {
-		id := base + "-" + string(jsonx.AppendInt(nil, n))
-		into, ok := st.ByID[id]
-		if st.Trash[id] == nil && (!ok || takes(into, im, aside)) {
-			im.SetID(id)
-			return into, ok
-		}
-	}
+// first "<id>-N" (N from 2, ids in the trash left out) that is free or
+// takes im (takes), and returns that session when it exists.
+func (j *Job) importTarget(im *tree.Session) (*tree.Session, bool) {
+	im.SetID(laterIDs(j.st, im.ID(), func(s *tree.Session) bool { return j.takes(s, im) }))
+	into, ok := j.st.ByID[im.ID()]
+	return into, ok
 }
 
 // shownReasons is how many reasons a "nothing imported" message gives.
