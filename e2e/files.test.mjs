@@ -526,16 +526,19 @@ test('importZip from which nothing imported: an abort during its first entry is 
   const big = strToU8('[' + Array.from({ length: 240 }, (_, i) => fixtureText.trim().slice(1, -1).replaceAll(id, `${id}-${i}`)).join(',') + ']');
   // As a real ChatGPT export: account files and the HTML view beside the conversations (left out as no export).
   const zip = zipSync({ 'export/conversations.json': strToU8(fixtureText), 'export/user.json': strToU8('{"id":"user-1","email":"a@b.c"}'), 'export/chat.html': strToU8('<html></html>') });
-  const r = await page.evaluate(async ({ zip, big }) => {
+  const r = await page.evaluate(async ({ zip, big, withInner }) => {
     const tree = await window.sessiontree.init({ persist: false });
     const abort = new AbortController();
     const aborted = await tree.importZip(new Uint8Array(big), { name: 'a.zip', signal: abort.signal, onProgress: (p) => p.phase === 'import' && abort.abort() });
     const first = await tree.importZip(new Uint8Array(zip), { name: 'a.zip' });
     for (const s of first.value.entries[0].envelope.value.sessions) await tree.delete(s.sessionId);
     const trashed = await tree.importZip(new Uint8Array(zip), { name: 'a.zip' });
-    return { aborted, trashed: [trashed.ok, trashed.error?.code, trashed.error?.reason, trashed.error?.entries?.map((e) => (e.kind === 'text' ? e.envelope.error.code : e.kind))] };
-  }, { zip: [...zip], big: [...zipSync({ 'big.json': big })] });
+    const nested = await tree.importZip(new Uint8Array(withInner), { name: 'b.zip' });
+    const codes = (env) => [env.ok, env.error?.code, env.error?.reason, env.error?.entries?.map((e) => (e.kind === 'text' ? e.envelope.error.code : e.kind))];
+    return { aborted, trashed: codes(trashed), nested: codes(nested) };
+  }, { zip: [...zip], big: [...zipSync({ 'big.json': big })], withInner: [...zipSync({ 'export/conversations.json': strToU8(fixtureText), 'older.zip': zipSync({ 'conversations.json': strToU8(fixtureText) }) })] });
   assert.deepEqual(r.aborted, { ok: false, error: { code: 'INVALID_ARGUMENT', message: 'import aborted; nothing was imported' } });
   assert.deepEqual(r.trashed, [false, 'SESSION_ALREADY_EXISTS', 'NOTHING_TO_IMPORT', ['SESSION_ALREADY_EXISTS', 'skip', 'skip']]);
+  assert.deepEqual(r.nested, [false, 'INVALID_ARGUMENT', 'NOTHING_TO_IMPORT', ['SESSION_ALREADY_EXISTS', 'skip']], 'a ZIP inside, unread, may hold what is not here yet: not "already exists"');
   await page.close();
 });

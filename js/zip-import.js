@@ -9,7 +9,7 @@
 import { closedEnvelope, errorEnvelope } from "./api-errors.js";
 import { ERROR, REASON } from "./protocol.js";
 import { snapshotSessionId } from "./request-text.js";
-import { readZip } from "./zip-read.js";
+import { NESTED_ZIP, readZip } from "./zip-read.js";
 
 /** @typedef {import("./zip-attachments.js").ConversationFiles} ConversationFiles */
 
@@ -105,8 +105,9 @@ function nothingImported(name, entries) {
   const message = `nothing imported from ${name}: ${why.length === 0 ? "it holds no entry" : why.slice(0, NAMED_ENTRIES).join("; ") + more}`;
   // Every export in it refused for one reason (each session in the trash: SESSION_ALREADY_EXISTS): that
   // code, as importFile's. Entries left out as no export (a ChatGPT ZIP's user.json, chat.html, images)
-  // do not count; a damaged one does (INVALID_ARGUMENT).
-  const codes = new Set(entries.filter((e) => e.kind !== "skip").map((e) => (e.kind === "text" ? e.envelope.error.code : ERROR.INVALID_ARGUMENT)));
+  // do not count; a damaged one, or a ZIP inside it (unread: it may hold an export), does (INVALID_ARGUMENT).
+  const counted = entries.filter((e) => e.kind !== "skip" || e.reason === NESTED_ZIP);
+  const codes = new Set(counted.map((e) => (e.kind === "text" ? e.envelope.error.code : ERROR.INVALID_ARGUMENT)));
   const code = codes.size === 1 ? [...codes][0] : ERROR.INVALID_ARGUMENT;
   return { ok: false, error: { code, reason: REASON.NOTHING_TO_IMPORT, message, entries } };
 }

@@ -76,6 +76,9 @@ function loadFflate() {
   return fflate;
 }
 
+/** The skip reason of a ZIP inside the ZIP: left unread, it may hold an export (unlike the other skips). */
+export const NESTED_ZIP = "a ZIP inside the ZIP is not opened";
+
 /**
  * What to do with a ZIP entry: "text" (read it), "ignore" (say nothing),
  * a skip reason, or "attachment".
@@ -90,7 +93,7 @@ function entryRole(name) {
   if (TEXT_EXTENSIONS.has(ext)) return ACCOUNT_FILES.has(base.toLowerCase()) ? "account data, not conversations" : "text";
   if (base === AIDER_HISTORY) return "text"; // a repository's Aider history, as importFiles reads it
   if (ext === "html" || ext === "htm") return "the export's web page view (its JSON holds the same conversations)";
-  if (ext === "zip") return "a ZIP inside the ZIP is not opened";
+  if (ext === "zip") return NESTED_ZIP;
   return "attachment";
 }
 
