@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -463,4 +464,81 @@ func TestImportFilesClaudeCodeSubAgents(t *testing.T) {
 		mustImportFiles(t, st, []ImportFile{files[0], files[1], files[3]})
 		check(t, st)
 	})
+}
+
+// pageOutForTest pages session id of st out, as the shim's pager does, and
+// returns the restore request that loads it back.
+func pageOutForTest(t *testing.T, st *Store, id string) string {
+	t.Helper()
+	st.DrainChanges(true)
+	s := ok[Status](t, st, obj{"operation": "session", "sessionId": id})
+	req, err := json.Marshal(obj{"operation": "restore", "title": s.Title, "createdAt": s.CreatedAt, "updatedAt": s.UpdatedAt, "tool": st.s.ByID[id].Tool, "snapshot": json.RawMessage(snapshot(t, st, id))})
+	require.NoError(t, err)
+	ok[obj](t, st, obj{"operation": "page.out", "sessionId": id})
+	return string(req)
+}
+
+// importFilesAsShim imports files as the shim does: on PAGED_OUT (which
+// must change nothing) it loads the sessions named (restores: their
+// restore requests) and calls again.
+func importFilesAsShim(t *testing.T, st *Store, restores map[string]string, files []ImportFile) *FilesResult {
+	t.Helper()
+	for range 5 {
+		before := sessionsAnswer(t, st)
+		res, err := st.ImportFiles(files)
+		if err == nil {
+			return res
+		}
+		require.Equal(t, PagedOut, err.Code, err.Message)
+		require.Equal(t, before, sessionsAnswer(t, st), "PAGED_OUT changed nothing")
+		for _, id := range ok[[]string](t, st, `{"operation":"page.faults"}`) {
+			r, found := restores[id]
+			require.True(t, found, "a fault on %s", id)
+			ok[Status](t, st, r)
+		}
+	}
+	t.Fatal("the import asked for sessions again and again")
+	return nil
+}
+
+// Two conversations of one id in one call: the first fills the free
+// "<id>-2", so the second walks on to "<id>-3", paged out: it must be
+// asked for before anything is added (it was not, and the second file was
+// dropped without a word).
+func TestImportFilesPagedWalkPastWhatTheCallFills(t *testing.T) {
+	const id = "5d1e0000-0000-4000-8000-000000000002"
+	line := func(uuid, parent, text string) string {
+		p := "null"
+		if parent != "" {
+			p = `"` + parent + `"`
+		}
+		return `{"type":"user","uuid":"` + uuid + `","parentUuid":` + p + `,"sessionId":"` + id + `","cwd":"/w","timestamp":"2026-03-01T10:00:00.000Z","message":{"role":"user","content":"` + text + `"}}` + "\n"
+	}
+	other := ImportFile{Path: "elsewhere/" + id + ".jsonl", Data: []byte(line("o1", "", "Another chat") + line("o2", "o1", "more"))}
+	parent := ImportFile{Path: "projects/-w/" + id + ".jsonl", Data: []byte(line("m1", "", "Fix the cart") + line("m2", "m1", "more"))}
+	setup := func(t *testing.T) *Store {
+		st := testStore(t)
+		ok[Status](t, st, `{"operation":"create","sessionId":"`+id+`","title":"Mine"}`)
+		ok[Status](t, st, `{"operation":"append","sessionId":"`+id+`","message":{"role":"user","content":"hello"}}`)
+		mustImportFiles(t, st, []ImportFile{other})
+		mustImportFiles(t, st, []ImportFile{parent})
+		require.Equal(t, "Fix the cart", st.s.ByID[id+"-3"].Title)
+		ok[TrashItem](t, st, `{"operation":"delete","sessionId":"`+id+`-2"}`)
+		ok[obj](t, st, `{"operation":"trash.empty","sessionId":"`+id+`-2"}`)
+		return st
+	}
+	report := func(res *FilesResult) []string {
+		var out []string
+		for _, s := range res.Sessions {
+			out = append(out, s.SessionID+" "+strconv.Itoa(s.Added))
+		}
+		return out
+	}
+	loaded := setup(t)
+	want := report(mustImportFiles(t, loaded, []ImportFile{other, parent}))
+	require.Equal(t, []string{id + "-2 2", id + "-3 0"}, want)
+	paged := setup(t)
+	restores := map[string]string{id + "-3": pageOutForTest(t, paged, id+"-3")}
+	assert.Equal(t, want, report(importFilesAsShim(t, paged, restores, []ImportFile{other, parent})), "paged out or not, the same import")
+	assert.Empty(t, ok[[]string](t, paged, `{"operation":"page.faults"}`))
 }

@@ -130,7 +130,12 @@ type Job struct {
 	// ("<id>-N": its own was another's) to that id, so that its
 	// sub-agents' transcripts, read later in the same call, follow it.
 	// ImportFiles shares one among its jobs.
-	moved    map[string]string
+	moved map[string]string
+	// sameID counts the sessions of the call (every job's, ImportFiles
+	// sets it; nil: this job's own) by their id: each commit may fill a
+	// free "<id>-N" that a later one of the same id then walks past
+	// (importPaged).
+	sameID   map[string]int
 	err      *tree.Error
 	readDone bool
 

@@ -108,7 +108,13 @@ func ImportFiles(st *store.Store, files []File) (*FilesResult, *tree.Error) {
 		g := owners[k]
 		r, err := j.Finish()
 		if err != nil {
-			continue // reading succeeded and no session is paged out, so adding cannot fail
+			// Reading succeeded and importPaged asked for every stub, so
+			// adding should not fail; should it, the file says why.
+			for _, f := range g.Files {
+				res.Files[f].Skipped = err.Message
+			}
+			res.Warnings = append(res.Warnings, formats.Warning{Message: g.Path + ": " + err.Message})
+			continue
 		}
 		for _, w := range r.Warnings {
 			w.Message = g.Path + ": " + w.Message
@@ -161,7 +167,14 @@ func subAgentFile(p string) bool {
 // PagedOut error, or nil when they reach none.
 func importFilesPaged(jobs []*Job) *tree.Error {
 	var first *tree.Error
+	sameID := map[string]int{}
 	for _, j := range jobs {
+		for _, s := range j.kept {
+			sameID[s.ID()]++
+		}
+	}
+	for _, j := range jobs {
+		j.sameID = sameID
 		if err := j.importPaged(); err != nil && first == nil {
 			first = err
 		}
@@ -305,6 +318,31 @@ func ParseFileManifest(manifest, data []byte) ([]File, *tree.Error) {
 	return files, nil
 }
 
+// stubsAlong appends to ids the stubs among base's "<base>-N" (N from 2,
+// ids in the trash left out) up to the first session that take accepts
+// or, once `free` free ids were passed (each one a commit of the call
+// before may fill), the next free one: every "<id>-N" a commit's walk
+// (laterIDs) may reach.
+func stubsAlong(st *store.Store, base string, free int, take func(*tree.Session) bool, ids []string) []string {
+	for n := 2; ; n++ {
+		id := base + "-" + string(jsonx.AppendInt(nil, n))
+		if st.Trash[id] != nil {
+			continue
+		}
+		s, ok := st.ByID[id]
+		switch {
+		case !ok && free == 0:
+			return ids
+		case !ok:
+			free--
+		case s.Paged != nil:
+			ids = append(ids, id)
+		case take(s):
+			return ids
+		}
+	}
+}
+
 // importPaged reports the stubs the commits of j would reach (the session
 // of each conversation's id, and the "<id>-N" it may be renamed to), as a
 // PagedOut error, or nil when there are none: checked before the first
@@ -314,6 +352,13 @@ func (j *Job) importPaged() *tree.Error {
 	if st.Stubs == 0 {
 		return nil
 	}
+	sameID := j.sameID
+	if sameID == nil {
+		sameID = map[string]int{}
+		for _, s := range j.kept {
+			sameID[s.ID()]++
+		}
+	}
 	var ids []string
 	for _, s := range j.kept {
 		base := s.ID()
@@ -322,28 +367,18 @@ func (j *Job) importPaged() *tree.Error {
 			ids = append(ids, base)
 			continue
 		}
-		if j.aside[s] {
-			// parentID looks at every "<id>-N" up to the first free one.
-			laterIDs(st, base, func(n *tree.Session) bool {
-				if n.Paged != nil {
-					ids = append(ids, n.ID())
-				}
-				return false
-			})
-			continue
+		// Sessions of the same id committed before this one may fill free
+		// "<id>-N" (and the id itself) that this one's walk then passes.
+		others := sameID[base] - 1
+		switch {
+		case j.aside[s]: // parentID looks along the "<id>-N" to the first free one
+			ids = stubsAlong(st, base, others, func(*tree.Session) bool { return false }, ids)
+		case others > 0 || st.Trash[base] != nil || into != nil && len(into.Nodes) > 0 && len(s.Nodes) > 0 && !j.takes(into, s):
+			// As commit: the id held by another conversation, or in the
+			// trash, sends it along the "<id>-N" to the first that is free
+			// or takes it.
+			ids = stubsAlong(st, base, others, func(n *tree.Session) bool { return j.takes(n, s) }, ids)
 		}
-		// As commit: the id held by another conversation, or in the trash,
-		// sends it along the "<id>-N" to the first that is free or takes it.
-		if st.Trash[base] == nil && (into == nil || len(into.Nodes) == 0 || len(s.Nodes) == 0 || j.takes(into, s)) {
-			continue
-		}
-		laterIDs(st, base, func(n *tree.Session) bool {
-			if n.Paged != nil {
-				ids = append(ids, n.ID())
-				return false
-			}
-			return j.takes(n, s)
-		})
 	}
 	if len(ids) == 0 {
 		return nil
