@@ -167,12 +167,7 @@ func subAgentFile(p string) bool {
 // PagedOut error, or nil when they reach none.
 func importFilesPaged(jobs []*Job) *tree.Error {
 	var first *tree.Error
-	sameID := map[string]int{}
-	for _, j := range jobs {
-		for _, s := range j.kept {
-			sameID[s.ID()]++
-		}
-	}
+	sameID := sameIDs(jobs...)
 	for _, j := range jobs {
 		j.sameID = sameID
 		if err := j.importPaged(); err != nil && first == nil {
@@ -324,23 +319,30 @@ func ParseFileManifest(manifest, data []byte) ([]File, *tree.Error) {
 // before may fill), the next free one: every "<id>-N" a commit's walk
 // (laterIDs) may reach.
 func stubsAlong(st *store.Store, base string, free int, take func(*tree.Session) bool, ids []string) []string {
-	for n := 2; ; n++ {
-		id := base + "-" + string(jsonx.AppendInt(nil, n))
-		if st.Trash[id] != nil {
-			continue
-		}
-		s, ok := st.ByID[id]
+	walkIDs(st, base, func(s *tree.Session) bool {
 		switch {
-		case !ok && free == 0:
-			return ids
-		case !ok:
+		case s == nil:
 			free--
+			return free < 0
 		case s.Paged != nil:
-			ids = append(ids, id)
-		case take(s):
-			return ids
+			ids = append(ids, s.ID())
+			return false
+		}
+		return take(s)
+	})
+	return ids
+}
+
+// sameIDs counts the sessions the jobs will commit by their id (see
+// Job.sameID).
+func sameIDs(jobs ...*Job) map[string]int {
+	n := map[string]int{}
+	for _, j := range jobs {
+		for _, s := range j.kept {
+			n[s.ID()]++
 		}
 	}
+	return n
 }
 
 // importPaged reports the stubs the commits of j would reach (the session
@@ -354,10 +356,7 @@ func (j *Job) importPaged() *tree.Error {
 	}
 	sameID := j.sameID
 	if sameID == nil {
-		sameID = map[string]int{}
-		for _, s := range j.kept {
-			sameID[s.ID()]++
-		}
+		sameID = sameIDs(j)
 	}
 	var ids []string
 	for _, s := range j.kept {

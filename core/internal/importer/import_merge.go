@@ -310,19 +310,23 @@ func (j *Job) takes(s, im *tree.Session) bool {
 	return sharesNode(s, im) || j.joinsSideChain(s, im)
 }
 
-// laterIDs calls stop with the session of each id an imported session of
+// walkIDs calls visit with the session of each id an imported session of
 // id base may go to after base, "<base>-N" for N from 2 (ids in the trash
-// left out), and returns the first that is free or that stop takes.
-func laterIDs(st *store.Store, base string, stop func(*tree.Session) bool) string {
+// left out; nil when the id is free), and returns the first id visit
+// stops at (true).
+func walkIDs(st *store.Store, base string, visit func(*tree.Session) bool) string {
 	for n := 2; ; n++ {
 		id := base + "-" + string(jsonx.AppendInt(nil, n))
-		if st.Trash[id] != nil {
-			continue
-		}
-		if s, ok := st.ByID[id]; !ok || stop(s) {
+		if st.Trash[id] == nil && visit(st.ByID[id]) {
 			return id
 		}
 	}
+}
+
+// laterIDs returns the first of base's "<base>-N" (walkIDs) that is free
+// or that stop takes.
+func laterIDs(st *store.Store, base string, stop func(*tree.Session) bool) string {
+	return walkIDs(st, base, func(s *tree.Session) bool { return s == nil || stop(s) })
 }
 
 // parentID is the id of the session the Claude Code sub-agent's
