@@ -1,7 +1,8 @@
 // Whole folders at once: tree.importFiles on a synthetic folder of each
 // layout (Cline task folder, OpenCode storage tree, LobeChat export, Claude
 // Code project, Pi sessions), a refresh after a file grew, a cancelled
-// import, and the explorer's "Open a folder…" with a real directory.
+// import (also one cancelled while it waits for the write lock), and the
+// explorer's "Open a folder…" with a real directory.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -188,6 +189,50 @@ test('importFiles: files left out by name (a node_modules, a .git) are never cop
     assert.equal(out.junk.ok, false);
     assert.equal(out.junk.error.message, 'nothing imported: p/node_modules/a/package.json: inside node_modules (packages), not a session file; skipped; p/notes.txt: not a session file (JSON, JSON lines or an Aider history); skipped');
     assert.equal(out.junk.error.files.length, 2);
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('importFiles: a Cancel while the import waits for the write lock (another tab writing) stores nothing, in the worker and on the page', async () => {
+  const env = await setup();
+  try {
+    await env.page.goto(env.baseURL + 'e2e/fixtures/shim.html');
+    await env.page.locator('#status', { hasText: 'ready' }).waitFor({ timeout: 10000 });
+    const out = await env.page.evaluate(async (pi) => {
+      const results = {};
+      for (const worker of [true, false]) {
+        const dbName = `abort-lock-${worker}`;
+        const tree = await window.sessiontree.init({ dbName, worker });
+        // Another tab's writer: this page holds the store's write lock.
+        let release;
+        await new Promise((held) => navigator.locks.request(`sessiontree-write:${dbName}`, () => new Promise((letGo) => ((release = letGo), held()))));
+        const abort = new AbortController();
+        let read = false;
+        // Progress reaches half once every file is read: the import then waits for the lock.
+        const cancelled = tree.importFiles([{ path: 'p/.pi/agent/sessions/--home-me-cli--/s.jsonl', data: pi }], {
+          signal: abort.signal,
+          onProgress: (p) => (read ||= p.read * 2 >= p.total),
+        });
+        while (!read) await new Promise((r) => setTimeout(r, 20));
+        await new Promise((r) => setTimeout(r, 300)); // the call is queued behind the lock
+        abort.abort();
+        await new Promise((r) => setTimeout(r, 300)); // the abort reaches the worker first
+        release();
+        const env = await cancelled;
+        const sessions = (await tree.call({ operation: 'sessions' })).value.length;
+        const again = await tree.importFiles([{ path: 'p/.pi/agent/sessions/--home-me-cli--/s.jsonl', data: pi }]);
+        results[worker ? 'worker' : 'page'] = { env, sessions, again: again.ok && again.value.sessions.length };
+        await tree.close();
+      }
+      return results;
+    }, PI);
+    for (const where of ['worker', 'page']) {
+      assert.deepEqual(out[where].env, { ok: false, error: { code: 'INVALID_ARGUMENT', message: 'import aborted; nothing was imported' } }, where);
+      assert.equal(out[where].sessions, 0, `${where}: nothing stored`);
+      assert.equal(out[where].again, 1, `${where}: the next import is stored`);
+    }
     assert.deepEqual(env.errors, []);
   } finally {
     await env.close();

@@ -186,7 +186,9 @@ export class Writer {
    * followed and stopped while they are stored: `onStored(text, nodes)`
    * is called after each piece of them is written (see DRAIN_BYTES), with
    * the call's envelope text and the nodes written so far; an abort of
-   * `signal` after fn ran and before the transaction commits aborts it
+   * `signal` before fn ran (the call waiting in the queue or for the write
+   * lock) resolves the call to `aborted` without running fn; one after fn
+   * ran and before the transaction commits aborts it
    * (the calls of its batch are undone and memory is read back from disk,
    * as for a failed write), and the call resolves to `aborted` (an
    * envelope's text) instead. An abort that comes once the commit has
@@ -297,6 +299,11 @@ export class Writer {
         for (const j of batch) if (j.fn) j.resolve(env);
         batch = batch.filter((j) => j.fn === null);
       }
+      // A call aborted while it waited (for the lock, behind other batches)
+      // never runs: its transaction's listener would not hear a past abort.
+      const dropped = (j) => j.fn && j.signal?.aborted && j.aborted !== undefined;
+      for (const j of batch) if (dropped(j)) j.resolve(j.aborted);
+      batch = batch.filter((j) => !dropped(j));
       if (batch.length > 0) await this._batch(batch);
       this.coord.afterBatch(this.closedReason !== null);
     }
