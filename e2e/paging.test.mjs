@@ -417,6 +417,41 @@ async function keptBy(env, db, query) {
   return answer;
 }
 
+test('an import aborted while it waits for the wasm to start (init answered early) is not stored', async () => {
+  const env = await setup();
+  try {
+    const db = 'paging-early-abort';
+    await (await storeHistory(env, db, { count: 3, nodes: 2 })).close();
+    const page = await open(env);
+    const line = JSON.stringify({ type: 'user', uuid: 'u1', parentUuid: null, sessionId: 'never-stored', message: { role: 'user', content: 'Cancelled before the wasm started' } }) + '\n';
+    const out = await stepped(page, async ({ db, line }) => {
+      const channel = new BroadcastChannel('held-abort');
+      const heard = [];
+      channel.onmessage = ({ data }) => heard.push(data);
+      window.step = 'init (held-abort)';
+      const tree = await window.sessiontree.init({ dbName: db, workerURL: '/e2e/fixtures/held-start-worker.js?channel=held-abort' });
+      window.step = '"waiting" from held-abort';
+      while (!heard.includes('waiting')) await new Promise((r) => setTimeout(r, 20));
+      const controller = new AbortController();
+      const imported = tree.importText(line, 'auto', { signal: controller.signal });
+      await new Promise((r) => setTimeout(r, 200)); // the request is in the worker, waiting for the wasm
+      controller.abort();
+      await new Promise((r) => setTimeout(r, 200)); // and so is the abort
+      channel.postMessage('start');
+      window.step = 'the import after the start (held-abort)';
+      const answer = await imported;
+      const sessions = (await tree.call({ operation: 'sessions' })).value.map((s) => s.sessionId).sort();
+      return { answer, sessions };
+    }, { db, line });
+    assert.deepEqual(out.answer, { ok: false, error: { code: 'INVALID_ARGUMENT', message: 'import aborted; nothing was imported' } });
+    assert.deepEqual(out.sessions, ['s0000', 's0001', 's0002'], 'nothing was stored');
+    assert.deepEqual(env.errors, []);
+    await page.close();
+  } finally {
+    await env.close();
+  }
+});
+
 test('sessions a search loaded are indexed once the tab is quiet, and the next search answers from the index', async () => {
   const env = await setup();
   try {

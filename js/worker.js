@@ -31,6 +31,7 @@
 //                                         tree.importZip: file the ZIP's Blob, read
 //                                         and inflated here (js/zip-import.js)
 //   abort           args [id]             aborts that importText, importBytes, importFiles or importZip
+//                                         (also while it waits for its tree's start)
 //   saveSnapshot, listSnapshots, restoreSnapshot, refresh, flush, close,
 //   storageState, debug                   → what the LocalTree method resolves to
 // Worker → page: {id, ok: true, value} | {id, ok: false, error: message},
@@ -104,8 +105,21 @@ function givenRecords(given) {
   return done;
 }
 
-/** AbortControllers of running imports (importText, importBytes, importFiles, importZip), by request id. */
+/**
+ * AbortControllers of imports (importText, importBytes, importFiles,
+ * importZip), by request id, from the request's arrival to its answer: an
+ * `abort` may come while the import waits for its tree's start (early).
+ */
 const imports = new Map();
+
+/** The operations an `abort` message can stop: each has a controller in imports while it runs or waits. */
+const ABORTABLE = new Set(["importText", "importBytes", "importFiles", "importZip"]);
+
+/** The AbortSignal of import request id when the page gave it a signal (flags.signal), else undefined. */
+const importSignal = (id, signal) => (signal ? imports.get(id)?.signal : undefined);
+
+/** onProgress of import request id: posts {progress: id, value} when the page asked for progress, else undefined. */
+const progressTo = (id, progress) => (progress ? (value) => postMessage({ progress: id, value }) : undefined);
 
 /**
  * Trees whose init may answer before their wasm started, by id: {listed
@@ -217,50 +231,14 @@ const methods = {
     const answer = await tree._request(bytes, asText, true);
     return asText ? answer : readLongList(answer);
   },
-  async importText(tree, text, format, { progress, signal, sliceBytes }, id) {
-    const controller = signal ? new AbortController() : null;
-    if (controller) imports.set(id, controller);
-    try {
-      return await tree.importText(text, format, {
-        sliceBytes,
-        signal: controller?.signal,
-        onProgress: progress ? (value) => postMessage({ progress: id, value }) : undefined,
-      });
-    } finally {
-      imports.delete(id);
-    }
-  },
-  async importBytes(tree, data, format, { progress, signal, sliceBytes }, id) {
-    const controller = signal ? new AbortController() : null;
-    if (controller) imports.set(id, controller);
-    try {
-      return await tree._importBytes(data, format, {
-        sliceBytes,
-        signal: controller?.signal,
-        onProgress: progress ? (value) => postMessage({ progress: id, value }) : undefined,
-      });
-    } finally {
-      imports.delete(id);
-    }
-  },
-  async importFiles(tree, files, dir, { progress, signal }, id) {
-    const controller = signal ? new AbortController() : null;
-    if (controller) imports.set(id, controller);
-    try {
-      return await tree._importFiles(files, dir, { signal: controller?.signal, onProgress: progress ? (value) => postMessage({ progress: id, value }) : undefined });
-    } finally {
-      imports.delete(id);
-    }
-  },
-  async importZip(tree, file, { name, budget, hold }, { progress, signal }, id) {
-    const controller = signal ? new AbortController() : null;
-    if (controller) imports.set(id, controller);
-    try {
-      return await tree._importZip(file, { name, budget, hold, signal: controller?.signal, onProgress: progress ? (value) => postMessage({ progress: id, value }) : undefined });
-    } finally {
-      imports.delete(id);
-    }
-  },
+  importText: (tree, text, format, { progress, signal, sliceBytes }, id) =>
+    tree.importText(text, format, { sliceBytes, signal: importSignal(id, signal), onProgress: progressTo(id, progress) }),
+  importBytes: (tree, data, format, { progress, signal, sliceBytes }, id) =>
+    tree._importBytes(data, format, { sliceBytes, signal: importSignal(id, signal), onProgress: progressTo(id, progress) }),
+  importFiles: (tree, files, dir, { progress, signal }, id) =>
+    tree._importFiles(files, dir, { signal: importSignal(id, signal), onProgress: progressTo(id, progress) }),
+  importZip: (tree, file, { name, budget, hold }, { progress, signal }, id) =>
+    tree._importZip(file, { name, budget, hold, signal: importSignal(id, signal), onProgress: progressTo(id, progress) }),
   abort(_, target) {
     imports.get(target)?.abort();
   },
@@ -293,6 +271,7 @@ function transferables(value) {
 
 self.onmessage = async ({ data }) => {
   const { id, op, args = [] } = data ?? {};
+  if (ABORTABLE.has(op)) imports.set(id, new AbortController());
   try {
     const method = Object.hasOwn(methods, op) ? methods[op] : null;
     if (!method) throw new Error(`sessiontree worker: unknown message ${JSON.stringify(op)}`);
@@ -315,5 +294,7 @@ self.onmessage = async ({ data }) => {
     postAnswer(id, await method(tree, ...args, id));
   } catch (err) {
     postMessage({ id, ok: false, error: String(err?.message ?? err) });
+  } finally {
+    if (ABORTABLE.has(op)) imports.delete(id);
   }
 };
