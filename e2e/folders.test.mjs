@@ -195,7 +195,7 @@ test('importFiles: files left out by name (a node_modules, a .git) are never cop
   }
 });
 
-test('importFiles: a Cancel while the import waits for the write lock (another tab writing) stores nothing, in the worker and on the page', async () => {
+test('importFiles and importFile (a snapshot): a Cancel while the import waits for the write lock (another tab writing) stores nothing, in the worker and on the page', async () => {
   const env = await setup();
   try {
     await env.page.goto(env.baseURL + 'e2e/fixtures/shim.html');
@@ -223,7 +223,20 @@ test('importFiles: a Cancel while the import waits for the write lock (another t
         const env = await cancelled;
         const sessions = (await tree.call({ operation: 'sessions' })).value.length;
         const again = await tree.importFiles([{ path: 'p/.pi/agent/sessions/--home-me-cli--/s.jsonl', data: pi }]);
-        results[worker ? 'worker' : 'page'] = { env, sessions, again: again.ok && again.value.sessions.length };
+        // A snapshot file of a session the store does not have (snapshot.load's own path), the same way.
+        const snapshot = (await tree.call({ operation: 'snapshot.save', sessionId: 'pi-cli' })).value;
+        const file = new Blob([JSON.stringify({ ...snapshot, sessionId: 'pi-copy' })]);
+        let letGoAgain;
+        await new Promise((held) => navigator.locks.request(`sessiontree-write:${dbName}`, () => new Promise((letGo) => ((letGoAgain = letGo), held()))));
+        const snapAbort = new AbortController();
+        const snapCancelled = tree.importFile(file, { signal: snapAbort.signal });
+        await new Promise((r) => setTimeout(r, 300));
+        snapAbort.abort();
+        await new Promise((r) => setTimeout(r, 300));
+        letGoAgain();
+        const snap = await snapCancelled;
+        const ids = (await tree.call({ operation: 'sessions' })).value.map((s) => s.sessionId);
+        results[worker ? 'worker' : 'page'] = { env, sessions, again: again.ok && again.value.sessions.length, snap, ids };
         await tree.close();
       }
       return results;
@@ -232,6 +245,8 @@ test('importFiles: a Cancel while the import waits for the write lock (another t
       assert.deepEqual(out[where].env, { ok: false, error: { code: 'INVALID_ARGUMENT', message: 'import aborted; nothing was imported' } }, where);
       assert.equal(out[where].sessions, 0, `${where}: nothing stored`);
       assert.equal(out[where].again, 1, `${where}: the next import is stored`);
+      assert.deepEqual(out[where].snap, { ok: false, error: { code: 'INVALID_ARGUMENT', message: 'import aborted; nothing was imported' } }, `${where}: snapshot file`);
+      assert.deepEqual(out[where].ids, ['pi-cli'], `${where}: the snapshot's session was not stored`);
     }
     assert.deepEqual(env.errors, []);
   } finally {

@@ -251,7 +251,8 @@ export async function importSnapshot(tree, data, room, signal) {
       return null;
     }
   }
-  if (signal?.aborted) return errorEnvelope(ERROR.INVALID_ARGUMENT, "import aborted; nothing was imported");
+  const aborted = errorEnvelope(ERROR.INVALID_ARGUMENT, "import aborted; nothing was imported");
+  if (signal?.aborted) return aborted;
   const taken = JSON.stringify(errorEnvelope(ERROR.SESSION_ALREADY_EXISTS, `session ${JSON.stringify(sessionId)} exists`));
   let report = null;
   const env = await tree._mutate(() => {
@@ -261,8 +262,8 @@ export async function importSnapshot(tree, data, room, signal) {
     // memory (after this call the pager may page it out).
     report = JSON.parse(tree._handle.callInternal(JSON.stringify({ operation: "import.report", sessionId })));
     return text;
-  });
-  if (!env.ok) return env.error.code === ERROR.STORAGE_ERROR ? env : null;
+  }, { signal, aborted: JSON.stringify(aborted) });
+  if (!env.ok) return env.error.code === ERROR.STORAGE_ERROR || signal?.aborted ? env : null;
   if (!report?.ok) return report;
   return { ok: true, value: { format: "snapshot", sessions: [report.value], skipped: [], warnings: [] } };
 }

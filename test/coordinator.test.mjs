@@ -7,30 +7,9 @@ import assert from 'node:assert/strict';
 import { openDatabase } from '../js/store/schema.js';
 import { requestPromise } from '../js/store/records.js';
 import { Coordinator } from '../js/store/coordinator.js';
+import { FakeLocks } from './fake-locks.mjs';
 
 let dbs = 0;
-
-/**
- * A lock manager that grants an exclusive lock of a name to one request
- * at a time, in the order asked, holding it until the promise the
- * callback returns settles (as navigator.locks.request does). refuse:
- * requests reject with that error instead.
- */
-class FakeLocks {
-  constructor(refuse = null) {
-    this.tails = new Map();
-    this.refuse = refuse;
-    this.grants = [];
-  }
-
-  request(name, callback) {
-    if (this.refuse) return Promise.reject(this.refuse);
-    const before = this.tails.get(name) ?? Promise.resolve();
-    const held = before.then(() => callback({ name }));
-    this.tails.set(name, held.catch(() => {}));
-    return held;
-  }
-}
 
 /**
  * One tab's coordinator on database name: its writes, lets-go and the

@@ -43,6 +43,20 @@ export class Transaction {
     this.tx = null;
     /** Why the transaction failed so far (null while it has not). */
     this.failure = null;
+    this._onAbort = () => this._abortBy(ABORTED);
+  }
+
+  /**
+   * Let signal abort the transaction too, from now until its commit
+   * begins (at once when it has aborted already): for a caller's signal
+   * known only once the body runs (store/writer.js, a call as it runs).
+   * @param {AbortSignal} signal
+   */
+  watch(signal) {
+    this.signals.push(signal);
+    if (this.tx === null) return; // run() listens to it
+    if (signal.aborted) this._abortBy(ABORTED);
+    else signal.addEventListener("abort", this._onAbort);
   }
 
   /** True once a signal aborted the transaction. */
@@ -67,8 +81,8 @@ export class Transaction {
       tx.onabort = () => reject(tx.error); // null when we aborted it ourselves
     });
     done.catch(() => {});
-    const onAbort = () => this._abortBy(ABORTED);
-    for (const signal of this.signals) signal.addEventListener("abort", onAbort);
+    for (const signal of this.signals) signal.addEventListener("abort", this._onAbort);
+    if (this.signals.some((signal) => signal.aborted)) this._abortBy(ABORTED);
     try {
       await body(tx);
       // Every request is made: commit now rather than after their results
@@ -85,7 +99,7 @@ export class Transaction {
       // when we aborted it after an error of ours (or a signal).
       this.failure = err ?? this.failure ?? new DOMException("the transaction was aborted", "AbortError");
     }
-    for (const signal of this.signals) signal.removeEventListener("abort", onAbort);
+    for (const signal of this.signals) signal.removeEventListener("abort", this._onAbort);
     return this.failure;
   }
 

@@ -186,8 +186,9 @@ export class Writer {
    * followed and stopped while they are stored: `onStored(text, nodes)`
    * is called after each piece of them is written (see DRAIN_BYTES), with
    * the call's envelope text and the nodes written so far; an abort of
-   * `signal` before fn ran (the call waiting in the queue or for the write
-   * lock) resolves the call to `aborted` without running fn; one after fn
+   * `signal` before fn ran (the call waiting in the queue, for the write
+   * lock, or for the calls before it in its transaction) resolves the call
+   * to `aborted` without running fn (the others are stored); one after fn
    * ran and before the transaction commits aborts it
    * (the calls of its batch are undone and memory is read back from disk,
    * as for a failed write), and the call resolves to `aborted` (an
@@ -204,8 +205,24 @@ export class Writer {
    */
   run(fn, options = {}) {
     if (this.closing && !this.closedReason && !options.readOnly) return Promise.resolve(JSON.stringify({ ok: false, error: { code: STORAGE_ERROR, message: `storage error: ${this.closing}; the change was not made` } }));
+    const { signal, aborted } = options;
+    const abortable = signal !== undefined && aborted !== undefined;
+    if (abortable && signal.aborted) return Promise.resolve(aborted);
     return new Promise((resolve) => {
-      this.queue.push({ fn, resolve, signal: options.signal, aborted: options.aborted, onStored: options.onStored });
+      const entry = { fn, resolve, signal, aborted, onStored: options.onStored, unwatch: null };
+      if (abortable) {
+        // Aborted while it waits (for the write lock, behind other batches):
+        // out of the queue, answered at once.
+        const leave = () => {
+          const k = this.queue.indexOf(entry);
+          if (k < 0) return;
+          this.queue.splice(k, 1);
+          resolve(aborted);
+        };
+        signal.addEventListener("abort", leave, { once: true });
+        entry.unwatch = () => signal.removeEventListener("abort", leave);
+      }
+      this.queue.push(entry);
       this._kick();
     });
   }
@@ -291,6 +308,7 @@ export class Writer {
       if (this.coord.mustTake && !this.closedReason && this.queue.some((j) => j.fn)) refused = await this.coord.takeLock();
       const until = this.queue.findIndex((j) => j.task);
       let batch = this.queue.splice(0, until < 0 ? this.queue.length : until);
+      for (const j of batch) j.unwatch?.(); // from now on the transaction hears an abort (see _drainCalls)
       if (batch.some((j) => j.fn === null && !j.flush)) (this.pullQueued = null), this.stats.pulls++;
       if (refused) {
         // Never write without the lock: the tab holding it skips the gen
@@ -299,11 +317,6 @@ export class Writer {
         for (const j of batch) if (j.fn) j.resolve(env);
         batch = batch.filter((j) => j.fn === null);
       }
-      // A call aborted while it waited (for the lock, behind other batches)
-      // never runs: its transaction's listener would not hear a past abort.
-      const dropped = (j) => j.fn && j.signal?.aborted && j.aborted !== undefined;
-      for (const j of batch) if (dropped(j)) j.resolve(j.aborted);
-      batch = batch.filter((j) => !dropped(j));
       if (batch.length > 0) await this._batch(batch);
       this.coord.afterBatch(this.closedReason !== null);
     }
@@ -366,8 +379,8 @@ export class Writer {
       newGen: this.gen,
       stamped: false, // a meta record was written: gen + 1, announced
     };
-    const signals = batch.map((j) => j.signal).filter((signal) => signal !== undefined);
-    const t = new Transaction(this.db, { stores: writes ? WRITE_STORES : STORES, writes, signals });
+    // A call's signal aborts the transaction once the call ran (_drainCalls).
+    const t = new Transaction(this.db, { stores: writes ? WRITE_STORES : STORES, writes });
     const failure = await t.run((tx) => this._write(t, tx, b));
     if (failure) await this._rollback(b, failure);
     else this._commit(b);
@@ -429,7 +442,12 @@ export class Writer {
     };
     for (const j of b.batch) {
       if (!j.fn) continue;
+      // Aborted before it ran (as the transaction began, or while the calls
+      // before it were stored): it never runs, and the others are stored.
+      j.skipped = j.signal?.aborted === true && j.aborted !== undefined;
+      if (j.skipped) continue;
       j.text = j.fn();
+      if (j.signal) t.watch(j.signal);
       j.changed = false;
       let nodes = 0;
       for (;;) {
@@ -480,6 +498,7 @@ export class Writer {
     const env = JSON.stringify(storageErrorEnvelope(failure === ABORTED ? new DOMException("a call stored in the same transaction was cancelled", "AbortError") : failure));
     for (const j of b.batch) {
       if (!j.fn) j.resolve();
+      else if (j.skipped) j.resolve(j.aborted);
       else if (j.text !== undefined && (envelopeFailed(j.text) || j.changed === false)) j.resolve(j.text); // failed or changed nothing: its own answer
       else if (failure === ABORTED && j.signal?.aborted && j.aborted !== undefined) j.resolve(j.aborted);
       else j.resolve(env);
@@ -520,6 +539,6 @@ export class Writer {
     this.onSizes?.(b.local.sizes); // before the events: the Pager weighs what they make it touch
     for (const e of b.local.events) this.emit(e);
     if (b.stamped) this.coord.announce(b.newGen);
-    for (const j of b.batch) j.resolve(j.fn ? j.text : undefined);
+    for (const j of b.batch) j.resolve(!j.fn ? undefined : j.skipped ? j.aborted : j.text);
   }
 }
