@@ -66,10 +66,22 @@ function typoAllowance(n, l) {
 }
 
 /**
+ * s as its characters (code points), as the store's search counts them:
+ * s itself when it holds no surrogate (its UTF-16 units are then its
+ * characters), else an array of them.
+ * @param {string} s
+ * @returns {string|string[]}
+ */
+function chars(s) {
+  return /[\uD800-\uDFFF]/.test(s) ? Array.from(s) : s;
+}
+
+/**
  * The optimal string alignment distance of a and b (insertions,
  * deletions, substitutions and the transposition of two adjacent
  * characters, each 1; Damerau's typos) when at most max, else max + 1.
- * Compares UTF-16 units of folded words.
+ * Compares the characters of folded words (see chars).
+ * @param {string|string[]} a @param {string|string[]} b
  */
 function typoDistance(a, b, max) {
   if (Math.abs(a.length - b.length) > max) return max + 1;
@@ -97,8 +109,8 @@ function typoDistance(a, b, max) {
  * store's search takes it (core/internal/search/distance.go prefixTypo):
  * w of 5 or more characters, word's first two its own, and one of word's
  * prefixes of w's length, one more or one less (shorter than word) within
- * one edit of w.
- * @param {string} w @param {string} word
+ * one edit of w. Both as chars gives them.
+ * @param {string|string[]} w @param {string|string[]} word
  */
 function prefixTypo(w, word) {
   const n = w.length;
@@ -141,9 +153,12 @@ class Vocabulary {
     let out = this.reached.get(w);
     if (out !== undefined) return out;
     out = [];
+    const wc = chars(w);
     for (const word of this.rows.keys()) {
-      const max = typoAllowance(w.length, word.length);
-      if (!word.includes(w) && (typoDistance(w, word, max) <= max || prefixTypo(w, word))) out.push(word);
+      if (word.includes(w)) continue;
+      const c = chars(word);
+      const max = typoAllowance(wc.length, c.length);
+      if (typoDistance(wc, c, max) <= max || prefixTypo(wc, c)) out.push(word);
     }
     this.reached.set(w, out);
     return out;
@@ -377,7 +392,7 @@ class Vocabulary {
     if (asked.length === 0) return { words: asked, hits: [] };
     folded ??= rows.map((r) => fold(`${r.text}\n${r.id}\n${r.branch}\n${r.role}`));
     const reach = asked.map((w) => {
-      const typos = w.length <= 3 ? [] : (vocabulary ??= new Vocabulary(folded)).typos(w);
+      const typos = chars(w).length <= 3 ? [] : (vocabulary ??= new Vocabulary(folded)).typos(w);
       return { exact: w, typos, rowsOf: new Set(typos.flatMap((word) => vocabulary.rows.get(word))) };
     });
     const hits = [];
