@@ -44,6 +44,8 @@ export class Transaction {
     /** Why the transaction failed so far (null while it has not). */
     this.failure = null;
     this._onAbort = () => this._abortBy(ABORTED);
+    /** True once run() has resolved (the transaction committed or aborted). */
+    this.ended = false;
   }
 
   /**
@@ -53,6 +55,7 @@ export class Transaction {
    * @param {AbortSignal} signal
    */
   watch(signal) {
+    if (this.ended) return; // committed or aborted: too late, nothing to undo
     this.signals.push(signal);
     if (this.tx === null) return; // run() listens to it
     if (signal.aborted) this._abortBy(ABORTED);
@@ -100,6 +103,7 @@ export class Transaction {
       this.failure = err ?? this.failure ?? new DOMException("the transaction was aborted", "AbortError");
     }
     for (const signal of this.signals) signal.removeEventListener("abort", this._onAbort);
+    this.ended = true;
     return this.failure;
   }
 

@@ -189,7 +189,7 @@ export class Writer {
    * `signal` before fn ran (the call waiting in the queue, for the write
    * lock, or for the calls before it in its transaction) resolves the call
    * to `aborted` without running fn (the others are stored); one after fn
-   * ran and before the transaction commits aborts it
+   * ran (and changed something) and before the transaction commits aborts it
    * (the calls of its batch are undone and memory is read back from disk,
    * as for a failed write), and the call resolves to `aborted` (an
    * envelope's text) instead. An abort that comes once the commit has
@@ -447,12 +447,15 @@ export class Writer {
       j.skipped = j.signal?.aborted === true && j.aborted !== undefined;
       if (j.skipped) continue;
       j.text = j.fn();
-      if (j.signal) t.watch(j.signal);
       j.changed = false;
       let nodes = 0;
       for (;;) {
         const bytes = this.handle.drainBytes(DRAIN_BYTES);
         if (bytes.length === 0) break;
+        // A call that changed something is undone by its abort until the
+        // commit (with the batch); one that changed nothing (a try a paged-out
+        // session held back) leaves the others be.
+        if (!j.changed && j.signal) t.watch(j.signal);
         j.changed = true;
         for (const block of parseChangeBytes(bytes)) {
           pending.push(block);
