@@ -202,39 +202,35 @@ test('importFiles and importFile (a snapshot): a Cancel while the import waits f
     await env.page.locator('#status', { hasText: 'ready' }).waitFor({ timeout: 10000 });
     const out = await env.page.evaluate(async (pi) => {
       const results = {};
-      for (const worker of [true, false]) {
-        const dbName = `abort-lock-${worker}`;
-        const tree = await window.sessiontree.init({ dbName, worker });
-        // Another tab's writer: this page holds the store's write lock.
+      // Hold the store's write lock (as another tab's writer), start an import with start(signal),
+      // Cancel it once it waits for the lock, let the lock go; resolves to the import's answer.
+      const cancelWhileLocked = async (dbName, start) => {
         let release;
         await new Promise((held) => navigator.locks.request(`sessiontree-write:${dbName}`, () => new Promise((letGo) => ((release = letGo), held()))));
         const abort = new AbortController();
-        let read = false;
-        // Progress reaches half once every file is read: the import then waits for the lock.
-        const cancelled = tree.importFiles([{ path: 'p/.pi/agent/sessions/--home-me-cli--/s.jsonl', data: pi }], {
-          signal: abort.signal,
-          onProgress: (p) => (read ||= p.read * 2 >= p.total),
-        });
-        while (!read) await new Promise((r) => setTimeout(r, 20));
-        await new Promise((r) => setTimeout(r, 300)); // the call is queued behind the lock
+        const answer = await start(abort.signal); // resolves once the import is queued behind the lock
+        await new Promise((r) => setTimeout(r, 300));
         abort.abort();
         await new Promise((r) => setTimeout(r, 300)); // the abort reaches the worker first
         release();
-        const env = await cancelled;
+        return answer.promise;
+      };
+      for (const worker of [true, false]) {
+        const dbName = `abort-lock-${worker}`;
+        const tree = await window.sessiontree.init({ dbName, worker });
+        const env = await cancelWhileLocked(dbName, async (signal) => {
+          // Progress reaches half once every file is read: the import then waits for the lock.
+          let read = false;
+          const promise = tree.importFiles([{ path: 'p/.pi/agent/sessions/--home-me-cli--/s.jsonl', data: pi }], { signal, onProgress: (p) => (read ||= p.read * 2 >= p.total) });
+          while (!read) await new Promise((r) => setTimeout(r, 20));
+          return { promise };
+        });
         const sessions = (await tree.call({ operation: 'sessions' })).value.length;
         const again = await tree.importFiles([{ path: 'p/.pi/agent/sessions/--home-me-cli--/s.jsonl', data: pi }]);
         // A snapshot file of a session the store does not have (snapshot.load's own path), the same way.
         const snapshot = (await tree.call({ operation: 'snapshot.save', sessionId: 'pi-cli' })).value;
         const file = new Blob([JSON.stringify({ ...snapshot, sessionId: 'pi-copy' })]);
-        let letGoAgain;
-        await new Promise((held) => navigator.locks.request(`sessiontree-write:${dbName}`, () => new Promise((letGo) => ((letGoAgain = letGo), held()))));
-        const snapAbort = new AbortController();
-        const snapCancelled = tree.importFile(file, { signal: snapAbort.signal });
-        await new Promise((r) => setTimeout(r, 300));
-        snapAbort.abort();
-        await new Promise((r) => setTimeout(r, 300));
-        letGoAgain();
-        const snap = await snapCancelled;
+        const snap = await cancelWhileLocked(dbName, async (signal) => ({ promise: tree.importFile(file, { signal }) }));
         const ids = (await tree.call({ operation: 'sessions' })).value.map((s) => s.sessionId);
         results[worker ? 'worker' : 'page'] = { env, sessions, again: again.ok && again.value.sessions.length, snap, ids };
         await tree.close();

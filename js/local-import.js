@@ -263,7 +263,7 @@ export async function importSnapshot(tree, data, room, signal) {
     report = JSON.parse(tree._handle.callInternal(JSON.stringify({ operation: "import.report", sessionId })));
     return text;
   }, { signal, aborted: JSON.stringify(aborted) });
-  // Aborted: that answer (a failure of its own, heard with the abort, is one too).
+  // Once aborted, the answer is the abort's, also when the load failed on its own meanwhile.
   if (!env.ok) return env.error.code === ERROR.STORAGE_ERROR ? env : signal?.aborted ? aborted : null;
   if (!report?.ok) return report;
   return { ok: true, value: { format: "snapshot", sessions: [report.value], skipped: [], warnings: [] } };

@@ -413,7 +413,7 @@ export interface ImportResult {
 export interface ImportOptions {
   /** Called after each slice of a sliced import; read and total count work in bytes (total: twice the text's UTF-8 size, reading then storing). */
   onProgress?: (progress: { read: number; total: number }) => void;
-  /** Aborting while the text is still being read stops the import; nothing is stored. */
+  /** Aborting before the import is stored (while the text is read, or while it waits for another tab's write) stops it; nothing is stored. */
   signal?: AbortSignal;
   /** The largest slice in bytes (default 1 MiB); slices are sized to take about 50 ms. */
   sliceBytes?: number;
@@ -687,7 +687,7 @@ export interface ImportFileOptions {
    * call has read === total).
    */
   onProgress?: (progress: { read: number; total: number }) => void;
-  /** Aborting before the file is read through stops the import; nothing is stored. */
+  /** Aborting before the import is stored (while the file is read, or while it waits for another tab's write) stops it; nothing is stored. */
   signal?: AbortSignal;
   /** The largest slice in bytes (default 1 MiB); slices are sized to take about 50 ms. */
   sliceBytes?: number;

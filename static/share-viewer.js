@@ -130,12 +130,17 @@ class Vocabulary {
     this.rows = new Map();
     /** query word → the words its typos reached (see typos) */
     this.reached = new Map();
+    /** word → its characters, for the words with a surrogate (see chars), made once */
+    this.wide = new Map();
     texts.forEach((t, k) => {
       for (const word of t.split(/[^\p{L}\p{N}]+/u)) {
         if (word === "") continue;
         const holders = this.rows.get(word);
-        if (holders === undefined) this.rows.set(word, [k]);
-        else if (holders[holders.length - 1] !== k) holders.push(k);
+        if (holders === undefined) {
+          this.rows.set(word, [k]);
+          const c = chars(word);
+          if (c !== word) this.wide.set(word, c);
+        } else if (holders[holders.length - 1] !== k) holders.push(k);
       }
     });
   }
@@ -156,7 +161,7 @@ class Vocabulary {
     const wc = chars(w);
     for (const word of this.rows.keys()) {
       if (word.includes(w)) continue;
-      const c = chars(word);
+      const c = this.wide.get(word) ?? word;
       const max = typoAllowance(wc.length, c.length);
       if (typoDistance(wc, c, max) <= max || prefixTypo(wc, c)) out.push(word);
     }
