@@ -64,19 +64,25 @@ async function killAll(dir) {
 /**
  * What Chromium's own files in profile dir say of its IndexedDB store: the
  * lines of each origin's LevelDB LOG (and LOG.old, the open before) that
- * report corruption, and the corruption_info.json Chromium writes when it
- * cannot open a corrupt store (it deletes that store, every database of
- * the origin, at its next open). Empty when there is nothing of the kind.
+ * report corruption; the corruption_info.json Chromium writes when it
+ * cannot open a corrupt store; and, once the store had been made (existed:
+ * the rounds after the first), a LOG saying it was made again ("Creating
+ * DB … since it was missing"): Chromium deletes a corrupt store, every
+ * database of the origin with its LOG files, and its next open makes an
+ * empty one (shown by overwriting 64 bytes of a store's log between two
+ * starts). sessiontree deletes no store: its erase and trash remove
+ * records. Empty when there is nothing of the kind.
  * @param {string} dir
+ * @param {boolean} existed whether the store was made in an earlier round
  * @returns {string[]}
  */
-function browserCorruption(dir) {
+function browserCorruption(dir, existed) {
   const root = path.join(dir, 'Default', 'IndexedDB');
   let stores = [];
   try {
     stores = fs.readdirSync(root).filter((name) => name.endsWith('.indexeddb.leveldb'));
   } catch {
-    return []; // no IndexedDB yet
+    return existed ? [`${root} is gone`] : []; // no IndexedDB yet
   }
   const found = [];
   for (const store of stores) {
@@ -88,7 +94,10 @@ function browserCorruption(dir) {
         continue;
       }
       if (file === 'corruption_info.json') found.push(`${file}: ${text.trim()}`);
-      else found.push(...text.split('\n').filter((line) => /corrupt/i.test(line)).map((line) => `${file}: ${line.trim()}`));
+      else {
+        const remade = (line) => existed && file === 'LOG' && / since it was missing/.test(line);
+        found.push(...text.split('\n').filter((line) => / Corruption: /.test(line) || remade(line)).map((line) => `${file}: ${line.trim()}`));
+      }
     }
   }
   return found;
@@ -146,12 +155,12 @@ async function killRounds(dir, baseURL) {
     try {
       opened = await open(dir, baseURL);
     } catch (err) {
-      const corrupt = browserCorruption(dir);
+      const corrupt = browserCorruption(dir, round > 0);
       if (corrupt.length > 0) return { figures, acked, corrupt, round };
       throw err;
     }
     const { context, page, stored } = opened;
-    const corrupt = browserCorruption(dir);
+    const corrupt = browserCorruption(dir, round > 0);
     if (corrupt.length > 0) {
       await context.close();
       return { figures, acked, corrupt, round };
@@ -200,7 +209,7 @@ async function killRounds(dir, baseURL) {
 const ATTEMPTS = 3;
 
 // Chromium's LevelDB store is sometimes corrupt after a SIGKILL (its LOG:
-// "Corruption: checksum mismatch" in the log it recovers; seen once in ~100
+// "Corruption: checksum mismatch" in the log it recovers; seen twice in ~150
 // runs of these rounds under load), and Chromium then deletes the origin's
 // databases: a loss no page can prevent. Such a run is told apart by
 // Chromium's own files (browserCorruption), said as a diagnostic, and
