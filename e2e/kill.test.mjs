@@ -67,9 +67,10 @@ async function killAll(dir) {
  * lines of each origin's LevelDB LOG (and LOG.old, the open before) that
  * report corruption, and the corruption_info.json Chromium writes when it
  * cannot open a corrupt store (it deletes the store, every database of the
- * origin with its LOG files, and its next open makes an empty one). Empty
- * when there is nothing of the kind. The marker database (open) is what
- * still tells a deletion once these files are gone.
+ * origin, and its next open makes an empty one; the LOG files went too in
+ * one of the two cases seen). Empty when there is nothing of the kind. The
+ * marker database (open) is what still tells a deletion once these files
+ * are gone.
  * @param {string} dir
  * @returns {string[]}
  */
