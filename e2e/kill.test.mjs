@@ -38,7 +38,7 @@ function killBrowser(dir) {
   for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     try {
       const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1');
-      if (cmdline.split('\0').includes(flag) || ` ${cmdline.replaceAll('\0', ' ')} `.includes(` ${flag} `)) pids.push(Number(pid));
+      if (` ${cmdline.replaceAll('\0', ' ')} `.includes(` ${flag} `)) pids.push(Number(pid));
     } catch {
       // gone meanwhile
     }
