@@ -285,3 +285,61 @@ test('composer: on a touch phone the placeholder offers no Ctrl+Enter', async ()
     await env.close();
   }
 });
+
+test('composer: what is typed while a message is sent is the next draft; a message not sent comes back before it', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1366, height: 850 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    const panel = await openExplorer(page, baseURL);
+    const text = panel.locator('.composer-text');
+    const count = (await call(page, { operation: 'session', sessionId: 'demo' })).nodeCount;
+    // Appends wait until the test lets them go: answered by the store, or with `fail`'s envelope.
+    await page.evaluate(() => {
+      const tree = window.explorer.tree;
+      const call = tree.call.bind(tree);
+      tree.call = (request) => {
+        if (request?.operation !== 'append') return call(request);
+        return new Promise((resolve) => {
+          window.__release = (fail) => resolve(fail ? { ok: false, error: fail } : call(request));
+        });
+      };
+    });
+    const held = () => page.waitForFunction(() => typeof window.__release === 'function');
+    const release = (fail = null) => page.evaluate((fail) => {
+      const go = window.__release;
+      window.__release = null;
+      go(fail);
+    }, fail);
+
+    await text.fill('first message');
+    await page.keyboard.press('Control+Enter');
+    await held();
+    assert.equal(await text.inputValue(), '', 'the text area empties as the message goes');
+    await page.keyboard.type('second draft, typed while sending');
+    await release();
+    await result(panel, /^User message \S+ sent to branch main\.$/);
+    assert.equal(await text.inputValue(), 'second draft, typed while sending');
+    const first = await call(page, { operation: 'context', sessionId: 'demo' });
+    assert.equal(first.messages.at(-1).content, 'first message');
+
+    // Not sent: the message comes back, before what was typed meanwhile.
+    await text.fill('this one fails');
+    await page.keyboard.press('Control+Enter');
+    await held();
+    await page.keyboard.type('typed meanwhile');
+    await release({ code: 'STORAGE_ERROR', message: 'the disk is full (test)' });
+    assert.equal(await result(panel, /^Not sent:/), 'Not sent: the disk is full (test)');
+    assert.equal(await text.inputValue(), 'this one fails\ntyped meanwhile');
+    // Not sent with nothing typed meanwhile: the message alone comes back.
+    await text.fill('fails alone');
+    await page.keyboard.press('Control+Enter');
+    await held();
+    await release({ code: 'STORAGE_ERROR', message: 'again (test)' });
+    await result(panel, /^Not sent: again \(test\)$/);
+    assert.equal(await text.inputValue(), 'fails alone');
+    assert.equal((await call(page, { operation: 'session', sessionId: 'demo' })).nodeCount, count + 1, 'only the first message was appended');
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});

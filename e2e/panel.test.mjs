@@ -702,6 +702,21 @@ test('chat demo: a double click on Save & send or Regenerate makes one turn; a m
     await page.keyboard.press('Enter');
     await page.locator('#status', { hasText: 'The message was not sent' }).waitFor();
     assert.equal(await page.locator('#input').inputValue(), 'are you there?');
+    // Refused after something new was typed: the message comes back before it, on a line of its own.
+    await page.evaluate(() => {
+      const tree = window.chatDemo.tree;
+      const call = tree.call.bind(tree);
+      tree.call = (request) => (request?.operation === 'append' ? new Promise((resolve) => (window.__release = () => resolve(call(request)))) : call(request));
+    });
+    await page.locator('#input').fill('still there?');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => typeof window.__release === 'function');
+    assert.equal(await page.locator('#input').inputValue(), '');
+    await page.keyboard.type('hello?');
+    await page.evaluate(() => window.__release());
+    await page.locator('#status', { hasText: 'The message was not sent' }).waitFor();
+    await page.waitForFunction(() => document.getElementById('input').value !== 'hello?', null, { timeout: 5000 }).catch(() => {}); // the assertion says what stayed
+    assert.equal(await page.locator('#input').inputValue(), 'still there?\nhello?');
     const colours = await page.evaluate(() => [getComputedStyle(document.getElementById('status')).color, getComputedStyle(document.querySelector('#history .empty.error')).color]);
     assert.equal(colours[0], colours[1], 'the status is in the error colour');
     assert.deepEqual(errors, []);

@@ -387,8 +387,9 @@ async function start() {
     }
     const text = input.value;
     input.value = "";
-    // Not sent (refused, or a reply streaming): the text comes back unless something new was typed.
-    if (!(await send(text)) && input.value === "") input.value = text;
+    // Not sent (refused, or a reply streaming): the text comes back, before
+    // whatever was typed since, on a line of its own (nothing typed is lost).
+    if (!(await send(text))) input.value = input.value === "" ? text : `${text}\n${input.value}`;
     input.focus();
   });
   input.addEventListener("keydown", (e) => {

@@ -114,8 +114,11 @@ export class Composer {
 
   /**
    * Append the text: after moving the cursor to a previewed node, at the
-   * cursor. Empty text is refused with a message (nothing is appended);
-   * a failed call is shown as the core's error and the text stays.
+   * cursor. Empty text is refused with a message (nothing is appended).
+   * The text area empties as the message goes, so what is typed while it
+   * is sent is the next draft; a message not sent (a failed call, shown as
+   * the core's error, or a cursor that could not move) comes back, before
+   * whatever was typed since, on a line of its own: nothing typed is lost.
    */
   async submit() {
     const { host } = this;
@@ -129,15 +132,17 @@ export class Composer {
       this.text.focus();
       return;
     }
+    const role = this.role.value;
     this._busy = true;
     this.update();
+    this.text.value = "";
+    let sent = false;
     try {
       if (t.preview && !(await host.jump(t.at))) return this.say(`Not sent: the cursor could not move to ${t.at}.`, true);
-      const role = this.role.value;
       const env = await host.tree().call(appendRequest(sessionId, role, text));
       if (!env.ok) return this.say(`Not sent: ${env.error.message}`, true);
+      sent = true;
       const node = env.value;
-      this.text.value = "";
       host.model.active = node.id;
       const what = role === "note" ? "Note" : role === "user" ? "User message" : "Assistant message";
       const fresh = t.how === "new" ? " (a new branch)" : t.how === "empty" ? " (its first message)" : "";
@@ -145,6 +150,7 @@ export class Composer {
       host.emit("append", { nodeId: node.id, branch: node.branch, role });
       await host.refresh();
     } finally {
+      if (!sent) this.text.value = this.text.value === "" ? text : `${text}\n${this.text.value}`;
       this._busy = false;
       this.update();
       this.text.focus();
