@@ -57,7 +57,7 @@ test('explorer: a dataset JSONL of 3,000 conversations imports every line; the r
     // Every conversation is a session; the list shows the count and draws one page of rows.
     const listed = await explorerCall(page, { operation: 'sessions' });
     assert.equal(listed.length, before + sessions);
-    await page.waitForFunction((n) => document.getElementById('session-count').textContent === String(n), before + sessions);
+    await page.waitForFunction((n) => document.getElementById('session-count').textContent === n, (before + sessions).toLocaleString('en'));
     assert.equal(await page.locator('#session-list li.session').count(), PAGE_SIZE, 'the session list draws its first page, not every row');
 
     // The report: the first rows and the rest counted, for the sessions and the warnings.

@@ -114,7 +114,7 @@ function renderSessions(follow = true) {
   state.actions?.rowsMade((row) => rowInView(row, [$("session-list"), $("sessions-pane")]));
   const total = state.sessions.length;
   // "3 of 12" while filters hide some; with none left, say so beside a way back.
-  $("session-count").textContent = total === 0 ? "" : shown.length < total ? `${shown.length} of ${total}` : String(total);
+  $("session-count").textContent = total === 0 ? "" : shown.length < total ? `${shown.length.toLocaleString("en")} of ${total.toLocaleString("en")}` : total.toLocaleString("en");
   const none = total > 0 && shown.length === 0;
   $("session-none").hidden = !none;
   $("session-list").hidden = none; // its room goes to the note, not to an empty list above it

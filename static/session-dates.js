@@ -105,6 +105,19 @@ export function inRange(session, range, now) {
   return r !== undefined && t >= r.since(now);
 }
 
+const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 });
+
+/**
+ * A count as an option shows it: with thousands separators below 10,000
+ * ("3,402"), compact above ("34.6K", "1.2M"), so an option stays short.
+ * Pure.
+ * @param {number} n a count, 0 or more
+ * @returns {string}
+ */
+export function formatCount(n) {
+  return n < 10000 ? n.toLocaleString("en") : compact.format(n);
+}
+
 /**
  * The date select's options for sessions: "Any time (n)" first (value
  * "*"), then each range that holds more sessions than the narrower one
@@ -117,7 +130,7 @@ export function inRange(session, range, now) {
  */
 export function dateOptions(sessions, now) {
   const total = sessions.length;
-  const out = [{ value: "*", text: `Any time (${total})` }];
+  const out = [{ value: "*", text: `Any time (${formatCount(total)})` }];
   // One pass, each time read once (inRange per range read 60,000 sessions' times five times over).
   const since = RANGES.map((r) => r.since(now));
   const sinceText = since.map((t) => new Date(t).toISOString());
@@ -142,10 +155,10 @@ export function dateOptions(sessions, now) {
   let narrower = 0;
   RANGES.forEach((r, i) => {
     const count = counts[i];
-    if (count > narrower && count < total) out.push({ value: r.value, text: `${r.label} (${count})` });
+    if (count > narrower && count < total) out.push({ value: r.value, text: `${r.label} (${formatCount(count)})` });
     narrower = count;
   });
-  if (older > 0 && older < total) out.push({ value: OLDER, text: `Older than a year (${older})` });
-  if (undated > 0 && undated < total) out.push({ value: UNDATED, text: `Undated (${undated})` });
+  if (older > 0 && older < total) out.push({ value: OLDER, text: `Older than a year (${formatCount(older)})` });
+  if (undated > 0 && undated < total) out.push({ value: UNDATED, text: `Undated (${formatCount(undated)})` });
   return out;
 }

@@ -10,7 +10,9 @@
 // activity (static/session-dates.js). Shown only when there is something
 // to choose between.
 
-import { dateOptions, inRange } from "./session-dates.js";
+import { dateOptions, formatCount, inRange } from "./session-dates.js";
+
+export { formatCount };
 
 const $ = (id) => document.getElementById(id);
 
@@ -49,19 +51,6 @@ export function projectLabel(project) {
   if (project.length <= 32) return project;
   const parts = project.split("/").filter((p) => p !== "");
   return parts.length > 2 ? `…/${parts.slice(-2).join("/")}` : project;
-}
-
-const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 });
-
-/**
- * A count as an option shows it: with thousands separators below 10,000
- * ("3,402"), compact above ("34.6K", "1.2M"), so an option stays short.
- * Pure.
- * @param {number} n a count, 0 or more
- * @returns {string}
- */
-export function formatCount(n) {
-  return n < 10000 ? n.toLocaleString("en") : compact.format(n);
 }
 
 /** The nodes of a session as `sessions` answers it (0 when it has no count). */

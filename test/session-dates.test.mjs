@@ -33,10 +33,11 @@ test('dateOptions counts each range as inRange does, canonical times compared as
   const list = sessions(3000);
   const count = (range) => list.filter((s) => inRange(s, range, NOW)).length;
   const options = dateOptions(list, NOW);
-  assert.equal(options[0].text, `Any time (${list.length})`);
-  for (const o of options.slice(1)) assert.match(o.text, new RegExp(`\\(${count(o.value)}\\)$`), `${o.value}: ${o.text}`);
+  assert.equal(options[0].text, `Any time (${list.length.toLocaleString('en')})`);
+  assert.equal(options[0].text, 'Any time (3,000)', 'a count has thousands separators, as the tool and project options do');
+  for (const o of options.slice(1)) assert.match(o.text, new RegExp(`\\(${count(o.value).toLocaleString('en')}\\)$`), `${o.value}: ${o.text}`);
   assert.ok(options.some((o) => o.value === OLDER), 'some sessions are older than a year');
-  assert.equal(options.at(-1).text, `Undated (${list.filter((s) => Number.isNaN(Date.parse(s.updatedAt))).length})`, 'the unreadable times have their own choice');
+  assert.equal(options.at(-1).text, `Undated (${list.filter((s) => Number.isNaN(Date.parse(s.updatedAt))).length.toLocaleString('en')})`, 'the unreadable times have their own choice');
   assert.equal(options.at(-1).value, UNDATED);
   // Every session is in exactly one of the widest range, "older" and "undated".
   const widest = options.filter((o) => o.value !== '*' && o.value !== OLDER && o.value !== UNDATED).at(-1).value;
