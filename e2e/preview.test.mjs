@@ -50,6 +50,7 @@ test('selecting a row previews its path; only Continue from here moves the curso
     await panel.locator('.preview-bar').waitFor({ state: 'hidden' });
     assert.equal(await viewed(), stay);
 
+
     // Keyboard: Enter previews the highlighted row, Shift+Enter continues from it.
     await panel.evaluate((p, id) => p.focusNode(id), rainyTip);
     await page.keyboard.press('Enter');
@@ -96,6 +97,17 @@ test('selecting a row previews its path; only Continue from here moves the curso
       ['preview', stay],
       ['jump', stay],
     ]);
+
+    // An earlier node of the session's own path: the bar says it is on that path.
+    const plan = byText('Three days is a good length');
+    assert.equal(await panel.locator(`.row.on-path[data-node-id="${plan}"]`).count(), 1, 'the plan is an ancestor of the cursor');
+    await panel.locator(`.row[data-node-id="${plan}"]`).click();
+    await panel.locator('.preview-bar').waitFor();
+    assert.equal(await viewed(), plan);
+    assert.equal(await panel.locator('.preview-text').textContent(), "Previewing an earlier point of the session's path. The session continues from the ● cursor on main.");
+    await panel.locator('.scroller').focus();
+    await page.keyboard.press('Escape');
+    await panel.locator('.preview-bar').waitFor({ state: 'hidden' });
     assert.deepEqual(errors, []);
   } finally {
     await env.close();

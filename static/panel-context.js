@@ -128,7 +128,9 @@ export class ContextPane {
     const nodesText = `${total.toLocaleString("en")} ${total === 1 ? "node" : "nodes"} root → ${viewing === null ? "cursor" : "viewed node"}`;
     this.stats.textContent = m === undefined ? nodesText : `${m.toLocaleString("en")} ${m === 1 ? "message" : "messages"} to the model · ${nodesText}`;
     this.previewBar.hidden = viewing === null;
-    if (viewing !== null) this.previewText.textContent = `Previewing a path the session is not on. The session continues from the ● cursor on ${model.value.activeBranch}.`;
+    // An ancestor of the cursor (a search hit, an earlier message) is on the session's own path.
+    const where = model.rowById?.get(viewing)?.onPath ? "an earlier point of the session's path" : "a path the session is not on";
+    if (viewing !== null) this.previewText.textContent = `Previewing ${where}. The session continues from the ● cursor on ${model.value.activeBranch}.`;
     this._renderState(viewing === null ? ctx : { state: null }, nodes);
     const items = [];
     if (from > 0) {
