@@ -93,8 +93,11 @@ export function fold(text) {
  * Sessions whose title or id contains every word of the query, forgiving
  * typos: a word matches a word of the title or id (or its start) within
  * an edit distance of 1 for words of 4 to 7 characters and 2 from 8 on;
- * shorter words must appear as typed. Case- and accent-insensitive (fold);
- * order kept; an empty query keeps every session.
+ * shorter words must appear as typed. Case- and accent-insensitive (fold).
+ * Those holding more of the words as typed come first (every word, then
+ * all but one, …; the rest reached by typos), each group in the order
+ * given: "Conversation 00003" before the newer "Conversation 00013". An
+ * empty query keeps every session.
  * @param {{sessionId: string, title?: string}[]} sessions
  * @param {string} query
  * @returns {{sessionId: string, title?: string}[]}
@@ -102,11 +105,18 @@ export function fold(text) {
 export function filterSessions(sessions, query) {
   const words = fold(query).split(/\s+/).filter(Boolean);
   if (words.length === 0) return sessions;
-  return sessions.filter((s) => {
+  // by[k]: the sessions holding k of the words as typed (the rest within typos).
+  const by = words.map(() => []).concat([[]]);
+  for (const s of sessions) {
     const hay = fold(`${s.title ?? ""} ${s.sessionId}`);
-    const tokens = hay.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-    return words.every((w) => hay.includes(w) || nearToken(w, tokens) !== null);
-  });
+    const typed = words.filter((w) => hay.includes(w)).length;
+    if (typed < words.length) {
+      const tokens = hay.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+      if (!words.every((w) => hay.includes(w) || nearToken(w, tokens) !== null)) continue;
+    }
+    by[typed].push(s);
+  }
+  return by.reverse().flat();
 }
 
 /**

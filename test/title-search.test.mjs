@@ -69,3 +69,11 @@ test('session filter box: accents and case folded, as the search over every sess
   assert.deepEqual(ids('CRÈME'), ['b2']);
   assert.deepEqual(ids('lisbn'), ['a1', 'd4']);
 });
+
+test('session filter box: sessions holding every word as typed come before those a typo reaches, each group in the list\'s order', () => {
+  const list = ['00013', '00030', '00003', '00004', '00300'].map((n) => ({ sessionId: `c${n}`, title: `Conversation ${n}` }));
+  const ids = (q) => filterSessions(list, q).map((s) => s.sessionId);
+  assert.deepEqual(ids('conversation 00003'), ['c00003', 'c00013', 'c00030', 'c00004']);
+  assert.deepEqual(ids('conversaton 00003'), ['c00003', 'c00013', 'c00030', 'c00004'], 'a typo in one word: the other word as typed still ranks');
+  assert.deepEqual(ids('conversation'), ['c00013', 'c00030', 'c00003', 'c00004', 'c00300'], 'every one as typed: the order given');
+});
