@@ -243,3 +243,28 @@ test('nextSliceSize aims at the task time within the limits; previewOf collapses
   assert.equal(previewOf('é'.repeat(81)), 'é'.repeat(80) + '…');
   assert.equal(previewOf('x'.repeat(80)), 'x'.repeat(80));
 });
+
+test('sibling arrows and newest paths pass over a hidden subtree the view leaves out', () => {
+  const c = loaded();
+  // Roots a and g (hidden): the default view counts a alone, "all" both, as does g's subtree opened.
+  assert.deepEqual(c.siblings('a'), { index: 0, count: 1, ids: ['a'] });
+  c.setFilter('all');
+  assert.deepEqual(c.siblings('a'), { index: 0, count: 2, ids: ['a', 'g'] });
+  c.setFilter('default');
+  c.expandedRuns.add('g');
+  assert.deepEqual(c.siblings('a').ids, ['a', 'g']);
+  c.expandedRuns.clear();
+  // A path inside a hidden subtree steps among its own versions, hidden or not.
+  assert.deepEqual(c.siblings('g'), { index: 1, count: 2, ids: ['a', 'g'] });
+
+  // f (b's last child) hidden: b's newest path goes down c instead, and c counts alone.
+  const hidden = rows().map((r) => (r.id === 'f' ? { ...r, hidden: true, hiddenRoot: true } : r));
+  c.value = { ...c.value, rows: hidden };
+  c.setRows(hidden);
+  c.relayout();
+  assert.equal(c.newestLeaf('b'), 'e');
+  assert.deepEqual(c.siblings('c'), { index: 0, count: 1, ids: ['c'] });
+  c.setFilter('all');
+  assert.equal(c.newestLeaf('b'), 'f');
+  assert.deepEqual(c.siblings('c').ids, ['c', 'f']);
+});

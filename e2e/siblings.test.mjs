@@ -1,8 +1,8 @@
 // Sibling arrows in the context pane ("‹ 2 / 3 ›" under a message with
 // siblings, as in ChatGPT): stepping shows the sibling's newest path (its
 // preferred children, else the last appended) without moving the session's
-// cursor, by mouse and by keyboard, and a folded row tells how many
-// children it hides.
+// cursor, by mouse and by keyboard, a folded row tells how many
+// children it hides, and a hidden version is neither counted nor stepped to.
 // Screenshot: e2e/artifacts/siblings.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -90,6 +90,15 @@ test('sibling arrows show the newest path of each version, by click and by keybo
     const plan = byText('Three days');
     await panel.locator(`.row[data-node-id="${plan}"] [data-twist]`).click();
     assert.equal(await panel.locator(`.row[data-node-id="${plan}"] .folded-count`).textContent(), '3 children folded');
+
+    // A hidden version is left out of the count and passed over, as the tree leaves it out.
+    await call(page, { operation: 'hide', sessionId: 'demo', nodeId: budgetAsk });
+    await page.waitForFunction((id) => !document.querySelector('#panel').shadowRoot.querySelector(`.row[data-node-id="${id}"]`), budgetAsk);
+    await message(ask).waitFor();
+    assert.deepEqual(await arrows(ask), ['1 / 2', true, false]);
+    await message(ask).locator('.sib-next').click();
+    await message(rainyTip).waitFor();
+    assert.deepEqual(await arrows(summary), ['2 / 2', false, true]);
     assert.deepEqual(errors, []);
   } finally {
     await env.close();

@@ -432,7 +432,8 @@ export class RowsController {
 
   /**
    * A node among its siblings (the children of its parent, or the roots,
-   * in append order), for the context pane's "‹ 2 / 3 ›".
+   * in append order), for the context pane's "‹ 2 / 3 ›". Siblings in a
+   * hidden subtree the view leaves out are not counted (see _steppable).
    * @param {string} id
    * @returns {{index: number, count: number, ids: string[]}|null} index 0-based; null while a
    *   large session's rows load (the siblings may not all be in) or for an unknown node
@@ -441,7 +442,7 @@ export class RowsController {
     if (this.partial || !this.value) return null;
     const row = this.rowById.get(id);
     if (!row) return null;
-    const ids = this._children().get(row.parentId ?? null) ?? [];
+    const ids = (this._children().get(row.parentId ?? null) ?? []).filter((k) => k === id || this._steppable(k, row));
     const index = ids.indexOf(id);
     return index < 0 ? null : { index, count: ids.length, ids };
   }
@@ -449,17 +450,34 @@ export class RowsController {
   /**
    * The end of a node's newest path: from the node, the preferred child
    * where one is preferred, else the last appended, down to a leaf (a
-   * loop, however deep).
+   * loop, however deep); children in a hidden subtree the view leaves out
+   * are passed over (see _steppable).
    * @param {string} id
    * @returns {string} the leaf's id (id itself when it has no children)
    */
   newestLeaf(id) {
     const kids = this._children();
+    const from = this.rowById.get(id);
     let at = id;
     for (let list = kids.get(at); list && list.length > 0; list = kids.get(at)) {
-      at = list.find((k) => this.rowById.get(k)?.preferred) ?? list[list.length - 1];
+      const shown = list.filter((k) => this._steppable(k, from));
+      if (shown.length === 0) break;
+      at = shown.find((k) => this.rowById.get(k)?.preferred) ?? shown[shown.length - 1];
     }
     return at;
+  }
+
+  /**
+   * Whether the sibling arrows may step to node id, coming from the row
+   * `from`: a hidden node only when the view shows it (the "all" filter,
+   * or its hidden subtree opened) or when `from` is hidden itself (a path
+   * inside a hidden subtree steps among its own versions).
+   * @param {string} id @param {object|undefined} from
+   */
+  _steppable(id, from) {
+    const r = this.rowById.get(id);
+    if (!r?.hidden || from?.hidden || this.filter === "all") return true;
+    return r.hiddenRoot === true && this.expandedRuns.has(r.id);
   }
 
   /** parent id (null for roots) → child ids in append order, rebuilt when the rows change. */
