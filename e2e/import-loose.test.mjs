@@ -265,9 +265,10 @@ test('import-loose: a snapshot of a session here inside a ZIP asks "replace or a
     assert.equal(await page.locator('#snapshot-choice-text').textContent(), 'This snapshot is of “Demo: a long weekend in Lisbon” (demo), already a session here (14 nodes; 13 in the file).');
     await page.screenshot({ path: artifactPath('import-zip-snapshot-choice-1366x850-light.png') });
     await choice.getByRole('button', { name: 'Replace it' }).click();
-    let r = await report(page, 'Imported 2 sessions');
+    let r = await report(page, 'Imported 1 session · replaced 1 session');
     assert.deepEqual(r.files, ['backup.zip › demo.snapshot.json1 session (snapshot)', 'backup.zip › cc.jsonl1 session (claude-code)']);
-    assert.ok(r.warnings.some((w) => /^Demo: a long weekend in Lisbonreplaced; the state before is kept as restore point “Before import /.test(w)), r.warnings.join('\n'));
+    assert.ok(r.sessions.some((l) => /^Demo: a long weekend in Lisbon13 nodes · \d+ branches · replacedThe state before is kept as restore point “Before import /.test(l)), r.sessions.join('\n'));
+    assert.ok(!r.warnings.some((w) => /replaced/.test(w)), r.warnings.join('\n'));
     assert.deepEqual(await explorerCall(page, { operation: 'context', sessionId: 'demo' }), savedContext);
     assert.deepEqual((await page.evaluate(() => window.explorer.tree.listSnapshots('demo'))).value.map((p) => p.nodeCount), [14]);
     // The ZIP went to the store whole, asked to hold such entries; the page read only the held entry's text.

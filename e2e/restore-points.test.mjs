@@ -113,8 +113,11 @@ test('importing a snapshot of an existing session offers replace or a copy; canc
     assert.equal(await page.locator('#snapshot-choice-text').textContent(), 'This snapshot is of “Demo: a long weekend in Lisbon” (demo), already a session here (14 nodes; 13 in the file).');
     await page.screenshot({ path: artifactPath('restore-import-choice-390x844-light.png') });
     await choice.getByRole('button', { name: 'Replace it' }).click();
-    await page.locator('#report-title', { hasText: 'Imported 1 session' }).waitFor();
-    assert.match(await page.locator('#report-warnings').textContent(), /replaced; the state before is kept as restore point “Before import /);
+    await page.locator('#report-title', { hasText: 'Replaced 1 session' }).waitFor();
+    assert.match(await page.locator('#report-sessions .report-session-size').textContent(), /^13 nodes · \d+ branches · replaced$/);
+    assert.match(await page.locator('#report-sessions .report-session-note').textContent(), /^The state before is kept as restore point “Before import [^”]+”\.$/);
+    assert.equal(await page.locator('#report-warnings-title').isHidden(), true, 'a replace asked for is no warning');
+    assert.equal(await page.locator('#report-demo').isHidden(), true, 'nothing new was made: no offer to move the demo away');
     assert.deepEqual(await call(page, { operation: 'context', sessionId: 'demo' }), savedContext);
     const kept = await page.evaluate(() => window.explorer.tree.listSnapshots('demo'));
     assert.deepEqual(kept.value.map((p) => p.nodeCount), [14]);

@@ -88,11 +88,13 @@ export function showReport({ sessions, warnings, errors, skipped = [], files = [
   fillList($("report-sessions"), sessions, (s) => {
     const li = el("li");
     const size = `${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"}` + (Number.isInteger(s.branchCount) ? ` · ${s.branchCount} ${s.branchCount === 1 ? "branch" : "branches"}` : "") +
-      (s.existing ? (s.added > 0 ? ` · ${s.added} new` : " · already here, nothing new") : "");
+      (typeof s.replaced === "string" ? " · replaced" : s.existing ? (s.added > 0 ? ` · ${s.added} new` : " · already here, nothing new") : "");
     const title = el("span", "report-session-title", s.title || s.sessionId);
     if (s.title) title.title = s.sessionId;
     const where = projects.size > 1 && s.project ? `${projectLabel(s.project)} · ` : "";
     li.append(title, el("span", "report-session-size", where + size));
+    // Where the state before a replace went, on a line of its own.
+    if (typeof s.replaced === "string") li.append(el("span", "report-session-note", `The state before is kept as restore point “${s.replaced}”.`));
     return li;
   });
   $("report-files-title").hidden = files.length === 0;

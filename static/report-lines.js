@@ -20,10 +20,12 @@ export function moreLine(shown, total) {
 /**
  * The report's title, its one summary line: how many sessions an import
  * made, how many it updated (sessions here that gained nodes: a file that
- * grew) and by how many nodes, how many were here already and gained
+ * grew) and by how many nodes, how many it replaced (a snapshot of a
+ * session here, loaded over it as asked: `replaced` names the restore
+ * point keeping the state before), how many were here already and gained
  * nothing, or that it made none: "Imported 2 sessions · updated 1 session
  * (+12 nodes) · 8 already here".
- * @param {{existing?: boolean, added?: number}[]} sessions the import's sessions
+ * @param {{existing?: boolean, added?: number, replaced?: string}[]} sessions the import's sessions
  * @returns {string}
  */
 export function reportTitle(sessions) {
@@ -31,17 +33,20 @@ export function reportTitle(sessions) {
   let fresh = 0;
   let grown = 0;
   let added = 0;
+  let replaced = 0;
   for (const s of sessions) {
-    if (!s.existing) fresh++;
+    if (typeof s.replaced === "string") replaced++;
+    else if (!s.existing) fresh++;
     else if (s.added > 0) [grown, added] = [grown + 1, added + s.added];
   }
   const of = (k) => `${count(k)} ${k === 1 ? "session" : "sessions"}`;
   if (n === 0) return "Nothing imported";
-  if (fresh + grown === 0) return `Already here: ${of(n)}, nothing new`;
+  if (fresh + grown + replaced === 0) return `Already here: ${of(n)}, nothing new`;
   const parts = [];
   if (fresh > 0) parts.push(`Imported ${of(fresh)}`);
-  if (grown > 0) parts.push(`${fresh > 0 ? "updated" : "Updated"} ${of(grown)} (+${count(added)} ${added === 1 ? "node" : "nodes"})`);
-  if (n > fresh + grown) parts.push(`${count(n - fresh - grown)} already here`);
+  if (grown > 0) parts.push(`${parts.length > 0 ? "updated" : "Updated"} ${of(grown)} (+${count(added)} ${added === 1 ? "node" : "nodes"})`);
+  if (replaced > 0) parts.push(`${parts.length > 0 ? "replaced" : "Replaced"} ${of(replaced)}`);
+  if (n > fresh + grown + replaced) parts.push(`${count(n - fresh - grown - replaced)} already here`);
   return parts.join(" · ");
 }
 

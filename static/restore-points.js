@@ -225,7 +225,9 @@ export class RestorePoints {
   /**
    * When `text` is a snapshot of a session that already exists, ask
    * whether to replace it or import it as a copy, do it, and resolve to an
-   * import-shaped envelope (`{ok, value: {format: "snapshot", sessions, warnings, skipped}}`);
+   * import-shaped envelope (`{ok, value: {format: "snapshot", sessions, warnings, skipped}}`;
+   * a replaced session has `existing: true` and `replaced`, the name of the
+   * restore point keeping the state before);
    * cancelled, an envelope with no session and the reason skipped. Null
    * when the text is not such a snapshot (import it as usual).
    * @param {string} text
@@ -246,12 +248,13 @@ export class RestorePoints {
     const answer = await ask(this.choice, this.choice.querySelector("button[value=copy]"));
     const tree = this.page.tree();
     const load = (sessionId) => tree.call(`{"operation":"snapshot.load","sessionId":${JSON.stringify(sessionId)},"snapshot":${withSessionId(text, sessionId)}}`);
-    const done = (env, warnings = []) => (env.ok ? { ok: true, value: { format: "snapshot", sessions: [env.value], warnings, skipped: [] } } : env);
+    const done = (env) => (env.ok ? { ok: true, value: { format: "snapshot", sessions: [env.value], warnings: [], skipped: [] } } : env);
     if (answer === "replace") {
       const kept = await tree.saveSnapshot(id, autoName("Before import"));
       if (!kept.ok) return { ok: false, error: { code: kept.error.code, message: `not replaced: the current state could not be kept (${kept.error.message})` } };
       const env = await load(id);
-      return done(env, [{ sessionId: id, message: `replaced; the state before is kept as restore point “${kept.value.name}”` }]);
+      // The report says it was replaced and where the state before is (report-lines.js reportTitle).
+      return done(env.ok ? { ok: true, value: { ...env.value, existing: true, replaced: kept.value.name } } : env);
     }
     if (answer === "copy") {
       const newId = copyId(id, this.page.sessionIds());

@@ -121,6 +121,9 @@ test('report: the title says what was imported, updated (a file that grew, by ho
   assert.equal(reportTitle([grew(2), ...Array(15).fill(same)]), 'Updated 1 session (+2 nodes) · 15 already here');
   assert.equal(reportTitle([made, grew(1), grew(1200), same]), 'Imported 1 session · updated 2 sessions (+1,201 nodes) · 1 already here');
   assert.equal(reportTitle([grew(1)]), 'Updated 1 session (+1 node)');
+  const replaced = { existing: true, replaced: 'Before import 2026-12-06 10:10:25' };
+  assert.equal(reportTitle([replaced]), 'Replaced 1 session', 'a snapshot loaded over its session, as asked');
+  assert.equal(reportTitle([made, replaced, same]), 'Imported 1 session · replaced 1 session · 1 already here');
 });
 
 test('report: a folder\'s size on the progress bar', () => {
