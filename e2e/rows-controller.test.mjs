@@ -267,4 +267,20 @@ test('sibling arrows and newest paths pass over a hidden subtree the view leaves
   c.setFilter('all');
   assert.equal(c.newestLeaf('b'), 'f');
   assert.deepEqual(c.siblings('c').ids, ['c', 'f']);
+
+  // c's subtree hidden, the cursor (e) in it, so the view shows it: counted and stepped through,
+  // as is an opened hidden subtree, down to its leaf.
+  const cursorInside = rows().map((r) => (['c', 'd', 'e'].includes(r.id) ? { ...r, hidden: true, hiddenRoot: r.id === 'c' } : r));
+  c.value = { ...c.value, rows: cursorInside };
+  c.setRows(cursorInside);
+  c.setFilter('default');
+  assert.deepEqual(c.siblings('f').ids, ['c', 'f']);
+  const opened = rows().map((r) => (['c', 'd', 'e'].includes(r.id) ? { ...r, hidden: true, hiddenRoot: r.id === 'c', preferred: r.id === 'c', onPath: false } : r));
+  c.value = { ...c.value, rows: opened };
+  c.setRows(opened);
+  c.relayout();
+  assert.deepEqual(c.siblings('f').ids, ['f'], 'closed, not on the cursor\'s path: left out');
+  c.expandedRuns.add('c');
+  assert.deepEqual(c.siblings('f').ids, ['c', 'f']);
+  assert.equal(c.newestLeaf('b'), 'e', 'an opened hidden subtree (c, preferred) is walked to its leaf');
 });

@@ -457,9 +457,9 @@ export class RowsController {
    */
   newestLeaf(id) {
     const kids = this._children();
-    const from = this.rowById.get(id);
     let at = id;
     for (let list = kids.get(at); list && list.length > 0; list = kids.get(at)) {
+      const from = this.rowById.get(at); // inside a hidden subtree, every child is of it
       const shown = list.filter((k) => this._steppable(k, from));
       if (shown.length === 0) break;
       at = shown.find((k) => this.rowById.get(k)?.preferred) ?? shown[shown.length - 1];
@@ -470,13 +470,14 @@ export class RowsController {
   /**
    * Whether the sibling arrows may step to node id, coming from the row
    * `from`: a hidden node only when the view shows it (the "all" filter,
-   * or its hidden subtree opened) or when `from` is hidden itself (a path
-   * inside a hidden subtree steps among its own versions).
+   * its hidden subtree opened, or the cursor's path through it) or when
+   * `from` is hidden itself (a path inside a hidden subtree steps among
+   * its own versions).
    * @param {string} id @param {object|undefined} from
    */
   _steppable(id, from) {
     const r = this.rowById.get(id);
-    if (!r?.hidden || from?.hidden || this.filter === "all") return true;
+    if (!r?.hidden || from?.hidden || r.onPath || this.filter === "all") return true;
     return r.hiddenRoot === true && this.expandedRuns.has(r.id);
   }
 
