@@ -94,10 +94,12 @@ test('sibling arrows show the newest path of each version, by click and by keybo
     // A hidden version is left out of the count and passed over, as the tree leaves it out.
     await call(page, { operation: 'hide', sessionId: 'demo', nodeId: budgetAsk });
     await page.waitForFunction((id) => !document.querySelector('#panel').shadowRoot.querySelector(`.row[data-node-id="${id}"]`), budgetAsk);
-    await message(ask).waitFor();
+    // The context pane is drawn again after the rows: wait for its count, then read it whole.
+    await message(ask).locator('.sib-pos', { hasText: '1 / 2' }).waitFor({ timeout: 10_000 });
     assert.deepEqual(await arrows(ask), ['1 / 2', true, false]);
     await message(ask).locator('.sib-next').click();
     await message(rainyTip).waitFor();
+    await message(summary).locator('.sib-pos', { hasText: '2 / 2' }).waitFor({ timeout: 10_000 });
     assert.deepEqual(await arrows(summary), ['2 / 2', false, true]);
     assert.deepEqual(errors, []);
   } finally {
