@@ -105,7 +105,18 @@ test('deep links: a session opened from the search over every session is named b
     await page.waitForSelector('body[data-ready="true"]');
     await until(page, 'other', hit.id);
     assert.equal((await shown(page)).hash, `#session=other&node=${hit.id}`);
-    // Back goes to the session shown before the search.
+    // A message sent from there moves the cursor: the address follows it, so a reload opens
+    // at the new message, not previewing the hit.
+    const panel = page.locator('#panel');
+    await panel.locator('.composer-text').fill('And the ferry?');
+    await panel.locator('.composer-send').click();
+    const sent = (await panel.locator('.composer-result', { hasText: /^User message \S+ sent/ }).textContent()).split(' ')[2];
+    await page.waitForFunction((h) => decodeURIComponent(location.hash) === h, `#session=other&node=${sent}`);
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    await until(page, 'other', sent);
+    assert.equal(await panel.locator('.preview-bar').isHidden(), true, 'the cursor\'s own path: nothing previewed');
+    // Back goes to the session shown before the search (the send made no step of its own).
     await page.goBack();
     await until(page, 'demo');
     assert.deepEqual(errors, []);

@@ -437,6 +437,10 @@ function wirePanel() {
   }
   // A jump is a history entry: Back shows the session as it was before it.
   panel.addEventListener("jump", (e) => e.detail.sessionId && state.route?.push({ session: e.detail.sessionId, node: e.detail.nodeId }));
+  // A message sent or a branch made moves the cursor: the address follows it
+  // (no step of its own), so a reload opens there, not at a search hit opened before.
+  panel.addEventListener("append", (e) => e.detail.sessionId && state.route?.replace({ session: e.detail.sessionId, node: e.detail.nodeId }));
+  panel.addEventListener("branch", (e) => e.detail.sessionId && state.route?.replace({ session: e.detail.sessionId, node: e.detail.summaryNodeId ?? e.detail.nodeId }));
   panel.addEventListener("dropdown", () => closeDropdowns("panel"));
   openFamilyMembers(panel, (route) => state.open?.(route), (route) => state.route?.push(route));
   panel.addEventListener("fork", async (e) => {
