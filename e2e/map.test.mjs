@@ -221,6 +221,31 @@ test('the map draws five named branches, labels, a hidden branch and the preferr
       assert.equal(bytes.subarray(0, magic.length).toString('latin1'), magic);
     }
 
+    // A long branch name on the rightmost line: the SVG widens to hold it (it was cut at the world's edge).
+    await page.evaluate(async () => {
+      const { tree } = window.explorer;
+      await tree.call({ operation: 'create', sessionId: 'wide', title: 'Wide labels' });
+      const first = await tree.call({ operation: 'append', sessionId: 'wide', message: { role: 'user', content: 'hello' } });
+      await tree.call({ operation: 'append', sessionId: 'wide', message: { role: 'assistant', content: 'hi' } });
+      await tree.call({ operation: 'branch', sessionId: 'wide', nodeId: first.value.id, branch: 'a-rather-long-branch-name-here' });
+      await tree.call({ operation: 'append', sessionId: 'wide', message: { role: 'assistant', content: 'hi from the branch' } });
+      await window.explorer.refresh();
+    });
+    await select(page, 'Wide labels');
+    await mapModel(page, 'wide');
+    await page.locator('#export-button').click();
+    const [wide] = await Promise.all([page.waitForEvent('download'), page.locator('#export-list button', { hasText: 'Map · SVG' }).click()]);
+    const drawn = await page.evaluate((text) => {
+      const svg = document.importNode(new DOMParser().parseFromString(text, 'image/svg+xml').documentElement, true);
+      document.body.append(svg);
+      const width = Number(svg.getAttribute('width'));
+      const labels = [...svg.querySelectorAll('text')].map((t) => [t.textContent, Math.ceil(t.getBBox().x + t.getBBox().width)]);
+      svg.remove();
+      return { width, labels };
+    }, fs.readFileSync(await wide.path(), 'utf8'));
+    assert.ok(drawn.labels.some(([t]) => t === 'a-rather-long-branch-name-here'), JSON.stringify(drawn.labels));
+    assert.deepEqual(drawn.labels.filter(([, r]) => r > drawn.width), [], `every label inside the SVG's width ${drawn.width}`);
+
     // The minimap beside the list: its frame follows the list's scroll; a click scrolls the list.
     await panel.locator('.view-button', { hasText: 'List' }).click();
     await select(page, 'A long chain');

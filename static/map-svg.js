@@ -21,7 +21,7 @@ const SVG_NS = "http://www.w3.org/2000/svg";
  *   var(--accent) (the share file); an export passes resolved colours; hung: the forks hung beside
  *   the map (map-forks.js hangForks; m's world grown to hold them), drawn muted as the canvas does;
  *   hidden: false leaves out the hidden branches (a share file without them), the cursor too if it is in one
- * @returns {SVGSVGElement}
+ * @returns {SVGSVGElement} as wide as the world, or wider where a label runs past it (textWidth), in px
  */
 export function mapSVG(m, { doc = document, colour = (t) => `token:${t}`, hung = null, hidden: drawHidden = true } = {}) {
   const make = (tag, attrs, text) => {
@@ -38,7 +38,13 @@ export function mapSVG(m, { doc = document, colour = (t) => `token:${t}`, hung =
     if (text !== undefined) e.textContent = text;
     return e;
   };
-  const svg = make("svg", { xmlns: SVG_NS, width: Math.ceil(m.worldWidth), height: Math.ceil(m.worldHeight), viewBox: `0 0 ${Math.ceil(m.worldWidth)} ${Math.ceil(m.worldHeight)}`, role: "img", "font-family": "system-ui, sans-serif" });
+  // Labels may run past the last branch's line: the picture widens to hold them (textWidth).
+  let right = m.worldWidth;
+  const text = (attrs, s) => {
+    right = Math.max(right, attrs.x + textWidth(s, attrs["font-size"] ?? 12));
+    return make("text", attrs, s);
+  };
+  const svg = make("svg", { xmlns: SVG_NS, role: "img", "font-family": "system-ui, sans-serif" });
   svg.append(make("title", {}, `Map of session ${m.sessionId}: ${m.nodeCount} nodes, ${m.branches.length} branches`));
   svg.append(make("rect", { width: "100%", height: "100%", fill: colour("--surface") }));
   const paths = make("g", { "stroke-linecap": "round", fill: "none" });
@@ -68,13 +74,13 @@ export function mapSVG(m, { doc = document, colour = (t) => `token:${t}`, hung =
       dots.append(make("circle", { cx: n.x, cy: n.y, r: 3, fill: branch, ...(hidden ? { "fill-opacity": 0.35 } : {}) }));
     }
     const at = (off) => nodePoint(m, s, off);
-    if (len > 2) texts.append(make("text", { x: x + 8, y: top + SEGMENT_HEIGHT / 2 + 4, fill: colour("--muted"), "font-size": 11 }, len.toLocaleString("en-US")));
+    if (len > 2) texts.append(text({ x: x + 8, y: top + SEGMENT_HEIGHT / 2 + 4, fill: colour("--muted"), "font-size": 11 }, len.toLocaleString("en-US")));
     if (hidden) {
-      texts.append(make("text", { x: x - 14, y: bottom + 22, fill: colour("--muted") }, `${m.branches[m.branch[s]]} · ${(m.hiddenCount.get(s) ?? 0).toLocaleString("en-US")} hidden`));
+      texts.append(text({ x: x - 14, y: bottom + 22, fill: colour("--muted") }, `${m.branches[m.branch[s]]} · ${(m.hiddenCount.get(s) ?? 0).toLocaleString("en-US")} hidden`));
       continue;
     }
-    for (const t of m.tipsOf.get(s) ?? []) texts.append(make("text", { x: x - 14, y: at(t.off).y + 22, fill: branch, "font-weight": 600 }, t.text));
-    for (const l of m.labelsOf.get(s) ?? []) texts.append(make("text", { x: x + 10, y: at(l.off).y + 2, fill: colour("--text") }, `◆ ${l.text}`));
+    for (const t of m.tipsOf.get(s) ?? []) texts.append(text({ x: x - 14, y: at(t.off).y + 22, fill: branch, "font-weight": 600 }, t.text));
+    for (const l of m.labelsOf.get(s) ?? []) texts.append(text({ x: x + 10, y: at(l.off).y + 2, fill: colour("--text") }, `◆ ${l.text}`));
   }
   if (m.cursor && (drawHidden || (m.flags[m.cursor.segment] & HIDDEN_ROOT) === 0)) {
     const c = nodePoint(m, m.cursor.segment, m.cursor.offset);
@@ -82,21 +88,40 @@ export function mapSVG(m, { doc = document, colour = (t) => `token:${t}`, hung =
   }
   if (m.preferred && (drawHidden || (m.flags[m.preferred.segment] & HIDDEN_ROOT) === 0)) {
     const p = nodePoint(m, m.preferred.segment, m.preferred.offset);
-    texts.append(make("text", { x: p.x + 9, y: p.y - 3, fill: colour("--pref"), "font-size": 16 }, "★"));
+    texts.append(text({ x: p.x + 9, y: p.y - 3, fill: colour("--pref"), "font-size": 16 }, "★"));
   }
   svg.append(paths, lines, dots, texts);
-  if (hung) svg.append(forksSVG(hung, make, colour));
+  if (hung) svg.append(forksSVG(hung, make, text, colour));
+  const width = Math.ceil(Math.max(m.worldWidth, right + 8));
+  const height = Math.ceil(m.worldHeight);
+  for (const [k, v] of [["width", width], ["height", height], ["viewBox", `0 0 ${width} ${height}`]]) svg.setAttribute(k, String(v));
   return svg;
+}
+
+/**
+ * A generous estimate of how wide `s` is drawn at `size` px in a
+ * sans-serif face, in px (the page may not be there to measure it: the
+ * share file, a file export): 0.66 em a character, a full em for wide
+ * ones (CJK, Hangul, emoji and the rest past U+2E80).
+ * @param {string} s @param {number} size
+ * @returns {number}
+ */
+export function textWidth(s, size) {
+  let em = 0;
+  for (const ch of s) em += ch.codePointAt(0) >= 0x2e80 ? 1 : 0.66;
+  return em * size;
 }
 
 /**
  * The hung forks as one muted <g>: a dashed line from the node each hangs
  * off, its segments and end nodes, its label (map-forks.js drawForks'
  * drawing, at zoom 1).
- * @param {{forks: object[]}} hung @param {Function} make @param {(token: string) => string} colour
+ * @param {{forks: object[]}} hung @param {Function} make
+ * @param {(attrs: object, s: string) => SVGTextElement} text makes a label (mapSVG's, which widens the picture to hold it)
+ * @param {(token: string) => string} colour
  * @returns {SVGGElement}
  */
-function forksSVG(hung, make, colour) {
+function forksSVG(hung, make, text, colour) {
   const muted = colour("--muted");
   const g = make("g", { fill: "none", stroke: muted, "stroke-opacity": 0.7, "stroke-linecap": "round" });
   for (const f of hung.forks) {
@@ -109,7 +134,7 @@ function forksSVG(hung, make, colour) {
       for (const p of s.length > 1 ? [a, b] : [a]) g.append(make("circle", { cx: p.x, cy: p.y, r: 3, fill: muted, stroke: "none" }));
     }
     g.append(make("circle", { cx: f.ox, cy: f.oy, r: 3.5, fill: muted, stroke: "none" }));
-    g.append(make("text", { x: f.ox + 6, y: f.oy - 6, fill: muted, stroke: "none", "font-size": 12, "font-style": "italic" }, forkLabel(f)));
+    g.append(text({ x: f.ox + 6, y: f.oy - 6, fill: muted, stroke: "none", "font-size": 12, "font-style": "italic" }, forkLabel(f)));
   }
   return g;
 }
@@ -132,14 +157,15 @@ export function mapSVGText(m, colour, hung = null) {
  * @returns {Promise<Blob>}
  */
 export async function mapPNG(m, colour, hung = null, scale = 2) {
-  const text = mapSVGText(m, colour, hung);
+  const svg = mapSVG(m, { colour, hung });
+  const [w, h] = [Number(svg.getAttribute("width")), Number(svg.getAttribute("height"))];
   const img = new Image();
-  img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(text)}`;
+  img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(new XMLSerializer().serializeToString(svg))}`;
   await img.decode();
-  const k = Math.min(scale, 16000 / Math.max(m.worldWidth, m.worldHeight));
+  const k = Math.min(scale, 16000 / Math.max(w, h));
   const canvas = document.createElement("canvas");
-  canvas.width = Math.max(1, Math.round(m.worldWidth * k));
-  canvas.height = Math.max(1, Math.round(m.worldHeight * k));
+  canvas.width = Math.max(1, Math.round(w * k));
+  canvas.height = Math.max(1, Math.round(h * k));
   canvas.getContext("2d").drawImage(img, 0, 0, canvas.width, canvas.height);
   return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("the map could not be drawn as a PNG"))), "image/png"));
 }
