@@ -161,7 +161,8 @@ test('explorer: a home folder of every agent imports with tools, projects and ti
     fs.appendFileSync(path.join(root, CODEX_PATH), codexLines.slice(FIRST).join(''));
     await page.setInputFiles('#open-folder', root);
     const again = await report(page, /^Updated 1 session \(\+\d+ nodes\) · 8 already here$/);
-    const codexLine = again.sessions.find((l) => l.startsWith('Add a test for the price parser'));
+    const codexLine = again.sessions[0];
+    assert.ok(codexLine.startsWith('Add a test for the price parser'), `the session that grew is listed first: ${again.sessions.join('\n')}`);
     assert.match(codexLine, / · \d+ new$/, again.sessions.join('\n'));
     assert.equal(again.sessions.filter((l) => l.endsWith('already here, nothing new')).length, 8);
     assert.equal((await explorerCall(page, { operation: 'sessions' })).length, 10, 'no session doubled');

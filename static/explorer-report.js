@@ -8,7 +8,7 @@
 // later layout of the page slower).
 
 import { button, el } from "./dom.js";
-import { count, moreLine, reportTitle, reportTitles, shownName, warningView } from "./report-lines.js";
+import { changedFirst, count, moreLine, reportTitle, reportTitles, shownName, warningView } from "./report-lines.js";
 import { projectLabel } from "./session-filter.js";
 
 /** The rows a list of the report shows at first, and adds at each "Show more". */
@@ -85,7 +85,7 @@ export function showReport({ sessions, warnings, errors, skipped = [], files = [
   $("import-report").classList.toggle("failed", sessions.length === 0);
   // Of several projects (a folder), each session says its own: equal titles of two projects differ.
   const projects = new Set(sessions.map((s) => s.project).filter(Boolean));
-  fillList($("report-sessions"), sessions, (s) => {
+  fillList($("report-sessions"), changedFirst(sessions), (s) => {
     const li = el("li");
     const size = `${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"}` + (Number.isInteger(s.branchCount) ? ` · ${s.branchCount} ${s.branchCount === 1 ? "branch" : "branches"}` : "") +
       (typeof s.replaced === "string" ? " · replaced" : s.existing ? (s.added > 0 ? ` · ${s.added} new` : " · already here, nothing new") : "");

@@ -18,6 +18,22 @@ export function moreLine(shown, total) {
 }
 
 /**
+ * The report's sessions as listed: those the import made, then those it
+ * updated or replaced, then those already here unchanged, each group in
+ * the import's order, so that a refresh of a large folder shows what
+ * changed at the top, not after hundreds of "already here" lines.
+ * @param {{existing?: boolean, added?: number, replaced?: string}[]} sessions
+ * @returns {object[]} a new array (sessions is left as it is)
+ */
+export function changedFirst(sessions) {
+  const made = [];
+  const changed = [];
+  const same = [];
+  for (const s of sessions) (!s.existing && typeof s.replaced !== "string" ? made : s.added > 0 || typeof s.replaced === "string" ? changed : same).push(s);
+  return same.length === 0 || made.length + changed.length === 0 ? sessions.slice() : made.concat(changed, same);
+}
+
+/**
  * The report's title, its one summary line: how many sessions an import
  * made, how many it updated (sessions here that gained nodes: a file that
  * grew) and by how many nodes, how many it replaced (a snapshot of a

@@ -4,7 +4,7 @@
 // Node.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { reportTitle, reportTitles, shownName, skippedLine, warningView } from '../static/report-lines.js';
+import { changedFirst, reportTitle, reportTitles, shownName, skippedLine, warningView } from '../static/report-lines.js';
 import { folderReport, groupLines, megabytes, saidOnce } from '../static/open-folder.js';
 
 test('report: a skipped file says "skipped" once, whether or not core\'s reason ends with it', () => {
@@ -155,4 +155,19 @@ test('report: a tool\'s folder read as one is one line with its files and sessio
     'home/opencode/storage-old/x.json: opencode',
     'home/cline/tasks/42/conversations.json: chatgpt',
   ], 'an export inside a task folder keeps its own line, its sessions not the task\'s');
+});
+
+test('report: the sessions an import made come first, then those it updated or replaced, then those already here, each in order', () => {
+  const list = [
+    { sessionId: 'same1', existing: true, added: 0 },
+    { sessionId: 'grew', existing: true, added: 4 },
+    { sessionId: 'same2', existing: true, added: 0 },
+    { sessionId: 'new1' },
+    { sessionId: 'replaced', existing: true, replaced: 'Before import 2026-12-06 10:10:25' },
+    { sessionId: 'new2', existing: false },
+  ];
+  assert.deepEqual(changedFirst(list).map((s) => s.sessionId), ['new1', 'new2', 'grew', 'replaced', 'same1', 'same2']);
+  assert.deepEqual(list.map((s) => s.sessionId), ['same1', 'grew', 'same2', 'new1', 'replaced', 'new2'], 'the import\'s own list is left as it is');
+  const fresh = [{ sessionId: 'b' }, { sessionId: 'a' }];
+  assert.deepEqual(changedFirst(fresh).map((s) => s.sessionId), ['b', 'a'], 'nothing here before: the import\'s order');
 });
