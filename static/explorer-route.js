@@ -134,6 +134,22 @@ export class Router {
 }
 
 /**
+ * Keep the address on the panel's cursor as the user moves it: a jump is
+ * a history entry (Back shows the session as it was before it); a message
+ * sent or a branch made moves the cursor with no step of its own, so the
+ * current entry follows it (a reload opens there, not at a search hit
+ * opened before).
+ * @param {HTMLElement} panel the <session-tree-panel> (its `jump`, `append` and `branch` events)
+ * @param {() => Router|null} route the page's router, once it has one
+ */
+export function followCursor(panel, route) {
+  const at = (how, e, node) => e.detail.sessionId && route()?.[how]({ session: e.detail.sessionId, node });
+  panel.addEventListener("jump", (e) => at("push", e, e.detail.nodeId));
+  panel.addEventListener("append", (e) => at("replace", e, e.detail.nodeId));
+  panel.addEventListener("branch", (e) => at("replace", e, e.detail.summaryNodeId ?? e.detail.nodeId));
+}
+
+/**
  * Open what an address names in the explorer: its session, then the path
  * to its node (selected, scrolled to and shown in the context pane) or,
  * without one, the cursor's path. A session or node that is not there is

@@ -22,7 +22,7 @@ import { SessionTitles } from "./session-titles.js";
 import { showStorage } from "./explorer-storage.js";
 import { cancelImport, oneImport, showReport, wireReport } from "./explorer-report.js";
 import { el, keepInView, keyTakenElsewhere } from "./dom.js";
-import { openAddress, Router } from "./explorer-route.js";
+import { followCursor, openAddress, Router } from "./explorer-route.js";
 import { wireOpenFolder } from "./open-folder.js";
 import { projectLabel, SessionFilter, toolLabel } from "./session-filter.js";
 import { newestFirst } from "./session-dates.js";
@@ -435,12 +435,7 @@ function wirePanel() {
       if (matchMedia(NARROW).matches && state.panes.pane === "tree") showPane("context");
     });
   }
-  // A jump is a history entry: Back shows the session as it was before it.
-  panel.addEventListener("jump", (e) => e.detail.sessionId && state.route?.push({ session: e.detail.sessionId, node: e.detail.nodeId }));
-  // A message sent or a branch made moves the cursor: the address follows it
-  // (no step of its own), so a reload opens there, not at a search hit opened before.
-  panel.addEventListener("append", (e) => e.detail.sessionId && state.route?.replace({ session: e.detail.sessionId, node: e.detail.nodeId }));
-  panel.addEventListener("branch", (e) => e.detail.sessionId && state.route?.replace({ session: e.detail.sessionId, node: e.detail.summaryNodeId ?? e.detail.nodeId }));
+  followCursor(panel, () => state.route);
   panel.addEventListener("dropdown", () => closeDropdowns("panel"));
   openFamilyMembers(panel, (route) => state.open?.(route), (route) => state.route?.push(route));
   panel.addEventListener("fork", async (e) => {
