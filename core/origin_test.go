@@ -43,6 +43,18 @@ func TestSessionsAnswerToolAndProject(t *testing.T) {
 		assert.Contains(t, drained, `"tool":"claude-code","project":"/home/me/web"`, "the drained metadata carries them")
 	})
 
+	t.Run("one Aider history in two repositories: one session, reported with the project it keeps", func(t *testing.T) {
+		st := testStore(t)
+		history := []byte("# aider chat started at 2026-01-02 03:04:05\n\n#### Add a cart  \n\nThe cart is added.\n")
+		res := mustImportFiles(t, st, []ImportFile{
+			{Path: "code/shop/.aider.chat.history.md", Data: history},
+			{Path: "code/blog/.aider.chat.history.md", Data: history},
+		})
+		assert.Equal(t, []string{"aider-eab8c90245b1ac3f aider code/shop"}, origins(t, st))
+		require.Len(t, res.Sessions, 1)
+		assert.Equal(t, "code/shop", res.Sessions[0].Project, "the report names the project the session keeps")
+	})
+
 	t.Run("a later import and a snapshot import keep the first origin", func(t *testing.T) {
 		st := testStore(t)
 		mustImportFiles(t, st, []ImportFile{{Path: "a/projects/-home-me-web/cc-web.jsonl", Data: claude}})

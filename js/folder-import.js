@@ -140,15 +140,16 @@ export async function importFileList(tree, files, dir, { onProgress, signal } = 
 /**
  * Add a batch's session reports (more) to those of the batches before
  * (sessions), one entry per session: a session an earlier batch reported
- * (a Claude Code sub-agent's file, in a later batch than its parent's) is
- * folded into that entry as core folds it within one call
- * (FileSession.joined): whether it was there before as the first batch
- * found it, its nodes added by every batch and its warnings counted
- * together, its file and tool the first's, the rest as it now stands.
+ * (a Claude Code sub-agent's file, in a later batch than its parent's; one
+ * Aider history in two repositories) is folded into that entry as core
+ * folds it within one call (FileSession.joined): whether it was there
+ * before as the first batch found it, its nodes added by every batch and
+ * its warnings counted together, its file, tool and project the first's
+ * (the session keeps the first project), the rest as it now stands.
  * @param {object[]} sessions @param {object[]} more
  * @param {Map<string, number>} reported sessionId → its index in sessions
  */
-function joinSessions(sessions, more, reported) {
+export function joinSessions(sessions, more, reported) {
   for (const s of more) {
     const at = reported.get(s.sessionId);
     if (at === undefined) {
@@ -157,7 +158,7 @@ function joinSessions(sessions, more, reported) {
       continue;
     }
     const first = sessions[at];
-    sessions[at] = { ...s, tool: first.tool, path: first.path, existing: first.existing, added: first.added + s.added, warnings: first.warnings + s.warnings };
+    sessions[at] = { ...s, tool: first.tool, path: first.path, project: first.project || s.project, existing: first.existing, added: first.added + s.added, warnings: first.warnings + s.warnings };
   }
 }
 

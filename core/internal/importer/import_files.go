@@ -147,11 +147,17 @@ func ImportFiles(st *store.Store, files []File) (*FilesResult, *tree.Error) {
 // joined folds into f the report of a later file's import into the same
 // session (a Claude Code sub-agent's transcript joining its parent's): one
 // entry per session, whether it was there before as the first file found
-// it, its nodes added by every file, the rest as the session now stands.
+// it, its nodes added by every file, its project the first's, the rest as
+// the session now stands.
 func (f *FileSession) joined(s SessionReport) {
-	existing, added, warnings := f.Existing, f.Added+s.Added, f.Warnings+s.Warnings
+	existing, added, warnings, project := f.Existing, f.Added+s.Added, f.Warnings+s.Warnings, f.Project
 	f.SessionReport = s
 	f.Existing, f.Added, f.Warnings = existing, added, warnings
+	// The session keeps the first file's project (Session.SetOrigin): so
+	// does its report, as when two repositories hold one Aider history.
+	if project != "" {
+		f.Project = project
+	}
 }
 
 // subAgentFile reports whether p names a Claude Code sub-agent's
