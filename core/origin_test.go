@@ -53,6 +53,11 @@ func TestSessionsAnswerToolAndProject(t *testing.T) {
 		assert.Equal(t, []string{"aider-eab8c90245b1ac3f aider code/shop"}, origins(t, st))
 		require.Len(t, res.Sessions, 1)
 		assert.Equal(t, "code/shop", res.Sessions[0].Project, "the report names the project the session keeps")
+		// Imported again from the second repository alone: the same.
+		again := mustImportFiles(t, st, []ImportFile{{Path: "code/blog/.aider.chat.history.md", Data: history}})
+		require.Len(t, again.Sessions, 1)
+		assert.Equal(t, "code/shop", again.Sessions[0].Project)
+		assert.Equal(t, []string{"aider-eab8c90245b1ac3f aider code/shop"}, origins(t, st))
 	})
 
 	t.Run("a later import and a snapshot import keep the first origin", func(t *testing.T) {

@@ -123,8 +123,9 @@ func ImportFiles(st *store.Store, files []File) (*FilesResult, *tree.Error) {
 		res.Skipped = append(res.Skipped, r.Skipped...)
 		for _, s := range r.Sessions {
 			if s.Project == "" {
-				s.Project = formats.PathProject(g.Path)
-				st.ByID[s.SessionID].SetOrigin(r.Format, s.Project)
+				kept := st.ByID[s.SessionID]
+				kept.SetOrigin(r.Format, formats.PathProject(g.Path))
+				s.Project = kept.Project
 			}
 			if at, ok := reported[s.SessionID]; ok {
 				res.Sessions[at].joined(s) // a sub-agent's file, into its parent's session

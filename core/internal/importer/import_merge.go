@@ -129,7 +129,8 @@ func (j *Job) commit(s *tree.Session) {
 	}
 	s.SetOrigin(j.res.Format, project)
 	report := NewSessionReport(s, exists, added)
-	report.Warnings, report.Project = j.perWarn[s.ID()], project
+	// The project the session keeps (the first import's), not this file's.
+	report.Warnings, report.Project = j.perWarn[s.ID()], s.Project
 	j.res.Sessions = append(j.res.Sessions, report)
 }
 
