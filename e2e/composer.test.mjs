@@ -338,6 +338,21 @@ test('composer: what is typed while a message is sent is the next draft; a messa
     await result(panel, /^Not sent: again \(test\)$/);
     assert.equal(await text.inputValue(), 'fails alone');
     assert.equal((await call(page, { operation: 'session', sessionId: 'demo' })).nodeCount, count + 1, 'only the first message was appended');
+
+    // Another session opened while a message is sent: it goes to the session it was written in,
+    // and neither the address nor the other session's rows take its node.
+    await call(page, { operation: 'create', sessionId: 'other', title: 'Other' });
+    await page.evaluate(() => window.explorer.refresh());
+    await text.fill('for the demo');
+    await page.keyboard.press('Control+Enter');
+    await held();
+    await page.locator('#session-list li[data-session-id="other"] .session-button').click();
+    await page.waitForFunction(() => document.getElementById('panel').sessionId === 'other' && decodeURIComponent(location.hash) === '#session=other');
+    await release();
+    await result(panel, /^User message \S+ sent to branch main\.$/);
+    assert.equal((await call(page, { operation: 'context', sessionId: 'demo' })).messages.at(-1).content, 'for the demo');
+    assert.equal(await page.evaluate(() => decodeURIComponent(location.hash)), '#session=other');
+    assert.equal(await page.evaluate(() => document.getElementById('panel').sessionId), 'other');
     assert.deepEqual(errors, []);
   } finally {
     await env.close();

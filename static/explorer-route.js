@@ -144,9 +144,11 @@ export class Router {
  */
 export function followCursor(panel, route) {
   const at = (how, e, node) => e.detail.sessionId && route()?.[how]({ session: e.detail.sessionId, node });
+  // A send or a branch follows within the session the address names, never into another.
+  const within = (e, node) => route()?.current()?.session === e.detail.sessionId && at("replace", e, node);
   panel.addEventListener("jump", (e) => at("push", e, e.detail.nodeId));
-  panel.addEventListener("append", (e) => at("replace", e, e.detail.nodeId));
-  panel.addEventListener("branch", (e) => at("replace", e, e.detail.summaryNodeId ?? e.detail.nodeId));
+  panel.addEventListener("append", (e) => within(e, e.detail.nodeId));
+  panel.addEventListener("branch", (e) => within(e, e.detail.summaryNodeId ?? e.detail.nodeId));
 }
 
 /**
