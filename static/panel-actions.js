@@ -265,8 +265,8 @@ export class PanelActions {
       const [branch, summary] = withSummary ? answer : [answer, undefined];
       if (sessionId !== host.sessionId()) return "The panel shows another session now.";
       env = await host.tree().call(withSummary ? { operation: "branch.summary", sessionId, nodeId, branch, summary } : { operation: "branch", sessionId, nodeId, branch });
-      // The dialog is about this session: core's words naming it by id go.
-      return env.ok ? null : env.error.message.replace(/ in session "(?:[^"\\]|\\.)*"/, "");
+      // The dialog is about this session: a taken name's reason need not name it by id.
+      return env.ok ? null : env.error.message.replace(/ already exists in session "(?:[^"\\]|\\.)*"/, " already exists");
     };
     const answer = withSummary
       ? await this._ask("New branch name", { title: `Branch + summary at ${this._nodeName(nodeId)}`, value: suggestion, multiline: true, okText: "Create branch", second: { label: "Summary of what came before", value: model.defaultSummary(nodeId) }, submit })
