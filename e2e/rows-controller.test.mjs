@@ -283,4 +283,13 @@ test('sibling arrows and newest paths pass over a hidden subtree the view leaves
   c.expandedRuns.add('c');
   assert.deepEqual(c.siblings('f').ids, ['c', 'f']);
   assert.equal(c.newestLeaf('b'), 'e', 'an opened hidden subtree (c, preferred) is walked to its leaf');
+  // Opened under "default" only: another filter leaves it out, as its rows do; "labeled" shows a labeled hidden node.
+  c.setFilter('no-tools');
+  assert.deepEqual(c.siblings('f').ids, ['f']);
+  c.setFilter('labeled');
+  assert.deepEqual(c.siblings('f').ids, ['f'], 'c has no label');
+  const labeled = opened.map((r) => (r.id === 'c' ? { ...r, label: 'kept' } : r));
+  c.value = { ...c.value, rows: labeled };
+  c.setRows(labeled);
+  assert.deepEqual(c.siblings('f').ids, ['c', 'f'], 'a labeled hidden node shows under "labeled"');
 });

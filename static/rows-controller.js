@@ -10,7 +10,7 @@
 //   rows.relayout();                    // items for the current filter and folds
 //   rows.layout.items, rows.active, rows.itemIndex.get(id)
 
-import { branchStarts, indexRows, layoutRows } from "./tree-model.js";
+import { branchStarts, indexRows, layoutRows, rowPasses } from "./tree-model.js";
 
 /**
  * The row count of the next slice of a large session's rows: the rows that
@@ -469,16 +469,17 @@ export class RowsController {
 
   /**
    * Whether the sibling arrows may step to node id, coming from the row
-   * `from`: a hidden node only when the view shows it (the "all" filter,
-   * its hidden subtree opened, or the cursor's path through it) or when
-   * `from` is hidden itself (a path inside a hidden subtree steps among
-   * its own versions).
+   * `from`: a hidden node only when the view shows it (the "all" filter; a
+   * labeled one under "labeled"; under "default", its hidden subtree
+   * opened or the cursor's path through it) or when `from` is hidden
+   * itself (a path inside a hidden subtree steps among its own versions).
    * @param {string} id @param {object|undefined} from
    */
   _steppable(id, from) {
     const r = this.rowById.get(id);
-    if (!r?.hidden || from?.hidden || r.onPath || this.filter === "all") return true;
-    return r.hiddenRoot === true && this.expandedRuns.has(r.id);
+    if (!r?.hidden || from?.hidden || this.filter === "all") return true;
+    if (this.filter === "labeled") return rowPasses(r, "labeled");
+    return this.filter === "default" && (r.onPath || (r.hiddenRoot === true && this.expandedRuns.has(r.id)));
   }
 
   /** parent id (null for roots) → child ids in append order, rebuilt when the rows change. */
