@@ -39,7 +39,7 @@ export function mapSVG(m, { doc = document, colour = (t) => `token:${t}`, hung =
     return e;
   };
   // Labels may run past the last branch's line: the picture widens to hold them (textWidth).
-  let right = m.worldWidth;
+  let right = 0;
   const text = (attrs, s) => {
     right = Math.max(right, attrs.x + textWidth(s, attrs["font-size"] ?? 12));
     return make("text", attrs, s);
@@ -92,7 +92,7 @@ export function mapSVG(m, { doc = document, colour = (t) => `token:${t}`, hung =
   }
   svg.append(paths, lines, dots, texts);
   if (hung) svg.append(forksSVG(hung, make, text, colour));
-  const width = Math.ceil(Math.max(m.worldWidth, right + 8));
+  const width = Math.ceil(right + 8 > m.worldWidth ? right + 8 : m.worldWidth);
   const height = Math.ceil(m.worldHeight);
   for (const [k, v] of [["width", width], ["height", height], ["viewBox", `0 0 ${width} ${height}`]]) svg.setAttribute(k, String(v));
   return svg;
