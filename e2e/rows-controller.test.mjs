@@ -288,8 +288,17 @@ test('sibling arrows and newest paths pass over a hidden subtree the view leaves
   assert.deepEqual(c.siblings('f').ids, ['f']);
   c.setFilter('labeled');
   assert.deepEqual(c.siblings('f').ids, ['f'], 'c has no label');
+  c.expandedRuns.clear();
   const labeled = opened.map((r) => (r.id === 'c' ? { ...r, label: 'kept' } : r));
   c.value = { ...c.value, rows: labeled };
   c.setRows(labeled);
   assert.deepEqual(c.siblings('f').ids, ['c', 'f'], 'a labeled hidden node shows under "labeled"');
+  // The cursor's own row shows under every filter: hidden, it still counts.
+  const cursorHidden = opened.map((r) => (r.id === 'c' ? { ...r, cursor: true } : r.id === 'e' ? { ...r, cursor: false } : r));
+  c.value = { ...c.value, rows: cursorHidden };
+  c.setRows(cursorHidden);
+  for (const f of ['no-tools', 'user', 'labeled']) {
+    c.setFilter(f);
+    assert.deepEqual(c.siblings('f').ids, ['c', 'f'], f);
+  }
 });

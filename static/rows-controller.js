@@ -469,15 +469,16 @@ export class RowsController {
 
   /**
    * Whether the sibling arrows may step to node id, coming from the row
-   * `from`: a hidden node only when the view shows it (the "all" filter; a
-   * labeled one under "labeled"; under "default", its hidden subtree
-   * opened or the cursor's path through it) or when `from` is hidden
+   * `from`: a hidden node only when the view shows it (the cursor's row;
+   * the "all" filter; a labeled one under "labeled"; under "default", its
+   * hidden subtree opened or the cursor's path through it) or when `from` is hidden
    * itself (a path inside a hidden subtree steps among its own versions).
    * @param {string} id @param {object|undefined} from
    */
   _steppable(id, from) {
     const r = this.rowById.get(id);
-    if (!r?.hidden || from?.hidden || this.filter === "all") return true;
+    // The cursor's row shows under every filter (layoutRows).
+    if (!r?.hidden || r.cursor || from?.hidden || this.filter === "all") return true;
     if (this.filter === "labeled") return rowPasses(r, "labeled");
     return this.filter === "default" && (r.onPath || (r.hiddenRoot === true && this.expandedRuns.has(r.id)));
   }
