@@ -273,10 +273,16 @@ export class PanelActions {
       : await this._ask("New branch name", { title: `New branch at ${this._nodeName(nodeId)}`, value: suggestion, okText: "Create branch", submit });
     if (answer === null || env === null || !env.ok) return;
     const branch = withSummary ? answer[0] : answer;
+    // Another session shown by now (Back, another tab's trash): its rows are not this branch's.
+    const made = { sessionId, nodeId, branch, summaryNodeId: withSummary ? env.value.id : undefined };
+    if (host.sessionId() !== sessionId) {
+      host.emit("branch", made);
+      return;
+    }
     model.active = withSummary ? env.value.id : nodeId;
     model.view = null; // the cursor moved to the new branch: its path shows (a summary node is past a previewed node)
     await host.refresh();
-    host.emit("branch", { nodeId, branch, summaryNodeId: withSummary ? env.value.id : undefined });
+    host.emit("branch", made);
     host.status(`Branch ${branch} created at ${this._nodeName(nodeId)}; the next message goes there.`, false);
     // After the status line, which may make the head taller: the new
     // summary node may sit below the fold (a phone).

@@ -146,10 +146,10 @@ export class Composer {
       const what = role === "note" ? "Note" : role === "user" ? "User message" : "Assistant message";
       const fresh = t.how === "new" ? " (a new branch)" : t.how === "empty" ? " (its first message)" : "";
       this.say(`${what} ${node.id} sent to branch ${node.branch}${fresh}.`);
-      // Another session opened while it was sent: that one's rows and address are not this node's.
+      host.emit("append", { sessionId, nodeId: node.id, branch: node.branch, role });
+      // Another session opened while it was sent: that one's rows are not this node's.
       if (host.sessionId() !== sessionId) return;
       host.model.active = node.id;
-      host.emit("append", { sessionId, nodeId: node.id, branch: node.branch, role });
       await host.refresh();
     } finally {
       if (!sent) this.text.value = this.text.value === "" ? text : `${text}\n${this.text.value}`;
