@@ -60,6 +60,25 @@ func TestSessionsAnswerToolAndProject(t *testing.T) {
 		assert.Equal(t, []string{"aider-eab8c90245b1ac3f aider code/shop"}, origins(t, st))
 	})
 
+	t.Run("a later import whose file names another working folder reports the project the session keeps", func(t *testing.T) {
+		st := testStore(t)
+		line := func(uuid, parent, cwd string) string {
+			p := "null"
+			if parent != "" {
+				p = `"` + parent + `"`
+			}
+			return `{"type":"user","uuid":"` + uuid + `","parentUuid":` + p + `,"sessionId":"cc-cwd","cwd":"` + cwd + `","timestamp":"2026-01-02T03:04:05.000Z","message":{"role":"user","content":"step ` + uuid + `"}}` + "\n"
+		}
+		first := ok[ImportResult](t, st, obj{"operation": "import", "format": "claude-code", "data": line("u1", "", "/home/me/web")})
+		require.Len(t, first.Sessions, 1)
+		assert.Equal(t, "/home/me/web", first.Sessions[0].Project)
+		again := ok[ImportResult](t, st, obj{"operation": "import", "format": "claude-code", "data": line("u1", "", "/home/me/moved") + line("u2", "u1", "/home/me/moved")})
+		require.Len(t, again.Sessions, 1)
+		assert.Equal(t, 1, again.Sessions[0].Added)
+		assert.Equal(t, "/home/me/web", again.Sessions[0].Project, "the project the session keeps, not the file's")
+		assert.Equal(t, []string{"cc-cwd claude-code /home/me/web"}, origins(t, st))
+	})
+
 	t.Run("a later import and a snapshot import keep the first origin", func(t *testing.T) {
 		st := testStore(t)
 		mustImportFiles(t, st, []ImportFile{{Path: "a/projects/-home-me-web/cc-web.jsonl", Data: claude}})

@@ -45,7 +45,8 @@ type SessionReport struct {
 	RootCount   int     `json:"rootCount"`
 	Warnings    int     `json:"warnings"`
 	// Project is the folder the conversation worked in (a coding agent's
-	// cwd) where the export says, else "" (not written).
+	// cwd) as the session keeps it: the first import's, from its export
+	// or (a folder import) its path; "" when none said (not written).
 	Project string `json:"project,omitempty"`
 }
 
