@@ -154,8 +154,17 @@ export class SessionActions {
       return;
     }
     this._place(open.sessionId, anchor);
+    // For the next frames the browser sizes the rows around it (content-visibility), which can move
+    // it with no scroll event: the menu follows at each frame, then settles.
     const settle = ++this._settling;
-    requestAnimationFrame(() => requestAnimationFrame(() => settle === this._settling && (this._settling = 0)));
+    const follow = (frames) =>
+      requestAnimationFrame(() => {
+        if (settle !== this._settling || this.menuFor?.anchor !== anchor) return;
+        if (Math.abs(anchor.getBoundingClientRect().bottom - this.menuFor.bottom) > 0.5) this._place(open.sessionId, anchor);
+        if (frames > 1) follow(frames - 1);
+        else this._settling = 0;
+      });
+    follow(2);
   }
 
   /** Close the menu; with refocus, focus goes back to the button that opened it. @param {boolean} refocus */
