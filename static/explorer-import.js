@@ -15,7 +15,7 @@ import { snapshotSessionId } from "./restore-points.js";
 import { SNAPSHOT_HEAD_BYTES } from "../js/request-text.js";
 import { hideProgress, showProgress } from "./explorer-report.js";
 import { ERROR, REASON } from "../js/protocol.js";
-import { skippedLine } from "./report-lines.js";
+import { changeOf, skippedLine } from "./report-lines.js";
 import { DEMO_SESSION_ID } from "./demo.js";
 
 /**
@@ -26,7 +26,7 @@ import { DEMO_SESSION_ID } from "./demo.js";
  * @param {{sessionId: string, existing?: boolean}[]} sessions the import's
  */
 export function offerDemoTrash(ctx, sessions) {
-  const made = sessions.some((s) => s.sessionId !== DEMO_SESSION_ID && !s.existing);
+  const made = sessions.some((s) => s.sessionId !== DEMO_SESSION_ID && changeOf(s) === "made");
   document.getElementById("report-demo").hidden = !(made && ctx.hasSession(DEMO_SESSION_ID));
 }
 

@@ -8,7 +8,7 @@
 // later layout of the page slower).
 
 import { button, el } from "./dom.js";
-import { changedFirst, count, moreLine, reportTitle, reportTitles, shownName, warningView } from "./report-lines.js";
+import { changeOf, changedFirst, count, moreLine, reportTitle, reportTitles, shownName, warningView } from "./report-lines.js";
 import { projectLabel } from "./session-filter.js";
 
 /** The rows a list of the report shows at first, and adds at each "Show more". */
@@ -88,7 +88,7 @@ export function showReport({ sessions, warnings, errors, skipped = [], files = [
   fillList($("report-sessions"), changedFirst(sessions), (s) => {
     const li = el("li");
     const size = `${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"}` + (Number.isInteger(s.branchCount) ? ` · ${s.branchCount} ${s.branchCount === 1 ? "branch" : "branches"}` : "") +
-      (typeof s.replaced === "string" ? " · replaced" : s.existing ? (s.added > 0 ? ` · ${s.added} new` : " · already here, nothing new") : "");
+      { replaced: " · replaced", grown: ` · ${s.added} new`, same: " · already here, nothing new", made: "" }[changeOf(s)];
     const title = el("span", "report-session-title", s.title || s.sessionId);
     if (s.title) title.title = s.sessionId;
     const where = projects.size > 1 && s.project ? `${projectLabel(s.project)} · ` : "";

@@ -29,8 +29,24 @@ export function changedFirst(sessions) {
   const made = [];
   const changed = [];
   const same = [];
-  for (const s of sessions) (!s.existing && typeof s.replaced !== "string" ? made : s.added > 0 || typeof s.replaced === "string" ? changed : same).push(s);
+  for (const s of sessions) {
+    const c = changeOf(s);
+    (c === "made" ? made : c === "same" ? same : changed).push(s);
+  }
   return same.length === 0 || made.length + changed.length === 0 ? sessions.slice() : made.concat(changed, same);
+}
+
+/**
+ * What an import did to one of its sessions: "replaced" (a snapshot loaded
+ * over it as asked: `replaced` names the restore point), "made", "grown"
+ * (it gained nodes) or "same" (already here, nothing new).
+ * @param {{existing?: boolean, added?: number, replaced?: string}} s
+ * @returns {"replaced"|"made"|"grown"|"same"}
+ */
+export function changeOf(s) {
+  if (typeof s.replaced === "string") return "replaced";
+  if (!s.existing) return "made";
+  return s.added > 0 ? "grown" : "same";
 }
 
 /**
@@ -51,9 +67,10 @@ export function reportTitle(sessions) {
   let added = 0;
   let replaced = 0;
   for (const s of sessions) {
-    if (typeof s.replaced === "string") replaced++;
-    else if (!s.existing) fresh++;
-    else if (s.added > 0) [grown, added] = [grown + 1, added + s.added];
+    const c = changeOf(s);
+    if (c === "replaced") replaced++;
+    else if (c === "made") fresh++;
+    else if (c === "grown") [grown, added] = [grown + 1, added + s.added];
   }
   const of = (k) => `${count(k)} ${k === 1 ? "session" : "sessions"}`;
   if (n === 0) return "Nothing imported";
