@@ -1190,15 +1190,16 @@ export const SessionTree: abstract new (...args: never[]) => SessionTree;
 /**
  * Start sessiontree; see InitOptions. With the store in its worker and
  * persisted (the default) it resolves once the stored sessions' records
- * are read (by the page itself while the worker starts, or by the worker)
- * and the wasm's server answered, before the wasm has compiled and started:
+ * are read (by the page itself while the worker starts, or by the worker),
+ * before the wasm is fetched, compiled and started:
  * `call({operation: "sessions"})` answers at once from those records,
  * every other call waits for the wasm and answers in the order made (a
- * start that then fails closes the tree: StorageEvent reason "failed";
- * the package's own worker failing to load runs the store in the page's
- * thread instead). Rejects if the worker cannot start before that,
- * IndexedDB cannot be read or the wasm cannot be fetched (the message
- * names the HTTP status). A second init() with the same dbName resolves
+ * start that then fails, a missing wasm included, closes the tree:
+ * StorageEvent reason "failed", the message naming the cause; the
+ * package's own worker failing to load runs the store in the page's
+ * thread instead). Rejects if IndexedDB cannot be read, or if the worker
+ * cannot start or the wasm cannot be fetched (the message names the HTTP
+ * status) before it answers, as on a first visit (no database yet). A second init() with the same dbName resolves
  * to the same tree, and holds it until its own close() (SessionTree.close).
  */
 export function init(options?: InitOptions): Promise<SessionTree>;

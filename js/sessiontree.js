@@ -48,12 +48,13 @@ const workers = new Map();
  * next to this module, or the worker an earlier init() of this page
  * started: one per page), loads `sessiontree.wasm` from this module's
  * folder there, and persists to the IndexedDB database "sessiontree". It
- * resolves as soon as that database is read and the wasm's server
- * answered (the list of stored sessions is known), before the wasm has
- * compiled and started: `call({operation: "sessions"})` answers at once
- * from the stored sessions' records, exactly as core would; every other
- * call waits for the wasm, in order. If the wasm then fails to compile or
- * start (or a stored session cannot be listed in it), the tree closes:
+ * resolves as soon as that database is read (the list of stored sessions
+ * is known), before the wasm is fetched, compiled and started:
+ * `call({operation: "sessions"})` answers at once from the stored
+ * sessions' records, exactly as core would; every other call waits for
+ * the wasm, in order. If the wasm then cannot be fetched (the message
+ * names the HTTP status), compile or start (or a stored session cannot be
+ * listed in it), the tree closes:
  * every call answers STORAGE_ERROR naming the cause and subscribers get
  * `{type: "storage", state: "closed", reason: "failed", message}`. With
  * `worker: false` or `persist: false` init() resolves when the wasm has
@@ -70,10 +71,11 @@ const workers = new Map();
  * StrictMode runs an effect and its cleanup twice) without closing the
  * tree under another init()'s caller.
  *
- * Rejects (never resolves to an empty store) when the worker cannot be
- * started, the wasm cannot be fetched (a server that does not answer
- * 2xx: the message names the status), IndexedDB cannot be opened or read,
- * or (without the early answer) the wasm does not start or a stored
+ * Rejects (never resolves to an empty store) when IndexedDB cannot be
+ * opened or read, or, without the early answer (no database yet, as on a
+ * first visit, or `worker: false`, `persist: false`), when the worker
+ * cannot be started, the wasm cannot be fetched (a server that does not
+ * answer 2xx: the message names the status), does not start or a stored
  * session is corrupt; nothing stored is written in that case. Rejects too
  * for a memoryBudget that is not a positive integer up to 2^32.
  *
@@ -145,15 +147,18 @@ function openTree(options) {
     let partRead;
     const firstPart = new Promise((resolve) => (partRead = resolve));
     const give = (...args) => (partRead(), queueMicrotask(() => (connection ? send(args) : pending.push(args))));
-    const listed = persist ? pageList({ dbName, wasmURL: wasmURL.href }, give) : null;
+    const listed = persist ? pageList({ dbName }, give) : null;
     const workerURL = options.workerURL ? new URL(options.workerURL, base) : null;
     // A worker's start (its script fetched and parsed, its database
     // opened) takes the cores the list's read needs: a worker not yet
     // running is made once the list's first part is read (the whole list
     // up to 1,000 sessions), or after LIST_FIRST_MS.
-    if (listed && !workerRunning(workerURL)) await Promise.race([firstPart, listed, new Promise((resolve) => setTimeout(resolve, LIST_FIRST_MS))]);
+    // When init() answers from that list, the worker is made after the
+    // task that answers (Connection `later`), off the list's path.
+    const later = listed !== null && !workerRunning(workerURL);
+    if (later) await Promise.race([firstPart, listed, new Promise((resolve) => setTimeout(resolve, LIST_FIRST_MS))]);
     try {
-      connection = workerURL ? connect(workerURL) : pageWorker();
+      connection = workerURL ? connect(workerURL, undefined, later) : pageWorker(later);
       const started = connection.init({ wasmURL: wasmURL.href, dbName, persist, memoryBudget: options.memoryBudget, pageBudget: options.pageBudget }, listed, persist ? { list } : null);
       for (const args of pending.splice(0)) send(args);
       return await started;
@@ -182,27 +187,23 @@ function openTree(options) {
 
 /**
  * The session list of a persisted tree, read in this thread while its
- * worker starts (readList): null when the worker's
- * start must answer instead, which is also when the wasm's server does not
- * answer a HEAD request for it with 2xx (a missing wasm rejects init, as
- * the worker finds). Never rejects. give(records) is called with each
- * part of the meta records read, then give(null, whole) once: whole false
- * when they were not all read (the worker reads them itself).
- * @param {{dbName: string, wasmURL: string}} options
+ * worker starts (readList): null when the worker's start must answer
+ * instead (no database yet, or one this page cannot read as it stands).
+ * Nothing waits for the wasm's server: a missing wasm then closes the tree
+ * that answered (see init). Never rejects. give(records) is called with
+ * each part of the meta records read, then give(null, whole) once: whole
+ * false when they were not all read (the worker reads them itself).
+ * @param {{dbName: string}} options
  * @param {(records: object[]|null, whole?: boolean) => void} give
  * @returns {Promise<object[]|null>}
  */
-function pageList({ dbName, wasmURL }, give) {
+function pageList({ dbName }, give) {
   if (!globalThis.indexedDB) {
     give(null, false);
     return Promise.resolve(null);
   }
-  // The (empty) body is read: an unread one leaves the request open until
-  // the page goes, which Chromium then reports as aborted.
-  const served = fetch(wasmURL, { method: "HEAD" }).then((r) => r.arrayBuffer().then(() => r.ok), () => false);
   let whole = false;
-  const read = readList(dbName, (part) => (part ? give(part) : (whole = true))).then((sessions) => (give(null, whole), sessions));
-  return Promise.all([read, served]).then(([sessions, ok]) => (ok ? sessions : null));
+  return readList(dbName, (part) => (part ? give(part) : (whole = true))).then((sessions) => (give(null, whole), sessions));
 }
 
 /** Numbers the session lists pages read for the worker (js/worker.js `metas`). */
@@ -235,8 +236,9 @@ function workerRunning(url) {
  * The worker for an init() that names none: the one this page already
  * started (the first init() chooses it, so a page keeps one worker),
  * else js/worker.bundle.js next to this module (js/worker.js bundled).
+ * @param {boolean} [later] see connect
  */
-function pageWorker() {
+function pageWorker(later = false) {
   for (const c of workers.values()) if (!c.failed) return c;
   // One `new Worker(new URL("literal", import.meta.url), {type: "module"})`
   // expression, and no other URL of the worker: the form Vite, webpack 5,
@@ -245,7 +247,7 @@ function pageWorker() {
   // The worker's URL is known once it started (connect keys by it).
   // worker.bundle.js is worker.js with its modules, one file (make build):
   // unbundled, their ~30 fetches were most of init()'s start.
-  return connect(null, () => new Worker(new URL("./worker.bundle.js", import.meta.url), { type: "module", name: "sessiontree" }));
+  return connect(null, () => new Worker(new URL("./worker.bundle.js", import.meta.url), { type: "module", name: "sessiontree" }), later);
 }
 
 /**
@@ -253,12 +255,13 @@ function pageWorker() {
  * worker.js), started on first use.
  * @param {URL|null} url
  * @param {() => Worker} [start] makes the Worker (default: a module Worker of url)
+ * @param {boolean} [later] a new connection makes its Worker after this task (see Connection)
  */
-function connect(url, start = () => new Worker(url, { type: "module", name: "sessiontree" })) {
+function connect(url, start = () => new Worker(url, { type: "module", name: "sessiontree" }), later = false) {
   const key = url?.href ?? "";
   let c = workers.get(key);
   if (!c || c.failed) {
-    c = new Connection(url?.href ?? "sessiontree/worker.js", url ? adoptStarted(url, start) : start, url === null);
+    c = new Connection(url?.href ?? "sessiontree/worker.js", url ? adoptStarted(url, start) : start, url === null, later);
     workers.set(key, c);
   }
   return c;
@@ -309,13 +312,25 @@ function setMarks(marks) {
   }
 }
 
+/** Run fn() in a task after this one: a MessageChannel message (a background tab throttles setTimeout). */
+function afterThisTask(fn) {
+  const { port1, port2 } = new MessageChannel();
+  port1.onmessage = () => {
+    port1.close();
+    fn();
+  };
+  port2.postMessage(null);
+}
+
 class Connection {
   /**
    * @param {string} url the worker's script (for messages)
    * @param {() => Worker} start makes a Worker (again at each restart)
    * @param {boolean} [own] the package's default worker: when it cannot start, the store runs in the page's thread
+   * @param {boolean} [later] make the Worker after this task (init() answers from the page's list first;
+   *   `new Worker` takes 0.3–4 ms): requests wait for it; one that cannot be made fails the connection (_fail)
    */
-  constructor(url, start, own = false) {
+  constructor(url, start, own = false, later = false) {
     this.url = url;
     this.own = own;
     this.startWorker = start;
@@ -331,7 +346,23 @@ class Connection {
     /** Restarts so far, and how long the last one took in ms (exit seen → every tree restored). */
     this.restarts = 0;
     this.restartMs = null;
-    this._start();
+    /** While a Worker made `later` is not made yet: a Promise (never rejecting) that requests wait for. */
+    this.starting = null;
+    if (!later) {
+      this._start();
+      return;
+    }
+    this.starting = new Promise((resolve) =>
+      afterThisTask(() => {
+        this.starting = null;
+        try {
+          this._start();
+        } catch (err) {
+          this._fail(err);
+        }
+        resolve();
+      }),
+    );
   }
 
   /** Start a worker and listen to it; messages of a worker replaced since are dropped. */
@@ -372,7 +403,8 @@ class Connection {
           reject(err);
         }
       };
-      if (this.restarting && !now) this.restarting.then(post);
+      const wait = (!now && this.restarting) || this.starting;
+      if (wait) wait.then(post);
       else post();
     });
     return { id, promise };

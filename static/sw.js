@@ -152,19 +152,8 @@ self.addEventListener("activate", (event) => {
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (new URL(request.url).origin !== self.location.origin) return;
-  if (request.method === "HEAD") event.respondWith(keptHead(request));
-  else if (request.method === "GET") event.respondWith(request.mode === "navigate" ? networkFirst(event) : keptFirst(event));
+  if (request.method === "GET") event.respondWith(request.mode === "navigate" ? networkFirst(event) : keptFirst(event));
 });
-
-/**
- * A HEAD request (init() asks whether the wasm is served before it answers
- * from the page's list): the kept file's status and headers, no body;
- * the network's answer for a file not kept.
- */
-async function keptHead(request) {
-  const kept = await caches.match(request, { ignoreMethod: true, ignoreSearch: true });
-  return kept ? new Response(null, { status: kept.status, statusText: kept.statusText, headers: kept.headers }) : fetch(request);
-}
 
 /** Fetch from the network and keep a copy in the background. */
 async function fetchAndKeep(event) {
