@@ -30,10 +30,13 @@ export const ERROR: Readonly<{ [K in ErrorCode]: K }>;
  * its code (`REASON`, js/protocol.js): act on it, never on the message's wording.
  * An importFiles where no file gave a session fails with `files`: each file
  * with why nothing was read from it (the message joins the same).
+ * Each kind names the other's member as undefined, so an envelope
+ * destructures under strict TypeScript: `const { ok, value, error } = env`,
+ * then `if (!ok)` narrows value and error as `env.ok` does.
  */
 export type Envelope<T = unknown> =
-  | { ok: true; value: T }
-  | { ok: false; error: { code: ErrorCode; message: string; reason?: string; files?: FilesResult["files"]; entries?: ZipResult<ZipEntry | ZipHeldSnapshot>["entries"] } };
+  | { ok: true; value: T; error?: undefined }
+  | { ok: false; value?: undefined; error: { code: ErrorCode; message: string; reason?: string; files?: FilesResult["files"]; entries?: ZipResult<ZipEntry | ZipHeldSnapshot>["entries"] } };
 
 /**
  * A message's role: the ones chat APIs share, offered by editors, or any
@@ -817,9 +820,15 @@ export interface ChangeFields {
   /** True for a change another tab stored (taken in from IndexedDB). */
   remote?: boolean;
   sessionId: string;
-  /** The session's cursor after the change. */
+  /** The session's cursor after the change (remote: the one the other tab stored, see cursor). */
   nodeId?: string;
-  /** The session's cursor after the change (null: none, or the session was erased). */
+  /**
+   * The session's cursor after the change (null: none, or the session was
+   * erased). With remote: true, the cursor the other tab stored: a tab that
+   * moved the session's cursor itself keeps its own (its next append goes
+   * under it), so read this tab's with context(); a tab that did not
+   * follows the stored one.
+   */
   cursor?: string | null;
   activeBranch?: string;
   /** The session's title after the change (the newest rename). */
@@ -879,8 +888,9 @@ export interface StorageEvent {
    * answers STORAGE_ERROR, and init() again starts a new one. (With the
    * store in its worker a RestartedEvent comes instead.)
    * "failed": init() answered from what IndexedDB holds while the wasm
-   * started (the default: worker, persisted), and the wasm then did not
-   * compile or start, or a stored session could not be listed in it;
+   * started (the default: worker, persisted), and the wasm then could not
+   * be fetched (the message names the HTTP status), did not compile or
+   * start, or a stored session could not be listed in it;
    * every call, reads included, answers STORAGE_ERROR with `message`, and
    * init() again tries anew.
    */

@@ -119,6 +119,14 @@ export async function example(file: File, bytes: Uint8Array<ArrayBuffer>, signal
     else if (e.type === "rename" || e.type === "append.many") out.push(e.title ?? "", ...(e.nodeIds ?? []));
     else out.push(e.type, e.sessionId);
   });
+  // Envelopes destructure (README's and EMBED.md's snippets), narrowed by ok.
+  const { ok, value: ctx, error } = await tree.context("demo", { ids: true });
+  if (!ok) out.push(error.code, error.message);
+  else out.push(...ctx.nodeIds);
+  const { value: item } = await tree.delete("old");
+  out.push(item?.sessionId ?? "");
+  // README's subscribe: a change's fields once "sessionId" in e.
+  tree.subscribe((e) => "sessionId" in e && out.push(e.type, e.sessionId, e.cursor ?? "", ...(e.nodeIds ?? []), e.title ?? ""));
   // Roles: the known ones, or any other string.
   const roles: Message["role"][] = ["system", "user", "assistant", "tool", "developer", "narrator"];
   out.push(...roles);
