@@ -9,7 +9,9 @@
 // (<pane>-progress with the import progress shown).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, artifactPath, watchPage, openExplorer, explorerCall } from './helpers.mjs';
+import { setup, artifactPath, watchPage, openExplorer, explorerCall, importReport, FIXTURES_DIR } from './helpers.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
 
 const SIZES = [
   { width: 1366, height: 850 },
@@ -353,6 +355,16 @@ test('phone: a tree row keeps its text beside its chips (branch, a pending branc
       assert.ok(m.chars > 8, 'the row has text to show');
       assert.ok(m.preview >= 48, `the text keeps room for a few words: ${m.preview} px`);
       assert.ok(m.cursor && m.cursor.width >= 8 && m.cursor.right <= m.row.right + 0.5, `the cursor mark shows, within the row: ${JSON.stringify(m.cursor)} in ${JSON.stringify(m.row)}`);
+      // A previewed row with a branch chip: its "◇ viewing" mark stays within the row too.
+      const chipped = demo.rows.find((r) => !r.cursor && r.id !== at.id && (r.tipOf || r.label));
+      assert.ok(chipped, 'the demo has a row with a branch chip that is not the cursor');
+      await panel.evaluate((p, id) => p.previewNode(id), chipped.id);
+      await page.getByRole('tab', { name: 'Tree' }).click(); // a phone shows the preview's context first
+      const viewed = panel.locator(`.row:has(.view-mark)`);
+      await viewed.locator('.view-mark').waitFor();
+      const v = await viewed.evaluate((r) => ({ row: r.getBoundingClientRect().toJSON(), preview: r.querySelector('.preview')?.getBoundingClientRect().width ?? 0, mark: r.querySelector('.view-mark').getBoundingClientRect().toJSON() }));
+      assert.ok(v.mark.width >= 8 && v.mark.right <= v.row.right + 0.5, `the viewing mark shows, within the row: ${JSON.stringify(v.mark)} in ${JSON.stringify(v.row)}`);
+      assert.ok(v.preview >= 48, `the previewed row's text keeps room: ${v.preview} px`);
       await page.screenshot({ path: artifactPath(`layout-390x844-${scheme}-chips.png`) });
       assert.deepEqual(errors, []);
     } finally {
@@ -405,5 +417,40 @@ test('phone: the Undo bar sits above the pane\'s own bar at the foot of the scre
     assert.deepEqual(errors, []);
   } finally {
     await env.close();
+  }
+});
+
+test('phone: an import report\'s session lines keep their title and their details within the report (two projects: each line names its folder)', async () => {
+  for (const [width, height] of [[390, 844], [320, 640]]) {
+    const env = await setup({ contextOptions: { viewport: { width, height }, colorScheme: 'light' } });
+    try {
+      const { page, baseURL, errors } = env;
+      await openExplorer(page, baseURL);
+      const files = ['sidechain_integrated.jsonl', 'dag_compact_after_rewind.jsonl'].map((name) => ({ name, mimeType: 'application/x-ndjson', buffer: fs.readFileSync(path.join(FIXTURES_DIR, 'claude-code', name)) }));
+      await page.setInputFiles('#import-file', files);
+      const report = await importReport(page, 'Imported 2 sessions');
+      assert.equal(report.sessions.length, 2);
+      const lines = await page.locator('#report-sessions li').evaluateAll((ls) => ls.map((li) => {
+        const r = li.getBoundingClientRect();
+        const title = li.querySelector('.report-session-title');
+        return {
+          text: li.textContent,
+          right: r.right,
+          spans: [...li.children].map((c) => ({ cls: c.className, left: c.getBoundingClientRect().left, right: c.getBoundingClientRect().right, overflow: c.scrollWidth - c.clientWidth })),
+          title: title.getBoundingClientRect().width,
+          titleWanted: Math.min(title.scrollWidth, 96),
+        };
+      }));
+      for (const line of lines) {
+        for (const s of line.spans) assert.ok(s.right <= line.right + 0.5, `${width} px: ${s.cls} ends at ${s.right}, past its line (${line.right}): ${line.text}`);
+        const size = line.spans.find((s) => s.cls === 'report-session-size');
+        assert.ok(size.overflow <= 0, `${width} px: the details are cut by ${size.overflow} px: ${line.text}`);
+        assert.ok(line.title >= line.titleWanted - 0.5, `${width} px: the title has ${line.title} px, needs ${line.titleWanted}: ${line.text}`);
+      }
+      await page.locator('#import-report').screenshot({ path: artifactPath(`layout-${width}x${height}-report-lines.png`) });
+      assert.deepEqual(errors, []);
+    } finally {
+      await env.close();
+    }
   }
 });
