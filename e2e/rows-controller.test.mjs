@@ -182,8 +182,28 @@ test('insertAppended: the node goes after its parent subtree, becomes the cursor
   assert.deepEqual(c.value.rows.filter((r) => r.onPath).map((r) => r.id), ['a', 'b', 'f', 'h']);
   assert.deepEqual(c.value.rows.filter((r) => r.cursor).map((r) => r.id), ['h']);
   assert.deepEqual([c.value.cursor, c.value.activeBranch], ['h', 'side']);
-  assert.equal(c.active, 'e', 'the highlight stays unless it was on the parent');
+  assert.equal(c.active, 'h', 'the highlight was on the cursor: it follows the cursor to the new node');
   assert.equal(c.itemIndex.get('h'), 6);
+});
+
+test('following: a highlight on the cursor, with no other path previewed, follows an append; one elsewhere or previewing stays', () => {
+  const append = (c) => c.insertAppended({ id: 'h', parentId: 'e', branch: 'main', kind: 'message', message: { role: 'user', content: 'x' } }, 'x');
+  const onCursor = loaded();
+  assert.equal(onCursor.following, true);
+  assert.equal(append(onCursor), true);
+  assert.deepEqual([onCursor.value.cursor, onCursor.active, onCursor.following], ['h', 'h', true]);
+  const elsewhere = loaded();
+  elsewhere.active = 'c';
+  assert.equal(elsewhere.following, false);
+  append(elsewhere);
+  assert.deepEqual([elsewhere.value.cursor, elsewhere.active], ['h', 'c']);
+  const previewing = loaded();
+  assert.equal(previewing.setView('f'), true);
+  assert.equal(previewing.following, false, 'the highlight is on the cursor, but another path is previewed');
+  append(previewing);
+  assert.deepEqual([previewing.active, previewing.viewNode], ['e', 'f']);
+  const nothing = new RowsController();
+  assert.equal(nothing.following, true, 'nothing highlighted and no cursor: the first node will be');
 });
 
 test('insertAppended refuses a node it cannot place, changing nothing', () => {

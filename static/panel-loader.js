@@ -131,10 +131,43 @@ export class RowsLoader {
     const node = await this.host.node(nodeId);
     if (!node || value !== model.value || sessionId !== this.host.sessionId()) return this.schedule();
     const text = node.kind === "summary" ? node.summary ?? "" : contentText(node.message?.content);
+    const follow = this._followPlan();
     if (!model.insertAppended(node, text)) return this.schedule();
     this.host.afterLayout();
+    this._scrollFollowed(follow);
     if (this._ctx?.messages) this._ctx = { ...this._ctx, messages: { length: this._ctx.messages.length + 1 } };
     await this.host.context.render(this._ctx);
+  }
+
+  /**
+   * Before a change to the session shown is taken in: null when the
+   * highlight does not follow the cursor (RowsController.following), else
+   * whether the highlighted row was (partly) in view and whether the list
+   * was scrolled to its end, for _scrollFollowed.
+   * @returns {{inView: boolean, atEnd: boolean}|null}
+   */
+  _followPlan() {
+    if (!this.model.following) return null;
+    return { inView: this.view.inView(this.model.active), atEnd: this.view.atEnd };
+  }
+
+  /**
+   * After a change was laid out with the highlight moved to the new cursor
+   * (plan from _followPlan): scroll its row into view when the old
+   * cursor's row was in view, or when the list was at its end and the row
+   * is its last (a list growing at the bottom stays there). A list the user
+   * scrolled elsewhere stays where it is; so does a large session's window
+   * while its rows load (_load places it).
+   * @param {{inView: boolean, atEnd: boolean}|null} plan
+   */
+  _scrollFollowed(plan) {
+    const { model, view } = this;
+    const key = model.active;
+    if (plan === null || key === null || model.partial) return;
+    const last = model.itemIndex.get(key) === model.layout.items.length - 1;
+    if (!plan.inView && !(plan.atEnd && last)) return;
+    view.scrollIntoView(key);
+    view.render();
   }
 
   /**
@@ -199,18 +232,21 @@ export class RowsLoader {
     this.host.status("");
     const value = treeEnv.value;
     const anchor = view.screenOffset(model.active);
+    // The session shown changed (not another one opened): a highlight on its cursor follows the cursor.
+    const follow = model.value?.sessionId === id ? this._followPlan() : null;
     const partial = value.rows.length < value.count;
     model.partial = partial ? { count: value.count, offset: value.offset, loaded: 0 } : null;
     model.value = value;
     model.session = sessEnv.ok ? sessEnv.value : null;
     model.setRows(value.rows);
-    if (model.active === null || (!model.active.startsWith("gap:") && !model.rowById.has(model.active) && !partial)) model.active = value.cursor;
+    if (follow || model.active === null || (!model.active.startsWith("gap:") && !model.rowById.has(model.active) && !partial)) model.active = value.cursor;
     // A large session shows the window around the cursor: the highlighted
     // row stays where it was on screen, else the cursor is centred.
     view.placing = partial; // no window fetched for the scroll position before it is set
     this.host.relayout();
     if (partial && !view.scrollRowTo(model.active, anchor)) view.scrollRowTo(value.cursor, null);
     view.placing = false;
+    this._scrollFollowed(follow);
     this.host.renderHead();
     // Another session's messages are not left beside these rows while this one's context is read.
     if (this._contextOf !== id) this.host.context.render(null);

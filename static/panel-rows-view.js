@@ -128,6 +128,18 @@ export class RowsView {
     else if (top + this.rowHeight > this.scroller.scrollTop + h) this.scroller.scrollTop = top + this.rowHeight - h;
   }
 
+  /** Whether some of the row of key is in view (false when it is not laid out). */
+  inView(key) {
+    const top = this.screenOffset(key);
+    return top !== null && top > -this.rowHeight && top < this.viewport;
+  }
+
+  /** Whether the list is scrolled to its end (within a row), or does not scroll. */
+  get atEnd() {
+    const s = this.scroller;
+    return s.scrollTop + s.clientHeight >= s.scrollHeight - this.rowHeight;
+  }
+
   /** Pixels from the top of the view to the row of key; null when it is not laid out. */
   screenOffset(key) {
     const i = key === null ? undefined : this.model.itemIndex.get(key);

@@ -150,6 +150,18 @@ export class RowsController {
     return this.branchNames.has(b) ? null : b;
   }
 
+  /**
+   * Whether the highlight follows the session's cursor: it is on the
+   * cursor's row (or on nothing) and no other path is previewed. A change
+   * that moves the cursor without the panel (the app's append, jump or
+   * branch, another tab's write) moves such a highlight with it (see
+   * RowsLoader); a row the user highlighted or previews stays.
+   * @returns {boolean}
+   */
+  get following() {
+    return (this.active === null || this.active === (this.value?.cursor ?? null)) && this.viewNode === null;
+  }
+
   /** How many rows the panel has. */
   get rowsCount() {
     return this.value?.rows?.length ?? 0;
@@ -351,7 +363,8 @@ export class RowsController {
    * Insert one appended node into the rows of a large session without a
    * new `tree` (which costs seconds at 100,000 nodes): the node goes after
    * its parent's subtree (children are in append order), becomes the
-   * cursor and its branch's tip, and the path flags move. False, changing
+   * cursor and its branch's tip, and the path flags move; a highlight that
+   * followed the cursor (see following) goes to it. False, changing
    * nothing, when the node cannot be placed (its parent is not among the
    * rows, or it is not a message or summary): the caller loads again.
    * @param {{id: string, parentId: string|null, branch: string, kind: string, message?: object, summary?: string}} node the `node` answer
@@ -359,6 +372,7 @@ export class RowsController {
    * @returns {boolean}
    */
   insertAppended(node, text) {
+    const follow = this.following;
     const value = this.value;
     const rows = value.rows;
     const p = node.parentId === null ? -1 : this.indexOf.get(node.parentId);
@@ -402,7 +416,7 @@ export class RowsController {
       r.onPath = true;
       id = r.parentId;
     }
-    if (this.active === null || this.active === parent?.id) this.active = node.id;
+    if (follow) this.active = node.id;
     this.relayout();
     return true;
   }
