@@ -102,7 +102,11 @@ export declare class SessionTreePanel extends HTMLElement {
   rowClick: "preview" | "jump";
   /** Show the cursor's path again and drop the "viewing" marker of a previewed row. */
   clearPreview(): void;
-  /** The highlighted node, or null. */
+  /**
+   * The highlighted node, or null. While it is the cursor's and no other
+   * path is previewed, it follows the cursor when the app or another tab
+   * moves it (no `select` event); a row the user highlighted stays.
+   */
   readonly selectedNodeId: string | null;
   /** Whether the drawer is open (always true in panel mode). */
   readonly isOpen: boolean;

@@ -28,6 +28,9 @@
 // ({view}); `open`/`close` in overlay mode.
 // Clicking a row (or Enter) previews its path in the context pane; the
 // session's cursor moves only by "Continue from here" (Shift+Enter).
+// A highlight on the cursor's row (nothing else previewed) follows the
+// cursor when the app or another tab moves it, its row scrolled to when
+// the old one was in view (panel-loader.js _followPlan); no `select`.
 //
 // Rows are virtualised (only the rows in view are in the DOM), so 100,000
 // nodes open and scroll smoothly. Every text — messages, ids, titles,
