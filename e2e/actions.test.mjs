@@ -123,7 +123,7 @@ test('fork and clone: titles of their own, ids in the sessions list, a toast tha
     // It says where in the path the fork was made (the fork's node count), not a node id.
     const forkCount = (await call(page, { operation: 'session', sessionId: forkId })).nodeCount;
     assert.ok(forkCount > 1);
-    assert.equal(await toast.textContent(), `Forked at message ${forkCount} into “${forkTitle}”`);
+    assert.equal(await toast.textContent(), `Forked at message ${forkCount} into “\u2068${forkTitle}\u2069”`);
     assert.equal(await toast.getAttribute('aria-live'), 'polite');
     await assertToastCoversNothing(panel);
     await page.screenshot({ path: artifactPath('actions-fork-toast-1366x850.png') });
@@ -136,7 +136,7 @@ test('fork and clone: titles of their own, ids in the sessions list, a toast tha
     const cloneId = await cloneItem.getAttribute('data-session-id');
     assert.ok(![forkId, 'demo'].includes(cloneId));
     assert.equal(await cloneItem.locator('.session-id').textContent(), cloneId);
-    await panel.locator('.status', { hasText: `Cloned into “${cloneTitle}”` }).waitFor();
+    await panel.locator('.status', { hasText: `Cloned into “\u2068${cloneTitle}\u2069”` }).waitFor();
     const forkedSession = await call(page, { operation: 'session', sessionId: forkId });
     assert.equal(forkedSession.cursor, budgetTip.id);
     // The titles are core's (rename), not only this page's: other tabs, exports and the map's family show them.

@@ -85,7 +85,7 @@ test('dialogs: modal, named, focus in and back, Escape closes (restore points, c
     await page.locator('#restore-button').focus();
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.activeElement?.id === 'restore-name');
-    await assertOpen(page, points, { name: /^Restore points — Demo: a long weekend in Lisbon$/ });
+    await assertOpen(page, points, { name: /^Restore points — \u2068Demo: a long weekend in Lisbon\u2069$/ });
     // Save one by keyboard, then its Restore… opens the confirmation.
     await page.locator('#restore-name').focus();
     await page.keyboard.type('first');
@@ -125,7 +125,7 @@ test('dialogs: modal, named, focus in and back, Escape closes (restore points, c
     const { rows } = await call(page, { operation: 'tree', sessionId: 'demo' });
     const plan = rows.find((r) => r.preview.startsWith('Three days is')).id;
     // A dialog names the node by its role and the start of its text (not its id).
-    const named = 'assistant “Three days is a good length\\. Friday: Alfama and…”';
+    const named = 'assistant “\u2068Three days is a good length\\. Friday: Alfama and…\u2069”';
     const before = await call(page, { operation: 'branches', sessionId: 'demo' });
     const prompt = { selector: '.prompt-dialog', inPanel: true };
     for (const [action, name] of [
@@ -199,7 +199,7 @@ test('dialogs on a phone: the branch prompt shows over the tree pane and is oper
     const st = await call(page, { operation: 'session', sessionId: 'demo' });
     assert.deepEqual([st.cursor, st.activeBranch], [plan, 'phone-idea']);
     // The status names the node as the dialog did (its role and first words), not by its id.
-    await panel.locator('.status', { hasText: 'Branch phone-idea created at assistant “Three days is a good length' }).waitFor();
+    await panel.locator('.status', { hasText: 'Branch phone-idea created at assistant “\u2068Three days is a good length' }).waitFor();
     assert.equal((await panel.locator('.status').textContent()).includes(plan), false);
     // The composer in the context pane says where the next message goes.
     await page.locator('#tab-context').click();
@@ -256,7 +256,7 @@ test('dialogs in the overlay drawer: the prompt is modal over the drawer; Escape
     await page.keyboard.press('Enter');
     const prompt = { selector: '.prompt-dialog', inPanel: '#drawer' };
     await drawer.locator('.prompt-dialog[open]').waitFor();
-    await assertOpen(page, prompt, { name: /^New branch at user “Hello there”$/ });
+    await assertOpen(page, prompt, { name: /^New branch at user “\u2068Hello there\u2069”$/ });
     await escapeTo(page, prompt, 'branch');
     assert.equal(await drawer.evaluate((p) => p.isOpen), true);
     await page.keyboard.press('Escape');

@@ -138,7 +138,7 @@ test('explorer: demo session, jump by click, import with report, export, reload'
     const selected = await page.evaluate(() => window.explorer.state.selected);
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export-button').click().then(() => page.locator('#export-list [data-format="snapshot"]').click())]);
     assert.equal(download.suggestedFilename(), `${selected}.snapshot.json`);
-    await page.locator('#status', { hasText: `Exported a snapshot of the whole session as ${selected}.snapshot.json` }).waitFor();
+    await page.locator('#status', { hasText: `Exported a snapshot of the whole session as \u2068${selected}.snapshot.json\u2069` }).waitFor();
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'export-button', 'the chosen item went with its menu: focus on Export, not <body>');
     const text = fs.readFileSync(await download.path(), 'utf8');
     const saved = await call(page, { operation: 'snapshot.save', sessionId: selected });
@@ -238,7 +238,7 @@ test('explorer: search over every session highlights hits and opens them', async
     const first = page.locator('#global-hits li[role="option"]').first();
     assert.equal(await first.getAttribute('data-session-id'), 'demo');
     assert.deepEqual(await first.locator('mark').allTextContents(), ['Chiado']);
-    assert.match(await first.locator('.hit-session').textContent(), /^Demo: a long weekend in Lisbon · assistant · main$/);
+    assert.match(await first.locator('.hit-session').textContent(), /^\u2068Demo: a long weekend in Lisbon\u2069 · assistant · main$/);
     // The results are wider than the box (a snippet needs the room; they were as narrow as the box) and stay in the window.
     for (const width of [1400, 1000, 760]) {
       await page.setViewportSize({ width, height: 820 });
@@ -310,7 +310,7 @@ test('explorer: search over every session finds sessions by title, typos and acc
     assert.match(got[1], /· \d{4}-\d\d-\d\d$/, 'an old session: its date');
     assert.deepEqual(await list.locator('.title-hit mark').allTextContents(), ['staging']);
     assert.match(got[2], /^# \d+ match(es)? in messages$/);
-    assert.ok(got.length > 3 && got.slice(3).every((l) => l.startsWith(`${staging}@: Deploying the staging cluster · `)), got.join('\n'));
+    assert.ok(got.length > 3 && got.slice(3).every((l) => l.startsWith(`${staging}@: \u2068Deploying the staging cluster\u2069 · `)), got.join('\n'));
     assert.ok(got.some((l) => /helm rollback staging/.test(l)), got.join('\n'));
     assert.equal(await list.locator('.hits-head.group').count(), 1);
 
@@ -372,7 +372,7 @@ test('explorer: a search over every session names a session whose stored records
     await page.locator('#global-hits[aria-busy="false"]').waitFor();
     const last = page.locator('#global-hits li.error');
     assert.equal(await page.locator('#global-hits li').evaluateAll((ls) => ls.findIndex((l) => l.classList.contains('error'))), 3, 'under the heading of the messages, over their hits');
-    assert.equal(await last.textContent(), 'Not searched: “Weeknight pasta”: its stored records cannot be read (open it to see why, or move it to the trash)');
+    assert.equal(await last.textContent(), 'Not searched: “\u2068Weeknight pasta\u2069”: its stored records cannot be read (open it to see why, or move it to the trash)');
     assert.match(await last.getAttribute('title'), /session "6b0f0d9c-0000-4000-8000-000000000003" has .* but its metadata says \d+ nodes/);
     const sessions = await page.locator('#global-hits li[role="option"]').evaluateAll((ls) => [...new Set(ls.map((l) => l.dataset.sessionId))]);
     assert.ok(sessions.includes('6b0f0d9c-0000-4000-8000-000000000001'), sessions.join());

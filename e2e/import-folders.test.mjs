@@ -96,7 +96,7 @@ test('explorer: a home folder of every agent imports with tools, projects and ti
     assert.ok(first.files.includes('Codex · /home/dev/bookshop1 session'), first.files.join('\n'));
     assert.ok(first.files.includes('Aider · home/code/shop2 sessions'), first.files.join('\n'));
     // Sessions of several projects: each line says its project.
-    assert.match(first.sessions.find((l) => l.startsWith('Add a test for the price parser')) ?? '', /\/home\/dev\/bookshop · \d+ nodes/, first.sessions.join('\n'));
+    assert.match(first.sessions.find((l) => l.startsWith('Add a test for the price parser')) ?? '', /\u2068\/home\/dev\/bookshop\u2069 · \d+ nodes/, first.sessions.join('\n'));
     assert.deepEqual(first.errors, []);
 
     const sessions = (await explorerCall(page, { operation: 'sessions' })).map((s) => `${s.tool ?? '-'} ${s.project ?? '-'} | ${s.title}`).sort();
@@ -124,11 +124,11 @@ test('explorer: a home folder of every agent imports with tools, projects and ti
       'Codex (1 · 22 nodes)', 'Gemini CLI (1 · 14 nodes)', 'Made here (1 · 13 nodes)', 'Pi (1 · 2 nodes)',
     ]);
     await page.selectOption('#tool-filter', 'opencode');
-    assert.deepEqual(await listed(page), ['Fix the header layout | OpenCode · /home/dev/site', 'Find the files that render the header | OpenCode · /home/dev/site']);
-    assert.deepEqual(await options(page, 'project-filter'), ['All projects (2 · 15 nodes)', '/home/dev/site (2 · 15 nodes)']);
+    assert.deepEqual(await listed(page), ['Fix the header layout | OpenCode · \u2068/home/dev/site\u2069', 'Find the files that render the header | OpenCode · \u2068/home/dev/site\u2069']);
+    assert.deepEqual(await options(page, 'project-filter'), ['All projects (2 · 15 nodes)', '\u2068/home/dev/site\u2069 (2 · 15 nodes)']);
     await page.selectOption('#tool-filter', '*');
     await page.selectOption('#project-filter', 'home/code/shop');
-    assert.deepEqual((await listed(page)).map((l) => l.split(' | ')[1]), ['Aider · home/code/shop', 'Aider · home/code/shop']);
+    assert.deepEqual((await listed(page)).map((l) => l.split(' | ')[1]), ['Aider · \u2068home/code/shop\u2069', 'Aider · \u2068home/code/shop\u2069']);
     await page.fill('#session-filter', 'strings');
     assert.deepEqual((await listed(page)).map((l) => l.split(' | ')[0]), ['Make add() handle strings like "1" + "2"'], 'the text filter narrows the project further');
     await page.fill('#session-filter', '');
@@ -217,7 +217,7 @@ test('explorer: "Refresh folder" re-reads the folder of a directory handle, reme
     await page.locator('#import-folder-button').click(); // the sessions pane's button: the same path as the top bar's
     await report(page, 'Imported 1 session');
     const refresh = page.locator('#refresh-folder');
-    assert.equal(await refresh.textContent(), 'Refresh agents');
+    assert.equal(await refresh.textContent(), 'Refresh \u2068agents\u2069');
     // Close the first report: the second has the same title, and must not be read for it.
     await page.locator('#report-close').click();
     await page.locator('#import-report').waitFor({ state: 'hidden' });

@@ -262,12 +262,12 @@ test('import-loose: a snapshot of a session here inside a ZIP asks "replace or a
     // Replace: the session becomes the entry's, the state before is a restore point.
     await page.locator('#import-file').setInputFiles(zip);
     await choice.waitFor();
-    assert.equal(await page.locator('#snapshot-choice-text').textContent(), 'This snapshot is of “Demo: a long weekend in Lisbon” (demo), already a session here (14 nodes; 13 in the file).');
+    assert.equal(await page.locator('#snapshot-choice-text').textContent(), 'This snapshot is of “\u2068Demo: a long weekend in Lisbon\u2069” (demo), already a session here (14 nodes; 13 in the file).');
     await page.screenshot({ path: artifactPath('import-zip-snapshot-choice-1366x850-light.png') });
     await choice.getByRole('button', { name: 'Replace it' }).click();
     let r = await report(page, 'Imported 1 session · replaced 1 session');
     assert.deepEqual(r.files, ['backup.zip › demo.snapshot.json1 session (snapshot)', 'backup.zip › cc.jsonl1 session (claude-code)']);
-    assert.ok(r.sessions.some((l) => /^Demo: a long weekend in Lisbon13 nodes · \d+ branches · replacedThe state before is kept as restore point “Before import /.test(l)), r.sessions.join('\n'));
+    assert.ok(r.sessions.some((l) => /^Demo: a long weekend in Lisbon13 nodes · \d+ branches · replacedThe state before is kept as restore point “\u2068Before import /.test(l)), r.sessions.join('\n'));
     assert.ok(!r.warnings.some((w) => /replaced/.test(w)), r.warnings.join('\n'));
     assert.deepEqual(await explorerCall(page, { operation: 'context', sessionId: 'demo' }), savedContext);
     assert.deepEqual((await page.evaluate(() => window.explorer.tree.listSnapshots('demo'))).value.map((p) => p.nodeCount), [14]);

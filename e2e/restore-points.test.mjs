@@ -27,7 +27,7 @@ test('restore points: save, append, restore by keyboard — the context is the s
       const opener = page.locator('#restore-button');
       await opener.focus();
       await page.keyboard.press('Enter');
-      const dialog = page.getByRole('dialog', { name: 'Restore points — Demo: a long weekend in Lisbon' });
+      const dialog = page.getByRole('dialog', { name: 'Restore points — \u2068Demo: a long weekend in Lisbon\u2069' });
       await dialog.waitFor();
       // The list is read after the dialog opens: its empty state and the
       // focus on the name field come with it.
@@ -36,7 +36,7 @@ test('restore points: save, append, restore by keyboard — the context is the s
       await page.waitForFunction(() => document.activeElement?.id === 'restore-name');
       await page.keyboard.type('Before Porto');
       await page.keyboard.press('Enter');
-      await page.locator('#restore-message', { hasText: 'Saved “Before Porto” (13 nodes).' }).waitFor();
+      await page.locator('#restore-message', { hasText: 'Saved “\u2068Before Porto\u2069” (13 nodes).' }).waitFor();
       const points = await listed(page, 1);
       assert.equal(points.length, 1);
       assert.equal(points[0][0], 'Before Porto');
@@ -63,13 +63,13 @@ test('restore points: save, append, restore by keyboard — the context is the s
       await page.keyboard.press('Enter');
       const confirm = page.getByRole('alertdialog', { name: 'Restore this point?' });
       await confirm.waitFor();
-      assert.equal(await page.locator('#restore-confirm-text').textContent(), 'Bring back “Before Porto” (13 nodes)? The session (now 14 nodes) becomes what it was then.');
+      assert.equal(await page.locator('#restore-confirm-text').textContent(), 'Bring back “\u2068Before Porto\u2069” (13 nodes)? The session (now 14 nodes) becomes what it was then.');
       assert.equal(await page.locator('#restore-keep').isChecked(), true);
       assert.equal(await page.evaluate(() => document.activeElement.value), 'restore');
       await page.screenshot({ path: artifactPath(`restore-confirm-${width}x${height}-${scheme}.png`) });
       await page.keyboard.press('Enter');
       await confirm.waitFor({ state: 'hidden' });
-      await page.locator('#restore-message', { hasText: /^Restored “Before Porto”\. The state before is kept as “Before restoring / }).waitFor();
+      await page.locator('#restore-message', { hasText: /^Restored “\u2068Before Porto\u2069”\. The state before is kept as “\u2068Before restoring / }).waitFor();
       assert.deepEqual(await call(page, { operation: 'context', sessionId: 'demo' }), saved);
       await panel.locator('.head .stats', { hasText: '13 nodes' }).waitFor({ state: 'attached' });
       // Nothing lost: the state before the restore is a restore point of 14 nodes.
@@ -83,7 +83,7 @@ test('restore points: save, append, restore by keyboard — the context is the s
       // Saved with no name typed: named by the local time, as the field's placeholder says.
       await page.locator('#restore-name').fill('');
       await page.locator('#restore-save button[type="submit"]').click();
-      await page.locator('#restore-message', { hasText: /^Saved “\d{4}-\d\d-\d\d \d\d:\d\d:\d\d” \(13 nodes\)\.$/ }).waitFor();
+      await page.locator('#restore-message', { hasText: /^Saved “\u2068\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\u2069” \(13 nodes\)\.$/ }).waitFor();
       assert.match((await listed(page, 3))[0][0], /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
       // Close with the × button: focus goes back to the opener.
       await page.locator('#restore-dialog .icon-button').click();
@@ -110,12 +110,12 @@ test('importing a snapshot of an existing session offers replace or a copy; canc
     // Replace: the session becomes the file's, the state before is a restore point.
     await page.locator('#import-file').setInputFiles(file);
     await choice.waitFor();
-    assert.equal(await page.locator('#snapshot-choice-text').textContent(), 'This snapshot is of “Demo: a long weekend in Lisbon” (demo), already a session here (14 nodes; 13 in the file).');
+    assert.equal(await page.locator('#snapshot-choice-text').textContent(), 'This snapshot is of “\u2068Demo: a long weekend in Lisbon\u2069” (demo), already a session here (14 nodes; 13 in the file).');
     await page.screenshot({ path: artifactPath('restore-import-choice-390x844-light.png') });
     await choice.getByRole('button', { name: 'Replace it' }).click();
     await page.locator('#report-title', { hasText: 'Replaced 1 session' }).waitFor();
     assert.match(await page.locator('#report-sessions .report-session-size').textContent(), /^13 nodes · \d+ branches · replaced$/);
-    assert.match(await page.locator('#report-sessions .report-session-note').textContent(), /^The state before is kept as restore point “Before import [^”]+”\.$/);
+    assert.match(await page.locator('#report-sessions .report-session-note').textContent(), /^The state before is kept as restore point “\u2068Before import [^”\u2069]+\u2069”\.$/);
     assert.equal(await page.locator('#report-warnings-title').isHidden(), true, 'a replace asked for is no warning');
     assert.equal(await page.locator('#report-demo').isHidden(), true, 'nothing new was made: no offer to move the demo away');
     assert.deepEqual(await call(page, { operation: 'context', sessionId: 'demo' }), savedContext);

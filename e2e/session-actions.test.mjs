@@ -34,7 +34,7 @@ test('session actions: rename by keyboard (kept across a reload and seen by anot
 
       // Rename "Second chat" by keyboard: focus its ⋯ button, Enter opens the menu on its first item.
       const more = page.locator('.session[data-session-id="second"] .session-more');
-      assert.equal(await more.getAttribute('aria-label'), 'Actions for “Second chat”');
+      assert.equal(await more.getAttribute('aria-label'), 'Actions for “\u2068Second chat\u2069”');
       await more.focus();
       await page.keyboard.press('Enter');
       const menu = page.locator('#session-menu[role="menu"][aria-label="Session actions"]');
@@ -79,7 +79,7 @@ test('session actions: rename by keyboard (kept across a reload and seen by anot
       if (phone) await page.locator('#tab-sessions').click();
       await page.locator('.session[data-session-id="demo"] .session-more').click();
       await page.locator('#session-menu [role="menuitem"][data-action="delete"]').click();
-      await page.locator('#undo-text', { hasText: 'Moved “Demo: a long weekend in Lisbon” to the trash' }).waitFor();
+      await page.locator('#undo-text', { hasText: 'Moved “\u2068Demo: a long weekend in Lisbon\u2069” to the trash' }).waitFor();
       assert.equal(await page.evaluate(() => document.activeElement.id), 'undo-button', 'focus goes to Undo, not to the page');
       await listShows(page, ['Trip to Porto']);
       await page.waitForFunction(() => window.explorer.state.selected === 'second');
@@ -112,17 +112,17 @@ test('session actions: rename by keyboard (kept across a reload and seen by anot
       // Every title shows whole, on a phone too (its buttons go under it there).
       assert.deepEqual(await page.locator('#trash-list .restore-point-name').evaluateAll((ns) => ns.filter((n) => n.scrollWidth > n.clientWidth + 1).map((n) => n.textContent)), []);
       assert.deepEqual(await page.locator('#trash-list li:nth-child(2) button').allTextContents(), ['Restore', 'Erase…']);
-      assert.deepEqual(await page.locator('#trash-list li:nth-child(2) button').evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-label'))), ['Restore “Trip to Porto”', 'Erase “Trip to Porto”…'], 'each row\'s buttons name its session');
+      assert.deepEqual(await page.locator('#trash-list li:nth-child(2) button').evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-label'))), ['Restore “\u2068Trip to Porto\u2069”', 'Erase “\u2068Trip to Porto\u2069”…'], 'each row\'s buttons name its session');
       await page.locator('#trash-list li:nth-child(2) button:first-child').click(); // Trip to Porto's Restore
-      await page.locator('#trash-message', { hasText: 'Restored “Trip to Porto”' }).waitFor();
+      await page.locator('#trash-message', { hasText: 'Restored “\u2068Trip to Porto\u2069”' }).waitFor();
       await listShows(page, ['Trip to Porto']);
       assert.equal(await page.locator('#trash-list li:first-child .restore-point-name').textContent(), 'Demo: a long weekend in Lisbon');
       await page.locator('#trash-list li:first-child button.danger').click(); // the demo's Erase…
       const confirm = page.locator('#erase-confirm[role="alertdialog"]');
       await confirm.waitFor();
-      assert.equal(await page.locator('#erase-confirm-text').textContent(), 'Erase “Demo: a long weekend in Lisbon” for good? This cannot be undone.');
+      assert.equal(await page.locator('#erase-confirm-text').textContent(), 'Erase “\u2068Demo: a long weekend in Lisbon\u2069” for good? This cannot be undone.');
       await page.locator('#erase-confirm button[value="erase"]').click();
-      await page.locator('#trash-message', { hasText: 'Erased “Demo: a long weekend in Lisbon”' }).waitFor();
+      await page.locator('#trash-message', { hasText: 'Erased “\u2068Demo: a long weekend in Lisbon\u2069”' }).waitFor();
       await page.locator('#trash-empty-note').waitFor({ state: 'visible' });
       assert.deepEqual(await call(page, { operation: 'trash.list' }), []);
       await page.keyboard.press('Escape');
@@ -160,7 +160,7 @@ test('session actions: a rename core refuses keeps the dialog open with the reas
     await call(page, { operation: 'delete', sessionId: 'demo' });
     await page.locator('#rename-input').fill('Lisbon trip');
     await page.keyboard.press('Enter');
-    await page.locator('#status', { hasText: 'Cannot rename “Demo: a long weekend in Lisbon”: it is no longer in the list (moved to the trash or erased, perhaps in another tab)' }).waitFor();
+    await page.locator('#status', { hasText: 'Cannot rename “\u2068Demo: a long weekend in Lisbon\u2069”: it is no longer in the list (moved to the trash or erased, perhaps in another tab)' }).waitFor();
     assert.equal(await page.locator('#rename-dialog').isVisible(), false);
     assert.equal((await call(page, { operation: 'trash.list' }))[0].title, 'Demo: a long weekend in Lisbon', 'nothing was renamed');
     assert.deepEqual(errors, []);
@@ -218,7 +218,7 @@ test('session actions: moving the only session, open, to the trash leaves an emp
     assert.equal(await page.evaluate(() => location.hash), '#session=demo');
     await page.locator('.session[data-session-id="demo"] .session-more').click();
     await page.locator('#session-menu [data-action="delete"]').click();
-    await page.locator('#undo-text', { hasText: 'Moved “Demo: a long weekend in Lisbon” to the trash' }).waitFor();
+    await page.locator('#undo-text', { hasText: 'Moved “\u2068Demo: a long weekend in Lisbon\u2069” to the trash' }).waitFor();
     await page.waitForFunction(() => document.getElementById('panel').getAttribute('session-id') === null);
     await panel.locator('h2.title', { hasText: 'No session' }).waitFor();
     await page.waitForFunction(() => document.getElementById('panel').shadowRoot.querySelectorAll('.row').length === 0);
@@ -256,10 +256,10 @@ test('session actions: the Undo bar goes once its session left the trash another
     await listShows(page, ['Demo: a long weekend in Lisbon', 'Second chat']);
     await page.locator('.session[data-session-id="second"] .session-more').click();
     await page.locator('#session-menu [data-action="delete"]').click();
-    await page.locator('#undo-text', { hasText: 'Moved “Second chat” to the trash' }).waitFor();
+    await page.locator('#undo-text', { hasText: 'Moved “\u2068Second chat\u2069” to the trash' }).waitFor();
     await page.locator('#trash-button').click();
     await page.locator('#trash-list li button', { hasText: 'Restore' }).click();
-    await page.locator('#trash-message', { hasText: 'Restored “Second chat”' }).waitFor();
+    await page.locator('#trash-message', { hasText: 'Restored “\u2068Second chat\u2069”' }).waitFor();
     // Within its 10 s: the bar goes because the session left the trash.
     assert.equal(await page.evaluate(() => document.getElementById('undo-bar').hidden), true);
     await page.keyboard.press('Escape');
@@ -269,6 +269,50 @@ test('session actions: the Undo bar goes once its session left the trash another
     await page.keyboard.press('Control+z');
     await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
     assert.equal(await page.locator('#status').isHidden() || (await page.locator('#status').textContent()) === '', true);
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+/**
+ * Where each word sits on screen in the element's text (its first text
+ * node), as a number that grows in reading order: its line (top, px) first,
+ * then its left edge; the order the reader sees, not the order stored.
+ */
+function wordsLeft(page, selector, words) {
+  return page.locator(selector).evaluate((e, ws) => ws.map((w) => {
+    const t = e.firstChild;
+    const r = document.createRange();
+    const at = t.data.indexOf(w);
+    r.setStart(t, at);
+    r.setEnd(t, at + w.length);
+    const box = r.getBoundingClientRect();
+    return Math.round(box.top) * 100000 + box.left;
+  }), words);
+}
+
+test('session actions: a title holding a right-to-left override (U+202E) cannot turn the page\'s own words around it backwards: the Undo bar and the Erase confirmation read left to right', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1366, height: 800 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    await openExplorer(page, baseURL);
+    // Stored as given (core keeps titles losslessly; an import's title may hold it too).
+    await call(page, { operation: 'create', sessionId: 'rlo', title: '\u202Eabc def' });
+    await listShows(page, ['Demo: a long weekend in Lisbon', '\u202Eabc def']);
+    assert.equal((await call(page, { operation: 'sessions' })).find((s) => s.sessionId === 'rlo').title, '\u202Eabc def');
+    await page.locator('.session[data-session-id="rlo"] .session-more').click();
+    await page.locator('#session-menu [data-action="delete"]').click();
+    await page.locator('#undo-text', { hasText: 'to the trash' }).waitFor();
+    const [moved, to, the, trash] = await wordsLeft(page, '#undo-text', ['Moved', 'to', 'the', 'trash']);
+    assert.ok(moved < to && to < the && the < trash, `"Moved … to the trash" reads left to right (x ${moved}, ${to}, ${the}, ${trash})`);
+    await page.screenshot({ path: artifactPath('session-actions-bidi-undo-1366.png') });
+    await page.locator('#trash-button').click();
+    await page.locator('#trash-list li button.danger').click();
+    await page.locator('#erase-confirm').waitFor();
+    const [erase, forGood, cannot, undone] = await wordsLeft(page, '#erase-confirm-text', ['Erase', 'for good', 'cannot', 'undone']);
+    assert.ok(erase < forGood && forGood < cannot && cannot < undone, `"Erase … for good? This cannot be undone." reads left to right (x ${erase}, ${forGood}, ${cannot}, ${undone})`);
+    await page.screenshot({ path: artifactPath('session-actions-bidi-erase-1366.png') });
     assert.deepEqual(errors, []);
   } finally {
     await env.close();

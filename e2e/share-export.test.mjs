@@ -84,7 +84,7 @@ test('the share file of the demo opens offline from file:// with the whole tree,
     `${'é'.repeat(60)} (s1).map.svg`,
   ]);
   assert.match(shared.text, /^<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-/);
-  await page.locator('#status', { hasText: 'Exported the whole tree as Demo a long weekend in Lisbon (demo).html' }).waitFor();
+  await page.locator('#status', { hasText: 'Exported the whole tree as \u2068Demo a long weekend in Lisbon (demo).html\u2069' }).waitFor();
   const file = path.join(dir, shared.name);
   fs.writeFileSync(file, shared.text);
 
@@ -211,7 +211,7 @@ test('the share file with hidden nodes left out holds nothing of them, its curso
     assert.equal(shown.length, 10);
     const shared = await download(page, 'html-shown');
     assert.equal(shared.name, 'Demo a long weekend in Lisbon (demo).shown.html', 'not the whole tree\'s name: both files may be kept side by side');
-    await page.locator('#status', { hasText: 'Exported the tree without its hidden nodes as Demo a long weekend in Lisbon (demo).shown.html' }).waitFor();
+    await page.locator('#status', { hasText: 'Exported the tree without its hidden nodes as \u2068Demo a long weekend in Lisbon (demo).shown.html\u2069' }).waitFor();
     for (const r of inside) assert.equal(shared.text.includes(r.id), false, `the file does not name hidden node ${r.id}`);
     const hiddenWords = inside.map((r) => r.preview.split(/\s+/).find((w) => w.length > 6 && !shown.some((s) => s.preview.includes(w)))).filter(Boolean);
     assert.ok(hiddenWords.length > 0);

@@ -17,6 +17,7 @@ import { hideProgress, showProgress } from "./explorer-report.js";
 import { ERROR, REASON } from "../js/protocol.js";
 import { changeOf, skippedLine } from "./report-lines.js";
 import { DEMO_SESSION_ID } from "./demo.js";
+import { isolate } from "./node-text.js";
 
 /**
  * After an import that made sessions, offer in its report to move the demo
@@ -90,12 +91,12 @@ function notePiece(piece, report) {
  * (importSnapshot), so the replace-or-copy question is asked for it too.
  */
 async function importZip(ctx, { name, file }, report) {
-  ctx.setStatus(`Reading ${name}…`);
+  ctx.setStatus(`Reading ${isolate(name)}…`);
   const abort = new AbortController();
   const onProgress = ({ phase, name: at, read, total }) => {
     if (total > PROGRESS_BYTES) showProgress(`${phase === "read" ? "Reading" : "Importing"} ${at}…`, total > 0 ? read / total : 0, abort);
     else hideProgress();
-    if (phase === "import") ctx.setStatus(`Importing ${at}…`);
+    if (phase === "import") ctx.setStatus(`Importing ${isolate(at)}…`);
   };
   const env = await ctx.tree.importZip(file, { name, onProgress, signal: abort.signal, existingSnapshots: "hold" });
   hideProgress();
@@ -126,7 +127,7 @@ async function importPiece(ctx, { name, file, size }, report) {
     return notePiece({ kind: "error", name, message: `cannot be read (${err?.message ?? err})` }, report);
   }
   if (snapshotOfSession(ctx, head)) return importSnapshot(ctx, name, file, report);
-  ctx.setStatus(`Importing ${name}…`);
+  ctx.setStatus(`Importing ${isolate(name)}…`);
   const big = size > PROGRESS_BYTES;
   const abort = new AbortController();
   if (big) showProgress(`Importing ${name}…`, 0, abort);
@@ -145,7 +146,7 @@ async function importPiece(ctx, { name, file, size }, report) {
  * @param {object} ctx @param {string} name @param {Blob} data @param {object} report
  */
 async function importSnapshot(ctx, name, data, report) {
-  ctx.setStatus(`Importing ${name}…`);
+  ctx.setStatus(`Importing ${isolate(name)}…`);
   let text;
   try {
     text = await data.text();

@@ -10,6 +10,7 @@
 import { button, el } from "./dom.js";
 import { changeOf, changedFirst, count, moreLine, reportTitle, reportTitles, shownName, warningView } from "./report-lines.js";
 import { projectLabel } from "./session-filter.js";
+import { isolate } from "./node-text.js";
 
 /** The rows a list of the report shows at first, and adds at each "Show more". */
 export const REPORT_ROWS = 100;
@@ -91,10 +92,10 @@ export function showReport({ sessions, warnings, errors, skipped = [], files = [
       { replaced: " · replaced", grown: ` · ${s.added} new`, same: " · already here, nothing new", made: "" }[changeOf(s)];
     const title = el("span", "report-session-title", s.title || s.sessionId);
     if (s.title) title.title = s.sessionId;
-    const where = projects.size > 1 && s.project ? `${projectLabel(s.project)} · ` : "";
+    const where = projects.size > 1 && s.project ? `${isolate(projectLabel(s.project))} · ` : "";
     li.append(title, el("span", "report-session-size", where + size));
     // Where the state before a replace went, on a line of its own.
-    if (typeof s.replaced === "string") li.append(el("span", "report-session-note", `The state before is kept as restore point “${s.replaced}”.`));
+    if (typeof s.replaced === "string") li.append(el("span", "report-session-note", `The state before is kept as restore point “${isolate(s.replaced)}”.`));
     return li;
   });
   $("report-files-title").hidden = files.length === 0;

@@ -8,7 +8,7 @@
 // the DOM only through textContent.
 
 import { el, keepInView } from "./dom.js";
-import { highlightPieces } from "./node-text.js";
+import { highlightPieces, isolate } from "./node-text.js";
 import { updatedText } from "./session-dates.js";
 import { matchTitles } from "./title-search.js";
 import { toolLabel } from "./session-filter.js";
@@ -65,7 +65,7 @@ function sessionItem({ session: s, ranges, byId }, now) {
 /** The item of a message hit of the core's search: its session, role and branch over the snippet, matches marked. */
 function messageItem(hit, titles) {
   const li = option(hit.sessionId, hit.nodeId);
-  li.append(el("span", "hit-session", `${titles.get(hit.sessionId) ?? hit.sessionId} · ${hit.role} · ${hit.branch}`));
+  li.append(el("span", "hit-session", `${isolate(titles.get(hit.sessionId) ?? hit.sessionId)} · ${hit.role} · ${hit.branch}`));
   const snip = el("span", "hit-snippet");
   snip.append(...marked(hit.snippet, hit.ranges));
   li.append(snip);
@@ -81,7 +81,7 @@ function messageItem(hit, titles) {
  */
 function skippedItem(skipped, titles) {
   if (!skipped?.length) return null;
-  const names = skipped.map((s) => `“${titles.get(s.sessionId) || s.sessionId}”`);
+  const names = skipped.map((s) => `“${isolate(titles.get(s.sessionId) || s.sessionId)}”`);
   const shown = names.length > 3 ? `${names.slice(0, 3).join(", ")} and ${names.length - 3} more` : names.join(", ");
   const li = heading(`Not searched: ${shown}: ${skipped.length === 1 ? "its" : "their"} stored records cannot be read (open ${skipped.length === 1 ? "it" : "one"} to see why, or move ${skipped.length === 1 ? "it" : "them"} to the trash)`, "error");
   li.title = skipped.map((s) => s.message).join("\n");

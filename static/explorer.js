@@ -10,7 +10,7 @@
 
 import { init } from "../js/sessiontree.js";
 import { createDemoSession, DEMO_SESSION_ID } from "./demo.js";
-import { filterSessions, snapshotFileName } from "./tree-model.js";
+import { filterSessions, isolate, snapshotFileName } from "./tree-model.js";
 import { updatedText } from "./session-dates.js";
 import { GlobalSearch } from "./explorer-search.js";
 import { NARROW, PaneTabs } from "./explorer-panes.js";
@@ -142,7 +142,7 @@ function sessionRow(s) {
   const meta = el("span", "session-meta");
   meta.append(el("span", "session-size", `${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"}`), el("span", "session-updated", updatedText(s.updatedAt, state.now)));
   button.append(meta);
-  if (s.tool) button.append(el("span", "session-source", s.project ? `${toolLabel(s.tool)} · ${projectLabel(s.project)}` : toolLabel(s.tool)));
+  if (s.tool) button.append(el("span", "session-source", s.project ? `${toolLabel(s.tool)} · ${isolate(projectLabel(s.project))}` : toolLabel(s.tool)));
   // The whole title first: a long one is cut off in the row (copies differ only at its end).
   button.title = [title === s.sessionId ? null : title, s.sessionId, s.project].filter(Boolean).join("\n");
   button.addEventListener("click", () => {
@@ -246,7 +246,7 @@ async function exportFormat(format) {
   if (format === "snapshot") {
     const name = snapshotFileName(id);
     download(await snapshotText(state.tree, id), name, "application/json");
-    setStatus(`Exported a snapshot of the whole session as ${name}`);
+    setStatus(`Exported a snapshot of the whole session as ${isolate(name)}`);
     return;
   }
   const session = state.sessions.find((s) => s.sessionId === id);
@@ -254,7 +254,7 @@ async function exportFormat(format) {
   const onProgress = ({ done, total }) => setStatus(`Building the share file… ${done.toLocaleString("en")} of ${total.toLocaleString("en")} nodes`);
   const file = await exportChoice(state.tree, id, format, { title: session ? titleOf(session) : undefined, onProgress });
   download(file.text, file.name, file.type);
-  setStatus(`Exported ${EXPORTED[file.scope] ?? EXPORTED.tree} as ${file.name}`);
+  setStatus(`Exported ${EXPORTED[file.scope] ?? EXPORTED.tree} as ${isolate(file.name)}`);
 }
 
 /** Offer the export choices the core can make (explorer-export.js) after "Snapshot". */
@@ -449,7 +449,7 @@ function wirePanel() {
     await panel.updateComplete; // loading the new session clears the toast: say it after
     // A fork holds the path to its node: its node count is that node's place in the path.
     const count = state.sessions.find((x) => x.sessionId === newSessionId)?.nodeCount;
-    panel.notify(clone ? `Cloned into “${title}”` : `Forked${count > 0 ? ` at message ${count}` : ""} into “${title}”`);
+    panel.notify(clone ? `Cloned into “${isolate(title)}”` : `Forked${count > 0 ? ` at message ${count}` : ""} into “${isolate(title)}”`);
   });
   // "/" anywhere on the page, as inside the panel: the session's search box,
   // or, while the panel is not shown (the sessions pane on a phone), the box over every session.

@@ -11,6 +11,7 @@
 // focused one is ringed on the canvas, Enter or Space opens it.
 
 import { button, el } from "./dom.js";
+import { isolate } from "./node-text.js";
 import { resolveColours } from "./map-view.js";
 
 /** Layout units of the strip, in CSS px. */
@@ -122,7 +123,7 @@ export class FamilyStrip {
   _item(m) {
     const li = el("li");
     const how = m.parent === null ? "root" : `${m.kind} of ${m.parent}${m.nodeId ? ` at ${m.nodeId}` : ""}`;
-    const label = `${nameOf(m)}${m.missing ? " (not here)" : `, ${m.nodeCount} nodes`}, ${how}${m.current ? " (shown)" : ""}`;
+    const label = `${isolate(nameOf(m))}${m.missing ? " (not here)" : `, ${m.nodeCount} nodes`}, ${how}${m.current ? " (shown)" : ""}`;
     const b = button("map-family-member", label);
     b.dataset.sessionId = m.sessionId;
     if (m.current) b.setAttribute("aria-current", "true");
@@ -234,7 +235,7 @@ export class FamilyStrip {
       }
       ctx.fillStyle = m.missing ? col["--muted"] : col["--text"];
       ctx.font = `${m.current ? "600 " : ""}12px system-ui, sans-serif`;
-      const text = m.missing ? `${m.sessionId} (not here)` : `${nameOf(m)} · ${m.nodeCount} nodes`;
+      const text = m.missing ? `${isolate(m.sessionId)} (not here)` : `${isolate(nameOf(m))} · ${m.nodeCount} nodes`;
       const room = m.column === this.layout.columns - 1 ? this.canvas.clientWidth - p.x - 8 : column - 16;
       ctx.fillText(fit(ctx, text, Math.max(20, room)), p.x - r, p.y + r + 4);
     }

@@ -311,3 +311,29 @@ export function formatTime(iso, today = new Date()) {
 export function countOf(n, one, many = `${one}s`) {
   return `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
 }
+
+/**
+ * Text of a user's or a file's (a title, a branch, a restore point's or a
+ * file's name) set apart from the sentence of ours it is put into: between
+ * U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE, so that
+ * bidirectional controls in it (U+202E shows what follows backwards) or
+ * right-to-left text cannot reorder the words around it. Titles are kept
+ * as given (an import's, a rename's): only how they are shown changes.
+ * The text's own isolates are balanced first, so none can close ours: an
+ * unmatched U+2069 is dropped and one U+2069 is added per isolate left
+ * open (embeddings and overrides left open end at our U+2069 anyway).
+ * An element that shows such text alone takes `unicode-bidi: isolate`
+ * (CSS) instead.
+ * @param {string} text
+ * @returns {string}
+ */
+export function isolate(text) {
+  let open = 0;
+  const inner = String(text).replace(/[\u2066-\u2069]/g, (c) => {
+    if (c !== "\u2069") open++;
+    else if (open > 0) open--;
+    else return "";
+    return c;
+  });
+  return `\u2068${inner}${"\u2069".repeat(open)}\u2069`;
+}

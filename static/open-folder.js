@@ -14,6 +14,7 @@ import { hideProgress, oneImport, showProgress, showReport } from "./explorer-re
 import { mayRead, recallFolder, rememberFolder } from "./folder-handle.js";
 import { skippedLine } from "./report-lines.js";
 import { toolLabel } from "./session-filter.js";
+import { isolate } from "./node-text.js";
 
 /** The tools whose folders "Open a folder…" reads, as its title names them. */
 export const FOLDER_TOOLS = ["Claude Code", "Codex", "Gemini CLI", "Pi", "Cline / Roo Code", "OpenCode", "Aider", "LobeChat"];
@@ -170,8 +171,8 @@ export function wireOpenFolder(getTree, { done, readArchives, refused }) {
     handle = dir;
     const b = document.getElementById("refresh-folder");
     b.hidden = false;
-    b.textContent = `Refresh ${dir.name}`;
-    b.title = `Import the folder ${dir.name} again: only what is new or grown is added`;
+    b.textContent = `Refresh ${isolate(dir.name)}`;
+    b.title = `Import the folder ${isolate(dir.name)} again: only what is new or grown is added`;
   };
   const pick = async () => {
     if (typeof window.showDirectoryPicker !== "function") return input.click();

@@ -7,6 +7,7 @@
 // those operations (tree.hasOperation).
 
 import { button, el } from "./dom.js";
+import { isolate } from "./node-text.js";
 
 /** The actions a narrow panel keeps behind its "More" button. */
 const SECONDARY = ["summary", "fork", "clone", "label", "hide", "prefer", "compare"];
@@ -331,7 +332,7 @@ export class PanelActions {
     const text = (row?.preview ?? "").replace(/\s+/g, " ").trim();
     if (text === "") return nodeId;
     const start = text.length > NAME_CHARS ? `${text.slice(0, NAME_CHARS - 1)}…` : text;
-    return `${row.kind === "message" ? row.role : row.kind.replace(/_/g, " ")} “${start}”`;
+    return `${row.kind === "message" ? row.role : row.kind.replace(/_/g, " ")} “${isolate(start)}”`;
   }
 
   async _askLabel() {

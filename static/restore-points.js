@@ -13,6 +13,7 @@
 
 import { el } from "./dom.js";
 import { formatTime } from "./tree-model.js";
+import { isolate } from "./node-text.js";
 import { leadingMembers } from "../js/request-text.js";
 import { SNAPSHOT_MEMBERS } from "../js/protocol.js";
 
@@ -143,7 +144,7 @@ export class RestorePoints {
     const id = this.page.sessionId();
     if (id === null) return;
     const s = this.page.session(id);
-    this.title.textContent = `Restore points — ${s ? this.page.titleOf(s) : id}`;
+    this.title.textContent = `Restore points — ${isolate(s ? this.page.titleOf(s) : id)}`;
     this.nameInput.value = "";
     this._say("");
     const shown = ask(this.dialog, this.nameInput);
@@ -180,7 +181,7 @@ export class RestorePoints {
         const b = el("button", "button", "Restore…");
         b.type = "button";
         b.dataset.name = p.name;
-        b.setAttribute("aria-label", `Restore ${p.name}`);
+        b.setAttribute("aria-label", `Restore ${isolate(p.name)}`);
         li.append(text, b);
         return li;
       }),
@@ -193,7 +194,7 @@ export class RestorePoints {
     const env = await this.page.tree().saveSnapshot(id, typed === "" ? autoName("") : typed);
     if (!env.ok) return this._say(env.error.message, true);
     this.nameInput.value = "";
-    this._say(`Saved “${env.value.name}” (${env.value.nodeCount} ${env.value.nodeCount === 1 ? "node" : "nodes"}).`);
+    this._say(`Saved “${isolate(env.value.name)}” (${env.value.nodeCount} ${env.value.nodeCount === 1 ? "node" : "nodes"}).`);
     await this._render();
   }
 
@@ -203,7 +204,7 @@ export class RestorePoints {
     const s = this.page.session(id);
     const points = (await this.page.tree().listSnapshots(id)).value ?? [];
     const point = points.find((p) => p.name === name);
-    this.confirmText.textContent = `Bring back “${name}”${point ? ` (${point.nodeCount} ${point.nodeCount === 1 ? "node" : "nodes"})` : ""}? The session${s ? ` (now ${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"})` : ""} becomes what it was then.`;
+    this.confirmText.textContent = `Bring back “${isolate(name)}”${point ? ` (${point.nodeCount} ${point.nodeCount === 1 ? "node" : "nodes"})` : ""}? The session${s ? ` (now ${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"})` : ""} becomes what it was then.`;
     this.keepBox.checked = true;
     const answer = await ask(this.confirm, this.confirm.querySelector("button[value=restore]"));
     from?.focus();
@@ -217,8 +218,8 @@ export class RestorePoints {
     const env = await this.page.tree().restoreSnapshot(id, name);
     if (!env.ok) return this._say(env.error.message, true);
     await this.page.changed();
-    this._say(`Restored “${name}”.${kept ? ` The state before is kept as “${kept}”.` : ""}`);
-    this.page.notify(`Restored “${name}”${kept ? `; the state before is kept as “${kept}”` : ""}`);
+    this._say(`Restored “${isolate(name)}”.${kept ? ` The state before is kept as “${isolate(kept)}”.` : ""}`);
+    this.page.notify(`Restored “${isolate(name)}”${kept ? `; the state before is kept as “${isolate(kept)}”` : ""}`);
     await this._render();
   }
 
@@ -244,7 +245,7 @@ export class RestorePoints {
       return null; // not JSON after all: the import reports it
     }
     const title = this.page.titleOf(existing);
-    this.choiceText.textContent = `This snapshot is of “${title}” (${id}), already a session here (${existing.nodeCount} ${existing.nodeCount === 1 ? "node" : "nodes"}; ${inFile ?? "?"} in the file).`;
+    this.choiceText.textContent = `This snapshot is of “${isolate(title)}” (${id}), already a session here (${existing.nodeCount} ${existing.nodeCount === 1 ? "node" : "nodes"}; ${inFile ?? "?"} in the file).`;
     const answer = await ask(this.choice, this.choice.querySelector("button[value=copy]"));
     const tree = this.page.tree();
     const load = (sessionId) => tree.call(`{"operation":"snapshot.load","sessionId":${JSON.stringify(sessionId)},"snapshot":${withSessionId(text, sessionId)}}`);

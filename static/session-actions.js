@@ -12,6 +12,7 @@
 
 import { button, el, keepInView, keyTakenElsewhere } from "./dom.js";
 import { formatTime } from "./tree-model.js";
+import { isolate } from "./node-text.js";
 import { ERROR } from "../js/protocol.js";
 
 /** Milliseconds the Undo bar stays after a session went to the trash. */
@@ -81,7 +82,7 @@ export class SessionActions {
    * @returns {HTMLButtonElement}
    */
   rowButton(s, title) {
-    const b = button("session-more", "⋯", `Actions for “${title}”`);
+    const b = button("session-more", "⋯", `Actions for “${isolate(title)}”`);
     b.setAttribute("aria-haspopup", "menu");
     b.setAttribute("aria-expanded", "false");
     b.addEventListener("click", (e) => {
@@ -239,7 +240,7 @@ export class SessionActions {
     const env = await this.page.tree().call({ operation: "rename", sessionId: id, title });
     if (!env.ok && env.error.code === ERROR.SESSION_NOT_FOUND) {
       // Moved to the trash or erased meanwhile, in another tab: nothing to rename here.
-      this.page.setStatus(`Cannot rename “${short(this.renamingTitle)}”: it is no longer in the list (moved to the trash or erased, perhaps in another tab)`, true);
+      this.page.setStatus(`Cannot rename “${isolate(short(this.renamingTitle))}”: it is no longer in the list (moved to the trash or erased, perhaps in another tab)`, true);
       await this.page.changed();
       return;
     }
@@ -274,12 +275,12 @@ export class SessionActions {
     const next = this.page.selected() === id ? this.page.neighbour(id) : undefined;
     const env = await this.page.tree().call({ operation: "delete", sessionId: id });
     if (!env.ok) {
-      this.page.setStatus(`Cannot move “${title}” to the trash: ${env.error.message}`, true);
+      this.page.setStatus(`Cannot move “${isolate(title)}” to the trash: ${env.error.message}`, true);
       return;
     }
     await this.page.changed(); // the list and the Trash link
     if (next !== undefined) await this.page.select(next);
-    this._offerUndo(id, `Moved “${short(title)}” to the trash`);
+    this._offerUndo(id, `Moved “${isolate(short(title))}” to the trash`);
     $("undo-button").focus(); // the menu it came from is gone: Enter undoes, Tab goes on
   }
 
@@ -374,7 +375,7 @@ export class SessionActions {
     name.title = t.title || t.sessionId; // cut with an ellipsis when long
     text.append(name, el("span", "restore-point-meta", `${t.nodeCount.toLocaleString("en")} ${t.nodeCount === 1 ? "node" : "nodes"} · deleted ${formatTime(t.deletedAt)}`));
     const actions = el("div", "trash-actions");
-    const shown = short(t.title || t.sessionId);
+    const shown = isolate(short(t.title || t.sessionId));
     const restore = button("button", "Restore");
     restore.setAttribute("aria-label", `Restore “${shown}”`); // one of many rows: named by its session
     restore.addEventListener("click", async () => {
@@ -397,7 +398,7 @@ export class SessionActions {
   /** Erase sessions of the trash for good, once the confirmation says so. @param {object[]} items */
   async _erase(items) {
     const one = items.length === 1;
-    const name = one ? `“${short(items[0].title || items[0].sessionId)}”` : `the ${items.length.toLocaleString("en")} sessions in the trash`;
+    const name = one ? `“${isolate(short(items[0].title || items[0].sessionId))}”` : `the ${items.length.toLocaleString("en")} sessions in the trash`;
     if (!(await confirmErase(`Erase ${name} for good? This cannot be undone.`))) return;
     const env = await this.page.tree().call(one ? { operation: "trash.empty", sessionId: items[0].sessionId } : { operation: "trash.empty" });
     await this._fillTrash();

@@ -11,6 +11,7 @@
 // to choose between.
 
 import { dateOptions, formatCount, inRange } from "./session-dates.js";
+import { isolate } from "./node-text.js";
 
 export { formatCount };
 
@@ -112,7 +113,8 @@ export function filterByOrigin(sessions, { tool, project }) {
  */
 export function originOptions(sessions, { tool }) {
   const tools = countBy(sessions, toolOf, toolLabel);
-  const projects = countBy(filterByOrigin(sessions, { tool, project: null }), projectOf, projectLabel);
+  const projects = countBy(filterByOrigin(sessions, { tool, project: null }), projectOf, projectLabel)
+    .map((g) => (g.key === NONE ? g : { ...g, label: isolate(g.label) })); // a file's path: set apart from the counts
   const option = ({ key, label, count, nodes }) => ({ value: key, text: optionText(label, count, nodes) });
   const all = (label, groups) => ({ value: "*", text: optionText(label, groups.reduce((n, g) => n + g.count, 0), groups.reduce((n, g) => n + g.nodes, 0)) });
   return {

@@ -420,4 +420,4 @@ export function indexSlice(c, rows, index) {
 
 // The text helpers live in node-text.js; re-exported for the views that
 // import them from here.
-export { contentParts, contentText, relativeTime, filterSessions, editDistance, snapshotFileName, highlightPieces, describeEntry, describeNodeEntry, nodeText, formatTime } from "./node-text.js";
+export { contentParts, contentText, relativeTime, filterSessions, editDistance, snapshotFileName, highlightPieces, isolate, describeEntry, describeNodeEntry, nodeText, formatTime } from "./node-text.js";

@@ -1,7 +1,7 @@
 // The explorer's pure text helpers (static/node-text.js) in Node.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { countOf, highlightPieces, leadTrimmed } from '../static/node-text.js';
+import { countOf, highlightPieces, isolate, leadTrimmed } from '../static/node-text.js';
 
 test('countOf says one thing in the singular and any other count in the plural, with grouped digits', () => {
   assert.equal(countOf(1, 'branch', 'branches'), '1 branch');
@@ -25,4 +25,13 @@ test('leadTrimmed brings a snippet\'s first match within its first units: cut at
   const e = leadTrimmed(emoji, [[60, 65]]);
   assert.equal(highlightPieces(e.text, e.ranges).find((p) => p.hit).text, 'match');
   assert.equal(e.text.codePointAt(1), 0x1f600, 'starts with a whole emoji after the "…"');
+});
+
+test('isolate sets a title apart from our sentence (U+2068 … U+2069) and balances its own isolates so none closes ours', () => {
+  assert.equal(isolate('Trip to Porto'), '\u2068Trip to Porto\u2069');
+  assert.equal(isolate('\u202Eabc def'), '\u2068\u202Eabc def\u2069', 'an override ends at the isolate\'s end');
+  assert.equal(isolate('a\u2069\u202Eb'), '\u2068a\u202Eb\u2069', 'an unmatched U+2069 would close ours: dropped');
+  assert.equal(isolate('\u2067abc'), '\u2068\u2067abc\u2069\u2069', 'an isolate left open is closed before ours');
+  assert.equal(isolate('\u2066x\u2069 \u2067y\u2069'), '\u2068\u2066x\u2069 \u2067y\u2069\u2069', 'balanced isolates are kept');
+  assert.equal(isolate(''), '\u2068\u2069');
 });

@@ -19,9 +19,9 @@ test('session-filter: every tool and project is offered with its sessions and th
   const all = originOptions(sessions, { tool: null, project: null });
   assert.deepEqual(all.tools.map((o) => o.text), ['All tools (5 · 3,523 nodes)', 'Codex (2 · 3,402 nodes)', 'Aider (1 · 0 nodes)', 'Claude Code (1 · 120 nodes)', 'Made here (1 · 1 node)'],
     'a session without a nodeCount weighs nothing');
-  assert.deepEqual(all.projects.map((o) => `${o.value}=${o.text}`), ['*=All projects (5 · 3,523 nodes)', '/home/me/web=/home/me/web (2 · 122 nodes)', '=No project (2 · 1 node)', '/home/me/api=/home/me/api (1 · 3,400 nodes)']);
+  assert.deepEqual(all.projects.map((o) => `${o.value}=${o.text}`), ['*=All projects (5 · 3,523 nodes)', '/home/me/web=\u2068/home/me/web\u2069 (2 · 122 nodes)', '=No project (2 · 1 node)', '/home/me/api=\u2068/home/me/api\u2069 (1 · 3,400 nodes)']);
   const codex = originOptions(sessions, { tool: 'codex', project: null });
-  assert.deepEqual(codex.projects.map((o) => o.text), ['All projects (2 · 3,402 nodes)', '/home/me/api (1 · 3,400 nodes)', '/home/me/web (1 · 2 nodes)'], 'the projects are the tool chosen');
+  assert.deepEqual(codex.projects.map((o) => o.text), ['All projects (2 · 3,402 nodes)', '\u2068/home/me/api\u2069 (1 · 3,400 nodes)', '\u2068/home/me/web\u2069 (1 · 2 nodes)'], 'the projects are the tool chosen');
   assert.deepEqual(originOptions([], { tool: null, project: null }).tools.map((o) => o.text), ['All tools (0 · 0 nodes)']);
 });
 
