@@ -73,6 +73,9 @@ type ProtocolSpec struct {
 	// MaxTitleLength: see its declaration (the shim checks a restore
 	// point's name by the same rule).
 	MaxTitleLength int
+	// MaxQueryLength: the longest search query (the pages' search boxes
+	// limit what is typed to it).
+	MaxQueryLength int
 	// EnvelopeOKHead, EnvelopeFailedHead, EnvelopeColumnsHead: see the
 	// constants.
 	EnvelopeOKHead, EnvelopeFailedHead, EnvelopeColumnsHead string
@@ -162,6 +165,7 @@ func Protocol() ProtocolSpec {
 		SnapshotVersion:     SnapshotVersion,
 		SnapshotMembers:     append([]string(nil), SnapshotMembers...),
 		MaxTitleLength:      MaxTitleLength,
+		MaxQueryLength:      MaxQueryLength,
 		EnvelopeOKHead:      EnvelopeOKHead,
 		EnvelopeFailedHead:  EnvelopeFailedHead,
 		EnvelopeColumnsHead: EnvelopeColumnsHead,

@@ -3,7 +3,8 @@
 // snapshot.load.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup } from './helpers.mjs';
+import { setup, openExplorer, artifactPath } from './helpers.mjs';
+import { MAX_QUERY_LENGTH } from '../js/protocol.js';
 
 test('tree.search finds typos, accents and CJK, with ranges in UTF-16 code units', async () => {
   const env = await setup();
@@ -107,6 +108,48 @@ test('the search index is built in the background after a load, and a search bef
       return out;
     });
     assert.deepEqual(result, { loaded: true, completeAtOnce: false, earlyHits: 60, earlyFirst: 'm5907', completeLater: true, hits: 60 });
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('explorer: the search boxes take at most core\'s longest query (maxlength MAX_QUERY_LENGTH); a longer one set by a script is said once, plainly, with no "No matches" and no error', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1366, height: 800 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    await openExplorer(page, baseURL);
+    const session = page.locator('session-tree-panel input.search');
+    const global = page.locator('#global-search');
+    await global.waitFor({ state: 'visible' });
+    await page.waitForFunction(() => !document.getElementById('global-search').disabled);
+    assert.equal(await session.getAttribute('maxlength'), String(MAX_QUERY_LENGTH));
+    assert.equal(await global.getAttribute('maxlength'), String(MAX_QUERY_LENGTH));
+    // Typed or pasted, the box keeps the first MAX_QUERY_LENGTH characters.
+    await session.fill('lisbon ');
+    await session.press('End');
+    await page.keyboard.insertText('x'.repeat(MAX_QUERY_LENGTH));
+    assert.equal((await session.inputValue()).length, MAX_QUERY_LENGTH);
+    // Set by a script past maxlength: one plain line in the dropdown.
+    const long = 'lisbon '.repeat(215).trim(); // 1,504 characters
+    const said = 'Too long to search: 1,504 characters; a search takes at most 1,000.';
+    await session.evaluate((input, q) => {
+      input.value = q;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    }, long);
+    const hits = page.locator('session-tree-panel ul.hits');
+    await hits.locator('.hits-head', { hasText: 'Too long' }).waitFor();
+    assert.deepEqual(await hits.locator('li').allTextContents(), [said]);
+    assert.equal(await page.locator('session-tree-panel .status').evaluateAll((ss) => ss.map((e) => e.textContent).join('')), '', 'no error line beside it');
+    await page.screenshot({ path: artifactPath('search-too-long-session-1366.png') });
+    await session.press('Escape');
+    await global.evaluate((input, q) => {
+      input.value = q;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    }, long);
+    await page.locator('#global-hits li', { hasText: 'Too long' }).waitFor();
+    assert.deepEqual(await page.locator('#global-hits li').allTextContents(), [said]);
+    await page.screenshot({ path: artifactPath('search-too-long-global-1366.png') });
     assert.deepEqual(errors, []);
   } finally {
     await env.close();

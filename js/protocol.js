@@ -121,6 +121,12 @@ export const SNAPSHOT_VERSION = 1;
 export const MAX_TITLE_LENGTH = 1000;
 
 /**
+ * The longest search query, in characters (code points): search refuses a longer one (core.MaxQueryLength).
+ * @type {number}
+ */
+export const MAX_QUERY_LENGTH = 1000;
+
+/**
  * A snapshot's members in the order snapshot.save writes them; "title" and "annotations" only when the session has them.
  * @type {readonly string[]}
  */

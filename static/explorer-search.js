@@ -8,7 +8,8 @@
 // the DOM only through textContent.
 
 import { el, keepInView } from "./dom.js";
-import { highlightPieces, isolate } from "./node-text.js";
+import { highlightPieces, isolate, queryTooLong } from "./node-text.js";
+import { MAX_QUERY_LENGTH } from "../js/protocol.js";
 import { updatedText } from "./session-dates.js";
 import { matchTitles } from "./title-search.js";
 import { toolLabel } from "./session-filter.js";
@@ -114,6 +115,7 @@ export class GlobalSearch {
     this.host = host;
     this._seq = 0;
     this._timer = 0;
+    input.maxLength = MAX_QUERY_LENGTH; // search refuses a longer query
   }
 
   /** Listen to the box, the dropdown and presses elsewhere (which close it). */
@@ -147,6 +149,8 @@ export class GlobalSearch {
       this.list.hidden = true;
       return;
     }
+    const long = queryTooLong(query); // set by a script past the box's maxlength
+    if (long !== null) return this._show([heading(long)]);
     const now = Date.now();
     const found = matchTitles(this.host.sessions(), query, { limit: TITLE_LIMIT });
     const titles = this._titleItems(found, now);

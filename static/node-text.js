@@ -4,6 +4,8 @@
 // file names. static/tree-model.js (the rows: guides, windows, layout)
 // re-exports them, so either module can be imported for these.
 
+import { MAX_QUERY_LENGTH } from "../js/protocol.js";
+
 /**
  * Split a message's `content` into parts a view renders:
  * `{type: "text", text}` for a string or a text part,
@@ -336,4 +338,19 @@ export function isolate(text) {
     return c;
   });
   return `\u2068${inner}${"\u2069".repeat(open)}\u2069`;
+}
+
+/**
+ * What a search box says of a query longer than core's search takes
+ * (MAX_QUERY_LENGTH characters, code points as core counts them), in
+ * place of its hits; null for a query search takes. A box's maxlength
+ * (UTF-16 units) stops typing there, so this is for a query set from a
+ * script or a box without it.
+ * @param {string} query
+ * @returns {string|null}
+ */
+export function queryTooLong(query) {
+  if (query.length <= MAX_QUERY_LENGTH) return null; // UTF-16 units: never fewer than code points
+  const n = [...query].length;
+  return n > MAX_QUERY_LENGTH ? `Too long to search: ${n.toLocaleString("en")} characters; a search takes at most ${MAX_QUERY_LENGTH.toLocaleString("en")}.` : null;
 }

@@ -5,7 +5,8 @@
 // is shown as an error.
 
 import { el } from "./dom.js";
-import { leadTrimmed } from "./node-text.js";
+import { leadTrimmed, queryTooLong } from "./node-text.js";
+import { MAX_QUERY_LENGTH } from "../js/protocol.js";
 import { markedText } from "./panel-rows-view.js";
 
 /** Hits asked of the core per query. */
@@ -34,6 +35,7 @@ export class SearchBox {
     this.input.setAttribute("aria-label", "Search this session");
     this.input.setAttribute("aria-controls", `${host.uid}-hits`);
     this.input.autocomplete = "off";
+    this.input.maxLength = MAX_QUERY_LENGTH; // search refuses a longer query
     this.list = el("ul", "hits");
     this.list.id = `${host.uid}-hits`;
     this.list.setAttribute("role", "listbox");
@@ -85,6 +87,13 @@ export class SearchBox {
       this.host.renderRows();
       return;
     }
+    const long = queryTooLong(query); // set by a script past the box's maxlength: said once, in place of hits
+    if (long !== null) {
+      model.setHits(null);
+      this._showHead(long);
+      this.host.renderRows();
+      return;
+    }
     const env = await this.host.tree().call({ operation: "search", query, sessionId: this.host.sessionId(), limit: SEARCH_LIMIT });
     if (seq !== this._seq) return;
     if (!env.ok) return this.host.status(env.error.message);
@@ -130,7 +139,15 @@ export class SearchBox {
       return li;
     });
     const n = result.total;
-    const head = el("li", "hits-head", n === 0 ? "No matches" : `${n} ${n === 1 ? "match" : "matches"}${n > result.hits.length ? ` (first ${result.hits.length})` : ""}`);
+    this._showHead(n === 0 ? "No matches" : `${n} ${n === 1 ? "match" : "matches"}${n > result.hits.length ? ` (first ${result.hits.length})` : ""}`, items);
+  }
+
+  /**
+   * Open the dropdown on a heading line and the hits' items under it.
+   * @param {string} text @param {HTMLElement[]} [items]
+   */
+  _showHead(text, items = []) {
+    const head = el("li", "hits-head", text);
     head.setAttribute("role", "presentation");
     this.list.replaceChildren(head, ...items);
     const opening = this.list.hidden;

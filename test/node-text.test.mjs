@@ -1,7 +1,7 @@
 // The explorer's pure text helpers (static/node-text.js) in Node.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { countOf, highlightPieces, isolate, leadTrimmed } from '../static/node-text.js';
+import { countOf, highlightPieces, isolate, leadTrimmed, queryTooLong } from '../static/node-text.js';
 
 test('countOf says one thing in the singular and any other count in the plural, with grouped digits', () => {
   assert.equal(countOf(1, 'branch', 'branches'), '1 branch');
@@ -34,4 +34,11 @@ test('isolate sets a title apart from our sentence (U+2068 … U+2069) and balan
   assert.equal(isolate('\u2067abc'), '\u2068\u2067abc\u2069\u2069', 'an isolate left open is closed before ours');
   assert.equal(isolate('\u2066x\u2069 \u2067y\u2069'), '\u2068\u2066x\u2069 \u2067y\u2069\u2069', 'balanced isolates are kept');
   assert.equal(isolate(''), '\u2068\u2069');
+});
+
+test('queryTooLong says a query over core\'s longest (code points, as core counts) is too long, and nothing of one search takes', async () => {
+  const { MAX_QUERY_LENGTH } = await import('../js/protocol.js');
+  assert.equal(queryTooLong('x'.repeat(MAX_QUERY_LENGTH)), null);
+  assert.equal(queryTooLong('😀'.repeat(MAX_QUERY_LENGTH)), null, '2,000 UTF-16 units but 1,000 characters: search takes it');
+  assert.equal(queryTooLong('x'.repeat(1500)), `Too long to search: 1,500 characters; a search takes at most ${MAX_QUERY_LENGTH.toLocaleString('en')}.`);
 });

@@ -69,6 +69,7 @@ export const REASON = Object.freeze({
 	constant(&b, "CHUNK_SIZE", strconv.Itoa(p.ChunkSize), "Nodes per chunk record of the IndexedDB store: core's drain cuts a session's nodes only at its multiples (core.DrainGroupNodes).", "number")
 	constant(&b, "SNAPSHOT_VERSION", strconv.Itoa(p.SnapshotVersion), "The snapshot version core writes (`\"version\"`, a snapshot's first member).", "number")
 	constant(&b, "MAX_TITLE_LENGTH", strconv.Itoa(p.MaxTitleLength), "The longest session title, in characters (code points), without control characters (core.MaxTitleLength); a restore point's name follows the same rule.", "number")
+	constant(&b, "MAX_QUERY_LENGTH", strconv.Itoa(p.MaxQueryLength), "The longest search query, in characters (code points): search refuses a longer one (core.MaxQueryLength).", "number")
 	constant(&b, "SNAPSHOT_MEMBERS", frozenList(p.SnapshotMembers), "A snapshot's members in the order snapshot.save writes them; \"title\" and \"annotations\" only when the session has them.", "readonly string[]")
 	constant(&b, "ENVELOPE_OK_HEAD", strconv.Quote(p.EnvelopeOKHead), "How every ok envelope's text starts; its value's exact text follows, up to the last \"}\".", "string")
 	constant(&b, "ENVELOPE_FAILED_HEAD", strconv.Quote(p.EnvelopeFailedHead), "How every failed envelope's text starts; the code follows as a JSON string.", "string")
