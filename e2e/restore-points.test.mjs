@@ -154,3 +154,49 @@ test('importing a snapshot of an existing session offers replace or a copy; canc
     await env.close();
   }
 });
+
+test('restore points: saving under a name that exists asks first, naming the older point; Cancel keeps it, Replace it replaces it', async () => {
+  for (const [width, height, scheme] of [[1366, 800, 'light'], [390, 844, 'dark']]) {
+    const env = await setup({ contextOptions: { viewport: { width, height }, colorScheme: scheme } });
+    try {
+      const { page, baseURL, errors } = env;
+      const panel = await openExplorer(page, baseURL);
+      const save = async () => {
+        await page.locator('#restore-name').fill('before edit');
+        await page.locator('#restore-name').press('Enter');
+      };
+      await page.locator('#restore-button').click();
+      await page.locator('#restore-dialog[open]').waitFor();
+      await save();
+      await page.locator('#restore-message', { hasText: 'Saved “\u2068before edit\u2069” (13 nodes).' }).waitFor();
+      await call(page, { operation: 'append', sessionId: 'demo', message: { role: 'user', content: 'And a day in Porto?' } });
+      await panel.locator('.head .stats', { hasText: '14 nodes' }).waitFor({ state: 'attached' });
+
+      // The same name again: asked, the older point named with its node count and time.
+      await save();
+      const ask = page.getByRole('alertdialog', { name: 'Replace this restore point?' });
+      await ask.waitFor();
+      assert.match(await page.locator('#replace-point-text').textContent(), /^A restore point named “\u2068before edit\u2069” already exists \(13 nodes, saved \d\d:\d\d\)\. Replace it with the session as it is now \(14 nodes\)\? The older one is then gone\.$/);
+      assert.equal(await page.evaluate(() => document.activeElement.value), 'cancel', 'Cancel, which keeps the point, has focus');
+      await page.screenshot({ path: artifactPath(`restore-replace-${width}x${height}-${scheme}.png`) });
+      await page.keyboard.press('Enter'); // Cancel
+      await ask.waitFor({ state: 'hidden' });
+      await page.locator('#restore-message', { hasText: 'Not saved: “\u2068before edit\u2069” is kept as it was. Type another name to keep both.' }).waitFor();
+      assert.equal(await page.evaluate(() => document.activeElement.id), 'restore-name');
+      let points = await listed(page, 1);
+      assert.deepEqual(points.map(([name, meta]) => [name, meta.replace(/^\S+ · /, '')]), [['before edit', '13 nodes']], 'the older point is kept');
+
+      // Again, Replace it: one point of that name, the session as it is now.
+      await save();
+      await ask.waitFor();
+      await ask.getByRole('button', { name: 'Replace it' }).click();
+      await page.locator('#restore-message', { hasText: 'Saved “\u2068before edit\u2069” (14 nodes).' }).waitFor();
+      await page.waitForFunction(() => document.querySelector('#restore-list .restore-point-meta')?.textContent.endsWith('14 nodes'));
+      points = await listed(page, 1);
+      assert.deepEqual(points.map(([name, meta]) => [name, meta.replace(/^\S+ · /, '')]), [['before edit', '14 nodes']]);
+      assert.deepEqual(errors, []);
+    } finally {
+      await env.close();
+    }
+  }
+});

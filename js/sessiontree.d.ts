@@ -1151,7 +1151,10 @@ export interface SessionTree {
   /** Take in now what other tabs stored (it also happens by itself on their BroadcastChannel message); never rejects. */
   refresh(): Promise<void>;
   /**
-   * Keep the current snapshot as a named restore point. Never rejects: a
+   * Keep the current snapshot as a named restore point; the name defaults
+   * to the current time (ISO 8601). One point per name: a restore point of
+   * the same name is replaced, without asking (listSnapshots first to ask,
+   * as the explorer does). Never rejects: a
    * sessionId that is not a non-empty string, or a name that is not one
    * of at most 1000 characters without control characters or lone
    * surrogates (a title's rule), is INVALID_ARGUMENT

@@ -5,7 +5,9 @@
 // current state as a restore point first), and the choice offered when a
 // snapshot file of a session that already exists is imported: replace it
 // (snapshot.load over it, the current state kept as a restore point
-// first) or import it as a copy (snapshot.load under a new id).
+// first) or import it as a copy (snapshot.load under a new id). Saving
+// under a name a restore point already has asks first (tree.saveSnapshot
+// replaces a point of the same name): Replace it, or Cancel to keep it.
 //
 // The dialogs are <dialog> elements of index.html opened with showModal
 // (role dialog, modal, Escape closes); focus goes back to what had it.
@@ -129,6 +131,8 @@ export class RestorePoints {
     this.keepBox = $("restore-keep");
     this.choice = $("snapshot-choice");
     this.choiceText = $("snapshot-choice-text");
+    this.replace = $("replace-point");
+    this.replaceText = $("replace-point-text");
     this.saveForm.addEventListener("submit", (e) => {
       e.preventDefault();
       this._save();
@@ -188,14 +192,38 @@ export class RestorePoints {
     );
   }
 
+  /** Save the current state under the name typed (the time when none), asking first to replace a point of that name. */
   async _save() {
     const id = this.page.sessionId();
     const typed = this.nameInput.value.trim();
-    const env = await this.page.tree().saveSnapshot(id, typed === "" ? autoName("") : typed);
+    const name = typed === "" ? autoName("") : typed;
+    if (!(await this._mayReplace(id, name))) {
+      this._say(`Not saved: “${isolate(name)}” is kept as it was. Type another name to keep both.`);
+      this.nameInput.focus();
+      this.nameInput.select();
+      return;
+    }
+    const env = await this.page.tree().saveSnapshot(id, name);
     if (!env.ok) return this._say(env.error.message, true);
     this.nameInput.value = "";
     this._say(`Saved “${isolate(env.value.name)}” (${env.value.nodeCount} ${env.value.nodeCount === 1 ? "node" : "nodes"}).`);
     await this._render();
+  }
+
+  /**
+   * Whether saving `name` may go ahead: yes when the session has no
+   * restore point of that name, else what the user answers when asked to
+   * replace it (its node count and time named; Cancel, the default, keeps it).
+   * @param {string} id @param {string} name
+   * @returns {Promise<boolean>}
+   */
+  async _mayReplace(id, name) {
+    const old = ((await this.page.tree().listSnapshots(id)).value ?? []).find((p) => p.name === name);
+    if (!old) return true;
+    const s = this.page.session(id);
+    const now = s ? ` with the session as it is now (${s.nodeCount} ${s.nodeCount === 1 ? "node" : "nodes"})` : " with the session as it is now";
+    this.replaceText.textContent = `A restore point named “${isolate(name)}” already exists (${old.nodeCount} ${old.nodeCount === 1 ? "node" : "nodes"}, saved ${formatTime(old.createdAt)}). Replace it${now}? The older one is then gone.`;
+    return (await ask(this.replace, this.replace.querySelector("button[value=cancel]"))) === "replace";
   }
 
   /** Confirm, keep the current state first when asked (the default), then restore. */
