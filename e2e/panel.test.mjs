@@ -686,7 +686,8 @@ test('chat demo: a double click on Save & send or Regenerate makes one turn; a m
     assert.deepEqual(await chat(), ['one', 'You said “one” (1 word).', 'two edited', 'You said “two edited” (2 words).', 'three', 'You said “three” (1 word).']);
     // A double click on Regenerate: one more reply beside the first, not a reply under it.
     await page.locator('#history .bubble[data-role="assistant"] .act.regen').last().dblclick();
-    await page.locator('#history .sib-pos', { hasText: '2 / 2' }).waitFor();
+    // The last reply's versions (the edited "two" says "2 / 2" too).
+    await page.locator('#history .bubble[data-role="assistant"]').last().locator('.sib-pos', { hasText: '2 / 2' }).waitFor();
     await say('four', 1);
     const nodes = await call(page, { operation: 'list', sessionId: 'chat-demo' });
     const three = nodes.find((n) => n.preview === 'three');
