@@ -200,3 +200,48 @@ test('restore points: saving under a name that exists asks first, naming the old
     }
   }
 });
+
+test('restore points the page names (the state kept before a restore) never replace one of the same name: two within one second get " (2)"', async () => {
+  const env = await setup();
+  try {
+    const { page, baseURL, errors } = env;
+    const panel = await openExplorer(page, baseURL);
+    // Points named as the page would name the state kept before a restore,
+    // at each second of the next 20, all of the session as it is (13 nodes).
+    const taken = await page.evaluate(async () => {
+      const tree = window.explorer.tree;
+      await tree.saveSnapshot('demo', 'base');
+      const pad = (n) => String(n).padStart(2, '0');
+      const names = [];
+      for (let s = 0; s < 20; s++) {
+        const d = new Date(Date.now() + s * 1000);
+        names.push(`Before restoring ${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`);
+      }
+      for (const name of names) await tree.saveSnapshot('demo', name);
+      return names;
+    });
+    await call(page, { operation: 'append', sessionId: 'demo', message: { role: 'user', content: 'And a day in Porto?' } });
+    await panel.locator('.head .stats', { hasText: '14 nodes' }).waitFor({ state: 'attached' });
+    await page.locator('#restore-button').click();
+    await page.locator('#restore-dialog[open]').waitFor();
+    await listed(page, 21);
+    await page.locator('#restore-list .restore-point', { has: page.locator('.restore-point-name', { hasText: /^base$/ }) }).locator('button', { hasText: 'Restore…' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Restore this point?' });
+    await confirm.waitFor();
+    assert.equal(await page.locator('#restore-keep').isChecked(), true);
+    await confirm.locator('button[value=restore]').click();
+    const message = page.locator('#restore-message', { hasText: /^Restored “\u2068base\u2069”\. The state before is kept as “\u2068Before restoring .* \(2\)\u2069”\.$/ });
+    await message.waitFor();
+    const points = (await page.evaluate(() => window.explorer.tree.listSnapshots('demo'))).value;
+    const byName = new Map(points.map((p) => [p.name, p.nodeCount]));
+    for (const name of taken) assert.equal(byName.get(name), 13, `${name} is still the 13-node state`);
+    const kept = points.filter((p) => / \(2\)$/.test(p.name));
+    assert.equal(kept.length, 1);
+    assert.equal(kept[0].nodeCount, 14, 'the state before the restore, under a free name');
+    assert.ok(taken.includes(kept[0].name.slice(0, -4)), `${kept[0].name} is one of the taken names with " (2)"`);
+    assert.equal(points.length, 22);
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});

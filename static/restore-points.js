@@ -83,6 +83,22 @@ function autoName(what) {
 }
 
 /**
+ * autoName(what), made free in session id: " (2)", " (3)", … added while
+ * the session has a restore point of that name (two kept within one
+ * second: a ZIP's two snapshots replaced in turn), so a name the page
+ * chose never replaces a point (saveSnapshot replaces one of the same name).
+ * @param {object} tree the SessionTree @param {string} id @param {string} what
+ * @returns {Promise<string>}
+ */
+async function freeName(tree, id, what) {
+  const name = autoName(what);
+  const taken = new Set(((await tree.listSnapshots(id)).value ?? []).map((p) => p.name));
+  let free = name;
+  for (let k = 2; taken.has(free); k++) free = `${name} (${k})`;
+  return free;
+}
+
+/**
  * Open a modal <dialog>, focusing `focus`; resolves with the dialog's
  * returnValue when it closes ("" on Escape), focus given back to what had it.
  * @param {HTMLDialogElement} dialog
@@ -192,11 +208,26 @@ export class RestorePoints {
     );
   }
 
-  /** Save the current state under the name typed (the time when none), asking first to replace a point of that name. */
+  /**
+   * Save the current state under the name typed (the time when none, made
+   * free), asking first to replace a point of the name typed. A submit
+   * while one is saving (Enter twice) is let go.
+   */
   async _save() {
+    if (this._saving) return;
+    this._saving = true;
+    try {
+      await this._saveOnce();
+    } finally {
+      this._saving = false;
+    }
+  }
+
+  /** _save's work. */
+  async _saveOnce() {
     const id = this.page.sessionId();
     const typed = this.nameInput.value.trim();
-    const name = typed === "" ? autoName("") : typed;
+    const name = typed === "" ? await freeName(this.page.tree(), id, "") : typed;
     if (!(await this._mayReplace(id, name))) {
       this._say(`Not saved: “${isolate(name)}” is kept as it was. Type another name to keep both.`);
       this.nameInput.focus();
@@ -239,7 +270,7 @@ export class RestorePoints {
     if (answer !== "restore") return;
     let kept = null;
     if (this.keepBox.checked) {
-      const saved = await this.page.tree().saveSnapshot(id, autoName("Before restoring"));
+      const saved = await this.page.tree().saveSnapshot(id, await freeName(this.page.tree(), id, "Before restoring"));
       if (!saved.ok) return this._say(`Not restored: the current state could not be kept (${saved.error.message}).`, true);
       kept = saved.value.name;
     }
@@ -279,7 +310,7 @@ export class RestorePoints {
     const load = (sessionId) => tree.call(`{"operation":"snapshot.load","sessionId":${JSON.stringify(sessionId)},"snapshot":${withSessionId(text, sessionId)}}`);
     const done = (env) => (env.ok ? { ok: true, value: { format: "snapshot", sessions: [env.value], warnings: [], skipped: [] } } : env);
     if (answer === "replace") {
-      const kept = await tree.saveSnapshot(id, autoName("Before import"));
+      const kept = await tree.saveSnapshot(id, await freeName(tree, id, "Before import"));
       if (!kept.ok) return { ok: false, error: { code: kept.error.code, message: `not replaced: the current state could not be kept (${kept.error.message})` } };
       const env = await load(id);
       // The report says it was replaced and where the state before is (report-lines.js reportTitle).
