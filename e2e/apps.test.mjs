@@ -203,7 +203,7 @@ async function devChat(dev, scenario) {
   try {
     const wasm = [];
     await inPage(async (page) => {
-      // init() may also ask with a HEAD whether the wasm is served (js/sessiontree.js pageList).
+      // The wasm's GETs only (a HEAD of it, from anyone, is not a fetch of it).
       page.on('response', (r) => new URL(r.url()).pathname.endsWith('.wasm') && r.request().method() === 'GET' && wasm.push(r.status()));
       await devChatScenario(page, `${dev.url}?api=${chat.baseURL}${scenario}/v1`, chat, scenario);
     });

@@ -98,7 +98,8 @@ export interface ChatError {
   attempts?: number;
 }
 
-export type ChatEnvelope<T> = { ok: true; value: T } | { ok: false; error: ChatError };
+/** What the adapter's calls resolve to; each kind names the other's member undefined, so it destructures under strict TypeScript (as Envelope). */
+export type ChatEnvelope<T> = { ok: true; value: T; error?: undefined } | { ok: false; value?: undefined; error: ChatError };
 
 /** A finished reply, before it is appended. */
 export interface Completion {

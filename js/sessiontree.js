@@ -153,8 +153,9 @@ function openTree(options) {
     // opened) takes the cores the list's read needs: a worker not yet
     // running is made once the list's first part is read (the whole list
     // up to 1,000 sessions), or after LIST_FIRST_MS.
-    // When init() answers from that list, the worker is made after the
-    // task that answers (Connection `later`), off the list's path.
+    // When init() may answer from that list, the worker is made in a task
+    // after this one (Connection `later`): for a list read in one part,
+    // after the task that answers, off the list's path.
     const later = listed !== null && !workerRunning(workerURL);
     if (later) await Promise.race([firstPart, listed, new Promise((resolve) => setTimeout(resolve, LIST_FIRST_MS))]);
     try {
@@ -327,7 +328,7 @@ class Connection {
    * @param {string} url the worker's script (for messages)
    * @param {() => Worker} start makes a Worker (again at each restart)
    * @param {boolean} [own] the package's default worker: when it cannot start, the store runs in the page's thread
-   * @param {boolean} [later] make the Worker after this task (init() answers from the page's list first;
+   * @param {boolean} [later] make the Worker after this task (init() may answer from the page's list first;
    *   `new Worker` takes 0.3–4 ms): requests wait for it; one that cannot be made fails the connection (_fail)
    */
   constructor(url, start, own = false, later = false) {

@@ -14,6 +14,7 @@
 
 import { button, el } from "./dom.js";
 import { drawForks, hitFork, holdForks } from "./map-forks.js";
+import { isolate } from "./node-text.js";
 import { MAX_ZOOM, NODE_SPACING, SEGMENT_HEIGHT, HIDDEN_ROOT, ON_PATH, PREFERRED, UNIT_X, branchColour, centreOn, clampZoom, fitView, hitTest, locate, neighbour, nodeId, nodePoint, segmentTop, segmentX, segmentsIn } from "./map-model.js";
 
 /** Milliseconds a press must last, unmoved, to show a node's tip (phones). */
@@ -479,7 +480,7 @@ export class MapView {
       this.schedule();
     }
     const id = hit && (await this._idOf(hit));
-    const info = id ? await this.host.describe(id) : fork ? { role: `${fork.fork.kind === "clone" ? "Clone" : "Fork"}:`, text: `${fork.fork.title || fork.fork.sessionId} — click to open it` } : null;
+    const info = id ? await this.host.describe(id) : fork ? { role: `${fork.fork.kind === "clone" ? "Clone" : "Fork"}:`, text: `${isolate(fork.fork.title || fork.fork.sessionId)} — click to open it` } : null;
     if (asked !== this._tipAsked) return; // the pointer moved on, left or pressed meanwhile
     if (!info) {
       this.tip.hidden = true;

@@ -315,8 +315,8 @@ export function countOf(n, one, many = `${one}s`) {
 }
 
 /**
- * Text of a user's or a file's (a title, a branch, a restore point's or a
- * file's name) set apart from the sentence of ours it is put into: between
+ * Text of a user's or a file's (a title, a restore point's or a file's
+ * name, a project's path; branch names refuse bidirectional controls) set apart from the sentence of ours it is put into: between
  * U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE, so that
  * bidirectional controls in it (U+202E shows what follows backwards) or
  * right-to-left text cannot reorder the words around it. Titles are kept

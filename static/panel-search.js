@@ -90,6 +90,7 @@ export class SearchBox {
     const long = queryTooLong(query); // set by a script past the box's maxlength: said once, in place of hits
     if (long !== null) {
       model.setHits(null);
+      this.host.status(""); // an earlier search's error is not left beside it
       this._showHead(long);
       this.host.renderRows();
       return;

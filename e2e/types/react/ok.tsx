@@ -9,6 +9,12 @@ import { reply } from "sessiontree/openai";
 import { SessionTreeProvider, useMessages, usePanelEvent, useSessions, useSessionTree } from "sessiontree/react";
 import sessiontree from "sessiontree/vite";
 
+// The adapter's envelope destructures, narrowed by ok (as the store's Envelope).
+export async function replyText(tree: Awaited<ReturnType<typeof init>>, id: string): Promise<string> {
+  const { ok, value, error } = await reply(tree, id, { baseURL: "http://127.0.0.1:1/v1", model: "m" });
+  return ok ? value.node.id : error.message;
+}
+
 // The Vite plugin, as a vite.config lists it: its config excludes the package.
 export const excluded: string[] = sessiontree().config().optimizeDeps.exclude;
 
