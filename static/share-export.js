@@ -27,7 +27,7 @@
 
 import { highlightCode, renderMarkdown, renderMessage } from "./render-message.js";
 import { branchGuides } from "./tree-model.js";
-import { countOf, describeNodeEntry, formatTime, isolate, nodeText } from "./node-text.js";
+import { countOf, describeNodeEntry, formatTime, nodeText } from "./node-text.js";
 import { stripCites } from "./citations.js";
 import { HIDDEN_ROOT, buildMapModel } from "./map-model.js";
 import { mapSVG } from "./map-svg.js";
@@ -299,7 +299,7 @@ export async function buildShareFile(tree, sessionId, options = {}) {
   meta({ name: "color-scheme", content: "light dark" });
   meta({ name: "generator", content: "sessiontree share file" });
   const titleEl = doc.createElement("title");
-  titleEl.textContent = `${isolate(title)} · sessiontree`;
+  titleEl.textContent = `${title} · sessiontree`; // the browser shows a document's title on its own, no isolate marks in it
   const style = doc.createElement("style");
   style.textContent = `${theme}\n${css}`;
   head.append(titleEl, style);
