@@ -171,7 +171,10 @@ func TestImportDetectionExplainsItself(t *testing.T) {
 }
 
 func TestImportDetection(t *testing.T) {
+	// Nested past jsonx's limit: said as such, as an array is, not as an object of unknown keys.
+	deepObject := strings.Repeat(`{"a":`, 10001) + "1" + strings.Repeat("}", 10001)
 	errs := []struct{ name, data, want string }{
+		{"an object nested deeper than the limit", deepObject, `import data is not valid JSON: nesting deeper than 10000 arrays and objects at line 1, column 50001`},
 		{"garbage after a document", "{\"a\":1} x", `import data is not valid JSON: invalid character 'x' after the top-level value at line 1, column 9`},
 		{"an unknown shape", `{"a":1}`, `could not detect the format of the import data: it is a JSON object with the keys "a"; tried: snapshot (a JSON object with "version", "sessionId" and "nodes"); chatgpt (objects with "mapping"); openwebui (objects with a "chat" holding "history" or "messages", or with a "history" object); librechat (objects with "conversationId" and "messages" or "messagesTree"); chatbotui (an object with a "history" array, or an array of objects with "name" and "messages"); claudeai (objects with a "chat_messages" array, or an object whose "conversations" holds them); pi (a first line {"type":"session","id":…}); sillytavern (a first line with "user_name" and "character_name" or "chat_metadata", or with "mes" and "is_user"); claude-code (lines with "parentUuid", "leafUuid", or "uuid" and "sessionId"); aider (Markdown text starting "# aider chat started at"); gemini (an object, or a first line, with "sessionId" and "projectHash"); codex (lines {"timestamp","type","payload"} of type session_meta, response_item, event_msg, turn_context or compacted); lobechat (an object with "exportType", "state" and "version"); cline (an array of Anthropic messages whose first user message holds <task> or <environment_details>, or has "ts"); openai (an array of messages with "role", an object with a "messages" array, or lines of such objects)`},
 		{"an empty array", `[]`, `import data is an empty array or holds no object: nothing to import`},

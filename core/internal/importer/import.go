@@ -205,12 +205,14 @@ func startImport(st *store.Store, data []byte, format string, growth int) (*Job,
 			}
 		}
 		if im == nil {
-			if sn.Shape == '[' && sn.Keys == nil {
-				// No first object to detect by: a file cut off inside its
-				// first conversation looks the same, so say which it is.
+			// A document no importer knows may be one cut off, or nested
+			// past the limit, inside its first object: say which it is.
+			if sn.Shape == '[' || sn.Shape == '{' {
 				if err := jsonx.CheckSyntax(data); err != nil {
 					return nil, tree.Invalidf("import data is not valid JSON: %s", err.Error())
 				}
+			}
+			if sn.Shape == '[' && sn.Keys == nil {
 				return nil, nothingToImport(tree.Invalidf("import data is an empty array or holds no object: nothing to import"))
 			}
 			return nil, nothingToImport(tree.Invalidf("could not detect the format of the import data: %s", formats.Undetected(sn)))
