@@ -161,6 +161,15 @@ both('every helper answers INVALID_ARGUMENT naming the argument for undefined, {
       add('command', ['/tree list', v], 'options');
       add('search', ['one', v], 'options');
       add('importText', ['$import', 'auto', v], 'options');
+      // The thin methods' options: refused, not read as none (create(id, "title") made an untitled session).
+      add('create', ['made-by-bad-options', v], 'options');
+      add('append', ['s', { role: 'user', content: 'not stored' }, v], 'options');
+      add('context', ['s', v], 'options');
+      add('fork', ['s', '$node', v], 'options');
+      add('clone', ['s', v], 'options');
+      add('tree', ['s', v], 'options');
+      add('delete', ['s', v], 'options');
+      add('appendMany', ['s', [{ role: 'user', content: 'not stored' }], v], 'options');
     }
   }
   add('importText', ['$import', 'auto', { onProgress: 5 }], 'options.onProgress');
@@ -187,6 +196,7 @@ both('every helper answers INVALID_ARGUMENT naming the argument for undefined, {
   assert.equal(byLabel.get('saveSnapshot("s", "")').error.message, 'saveSnapshot: argument "name" must be a non-empty string; got ""');
   assert.equal(byLabel.get('importText(5)').error.message, 'importText: argument "text" must be the file\'s text as a string; got 5');
   assert.equal(byLabel.get('search("one", 5)').error.message, 'search: argument "options" must be an object; got 5');
+  assert.equal(byLabel.get('create("made-by-bad-options", 5)').error.message, 'create: argument "options" must be an object; got 5');
   assert.ok(r.unchanged, 'session s is as it was');
   assert.deepEqual(r.sessions, ['s'], 'nothing was created or imported');
   await page.close();

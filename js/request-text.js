@@ -75,7 +75,9 @@ export function copyBytes(bytes) {
  * NaN})` is INVALID_ARGUMENT, not a fork with a made-up id. (undefined
  * stays "absent"; deeper values, inside a message, are JSON.stringify's:
  * checking them would cost a walk of every message; a request with its
- * own toJSON is sent as JSON.stringify reads it, unchecked.)
+ * own toJSON is sent as JSON.stringify reads it, unchecked.) An object of
+ * a class with no fields of its own (a Blob, a Map, an ArrayBuffer: JSON
+ * would send `{}`) is refused naming the class.
  * @param {object} request
  * @returns {{text: string} | {error: string}} error: the envelope's message
  */
@@ -84,6 +86,10 @@ export function requestJSON(request) {
   try {
     // A request with its own toJSON says what is sent: JSON.stringify's reading of it stands.
     if (request !== null && typeof request === "object" && !Array.isArray(request) && typeof request.toJSON !== "function") {
+      const proto = Object.getPrototypeOf(request);
+      if (proto !== null && proto !== Object.prototype && Object.keys(request).length === 0) {
+        return { error: `request is a ${Object.prototype.toString.call(request).slice(8, -1)}, which has no fields: give an object like {operation: "session", sessionId: "demo"} or its JSON text` };
+      }
       for (const key of Object.keys(request)) {
         const why = notJSON(request[key]);
         if (why) return { error: `field "${key}" is ${why}, which JSON cannot carry: give a string, a finite number, a boolean, null, an array or an object` };

@@ -148,6 +148,14 @@ test('requestJSON: a top-level member JSON would drop or make null is refused by
     assert.equal(requestJSON({ operation: 'fork', newSessionId: v }).error, `field "newSessionId" is ${why}, which JSON cannot carry: give a string, a finite number, a boolean, null, an array or an object`);
   }
   assert.deepEqual(requestJSON({ operation: 'append', message: { role: 'user', content: 'x', score: NaN } }), { text: '{"operation":"append","message":{"role":"user","content":"x","score":null}}' });
+  // An object of a class with no fields of its own is named, not sent as {} ("no operation field").
+  assert.equal(requestJSON(new Blob(['{"operation":"sessions"}'])).error, 'request is a Blob, which has no fields: give an object like {operation: "session", sessionId: "demo"} or its JSON text');
+  assert.equal(requestJSON(new Map([['operation', 'sessions']])).error, 'request is a Map, which has no fields: give an object like {operation: "session", sessionId: "demo"} or its JSON text');
+  // A class's own fields, an object without a prototype, and {} itself go as JSON does.
+  class Request { operation = 'sessions'; }
+  assert.deepEqual(requestJSON(new Request()), { text: '{"operation":"sessions"}' });
+  assert.deepEqual(requestJSON(Object.assign(Object.create(null), { operation: 'sessions' })), { text: '{"operation":"sessions"}' });
+  assert.deepEqual(requestJSON({}), { text: '{}' });
   assert.match(requestJSON({ operation: 'x', n: 1n }).error, /^request cannot be encoded as JSON: /);
   assert.equal(requestJSON(undefined).error, 'request must be an object like {operation: "session", sessionId: "demo"}');
   assert.deepEqual(requestJSON({ operation: 'list', toJSON: () => ({ operation: 'session', sessionId: 's' }) }), { text: '{"operation":"session","sessionId":"s"}' }, 'a toJSON says what is sent');
