@@ -285,6 +285,15 @@ test('a huge message shows its start as text and is rendered whole only on Show 
     assert.equal(await body.evaluate((b) => b.classList.contains('collapsed')), true);
     // The message after it is drawn as usual.
     assert.equal(await page.locator('#panel .messages .message').nth(2).locator('.message-body').textContent(), 'Thanks');
+    // Raw shows the source's first 100,000 characters, the rest when asked for; and back.
+    await msg.locator('.raw-toggle').click();
+    assert.equal(await body.locator('.message-huge-more').textContent(), `The first 100,000 of ${huge.length.toLocaleString('en')} characters of the source.`);
+    assert.equal(await body.locator('pre.raw').textContent(), huge.slice(0, 100_000));
+    await body.locator('button', { hasText: 'Show all of it' }).click();
+    assert.equal(await body.locator('pre.raw').evaluate((p) => p.textContent.length), huge.length);
+    assert.equal(await body.locator('.message-huge-more').count(), 0);
+    await msg.locator('.raw-toggle').click();
+    assert.equal(await body.locator('.message-huge').textContent(), huge.slice(0, 4000));
     await msg.locator('.show-more').click();
     await body.locator('strong').first().waitFor();
     assert.equal(await body.evaluate((b) => b.classList.contains('collapsed')), false);
