@@ -90,6 +90,16 @@ test('session actions: rename by keyboard (kept across a reload and seen by anot
         assert.ok(bar.left >= list.left && bar.right <= list.right, `the Undo bar (${bar.left}…${bar.right}) is within the session list (${list.left}…${list.right})`);
       }
       await page.screenshot({ path: artifactPath(`session-actions-undo-${width}-${scheme}.png`) });
+      // Under a modal dialog (the Trash) the bar cannot be used: it is out of sight until the dialog closes.
+      const barShown = () => page.locator('#undo-bar').evaluate((b) => getComputedStyle(b).visibility === 'visible');
+      assert.equal(await barShown(), true);
+      await page.locator('#trash-button').click();
+      await page.locator('#trash-dialog').waitFor();
+      assert.equal(await barShown(), false, 'the Undo bar is not shown under the dialog');
+      await page.screenshot({ path: artifactPath(`session-actions-undo-under-trash-${width}-${scheme}.png`) });
+      await page.keyboard.press('Escape');
+      await page.locator('#trash-dialog').waitFor({ state: 'hidden' });
+      assert.equal(await barShown(), true);
       if (phone) await page.locator('#undo-button').click();
       else await page.keyboard.press('Control+z'); // outside a text field, Ctrl+Z is the bar's Undo
       await listShows(page, ['Demo: a long weekend in Lisbon', 'Trip to Porto']);
