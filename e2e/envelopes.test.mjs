@@ -87,7 +87,18 @@ async function runCases(page, dbName, cases, { close = false } = {}) {
     for (const [label, path, args] of cases) {
       const fn = path.split('.').reduce((o, k) => o[k], tree);
       const self = path.startsWith('remote.') ? tree.remote : tree;
-      const real = args.map((a) => (a === '$node' ? node : a === '$import' ? importText : a?.signal === '$signal' ? { ...a, signal: new AbortController().signal } : a));
+      const revoked = () => {
+        const r = Proxy.revocable({}, {});
+        r.revoke();
+        return r.proxy;
+      };
+      const odd = {
+        $map: () => new Map([['title', 'T'], ['permanent', true], ['newSessionId', 'from-a-map']]),
+        $throwing: () => new Proxy({}, { get: () => { throw new Error('boom'); } }),
+        $revoked: revoked,
+        $protoThrows: () => new Proxy({}, { getPrototypeOf: () => { throw new Error('proto boom'); } }),
+      };
+      const real = args.map((a) => (a === '$node' ? node : a === '$import' ? importText : a?.signal === '$signal' ? { ...a, signal: new AbortController().signal } : typeof a === 'string' && odd[a] ? odd[a]() : a));
       let answer;
       try {
         answer = await fn.apply(self, real);
@@ -177,6 +188,20 @@ both('every helper answers INVALID_ARGUMENT naming the argument for undefined, {
   add('importText', ['$import', 'auto', { sliceBytes: 0 }], 'options.sliceBytes');
   add('importText', ['$import', 'auto', { sliceBytes: '4096' }], 'options.sliceBytes');
   add('search', ['one', []], 'options');
+  // Options that are an object of a class with no fields (read as none), or that throw when read;
+  // requests that cannot be read at all: each an envelope, never a throw or a rejection.
+  for (const odd of ['$map', '$throwing', '$revoked']) {
+    add('create', ['made-by-bad-options', odd], 'options');
+    add('clone', ['s', odd], 'options');
+    add('delete', ['s', odd], 'options');
+    add('append', ['s', { role: 'user', content: 'not stored' }, odd], 'options');
+    add('appendMany', ['s', [{ role: 'user', content: 'not stored' }], odd], 'options');
+    add('context', ['s', odd], 'options');
+  }
+  for (const odd of ['$revoked', '$protoThrows']) {
+    add('call', [odd], 'request');
+    add('callText', [odd], 'request');
+  }
   add('search', ['one', { limit: 0 }], 'limit');
   const r = await runCases(page, 'bad-args', cases.map(([l, p, a]) => [l, p, a]));
   assert.equal(r.out.length, cases.length);
@@ -197,6 +222,8 @@ both('every helper answers INVALID_ARGUMENT naming the argument for undefined, {
   assert.equal(byLabel.get('importText(5)').error.message, 'importText: argument "text" must be the file\'s text as a string; got 5');
   assert.equal(byLabel.get('search("one", 5)').error.message, 'search: argument "options" must be an object; got 5');
   assert.equal(byLabel.get('create("made-by-bad-options", 5)').error.message, 'create: argument "options" must be an object; got 5');
+  assert.equal(byLabel.get('create("made-by-bad-options", "$map")').error.message, 'create: argument "options" must be an object of options; got a Map, which has no fields');
+  assert.equal(byLabel.get('create("made-by-bad-options", "$throwing")').error.message, 'create: argument "options" cannot be read: boom');
   assert.ok(r.unchanged, 'session s is as it was');
   assert.deepEqual(r.sessions, ['s'], 'nothing was created or imported');
   await page.close();

@@ -407,6 +407,15 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
     // No database yet (a first visit): init rejects, naming the status.
     const message = await stepped(missing, async () => window.sessiontree.init({ dbName: 'never-made', wasmURL: '/no/such/sessiontree.wasm' }).then(() => 'resolved', (err) => err.message));
     assert.match(message, /could not be fetched \(HTTP 404/);
+    // Not a wasm (a page served 200: init rejects, or answers once the server did and the tree then
+    // closes), or no server at all (init rejects): the message names the URL either way.
+    const notWasm = await stepped(missing, async () => window.sessiontree.init({ dbName: 'never-made-2', wasmURL: '/static/index.html' }).then(
+      async (tree) => (await tree.call({ operation: 'create', sessionId: 'x' })).error?.message ?? 'created',
+      (err) => err.message,
+    ));
+    assert.match(notWasm, /the wasm http:\/\/[^ ]+\/static\/index\.html could not be compiled \(.+\): is it the package's sessiontree\.wasm\?/);
+    const unreachable = await stepped(missing, async () => window.sessiontree.init({ dbName: 'never-made-3', wasmURL: 'http://127.0.0.1:1/x.wasm' }).then(() => 'resolved', (err) => err.message));
+    assert.match(unreachable, /^sessiontree: the wasm http:\/\/127\.0\.0\.1:1\/x\.wasm could not be fetched \(.+\)$/);
     // The 404s are the worker's own fetches (js/runtime.js): the page asks nothing itself.
     assert.deepEqual(env.errors, []);
   } finally {

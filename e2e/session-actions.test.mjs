@@ -179,6 +179,31 @@ test('session actions: a rename core refuses keeps the dialog open with the reas
   }
 });
 
+test('session actions: a rename left as it was filled renames nothing, a title with spaces around it included', async () => {
+  const env = await setup();
+  try {
+    const { page, baseURL, errors } = env;
+    await openExplorer(page, baseURL);
+    await call(page, { operation: 'create', sessionId: 'spaced', title: '  spaced  ' });
+    const row = page.locator('.session[data-session-id="spaced"]');
+    await row.waitFor();
+    await row.locator('.session-more').click();
+    await page.locator('#session-menu [data-action="rename"]').click();
+    assert.equal(await page.locator('#rename-input').inputValue(), '  spaced  ');
+    await page.keyboard.press('Enter');
+    await page.locator('#rename-dialog').waitFor({ state: 'hidden' });
+    // Either way the rename ends with focus on the row's "⋯" (after the call, had there been one).
+    await page.waitForFunction(() => document.activeElement?.closest('.session')?.dataset.sessionId === 'spaced');
+    const session = await call(page, { operation: 'session', sessionId: 'spaced' });
+    assert.equal(session.title, '  spaced  ', 'the stored title is as it was');
+    const nodes = await call(page, { operation: 'list', sessionId: 'spaced' });
+    assert.equal(nodes.length, 0, 'no title record was appended');
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
 test('session actions: the menu closes when the list scrolls (it would act on a row scrolled away); the demo alone in the trash is not made again on reload', async () => {
   const env = await setup({ contextOptions: { viewport: { width: 1280, height: 800 } } });
   try {

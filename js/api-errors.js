@@ -79,14 +79,33 @@ export function checkName(method, argument, value) {
 }
 
 /**
- * Check an options argument: undefined, null or a plain object (not an
- * array, string or number).
+ * Check an options argument: undefined, null or an object of options (not
+ * an array, string or number, nor an object of a class with no fields of
+ * its own, a Map, a Date or a Blob, whose entries would be read as none;
+ * one that cannot be read, a revoked Proxy, is named too).
  * @param {string} method @param {unknown} options
  * @returns {{ok: false, error: object}|null} the INVALID_ARGUMENT envelope, or null when it is one
  */
 export function checkOptions(method, options) {
   if (options === undefined || options === null) return null;
-  return typeof options === "object" && !Array.isArray(options) ? null : invalidArgument(method, "options", "must be an object", options);
+  try {
+    if (typeof options !== "object" || Array.isArray(options)) return invalidArgument(method, "options", "must be an object", options);
+    const proto = Object.getPrototypeOf(options);
+    if (proto === null || proto === Object.prototype || Object.keys(options).length > 0) return null;
+    return errorEnvelope(ERROR.INVALID_ARGUMENT, `${method}: argument "options" must be an object of options; got a ${Object.prototype.toString.call(options).slice(8, -1)}, which has no fields`);
+  } catch (err) {
+    return unreadable(method, "options", err);
+  }
+}
+
+/**
+ * The INVALID_ARGUMENT envelope of an argument reading which threw (a
+ * getter, a revoked Proxy): `create: argument "options" cannot be read: boom`.
+ * @param {string} method @param {string} argument @param {unknown} err
+ * @returns {{ok: false, error: {code: "INVALID_ARGUMENT", message: string}}}
+ */
+export function unreadable(method, argument, err) {
+  return errorEnvelope(ERROR.INVALID_ARGUMENT, `${method}: argument ${JSON.stringify(argument)} cannot be read: ${err?.message ?? err}`);
 }
 
 /**

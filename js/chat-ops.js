@@ -51,7 +51,7 @@ export const chatOps = {
    * @returns {Promise<Envelope>} value {sessionId, title, nodeCount, deletedAt, updatedAt}, or {erased: [sessionId]} when permanent. SESSION_NOT_FOUND
    */
   delete(sessionId, options) {
-    return this._callWith("delete", options, { operation: "delete", sessionId, permanent: options?.permanent });
+    return this._callWith("delete", options, () => ({ operation: "delete", sessionId, permanent: options?.permanent }));
   },
 
   /**
@@ -96,6 +96,6 @@ export const chatOps = {
    * @returns {Promise<Envelope>} value {nodeIds, session}. INVALID_ARGUMENT naming the bad message (messages[3].role), SESSION_NOT_FOUND, NOT_FOUND (branch)
    */
   appendMany(sessionId, messages, options) {
-    return this._callWith("appendMany", options, { operation: "append.many", sessionId, messages, branch: options?.branch, create: options?.create, title: options?.title });
+    return this._callWith("appendMany", options, () => ({ operation: "append.many", sessionId, messages, branch: options?.branch, create: options?.create, title: options?.title }));
   },
 };

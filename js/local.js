@@ -10,7 +10,7 @@ import { Pager, packStubs } from "./store/pager.js";
 import { listenFromStart } from "./store/coordinator.js";
 import { callPaged, held, keepSearchSoon, mutatePaged, requestSession, retryPaged } from "./local-paging.js";
 import { listRestorePoints, restoreSnapshot, saveSnapshot } from "./local-snapshots.js";
-import { DETACHED_BYTES, escapeLoneSurrogates, requestJSON, requestOperation } from "./request-text.js";
+import { DETACHED_BYTES, escapeLoneSurrogates, isBytes, requestJSON, requestOperation } from "./request-text.js";
 import { CachePlan, TextCaches } from "./context-columns.js";
 import { contextAnswer, contextWire } from "./local-context.js";
 import { TreeAPI, checkMemoryBudget, errorEnvelope } from "./tree-api.js";
@@ -293,7 +293,7 @@ export class LocalTree extends TreeAPI {
     let text;
     if (typeof request === "string") {
       text = escapeLoneSurrogates(request); // TextEncoder would make a lone surrogate U+FFFD without a word
-    } else if (request instanceof Uint8Array || request instanceof ArrayBuffer) {
+    } else if (isBytes(request)) {
       if ((request.buffer ?? request).detached) return answer(errorEnvelope(ERROR.INVALID_ARGUMENT, `request ${DETACHED_BYTES}`));
       text = request instanceof ArrayBuffer ? new Uint8Array(request) : request; // the handle takes bytes as they are
     } else {

@@ -66,6 +66,21 @@ export function copyBytes(bytes) {
 }
 
 /**
+ * Whether a request is bytes (a Uint8Array or an ArrayBuffer). False for
+ * one `instanceof` cannot read (a revoked Proxy, a Proxy whose
+ * getPrototypeOf throws): requestJSON then answers why it is no request.
+ * @param {unknown} request
+ * @returns {boolean}
+ */
+export function isBytes(request) {
+  try {
+    return request instanceof Uint8Array || request instanceof ArrayBuffer;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * A request object as JSON text, or the reason it cannot be one: JSON
  * cannot encode it (a BigInt, a cycle, a throwing toJSON or getter), it
  * encodes to nothing (undefined, a function), or a top-level member holds

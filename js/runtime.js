@@ -83,16 +83,29 @@ export function loadRuntime(wasmURL, after = undefined) {
     // preloaded by the page); compiling needs no imports, instantiating
     // does. A server that does not answer 2xx (a bundler that did not
     // emit the wasm) rejects here, with the status, before any compile.
-    const fetched = fetch(wasmURL).then((response) => {
-      if (!response.ok) throw new Error(`sessiontree: the wasm ${key} could not be fetched (HTTP ${response.status} ${response.statusText})`.trimEnd());
-      return response;
-    });
+    // A failure names the wasm's URL: the browser's own ("Failed to
+    // fetch", "NetworkError…", "expected magic word…") does not.
+    const fetched = fetch(wasmURL).then(
+      (response) => {
+        if (!response.ok) throw new Error(`sessiontree: the wasm ${key} could not be fetched (HTTP ${response.status} ${response.statusText})`.trimEnd());
+        return response;
+      },
+      (err) => {
+        throw new Error(`sessiontree: the wasm ${key} could not be fetched (${err?.message ?? err})`);
+      },
+    );
     const p = (async () => {
-      const compiled = fetched.then((response) => WebAssembly.compileStreaming(response).catch(async () => {
-        // Servers that send the wrong MIME type: fall back to bytes.
-        const bytes = await (await fetch(wasmURL)).arrayBuffer();
-        return WebAssembly.compile(bytes);
-      }));
+      const compiled = fetched.then((response) =>
+        WebAssembly.compileStreaming(response)
+          .catch(async () => {
+            // Servers that send the wrong MIME type: fall back to bytes.
+            const bytes = await (await fetch(wasmURL)).arrayBuffer();
+            return WebAssembly.compile(bytes);
+          })
+          .catch((err) => {
+            throw new Error(`sessiontree: the wasm ${key} could not be compiled (${err?.message ?? err}): is it the package's sessiontree.wasm?`);
+          }),
+      );
       compiled.catch(() => {}); // awaited below; a failure rejects there
       watchStderr();
       const go = new globalThis.Go();

@@ -8,7 +8,7 @@ import { DETACHED_BYTES, byteOrderMark, copyBytes, splicedSnapshotAnswer, splice
 import { ERROR, OPERATIONS } from "./protocol.js";
 import { chatOps } from "./chat-ops.js";
 import { gatherEntries } from "./folder-entries.js";
-import { checkOptions, checkString, errorEnvelope, invalidArgument, unansweredEnvelope } from "./api-errors.js";
+import { checkOptions, checkString, errorEnvelope, invalidArgument, unansweredEnvelope, unreadable } from "./api-errors.js";
 import { afterPrepared, loadSnapshotFile, prepared } from "./call-order.js";
 
 const utf8Encoder = new TextEncoder();
@@ -151,19 +151,24 @@ export class TreeAPI {
 
   // The thin typed methods: one call() each (sessiontree.d.ts types their
   // requests and values through Operations). Each resolves to call()'s
-  // envelope, so a bad argument is core's INVALID_ARGUMENT, never a throw;
-  // options that are not an object (`create(id, "title")`) are refused
-  // naming them (_callWith), not read as none.
+  // envelope, so a bad argument is INVALID_ARGUMENT, never a throw (options
+  // that are not an object, `create(id, "title")`, too: _callWith).
 
   /**
-   * call(request), or the INVALID_ARGUMENT envelope naming method's
-   * options when they are not undefined, null or a plain object.
-   * @param {string} method @param {unknown} options @param {object} request
+   * call(request()), or INVALID_ARGUMENT naming method's options when they are not one (checkOptions) or
+   * reading them throws (a getter). @param {string} method @param {unknown} options @param {() => object} request
    * @returns {Promise<object>} the envelope
    */
   _callWith(method, options, request) {
     const bad = checkOptions(method, options);
-    return bad ? Promise.resolve(bad) : this.call(request);
+    if (bad) return Promise.resolve(bad);
+    let built;
+    try {
+      built = request();
+    } catch (err) {
+      return Promise.resolve(unreadable(method, "options", err));
+    }
+    return this.call(built);
   }
 
   /**
@@ -172,7 +177,7 @@ export class TreeAPI {
    * @returns {Promise<object>} the envelope; value the session status. SESSION_ALREADY_EXISTS for a taken id, INVALID_ARGUMENT for a bad id or title
    */
   create(sessionId, options) {
-    return this._callWith("create", options, { operation: "create", sessionId, title: options?.title });
+    return this._callWith("create", options, () => ({ operation: "create", sessionId, title: options?.title }));
   }
 
   /**
@@ -182,7 +187,7 @@ export class TreeAPI {
    * @returns {Promise<object>} the envelope; value the new node. SESSION_NOT_FOUND, NOT_FOUND (unknown branch), INVALID_ARGUMENT (bad message)
    */
   append(sessionId, message, options) {
-    return this._callWith("append", options, { operation: "append", sessionId, message, branch: options?.branch });
+    return this._callWith("append", options, () => ({ operation: "append", sessionId, message, branch: options?.branch }));
   }
 
   /**
@@ -193,7 +198,7 @@ export class TreeAPI {
    * @returns {Promise<object>} the envelope; value {cursor, messages, state, nodeIds?, siblings?}. SESSION_NOT_FOUND
    */
   context(sessionId, options) {
-    return this._callWith("context", options, options?.ids ? { operation: "context", sessionId, ids: true } : { operation: "context", sessionId });
+    return this._callWith("context", options, () => options?.ids ? { operation: "context", sessionId, ids: true } : { operation: "context", sessionId });
   }
 
   /**
@@ -221,7 +226,7 @@ export class TreeAPI {
    * @returns {Promise<object>} the envelope; value the new session's status. SESSION_ALREADY_EXISTS for a taken newSessionId
    */
   fork(sessionId, nodeId, options) {
-    return this._callWith("fork", options, { operation: "fork", sessionId, nodeId, newSessionId: options?.newSessionId, branch: options?.branch });
+    return this._callWith("fork", options, () => ({ operation: "fork", sessionId, nodeId, newSessionId: options?.newSessionId, branch: options?.branch }));
   }
 
   /**
@@ -230,7 +235,7 @@ export class TreeAPI {
    * @returns {Promise<object>} the envelope; value the new session's status. SESSION_ALREADY_EXISTS for a taken newSessionId
    */
   clone(sessionId, options) {
-    return this._callWith("clone", options, { operation: "clone", sessionId, newSessionId: options?.newSessionId });
+    return this._callWith("clone", options, () => ({ operation: "clone", sessionId, newSessionId: options?.newSessionId }));
   }
 
   /**
@@ -239,7 +244,7 @@ export class TreeAPI {
    * @returns {Promise<object>} the envelope; value {sessionId, cursor, activeBranch, roots, rows, text}. SESSION_NOT_FOUND
    */
   tree(sessionId, options) {
-    return this._callWith("tree", options, { operation: "tree", sessionId, showHidden: options?.showHidden });
+    return this._callWith("tree", options, () => ({ operation: "tree", sessionId, showHidden: options?.showHidden }));
   }
 
   /**

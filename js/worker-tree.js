@@ -8,7 +8,7 @@ import { TreeAPI, checkImportArgs, checkName, checkString, errorEnvelope, unansw
 import { nextTask } from "./tasks.js";
 import { SLICE_BYTES, SLICE_MESSAGES, TextCaches, contextEnvelope, contextEnvelopeSliced, decodeContent } from "./context-columns.js";
 import { ERROR } from "./protocol.js";
-import { DETACHED_BYTES, copyBytes, requestJSON } from "./request-text.js";
+import { DETACHED_BYTES, copyBytes, isBytes, requestJSON } from "./request-text.js";
 
 /** Trees shared per IndexedDB database name within this page (worker mode; local.js keeps its own): init() in js/sessiontree.js fills it, a tree whose storage closed leaves it. */
 export const shared = new Map();
@@ -37,7 +37,7 @@ const PAGE_READ_BYTES = 64 << 20;
  */
 function requestPayload(request) {
   if (typeof request === "string") return request;
-  if (request instanceof Uint8Array || request instanceof ArrayBuffer) return copyBytes(request) ?? errorEnvelope(ERROR.INVALID_ARGUMENT, `request ${DETACHED_BYTES}`);
+  if (isBytes(request)) return copyBytes(request) ?? errorEnvelope(ERROR.INVALID_ARGUMENT, `request ${DETACHED_BYTES}`);
   const json = requestJSON(request);
   return json.error === undefined ? json.text : errorEnvelope(ERROR.INVALID_ARGUMENT, json.error);
 }

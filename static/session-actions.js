@@ -229,14 +229,17 @@ export class SessionActions {
   async _renamed() {
     const id = this.renaming;
     const dialog = $("rename-dialog");
-    const title = $("rename-input").value.trim();
-    if (dialog.returnValue === "rename" && title === "") {
+    const typed = $("rename-input").value;
+    const title = typed.trim();
+    // The field as it was filled (a title kept as given, spaces and all) renames nothing.
+    const same = id !== undefined && (title === this._title(id) || typed === this._title(id));
+    if (dialog.returnValue === "rename" && title === "" && !same) {
       // Spaces alone: asked again, with the reason.
       dialog.showModal();
       this._renameError("Type a title: spaces alone are none");
       return;
     }
-    if (dialog.returnValue !== "rename" || id === undefined || title === this._title(id)) return this._focusRow(id);
+    if (dialog.returnValue !== "rename" || id === undefined || same) return this._focusRow(id);
     const env = await this.page.tree().call({ operation: "rename", sessionId: id, title });
     if (!env.ok && env.error.code === ERROR.SESSION_NOT_FOUND) {
       // Moved to the trash or erased meanwhile, in another tab: nothing to rename here.
