@@ -341,6 +341,29 @@ export function isolate(text) {
 }
 
 /**
+ * text with the bidirectional controls it leaves open closed at its end,
+ * in the order UAX #9 closes them (https://www.unicode.org/reports/tr9/):
+ * U+202C POP DIRECTIONAL FORMATTING for each embedding or override
+ * (U+202A, U+202B, U+202D, U+202E), U+2069 POP DIRECTIONAL ISOLATE for
+ * each isolate (U+2066–U+2068); a PDI also closes the embeddings opened
+ * after its isolate. Text that leaves none open comes back as it is. For
+ * a title the page makes of one it was given ("<title> (fork)"), so that
+ * an override in the given part cannot turn the page's suffix backwards.
+ * @param {string} text
+ * @returns {string}
+ */
+export function closeBidi(text) {
+  const open = []; // "e" an embedding or override, "i" an isolate, innermost last
+  for (const c of String(text)) {
+    if (c === "\u202a" || c === "\u202b" || c === "\u202d" || c === "\u202e") open.push("e");
+    else if (c === "\u2066" || c === "\u2067" || c === "\u2068") open.push("i");
+    else if (c === "\u202c" && open.at(-1) === "e") open.pop();
+    else if (c === "\u2069" && open.includes("i")) open.length = open.lastIndexOf("i");
+  }
+  return String(text) + open.reverse().map((k) => (k === "e" ? "\u202c" : "\u2069")).join("");
+}
+
+/**
  * What a search box says of a query longer than core's search takes
  * (MAX_QUERY_LENGTH characters, code points as core counts them), in
  * place of its hits; null for a query search takes. A box's maxlength

@@ -4,6 +4,8 @@
 // to core instead (`rename`, session-actions.js), and the page's own title
 // of that session is forgotten (forget), so the one the user gave shows.
 
+import { closeBidi } from "./node-text.js";
+
 /** The most characters (UTF-16 code units, fewer than core counts) a title made here has: core's MaxTitleLength. */
 const MAX_TITLE = 1000;
 
@@ -90,8 +92,15 @@ export class SessionTitles {
     if (own.test(base) && base.replace(own, "") !== "") base = base.replace(own, "");
     for (let n = 1; ; n++) {
       const suffix = n === 1 ? ` (${kind})` : ` (${kind} ${n})`;
-      // Within core's 1,000 characters (rename refuses more), the base cut with "…".
-      const title = base.length + suffix.length > MAX_TITLE ? `${base.slice(0, MAX_TITLE - suffix.length - 1)}…${suffix}` : base + suffix;
+      // Within core's 1,000 characters (rename refuses more), the base cut with "…"; the
+      // controls the base leaves open closed before the suffix (closeBidi: a U+202E would turn it backwards).
+      let head = closeBidi(base);
+      if (head.length + suffix.length > MAX_TITLE) {
+        let n = MAX_TITLE - suffix.length - 1;
+        do head = closeBidi(base.slice(0, n--)) + "…";
+        while (head.length + suffix.length > MAX_TITLE);
+      }
+      const title = head + suffix;
       if (!taken.has(title)) return title;
     }
   }

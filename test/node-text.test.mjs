@@ -1,7 +1,7 @@
 // The explorer's pure text helpers (static/node-text.js) in Node.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { countOf, highlightPieces, isolate, leadTrimmed, queryTooLong } from '../static/node-text.js';
+import { closeBidi, countOf, highlightPieces, isolate, leadTrimmed, queryTooLong } from '../static/node-text.js';
 
 test('countOf says one thing in the singular and any other count in the plural, with grouped digits', () => {
   assert.equal(countOf(1, 'branch', 'branches'), '1 branch');
@@ -41,4 +41,14 @@ test('queryTooLong says a query over core\'s longest (code points, as core count
   assert.equal(queryTooLong('x'.repeat(MAX_QUERY_LENGTH)), null);
   assert.equal(queryTooLong('😀'.repeat(MAX_QUERY_LENGTH)), null, '2,000 UTF-16 units but 1,000 characters: search takes it');
   assert.equal(queryTooLong('x'.repeat(1500)), `Too long to search: 1,500 characters; a search takes at most ${MAX_QUERY_LENGTH.toLocaleString('en')}.`);
+});
+
+test('closeBidi closes the bidirectional controls text leaves open, innermost first, and leaves balanced text as it is', () => {
+  assert.equal(closeBidi('plain'), 'plain');
+  assert.equal(closeBidi('\u202Eabc'), '\u202Eabc\u202C');
+  assert.equal(closeBidi('\u202Eabc\u202C def'), '\u202Eabc\u202C def');
+  assert.equal(closeBidi('\u2067a\u202Eb'), '\u2067a\u202Eb\u202C\u2069', 'an override inside an isolate: the override first');
+  assert.equal(closeBidi('\u2068a\u202Eb\u2069c'), '\u2068a\u202Eb\u2069c', 'a PDI closes its isolate and the embeddings opened inside it');
+  assert.equal(closeBidi('a\u202Cb\u2069'), 'a\u202Cb\u2069', 'closers with nothing open change nothing');
+  assert.equal(closeBidi('\u202Ba\u2066b'), '\u202Ba\u2066b\u2069\u202C');
 });

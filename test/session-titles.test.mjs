@@ -26,6 +26,13 @@ test('copyTitle: "(copy)" or "(fork)" after the source\'s title, numbered when t
   assert.equal(long, `${'T'.repeat(992)}… (copy)`);
   const taken = [{ sessionId: 'l', title: long }];
   assert.equal(titles.copyTitle({ sessionId: 's', title: 'T'.repeat(1000) }, 's', 'copy', taken), `${'T'.repeat(990)}… (copy 2)`);
+  // An override the source's title leaves open is closed before the suffix, which reads as written.
+  const rlo = { sessionId: 'r', title: '\u202Eabc def' };
+  assert.equal(titles.copyTitle(rlo, 'r', 'fork'), '\u202Eabc def\u202C (fork)');
+  assert.equal(titles.copyTitle({ sessionId: 'rf', title: '\u202Eabc def\u202C (fork)' }, 'rf', 'fork', [{ sessionId: 'rf', title: '\u202Eabc def\u202C (fork)' }]), '\u202Eabc def\u202C (fork 2)', 'closed once, never again');
+  const longRLO = titles.copyTitle({ sessionId: 'l2', title: '\u202E' + 'T'.repeat(999) }, 'l2', 'copy');
+  assert.equal(longRLO.length, 1000);
+  assert.equal(longRLO, `\u202E${'T'.repeat(990)}\u202C… (copy)`);
 });
 
 test('forget drops the page\'s title, kept in storage, so the session\'s own shows', () => {
