@@ -360,9 +360,13 @@ test('phone: a tree row keeps its text beside its chips (branch, a pending branc
       assert.ok(chipped, 'the demo has a row with a branch chip that is not the cursor');
       await panel.evaluate((p, id) => p.previewNode(id), chipped.id);
       await page.getByRole('tab', { name: 'Tree' }).click(); // a phone shows the preview's context first
-      const viewed = panel.locator(`.row:has(.view-mark)`);
-      await viewed.locator('.view-mark').waitFor();
-      const v = await viewed.evaluate((r) => ({ row: r.getBoundingClientRect().toJSON(), preview: r.querySelector('.preview')?.getBoundingClientRect().width ?? 0, mark: r.querySelector('.view-mark').getBoundingClientRect().toJSON() }));
+      // Measured in one go once the row is laid out (the list draws its rows again as the pane shows).
+      const v = await (await page.waitForFunction(() => {
+        const mark = document.querySelector('#panel').shadowRoot.querySelector('.row .view-mark');
+        const row = mark?.closest('.row');
+        if (!row || row.getBoundingClientRect().width === 0) return null;
+        return { row: row.getBoundingClientRect().toJSON(), preview: row.querySelector('.preview')?.getBoundingClientRect().width ?? 0, mark: mark.getBoundingClientRect().toJSON() };
+      })).jsonValue();
       assert.ok(v.mark.width >= 8 && v.mark.right <= v.row.right + 0.5, `the viewing mark shows, within the row: ${JSON.stringify(v.mark)} in ${JSON.stringify(v.row)}`);
       assert.ok(v.preview >= 48, `the previewed row's text keeps room: ${v.preview} px`);
       await page.screenshot({ path: artifactPath(`layout-390x844-${scheme}-chips.png`) });
