@@ -4,6 +4,7 @@
 // STORAGE_ERROR for a closed or restarted store. No wasm, no IndexedDB.
 
 import { ERROR, MAX_TITLE_LENGTH, REASON } from "./protocol.js";
+import { fieldlessClass } from "./request-text.js";
 
 /**
  * An error envelope.
@@ -90,9 +91,8 @@ export function checkOptions(method, options) {
   if (options === undefined || options === null) return null;
   try {
     if (typeof options !== "object" || Array.isArray(options)) return invalidArgument(method, "options", "must be an object", options);
-    const proto = Object.getPrototypeOf(options);
-    if (proto === null || proto === Object.prototype || Object.keys(options).length > 0) return null;
-    return errorEnvelope(ERROR.INVALID_ARGUMENT, `${method}: argument "options" must be an object of options; got a ${Object.prototype.toString.call(options).slice(8, -1)}, which has no fields`);
+    const fieldless = fieldlessClass(options);
+    return fieldless === null ? null : errorEnvelope(ERROR.INVALID_ARGUMENT, `${method}: argument "options" must be an object of options; got a ${fieldless}, which has no fields`);
   } catch (err) {
     return unreadable(method, "options", err);
   }

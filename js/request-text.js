@@ -66,6 +66,20 @@ export function copyBytes(bytes) {
 }
 
 /**
+ * The class name of an object of a class with no fields of its own (a
+ * Blob, a Map, a Date: JSON sends `{}`, and reading its members finds
+ * none), else null (a plain object, one without a prototype, or one with
+ * own fields). May throw, as Object.getPrototypeOf does on a revoked Proxy.
+ * @param {object} value
+ * @returns {string|null}
+ */
+export function fieldlessClass(value) {
+  const proto = Object.getPrototypeOf(value);
+  if (proto === null || proto === Object.prototype || Object.keys(value).length > 0) return null;
+  return Object.prototype.toString.call(value).slice(8, -1);
+}
+
+/**
  * Whether a request is bytes (a Uint8Array or an ArrayBuffer). False for
  * one `instanceof` cannot read (a revoked Proxy, a Proxy whose
  * getPrototypeOf throws): requestJSON then answers why it is no request.
@@ -101,10 +115,8 @@ export function requestJSON(request) {
   try {
     // A request with its own toJSON says what is sent: JSON.stringify's reading of it stands.
     if (request !== null && typeof request === "object" && !Array.isArray(request) && typeof request.toJSON !== "function") {
-      const proto = Object.getPrototypeOf(request);
-      if (proto !== null && proto !== Object.prototype && Object.keys(request).length === 0) {
-        return { error: `request is a ${Object.prototype.toString.call(request).slice(8, -1)}, which has no fields: give an object like {operation: "session", sessionId: "demo"} or its JSON text` };
-      }
+      const fieldless = fieldlessClass(request);
+      if (fieldless !== null) return { error: `request is a ${fieldless}, which has no fields: give an object like {operation: "session", sessionId: "demo"} or its JSON text` };
       for (const key of Object.keys(request)) {
         const why = notJSON(request[key]);
         if (why) return { error: `field "${key}" is ${why}, which JSON cannot carry: give a string, a finite number, a boolean, null, an array or an object` };
