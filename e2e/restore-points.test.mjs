@@ -194,6 +194,18 @@ test('restore points: saving under a name that exists asks first, naming the old
       await page.waitForFunction(() => document.querySelector('#restore-list .restore-point-meta')?.textContent.endsWith('14 nodes'));
       points = await listed(page, 1);
       assert.deepEqual(points.map(([name, meta]) => [name, meta.replace(/^\S+ · /, '')]), [['before edit', '14 nodes']]);
+
+      // A name the API refuses (a pasted tab; past the box's maxlength, set by a script) is said in the page's words, nothing saved.
+      assert.equal(await page.locator('#restore-name').getAttribute('maxlength'), '1000');
+      for (const bad of ['a\tb', 'x'.repeat(1001)]) {
+        await page.locator('#restore-name').evaluate((input, v) => (input.value = v), bad);
+        await page.locator('#restore-name').press('Enter');
+        await page.locator('#restore-message', { hasText: 'Not saved: a name is at most 1,000 characters, with no control characters. Change it to save.' }).waitFor();
+        assert.doesNotMatch(await page.locator('#restore-message').textContent(), /saveSnapshot|argument/);
+        await page.locator('#restore-message').evaluate((m) => (m.textContent = ''));
+      }
+      points = await listed(page, 1);
+      assert.deepEqual(points.map(([name]) => name), ['before edit'], 'nothing saved');
       assert.deepEqual(errors, []);
     } finally {
       await env.close();

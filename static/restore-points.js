@@ -18,6 +18,7 @@ import { formatTime } from "./tree-model.js";
 import { isolate } from "./node-text.js";
 import { leadingMembers } from "../js/request-text.js";
 import { SNAPSHOT_MEMBERS } from "../js/protocol.js";
+import { checkName, MAX_NAME_LENGTH } from "../js/api-errors.js";
 
 /** How much of a file's start is read to tell a snapshot and its session id. */
 const HEAD_CHARS = 4096;
@@ -227,6 +228,12 @@ export class RestorePoints {
   async _saveOnce() {
     const id = this.page.sessionId();
     const typed = this.nameInput.value.trim();
+    if (typed !== "" && checkName("saveSnapshot", "name", typed) !== null) {
+      // Pasted past the box's maxlength (UTF-16 units), or holding a control character: said in the page's words.
+      this._say(`Not saved: a name is at most ${MAX_NAME_LENGTH.toLocaleString("en")} characters, with no control characters. Change it to save.`, true);
+      this.nameInput.focus();
+      return;
+    }
     const name = typed === "" ? await freeName(this.page.tree(), id, "") : typed;
     if (!(await this._mayReplace(id, name))) {
       this._say(`Not saved: “${isolate(name)}” is kept as it was. Type another name to keep both.`);
