@@ -726,6 +726,55 @@ test('two tabs appending to one paged-out session without waiting: each tab\'s a
   }
 });
 
+test('a tab that only read a session follows the cursor another tab moved without writing a node (a jump, a branch), held whole or paged out; the tab that moved it keeps its own', async () => {
+  for (const pageBudget of [1e9, 1]) {
+    const env = await setup();
+    try {
+      const db = `paging-follow-${pageBudget}`;
+      const [a, b] = [await open(env), await open(env)];
+      const ids = await a.evaluate(async ({ db, pageBudget }) => {
+        const t = (window.tree = await window.sessiontree.init({ dbName: db, pageBudget }));
+        await t.create('S');
+        await t.create('T');
+        const one = (await t.append('S', { role: 'user', content: 'one' })).value.id;
+        const two = (await t.append('S', { role: 'user', content: 'two' })).value.id;
+        return { one, two };
+      }, { db, pageBudget });
+      await b.evaluate(async ({ db, pageBudget }) => {
+        window.tree = await window.sessiontree.init({ dbName: db, pageBudget });
+        window.events = [];
+        window.tree.subscribe((e) => window.events.push(e));
+        await window.tree.context('S'); // read, never moved here
+      }, { db, pageBudget });
+      const seen = async (want, what, sameRow = true) => {
+        await a.evaluate(() => window.tree.append('T', { role: 'user', content: 'elsewhere' })); // a later commit: b pulls
+        const got = () => b.evaluate(async (want) => (await window.tree.refresh(), (await window.tree.context('S')).value.messages.map((m) => m.content).join('/') === want), want);
+        for (let k = 0; !(await got()); k++) {
+          assert.ok(k < 50, `b's context of S is ${want} ${what}: ${(await b.evaluate(() => window.tree.context('S'))).value.messages.map((m) => m.content).join('/')}`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        if (!sameRow) return;
+        const row = (await value(b, { operation: 'sessions' })).find((s) => s.sessionId === 'S');
+        const stored = (await value(a, { operation: 'sessions' })).find((s) => s.sessionId === 'S');
+        assert.deepEqual([row.cursor, row.activeBranch], [stored.cursor, stored.activeBranch], `b lists S at a's cursor ${what}`);
+      };
+      await a.evaluate(({ one }) => window.tree.jump('S', one), ids);
+      await seen('one', 'after a jump');
+      assert.ok(await b.evaluate(() => window.events.some((e) => e.remote && e.sessionId === 'S' && e.operation === 'jump')), 'b heard of the jump');
+      await a.evaluate(({ one }) => window.tree.branch('S', one, 'side'), ids);
+      await a.evaluate(({ two }) => window.tree.jump('S', two), ids);
+      await seen('one/two', 'after a branch and a jump back');
+      // b moves S's cursor itself: it keeps its own from then on.
+      await b.evaluate(({ one }) => window.tree.jump('S', one), ids);
+      await a.evaluate(({ two }) => window.tree.branch('S', two, 'other'), ids);
+      await seen('one', 'once b moved it itself', false);
+      assert.deepEqual(env.errors, []);
+    } finally {
+      await env.close();
+    }
+  }
+});
+
 test('meta records damaged outside sessiontree fail their own sessions: the others list, open, search and take appends; a search across every session passes over them and names them', async () => {
   const env = await setup();
   try {

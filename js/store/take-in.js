@@ -56,7 +56,17 @@ export async function pullSessions(w, tx, pulled, remote) {
     const trashMoved = k !== undefined && !!k.meta?.deletedAt !== !!meta.deletedAt;
     if (k && sameRecords(k, state)) {
       pulled.set(id, state);
-      if (!trashMoved) continue; // only the other tab's cursor moved: each tab keeps its own
+      if (!trashMoved) {
+        // Only the cursor moved (a jump, a branch switch): a tab that moved
+        // it itself keeps its own; a watcher follows the stored one, as a
+        // merge of new nodes brings it (follow), held whole or as a stub.
+        if (!w.owned.has(id) && cursorMoved(k.meta, meta)) {
+          if (w.pager?.isPaged(id)) w.pager.restub(meta, true);
+          else takeIn(w, id, mergeRequest(meta, [], [], follow(w, id, meta)));
+          remote.push(remoteEvent(meta));
+        }
+        continue;
+      }
       if (!w.pager?.isPaged(id)) {
         // Moved to the trash or back (delete, trash.restore) and nothing else.
         takeIn(w, id, JSON.stringify({ operation: "sync.trash", sessionId: id, deletedAt: meta.deletedAt ?? null }));
@@ -90,6 +100,15 @@ export async function pullSessions(w, tx, pulled, remote) {
     pulled.set(id, diskState(meta)); // after the reads: node records after a tail: true meta count too
     remote.push(remoteEvent(meta));
   }
+}
+
+/**
+ * Whether the stored meta's cursor or active branch differs from the one
+ * known before (k.meta: what this tab last read or wrote; none: unknown).
+ * @param {object|undefined} known @param {object} meta
+ */
+function cursorMoved(known, meta) {
+  return known === undefined || (known.cursor ?? "") !== (meta.cursor ?? "") || known.activeBranch !== meta.activeBranch;
 }
 
 /**
