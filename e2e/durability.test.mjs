@@ -400,6 +400,40 @@ test('a page whose request for the write lock is refused writes nothing: the pag
   }
 });
 
+test('close() right after calls that read their input first or import in steps (a snapshot file, a file, a long text) stores them; a change made after close() is refused; in the worker and in the page', async () => {
+  const env = await setup();
+  try {
+    for (const worker of [true, false]) {
+      const page = await env.newPage();
+      await page.goto(env.baseURL + SHIM);
+      await page.waitForFunction(() => window.sessiontree !== undefined);
+      const got = await page.evaluate(async (worker) => {
+        const db = `close-begun-${worker}`;
+        let tree = await window.sessiontree.init({ dbName: db, worker });
+        const snapshot = new Blob([JSON.stringify({ version: 1, sessionId: 'L', cursor: null, activeBranch: 'main', nodes: [] })]);
+        const loaded = tree.loadSnapshot('L', snapshot);
+        const file = tree.importFile(new Blob([JSON.stringify([{ role: 'user', content: 'from a file' }])]));
+        // 300 conversations: imported in several slices, the last after close().
+        const chats = Array.from({ length: 300 }, (_, i) => ({ name: `C${i}`, messages: Array.from({ length: 15 }, (_, k) => ({ role: k % 2 ? 'assistant' : 'user', content: `chat ${i} message ${k} `.repeat(20) })) }));
+        const text = tree.importText(JSON.stringify(chats));
+        tree.close();
+        const after = await tree.create('after-close');
+        const answers = [await loaded, await file, await text].map((e) => (e.ok ? 'ok' : e.error.message));
+        const imported = (await text).value?.sessions.length;
+        tree = await window.sessiontree.init({ dbName: db, worker });
+        const ids = (await tree.call({ operation: 'sessions' })).value.map((s) => s.sessionId);
+        tree.close();
+        return { answers, imported, after: after.ok ? 'stored' : after.error.code, count: ids.length, L: ids.includes('L'), afterClose: ids.includes('after-close') };
+      }, worker);
+      assert.deepEqual(got, { answers: ['ok', 'ok', 'ok'], imported: 300, after: 'STORAGE_ERROR', count: 302, L: true, afterClose: false }, `worker: ${worker}`);
+      await page.close();
+    }
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
 test('a tree closed while it holds the write lock, writes, or waits for it lets go: a tree opened again in the same page and another page keep writing', async () => {
   const env = await setup();
   try {

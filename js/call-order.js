@@ -77,3 +77,41 @@ export async function loadSnapshotFile(tree, sessionId, snapshot, signal) {
   const answer = typeof text === "string" ? tree._callNow(text) : tree._callOwnedNow(text);
   return splicedSnapshotAnswer(await answer, head, () => (typeof raw === "string" ? utf8Encoder.encode(raw).length : raw.length));
 }
+
+/**
+ * Run run, a call that makes its changes over several steps (an import:
+ * its slices, its files), as one close() lets finish first
+ * (closeAfterBegun): while it runs, tree._begun holds it. Made after
+ * close(), it runs once the tree closed (afterPrepared), so it changes
+ * nothing: STORAGE_ERROR, as every later change.
+ * @template T
+ * @param {{_preparing: Promise<void>|null, _begun?: Set<Promise<unknown>>, _closing?: boolean}} tree
+ * @param {() => Promise<T>} run
+ * @returns {Promise<T>}
+ */
+export function begun(tree, run) {
+  if (tree._closing === true) return Promise.resolve(afterPrepared(tree, run));
+  const p = run();
+  const set = (tree._begun ??= new Set());
+  set.add(p);
+  const drop = () => set.delete(p);
+  p.then(drop, drop);
+  return p;
+}
+
+/**
+ * close()'s end, shut (let go of the store), once the calls made before
+ * it are done: the methods preparing their request (prepared) and the
+ * calls begun (begun). Calls made after close() wait for it
+ * (afterPrepared), so a change made after close() is refused and one made
+ * before is stored, also when its steps come after close().
+ * @param {{_preparing: Promise<void>|null, _begun?: Set<Promise<unknown>>, _closing?: boolean}} tree
+ * @param {() => unknown} shut (what it returns is waited for)
+ * @returns {Promise<void>} settled once shut ran
+ */
+export function closeAfterBegun(tree, shut) {
+  tree._closing = true;
+  const running = [...(tree._begun ?? [])];
+  if (running.length === 0 && tree._preparing === null) return Promise.resolve(shut()).then(() => {});
+  return prepared(tree, () => Promise.allSettled(running).then(shut)).then(() => {});
+}

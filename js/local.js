@@ -14,6 +14,7 @@ import { DETACHED_BYTES, escapeLoneSurrogates, isBytes, requestJSON, requestOper
 import { CachePlan, TextCaches } from "./context-columns.js";
 import { contextAnswer, contextWire } from "./local-context.js";
 import { TreeAPI, checkMemoryBudget, errorEnvelope } from "./tree-api.js";
+import { begun, closeAfterBegun } from "./call-order.js";
 import { ERROR } from "./protocol.js";
 import { answeredInColumns, envelopeFailed } from "./envelope.js";
 import { IN_WORKER, exitedMessage, guardHandle, loadRuntime, mark, onRuntimeExit } from "./runtime.js";
@@ -362,7 +363,7 @@ export class LocalTree extends TreeAPI {
    * @returns {Promise<object>} the envelope; value {format, sessions, skipped, warnings}
    */
   importText(text, format = "auto", options = {}) {
-    return importText(this, text, format, options);
+    return begun(this, () => importText(this, text, format, options));
   }
 
   /** See importBytes in js/local-import.js. */
@@ -455,11 +456,14 @@ export class LocalTree extends TreeAPI {
    */
   close() {
     if (!this._release()) return;
-    this._closed = true;
-    // The calls made before close() are stored first; later ones answer STORAGE_ERROR.
-    const db = this._db, drained = this._writer?.close("the tree was closed", true);
-    if (this._writer?.closedReason !== null) db?.close(); else drained.then(() => db.close(), () => db.close());
     if (this._dbName !== null && shared.get(this._dbName)) shared.delete(this._dbName);
+    // The calls made before close() are stored first, an import's later
+    // steps too (closeAfterBegun); later ones answer STORAGE_ERROR.
+    closeAfterBegun(this, () => {
+      this._closed = true;
+      const db = this._db, drained = this._writer?.close("the tree was closed", true);
+      if (this._writer?.closedReason !== null) db?.close(); else drained.then(() => db.close(), () => db.close());
+    });
   }
 
   /** The connection was closed under us (versionchange, browser). */

@@ -9,7 +9,7 @@ import { ERROR, OPERATIONS } from "./protocol.js";
 import { chatOps } from "./chat-ops.js";
 import { gatherEntries } from "./folder-entries.js";
 import { checkOptions, checkString, errorEnvelope, invalidArgument, unansweredEnvelope, unreadable } from "./api-errors.js";
-import { afterPrepared, loadSnapshotFile, prepared } from "./call-order.js";
+import { afterPrepared, begun, loadSnapshotFile, prepared } from "./call-order.js";
 
 const utf8Encoder = new TextEncoder();
 
@@ -383,7 +383,7 @@ export class TreeAPI {
     else return invalidArgument("importFile", "file", "must be a File, Blob, ArrayBuffer or Uint8Array", file);
     if (data === null) return errorEnvelope(ERROR.INVALID_ARGUMENT, `importFile: argument "file" ${DETACHED_BYTES}`);
     if (signal?.aborted) return errorEnvelope(ERROR.INVALID_ARGUMENT, "import aborted; nothing was imported");
-    return this._importBytes(data, format, { onProgress: onProgress ?? undefined, signal: signal ?? undefined, sliceBytes });
+    return begun(this, () => this._importBytes(data, format, { onProgress: onProgress ?? undefined, signal: signal ?? undefined, sliceBytes }));
   }
   /**
    * Import a whole folder, or any set of files, at once, as the tools keep them on disk:
@@ -412,7 +412,7 @@ export class TreeAPI {
     const gathered = gatherEntries(entries);
     if (gathered.error) return errorEnvelope(ERROR.INVALID_ARGUMENT, `importFiles: ${gathered.error}`);
     if (signal?.aborted) return errorEnvelope(ERROR.INVALID_ARGUMENT, "import aborted; nothing was imported");
-    return this._importFiles(gathered.files, gathered.dir, { onProgress: onProgress ?? undefined, signal: signal ?? undefined });
+    return begun(this, () => this._importFiles(gathered.files, gathered.dir, { onProgress: onProgress ?? undefined, signal: signal ?? undefined }));
   }
 
   /**
@@ -461,7 +461,7 @@ export class TreeAPI {
     if (signal?.aborted) return errorEnvelope(ERROR.INVALID_ARGUMENT, "import aborted; nothing was imported");
     const zipName = name ?? (typeof blob.name === "string" && blob.name !== "" ? blob.name : "archive.zip");
     // A store that fails (its reader did not load, its worker stopped) answers STORAGE_ERROR: never a rejection.
-    return this._importZip(blob, { name: zipName, budget, hold: existingSnapshots === "hold", onProgress: onProgress ?? undefined, signal: signal ?? undefined }).catch(unansweredEnvelope);
+    return begun(this, () => this._importZip(blob, { name: zipName, budget, hold: existingSnapshots === "hold", onProgress: onProgress ?? undefined, signal: signal ?? undefined })).catch(unansweredEnvelope);
   }
 
 

@@ -9,6 +9,7 @@ import { nextTask } from "./tasks.js";
 import { SLICE_BYTES, SLICE_MESSAGES, TextCaches, contextEnvelope, contextEnvelopeSliced, decodeContent } from "./context-columns.js";
 import { ERROR } from "./protocol.js";
 import { DETACHED_BYTES, copyBytes, isBytes, requestJSON } from "./request-text.js";
+import { closeAfterBegun } from "./call-order.js";
 
 /** Trees shared per IndexedDB database name within this page (worker mode; local.js keeps its own): init() in js/sessiontree.js fills it, a tree whose storage closed leaves it. */
 export const shared = new Map();
@@ -458,10 +459,11 @@ export class WorkerTree extends TreeAPI {
       if (this._local !== null) this._local.close();
       else this._send("close", []).promise.catch(() => {});
     };
-    if (this._gate === null) return void close();
-    // Posted once the worker's tree has its id; a new init() of the
-    // database waits until then, so the worker starts a new tree for it.
-    const posted = this._gate.then(close);
+    // Posted after the calls made before it (a snapshot file read here,
+    // an import's file: closeAfterBegun) and once the worker's tree has
+    // its id; a new init() of the database waits until then, so the
+    // worker starts a new tree for it.
+    const posted = closeAfterBegun(this, () => (this._gate === null ? close() : this._gate.then(close)));
     if (this._dbName !== null) closing.set(this._dbName, posted);
   }
 

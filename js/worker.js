@@ -56,6 +56,7 @@ import { initLocal, onRuntimeExit, shared as localTrees } from "./local.js";
 import { OPERATION_INFOS } from "./tree-api.js";
 import { sessionsFromMetas } from "./store/listing.js";
 import { readLongList, splitAnswer } from "./answer-parts.js";
+import { begun } from "./call-order.js";
 // Every module the store needs, named here too so they are all fetched at
 // once when this one is parsed, not level by level (a worker has no
 // modulepreload; through a service worker each level costs a round trip).
@@ -234,11 +235,11 @@ const methods = {
   importText: (tree, text, format, { progress, signal, sliceBytes }, id) =>
     tree.importText(text, format, { sliceBytes, signal: importSignal(id, signal), onProgress: progressTo(id, progress) }),
   importBytes: (tree, data, format, { progress, signal, sliceBytes }, id) =>
-    tree._importBytes(data, format, { sliceBytes, signal: importSignal(id, signal), onProgress: progressTo(id, progress) }),
+    begun(tree, () => tree._importBytes(data, format, { sliceBytes, signal: importSignal(id, signal), onProgress: progressTo(id, progress) })),
   importFiles: (tree, files, dir, { progress, signal }, id) =>
-    tree._importFiles(files, dir, { signal: importSignal(id, signal), onProgress: progressTo(id, progress) }),
+    begun(tree, () => tree._importFiles(files, dir, { signal: importSignal(id, signal), onProgress: progressTo(id, progress) })),
   importZip: (tree, file, { name, budget, hold }, { progress, signal }, id) =>
-    tree._importZip(file, { name, budget, hold, signal: importSignal(id, signal), onProgress: progressTo(id, progress) }),
+    begun(tree, () => tree._importZip(file, { name, budget, hold, signal: importSignal(id, signal), onProgress: progressTo(id, progress) })),
   abort(_, target) {
     imports.get(target)?.abort();
   },
