@@ -127,8 +127,14 @@ func orderedMarkerLen(t string) int {
 	return i + 1
 }
 
-// inlinePlain writes one line with its inline Markdown taken out.
+// inlinePlain writes one line with its inline Markdown taken out. A run
+// of "*", "_" or "~~" is taken out as emphasis only when it is matched in
+// the line: an opener with a run of its character after it that can close
+// (no space before it), a closer after such an opener; an unmatched one
+// ("window.__debug", "2*3") is text, as a Markdown renderer shows it.
 func inlinePlain(b *strings.Builder, t string) {
+	closer := lastClosers(t)
+	var open [len(emphasisChars)]int
 	for i := 0; i < len(t); {
 		c := t[i]
 		switch c {
@@ -147,9 +153,18 @@ func inlinePlain(b *strings.Builder, t string) {
 			}
 		case '*', '_', '~':
 			n := runLen(t[i:], c)
+			k := strings.IndexByte(emphasisChars, c)
 			if (c != '~' || n >= 2) && delimits(t, i, i+n, c) {
-				i += n
-				continue
+				if open[k] > 0 && !spaceBefore(t, i) {
+					open[k]--
+					i += n
+					continue
+				}
+				if closer[k] >= i+n && !spaceAfter(t, i+n) {
+					open[k]++
+					i += n
+					continue
+				}
 			}
 			b.WriteString(t[i : i+n])
 			i += n
@@ -177,6 +192,40 @@ func runLen(t string, c byte) int {
 		n++
 	}
 	return n
+}
+
+// emphasisChars are the characters whose runs mark emphasis.
+const emphasisChars = "*_~"
+
+// lastClosers returns, for each of emphasisChars, where the last run of it
+// in t that can close emphasis (a character other than a space before it)
+// starts; -1 when none.
+func lastClosers(t string) [len(emphasisChars)]int {
+	last := [len(emphasisChars)]int{-1, -1, -1}
+	for i := 0; i < len(t); {
+		k := strings.IndexByte(emphasisChars, t[i])
+		if k < 0 {
+			i++
+			continue
+		}
+		if !spaceBefore(t, i) {
+			last[k] = i
+		}
+		i += runLen(t[i:], t[i])
+	}
+	return last
+}
+
+// spaceBefore reports whether t[:i] ends in a space or is empty.
+func spaceBefore(t string, i int) bool {
+	r, _ := utf8.DecodeLastRuneInString(t[:i])
+	return r == utf8.RuneError || unicode.IsSpace(r)
+}
+
+// spaceAfter reports whether t[j:] starts with a space or is empty.
+func spaceAfter(t string, j int) bool {
+	r, _ := utf8.DecodeRuneInString(t[j:])
+	return r == utf8.RuneError || unicode.IsSpace(r)
 }
 
 // delimits reports whether the run t[i:j] of c opens or closes emphasis:
