@@ -97,9 +97,11 @@ export function fold(text) {
  * an edit distance of 1 for words of 4 to 7 characters and 2 from 8 on;
  * shorter words must appear as typed. Case- and accent-insensitive (fold).
  * Those holding more of the words as typed come first (every word, then
- * all but one, …; the rest reached by typos), each group in the order
- * given: "Conversation 00003" before the newer "Conversation 00013". An
- * empty query keeps every session.
+ * all but one, …; the rest reached by typos); within each, those holding
+ * more of them as whole words, then as a word's start ("Big conv 7"
+ * before "Big conv 297"), each group in the order given: "Conversation
+ * 00003" before the newer "Conversation 00013". An empty query keeps
+ * every session.
  * @param {{sessionId: string, title?: string}[]} sessions
  * @param {string} query
  * @returns {{sessionId: string, title?: string}[]}
@@ -109,16 +111,40 @@ export function filterSessions(sessions, query) {
   if (words.length === 0) return sessions;
   // by[k]: the sessions holding k of the words as typed (the rest within typos).
   const by = words.map(() => []).concat([[]]);
+  const weight = new Map(); // a session's whole words × (words + 1) + word starts, when its group has more than one weight
   for (const s of sessions) {
-    const hay = fold(`${s.title ?? ""} ${s.sessionId}`);
+    const { hay, tokens } = filterText(s);
     const typed = words.filter((w) => hay.includes(w)).length;
-    if (typed < words.length) {
-      const tokens = hay.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-      if (!words.every((w) => hay.includes(w) || nearToken(w, tokens) !== null)) continue;
-    }
+    if (typed < words.length && !words.every((w) => hay.includes(w) || nearToken(w, tokens) !== null)) continue;
+    const whole = words.filter((w) => tokens.includes(w)).length;
+    const starts = words.filter((w) => tokens.some((t) => t.startsWith(w))).length;
+    weight.set(s, whole * (words.length + 1) + starts);
     by[typed].push(s);
   }
-  return by.reverse().flat();
+  // A stable sort: equal weights keep the order given.
+  return by.reverse().flatMap((group) => group.sort((a, b) => weight.get(b) - weight.get(a)));
+}
+
+/** filterText's results by title and id: the filter runs again at every key typed, over the same sessions. */
+const filterTexts = new Map();
+
+/**
+ * A session's title and id folded (fold) as the filter box reads them,
+ * and their words; kept for the next keystroke (at most 100,000 kept,
+ * then started again: folding 60,000 titles took ~200 ms in Node).
+ * @param {{sessionId: string, title?: string}} s
+ * @returns {{hay: string, tokens: string[]}}
+ */
+function filterText(s) {
+  const key = `${s.title ?? ""}\u0000${s.sessionId}`;
+  let t = filterTexts.get(key);
+  if (t === undefined) {
+    const hay = fold(`${s.title ?? ""} ${s.sessionId}`);
+    t = { hay, tokens: hay.split(/[^\p{L}\p{N}]+/u).filter(Boolean) };
+    if (filterTexts.size >= 100_000) filterTexts.clear();
+    filterTexts.set(key, t);
+  }
+  return t;
 }
 
 /**

@@ -77,3 +77,10 @@ test('session filter box: sessions holding every word as typed come before those
   assert.deepEqual(ids('conversaton 00003'), ['c00003', 'c00013', 'c00030', 'c00004'], 'a typo in one word: the other word as typed still ranks');
   assert.deepEqual(ids('conversation'), ['c00013', 'c00030', 'c00003', 'c00004', 'c00300'], 'every one as typed: the order given');
 });
+
+test('session filter box: among those holding every word, whole words rank before a word\'s start, and that before a word\'s middle', () => {
+  const list = [299, 297, 287, 70, 7, 17].map((n) => ({ sessionId: `s${n}`, title: `Big conv ${n}` }));
+  const ids = (q) => filterSessions(list, q).map((s) => s.sessionId);
+  assert.deepEqual(ids('Big conv 7'), ['s7', 's70', 's297', 's287', 's17'], 'the exact title first, then "7" starting a word, then inside one, each in the order given');
+  assert.deepEqual(ids('big'), ['s299', 's297', 's287', 's70', 's7', 's17'], 'all alike: the order given');
+});
