@@ -157,6 +157,20 @@ async function importSnapshot(ctx, name, data, report) {
 }
 
 /**
+ * What the report says of a file no format reads: core's reason without
+ * the description of every format it tried ("; tried: snapshot (…);
+ * chatgpt (…); …", ~1,500 characters), then only their names.
+ * @param {string} message core's NOTHING_TO_IMPORT message
+ * @returns {string}
+ */
+function undetectedText(message) {
+  const at = message.indexOf("; tried: ");
+  if (at < 0) return message;
+  const names = message.slice(at + 9).split(/\); /).map((f) => f.split(" (")[0].trim()).filter(Boolean);
+  return `${message.slice(0, at)}. The formats read: ${names.join(", ")}.`;
+}
+
+/**
  * Put one import's envelope into the report: its sessions, warnings (each
  * naming the file) and a line for the file; a cancelled one as cancelled;
  * inside a ZIP or folder, a file no format reads as skipped; and the
@@ -176,6 +190,10 @@ function recordImport(name, env, refs, aborted, report) {
     const undetected = env.error.reason === REASON.NOTHING_TO_IMPORT;
     if (undetected && (name.includes(" › ") || name.includes("/"))) {
       report.files.push({ name, text: `skipped: not a conversation export (${env.error.message.replace(/; tried: .*$/, "")})`, kind: "skipped" });
+    } else if (undetected) {
+      const text = undetectedText(env.error.message);
+      report.errors.push(`${name}: ${text}`);
+      report.files.push({ name, text, kind: "error" });
     } else {
       report.errors.push(`${name}: ${env.error.message}`);
       report.files.push({ name, text: env.error.message, kind: "error" });
