@@ -454,6 +454,35 @@ test('XSS payloads in every field of a session run nothing in its share file, wi
   assert.deepEqual(env.errors, []);
 });
 
+test('a share file shows the first three lines of a long title, the whole title its tooltip and its text, at desktop and phone widths', async () => {
+  const { page } = env;
+  await openExplorer(page, env.baseURL);
+  const title = Array.from({ length: 143 }, (_, k) => `word${k}`).join(' ').slice(0, 1000);
+  await explorerCall(page, { operation: 'create', sessionId: 'long-title', title });
+  await explorerCall(page, { operation: 'append', sessionId: 'long-title', message: { role: 'user', content: 'hello' } });
+  const item = page.locator('#session-list .session').filter({ has: page.locator('.session-id', { hasText: 'long-title' }) });
+  await item.locator('.session-button').click();
+  await page.waitForFunction(() => window.explorer.state.selected === 'long-title');
+  const shared = await download(page, 'html');
+  const file = path.join(dir, 'long-title.html');
+  fs.writeFileSync(file, shared.text);
+  for (const [width, height] of [[1366, 850], [390, 844]]) {
+    const v = await openShare(file, { viewport: { width, height } });
+    try {
+      const h1 = await v.page.locator('.share-head h1').evaluate((h) => ({ text: h.textContent, tooltip: h.title, height: h.getBoundingClientRect().height, lineHeight: parseFloat(getComputedStyle(h).lineHeight) }));
+      assert.equal(h1.text, title);
+      assert.equal(h1.tooltip, title);
+      assert.equal(await v.page.locator('#share-search').getAttribute('placeholder'), 'Search the one node');
+      assert.ok(h1.height <= 3 * h1.lineHeight + 1, `${width}px: the heading is ${h1.height} px tall, at most three lines of ${h1.lineHeight} px`);
+      assert.ok(h1.height >= 3 * h1.lineHeight - 1, `${width}px: three lines shown`);
+      await v.page.screenshot({ path: artifactPath(`share-long-title-${width}x${height}.png`) });
+    } finally {
+      await v.context.close();
+    }
+  }
+  assert.deepEqual(env.errors, []);
+});
+
 test('the Markdown export offers this path or the whole tree, and each file says which', async () => {
   const { page } = env;
   await openExplorer(page, env.baseURL);

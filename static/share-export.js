@@ -369,7 +369,7 @@ function pageSkeleton(doc, title, sessionId, count, now, leftOut) {
     return e;
   };
   const header = el("header", { class: "share-head" });
-  const h1 = el("h1", {}, title);
+  const h1 = el("h1", { title }, title); // the whole title: the page shows its first three lines (share-viewer.css)
   const about = el("p", { class: "share-meta" });
   about.append(
     "Session ",
@@ -379,7 +379,7 @@ function pageSkeleton(doc, title, sessionId, count, now, leftOut) {
   header.append(h1, about);
 
   const search = el("div", { class: "share-search", role: "search" });
-  const input = el("input", { type: "search", id: "share-search", autocomplete: "off", spellcheck: "false", placeholder: `Search all ${count.toLocaleString("en")} nodes`, "aria-label": "Search every node", "aria-controls": "search-results" });
+  const input = el("input", { type: "search", id: "share-search", autocomplete: "off", spellcheck: "false", placeholder: count === 1 ? "Search the one node" : `Search all ${count.toLocaleString("en")} nodes`, "aria-label": "Search every node", "aria-controls": "search-results" });
   const counter = el("span", { id: "search-count", class: "search-count", "aria-live": "polite" });
   const results = el("ol", { id: "search-results", class: "search-results", "aria-label": "Search results", hidden: "" });
   search.append(input, counter, results);
