@@ -123,7 +123,7 @@ for (const [who, tsc, resolution] of RESOLUTIONS) {
 
 const badReact = [
   ['bad-panel.tsx', '(5,29)', 'TS2322', /Type '"open"' is not assignable to type '"jump" \| "preview" \| undefined'/],
-  ['bad-event.tsx', '(4,99)', 'TS2551', /Property 'nodeID' does not exist on type 'PanelEventDetail'. Did you mean 'nodeId'\?/],
+  ['bad-event.tsx', '(4,99)', 'TS2551', /Property 'nodeID' does not exist on type 'PanelJumpDetail'. Did you mean 'nodeId'\?/],
 ];
 
 for (const [file, where, code, message] of badReact) {

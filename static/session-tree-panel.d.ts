@@ -2,7 +2,10 @@
 
 import type { SessionTree } from "../js/sessiontree.js";
 
-/** detail of the panel's CustomEvents. */
+/**
+ * Any of the panel's event details (SessionTreePanelEvents gives each
+ * event's own): every member but sessionId optional.
+ */
 export interface PanelEventDetail {
   sessionId: string | null;
   /** The node acted on (null for a clone). */
@@ -32,40 +35,69 @@ export interface PanelEventDetail {
   open?: true;
 }
 
+/** What every event's detail holds: the session the panel shows (null: none). */
+export interface PanelDetailBase {
+  sessionId: string | null;
+}
+
+/** `jump`: the cursor moved to nodeId. */
+export interface PanelJumpDetail extends PanelDetailBase { nodeId: string }
+/** `preview`: the context pane shows the path to nodeId (null: an empty session); cursor: it is the cursor's path again. */
+export interface PanelPreviewDetail extends PanelDetailBase { nodeId: string | null; cursor: boolean }
+/** `select`: the highlighted row's node. */
+export interface PanelSelectDetail extends PanelDetailBase { nodeId: string }
+/** `branch`: the branch made at nodeId; summaryNodeId when made with a summary. */
+export interface PanelBranchDetail extends PanelDetailBase { sessionId: string; nodeId: string; branch: string; summaryNodeId?: string }
+/** `fork`: the new session; a fork of nodeId, or a clone (nodeId null, clone true). */
+export interface PanelForkDetail extends PanelDetailBase { nodeId: string | null; newSessionId: string; clone?: true }
+/** `compare`: the two nodes compared (nodeId is to). */
+export interface PanelCompareDetail extends PanelDetailBase { nodeId: string; from: string; to: string }
+/** `append`: the node the composer appended, its branch and the role chosen ("note": a custom entry, never in context). */
+export interface PanelAppendDetail extends PanelDetailBase { sessionId: string; nodeId: string; branch: string; role: "user" | "assistant" | "note" }
+/** `copy`: the copied message's node and the text put on the clipboard. */
+export interface PanelCopyDetail extends PanelDetailBase { nodeId: string; text: string }
+/** `view`: the view the List / Map switch chose. */
+export interface PanelViewDetail extends PanelDetailBase { view: "list" | "map" }
+/** `family`: the member of the family chosen in the map's family strip, and where to open it (null: its cursor). */
+export interface PanelFamilyDetail extends PanelDetailBase { openSessionId: string; nodeId: string | null }
+/** `dropdown`: the search dropdown opened. */
+export interface PanelDropdownDetail extends PanelDetailBase { open: true }
+
 /**
- * The panel's own events. "copy", "select" and "close" share their names
- * with DOM events of other types (ClipboardEvent, Event), so the map below
- * takes HTMLElementEventMap without them.
+ * The panel's own events, each with its detail. "copy", "select" and
+ * "close" share their names with DOM events of other types
+ * (ClipboardEvent, Event), so the map below takes HTMLElementEventMap
+ * without them. Every detail is also a PanelEventDetail.
  */
 export interface SessionTreePanelEvents {
   /** After the cursor moved to detail.nodeId ("Continue from here", Shift+Enter). */
-  jump: CustomEvent<PanelEventDetail>;
+  jump: CustomEvent<PanelJumpDetail>;
   /**
    * When the context pane shows another path (a click or Enter on a row,
    * a sibling arrow, Escape): the path to detail.nodeId; the session's cursor does not move.
    */
-  preview: CustomEvent<PanelEventDetail>;
+  preview: CustomEvent<PanelPreviewDetail>;
   /** When the highlighted row changes (no store change). */
-  select: CustomEvent<PanelEventDetail>;
+  select: CustomEvent<PanelSelectDetail>;
   /** After a branch was made (detail.branch). */
-  branch: CustomEvent<PanelEventDetail>;
+  branch: CustomEvent<PanelBranchDetail>;
   /** After a fork or clone (detail.newSessionId). */
-  fork: CustomEvent<PanelEventDetail>;
+  fork: CustomEvent<PanelForkDetail>;
   /** When a comparison of detail.from and detail.to shows in the context column. */
-  compare: CustomEvent<PanelEventDetail>;
+  compare: CustomEvent<PanelCompareDetail>;
   /** After the composer appended a message (detail.nodeId, detail.branch, detail.role). */
-  append: CustomEvent<PanelEventDetail>;
+  append: CustomEvent<PanelAppendDetail>;
   /** After a message was copied. */
-  copy: CustomEvent<PanelEventDetail>;
+  copy: CustomEvent<PanelCopyDetail>;
   /** When the List / Map switch chose detail.view (a page may remember it). */
-  view: CustomEvent<PanelEventDetail>;
+  view: CustomEvent<PanelViewDetail>;
   /** When a session of the family strip was chosen: the page opens detail.openSessionId at detail.nodeId (null: its cursor). */
-  family: CustomEvent<PanelEventDetail>;
+  family: CustomEvent<PanelFamilyDetail>;
   /** When the search dropdown opens (a page closes its own dropdowns: one open at a time). */
-  dropdown: CustomEvent<PanelEventDetail>;
+  dropdown: CustomEvent<PanelDropdownDetail>;
   /** Overlay drawer opened / closed (also closed when the element leaves the page or its mode changes). */
-  open: CustomEvent<PanelEventDetail>;
-  close: CustomEvent<PanelEventDetail>;
+  open: CustomEvent<PanelDetailBase>;
+  close: CustomEvent<PanelDetailBase>;
 }
 
 /** Every event of the element: the DOM's and the panel's own. */

@@ -4,7 +4,7 @@
 import { useRef } from "react";
 import { init } from "sessiontree";
 import type { Message } from "sessiontree";
-import type { SessionTreePanel } from "sessiontree/panel";
+import type { PanelEventDetail, SessionTreePanel } from "sessiontree/panel";
 import { reply } from "sessiontree/openai";
 import { SessionTreeProvider, useMessages, usePanelEvent, useSessions, useSessionTree } from "sessiontree/react";
 import sessiontree from "sessiontree/vite";
@@ -26,6 +26,16 @@ export function Chat({ id }: { id: string }) {
   // React 18: a ref and usePanelEvent; the event's detail is typed per event.
   usePanelEvent(panel, "preview", (e) => console.log(e.detail.nodeId, e.detail.cursor === true));
   usePanelEvent(panel, "fork", (e) => console.log(e.detail.newSessionId));
+  // Each event's own detail: the append's role and node are always there.
+  usePanelEvent(panel, "append", (e) => {
+    const role: "user" | "assistant" | "note" = e.detail.role;
+    const node: string = e.detail.nodeId;
+    console.log(role, node);
+  });
+  // A listener written for any detail still takes each event's.
+  const any = (e: CustomEvent<PanelEventDetail>) => console.log(e.detail.nodeId);
+  usePanelEvent(panel, "jump", any);
+  panel.current?.addEventListener("family", any);
   const roles: Message["role"][] = messages.map((m) => m.role);
   if (error) return <p>{error.message}</p>;
   return (
