@@ -308,3 +308,23 @@ test('import-loose: a snapshot of a session here inside a ZIP asks "replace or a
     await env.close();
   }
 });
+
+test('import-loose: one file no format reads is reported as an error, in a few lines: core\'s reason and the names of the formats tried', async () => {
+  for (const [width, height] of [[1366, 850], [390, 844]]) {
+    const env = await setup({ contextOptions: { viewport: { width, height } } });
+    try {
+      const { page, baseURL, errors } = env;
+      await openExplorer(page, baseURL);
+      await page.setInputFiles('#import-file', [upload('notes.json', '{}')]);
+      const r = await report(page, 'Nothing imported');
+      assert.equal(await page.locator('#report-warnings-title').textContent(), '1 error');
+      assert.deepEqual(r.errors, ['notes.json: could not detect the format of the import data: it is a JSON object with no keys. The formats read: snapshot, chatgpt, openwebui, librechat, chatbotui, claudeai, pi, sillytavern, claude-code, aider, gemini, codex, lobechat, cline, openai.']);
+      const box = await page.locator('#import-report').boundingBox();
+      assert.ok(box.height < height * 0.6, `${width}px: the report is ${box.height} px tall`);
+      await page.screenshot({ path: artifactPath(`import-undetected-${width}x${height}.png`) });
+      assert.deepEqual(errors, []);
+    } finally {
+      await env.close();
+    }
+  }
+});

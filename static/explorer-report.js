@@ -122,7 +122,10 @@ export function showReport({ sessions, warnings, errors, skipped = [], files = [
   for (const w of warnings) if (!reasons.has(w.message)) all.push(w);
   const titleOf = reportTitles({ sessions, skipped });
   $("report-warnings-title").hidden = all.length === 0;
-  $("report-warnings-title").textContent = `${count(all.length)} ${all.length === 1 ? "warning" : "warnings"}`;
+  // Errors (a file that could not be read) and warnings counted apart: "1 error", "1 error, 2 warnings".
+  const failed = all.filter((w) => w.error).length;
+  const counted = [[failed, "error"], [all.length - failed, "warning"]].filter(([n]) => n > 0);
+  $("report-warnings-title").textContent = counted.map(([n, what]) => `${count(n)} ${what}${n === 1 ? "" : "s"}`).join(", ");
   fillList($("report-warnings"), all, (w) => {
     const li = el("li", w.error ? "error" : "warning");
     const { session, text } = warningView(w, titleOf, files.length > 1);
