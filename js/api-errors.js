@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // The JS API's argument checks and error envelopes, shared by both
 // threads' trees (js/tree-api.js, js/local.js, js/worker-tree.js) and
 // their helpers: INVALID_ARGUMENT naming the method and argument,

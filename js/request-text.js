@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // The JSON text of requests: building the shim's own requests from JSON
 // pieces, and reading which operation a request names from the very text
 // that is sent to the wasm. No IndexedDB, no wasm: pure text.

@@ -1,3 +1,6 @@
+//# allFunctionsCalledOnLoad
+// (V8's compile hint, Chrome 136+: this file is compiled as it loads, not at
+// init()'s first calls; so are the modules of init()'s path: DECISIONS.md, Performance.)
 // sessiontree — the ES-module shim around the WebAssembly core.
 //
 // It gives every operation of the core a Promise API, keeps sessions in

@@ -1,8 +1,8 @@
+//# allFunctionsCalledOnLoad
 // What every SessionTree offers whichever thread runs its store: the
 // operations table, the calls built on call() (command, search, the panel
-// service), subscribers, and storage() facts. Extended by LocalTree
-// (js/local.js: the wasm in this thread) and WorkerTree (js/sessiontree.js:
-// the wasm in a module Worker). No wasm, no IndexedDB here.
+// service), subscribers, and storage() facts. Extended by LocalTree (js/local.js:
+// the wasm in this thread) and WorkerTree (the wasm in a module Worker). No wasm, no IndexedDB here.
 
 import { DETACHED_BYTES, byteOrderMark, copyBytes, splicedSnapshotAnswer, spliceJSON, withoutBOM } from "./request-text.js";
 import { ERROR, OPERATIONS } from "./protocol.js";

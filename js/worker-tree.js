@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // The page side of a store that runs in the page's module Worker: a
 // WorkerTree has the Promise API of js/tree-api.js, and each of its
 // methods is a message to the worker (through the Connection of

@@ -1,3 +1,4 @@
+//# allFunctionsCalledOnLoad
 // The list of stored sessions, read from IndexedDB's meta records alone.
 // The page reads it in its own thread while the worker and its wasm start
 // (readList, js/sessiontree.js Connection.init): a page that lists
