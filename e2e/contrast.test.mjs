@@ -28,6 +28,15 @@ const TEXTS = [
   ['selected session id', '#session-list .session.selected .session-id', 'page'],
   ['selected session source', '#session-list .session.selected .session-source', 'page'],
   ['session meta', '#session-list .session .session-meta span', 'page'],
+  ['viewing mark of a previewed row', '.row .view-mark', 'panel'],
+];
+
+/** Inputs whose placeholder is measured (over the input's own background): [what, selector, root]. */
+const PLACEHOLDERS = [
+  ['global search', '#global-search', 'page'],
+  ['session filter', '#session-filter', 'page'],
+  ['panel search', '.search', 'panel'],
+  ['composer', '.composer-text', 'panel'],
 ];
 
 /**
@@ -106,13 +115,21 @@ for (const scheme of ['light', 'dark']) {
       await panel.locator('.scroller').focus();
       await page.keyboard.press('ArrowDown');
       const second = await measureAll(page);
+      // A row off the cursor's path previewed: its "◇ viewing" mark.
+      const off = await panel.evaluate((p) => p.shadowRoot.querySelector('.row:not(.on-path):not(.cursor)').dataset.nodeId);
+      await panel.locator(`.row[data-node-id="${off}"]`).click();
+      await panel.locator('.row .view-mark').waitFor();
+      const viewing = await measureAll(page);
+      const placeholders = await page.evaluate(measurePlaceholders, PLACEHOLDERS);
+      assert.equal(placeholders.length, PLACEHOLDERS.length, 'every placeholder measured');
+      assert.deepEqual(placeholders.filter(([, r]) => r < 4.5), [], `${scheme}: placeholders under 4.5:1`);
       // The cursor on a user message: its badge on the cursor row's fill.
       const user = await panel.evaluate((p) => p.shadowRoot.querySelector('.row:not(.cursor) .role[data-role="user"]').closest('.row').dataset.nodeId);
       await panel.locator(`.row[data-node-id="${user}"]`).click();
       await panel.locator('.act-jump').click();
       await panel.locator(`.row.cursor[data-node-id="${user}"]`).waitFor();
       const third = await measureAll(page);
-      const all = [...first, ...second, ...third];
+      const all = [...first, ...second, ...viewing, ...third];
       const low = all.filter(([, r]) => r !== null && r < 4.5);
       assert.deepEqual(low, [], `${scheme}: text under 4.5:1`);
       const missing = TEXTS.map(([what]) => what).filter((what) => !all.some(([w, r]) => w === what && r !== null));
@@ -170,3 +187,24 @@ test('focus shows: the map canvas, a session row, the menus\' items and the sear
     await env.close();
   }
 });
+
+/**
+ * Contrast of each input's ::placeholder colour over the input's own
+ * background (opaque in every theme): [what, ratio, colour, background].
+ */
+function measurePlaceholders(inputs) {
+  const shadow = document.querySelector('#panel').shadowRoot;
+  const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const ratio = (a, b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
+  return inputs.flatMap(([what, selector, root]) => {
+    const e = (root === 'panel' ? shadow : document).querySelector(selector);
+    if (!e || !e.placeholder) return [];
+    const fg = rgb(getComputedStyle(e, '::placeholder').color);
+    const bg = rgb(getComputedStyle(e).backgroundColor);
+    return [[what, Math.round(ratio(fg, bg) * 100) / 100, fg.join(','), bg.join(',')]];
+  });
+}
