@@ -731,9 +731,13 @@ test('a prompt opened on one session is cancelled when the page shows another, a
     const { page, baseURL, errors } = env;
     await open(page, baseURL + 'static/chat-demo.html');
     const panel = page.locator('#panel');
+    // No node yet: the list is a named region holding its note, not a tree without tree items.
+    await panel.locator('.empty-tree').waitFor();
+    assert.deepEqual(await panel.locator('.scroller').evaluate((s) => [s.getAttribute('role'), s.getAttribute('aria-label')]), ['region', 'Session tree']);
     await page.locator('#input').fill('hello');
     await page.keyboard.press('Enter');
     await panel.locator('.row').nth(1).waitFor();
+    assert.equal(await panel.locator('.scroller').getAttribute('role'), 'tree');
     const { sessionId: copy } = await call(page, { operation: 'clone', sessionId: 'chat-demo' });
     const [first] = (await call(page, { operation: 'tree', sessionId: 'chat-demo' })).rows;
     // Label… on the first node; the page then shows the clone (the same node ids) before the OK.

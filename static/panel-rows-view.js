@@ -113,6 +113,8 @@ export class RowsView {
     for (let i = start; i < end; i++) out.push(this._rowElement(items[i], i));
     this.rows.replaceChildren(...out);
     this.empty.hidden = items.length > 0 || model.value === null;
+    // A tree holds tree items: with none (an empty session, none shown) it is a named region, its note read.
+    if (this.scroller.getAttribute("role") !== (items.length > 0 ? "tree" : "region")) this.scroller.setAttribute("role", items.length > 0 ? "tree" : "region");
     const activeIndex = model.activeIndex;
     if (activeIndex >= start && activeIndex < end) this.scroller.setAttribute("aria-activedescendant", `${this.uid}-r${activeIndex}`);
     else this.scroller.removeAttribute("aria-activedescendant");
