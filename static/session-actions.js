@@ -63,6 +63,15 @@ export class SessionActions {
     $("rename-dialog").addEventListener("close", () => this._renamed());
     $("rename-cancel").addEventListener("click", () => $("rename-dialog").close("cancel"));
     $("trash-button").addEventListener("click", () => this.openTrash());
+    // Closed, the dialog gives focus back to Trash, which hides once the trash is empty (a restore
+    // or erasure of the last): then to the selected session's row, else the first row, else the filter.
+    $("trash-dialog").addEventListener("close", () =>
+      setTimeout(() => {
+        if (document.activeElement !== document.body && !$("trash-button").hidden) return;
+        this._focusRow(this.page.selected());
+        if (document.activeElement === document.body) (document.querySelector("#session-list .session-more") ?? $("session-filter")).focus();
+      }),
+    );
     $("trash-erase-all").addEventListener("click", () => this._eraseAll());
     $("undo-button").addEventListener("click", () => this._undo());
     // Ctrl+Z (⌘Z) while the Undo bar shows, outside a text field (whose own undo it is): Undo.
