@@ -763,3 +763,63 @@ test('a prompt opened on one session is cancelled when the page shows another, a
     await env.close();
   }
 });
+
+test('properties set on the element before its module defined it (tree, sessionId, mode) are taken when it upgrades: the tree given, no store of its own', async () => {
+  const env = await setup({ contextOptions: { viewport: VIEWPORT } });
+  try {
+    const { page, baseURL, errors } = env;
+    await page.goto(baseURL + 'e2e/fixtures/shim.html');
+    await page.waitForFunction(() => window.sessiontree !== undefined);
+    const got = await page.evaluate(async () => {
+      const p = document.createElement('session-tree-panel');
+      document.body.append(p);
+      const tree = await window.sessiontree.init({ persist: false });
+      await tree.create('chat', { title: 'Early' });
+      await tree.append('chat', { role: 'user', content: 'set before the panel was defined' });
+      p.tree = tree;
+      p.sessionId = 'chat';
+      p.mode = 'panel';
+      const defined = customElements.get('session-tree-panel') !== undefined;
+      await import('/static/session-tree-panel.js');
+      await customElements.whenDefined('session-tree-panel');
+      await p.updateComplete;
+      for (let k = 0; k < 100 && !p.shadowRoot.querySelector('.row'); k++) await new Promise((resolve) => setTimeout(resolve, 50));
+      return {
+        defined,
+        same: p.tree === tree,
+        attribute: p.getAttribute('session-id'),
+        own: Object.hasOwn(p, 'tree') || Object.hasOwn(p, 'sessionId'),
+        rows: [...p.shadowRoot.querySelectorAll('.row .preview')].map((r) => r.textContent),
+        databases: (await indexedDB.databases()).map((d) => d.name),
+      };
+    });
+    assert.deepEqual(got, { defined: false, same: true, attribute: 'chat', own: false, rows: ['set before the panel was defined'], databases: [] });
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('a panel in the page\'s HTML, given no tree, shows the store the app\'s own init() opened (memory only, or another database): no default database, one wasm fetched', async () => {
+  for (const [query, databases] of [['persist=0', []], ['db=myapp', ['myapp']]]) {
+    const env = await setup({ contextOptions: { viewport: VIEWPORT } });
+    try {
+      const { page, baseURL, errors } = env;
+      const wasm = [];
+      page.on('request', (r) => r.url().endsWith('.wasm') && wasm.push(r.url()));
+      await page.goto(`${baseURL}e2e/fixtures/panel-first-init.html?${query}`);
+      await page.waitForSelector('body[data-ready="true"]');
+      const panel = page.locator('session-tree-panel');
+      await panel.locator('.row .preview', { hasText: 'from the app\'s own store' }).waitFor();
+      const got = await page.evaluate(async () => ({
+        same: document.querySelector('session-tree-panel').tree === window.appTree,
+        databases: (await indexedDB.databases()).map((d) => d.name).sort(),
+      }));
+      assert.deepEqual(got, { same: true, databases }, query);
+      assert.equal(wasm.length, 1, `${query}: the wasm fetched once: ${wasm.join(', ')}`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await env.close();
+    }
+  }
+});

@@ -1,6 +1,5 @@
 //# allFunctionsCalledOnLoad
-// (V8's compile hint, Chrome 136+: this file is compiled as it loads, not at
-// init()'s first calls; so are the modules of init()'s path: DECISIONS.md, Performance.)
+// (V8's compile hint, Chrome 136+: compiled as it loads, as init()'s other modules; DECISIONS.md, Performance.)
 // sessiontree — the ES-module shim around the WebAssembly core.
 //
 // It gives every operation of the core a Promise API, keeps sessions in
@@ -29,7 +28,7 @@ import { DB_DEFAULT_NAME } from "./store/schema.js";
 import { readList } from "./store/listing.js";
 import { ERROR, STORAGE_ERROR } from "./protocol.js";
 import { OPERATION_INFOS, TreeAPI, checkInitOptions, restartError } from "./tree-api.js";
-import { WorkerTree, closing, shared } from "./worker-tree.js";
+import { WorkerTree, closing, firstInit, shared } from "./worker-tree.js";
 import { joinParts } from "./answer-parts.js";
 
 export { ERROR, STORAGE_ERROR };
@@ -121,7 +120,9 @@ const workers = new Map();
  * @returns {Promise<SessionTree>}
  */
 export function init(options = {}) {
-  return openTree(options).then((tree) => tree._retain());
+  const opened = openTree(options).then((tree) => tree._retain());
+  firstInit.options ??= { options, tree: opened.catch(() => null) }; // a panel given no tree opens the same (static/session-tree-panel.js)
+  return opened;
 }
 
 /** init()'s work, before the caller's hold on the tree is counted (TreeAPI._retain). */
@@ -202,10 +203,7 @@ function openTree(options) {
  * @returns {Promise<object[]|null>}
  */
 function pageList({ dbName }, give) {
-  if (!globalThis.indexedDB) {
-    give(null, false);
-    return Promise.resolve(null);
-  }
+  if (!globalThis.indexedDB) return (give(null, false), Promise.resolve(null));
   let whole = false;
   return readList(dbName, (part) => (part ? give(part) : (whole = true))).then((sessions) => (give(null, whole), sessions));
 }

@@ -15,6 +15,14 @@ import { closeAfterBegun } from "./call-order.js";
 /** Trees shared per IndexedDB database name within this page (worker mode; local.js keeps its own): init() in js/sessiontree.js fills it, a tree whose storage closed leaves it. */
 export const shared = new Map();
 
+/**
+ * The first init() of this page: `options` is null until one is made, then
+ * `{options, tree}` (what it was given, and a Promise of its tree, null
+ * when it failed). A <session-tree-panel> given no tree opens the same
+ * store (static/session-tree-panel.js _autoInit), not the default one.
+ */
+export const firstInit = { options: null };
+
 /** Databases whose tree was closed while it waited for its worker: a Promise settled once the close was posted (init() in js/sessiontree.js waits for it). */
 export const closing = new Map();
 

@@ -88,3 +88,24 @@ export class PanelAttributes extends ElementBase {
     this.setAttribute("view", v === "map" ? "map" : "list");
   }
 }
+
+/** The element's settable properties: its own (tree, displayTitle) and the reflected attributes above. */
+const PROPERTIES = ["tree", "sessionId", "mode", "theme", "pane", "composer", "rowClick", "view", "displayTitle"];
+
+/**
+ * Set again, through the class's setters, the properties a page set on the
+ * element before it was defined (an element in the HTML, its module
+ * imported later: `panel.tree = tree; await import("sessiontree/panel")`),
+ * which sit on the element itself and hide those setters. The "lazy
+ * properties" pattern of Google's custom element best practices
+ * (web.dev/articles/custom-elements-best-practices).
+ * @param {HTMLElement} element
+ */
+export function adoptEarlyProperties(element) {
+  for (const name of PROPERTIES) {
+    if (!Object.hasOwn(element, name)) continue;
+    const value = element[name];
+    delete element[name];
+    element[name] = value;
+  }
+}

@@ -108,8 +108,11 @@ export declare const ROW_HEIGHT: number;
 
 export declare class SessionTreePanel extends HTMLElement {
   /**
-   * The store (the panel uses its call, subscribe and hasOperation); defaults
-   * to the page's shared init() tree when not set before connecting.
+   * The store (the panel uses its call, subscribe and hasOperation); when
+   * not set before connecting, the store the page's first init() opened
+   * (the same options again; with persist: false that tree), else the
+   * default one. Set before the element is defined, it is taken when the
+   * element upgrades.
    */
   tree: SessionTree | null;
   /** Attribute session-id. */

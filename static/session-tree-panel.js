@@ -61,7 +61,7 @@ import { RowsView } from "./panel-rows-view.js";
 import { SearchBox } from "./panel-search.js";
 import { RowsController } from "./rows-controller.js";
 import { buildFrame, onPanelKey, showToast } from "./panel-frame.js";
-import { PanelAttributes } from "./panel-attributes.js";
+import { PanelAttributes, adoptEarlyProperties } from "./panel-attributes.js";
 import { PanelMap } from "./panel-map.js";
 
 export { ROW_HEIGHT } from "./panel-rows-view.js";
@@ -178,6 +178,7 @@ export class SessionTreePanel extends PanelAttributes {
   // ------------------------------------------------------------- lifecycle
 
   connectedCallback() {
+    adoptEarlyProperties(this);
     const scroller = this._view.scroller;
     const on = (target, type, fn) => this._on(target, type, fn);
     on(scroller, "scroll", () => this._view.schedule());
@@ -216,7 +217,7 @@ export class SessionTreePanel extends PanelAttributes {
     this._resize.observe(scroller);
     this._applyMode();
     if (this._tree) {
-      this._unsubscribe = this._loader.subscribe();
+      this._unsubscribe ??= this._loader.subscribe(); // a tree set before the element was defined subscribed as it was adopted
       this.refresh();
     } else {
       this._autoInit();
@@ -262,10 +263,14 @@ export class SessionTreePanel extends PanelAttributes {
     this._listeners.push([target, type, fn]);
   }
 
+  /** No tree given: the page's first init()'s (that tree with persist: false, else the same options: the shared tree), else the default; an app's init() made as its module runs comes first (a task later). */
   async _autoInit() {
     try {
-      const { init } = await import("../js/sessiontree.js");
-      const tree = await init();
+      const [{ init }, { firstInit }] = await Promise.all([import("../js/sessiontree.js"), import("../js/worker-tree.js")]);
+      await new Promise((resolve) => setTimeout(resolve));
+      if (this._tree) return;
+      const first = firstInit.options;
+      const tree = (first?.options?.persist === false ? await first.tree : null) ?? (await init(first?.options ?? {}));
       if (!this._tree) this.tree = tree;
     } catch (err) {
       this._setStatus(`sessiontree could not start: ${err.message}`);
