@@ -185,6 +185,36 @@ test('the map draws five named branches, labels, a hidden branch and the preferr
     await page.screenshot({ path: artifactPath('map-desktop-dark.png') });
     await page.emulateMedia({ colorScheme: 'light' });
 
+    // Forced colors (Windows High Contrast): the canvas draws in system colours, redrawn when the
+    // media query changes (every pixel was 0,0,0: the theme read back through a forced element).
+    await page.emulateMedia({ colorScheme: 'light', forcedColors: 'active' });
+    const sys = await page.evaluate(() => {
+      const d = document.body.appendChild(document.createElement('div'));
+      d.style.forcedColorAdjust = 'none';
+      const out = {};
+      for (const c of ['Canvas', 'CanvasText', 'Highlight', 'GrayText']) {
+        d.style.color = c;
+        out[c] = getComputedStyle(d).color.match(/\d+/g).slice(0, 3).map(Number);
+      }
+      d.remove();
+      return out;
+    });
+    const corner = () => page.evaluate(() => [...document.querySelector('#panel')._map.mapView.canvas.getContext('2d').getImageData(2, 2, 1, 1).data.slice(0, 3)]);
+    await page.waitForFunction((bg) => {
+      const d = document.querySelector('#panel')._map.mapView.canvas.getContext('2d').getImageData(2, 2, 1, 1).data;
+      return bg.every((v, i) => Math.abs(v - d[i]) <= 2);
+    }, sys.Canvas, { timeout: 5000 }).catch(() => {});
+    assert.ok(near(await corner(), sys.Canvas, 2), `forced colors: the background is Canvas ${sys.Canvas}, redrawn on the change: got ${await corner()}`);
+    const fcTip = await pixelAt(page, segOf(ids.alpha1), 1);
+    assert.ok(near(fcTip.got, sys.CanvasText, 8), `forced colors: alpha's tip in CanvasText ${sys.CanvasText}: got ${fcTip.got}`);
+    const fcCursor = await page.evaluate(() => document.querySelector('#panel')._map.mapView.model.cursor);
+    const fcRing = await pixelAt(page, fcCursor.segment, fcCursor.offset);
+    assert.ok(near(fcRing.got, sys.Highlight, 8), `forced colors: the cursor in Highlight ${sys.Highlight}: got ${fcRing.got}`);
+    const fcHidden = await pixelAt(page, omega, 0);
+    assert.ok(near(fcHidden.got, sys.GrayText, 8), `forced colors: the hidden branch in GrayText ${sys.GrayText}: got ${fcHidden.got}`);
+    await page.screenshot({ path: artifactPath('map-desktop-forced.png') });
+    await page.emulateMedia({ colorScheme: 'light', forcedColors: 'none' });
+
     // The share file carries the map as inline SVG, shown offline from file:// under its CSP.
     const share = await page.evaluate(async () => (await (await import('/static/share-export.js')).buildShareFile(window.explorer.tree, 'five')).text);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'map-share-'));

@@ -10,7 +10,7 @@ import { snapshotFileName } from "./node-text.js";
 import { buildMapModel } from "./map-model.js";
 import { mapPNG, mapSVGText } from "./map-svg.js";
 import { hangForks, holdForks, loadForks } from "./map-forks.js";
-import { resolveColours, TOKENS } from "./map-view.js";
+import { resolveColours, TOKENS } from "./map-colours.js";
 
 /**
  * The export menu's choices after "Snapshot": `key` (the menu item's

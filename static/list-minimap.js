@@ -5,7 +5,7 @@
 // offscreen canvas once per layout; a scroll only redraws the frame.
 
 import { el } from "./dom.js";
-import { resolveColours } from "./map-view.js";
+import { onColoursChange, screenColours } from "./map-colours.js";
 
 /** Width of the minimap, CSS px. */
 export const MINIMAP_WIDTH = 44;
@@ -21,7 +21,7 @@ export class ListMinimap {
     this.element = el("canvas", "minimap");
     this.element.setAttribute("aria-hidden", "true");
     this.element.title = "Minimap: click to scroll the list there";
-    /** Where the minimap reads the theme's colours (see resolveColours). */
+    /** Where the minimap reads the theme's colours (see screenColours). */
     this.probe = el("span", "map-probe");
     this._items = null;
     scroller.addEventListener("scroll", () => this.schedule());
@@ -41,6 +41,7 @@ export class ListMinimap {
       this._items = null;
       this.schedule();
     }).observe(this.element);
+    onColoursChange(() => this.update());
   }
 
   /** The list was laid out again: redraw the rows. */
@@ -87,7 +88,7 @@ export class ListMinimap {
     ctx.drawImage(this._rows, 0, 0);
     const f = this.frame;
     if (!this.probe.isConnected) this.element.after(this.probe);
-    const accent = resolveColours(this.probe, ["--accent"])["--accent"];
+    const accent = screenColours(this.probe, ["--accent"])["--accent"];
     ctx.globalAlpha = 0.18;
     ctx.fillStyle = accent;
     ctx.fillRect(0, f.top * c.height, c.width, Math.max(3 * dpr, (f.bottom - f.top) * c.height));
@@ -102,7 +103,7 @@ export class ListMinimap {
     const off = new OffscreenCanvas(Math.max(1, w), Math.max(1, h));
     const ctx = off.getContext("2d");
     if (!this.probe.isConnected) this.element.after(this.probe);
-    const cols = resolveColours(this.probe, [0, 1, 2, 3, 4, 5, 6, 7].map((i) => `--branch-${i}`));
+    const cols = screenColours(this.probe, [0, 1, 2, 3, 4, 5, 6, 7].map((i) => `--branch-${i}`));
     const colours = Object.values(cols);
     const names = [...(this.model.branchNames ?? [])];
     const n = items.length;

@@ -12,7 +12,7 @@
 
 import { button, el } from "./dom.js";
 import { isolate } from "./node-text.js";
-import { resolveColours } from "./map-view.js";
+import { screenColours } from "./map-colours.js";
 
 /** Layout units of the strip, in CSS px. */
 export const FAMILY_LAYOUT = Object.freeze({ column: 210, row: 40, margin: 14, top: 12, label: 28, radius: 6, maxHeight: 160 });
@@ -185,7 +185,7 @@ export class FamilyStrip {
     const ctx = this.canvas.getContext("2d");
     if (!ctx) return;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    const col = resolveColours(this.host.probe, TOKENS);
+    const col = screenColours(this.host.probe, TOKENS);
     ctx.fillStyle = col["--surface"];
     ctx.fillRect(0, 0, w, h);
     this._edges(ctx, col);

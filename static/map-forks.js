@@ -184,7 +184,7 @@ export function holdForks(m, hung) {
  * @param {CanvasRenderingContext2D} ctx
  * @param {{forks: object[]}} hung
  * @param {(p: {x: number, y: number}) => {x: number, y: number}} toScreen
- * @param {Record<string, string>} col the theme's colours (map-view.js TOKENS)
+ * @param {Record<string, string>} col the theme's colours (map-colours.js TOKENS)
  * @param {string|null} focused the sessionId ringed (hovered), or null
  */
 export function drawForks(ctx, hung, toScreen, col, focused) {

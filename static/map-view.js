@@ -15,13 +15,11 @@
 import { button, el } from "./dom.js";
 import { drawForks, hitFork, holdForks } from "./map-forks.js";
 import { isolate } from "./node-text.js";
+import { FORCED_COLORS, TOKENS, branchPaint, onColoursChange, screenColours } from "./map-colours.js";
 import { MAX_ZOOM, NODE_SPACING, SEGMENT_HEIGHT, HIDDEN_ROOT, ON_PATH, PREFERRED, UNIT_X, branchColour, centreOn, clampZoom, fitView, hitTest, locate, neighbour, nodeId, nodePoint, segmentTop, segmentX, segmentsIn } from "./map-model.js";
 
 /** Milliseconds a press must last, unmoved, to show a node's tip (phones). */
 export const LONG_PRESS_MS = 500;
-
-/** The theme tokens the canvas reads (theme.css), resolved for the element's colour scheme. */
-export const TOKENS = ["--bg", "--surface", "--text", "--muted", "--accent", "--mark", "--pref", "--border", "--guide", ...[0, 1, 2, 3, 4, 5, 6, 7].map((i) => `--branch-${i}`)];
 
 /**
  * The map view. `element` goes into the page; `setModel` gives it a model.
@@ -215,13 +213,13 @@ export class MapView {
       const b = this.toScreen(nodePoint(m, s, m.length[s] - 1));
       if ((flags & ON_PATH) !== 0) {
         const end = m.cursor?.segment === s ? this.toScreen(nodePoint(m, s, m.cursor.offset)) : b;
-        add("path", { colour: col["--accent"], alpha: 0.35, width: 9, order: 0 }, from, a, end);
+        add("path", { colour: col["--accent"], alpha: col.forced ? 1 : 0.35, width: 9, order: 0 }, from, a, end);
       } else if ((flags & PREFERRED) !== 0) {
-        add("pref", { colour: col["--pref"], alpha: 0.3, width: 9, order: 0 }, from, a, b);
+        add("pref", { colour: col["--pref"], alpha: col.forced ? 1 : 0.3, width: 9, order: 0 }, from, a, b);
       }
       const hidden = (flags & HIDDEN_ROOT) !== 0;
       const c = branchColour(m.branch[s]);
-      add(`b${c}${hidden ? "h" : ""}`, { colour: col[`--branch-${c}`], alpha: hidden ? 0.35 : 1, width: 2.5, dash: hidden, order: 1 }, from, a, b);
+      add(`b${c}${hidden ? "h" : ""}`, { ...branchPaint(col, c, hidden), width: 2.5, dash: hidden, order: 1 }, from, a, b);
     }
     ctx.lineCap = "round";
     for (const g of [...groups.values()].sort((x, y) => x.order - y.order)) {
@@ -245,7 +243,7 @@ export class MapView {
       const c = branchColour(m.branch[s]);
       const key = `${c}${hidden ? "h" : ""}`;
       let g = groups.get(key);
-      if (!g) groups.set(key, (g = { colour: col[`--branch-${c}`], alpha: hidden ? 0.35 : 1, path: new Path2D() }));
+      if (!g) groups.set(key, (g = { ...branchPaint(col, c, hidden), path: new Path2D() }));
       const step = len > 1 ? (SEGMENT_HEIGHT / (len - 1)) * this.view.zoom : Infinity;
       let offs = len > 1 ? [0, len - 1] : [0];
       if (len > 2 && step >= NODE_SPACING) {
@@ -343,6 +341,7 @@ export class MapView {
     });
     c.addEventListener("keydown", (e) => this._key(e));
     new ResizeObserver(() => this.schedule()).observe(c);
+    onColoursChange(() => this.schedule());
   }
 
   _hit(e) {
@@ -499,30 +498,14 @@ export class MapView {
     return { w: this.canvas.clientWidth, h: this.canvas.clientHeight };
   }
 
-  /** The theme's colours as the canvas needs them, kept until the colour scheme changes. */
+  /** The theme's colours as the canvas needs them (system colours under forced colors), kept until the colour scheme changes. */
   _colours() {
-    const scheme = `${getComputedStyle(this.element).colorScheme} ${matchMedia("(prefers-color-scheme: dark)").matches}`;
+    const scheme = `${getComputedStyle(this.element).colorScheme} ${matchMedia("(prefers-color-scheme: dark)").matches} ${matchMedia(FORCED_COLORS).matches}`;
     if (this._cols && this._colsScheme === scheme) return this._cols;
-    this._cols = resolveColours(this.probe, TOKENS);
+    this._cols = screenColours(this.probe, TOKENS);
     this._colsScheme = scheme;
     return this._cols;
   }
-}
-
-/**
- * The computed colours of theme tokens, as a canvas takes them ("rgb(…)"):
- * a token's value may be light-dark(…), which only an element resolves, so
- * each is set as the colour of `probe` (an element in the same tree) and read back.
- * @param {HTMLElement} probe @param {string[]} tokens names such as "--accent"
- * @returns {Record<string, string>}
- */
-export function resolveColours(probe, tokens) {
-  const out = {};
-  for (const t of tokens) {
-    probe.style.color = `var(${t})`;
-    out[t] = getComputedStyle(probe).color;
-  }
-  return out;
 }
 
 /** A text cut to n characters with an ellipsis. */

@@ -17,6 +17,7 @@ const PRECACHE = [
   "./explorer-map.js",
   "./panel-map.js",
   "./map-view.js",
+  "./map-colours.js",
   "./map-model.js",
   "./map-family.js",
   "./map-forks.js",
