@@ -146,6 +146,12 @@ test('the map draws five named branches, labels, a hidden branch and the preferr
     await page.waitForFunction(() => [...document.querySelector('#panel').shadowRoot.querySelectorAll('.messages .message-body')].at(-1)?.textContent.includes('alpha2 says hello'));
     assert.match(await panel.locator('.map-live').textContent(), /alpha2 says hello/);
 
+    // The canvas takes keys, so it is an application to a screen reader (in browse mode an image's keys are the reader's), its keys in its name.
+    const canvasRole = await panel.locator('.map-canvas').evaluate((c) => ({ role: c.getAttribute('role'), kind: c.getAttribute('aria-roledescription'), label: c.getAttribute('aria-label'), tabIndex: c.tabIndex }));
+    assert.deepEqual({ role: canvasRole.role, kind: canvasRole.kind, tabIndex: canvasRole.tabIndex }, { role: 'application', kind: 'tree map', tabIndex: 0 });
+    assert.match(canvasRole.label, /arrows move between nodes, Enter jumps/);
+    assert.equal(await panel.locator('.map-live').getAttribute('aria-live'), 'polite');
+
     // Keys: up to the parent, up to the fork, down to the first child, right and left among siblings.
     const live = () => panel.locator('.map-live').textContent();
     const key = async (k, text) => {

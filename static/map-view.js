@@ -10,7 +10,9 @@
 // the parent (Up), the first child (Down), the previous and next sibling
 // (Left, Right) — the map follows and an aria-live line announces the
 // node —; + and − zoom, 0 fits, c goes to the cursor. The list tree stays
-// the accessible tree; this canvas is role="img" with that live line.
+// the accessible tree; this canvas is role="application" (a "tree map":
+// a screen reader in browse mode would keep the keys of an image for
+// itself), its keys in its name, with that live line.
 
 import { button, el } from "./dom.js";
 import { drawForks, hitFork, holdForks } from "./map-forks.js";
@@ -53,7 +55,8 @@ export class MapView {
     bar.append(this.fitButton, this.cursorButton, this.zoomOut, this.zoomIn);
     this.canvas = el("canvas", "map-canvas");
     this.canvas.tabIndex = 0;
-    this.canvas.setAttribute("role", "img");
+    this.canvas.setAttribute("role", "application");
+    this.canvas.setAttribute("aria-roledescription", "tree map");
     this.canvas.setAttribute("aria-label", "Session map: arrows move between nodes, Enter jumps, + and − zoom, 0 fits, c goes to the cursor");
     this.tip = el("div", "map-tip");
     this.tip.hidden = true;
