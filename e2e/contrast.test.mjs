@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { setup, openExplorer, importReport, explorerCall, FIXTURES_DIR } from './helpers.mjs';
+import { setup, openExplorer, importReport, explorerCall, artifactPath, FIXTURES_DIR } from './helpers.mjs';
 
 /** The text measured: [what, selector, root ("page" or "panel")]. */
 const TEXTS = [
@@ -208,3 +208,66 @@ function measurePlaceholders(inputs) {
     return [[what, Math.round(ratio(fg, bg) * 100) / 100, fg.join(','), bg.join(',')]];
   });
 }
+
+/**
+ * The marks of the tree's rows and of the selected session, as forced colors
+ * leave them: outlines (style, width, in Highlight) and the rows' left edges.
+ */
+function forcedMarks() {
+  const root = document.querySelector('#panel').shadowRoot;
+  const probe = document.body.appendChild(document.createElement('div'));
+  probe.style.forcedColorAdjust = 'none';
+  probe.style.color = 'Highlight';
+  const highlight = getComputedStyle(probe).color;
+  probe.remove();
+  const ring = (e) => {
+    const s = getComputedStyle(e);
+    return { style: s.outlineStyle, width: s.outlineWidth, highlight: s.outlineColor === highlight };
+  };
+  const edge = (selector) => {
+    const e = root.querySelector(selector);
+    if (!e) return null;
+    const s = getComputedStyle(e);
+    return `${s.borderLeftStyle} ${s.borderLeftColor}`;
+  };
+  return {
+    highlight,
+    active: ring(root.querySelector('.row.active')),
+    session: ring(document.querySelector('#session-list .session.selected')),
+    cursor: edge('.row.cursor'),
+    path: edge('.row.on-path:not(.cursor):not(.in-view)'),
+    viewed: edge('.row.in-view:not(.on-path):not(.cursor)'),
+    other: edge('.row:not(.on-path):not(.cursor):not(.in-view):not(.gap)'),
+  };
+}
+
+test('forced colors (Windows High Contrast): the keyboard\'s row is outlined in Highlight, and the cursor\'s row, its path and a previewed path keep edges apart from the other rows (fills and inset shadows, their only marks, are dropped there)', async () => {
+  for (const viewport of [{ width: 1366, height: 850 }, { width: 390, height: 844 }]) {
+    const env = await setup({ contextOptions: { viewport } });
+    try {
+      const { page, baseURL, errors } = env;
+      await page.emulateMedia({ forcedColors: 'active' });
+      const panel = await openExplorer(page, baseURL);
+      const phone = viewport.width < 700;
+      if (phone) await page.locator('#tab-tree').click();
+      // A row off the cursor's path, clicked: previewed, its path marked; then the keyboard's row.
+      await panel.locator('.row:not(.on-path)', { hasText: 'Go on Saturday' }).click();
+      await panel.locator('.row.in-view:not(.on-path)').first().waitFor({ state: 'attached', timeout: 10_000 });
+      if (phone) await page.locator('#tab-tree').click(); // a click on a phone may show the context
+      await panel.locator('.scroller').focus();
+      await page.keyboard.press('ArrowDown');
+      await page.waitForTimeout(150);
+      const marks = await page.evaluate(forcedMarks);
+      const inside = { style: 'solid', width: '2px', highlight: true };
+      assert.deepEqual(marks.active, inside, `${viewport.width}: the keyboard's row (.row.active) is outlined in Highlight`);
+      assert.equal(marks.cursor, `solid ${marks.highlight}`, `${viewport.width}: the cursor's row has a Highlight edge`);
+      const edges = [marks.cursor, marks.path, marks.viewed, marks.other];
+      assert.ok(edges.every(Boolean), `${viewport.width}: every kind of row found: ${JSON.stringify(marks)}`);
+      assert.equal(new Set(edges).size, 4, `${viewport.width}: the cursor's row, its path, a previewed path and the other rows have four different edges: ${JSON.stringify(marks)}`);
+      await page.screenshot({ path: artifactPath(`contrast-forced-tree-${viewport.width}.png`) });
+      assert.deepEqual(errors, []);
+    } finally {
+      await env.close();
+    }
+  }
+});
