@@ -4,7 +4,9 @@
 // selected rows, the selected session's meta lines, the context's chip
 // labels and message meta) is measured from the computed colours, each
 // over the backgrounds behind it composed (alpha and color-mix included),
-// and must reach 4.5:1.
+// and must reach 4.5:1. Under forced colors (Windows High Contrast), which
+// drop fills and shadows, the keyboard's row, the cursor's path, a previewed
+// path and the selected session keep marks: outlines and edges in system colours.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -241,7 +243,7 @@ function forcedMarks() {
   };
 }
 
-test('forced colors (Windows High Contrast): the keyboard\'s row is outlined in Highlight, and the cursor\'s row, its path and a previewed path keep edges apart from the other rows (fills and inset shadows, their only marks, are dropped there)', async () => {
+test('forced colors (Windows High Contrast): the keyboard\'s row and the selected session are outlined in Highlight, and the cursor\'s row, its path and a previewed path keep edges apart from the other rows (fills and inset shadows, their only marks, are dropped there)', async () => {
   for (const viewport of [{ width: 1366, height: 850 }, { width: 390, height: 844 }]) {
     const env = await setup({ contextOptions: { viewport } });
     try {
@@ -260,6 +262,7 @@ test('forced colors (Windows High Contrast): the keyboard\'s row is outlined in 
       const marks = await page.evaluate(forcedMarks);
       const inside = { style: 'solid', width: '2px', highlight: true };
       assert.deepEqual(marks.active, inside, `${viewport.width}: the keyboard's row (.row.active) is outlined in Highlight`);
+      assert.deepEqual(marks.session, inside, `${viewport.width}: the selected session is outlined in Highlight`);
       assert.equal(marks.cursor, `solid ${marks.highlight}`, `${viewport.width}: the cursor's row has a Highlight edge`);
       const edges = [marks.cursor, marks.path, marks.viewed, marks.other];
       assert.ok(edges.every(Boolean), `${viewport.width}: every kind of row found: ${JSON.stringify(marks)}`);
