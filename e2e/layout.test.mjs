@@ -4,7 +4,9 @@
 // the page sideways, and on a phone the page shows one pane at a time
 // behind ARIA tabs (keyboard operable) with touch targets of at least 40 px.
 // The same holds while the import progress bar shows (it once was a pill
-// fixed over the header's buttons): no control overlaps it.
+// fixed over the header's buttons): no control overlaps it. In a short
+// window (320×256, 400 % zoom) the page scrolls and each tab's main content
+// is reachable at a usable height.
 // Screenshots: e2e/artifacts/layout-<width>x<height>-<scheme>-<pane>.png
 // (<pane>-progress with the import progress shown).
 import { test } from 'node:test';
@@ -182,6 +184,43 @@ test('layout: panes tall enough, no overlapping controls, one pane at a time on 
     assert.deepEqual(env.errors, []);
   } finally {
     await env.close();
+  }
+});
+
+test('short window (320×256, 400 % zoom): the page scrolls as a whole and each tab\'s main content (tree rows, map, messages) is reachable at a usable height; a focused tree row shows (WCAG 1.4.10)', async () => {
+  for (const scheme of ['light', 'dark']) {
+    const env = await setup({ contextOptions: { viewport: { width: 320, height: 256 }, colorScheme: scheme } });
+    try {
+      const { page, baseURL, errors } = env;
+      const panel = await openExplorer(page, baseURL);
+      for (const [tab, main] of [['tree', '.scroller'], ['map', '.map-canvas'], ['context', '.messages']]) {
+        await page.locator(`#tab-${tab}`).click();
+        await page.waitForFunction((t) => document.body.dataset.pane === t, tab);
+        await page.waitForTimeout(150); // the panel draws the pane it shows (ResizeObserver)
+        // Scrolled into view (the page's scroll, as a person scrolls to it), its box on screen.
+        const m = await panel.locator(main).evaluate((e) => {
+          e.scrollIntoView({ block: 'start' });
+          const r = e.getBoundingClientRect();
+          return { height: Math.round(r.height), top: Math.round(r.top), shown: Math.round(Math.min(r.bottom, innerHeight) - Math.max(r.top, 0)) };
+        });
+        await page.screenshot({ path: artifactPath(`layout-320x256-${scheme}-${tab}-short.png`) });
+        assert.ok(m.height >= 100, `${scheme} ${tab}: ${main} is ${m.height} px tall`);
+        assert.ok(m.shown >= 100, `${scheme} ${tab}: ${main} shows ${m.shown} px of the window once scrolled to (top at ${m.top})`);
+      }
+      // By keyboard: the tree's list takes the focus, a row moved to is on screen (the page scrolls to it).
+      await page.locator('#tab-tree').click();
+      await page.evaluate(() => scrollTo(0, 0));
+      await panel.locator('.scroller').focus();
+      await page.keyboard.press('ArrowUp');
+      const row = await (await page.waitForFunction(() => {
+        const r = document.querySelector('#panel').shadowRoot.querySelector('.row.active')?.getBoundingClientRect();
+        return r && r.height > 0 ? r.toJSON() : null;
+      })).jsonValue();
+      assert.ok(row.top >= 0 && row.bottom <= 256, `${scheme}: the focused row spans ${row.top}…${row.bottom} of a 256 px window`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await env.close();
+    }
   }
 });
 
