@@ -258,7 +258,7 @@ test('when the default worker cannot start after init() answered from the page\'
     }, db);
     assert.deepEqual(fell, { listed: 12, append: true, last: 'in the page', pageRunsGo: true });
     assert.equal(warnings.length, 1);
-    assert.match(warnings[0], /^sessiontree: the store worker .*worker\.js failed.*; running the store in the page's thread$/);
+    assert.match(warnings[0], /^sessiontree: the store worker \(the package's own: js\/worker\.bundle\.js, or the name your bundler gave it\) failed.*; running the store in the page's thread$/);
     await broken.close();
 
     // What the page's thread stored is there for the next page, in its worker.

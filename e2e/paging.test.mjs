@@ -407,6 +407,10 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
     // No database yet (a first visit): init rejects, naming the status.
     const message = await stepped(missing, async () => window.sessiontree.init({ dbName: 'never-made', wasmURL: '/no/such/sessiontree.wasm' }).then(() => 'resolved', (err) => err.message));
     assert.match(message, /could not be fetched \(HTTP 404/);
+    // The next visit (a new page) finds the database that failed start made, with no session in it: init rejects again.
+    const revisit = await open(env);
+    const second = await stepped(revisit, async () => window.sessiontree.init({ dbName: 'never-made', wasmURL: '/no/such/sessiontree.wasm' }).then(() => 'resolved', (err) => err.message));
+    assert.match(second, /could not be fetched \(HTTP 404/, 'a second visit with no session stored rejects too');
     // Not a wasm (a page served 200: init rejects, or answers once the server did and the tree then
     // closes), or no server at all (init rejects): the message names the URL either way.
     const notWasm = await stepped(missing, async () => window.sessiontree.init({ dbName: 'never-made-2', wasmURL: '/static/index.html' }).then(

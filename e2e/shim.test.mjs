@@ -523,7 +523,7 @@ test('the store runs in a module worker by default, in the page thread with work
   });
   assert.deepEqual(fell, { ok: true, pageRunsGo: true });
   assert.equal(warnings.length, 1);
-  assert.match(warnings[0], /^sessiontree: the store worker .*worker\.js failed.*; running the store in the page's thread$/);
+  assert.match(warnings[0], /^sessiontree: the store worker \(the package's own: js\/worker\.bundle\.js, or the name your bundler gave it\) failed.*; running the store in the page's thread$/);
   await broken.close();
   assert.deepEqual(env.errors, []);
 });

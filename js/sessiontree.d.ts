@@ -1214,7 +1214,7 @@ export const SessionTree: abstract new (...args: never[]) => SessionTree;
  * package's own worker failing to load runs the store in the page's
  * thread instead). Rejects if IndexedDB cannot be read, or if the worker
  * cannot start or the wasm cannot be fetched (the message names the HTTP
- * status) before it answers, as on a first visit (no database yet). A second init() with the same dbName resolves
+ * status) before it answers, as with no session stored yet (a first visit). A second init() with the same dbName resolves
  * to the same tree, and holds it until its own close() (SessionTree.close).
  */
 export function init(options?: InitOptions): Promise<SessionTree>;

@@ -74,7 +74,7 @@ const workers = new Map();
  * tree under another init()'s caller.
  *
  * Rejects (never resolves to an empty store) when IndexedDB cannot be
- * opened or read, or, without the early answer (no database yet, as on a
+ * opened or read, or, without the early answer (no session stored, as on a
  * first visit, or `worker: false`, `persist: false`), when the worker
  * cannot be started, the wasm cannot be fetched (a server that does not
  * answer 2xx: the message names the status), does not start or a stored
@@ -249,7 +249,7 @@ function pageWorker(later = false) {
   // The worker's URL is known once it started (connect keys by it).
   // worker.bundle.js is worker.js with its modules, one file (make build):
   // unbundled, their ~30 fetches were most of init()'s start.
-  return connect(null, () => new Worker(new URL("./worker.bundle.js", import.meta.url), { type: "module", name: "sessiontree" }), later);
+  return connect(null, () => new Worker(new URL("./worker.bundle.js", import.meta.url), { type: "module", name: "sessiontree-worker" }), later);
 }
 
 /**
@@ -259,11 +259,11 @@ function pageWorker(later = false) {
  * @param {() => Worker} [start] makes the Worker (default: a module Worker of url)
  * @param {boolean} [later] a new connection makes its Worker after this task (see Connection)
  */
-function connect(url, start = () => new Worker(url, { type: "module", name: "sessiontree" }), later = false) {
+function connect(url, start = () => new Worker(url, { type: "module", name: "sessiontree-worker" }), later = false) {
   const key = url?.href ?? "";
   let c = workers.get(key);
   if (!c || c.failed) {
-    c = new Connection(url?.href ?? "sessiontree/worker.js", url ? adoptStarted(url, start) : start, url === null, later);
+    c = new Connection(url?.href ?? "(the package's own: js/worker.bundle.js, or the name your bundler gave it)", url ? adoptStarted(url, start) : start, url === null, later);
     workers.set(key, c);
   }
   return c;
@@ -425,7 +425,8 @@ class Connection {
     const answer = this.send("init", undefined, given ? [options, given] : [options]).promise;
     if (listed) {
       const first = await Promise.race([answer.then(() => null, () => null), listed]);
-      if (first !== null) {
+      // No session stored (a database a failed first visit made): the start answers, and a missing wasm rejects.
+      if (first !== null && first.length > 0) {
         const t = new WorkerTree(this, null, OPERATION_INFOS, true, options.dbName, options);
         t._early = first;
         t._hold(answer.then((value) => this._adopt(value, options, t), (err) => this._unstarted(t, err, options)));

@@ -14,7 +14,7 @@
   const workerURL = new URL("./store-worker.bundle.js", here);
   if (typeof Worker === "function") {
     try {
-      const worker = new Worker(workerURL, { type: "module", name: "sessiontree" });
+      const worker = new Worker(workerURL, { type: "module", name: "sessiontree-worker" });
       const started = { url: workerURL.href, worker, error: null };
       // A failure before init() adopts it is kept for init() to report.
       worker.addEventListener("error", (event) => (started.error = event.message || "it did not load"));
