@@ -328,3 +328,22 @@ test('import-loose: one file no format reads is reported as an error, in a few l
     }
   }
 });
+
+test('import-loose: a file chosen from the first visit\'s "Import a file…", which the import hides, leaves focus on the report, not on the page\'s body; its × gives it to Import…', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1366, height: 850 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    await openExplorer(page, baseURL);
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 10_000 }), page.locator('#hint-import').click()]);
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'hint-import');
+    await chooser.setFiles(path.join(FIXTURES_DIR, 'librechat', 'chatgpt-tree.json'));
+    await report(page, 'Imported 1 session');
+    await page.waitForFunction(() => document.activeElement?.id === 'report-close');
+    await page.keyboard.press('Enter'); // the report's ×
+    await page.locator('#import-report').waitFor({ state: 'hidden' });
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'import-button');
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});

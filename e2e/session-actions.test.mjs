@@ -356,3 +356,35 @@ test('session actions: a title holding a right-to-left override (U+202E) cannot 
     await env.close();
   }
 });
+
+test('session actions: the Undo bar waits while it holds focus or the pointer (WCAG 2.2.1), and goes 10 s after they leave', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1366, height: 850 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    await page.clock.install();
+    await openExplorer(page, baseURL);
+    await call(page, { operation: 'create', sessionId: 'second', title: 'Second chat' });
+    await call(page, { operation: 'append', sessionId: 'second', message: { role: 'user', content: 'hello' } });
+    await page.locator('.session[data-session-id="second"] .session-more').click();
+    await page.locator('#session-menu [role="menuitem"][data-action="delete"]').click();
+    await page.locator('#undo-text', { hasText: 'Moved “\u2068Second chat\u2069” to the trash' }).waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'undo-button');
+    const hidden = () => page.evaluate(() => document.getElementById('undo-bar').hidden);
+    await page.clock.runFor(30_000);
+    assert.equal(await hidden(), false, 'focused, the bar stays past its 10 s');
+    // Focus leaves: 10 s from then.
+    await page.locator('#session-filter').focus();
+    await page.clock.runFor(9_000);
+    assert.equal(await hidden(), false, '9 s after focus left');
+    // The pointer over it: it waits again.
+    await page.locator('#undo-bar').hover();
+    await page.clock.runFor(30_000);
+    assert.equal(await hidden(), false, 'under the pointer, the bar stays');
+    await page.mouse.move(5, 5);
+    await page.clock.runFor(11_000);
+    assert.equal(await hidden(), true, '10 s after the pointer left, it goes');
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});

@@ -134,6 +134,12 @@ export function showReport({ sessions, warnings, errors, skipped = [], files = [
     return li;
   });
   $("import-report").hidden = false;
+  // An import from a button the import hides (the first visit's "Import a file…") left focus on
+  // <body>: it goes to the report, whose × then takes it back (closeReport). Focus elsewhere stays.
+  setTimeout(() => {
+    const at = document.activeElement;
+    if (!(at instanceof HTMLElement) || at === document.body || !at.checkVisibility()) $("report-close").focus();
+  });
 }
 
 
@@ -149,6 +155,20 @@ export function closeReport() {
   if (!had) return;
   const targets = [$("import-button"), document.querySelector("#session-list .session.selected .session-button"), $("hint-import")];
   targets.find((b) => b && b.offsetParent !== null)?.focus();
+}
+
+/**
+ * Show the import hint in full, or compact (its text and buttons hidden:
+ * the session list needs the room). A button of it that hides with focus
+ * (the first visit's "Import a file…", once its import made sessions)
+ * gives focus to the report when shown, else to Import…: not to <body>.
+ * @param {boolean} compact
+ */
+export function compactHint(compact) {
+  const hint = $("import-hint");
+  hint.classList.toggle("compact", compact);
+  const at = document.activeElement;
+  if (at instanceof HTMLElement && hint.contains(at) && !at.checkVisibility()) ($("import-report").hidden ? $("import-button") : $("report-close")).focus();
 }
 
 /** Wire the report's × and Escape (inside the report) to closeReport. */

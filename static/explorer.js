@@ -20,7 +20,7 @@ import { RestorePoints } from "./restore-points.js";
 import { offerDemoTrash, readSources } from "./explorer-import.js";
 import { SessionTitles } from "./session-titles.js";
 import { showStorage } from "./explorer-storage.js";
-import { cancelImport, oneImport, showReport, wireReport } from "./explorer-report.js";
+import { cancelImport, compactHint, oneImport, showReport, wireReport } from "./explorer-report.js";
 import { el, keepInView, keyTakenElsewhere } from "./dom.js";
 import { followCursor, openAddress, Router } from "./explorer-route.js";
 import { wireOpenFolder } from "./open-folder.js";
@@ -91,7 +91,7 @@ async function loadSessions() {
   state.sessions = list;
   state.origin.update(list);
   await nextTask();
-  $("import-hint").classList.toggle("compact", list.length > 1); // the list needs the room more than the text
+  compactHint(list.length > 1); // the list needs the room more than the text
 
   renderSessions(false);
 }

@@ -74,6 +74,9 @@ export class SessionActions {
     );
     $("trash-erase-all").addEventListener("click", () => this._eraseAll());
     $("undo-button").addEventListener("click", () => this._undo());
+    // The bar waits while it holds focus or the pointer (it went, focus and all, under a reader's hand).
+    for (const type of ["focusin", "mouseenter"]) $("undo-bar").addEventListener(type, () => clearTimeout(this.undoTimer));
+    for (const type of ["focusout", "mouseleave"]) $("undo-bar").addEventListener(type, () => setTimeout(() => this._armUndo()));
     // Ctrl+Z (⌘Z) while the Undo bar shows, outside a text field (whose own undo it is): Undo.
     document.addEventListener("keydown", (e) => {
       if (e.key.toLowerCase() !== "z" || !(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey || e.defaultPrevented || $("undo-bar").hidden) return;
@@ -302,7 +305,15 @@ export class SessionActions {
     this.undoId = id;
     $("undo-text").textContent = text;
     $("undo-bar").hidden = false;
-    this.undoTimer = setTimeout(() => ($("undo-bar").hidden = true), UNDO_MS);
+    this._armUndo();
+  }
+
+  /** Hide the Undo bar UNDO_MS from now; while it holds focus or the pointer, once it no longer does (WCAG 2.2.1). */
+  _armUndo() {
+    clearTimeout(this.undoTimer);
+    const bar = $("undo-bar");
+    if (bar.hidden || bar.contains(document.activeElement) || bar.matches(":hover")) return; // armed again as they leave
+    this.undoTimer = setTimeout(() => (bar.hidden = true), UNDO_MS);
   }
 
   async _undo() {
