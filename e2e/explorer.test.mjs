@@ -140,6 +140,21 @@ test('explorer: demo session, jump by click, import with report, export, reload'
     assert.equal(download.suggestedFilename(), `${selected}.snapshot.json`);
     await page.locator('#status', { hasText: `Exported a snapshot of the whole session as \u2068${selected}.snapshot.json\u2069` }).waitFor();
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'export-button', 'the chosen item went with its menu: focus on Export, not <body>');
+    // The menu's keys (WAI-ARIA's menu button): End and Home reach the last and first items; Tab closes it and goes on from Export.
+    await page.keyboard.press('Enter');
+    await page.locator('#export-list').waitFor();
+    const focusedItem = () => page.evaluate(() => document.activeElement.dataset.format ?? document.activeElement.id);
+    const formats = await page.locator('#export-list button').evaluateAll((bs) => bs.filter((b) => b.checkVisibility()).map((b) => b.dataset.format));
+    assert.equal(await focusedItem(), formats[0]);
+    await page.keyboard.press('End');
+    assert.equal(await focusedItem(), formats.at(-1));
+    await page.keyboard.press('Home');
+    assert.equal(await focusedItem(), formats[0]);
+    const after = await page.evaluate(() => { const all = [...document.querySelectorAll('button, input, select, a[href], [tabindex="0"]')].filter((e) => e.checkVisibility() && !e.disabled && !e.closest('#export-list')); return all[all.indexOf(document.getElementById('export-button')) + 1]?.id; });
+    assert.ok(after, 'a control with an id follows Export');
+    await page.keyboard.press('Tab');
+    await page.locator('#export-list').waitFor({ state: 'hidden' });
+    assert.equal(await page.evaluate(() => document.activeElement.id), after, 'Tab went on from Export, the menu closed');
     const text = fs.readFileSync(await download.path(), 'utf8');
     const saved = await call(page, { operation: 'snapshot.save', sessionId: selected });
     assert.deepEqual(JSON.parse(text), saved);

@@ -86,3 +86,29 @@ export function siblingNav(index, count) {
 export function keyTakenElsewhere(e) {
   return !!e.target.closest?.("input, textarea, select, [contenteditable], session-tree-panel") || document.querySelector("dialog[open]") !== null;
 }
+
+/**
+ * The keys of a menu (role="menu" of buttons), as WAI-ARIA's menu button
+ * pattern has them (https://www.w3.org/WAI/ARIA/apg/patterns/menu-button/):
+ * ArrowDown / ArrowUp move through the items, wrapping; Home and End go to
+ * the first and last; Escape closes it; Tab closes it too and goes on from
+ * where the menu was opened. close() closes the menu and gives focus back
+ * to its button.
+ * @param {KeyboardEvent} e @param {HTMLElement} menu @param {() => void} close
+ */
+export function menuKey(e, menu, close) {
+  const items = [...menu.querySelectorAll("button:not([hidden]):not(:disabled)")];
+  const i = items.indexOf(e.target);
+  if (e.key === "Escape") {
+    e.preventDefault();
+    close();
+  } else if (e.key === "Tab") {
+    close(); // Tab goes on from the menu's button, not from the menu's place in the page
+  } else if (e.key === "Home" || e.key === "End") {
+    e.preventDefault();
+    items[e.key === "Home" ? 0 : items.length - 1]?.focus();
+  } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+    e.preventDefault();
+    items[(i + (e.key === "ArrowDown" ? 1 : items.length - 1)) % items.length]?.focus();
+  }
+}

@@ -21,7 +21,7 @@ import { offerDemoTrash, readSources } from "./explorer-import.js";
 import { SessionTitles } from "./session-titles.js";
 import { showStorage } from "./explorer-storage.js";
 import { cancelImport, compactHint, oneImport, showReport, wireReport } from "./explorer-report.js";
-import { el, keepInView, keyTakenElsewhere } from "./dom.js";
+import { el, keepInView, keyTakenElsewhere, menuKey } from "./dom.js";
 import { followCursor, openAddress, Router } from "./explorer-route.js";
 import { wireOpenFolder } from "./open-folder.js";
 import { projectLabel, SessionFilter, toolLabel } from "./session-filter.js";
@@ -314,17 +314,7 @@ function wireImport() {
     $("export-button").focus(); // the item goes with its menu
     exportAs(b.dataset.format);
   });
-  $("export-list").addEventListener("keydown", (e) => {
-    const items = [...$("export-list").querySelectorAll("button")];
-    const i = items.indexOf(e.target);
-    if (e.key === "Escape") {
-      setMenu(false);
-      $("export-button").focus();
-    } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-      e.preventDefault();
-      items[(i + (e.key === "ArrowDown" ? 1 : items.length - 1)) % items.length]?.focus();
-    }
-  });
+  $("export-list").addEventListener("keydown", (e) => menuKey(e, $("export-list"), () => (setMenu(false), $("export-button").focus())));
   document.addEventListener("click", (e) => {
     if (!e.target.closest(".export-menu")) setMenu(false);
   });

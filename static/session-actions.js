@@ -10,7 +10,7 @@
 // dialogs are <dialog> elements opened with showModal. Text reaches the
 // DOM only through textContent.
 
-import { button, el, keepInView, keyTakenElsewhere } from "./dom.js";
+import { button, el, keepInView, keyTakenElsewhere, menuKey } from "./dom.js";
 import { formatTime } from "./tree-model.js";
 import { isolate } from "./node-text.js";
 import { ERROR } from "../js/protocol.js";
@@ -191,20 +191,7 @@ export class SessionActions {
   }
 
   _menuKey(e) {
-    const items = [...this.menu.querySelectorAll("button")];
-    const i = items.indexOf(e.target);
-    if (e.key === "Escape") {
-      e.preventDefault();
-      this.closeMenu(true);
-    } else if (e.key === "Tab") {
-      this.closeMenu(true); // Tab goes on from the row's "⋯", not from the menu's place at the end of the page
-    } else if (e.key === "Home" || e.key === "End") {
-      e.preventDefault();
-      items[e.key === "Home" ? 0 : items.length - 1]?.focus();
-    } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-      e.preventDefault();
-      items[(i + (e.key === "ArrowDown" ? 1 : items.length - 1)) % items.length]?.focus();
-    }
+    menuKey(e, this.menu, () => this.closeMenu(true));
   }
 
   _run(action) {
