@@ -155,3 +155,35 @@ test('explorer: the search boxes take at most core\'s longest query (maxlength M
     await env.close();
   }
 });
+
+test('explorer: both search boxes are comboboxes of their lists (aria-expanded follows the list) and say their counts in a status line', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1366, height: 800 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    await openExplorer(page, baseURL);
+    await page.waitForFunction(() => !document.getElementById('global-search').disabled);
+    const global = page.locator('#global-search');
+    assert.deepEqual(await global.evaluate((i) => [i.getAttribute('role'), i.getAttribute('aria-expanded'), i.getAttribute('aria-controls')]), ['combobox', 'false', 'global-hits']);
+    await global.fill('lisbon');
+    await page.locator('#global-hits li[role=option]').first().waitFor();
+    await page.waitForFunction(() => /match/.test(document.getElementById('global-search-status').textContent));
+    assert.equal(await global.getAttribute('aria-expanded'), 'true');
+    assert.match(await page.locator('#global-search-status').textContent(), /^1 session by title; \d+ match(es)? in messages$/);
+    await global.press('Escape');
+    await page.waitForFunction(() => document.getElementById('global-search').getAttribute('aria-expanded') === 'false');
+
+    const session = page.locator('session-tree-panel input.search');
+    assert.deepEqual(await session.evaluate((i) => [i.getAttribute('role'), i.getAttribute('aria-expanded')]), ['combobox', 'false']);
+    await session.fill('sintra');
+    await page.locator('session-tree-panel ul.hits .hit-item').first().waitFor();
+    assert.equal(await session.getAttribute('aria-expanded'), 'true');
+    const status = page.locator('session-tree-panel .search-wrap [role=status]');
+    assert.match(await status.textContent(), /^\d+ match(es)?$/);
+    assert.equal(await status.evaluate((s) => s.getBoundingClientRect().width <= 1), true, 'said, not shown');
+    await session.press('Escape');
+    await page.waitForFunction(() => document.querySelector('session-tree-panel').shadowRoot.querySelector('input.search').getAttribute('aria-expanded') === 'false');
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});

@@ -135,6 +135,8 @@ export class GlobalSearch {
     });
     // Wider than the box (explorer.css): kept inside the window as it changes size.
     window.addEventListener("resize", () => this.list.hidden || keepInView(this.list));
+    // The box is the list's combobox: whether the list shows, however it was hidden.
+    new MutationObserver(() => this.input.setAttribute("aria-expanded", String(!this.list.hidden))).observe(this.list, { attributes: true, attributeFilter: ["hidden"] });
   }
 
   /**
@@ -173,9 +175,11 @@ export class GlobalSearch {
     return [heading(head), ...matches.map((m) => sessionItem(m, now))];
   }
 
-  /** Put items into the dropdown and open it; busy: the messages are still being searched. */
+  /** Put items into the dropdown and open it; busy: the messages are still being searched. Its headings are said (the status). */
   _show(items, busy = false) {
     this.list.replaceChildren(...items);
+    const status = document.getElementById("global-search-status");
+    if (status && !busy) status.textContent = items.filter((li) => li.getAttribute("role") === "presentation").map((li) => li.textContent).join("; ");
     this.list.setAttribute("aria-busy", String(busy));
     this.host.opened();
     this.list.hidden = false;

@@ -34,6 +34,9 @@ export class SearchBox {
     this.input.placeholder = "Search this session  ( / )";
     this.input.setAttribute("aria-label", "Search this session");
     this.input.setAttribute("aria-controls", `${host.uid}-hits`);
+    this.input.setAttribute("role", "combobox");
+    this.input.setAttribute("aria-autocomplete", "list");
+    this.input.setAttribute("aria-expanded", "false");
     this.input.autocomplete = "off";
     this.input.maxLength = MAX_QUERY_LENGTH; // search refuses a longer query
     this.list = el("ul", "hits");
@@ -41,7 +44,11 @@ export class SearchBox {
     this.list.setAttribute("role", "listbox");
     this.list.setAttribute("aria-label", "Search results");
     this.list.hidden = true;
-    this.element.append(this.input, this.list);
+    // The box is the list's combobox (whether the list shows, however it was hidden); the heading is said.
+    new MutationObserver(() => this.input.setAttribute("aria-expanded", String(!this.list.hidden))).observe(this.list, { attributes: true, attributeFilter: ["hidden"] });
+    this.status = el("p", "visually-hidden");
+    this.status.setAttribute("role", "status");
+    this.element.append(this.input, this.list, this.status);
   }
 
   /** The query typed, trimmed. */
@@ -151,6 +158,7 @@ export class SearchBox {
     const head = el("li", "hits-head", text);
     head.setAttribute("role", "presentation");
     this.list.replaceChildren(head, ...items);
+    this.status.textContent = text;
     const opening = this.list.hidden;
     this.list.hidden = false;
     // The page closes its other dropdowns (one open at a time).
