@@ -13,6 +13,12 @@ async function open(page, url) {
   await page.waitForSelector('body[data-ready="true"]');
 }
 
+/** Open the shim's test page in env's page (window.sessiontree, no panel defined yet). */
+async function openShim(env) {
+  await env.page.goto(env.baseURL + 'e2e/fixtures/shim.html');
+  await env.page.waitForFunction(() => window.sessiontree !== undefined);
+}
+
 /** Call the page's shared tree (explorer or chat demo); return the value, asserting ok. */
 async function call(page, request) {
   const env = await page.evaluate((r) => (window.explorer ?? window.chatDemo).tree.call(r), request);
@@ -767,9 +773,8 @@ test('a prompt opened on one session is cancelled when the page shows another, a
 test('properties set on the element before its module defined it (tree, sessionId, mode) are taken when it upgrades: the tree given, no store of its own', async () => {
   const env = await setup({ contextOptions: { viewport: VIEWPORT } });
   try {
-    const { page, baseURL, errors } = env;
-    await page.goto(baseURL + 'e2e/fixtures/shim.html');
-    await page.waitForFunction(() => window.sessiontree !== undefined);
+    const { page, errors } = env;
+    await openShim(env);
     const got = await page.evaluate(async () => {
       const p = document.createElement('session-tree-panel');
       document.body.append(p);
@@ -821,5 +826,36 @@ test('a panel in the page\'s HTML, given no tree, shows the store the app\'s own
     } finally {
       await env.close();
     }
+  }
+});
+
+test('a panel given no tree takes the page\'s latest init() while it is open: not one the app closed (StrictMode\'s second mount), not one that failed', async () => {
+  const env = await setup({ contextOptions: { viewport: VIEWPORT } });
+  try {
+    const { page, errors } = env;
+    await openShim(env);
+    const got = await page.evaluate(async () => {
+      await import('/static/session-tree-panel.js');
+      const shown = async () => {
+        const p = document.createElement('session-tree-panel');
+        p.sessionId = 'chat';
+        document.body.append(p);
+        for (let k = 0; k < 100 && !p.tree; k++) await new Promise((resolve) => setTimeout(resolve, 20));
+        const tree = p.tree;
+        p.remove();
+        return tree;
+      };
+      const first = await window.sessiontree.init({ persist: false });
+      first.close(); // StrictMode: mounted, unmounted, mounted again
+      const second = await window.sessiontree.init({ persist: false });
+      const afterClose = (await shown()) === second;
+      await window.sessiontree.init({ dbName: '' }).catch(() => null); // the latest init() fails
+      const afterFailure = await shown();
+      return { afterClose, failedTaken: afterFailure === second || afterFailure === first, defaultOpened: afterFailure?.persistent === true };
+    });
+    assert.deepEqual(got, { afterClose: true, failedTaken: false, defaultOpened: true });
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
   }
 });

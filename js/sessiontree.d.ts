@@ -1182,8 +1182,9 @@ export interface SessionTree {
    * it); with the last hold, close the IndexedDB connection once the
    * calls made before close() are stored (they answer as if it had not
    * been called; an import, or a snapshot file being read, too: the tree
-   * closes once it is stored, and an init() of the same dbName made
-   * meanwhile waits for that): later mutating calls, and the restore point helpers,
+   * closes once it is stored, and in the worker an init() of the same
+   * dbName made meanwhile waits for that, as long as the import takes):
+   * later mutating calls, and the restore point helpers,
    * resolve to STORAGE_ERROR "the tree was closed"; reads keep answering
    * from memory (a session paged out of it, not read since the page loaded
    * or left under pageBudget, answers STORAGE_ERROR: nothing is read from

@@ -28,7 +28,7 @@ import { DB_DEFAULT_NAME } from "./store/schema.js";
 import { readList } from "./store/listing.js";
 import { ERROR, STORAGE_ERROR } from "./protocol.js";
 import { OPERATION_INFOS, TreeAPI, checkInitOptions, restartError } from "./tree-api.js";
-import { WorkerTree, closing, firstInit, shared } from "./worker-tree.js";
+import { WorkerTree, closing, latestInit, shared } from "./worker-tree.js";
 import { joinParts } from "./answer-parts.js";
 
 export { ERROR, STORAGE_ERROR };
@@ -121,7 +121,7 @@ const workers = new Map();
  */
 export function init(options = {}) {
   const opened = openTree(options).then((tree) => tree._retain());
-  firstInit.options ??= { options, tree: opened.catch(() => null) }; // a panel given no tree opens the same (static/session-tree-panel.js)
+  latestInit.tree = opened.catch(() => null); // a panel given no tree shows it (static/session-tree-panel.js)
   return opened;
 }
 

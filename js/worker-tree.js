@@ -16,12 +16,12 @@ import { closeAfterBegun } from "./call-order.js";
 export const shared = new Map();
 
 /**
- * The first init() of this page: `options` is null until one is made, then
- * `{options, tree}` (what it was given, and a Promise of its tree, null
- * when it failed). A <session-tree-panel> given no tree opens the same
- * store (static/session-tree-panel.js _autoInit), not the default one.
+ * The latest init() of this page: `tree` is null until one is made, then a
+ * Promise of its tree (null when it failed). A <session-tree-panel> given
+ * no tree shows that tree while it is open (static/session-tree-panel.js
+ * _autoInit), not a default store of its own.
  */
-export const firstInit = { options: null };
+export const latestInit = { tree: null };
 
 /** Databases whose tree was closed while it waited for its worker: a Promise settled once the close was posted (init() in js/sessiontree.js waits for it). */
 export const closing = new Map();

@@ -116,13 +116,29 @@ export function filterSessions(sessions, query) {
     const { hay, tokens } = filterText(s);
     const typed = words.filter((w) => hay.includes(w)).length;
     if (typed < words.length && !words.every((w) => hay.includes(w) || nearToken(w, tokens) !== null)) continue;
-    const whole = words.filter((w) => tokens.includes(w)).length;
-    const starts = words.filter((w) => tokens.some((t) => t.startsWith(w))).length;
-    weight.set(s, whole * (words.length + 1) + starts);
+    const at = words.map((w) => wordPlace(hay, w));
+    weight.set(s, at.filter((p) => p === 2).length * (words.length + 1) + at.filter((p) => p > 0).length);
     by[typed].push(s);
   }
   // A stable sort: equal weights keep the order given.
   return by.reverse().flatMap((group) => group.sort((a, b) => weight.get(b) - weight.get(a)));
+}
+
+/**
+ * Where word (folded, as typed: "gpt-4", "c++") stands in hay at its best:
+ * 2 as a whole word (no letter or digit just before or after it), 1 at a
+ * word's start, 0 inside one or not at all.
+ * @param {string} hay @param {string} word
+ * @returns {0|1|2}
+ */
+function wordPlace(hay, word) {
+  let best = 0;
+  const letter = (c) => c !== undefined && /[\p{L}\p{N}]/u.test(c);
+  for (let i = hay.indexOf(word); i >= 0 && best < 2; i = hay.indexOf(word, i + 1)) {
+    if (letter(hay[i - 1])) continue;
+    best = letter(hay[i + word.length]) ? Math.max(best, 1) : 2;
+  }
+  return best;
 }
 
 /** filterText's results by title and id: the filter runs again at every key typed, over the same sessions. */

@@ -109,10 +109,9 @@ export declare const ROW_HEIGHT: number;
 export declare class SessionTreePanel extends HTMLElement {
   /**
    * The store (the panel uses its call, subscribe and hasOperation); when
-   * not set before connecting, the store the page's first init() opened
-   * (the same options again; with persist: false that tree), else the
-   * default one. Set before the element is defined, it is taken when the
-   * element upgrades.
+   * not set before connecting, the tree of the page's latest init() while
+   * it is open (not closed, not failed), else the default one. Set before
+   * the element is defined, it is taken when the element upgrades.
    */
   tree: SessionTree | null;
   /** Attribute session-id. */

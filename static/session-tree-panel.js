@@ -263,14 +263,14 @@ export class SessionTreePanel extends PanelAttributes {
     this._listeners.push([target, type, fn]);
   }
 
-  /** No tree given: the page's first init()'s (that tree with persist: false, else the same options: the shared tree), else the default; an app's init() made as its module runs comes first (a task later). */
+  /** No tree given: the tree of the page's latest init() while it is open (not closed, not failed), a task after connecting (an app's init() made as its module runs comes first), else the default one. */
   async _autoInit() {
     try {
-      const [{ init }, { firstInit }] = await Promise.all([import("../js/sessiontree.js"), import("../js/worker-tree.js")]);
+      const [{ init }, { latestInit }] = await Promise.all([import("../js/sessiontree.js"), import("../js/worker-tree.js")]);
       await new Promise((resolve) => setTimeout(resolve));
       if (this._tree) return;
-      const first = firstInit.options;
-      const tree = (first?.options?.persist === false ? await first.tree : null) ?? (await init(first?.options ?? {}));
+      const latest = await latestInit.tree;
+      const tree = latest !== null && latest._holders > 0 ? latest : await init();
       if (!this._tree) this.tree = tree;
     } catch (err) {
       this._setStatus(`sessiontree could not start: ${err.message}`);

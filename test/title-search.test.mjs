@@ -83,4 +83,7 @@ test('session filter box: among those holding every word, whole words rank befor
   const ids = (q) => filterSessions(list, q).map((s) => s.sessionId);
   assert.deepEqual(ids('Big conv 7'), ['s7', 's70', 's297', 's287', 's17'], 'the exact title first, then "7" starting a word, then inside one, each in the order given');
   assert.deepEqual(ids('big'), ['s299', 's297', 's287', 's70', 's7', 's17'], 'all alike: the order given');
+  const marked = [['a', 'using gpt-4o'], ['b', 'gpt-4 notes'], ['c', 'about c++ templates'], ['d', 'c++']].map(([sessionId, title]) => ({ sessionId, title }));
+  assert.deepEqual(filterSessions(marked, 'gpt-4').map((s) => s.sessionId), ['b', 'a'], 'a word holding punctuation counts whole too');
+  assert.deepEqual(filterSessions(marked, 'c++').map((s) => s.sessionId), ['c', 'd'], 'both hold "c++" whole: the order given');
 });
