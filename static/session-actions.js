@@ -65,11 +65,13 @@ export class SessionActions {
     $("trash-button").addEventListener("click", () => this.openTrash());
     // Closed, the dialog gives focus back to Trash, which hides once the trash is empty (a restore
     // or erasure of the last): then to the selected session's row, else the first row, else the filter.
+    // Lost: on <body>, or still on a button of the closed dialog (the browser had nowhere to put it back).
+    const lost = () => [null, document.body, $("trash-button")].includes(document.activeElement) || $("trash-dialog").contains(document.activeElement);
     $("trash-dialog").addEventListener("close", () =>
       setTimeout(() => {
-        if (document.activeElement !== document.body && !$("trash-button").hidden) return;
+        if (!$("trash-button").hidden || !lost()) return;
         this._focusRow(this.page.selected());
-        if (document.activeElement === document.body) (document.querySelector("#session-list .session-more") ?? $("session-filter")).focus();
+        if (lost()) (document.querySelector("#session-list .session-more") ?? $("session-filter")).focus();
       }),
     );
     $("trash-erase-all").addEventListener("click", () => this._eraseAll());
