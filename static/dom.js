@@ -112,3 +112,13 @@ export function menuKey(e, menu, close) {
     items[(i + (e.key === "ArrowDown" ? 1 : items.length - 1)) % items.length]?.focus();
   }
 }
+
+/**
+ * Whether element e shows: checkVisibility() where the browser has it
+ * (Safari 17.4, Firefox 106 on), else whether it is laid out.
+ * @param {Element} e
+ * @returns {boolean}
+ */
+export function isShown(e) {
+  return typeof e.checkVisibility === "function" ? e.checkVisibility() : e.getClientRects().length > 0;
+}

@@ -5,6 +5,8 @@
 // shown alone through its pane attribute; explorer.css hides the sessions
 // pane or the panel by body[data-pane].
 
+import { isShown } from "./dom.js";
+
 /** Below this width (px) the page shows one pane at a time (explorer.css says the same). */
 export const NARROW = "(max-width: 699px)";
 
@@ -90,7 +92,7 @@ export class PaneTabs {
   _focusShown(pane, was) {
     const now = deepActive();
     if (this.pane !== pane || (now !== was && now !== document.body)) return;
-    if (was.isConnected && was.checkVisibility?.() !== false) return;
+    if (was.isConnected && isShown(was)) return;
     this.tabs.querySelector(`[role=tab][data-pane="${pane}"]`)?.focus();
   }
 }

@@ -7,7 +7,7 @@
 // 60,000 conversations drew 60,000 rows (seconds of layout, and every
 // later layout of the page slower).
 
-import { button, el } from "./dom.js";
+import { button, el, isShown } from "./dom.js";
 import { changeOf, changedFirst, count, moreLine, reportTitle, reportTitles, shownName, warningView } from "./report-lines.js";
 import { projectLabel } from "./session-filter.js";
 import { isolate } from "./node-text.js";
@@ -138,7 +138,7 @@ export function showReport({ sessions, warnings, errors, skipped = [], files = [
   // <body>: it goes to the report, whose × then takes it back (closeReport). Focus elsewhere stays.
   setTimeout(() => {
     const at = document.activeElement;
-    if (!(at instanceof HTMLElement) || at === document.body || !shown(at)) $("report-close").focus();
+    if (!(at instanceof HTMLElement) || at === document.body || !isShown(at)) $("report-close").focus();
   });
 }
 
@@ -168,12 +168,7 @@ export function compactHint(compact) {
   const hint = $("import-hint");
   hint.classList.toggle("compact", compact);
   const at = document.activeElement;
-  if (at instanceof HTMLElement && hint.contains(at) && !shown(at)) ($("import-report").hidden ? $("import-button") : $("report-close")).focus();
-}
-
-/** Whether element e shows (checkVisibility, where the browser has it: Safari 17.4, Firefox 106; else laid out). @param {HTMLElement} e */
-function shown(e) {
-  return typeof e.checkVisibility === "function" ? e.checkVisibility() : e.getClientRects().length > 0;
+  if (at instanceof HTMLElement && hint.contains(at) && !isShown(at)) ($("import-report").hidden ? $("import-button") : $("report-close")).focus();
 }
 
 /** Wire the report's × and Escape (inside the report) to closeReport. */
