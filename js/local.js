@@ -6,6 +6,7 @@
 // page's own thread. Both keep the Promise API of js/tree-api.js.
 
 import { openStore, Writer, DB_DEFAULT_NAME } from "./store.js";
+import { keepListLater } from "./store/list-keep.js";
 import { Pager, packStubs } from "./store/pager.js";
 import { listenFromStart } from "./store/coordinator.js";
 import { callPaged, held, keepSearchSoon, mutatePaged, requestSession, retryPaged } from "./local-paging.js";
@@ -150,6 +151,7 @@ async function create(wasmURL, dbName, memoryBudget, pageBudget, onListed = null
     throw new Error(`sessiontree: ${runtime.state.exited} while the stored sessions were restored; nothing was changed`);
   }
   tree = new LocalTree(handle, db, dbName, stored, runtime.memory, pageBudget, listening?.channel);
+  if (stored.keep) keepListLater(db, stored);
   if (listening?.heard || stored.missed?.length > 0) tree._writer?.pull(); // the missed events go with a transaction
   for (const [reason, message] of early) tree._storageClosed(reason, message);
   const t = tree;

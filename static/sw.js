@@ -116,6 +116,7 @@ const PRECACHE = [
   "../js/store/pager.js",
   "../js/store/listing.js",
   "../js/store/search-keep.js",
+  "../js/store/list-keep.js",
   "../js/store/erase.js",
   "../js/change-events.js",
   "../js/chat-ops.js",

@@ -12,8 +12,9 @@
 // metadata records, a search index) is deleted here as well.
 
 import { STORES } from "./schema.js";
+import { keptListRange } from "./listing.js";
 
-/** The stores a write transaction takes: the session stores, and the restore points and kept search index an erasure deletes. */
+/** The stores a write transaction takes: the session stores, and the restore points, kept search index and kept list an erasure deletes. */
 export const WRITE_STORES = [...STORES, "snapshots", "search"];
 
 /**
@@ -30,6 +31,7 @@ export function eraseSession(tx, sessionId, gen) {
   for (const name of ["chunks", "nodes", "annotations"]) tx.objectStore(name).delete(records);
   tx.objectStore("snapshots").delete(IDBKeyRange.bound([sessionId, ""], [sessionId, []]));
   tx.objectStore("search").delete("index"); // it holds the session's words: built again without them
+  tx.objectStore("search").delete(keptListRange()); // it holds the session's title (store/list-keep.js)
   tx.objectStore("sessions").put(tombstone(sessionId, gen), sessionId);
 }
 

@@ -162,6 +162,69 @@ async function readTails(tx, metas) {
   });
 }
 
+/**
+ * The keys of the kept list in the "search" store: ["list", gen]
+ * (store/schema.js, store/list-keep.js).
+ * @returns {IDBKeyRange}
+ */
+export function keptListRange() {
+  return IDBKeyRange.bound(["list"], ["list", []]);
+}
+
+/**
+ * Every record of the "sessions" store, read from the kept list (the JSON
+ * of every record as stored when the highest gen was its key's, written
+ * by store/list-keep.js) and the records stamped with a higher gen since,
+ * which replace their session's or join the list: every write stamps the
+ * records it puts with a gen above every stored one (store/writer.js), and
+ * none is ever deleted, so the two say what a read of the whole store
+ * would. At 10,000 sessions one 3 MB record and a JSON.parse take about a
+ * quarter of the time of 10,000 records (bench/RESULTS.md). null when there
+ * is no kept list, it is not a JSON array, or the records it makes are not
+ * as many as the store holds (a kept list damaged outside sessiontree): it
+ * is a cache, and the store is then read whole.
+ * @param {IDBTransaction} tx over "sessions" and "search"
+ * @returns {Promise<object[]|null>}
+ */
+async function readKeptList(tx) {
+  const at = await requestPromise(tx.objectStore("search").openCursor(keptListRange(), "prev"));
+  if (!at || typeof at.value !== "string" || !Number.isSafeInteger(at.key[1])) return null;
+  let all;
+  try {
+    all = JSON.parse(at.value);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(all)) return null;
+  const sessions = tx.objectStore("sessions");
+  const [since, count] = await Promise.all([requestPromise(sessions.index("gen").getAll(IDBKeyRange.lowerBound(at.key[1], true))), requestPromise(sessions.count())]);
+  const place = new Map();
+  all.forEach((m, k) => place.set(m?.sessionId, k));
+  for (const m of since) {
+    const k = place.get(m.sessionId);
+    if (k === undefined) all.push(m);
+    else all[k] = m;
+  }
+  return all.length === count ? all : null;
+}
+
+/**
+ * Every record of the "sessions" store: the kept list's when there is one
+ * (readKeptList, handed to onPart in one part), else read in parts
+ * (readBatched). Tried and not kept: posting the kept list's JSON to the
+ * worker instead of its records (10,000 sessions: the list and the first
+ * context within the runs' noise of each other).
+ * @param {IDBTransaction} tx over "sessions" and "search"
+ * @param {((records: object[]) => void)|null} onPart
+ * @returns {Promise<object[]>}
+ */
+async function readRecords(tx, onPart) {
+  const kept = await readKeptList(tx);
+  if (kept === null) return readBatched(tx.objectStore("sessions"), LIST_BATCH, onPart);
+  onPart?.(kept);
+  return kept;
+}
+
 /** Meta records the page decodes in one task (see readBatched). */
 const LIST_BATCH = 1000;
 
@@ -174,16 +237,19 @@ const LIST_BATCH = 1000;
  * database (the open's upgrade is aborted, so none is made), a schema
  * other than DB_VERSION (the worker upgrades it), or a failed read. A
  * meta that lags its node records (tail: true) is brought up to date from
- * them (readTails). Never rejects.
+ * them (readTails). The records come from the kept list and those
+ * written since when there is one (readKeptList), else from the store
+ * itself. Never rejects.
  *
  * The worker takes the records read here instead of reading them again
  * (js/worker.js `metas`, store/pager.js takeMetas): two reads of one
  * object store at once take about twice as long as one, in Chromium as
  * in its IndexedDB backend, since it serves them in turn
- * (bench/RESULTS.md). onPart is called with each part read, in key
- * order, as it comes: every record of the store, trash and tombstones
- * too, as stored (a tail's node records the worker reads itself); then
- * with null once every record was read.
+ * (bench/RESULTS.md). onPart is called with each part read, as it
+ * comes, in key order: every record of the store, trash and tombstones
+ * too, as stored (a tail's node records the worker reads itself), or
+ * all of them in one part when they come from the kept list
+ * (readRecords); then with null once every record was read.
  * @param {string} name
  * @param {((records: object[]|null) => void)|null} [onPart]
  * @returns {Promise<object[]|null>} sessionsFromMetas of the stored sessions not in the trash
@@ -207,8 +273,8 @@ export function readList(name, onPart = null) {
       db.onversionchange = () => db.close();
       try {
         if (db.version !== DB_VERSION) return resolve(null);
-        const tx = db.transaction(["sessions", "nodes"], "readonly");
-        const { metas } = liveMetas(await readBatched(tx.objectStore("sessions"), LIST_BATCH, onPart));
+        const tx = db.transaction(["sessions", "nodes", "search"], "readonly");
+        const { metas } = liveMetas(await readRecords(tx, onPart));
         onPart?.(null);
         await readTails(tx, metas);
         resolve(sessionsFromMetas(metas.filter((m) => !m.deletedAt)));

@@ -17,6 +17,7 @@ import { STORES } from "./schema.js";
 import { ENVELOPE_FAILED_HEAD, PAGED_OUT } from "../protocol.js";
 import { diskState, maxGen, mergeRequest, readCounts, readNodes, readSnapshot, requestPromise, restoreRequest } from "./records.js";
 import { liveMetas } from "./listing.js";
+import { keptListStale } from "./list-keep.js";
 import { loadedEvent } from "./take-in.js";
 
 const utf8Encoder = new TextEncoder();
@@ -35,9 +36,11 @@ export const PAGED_OUT_HEAD = ENVELOPE_FAILED_HEAD + JSON.stringify(PAGED_OUT);
  * true is brought up to date from the node records stored after its
  * nodeCount (deriveTail; the only node records read, and only for a tab
  * killed before its meta flush).
+ * keep: the JSON of every record read and their gen when the kept list
+ * is to be written again (store/list-keep.js keptListStale), else null.
  * Rejects, naming the database, when the read fails.
  * @param {IDBDatabase} db
- * @returns {Promise<{gen: number, metas: object[], trashed: {meta: object, snapshot: Uint8Array}[]}>}
+ * @returns {Promise<{gen: number, metas: object[], trashed: {meta: object, snapshot: Uint8Array}[], keep: {json: string, gen: number}|null}>}
  */
 export function readMetas(db) {
   return startRead(db, null);
@@ -56,7 +59,7 @@ export function readMetas(db) {
  * create), so nothing written after it goes unheard. Rejects, naming the
  * database, when the read fails.
  * @param {IDBDatabase} db @param {object[]} all every record of the "sessions" store, as stored
- * @returns {Promise<{gen: number, metas: object[], trashed: {meta: object, snapshot: Uint8Array}[]}|null>}
+ * @returns {Promise<{gen: number, metas: object[], trashed: {meta: object, snapshot: Uint8Array}[], keep: {json: string, gen: number}|null}|null>}
  */
 export function takeMetas(db, all) {
   return startRead(db, all);
@@ -69,24 +72,27 @@ export function takeMetas(db, all) {
 async function startRead(db, all) {
   const tx = readTransaction(db);
   try {
-    const { gen, metas } = liveMetas(all ?? (await requestPromise(tx.objectStore("sessions").getAll())));
+    const records = all ?? (await requestPromise(tx.objectStore("sessions").getAll()));
+    const { gen, metas } = liveMetas(records);
     if (all && (await maxGen(tx.objectStore("sessions"))) !== gen) return null;
     readCounts[all ? "given" : "metas"]++;
+    // Taken before a tail is brought up to date in place, and before the Writer holds the records.
+    const keep = (await keptListStale(tx, records.length)) ? { json: JSON.stringify(records), gen } : null;
     await Promise.all(metas.filter((m) => m.tail === true).map((m) => readNodes(tx, m, m.nodeCount)));
     // Sessions in the trash are read whole: core keeps them in its trash, never as stubs.
     // One whose records disagree stays on disk, out of the trash core shows, not failing the start.
     const inTrash = metas.filter((m) => m.deletedAt);
     const snapshots = await Promise.all(inTrash.map((m) => readSnapshot(tx, m).catch(() => null)));
-    return { gen, metas, trashed: inTrash.map((meta, i) => ({ meta, snapshot: snapshots[i] })).filter((t) => t.snapshot !== null) };
+    return { gen, metas, trashed: inTrash.map((meta, i) => ({ meta, snapshot: snapshots[i] })).filter((t) => t.snapshot !== null), keep };
   } catch (err) {
     throw new Error(`sessiontree: reading IndexedDB database ${JSON.stringify(db.name)} failed, nothing was changed: ${err?.message ?? err}`);
   }
 }
 
-/** A read-only transaction over every store, or the error naming the database. @param {IDBDatabase} db */
+/** A read-only transaction over every session store and the kept list's, or the error naming the database. @param {IDBDatabase} db */
 function readTransaction(db) {
   try {
-    return db.transaction(STORES, "readonly");
+    return db.transaction([...STORES, "search"], "readonly");
   } catch (err) {
     throw new Error(`sessiontree: cannot read IndexedDB database ${JSON.stringify(db.name)}: ${err.message}`);
   }

@@ -19,7 +19,12 @@
 //   snapshots  key [sessionId, name] value {sessionId, name, createdAt, nodeCount, snapshot: JSON string}
 //   search     key "index"           value {bytes: Uint8Array, savedAt}: the search index kept
 //                                    between pages (store/search-keep.js, core/internal/store/search_save.go), a
-//                                    cache: deleted with any erased session, rebuilt when missing
+//                                    cache: deleted with any erased session, rebuilt when missing;
+//              key ["list", gen]     value the kept list: the JSON of every record of "sessions" as
+//                                    stored when gen was the highest (store/list-keep.js), a cache
+//                                    read with the records stamped above gen since; deleted with
+//                                    any erased session (since version 6, no upgrade: older
+//                                    version 6 builds leave it be, and their writes stamp gens)
 // seq is a node's position in append order, the same in every tab (see
 // store/writer.js). A session written whole (an import, a load, a fork or
 // clone target) is stored as chunk records only, the last one shorter; an

@@ -45,13 +45,30 @@ export function readKeptIndex(db) {
  * @returns {Promise<boolean>}
  */
 export function writeKeptIndex(db, bytes, gen) {
+  return writeCache(db, ["sessions", STORE], async (tx) => (await maxGen(tx.objectStore("sessions"))) <= gen, (tx) => {
+    tx.objectStore(STORE).put({ bytes, savedAt: new Date().toISOString() }, KEY);
+  });
+}
+
+/**
+ * Write a cache record (the kept index, the kept list: store/list-keep.js)
+ * in a readwrite transaction over stores: write(tx) runs once check(tx)
+ * resolves true. Resolves to whether the transaction committed with the
+ * write made: false when check said no or failed, on a full disk, or on a
+ * closed database (a cache: the next page does without it). Never rejects.
+ * @param {IDBDatabase} db @param {string[]} stores
+ * @param {(tx: IDBTransaction) => Promise<boolean>} check
+ * @param {(tx: IDBTransaction) => void} write
+ * @returns {Promise<boolean>}
+ */
+export function writeCache(db, stores, check, write) {
   return new Promise((resolve) => {
     try {
-      const tx = db.transaction(["sessions", STORE], "readwrite");
+      const tx = db.transaction(stores, "readwrite");
       let stored = false;
-      maxGen(tx.objectStore("sessions")).then((disk) => {
-        if (disk > gen) return;
-        tx.objectStore(STORE).put({ bytes, savedAt: new Date().toISOString() }, KEY);
+      check(tx).then((ok) => {
+        if (!ok) return;
+        write(tx);
         stored = true;
       }, () => {});
       tx.oncomplete = () => resolve(stored);

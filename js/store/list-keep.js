@@ -1,0 +1,69 @@
+// The kept list: every record of the "sessions" store as one JSON string,
+// in the "search" store under ["list", gen] (store/schema.js), so that a
+// fresh page reads one record and the few written since instead of one
+// record per session (store/listing.js readKeptList): at 10,000 sessions
+// ~30 ms against ~120 ms (bench/RESULTS.md). The worker writes it again
+// after a start that found none, or LIST_KEEP_CHANGES records written
+// since it; a record of a history under LIST_KEEP_MIN sessions is not
+// worth its write. It is a cache: missing or damaged, the store is read
+// whole; erasing a session deletes it (store/erase.js), since it holds
+// the session's title.
+
+import { keptListRange, requestPromise } from "./listing.js";
+import { writeCache } from "./search-keep.js";
+
+/** Records of the "sessions" store below which no kept list is written (the store's own read is as quick). */
+export const LIST_KEEP_MIN = 256;
+
+/** Records written since the kept list at which the worker writes it again. */
+export const LIST_KEEP_CHANGES = 32;
+
+/**
+ * Whether the kept list is to be written again, for a store of `count`
+ * records: none is kept, or LIST_KEEP_CHANGES or more records were
+ * stamped with a gen above its own. Reads keys and a count only.
+ * @param {IDBTransaction} tx over "sessions" and "search"
+ * @param {number} count the records of the "sessions" store
+ * @returns {Promise<boolean>}
+ */
+export async function keptListStale(tx, count) {
+  if (count < LIST_KEEP_MIN) return false;
+  const at = await requestPromise(tx.objectStore("search").openKeyCursor(keptListRange(), "prev"));
+  if (!at || !Number.isSafeInteger(at.key[1])) return true;
+  const since = await requestPromise(tx.objectStore("sessions").index("gen").count(IDBKeyRange.lowerBound(at.key[1], true)));
+  return since >= LIST_KEEP_CHANGES;
+}
+
+/**
+ * Write the kept list: json, every record of the "sessions" store as read
+ * in one transaction whose highest gen was gen, replacing any kept
+ * before. Records written after that read have higher gens, so the list
+ * stays true however late it is written; but not after a session was
+ * erased since (a tombstone above gen): its title would be on disk again.
+ * Resolves to whether it was stored (not then, nor on a full disk or a
+ * closed database: a cache only).
+ * @param {IDBDatabase} db @param {string} json @param {number} gen
+ * @returns {Promise<boolean>}
+ */
+export function writeKeptList(db, json, gen) {
+  const sinceErased = (tx) => requestPromise(tx.objectStore("sessions").index("gen").getAll(IDBKeyRange.lowerBound(gen, true))).then((since) => !since.some((m) => m?.erased === true));
+  return writeCache(db, ["sessions", "search"], sinceErased, (tx) => {
+    tx.objectStore("search").delete(keptListRange());
+    tx.objectStore("search").put(json, ["list", gen]);
+  });
+}
+
+/** Milliseconds after the start at which the kept list is written (off the first calls' path). */
+const KEEP_LIST_MS = 2000;
+
+/**
+ * Write the kept list that stored.keep holds (a start's read: store/pager.js
+ * readMetas) once the start's first calls are answered, and let go of it
+ * there. A database closed by then writes nothing.
+ * @param {IDBDatabase} db @param {{keep: {json: string, gen: number}|null}} stored
+ */
+export function keepListLater(db, stored) {
+  const { json, gen } = stored.keep;
+  stored.keep = null;
+  setTimeout(() => writeKeptList(db, json, gen), KEEP_LIST_MS);
+}
