@@ -9,11 +9,10 @@
 // whole; erasing a session deletes it (store/erase.js), since it holds
 // the session's title.
 
-import { keptListRange, requestPromise } from "./listing.js";
+import { LIST_KEEP_MIN, keptListRange, requestPromise } from "./listing.js";
 import { writeCache } from "./search-keep.js";
 
-/** Records of the "sessions" store below which no kept list is written (the store's own read is as quick). */
-export const LIST_KEEP_MIN = 256;
+export { LIST_KEEP_MIN };
 
 /** Records written since the kept list at which the worker writes it again. */
 export const LIST_KEEP_CHANGES = 32;

@@ -94,20 +94,21 @@ export function liveMetas(all) {
 
 /**
  * Every record of store (whose keys are its records' sessionId) read
- * `batch` at a time, in key order: each read's records are decoded in a
- * task of their own, and handed to onPart (when given) as they come.
+ * `batch` at a time, in key order, after `first` (the first records, read
+ * already; as many as `size` asked for): each read's records are decoded
+ * in a task of their own, and handed to onPart (when given) as they come.
  * @param {IDBObjectStore} store @param {number} batch
  * @param {((records: object[]) => void)|null} onPart
+ * @param {object[]} first @param {number} size
  * @returns {Promise<object[]>}
  */
-async function readBatched(store, batch, onPart) {
+async function readBatched(store, batch, onPart, first, size) {
   const all = [];
-  for (let range = null; ; ) {
-    const part = await requestPromise(store.getAll(range, batch));
+  for (let part = first; ; size = batch) {
     onPart?.(part);
     for (const m of part) all.push(m);
-    if (part.length < batch) return all;
-    range = IDBKeyRange.lowerBound(part[part.length - 1].sessionId, true);
+    if (part.length < size) return all;
+    part = await requestPromise(store.getAll(IDBKeyRange.lowerBound(part[part.length - 1].sessionId, true), batch));
   }
 }
 
@@ -187,17 +188,20 @@ export function keptListRange() {
  * @returns {Promise<object[]|null>}
  */
 async function readKeptList(tx) {
-  const at = await requestPromise(tx.objectStore("search").openCursor(keptListRange(), "prev"));
-  if (!at || typeof at.value !== "string" || !Number.isSafeInteger(at.key[1])) return null;
+  // getAll, not a "prev" cursor, which costs ~3 ms more on a history with none (100 sessions: 8.8 ms against 5.2).
+  const search = tx.objectStore("search");
+  const [keys, values] = await Promise.all([requestPromise(search.getAllKeys(keptListRange())), requestPromise(search.getAll(keptListRange()))]);
+  const gen = keys.at(-1)?.[1];
+  if (!Number.isSafeInteger(gen) || typeof values.at(-1) !== "string") return null;
   let all;
   try {
-    all = JSON.parse(at.value);
+    all = JSON.parse(values.at(-1));
   } catch {
     return null;
   }
   if (!Array.isArray(all)) return null;
   const sessions = tx.objectStore("sessions");
-  const [since, count] = await Promise.all([requestPromise(sessions.index("gen").getAll(IDBKeyRange.lowerBound(at.key[1], true))), requestPromise(sessions.count())]);
+  const [since, count] = await Promise.all([requestPromise(sessions.index("gen").getAll(IDBKeyRange.lowerBound(gen, true))), requestPromise(sessions.count())]);
   const place = new Map();
   all.forEach((m, k) => place.set(m?.sessionId, k));
   for (const m of since) {
@@ -219,11 +223,19 @@ async function readKeptList(tx) {
  * @returns {Promise<object[]>}
  */
 async function readRecords(tx, onPart) {
-  const kept = await readKeptList(tx);
-  if (kept === null) return readBatched(tx.objectStore("sessions"), LIST_BATCH, onPart);
+  // Asked at once: a history with no kept list (under LIST_KEEP_MIN
+  // sessions, or before a visit wrote one) waits for no more round trips
+  // than before it (100 sessions: 7.6 ms against 5.8 with the kept list
+  // asked first); one with it reads LIST_KEEP_MIN records more.
+  const sessions = tx.objectStore("sessions");
+  const [kept, first] = await Promise.all([readKeptList(tx), requestPromise(sessions.getAll(null, LIST_KEEP_MIN))]);
+  if (kept === null) return readBatched(sessions, LIST_BATCH, onPart, first, LIST_KEEP_MIN);
   onPart?.(kept);
   return kept;
 }
+
+/** Records of the "sessions" store below which no kept list is written (store/list-keep.js: the store's own read is as quick); the first part read beside the kept list. */
+export const LIST_KEEP_MIN = 256;
 
 /** Meta records the page decodes in one task (see readBatched). */
 const LIST_BATCH = 1000;
