@@ -59,15 +59,15 @@ function putKept(page, db, value, gen) {
  * while the wasm starts), the same once the store runs (core's), and how
  * the worker took the records (its read counts).
  */
-async function freshList(env, db) {
+async function freshList(env, db, options = {}) {
   const page = await open(env);
-  const got = await page.evaluate(async (db) => {
-    window.tree = await window.sessiontree.init({ dbName: db });
+  const got = await page.evaluate(async ({ db, options }) => {
+    window.tree = await window.sessiontree.init({ dbName: db, ...options });
     const early = await window.tree.call({ operation: 'sessions' });
     await window.tree.call({ operation: 'context', sessionId: 's0001' }); // once the store runs
     const late = await window.tree.call({ operation: 'sessions' });
     return { early: early.value, late: late.value, readCounts: (await window.tree._debug()).readCounts };
-  }, db);
+  }, { db, options });
   return { page, ...got };
 }
 
@@ -116,6 +116,11 @@ test('a history of 600 sessions lists from the kept list and the records written
     const context = await b.page.evaluate(async () => (await window.tree.call({ operation: 'context', sessionId: 's0005' })).value.messages.map((m) => m.content));
     assert.deepEqual(context.slice(3), [0, 1, 2, 3, 4].map((k) => `more ${k}`));
     await b.page.close();
+    // The store in the page's thread reads it too (its own start's read: store/pager.js readMetas).
+    const local = await freshList(env, DB, { worker: false });
+    assert.equal(local.late.find((s) => s.sessionId === 's0300').title, 'from the kept list');
+    assert.deepEqual(withoutMark(local.late), expected);
+    await local.page.close();
     await putKept(first, DB, JSON.stringify(kept.records[0]), kept.gen);
 
     // The same list with the store read whole (no kept list), and with a damaged one.

@@ -16,7 +16,7 @@
 import { STORES } from "./schema.js";
 import { ENVELOPE_FAILED_HEAD, PAGED_OUT } from "../protocol.js";
 import { diskState, maxGen, mergeRequest, readCounts, readNodes, readSnapshot, requestPromise, restoreRequest } from "./records.js";
-import { liveMetas } from "./listing.js";
+import { liveMetas, readRecords } from "./listing.js";
 import { keptListStale } from "./list-keep.js";
 import { loadedEvent } from "./take-in.js";
 
@@ -29,8 +29,9 @@ const NODE_BYTES = 400;
 export const PAGED_OUT_HEAD = ENVELOPE_FAILED_HEAD + JSON.stringify(PAGED_OUT);
 
 /**
- * Read the meta record of every stored session (no node record), in
- * creation order, and the highest stored gen; erased sessions' tombstones
+ * Read the meta record of every stored session (no node record: from the
+ * kept list and the records written since when there is one,
+ * store/listing.js readRecords), in creation order, and the highest stored gen; erased sessions' tombstones
  * are left out (their gen counts), and sessions in the trash are read
  * whole (`trashed: [{meta, snapshot}]`, core restores them into its trash). A meta written with tail:
  * true is brought up to date from the node records stored after its
@@ -72,7 +73,7 @@ export function takeMetas(db, all) {
 async function startRead(db, all) {
   const tx = readTransaction(db);
   try {
-    const records = all ?? (await requestPromise(tx.objectStore("sessions").getAll()));
+    const records = all ?? (await readRecords(tx, null));
     const { gen, metas } = liveMetas(records);
     if (all && (await maxGen(tx.objectStore("sessions"))) !== gen) return null;
     readCounts[all ? "given" : "metas"]++;
