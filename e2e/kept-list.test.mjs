@@ -159,6 +159,34 @@ test('a history of 600 sessions lists from the kept list and the records written
     assert.equal(kept.records[0].find((m) => m.sessionId === 's0020').title, undefined, 'only the tombstone: no title');
     assert.equal(JSON.stringify(kept.records[0]).includes('title 20"'), false);
     await e.page.close();
+
+    // An erasure by a build before the kept list (a tombstone above it, the list left) and 32
+    // sessions renamed by direct writes: the next start writes the list again, without the title.
+    const newest = await first.evaluate(async (db) => {
+      const req = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+      const idb = await req(indexedDB.open(db));
+      const tx = idb.transaction(['sessions'], 'readwrite');
+      const sessions = tx.objectStore('sessions');
+      const gen = (await req(sessions.index('gen').openKeyCursor(null, 'prev'))).key + 1;
+      sessions.put({ sessionId: 's0030', erased: true, gen, createdAt: '', nodeCount: 0, annotationCount: 0, op: 'trash.empty' }, 's0030');
+      await new Promise((resolve) => (tx.oncomplete = resolve));
+      idb.close();
+      return gen;
+    }, DB);
+    assert.equal(JSON.stringify((await keptList(first, DB)).records[0]).includes('"title 30"'), true);
+    const f = await freshList(env, DB);
+    assert.equal(f.early.some((s) => s.sessionId === 's0030'), false);
+    await eventually(async () => (await keptList(first, DB)).keys[0]?.[1] === newest, 15000, 'the kept list is written at the tombstone\'s gen');
+    assert.equal(JSON.stringify((await keptList(first, DB)).records[0]).includes('"title 30"'), false);
+    await f.page.evaluate(async () => {
+      for (let i = 100; i < 132; i++) await window.tree.call({ operation: 'rename', sessionId: `s0${i}`, title: `renamed ${i}` });
+    });
+    const renamed = (await keptList(first, DB)).gen;
+    await f.page.close();
+    const g = await freshList(env, DB);
+    assert.equal(g.early.find((s) => s.sessionId === 's0131').title, 'renamed 131');
+    await eventually(async () => (await keptList(first, DB)).keys[0]?.[1] === renamed, 15000, '32 records written since: the kept list is written again');
+    await g.page.close();
     assert.deepEqual(env.errors, []);
   } finally {
     await env.close();

@@ -19,18 +19,21 @@ export const LIST_KEEP_CHANGES = 32;
 
 /**
  * Whether the kept list is to be written again, for a store of `count`
- * records: none is kept, or LIST_KEEP_CHANGES or more records were
- * stamped with a gen above its own. Reads keys and a count only.
+ * records: none is kept, LIST_KEEP_CHANGES or more records were stamped
+ * with a gen above its own, or one of them is an erased session's
+ * tombstone (the kept list holds its title: a build before the kept list
+ * erased it, leaving the list; written again, it holds the tombstone).
+ * Reads the keys and at most LIST_KEEP_CHANGES records.
  * @param {IDBTransaction} tx over "sessions" and "search"
  * @param {number} count the records of the "sessions" store
  * @returns {Promise<boolean>}
  */
 export async function keptListStale(tx, count) {
   if (count < LIST_KEEP_MIN) return false;
-  const at = await requestPromise(tx.objectStore("search").openKeyCursor(keptListRange(), "prev"));
-  if (!at || !Number.isSafeInteger(at.key[1])) return true;
-  const since = await requestPromise(tx.objectStore("sessions").index("gen").count(IDBKeyRange.lowerBound(at.key[1], true)));
-  return since >= LIST_KEEP_CHANGES;
+  const gen = (await requestPromise(tx.objectStore("search").getAllKeys(keptListRange()))).at(-1)?.[1];
+  if (!Number.isSafeInteger(gen)) return true;
+  const since = await requestPromise(tx.objectStore("sessions").index("gen").getAll(IDBKeyRange.lowerBound(gen, true), LIST_KEEP_CHANGES));
+  return since.length >= LIST_KEEP_CHANGES || since.some((m) => m?.erased === true);
 }
 
 /**
