@@ -1,7 +1,7 @@
 // The page tests in a second engine: Firefox ESR (Debian's firefox-esr,
 // scripts/ensure-firefox.sh), driven by puppeteer-core over WebDriver BiDi.
 //
-// The tests of shim, durability, page-list, panel and session-actions named below run unchanged in
+// The tests of shim, durability, page-list, panel, kept-list and session-actions named below run unchanged in
 // Firefox: each file runs in a child `node --test` with
 // SESSIONTREE_BROWSER=firefox (e2e/helpers.mjs then hands out Firefox pages
 // dressed as playwright-core's, e2e/firefox.mjs) and --test-name-pattern
@@ -53,6 +53,9 @@ const CHOSEN = {
   ],
   'panel.test.mjs': [
     'Continue from here after a click fires jump and updates the context; actions change the tree as the store says',
+  ],
+  'kept-list.test.mjs': [
+    'a history of 600 sessions lists from the kept list and the records written since exactly as from the store read whole; an erasure deletes the kept list',
   ],
   'session-actions.test.mjs': [
     'session actions: rename by keyboard (kept across a reload and seen by another tab), move to trash with Undo, restore and erase from the Trash dialog',
