@@ -14,6 +14,7 @@ import (
 
 // operation is one entry of the dispatch table.
 type operation struct {
+	name   string   // the request's "operation"
 	fields []string // request fields besides "operation"
 	run    func(st *Store, r *request) (any, *Error)
 	flags  opFlags
@@ -43,61 +44,72 @@ const (
 // ops_store.go), the annotations "label", "hide" and "prefer"
 // (ops_annotate.go), "diff" (ops_view.go), "command" (ops_command.go) and
 // the panel service "remote.list|session|jump|fork" (panel.go). Filled in init
-// to break the reference cycle with Call.
+// from operationList: a map variable with an initializer would refer to
+// itself through Call.
 var operations map[string]operation
 
 func init() {
-	operations = map[string]operation{
-		"create":         {[]string{"sessionId", "title"}, opCreate, 0},
-		"append":         {[]string{"sessionId", "message", "entry", "branch"}, opAppend, 0},
-		"list":           {[]string{"sessionId"}, opList, readOnly},
-		"node":           {[]string{"sessionId", "nodeId"}, opNode, readOnly},
-		"branches":       {[]string{"sessionId"}, opBranches, readOnly},
-		"tree":           {[]string{"sessionId", "showHidden"}, opTree, readOnly},
-		"tree.rows":      {[]string{"sessionId", "offset", "limit", "around"}, opTreeRows, readOnly},
-		"map":            {[]string{"sessionId", "revision"}, opMap, readOnly},
-		"family":         {[]string{"sessionId"}, opFamily, readOnly},
-		"jump":           {[]string{"sessionId", "nodeId"}, opJump, 0},
-		"leaf":           {[]string{"sessionId", "nodeId"}, opLeaf, readOnly},
-		"switch":         {[]string{"sessionId", "nodeId", "branch"}, opSwitch, 0},
-		"fork":           {[]string{"sessionId", "nodeId", "newSessionId", "branch"}, opFork, 0},
-		"clone":          {[]string{"sessionId", "newSessionId"}, opClone, 0},
-		"context":        {[]string{"sessionId", "ids"}, opContext, readOnly},
-		"session":        {[]string{"sessionId"}, opSession, readOnly},
-		"branch":         {[]string{"sessionId", "nodeId", "branch"}, opBranch, 0},
-		"branch.summary": {[]string{"sessionId", "nodeId", "branch", "summary"}, opBranchSummary, 0},
-		"snapshot.save":  {[]string{"sessionId"}, opSnapshotSave, readOnly},
-		"snapshot.load":  {[]string{"sessionId", "snapshot"}, opSnapshotLoad, 0},
-		"sessions":       {nil, opSessions, readOnly},
-		"label":          {[]string{"sessionId", "nodeId", "label"}, opLabel, keepsCursor},
-		"hide":           {[]string{"sessionId", "nodeId", "hidden"}, opHide, keepsCursor},
-		"prefer":         {[]string{"sessionId", "nodeId"}, opPrefer, keepsCursor},
-		"rename":         {[]string{"sessionId", "title"}, opRename, keepsCursor},
-		"diff":           {[]string{"sessionId", "from", "to"}, opDiff, readOnly},
-		"command":        {[]string{"line", "sessionId"}, opCommand, 0},
-		"remote.list":    {[]string{"sessionId"}, panelOp("session"), readOnly},
-		"remote.session": {[]string{"sessionId"}, panelOp("session"), readOnly},
-		"remote.jump":    {[]string{"sessionId", "nodeId"}, panelOp("jump"), 0},
-		"remote.fork":    {[]string{"sessionId", "nodeId", "branch"}, panelOp("fork"), 0},
-		"import":         {[]string{"data", "format"}, opImport, 0},
-		"export":         {[]string{"sessionId", "format", "scope"}, opExport, readOnly},
-		"restore":        {[]string{"snapshot", "title", "createdAt", "updatedAt", "deletedAt", "tool", "project"}, opRestore, internal},
-		"search":         {[]string{"query", "sessionId", "limit", "roles", "branch"}, opSearch, readOnly},
-		"sync.merge":     {[]string{"sessionId", "nodes", "annotations", "title", "updatedAt", "cursor", "activeBranch"}, opSyncMerge, internal},
-		"sync.forget":    {[]string{"sessionId"}, opSyncForget, internal},
-		"sync.trash":     {[]string{"sessionId", "deletedAt"}, opSyncTrash, internal},
-		"delete":         {[]string{"sessionId", "permanent"}, opDelete, 0},
-		"trash.list":     {nil, opTrashList, readOnly},
-		"trash.restore":  {[]string{"sessionId"}, opTrashRestore, 0},
-		"trash.empty":    {[]string{"sessionId"}, opTrashEmpty, 0},
-		"append.many":    {[]string{"sessionId", "messages", "branch", "create", "title"}, opAppendMany, 0},
-		"page.stub":      {[]string{"sessions"}, opPageStub, internal},
-		"page.out":       {[]string{"sessionId"}, opPageOut, internal},
-		"page.faults":    {nil, opPageFaults, internal},
-		"page.damaged":   {[]string{"sessionId", "message"}, opPageDamaged, internal},
-		"import.report":  {[]string{"sessionId"}, opImportReport, readOnly | internal},
-		"import.batches": {[]string{"files", "bytes"}, opImportBatches, readOnly | internal},
+	operations = make(map[string]operation, len(operationList))
+	for _, op := range operationList {
+		operations[op.name] = op
 	}
+}
+
+// operationList is the dispatch table as written, one operation a line:
+// static data (the compiler lays out a package-level literal of constants
+// and functions in the binary), where the same table written as a map
+// literal in init took 24.5 KB of wasm code that V8 compiled and ran at
+// every start of the program. Read it through operations.
+var operationList = [...]operation{
+	{"create", []string{"sessionId", "title"}, opCreate, 0},
+	{"append", []string{"sessionId", "message", "entry", "branch"}, opAppend, 0},
+	{"list", []string{"sessionId"}, opList, readOnly},
+	{"node", []string{"sessionId", "nodeId"}, opNode, readOnly},
+	{"branches", []string{"sessionId"}, opBranches, readOnly},
+	{"tree", []string{"sessionId", "showHidden"}, opTree, readOnly},
+	{"tree.rows", []string{"sessionId", "offset", "limit", "around"}, opTreeRows, readOnly},
+	{"map", []string{"sessionId", "revision"}, opMap, readOnly},
+	{"family", []string{"sessionId"}, opFamily, readOnly},
+	{"jump", []string{"sessionId", "nodeId"}, opJump, 0},
+	{"leaf", []string{"sessionId", "nodeId"}, opLeaf, readOnly},
+	{"switch", []string{"sessionId", "nodeId", "branch"}, opSwitch, 0},
+	{"fork", []string{"sessionId", "nodeId", "newSessionId", "branch"}, opFork, 0},
+	{"clone", []string{"sessionId", "newSessionId"}, opClone, 0},
+	{"context", []string{"sessionId", "ids"}, opContext, readOnly},
+	{"session", []string{"sessionId"}, opSession, readOnly},
+	{"branch", []string{"sessionId", "nodeId", "branch"}, opBranch, 0},
+	{"branch.summary", []string{"sessionId", "nodeId", "branch", "summary"}, opBranchSummary, 0},
+	{"snapshot.save", []string{"sessionId"}, opSnapshotSave, readOnly},
+	{"snapshot.load", []string{"sessionId", "snapshot"}, opSnapshotLoad, 0},
+	{"sessions", nil, opSessions, readOnly},
+	{"label", []string{"sessionId", "nodeId", "label"}, opLabel, keepsCursor},
+	{"hide", []string{"sessionId", "nodeId", "hidden"}, opHide, keepsCursor},
+	{"prefer", []string{"sessionId", "nodeId"}, opPrefer, keepsCursor},
+	{"rename", []string{"sessionId", "title"}, opRename, keepsCursor},
+	{"diff", []string{"sessionId", "from", "to"}, opDiff, readOnly},
+	{"command", []string{"line", "sessionId"}, opCommand, 0},
+	{"remote.list", []string{"sessionId"}, panelOp("session"), readOnly},
+	{"remote.session", []string{"sessionId"}, panelOp("session"), readOnly},
+	{"remote.jump", []string{"sessionId", "nodeId"}, panelOp("jump"), 0},
+	{"remote.fork", []string{"sessionId", "nodeId", "branch"}, panelOp("fork"), 0},
+	{"import", []string{"data", "format"}, opImport, 0},
+	{"export", []string{"sessionId", "format", "scope"}, opExport, readOnly},
+	{"restore", []string{"snapshot", "title", "createdAt", "updatedAt", "deletedAt", "tool", "project"}, opRestore, internal},
+	{"search", []string{"query", "sessionId", "limit", "roles", "branch"}, opSearch, readOnly},
+	{"sync.merge", []string{"sessionId", "nodes", "annotations", "title", "updatedAt", "cursor", "activeBranch"}, opSyncMerge, internal},
+	{"sync.forget", []string{"sessionId"}, opSyncForget, internal},
+	{"sync.trash", []string{"sessionId", "deletedAt"}, opSyncTrash, internal},
+	{"delete", []string{"sessionId", "permanent"}, opDelete, 0},
+	{"trash.list", nil, opTrashList, readOnly},
+	{"trash.restore", []string{"sessionId"}, opTrashRestore, 0},
+	{"trash.empty", []string{"sessionId"}, opTrashEmpty, 0},
+	{"append.many", []string{"sessionId", "messages", "branch", "create", "title"}, opAppendMany, 0},
+	{"page.stub", []string{"sessions"}, opPageStub, internal},
+	{"page.out", []string{"sessionId"}, opPageOut, internal},
+	{"page.faults", nil, opPageFaults, internal},
+	{"page.damaged", []string{"sessionId", "message"}, opPageDamaged, internal},
+	{"import.report", []string{"sessionId"}, opImportReport, readOnly | internal},
+	{"import.batches", []string{"files", "bytes"}, opImportBatches, readOnly | internal},
 }
 
 // OperationInfo describes one operation of the dispatch table, as the

@@ -258,3 +258,9 @@ func TestOperationInfosJSONIsTheArrayOfOperationInfos(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, string(want), string(OperationInfosJSON()), "the bytes encoding/json makes of OperationInfos")
 }
+
+func TestEveryOperationHasOneLineInTheTable(t *testing.T) {
+	// operationList is not a map literal, so the compiler no longer
+	// refuses a name written twice: the later line would hide the earlier.
+	assert.Len(t, operations, len(operationList))
+}
