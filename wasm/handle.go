@@ -21,32 +21,42 @@ type handle struct {
 // the answer, a value js.ValueOf converts (see the package doc for each).
 type method func(h *handle, args []js.Value) any
 
+// methodEntry is one method of the handle's table: its name in JS and
+// its function.
+type methodEntry struct {
+	name string
+	run  method
+}
+
 // methods is the handle's method table: every method JS can call on a
-// handle, by name. newStore builds each through guardedFunc.
-var methods = map[string]method{
-	"call":            (*handle).call,
-	"callInternal":    (*handle).callInternal,
-	"pageStub":        (*handle).pageStub,
-	"settle":          (*handle).settle,
-	"operations":      (*handle).operations,
-	"context":         (*handle).context,
-	"importText":      (*handle).importText,
-	"importBuffer":    (*handle).importBuffer,
-	"importAppend":    (*handle).importAppend,
-	"importStart":     (*handle).importStart,
-	"importStep":      (*handle).importStep,
-	"importFinish":    (*handle).importFinish,
-	"importCancel":    (*handle).importCancel,
-	"importFiles":     (*handle).importFiles,
-	"setMemoryBudget": (*handle).setMemoryBudget,
-	"memory":          (*handle).memory,
-	"warm":            (*handle).warm,
-	"warmLoad":        (*handle).warmLoad,
-	"searchSave":      (*handle).searchSave,
-	"searchLoad":      (*handle).searchLoad,
-	"drain":           (*handle).drain,
-	"drainBytes":      (*handle).drainBytes,
-	"free":            (*handle).free,
+// handle, by name. newStore builds each through guardedFunc. A list, not
+// a map: the compiler lays it out as static data, where the map literal
+// was built by 7 KB of init code that V8 compiled and ran at every start
+// of the program (see core's operationList).
+var methods = [...]methodEntry{
+	{"call", (*handle).call},
+	{"callInternal", (*handle).callInternal},
+	{"pageStub", (*handle).pageStub},
+	{"settle", (*handle).settle},
+	{"operations", (*handle).operations},
+	{"context", (*handle).context},
+	{"importText", (*handle).importText},
+	{"importBuffer", (*handle).importBuffer},
+	{"importAppend", (*handle).importAppend},
+	{"importStart", (*handle).importStart},
+	{"importStep", (*handle).importStep},
+	{"importFinish", (*handle).importFinish},
+	{"importCancel", (*handle).importCancel},
+	{"importFiles", (*handle).importFiles},
+	{"setMemoryBudget", (*handle).setMemoryBudget},
+	{"memory", (*handle).memory},
+	{"warm", (*handle).warm},
+	{"warmLoad", (*handle).warmLoad},
+	{"searchSave", (*handle).searchSave},
+	{"searchLoad", (*handle).searchLoad},
+	{"drain", (*handle).drain},
+	{"drainBytes", (*handle).drainBytes},
+	{"free", (*handle).free},
 }
 
 // newStore is sessiontreeWasm.newStore(memory?): a new store that records
@@ -64,18 +74,18 @@ func newStore(args []js.Value) any {
 	st := core.New(opts)
 	st.TrackChanges(true)
 	h := &handle{st: st, imports: core.NewImports(st)}
-	return h.object(methods)
+	return h.object(methods[:])
 }
 
 // object returns the JS object of h with one guarded function per entry of
 // table. Every function but free's is kept for free to release; free's
 // stays, so calling free twice is harmless.
-func (h *handle) object(table map[string]method) js.Value {
+func (h *handle) object(table []methodEntry) js.Value {
 	obj := make(map[string]any, len(table))
-	for name, m := range table {
-		f := guardedFunc(name, func(args []js.Value) any { return m(h, args) })
-		obj[name] = f
-		if name != "free" {
+	for _, m := range table {
+		f := guardedFunc(m.name, func(args []js.Value) any { return m.run(h, args) })
+		obj[m.name] = f
+		if m.name != "free" {
 			h.funcs = append(h.funcs, f)
 		}
 	}

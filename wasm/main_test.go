@@ -425,8 +425,8 @@ func TestTheHandleHasExactlyTheMethodsOfTheTable(t *testing.T) {
 		got = append(got, keys.Index(i).String())
 	}
 	var want []string
-	for name := range methods {
-		want = append(want, name)
+	for _, m := range methods {
+		want = append(want, m.name)
 	}
 	assert.ElementsMatch(t, want, got)
 	for _, name := range got {
@@ -437,12 +437,13 @@ func TestTheHandleHasExactlyTheMethodsOfTheTable(t *testing.T) {
 func TestEveryMethodOfTheTableIsGuarded(t *testing.T) {
 	// Every entry of the table, replaced by one that panics, answers the
 	// envelope naming it: object builds each through the guard.
-	panicking := map[string]method{}
-	for name := range methods {
-		panicking[name] = func(*handle, []js.Value) any { panic("boom in " + name) }
+	var panicking []methodEntry
+	for _, m := range methods {
+		panicking = append(panicking, methodEntry{m.name, func(*handle, []js.Value) any { panic("boom in " + m.name) }})
 	}
 	h := (&handle{}).object(panicking)
-	for name := range methods {
+	for _, m := range methods {
+		name := m.name
 		t.Run(name+" turns a panic into an envelope", func(t *testing.T) {
 			out := h.Call(name, 1, "x")
 			require.Equal(t, js.TypeString, out.Type())
@@ -487,9 +488,10 @@ func TestTheRealMethodsTurnPanicsIntoEnvelopes(t *testing.T) {
 		// Its scratch store is its own: true when it ran, false after.
 		"warmLoad": func(t *testing.T, out js.Value) { assert.Equal(t, js.TypeBoolean, out.Type()) },
 	}
-	h := (&handle{}).object(methods)
+	h := (&handle{}).object(methods[:])
 	defer func() { assert.True(t, h.Call("free").IsNull()) }()
-	for name := range methods {
+	for _, m := range methods {
+		name := m.name
 		if name == "free" {
 			continue // last (deferred): it releases the others
 		}

@@ -50,7 +50,8 @@ func generate(root string) ([]genFile, error) {
 }
 
 // handleMethods reads the names of the wasm handle's methods: the string
-// keys of the package-level map `methods` in the file at path, sorted.
+// names of the package-level table `methods` in the file at path (a
+// list of {"name", f} entries, or a map keyed by name), sorted.
 func handleMethods(path string) ([]string, error) {
 	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
 	if err != nil {
@@ -72,11 +73,17 @@ func handleMethods(path string) ([]string, error) {
 				continue
 			}
 			for _, el := range lit.Elts {
-				kv, ok := el.(*ast.KeyValueExpr)
-				if !ok {
-					continue
+				// A map's entry "name": f, or a list's {"name", f}.
+				var first ast.Expr
+				switch el := el.(type) {
+				case *ast.KeyValueExpr:
+					first = el.Key
+				case *ast.CompositeLit:
+					if len(el.Elts) > 0 {
+						first = el.Elts[0]
+					}
 				}
-				if key, ok := kv.Key.(*ast.BasicLit); ok && key.Kind == token.STRING {
+				if key, ok := first.(*ast.BasicLit); ok && key.Kind == token.STRING {
 					name, err := strconv.Unquote(key.Value)
 					if err != nil {
 						return nil, err
@@ -87,7 +94,7 @@ func handleMethods(path string) ([]string, error) {
 		}
 	}
 	if len(names) == 0 {
-		return nil, errors.New(path + ": no map literal var methods with string keys")
+		return nil, errors.New(path + ": no literal var methods whose entries start with a string (a map's keys or a list's names)")
 	}
 	sort.Strings(names)
 	return names, nil
