@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"errors"
 	"strings"
 	"time"
 
@@ -14,8 +15,9 @@ import (
 // natively against ChatGPT's 227, most of it in those passes).
 
 // errFast stops a one-pass read that met something it leaves to the
-// decoding path (a line's fields, read again).
-var errFast = jsonx.TextError("not the common shape")
+// decoding path (a line's fields, read again). errors.New, not
+// jsonx.TextError: see msgtext's errNotParts.
+var errFast = errors.New("not the common shape")
 
 // lineString decodes the string token tok; ok is false for any other
 // value.

@@ -85,33 +85,40 @@ type LineReader interface {
 // Importers lists the formats import reads, in detection order.
 var Importers []Importer
 
-// init fills Importers (a function value of the table refers to it).
+// init sets Importers to importerList (a function value of the table
+// refers to Importers, so it cannot be the list's own initializer).
 func init() {
-	Importers = []Importer{
-		{Name: "snapshot", Looks: "a JSON object with \"version\", \"sessionId\" and \"nodes\"", Detect: func(sn *Sniff) bool {
-			return sn.Shape == '{' && sn.has("version", "sessionId", "nodes")
-		}},
-		{Name: "chatgpt", Looks: "objects with \"mapping\"", Detect: func(sn *Sniff) bool { return sn.Shape != 'l' && sn.has("mapping") },
-			Item: func(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning) {
-				c, warns, err := convertChatGPTConversation(model, raw, k)
-				c.Skip = err
-				return c, warns
-			},
-			Scan: scanChatGPTConversation},
-		{Name: "openwebui", Looks: "objects with a \"chat\" holding \"history\" or \"messages\", or with a \"history\" object", Detect: detectOpenWebUI, Item: convertOpenWebUIChat},
-		{Name: "librechat", Looks: "objects with \"conversationId\" and \"messages\" or \"messagesTree\"", Detect: detectLibreChat, Item: convertLibreChat},
-		{Name: "chatbotui", Looks: "an object with a \"history\" array, or an array of objects with \"name\" and \"messages\"", Detect: detectChatbotUI, Item: convertChatbotUIChat, Whole: convertChatbotUI},
-		{Name: "claudeai", Looks: "objects with a \"chat_messages\" array, or an object whose \"conversations\" holds them", Detect: detectClaudeAI, Item: convertClaudeAI, Whole: convertClaudeAIWhole},
-		{Name: "pi", Looks: "a first line {\"type\":\"session\",\"id\":…}", Detect: detectPi, Lines: newPiReader},
-		{Name: "sillytavern", Looks: "a first line with \"user_name\" and \"character_name\" or \"chat_metadata\", or with \"mes\" and \"is_user\"", Detect: detectSillyTavern, Lines: newSillyTavernReader},
-		{Name: "claude-code", Looks: "lines with \"parentUuid\", \"leafUuid\", or \"uuid\" and \"sessionId\"", Detect: detectClaudeCode, Lines: newClaudeCodeReader},
-		{Name: "aider", Looks: "Markdown text starting \"# aider chat started at\"", Detect: detectAider, Text: newAiderReader},
-		{Name: "gemini", Looks: "an object, or a first line, with \"sessionId\" and \"projectHash\"", Detect: detectGemini, Whole: convertGeminiWhole, Lines: newGeminiReader},
-		{Name: "codex", Looks: "lines {\"timestamp\",\"type\",\"payload\"} of type session_meta, response_item, event_msg, turn_context or compacted", Detect: detectCodex, Lines: newCodexReader},
-		{Name: "lobechat", Looks: "an object with \"exportType\", \"state\" and \"version\"", Detect: detectLobeChat, Whole: convertLobeChat},
-		{Name: "cline", Looks: "an array of Anthropic messages whose first user message holds <task> or <environment_details>, or has \"ts\"", Detect: detectCline, Whole: convertClineWhole, WholeArray: true},
-		{Name: "openai", Looks: "an array of messages with \"role\", an object with a \"messages\" array, or lines of such objects", Detect: detectOpenAI, Whole: convertOpenAIArray, WholeArray: true, Lines: newOpenAILines},
-	}
+	Importers = importerList[:]
+}
+
+// importerList is the table of Importers as static data: the compiler lays
+// out a package-level literal of constants and functions in the binary,
+// where the same literal assigned in init was code that V8 compiled and
+// ran at every start of the wasm program. Read it through Importers.
+var importerList = [...]Importer{
+	{Name: "snapshot", Looks: "a JSON object with \"version\", \"sessionId\" and \"nodes\"", Detect: func(sn *Sniff) bool {
+		return sn.Shape == '{' && sn.has("version", "sessionId", "nodes")
+	}},
+	{Name: "chatgpt", Looks: "objects with \"mapping\"", Detect: func(sn *Sniff) bool { return sn.Shape != 'l' && sn.has("mapping") },
+		Item: func(model *Model, raw jsonx.RawMessage, k int) (Conversation, []Warning) {
+			c, warns, err := convertChatGPTConversation(model, raw, k)
+			c.Skip = err
+			return c, warns
+		},
+		Scan: scanChatGPTConversation},
+	{Name: "openwebui", Looks: "objects with a \"chat\" holding \"history\" or \"messages\", or with a \"history\" object", Detect: detectOpenWebUI, Item: convertOpenWebUIChat},
+	{Name: "librechat", Looks: "objects with \"conversationId\" and \"messages\" or \"messagesTree\"", Detect: detectLibreChat, Item: convertLibreChat},
+	{Name: "chatbotui", Looks: "an object with a \"history\" array, or an array of objects with \"name\" and \"messages\"", Detect: detectChatbotUI, Item: convertChatbotUIChat, Whole: convertChatbotUI},
+	{Name: "claudeai", Looks: "objects with a \"chat_messages\" array, or an object whose \"conversations\" holds them", Detect: detectClaudeAI, Item: convertClaudeAI, Whole: convertClaudeAIWhole},
+	{Name: "pi", Looks: "a first line {\"type\":\"session\",\"id\":…}", Detect: detectPi, Lines: newPiReader},
+	{Name: "sillytavern", Looks: "a first line with \"user_name\" and \"character_name\" or \"chat_metadata\", or with \"mes\" and \"is_user\"", Detect: detectSillyTavern, Lines: newSillyTavernReader},
+	{Name: "claude-code", Looks: "lines with \"parentUuid\", \"leafUuid\", or \"uuid\" and \"sessionId\"", Detect: detectClaudeCode, Lines: newClaudeCodeReader},
+	{Name: "aider", Looks: "Markdown text starting \"# aider chat started at\"", Detect: detectAider, Text: newAiderReader},
+	{Name: "gemini", Looks: "an object, or a first line, with \"sessionId\" and \"projectHash\"", Detect: detectGemini, Whole: convertGeminiWhole, Lines: newGeminiReader},
+	{Name: "codex", Looks: "lines {\"timestamp\",\"type\",\"payload\"} of type session_meta, response_item, event_msg, turn_context or compacted", Detect: detectCodex, Lines: newCodexReader},
+	{Name: "lobechat", Looks: "an object with \"exportType\", \"state\" and \"version\"", Detect: detectLobeChat, Whole: convertLobeChat},
+	{Name: "cline", Looks: "an array of Anthropic messages whose first user message holds <task> or <environment_details>, or has \"ts\"", Detect: detectCline, Whole: convertClineWhole, WholeArray: true},
+	{Name: "openai", Looks: "an array of messages with \"role\", an object with a \"messages\" array, or lines of such objects", Detect: detectOpenAI, Whole: convertOpenAIArray, WholeArray: true, Lines: newOpenAILines},
 }
 
 // ImportFormats returns the names of the formats import reads: "auto",

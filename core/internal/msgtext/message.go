@@ -10,6 +10,7 @@ package msgtext
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
@@ -334,5 +335,7 @@ func partsText(content []byte) (text string, ok bool) {
 	return strings.Join(pieces, "\n"), true
 }
 
-// errNotParts stops partsText at a part it leaves to the decoder.
-var errNotParts = jsonx.TextError("not text parts")
+// errNotParts stops partsText at a part it leaves to the decoder. errors.New,
+// not jsonx.TextError: the formatter (5 KB of wasm) would be compiled and
+// run at the program's start for a constant text.
+var errNotParts = errors.New("not text parts")
