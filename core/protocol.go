@@ -92,64 +92,71 @@ type opContract struct {
 	doc      string
 }
 
-// fieldTypes are the TypeScript types of request fields, by name: one
+// fieldTypes returns the TypeScript types of request fields, by name: one
 // name means one thing in every operation (an operation's opContract may
-// say otherwise).
-var fieldTypes = map[string]string{
-	"sessionId": "string", "newSessionId": "string", "nodeId": "string", "title": "string",
-	"branch": "string", "summary": "string", "label": "string", "hidden": "boolean",
-	"showHidden": "boolean", "offset": "number", "limit": "number", "around": "string",
-	"snapshot": "Snapshot", "from": "string", "to": "string", "line": "string",
-	"data": "string | object", "format": "ImportFormat", "scope": "ExportScope",
-	"query": "string", "roles": "string[]", "message": "Message", "entry": "Entry",
-	"ids": "boolean", "permanent": "boolean", "messages": "Message[]", "create": "boolean",
-	"tool": "string", "project": "string", "revision": "string",
+// say otherwise). A function, as opContracts, not a package-level map:
+// only Protocol (go generate, the tests) reads them, and a map variable
+// was built at every start of the wasm program, which never reads it
+// (now the linker drops both).
+func fieldTypes() map[string]string {
+	return map[string]string{
+		"sessionId": "string", "newSessionId": "string", "nodeId": "string", "title": "string",
+		"branch": "string", "summary": "string", "label": "string", "hidden": "boolean",
+		"showHidden": "boolean", "offset": "number", "limit": "number", "around": "string",
+		"snapshot": "Snapshot", "from": "string", "to": "string", "line": "string",
+		"data": "string | object", "format": "ImportFormat", "scope": "ExportScope",
+		"query": "string", "roles": "string[]", "message": "Message", "entry": "Entry",
+		"ids": "boolean", "permanent": "boolean", "messages": "Message[]", "create": "boolean",
+		"tool": "string", "project": "string", "revision": "string",
+	}
 }
 
-// opContracts gives, per public operation of the table, its value type
+// opContracts returns, per public operation of the table, its value type
 // and required fields (TestEveryPublicOperationHasAContract holds the two
 // tables together: an operation added to dispatch.go needs its line here,
-// then `go generate ./...`).
-var opContracts = map[string]opContract{
-	"create":         {value: "SessionStatus", required: []string{"sessionId"}},
-	"append":         {value: "Node", request: "AppendRequest"},
-	"list":           {value: "ListItem[]", required: []string{"sessionId"}},
-	"node":           {value: "Node", required: []string{"sessionId", "nodeId"}},
-	"branches":       {value: "BranchInfo[]", required: []string{"sessionId"}},
-	"tree":           {value: "Tree", required: []string{"sessionId"}, doc: "showHidden: draw hidden subtrees too (default false)."},
-	"tree.rows":      {value: "TreeRows", required: []string{"sessionId"}},
-	"jump":           {value: "SessionStatus", required: []string{"sessionId", "nodeId"}},
-	"map":            {value: "SessionMap | SessionMapDelta", required: []string{"sessionId"}, doc: "The session cut into runs without a fork (segments), laid out as a tidy tree; given the revision of an earlier answer whose layout still stands, only what grew (a SessionMapDelta, applied by static/map-model.js applyMapDelta)."},
-	"family":         {value: "Family", required: []string{"sessionId"}, doc: "Read-only: the sessions linked to this one by fork, clone and import, as a graph."},
-	"fork":           {value: "SessionStatus", required: []string{"sessionId", "nodeId"}, doc: "The value is the status of the NEW session."},
-	"clone":          {value: "SessionStatus", required: []string{"sessionId"}, doc: "The value is the status of the NEW session."},
-	"context":        {value: "Context | ContextWithIds", required: []string{"sessionId"}, doc: "ids: true adds each message's node id and that node's siblings (ContextWithIds)."},
-	"session":        {value: "SessionStatus", required: []string{"sessionId"}},
-	"branch":         {value: "SessionStatus", required: []string{"sessionId", "nodeId", "branch"}},
-	"branch.summary": {value: "SummaryNode", required: []string{"sessionId", "nodeId", "branch", "summary"}, doc: "The value is the new summary node."},
-	"snapshot.save":  {value: "Snapshot", required: []string{"sessionId"}},
-	"snapshot.load":  {value: "SessionStatus", required: []string{"sessionId", "snapshot"}},
-	"sessions":       {value: "SessionSummary[]"},
-	"label":          {value: "Marks", required: []string{"sessionId", "nodeId", "label"}, doc: `label "" clears the label.`},
-	"hide":           {value: "Marks", required: []string{"sessionId", "nodeId"}, doc: "hidden defaults to true."},
-	"prefer":         {value: "Marks", required: []string{"sessionId", "nodeId"}, types: map[string]string{"nodeId": "string | null"}, doc: "nodeId null clears the preferred path."},
-	"diff":           {value: "Diff", required: []string{"sessionId", "from", "to"}, doc: "from and to: node ids or branch names."},
-	"command":        {value: "CommandResult", required: []string{"line"}},
-	"remote.list":    {value: "PanelView", required: []string{"sessionId"}},
-	"remote.session": {value: "PanelView", required: []string{"sessionId"}},
-	"remote.jump":    {value: "PanelView", required: []string{"sessionId", "nodeId"}},
-	"remote.fork":    {value: "PanelView", required: []string{"sessionId", "nodeId"}},
-	"import":         {value: "ImportResult", required: []string{"data"}, doc: "data: the export's text, or its JSON value (an object or an array)."},
-	"export":         {value: "ExportFile", required: []string{"sessionId", "format"}, types: map[string]string{"format": "ExportFormat"}},
-	"leaf":           {value: "Leaf", required: []string{"sessionId"}, doc: "Read-only: the newest leaf under nodeId (of the whole session without it)."},
-	"switch":         {value: "SessionStatus", required: []string{"sessionId"}, doc: "Exactly one of nodeId (go to the newest leaf under it) and branch (go to its tip)."},
-	"rename":         {value: "SessionStatus", required: []string{"sessionId", "title"}, doc: `An appended title record; "" clears the title. The session's updatedAt stays (a title is not activity).`},
-	"delete":         {value: "TrashItem | Erased", required: []string{"sessionId"}, doc: "To the trash; permanent: true erases at once (value Erased)."},
-	"trash.list":     {value: "TrashItem[]"},
-	"trash.restore":  {value: "SessionStatus", required: []string{"sessionId"}},
-	"trash.empty":    {value: "Erased", doc: "Without sessionId: every session in the trash."},
-	"append.many":    {value: "AppendManyResult", required: []string{"sessionId", "messages"}, doc: "A chain of messages in one call, all or nothing; create: true makes the session first."},
-	"search":         {value: "SearchResult", required: []string{"query"}, doc: `limit 1–1000 (default 20); roles keep these roles ("summary" for summary nodes); branch keeps nodes of that branch.`},
+// then `go generate ./...`); see fieldTypes for why it is a function.
+func opContracts() map[string]opContract {
+	return map[string]opContract{
+		"create":         {value: "SessionStatus", required: []string{"sessionId"}},
+		"append":         {value: "Node", request: "AppendRequest"},
+		"list":           {value: "ListItem[]", required: []string{"sessionId"}},
+		"node":           {value: "Node", required: []string{"sessionId", "nodeId"}},
+		"branches":       {value: "BranchInfo[]", required: []string{"sessionId"}},
+		"tree":           {value: "Tree", required: []string{"sessionId"}, doc: "showHidden: draw hidden subtrees too (default false)."},
+		"tree.rows":      {value: "TreeRows", required: []string{"sessionId"}},
+		"jump":           {value: "SessionStatus", required: []string{"sessionId", "nodeId"}},
+		"map":            {value: "SessionMap | SessionMapDelta", required: []string{"sessionId"}, doc: "The session cut into runs without a fork (segments), laid out as a tidy tree; given the revision of an earlier answer whose layout still stands, only what grew (a SessionMapDelta, applied by static/map-model.js applyMapDelta)."},
+		"family":         {value: "Family", required: []string{"sessionId"}, doc: "Read-only: the sessions linked to this one by fork, clone and import, as a graph."},
+		"fork":           {value: "SessionStatus", required: []string{"sessionId", "nodeId"}, doc: "The value is the status of the NEW session."},
+		"clone":          {value: "SessionStatus", required: []string{"sessionId"}, doc: "The value is the status of the NEW session."},
+		"context":        {value: "Context | ContextWithIds", required: []string{"sessionId"}, doc: "ids: true adds each message's node id and that node's siblings (ContextWithIds)."},
+		"session":        {value: "SessionStatus", required: []string{"sessionId"}},
+		"branch":         {value: "SessionStatus", required: []string{"sessionId", "nodeId", "branch"}},
+		"branch.summary": {value: "SummaryNode", required: []string{"sessionId", "nodeId", "branch", "summary"}, doc: "The value is the new summary node."},
+		"snapshot.save":  {value: "Snapshot", required: []string{"sessionId"}},
+		"snapshot.load":  {value: "SessionStatus", required: []string{"sessionId", "snapshot"}},
+		"sessions":       {value: "SessionSummary[]"},
+		"label":          {value: "Marks", required: []string{"sessionId", "nodeId", "label"}, doc: `label "" clears the label.`},
+		"hide":           {value: "Marks", required: []string{"sessionId", "nodeId"}, doc: "hidden defaults to true."},
+		"prefer":         {value: "Marks", required: []string{"sessionId", "nodeId"}, types: map[string]string{"nodeId": "string | null"}, doc: "nodeId null clears the preferred path."},
+		"diff":           {value: "Diff", required: []string{"sessionId", "from", "to"}, doc: "from and to: node ids or branch names."},
+		"command":        {value: "CommandResult", required: []string{"line"}},
+		"remote.list":    {value: "PanelView", required: []string{"sessionId"}},
+		"remote.session": {value: "PanelView", required: []string{"sessionId"}},
+		"remote.jump":    {value: "PanelView", required: []string{"sessionId", "nodeId"}},
+		"remote.fork":    {value: "PanelView", required: []string{"sessionId", "nodeId"}},
+		"import":         {value: "ImportResult", required: []string{"data"}, doc: "data: the export's text, or its JSON value (an object or an array)."},
+		"export":         {value: "ExportFile", required: []string{"sessionId", "format"}, types: map[string]string{"format": "ExportFormat"}},
+		"leaf":           {value: "Leaf", required: []string{"sessionId"}, doc: "Read-only: the newest leaf under nodeId (of the whole session without it)."},
+		"switch":         {value: "SessionStatus", required: []string{"sessionId"}, doc: "Exactly one of nodeId (go to the newest leaf under it) and branch (go to its tip)."},
+		"rename":         {value: "SessionStatus", required: []string{"sessionId", "title"}, doc: `An appended title record; "" clears the title. The session's updatedAt stays (a title is not activity).`},
+		"delete":         {value: "TrashItem | Erased", required: []string{"sessionId"}, doc: "To the trash; permanent: true erases at once (value Erased)."},
+		"trash.list":     {value: "TrashItem[]"},
+		"trash.restore":  {value: "SessionStatus", required: []string{"sessionId"}},
+		"trash.empty":    {value: "Erased", doc: "Without sessionId: every session in the trash."},
+		"append.many":    {value: "AppendManyResult", required: []string{"sessionId", "messages"}, doc: "A chain of messages in one call, all or nothing; create: true makes the session first."},
+		"search":         {value: "SearchResult", required: []string{"query"}, doc: `limit 1–1000 (default 20); roles keep these roles ("summary" for summary nodes); branch keeps nodes of that branch.`},
+	}
 }
 
 // Protocol returns the contract: every operation of the table with its
@@ -170,14 +177,15 @@ func Protocol() ProtocolSpec {
 		EnvelopeFailedHead:  EnvelopeFailedHead,
 		EnvelopeColumnsHead: EnvelopeColumnsHead,
 	}
+	contracts, types := opContracts(), fieldTypes()
 	for _, info := range OperationInfos() {
 		op := operations[info.Name]
-		c := opContracts[info.Name]
+		c := contracts[info.Name]
 		spec := OperationSpec{OperationInfo: info, Fields: append([]string(nil), op.fields...), Request: c.request, Value: c.value, Doc: c.doc}
 		for _, f := range op.fields {
 			t, ok := c.types[f]
 			if !ok {
-				t = fieldTypes[f]
+				t = types[f]
 			}
 			if t == "" {
 				t = "unknown"

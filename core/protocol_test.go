@@ -10,8 +10,9 @@ import (
 )
 
 func TestEveryPublicOperationHasAContract(t *testing.T) {
+	contracts, types := opContracts(), fieldTypes()
 	for name, op := range operations {
-		c, ok := opContracts[name]
+		c, ok := contracts[name]
 		if op.flags&internal != 0 {
 			assert.False(t, ok, "internal operation %q has no contract (it is not in the .d.ts)", name)
 			continue
@@ -29,11 +30,11 @@ func TestEveryPublicOperationHasAContract(t *testing.T) {
 		if c.request == "" {
 			for _, f := range op.fields {
 				_, typed := c.types[f]
-				assert.True(t, typed || fieldTypes[f] != "", "operation %q: field %q has a type in fieldTypes or its contract", name, f)
+				assert.True(t, typed || types[f] != "", "operation %q: field %q has a type in fieldTypes or its contract", name, f)
 			}
 		}
 	}
-	for name := range opContracts {
+	for name := range contracts {
 		_, ok := operations[name]
 		assert.True(t, ok, "opContracts names %q, which is not in the operation table", name)
 	}

@@ -2,6 +2,7 @@ package command
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -53,15 +54,27 @@ type Command struct {
 	Run       func(st *store.Store, c *Call) (*Result, *tree.Error)
 }
 
-// commands is the command table, in the order of /tree help. Adding a
-// command is one entry here plus its function. Filled in init (the help
-// command reads the table).
-var commands []Command
+// commands is the command table, in the order of /tree help, and
+// commandByName indexes it by name: read them through loadCommands.
+// Adding a command is one entry in fillCommands plus its function.
+var (
+	commands      []Command
+	commandByName map[string]Command
+	commandsOnce  sync.Once
+)
 
-// commandByName indexes commands by name.
-var commandByName map[string]Command
+// loadCommands fills the command table the first time a command line is
+// parsed or a usage asked for, not in the package's init: as init it was
+// 1.8 KB of wasm code that V8 compiled and ran at every start of the
+// program, for a feature most pages never use. A function, not a
+// package-level initializer, because the help command reads the table
+// (an initialization cycle otherwise).
+func loadCommands() {
+	commandsOnce.Do(fillCommands)
+}
 
-func init() {
+// fillCommands builds commands and commandByName (see loadCommands).
+func fillCommands() {
 	commands = []Command{
 		{"tree list", "", 0, 0, false, "every node in append order, with marks", false, cmdList},
 		{"tree branches", "", 0, 0, false, "the branches, their tips and bases", false, cmdBranches},
@@ -90,6 +103,7 @@ func init() {
 
 // Usage returns the usage of the command name: "/tree jump <nodeId>".
 func Usage(name string) string {
+	loadCommands()
 	u := "/" + name
 	if a := commandByName[name].args; a != "" {
 		u += " " + a
@@ -99,6 +113,7 @@ func Usage(name string) string {
 
 // UsageLine returns every command's usage joined by " | ".
 func UsageLine() string {
+	loadCommands()
 	parts := make([]string, len(commands))
 	for i, c := range commands {
 		parts[i] = Usage(c.name)
@@ -152,6 +167,7 @@ func Parse(line string) (*Call, Command, *tree.Error) {
 		ends = append(ends, end)
 		pos = end
 	}
+	loadCommands()
 	for k := len(words); k >= 1; k-- {
 		name := strings.Join(words[:k], " ")
 		cmd, ok := commandByName[name]
@@ -474,6 +490,7 @@ func cmdHelp(st *store.Store, c *Call) (*Result, *tree.Error) {
 	}
 	var lines []helpLine
 	width := 0
+	loadCommands()
 	for _, c := range commands {
 		lines = append(lines, helpLine{Usage(c.name), c.summary})
 		width = max(width, utf8.RuneCountInString(Usage(c.name)))
