@@ -306,18 +306,23 @@ func codexContextual(text string) bool {
 	return false
 }
 
-// codexRoutine holds the event_msg types a rollout writes on every turn
-// that the model never sees or that repeat its response items (the user's
-// and the agent's messages, the reasoning): left out without a warning,
-// as are the state lines of mid-2025 rollouts and a turn_context that
-// changes neither model nor effort. A warning for each, in every file, made
-// a folder of rollouts a report of hundreds of lines saying nothing was
-// lost. Other types (new ones) are still counted in a warning.
-var codexRoutine = map[string]bool{
-	"token_count": true, "task_started": true, "task_complete": true, "user_message": true,
-	"agent_message": true, "agent_reasoning": true, "agent_reasoning_raw_content": true,
-	"turn_aborted": true, "entered_review_mode": true, "exited_review_mode": true,
-	"undo_completed": true, "context_compacted": true,
+// codexRoutine reports whether typ is one of the event_msg types a rollout
+// writes on every turn that the model never sees or that repeat its
+// response items (the user's and the agent's messages, the reasoning):
+// left out without a warning, as are the state lines of mid-2025 rollouts
+// and a turn_context that changes neither model nor effort. A warning for
+// each, in every file, made a folder of rollouts a report of hundreds of
+// lines saying nothing was lost. Other types (new ones) are still counted
+// in a warning. A switch, not a map: see junkFolders.
+func codexRoutine(typ string) bool {
+	switch typ {
+	case "token_count", "task_started", "task_complete", "user_message",
+		"agent_message", "agent_reasoning", "agent_reasoning_raw_content",
+		"turn_aborted", "entered_review_mode", "exited_review_mode",
+		"undo_completed", "context_compacted":
+		return true
+	}
+	return false
 }
 
 // event reads an event_msg line: a rollback changes the chain, any other
@@ -325,7 +330,7 @@ var codexRoutine = map[string]bool{
 func (r *codexReader) event(id string, pf map[string]jsonx.RawMessage, n int, at func(Record) Record) {
 	typ, _ := jsonx.ParseString(pf["type"])
 	if typ != "thread_rolled_back" {
-		if !codexRoutine[typ] {
+		if !codexRoutine(typ) {
 			r.skip("event_msg "+typ, n)
 		}
 		return

@@ -43,7 +43,7 @@ func GroupFiles(files []File) (groups []FileGroup, skipped []string) {
 		p := f.Path
 		base := p[strings.LastIndexByte(p, '/')+1:]
 		if dir := junkFolder(p); dir != "" {
-			skipped[i] = "inside " + dir + " (" + junkFolders[dir] + "), not a session file; skipped"
+			skipped[i] = "inside " + dir + " (" + junkFolders(dir) + "), not a session file; skipped"
 			continue
 		}
 		if strings.HasSuffix(base, ".meta.json") && strings.HasPrefix(base, "agent-") {
@@ -90,13 +90,24 @@ func GroupFiles(files []File) (groups []FileGroup, skipped []string) {
 	return groups, skipped
 }
 
-// junkFolders are the folders a folder of histories may hold that never
-// hold one (a repository's packages and version control), with what they
-// are: their files are left out unread (a project's node_modules alone is
-// thousands of package.json files).
-var junkFolders = map[string]string{
-	"node_modules": "packages", ".git": "version control", ".venv": "a Python environment",
-	"__pycache__": "compiled Python",
+// junkFolders returns what the folder name is when it is one that a
+// folder of histories may hold and that never holds one (a repository's
+// packages and version control), "" for any other: their files are left
+// out unread (a project's node_modules alone is thousands of package.json
+// files). A switch, not a map: a map variable is built by code that V8
+// compiles and runs at every start of the wasm program.
+func junkFolders(name string) string {
+	switch name {
+	case "node_modules":
+		return "packages"
+	case ".git":
+		return "version control"
+	case ".venv":
+		return "a Python environment"
+	case "__pycache__":
+		return "compiled Python"
+	}
+	return ""
 }
 
 // junkFolder returns the first folder of path p that is one of
@@ -107,7 +118,7 @@ func junkFolder(p string) string {
 		if !found {
 			return "" // the file's own name
 		}
-		if junkFolders[name] != "" {
+		if junkFolders(name) != "" {
 			return name
 		}
 		rest = more
