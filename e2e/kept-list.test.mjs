@@ -55,6 +55,25 @@ function putKept(page, db, value, gen) {
 }
 
 /**
+ * Make the calls of requests in page's tree, then write the kept list
+ * `kept` (as keptList read it) into database db as a start that read it
+ * would: resolves to whether it was stored.
+ */
+function writeAfter(page, db, requests, kept) {
+  return page.evaluate(async ({ db, requests, json, gen }) => {
+    for (const request of requests) {
+      const env = await window.tree.call(request);
+      if (!env.ok) throw new Error(JSON.stringify(env.error));
+    }
+    const { writeKeptList } = await import('/js/store/list-keep.js');
+    const idb = await new Promise((resolve) => (indexedDB.open(db).onsuccess = (e) => resolve(e.target.result)));
+    const stored = await writeKeptList(idb, json, gen, JSON.parse(json).map((m) => m.sessionId));
+    idb.close();
+    return stored;
+  }, { db, requests, json: JSON.stringify(kept.records[0]), gen: kept.gen });
+}
+
+/**
  * A fresh page's init(): its `sessions` answer (the page's own list, read
  * while the wasm starts), the same once the store runs (core's), and how
  * the worker took the records (its read counts).
@@ -136,15 +155,7 @@ test('a history of 600 sessions lists from the kept list and the records written
     // Erasing a session deletes the kept list (it holds the title); a list kept from before the erasure is not written.
     const d = await freshList(env, DB);
     const stale = await keptList(first, DB);
-    const written = await d.page.evaluate(async ({ db, json, gen }) => {
-      const env = await window.tree.call({ operation: 'delete', sessionId: 's0020', permanent: true });
-      if (!env.ok) throw new Error(JSON.stringify(env.error));
-      const { writeKeptList } = await import('/js/store/list-keep.js');
-      const idb = await new Promise((resolve) => (indexedDB.open(db).onsuccess = (e) => resolve(e.target.result)));
-      const stored = await writeKeptList(idb, json, gen);
-      idb.close();
-      return stored;
-    }, { db: DB, json: JSON.stringify(stale.records[0]), gen: stale.gen });
+    const written = await writeAfter(d.page, DB, [{ operation: 'delete', sessionId: 's0020', permanent: true }], stale);
     assert.equal(written, false, 'a kept list read before an erasure is not written after it');
     assert.deepEqual((await keptList(first, DB)).keys, [], 'the erasure deleted the kept list');
     const afterErase = await d.page.evaluate(async () => (await window.tree.call({ operation: 'sessions' })).value);
@@ -187,6 +198,72 @@ test('a history of 600 sessions lists from the kept list and the records written
     assert.equal(g.early.find((s) => s.sessionId === 's0131').title, 'renamed 131');
     await eventually(async () => (await keptList(first, DB)).keys[0]?.[1] === renamed, 15000, '32 records written since: the kept list is written again');
     await g.page.close();
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+/** Erase session id straight in database db as a build that keeps no list does (store/erase.js before it): the kept list stays. */
+function eraseWithoutList(page, db, id) {
+  return page.evaluate(async ({ db, id }) => {
+    const req = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+    const idb = await req(indexedDB.open(db));
+    const tx = idb.transaction(['sessions', 'chunks', 'nodes', 'annotations', 'snapshots', 'search'], 'readwrite');
+    const done = new Promise((resolve, reject) => ((tx.oncomplete = resolve), (tx.onabort = () => reject(tx.error))));
+    const gen = (await req(tx.objectStore('sessions').index('gen').openKeyCursor(null, 'prev'))).key + 1;
+    for (const name of ['chunks', 'nodes', 'annotations']) tx.objectStore(name).delete(IDBKeyRange.bound([id, 0], [id, Infinity]));
+    tx.objectStore('snapshots').delete(IDBKeyRange.bound([id, ''], [id, []]));
+    tx.objectStore('search').delete('index');
+    tx.objectStore('sessions').put({ sessionId: id, erased: true, gen, createdAt: '', nodeCount: 0, annotationCount: 0, op: 'trash.empty' }, id);
+    await done;
+    idb.close();
+  }, { db, id });
+}
+
+test('an erased session\'s title is not kept: not when it was made again under its id after the list was read, nor when a build that keeps no list erased it', async () => {
+  const env = await setup();
+  const db = DB + '-erased';
+  const first = await open(env);
+  const holds = async (title) => JSON.stringify((await keptList(first, db)).records).includes(JSON.stringify(title));
+  try {
+    await first.evaluate(async (db) => (await window.sessiontree.init({ dbName: db })).close(), db);
+    await writeSessions(first, { db, count: SESSIONS, nodes: 3 });
+    const a = await freshList(env, db);
+    await eventually(async () => (await keptList(first, db)).keys.length === 1, 15000, 'the kept list is written');
+    const kept = await keptList(first, db);
+    await a.page.close();
+
+    // Erased and made again under its id: its tombstone is gone, its old title must not come back.
+    const b = await freshList(env, db);
+    const written = await writeAfter(b.page, db, [{ operation: 'delete', sessionId: 's0020', permanent: true }, { operation: 'create', sessionId: 's0020', title: 'made again' }], kept);
+    assert.equal(written, false, 'a list read before an erasure is not written after the id was made again');
+    await b.page.close();
+
+    // The same at a start that finds no list: erased and made again before the start's list is written.
+    await putKept(first, db, null, 0);
+    const c = await open(env);
+    await c.evaluate(async (db) => {
+      window.tree = await window.sessiontree.init({ dbName: db });
+      for (const request of [{ operation: 'delete', sessionId: 's0030', permanent: true }, { operation: 'create', sessionId: 's0030', title: 'made again' }]) {
+        const env = await window.tree.call(request);
+        if (!env.ok) throw new Error(JSON.stringify(env.error));
+      }
+    }, db);
+    await new Promise((resolve) => setTimeout(resolve, 5000)); // past the list's write (KEEP_LIST_MS)
+    assert.equal(await holds('title 30'), false, 'the erased title is not in a kept list');
+    await c.close();
+
+    // Erased by a build that keeps no list (an earlier version 6 one): the next start keeps it again without the title.
+    const d = await freshList(env, db);
+    await eventually(async () => (await keptList(first, db)).keys.length === 1, 15000, 'the kept list is written');
+    await d.page.close();
+    assert.equal(await holds('title 40'), true);
+    await eraseWithoutList(first, db, 's0040');
+    const e = await freshList(env, db);
+    assert.equal(e.early.some((s) => s.sessionId === 's0040'), false);
+    await eventually(async () => !(await holds('title 40')), 15000, 'the kept list no longer holds the erased title');
+    await e.page.close();
     assert.deepEqual(env.errors, []);
   } finally {
     await env.close();

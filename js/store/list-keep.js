@@ -3,9 +3,9 @@
 // fresh page reads one record and the few written since instead of one
 // record per session (store/listing.js readKeptList): at 10,000 sessions
 // ~30 ms against ~120 ms (bench/RESULTS.md). The worker writes it again
-// after a start that found none, or LIST_KEEP_CHANGES records written
-// since it; a record of a history under LIST_KEEP_MIN sessions is not
-// worth its write. It is a cache: missing or damaged, the store is read
+// after a start that found none, LIST_KEEP_CHANGES records written
+// since it, or an erasure since (an earlier build's); a record of a
+// history under LIST_KEEP_MIN sessions is not worth its write. It is a cache: missing or damaged, the store is read
 // whole; erasing a session deletes it (store/erase.js), since it holds
 // the session's title.
 
@@ -41,14 +41,20 @@ export async function keptListStale(tx, count) {
  * in one transaction whose highest gen was gen, replacing any kept
  * before. Records written after that read have higher gens, so the list
  * stays true however late it is written; but not after a session was
- * erased since (a tombstone above gen): its title would be on disk again.
- * Resolves to whether it was stored (not then, nor on a full disk or a
- * closed database: a cache only).
+ * erased since: its title would be on disk again. An erasure since leaves
+ * a tombstone above gen, or, once the id was made again, a record whose
+ * epoch is above gen (store/records.js replaceRecords) of a session the
+ * list holds (ids): either refuses (a session of the list replaced whole
+ * too, which is rare). Resolves to whether it was stored (not then, nor
+ * on a full disk or a closed database: a cache only).
  * @param {IDBDatabase} db @param {string} json @param {number} gen
+ * @param {Iterable<string>} ids the sessionId of every record json holds
  * @returns {Promise<boolean>}
  */
-export function writeKeptList(db, json, gen) {
-  const sinceErased = (tx) => requestPromise(tx.objectStore("sessions").index("gen").getAll(IDBKeyRange.lowerBound(gen, true))).then((since) => !since.some((m) => m?.erased === true));
+export function writeKeptList(db, json, gen, ids) {
+  const held = new Set(ids);
+  const erased = (m) => m?.erased === true || (m?.epoch > gen && held.has(m.sessionId));
+  const sinceErased = (tx) => requestPromise(tx.objectStore("sessions").index("gen").getAll(IDBKeyRange.lowerBound(gen, true))).then((since) => !since.some(erased));
   return writeCache(db, ["sessions", "search"], sinceErased, (tx) => {
     tx.objectStore("search").delete(keptListRange());
     tx.objectStore("search").put(json, ["list", gen]);
@@ -62,10 +68,10 @@ const KEEP_LIST_MS = 2000;
  * Write the kept list that stored.keep holds (a start's read: store/pager.js
  * readMetas) once the start's first calls are answered, and let go of it
  * there. A database closed by then writes nothing.
- * @param {IDBDatabase} db @param {{keep: {json: string, gen: number}|null}} stored
+ * @param {IDBDatabase} db @param {{keep: {json: string, gen: number, ids: string[]}|null}} stored
  */
 export function keepListLater(db, stored) {
-  const { json, gen } = stored.keep;
+  const { json, gen, ids } = stored.keep;
   stored.keep = null;
-  setTimeout(() => writeKeptList(db, json, gen), KEEP_LIST_MS);
+  setTimeout(() => writeKeptList(db, json, gen, ids), KEEP_LIST_MS);
 }

@@ -37,11 +37,11 @@ export const PAGED_OUT_HEAD = ENVELOPE_FAILED_HEAD + JSON.stringify(PAGED_OUT);
  * true is brought up to date from the node records stored after its
  * nodeCount (deriveTail; the only node records read, and only for a tab
  * killed before its meta flush).
- * keep: the JSON of every record read and their gen when the kept list
- * is to be written again (store/list-keep.js keptListStale), else null.
+ * keep: the JSON of every record read, their gen and their sessionIds when
+ * the kept list is to be written again (store/list-keep.js keptListStale), else null.
  * Rejects, naming the database, when the read fails.
  * @param {IDBDatabase} db
- * @returns {Promise<{gen: number, metas: object[], trashed: {meta: object, snapshot: Uint8Array}[], keep: {json: string, gen: number}|null}>}
+ * @returns {Promise<{gen: number, metas: object[], trashed: {meta: object, snapshot: Uint8Array}[], keep: {json: string, gen: number, ids: string[]}|null}>}
  */
 export function readMetas(db) {
   return startRead(db, null);
@@ -60,7 +60,7 @@ export function readMetas(db) {
  * create), so nothing written after it goes unheard. Rejects, naming the
  * database, when the read fails.
  * @param {IDBDatabase} db @param {object[]} all every record of the "sessions" store, as stored
- * @returns {Promise<{gen: number, metas: object[], trashed: {meta: object, snapshot: Uint8Array}[], keep: {json: string, gen: number}|null}|null>}
+ * @returns {Promise<{gen: number, metas: object[], trashed: {meta: object, snapshot: Uint8Array}[], keep: {json: string, gen: number, ids: string[]}|null}|null>}
  */
 export function takeMetas(db, all) {
   return startRead(db, all);
@@ -78,7 +78,7 @@ async function startRead(db, all) {
     if (all && (await maxGen(tx.objectStore("sessions"))) !== gen) return null;
     readCounts[all ? "given" : "metas"]++;
     // Taken before a tail is brought up to date in place, and before the Writer holds the records.
-    const keep = (await keptListStale(tx, records.length)) ? { json: JSON.stringify(records), gen } : null;
+    const keep = (await keptListStale(tx, records.length)) ? { json: JSON.stringify(records), gen, ids: records.map((m) => m?.sessionId) } : null;
     await Promise.all(metas.filter((m) => m.tail === true).map((m) => readNodes(tx, m, m.nodeCount)));
     // Sessions in the trash are read whole: core keeps them in its trash, never as stubs.
     // One whose records disagree stays on disk, out of the trash core shows, not failing the start.
