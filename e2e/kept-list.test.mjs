@@ -269,3 +269,34 @@ test('an erased session\'s title is not kept: not when it was made again under i
     await env.close();
   }
 });
+
+test('a meta record that JSON cannot hold (a BigInt member, damaged outside sessiontree) keeps no list: the store starts and lists as without the kept list, in the worker and in the page', async () => {
+  const env = await setup();
+  const db = DB + '-bigint';
+  try {
+    const first = await open(env);
+    await first.evaluate(async (db) => (await window.sessiontree.init({ dbName: db })).close(), db);
+    await writeSessions(first, { db, count: 300, nodes: 3 });
+    await first.evaluate(async (db) => {
+      const req = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+      const idb = await req(indexedDB.open(db));
+      const store = idb.transaction('sessions', 'readwrite').objectStore('sessions');
+      await req(store.put({ ...(await req(store.get('s0003'))), extra: 3n }, 's0003'));
+      idb.close();
+    }, db);
+    for (const worker of [true, false]) {
+      const page = await open(env);
+      const got = await page.evaluate(async ({ db, worker }) => {
+        const tree = await window.sessiontree.init({ dbName: db, worker });
+        const [sessions, context] = [await tree.call({ operation: 'sessions' }), await tree.call({ operation: 'context', sessionId: 's0003' })];
+        return { listed: sessions.value.length, messages: context.value.messages.length };
+      }, { db, worker });
+      assert.deepEqual(got, { listed: 300, messages: 3 }, `worker: ${worker}`);
+      await page.close();
+    }
+    assert.deepEqual((await keptList(first, db)).keys, []);
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});

@@ -61,6 +61,22 @@ export function writeKeptList(db, json, gen, ids) {
   });
 }
 
+/**
+ * What keepListLater writes of a start's records read at gen: their JSON,
+ * gen and sessionIds; null when JSON cannot hold one of them (a BigInt, a
+ * cycle: a record damaged outside sessiontree, which fails its own
+ * session only, never the start), so no list is kept.
+ * @param {any[]} records every record of the "sessions" store, as stored @param {number} gen
+ * @returns {{json: string, gen: number, ids: string[]}|null}
+ */
+export function keptListOf(records, gen) {
+  try {
+    return { json: JSON.stringify(records), gen, ids: records.map((m) => m?.sessionId) };
+  } catch {
+    return null;
+  }
+}
+
 /** Milliseconds after the start at which the kept list is written (off the first calls' path). */
 const KEEP_LIST_MS = 2000;
 

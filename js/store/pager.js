@@ -17,7 +17,7 @@ import { STORES } from "./schema.js";
 import { ENVELOPE_FAILED_HEAD, PAGED_OUT } from "../protocol.js";
 import { diskState, maxGen, mergeRequest, readCounts, readNodes, readSnapshot, requestPromise, restoreRequest } from "./records.js";
 import { liveMetas, readRecords } from "./listing.js";
-import { keptListStale } from "./list-keep.js";
+import { keptListOf, keptListStale } from "./list-keep.js";
 import { loadedEvent } from "./take-in.js";
 
 const utf8Encoder = new TextEncoder();
@@ -38,7 +38,8 @@ export const PAGED_OUT_HEAD = ENVELOPE_FAILED_HEAD + JSON.stringify(PAGED_OUT);
  * nodeCount (deriveTail; the only node records read, and only for a tab
  * killed before its meta flush).
  * keep: the JSON of every record read, their gen and their sessionIds when
- * the kept list is to be written again (store/list-keep.js keptListStale), else null.
+ * the kept list is to be written again (store/list-keep.js keptListStale,
+ * keptListOf), else null.
  * Rejects, naming the database, when the read fails.
  * @param {IDBDatabase} db
  * @returns {Promise<{gen: number, metas: object[], trashed: {meta: object, snapshot: Uint8Array}[], keep: {json: string, gen: number, ids: string[]}|null}>}
@@ -78,7 +79,7 @@ async function startRead(db, all) {
     if (all && (await maxGen(tx.objectStore("sessions"))) !== gen) return null;
     readCounts[all ? "given" : "metas"]++;
     // Taken before a tail is brought up to date in place, and before the Writer holds the records.
-    const keep = (await keptListStale(tx, records.length)) ? { json: JSON.stringify(records), gen, ids: records.map((m) => m?.sessionId) } : null;
+    const keep = (await keptListStale(tx, records.length)) ? keptListOf(records, gen) : null;
     await Promise.all(metas.filter((m) => m.tail === true).map((m) => readNodes(tx, m, m.nodeCount)));
     // Sessions in the trash are read whole: core keeps them in its trash, never as stubs.
     // One whose records disagree stays on disk, out of the trash core shows, not failing the start.
