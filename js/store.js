@@ -32,7 +32,8 @@ export { PAGED_OUT_HEAD, Pager, packStubs, readMetas, stubRequest } from "./stor
  *   onClose: called when the open connection is closed later (see openDatabase); given: every
  *   record of the "sessions" store as the page read it meanwhile (js/worker.js init), taken
  *   instead of a read of its own when the stored gen still matches (takeMetas); null: read here
- * @returns {Promise<{db: IDBDatabase, stored: {gen: number, metas: object[], missed?: object[]}, taken: boolean}>}
+ * @returns {Promise<{db: IDBDatabase, stored: {gen: number, metas: object[], trashed: {meta: object, snapshot: Uint8Array}[], keep: {json: string, gen: number, ids: string[]}|null, missed?: object[]}, taken: boolean}>}
+ *   stored: as readMetas reads it (keep: the kept list to write, store/list-keep.js);
  *   taken: stored is made of the records given (they were not read again); missed: when records
  *   were given but the store moved on since, the events of what other tabs stored meanwhile (the
  *   page may have answered init() with the records already: its subscribers are told, see Writer)

@@ -1,9 +1,10 @@
 //# allFunctionsCalledOnLoad
-// The list of stored sessions, read from IndexedDB's meta records alone.
-// The page reads it in its own thread while the worker and its wasm start
-// (readList, js/sessiontree.js Connection.init): a page that lists
-// sessions first pays the read of one object store, as a plain IndexedDB
-// page would, not the start of a worker as well. The worker takes the
+// The list of stored sessions, read from IndexedDB's meta records alone
+// (from the kept list and the few written since, when there is one:
+// store/list-keep.js). The page reads it in its own thread while the
+// worker and its wasm start (readList, js/sessiontree.js Connection.init):
+// a page that lists sessions first pays that read, as a plain IndexedDB
+// page would pay its own, not the start of a worker as well. The worker takes the
 // records the page read (pager.js takeMetas), or reads them itself
 // (readMetas) when the page could not. It imports only schema.js, which
 // the page has loaded already.
@@ -173,6 +174,25 @@ export function keptListRange() {
 }
 
 /**
+ * The gen of the kept list whose keys are `keys` (its store's keys in
+ * keptListRange, in order: the last one's), undefined when there is none.
+ * @param {IDBValidKey[]} keys @returns {number|undefined}
+ */
+export function keptListGen(keys) {
+  return keys.at(-1)?.[1];
+}
+
+/**
+ * The records of the "sessions" store stamped with a gen above `gen`
+ * (from its "gen" index, in gen order), at most `limit` of them.
+ * @param {IDBTransaction} tx over "sessions" @param {number} gen @param {number} [limit]
+ * @returns {Promise<object[]>}
+ */
+export function recordsAbove(tx, gen, limit) {
+  return requestPromise(tx.objectStore("sessions").index("gen").getAll(IDBKeyRange.lowerBound(gen, true), limit));
+}
+
+/**
  * Every record of the "sessions" store, read from the kept list (the JSON
  * of every record as stored when the highest gen was its key's, written
  * by store/list-keep.js) and the records stamped with a higher gen since,
@@ -191,7 +211,7 @@ async function readKeptList(tx) {
   // getAll, not a "prev" cursor, which costs ~3 ms more on a history with none (100 sessions: 8.8 ms against 5.2).
   const search = tx.objectStore("search");
   const [keys, values] = await Promise.all([requestPromise(search.getAllKeys(keptListRange())), requestPromise(search.getAll(keptListRange()))]);
-  const gen = keys.at(-1)?.[1];
+  const gen = keptListGen(keys);
   if (!Number.isSafeInteger(gen) || typeof values.at(-1) !== "string") return null;
   let all;
   try {
@@ -200,8 +220,7 @@ async function readKeptList(tx) {
     return null;
   }
   if (!Array.isArray(all)) return null;
-  const sessions = tx.objectStore("sessions");
-  const [since, count] = await Promise.all([requestPromise(sessions.index("gen").getAll(IDBKeyRange.lowerBound(gen, true))), requestPromise(sessions.count())]);
+  const [since, count] = await Promise.all([recordsAbove(tx, gen), requestPromise(tx.objectStore("sessions").count())]);
   const place = new Map();
   all.forEach((m, k) => place.set(m?.sessionId, k));
   for (const m of since) {
@@ -214,24 +233,31 @@ async function readKeptList(tx) {
 
 /**
  * Every record of the "sessions" store: the kept list's when there is one
- * (readKeptList, handed to onPart in one part), else read in parts
- * (readBatched). Tried and not kept: posting the kept list's JSON to the
- * worker instead of its records (10,000 sessions: the list and the first
- * context within the runs' noise of each other).
+ * (readKeptList, handed to onPart in one part), else read in parts of
+ * LIST_BATCH records handed to onPart as they come (readBatched; the
+ * first part is what the page makes its worker after, js/sessiontree.js
+ * LIST_FIRST_MS), or, with no onPart, in one request. Tried and not kept:
+ * posting the kept list's JSON to the worker instead of its records
+ * (10,000 sessions: the list and the first context within the runs' noise
+ * of each other).
  * @param {IDBTransaction} tx over "sessions" and "search"
  * @param {((records: object[]) => void)|null} onPart
  * @returns {Promise<object[]>}
  */
 export async function readRecords(tx, onPart) {
-  // Asked at once: a history with no kept list (under LIST_KEEP_MIN
-  // sessions, or before a visit wrote one) waits for no more round trips
-  // than before it (100 sessions: 7.6 ms against 5.8 with the kept list
-  // asked first); one with it reads LIST_KEEP_MIN records more.
+  // Asked at once with the kept list: a history under LIST_KEEP_MIN
+  // sessions (never kept) waits for no more round trips than before it
+  // (100 sessions: 7.6 ms against 5.8 with the kept list asked first);
+  // one with a kept list reads LIST_KEEP_MIN records more.
   const sessions = tx.objectStore("sessions");
   const [kept, first] = await Promise.all([readKeptList(tx), requestPromise(sessions.getAll(null, LIST_KEEP_MIN))]);
-  if (kept === null) return readBatched(sessions, LIST_BATCH, onPart, first, LIST_KEEP_MIN);
-  onPart?.(kept);
-  return kept;
+  if (kept !== null || first.length < LIST_KEEP_MIN) {
+    onPart?.(kept ?? first);
+    return kept ?? first;
+  }
+  if (!onPart) return requestPromise(sessions.getAll());
+  const rest = await requestPromise(sessions.getAll(IDBKeyRange.lowerBound(first[first.length - 1].sessionId, true), LIST_BATCH - LIST_KEEP_MIN));
+  return readBatched(sessions, LIST_BATCH, onPart, first.concat(rest), LIST_BATCH);
 }
 
 /** Records of the "sessions" store below which no kept list is written (store/list-keep.js: the store's own read is as quick); the first part read beside the kept list. */
@@ -258,9 +284,9 @@ const LIST_BATCH = 1000;
  * object store at once take about twice as long as one, in Chromium as
  * in its IndexedDB backend, since it serves them in turn
  * (bench/RESULTS.md). onPart is called with each part read, as it
- * comes, in key order: every record of the store, trash and tombstones
- * too, as stored (a tail's node records the worker reads itself), or
- * all of them in one part when they come from the kept list
+ * comes: every record of the store, trash and tombstones too, as stored
+ * (a tail's node records the worker reads itself), in key order, or all
+ * of them in one part in the kept list's order when they come from it
  * (readRecords); then with null once every record was read.
  * @param {string} name
  * @param {((records: object[]|null) => void)|null} [onPart]

@@ -25,7 +25,8 @@
 //                                    read with the records stamped above gen since; deleted with
 //                                    any erased session (since version 6, no upgrade: older
 //                                    version 6 builds leave it be, and their writes stamp gens;
-//                                    the next start writes it again after their erasures)
+//                                    the next start writes it again after their erasures, unless
+//                                    the erased id was made again since)
 // seq is a node's position in append order, the same in every tab (see
 // store/writer.js). A session written whole (an import, a load, a fork or
 // clone target) is stored as chunk records only, the last one shorter; an

@@ -66,11 +66,19 @@ export function writeCache(db, stores, check, write) {
     try {
       const tx = db.transaction(stores, "readwrite");
       let stored = false;
-      check(tx).then((ok) => {
-        if (!ok) return;
-        write(tx);
-        stored = true;
-      }, () => {});
+      check(tx)
+        .then((ok) => {
+          if (!ok) return;
+          write(tx);
+          stored = true;
+        })
+        .catch(() => {
+          try {
+            tx.abort(); // the check or the write failed: nothing of it is stored
+          } catch {
+            // finished already
+          }
+        });
       tx.oncomplete = () => resolve(stored);
       tx.onabort = tx.onerror = () => resolve(false);
     } catch {
