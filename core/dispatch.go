@@ -59,7 +59,8 @@ func init() {
 // static data (the compiler lays out a package-level literal of constants
 // and functions in the binary), where the same table written as a map
 // literal in init took 24.5 KB of wasm code that V8 compiled and ran at
-// every start of the program. Read it through operations.
+// every start of the program (the few entries that call panelOp are
+// still filled in at init). Read it through operations.
 var operationList = [...]operation{
 	{"create", []string{"sessionId", "title"}, opCreate, 0},
 	{"append", []string{"sessionId", "message", "entry", "branch"}, opAppend, 0},
