@@ -95,20 +95,20 @@ export function liveMetas(all) {
 
 /**
  * Every record of store (whose keys are its records' sessionId) read
- * `batch` at a time, in key order, after `first` (the first records, read
- * already; as many as `size` asked for): each read's records are decoded
- * in a task of their own, and handed to onPart (when given) as they come.
+ * `batch` at a time, in key order, after `first` (the first `batch`
+ * records, read already): each read's records are decoded in a task of
+ * their own, and handed to onPart (when given) as they come.
  * @param {IDBObjectStore} store @param {number} batch
  * @param {((records: object[]) => void)|null} onPart
- * @param {object[]} first @param {number} size
+ * @param {object[]} first
  * @returns {Promise<object[]>}
  */
-async function readBatched(store, batch, onPart, first, size) {
+async function readBatched(store, batch, onPart, first) {
   const all = [];
-  for (let part = first; ; size = batch) {
+  for (let part = first; ; ) {
     onPart?.(part);
     for (const m of part) all.push(m);
-    if (part.length < size) return all;
+    if (part.length < batch) return all;
     part = await requestPromise(store.getAll(IDBKeyRange.lowerBound(part[part.length - 1].sessionId, true), batch));
   }
 }
@@ -257,7 +257,7 @@ export async function readRecords(tx, onPart) {
   }
   if (!onPart) return requestPromise(sessions.getAll());
   const rest = await requestPromise(sessions.getAll(IDBKeyRange.lowerBound(first[first.length - 1].sessionId, true), LIST_BATCH - LIST_KEEP_MIN));
-  return readBatched(sessions, LIST_BATCH, onPart, first.concat(rest), LIST_BATCH);
+  return readBatched(sessions, LIST_BATCH, onPart, first.concat(rest));
 }
 
 /** Records of the "sessions" store below which no kept list is written (store/list-keep.js: the store's own read is as quick); the first part read beside the kept list. */
