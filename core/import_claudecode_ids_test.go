@@ -2,6 +2,7 @@ package core
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -66,6 +67,29 @@ func TestImportClaudeCodeTwoConversationsUnderOneID(t *testing.T) {
 		assertReimportAddsNothing(t, st, []byte(sideAsS1))
 		assertReimportAddsNothing(t, st, []byte(rewind))
 		assert.Len(t, st.s.ByID, 2)
+	})
+	t.Run("one file naming two sessions that share no message: two sessions, each its own title, cursor and context", func(t *testing.T) {
+		for _, order := range []string{"its own first", "the other first"} {
+			t.Run(order, func(t *testing.T) {
+				st := testStore(t)
+				summary := `{"type":"summary","summary":"Border colours","leafUuid":"` + sideLeaf + `"}` + "\n"
+				data, second, line := summary+rewind+side, sideID, 14
+				if order == "the other first" {
+					data, second, line = summary+side+rewind, "s1", 8
+				}
+				res := mustImport(t, st, []byte(data), "auto")
+				require.Len(t, res.Sessions, 2)
+				assert.Equal(t, []any{"s1", "Start", 12, "p1a"}, shape(t, st, "s1"))
+				assert.Equal(t, []any{sideID, "Border colours", 6, sideLeaf}, shape(t, st, sideID), "the summary of its leaf titles it")
+				first := map[string]string{"s1": sideID, sideID: "s1"}[second]
+				assert.Contains(t, texts(res.Warnings), second+`: session "`+st.s.ByID[second].Title+`": the file names a second Claude Code session, "`+second+`" (first on line `+strconv.Itoa(line)+`), that shares no message with session "`+first+`": it is imported as a session of its own, not merged into "`+first+`"`)
+				ctx := contextOf(t, st, "s1")
+				assert.Contains(t, ctx, "After compaction")
+				assert.NotContains(t, ctx, "data-border-color", "the other conversation is not in this one's context")
+				assert.Contains(t, contextOf(t, st, sideID), "data-border-color")
+				assertReimportAddsNothing(t, st, []byte(data))
+			})
+		}
 	})
 	t.Run("one file whose second session goes on from the first (a compaction under a new id) stays one session", func(t *testing.T) {
 		st := testStore(t)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"hash"
 	"hash/fnv"
+	"slices"
 	"strings"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
@@ -62,8 +63,8 @@ type claudeCodeLine struct {
 	role         string
 	asIs, spaced bool
 	// uuidRaw is the raw uuid member (nil when missing), to say what it
-	// is when it gives no UUID.
-	uuidRaw jsonx.RawMessage
+	// is when it gives no UUID; sessionRaw the raw sessionId member.
+	uuidRaw, sessionRaw jsonx.RawMessage
 }
 
 // The members readClaudeCodeLine reads, by index.
@@ -106,7 +107,7 @@ func readClaudeCodeLine(raw []byte, wantSession, wantCwd bool) (l claudeCodeLine
 	}
 	str := func(i int) string { s, _ := lineString(vals[i]); return s }
 	l.Type, l.Subtype, l.UUID, l.Summary, l.LeafUUID = str(0), str(1), str(2), str(4), str(5)
-	l.uuidRaw = vals[2]
+	l.uuidRaw, l.sessionRaw = vals[2], vals[3]
 	if wantSession {
 		l.SessionID = str(3)
 	}
@@ -181,15 +182,14 @@ type claudeCodeReader struct {
 	created   float64
 	hash      hash.Hash
 	lines     int
-	badTimes  []int           // the lines whose timestamp is not a time, told in Finish
-	bounds    map[string]bool // uuids of compact_boundary lines
-	first     titleCandidate  // what may title the session (see titles): the main line's first prompt,
-	task      titleCandidate  // the first sub-agent task,
-	side      titleCandidate  // a sidechain's first prompt
+	badTimes  []int              // the lines whose timestamp is not a time, told in Finish
+	bounds    map[string]bool    // uuids of compact_boundary lines
+	titled    []claudeCodeTitles // what may title the session, by part (one while the lines name one sessionId)
+	claudeCodeParts
 }
 
 func newClaudeCodeReader(model *Model) LineReader {
-	return &claudeCodeReader{model: model, hash: fnv.New128a(), bounds: map[string]bool{}}
+	return &claudeCodeReader{model: model, hash: fnv.New128a(), bounds: map[string]bool{}, titled: make([]claudeCodeTitles, 1)}
 }
 
 // RawLine is formats.RawLiner's: every line that is a valid object is
@@ -232,14 +232,12 @@ func (r *claudeCodeReader) count(raw []byte) {
 // line reads the line raw (n), whose members are l.
 func (r *claudeCodeReader) line(raw []byte, l *claudeCodeLine, n int) {
 	r.count(raw)
-	if r.sessionID == "" && l.SessionID != "" {
-		r.sessionID = l.SessionID
-	}
+	r.session(l, n)
 	if r.project == "" && l.Cwd != "" {
 		r.project = l.Cwd
 	}
 	if r.parent == "" && l.ForkedFrom != nil {
-		r.parent = claudeCodeParentSession(l.ForkedFrom)
+		r.parent, r.parentPart = claudeCodeParentSession(l.ForkedFrom), r.cur
 	}
 	if l.Type == "summary" {
 		r.summaries = append(r.summaries, claudeCodeSummary{l.Summary, l.LeafUUID, n})
@@ -297,7 +295,7 @@ func (r *claudeCodeReader) line(raw []byte, l *claudeCodeLine, n int) {
 			// what follows; the history before the boundary stays in the
 			// tree, out of the context.
 			rec.Kind, rec.Entry = KindCompaction, e
-			r.recs = appendRecord(r.recs, rec)
+			r.add(rec)
 			return
 		}
 	}
@@ -327,7 +325,7 @@ func (r *claudeCodeReader) line(raw []byte, l *claudeCodeLine, n int) {
 		}
 		rec.Kind, rec.Entry = KindCustom, e
 	}
-	r.recs = appendRecord(r.recs, rec)
+	r.add(rec)
 }
 
 // lastID returns the uuid of the last record read ("" before the first).
@@ -387,19 +385,20 @@ func (c *titleCandidate) earlier(t float64) bool { return c.text == "" || t < c.
 // sidechain, or the task a Task (Agent) tool call gives a sub-agent, by
 // its description, as Claude Code shows the call.
 func (r *claudeCodeReader) titles(l *claudeCodeLine, msg jsonx.RawMessage, t float64) {
+	ts := &r.titled[r.cur]
 	switch {
 	case l.IsMeta:
 	case l.Type == "user" && !bytes.Contains(msg, []byte(`"tool_result"`)):
-		c := &r.first
+		c := &ts.first
 		if l.IsSidechain {
-			c = &r.side
+			c = &ts.side
 		}
 		if c.earlier(t) {
 			c.text, c.time = claudeCodeTitle(r.model, msg), t
 		}
-	case l.Type == "assistant" && !l.IsSidechain && r.task.earlier(t) && bytes.Contains(msg, []byte(`"subagent_type"`)):
+	case l.Type == "assistant" && !l.IsSidechain && ts.task.earlier(t) && bytes.Contains(msg, []byte(`"subagent_type"`)):
 		if d := claudeCodeTask(msg); d != "" {
-			r.task.text, r.task.time = claudeCodeTitle(r.model, append(jsonx.AppendString([]byte(`{"role":"user","content":`), d), '}')), t
+			ts.task.text, ts.task.time = claudeCodeTitle(r.model, append(jsonx.AppendString([]byte(`{"role":"user","content":`), d), '}')), t
 		}
 	}
 }
@@ -477,17 +476,9 @@ func claudeCodeTitle(model *Model, msg jsonx.RawMessage) string {
 	return model.Preview(append(jsonx.AppendString([]byte(`{"role":"user","content":`), text), '}'), 60)
 }
 
+// Finish is LineReader's: the transcript's conversation, or one for each
+// session its lines name that shares no message with another (groups).
 func (r *claudeCodeReader) Finish() ([]Conversation, []Warning) {
-	// A transcript names no current message: the newest leaf off the
-	// sidechains is where Claude Code goes on.
-	c := Conversation{ID: r.sessionID, Records: r.recs, Created: r.created, ParentSession: r.parent, Project: r.project, NewestLeaf: true}
-	c.Aside = len(c.Records) > 0
-	for i := range c.Records {
-		c.Aside = c.Aside && c.Records[i].Aside
-	}
-	if c.ID == "" || !r.model.SessionID(c.ID) {
-		c.ID = "claude-code-" + HexString(r.hash.Sum(nil)[:8])
-	}
 	if len(r.badTimes) > 0 {
 		r.warn("%d record(s) have a timestamp that is not a time (lines %s); they take their parent's time", len(r.badTimes), cappedList(r.badTimes, 5))
 	}
@@ -501,6 +492,65 @@ func (r *claudeCodeReader) Finish() ([]Conversation, []Warning) {
 		}
 		return " carry no message; skipped"
 	})
+	groups, groupOf := r.groups()
+	if len(groups) == 1 {
+		c := r.conversation(groups[0], r.recs, r.summaries, &r.warns)
+		c.Created = r.created
+		return finishSession(c, r.warns, "messages", false)
+	}
+	recs := make([][]Record, len(groups))
+	leaf := make(map[string]int, len(r.recs)) // record id → its group
+	for i := range r.recs {
+		g := groupOf[r.of[i]]
+		recs[g] = append(recs[g], r.recs[i])
+		if _, ok := leaf[r.recs[i].ID]; !ok {
+			leaf[r.recs[i].ID] = g
+		}
+	}
+	sums := make([][]claudeCodeSummary, len(groups))
+	for _, s := range r.summaries {
+		g := leaf[s.leaf] // a leaf the file lacks: the first session's, as it titled the file's before
+		sums[g] = append(sums[g], s)
+	}
+	var convs []Conversation
+	var warns []Warning
+	for g, parts := range groups {
+		var w []Warning
+		if g == 0 {
+			w = r.warns // the file's warnings name its lines: they go with its first session
+		} else {
+			w = []Warning{{Message: jsonx.Sprintf("the file names a second Claude Code session, %q (first on line %d), that shares no message with session %q: it is imported as a session of its own, not merged into %q",
+				r.ids[parts[0]], r.idLines[parts[0]], r.ids[0], r.ids[0])}}
+		}
+		c := r.conversation(parts, recs[g], sums[g], &w)
+		for _, rec := range recs[g] {
+			if rec.Time > 0 && (c.Created == 0 || rec.Time < c.Created) {
+				c.Created = rec.Time
+			}
+		}
+		cs, cw := finishSession(c, w, "messages", false)
+		convs, warns = append(convs, cs...), append(warns, cw...)
+	}
+	return convs, warns
+}
+
+// conversation is the conversation of the transcript's parts parts, whose
+// records are recs and summary lines sums (its title: warns gets a warning
+// for each summary not taken); its Created is left to the caller.
+func (r *claudeCodeReader) conversation(parts []int, recs []Record, sums []claudeCodeSummary, warns *[]Warning) Conversation {
+	// A transcript names no current message: the newest leaf off the
+	// sidechains is where Claude Code goes on.
+	c := Conversation{ID: r.ids[parts[0]], Records: recs, Project: r.project, NewestLeaf: true}
+	if slices.Contains(parts, r.parentPart) {
+		c.ParentSession = r.parent
+	}
+	c.Aside = len(c.Records) > 0
+	for i := range c.Records {
+		c.Aside = c.Aside && c.Records[i].Aside
+	}
+	if c.ID == "" || !r.model.SessionID(c.ID) {
+		c.ID = "claude-code-" + HexString(r.hash.Sum(nil)[:8])
+	}
 	// The title: the summary of the newest summarised leaf, else the
 	// first user prompt, else (no prompt of the main line in the file)
 	// the first sub-agent task, else a sidechain's first prompt (a
@@ -511,27 +561,31 @@ func (r *claudeCodeReader) Finish() ([]Conversation, []Warning) {
 	for _, rec := range c.Records {
 		at[rec.ID] = rec.Time
 	}
-	for i, s := range r.summaries {
+	for i, s := range sums {
 		if t, ok := at[s.leaf]; ok && (best < 0 || t >= bestTime) {
 			best, bestTime = i, t
 		}
 	}
-	if best < 0 && len(r.summaries) > 0 {
-		best = len(r.summaries) - 1
+	if best < 0 && len(sums) > 0 {
+		best = len(sums) - 1
 	}
-	c.Title = r.first.text
+	var ts claudeCodeTitles
+	for _, p := range parts {
+		ts.join(r.titled[p])
+	}
+	c.Title = ts.first.text
 	if c.Title == "" {
-		c.Title = r.task.text
+		c.Title = ts.task.text
 	}
 	if c.Title == "" {
-		c.Title = r.side.text
+		c.Title = ts.side.text
 	}
-	for i, s := range r.summaries {
+	for i, s := range sums {
 		if i == best {
 			c.Title = s.text
 			continue
 		}
-		r.warn("summary line %d (%q, for leaf %q) is not the title; only one title is kept", s.line, s.text, s.leaf)
+		*warns = append(*warns, Warning{Message: jsonx.Sprintf("summary line %d (%q, for leaf %q) is not the title; only one title is kept", s.line, s.text, s.leaf)})
 	}
-	return finishSession(c, r.warns, "messages", false)
+	return c
 }

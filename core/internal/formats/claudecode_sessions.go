@@ -1,0 +1,132 @@
+package formats
+
+import (
+	"bytes"
+
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+)
+
+// A Claude Code transcript is one session's, but its lines may name more
+// than one sessionId: a resumed or continued session's file holds the
+// lines it went on from, and files joined by hand hold two sessions. The
+// lines of each id are a part; a part whose record names a parent in
+// another part (a parentUuid, or the logicalParentUuid of a compaction)
+// goes on from it, and the two are one conversation, under the id the
+// file names first. Parts that share no message are separate
+// conversations, each under its own id: imported as one, two
+// conversations would be one session with two roots, one's title and the
+// other's cursor.
+
+// claudeCodeTitles are what may title a session (see titles): the main
+// line's first prompt, the first sub-agent task, a sidechain's first
+// prompt.
+type claudeCodeTitles struct {
+	first, task, side titleCandidate
+}
+
+// join takes from o each candidate that comes before t's.
+func (t *claudeCodeTitles) join(o claudeCodeTitles) {
+	for _, p := range [...][2]*titleCandidate{{&t.first, &o.first}, {&t.task, &o.task}, {&t.side, &o.side}} {
+		if p[1].text != "" && p[0].earlier(p[1].time) {
+			*p[0] = *p[1]
+		}
+	}
+}
+
+// claudeCodeParts are the sessionIds a transcript's lines name.
+type claudeCodeParts struct {
+	ids        []string         // each id, in the order the lines name them (ids[0] is the reader's sessionID)
+	idLines    []int            // the line that names each id first
+	of         []int32          // the part of each record (parallel to recs); nil while the lines name one id
+	cur        int              // the part of the line read: the last id named (a line naming none stays with the lines before it)
+	curRaw     jsonx.RawMessage // the last id named, as written
+	parentPart int              // the part of the line the reader's parent (forkedFrom) came from
+}
+
+// session notes the sessionId of the line l (n) read: the first one named
+// is the transcript's; a line naming another (a usable session id) starts
+// or goes on with that id's part.
+func (r *claudeCodeReader) session(l *claudeCodeLine, n int) {
+	if r.sessionID == "" {
+		if l.SessionID != "" {
+			r.sessionID, r.curRaw = l.SessionID, bytes.Clone(l.sessionRaw)
+			r.ids, r.idLines = append(r.ids[:0], l.SessionID), append(r.idLines[:0], n)
+		}
+		return
+	}
+	if l.sessionRaw == nil || bytes.Equal(l.sessionRaw, r.curRaw) {
+		return // the common case: the id of the line before, as written
+	}
+	id, _ := lineString(l.sessionRaw)
+	for k, known := range r.ids {
+		if known == id {
+			r.cur, r.curRaw = k, bytes.Clone(l.sessionRaw)
+			return
+		}
+	}
+	if id == "" || !r.model.SessionID(id) {
+		return // no usable id: the line stays with the lines before it
+	}
+	r.curRaw = bytes.Clone(l.sessionRaw)
+	if r.of == nil {
+		r.of = make([]int32, len(r.recs), cap(r.recs))
+	}
+	r.cur = len(r.ids)
+	r.ids, r.idLines = append(r.ids, id), append(r.idLines, n)
+	r.titled = append(r.titled, claudeCodeTitles{})
+}
+
+// add adds the record rec of the line read.
+func (r *claudeCodeReader) add(rec Record) {
+	r.recs = appendRecord(r.recs, rec)
+	if r.of != nil {
+		r.of = append(r.of, int32(r.cur))
+	}
+}
+
+// groups returns the parts joined into conversations: each group's parts
+// in order, the groups in the order of their first part (the first holds
+// part 0). Parts join when a record of one names a parent in the other.
+// groupOf is each part's group.
+func (r *claudeCodeReader) groups() (groups [][]int, groupOf []int) {
+	if len(r.ids) == 0 {
+		r.ids = []string{r.sessionID}
+	}
+	if len(r.ids) == 1 {
+		return [][]int{{0}}, []int{0}
+	}
+	up := make([]int, len(r.ids)) // union-find: each part's link towards its group's first part
+	for i := range up {
+		up[i] = i
+	}
+	find := func(p int) int {
+		for up[p] != p {
+			up[p] = up[up[p]]
+			p = up[p]
+		}
+		return p
+	}
+	part := make(map[string]int, len(r.recs))
+	for i := range r.recs {
+		if _, ok := part[r.recs[i].ID]; !ok {
+			part[r.recs[i].ID] = int(r.of[i])
+		}
+	}
+	for i := range r.recs {
+		if p, ok := part[r.recs[i].ParentID]; ok && r.recs[i].ParentID != "" {
+			a, b := find(p), find(int(r.of[i]))
+			up[max(a, b)] = min(a, b)
+		}
+	}
+	groupOf = make([]int, len(r.ids))
+	for p := range r.ids {
+		if root := find(p); root < p {
+			groupOf[p] = groupOf[root] // a root is the first part of its group: seen before
+			groups[groupOf[p]] = append(groups[groupOf[p]], p)
+			continue
+		}
+		groupOf[p] = len(groups)
+		groups = append(groups, []int{p})
+	}
+	return groups, groupOf
+}
