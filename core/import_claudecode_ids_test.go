@@ -110,4 +110,12 @@ func TestImportClaudeCodeTwoConversationsUnderOneID(t *testing.T) {
 		assert.Equal(t, []any{"s1", "Start", 12, "p1a"}, shape(t, st, "s1"))
 		assert.Len(t, st.s.ByID, 1)
 	})
+	t.Run("a session split off a file has the project its own lines name, not the first session's", func(t *testing.T) {
+		for _, data := range []string{rewind + side, side + rewind} {
+			st := testStore(t)
+			require.Len(t, mustImport(t, st, []byte(data), "auto").Sessions, 2)
+			assert.Equal(t, "/tmp", st.s.ByID["s1"].Project)
+			assert.Equal(t, `e:\Workspace\src\github\claude-code-log`, st.s.ByID[sideID].Project)
+		}
+	})
 }

@@ -63,8 +63,9 @@ type claudeCodeLine struct {
 	role         string
 	asIs, spaced bool
 	// uuidRaw is the raw uuid member (nil when missing), to say what it
-	// is when it gives no UUID; sessionRaw the raw sessionId member.
-	uuidRaw, sessionRaw jsonx.RawMessage
+	// is when it gives no UUID; sessionRaw and cwdRaw the raw sessionId
+	// and cwd members.
+	uuidRaw, sessionRaw, cwdRaw jsonx.RawMessage
 }
 
 // The members readClaudeCodeLine reads, by index.
@@ -107,7 +108,7 @@ func readClaudeCodeLine(raw []byte, wantSession, wantCwd bool) (l claudeCodeLine
 	}
 	str := func(i int) string { s, _ := lineString(vals[i]); return s }
 	l.Type, l.Subtype, l.UUID, l.Summary, l.LeafUUID = str(0), str(1), str(2), str(4), str(5)
-	l.uuidRaw, l.sessionRaw = vals[2], vals[3]
+	l.uuidRaw, l.sessionRaw, l.cwdRaw = vals[2], vals[3], vals[15]
 	if wantSession {
 		l.SessionID = str(3)
 	}
@@ -189,7 +190,7 @@ type claudeCodeReader struct {
 }
 
 func newClaudeCodeReader(model *Model) LineReader {
-	return &claudeCodeReader{model: model, hash: fnv.New128a(), bounds: map[string]bool{}, titled: make([]claudeCodeTitles, 1)}
+	return &claudeCodeReader{model: model, hash: fnv.New128a(), bounds: map[string]bool{}, titled: make([]claudeCodeTitles, 1), claudeCodeParts: claudeCodeParts{projects: make([]string, 1)}}
 }
 
 // RawLine is formats.RawLiner's: every line that is a valid object is
@@ -233,6 +234,7 @@ func (r *claudeCodeReader) count(raw []byte) {
 func (r *claudeCodeReader) line(raw []byte, l *claudeCodeLine, n int) {
 	r.count(raw)
 	r.session(l, n)
+	r.cwd(l)
 	if r.project == "" && l.Cwd != "" {
 		r.project = l.Cwd
 	}
@@ -540,7 +542,7 @@ func (r *claudeCodeReader) Finish() ([]Conversation, []Warning) {
 func (r *claudeCodeReader) conversation(parts []int, recs []Record, sums []claudeCodeSummary, warns *[]Warning) Conversation {
 	// A transcript names no current message: the newest leaf off the
 	// sidechains is where Claude Code goes on.
-	c := Conversation{ID: r.ids[parts[0]], Records: recs, Project: r.project, NewestLeaf: true}
+	c := Conversation{ID: r.ids[parts[0]], Records: recs, Project: r.projectOf(parts), NewestLeaf: true}
 	if slices.Contains(parts, r.parentPart) {
 		c.ParentSession = r.parent
 	}

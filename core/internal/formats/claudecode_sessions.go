@@ -41,6 +41,7 @@ type claudeCodeParts struct {
 	cur        int              // the part of the line read: the last id named (a line naming none stays with the lines before it)
 	curRaw     jsonx.RawMessage // the last id named, as written
 	parentPart int              // the part of the line the reader's parent (forkedFrom) came from
+	projects   []string         // the first cwd of each part's lines: a session split off is in its own folder
 }
 
 // session notes the sessionId of the line l (n) read: the first one named
@@ -73,7 +74,30 @@ func (r *claudeCodeReader) session(l *claudeCodeLine, n int) {
 	}
 	r.cur = len(r.ids)
 	r.ids, r.idLines = append(r.ids, id), append(r.idLines, n)
-	r.titled = append(r.titled, claudeCodeTitles{})
+	r.titled, r.projects = append(r.titled, claudeCodeTitles{}), append(r.projects, "")
+}
+
+// cwd notes the working folder of the line l as its part's, when that
+// part has none yet.
+func (r *claudeCodeReader) cwd(l *claudeCodeLine) {
+	if r.projects[r.cur] == "" && l.cwdRaw != nil {
+		r.projects[r.cur], _ = lineString(l.cwdRaw)
+	}
+}
+
+// projectOf is the project of a conversation of the parts parts: the
+// file's first cwd when they are all its parts, else the first cwd of
+// theirs.
+func (r *claudeCodeReader) projectOf(parts []int) string {
+	if len(parts) == len(r.ids) {
+		return r.project
+	}
+	for _, p := range parts {
+		if r.projects[p] != "" {
+			return r.projects[p]
+		}
+	}
+	return ""
 }
 
 // add adds the record rec of the line read.
