@@ -118,4 +118,23 @@ func TestImportClaudeCodeTwoConversationsUnderOneID(t *testing.T) {
 			assert.Equal(t, `e:\Workspace\src\github\claude-code-log`, st.s.ByID[sideID].Project)
 		}
 	})
+	t.Run("an id whose lines carry no message is no session of its own", func(t *testing.T) {
+		lines := strings.SplitAfter(rewind, "\n")
+		queued := func(id string) string { // a line Claude Code writes with no uuid
+			return `{"type":"queue-operation","operation":"enqueue","timestamp":"2025-07-01T10:05:00.000Z","sessionId":"` + id + `","content":"later"}` + "\n"
+		}
+		for name, c := range map[string]struct{ data, id string }{
+			"between the first id's lines":                                            {strings.Join(lines[:4], "") + queued("s2") + strings.Join(lines[4:], ""), "s1"},
+			"before them (the session takes the id named first, as before the split)": {queued("s0") + rewind, "s0"},
+		} {
+			t.Run(name, func(t *testing.T) {
+				st := testStore(t)
+				res := mustImport(t, st, []byte(c.data), "auto")
+				assert.Equal(t, []any{c.id, "Start", 12, "p1a"}, shape(t, st, c.id))
+				assert.Empty(t, res.Skipped)
+				assert.NotContains(t, texts(res.Warnings), "second Claude Code session")
+				assert.Len(t, st.s.ByID, 1)
+			})
+		}
+	})
 }

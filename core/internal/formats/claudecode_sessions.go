@@ -2,6 +2,7 @@ package formats
 
 import (
 	"bytes"
+	"slices"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
 )
@@ -110,8 +111,9 @@ func (r *claudeCodeReader) add(rec Record) {
 
 // groups returns the parts joined into conversations: each group's parts
 // in order, the groups in the order of their first part (the first holds
-// part 0). Parts join when a record of one names a parent in the other.
-// groupOf is each part's group.
+// part 0). Parts join when a record of one names a parent in the other;
+// a part with no record joins the first that has one. groupOf is each
+// part's group.
 func (r *claudeCodeReader) groups() (groups [][]int, groupOf []int) {
 	if len(r.ids) == 0 {
 		r.ids = []string{r.sessionID}
@@ -130,16 +132,30 @@ func (r *claudeCodeReader) groups() (groups [][]int, groupOf []int) {
 		}
 		return p
 	}
+	join := func(p, q int) {
+		a, b := find(p), find(q)
+		up[max(a, b)] = min(a, b)
+	}
 	part := make(map[string]int, len(r.recs))
+	held := make([]bool, len(r.ids)) // the parts whose lines gave a record
 	for i := range r.recs {
+		held[r.of[i]] = true
 		if _, ok := part[r.recs[i].ID]; !ok {
 			part[r.recs[i].ID] = int(r.of[i])
 		}
 	}
 	for i := range r.recs {
 		if p, ok := part[r.recs[i].ParentID]; ok && r.recs[i].ParentID != "" {
-			a, b := find(p), find(int(r.of[i]))
-			up[max(a, b)] = min(a, b)
+			join(p, int(r.of[i]))
+		}
+	}
+	// A part whose lines carry no message (a queue-operation line naming
+	// another id) is no conversation: it goes with the first part that
+	// has one, so its id is the session's when the file names it first.
+	first := max(0, slices.Index(held, true))
+	for p := range held {
+		if !held[p] {
+			join(p, first)
 		}
 	}
 	groupOf = make([]int, len(r.ids))
