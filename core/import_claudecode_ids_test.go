@@ -137,4 +137,13 @@ func TestImportClaudeCodeTwoConversationsUnderOneID(t *testing.T) {
 			})
 		}
 	})
+	t.Run("a message in the lines of two ids (a copied root) makes them one session", func(t *testing.T) {
+		st := testStore(t)
+		data := rewind + strings.Replace(strings.SplitAfter(rewind, "\n")[0], `"sessionId":"s1"`, `"sessionId":"s2"`, 1)
+		res := mustImport(t, st, []byte(data), "auto")
+		assert.Equal(t, []any{"s1", "Start", 12, "p1a"}, shape(t, st, "s1"))
+		assert.Contains(t, texts(res.Warnings), `message "u1" appears again`)
+		assert.Len(t, st.s.ByID, 1)
+		assertReimportAddsNothing(t, st, []byte(data))
+	})
 }

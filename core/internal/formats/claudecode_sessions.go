@@ -12,11 +12,11 @@ import (
 // lines it went on from, and files joined by hand hold two sessions. The
 // lines of each id are a part; a part whose record names a parent in
 // another part (a parentUuid, or the logicalParentUuid of a compaction)
-// goes on from it, and the two are one conversation, under the id the
-// file names first. Parts that share no message are separate
-// conversations, each under its own id: imported as one, two
-// conversations would be one session with two roots, one's title and the
-// other's cursor.
+// goes on from it, as does one repeating a record of the other (a copied
+// line), and the two are one conversation, under the id the file names
+// first. Parts that share no message are separate conversations, each
+// under its own id: imported as one, two conversations would be one
+// session with two roots, one's title and the other's cursor.
 
 // claudeCodeTitles are what may title a session (see titles): the main
 // line's first prompt, the first sub-agent task, a sidechain's first
@@ -111,8 +111,9 @@ func (r *claudeCodeReader) add(rec Record) {
 
 // groups returns the parts joined into conversations: each group's parts
 // in order, the groups in the order of their first part (the first holds
-// part 0). Parts join when a record of one names a parent in the other;
-// a part with no record joins the first that has one. groupOf is each
+// part 0). Parts join when a record of one names a parent in the other
+// or has the uuid of one of its records; a part with no record joins the
+// first that has one. groupOf is each
 // part's group.
 func (r *claudeCodeReader) groups() (groups [][]int, groupOf []int) {
 	if len(r.ids) == 0 {
@@ -140,7 +141,9 @@ func (r *claudeCodeReader) groups() (groups [][]int, groupOf []int) {
 	held := make([]bool, len(r.ids)) // the parts whose lines gave a record
 	for i := range r.recs {
 		held[r.of[i]] = true
-		if _, ok := part[r.recs[i].ID]; !ok {
+		if p, ok := part[r.recs[i].ID]; ok {
+			join(p, int(r.of[i])) // one message in both: a copied line
+		} else {
 			part[r.recs[i].ID] = int(r.of[i])
 		}
 	}
