@@ -41,6 +41,7 @@ type claudeCodeParts struct {
 	of         []int32          // the part of each record (parallel to recs); nil while the lines name one id
 	cur        int              // the part of the line read: the last id named (a line naming none stays with the lines before it)
 	curRaw     jsonx.RawMessage // the last id named, as written
+	index      map[string]int   // each id's part, once a line names another than the first
 	parentPart int              // the part of the line the reader's parent (forkedFrom) came from
 	projects   []string         // the first cwd of each part's lines: a session split off is in its own folder
 }
@@ -60,11 +61,12 @@ func (r *claudeCodeReader) session(l *claudeCodeLine, n int) {
 		return // the common case: the id of the line before, as written
 	}
 	id, _ := lineString(l.sessionRaw)
-	for k, known := range r.ids {
-		if known == id {
-			r.cur, r.curRaw = k, bytes.Clone(l.sessionRaw)
-			return
-		}
+	if r.index == nil {
+		r.index = map[string]int{r.ids[0]: 0}
+	}
+	if k, ok := r.index[id]; ok {
+		r.cur, r.curRaw = k, bytes.Clone(l.sessionRaw)
+		return
 	}
 	if id == "" || !r.model.SessionID(id) {
 		return // no usable id: the line stays with the lines before it
@@ -73,7 +75,7 @@ func (r *claudeCodeReader) session(l *claudeCodeLine, n int) {
 	if r.of == nil {
 		r.of = make([]int32, len(r.recs), cap(r.recs))
 	}
-	r.cur = len(r.ids)
+	r.cur, r.index[id] = len(r.ids), len(r.ids)
 	r.ids, r.idLines = append(r.ids, id), append(r.idLines, n)
 	r.titled, r.projects = append(r.titled, claudeCodeTitles{}), append(r.projects, "")
 }
