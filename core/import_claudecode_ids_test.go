@@ -82,7 +82,7 @@ func TestImportClaudeCodeTwoConversationsUnderOneID(t *testing.T) {
 				assert.Equal(t, []any{"s1", "Start", 12, "p1a"}, shape(t, st, "s1"))
 				assert.Equal(t, []any{sideID, "Border colours", 6, sideLeaf}, shape(t, st, sideID), "the summary of its leaf titles it")
 				first := map[string]string{"s1": sideID, sideID: "s1"}[second]
-				assert.Contains(t, texts(res.Warnings), second+`: session "`+st.s.ByID[second].Title+`": the file names a second Claude Code session, "`+second+`" (first on line `+strconv.Itoa(line)+`), that shares no message with session "`+first+`": it is imported as a session of its own, not merged into "`+first+`"`)
+				assert.Contains(t, texts(res.Warnings), second+`: session "`+st.s.ByID[second].Title+`": the file names another Claude Code session, "`+second+`" (first on line `+strconv.Itoa(line)+`), that shares no message with session "`+first+`": it is imported as a session of its own, not merged into "`+first+`"`)
 				ctx := contextOf(t, st, "s1")
 				assert.Contains(t, ctx, "After compaction")
 				assert.NotContains(t, ctx, "data-border-color", "the other conversation is not in this one's context")

@@ -521,7 +521,7 @@ func (r *claudeCodeReader) Finish() ([]Conversation, []Warning) {
 		if g == 0 {
 			w = r.warns // the file's warnings name its lines: they go with its first session
 		} else {
-			w = []Warning{{Message: jsonx.Sprintf("the file names a second Claude Code session, %q (first on line %d), that shares no message with session %q: it is imported as a session of its own, not merged into %q",
+			w = []Warning{{Message: jsonx.Sprintf("the file names another Claude Code session, %q (first on line %d), that shares no message with session %q: it is imported as a session of its own, not merged into %q",
 				r.ids[parts[0]], r.idLines[parts[0]], r.ids[0], r.ids[0])}}
 		}
 		c := r.conversation(parts, recs[g], sums[g], &w)
