@@ -6,7 +6,7 @@
 // Screenshots: e2e/artifacts/restore-*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, openExplorer, explorerCall, artifactPath } from './helpers.mjs';
+import { setup, openExplorer, explorerCall, artifactPath, waitUntil } from './helpers.mjs';
 
 const call = explorerCall;
 
@@ -252,6 +252,75 @@ test('restore points the page names (the state kept before a restore) never repl
     assert.equal(kept[0].nodeCount, 14, 'the state before the restore, under a free name');
     assert.ok(taken.includes(kept[0].name.slice(0, -4)), `${kept[0].name} is one of the taken names with " (2)"`);
     assert.equal(points.length, 22);
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('restore points: Enter pressed twice, or Save clicked twice, saves one point; the field typed in again saves again', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1280, height: 800 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    await openExplorer(page, baseURL);
+    await page.locator('#restore-button').click();
+    await page.locator('#restore-dialog[open]').waitFor();
+    await page.waitForFunction(() => document.activeElement?.id === 'restore-name');
+    const names = async () => (await page.evaluate(() => window.explorer.tree.listSnapshots('demo'))).value.map((p) => p.name);
+    // The second Enter comes after the first save ended (a save takes ~10 ms): the field it emptied is not saved under the time.
+    await page.keyboard.type('Twice');
+    await page.keyboard.press('Enter');
+    await page.locator('#restore-message', { hasText: 'Saved “\u2068Twice\u2069”' }).waitFor();
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(300);
+    assert.deepEqual(await names(), ['Twice']);
+    // A name typed at once is meant: Enter saves it.
+    await page.keyboard.type('Then');
+    await page.keyboard.press('Enter');
+    await page.locator('#restore-message', { hasText: 'Saved “\u2068Then\u2069”' }).waitFor();
+    // A double click on Save: one point.
+    await page.keyboard.type('Clicked');
+    await page.locator('#restore-save button[type="submit"]').dblclick();
+    await page.locator('#restore-message', { hasText: 'Saved “\u2068Clicked\u2069”' }).waitFor();
+    await page.waitForTimeout(300);
+    assert.deepEqual(await names(), ['Twice', 'Then', 'Clicked']);
+    // Later, Save with the field empty saves a point named by the time, as before.
+    await page.waitForTimeout(600);
+    await page.locator('#restore-save button[type="submit"]').click();
+    await page.locator('#restore-message', { hasText: /^Saved “\u2068\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\u2069”/ }).waitFor();
+    assert.equal((await names()).length, 4);
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('restore points: two restores confirmed in one turn keep the states before under two names', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1280, height: 800 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    const panel = await openExplorer(page, baseURL);
+    await page.evaluate(() => window.explorer.tree.saveSnapshot('demo', 'base'));
+    await call(page, { operation: 'append', sessionId: 'demo', message: { role: 'user', content: 'And a day in Porto?' } });
+    await panel.locator('.head .stats', { hasText: '14 nodes' }).waitFor({ state: 'attached' });
+    await page.locator('#restore-button').click();
+    await page.locator('#restore-dialog[open]').waitFor();
+    await listed(page, 1);
+    // Restore… pressed twice before its confirmation opened: one confirmation answers both.
+    await page.evaluate(() => {
+      const b = document.querySelector('#restore-list button[data-name="base"]');
+      b.click();
+      b.click();
+    });
+    const confirm = page.getByRole('alertdialog', { name: 'Restore this point?' });
+    await confirm.waitFor();
+    await confirm.locator('button[value=restore]').click();
+    await waitUntil(page, async () => (await window.explorer.tree.listSnapshots('demo')).value.length >= 3, undefined, { timeout: 10_000 });
+    const points = (await page.evaluate(() => window.explorer.tree.listSnapshots('demo'))).value;
+    const kept = points.filter((p) => p.name.startsWith('Before restoring '));
+    assert.equal(kept.length, 2, points.map((p) => p.name).join(', '));
+    assert.notEqual(kept[0].name, kept[1].name);
+    assert.equal(kept[0].nodeCount, 14, 'the state before the first restore');
     assert.deepEqual(errors, []);
   } finally {
     await env.close();

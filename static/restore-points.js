@@ -86,18 +86,28 @@ function autoName(what) {
 /**
  * autoName(what), made free in session id: " (2)", " (3)", … added while
  * the session has a restore point of that name (two kept within one
- * second: a ZIP's two snapshots replaced in turn), so a name the page
- * chose never replaces a point (saveSnapshot replaces one of the same name).
+ * second: a ZIP's two snapshots replaced in turn) or `held` holds it (a
+ * name chosen for a save still under way: two restores confirmed in one
+ * turn listed the same points and took one name, the second save
+ * replacing the first), so a name the page chose never replaces a point
+ * (saveSnapshot replaces one of the same name).
  * @param {object} tree the SessionTree @param {string} id @param {string} what
+ * @param {Set<string>} held "<id>\u0000<name>" of the names being saved;
+ *   the name returned is added (the caller deletes it once saved)
  * @returns {Promise<string>}
  */
-async function freeName(tree, id, what) {
+async function freeName(tree, id, what, held) {
   const name = autoName(what);
   const taken = new Set(((await tree.listSnapshots(id)).value ?? []).map((p) => p.name));
+  const used = (n) => taken.has(n) || held.has(`${id}\u0000${n}`);
   let free = name;
-  for (let k = 2; taken.has(free); k++) free = `${name} (${k})`;
+  for (let k = 2; used(free); k++) free = `${name} (${k})`;
+  held.add(`${id}\u0000${free}`); // in the turn it is chosen: the caller's await resumes later
   return free;
 }
+
+/** How long after a save a submit of the field it emptied is the same key or click pressed again (ms): a double Enter or a double click. */
+const REPEAT_MS = 500;
 
 /**
  * Open a modal <dialog>, focusing `focus`; resolves with the dialog's
@@ -150,6 +160,10 @@ export class RestorePoints {
     this.choiceText = $("snapshot-choice-text");
     this.replace = $("replace-point");
     this.replaceText = $("replace-point-text");
+    /** The names freeName chose whose saves are under way ("<id>\u0000<name>"). */
+    this._held = new Set();
+    /** Until when (performance.now()) a submit of the field a save emptied is let go, see REPEAT_MS. */
+    this._quietUntil = 0;
     this.saveForm.addEventListener("submit", (e) => {
       e.preventDefault();
       this._save();
@@ -212,19 +226,37 @@ export class RestorePoints {
   /**
    * Save the current state under the name typed (the time when none, made
    * free), asking first to replace a point of the name typed. A submit
-   * while one is saving (Enter twice) is let go.
+   * while one is saving, or of the field it emptied within REPEAT_MS of
+   * its end (Enter or the button pressed twice: a save takes ~10 ms, and
+   * the second press saved a time-named point), is let go.
    */
   async _save() {
-    if (this._saving) return;
+    if (this._saving || (this.nameInput.value === "" && performance.now() < this._quietUntil)) return;
     this._saving = true;
     try {
-      await this._saveOnce();
+      if (await this._saveOnce()) this._quietUntil = performance.now() + REPEAT_MS;
     } finally {
       this._saving = false;
     }
   }
 
-  /** _save's work. */
+  /**
+   * Save the session under autoName(what) made free (freeName), the name
+   * held until saved so that a save begun meanwhile takes another.
+   * @param {string} id @param {string} what
+   * @returns {Promise<object>} saveSnapshot's envelope
+   */
+  async _saveFree(id, what) {
+    const tree = this.page.tree();
+    const name = await freeName(tree, id, what, this._held);
+    try {
+      return await tree.saveSnapshot(id, name);
+    } finally {
+      this._held.delete(`${id}\u0000${name}`);
+    }
+  }
+
+  /** _save's work; resolves true when a point was saved. */
   async _saveOnce() {
     const id = this.page.sessionId();
     const typed = this.nameInput.value.trim();
@@ -232,20 +264,23 @@ export class RestorePoints {
       // Pasted past the box's maxlength (UTF-16 units), or holding a control character: said in the page's words.
       this._say(`Not saved: a name is at most ${MAX_NAME_LENGTH.toLocaleString("en")} characters, with no control characters. Change it to save.`, true);
       this.nameInput.focus();
-      return;
+      return false;
     }
-    const name = typed === "" ? await freeName(this.page.tree(), id, "") : typed;
-    if (!(await this._mayReplace(id, name))) {
-      this._say(`Not saved: “${isolate(name)}” is kept as it was. Type another name to keep both.`);
+    if (typed !== "" && !(await this._mayReplace(id, typed))) {
+      this._say(`Not saved: “${isolate(typed)}” is kept as it was. Type another name to keep both.`);
       this.nameInput.focus();
       this.nameInput.select();
-      return;
+      return false;
     }
-    const env = await this.page.tree().saveSnapshot(id, name);
-    if (!env.ok) return this._say(env.error.message, true);
+    const env = typed === "" ? await this._saveFree(id, "") : await this.page.tree().saveSnapshot(id, typed);
+    if (!env.ok) {
+      this._say(env.error.message, true);
+      return false;
+    }
     this.nameInput.value = "";
     this._say(`Saved “${isolate(env.value.name)}” (${env.value.nodeCount} ${env.value.nodeCount === 1 ? "node" : "nodes"}).`);
     await this._render();
+    return true;
   }
 
   /**
@@ -277,7 +312,7 @@ export class RestorePoints {
     if (answer !== "restore") return;
     let kept = null;
     if (this.keepBox.checked) {
-      const saved = await this.page.tree().saveSnapshot(id, await freeName(this.page.tree(), id, "Before restoring"));
+      const saved = await this._saveFree(id, "Before restoring");
       if (!saved.ok) return this._say(`Not restored: the current state could not be kept (${saved.error.message}).`, true);
       kept = saved.value.name;
     }
@@ -317,7 +352,7 @@ export class RestorePoints {
     const load = (sessionId) => tree.call(`{"operation":"snapshot.load","sessionId":${JSON.stringify(sessionId)},"snapshot":${withSessionId(text, sessionId)}}`);
     const done = (env) => (env.ok ? { ok: true, value: { format: "snapshot", sessions: [env.value], warnings: [], skipped: [] } } : env);
     if (answer === "replace") {
-      const kept = await tree.saveSnapshot(id, await freeName(tree, id, "Before import"));
+      const kept = await this._saveFree(id, "Before import");
       if (!kept.ok) return { ok: false, error: { code: kept.error.code, message: `not replaced: the current state could not be kept (${kept.error.message})` } };
       const env = await load(id);
       // The report says it was replaced and where the state before is (report-lines.js reportTitle).
