@@ -6,7 +6,7 @@
 // exact source and works by keyboard. Screenshot: e2e/artifacts/render-*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, artifactPath, explorerCall } from './helpers.mjs';
+import { setup, artifactPath, explorerCall, openExplorer } from './helpers.mjs';
 
 const VIEWPORT = { width: 1366, height: 850 };
 
@@ -373,6 +373,40 @@ test('a long tool result shows folded, with no Show more that would show nothing
     assert.equal(await details.locator('pre').textContent(), output);
     // A long message that is text still collapses, with its Show more.
     assert.equal(await page.locator('#panel .messages .message').nth(3).locator('.show-more').count(), 1);
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
+test('each message\'s Raw and Copy buttons are named by the message (its place on the path and role), their text unchanged', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1280, height: 800 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    const panel = await openExplorer(page, baseURL);
+    const messages = panel.locator('.messages .message');
+    await messages.first().waitFor();
+    const seen = await messages.evaluateAll((ls) => ls.map((li) => ({
+      role: li.querySelector('.role').textContent,
+      raw: [li.querySelector('.raw-toggle')?.textContent, li.querySelector('.raw-toggle')?.getAttribute('aria-label')],
+      copy: [li.querySelector('.copy').textContent, li.querySelector('.copy').getAttribute('aria-label')],
+    })));
+    assert.ok(seen.length >= 3);
+    seen.forEach((m, k) => {
+      assert.deepEqual(m.copy, ['Copy', `Copy message ${k + 1} (${m.role})`]);
+      if (m.raw[0] !== undefined) assert.deepEqual(m.raw, ['Raw', `Raw message ${k + 1} (${m.role})`]);
+    });
+    assert.equal(new Set(seen.map((m) => m.copy[1])).size, seen.length, 'no two Copy buttons share a name');
+    // What a screen reader gets: the name, by role (the label starts with the text shown: voice control says "Copy").
+    const second = panel.getByRole('button', { name: `Copy message 2 (${seen[1].role})`, exact: true });
+    assert.equal(await second.count(), 1);
+    assert.equal(await panel.getByRole('button', { name: `Raw message 2 (${seen[1].role})`, exact: true }).count(), 1);
+    // Copied: the name says so too, then Copy again.
+    await env.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await second.click();
+    await panel.getByRole('button', { name: `Copied message 2 (${seen[1].role})`, exact: true }).waitFor();
+    await second.waitFor();
+    await panel.screenshot({ path: artifactPath('render-message-buttons-1280x800.png') });
     assert.deepEqual(errors, []);
   } finally {
     await env.close();

@@ -171,7 +171,7 @@ export class ContextPane {
       li.append(more);
       items.push(li);
     }
-    nodes.forEach((node, k) => items.push(this._messageElement(node, shownRows[k])));
+    nodes.forEach((node, k) => items.push(this._messageElement(node, shownRows[k], from + k + 1)));
     // A control of a message that had the focus keeps it in the new list
     // (renders follow every change of the tree); after a sibling step, the
     // arrow of the version stepped to takes it.
@@ -223,7 +223,12 @@ export class ContextPane {
     this.state.hidden = chips.length === 0;
   }
 
-  _messageElement(node, row) {
+  /**
+   * One message of the path (node null: it could not be read), the n-th
+   * from the root. Its Raw and Copy buttons are named by it ("Copy message
+   * 3 (assistant)"): a screen reader's list of buttons read "Copy" for each.
+   */
+  _messageElement(node, row, n) {
     const li = el("li", "message");
     if (!node) {
       li.append(el("p", "empty", `(node ${row?.id ?? "?"} could not be read)`));
@@ -240,6 +245,7 @@ export class ContextPane {
     const badge = el("span", "role", kind === "message" || note !== null ? role : kind.replace(/_/g, " "));
     badge.dataset.role = li.dataset.role;
     head.append(badge);
+    const which = `message ${n} (${badge.textContent})`;
     const branch = el("span", "meta branch-name", node.branch);
     branch.title = `branch ${node.branch}`;
     head.append(branch);
@@ -260,15 +266,16 @@ export class ContextPane {
       // Its start as text; rendered whole only when asked for (Show more).
       body.append(el("p", "message-huge-more", `A long message (${source.length.toLocaleString("en")} characters): its start shows as text; Show more renders it whole.`), el("p", "message-huge", source.slice(0, HUGE_START)));
       breakLongRuns(body);
-      head.append(this._rawToggle(body, source));
+      head.append(this._rawToggle(body, source, which));
     } else if (source !== null) {
       body.append(this._rendered(node, source));
-      head.append(this._rawToggle(body, source));
+      head.append(this._rawToggle(body, source, which));
     } else if (node.entry) {
       body.append(el("p", "entry-text", describeNodeEntry(node)));
     }
     const copy = button("copy", "Copy", "Copy this message");
-    copy.addEventListener("click", () => this._copy(node, copy, note ?? stripCites(nodeText(node))));
+    copy.setAttribute("aria-label", `Copy ${which}`);
+    copy.addEventListener("click", () => this._copy(node, copy, note ?? stripCites(nodeText(node)), which));
     head.append(copy);
     li.append(head);
 
@@ -340,9 +347,11 @@ export class ContextPane {
    * holding the exact source, and back (aria-pressed says which shows).
    * A source past HUGE_MESSAGE characters shows its first HUGE_MESSAGE,
    * with "Show all of it" for the rest: a 6 MB one blocked the page 3.4 s.
+   * Its name says which message (`which`), after the "Raw" it shows.
    */
-  _rawToggle(body, source) {
+  _rawToggle(body, source, which) {
     const raw = button("raw-toggle", "Raw", "Show the raw source of this message");
+    raw.setAttribute("aria-label", `Raw ${which}`);
     raw.setAttribute("aria-pressed", "false");
     let rendered = null;
     raw.addEventListener("click", () => {
@@ -361,13 +370,18 @@ export class ContextPane {
     return raw;
   }
 
-  async _copy(node, b, text) {
+  /** Copy text (node's) to the clipboard; its button b (of `which` message) says "Copied" a moment, its name too. */
+  async _copy(node, b, text, which) {
+    const say = (word) => {
+      b.textContent = word;
+      b.setAttribute("aria-label", `${word} ${which}`);
+    };
     try {
       await navigator.clipboard.writeText(text);
-      b.textContent = "Copied";
+      say("Copied");
       b.classList.add("copied");
       setTimeout(() => {
-        b.textContent = "Copy";
+        say("Copy");
         b.classList.remove("copied");
       }, 1200);
       this.host.emit("copy", { nodeId: node.id, text });
