@@ -300,7 +300,7 @@ test('session actions: the Undo bar goes once its session left the trash another
     await page.locator('#trash-list li button', { hasText: 'Restore' }).click();
     await page.locator('#trash-message', { hasText: 'Restored “\u2068Second chat\u2069”' }).waitFor();
     // Within its 10 s: the bar goes because the session left the trash.
-    assert.equal(await page.evaluate(() => document.getElementById('undo-bar').hidden), true);
+    assert.equal(await page.evaluate(() => document.getElementById('undo-button').hidden), true);
     await page.keyboard.press('Escape');
     await page.locator('#trash-dialog').waitFor({ state: 'hidden' });
     await listShows(page, ['Demo: a long weekend in Lisbon', 'Second chat']);
@@ -370,7 +370,7 @@ test('session actions: the Undo bar waits while it holds focus or the pointer (W
     await page.locator('#session-menu [role="menuitem"][data-action="delete"]').click();
     await page.locator('#undo-text', { hasText: 'Moved “\u2068Second chat\u2069” to the trash' }).waitFor();
     assert.equal(await page.evaluate(() => document.activeElement.id), 'undo-button');
-    const hidden = () => page.evaluate(() => document.getElementById('undo-bar').hidden);
+    const hidden = () => page.evaluate(() => document.getElementById('undo-button').hidden);
     await page.clock.runFor(30_000);
     assert.equal(await hidden(), false, 'focused, the bar stays past its 10 s');
     // Focus leaves: 10 s from then.
@@ -387,5 +387,90 @@ test('session actions: the Undo bar waits while it holds focus or the pointer (W
     assert.deepEqual(errors, []);
   } finally {
     await env.close();
+  }
+});
+
+/**
+ * Whether the element sel names is in Chromium's accessibility tree (not
+ * ignored: display none or hidden took it out), read over CDP.
+ */
+async function inAccessibilityTree(page, sel) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: sel });
+    if (!nodeId) return false;
+    const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+    return nodes.length > 0 && !nodes[0].ignored;
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/**
+ * Record, at each frame from now, whether the live region sel names is
+ * rendered (not display none, not in a hidden subtree) and its text: read
+ * with framesOf.
+ */
+async function watchFrames(page, sel) {
+  await page.evaluate((sel) => {
+    const frames = (window.__frames ??= {})[sel] = [];
+    const sample = () => {
+      const e = document.querySelector(sel);
+      frames.push({ shown: e.checkVisibility({ visibilityProperty: true }), text: e.textContent });
+      if (frames.length < 600) requestAnimationFrame(sample);
+    };
+    requestAnimationFrame(sample);
+  }, sel);
+}
+
+/** The frames watchFrames recorded for sel, up to the first with text: it and the one before. */
+async function framesOf(page, sel) {
+  const frames = await page.evaluate((sel) => window.__frames[sel], sel);
+  const at = frames.findIndex((f) => f.text !== '');
+  return at < 1 ? frames.slice(0, 2) : frames.slice(at - 1, at + 1);
+}
+
+test('the status line and the Undo bar are live regions always in the page: their text comes after they are there, so it is announced', async (t) => {
+  if (process.env.SESSIONTREE_BROWSER === 'firefox') return t.skip('reads Chromium\'s accessibility tree over CDP');
+  for (const [width, height, scheme] of [[1280, 800, 'light'], [390, 844, 'dark']]) {
+    const env = await setup({ contextOptions: { viewport: { width, height }, colorScheme: scheme } });
+    try {
+      const { page, baseURL, errors } = env;
+      await openExplorer(page, baseURL);
+      await call(page, { operation: 'create', sessionId: 'second', title: 'Second chat' });
+      await listShows(page, ['Demo: a long weekend in Lisbon', 'Second chat']);
+      if (width < 700) await page.locator('#tab-sessions').click();
+
+      // The Undo bar: its live region is there, empty, before a session is moved to the trash.
+      assert.equal(await page.locator('#undo-text').getAttribute('role'), 'status');
+      assert.equal(await page.locator('#undo-text').textContent(), '');
+      assert.equal(await inAccessibilityTree(page, '#undo-text'), true, 'the Undo bar\'s live region is in the accessibility tree before it speaks');
+      assert.equal(await page.locator('#undo-bar').isHidden(), true, 'with nothing to undo it takes no room');
+      await watchFrames(page, '#undo-text');
+      await page.locator('.session[data-session-id="second"] .session-more').click();
+      await page.locator('#session-menu [role="menuitem"][data-action="delete"]').click();
+      await page.locator('#undo-text', { hasText: 'Moved “\u2068Second chat\u2069” to the trash' }).waitFor();
+      assert.deepEqual(await framesOf(page, '#undo-text'), [{ shown: true, text: '' }, { shown: true, text: 'Moved “\u2068Second chat\u2069” to the trash' }], 'the text came a frame after the region was drawn');
+      await page.screenshot({ path: artifactPath(`live-regions-undo-${width}-${scheme}.png`) });
+      await page.locator('#undo-button').click();
+      await page.locator('#undo-bar').waitFor({ state: 'hidden' });
+      assert.equal(await inAccessibilityTree(page, '#undo-text'), true, 'put away, the region stays');
+
+      // The status line: there, empty, before an export says what it did.
+      if (width < 700) await page.locator('#tab-tree').click();
+      assert.equal(await page.locator('#status').getAttribute('role'), 'status');
+      assert.equal(await page.locator('#status').textContent(), '');
+      assert.equal(await inAccessibilityTree(page, '#status'), true, 'the status line is in the accessibility tree before it speaks');
+      await watchFrames(page, '#status');
+      await Promise.all([page.waitForEvent('download'), page.locator('#export-button').click().then(() => page.locator('#export-list [data-format="snapshot"]').click())]);
+      const said = `Exported a snapshot of the whole session as \u2068${await page.evaluate(() => window.explorer.state.selected)}.snapshot.json\u2069`;
+      await page.locator('#status', { hasText: said }).waitFor();
+      assert.deepEqual(await framesOf(page, '#status'), [{ shown: true, text: '' }, { shown: true, text: said }]);
+      await page.screenshot({ path: artifactPath(`live-regions-status-${width}-${scheme}.png`) });
+      assert.deepEqual(errors, []);
+    } finally {
+      await env.close();
+    }
   }
 });

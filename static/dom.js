@@ -122,3 +122,19 @@ export function menuKey(e, menu, close) {
 export function isShown(e) {
   return typeof e.checkVisibility === "function" ? e.checkVisibility() : e.getClientRects().length > 0;
 }
+
+/**
+ * Run fn once what was just changed has been drawn (a task after the next
+ * frame), as a live region's text should be set: set in the step that shows
+ * the region, or that shows what it speaks of, it may go unannounced. In a
+ * hidden tab (no frames are drawn) a task later.
+ * @param {() => void} fn
+ * @returns {() => void} call it to cancel fn when it has not run yet
+ */
+export function afterFrame(fn) {
+  let cancelled = false;
+  const run = () => cancelled || fn();
+  if (document.hidden) setTimeout(run);
+  else requestAnimationFrame(() => setTimeout(run));
+  return () => (cancelled = true);
+}

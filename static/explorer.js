@@ -21,7 +21,7 @@ import { offerDemoTrash, readSources } from "./explorer-import.js";
 import { SessionTitles } from "./session-titles.js";
 import { showStorage } from "./explorer-storage.js";
 import { cancelImport, compactHint, oneImport, showReport, wireReport } from "./explorer-report.js";
-import { el, keepInView, keyTakenElsewhere, menuKey } from "./dom.js";
+import { afterFrame, el, keepInView, keyTakenElsewhere, menuKey } from "./dom.js";
 import { followCursor, openAddress, Router } from "./explorer-route.js";
 import { wireOpenFolder } from "./open-folder.js";
 import { projectLabel, SessionFilter, toolLabel } from "./session-filter.js";
@@ -64,11 +64,23 @@ async function setTitle(id, title) {
   else state.titles.set(id, title);
 }
 
+let statusSoon = () => {}; // cancels a text setStatus has not set yet
+
+/**
+ * Say text on the status line ("" empties it: no room taken). The line, a
+ * live region, is never hidden (out of the accessibility tree, its text
+ * went unheard): its text is set a frame later (dom.js afterFrame).
+ * @param {string} text @param {boolean} [isError]
+ */
 function setStatus(text, isError = false) {
   const s = $("status");
-  s.textContent = text;
-  s.classList.toggle("error", isError);
-  s.hidden = text === "";
+  statusSoon();
+  const set = () => {
+    s.textContent = text;
+    s.classList.toggle("error", isError && text !== "");
+  };
+  if (text === "") set();
+  else statusSoon = afterFrame(set);
 }
 
 /** Let the page run (input, paint) before going on. */

@@ -10,7 +10,7 @@
 // dialogs are <dialog> elements opened with showModal. Text reaches the
 // DOM only through textContent.
 
-import { button, el, keepInView, keyTakenElsewhere, menuKey } from "./dom.js";
+import { afterFrame, button, el, keepInView, keyTakenElsewhere, menuKey } from "./dom.js";
 import { formatTime } from "./tree-model.js";
 import { isolate } from "./node-text.js";
 import { ERROR } from "../js/protocol.js";
@@ -81,7 +81,7 @@ export class SessionActions {
     for (const type of ["focusout", "mouseleave"]) $("undo-bar").addEventListener(type, () => setTimeout(() => this._armUndo()));
     // Ctrl+Z (⌘Z) while the Undo bar shows, outside a text field (whose own undo it is): Undo.
     document.addEventListener("keydown", (e) => {
-      if (e.key.toLowerCase() !== "z" || !(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey || e.defaultPrevented || $("undo-bar").hidden) return;
+      if (e.key.toLowerCase() !== "z" || !(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey || e.defaultPrevented || !this._undoShown()) return;
       if (keyTakenElsewhere(e)) return;
       e.preventDefault();
       this._undo();
@@ -292,22 +292,41 @@ export class SessionActions {
     clearTimeout(this.undoTimer);
     this.page.setStatus(""); // the bar takes the status line's place
     this.undoId = id;
-    $("undo-text").textContent = text;
-    $("undo-bar").hidden = false;
+    this._setUndo(text);
     this._armUndo();
+  }
+
+  /** Whether the Undo bar offers an Undo. */
+  _undoShown() {
+    return !$("undo-button").hidden;
+  }
+
+  /**
+   * Show the Undo bar saying text, or put it away (""): it is then empty
+   * and takes no room, but stays in the page, for its text (#undo-text, a
+   * live region) is announced only when the region was there before the
+   * text came. The text is set a frame after the bar shows.
+   * @param {string} text
+   */
+  _setUndo(text) {
+    this.undoSoon?.();
+    $("undo-bar").classList.toggle("idle", text === "");
+    $("undo-button").hidden = text === "";
+    if (text === "") $("undo-text").textContent = "";
+    else this.undoSoon = afterFrame(() => ($("undo-text").textContent = text));
   }
 
   /** Hide the Undo bar UNDO_MS from now; while it holds focus or the pointer, once it no longer does (WCAG 2.2.1). */
   _armUndo() {
     clearTimeout(this.undoTimer);
     const bar = $("undo-bar");
-    if (bar.hidden || bar.contains(document.activeElement) || bar.matches(":hover")) return; // armed again as they leave
-    this.undoTimer = setTimeout(() => (bar.hidden = true), UNDO_MS);
+    if (!this._undoShown() || bar.contains(document.activeElement) || bar.matches(":hover")) return; // armed again as they leave
+    this.undoTimer = setTimeout(() => this._setUndo(""), UNDO_MS);
   }
 
   async _undo() {
     clearTimeout(this.undoTimer);
-    $("undo-bar").hidden = true;
+    this._setUndo("");
     if (this.undoId !== undefined && (await this.restore(this.undoId, true))) this._focusRow(this.undoId);
   }
 
@@ -347,14 +366,14 @@ export class SessionActions {
     $("trash-button").textContent = `Trash (${n.toLocaleString("en")})`;
     $("trash-button").hidden = n === 0;
     // The session the Undo bar offers left the trash (restored or erased, here or in another tab): nothing to undo.
-    if (env.ok && !$("undo-bar").hidden && !env.value.some((t) => t.sessionId === this.undoId)) this._dropUndo();
+    if (env.ok && this._undoShown() && !env.value.some((t) => t.sessionId === this.undoId)) this._dropUndo();
     return env.ok ? env.value : [];
   }
 
   /** Hide the Undo bar and forget what it offered. */
   _dropUndo() {
     clearTimeout(this.undoTimer);
-    $("undo-bar").hidden = true;
+    this._setUndo("");
     this.undoId = undefined;
   }
 
