@@ -67,9 +67,8 @@ async function setTitle(id, title) {
 let statusSoon = () => {}; // cancels a text setStatus has not set yet
 
 /**
- * Say text on the status line ("" empties it: no room taken). The line, a
- * live region, is never hidden (out of the accessibility tree, its text
- * went unheard): its text is set a frame later (dom.js afterFrame).
+ * Say text on the status line ("" empties it: no room taken), a live region never hidden (out of
+ * the accessibility tree, its text went unheard); the text is set a frame later (dom.js afterFrame).
  * @param {string} text @param {boolean} [isError]
  */
 function setStatus(text, isError = false) {
