@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setup, artifactPath, FIXTURES_DIR } from './helpers.mjs';
+import { setup, artifactPath, FIXTURES_DIR, openExplorer } from './helpers.mjs';
 
 const FIXTURES = FIXTURES_DIR;
 
@@ -233,5 +233,48 @@ test('import in the explorer: a warning names its session by title, the id its t
     assert.deepEqual(errors, []);
   } finally {
     await env.close();
+  }
+});
+
+test('the import report covers no control: it sits in the page\'s flow under the top bar, and a control focused by keyboard shows whole', async () => {
+  for (const [width, height, scheme] of [[1280, 800, 'light'], [1280, 800, 'dark'], [390, 844, 'light'], [390, 844, 'dark']]) {
+    const env = await setup({ contextOptions: { viewport: { width, height }, colorScheme: scheme } });
+    try {
+      const { page, baseURL, errors } = env;
+      const panel = await openExplorer(page, baseURL);
+      const messages = [{ role: 'user', content: 'Hello there' }, { role: 'assistant', content: 'Hi! How can I help?' }, { role: 'user', content: 'Plan a trip' }];
+      await page.locator('#import-file').setInputFiles({ name: 'chat.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(messages)) });
+      await page.locator('#report-title', { hasText: 'Imported 1 session' }).waitFor();
+      await panel.locator('.row.cursor', { hasText: 'Plan a trip' }).waitFor();
+      // Every control that can take focus, in the page and in the panel, drawn and outside the report: none under it.
+      const covered = await page.evaluate(() => {
+        const report = document.getElementById('import-report');
+        const r = report.getBoundingClientRect();
+        const under = [];
+        for (const root of [document, document.getElementById('panel').shadowRoot]) {
+          for (const e of root.querySelectorAll('button, input, select, textarea, a[href], [tabindex]')) {
+            const b = e.getBoundingClientRect();
+            if (report.contains(e) || b.width === 0 || b.height === 0 || !e.checkVisibility({ visibilityProperty: true })) continue;
+            if (b.left < r.right && b.right > r.left && b.top < r.bottom && b.bottom > r.top) under.push(`${e.localName}.${e.className} ${e.textContent.trim().slice(0, 20)}`);
+          }
+        }
+        return under;
+      });
+      assert.deepEqual(covered, [], `controls under the report at ${width}x${height}`);
+      // Focus moved by keyboard to the control at the foot of the pane (the composer's Send; on a phone, Branch…): nothing is over it.
+      const foot = width < 700 ? panel.locator('.actions .act-branch') : panel.locator('.composer-send');
+      await foot.focus();
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Tab');
+      assert.equal(await foot.evaluate((e) => e.getRootNode().activeElement === e), true);
+      assert.equal(await foot.evaluate((e) => {
+        const b = e.getBoundingClientRect();
+        return e.getRootNode().elementFromPoint(b.left + b.width / 2, b.top + b.height / 2) === e;
+      }), true, 'the focused control is the one seen at its place');
+      await page.screenshot({ path: artifactPath(`import-report-${width}x${height}-${scheme}.png`) });
+      assert.deepEqual(errors, []);
+    } finally {
+      await env.close();
+    }
   }
 });
