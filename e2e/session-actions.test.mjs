@@ -408,9 +408,9 @@ async function inAccessibilityTree(page, sel) {
 }
 
 /**
- * Record, at each frame from now, whether the live region sel names is
- * rendered (not display none, not in a hidden subtree) and its text: read
- * with framesOf.
+ * Record, at each frame from now until the first with text, whether the
+ * live region sel names is rendered (not display none, not in a hidden
+ * subtree) and its text: read with framesOf.
  */
 async function watchFrames(page, sel) {
   await page.evaluate((sel) => {
@@ -418,7 +418,7 @@ async function watchFrames(page, sel) {
     const sample = () => {
       const e = document.querySelector(sel);
       frames.push({ shown: e.checkVisibility({ visibilityProperty: true }), text: e.textContent });
-      if (frames.length < 600) requestAnimationFrame(sample);
+      if (e.textContent === '') requestAnimationFrame(sample); // until its first frame with text
     };
     requestAnimationFrame(sample);
   }, sel);
@@ -426,6 +426,8 @@ async function watchFrames(page, sel) {
 
 /** The frames watchFrames recorded for sel, up to the first with text: it and the one before. */
 async function framesOf(page, sel) {
+  // The text may be set in a frame's callbacks after the sample's: it is seen at the next frame.
+  await page.waitForFunction((sel) => window.__frames[sel].some((f) => f.text !== ''), sel);
   const frames = await page.evaluate((sel) => window.__frames[sel], sel);
   const at = frames.findIndex((f) => f.text !== '');
   return at < 1 ? frames.slice(0, 2) : frames.slice(at - 1, at + 1);

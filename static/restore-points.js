@@ -181,6 +181,7 @@ export class RestorePoints {
     const s = this.page.session(id);
     this.title.textContent = `Restore points — ${isolate(s ? this.page.titleOf(s) : id)}`;
     this.nameInput.value = "";
+    this._quietUntil = 0;
     this._say("");
     const shown = ask(this.dialog, this.nameInput);
     await this._render();
@@ -301,6 +302,7 @@ export class RestorePoints {
 
   /** Confirm, keep the current state first when asked (the default), then restore. */
   async _restore(name, from) {
+    this._quietUntil = 0; // something else was done since the last save: a Save now is meant
     const id = this.page.sessionId();
     const s = this.page.session(id);
     const points = (await this.page.tree().listSnapshots(id)).value ?? [];
