@@ -136,7 +136,11 @@ type Job struct {
 	// sets it; nil: this job's own) by their id: each commit may fill a
 	// free "<id>-N" that a later one of the same id then walks past
 	// (importPaged).
-	sameID   map[string]int
+	sameID map[string]int
+	// derived maps each id of the data that names no session
+	// (NameProblem refused it) to the id its conversation was imported
+	// under: prepare files the reader's warnings naming it there.
+	derived  map[string]string
 	err      *tree.Error
 	readDone bool
 
@@ -481,16 +485,31 @@ func (j *Job) readLine() {
 	j.lines.Line(line, fields, j.lineNo)
 }
 
-// build turns one converted conversation into a pending session.
+// build turns one converted conversation into a pending session. One
+// whose id was refused is imported, or skipped, under the id derived from
+// it: the reader's warnings naming its id follow (Job.derived).
 func (j *Job) build(c formats.Conversation) {
 	if c.Skip != "" {
 		j.skip(c.ID, c.Title, c.Skip)
 		return
 	}
-	s, warns, err := buildImported(j.st, c)
+	id, s, warns, err := buildImported(j.st, c)
+	if c.ID != "" && id != c.ID {
+		if j.derived == nil {
+			j.derived = map[string]string{}
+		}
+		j.derived[c.ID] = id
+	}
+	if err != nil && c.ID == "" {
+		// The id drawn for it names no session: its warnings are the file's.
+		id = ""
+		for i := range warns {
+			warns[i].SessionID = ""
+		}
+	}
 	j.warn(warns)
 	if err != nil {
-		j.skip(c.ID, c.Title, err.Message)
+		j.skip(id, c.Title, err.Message)
 		return
 	}
 	j.made = append(j.made, s)

@@ -38,26 +38,28 @@ func validateImported(raw tree.RawMessage, what string, written bool) (tree.RawM
 // branch "main"; every other child of a branch point opens an
 // automatically named branch. Its times are the data's (see session): a
 // conversation that gives none is undated.
-func buildImported(st *store.Store, c formats.Conversation) (*tree.Session, []formats.Warning, *tree.Error) {
+// It returns the session's id too (see importNames), also when the
+// conversation is skipped: its warnings name it.
+func buildImported(st *store.Store, c formats.Conversation) (string, *tree.Session, []formats.Warning, *tree.Error) {
 	c.Title = tree.TidyTitle(c.Title)
 	id, warns := importNames(st, &c)
 	t := &importTree{importplan.Tree{ID: id, Warnings: warns}}
 	t.Fallback = importplan.UnixTime(c.Created)
 	if len(c.Records) == 0 {
 		if c.Unusable > 0 {
-			return nil, t.Warnings, tree.Invalidf("%s: none of its %d records could be used; skipped", formats.ConversationName("conversation", c.Title, t.ID), c.Unusable)
+			return id, nil, t.Warnings, tree.Invalidf("%s: none of its %d records could be used; skipped", formats.ConversationName("conversation", c.Title, t.ID), c.Unusable)
 		}
 		s := tree.NewSession(t.ID, c.Title, importplan.UnixTime(c.Created))
 		s.UpdatedAt = importplan.UnixTime(c.Updated)
-		return s, t.Warnings, nil
+		return id, s, t.Warnings, nil
 	}
 	order, cursor, ok := t.Plan(&c, validateImported)
 	if !ok {
-		return nil, t.Warnings, tree.Invalidf("%s: none of its %d records could be used; skipped", formats.ConversationName("conversation", c.Title, t.ID), len(c.Records))
+		return id, nil, t.Warnings, tree.Invalidf("%s: none of its %d records could be used; skipped", formats.ConversationName("conversation", c.Title, t.ID), len(c.Records))
 	}
 	s := t.session(&c, order, cursor, st.Timestamp)
 	t.annotate(s, &c)
-	return s, t.Warnings, nil
+	return id, s, t.Warnings, nil
 }
 
 // session adds the records as nodes of a new session, in order, each on

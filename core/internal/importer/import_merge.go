@@ -17,10 +17,17 @@ import (
 // refuse it: importing it again must not make a second copy beside it);
 // when nothing was read the job fails naming the reasons:
 // SESSION_ALREADY_EXISTS when every conversation's session is in the
-// trash, else INVALID_ARGUMENT.
+// trash, else INVALID_ARGUMENT. First, a warning that names an id of the
+// data that was refused (Job.derived) names the id its conversation was
+// imported under.
 func (j *Job) prepare() {
 	res := j.res
 	j.prepared = true
+	for i := range res.Warnings {
+		if to, ok := j.derived[res.Warnings[i].SessionID]; ok {
+			res.Warnings[i].SessionID = to
+		}
+	}
 	seen := map[string]bool{}
 	trashed := 0
 	for _, s := range j.made {
