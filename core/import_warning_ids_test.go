@@ -146,3 +146,44 @@ func TestImportWarningsNameTheStoredSession(t *testing.T) {
 		}, warningsOf(res.Warnings, "S-2"))
 	})
 }
+
+// TestImportFilesWarningsOfASubAgentFollowItsParent: a Claude Code
+// sub-agent's transcript goes to its parent's session, which another
+// session's id sent to "<id>-2": its warnings name "<id>-2" too, in
+// the call that moved the parent and in a later one.
+func TestImportFilesWarningsOfASubAgentFollowItsParent(t *testing.T) {
+	const id = "5d1e0000-0000-4000-8000-0000000000aa"
+	side := func(uuid, parent, text string) string {
+		return strings.Replace(sidLine(id, uuid, parent, "user", text), `{"type"`, `{"isSidechain":true,"agentId":"a1","type"`, 1)
+	}
+	dir := "projects/-home-me-shop/"
+	parent := ImportFile{Path: dir + id + ".jsonl", Data: []byte(sidLine(id, "m1", "", "user", "Fix the cart") + sidLine(id, "m2", "m1", "assistant", "Looking"))}
+	agent := ImportFile{Path: dir + id + "/subagents/agent-a1.jsonl", Data: []byte(side("s1", "", "Find the code") + side("s2", "!", "cart.go"))}
+	other := func(t *testing.T, st *Store) { // a session made here under the id: no Claude Code parent
+		t.Helper()
+		ok[Status](t, st, `{"operation":"create","sessionId":"`+id+`","title":"Mine"}`)
+		ok[Status](t, st, `{"operation":"append","sessionId":"`+id+`","message":{"role":"user","content":"hello"}}`)
+	}
+	check := func(t *testing.T, res *FilesResult) {
+		t.Helper()
+		require.Len(t, res.Sessions, 1)
+		assert.Equal(t, id+"-2", res.Sessions[0].SessionID)
+		var sessions []ImportedSession
+		for _, s := range res.Sessions {
+			sessions = append(sessions, s.SessionReport)
+		}
+		assertWarningsNameTheirSessions(t, sessions, res.Skipped, res.Warnings)
+		assert.Contains(t, strings.Join(warningsOf(res.Warnings, id+"-2"), "\n"), agent.Path+`: session "Find the code": line 2: record "s2" has a parentUuid that is not a string`)
+	}
+	t.Run("in one call", func(t *testing.T) {
+		st := testStore(t)
+		other(t, st)
+		check(t, mustImportFiles(t, st, []ImportFile{parent, agent}))
+	})
+	t.Run("in a later call", func(t *testing.T) {
+		st := testStore(t)
+		other(t, st)
+		mustImportFiles(t, st, []ImportFile{parent})
+		check(t, mustImportFiles(t, st, []ImportFile{agent}))
+	})
+}

@@ -81,9 +81,9 @@ func (j *Job) commit(s *tree.Session) {
 	st := j.st
 	project := j.projects[s]
 	if to, ok := j.moved[s.ID()]; ok && j.aside[s] {
-		s.SetID(to) // its parent's conversation went there
+		j.rename(s, to) // its parent's conversation went there
 	} else if j.aside[s] {
-		s.SetID(j.parentID(s)) // a parent moved to "<id>-N" by an earlier call
+		j.rename(s, j.parentID(s)) // a parent moved to "<id>-N" by an earlier call
 	}
 	into, exists := st.ByID[s.ID()]
 	joins := exists && j.joinsSideChain(into, s)
@@ -103,15 +103,6 @@ func (j *Job) commit(s *tree.Session) {
 			j.moved = map[string]string{}
 		}
 		j.moved[from] = s.ID()
-		// What the data said of this conversation is said of its new id:
-		// the old one is the other conversation's.
-		for i := range j.res.Warnings {
-			if j.res.Warnings[i].SessionID == from {
-				j.res.Warnings[i].SessionID = s.ID()
-			}
-		}
-		j.perWarn[s.ID()] += j.perWarn[from]
-		delete(j.perWarn, from)
 		j.res.Warnings = append(j.res.Warnings, formats.Warning{SessionID: s.ID(), Message: jsonx.Sprintf(
 			"session %q %s; it is imported as session %q", from, why, s.ID())})
 		j.perWarn[s.ID()]++
@@ -139,6 +130,25 @@ func (j *Job) commit(s *tree.Session) {
 	// The project the session keeps (the first import's), not this file's.
 	report.Warnings, report.Project = j.perWarn[s.ID()], s.Project
 	j.res.Sessions = append(j.res.Sessions, report)
+}
+
+// rename gives the imported session s the id to, and the warnings that
+// name its id (what the data said of this conversation, and of nothing
+// else in the job: an id names one session of it) name to: the old id is
+// another conversation's, or none the report holds.
+func (j *Job) rename(s *tree.Session, to string) {
+	from := s.ID()
+	s.SetID(to)
+	if from == to {
+		return
+	}
+	for i := range j.res.Warnings {
+		if j.res.Warnings[i].SessionID == from {
+			j.res.Warnings[i].SessionID = to
+		}
+	}
+	j.perWarn[to] += j.perWarn[from]
+	delete(j.perWarn, from)
 }
 
 // joinsSideChain reports whether the Claude Code conversation im goes into
@@ -364,11 +374,12 @@ func sharesNode(s, im *tree.Session) bool {
 	return false
 }
 
-// importTarget renames im, whose id another conversation holds, to the
-// first "<id>-N" (N from 2, ids in the trash left out) that is free or
-// takes im (takes), and returns that session when it exists.
+// importTarget renames im (and its warnings: rename), whose id another
+// conversation holds, to the first "<id>-N" (N from 2, ids in the trash
+// left out) that is free or takes im (takes), and returns that session
+// when it exists.
 func (j *Job) importTarget(im *tree.Session) (*tree.Session, bool) {
-	im.SetID(laterIDs(j.st, im.ID(), func(s *tree.Session) bool { return j.takes(s, im) }))
+	j.rename(im, laterIDs(j.st, im.ID(), func(s *tree.Session) bool { return j.takes(s, im) }))
 	into, ok := j.st.ByID[im.ID()]
 	return into, ok
 }
