@@ -13,7 +13,8 @@ func FuzzImportLobeChat(f *testing.F) {
 
 // fuzzFiles checks ImportFiles on a folder of three fuzzed files at fixed
 // paths: it answers a report or an error, never panics, and every session
-// it reports has a snapshot that loads back.
+// it reports has a snapshot that loads back, and every warning names one
+// of its sessions or skipped conversations or none (warningMismatch).
 func fuzzFiles(f *testing.F, paths [3]string, seeds ...[3]string) {
 	for _, s := range seeds {
 		f.Add([]byte(s[0]), []byte(s[1]), []byte(s[2]))
@@ -26,6 +27,13 @@ func fuzzFiles(f *testing.F, paths [3]string, seeds ...[3]string) {
 				t.Fatalf("a failed import added sessions: %v", err)
 			}
 			return
+		}
+		var sessions []ImportedSession
+		for _, s := range res.Sessions {
+			sessions = append(sessions, s.SessionReport)
+		}
+		if bad := warningMismatch(sessions, res.Skipped, res.Warnings); bad != "" {
+			t.Fatalf("the report's warnings do not name its sessions: %s", bad)
 		}
 		for _, s := range res.Sessions {
 			loadsBack(t, st, s.SessionID)

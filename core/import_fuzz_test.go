@@ -8,7 +8,8 @@ import (
 
 // fuzzImport checks one importer on any input: the import operation
 // always answers one envelope, a success makes at least one session whose
-// snapshot loads back, and a sliced import (ImportJob with small steps)
+// snapshot loads back, every warning names one of its sessions or
+// skipped conversations or none (warningMismatch), and a sliced import (ImportJob with small steps)
 // gives the same answer as one call. Seeds: core/testdata/fuzz/<name>/
 // (the fixtures and synthetic cases of every tolerance rule).
 func fuzzImport(f *testing.F, format string, seeds ...string) {
@@ -35,6 +36,9 @@ func fuzzImport(f *testing.F, format string, seeds ...string) {
 		var res ImportResult
 		if err := json.Unmarshal(env.Value, &res); err != nil || len(res.Sessions) == 0 {
 			t.Fatalf("a successful import made no session: %s", out)
+		}
+		if bad := warningMismatch(res.Sessions, res.Skipped, res.Warnings); bad != "" {
+			t.Fatalf("the report's warnings do not name its sessions: %s", bad)
 		}
 		for _, s := range res.Sessions {
 			loadsBack(t, st, s.SessionID)
