@@ -75,13 +75,16 @@ export function useSessionTree(options) {
  * Read something through the tree and read it again after each change the
  * tree reports that `wants(event)` accepts. read(tree) resolves to an
  * envelope; the state is {value, error, loading}; the answer of an older
- * read never replaces a newer one.
+ * read never replaces a newer one, and an answer read for other deps (the
+ * session before) is never returned: until the new read answers, the state
+ * is {value: empty, error: null, loading: true}.
  * @param {object|null} tree @param {(tree: object) => Promise<any>} read
  * @param {(event: object) => boolean} wants @param {any} empty the value before the first answer
  * @param {any[]} deps what the read depends on besides the tree
  */
 function useRead(tree, read, wants, empty, deps) {
-  const [state, setState] = useState({ value: empty, error: null, loading: true });
+  const key = [tree, ...deps];
+  const [state, setState] = useState({ key: null, value: empty, error: null, loading: true });
   useEffect(() => {
     if (!tree) return undefined;
     let live = true;
@@ -90,7 +93,7 @@ function useRead(tree, read, wants, empty, deps) {
       const mine = ++seq;
       const env = await read(tree);
       if (!live || mine !== seq) return;
-      setState(env.ok ? { value: env.value, error: null, loading: false } : { value: empty, error: env.error, loading: false });
+      setState(env.ok ? { key, value: env.value, error: null, loading: false } : { key, value: empty, error: env.error, loading: false });
     };
     load();
     const off = tree.subscribe((event) => wants(event) && load());
@@ -99,8 +102,13 @@ function useRead(tree, read, wants, empty, deps) {
       off();
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [tree, ...deps]);
-  return state;
+  }, key);
+  return sameKey(state.key, key) ? state : { value: empty, error: null, loading: true };
+}
+
+/** Whether two dependency lists hold the same values (Object.is), as React compares them. */
+function sameKey(a, b) {
+  return a !== null && a.length === b.length && a.every((v, i) => Object.is(v, b[i]));
 }
 
 /**
