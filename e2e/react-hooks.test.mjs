@@ -1,7 +1,8 @@
 // sessiontree/react (react/index.js) in React 19 with StrictMode, in
 // Chromium: e2e/fixtures/react-hooks.js bundled by esbuild with react and
 // react-dom (dev dependencies), the package's js/sessiontree.js left
-// external (the real module), given the app's own tree (a fake one):
+// external (the real module). The hooks are given the app's own tree (a
+// fake one): they must not start the page's default store beside it, and
 // useMessages must never answer one session's messages for another.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -31,10 +32,21 @@ after(() => env?.close());
 
 async function open() {
   const page = await env.newPage();
+  const workers = [];
+  page.on('worker', (w) => workers.push(w.url()));
   await page.goto(env.baseURL + 'e2e/fixtures/react-hooks.html');
   await waitUntil(page, () => window.renders.some((r) => r.content === 'in a' && r.sessions === 2));
-  return { page };
+  return { page, workers };
 }
+
+test('hooks given a tree start no store of their own', async () => {
+  const { page, workers } = await open();
+  await page.waitForTimeout(500);
+  const dbs = await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name));
+  assert.deepEqual(workers, [], 'no store worker');
+  assert.ok(!dbs.includes('sessiontree'), `no default database: ${dbs}`);
+  assert.deepEqual(env.errors, []);
+});
 
 test("useMessages never shows a session's messages for another", async () => {
   const { page } = await open();

@@ -23,12 +23,17 @@ export declare function SessionTreeProvider(props: { tree?: SessionTree; options
 /** The page's tree: the nearest SessionTreeProvider's, else init(options)'s (shared per dbName). */
 export declare function useSessionTree(options?: InitOptions): TreeState;
 
-/** Every session's summary, read again after each change. */
+/**
+ * Every session's summary, read again after each change. tree: the app's
+ * own (null while it starts: nothing is read); omitted, the page's
+ * (useSessionTree's). A hook given a tree, or null, starts no store.
+ */
 export declare function useSessions(tree?: SessionTree | null): { sessions: SessionSummary[]; error: HookError | null; loading: boolean };
 
 /**
  * The messages the model sees for a session (root → cursor) and its cursor,
  * read again after each change of that session. sessionId null: nothing read.
+ * tree as for useSessions (given, or null, no store is started).
  */
 export declare function useMessages(
   sessionId: string | null | undefined,

@@ -147,10 +147,15 @@ export function useMessages(sessionId, tree) {
   return { messages: s.value?.messages ?? [], cursor: s.value?.cursor ?? null, error: s.error, loading: s.loading };
 }
 
-/** tree when given, else the page's (useSessionTree). */
+/**
+ * tree when given (null: the app's own tree is not ready yet, nothing is
+ * read), else the page's (useSessionTree's). A given tree starts no store:
+ * the page's init() runs only for a hook given none.
+ */
 function useTree(tree) {
-  const page = useSessionTree();
-  return tree ?? page.tree;
+  const provided = useContext(TreeContext);
+  const own = useInit(provided || tree !== undefined ? null : {});
+  return tree !== undefined ? tree : (provided ?? own).tree;
 }
 
 /**
