@@ -168,6 +168,8 @@ export declare class SessionTreePanel extends HTMLElement {
   readonly lastTimings?: { startedAt: number; tree: number; layout: number; context?: number };
   addEventListener<K extends keyof SessionTreePanelEventMap>(type: K, listener: (this: SessionTreePanel, ev: SessionTreePanelEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof SessionTreePanelEventMap>(type: K, listener: (this: SessionTreePanel, ev: SessionTreePanelEventMap[K]) => unknown, options?: boolean | EventListenerOptions): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
 }
 
 /** One-line text of a Pi entry. */

@@ -36,6 +36,8 @@ export function Chat({ id }: { id: string }) {
   const any = (e: CustomEvent<PanelEventDetail>) => console.log(e.detail.nodeId);
   usePanelEvent(panel, "jump", any);
   panel.current?.addEventListener("family", any);
+  // …and is removed as it was added.
+  panel.current?.removeEventListener("family", any);
   const roles: Message["role"][] = messages.map((m) => m.role);
   if (error) return <p>{error.message}</p>;
   return (
