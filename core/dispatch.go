@@ -63,7 +63,7 @@ func init() {
 // still filled in at init). Read it through operations.
 var operationList = [...]operation{
 	{"create", []string{"sessionId", "title"}, opCreate, 0},
-	{"append", []string{"sessionId", "message", "entry", "branch"}, opAppend, 0},
+	{"append", []string{"sessionId", "message", "entry", "branch", "root"}, opAppend, 0},
 	{"list", []string{"sessionId"}, opList, readOnly},
 	{"node", []string{"sessionId", "nodeId"}, opNode, readOnly},
 	{"branches", []string{"sessionId"}, opBranches, readOnly},

@@ -49,7 +49,11 @@ func opAppend(st *Store, r *request) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := st.s.AppendNode(s, n, branch, r.op); err != nil {
+	root, err := r.optBool("root")
+	if err != nil {
+		return nil, err
+	}
+	if err := st.s.AppendNode(s, n, AppendOptions{Branch: branch, Root: root}, r.op); err != nil {
 		return nil, err
 	}
 	return RawMessage(n.AppendJSON(nil)), nil

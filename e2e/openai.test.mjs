@@ -322,7 +322,11 @@ test('in Chromium: streamed, aborted, failed, retried, malformed and dropped rep
     assert.deepEqual(edited.value.message, { role: 'user', content: 'Say hi' });
     const root = (await state(page, S)).nodes[0].id;
     const rootEdit = await page.evaluate(([s, id]) => window.openaiTest.openai.edit(window.openaiTest.tree, s, id, 'x'), [S, root]);
-    assert.equal(rootEdit.error.code, 'INVALID_ARGUMENT');
+    // The edit of the root (the system message) is a new root beside it.
+    assert.equal(rootEdit.ok, true, JSON.stringify(rootEdit.error));
+    assert.equal(rootEdit.value.parentId, null);
+    assert.deepEqual(rootEdit.value.message, { role: 'system', content: 'x' });
+    assert.equal((await state(page, S)).cursor, rootEdit.value.id);
     // A regenerate that fails puts the cursor back.
     const beforeFail = await state(page, S);
     const failed = await run(page, 'regenerate', [S, streamed.value.node.id, settings('e500')], { retries: 0 });
@@ -335,7 +339,7 @@ test('in Chromium: streamed, aborted, failed, retried, malformed and dropped rep
     await openPage(env);
     assert.deepEqual(await state(page, S), final);
     const texts = final.nodes.map((x) => x.message?.content);
-    assert.deepEqual(texts, ['Be brief.', 'Say hello', 'Hello, world!', 'And again?', 'Retried.', 'Whole.', 'Late.', 'Hi there!', 'Say hi']);
+    assert.deepEqual(texts, ['Be brief.', 'Say hello', 'Hello, world!', 'And again?', 'Retried.', 'Whole.', 'Late.', 'Hi there!', 'Say hi', 'x']);
     // Chromium logs each failed load it was made to see: those and nothing else.
     const provoked = /^console\.error: Failed to load resource: (the server responded with a status of (500|503|401) |net::ERR_INCOMPLETE_CHUNKED_ENCODING).*\/(e500|retry|e401|drop|drop0)\/v1\/chat\/completions/;
     assert.deepEqual(env.errors.filter((e) => !provoked.test(e)), []);

@@ -701,6 +701,20 @@ test('chat demo: a double click on Save & send or Regenerate makes one turn; a m
     assert.equal(nodes.filter((n) => n.preview === 'two edited').length, 1, 'one edited version');
     assert.equal(nodes.length, 11); // one, reply, two, reply, two edited, reply, three, 2 replies, four, reply
 
+    // The first message (the root: the echo bot's chat has no system
+    // message) is edited as any other: a new root beside it, "2 / 2".
+    const firstUser = page.locator('#history .bubble[data-role="user"]').first();
+    await firstUser.locator('.act.edit').click();
+    await page.locator('.editor textarea').fill('one edited');
+    await page.locator('.editor button[type="submit"]').click();
+    await page.locator('#history .bubble .text', { hasText: 'You said “one edited” (2 words).' }).waitFor();
+    assert.deepEqual(await chat(), ['one edited', 'You said “one edited” (2 words).']);
+    await firstUser.locator('.sib-pos', { hasText: '2 / 2' }).waitFor();
+    const roots = (await call(page, { operation: 'list', sessionId: 'chat-demo' })).filter((n) => n.parentId === null);
+    assert.deepEqual(roots.map((n) => n.preview), ['one', 'one edited']);
+    await firstUser.locator('.sib-prev').click();
+    await page.locator('#history .bubble .text', { hasText: 'You said “four” (1 word).' }).waitFor();
+
     // The chat deleted (as from another tab): the history says so, a message is refused and comes back.
     await call(page, { operation: 'delete', sessionId: 'chat-demo', permanent: true });
     await page.locator('#history .empty.error', { hasText: 'The chat could not be read' }).waitFor();

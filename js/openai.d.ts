@@ -155,7 +155,7 @@ export function reply(tree: TreeLike, sessionId: string, settings: ChatSettings 
 /** A new reply beside an old one (nodeId: the assistant reply, or the node to answer). Never rejects. */
 export function regenerate(tree: TreeLike, sessionId: string, nodeId: string, settings: ChatSettings | CompletionFunction, options?: ChatOptions): Promise<ChatEnvelope<Reply>>;
 
-/** A new message beside an old one (the edited message; not a root); no reply is asked for. Never rejects. */
+/** A new message beside an old one (the edited message; a root's edit is a new root); no reply is asked for. Never rejects. */
 export function edit(tree: TreeLike, sessionId: string, nodeId: string, content: string | Record<string, unknown>[]): Promise<ChatEnvelope<Node>>;
 /** The edit, then its answer at once (as reply()); the value is reply()'s with `edited`, the new message's node. */
 export function edit(tree: TreeLike, sessionId: string, nodeId: string, content: string | Record<string, unknown>[], settings: ChatSettings | CompletionFunction, options?: ChatOptions): Promise<ChatEnvelope<Reply & { edited: Node }>>;

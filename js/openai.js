@@ -494,9 +494,8 @@ async function moveAndRun(tree, sessionId, target, fn) {
  * Edit: a new message as a sibling of an old one (an edited user message):
  * the cursor moves to the old message's parent and `{role, content}` is
  * appended there (role: the old message's). No reply is asked for: call
- * reply() next to get one. A root message has no parent to append under
- * (the cursor can never be null again), so it cannot be edited: start the
- * session with a system message to make its first user message editable.
+ * reply() next to get one. The edit of a root (a chat's first message)
+ * is a new root beside it (append with root: true), on a new branch.
  *
  * @param {{call: (request: object) => Promise<object>}} tree
  * @param {string} sessionId
@@ -506,7 +505,7 @@ async function moveAndRun(tree, sessionId, target, fn) {
  *   settings (or the app's completion function) and options: the value is then reply()'s, with `edited`, the new node
  * @param {object} [options] see streamChatCompletion
  * @returns {Promise<object>} never rejects: `{ok: true, value: node}` (the new node, now the cursor), or an error
- *   envelope: NODE_NOT_FOUND, SESSION_NOT_FOUND, INVALID_ARGUMENT (a root, a node that is not a message, bad content),
+ *   envelope: NODE_NOT_FOUND, SESSION_NOT_FOUND, INVALID_ARGUMENT (a node that is not a message, bad content),
  *   STORAGE_ERROR; a failed append puts the cursor back. With settings, a failed reply leaves the edited message (the cursor on it)
  */
 export async function edit(tree, sessionId, nodeId, content, settings, options) {
@@ -524,7 +523,7 @@ export async function edit(tree, sessionId, nodeId, content, settings, options) 
   const node = await tree.call({ operation: "node", sessionId, nodeId });
   if (!node.ok) return node;
   if (node.value.kind !== "message") return fail(ERROR.INVALID_ARGUMENT, `edit: node ${JSON.stringify(nodeId)} is a ${node.value.kind} node, not a message`);
-  if (node.value.parentId === null) return fail(ERROR.INVALID_ARGUMENT, `edit: node ${JSON.stringify(nodeId)} is a root; a sibling of a root cannot be appended (start the session with a system message)`);
   const message = { role: node.value.message.role, content };
+  if (node.value.parentId === null) return tree.call({ operation: "append", sessionId, message, root: true });
   return moveAndRun(tree, sessionId, node.value.parentId, () => tree.call({ operation: "append", sessionId, message }));
 }

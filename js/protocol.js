@@ -12,7 +12,7 @@
  * @type {Readonly<Record<string, Readonly<{readOnly: boolean, keepsCursor: boolean, public: boolean, fields: readonly string[]}>>>}
  */
 export const OPERATIONS = Object.freeze({
-  "append": Object.freeze({ readOnly: false, keepsCursor: false, public: true, fields: Object.freeze(["sessionId", "message", "entry", "branch"]) }),
+  "append": Object.freeze({ readOnly: false, keepsCursor: false, public: true, fields: Object.freeze(["sessionId", "message", "entry", "branch", "root"]) }),
   "append.many": Object.freeze({ readOnly: false, keepsCursor: false, public: true, fields: Object.freeze(["sessionId", "messages", "branch", "create", "title"]) }),
   "branch": Object.freeze({ readOnly: false, keepsCursor: false, public: true, fields: Object.freeze(["sessionId", "nodeId", "branch"]) }),
   "branch.summary": Object.freeze({ readOnly: false, keepsCursor: false, public: true, fields: Object.freeze(["sessionId", "nodeId", "branch", "summary"]) }),

@@ -494,8 +494,13 @@ export type ExportFormat = "pi" | "markdown" | "openai" | "snapshot";
  */
 export type ExportScope = "path" | "tree";
 
-/** append's request: a chat message or an entry (exactly one of them). */
-export type AppendRequest = { sessionId: string; branch?: string } & (
+/**
+ * append's request: a chat message or an entry (exactly one of them).
+ * `root: true` appends it as a new root (a sibling of the session's first
+ * message, on a new branch "main-2"; in an empty session, the first node);
+ * it excludes `branch`.
+ */
+export type AppendRequest = { sessionId: string; branch?: string; root?: boolean } & (
   | { message: Message; entry?: never }
   | { entry: Entry; message?: never }
 );
@@ -980,11 +985,13 @@ export interface SessionTree {
   /** create: a new empty session. SESSION_ALREADY_EXISTS for a taken id; INVALID_ARGUMENT for a bad id or title. */
   create(sessionId: string, options?: { title?: string }): Promise<Envelope<SessionStatus>>;
   /**
-   * append: a chat message under the cursor (or on `branch`'s tip). The
-   * value is the new node. SESSION_NOT_FOUND, NOT_FOUND (unknown branch),
-   * INVALID_ARGUMENT (a message without a role…).
+   * append: a chat message under the cursor (or on `branch`'s tip; with
+   * `root: true`, a new root beside the session's first message, on a new
+   * branch). The value is the new node. SESSION_NOT_FOUND, NOT_FOUND
+   * (unknown branch), INVALID_ARGUMENT (a message without a role, root
+   * with branch…).
    */
-  append(sessionId: string, message: Message, options?: { branch?: string }): Promise<Envelope<Node>>;
+  append(sessionId: string, message: Message, options?: { branch?: string; root?: boolean }): Promise<Envelope<Node>>;
   /** context: the root→cursor path as an LLM messages array, and the state at the cursor. SESSION_NOT_FOUND. */
   context(sessionId: string): Promise<Envelope<Context>>;
   /** context with each message's node id and that node's siblings (what an edit or regenerate UI needs). */

@@ -181,13 +181,13 @@ export class TreeAPI {
   }
 
   /**
-   * append: a chat message `{role, content, …}` under the cursor on the
-   * active branch, or on the tip of `options.branch`.
-   * @param {string} sessionId @param {{role: string, content: any}} message @param {{branch?: string}} [options]
-   * @returns {Promise<object>} the envelope; value the new node. SESSION_NOT_FOUND, NOT_FOUND (unknown branch), INVALID_ARGUMENT (bad message)
+   * append: a chat message `{role, content, …}` under the cursor on the active branch, on
+   * `options.branch`'s tip, or (`options.root`) as a new root beside the first message, on a new branch.
+   * @param {string} sessionId @param {{role: string, content: any}} message @param {{branch?: string, root?: boolean}} [options]
+   * @returns {Promise<object>} the envelope; value the new node. SESSION_NOT_FOUND, NOT_FOUND (unknown branch), INVALID_ARGUMENT (bad message, root with branch)
    */
   append(sessionId, message, options) {
-    return this._callWith("append", options, () => ({ operation: "append", sessionId, message, branch: options?.branch }));
+    return this._callWith("append", options, () => ({ operation: "append", sessionId, message, branch: options?.branch, root: options?.root }));
   }
 
   /**

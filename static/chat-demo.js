@@ -160,7 +160,7 @@ function bubble({ message, id, parentId, siblings }, position) {
   const foot = el("div", "bubble-foot");
   if (siblings && siblings.count > 1) foot.append(siblingArrows(siblings, position));
   if (message.role === "assistant" && parentId !== null) foot.append(action("regen", "Regenerate", "Answer again (a new reply beside this one)", () => regenerateAt(id)));
-  if (message.role === "user" && parentId !== null) foot.append(action("edit", "Edit", "Edit this message (a new version beside it)", () => startEdit(id)));
+  if (message.role === "user") foot.append(action("edit", "Edit", "Edit this message (a new version beside it)", () => startEdit(id)));
   if (foot.childElementCount > 0) li.append(foot);
   return li;
 }

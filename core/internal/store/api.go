@@ -24,6 +24,10 @@ type AppendOptions struct {
 	// cursor moving there); "" appends at the cursor, on the active
 	// branch or on a new "<active>-N" when the cursor is not its tip.
 	Branch string
+	// Root appends the node as a new root (see Session.PlaceRoot): a
+	// sibling of the session's first message, on a new branch. It
+	// excludes Branch.
+	Root bool
 }
 
 // ForkOptions are the optional fields of fork.
@@ -142,19 +146,29 @@ func (st *Store) appendTyped(s *tree.Session, n *tree.Node, opts AppendOptions) 
 			return nil, err
 		}
 	}
-	if err := st.AppendNode(s, n, opts.Branch, "append"); err != nil {
+	if err := st.AppendNode(s, n, opts, "append"); err != nil {
 		return nil, err
 	}
 	return n, nil
 }
 
 // AppendNode places n (a validated message or entry, its id not set) in s
-// where an append on branch goes (see Session.Place), gives it an id and
-// a timestamp, moves the cursor to it and records the change under op.
-func (st *Store) AppendNode(s *tree.Session, n *tree.Node, branch, op string) *tree.Error {
-	p, err := s.Place(branch)
-	if err != nil {
-		return err
+// where an append with opts goes (see Session.Place, and PlaceRoot for
+// opts.Root), gives it an id and a timestamp, moves the cursor to it and
+// records the change under op. INVALID_ARGUMENT for Root with a Branch,
+// NOT_FOUND for a Branch that does not exist.
+func (st *Store) AppendNode(s *tree.Session, n *tree.Node, opts AppendOptions, op string) *tree.Error {
+	var p tree.Placement
+	if opts.Root {
+		if opts.Branch != "" {
+			return tree.Invalidf("fields \"root\" and \"branch\" exclude each other: a new root starts a branch of its own")
+		}
+		p = s.PlaceRoot()
+	} else {
+		var err *tree.Error
+		if p, err = s.Place(opts.Branch); err != nil {
+			return err
+		}
 	}
 	if n.Entry != nil {
 		if err := s.CheckEntryPlace(n.Kind, n.Entry, p.Parent, "entry"); err != nil {

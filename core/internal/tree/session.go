@@ -230,6 +230,19 @@ type Placement struct {
 	newBranch bool
 }
 
+// PlaceRoot decides where an append as a new root goes, without changing
+// anything: in a session with no node, where any append goes (Place("")),
+// else a root of its own on a new branch named after the active one
+// ("main-2"): the session becomes a forest, the new root a sibling of its
+// first message (what an edit of that message is, as ChatGPT keeps one).
+func (s *Session) PlaceRoot() Placement {
+	if len(s.Nodes) == 0 {
+		p, _ := s.Place("") // with no node no branch has a tip: the cursor's place, never an error
+		return p
+	}
+	return Placement{Parent: -1, Branch: s.AutoBranchName(s.Active), newBranch: true}
+}
+
 // Place decides where the next append goes, without changing anything.
 // branch is the request's optional branch ("" for none).
 func (s *Session) Place(branch string) (Placement, *Error) {
