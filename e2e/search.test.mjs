@@ -3,7 +3,7 @@
 // snapshot.load.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, openExplorer, artifactPath } from './helpers.mjs';
+import { setup, openExplorer, explorerCall, artifactPath } from './helpers.mjs';
 import { MAX_QUERY_LENGTH } from '../js/protocol.js';
 
 test('tree.search finds typos, accents and CJK, with ranges in UTF-16 code units', async () => {
@@ -185,5 +185,47 @@ test('explorer: both search boxes are comboboxes of their lists (aria-expanded f
     assert.deepEqual(errors, []);
   } finally {
     await env.close();
+  }
+});
+
+test('explorer: a session opened from the search over every session, by keyboard or a click on its title, takes focus into its tree (it fell to <body> with the list)', async () => {
+  for (const [width, height] of [[1366, 800], [390, 844]]) {
+    const env = await setup({ contextOptions: { viewport: { width, height } } });
+    try {
+      const { page, baseURL, errors } = env;
+      const panel = await openExplorer(page, baseURL);
+      await explorerCall(page, { operation: 'create', sessionId: 'porto', title: 'A day in Porto' });
+      await explorerCall(page, { operation: 'append', sessionId: 'porto', message: { role: 'user', content: 'Is one day enough?' } });
+      await page.evaluate(() => window.explorer.refresh());
+      await page.waitForFunction(() => !document.getElementById('global-search').disabled);
+      const global = page.locator('#global-search');
+      /** Where focus is: the panel's own element when inside it, else the page's. */
+      const focused = () => page.evaluate(() => {
+        const a = document.activeElement;
+        return a?.id === 'panel' ? `panel ${a.shadowRoot.activeElement?.className}` : (a?.id || a?.tagName);
+      });
+      for (const [how, query] of [['keys', 'porto'], ['click', 'lisbon']]) {
+        await global.fill('');
+        await global.fill(query);
+        const title = page.locator('#global-hits[aria-busy="false"] li.title-hit');
+        await title.waitFor();
+        if (how === 'keys') {
+          await global.press('ArrowDown');
+          assert.equal(await page.evaluate(() => document.activeElement.classList.contains('title-hit')), true);
+          await page.keyboard.press('Enter');
+        } else await title.click();
+        await page.locator('#global-hits').waitFor({ state: 'hidden' });
+        await page.waitForFunction(() => document.activeElement !== document.body, null, { timeout: 5000 }).catch(() => {});
+        // On a phone the pane switch may hand it to the shown pane's tab first (explorer-panes.js): kept there.
+        const want = width < 700 ? ['panel scroller', 'tab-tree'] : ['panel scroller'];
+        const got = await focused();
+        assert.ok(want.includes(got), `${width}×${height}, ${how}: focus is on ${got}, not on the opened session's tree`);
+        assert.equal(await panel.locator('.row.active').count(), 1, 'its highlighted row shows where');
+        assert.equal(await page.evaluate(() => window.explorer.panel.sessionId), query === 'porto' ? 'porto' : 'demo');
+      }
+      assert.deepEqual(errors, []);
+    } finally {
+      await env.close();
+    }
   }
 });

@@ -101,7 +101,8 @@ function messagesHead(total, shown, afterTitles) {
  *
  * The host: `{tree() → SessionTree, sessions() → the session list (each
  * with its shown title as `title`), open(sessionId, nodeId|null) →
- * Promise, opened() (the page closes its other dropdowns)}`.
+ * Promise, opened() (the page closes its other dropdowns), focusOpened()
+ * → whether it focused the session just opened (optional)}`.
  */
 export class GlobalSearch {
   /**
@@ -191,10 +192,18 @@ export class GlobalSearch {
     return [...this.list.querySelectorAll("li[role=option]")];
   }
 
-  /** Close the dropdown and open the item's session (at its node). */
+  /**
+   * Close the dropdown and open the item's session (at its node). Focus on
+   * the item goes with the list: when nothing took it by then (a message's
+   * row does), it goes to what opened (host.focusOpened), else to the box,
+   * never to <body>.
+   */
   async _open(li) {
+    const hadFocus = this.list.contains(document.activeElement);
     this.list.hidden = true;
     await this.host.open(li.dataset.sessionId, li.dataset.nodeId ?? null);
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (hadFocus && lost && !this.host.focusOpened?.()) this.input.focus();
   }
 
   /** The box's keys: ArrowDown to the first item, Escape closes, Enter opens the first item. */
