@@ -70,6 +70,9 @@ test('restore points: save, append, restore by keyboard — the context is the s
       await page.keyboard.press('Enter');
       await confirm.waitFor({ state: 'hidden' });
       await page.locator('#restore-message', { hasText: /^Restored “\u2068Before Porto\u2069”\. The state before is kept as “\u2068Before restoring / }).waitFor();
+      // The list is drawn anew with the point kept: focus, on the button that went, goes to the restored point's (it fell to <body>).
+      await listed(page, 2);
+      assert.deepEqual(await page.evaluate(() => [document.activeElement.closest('#restore-dialog') !== null, document.activeElement.closest('.restore-point')?.dataset.name]), [true, 'Before Porto']);
       assert.deepEqual(await call(page, { operation: 'context', sessionId: 'demo' }), saved);
       await panel.locator('.head .stats', { hasText: '13 nodes' }).waitFor({ state: 'attached' });
       // Nothing lost: the state before the restore is a restore point of 14 nodes.

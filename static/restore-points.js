@@ -324,6 +324,8 @@ export class RestorePoints {
     this._say(`Restored “${isolate(name)}”.${kept ? ` The state before is kept as “${isolate(kept)}”.` : ""}`);
     this.page.notify(`Restored “${isolate(name)}”${kept ? `; the state before is kept as “${isolate(kept)}”` : ""}`);
     await this._render();
+    // The button pressed went with the list drawn anew: focus to the restored point's, never to <body>.
+    if (from && !from.isConnected) [...this.list.querySelectorAll("button[data-name]")].find((b) => b.dataset.name === name)?.focus();
   }
 
   /**
