@@ -497,3 +497,44 @@ test('phone: an import report\'s session lines keep their title and their detail
     }
   }
 });
+
+test('desktop, short of height (1280×620; 1280×800 with an import report open): the sessions pane shows its one session whole under the full import hint, and a wheel over the pane brings its foot into view', async () => {
+  for (const [height, report] of [[620, false], [800, true]]) {
+    const env = await setup({ contextOptions: { viewport: { width: 1280, height } } });
+    try {
+      const { page, baseURL, errors } = env;
+      await openExplorer(page, baseURL);
+      if (report) {
+        await page.setInputFiles('#import-file', { name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('hello') });
+        await importReport(page, 'Nothing imported');
+      }
+      const tag = `1280×${height}${report ? ' with the report' : ''}`;
+      await page.locator('#import-hint:not(.compact)').waitFor();
+      /** How much of a box shows: cut by the list, the pane and the window, in px. */
+      const shown = (selector) => page.evaluate((selector) => {
+        const r = document.querySelector(selector).getBoundingClientRect();
+        let [top, bottom] = [Math.max(r.top, 0), Math.min(r.bottom, innerHeight)];
+        for (const id of ['session-list', 'sessions-pane']) {
+          const c = document.getElementById(id).getBoundingClientRect();
+          if (document.getElementById(id).contains(document.querySelector(selector))) [top, bottom] = [Math.max(top, c.top), Math.min(bottom, c.bottom)];
+        }
+        return { shown: Math.round(Math.max(0, bottom - top)), height: Math.round(r.height) };
+      }, selector);
+      await page.screenshot({ path: artifactPath(`layout-1280x${height}-sessions${report ? '-report' : ''}.png`) });
+      const row = await shown('#session-list .session');
+      assert.ok(row.shown >= row.height - 1, `${tag}: the demo session's row shows ${row.shown} of its ${row.height} px`);
+      // A mouse reaches the pane's foot (the link to the chat demo): it scrolls as a whole when it cannot hold everything.
+      const hint = await page.locator('#import-hint').boundingBox();
+      await page.mouse.move(hint.x + hint.width / 2, hint.y + 10);
+      await page.mouse.wheel(0, 2000);
+      await page.waitForFunction(() => {
+        const a = document.getElementById('chat-demo-link').getBoundingClientRect();
+        const p = document.getElementById('sessions-pane').getBoundingClientRect();
+        return a.top >= p.top && a.bottom <= p.bottom && a.bottom <= innerHeight;
+      }, null, { timeout: 5000 }).catch(() => assert.fail(`${tag}: the link to the chat demo stays out of view after a wheel over the pane`));
+      assert.deepEqual(errors, []);
+    } finally {
+      await env.close();
+    }
+  }
+});
