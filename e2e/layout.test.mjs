@@ -538,3 +538,37 @@ test('desktop, short of height (1280×620; 1280×800 with an import report open)
     }
   }
 });
+
+test('desktop: the page\'s status line at the foot (it stays, e.g. "Exported …" after an export) takes no click meant for the panel\'s action buttons under it', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1280, height: 800 }, acceptDownloads: true } });
+  try {
+    const { page, baseURL, errors } = env;
+    const panel = await openExplorer(page, baseURL);
+    await page.locator('#export-button').click();
+    await Promise.all([page.waitForEvent('download'), page.locator('#export-list button[data-format="markdown-tree"]').click()]);
+    await page.locator('#status', { hasText: 'Exported the whole tree as' }).waitFor();
+    await page.waitForTimeout(300); // what a person waits before the next click
+    await page.screenshot({ path: artifactPath('layout-1280x800-status-over-actions.png') });
+    const status = await page.locator('#status').boundingBox();
+    // What a click at the centre of each action the line is over reaches.
+    const under = [];
+    for (const b of await panel.locator('.actions .action:visible').all()) {
+      const r = await b.boundingBox();
+      const [x, y] = [r.x + r.width / 2, r.y + r.height / 2];
+      if (x < status.x || x > status.x + status.width || y < status.y || y > status.y + status.height) continue;
+      const name = (await b.textContent()).trim();
+      under.push(name);
+      const hit = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.id, [x, y]);
+      assert.equal(hit, 'panel', `a click on “${name}” reaches ${hit}`);
+    }
+    assert.ok(under.length > 0, 'the line is over some of the actions (else this test tests nothing)');
+    // A click on Hide, at its centre, under the line: it hides the selected row's subtree.
+    await panel.locator('.row', { hasText: 'Go on Saturday' }).click();
+    const hide = await panel.locator('.act-hide').boundingBox();
+    await page.mouse.click(hide.x + hide.width / 2, hide.y + hide.height / 2);
+    await panel.locator('.status', { hasText: 'Hidden.' }).waitFor();
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
