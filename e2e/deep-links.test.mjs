@@ -124,3 +124,34 @@ test('deep links: a session opened from the search over every session is named b
     await env.close();
   }
 });
+
+test('deep links: a page opened at an address naming a session not here (trashed, or another browser\'s) says so, as an address typed later does, and shows the first session', async () => {
+  const env = await setup();
+  try {
+    const { page, baseURL, errors } = env;
+    await openExplorer(page, baseURL);
+    for (const operation of ['create', 'delete']) await explorerCall(page, { operation, sessionId: 'gone' }); // made, then trashed
+    for (const address of ['#session=gone', '#session=gone&node=n1', '#session=nowhere']) {
+      const fresh = await env.newPage();
+      await fresh.goto(`${baseURL}static/${address}`);
+      await fresh.waitForSelector('body[data-ready="true"]');
+      await until(fresh, 'demo');
+      const id = address.slice('#session='.length).split('&')[0];
+      await fresh.locator('#status.error', { hasText: `This address names a session that is not here: ${id}` }).waitFor({ timeout: 5000 });
+      await fresh.close();
+    }
+    // A page opened at no address, or at one naming a session here, says nothing.
+    for (const address of ['', '#session=demo']) {
+      const fresh = await env.newPage();
+      await fresh.goto(`${baseURL}static/${address}`);
+      await fresh.waitForSelector('body[data-ready="true"]');
+      await until(fresh, 'demo');
+      await fresh.waitForTimeout(200);
+      assert.equal(await fresh.locator('#status').textContent(), '', `${address || 'no address'}: the status line`);
+      await fresh.close();
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});

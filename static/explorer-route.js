@@ -152,6 +152,19 @@ export function followCursor(panel, route) {
 }
 
 /**
+ * What the page says of an address naming a session that is not here
+ * (trashed, erased, or another browser's): "" for no address or one that
+ * is here. A page opened at such an address shows another session and
+ * says this, as openAddress does for one typed later.
+ * @param {{session: string}|null} route
+ * @param {(id: string) => boolean} has whether a session is here
+ * @returns {string}
+ */
+export function missingSession(route, has) {
+  return route && !has(route.session) ? `This address names a session that is not here: ${route.session}` : "";
+}
+
+/**
  * Open what an address names in the explorer: its session, then the path
  * to its node (selected, scrolled to and shown in the context pane) or,
  * without one, the cursor's path. A session or node that is not there is
@@ -161,7 +174,7 @@ export function followCursor(panel, route) {
  * @returns {Promise<void>}
  */
 export async function openAddress({ session, node }, page) {
-  if (!page.has(session)) return page.status(`This address names a session that is not here: ${session}`);
+  if (!page.has(session)) return page.status(missingSession({ session }, page.has));
   if (page.selected() !== session) await page.select(session);
   const { panel } = page;
   await panel.updateComplete;

@@ -22,7 +22,7 @@ import { SessionTitles } from "./session-titles.js";
 import { showStorage } from "./explorer-storage.js";
 import { cancelImport, compactHint, oneImport, showReport, wireReport } from "./explorer-report.js";
 import { afterFrame, el, keepInView, keyTakenElsewhere, menuKey } from "./dom.js";
-import { followCursor, openAddress, Router } from "./explorer-route.js";
+import { followCursor, missingSession, openAddress, Router } from "./explorer-route.js";
 import { wireOpenFolder } from "./open-folder.js";
 import { projectLabel, SessionFilter, toolLabel } from "./session-filter.js";
 import { newestFirst } from "./session-dates.js";
@@ -585,7 +585,7 @@ async function start() {
   // make every page of rows above it (40,000 sessions: seconds of layout).
   const demoAt = state.sessions.findIndex((s) => s.sessionId === DEMO_SESSION_ID);
   const first = state.sessions.find((s) => s.sessionId === wanted?.session) ?? (demoAt >= 0 && demoAt < PAGE_SIZE ? state.sessions[demoAt] : state.sessions[0]);
-  setStatus("");
+  setStatus(missingSession(wanted, opener.has), true); // an address naming a session not here: said, another one opens
   // Sets the panel's session, which loads it. An address naming it stays
   // as it is (its node too); otherwise the entry the page opened with names it.
   if (first) await selectSession(first.sessionId, wanted?.session === first.sessionId ? null : "replace");
