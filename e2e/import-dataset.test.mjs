@@ -78,9 +78,12 @@ test('explorer: a dataset JSONL of 3,000 conversations imports every line; the r
     }
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.emulateMedia({ colorScheme: 'light' });
-    await page.locator('#report-warnings .report-more-button').click();
+    await page.locator('#report-warnings .report-more-button').focus();
+    await page.keyboard.press('Enter');
     assert.equal(await rows(page, 'report-warnings').count(), warnings, '"Show 100 more" draws the rest');
     assert.equal(await page.locator('#report-warnings .report-more').count(), 0, 'with nothing left, the last row goes');
+    // Its button went with it: focus is on the first row it drew (it fell to <body>).
+    assert.equal(await page.evaluate(() => (document.activeElement.parentElement?.id === 'report-warnings' ? [...document.activeElement.parentElement.children].indexOf(document.activeElement) : document.activeElement.tagName)), REPORT_ROWS);
     const texts = await rows(page, 'report-warnings').allTextContents();
     assert.match(texts[0], /^the last questionline 3001: message 1\.content is missing/, 'the warning of a message names its session and its line');
     assert.equal(texts.at(-1), `line ${CONVERSATIONS + 1 + BAD_LINES} has no "messages" array of messages; skipped`, 'every line that is no chat has its warning');

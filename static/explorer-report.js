@@ -184,7 +184,8 @@ export function wireReport() {
 /**
  * Fill a report list with the rows makeRow makes of items: the first
  * REPORT_ROWS, and while some are left a last row (li.report-more) saying
- * how many ("… and 59,900 more") with a button that makes REPORT_ROWS more.
+ * how many ("… and 59,900 more") with a button that makes REPORT_ROWS more
+ * (when it makes the last, focus on it goes to the first of them).
  * @template T
  * @param {HTMLElement} list @param {T[]} items @param {(item: T) => HTMLElement} makeRow
  */
@@ -207,8 +208,15 @@ function fillList(list, items, makeRow) {
     return made < items.length ? [more] : [];
   };
   next.addEventListener("click", () => {
-    more.before(...grow());
+    const focused = document.activeElement === next;
+    const rows = grow();
+    more.before(...rows);
     tail();
+    // The button went with the last rows: focus to the first of them, never to <body>.
+    if (focused && !more.isConnected && rows.length > 0) {
+      rows[0].tabIndex = -1;
+      rows[0].focus();
+    }
   });
   list.replaceChildren(...grow(), ...tail());
 }
