@@ -172,6 +172,25 @@ test('writeChanges writes a drain in pieces: a block with more writes no meta; t
   assert.equal(tx.data.sessions.get('"s"').v.folded, n);
 });
 
+test('writeChanges writes a drain in pieces onto stored node records: the next piece goes on from what the fold of the one before left', async () => {
+  // One stored node record (no chunk), then an append.many drained in two
+  // pieces, the first long enough to fold: the second must start from the
+  // folded count, not fold the first piece's records again.
+  const tx = fakeTx({ nodes: [[['s', 0], node('n', 0)]] });
+  const stored = diskState({ sessionId: 's', nodeCount: 1, annotationCount: 0, folded: 0 });
+  const n = 1 + CHUNK_SIZE + 5;
+  const meta = { sessionId: 's', nodeCount: n, annotationCount: 0, cursor: `n${n - 1}`, activeBranch: 'main' };
+  const first = parseChangeBytes(utf8(block({ operation: 'append.many', from: 1, nodes: chain('n', 1, 1 + CHUNK_SIZE), more: true, meta })));
+  const written = await writeChanges(tx, first, 4, () => stored);
+  const second = parseChangeBytes(utf8(block({ operation: 'append.many', from: 1 + CHUNK_SIZE, nodes: chain('n', 1 + CHUNK_SIZE, n), meta })));
+  const after = await writeChanges(tx, second, 4, () => stored, null, written);
+  assert.equal(after.get('s').count, n);
+  assert.equal(after.get('s').folded, CHUNK_SIZE);
+  assert.deepEqual([...tx.data.chunks.values()].map((e) => e.k), [['s', 0]]);
+  assert.equal(tx.data.nodes.size, n - CHUNK_SIZE, 'the records after the chunk stay node records');
+  assert.equal(tx.data.sessions.get('"s"').v.folded, CHUNK_SIZE);
+});
+
 test('writeChanges with defer leaves an append\'s meta unwritten only when it follows from the node', async (t) => {
   const last = node('n', 2, 'n1');
   const diskMeta = { sessionId: 's', title: 'T', createdAt: 'c', nodeCount: 3, annotationCount: 0, folded: 0, epoch: 0, gen: 4, op: 'append', tail: true, cursor: 'n2', activeBranch: 'main', updatedAt: 't2' };

@@ -436,7 +436,10 @@ export function writeChanges(tx, blocks, gen, storedState, defer = null, written
     if (b.more) {
       // The session's nodes go on in a later block (its meta is written with the last).
       if (state.count >= b.meta.nodeCount) throw new Error(`internal: session ${quote(id)} has ${b.meta.nodeCount} nodes in memory, and a block that is not its last ends at ${state.count}`);
-      written.set(id, { ...state, piece: state.count === state.folded });
+      // The same object as folds holds: its fold (after this loop) advances
+      // state.folded, where the next piece must go on from.
+      state.piece = state.count === state.folded;
+      written.set(id, state);
       metas.delete(id); // an earlier block's meta is not this session's last
       continue;
     }
