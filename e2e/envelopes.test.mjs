@@ -75,7 +75,7 @@ const IMPORT_TEXT = JSON.stringify([{ id: 'chat1', title: 'imported', chat: { hi
  * text, and options {signal: "$signal"} get a fresh AbortSignal.
  */
 async function runCases(page, dbName, cases, { close = false } = {}) {
-  return page.evaluate(async ({ dbName, cases, close, importText }) => {
+  return page.evaluate(async ({ dbName, cases, close, importText, GETTER_NAMES }) => {
     const tree = await window.sessiontree.init({ dbName });
     await tree.call({ operation: 'create', sessionId: 's' });
     const node = (await tree.call({ operation: 'append', sessionId: 's', message: { role: 'user', content: 'one' } })).value.id;
@@ -97,8 +97,12 @@ async function runCases(page, dbName, cases, { close = false } = {}) {
         $throwing: () => new Proxy({}, { get: () => { throw new Error('boom'); } }),
         $revoked: revoked,
         $protoThrows: () => new Proxy({}, { getPrototypeOf: () => { throw new Error('proto boom'); } }),
+        // An object whose every option (and entry field) is a getter that throws.
+        $getters: () => Object.defineProperties({}, Object.fromEntries(GETTER_NAMES.map((k) => [k, { enumerable: true, get: () => { throw new Error(`getter ${k} boom`); } }]))),
+        $importBlob: () => new Blob([importText]),
       };
-      const real = args.map((a) => (a === '$node' ? node : a === '$import' ? importText : a?.signal === '$signal' ? { ...a, signal: new AbortController().signal } : typeof a === 'string' && odd[a] ? odd[a]() : a));
+      const made = (a) => (a === '$node' ? node : a === '$import' ? importText : a?.signal === '$signal' ? { ...a, signal: new AbortController().signal } : typeof a === 'string' && odd[a] ? odd[a]() : a);
+      const real = args.map((a) => (Array.isArray(a) ? a.map(made) : made(a))); // an array's elements too (importFiles' entries)
       let answer;
       try {
         answer = await fn.apply(self, real);
@@ -113,8 +117,11 @@ async function runCases(page, dbName, cases, { close = false } = {}) {
     const after = await tree.callText({ operation: 'snapshot.save', sessionId: 's' });
     const sessions = (await tree.call({ operation: 'sessions' })).value.map((x) => x.sessionId);
     return { out, unchanged: before === after, sessions };
-  }, { dbName, cases, close, importText: IMPORT_TEXT });
+  }, { dbName, cases, close, importText: IMPORT_TEXT, GETTER_NAMES });
 }
+
+/** The members the $getters argument of runCases has, each a getter that throws: every option and entry field a method reads. */
+const GETTER_NAMES = ['sessionId', 'limit', 'roles', 'branch', 'nodeId', 'signal', 'onProgress', 'format', 'sliceBytes', 'name', 'budget', 'existingSnapshots', 'requestPersist', 'path', 'data', 'length'];
 
 /** The bad values of the brief: undefined, an empty object, a number, an empty string. */
 const BAD = [undefined, {}, 5, ''];
@@ -198,6 +205,22 @@ both('every helper answers INVALID_ARGUMENT naming the argument for undefined, {
     add('appendMany', ['s', [{ role: 'user', content: 'not stored' }], odd], 'options');
     add('context', ['s', odd], 'options');
   }
+  // The methods that read an options object, a file, entries or a target: reading them may throw too.
+  for (const odd of ['$getters', '$revoked', '$protoThrows']) {
+    add('command', ['/tree list', odd], 'options');
+    add('search', ['one', odd], 'options');
+    add('importText', ['$import', 'auto', odd], 'options');
+    add('importFile', ['$importBlob', odd], 'options');
+    add('importFile', [odd], 'file');
+    add('importFiles', [odd], 'entries');
+    add('importFiles', [[odd]], 'entries');
+    add('importZip', ['$importBlob', odd], 'options');
+    add('importZip', [odd], 'file');
+    add('loadSnapshot', ['s', '{}', odd], 'options');
+    if (odd === '$protoThrows') continue; // read as the plain {} it wraps: no snapshot, no target (core's own errors)
+    add('loadSnapshot', ['s', odd], 'snapshot');
+    add('switchTo', ['s', odd], 'target');
+  }
   for (const odd of ['$revoked', '$protoThrows']) {
     add('call', [odd], 'request');
     add('callText', [odd], 'request');
@@ -275,6 +298,7 @@ both('the helpers that answer no envelope never reject or throw on bad arguments
     cases.push([`subscribe(${label(v)})`, 'subscribe', [v]]);
     cases.push([`hasOperation(${label(v)})`, 'hasOperation', [v]]);
   }
+  cases.push(['storage($getters)', 'storage', ['$getters']], ['storage($revoked)', 'storage', ['$revoked']]);
   cases.push(['refresh()', 'refresh', []], ['flush()', 'flush', []]);
   const r = await runCases(page, 'no-envelope', cases);
   for (const [lbl, answer] of r.out) {

@@ -33,7 +33,16 @@ function shown(value) {
     text = undefined;
   }
   if (typeof text === "string" && text.length <= 40) return text;
-  return Array.isArray(value) ? "an array" : `a${typeof value === "object" ? "n" : ""} ${typeof value}`;
+  return isArray(value) ? "an array" : `a${typeof value === "object" ? "n" : ""} ${typeof value}`;
+}
+
+/** Array.isArray, false where asking throws (a revoked Proxy). @param {unknown} value @returns {boolean} */
+function isArray(value) {
+  try {
+    return Array.isArray(value);
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -110,6 +119,41 @@ export function unreadable(method, argument, err) {
 }
 
 /**
+ * Read the named members of a method's options once, after checkOptions:
+ * `values` holds them (none for undefined or null options), `error` the
+ * INVALID_ARGUMENT envelope of options that are not an object or whose
+ * reading throws (a getter, a revoked Proxy), else null.
+ * @param {string} method @param {unknown} options @param {string[]} names
+ * @returns {{error: {ok: false, error: object}|null, values: Record<string, any>}}
+ */
+export function readOptions(method, options, names) {
+  const values = {};
+  const error = checkOptions(method, options);
+  if (error !== null || options === undefined || options === null) return { error, values };
+  try {
+    for (const name of names) values[name] = options[name];
+  } catch (err) {
+    return { error: unreadable(method, "options", err), values };
+  }
+  return { error: null, values };
+}
+
+/**
+ * `value instanceof type`, false where asking throws (a Proxy whose
+ * getPrototypeOf throws, a revoked Proxy), so such an argument is refused
+ * as one of another type.
+ * @param {unknown} value @param {Function} type
+ * @returns {boolean}
+ */
+export function isInstance(value, type) {
+  try {
+    return value instanceof type;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Check importText's arguments (both threads): text a non-empty string,
  * format a non-empty string (undefined: "auto"), options an object whose
  * onProgress is a function, signal an AbortSignal and sliceBytes a
@@ -124,9 +168,11 @@ export function checkImportArgs(text, format, options) {
     env.error.reason = REASON.NOTHING_TO_IMPORT;
     return env;
   }
-  const bad = checkString("importText", "format", format) ?? checkOptions("importText", options);
+  const bad = checkString("importText", "format", format);
   if (bad) return bad;
-  const { onProgress, signal, sliceBytes } = options ?? {};
+  const read = readOptions("importText", options, ["onProgress", "signal", "sliceBytes"]);
+  if (read.error) return read.error;
+  const { onProgress, signal, sliceBytes } = read.values;
   if (onProgress !== undefined && onProgress !== null && typeof onProgress !== "function") return invalidArgument("importText", "options.onProgress", "must be a function", onProgress);
   if (signal !== undefined && signal !== null && !(typeof AbortSignal === "function" && signal instanceof AbortSignal)) return invalidArgument("importText", "options.signal", "must be an AbortSignal", signal);
   if (sliceBytes !== undefined && !(Number.isInteger(sliceBytes) && sliceBytes > 0)) return invalidArgument("importText", "options.sliceBytes", "must be a positive integer", sliceBytes);

@@ -5,7 +5,7 @@
 // core/rename.go, core/internal/store/trash.go, core/appendmany.go); see the README's
 // operation table.
 
-import { invalidArgument } from "./api-errors.js";
+import { invalidArgument, unreadable } from "./api-errors.js";
 
 /** @typedef {{ok: true, value: any} | {ok: false, error: {code: string, message: string}}} Envelope */
 
@@ -28,7 +28,13 @@ export const chatOps = {
    * @returns {Promise<Envelope>} value the session status. INVALID_ARGUMENT unless exactly one of nodeId and branch; NODE_NOT_FOUND, NOT_FOUND (branch)
    */
   switchTo(sessionId, target) {
-    return this.call({ operation: "switch", sessionId, nodeId: target?.nodeId, branch: target?.branch });
+    let request;
+    try {
+      request = { operation: "switch", sessionId, nodeId: target?.nodeId, branch: target?.branch };
+    } catch (err) {
+      return Promise.resolve(unreadable("switchTo", "target", err)); // a getter that throws, a revoked Proxy
+    }
+    return this.call(request);
   },
 
   /**

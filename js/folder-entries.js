@@ -23,6 +23,16 @@ const utf8 = new TextEncoder();
  *   error: a plain message naming the entry that is not one of these
  */
 export function gatherEntries(entries) {
+  try {
+    return gather(entries);
+  } catch (err) {
+    // A getter that throws, a revoked Proxy: the entries cannot be read.
+    return { error: `entries cannot be read: ${err?.message ?? err}` };
+  }
+}
+
+/** gatherEntries, throwing where reading the entries throws. @param {unknown} entries @returns {{files: {path: string, data: Blob|Uint8Array}[], dir: FileSystemDirectoryHandle|null}|{error: string}} */
+function gather(entries) {
   if (isDirectoryHandle(entries)) return { files: [], dir: entries };
   if (entries === null || typeof entries !== "object" || typeof entries.length !== "number") {
     return { error: "entries must be a FileList, an array of Files or {path, data} entries, or a FileSystemDirectoryHandle" };

@@ -8,7 +8,7 @@ import { DETACHED_BYTES, byteOrderMark, copyBytes, splicedSnapshotAnswer, splice
 import { ERROR, OPERATIONS } from "./protocol.js";
 import { chatOps } from "./chat-ops.js";
 import { gatherEntries } from "./folder-entries.js";
-import { checkOptions, checkString, errorEnvelope, invalidArgument, unansweredEnvelope, unreadable } from "./api-errors.js";
+import { checkOptions, checkString, errorEnvelope, invalidArgument, isInstance, readOptions, unansweredEnvelope, unreadable } from "./api-errors.js";
 import { afterPrepared, begun, loadSnapshotFile, prepared } from "./call-order.js";
 
 const utf8Encoder = new TextEncoder();
@@ -120,10 +120,10 @@ export class TreeAPI {
    * @returns {Promise<object>} the envelope
    */
   command(line, options = {}) {
-    const bad = checkOptions("command", options);
-    if (bad) return Promise.resolve(bad);
-    const sessionId = options?.sessionId;
-    return this.call(sessionId === undefined ? { operation: "command", line } : { operation: "command", line, sessionId });
+    return this._callWith("command", options, () => {
+      const sessionId = options?.sessionId;
+      return sessionId === undefined ? { operation: "command", line } : { operation: "command", line, sessionId };
+    });
   }
 
   /**
@@ -143,10 +143,8 @@ export class TreeAPI {
    * @returns {Promise<object>} the envelope; value {hits: [{sessionId, nodeId, branch, role, score, snippet, ranges}], total}
    */
   search(query, options = {}) {
-    const bad = checkOptions("search", options);
-    if (bad) return Promise.resolve(bad);
     // The options never override the operation or the query.
-    return this.call({ ...(options ?? {}), operation: "search", query });
+    return this._callWith("search", options, () => ({ ...(options ?? {}), operation: "search", query }));
   }
 
   // The thin typed methods: one call() each (sessiontree.d.ts types their
@@ -279,18 +277,19 @@ export class TreeAPI {
    *   INVALID_ARGUMENT for a sessionId that is not a non-empty string, a snapshot of another type, a file that cannot be read, or an abort
    */
   async loadSnapshot(sessionId, snapshot, options) {
-    const bad = checkString("loadSnapshot", "sessionId", sessionId) ?? checkOptions("loadSnapshot", options);
+    const read = readOptions("loadSnapshot", options, ["signal"]);
+    const bad = checkString("loadSnapshot", "sessionId", sessionId) ?? read.error;
     if (bad) return bad;
-    const signal = options?.signal ?? undefined;
+    const signal = read.values.signal ?? undefined;
     if (signal !== undefined && !(typeof AbortSignal === "function" && signal instanceof AbortSignal)) return invalidArgument("loadSnapshot", "options.signal", "must be an AbortSignal", signal);
     let raw;
-    if (snapshot instanceof Blob) {
+    if (isInstance(snapshot, Blob)) {
       if (snapshot.size === 0) return errorEnvelope(ERROR.INVALID_SNAPSHOT, "snapshot is empty");
       // Read while the calls made after this one wait (_prepared).
       return this._prepared(() => loadSnapshotFile(this, sessionId, snapshot, signal));
-    } else if (snapshot instanceof Uint8Array || typeof snapshot === "string") {
+    } else if (isInstance(snapshot, Uint8Array) || typeof snapshot === "string") {
       raw = snapshot;
-    } else if (snapshot instanceof ArrayBuffer) {
+    } else if (isInstance(snapshot, ArrayBuffer)) {
       raw = new Uint8Array(snapshot);
     } else if (snapshot !== null && typeof snapshot === "object" && !ArrayBuffer.isView(snapshot)) {
       try {
@@ -370,16 +369,16 @@ export class TreeAPI {
    *   an unreadable file, or "import aborted; nothing was imported"
    */
   async importFile(file, options) {
-    const bad = checkOptions("importFile", options);
-    if (bad) return bad;
-    const { format = "auto", onProgress, signal, sliceBytes } = options ?? {};
+    const read = readOptions("importFile", options, ["format", "onProgress", "signal", "sliceBytes"]);
+    if (read.error) return read.error;
+    const { format = "auto", onProgress, signal, sliceBytes } = read.values;
     if (typeof format !== "string" || format === "") return invalidArgument("importFile", "options.format", "must be a format name such as \"auto\" or \"chatgpt\"", format);
     if (onProgress !== undefined && onProgress !== null && typeof onProgress !== "function") return invalidArgument("importFile", "options.onProgress", "must be a function", onProgress);
     if (signal !== undefined && signal !== null && !(typeof AbortSignal === "function" && signal instanceof AbortSignal)) return invalidArgument("importFile", "options.signal", "must be an AbortSignal", signal);
     if (sliceBytes !== undefined && !(Number.isInteger(sliceBytes) && sliceBytes > 0)) return invalidArgument("importFile", "options.sliceBytes", "must be a positive integer", sliceBytes);
     let data;
-    if (file instanceof Blob) data = file;
-    else if (file instanceof Uint8Array || file instanceof ArrayBuffer) data = copyBytes(file); // a copy: the caller's stays theirs
+    if (isInstance(file, Blob)) data = file;
+    else if (isInstance(file, Uint8Array) || isInstance(file, ArrayBuffer)) data = copyBytes(file); // a copy: the caller's stays theirs
     else return invalidArgument("importFile", "file", "must be a File, Blob, ArrayBuffer or Uint8Array", file);
     if (data === null) return errorEnvelope(ERROR.INVALID_ARGUMENT, `importFile: argument "file" ${DETACHED_BYTES}`);
     if (signal?.aborted) return errorEnvelope(ERROR.INVALID_ARGUMENT, "import aborted; nothing was imported");
@@ -404,9 +403,9 @@ export class TreeAPI {
    *   "import aborted; nothing was imported"
    */
   async importFiles(entries, options) {
-    const bad = checkOptions("importFiles", options);
-    if (bad) return bad;
-    const { onProgress, signal } = options ?? {};
+    const read = readOptions("importFiles", options, ["onProgress", "signal"]);
+    if (read.error) return read.error;
+    const { onProgress, signal } = read.values;
     if (onProgress !== undefined && onProgress !== null && typeof onProgress !== "function") return invalidArgument("importFiles", "options.onProgress", "must be a function", onProgress);
     if (signal !== undefined && signal !== null && !(typeof AbortSignal === "function" && signal instanceof AbortSignal)) return invalidArgument("importFiles", "options.signal", "must be an AbortSignal", signal);
     const gathered = gatherEntries(entries);
@@ -446,17 +445,17 @@ export class TreeAPI {
    *   (as importFiles's `files`); STORAGE_ERROR when the store fails; never rejects
    */
   async importZip(file, options) {
-    const bad = checkOptions("importZip", options);
-    if (bad) return bad;
-    const { name, budget, existingSnapshots, onProgress, signal } = options ?? {};
+    const read = readOptions("importZip", options, ["name", "budget", "existingSnapshots", "onProgress", "signal"]);
+    if (read.error) return read.error;
+    const { name, budget, existingSnapshots, onProgress, signal } = read.values;
     if (name !== undefined && (typeof name !== "string" || name === "")) return invalidArgument("importZip", "options.name", "must be a non-empty string", name);
     if (existingSnapshots !== undefined && existingSnapshots !== "merge" && existingSnapshots !== "hold") return invalidArgument("importZip", "options.existingSnapshots", "must be \"merge\" or \"hold\"", existingSnapshots);
     if (budget !== undefined && !(Number.isInteger(budget) && budget > 0)) return invalidArgument("importZip", "options.budget", "must be a positive integer of bytes", budget);
     if (onProgress !== undefined && onProgress !== null && typeof onProgress !== "function") return invalidArgument("importZip", "options.onProgress", "must be a function", onProgress);
     if (signal !== undefined && signal !== null && !(typeof AbortSignal === "function" && signal instanceof AbortSignal)) return invalidArgument("importZip", "options.signal", "must be an AbortSignal", signal);
     let blob;
-    if (file instanceof Blob) blob = file;
-    else if (file instanceof Uint8Array || file instanceof ArrayBuffer) blob = new Blob([file]); // a copy: the caller's stays theirs
+    if (isInstance(file, Blob)) blob = file;
+    else if (isInstance(file, Uint8Array) || isInstance(file, ArrayBuffer)) blob = new Blob([file]); // a copy: the caller's stays theirs
     else return invalidArgument("importZip", "file", "must be a File, Blob, ArrayBuffer or Uint8Array", file);
     if (signal?.aborted) return errorEnvelope(ERROR.INVALID_ARGUMENT, "import aborted; nothing was imported");
     const zipName = name ?? (typeof blob.name === "string" && blob.name !== "" ? blob.name : "archive.zip");
@@ -558,7 +557,7 @@ export class TreeAPI {
    * @returns {Promise<{persistent: boolean, state: "open"|"closed"|"memory", reason: string|null, usage: number|null, databaseUsage: number|null, quota: number|null, persisted: boolean|null, persistPending: boolean}>}
    */
   async storage(options = {}) {
-    const requestPersist = typeof options === "object" && options !== null && !!options.requestPersist;
+    const requestPersist = !!readOptions("storage", options, ["requestPersist"]).values.requestPersist;
     const sm = globalThis.navigator?.storage;
     let persisted = null;
     let persistPending = false;
