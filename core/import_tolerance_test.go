@@ -467,3 +467,25 @@ func idOf(t *testing.T, raw json.RawMessage) string {
 	require.NoError(t, json.Unmarshal(raw, &v))
 	return v.ID
 }
+
+func TestAChatGPTMessageWhoseCreateTimeIsNotANumberIsKeptUndated(t *testing.T) {
+	cases := []struct{ raw, want string }{
+		{`"2024-01-01T00:00:00Z"`, `its "create_time" is a string, not a number`},
+		{`true`, `its "create_time" is a boolean, not a number`},
+		{`{}`, `its "create_time" is an object, not a number`},
+		{`1e400`, `its "create_time" is 1e400, too large a number`},
+	}
+	for _, tc := range cases {
+		t.Run("create_time "+tc.raw+" is left out with a warning and the message kept", func(t *testing.T) {
+			data := `[{"id":"g","current_node":"b","mapping":{` +
+				`"a":{"id":"a","parent":null,"children":["b"],"message":{"author":{"role":"user"},"create_time":1700000000,"content":{"content_type":"text","parts":["q"]}}},` +
+				`"b":{"id":"b","parent":"a","children":[],"message":{"author":{"role":"assistant"},"create_time":` + tc.raw + `,"content":{"content_type":"text","parts":["r"]}}}}}]`
+			st := testStore(t)
+			res := mustImport(t, st, []byte(data), "auto")
+			assert.Equal(t, []string{"user: q", "assistant: r"}, roleTexts(t, st, "g"))
+			assert.Contains(t, warningTexts(res), `conversation "g": message "b": `+tc.want+`; taken as absent`)
+			require.NotNil(t, res.Sessions[0].Cursor)
+			assert.Equal(t, "b", *res.Sessions[0].Cursor, "the cursor is the file's current node")
+		})
+	}
+}

@@ -122,6 +122,8 @@ func (f *chatgptReader) prune(name string, c *Conversation, warn func(string, ..
 		case e.reason != "":
 			warn("%s: message %q %s; skipped", name, key, e.reason)
 			c.Unusable++
+		case e.leftOut != "":
+			warn("%s: message %q: %s; taken as absent", name, key, e.leftOut)
 		}
 		kept = append(kept, key)
 	}
@@ -134,7 +136,8 @@ func (f *chatgptReader) prune(name string, c *Conversation, warn func(string, ..
 // source, message and time. object says it is an object (not null); bad,
 // why it cannot be read (a link of another type, or not an object; the
 // entry is then dropped); keep, that it has a usable message, and reason
-// why its message cannot be used; noParentKey, that its source has no
+// why its message cannot be used; leftOut, a field of its message that
+// was left out (kept: warned of); noParentKey, that its source has no
 // "parent" key.
 type chatgptEntry struct {
 	id          string
@@ -148,6 +151,7 @@ type chatgptEntry struct {
 	bad         string
 	keep        bool
 	reason      string
+	leftOut     string // a field the message can do without (create_time), of another type: left out, the message kept
 	noParentKey bool
 	// kids is the children array's bytes (nil when absent or null);
 	// kidsPlain says its ids are all strings without escapes, valid

@@ -18,14 +18,14 @@ import (
 // chatgptMessageAt reads the message (or null) at the scanner into e; a
 // message given again replaces the first.
 func chatgptMessageAt(sc *jsonx.Scanner, e *chatgptEntry) error {
-	e.msg, e.time, e.role, e.keep, e.reason = nil, 0, "", false, ""
+	e.msg, e.time, e.role, e.keep, e.reason, e.leftOut = nil, 0, "", false, "", ""
 	if object, wrong, err := skipNonObject(sc); !object {
 		if wrong != nil {
 			e.reason = "could not be read: " + chatgptWrong("", wrong, "an object")
 		}
 		return err
 	}
-	msg, t, role, reason, err := chatgptMessageIn(sc)
+	msg, t, role, reason, leftOut, err := chatgptMessageIn(sc)
 	if err != nil {
 		return err
 	}
@@ -33,16 +33,17 @@ func chatgptMessageAt(sc *jsonx.Scanner, e *chatgptEntry) error {
 		e.reason = reason
 		return nil
 	}
-	e.msg, e.time, e.role, e.keep = msg, t, role, true
+	e.msg, e.time, e.role, e.keep, e.leftOut = msg, t, role, true, leftOut
 	return nil
 }
 
 // chatgptMessageIn reads the message object at the scanner and returns it
 // in sessiontree's form, with its time, its role when its content is a
 // string (see Record.Role), and a reason when it cannot be used: a field
-// of another type than ChatGPT writes, or no author role. An error is a
-// syntax error.
-func chatgptMessageIn(sc *jsonx.Scanner) (_ jsonx.RawMessage, _ float64, strRole, reason string, _ error) {
+// of another type than ChatGPT writes, or no author role. A create_time
+// that is not a number (a string, a number too large) is left out, the
+// message kept undated: leftOut says so. An error is a syntax error.
+func chatgptMessageIn(sc *jsonx.Scanner) (_ jsonx.RawMessage, _ float64, strRole, reason, leftOut string, _ error) {
 	var role, name, wrong string
 	hasAuthor := false
 	var t float64
@@ -63,7 +64,7 @@ func chatgptMessageIn(sc *jsonx.Scanner) (_ jsonx.RawMessage, _ float64, strRole
 			}
 			v, _, ok := chatgptNumber(raw)
 			if !ok {
-				setWrong(&wrong, "create_time", raw, "a number")
+				leftOut, v = chatgptWrong("create_time", raw, "a number"), 0
 			}
 			t = v
 			return nil
@@ -90,11 +91,11 @@ func chatgptMessageIn(sc *jsonx.Scanner) (_ jsonx.RawMessage, _ float64, strRole
 	})
 	switch {
 	case err != nil:
-		return nil, 0, "", "", err
+		return nil, 0, "", "", "", err
 	case wrong != "":
-		return nil, 0, "", "could not be read: " + wrong, nil
+		return nil, 0, "", "could not be read: " + wrong, "", nil
 	case !hasAuthor || role == "":
-		return nil, 0, "", "has no author role", nil
+		return nil, 0, "", "has no author role", "", nil
 	}
 	out := role
 	if c.object && c.contentType == "user_editable_context" {
@@ -117,7 +118,7 @@ func chatgptMessageIn(sc *jsonx.Scanner) (_ jsonx.RawMessage, _ float64, strRole
 		b = append(b, `,"name":`...)
 		b = jsonx.AppendString(b, name)
 	}
-	return append(b, '}'), t, strRole, "", nil
+	return append(b, '}'), t, strRole, "", leftOut, nil
 }
 
 // readChatGPTAuthor reads the author object (or null: has false) at the
