@@ -169,6 +169,7 @@ let callSeq = 0;
  */
 export async function retryPaged(tree, attempt, failed) {
   const pinned = [];
+  const loaded = new Set(); // the sessions loaded for this call (pinned, as a set)
   const call = { seq: ++callSeq }; // this call, across its tries: seq its place in the order calls were made (see held)
   let indexed = false; // a search's sessions read through (Pager.indexThrough) once
   try {
@@ -213,8 +214,13 @@ export async function retryPaged(tree, attempt, failed) {
         }
         continue;
       }
-      if (tries === PAGE_TRIES) return failed(errorEnvelope(STORAGE_ERROR, `storage error: the sessions ${JSON.stringify(fault.ids)} could not be kept in memory for the call; nothing was changed`));
+      // A search holds no later call back, so the sessions they make (a
+      // clone, an import) and the pager drops may be new faults at each
+      // try: only a try that needs again what it loaded counts.
+      if (fault.op === "search" && fault.ids.some((id) => !loaded.has(id))) tries--;
+      else if (tries === PAGE_TRIES) return failed(errorEnvelope(STORAGE_ERROR, `storage error: the sessions ${JSON.stringify(fault.ids)} could not be kept in memory for the call; nothing was changed`));
       pinned.push(...fault.ids);
+      for (const id of fault.ids) loaded.add(id);
       try {
         await tree._pager.load(fault.ids);
       } catch (err) {

@@ -60,3 +60,44 @@ test('calls held back run in the order made, whichever faulted first', async () 
   await Promise.all(calls);
   assert.deepEqual(state.ran, Array.from({ length: 12 }, (_, k) => 'A' + k));
 });
+
+/**
+ * A tree for one search across every session: each try faults on the
+ * sessions of faults[try] (made by calls that ran since, which a search does
+ * not hold back), then answers ok; loaded lists the Pager's loads.
+ */
+function searchTree(faults) {
+  let next = [];
+  const loaded = [];
+  const tree = {
+    _pageHold: null,
+    _handle: { callInternal: () => JSON.stringify({ ok: true, value: next }) },
+    _pager: { load: async (ids) => void loaded.push(...ids), unpin() {}, touch() {}, batches: () => 1 },
+  };
+  let tryNo = 0;
+  const search = () => retryPaged(tree, async (fault) => {
+    fault.op = 'search';
+    const ids = faults[tryNo++];
+    if (!ids) return '{"ok":true,"value":{"hits":[],"total":0}}';
+    next = ids;
+    const answer = JSON.stringify({ ok: false, error: { code: PAGED_OUT, message: 'paged out' } });
+    noteFault(tree, answer, fault);
+    return answer;
+  }, (env) => JSON.stringify(env));
+  return { search, loaded };
+}
+
+test('a search that each try needs sessions made since its last (by later calls) answers once it has them all, however many tries that takes', async () => {
+  const faults = Array.from({ length: 7 }, (_, k) => ['c' + k]);
+  const { search, loaded } = searchTree(faults);
+  const answer = JSON.parse(await search());
+  assert.equal(answer.ok, true, JSON.stringify(answer));
+  assert.deepEqual(loaded, faults.flat());
+});
+
+test('a search that needs again the sessions it loaded (they could not be kept in memory) answers STORAGE_ERROR after a few tries', async () => {
+  const { search } = searchTree(Array.from({ length: 20 }, () => ['a']));
+  const answer = JSON.parse(await search());
+  assert.equal(answer.ok, false);
+  assert.match(answer.error.message, /the sessions \["a"\] could not be kept in memory for the call/);
+});
