@@ -489,3 +489,17 @@ func TestAChatGPTMessageWhoseCreateTimeIsNotANumberIsKeptUndated(t *testing.T) {
 		})
 	}
 }
+
+func TestAClaudeAIMessageWhoseAttachmentsAreOfAnotherShapeIsKept(t *testing.T) {
+	for _, attachments := range []string{`"report.pdf"`, `{}`, `[5]`, `[{"file_name":7}]`, `[{"file_name":"f","extracted_content":{}}]`} {
+		t.Run("attachments "+attachments+" are left out with a warning and the message kept", func(t *testing.T) {
+			data := `[{"uuid":"c","name":"Trip","chat_messages":[` +
+				`{"uuid":"m1","sender":"human","text":"q","attachments":` + attachments + `},` +
+				`{"uuid":"m2","sender":"assistant","text":"r"}]}]`
+			st := testStore(t)
+			res := mustImport(t, st, []byte(data), "auto")
+			assert.Equal(t, []string{"user: q", "assistant: r"}, roleTexts(t, st, "c"))
+			assert.Contains(t, warningTexts(res), `conversation "Trip": message 0 ("m1"): its "attachments" are not an array of objects with a string file_name and extracted_content; they are left out (the node's source keeps them)`)
+		})
+	}
+}

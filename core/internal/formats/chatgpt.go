@@ -151,7 +151,7 @@ type chatgptEntry struct {
 	bad         string
 	keep        bool
 	reason      string
-	leftOut     string // a field the message can do without (create_time), of another type: left out, the message kept
+	leftOut     string // a field the message can do without (create_time, author.name), of another type: left out, the message kept
 	noParentKey bool
 	// kids is the children array's bytes (nil when absent or null);
 	// kidsPlain says its ids are all strings without escapes, valid

@@ -41,8 +41,9 @@ func chatgptMessageAt(sc *jsonx.Scanner, e *chatgptEntry) error {
 // in sessiontree's form, with its time, its role when its content is a
 // string (see Record.Role), and a reason when it cannot be used: a field
 // of another type than ChatGPT writes, or no author role. A create_time
-// that is not a number (a string, a number too large) is left out, the
-// message kept undated: leftOut says so. An error is a syntax error.
+// that is not a number (a string, a number too large) or an author.name
+// that is not a string is left out, the message kept (undated, unnamed):
+// leftOut names the first such field. An error is a syntax error.
 func chatgptMessageIn(sc *jsonx.Scanner) (_ jsonx.RawMessage, _ float64, strRole, reason, leftOut string, _ error) {
 	var role, name, wrong string
 	hasAuthor := false
@@ -55,7 +56,7 @@ func chatgptMessageIn(sc *jsonx.Scanner) (_ jsonx.RawMessage, _ float64, strRole
 		switch string(key) {
 		case "author":
 			var err error
-			hasAuthor, role, name, err = readChatGPTAuthor(sc, &wrong)
+			hasAuthor, role, name, err = readChatGPTAuthor(sc, &wrong, &leftOut)
 			return err
 		case "create_time":
 			raw, _, serr := sc.Value()
@@ -64,7 +65,8 @@ func chatgptMessageIn(sc *jsonx.Scanner) (_ jsonx.RawMessage, _ float64, strRole
 			}
 			v, _, ok := chatgptNumber(raw)
 			if !ok {
-				leftOut, v = chatgptWrong("create_time", raw, "a number"), 0
+				setWrong(&leftOut, "create_time", raw, "a number")
+				v = 0
 			}
 			t = v
 			return nil
@@ -122,8 +124,9 @@ func chatgptMessageIn(sc *jsonx.Scanner) (_ jsonx.RawMessage, _ float64, strRole
 }
 
 // readChatGPTAuthor reads the author object (or null: has false) at the
-// scanner; a value of another type sets *wrong (when empty).
-func readChatGPTAuthor(sc *jsonx.Scanner, wrong *string) (has bool, role, name string, err error) {
+// scanner; a value of another type sets *wrong (when empty), but a name of
+// another type *leftOut (the name is left out, the message kept).
+func readChatGPTAuthor(sc *jsonx.Scanner, wrong, leftOut *string) (has bool, role, name string, err error) {
 	if object, bad, serr := skipNonObject(sc); !object {
 		if bad != nil {
 			setWrong(wrong, "author", bad, "an object")
@@ -140,7 +143,12 @@ func readChatGPTAuthor(sc *jsonx.Scanner, wrong *string) (has bool, role, name s
 			return serr
 		}
 		s, _, ok := chatgptText(raw)
-		if !ok {
+		switch {
+		case ok:
+		case k == "name":
+			// A name (only a tool's is kept) the message can do without.
+			setWrong(leftOut, "author.name", raw, "a string")
+		default:
 			setWrong(wrong, "author."+k, raw, "a string")
 		}
 		if k == "role" {

@@ -129,6 +129,9 @@ type claudeAIMessage struct {
 	Parent      *string
 	Attachments []claudeAIAttachment
 	bad         string // the key of the first field read could not take ("" when read reported true)
+	// attachmentsLeftOut says the attachments are not an array of objects
+	// as Claude.ai writes them: they are left out, the message kept.
+	attachmentsLeftOut bool
 }
 
 // claudeAIAttachment is what claudeAIMessageJSON reads of an attachment.
@@ -145,7 +148,8 @@ var (
 )
 
 // read reads the message object raw and reports whether every field it
-// reads has the right type (the message is skipped otherwise).
+// reads has the right type (the message is skipped otherwise); attachments
+// of another shape are left out instead (attachmentsLeftOut).
 func (m *claudeAIMessage) read(raw []byte) bool {
 	ok := true
 	ok = jsonx.ReadObject(raw, claudeAIMessageFields, func(field int, v []byte) {
@@ -164,7 +168,9 @@ func (m *claudeAIMessage) read(raw []byte) bool {
 		case 5:
 			good = jsonx.ReadStringPtr(v, &m.Parent)
 		case 6:
-			good = jsonx.ReadList(v, &m.Attachments, readClaudeAIAttachment)
+			if !jsonx.ReadList(v, &m.Attachments, readClaudeAIAttachment) {
+				m.Attachments, m.attachmentsLeftOut = nil, true
+			}
 		}
 		if !good && m.bad == "" {
 			m.bad = claudeAIMessageFields[field]
@@ -218,8 +224,6 @@ func convertClaudeAI(model *Model, raw jsonx.RawMessage, k int) (Conversation, [
 				warn("message %d is not a JSON object; skipped", i)
 			case "content":
 				warn("message %d could not be read (its \"content\" must be an array); skipped", i)
-			case "attachments":
-				warn("message %d could not be read (its \"attachments\" must be an array of objects); skipped", i)
 			default:
 				warn("message %d could not be read (its %q must be a string); skipped", i, msg.bad)
 			}
@@ -231,6 +235,9 @@ func convertClaudeAI(model *Model, raw jsonx.RawMessage, k int) (Conversation, [
 			warn("message %d (%q) has sender %q, which is neither human nor assistant; skipped", i, msg.UUID, msg.Sender)
 			c.Unusable++
 			continue
+		}
+		if msg.attachmentsLeftOut {
+			warn("message %d (%q): its \"attachments\" are not an array of objects with a string file_name and extracted_content; they are left out (the node's source keeps them)", i, msg.UUID)
 		}
 		rec := Record{ID: msg.UUID, Message: claudeAIMessageJSON(role, &msg), Time: unixSeconds(msg.CreatedAt), Stamp: isoStamp(msg.CreatedAt), Source: compactSource(m)}
 		if msg.Parent != nil {
