@@ -119,6 +119,13 @@ func TestFamily(t *testing.T) {
 		}
 		assert.Equal(t, "z | z::0 y::0 x::0 | y<z@null/fork x<y@null/fork", familyShape(family(t, st, "x")))
 	})
+	t.Run("a session without links answers its edges as an empty array, never null", func(t *testing.T) {
+		st := testStore(t)
+		ok[Status](t, st, obj{"operation": "create", "sessionId": "lone"})
+		env := do(t, st, obj{"operation": "family", "sessionId": "lone"})
+		require.True(t, env.OK)
+		assert.Contains(t, string(env.Value), `"edges":[]`)
+	})
 	t.Run("an unknown session is SESSION_NOT_FOUND", func(t *testing.T) {
 		assert.Equal(t, `session "nope" does not exist`, fails(t, testStore(t), obj{"operation": "family", "sessionId": "nope"}, SessionNotFound))
 	})

@@ -58,7 +58,7 @@ type FamilyEdge struct {
 func (v *Caches) Family(st *store.Store, id string) *Family {
 	children := familyChildren(st)
 	root := familyRoot(st, id)
-	f := &Family{SessionID: id, Root: root}
+	f := &Family{SessionID: id, Root: root, Edges: []FamilyEdge{}} // [] for none, as the type says, never null
 	seen := map[string]bool{root: true}
 	for queue := []string{root}; len(queue) > 0; queue = queue[1:] {
 		cur := queue[0]
