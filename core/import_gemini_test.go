@@ -72,3 +72,22 @@ func FuzzImportGemini(f *testing.F) {
 	fuzzImport(f, "gemini", string(sample(f, geminiSampleLines)), string(sample(f, geminiSampleJSON)),
 		"{\"sessionId\":\"s\",\"projectHash\":\"h\"}\n{\"$set\":{\"messages\":[{\"id\":\"a\",\"type\":\"user\",\"content\":\"x\"},{\"id\":\"a\",\"type\":\"gemini\",\"content\":[{\"text\":\"y\",\"thought\":true}]}]}}\n{\"$rewindTo\":\"zz\"}\n")
 }
+
+func TestAGeminiMessageWithoutAnIdGetsAStableOne(t *testing.T) {
+	msgs := `{"id":"a","type":"user","content":"q","timestamp":"2025-01-01T00:00:00Z"},` +
+		`{"type":"gemini","content":"r","timestamp":"2025-01-01T00:00:01Z"},` +
+		`{"id":"c","type":"user","content":"more","timestamp":"2025-01-01T00:00:02Z"}`
+	file := func(extra string) []byte {
+		return []byte(`{"sessionId":"g","projectHash":"h","startTime":"2025-01-01T00:00:00Z","messages":[` + msgs + extra + `]}`)
+	}
+	st := testStore(t)
+	res := mustImport(t, st, file(""), "auto")
+	assert.Equal(t, []string{"user: q", "assistant: r", "user: more"}, roleTexts(t, st, "g"), "the message without an id is kept, in its place")
+	require.Len(t, res.Warnings, 1)
+	assert.Regexp(t, `message 2 has no id \(or one that is not a string\); it is given "gemini-msg-[0-9a-f]{16}", derived from its place and content`, res.Warnings[0].Message)
+	again := mustImport(t, st, file(""), "auto")
+	assert.Equal(t, 0, again.Sessions[0].Added, "the same file again adds nothing: the derived id is stable")
+	grown := mustImport(t, st, file(`,{"id":"d","type":"gemini","content":"done","timestamp":"2025-01-01T00:00:03Z"}`), "auto")
+	assert.Equal(t, 1, grown.Sessions[0].Added, "a file that grew adds only its new message")
+	assert.Equal(t, []string{"user: q", "assistant: r", "user: more", "assistant: done"}, roleTexts(t, st, "g"))
+}

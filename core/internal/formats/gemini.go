@@ -191,12 +191,15 @@ func (r *geminiReader) chainAt(id string) int {
 
 // message reads one message record: a new one is appended (with its
 // function responses); one already on the chain is replaced where it
-// stands, as the writer's cache replaces it.
+// stands, as the writer's cache replaces it. One without an id gets one
+// derived from what (its place) and its content, with a warning.
 func (r *geminiReader) message(raw []byte, f map[string]jsonx.RawMessage, what string) {
 	id, _ := jsonx.ParseString(f["id"])
 	if id == "" {
-		r.warn("%s: a message without an id; skipped", what)
-		return
+		// The tolerance rule's stable id: derived from its place and
+		// content, so a file that grew imports it as the same node.
+		id = hashID("gemini-msg-", append([]byte(what+"\n"), raw...))
+		r.warn("%s has no id (or one that is not a string); it is given %q, derived from its place and content", what, id)
 	}
 	recs := r.messageRecords(raw, f, id, what)
 	at := r.chainAt(id)
