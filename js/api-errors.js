@@ -204,19 +204,25 @@ export function checkMemoryBudget(value) {
   return `option "memoryBudget" must be a positive integer of bytes up to ${MAX_MEMORY_BUDGET}; got ${shown(value)}`;
 }
 
+/** The options init() takes (js/sessiontree.js): any other name is refused, so a misspelt one ("persits") is not silently the default. */
+const INIT_OPTIONS = Object.freeze(["wasmURL", "workerURL", "worker", "dbName", "persist", "memoryBudget", "pageBudget"]);
+
 /**
  * What is wrong with init()'s options, or null: they must be undefined,
  * null or an object; dbName a non-empty string; persist and worker
  * booleans; wasmURL and workerURL strings or URLs (each of these five
  * null or undefined: its default, as init() always read them); memoryBudget as
- * checkMemoryBudget says. A number given as dbName opened the database
- * "5"; options that were a string were read as none.
+ * checkMemoryBudget says; no other name (INIT_OPTIONS). A number given as
+ * dbName opened the database "5"; options that were a string were read as
+ * none; a misspelt name was read as absent.
  * @param {unknown} options
  * @returns {string|null}
  */
 export function checkInitOptions(options) {
   if (options === undefined || options === null) return null;
   if (typeof options !== "object" || Array.isArray(options)) return `options must be an object like {dbName: "chats"}; got ${shown(options)}`;
+  const unknown = Object.keys(options).find((k) => !INIT_OPTIONS.includes(k));
+  if (unknown !== undefined) return `unknown option ${JSON.stringify(unknown)}: init takes ${INIT_OPTIONS.join(", ")}`;
   const { dbName, persist, worker, wasmURL, workerURL } = options;
   if (dbName !== undefined && dbName !== null && (typeof dbName !== "string" || dbName === "")) return `option "dbName" must be a non-empty string; got ${shown(dbName)}`;
   for (const [name, v] of [["persist", persist], ["worker", worker]]) {

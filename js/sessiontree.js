@@ -116,7 +116,7 @@ const workers = new Map();
  *   recently used are paged out and read again when a call needs them
  *   (default memoryBudget / 8; see js/store/pager.js). Options of another
  *   type (a dbName that is not a non-empty string, persist or worker not a
- *   boolean, …) reject naming the option (checkInitOptions).
+ *   boolean, …) or of an unknown name ("persits") reject naming it (checkInitOptions).
  * @returns {Promise<SessionTree>}
  */
 export function init(options = {}) {

@@ -16,7 +16,7 @@ test('checkName: a restore point\'s name follows a title\'s rule (at most 1000 c
 
 test('checkInitOptions: init()\'s options are an object of the types the docs give; what is wrong is named', () => {
   // null is the default, as init() read these options before they were checked (a config's empty value).
-  for (const good of [undefined, null, {}, { dbName: 'chats', persist: false, worker: true, wasmURL: '/x.wasm', workerURL: new URL('https://a.example/w.js'), memoryBudget: 1 << 30 }, { dbName: null, persist: null, worker: null, wasmURL: null, workerURL: null }]) {
+  for (const good of [undefined, null, {}, { dbName: 'chats', persist: false, worker: true, wasmURL: '/x.wasm', workerURL: new URL('https://a.example/w.js'), memoryBudget: 1 << 30, pageBudget: 0 }, { dbName: null, persist: null, worker: null, wasmURL: null, workerURL: null }]) {
     assert.equal(checkInitOptions(good), null, JSON.stringify(good));
   }
   const cases = [
@@ -30,6 +30,9 @@ test('checkInitOptions: init()\'s options are an object of the types the docs gi
     [{ worker: 0 }, /^option "worker" must be true or false; got 0$/],
     [{ wasmURL: 3 }, /^option "wasmURL" must be a string or a URL/],
     [{ memoryBudget: -1 }, /^option "memoryBudget" must be a positive integer/],
+    // A misspelt name was read as absent: "persits: false" kept the sessions, "dbname" wrote into "sessiontree".
+    [{ persits: false }, /^unknown option "persits": init takes wasmURL, workerURL, worker, dbName, persist, memoryBudget, pageBudget$/],
+    [{ dbname: 'chats' }, /^unknown option "dbname"/],
   ];
   for (const [options, want] of cases) assert.match(checkInitOptions(options) ?? '', want, JSON.stringify(options));
 });
