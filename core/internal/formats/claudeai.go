@@ -240,6 +240,7 @@ func convertClaudeAI(model *Model, raw jsonx.RawMessage, k int) (Conversation, [
 			warn("message %d (%q): its \"attachments\" are not an array of objects with a string file_name and extracted_content; they are left out (the node's source keeps them)", i, msg.UUID)
 		}
 		rec := Record{ID: msg.UUID, Message: claudeAIMessageJSON(role, &msg), Time: unixSeconds(msg.CreatedAt), Stamp: isoStamp(msg.CreatedAt), Source: compactSource(m)}
+		rec.noteTime("created_at", msg.CreatedAt)
 		if msg.Parent != nil {
 			linked = true
 			if *msg.Parent != claudeAIRoot {

@@ -102,6 +102,11 @@ type Record struct {
 	// Stamp is the record's own RFC 3339 time, already in TimeLayout
 	// ("" to use Time).
 	Stamp string
+	// BadTime names the record's time field when it holds a value that
+	// is not a time (a word, true, an object, a negative or infinite
+	// number: timeUnread), so the import warns that it was taken as
+	// absent; "" otherwise. Source keeps the value.
+	BadTime string
 	// Kind is "" or KindMessage for a message (Message), KindSummary for
 	// a summary (Summary), or an entry kind (Entry).
 	Kind    string
@@ -266,6 +271,28 @@ func unixSeconds(raw jsonx.RawMessage) float64 {
 		return v / 1e3
 	}
 	return v
+}
+
+// timeUnread reports whether raw, a record's time field, holds a value
+// that is not a time: t, the time read from it, is 0 although raw is not
+// absent, null, "" or 0 (which give no time, and are no mistake).
+func timeUnread(raw jsonx.RawMessage, t float64) bool {
+	if t != 0 {
+		return false
+	}
+	switch string(raw) {
+	case "", "null", `""`, "0":
+		return false
+	}
+	return true
+}
+
+// noteTime sets rec.BadTime to field when raw, the record's time field,
+// holds a value that is not a time (timeUnread).
+func (rec *Record) noteTime(field string, raw jsonx.RawMessage) {
+	if timeUnread(raw, rec.Time) {
+		rec.BadTime = field
+	}
 }
 
 // finishSession ends a JSON-lines reader's session c: every warning names

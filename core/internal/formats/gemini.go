@@ -239,6 +239,7 @@ func (r *geminiReader) messageRecords(raw []byte, f map[string]jsonx.RawMessage,
 	typ, _ := jsonx.ParseString(f["type"])
 	t, stamp := lineTimes(f["timestamp"])
 	rec := Record{ID: id, Time: t, Stamp: stamp, Source: raw}
+	rec.noteTime("timestamp", f["timestamp"])
 	entry := func() []Record {
 		data := []byte(`{}`)
 		if c := f["content"]; c != nil {

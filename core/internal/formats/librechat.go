@@ -255,9 +255,9 @@ func convertLibreChat(model *Model, raw jsonx.RawMessage, k int) (Conversation, 
 		if t > 0 && (c.Created == 0 || t < c.Created) {
 			c.Created = t
 		}
-		c.Records = append(c.Records, Record{
-			ID: ids[i], ParentID: parent, Message: libreMessageJSON(m), Time: t, Source: m.source(),
-		})
+		rec := Record{ID: ids[i], ParentID: parent, Message: libreMessageJSON(m), Time: t, Source: m.source()}
+		rec.noteTime("createdAt", m.get("createdAt"))
+		c.Records = append(c.Records, rec)
 	}
 	if len(c.Records) == 0 {
 		c.Skip = jsonx.Sprintf("%s has no usable messages; skipped", name)

@@ -239,9 +239,9 @@ func openWebUIRecords(c *Conversation, entries []openWebUIEntry, name, current s
 			continue
 		}
 		msgs[id] = m
-		c.Records = append(c.Records, Record{
-			ID: id, ParentID: parent, Message: openWebUIMessageJSON(m), Time: unixSeconds(m.timestamp), Source: compactSource(e.raw),
-		})
+		rec := Record{ID: id, ParentID: parent, Message: openWebUIMessageJSON(m), Time: unixSeconds(m.timestamp), Source: compactSource(e.raw)}
+		rec.noteTime("timestamp", m.timestamp)
+		c.Records = append(c.Records, rec)
 	}
 	// childrenIds must agree with parentId; where they do not, parentId wins.
 	for _, rec := range c.Records {

@@ -193,6 +193,7 @@ func (r *piReader) entry(raw []byte, l *piLine, n int) {
 	r.last = id
 	t, stamp := lineTimes(l.Timestamp)
 	rec := Record{ID: id, ParentID: parent, Time: t, Stamp: stamp, Source: src}
+	rec.noteTime("timestamp", l.Timestamp)
 	if l.Branch != nil {
 		rec.Branch = *l.Branch
 		r.branches++

@@ -285,6 +285,7 @@ func (r *sillyTavernReader) Line(raw []byte, f map[string]jsonx.RawMessage, n in
 		}
 		id := hashID("st-", append(append([]byte{}, r.key...), strconv.Itoa(n)+"/"+strconv.Itoa(i)+"\x00"+text...))[:12]
 		rec := Record{ID: id, ParentID: r.prev, Time: sillyTavernTime(when), Source: src}
+		rec.noteTime("send_date", when)
 		msg := sillyTavernMessageJSON(role, text, reasoning)
 		if m.IsSystem {
 			data := append(jsonx.AppendString([]byte(`{"name":`), m.Name), `,"message":`...)

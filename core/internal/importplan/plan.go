@@ -75,6 +75,7 @@ func (t *Tree) Plan(c *formats.Conversation, validate Validate) (order []int32, 
 		t.chain(c.ID)
 	}
 	t.surrogates()
+	t.badTimes()
 	if !t.usable(validate) {
 		return nil, -1, false
 	}
@@ -119,6 +120,17 @@ func (t *Tree) surrogates() {
 		if at := jsonx.LoneSurrogate(raw); at >= 0 {
 			esc := string(raw[at : at+6])
 			t.Warn("message %q holds a lone surrogate escape %s (byte %d of its record), which is not a character: the record keeps it as written, text shows U+FFFD", rec.ID, esc, at)
+		}
+	}
+}
+
+// badTimes warns of the records whose time field holds a value that is
+// not a time (Record.BadTime): the record is kept, undated as one that
+// gives no time is, and its source keeps the value.
+func (t *Tree) badTimes() {
+	for i := range t.Records {
+		if rec := &t.Records[i]; rec.BadTime != "" {
+			t.Warn("message %q: its %q is not a time; taken as absent", rec.ID, rec.BadTime)
 		}
 	}
 }

@@ -1,0 +1,88 @@
+package core
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestAMessageWhoseTimeIsNotATimeIsKeptWithAWarning: a message's own time
+// field holding a value that is not a time (a word, true, an object, a
+// negative or too large number) is taken as absent, as ChatGPT's
+// create_time is: the message is kept, undated (the conversation's time),
+// its source keeps the value, and the report names the message and the
+// field. Before, each of these readers took the value as absent without a
+// word.
+func TestAMessageWhoseTimeIsNotATimeIsKeptWithAWarning(t *testing.T) {
+	formats := []struct {
+		name, field, session, bad string
+		file                      func(bad string) string
+	}{
+		{"claude.ai", "created_at", "c", "m1", func(bad string) string {
+			return `[{"uuid":"c","name":"Trip","chat_messages":[{"uuid":"m1","sender":"human","text":"q","created_at":` + bad +
+				`},{"uuid":"m2","sender":"assistant","text":"r","created_at":"2024-01-01T00:00:01Z"}]}]`
+		}},
+		{"librechat", "createdAt", "r", "a", func(bad string) string {
+			return `{"conversationId":"r","recursive":true,"messages":[{"messageId":"a","parentMessageId":"00000000-0000-0000-0000-000000000000","isCreatedByUser":true,"text":"q","createdAt":` + bad +
+				`,"children":[{"messageId":"b","parentMessageId":"a","isCreatedByUser":false,"text":"r","createdAt":"2024-01-01T00:00:01Z","children":[]}]}]}`
+		}},
+		{"open webui", "timestamp", "w", "a", func(bad string) string {
+			return `[{"id":"w","title":"w","chat":{"history":{"currentId":"b","messages":{"a":{"id":"a","parentId":null,"role":"user","content":"q","timestamp":` + bad +
+				`},"b":{"id":"b","parentId":"a","role":"assistant","content":"r","timestamp":1700000001}}}}}]`
+		}},
+		{"pi", "timestamp", "p", "m1", func(bad string) string {
+			return `{"type":"session","version":3,"id":"p","timestamp":"2026-01-02T03:04:05.000Z","cwd":"/p"}` + "\n" +
+				`{"type":"message","id":"m1","parentId":null,"timestamp":` + bad + `,"message":{"role":"user","content":"q"}}` + "\n" +
+				`{"type":"message","id":"m2","parentId":"m1","timestamp":"2026-01-02T03:04:09.000Z","message":{"role":"assistant","content":"r"}}` + "\n"
+		}},
+		{"gemini cli", "timestamp", "g", "a", func(bad string) string {
+			return `{"sessionId":"g","projectHash":"h","startTime":"2025-01-01T00:00:00Z","messages":[{"id":"a","type":"user","content":"q","timestamp":` + bad +
+				`},{"id":"b","type":"gemini","content":"r","timestamp":"2025-01-01T00:00:01Z"}]}`
+		}},
+	}
+	for _, f := range formats {
+		for _, bad := range []string{`"yesterday"`, `true`, `{}`, `-5`, `1e400`} {
+			t.Run(f.name+" "+f.field+" "+bad, func(t *testing.T) {
+				st := testStore(t)
+				res := mustImport(t, st, []byte(f.file(bad)), "auto")
+				require.Len(t, res.Sessions, 1)
+				id := res.Sessions[0].SessionID
+				assert.Equal(t, []string{"user: q", "assistant: r"}, roleTexts(t, st, id))
+				want := `message "` + f.bad + `": its "` + f.field + `" is not a time; taken as absent`
+				assert.Contains(t, strings.Join(warningTexts(res), "\n"), want)
+				assert.Equal(t, 1, res.Sessions[0].Warnings, "one warning: %v", warningTexts(res))
+				n := ok[struct {
+					Timestamp string
+					Source    json.RawMessage
+				}](t, st, obj{"operation": "node", "sessionId": id, "nodeId": f.bad})
+				assert.NotEmpty(t, n.Timestamp, "undated, the node takes the conversation's time")
+				assert.Contains(t, string(n.Source), `"`+f.field+`":`+bad, "the source keeps the value")
+			})
+		}
+		t.Run(f.name+" with no time or a null one says nothing", func(t *testing.T) {
+			for _, absent := range []string{`null`, `""`, `0`} {
+				res := mustImport(t, testStore(t), []byte(f.file(absent)), "auto")
+				assert.Empty(t, warningTexts(res), absent)
+			}
+		})
+	}
+}
+
+// TestASillyTavernSendDateThatIsNotATimeIsWarnedOf: SillyTavern's own
+// date strings ("2023-4-21 @20h 03m 06s 446ms") are times; a word is not.
+func TestASillyTavernSendDateThatIsNotATimeIsWarnedOf(t *testing.T) {
+	data := `{"user_name":"You","character_name":"Aqua","create_date":1674559896839}` + "\n" +
+		`{"name":"Aqua","is_user":false,"send_date":1674563371558,"mes":"hi"}` + "\n" +
+		`{"name":"You","is_user":true,"send_date":"2023-4-21 @20h 03m 06s 446ms","mes":"yo"}` + "\n" +
+		`{"name":"Aqua","is_user":false,"send_date":"soon","mes":"later"}` + "\n"
+	st := testStore(t)
+	res := mustImport(t, st, []byte(data), "auto")
+	require.Len(t, res.Sessions, 1)
+	assert.Len(t, roleTexts(t, st, res.Sessions[0].SessionID), 3)
+	texts := warningTexts(res)
+	require.Len(t, texts, 1, "only the word is not a time: %v", texts)
+	assert.Contains(t, texts[0], `its "send_date" is not a time; taken as absent`)
+}
