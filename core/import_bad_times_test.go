@@ -86,3 +86,25 @@ func TestASillyTavernSendDateThatIsNotATimeIsWarnedOf(t *testing.T) {
 	require.Len(t, texts, 1, "only the word is not a time: %v", texts)
 	assert.Contains(t, texts[0], `its "send_date" is not a time; taken as absent`)
 }
+
+// TestAPiEntryWithoutAnIdGetsAStableOne: a Pi entry (version 2 and on)
+// with no id is kept with one derived from its line and content, as
+// tolerance rule 5 says (it was skipped); the same file again adds
+// nothing, and a file that grew adds only its new line.
+func TestAPiEntryWithoutAnIdGetsAStableOne(t *testing.T) {
+	lines := `{"type":"session","version":3,"id":"p","timestamp":"2026-01-02T03:04:05.000Z","cwd":"/p"}` + "\n" +
+		`{"type":"message","id":"m1","parentId":null,"timestamp":"2026-01-02T03:04:06.000Z","message":{"role":"user","content":"q"}}` + "\n" +
+		`{"type":"message","parentId":"m1","timestamp":"2026-01-02T03:04:07.000Z","message":{"role":"assistant","content":"r"}}` + "\n"
+	st := testStore(t)
+	res := mustImport(t, st, []byte(lines), "auto")
+	require.Len(t, res.Sessions, 1)
+	assert.Equal(t, []string{"user: q", "assistant: r"}, roleTexts(t, st, "p"))
+	texts := warningTexts(res)
+	require.Len(t, texts, 1)
+	assert.Regexp(t, `line 3 \(message\) has no id; it is given "pi-[0-9a-f]{16}", derived from its place and content`, texts[0])
+
+	again := mustImport(t, st, []byte(lines), "auto")
+	assert.Equal(t, 0, again.Sessions[0].Added, "the same file adds nothing")
+	grown := mustImport(t, st, []byte(lines+`{"type":"message","id":"m3","parentId":"m1","timestamp":"2026-01-02T03:04:08.000Z","message":{"role":"user","content":"more"}}`+"\n"), "auto")
+	assert.Equal(t, 1, grown.Sessions[0].Added, "a grown file adds its new line only")
+}

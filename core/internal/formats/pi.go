@@ -181,7 +181,7 @@ func (r *piReader) entry(raw []byte, l *piLine, n int) {
 	if l.spaced {
 		src, _ = jsonx.CompactRaw(raw)
 	}
-	id, parent, ok := r.links(l, n)
+	id, parent, ok := r.links(l, n, src)
 	if !ok {
 		r.index = append(r.index, "")
 		return
@@ -306,10 +306,13 @@ func (r *piReader) compactionBody(l *piLine, id string, body []byte) []byte {
 	return body
 }
 
-// links returns the id and parent of the entry l on line n: version 1
-// has no ids (Pi generates them and chains the entries); from version 2
-// an entry without an id is skipped (ok false), with a warning.
-func (r *piReader) links(l *piLine, n int) (id, parent string, ok bool) {
+// links returns the id and parent of the entry l on line n (src, its
+// compact JSON): version 1 has no ids (Pi generates them and chains the
+// entries); from version 2 an entry without an id is given one derived
+// from its line number and content (tolerance rule 5: the same file, or
+// one that grew, gives it again), with a warning. No entry can name it as
+// its parent. ok is always true (kept for the reader's flow).
+func (r *piReader) links(l *piLine, n int, src []byte) (id, parent string, ok bool) {
 	if r.version < 2 {
 		id = r.v1ID(n)
 		if len(r.index) > 1 {
@@ -317,11 +320,11 @@ func (r *piReader) links(l *piLine, n int) (id, parent string, ok bool) {
 		}
 		return id, parent, true
 	}
-	if l.ID == "" {
-		r.warn("%s (%s) has no id; skipped", jsonx.Sprintf("line %d", n), l.Type)
-		return "", "", false
-	}
 	id = l.ID
+	if id == "" {
+		id = hashID("pi-", append([]byte(jsonx.Sprintf("line %d\n", n)), src...))
+		r.warn("%s (%s) has no id; it is given %q, derived from its place and content", jsonx.Sprintf("line %d", n), l.Type, id)
+	}
 	switch {
 	case l.ParentID == nil:
 		r.warn("%s: entry %q has no parentId; it becomes a root", jsonx.Sprintf("line %d", n), id)
