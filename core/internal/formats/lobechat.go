@@ -134,12 +134,14 @@ func convertLobeChat(model *Model, top jsonx.RawMessage) ([]Conversation, []Warn
 	var order []string
 	var warns []Warning
 	for i, m := range msgs {
-		if m.ID == "" {
-			warns = append(warns, Warning{Message: jsonx.Sprintf("lobechat message %d has no id; skipped", i)})
-			continue
-		}
 		if m.SessionID == "" {
 			m.SessionID = "inbox"
+		}
+		if m.ID == "" {
+			// Tolerance rule 5: an id derived from its place and content,
+			// the same for the same export or one that grew.
+			m.ID = hashID("lobe-msg-", append([]byte(jsonx.Sprintf("%d\n", i)), m.raw...))
+			warns = append(warns, Warning{SessionID: lobeConversationID(m), Message: jsonx.Sprintf("lobechat message %d has no id; it is given %q, derived from its place and content", i, m.ID)})
 		}
 		key := m.SessionID + "\x00" + m.TopicID
 		if _, ok := groups[key]; !ok {
@@ -160,13 +162,19 @@ func convertLobeChat(model *Model, top jsonx.RawMessage) ([]Conversation, []Warn
 	return convs, warns, nil
 }
 
+// lobeConversationID is the id of the conversation message m belongs to:
+// "lobechat-" and its topic's id, else its session's.
+func lobeConversationID(m lobeMessage) string {
+	if m.TopicID != "" {
+		return "lobechat-" + m.TopicID
+	}
+	return "lobechat-" + m.SessionID
+}
+
 // lobeConversation converts one (session, topic) pair's messages.
 func lobeConversation(model *Model, s lobeSession, t lobeTopic, msgs []lobeMessage) (Conversation, []Warning) {
 	m0 := msgs[0]
-	c := Conversation{ID: "lobechat-" + m0.SessionID, Title: t.Title, Project: s.Title}
-	if m0.TopicID != "" {
-		c.ID = "lobechat-" + m0.TopicID
-	}
+	c := Conversation{ID: lobeConversationID(m0), Title: t.Title, Project: s.Title}
 	if c.Project == "" && m0.SessionID == "inbox" {
 		c.Project = "Inbox"
 	}

@@ -108,3 +108,25 @@ func TestAPiEntryWithoutAnIdGetsAStableOne(t *testing.T) {
 	grown := mustImport(t, st, []byte(lines+`{"type":"message","id":"m3","parentId":"m1","timestamp":"2026-01-02T03:04:08.000Z","message":{"role":"user","content":"more"}}`+"\n"), "auto")
 	assert.Equal(t, 1, grown.Sessions[0].Added, "a grown file adds its new line only")
 }
+
+// TestALobeChatMessageWithoutAnIdGetsAStableOne: as a Pi entry's, a
+// LobeChat message without an id is kept with one derived from its place
+// and content, and the warning names its conversation (it was skipped).
+func TestALobeChatMessageWithoutAnIdGetsAStableOne(t *testing.T) {
+	file := func(extra string) []byte {
+		return []byte(`{"exportType":"all","version":7,"state":{"sessions":[{"id":"s","config":{},"meta":{"title":"A"}}],"topics":[{"id":"t","title":"T","sessionId":"s"}],"messages":[` +
+			`{"id":"a","role":"user","content":"q","sessionId":"s","topicId":"t","createdAt":1000},` +
+			`{"role":"assistant","content":"r","parentId":"a","sessionId":"s","topicId":"t","createdAt":2000}` + extra + `]}}`)
+	}
+	st := testStore(t)
+	res := mustImport(t, st, file(""), "auto")
+	require.Len(t, res.Sessions, 1)
+	assert.Equal(t, "lobechat-t", res.Sessions[0].SessionID)
+	assert.Equal(t, []string{"user: q", "assistant: r"}, roleTexts(t, st, "lobechat-t"))
+	require.Len(t, res.Warnings, 1)
+	assert.Equal(t, "lobechat-t", res.Warnings[0].SessionID)
+	assert.Regexp(t, `lobechat message 1 has no id; it is given "lobe-msg-[0-9a-f]{16}", derived from its place and content`, res.Warnings[0].Message)
+	assert.Equal(t, 0, mustImport(t, st, file(""), "auto").Sessions[0].Added, "the same file adds nothing")
+	grown := mustImport(t, st, file(`,{"id":"c","role":"user","content":"more","sessionId":"s","topicId":"t","createdAt":3000}`), "auto")
+	assert.Equal(t, 1, grown.Sessions[0].Added)
+}
