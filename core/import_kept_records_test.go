@@ -1,7 +1,9 @@
 package core
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -129,4 +131,44 @@ func TestALobeChatMessageWithoutAnIdGetsAStableOne(t *testing.T) {
 	assert.Equal(t, 0, mustImport(t, st, file(""), "auto").Sessions[0].Added, "the same file adds nothing")
 	grown := mustImport(t, st, file(`,{"id":"c","role":"user","content":"more","sessionId":"s","topicId":"t","createdAt":3000}`), "auto")
 	assert.Equal(t, 1, grown.Sessions[0].Added)
+}
+
+// TestImportObjectCutShort: an export that is one JSON object (Chatbot
+// UI's {version, history, folders, prompts}) cut off after its
+// conversations imports them, with a warning naming the member the data
+// ends inside; cut inside the conversations it is refused as before.
+func TestImportObjectCutShort(t *testing.T) {
+	whole := fixture(t, "librechat/chatbotui-export.json")
+	full := mustImport(t, testStore(t), whole, "auto")
+	require.Len(t, full.Sessions, 2)
+	prompts := bytes.Index(whole, []byte(`"prompts"`))
+	require.Positive(t, prompts)
+
+	t.Run("inside the prompts: both chats, the cut named", func(t *testing.T) {
+		res := mustImport(t, testStore(t), whole[:len(whole)*99/100], "auto")
+		require.Len(t, res.Sessions, 2)
+		for i, s := range res.Sessions {
+			assert.Equal(t, full.Sessions[i].SessionID, s.SessionID)
+			assert.Equal(t, full.Sessions[i].NodeCount, s.NodeCount)
+		}
+		line := 1 + bytes.Count(whole[:prompts], []byte("\n"))
+		assert.Contains(t, warningTexts(res), fmt.Sprintf(`the data ends inside its "prompts" (it begins on line %d): the file is cut off; what that member held, and anything after it, is missing; the members before it are read`, line))
+	})
+	t.Run("without the closing brace: every member read, with a warning", func(t *testing.T) {
+		cut := bytes.TrimRight(whole, " \n")
+		res := mustImport(t, testStore(t), cut[:len(cut)-1], "auto")
+		require.Len(t, res.Sessions, 2)
+		assert.Contains(t, warningTexts(res), "the data ends without the closing '}' after its last whole member: the file is cut off, so what came after may be missing; the members before are read")
+	})
+	t.Run("inside the history: refused, the fault named", func(t *testing.T) {
+		_, err := testStore(t).Import(whole[:prompts/2], "auto")
+		require.NotNil(t, err)
+		assert.Contains(t, err.Message, "not valid JSON")
+	})
+	t.Run("garbled, not cut: refused", func(t *testing.T) {
+		bad := bytes.Clone(whole)
+		bad[prompts+len(`"prompts"`)] = '#' // the colon after the key
+		_, err := testStore(t).Import(bad, "auto")
+		require.NotNil(t, err)
+	})
 }

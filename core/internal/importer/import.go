@@ -185,17 +185,7 @@ func startImport(st *store.Store, data []byte, format string, growth int) (*Job,
 	if importplan.IsZIP(data) {
 		return nil, tree.Invalidf("import data is a ZIP archive, not an export file: import it with importZip, which reads its entries (the explorer does), or unzip it first")
 	}
-	sn, serr := formats.SniffData(data)
-	crOnly := false
-	if serr != nil || sn.Shape == 't' {
-		// Lines ended by CR alone read as one line: read them as lines
-		// (JSON that reads as it stands is left so: a CR there is space).
-		if lines := importplan.CROnly(data); lines != nil {
-			if sn2, err2 := formats.SniffData(lines); err2 == nil && (serr != nil || sn2.Shape == 't') {
-				data, sn, serr, crOnly = lines, sn2, nil, true
-			}
-		}
-	}
+	sn, data, notes, serr := sniffImport(data, format)
 	if serr != nil {
 		return nil, tree.Invalidf("%s", serr.Error())
 	}
@@ -249,9 +239,7 @@ func startImport(st *store.Store, data []byte, format string, growth int) (*Job,
 	if encoding != "" {
 		j.res.Warnings = append(j.res.Warnings, formats.Warning{Message: encoding})
 	}
-	if crOnly {
-		j.res.Warnings = append(j.res.Warnings, formats.Warning{Message: importplan.CROnlyNote})
-	}
+	j.res.Warnings = append(j.res.Warnings, notes...)
 	switch shape {
 	case '[':
 		j.arr = &formats.ArrayReader{Scanner: jsonx.Scanner{Data: data}}
