@@ -113,3 +113,45 @@ test('selecting a row previews its path; only Continue from here moves the curso
     await env.close();
   }
 });
+
+test('hiding the previewed row: the preview passes to the row then selected (its parent), and no count holds the hidden node', async () => {
+  for (const [width, height] of [[1280, 800], [390, 844]]) {
+    const env = await setup({ contextOptions: { viewport: { width, height } } });
+    try {
+      const { page, baseURL, errors } = env;
+      const panel = await openExplorer(page, baseURL);
+      const phone = width < 700;
+      const { rows } = await call(page, { operation: 'tree', sessionId: 'demo' });
+      const byText = (t) => rows.find((r) => r.preview.startsWith(t)).id;
+      const saturday = byText('Go on Saturday');
+      const ask = byText('Sintra sounds rushed');
+      const train = byText('Take the 9:10');
+      const viewed = () => panel.locator('.messages .message').last().getAttribute('data-node-id');
+      const message = (id) => panel.locator(`.messages .message[data-node-id="${id}"]`);
+
+      await panel.locator(`.row[data-node-id="${saturday}"]`).click();
+      await message(saturday).waitFor();
+      assert.equal(await message(saturday).locator('.sib-pos').textContent(), '2 / 2');
+      if (phone) await page.locator('#tab-tree').click();
+      const hide = panel.locator('.act-hide');
+      if (!(await hide.isVisible())) await panel.locator('.act-more').click();
+      await hide.click();
+      await panel.locator(`.row.hidden-gap[data-gap="${saturday}"]`).waitFor();
+      assert.equal(await panel.locator('.row.active').getAttribute('data-node-id'), ask, 'the highlight is on the parent');
+      if (phone) await page.locator('#tab-context').click();
+      await message(saturday).waitFor({ state: 'detached', timeout: 10_000 });
+      assert.equal(await viewed(), ask, 'the context pane previews the parent\'s path');
+      assert.equal(await panel.locator('.row:has(.view-mark)').getAttribute('data-node-id'), ask);
+      assert.equal(await panel.locator('.preview-text').textContent(), "Previewing an earlier point of the session's path. The session continues from the ● cursor on main.");
+      await page.screenshot({ path: artifactPath(`preview-hidden-${width}x${height}.png`) });
+      // Back on the session's path, the hidden answer is no version of the kept one.
+      await panel.locator('.preview-back').click();
+      await panel.locator('.preview-bar').waitFor({ state: 'hidden' });
+      await message(train).waitFor();
+      assert.equal(await message(train).locator('.siblings').count(), 0);
+      assert.deepEqual(errors, []);
+    } finally {
+      await env.close();
+    }
+  }
+});

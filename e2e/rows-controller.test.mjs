@@ -79,6 +79,25 @@ test('a highlighted node that goes out of view passes to its nearest shown ances
   assert.equal(c.active, 'b');
 });
 
+test('a previewed node hidden out of view passes the preview to its nearest shown ancestor; one only folded away keeps it', () => {
+  const c = loaded();
+  c.active = 'f';
+  c.setView('f');
+  c.toggleFold('b');
+  assert.deepEqual([c.active, c.viewNode], ['b', 'f'], 'a fold leaves the preview where it was');
+  c.toggleFold('b');
+  c.active = 'f';
+  c.value.rows[5] = { ...c.value.rows[5], hidden: true, hiddenRoot: true };
+  c.setRows(c.value.rows);
+  c.relayout();
+  assert.deepEqual(keys(c), ['a', 'b', 'c', 'd', 'e', 'gap:f', 'gap:g']);
+  assert.deepEqual([c.active, c.viewNode], ['b', 'b']);
+  c.setFilter('all');
+  c.setView('f');
+  c.setFilter('default');
+  assert.equal(c.viewNode, 'b', 'a filter that leaves the hidden node out moves the preview too');
+});
+
 test('a hidden placeholder expands in place: its rows show (still flagged hidden), the filter stays', () => {
   const c = loaded();
   c.expandRun('g');

@@ -232,8 +232,9 @@ export class RowsController {
 
   /**
    * Lay the rows out again for the filter, folds and runs; a highlighted
-   * node that went out of view passes to its nearest shown ancestor (not
-   * while a large session's rows load: the window holds only some rows).
+   * node that went out of view, and a previewed node hidden out of view,
+   * pass to their nearest shown ancestor (not while a large session's rows
+   * load: the window holds only some rows).
    */
   relayout() {
     const rows = this.value?.rows ?? [];
@@ -248,11 +249,19 @@ export class RowsController {
       return i === undefined || itemOfRow[i] < 0 ? undefined : itemOfRow[i];
     };
     this.itemIndex = { get, has: (key) => get(key) !== undefined };
-    if (this.active !== null && !this.itemIndex.has(this.active) && !this.partial) {
-      let at = this.active.startsWith("gap:") ? null : this.parentOf.get(this.active);
-      while (at !== null && at !== undefined && !this.itemIndex.has(at)) at = this.parentOf.get(at);
-      this.active = at ?? null;
-    }
+    if (this.partial) return;
+    if (this.active !== null && !this.itemIndex.has(this.active)) this.active = this.active.startsWith("gap:") ? null : this._shownAncestor(this.active);
+    // A previewed node hidden out of view (Hide, here or in another tab):
+    // the preview passes to its nearest shown ancestor, as the highlight does.
+    const view = this.viewNode;
+    if (view !== null && this.rowById.get(view).hidden && !this.itemIndex.has(view)) this.setView(this._shownAncestor(view));
+  }
+
+  /** The nearest ancestor of node id that the layout shows, or null. */
+  _shownAncestor(id) {
+    let at = this.parentOf.get(id);
+    while (at !== null && at !== undefined && !this.itemIndex.has(at)) at = this.parentOf.get(at);
+    return at ?? null;
   }
 
   /**
