@@ -5,6 +5,8 @@
 
 const $ = (id) => document.getElementById(id);
 
+let shown = 0; // showStorage calls made: only the last one's answer is shown
+
 /** Bytes as "1.2 MB" (decimal units, as browsers report quota). */
 export function formatBytes(n) {
   if (n == null) return "?";
@@ -32,7 +34,9 @@ export async function showStorage(tree, requestPersist = false) {
     box.hidden = true;
     return;
   }
+  const seq = ++shown;
   const info = await tree.storage({ requestPersist });
+  if (seq !== shown && !requestPersist) return; // a later call's answer is newer: this one would undo it
   const parts = [];
   if (info.state === "closed") {
     parts.push(`Saving stopped: ${info.reason ?? "the database was closed"} — reload the page.`);

@@ -219,7 +219,6 @@ async function importFiles(sources, unreadable = []) {
   await loadSessions();
   offerDemoTrash(importContext(), report.sessions);
   await openImported(report.sessions);
-  showStorage(state.tree).catch(() => {}); // the storage line counts what was imported
 }
 
 /** Say that an import was not started because another one runs. */
@@ -311,7 +310,6 @@ function wireImport() {
       await loadSessions();
       offerDemoTrash(importContext(), sessions);
       await openImported(sessions);
-      showStorage(state.tree).catch(() => {});
     },
     readArchives: (files) => readSources(importContext(), sourcesFromFiles(files)),
     refused: importRefused,
@@ -404,8 +402,8 @@ let refreshing = null;
 let again = false;
 
 /**
- * Coalesce change notifications into one sessions-list refresh at a time
- * (the panel follows the tree by its own subscription).
+ * Coalesce change notifications into one refresh at a time of the sessions
+ * list and the storage line (the panel follows the tree by its own subscription).
  */
 function scheduleRefresh() {
   if (refreshing) {
@@ -416,6 +414,7 @@ function scheduleRefresh() {
     do {
       again = false;
       await loadSessions();
+      showStorage(state.tree).catch(() => {}); // the storage line counts every change: an import, a fork, another tab's
       await state.actions?.trashChanged(); // another tab may have deleted or restored one
       if (state.selected !== null && !state.sessions.some((s) => s.sessionId === state.selected)) {
         state.selected = null;
