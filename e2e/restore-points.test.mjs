@@ -329,3 +329,36 @@ test('restore points: two restores confirmed in one turn keep the states before 
     await env.close();
   }
 });
+
+test('restore points: a restore clears the composer\'s line about a message the restored session no longer holds', async () => {
+  for (const [width, height] of [[1280, 800], [390, 844]]) {
+    const env = await setup({ contextOptions: { viewport: { width, height } } });
+    try {
+      const { page, baseURL, errors } = env;
+      const panel = await openExplorer(page, baseURL);
+      if (width < 700) await page.locator('#tab-context').click();
+      await page.evaluate(() => window.explorer.tree.saveSnapshot('demo', 'base'));
+      await panel.locator('.composer-text').fill('And a day in Porto?');
+      await panel.locator('.composer-send').click();
+      const result = panel.locator('.composer-result');
+      await result.filter({ hasText: /^User message \w+ sent to branch main\.$/ }).waitFor();
+      await page.locator('#restore-button').click();
+      await page.locator('#restore-dialog[open]').waitFor();
+      await listed(page, 1);
+      await page.locator('#restore-list button[data-name="base"]').click();
+      await page.getByRole('alertdialog', { name: 'Restore this point?' }).locator('button[value=restore]').click();
+      await page.locator('#restore-message', { hasText: 'Restored' }).waitFor();
+      await page.locator('#restore-dialog .icon-button').click();
+      await panel.locator('.head .stats', { hasText: '13 nodes' }).waitFor({ state: 'attached' });
+      await page.waitForFunction(() => document.querySelector('#panel').shadowRoot.querySelector('.composer-result').textContent === '', undefined, { timeout: 10_000 });
+      await page.screenshot({ path: artifactPath(`restore-composer-${width}x${height}.png`) });
+      // The next message sent is said again.
+      await panel.locator('.composer-text').fill('And a day in Coimbra?');
+      await panel.locator('.composer-send').click();
+      await result.filter({ hasText: /^User message \w+ sent to branch main\.$/ }).waitFor();
+      assert.deepEqual(errors, []);
+    } finally {
+      await env.close();
+    }
+  }
+});

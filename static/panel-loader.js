@@ -73,7 +73,7 @@ function nextTask() {
  * The host: `{model: RowsController, view: RowsView, context: ContextPane,
  * searchBox: SearchBox, tree() → SessionTree, sessionId() → string|null,
  * status(text), node(id) → Promise<node|null>, relayout(), afterLayout(),
- * renderHead(), deferRows?() → boolean}`: deferRows says the rows are not
+ * renderHead(), deferRows?() → boolean, composerSay?(text)}`: deferRows says the rows are not
  * shown (the map is), so a large session's fill waits for resumeRows.
  */
 export class RowsLoader {
@@ -101,12 +101,16 @@ export class RowsLoader {
   }
 
   /**
-   * Follow the tree's changes to the session shown; returns the
+   * Follow the tree's changes to the session shown (one that replaces it
+   * whole clears the composer's line: host.composerSay); returns the
    * unsubscribe function.
    */
   subscribe() {
     return this.host.tree().subscribe((event) => {
       if (event.sessionId !== this.host.sessionId()) return;
+      // Replaced whole (a restore point restored, a snapshot loaded over it): the composer's
+      // last "sent" line named a node of the session before.
+      if (event.reset) this.host.composerSay?.("");
       const big = (this.model.value?.rows.length ?? 0) > INCREMENTAL_ROWS;
       if (big && event.type === "append" && typeof event.nodeId === "string" && !this._running) this._queueAppend(event.nodeId);
       else this.schedule();
