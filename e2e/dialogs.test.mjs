@@ -7,7 +7,9 @@
 // nothing. The same for the prompt inside the embedding demo's overlay
 // drawer (itself a dialog): Escape closes the prompt, then the drawer.
 // A refused branch name keeps the prompt open with the reason in it.
-// Screenshots: e2e/artifacts/dialog-branch-390x844.png, dialog-branch-refused-390x844.png.
+// Ctrl+Enter (Cmd+Enter) in the summary box submits Branch + summary….
+// Screenshots: e2e/artifacts/dialog-branch-390x844.png, dialog-branch-refused-390x844.png,
+// dialog-summary-*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, artifactPath, explorerCall, openExplorer } from './helpers.mjs';
@@ -265,5 +267,44 @@ test('dialogs in the overlay drawer: the prompt is modal over the drawer; Escape
     assert.deepEqual(errors, []);
   } finally {
     await env.close();
+  }
+});
+
+test('the Branch + summary prompt: Enter in the summary is a new line, Ctrl+Enter and Cmd+Enter there create the branch as its button does', async () => {
+  for (const [width, height] of [[1280, 800], [390, 844]]) {
+    const env = await setup({ contextOptions: { viewport: { width, height } } });
+    try {
+      const { page, baseURL, errors } = env;
+      const panel = await openExplorer(page, baseURL);
+      const { rows } = await call(page, { operation: 'tree', sessionId: 'demo' });
+      const plan = rows.find((r) => r.preview.startsWith('Three days is')).id;
+      for (const [keys, branch] of [['Control+Enter', 'by-ctrl'], ['Meta+Enter', 'by-cmd']]) {
+        await panel.evaluate((p, id) => p.focusNode(id), plan);
+        if (!(await panel.locator('.act-summary').isVisible())) await panel.locator('.act-more').click();
+        await panel.locator('.act-summary').click();
+        await panel.locator('.prompt-dialog[open]').waitFor();
+        await page.keyboard.press('Control+A');
+        await page.keyboard.type(branch);
+        await page.keyboard.press('Tab');
+        const summary = panel.locator('.prompt-dialog textarea');
+        assert.equal(await summary.evaluate((t) => t.getRootNode().activeElement === t), true, 'Tab goes to the summary');
+        assert.equal(await summary.getAttribute('aria-keyshortcuts'), 'Control+Enter Meta+Enter');
+        await page.keyboard.press('Control+A');
+        await page.keyboard.type('Line one');
+        await page.keyboard.press('Enter');
+        await page.keyboard.type('line two');
+        assert.equal(await summary.inputValue(), 'Line one\nline two', 'Enter is a new line');
+        if (branch === 'by-ctrl') await page.screenshot({ path: artifactPath(`dialog-summary-${width}x${height}.png`) });
+        await page.keyboard.press(keys);
+        await panel.locator('.head .stats', { hasText: `on ${branch}` }).waitFor({ timeout: 10_000 });
+        assert.equal(await panel.locator('.prompt-dialog').evaluate((d) => d.open), false);
+        const st = await call(page, { operation: 'session', sessionId: 'demo' });
+        const node = await call(page, { operation: 'node', sessionId: 'demo', nodeId: st.cursor });
+        assert.deepEqual([node.kind, node.summary, node.parentId, st.activeBranch], ['summary', 'Line one\nline two', plan, branch]);
+      }
+      assert.deepEqual(errors, []);
+    } finally {
+      await env.close();
+    }
   }
 });

@@ -16,6 +16,20 @@ const SECONDARY = ["summary", "fork", "clone", "label", "hide", "prefer", "compa
 const NAME_CHARS = 48;
 
 /**
+ * Make Ctrl+Enter (Cmd+Enter) in a multiline field submit its form, as in
+ * the composer: Enter there is a new line.
+ * @param {HTMLTextAreaElement} input @param {HTMLFormElement} form
+ */
+function submitOnCtrlEnter(input, form) {
+  input.setAttribute("aria-keyshortcuts", "Control+Enter Meta+Enter");
+  input.addEventListener("keydown", (e) => {
+    if (e.key !== "Enter" || !(e.ctrlKey || e.metaKey)) return;
+    e.preventDefault();
+    form.requestSubmit();
+  });
+}
+
+/**
  * The toolbar, the prompt and the comparison view: `toolbar`, `prompt`
  * and `diffView` are elements for the caller to place.
  *
@@ -173,7 +187,8 @@ export class PanelActions {
    * Ask for a text in the panel's modal dialog: resolves to the text (or
    * both texts with `second`), or null when cancelled (Cancel, Escape).
    * Focus goes to the first field, and back on close to what had it (the
-   * tree when that is gone). With `submit`, the answer is first given to
+   * tree when that is gone). Enter in the first field and Ctrl+Enter (or
+   * Cmd+Enter) in a multiline second one submit, as OK does. With `submit`, the answer is first given to
    * it: an error message it resolves to is shown in the dialog (an alert
    * line under the fields), which stays open with the text as typed; null
    * closes it and resolves to the answer.
@@ -196,7 +211,10 @@ export class PanelActions {
         const label = el("label", "prompt-label", text);
         const input = el(multi ? "textarea" : "input", "prompt-input");
         if (!multi) input.type = "text";
-        else input.rows = 3;
+        else {
+          input.rows = 3;
+          submitOnCtrlEnter(input, form);
+        }
         input.value = v;
         label.append(input);
         form.append(label);
@@ -436,3 +454,4 @@ export class PanelActions {
     view.hidden = false;
   }
 }
+
