@@ -539,7 +539,7 @@ test('desktop, short of height (1280×620; 1280×800 with an import report open)
   }
 });
 
-test('desktop: the page\'s status line at the foot (it stays, e.g. "Exported …" after an export) takes no click meant for the panel\'s action buttons under it', async () => {
+test('desktop: the page\'s status line at the foot ("Exported …" after an export) takes no click meant for the panel\'s action buttons under it, and leaves by itself', async () => {
   const env = await setup({ contextOptions: { viewport: { width: 1280, height: 800 }, acceptDownloads: true } });
   try {
     const { page, baseURL, errors } = env;
@@ -567,6 +567,9 @@ test('desktop: the page\'s status line at the foot (it stays, e.g. "Exported …
     const hide = await panel.locator('.act-hide').boundingBox();
     await page.mouse.click(hide.x + hide.width / 2, hide.y + hide.height / 2);
     await panel.locator('.status', { hasText: 'Hidden.' }).waitFor();
+    // A done message empties itself (dom.js STATUS_MS, 8 s), off the actions it was over; it stayed
+    // until the next message.
+    await page.waitForFunction(() => document.getElementById('status').textContent === '', null, { timeout: 15000 });
     assert.deepEqual(errors, []);
   } finally {
     await env.close();

@@ -138,3 +138,34 @@ export function afterFrame(fn) {
   else requestAnimationFrame(() => setTimeout(run));
   return () => (cancelled = true);
 }
+
+/** How long a done message stays on a status line (statusLine), ms. */
+export const STATUS_MS = 8000;
+
+/**
+ * A status line: say(text, isError) sets the element's text a frame later
+ * (afterFrame: it is a live region, never hidden), "" empties it at once.
+ * A done message (not an error, holding no "…", which says work goes on:
+ * "Importing x…", "Building the share file… 3 of 9 nodes") empties itself
+ * after STATUS_MS, so the pill does not stay over the controls under it;
+ * an error stays until the next message.
+ * @param {() => HTMLElement} element the status line (read at each call)
+ * @returns {(text: string, isError?: boolean) => void}
+ */
+export function statusLine(element) {
+  let soon = () => {}; // cancels a text not set yet
+  let gone = 0; // the timer that empties a done message
+  const say = (text, isError = false) => {
+    const s = element();
+    soon();
+    clearTimeout(gone);
+    const set = () => {
+      s.textContent = text;
+      s.classList.toggle("error", isError && text !== "");
+    };
+    if (text === "") set();
+    else soon = afterFrame(set);
+    if (text !== "" && !isError && !text.includes("…")) gone = setTimeout(() => say(""), STATUS_MS);
+  };
+  return say;
+}

@@ -21,7 +21,7 @@ import { offerDemoTrash, readSources } from "./explorer-import.js";
 import { SessionTitles } from "./session-titles.js";
 import { showStorage } from "./explorer-storage.js";
 import { cancelImport, compactHint, oneImport, showReport, wireReport } from "./explorer-report.js";
-import { afterFrame, el, keepInView, keyTakenElsewhere, menuKey } from "./dom.js";
+import { el, keepInView, keyTakenElsewhere, menuKey, statusLine } from "./dom.js";
 import { followCursor, missingSession, openAddress, Router } from "./explorer-route.js";
 import { wireOpenFolder } from "./open-folder.js";
 import { projectLabel, SessionFilter, toolLabel } from "./session-filter.js";
@@ -64,22 +64,15 @@ async function setTitle(id, title) {
   else state.titles.set(id, title);
 }
 
-let statusSoon = () => {}; // cancels a text setStatus has not set yet
+const sayStatus = statusLine(() => $("status"));
 
 /**
  * Say text on the status line ("" empties it: no room taken), a live region never hidden (out of
- * the accessibility tree, its text went unheard); the text is set a frame later (dom.js afterFrame).
+ * the accessibility tree, its text went unheard): dom.js statusLine (a done message empties itself).
  * @param {string} text @param {boolean} [isError]
  */
 function setStatus(text, isError = false) {
-  const s = $("status");
-  statusSoon();
-  const set = () => {
-    s.textContent = text;
-    s.classList.toggle("error", isError && text !== "");
-  };
-  if (text === "") set();
-  else statusSoon = afterFrame(set);
+  sayStatus(text, isError);
 }
 
 /** Let the page run (input, paint) before going on. */
