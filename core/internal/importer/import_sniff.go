@@ -56,8 +56,8 @@ func wholeOnly(sn *formats.Sniff, format string) bool {
 // ok is false when data is not an object that merely ends early (another
 // syntax error, a whole object) or when no member is whole: then nothing
 // can be read from it. Whole-document importers (Chatbot UI's
-// {version, history, folders, prompts}, LobeChat, Gemini CLI) read the
-// closed object; the array form is cutShort's.
+// {version, history, folders, prompts}, LobeChat) read the closed
+// object; the array form is cutShort's.
 func closeCutObject(data []byte) (closed []byte, warning formats.Warning, ok bool) {
 	s := jsonx.Scanner{Data: data}
 	s.SkipSpace()
@@ -71,27 +71,26 @@ func closeCutObject(data []byte) (closed []byte, warning formats.Warning, ok boo
 		if s.Pos >= len(data) {
 			break // between members
 		}
-		switch s.Peek() {
-		case ',':
-			s.Pos++
-			continue
-		case '}':
-			return nil, formats.Warning{}, false // whole: its fault is elsewhere
-		}
-		start := s.Pos
-		key, _, err := s.Value()
-		if err == nil {
-			s.SkipSpace()
-			if s.Pos < len(data) && s.Peek() != ':' {
+		if last >= 0 { // after a member: a comma, or the end
+			switch s.Peek() {
+			case ',':
+				s.Pos++
+				s.SkipSpace()
+			case '}':
+				return nil, formats.Warning{}, false // whole: its fault is elsewhere
+			default:
 				return nil, formats.Warning{}, false
 			}
-			s.Pos++
-			_, _, err = s.Value()
-		}
-		if err != nil {
-			if err.Offset < len(data) {
-				return nil, formats.Warning{}, false // garbled, not cut
+			if s.Pos >= len(data) {
+				break // after a comma
 			}
+		}
+		start := s.Pos
+		key, cut, bad := objectMember(&s)
+		if bad {
+			return nil, formats.Warning{}, false // garbled, not cut
+		}
+		if cut {
 			if name, ok := jsonx.ParseString(key); ok {
 				inside, begins = name, start
 			}
@@ -113,4 +112,29 @@ func closeCutObject(data []byte) (closed []byte, warning formats.Warning, ok boo
 		}
 	}
 	return closed, formats.Warning{Message: jsonx.Sprintf("the data ends inside its %q (it begins on line %d): the file is cut off; what that member held, and anything after it, is missing; the members before it are read", inside, line)}, true
+}
+
+// objectMember moves s past one member of an object ("key": value, s at
+// its key): key is the key's JSON when it was read whole; cut says the
+// data ends inside the member, bad that it is not JSON there.
+func objectMember(s *jsonx.Scanner) (key []byte, cut, bad bool) {
+	key, _, err := s.Value()
+	if err == nil {
+		s.SkipSpace()
+		switch {
+		case s.Pos >= len(s.Data):
+			return key, true, false
+		case s.Peek() != ':':
+			return key, false, true
+		}
+		s.Pos++
+		if s.SkipSpace(); s.Pos >= len(s.Data) {
+			return key, true, false
+		}
+		_, _, err = s.Value()
+	}
+	if err != nil {
+		return key, err.Offset >= len(s.Data), err.Offset < len(s.Data)
+	}
+	return key, false, false
 }
