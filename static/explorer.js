@@ -380,7 +380,8 @@ function offerSearch() {
     opened: () => closeDropdowns("global"),
     open: async (sessionId, nodeId) => {
       showPane("tree");
-      // As an address naming it (explorer-route.js openAddress): selected, its path in the context pane; a user's step, named by the address (a reload opens it again).
+      // As an address naming it (explorer-route.js openAddress): selected, and its path in the context pane;
+      // a step of the user's, so the address names it (a reload or a copied link opens it again).
       state.route?.push({ session: sessionId, node: nodeId });
       await state.open({ session: sessionId, node: nodeId });
     },

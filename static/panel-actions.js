@@ -454,4 +454,3 @@ export class PanelActions {
     view.hidden = false;
   }
 }
-

@@ -254,7 +254,7 @@ export class RowsController {
     // A previewed node hidden out of view (Hide, here or in another tab):
     // the preview passes to its nearest shown ancestor, as the highlight does.
     const view = this.viewNode;
-    if (view !== null && this.rowById.get(view).hidden && !this.itemIndex.has(view)) this.setView(this._shownAncestor(view));
+    if (view !== null && this.rowById.get(view)?.hidden && !this.itemIndex.has(view)) this.setView(this._shownAncestor(view));
   }
 
   /** The nearest ancestor of node id that the layout shows, or null. */

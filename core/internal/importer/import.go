@@ -189,15 +189,9 @@ func startImport(st *store.Store, data []byte, format string, growth int) (*Job,
 	if serr != nil {
 		return nil, tree.Invalidf("%s", serr.Error())
 	}
-	var im *formats.Importer
+	im := importerFor(sn, format)
 	switch format {
 	case "", "auto":
-		for k := range formats.Importers {
-			if text := formats.Importers[k].Text != nil; text == (sn.Shape == 't') && formats.Importers[k].Detect(sn) {
-				im = &formats.Importers[k]
-				break
-			}
-		}
 		if im == nil {
 			// A document no importer knows may be one cut off, or nested
 			// past the limit, inside its first object: say which it is.
@@ -212,11 +206,6 @@ func startImport(st *store.Store, data []byte, format string, growth int) (*Job,
 			return nil, nothingToImport(tree.Invalidf("could not detect the format of the import data: %s", formats.Undetected(sn)))
 		}
 	default:
-		for k := range formats.Importers {
-			if formats.Importers[k].Name == format {
-				im = &formats.Importers[k]
-			}
-		}
 		if im == nil {
 			return nil, tree.Invalidf("unknown import format %q (known: %s)", format, strings.Join(formats.ImportFormats(), ", "))
 		}

@@ -34,19 +34,30 @@ func sniffImport(data []byte, format string) (sn *formats.Sniff, out []byte, not
 	return sn, data, nil, err
 }
 
-// wholeOnly reports whether the importer that reads sn (format, or the
-// one detected for "auto") reads one JSON document only (Whole, no JSON
-// lines reader): only such an import reads a cut-off object's whole
-// members, since a JSON-lines importer would take the closed first line
-// for a record.
-func wholeOnly(sn *formats.Sniff, format string) bool {
+// importerFor returns the importer named format, or for "" and "auto"
+// the first whose Detect accepts sn (a text importer for text, a JSON
+// one otherwise); nil when there is none.
+func importerFor(sn *formats.Sniff, format string) *formats.Importer {
 	for k := range formats.Importers {
 		im := &formats.Importers[k]
-		if (format == "" || format == "auto") && im.Text == nil && im.Detect(sn) || im.Name == format {
-			return im.Whole != nil && im.Lines == nil && im.Name != "snapshot"
+		if format == "" || format == "auto" {
+			if (im.Text != nil) == (sn.Shape == 't') && im.Detect(sn) {
+				return im
+			}
+		} else if im.Name == format {
+			return im
 		}
 	}
-	return false
+	return nil
+}
+
+// wholeOnly reports whether the importer that reads sn (importerFor)
+// reads one JSON document only (Whole, no JSON lines reader): only such
+// an import reads a cut-off object's whole members, since a JSON-lines
+// importer would take the closed first line for a record.
+func wholeOnly(sn *formats.Sniff, format string) bool {
+	im := importerFor(sn, format)
+	return im != nil && im.Whole != nil && im.Lines == nil && im.Name != "snapshot"
 }
 
 // closeCutObject reads data as a JSON object that was cut off (an
