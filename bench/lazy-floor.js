@@ -53,6 +53,36 @@ export async function run(name, open) {
 }
 
 /**
+ * The floor of a list shown a page at a time: open the database and read
+ * the newest `limit` sessions from the "updated" index ([updatedAt,
+ * sessionId], schema 7) backwards, with nothing else read: in one
+ * getAllRecords request where the browser has it, else with a cursor.
+ * @param {string} name @param {number} limit
+ * @returns {Promise<{pageMs: number, sessions: number}>}
+ */
+export async function runPage(name, limit) {
+  const t0 = performance.now();
+  const db = await req(indexedDB.open(name));
+  const index = db.transaction("sessions").objectStore("sessions").index("updated");
+  const summary = (m) => ({ id: m.sessionId, title: m.title, count: m.nodeCount, updatedAt: m.updatedAt });
+  // One request where the browser has getAllRecords (Chromium 141+), else a cursor.
+  const sessions = typeof index.getAllRecords === "function" ? (await req(index.getAllRecords({ count: limit, direction: "prev" }))).map((r) => summary(r.value)) : await new Promise((resolve, reject) => {
+    const out = [];
+    const cursor = index.openCursor(null, "prev");
+    cursor.onerror = () => reject(cursor.error);
+    cursor.onsuccess = () => {
+      const c = cursor.result;
+      if (c) out.push(summary(c.value));
+      if (!c || out.length === limit) resolve(out);
+      else c.continue();
+    };
+  });
+  const pageMs = performance.now() - t0;
+  db.close();
+  return { pageMs, sessions: sessions.length };
+}
+
+/**
  * What any search without an index on disk must do once: read every
  * stored node record (chunks and single nodes) and the text of each, in
  * one read-only transaction; the figure printed beside sessiontree's

@@ -1,7 +1,9 @@
 // Issue 24's benchmark: a stored history of N sessions of 100 messages
 // (~260 characters each, plus three sessions of 1,000 messages), opened by a
-// fresh page. Prints, per size, sessiontree's init() → first `sessions`
-// answer beside the lazy floor's list (bench/lazy-floor.js: plain JS on
+// fresh page. Prints, per size, sessiontree's init() → first page of the
+// list newest first (`sessions` with order "updated", limit PAGE) beside
+// the paged floor (bench/lazy-floor.js runPage), in a table of its own;
+// init() → the whole `sessions` list beside the lazy floor's list (bench/lazy-floor.js: plain JS on
 // IndexedDB, measured in the same run on the same records), the ratio, the
 // same floor run in a module worker (its start and one round trip added:
 // the least a store in a worker can take; bench/lazy-floor.js runInWorker), the
@@ -40,6 +42,7 @@
 //   node bench/paging.mjs --quick   100 and 1,000, returning at 100 (e2e/bench.test.mjs runs it in make test)
 //   node bench/paging.mjs --sizes=10000   the sizes given
 //   node bench/paging.mjs --no-returning  without the returning user's profile
+//   node bench/paging.mjs --runs=7  runs per size (default 3, --quick 2)
 
 import fs from "node:fs";
 import os from "node:os";
@@ -53,7 +56,10 @@ const sizesArg = process.argv.find((a) => a.startsWith("--sizes="));
 const SIZES = sizesArg ? sizesArg.slice(8).split(",").map(Number) : quick ? [100, 1000] : [100, 1000, 3000, 10000];
 const MESSAGES = 100;
 const BIG = 1000;
-const RUNS = quick ? 2 : 3;
+const runsArg = process.argv.find((a) => a.startsWith("--runs="));
+const RUNS = runsArg ? Number(runsArg.slice(7)) : quick ? 2 : 3;
+/** The first page of the list newest first: `sessions` with order "updated" and this limit. */
+const PAGE = 50;
 
 /**
  * Store sessions `from` … `to - 1` of 100 messages each into database db
@@ -143,7 +149,7 @@ async function measureSize(context, rss, baseURL, n, returning) {
   await writeBig(page, db, "big3");
   await page.close();
   if (n + 3 >= LIST_KEEP_MIN) await keptListVisit(context, baseURL, db);
-  const st = [], floor = [], stOpen = [], warmOpen = [], quietOpen = [], floorOpen = [], workerFloor = [], toOpen = [], wasmStart = [], marks = [];
+  const stPage = [], floorPage = [], st = [], floor = [], stOpen = [], warmOpen = [], quietOpen = [], floorOpen = [], workerFloor = [], toOpen = [], wasmStart = [], marks = [];
   let mb = 0, mbBefore = 0, tabMB = 0, tabBefore = 0, wasmMB = 0, search = null;
   let before = [];
   const skip = returning ? 1 : 0;
@@ -152,9 +158,11 @@ async function measureSize(context, rss, baseURL, n, returning) {
     await p.goto(baseURL + "e2e/fixtures/shim.html");
     await p.waitForFunction(() => window.sessiontree !== undefined);
     if (r === RUNS + skip - 1) before = await rss();
-    const t = await p.evaluate(async (db) => {
+    const t = await p.evaluate(async ({ db, PAGE }) => {
       const t0 = performance.now();
       window.tree = await window.sessiontree.init({ dbName: db });
+      const first = await window.tree.call({ operation: "sessions", order: "updated", limit: PAGE });
+      const tp = performance.now();
       const list = await window.tree.call({ operation: "sessions" });
       const t1 = performance.now();
       const ctx = await window.tree.call({ operation: "context", sessionId: "big" });
@@ -168,13 +176,14 @@ async function measureSize(context, rss, baseURL, n, returning) {
       const t3 = performance.now();
       const ctx3 = await window.tree.call({ operation: "context", sessionId: "big3" });
       const quiet = performance.now() - t3;
-      if (![list, ctx, ctx2, ctx3].every((e) => e.ok) || ![ctx, ctx2, ctx3].every((e) => e.value.messages.length === 1000)) throw new Error("bench: a call failed");
+      if (![first, list, ctx, ctx2, ctx3].every((e) => e.ok) || first.value.length !== PAGE || ![ctx, ctx2, ctx3].every((e) => e.value.messages.length === 1000)) throw new Error("bench: a call failed");
       // Where init → first context goes: the worker's marks (js/local.js), passed to this page.
       const at = (name) => (performance.getEntriesByName(name, "mark").at(-1)?.startTime ?? NaN) - t0;
       const marks = { read: at("sessiontree:read"), runtime: at("sessiontree:runtime"), restored: at("sessiontree:restored") };
-      return { list: t1 - t0, open: t2 - t1, warm, quiet, toOpen: t2 - t0, count: list.value.length, marks };
-    }, db);
+      return { page: tp - t0, list: t1 - t0, open: t2 - t1, warm, quiet, toOpen: t2 - t0, count: list.value.length, marks };
+    }, { db, PAGE });
     if (r >= skip) {
+      stPage.push(t.page);
       st.push(t.list);
       stOpen.push(t.open);
       warmOpen.push(t.warm);
@@ -192,24 +201,45 @@ async function measureSize(context, rss, baseURL, n, returning) {
       if (search) Object.assign(search, await measureKept(context, baseURL, p, db, n));
     }
     await p.close();
-    const f = await context.newPage();
-    await f.goto(baseURL + "e2e/fixtures/shim.html");
-    const ft = await f.evaluate(async (db) => (await import("/bench/lazy-floor.js")).run(db, "big"), db);
-    if (ft.messages !== 1000) throw new Error("bench: the floor opened " + ft.messages + " messages");
-    const wt = await f.evaluate(async (db) => (await import("/bench/lazy-floor.js")).runInWorker(db), db);
-    if (wt.sessions !== n + 3) throw new Error("bench: the worker floor listed " + wt.sessions + " sessions");
-    const ws = await f.evaluate(async () => (await import("/bench/lazy-floor.js")).runWasmStart("/js/sessiontree.wasm"));
+    const fl = await measureFloors(context, baseURL, db, n, search && r === RUNS + skip - 1);
     if (r >= skip) {
-      floor.push(ft.listMs);
-      floorOpen.push(ft.openMs);
-      workerFloor.push(wt.listMs);
-      wasmStart.push(ws.startMs);
+      floorPage.push(fl.pageMs);
+      floor.push(fl.listMs);
+      floorOpen.push(fl.openMs);
+      workerFloor.push(fl.workerMs);
+      wasmStart.push(fl.startMs);
     }
-    if (search && r === RUNS + skip - 1) search.readMs = (await f.evaluate(async (db) => (await import("/bench/lazy-floor.js")).readEverything(db), db)).readMs;
-    await f.close();
+    if (fl.readMs !== undefined) search.readMs = fl.readMs;
   }
   const mark = (name) => median(marks.map((m) => m[name]).filter(Number.isFinite));
-  return { n, marks: { read: mark("read"), runtime: mark("runtime"), restored: mark("restored") }, st: median(st), floor: median(floor), workerFloor: median(workerFloor), stOpen: median(stOpen), warmOpen: median(warmOpen), quietOpen: median(quietOpen), floorOpen: median(floorOpen), toOpen: median(toOpen), wasmStart: median(wasmStart), mb, mbBefore, tabMB, tabBefore, wasmMB, search };
+  return { n, marks: { read: mark("read"), runtime: mark("runtime"), restored: mark("restored") }, stPage: median(stPage), floorPage: median(floorPage), st: median(st), floor: median(floor), workerFloor: median(workerFloor), stOpen: median(stOpen), warmOpen: median(warmOpen), quietOpen: median(quietOpen), floorOpen: median(floorOpen), toOpen: median(toOpen), wasmStart: median(wasmStart), mb, mbBefore, tabMB, tabBefore, wasmMB, search };
+}
+
+/**
+ * One run of the floors on database db of n sessions (+ 3 big ones), each
+ * checked: the paged floor in a page of its own (the second read of a
+ * database in one page is the quicker), then in one page the lazy floor
+ * (list, then open "big"), the worker floor, the wasm start floor and, when
+ * `everything`, the read of every node record (bench/lazy-floor.js).
+ * @returns {Promise<{pageMs: number, listMs: number, openMs: number, workerMs: number, startMs: number, readMs?: number}>}
+ */
+async function measureFloors(context, baseURL, db, n, everything) {
+  const f = await context.newPage();
+  await f.goto(baseURL + "e2e/fixtures/shim.html");
+  const fpPage = await context.newPage();
+  await fpPage.goto(baseURL + "e2e/fixtures/shim.html");
+  const fp = await fpPage.evaluate(async ({ db, PAGE }) => (await import("/bench/lazy-floor.js")).runPage(db, PAGE), { db, PAGE });
+  await fpPage.close();
+  if (fp.sessions !== PAGE) throw new Error("bench: the paged floor listed " + fp.sessions + " sessions");
+  const ft = await f.evaluate(async (db) => (await import("/bench/lazy-floor.js")).run(db, "big"), db);
+  if (ft.messages !== 1000) throw new Error("bench: the floor opened " + ft.messages + " messages");
+  const wt = await f.evaluate(async (db) => (await import("/bench/lazy-floor.js")).runInWorker(db), db);
+  if (wt.sessions !== n + 3) throw new Error("bench: the worker floor listed " + wt.sessions + " sessions");
+  const ws = await f.evaluate(async () => (await import("/bench/lazy-floor.js")).runWasmStart("/js/sessiontree.wasm"));
+  const out = { pageMs: fp.pageMs, listMs: ft.listMs, openMs: ft.openMs, workerMs: wt.listMs, startMs: ws.startMs };
+  if (everything) out.readMs = (await f.evaluate(async (db) => (await import("/bench/lazy-floor.js")).readEverything(db), db)).readMs;
+  await f.close();
+  return out;
 }
 
 /**
@@ -338,14 +368,18 @@ const { server, browser } = await startBench([]);
 try {
   console.log(`sessions paged on demand: ${RUNS} runs per size (medians), ${MESSAGES} messages of ~260 characters a session, plus three of ${BIG}`);
   console.log("sessions | nodes | init→sessions ms | lazy floor ms | ratio | worker floor ms | ratio | first context (1,000 nodes) ms | floor open ms | ratio | another 1,000-node session opened at once ms | ratio | another a second later ms | ratio | init→first context ms | wasm start floor ms | ratio | every renderer's RSS MB (10 open) | every renderer's RSS MB before init | wasm MB | tab RSS MB (10 open: the renderer running the store's worker) | the tab's RSS MB before init");
-  const searches = [], where = [];
+  const searches = [], where = [], measured = [];
   for (const n of SIZES) {
     const context = await browser.newContext();
     const m = await measureSize(context, () => renderers(browser), server.baseURL, n, false).finally(() => context.close());
+    measured.push(m);
     if (m.search) searches.push([n, m.search]);
     where.push(whereLine("", n, m));
     console.log(sizeRow("", n, m));
   }
+  console.log(`\nthe first page of the list, newest first (sessions with order "updated", limit ${PAGE}), beside the paged floor (the newest ${PAGE} meta records read from the "updated" index backwards); target: ≤ 1.5x the floor, and flat (the largest size within 1.5x of the smallest)`);
+  console.log("page | sessions | init→first page ms | paged floor ms | ratio | init→first page / the smallest size's");
+  for (const m of measured) console.log(`page | ${m.n} | ${f(m.stPage)} | ${f(m.floorPage)} | ${(m.stPage / m.floorPage).toFixed(1)}x | ${(m.stPage / measured[0].stPage).toFixed(1)}x`);
   console.log("\nwhere init() → first context goes (medians of the worker's marks):");
   for (const line of where) console.log(line);
   if (searches.length > 0) {

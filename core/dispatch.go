@@ -82,7 +82,7 @@ var operationList = [...]operation{
 	{"branch.summary", []string{"sessionId", "nodeId", "branch", "summary"}, opBranchSummary, 0},
 	{"snapshot.save", []string{"sessionId"}, opSnapshotSave, readOnly},
 	{"snapshot.load", []string{"sessionId", "snapshot"}, opSnapshotLoad, 0},
-	{"sessions", nil, opSessions, readOnly},
+	{"sessions", []string{"order", "limit", "before"}, opSessions, readOnly},
 	{"label", []string{"sessionId", "nodeId", "label"}, opLabel, keepsCursor},
 	{"hide", []string{"sessionId", "nodeId", "hidden"}, opHide, keepsCursor},
 	{"prefer", []string{"sessionId", "nodeId"}, opPrefer, keepsCursor},

@@ -3,6 +3,8 @@ package core
 import (
 	"strings"
 
+	"github.com/sessiontree/sessiontree/core/internal/jsonx"
+	"github.com/sessiontree/sessiontree/core/internal/store"
 	"github.com/sessiontree/sessiontree/core/internal/tree"
 )
 
@@ -193,7 +195,53 @@ func opBranchSummary(st *Store, r *request) (any, *Error) {
 	return RawMessage(n.AppendJSON(nil)), nil
 }
 
-func opSessions(st *Store, r *request) (any, *Error) { return st.s.SessionList(), nil }
+// opSessions answers "sessions": every session's summary, in creation
+// order; with "order": "updated", newest first (updatedAt, then
+// sessionId, descending, compared as UTF-16 code units: see
+// store.SessionsByUpdate), "limit" summaries at most (1 to 2³¹ − 1) after
+// "before" ({"updatedAt","sessionId"} of the last summary of the page
+// before). limit and before need order "updated".
+func opSessions(st *Store, r *request) (any, *Error) {
+	order := "created"
+	if r.has("order") {
+		var err *Error
+		if order, err = r.str("order"); err != nil {
+			return nil, err
+		}
+		if order != "created" && order != "updated" {
+			return nil, tree.Invalidf("field \"order\" must be \"created\" or \"updated\", not %q", order)
+		}
+	}
+	if order == "created" {
+		for _, f := range []string{"limit", "before"} {
+			if r.has(f) {
+				return nil, tree.Invalidf("field %q needs \"order\": \"updated\" (pages go newest first)", f)
+			}
+		}
+		return st.s.SessionList(), nil
+	}
+	limit := -1
+	if r.has("limit") {
+		var err *Error
+		if limit, err = r.rowCount("limit"); err != nil || limit == 0 {
+			return nil, tree.Invalidf("field \"limit\" must be an integer from 1 to %d", maxRowIndex)
+		}
+	}
+	var before *store.PageKey
+	if r.has("before") {
+		var k store.PageKey
+		seen := 0
+		if !jsonx.ReadObject(r.fields["before"], []string{"updatedAt", "sessionId"}, func(i int, v []byte) {
+			if i == 0 && jsonx.ReadString(v, &k.UpdatedAt) || i == 1 && jsonx.ReadString(v, &k.SessionID) {
+				seen |= 1 << i
+			}
+		}) || seen != 3 || k.SessionID == "" {
+			return nil, tree.Invalidf("field \"before\" must be {\"updatedAt\": string, \"sessionId\": string}: the last summary of the page before")
+		}
+		before = &k
+	}
+	return st.s.SessionsByUpdate(before, limit), nil
+}
 
 // placement reads the request's optional "branch" and decides where the
 // next append to s goes (see place), changing nothing.

@@ -135,7 +135,7 @@ func opContracts() map[string]opContract {
 		"branch.summary": {value: "SummaryNode", required: []string{"sessionId", "nodeId", "branch", "summary"}, doc: "The value is the new summary node."},
 		"snapshot.save":  {value: "Snapshot", required: []string{"sessionId"}},
 		"snapshot.load":  {value: "SessionStatus", required: []string{"sessionId", "snapshot"}},
-		"sessions":       {value: "SessionSummary[]"},
+		"sessions":       {value: "SessionSummary[]", types: map[string]string{"order": `"created" | "updated"`, "before": "SessionPageKey"}, doc: `order "updated": newest first (updatedAt, then sessionId, descending, as UTF-16 code units); limit (1–2³¹−1) and before (the updatedAt and sessionId of the last summary of the page before) page it.`},
 		"label":          {value: "Marks", required: []string{"sessionId", "nodeId", "label"}, doc: `label "" clears the label.`},
 		"hide":           {value: "Marks", required: []string{"sessionId", "nodeId"}, doc: "hidden defaults to true."},
 		"prefer":         {value: "Marks", required: []string{"sessionId", "nodeId"}, types: map[string]string{"nodeId": "string | null"}, doc: "nodeId null clears the preferred path."},

@@ -39,7 +39,7 @@ test('node bench/run.mjs --short --prose runs the real-prose corpus of the Go di
   assert.deepEqual([...new Set(recalls)], ['100%'], `sessiontree finds every message holding the word meant: ${st}`);
 });
 
-test('node bench/paging.mjs --quick prints init → sessions and the first context beside the lazy floor (in the page and in a worker), another session opened once the store runs and the wasm start floor at 100 and 1,000 sessions, and at 100 in a returning user\'s profile', () => {
+test('node bench/paging.mjs --quick prints init → the first page newest first beside the paged floor, init → sessions and the first context beside the lazy floor (in the page and in a worker), another session opened once the store runs and the wasm start floor at 100 and 1,000 sessions, and at 100 in a returning user\'s profile', () => {
   const run = fileURLToPath(new URL('../bench/paging.mjs', import.meta.url));
   const out = spawnSync(process.execPath, [run, '--quick'], { encoding: 'utf8', timeout: 900000 });
   assert.equal(out.status, 0, `exit ${out.status}\n${out.stdout}\n${out.stderr}`);
@@ -73,5 +73,14 @@ test('node bench/paging.mjs --quick prints init → sessions and the first conte
   for (const line of where) {
     const [read, runtime, restored, answered] = [...line.matchAll(/ (\d+)(?:,|$)/g)].map((m) => Number(m[1]));
     assert.ok(read > 0 && runtime > 0 && restored >= runtime && answered >= restored, line);
+  }
+  // The first page of the list newest first, beside the paged floor, at each size.
+  const pages = out.stdout.split('\n').filter((l) => l.startsWith('page | ') && /^page \| \d/.test(l)).map((l) => l.split(' | '));
+  assert.deepEqual(pages.map((r) => r[1]), ['100', '1000'], out.stdout);
+  for (const r of pages) {
+    assert.equal(r.length, 6, r.join(' | '));
+    assert.ok(Number(r[2]) > 0 && Number(r[3]) > 0, `measured figures: ${r.join(' | ')}`);
+    assert.match(r[4], /^\d+\.\dx$/, 'the ratio to the paged floor');
+    assert.match(r[5], /^\d+\.\dx$/, 'the ratio to the smallest size');
   }
 });

@@ -727,12 +727,18 @@ test('init rejects when IndexedDB cannot be opened or read, unless persist is fa
       {
         name: 'a read fails at start-up',
         script: () => {
-          const getAll = IDBObjectStore.prototype.getAll;
-          IDBObjectStore.prototype.getAll = function (...args) {
-            // Start-up reads the meta records only (sessions are paged in on demand).
-            if (this.name === 'sessions') throw new DOMException('the disk said no', 'UnknownError');
-            return getAll.apply(this, args);
-          };
+          // Start-up reads the meta records only (sessions are paged in on
+          // demand): every read of the "sessions" store fails, through its indexes too.
+          for (const [proto, names] of [[IDBObjectStore.prototype, ['getAll']], [IDBIndex.prototype, ['getAll', 'getAllRecords', 'openCursor']]]) {
+            for (const name of names) {
+              const read = proto[name];
+              if (typeof read !== 'function') continue;
+              proto[name] = function (...args) {
+                if ((this instanceof IDBIndex ? this.objectStore : this).name === 'sessions') throw new DOMException('the disk said no', 'UnknownError');
+                return read.apply(this, args);
+              };
+            }
+          }
         },
         want: /^sessiontree: reading IndexedDB database "durable" failed, nothing was changed: the disk said no$/,
       },
@@ -787,7 +793,7 @@ test('a newer schema opened in another tab closes this tab\'s connection and tel
 
     // A tab of this build opening the database a newer one stored is told to reload.
     const late = await open(env);
-    assert.equal(await initTree(late), 'sessiontree: IndexedDB database "durable" was stored by a newer version of this site (schema above 6); reload the page to get that version');
+    assert.equal(await initTree(late), 'sessiontree: IndexedDB database "durable" was stored by a newer version of this site (schema above 7); reload the page to get that version');
 
     // An old tab holding version 1 open without letting go blocks our upgrade.
     const old = await open(env);
@@ -804,7 +810,7 @@ test('a newer schema opened in another tab closes this tab\'s connection and tel
     const c = await open(env);
     // init() settles with the reason (it does not wait for the old tab).
     const err = await initTree(c, { dbName: 'old-db' });
-    assert.match(String(err), /^sessiontree: IndexedDB database "old-db" is held open at version 1 by another tab, which blocks the upgrade to version 6; close the other tabs of this site and reload$/);
+    assert.match(String(err), /^sessiontree: IndexedDB database "old-db" is held open at version 1 by another tab, which blocks the upgrade to version 7; close the other tabs of this site and reload$/);
     assert.deepEqual(env.errors, []);
   } finally {
     await env.close();
@@ -871,7 +877,7 @@ test('a version-1 database is upgraded keeping every session, node, annotation a
         };
       };
     }));
-    assert.deepEqual(layout, { version: 6, chunks: 2, nodes: 501, annotations: 2 });
+    assert.deepEqual(layout, { version: 7, chunks: 2, nodes: 501, annotations: 2 });
     await reload(page);
     const reloaded = await value(page, { operation: 'snapshot.save', sessionId: 'legacy' });
     assert.deepEqual(reloaded.nodes, [...snap.nodes, added]);

@@ -48,6 +48,7 @@ const CHOSEN = {
     'storage() reports usage, quota and persistence for the explorer',
   ],
   'page-list.test.mjs': [
+    'init() answers once the newest sessions are read, before the rest of the list: a page newest first answers from them, a page past them once the list is read, each as core pages it',
     'a persisted init() answers `sessions` from the page\'s own read before its worker runs; calls made meanwhile wait and answer in order, and the list is core\'s',
     'when the default worker cannot start after init() answered from the page\'s list, the store runs in the page\'s thread; a worker asked for by URL that cannot start closes the tree',
   ],

@@ -12,12 +12,23 @@ import { writeSessions } from './stored-sessions.mjs';
 
 const SHIM = 'e2e/fixtures/shim.html';
 
-async function open(env, setupScript) {
+async function open(env, ...setupScripts) {
   const page = await env.newPage();
-  if (setupScript) await page.addInitScript(setupScript);
+  for (const script of setupScripts) await page.addInitScript(script);
   await page.goto(env.baseURL + SHIM);
   await page.waitForFunction(() => window.sessiontree !== undefined);
   return page;
+}
+
+/** An init script: window.order gets "sessions read" at each success of a getAll of the "sessions" store (a read of the whole list). */
+function logListReads() {
+  window.order = [];
+  const getAll = IDBObjectStore.prototype.getAll;
+  IDBObjectStore.prototype.getAll = function (...args) {
+    const request = getAll.apply(this, args);
+    if (this.name === 'sessions') request.addEventListener('success', () => window.order.push('sessions read'));
+    return request;
+  };
 }
 
 /** Store count sessions of 2 messages in database db, from a page of their own. */
@@ -91,26 +102,73 @@ test('a persisted init() answers `sessions` from the page\'s own read before its
   }
 });
 
+test('init() answers once the newest sessions are read, before the rest of the list: a page newest first answers from them, a page past them once the list is read, each as core pages it', async () => {
+  const env = await setup();
+  try {
+    const db = 'page-list-head';
+    await stored(env, db, 500);
+    // s0100 was appended to under a held lock (tail: true): its node record after its meta puts it first.
+    const writer = await open(env);
+    await writer.evaluate(async (db) => {
+      const req = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+      const idb = await req(indexedDB.open(db));
+      const tx = idb.transaction(['sessions', 'nodes'], 'readwrite');
+      const meta = await req(tx.objectStore('sessions').get('s0100'));
+      await req(tx.objectStore('sessions').put({ ...meta, tail: true, tailMark: 1 }, 's0100'));
+      const last = JSON.parse(await req(tx.objectStore('nodes').get(['s0100', 1])));
+      await req(tx.objectStore('nodes').put(JSON.stringify({ ...last, id: 's0100n2', parentId: last.id, timestamp: '2027-01-01T00:00:00.000Z' }), ['s0100', 2]));
+      idb.close();
+    }, db);
+    await writer.close();
+    // Every read of the whole "sessions" store, in order with init's answer and the first page's.
+    const page = await open(env, logListReads);
+    const r = await page.evaluate(async (db) => {
+      const channel = new BroadcastChannel('late-head');
+      const heard = [];
+      channel.onmessage = ({ data }) => heard.push(data);
+      const tree = await window.sessiontree.init({ dbName: db, workerURL: '/e2e/fixtures/late-worker.js?channel=late-head' });
+      window.order.push('init');
+      const first = await tree.call({ operation: 'sessions', order: 'updated', limit: 50 });
+      window.order.push('first page');
+      const walk = async () => {
+        const pages = [];
+        for (let before = null; ;) {
+          const env = await tree.call({ operation: 'sessions', order: 'updated', limit: 120, ...(before ? { before } : {}) });
+          pages.push(env);
+          if (!env.ok || env.value.length < 120) return pages;
+          before = { updatedAt: env.value[119].updatedAt, sessionId: env.value[119].sessionId };
+        }
+      };
+      const early = await walk();
+      while (!heard.includes('loaded')) await new Promise((resolve) => setTimeout(resolve, 20));
+      channel.postMessage('start');
+      await tree.call({ operation: 'context', sessionId: 's0001' }); // answered by the wasm: the tree has started
+      return { order: window.order, first, early, core: await walk() };
+    }, db);
+    assert.deepEqual(r.order.slice(0, 3), ['init', 'first page', 'sessions read'], 'init and the first page answered before the list was read');
+    assert.deepEqual(r.first.value.slice(0, 3).map((s) => [s.sessionId, s.nodeCount]), [['s0100', 3], ['s0499', 2], ['s0498', 2]]);
+    assert.equal(r.first.value.length, 50);
+    assert.deepEqual(r.early, r.core, 'every page before the wasm started is core\'s');
+    assert.equal(r.early.flatMap((e) => e.value).length, 500);
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
 test('the package\'s worker is made once the page has read the session list (its start would share the cores with the read), and takes every record read before it', async () => {
   const env = await setup();
   try {
     const db = 'page-list-first';
     await stored(env, db, 40);
     // Every Worker made and every success of a read of the "sessions" store, in order.
-    const page = await open(env, () => {
-      window.order = [];
+    const page = await open(env, logListReads, () => {
       const NativeWorker = window.Worker;
       window.Worker = class extends NativeWorker {
         constructor(...args) {
           window.order.push('worker');
           super(...args);
         }
-      };
-      const getAll = IDBObjectStore.prototype.getAll;
-      IDBObjectStore.prototype.getAll = function (...args) {
-        const request = getAll.apply(this, args);
-        if (this.name === 'sessions') request.addEventListener('success', () => window.order.push('sessions read'));
-        return request;
       };
     });
     const r = await page.evaluate(async (db) => {

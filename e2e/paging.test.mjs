@@ -147,7 +147,7 @@ test('a database written at every earlier schema version opens with its sessions
   const env = await setup();
   try {
     const page = await open(env);
-    for (const version of [1, 2, 3, 4, 5]) {
+    for (const version of [1, 2, 3, 4, 5, 6]) {
       const db = `paging-v${version}`;
       await page.evaluate(async ({ db, version }) => {
         const { upgrades } = await import('/js/store/schema.js');
@@ -169,15 +169,29 @@ test('a database written at every earlier schema version opens with its sessions
         if (version === 1) tx.objectStore('nodes').put(JSON.stringify({ kind: 'label', nodeId: 'r', label: 'v1 label', timestamp: at }), ['old', 'a', 0]);
         else Object.assign(meta, { annotationCount: 0, folded: 0, epoch: 0, gen: 1, op: 'import' });
         tx.objectStore('sessions').put(meta, 'old');
+        // Two sessions written later; from version 4 on, "old" was appended to
+        // under a held lock after them (tail: true, a node record its meta does not count).
+        for (const [id, time] of [['mid', '2026-02-01T00:00:00.000Z'], ['new', '2026-03-01T00:00:00.000Z']]) {
+          tx.objectStore('nodes').put(JSON.stringify({ ...nodes[0], id: id + 'r', timestamp: time }), [id, 0]);
+          tx.objectStore('sessions').put({ ...meta, sessionId: id, title: id, cursor: id + 'r', nodeCount: 1, createdAt: time, updatedAt: time }, id);
+        }
+        if (version >= 4) {
+          meta.tail = true;
+          tx.objectStore('sessions').put(meta, 'old');
+          tx.objectStore('nodes').put(JSON.stringify({ ...nodes[1], id: 'p', parentId: 'q', timestamp: '2026-04-01T00:00:00.000Z' }), ['old', 2]);
+        }
         await done;
         idb.close();
         window.tree = await window.sessiontree.init({ dbName: db });
       }, { db, version });
       const list = await value(page, { operation: 'sessions' });
-      assert.deepEqual(list.map((s) => [s.sessionId, s.title, s.nodeCount, s.cursor]), [['old', 'old one', 2, 'q']], `version ${version}`);
-      assert.equal((await debug(page)).pager.paged, 1);
+      const old = version >= 4 ? ['old', 'old one', 3, 'p'] : ['old', 'old one', 2, 'q'];
+      assert.deepEqual(list.map((s) => [s.sessionId, s.title, s.nodeCount, s.cursor]), [old, ['mid', 'mid', 1, 'midr'], ['new', 'new', 1, 'newr']], `version ${version}`);
+      const newest = await value(page, { operation: 'sessions', order: 'updated', limit: 2 });
+      assert.deepEqual(newest.map((s) => s.sessionId), version >= 4 ? ['old', 'new'] : ['new', 'mid'], `version ${version}: its tail puts "old" first`);
+      assert.equal((await debug(page)).pager.paged, 3);
       const context = await value(page, { operation: 'context', sessionId: 'old' });
-      assert.deepEqual(context.messages.map((m) => m.content), [`written at version ${version}`, 'answer']);
+      assert.deepEqual(context.messages.map((m) => m.content), [`written at version ${version}`, 'answer', ...(version >= 4 ? ['answer'] : [])]);
       await value(page, { operation: 'append', sessionId: 'old', message: { role: 'user', content: 'after the upgrade' } });
       await page.evaluate(() => window.tree.close());
     }
@@ -194,7 +208,7 @@ test('a database written at every earlier schema version opens with its sessions
       const env = await window.tree.importText(JSON.stringify(snap));
       return { paged, env };
     });
-    assert.equal(report.paged, 1);
+    assert.equal(report.paged, 3);
     assert.equal(report.env.ok, true, JSON.stringify(report.env));
     assert.deepEqual(report.env.value.sessions.map((s) => [s.sessionId, s.existing, s.added]), [['old', true, 1]]);
     assert.deepEqual(env.errors, []);
@@ -227,6 +241,14 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
       await edit('s0002', (m) => Object.assign(m, { tool: 'codex', project: '/home/u/proj' }));
       await edit('s0003', (m) => (m.tool = 'snapshot'));
       await edit('s0004', (m) => delete m.activeBranch);
+      // Two sessions of one updatedAt (sessionId orders them), and one
+      // appended to under a held lock (tail: true, a node record its meta
+      // does not count), which the list newest first puts first.
+      await edit('s0021', (m) => (m.updatedAt = '2026-01-01T00:20:00.000Z'));
+      await edit('s0010', (m) => Object.assign(m, { tail: true, tailMark: 1 }));
+      const n = JSON.parse(await req(idb.transaction('nodes').objectStore('nodes').get(['s0010', 1])));
+      const late = { ...n, id: 's0010n2', parentId: n.id, timestamp: '2027-01-01T00:00:00.000Z' };
+      await req(idb.transaction('nodes', 'readwrite').objectStore('nodes').put(JSON.stringify(late), ['s0010', 2]));
       idb.close();
     }, db);
     await stepped(first, async (db) => {
@@ -246,6 +268,17 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
       window.step = 'init (held-a)';
       const tree = await window.sessiontree.init({ dbName: db, workerURL: '/e2e/fixtures/held-start-worker.js?channel=held-a' });
       window.tree = tree;
+      window.pages = async () => {
+        const pages = [];
+        for (let before = null; ;) {
+          const env = await window.tree.call({ operation: 'sessions', order: 'updated', limit: 7, ...(before ? { before } : {}) });
+          pages.push(env);
+          if (!env.ok || env.value.length < 7) return pages;
+          before = { updatedAt: env.value[6].updatedAt, sessionId: env.value[6].sessionId };
+        }
+      };
+      const first = await tree.call({ operation: 'sessions', order: 'updated', limit: 3 });
+      const pages = await window.pages();
       const list = await tree.call({ operation: 'sessions' });
       // The worker's init has answered (the tree has its id) with `same`:
       // it took the records this page read, so this page's list still
@@ -261,8 +294,9 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
       window.step = '"waiting" from held-a';
       while (!heard.includes('waiting')) await new Promise((r) => setTimeout(r, 20));
       await new Promise((r) => setTimeout(r, 50));
-      return { list, again, answered, heard: [...heard] };
+      return { first, pages, list, again, answered, heard: [...heard] };
     }, db);
+    assert.deepEqual(early.first.value?.map((s) => [s.sessionId, s.nodeCount, s.updatedAt]), [['s0010', 3, '2027-01-01T00:00:00.000Z'], ['s0039', 2, '2026-01-01T00:39:00.000Z'], ['s0038', 2, '2026-01-01T00:38:00.000Z']], 'the head answers the first page, its tail in its place');
     assert.deepEqual(early.again, early.list, 'after the worker answered init, the page\'s list answers');
     assert.equal(early.list.ok, true, JSON.stringify(early.list.error));
     assert.equal(early.list.value.length, 39, 'the trashed session is not listed');
@@ -273,8 +307,12 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
       window.step = 'context after start (held-a)';
       const context = await window.context;
       const list = await window.tree.call({ operation: 'sessions' });
-      return { context, list, pulls: (await window.tree._debug()).writer.pulls };
+      return { context, list, pages: await window.pages(), pulls: (await window.tree._debug()).writer.pulls };
     });
+    assert.deepEqual(early.pages, late.pages, 'the pages newest first before the wasm started are core\'s');
+    const walked = early.pages.flatMap((e) => e.value.map((s) => s.sessionId));
+    assert.equal(walked.length, 39);
+    assert.deepEqual(walked.slice(walked.indexOf('s0021'), walked.indexOf('s0021') + 2), ['s0021', 's0020'], 'a tie: sessionId descending');
     assert.equal(late.pulls, 0, 'no other tab stored while the wasm started: no pull came before the first call');
     assert.equal(late.context.ok, true);
     assert.deepEqual(late.context.value.messages.map((m) => m.content), ['session 2 message 0', 'session 2 message 1']);

@@ -49,7 +49,7 @@ export const OPERATIONS = Object.freeze({
   "restore": Object.freeze({ readOnly: false, keepsCursor: false, public: false, fields: Object.freeze(["snapshot", "title", "createdAt", "updatedAt", "deletedAt", "tool", "project"]) }),
   "search": Object.freeze({ readOnly: true, keepsCursor: false, public: true, fields: Object.freeze(["query", "sessionId", "limit", "roles", "branch"]) }),
   "session": Object.freeze({ readOnly: true, keepsCursor: false, public: true, fields: Object.freeze(["sessionId"]) }),
-  "sessions": Object.freeze({ readOnly: true, keepsCursor: false, public: true, fields: Object.freeze([]) }),
+  "sessions": Object.freeze({ readOnly: true, keepsCursor: false, public: true, fields: Object.freeze(["order", "limit", "before"]) }),
   "snapshot.load": Object.freeze({ readOnly: false, keepsCursor: false, public: true, fields: Object.freeze(["sessionId", "snapshot"]) }),
   "snapshot.save": Object.freeze({ readOnly: true, keepsCursor: false, public: true, fields: Object.freeze(["sessionId"]) }),
   "switch": Object.freeze({ readOnly: false, keepsCursor: false, public: true, fields: Object.freeze(["sessionId", "nodeId", "branch"]) }),

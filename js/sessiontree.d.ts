@@ -480,6 +480,15 @@ export interface SessionSummary {
   project?: string;
 }
 
+/**
+ * Where a page of `sessions` with order "updated" starts after: the
+ * updatedAt and sessionId of the last summary of the page before.
+ */
+export interface SessionPageKey {
+  updatedAt: string;
+  sessionId: string;
+}
+
 /** The import formats ("auto" detects which one a file is). */
 export type ImportFormat = "auto" | "snapshot" | "chatgpt" | "claudeai" | "openwebui" | "librechat" | "chatbotui" | "claude-code" | "pi" | "sillytavern" | "codex" | "gemini" | "aider" | "openai";
 
@@ -559,7 +568,8 @@ export interface Operations {
   /** limit 1–1000 (default 20); roles keep these roles ("summary" for summary nodes); branch keeps nodes of that branch. */
   search: { request: { query: string; sessionId?: string; limit?: number; roles?: string[]; branch?: string }; value: SearchResult };
   session: { request: { sessionId: string }; value: SessionStatus };
-  sessions: { request: {}; value: SessionSummary[] };
+  /** order "updated": newest first (updatedAt, then sessionId, descending, as UTF-16 code units); limit (1–2³¹−1) and before (the updatedAt and sessionId of the last summary of the page before) page it. */
+  sessions: { request: { order?: "created" | "updated"; limit?: number; before?: SessionPageKey }; value: SessionSummary[] };
   "snapshot.load": { request: { sessionId: string; snapshot: Snapshot }; value: SessionStatus };
   "snapshot.save": { request: { sessionId: string }; value: Snapshot };
   /** Exactly one of nodeId (go to the newest leaf under it) and branch (go to its tip). */

@@ -25,11 +25,12 @@
 // and store/*.js.
 
 import { DB_DEFAULT_NAME } from "./store/schema.js";
-import { readList } from "./store/listing.js";
+import { LIST_BATCH, readList } from "./store/listing.js";
 import { ERROR, STORAGE_ERROR } from "./protocol.js";
 import { OPERATION_INFOS, TreeAPI, checkInitOptions, restartError } from "./tree-api.js";
 import { WorkerTree, closing, latestInit, shared } from "./worker-tree.js";
 import { joinParts } from "./answer-parts.js";
+import { nextTask } from "./tasks.js";
 
 export { ERROR, STORAGE_ERROR };
 
@@ -50,19 +51,19 @@ const workers = new Map();
  * next to this module, or the worker an earlier init() of this page
  * started: one per page), loads `sessiontree.wasm` from this module's
  * folder there, and persists to the IndexedDB database "sessiontree". It
- * resolves as soon as that database is read (the list of stored sessions
- * is known), before the wasm is fetched, compiled and started:
- * `call({operation: "sessions"})` answers at once from the stored
- * sessions' records, exactly as core would; every other call waits for
- * the wasm, in order. If the wasm then cannot be fetched (the message
- * names the HTTP status), compile or start (or a stored session cannot be
- * listed in it), the tree closes:
+ * resolves as soon as the newest 100 stored sessions are read, before the
+ * rest of the list and before the wasm is fetched, compiled and started:
+ * `sessions` answers from the stored records, exactly as core would (a
+ * page newest first at once, the whole list once read); every other call
+ * waits for the wasm, in order. If the rest of the list then cannot be
+ * read, or the wasm cannot be fetched (the message names the HTTP
+ * status), compile or start (or a stored session cannot be listed in it), the tree closes:
  * every call answers STORAGE_ERROR naming the cause and subscribers get
  * `{type: "storage", state: "closed", reason: "failed", message}`. With
  * `worker: false` or `persist: false` init() resolves when the wasm has
- * started. The page reads that list itself and makes the worker once its
- * first 1,000 sessions are read (at most LIST_FIRST_MS, 150 ms, later), so
- * the worker's start does not slow the read. Sessions stay in IndexedDB until a call names them
+ * started. The page reads that list itself and makes the worker once it
+ * is read (at most LIST_FIRST_MS, 150 ms, later), so the worker's start
+ * does not slow the read. Sessions stay in IndexedDB until a call names them
  * (js/store/pager.js). If that
  * default worker cannot start at all, it warns on the console and runs the
  * store in the page's thread. Calling init() again in
@@ -150,18 +151,16 @@ function openTree(options) {
     const send = (args) => connection.send("metas", undefined, [list, ...args]).promise.catch(() => {});
     let partRead;
     const firstPart = new Promise((resolve) => (partRead = resolve));
-    const give = (...args) => (partRead(), queueMicrotask(() => (connection ? send(args) : pending.push(args))));
+    const give = (...args) => (args[0]?.length === LIST_BATCH && partRead(), queueMicrotask(() => (connection ? send(args) : pending.push(args))));
     const listed = persist ? pageList({ dbName }, give) : null;
     const workerURL = options.workerURL ? new URL(options.workerURL, base) : null;
     // A worker's start (its script fetched and parsed, its database
     // opened) takes the cores the list's read needs: a worker not yet
-    // running is made once the list's first part is read (the whole list
-    // up to 1,000 sessions), or after LIST_FIRST_MS.
-    // When init() may answer from that list, the worker is made in a task
-    // after this one (Connection `later`): for a list read in one part,
-    // after the task that answers, off the list's path.
-    const later = listed !== null && !workerRunning(workerURL);
-    if (later) await Promise.race([firstPart, listed, new Promise((resolve) => setTimeout(resolve, LIST_FIRST_MS))]);
+    // running is made once the list is read, or its first LIST_BATCH of
+    // more, or after LIST_FIRST_MS, in a task after that (Connection
+    // `later`): off the path of the list's answer. init() may answer from
+    // the list's head meanwhile (Connection.init).
+    const later = listed !== null && !workerRunning(workerURL) && Promise.race([firstPart, listed.whole, new Promise((resolve) => setTimeout(resolve, LIST_FIRST_MS))]);
     try {
       connection = workerURL ? connect(workerURL, undefined, later) : pageWorker(later);
       const started = connection.init({ wasmURL: wasmURL.href, dbName, persist, memoryBudget: options.memoryBudget, pageBudget: options.pageBudget }, listed, persist ? { list } : null);
@@ -192,29 +191,34 @@ function openTree(options) {
 
 /**
  * The session list of a persisted tree, read in this thread while its
- * worker starts (readList): null when the worker's start must answer
- * instead (no database yet, or one this page cannot read as it stands).
- * Nothing waits for the wasm's server: a missing wasm then closes the tree
- * that answered (see init). Never rejects. give(records) is called with
- * each part of the meta records read, then give(null, whole) once: whole
- * false when they were not all read (the worker reads them itself).
+ * worker starts (readList): `head`, the newest sessions, read first
+ * (store/listing.js readHead), then `whole`, the list; each null when the
+ * worker's start must answer instead (no database yet, or one this page
+ * cannot read as it stands). Nothing waits for the wasm's server: a
+ * missing wasm then closes the tree that answered (see init). Neither
+ * rejects. give(records) is called with each part of the meta records
+ * read, then give(null, whole) once: whole false when they were not all
+ * read (the worker reads them itself).
  * @param {{dbName: string}} options
  * @param {(records: object[]|null, whole?: boolean) => void} give
- * @returns {Promise<object[]|null>}
+ * @returns {{head: Promise<{items: object[], complete: boolean}|null>, whole: Promise<object[]|null>}}
  */
 function pageList({ dbName }, give) {
-  if (!globalThis.indexedDB) return (give(null, false), Promise.resolve(null));
+  if (!globalThis.indexedDB) return (give(null, false), { head: Promise.resolve(null), whole: Promise.resolve(null) });
   let whole = false;
-  return readList(dbName, (part) => (part ? give(part) : (whole = true))).then((sessions) => (give(null, whole), sessions));
+  let headRead;
+  const head = new Promise((resolve) => (headRead = resolve));
+  const list = readList(dbName, (part) => (part ? give(part) : (whole = true)), headRead).then((sessions) => (give(null, whole), headRead(null), sessions));
+  return { head, whole: list };
 }
 
 /** Numbers the session lists pages read for the worker (js/worker.js `metas`). */
 let nextList = 1;
 
 /**
- * Milliseconds init() waits at most for the first part of the page's read
- * of the session list (store/listing.js LIST_BATCH records: the whole list
- * up to 1,000 sessions) before it makes the store's worker (see openTree):
+ * Milliseconds init() waits at most for the page's read of the session
+ * list (or its first store/listing.js LIST_BATCH records of more) before
+ * it makes the store's worker (see openTree):
  * on 2 cores the worker's start beside the read made the list of 1,000
  * sessions 78 ms instead of 54 (bench/RESULTS.md). A longer list is read
  * on beside the worker's start, whose wasm a first context needs: waiting
@@ -238,7 +242,7 @@ function workerRunning(url) {
  * The worker for an init() that names none: the one this page already
  * started (the first init() chooses it, so a page keeps one worker),
  * else js/worker.bundle.js next to this module (js/worker.js bundled).
- * @param {boolean} [later] see connect
+ * @param {boolean|Promise<unknown>} [later] see connect
  */
 function pageWorker(later = false) {
   for (const c of workers.values()) if (!c.failed) return c;
@@ -257,7 +261,7 @@ function pageWorker(later = false) {
  * worker.js), started on first use.
  * @param {URL|null} url
  * @param {() => Worker} [start] makes the Worker (default: a module Worker of url)
- * @param {boolean} [later] a new connection makes its Worker after this task (see Connection)
+ * @param {boolean|Promise<unknown>} [later] a new connection makes its Worker after this task, or that promise (see Connection)
  */
 function connect(url, start = () => new Worker(url, { type: "module", name: "sessiontree-worker" }), later = false) {
   const key = url?.href ?? "";
@@ -292,13 +296,6 @@ function adoptStarted(url, start) {
 }
 
 /**
- * One module Worker and its requests in flight. When its Go program ends
- * (the worker says {exited}), the connection starts a new worker in its
- * place (_restart): the page's trees keep their objects and are restored
- * there. When the worker itself fails (it cannot load, or its own code
- * throws uncaught), the connection fails for good (_fail).
- */
-/**
  * Set init's User Timing marks (the wasm started, IndexedDB read, sessions
  * restored), stamped in the worker's timeline, on the page's for its
  * performance panel and benchmarks.
@@ -314,23 +311,21 @@ function setMarks(marks) {
   }
 }
 
-/** Run fn() in a task after this one: a MessageChannel message (a background tab throttles setTimeout). */
-function afterThisTask(fn) {
-  const { port1, port2 } = new MessageChannel();
-  port1.onmessage = () => {
-    port1.close();
-    fn();
-  };
-  port2.postMessage(null);
-}
-
+/**
+ * One module Worker and its requests in flight. When its Go program ends
+ * (the worker says {exited}), the connection starts a new worker in its
+ * place (_restart): the page's trees keep their objects and are restored
+ * there. When the worker itself fails (it cannot load, or its own code
+ * throws uncaught), the connection fails for good (_fail).
+ */
 class Connection {
   /**
    * @param {string} url the worker's script (for messages)
    * @param {() => Worker} start makes a Worker (again at each restart)
    * @param {boolean} [own] the package's default worker: when it cannot start, the store runs in the page's thread
-   * @param {boolean} [later] make the Worker after this task (init() may answer from the page's list first;
-   *   `new Worker` takes 0.3–4 ms): requests wait for it; one that cannot be made fails the connection (_fail)
+   * @param {boolean|Promise<unknown>} [later] make the Worker after this task, or after the task in which
+   *   this promise settles (init() may answer from the page's list first; `new Worker` takes 0.3–4 ms):
+   *   requests wait for it; one that cannot be made fails the connection (_fail)
    */
   constructor(url, start, own = false, later = false) {
     this.url = url;
@@ -355,7 +350,8 @@ class Connection {
       return;
     }
     this.starting = new Promise((resolve) =>
-      afterThisTask(() => {
+      // A MessageChannel task (nextTask): a background tab throttles setTimeout.
+      Promise.resolve(later).then(nextTask).then(() => {
         this.starting = null;
         try {
           this._start();
@@ -413,22 +409,24 @@ class Connection {
   }
 
   /**
-   * Start a tree in the worker. When listed (a persisted tree's session
-   * list read in this thread meanwhile: pageList) comes first, resolve at
-   * once with a tree that answers `sessions` from it and holds every other
-   * call until the worker's tree has started (WorkerTree._hold).
-   * @param {object} options @param {Promise<object[]|null>|null} [listed]
+   * Start a tree in the worker. When listed.head (the newest sessions of
+   * a persisted tree, read in this thread meanwhile: pageList) comes
+   * first, resolve at once with a tree that answers `sessions` from it,
+   * and from listed.whole once read, and holds every other call until the
+   * worker's tree has started (WorkerTree._hold).
+   * @param {object} options
+   * @param {{head: Promise<{items: object[], complete: boolean}|null>, whole: Promise<object[]|null>}|null} [listed]
    * @param {{list: number}|null} [given] the page sends the meta records it reads as list n (js/worker.js `metas`)
    * @returns {Promise<WorkerTree>}
    */
   async init(options, listed = null, given = null) {
     const answer = this.send("init", undefined, given ? [options, given] : [options]).promise;
     if (listed) {
-      const first = await Promise.race([answer.then(() => null, () => null), listed]);
+      const first = await Promise.race([answer.then(() => null, () => null), listed.head]);
       // No session stored (a database a failed first visit made): the start answers, and a missing wasm rejects.
-      if (first !== null && first.length > 0) {
+      if (first !== null && first.items.length > 0) {
         const t = new WorkerTree(this, null, OPERATION_INFOS, true, options.dbName, options);
-        t._early = first;
+        t._listed(first, listed.whole);
         t._hold(answer.then((value) => this._adopt(value, options, t), (err) => this._unstarted(t, err, options)));
         return t;
       }
@@ -453,7 +451,8 @@ class Connection {
       // The worker's list, read after the page's, answers instead (or the
       // page's own, when the worker took its records); none when its tree
       // has started already.
-      if (same !== true) t._early = sessions ?? null;
+      if (same !== true && sessions) t._early = sessions;
+      else if (same !== true) t._endEarly();
       if (known) return t; // the same database's tree, reached through two objects
     } else if (known) {
       return known;
@@ -514,7 +513,7 @@ class Connection {
     }
     if (data.ready !== undefined) {
       const t = this.trees.get(data.tree);
-      if (t) t._early = null;
+      if (t) t._endEarly();
       setMarks(data.marks ?? []); // the wasm started, the sessions restored
       return;
     }

@@ -11,6 +11,7 @@ import { SLICE_BYTES, SLICE_MESSAGES, TextCaches, contextEnvelope, contextEnvelo
 import { ERROR } from "./protocol.js";
 import { DETACHED_BYTES, copyBytes, isBytes, requestJSON } from "./request-text.js";
 import { closeAfterBegun } from "./call-order.js";
+import { headAnswer, sessionsQuery, wholeAnswer } from "./early-list.js";
 
 /** Trees shared per IndexedDB database name within this page (worker mode; local.js keeps its own): init() in js/sessiontree.js fills it, a tree whose storage closed leaves it. */
 export const shared = new Map();
@@ -53,48 +54,6 @@ function requestPayload(request) {
 }
 
 /**
- * Whether a request (a JSON text, or its UTF-8 bytes) is exactly
- * `{"operation": "sessions"}`, the one request answered before the wasm
- * starts (with any other member core's answer is an error).
- * @param {string|Uint8Array} request
- */
-function isSessionsRequest(request) {
-  if (request.length > 256) return false;
-  try {
-    const r = JSON.parse(typeof request === "string" ? request : new TextDecoder().decode(request));
-    return r !== null && typeof r === "object" && !Array.isArray(r) && r.operation === "sessions" && Object.keys(r).length === 1;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * A copy of a `sessions` value the caller may change freely: the
- * summaries hold strings, numbers and null only (store/listing.js
- * sessionsFromMetas, core's answer), so a copy of each object is whole.
- * @param {object[]} summaries
- * @returns {object[]}
- */
-function copySummaries(summaries) {
-  return summaries.map((s) => ({ ...s }));
-}
-
-/**
- * Whether a request as call() takes it (an object, a JSON text, bytes) is
- * exactly `{"operation": "sessions"}`.
- * @param {any} request
- */
-function isSessionsCall(request) {
-  try {
-    if (request instanceof ArrayBuffer) request = new Uint8Array(request);
-    if (typeof request === "string" || request instanceof Uint8Array) return isSessionsRequest(request);
-    return request !== null && typeof request === "object" && request.operation === "sessions" && Object.keys(request).length === 1;
-  } catch {
-    return false; // a throwing getter or Proxy: call() answers it as any request (INVALID_ARGUMENT), never throws
-  }
-}
-
-/**
  * One session store — every session of one IndexedDB database (or of
  * memory, with persist: false) — whose store runs in the page's worker.
  * Obtain it from init(). Every method is the same as LocalTree's
@@ -127,11 +86,19 @@ export class WorkerTree extends TreeAPI {
      * The value of `sessions` (its summaries: objects of strings, numbers
      * and null only) while the worker starts the wasm after answering init
      * early (js/worker.js methods.init), else null: a `sessions` call made
-     * while no other call of this tree is in flight is answered with a
-     * fresh copy of it (copySummaries; a JSON text parsed at each call took
-     * 15 ms at 10,000 sessions, and as long again to make).
+     * while no other call of this tree is in flight is answered from a
+     * fresh copy of it (js/early-list.js wholeAnswer; a JSON text parsed at
+     * each call took 15 ms at 10,000 sessions, and as long again to make).
      */
     this._early = null;
+    /**
+     * Before that list is read (init answered from the head: Connection.init),
+     * the newest sessions {items, complete} (store/listing.js readHead), which
+     * answer a page newest first (js/early-list.js headAnswer), and a
+     * Promise of the list (never rejecting); null once the tree has started.
+     */
+    this._head = null;
+    this._whole = null;
     /**
      * While the tree waits for its worker's tree to start (it was answered
      * from the page's own list: Connection.init), a Promise that settles
@@ -182,12 +149,53 @@ export class WorkerTree extends TreeAPI {
   /** _route, not waiting for a method preparing its request (TreeAPI._prepared): that method's own request. */
   _routeNow(own, name, args) {
     if (this._local !== null) return this._local[name](...args);
-    if (this._gate === null || (name === "call" && this._waiting === 0 && this._early !== null && isSessionsCall(args[0]))) return own.apply(this, args);
+    if (this._gate === null) return own.apply(this, args);
+    // A `sessions` call with no other call held: answered from the page's
+    // list when it can be (_earlyAnswer), else held as any other call.
+    const query = name === "call" && this._waiting === 0 && this._head !== null ? sessionsQuery(args[0]) : null;
     this._waiting++;
-    return this._gate.then(() => {
-      if (--this._waiting === 0) this._gate = null;
-      return this._local !== null ? this._local[name](...args) : own.apply(this, args);
+    const gate = this._gate;
+    const held = () =>
+      gate.then(() => {
+        if (--this._waiting === 0 && this._gate === gate) this._gate = null;
+        return this._local !== null ? this._local[name](...args) : own.apply(this, args);
+      });
+    if (query === null) return held();
+    return this._earlyAnswer(query).then((env) => (env === null ? held() : (this._waiting--, env)));
+  }
+
+  /**
+   * Hold the page's list until the tree has started (see _head): the head
+   * read first, and the whole list once read.
+   * @param {{items: object[], complete: boolean}} head @param {Promise<object[]|null>} whole
+   */
+  _listed(head, whole) {
+    this._head = head;
+    this._whole = whole;
+    whole.then((list) => {
+      if (this._head !== null && list !== null) this._early ??= list;
     });
+  }
+
+  /** The tree has started (or will answer from elsewhere): `sessions` goes to it from now on. */
+  _endEarly() {
+    this._early = this._head = this._whole = null;
+  }
+
+  /**
+   * The envelope of `sessions` query q (js/early-list.js sessionsQuery)
+   * from the page's list: the whole list when read, else the head when it
+   * tells, else the whole list once read; null when neither answers (the
+   * tree started meanwhile, or the list could not be read), and then the
+   * store answers.
+   * @param {{updated: boolean, limit: number, before: object|null}} q
+   * @returns {Promise<{ok: true, value: object[]}|null>}
+   */
+  async _earlyAnswer(q) {
+    const now = this._early !== null ? wholeAnswer(this._early, q) : this._head !== null ? headAnswer(this._head, q) : null;
+    if (now !== null || this._whole === null) return now === null ? null : { ok: true, value: now };
+    await this._whole;
+    return this._early !== null ? { ok: true, value: wholeAnswer(this._early, q) } : null;
   }
 
   /**
@@ -198,7 +206,7 @@ export class WorkerTree extends TreeAPI {
    */
   _fallBack(local) {
     this._local = local;
-    this._early = null;
+    this._endEarly();
     local.subscribe((event) => this._emit(event));
   }
 
@@ -210,7 +218,7 @@ export class WorkerTree extends TreeAPI {
    */
   _restarted(id) {
     this._id = id;
-    this._early = null;
+    this._endEarly();
     this._texts = new TextCaches();
     this._contexts = Promise.resolve();
   }
@@ -253,8 +261,10 @@ export class WorkerTree extends TreeAPI {
     const payload = requestPayload(request);
     if (typeof payload === "object" && !(payload instanceof Uint8Array)) return asText ? JSON.stringify(payload) : payload;
     // callText waits: its bytes are core's, and Go escapes text unlike JSON.stringify.
-    if (this._early !== null && !asText && isSessionsRequest(payload) && !this._connection.busy(this)) {
-      return { ok: true, value: copySummaries(this._early) };
+    if ((this._early !== null || this._head !== null) && !asText && !this._connection.busy(this)) {
+      const query = sessionsQuery(payload);
+      const env = query === null ? null : await this._earlyAnswer(query);
+      if (env !== null) return env;
     }
     let answer;
     try {
@@ -487,7 +497,7 @@ export class WorkerTree extends TreeAPI {
   }
 
   _unshare() {
-    this._early = null; // a tree that failed to start answers `sessions` from the worker too (STORAGE_ERROR)
+    this._endEarly(); // a tree that failed to start answers `sessions` from the worker too (STORAGE_ERROR)
     if (this._dbName !== null && shared.get(this._dbName)) shared.delete(this._dbName);
   }
 

@@ -119,6 +119,7 @@ const PRECACHE = [
   "../js/store/list-keep.js",
   "../js/store/erase.js",
   "../js/change-events.js",
+  "../js/early-list.js",
   "../js/chat-ops.js",
   "../js/completion-fn.js",
   "../js/store/storage-error.js",

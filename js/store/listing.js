@@ -6,9 +6,10 @@
 // a page that lists sessions first pays that read, as a plain IndexedDB
 // page would pay its own, not the start of a worker as well. The worker takes the
 // records the page read (pager.js takeMetas), or reads them itself
-// (readMetas) when the page could not. It imports only schema.js, which
-// the page has loaded already.
+// (readMetas) when the page could not. It imports only schema.js and
+// early-list.js, which the page has loaded already.
 
+import { newestFirst } from "../early-list.js";
 import { DB_VERSION } from "./schema.js";
 
 /**
@@ -164,6 +165,87 @@ async function readTails(tx, metas) {
   });
 }
 
+/** Sessions the page reads first, newest first, before the rest of the list (readHead): a first screen's worth and more (a first page of 50 answers from them). */
+export const HEAD_SIZE = 100;
+
+/**
+ * Whether a meta record is one of a stored session out of the trash: it
+ * names a session, is no erased session's tombstone, and has no deletedAt.
+ * @param {any} m
+ */
+function listed(m) {
+  return m !== null && typeof m === "object" && typeof m.sessionId === "string" && m.sessionId !== "" && m.erased !== true && !m.deletedAt;
+}
+
+/**
+ * Up to `size` records of an index read backwards (newest first), those
+ * keep() takes, and whether the index ended before `size` were taken:
+ * `size` at a time with getAllRecords where the browser has it (Chromium
+ * 141+: one request, where a cursor's steps at 100 sessions took longer
+ * than a getAll of the whole store), else one cursor step at a time.
+ * @param {IDBIndex} index @param {number} size @param {(m: object) => boolean} keep
+ * @returns {Promise<{records: object[], ended: boolean}>}
+ */
+async function readBackwards(index, size, keep) {
+  if (typeof index.getAllRecords !== "function") return cursorBackwards(index, size, keep);
+  const records = [];
+  for (let query = null; ; ) {
+    const part = await requestPromise(index.getAllRecords({ query, count: size, direction: "prev" }));
+    for (const r of part) if (records.length < size && keep(r.value)) records.push(r.value);
+    if (records.length === size) return { records, ended: false };
+    if (part.length < size) return { records, ended: true };
+    query = IDBKeyRange.upperBound(part[part.length - 1].key, true);
+  }
+}
+
+/** readBackwards, one cursor step at a time (Firefox, Safari). */
+function cursorBackwards(index, size, keep) {
+  return new Promise((resolve, reject) => {
+    const records = [];
+    const req = index.openCursor(null, "prev");
+    req.onerror = () => reject(req.error);
+    req.onsuccess = () => {
+      const cursor = req.result;
+      if (!cursor) return resolve({ records, ended: true });
+      if (keep(cursor.value)) records.push(cursor.value);
+      if (records.length === size) return resolve({ records, ended: false });
+      cursor.continue();
+    };
+  });
+}
+
+/**
+ * The newest `size` stored sessions out of the trash, newest first (the
+ * order of core's `sessions` with order "updated": js/early-list.js
+ * newestFirst), read from the "updated" index backwards without the rest
+ * of the list, and whether they are all there are. A meta with `tail:
+ * true` may have node records after its updatedAt: those metas (few, the
+ * "tail" index's) are read first, brought up to date (readTails) and put
+ * in their place, so a session a tab appended to without writing its meta
+ * is where its last node puts it. Every other record stands where its
+ * stored updatedAt puts it. A meta damaged outside sessiontree whose
+ * updatedAt or sessionId is no string is in no page (the index leaves
+ * it out).
+ * @param {IDBTransaction} tx over "sessions" and "nodes", schema 7
+ * @param {number} size
+ * @returns {Promise<{items: object[], complete: boolean}>} items: sessionsFromMetas, newest first
+ */
+export async function readHead(tx, size) {
+  const sessions = tx.objectStore("sessions");
+  // Both asked at once: the tails are few, and the newest are rarely among them.
+  const [stored, newest] = await Promise.all([requestPromise(sessions.index("tail").getAll()), readBackwards(sessions.index("updated"), size, listed)]);
+  const tails = usableMetas(stored).filter(listed);
+  const tailed = new Set(tails.map((m) => m.sessionId));
+  let { records, ended } = newest;
+  if (records.some((m) => tailed.has(m.sessionId))) {
+    records = records.filter((m) => !tailed.has(m.sessionId));
+    if (!ended) ({ records, ended } = await readBackwards(sessions.index("updated"), size, (m) => listed(m) && !tailed.has(m.sessionId)));
+  }
+  await readTails(tx, tails);
+  const items = sessionsFromMetas(usableMetas(records).concat(tails)).sort(newestFirst);
+  return { items: items.slice(0, size), complete: ended && items.length <= size };
+}
+
 /**
  * The keys of the kept list in the "search" store: ["list", gen]
  * (store/schema.js, store/list-keep.js).
@@ -263,8 +345,8 @@ export async function readRecords(tx, onPart) {
 /** Records of the "sessions" store below which no kept list is written (store/list-keep.js: the store's own read is as quick); the first part read beside the kept list. */
 export const LIST_KEEP_MIN = 256;
 
-/** Meta records the page decodes in one task (see readBatched). */
-const LIST_BATCH = 1000;
+/** Meta records the page decodes in one task (see readBatched): a part of this many has more after it. */
+export const LIST_BATCH = 1000;
 
 /**
  * Read the value of `sessions` from IndexedDB database `name` in this
@@ -287,12 +369,15 @@ const LIST_BATCH = 1000;
  * comes: every record of the store, trash and tombstones too, as stored
  * (a tail's node records the worker reads itself), in key order, or all
  * of them in one part in the kept list's order when they come from it
- * (readRecords); then with null once every record was read.
+ * (readRecords); then with null once every record was read. Before
+ * any of that, onHead (when given) is called with the head: the newest
+ * HEAD_SIZE sessions (readHead), which init() answers with first.
  * @param {string} name
  * @param {((records: object[]|null) => void)|null} [onPart]
+ * @param {((head: {items: object[], complete: boolean}) => void)|null} [onHead]
  * @returns {Promise<object[]|null>} sessionsFromMetas of the stored sessions not in the trash
  */
-export function readList(name, onPart = null) {
+export function readList(name, onPart = null, onHead = null) {
   return new Promise((resolve) => {
     let req;
     try {
@@ -312,6 +397,7 @@ export function readList(name, onPart = null) {
       try {
         if (db.version !== DB_VERSION) return resolve(null);
         const tx = db.transaction(["sessions", "nodes", "search"], "readonly");
+        if (onHead) onHead(await readHead(tx, HEAD_SIZE));
         const { metas } = liveMetas(await readRecords(tx, onPart));
         onPart?.(null);
         await readTails(tx, metas);

@@ -4,7 +4,7 @@
 
 /**
  * The meta records a flush writes: one per session whose meta was left
- * with `tail: true` (tailed), as it is in memory, without tail and stamped
+ * with `tail: true` (tailed), as it is in memory, without tail (nor tailMark) and stamped
  * gen — except a session this transaction just wrote with its meta
  * (written, not deferred), which is flushed next time. A session written
  * now with its meta deferred is flushed with the meta it would have had
@@ -19,7 +19,8 @@ export function flushRecords(tailed, written, gen) {
   for (const [id, meta] of tailed) {
     const w = written.get(id);
     if (w && !w.deferred) continue; // written with tail just now: flushed next time
-    out.push([id, { ...(w ? w.pending : meta), gen, tail: false }]);
+    const { tailMark, ...rest } = w ? w.pending : meta; // out of the "tail" index (store/schema.js)
+    out.push([id, { ...rest, gen, tail: false }]);
   }
   return out;
 }

@@ -470,7 +470,7 @@ export function writeChanges(tx, blocks, gen, storedState, defer = null, written
       // node line drained in an append), and 60,000 imported sessions with
       // tail: true were 60,000 metas written again by that flush.
       const tail = defer !== null && plain.get(id) === true;
-      if (tail) meta.tail = true;
+      if (tail) Object.assign(meta, { tail: true, tailMark: 1 }); // tailMark: the "tail" index (store/schema.js)
       store("sessions").put(meta, id);
       state.tail = tail;
       state.meta = meta;

@@ -3,11 +3,12 @@
 // records are encoded is store/records.js; who writes them, and when, is
 // store/writer.js.
 //
-// Schema version 6 (object stores, out-of-line keys):
+// Schema version 7 (object stores, out-of-line keys):
 //   sessions   key sessionId        value meta {sessionId, title, cursor, activeBranch, createdAt,
 //                                    updatedAt, nodeCount, annotationCount, folded, epoch, gen, op,
-//                                    tail?};
-//                                    index "gen" on gen
+//                                    tail?, tailMark? (1 when tail is true, else absent)};
+//                                    index "gen" on gen; index "updated" on [updatedAt, sessionId]
+//                                    (the list newest first, read backwards); index "tail" on tailMark
 //   chunks     key [sessionId, start]  value the nodes start… (snapshot form) joined by ",\n", as
 //                                    UTF-8 bytes (a Uint8Array; older records are the same text as
 //                                    a string, and both are read); the chunks of a session cover
@@ -47,7 +48,8 @@
 // only grew (records.js replaceRecords; earlier builds counted the
 // replacements from 0, which a session made again started over).
 //
-// Version 5 had no search store. Versions 2 to 4 had the same records, but every chunk held exactly
+// Version 6 had no "updated" and "tail" indexes (metas with tail: true had
+// no tailMark). Version 5 had no search store. Versions 2 to 4 had the same records, but every chunk held exactly
 // CHUNK_SIZE nodes (start = 0, CHUNK_SIZE, …): a session under CHUNK_SIZE
 // nodes was one node record per node. Version 3 writers hold the Web Lock
 // "sessiontree-write:" + dbName (see store/writer.js); version 4 added
@@ -60,7 +62,7 @@
 export const DB_DEFAULT_NAME = "sessiontree";
 
 /** The schema version this build creates and reads. */
-export const DB_VERSION = 6;
+export const DB_VERSION = 7;
 
 /** The object stores holding sessions (every read and write of them takes all four). */
 export const STORES = ["sessions", "chunks", "nodes", "annotations"];
@@ -118,6 +120,22 @@ export const upgrades = [
   // 5 → 6: the search index kept between pages, in a store of its own.
   (db) => {
     db.createObjectStore("search");
+  },
+  // 6 → 7: the indexes a page of the list newest first is read from
+  // (store/listing.js readHead): "updated" on [updatedAt, sessionId], and
+  // "tail" on tailMark, which every meta written with tail: true gets (a
+  // boolean is no IndexedDB key), so the few metas whose stored updatedAt
+  // lags their node records are found without reading the others.
+  (db, tx) => {
+    const sessions = tx.objectStore("sessions");
+    sessions.createIndex("updated", ["updatedAt", "sessionId"]);
+    sessions.createIndex("tail", "tailMark");
+    sessions.openCursor().onsuccess = (event) => {
+      const cursor = event.target.result;
+      if (!cursor) return;
+      if (cursor.value?.tail === true) cursor.update({ ...cursor.value, tailMark: 1 });
+      cursor.continue();
+    };
   },
 ];
 

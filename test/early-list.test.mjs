@@ -1,0 +1,68 @@
+// The answers to `sessions` before the wasm starts (js/early-list.js):
+// which requests they answer, and the pages they give, checked against a
+// plain sort of the whole list.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { headAnswer, newestFirst, sessionsQuery, wholeAnswer } from "../js/early-list.js";
+
+const summary = (sessionId, updatedAt) => ({ sessionId, title: sessionId, nodeCount: 1, cursor: null, activeBranch: "main", updatedAt });
+
+test("sessionsQuery takes what core takes and leaves every other request to it", () => {
+  assert.deepEqual(sessionsQuery({ operation: "sessions" }), { updated: false, limit: 2 ** 31 - 1, before: null });
+  assert.deepEqual(sessionsQuery('{"operation":"sessions","order":"updated","limit":5}'), { updated: true, limit: 5, before: null });
+  const before = { updatedAt: "2026-01-01T00:00:00.000Z", sessionId: "s" };
+  assert.deepEqual(sessionsQuery(new TextEncoder().encode(JSON.stringify({ operation: "sessions", order: "updated", before }))), { updated: true, limit: 2 ** 31 - 1, before });
+  for (const bad of [
+    { operation: "session" },
+    { operation: "sessions", limit: 5 },
+    { operation: "sessions", order: "newest" },
+    { operation: "sessions", order: null },
+    { operation: "sessions", order: "updated", limit: 0 },
+    { operation: "sessions", order: "updated", limit: 1.5 },
+    { operation: "sessions", order: "updated", limit: 2 ** 31 },
+    { operation: "sessions", order: "updated", before: { updatedAt: "", sessionId: "" } },
+    { operation: "sessions", order: "updated", before: { sessionId: "s" } },
+    { operation: "sessions", order: "updated", before: [] },
+    { operation: "sessions", extra: 1 },
+    "{not json",
+    null,
+    [],
+  ]) {
+    assert.equal(sessionsQuery(bad), null, JSON.stringify(bad));
+  }
+  const throwing = { operation: "sessions", get order() { throw new Error("no"); } };
+  assert.equal(sessionsQuery(throwing), null);
+});
+
+test("newestFirst orders by updatedAt, then sessionId, descending, by UTF-16 code units", () => {
+  const list = [summary("a", "2026-03"), summary("b", "2026-03"), summary("old", "2026-01"), summary("\uFF5E", "2026-03"), summary("\u{1F600}", "2026-03"), summary("u", "")];
+  assert.deepEqual(list.sort(newestFirst).map((s) => s.sessionId), ["\uFF5E", "\u{1F600}", "b", "a", "old", "u"]);
+});
+
+test("pages of the whole list walk it newest first; the head answers a page only when it holds all of it", () => {
+  const whole = [];
+  for (let i = 0; i < 25; i++) whole.push(summary(`s${String(i).padStart(2, "0")}`, `2026-01-${String((i % 7) + 1).padStart(2, "0")}`));
+  const sorted = whole.map((s) => ({ ...s })).sort(newestFirst);
+  assert.deepEqual(wholeAnswer(whole, sessionsQuery({ operation: "sessions" })), whole, "creation order: the list as read");
+  const walked = [];
+  let before;
+  for (;;) {
+    const page = wholeAnswer(whole, sessionsQuery({ operation: "sessions", order: "updated", limit: 4, ...(before ? { before } : {}) }));
+    walked.push(...page);
+    if (page.length < 4) break;
+    before = { updatedAt: page[3].updatedAt, sessionId: page[3].sessionId };
+  }
+  assert.deepEqual(walked, sorted);
+
+  const head = { items: sorted.slice(0, 10), complete: false };
+  const q = (extra) => sessionsQuery({ operation: "sessions", order: "updated", ...extra });
+  assert.deepEqual(headAnswer(head, q({ limit: 10 })), sorted.slice(0, 10));
+  assert.deepEqual(headAnswer(head, q({ limit: 4, before: { updatedAt: sorted[3].updatedAt, sessionId: sorted[3].sessionId } })), sorted.slice(4, 8));
+  assert.equal(headAnswer(head, q({ limit: 11 })), null, "past the head");
+  assert.equal(headAnswer(head, q({})), null, "the whole list newest first");
+  assert.equal(headAnswer(head, sessionsQuery({ operation: "sessions" })), null, "creation order");
+  assert.deepEqual(headAnswer({ items: sorted, complete: true }, q({})), sorted, "a head that holds every session");
+  const copy = headAnswer(head, q({ limit: 1 }));
+  copy[0].title = "changed";
+  assert.equal(head.items[0].title, sorted[0].title, "the answer is a copy");
+});
