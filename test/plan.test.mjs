@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { flushRecords } from '../js/store/plan.js';
 
 test('a flush writes each tailed session\'s meta without tail, but one just written with its meta', async (t) => {
-  const meta = (id, nodeCount) => ({ sessionId: id, nodeCount, tail: true, gen: 1 });
+  const meta = (id, nodeCount) => ({ sessionId: id, nodeCount, tail: true, tailMark: 1, gen: 1 });
   const tailed = new Map([['a', meta('a', 3)], ['b', meta('b', 5)], ['c', meta('c', 7)]]);
   const cases = [
     { name: 'nothing written now: every tailed meta, stamped and without tail', written: new Map(), want: [['a', 3], ['b', 5], ['c', 7]] },
@@ -18,6 +18,7 @@ test('a flush writes each tailed session\'s meta without tail, but one just writ
       for (const [id, r] of got) {
         assert.equal(r.gen, 9, id);
         assert.equal(r.tail, false, id);
+        assert.equal('tailMark' in r, false, `${id}: out of the "tail" index`);
       }
     });
   }

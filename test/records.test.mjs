@@ -111,6 +111,7 @@ test('writeChanges plans the records of a new session: chunk records, the last o
   assert.equal(meta.folded, CHUNK_SIZE + 2);
   assert.equal(meta.epoch, 7, 'a new session\'s epoch is the gen that wrote it');
   assert.equal(meta.tail, undefined, 'no defer: no tail');
+  assert.equal(meta.tailMark, undefined, 'no defer: out of the "tail" index');
   assert.deepEqual({ ...written.get('s'), meta: undefined }, { epoch: 7, count: CHUNK_SIZE + 2, folded: CHUNK_SIZE + 2, acount: 1, tail: false, meta: undefined, deferred: false });
   assert.equal(text(tx.data.chunks.get('["s",0]').v).split(',\n').length, CHUNK_SIZE);
   assert.equal(text(tx.data.chunks.get(`["s",${CHUNK_SIZE}]`).v).split(',\n').length, 2);
@@ -217,6 +218,7 @@ test('writeChanges with defer leaves an append\'s meta unwritten only when it fo
       } else {
         assert.deepEqual(tx.log, [['put', 'nodes', ['s', 3]], ['put', 'sessions', 's']]);
         assert.equal(tx.data.sessions.get('"s"').v.tail, true);
+        assert.equal(tx.data.sessions.get('"s"').v.tailMark, 1, 'in the "tail" index (store/schema.js)');
       }
     });
   }
