@@ -154,6 +154,7 @@ async function measureSize(context, rss, baseURL, n, returning) {
   let before = [];
   const skip = returning ? 1 : 0;
   for (let r = 0; r < RUNS + skip; r++) {
+    await settle();
     const p = await context.newPage();
     await p.goto(baseURL + "e2e/fixtures/shim.html");
     await p.waitForFunction(() => window.sessiontree !== undefined);
@@ -216,6 +217,15 @@ async function measureSize(context, rss, baseURL, n, returning) {
 }
 
 /**
+ * Wait SETTLE_MS before a measured page, sessiontree's or a floor's: the
+ * pages closed before it (their workers ending, IndexedDB committing what
+ * they wrote last) stay out of its figures, as a visit does not begin
+ * while another tab of the site is closing.
+ */
+const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+const SETTLE_MS = 500;
+
+/**
  * One run of the floors on database db of n sessions (+ 3 big ones), each
  * checked: the paged floor in a page of its own (the second read of a
  * database in one page is the quicker), then in one page the lazy floor
@@ -224,6 +234,7 @@ async function measureSize(context, rss, baseURL, n, returning) {
  * @returns {Promise<{pageMs: number, listMs: number, openMs: number, workerMs: number, startMs: number, readMs?: number}>}
  */
 async function measureFloors(context, baseURL, db, n, everything) {
+  await settle();
   const f = await context.newPage();
   await f.goto(baseURL + "e2e/fixtures/shim.html");
   const fpPage = await context.newPage();

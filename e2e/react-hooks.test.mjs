@@ -39,6 +39,14 @@ async function open() {
   return { page, workers };
 }
 
+test('useSessions reads every session, or the page a query asks for', async () => {
+  const { page } = await open();
+  await waitUntil(page, () => window.renders.some((r) => r.newest === 'b'));
+  const last = await page.evaluate(() => window.renders.at(-1));
+  assert.deepEqual([last.sessions, last.newest], [2, 'b'], 'every session; the newest one, newest first');
+  assert.deepEqual(env.errors, []);
+});
+
 test('hooks given a tree start no store of their own', async () => {
   const { page, workers } = await open();
   await page.waitForTimeout(500);

@@ -51,7 +51,7 @@ const workers = new Map();
  * next to this module, or the worker an earlier init() of this page
  * started: one per page), loads `sessiontree.wasm` from this module's
  * folder there, and persists to the IndexedDB database "sessiontree". It
- * resolves as soon as the newest 100 stored sessions are read, before the
+ * resolves as soon as the newest 50 stored sessions are read, before the
  * rest of the list and before the wasm is fetched, compiled and started:
  * `sessions` answers from the stored records, exactly as core would (a
  * page newest first at once, the whole list once read); every other call

@@ -27,8 +27,13 @@ export declare function useSessionTree(options?: InitOptions): TreeState;
  * Every session's summary, read again after each change. tree: the app's
  * own (null while it starts: nothing is read); omitted, the page's
  * (useSessionTree's). A hook given a tree, or null, starts no store.
+ * query: the request's order and limit ({order: "updated", limit: 50}: the
+ * newest 50, newest first); omitted, every session in creation order.
  */
-export declare function useSessions(tree?: SessionTree | null): { sessions: SessionSummary[]; error: HookError | null; loading: boolean };
+export declare function useSessions(
+  tree?: SessionTree | null,
+  query?: { order?: "created" | "updated"; limit?: number },
+): { sessions: SessionSummary[]; error: HookError | null; loading: boolean };
 
 /**
  * The messages the model sees for a session (root → cursor) and its cursor,

@@ -114,13 +114,21 @@ function sameKey(a, b) {
 /**
  * Every session of the tree (the `sessions` operation's summaries), read
  * again after each change. {sessions: [], loading: true} until the first
- * answer; error is the envelope's error when that failed.
+ * answer; error is the envelope's error when that failed. query: the
+ * request's order and limit, e.g. {order: "updated", limit: 50} for the
+ * newest 50, newest first (a first screen: before the store's wasm has
+ * started it is answered from the newest sessions read first); omitted,
+ * every session in creation order.
  * @param {object} [tree] default: useSessionTree()'s
+ * @param {{order?: "created"|"updated", limit?: number}} [query]
  * @returns {{sessions: object[], error: {code: string, message: string}|null, loading: boolean}}
  */
-export function useSessions(tree) {
+export function useSessions(tree, query) {
   const t = useTree(tree);
-  const s = useRead(t, (x) => x.call({ operation: "sessions" }), () => true, [], []);
+  const order = query?.order;
+  const limit = query?.limit;
+  const request = { operation: "sessions", ...(order !== undefined && { order }), ...(limit !== undefined && { limit }) };
+  const s = useRead(t, (x) => x.call(request), () => true, [], [order, limit]);
   return { sessions: s.value, error: s.error, loading: s.loading };
 }
 

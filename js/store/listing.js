@@ -165,8 +165,8 @@ async function readTails(tx, metas) {
   });
 }
 
-/** Sessions the page reads first, newest first, before the rest of the list (readHead): a first screen's worth and more (a first page of 50 answers from them). */
-export const HEAD_SIZE = 100;
+/** Sessions the page reads first, newest first, before the rest of the list (readHead): a first screen (a read of 100 took twice as long as one of 50 in Chromium: bench/RESULTS.md). */
+export const HEAD_SIZE = 50;
 
 /**
  * Whether a meta record is one of a stored session out of the trash: it

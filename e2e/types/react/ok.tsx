@@ -21,6 +21,8 @@ export const excluded: string[] = sessiontree().config().optimizeDeps.exclude;
 export function Chat({ id }: { id: string }) {
   const { tree, error } = useSessionTree({ dbName: "typed" });
   const { sessions, loading } = useSessions();
+  // The newest 50, newest first: each summary typed as the whole list's.
+  const newest: string[] = useSessions(tree, { order: "updated", limit: 50 }).sessions.map((s) => s.updatedAt);
   const { messages, cursor } = useMessages(id, tree);
   const panel = useRef<SessionTreePanel>(null);
   // React 18: a ref and usePanelEvent; the event's detail is typed per event.
@@ -43,6 +45,7 @@ export function Chat({ id }: { id: string }) {
   return (
     <main>
       <p>{loading ? "…" : sessions.map((s) => s.title).join(", ")}</p>
+      <p>{newest.join(", ")}</p>
       <p>{roles.join(" ")} {cursor ?? "no cursor"}</p>
       {/* React 19: props set the element's properties and listen to its events. */}
       <session-tree-panel
