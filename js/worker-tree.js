@@ -152,7 +152,7 @@ export class WorkerTree extends TreeAPI {
     if (this._gate === null) return own.apply(this, args);
     // A `sessions` call with no other call held: answered from the page's
     // list when it can be (_earlyAnswer), else held as any other call.
-    const query = name === "call" && this._waiting === 0 && this._head !== null ? sessionsQuery(args[0]) : null;
+    const query = name === "call" && this._head !== null && !this._connection.busy(this) ? sessionsQuery(args[0]) : null;
     this._waiting++;
     const gate = this._gate;
     const held = () =>
