@@ -5,7 +5,7 @@
 // IndexedDB starts empty.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, stubStore, inStore, waitUntil } from './helpers.mjs';
+import { failSessionsReads, setup, stubStore, inStore, waitUntil } from './helpers.mjs';
 
 const SHIM = 'e2e/fixtures/shim.html';
 
@@ -726,26 +726,15 @@ test('init rejects when IndexedDB cannot be opened or read, unless persist is fa
       },
       {
         name: 'a read fails at start-up',
-        script: () => {
-          // Start-up reads the meta records only (sessions are paged in on
-          // demand): every read of the "sessions" store fails, through its indexes too.
-          for (const [proto, names] of [[IDBObjectStore.prototype, ['getAll']], [IDBIndex.prototype, ['getAll', 'getAllRecords', 'openCursor']]]) {
-            for (const name of names) {
-              const read = proto[name];
-              if (typeof read !== 'function') continue;
-              proto[name] = function (...args) {
-                if ((this instanceof IDBIndex ? this.objectStore : this).name === 'sessions') throw new DOMException('the disk said no', 'UnknownError');
-                return read.apply(this, args);
-              };
-            }
-          }
-        },
+        // Start-up reads the meta records only (sessions are paged in on demand).
+        script: failSessionsReads,
+        arg: 'the disk said no',
         want: /^sessiontree: reading IndexedDB database "durable" failed, nothing was changed: the disk said no$/,
       },
     ];
     for (const stub of stubs) {
       const p = await env.newPage();
-      await stubStore(p, stub.script);
+      await stubStore(p, stub.script, stub.arg);
       await open(env, p);
       const err = await initTree(p);
       assert.match(String(err), stub.want, stub.name);

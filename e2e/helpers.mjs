@@ -200,6 +200,26 @@ export async function openShimPage(env) {
 }
 
 /**
+ * A stub for stubStore (pass it with the message as its arg): every read
+ * of the "sessions" store fails with an UnknownError DOMException of that
+ * message, through its indexes too (getAll, getAllRecords, openCursor), as
+ * a disk failing start-up's reads of the session list would.
+ * @param {string} message
+ */
+export function failSessionsReads(message) {
+  for (const [proto, names] of [[IDBObjectStore.prototype, ['getAll']], [IDBIndex.prototype, ['getAll', 'getAllRecords', 'openCursor']]]) {
+    for (const name of names) {
+      const read = proto[name];
+      if (typeof read !== 'function') continue;
+      proto[name] = function (...args) {
+        if ((this instanceof IDBIndex ? this.objectStore : this).name === 'sessions') throw new DOMException(message, 'UnknownError');
+        return read.apply(this, args);
+      };
+    }
+  }
+}
+
+/**
  * Stub browser APIs for the store wherever it runs: fn(arg) runs in the
  * page before its scripts (page.addInitScript, for init({worker: false}))
  * and in every store worker the page starts — the shim fixture then starts

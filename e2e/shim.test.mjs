@@ -4,7 +4,7 @@
 // named restore points and a 100,000-deep chain.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, openShimPage, stubStore, watchPage } from './helpers.mjs';
+import { failSessionsReads, setup, openShimPage, stubStore, watchPage } from './helpers.mjs';
 
 let env;
 /** A second browser context (its own IndexedDB) for the tests run with the store in the page's thread. */
@@ -190,13 +190,7 @@ test('a failed IndexedDB read at init rejects and leaves the stored data untouch
   await page.close();
 
   const broken = await env.newPage();
-  await stubStore(broken, () => {
-    const real = IDBObjectStore.prototype.getAll;
-    IDBObjectStore.prototype.getAll = function (...args) {
-      if (this.name === 'sessions') throw new DOMException('simulated read failure', 'UnknownError'); // the meta records init reads
-      return real.apply(this, args);
-    };
-  });
+  await stubStore(broken, failSessionsReads, 'simulated read failure'); // the meta records init reads
   await broken.goto(env.baseURL + 'e2e/fixtures/shim.html');
   await broken.waitForFunction(() => window.sessiontree);
   const result = await broken.evaluate(async () => {
