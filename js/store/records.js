@@ -529,9 +529,9 @@ function appendRecords(store, b, k) {
 /**
  * The meta members a deferred append may leave behind on disk: those
  * deriveTail sets from the node records after the meta, and those the
- * write itself stamps (gen, tail, folded, which derivable checks apart).
+ * write itself stamps (gen, tail and its tailMark, folded, which derivable checks apart).
  */
-const DERIVED = new Set(["nodeCount", "cursor", "activeBranch", "updatedAt", "op", "gen", "tail", "folded"]);
+const DERIVED = new Set(["nodeCount", "cursor", "activeBranch", "updatedAt", "op", "gen", "tail", "tailMark", "folded"]);
 
 /**
  * Whether a session's new meta is what deriveTail makes of its stored meta
