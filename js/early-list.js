@@ -6,8 +6,13 @@
 // tests them (test/early-list.test.mjs), and e2e/paging.test.mjs checks
 // they answer what core answers (core/internal/store/sessions_page.go).
 
+import { requestJSON } from "./request-text.js";
+
 /** The largest `limit` of a page (core's maxRowIndex, 2^31 − 1). */
 const MAX_LIMIT = 2 ** 31 - 1;
+
+/** UTF-8 as core reads a request: bytes that are not UTF-8 and a byte order mark are refused (the BOM is kept, and JSON.parse refuses it). */
+const strictUTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * The query of a `sessions` request that may be answered early: null for
@@ -16,20 +21,66 @@ const MAX_LIMIT = 2 ** 31 - 1;
  * (order "created" or "updated"; limit an integer from 1 to 2^31 − 1;
  * before {updatedAt: string, sessionId: non-empty string}; limit and
  * before only with order "updated"), which core answers (with its
- * INVALID_ARGUMENT). Reading a member that throws (a getter, a Proxy)
- * gives null.
+ * INVALID_ARGUMENT). The request is read as core will read it: an object
+ * as the JSON text it is sent as (js/request-text.js requestJSON: its own
+ * members, or its toJSON's), bytes only when they are UTF-8 with no byte
+ * order mark, text (and bytes) only with no member given twice; and null
+ * when core could read before otherwise: a lone surrogate in it (U+FFFD
+ * to core), or a member whose name is updatedAt or sessionId but for case
+ * (core takes it for one). Reading a member that throws (a getter, a
+ * Proxy) gives null.
  * @param {any} request an object, a JSON text or its UTF-8 bytes (at most 1 KB of text read)
  * @returns {{updated: boolean, limit: number, before: {updatedAt: string, sessionId: string}|null}|null}
  */
 export function sessionsQuery(request) {
   try {
     if (request instanceof ArrayBuffer) request = new Uint8Array(request);
-    if (request instanceof Uint8Array) request = request.length > 1024 ? "" : new TextDecoder().decode(request);
-    if (typeof request === "string") request = request.length > 1024 ? null : JSON.parse(request);
-    return queryOf(request);
+    if (request instanceof Uint8Array) request = request.length > 1024 ? null : strictUTF8.decode(request);
+    else if (typeof request !== "string") {
+      // Only a `sessions` request is written out (any other may be large).
+      if (request === null || typeof request !== "object" || request.operation !== "sessions") return null;
+      const json = requestJSON(request);
+      request = json.error === undefined ? json.text : null;
+    }
+    if (request === null || request.length > 1024) return null;
+    const r = JSON.parse(request);
+    return topMembers(request) === Object.keys(r ?? {}).length ? queryOf(r) : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * How many members the object of JSON text `text` (valid JSON) has as
+ * written, a member given twice counted twice: at depth 1, each string
+ * after "{" or "," is a member's name.
+ * @param {string} text
+ */
+function topMembers(text) {
+  let depth = 0;
+  let last = "";
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      if (depth === 1 && (last === "{" || last === ",")) count++;
+      for (i++; text[i] !== '"'; i++) if (text[i] === "\\") i++;
+    } else if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]") depth--;
+    else if (c === " " || c === "\t" || c === "\n" || c === "\r") continue;
+    last = c;
+  }
+  return count;
+}
+
+/** Whether s holds no lone surrogate (which core reads as U+FFFD). @param {string} s */
+function wellFormed(s) {
+  return typeof s.isWellFormed === "function" ? s.isWellFormed() : !/\p{Cs}/u.test(s);
+}
+
+/** Whether key is not name but core takes it for name (Go's strings.EqualFold: case, and ſ for s). @param {string} key @param {string} name */
+function foldsTo(key, name) {
+  return key !== name && key.length === name.length && key.toLowerCase().replaceAll("\u017F", "s") === name.toLowerCase();
 }
 
 /** sessionsQuery of a request object. @param {any} r */
@@ -47,6 +98,7 @@ function queryOf(r) {
   if (keys.includes("before")) {
     const b = r.before;
     if (b === null || typeof b !== "object" || Array.isArray(b) || typeof b.updatedAt !== "string" || typeof b.sessionId !== "string" || b.sessionId === "") return null;
+    if (!wellFormed(b.updatedAt) || !wellFormed(b.sessionId) || Object.keys(b).some((k) => foldsTo(k, "updatedAt") || foldsTo(k, "sessionId"))) return null;
     before = { updatedAt: b.updatedAt, sessionId: b.sessionId };
   }
   return { updated, limit, before };

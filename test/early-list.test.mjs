@@ -66,3 +66,45 @@ test("pages of the whole list walk it newest first; the head answers a page only
   copy[0].title = "changed";
   assert.equal(head.items[0].title, sorted[0].title, "the answer is a copy");
 });
+
+test("sessionsQuery reads a request as core will: an object as it is sent, text and bytes as core parses them", () => {
+  const T = "2026-05-05T00:00:00.000Z";
+  const newest = { updated: true, limit: 2, before: null };
+  // An object crosses as its JSON text (js/request-text.js requestJSON):
+  // members it inherits, a getter of its class or a toJSON are not what core reads.
+  const inherited = Object.assign(Object.create({ order: "updated" }), { operation: "sessions" });
+  assert.deepEqual(sessionsQuery(inherited), { updated: false, limit: 2 ** 31 - 1, before: null }, "core reads no order");
+  assert.equal(sessionsQuery(Object.create({ operation: "sessions" })), null, "an object with no fields of its own is no request");
+  class Query {
+    constructor() {
+      this.operation = "sessions";
+    }
+    get order() {
+      return "updated";
+    }
+  }
+  assert.deepEqual(sessionsQuery(new Query()), { updated: false, limit: 2 ** 31 - 1, before: null });
+  assert.equal(sessionsQuery({ operation: "sessions", order: "updated", before: { updatedAt: T, sessionId: "b", toJSON: () => 5 } }), null, "core reads before: 5");
+  assert.deepEqual(sessionsQuery({ operation: "sessions", order: "updated", toJSON: () => ({ operation: "sessions", order: "updated", limit: 2 }) }), newest);
+  // Text: a member given twice is core's INVALID_ARGUMENT, where JSON.parse keeps the last.
+  for (const text of ['{"operation":"sessions","order":"updated","order":"updated","limit":2}', '{"operation":"sessions","operation":"sessions"}', '{"operation":"sessions","order":"updated","limit":0,"limit":2}', '{"operation":"sessions","\\u006frder":"updated","order":"updated"}']) {
+    assert.equal(sessionsQuery(text), null, text);
+  }
+  assert.deepEqual(sessionsQuery(' {"operation" : "sessions", "order":"updated",\n"limit":2, "before":null} '.replace(', "before":null', "")), newest);
+  // Bytes: core refuses a byte order mark and bytes that are not UTF-8.
+  const bytes = new TextEncoder().encode('{"operation":"sessions","order":"updated","limit":2}');
+  assert.deepEqual(sessionsQuery(bytes), newest);
+  assert.equal(sessionsQuery(new Uint8Array([0xef, 0xbb, 0xbf, ...bytes])), null, "a byte order mark");
+  const bad = new TextEncoder().encode('{"operation":"sessions","order":"updated","before":{"updatedAt":"","sessionId":"_"}}');
+  bad[bad.indexOf(0x5f)] = 0xff;
+  assert.equal(sessionsQuery(bad), null, "not UTF-8");
+  // before: core reads a lone surrogate as U+FFFD, and takes a member whose
+  // name matches updatedAt or sessionId ignoring case (the last one given).
+  for (const before of [{ updatedAt: T, sessionId: "\uD800" }, { updatedAt: T + "\uDC00", sessionId: "a" }, { updatedAt: T, sessionId: "b", SessionID: "c" }, { sessionid: "c", updatedAt: T, sessionId: "b" }, { updatedAt: T, sessionId: "b", "\u017FessionId": "c" }]) {
+    assert.equal(sessionsQuery({ operation: "sessions", order: "updated", before }), null, JSON.stringify(before));
+  }
+  assert.equal(sessionsQuery('{"operation":"sessions","order":"updated","before":{"updatedAt":"x","sessionId":"\\ud800"}}'), null);
+  // A summary of the page before, with all its members, is a before core takes.
+  const summary = { sessionId: "b", title: "t", nodeCount: 1, cursor: null, activeBranch: "main", updatedAt: T };
+  assert.deepEqual(sessionsQuery({ operation: "sessions", order: "updated", limit: 2, before: summary }), { ...newest, before: { updatedAt: T, sessionId: "b" } });
+});
