@@ -25,3 +25,12 @@ test('deriveTail brings a lagging meta up to its last node record, and leaves it
     assert.deepEqual(m, before, bad);
   }
 });
+
+test('sessionsFromMetas gives a member that is no string as core lists it (packStubs sends it as ""), so a page newest first sorts it where core does', () => {
+  const damaged = [meta('a', { updatedAt: 5, title: 7, cursor: 3, tool: 4, project: 6 }), meta('b', { updatedAt: null, title: null, cursor: '' }), meta('c', { updatedAt: undefined, tool: 'claude-code', project: 'p' })];
+  assert.deepEqual(sessionsFromMetas(damaged), [
+    { sessionId: 'a', title: '', nodeCount: 2, cursor: null, activeBranch: 'main', updatedAt: '' },
+    { sessionId: 'b', title: '', nodeCount: 2, cursor: null, activeBranch: 'main', updatedAt: '' },
+    { sessionId: 'c', title: 'c', nodeCount: 2, cursor: null, activeBranch: 'main', updatedAt: '', tool: 'claude-code', project: 'p' },
+  ]);
+});

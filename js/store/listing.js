@@ -120,7 +120,9 @@ async function readBatched(store, batch, onPart, first) {
  * opSessions, core/internal/store/paging.go): one summary per meta in order,
  * `{sessionId, title, nodeCount, cursor (null when none), activeBranch
  * ("main" when the meta has none), updatedAt, tool?, project?}`, tool
- * left out when unknown or "snapshot" (core/internal/tree/origin.go). The
+ * left out when unknown or "snapshot" (core/internal/tree/origin.go); a
+ * member that is no string (a record damaged outside sessiontree) is ""
+ * there, as store/pager.js packStubs gives it to core. The
  * page answers `sessions` with it while the wasm starts (readList, and
  * js/worker.js init's early answer); e2e/paging.test.mjs compares it with
  * core's.
@@ -128,17 +130,18 @@ async function readBatched(store, batch, onPart, first) {
  * @returns {object[]}
  */
 export function sessionsFromMetas(metas) {
+  const str = (v) => (typeof v === "string" ? v : "");
   return metas.map((m) => {
     const s = {
       sessionId: m.sessionId,
-      title: m.title ?? "",
+      title: str(m.title),
       nodeCount: m.nodeCount ?? 0,
-      cursor: m.cursor || null,
+      cursor: str(m.cursor) || null,
       activeBranch: typeof m.activeBranch === "string" ? m.activeBranch : "main",
-      updatedAt: m.updatedAt ?? "",
+      updatedAt: str(m.updatedAt),
     };
-    if (m.tool && m.tool !== "snapshot") s.tool = m.tool;
-    if (m.project) s.project = m.project;
+    if (str(m.tool) && m.tool !== "snapshot") s.tool = m.tool;
+    if (str(m.project)) s.project = m.project;
     return s;
   });
 }
