@@ -245,6 +245,8 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
       // appended to under a held lock (tail: true, a node record its meta
       // does not count), which the list newest first puts first.
       await edit('s0021', (m) => (m.updatedAt = '2026-01-01T00:20:00.000Z'));
+      // A meta damaged outside sessiontree: no updatedAt, so in no index; core lists it last, updatedAt "".
+      await edit('s0006', (m) => delete m.updatedAt);
       await edit('s0010', (m) => Object.assign(m, { tail: true, tailMark: 1 }));
       const n = JSON.parse(await req(idb.transaction('nodes').objectStore('nodes').get(['s0010', 1])));
       const late = { ...n, id: 's0010n2', parentId: n.id, timestamp: '2027-01-01T00:00:00.000Z' };
@@ -312,6 +314,7 @@ test('init() and `sessions` answer before the wasm starts, as core would; other 
     assert.deepEqual(early.pages, late.pages, 'the pages newest first before the wasm started are core\'s');
     const walked = early.pages.flatMap((e) => e.value.map((s) => s.sessionId));
     assert.equal(walked.length, 39);
+    assert.equal(walked.at(-1), 's0006', 'the session with no updatedAt, last');
     assert.deepEqual(walked.slice(walked.indexOf('s0021'), walked.indexOf('s0021') + 2), ['s0021', 's0020'], 'a tie: sessionId descending');
     assert.equal(late.pulls, 0, 'no other tab stored while the wasm started: no pull came before the first call');
     assert.equal(late.context.ok, true);

@@ -226,9 +226,11 @@ function cursorBackwards(index, size, keep) {
  * "tail" index's) are read first, brought up to date (readTails) and put
  * in their place, so a session a tab appended to without writing its meta
  * is where its last node puts it. Every other record stands where its
- * stored updatedAt puts it. A meta damaged outside sessiontree whose
- * updatedAt or sessionId is no string is in no page (the index leaves
- * it out).
+ * stored updatedAt puts it. A record with no updatedAt (a meta damaged
+ * outside sessiontree, an erased session's tombstone) is not in the
+ * index: the head says it holds every session only when the index holds
+ * every record, so a page past it waits for the whole list, which lists
+ * such a session as core does (updatedAt "").
  * @param {IDBTransaction} tx over "sessions" and "nodes", schema 7
  * @param {number} size
  * @returns {Promise<{items: object[], complete: boolean}>} items: sessionsFromMetas, newest first
@@ -246,7 +248,13 @@ export async function readHead(tx, size) {
   }
   await readTails(tx, tails);
   const items = sessionsFromMetas(usableMetas(records).concat(tails)).sort(newestFirst);
-  return { items: items.slice(0, size), complete: ended && items.length <= size };
+  let complete = ended && items.length <= size;
+  // Every record in the index? One with no updatedAt string (damaged outside sessiontree, or an erased session's tombstone) is not, and core may list it.
+  if (complete) {
+    const [inIndex, all] = await Promise.all([requestPromise(sessions.index("updated").count()), requestPromise(sessions.count())]);
+    complete = inIndex === all;
+  }
+  return { items: items.slice(0, size), complete };
 }
 
 /**
