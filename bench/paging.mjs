@@ -180,7 +180,7 @@ async function measureSize(context, rss, baseURL, n, returning) {
       if (![first, list, ctx, ctx2, ctx3].every((e) => e.ok) || first.value.length !== PAGE || ![ctx, ctx2, ctx3].every((e) => e.value.messages.length === 1000)) throw new Error("bench: a call failed");
       // Where init → first context goes: the worker's marks (js/local.js), passed to this page.
       const at = (name) => (performance.getEntriesByName(name, "mark").at(-1)?.startTime ?? NaN) - t0;
-      const marks = { read: at("sessiontree:read"), runtime: at("sessiontree:runtime"), restored: at("sessiontree:restored") };
+      const marks = { read: at("sessiontree:read"), runtime: at("sessiontree:runtime"), restored: at("sessiontree:restored"), early: (await window.tree._debug()).firstContexts };
       return { page: tp - t0, list: t1 - t0, open: t2 - t1, warm, quiet, toOpen: t2 - t0, count: list.value.length, marks };
     }, { db, PAGE });
     if (r >= skip) {
@@ -213,7 +213,7 @@ async function measureSize(context, rss, baseURL, n, returning) {
     if (fl.readMs !== undefined) search.readMs = fl.readMs;
   }
   const mark = (name) => median(marks.map((m) => m[name]).filter(Number.isFinite));
-  return { n, marks: { read: mark("read"), runtime: mark("runtime"), restored: mark("restored") }, stPage: median(stPage), floorPage: median(floorPage), st: median(st), floor: median(floor), workerFloor: median(workerFloor), stOpen: median(stOpen), warmOpen: median(warmOpen), quietOpen: median(quietOpen), floorOpen: median(floorOpen), toOpen: median(toOpen), wasmStart: median(wasmStart), mb, mbBefore, tabMB, tabBefore, wasmMB, search };
+  return { n, marks: { read: mark("read"), runtime: mark("runtime"), restored: mark("restored"), early: marks.filter((m) => m.early > 0).length }, stPage: median(stPage), floorPage: median(floorPage), st: median(st), floor: median(floor), workerFloor: median(workerFloor), stOpen: median(stOpen), warmOpen: median(warmOpen), quietOpen: median(quietOpen), floorOpen: median(floorOpen), toOpen: median(toOpen), wasmStart: median(wasmStart), mb, mbBefore, tabMB, tabBefore, wasmMB, search };
 }
 
 /**
@@ -372,7 +372,7 @@ function sizeRow(prefix, n, m) {
 
 /** Where init() → first context went at size n (the worker's marks in m), after prefix. */
 function whereLine(prefix, n, m) {
-  return `${prefix}at ${n} sessions, ms after init(): meta records read ${f(m.marks.read)}, wasm runtime started ${f(m.marks.runtime)}, sessions handed to core ${f(m.marks.restored)}, first context answered ${f(m.toOpen)}`;
+  return `${prefix}at ${n} sessions, ms after init(): meta records read ${f(m.marks.read)}, wasm runtime started ${f(m.marks.runtime)}, sessions handed to core ${f(m.marks.restored)}, first context answered ${f(m.toOpen)}, before the stubs (js/first-context.js) in ${m.marks.early} of ${RUNS} runs`;
 }
 
 const { server, browser } = await startBench([]);

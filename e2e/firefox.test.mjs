@@ -47,6 +47,10 @@ const CHOSEN = {
     'an exceeded quota (stubbed QuotaExceededError) gives a STORAGE_ERROR envelope, memory is rolled back and the earlier data survives a reload',
     'storage() reports usage, quota and persistence for the explorer',
   ],
+  'first-context.test.mjs': [
+    'a context asked for while the store starts is answered before the stubs, exactly as the store answers it; a session not stored or in the trash waits for the store',
+    'a context answered while the store starts passes no call made before it and misses none made after it',
+  ],
   'page-list.test.mjs': [
     'init() answers once the newest sessions are read, before the rest of the list: a page newest first answers from them, a page past them once the list is read, each as core pages it',
     'a persisted init() answers `sessions` from the page\'s own read before its worker runs; calls made meanwhile wait and answer in order, and the list is core\'s',

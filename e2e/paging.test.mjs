@@ -718,6 +718,8 @@ test('after close(), a loaded session still answers from memory and a paged-out 
       const page = await openStored(env, `paging-closed-${worker}`, { worker });
       const answers = await page.evaluate(async () => {
         const t = window.tree;
+        // Once the store runs (a context answered while it starts loads nothing: js/first-context.js).
+        await t._debug();
         const opened = await t.call({ operation: 'context', sessionId: 's0001' }); // loaded before the close
         t.close();
         return [opened, await t.call({ operation: 'context', sessionId: 's0001' }), await t.call({ operation: 'context', sessionId: 's0002' })];

@@ -110,8 +110,9 @@ test('explorer: a conversation whose export holds no date (Chatbot UI) reads "un
       'Demo: a long weekend in Lisbon | just now',
       'Weeknight pasta | 2025-08-24',
       'Deploying the staging cluster | 2025-08-24',
-      'Hello what are you able to do? | undated',
+      // Undated alike: by id, descending, as core's sessions newest first (order "updated").
       'Give me the code that inverts ... | undated',
+      'Hello what are you able to do? | undated',
     ];
     await page.locator('#session-count', { hasText: '5' }).waitFor();
     assert.deepEqual(await listed(), want);

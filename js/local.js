@@ -5,10 +5,8 @@
 // where there is no Worker, js/sessiontree.js hands out a LocalTree in the
 // page's own thread. Both keep the Promise API of js/tree-api.js.
 
-import { openStore, Writer, DB_DEFAULT_NAME } from "./store.js";
-import { keepListLater } from "./store/list-keep.js";
-import { Pager, packStubs } from "./store/pager.js";
-import { listenFromStart } from "./store/coordinator.js";
+import { Writer, DB_DEFAULT_NAME } from "./store.js";
+import { Pager } from "./store/pager.js";
 import { callPaged, held, keepSearchSoon, mutatePaged, requestSession, retryPaged } from "./local-paging.js";
 import { listRestorePoints, restoreSnapshot, saveSnapshot } from "./local-snapshots.js";
 import { DETACHED_BYTES, escapeLoneSurrogates, isBytes, requestJSON, requestOperation } from "./request-text.js";
@@ -18,13 +16,14 @@ import { TreeAPI, checkMemoryBudget, errorEnvelope } from "./tree-api.js";
 import { begun, closeAfterBegun } from "./call-order.js";
 import { ERROR } from "./protocol.js";
 import { answeredInColumns, envelopeFailed } from "./envelope.js";
-import { IN_WORKER, exitedMessage, guardHandle, loadRuntime, mark, onRuntimeExit } from "./runtime.js";
+import { IN_WORKER, exitedMessage } from "./runtime.js";
 export { onRuntimeExit } from "./runtime.js";
+import { startStore } from "./local-start.js";
 import { hasSession, importBytes, importJob, importSnapshot, importText } from "./local-import.js";
 import { importFileList } from "./folder-import.js";
 import { nextTask } from "./tasks.js";
 import { ChangeLog } from "./change-events.js";
-import { parseChangeBytes, readCounts, restoreRequest } from "./store/records.js";
+import { parseChangeBytes, readCounts } from "./store/records.js";
 
 /** Bytes of core's drain taken per piece without storage (see _finish; the Writer's DRAIN_BYTES). */
 const EVENT_DRAIN_BYTES = 2 << 20;
@@ -75,9 +74,11 @@ export const shared = new Map();
  *   and the wasm's server answered, before the tree is made (js/worker.js answers early); taken: they are the records given
  * @param {Promise<object[]|null>|null} [given] for a persisted tree this call creates: the records of
  *   the "sessions" store as the page read them (see openStore), or null to read them here
+ * @param {((first: import("./first-context.js").FirstContext|null) => void)|null} [onFirst] for a persisted tree this call creates:
+ *   called at once with what answers a context before the start makes the stubs (js/first-context.js)
  * @returns {Promise<LocalTree>}
  */
-export function initLocal(options = {}, onListed = null, given = null) {
+export function initLocal(options = {}, onListed = null, given = null, onFirst = null) {
   options = options ?? {};
   const bad = checkMemoryBudget(options.memoryBudget);
   if (bad) return Promise.reject(new Error(`sessiontree: init: ${bad}`));
@@ -91,73 +92,17 @@ export function initLocal(options = {}, onListed = null, given = null) {
   const budget = options.memoryBudget;
   const pageBudget = options.pageBudget ?? Math.floor((budget ?? DEFAULT_MEMORY_BUDGET) / 8);
   if (!(Number.isInteger(pageBudget) && pageBudget >= 0)) return Promise.reject(new Error(`sessiontree: init: option "pageBudget" must be a non-negative integer of bytes; got ${JSON.stringify(options.pageBudget)}`));
-  if (!persist) return create(wasmURL, null, budget, 0);
+  if (!persist) return startStore(wasmURL, null, budget, 0, { makeTree });
   if (!shared.has(dbName)) {
-    const p = create(wasmURL, dbName, budget, pageBudget, onListed, given);
+    const p = startStore(wasmURL, dbName, budget, pageBudget, { onListed, given, onFirst, makeTree });
     shared.set(dbName, p);
     p.catch(() => shared.delete(dbName));
   }
   return shared.get(dbName);
 }
 
-async function create(wasmURL, dbName, memoryBudget, pageBudget, onListed = null, given = null) {
-  let tree = null;
-  const early = [];
-  // Heard from before IndexedDB is read: the tree pulls at start only when
-  // another tab committed since (a pull is a transaction calls wait behind).
-  const listening = dbName === null ? null : listenFromStart(dbName);
-  // The wasm starts while IndexedDB is opened and read: neither waits for
-  // the other (at 100,000 stored nodes the read is ~0.2 s, the start ~0.3 s).
-  const storage = dbName === null
-    ? Promise.resolve({ db: null, stored: { gen: 0, metas: [], trashed: [] } })
-    : openStore(dbName, {
-      given,
-      onClose: (reason, message) => (tree ? tree._storageClosed(reason, message) : early.push([reason, message])),
-    });
-  // With onListed the stubs wait a task for the list's answer; Go too, unless the page read it (given).
-  let runtime, db, stored, listed = null;
-  const posted = onListed ? new Promise((resolve) => (listed = () => setTimeout(resolve, 0))) : undefined;
-  const loading = loadRuntime(wasmURL, given ? undefined : posted);
-  const started = loading.then((runtime) => (mark("sessiontree:runtime"), runtime));
-  const read = storage.then((s) => (mark("sessiontree:read"), s));
-  if (onListed) {
-    Promise.all([read, loading.fetched]).then(([s]) => onListed(s.stored.metas.filter((m) => !m.deletedAt), s.taken === true), () => {}).finally(listed);
-  }
-  try {
-    [runtime, { db, stored }] = await Promise.all([started, read, posted]);
-  } catch (err) {
-    storage.then(({ db }) => db?.close(), () => {}); // the runtime failed: let go of the database too
-    listening?.channel?.close();
-    throw err;
-  }
-  const handle = guardHandle(runtime.api.newStore(runtime.memory), runtime.state);
-  if (memoryBudget !== undefined) handle.setMemoryBudget(memoryBudget);
-  // Every stored session becomes a stub (its summary): its nodes are read
-  // when a call first needs them (store/pager.js).
-  const live = stored.metas.filter((m) => !m.deletedAt);
-  let env = live.length > 0 ? JSON.parse(handle.pageStub(packStubs(live), true)) : { ok: true };
-  for (const { meta, snapshot } of stored.trashed) if (env.ok) env = JSON.parse(handle.callInternal(restoreRequest(meta, snapshot)));
-  if (!env.ok) {
-    handle.free();
-    db?.close();
-    listening?.channel?.close();
-    throw new Error(`sessiontree: the stored sessions in IndexedDB database ${JSON.stringify(dbName)} could not be listed (${env.error.code}: ${env.error.message}); nothing was changed`);
-  }
-  handle.drain(false); // restoring records no change, but be sure
-  mark("sessiontree:restored");
-  if (runtime.state.exited !== null) {
-    db?.close();
-    listening?.channel?.close();
-    throw new Error(`sessiontree: ${runtime.state.exited} while the stored sessions were restored; nothing was changed`);
-  }
-  tree = new LocalTree(handle, db, dbName, stored, runtime.memory, pageBudget, listening?.channel);
-  if (stored.keep) keepListLater(db, stored);
-  if (listening?.heard || stored.missed?.length > 0) tree._writer?.pull(); // the missed events go with a transaction
-  for (const [reason, message] of early) tree._storageClosed(reason, message);
-  const t = tree;
-  const stop = onRuntimeExit(() => (stop(), t._exited(runtime.state.exited)));
-  return tree;
-}
+/** A LocalTree of startStore's arguments. */
+const makeTree = (...args) => new LocalTree(...args);
 
 /**
  * One session store in this thread: every session of one IndexedDB
@@ -183,6 +128,8 @@ export class LocalTree extends TreeAPI {
     this._texts = new TextCaches();
     /** Context answers given in columns (for tests). */
     this._columnAnswers = 0;
+    /** Contexts answered before the start made the stubs (js/first-context.js; for tests). */
+    this._firstContexts = 0;
     this._db = db;
     this._dbName = dbName;
     this._writer = db
@@ -593,6 +540,6 @@ export class LocalTree extends TreeAPI {
    */
   async _debug() {
     const pager = this._pager ? { ...this._pager.stats, paged: this._pager.paged.size, inMemory: this._pager.lru.size, bytes: this._pager.bytes, budget: this._pager.budget } : null;
-    return { writer: this._writer ? { ...this._writer.stats } : null, pager, readCounts: { ...readCounts }, columnAnswers: this._columnAnswers, keptSaves: this._keptSaves, keptRefused: this._keptRefused, keptRead: this._keptRead, indexComplete: this._handle.warm(0), indexMs: this._warmMs, operations: this._handle.operations(), wasmBytes: this._memory.buffer.byteLength, importWasmBytes: this._importWasmBytes, memory: JSON.parse(this._handle.memory()) };
+    return { writer: this._writer ? { ...this._writer.stats } : null, pager, readCounts: { ...readCounts }, columnAnswers: this._columnAnswers, firstContexts: this._firstContexts, keptSaves: this._keptSaves, keptRefused: this._keptRefused, keptRead: this._keptRead, indexComplete: this._handle.warm(0), indexMs: this._warmMs, operations: this._handle.operations(), wasmBytes: this._memory.buffer.byteLength, importWasmBytes: this._importWasmBytes, memory: JSON.parse(this._handle.memory()) };
   }
 }

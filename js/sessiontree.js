@@ -511,9 +511,9 @@ class Connection {
       if (t) for (const event of data.events) t._event(event);
       return;
     }
-    if (data.ready !== undefined) {
+    if (data.ready !== undefined || data.newer !== undefined) {
       const t = this.trees.get(data.tree);
-      if (t) t._endEarly();
+      if (t) t._endEarly(); // the worker's store answers `sessions` from now on (js/worker.js)
       setMarks(data.marks ?? []); // the wasm started, the sessions restored
       return;
     }

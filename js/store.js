@@ -28,8 +28,9 @@ export { PAGED_OUT_HEAD, Pager, packStubs, readMetas, stubRequest } from "./stor
  * Rejects, with the database closed again, when either fails (see
  * openDatabase and readMetas); a failed read is never an empty store.
  * @param {string} name
- * @param {{onClose?: (reason: string, message: string) => void, given?: Promise<object[]|null>|null}} [options]
- *   onClose: called when the open connection is closed later (see openDatabase); given: every
+ * @param {{onClose?: (reason: string, message: string) => void, onOpen?: (db: IDBDatabase) => void, given?: Promise<object[]|null>|null}} [options]
+ *   onClose: called when the open connection is closed later (see openDatabase); onOpen: called
+ *   with the database once open, before its read (js/first-context.js reads a session meanwhile); given: every
  *   record of the "sessions" store as the page read it meanwhile (js/worker.js init), taken
  *   instead of a read of its own when the stored gen still matches (takeMetas); null: read here
  * @returns {Promise<{db: IDBDatabase, stored: {gen: number, metas: object[], trashed: {meta: object, snapshot: Uint8Array}[], keep: {json: string, gen: number, ids: string[]}|null, missed?: object[]}, taken: boolean}>}
@@ -38,8 +39,9 @@ export { PAGED_OUT_HEAD, Pager, packStubs, readMetas, stubRequest } from "./stor
  *   were given but the store moved on since, the events of what other tabs stored meanwhile (the
  *   page may have answered init() with the records already: its subscribers are told, see Writer)
  */
-export async function openStore(name, { onClose, given = null } = {}) {
+export async function openStore(name, { onClose, onOpen, given = null } = {}) {
   const db = await openDatabase(name, { onClose });
+  onOpen?.(db);
   try {
     const records = await given;
     const took = records && (await takeMetas(db, records));

@@ -40,6 +40,8 @@
 //   {progress: id, value}, {tree, events} for the subscriber events of a
 //   task (at most EVENT_BATCH a message), {tree, event} for a failed start,
 //   {tree, ready: true, marks} when a tree whose init answered early has started,
+//   {tree, newer: true} before a call of such a tree answered before it started from what
+//   IndexedDB holds now (js/first-context.js): the page's list may be older,
 //   {exited: reason} when the Go program ended (a fatal error such as out of
 //   memory): posted from inside the call that ended it, before that call's
 //   answer, so the page answers every call in flight and starts a new
@@ -70,6 +72,8 @@ import "./store/take-in.js";
 import "./store/pager.js";
 import "./local-paging.js";
 import "./local-context.js";
+import "./local-start.js";
+import "./first-context.js";
 import "./request-text.js";
 import "./context-columns.js";
 import "./tree-api.js";
@@ -125,7 +129,9 @@ const progressTo = (id, progress) => (progress ? (value) => postMessage({ progre
 /**
  * Trees whose init may answer before their wasm started, by id: {listed
  * (Promise of the stored metas), ready (Promise<LocalTree>), failed (the init's error once it failed),
- * dbName}. Calls for them wait on ready, in order. A tree leaves when it
+ * dbName, first (js/first-context.js FirstContext, or null), turn (settles when the message before
+ * the last one has its turn: inTurn), waiting (messages that wait for ready)}. Calls for them
+ * wait on ready, in order, but a context first may answer before (inTurn). A tree leaves when it
  * is ready (then it is in trees).
  */
 const early = new Map();
@@ -186,12 +192,13 @@ const methods = {
   async init(_, options, given) {
     let listed;
     const metas = new Promise((resolve) => (listed = (m, taken) => resolve({ metas: m, taken })));
-    const ready = initLocal(options, listed, givenRecords(given));
+    let first = null;
+    const ready = initLocal(options, listed, givenRecords(given), (f) => (first = f));
     let id = ids.get(ready);
     if (id === undefined) {
       id = nextTree++;
       ids.set(ready, id);
-      const entry = { listed: metas, ready, failed: null, dbName: options?.dbName };
+      const entry = { listed: metas, ready, failed: null, dbName: options?.dbName, first, turn: Promise.resolve(), waiting: 0 };
       early.set(id, entry);
       ready.then((tree) => {
         early.delete(id);
@@ -270,6 +277,30 @@ function transferables(value) {
   return value && typeof value === "object" && typeof value.head === "string" ? [value.ascii.buffer, value.wide.buffer, value.rows.buffer] : [];
 }
 
+/**
+ * A message for tree entry (not started: see `early`), in the order the
+ * messages came: once every one before it has answered early or waits for
+ * the tree, the envelope text of a context call answered before the start
+ * made the stubs (js/first-context.js; only while no call waits for the
+ * tree, so that none is passed), else null: then it waits for the tree
+ * after those before it.
+ * @param {object} entry @param {string|Uint8Array|undefined} request a call's payload, else undefined
+ * @returns {Promise<string|null>}
+ */
+async function inTurn(entry, request) {
+  const before = entry.turn;
+  let done;
+  entry.turn = new Promise((resolve) => (done = resolve));
+  try {
+    await before;
+    const early = request !== undefined && entry.waiting === 0 && entry.first ? await entry.first.answer(request) : null;
+    if (early === null) entry.waiting++;
+    return early;
+  } finally {
+    done();
+  }
+}
+
 self.onmessage = async ({ data }) => {
   const { id, op, args = [] } = data ?? {};
   if (ABORTABLE.has(op)) imports.set(id, new AbortController());
@@ -288,6 +319,13 @@ self.onmessage = async ({ data }) => {
           // a new tree now (this one is closed once it has started).
           ids.delete(entry.ready);
           if (localTrees.get(entry.dbName) === entry.ready) localTrees.delete(entry.dbName);
+        }
+        const early = await inTurn(entry, op === "call" ? args[0] : undefined);
+        if (early !== null) {
+          // Read from IndexedDB now: the list the page read before may be
+          // older, and answers no more `sessions` (WorkerTree._endEarly).
+          postMessage({ tree: data.tree, newer: true });
+          return postAnswer(id, early);
         }
         tree = await entry.ready;
       }

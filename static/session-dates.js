@@ -63,8 +63,9 @@ const timeOf = (s) => Date.parse(s.updatedAt ?? "");
 const canonical = (t) => typeof t === "string" && t.length === 24 && t[10] === "T" && t[23] === "Z" && t[19] === ".";
 
 /**
- * Sessions newest first — updatedAt descending, then sessionId ascending —
- * in a new array: grouped by updatedAt, so only the distinct times are
+ * Sessions newest first — updatedAt descending, then sessionId descending,
+ * as core's `sessions` with order "updated" lists them (js/early-list.js
+ * newestFirst) — in a new array: grouped by updatedAt, so only the distinct times are
  * sorted (an import's 60,000 sessions share a few thousand; compared one
  * by one they took 100 ms), then each group by id. Pure.
  * @template {{sessionId: string, updatedAt?: string}} T
@@ -82,7 +83,7 @@ export function newestFirst(sessions) {
   const out = [];
   for (const k of [...groups.keys()].sort().reverse()) {
     const g = groups.get(k);
-    if (g.length > 1) g.sort((a, b) => (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0));
+    if (g.length > 1) g.sort((a, b) => (a.sessionId < b.sessionId ? 1 : a.sessionId > b.sessionId ? -1 : 0));
     for (const s of g) out.push(s);
   }
   return out;

@@ -99,6 +99,8 @@ const PRECACHE = [
   "../js/local-snapshots.js",
   "../js/local-paging.js",
   "../js/local-context.js",
+  "../js/local-start.js",
+  "../js/first-context.js",
   "../js/tasks.js",
   "../js/tree-api.js",
   "../js/api-errors.js",

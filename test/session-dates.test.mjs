@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { OLDER, UNDATED, dateOptions, inRange, newestFirst } from '../static/session-dates.js';
+import { newestFirst as pageOrder } from '../js/early-list.js';
 
 const NOW = Date.parse('2026-12-03T12:00:00.000Z');
 const DAY = 24 * 60 * 60 * 1000;
@@ -22,9 +23,9 @@ function sessions(n) {
   return out;
 }
 
-test('newestFirst orders as the comparator did: updatedAt descending, then id ascending', () => {
+test('newestFirst orders as core pages newest first: updatedAt descending, then id descending (the comparator of js/early-list.js)', () => {
   const list = sessions(3000);
-  const want = [...list].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.sessionId < b.sessionId ? -1 : 1));
+  const want = [...list].sort(pageOrder);
   assert.deepEqual(newestFirst(list).map((s) => s.sessionId), want.map((s) => s.sessionId));
   assert.deepEqual(newestFirst([]), []);
 });
