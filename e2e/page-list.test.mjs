@@ -291,6 +291,52 @@ test('the worker takes the meta records the page read instead of reading them ag
   }
 });
 
+test('a worker that reads the list itself (another tab wrote since the page read it) sends it to the page, which answers `sessions` from it before the store starts', async () => {
+  const env = await setup();
+  try {
+    const db = 'page-list-listed';
+    await stored(env, db, 30);
+    const page = await open(env);
+    const other = await open(env);
+    // Its worker runs once "start" is posted, and its Go program once "run" is.
+    const before = await page.evaluate(async (db) => {
+      window.channel = new BroadcastChannel('listed-a');
+      window.tree = await window.sessiontree.init({ dbName: db, workerURL: '/e2e/fixtures/held-wasm-worker.js?channel=listed-a&late' });
+      return (await window.tree.call({ operation: 'sessions' })).value.map((s) => s.sessionId);
+    }, db);
+    assert.equal(before.length, 30);
+    const made = await other.evaluate(async (db) => {
+      const tree = await window.sessiontree.init({ dbName: db });
+      const env = await tree.call({ operation: 'create', sessionId: 'made-meanwhile', title: 'made by another tab' });
+      await tree.close();
+      return env.ok;
+    }, db);
+    assert.equal(made, true);
+    const r = await page.evaluate(async () => {
+      window.channel.postMessage('start');
+      // The Go program is held: a list holding the other tab's session is the worker's, answered here.
+      const deadline = performance.now() + 20000;
+      let early = null;
+      while (performance.now() < deadline) {
+        early = (await window.tree.call({ operation: 'sessions' })).value.map((s) => s.sessionId);
+        if (early.includes('made-meanwhile')) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      window.channel.postMessage('run');
+      return { early };
+    });
+    assert.equal(r.early.length, 31);
+    assert.equal(r.early.at(-1), 'made-meanwhile');
+    const core = await page.evaluate(async () => (await window.tree.call({ operation: 'sessions' })).value.map((s) => s.sessionId));
+    assert.deepEqual(core, r.early, 'the list is core\'s');
+    await page.close();
+    await other.close();
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
 test('when the default worker cannot start after init() answered from the page\'s list, the store runs in the page\'s thread; a worker asked for by URL that cannot start closes the tree', async () => {
   const env = await setup();
   try {

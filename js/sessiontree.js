@@ -216,9 +216,8 @@ function pageList({ dbName }, give) {
 let nextList = 1;
 
 /**
- * Milliseconds init() waits at most for the page's read of the session
- * list (or its first store/listing.js LIST_BATCH records of more) before
- * it makes the store's worker (see openTree):
+ * Milliseconds init() waits at most for the page's read of the session list (or its first
+ * store/listing.js LIST_BATCH records of more) before it makes the store's worker (see openTree):
  * on 2 cores the worker's start beside the read made the list of 1,000
  * sessions 78 ms instead of 54 (bench/RESULTS.md). A longer list is read
  * on beside the worker's start, whose wasm a first context needs: waiting
@@ -416,7 +415,8 @@ class Connection {
    * worker's tree has started (WorkerTree._hold).
    * @param {object} options
    * @param {{head: Promise<{items: object[], complete: boolean}|null>, whole: Promise<object[]|null>}|null} [listed]
-   * @param {{list: number}|null} [given] the page sends the meta records it reads as list n (js/worker.js `metas`)
+   * @param {{list: number, headed?: boolean}|null} [given] the page sends the meta records it reads as list n
+   *   (js/worker.js `metas`); headed is set when the head answered init() before the init message is posted
    * @returns {Promise<WorkerTree>}
    */
   async init(options, listed = null, given = null) {
@@ -425,6 +425,7 @@ class Connection {
       const first = await Promise.race([answer.then(() => null, () => null), listed.head]);
       // No session stored (a database a failed first visit made): the start answers, and a missing wasm rejects.
       if (first !== null && first.items.length > 0) {
+        if (given) given.headed = true; // the worker need not wait for the list to answer (js/worker.js init)
         const t = new WorkerTree(this, null, OPERATION_INFOS, true, options.dbName, options);
         t._listed(first, listed.whole);
         t._hold(answer.then((value) => this._adopt(value, options, t), (err) => this._unstarted(t, err, options)));
@@ -438,21 +439,21 @@ class Connection {
    * The tree of the worker's init answer: t (a tree answered from the
    * page's list) given its id, else a new tree; the one already known when
    * an init of the same database answered before.
-   * @param {{tree: number, infos: object[], persistent: boolean, marks: [string, number][], sessions?: object[], same?: boolean}} answer
-   *   same: the worker's list is the one this page read (it took those records)
+   * @param {{tree: number, infos: object[], persistent: boolean, marks: [string, number][], sessions?: object[], same?: boolean, listing?: boolean}} answer
+   *   same: the worker's list is the one this page read (it took those records); listing: not read yet
    * @param {object} options @param {WorkerTree} [t]
    * @returns {WorkerTree}
    */
-  _adopt({ tree, infos, persistent, marks, sessions, same }, options, t = undefined) {
+  _adopt({ tree, infos, persistent, marks, sessions, same, listing }, options, t = undefined) {
     setMarks(marks);
     const known = this.trees.get(tree);
     if (t) {
       t._id = tree;
       // The worker's list, read after the page's, answers instead (or the
-      // page's own, when the worker took its records); none when its tree
-      // has started already.
+      // page's own, when the worker took its records, or until its list comes
+      // as {tree, listed}: listing); none when its tree has started already.
       if (same !== true && sessions) t._early = sessions;
-      else if (same !== true) t._endEarly();
+      else if (same !== true && listing !== true) t._endEarly();
       if (known) return t; // the same database's tree, reached through two objects
     } else if (known) {
       return known;
@@ -511,9 +512,10 @@ class Connection {
       if (t) for (const event of data.events) t._event(event);
       return;
     }
-    if (data.ready !== undefined || data.newer !== undefined) {
+    if (data.ready !== undefined || data.newer !== undefined || data.listed !== undefined) {
       const t = this.trees.get(data.tree);
-      if (t) t._endEarly(); // the worker's store answers `sessions` from now on (js/worker.js)
+      if (data.listed === undefined) t?._endEarly(); // the worker's store answers `sessions` from now on (js/worker.js)
+      else if (t && data.listed.sessions && (t._head !== null || t._early !== null)) t._early = data.listed.sessions; // another list than this page's (_adopt)
       setMarks(data.marks ?? []); // the wasm started, the sessions restored
       return;
     }

@@ -4,13 +4,15 @@
 // talks to it with the messages below; nothing else should.
 //
 // Page → worker: {id, op, tree?, args}
-//   init            args [options, given?] → {tree, infos, persistent, marks, sessions?, same?}
+//   init            args [options, given?] → {tree, infos, persistent, marks, sessions?, same?, listing?}
 //                                           (marks: [name, ms since the epoch] of init's User Timing marks);
 //                                           a persisted tree answers once IndexedDB is read, before
 //                                           its wasm starts, with `sessions` (methods.init), or
 //                                           same: true when that list is the one the page read;
 //                                           given {list: n}: the page reads the meta records and
-//                                           sends them as `metas` messages with list n
+//                                           sends them as `metas` messages with list n; given.headed:
+//                                           the page answered from their head, so init answers at once
+//                                           (listing: true), then posts {tree, listed: {same} | {sessions}}
 //   metas           args [n, records|null, end?] records: the next meta records the page read for
 //                                           init's list n; end (records null): true when the page read
 //                                           them all, false when the worker must read them itself
@@ -211,6 +213,13 @@ const methods = {
       });
     }
     const entry = early.get(id);
+    if (entry && given?.headed === true) {
+      // The page answered init() from its list's head: it needs the tree's
+      // id now (its calls wait for it), and the list once read, when it is
+      // not the one the page read ({tree, listed}, js/sessiontree.js).
+      entry.listed.then((first) => early.has(id) && postMessage({ tree: id, listed: first.taken ? { same: true } : { sessions: sessionsFromMetas(first.metas) } }));
+      return { tree: id, infos: OPERATION_INFOS, persistent: true, marks: initMarks(), listing: true };
+    }
     if (entry) {
       // Whichever comes first: the list (answer now) or the whole start.
       const first = await Promise.race([entry.listed, ready.then(() => ({}))]);
