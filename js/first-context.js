@@ -20,7 +20,6 @@ import { STORES } from "./store/schema.js";
 import { readSnapshot, requestPromise, restoreRequest } from "./store/records.js";
 import { guardHandle } from "./runtime.js";
 import { escapeLoneSurrogates, isBytes } from "./request-text.js";
-import { requestSession } from "./local-paging.js";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -59,8 +58,7 @@ export class FirstContext {
     } catch {
       return Promise.resolve(null); // not UTF-8: core's answer to it is the store's error
     }
-    if (text === null || !isContext(text)) return Promise.resolve(null);
-    const id = requestSession(text);
+    const id = text === null ? null : contextSession(text);
     if (id === null) return Promise.resolve(null);
     const p = this._answer(typeof request === "string" ? escapeLoneSurrogates(request) : request, id).catch(() => null);
     this.running.add(p);
@@ -102,12 +100,18 @@ export class FirstContext {
   }
 }
 
-/** Whether the JSON text names the operation "context" (core refuses a repeated key: then the store answers). */
-function isContext(text) {
+/**
+ * The sessionId of a JSON text that names the operation "context", else
+ * null (core refuses a repeated key: then the store answers).
+ * @param {string} text @returns {string|null}
+ */
+function contextSession(text) {
+  let request;
   try {
-    const request = JSON.parse(text);
-    return request !== null && typeof request === "object" && !Array.isArray(request) && request.operation === "context";
+    request = JSON.parse(text);
   } catch {
-    return false;
+    return null;
   }
+  const context = request !== null && typeof request === "object" && !Array.isArray(request) && request.operation === "context";
+  return context && typeof request.sessionId === "string" ? request.sessionId : null;
 }
