@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { setup, openExplorer, explorerCall as call, artifactPath, importReport, FIXTURES_DIR } from './helpers.mjs';
 import { writeSessions } from './stored-sessions.mjs';
+import { HEAD_SIZE } from '../js/store/listing.js';
 
 const COUNT = 10_000;
 const PAGE = 150; // PAGE_SIZE of session-list-pages.js
@@ -23,10 +24,24 @@ test('explorer: 10,000 sessions list a page of rows at a time; scroll, filter an
     page.setDefaultTimeout(180_000);
     await openExplorer(page, env.baseURL);
     await writeSessions(page, { db: 'sessiontree', count: COUNT, nodes: 4 });
+    // The rows and the count as they first show (the newest sessions before the whole list: explorer.js loadSessions).
+    await page.addInitScript(() => {
+      const seen = (window.listSeen = { rows: null, count: null });
+      new MutationObserver(() => {
+        const n = document.querySelectorAll('#session-list li.session').length;
+        const count = document.getElementById('session-count')?.textContent ?? '';
+        if (n > 0 && seen.rows === null) seen.rows = { n, count, ms: performance.now() };
+        if (count !== '' && seen.count === null) seen.count = { n, count, ms: performance.now() };
+      }).observe(document, { childList: true, subtree: true, characterData: true });
+    });
     await page.reload();
     await page.waitForSelector('body[data-ready="true"]');
     await page.locator('#session-count', { hasText: '10,001' }).waitFor(); // COUNT + 1, with thousands separators
     assert.equal(await rows(page), PAGE, 'the first page only');
+    const seen = await page.evaluate(() => window.listSeen);
+    assert.deepEqual([seen.rows.n, seen.rows.count], [HEAD_SIZE, ''], 'the newest sessions show first, without a count');
+    assert.deepEqual([seen.count.n, seen.count.count], [PAGE, '10,001'], 'then the whole list');
+    console.log(`# 10,001 sessions: the first ${HEAD_SIZE} rows at ${seen.rows.ms.toFixed(0)} ms, the whole list's ${PAGE} at ${seen.count.ms.toFixed(0)} ms (after navigation)`);
     const titles = await page.locator('#session-list li.session .session-title').allTextContents();
     assert.deepEqual(titles.slice(0, 3), ['Demo: a long weekend in Lisbon', 'title 9999', 'title 9998'], 'newest first');
 

@@ -9,6 +9,7 @@
 // through textContent; the page makes no request beyond its own files.
 
 import { init } from "../js/sessiontree.js";
+import { HEAD_SIZE } from "../js/store/listing.js";
 import { createDemoSession, DEMO_SESSION_ID } from "./demo.js";
 import { filterSessions, isolate, snapshotFileName } from "./tree-model.js";
 import { updatedText } from "./session-dates.js";
@@ -44,6 +45,7 @@ const state = {
   origin: null, // SessionFilter: the tool and project chosen (session-filter.js)
   list: null, // PagedList: the session list's rows, a page at a time (session-list-pages.js)
   now: 0, // the time the rows' "updated" column is relative to (ms)
+  partial: false, // sessions holds the newest only, the whole list not yet read (loadSessions)
 };
 
 /** Show one pane (sessions, tree, context) on a narrow screen (see explorer-panes.js). */
@@ -64,16 +66,12 @@ async function setTitle(id, title) {
   else state.titles.set(id, title);
 }
 
-const sayStatus = statusLine(() => $("status"));
-
 /**
  * Say text on the status line ("" empties it: no room taken), a live region never hidden (out of
  * the accessibility tree, its text went unheard): dom.js statusLine (a done message empties itself).
- * @param {string} text @param {boolean} [isError]
+ * @type {(text: string, isError?: boolean) => void}
  */
-function setStatus(text, isError = false) {
-  sayStatus(text, isError);
-}
+const setStatus = statusLine(() => $("status"));
 
 /** Let the page run (input, paint) before going on. */
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -87,13 +85,20 @@ async function must(request) {
 
 // ---------------------------------------------------------------- sessions
 
-async function loadSessions() {
-  const list = newestFirst(await must({ operation: "sessions" }));
+/**
+ * Read the session list and show it; with `newest` (start-up) the newest alone, answered from the page's read of the
+ * list's head (js/worker-tree.js _earlyAnswer): rows before the whole list is read. The count and the tool and
+ * project choices wait for the whole list (state.partial). @param {number} [newest] 0: the whole list
+ */
+async function loadSessions(newest = 0) {
+  const list = newestFirst(await must(newest > 0 ? { operation: "sessions", order: "updated", limit: newest } : { operation: "sessions" }));
+  state.partial = newest > 0 && list.length === newest;
+  if (state.partial) performance.mark("explorer-newest"); // read by e2e/session-list.test.mjs
   // A task each for the order, the filters and the rows: each reads every
   // session (60,000 after a dataset's import), together they held the page.
   await nextTask();
   state.sessions = list;
-  state.origin.update(list);
+  if (!state.partial) state.origin.update(list);
   await nextTask();
   compactHint(list.length > 1); // the list needs the room more than the text
 
@@ -117,8 +122,8 @@ function renderSessions(follow = true) {
   if (seen) revealSelected();
   state.actions?.rowsMade((row) => rowInView(row, [$("session-list"), $("sessions-pane")]));
   const total = state.sessions.length;
-  // "3 of 12" while filters hide some; with none left, say so beside a way back.
-  $("session-count").textContent = total === 0 ? "" : shown.length < total ? `${shown.length.toLocaleString("en")} of ${total.toLocaleString("en")}` : total.toLocaleString("en");
+  // "3 of 12" while filters hide some; with none left, say so beside a way back; no count from the newest alone.
+  $("session-count").textContent = total === 0 || state.partial ? "" : shown.length < total ? `${shown.length.toLocaleString("en")} of ${total.toLocaleString("en")}` : total.toLocaleString("en");
   const none = total > 0 && shown.length === 0;
   $("session-none").hidden = !none;
   $("session-list").hidden = none; // its room goes to the note, not to an empty list above it
@@ -546,7 +551,8 @@ async function start() {
   wireRestorePoints(tree);
   wireActions();
   window.explorer = { tree, state, panel: $("panel"), refresh: scheduleRefresh };
-  await loadSessions();
+  await loadSessions(HEAD_SIZE);
+  if (state.partial) await loadSessions();
   // The demo only in an empty store: not when the trash holds sessions (the demo among them, maybe).
   if (state.sessions.length === 0 && (await state.actions.countTrash()).length === 0) {
     setStatus("Creating the demo session…");
