@@ -31,7 +31,7 @@ test('explorer: 10,000 sessions list a page of rows at a time; scroll, filter an
         const n = document.querySelectorAll('#session-list li.session').length;
         const count = document.getElementById('session-count')?.textContent ?? '';
         if (n > 0 && seen.rows === null) seen.rows = { n, count, ms: performance.now() };
-        if (count !== '' && seen.count === null) seen.count = { n, count, ms: performance.now() };
+        if (count !== '' && seen.count === null) seen.count = { n, count, ms: performance.now(), open: document.getElementById('panel')?.sessionId ?? null };
       }).observe(document, { childList: true, subtree: true, characterData: true });
     });
     await page.reload();
@@ -41,6 +41,8 @@ test('explorer: 10,000 sessions list a page of rows at a time; scroll, filter an
     const seen = await page.evaluate(() => window.listSeen);
     assert.deepEqual([seen.rows.n, seen.rows.count], [HEAD_SIZE, ''], 'the newest sessions show first, without a count');
     assert.deepEqual([seen.count.n, seen.count.count], [PAGE, '10,001'], 'then the whole list');
+    const newest = await page.locator('#session-list li.session').first().getAttribute('data-session-id');
+    assert.equal(seen.count.open, newest, 'the session among the newest opened before the whole list was read');
     console.log(`# 10,001 sessions: the first ${HEAD_SIZE} rows at ${seen.rows.ms.toFixed(0)} ms, the whole list's ${PAGE} at ${seen.count.ms.toFixed(0)} ms (after navigation)`);
     const titles = await page.locator('#session-list li.session .session-title').allTextContents();
     assert.deepEqual(titles.slice(0, 3), ['Demo: a long weekend in Lisbon', 'title 9999', 'title 9998'], 'newest first');
@@ -83,6 +85,14 @@ test('explorer: 10,000 sessions list a page of rows at a time; scroll, filter an
     // A click on a row opens its session.
     await page.locator('#session-list li[data-session-id="s9990"] .session-button').click();
     await page.locator('#panel .row.cursor', { hasText: 'session 9990 message 3' }).waitFor();
+
+    // A visit at an address naming a session far down (not among the newest): it is opened once the whole list is read.
+    await page.evaluate(() => (location.hash = 'session=s0007'));
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    assert.equal(await selected.getAttribute('data-session-id'), 's0007');
+    await page.locator('#panel .row.cursor', { hasText: 'session 7 message 3' }).waitFor();
+    assert.equal(await page.locator('#status').textContent(), '', 'no "not here" said');
     assert.deepEqual(env.errors, []);
   } finally {
     await env.close();

@@ -92,12 +92,12 @@ async function must(request) {
  */
 async function loadSessions(newest = 0) {
   const list = newestFirst(await must(newest > 0 ? { operation: "sessions", order: "updated", limit: newest } : { operation: "sessions" }));
-  state.partial = newest > 0 && list.length === newest;
-  if (state.partial) performance.mark("explorer-newest"); // read by e2e/session-list.test.mjs
+  const partial = newest > 0 && list.length === newest;
   // A task each for the order, the filters and the rows: each reads every
   // session (60,000 after a dataset's import), together they held the page.
   await nextTask();
   state.sessions = list;
+  state.partial = partial; // with the list it tells of: rows made meanwhile count the list they show
   if (!state.partial) state.origin.update(list);
   await nextTask();
   compactHint(list.length > 1); // the list needs the room more than the text
@@ -552,7 +552,8 @@ async function start() {
   wireActions();
   window.explorer = { tree, state, panel: $("panel"), refresh: scheduleRefresh };
   await loadSessions(HEAD_SIZE);
-  if (state.partial) await loadSessions();
+  const whole = state.partial ? loadSessions() : null; // the rest, read while a session among the newest opens
+  whole?.catch(() => {}); // awaited below (first when the address names none of them): its failure is said there
   // The demo only in an empty store: not when the trash holds sessions (the demo among them, maybe).
   if (state.sessions.length === 0 && (await state.actions.countTrash()).length === 0) {
     setStatus("Creating the demo session…");
@@ -570,7 +571,6 @@ async function start() {
   });
   $("storage-persist").addEventListener("click", () => showStorage(state.tree, true).catch(() => {}));
   await showStorage(state.tree).catch(() => {});
-  performance.mark("explorer-storage");
   offerExportFormats();
   offerSearch();
   performance.mark("explorer-features");
@@ -579,17 +579,18 @@ async function start() {
   state.open = openRoute;
   state.route = new Router({ open: openRoute });
   const wanted = state.route.current();
-  // Without an address, the demo session opens if it is on the list's
-  // first page, else the newest session: opening a row far down would
-  // make every page of rows above it (40,000 sessions: seconds of layout).
+  if (whole && wanted?.session && !opener.has(wanted.session)) await whole;
+  // Without an address, the demo session opens if among the newest HEAD_SIZE, else the newest session:
+  // opening a row far down would make every page of rows above it (40,000 sessions: seconds of layout).
   const demoAt = state.sessions.findIndex((s) => s.sessionId === DEMO_SESSION_ID);
-  const first = state.sessions.find((s) => s.sessionId === wanted?.session) ?? (demoAt >= 0 && demoAt < PAGE_SIZE ? state.sessions[demoAt] : state.sessions[0]);
+  const first = state.sessions.find((s) => s.sessionId === wanted?.session) ?? (demoAt >= 0 && demoAt < HEAD_SIZE ? state.sessions[demoAt] : state.sessions[0]);
   setStatus(missingSession(wanted, opener.has), true); // an address naming a session not here: said, another one opens
   // Sets the panel's session, which loads it. An address naming it stays
   // as it is (its node too); otherwise the entry the page opened with names it.
   if (first) await selectSession(first.sessionId, wanted?.session === first.sessionId ? null : "replace");
   await $("panel").updateComplete;
   if (first && wanted?.node && wanted.session === first.sessionId) await openRoute(wanted);
+  await whole;
   state.route.start();
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("./sw.js").catch((err) => console.warn("sessiontree: offline mode unavailable:", err.message));
   performance.mark("explorer-ready"); // start-up time, read by bench/perf.mjs
