@@ -93,6 +93,40 @@ test('explorer: 10,000 sessions list a page of rows at a time; scroll, filter an
     assert.equal(await selected.getAttribute('data-session-id'), 's0007');
     await page.locator('#panel .row.cursor', { hasText: 'session 7 message 3' }).waitFor();
     assert.equal(await page.locator('#status').textContent(), '', 'no "not here" said');
+
+    // As the newest rows first show (start-up goes on): a row clicked stays open, the address names it;
+    // a filter typed keeps the whole list's matches, and "no session matches" never shows meanwhile.
+    await page.addInitScript(() => {
+      const early = sessionStorage.getItem('early');
+      sessionStorage.removeItem('early');
+      if (!early) return;
+      const seen = (window.earlySeen = { done: false, none: false });
+      new MutationObserver(() => {
+        if (document.getElementById('session-none')?.hidden === false) seen.none = true;
+        const button = document.querySelector('#session-list li[data-session-id="s9997"] .session-button');
+        if (!button || seen.done) return;
+        seen.done = true;
+        if (early === 'click') button.click();
+        else document.getElementById('session-filter').value = 'title 1234';
+        document.getElementById('session-filter').dispatchEvent(new Event('input'));
+      }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['hidden'] });
+    });
+    for (const early of ['click', 'filter']) {
+      await page.evaluate((early) => (history.replaceState(null, '', location.pathname), sessionStorage.setItem('early', early)), early);
+      await page.reload();
+      await page.waitForSelector('body[data-ready="true"]');
+      assert.deepEqual(await page.evaluate(() => window.earlySeen), { done: true, none: false }, early);
+      if (early === 'click') {
+        assert.equal(await selected.getAttribute('data-session-id'), 's9997', 'the row clicked, not the demo');
+        await page.locator('#panel .row.cursor', { hasText: 'session 9997 message 3' }).waitFor();
+        assert.equal(await page.evaluate(() => location.hash), '#session=s9997');
+      } else {
+        await page.locator('#session-count', { hasText: / of 10,001$/ }).waitFor();
+        const kept = await page.locator('#session-list li.session .session-title').allTextContents();
+        assert.ok(kept.includes('title 1234') && kept.length > 1, kept.slice(0, 5).join(' | '));
+      }
+    }
+    await page.evaluate(() => (history.replaceState(null, '', location.pathname), sessionStorage.removeItem('early')));
     assert.deepEqual(env.errors, []);
   } finally {
     await env.close();

@@ -124,7 +124,7 @@ function renderSessions(follow = true) {
   const total = state.sessions.length;
   // "3 of 12" while filters hide some; with none left, say so beside a way back; no count from the newest alone.
   $("session-count").textContent = total === 0 || state.partial ? "" : shown.length < total ? `${shown.length.toLocaleString("en")} of ${total.toLocaleString("en")}` : total.toLocaleString("en");
-  const none = total > 0 && shown.length === 0;
+  const none = total > 0 && shown.length === 0 && !state.partial; // the rest may hold some
   $("session-none").hidden = !none;
   $("session-list").hidden = none; // its room goes to the note, not to an empty list above it
 }
@@ -580,16 +580,16 @@ async function start() {
   state.route = new Router({ open: openRoute });
   const wanted = state.route.current();
   if (whole && wanted?.session && !opener.has(wanted.session)) await whole;
-  // Without an address, the demo session opens if among the newest HEAD_SIZE, else the newest session:
-  // opening a row far down would make every page of rows above it (40,000 sessions: seconds of layout).
+  // Without an address, the demo session opens if among the newest HEAD_SIZE, else the newest session: opening a row far down would make every page of rows above it (40,000 sessions: seconds of layout).
   const demoAt = state.sessions.findIndex((s) => s.sessionId === DEMO_SESSION_ID);
   const first = state.sessions.find((s) => s.sessionId === wanted?.session) ?? (demoAt >= 0 && demoAt < HEAD_SIZE ? state.sessions[demoAt] : state.sessions[0]);
   setStatus(missingSession(wanted, opener.has), true); // an address naming a session not here: said, another one opens
-  // Sets the panel's session, which loads it. An address naming it stays
-  // as it is (its node too); otherwise the entry the page opened with names it.
-  if (first) await selectSession(first.sessionId, wanted?.session === first.sessionId ? null : "replace");
+  // Sets the panel's session, which loads it. An address naming it stays as it is (its node too); otherwise the entry the page opened with names it.
+  const opens = first !== undefined && state.selected === null; // not when a row was chosen meanwhile
+  if (opens) await selectSession(first.sessionId, wanted?.session === first.sessionId ? null : "replace");
+  else if (state.selected !== null && wanted?.session !== state.selected) state.route.replace({ session: state.selected, node: null }); // the row's
   await $("panel").updateComplete;
-  if (first && wanted?.node && wanted.session === first.sessionId) await openRoute(wanted);
+  if (opens && wanted?.node && wanted.session === first.sessionId) await openRoute(wanted);
   await whole;
   state.route.start();
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("./sw.js").catch((err) => console.warn("sessiontree: offline mode unavailable:", err.message));
