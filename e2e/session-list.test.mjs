@@ -106,15 +106,37 @@ test('explorer: 10,000 sessions list a page of rows at a time; scroll, filter an
         const button = document.querySelector('#session-list li[data-session-id="s9997"] .session-button');
         if (!button || seen.done) return;
         seen.done = true;
+        if (early === 'import') {
+          // A file chosen as the rows show: what the status line says until its report shows.
+          const status = document.getElementById('status');
+          const report = document.getElementById('import-report');
+          seen.statuses = [];
+          new MutationObserver(() => seen.statuses.push([status.textContent, report.hidden === false])).observe(status, { childList: true, characterData: true, subtree: true });
+          const lines = Array.from({ length: 2000 }, (_, i) => JSON.stringify({ messages: [{ role: 'user', content: `early question ${i}` }, { role: 'assistant', content: `early answer ${i}` }] }));
+          const chosen = new DataTransfer();
+          chosen.items.add(new File([lines.join('\n')], 'early.jsonl'));
+          const input = document.getElementById('import-file');
+          input.files = chosen.files;
+          input.dispatchEvent(new Event('change'));
+          return;
+        }
         if (early === 'click') button.click();
         else document.getElementById('session-filter').value = 'title 1234';
         document.getElementById('session-filter').dispatchEvent(new Event('input'));
       }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['hidden'] });
     });
-    for (const early of ['click', 'filter']) {
+    for (const early of ['click', 'filter', 'import']) {
       await page.evaluate((early) => (history.replaceState(null, '', location.pathname), sessionStorage.setItem('early', early)), early);
       await page.reload();
       await page.waitForSelector('body[data-ready="true"]');
+      if (early === 'import') {
+        // Start-up went on meanwhile: the status line says the import until its report shows (start-up emptied it).
+        await importReport(page, /2,000 sessions/);
+        const { statuses, ...rest } = await page.evaluate(() => window.earlySeen);
+        assert.deepEqual(rest, { done: true, none: false });
+        assert.deepEqual(statuses.slice(-2), [['Importing \u2068early.jsonl\u2069…', false], ['', true]], JSON.stringify(statuses));
+        continue;
+      }
       assert.deepEqual(await page.evaluate(() => window.earlySeen), { done: true, none: false }, early);
       if (early === 'click') {
         assert.equal(await selected.getAttribute('data-session-id'), 's9997', 'the row clicked, not the demo');

@@ -67,8 +67,7 @@ async function setTitle(id, title) {
 }
 
 /**
- * Say text on the status line ("" empties it: no room taken), a live region never hidden (out of
- * the accessibility tree, its text went unheard): dom.js statusLine (a done message empties itself).
+ * Say text on the status line ("" empties it), a live region never hidden: dom.js statusLine.
  * @type {(text: string, isError?: boolean) => void}
  */
 const setStatus = statusLine(() => $("status"));
@@ -546,8 +545,8 @@ async function start() {
     setStatus(`sessiontree could not start: ${err.message}`, true);
     return;
   }
-  state.tree = tree;
-  $("panel").tree = tree;
+  state.tree = $("panel").tree = tree;
+  setStatus(""); // the page's "Loading…": from here on the status line is what the page does (an import begun at the first rows)
   wireRestorePoints(tree);
   wireActions();
   window.explorer = { tree, state, panel: $("panel"), refresh: scheduleRefresh };
@@ -557,7 +556,7 @@ async function start() {
   // The demo only in an empty store: not when the trash holds sessions (the demo among them, maybe).
   if (state.sessions.length === 0 && (await state.actions.countTrash()).length === 0) {
     setStatus("Creating the demo session…");
-    await createDemoSession(tree).catch((err) => setStatus(`The demo session could not be made: ${err.message}`, true));
+    await createDemoSession(tree).then(() => setStatus(""), (err) => setStatus(`The demo session could not be made: ${err.message}`, true));
     await loadSessions();
     performance.mark("explorer-demo");
   }
@@ -583,7 +582,8 @@ async function start() {
   // Without an address, the demo session opens if among the newest HEAD_SIZE, else the newest session: opening a row far down would make every page of rows above it (40,000 sessions: seconds of layout).
   const demoAt = state.sessions.findIndex((s) => s.sessionId === DEMO_SESSION_ID);
   const first = state.sessions.find((s) => s.sessionId === wanted?.session) ?? (demoAt >= 0 && demoAt < HEAD_SIZE ? state.sessions[demoAt] : state.sessions[0]);
-  setStatus(missingSession(wanted, opener.has), true); // an address naming a session not here: said, another one opens
+  const missing = missingSession(wanted, opener.has); // an address naming a session not here: said, another one opens
+  if (missing) setStatus(missing, true);
   // Sets the panel's session, which loads it. An address naming it stays as it is (its node too); otherwise the entry the page opened with names it.
   const opens = first !== undefined && state.selected === null; // not when a row was chosen meanwhile
   if (opens) await selectSession(first.sessionId, wanted?.session === first.sessionId ? null : "replace");
