@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup } from './helpers.mjs';
 import { writeSessions } from './stored-sessions.mjs';
+import { FIRST_CONTEXT_NODES } from '../js/first-context.js';
 
 const SHIM = 'e2e/fixtures/shim.html';
 const DB = 'first-context';
@@ -81,10 +82,11 @@ function calls(page, channel, list) {
     const debug = await tree._debug();
     const again = {};
     for (const [, request] of list) if (request.operation === 'context') again[request.sessionId] = await tree.call(request);
+    const loads = (await tree._debug()).pager.loads; // the store's loads of paged-out sessions, the contexts asked again included
     await tree.close();
     heard.close();
     // As the page reads them (a context's messages may be built as they are read: js/context-columns.js).
-    return JSON.parse(JSON.stringify({ answers, firstContexts: debug.firstContexts, again }));
+    return JSON.parse(JSON.stringify({ answers, firstContexts: debug.firstContexts, again, loads }));
   }, { db: DB, channel, list });
 }
 
@@ -149,6 +151,67 @@ test('a context answered while the store starts passes no call made before it an
     assert.equal(second.answers[1].ok, true);
     assert.equal(second.again.f.value.messages.length, before + 2);
     assert.equal(second.again.f.value.messages.at(-1).content, 'asked for second');
+  } finally {
+    await env.close();
+  }
+});
+
+test('a session of more than FIRST_CONTEXT_NODES nodes is loaded once, by the store: its first context waits for the store, and the next call on it reads nothing again', async () => {
+  const env = await setup();
+  try {
+    await stored(env);
+    let page = await open(env);
+    const want = await page.evaluate(async ({ db, n }) => {
+      const tree = await window.sessiontree.init({ dbName: db });
+      const messages = Array.from({ length: n }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `turn ${i}` }));
+      const made = await tree.call({ operation: 'append.many', sessionId: 'big', create: true, messages });
+      if (!made.ok) throw new Error(JSON.stringify(made.error));
+      const want = await tree.call({ operation: 'context', sessionId: 'big' });
+      await tree.flush();
+      await tree.close();
+      return want;
+    }, { db: DB, n: FIRST_CONTEXT_NODES + 1 });
+    await page.close();
+    page = await open(env);
+    const r = await calls(page, 'first-big', [['call', { operation: 'context', sessionId: 'big' }]]);
+    await page.close();
+    assert.equal(r.firstContexts, 0);
+    assert.equal(r.answers[0].value.messages.length, FIRST_CONTEXT_NODES + 1);
+    assert.deepEqual(r.answers[0], want);
+    assert.deepEqual(r.again.big, want);
+    assert.equal(r.loads, 1, 'one load: the context asked again found the session in memory');
+    // A small session is answered before the stubs, as before.
+    page = await open(env);
+    const small = await calls(page, 'first-small', [['call', { operation: 'context', sessionId: 'a' }]]);
+    await page.close();
+    assert.equal(small.firstContexts, 1);
+    assert.equal(small.loads, 1, 'the store loads it for the context asked again');
+  } finally {
+    await env.close();
+  }
+});
+
+test('the search index takes in a loaded session only once no call waits: a context whose 50,000-node session loads is answered before any index slice runs', async () => {
+  const env = await setup();
+  try {
+    const page = await open(env);
+    const r = await page.evaluate(async (db) => {
+      let tree = await window.sessiontree.init({ dbName: db });
+      const messages = Array.from({ length: 50000 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `turn ${i} of a long agent session` }));
+      if (!(await tree.call({ operation: 'append.many', sessionId: 'huge', create: true, messages })).ok) throw new Error('append.many failed');
+      await tree.flush();
+      await tree.close();
+      tree = await window.sessiontree.init({ dbName: db }); // the same worker: the session is paged out, not loaded
+      await new Promise((resolve) => setTimeout(resolve, 500)); // the start's own index slices are done
+      const before = await tree._debug();
+      const context = await tree.call({ operation: 'context', sessionId: 'huge' });
+      const after = await tree._debug();
+      await tree.close();
+      return { n: context.value.messages.length, paged: before.pager.paged, loads: after.pager.loads - before.pager.loads, indexMs: after.indexMs - before.indexMs };
+    }, DB + '-huge');
+    await page.close();
+    assert.deepEqual({ ...r, indexMs: undefined }, { n: 50000, paged: 1, loads: 1, indexMs: undefined });
+    assert.equal(r.indexMs, 0, 'no index slice ran between the call and its answer');
   } finally {
     await env.close();
   }

@@ -14,7 +14,9 @@
 // Anything else (another operation, a session not stored or in the trash,
 // records that cannot be read, an error of core's) answers null, and the
 // call waits for the store as before: its answer, error or not, is the
-// store's own.
+// store's own. So does a session of more than FIRST_CONTEXT_NODES nodes:
+// the store loads it again for the next call on it, and for a large one
+// that second load costs more than the wait for the stubs saves.
 
 import { STORES } from "./store/schema.js";
 import { readSnapshot, requestPromise, restoreRequest } from "./store/records.js";
@@ -22,6 +24,15 @@ import { guardHandle } from "./runtime.js";
 import { escapeLoneSurrogates, isBytes } from "./request-text.js";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * The most nodes of a session whose first context is answered here. The
+ * store's own load of it follows at its next call: ~6 ms per 1,000 nodes
+ * on an idle machine, against the 40–160 ms this answer saves
+ * (bench/RESULTS.md); a session of 100,000 nodes answered here made the
+ * explorer's next call on it (its rows) wait 1.5–3 s for a second load.
+ */
+export const FIRST_CONTEXT_NODES = 10000;
 
 /** The context calls of one store's start (see the top of this file). */
 export class FirstContext {
@@ -71,7 +82,7 @@ export class FirstContext {
     const db = await this.db;
     const tx = db.transaction(STORES, "readonly");
     const meta = await requestPromise(tx.objectStore("sessions").get(id));
-    if (!meta || typeof meta !== "object" || meta.deletedAt || meta.erased === true) return null;
+    if (!meta || typeof meta !== "object" || meta.deletedAt || meta.erased === true || !(meta.nodeCount <= FIRST_CONTEXT_NODES)) return null;
     const snapshot = await readSnapshot(tx, meta);
     const runtime = await this.runtime;
     if (runtime.state.exited !== null) return null;

@@ -146,8 +146,9 @@ export class LocalTree extends TreeAPI {
     this._warmMs = 0;
     /** The wasm memory in bytes when the last sliced import was stored (its peak: the memory never shrinks), 0 before one (see _debug). */
     this._importWasmBytes = 0;
-    /** performance.now() of the last call (the search index is warmed only after a quiet spell). */
+    /** performance.now() of the last call made or answered, and the calls not answered yet: the search index is warmed only after a quiet spell with none. */
     this._lastCallAt = 0;
+    this._calls = 0;
     this._closed = false;
     Object.assign(this, { _keepTimer: null, _keptTried: false, _keptTaking: null, _keptSaves: 0, _keptRefused: 0, _keptRead: null }); // the kept search index (local-paging.js)
     this._warmSearch();
@@ -224,7 +225,13 @@ export class LocalTree extends TreeAPI {
   _requestNow(request, asText, wire = false) {
     if (!this._pager) return this._requestOnce(request, asText, wire, null);
     const keepText = asText || wire;
-    return this._retryPaged((fault) => this._requestOnce(request, asText, wire, fault), (env) => (keepText ? JSON.stringify(env) : env));
+    // Counted until answered: a call waiting for its session's load (100,000 nodes: a second) is not a quiet spell,
+    // and the search index warmed meanwhile (_warmSearch) came between the load and the answer.
+    this._calls++;
+    const answered = () => ((this._calls -= 1), (this._lastCallAt = performance.now()));
+    const p = Promise.resolve(this._retryPaged((fault) => this._requestOnce(request, asText, wire, fault), (env) => (keepText ? JSON.stringify(env) : env)));
+    p.then(answered, answered);
+    return p;
   }
 
   /** See retryPaged in js/local-paging.js. */
@@ -476,7 +483,8 @@ export class LocalTree extends TreeAPI {
    * import: slices of WARM_NODES nodes (about 5 ms of wasm each) while the
    * idle period lasts, then again at the next idle period until the core
    * reports the index complete. Started at init and after every change,
-   * and put off while calls keep coming (less than WARM_QUIET_MS apart).
+   * and put off while calls keep coming (less than WARM_QUIET_MS apart) or
+   * one waits for its answer (its session loading: see _requestNow).
    * A search before it is done is answered exactly all the same (the core
    * indexes a few thousand nodes and scans the rest). In a worker (no
    * requestIdleCallback, and no page to keep painting) the slices run back
@@ -495,7 +503,7 @@ export class LocalTree extends TreeAPI {
       if (this._closed) return;
       // A transaction running (a large import stored in pieces, waiting
       // on the backend between them) is not quiet either.
-      const quiet = this._writer && !this._writer.idle ? 0 : performance.now() - this._lastCallAt;
+      const quiet = (this._writer && !this._writer.idle) || this._calls > 0 ? 0 : performance.now() - this._lastCallAt;
       if (quiet < WARM_QUIET_MS) {
         this._warmTask = setTimeout(() => (this._warmTask = idle(step)), WARM_QUIET_MS - quiet);
         return;
