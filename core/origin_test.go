@@ -33,11 +33,11 @@ func TestSessionsAnswerToolAndProject(t *testing.T) {
 			{Path: ".claude/projects/-home-me-web/cc-web.jsonl", Data: claude},
 			{Path: "code/shop/.aider.chat.history.md", Data: []byte("# aider chat started at 2026-01-02 03:04:05\n\n#### Add a cart  \n\nThe cart is added.\n")},
 		})
-		assert.Equal(t, []string{
-			"mine  ",
+		assert.Equal(t, []string{ // in creation order: the files' own dates, then "mine", made now
 			"0199a213-81c0-7800-8aa1-bbab2a035a53 codex /home/dev/bookshop", // the session_meta cwd
-			"cc-web claude-code /home/me/web",
 			"aider-eab8c90245b1ac3f aider code/shop",
+			"cc-web claude-code /home/me/web",
+			"mine  ",
 		}, origins(t, st))
 		drained := string(st.DrainChanges(false))
 		assert.Contains(t, drained, `"tool":"claude-code","project":"/home/me/web"`, "the drained metadata carries them")
@@ -93,7 +93,7 @@ func TestSessionsAnswerToolAndProject(t *testing.T) {
 		snap := `{"version":1,"sessionId":"r","cursor":null,"activeBranch":"main","nodes":[]}`
 		ok[any](t, st, `{"operation":"restore","snapshot":`+snap+`,"tool":"codex","project":"/home/me/api"}`)
 		ok[any](t, st, `{"operation":"page.stub","sessions":[{"sessionId":"p","title":"Paged","createdAt":"2026-01-02T03:04:05.000Z","updatedAt":"2026-01-02T03:04:05.000Z","nodeCount":3,"tool":"gemini","project":"/home/me/g"}]}`)
-		assert.Equal(t, []string{"r codex /home/me/api", "p gemini /home/me/g"}, origins(t, st))
+		assert.Equal(t, []string{"p gemini /home/me/g", "r codex /home/me/api"}, origins(t, st)) // p was created first
 		env := do(t, st, `{"operation":"restore","snapshot":`+snap+`,"tool":7}`)
 		require.False(t, env.OK)
 		assert.Equal(t, `field "tool" must be a string`, env.Error.Message)

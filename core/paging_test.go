@@ -92,7 +92,7 @@ func TestPageStubAddsAndUpdatesStubsOnly(t *testing.T) {
 	require.NoError(t, json.Unmarshal(ok[RawMessage](t, st, `{"operation":"sessions"}`), &list))
 	require.Len(t, list, 2)
 	c := "c7"
-	assert.Equal(t, SessionSummary{SessionID: "p", Title: "paged", NodeCount: 8, Cursor: &c, ActiveBranch: "main", UpdatedAt: "2026-01-03T00:00:00.000Z"}, list[1],
+	assert.Equal(t, SessionSummary{SessionID: "p", Title: "paged", NodeCount: 8, Cursor: &c, ActiveBranch: "main", UpdatedAt: "2026-01-03T00:00:00.000Z"}, list[0], // created before "s"
 		"an update without cursor keeps the stub's cursor and title")
 	fails(t, st, `{"operation":"page.stub","sessions":[{"nodeCount":1}]}`, InvalidArgument)
 	ok[obj](t, st, `{"operation":"sync.forget","sessionId":"p"}`)
@@ -113,11 +113,12 @@ func TestPageStubMakesEachNewStubOnce(t *testing.T) {
 	var list []SessionSummary
 	require.NoError(t, json.Unmarshal(ok[RawMessage](t, st, `{"operation":"sessions"}`), &list))
 	require.Len(t, list, 3)
-	assert.Equal(t, []string{"s", "p", "q"}, []string{list[0].SessionID, list[1].SessionID, list[2].SessionID})
-	assert.Equal(t, "second", list[1].Title)
-	assert.Equal(t, 3, list[1].NodeCount)
-	assert.Equal(t, "q", list[2].Title)
-	assert.Equal(t, 2, list[2].NodeCount)
+	// In creation order: the stubs name no createdAt (""), so they come before "s".
+	assert.Equal(t, []string{"p", "q", "s"}, []string{list[0].SessionID, list[1].SessionID, list[2].SessionID})
+	assert.Equal(t, "second", list[0].Title)
+	assert.Equal(t, 3, list[0].NodeCount)
+	assert.Equal(t, "q", list[1].Title)
+	assert.Equal(t, 2, list[1].NodeCount)
 	fails(t, st, `{"operation":"context","sessionId":"q"}`, PagedOut)
 	assert.Equal(t, []string{"q"}, ok[[]string](t, st, `{"operation":"page.faults"}`))
 }

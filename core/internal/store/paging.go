@@ -49,6 +49,7 @@ func (st *Store) pagedIDs() []string {
 	if st.Stubs == 0 {
 		return nil
 	}
+	st.SortOrder()
 	for _, s := range st.list {
 		if s.Paged != nil {
 			ids = append(ids, s.ID())

@@ -2,6 +2,7 @@ package store
 
 import (
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/sessiontree/sessiontree/core/internal/formats"
@@ -57,7 +58,7 @@ type Store struct {
 	now   func() time.Time
 	NewID func() string
 	ByID  map[string]*tree.Session
-	Order []string                 // session ids in order of creation
+	Order []string                 // session ids in order of creation once SortOrder ran (see unsorted)
 	Trash map[string]*tree.Session // deleted sessions, by id (see trash.go)
 	// list is the session of each id of Order, in its place (what ByID
 	// gives for it), and place each id's index in both: a search walks
@@ -66,6 +67,10 @@ type Store struct {
 	// ~6 ms a query, natively).
 	list  []*tree.Session
 	place map[string]int
+	// unsorted is set when Put left Order out of creation order: a session
+	// created before the last one (an import's old dates, one back from the
+	// trash, another tab's). SortOrder puts it right before Order is read.
+	unsorted bool
 
 	track    bool
 	dirty    []dirtyMark
@@ -166,6 +171,9 @@ func (st *Store) Lookup(id string) (*tree.Session, *tree.Error) {
 // the order and the count of stubs (see paging.go).
 func (st *Store) Put(s *tree.Session) {
 	old, ok := st.ByID[s.ID()]
+	if n := len(st.list); (!ok && n > 0 && createdBefore(s, st.list[n-1])) || (ok && old.CreatedAt != s.CreatedAt) {
+		st.unsorted = true
+	}
 	if !ok {
 		st.place[s.ID()] = len(st.Order)
 		st.Order = append(st.Order, s.ID())
@@ -223,9 +231,45 @@ func (st *Store) touch(s *tree.Session, from int, reset bool, op string) {
 	st.markDirty(s, from, reset, op)
 }
 
+// createdBefore reports whether a comes before b in creation order: by
+// createdAt, then sessionId, each as UTF-16 code units (CompareUTF16), the
+// order in which the shim restores stored sessions (js/store/listing.js
+// byCreation), so that a store reloaded from IndexedDB lists as it did.
+func createdBefore(a, b *tree.Session) bool {
+	if c := CompareUTF16(a.CreatedAt, b.CreatedAt); c != 0 {
+		return c < 0
+	}
+	return CompareUTF16(a.ID(), b.ID()) < 0
+}
+
+// SortOrder puts Order (and the list and places that follow it) in
+// creation order (createdBefore) when Put left it out of it: once for a
+// whole import, however many old sessions it added. Readers of Order call
+// it first.
+func (st *Store) SortOrder() {
+	if !st.unsorted {
+		return
+	}
+	st.unsorted = false
+	slices.SortStableFunc(st.list, func(a, b *tree.Session) int {
+		if createdBefore(a, b) {
+			return -1
+		}
+		if createdBefore(b, a) {
+			return 1
+		}
+		return 0
+	})
+	for i, s := range st.list {
+		st.Order[i] = s.ID()
+		st.place[s.ID()] = i
+	}
+}
+
 // SessionList builds the value of sessions; a paged-out session gives the
 // counts its stub keeps.
 func (st *Store) SessionList() []SessionSummary {
+	st.SortOrder()
 	out := make([]SessionSummary, 0, len(st.Order))
 	for _, id := range st.Order {
 		s := st.ByID[id]

@@ -85,6 +85,7 @@ func (v *Caches) Family(st *store.Store, id string) *Family {
 // (store order); sources not in the store are keys too.
 func familyChildren(st *store.Store) map[string][]string {
 	children := map[string][]string{}
+	st.SortOrder()
 	for _, id := range st.Order {
 		if s := st.ByID[id]; s != nil && s.Source != nil && s.Source.SessionID != id {
 			children[s.Source.SessionID] = append(children[s.Source.SessionID], id)
