@@ -1,8 +1,9 @@
 // The page tests in a second engine: Firefox ESR (Debian's firefox-esr,
 // scripts/ensure-firefox.sh), driven by puppeteer-core over WebDriver BiDi.
 //
-// The tests of shim, durability, page-list, panel, kept-list and session-actions named below run unchanged in
-// Firefox: each file runs in a child `node --test` with
+// The tests of shim, durability, first-context, page-list, paging,
+// paging-differential, panel, kept-list and session-actions named below run
+// unchanged in Firefox: each file runs in a child `node --test` with
 // SESSIONTREE_BROWSER=firefox (e2e/helpers.mjs then hands out Firefox pages
 // dressed as playwright-core's, e2e/firefox.mjs) and --test-name-pattern
 // for exactly these names; each is reported here as a subtest under its
@@ -55,6 +56,17 @@ const CHOSEN = {
     'init() answers once the newest sessions are read, before the rest of the list: a page newest first answers from them, a page past them once the list is read, each as core pages it',
     'a persisted init() answers `sessions` from the page\'s own read before its worker runs; calls made meanwhile wait and answer in order, and the list is core\'s',
     'when the default worker cannot start after init() answered from the page\'s list, the store runs in the page\'s thread; a worker asked for by URL that cannot start closes the tree',
+  ],
+  'paging.test.mjs': [
+    '3,000 stored sessions: sessions before any node record is read, a never-opened session answers, eviction keeps the bytes, two tabs lose nothing',
+    'a database written at every earlier schema version opens with its sessions paged, and they load',
+    'after close(), a loaded session still answers from memory and a paged-out one answers STORAGE_ERROR naming it, in the worker and in the page',
+    'two tabs appending to one paged-out session without waiting: each tab\'s appends stay in the order made, each under its previous one',
+    'meta records damaged outside sessiontree fail their own sessions: the others list, open, search and take appends; a search across every session passes over them and names them',
+  ],
+  // Its name carries the seed and the number of calls, which the environment may set (see that file).
+  'paging-differential.test.mjs': [
+    `paging differential, seed ${Number(process.env.SESSIONTREE_PAGING_SEED ?? 20261207) >>> 0}, ${Number(process.env.SESSIONTREE_PAGING_OPS ?? 480)} calls: a tree paging its sessions in and out answers as an in-memory one`,
   ],
   'panel.test.mjs': [
     'Continue from here after a click fires jump and updates the context; actions change the tree as the store says',
