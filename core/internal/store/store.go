@@ -171,7 +171,7 @@ func (st *Store) Lookup(id string) (*tree.Session, *tree.Error) {
 // the order and the count of stubs (see paging.go).
 func (st *Store) Put(s *tree.Session) {
 	old, ok := st.ByID[s.ID()]
-	if n := len(st.list); (!ok && n > 0 && createdBefore(s, st.list[n-1])) || (ok && old.CreatedAt != s.CreatedAt) {
+	if n := len(st.list); (!ok && n > 0 && compareCreation(s, st.list[n-1]) < 0) || (ok && old.CreatedAt != s.CreatedAt) {
 		st.unsorted = true
 	}
 	if !ok {
@@ -231,19 +231,20 @@ func (st *Store) touch(s *tree.Session, from int, reset bool, op string) {
 	st.markDirty(s, from, reset, op)
 }
 
-// createdBefore reports whether a comes before b in creation order: by
-// createdAt, then sessionId, each as UTF-16 code units (CompareUTF16), the
-// order in which the shim restores stored sessions (js/store/listing.js
-// byCreation), so that a store reloaded from IndexedDB lists as it did.
-func createdBefore(a, b *tree.Session) bool {
+// compareCreation orders sessions by creation: by createdAt, then
+// sessionId, each as UTF-16 code units (CompareUTF16); negative when a
+// comes first. It is the order in which the shim restores stored sessions
+// (js/store/listing.js byCreation), so that a store reloaded from
+// IndexedDB lists as it did.
+func compareCreation(a, b *tree.Session) int {
 	if c := CompareUTF16(a.CreatedAt, b.CreatedAt); c != 0 {
-		return c < 0
+		return c
 	}
-	return CompareUTF16(a.ID(), b.ID()) < 0
+	return CompareUTF16(a.ID(), b.ID())
 }
 
 // SortOrder puts Order (and the list and places that follow it) in
-// creation order (createdBefore) when Put left it out of it: once for a
+// creation order (compareCreation) when Put left it out of it: once for a
 // whole import, however many old sessions it added. Readers of Order call
 // it first.
 func (st *Store) SortOrder() {
@@ -251,15 +252,7 @@ func (st *Store) SortOrder() {
 		return
 	}
 	st.unsorted = false
-	slices.SortStableFunc(st.list, func(a, b *tree.Session) int {
-		if createdBefore(a, b) {
-			return -1
-		}
-		if createdBefore(b, a) {
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(st.list, compareCreation)
 	for i, s := range st.list {
 		st.Order[i] = s.ID()
 		st.place[s.ID()] = i
