@@ -88,7 +88,9 @@ export class Composer {
     // A note is said to be one: it stays in the tree and never reaches the model.
     const loading = this.host.model.partial !== null;
     const note = t !== null && this.role.value === "note" ? " A note is kept in the tree, never sent to the model." : "";
-    this.target.textContent = targetText(t) + note + (t !== null && loading ? " Send waits until every row is loaded." : "");
+    // Another session being opened (RowsLoader._showOpening) has no target yet, but is picked.
+    const opening = t === null && this.host.model.opening === true;
+    this.target.textContent = opening ? "Opening the session…" : targetText(t) + note + (t !== null && loading ? " Send waits until every row is loaded." : "");
     const off = t === null || loading;
     this.text.disabled = t === null;
     this.send.disabled = off || this._busy;

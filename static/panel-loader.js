@@ -38,6 +38,15 @@ export const FILL_MIN = 1000;
 /** Most rows of a slice (see FILL_TASK_MS). */
 export const FILL_MAX = 100000;
 
+/**
+ * Milliseconds another session may take to open before the one shown
+ * goes (see _load): a session paged out of the store is read from
+ * IndexedDB first (100,000 nodes: a second or more), and its rows,
+ * context, actions and composer are not the one shown before's. Under it,
+ * a quick open does not flash an empty panel.
+ */
+export const OPENING_MS = 150;
+
 /** Paths longer than this (nodes) skip the `context` call (see _load). */
 export const CONTEXT_MAX_PATH = 5000;
 
@@ -206,6 +215,18 @@ export class RowsLoader {
     this.host.context.render(null);
   }
 
+  /**
+   * Another session is being opened and has not answered within
+   * OPENING_MS: show no rows (_showNothing: the actions and the composer
+   * disabled, the context emptied), the head and the composer saying it
+   * opens.
+   */
+  _showOpening() {
+    this._showNothing();
+    this.model.opening = true;
+    this.host.afterLayout(); // the head and the composer say so
+  }
+
   /** Draw the context pane again from what the last `context` said (the previewed path changed). */
   renderContext() {
     return this.host.context.render(this._ctx);
@@ -223,9 +244,11 @@ export class RowsLoader {
     // The tree is drawn first; the context (a second pass over the path)
     // follows after the browser had a chance to paint.
     const t0 = performance.now();
+    const opening = model.value?.sessionId !== id ? setTimeout(() => seq === this.seq && this._showOpening(), OPENING_MS) : null;
     const sessEnv = await this.host.tree().call({ operation: "session", sessionId: id });
     const windowed = sessEnv.ok && sessEnv.value.nodeCount > WINDOW_NODES;
     const treeEnv = await this._rows(id, windowed ? sessEnv.value.cursor : undefined);
+    clearTimeout(opening);
     const t1 = performance.now();
     if (seq !== this.seq || id !== this.host.sessionId()) return;
     if (!treeEnv.ok) {

@@ -48,6 +48,7 @@ export function itemKey(item) {
  * read-only outside this class):
  * - `value` the session's tree value `{sessionId, cursor, activeBranch, rows, count?, offset?}`, or null
  * - `partial` while a large session's rows load: `{count, offset, loaded}` (whole row count, the window's first row, rows filled), else null
+ * - `opening` true while another session is opened and no value is shown yet (panel-loader.js OPENING_MS)
  * - `session` the value of `session` for it, or null
  * - `layout` `{items, shown, itemOfRow}` from layoutRows
  * - `itemIndex` `{get(key) → item index | undefined, has(key)}` over node ids and "gap:<id>"
@@ -61,6 +62,7 @@ export class RowsController {
   constructor() {
     this.value = null;
     this.partial = null;
+    this.opening = false;
     this.session = null;
     this.filter = "default";
     this.folded = new Set();
@@ -197,6 +199,7 @@ export class RowsController {
   clear() {
     this.partial = null;
     this.value = null;
+    this.opening = false;
     this.setRows([]);
   }
 
@@ -557,7 +560,7 @@ export class RowsController {
    */
   head(sessionId) {
     const value = this.value;
-    if (!value) return { title: sessionId === null ? "No session" : sessionId, tooltip: null, stats: "" };
+    if (!value) return { title: sessionId === null ? "No session" : sessionId, tooltip: null, stats: this.opening ? "opening…" : "" };
     const partial = this.partial;
     const n = partial ? partial.count : value.rows.length;
     const b = partial ? this.session?.branchCount ?? this.branchNames.size : this.branchNames.size;

@@ -1,0 +1,85 @@
+// <session-tree-panel> opening another session that takes long to answer
+// (a session paged out of the store is read from IndexedDB first: a
+// 100,000-node one takes a second or more): past OPENING_MS the session
+// shown before goes, so its rows, context, actions and composer are never
+// taken for the new one's, and the head names the new one as opening.
+// The store's answers for one session are held by the test (a Proxy of a
+// real tree), so the wait is as long as the test says.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup } from './helpers.mjs';
+import { OPENING_MS } from '../static/panel-loader.js';
+
+test('a session slow to open empties the panel after OPENING_MS and names it "opening…"; once it answers its rows and context show', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1200, height: 800 } } });
+  try {
+    const { page, errors } = env;
+    await page.goto(env.baseURL + 'e2e/fixtures/shim.html');
+    await page.waitForFunction(() => window.sessiontree !== undefined);
+    await page.evaluate(async () => {
+      const tree = await window.sessiontree.init({ persist: false });
+      await tree.create('shown', { title: 'Shown first' });
+      await tree.append('shown', { role: 'user', content: 'a message of the session shown first' });
+      await tree.create('slow', { title: 'Slow to open' });
+      await tree.append('slow', { role: 'user', content: 'the slow session' });
+      await tree.append('slow', { role: 'assistant', content: 'its answer' });
+      // Calls naming "slow" wait until window.release() while window.held is set.
+      let release;
+      window.held = new Promise((resolve) => (release = resolve));
+      window.release = () => (window.held = null, release());
+      const held = new Proxy(tree, {
+        get(target, key) {
+          const value = target[key];
+          if (key === 'call') {
+            return async (request) => {
+              if (request?.sessionId === 'slow' && window.held) await window.held;
+              return target.call(request);
+            };
+          }
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      await import('/static/session-tree-panel.js');
+      const p = document.createElement('session-tree-panel');
+      p.id = 'panel';
+      p.tree = held;
+      p.sessionId = 'shown';
+      document.body.append(p);
+    });
+    const panel = page.locator('#panel');
+    await panel.locator('.row .preview', { hasText: 'a message of the session shown first' }).waitFor();
+    await panel.locator('.messages .message-body').first().waitFor();
+    /** What the panel shows: the head, rows, context messages and whether Send and Branch… can be used. */
+    const shown = () => page.evaluate(() => {
+      const root = document.querySelector('#panel').shadowRoot;
+      return {
+        title: root.querySelector('.head .title').textContent,
+        stats: root.querySelector('.head .stats').textContent,
+        rows: [...root.querySelectorAll('.row .preview')].map((r) => r.textContent),
+        context: [...root.querySelectorAll('.messages .message-body')].map((m) => m.textContent),
+        send: root.querySelector('.composer-send')?.disabled ?? null,
+        target: root.querySelector('[id$="-compose-target"]')?.textContent ?? null,
+        branch: root.querySelector('.act-branch')?.disabled ?? null,
+      };
+    });
+    const before = await shown();
+    assert.deepEqual({ ...before, stats: undefined, target: undefined }, { title: 'Shown first', stats: undefined, target: undefined, rows: ['a message of the session shown first'], context: ['a message of the session shown first'], send: false, branch: false });
+    assert.match(before.target, /^Replying at \S+, on branch main\.$/);
+    const t0 = Date.now();
+    await page.evaluate(() => (document.querySelector('#panel').sessionId = 'slow'));
+    await panel.locator('.head .stats', { hasText: 'opening…' }).waitFor({ timeout: 10_000 });
+    const waited = Date.now() - t0;
+    assert.ok(waited >= OPENING_MS - 20, `emptied after ${waited} ms, not before OPENING_MS (${OPENING_MS})`);
+    assert.deepEqual(await shown(), { title: 'slow', stats: 'opening…', rows: [], context: [], send: true, branch: true, target: 'Opening the session…' });
+    await page.evaluate(() => window.release());
+    await panel.locator('.row .preview', { hasText: 'its answer' }).waitFor();
+    await panel.locator('.messages .message-body', { hasText: 'its answer' }).waitFor();
+    const after = await shown();
+    assert.deepEqual({ ...after, stats: undefined, target: undefined }, { title: 'Slow to open', stats: undefined, target: undefined, rows: ['the slow session', 'its answer'], context: ['the slow session', 'its answer'], send: false, branch: false });
+    assert.match(after.target, /^Replying at \S+, on branch main\.$/);
+    assert.match(after.stats, /^2 nodes · 1 branch · on main$/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
