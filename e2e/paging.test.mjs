@@ -741,6 +741,38 @@ test('after close(), a loaded session still answers from memory and a paged-out 
   }
 });
 
+test('calls made right after init() and then close() on sessions still paged out are answered and stored before the tree closes, in the worker and in the page', async () => {
+  const env = await setup();
+  try {
+    for (const worker of [true, false]) {
+      const db = `paging-close-early-${worker}`;
+      await (await storeHistory(env, db, { count: 4, nodes: 2 })).close();
+      const page = await open(env);
+      const got = await page.evaluate(async ({ db, worker }) => {
+        const tree = await window.sessiontree.init({ dbName: db, worker });
+        // Not awaited: the store may still start, and every session is paged out.
+        const calls = [];
+        for (let k = 0; k < 8; k++) calls.push(tree.call({ operation: 'append', sessionId: `s000${k % 4}`, message: { role: 'user', content: `before close ${k}` } }));
+        calls.push(tree.call({ operation: 'context', sessionId: 's0001' }));
+        tree.close();
+        const answers = await Promise.all(calls);
+        const again = await window.sessiontree.init({ dbName: db });
+        const stored = [];
+        for (let k = 0; k < 4; k++) stored.push((await again.call({ operation: 'context', sessionId: `s000${k}` })).value.messages.map((m) => m.content).slice(2));
+        again.close();
+        return { answers: answers.map((a) => (a.ok ? 'ok' : `${a.error.code}: ${a.error.message}`)), context: answers[8].value?.messages.length, stored };
+      }, { db, worker });
+      await page.close();
+      assert.deepEqual(got.answers, Array(9).fill('ok'), `worker ${worker}`);
+      assert.equal(got.context, 2 + 2, `worker ${worker}: the context saw the appends made before it`);
+      assert.deepEqual(got.stored, [0, 1, 2, 3].map((k) => [`before close ${k}`, `before close ${k + 4}`]), `worker ${worker}`);
+    }
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
 test('two tabs appending to one paged-out session without waiting: each tab\'s appends stay in the order made, each under its previous one', async () => {
   const env = await setup();
   try {

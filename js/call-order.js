@@ -91,7 +91,20 @@ export async function loadSnapshotFile(tree, sessionId, snapshot, signal) {
  */
 export function begun(tree, run) {
   if (tree._closing === true) return Promise.resolve(afterPrepared(tree, run));
-  const p = run();
+  return closeWaitsFor(tree, run());
+}
+
+/**
+ * Hold tree's close() (closeAfterBegun) until p settles: p is a call made
+ * before close() whose answer comes later (a call that waits for its
+ * paged-out session's load, then runs). Made once close() began, p is
+ * not held (it runs after the close, as every later call).
+ * @template T
+ * @param {{_begun?: Set<Promise<unknown>>, _closing?: boolean}} tree @param {Promise<T>} p
+ * @returns {Promise<T>} p
+ */
+export function closeWaitsFor(tree, p) {
+  if (tree._closing === true) return p;
   const set = (tree._begun ??= new Set());
   set.add(p);
   const drop = () => set.delete(p);

@@ -13,7 +13,7 @@ import { DETACHED_BYTES, escapeLoneSurrogates, isBytes, requestJSON, requestOper
 import { CachePlan, TextCaches } from "./context-columns.js";
 import { contextAnswer, contextWire } from "./local-context.js";
 import { TreeAPI, checkMemoryBudget, errorEnvelope } from "./tree-api.js";
-import { begun, closeAfterBegun } from "./call-order.js";
+import { begun, closeAfterBegun, closeWaitsFor } from "./call-order.js";
 import { ERROR } from "./protocol.js";
 import { answeredInColumns, envelopeFailed } from "./envelope.js";
 import { IN_WORKER, exitedMessage } from "./runtime.js";
@@ -231,7 +231,8 @@ export class LocalTree extends TreeAPI {
     const answered = () => ((this._calls -= 1), (this._lastCallAt = performance.now()));
     const p = Promise.resolve(this._retryPaged((fault) => this._requestOnce(request, asText, wire, fault), (env) => (keepText ? JSON.stringify(env) : env)));
     p.then(answered, answered);
-    return p;
+    // A call made before close() that waits for its session's load is answered before the tree closes.
+    return closeWaitsFor(this, p);
   }
 
   /** See retryPaged in js/local-paging.js. */
