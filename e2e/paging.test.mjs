@@ -814,7 +814,7 @@ test('two tabs appending to one paged-out session without waiting: each tab\'s a
   }
 });
 
-test('a tab that only read a session follows the cursor another tab moved without writing a node (a jump, a branch), held whole or paged out; the tab that moved it keeps its own', async () => {
+test('a tab that only read a session follows the cursor another tab moved without writing a node (a jump, a branch), held whole or paged out; the tab that moved it keeps its own, and takes the time of the move', async () => {
   for (const pageBudget of [1e9, 1]) {
     const env = await setup();
     try {
@@ -856,6 +856,10 @@ test('a tab that only read a session follows the cursor another tab moved withou
       await b.evaluate(({ one }) => window.tree.jump('S', one), ids);
       await a.evaluate(({ two }) => window.tree.branch('S', two, 'other'), ids);
       await seen('one', 'once b moved it itself', false);
+      // ...and still takes the time of a's change: `sessions` orders by it.
+      const when = (page) => page.evaluate(async () => [(await window.tree.call({ operation: 'sessions' })).value.find((s) => s.sessionId === 'S').updatedAt, (await window.tree.call({ operation: 'session', sessionId: 'S' })).value.updatedAt]);
+      const [stored] = await when(a);
+      assert.deepEqual(await when(b), [stored, stored], `pageBudget ${pageBudget}: b lists S at the time a branched it`);
       assert.deepEqual(env.errors, []);
     } finally {
       await env.close();

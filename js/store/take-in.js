@@ -60,8 +60,10 @@ export async function pullSessions(w, tx, pulled, remote) {
         // Only the cursor moved (a jump, a branch switch): a tab that moved
         // it itself keeps its own; a watcher follows the stored one, as a
         // merge of new nodes brings it (follow), held whole or as a stub.
-        if (!w.owned.has(id) && cursorMoved(k.meta, meta)) {
-          if (w.pager?.isPaged(id)) w.pager.restub(meta, true);
+        // Either takes the time of the change (`sessions` orders by it).
+        const owned = w.owned.has(id);
+        if ((!owned && cursorMoved(k.meta, meta)) || (k.meta?.updatedAt ?? "") < (meta.updatedAt ?? "")) {
+          if (w.pager?.isPaged(id)) w.pager.restub(meta, !owned);
           else takeIn(w, id, mergeRequest(meta, [], [], follow(w, id, meta)));
           remote.push(remoteEvent(meta));
         }
