@@ -205,12 +205,16 @@ export class RowsLoader {
   /**
    * Show no rows: no session, or it could not be read. Everything drawn
    * from the rows follows (afterLayout): the actions disabled, the
-   * composer, the head, the map and its minimap emptied.
+   * composer, the head, the map and its minimap emptied. With opening,
+   * another session is being opened (_showOpening): the head and the
+   * composer say so.
+   * @param {boolean} [opening]
    */
-  _showNothing() {
+  _showNothing(opening = false) {
     this._ctx = null;
     this._contextOf = null;
     this.model.clear();
+    this.model.opening = opening;
     this.host.afterLayout();
     this.host.context.render(null);
   }
@@ -222,9 +226,7 @@ export class RowsLoader {
    * opens.
    */
   _showOpening() {
-    this._showNothing();
-    this.model.opening = true;
-    this.host.afterLayout(); // the head and the composer say so
+    this._showNothing(true);
   }
 
   /** Draw the context pane again from what the last `context` said (the previewed path changed). */
