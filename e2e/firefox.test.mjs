@@ -77,6 +77,12 @@ const CHOSEN = {
   'session-actions.test.mjs': [
     'session actions: rename by keyboard (kept across a reload and seen by another tab), move to trash with Undo, restore and erase from the Trash dialog',
   ],
+  'stored-context.test.mjs': [
+    'storedContext reads the last nodes of the path to the cursor from the stored records, through chunk and node records, without the store',
+  ],
+  'panel-opening.test.mjs': [
+    'persisted, a session slow to open shows its title, node count and last messages as stored until it answers',
+  ],
 };
 
 // CHROMIUM_ONLY: tests of those files that pass in Chromium only, and why.

@@ -10,14 +10,20 @@ import assert from 'node:assert/strict';
 import { setup } from './helpers.mjs';
 import { OPENING_MS } from '../static/panel-loader.js';
 
-test('a session slow to open empties the panel after OPENING_MS and names it "opening…"; once it answers its rows and context show', async () => {
+/**
+ * Open "slow" in a panel showing "shown", the store holding its answers:
+ * persist false, the panel has nothing but the id to show meanwhile;
+ * persisted, it shows what tree.storedContext read from the session's
+ * records (its title, node count and last messages).
+ */
+async function slowOpening(persist) {
   const env = await setup({ contextOptions: { viewport: { width: 1200, height: 800 } } });
   try {
     const { page, errors } = env;
     await page.goto(env.baseURL + 'e2e/fixtures/shim.html');
     await page.waitForFunction(() => window.sessiontree !== undefined);
-    await page.evaluate(async () => {
-      const tree = await window.sessiontree.init({ persist: false });
+    await page.evaluate(async (persist) => {
+      const tree = await window.sessiontree.init(persist ? { dbName: 'panel-opening' } : { persist: false });
       await tree.create('shown', { title: 'Shown first' });
       await tree.append('shown', { role: 'user', content: 'a message of the session shown first' });
       await tree.create('slow', { title: 'Slow to open' });
@@ -45,7 +51,7 @@ test('a session slow to open empties the panel after OPENING_MS and names it "op
       p.tree = held;
       p.sessionId = 'shown';
       document.body.append(p);
-    });
+    }, persist);
     const panel = page.locator('#panel');
     await panel.locator('.row .preview', { hasText: 'a message of the session shown first' }).waitFor();
     await panel.locator('.messages .message-body').first().waitFor();
@@ -70,7 +76,19 @@ test('a session slow to open empties the panel after OPENING_MS and names it "op
     await panel.locator('.head .stats', { hasText: 'opening…' }).waitFor({ timeout: 10_000 });
     const waited = Date.now() - t0;
     assert.ok(waited >= OPENING_MS - 20, `emptied after ${waited} ms, not before OPENING_MS (${OPENING_MS})`);
-    assert.deepEqual(await shown(), { title: 'slow', stats: 'opening…', rows: [], context: [], send: true, branch: true, target: 'Opening the session…' });
+    if (persist) {
+      // The stored records read meanwhile: title, node count and the path's messages, read-only.
+      await panel.locator('.messages .message-body', { hasText: 'its answer' }).waitFor();
+      assert.deepEqual(await shown(), { title: 'Slow to open', stats: '2 nodes · opening…', rows: [], context: ['the slow session', 'its answer'], send: true, branch: true, target: 'Opening the session…' });
+    } else {
+      assert.deepEqual(await shown(), { title: 'slow', stats: 'opening…', rows: [], context: [], send: true, branch: true, target: 'Opening the session…' });
+    }
+    /** The rows pane's note, or null when hidden. */
+    const note = () => page.evaluate(() => {
+      const n = document.querySelector('#panel').shadowRoot.querySelector('.empty-tree');
+      return n.hidden ? null : n.textContent;
+    });
+    assert.equal(await note(), persist ? 'Reading its 2 nodes… Its last messages show in Context, as stored.' : 'Opening the session…');
     await page.evaluate(() => window.release());
     await panel.locator('.row .preview', { hasText: 'its answer' }).waitFor();
     await panel.locator('.messages .message-body', { hasText: 'its answer' }).waitFor();
@@ -78,8 +96,13 @@ test('a session slow to open empties the panel after OPENING_MS and names it "op
     assert.deepEqual({ ...after, stats: undefined, target: undefined }, { title: 'Slow to open', stats: undefined, target: undefined, rows: ['the slow session', 'its answer'], context: ['the slow session', 'its answer'], send: false, branch: false });
     assert.match(after.target, /^Replying at \S+, on branch main\.$/);
     assert.match(after.stats, /^2 nodes · 1 branch · on main$/);
+    assert.equal(await note(), null);
     assert.deepEqual(errors, []);
   } finally {
     await env.close();
   }
-});
+}
+
+test('a session slow to open empties the panel after OPENING_MS and names it "opening…"; once it answers its rows and context show', () => slowOpening(false));
+
+test('persisted, a session slow to open shows its title, node count and last messages as stored until it answers', () => slowOpening(true));

@@ -466,6 +466,14 @@ export interface SearchResult {
   skipped?: Array<{ sessionId: string; message: string }>;
 }
 
+/** The value of storedContext: the session's stored summary and the last nodes of its path. */
+export interface StoredContext extends Omit<SessionSummary, "tool" | "project"> {
+  /** The last `limit` nodes of the path from the root to the cursor, in path order (the cursor's last). */
+  nodes: Node[];
+  /** Whether nodes starts at the root (the whole path is there). */
+  complete: boolean;
+}
+
 export interface SessionSummary {
   sessionId: string;
   title: string;
@@ -1028,6 +1036,15 @@ export interface SessionTree {
    * INVALID_ARGUMENT and erases nothing; so is `"sessionId": null` in a call().
    */
   emptyTrash(sessionId?: string): Promise<Envelope<Erased>>;
+  /**
+   * The end of a stored session's context, read from its IndexedDB records in this thread without
+   * waiting for the store (a paged-out session of 100,000 nodes takes a second or more to load):
+   * for showing a session while it opens. What is stored now, annotations not applied. value null
+   * when the tree is not persisted, the session is not stored or is in the trash, its records
+   * cannot be read, or its cursor is older than its newest 3,000 nodes. limit: 1 to 200, default 20.
+   * INVALID_ARGUMENT for a bad sessionId or limit; never rejects.
+   */
+  storedContext(sessionId: string, options?: { limit?: number }): Promise<Envelope<StoredContext | null>>;
   /** append.many: messages as a chain in one call and one transaction, all or nothing; create: true makes the session first. */
   appendMany(sessionId: string, messages: Message[], options?: { branch?: string; create?: boolean; title?: string }): Promise<Envelope<AppendManyResult>>;
   /** jump: move the cursor to a node (activeBranch = its branch). SESSION_NOT_FOUND, NODE_NOT_FOUND. */

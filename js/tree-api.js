@@ -7,6 +7,7 @@
 import { DETACHED_BYTES, byteOrderMark, copyBytes, splicedSnapshotAnswer, spliceJSON, withoutBOM } from "./request-text.js";
 import { ERROR, OPERATIONS } from "./protocol.js";
 import { chatOps } from "./chat-ops.js";
+import { storedOps } from "./stored-ops.js";
 import { gatherEntries } from "./folder-entries.js";
 import { checkOptions, checkString, errorEnvelope, invalidArgument, isInstance, readOptions, unansweredEnvelope, unreadable } from "./api-errors.js";
 import { afterPrepared, begun, loadSnapshotFile, prepared } from "./call-order.js";
@@ -594,6 +595,6 @@ export class TreeAPI {
   }
 }
 
-// leaf, switchTo, rename, delete, trash, restoreSession, emptyTrash, appendMany (js/chat-ops.js),
-// not enumerable, as the class's own methods.
-for (const [name, d] of Object.entries(Object.getOwnPropertyDescriptors(chatOps))) Object.defineProperty(TreeAPI.prototype, name, { ...d, enumerable: false });
+// leaf, switchTo, rename, delete, trash, restoreSession, emptyTrash, appendMany (js/chat-ops.js) and
+// storedContext (js/stored-ops.js), not enumerable, as the class's own methods.
+for (const [name, d] of Object.entries(Object.getOwnPropertyDescriptors({ ...chatOps, ...storedOps }))) Object.defineProperty(TreeAPI.prototype, name, { ...d, enumerable: false });

@@ -197,6 +197,27 @@ export class ContextPane {
     this.highlighted = highlightCode(list);
   }
 
+  /**
+   * While a session opens (panel-loader.js _showOpening): the last nodes
+   * of its path as its stored records hold them (tree.storedContext's
+   * value), read-only, in place of the context, which replaces them once
+   * the session answers. Their places are counted from the root when the
+   * nodes start there, else from the first one shown.
+   * @param {{nodes: object[], complete: boolean, nodeCount: number}} stored
+   * @returns {boolean} true (drawn)
+   */
+  renderStored(stored) {
+    const { nodes, complete } = stored;
+    const k = nodes.length;
+    this.stats.textContent = `${complete ? "" : "the last "}${k.toLocaleString("en")} ${k === 1 ? "node" : "nodes"} → cursor, as stored · opening…`;
+    this.previewBar.hidden = true;
+    this._renderState({ state: null }, nodes);
+    this.messages.replaceChildren(...nodes.map((node, i) => this._messageElement(node, null, i + 1)));
+    this.showEnd();
+    this.highlighted = highlightCode(this.messages);
+    return true;
+  }
+
   _renderState(ctx, nodes) {
     const chips = [];
     const st = ctx.state;

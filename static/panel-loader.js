@@ -47,6 +47,9 @@ export const FILL_MAX = 100000;
  */
 export const OPENING_MS = 150;
 
+/** The messages of a session's stored path shown while it opens (see _showOpening). */
+export const STORED_MESSAGES = 20;
+
 /** Paths longer than this (nodes) skip the `context` call (see _load). */
 export const CONTEXT_MAX_PATH = 5000;
 
@@ -223,10 +226,36 @@ export class RowsLoader {
    * Another session is being opened and has not answered within
    * OPENING_MS: show no rows (_showNothing: the actions and the composer
    * disabled, the context emptied), the head and the composer saying it
-   * opens.
+   * opens; then, once `stored` (tree.storedContext, asked for when the
+   * load began: tens of ms where the store's load of a large session
+   * takes seconds) answers, its title and node count in the head and the
+   * last STORED_MESSAGES messages of its path in the context pane, until
+   * the session answers.
+   * @param {string} id @param {number} seq the load's
+   * @param {Promise<object|null>|null} stored tree.storedContext's envelope (null: the tree has no such method)
    */
-  _showOpening() {
+  _showOpening(id, seq, stored) {
     this._showNothing(true);
+    const shown = () => seq === this.seq && this.model.opening && this.model.value === null;
+    stored?.then(
+      (env) => {
+        if (!shown() || !env?.ok || !env.value) return;
+        this.model.stored = env.value;
+        this.host.afterLayout(); // the head and the rows pane's note
+        if (env.value.nodes.length > 0) this._contextOf = this.host.context.renderStored(env.value) ? id : null;
+      },
+      () => {}, // a preview only: the session's own answer follows
+    );
+  }
+
+  /**
+   * tree.storedContext of another session being opened (see _showOpening),
+   * or null when the tree has no such method (a tree of the caller's own).
+   * @param {object} tree @param {string} id
+   * @returns {Promise<object>|null}
+   */
+  _readStored(tree, id) {
+    return typeof tree.storedContext === "function" ? Promise.resolve(tree.storedContext(id, { limit: STORED_MESSAGES })) : null;
   }
 
   /** Draw the context pane again from what the last `context` said (the previewed path changed). */
@@ -246,7 +275,8 @@ export class RowsLoader {
     // The tree is drawn first; the context (a second pass over the path)
     // follows after the browser had a chance to paint.
     const t0 = performance.now();
-    const opening = model.value?.sessionId !== id ? setTimeout(() => seq === this.seq && this._showOpening(), OPENING_MS) : null;
+    const stored = model.value?.sessionId !== id ? this._readStored(this.host.tree(), id) : null;
+    const opening = model.value?.sessionId !== id ? setTimeout(() => seq === this.seq && this._showOpening(id, seq, stored), OPENING_MS) : null;
     const sessEnv = await this.host.tree().call({ operation: "session", sessionId: id });
     const windowed = sessEnv.ok && sessEnv.value.nodeCount > WINDOW_NODES;
     const treeEnv = await this._rows(id, windowed ? sessEnv.value.cursor : undefined);
@@ -266,6 +296,8 @@ export class RowsLoader {
     const partial = value.rows.length < value.count;
     model.partial = partial ? { count: value.count, offset: value.offset, loaded: 0 } : null;
     model.value = value;
+    model.opening = false;
+    model.stored = null;
     model.session = sessEnv.ok ? sessEnv.value : null;
     model.setRows(value.rows);
     if (follow || model.active === null || (!model.active.startsWith("gap:") && !model.rowById.has(model.active) && !partial)) model.active = value.cursor;

@@ -15,6 +15,23 @@ export const ROW_HEIGHT = 30;
 /** The class of each three-character cell of a row's guide string. */
 const GUIDE_CLASS = { "│  ": "g-line", "├─ ": "g-tee", "└─ ": "g-elbow" };
 
+/** The rows pane's note for a session with no nodes shown. */
+const EMPTY_NOTE = "No nodes yet. Messages appended to this session appear here.";
+
+/**
+ * The rows pane's note while a session opens: with what its stored
+ * records said (tree.storedContext's value), its node count and where its
+ * last messages show.
+ * @param {{nodeCount: number, nodes: object[]}|null} stored
+ * @returns {string}
+ */
+function openingNote(stored) {
+  if (!stored) return "Opening the session…";
+  const n = stored.nodeCount;
+  const last = stored.nodes.length > 0 ? ` Its last ${stored.nodes.length === 1 ? "message shows" : "messages show"} in Context, as stored.` : "";
+  return `Reading its ${n.toLocaleString("en")} ${n === 1 ? "node" : "nodes"}…${last}`;
+}
+
 /**
  * The tree's scroller and the rows in view.
  * - `scroller` the focusable element with role tree (listen to it for scroll, keys, clicks)
@@ -42,7 +59,7 @@ export class RowsView {
     this.rows = el("div", "rows");
     this.rows.setAttribute("role", "presentation");
     this.spacer.append(this.rows);
-    this.empty = el("p", "empty-tree", "No nodes yet. Messages appended to this session appear here.");
+    this.empty = el("p", "empty-tree", EMPTY_NOTE);
     this.empty.hidden = true;
     this.scroller.append(this.spacer, this.empty);
     this._frameReq = 0;
@@ -112,7 +129,11 @@ export class RowsView {
     const out = [];
     for (let i = start; i < end; i++) out.push(this._rowElement(items[i], i));
     this.rows.replaceChildren(...out);
-    this.empty.hidden = items.length > 0 || model.value === null;
+    // While another session opens, the note says so (and, once its stored records are read, where its last messages show).
+    const opening = model.value === null && model.opening;
+    this.empty.hidden = items.length > 0 || (model.value === null && !opening);
+    const note = opening ? openingNote(model.stored) : EMPTY_NOTE;
+    if (this.empty.textContent !== note) this.empty.textContent = note;
     // A tree holds tree items: with none (an empty session, none shown) it is a named region, its note read.
     if (this.scroller.getAttribute("role") !== (items.length > 0 ? "tree" : "region")) this.scroller.setAttribute("role", items.length > 0 ? "tree" : "region");
     const activeIndex = model.activeIndex;

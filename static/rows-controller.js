@@ -49,6 +49,7 @@ export function itemKey(item) {
  * - `value` the session's tree value `{sessionId, cursor, activeBranch, rows, count?, offset?}`, or null
  * - `partial` while a large session's rows load: `{count, offset, loaded}` (whole row count, the window's first row, rows filled), else null
  * - `opening` true while another session is opened and no value is shown yet (panel-loader.js OPENING_MS)
+ * - `stored` while it opens, what its stored records said (tree.storedContext's value: title, nodeCount, the path's last nodes), else null
  * - `session` the value of `session` for it, or null
  * - `layout` `{items, shown, itemOfRow}` from layoutRows
  * - `itemIndex` `{get(key) → item index | undefined, has(key)}` over node ids and "gap:<id>"
@@ -63,6 +64,7 @@ export class RowsController {
     this.value = null;
     this.partial = null;
     this.opening = false;
+    this.stored = null;
     this.session = null;
     this.filter = "default";
     this.folded = new Set();
@@ -200,6 +202,7 @@ export class RowsController {
     this.partial = null;
     this.value = null;
     this.opening = false;
+    this.stored = null;
     this.setRows([]);
   }
 
@@ -560,7 +563,11 @@ export class RowsController {
    */
   head(sessionId) {
     const value = this.value;
-    if (!value) return { title: sessionId === null ? "No session" : sessionId, tooltip: null, stats: this.opening ? "opening…" : "" };
+    if (!value) {
+      const stored = this.opening && this.stored?.sessionId === sessionId ? this.stored : null;
+      const n = stored?.nodeCount;
+      return { title: stored?.title || (sessionId === null ? "No session" : sessionId), tooltip: stored ? sessionId : null, stats: !this.opening ? "" : stored ? `${n.toLocaleString("en")} ${n === 1 ? "node" : "nodes"} · opening…` : "opening…" };
+    }
     const partial = this.partial;
     const n = partial ? partial.count : value.rows.length;
     const b = partial ? this.session?.branchCount ?? this.branchNames.size : this.branchNames.size;

@@ -123,6 +123,8 @@ const PRECACHE = [
   "../js/change-events.js",
   "../js/early-list.js",
   "../js/chat-ops.js",
+  "../js/stored-ops.js",
+  "../js/store/stored-context.js",
   "../js/completion-fn.js",
   "../js/store/storage-error.js",
   "../js/request-text.js",

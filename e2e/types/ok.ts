@@ -105,6 +105,8 @@ export async function example(file: File, bytes: Uint8Array<ArrayBuffer>, signal
   if (many.ok) out.push(...many.value.nodeIds, many.value.session.title);
   const viaCall = await tree.call({ operation: "append.many", sessionId: "old", messages: [{ role: "assistant", content: "hello" }] });
   if (viaCall.ok) out.push(viaCall.value.session.sessionId);
+  const stored = await tree.storedContext("old", { limit: 5 });
+  if (stored.ok && stored.value) out.push(stored.value.title, ...stored.value.nodes.map((n) => n.id), String(stored.value.complete));
   tree.subscribe((e) => {
     if (e.type !== "storage" && e.type !== "restarted" && "nodeIds" in e) out.push(...(e.nodeIds ?? []), e.cursor ?? "", e.title ?? "");
   });

@@ -389,6 +389,28 @@ export const LIST_BATCH = 1000;
  * @returns {Promise<object[]|null>} sessionsFromMetas of the stored sessions not in the trash
  */
 export function readList(name, onPart = null, onHead = null) {
+  return readExisting(name, async (db) => {
+    const tx = db.transaction(["sessions", "nodes", "search"], "readonly");
+    if (onHead) onHead(await readHead(tx, HEAD_SIZE));
+    const { metas } = liveMetas(await readRecords(tx, onPart));
+    onPart?.(null);
+    await readTails(tx, metas);
+    return sessionsFromMetas(metas.filter((m) => !m.deletedAt));
+  });
+}
+
+/**
+ * What read(db) resolves to, db being IndexedDB database `name` opened in
+ * this thread at the version it has, without creating or upgrading it,
+ * and closed once read answered (at once when another tab asks for a new
+ * version). null, having changed nothing, when there is no IndexedDB, no
+ * such database (the open's upgrade is aborted, so none is made), its
+ * schema is not DB_VERSION, or read throws or rejects. Never rejects.
+ * @template T
+ * @param {string} name @param {(db: IDBDatabase) => Promise<T>} read
+ * @returns {Promise<T|null>}
+ */
+export function readExisting(name, read) {
   return new Promise((resolve) => {
     let req;
     try {
@@ -406,13 +428,7 @@ export function readList(name, onPart = null, onHead = null) {
       const db = req.result;
       db.onversionchange = () => db.close();
       try {
-        if (db.version !== DB_VERSION) return resolve(null);
-        const tx = db.transaction(["sessions", "nodes", "search"], "readonly");
-        if (onHead) onHead(await readHead(tx, HEAD_SIZE));
-        const { metas } = liveMetas(await readRecords(tx, onPart));
-        onPart?.(null);
-        await readTails(tx, metas);
-        resolve(sessionsFromMetas(metas.filter((m) => !m.deletedAt)));
+        resolve(db.version === DB_VERSION ? await read(db) : null);
       } catch {
         resolve(null);
       } finally {
