@@ -286,9 +286,14 @@ window.perf = {
     const { init } = await shim();
     const t = performance.now();
     const tree = await init({ dbName });
+    // The session's last messages as stored (what the panel shows while it opens), asked for beside its context.
+    const ts = performance.now();
+    const storedAt = tree.storedContext("perf").then((env) => ({ storedMs: performance.now() - ts, storedNodes: env.value?.nodes.length ?? 0 }));
     const ctx = must(await tree.call({ operation: "context", sessionId: "perf" }), "context");
     const end = performance.now();
     const ms = end - t;
+    const stored = await storedAt;
+    stored.storedContextMs = end - ts;
     if (ctx.messages.length !== messages) throw new Error(`restored context has ${ctx.messages.length} messages`);
     // init()'s own marks: when the wasm had started, IndexedDB was read and the sessions restored.
     const at = (name) => (performance.getEntriesByName(name, "mark").at(-1)?.startTime ?? NaN) - t;
@@ -300,8 +305,14 @@ window.perf = {
     let records = 0;
     for (const name of db.objectStoreNames) records += (await requestPromise(tx.objectStore(name).getAll())).length;
     const rawMs = performance.now() - t2;
+    // The floor of storedContext: its meta record and its newest chunk record, read raw.
+    const t3 = performance.now();
+    const tx2 = db.transaction(["sessions", "chunks"], "readonly");
+    await requestPromise(tx2.objectStore("sessions").get("perf"));
+    await requestPromise(tx2.objectStore("chunks").openCursor(IDBKeyRange.bound(["perf", 0], ["perf", Infinity]), "prev"));
+    const storedRawMs = performance.now() - t3;
     db.close();
-    return { ms, rawMs, records, ...phases };
+    return { ms, rawMs, records, ...phases, ...stored, storedRawMs };
   },
 };
 

@@ -196,7 +196,7 @@ async function restore(browser, baseURL, o, errors) {
   }
   await context.close();
   const med = (k) => median(runs.map((r) => r[k]));
-  return { ...prep, ms: med("ms"), rawMs: med("rawMs"), records: runs[0].records, runtimeMs: med("runtimeMs"), readMs: med("readMs"), restoredMs: med("restoredMs"), contextMs: med("contextMs") };
+  return { ...prep, ms: med("ms"), rawMs: med("rawMs"), records: runs[0].records, runtimeMs: med("runtimeMs"), readMs: med("readMs"), restoredMs: med("restoredMs"), contextMs: med("contextMs"), storedMs: med("storedMs"), storedNodes: runs[0].storedNodes, storedContextMs: med("storedContextMs"), storedRawMs: med("storedRawMs") };
 }
 
 /**
@@ -390,6 +390,7 @@ export function report(res) {
   const r = res.restore;
   if (r) row(`init() restoring ${N} persisted nodes → 1st context`, ms(r.ms), `IndexedDB getAll of its ${n(r.records)} records`, ms(r.rawMs), ratio(r.ms / r.rawMs), "≤ 1,000 ms");
   if (r && Number.isFinite(r.restoredMs)) row(`  (wasm started ${ms(r.runtimeMs)}, IndexedDB read ${ms(r.readMs)}, restored ${ms(r.restoredMs)}, context ${ms(r.contextMs)})`, "", "at ms after init() was called", "", "", "phases");
+  if (r && Number.isFinite(r.storedMs)) row(`  its last ${r.storedNodes} messages as stored (storedContext, beside that context: ${ms(r.storedContextMs)})`, ms(r.storedMs), "IndexedDB get of its meta and newest chunk", ms(r.storedRawMs), ratio(r.storedMs / r.storedRawMs), "–");
   if (r) row(`snapshot.load, ${N} msgs, persisted (IndexedDB)`, ms(r.loadPersistedMs), "JSON.parse of the snapshot text", ms(c?.parse), ratio(r.loadPersistedMs / c?.parse), "–");
   const a = res.appends;
   for (const s of a?.sizes ?? []) {

@@ -21,6 +21,7 @@ test('node bench/perf.mjs --short prints the table with every figure of issue 8'
     'context, 1,000-deep path',
     'importFile(Blob) of a',
     'init() restoring 1,000 persisted nodes',
+    '  its last 20 messages as stored (storedContext',
     'durable appends awaited in turn, at 100 nodes',
     'durable appends issued together, at 1,000 nodes',
     'explorer start-up, empty, wasm in HTTP cache',
