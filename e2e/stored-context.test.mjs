@@ -105,3 +105,71 @@ test('storedContext reads the last nodes of the path to the cursor from the stor
     await env.close();
   }
 });
+
+test('storedContext follows a path back to an early node over thousands of newer ones (ids plain or not), cut past TAIL_SCAN_NODES, and gives null for a damaged cursor or path node', async () => {
+  const env = await setup();
+  try {
+    const page = await open(env);
+    const got = await page.evaluate(async () => {
+      const { TAIL_SCAN_NODES } = await import('/js/store/stored-context.js');
+      const tree = await window.sessiontree.init({ dbName: 'stored-context-far' });
+      /** A chain of n nodes (ids prefix + i), the cursor moved back to its second node and a, b, c appended there. */
+      const edited = async (sessionId, prefix, n) => {
+        const nodes = [];
+        for (let i = 0; i < n; i++) nodes.push({ id: prefix + i, parentId: i ? prefix + (i - 1) : null, branch: 'main', kind: 'message', timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: `m${i}` } });
+        const load = await tree.loadSnapshot(sessionId, JSON.stringify({ version: 1, sessionId, cursor: prefix + (n - 1), activeBranch: 'main', nodes }));
+        if (!load.ok) throw new Error(JSON.stringify(load.error));
+        await tree.jump(sessionId, prefix + 1);
+        for (const content of ['a', 'b', 'c']) await tree.append(sessionId, { role: 'user', content });
+      };
+      await edited('plain', 'p', 3500);
+      await edited('accented', 'ñ<', 3500); // an id told by decoding each node's start
+      await edited('far', 'f', TAIL_SCAN_NODES + 1000);
+      await tree.create('damaged');
+      for (const content of ['one', 'two', 'three']) await tree.append('damaged', { role: 'user', content });
+      await tree.create('cursor');
+      await tree.append('cursor', { role: 'user', content: 'x' });
+      await tree.flush();
+      const texts = (v) => v && { contents: v.nodes.map((n) => n.message.content), complete: v.complete };
+      const out = {
+        plain: texts((await tree.storedContext('plain')).value),
+        accented: texts((await tree.storedContext('accented')).value),
+        far: texts((await tree.storedContext('far')).value),
+        damagedBefore: texts((await tree.storedContext('damaged')).value),
+      };
+      await tree.close();
+      // Records damaged outside sessiontree: a path node's parentId a number, a cursor a number.
+      const db = await new Promise((resolve, reject) => {
+        const req = indexedDB.open('stored-context-far');
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+      const tx = db.transaction(['sessions', 'nodes'], 'readwrite');
+      const nodes = tx.objectStore('nodes');
+      const key = ['damaged', 1];
+      const second = await new Promise((resolve) => (nodes.get(key).onsuccess = (e) => resolve(e.target.result)));
+      nodes.put(JSON.stringify({ ...JSON.parse(second), parentId: 7 }), key);
+      const sessions = tx.objectStore('sessions');
+      const meta = await new Promise((resolve) => (sessions.get('cursor').onsuccess = (e) => resolve(e.target.result)));
+      sessions.put({ ...meta, cursor: 42 }, 'cursor');
+      await new Promise((resolve) => (tx.oncomplete = resolve));
+      db.close();
+      const again = await window.sessiontree.init({ dbName: 'stored-context-far' });
+      out.damaged = await again.storedContext('damaged');
+      out.cursor = await again.storedContext('cursor');
+      out.nan = await again.storedContext('plain', { limit: NaN });
+      await again.close();
+      return out;
+    });
+    assert.deepEqual(got.plain, { contents: ['m0', 'm1', 'a', 'b', 'c'], complete: true });
+    assert.deepEqual(got.accented, { contents: ['m0', 'm1', 'a', 'b', 'c'], complete: true });
+    assert.deepEqual(got.far, { contents: ['a', 'b', 'c'], complete: false }, 'past TAIL_SCAN_NODES the path is cut');
+    assert.deepEqual(got.damagedBefore, { contents: ['one', 'two', 'three'], complete: true });
+    assert.deepEqual([got.damaged, got.cursor], [{ ok: true, value: null }, { ok: true, value: null }]);
+    assert.equal(got.nan.error.code, 'INVALID_ARGUMENT');
+    assert.match(got.nan.error.message, /got NaN$/);
+    assert.deepEqual(env.errors, []);
+  } finally {
+    await env.close();
+  }
+});

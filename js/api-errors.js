@@ -26,6 +26,7 @@ function shown(value) {
   if (value === undefined) return "undefined";
   if (typeof value === "function") return "a function";
   if (typeof value === "symbol" || typeof value === "bigint") return `a ${typeof value}`;
+  if (typeof value === "number" && !Number.isFinite(value)) return String(value); // JSON would say null
   let text;
   try {
     text = JSON.stringify(value);

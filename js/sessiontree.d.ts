@@ -1041,7 +1041,8 @@ export interface SessionTree {
    * waiting for the store (a paged-out session of 100,000 nodes takes a second or more to load):
    * for showing a session while it opens. What is stored now, annotations not applied. value null
    * when the tree is not persisted, the session is not stored or is in the trash, its records
-   * cannot be read, or its cursor is older than its newest 3,000 nodes. limit: 1 to 200, default 20.
+   * are damaged, or its cursor is older than its newest 20,000 nodes (fewer than `limit` nodes, complete
+   * false, when its path goes back past them). limit: 1 to 200, default 20.
    * INVALID_ARGUMENT for a bad sessionId or limit; never rejects.
    */
   storedContext(sessionId: string, options?: { limit?: number }): Promise<Envelope<StoredContext | null>>;

@@ -23,9 +23,12 @@ export const storedOps = {
    * @param {{limit?: number}} [options] limit: the most nodes, an integer from 1 to 200 (default STORED_CONTEXT_LIMIT, 20)
    * @returns {Promise<{ok: true, value: {sessionId: string, title: string, nodeCount: number, cursor: string|null, activeBranch: string, updatedAt: string, nodes: object[], complete: boolean}|null}|{ok: false, error: object}>}
    *   nodes: the last `limit` nodes of the path from the root to the cursor, in path order, in snapshot
-   *   form; complete: they start at the root. value null when the tree is not persisted, the session is
-   *   not stored (or in the trash), its records cannot be read, or its cursor is older than its newest
-   *   3,000 nodes (TAIL_SCAN_NODES). INVALID_ARGUMENT for a sessionId or limit not as above; never rejects.
+   *   form; complete: they start at the root (fewer than `limit` with complete false when the path goes
+   *   back past the session's newest 20,000 nodes, TAIL_SCAN_NODES). value null when the tree is not
+   *   persisted, the session is not stored (an id core refuses never is) or is in the trash, or its records
+   *   are damaged, or its cursor is older than its newest 20,000 nodes. It reads the records after close()
+   *   too (it holds no connection). INVALID_ARGUMENT for a sessionId or limit not as above (a limit of
+   *   null or undefined is the default); never rejects.
    */
   async storedContext(sessionId, options) {
     const bad = checkString("storedContext", "sessionId", sessionId);

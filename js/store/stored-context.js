@@ -10,21 +10,25 @@
 // Nodes are stored in append order, every parent before its children
 // (store/schema.js), so one backward pass over the newest records finds
 // the path: the cursor's node first, then each parent further back. The
-// pass reads at most TAIL_SCAN_NODES nodes; each node's id and parentId
-// are read from the start of its JSON (core writes {"id":…,"parentId":…
-// first), and only the nodes on the path are parsed whole, so a session
-// of large tool results costs what its path's last messages cost.
+// pass reads at most TAIL_SCAN_NODES nodes. The node looked for is told by
+// the start of its JSON (core writes {"id":…,"parentId":… first): for an
+// id of plain ASCII by comparing bytes, with nothing decoded; else by
+// decoding each node's first KB. Only the nodes on the path are parsed
+// whole, so a session of large tool results costs what its path's last
+// messages cost, and a path that goes back to an early node (an edit of
+// an early message of a long chat) is followed over thousands of nodes.
 
 import { deriveTail, nodeRange, requestPromise } from "./records.js";
 import { readExisting } from "./listing.js";
 
-/** The most nodes read backwards from the newest in search of the path (a cursor older than that gives no messages). */
-export const TAIL_SCAN_NODES = 3000;
+/** The most nodes read backwards from the newest in search of the path: past them, its earlier nodes are not read (complete false). */
+export const TAIL_SCAN_NODES = 20000;
 
 /** The most messages one read gives (its `limit`). */
 export const MAX_TAIL_LIMIT = 200;
 
 const utf8Decoder = new TextDecoder();
+const utf8Encoder = new TextEncoder();
 
 /** The start core writes every node with: its id, then its parentId (null or a string). */
 const LINK = /^\{"id":("(?:[^"\\]|\\.)*"),"parentId":(null|"(?:[^"\\]|\\.)*")/;
@@ -35,50 +39,87 @@ const LINK_BYTES = 1024;
 /**
  * The id and parentId of a node from its JSON text (its start: LINK), or
  * from the whole of it when it does not start as core writes nodes; null
- * when it is not a node object.
- * @param {string} head the node's JSON, or its first LINK_BYTES bytes
+ * when it is not a node object. bad: its parentId is neither null nor a
+ * string (a record damaged outside sessiontree).
+ * @param {() => string} head the node's JSON, or its first LINK_BYTES bytes
  * @param {() => string} whole the node's whole JSON text
- * @returns {{id: string, parentId: string|null}|null}
+ * @returns {{id: string, parentId: string|null, bad: boolean}|null}
  */
 function linkOf(head, whole) {
-  const m = LINK.exec(head);
   try {
-    if (m) return { id: JSON.parse(m[1]), parentId: JSON.parse(m[2]) };
+    const m = LINK.exec(head());
+    if (m) return { id: JSON.parse(m[1]), parentId: JSON.parse(m[2]), bad: false };
     const node = JSON.parse(whole());
-    return node !== null && typeof node === "object" && typeof node.id === "string" ? { id: node.id, parentId: typeof node.parentId === "string" ? node.parentId : null } : null;
+    if (node === null || typeof node !== "object" || typeof node.id !== "string") return null;
+    const parentId = node.parentId ?? null;
+    return { id: node.id, parentId, bad: parentId !== null && typeof parentId !== "string" };
   } catch {
     return null;
   }
 }
 
 /**
+ * The start of the JSON core writes for a node with this id, when the id
+ * is written the same under any JSON escaping (printable ASCII but ", \,
+ * <, > and &), else null: nodes are then told by their start alone, with
+ * no decoding.
+ * @param {string|null} id
+ * @returns {string|null}
+ */
+function idPrefix(id) {
+  return id !== null && /^[\x20-\x7e]*$/.test(id) && !/["\\<>&]/.test(id) ? `{"id":"${id}",` : null;
+}
+
+/** Whether bytes[start…] begins with want. */
+function startsWith(bytes, start, want) {
+  if (bytes.length - start < want.length) return false;
+  for (let k = 0; k < want.length; k++) if (bytes[start + k] !== want[k]) return false;
+  return true;
+}
+
+/**
  * Walks nodes from the newest back, keeping those on the path to `target`.
- * `take` is handed each node's link and text getter, newest first; it
- * answers false once the walk is over (the root reached, `limit` nodes
- * kept, or TAIL_SCAN_NODES read).
+ * `take` is handed each node, newest first; it answers false once the
+ * walk is over (the root reached, `limit` nodes kept, or TAIL_SCAN_NODES
+ * read). A node on the path that is damaged (its parentId neither null
+ * nor a string, its id or parentId read otherwise from its whole JSON
+ * than from its start) throws: the read gives null.
  */
 class PathWalk {
   constructor(cursor, limit) {
-    this.target = cursor;
     this.limit = limit;
     this.nodes = [];
     this.scanned = 0;
     this.complete = cursor === null;
+    this._aim(cursor);
+  }
+
+  /** The next node looked for: its id, and the start of its JSON (idPrefix) as text and bytes. */
+  _aim(id) {
+    this.target = id;
+    this.prefix = idPrefix(id);
+    this.prefixBytes = this.prefix === null ? null : utf8Encoder.encode(this.prefix);
   }
 
   get done() {
     return this.complete || this.nodes.length >= this.limit || this.scanned >= TAIL_SCAN_NODES;
   }
 
-  /** @param {string} head @param {() => string} whole @returns {boolean} whether to go on */
-  take(head, whole) {
+  /**
+   * @param {() => string} head @param {() => string} whole as for linkOf
+   * @param {boolean} [quick] whether the node starts with this.prefix, when the caller checked (false: not the node looked for)
+   * @returns {boolean} whether to go on
+   */
+  take(head, whole, quick) {
     this.scanned++;
+    if (quick === false) return !this.done;
     const link = linkOf(head, whole);
     if (link === null || link.id !== this.target) return !this.done;
     const node = JSON.parse(whole());
+    if (link.bad || node?.id !== link.id || (node.parentId ?? null) !== link.parentId) throw new Error(`stored node ${JSON.stringify(link.id)} is damaged`);
     this.nodes.push(node);
-    this.target = link.parentId;
     this.complete = link.parentId === null;
+    this._aim(link.parentId);
     return !this.done;
   }
 }
@@ -99,7 +140,8 @@ async function walkChunks(chunks, id, folded, walk) {
     for (let end = chunk.length; ; ) {
       const nl = end > 0 ? chunk.lastIndexOf(10, end - 1) : -1;
       const bytes = chunk.subarray(nl + 1, end);
-      if (!walk.take(utf8Decoder.decode(bytes.subarray(0, LINK_BYTES)), () => utf8Decoder.decode(bytes))) return;
+      const quick = walk.prefixBytes === null ? undefined : startsWith(chunk, nl + 1, walk.prefixBytes);
+      if (!walk.take(() => utf8Decoder.decode(bytes.subarray(0, LINK_BYTES)), () => utf8Decoder.decode(bytes), quick)) return;
       if (nl < 0) break;
       end = nl - 1;
     }
@@ -119,8 +161,9 @@ async function walkChunks(chunks, id, folded, walk) {
  * @param {number} limit the most nodes, 1 to MAX_TAIL_LIMIT
  * @returns {Promise<{sessionId: string, title: string, nodeCount: number, cursor: string|null, activeBranch: string, updatedAt: string, nodes: object[], complete: boolean}|null>}
  *   nodes in path order (the cursor's last), each in snapshot form; complete: nodes starts at the root.
- *   null when the session is not stored or is in the trash, its records cannot be read, or
- *   its cursor is not among its newest TAIL_SCAN_NODES nodes.
+ *   Fewer than `limit` nodes with complete false when the path goes back past the newest
+ *   TAIL_SCAN_NODES nodes (none: null). null when the session is not stored (an id core
+ *   refuses never is) or is in the trash, or its records that were read are damaged.
  */
 export function readStoredContext(name, sessionId, limit) {
   return readExisting(name, (db) => readTail(db.transaction(["sessions", "nodes", "chunks"], "readonly"), sessionId, limit));
@@ -130,6 +173,7 @@ export function readStoredContext(name, sessionId, limit) {
 async function readTail(tx, sessionId, limit) {
   const meta = await requestPromise(tx.objectStore("sessions").get(sessionId));
   if (meta === null || typeof meta !== "object" || meta.deletedAt || meta.erased === true || !Number.isSafeInteger(meta.nodeCount)) return null;
+  if (meta.cursor !== null && meta.cursor !== undefined && typeof meta.cursor !== "string") return null; // damaged: the store answers STORAGE_ERROR
   const folded = Number.isSafeInteger(meta.folded) ? meta.folded : 0;
   const from = Math.max(folded, meta.nodeCount - TAIL_SCAN_NODES);
   const tail = await requestPromise(tx.objectStore("nodes").getAll(nodeRange(sessionId, from)));
@@ -138,7 +182,7 @@ async function readTail(tx, sessionId, limit) {
   for (let k = tail.length - 1; k >= 0 && !walk.done; k--) {
     const text = tail[k];
     if (typeof text !== "string") return null;
-    walk.take(text.slice(0, LINK_BYTES), () => text);
+    walk.take(() => text.slice(0, LINK_BYTES), () => text, walk.prefix === null ? undefined : text.startsWith(walk.prefix));
   }
   if (!walk.done && folded > 0) await walkChunks(tx.objectStore("chunks"), sessionId, folded, walk);
   if (walk.nodes.length === 0 && !walk.complete) return null;
