@@ -81,7 +81,7 @@ const CHOSEN = {
     'storedContext reads the last nodes of the path to the cursor from the stored records, through chunk and node records, without the store',
   ],
   'panel-opening.test.mjs': [
-    'persisted, a session slow to open shows its title, node count and last messages as stored until it answers',
+    'persisted, a session slow to open shows its title, node count and last nodes as stored, as rows and messages, until it answers',
   ],
 };
 

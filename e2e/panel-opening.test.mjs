@@ -83,12 +83,16 @@ async function slowOpening(persist) {
     } else {
       assert.deepEqual(await shown(), { title: 'slow', stats: 'opening…', rows: [], context: [], send: true, branch: true, target: 'Opening the session…' });
     }
-    /** The rows pane's note, or null when hidden. */
+    /** The rows pane's note (null when hidden) and its stored rows (role and preview) shown. */
     const note = () => page.evaluate(() => {
-      const n = document.querySelector('#panel').shadowRoot.querySelector('.empty-tree');
-      return n.hidden ? null : n.textContent;
+      const root = document.querySelector('#panel').shadowRoot;
+      const n = root.querySelector('.empty-tree');
+      const list = root.querySelector('.stored-rows');
+      return { note: n.hidden ? null : n.textContent, stored: list.hidden ? [] : [...list.querySelectorAll('.stored-row')].map((r) => `${r.querySelector('.role').textContent}: ${r.querySelector('.preview').textContent}${r.classList.contains('cursor') ? ' ●' : ''}`) };
     });
-    assert.equal(await note(), persist ? 'Reading its 2 nodes… Its last messages show in Context, as stored.' : 'Opening the session…');
+    assert.deepEqual(await note(), persist
+      ? { note: 'Reading its 2 nodes… Its last 2 nodes to the cursor, as stored:', stored: ['user: the slow session', 'assistant: its answer ●'] }
+      : { note: 'Opening the session…', stored: [] });
     await page.evaluate(() => window.release());
     await panel.locator('.row .preview', { hasText: 'its answer' }).waitFor();
     await panel.locator('.messages .message-body', { hasText: 'its answer' }).waitFor();
@@ -96,7 +100,7 @@ async function slowOpening(persist) {
     assert.deepEqual({ ...after, stats: undefined, target: undefined }, { title: 'Slow to open', stats: undefined, target: undefined, rows: ['the slow session', 'its answer'], context: ['the slow session', 'its answer'], send: false, branch: false });
     assert.match(after.target, /^Replying at \S+, on branch main\.$/);
     assert.match(after.stats, /^2 nodes · 1 branch · on main$/);
-    assert.equal(await note(), null);
+    assert.deepEqual(await note(), { note: null, stored: [] });
     assert.deepEqual(errors, []);
   } finally {
     await env.close();
@@ -105,4 +109,4 @@ async function slowOpening(persist) {
 
 test('a session slow to open empties the panel after OPENING_MS and names it "opening…"; once it answers its rows and context show', () => slowOpening(false));
 
-test('persisted, a session slow to open shows its title, node count and last messages as stored until it answers', () => slowOpening(true));
+test('persisted, a session slow to open shows its title, node count and last nodes as stored, as rows and messages, until it answers', () => slowOpening(true));

@@ -3,7 +3,8 @@
 // RowsController. Knows pixels and elements; the state is the controller's.
 
 import { el } from "./dom.js";
-import { highlightPieces, visibleWindow } from "./tree-model.js";
+import { highlightPieces, nodeText, visibleWindow } from "./tree-model.js";
+import { previewOf } from "./rows-controller.js";
 
 /**
  * Height of one tree row in pixels where the stylesheet sets no other
@@ -28,7 +29,8 @@ const EMPTY_NOTE = "No nodes yet. Messages appended to this session appear here.
 function openingNote(stored) {
   if (!stored) return "Opening the session…";
   const n = stored.nodeCount;
-  const last = stored.nodes.length > 0 ? ` Its last ${stored.nodes.length === 1 ? "message shows" : "messages show"} in Context, as stored.` : "";
+  const k = stored.nodes.length;
+  const last = k > 0 ? ` Its last ${k === 1 ? "node" : `${k} nodes`} to the cursor, as stored:` : "";
   return `Reading its ${n.toLocaleString("en")} ${n === 1 ? "node" : "nodes"}…${last}`;
 }
 
@@ -61,7 +63,12 @@ export class RowsView {
     this.spacer.append(this.rows);
     this.empty = el("p", "empty-tree", EMPTY_NOTE);
     this.empty.hidden = true;
-    this.scroller.append(this.spacer, this.empty);
+    // While a session opens: the last nodes of its path as stored (model.stored), read-only.
+    this.stored = el("ol", "stored-rows");
+    this.stored.hidden = true;
+    this.stored.setAttribute("aria-label", "The last nodes to the cursor, as stored, while the session opens");
+    this._storedShown = null;
+    this.scroller.append(this.spacer, this.empty, this.stored);
     this._frameReq = 0;
   }
 
@@ -134,6 +141,7 @@ export class RowsView {
     this.empty.hidden = items.length > 0 || (model.value === null && !opening);
     const note = opening ? openingNote(model.stored) : EMPTY_NOTE;
     if (this.empty.textContent !== note) this.empty.textContent = note;
+    this._renderStored(opening ? model.stored : null);
     // A tree holds tree items: with none (an empty session, none shown) it is a named region, its note read.
     if (this.scroller.getAttribute("role") !== (items.length > 0 ? "tree" : "region")) this.scroller.setAttribute("role", items.length > 0 ? "tree" : "region");
     const activeIndex = model.activeIndex;
@@ -167,6 +175,29 @@ export class RowsView {
   screenOffset(key) {
     const i = key === null ? undefined : this.model.itemIndex.get(key);
     return i === undefined ? null : (this.model.base + i) * this.rowHeight - this.scroller.scrollTop;
+  }
+
+  /**
+   * The stored rows while a session opens (stored: tree.storedContext's
+   * value, null to take them away): each node's role and preview, the
+   * cursor's last and scrolled to. They are not tree rows (no data-node-id:
+   * a click on them does nothing) and go once the session answers.
+   * @param {{nodes: object[]}|null} stored
+   */
+  _renderStored(stored) {
+    const nodes = stored?.nodes ?? [];
+    if (this._storedShown === (nodes.length > 0 ? stored : null)) return;
+    this._storedShown = nodes.length > 0 ? stored : null;
+    this.stored.hidden = nodes.length === 0;
+    this.stored.replaceChildren(...nodes.map((node, k) => {
+      const li = el("li", k === nodes.length - 1 ? "stored-row cursor" : "stored-row");
+      const role = node.kind === "message" ? node.message?.role ?? "?" : node.kind === "summary" ? "summary" : String(node.kind).replace(/_/g, " ");
+      const badge = el("span", "role", role);
+      badge.dataset.role = node.kind === "message" ? role : node.kind;
+      li.append(badge, el("span", "preview", previewOf(nodeText(node))));
+      return li;
+    }));
+    if (nodes.length > 0) this.scroller.scrollTop = this.scroller.scrollHeight;
   }
 
   /**
