@@ -36,6 +36,8 @@ async function slowOpening(persist) {
       const held = new Proxy(tree, {
         get(target, key) {
           const value = target[key];
+          // Not persisted: a tree whose storedContext rejects (a tree of the page's own) is a preview lost, never an error.
+          if (key === 'storedContext' && !persist) return () => Promise.reject(new Error('storedContext failed'));
           if (key === 'call') {
             return async (request) => {
               if (request?.sessionId === 'slow' && window.held) await window.held;

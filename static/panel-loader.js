@@ -237,25 +237,29 @@ export class RowsLoader {
   _showOpening(id, seq, stored) {
     this._showNothing(true);
     const shown = () => seq === this.seq && this.model.opening && this.model.value === null;
-    stored?.then(
-      (env) => {
-        if (!shown() || !env?.ok || !env.value) return;
-        this.model.stored = env.value;
-        this.host.afterLayout(); // the head and the rows pane's note
-        if (env.value.nodes.length > 0) this._contextOf = this.host.context.renderStored(env.value) ? id : null;
-      },
-      () => {}, // a preview only: the session's own answer follows
-    );
+    stored?.then((env) => {
+      if (!shown() || !env?.ok || !env.value) return;
+      this.model.stored = env.value;
+      this.host.afterLayout(); // the head, the rows pane's note and its stored rows
+      if (env.value.nodes.length > 0) this._contextOf = this.host.context.renderStored(env.value) ? id : null;
+    });
   }
 
   /**
    * tree.storedContext of another session being opened (see _showOpening),
    * or null when the tree has no such method (a tree of the caller's own).
+   * A preview only: a method that throws or rejects gives null (the
+   * session's own answer follows), never an unhandled rejection.
    * @param {object} tree @param {string} id
-   * @returns {Promise<object>|null}
+   * @returns {Promise<object|null>|null}
    */
   _readStored(tree, id) {
-    return typeof tree.storedContext === "function" ? Promise.resolve(tree.storedContext(id, { limit: STORED_MESSAGES })) : null;
+    if (typeof tree.storedContext !== "function") return null;
+    try {
+      return Promise.resolve(tree.storedContext(id, { limit: STORED_MESSAGES })).catch(() => null);
+    } catch {
+      return null;
+    }
   }
 
   /** Draw the context pane again from what the last `context` said (the previewed path changed). */
