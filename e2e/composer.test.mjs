@@ -305,6 +305,9 @@ test('composer: what is typed while a message is sent is the next draft; a messa
       };
     });
     const held = () => page.waitForFunction(() => typeof window.__release === 'function');
+    // Send is off until the message before is sent and the panel shows it (a busy machine: a
+    // Ctrl+Enter pressed at the result line, before that, did nothing and the next held() timed out).
+    const ready = () => panel.locator('.composer-send:not([disabled])').waitFor();
     const release = (fail = null) => page.evaluate((fail) => {
       const go = window.__release;
       window.__release = null;
@@ -323,6 +326,7 @@ test('composer: what is typed while a message is sent is the next draft; a messa
     assert.equal(first.messages.at(-1).content, 'first message');
 
     // Not sent: the message comes back, before what was typed meanwhile.
+    await ready();
     await text.fill('this one fails');
     await page.keyboard.press('Control+Enter');
     await held();
@@ -331,6 +335,7 @@ test('composer: what is typed while a message is sent is the next draft; a messa
     assert.equal(await result(panel, /^Not sent:/), 'Not sent: the disk is full (test)');
     assert.equal(await text.inputValue(), 'this one fails\ntyped meanwhile');
     // Not sent with nothing typed meanwhile: the message alone comes back.
+    await ready();
     await text.fill('fails alone');
     await page.keyboard.press('Control+Enter');
     await held();
@@ -343,6 +348,7 @@ test('composer: what is typed while a message is sent is the next draft; a messa
     // and neither the address nor the other session's rows take its node.
     await call(page, { operation: 'create', sessionId: 'other', title: 'Other' });
     await page.evaluate(() => window.explorer.refresh());
+    await ready();
     await text.fill('for the demo');
     await page.keyboard.press('Control+Enter');
     await held();
