@@ -279,8 +279,9 @@ export class RowsLoader {
     // The tree is drawn first; the context (a second pass over the path)
     // follows after the browser had a chance to paint.
     const t0 = performance.now();
-    const stored = model.value?.sessionId !== id ? this._readStored(this.host.tree(), id) : null;
-    const opening = model.value?.sessionId !== id ? setTimeout(() => seq === this.seq && this._showOpening(id, seq, stored), OPENING_MS) : null;
+    const another = model.value?.sessionId !== id;
+    const stored = another ? this._readStored(this.host.tree(), id) : null;
+    const opening = another ? setTimeout(() => seq === this.seq && this._showOpening(id, seq, stored), OPENING_MS) : null;
     const sessEnv = await this.host.tree().call({ operation: "session", sessionId: id });
     const windowed = sessEnv.ok && sessEnv.value.nodeCount > WINDOW_NODES;
     const treeEnv = await this._rows(id, windowed ? sessEnv.value.cursor : undefined);

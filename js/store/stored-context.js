@@ -134,7 +134,7 @@ async function walkChunks(chunks, id, folded, walk) {
   const keys = await requestPromise(chunks.getAllKeys(IDBKeyRange.bound([id, 0], [id, folded - 1])));
   for (let k = keys.length - 1; k >= 0 && !walk.done; k--) {
     let chunk = await requestPromise(chunks.get(keys[k]));
-    if (typeof chunk === "string") chunk = new TextEncoder().encode(chunk); // written before chunks were bytes
+    if (typeof chunk === "string") chunk = utf8Encoder.encode(chunk); // written before chunks were bytes
     if (!(chunk instanceof Uint8Array)) return;
     // A node ends at the chunk's end or before the "," of the ",\n" that follows it.
     for (let end = chunk.length; ; ) {
