@@ -314,10 +314,16 @@ test('composer: what is typed while a message is sent is the next draft; a messa
       go(fail);
     }, fail);
 
+    // Send off (busy) is drawn flat and muted, not in the accent: at half opacity the accent still read as live in the dark theme.
+    const look = () => panel.locator('.composer-send').evaluate((b) => [b.disabled, getComputedStyle(b).backgroundColor]);
+    const [offBefore, accent] = await look();
     await text.fill('first message');
     await page.keyboard.press('Control+Enter');
     await held();
     assert.equal(await text.inputValue(), '', 'the text area empties as the message goes');
+    const [off, offFill] = await look();
+    assert.deepEqual([offBefore, off], [false, true]);
+    assert.notEqual(offFill, accent, 'Send off keeps no accent fill');
     await page.keyboard.type('second draft, typed while sending');
     await release();
     await result(panel, /^User message \S+ sent to branch main\.$/);
