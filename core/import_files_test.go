@@ -163,18 +163,25 @@ func TestImportFilesOpenCode(t *testing.T) {
 		assert.Contains(t, texts, `storage: part "prt_999" names message "msg_999", which has no message file; skipped`)
 		assert.Contains(t, texts[0]+texts[1], "storage/message/ses_01a/msg_998.json: not an OpenCode message record")
 	})
-	t.Run("a reply whose parentID is its own id is said to reply to itself", func(t *testing.T) {
-		st := testStore(t)
-		files := folderFiles(t, "opencode")
-		for i, f := range files {
-			if strings.HasSuffix(f.Path, "message/ses_01a/msg_002.json") {
-				files[i].Data = bytes.Replace(f.Data, []byte(`"parentID": "msg_001"`), []byte(`"parentID": "msg_002"`), 1)
+	for _, c := range []struct{ name, parent, want string }{
+		{"a reply whose parentID is its own id is said to reply to itself", "msg_002",
+			`storage: session "ses_01a": message "msg_002" replies to itself; it follows the message before it`},
+		{"a reply whose parentID names a later message says so, not that it is missing", "msg_005",
+			`storage: session "ses_01a": message "msg_002" replies to "msg_005", which comes after it; it follows the message before it`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := testStore(t)
+			files := folderFiles(t, "opencode")
+			for i, f := range files {
+				if strings.HasSuffix(f.Path, "message/ses_01a/msg_002.json") {
+					files[i].Data = bytes.Replace(f.Data, []byte(`"parentID": "msg_001"`), []byte(`"parentID": "`+c.parent+`"`), 1)
+				}
 			}
-		}
-		res := mustImportFiles(t, st, files)
-		require.Len(t, res.Warnings, 1)
-		assert.Equal(t, `storage: session "ses_01a": message "msg_002" replies to itself; it follows the message before it`, res.Warnings[0].Message)
-	})
+			res := mustImportFiles(t, st, files)
+			require.Len(t, res.Warnings, 1)
+			assert.Equal(t, c.want, res.Warnings[0].Message)
+		})
+	}
 	t.Run("a record whose field has another type names the field in plain words, no Go type", func(t *testing.T) {
 		st := testStore(t)
 		files := append(folderFiles(t, "opencode"),

@@ -91,3 +91,27 @@ func TestAGeminiMessageWithoutAnIdGetsAStableOne(t *testing.T) {
 	assert.Equal(t, 1, grown.Sessions[0].Added, "a file that grew adds only its new message")
 	assert.Equal(t, []string{"user: q", "assistant: r", "user: more", "assistant: done"}, roleTexts(t, st, "g"))
 }
+
+func TestAGeminiSessionWhoseMessagesAreNotAnArraySaysSo(t *testing.T) {
+	head := `{"sessionId":"g","projectHash":"h","startTime":"2025-01-01T00:00:00Z"`
+	for _, c := range []struct{ name, messages, want string }{
+		{"an object", `,"messages":{"x":[{"id":"a","type":"user","content":"q"}]}`, "the session's messages are not an array; none is imported, only its metadata"},
+		{"a string", `,"messages":"hello"`, "the session's messages are not an array; none is imported, only its metadata"},
+		{"a number", `,"messages":5`, "the session's messages are not an array; none is imported, only its metadata"},
+		{"null", `,"messages":null`, "the session has no messages array; only its metadata is imported"},
+		{"missing", ``, "the session has no messages array; only its metadata is imported"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := testStore(t)
+			res := mustImport(t, st, []byte(head+c.messages+`}`), "gemini")
+			require.Len(t, res.Sessions, 1)
+			assert.Equal(t, 1, res.Sessions[0].NodeCount, "the metadata entry alone")
+			require.Len(t, res.Warnings, 1)
+			assert.Contains(t, res.Warnings[0].Message, c.want)
+		})
+	}
+	t.Run("an empty array is no fault", func(t *testing.T) {
+		res := mustImport(t, testStore(t), []byte(head+`,"messages":[]}`), "gemini")
+		assert.NotContains(t, warningTexts(res), "the session has no messages array; only its metadata is imported")
+	})
+}

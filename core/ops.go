@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/sessiontree/sessiontree/core/internal/jsonx"
@@ -230,13 +231,20 @@ func opSessions(st *Store, r *request) (any, *Error) {
 	var before *store.PageKey
 	if r.has("before") {
 		var k store.PageKey
-		seen := 0
+		seen, lone := 0, false
 		if !jsonx.ReadObject(r.fields["before"], []string{"updatedAt", "sessionId"}, func(i int, v []byte) {
-			if i == 0 && jsonx.ReadString(v, &k.UpdatedAt) || i == 1 && jsonx.ReadString(v, &k.SessionID) {
+			// A string, not null (which ReadString takes as ""), and
+			// whole characters: a lone surrogate would be read as U+FFFD.
+			v = bytes.TrimSpace(v)
+			lone = lone || jsonx.LoneSurrogate(v) >= 0
+			if len(v) > 0 && v[0] == '"' && (i == 0 && jsonx.ReadString(v, &k.UpdatedAt) || i == 1 && jsonx.ReadString(v, &k.SessionID)) {
 				seen |= 1 << i
 			}
 		}) || seen != 3 || k.SessionID == "" {
 			return nil, tree.Invalidf("field \"before\" must be {\"updatedAt\": string, \"sessionId\": string}: the last summary of the page before")
+		}
+		if lone {
+			return nil, tree.Invalidf("field \"before\" holds a lone UTF-16 surrogate; no stored session has one in its updatedAt or sessionId")
 		}
 		before = &k
 	}

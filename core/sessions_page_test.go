@@ -111,16 +111,20 @@ func TestSessionsPageBadRequests(t *testing.T) {
 	st := testStore(t)
 	restoreAt(t, st, "s", "2026-03-01T00:00:00.000Z")
 	for req, want := range map[string]string{
-		`{"operation":"sessions","order":"newest"}`:                                           `field "order" must be "created" or "updated", not "newest"`,
-		`{"operation":"sessions","order":3}`:                                                  `field "order" must be a string`,
-		`{"operation":"sessions","order":"updated","limit":0}`:                                `field "limit" must be an integer from 1 to 2147483647`,
-		`{"operation":"sessions","order":"updated","limit":2.5}`:                              `field "limit" must be an integer from 1 to 2147483647`,
-		`{"operation":"sessions","order":"updated","limit":"5"}`:                              `field "limit" must be an integer from 1 to 2147483647`,
-		`{"operation":"sessions","before":{"updatedAt":"","sessionId":"s"}}`:                  `field "before" needs "order": "updated"`,
-		`{"operation":"sessions","order":"updated","before":"s"}`:                             `field "before" must be {"updatedAt": string, "sessionId": string}`,
-		`{"operation":"sessions","order":"updated","before":{"sessionId":"s"}}`:               `field "before" must be {"updatedAt": string, "sessionId": string}`,
-		`{"operation":"sessions","order":"updated","before":{"updatedAt":"","sessionId":7}}`:  `field "before" must be {"updatedAt": string, "sessionId": string}`,
-		`{"operation":"sessions","order":"updated","before":{"updatedAt":"","sessionId":""}}`: `field "before" must be {"updatedAt": string, "sessionId": string}`,
+		`{"operation":"sessions","order":"newest"}`:                                                      `field "order" must be "created" or "updated", not "newest"`,
+		`{"operation":"sessions","order":3}`:                                                             `field "order" must be a string`,
+		`{"operation":"sessions","order":"updated","limit":0}`:                                           `field "limit" must be an integer from 1 to 2147483647`,
+		`{"operation":"sessions","order":"updated","limit":2.5}`:                                         `field "limit" must be an integer from 1 to 2147483647`,
+		`{"operation":"sessions","order":"updated","limit":"5"}`:                                         `field "limit" must be an integer from 1 to 2147483647`,
+		`{"operation":"sessions","before":{"updatedAt":"","sessionId":"s"}}`:                             `field "before" needs "order": "updated"`,
+		`{"operation":"sessions","order":"updated","before":"s"}`:                                        `field "before" must be {"updatedAt": string, "sessionId": string}`,
+		`{"operation":"sessions","order":"updated","before":{"sessionId":"s"}}`:                          `field "before" must be {"updatedAt": string, "sessionId": string}`,
+		`{"operation":"sessions","order":"updated","before":{"updatedAt":"","sessionId":7}}`:             `field "before" must be {"updatedAt": string, "sessionId": string}`,
+		`{"operation":"sessions","order":"updated","before":{"updatedAt":"","sessionId":""}}`:            `field "before" must be {"updatedAt": string, "sessionId": string}`,
+		`{"operation":"sessions","order":"updated","before":{"updatedAt":null,"sessionId":"a"}}`:         `field "before" must be {"updatedAt": string, "sessionId": string}`,
+		`{"operation":"sessions","order":"updated","before":{"updatedAt":"2024","sessionId":null}}`:      `field "before" must be {"updatedAt": string, "sessionId": string}`,
+		`{"operation":"sessions","order":"updated","before":{"updatedAt":"2024","sessionId":"\ud800"}}`:  `field "before" holds a lone UTF-16 surrogate`,
+		`{"operation":"sessions","order":"updated","before":{"updatedAt":"2024\udc00","sessionId":"a"}}`: `field "before" holds a lone UTF-16 surrogate`,
 	} {
 		assert.Contains(t, fails(t, st, req, InvalidArgument), want, req)
 	}

@@ -1043,7 +1043,8 @@ export interface SessionTree {
    * when the tree is not persisted, the session is not stored or is in the trash, its records
    * are damaged, or its cursor is older than its newest 20,000 nodes (fewer than `limit` nodes, complete
    * false, when its path goes back past them). limit: 1 to 200, default 20.
-   * INVALID_ARGUMENT for a bad sessionId or limit; never rejects.
+   * INVALID_ARGUMENT for a sessionId that is not a non-empty string, or a bad limit (an id core refuses,
+   * with a lone surrogate or over 256 characters, is never stored: value null); never rejects.
    */
   storedContext(sessionId: string, options?: { limit?: number }): Promise<Envelope<StoredContext | null>>;
   /** append.many: messages as a chain in one call and one transaction, all or nothing; create: true makes the session first. */

@@ -82,7 +82,12 @@ func convertGeminiWhole(model *Model, top jsonx.RawMessage) ([]Conversation, []W
 	}
 	r.metadata(top, f, 1)
 	sc := jsonx.Scanner{Data: bytes.TrimSpace(f["messages"])}
-	if len(sc.Data) > 0 && sc.Data[0] == '[' {
+	switch {
+	case len(sc.Data) == 0 || string(sc.Data) == "null":
+		r.warn("the session has no messages array; only its metadata is imported")
+	case sc.Data[0] != '[':
+		r.warn("the session's messages are not an array; none is imported, only its metadata")
+	default:
 		_ = sc.Elements(func(k int, raw []byte, _ bool) error {
 			mf, err := RawFields(raw)
 			if err != nil {

@@ -161,6 +161,16 @@ func ocConversation(model *Model, s *ocSession, msgs []*ocMessage) (Conversation
 	tail := map[string]string{} // message id → its last node
 	replyTo := map[string]string{}
 	cursor := ""
+	var ids map[string]bool // every message's id, made when a reply's parent is not found before it
+	later := func(id string) bool {
+		if ids == nil {
+			ids = make(map[string]bool, len(msgs))
+			for _, o := range msgs {
+				ids[o.ID] = true
+			}
+		}
+		return ids[id]
+	}
 	for _, m := range msgs {
 		slices.SortFunc(m.parts, func(a, b ocPart) int { return strings.Compare(a.ID, b.ID) })
 		parent := prev
@@ -169,6 +179,8 @@ func ocConversation(model *Model, s *ocSession, msgs []*ocMessage) (Conversation
 				parent = t // a reply to an earlier message: a branch
 			} else if m.ParentID == m.ID {
 				warns = append(warns, Warning{SessionID: s.ID, Message: jsonx.Sprintf("session %q: message %q replies to itself; it follows the message before it", s.ID, m.ID)})
+			} else if later(m.ParentID) {
+				warns = append(warns, Warning{SessionID: s.ID, Message: jsonx.Sprintf("session %q: message %q replies to %q, which comes after it; it follows the message before it", s.ID, m.ID, m.ParentID)})
 			} else {
 				warns = append(warns, Warning{SessionID: s.ID, Message: jsonx.Sprintf("session %q: message %q replies to %q, which is not in the session; it follows the message before it", s.ID, m.ID, m.ParentID)})
 			}
