@@ -179,6 +179,31 @@ test('a row the user previews or highlights stays highlighted when the app appen
   }
 });
 
+test('a session opened shows its cursor row, scrolled into view, and so does another one opened after it', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1280, height: 800 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    // 60 rows in a 420 px panel: the cursor, the last row, is far below the first screen.
+    await openPanel(page, baseURL, { sessionId: 'long', count: 60 });
+    const cursor = await storeCursor(page, 'long');
+    const opened = await assertFollowed(page, cursor);
+    assert.ok(opened.scrollTop > 0, `the list was scrolled down to the cursor (scrollTop ${opened.scrollTop})`);
+    await page.evaluate(async () => {
+      const messages = Array.from({ length: 60 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `other ${i + 1}` }));
+      const env = await window.t.appendMany('other', messages, { create: true });
+      if (!env.ok) throw new Error(env.error.message);
+      window.p.shadowRoot.querySelector('.scroller').scrollTop = 0; // the user scrolled this one to its root
+      window.p.sessionId = 'other';
+    });
+    const other = await storeCursor(page, 'other');
+    await settled(page, other);
+    await assertFollowed(page, other);
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
 test('a panel mounted while the app is still seeding its session ends on the last cursor', async () => {
   const env = await setup({ contextOptions: { viewport: { width: 1280, height: 800 } } });
   try {

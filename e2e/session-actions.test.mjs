@@ -208,7 +208,7 @@ test('session actions: a rename left as it was filled renames nothing, a title w
   }
 });
 
-test('session actions: the menu closes when the list scrolls (it would act on a row scrolled away); the demo alone in the trash is not made again on reload', async () => {
+test('session actions: the menu closes when the list scrolls (it would act on a row scrolled away); the demo alone in the trash, or erased, is not made again on reload', async () => {
   const env = await setup({ contextOptions: { viewport: { width: 1280, height: 800 } } });
   try {
     const { page, baseURL, errors } = env;
@@ -241,6 +241,12 @@ test('session actions: the menu closes when the list scrolls (it would act on a 
     assert.deepEqual(await call(page, { operation: 'sessions' }), []);
     assert.equal(await page.locator('#trash-button').textContent(), 'Trash (1)');
     assert.equal(await page.locator('#status').isHidden(), true, 'no error at start-up');
+    // The demo erased for good too: the store is empty, and the demo, made once, is not made again.
+    await call(page, { operation: 'trash.empty', sessionId: 'demo' });
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    assert.deepEqual(await call(page, { operation: 'sessions' }), []);
+    assert.equal(await page.locator('#trash-button').isHidden(), true, 'an empty trash');
     assert.deepEqual(errors, []);
   } finally {
     await env.close();

@@ -10,6 +10,32 @@ import { envelopeValueText } from "../js/envelope.js";
 /** Id of the demo session. */
 export const DEMO_SESSION_ID = "demo";
 
+/** The localStorage key set once the explorer made its demo session: made once a browser, not again after a person erased every session. */
+export const DEMO_MADE_KEY = "sessiontree.explorer.demo";
+
+/**
+ * Whether the explorer made its demo session in this browser before (its
+ * localStorage says so). False when localStorage cannot be read (a private
+ * window, a policy): the demo is then made whenever the store is empty.
+ * @returns {boolean}
+ */
+export function demoMadeBefore() {
+  try {
+    return localStorage.getItem(DEMO_MADE_KEY) !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** Remember that the explorer made its demo session (see demoMadeBefore); a refused write is left. */
+export function rememberDemoMade() {
+  try {
+    localStorage.setItem(DEMO_MADE_KEY, new Date().toISOString());
+  } catch {
+    // Not remembered: the demo comes back whenever the store is empty.
+  }
+}
+
 /**
  * Create the demo session `demo` unless it exists. The result is a chat
  * about planning a weekend in Lisbon with four branches:

@@ -10,7 +10,7 @@
 
 import { init } from "../js/sessiontree.js";
 import { HEAD_SIZE } from "../js/store/listing.js";
-import { createDemoSession, DEMO_SESSION_ID } from "./demo.js";
+import { createDemoSession, DEMO_SESSION_ID, demoMadeBefore, rememberDemoMade } from "./demo.js";
 import { filterSessions, isolate, snapshotFileName } from "./tree-model.js";
 import { updatedText } from "./session-dates.js";
 import { GlobalSearch } from "./explorer-search.js";
@@ -553,10 +553,10 @@ async function start() {
   await loadSessions(HEAD_SIZE);
   const whole = state.partial ? loadSessions() : null; // the rest, read while a session among the newest opens
   whole?.catch(() => {}); // awaited below (first when the address names none of them): its failure is said there
-  // The demo only in an empty store: not when the trash holds sessions (the demo among them, maybe).
-  if (state.sessions.length === 0 && (await state.actions.countTrash()).length === 0) {
+  // The demo only in an empty store, once a browser: not when the trash holds sessions (the demo among them, maybe), nor after every session was erased.
+  if (state.sessions.length === 0 && !demoMadeBefore() && (await state.actions.countTrash()).length === 0) {
     setStatus("Creating the demo session…");
-    await createDemoSession(tree).then(() => setStatus(""), (err) => setStatus(`The demo session could not be made: ${err.message}`, true));
+    await createDemoSession(tree).then(() => (rememberDemoMade(), setStatus("")), (err) => setStatus(`The demo session could not be made: ${err.message}`, true));
     await loadSessions();
     performance.mark("explorer-demo");
   }

@@ -307,10 +307,13 @@ export class RowsLoader {
     model.setRows(value.rows);
     if (follow || model.active === null || (!model.active.startsWith("gap:") && !model.rowById.has(model.active) && !partial)) model.active = value.cursor;
     // A large session shows the window around the cursor: the highlighted
-    // row stays where it was on screen, else the cursor is centred.
+    // row stays where it was on screen, else the cursor is centred. Another
+    // session opened shows its highlighted row (the cursor, or a search
+    // hit), centred, as its context pane shows the path's end.
     view.placing = partial; // no window fetched for the scroll position before it is set
     this.host.relayout();
     if (partial && !view.scrollRowTo(model.active, anchor)) view.scrollRowTo(value.cursor, null);
+    else if (!partial && another) view.scrollRowTo(model.active, null);
     view.placing = false;
     this._scrollFollowed(follow);
     this.host.renderHead();
