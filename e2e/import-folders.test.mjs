@@ -195,6 +195,42 @@ test('explorer: a home folder of every agent imports with tools, projects and ti
   }
 });
 
+/** Make showDirectoryPicker answer an origin-private folder "agents" holding a Pi session of JSONL text pi. */
+function stubFolder(page, pi) {
+  return page.evaluate(async (pi) => {
+    const root = await navigator.storage.getDirectory();
+    let d = await root.getDirectoryHandle('agents', { create: true });
+    const top = d;
+    for (const name of ['.pi', 'agent', 'sessions', '--home-me-cli--']) d = await d.getDirectoryHandle(name, { create: true });
+    const w = await (await d.getFileHandle('2026-01-02.jsonl', { create: true })).createWritable();
+    await w.write(pi);
+    await w.close();
+    window.showDirectoryPicker = async () => top;
+  }, pi);
+}
+
+test('explorer: "Refresh folder" keeps its height in a sessions pane short of room (the imported session erased: the demo, then the import hint)', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1280, height: 800 } } });
+  try {
+    const { page, errors } = env;
+    await openExplorer(page, env.baseURL);
+    await stubFolder(page, PI);
+    await page.locator('#import-folder-button').click();
+    await report(page, 'Imported 1 session');
+    for (const s of await explorerCall(page, { operation: 'sessions' })) if (s.sessionId !== 'demo') await explorerCall(page, { operation: 'delete', sessionId: s.sessionId, permanent: true });
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    const refresh = page.locator('#refresh-folder');
+    await refresh.waitFor();
+    const box = await refresh.evaluate((b) => ({ height: b.clientHeight, content: b.scrollHeight }));
+    assert.ok(box.height >= box.content, `the button is ${box.height} px tall, its text and padding ${box.content}`);
+    await page.screenshot({ path: artifactPath('import-folders-refresh-empty.png') });
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
 test('explorer: "Refresh folder" re-reads the folder of a directory handle, remembered across a reload; Cancel leaves nothing', async () => {
   const env = await setup({ contextOptions: { viewport: { width: 1280, height: 800 } } });
   try {
@@ -202,22 +238,12 @@ test('explorer: "Refresh folder" re-reads the folder of a directory handle, reme
     env.page.setDefaultNavigationTimeout(120_000);
     await openExplorer(page, env.baseURL);
     assert.equal(await page.locator('#refresh-folder').isHidden(), true, 'no folder yet');
-    // showDirectoryPicker answers an origin-private folder holding a Pi session.
-    const stub = (pi) => page.evaluate(async (pi) => {
-      const root = await navigator.storage.getDirectory();
-      let d = await root.getDirectoryHandle('agents', { create: true });
-      const top = d;
-      for (const name of ['.pi', 'agent', 'sessions', '--home-me-cli--']) d = await d.getDirectoryHandle(name, { create: true });
-      const w = await (await d.getFileHandle('2026-01-02.jsonl', { create: true })).createWritable();
-      await w.write(pi);
-      await w.close();
-      window.showDirectoryPicker = async () => top;
-    }, pi);
+    const stub = (pi) => stubFolder(page, pi);
     await stub(PI);
     await page.locator('#import-folder-button').click(); // the sessions pane's button: the same path as the top bar's
     await report(page, 'Imported 1 session');
     const refresh = page.locator('#refresh-folder');
-    assert.equal(await refresh.textContent(), 'Refresh \u2068agents\u2069');
+    assert.equal(await refresh.textContent(), 'Refresh folder \u2068agents\u2069');
     // Close the first report: the second has the same title, and must not be read for it.
     await page.locator('#report-close').click();
     await page.locator('#import-report').waitFor({ state: 'hidden' });

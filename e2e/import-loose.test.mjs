@@ -329,6 +329,28 @@ test('import-loose: one file no format reads is reported as an error, in a few l
   }
 });
 
+test('import-loose: a report of many sessions at 1280 × 800 takes at most 30 % of the window and leaves the session list room for two rows', async () => {
+  const env = await setup({ contextOptions: { viewport: { width: 1280, height: 800 } } });
+  try {
+    const { page, baseURL, errors } = env;
+    await openExplorer(page, baseURL);
+    const lines = Array.from({ length: 15 }, (_, i) => JSON.stringify({ messages: [{ role: 'user', content: `question ${i + 1}` }, { role: 'assistant', content: `answer ${i + 1}` }] }));
+    await page.setInputFiles('#import-file', [upload('chats.jsonl', lines.join('\n'), 'application/jsonl')]);
+    await report(page, 'Imported 15 sessions');
+    await page.screenshot({ path: artifactPath('import-report-many-1280x800.png') });
+    const box = await page.locator('#import-report').boundingBox();
+    assert.ok(box.height <= 800 * 0.3 + 1, `the report is ${box.height} px tall`);
+    const { list, row } = await page.evaluate(() => ({
+      list: document.getElementById('session-list').getBoundingClientRect().height,
+      row: Math.max(...[...document.querySelectorAll('#session-list .session')].map((s) => s.getBoundingClientRect().height)),
+    }));
+    assert.ok(list >= 2 * row, `the session list is ${list} px tall beside the report, its rows ${row} px`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await env.close();
+  }
+});
+
 test('import-loose: a file chosen from the first visit\'s "Import a file…", which the import hides, leaves focus on the report, not on the page\'s body; its × gives it to Import…', async () => {
   const env = await setup({ contextOptions: { viewport: { width: 1366, height: 850 } } });
   try {

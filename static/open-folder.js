@@ -171,7 +171,7 @@ export function wireOpenFolder(getTree, { done, readArchives, refused }) {
     handle = dir;
     const b = document.getElementById("refresh-folder");
     b.hidden = false;
-    b.textContent = `Refresh ${isolate(dir.name)}`;
+    b.textContent = `Refresh folder ${isolate(dir.name)}`; // "Refresh projects" read as a list of projects (~/.claude/projects)
     b.title = `Import the folder ${isolate(dir.name)} again: only what is new or grown is added`;
   };
   const pick = async () => {
