@@ -276,9 +276,11 @@ test('the map draws five named branches, labels, a hidden branch and the preferr
       document.body.append(svg);
       const width = Number(svg.getAttribute('width'));
       const labels = [...svg.querySelectorAll('text')].map((t) => [t.textContent, Math.ceil(t.getBBox().x + t.getBBox().width)]);
+      const title = svg.querySelector('title').textContent;
       svg.remove();
-      return { width, labels };
+      return { width, labels, title };
     }, fs.readFileSync(await wide.path(), 'utf8'));
+    assert.equal(drawn.title, 'Map of session wide: 3 nodes, 2 branches');
     assert.ok(drawn.labels.some(([t]) => t === 'a-rather-long-branch-name-here'), JSON.stringify(drawn.labels));
     assert.deepEqual(drawn.labels.filter(([, r]) => r > drawn.width), [], `every label inside the SVG's width ${drawn.width}`);
 
@@ -287,13 +289,16 @@ test('the map draws five named branches, labels, a hidden branch and the preferr
     await select(page, 'A long chain');
     await panel.locator('.minimap').waitFor();
     const frame = () => page.evaluate(() => document.querySelector('#panel')._map.minimap.frame);
+    // The session opens on its cursor, the chain's last row: the frame starts at the end.
     const f0 = await frame();
-    assert.ok(f0.top < 0.05, `the frame starts at the top: ${JSON.stringify(f0)}`);
+    assert.ok(f0.bottom > 0.95, `the frame starts at the end, on the cursor: ${JSON.stringify(f0)}`);
+    const scroller = () => page.evaluate(() => document.querySelector('#panel').shadowRoot.querySelector('.scroller').scrollTop);
+    const before = await scroller();
     const box = await panel.locator('.minimap').boundingBox();
-    await page.mouse.click(box.x + box.width / 2, box.y + box.height * 0.9);
-    await page.waitForFunction((t) => document.querySelector('#panel')._map.minimap.frame.top > t + 0.3, f0.top);
-    const scrolled = await page.evaluate(() => document.querySelector('#panel').shadowRoot.querySelector('.scroller').scrollTop);
-    assert.ok(scrolled > 0);
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height * 0.1);
+    await page.waitForFunction((t) => document.querySelector('#panel')._map.minimap.frame.top < t - 0.3, f0.top);
+    const scrolled = await scroller();
+    assert.ok(scrolled < before, `the list scrolled up: ${before} → ${scrolled}`);
     assert.deepEqual(errors, []);
   } finally {
     await env.close();

@@ -45,7 +45,7 @@ export function mapSVG(m, { doc = document, colour = (t) => `token:${t}`, hung =
     return make("text", attrs, s);
   };
   const svg = make("svg", { xmlns: SVG_NS, role: "img", "font-family": "system-ui, sans-serif" });
-  svg.append(make("title", {}, `Map of session ${m.sessionId}: ${m.nodeCount} nodes, ${m.branches.length} branches`));
+  svg.append(make("title", {}, `Map of session ${m.sessionId}: ${m.nodeCount} node${m.nodeCount === 1 ? "" : "s"}, ${m.branches.length} branch${m.branches.length === 1 ? "" : "es"}`));
   svg.append(make("rect", { width: "100%", height: "100%", fill: colour("--surface") }));
   const paths = make("g", { "stroke-linecap": "round", fill: "none" });
   const lines = make("g", { "stroke-linecap": "round", fill: "none", "stroke-width": 2.5 });
